@@ -1,0 +1,55 @@
+#pragma once
+// What an import tells the user besides the cluster: warnings, and the error that stopped it.
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fleet::importers {
+
+/// A failed import. what() is one line that names the file, the place (line, or JSON path)
+/// and what was expected, e.g. "pods.json:1201: items[3].spec.containers[0].resources.requests.cpu:
+/// invalid quantity \"2GB\": ...". `file`, `line` (0 when unknown) and `path` are also kept apart.
+class ImportError : public std::runtime_error {
+public:
+    ImportError(std::string file, std::size_t line, std::string path, const std::string& message);
+    const std::string& file() const noexcept { return m_file; }
+    std::size_t line() const noexcept { return m_line; }
+    const std::string& path() const noexcept { return m_path; }
+    /// The message without the location prefix.
+    const std::string& message() const noexcept { return m_message; }
+
+private:
+    std::string m_file;
+    std::size_t m_line;
+    std::string m_path;
+    std::string m_message;
+};
+
+/// Warnings collected while importing (kept going past them), shown to the user.
+struct ImportReport {
+    std::vector<std::string> warnings;
+    std::size_t nodesRead = 0;
+    std::size_t podsRead = 0;
+    std::size_t bytesRead = 0;
+    void warn(std::string text) { warnings.push_back(std::move(text)); }
+};
+
+/// Progress and cancellation for long imports (plain interface; app/ adapts it to Qt).
+/// progress() may be called from the worker thread; keep it cheap.
+class ImportProgress {
+public:
+    virtual ~ImportProgress() = default;
+    /// `done` and `total` in bytes (or items); called at most about ten times a second.
+    virtual void progress(std::size_t done, std::size_t total) = 0;
+    /// Polled in inner loops; return true to stop with ImportCancelled.
+    virtual bool isCancelled() const = 0;
+};
+
+/// Thrown when ImportProgress::isCancelled() returned true. Nothing was imported.
+class ImportCancelled : public std::runtime_error {
+public:
+    ImportCancelled() : std::runtime_error("import cancelled") {}
+};
+
+} // namespace fleet::importers

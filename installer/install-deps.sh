@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package that Fleetscope's build, tests and program need.
+# Idempotent: packages already present are left as they are. Run as root (or with sudo).
+set -euo pipefail
+
+PACKAGES=(
+  # toolchain
+  build-essential cmake git pkg-config
+  # Qt 6 (with --no-install-recommends, libqt6opengl6-dev must be named)
+  qt6-base-dev libqt6opengl6-dev libqt6sql6-sqlite qt6-svg-dev
+  # rendering: VTK 9.1 (only its non-Qt modules are linked), Mesa software OpenGL
+  libvtk9-dev libgl1-mesa-dri
+  # formats, network, storage
+  libboost-dev libsqlite3-dev libsimdjson-dev libyaml-cpp-dev libssl-dev
+  # an X server for GUI tests and for headless screenshots
+  xvfb xauth
+)
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages are installed"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

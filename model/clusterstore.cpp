@@ -1,0 +1,472 @@
+#include "clusterstore.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace fleet::model {
+
+std::string_view taintEffectName(TaintEffect e) noexcept
+{
+    switch (e) {
+    case TaintEffect::NoSchedule: return "NoSchedule";
+    case TaintEffect::PreferNoSchedule: return "PreferNoSchedule";
+    case TaintEffect::NoExecute: return "NoExecute";
+    case TaintEffect::Any: return "";
+    }
+    return "";
+}
+
+std::string_view selectorOperatorName(SelectorOperator op) noexcept
+{
+    switch (op) {
+    case SelectorOperator::In: return "In";
+    case SelectorOperator::NotIn: return "NotIn";
+    case SelectorOperator::Exists: return "Exists";
+    case SelectorOperator::DoesNotExist: return "DoesNotExist";
+    case SelectorOperator::Gt: return "Gt";
+    case SelectorOperator::Lt: return "Lt";
+    }
+    return "";
+}
+
+std::string_view readinessName(Readiness r) noexcept
+{
+    switch (r) {
+    case Readiness::True: return "True";
+    case Readiness::False: return "False";
+    case Readiness::Unknown: return "Unknown";
+    }
+    return "Unknown";
+}
+
+std::string_view podPhaseName(PodPhase p) noexcept
+{
+    switch (p) {
+    case PodPhase::Pending: return "Pending";
+    case PodPhase::Running: return "Running";
+    case PodPhase::Succeeded: return "Succeeded";
+    case PodPhase::Failed: return "Failed";
+    case PodPhase::Unknown: return "Unknown";
+    }
+    return "Unknown";
+}
+
+std::string_view ownerKindName(OwnerKind k) noexcept
+{
+    switch (k) {
+    case OwnerKind::None: return "";
+    case OwnerKind::ReplicaSet: return "ReplicaSet";
+    case OwnerKind::Deployment: return "Deployment";
+    case OwnerKind::StatefulSet: return "StatefulSet";
+    case OwnerKind::DaemonSet: return "DaemonSet";
+    case OwnerKind::Job: return "Job";
+    case OwnerKind::CronJob: return "CronJob";
+    case OwnerKind::Node: return "Node";
+    case OwnerKind::Other: return "Other";
+    }
+    return "";
+}
+
+OwnerKind ownerKindFromName(std::string_view kind) noexcept
+{
+    if (kind.empty())
+        return OwnerKind::None;
+    if (kind == "ReplicaSet")
+        return OwnerKind::ReplicaSet;
+    if (kind == "Deployment")
+        return OwnerKind::Deployment;
+    if (kind == "StatefulSet")
+        return OwnerKind::StatefulSet;
+    if (kind == "DaemonSet")
+        return OwnerKind::DaemonSet;
+    if (kind == "Job")
+        return OwnerKind::Job;
+    if (kind == "CronJob")
+        return OwnerKind::CronJob;
+    if (kind == "Node")
+        return OwnerKind::Node;
+    return OwnerKind::Other;
+}
+
+void NodeRecord::clear()
+{
+    name.clear();
+    labels.clear();
+    taints.clear();
+    allocatable.clear();
+    capacity.clear();
+    ready = Readiness::Unknown;
+    unschedulable = false;
+    gpuModel.clear();
+    gpuCount = 0;
+    instanceType.clear();
+}
+
+void PodRecord::clear()
+{
+    namespaceName.clear();
+    name.clear();
+    nodeName.clear();
+    phase = PodPhase::Pending;
+    ownerKind = OwnerKind::None;
+    ownerName.clear();
+    mirror = false;
+    priority = 0;
+    request.clear();
+    tolerations.clear();
+    nodeSelector.clear();
+    requiredAffinityTerms.clear();
+}
+
+ClusterStore::ClusterStore() = default;
+
+void ClusterStore::reserve(std::size_t nodes, std::size_t pods)
+{
+    m_nodeName.reserve(nodes);
+    m_nodeAllocatable.reserve(nodes);
+    m_nodeCapacity.reserve(nodes);
+    m_nodeReady.reserve(nodes);
+    m_nodeUnschedulable.reserve(nodes);
+    m_nodeGpuModel.reserve(nodes);
+    m_nodeGpuCount.reserve(nodes);
+    m_nodeInstanceType.reserve(nodes);
+    m_podNamespace.reserve(pods);
+    m_podName.reserve(pods);
+    m_podNodeName.reserve(pods);
+    m_podPhase.reserve(pods);
+    m_podMirror.reserve(pods);
+    m_podPriority.reserve(pods);
+    m_podRequest.reserve(pods);
+    m_podExtBegin.reserve(pods + 1);
+    m_podWorkload.reserve(pods);
+    m_podTolerationSet.reserve(pods);
+    m_podSelectorSet.reserve(pods);
+    m_podAffinitySet.reserve(pods);
+}
+
+NodeId ClusterStore::addNode(const NodeRecord& r)
+{
+    if (r.name.empty())
+        throw std::invalid_argument("node without a name");
+    const StringId name = m_strings.intern(r.name);
+    if (!m_nodeByName.emplace(name.value, static_cast<std::uint32_t>(m_nodeName.size())).second)
+        throw std::invalid_argument("duplicate node \"" + r.name + "\"");
+    const NodeId id(static_cast<std::uint32_t>(m_nodeName.size()));
+    m_nodeName.push_back(name);
+    for (const auto& [k, v] : r.labels)
+        m_nodeLabels.push_back({m_strings.intern(k), m_strings.intern(v)});
+    m_nodeLabelBegin.push_back(static_cast<std::uint32_t>(m_nodeLabels.size()));
+    for (const auto& [k, v, e] : r.taints)
+        m_nodeTaints.push_back({m_strings.intern(k), m_strings.intern(v), e});
+    m_nodeTaintBegin.push_back(static_cast<std::uint32_t>(m_nodeTaints.size()));
+    m_nodeAllocatable.push_back(r.allocatable.core);
+    // A capacity that was not reported is taken to equal allocatable.
+    ResourceVector capacity = r.capacity.core;
+    for (std::size_t i = 0; i < kCoreResourceCount; ++i) {
+        const auto res = static_cast<CoreResource>(i);
+        if (!r.capacity.has(res))
+            capacity[res] = r.allocatable.core[res];
+    }
+    m_nodeCapacity.push_back(capacity);
+    m_nodeRequested.push_back({});
+    // Extended: the union of keys in allocatable and capacity, in allocatable order.
+    for (const auto& [k, v] : r.allocatable.extended) {
+        m_nodeExtAllocatable.emplace_back(k, v);
+        const auto [cap, has] = r.capacity.get(k);
+        m_nodeExtCapacity.emplace_back(k, has ? cap : v);
+        m_nodeExtRequested.push_back(0);
+    }
+    for (const auto& [k, v] : r.capacity.extended) {
+        if (r.allocatable.get(k).second)
+            continue;
+        m_nodeExtAllocatable.emplace_back(k, 0);
+        m_nodeExtCapacity.emplace_back(k, v);
+        m_nodeExtRequested.push_back(0);
+    }
+    m_nodeExtBegin.push_back(static_cast<std::uint32_t>(m_nodeExtAllocatable.size()));
+    m_nodeReady.push_back(r.ready);
+    m_nodeUnschedulable.push_back(r.unschedulable ? 1 : 0);
+    m_nodeGpuModel.push_back(m_strings.intern(r.gpuModel));
+    m_nodeGpuCount.push_back(r.gpuCount);
+    m_nodeInstanceType.push_back(m_strings.intern(r.instanceType));
+    return id;
+}
+
+namespace {
+inline void hashMix(std::size_t& h, std::size_t v) noexcept
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+}
+} // namespace
+
+template <class T>
+std::uint32_t ClusterStore::internSet(std::vector<std::vector<T>>& sets, std::unordered_multimap<std::size_t, std::uint32_t>& index,
+                                      std::vector<T>& set, std::size_t hash)
+{
+    if (set.empty())
+        return 0;
+    auto [begin, end] = index.equal_range(hash);
+    for (auto it = begin; it != end; ++it)
+        if (sets[it->second] == set)
+            return it->second;
+    const auto id = static_cast<std::uint32_t>(sets.size());
+    sets.push_back(std::move(set));
+    index.emplace(hash, id);
+    return id;
+}
+
+PodId ClusterStore::addPod(const PodRecord& r)
+{
+    if (r.namespaceName.empty() || r.name.empty())
+        throw std::invalid_argument("pod without a namespace or name");
+    const PodId id(static_cast<std::uint32_t>(m_podName.size()));
+    const StringId ns = m_strings.intern(r.namespaceName);
+    m_podNamespace.push_back(ns);
+    m_podName.push_back(m_strings.intern(r.name));
+    m_podNodeName.push_back(m_strings.intern(r.nodeName));
+    m_podPhase.push_back(r.phase);
+    m_podMirror.push_back(r.mirror || r.ownerKind == OwnerKind::Node ? 1 : 0);
+    m_podPriority.push_back(r.priority);
+    ResourceVector request = r.request.core;
+    request[CoreResource::Pods] = 1; // every pod takes one of the node's pod slots
+    m_podRequest.push_back(request);
+    for (const auto& e : r.request.extended)
+        m_podExt.push_back(e);
+    m_podExtBegin.push_back(static_cast<std::uint32_t>(m_podExt.size()));
+
+    WorkloadId workload;
+    if (r.ownerKind != OwnerKind::None && !r.ownerName.empty()) {
+        const StringId owner = m_strings.intern(r.ownerName);
+        const std::uint64_t key = (std::uint64_t{ns.value} << 32) | owner.value;
+        auto [b, e] = m_workloadIndex.equal_range(key);
+        for (auto it = b; it != e; ++it)
+            if (m_workloadKind[it->second] == r.ownerKind)
+                workload = WorkloadId(it->second);
+        if (!workload.isValid()) {
+            workload = WorkloadId(static_cast<std::uint32_t>(m_workloadKind.size()));
+            m_workloadKind.push_back(r.ownerKind);
+            m_workloadNamespace.push_back(ns);
+            m_workloadName.push_back(owner);
+            m_workloadIndex.emplace(key, workload.value);
+        }
+    }
+    m_podWorkload.push_back(workload);
+
+    {
+        std::vector<Toleration> set;
+        std::size_t h = 0;
+        set.reserve(r.tolerations.size());
+        for (const auto& [k, op, v, e] : r.tolerations) {
+            Toleration t{m_strings.intern(k), op, m_strings.intern(v), e};
+            hashMix(h, t.key.value);
+            hashMix(h, static_cast<std::size_t>(op));
+            hashMix(h, t.value.value);
+            hashMix(h, static_cast<std::size_t>(e));
+            set.push_back(t);
+        }
+        m_podTolerationSet.push_back(internSet(m_tolerationSets, m_tolerationIndex, set, h));
+    }
+    {
+        std::vector<Label> set;
+        std::size_t h = 0;
+        for (const auto& [k, v] : r.nodeSelector) {
+            Label l{m_strings.intern(k), m_strings.intern(v)};
+            hashMix(h, l.key.value);
+            hashMix(h, l.value.value);
+            set.push_back(l);
+        }
+        m_podSelectorSet.push_back(internSet(m_selectorSets, m_selectorIndex, set, h));
+    }
+    {
+        std::vector<NodeSelectorTerm> set;
+        std::size_t h = 0;
+        for (const auto& term : r.requiredAffinityTerms) {
+            NodeSelectorTerm t;
+            for (const auto& req : term) {
+                NodeSelectorRequirement q;
+                q.key = m_strings.intern(req.key);
+                q.op = req.op;
+                q.matchField = req.matchField;
+                hashMix(h, q.key.value);
+                hashMix(h, static_cast<std::size_t>(q.op));
+                for (const auto& v : req.values) {
+                    q.values.push_back(m_strings.intern(v));
+                    hashMix(h, q.values.back().value);
+                }
+                t.requirements.push_back(std::move(q));
+            }
+            hashMix(h, 0xa5a5);
+            set.push_back(std::move(t));
+        }
+        m_podAffinitySet.push_back(internSet(m_affinitySets, m_affinityIndex, set, h));
+    }
+    return id;
+}
+
+std::size_t ClusterStore::finalize()
+{
+    const std::size_t nodes = nodeCount();
+    const std::size_t pods = podCount();
+    std::size_t unknownNode = 0;
+    m_podNode.assign(pods, NodeId{});
+    for (auto& r : m_nodeRequested)
+        r = {};
+    std::fill(m_nodeExtRequested.begin(), m_nodeExtRequested.end(), 0);
+
+    std::vector<std::uint32_t> counts(nodes + 1, 0);
+    for (std::size_t p = 0; p < pods; ++p) {
+        const StringId nodeName = m_podNodeName[p];
+        if (nodeName.value == 0)
+            continue;
+        auto it = m_nodeByName.find(nodeName.value);
+        if (it == m_nodeByName.end()) {
+            ++unknownNode;
+            continue;
+        }
+        const NodeId n(it->second);
+        m_podNode[p] = n;
+        if (podIsTerminal(PodId(static_cast<std::uint32_t>(p))))
+            continue;
+        ++counts[n.index()];
+        m_nodeRequested[n.index()] += m_podRequest[p];
+        for (std::uint32_t i = m_podExtBegin[p]; i < m_podExtBegin[p + 1]; ++i) {
+            const auto [key, value] = m_podExt[i];
+            for (std::uint32_t j = m_nodeExtBegin[n.index()]; j < m_nodeExtBegin[n.index() + 1]; ++j)
+                if (m_nodeExtAllocatable[j].first == key)
+                    m_nodeExtRequested[j] += value;
+        }
+    }
+    // Counting sort of counted pods by node: nodePods(n) is a contiguous range.
+    m_nodePodBegin.assign(nodes + 1, 0);
+    for (std::size_t n = 0; n < nodes; ++n)
+        m_nodePodBegin[n + 1] = m_nodePodBegin[n] + counts[n];
+    m_nodePods.assign(m_nodePodBegin[nodes], PodId{});
+    std::vector<std::uint32_t> cursor(m_nodePodBegin.begin(), m_nodePodBegin.end() - 1);
+    for (std::size_t p = 0; p < pods; ++p) {
+        const PodId pod(static_cast<std::uint32_t>(p));
+        if (podIsCounted(pod))
+            m_nodePods[cursor[m_podNode[p].index()]++] = pod;
+    }
+    return unknownNode;
+}
+
+NodeId ClusterStore::findNode(std::string_view name) const
+{
+    const StringId id = m_strings.find(name);
+    if (!id.isValid())
+        return {};
+    auto it = m_nodeByName.find(id.value);
+    return it == m_nodeByName.end() ? NodeId{} : NodeId(it->second);
+}
+
+std::span<const Label> ClusterStore::nodeLabels(NodeId n) const noexcept
+{
+    return {m_nodeLabels.data() + m_nodeLabelBegin[n.index()], m_nodeLabels.data() + m_nodeLabelBegin[n.index() + 1]};
+}
+
+StringId ClusterStore::nodeLabel(NodeId n, StringId key) const noexcept
+{
+    for (const Label& l : nodeLabels(n))
+        if (l.key == key)
+            return l.value;
+    return {};
+}
+
+std::span<const Taint> ClusterStore::nodeTaints(NodeId n) const noexcept
+{
+    return {m_nodeTaints.data() + m_nodeTaintBegin[n.index()], m_nodeTaints.data() + m_nodeTaintBegin[n.index() + 1]};
+}
+
+std::span<const std::pair<ResourceKey, std::int64_t>> ClusterStore::nodeExtendedAllocatable(NodeId n) const noexcept
+{
+    return {m_nodeExtAllocatable.data() + m_nodeExtBegin[n.index()], m_nodeExtAllocatable.data() + m_nodeExtBegin[n.index() + 1]};
+}
+
+std::span<const std::pair<ResourceKey, std::int64_t>> ClusterStore::nodeExtendedCapacity(NodeId n) const noexcept
+{
+    return {m_nodeExtCapacity.data() + m_nodeExtBegin[n.index()], m_nodeExtCapacity.data() + m_nodeExtBegin[n.index() + 1]};
+}
+
+std::int64_t ClusterStore::nodeExtendedRequested(NodeId n, ResourceKey key) const noexcept
+{
+    for (std::uint32_t j = m_nodeExtBegin[n.index()]; j < m_nodeExtBegin[n.index() + 1]; ++j)
+        if (m_nodeExtAllocatable[j].first == key)
+            return m_nodeExtRequested[j];
+    return 0;
+}
+
+std::span<const PodId> ClusterStore::nodePods(NodeId n) const noexcept
+{
+    if (m_nodePodBegin.size() <= n.index() + 1)
+        return {};
+    return {m_nodePods.data() + m_nodePodBegin[n.index()], m_nodePods.data() + m_nodePodBegin[n.index() + 1]};
+}
+
+std::span<const std::pair<ResourceKey, std::int64_t>> ClusterStore::podExtendedRequest(PodId p) const noexcept
+{
+    return {m_podExt.data() + m_podExtBegin[p.index()], m_podExt.data() + m_podExtBegin[p.index() + 1]};
+}
+
+OwnerKind ClusterStore::podOwnerKind(PodId p) const noexcept
+{
+    const WorkloadId w = m_podWorkload[p.index()];
+    return w.isValid() ? m_workloadKind[w.index()] : OwnerKind::None;
+}
+
+std::span<const Toleration> ClusterStore::podTolerations(PodId p) const noexcept
+{
+    return m_tolerationSets[m_podTolerationSet[p.index()]];
+}
+
+std::span<const Label> ClusterStore::podNodeSelector(PodId p) const noexcept
+{
+    return m_selectorSets[m_podSelectorSet[p.index()]];
+}
+
+std::span<const NodeSelectorTerm> ClusterStore::podRequiredAffinity(PodId p) const noexcept
+{
+    return m_affinitySets[m_podAffinitySet[p.index()]];
+}
+
+ResourceVector ClusterStore::totalAllocatable() const noexcept
+{
+    ResourceVector t;
+    for (const auto& r : m_nodeAllocatable)
+        t += r;
+    return t;
+}
+
+ResourceVector ClusterStore::totalRequested() const noexcept
+{
+    ResourceVector t;
+    for (const auto& r : m_nodeRequested)
+        t += r;
+    return t;
+}
+
+ResourceVector ClusterStore::totalPending() const noexcept
+{
+    ResourceVector t;
+    for (std::size_t p = 0; p < podCount(); ++p)
+        if (podIsPending(PodId(static_cast<std::uint32_t>(p))))
+            t += m_podRequest[p];
+    return t;
+}
+
+std::size_t ClusterStore::memoryBytes() const noexcept
+{
+    auto bytes = [](const auto& v) { return v.capacity() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
+    std::size_t total = m_strings.memoryBytes();
+    total += bytes(m_nodeName) + bytes(m_nodeLabelBegin) + bytes(m_nodeLabels) + bytes(m_nodeTaintBegin) + bytes(m_nodeTaints);
+    total += bytes(m_nodeAllocatable) + bytes(m_nodeCapacity) + bytes(m_nodeRequested) + bytes(m_nodeExtBegin);
+    total += bytes(m_nodeExtAllocatable) + bytes(m_nodeExtCapacity) + bytes(m_nodeExtRequested) + bytes(m_nodeReady);
+    total += bytes(m_nodeUnschedulable) + bytes(m_nodeGpuModel) + bytes(m_nodeGpuCount) + bytes(m_nodeInstanceType);
+    total += bytes(m_nodePodBegin) + bytes(m_nodePods) + m_nodeByName.size() * 32;
+    total += bytes(m_podNamespace) + bytes(m_podName) + bytes(m_podNodeName) + bytes(m_podNode) + bytes(m_podPhase);
+    total += bytes(m_podMirror) + bytes(m_podPriority) + bytes(m_podRequest) + bytes(m_podExtBegin) + bytes(m_podExt);
+    total += bytes(m_podWorkload) + bytes(m_podTolerationSet) + bytes(m_podSelectorSet) + bytes(m_podAffinitySet);
+    total += bytes(m_workloadKind) + bytes(m_workloadNamespace) + bytes(m_workloadName) + m_workloadIndex.size() * 32;
+    return total;
+}
+
+} // namespace fleet::model

@@ -1,0 +1,281 @@
+#pragma once
+// The cluster store: every node, pod and workload of one cluster state, as columns.
+//
+// Design note (DESIGN.md, "The model"): entities are rows identified by strong ids;
+// each attribute is a std::vector indexed by id; strings are interned; variable-length
+// attributes (labels, taints, extended resources) are CSR ranges (an offset column into
+// one shared vector); pod scheduling constraints (tolerations, nodeSelector, required
+// node affinity) are interned as sets, since the pods of one workload share them.
+// Importers fill the store through NodeRecord/PodRecord (reused, so no allocation per
+// item once warm) and call finalize(), which binds pods to nodes and sums requests.
+
+#include "ids.h"
+#include "resources.h"
+#include "stringpool.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+namespace fleet::model {
+
+/// A label (or nodeSelector entry): interned key and value.
+struct Label {
+    StringId key;
+    StringId value;
+    bool operator==(const Label&) const noexcept = default;
+};
+
+/// Taint and toleration effects. Source: https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/
+enum class TaintEffect : std::uint8_t { NoSchedule, PreferNoSchedule, NoExecute, Any /* toleration with empty effect */ };
+[[nodiscard]] std::string_view taintEffectName(TaintEffect e) noexcept;
+
+struct Taint {
+    StringId key;
+    StringId value;
+    TaintEffect effect = TaintEffect::NoSchedule;
+    bool operator==(const Taint&) const noexcept = default;
+};
+
+enum class TolerationOperator : std::uint8_t { Equal, Exists };
+struct Toleration {
+    StringId key; // empty with Exists: tolerates everything
+    TolerationOperator op = TolerationOperator::Equal;
+    StringId value;
+    TaintEffect effect = TaintEffect::Any;
+    bool operator==(const Toleration&) const noexcept = default;
+};
+
+/// Node selector requirement operators. Source: core/v1 NodeSelectorOperator.
+enum class SelectorOperator : std::uint8_t { In, NotIn, Exists, DoesNotExist, Gt, Lt };
+[[nodiscard]] std::string_view selectorOperatorName(SelectorOperator op) noexcept;
+
+struct NodeSelectorRequirement {
+    StringId key;
+    SelectorOperator op = SelectorOperator::In;
+    std::vector<StringId> values;
+    bool matchField = false; // matchFields (only metadata.name) rather than matchExpressions
+    bool operator==(const NodeSelectorRequirement&) const noexcept = default;
+};
+/// A term ANDs its requirements; terms of a pod are ORed.
+struct NodeSelectorTerm {
+    std::vector<NodeSelectorRequirement> requirements;
+    bool operator==(const NodeSelectorTerm&) const noexcept = default;
+};
+
+/// Node readiness from the Ready condition.
+enum class Readiness : std::uint8_t { True, False, Unknown };
+[[nodiscard]] std::string_view readinessName(Readiness r) noexcept;
+
+/// Pod phase. Source: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/
+enum class PodPhase : std::uint8_t { Pending, Running, Succeeded, Failed, Unknown };
+[[nodiscard]] std::string_view podPhaseName(PodPhase p) noexcept;
+
+/// The kind of a pod's controller (its ownerReference with controller: true).
+enum class OwnerKind : std::uint8_t { None, ReplicaSet, Deployment, StatefulSet, DaemonSet, Job, CronJob, Node, Other };
+[[nodiscard]] std::string_view ownerKindName(OwnerKind k) noexcept;
+[[nodiscard]] OwnerKind ownerKindFromName(std::string_view kind) noexcept;
+
+/// Plain input for ClusterStore::addNode(). Strings are copied (interned) by the store.
+struct NodeRecord {
+    std::string name;
+    std::vector<std::pair<std::string, std::string>> labels;
+    std::vector<std::tuple<std::string, std::string, TaintEffect>> taints;
+    ResourceList allocatable;
+    ResourceList capacity;
+    Readiness ready = Readiness::Unknown;
+    bool unschedulable = false; // spec.unschedulable: cordoned
+    std::string gpuModel;       // empty when none or unknown
+    std::int32_t gpuCount = 0;  // whole GPUs
+    std::string instanceType;
+
+    void clear();
+};
+
+/// Plain input for ClusterStore::addPod(). `request` is the effective request already
+/// computed (see podrequest.h); `nodeName` may be empty (pending).
+struct PodRecord {
+    std::string namespaceName;
+    std::string name;
+    std::string nodeName;
+    PodPhase phase = PodPhase::Pending;
+    OwnerKind ownerKind = OwnerKind::None;
+    std::string ownerName;
+    bool mirror = false; // static pod (kubernetes.io/config.mirror)
+    std::int32_t priority = 0;
+    ResourceList request;
+    std::vector<std::tuple<std::string, TolerationOperator, std::string, TaintEffect>> tolerations;
+    std::vector<std::pair<std::string, std::string>> nodeSelector;
+    struct Requirement {
+        std::string key;
+        SelectorOperator op = SelectorOperator::In;
+        std::vector<std::string> values;
+        bool matchField = false;
+    };
+    std::vector<std::vector<Requirement>> requiredAffinityTerms;
+
+    void clear();
+};
+
+/// The cluster state. Owns the columns; ids are dense indices.
+/// Thread: built and mutated on one thread; const access is safe from many threads
+/// once no thread mutates it.
+class ClusterStore {
+public:
+    ClusterStore();
+    ClusterStore(ClusterStore&&) noexcept = default;
+    ClusterStore& operator=(ClusterStore&&) noexcept = default;
+    ClusterStore(const ClusterStore&) = delete;
+    ClusterStore& operator=(const ClusterStore&) = delete;
+
+    // ---- building -------------------------------------------------------------------
+    /// Appends a node. Throws std::invalid_argument when the name is empty or already used.
+    NodeId addNode(const NodeRecord& record);
+    /// Appends a pod. Throws std::invalid_argument when namespace/name is empty.
+    PodId addPod(const PodRecord& record);
+    /// Binds pods to nodes by spec.nodeName and sums the requests of counted pods into
+    /// each node. Call after the last add; cheap to call again. Returns the number of
+    /// pods naming a node that is not in the store (they count as nowhere).
+    std::size_t finalize();
+    void reserve(std::size_t nodes, std::size_t pods);
+
+    // ---- sizes and shared tables -----------------------------------------------------
+    [[nodiscard]] std::size_t nodeCount() const noexcept { return m_nodeName.size(); }
+    [[nodiscard]] std::size_t podCount() const noexcept { return m_podName.size(); }
+    [[nodiscard]] std::size_t workloadCount() const noexcept { return m_workloadName.size(); }
+    [[nodiscard]] const StringPool& strings() const noexcept { return m_strings; }
+    [[nodiscard]] StringPool& strings() noexcept { return m_strings; }
+    [[nodiscard]] const ResourceRegistry& resources() const noexcept { return m_resources; }
+    [[nodiscard]] ResourceRegistry& resources() noexcept { return m_resources; }
+    [[nodiscard]] std::string_view str(StringId id) const noexcept { return m_strings.view(id); }
+
+    // ---- nodes -----------------------------------------------------------------------
+    [[nodiscard]] NodeId findNode(std::string_view name) const;
+    [[nodiscard]] std::string_view nodeName(NodeId n) const noexcept { return str(m_nodeName[n.index()]); }
+    [[nodiscard]] std::span<const Label> nodeLabels(NodeId n) const noexcept;
+    /// Value of label `key` on node `n`, or an invalid id when absent.
+    [[nodiscard]] StringId nodeLabel(NodeId n, StringId key) const noexcept;
+    [[nodiscard]] std::span<const Taint> nodeTaints(NodeId n) const noexcept;
+    [[nodiscard]] const ResourceVector& nodeAllocatable(NodeId n) const noexcept { return m_nodeAllocatable[n.index()]; }
+    [[nodiscard]] const ResourceVector& nodeCapacity(NodeId n) const noexcept { return m_nodeCapacity[n.index()]; }
+    /// Sum of the effective requests of the pods counted on `n` (after finalize()).
+    [[nodiscard]] const ResourceVector& nodeRequested(NodeId n) const noexcept { return m_nodeRequested[n.index()]; }
+    [[nodiscard]] std::span<const std::pair<ResourceKey, std::int64_t>> nodeExtendedAllocatable(NodeId n) const noexcept;
+    [[nodiscard]] std::span<const std::pair<ResourceKey, std::int64_t>> nodeExtendedCapacity(NodeId n) const noexcept;
+    /// Requested extended resource `key` on node `n`.
+    [[nodiscard]] std::int64_t nodeExtendedRequested(NodeId n, ResourceKey key) const noexcept;
+    [[nodiscard]] Readiness nodeReadiness(NodeId n) const noexcept { return m_nodeReady[n.index()]; }
+    [[nodiscard]] bool nodeUnschedulable(NodeId n) const noexcept { return m_nodeUnschedulable[n.index()] != 0; }
+    [[nodiscard]] std::string_view nodeGpuModel(NodeId n) const noexcept { return str(m_nodeGpuModel[n.index()]); }
+    [[nodiscard]] std::int32_t nodeGpuCount(NodeId n) const noexcept { return m_nodeGpuCount[n.index()]; }
+    [[nodiscard]] std::string_view nodeInstanceType(NodeId n) const noexcept { return str(m_nodeInstanceType[n.index()]); }
+    /// Pods counted on node n (after finalize()), as a contiguous range of ids.
+    [[nodiscard]] std::span<const PodId> nodePods(NodeId n) const noexcept;
+
+    // ---- pods ------------------------------------------------------------------------
+    [[nodiscard]] std::string_view podNamespace(PodId p) const noexcept { return str(m_podNamespace[p.index()]); }
+    [[nodiscard]] std::string_view podName(PodId p) const noexcept { return str(m_podName[p.index()]); }
+    /// The node in spec.nodeName, as a name (may name a node missing from the store).
+    [[nodiscard]] std::string_view podNodeName(PodId p) const noexcept { return str(m_podNodeName[p.index()]); }
+    /// The node the pod is bound to, or invalid when pending or bound to an unknown node.
+    [[nodiscard]] NodeId podNode(PodId p) const noexcept { return m_podNode[p.index()]; }
+    [[nodiscard]] PodPhase podPhase(PodId p) const noexcept { return m_podPhase[p.index()]; }
+    /// Succeeded and Failed pods use nothing (Kubernetes frees their resources).
+    [[nodiscard]] bool podIsTerminal(PodId p) const noexcept
+    {
+        return m_podPhase[p.index()] == PodPhase::Succeeded || m_podPhase[p.index()] == PodPhase::Failed;
+    }
+    /// True when the pod's request counts against its node: bound to a known node and not terminal.
+    [[nodiscard]] bool podIsCounted(PodId p) const noexcept { return m_podNode[p.index()].isValid() && !podIsTerminal(p); }
+    /// True for a non-terminal pod without spec.nodeName: demand waiting for a node.
+    [[nodiscard]] bool podIsPending(PodId p) const noexcept { return m_podNodeName[p.index()].value == 0 && !podIsTerminal(p); }
+    [[nodiscard]] const ResourceVector& podRequest(PodId p) const noexcept { return m_podRequest[p.index()]; }
+    [[nodiscard]] std::span<const std::pair<ResourceKey, std::int64_t>> podExtendedRequest(PodId p) const noexcept;
+    [[nodiscard]] std::int32_t podPriority(PodId p) const noexcept { return m_podPriority[p.index()]; }
+    [[nodiscard]] WorkloadId podWorkload(PodId p) const noexcept { return m_podWorkload[p.index()]; }
+    [[nodiscard]] OwnerKind podOwnerKind(PodId p) const noexcept;
+    [[nodiscard]] bool podIsMirror(PodId p) const noexcept { return m_podMirror[p.index()] != 0; }
+    [[nodiscard]] std::span<const Toleration> podTolerations(PodId p) const noexcept;
+    [[nodiscard]] std::span<const Label> podNodeSelector(PodId p) const noexcept;
+    /// Required node affinity terms (ORed); empty when the pod has none.
+    [[nodiscard]] std::span<const NodeSelectorTerm> podRequiredAffinity(PodId p) const noexcept;
+
+    // ---- workloads -------------------------------------------------------------------
+    [[nodiscard]] OwnerKind workloadKind(WorkloadId w) const noexcept { return m_workloadKind[w.index()]; }
+    [[nodiscard]] std::string_view workloadName(WorkloadId w) const noexcept { return str(m_workloadName[w.index()]); }
+    [[nodiscard]] std::string_view workloadNamespace(WorkloadId w) const noexcept { return str(m_workloadNamespace[w.index()]); }
+
+    // ---- aggregates ------------------------------------------------------------------
+    /// Sum of allocatable over all nodes / requested over counted pods / requests of pending pods.
+    [[nodiscard]] ResourceVector totalAllocatable() const noexcept;
+    [[nodiscard]] ResourceVector totalRequested() const noexcept;
+    [[nodiscard]] ResourceVector totalPending() const noexcept;
+    /// Approximate bytes held by the store (columns, tables, strings).
+    [[nodiscard]] std::size_t memoryBytes() const noexcept;
+
+private:
+    template <class T>
+    static std::uint32_t internSet(std::vector<std::vector<T>>& sets, std::unordered_multimap<std::size_t, std::uint32_t>& index,
+                                   std::vector<T>& set, std::size_t hash);
+
+    StringPool m_strings;
+    ResourceRegistry m_resources;
+
+    // nodes
+    std::vector<StringId> m_nodeName;
+    std::vector<std::uint32_t> m_nodeLabelBegin{0};
+    std::vector<Label> m_nodeLabels;
+    std::vector<std::uint32_t> m_nodeTaintBegin{0};
+    std::vector<Taint> m_nodeTaints;
+    std::vector<ResourceVector> m_nodeAllocatable;
+    std::vector<ResourceVector> m_nodeCapacity;
+    std::vector<ResourceVector> m_nodeRequested;
+    std::vector<std::uint32_t> m_nodeExtBegin{0};
+    std::vector<std::pair<ResourceKey, std::int64_t>> m_nodeExtAllocatable;
+    std::vector<std::pair<ResourceKey, std::int64_t>> m_nodeExtCapacity; // same shape as allocatable
+    std::vector<std::int64_t> m_nodeExtRequested;                        // same shape as allocatable
+    std::vector<Readiness> m_nodeReady;
+    std::vector<std::uint8_t> m_nodeUnschedulable;
+    std::vector<StringId> m_nodeGpuModel;
+    std::vector<std::int32_t> m_nodeGpuCount;
+    std::vector<StringId> m_nodeInstanceType;
+    std::vector<std::uint32_t> m_nodePodBegin;
+    std::vector<PodId> m_nodePods;
+    std::unordered_map<std::uint32_t, std::uint32_t> m_nodeByName; // name StringId -> node index
+
+    // pods
+    std::vector<StringId> m_podNamespace;
+    std::vector<StringId> m_podName;
+    std::vector<StringId> m_podNodeName;
+    std::vector<NodeId> m_podNode;
+    std::vector<PodPhase> m_podPhase;
+    std::vector<std::uint8_t> m_podMirror;
+    std::vector<std::int32_t> m_podPriority;
+    std::vector<ResourceVector> m_podRequest;
+    std::vector<std::uint32_t> m_podExtBegin{0};
+    std::vector<std::pair<ResourceKey, std::int64_t>> m_podExt;
+    std::vector<WorkloadId> m_podWorkload;
+    std::vector<std::uint32_t> m_podTolerationSet;
+    std::vector<std::uint32_t> m_podSelectorSet;
+    std::vector<std::uint32_t> m_podAffinitySet;
+
+    // interned constraint sets; set 0 is the empty set
+    std::vector<std::vector<Toleration>> m_tolerationSets{{}};
+    std::unordered_multimap<std::size_t, std::uint32_t> m_tolerationIndex;
+    std::vector<std::vector<Label>> m_selectorSets{{}};
+    std::unordered_multimap<std::size_t, std::uint32_t> m_selectorIndex;
+    std::vector<std::vector<NodeSelectorTerm>> m_affinitySets{{}};
+    std::unordered_multimap<std::size_t, std::uint32_t> m_affinityIndex;
+
+    // workloads
+    std::vector<OwnerKind> m_workloadKind;
+    std::vector<StringId> m_workloadNamespace;
+    std::vector<StringId> m_workloadName;
+    std::unordered_multimap<std::uint64_t, std::uint32_t> m_workloadIndex; // (namespace << 32 | name) -> ids, one per kind
+};
+
+} // namespace fleet::model

@@ -1,0 +1,44 @@
+#pragma once
+// Kubernetes resource.Quantity parsing, exact.
+//
+// Source of the grammar: k8s.io/apimachinery/pkg/api/resource/quantity.go
+//   <quantity>        ::= <signedNumber><suffix>
+//   <suffix>          ::= <binarySI> | <decimalExponent> | <decimalSI>
+//   <binarySI>        ::= Ki | Mi | Gi | Ti | Pi | Ei
+//   <decimalSI>       ::= m | "" | k | M | G | T | P | E
+//   <decimalExponent> ::= "e" <signedNumber> | "E" <signedNumber>
+//   <number>          ::= <digits> | <digits>.<digits> | <digits>. | .<digits>
+// Values are kept exact (no floating point) and rounded up, as Quantity.Value() and
+// Quantity.MilliValue() do.
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace fleet::model {
+
+/// Thrown for a string that is not a valid Quantity, or whose value does not fit in int64.
+/// what() names the offending value and what was expected.
+class QuantityError : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
+/// Parses `text` and returns its value in whole units, rounded up (Quantity.Value()):
+/// "1500m" -> 2, "2Ki" -> 2048, "129e6" -> 129000000, "0.1" -> 1.
+/// Throws QuantityError on an invalid form (e.g. "2GB", "64K", "1e3m", "") or on overflow.
+/// Thread-safe (pure function).
+[[nodiscard]] std::int64_t parseQuantity(std::string_view text);
+
+/// Parses `text` and returns its value in thousandths, rounded up (Quantity.MilliValue()):
+/// "100m" -> 100, "1.5" -> 1500, "2" -> 2000. Throws QuantityError like parseQuantity().
+[[nodiscard]] std::int64_t parseQuantityMilli(std::string_view text);
+
+/// Formats a millicore value the way kubectl prints CPU ("250m", "4"). Thread-safe.
+[[nodiscard]] std::string formatMilli(std::int64_t milli);
+
+/// Formats a byte count with the largest exact binary suffix ("16Gi", "1536Mi", "123").
+[[nodiscard]] std::string formatBytes(std::int64_t bytes);
+
+} // namespace fleet::model

@@ -1,0 +1,50 @@
+#pragma once
+// Interned strings: names, namespaces, label keys and values are stored once and
+// referred to by a 32-bit StringId.
+//
+// Design note: 2,000,000 pods carry ~2,000,000 distinct names; a std::string plus a
+// std::unordered_map node per name would cost ~100 bytes of overhead each. The pool keeps
+// the characters in 1 MiB blocks and an open-addressing table of ids (4 bytes a slot).
+
+#include "ids.h"
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace fleet::model {
+
+/// Owner of interned strings. StringId 0 is always the empty string.
+/// Thread: not thread-safe for intern(); view() is safe to call concurrently once writes stop.
+class StringPool {
+public:
+    StringPool();
+    StringPool(StringPool&&) noexcept = default;
+    StringPool& operator=(StringPool&&) noexcept = default;
+
+    /// Returns the id of `text`, adding it if new. Amortised O(length).
+    StringId intern(std::string_view text);
+    /// Returns the id of `text` or an invalid id if it was never interned.
+    [[nodiscard]] StringId find(std::string_view text) const noexcept;
+    /// The characters of `id` (valid until the pool is destroyed). Invalid id -> "".
+    [[nodiscard]] std::string_view view(StringId id) const noexcept
+    {
+        return id.isValid() && id.index() < m_views.size() ? m_views[id.index()] : std::string_view{};
+    }
+    [[nodiscard]] std::size_t size() const noexcept { return m_views.size(); }
+    /// Bytes held by the pool (characters, views and table).
+    [[nodiscard]] std::size_t memoryBytes() const noexcept;
+
+private:
+    const char* store(std::string_view text);
+    void grow();
+
+    std::vector<std::unique_ptr<char[]>> m_blocks;
+    std::size_t m_blockUsed = 0;
+    std::size_t m_blockSize = 0;
+    std::vector<std::string_view> m_views;
+    std::vector<std::uint32_t> m_slots; // id + 1, 0 = empty
+    std::size_t m_charBytes = 0;
+};
+
+} // namespace fleet::model
