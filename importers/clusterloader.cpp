@@ -1,0 +1,118 @@
+#include "clusterloader.h"
+
+#include "importers/kube/kubejson.h"
+#include "importers/traces/alibabacsv.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+namespace fleet::importers {
+namespace {
+
+// Maps one file's progress into the progress over all files (by bytes).
+class MultiFileProgress final : public ImportProgress {
+public:
+    MultiFileProgress(ImportProgress* outer, std::size_t totalBytes) : m_outer(outer), m_total(totalBytes) {}
+    void startFile(std::size_t offset) { m_offset = offset; }
+    void progress(std::size_t done, std::size_t /*total*/) override
+    {
+        if (m_outer)
+            m_outer->progress(m_offset + done, m_total);
+    }
+    bool isCancelled() const override { return m_outer && m_outer->isCancelled(); }
+
+private:
+    ImportProgress* m_outer;
+    std::size_t m_total;
+    std::size_t m_offset = 0;
+};
+
+std::string baseName(const std::string& path)
+{
+    return std::filesystem::path(path).filename().string();
+}
+
+void finish(LoadedCluster& result, const model::TopologySpec& topologySpec, const std::string& what)
+{
+    model::ClusterStore& store = *result.store;
+    if (store.nodeCount() == 0 && store.podCount() == 0)
+        throw ImportError(what, 0, "", "the input holds no nodes and no pods");
+    const std::size_t unknown = store.finalize();
+    if (unknown > 0)
+        result.report.warn(std::to_string(unknown)
+                           + " pods name a node (spec.nodeName) that is not in the input; they count on no node. "
+                             "Load the nodes file together with the pods file.");
+    if (store.nodeCount() == 0)
+        result.report.warn("the input holds pods but no nodes: load `kubectl get nodes -o json` too");
+    result.topology = std::make_shared<model::Topology>(model::Topology::build(store, topologySpec));
+}
+
+} // namespace
+
+FileFormat detectFileFormat(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw ImportError(path, 0, "", std::string("cannot open the file: ") + std::strerror(errno));
+    std::string firstLine;
+    std::getline(in, firstLine);
+    if (firstLine.starts_with("\xEF\xBB\xBF"))
+        firstLine.erase(0, 3);
+    if (!firstLine.empty() && firstLine.back() == '\r')
+        firstLine.pop_back();
+    if (isAlibabaCsvHeader(firstLine))
+        return FileFormat::AlibabaCsv;
+    return FileFormat::KubectlJson;
+}
+
+LoadedCluster loadClusterFiles(const std::vector<std::string>& paths, ImportProgress* progress,
+                               const model::TopologySpec& topologySpec)
+{
+    if (paths.empty())
+        throw ImportError("(no file)", 0, "", "no input file given");
+    LoadedCluster result;
+    result.store = std::make_shared<model::ClusterStore>();
+
+    std::size_t totalBytes = 0;
+    std::vector<std::size_t> sizes;
+    for (const auto& path : paths) {
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(path, ec);
+        if (ec)
+            throw ImportError(path, 0, "", "cannot read the file: " + ec.message());
+        sizes.push_back(static_cast<std::size_t>(size));
+        totalBytes += static_cast<std::size_t>(size);
+    }
+    MultiFileProgress multi(progress, totalBytes);
+    std::size_t offset = 0;
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        multi.startFile(offset);
+        switch (detectFileFormat(paths[i])) {
+        case FileFormat::AlibabaCsv: importAlibabaCsvFile(paths[i], *result.store, result.report, &multi); break;
+        case FileFormat::KubectlJson: importKubectlJsonFile(paths[i], *result.store, result.report, &multi); break;
+        }
+        offset += sizes[i];
+        if (!result.sourceLabel.empty())
+            result.sourceLabel += " + ";
+        result.sourceLabel += baseName(paths[i]);
+    }
+    result.report.bytesRead = totalBytes;
+    finish(result, topologySpec, paths.size() == 1 ? paths.front() : result.sourceLabel);
+    if (progress)
+        progress->progress(totalBytes, totalBytes);
+    return result;
+}
+
+LoadedCluster loadSimulatedCluster(const SimulationSpec& spec, ImportProgress* progress, const model::TopologySpec& topologySpec)
+{
+    LoadedCluster result;
+    result.store = std::make_shared<model::ClusterStore>();
+    generateSimulatedCluster(spec, *result.store, result.report, progress);
+    result.sourceLabel = "simulated " + std::to_string(spec.nodeCount) + " nodes, seed " + std::to_string(spec.seed);
+    finish(result, topologySpec, result.sourceLabel);
+    return result;
+}
+
+} // namespace fleet::importers

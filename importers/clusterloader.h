@@ -1,0 +1,45 @@
+#pragma once
+// One entry point for every offline source: detects each file's format, imports all of
+// them into one new store, binds pods to nodes and builds the topology.
+
+#include "importers/importreport.h"
+#include "importers/simulated/simulatedcluster.h"
+#include "model/clusterstore.h"
+#include "model/topology.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fleet::importers {
+
+/// A cluster ready to show: the store (finalized), its topology, and what the import said.
+struct LoadedCluster {
+    std::shared_ptr<model::ClusterStore> store;
+    std::shared_ptr<model::Topology> topology;
+    ImportReport report;
+    /// Short description of the source for titles ("nodes.json + pods.json", "simulated 100000 nodes, seed 1").
+    std::string sourceLabel;
+};
+
+/// The formats loadClusterFiles() recognises.
+enum class FileFormat { KubectlJson, AlibabaCsv };
+
+/// Detects the format of `path` from its first bytes: an Alibaba trace CSV header, else
+/// kubectl JSON (whose importer gives the precise error for anything else).
+/// Throws ImportError when the file cannot be read.
+[[nodiscard]] FileFormat detectFileFormat(const std::string& path);
+
+/// Imports every file into one new store (kubectl JSON: nodes and pods files may come in any
+/// order; Alibaba CSV node and pod lists), then finalize() and Topology::build().
+/// All or nothing: throws ImportError naming the file and place, or ImportCancelled; never
+/// returns a partial or silently empty cluster (an input with no nodes and no pods is an error).
+/// Thread: any; the caller owns the result. `progress` sees bytes over all files.
+[[nodiscard]] LoadedCluster loadClusterFiles(const std::vector<std::string>& paths, ImportProgress* progress = nullptr,
+                                             const model::TopologySpec& topologySpec = model::TopologySpec::defaults());
+
+/// Generates the simulated cluster (see simulatedcluster.h), finalized, with its topology.
+[[nodiscard]] LoadedCluster loadSimulatedCluster(const SimulationSpec& spec, ImportProgress* progress = nullptr,
+                                                 const model::TopologySpec& topologySpec = model::TopologySpec::defaults());
+
+} // namespace fleet::importers
