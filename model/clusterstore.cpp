@@ -133,6 +133,7 @@ void ClusterStore::reserve(std::size_t nodes, std::size_t pods)
     m_podNamespace.reserve(pods);
     m_podName.reserve(pods);
     m_podNodeName.reserve(pods);
+    m_podNode.reserve(pods);
     m_podPhase.reserve(pods);
     m_podMirror.reserve(pods);
     m_podPriority.reserve(pods);
@@ -224,6 +225,7 @@ PodId ClusterStore::addPod(const PodRecord& r)
     m_podNamespace.push_back(ns);
     m_podName.push_back(m_strings.intern(r.name));
     m_podNodeName.push_back(m_strings.intern(r.nodeName));
+    m_podNode.emplace_back(); // bound by finalize(); invalid until then, never out of range
     m_podPhase.push_back(r.phase);
     m_podMirror.push_back(r.mirror || r.ownerKind == OwnerKind::Node ? 1 : 0);
     m_podPriority.push_back(r.priority);

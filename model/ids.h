@@ -5,6 +5,10 @@
 // reached through pointers, so that 100,000 nodes and 2,000,000 pods stay compact and hot
 // loops walk one column at a time (see DESIGN.md, "The model").
 
+// <cstddef> comes before <compare>: Qt 6.4's moc (run on every Q_OBJECT file that includes
+// a model header) fails with "Parse error at std" in <concepts> when <compare> is the
+// first standard header it reads (GCC 12, C++20).
+#include <cstddef>
 #include <compare>
 #include <cstdint>
 #include <functional>

@@ -21,6 +21,7 @@ struct Parsed {
     Int128 mantissa = 0; // significant digits, without the decimal point
     int exponent10 = 0;  // value = mantissa * 10^exponent10 * 2^exponent2
     int exponent2 = 0;
+    bool droppedNonZero = false; // digits past kMaxSignificantDigits that were not zero
 };
 
 Parsed parse(std::string_view text)
@@ -54,15 +55,15 @@ Parsed parse(std::string_view text)
             continue;
         }
         if (digits >= kMaxSignificantDigits) {
-            // Further digits can only be dropped when they are zeros after the point
-            // (they do not change the value); otherwise the value is out of range here.
-            if (c == '0' && seenPoint)
-                continue;
-            if (c == '0' && !seenPoint) {
+            // Digits past the kept ones are dropped: an integer digit still shifts the value
+            // by ten; a non-zero one makes the value inexact, so that it still rounds up.
+            // (When a dropped digit is at or above the unit, the kept digits alone exceed
+            // int64 and the value is reported out of range.)
+            if (!seenPoint)
                 ++p.exponent10;
-                continue;
-            }
-            fail(text, "too many significant digits");
+            if (c != '0')
+                p.droppedNonZero = true;
+            continue;
         }
         p.mantissa = p.mantissa * 10 + (c - '0');
         ++digits;
@@ -86,6 +87,8 @@ Parsed parse(std::string_view text)
     }
     if (suffix.size() == 1) {
         switch (suffix[0]) {
+        case 'n': p.exponent10 -= 9; return p;
+        case 'u': p.exponent10 -= 6; return p;
         case 'm': p.exponent10 -= 3; return p;
         case 'k': p.exponent10 += 3; return p;
         case 'M': p.exponent10 += 6; return p;
@@ -118,13 +121,16 @@ Parsed parse(std::string_view text)
         return p;
     }
     fail(text, "unknown suffix \"" + std::string(suffix)
-                   + "\"; expected one of m, k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi, Ei or an exponent such as e3");
+                   + "\"; expected one of n, u, m, k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi, Ei or an exponent such as e3");
 }
 
-// Returns ceil(p * 10^extraExponent10) as int64, exactly.
+// Returns p * 10^extraExponent10 as int64, exactly, rounded away from zero when inexact,
+// as Quantity.Value() and MilliValue() do ("rounded up to the nearest integer away from 0";
+// see negativeScaleInt64 in k8s.io/apimachinery/pkg/api/resource/amount.go): 1.5 -> 2,
+// -1.5 -> -2.
 std::int64_t toScaled(std::string_view text, const Parsed& p, int extraExponent10)
 {
-    if (p.mantissa == 0)
+    if (p.mantissa == 0 && !p.droppedNonZero)
         return 0;
     Int128 magnitude = p.mantissa;
     int exponent10 = p.exponent10 + extraExponent10;
@@ -134,7 +140,7 @@ std::int64_t toScaled(std::string_view text, const Parsed& p, int extraExponent1
             fail(text, "value out of range");
         magnitude <<= 1;
     }
-    bool inexact = false;
+    bool inexact = p.droppedNonZero;
     while (exponent10 > 0) {
         if (magnitude > std::numeric_limits<Int128>::max() / 10)
             fail(text, "value out of range");
@@ -149,13 +155,14 @@ std::int64_t toScaled(std::string_view text, const Parsed& p, int extraExponent1
         magnitude /= 10;
         ++exponent10;
     }
-    // Round away from zero for positives (up) and toward zero for negatives (also up).
-    if (inexact && !p.negative)
+    if (inexact)
         magnitude += 1;
-    if (magnitude > kInt64Max)
-        fail(text, "value out of range");
-    const auto value = static_cast<std::int64_t>(magnitude);
-    return p.negative ? -value : value;
+    // int64 holds -2^63 but only 2^63 - 1.
+    if (magnitude > (p.negative ? kInt64Max + 1 : kInt64Max))
+        fail(text, "value out of range of a 64-bit integer");
+    if (p.negative)
+        return static_cast<std::int64_t>(-magnitude);
+    return static_cast<std::int64_t>(magnitude);
 }
 
 } // namespace

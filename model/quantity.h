@@ -5,11 +5,20 @@
 //   <quantity>        ::= <signedNumber><suffix>
 //   <suffix>          ::= <binarySI> | <decimalExponent> | <decimalSI>
 //   <binarySI>        ::= Ki | Mi | Gi | Ti | Pi | Ei
-//   <decimalSI>       ::= m | "" | k | M | G | T | P | E
+//   <decimalSI>       ::= n | u | m | "" | k | M | G | T | P | E
 //   <decimalExponent> ::= "e" <signedNumber> | "E" <signedNumber>
 //   <number>          ::= <digits> | <digits>.<digits> | <digits>. | .<digits>
-// Values are kept exact (no floating point) and rounded up, as Quantity.Value() and
-// Quantity.MilliValue() do.
+// (The grammar comment in quantity.go omits n and u; its suffixer accepts them, and
+// metrics.k8s.io reports CPU usage in nanocores, e.g. "123456789n".) "1E" is Exa (10^18);
+// "12E6" is an exponent (12 * 10^6).
+// Values are kept exact (no floating point) and rounded away from zero, as Quantity.Value()
+// and Quantity.MilliValue() do ("rounded up to the nearest integer away from 0"):
+// "1500m" -> 2, "-1500m" -> -2.
+// Deliberately stricter than ParseQuantity, which
+//   - accepts a sign, point or suffix with no digit ("Ki", "m", "e3", ".", "-") as 0
+//     (kubernetes/apimachinery issue #165); here that is an error;
+//   - caps values beyond int64 at 2^63-1 ("9Ei", "10E"); here that is an out-of-range error.
+// The API server re-serialises quantities canonically, so neither case reaches kubectl output.
 
 #include <cstdint>
 #include <stdexcept>
@@ -25,13 +34,15 @@ public:
     using std::invalid_argument::invalid_argument;
 };
 
-/// Parses `text` and returns its value in whole units, rounded up (Quantity.Value()):
-/// "1500m" -> 2, "2Ki" -> 2048, "129e6" -> 129000000, "0.1" -> 1.
-/// Throws QuantityError on an invalid form (e.g. "2GB", "64K", "1e3m", "") or on overflow.
+/// Parses `text` and returns its value in whole units, rounded away from zero
+/// (Quantity.Value()): "1500m" -> 2, "2Ki" -> 2048, "129e6" -> 129000000, "0.1" -> 1.
+/// Throws QuantityError, whose what() quotes `text`, on an invalid form (e.g. "2GB", "64K",
+/// "1e3m", "", " 1") or when the value does not fit in int64 ("10E", "8Ei").
 /// Thread-safe (pure function).
 [[nodiscard]] std::int64_t parseQuantity(std::string_view text);
 
-/// Parses `text` and returns its value in thousandths, rounded up (Quantity.MilliValue()):
+/// Parses `text` and returns its value in thousandths, rounded away from zero
+/// (Quantity.MilliValue()):
 /// "100m" -> 100, "1.5" -> 1500, "2" -> 2000. Throws QuantityError like parseQuantity().
 [[nodiscard]] std::int64_t parseQuantityMilli(std::string_view text);
 

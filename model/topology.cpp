@@ -31,15 +31,18 @@ struct LevelReader {
     }
     [[nodiscard]] bool anyNodeHasIt() const
     {
+        // For the GPU model level, "CPU only" is a stand-in, not a value a node has.
+        const bool gpuModel = key == TopologySpec::kGpuModelKey;
         for (std::uint32_t i = 0; i < store.nodeCount(); ++i)
-            if (!value(NodeId(i)).empty())
+            if (gpuModel ? !store.nodeGpuModel(NodeId(i)).empty() : !value(NodeId(i)).empty())
                 return true;
         return false;
     }
 };
 
-// Natural order: "node-9" before "node-10".
-bool naturalLess(std::string_view a, std::string_view b)
+// Natural order: "node-9" before "node-10". Names that differ only in leading zeros
+// ("nn-01", "nn-1") compare equal here; naturalLess() breaks that tie.
+bool naturalLessLoose(std::string_view a, std::string_view b)
 {
     std::size_t i = 0, j = 0;
     while (i < a.size() && j < b.size()) {
@@ -73,6 +76,18 @@ bool naturalLess(std::string_view a, std::string_view b)
     return a.size() - i < b.size() - j;
 }
 
+// A strict total order: natural order, then plain byte order among names that compare equal
+// naturally, so that equal values are always adjacent after sorting (one domain per value)
+// and the layout does not depend on the order the nodes were imported in.
+bool naturalLess(std::string_view a, std::string_view b)
+{
+    if (naturalLessLoose(a, b))
+        return true;
+    if (naturalLessLoose(b, a))
+        return false;
+    return a < b;
+}
+
 } // namespace
 
 Topology Topology::build(const ClusterStore& store, const TopologySpec& spec)
@@ -87,10 +102,7 @@ Topology Topology::build(const ClusterStore& store, const TopologySpec& spec)
     if (levels.empty() && store.nodeCount() > 0) {
         LevelReader gpu{store, TopologySpec::kGpuModelKey, {}};
         LevelReader instance{store, TopologySpec::kInstanceTypeKey, {}};
-        bool anyGpu = false;
-        for (std::uint32_t i = 0; i < store.nodeCount() && !anyGpu; ++i)
-            anyGpu = !store.nodeGpuModel(NodeId(i)).empty();
-        if (anyGpu)
+        if (gpu.anyNodeHasIt())
             levels.push_back(gpu);
         if (instance.anyNodeHasIt())
             levels.push_back(instance);

@@ -1,0 +1,643 @@
+// Tests of model/clusterstore.h: nodes, pods and workloads as columns, finalize() binding
+// pods to nodes by spec.nodeName, and interned constraint sets.
+//
+// Rules checked (Kubernetes docs): a pod belongs to the node named in spec.nodeName;
+// Succeeded and Failed pods use nothing ("Pod Lifecycle"); a pod without nodeName is
+// pending demand; every pod takes one of the node's "pods" slots.
+
+#include "model/clusterstore.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+using namespace fleet::model;
+
+Q_DECLARE_METATYPE(fleet::model::PodPhase)
+
+namespace {
+
+constexpr std::int64_t kGi = std::int64_t { 1 } << 30;
+
+NodeRecord node(const std::string& name, std::int64_t cpuMilli, std::int64_t memoryBytes, const std::string& zone = {})
+{
+    NodeRecord r;
+    r.name = name;
+    r.allocatable.setCore(CoreResource::Cpu, cpuMilli);
+    r.allocatable.setCore(CoreResource::Memory, memoryBytes);
+    r.allocatable.setCore(CoreResource::Pods, 110);
+    if (!zone.empty())
+        r.labels.emplace_back("topology.kubernetes.io/zone", zone);
+    r.ready = Readiness::True;
+    return r;
+}
+
+PodRecord pod(const std::string& ns, const std::string& name, const std::string& nodeName, std::int64_t cpuMilli,
+    std::int64_t memoryBytes, PodPhase phase = PodPhase::Running)
+{
+    PodRecord r;
+    r.namespaceName = ns;
+    r.name = name;
+    r.nodeName = nodeName;
+    r.phase = phase;
+    r.request.setCore(CoreResource::Cpu, cpuMilli);
+    r.request.setCore(CoreResource::Memory, memoryBytes);
+    return r;
+}
+
+ResourceVector vec(std::int64_t cpu, std::int64_t memory, std::int64_t gpu, std::int64_t pods, std::int64_t storage = 0)
+{
+    ResourceVector v;
+    v[CoreResource::Cpu] = cpu;
+    v[CoreResource::Memory] = memory;
+    v[CoreResource::Gpu] = gpu;
+    v[CoreResource::Pods] = pods;
+    v[CoreResource::EphemeralStorage] = storage;
+    return v;
+}
+
+QString show(const ResourceVector& v)
+{
+    return QStringLiteral("cpu %1 memory %2 gpu %3 pods %4 storage %5")
+        .arg(v[CoreResource::Cpu])
+        .arg(v[CoreResource::Memory])
+        .arg(v[CoreResource::Gpu])
+        .arg(v[CoreResource::Pods])
+        .arg(v[CoreResource::EphemeralStorage]);
+}
+
+#define COMPARE_VECTOR(actual, expected)                                                                                         \
+    QVERIFY2((actual) == (expected), qPrintable(show(actual) + QStringLiteral(" != ") + show(expected)))
+
+std::vector<std::uint32_t> ids(std::span<const PodId> pods)
+{
+    std::vector<std::uint32_t> out;
+    for (PodId p : pods)
+        out.push_back(p.value);
+    return out;
+}
+
+} // namespace
+
+class TestClusterStore : public QObject {
+    Q_OBJECT
+
+private slots:
+    void addNodesKeepsEverything();
+    void labelsAndTaintsGoThroughThePool();
+    void capacityDefaultsToAllocatable();
+    void addNodeRejectsBadNames_data();
+    void addNodeRejectsBadNames();
+    void addPodRejectsMissingNames_data();
+    void addPodRejectsMissingNames();
+    void podsBeforeFinalizeAreUnbound();
+    void finalizeBindsByNodeName();
+    void podCounting_data();
+    void podCounting();
+    void unknownNodeIsReportedAndCountedNowhere();
+    void nodePodsRanges();
+    void finalizeTwiceIsTheSame();
+    void extendedResources();
+    void workloadsInternedPerNamespaceKindName();
+    void mirrorPods();
+    void constraintSetsInterned();
+    void totals();
+    void stringPoolAtScale();
+    void moveKeepsEverything();
+};
+
+void TestClusterStore::addNodesKeepsEverything()
+{
+    ClusterStore store;
+    NodeRecord r = node("gpu-1", 96000, 768 * kGi);
+    r.allocatable.setCore(CoreResource::Gpu, 8000);
+    r.unschedulable = true;
+    r.ready = Readiness::False;
+    r.gpuModel = "A100-SXM4-80GB";
+    r.gpuCount = 8;
+    r.instanceType = "p4d.24xlarge";
+    const NodeId a = store.addNode(r);
+    const NodeId b = store.addNode(node("cpu-1", 4000, 16 * kGi));
+    QCOMPARE(a.value, 0u);
+    QCOMPARE(b.value, 1u);
+    QCOMPARE(store.nodeCount(), std::size_t { 2 });
+    QCOMPARE(store.nodeName(a), std::string_view("gpu-1"));
+    QCOMPARE(store.findNode("cpu-1"), b);
+    QVERIFY(!store.findNode("nope").isValid());
+    QVERIFY(!store.findNode("").isValid());
+    COMPARE_VECTOR(store.nodeAllocatable(a), vec(96000, 768 * kGi, 8000, 110));
+    QVERIFY(store.nodeUnschedulable(a));
+    QVERIFY(!store.nodeUnschedulable(b));
+    QCOMPARE(store.nodeReadiness(a), Readiness::False);
+    QCOMPARE(store.nodeReadiness(b), Readiness::True);
+    QCOMPARE(store.nodeGpuModel(a), std::string_view("A100-SXM4-80GB"));
+    QCOMPARE(store.nodeGpuModel(b), std::string_view());
+    QCOMPARE(store.nodeGpuCount(a), 8);
+    QCOMPARE(store.nodeInstanceType(a), std::string_view("p4d.24xlarge"));
+    COMPARE_VECTOR(store.nodeRequested(a), ResourceVector {});
+    QVERIFY(store.nodePods(a).empty());
+}
+
+void TestClusterStore::labelsAndTaintsGoThroughThePool()
+{
+    ClusterStore store;
+    NodeRecord r = node("n1", 1000, kGi, "us-east-1a");
+    r.labels.emplace_back("node.kubernetes.io/instance-type", "m5.large");
+    r.taints.emplace_back("nvidia.com/gpu", "present", TaintEffect::NoSchedule);
+    r.taints.emplace_back("maintenance", "", TaintEffect::NoExecute);
+    const NodeId n1 = store.addNode(r);
+    const NodeId n2 = store.addNode(node("n2", 1000, kGi, "us-east-1a"));
+    const NodeId n3 = store.addNode(node("n3", 1000, kGi));
+
+    const auto labels = store.nodeLabels(n1);
+    QCOMPARE(labels.size(), std::size_t { 2 });
+    QCOMPARE(store.str(labels[0].key), std::string_view("topology.kubernetes.io/zone"));
+    QCOMPARE(store.str(labels[0].value), std::string_view("us-east-1a"));
+    QCOMPARE(store.str(labels[1].key), std::string_view("node.kubernetes.io/instance-type"));
+    QCOMPARE(store.str(labels[1].value), std::string_view("m5.large"));
+    // Equal strings are one id: the zone key and value of n1 and n2.
+    QCOMPARE(store.nodeLabels(n2)[0], labels[0]);
+    const StringId zoneKey = store.strings().find("topology.kubernetes.io/zone");
+    QVERIFY(zoneKey.isValid());
+    QCOMPARE(store.nodeLabel(n2, zoneKey), labels[0].value);
+    QVERIFY(!store.nodeLabel(n3, zoneKey).isValid());
+    QVERIFY(store.nodeLabels(n3).empty());
+
+    const auto taints = store.nodeTaints(n1);
+    QCOMPARE(taints.size(), std::size_t { 2 });
+    QCOMPARE(store.str(taints[0].key), std::string_view("nvidia.com/gpu"));
+    QCOMPARE(store.str(taints[0].value), std::string_view("present"));
+    QCOMPARE(taints[0].effect, TaintEffect::NoSchedule);
+    QCOMPARE(store.str(taints[1].key), std::string_view("maintenance"));
+    QCOMPARE(taints[1].value.value, 0u); // the empty string is id 0
+    QCOMPARE(taints[1].effect, TaintEffect::NoExecute);
+    QVERIFY(store.nodeTaints(n2).empty());
+    QCOMPARE(taintEffectName(TaintEffect::PreferNoSchedule), std::string_view("PreferNoSchedule"));
+}
+
+void TestClusterStore::capacityDefaultsToAllocatable()
+{
+    ClusterStore store;
+    NodeRecord r = node("n", 3920, 15 * kGi);
+    r.capacity.setCore(CoreResource::Cpu, 4000);
+    const NodeId n = store.addNode(r);
+    COMPARE_VECTOR(store.nodeCapacity(n), vec(4000, 15 * kGi, 0, 110));
+    COMPARE_VECTOR(store.nodeAllocatable(n), vec(3920, 15 * kGi, 0, 110));
+}
+
+void TestClusterStore::addNodeRejectsBadNames_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("duplicate") << QStringLiteral("n1") << QStringLiteral("duplicate node \"n1\"");
+    QTest::newRow("empty") << QString() << QStringLiteral("node without a name");
+}
+
+void TestClusterStore::addNodeRejectsBadNames()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, message);
+    ClusterStore store;
+    store.addNode(node("n1", 1000, kGi));
+    try {
+        store.addNode(node(name.toStdString(), 2000, kGi));
+        QFAIL("no exception");
+    } catch (const std::invalid_argument& e) {
+        QCOMPARE(QString::fromUtf8(e.what()), message);
+    }
+    // Nothing half-added: one node, the first one's columns intact.
+    QCOMPARE(store.nodeCount(), std::size_t { 1 });
+    QCOMPARE(store.nodeAllocatable(NodeId(0))[CoreResource::Cpu], 1000);
+    QCOMPARE(store.findNode("n1"), NodeId(0));
+}
+
+void TestClusterStore::addPodRejectsMissingNames_data()
+{
+    QTest::addColumn<QString>("ns");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("no namespace") << QString() << QStringLiteral("p");
+    QTest::newRow("no name") << QStringLiteral("default") << QString();
+}
+
+void TestClusterStore::addPodRejectsMissingNames()
+{
+    QFETCH(QString, ns);
+    QFETCH(QString, name);
+    ClusterStore store;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.addPod(pod(ns.toStdString(), name.toStdString(), "", 1, 1)));
+    QCOMPARE(store.podCount(), std::size_t { 0 });
+}
+
+void TestClusterStore::podsBeforeFinalizeAreUnbound()
+{
+    ClusterStore store;
+    store.addNode(node("n1", 1000, kGi));
+    const PodId p = store.addPod(pod("default", "a", "n1", 100, 1));
+    QVERIFY(!store.podNode(p).isValid());
+    QVERIFY(!store.podIsCounted(p));
+    QCOMPARE(store.podNodeName(p), std::string_view("n1"));
+    QVERIFY(store.nodePods(NodeId(0)).empty());
+}
+
+void TestClusterStore::finalizeBindsByNodeName()
+{
+    ClusterStore store;
+    const NodeId n1 = store.addNode(node("n1", 4000, 16 * kGi));
+    const NodeId n2 = store.addNode(node("n2", 4000, 16 * kGi));
+    const PodId a = store.addPod(pod("default", "a", "n2", 500, kGi));
+    const PodId b = store.addPod(pod("default", "b", "n1", 250, 2 * kGi));
+    const PodId c = store.addPod(pod("kube-system", "c", "n2", 100, kGi / 2));
+    QCOMPARE(store.finalize(), std::size_t { 0 });
+    QCOMPARE(store.podNode(a), n2);
+    QCOMPARE(store.podNode(b), n1);
+    QCOMPARE(store.podNode(c), n2);
+    QCOMPARE(store.podNamespace(c), std::string_view("kube-system"));
+    QCOMPARE(store.podName(c), std::string_view("c"));
+    // Every pod takes one pod slot.
+    COMPARE_VECTOR(store.podRequest(a), vec(500, kGi, 0, 1));
+    COMPARE_VECTOR(store.nodeRequested(n1), vec(250, 2 * kGi, 0, 1));
+    COMPARE_VECTOR(store.nodeRequested(n2), vec(600, kGi + kGi / 2, 0, 2));
+}
+
+void TestClusterStore::podCounting_data()
+{
+    QTest::addColumn<QString>("nodeName");
+    QTest::addColumn<PodPhase>("phase");
+    QTest::addColumn<bool>("bound"); // podNode() valid
+    QTest::addColumn<bool>("counted"); // uses the node's resources
+    QTest::addColumn<bool>("pending"); // waiting for a node
+    QTest::addColumn<bool>("terminal");
+
+    QTest::newRow("Running on a node") << QStringLiteral("n1") << PodPhase::Running << true << true << false << false;
+    QTest::newRow("Pending, already bound") << QStringLiteral("n1") << PodPhase::Pending << true << true << false << false;
+    QTest::newRow("Unknown phase on a node") << QStringLiteral("n1") << PodPhase::Unknown << true << true << false << false;
+    QTest::newRow("Succeeded on a node") << QStringLiteral("n1") << PodPhase::Succeeded << true << false << false << true;
+    QTest::newRow("Failed on a node") << QStringLiteral("n1") << PodPhase::Failed << true << false << false << true;
+    QTest::newRow("no nodeName") << QStringLiteral("") << PodPhase::Pending << false << false << true << false;
+    QTest::newRow("no nodeName, Failed") << QStringLiteral("") << PodPhase::Failed << false << false << false << true;
+    QTest::newRow("unknown node") << QStringLiteral("gone") << PodPhase::Running << false << false << false << false;
+}
+
+void TestClusterStore::podCounting()
+{
+    QFETCH(QString, nodeName);
+    QFETCH(PodPhase, phase);
+    QFETCH(bool, bound);
+    QFETCH(bool, counted);
+    QFETCH(bool, pending);
+    QFETCH(bool, terminal);
+    ClusterStore store;
+    const NodeId n1 = store.addNode(node("n1", 4000, 16 * kGi));
+    const PodId p = store.addPod(pod("default", "p", nodeName.toStdString(), 700, kGi, phase));
+    store.finalize();
+    QCOMPARE(store.podPhase(p), phase);
+    QCOMPARE(store.podNode(p).isValid(), bound);
+    QCOMPARE(store.podIsCounted(p), counted);
+    QCOMPARE(store.podIsPending(p), pending);
+    QCOMPARE(store.podIsTerminal(p), terminal);
+    COMPARE_VECTOR(store.nodeRequested(n1), counted ? vec(700, kGi, 0, 1) : ResourceVector {});
+    QCOMPARE(store.nodePods(n1).size(), std::size_t { counted ? 1u : 0u });
+    COMPARE_VECTOR(store.totalRequested(), counted ? vec(700, kGi, 0, 1) : ResourceVector {});
+    COMPARE_VECTOR(store.totalPending(), pending ? vec(700, kGi, 0, 1) : ResourceVector {});
+}
+
+void TestClusterStore::unknownNodeIsReportedAndCountedNowhere()
+{
+    ClusterStore store;
+    const NodeId n1 = store.addNode(node("n1", 4000, 16 * kGi));
+    store.addPod(pod("default", "ok", "n1", 100, kGi));
+    const PodId lost1 = store.addPod(pod("default", "lost-1", "n9", 200, kGi));
+    const PodId lost2 = store.addPod(pod("default", "lost-2", "n8", 300, kGi));
+    QCOMPARE(store.finalize(), std::size_t { 2 });
+    for (PodId p : { lost1, lost2 }) {
+        QVERIFY(!store.podNode(p).isValid());
+        QVERIFY(!store.podIsCounted(p));
+        QVERIFY(!store.podIsPending(p));
+    }
+    QCOMPARE(store.podNodeName(lost1), std::string_view("n9"));
+    COMPARE_VECTOR(store.nodeRequested(n1), vec(100, kGi, 0, 1));
+    COMPARE_VECTOR(store.totalRequested(), vec(100, kGi, 0, 1));
+    COMPARE_VECTOR(store.totalPending(), ResourceVector {});
+    // The node "n9" is not created by a pod naming it.
+    QVERIFY(!store.findNode("n9").isValid());
+}
+
+void TestClusterStore::nodePodsRanges()
+{
+    ClusterStore store;
+    for (int n = 0; n < 4; ++n)
+        store.addNode(node("n" + std::to_string(n), 64000, 256 * kGi));
+    // Pods spread over nodes 0, 1 and 3 in an interleaved order; node 2 gets none.
+    const char* placement[] = { "n3", "n0", "n1", "n3", "", "n0", "n3", "n1", "gone", "n3" };
+    std::vector<std::vector<std::uint32_t>> expected(4);
+    for (std::uint32_t i = 0; i < std::size(placement); ++i) {
+        const PodPhase phase = i == 6 ? PodPhase::Succeeded : PodPhase::Running;
+        store.addPod(pod("default", "p" + std::to_string(i), placement[i], 10, 1, phase));
+        const std::string name = placement[i];
+        if (name.size() == 2 && phase == PodPhase::Running)
+            expected[static_cast<std::size_t>(name[1] - '0')].push_back(i);
+    }
+    QCOMPARE(store.finalize(), std::size_t { 1 });
+    std::size_t total = 0;
+    const PodId* previousEnd = nullptr;
+    for (std::uint32_t n = 0; n < 4; ++n) {
+        const auto pods = store.nodePods(NodeId(n));
+        // In pod id order, exactly the counted pods of the node.
+        QCOMPARE(ids(pods), expected[n]);
+        for (PodId p : pods)
+            QCOMPARE(store.podNode(p), NodeId(n));
+        // The ranges of consecutive nodes are adjacent slices of one array.
+        if (previousEnd)
+            QCOMPARE(pods.data(), previousEnd);
+        previousEnd = pods.data() + pods.size();
+        total += pods.size();
+        QCOMPARE(store.nodeRequested(NodeId(n))[CoreResource::Pods], static_cast<std::int64_t>(pods.size()));
+    }
+    QCOMPARE(total, std::size_t { 7 });
+    QVERIFY(store.nodePods(NodeId(2)).empty());
+}
+
+void TestClusterStore::finalizeTwiceIsTheSame()
+{
+    ClusterStore store;
+    const NodeId n1 = store.addNode(node("n1", 4000, 16 * kGi));
+    store.addPod(pod("default", "a", "n1", 100, kGi));
+    store.addPod(pod("default", "b", "missing", 100, kGi));
+    QCOMPARE(store.finalize(), std::size_t { 1 });
+    QCOMPARE(store.finalize(), std::size_t { 1 });
+    COMPARE_VECTOR(store.nodeRequested(n1), vec(100, kGi, 0, 1));
+    QCOMPARE(store.nodePods(n1).size(), std::size_t { 1 });
+    // Adding more and finalizing again takes the new pods and nodes in.
+    const NodeId n2 = store.addNode(node("missing", 4000, 16 * kGi));
+    store.addPod(pod("default", "c", "n1", 50, kGi));
+    QCOMPARE(store.finalize(), std::size_t { 0 });
+    COMPARE_VECTOR(store.nodeRequested(n1), vec(150, 2 * kGi, 0, 2));
+    COMPARE_VECTOR(store.nodeRequested(n2), vec(100, kGi, 0, 1));
+}
+
+void TestClusterStore::extendedResources()
+{
+    ClusterStore store;
+    const ResourceKey mig = store.resources().keyFor("nvidia.com/mig-1g.10gb");
+    const ResourceKey efa = store.resources().keyFor("vpc.amazonaws.com/efa");
+    const ResourceKey neuron = store.resources().keyFor("aws.amazon.com/neuron");
+    QVERIFY(mig >= kFirstExtendedKey);
+    QCOMPARE(store.resources().keyFor("nvidia.com/mig-1g.10gb"), mig);
+    QCOMPARE(store.resources().find("aws.amazon.com/neuron"), static_cast<int>(neuron));
+    QCOMPARE(store.resources().find("nope"), -1);
+    QCOMPARE(store.resources().keyFor("nvidia.com/gpu"), static_cast<ResourceKey>(CoreResource::Gpu));
+
+    NodeRecord r = node("p5", 192000, 2048 * kGi);
+    r.allocatable.set(mig, 7);
+    r.allocatable.set(efa, 32);
+    r.capacity.set(mig, 7);
+    r.capacity.set(neuron, 16); // in capacity only: allocatable 0
+    const NodeId n = store.addNode(r);
+    const NodeId plain = store.addNode(node("plain", 4000, 16 * kGi));
+
+    auto extended = [&](PodRecord p, std::initializer_list<std::pair<ResourceKey, std::int64_t>> e) {
+        for (const auto& [k, v] : e)
+            p.request.set(k, v);
+        return store.addPod(p);
+    };
+    const PodId a = extended(pod("ml", "a", "p5", 1000, kGi), { { mig, 2 }, { efa, 1 } });
+    extended(pod("ml", "b", "p5", 1000, kGi), { { mig, 3 } });
+    extended(pod("ml", "done", "p5", 1000, kGi, PodPhase::Succeeded), { { mig, 1 } });
+    extended(pod("ml", "pending", "", 1000, kGi), { { mig, 1 } });
+    extended(pod("ml", "elsewhere", "plain", 1000, kGi), { { efa, 4 } });
+    store.finalize();
+
+    const auto podExt = store.podExtendedRequest(a);
+    QCOMPARE(podExt.size(), std::size_t { 2 });
+    QCOMPARE(podExt[0], (std::pair<ResourceKey, std::int64_t> { mig, 2 }));
+    QCOMPARE(podExt[1], (std::pair<ResourceKey, std::int64_t> { efa, 1 }));
+
+    const auto alloc = store.nodeExtendedAllocatable(n);
+    const auto cap = store.nodeExtendedCapacity(n);
+    QCOMPARE(alloc.size(), std::size_t { 3 });
+    QCOMPARE(cap.size(), std::size_t { 3 });
+    QCOMPARE(alloc[0], (std::pair<ResourceKey, std::int64_t> { mig, 7 }));
+    QCOMPARE(alloc[1], (std::pair<ResourceKey, std::int64_t> { efa, 32 }));
+    QCOMPARE(alloc[2], (std::pair<ResourceKey, std::int64_t> { neuron, 0 }));
+    QCOMPARE(cap[0], (std::pair<ResourceKey, std::int64_t> { mig, 7 }));
+    QCOMPARE(cap[1], (std::pair<ResourceKey, std::int64_t> { efa, 32 })); // defaults to allocatable
+    QCOMPARE(cap[2], (std::pair<ResourceKey, std::int64_t> { neuron, 16 }));
+    QCOMPARE(store.nodeExtendedRequested(n, mig), 5);
+    QCOMPARE(store.nodeExtendedRequested(n, efa), 1);
+    QCOMPARE(store.nodeExtendedRequested(n, neuron), 0);
+    QVERIFY(store.nodeExtendedAllocatable(plain).empty());
+    QCOMPARE(store.nodeExtendedRequested(plain, efa), 0); // the node has no efa to count against
+}
+
+void TestClusterStore::workloadsInternedPerNamespaceKindName()
+{
+    ClusterStore store;
+    auto owned = [&](const std::string& ns, const std::string& name, OwnerKind kind, const std::string& owner) {
+        PodRecord p = pod(ns, name, "", 1, 1);
+        p.ownerKind = kind;
+        p.ownerName = owner;
+        return store.addPod(p);
+    };
+    const PodId a1 = owned("ml", "a1", OwnerKind::ReplicaSet, "web-7d9f");
+    const PodId a2 = owned("ml", "a2", OwnerKind::ReplicaSet, "web-7d9f");
+    const PodId otherNs = owned("prod", "a3", OwnerKind::ReplicaSet, "web-7d9f");
+    const PodId otherKind = owned("ml", "a4", OwnerKind::StatefulSet, "web-7d9f");
+    const PodId otherName = owned("ml", "a5", OwnerKind::ReplicaSet, "web-5c2b");
+    const PodId job = owned("ml", "j1", OwnerKind::Job, "train");
+    const PodId bare = owned("ml", "bare", OwnerKind::None, "");
+    const PodId nameless = owned("ml", "nameless", OwnerKind::Job, "");
+
+    QCOMPARE(store.podWorkload(a1), store.podWorkload(a2));
+    std::set<std::uint32_t> distinct;
+    for (PodId p : { a1, otherNs, otherKind, otherName, job })
+        distinct.insert(store.podWorkload(p).value);
+    QCOMPARE(distinct.size(), std::size_t { 5 });
+    QCOMPARE(store.workloadCount(), std::size_t { 5 });
+    QVERIFY(!store.podWorkload(bare).isValid());
+    QVERIFY(!store.podWorkload(nameless).isValid());
+    QCOMPARE(store.podOwnerKind(bare), OwnerKind::None);
+
+    const WorkloadId w = store.podWorkload(otherKind);
+    QCOMPARE(store.workloadKind(w), OwnerKind::StatefulSet);
+    QCOMPARE(store.workloadName(w), std::string_view("web-7d9f"));
+    QCOMPARE(store.workloadNamespace(w), std::string_view("ml"));
+    QCOMPARE(store.workloadNamespace(store.podWorkload(otherNs)), std::string_view("prod"));
+    QCOMPARE(store.podOwnerKind(job), OwnerKind::Job);
+    QCOMPARE(ownerKindFromName("DaemonSet"), OwnerKind::DaemonSet);
+    QCOMPARE(ownerKindFromName("SparkApplication"), OwnerKind::Other);
+    QCOMPARE(ownerKindName(OwnerKind::CronJob), std::string_view("CronJob"));
+}
+
+void TestClusterStore::mirrorPods()
+{
+    ClusterStore store;
+    PodRecord byOwner = pod("kube-system", "kube-proxy-n1", "", 1, 1);
+    byOwner.ownerKind = OwnerKind::Node;
+    byOwner.ownerName = "n1";
+    PodRecord byAnnotation = pod("kube-system", "etcd-n1", "", 1, 1);
+    byAnnotation.mirror = true;
+    const PodId a = store.addPod(byOwner);
+    const PodId b = store.addPod(byAnnotation);
+    const PodId c = store.addPod(pod("default", "plain", "", 1, 1));
+    QVERIFY(store.podIsMirror(a));
+    QVERIFY(store.podIsMirror(b));
+    QVERIFY(!store.podIsMirror(c));
+}
+
+void TestClusterStore::constraintSetsInterned()
+{
+    ClusterStore store;
+    auto constrained = [&](const std::string& name, bool gpuToleration, const std::string& zone,
+                           const std::vector<std::string>& affinityZones) {
+        PodRecord p = pod("ml", name, "", 1, 1);
+        p.tolerations.emplace_back("node.kubernetes.io/not-ready", TolerationOperator::Exists, "", TaintEffect::NoExecute);
+        if (gpuToleration)
+            p.tolerations.emplace_back("nvidia.com/gpu", TolerationOperator::Equal, "present", TaintEffect::NoSchedule);
+        if (!zone.empty())
+            p.nodeSelector.emplace_back("topology.kubernetes.io/zone", zone);
+        if (!affinityZones.empty()) {
+            PodRecord::Requirement req;
+            req.key = "topology.kubernetes.io/zone";
+            req.op = SelectorOperator::In;
+            req.values = affinityZones;
+            PodRecord::Requirement gpu;
+            gpu.key = "nvidia.com/gpu.product";
+            gpu.op = SelectorOperator::Exists;
+            p.requiredAffinityTerms.push_back({ req, gpu });
+            PodRecord::Requirement byName;
+            byName.key = "metadata.name";
+            byName.values = { "n1" };
+            byName.matchField = true;
+            p.requiredAffinityTerms.push_back({ byName });
+        }
+        return store.addPod(p);
+    };
+    const PodId a = constrained("a", true, "us-east-1a", { "us-east-1a", "us-east-1b" });
+    const PodId b = constrained("b", true, "us-east-1a", { "us-east-1a", "us-east-1b" });
+    const PodId c = constrained("c", false, "us-east-1b", { "us-east-1b", "us-east-1a" });
+    const PodId none = store.addPod(pod("ml", "none", "", 1, 1));
+
+    // Equal sets share storage.
+    QCOMPARE(store.podTolerations(a).data(), store.podTolerations(b).data());
+    QCOMPARE(store.podNodeSelector(a).data(), store.podNodeSelector(b).data());
+    QCOMPARE(store.podRequiredAffinity(a).data(), store.podRequiredAffinity(b).data());
+    // Different sets do not (order of values counts as different here).
+    QVERIFY(store.podTolerations(a).data() != store.podTolerations(c).data());
+    QVERIFY(store.podNodeSelector(a).data() != store.podNodeSelector(c).data());
+    QVERIFY(store.podRequiredAffinity(a).data() != store.podRequiredAffinity(c).data());
+    QVERIFY(store.podTolerations(none).empty());
+    QVERIFY(store.podNodeSelector(none).empty());
+    QVERIFY(store.podRequiredAffinity(none).empty());
+    // Spans stay valid and unchanged while more sets are added.
+    const Toleration* before = store.podTolerations(a).data();
+    for (int i = 0; i < 200; ++i)
+        constrained("x" + std::to_string(i), i % 2, "zone-" + std::to_string(i), { "z" + std::to_string(i) });
+    QCOMPARE(store.podTolerations(a).data(), before);
+
+    // Contents, through the pool.
+    const auto tolerations = store.podTolerations(a);
+    QCOMPARE(tolerations.size(), std::size_t { 2 });
+    QCOMPARE(store.str(tolerations[0].key), std::string_view("node.kubernetes.io/not-ready"));
+    QCOMPARE(tolerations[0].op, TolerationOperator::Exists);
+    QCOMPARE(tolerations[0].effect, TaintEffect::NoExecute);
+    QCOMPARE(store.str(tolerations[1].value), std::string_view("present"));
+    QCOMPARE(store.podTolerations(c).size(), std::size_t { 1 });
+    const auto selector = store.podNodeSelector(c);
+    QCOMPARE(selector.size(), std::size_t { 1 });
+    QCOMPARE(store.str(selector[0].value), std::string_view("us-east-1b"));
+    const auto terms = store.podRequiredAffinity(a);
+    QCOMPARE(terms.size(), std::size_t { 2 });
+    QCOMPARE(terms[0].requirements.size(), std::size_t { 2 });
+    QCOMPARE(terms[0].requirements[0].op, SelectorOperator::In);
+    QCOMPARE(terms[0].requirements[0].values.size(), std::size_t { 2 });
+    QCOMPARE(store.str(terms[0].requirements[0].values[1]), std::string_view("us-east-1b"));
+    QCOMPARE(terms[0].requirements[1].op, SelectorOperator::Exists);
+    QVERIFY(terms[0].requirements[1].values.empty());
+    QVERIFY(!terms[0].requirements[0].matchField);
+    QVERIFY(terms[1].requirements[0].matchField);
+    QCOMPARE(store.str(terms[1].requirements[0].key), std::string_view("metadata.name"));
+    QCOMPARE(selectorOperatorName(SelectorOperator::DoesNotExist), std::string_view("DoesNotExist"));
+}
+
+void TestClusterStore::totals()
+{
+    ClusterStore store;
+    NodeRecord g = node("g", 96000, 1024 * kGi);
+    g.allocatable.setCore(CoreResource::Gpu, 8000);
+    g.allocatable.setCore(CoreResource::EphemeralStorage, 100 * kGi);
+    store.addNode(g);
+    store.addNode(node("c", 4000, 16 * kGi));
+    PodRecord train = pod("ml", "train", "g", 8000, 64 * kGi);
+    train.request.setCore(CoreResource::Gpu, 4000);
+    train.request.setCore(CoreResource::EphemeralStorage, 10 * kGi);
+    store.addPod(train);
+    store.addPod(pod("web", "w", "c", 500, kGi));
+    store.addPod(pod("web", "done", "c", 500, kGi, PodPhase::Succeeded));
+    PodRecord waiting = pod("ml", "waiting", "", 16000, 128 * kGi);
+    waiting.request.setCore(CoreResource::Gpu, 500);
+    store.addPod(waiting);
+    store.addPod(pod("ml", "waiting-done", "", 16000, 128 * kGi, PodPhase::Failed));
+    store.finalize();
+    COMPARE_VECTOR(store.totalAllocatable(), vec(100000, 1040 * kGi, 8000, 220, 100 * kGi));
+    COMPARE_VECTOR(store.totalRequested(), vec(8500, 65 * kGi, 4000, 2, 10 * kGi));
+    COMPARE_VECTOR(store.totalPending(), vec(16000, 128 * kGi, 500, 1));
+    QVERIFY(store.memoryBytes() > 0);
+}
+
+// The pool behind every name: many strings (the table grows), very long ones (a block of
+// their own), and views that stay valid throughout.
+void TestClusterStore::stringPoolAtScale()
+{
+    StringPool pool;
+    QCOMPARE(pool.intern(""), StringId(0));
+    QCOMPARE(pool.view(StringId(0)), std::string_view());
+    QCOMPARE(pool.view(StringId {}), std::string_view()); // invalid id
+    std::vector<std::string> texts;
+    std::vector<StringId> idsOf;
+    const std::string longA(300 * 1024, 'a');
+    const std::string longB(2 * 1024 * 1024, 'b');
+    for (int i = 0; i < 60000; ++i) {
+        texts.push_back("pod-" + std::to_string(i) + "-" + std::string(static_cast<std::size_t>(i % 50), 'x'));
+        if (i == 100)
+            texts.push_back(longA);
+        if (i == 30000)
+            texts.push_back(longB);
+    }
+    std::vector<const char*> firstData;
+    for (const auto& t : texts) {
+        idsOf.push_back(pool.intern(t));
+        firstData.push_back(pool.view(idsOf.back()).data());
+    }
+    QCOMPARE(pool.size(), texts.size() + 1);
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        QCOMPARE(pool.view(idsOf[i]), std::string_view(texts[i]));
+        QCOMPARE(pool.view(idsOf[i]).data(), firstData[i]); // never moved
+        QCOMPARE(pool.find(texts[i]), idsOf[i]);
+        QCOMPARE(pool.intern(texts[i]), idsOf[i]); // no duplicate
+    }
+    QVERIFY(!pool.find("pod-60000").isValid());
+    QCOMPARE(pool.size(), texts.size() + 1);
+    QVERIFY(pool.memoryBytes() >= longA.size() + longB.size());
+}
+
+void TestClusterStore::moveKeepsEverything()
+{
+    ClusterStore store;
+    store.addNode(node("n1", 1000, kGi, "us-east-1a"));
+    PodRecord p = pod("default", "a", "n1", 100, kGi);
+    p.nodeSelector.emplace_back("topology.kubernetes.io/zone", "us-east-1a");
+    store.addPod(p);
+    store.finalize();
+    const ClusterStore moved = std::move(store);
+    QCOMPARE(moved.nodeName(NodeId(0)), std::string_view("n1"));
+    QCOMPARE(moved.str(moved.nodeLabels(NodeId(0))[0].value), std::string_view("us-east-1a"));
+    QCOMPARE(moved.str(moved.podNodeSelector(PodId(0))[0].key), std::string_view("topology.kubernetes.io/zone"));
+    QCOMPARE(moved.findNode("n1"), NodeId(0));
+    QCOMPARE(moved.nodePods(NodeId(0)).size(), std::size_t { 1 });
+}
+
+QTEST_GUILESS_MAIN(TestClusterStore)
+#include "tst_clusterstore.moc"
