@@ -1,0 +1,426 @@
+#include "alibabacsv.h"
+
+#include "csvreader.h"
+
+#include <array>
+#include <charconv>
+#include <chrono>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <unordered_map>
+#include <vector>
+
+namespace fleet::importers {
+namespace {
+
+using model::CoreResource;
+
+constexpr std::string_view kNodeHeader = "sn,cpu_milli,memory_mib,gpu,model";
+constexpr std::string_view kPodHeader
+    = "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time";
+constexpr std::string_view kShortPodHeader = "name,cpu_milli,memory_mib,num_gpu,gpu_milli";
+
+constexpr std::int64_t kMiB = 1024 * 1024;
+// The FGD simulator's node YAML gives every node `pods: 1001`.
+constexpr std::int64_t kTracePodsPerNode = 1001;
+constexpr const char* kGpuModelLabel = "alibabacloud.com/gpu-card-model";
+constexpr const char* kGpuCountResource = "alibabacloud.com/gpu-count";
+constexpr std::size_t kRowsPerProgressCheck = 512;
+
+std::string_view stripLineEnd(std::string_view line) noexcept
+{
+    if (line.substr(0, 3) == "\xEF\xBB\xBF")
+        line.remove_prefix(3);
+    while (!line.empty() && (line.back() == '\r' || line.back() == '\n'))
+        line.remove_suffix(1);
+    return line;
+}
+
+std::string quoted(std::string_view text)
+{
+    constexpr std::size_t kMax = 40;
+    std::string s = "\"";
+    s += text.size() > kMax ? std::string(text.substr(0, kMax)) + "..." : std::string(text);
+    return s + "\"";
+}
+
+// The column names of the header, split (the header itself is plain ASCII).
+std::vector<std::string> headerColumns(std::string_view header)
+{
+    std::vector<std::string> columns;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = header.find(',', start);
+        columns.emplace_back(header.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+        if (comma == std::string_view::npos)
+            break;
+        start = comma + 1;
+    }
+    return columns;
+}
+
+// Parses and validates rows; throws ImportError at the first problem.
+class RowParser {
+public:
+    RowParser(const std::string& file, std::vector<std::string> columns)
+        : m_file(file)
+        , m_columns(std::move(columns))
+    {
+    }
+
+    void startRow(std::size_t line, const std::vector<std::string_view>& fields)
+    {
+        m_line = line;
+        m_fields = &fields;
+        if (fields.size() != m_columns.size())
+            throw ImportError(m_file, m_line, "",
+                "expected " + std::to_string(m_columns.size()) + " columns (" + joinedColumns() + "), found "
+                    + std::to_string(fields.size()));
+    }
+
+    [[nodiscard]] std::string_view text(std::size_t column) const { return (*m_fields)[column]; }
+
+    /// A non-negative integer; `allowEmpty` turns an empty field into -1.
+    std::int64_t integer(std::size_t column, bool allowEmpty = false) const
+    {
+        const std::string_view t = text(column);
+        if (t.empty()) {
+            if (allowEmpty)
+                return -1;
+            fail(column, "expected a non-negative integer, found an empty field");
+        }
+        if (t.front() == '-')
+            fail(column, "expected a non-negative integer, found the negative value " + quoted(t));
+        std::int64_t value = 0;
+        const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+        if (ec == std::errc::result_out_of_range)
+            fail(column, "value " + quoted(t) + " is too large");
+        if (ec != std::errc() || end != t.data() + t.size())
+            fail(column, "expected a non-negative integer, found " + quoted(t));
+        return value;
+    }
+
+    /// memory_mib in bytes, checking that the product fits.
+    std::int64_t mebibytes(std::size_t column) const
+    {
+        const std::int64_t mib = integer(column);
+        if (mib > std::numeric_limits<std::int64_t>::max() / kMiB)
+            fail(column, "value " + quoted(text(column)) + " MiB is too large to count in bytes");
+        return mib * kMiB;
+    }
+
+    [[noreturn]] void fail(std::size_t column, const std::string& message) const
+    {
+        throw ImportError(m_file, m_line, "column " + std::to_string(column + 1) + " (" + m_columns[column] + ")", message);
+    }
+    [[noreturn]] void failRow(const std::string& message) const { throw ImportError(m_file, m_line, "", message); }
+
+    [[nodiscard]] std::size_t line() const noexcept { return m_line; }
+
+private:
+    std::string joinedColumns() const
+    {
+        std::string s;
+        for (const auto& c : m_columns)
+            s += (s.empty() ? "" : ",") + c;
+        return s;
+    }
+
+    const std::string& m_file;
+    std::vector<std::string> m_columns;
+    std::size_t m_line = 0;
+    const std::vector<std::string_view>* m_fields = nullptr;
+};
+
+struct NodeRow {
+    std::string name;
+    std::int64_t cpuMilli = 0;
+    std::int64_t memoryBytes = 0;
+    std::int32_t gpuCount = 0;
+    std::string model;
+};
+
+struct PodRow {
+    std::string name;
+    std::int64_t cpuMilli = 0;
+    std::int64_t memoryBytes = 0;
+    std::int32_t gpuCount = 0;
+    std::int64_t gpuMilli = 0; // total: num_gpu x gpu_milli
+    model::PodPhase phase = model::PodPhase::Pending;
+    std::vector<std::string> allowedModels; // from gpu_spec
+};
+
+// Throttles progress calls to about ten a second and polls cancellation.
+class ProgressTicker {
+public:
+    ProgressTicker(ImportProgress* progress, std::size_t total)
+        : m_progress(progress)
+        , m_total(total)
+    {
+    }
+    void tick(std::size_t done)
+    {
+        if (!m_progress)
+            return;
+        if (m_progress->isCancelled())
+            throw ImportCancelled();
+        const auto now = std::chrono::steady_clock::now();
+        if (now - m_last >= std::chrono::milliseconds(100)) {
+            m_last = now;
+            m_progress->progress(done, m_total);
+        }
+    }
+    void finish()
+    {
+        if (m_progress)
+            m_progress->progress(m_total, m_total);
+    }
+
+private:
+    ImportProgress* m_progress;
+    std::size_t m_total;
+    std::chrono::steady_clock::time_point m_last {};
+};
+
+model::PodPhase parsePhase(const RowParser& row, std::size_t column)
+{
+    const std::string_view t = row.text(column);
+    if (t == "Running")
+        return model::PodPhase::Running;
+    if (t == "Pending")
+        return model::PodPhase::Pending;
+    if (t == "Succeeded")
+        return model::PodPhase::Succeeded;
+    if (t == "Failed")
+        return model::PodPhase::Failed;
+    if (t == "Unknown")
+        return model::PodPhase::Unknown;
+    row.fail(column, "expected a pod phase (Pending, Running, Succeeded, Failed or Unknown), found " + quoted(t));
+}
+
+void readNodes(CsvReader& reader, const std::string& file, std::string_view header, model::ClusterStore& store,
+    ImportReport& report, ProgressTicker& ticker)
+{
+    RowParser row(file, headerColumns(header));
+    std::vector<std::string_view> fields;
+    std::vector<NodeRow> nodes;
+    std::unordered_map<std::string, std::size_t> lineByName;
+    std::vector<std::string> warnings;
+    while (reader.next(fields)) {
+        row.startRow(reader.recordLine(), fields);
+        NodeRow n;
+        n.name = std::string(row.text(0));
+        if (n.name.empty())
+            row.fail(0, "expected a node name, found an empty field");
+        n.cpuMilli = row.integer(1);
+        n.memoryBytes = row.mebibytes(2);
+        const std::int64_t gpus = row.integer(3);
+        if (gpus > std::numeric_limits<std::int32_t>::max() / 1000)
+            row.fail(3, "expected a GPU count, found " + quoted(row.text(3)) + ", which is too large");
+        n.gpuCount = static_cast<std::int32_t>(gpus);
+        n.model = std::string(row.text(4));
+        if (auto [it, added] = lineByName.emplace(n.name, row.line()); !added)
+            row.fail(0, "duplicate node name " + quoted(n.name) + ", first on line " + std::to_string(it->second));
+        if (store.findNode(n.name).isValid())
+            row.fail(0, "node " + quoted(n.name) + " is already in the cluster (loaded from another file)");
+        if (n.gpuCount > 0 && n.model.empty())
+            warnings.push_back(file + ":" + std::to_string(row.line()) + ": node " + n.name + " has " + std::to_string(n.gpuCount)
+                + " GPUs but no GPU model; kept with an unknown model");
+        if (n.gpuCount == 0 && !n.model.empty())
+            warnings.push_back(file + ":" + std::to_string(row.line()) + ": node " + n.name + " names GPU model " + n.model
+                + " but has no GPU; kept without GPUs");
+        nodes.push_back(std::move(n));
+        if (nodes.size() % kRowsPerProgressCheck == 0)
+            ticker.tick(reader.offset());
+    }
+    ticker.tick(reader.offset());
+
+    // Every row is valid: add them all (nothing below can fail on valid rows).
+    const model::ResourceKey gpuCountKey = store.resources().keyFor(kGpuCountResource);
+    store.reserve(store.nodeCount() + nodes.size(), store.podCount());
+    model::NodeRecord r;
+    for (const NodeRow& n : nodes) {
+        r.clear();
+        r.name = n.name;
+        if (!n.model.empty())
+            r.labels.emplace_back(kGpuModelLabel, n.model);
+        r.labels.emplace_back("beta.kubernetes.io/os", "linux");
+        r.labels.emplace_back("kubernetes.io/hostname", n.name);
+        r.labels.emplace_back("kubernetes.io/os", "linux");
+        r.allocatable.setCore(CoreResource::Cpu, n.cpuMilli);
+        r.allocatable.setCore(CoreResource::Memory, n.memoryBytes);
+        r.allocatable.setCore(CoreResource::Gpu, std::int64_t { n.gpuCount } * 1000);
+        r.allocatable.setCore(CoreResource::Pods, kTracePodsPerNode);
+        // A device plugin advertises its resource only on nodes that have the device.
+        if (n.gpuCount > 0)
+            r.allocatable.set(gpuCountKey, n.gpuCount);
+        r.capacity = r.allocatable;
+        r.ready = model::Readiness::True;
+        r.gpuModel = n.model;
+        r.gpuCount = n.gpuCount;
+        store.addNode(r);
+    }
+    report.nodesRead += nodes.size();
+    for (auto& w : warnings)
+        report.warn(std::move(w));
+}
+
+void readPods(CsvReader& reader, const std::string& file, std::string_view header, bool shortList, model::ClusterStore& store,
+    ImportReport& report, ProgressTicker& ticker)
+{
+    RowParser row(file, headerColumns(header));
+    std::vector<std::string_view> fields;
+    std::vector<PodRow> pods;
+    std::unordered_map<std::string, std::size_t> lineByName;
+    while (reader.next(fields)) {
+        row.startRow(reader.recordLine(), fields);
+        PodRow p;
+        p.name = std::string(row.text(0));
+        if (p.name.empty())
+            row.fail(0, "expected a pod name, found an empty field");
+        if (auto [it, added] = lineByName.emplace(p.name, row.line()); !added)
+            row.fail(0, "duplicate pod name " + quoted(p.name) + ", first on line " + std::to_string(it->second));
+        p.cpuMilli = row.integer(1);
+        p.memoryBytes = row.mebibytes(2);
+        const std::int64_t numGpu = row.integer(3);
+        if (numGpu > std::numeric_limits<std::int32_t>::max() / 1000)
+            row.fail(3, "expected a GPU count, found " + quoted(row.text(3)) + ", which is too large");
+        const std::int64_t gpuMilli = row.integer(4);
+        // Source: SOURCE.md of the trace and the FGD paper, section 2: a task shares a GPU
+        // only when it asks for part of one GPU; multi-GPU tasks take whole GPUs.
+        if (numGpu == 0 && gpuMilli != 0)
+            row.fail(4, "expected 0 for a pod without GPUs (num_gpu 0), found " + quoted(row.text(4)));
+        if (numGpu == 1 && (gpuMilli < 1 || gpuMilli > 1000))
+            row.fail(4, "expected a share of one GPU between 1 and 1000 milli-GPU, found " + quoted(row.text(4)));
+        if (numGpu > 1 && gpuMilli != 1000)
+            row.fail(4,
+                "expected 1000 (whole GPUs) for a pod with " + std::to_string(numGpu)
+                    + " GPUs: only one-GPU pods share a GPU; found " + quoted(row.text(4)));
+        p.gpuCount = static_cast<std::int32_t>(numGpu);
+        p.gpuMilli = numGpu * gpuMilli;
+        if (!shortList) {
+            const std::string_view spec = row.text(5);
+            if (!spec.empty()) {
+                std::size_t start = 0;
+                while (true) {
+                    const std::size_t bar = spec.find('|', start);
+                    const std::string_view model
+                        = spec.substr(start, bar == std::string_view::npos ? std::string_view::npos : bar - start);
+                    if (model.empty())
+                        row.fail(5, "expected GPU models separated by '|', found an empty model in " + quoted(spec));
+                    p.allowedModels.emplace_back(model);
+                    if (bar == std::string_view::npos)
+                        break;
+                    start = bar + 1;
+                }
+                if (numGpu == 0)
+                    row.fail(5, "a pod without GPUs (num_gpu 0) cannot ask for GPU models " + quoted(spec));
+            }
+            if (row.text(6).empty())
+                row.fail(6, "expected a QoS class (LS, BE, Burstable or Guaranteed), found an empty field");
+            p.phase = parsePhase(row, 7);
+            for (std::size_t c = 8; c <= 10; ++c)
+                (void)row.integer(c, /*allowEmpty=*/true);
+        }
+        pods.push_back(std::move(p));
+        if (pods.size() % kRowsPerProgressCheck == 0)
+            ticker.tick(reader.offset());
+    }
+    ticker.tick(reader.offset());
+
+    const model::ResourceKey gpuCountKey = store.resources().keyFor(kGpuCountResource);
+    store.reserve(store.nodeCount(), store.podCount() + pods.size());
+    model::PodRecord r;
+    for (PodRow& p : pods) {
+        r.clear();
+        r.namespaceName = "default";
+        r.name = std::move(p.name);
+        r.phase = p.phase;
+        r.request.setCore(CoreResource::Cpu, p.cpuMilli);
+        r.request.setCore(CoreResource::Memory, p.memoryBytes);
+        r.request.setCore(CoreResource::Gpu, p.gpuMilli);
+        if (p.gpuCount > 0)
+            r.request.set(gpuCountKey, p.gpuCount);
+        if (!p.allowedModels.empty()) {
+            model::PodRecord::Requirement req;
+            req.key = kGpuModelLabel;
+            req.op = model::SelectorOperator::In;
+            req.values = std::move(p.allowedModels);
+            r.requiredAffinityTerms.push_back({ std::move(req) });
+        }
+        store.addPod(r);
+    }
+    report.podsRead += pods.size();
+}
+
+} // namespace
+
+AlibabaCsvKind alibabaCsvKind(std::string_view firstLine) noexcept
+{
+    const std::string_view header = stripLineEnd(firstLine);
+    if (header == kNodeHeader)
+        return AlibabaCsvKind::NodeList;
+    if (header == kPodHeader)
+        return AlibabaCsvKind::PodList;
+    if (header == kShortPodHeader)
+        return AlibabaCsvKind::ShortPodList;
+    return AlibabaCsvKind::Unknown;
+}
+
+bool isAlibabaCsvHeader(std::string_view firstLine) noexcept
+{
+    return alibabaCsvKind(firstLine) != AlibabaCsvKind::Unknown;
+}
+
+void importAlibabaCsvText(std::string_view text, const std::string& sourceName, model::ClusterStore& store, ImportReport& report,
+    ImportProgress* progress)
+{
+    ProgressTicker ticker(progress, text.size());
+    CsvReader reader(text);
+    std::vector<std::string_view> fields;
+    try {
+        if (!reader.next(fields))
+            throw ImportError(sourceName, 1, "", "the file is empty: expected a header line");
+        // The header is compared as text so that the message can quote it.
+        std::string header;
+        for (const auto& f : fields)
+            header += (header.empty() ? "" : ",") + std::string(f);
+        const AlibabaCsvKind kind = alibabaCsvKind(header);
+        switch (kind) {
+        case AlibabaCsvKind::NodeList:
+            readNodes(reader, sourceName, kNodeHeader, store, report, ticker);
+            break;
+        case AlibabaCsvKind::PodList:
+            readPods(reader, sourceName, kPodHeader, false, store, report, ticker);
+            break;
+        case AlibabaCsvKind::ShortPodList:
+            readPods(reader, sourceName, kShortPodHeader, true, store, report, ticker);
+            break;
+        case AlibabaCsvKind::Unknown:
+            throw ImportError(sourceName, 1, "",
+                "unknown header " + quoted(header) + ": expected one of the Alibaba GPU trace headers \""
+                    + std::string(kNodeHeader) + "\" (node list), \"" + std::string(kPodHeader) + "\" (pod list) or \""
+                    + std::string(kShortPodHeader) + "\" (multigpu pod list)");
+        }
+    } catch (const CsvSyntaxError& e) {
+        throw ImportError(sourceName, e.line(), "character " + std::to_string(e.column()), e.what());
+    }
+    report.bytesRead += text.size();
+    ticker.finish();
+}
+
+void importAlibabaCsvFile(const std::string& path, model::ClusterStore& store, ImportReport& report, ImportProgress* progress)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw ImportError(path, 0, "", "cannot open the file for reading");
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    if (in.bad())
+        throw ImportError(path, 0, "", "cannot read the file");
+    const std::string text = std::move(buffer).str();
+    importAlibabaCsvText(text, path, store, report, progress);
+}
+
+} // namespace fleet::importers

@@ -1,0 +1,182 @@
+// The loader (format detection, all-or-nothing import, finalize, topology) and the
+// `summary` JSON, on the real fixtures of ../shared/data.
+
+#include "importers/clusterloader.h"
+#include "importers/export/summaryjson.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+#include <sstream>
+
+using namespace fleet;
+
+namespace {
+const std::string kShared = FLEET_SHARED_DATA_DIR;
+const std::string kHoneycomb = kShared + "/k8s-fixture-honeycomb-eks";
+const std::string kOpenb = kShared + "/alibaba-gpu-v2023-openb/csv";
+
+QJsonObject summaryOf(const importers::LoadedCluster& c)
+{
+    std::ostringstream out;
+    importers::writeSummaryJson(*c.store, c.report, out);
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(out.str()), &error);
+    if (error.error != QJsonParseError::NoError)
+        qWarning() << "summary JSON does not parse:" << error.errorString() << "at" << error.offset;
+    return doc.object();
+}
+
+std::string writeFile(const QTemporaryDir& dir, const char* name, const std::string& text)
+{
+    const std::string path = dir.filePath(name).toStdString();
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+}
+} // namespace
+
+class TestClusterLoader : public QObject {
+    Q_OBJECT
+private slots:
+    void detectsFormats_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("format");
+        QTest::newRow("nodes.json") << QString::fromStdString(kHoneycomb + "/nodes.json") << int(importers::FileFormat::KubectlJson);
+        QTest::newRow("node csv") << QString::fromStdString(kOpenb + "/openb_node_list_all_node.csv") << int(importers::FileFormat::AlibabaCsv);
+        QTest::newRow("pod csv") << QString::fromStdString(kOpenb + "/openb_pod_list_default.csv") << int(importers::FileFormat::AlibabaCsv);
+        QTest::newRow("multigpu csv") << QString::fromStdString(kOpenb + "/openb_pod_list_multigpu50.csv")
+                                      << int(importers::FileFormat::AlibabaCsv);
+    }
+    void detectsFormats()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, format);
+        QCOMPARE(int(importers::detectFileFormat(path.toStdString())), format);
+    }
+
+    void honeycombSummary()
+    {
+        const auto c = importers::loadClusterFiles({kHoneycomb + "/pods.json", kHoneycomb + "/nodes.json"});
+        QCOMPARE(c.store->nodeCount(), std::size_t(2));
+        QCOMPARE(c.store->podCount(), std::size_t(11));
+        QCOMPARE(c.sourceLabel, std::string("pods.json + nodes.json"));
+        QVERIFY(c.report.warnings.empty());
+        const QJsonObject s = summaryOf(c);
+        const QJsonArray nodes = s["nodes"].toArray();
+        QCOMPARE(nodes.size(), 2);
+        const QJsonObject n0 = nodes[0].toObject();
+        QCOMPARE(n0["name"].toString(), QString("duckboat-01"));
+        QCOMPARE(n0["ready"].toString(), QString("True"));
+        QCOMPARE(n0["cordoned"].toBool(), false);
+        QCOMPARE(n0["allocatable"].toObject()["cpu_millicores"].toInteger(), 7910);
+        QCOMPARE(n0["allocatable"].toObject()["memory_bytes"].toInteger(), 31127824LL * 1024);
+        QCOMPARE(n0["requested"].toObject()["pods"].toInteger(), 11);
+        QCOMPARE(nodes[1].toObject()["requested"].toObject()["pods"].toInteger(), 0);
+        const QJsonArray pods = s["pods"].toArray();
+        QCOMPARE(pods.size(), 11);
+        for (const auto& p : pods) {
+            QCOMPARE(p.toObject()["node"].toString(), QString("duckboat-01"));
+            QVERIFY(p.toObject()["counted"].toBool());
+        }
+        const QJsonObject totals = s["totals"].toObject();
+        QCOMPARE(totals["nodes"].toInt(), 2);
+        QCOMPARE(totals["counted_pods"].toInt(), 11);
+        QCOMPARE(totals["pending_pods"].toInt(), 0);
+        QCOMPARE(totals["allocatable"].toObject()["cpu_millicores"].toInteger(), 2 * 7910);
+        // The topology uses region and zone: each node in its own zone.
+        QCOMPARE(c.topology->levelKeys().size(), std::size_t(2));
+    }
+
+    void podsWithoutNodesWarn()
+    {
+        const auto c = importers::loadClusterFiles({kHoneycomb + "/pods.json"});
+        QCOMPARE(c.store->podCount(), std::size_t(11));
+        QCOMPARE(c.report.warnings.size(), std::size_t(2)); // unknown node + no nodes at all
+        for (std::uint32_t p = 0; p < c.store->podCount(); ++p)
+            QVERIFY(!c.store->podIsCounted(model::PodId(p)));
+        const QJsonObject s = summaryOf(c);
+        QCOMPARE(s["warnings"].toArray().size(), 2);
+    }
+
+    void alibabaTrace()
+    {
+        const auto c = importers::loadClusterFiles({kOpenb + "/openb_node_list_all_node.csv", kOpenb + "/openb_pod_list_default.csv"});
+        QCOMPARE(c.store->nodeCount(), std::size_t(1523));
+        QCOMPARE(c.store->podCount(), std::size_t(8152));
+        QCOMPARE(c.store->totalAllocatable()[model::CoreResource::Gpu], 6212 * 1000LL);
+        QCOMPARE(c.store->totalRequested()[model::CoreResource::Gpu], 0LL); // the trace places nothing
+        // No zone labels: the topology falls back to GPU model (7 models + CPU only).
+        QCOMPARE(c.topology->levelKeys().front(), std::string(model::TopologySpec::kGpuModelKey));
+        QCOMPARE(c.topology->domainChildren(c.topology->root()).size(), std::size_t(8));
+    }
+
+    void allOrNothing_data()
+    {
+        QTest::addColumn<QString>("goodText");
+        QTest::addColumn<QString>("badText");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("bad second file") << R"({"kind":"NodeList","items":[{"metadata":{"name":"a"},"status":{"allocatable":{"cpu":"1"}}}]})"
+                                         << "{\"kind\":\"PodList\",\"items\":[" << "bad.json";
+        QTest::newRow("empty lists") << R"({"kind":"NodeList","items":[]})" << R"({"kind":"PodList","items":[]})"
+                                     << "no nodes and no pods";
+    }
+    void allOrNothing()
+    {
+        QFETCH(QString, goodText);
+        QFETCH(QString, badText);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const std::string good = writeFile(dir, "good.json", goodText.toStdString());
+        const std::string bad = writeFile(dir, "bad.json", badText.toStdString());
+        try {
+            const auto c = importers::loadClusterFiles({good, bad});
+            QFAIL("expected an ImportError");
+        } catch (const importers::ImportError& e) {
+            QVERIFY2(QString(e.what()).contains(expected), e.what());
+        }
+    }
+
+    void missingFile()
+    {
+        try {
+            const auto c = importers::loadClusterFiles({"/nonexistent/nodes.json"});
+            QFAIL("expected an ImportError");
+        } catch (const importers::ImportError& e) {
+            QVERIFY2(QString(e.what()).contains("/nonexistent/nodes.json"), e.what());
+        }
+    }
+
+    void simulatedIsFinalized()
+    {
+        const auto c = importers::loadSimulatedCluster({2000, 7});
+        QCOMPARE(c.store->nodeCount(), std::size_t(2000));
+        QVERIFY(c.store->totalRequested()[model::CoreResource::Gpu] > 0);
+        QVERIFY(c.topology->domainCount() > 10);
+        QVERIFY(c.sourceLabel.find("2000") != std::string::npos);
+    }
+
+    void milliDecimal_data()
+    {
+        QTest::addColumn<qlonglong>("milli");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("0") << 0LL << "0";
+        QTest::newRow("460") << 460LL << "0.46";
+        QTest::newRow("8000") << 8000LL << "8";
+        QTest::newRow("1005") << 1005LL << "1.005";
+        QTest::newRow("-1500") << -1500LL << "-1.5";
+    }
+    void milliDecimal()
+    {
+        QFETCH(qlonglong, milli);
+        QFETCH(QString, text);
+        QCOMPARE(QString::fromStdString(importers::formatMilliDecimal(milli)), text);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestClusterLoader)
+#include "tst_clusterloader.moc"
