@@ -9,13 +9,9 @@ constexpr std::size_t kBlockBytes = std::size_t{1} << 20;
 
 std::size_t hashOf(std::string_view s) noexcept
 {
-    // FNV-1a, 64-bit: cheap and good enough for names.
-    std::uint64_t h = 1469598103934665603ull;
-    for (unsigned char c : s) {
-        h ^= c;
-        h *= 1099511628211ull;
-    }
-    return static_cast<std::size_t>(h ^ (h >> 29));
+    // libstdc++'s string hash (Murmur-style, 8 bytes a step): several times faster than a
+    // byte-wise FNV on 30 to 60 byte pod names, which dominate interning at import.
+    return std::hash<std::string_view>{}(s);
 }
 } // namespace
 
