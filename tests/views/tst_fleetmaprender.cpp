@@ -1,0 +1,231 @@
+// Renders a small hand-made cluster with FleetMapView (VTK in a QOpenGLWidget, under
+// xvfb-run) and checks pixels: the colour at a known node's cell, picking, click, zoom.
+
+#include "mapfixtures.h"
+#include "views/map/colormap.h"
+#include "views/map/fleetmapview.h"
+#include "views/vtk/vtkopenglwidget.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QOpenGLWidget>
+#include <QSignalSpy>
+#include <QSurfaceFormat>
+#include <QTest>
+#include <QWheelEvent>
+
+using namespace fleet;
+using fleet::views::FleetMapView;
+using fleet::views::MapMetric;
+
+namespace {
+
+// 2 regions x 2 zones x 3 leaves x 10 nodes; node-0000007 at 75% GPU, node-0000031 at 10%,
+// node-0000050 NotReady, node-0000052 cordoned.
+struct Cluster {
+    std::shared_ptr<model::ClusterStore> store = std::make_shared<model::ClusterStore>();
+    std::shared_ptr<model::Topology> topology;
+};
+
+Cluster makeCluster()
+{
+    Cluster c;
+    testing::FleetShape shape { 2, 2, 3, 10, 1 };
+    model::ClusterStore& s = *c.store;
+    testing::addFleetNodes(s, shape, [](model::NodeRecord& rec, std::size_t i) {
+        if (i == 50)
+            rec.ready = model::Readiness::False;
+        if (i == 52)
+            rec.unschedulable = true;
+    });
+    testing::addPod(s, "busy", "node-0000007", 32000, 64LL << 30, 6000); // GPU 75%
+    testing::addPod(s, "light", "node-0000031", 8000, 8LL << 30, 800); // GPU 10%
+    for (int i = 0; i < 120; i += 11) // a spread of loads
+        testing::addPod(s, "spread-" + std::to_string(i), "node-" + testing::zeroPad(i, 7), 1000, 1LL << 30, (i * 37) % 8001);
+    s.finalize();
+    c.topology = std::make_shared<model::Topology>(model::Topology::build(s));
+    return c;
+}
+
+bool near(QColor a, QColor b, int tolerance)
+{
+    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance
+        && std::abs(a.blue() - b.blue()) <= tolerance;
+}
+
+QString describe(QColor c)
+{
+    return QStringLiteral("(%1,%2,%3)").arg(c.red()).arg(c.green()).arg(c.blue());
+}
+
+} // namespace
+
+class TestFleetMapRender : public QObject {
+    Q_OBJECT
+private slots:
+    void init();
+    void cleanup();
+    void knownNodesHaveTheirColours();
+    void pickingIsTheInverseOfCellCenter();
+    void clickActivatesTheNode();
+    void wheelZoomKeepsTheNodeUnderTheCursor();
+    void metricChangeRecolours();
+    void renderRequestsAreMerged();
+
+private:
+    [[nodiscard]] model::NodeId node(const char* name) const { return m_cluster.store->findNode(name); }
+    QOpenGLWidget* glWidget() const { return m_view->findChild<QOpenGLWidget*>(); }
+    void showAndWaitForFrame();
+
+    Cluster m_cluster;
+    std::unique_ptr<FleetMapView> m_view;
+};
+
+void TestFleetMapRender::init()
+{
+    m_cluster = makeCluster();
+    m_view = std::make_unique<FleetMapView>();
+    m_view->resize(900, 600);
+    m_view->setCluster(m_cluster.store, m_cluster.topology);
+}
+
+void TestFleetMapRender::cleanup()
+{
+    m_view.reset();
+}
+
+void TestFleetMapRender::showAndWaitForFrame()
+{
+    QSignalSpy frames(m_view.get(), &FleetMapView::frameRendered);
+    m_view->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
+    QVERIFY(frames.count() > 0 || frames.wait(10000));
+}
+
+void TestFleetMapRender::knownNodesHaveTheirColours()
+{
+    showAndWaitForFrame();
+    const QImage image = m_view->grabImage();
+    const QString out = QDir::current().filePath(QStringLiteral("tst_fleetmaprender.png"));
+    QVERIFY(image.save(out));
+    qInfo() << "saved" << out;
+    const qreal dpr = image.devicePixelRatio();
+
+    struct Case {
+        const char* name;
+        QColor expected;
+    };
+    const Case cases[] = {
+        { "node-0000007", views::shareColor(0.75) },
+        { "node-0000031", views::shareColor(0.10) },
+        { "node-0000100", views::shareColor(0.0) },
+        { "node-0000050", views::notReadyColor() },
+        { "node-0000052", views::cordonedColor() },
+    };
+    for (const Case& c : cases) {
+        const QPoint p = m_view->cellCenter(node(c.name));
+        QVERIFY2(!p.isNull(), c.name);
+        const QColor got = image.pixelColor(QPoint(qRound(p.x() * dpr), qRound(p.y() * dpr)));
+        QVERIFY2(near(got, c.expected, 3),
+            qPrintable(QStringLiteral("%1 at (%2,%3): got %4, expected %5")
+                           .arg(c.name)
+                           .arg(p.x())
+                           .arg(p.y())
+                           .arg(describe(got), describe(c.expected))));
+    }
+    // Differently loaded nodes differ on screen.
+    const auto pixelAt = [&](const char* name) {
+        const QPoint p = m_view->cellCenter(node(name));
+        return image.pixelColor(QPoint(qRound(p.x() * dpr), qRound(p.y() * dpr)));
+    };
+    QVERIFY(!near(pixelAt("node-0000007"), pixelAt("node-0000031"), 20));
+    // A gutter pixel is the background.
+    QCOMPARE(image.pixelColor(1, 1), views::mapBackgroundColor());
+}
+
+void TestFleetMapRender::pickingIsTheInverseOfCellCenter()
+{
+    showAndWaitForFrame();
+    for (std::uint32_t i = 0; i < m_cluster.store->nodeCount(); ++i) {
+        const model::NodeId n(i);
+        const QPoint p = m_view->cellCenter(n);
+        QVERIFY(!p.isNull());
+        QCOMPARE(m_view->nodeAt(p), n);
+    }
+    QVERIFY(!m_view->nodeAt(QPoint(1, 1)).isValid());
+    QVERIFY(!m_view->nodeAt(QPoint(-5, 3)).isValid());
+}
+
+void TestFleetMapRender::clickActivatesTheNode()
+{
+    showAndWaitForFrame();
+    QSignalSpy activated(m_view.get(), &FleetMapView::nodeActivated);
+    QSignalSpy hovered(m_view.get(), &FleetMapView::nodeHovered);
+    const model::NodeId n = node("node-0000031");
+    QOpenGLWidget* gl = glWidget();
+    QVERIFY(gl);
+    const QPoint local = m_view->cellCenter(n) - gl->pos();
+    QTest::mouseMove(gl, local);
+    QTRY_VERIFY(hovered.count() > 0);
+    QCOMPARE(hovered.last().at(0).value<model::NodeId>(), n);
+    QTest::mouseClick(gl, Qt::LeftButton, {}, local);
+    QCOMPARE(activated.count(), 1);
+    QCOMPARE(activated.first().at(0).value<model::NodeId>(), n);
+}
+
+void TestFleetMapRender::wheelZoomKeepsTheNodeUnderTheCursor()
+{
+    showAndWaitForFrame();
+    const model::NodeId n = node("node-0000007");
+    QOpenGLWidget* gl = glWidget();
+    const QPoint before = m_view->cellCenter(n);
+    const QPointF local = QPointF(before - gl->pos()) + QPointF(0.5, 0.5);
+    QWheelEvent wheel(
+        local, gl->mapToGlobal(local), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(gl, &wheel);
+    QCOMPARE(m_view->nodeAt(before), n);
+    const QImage image = m_view->grabImage();
+    const QPoint after = m_view->cellCenter(n);
+    QVERIFY(!after.isNull());
+    const qreal dpr = image.devicePixelRatio();
+    const QColor got = image.pixelColor(QPoint(qRound(after.x() * dpr), qRound(after.y() * dpr)));
+    QVERIFY2(near(got, views::shareColor(0.75), 3), qPrintable(describe(got)));
+    image.save(QDir::current().filePath(QStringLiteral("tst_fleetmaprender_zoomed.png")));
+}
+
+void TestFleetMapRender::metricChangeRecolours()
+{
+    showAndWaitForFrame();
+    m_view->setMetric(MapMetric::CpuRequested);
+    QCOMPARE(m_view->metric(), MapMetric::CpuRequested);
+    const QImage image = m_view->grabImage();
+    const QPoint p = m_view->cellCenter(node("node-0000007"));
+    const qreal dpr = image.devicePixelRatio();
+    const QColor got = image.pixelColor(QPoint(qRound(p.x() * dpr), qRound(p.y() * dpr)));
+    QVERIFY2(near(got, views::shareColor(0.5), 3), qPrintable(describe(got)));
+}
+
+// Many requests in one event-loop turn give one frame.
+void TestFleetMapRender::renderRequestsAreMerged()
+{
+    showAndWaitForFrame();
+    QTest::qWait(200); // let any frame still queued from showing arrive
+    QSignalSpy frames(m_view.get(), &FleetMapView::frameRendered);
+    for (int i = 0; i < 5; ++i) {
+        m_view->resetView();
+        m_view->setMetric(i % 2 ? MapMetric::CpuRequested : MapMetric::MemoryRequested);
+    }
+    QVERIFY(frames.wait(10000));
+    QTest::qWait(300);
+    QCOMPARE(frames.count(), 1);
+}
+
+int main(int argc, char** argv)
+{
+    QSurfaceFormat::setDefaultFormat(views::VtkOpenGLWidget::vtkSurfaceFormat());
+    QApplication app(argc, argv);
+    TestFleetMapRender test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_fleetmaprender.moc"

@@ -1,0 +1,77 @@
+#pragma once
+// The fleet map: every node a cell, laid out as nested blocks of the topology tree,
+// coloured by a metric, drawn by VTK inside a QOpenGLWidget, with a legend beside it.
+//
+// Design note (DESIGN.md, "Views"): at a distance the map is one image with a texel per
+// node cell, computed on the CPU from the store's columns (MapRaster), drawn as a single
+// textured quad with nearest filtering; no per-node actor. Picking (hover, click,
+// nodeAt(), cellCenter()) is arithmetic on the layout (MapLayout), O(1), no VTK picker.
+// VTK headers stay in the .cpp files.
+
+#include "model/ids.h"
+#include "views/map/mapmetric.h"
+
+#include <QImage>
+#include <QMetaType>
+#include <QPoint>
+#include <QWidget>
+
+#include <memory>
+
+namespace fleet::model {
+class ClusterStore;
+class Topology;
+} // namespace fleet::model
+
+namespace fleet::views {
+
+// MapMetric (GpuRequested, CpuRequested, MemoryRequested) is declared in mapmetric.h.
+
+/// The map widget (a VTK-driven QOpenGLWidget plus its legend, a Qt widget at its right).
+/// Input: the wheel zooms around the cursor, a left drag pans, a left click on a cell
+/// emits nodeActivated, hovering shows a tooltip with the node's figures (nodeToolTip())
+/// and emits nodeHovered. Render requests are merged: one frame per event-loop turn.
+/// Colours: colormap.h (viridis share; red NotReady, pink cordoned, grey no allocatable).
+/// Thread: GUI thread only. Needs a real OpenGL surface (an X server; see DESIGN.md);
+/// set QSurfaceFormat::setDefaultFormat(VtkOpenGLWidget::vtkSurfaceFormat()) before
+/// QApplication.
+class FleetMapView : public QWidget {
+    Q_OBJECT
+public:
+    explicit FleetMapView(QWidget* parent = nullptr);
+    ~FleetMapView() override;
+
+    /// Shows the cluster; both pointers are kept (shared ownership). Lays out and rasterises.
+    /// Passing null pointers clears the map. The topology must have been built over `store`.
+    void setCluster(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology);
+    /// Recolours the map by `metric` (rasterises again, about 1 ms at 100,000 nodes).
+    void setMetric(MapMetric metric);
+    [[nodiscard]] MapMetric metric() const;
+    /// Renders now and returns the whole view (map + legend) as an image of size() times
+    /// devicePixelRatioF() device pixels (the ratio is set on the image). Works on a view
+    /// that was never shown too (it lays itself out first), given an X server.
+    QImage grabImage();
+    /// Centre of node n's cell in this widget's coordinates (for tests and tooltips);
+    /// a null QPoint when n is not visible.
+    [[nodiscard]] QPoint cellCenter(model::NodeId n) const;
+    /// The node under a widget position, or an invalid id.
+    [[nodiscard]] model::NodeId nodeAt(const QPoint& pos) const;
+    /// Resets zoom and pan so the whole fleet fits.
+    void resetView();
+
+signals:
+    void nodeHovered(fleet::model::NodeId node); // invalid id when leaving cells
+    void nodeActivated(fleet::model::NodeId node); // click
+    void frameRendered(); // after each VTK frame reached the screen
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace fleet::views
+
+Q_DECLARE_METATYPE(fleet::model::NodeId)
