@@ -13,7 +13,7 @@ PACKAGES=(
   # formats, network, storage
   libboost-dev libsqlite3-dev libsimdjson-dev libyaml-cpp-dev libssl-dev
   # an X server for GUI tests and for headless screenshots
-  xvfb xauth
+  xvfb xauth libxcb1-dev
 )
 
 SUDO=""

@@ -1,0 +1,230 @@
+#include "screenshotcommand.h"
+
+#include "clustersource.h"
+#include "helptext.h"
+
+#include "app/mainwindow.h"
+#include "app/surfaceformat.h"
+#include "app/xvfb/privatexserver.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QImage>
+#include <QPainter>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QTimer>
+
+#include <cstdio>
+#include <exception>
+#include <optional>
+
+namespace fleet::app {
+namespace {
+
+constexpr int kTimeoutMs = 300'000; // import plus first frame; a 100k-node simulation takes seconds
+
+struct ScreenshotOptions {
+    ClusterSource source;
+    QString output;
+    QSize size { 1280, 860 };
+    views::MapMetric metric = views::MapMetric::GpuRequested;
+    QStringList printCells;
+    bool mapOnly = false;
+};
+
+int fail(const QString& text, int code)
+{
+    std::fprintf(stderr, "fleetscope screenshot: %s\n", qPrintable(text));
+    return code;
+}
+
+// Parses without a QCoreApplication (the display must be settled before one exists).
+// Returns the exit code when the run should stop (help, error), or nothing to go on.
+std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& options)
+{
+    QStringList args;
+    for (int i = 0; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    if (args.size() > 1)
+        args.removeAt(1); // "screenshot"
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Renders the fleet map of a cluster to a PNG file. Needs no display: "
+                                                    "starts a private Xvfb when none can be opened."));
+    parser.addHelpOption();
+    parser.addOption(QCommandLineOption(
+        { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("The PNG file to write."), QStringLiteral("out.png")));
+    parser.addOption(QCommandLineOption(QStringLiteral("size"), QStringLiteral("Size of the image in pixels (default 1280x860)."),
+        QStringLiteral("WxH"), QStringLiteral("1280x860")));
+    parser.addOption(QCommandLineOption(QStringLiteral("metric"),
+        QStringLiteral("Colour by gpu (default; CPU where no GPU), cpu or memory requested."), QStringLiteral("gpu|cpu|memory"),
+        QStringLiteral("gpu")));
+    parser.addOption(QCommandLineOption(
+        QStringLiteral("map-only"), QStringLiteral("Write only the map with its legend, not the whole window.")));
+    parser.addOption(QCommandLineOption(QStringLiteral("print-cell"),
+        QStringLiteral("Print \"cell NODE X Y\": the centre of NODE's cell in image pixels (repeatable)."),
+        QStringLiteral("NODE")));
+    addClusterSourceOptions(parser);
+    if (!parser.parse(args))
+        return fail(parser.errorText(), 2);
+    if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))) {
+        std::fputs(qPrintable(helpTextWithUsage(parser,
+                       QStringLiteral("fleetscope screenshot [FILE...] [--simulate N] [--seed N] -o out.png [--size WxH]"))),
+            stdout);
+        return 0;
+    }
+    options.output = parser.value(QStringLiteral("output"));
+    if (options.output.isEmpty())
+        return fail(QStringLiteral("-o out.png is required"), 2);
+    static const QRegularExpression sizeRe(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$"));
+    const auto m = sizeRe.match(parser.value(QStringLiteral("size")));
+    if (!m.hasMatch())
+        return fail(
+            QStringLiteral("--size: expected WxH, e.g. 1280x860, got \"%1\"").arg(parser.value(QStringLiteral("size"))), 2);
+    options.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+    if (options.size.width() < 200 || options.size.height() < 150 || options.size.width() > 8192 || options.size.height() > 8192)
+        return fail(QStringLiteral("--size: from 200x150 to 8192x8192"), 2);
+    const QString metric = parser.value(QStringLiteral("metric"));
+    if (metric == QLatin1String("gpu"))
+        options.metric = views::MapMetric::GpuRequested;
+    else if (metric == QLatin1String("cpu"))
+        options.metric = views::MapMetric::CpuRequested;
+    else if (metric == QLatin1String("memory"))
+        options.metric = views::MapMetric::MemoryRequested;
+    else
+        return fail(QStringLiteral("--metric: expected gpu, cpu or memory, got \"%1\"").arg(metric), 2);
+    options.mapOnly = parser.isSet(QStringLiteral("map-only"));
+    options.printCells = parser.values(QStringLiteral("print-cell"));
+    QString error;
+    if (!readClusterSource(parser, true, options.source, error))
+        return fail(error, 2);
+    return std::nullopt;
+}
+
+// Runs the event loop until `done` is true or the timeout passes. Returns `done`.
+bool waitFor(const bool& done, int timeoutMs)
+{
+    QEventLoop loop;
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+        if (done)
+            loop.quit();
+    });
+    poll.start(10);
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    if (!done)
+        loop.exec();
+    return done;
+}
+
+int render(const ScreenshotOptions& options)
+{
+    MainWindow window;
+    window.setMetric(options.metric);
+    window.resize(options.size);
+
+    bool finished = false;
+    bool rendered = false; // a frame reached the screen after the cluster was set
+    QString importError;
+    QObject::connect(&window, &MainWindow::clusterShown, &window, [&] { finished = true; });
+    QObject::connect(window.mapView(), &views::FleetMapView::frameRendered, &window, [&] { rendered = finished; });
+    QObject::connect(&window, &MainWindow::importFailed, &window, [&](const QString& message) {
+        importError = message;
+        finished = true;
+    });
+    QObject::connect(window.importController(), &ImportController::importCancelled, &window, [&] { finished = true; });
+    if (options.source.simulate)
+        window.openSimulated(options.source.simulatedNodes, options.source.seed);
+    else
+        window.openFiles(options.source.files);
+    window.show();
+
+    if (!waitFor(finished, kTimeoutMs))
+        return fail(QStringLiteral("timed out after %1 s waiting for the import").arg(kTimeoutMs / 1000), 1);
+    if (!importError.isEmpty())
+        return fail(importError, 1);
+    if (!window.cluster())
+        return fail(QStringLiteral("the import was cancelled"), 1);
+
+    // The first frame of the cluster on screen (setCluster() asked for it).
+    if (!waitFor(rendered, 60'000))
+        return fail(QStringLiteral("timed out waiting for the first frame of the map"), 1);
+    QCoreApplication::processEvents();
+
+    views::FleetMapView* map = window.mapView();
+    const QImage mapImage = map->grabImage();
+    if (mapImage.isNull())
+        return fail(QStringLiteral("the map could not be rendered (no OpenGL?)"), 1);
+    QImage image;
+    QPoint mapOffset;
+    if (options.mapOnly) {
+        image = mapImage;
+    } else {
+        // The window with its menus and status bar; the map is painted over its own place
+        // from grabImage(), which renders the OpenGL frame as it reached the screen.
+        image = window.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        mapOffset = map->mapTo(&window, QPoint(0, 0)) * image.devicePixelRatio();
+        QPainter painter(&image);
+        painter.drawImage(QRect(mapOffset, mapImage.size() / mapImage.devicePixelRatio() * image.devicePixelRatio()), mapImage);
+    }
+
+    const model::ClusterStore& store = *window.cluster()->store;
+    for (const QString& name : options.printCells) {
+        const model::NodeId node = store.findNode(name.toStdString());
+        const QPoint centre = node.isValid() ? map->cellCenter(node) : QPoint();
+        if (!node.isValid())
+            std::printf("cell %s unknown\n", qPrintable(name));
+        else if (centre.isNull())
+            std::printf("cell %s hidden\n", qPrintable(name));
+        else {
+            const QPoint p = mapOffset + centre * mapImage.devicePixelRatio();
+            std::printf("cell %s %d %d\n", qPrintable(name), p.x(), p.y());
+        }
+    }
+
+    QSaveFile file(options.output);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(QStringLiteral("cannot write %1: %2").arg(options.output, file.errorString()), 1);
+    if (!image.save(&file, "PNG")) {
+        file.cancelWriting();
+        return fail(QStringLiteral("cannot encode the PNG for %1").arg(options.output), 1);
+    }
+    if (!file.commit())
+        return fail(QStringLiteral("cannot write %1: %2").arg(options.output, file.errorString()), 1);
+    std::printf("wrote %s (%dx%d)\n", qPrintable(QFileInfo(options.output).absoluteFilePath()), image.width(), image.height());
+    std::fflush(stdout);
+    return 0;
+}
+
+} // namespace
+
+int runScreenshot(int& argc, char** argv)
+{
+    ScreenshotOptions options;
+    if (const auto stop = parseOptions(argc, argv, options))
+        return *stop;
+
+    // Declared before the QApplication, so destroyed after it: Qt's X connection closes
+    // before the server goes away, on every exit path (returns and exceptions alike).
+    PrivateXServer xserver;
+    try {
+        // The screen is a little larger than the window, so the window manager-less placement
+        // never clips it.
+        ensureXDisplay(xserver, options.size.width() + 64, options.size.height() + 64);
+    } catch (const std::exception& e) {
+        return fail(QString::fromStdString(e.what()), 1);
+    }
+    setDefaultSurfaceFormat();
+    try {
+        QApplication app(argc, argv);
+        QApplication::setApplicationName(QStringLiteral("fleetscope"));
+        return render(options);
+    } catch (const std::exception& e) {
+        return fail(QString::fromStdString(e.what()), 1);
+    }
+}
+
+} // namespace fleet::app

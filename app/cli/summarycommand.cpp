@@ -1,0 +1,80 @@
+#include "summarycommand.h"
+
+#include "clustersource.h"
+#include "helptext.h"
+
+#include "importers/clusterloader.h"
+#include "importers/export/summaryjson.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+namespace fleet::app {
+
+int runSummary(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Prints the totals of a cluster (nodes, pods, allocatable and requested "
+                                                    "resources, import warnings) without opening a window."));
+    parser.addHelpOption();
+    parser.addOption(QCommandLineOption(QStringLiteral("format"), QStringLiteral("Output format: text (default) or json."),
+        QStringLiteral("text|json"), QStringLiteral("text")));
+    addClusterSourceOptions(parser);
+    QStringList args = arguments;
+    if (args.size() > 1)
+        args.removeAt(1); // "summary"
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "fleetscope summary: %s\n", qPrintable(parser.errorText()));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))) {
+        std::fputs(
+            qPrintable(helpTextWithUsage(parser, QStringLiteral("fleetscope summary [--format text|json] FILE..."))), stdout);
+        return 0;
+    }
+    const QString format = parser.value(QStringLiteral("format"));
+    if (format != QLatin1String("text") && format != QLatin1String("json")) {
+        std::fprintf(stderr, "fleetscope summary: --format: expected text or json, got \"%s\"\n", qPrintable(format));
+        return 2;
+    }
+    ClusterSource source;
+    QString error;
+    if (!readClusterSource(parser, false, source, error)) {
+        std::fprintf(stderr, "fleetscope summary: %s\n", qPrintable(error));
+        return 2;
+    }
+
+    try {
+        importers::LoadedCluster loaded;
+        if (source.simulate) {
+            importers::SimulationSpec spec;
+            spec.nodeCount = source.simulatedNodes;
+            spec.seed = source.seed;
+            loaded = importers::loadSimulatedCluster(spec);
+        } else {
+            std::vector<std::string> files;
+            for (const QString& f : source.files)
+                files.push_back(f.toStdString());
+            loaded = importers::loadClusterFiles(files);
+        }
+        if (format == QLatin1String("json"))
+            importers::writeSummaryJson(*loaded.store, loaded.report, std::cout);
+        else
+            importers::writeSummaryText(*loaded.store, loaded.report, std::cout);
+        std::cout.flush();
+        if (!std::cout) {
+            std::fprintf(stderr, "fleetscope summary: cannot write to standard output\n");
+            return 1;
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "fleetscope summary: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace fleet::app

@@ -1,0 +1,151 @@
+#include "importcontroller.h"
+
+#include <QFutureWatcher>
+#include <QPointer>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <exception>
+#include <string>
+#include <vector>
+
+namespace fleet::app {
+
+namespace {
+// What the worker returns: exactly one of cluster / error / cancelled.
+struct Outcome {
+    std::shared_ptr<const ImportedCluster> cluster;
+    QString error;
+    bool cancelled = false;
+};
+} // namespace
+
+struct ImportController::Job {
+    std::uint64_t generation = 0;
+    AtomicImportProgress progress;
+};
+
+ImportController::ImportController(QObject* parent)
+    : QObject(parent)
+    , m_progressTimer(new QTimer(this))
+{
+    m_progressTimer->setInterval(100); // at most ten progress updates a second
+    connect(m_progressTimer, &QTimer::timeout, this, &ImportController::pollProgress);
+}
+
+ImportController::~ImportController()
+{
+    // A running worker keeps its Job alive through its own shared_ptr; cancel it so that it
+    // ends soon. Its result is delivered to a watcher that dies with us, so it is dropped.
+    if (m_job)
+        m_job->progress.cancel();
+}
+
+void ImportController::startFiles(const QStringList& paths)
+{
+    std::vector<std::string> files;
+    files.reserve(static_cast<std::size_t>(paths.size()));
+    for (const QString& p : paths)
+        files.push_back(p.toStdString());
+    const QString label = paths.size() == 1 ? paths.front() : tr("%n files", nullptr, int(paths.size()));
+    start(label, [files](importers::ImportProgress* progress) { return importers::loadClusterFiles(files, progress); });
+}
+
+void ImportController::startSimulated(std::size_t nodeCount, std::uint64_t seed)
+{
+    importers::SimulationSpec spec;
+    spec.nodeCount = nodeCount;
+    spec.seed = seed;
+    start(tr("simulated cluster (%1 nodes, seed %2)").arg(nodeCount).arg(seed),
+        [spec](importers::ImportProgress* progress) { return importers::loadSimulatedCluster(spec, progress); });
+}
+
+template <class Load> void ImportController::start(const QString& label, Load load)
+{
+    if (m_job) {
+        m_job->progress.cancel();
+        m_job.reset();
+    }
+    auto job = std::make_shared<Job>();
+    job->generation = ++m_generation;
+    m_job = job;
+
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
+        const Outcome outcome = watcher->result();
+        watcher->deleteLater();
+        if (job->generation != m_generation || m_job != job)
+            return; // stale: a newer job (or a cancel) replaced this one
+        m_job.reset();
+        m_progressTimer->stop();
+        if (outcome.cluster) {
+            emit progressChanged(1000);
+            emit importFinished(outcome.cluster);
+        } else if (outcome.cancelled) {
+            emit importCancelled();
+        } else {
+            emit importFailed(outcome.error);
+        }
+    });
+
+    // The worker owns a copy of `job` (progress and cancel flag) and works only on its own data.
+    watcher->setFuture(QtConcurrent::run([job, load, label]() -> Outcome {
+        Outcome out;
+        QElapsedTimer clock;
+        clock.start();
+        try {
+            importers::LoadedCluster loaded = load(&job->progress);
+            if (job->progress.isCancelled()) {
+                out.cancelled = true;
+                return out;
+            }
+            auto result = std::make_shared<ImportedCluster>();
+            const qint64 loadedAt = clock.elapsed();
+            result->totals = computeTotals(*loaded.store, loaded.report);
+            result->totalsMs = clock.elapsed() - loadedAt;
+            result->store = std::move(loaded.store);
+            result->topology = std::move(loaded.topology);
+            result->report = std::move(loaded.report);
+            result->sourceLabel = loaded.sourceLabel.empty() ? label : QString::fromStdString(loaded.sourceLabel);
+            result->loadMs = clock.elapsed();
+            out.cluster = std::move(result);
+        } catch (const importers::ImportCancelled&) {
+            out.cancelled = true;
+        } catch (const std::bad_alloc&) {
+            out.error = QObject::tr("%1: out of memory while importing").arg(label);
+        } catch (const std::exception& e) {
+            // ImportError::what() names the file and the place already.
+            out.error = QString::fromStdString(e.what());
+        }
+        return out;
+    }));
+
+    emit importStarted(label);
+    emit progressChanged(-1);
+    m_progressTimer->start();
+}
+
+void ImportController::cancel()
+{
+    if (!m_job)
+        return;
+    m_job->progress.cancel();
+    m_job.reset(); // whatever the worker returns now is stale
+    m_progressTimer->stop();
+    emit importCancelled();
+}
+
+void ImportController::pollProgress()
+{
+    if (!m_job)
+        return;
+    const std::size_t total = m_job->progress.total();
+    const std::size_t done = m_job->progress.done();
+    if (total == 0) {
+        emit progressChanged(-1);
+        return;
+    }
+    emit progressChanged(static_cast<int>(std::min<std::size_t>(1000, done * 1000 / total)));
+}
+
+} // namespace fleet::app

@@ -1,0 +1,100 @@
+#pragma once
+// Runs cluster imports on a worker thread for the GUI: progress, cancel, stale results dropped.
+
+#include "clustertotals.h"
+
+#include "importers/clusterloader.h"
+#include "importers/importreport.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+class QTimer;
+
+namespace fleet::app {
+
+/// ImportProgress for a job on a worker thread: the worker stores `done`/`total` in atomics
+/// (cheap, no signal per call) and polls an atomic cancel flag; the GUI thread reads the
+/// figures with a timer, so the progress bar is updated at most ten times a second however
+/// often the importer reports. Thread: progress()/isCancelled() on the worker, the rest anywhere.
+class AtomicImportProgress final : public importers::ImportProgress {
+public:
+    void progress(std::size_t done, std::size_t total) override
+    {
+        m_done.store(done, std::memory_order_relaxed);
+        m_total.store(total, std::memory_order_relaxed);
+    }
+    bool isCancelled() const override { return m_cancelled.load(std::memory_order_relaxed); }
+    void cancel() noexcept { m_cancelled.store(true, std::memory_order_relaxed); }
+    [[nodiscard]] std::size_t done() const noexcept { return m_done.load(std::memory_order_relaxed); }
+    [[nodiscard]] std::size_t total() const noexcept { return m_total.load(std::memory_order_relaxed); }
+
+private:
+    std::atomic<std::size_t> m_done { 0 };
+    std::atomic<std::size_t> m_total { 0 };
+    std::atomic<bool> m_cancelled { false };
+};
+
+/// What the worker hands back: the cluster (immutable from now on) and its totals.
+struct ImportedCluster {
+    std::shared_ptr<const model::ClusterStore> store;
+    std::shared_ptr<const model::Topology> topology;
+    importers::ImportReport report;
+    QString sourceLabel;
+    ClusterTotals totals;
+    qint64 loadMs = 0; // wall time on the worker: import/generate, finalize, topology, totals
+    qint64 totalsMs = 0; // of which computeTotals()
+};
+
+/// Starts imports with QtConcurrent::run over importers::loadClusterFiles /
+/// loadSimulatedCluster and reports their end on the GUI thread.
+///
+/// Every start bumps a generation counter and cancels the job before it; a result whose
+/// generation is not the current one is dropped (never emitted), so the last request wins.
+/// cancel() sets the job's atomic flag; the importer stops at its next poll and
+/// importCancelled() follows. Thread: GUI thread (the object and its signals).
+class ImportController : public QObject {
+    Q_OBJECT
+public:
+    explicit ImportController(QObject* parent = nullptr);
+    ~ImportController() override;
+
+    /// Imports `paths` (kubectl JSON, Alibaba CSV, ...; see loadClusterFiles) into one cluster.
+    void startFiles(const QStringList& paths);
+    /// Generates a simulated cluster of `nodeCount` nodes from `seed`.
+    void startSimulated(std::size_t nodeCount, std::uint64_t seed);
+    /// Cancels the running job, if any (its result is dropped; importCancelled() follows).
+    void cancel();
+
+    [[nodiscard]] bool isBusy() const noexcept { return m_job != nullptr; }
+    /// The generation of the latest job (starts at 0, +1 per start).
+    [[nodiscard]] std::uint64_t generation() const noexcept { return m_generation; }
+
+signals:
+    /// A job started; `label` says what is being read.
+    void importStarted(const QString& label);
+    /// Progress of the current job in [0, 1000] (-1 when the total is not known yet), ~10x/s.
+    void progressChanged(int permille);
+    /// The current job finished; `cluster` is never null.
+    void importFinished(std::shared_ptr<const fleet::app::ImportedCluster> cluster);
+    /// The current job failed; `message` is ImportError::what() (file, place, what was expected).
+    void importFailed(const QString& message);
+    void importCancelled();
+
+private:
+    struct Job;
+    template <class Load> void start(const QString& label, Load load);
+    void pollProgress();
+
+    std::uint64_t m_generation = 0;
+    std::shared_ptr<Job> m_job; // the current job; null when idle
+    QTimer* m_progressTimer = nullptr;
+};
+
+} // namespace fleet::app

@@ -1,0 +1,185 @@
+// fleetscope: the desktop program and its headless subcommands.
+//
+//   fleetscope [FILE...] [--simulate NODES] [--seed N] [--quit-after-first-frame]
+//   fleetscope summary [--format text|json] FILE...
+//   fleetscope screenshot [FILE...] [--simulate N] [--seed N] -o out.png [--size WxH]
+
+#include "cli/clustersource.h"
+#include "cli/helptext.h"
+#include "cli/screenshotcommand.h"
+#include "cli/summarycommand.h"
+#include "mainwindow.h"
+#include "startupclock.h"
+#include "surfaceformat.h"
+#include "xvfb/privatexserver.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+
+namespace {
+
+using namespace fleet::app;
+
+void setApplicationInfo()
+{
+    QCoreApplication::setApplicationName(QStringLiteral("fleetscope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(FLEET_VERSION));
+    QCoreApplication::setOrganizationName(QStringLiteral("Fleetscope"));
+}
+
+// Prints the startup phases once the first frame of the cluster reached the screen.
+struct StartupReport {
+    double xserverMs = 0; // starting a private Xvfb (no display; not part of a desktop start)
+    double applicationMs = 0; // since process start, QApplication constructed
+    double windowShownMs = 0; // since process start, show() returned
+    double firstFrameMs = -1; // since process start, the first frame of any content
+    double clusterShownMs = 0; // since process start, setCluster() returned
+    qint64 loadMs = 0;
+    qint64 totalsMs = 0;
+    qint64 setClusterMs = 0;
+    QString label;
+
+    void print(double clusterFrameMs) const
+    {
+        const double preMain = processStartToMainMs();
+        std::printf("startup: %s\n", qPrintable(label));
+        std::printf("  process start -> main()          %8.1f ms (kernel start time, 10 ms resolution)\n", preMain);
+        if (xserverMs > 0)
+            std::printf("  private Xvfb started (no display) %7.1f ms (included below)\n", xserverMs);
+        std::printf("  main() -> QApplication ready     %8.1f ms\n", applicationMs - std::max(preMain, 0.0));
+        std::printf("  -> window shown                  %8.1f ms\n", windowShownMs - applicationMs);
+        std::printf("  first frame (empty map)          %8.1f ms after process start\n", firstFrameMs);
+        std::printf("  import on worker (generate, finalize, topology, totals) %8lld ms\n", static_cast<long long>(loadMs));
+        std::printf("    of which status-bar totals (ClusterTotals)            %8lld ms\n", static_cast<long long>(totalsMs));
+        std::printf("  layout/raster (FleetMapView::setCluster, GUI thread)    %8lld ms\n", static_cast<long long>(setClusterMs));
+        std::printf("  first render (setCluster returned -> frameRendered)     %8.1f ms\n", clusterFrameMs - clusterShownMs);
+        std::printf("  total: process start -> first cluster frame on screen   %8.1f ms\n", clusterFrameMs);
+        std::fflush(stdout);
+    }
+};
+
+int runGui(int& argc, char** argv)
+{
+    QStringList args;
+    for (int i = 0; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    // Parsed before QApplication exists, so --help and --version work without a display.
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Fleetscope: sees a whole cluster at once. Opens kubectl JSON or Alibaba GPU trace files, or a simulated "
+                       "fleet when none is given.\n\nSubcommands (no display needed):\n"
+                       "  fleetscope summary [--format text|json] FILE...\n"
+                       "  fleetscope screenshot [FILE...] [--simulate N] [--seed N] -o out.png [--size WxH]\n"
+                       "Run a subcommand with --help for its options."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    addClusterSourceOptions(parser);
+    parser.addOption(QCommandLineOption(QStringLiteral("quit-after-first-frame"),
+        QStringLiteral("Measure startup: print the time from process start to the first frame of "
+                       "the cluster on screen, with its phases, and quit.")));
+    // Qt's own options (-platform, -style, ...) are left to QApplication.
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "fleetscope: %s\nRun fleetscope --help for the options.\n", qPrintable(parser.errorText()));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))) {
+        std::fputs(qPrintable(helpTextWithUsage(parser, QStringLiteral("fleetscope [options] [FILE...]"))), stdout);
+        return 0;
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        std::printf("fleetscope %s\n", FLEET_VERSION);
+        return 0;
+    }
+    ClusterSource source;
+    QString error;
+    if (!readClusterSource(parser, true, source, error)) {
+        std::fprintf(stderr, "fleetscope: %s\n", error.toLocal8Bit().constData());
+        return 2;
+    }
+    const bool measure = parser.isSet(QStringLiteral("quit-after-first-frame"));
+
+    // Without a display Qt's xcb plugin aborts with a core dump; say what to do instead.
+    // The startup measurement needs no one to look: it gets a private Xvfb like `screenshot`.
+    StartupReport report;
+    PrivateXServer xserver; // outlives the QApplication below
+    const QByteArray platform = qgetenv("QT_QPA_PLATFORM");
+    const bool usesX11 = (platform.isEmpty() && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) || platform == "xcb";
+    if (usesX11 && !canOpenXDisplay(qEnvironmentVariable("DISPLAY").toStdString())) {
+        if (!measure) {
+            std::fprintf(stderr,
+                "fleetscope: cannot open the X display \"%s\". Run it on a desktop (or under xvfb-run); without a display use "
+                "`fleetscope summary` or `fleetscope screenshot`.\n",
+                qgetenv("DISPLAY").constData());
+            return 1;
+        }
+        const double before = msSinceProcessStart();
+        try {
+            ensureXDisplay(xserver, 1600, 1200);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "fleetscope: %s\n", e.what());
+            return 1;
+        }
+        report.xserverMs = msSinceProcessStart() - before;
+    }
+
+    setDefaultSurfaceFormat(); // before QApplication (DESIGN.md, "Views")
+    QApplication app(argc, argv);
+    report.applicationMs = msSinceProcessStart();
+
+    MainWindow window;
+    bool clusterShown = false;
+    if (measure) {
+        QObject::connect(&window, &MainWindow::clusterShown, &window, [&] {
+            report.clusterShownMs = msSinceProcessStart();
+            report.loadMs = window.cluster()->loadMs;
+            report.totalsMs = window.cluster()->totalsMs;
+            report.setClusterMs = window.lastSetClusterMs();
+            report.label = window.cluster()->sourceLabel;
+            clusterShown = true;
+        });
+        QObject::connect(window.mapView(), &fleet::views::FleetMapView::frameRendered, &window, [&] {
+            const double now = msSinceProcessStart();
+            if (report.firstFrameMs < 0)
+                report.firstFrameMs = now;
+            if (clusterShown) {
+                report.print(now);
+                QCoreApplication::exit(0);
+            }
+        });
+        QObject::connect(&window, &MainWindow::importFailed, &window, [](const QString& message) {
+            std::fprintf(stderr, "fleetscope: %s\n", qPrintable(message));
+            QCoreApplication::exit(1);
+        });
+    }
+    // Start the import first: it runs on a worker while the window appears.
+    if (source.simulate)
+        window.openSimulated(source.simulatedNodes, source.seed);
+    else
+        window.openFiles(source.files);
+    window.show();
+    report.windowShownMs = msSinceProcessStart();
+    return app.exec();
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    markMainEntered();
+    setApplicationInfo();
+    const char* subcommand = argc > 1 ? argv[1] : "";
+    if (std::strcmp(subcommand, "summary") == 0) {
+        QCoreApplication app(argc, argv); // no GUI: works without a display
+        setApplicationInfo();
+        return runSummary(QCoreApplication::arguments());
+    }
+    if (std::strcmp(subcommand, "screenshot") == 0)
+        return runScreenshot(argc, argv);
+    return runGui(argc, argv);
+}

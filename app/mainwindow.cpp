@@ -1,0 +1,341 @@
+#include "mainwindow.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStatusBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace fleet::app {
+
+namespace {
+
+// A one-line banner above the map: coloured frame, word-wrapped text, optional button, close.
+QFrame* makeBanner(QWidget* parent, const QString& objectName, const QString& style, QLabel** label, QHBoxLayout** layout)
+{
+    auto* frame = new QFrame(parent);
+    frame->setObjectName(objectName);
+    frame->setStyleSheet(style);
+    frame->setFrameShape(QFrame::StyledPanel);
+    auto* row = new QHBoxLayout(frame);
+    row->setContentsMargins(8, 4, 8, 4);
+    *label = new QLabel(frame);
+    (*label)->setObjectName(objectName + QStringLiteral("Text"));
+    (*label)->setWordWrap(true);
+    (*label)->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    row->addWidget(*label, 1);
+    auto* close = new QToolButton(frame);
+    close->setText(QStringLiteral("\u2715"));
+    close->setToolTip(QObject::tr("Hide"));
+    close->setAutoRaise(true);
+    QObject::connect(close, &QToolButton::clicked, frame, &QWidget::hide);
+    row->addWidget(close);
+    frame->hide();
+    *layout = row;
+    return frame;
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_imports(new ImportController(this))
+{
+    setWindowTitle(tr("Fleetscope"));
+
+    auto* central = new QWidget(this);
+    auto* column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+
+    QHBoxLayout* errorRow = nullptr;
+    m_errorBanner = makeBanner(central, QStringLiteral("errorBanner"),
+        QStringLiteral("QFrame#errorBanner { background: #fde2e1; color: #611a15; border: 1px solid #e0a8a4; }"), &m_errorLabel,
+        &errorRow);
+    m_errorLabel->setTextFormat(Qt::RichText);
+    column->addWidget(m_errorBanner);
+
+    QHBoxLayout* warningRow = nullptr;
+    m_warningBanner = makeBanner(central, QStringLiteral("warningBanner"),
+        QStringLiteral("QFrame#warningBanner { background: #fff4ce; color: #5c4400; border: 1px solid #e6d28a; }"),
+        &m_warningLabel, &warningRow);
+    auto* details = new QPushButton(tr("Details\u2026"), m_warningBanner);
+    details->setObjectName(QStringLiteral("warningDetailsButton"));
+    connect(details, &QPushButton::clicked, this, &MainWindow::showWarningDetails);
+    warningRow->insertWidget(1, details);
+    column->addWidget(m_warningBanner);
+
+    m_map = new views::FleetMapView(central);
+    m_map->setObjectName(QStringLiteral("fleetMap"));
+    column->addWidget(m_map, 1);
+    setCentralWidget(central);
+
+    createMenus();
+    createStatusBar();
+
+    connect(m_imports, &ImportController::importStarted, this, &MainWindow::onImportStarted);
+    connect(m_imports, &ImportController::progressChanged, this, &MainWindow::onProgress);
+    connect(m_imports, &ImportController::importFinished, this, &MainWindow::onImportFinished);
+    connect(m_imports, &ImportController::importFailed, this, &MainWindow::onImportFailed);
+    connect(m_imports, &ImportController::importCancelled, this, &MainWindow::onImportCancelled);
+    connect(m_map, &views::FleetMapView::nodeHovered, this, &MainWindow::onNodeHovered);
+
+    resize(1280, 860);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open\u2026"), this, &MainWindow::showOpenDialog);
+    open->setShortcut(QKeySequence::Open);
+    open->setObjectName(QStringLiteral("actionOpen"));
+    QAction* simulate = file->addAction(tr("Open &Simulated Cluster\u2026"), this, &MainWindow::showSimulateDialog);
+    simulate->setObjectName(QStringLiteral("actionSimulate"));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* metric = menuBar()->addMenu(tr("&Metric"));
+    m_metricGroup = new QActionGroup(this);
+    m_metricGroup->setExclusive(true);
+    auto addMetric = [&](const QString& text, views::MapMetric value, const QString& name) {
+        QAction* a = metric->addAction(text);
+        a->setCheckable(true);
+        a->setObjectName(name);
+        m_metricGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, value] { m_map->setMetric(value); });
+        return a;
+    };
+    m_gpuMetric
+        = addMetric(tr("&GPU Requested (CPU Where No GPU)"), views::MapMetric::GpuRequested, QStringLiteral("actionMetricGpu"));
+    m_cpuMetric = addMetric(tr("&CPU Requested"), views::MapMetric::CpuRequested, QStringLiteral("actionMetricCpu"));
+    m_memoryMetric = addMetric(tr("&Memory Requested"), views::MapMetric::MemoryRequested, QStringLiteral("actionMetricMemory"));
+    m_gpuMetric->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    m_cpuMetric->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
+    m_memoryMetric->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_3));
+    setMetric(m_map->metric());
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* reset = view->addAction(tr("&Reset Zoom"), this, [this] { m_map->resetView(); });
+    reset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Fleetscope"), this, [this] {
+        QMessageBox::about(this, tr("About Fleetscope"),
+            tr("<b>Fleetscope %1</b><p>Sees a whole cluster at once: every node a cell, coloured by "
+               "the requested share of its GPUs (CPU where a node has none).</p>")
+                .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::createStatusBar()
+{
+    m_totalsLabel = new QLabel(this);
+    m_totalsLabel->setObjectName(QStringLiteral("totalsLabel"));
+    m_totalsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_totalsLabel->setMinimumWidth(50); // long totals are clipped, never widen the window
+    m_totalsLabel->setToolTip(tr("GPUs, CPU and memory: requested by counted pods, of allocatable. Counted pods: bound to a "
+                                 "node and not Succeeded/Failed. Pending: no node yet."));
+    statusBar()->addWidget(m_totalsLabel, 1);
+
+    m_warningCountLabel = new QLabel(this);
+    m_warningCountLabel->setObjectName(QStringLiteral("warningCountLabel"));
+    statusBar()->addPermanentWidget(m_warningCountLabel);
+
+    m_hoverLabel = new QLabel(this);
+    m_hoverLabel->setObjectName(QStringLiteral("hoverLabel"));
+    statusBar()->addPermanentWidget(m_hoverLabel);
+
+    m_progressBar = new QProgressBar(this);
+    m_progressBar->setObjectName(QStringLiteral("importProgress"));
+    m_progressBar->setFixedWidth(180);
+    m_progressBar->setRange(0, 1000);
+    m_progressBar->setTextVisible(true);
+    statusBar()->addPermanentWidget(m_progressBar);
+
+    m_cancelButton = new QToolButton(this);
+    m_cancelButton->setObjectName(QStringLiteral("cancelImportButton"));
+    m_cancelButton->setText(tr("Cancel"));
+    connect(m_cancelButton, &QToolButton::clicked, this, &MainWindow::cancelImport);
+    statusBar()->addPermanentWidget(m_cancelButton);
+    setBusy(false);
+}
+
+void MainWindow::setMetric(views::MapMetric metric)
+{
+    m_map->setMetric(metric);
+    switch (metric) {
+    case views::MapMetric::GpuRequested:
+        m_gpuMetric->setChecked(true);
+        break;
+    case views::MapMetric::CpuRequested:
+        m_cpuMetric->setChecked(true);
+        break;
+    case views::MapMetric::MemoryRequested:
+        m_memoryMetric->setChecked(true);
+        break;
+    }
+}
+
+void MainWindow::openFiles(const QStringList& paths)
+{
+    if (paths.isEmpty())
+        return;
+    m_imports->startFiles(paths);
+}
+
+void MainWindow::openSimulated(std::size_t nodeCount, std::uint64_t seed)
+{
+    m_imports->startSimulated(nodeCount, seed);
+}
+
+void MainWindow::cancelImport()
+{
+    m_imports->cancel();
+}
+
+void MainWindow::showOpenDialog()
+{
+    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open Cluster Files"), QString(),
+        tr("Cluster files (*.json *.csv);;kubectl JSON (*.json);;Alibaba GPU trace CSV (*.csv);;All files (*)"));
+    openFiles(paths);
+}
+
+void MainWindow::showSimulateDialog()
+{
+    bool ok = false;
+    const int nodes = QInputDialog::getInt(this, tr("Open Simulated Cluster"), tr("Nodes:"), 100000, 1, 1000000, 1000, &ok);
+    if (ok)
+        openSimulated(static_cast<std::size_t>(nodes), 1);
+}
+
+void MainWindow::showWarningDetails()
+{
+    if (!m_cluster)
+        return;
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Import Warnings"),
+        tr("%1 while reading %2.").arg(formatWarningCount(m_cluster->report.warnings.size()), m_cluster->sourceLabel),
+        QMessageBox::Close, this);
+    QStringList lines;
+    for (const std::string& w : m_cluster->report.warnings)
+        lines << QString::fromStdString(w);
+    box->setDetailedText(lines.join(QLatin1Char('\n')));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void MainWindow::setBusy(bool busy)
+{
+    m_progressBar->setVisible(busy);
+    m_cancelButton->setVisible(busy);
+    m_cancelButton->setEnabled(busy);
+}
+
+void MainWindow::onImportStarted(const QString& label)
+{
+    m_pendingLabel = label;
+    setBusy(true);
+    m_progressBar->setToolTip(tr("Reading %1").arg(label));
+    m_progressBar->setFormat(tr("Importing\u2026 %p%"));
+}
+
+void MainWindow::onProgress(int permille)
+{
+    if (permille < 0) {
+        m_progressBar->setRange(0, 0); // busy indicator until the total is known
+    } else {
+        m_progressBar->setRange(0, 1000);
+        m_progressBar->setValue(permille);
+    }
+}
+
+void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster)
+{
+    setBusy(false);
+    m_cluster = std::move(cluster);
+    QElapsedTimer clock;
+    clock.start();
+    m_map->setCluster(m_cluster->store, m_cluster->topology);
+    m_lastSetClusterMs = clock.elapsed();
+
+    m_totalsLabel->setText(formatClusterTotals(m_cluster->totals));
+    m_warningCountLabel->setText(formatWarningCount(m_cluster->totals.warnings));
+    m_warningCountLabel->setStyleSheet(
+        m_cluster->totals.warnings > 0 ? QStringLiteral("color: #8a5a00; font-weight: bold;") : QString());
+    m_totalsLabel->setToolTip(tr("%1: imported in %2 ms, laid out in %3 ms.\nGPUs, CPU and memory: requested by counted pods, of "
+                                 "allocatable. Counted pods: bound to a node and not Succeeded/Failed. Pending: no node yet.")
+                                  .arg(m_cluster->sourceLabel)
+                                  .arg(m_cluster->loadMs)
+                                  .arg(m_lastSetClusterMs));
+    setWindowTitle(tr("%1 \u2014 Fleetscope").arg(m_cluster->sourceLabel));
+    m_errorBanner->hide();
+    const auto warnings = m_cluster->report.warnings.size();
+    if (warnings > 0) {
+        m_warningLabel->setText(tr("%1 while reading %2 (Details lists all): %3")
+                                    .arg(formatWarningCount(warnings), m_cluster->sourceLabel,
+                                        QString::fromStdString(m_cluster->report.warnings.front())));
+        m_warningBanner->show();
+    } else {
+        m_warningBanner->hide();
+    }
+    emit clusterShown();
+}
+
+void MainWindow::onImportFailed(const QString& message)
+{
+    setBusy(false);
+    const QString kept = m_cluster ? tr("The previous cluster (%1) is still shown.").arg(m_cluster->sourceLabel) : QString();
+    // ImportError::what() names the file and the place already.
+    m_errorMessage = tr("Import failed: %1 %2").arg(message, kept).trimmed();
+    m_errorLabel->setText(tr("<b>Import failed:</b> %1 %2").arg(message.toHtmlEscaped(), kept.toHtmlEscaped()).trimmed());
+    m_errorBanner->show();
+    emit importFailed(message);
+}
+
+void MainWindow::onImportCancelled()
+{
+    setBusy(false);
+    statusBar()->showMessage(tr("Import of %1 cancelled.").arg(m_pendingLabel), 5000);
+}
+
+void MainWindow::onNodeHovered(model::NodeId node)
+{
+    if (!m_cluster || !node.isValid() || node.index() >= m_cluster->store->nodeCount()) {
+        m_hoverLabel->clear();
+        return;
+    }
+    m_hoverLabel->setText(
+        QString::fromUtf8(m_cluster->store->nodeName(node).data(), qsizetype(m_cluster->store->nodeName(node).size())));
+}
+
+QString MainWindow::totalsText() const
+{
+    if (m_totalsLabel->text().isEmpty())
+        return {};
+    return m_totalsLabel->text() + QStringLiteral(" | ") + m_warningCountLabel->text();
+}
+
+QString MainWindow::errorText() const
+{
+    return m_errorBanner->isHidden() ? QString() : m_errorMessage;
+}
+
+QString MainWindow::warningText() const
+{
+    return m_warningBanner->isHidden() ? QString() : m_warningLabel->text();
+}
+
+} // namespace fleet::app

@@ -1,0 +1,101 @@
+#pragma once
+// The main window: the fleet map, its menus, the import progress and the totals.
+
+#include "importcontroller.h"
+
+#include "views/map/fleetmapview.h"
+
+#include <QMainWindow>
+
+#include <cstdint>
+#include <memory>
+
+class QAction;
+class QActionGroup;
+class QFrame;
+class QLabel;
+class QProgressBar;
+class QToolButton;
+
+namespace fleet::app {
+
+/// The main window. Central widget: an error banner and a warning banner (hidden until
+/// needed) above the FleetMapView. Status bar: the cluster totals (ClusterTotals), the node
+/// under the mouse, and while an import runs a progress bar with a Cancel button.
+///
+/// Imports run on a worker (ImportController); the window stays responsive and keeps
+/// showing the previous cluster until a new one is ready. A failed import keeps the
+/// previous cluster and shows the error (file and place) in the error banner; warnings
+/// are counted in the status bar and listed by the warning banner's Details button.
+/// Thread: GUI thread.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// Imports `paths` as one cluster on a worker: the path File > Open takes.
+    void openFiles(const QStringList& paths);
+    /// Generates a simulated cluster on a worker (File > Open Simulated Cluster).
+    void openSimulated(std::size_t nodeCount, std::uint64_t seed);
+    /// Cancels the running import (the Cancel button).
+    void cancelImport();
+
+    [[nodiscard]] views::FleetMapView* mapView() const noexcept { return m_map; }
+    [[nodiscard]] ImportController* importController() const noexcept { return m_imports; }
+    /// The cluster shown, or null before the first import finished.
+    [[nodiscard]] std::shared_ptr<const ImportedCluster> cluster() const noexcept { return m_cluster; }
+    /// The status bar's totals text, as formatTotals() (empty before the first cluster).
+    [[nodiscard]] QString totalsText() const;
+    /// The error banner's text (plain), or empty when it is hidden.
+    [[nodiscard]] QString errorText() const;
+    /// The warning banner's text, or empty when it is hidden.
+    [[nodiscard]] QString warningText() const;
+    /// Milliseconds that the last FleetMapView::setCluster() took on the GUI thread (layout, raster).
+    [[nodiscard]] qint64 lastSetClusterMs() const noexcept { return m_lastSetClusterMs; }
+
+    void setMetric(views::MapMetric metric);
+
+signals:
+    /// A new cluster is on the map (after FleetMapView::setCluster() returned).
+    void clusterShown();
+    /// An import failed; `message` names the file and the place. The previous cluster stays.
+    void importFailed(const QString& message);
+
+private:
+    void createMenus();
+    void createStatusBar();
+    void showOpenDialog();
+    void showSimulateDialog();
+    void showWarningDetails();
+    void onImportStarted(const QString& label);
+    void onProgress(int permille);
+    void onImportFinished(std::shared_ptr<const ImportedCluster> cluster);
+    void onImportFailed(const QString& message);
+    void onImportCancelled();
+    void onNodeHovered(model::NodeId node);
+    void setBusy(bool busy);
+
+    ImportController* m_imports = nullptr;
+    views::FleetMapView* m_map = nullptr;
+    std::shared_ptr<const ImportedCluster> m_cluster;
+    QString m_pendingLabel;
+    QString m_errorMessage; // plain text of the error banner
+    qint64 m_lastSetClusterMs = 0;
+
+    QFrame* m_errorBanner = nullptr;
+    QLabel* m_errorLabel = nullptr;
+    QFrame* m_warningBanner = nullptr;
+    QLabel* m_warningLabel = nullptr;
+    QLabel* m_totalsLabel = nullptr;
+    QLabel* m_hoverLabel = nullptr;
+    QLabel* m_warningCountLabel = nullptr; // apart from the totals, so that it is never clipped
+    QProgressBar* m_progressBar = nullptr;
+    QToolButton* m_cancelButton = nullptr;
+    QActionGroup* m_metricGroup = nullptr;
+    QAction* m_gpuMetric = nullptr;
+    QAction* m_cpuMetric = nullptr;
+    QAction* m_memoryMetric = nullptr;
+};
+
+} // namespace fleet::app
