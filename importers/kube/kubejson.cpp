@@ -81,6 +81,11 @@ public:
                 break;
             done += static_cast<std::size_t>(r);
         }
+        // Ask the kernel to read the next stretch while this one is parsed, so that a file
+        // that is not in the page cache streams from disk in parallel with parsing.
+        if (done > 0 && offset + done < m_size)
+            ::posix_fadvise(m_fd, static_cast<off_t>(offset + done),
+                static_cast<off_t>(std::max<std::size_t>(n, std::size_t { 8 } << 20)), POSIX_FADV_WILLNEED);
         return done;
     }
 
