@@ -3,10 +3,13 @@
 #include "importers/kube/kubejson.h"
 #include "importers/traces/alibabacsv.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
 namespace fleet::importers {
 namespace {
@@ -39,13 +42,24 @@ void finish(LoadedCluster& result, const model::TopologySpec& topologySpec, cons
     model::ClusterStore& store = *result.store;
     if (store.nodeCount() == 0 && store.podCount() == 0)
         throw ImportError(what, 0, "", "the input holds no nodes and no pods");
-    const std::size_t unknown = store.finalize();
+    if (const auto [dup, first] = store.findDuplicatePod(); dup.isValid())
+        throw ImportError(what, 0, "",
+                          "pod " + std::string(store.podNamespace(dup)) + "/" + std::string(store.podName(dup))
+                              + " appears twice (pod " + std::to_string(first.value + 1) + " and pod " + std::to_string(dup.value + 1)
+                              + " of the input): namespace/name must be unique; was a file loaded twice, or two pod lists of one trace?");
+    std::size_t unknown = 0;
+    try {
+        unknown = store.finalize();
+    } catch (const std::overflow_error& e) {
+        throw ImportError(what, 0, "", e.what());
+    }
     if (unknown > 0)
         result.report.warn(std::to_string(unknown)
                            + " pods name a node (spec.nodeName) that is not in the input; they count on no node. "
                              "Load the nodes file together with the pods file.");
     if (store.nodeCount() == 0)
-        result.report.warn("the input holds pods but no nodes: load `kubectl get nodes -o json` too");
+        result.report.warn("the input holds pods but no nodes: load the node list too "
+                           "(`kubectl get nodes -o json`, or the trace's node list CSV)");
     result.topology = std::make_shared<model::Topology>(model::Topology::build(store, topologySpec));
 }
 
@@ -64,6 +78,14 @@ FileFormat detectFileFormat(const std::string& path)
         firstLine.pop_back();
     if (isAlibabaCsvHeader(firstLine))
         return FileFormat::AlibabaCsv;
+    // A header-like first line (comma-separated names, no JSON or markup) goes to the CSV
+    // importer, whose error lists the headers it supports, rather than "not JSON".
+    const bool headerLike = firstLine.find(',') != std::string::npos
+        && std::all_of(firstLine.begin(), firstLine.end(), [](char c) {
+               return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ',' || c == ' ' || c == '-' || c == '"';
+           });
+    if (headerLike)
+        return FileFormat::AlibabaCsv;
     return FileFormat::KubectlJson;
 }
 
@@ -79,6 +101,14 @@ LoadedCluster loadClusterFiles(const std::vector<std::string>& paths, ImportProg
     std::vector<std::size_t> sizes;
     for (const auto& path : paths) {
         std::error_code ec;
+        const auto status = std::filesystem::status(path, ec);
+        if (ec)
+            throw ImportError(path, 0, "", "cannot read the file: " + ec.message());
+        if (std::filesystem::is_directory(status))
+            throw ImportError(path, 0, "", "is a folder; give the files inside it (kubectl JSON or trace CSV)");
+        if (!std::filesystem::is_regular_file(status))
+            throw ImportError(path, 0, "", "is not a regular file (pipes, devices and standard input are not read); "
+                                           "save the output to a file first, e.g. kubectl get pods -A -o json > pods.json");
         const auto size = std::filesystem::file_size(path, ec);
         if (ec)
             throw ImportError(path, 0, "", "cannot read the file: " + ec.message());

@@ -194,6 +194,21 @@ NodeId ClusterStore::addNode(const NodeRecord& r)
 }
 
 namespace {
+// Adds `b` into `a`; false when any resource overflows int64 (a is then unspecified).
+bool addChecked(ResourceVector& a, const ResourceVector& b) noexcept
+{
+    bool ok = true;
+    for (std::size_t i = 0; i < kCoreResourceCount; ++i)
+        ok &= !__builtin_add_overflow(a.amounts[i], b.amounts[i], &a.amounts[i]);
+    return ok;
+}
+
+[[noreturn]] void throwOverflow(std::string_view what, std::string_view node)
+{
+    throw std::overflow_error(std::string(what) + (node.empty() ? "" : " on node \"" + std::string(node) + "\"")
+                              + " exceeds the range of a 64-bit integer; check the quantities in the input");
+}
+
 inline void hashMix(std::size_t& h, std::size_t v) noexcept
 {
     h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
@@ -330,13 +345,22 @@ std::size_t ClusterStore::finalize()
         if (podIsTerminal(PodId(static_cast<std::uint32_t>(p))))
             continue;
         ++counts[n.index()];
-        m_nodeRequested[n.index()] += m_podRequest[p];
+        if (!addChecked(m_nodeRequested[n.index()], m_podRequest[p]))
+            throwOverflow("the sum of pod requests", this->nodeName(n));
         for (std::uint32_t i = m_podExtBegin[p]; i < m_podExtBegin[p + 1]; ++i) {
             const auto [key, value] = m_podExt[i];
             for (std::uint32_t j = m_nodeExtBegin[n.index()]; j < m_nodeExtBegin[n.index() + 1]; ++j)
                 if (m_nodeExtAllocatable[j].first == key)
                     m_nodeExtRequested[j] += value;
         }
+    }
+    // Cluster totals must fit too, so that every sum over a subset of nodes does.
+    ResourceVector allocatable, requested;
+    for (std::size_t n = 0; n < nodes; ++n) {
+        if (!addChecked(allocatable, m_nodeAllocatable[n]) || !addChecked(allocatable, m_nodeCapacity[n]))
+            throwOverflow("the cluster's summed allocatable and capacity", nodeName(NodeId(static_cast<std::uint32_t>(n))));
+        if (!addChecked(requested, m_nodeRequested[n]))
+            throwOverflow("the cluster's summed requests", nodeName(NodeId(static_cast<std::uint32_t>(n))));
     }
     // Counting sort of counted pods by node: nodePods(n) is a contiguous range.
     m_nodePodBegin.assign(nodes + 1, 0);
@@ -350,6 +374,31 @@ std::size_t ClusterStore::finalize()
             m_nodePods[cursor[m_podNode[p].index()]++] = pod;
     }
     return unknownNode;
+}
+
+std::pair<PodId, PodId> ClusterStore::findDuplicatePod() const
+{
+    // Open addressing over pod indices keyed by (namespace id, name id): 4 bytes a slot,
+    // at most half full.
+    const std::size_t pods = podCount();
+    std::size_t size = 16;
+    while (size < pods * 2)
+        size <<= 1;
+    std::vector<std::uint32_t> slots(size, 0);
+    const std::size_t mask = size - 1;
+    for (std::uint32_t p = 0; p < pods; ++p) {
+        const std::uint64_t key = (std::uint64_t{m_podNamespace[p].value} << 32) | m_podName[p].value;
+        std::uint64_t h = key * 0x9e3779b97f4a7c15ull;
+        std::size_t i = static_cast<std::size_t>(h ^ (h >> 32)) & mask;
+        while (slots[i] != 0) {
+            const std::uint32_t q = slots[i] - 1;
+            if (m_podNamespace[q] == m_podNamespace[p] && m_podName[q] == m_podName[p])
+                return {PodId(p), PodId(q)};
+            i = (i + 1) & mask;
+        }
+        slots[i] = p + 1;
+    }
+    return {};
 }
 
 NodeId ClusterStore::findNode(std::string_view name) const

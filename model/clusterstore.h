@@ -140,7 +140,15 @@ public:
     /// Binds pods to nodes by spec.nodeName and sums the requests of counted pods into
     /// each node. Call after the last add; cheap to call again. Returns the number of
     /// pods naming a node that is not in the store (they count as nowhere).
+    /// Throws std::overflow_error, naming the node, when a node's summed requests or the
+    /// cluster's summed allocatable or requests do not fit in int64 (absurd quantities such
+    /// as "6E" of memory on several nodes); totals are exact whenever it returns.
     std::size_t finalize();
+    /// The first pod (in id order) whose namespace/name an earlier pod already has, with that
+    /// earlier pod; both invalid when every pod is unique. Kubernetes keys pods by
+    /// namespace/name, so a duplicate means an input was loaded twice. O(pods), ~8 bytes a pod
+    /// of temporary memory. Thread: any, once no thread mutates the store.
+    [[nodiscard]] std::pair<PodId, PodId> findDuplicatePod() const;
     void reserve(std::size_t nodes, std::size_t pods);
 
     // ---- sizes and shared tables -----------------------------------------------------

@@ -43,8 +43,7 @@ void writeResources(std::ostream& out, const model::ClusterStore& store, const R
 {
     out << "{\"cpu_millicores\": " << r[CoreResource::Cpu] << ", \"memory_bytes\": " << r[CoreResource::Memory]
         << ", \"gpu\": " << formatMilliDecimal(r[CoreResource::Gpu]) << ", \"pods\": " << r[CoreResource::Pods];
-    if (r[CoreResource::EphemeralStorage] != 0)
-        out << ", \"ephemeral-storage\": " << r[CoreResource::EphemeralStorage];
+    out << ", \"ephemeral-storage\": " << r[CoreResource::EphemeralStorage];
     for (const auto& [key, value] : extended) {
         out << ", ";
         writeString(out, store.resources().name(key));
@@ -145,6 +144,65 @@ void writeSummaryJson(const model::ClusterStore& store, const ImportReport& repo
     out << "]}\n";
 }
 
+namespace {
+
+// "1,234,567"
+std::string groupThousands(std::int64_t v)
+{
+    std::string digits = std::to_string(v < 0 ? -v : v);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return v < 0 ? "-" + out : out;
+}
+
+// Millis as a decimal with thousands separators and up to `decimals` digits: "8,436.63".
+std::string milliText(std::int64_t milli, int decimals)
+{
+    const std::int64_t whole = milli / 1000;
+    std::int64_t frac = milli % 1000;
+    std::string s = groupThousands(whole);
+    if (decimals > 0 && frac != 0) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "%03lld", static_cast<long long>(frac < 0 ? -frac : frac));
+        std::string f(buf, static_cast<std::size_t>(std::min(decimals, 3)));
+        while (!f.empty() && f.back() == '0')
+            f.pop_back();
+        if (!f.empty())
+            s += "." + f;
+    }
+    return s;
+}
+
+// Bytes in the largest binary unit that keeps the value at or above 1: "69.9 PiB".
+std::string bytesText(std::int64_t bytes)
+{
+    static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = static_cast<double>(bytes);
+    int unit = 0;
+    while (v >= 1024.0 && unit < 6) {
+        v /= 1024.0;
+        ++unit;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, unit == 0 ? "%.0f %s" : "%.1f %s", v, kUnits[unit]);
+    return buf;
+}
+
+std::string percentText(std::int64_t part, std::int64_t whole)
+{
+    if (whole <= 0)
+        return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+    return buf;
+}
+
+} // namespace
+
 void writeSummaryText(const model::ClusterStore& store, const ImportReport& report, std::ostream& out)
 {
     std::size_t ready = 0, cordoned = 0, counted = 0, pending = 0, terminal = 0;
@@ -161,34 +219,27 @@ void writeSummaryText(const model::ClusterStore& store, const ImportReport& repo
     const ResourceVector alloc = store.totalAllocatable();
     const ResourceVector req = store.totalRequested();
     const ResourceVector pend = store.totalPending();
-    auto pct = [](std::int64_t a, std::int64_t b) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.1f%%", b > 0 ? 100.0 * static_cast<double>(a) / static_cast<double>(b) : 0.0);
-        return std::string(buf);
-    };
-    out << "nodes: " << store.nodeCount() << " (" << ready << " ready, " << store.nodeCount() - ready << " not ready, "
-        << cordoned << " cordoned)\n";
-    out << "pods: " << store.podCount() << " (" << counted << " counted on nodes, " << pending << " pending, " << terminal
-        << " succeeded or failed)\n";
-    out << "workloads: " << store.workloadCount() << "\n";
-    out << "                 requested / allocatable        pending\n";
+    out << "nodes:     " << groupThousands(static_cast<std::int64_t>(store.nodeCount())) << " ("
+        << groupThousands(static_cast<std::int64_t>(ready)) << " ready, "
+        << groupThousands(static_cast<std::int64_t>(store.nodeCount() - ready)) << " not ready, "
+        << groupThousands(static_cast<std::int64_t>(cordoned)) << " cordoned)\n";
+    out << "pods:      " << groupThousands(static_cast<std::int64_t>(store.podCount())) << " ("
+        << groupThousands(static_cast<std::int64_t>(counted)) << " counted on nodes, "
+        << groupThousands(static_cast<std::int64_t>(pending)) << " pending, "
+        << groupThousands(static_cast<std::int64_t>(terminal)) << " succeeded or failed)\n";
+    out << "workloads: " << groupThousands(static_cast<std::int64_t>(store.workloadCount())) << "\n\n";
     char line[256];
-    std::snprintf(line, sizeof line, "cpu (cores)    %10s / %-10s %6s  %10s\n", model::formatMilli(req[CoreResource::Cpu]).c_str(),
-                  model::formatMilli(alloc[CoreResource::Cpu]).c_str(), pct(req[CoreResource::Cpu], alloc[CoreResource::Cpu]).c_str(),
-                  model::formatMilli(pend[CoreResource::Cpu]).c_str());
+    std::snprintf(line, sizeof line, "%-14s %18s %18s %8s %18s\n", "resource", "requested", "allocatable", "share", "pending");
     out << line;
-    std::snprintf(line, sizeof line, "memory         %10s / %-10s %6s  %10s\n", model::formatBytes(req[CoreResource::Memory]).c_str(),
-                  model::formatBytes(alloc[CoreResource::Memory]).c_str(),
-                  pct(req[CoreResource::Memory], alloc[CoreResource::Memory]).c_str(), model::formatBytes(pend[CoreResource::Memory]).c_str());
-    out << line;
-    std::snprintf(line, sizeof line, "gpu            %10s / %-10s %6s  %10s\n", formatMilliDecimal(req[CoreResource::Gpu]).c_str(),
-                  formatMilliDecimal(alloc[CoreResource::Gpu]).c_str(), pct(req[CoreResource::Gpu], alloc[CoreResource::Gpu]).c_str(),
-                  formatMilliDecimal(pend[CoreResource::Gpu]).c_str());
-    out << line;
-    std::snprintf(line, sizeof line, "pods           %10lld / %-10lld %6s  %10lld\n", static_cast<long long>(req[CoreResource::Pods]),
-                  static_cast<long long>(alloc[CoreResource::Pods]), pct(req[CoreResource::Pods], alloc[CoreResource::Pods]).c_str(),
-                  static_cast<long long>(pend[CoreResource::Pods]));
-    out << line;
+    auto row = [&](const char* name, const std::string& r, const std::string& a, std::int64_t rv, std::int64_t av, const std::string& p) {
+        std::snprintf(line, sizeof line, "%-14s %18s %18s %8s %18s\n", name, r.c_str(), a.c_str(), percentText(rv, av).c_str(), p.c_str());
+        out << line;
+    };
+    const auto cpu = CoreResource::Cpu, mem = CoreResource::Memory, gpu = CoreResource::Gpu, pods = CoreResource::Pods;
+    row("cpu (cores)", milliText(req[cpu], 2), milliText(alloc[cpu], 2), req[cpu], alloc[cpu], milliText(pend[cpu], 2));
+    row("memory", bytesText(req[mem]), bytesText(alloc[mem]), req[mem], alloc[mem], bytesText(pend[mem]));
+    row("gpu", milliText(req[gpu], 3), milliText(alloc[gpu], 3), req[gpu], alloc[gpu], milliText(pend[gpu], 3));
+    row("pods", groupThousands(req[pods]), groupThousands(alloc[pods]), req[pods], alloc[pods], groupThousands(pend[pods]));
     for (const auto& w : report.warnings)
         out << "warning: " << w << "\n";
 }

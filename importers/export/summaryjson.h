@@ -15,7 +15,7 @@ namespace fleet::importers {
 ///               "allocatable": R, "requested": R, "pending": R},
 ///    "warnings": [string]}
 /// where R = {"cpu_millicores": int, "memory_bytes": int, "gpu": number (whole GPUs, exact to 1/1000),
-///            "pods": int, "<other resource name>": number, ...}; extended resources appear where non-zero
+///            "pods": int, "ephemeral-storage": int (bytes), "<other resource name>": number, ...}; extended resources appear
 ///            (for a node: where it has allocatable or capacity of them).
 /// `store` must be finalized. Streams: memory stays flat for 2M pods. Thread: any.
 void writeSummaryJson(const model::ClusterStore& store, const ImportReport& report, std::ostream& out);

@@ -3,14 +3,18 @@
 
 #include "importers/clusterloader.h"
 #include "importers/export/summaryjson.h"
+#include "shareddata.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <fstream>
+
+#include <sys/stat.h>
 #include <sstream>
 
 using namespace fleet;
@@ -42,6 +46,8 @@ std::string writeFile(const QTemporaryDir& dir, const char* name, const std::str
 class TestClusterLoader : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() { FLEET_REQUIRE_SHARED_DATA(); }
+
     void detectsFormats_data()
     {
         QTest::addColumn<QString>("path");
@@ -139,6 +145,63 @@ private slots:
         } catch (const importers::ImportError& e) {
             QVERIFY2(QString(e.what()).contains(expected), e.what());
         }
+    }
+
+    void rejectedInputs_data()
+    {
+        QTest::addColumn<QString>("first");
+        QTest::addColumn<QString>("second");
+        QTest::addColumn<QString>("expected");
+        const QString nodes = R"({"kind":"NodeList","items":[{"metadata":{"name":"a"},"status":{"allocatable":{"cpu":"1","memory":"6E"}}},)"
+                              R"({"metadata":{"name":"b"},"status":{"allocatable":{"cpu":"1","memory":"6E"}}}]})";
+        const QString pod = R"({"kind":"PodList","items":[{"metadata":{"namespace":"ns","name":"p"},"spec":{"containers":[]}}]})";
+        QTest::newRow("same pod twice") << pod << pod << "pod ns/p appears twice";
+        QTest::newRow("allocatable overflows") << nodes << pod << "exceeds the range of a 64-bit integer";
+        QTest::newRow("csv with another header") << "id,cpu,mem\n1,2,3\n" << pod << "first.txt:1: unknown header \"id,cpu,mem\"";
+    }
+    void rejectedInputs()
+    {
+        QFETCH(QString, first);
+        QFETCH(QString, second);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const std::string a = writeFile(dir, "first.txt", first.toStdString());
+        const std::string b = writeFile(dir, "second.json", second.toStdString());
+        try {
+            const auto c = importers::loadClusterFiles({a, b});
+            QFAIL("expected an ImportError");
+        } catch (const importers::ImportError& e) {
+            QVERIFY2(QString(e.what()).contains(expected), e.what());
+        }
+    }
+
+    void notRegularFiles()
+    {
+        QTemporaryDir dir;
+        const std::string fifo = dir.filePath("pipe").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        for (const auto& [path, expected] : {std::pair{fifo, "not a regular file"}, std::pair{dir.path().toStdString(), "is a folder"}}) {
+            try {
+                const auto c = importers::loadClusterFiles({path});
+                QFAIL("expected an ImportError");
+            } catch (const importers::ImportError& e) {
+                QVERIFY2(QString(e.what()).contains(expected), e.what());
+                QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(path)), e.what());
+            }
+        }
+    }
+
+    void textSummary()
+    {
+        const auto c = importers::loadClusterFiles({kHoneycomb + "/nodes.json", kHoneycomb + "/pods.json"});
+        std::ostringstream out;
+        importers::writeSummaryText(*c.store, c.report, out);
+        const QString text = QString::fromStdString(out.str());
+        QVERIFY2(text.contains("nodes:     2 (2 ready, 0 not ready, 0 cordoned)"), qPrintable(text));
+        QVERIFY2(text.contains("pods:      11 (11 counted on nodes, 0 pending, 0 succeeded or failed)"), qPrintable(text));
+        // 450m of 2 x 7910m; 200Mi of 2 x 31127824Ki
+        QVERIFY2(text.contains(QRegularExpression(R"(cpu \(cores\)\s+0.45\s+15.82\s+2.8%)")), qPrintable(text));
+        QVERIFY2(text.contains(QRegularExpression(R"(memory\s+200.0 MiB\s+59.4 GiB\s+0.3%)")), qPrintable(text));
     }
 
     void missingFile()

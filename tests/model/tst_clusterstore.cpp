@@ -107,6 +107,9 @@ private slots:
     void totals();
     void stringPoolAtScale();
     void moveKeepsEverything();
+    void duplicatePodsFound();
+    void overflowingTotalsThrow_data();
+    void overflowingTotalsThrow();
 };
 
 void TestClusterStore::addNodesKeepsEverything()
@@ -637,6 +640,48 @@ void TestClusterStore::moveKeepsEverything()
     QCOMPARE(moved.str(moved.podNodeSelector(PodId(0))[0].key), std::string_view("topology.kubernetes.io/zone"));
     QCOMPARE(moved.findNode("n1"), NodeId(0));
     QCOMPARE(moved.nodePods(NodeId(0)).size(), std::size_t { 1 });
+}
+
+void TestClusterStore::duplicatePodsFound()
+{
+    ClusterStore store;
+    store.addNode(node("n1", 4000, 1 << 30));
+    store.addPod(pod("a", "p", "n1", 100, 0));
+    store.addPod(pod("b", "p", "n1", 100, 0)); // same name, other namespace: fine
+    store.addPod(pod("a", "q", "", 100, 0));
+    QVERIFY(!store.findDuplicatePod().first.isValid());
+    store.addPod(pod("a", "q", "n1", 100, 0));
+    const auto [dup, first] = store.findDuplicatePod();
+    QCOMPARE(dup.value, 3u);
+    QCOMPARE(first.value, 2u);
+}
+
+void TestClusterStore::overflowingTotalsThrow_data()
+{
+    QTest::addColumn<qlonglong>("nodeMemory");
+    QTest::addColumn<qlonglong>("podCpu");
+    QTest::addColumn<QString>("expected");
+    const qlonglong big = std::numeric_limits<std::int64_t>::max() / 2 + 1;
+    QTest::newRow("allocatable total") << big << 1LL << "summed allocatable";
+    QTest::newRow("requests on a node") << 1LL << big << "sum of pod requests on node \"n1\"";
+}
+
+void TestClusterStore::overflowingTotalsThrow()
+{
+    QFETCH(qlonglong, nodeMemory);
+    QFETCH(qlonglong, podCpu);
+    QFETCH(QString, expected);
+    ClusterStore store;
+    store.addNode(node("n1", 4000, nodeMemory));
+    store.addNode(node("n2", 4000, nodeMemory));
+    store.addPod(pod("a", "p1", "n1", podCpu, 0));
+    store.addPod(pod("a", "p2", "n1", podCpu, 0));
+    try {
+        store.finalize();
+        QFAIL("expected std::overflow_error");
+    } catch (const std::overflow_error& e) {
+        QVERIFY2(QString(e.what()).contains(expected), e.what());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestClusterStore)
