@@ -36,7 +36,8 @@ struct ImportReport {
 };
 
 /// Progress and cancellation for long imports (plain interface; app/ adapts it to Qt).
-/// progress() may be called from the worker thread; keep it cheap.
+/// progress() may be called from the worker thread; keep it cheap. Importers call it
+/// through ProgressThrottle (progressthrottle.h), which keeps to the rate below.
 class ImportProgress {
 public:
     virtual ~ImportProgress() = default;

@@ -1,10 +1,10 @@
 #include "simulatedcluster.h"
 
 #include "deterministicrng.h"
+#include "importers/progressthrottle.h"
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -345,38 +345,6 @@ constexpr const char* kCpuNamespaces[] = { "platform", "data", "web" };
 
 // ---------------------------------------------------------------------------------------
 
-// Throttles progress and polls cancellation.
-class ProgressTicker {
-public:
-    ProgressTicker(ImportProgress* progress, std::size_t total)
-        : m_progress(progress)
-        , m_total(total)
-    {
-    }
-    void tick(std::size_t done)
-    {
-        if (!m_progress)
-            return;
-        if (m_progress->isCancelled())
-            throw ImportCancelled();
-        const auto now = std::chrono::steady_clock::now();
-        if (now - m_last >= std::chrono::milliseconds(100)) {
-            m_last = now;
-            m_progress->progress(done, m_total);
-        }
-    }
-    void finish()
-    {
-        if (m_progress)
-            m_progress->progress(m_total, m_total);
-    }
-
-private:
-    ImportProgress* m_progress;
-    std::size_t m_total;
-    std::chrono::steady_clock::time_point m_last {};
-};
-
 struct PlannedNode {
     std::string name;
     bool notReady = false;
@@ -391,7 +359,7 @@ public:
         , m_store(store)
         , m_report(report)
         , m_rng(spec.seed)
-        , m_ticker(progress, spec.nodeCount)
+        , m_throttle(progress, spec.nodeCount)
     {
     }
 
@@ -432,7 +400,7 @@ private:
     model::ClusterStore& m_store;
     ImportReport& m_report;
     DeterministicRng m_rng;
-    ProgressTicker m_ticker;
+    ProgressThrottle m_throttle;
 
     std::array<model::ResourceKey, kExtCount> m_extKey {};
     model::NodeRecord m_node;
@@ -485,7 +453,7 @@ void Generator::run()
         }
     }
     addPendingGangs();
-    m_ticker.finish();
+    m_throttle.finish();
     m_report.nodesRead += m_store.nodeCount();
     m_report.podsRead += m_store.podCount();
 }
@@ -628,7 +596,7 @@ void Generator::generateGroup(
         break;
     }
     m_nodesMade += count;
-    m_ticker.tick(m_nodesMade);
+    m_throttle.tick(m_nodesMade);
 }
 
 void Generator::addNode(const Zone& zone, PlannedNode& n, std::uint64_t slot, const InstanceType& type, const NodeShape& shape,

@@ -1,10 +1,11 @@
 #include "alibabacsv.h"
 
 #include "csvreader.h"
+#include "importers/namedvalue.h"
+#include "importers/progressthrottle.h"
 
 #include <array>
 #include <charconv>
-#include <chrono>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -81,6 +82,15 @@ public:
 
     [[nodiscard]] std::string_view text(std::size_t column) const { return (*m_fields)[column]; }
 
+    /// The field's text, which must not be empty; else fails with "expected <what>, ...".
+    [[nodiscard]] std::string_view requiredText(std::size_t column, const char* what) const
+    {
+        const std::string_view t = text(column);
+        if (t.empty())
+            fail(column, std::string("expected ") + what + ", found an empty field");
+        return t;
+    }
+
     /// A non-negative integer; `allowEmpty` turns an empty field into -1.
     std::int64_t integer(std::size_t column, bool allowEmpty = false) const
     {
@@ -99,6 +109,15 @@ public:
         if (ec != std::errc() || end != t.data() + t.size())
             fail(column, "expected a non-negative integer, found " + quoted(t));
         return value;
+    }
+
+    /// A GPU count (num_gpu, gpu), small enough that its milli-GPU fit in 32 bits.
+    std::int64_t gpuCount(std::size_t column) const
+    {
+        const std::int64_t gpus = integer(column);
+        if (gpus > std::numeric_limits<std::int32_t>::max() / 1000)
+            fail(column, "expected a GPU count, found " + quoted(text(column)) + ", which is too large");
+        return gpus;
     }
 
     /// memory_mib in bytes, checking that the product fits.
@@ -151,56 +170,16 @@ struct PodRow {
     std::vector<std::string> allowedModels; // from gpu_spec
 };
 
-// Throttles progress calls to about ten a second and polls cancellation.
-class ProgressTicker {
-public:
-    ProgressTicker(ImportProgress* progress, std::size_t total)
-        : m_progress(progress)
-        , m_total(total)
-    {
-    }
-    void tick(std::size_t done)
-    {
-        if (!m_progress)
-            return;
-        if (m_progress->isCancelled())
-            throw ImportCancelled();
-        const auto now = std::chrono::steady_clock::now();
-        if (now - m_last >= std::chrono::milliseconds(100)) {
-            m_last = now;
-            m_progress->progress(done, m_total);
-        }
-    }
-    void finish()
-    {
-        if (m_progress)
-            m_progress->progress(m_total, m_total);
-    }
-
-private:
-    ImportProgress* m_progress;
-    std::size_t m_total;
-    std::chrono::steady_clock::time_point m_last {};
-};
-
 model::PodPhase parsePhase(const RowParser& row, std::size_t column)
 {
     const std::string_view t = row.text(column);
-    if (t == "Running")
-        return model::PodPhase::Running;
-    if (t == "Pending")
-        return model::PodPhase::Pending;
-    if (t == "Succeeded")
-        return model::PodPhase::Succeeded;
-    if (t == "Failed")
-        return model::PodPhase::Failed;
-    if (t == "Unknown")
-        return model::PodPhase::Unknown;
-    row.fail(column, "expected a pod phase (Pending, Running, Succeeded, Failed or Unknown), found " + quoted(t));
+    if (const auto* phase = findNamedValue(kPodPhaseNames, t))
+        return phase->value;
+    row.fail(column, "expected a pod phase (" + namedValueList(kPodPhaseNames) + "), found " + quoted(t));
 }
 
 void readNodes(CsvReader& reader, const std::string& file, std::string_view header, model::ClusterStore& store,
-    ImportReport& report, ProgressTicker& ticker)
+    ImportReport& report, ProgressThrottle& throttle)
 {
     RowParser row(file, headerColumns(header));
     std::vector<std::string_view> fields;
@@ -210,15 +189,10 @@ void readNodes(CsvReader& reader, const std::string& file, std::string_view head
     while (reader.next(fields)) {
         row.startRow(reader.recordLine(), fields);
         NodeRow n;
-        n.name = std::string(row.text(0));
-        if (n.name.empty())
-            row.fail(0, "expected a node name, found an empty field");
+        n.name = std::string(row.requiredText(0, "a node name"));
         n.cpuMilli = row.integer(1);
         n.memoryBytes = row.mebibytes(2);
-        const std::int64_t gpus = row.integer(3);
-        if (gpus > std::numeric_limits<std::int32_t>::max() / 1000)
-            row.fail(3, "expected a GPU count, found " + quoted(row.text(3)) + ", which is too large");
-        n.gpuCount = static_cast<std::int32_t>(gpus);
+        n.gpuCount = static_cast<std::int32_t>(row.gpuCount(3));
         n.model = std::string(row.text(4));
         if (auto [it, added] = lineByName.emplace(n.name, row.line()); !added)
             row.fail(0, "duplicate node name " + quoted(n.name) + ", first on line " + std::to_string(it->second));
@@ -232,9 +206,9 @@ void readNodes(CsvReader& reader, const std::string& file, std::string_view head
                 + " but has no GPU; kept without GPUs");
         nodes.push_back(std::move(n));
         if (nodes.size() % kRowsPerProgressCheck == 0)
-            ticker.tick(reader.offset());
+            throttle.tick(reader.offset());
     }
-    ticker.tick(reader.offset());
+    throttle.tick(reader.offset());
 
     // Every row is valid: add them all (nothing below can fail on valid rows).
     const model::ResourceKey gpuCountKey = store.resources().keyFor(kGpuCountResource);
@@ -267,7 +241,7 @@ void readNodes(CsvReader& reader, const std::string& file, std::string_view head
 }
 
 void readPods(CsvReader& reader, const std::string& file, std::string_view header, bool shortList, model::ClusterStore& store,
-    ImportReport& report, ProgressTicker& ticker)
+    ImportReport& report, ProgressThrottle& throttle)
 {
     RowParser row(file, headerColumns(header));
     std::vector<std::string_view> fields;
@@ -276,16 +250,12 @@ void readPods(CsvReader& reader, const std::string& file, std::string_view heade
     while (reader.next(fields)) {
         row.startRow(reader.recordLine(), fields);
         PodRow p;
-        p.name = std::string(row.text(0));
-        if (p.name.empty())
-            row.fail(0, "expected a pod name, found an empty field");
+        p.name = std::string(row.requiredText(0, "a pod name"));
         if (auto [it, added] = lineByName.emplace(p.name, row.line()); !added)
             row.fail(0, "duplicate pod name " + quoted(p.name) + ", first on line " + std::to_string(it->second));
         p.cpuMilli = row.integer(1);
         p.memoryBytes = row.mebibytes(2);
-        const std::int64_t numGpu = row.integer(3);
-        if (numGpu > std::numeric_limits<std::int32_t>::max() / 1000)
-            row.fail(3, "expected a GPU count, found " + quoted(row.text(3)) + ", which is too large");
+        const std::int64_t numGpu = row.gpuCount(3);
         const std::int64_t gpuMilli = row.integer(4);
         // Source: SOURCE.md of the trace and the FGD paper, section 2: a task shares a GPU
         // only when it asks for part of one GPU; multi-GPU tasks take whole GPUs.
@@ -325,9 +295,9 @@ void readPods(CsvReader& reader, const std::string& file, std::string_view heade
         }
         pods.push_back(std::move(p));
         if (pods.size() % kRowsPerProgressCheck == 0)
-            ticker.tick(reader.offset());
+            throttle.tick(reader.offset());
     }
-    ticker.tick(reader.offset());
+    throttle.tick(reader.offset());
 
     const model::ResourceKey gpuCountKey = store.resources().keyFor(kGpuCountResource);
     store.reserve(store.nodeCount(), store.podCount() + pods.size());
@@ -376,7 +346,7 @@ bool isAlibabaCsvHeader(std::string_view firstLine) noexcept
 void importAlibabaCsvText(std::string_view text, const std::string& sourceName, model::ClusterStore& store, ImportReport& report,
     ImportProgress* progress)
 {
-    ProgressTicker ticker(progress, text.size());
+    ProgressThrottle throttle(progress, text.size());
     CsvReader reader(text);
     std::vector<std::string_view> fields;
     try {
@@ -389,13 +359,13 @@ void importAlibabaCsvText(std::string_view text, const std::string& sourceName, 
         const AlibabaCsvKind kind = alibabaCsvKind(header);
         switch (kind) {
         case AlibabaCsvKind::NodeList:
-            readNodes(reader, sourceName, kNodeHeader, store, report, ticker);
+            readNodes(reader, sourceName, kNodeHeader, store, report, throttle);
             break;
         case AlibabaCsvKind::PodList:
-            readPods(reader, sourceName, kPodHeader, false, store, report, ticker);
+            readPods(reader, sourceName, kPodHeader, false, store, report, throttle);
             break;
         case AlibabaCsvKind::ShortPodList:
-            readPods(reader, sourceName, kShortPodHeader, true, store, report, ticker);
+            readPods(reader, sourceName, kShortPodHeader, true, store, report, throttle);
             break;
         case AlibabaCsvKind::Unknown:
             throw ImportError(sourceName, 1, "",
@@ -407,7 +377,7 @@ void importAlibabaCsvText(std::string_view text, const std::string& sourceName, 
         throw ImportError(sourceName, e.line(), "character " + std::to_string(e.column()), e.what());
     }
     report.bytesRead += text.size();
-    ticker.finish();
+    throttle.finish();
 }
 
 void importAlibabaCsvFile(const std::string& path, model::ClusterStore& store, ImportReport& report, ImportProgress* progress)

@@ -4,6 +4,8 @@
 #include "importers/traces/alibabacsv.h"
 #include "importers/traces/csvreader.h"
 
+#include "extendedamount.h"
+
 #include <QtTest>
 
 #include <map>
@@ -11,22 +13,13 @@
 using namespace fleet;
 using namespace fleet::importers;
 using model::CoreResource;
+using testing::extended;
 
 namespace {
 
 const std::string kCsvDir = std::string(FLEET_SHARED_DATA_DIR) + "/alibaba-gpu-v2023-openb/csv/";
 const std::string kFixtureDir = std::string(FLEET_TEST_DATA_DIR) + "/alibaba/";
 constexpr std::int64_t kMiB = 1024 * 1024;
-
-std::int64_t extended(
-    const model::ClusterStore& store, std::span<const std::pair<model::ResourceKey, std::int64_t>> list, std::string_view name)
-{
-    const int key = store.resources().find(name);
-    for (const auto& [k, v] : list)
-        if (static_cast<int>(k) == key)
-            return v;
-    return 0;
-}
 
 class CancelAtOnce final : public ImportProgress {
 public:

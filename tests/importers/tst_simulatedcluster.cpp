@@ -5,6 +5,8 @@
 #include "importers/simulated/simulatedcluster.h"
 #include "model/topology.h"
 
+#include "extendedamount.h"
+
 #include <QtTest>
 
 #include <map>
@@ -13,6 +15,7 @@
 using namespace fleet;
 using namespace fleet::importers;
 using model::CoreResource;
+using testing::extended;
 
 namespace {
 
@@ -88,16 +91,6 @@ std::string_view label(const model::ClusterStore& s, model::NodeId n, std::strin
 {
     const model::StringId k = s.strings().find(key);
     return k.isValid() ? s.str(s.nodeLabel(n, k)) : std::string_view();
-}
-
-std::int64_t extended(
-    const model::ClusterStore& s, std::span<const std::pair<model::ResourceKey, std::int64_t>> list, std::string_view name)
-{
-    const int key = s.resources().find(name);
-    for (const auto& [k, v] : list)
-        if (static_cast<int>(k) == key)
-            return v;
-    return 0;
 }
 
 class CancelAfterFirstCall final : public ImportProgress {
