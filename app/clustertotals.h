@@ -36,10 +36,25 @@ struct ClusterTotals {
 /// "1 warning", "12 warnings".
 [[nodiscard]] QString formatWarningCount(std::size_t warnings);
 
+/// A resource amount, short and in one format everywhere in the status bar: three
+/// significant digits below 1,000 ("0.45", "15.8", "304"), whole with thousands separators
+/// below a million ("322,935"), then three significant digits with an SI suffix ("8.44M",
+/// "12.8M", "1.2G"). Negative amounts get a minus sign. Thread: any.
+[[nodiscard]] QString formatAmount(double value);
+
 /// One line for the status bar, e.g. "Nodes 2 (2 ready, 0 NotReady, 0 cordoned) | Pods 11 (11 counted,
-/// 0 pending) | GPUs 0 of 0 requested | CPU 1.35 of 15.82 cores | Memory 0.6 of 59.4 GiB | 0 warnings".
+/// 0 pending) | GPUs 0 / 0 | CPU 0.45 / 15.8 cores | Memory 0.195 / 59.4 GiB | 0 warnings".
+/// Counts are exact with thousands separators; resources are "requested / allocatable" in
+/// formatAmount(); memory in GiB, TiB or PiB, whichever keeps the allocatable below 1,024.
 [[nodiscard]] QString formatTotals(const ClusterTotals& totals);
-/// formatTotals() without the warning count ("Nodes ... | Memory 0.6 of 59.4 GiB").
+/// formatTotals() without the warning count ("Nodes ... | Memory 0.195 / 59.4 GiB").
 [[nodiscard]] QString formatClusterTotals(const ClusterTotals& totals);
+/// formatClusterTotals() and shorter forms of it, longest first, for a StatusField:
+/// without the node and pod breakdowns ("Nodes 100,000 | Pods 2,000,000 | GPUs ..."), then
+/// the resources alone ("GPUs 322,935 / 360,464 | CPU 8.44M / 12.8M cores | Memory 69.9 / 111 PiB").
+[[nodiscard]] QStringList clusterTotalsVariants(const ClusterTotals& totals);
+/// Every figure in full, one per line (the status bar's tooltip): breakdowns of nodes and
+/// pods, and the resources with all their decimals (milli precision; memory in GiB).
+[[nodiscard]] QString clusterTotalsDetails(const ClusterTotals& totals);
 
 } // namespace fleet::app

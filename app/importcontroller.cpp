@@ -1,5 +1,7 @@
 #include "importcontroller.h"
 
+#include "importfailure.h"
+
 #include <QFutureWatcher>
 #include <QPointer>
 #include <QTimer>
@@ -47,8 +49,8 @@ void ImportController::startFiles(const QStringList& paths)
     files.reserve(static_cast<std::size_t>(paths.size()));
     for (const QString& p : paths)
         files.push_back(p.toStdString());
-    const QString label = paths.size() == 1 ? paths.front() : tr("%n files", nullptr, int(paths.size()));
-    start(label, [files](importers::ImportProgress* progress) { return importers::loadClusterFiles(files, progress); });
+    start(filesSourceLabel(paths),
+        [files](importers::ImportProgress* progress) { return importers::loadClusterFiles(files, progress); });
 }
 
 void ImportController::startSimulated(std::size_t nodeCount, std::uint64_t seed)
@@ -56,7 +58,7 @@ void ImportController::startSimulated(std::size_t nodeCount, std::uint64_t seed)
     importers::SimulationSpec spec;
     spec.nodeCount = nodeCount;
     spec.seed = seed;
-    start(tr("simulated cluster (%1 nodes, seed %2)").arg(nodeCount).arg(seed),
+    start(simulatedSourceLabel(nodeCount, seed),
         [spec](importers::ImportProgress* progress) { return importers::loadSimulatedCluster(spec, progress); });
 }
 
@@ -111,11 +113,9 @@ template <class Load> void ImportController::start(const QString& label, Load lo
             out.cluster = std::move(result);
         } catch (const importers::ImportCancelled&) {
             out.cancelled = true;
-        } catch (const std::bad_alloc&) {
-            out.error = QObject::tr("%1: out of memory while importing").arg(label);
         } catch (const std::exception& e) {
-            // ImportError::what() names the file and the place already.
-            out.error = QString::fromStdString(e.what());
+            // ImportError::what() names the file and the place already; bad_alloc gets the label.
+            out.error = importFailureMessage(e, label);
         }
         return out;
     }));

@@ -1,7 +1,7 @@
 // fleetscope: the desktop program and its headless subcommands.
 //
 //   fleetscope [FILE...] [--simulate NODES] [--seed N] [--quit-after-first-frame]
-//   fleetscope summary [--format text|json] FILE...
+//   fleetscope summary [--format text|json] (FILE... | --simulate NODES)
 //   fleetscope screenshot [FILE...] [--simulate N] [--seed N] -o out.png [--size WxH]
 
 #include "cli/clustersource.h"
@@ -9,6 +9,7 @@
 #include "cli/screenshotcommand.h"
 #include "cli/summarycommand.h"
 #include "mainwindow.h"
+#include "runtimedir.h"
 #include "startupclock.h"
 #include "surfaceformat.h"
 #include "xvfb/privatexserver.h"
@@ -73,12 +74,12 @@ int runGui(int& argc, char** argv)
     parser.setApplicationDescription(
         QStringLiteral("Fleetscope: sees a whole cluster at once. Opens kubectl JSON or Alibaba GPU trace files, or a simulated "
                        "fleet when none is given.\n\nSubcommands (no display needed):\n"
-                       "  fleetscope summary [--format text|json] FILE...\n"
+                       "  fleetscope summary [--format text|json] (FILE... | --simulate NODES)\n"
                        "  fleetscope screenshot [FILE...] [--simulate N] [--seed N] -o out.png [--size WxH]\n"
                        "Run a subcommand with --help for its options."));
     parser.addHelpOption();
     parser.addVersionOption();
-    addClusterSourceOptions(parser);
+    addClusterSourceOptions(parser, true);
     parser.addOption(QCommandLineOption(QStringLiteral("quit-after-first-frame"),
         QStringLiteral("Measure startup: print the time from process start to the first frame of "
                        "the cluster on screen, with its phases, and quit.")));
@@ -152,10 +153,8 @@ int runGui(int& argc, char** argv)
                 QCoreApplication::exit(0);
             }
         });
-        QObject::connect(&window, &MainWindow::importFailed, &window, [](const QString& message) {
-            std::fprintf(stderr, "fleetscope: %s\n", qPrintable(message));
-            QCoreApplication::exit(1);
-        });
+        // MainWindow logs the error itself (category fleet.app, on stderr).
+        QObject::connect(&window, &MainWindow::importFailed, &window, [] { QCoreApplication::exit(1); });
     }
     // Start the import first: it runs on a worker while the window appears.
     if (source.simulate)
@@ -172,6 +171,8 @@ int runGui(int& argc, char** argv)
 int main(int argc, char** argv)
 {
     markMainEntered();
+    // Before any Q*Application: Qt reads XDG_RUNTIME_DIR when the platform starts.
+    const PrivateRuntimeDir runtimeDir;
     setApplicationInfo();
     const char* subcommand = argc > 1 ? argv[1] : "";
     if (std::strcmp(subcommand, "summary") == 0) {

@@ -1,9 +1,15 @@
 #include "mainwindow.h"
 
+#include "applog.h"
+#include "statusfield.h"
+
+#include "views/map/maplegend.h"
+
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -80,6 +86,13 @@ MainWindow::MainWindow(QWidget* parent)
     m_map->setObjectName(QStringLiteral("fleetMap"));
     column->addWidget(m_map, 1);
     setCentralWidget(central);
+    // The map would ask for its legend's full height (about 260 px) and a banner for its
+    // wrapped text: explicit minimums let the window be as small as kMinimumSize; the legend
+    // hides while the map is too small for it (updateLegendVisibility()).
+    m_map->setMinimumSize(1, 1);
+    central->setMinimumSize(1, 1);
+    m_legend = m_map->findChild<views::MapLegend*>();
+    m_map->installEventFilter(this);
 
     createMenus();
     createStatusBar();
@@ -91,6 +104,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_imports, &ImportController::importCancelled, this, &MainWindow::onImportCancelled);
     connect(m_map, &views::FleetMapView::nodeHovered, this, &MainWindow::onNodeHovered);
 
+    setMinimumSize(kMinimumSize); // explicit, so the contents' minimums never enlarge the window
     resize(1280, 860);
 }
 
@@ -143,10 +157,9 @@ void MainWindow::createMenus()
 
 void MainWindow::createStatusBar()
 {
-    m_totalsLabel = new QLabel(this);
+    // Long totals are shortened (StatusField), never cut off and never widen the window.
+    m_totalsLabel = new StatusField(this);
     m_totalsLabel->setObjectName(QStringLiteral("totalsLabel"));
-    m_totalsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_totalsLabel->setMinimumWidth(50); // long totals are clipped, never widen the window
     m_totalsLabel->setToolTip(tr("GPUs, CPU and memory: requested by counted pods, of allocatable. Counted pods: bound to a "
                                  "node and not Succeeded/Failed. Pending: no node yet."));
     statusBar()->addWidget(m_totalsLabel, 1);
@@ -155,13 +168,14 @@ void MainWindow::createStatusBar()
     m_warningCountLabel->setObjectName(QStringLiteral("warningCountLabel"));
     statusBar()->addPermanentWidget(m_warningCountLabel);
 
-    m_hoverLabel = new QLabel(this);
+    m_hoverLabel = new StatusField(this);
     m_hoverLabel->setObjectName(QStringLiteral("hoverLabel"));
     statusBar()->addPermanentWidget(m_hoverLabel);
 
     m_progressBar = new QProgressBar(this);
     m_progressBar->setObjectName(QStringLiteral("importProgress"));
-    m_progressBar->setFixedWidth(180);
+    m_progressBar->setMinimumWidth(40);
+    m_progressBar->setMaximumWidth(180);
     m_progressBar->setRange(0, 1000);
     m_progressBar->setTextVisible(true);
     statusBar()->addPermanentWidget(m_progressBar);
@@ -271,15 +285,17 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
     m_map->setCluster(m_cluster->store, m_cluster->topology);
     m_lastSetClusterMs = clock.elapsed();
 
-    m_totalsLabel->setText(formatClusterTotals(m_cluster->totals));
+    m_totalsLabel->setVariants(clusterTotalsVariants(m_cluster->totals));
     m_warningCountLabel->setText(formatWarningCount(m_cluster->totals.warnings));
     m_warningCountLabel->setStyleSheet(
         m_cluster->totals.warnings > 0 ? QStringLiteral("color: #8a5a00; font-weight: bold;") : QString());
-    m_totalsLabel->setToolTip(tr("%1: imported in %2 ms, laid out in %3 ms.\nGPUs, CPU and memory: requested by counted pods, of "
-                                 "allocatable. Counted pods: bound to a node and not Succeeded/Failed. Pending: no node yet.")
-                                  .arg(m_cluster->sourceLabel)
-                                  .arg(m_cluster->loadMs)
-                                  .arg(m_lastSetClusterMs));
+    m_totalsLabel->setToolTip(
+        tr("%1: imported in %2 ms, laid out in %3 ms.\n%4\nGPUs, CPU and memory: requested by counted "
+           "pods / allocatable. Counted pods: bound to a node and not Succeeded/Failed. Pending: no node yet.")
+            .arg(m_cluster->sourceLabel)
+            .arg(m_cluster->loadMs)
+            .arg(m_lastSetClusterMs)
+            .arg(clusterTotalsDetails(m_cluster->totals)));
     setWindowTitle(tr("%1 \u2014 Fleetscope").arg(m_cluster->sourceLabel));
     m_errorBanner->hide();
     const auto warnings = m_cluster->report.warnings.size();
@@ -302,6 +318,8 @@ void MainWindow::onImportFailed(const QString& message)
     m_errorMessage = tr("Import failed: %1 %2").arg(message, kept).trimmed();
     m_errorLabel->setText(tr("<b>Import failed:</b> %1 %2").arg(message.toHtmlEscaped(), kept.toHtmlEscaped()).trimmed());
     m_errorBanner->show();
+    if (m_logImportErrors)
+        qCWarning(lcApp).noquote() << m_errorMessage;
     emit importFailed(message);
 }
 
@@ -314,7 +332,7 @@ void MainWindow::onImportCancelled()
 void MainWindow::onNodeHovered(model::NodeId node)
 {
     if (!m_cluster || !node.isValid() || node.index() >= m_cluster->store->nodeCount()) {
-        m_hoverLabel->clear();
+        m_hoverLabel->setText(QString());
         return;
     }
     m_hoverLabel->setText(
@@ -326,6 +344,27 @@ QString MainWindow::totalsText() const
     if (m_totalsLabel->text().isEmpty())
         return {};
     return m_totalsLabel->text() + QStringLiteral(" | ") + m_warningCountLabel->text();
+}
+
+QString MainWindow::displayedTotalsText() const
+{
+    return m_totalsLabel->displayedText();
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_map && event->type() == QEvent::Resize)
+        updateLegendVisibility();
+    return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::updateLegendVisibility()
+{
+    if (!m_legend)
+        return;
+    // The legend needs its minimum height, and the map itself at least as much width as it.
+    const QSize legend = m_legend->minimumSizeHint();
+    m_legend->setVisible(m_map->height() >= legend.height() && m_map->width() >= 2 * legend.width());
 }
 
 QString MainWindow::errorText() const

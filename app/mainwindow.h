@@ -17,7 +17,13 @@ class QLabel;
 class QProgressBar;
 class QToolButton;
 
+namespace fleet::views {
+class MapLegend;
+}
+
 namespace fleet::app {
+
+class StatusField;
 
 /// The main window. Central widget: an error banner and a warning banner (hidden until
 /// needed) above the FleetMapView. Status bar: the cluster totals (ClusterTotals), the node
@@ -27,10 +33,17 @@ namespace fleet::app {
 /// showing the previous cluster until a new one is ready. A failed import keeps the
 /// previous cluster and shows the error (file and place) in the error banner; warnings
 /// are counted in the status bar and listed by the warning banner's Details button.
+///
+/// The window can be made as small as kMinimumSize, whatever it shows: the status bar
+/// fields shorten their text (full figures in their tooltips), the map's legend hides
+/// while the map is too small for it, and the import progress bar narrows.
 /// Thread: GUI thread.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
+    /// The smallest size of the window (also the smallest `screenshot --size`).
+    static constexpr QSize kMinimumSize { 200, 150 };
+
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
@@ -45,8 +58,10 @@ public:
     [[nodiscard]] ImportController* importController() const noexcept { return m_imports; }
     /// The cluster shown, or null before the first import finished.
     [[nodiscard]] std::shared_ptr<const ImportedCluster> cluster() const noexcept { return m_cluster; }
-    /// The status bar's totals text, as formatTotals() (empty before the first cluster).
+    /// The status bar's totals text in full, as formatTotals() (empty before the first cluster).
     [[nodiscard]] QString totalsText() const;
+    /// The totals as the status bar shows them at the current width (maybe shortened).
+    [[nodiscard]] QString displayedTotalsText() const;
     /// The error banner's text (plain), or empty when it is hidden.
     [[nodiscard]] QString errorText() const;
     /// The warning banner's text, or empty when it is hidden.
@@ -55,6 +70,11 @@ public:
     [[nodiscard]] qint64 lastSetClusterMs() const noexcept { return m_lastSetClusterMs; }
 
     void setMetric(views::MapMetric metric);
+
+    /// Whether a failed import is also logged as a warning (category "fleet.app", so on
+    /// stderr by default) besides the error banner. On by default; the screenshot command,
+    /// which reports the error itself, turns it off.
+    void setLogImportErrors(bool log) noexcept { m_logImportErrors = log; }
 
 signals:
     /// A new cluster is on the map (after FleetMapView::setCluster() returned).
@@ -75,20 +95,27 @@ private:
     void onImportCancelled();
     void onNodeHovered(model::NodeId node);
     void setBusy(bool busy);
+    void updateLegendVisibility();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
     ImportController* m_imports = nullptr;
     views::FleetMapView* m_map = nullptr;
     std::shared_ptr<const ImportedCluster> m_cluster;
     QString m_pendingLabel;
     QString m_errorMessage; // plain text of the error banner
     qint64 m_lastSetClusterMs = 0;
+    bool m_logImportErrors = true;
 
     QFrame* m_errorBanner = nullptr;
     QLabel* m_errorLabel = nullptr;
     QFrame* m_warningBanner = nullptr;
     QLabel* m_warningLabel = nullptr;
-    QLabel* m_totalsLabel = nullptr;
-    QLabel* m_hoverLabel = nullptr;
+    views::MapLegend* m_legend = nullptr; // the map's own, hidden while the map is too small
+    StatusField* m_totalsLabel = nullptr;
+    StatusField* m_hoverLabel = nullptr;
     QLabel* m_warningCountLabel = nullptr; // apart from the totals, so that it is never clipped
     QProgressBar* m_progressBar = nullptr;
     QToolButton* m_cancelButton = nullptr;

@@ -4,16 +4,18 @@
 
 namespace fleet::app {
 
-void addClusterSourceOptions(QCommandLineParser& parser)
+void addClusterSourceOptions(QCommandLineParser& parser, bool simulateByDefault)
 {
     parser.addOption(QCommandLineOption(QStringLiteral("simulate"),
-        QStringLiteral("Open a simulated accelerator fleet of NODES nodes (default 100000 when no FILE is given)."),
+        simulateByDefault
+            ? QStringLiteral("Open a simulated accelerator fleet of NODES nodes (default 100000 when no FILE is given).")
+            : QStringLiteral("Read a simulated accelerator fleet of NODES nodes instead of FILEs (one of the two is needed)."),
         QStringLiteral("NODES")));
     parser.addOption(QCommandLineOption(QStringLiteral("seed"), QStringLiteral("Seed of the simulated cluster (default 1)."),
         QStringLiteral("N"), QStringLiteral("1")));
     parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("kubectl JSON (List, NodeList, PodList) or Alibaba GPU trace CSV files, imported as one cluster."),
-        QStringLiteral("[FILE...]"));
+        simulateByDefault ? QStringLiteral("[FILE...]") : QStringLiteral("FILE..."));
 }
 
 bool readClusterSource(const QCommandLineParser& parser, bool simulateByDefault, ClusterSource& source, QString& error)

@@ -20,7 +20,9 @@ struct ClusterSource {
 };
 
 /// Adds --simulate NODES and --seed N to `parser`, and the FILE... positional argument.
-void addClusterSourceOptions(QCommandLineParser& parser);
+/// `simulateByDefault` must be what readClusterSource() is given: the help of --simulate says
+/// that 100000 nodes are simulated when no FILE is given only where that is true.
+void addClusterSourceOptions(QCommandLineParser& parser, bool simulateByDefault);
 
 /// Reads the options added by addClusterSourceOptions(). With no file and no --simulate,
 /// `simulateByDefault` decides (the GUI opens the simulated cluster; summary refuses).

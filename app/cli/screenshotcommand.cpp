@@ -2,6 +2,7 @@
 
 #include "clustersource.h"
 #include "helptext.h"
+#include "outputpath.h"
 
 #include "app/mainwindow.h"
 #include "app/surfaceformat.h"
@@ -25,6 +26,7 @@ namespace fleet::app {
 namespace {
 
 constexpr int kTimeoutMs = 300'000; // import plus first frame; a 100k-node simulation takes seconds
+constexpr int kMaximumSize = 8192; // pixels, either side: the largest Xvfb screen we ask for
 
 struct ScreenshotOptions {
     ClusterSource source;
@@ -67,7 +69,7 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
     parser.addOption(QCommandLineOption(QStringLiteral("print-cell"),
         QStringLiteral("Print \"cell NODE X Y\": the centre of NODE's cell in image pixels (repeatable)."),
         QStringLiteral("NODE")));
-    addClusterSourceOptions(parser);
+    addClusterSourceOptions(parser, true);
     if (!parser.parse(args))
         return fail(parser.errorText(), 2);
     if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))) {
@@ -79,14 +81,22 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
     options.output = parser.value(QStringLiteral("output"));
     if (options.output.isEmpty())
         return fail(QStringLiteral("-o out.png is required"), 2);
-    static const QRegularExpression sizeRe(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$"));
-    const auto m = sizeRe.match(parser.value(QStringLiteral("size")));
-    if (!m.hasMatch())
-        return fail(
-            QStringLiteral("--size: expected WxH, e.g. 1280x860, got \"%1\"").arg(parser.value(QStringLiteral("size"))), 2);
-    options.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
-    if (options.size.width() < 200 || options.size.height() < 150 || options.size.width() > 8192 || options.size.height() > 8192)
-        return fail(QStringLiteral("--size: from 200x150 to 8192x8192"), 2);
+    // Checked before the import, which can take seconds, and again before writing.
+    if (const QString problem = outputPathProblem(options.output); !problem.isEmpty())
+        return fail(problem, 2);
+    static const QRegularExpression sizeRe(QStringLiteral("^(\\d{1,5})x(\\d{1,5})$"));
+    const QString sizeText = parser.value(QStringLiteral("size"));
+    const auto m = sizeRe.match(sizeText);
+    options.size = m.hasMatch() ? QSize(m.captured(1).toInt(), m.captured(2).toInt()) : QSize();
+    const QSize& least = MainWindow::kMinimumSize;
+    if (!m.hasMatch() || options.size.width() < least.width() || options.size.height() < least.height()
+        || options.size.width() > kMaximumSize || options.size.height() > kMaximumSize)
+        return fail(QStringLiteral("--size: expected WxH between %1x%2 and %3x%3, got \"%4\"")
+                        .arg(least.width())
+                        .arg(least.height())
+                        .arg(kMaximumSize)
+                        .arg(sizeText),
+            2);
     const QString metric = parser.value(QStringLiteral("metric"));
     if (metric == QLatin1String("gpu"))
         options.metric = views::MapMetric::GpuRequested;
@@ -123,6 +133,7 @@ bool waitFor(const bool& done, int timeoutMs)
 int render(const ScreenshotOptions& options)
 {
     MainWindow window;
+    window.setLogImportErrors(false); // reported below, once, with the subcommand's name
     window.setMetric(options.metric);
     window.resize(options.size);
 
@@ -171,13 +182,23 @@ int render(const ScreenshotOptions& options)
         painter.drawImage(QRect(mapOffset, mapImage.size() / mapImage.devicePixelRatio() * image.devicePixelRatio()), mapImage);
     }
 
+    if (!options.mapOnly && image.size() != options.size * image.devicePixelRatio())
+        return fail(QStringLiteral("the window is %1x%2, not the %3x%4 asked for")
+                        .arg(image.width())
+                        .arg(image.height())
+                        .arg(options.size.width())
+                        .arg(options.size.height()),
+            1);
+
     const model::ClusterStore& store = *window.cluster()->store;
+    // An unknown node is an error, found before anything is printed or written.
+    for (const QString& name : options.printCells)
+        if (!store.findNode(name.toStdString()).isValid())
+            return fail(QStringLiteral("--print-cell: no node named \"%1\" in %2").arg(name, window.cluster()->sourceLabel), 1);
     for (const QString& name : options.printCells) {
         const model::NodeId node = store.findNode(name.toStdString());
-        const QPoint centre = node.isValid() ? map->cellCenter(node) : QPoint();
-        if (!node.isValid())
-            std::printf("cell %s unknown\n", qPrintable(name));
-        else if (centre.isNull())
+        const QPoint centre = map->cellCenter(node);
+        if (centre.isNull())
             std::printf("cell %s hidden\n", qPrintable(name));
         else {
             const QPoint p = mapOffset + centre * mapImage.devicePixelRatio();
@@ -185,6 +206,8 @@ int render(const ScreenshotOptions& options)
         }
     }
 
+    if (const QString problem = outputPathProblem(options.output); !problem.isEmpty())
+        return fail(problem, 1); // changed while we rendered
     QSaveFile file(options.output);
     if (!file.open(QIODevice::WriteOnly))
         return fail(QStringLiteral("cannot write %1: %2").arg(options.output, file.errorString()), 1);

@@ -3,6 +3,8 @@
 #include "clustersource.h"
 #include "helptext.h"
 
+#include "app/importfailure.h"
+
 #include "importers/clusterloader.h"
 #include "importers/export/summaryjson.h"
 
@@ -23,7 +25,7 @@ int runSummary(const QStringList& arguments)
     parser.addHelpOption();
     parser.addOption(QCommandLineOption(QStringLiteral("format"), QStringLiteral("Output format: text (default) or json."),
         QStringLiteral("text|json"), QStringLiteral("text")));
-    addClusterSourceOptions(parser);
+    addClusterSourceOptions(parser, false);
     QStringList args = arguments;
     if (args.size() > 1)
         args.removeAt(1); // "summary"
@@ -32,8 +34,9 @@ int runSummary(const QStringList& arguments)
         return 2;
     }
     if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))) {
-        std::fputs(
-            qPrintable(helpTextWithUsage(parser, QStringLiteral("fleetscope summary [--format text|json] FILE..."))), stdout);
+        std::fputs(qPrintable(helpTextWithUsage(
+                       parser, QStringLiteral("fleetscope summary [--format text|json] (FILE... | --simulate NODES)"))),
+            stdout);
         return 0;
     }
     const QString format = parser.value(QStringLiteral("format"));
@@ -48,6 +51,8 @@ int runSummary(const QStringList& arguments)
         return 2;
     }
 
+    const QString label
+        = source.simulate ? simulatedSourceLabel(source.simulatedNodes, source.seed) : filesSourceLabel(source.files);
     try {
         importers::LoadedCluster loaded;
         if (source.simulate) {
@@ -71,7 +76,7 @@ int runSummary(const QStringList& arguments)
             return 1;
         }
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "fleetscope summary: %s\n", e.what());
+        std::fprintf(stderr, "fleetscope summary: %s\n", qPrintable(importFailureMessage(e, label)));
         return 1;
     }
     return 0;

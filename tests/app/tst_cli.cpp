@@ -1,6 +1,7 @@
 // The fleetscope executable's headless subcommands, run as a user runs them (QProcess), with
 // no display: `summary` on the real EKS fixture and on broken input, `screenshot` with
-// DISPLAY removed (the program starts its own Xvfb) checked pixel by pixel.
+// DISPLAY removed (the program starts its own Xvfb) checked pixel by pixel, its output path
+// and size checks, out of memory, and a clean stderr without XDG_RUNTIME_DIR.
 
 #include "views/map/colormap.h"
 
@@ -15,9 +16,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/resource.h>
+#include <sys/stat.h>
+
 namespace {
 
 const QString kFleetscope = QStringLiteral(FLEETSCOPE_EXECUTABLE);
+const QString kSharedData = QStringLiteral(FLEET_SHARED_DATA_DIR);
 const QString kHoneycomb = QStringLiteral(FLEET_SHARED_DATA_DIR "/k8s-fixture-honeycomb-eks");
 const QString kAppData = QStringLiteral(FLEET_TEST_DATA_DIR "/app");
 
@@ -27,16 +32,38 @@ struct Run {
     QByteArray err;
 };
 
+// How the child runs besides its arguments.
+struct RunSetup {
+    QHash<QString, QString> setEnv; // variables set in the child's environment
+    QStringList removeEnv; // variables removed from it
+    rlim_t addressSpaceBytes = 0; // RLIMIT_AS of the child, 0 for none
+    int timeoutMs = 240'000;
+};
+
 // Runs fleetscope with no display at all: no DISPLAY, no WAYLAND_DISPLAY, and the offscreen
 // platform that the test environment sets (which cannot host OpenGL) left in place.
-Run runFleetscope(const QStringList& args, int timeoutMs = 240'000)
+Run runFleetscope(const QStringList& args, const RunSetup& setup = {})
 {
+    const int timeoutMs = setup.timeoutMs;
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("DISPLAY"));
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
     env.remove(QStringLiteral("XAUTHORITY"));
+    for (const QString& name : setup.removeEnv)
+        env.remove(name);
+    for (auto it = setup.setEnv.cbegin(); it != setup.setEnv.cend(); ++it)
+        env.insert(it.key(), it.value());
     p.setProcessEnvironment(env);
+    if (setup.addressSpaceBytes > 0) {
+        const rlim_t limit = setup.addressSpaceBytes;
+        p.setChildProcessModifier([limit] {
+            const struct rlimit rl {
+                limit, limit
+            };
+            ::setrlimit(RLIMIT_AS, &rl);
+        });
+    }
     p.start(kFleetscope, args);
     Run r;
     if (!p.waitForStarted(10'000)) {
@@ -84,12 +111,31 @@ private slots:
     void helpAndVersion();
     void screenshotWithoutDisplay();
     void screenshotFailsCleanly();
+    void screenshotRefusesOutput_data();
+    void screenshotRefusesOutput();
+    void screenshotSizeIsExact_data();
+    void screenshotSizeIsExact();
+    void screenshotRejectsSize_data();
+    void screenshotRejectsSize();
+    void screenshotUnknownCellFails();
+    void summaryHelpIsTrue();
+    void summarySimulated();
+    void outOfMemoryIsNamed_data();
+    void outOfMemoryIsNamed();
+    void noRuntimeDirWarning_data();
+    void noRuntimeDirWarning();
 };
 
 void TestCli::initTestCase()
 {
     QVERIFY2(QFileInfo(kFleetscope).isExecutable(), qPrintable(kFleetscope));
-    QVERIFY2(QFileInfo::exists(kHoneycomb + QStringLiteral("/nodes.json")), qPrintable(kHoneycomb));
+    // Without the shared data every test on real data would fail one by one: stop here, saying how to fix it.
+    if (!QFileInfo(kHoneycomb + QStringLiteral("/nodes.json")).isFile())
+        QFAIL(qPrintable(QStringLiteral("the shared data folder %1 (FLEET_SHARED_DATA_DIR) is missing or has no "
+                                        "k8s-fixture-honeycomb-eks/nodes.json. Point the build at it: cmake "
+                                        "-DFLEET_SHARED_DATA_DIR=/path/to/shared/data, or set the environment variable "
+                                        "FLEET_SHARED_DATA_DIR when configuring, then rebuild.")
+                             .arg(kSharedData)));
 }
 
 void TestCli::summaryJson_data()
@@ -275,6 +321,185 @@ void TestCli::screenshotFailsCleanly()
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(QString::fromUtf8(r.err).contains(QStringLiteral("bad-quantity.json")), r.err.constData());
     QVERIFY2(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).isEmpty(), "no PNG, whole or partial, on failure");
+}
+
+void TestCli::screenshotRefusesOutput_data()
+{
+    QTest::addColumn<QString>("kind"); // what to put at the output path
+    QTest::addColumn<QString>("inStderr");
+    QTest::newRow("FIFO") << "fifo"
+                          << "is a FIFO (named pipe), not a regular file";
+    QTest::newRow("folder") << "folder"
+                            << "is a folder, not a regular file";
+    QTest::newRow("missing folder") << "missing folder"
+                                    << "does not exist";
+}
+
+// `-o /dev/full` once replaced the device node with a PNG (QSaveFile renames over the path):
+// anything that is not a regular file is refused, and left as it was.
+void TestCli::screenshotRefusesOutput()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, inStderr);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QString out = dir.filePath(QStringLiteral("out"));
+    if (kind == QLatin1String("fifo"))
+        QVERIFY2(::mkfifo(QFile::encodeName(out).constData(), 0600) == 0, "mkfifo");
+    else if (kind == QLatin1String("folder"))
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("out")));
+    else
+        out = dir.filePath(QStringLiteral("no-such-folder/out.png"));
+    const QStringList before = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+
+    const Run r = runFleetscope(
+        { QStringLiteral("screenshot"), kAppData + QStringLiteral("/small-cluster.json"), QStringLiteral("-o"), out });
+    QCOMPARE(r.exitCode, 2);
+    const QString err = QString::fromUtf8(r.err);
+    QVERIFY2(err.contains(inStderr), r.err.constData());
+    QVERIFY2(err.contains(kind == QLatin1String("missing folder") ? dir.filePath(QStringLiteral("no-such-folder")) : out),
+        r.err.constData());
+    QVERIFY2(r.out.isEmpty(), r.out.constData());
+    // Nothing replaced, nothing left over.
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot), before);
+    struct stat st { };
+    if (kind == QLatin1String("fifo")) {
+        QVERIFY(::lstat(QFile::encodeName(out).constData(), &st) == 0);
+        QVERIFY(S_ISFIFO(st.st_mode));
+    } else if (kind == QLatin1String("folder")) {
+        QVERIFY(QFileInfo(out).isDir());
+        QVERIFY(QDir(out).isEmpty());
+    }
+}
+
+void TestCli::screenshotSizeIsExact_data()
+{
+    QTest::addColumn<QSize>("size");
+    // The smallest size used to give 200x306: the window's minimum (legend, status bar) won.
+    QTest::newRow("smallest") << QSize(200, 150);
+    QTest::newRow("small") << QSize(320, 200);
+    QTest::newRow("800x500") << QSize(800, 500);
+}
+
+void TestCli::screenshotSizeIsExact()
+{
+    QFETCH(QSize, size);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString png = dir.filePath(QStringLiteral("map.png"));
+    const Run r = runFleetscope({ QStringLiteral("screenshot"), kAppData + QStringLiteral("/small-cluster.json"),
+        QStringLiteral("-o"), png, QStringLiteral("--size"), QStringLiteral("%1x%2").arg(size.width()).arg(size.height()) });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QImage image(png);
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.size(), size);
+}
+
+void TestCli::screenshotRejectsSize_data()
+{
+    QTest::addColumn<QString>("size");
+    QTest::newRow("too narrow") << "199x150";
+    QTest::newRow("too low") << "200x149";
+    QTest::newRow("too large") << "8193x100";
+    QTest::newRow("not a size") << "big";
+}
+
+void TestCli::screenshotRejectsSize()
+{
+    QFETCH(QString, size);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const Run r = runFleetscope({ QStringLiteral("screenshot"), kAppData + QStringLiteral("/small-cluster.json"),
+        QStringLiteral("-o"), dir.filePath(QStringLiteral("map.png")), QStringLiteral("--size"), size });
+    QCOMPARE(r.exitCode, 2);
+    // The real limits, as the window honours them (MainWindow::kMinimumSize).
+    QVERIFY2(QString::fromUtf8(r.err).contains(
+                 QStringLiteral("--size: expected WxH between 200x150 and 8192x8192, got \"%1\"").arg(size)),
+        r.err.constData());
+    QVERIFY(QDir(dir.path()).isEmpty());
+}
+
+void TestCli::screenshotUnknownCellFails()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString png = dir.filePath(QStringLiteral("map.png"));
+    const Run r = runFleetscope({ QStringLiteral("screenshot"), kAppData + QStringLiteral("/small-cluster.json"),
+        QStringLiteral("-o"), png, QStringLiteral("--print-cell"), QStringLiteral("gpu-node-a"), QStringLiteral("--print-cell"),
+        QStringLiteral("nosuchnode") });
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(QString::fromUtf8(r.err).contains(QStringLiteral("no node named \"nosuchnode\"")), r.err.constData());
+    QVERIFY2(r.out.isEmpty(), r.out.constData());
+    QVERIFY2(QDir(dir.path()).isEmpty(), "no PNG when a --print-cell node is unknown");
+}
+
+// What `summary --help` says about a missing FILE must be what summary does.
+void TestCli::summaryHelpIsTrue()
+{
+    const Run help = runFleetscope({ QStringLiteral("summary"), QStringLiteral("--help") });
+    QCOMPARE(help.exitCode, 0);
+    const Run bare = runFleetscope({ QStringLiteral("summary") });
+    QCOMPARE(bare.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(bare.err).contains(QStringLiteral("no input")), bare.err.constData());
+    QVERIFY2(!help.out.contains("when no FILE is given"), help.out.constData());
+    QVERIFY2(help.out.contains("--simulate <NODES>"), help.out.constData());
+}
+
+void TestCli::summarySimulated()
+{
+    const Run r = runFleetscope({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"),
+        QStringLiteral("--simulate"), QStringLiteral("50"), QStringLiteral("--seed"), QStringLiteral("3") });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject totals = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("totals")).toObject();
+    QCOMPARE(totals.value(QStringLiteral("nodes")).toInt(), 50);
+}
+
+void TestCli::outOfMemoryIsNamed_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("inStderr");
+    // 10 million simulated nodes cannot fit in 768 MiB of address space.
+    const QStringList simulate { QStringLiteral("--simulate"), QStringLiteral("10000000") };
+    QTest::newRow("summary") << (QStringList { QStringLiteral("summary") } + simulate)
+                             << "fleetscope summary: out of memory while importing simulated cluster (10000000 nodes, seed 1)";
+}
+
+void TestCli::outOfMemoryIsNamed()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, inStderr);
+    RunSetup setup;
+    setup.addressSpaceBytes = rlim_t(768) << 20;
+    const Run r = runFleetscope(args, setup);
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(QString::fromUtf8(r.err).contains(inStderr), r.err.constData());
+}
+
+void TestCli::noRuntimeDirWarning_data()
+{
+    QTest::addColumn<QStringList>("args"); // "OUT" is replaced by a PNG path
+    QTest::newRow("summary") << QStringList { QStringLiteral("summary"), kAppData + QStringLiteral("/small-cluster.json") };
+    QTest::newRow("screenshot") << QStringList { QStringLiteral("screenshot"), kAppData + QStringLiteral("/small-cluster.json"),
+        QStringLiteral("-o"), QStringLiteral("OUT") };
+}
+
+// Without XDG_RUNTIME_DIR, Qt warned on every run; fleetscope now makes a private one in
+// $TMPDIR and removes it at exit.
+void TestCli::noRuntimeDirWarning()
+{
+    QFETCH(QStringList, args);
+    QTemporaryDir tmp; // the child's TMPDIR: must be empty again afterwards
+    QTemporaryDir out;
+    QVERIFY(tmp.isValid() && out.isValid());
+    args.replaceInStrings(QStringLiteral("OUT"), out.filePath(QStringLiteral("map.png")));
+    RunSetup setup;
+    setup.removeEnv = { QStringLiteral("XDG_RUNTIME_DIR") };
+    setup.setEnv = { { QStringLiteral("TMPDIR"), tmp.path() } };
+    const Run r = runFleetscope(args, setup);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(!r.err.contains("XDG_RUNTIME_DIR"), r.err.constData());
+    QVERIFY2(r.err.isEmpty(), r.err.constData());
+    QCOMPARE(QDir(tmp.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -1,0 +1,7 @@
+#include "applog.h"
+
+namespace fleet::app {
+
+Q_LOGGING_CATEGORY(lcApp, "fleet.app", QtInfoMsg)
+
+} // namespace fleet::app

@@ -1,0 +1,28 @@
+#include "importfailure.h"
+
+#include <QObject>
+
+#include <new>
+
+namespace fleet::app {
+
+QString importFailureMessage(const std::exception& error, const QString& sourceLabel)
+{
+    if (dynamic_cast<const std::bad_alloc*>(&error))
+        return QObject::tr("out of memory while importing %1").arg(sourceLabel);
+    return QString::fromStdString(error.what());
+}
+
+QString filesSourceLabel(const QStringList& paths)
+{
+    if (paths.size() == 1)
+        return paths.front();
+    return QObject::tr("%n files (%1)", nullptr, int(paths.size())).arg(paths.join(QStringLiteral(", ")));
+}
+
+QString simulatedSourceLabel(std::size_t nodeCount, std::uint64_t seed)
+{
+    return QObject::tr("simulated cluster (%1 nodes, seed %2)").arg(nodeCount).arg(seed);
+}
+
+} // namespace fleet::app

@@ -1,0 +1,75 @@
+#include "statusfield.h"
+
+#include <QEvent>
+#include <QHelpEvent>
+#include <QPainter>
+#include <QToolTip>
+
+namespace fleet::app {
+
+namespace {
+constexpr int kMinimumChars = 6; // the minimum width: about "Nod…"
+}
+
+StatusField::StatusField(QWidget* parent)
+    : QWidget(parent)
+{
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+}
+
+void StatusField::setVariants(const QStringList& variants)
+{
+    if (variants == m_variants)
+        return;
+    m_variants = variants;
+    updateGeometry();
+    update();
+}
+
+QString StatusField::fitText(const QStringList& variants, const QFontMetrics& metrics, int widthPx)
+{
+    for (const QString& v : variants)
+        if (metrics.horizontalAdvance(v) <= widthPx)
+            return v;
+    return variants.isEmpty() ? QString() : metrics.elidedText(variants.back(), Qt::ElideRight, widthPx);
+}
+
+QString StatusField::displayedText() const
+{
+    return fitText(m_variants, fontMetrics(), contentsRect().width());
+}
+
+QSize StatusField::sizeHint() const
+{
+    const QFontMetrics fm = fontMetrics();
+    const QMargins m = contentsMargins();
+    return { fm.horizontalAdvance(text()) + m.left() + m.right() + 1, fm.height() + m.top() + m.bottom() };
+}
+
+QSize StatusField::minimumSizeHint() const
+{
+    const QFontMetrics fm = fontMetrics();
+    const QMargins m = contentsMargins();
+    const int full = fm.horizontalAdvance(text()) + 1;
+    return { std::min(full, fm.averageCharWidth() * kMinimumChars) + m.left() + m.right(), fm.height() + m.top() + m.bottom() };
+}
+
+void StatusField::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    painter.setPen(palette().color(foregroundRole()));
+    painter.drawText(contentsRect(), Qt::AlignLeft | Qt::AlignVCenter, displayedText());
+}
+
+bool StatusField::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip && toolTip().isEmpty()) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        if (!text().isEmpty())
+            QToolTip::showText(help->globalPos(), text(), this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+} // namespace fleet::app

@@ -1,0 +1,44 @@
+#pragma once
+// A status bar field that shortens its text to fit instead of being cut off.
+
+#include <QStringList>
+#include <QWidget>
+
+class QFontMetrics;
+
+namespace fleet::app {
+
+/// One line of text in the status bar, given as variants from the longest (the full text)
+/// to the shortest. It shows the longest variant that fits its width; when none fits, the
+/// shortest one elided at the right ("…"). Its size hint is the full text, its minimum a few
+/// characters, so it never widens the window. The tooltip, when none is set, is the full
+/// text. Thread: GUI thread.
+class StatusField : public QWidget {
+    Q_OBJECT
+public:
+    explicit StatusField(QWidget* parent = nullptr);
+
+    /// Sets the variants (longest first; at least one; empty list clears the field).
+    void setVariants(const QStringList& variants);
+    /// Same as setVariants({ text }).
+    void setText(const QString& text) { setVariants(text.isEmpty() ? QStringList() : QStringList { text }); }
+    /// The full text (the first variant), or empty.
+    [[nodiscard]] QString text() const { return m_variants.value(0); }
+    /// The text as painted at the current width.
+    [[nodiscard]] QString displayedText() const;
+    /// The variant of `variants` (longest first) that fits in `widthPx` with `metrics`, or the
+    /// last one elided at the right. Thread: any.
+    [[nodiscard]] static QString fitText(const QStringList& variants, const QFontMetrics& metrics, int widthPx);
+
+    [[nodiscard]] QSize sizeHint() const override;
+    [[nodiscard]] QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    QStringList m_variants;
+};
+
+} // namespace fleet::app

@@ -1,0 +1,71 @@
+// StatusField: the longest variant that fits, then the shortest elided; never wider than asked.
+
+#include "app/statusfield.h"
+
+#include <QApplication>
+#include <QFontMetrics>
+#include <QtTest>
+
+using fleet::app::StatusField;
+
+class TestStatusField : public QObject {
+    Q_OBJECT
+private slots:
+    void fitText_data();
+    void fitText();
+    void widget();
+};
+
+namespace {
+const QStringList kVariants { QStringLiteral("Nodes 100,000 (99,000 ready) | GPUs 322,935 / 360,464 | CPU 8.44M / 12.8M cores"),
+    QStringLiteral("Nodes 100,000 | GPUs 322,935 / 360,464 | CPU 8.44M / 12.8M cores"),
+    QStringLiteral("GPUs 322,935 / 360,464 | CPU 8.44M / 12.8M cores") };
+}
+
+void TestStatusField::fitText_data()
+{
+    QTest::addColumn<int>("extraPx"); // width = the width of variant `base` + extraPx
+    QTest::addColumn<int>("base");
+    QTest::addColumn<int>("expected"); // index of the variant shown, -1 for the last one elided
+    QTest::newRow("all fits") << 0 << 0 << 0;
+    QTest::newRow("wide") << 500 << 0 << 0;
+    QTest::newRow("one pixel short of the full") << -1 << 0 << 1;
+    QTest::newRow("second exactly") << 0 << 1 << 1;
+    QTest::newRow("third") << 0 << 2 << 2;
+    QTest::newRow("below the shortest: elided") << -1 << 2 << -1;
+}
+
+void TestStatusField::fitText()
+{
+    QFETCH(int, extraPx);
+    QFETCH(int, base);
+    QFETCH(int, expected);
+    const QFontMetrics fm(QApplication::font());
+    const int width = fm.horizontalAdvance(kVariants[base]) + extraPx;
+    const QString shown = StatusField::fitText(kVariants, fm, width);
+    QVERIFY2(fm.horizontalAdvance(shown) <= width, qPrintable(shown));
+    if (expected >= 0) {
+        QCOMPARE(shown, kVariants[expected]);
+    } else {
+        QVERIFY2(shown.endsWith(QChar(0x2026)), qPrintable(shown));
+        QVERIFY2(kVariants.back().startsWith(shown.chopped(1)), qPrintable(shown));
+    }
+}
+
+void TestStatusField::widget()
+{
+    StatusField field;
+    field.setVariants(kVariants);
+    QCOMPARE(field.text(), kVariants.front());
+    QVERIFY(field.sizeHint().width() > QFontMetrics(field.font()).horizontalAdvance(kVariants.front()));
+    QVERIFY(field.minimumSizeHint().width() < QFontMetrics(field.font()).horizontalAdvance(kVariants.back()) / 4);
+    field.resize(field.sizeHint());
+    QCOMPARE(field.displayedText(), kVariants.front());
+    field.resize(QFontMetrics(field.font()).horizontalAdvance(kVariants.back()) + 2, field.height());
+    QCOMPARE(field.displayedText(), kVariants.back());
+    field.setText(QString());
+    QCOMPARE(field.displayedText(), QString());
+}
+
+QTEST_MAIN(TestStatusField)
+#include "tst_statusfield.moc"
