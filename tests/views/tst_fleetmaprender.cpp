@@ -4,6 +4,8 @@
 #include "mapfixtures.h"
 #include "views/map/colormap.h"
 #include "views/map/fleetmapview.h"
+#include "views/map/maplegend.h"
+#include "views/map/mapraster.h"
 #include "views/vtk/vtkopenglwidget.h"
 
 #include <QApplication>
@@ -71,6 +73,9 @@ private slots:
     void wheelZoomKeepsTheNodeUnderTheCursor();
     void metricChangeRecolours();
     void renderRequestsAreMerged();
+    void labelsNeverCoverCells_data();
+    void labelsNeverCoverCells();
+    void legendTitleFollowsTheFleet();
 
 private:
     [[nodiscard]] model::NodeId node(const char* name) const { return m_cluster.store->findNode(name); }
@@ -218,6 +223,131 @@ void TestFleetMapRender::renderRequestsAreMerged()
     QVERIFY(frames.wait(10000));
     QTest::qWait(300);
     QCOMPARE(frames.count(), 1);
+}
+
+void TestFleetMapRender::labelsNeverCoverCells_data()
+{
+    QTest::addColumn<int>("zonesPerRegion");
+    QTest::addColumn<int>("leavesPerZone");
+    QTest::addColumn<int>("nodesPerLeaf");
+    QTest::addColumn<int>("regions");
+    QTest::newRow("10 nodes") << 1 << 1 << 10 << 1;
+    QTest::newRow("120 nodes") << 2 << 3 << 10 << 2;
+    QTest::newRow("1,008 nodes") << 3 << 6 << 28 << 2;
+}
+
+// A labelled block's first cells show their own colour at the default zoom (the labels sit
+// in the rows the layout keeps free above each block), every zone is labelled at the
+// default zoom, no label covers a cell, and zooming in labels deeper levels.
+void TestFleetMapRender::labelsNeverCoverCells()
+{
+    QFETCH(int, zonesPerRegion);
+    QFETCH(int, leavesPerZone);
+    QFETCH(int, nodesPerLeaf);
+    QFETCH(int, regions);
+    Cluster c;
+    testing::addFleetNodes(*c.store, { regions, zonesPerRegion, leavesPerZone, nodesPerLeaf, 1 });
+    for (int i = 0; i < static_cast<int>(c.store->nodeCount()); i += 3)
+        testing::addPod(
+            *c.store, "p" + std::to_string(i), "node-" + testing::zeroPad(i, 7), 1000, 1LL << 30, 1000 + (i * 997) % 7000);
+    c.store->finalize();
+    c.topology = std::make_shared<model::Topology>(model::Topology::build(*c.store));
+    m_view->setCluster(c.store, c.topology);
+    showAndWaitForFrame();
+    const model::Topology& topology = *c.topology;
+    const views::MetricKeys keys = views::MetricKeys::find(*c.store);
+
+    const auto checkLabels = [&](const QImage& image, int& zoneLabels, int& deepLabels) {
+        const qreal dpr = image.devicePixelRatio();
+        zoneLabels = deepLabels = 0;
+        for (std::uint32_t i = 1; i < topology.domainCount(); ++i) {
+            const model::DomainId dom(i);
+            const QRect label = m_view->domainLabelRect(dom).intersected(m_view->rect());
+            if (label.isEmpty())
+                continue;
+            if (topology.domainLevel(dom) == 2)
+                ++zoneLabels;
+            if (topology.domainLevel(dom) >= 3)
+                ++deepLabels;
+            // No pixel of the label is on a cell.
+            for (int y = label.top(); y <= label.bottom(); ++y)
+                for (int x = label.left(); x <= label.right(); ++x)
+                    QVERIFY2(!m_view->nodeAt(QPoint(x, y)).isValid(),
+                        qPrintable(QStringLiteral("label of %1 covers a cell at (%2,%3)")
+                                       .arg(QString::fromStdString(topology.domainName(dom)))
+                                       .arg(x)
+                                       .arg(y)));
+            // The first cells of a labelled block show their own colour.
+            const auto nodes = topology.domainNodes(dom);
+            for (std::size_t k = 0; k < std::min<std::size_t>(nodes.size(), 3); ++k) {
+                const QPoint p = m_view->cellCenter(nodes[k]);
+                if (p.isNull())
+                    continue;
+                const QColor expected(views::MapRaster::nodeColor(*c.store, nodes[k], m_view->metric(), keys));
+                const QColor got = image.pixelColor(QPoint(qRound(p.x() * dpr), qRound(p.y() * dpr)));
+                QVERIFY2(near(got, expected, 3),
+                    qPrintable(QStringLiteral("node %1 of %2 at (%3,%4): got %5, expected %6")
+                                   .arg(k)
+                                   .arg(QString::fromStdString(topology.domainName(dom)))
+                                   .arg(p.x())
+                                   .arg(p.y())
+                                   .arg(describe(got), describe(expected))));
+            }
+            // The label is drawn: its box holds light text pixels.
+            int light = 0;
+            for (int y = label.top(); y <= label.bottom(); ++y)
+                for (int x = label.left(); x <= label.right(); ++x)
+                    light += image.pixelColor(QPoint(qRound(x * dpr), qRound(y * dpr))).lightness() > 140 ? 1 : 0;
+            QVERIFY2(light > 0, qPrintable(QString::fromStdString(topology.domainName(dom))));
+        }
+    };
+
+    int zoneLabels = 0, deepLabels = 0;
+    QImage image = m_view->grabImage();
+    checkLabels(image, zoneLabels, deepLabels);
+    if (QTest::currentTestFailed())
+        return;
+    image.save(QDir::current().filePath(QStringLiteral("tst_fleetmaprender_labels_%1.png").arg(c.store->nodeCount())));
+    QCOMPARE(zoneLabels, regions * zonesPerRegion);
+    const int deepLabelsAtDefaultZoom = deepLabels;
+
+    // Zoomed in at the centre, the network layer's labels appear.
+    QOpenGLWidget* gl = glWidget();
+    const QPointF at(gl->width() / 2.0, gl->height() / 2.0);
+    for (int i = 0; i < 6; ++i) {
+        QWheelEvent wheel(
+            at, gl->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(gl, &wheel);
+    }
+    image = m_view->grabImage();
+    checkLabels(image, zoneLabels, deepLabels);
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY(deepLabelsAtDefaultZoom + deepLabels > 0);
+}
+
+// The legend says "CPU requested (no GPU nodes)" for GpuRequested on a fleet without GPUs.
+void TestFleetMapRender::legendTitleFollowsTheFleet()
+{
+    auto* legend = m_view->findChild<views::MapLegend*>();
+    QVERIFY(legend);
+    QCOMPARE(legend->title(), QStringLiteral("GPU requested"));
+    Cluster c;
+    testing::addFleetNodes(*c.store, { 1, 2, 1, 3, 1 }, [](model::NodeRecord& rec, std::size_t) {
+        rec.allocatable.setCore(model::CoreResource::Gpu, 0);
+        rec.capacity = rec.allocatable;
+        rec.gpuModel.clear();
+        rec.gpuCount = 0;
+    });
+    c.store->finalize();
+    c.topology = std::make_shared<model::Topology>(model::Topology::build(*c.store));
+    m_view->setCluster(c.store, c.topology);
+    QCOMPARE(legend->title(), QStringLiteral("CPU requested (no GPU nodes)"));
+    m_view->setMetric(MapMetric::MemoryRequested);
+    QCOMPARE(legend->title(), QStringLiteral("Memory requested"));
+    m_view->setCluster(m_cluster.store, m_cluster.topology);
+    m_view->setMetric(MapMetric::GpuRequested);
+    QCOMPARE(legend->title(), QStringLiteral("GPU requested"));
 }
 
 int main(int argc, char** argv)

@@ -20,6 +20,8 @@ private slots:
     void emptyTopology();
     void singleLeafFillsRowByRowInTopologyOrder();
     void offGridPositionsHaveNoNode();
+    void labelGapsHoldNoCell_data();
+    void labelGapsHoldNoCell();
 };
 
 void TestMapLayout::invariants_data()
@@ -161,6 +163,62 @@ void TestMapLayout::offGridPositionsHaveNoNode()
     QVERIFY(!layout.nodeAt(0, 0).isValid()); // the margin
     QVERIFY(!layout.nodeCell(model::NodeId(4)).isValid());
     QVERIFY(!layout.nodeCell(model::NodeId()).isValid());
+}
+
+void TestMapLayout::labelGapsHoldNoCell_data()
+{
+    QTest::addColumn<int>("regions");
+    QTest::addColumn<int>("zones");
+    QTest::addColumn<int>("leaves");
+    QTest::addColumn<int>("nodesPerLeaf");
+    QTest::addColumn<QList<int>>("labelRows");
+    QTest::newRow("one leaf per zone, no extra rows") << 2 << 2 << 1 << 1 << QList<int> {};
+    QTest::newRow("uniform, no extra rows") << 2 << 3 << 4 << 16 << QList<int> {};
+    QTest::newRow("uniform, region and zone rows") << 2 << 3 << 4 << 16 << QList<int> { 0, 3, 2 };
+    QTest::newRow("many leaves, deep rows") << 1 << 2 << 60 << 5 << QList<int> { 0, 12, 12, 1 };
+    QTest::newRow("negative rows count as none") << 2 << 2 << 3 << 4 << QList<int> { 0, -4, -1 };
+}
+
+// Above every block, labelGapRows() rows across its width hold no cell (the view draws the
+// block's label there, so labels never cover a cell), and the gap is at least the gutter
+// plus the extra rows asked for its level.
+void TestMapLayout::labelGapsHoldNoCell()
+{
+    QFETCH(int, regions);
+    QFETCH(int, zones);
+    QFETCH(int, leaves);
+    QFETCH(int, nodesPerLeaf);
+    QFETCH(QList<int>, labelRows);
+    model::ClusterStore store;
+    testing::addFleetNodes(store, { regions, zones, leaves, nodesPerLeaf, 1 });
+    store.finalize();
+    const auto topology = model::Topology::build(store);
+    const std::vector<int> rows(labelRows.begin(), labelRows.end());
+    const MapLayout layout = MapLayout::build(topology, 1.6, rows);
+    QCOMPARE(layout.labelGapRows(topology.root()), 0);
+    for (std::uint32_t i = 1; i < topology.domainCount(); ++i) {
+        const model::DomainId dom(i);
+        const CellRect r = layout.domainRect(dom);
+        const int gap = layout.labelGapRows(dom);
+        const int level = topology.domainLevel(dom);
+        const int extra = level < labelRows.size() ? std::max(0, labelRows[level]) : 0;
+        QCOMPARE(gap, MapLayout::gutterForHeight(layout.domainHeight(topology.domainParent(dom))) + extra);
+        QVERIFY(r.y - gap >= 0);
+        for (int y = r.y - gap; y < r.y; ++y)
+            for (int x = r.x; x < r.x + r.width; ++x)
+                QVERIFY2(!layout.nodeAt(x, y).isValid(),
+                    qPrintable(QStringLiteral("cell (%1,%2) in the label gap of %3")
+                                   .arg(x)
+                                   .arg(y)
+                                   .arg(QString::fromStdString(topology.domainName(dom)))));
+        // A non-leaf block starts with its band: no cell in its first gap rows either.
+        if (!topology.isLeaf(dom))
+            for (int x = r.x; x < r.x + r.width; ++x)
+                QVERIFY(!layout.nodeAt(x, r.y).isValid());
+    }
+    // The layout stays near the view's aspect even where bands make blocks tall.
+    const double got = static_cast<double>(layout.width()) / layout.height();
+    QVERIFY2(got > 1.6 / 2.0 && got < 1.6 * 2.0, qPrintable(QStringLiteral("aspect %1").arg(got)));
 }
 
 QTEST_GUILESS_MAIN(TestMapLayout)

@@ -1,6 +1,7 @@
 // Tests of nodeToolTip: the hover text names the node and its figures.
 
 #include "mapfixtures.h"
+#include "model/topology.h"
 #include "views/map/nodetooltip.h"
 
 #include <QTest>
@@ -13,6 +14,8 @@ private slots:
     void figures_data();
     void figures();
     void invalidNodeGivesEmptyText();
+    void domainPath();
+    void migFigures();
 };
 
 void TestNodeToolTip::figures_data()
@@ -52,6 +55,49 @@ void TestNodeToolTip::invalidNodeGivesEmptyText()
     store.finalize();
     QVERIFY(views::nodeToolTip(store, model::NodeId(), views::MapMetric::CpuRequested).isEmpty());
     QVERIFY(views::nodeToolTip(store, model::NodeId(3), views::MapMetric::CpuRequested).isEmpty());
+}
+
+// The whole domain path, outermost first, names domains too small on screen for a label.
+void TestNodeToolTip::domainPath()
+{
+    model::ClusterStore store;
+    testing::addFleetNodes(store, { 1, 1, 2, 2, 1 }, [](model::NodeRecord& rec, std::size_t) {
+        rec.labels.emplace_back("topology.k8s.aws/network-node-layer-2", "nn2-x");
+        rec.labels.emplace_back("topology.k8s.aws/network-node-layer-3", "nn3-y");
+    });
+    store.finalize();
+    const model::Topology topology = model::Topology::build(store);
+    const model::NodeId n = store.findNode("node-0000003");
+    const QString text = views::nodeToolTip(store, n, views::MapMetric::GpuRequested, &topology);
+    QVERIFY2(text.contains("<td>Domain</td><td>region-0 / region-0a / nn-00001 / nn2-x / nn3-y</td>"), qPrintable(text));
+    // Without a topology there is no path.
+    QVERIFY(!views::nodeToolTip(store, n, views::MapMetric::GpuRequested).contains("Domain"));
+}
+
+// A MIG node (nvidia.com/gpu 0, MIG slices): the tooltip gives each MIG resource's slices
+// and the map's share is that of the slices.
+void TestNodeToolTip::migFigures()
+{
+    model::ClusterStore store;
+    testing::addFleetNodes(store, { 1, 1, 1, 1, 1 }, [&store](model::NodeRecord& rec, std::size_t) {
+        rec.allocatable.setCore(model::CoreResource::Gpu, 0);
+        rec.allocatable.set(store.resources().keyFor("nvidia.com/mig-1g.10gb"), 56);
+        rec.capacity = rec.allocatable;
+    });
+    model::PodRecord pod;
+    pod.namespaceName = "ml";
+    pod.name = "infer";
+    pod.nodeName = "node-0000000";
+    pod.phase = model::PodPhase::Running;
+    pod.request.setCore(model::CoreResource::Cpu, 1000);
+    pod.request.set(store.resources().keyFor("nvidia.com/mig-1g.10gb"), 14);
+    store.addPod(pod);
+    store.finalize();
+    const QString text = views::nodeToolTip(store, model::NodeId(0), views::MapMetric::GpuRequested);
+    for (const QString& part :
+        { QStringLiteral("<td>nvidia.com/mig-1g.10gb</td><td>14 / 56 slices (25%)</td>"), QStringLiteral("MIG slices 25%") })
+        QVERIFY2(text.contains(part), qPrintable(QStringLiteral("'%1' not in %2").arg(part, text)));
+    QVERIFY2(!text.contains("GPUs"), qPrintable(text));
 }
 
 QTEST_GUILESS_MAIN(TestNodeToolTip)

@@ -10,6 +10,7 @@
 #include "views/vtk/vtkopenglwidget.h"
 
 #include <QElapsedTimer>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLoggingCategory>
 #include <QMouseEvent>
@@ -32,8 +33,6 @@
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
-#include <vtkTextActor.h>
-#include <vtkTextProperty.h>
 #include <vtkTexture.h>
 #include <vtkUnsignedCharArray.h>
 
@@ -50,18 +49,27 @@ using model::NodeId;
 
 namespace {
 
-// Labels are drawn for the first two topology levels (region and zone by default), for
-// domains at least this wide on screen (logical pixels), and at most this many.
-constexpr double kMinLabelWidthPx[] = { 0, 40, 80 };
-constexpr std::size_t kMaxLabels = 600;
+// Domain labels (see paintLabels()): font pixel size by tree level at most, the smallest
+// drawn, and the levels that get label rows in the layout at the default zoom.
+constexpr int kLabelFontPx[] = { 13, 13, 12, 11 }; // by level; deeper levels use the last
+constexpr int kMinLabelFontPx = 8;
+constexpr int kBandedLevels = 2; // region and zone: readable at the default zoom
+constexpr int kMaxLabelRows = 12;
+constexpr int kMaxLabels = 3000; // per frame; beyond, names are in the tooltip
+// Cells per node of the simulated fleets' layouts (gutters and bands), a first guess to size
+// the label rows before the layout exists (see relayout()).
+constexpr double kCellsPerNodeGuess = 4.0;
+// The fitted map leaves this factor of room around the grid.
+constexpr double kFitMargin = 1.02;
 // Zoom limits: a cell at most 256 px wide; the whole map at least a quarter of the view.
 constexpr double kMinUnitsPerPixel = 1.0 / 256.0;
 // A press and release closer than this (logical px) is a click, not a drag.
 constexpr double kClickSlopPx = 4.0;
-// Logical pixels kept free above the map when it is fitted, for the region labels.
-constexpr double kLabelRoomPx = 18.0;
 // Relayout when the view's aspect moves this far (factor) from the layout's.
 constexpr double kRelayoutAspectFactor = 1.3;
+// Relayout when the view's area moves this far (factor) from the layout's: the label rows
+// are sized in screen pixels.
+constexpr double kRelayoutAreaFactor = 2.0;
 
 void setRgb(double out[3], const QColor& c)
 {
@@ -70,7 +78,35 @@ void setRgb(double out[3], const QColor& c)
     out[2] = c.blueF();
 }
 
+int labelFontPx(int level)
+{
+    constexpr int last = static_cast<int>(std::size(kLabelFontPx)) - 1;
+    return kLabelFontPx[std::clamp(level, 0, last)];
+}
+
 } // namespace
+
+/// Transparent widget over the GL widget that paints the domain labels with QPainter in the
+/// reserved empty rows above each block (MapLayout::labelGapRows()); mouse events pass
+/// through to the map.
+class FleetMapLabelOverlay : public QWidget {
+public:
+    FleetMapLabelOverlay(FleetMapView::Private* owner, QWidget* parent)
+        : QWidget(parent)
+        , m_owner(owner)
+    {
+        setAttribute(Qt::WA_TransparentForMouseEvents);
+        setAttribute(Qt::WA_NoSystemBackground);
+        setAttribute(Qt::WA_TranslucentBackground);
+        setFocusPolicy(Qt::NoFocus);
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+
+private:
+    FleetMapView::Private* m_owner;
+};
 
 struct FleetMapView::Private {
     FleetMapView* q = nullptr;
@@ -80,21 +116,17 @@ struct FleetMapView::Private {
     std::shared_ptr<const model::ClusterStore> store;
     std::shared_ptr<const model::Topology> topology;
     MapLayout layout;
+    QSize layoutViewSize; // the GL widget's size when the layout was built
     MapMetric metric = MapMetric::GpuRequested;
 
-    // VTK scene: one textured quad, one outline actor, text labels.
+    // VTK scene: one textured quad and one outline actor; the labels are on `overlay`.
     vtkSmartPointer<vtkImageData> image = vtkSmartPointer<vtkImageData>::New();
     vtkSmartPointer<vtkTexture> texture = vtkSmartPointer<vtkTexture>::New();
     vtkSmartPointer<vtkPolyData> quad = vtkSmartPointer<vtkPolyData>::New();
     vtkSmartPointer<vtkActor> quadActor = vtkSmartPointer<vtkActor>::New();
     vtkSmartPointer<vtkPolyData> outlines = vtkSmartPointer<vtkPolyData>::New();
     vtkSmartPointer<vtkActor> outlineActor = vtkSmartPointer<vtkActor>::New();
-    struct Label {
-        vtkSmartPointer<vtkTextActor> actor;
-        DomainId domain;
-        int level = 0;
-    };
-    std::vector<Label> labels;
+    FleetMapLabelOverlay* overlay = nullptr;
 
     // Camera: world coordinates of the view centre and world units (cells) per logical pixel.
     double centerX = 0, centerY = 0, unitsPerPixel = 1;
@@ -110,12 +142,32 @@ struct FleetMapView::Private {
     void relayout();
     void rasterise();
     void rebuildOutlines();
-    void rebuildLabels();
     void fitView();
+    void requestRender()
+    {
+        gl->requestRender();
+        overlay->update();
+    }
+    /// Where domain d's label is drawn at the current camera, in GL widget coordinates,
+    /// with its font and (possibly elided) text; false when it does not fit or is off screen.
+    struct LabelPlacement {
+        QRectF box;
+        QFont font;
+        QString text;
+    };
+    bool placeLabel(DomainId dom, LabelPlacement& out) const;
+    void paintLabels(QPainter& painter) const;
+    [[nodiscard]] std::vector<int> labelRowsForView(double pxPerCell) const;
+    [[nodiscard]] double fittedPxPerCell(const MapLayout& l) const
+    {
+        return l.width() == 0
+            ? 1.0
+            : std::min(std::max(1, gl->width()) / double(l.width()), std::max(1, gl->height()) / double(l.height())) / kFitMargin;
+    }
     void applyCamera();
     [[nodiscard]] double viewAspect() const
     {
-        return gl->width() > 16 && gl->height() > 16 + kLabelRoomPx ? gl->width() / (gl->height() - kLabelRoomPx) : 1.6;
+        return gl->width() > 16 && gl->height() > 16 ? static_cast<double>(gl->width()) / gl->height() : 1.6;
     }
     [[nodiscard]] QPointF toWorld(const QPointF& glPos) const
     {
@@ -152,6 +204,7 @@ FleetMapView::FleetMapView(QWidget* parent)
     d->gl->setMouseTracking(true);
     d->gl->setFocusPolicy(Qt::StrongFocus);
     d->gl->installEventFilter(this);
+    d->overlay = new FleetMapLabelOverlay(d.get(), d->gl);
     d->legend = new MapLegend(this);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -213,16 +266,62 @@ void FleetMapView::setCluster(std::shared_ptr<const model::ClusterStore> store, 
     d->topology = std::move(topology);
     d->hovered = {};
     d->userMovedView = false;
+    d->legend->setFleetHasAccelerators(!d->store || fleetHasAccelerators(*d->store, MetricKeys::find(*d->store)));
     d->relayout();
     d->fitView();
-    d->gl->requestRender();
+    d->requestRender();
+}
+
+std::vector<int> FleetMapView::Private::labelRowsForView(double pxPerCell) const
+{
+    // Rows so that the region and zone labels fit at the default zoom, `pxPerCell` pixels
+    // a cell. The room a label gets is its gap minus the outlines drawn in it (see
+    // placeLabel()).
+    std::vector<int> rows;
+    if (!topology || topology->orderedNodes().empty())
+        return rows;
+    const int depth = static_cast<int>(topology->levelKeys().size());
+    rows.assign(static_cast<std::size_t>(std::min(depth, kBandedLevels) + 1), 0);
+    for (int level = 1; level < static_cast<int>(rows.size()); ++level) {
+        const int parentHeight = depth - level + 1;
+        // The block's own outline, (its height + 1) / 4 = parentHeight / 4 cells out, and
+        // those of the siblings above, at most parentHeight / 4 cells below them.
+        const double outlinesCells = 0.5 * parentHeight;
+        const double needCells = (labelFontPx(level) * 1.25 + 2) / pxPerCell + outlinesCells;
+        rows[static_cast<std::size_t>(level)]
+            = std::clamp(static_cast<int>(std::ceil(needCells)) - MapLayout::gutterForHeight(parentHeight), 0, kMaxLabelRows);
+    }
+    return rows;
 }
 
 void FleetMapView::Private::relayout()
 {
     QElapsedTimer timer;
     timer.start();
-    layout = topology ? MapLayout::build(*topology, viewAspect()) : MapLayout {};
+    layoutViewSize = gl->size();
+    if (topology && !topology->orderedNodes().empty()) {
+        // The label rows depend on the pixels per cell, which depend on the layout: guess
+        // from the node count, lay out, and lay out once more when the guess left a label
+        // level too little room at the default zoom.
+        const double areaPx = std::max(1.0, double(gl->width())) * std::max(1.0, double(gl->height()));
+        const double guess = std::sqrt(areaPx / (kCellsPerNodeGuess * static_cast<double>(topology->orderedNodes().size())));
+        std::vector<int> labelRows = labelRowsForView(guess);
+        layout = MapLayout::build(*topology, viewAspect(), labelRows);
+        // The rows themselves shrink the cells a little: aim 10% low.
+        const std::vector<int> needed = labelRowsForView(fittedPxPerCell(layout) * 0.9);
+        bool more = false;
+        for (std::size_t i = 0; i < needed.size() && i < labelRows.size(); ++i)
+            if (needed[i] > labelRows[i]) {
+                labelRows[i] = needed[i];
+                more = true;
+            }
+        if (more) {
+            layout = MapLayout::build(*topology, viewAspect(), labelRows);
+            qCDebug(lcFleetMap) << "laid out again for label rows" << labelRows;
+        }
+    } else {
+        layout = MapLayout {};
+    }
     const double layoutMs = timer.nsecsElapsed() / 1e6;
 
     // The quad: world x = cell column, world y = layout height - cell row (row 0 at the top).
@@ -249,12 +348,11 @@ void FleetMapView::Private::relayout()
 
     rasterise();
     rebuildOutlines();
-    rebuildLabels();
     const bool visible = layout.width() > 0;
     quadActor->SetVisibility(visible);
     outlineActor->SetVisibility(visible);
-    qCDebug(lcFleetMap) << "layout" << layout.width() << "x" << layout.height() << "cells for" << layout.nodeCount() << "nodes in"
-                        << layoutMs << "ms";
+    qCDebug(lcFleetMap) << "aspect" << viewAspect() << "gl" << gl->size() << "layout" << layout.width() << "x" << layout.height()
+                        << "cells for" << layout.nodeCount() << "nodes in" << layoutMs << "ms";
 }
 
 void FleetMapView::Private::rasterise()
@@ -313,63 +411,100 @@ void FleetMapView::Private::rebuildOutlines()
     outlines->Modified();
 }
 
-void FleetMapView::Private::rebuildLabels()
+bool FleetMapView::Private::placeLabel(DomainId dom, LabelPlacement& out) const
 {
-    vtkRenderer* renderer = gl->renderer();
-    for (const Label& l : labels)
-        renderer->RemoveActor2D(l.actor);
-    labels.clear();
+    // The label's box: above the block, between the outlines drawn in the gap (the block's
+    // own, a quarter cell per tree level out, and those of the blocks above, at most a
+    // quarter of the parent's height), across the block's outline. MapLayout keeps these
+    // rows and columns free of cells, so the label never covers a cell.
+    const CellRect r = layout.domainRect(dom);
+    const int gap = layout.labelGapRows(dom);
+    if (gap <= 0 || r.width <= 0)
+        return false;
+    const DomainId parent = topology->domainParent(dom);
+    const double e = 0.25 * (layout.domainHeight(dom) + 1);
+    // In the first row of its parent the gap is the parent's band, whose outline lies above
+    // it; further down, the outlines of the siblings above reach into the gap.
+    const bool firstRow = r.y - gap <= layout.domainRect(parent).y;
+    const double outlinesAbove = firstRow ? 0.0 : 0.25 * layout.domainHeight(parent);
+    const double h = layout.height();
+    const QPointF bottomLeft = toWidget(QPointF(r.x - e, h - (r.y - e)));
+    const QPointF topRight = toWidget(QPointF(r.x + r.width + e, h - (r.y - gap + outlinesAbove)));
+    // One pixel off the outlines.
+    const QRectF room(QPointF(bottomLeft.x() + 1, topRight.y() + 1), QPointF(topRight.x() - 1, bottomLeft.y() - 1));
+    if (room.height() < kMinLabelFontPx || room.width() < 3 * kMinLabelFontPx)
+        return false;
+    if (room.right() < 0 || room.left() > gl->width() || room.bottom() < 0 || room.top() > gl->height())
+        return false;
+    const int level = topology->domainLevel(dom);
+    QFont font = q->font();
+    font.setBold(level == 1);
+    int px = std::min(labelFontPx(level), static_cast<int>(room.height() / 1.25));
+    font.setPixelSize(std::max(1, px));
+    QFontMetrics fm(font);
+    while (fm.height() > room.height() && px > kMinLabelFontPx) {
+        font.setPixelSize(--px);
+        fm = QFontMetrics(font);
+    }
+    if (fm.height() > room.height() || px < kMinLabelFontPx)
+        return false;
+    const QString name = QString::fromStdString(topology->domainName(dom));
+    const int pad = 2;
+    QString text = name;
+    // A narrow block: a smaller font first, then the name elided.
+    while (fm.horizontalAdvance(text) + 2 * pad > room.width() && px > kMinLabelFontPx) {
+        font.setPixelSize(--px);
+        fm = QFontMetrics(font);
+    }
+    if (fm.horizontalAdvance(text) + 2 * pad > room.width()) {
+        text = fm.elidedText(name, Qt::ElideRight, static_cast<int>(room.width()) - 2 * pad);
+        if (text.size() < 5) // fewer than 4 characters of the name left: the tooltip names it
+            return false;
+    }
+    const double textWidth = std::min<double>(fm.horizontalAdvance(text) + 2 * pad, room.width());
+    out.box = QRectF(room.left(), room.bottom() - fm.height(), textWidth, fm.height());
+    out.font = font;
+    out.text = text;
+    return true;
+}
+
+void FleetMapView::Private::paintLabels(QPainter& painter) const
+{
     if (!topology || layout.width() == 0)
         return;
-    for (std::uint32_t i = 1; i < topology->domainCount() && labels.size() < kMaxLabels; ++i) {
-        const DomainId dom(i);
-        const int level = topology->domainLevel(dom);
-        if (level > 2)
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    int drawn = 0;
+    LabelPlacement placement;
+    for (std::uint32_t i = 1; i < topology->domainCount() && drawn < kMaxLabels; ++i) {
+        if (!placeLabel(DomainId(i), placement))
             continue;
-        Label l;
-        l.actor = vtkSmartPointer<vtkTextActor>::New();
-        l.domain = dom;
-        l.level = level;
-        l.actor->SetInput(topology->domainName(dom).c_str());
-        l.actor->GetPositionCoordinate()->SetCoordinateSystemToWorld();
-        const CellRect r = layout.domainRect(dom);
-        const double e = 0.25 * (layout.domainHeight(dom) + 1);
-        vtkTextProperty* text = l.actor->GetTextProperty();
-        text->SetFontFamilyToArial();
-        text->SetColor(0.95, 0.95, 0.97);
-        text->SetBackgroundColor(0.07, 0.08, 0.1);
-        text->SetBackgroundOpacity(0.75);
-        text->SetJustificationToLeft();
-        if (level == 1) {
-            // Region: just above its block.
-            text->SetFontSize(13); // points at 72 dpi: logical pixels (see VtkOpenGLWidget)
-            text->BoldOn();
-            text->SetVerticalJustificationToBottom();
-            l.actor->SetPosition(r.x - e, layout.height() - r.y + e);
-        } else {
-            // Zone: inside the top-left corner of its block.
-            text->SetFontSize(11);
-            text->SetVerticalJustificationToTop();
-            l.actor->SetPosition(r.x, layout.height() - r.y);
-        }
-        renderer->AddActor2D(l.actor);
-        labels.push_back(std::move(l));
+        painter.fillRect(placement.box, QColor(18, 20, 26, 200));
+        painter.setFont(placement.font);
+        painter.setPen(QColor(242, 242, 247));
+        painter.drawText(placement.box, Qt::AlignCenter, placement.text);
+        ++drawn;
     }
+}
+
+void FleetMapLabelOverlay::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    m_owner->paintLabels(painter);
 }
 
 void FleetMapView::Private::fitView()
 {
-    // The whole grid fits, with room above it for the labels of the top domains.
+    // The whole grid fits (its margin and label bands hold the top labels).
     const double w = std::max(1, gl->width());
-    const double h = std::max(1.0, gl->height() - kLabelRoomPx);
+    const double h = std::max(1, gl->height());
     if (layout.width() == 0) {
         centerX = centerY = 0;
         unitsPerPixel = 1.0;
         return;
     }
-    unitsPerPixel = std::max(layout.width() / w, layout.height() / h) * 1.02;
+    unitsPerPixel = std::max(layout.width() / w, layout.height() / h) * kFitMargin;
     centerX = layout.width() / 2.0;
-    centerY = layout.height() / 2.0 + kLabelRoomPx / 2.0 * unitsPerPixel;
+    centerY = layout.height() / 2.0;
 }
 
 void FleetMapView::Private::applyCamera()
@@ -382,10 +517,6 @@ void FleetMapView::Private::applyCamera()
     camera->SetParallelScale(unitsPerPixel * std::max(1, gl->height()) / 2.0);
     camera->SetClippingRange(50, 150);
     outlineActor->GetProperty()->SetLineWidth(static_cast<float>(gl->devicePixelRatioF()));
-    for (Label& l : labels) {
-        const double widthPx = layout.domainRect(l.domain).width / unitsPerPixel;
-        l.actor->SetVisibility(widthPx >= kMinLabelWidthPx[std::min(l.level, 2)]);
-    }
 }
 
 void FleetMapView::setMetric(MapMetric metric)
@@ -395,7 +526,7 @@ void FleetMapView::setMetric(MapMetric metric)
     d->metric = metric;
     d->legend->setMetric(metric);
     d->rasterise();
-    d->gl->requestRender();
+    d->requestRender();
 }
 
 MapMetric FleetMapView::metric() const
@@ -422,7 +553,13 @@ QImage FleetMapView::grabImage()
     QPainter painter(&out);
     QImage map = d->gl->grabFramebuffer(); // renders now (paintGL)
     painter.drawImage(QRectF(d->gl->geometry()), map);
-    d->legend->render(&painter, d->legend->pos(), QRegion(), QWidget::DrawChildren);
+    painter.save();
+    painter.translate(d->gl->pos());
+    painter.setClipRect(QRect(QPoint(0, 0), d->gl->size()));
+    d->paintLabels(painter);
+    painter.restore();
+    if (!d->legend->isHidden()) // a window too small for the legend hides it (fleet::app::MainWindow)
+        d->legend->render(&painter, d->legend->pos(), QRegion(), QWidget::DrawChildren);
     painter.end();
     return out;
 }
@@ -450,7 +587,17 @@ void FleetMapView::resetView()
 {
     d->userMovedView = false;
     d->fitView();
-    d->gl->requestRender();
+    d->requestRender();
+}
+
+QRect FleetMapView::domainLabelRect(model::DomainId domain) const
+{
+    if (!d->topology || domain.index() >= d->topology->domainCount() || domain == d->topology->root())
+        return {};
+    Private::LabelPlacement placement;
+    if (!d->placeLabel(domain, placement))
+        return {};
+    return placement.box.toAlignedRect().translated(d->gl->pos());
 }
 
 bool FleetMapView::eventFilter(QObject* watched, QEvent* event)
@@ -464,15 +611,20 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
 {
     switch (event->type()) {
     case QEvent::Resize: {
+        overlay->setGeometry(QRect(QPoint(0, 0), static_cast<QResizeEvent*>(event)->size()));
         const double aspect = viewAspect();
         const double ratio = aspect / layout.viewAspect();
-        if (topology && (ratio > kRelayoutAspectFactor || ratio < 1.0 / kRelayoutAspectFactor)) {
+        const double areaRatio = std::max(1.0, double(gl->width()) * gl->height())
+            / std::max(1.0, double(layoutViewSize.width()) * layoutViewSize.height());
+        if (topology
+            && (ratio > kRelayoutAspectFactor || ratio < 1.0 / kRelayoutAspectFactor || areaRatio > kRelayoutAreaFactor
+                || areaRatio < 1.0 / kRelayoutAreaFactor)) {
             relayout();
             userMovedView = false;
         }
         if (!userMovedView)
             fitView();
-        gl->requestRender();
+        requestRender();
         return false;
     }
     case QEvent::MouseButtonPress: {
@@ -497,7 +649,7 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
                 centerX -= delta.x() * unitsPerPixel;
                 centerY += delta.y() * unitsPerPixel;
                 userMovedView = true;
-                gl->requestRender();
+                requestRender();
             }
             lastPos = e->position();
             return true;
@@ -512,7 +664,7 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
             const QPointF topLeft = toWidget(QPointF(cell.x, layout.height() - cell.y));
             const QPointF bottomRight = toWidget(QPointF(cell.x + 1, layout.height() - cell.y - 1));
             const QRect cellRect = QRectF(topLeft, bottomRight).toAlignedRect();
-            QToolTip::showText(e->globalPosition().toPoint(), nodeToolTip(*store, n, metric), gl, cellRect);
+            QToolTip::showText(e->globalPosition().toPoint(), nodeToolTip(*store, n, metric, topology.get()), gl, cellRect);
         } else {
             QToolTip::hideText();
         }
@@ -547,7 +699,7 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
         centerY = anchor.y() + (e->position().y() - gl->height() / 2.0) * next;
         unitsPerPixel = next;
         userMovedView = true;
-        gl->requestRender();
+        requestRender();
         return true;
     }
     case QEvent::Leave:

@@ -6,6 +6,10 @@
 // node cell, computed on the CPU from the store's columns (MapRaster), drawn as a single
 // textured quad with nearest filtering; no per-node actor. Picking (hover, click,
 // nodeAt(), cellCenter()) is arithmetic on the layout (MapLayout), O(1), no VTK picker.
+// Domain labels are painted with QPainter by a transparent, mouse-transparent widget over
+// the GL widget, only in the empty rows MapLayout reserves above each block, at the size
+// those rows have on screen at the current zoom: a label never covers a cell. The layout's
+// label rows for regions and zones are sized so their labels fit at the default zoom.
 // VTK headers stay in the .cpp files.
 
 #include "model/ids.h"
@@ -14,6 +18,7 @@
 #include <QImage>
 #include <QMetaType>
 #include <QPoint>
+#include <QRect>
 #include <QWidget>
 
 #include <memory>
@@ -29,12 +34,12 @@ namespace fleet::views {
 
 /// The map widget (a VTK-driven QOpenGLWidget plus its legend, a Qt widget at its right).
 /// Input: the wheel zooms around the cursor, a left drag pans, a left click on a cell
-/// emits nodeActivated, hovering shows a tooltip with the node's figures (nodeToolTip())
-/// and emits nodeHovered. Render requests are merged: one frame per event-loop turn.
-/// Colours: colormap.h (viridis share; red NotReady, pink cordoned, grey no allocatable).
-/// Thread: GUI thread only. Needs a real OpenGL surface (an X server; see DESIGN.md);
-/// set QSurfaceFormat::setDefaultFormat(VtkOpenGLWidget::vtkSurfaceFormat()) before
-/// QApplication.
+/// emits nodeActivated, hovering shows a tooltip with the node's figures and its whole
+/// domain path (nodeToolTip()) and emits nodeHovered. The legend's title follows the
+/// fleet (mapMetricTitle(): "CPU requested (no GPU nodes)" where no node has GPUs). Render requests are merged: one frame per
+/// event-loop turn. Colours: colormap.h (viridis share; red NotReady, pink cordoned, grey no allocatable). Thread: GUI thread
+/// only. Needs a real OpenGL surface (an X server; see DESIGN.md); set
+/// QSurfaceFormat::setDefaultFormat(VtkOpenGLWidget::vtkSurfaceFormat()) before QApplication.
 class FleetMapView : public QWidget {
     Q_OBJECT
 public:
@@ -58,6 +63,15 @@ public:
     [[nodiscard]] model::NodeId nodeAt(const QPoint& pos) const;
     /// Resets zoom and pan so the whole fleet fits.
     void resetView();
+    /// Where the label of `domain` is drawn at the current zoom and pan, in this widget's
+    /// coordinates; a null rectangle when it is not drawn (too small on screen for its
+    /// name, off screen, or the root). Labels sit in the empty rows the layout reserves
+    /// above each block (MapLayout::labelGapRows()), so they never cover a cell; deeper
+    /// levels' labels appear as zooming in makes room. Every node's tooltip names its whole
+    /// domain path, so a domain too small for its label is still named. For tests.
+    [[nodiscard]] QRect domainLabelRect(model::DomainId domain) const;
+
+    struct Private;
 
 signals:
     void nodeHovered(fleet::model::NodeId node); // invalid id when leaving cells
@@ -68,7 +82,6 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    struct Private;
     std::unique_ptr<Private> d;
 };
 

@@ -7,11 +7,18 @@
 // them that grows with the height of the parent in the tree (1 cell between leaf blocks, 2
 // between their parents' blocks, ...); the root block is shaped near the aspect of the view. A
 // row-major table maps each cell to its node, so picking is arithmetic: O(1), no picker.
+// Domain labels never cover a cell: above every block there is at least labelGapRows()
+// empty rows, where the view draws its label when that gap is tall enough on screen.
+// The gap is the gutter between rows of siblings plus optional extra rows per level
+// (labelRowsByLevel, sized by the view in screen pixels); a non-leaf domain also keeps
+// such a band at its own top, above its first row of children, so the first row's labels
+// have the same room as the others'.
 // Pure C++ (no Qt, no VTK), so it is tested without a display.
 
 #include "model/topology.h"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace fleet::views {
@@ -47,7 +54,11 @@ public:
     /// Lays out `topology` for a view of aspect `viewAspect` (width / height, > 0; values
     /// outside [0.1, 10] are clamped). O(nodes + domains x candidates). Never throws except
     /// std::bad_alloc. An empty topology gives a 0 x 0 grid.
-    [[nodiscard]] static MapLayout build(const model::Topology& topology, double viewAspect = 1.6);
+    /// `labelRowsByLevel[L]` (optional; missing entries are 0) is the number of extra empty
+    /// rows reserved above every block of tree level L (1 = region, 2 = zone, ...) for its
+    /// label, in addition to the gutter; negative values count as 0.
+    [[nodiscard]] static MapLayout build(
+        const model::Topology& topology, double viewAspect = 1.6, std::span<const int> labelRowsByLevel = {});
 
     /// Grid size in cells, including a margin around the root block.
     [[nodiscard]] int width() const noexcept { return m_width; }
@@ -76,7 +87,9 @@ public:
         return model::NodeId(
             m_cellNode[static_cast<std::size_t>(y) * static_cast<std::size_t>(m_width) + static_cast<std::size_t>(x)]);
     }
-    /// Bounding rectangle of the cells of domain d (tight around its nodes' blocks).
+    /// Bounding rectangle of the cells of domain d: tight around its nodes' blocks, plus,
+    /// for a non-leaf domain other than the root, the label band at its top (its first
+    /// row of children starts labelGapRows() of a child below r.y).
     [[nodiscard]] CellRect domainRect(model::DomainId d) const noexcept
     {
         return d.index() < m_domainRect.size() ? m_domainRect[d.index()] : CellRect {};
@@ -91,6 +104,14 @@ public:
     /// outside each block never touch (see FleetMapView).
     [[nodiscard]] static constexpr int gutterForHeight(int h) noexcept { return 1 + h / 2; }
     [[nodiscard]] int domainGutter(model::DomainId d) const noexcept { return gutterForHeight(m_domainHeight[d.index()]); }
+    /// Rows above domain d's rectangle that hold no cell, across its width and a quarter
+    /// gutter either side (a lower bound: the gap can be larger in practice): the gutter
+    /// between the children of its parent plus labelRowsByLevel[level of d]; the top margin
+    /// plus that for the root's first row. 0 for the root. The view draws d's label there.
+    [[nodiscard]] int labelGapRows(model::DomainId d) const noexcept
+    {
+        return d.index() < m_labelGap.size() ? m_labelGap[d.index()] : 0;
+    }
     /// Row-major table of width() x height() node indices (NodeId::kInvalid for no node).
     [[nodiscard]] const std::vector<std::uint32_t>& cellNodes() const noexcept { return m_cellNode; }
 
@@ -102,6 +123,7 @@ private:
     std::vector<std::uint32_t> m_cellNode; // node index by cell, kInvalid when none
     std::vector<CellRect> m_domainRect;
     std::vector<int> m_domainHeight;
+    std::vector<int> m_labelGap;
 };
 
 } // namespace fleet::views

@@ -12,11 +12,13 @@ constexpr int kMargin = 8;
 constexpr int kBarWidth = 18;
 constexpr int kSwatch = 12;
 
-QString metricCaption(MapMetric metric)
+QString metricCaption(MapMetric metric, bool fleetHasAccelerators)
 {
     switch (metric) {
     case MapMetric::GpuRequested:
-        return QStringLiteral("requested / allocatable GPU; Neuron devices, else CPU, where a node has no GPU");
+        if (!fleetHasAccelerators)
+            return QStringLiteral("requested / allocatable CPU: no node has GPUs, MIG slices or Neuron devices");
+        return QStringLiteral("requested / allocatable GPU; MIG slices, else Neuron devices, else CPU, where a node has no GPU");
     case MapMetric::CpuRequested:
         return QStringLiteral("requested / allocatable CPU");
     case MapMetric::MemoryRequested:
@@ -45,6 +47,20 @@ void MapLegend::setMetric(MapMetric metric)
     update();
 }
 
+void MapLegend::setFleetHasAccelerators(bool has)
+{
+    if (has == m_fleetHasAccelerators)
+        return;
+    m_fleetHasAccelerators = has;
+    update();
+}
+
+QString MapLegend::title() const
+{
+    const std::string_view t = mapMetricTitle(m_metric, m_fleetHasAccelerators);
+    return QString::fromLatin1(t.data(), static_cast<qsizetype>(t.size()));
+}
+
 QSize MapLegend::sizeHint() const
 {
     return { kWidth, 360 };
@@ -65,16 +81,18 @@ void MapLegend::paintEvent(QPaintEvent*)
     QFont bold = painter.font();
     bold.setBold(true);
     painter.setFont(bold);
-    painter.drawText(QRect(kMargin, y, width() - 2 * kMargin, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-        QString::fromLatin1(mapMetricLabel(m_metric).data(), static_cast<qsizetype>(mapMetricLabel(m_metric).size())));
+    const QRect titleRect(kMargin, y, width() - 2 * kMargin, 2 * fm.height());
+    const QRect titleUsed = painter.boundingRect(titleRect, Qt::TextWordWrap, title());
+    painter.drawText(titleRect, Qt::TextWordWrap, title());
     painter.setFont(font());
-    y += fm.height() + 2;
+    y += titleUsed.height() + 2;
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     painter.setFont(small);
     const QRect captionRect(kMargin, y, width() - 2 * kMargin, 4 * fm.height());
-    const QRect used = painter.boundingRect(captionRect, Qt::TextWordWrap, metricCaption(m_metric));
-    painter.drawText(captionRect, Qt::TextWordWrap, metricCaption(m_metric));
+    const QString caption = metricCaption(m_metric, m_fleetHasAccelerators);
+    const QRect used = painter.boundingRect(captionRect, Qt::TextWordWrap, caption);
+    painter.drawText(captionRect, Qt::TextWordWrap, caption);
     painter.setFont(font());
     y += used.height() + 10;
 

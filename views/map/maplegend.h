@@ -17,6 +17,13 @@ public:
     /// Shows the name and meaning of `metric`; repaints when it changes.
     void setMetric(MapMetric metric);
     [[nodiscard]] MapMetric metric() const noexcept { return m_metric; }
+    /// Whether the fleet shown has GPUs, MIG slices or Neuron devices
+    /// (fleetHasAccelerators()); without, GpuRequested is titled as the CPU share it shows
+    /// (mapMetricTitle()). Repaints when it changes. Default true.
+    void setFleetHasAccelerators(bool has);
+    [[nodiscard]] bool fleetHasAccelerators() const noexcept { return m_fleetHasAccelerators; }
+    /// The title the legend shows now (mapMetricTitle() of the metric and the fleet).
+    [[nodiscard]] QString title() const;
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override;
 
@@ -25,6 +32,7 @@ protected:
 
 private:
     MapMetric m_metric = MapMetric::GpuRequested;
+    bool m_fleetHasAccelerators = true;
 };
 
 } // namespace fleet::views

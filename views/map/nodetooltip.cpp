@@ -1,5 +1,9 @@
 #include "nodetooltip.h"
 
+#include "model/topology.h"
+
+#include <QStringList>
+
 #include <cmath>
 
 namespace fleet::views {
@@ -28,13 +32,20 @@ QString ratio(double requested, double allocatable, int decimals, const QString&
 
 } // namespace
 
-QString nodeToolTip(const model::ClusterStore& store, model::NodeId n, MapMetric metric)
+QString nodeToolTip(const model::ClusterStore& store, model::NodeId n, MapMetric metric, const model::Topology* topology)
 {
     if (!n.isValid() || n.index() >= store.nodeCount())
         return {};
     const auto& req = store.nodeRequested(n);
     const auto& alloc = store.nodeAllocatable(n);
     QString html = QStringLiteral("<b>%1</b><table>").arg(qs(store.nodeName(n)).toHtmlEscaped());
+    if (topology && n.index() < topology->orderedNodes().size()) {
+        QStringList path;
+        for (model::DomainId d = topology->nodeDomain(n); d.isValid() && d != topology->root(); d = topology->domainParent(d))
+            path.prepend(qs(topology->domainName(d)));
+        if (!path.isEmpty())
+            html += row(QStringLiteral("Domain"), path.join(QStringLiteral(" / ")));
+    }
     QString type = qs(store.nodeInstanceType(n));
     if (!store.nodeGpuModel(n).empty())
         type += (type.isEmpty() ? QString() : QStringLiteral(", "))
@@ -50,6 +61,13 @@ QString nodeToolTip(const model::ClusterStore& store, model::NodeId n, MapMetric
         html += row(QStringLiteral("GPU"),
             ratio(req[CoreResource::Gpu] / 1000.0, alloc[CoreResource::Gpu] / 1000.0, 2, QStringLiteral("GPUs")));
     const MetricKeys keys = MetricKeys::find(store);
+    for (const auto& [key, amount] : store.nodeExtendedAllocatable(n)) {
+        if (!keys.isMig(key) || amount <= 0)
+            continue;
+        const auto requested = store.nodeExtendedRequested(n, key);
+        html += row(qs(store.resources().name(key)),
+            ratio(static_cast<double>(requested), static_cast<double>(amount), 0, QStringLiteral("slices")));
+    }
     if (keys.neuron >= 0) {
         for (const auto& [key, amount] : store.nodeExtendedAllocatable(n)) {
             if (key != keys.neuron)
