@@ -2,6 +2,7 @@
 
 #include "importers/namedvalue.h"
 #include "importers/progressthrottle.h"
+#include "importers/quotedtext.h"
 #include "model/podrequest.h"
 #include "model/quantity.h"
 
@@ -199,7 +200,7 @@ public:
                 s += key;
             } else {
                 s += "[\"";
-                s += key;
+                s += escapedText(key, std::numeric_limits<std::size_t>::max()); // any length, no control bytes
                 s += "\"]";
             }
         }
@@ -335,17 +336,15 @@ std::string describeSimdjsonError(simdjson::error_code code)
     }
 }
 
-std::string excerpt(std::string_view text, std::size_t max = 80)
+// How much an error quotes of the text after the document, and of a Status object's fields
+// (the API server's message is kept whole in practice; the bound is against a hostile one).
+constexpr std::size_t kTrailingTextChars = 40;
+constexpr std::size_t kStatusTextMaxChars = 2000;
+
+// The line `text` starts (up to the first line break), quoted safely for an error message.
+std::string lineExcerpt(std::string_view text, std::size_t maxChars = kQuotedTextMaxChars)
 {
-    std::string s;
-    for (char c : text.substr(0, max)) {
-        if (c == '\n' || c == '\r')
-            break;
-        s += (static_cast<unsigned char>(c) < 0x20) ? ' ' : c;
-    }
-    if (text.size() > max && s.size() == max)
-        s += "...";
-    return s;
+    return escapedText(text.substr(0, std::min(text.find_first_of("\r\n"), text.size())), maxChars);
 }
 
 enum class ItemKind : std::uint8_t { Unknown, Node, Pod, Other };
@@ -473,6 +472,7 @@ private:
     [[noreturn]] void raiseAt(std::uint64_t offset, const std::string& path, const std::string& message);
     std::size_t lineOf(std::uint64_t offset);
     [[noreturn]] void failBetweenItems(std::uint64_t offset, bool itemDue);
+    [[noreturn]] void failTrailingText(std::uint64_t offset);
     std::string lineTextAt(std::uint64_t offset);
     void checkStart(std::uint64_t& start);
 
@@ -599,7 +599,7 @@ private:
     {
         if (const NamedValue<E>* found = findNamedValue(names, text))
             return found->value;
-        fail(where, std::string("unknown ") + what + " \"" + std::string(text) + "\"; expected " + namedValueList(names));
+        fail(where, std::string("unknown ") + what + " " + quotedText(text) + "; expected " + namedValueList(names));
     }
     /// The same for the string value `v` (anything but a string fails).
     template <class E, std::size_t N> E enumValue(od::value& v, const NamedValue<E> (&names)[N], const char* what)
@@ -747,7 +747,16 @@ std::string KubectlJsonImporter::lineTextAt(std::uint64_t offset)
     std::size_t lead = 0;
     while (lead < line.size() && (line[lead] == ' ' || line[lead] == '\t'))
         ++lead;
-    return excerpt(line.substr(lead));
+    return lineExcerpt(line.substr(lead));
+}
+
+void KubectlJsonImporter::failTrailingText(std::uint64_t offset)
+{
+    // Quote the trailing text itself, not the line it is on: after a one-line document, that
+    // line starts with the document.
+    std::string text(4 * kTrailingTextChars, '\0');
+    text.resize(m_source.readAt(offset, text.data(), text.size()));
+    raiseAt(offset, {}, "unexpected text after the end of the JSON document: \"" + lineExcerpt(text, kTrailingTextChars) + "\"");
 }
 
 void KubectlJsonImporter::raiseAt(std::uint64_t offset, const std::string& path, const std::string& message)
@@ -894,6 +903,10 @@ void KubectlJsonImporter::checkStart(std::uint64_t& start)
             throw ImportError(m_name, 0, {},
                 at == 0 ? "empty file: expected the output of kubectl get nodes/pods -o json"
                         : "the file holds only whitespace: expected the output of kubectl get nodes/pods -o json");
+        if (at == 0) {
+            if (auto binary = binaryFileMessage(std::string_view(head, n)))
+                throw ImportError(m_name, 0, {}, *binary);
+        }
         std::size_t i = 0;
         if (at == 0 && n >= 3 && std::memcmp(head, "\xEF\xBB\xBF", 3) == 0)
             i = 3;
@@ -981,8 +994,7 @@ void KubectlJsonImporter::run()
             while (i < m_winLen && isJsonSpace(m_data[i]))
                 ++i;
             if (i < m_winLen)
-                raiseAt(m_winOffset + i, {},
-                    "unexpected text after the end of the JSON document: \"" + lineTextAt(m_winOffset + i) + "\"");
+                failTrailingText(m_winOffset + i);
             phase = Phase::Done;
             break;
         }
@@ -1100,7 +1112,7 @@ KubectlJsonImporter::Outcome KubectlJsonImporter::afterRoot(bool final)
             return {};
         return resume(Phase::Trailer, m_winOffset + m_cut);
     }
-    raiseAt(offsetOf(loc), {}, "unexpected text after the end of the JSON document: \"" + lineTextAt(offsetOf(loc)) + "\"");
+    failTrailingText(offsetOf(loc));
 }
 
 KubectlJsonImporter::Outcome KubectlJsonImporter::parseItemsWindow()
@@ -1197,13 +1209,13 @@ void KubectlJsonImporter::parseRootObject(od::object root, bool tail, Outcome& i
     if (m_rootKind == "Status") {
         std::string message = "the file holds a Kubernetes Status object, not nodes or pods: the API server refused the request";
         if (!m_statusText.empty())
-            message += " (" + m_statusText + ")";
+            message += " (" + escapedText(m_statusText, kStatusTextMaxChars) + ")";
         if (!m_statusReason.empty())
-            message += ", reason " + m_statusReason;
+            message += ", reason " + escapedText(m_statusReason, kStatusTextMaxChars);
         if (m_statusCode != 0)
             message += ", code " + std::to_string(m_statusCode);
         if (!m_statusMessage.empty())
-            message += ": " + m_statusMessage;
+            message += ": " + escapedText(m_statusMessage, kStatusTextMaxChars);
         raiseAt(offsetOf(rootStart), {}, message);
     }
     if (m_sawItems || tail)
@@ -1212,7 +1224,7 @@ void KubectlJsonImporter::parseRootObject(od::object root, bool tail, Outcome& i
     if (m_itemKind == ItemKind::Unknown)
         m_itemKind = itemKindFromName(m_rootKind);
     if (m_itemKind == ItemKind::Other || (!m_rootKind.empty() && m_itemKind == ItemKind::Unknown))
-        fail(rootStart, "expected a List, NodeList or PodList, or one Node or Pod; got kind " + m_rootKind);
+        fail(rootStart, "expected a List, NodeList or PodList, or one Node or Pod; got kind " + escapedText(m_rootKind));
     commitItem(rootStart);
 }
 
@@ -1383,15 +1395,21 @@ std::int64_t KubectlJsonImporter::quantityValue(od::value& v, QuantityScale scal
             value = model::parseQuantity(text);
             if (value > std::numeric_limits<std::int64_t>::max() / 1000
                 || value < std::numeric_limits<std::int64_t>::min() / 1000)
-                throw model::QuantityError("invalid quantity \"" + std::string(text) + "\": value out of range");
+                throw model::QuantityError("invalid quantity " + quotedText(text) + ": value out of range");
             value *= 1000;
             break;
         }
     } catch (const model::QuantityError& e) {
-        fail(where, e.what());
+        // The model quotes the text (and a bad suffix) as they are: quote the text within
+        // the length limit, then escape whatever control bytes are left.
+        std::string message = e.what();
+        const std::string raw = '"' + std::string(text) + '"';
+        if (const std::size_t at = message.find(raw); at != std::string::npos)
+            message.replace(at, raw.size(), quotedText(text));
+        fail(where, escapedText(message, std::numeric_limits<std::size_t>::max()));
     }
     if (value < 0)
-        fail(where, "negative quantity \"" + std::string(text) + "\": requests, limits and capacities cannot be negative");
+        fail(where, "negative quantity " + quotedText(text) + ": requests, limits and capacities cannot be negative");
     return value;
 }
 

@@ -12,9 +12,13 @@
 // it throws ImportError naming the file, the line (computed from the byte offset where
 // simdjson or the importer points at one) and the JSON path, e.g.
 //   pods.json:1201: items[3].spec.containers[0].resources.requests.cpu: invalid quantity "2GB": ...
-// Detected: an empty file, text before the JSON (a kubectl log line, YAML), an HTML page,
-// truncated or malformed JSON, a `kind: Status` object (its reason and message), wrong
-// field types, invalid or negative quantities, a node without a name, a duplicate node.
+// Detected: an empty file, a binary file (a NUL byte in the first 4 KiB, or the magic number
+// of ELF, PNG, zip, gzip, xz or zstd) or UTF-16 text, text before the JSON (a kubectl log
+// line, YAML), an HTML page, truncated or malformed JSON, text after the JSON document (the
+// message quotes that text and gives its line), a `kind: Status` object (its reason and
+// message), wrong field types, invalid or negative quantities, a node without a name, a
+// duplicate node. Input quoted in a message goes through quotedText() (importers/quotedtext.h):
+// control bytes and invalid UTF-8 as \xNN, at most about 60 characters.
 // A list whose metadata.continue is set imports with a warning (the list is incomplete).
 //
 // Design note (speed, DESIGN.md "JSON"): simdjson On-Demand over fixed-size windows of the

@@ -3,6 +3,9 @@
 #include "csvreader.h"
 #include "importers/namedvalue.h"
 #include "importers/progressthrottle.h"
+#include "importers/quotedtext.h"
+
+#include <simdjson.h>
 
 #include <array>
 #include <charconv>
@@ -38,14 +41,6 @@ std::string_view stripLineEnd(std::string_view line) noexcept
     return line;
 }
 
-std::string quoted(std::string_view text)
-{
-    constexpr std::size_t kMax = 40;
-    std::string s = "\"";
-    s += text.size() > kMax ? std::string(text.substr(0, kMax)) + "..." : std::string(text);
-    return s + "\"";
-}
-
 // The column names of the header, split (the header itself is plain ASCII).
 std::vector<std::string> headerColumns(std::string_view header)
 {
@@ -64,9 +59,12 @@ std::vector<std::string> headerColumns(std::string_view header)
 // Parses and validates rows; throws ImportError at the first problem.
 class RowParser {
 public:
-    RowParser(const std::string& file, std::vector<std::string> columns)
+    /// `checkUtf8`: the text is not all valid UTF-8, so every field is checked, to name the
+    /// first bad one (a valid file, the usual case, is checked once as a whole instead).
+    RowParser(const std::string& file, std::vector<std::string> columns, bool checkUtf8)
         : m_file(file)
         , m_columns(std::move(columns))
+        , m_checkUtf8(checkUtf8)
     {
     }
 
@@ -78,6 +76,12 @@ public:
             throw ImportError(m_file, m_line, "",
                 "expected " + std::to_string(m_columns.size()) + " columns (" + joinedColumns() + "), found "
                     + std::to_string(fields.size()));
+        if (m_checkUtf8) {
+            for (std::size_t c = 0; c < fields.size(); ++c) {
+                if (!simdjson::validate_utf8(fields[c].data(), fields[c].size()))
+                    fail(c, "not valid UTF-8: " + quotedText(fields[c]) + " (trace CSV files must be UTF-8)");
+            }
+        }
     }
 
     [[nodiscard]] std::string_view text(std::size_t column) const { return (*m_fields)[column]; }
@@ -101,13 +105,13 @@ public:
             fail(column, "expected a non-negative integer, found an empty field");
         }
         if (t.front() == '-')
-            fail(column, "expected a non-negative integer, found the negative value " + quoted(t));
+            fail(column, "expected a non-negative integer, found the negative value " + quotedText(t));
         std::int64_t value = 0;
         const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
         if (ec == std::errc::result_out_of_range)
-            fail(column, "value " + quoted(t) + " is too large");
+            fail(column, "value " + quotedText(t) + " is too large");
         if (ec != std::errc() || end != t.data() + t.size())
-            fail(column, "expected a non-negative integer, found " + quoted(t));
+            fail(column, "expected a non-negative integer, found " + quotedText(t));
         return value;
     }
 
@@ -116,7 +120,7 @@ public:
     {
         const std::int64_t gpus = integer(column);
         if (gpus > std::numeric_limits<std::int32_t>::max() / 1000)
-            fail(column, "expected a GPU count, found " + quoted(text(column)) + ", which is too large");
+            fail(column, "expected a GPU count, found " + quotedText(text(column)) + ", which is too large");
         return gpus;
     }
 
@@ -125,7 +129,7 @@ public:
     {
         const std::int64_t mib = integer(column);
         if (mib > std::numeric_limits<std::int64_t>::max() / kMiB)
-            fail(column, "value " + quoted(text(column)) + " MiB is too large to count in bytes");
+            fail(column, "value " + quotedText(text(column)) + " MiB is too large to count in bytes");
         return mib * kMiB;
     }
 
@@ -148,6 +152,7 @@ private:
 
     const std::string& m_file;
     std::vector<std::string> m_columns;
+    bool m_checkUtf8;
     std::size_t m_line = 0;
     const std::vector<std::string_view>* m_fields = nullptr;
 };
@@ -175,13 +180,13 @@ model::PodPhase parsePhase(const RowParser& row, std::size_t column)
     const std::string_view t = row.text(column);
     if (const auto* phase = findNamedValue(kPodPhaseNames, t))
         return phase->value;
-    row.fail(column, "expected a pod phase (" + namedValueList(kPodPhaseNames) + "), found " + quoted(t));
+    row.fail(column, "expected a pod phase (" + namedValueList(kPodPhaseNames) + "), found " + quotedText(t));
 }
 
-void readNodes(CsvReader& reader, const std::string& file, std::string_view header, model::ClusterStore& store,
+void readNodes(CsvReader& reader, const std::string& file, std::string_view header, bool checkUtf8, model::ClusterStore& store,
     ImportReport& report, ProgressThrottle& throttle)
 {
-    RowParser row(file, headerColumns(header));
+    RowParser row(file, headerColumns(header), checkUtf8);
     std::vector<std::string_view> fields;
     std::vector<NodeRow> nodes;
     std::unordered_map<std::string, std::size_t> lineByName;
@@ -195,15 +200,15 @@ void readNodes(CsvReader& reader, const std::string& file, std::string_view head
         n.gpuCount = static_cast<std::int32_t>(row.gpuCount(3));
         n.model = std::string(row.text(4));
         if (auto [it, added] = lineByName.emplace(n.name, row.line()); !added)
-            row.fail(0, "duplicate node name " + quoted(n.name) + ", first on line " + std::to_string(it->second));
+            row.fail(0, "duplicate node name " + quotedText(n.name) + ", first on line " + std::to_string(it->second));
         if (store.findNode(n.name).isValid())
-            row.fail(0, "node " + quoted(n.name) + " is already in the cluster (loaded from another file)");
+            row.fail(0, "node " + quotedText(n.name) + " is already in the cluster (loaded from another file)");
         if (n.gpuCount > 0 && n.model.empty())
-            warnings.push_back(file + ":" + std::to_string(row.line()) + ": node " + n.name + " has " + std::to_string(n.gpuCount)
-                + " GPUs but no GPU model; kept with an unknown model");
+            warnings.push_back(file + ":" + std::to_string(row.line()) + ": node " + escapedText(n.name) + " has "
+                + std::to_string(n.gpuCount) + " GPUs but no GPU model; kept with an unknown model");
         if (n.gpuCount == 0 && !n.model.empty())
-            warnings.push_back(file + ":" + std::to_string(row.line()) + ": node " + n.name + " names GPU model " + n.model
-                + " but has no GPU; kept without GPUs");
+            warnings.push_back(file + ":" + std::to_string(row.line()) + ": node " + escapedText(n.name) + " names GPU model "
+                + escapedText(n.model) + " but has no GPU; kept without GPUs");
         nodes.push_back(std::move(n));
         if (nodes.size() % kRowsPerProgressCheck == 0)
             throttle.tick(reader.offset());
@@ -240,10 +245,10 @@ void readNodes(CsvReader& reader, const std::string& file, std::string_view head
         report.warn(std::move(w));
 }
 
-void readPods(CsvReader& reader, const std::string& file, std::string_view header, bool shortList, model::ClusterStore& store,
-    ImportReport& report, ProgressThrottle& throttle)
+void readPods(CsvReader& reader, const std::string& file, std::string_view header, bool shortList, bool checkUtf8,
+    model::ClusterStore& store, ImportReport& report, ProgressThrottle& throttle)
 {
-    RowParser row(file, headerColumns(header));
+    RowParser row(file, headerColumns(header), checkUtf8);
     std::vector<std::string_view> fields;
     std::vector<PodRow> pods;
     std::unordered_map<std::string, std::size_t> lineByName;
@@ -252,7 +257,7 @@ void readPods(CsvReader& reader, const std::string& file, std::string_view heade
         PodRow p;
         p.name = std::string(row.requiredText(0, "a pod name"));
         if (auto [it, added] = lineByName.emplace(p.name, row.line()); !added)
-            row.fail(0, "duplicate pod name " + quoted(p.name) + ", first on line " + std::to_string(it->second));
+            row.fail(0, "duplicate pod name " + quotedText(p.name) + ", first on line " + std::to_string(it->second));
         p.cpuMilli = row.integer(1);
         p.memoryBytes = row.mebibytes(2);
         const std::int64_t numGpu = row.gpuCount(3);
@@ -260,13 +265,13 @@ void readPods(CsvReader& reader, const std::string& file, std::string_view heade
         // Source: SOURCE.md of the trace and the FGD paper, section 2: a task shares a GPU
         // only when it asks for part of one GPU; multi-GPU tasks take whole GPUs.
         if (numGpu == 0 && gpuMilli != 0)
-            row.fail(4, "expected 0 for a pod without GPUs (num_gpu 0), found " + quoted(row.text(4)));
+            row.fail(4, "expected 0 for a pod without GPUs (num_gpu 0), found " + quotedText(row.text(4)));
         if (numGpu == 1 && (gpuMilli < 1 || gpuMilli > 1000))
-            row.fail(4, "expected a share of one GPU between 1 and 1000 milli-GPU, found " + quoted(row.text(4)));
+            row.fail(4, "expected a share of one GPU between 1 and 1000 milli-GPU, found " + quotedText(row.text(4)));
         if (numGpu > 1 && gpuMilli != 1000)
             row.fail(4,
                 "expected 1000 (whole GPUs) for a pod with " + std::to_string(numGpu)
-                    + " GPUs: only one-GPU pods share a GPU; found " + quoted(row.text(4)));
+                    + " GPUs: only one-GPU pods share a GPU; found " + quotedText(row.text(4)));
         p.gpuCount = static_cast<std::int32_t>(numGpu);
         p.gpuMilli = numGpu * gpuMilli;
         if (!shortList) {
@@ -278,14 +283,14 @@ void readPods(CsvReader& reader, const std::string& file, std::string_view heade
                     const std::string_view model
                         = spec.substr(start, bar == std::string_view::npos ? std::string_view::npos : bar - start);
                     if (model.empty())
-                        row.fail(5, "expected GPU models separated by '|', found an empty model in " + quoted(spec));
+                        row.fail(5, "expected GPU models separated by '|', found an empty model in " + quotedText(spec));
                     p.allowedModels.emplace_back(model);
                     if (bar == std::string_view::npos)
                         break;
                     start = bar + 1;
                 }
                 if (numGpu == 0)
-                    row.fail(5, "a pod without GPUs (num_gpu 0) cannot ask for GPU models " + quoted(spec));
+                    row.fail(5, "a pod without GPUs (num_gpu 0) cannot ask for GPU models " + quotedText(spec));
             }
             if (row.text(6).empty())
                 row.fail(6, "expected a QoS class (LS, BE, Burstable or Guaranteed), found an empty field");
@@ -346,6 +351,11 @@ bool isAlibabaCsvHeader(std::string_view firstLine) noexcept
 void importAlibabaCsvText(std::string_view text, const std::string& sourceName, model::ClusterStore& store, ImportReport& report,
     ImportProgress* progress)
 {
+    if (auto binary = binaryFileMessage(text))
+        throw ImportError(sourceName, 0, "", *binary);
+    // One pass over the whole text (simdjson, several GB/s); only a file that fails it is
+    // checked field by field, to name the place.
+    const bool checkUtf8 = !simdjson::validate_utf8(text.data(), text.size());
     ProgressThrottle throttle(progress, text.size());
     CsvReader reader(text);
     std::vector<std::string_view> fields;
@@ -359,17 +369,17 @@ void importAlibabaCsvText(std::string_view text, const std::string& sourceName, 
         const AlibabaCsvKind kind = alibabaCsvKind(header);
         switch (kind) {
         case AlibabaCsvKind::NodeList:
-            readNodes(reader, sourceName, kNodeHeader, store, report, throttle);
+            readNodes(reader, sourceName, kNodeHeader, checkUtf8, store, report, throttle);
             break;
         case AlibabaCsvKind::PodList:
-            readPods(reader, sourceName, kPodHeader, false, store, report, throttle);
+            readPods(reader, sourceName, kPodHeader, false, checkUtf8, store, report, throttle);
             break;
         case AlibabaCsvKind::ShortPodList:
-            readPods(reader, sourceName, kShortPodHeader, true, store, report, throttle);
+            readPods(reader, sourceName, kShortPodHeader, true, checkUtf8, store, report, throttle);
             break;
         case AlibabaCsvKind::Unknown:
             throw ImportError(sourceName, 1, "",
-                "unknown header " + quoted(header) + ": expected one of the Alibaba GPU trace headers \""
+                "unknown header " + quotedText(header) + ": expected one of the Alibaba GPU trace headers \""
                     + std::string(kNodeHeader) + "\" (node list), \"" + std::string(kPodHeader) + "\" (pod list) or \""
                     + std::string(kShortPodHeader) + "\" (multigpu pod list)");
         }

@@ -32,7 +32,12 @@
 // a wrong column count, an empty or non-integer number, a negative value, a value too large
 // for the model's int64 units, gpu_milli outside 1..1000 on a GPU pod, gpu_milli other than
 // 1000 on a multi-GPU pod or other than 0 on a CPU pod, an unknown pod_phase, an empty
-// model in a gpu_spec, a duplicate name; an unknown header says which headers are supported.
+// model in a gpu_spec, a duplicate name, a field that is not valid UTF-8 (the trace is UTF-8;
+// a field holding other bytes is named by line and column, like any bad field); an unknown
+// header says which headers are supported; a binary file (a NUL byte in the first 4 KiB, or
+// the magic number of ELF, PNG, zip, gzip, xz or zstd) or UTF-16 text is named as such, at
+// line 0. Input quoted in a message goes through quotedText() (importers/quotedtext.h):
+// control bytes and invalid UTF-8 as \xNN, at most about 60 characters.
 // A GPU node without a model, or a model on a node without GPUs, is kept and warned about.
 
 #include "importers/importreport.h"

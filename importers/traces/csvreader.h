@@ -7,6 +7,10 @@
 // A field is either plain (no quote inside) or quoted ("..."), in which `""` stands for one
 // quote and commas and line breaks are literal. Anything else after a closing quote, a quote
 // inside a plain field, or a quote left open at the end of the text is an error.
+// Bytes are passed through as they are: the reader splits on ASCII delimiters only, which is
+// safe for UTF-8 (no multi-byte sequence holds an ASCII byte); checking the encoding is the
+// caller's job (alibabacsv.cpp validates the whole text once with simdjson::validate_utf8()
+// and, only when that fails, each field, to name the first bad one).
 
 #include <cstddef>
 #include <stdexcept>

@@ -58,6 +58,8 @@ private slots:
     void quotedFieldsAndCrlf();
     void malformed_data();
     void malformed();
+    void unsafeInput_data();
+    void unsafeInput();
     void duplicateNodeAcrossFiles();
     void missingFile();
     void cancelLeavesStoreUnchanged();
@@ -342,6 +344,8 @@ void TstAlibabaCsv::malformed_data()
                                     << "first on line 2";
     QTest::newRow("gpu_spec") << "bad_gpu_spec.csv" << 2 << "column 6 (gpu_spec)"
                               << "empty model";
+    QTest::newRow("not UTF-8") << "nonutf8.csv" << 3 << "column 1 (sn)"
+                               << "not valid UTF-8: \"openb-node-00\\xFF1\"";
 }
 
 void TstAlibabaCsv::malformed()
@@ -364,6 +368,74 @@ void TstAlibabaCsv::malformed()
         QVERIFY2(QString::fromUtf8(e.what()).startsWith(QString::fromStdString(path)), e.what());
     }
     // Nothing partial: rows before the bad one were not added.
+    QCOMPARE(store.nodeCount(), std::size_t { 0 });
+    QCOMPARE(store.podCount(), std::size_t { 0 });
+}
+
+void TstAlibabaCsv::unsafeInput_data()
+{
+    // Input bytes that must never reach the terminal raw: binary files, control bytes,
+    // invalid UTF-8 anywhere in the file.
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<QString>("place");
+    QTest::addColumn<QString>("message"); // a part of the expected message
+    const QByteArray nodeHeader = "sn,cpu_milli,memory_mib,gpu,model\n";
+    const QByteArray podHeader = "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"
+                                 "deletion_time,scheduled_time\n";
+    const QString binary = ", not kubectl JSON or a trace CSV";
+    QTest::newRow("ELF") << QByteArray("\x7f"
+                                       "ELF\x02\x01\x01\0\0\0sn,cpu\n",
+        16) << 0 << ""
+                         << "binary file (looks like ELF)" + binary;
+    QTest::newRow("PNG") << QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16) << 0 << ""
+                         << "binary file (looks like PNG)" + binary;
+    QTest::newRow("zip") << QByteArray("PK\x03\x04\x14\0\0\0", 8) << 0 << ""
+                         << "binary file (looks like zip)" + binary;
+    QTest::newRow("gzip") << QByteArray("\x1f\x8b\x08\0", 4) << 0 << ""
+                          << "binary file (looks like gzip)" + binary;
+    QTest::newRow("NUL in a row") << nodeHeader + QByteArray("n1,1\0,1,0,\n", 11) << 0 << ""
+                                  << "binary file (it holds NUL bytes)" + binary;
+    QTest::newRow("ESC in a number") << nodeHeader + "n1,\x1b[2J,1,0,\n"
+                                     << 2 << "column 2 (cpu_milli)"
+                                     << "found \"\\x1B[2J\"";
+    QTest::newRow("invalid UTF-8 in the model") << nodeHeader + "n1,1,1,1,T4\n" + "n2,1,1,1,T4\xC3\n"
+                                                << 3 << "column 5 (model)"
+                                                << "not valid UTF-8: \"T4\\xC3\"";
+    QTest::newRow("overlong in a pod name") << podHeader + "p\xC0\xAF,1,1,0,0,,LS,Running,,,\n"
+                                            << 2 << "column 1 (name)"
+                                            << "not valid UTF-8: \"p\\xC0\\xAF\"";
+    QTest::newRow("invalid UTF-8 in a quoted field") << nodeHeader + "\"n\n\xFF\",1,1,0,\n"
+                                                     << 2 << "column 1 (sn)"
+                                                     << "not valid UTF-8: \"n\\x0A\\xFF\"";
+    QTest::newRow("invalid UTF-8 after a bad number") << nodeHeader + "n1,x,1,0,\nn\xFF,1,1,0,\n"
+                                                      << 2 << "column 2 (cpu_milli)"
+                                                      << "found \"x\"";
+    QTest::newRow("high bytes as the header") << QByteArray(200, '\x80') + "\n"
+                                              << 1 << ""
+                                              << "unknown header \"" + QString("\\x80").repeated(60) + "...\"";
+}
+
+void TstAlibabaCsv::unsafeInput()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(int, line);
+    QFETCH(QString, place);
+    QFETCH(QString, message);
+    model::ClusterStore store;
+    ImportReport report;
+    try {
+        importAlibabaCsvText(std::string_view(text.constData(), text.size()), "case.csv", store, report);
+        QFAIL("no error for unsafe input");
+    } catch (const ImportError& e) {
+        QCOMPARE(int(e.line()), line);
+        QCOMPARE(QString::fromStdString(e.path()), place);
+        QVERIFY2(QString::fromStdString(e.message()).contains(message), e.what());
+        const std::string what = e.what();
+        QVERIFY2(QUtf8StringView(what).isValidUtf8(), e.what());
+        for (const char c : what)
+            QVERIFY2(static_cast<unsigned char>(c) >= 0x20 && c != 0x7F, e.what());
+    }
     QCOMPARE(store.nodeCount(), std::size_t { 0 });
     QCOMPARE(store.podCount(), std::size_t { 0 });
 }

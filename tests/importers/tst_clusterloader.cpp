@@ -175,6 +175,30 @@ private slots:
         }
     }
 
+    // What a user trial gave the CLI: a binary file and a node list that is not UTF-8, through
+    // format detection. The error names the place and quotes no raw bytes.
+    void binaryAndNonUtf8Files_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("ELF (this test)") << QCoreApplication::applicationFilePath()
+                                         << ": binary file (looks like ELF), not kubectl JSON or a trace CSV";
+        QTest::newRow("non-UTF-8 node list") << QString(FLEET_TEST_DATA_DIR) + "/alibaba/nonutf8.csv"
+                                             << "nonutf8.csv:3: column 1 (sn): not valid UTF-8: \"openb-node-00\\xFF1\"";
+    }
+    void binaryAndNonUtf8Files()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, expected);
+        try {
+            const auto c = importers::loadClusterFiles({path.toStdString()});
+            QFAIL("expected an ImportError");
+        } catch (const importers::ImportError& e) {
+            QVERIFY2(QString(e.what()).contains(expected), e.what());
+            QVERIFY2(QUtf8StringView(e.what()).isValidUtf8(), e.what());
+        }
+    }
+
     void notRegularFiles()
     {
         QTemporaryDir dir;

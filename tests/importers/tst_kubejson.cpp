@@ -8,6 +8,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <string>
 
 using namespace fleet;
@@ -602,6 +603,48 @@ void TestKubeJson::malformed_data()
         << 5 << QString("items[1]") << QStringList { "malformed JSON", "E1130 12:00:01.000" };
     QTest::newRow("text after the JSON") << std::string("{\"kind\": \"List\", \"items\": []}\nW1130 done\n") << 2 << QString()
                                          << QStringList { "after the end", "W1130 done" };
+    QTest::newRow("text after a one-line document")
+        << std::string("{\"kind\": \"List\", \"items\": []} trailing garbage\n") << 1 << QString()
+        << QStringList { "after the end of the JSON document: \"trailing garbage\"" };
+    QTest::newRow("long text after the end")
+        << std::string("{\n\"kind\": \"List\",\n\"items\": []\n}   ") + std::string(30, 'x') + std::string(30, 'y') << 4
+        << QString() << QStringList { "document: \"" + QString(30, 'x') + QString(10, 'y') + "...\"" };
+    QTest::newRow("text after a bare array") << std::string("[]  [1]") << 1 << QString() << QStringList { "document: \"[1]\"" };
+    QTest::newRow("control bytes after the end")
+        << std::string("{\"items\": []}\x1b[2J\x07") << 1 << QString() << QStringList { "document: \"\\x1B[2J\\x07\"" };
+    const QString binary = ", not kubectl JSON or a trace CSV";
+    QTest::newRow("ELF") << std::string("\x7f"
+                                        "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x02\0>\0",
+        20) << 0 << QString()
+                         << QStringList { "binary file (looks like ELF)" + binary };
+    QTest::newRow("PNG") << std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16) << 0 << QString()
+                         << QStringList { "binary file (looks like PNG)" + binary };
+    QTest::newRow("zip") << std::string("PK\x03\x04\x14\0\0\0\x08\0", 10) << 0 << QString()
+                         << QStringList { "binary file (looks like zip)" + binary };
+    QTest::newRow("gzip") << std::string("\x1f\x8b\x08\0\0\0\0\0\0\x03", 10) << 0 << QString()
+                          << QStringList { "binary file (looks like gzip)" + binary };
+    QTest::newRow("NUL inside the JSON") << std::string("{\"kind\": \"List\",\n\"items\": [\0]}", 30) << 0 << QString()
+                                         << QStringList { "binary file (it holds NUL bytes)" + binary };
+    QTest::newRow("UTF-16") << std::string("\xFF\xFE{\0\"\0k\0", 8) << 0 << QString() << QStringList { "UTF-16 text" };
+    QTest::newRow("terminal colours before the JSON")
+        << std::string("\x1b[31mERROR\x1b[0m cannot connect\n{\"items\": []}") << 1 << QString()
+        << QStringList { "not JSON", "\"\\x1B[31mERROR\\x1B[0m cannot connect\"" };
+    QTest::newRow("escape in a quantity") << podWith(R"({"cpu": "\u001b[2J"})") << 7 << cpuPath
+                                          << QStringList { "invalid quantity \"\\x1B[2J\"" };
+    QTest::newRow("escape in a negative quantity")
+        << podWith(R"({"cpu": "-1\u0007"})") << 7 << cpuPath << QStringList { "quantity \"-1\\x07\"" };
+    QTest::newRow("escape in a taint effect")
+        << std::string("{\"kind\":\"NodeList\",\"items\":[{\"metadata\":{\"name\":\"a\"},"
+                       "\"spec\":{\"taints\":[{\"key\":\"k\",\"effect\":\"\\u001b]0;x\\u0007\"}]}}]}")
+        << 1 << QString("items[0].spec.taints[0].effect") << QStringList { "unknown taint effect \"\\x1B]0;x\\x07\"" };
+    QTest::newRow("escape in a Status message")
+        << std::string(R"({"kind":"Status","status":"Failure","message":"no\u001b[2J","reason":"Forbidden","code":403})") << 1
+        << QString() << QStringList { "Forbidden", ": no\\x1B[2J" };
+    QTest::newRow("bidi override in a resource name")
+        << podWith("{\"x\xE2\x80\xAE\": -1}") << 7
+        << QString("items[1].spec.containers[0].resources.requests[\"x\\xE2\\x80\\xAE\"]") << QStringList { "negative quantity" };
+    QTest::newRow("escape in a kind") << std::string(R"({"kind":"Deploy\u001bment","metadata":{"name":"d"}})") << 1 << QString()
+                                      << QStringList { "got kind Deploy\\x1Bment" };
     QTest::newRow("Status Forbidden") << std::string(
         R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"nodes is forbidden: User \"bob\" cannot list resource \"nodes\"","reason":"Forbidden","code":403})")
                                       << 1 << QString() << QStringList { "Status", "Forbidden", "cannot list resource", "403" };
@@ -689,6 +732,11 @@ void TestKubeJson::malformed()
                 QVERIFY2(QString::fromStdString(e.path()) == path, qPrintable(QString("path: ") + what));
                 for (const QString& word : words)
                     QVERIFY2(what.contains(word), qPrintable(QString("missing \"%1\" in: %2").arg(word, what)));
+                // Input is quoted safely: the message is printable, valid UTF-8.
+                QVERIFY2(QUtf8StringView(firstMessage).isValidUtf8(), qPrintable(what));
+                QVERIFY2(std::none_of(firstMessage.begin(), firstMessage.end(),
+                             [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; }),
+                    qPrintable(what));
             } else {
                 QVERIFY2(firstMessage == e.what(),
                     qPrintable(QString("window %1 gives \"%2\", the whole text \"%3\"")
