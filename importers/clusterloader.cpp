@@ -54,8 +54,8 @@ void finish(LoadedCluster& result, const model::TopologySpec& topologySpec, cons
         throw ImportError(what, 0, "", e.what());
     }
     if (unknown > 0)
-        result.report.warn(std::to_string(unknown)
-                           + " pods name a node (spec.nodeName) that is not in the input; they count on no node. "
+        result.report.warn(std::to_string(unknown) + (unknown == 1 ? " pod names a node" : " pods name a node")
+                           + " (spec.nodeName) that is not in the input; they count on no node. "
                              "Load the nodes file together with the pods file.");
     if (store.nodeCount() == 0)
         result.report.warn("the input holds pods but no nodes: load the node list too "

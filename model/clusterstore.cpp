@@ -355,12 +355,16 @@ std::size_t ClusterStore::finalize()
         }
     }
     // Cluster totals must fit too, so that every sum over a subset of nodes does.
-    ResourceVector allocatable, requested;
+    ResourceVector allocatable, capacity, requested;
     for (std::size_t n = 0; n < nodes; ++n) {
-        if (!addChecked(allocatable, m_nodeAllocatable[n]) || !addChecked(allocatable, m_nodeCapacity[n]))
-            throwOverflow("the cluster's summed allocatable and capacity", nodeName(NodeId(static_cast<std::uint32_t>(n))));
+        if (!addChecked(allocatable, m_nodeAllocatable[n]) || !addChecked(capacity, m_nodeCapacity[n]))
+            throwOverflow("the cluster's total allocatable or capacity, summed up to node \""
+                              + std::string(nodeName(NodeId(static_cast<std::uint32_t>(n)))) + "\",",
+                          {});
         if (!addChecked(requested, m_nodeRequested[n]))
-            throwOverflow("the cluster's summed requests", nodeName(NodeId(static_cast<std::uint32_t>(n))));
+            throwOverflow("the cluster's total requests, summed up to node \""
+                              + std::string(nodeName(NodeId(static_cast<std::uint32_t>(n)))) + "\",",
+                          {});
     }
     // Counting sort of counted pods by node: nodePods(n) is a contiguous range.
     m_nodePodBegin.assign(nodes + 1, 0);

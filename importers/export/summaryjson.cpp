@@ -205,7 +205,7 @@ std::string percentText(std::int64_t part, std::int64_t whole)
 
 void writeSummaryText(const model::ClusterStore& store, const ImportReport& report, std::ostream& out)
 {
-    std::size_t ready = 0, cordoned = 0, counted = 0, pending = 0, terminal = 0;
+    std::size_t ready = 0, cordoned = 0, counted = 0, pending = 0, terminal = 0, unknownNode = 0;
     for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
         ready += store.nodeReadiness(model::NodeId(i)) == model::Readiness::True;
         cordoned += store.nodeUnschedulable(model::NodeId(i));
@@ -215,6 +215,8 @@ void writeSummaryText(const model::ClusterStore& store, const ImportReport& repo
         counted += store.podIsCounted(p);
         pending += store.podIsPending(p);
         terminal += store.podIsTerminal(p);
+        // Bound (spec.nodeName set) to a node the input does not hold, and not terminal.
+        unknownNode += !store.podIsTerminal(p) && !store.podNodeName(p).empty() && !store.podNode(p).isValid();
     }
     const ResourceVector alloc = store.totalAllocatable();
     const ResourceVector req = store.totalRequested();
@@ -225,9 +227,12 @@ void writeSummaryText(const model::ClusterStore& store, const ImportReport& repo
         << groupThousands(static_cast<std::int64_t>(cordoned)) << " cordoned)\n";
     out << "pods:      " << groupThousands(static_cast<std::int64_t>(store.podCount())) << " ("
         << groupThousands(static_cast<std::int64_t>(counted)) << " counted on nodes, "
-        << groupThousands(static_cast<std::int64_t>(pending)) << " pending, "
-        << groupThousands(static_cast<std::int64_t>(terminal)) << " succeeded or failed)\n";
-    out << "workloads: " << groupThousands(static_cast<std::int64_t>(store.workloadCount())) << "\n\n";
+        << groupThousands(static_cast<std::int64_t>(pending)) << " pending, ";
+    if (unknownNode > 0)
+        out << groupThousands(static_cast<std::int64_t>(unknownNode)) << " on nodes not in the input, ";
+    out << groupThousands(static_cast<std::int64_t>(terminal)) << " succeeded or failed)\n";
+    out << "workloads: " << groupThousands(static_cast<std::int64_t>(store.workloadCount()))
+        << " (controllers owning pods: Deployments' ReplicaSets, StatefulSets, DaemonSets, Jobs, ...)\n\n";
     char line[256];
     std::snprintf(line, sizeof line, "%-14s %18s %18s %8s %18s\n", "resource", "requested", "allocatable", "share", "pending");
     out << line;

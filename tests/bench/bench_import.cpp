@@ -19,6 +19,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <csignal>
 #include <cstring>
 #include <new>
 #include <string>
@@ -436,6 +437,25 @@ double peakRssMiB()
 
 } // namespace
 
+// The generated file is several GB: remove it on every exit, including Ctrl+C and kill.
+char g_tempPath[4096] = {};
+
+extern "C" void removeTempAndReraise(int signal)
+{
+    if (g_tempPath[0] != '\0')
+        ::unlink(g_tempPath); // async-signal-safe
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+}
+
+struct TempFileGuard {
+    ~TempFileGuard()
+    {
+        if (g_tempPath[0] != '\0')
+            ::unlink(g_tempPath);
+    }
+};
+
 int main(int argc, char** argv)
 {
     std::size_t nodes = 100000;
@@ -462,8 +482,15 @@ int main(int argc, char** argv)
         pods = positional[1];
 
     std::string path;
+    const TempFileGuard removeTempOnExit;
     if (files.empty()) {
-        path = keep.empty() ? "/tmp/bench_import_" + std::to_string(getpid()) + ".json" : keep;
+        const char* tmp = std::getenv("TMPDIR");
+        path = keep.empty() ? std::string(tmp && *tmp ? tmp : "/tmp") + "/bench_import_" + std::to_string(getpid()) + ".json" : keep;
+        if (keep.empty() && path.size() < sizeof g_tempPath) {
+            std::memcpy(g_tempPath, path.c_str(), path.size() + 1);
+            for (int sig : {SIGINT, SIGTERM, SIGHUP})
+                std::signal(sig, removeTempAndReraise);
+        }
         const auto t0 = std::chrono::steady_clock::now();
         std::FILE* f = std::fopen(path.c_str(), "wb");
         if (!f) {
@@ -520,7 +547,5 @@ int main(int argc, char** argv)
         static_cast<double>(allocations) / static_cast<double>(std::max<std::size_t>(1, store.nodeCount() + store.podCount())));
     for (const auto& w : report.warnings)
         std::printf("warning: %s\n", w.c_str());
-    if (!path.empty() && keep.empty())
-        std::remove(path.c_str());
     return 0;
 }

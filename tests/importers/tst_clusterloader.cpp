@@ -103,6 +103,11 @@ private slots:
         const auto c = importers::loadClusterFiles({kHoneycomb + "/pods.json"});
         QCOMPARE(c.store->podCount(), std::size_t(11));
         QCOMPARE(c.report.warnings.size(), std::size_t(2)); // unknown node + no nodes at all
+        QVERIFY2(QString::fromStdString(c.report.warnings[0]).startsWith("11 pods name a node"), c.report.warnings[0].c_str());
+        std::ostringstream text;
+        importers::writeSummaryText(*c.store, c.report, text);
+        QVERIFY2(QString::fromStdString(text.str()).contains("11 (0 counted on nodes, 0 pending, 11 on nodes not in the input, 0 succeeded"),
+                 text.str().c_str());
         for (std::uint32_t p = 0; p < c.store->podCount(); ++p)
             QVERIFY(!c.store->podIsCounted(model::PodId(p)));
         const QJsonObject s = summaryOf(c);

@@ -662,7 +662,7 @@ void TestClusterStore::overflowingTotalsThrow_data()
     QTest::addColumn<qlonglong>("podCpu");
     QTest::addColumn<QString>("expected");
     const qlonglong big = std::numeric_limits<std::int64_t>::max() / 2 + 1;
-    QTest::newRow("allocatable total") << big << 1LL << "summed allocatable";
+    QTest::newRow("allocatable total") << big << 1LL << "total allocatable or capacity, summed up to node \"n2\", exceeds";
     QTest::newRow("requests on a node") << 1LL << big << "sum of pod requests on node \"n1\"";
 }
 
