@@ -305,6 +305,30 @@ const char* jsonTypeName(od::json_type t) noexcept
     return "something else";
 }
 
+// Offset of (about) the first byte that makes `data[0, size)` invalid UTF-8, by binary search
+// over prefixes with simdjson::validate_utf8 (a prefix may end inside a multi-byte character,
+// so it counts as valid when cutting up to 3 more bytes makes it valid). O(size log size).
+std::size_t firstInvalidUtf8(const char* data, std::size_t size)
+{
+    auto validPrefix = [data](std::size_t k) {
+        for (std::size_t cut = 0; cut <= 3 && cut <= k; ++cut)
+            if (simdjson::validate_utf8(data, k - cut))
+                return true;
+        return false;
+    };
+    std::size_t lo = 0, hi = size; // prefix lo is valid, prefix hi is not
+    if (validPrefix(hi))
+        return size;
+    while (hi - lo > 1) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (validPrefix(mid))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 std::string describeSimdjsonError(simdjson::error_code code)
 {
     switch (code) {
@@ -872,8 +896,13 @@ KubectlJsonImporter::Outcome KubectlJsonImporter::parseWindow(Phase phase, std::
     }
     const simdjson::padded_string_view view(docStart, docLen, docLen + simdjson::SIMDJSON_PADDING);
     if (const auto err = m_parser.iterate(view).get(m_doc); err != simdjson::SUCCESS) {
-        // Stage-1 errors carry no position. An unclosed string in a window that does not
-        // reach the end of the file may be our cut: read more.
+        // Stage-1 errors carry no position. Invalid UTF-8 cannot come from our cut (windows
+        // end at ASCII), so it is located here: the first byte of the window's longest valid
+        // prefix that fails simdjson's validator gives the line.
+        if (err == simdjson::UTF8_ERROR)
+            raiseAt(m_winOffset + firstInvalidUtf8(m_data, m_cut), {}, describeSimdjsonError(err));
+        // An unclosed string in a window that does not reach the end of the file may be our
+        // cut: read more.
         if (!m_final)
             return { Outcome::NeedMore, phase, m_winOffset };
         if (err == simdjson::UNCLOSED_STRING)

@@ -601,6 +601,9 @@ void TestKubeJson::malformed_data()
         << std::string("{\n\"kind\": \"List\",\n\"items\": [\n{\"kind\": \"Node\", \"metadata\": {\"name\": \"a\"}},\nE1130 "
                        "12:00:01.000 x.go:1] oops\n{\"kind\": \"Node\", \"metadata\": {\"name\": \"b\"}}\n]}")
         << 5 << QString("items[1]") << QStringList { "malformed JSON", "E1130 12:00:01.000" };
+    QTest::newRow("invalid UTF-8 in a name")
+        << std::string("{\n\"kind\": \"NodeList\",\n\"items\": [\n{\"metadata\": {\"name\": \"a\xff\xfe\"}}\n]\n}\n") << 4
+        << QString() << QStringList { "not valid UTF-8" };
     QTest::newRow("text after the JSON") << std::string("{\"kind\": \"List\", \"items\": []}\nW1130 done\n") << 2 << QString()
                                          << QStringList { "after the end", "W1130 done" };
     QTest::newRow("text after a one-line document")
