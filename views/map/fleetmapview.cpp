@@ -65,6 +65,11 @@ constexpr double kFitMargin = 1.02;
 constexpr double kMinUnitsPerPixel = 1.0 / 256.0;
 // A press and release closer than this (logical px) is a click, not a drag.
 constexpr double kClickSlopPx = 4.0;
+// Hover and click on a gutter pick the nearest cell within this distance (logical px): at the
+// fitted zoom on 100,000 nodes a cell is about 1 px and most pixels are gutters (user trial).
+constexpr double kPickSlopPx = 2.0;
+// The gutter search looks at most this many cells either side (zoomed far out).
+constexpr int kMaxPickSlopCells = 16;
 // Relayout when the view's aspect moves this far (factor) from the layout's.
 constexpr double kRelayoutAspectFactor = 1.3;
 // Relayout when the view's area moves this far (factor) from the layout's: the label rows
@@ -137,6 +142,9 @@ struct FleetMapView::Private {
     bool dragging = false;
     QPointF pressPos, lastPos;
     NodeId hovered;
+    // The pointer's last position over the GL widget (its coordinates), while it is inside.
+    QPointF pointerPos;
+    bool pointerInside = false;
 
     void buildScene();
     void relayout();
@@ -179,8 +187,8 @@ struct FleetMapView::Private {
         return { gl->width() / 2.0 + (world.x() - centerX) / unitsPerPixel,
             gl->height() / 2.0 - (world.y() - centerY) / unitsPerPixel };
     }
-    /// Node under a position in the GL widget's coordinates (the pixel's centre).
-    [[nodiscard]] NodeId nodeAtGl(const QPointF& glPos) const
+    /// Node whose cell holds a position in the GL widget's coordinates, or an invalid id.
+    [[nodiscard]] NodeId cellNodeAtGl(const QPointF& glPos) const
     {
         if (!store || layout.width() == 0)
             return {};
@@ -191,6 +199,8 @@ struct FleetMapView::Private {
             return {};
         return layout.nodeAt(static_cast<int>(cx), static_cast<int>(cy));
     }
+    [[nodiscard]] NodeId nodeAtGl(const QPointF& glPos) const;
+    void refreshHover(bool newCluster);
     bool handleEvent(QEvent* event);
 };
 
@@ -264,12 +274,64 @@ void FleetMapView::setCluster(std::shared_ptr<const model::ClusterStore> store, 
     }
     d->store = std::move(store);
     d->topology = std::move(topology);
-    d->hovered = {};
     d->userMovedView = false;
     d->legend->setFleetHasAccelerators(!d->store || fleetHasAccelerators(*d->store, MetricKeys::find(*d->store)));
     d->relayout();
     d->fitView();
+    d->refreshHover(true);
     d->requestRender();
+}
+
+NodeId FleetMapView::Private::nodeAtGl(const QPointF& glPos) const
+{
+    const NodeId exact = cellNodeAtGl(glPos);
+    if (exact.isValid() || !store || layout.width() == 0)
+        return exact;
+    // On a gutter: the nearest cell within kPickSlopPx screen pixels (distance from the
+    // position to the cell's square), scanning the few cells that can be that close;
+    // ties go to the first in row-major order. Still arithmetic on the layout.
+    const double reach = kPickSlopPx * unitsPerPixel; // in cells
+    const QPointF w = toWorld(glPos);
+    const double gx = w.x();
+    const double gy = layout.height() - w.y();
+    const int span = std::min(kMaxPickSlopCells, static_cast<int>(std::ceil(reach)));
+    const int x0 = std::max(0, static_cast<int>(std::floor(gx)) - span);
+    const int x1 = std::min(layout.width() - 1, static_cast<int>(std::floor(gx)) + span);
+    const int y0 = std::max(0, static_cast<int>(std::floor(gy)) - span);
+    const int y1 = std::min(layout.height() - 1, static_cast<int>(std::floor(gy)) + span);
+    NodeId best;
+    double bestDistance2 = reach * reach;
+    for (int y = y0; y <= y1; ++y) {
+        const double dy = std::max({ 0.0, y - gy, gy - (y + 1) });
+        for (int x = x0; x <= x1; ++x) {
+            const NodeId n = layout.nodeAt(x, y);
+            if (!n.isValid())
+                continue;
+            const double dx = std::max({ 0.0, x - gx, gx - (x + 1) });
+            const double d2 = dx * dx + dy * dy;
+            if (d2 < bestDistance2 || (!best.isValid() && d2 <= bestDistance2)) {
+                bestDistance2 = d2;
+                best = n;
+            }
+        }
+    }
+    return best;
+}
+
+void FleetMapView::Private::refreshHover(bool newCluster)
+{
+    // The map under the pointer moved or changed (new cluster, zoom, pan, resize, leave):
+    // the tooltip names what was there before, so it goes (the next pointer move shows the
+    // new node's), and the node under the pointer is computed again. A new cluster always
+    // emits, since the same id names another node there (user trial: a stale tooltip stayed
+    // over a newly loaded cluster). QToolTip is shared: hide only when ours may be showing.
+    if ((pointerInside || hovered.isValid()) && QToolTip::isVisible())
+        QToolTip::hideText();
+    const NodeId n = pointerInside ? nodeAtGl(pointerPos) : NodeId {};
+    if (n != hovered || newCluster) {
+        hovered = n;
+        emit q->nodeHovered(n);
+    }
 }
 
 std::vector<int> FleetMapView::Private::labelRowsForView(double pxPerCell) const
@@ -413,23 +475,23 @@ void FleetMapView::Private::rebuildOutlines()
 
 bool FleetMapView::Private::placeLabel(DomainId dom, LabelPlacement& out) const
 {
-    // The label's box: above the block, between the outlines drawn in the gap (the block's
-    // own, a quarter cell per tree level out, and those of the blocks above, at most a
-    // quarter of the parent's height), across the block's outline. MapLayout keeps these
-    // rows and columns free of cells, so the label never covers a cell.
+    // The label's box: in the gap above the block, below the block's own outline (a quarter
+    // cell per tree level out) and across it, at the bottom of the gap. MapLayout keeps
+    // these rows and columns free of cells, so the label never covers a cell. Every row of
+    // blocks gets the whole gap, as the first row does (there the gap is the parent's band,
+    // whose outline lies above it): further down, the bottom outlines of the siblings above
+    // reach a little into the gap (at most a quarter of the parent's height), and a label
+    // as tall as the whole gap covers that stretch of their line. Keeping clear of those
+    // lines left the blocks below the first row unlabelled at zooms where the first row was
+    // labelled, so they looked as if they belonged to the label above (user trial).
     const CellRect r = layout.domainRect(dom);
     const int gap = layout.labelGapRows(dom);
     if (gap <= 0 || r.width <= 0)
         return false;
-    const DomainId parent = topology->domainParent(dom);
     const double e = 0.25 * (layout.domainHeight(dom) + 1);
-    // In the first row of its parent the gap is the parent's band, whose outline lies above
-    // it; further down, the outlines of the siblings above reach into the gap.
-    const bool firstRow = r.y - gap <= layout.domainRect(parent).y;
-    const double outlinesAbove = firstRow ? 0.0 : 0.25 * layout.domainHeight(parent);
     const double h = layout.height();
     const QPointF bottomLeft = toWidget(QPointF(r.x - e, h - (r.y - e)));
-    const QPointF topRight = toWidget(QPointF(r.x + r.width + e, h - (r.y - gap + outlinesAbove)));
+    const QPointF topRight = toWidget(QPointF(r.x + r.width + e, h - (r.y - gap)));
     // One pixel off the outlines.
     const QRectF room(QPointF(bottomLeft.x() + 1, topRight.y() + 1), QPointF(topRight.x() - 1, bottomLeft.y() - 1));
     if (room.height() < kMinLabelFontPx || room.width() < 3 * kMinLabelFontPx)
@@ -583,10 +645,19 @@ NodeId FleetMapView::nodeAt(const QPoint& pos) const
     return d->nodeAtGl(QPointF(local) + QPointF(0.5, 0.5));
 }
 
+NodeId FleetMapView::cellNodeAt(const QPoint& pos) const
+{
+    const QPoint local = pos - d->gl->pos();
+    if (!d->gl->rect().contains(local))
+        return {};
+    return d->cellNodeAtGl(QPointF(local) + QPointF(0.5, 0.5));
+}
+
 void FleetMapView::resetView()
 {
     d->userMovedView = false;
     d->fitView();
+    d->refreshHover(false);
     d->requestRender();
 }
 
@@ -624,6 +695,7 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
         }
         if (!userMovedView)
             fitView();
+        refreshHover(false);
         requestRender();
         return false;
     }
@@ -638,6 +710,8 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
     }
     case QEvent::MouseMove: {
         auto* e = static_cast<QMouseEvent*>(event);
+        pointerPos = e->position();
+        pointerInside = true;
         if (pressed) {
             if (!dragging && QLineF(pressPos, e->position()).length() > kClickSlopPx) {
                 dragging = true;
@@ -649,6 +723,7 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
                 centerX -= delta.x() * unitsPerPixel;
                 centerY += delta.y() * unitsPerPixel;
                 userMovedView = true;
+                refreshHover(false);
                 requestRender();
             }
             lastPos = e->position();
@@ -699,14 +774,19 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
         centerY = anchor.y() + (e->position().y() - gl->height() / 2.0) * next;
         unitsPerPixel = next;
         userMovedView = true;
+        pointerPos = e->position();
+        pointerInside = true;
+        refreshHover(false);
         requestRender();
         return true;
     }
+    case QEvent::Enter:
+        pointerPos = static_cast<QEnterEvent*>(event)->position();
+        pointerInside = true;
+        return false;
     case QEvent::Leave:
-        if (hovered.isValid()) {
-            hovered = {};
-            emit q->nodeHovered(hovered);
-        }
+        pointerInside = false;
+        refreshHover(false);
         return false;
     default:
         return false;

@@ -5,7 +5,8 @@
 // Design note (DESIGN.md, "Views"): at a distance the map is one image with a texel per
 // node cell, computed on the CPU from the store's columns (MapRaster), drawn as a single
 // textured quad with nearest filtering; no per-node actor. Picking (hover, click,
-// nodeAt(), cellCenter()) is arithmetic on the layout (MapLayout), O(1), no VTK picker.
+// nodeAt(), cellCenter()) is arithmetic on the layout (MapLayout), O(1) on a cell, a scan
+// of the few cells within 2 px on a gutter, no VTK picker.
 // Domain labels are painted with QPainter by a transparent, mouse-transparent widget over
 // the GL widget, only in the empty rows MapLayout reserves above each block, at the size
 // those rows have on screen at the current zoom: a label never covers a cell. The layout's
@@ -34,7 +35,8 @@ namespace fleet::views {
 
 /// The map widget (a VTK-driven QOpenGLWidget plus its legend, a Qt widget at its right).
 /// Input: the wheel zooms around the cursor, a left drag pans, a left click on a cell
-/// emits nodeActivated, hovering shows a tooltip with the node's figures and its whole
+/// emits nodeActivated (a gutter pixel within 2 px of a cell picks that cell: nodeAt()),
+/// hovering shows a tooltip with the node's figures and its whole
 /// domain path (nodeToolTip()) and emits nodeHovered. The legend's title follows the
 /// fleet (mapMetricTitle(): "CPU requested (no GPU nodes)" where no node has GPUs). Render requests are merged: one frame per
 /// event-loop turn. Colours: colormap.h (viridis share; red NotReady, pink cordoned, grey no allocatable). Thread: GUI thread
@@ -59,8 +61,14 @@ public:
     /// Centre of node n's cell in this widget's coordinates (for tests and tooltips);
     /// a null QPoint when n is not visible.
     [[nodiscard]] QPoint cellCenter(model::NodeId n) const;
-    /// The node under a widget position, or an invalid id.
+    /// The node under a widget position, as hover and click pick it: the node whose cell
+    /// holds pos, else, on a gutter, the nearest cell within 2 logical px (ties: the first
+    /// in row-major order), else an invalid id. O(1) on a cell; on a gutter O(r^2) for r
+    /// cells in 2 px (r <= 16). Arithmetic on the layout, no VTK picker.
     [[nodiscard]] model::NodeId nodeAt(const QPoint& pos) const;
+    /// The node whose cell holds a widget position exactly (no gutter tolerance), or an
+    /// invalid id. For tests: "does this pixel show a cell".
+    [[nodiscard]] model::NodeId cellNodeAt(const QPoint& pos) const;
     /// Resets zoom and pan so the whole fleet fits.
     void resetView();
     /// Where the label of `domain` is drawn at the current zoom and pan, in this widget's
@@ -74,7 +82,11 @@ public:
     struct Private;
 
 signals:
-    void nodeHovered(fleet::model::NodeId node); // invalid id when leaving cells
+    /// The node under the pointer changed: on pointer moves, and when the map moves under a
+    /// resting pointer (setCluster, which always emits, zoom, pan, resize, resetView) or it
+    /// leaves; an invalid id when no cell is under it. The tooltip is hidden on those
+    /// changes and shown again on the next pointer move.
+    void nodeHovered(fleet::model::NodeId node);
     void nodeActivated(fleet::model::NodeId node); // click
     void frameRendered(); // after each VTK frame reached the screen
 
