@@ -28,6 +28,8 @@ ClusterTotals computeTotals(const model::ClusterStore& store, const importers::I
             ++t.podsCounted;
         else if (store.podIsPending(p))
             ++t.podsPending;
+        else if (!store.podIsTerminal(p) && !store.podNode(p).isValid())
+            ++t.podsOnUnknownNodes; // a spec.nodeName, but no node of that name in the input
     }
     const model::ResourceVector alloc = store.totalAllocatable();
     const model::ResourceVector req = store.totalRequested();
@@ -94,15 +96,38 @@ struct MemoryUnit {
     const char* name;
 };
 
+constexpr double kKiB = 1024.0;
+const MemoryUnit kMemoryUnits[] = { { 1.0, "B" }, { kKiB, "KiB" }, { kKiB * kKiB, "MiB" }, { kKiB * kKiB * kKiB, "GiB" },
+    { kKiB * kKiB * kKiB * kKiB, "TiB" }, { kKiB * kKiB * kKiB * kKiB * kKiB, "PiB" } };
+constexpr int kGiB = 3; // index in kMemoryUnits
+constexpr int kLargest = 5;
+
 // GiB, TiB or PiB: the largest that keeps `allocatableBytes` at 1 or more (GiB at least).
 MemoryUnit memoryUnit(std::int64_t allocatableBytes)
 {
-    static const MemoryUnit kUnits[] = { { 1024.0 * 1024 * 1024, "GiB" }, { 1024.0 * 1024 * 1024 * 1024, "TiB" },
-        { 1024.0 * 1024 * 1024 * 1024 * 1024, "PiB" } };
-    int unit = 0;
-    while (unit < 2 && static_cast<double>(allocatableBytes) / kUnits[unit].divisor >= 1024.0)
+    int unit = kGiB;
+    while (unit < kLargest && static_cast<double>(allocatableBytes) / kMemoryUnits[unit].divisor >= 1024.0)
         ++unit;
-    return kUnits[unit];
+    return kMemoryUnits[unit];
+}
+
+// "Memory 69.9 / 111 PiB"; a requested amount under 1 of the allocatable's unit in the unit
+// that suits it (the largest from B to that unit that keeps it at 1 or more), as the summary
+// command prints it: "Memory 200 MiB / 59.4 GiB". Zero stays "0 / 59.4 GiB".
+QString memoryText(std::int64_t requestedBytes, std::int64_t allocatableBytes)
+{
+    const MemoryUnit unit = memoryUnit(allocatableBytes);
+    const double requested = static_cast<double>(requestedBytes);
+    const QString allocatable = formatAmount(static_cast<double>(allocatableBytes) / unit.divisor);
+    if (requestedBytes <= 0 || requested / unit.divisor >= 1.0)
+        return QStringLiteral("Memory %1 / %2 %3")
+            .arg(formatAmount(requested / unit.divisor), allocatable, QLatin1String(unit.name));
+    int small = 0;
+    while (kMemoryUnits[small + 1].divisor < unit.divisor && requested >= kMemoryUnits[small + 1].divisor)
+        ++small;
+    return QStringLiteral("Memory %1 %2 / %3 %4")
+        .arg(formatAmount(requested / kMemoryUnits[small].divisor), QLatin1String(kMemoryUnits[small].name), allocatable,
+            QLatin1String(unit.name));
 }
 
 QString pair(double requested, double allocatable)
@@ -110,15 +135,20 @@ QString pair(double requested, double allocatable)
     return formatAmount(requested) + QStringLiteral(" / ") + formatAmount(allocatable);
 }
 
-QString resourcesText(const ClusterTotals& t)
+QString gpuText(const ClusterTotals& t)
 {
-    const MemoryUnit unit = memoryUnit(t.memoryAllocatableBytes);
-    return QStringLiteral("GPUs %1 | CPU %2 cores | Memory %3 %4")
-        .arg(pair(fromMilli(t.gpuRequestedMilli), fromMilli(t.gpuAllocatableMilli)),
-            pair(fromMilli(t.cpuRequestedMillicores), fromMilli(t.cpuAllocatableMillicores)),
-            pair(static_cast<double>(t.memoryRequestedBytes) / unit.divisor,
-                static_cast<double>(t.memoryAllocatableBytes) / unit.divisor),
-            QLatin1String(unit.name));
+    return QStringLiteral("GPUs %1").arg(pair(fromMilli(t.gpuRequestedMilli), fromMilli(t.gpuAllocatableMilli)));
+}
+
+QString cpuText(const ClusterTotals& t)
+{
+    return QStringLiteral("CPU %1 cores").arg(pair(fromMilli(t.cpuRequestedMillicores), fromMilli(t.cpuAllocatableMillicores)));
+}
+
+// ", 2 on unknown nodes" when there are any.
+QString unknownNodesPart(const ClusterTotals& t)
+{
+    return t.podsOnUnknownNodes > 0 ? QStringLiteral(", %1 on unknown nodes").arg(count(t.podsOnUnknownNodes)) : QString();
 }
 
 } // namespace
@@ -148,13 +178,20 @@ QString formatClusterTotals(const ClusterTotals& t)
 
 QStringList clusterTotalsVariants(const ClusterTotals& t)
 {
-    const QString resources = resourcesText(t);
+    const QString sep = QStringLiteral(" | ");
+    const QString nodes = QStringLiteral("Nodes %1").arg(count(t.nodes));
+    const QString pods = QStringLiteral("Pods %1").arg(count(t.pods));
+    const QString resources = gpuText(t) + sep + cpuText(t) + sep + memoryText(t.memoryRequestedBytes, t.memoryAllocatableBytes);
+    // The most basic figures go last: breakdowns, then memory, CPU, GPUs, pods.
     return {
-        QStringLiteral("Nodes %1 (%2 ready, %3 NotReady, %4 cordoned) | Pods %5 (%6 counted, %7 pending) | %8")
+        QStringLiteral("Nodes %1 (%2 ready, %3 NotReady, %4 cordoned) | Pods %5 (%6 counted, %7 pending%8) | %9")
             .arg(count(t.nodes), count(t.nodesReady), count(t.nodesNotReady), count(t.nodesCordoned), count(t.pods),
-                count(t.podsCounted), count(t.podsPending), resources),
-        QStringLiteral("Nodes %1 | Pods %2 | %3").arg(count(t.nodes), count(t.pods), resources),
-        resources,
+                count(t.podsCounted), count(t.podsPending), unknownNodesPart(t), resources),
+        nodes + sep + pods + sep + resources,
+        nodes + sep + pods + sep + gpuText(t) + sep + cpuText(t),
+        nodes + sep + pods + sep + gpuText(t),
+        nodes + sep + pods,
+        nodes,
     };
 }
 
@@ -162,7 +199,7 @@ QString clusterTotalsDetails(const ClusterTotals& t)
 {
     const MemoryUnit gib = memoryUnit(0);
     return QStringLiteral("Nodes %1: %2 ready, %3 NotReady, %4 cordoned\n"
-                          "Pods %5: %6 counted, %7 pending\n"
+                          "Pods %5: %6 counted, %7 pending%14\n"
                           "GPUs requested / allocatable: %8 / %9\n"
                           "CPU requested / allocatable: %10 / %11 cores\n"
                           "Memory requested / allocatable: %12 / %13 GiB")
@@ -171,7 +208,7 @@ QString clusterTotalsDetails(const ClusterTotals& t)
             exact(fromMilli(t.gpuAllocatableMilli), 3))
         .arg(exact(fromMilli(t.cpuRequestedMillicores), 3), exact(fromMilli(t.cpuAllocatableMillicores), 3),
             exact(static_cast<double>(t.memoryRequestedBytes) / gib.divisor, 1),
-            exact(static_cast<double>(t.memoryAllocatableBytes) / gib.divisor, 1));
+            exact(static_cast<double>(t.memoryAllocatableBytes) / gib.divisor, 1), unknownNodesPart(t));
 }
 
 QString formatTotals(const ClusterTotals& t)

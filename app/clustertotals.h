@@ -21,6 +21,7 @@ struct ClusterTotals {
     std::size_t pods = 0;
     std::size_t podsCounted = 0; // bound to a known node and not Succeeded/Failed (ClusterStore::podIsCounted)
     std::size_t podsPending = 0; // no spec.nodeName, not terminal (ClusterStore::podIsPending)
+    std::size_t podsOnUnknownNodes = 0; // spec.nodeName names no node of the input, not terminal
     std::int64_t gpuAllocatableMilli = 0;
     std::int64_t gpuRequestedMilli = 0;
     std::int64_t cpuAllocatableMillicores = 0;
@@ -43,18 +44,24 @@ struct ClusterTotals {
 [[nodiscard]] QString formatAmount(double value);
 
 /// One line for the status bar, e.g. "Nodes 2 (2 ready, 0 NotReady, 0 cordoned) | Pods 11 (11 counted,
-/// 0 pending) | GPUs 0 / 0 | CPU 0.45 / 15.8 cores | Memory 0.195 / 59.4 GiB | 0 warnings".
-/// Counts are exact with thousands separators; resources are "requested / allocatable" in
-/// formatAmount(); memory in GiB, TiB or PiB, whichever keeps the allocatable below 1,024.
+/// 0 pending) | GPUs 0 / 0 | CPU 0.45 / 15.8 cores | Memory 200 MiB / 59.4 GiB | 0 warnings".
+/// Counts are exact with thousands separators; ", N on unknown nodes" follows "pending" when
+/// N > 0. Resources are "requested / allocatable" in formatAmount(); memory in GiB, TiB or
+/// PiB, whichever keeps the allocatable below 1,024; a requested memory under 1 of that unit
+/// has a unit of its own, the largest from B up that keeps it at 1 or more ("200 MiB / 59.4
+/// GiB", as `summary` prints 200.0 MiB).
 [[nodiscard]] QString formatTotals(const ClusterTotals& totals);
-/// formatTotals() without the warning count ("Nodes ... | Memory 0.195 / 59.4 GiB").
+/// formatTotals() without the warning count ("Nodes ... | Memory 200 MiB / 59.4 GiB").
 [[nodiscard]] QString formatClusterTotals(const ClusterTotals& totals);
-/// formatClusterTotals() and shorter forms of it, longest first, for a StatusField:
-/// without the node and pod breakdowns ("Nodes 100,000 | Pods 2,000,000 | GPUs ..."), then
-/// the resources alone ("GPUs 322,935 / 360,464 | CPU 8.44M / 12.8M cores | Memory 69.9 / 111 PiB").
+/// formatClusterTotals() and shorter forms of it, longest first, for a StatusField. The most
+/// basic figures are the last to go: without the node and pod breakdowns ("Nodes 100,000 |
+/// Pods 2,000,000 | GPUs ... | CPU ... | Memory ..."), then without memory, without CPU
+/// ("Nodes 100,000 | Pods 2,000,000 | GPUs 322,935 / 360,464"), without GPUs ("Nodes 100,000 |
+/// Pods 2,000,000") and last "Nodes 100,000".
 [[nodiscard]] QStringList clusterTotalsVariants(const ClusterTotals& totals);
 /// Every figure in full, one per line (the status bar's tooltip): breakdowns of nodes and
-/// pods, and the resources with all their decimals (milli precision; memory in GiB).
+/// pods (", N on unknown nodes" when N > 0), and the resources with all their decimals (milli
+/// precision; memory in GiB).
 [[nodiscard]] QString clusterTotalsDetails(const ClusterTotals& totals);
 
 } // namespace fleet::app

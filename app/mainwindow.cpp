@@ -20,6 +20,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -53,6 +54,15 @@ QFrame* makeBanner(QWidget* parent, const QString& objectName, const QString& st
 }
 
 } // namespace
+
+QString withFullStop(const QString& sentence)
+{
+    const QString trimmed = sentence.trimmed();
+    if (trimmed.isEmpty() || trimmed.endsWith(QLatin1Char('.')) || trimmed.endsWith(QLatin1Char('!'))
+        || trimmed.endsWith(QLatin1Char('?')))
+        return trimmed;
+    return trimmed + QLatin1Char('.');
+}
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
@@ -160,8 +170,9 @@ void MainWindow::createStatusBar()
     // Long totals are shortened (StatusField), never cut off and never widen the window.
     m_totalsLabel = new StatusField(this);
     m_totalsLabel->setObjectName(QStringLiteral("totalsLabel"));
-    m_totalsLabel->setToolTip(tr("GPUs, CPU and memory: requested by counted pods, of allocatable. Counted pods: bound to a "
-                                 "node and not Succeeded/Failed. Pending: no node yet."));
+    m_totalsLabel->setToolTip(
+        tr("GPUs, CPU and memory: requested by counted pods, of allocatable. Counted pods: bound to a "
+           "node and not Succeeded/Failed. Pending: no node yet. On unknown nodes: bound to a node that is not in the input."));
     statusBar()->addWidget(m_totalsLabel, 1);
 
     m_warningCountLabel = new QLabel(this);
@@ -172,12 +183,25 @@ void MainWindow::createStatusBar()
     m_hoverLabel->setObjectName(QStringLiteral("hoverLabel"));
     statusBar()->addPermanentWidget(m_hoverLabel);
 
+    // The import's progress and messages ("Import of ... cancelled.") in one field beside the
+    // bar: one line that shortens to fit, never clipped by the bar's own small width and never
+    // in place of the totals (QStatusBar::showMessage() would hide them).
+    m_importStatus = new StatusField(this);
+    m_importStatus->setObjectName(QStringLiteral("importStatus"));
+    statusBar()->addPermanentWidget(m_importStatus);
+    m_messageTimer = new QTimer(this);
+    m_messageTimer->setSingleShot(true);
+    connect(m_messageTimer, &QTimer::timeout, this, [this] {
+        if (!m_imports->isBusy())
+            m_importStatus->setText(QString());
+    });
+
     m_progressBar = new QProgressBar(this);
     m_progressBar->setObjectName(QStringLiteral("importProgress"));
     m_progressBar->setMinimumWidth(40);
     m_progressBar->setMaximumWidth(180);
     m_progressBar->setRange(0, 1000);
-    m_progressBar->setTextVisible(true);
+    m_progressBar->setTextVisible(false); // the text is m_importStatus's
     statusBar()->addPermanentWidget(m_progressBar);
 
     m_cancelButton = new QToolButton(this);
@@ -263,23 +287,48 @@ void MainWindow::onImportStarted(const QString& label)
     m_pendingLabel = label;
     setBusy(true);
     m_progressBar->setToolTip(tr("Reading %1").arg(label));
-    m_progressBar->setFormat(tr("Importing\u2026 %p%"));
+    m_importStatus->setToolTip(tr("Reading %1").arg(label));
+    m_messageTimer->stop();
+    onProgress(-1);
 }
 
 void MainWindow::onProgress(int permille)
 {
     if (permille < 0) {
         m_progressBar->setRange(0, 0); // busy indicator until the total is known
+        m_importStatus->setVariants({ tr("Importing\u2026") });
     } else {
         m_progressBar->setRange(0, 1000);
         m_progressBar->setValue(permille);
+        const int percent = permille / 10;
+        m_importStatus->setVariants({ tr("Importing\u2026 %1%").arg(percent), tr("%1%").arg(percent) });
     }
+}
+
+void MainWindow::showImportMessage(const QStringList& variants)
+{
+    m_importStatus->setToolTip(variants.value(0));
+    m_importStatus->setVariants(variants);
+    m_messageTimer->start(kMessageMs);
+}
+
+QString MainWindow::importStatusText() const
+{
+    return m_importStatus->text();
+}
+
+QString MainWindow::hoverText() const
+{
+    return m_hoverLabel->text();
 }
 
 void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster)
 {
     setBusy(false);
+    m_importStatus->setText(QString());
     m_cluster = std::move(cluster);
+    // The node under the pointer was the previous cluster's: the view reports the next one.
+    m_hoverLabel->setText(QString());
     QElapsedTimer clock;
     clock.start();
     m_map->setCluster(m_cluster->store, m_cluster->topology);
@@ -291,7 +340,8 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
         m_cluster->totals.warnings > 0 ? QStringLiteral("color: #8a5a00; font-weight: bold;") : QString());
     m_totalsLabel->setToolTip(
         tr("%1: imported in %2 ms, laid out in %3 ms.\n%4\nGPUs, CPU and memory: requested by counted "
-           "pods / allocatable. Counted pods: bound to a node and not Succeeded/Failed. Pending: no node yet.")
+           "pods / allocatable. Counted pods: bound to a node and not Succeeded/Failed. Pending: no node yet. On "
+           "unknown nodes: bound to a node that is not in the input.")
             .arg(m_cluster->sourceLabel)
             .arg(m_cluster->loadMs)
             .arg(m_lastSetClusterMs)
@@ -313,10 +363,12 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
 void MainWindow::onImportFailed(const QString& message)
 {
     setBusy(false);
+    m_importStatus->setText(QString());
     const QString kept = m_cluster ? tr("The previous cluster (%1) is still shown.").arg(m_cluster->sourceLabel) : QString();
-    // ImportError::what() names the file and the place already.
-    m_errorMessage = tr("Import failed: %1 %2").arg(message, kept).trimmed();
-    m_errorLabel->setText(tr("<b>Import failed:</b> %1 %2").arg(message.toHtmlEscaped(), kept.toHtmlEscaped()).trimmed());
+    // ImportError::what() names the file and the place already; a sentence of its own.
+    const QString sentence = withFullStop(message);
+    m_errorMessage = tr("Import failed: %1 %2").arg(sentence, kept).trimmed();
+    m_errorLabel->setText(tr("<b>Import failed:</b> %1 %2").arg(sentence.toHtmlEscaped(), kept.toHtmlEscaped()).trimmed());
     m_errorBanner->show();
     if (m_logImportErrors)
         qCWarning(lcApp).noquote() << m_errorMessage;
@@ -326,7 +378,7 @@ void MainWindow::onImportFailed(const QString& message)
 void MainWindow::onImportCancelled()
 {
     setBusy(false);
-    statusBar()->showMessage(tr("Import of %1 cancelled.").arg(m_pendingLabel), 5000);
+    showImportMessage({ tr("Import of %1 cancelled.").arg(m_pendingLabel), tr("Import cancelled."), tr("Cancelled.") });
 }
 
 void MainWindow::onNodeHovered(model::NodeId node)
@@ -355,6 +407,9 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == m_map && event->type() == QEvent::Resize)
         updateLegendVisibility();
+    if (watched == m_map && event->type() == QEvent::Leave)
+        m_hoverLabel->setText(QString()); // the pointer left the map: no node under it
+
     return QMainWindow::eventFilter(watched, event);
 }
 

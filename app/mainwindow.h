@@ -15,6 +15,7 @@ class QActionGroup;
 class QFrame;
 class QLabel;
 class QProgressBar;
+class QTimer;
 class QToolButton;
 
 namespace fleet::views {
@@ -25,9 +26,15 @@ namespace fleet::app {
 
 class StatusField;
 
+/// `sentence` trimmed, with a full stop added unless it ends with '.', '!' or '?' (an empty
+/// one stays empty): "a.json:3: bad quantity" -> "a.json:3: bad quantity.". Thread: any.
+[[nodiscard]] QString withFullStop(const QString& sentence);
+
 /// The main window. Central widget: an error banner and a warning banner (hidden until
 /// needed) above the FleetMapView. Status bar: the cluster totals (ClusterTotals), the node
-/// under the mouse, and while an import runs a progress bar with a Cancel button.
+/// under the mouse, the import's progress or last message ("Import of ... cancelled.", for
+/// kMessageMs) in a field of its own, and while an import runs a progress bar with a Cancel
+/// button. Messages never replace the totals.
 ///
 /// Imports run on a worker (ImportController); the window stays responsive and keeps
 /// showing the previous cluster until a new one is ready. A failed import keeps the
@@ -43,6 +50,8 @@ class MainWindow : public QMainWindow {
 public:
     /// The smallest size of the window (also the smallest `screenshot --size`).
     static constexpr QSize kMinimumSize { 200, 150 };
+    /// How long a message of the import (cancelled) stays in the status bar, in ms.
+    static constexpr int kMessageMs = 5000;
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -66,6 +75,12 @@ public:
     [[nodiscard]] QString errorText() const;
     /// The warning banner's text, or empty when it is hidden.
     [[nodiscard]] QString warningText() const;
+    /// The import field's full text: "Importing… 36%" while an import runs, then a message
+    /// such as "Import of X cancelled." for kMessageMs, else empty.
+    [[nodiscard]] QString importStatusText() const;
+    /// The status bar's name of the node under the pointer, or empty (none, the pointer left
+    /// the map, or the cluster was replaced since).
+    [[nodiscard]] QString hoverText() const;
     /// Milliseconds that the last FleetMapView::setCluster() took on the GUI thread (layout, raster).
     [[nodiscard]] qint64 lastSetClusterMs() const noexcept { return m_lastSetClusterMs; }
 
@@ -94,6 +109,7 @@ private:
     void onImportFailed(const QString& message);
     void onImportCancelled();
     void onNodeHovered(model::NodeId node);
+    void showImportMessage(const QStringList& variants);
     void setBusy(bool busy);
     void updateLegendVisibility();
 
@@ -117,6 +133,8 @@ private:
     StatusField* m_totalsLabel = nullptr;
     StatusField* m_hoverLabel = nullptr;
     QLabel* m_warningCountLabel = nullptr; // apart from the totals, so that it is never clipped
+    StatusField* m_importStatus = nullptr; // progress text or the last message, beside the bar
+    QTimer* m_messageTimer = nullptr; // clears a message after kMessageMs
     QProgressBar* m_progressBar = nullptr;
     QToolButton* m_cancelButton = nullptr;
     QActionGroup* m_metricGroup = nullptr;

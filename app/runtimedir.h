@@ -11,7 +11,14 @@ namespace fleet::app {
 /// finds a folder with the owner and mode that the XDG Base Directory specification asks for.
 /// The destructor removes the folder (and anything Qt left in it) and unsets the variable
 /// again. Create it first thing in main(), before any Q*Application exists; it must outlive
-/// that application. A process killed by a signal leaves the (empty) folder behind.
+/// that application.
+///
+/// Signals: while the folder exists, SIGINT, SIGTERM and SIGHUP (Ctrl+C, kill, a closed
+/// terminal) are caught unless they were ignored: the handler removes the folder's files and
+/// the folder (async-signal-safe system calls only: open, getdents64, unlinkat, rmdir), then
+/// restores the default action and re-raises the signal, so the process still ends by it
+/// (exit status 128+N in a shell). PrivateXServer's handler, installed later, chains to this
+/// one. SIGKILL or a crash still leaves the folder behind. At most one instance at a time.
 /// Thread: main thread.
 class PrivateRuntimeDir {
 public:

@@ -30,9 +30,17 @@ extern "C" void stopServerAndReraise(int sig)
     const pid_t pid = g_serverPid.exchange(-1);
     if (pid > 0)
         ::kill(pid, SIGTERM);
-    struct sigaction dfl { };
-    dfl.sa_handler = SIG_DFL;
-    ::sigaction(sig, &dfl, nullptr);
+    // Chains to the handler that was there before (PrivateRuntimeDir's, which removes its
+    // folder and re-raises); otherwise the default action. The signal is blocked while this
+    // handler runs, so the raised one is delivered to that disposition on return.
+    struct sigaction next { };
+    next.sa_handler = SIG_DFL;
+    sigemptyset(&next.sa_mask);
+    for (int i = 0; i < 3; ++i)
+        if (kCaughtSignals[i] == sig && (g_previous[i].sa_flags & SA_SIGINFO) == 0 && g_previous[i].sa_handler != SIG_IGN
+            && g_previous[i].sa_handler != SIG_DFL)
+            next = g_previous[i];
+    ::sigaction(sig, &next, nullptr);
     ::raise(sig);
 }
 

@@ -23,7 +23,9 @@ namespace fleet::app {
 /// start() forks `Xvfb -displayfd <fd> -screen 0 WxHx24 -nolisten tcp`, reads the display
 /// number it writes, and returns ":N". The child gets PR_SET_PDEATHSIG, so it also dies
 /// when this process dies without running destructors (a crash, SIGKILL); SIGINT, SIGTERM
-/// and SIGHUP are caught while the server runs to stop it before this process exits.
+/// and SIGHUP are caught while the server runs to stop it before this process exits; the
+/// handler then chains to the handler installed before start() (PrivateRuntimeDir's), or
+/// re-raises the signal with its default action.
 /// Thread: create, start and destroy on the main thread, before QApplication exists.
 class PrivateXServer {
 public:

@@ -1,7 +1,8 @@
 // The fleetscope executable's headless subcommands, run as a user runs them (QProcess), with
 // no display: `summary` on the real EKS fixture and on broken input, `screenshot` with
 // DISPLAY removed (the program starts its own Xvfb) checked pixel by pixel, its output path
-// and size checks, out of memory, and a clean stderr without XDG_RUNTIME_DIR.
+// and size checks, out of memory, and a clean stderr without XDG_RUNTIME_DIR (its private
+// folder removed at exit and on SIGINT, SIGTERM and SIGHUP, with the private Xvfb).
 
 #include "views/map/colormap.h"
 
@@ -15,6 +16,8 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <csignal>
 
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -124,6 +127,8 @@ private slots:
     void outOfMemoryIsNamed();
     void noRuntimeDirWarning_data();
     void noRuntimeDirWarning();
+    void signalRemovesRuntimeDir_data();
+    void signalRemovesRuntimeDir();
 };
 
 void TestCli::initTestCase()
@@ -500,6 +505,63 @@ void TestCli::noRuntimeDirWarning()
     QVERIFY2(!r.err.contains("XDG_RUNTIME_DIR"), r.err.constData());
     QVERIFY2(r.err.isEmpty(), r.err.constData());
     QCOMPARE(QDir(tmp.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
+}
+
+void TestCli::signalRemovesRuntimeDir_data()
+{
+    QTest::addColumn<int>("signal");
+    QTest::newRow("SIGINT (Ctrl+C)") << int(SIGINT);
+    QTest::newRow("SIGTERM") << int(SIGTERM);
+    QTest::newRow("SIGHUP") << int(SIGHUP);
+}
+
+// The user trial: Ctrl+C on `screenshot` left /tmp/fleetscope-runtime-XXXXXX behind. The
+// signal comes while the private Xvfb runs (its handler chains to the runtime folder's); the
+// program still ends by the signal, and its Xvfb goes too.
+void TestCli::signalRemovesRuntimeDir()
+{
+    QFETCH(int, signal);
+    QTemporaryDir tmp; // the child's TMPDIR: must be empty again afterwards
+    QTemporaryDir out;
+    QVERIFY(tmp.isValid() && out.isValid());
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("XAUTHORITY"));
+    env.remove(QStringLiteral("XDG_RUNTIME_DIR"));
+    env.insert(QStringLiteral("TMPDIR"), tmp.path());
+    p.setProcessEnvironment(env);
+    // Big enough that the import is still running when the signal comes.
+    p.start(kFleetscope,
+        { QStringLiteral("screenshot"), QStringLiteral("--simulate"), QStringLiteral("1000000"), QStringLiteral("-o"),
+            out.filePath(QStringLiteral("map.png")) });
+    QVERIFY(p.waitForStarted(10'000));
+    const QString children = QStringLiteral("/proc/%1/task/%1/children").arg(p.processId());
+    auto readChildren = [&] {
+        QFile f(children);
+        return f.open(QIODevice::ReadOnly) ? QString::fromLatin1(f.readAll()).trimmed() : QString();
+    };
+    auto runtimeDirs = [&] {
+        return QDir(tmp.path()).entryList({ QStringLiteral("fleetscope-runtime-*") }, QDir::Dirs | QDir::NoDotAndDotDot);
+    };
+    // The folder exists and Xvfb runs (the child's only child).
+    QTRY_VERIFY_WITH_TIMEOUT((runtimeDirs().size() == 1 && !readChildren().isEmpty()) || p.state() != QProcess::Running, 60'000);
+    QVERIFY2(p.state() == QProcess::Running, p.readAllStandardError().constData());
+    const QString xvfb = readChildren().section(QLatin1Char(' '), 0, 0);
+    QVERIFY(::kill(static_cast<pid_t>(p.processId()), signal) == 0);
+    QVERIFY(p.waitForFinished(30'000));
+    QCOMPARE(p.exitStatus(), QProcess::CrashExit); // ended by the signal, as the shell expects
+    QCOMPARE(p.exitCode(), signal);
+    QCOMPARE(QDir(tmp.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
+    // Xvfb is gone too (or a zombie until its new parent reaps it).
+    auto xvfbAlive = [&] {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(xvfb));
+        if (!stat.open(QIODevice::ReadOnly))
+            return false;
+        return !stat.readAll().contains(") Z ");
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(!xvfbAlive(), 10'000);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -1,7 +1,9 @@
 // The status bar's figures: one compact number format (formatAmount), the shorter variants of
-// the totals line, and its full details.
+// the totals line (the most basic figures last to go), memory units, pods on unknown nodes,
+// and its full details.
 
 #include "app/clustertotals.h"
+#include "model/clusterstore.h"
 
 #include <QtTest>
 
@@ -15,7 +17,11 @@ private slots:
     void formatAmount();
     void variants_data();
     void variants();
+    void memory_data();
+    void memory();
+    void podsOnUnknownNodes();
     void details();
+    void detailsWithUnknownNodes();
 };
 
 void TestClusterTotals::formatAmount_data()
@@ -71,6 +77,7 @@ void TestClusterTotals::variants_data()
     big.memoryRequestedBytes = static_cast<std::int64_t>(69.9 * double(1LL << 50));
     big.memoryAllocatableBytes = 111LL << 50;
     const QString resources = QStringLiteral("GPUs 322,935 / 360,464 | CPU 8.44M / 12.8M cores | Memory 69.9 / 111 PiB");
+    // The user trial: at narrow widths nodes and pods went first; now they go last.
     QTest::newRow("100k nodes") << big
                                 << QStringList {
                                        QStringLiteral(
@@ -78,7 +85,11 @@ void TestClusterTotals::variants_data()
                                            "(1,900,000 counted, 1,234 pending) | ")
                                            + resources,
                                        QStringLiteral("Nodes 100,000 | Pods 2,000,000 | ") + resources,
-                                       resources,
+                                       QStringLiteral(
+                                           "Nodes 100,000 | Pods 2,000,000 | GPUs 322,935 / 360,464 | CPU 8.44M / 12.8M cores"),
+                                       QStringLiteral("Nodes 100,000 | Pods 2,000,000 | GPUs 322,935 / 360,464"),
+                                       QStringLiteral("Nodes 100,000 | Pods 2,000,000"),
+                                       QStringLiteral("Nodes 100,000"),
                                    };
 
     // tests/data/app/README.md: small-cluster.json.
@@ -101,20 +112,45 @@ void TestClusterTotals::variants_data()
                                               "GPUs 4 / 8 | CPU 12 / 76 cores | Memory 40 / 304 GiB"),
                                           QStringLiteral(
                                               "Nodes 3 | Pods 5 | GPUs 4 / 8 | CPU 12 / 76 cores | Memory 40 / 304 GiB"),
-                                          QStringLiteral("GPUs 4 / 8 | CPU 12 / 76 cores | Memory 40 / 304 GiB"),
+                                          QStringLiteral("Nodes 3 | Pods 5 | GPUs 4 / 8 | CPU 12 / 76 cores"),
+                                          QStringLiteral("Nodes 3 | Pods 5 | GPUs 4 / 8"),
+                                          QStringLiteral("Nodes 3 | Pods 5"),
+                                          QStringLiteral("Nodes 3"),
                                       };
 
-    // TiB: 2,048 GiB allocatable.
+    // TiB: 2,048 GiB allocatable; the requested half of a TiB in GiB.
     ClusterTotals tib;
     tib.memoryRequestedBytes = 512LL << 30;
     tib.memoryAllocatableBytes = 2048LL << 30;
     QTest::newRow("TiB") << tib
                          << QStringList {
                                 QStringLiteral("Nodes 0 (0 ready, 0 NotReady, 0 cordoned) | Pods 0 (0 counted, 0 pending) | "
-                                               "GPUs 0 / 0 | CPU 0 / 0 cores | Memory 0.5 / 2 TiB"),
-                                QStringLiteral("Nodes 0 | Pods 0 | GPUs 0 / 0 | CPU 0 / 0 cores | Memory 0.5 / 2 TiB"),
-                                QStringLiteral("GPUs 0 / 0 | CPU 0 / 0 cores | Memory 0.5 / 2 TiB"),
+                                               "GPUs 0 / 0 | CPU 0 / 0 cores | Memory 512 GiB / 2 TiB"),
+                                QStringLiteral("Nodes 0 | Pods 0 | GPUs 0 / 0 | CPU 0 / 0 cores | Memory 512 GiB / 2 TiB"),
+                                QStringLiteral("Nodes 0 | Pods 0 | GPUs 0 / 0 | CPU 0 / 0 cores"),
+                                QStringLiteral("Nodes 0 | Pods 0 | GPUs 0 / 0"),
+                                QStringLiteral("Nodes 0 | Pods 0"),
+                                QStringLiteral("Nodes 0"),
                             };
+
+    // The user trial: pods naming a node that is not in the input; the breakdown adds up.
+    ClusterTotals unknown;
+    unknown.nodes = 2;
+    unknown.nodesReady = 2;
+    unknown.pods = 11;
+    unknown.podsCounted = 10;
+    unknown.podsOnUnknownNodes = 1;
+    QTest::newRow("pods on unknown nodes")
+        << unknown
+        << QStringList {
+               QStringLiteral("Nodes 2 (2 ready, 0 NotReady, 0 cordoned) | Pods 11 (10 counted, 0 pending, 1 on unknown nodes) | "
+                              "GPUs 0 / 0 | CPU 0 / 0 cores | Memory 0 / 0 GiB"),
+               QStringLiteral("Nodes 2 | Pods 11 | GPUs 0 / 0 | CPU 0 / 0 cores | Memory 0 / 0 GiB"),
+               QStringLiteral("Nodes 2 | Pods 11 | GPUs 0 / 0 | CPU 0 / 0 cores"),
+               QStringLiteral("Nodes 2 | Pods 11 | GPUs 0 / 0"),
+               QStringLiteral("Nodes 2 | Pods 11"),
+               QStringLiteral("Nodes 2"),
+           };
 }
 
 void TestClusterTotals::variants()
@@ -124,6 +160,66 @@ void TestClusterTotals::variants()
     QCOMPARE(fleet::app::clusterTotalsVariants(totals), variants);
     QCOMPARE(fleet::app::formatClusterTotals(totals), variants.front());
     QCOMPARE(fleet::app::formatTotals(totals), variants.front() + QStringLiteral(" | 0 warnings"));
+}
+
+void TestClusterTotals::memory_data()
+{
+    QTest::addColumn<qint64>("requested"); // bytes
+    QTest::addColumn<qint64>("allocatable"); // bytes
+    QTest::addColumn<QString>("text");
+    // The user trial: summary said 200.0 MiB, the status bar "0.195 / 59.4 GiB".
+    QTest::newRow("honeycomb-eks") << qint64(200LL << 20) << qint64(2 * 31127824LL * 1024) << "Memory 200 MiB / 59.4 GiB";
+    QTest::newRow("nothing requested") << qint64(0) << qint64(2 * 31127824LL * 1024) << "Memory 0 / 59.4 GiB";
+    QTest::newRow("one unit") << qint64(1LL << 30) << qint64(59LL << 30) << "Memory 1 / 59 GiB";
+    QTest::newRow("same unit") << qint64(40LL << 30) << qint64(304LL << 30) << "Memory 40 / 304 GiB";
+    QTest::newRow("GiB of TiB") << qint64(512LL << 30) << qint64(2048LL << 30) << "Memory 512 GiB / 2 TiB";
+    QTest::newRow("TiB of PiB") << qint64(3LL << 40) << qint64(111LL << 50) << "Memory 3 TiB / 111 PiB";
+    QTest::newRow("KiB") << qint64(1536) << qint64(1LL << 30) << "Memory 1.5 KiB / 1 GiB";
+    QTest::newRow("bytes") << qint64(100) << qint64(1LL << 30) << "Memory 100 B / 1 GiB";
+    QTest::newRow("no allocatable") << qint64(0) << qint64(0) << "Memory 0 / 0 GiB";
+}
+
+void TestClusterTotals::memory()
+{
+    QFETCH(qint64, requested);
+    QFETCH(qint64, allocatable);
+    ClusterTotals t;
+    t.memoryRequestedBytes = requested;
+    t.memoryAllocatableBytes = allocatable;
+    QTEST(fleet::app::formatClusterTotals(t).section(QStringLiteral(" | "), -1), "text");
+}
+
+// computeTotals() on a store: a pod bound to a node that is not in the input is neither
+// counted nor pending; a terminal one is none of the three.
+void TestClusterTotals::podsOnUnknownNodes()
+{
+    fleet::model::ClusterStore store;
+    fleet::model::NodeRecord node;
+    node.name = "node-a";
+    node.ready = fleet::model::Readiness::True;
+    store.addNode(node);
+    auto addPod = [&](const char* name, const char* nodeName, fleet::model::PodPhase phase) {
+        fleet::model::PodRecord pod;
+        pod.namespaceName = "default";
+        pod.name = name;
+        pod.nodeName = nodeName;
+        pod.phase = phase;
+        store.addPod(pod);
+    };
+    addPod("counted", "node-a", fleet::model::PodPhase::Running);
+    addPod("pending", "", fleet::model::PodPhase::Pending);
+    addPod("unknown-1", "gone-node", fleet::model::PodPhase::Running);
+    addPod("unknown-2", "gone-node", fleet::model::PodPhase::Pending);
+    addPod("unknown-done", "gone-node", fleet::model::PodPhase::Succeeded);
+    addPod("done", "node-a", fleet::model::PodPhase::Failed);
+    store.finalize();
+    const ClusterTotals t = fleet::app::computeTotals(store, {});
+    QCOMPARE(t.pods, std::size_t(6));
+    QCOMPARE(t.podsCounted, std::size_t(1));
+    QCOMPARE(t.podsPending, std::size_t(1));
+    QCOMPARE(t.podsOnUnknownNodes, std::size_t(2));
+    QVERIFY2(fleet::app::formatClusterTotals(t).contains(QStringLiteral("Pods 6 (1 counted, 1 pending, 2 on unknown nodes)")),
+        qPrintable(fleet::app::formatClusterTotals(t)));
 }
 
 void TestClusterTotals::details()
@@ -143,6 +239,19 @@ void TestClusterTotals::details()
                        "GPUs requested / allocatable: 0 / 0\n"
                        "CPU requested / allocatable: 0.45 / 15.82 cores\n"
                        "Memory requested / allocatable: 0.2 / 59.4 GiB"));
+}
+
+void TestClusterTotals::detailsWithUnknownNodes()
+{
+    ClusterTotals t;
+    t.nodes = 2;
+    t.nodesReady = 2;
+    t.pods = 11;
+    t.podsCounted = 10;
+    t.podsOnUnknownNodes = 1;
+    QVERIFY2(
+        fleet::app::clusterTotalsDetails(t).contains(QStringLiteral("\nPods 11: 10 counted, 0 pending, 1 on unknown nodes\n")),
+        qPrintable(fleet::app::clusterTotalsDetails(t)));
 }
 
 QTEST_APPLESS_MAIN(TestClusterTotals)

@@ -1,9 +1,12 @@
 // MainWindow under a real X server (xvfb-run): imports through the File > Open path on a
-// worker, the status bar totals (and how they shorten at small widths), an error that keeps
-// the previous cluster and is logged, stale results dropped, cancel, the smallest window,
-// and the metric menu checked on rendered pixels.
+// worker, the status bar totals (and how they shorten at small widths, basic figures last),
+// an error that keeps the previous cluster and is logged, stale results dropped, cancel (its
+// message beside the totals, not over them), the import's progress text, the hovered node
+// cleared, the smallest window, the metric menu checked on rendered pixels, and the GUI
+// program removing its private runtime folder on SIGINT, SIGTERM and SIGHUP.
 
 #include "app/mainwindow.h"
+#include "app/statusfield.h"
 #include "app/surfaceformat.h"
 #include "views/map/colormap.h"
 #include "views/map/maplegend.h"
@@ -12,11 +15,15 @@
 #include <QApplication>
 #include <QFileInfo>
 #include <QProcess>
+#include <QProgressBar>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QThreadPool>
 #include <QtTest>
+
+#include <csignal>
 
 using fleet::app::MainWindow;
 
@@ -65,12 +72,19 @@ private slots:
     void warningsAreShown();
     void staleResultIsDropped();
     void cancelKeepsPreviousCluster();
+    void progressTextFits_data();
+    void progressTextFits();
+    void fullStop_data();
+    void fullStop();
+    void hoverClears();
     void metricMenuRecolours_data();
     void metricMenuRecolours();
     void totalsFit_data();
     void totalsFit();
     void smallestWindow();
     void guiLogsImportError();
+    void guiSignalRemovesRuntimeDir_data();
+    void guiSignalRemovesRuntimeDir();
 };
 
 void TestMainWindow::initTestCase()
@@ -93,7 +107,7 @@ void TestMainWindow::totalsInStatusBar_data()
     QTest::newRow("honeycomb-eks") << QStringList { kHoneycomb + "/nodes.json", kHoneycomb + "/pods.json" }
                                    << QStringLiteral(
                                           "Nodes 2 (2 ready, 0 NotReady, 0 cordoned) | Pods 11 (11 counted, 0 pending) | "
-                                          "GPUs 0 / 0 | CPU 0.45 / 15.8 cores | Memory 0.195 / 59.4 GiB | 0 warnings");
+                                          "GPUs 0 / 0 | CPU 0.45 / 15.8 cores | Memory 200 MiB / 59.4 GiB | 0 warnings");
     // tests/data/app/README.md lists the loads of this fixture.
     QTest::newRow("small-cluster") << QStringList { kAppData + "/small-cluster.json" }
                                    << QStringLiteral(
@@ -127,12 +141,17 @@ void TestMainWindow::errorKeepsPreviousCluster()
     QSignalSpy failed(&window, &MainWindow::importFailed);
     QSignalSpy shown(&window, &MainWindow::clusterShown);
     // Also logged (category fleet.app), so that a GUI started from a shell says why on stderr.
-    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("^Import failed: .*bad-quantity\\.json")));
+    // The error is a sentence of its own, then what is still shown (the user trial: no full stop).
+    QTest::ignoreMessage(QtWarningMsg,
+        QRegularExpression(
+            QStringLiteral("^Import failed: .*bad-quantity\\.json:162: .*e3\\. The previous cluster \\(.*small-cluster"
+                           "\\.json\\) is still shown\\.$")));
     window.openFiles({ kAppData + "/bad-quantity.json" });
     QVERIFY(failed.wait(kWaitMs));
     QCOMPARE(shown.count(), 0);
     // The error names the file and the place (ImportError::what()), in a visible banner.
     QVERIFY2(window.errorText().contains(QStringLiteral("bad-quantity.json")), qPrintable(window.errorText()));
+    QVERIFY2(window.errorText().contains(QStringLiteral("e3. The previous cluster (")), qPrintable(window.errorText()));
     QVERIFY2(failed.first().first().toString().contains(QStringLiteral("bad-quantity.json")),
         qPrintable(failed.first().first().toString()));
     QVERIFY(window.findChild<QWidget*>(QStringLiteral("errorBanner"))->isVisible());
@@ -197,6 +216,108 @@ void TestMainWindow::cancelKeepsPreviousCluster()
     QCoreApplication::processEvents();
     QCOMPARE(shown.count(), 0);
     QCOMPARE(window.cluster(), before);
+    // The user trial: "Import of ... cancelled." replaced the totals for 5 s. It is in the
+    // import's own field; the totals stay.
+    QCOMPARE(window.statusBar()->currentMessage(), QString());
+    QVERIFY(!window.findChild<QWidget*>(QStringLiteral("totalsLabel"))->isHidden());
+    QVERIFY(!window.totalsText().isEmpty());
+    QCOMPARE(window.importStatusText(), QStringLiteral("Import of simulated cluster (200000 nodes, seed 7) cancelled."));
+    QVERIFY(!window.findChild<QWidget*>(QStringLiteral("importStatus"))->isHidden());
+    // ... until the next import starts.
+    QVERIFY(openAndWait(window, { kAppData + "/small-cluster.json" }));
+    QCOMPARE(window.importStatusText(), QString());
+}
+
+// The user trial: the bar's own text was clipped ("mporting… 6%") or wrapped on two lines.
+// The text is now in a field beside the bar, one line, in full; the totals of the cluster on
+// screen stay beside it.
+void TestMainWindow::progressTextFits_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("default 1280x860") << QSize(1280, 860);
+    QTest::newRow("800x500") << QSize(800, 500);
+}
+
+void TestMainWindow::progressTextFits()
+{
+    QFETCH(QSize, size);
+    MainWindow window;
+    window.resize(size);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openAndWait(window, { kAppData + "/small-cluster.json" }));
+    QSignalSpy progress(window.importController(), &fleet::app::ImportController::progressChanged);
+    QSignalSpy shown(&window, &MainWindow::clusterShown);
+    window.openSimulated(300000, 3);
+    QVERIFY(window.importController()->isBusy());
+    QVERIFY(window.importStatusText().startsWith(QStringLiteral("Importing\u2026")));
+    QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0 && progress.last().first().toInt() >= 0, kWaitMs);
+    QCoreApplication::processEvents();
+    const int permille = progress.last().first().toInt();
+    QVERIFY(window.importController()->isBusy());
+    const QString text = window.importStatusText();
+    QVERIFY2(text == QStringLiteral("Importing\u2026 %1%").arg(permille / 10) || shown.count() > 0, qPrintable(text));
+    auto* field = window.findChild<fleet::app::StatusField*>(QStringLiteral("importStatus"));
+    auto* bar = window.findChild<QProgressBar*>(QStringLiteral("importProgress"));
+    QVERIFY(field && bar);
+    QVERIFY(!bar->isTextVisible());
+    QVERIFY(field->isVisible() && bar->isVisible());
+    QCOMPARE(field->displayedText(), field->text()); // in full, one line (a StatusField paints one)
+    QVERIFY(field->geometry().right() < bar->geometry().left()); // beside the bar, not over it
+    QVERIFY2(window.displayedTotalsText().startsWith(QStringLiteral("Nodes 3 ")), qPrintable(window.displayedTotalsText()));
+    if (!qEnvironmentVariableIsEmpty("FLEET_PROGRESS_SCREENSHOT")) // to look at it: PATH-WxH.png
+        window.grab().save(QStringLiteral("%1-%2x%3.png")
+                               .arg(qEnvironmentVariable("FLEET_PROGRESS_SCREENSHOT"))
+                               .arg(size.width())
+                               .arg(size.height()));
+    window.cancelImport();
+}
+
+void TestMainWindow::fullStop_data()
+{
+    QTest::addColumn<QString>("sentence");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("added") << "a.json:3: bad quantity"
+                           << "a.json:3: bad quantity.";
+    QTest::newRow("kept") << "out of memory."
+                          << "out of memory.";
+    QTest::newRow("question") << "really?"
+                              << "really?";
+    QTest::newRow("trailing space") << "x "
+                                    << "x.";
+    QTest::newRow("empty") << ""
+                           << "";
+}
+
+void TestMainWindow::fullStop()
+{
+    QFETCH(QString, sentence);
+    QTEST(fleet::app::withFullStop(sentence), "expected");
+}
+
+// The user trial: the status bar kept naming a node after the cluster was replaced and
+// after the pointer left the map.
+void TestMainWindow::hoverClears()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openAndWait(window, { kAppData + "/small-cluster.json" }));
+    const auto nodeA = window.cluster()->store->findNode("gpu-node-a");
+    QVERIFY(nodeA.isValid());
+    emit window.mapView()->nodeHovered(nodeA);
+    QCOMPARE(window.hoverText(), QStringLiteral("gpu-node-a"));
+    emit window.mapView()->nodeHovered(fleet::model::NodeId());
+    QCOMPARE(window.hoverText(), QString());
+
+    emit window.mapView()->nodeHovered(nodeA);
+    QEvent leave(QEvent::Leave);
+    QCoreApplication::sendEvent(window.mapView(), &leave);
+    QCOMPARE(window.hoverText(), QString());
+
+    emit window.mapView()->nodeHovered(nodeA);
+    QVERIFY(openAndWait(window, { kHoneycomb + "/nodes.json", kHoneycomb + "/pods.json" }));
+    QCOMPARE(window.hoverText(), QString());
 }
 
 void TestMainWindow::metricMenuRecolours_data()
@@ -244,12 +365,15 @@ void TestMainWindow::metricMenuRecolours()
 void TestMainWindow::totalsFit_data()
 {
     QTest::addColumn<QSize>("size");
-    QTest::addColumn<bool>("resourcesInFull"); // GPUs, CPU and memory shown unabridged
-    // The user trial: cut off at the default 1280x860, totals gone at 800x500.
-    QTest::newRow("1400x900") << QSize(1400, 900) << true;
-    QTest::newRow("default 1280x860") << QSize(1280, 860) << true;
-    QTest::newRow("800x500") << QSize(800, 500) << true;
-    QTest::newRow("smallest 200x150") << QSize(200, 150) << false;
+    QTest::addColumn<int>("figures"); // how many of Nodes, Pods, GPUs, CPU, Memory are shown unabridged
+    // The user trial: cut off at the default 1280x860, totals gone at 800x500; then, narrower,
+    // Nodes and Pods went first. The most basic figures are now the last to go.
+    QTest::newRow("1400x900") << QSize(1400, 900) << 5;
+    QTest::newRow("default 1280x860") << QSize(1280, 860) << 5;
+    QTest::newRow("800x500") << QSize(800, 500) << 5;
+    QTest::newRow("600x400") << QSize(600, 400) << 3;
+    QTest::newRow("450x300") << QSize(450, 300) << 2;
+    QTest::newRow("smallest 200x150") << QSize(200, 150) << 0;
 }
 
 // The 100,000-node simulation (the trial's default screenshot): the status bar shows the
@@ -257,7 +381,7 @@ void TestMainWindow::totalsFit_data()
 void TestMainWindow::totalsFit()
 {
     QFETCH(QSize, size);
-    QFETCH(bool, resourcesInFull);
+    QFETCH(int, figures);
     static MainWindow* window = nullptr; // one import of 100,000 nodes for all rows
     if (!window) {
         window = new MainWindow;
@@ -277,13 +401,20 @@ void TestMainWindow::totalsFit()
     const QFontMetrics fm(field->font());
     QVERIFY2(fm.horizontalAdvance(shown) <= field->contentsRect().width(), qPrintable(shown));
     QVERIFY2(field->geometry().right() < window->width(), "the field ends inside the window");
-    // The shown text is one of the forms, or an elided one; the resources part is the full one's.
-    const QString resources = full.section(QStringLiteral(" | "), 2, 4);
-    QVERIFY2(resources.startsWith(QStringLiteral("GPUs ")) && resources.contains(QStringLiteral("Memory ")), qPrintable(full));
-    if (resourcesInFull)
-        QVERIFY2(shown.endsWith(resources), qPrintable(shown + QStringLiteral(" / ") + resources));
-    else
-        QVERIFY2(shown.endsWith(QChar(0x2026)), qPrintable(shown));
+    // The shown text is the first `figures` figures of the short form, in this order, or the
+    // node count elided.
+    const QStringList parts = full.split(QStringLiteral(" | "));
+    QCOMPARE(parts.size(), 6); // Nodes, Pods, GPUs, CPU, Memory, warnings
+    QStringList expected;
+    for (int i = 0; i < figures; ++i)
+        expected << parts[i].section(QStringLiteral(" ("), 0, 0); // without the breakdowns
+    if (figures > 0) {
+        QVERIFY2(shown.startsWith(expected.join(QStringLiteral(" | "))), qPrintable(shown));
+        QVERIFY2(!shown.contains(QChar(0x2026)), qPrintable(shown));
+    } else {
+        QVERIFY2(
+            shown.endsWith(QChar(0x2026)) && QStringLiteral("Nodes 100,000").startsWith(shown.chopped(1)), qPrintable(shown));
+    }
     qInfo("%dx%d: \"%s\"", size.width(), size.height(), qPrintable(shown));
     if (QTest::currentDataTag() == QByteArray("smallest 200x150")) {
         delete window;
@@ -337,6 +468,45 @@ void TestMainWindow::guiLogsImportError()
     err += p.readAllStandardError();
     QVERIFY2(stillRunning, err.constData());
     QVERIFY2(err.contains("Import failed: ") && err.contains("bad-quantity.json"), err.constData());
+}
+
+void TestMainWindow::guiSignalRemovesRuntimeDir_data()
+{
+    QTest::addColumn<int>("signal");
+    QTest::newRow("SIGINT (Ctrl+C)") << int(SIGINT);
+    QTest::newRow("SIGTERM") << int(SIGTERM);
+    QTest::newRow("SIGHUP") << int(SIGHUP);
+}
+
+// The user trial: Ctrl+C on the GUI left /tmp/fleetscope-runtime-XXXXXX behind.
+void TestMainWindow::guiSignalRemovesRuntimeDir()
+{
+    QFETCH(int, signal);
+    QTemporaryDir tmp; // the child's TMPDIR: must be empty again afterwards
+    QVERIFY(tmp.isValid());
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("XDG_RUNTIME_DIR"));
+    env.insert(QStringLiteral("TMPDIR"), tmp.path());
+    p.setProcessEnvironment(env);
+    p.setProgram(kFleetscope);
+    p.setArguments({ kAppData + "/small-cluster.json" });
+    p.start(); // DISPLAY: xvfb-run's
+    QVERIFY(p.waitForStarted(10'000));
+    const QDir taskDir(QStringLiteral("/proc/%1/task").arg(p.processId()));
+    auto runtimeDirs = [&] {
+        return QDir(tmp.path()).entryList({ QStringLiteral("fleetscope-runtime-*") }, QDir::Dirs | QDir::NoDotAndDotDot);
+    };
+    // The folder exists and QApplication runs (Qt's xcb event reader is a second thread).
+    QTRY_VERIFY_WITH_TIMEOUT((runtimeDirs().size() == 1 && taskDir.entryList(QDir::Dirs | QDir::NoDotAndDotDot).size() >= 2)
+            || p.state() != QProcess::Running,
+        60'000);
+    QTest::qWait(500); // into the event loop, with the window shown (not needed for the result)
+    QVERIFY2(p.state() == QProcess::Running, p.readAllStandardError().constData());
+    QVERIFY(::kill(static_cast<pid_t>(p.processId()), signal) == 0);
+    QVERIFY(p.waitForFinished(30'000));
+    QCOMPARE(p.exitStatus(), QProcess::CrashExit); // ended by the signal, as the shell expects
+    QCOMPARE(QDir(tmp.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
 }
 
 int main(int argc, char** argv)
