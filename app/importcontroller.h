@@ -31,7 +31,9 @@ public:
         m_total.store(total, std::memory_order_relaxed);
     }
     bool isCancelled() const override { return m_cancelled.load(std::memory_order_relaxed); }
+    /// Sets the cancel flag; the importer throws ImportCancelled at its next poll.
     void cancel() noexcept { m_cancelled.store(true, std::memory_order_relaxed); }
+    /// The last figures progress() stored (0 before the first call), in the importer's unit.
     [[nodiscard]] std::size_t done() const noexcept { return m_done.load(std::memory_order_relaxed); }
     [[nodiscard]] std::size_t total() const noexcept { return m_total.load(std::memory_order_relaxed); }
 
@@ -72,6 +74,7 @@ public:
     /// Cancels the running job, if any (its result is dropped; importCancelled() follows).
     void cancel();
 
+    /// True while a job runs whose result would still be emitted.
     [[nodiscard]] bool isBusy() const noexcept { return m_job != nullptr; }
     /// The generation of the latest job (starts at 0, +1 per start).
     [[nodiscard]] std::uint64_t generation() const noexcept { return m_generation; }
@@ -85,6 +88,8 @@ signals:
     void importFinished(std::shared_ptr<const fleet::app::ImportedCluster> cluster);
     /// The current job failed; `message` is ImportError::what() (file, place, what was expected).
     void importFailed(const QString& message);
+    /// The current job was cancelled: emitted by cancel() itself, or when the worker stopped
+    /// on a cancel it saw. Nothing was imported; the previous cluster stays.
     void importCancelled();
 
 private:

@@ -63,6 +63,7 @@ public:
     /// Cancels the running import (the Cancel button).
     void cancelImport();
 
+    /// The map and the import controller, owned by the window (never null).
     [[nodiscard]] views::FleetMapView* mapView() const noexcept { return m_map; }
     [[nodiscard]] ImportController* importController() const noexcept { return m_imports; }
     /// The cluster shown, or null before the first import finished.
@@ -84,6 +85,7 @@ public:
     /// Milliseconds that the last FleetMapView::setCluster() took on the GUI thread (layout, raster).
     [[nodiscard]] qint64 lastSetClusterMs() const noexcept { return m_lastSetClusterMs; }
 
+    /// Colours the map by `metric` and checks the matching Metric menu action.
     void setMetric(views::MapMetric metric);
 
     /// Whether a failed import is also logged as a warning (category "fleet.app", so on

@@ -27,7 +27,7 @@ enum class FileFormat { KubectlJson, AlibabaCsv };
 
 /// Detects the format of `path` from its first bytes: an Alibaba trace CSV header, else
 /// kubectl JSON (whose importer gives the precise error for anything else).
-/// Throws ImportError when the file cannot be read.
+/// Throws ImportError when the file cannot be read. Thread: any.
 [[nodiscard]] FileFormat detectFileFormat(const std::string& path);
 
 /// Imports every file into one new store (kubectl JSON: nodes and pods files may come in any
@@ -39,6 +39,8 @@ enum class FileFormat { KubectlJson, AlibabaCsv };
                                              const model::TopologySpec& topologySpec = model::TopologySpec::defaults());
 
 /// Generates the simulated cluster (see simulatedcluster.h), finalized, with its topology.
+/// Throws ImportCancelled when `progress` asks to stop, and ImportError when the result holds
+/// no nodes and no pods (spec.nodeCount 0). `progress` sees nodes generated. Thread: any.
 [[nodiscard]] LoadedCluster loadSimulatedCluster(const SimulationSpec& spec, ImportProgress* progress = nullptr,
                                                  const model::TopologySpec& topologySpec = model::TopologySpec::defaults());
 

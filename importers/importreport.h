@@ -12,9 +12,15 @@ namespace fleet::importers {
 /// invalid quantity \"2GB\": ...". `file`, `line` (0 when unknown) and `path` are also kept apart.
 class ImportError : public std::runtime_error {
 public:
+    /// what() becomes "file:line: path: message"; ":line" is left out when `line` is 0 and
+    /// "path: " when `path` is empty.
     ImportError(std::string file, std::size_t line, std::string path, const std::string& message);
+    /// The file (or source name) the error is in.
     const std::string& file() const noexcept { return m_file; }
+    /// The 1-based line, or 0 when unknown or not line-based.
     std::size_t line() const noexcept { return m_line; }
+    /// The place inside the line: a JSON path ("items[3].spec.nodeName") or a CSV column
+    /// ("column 3 (memory_mib)"); may be empty.
     const std::string& path() const noexcept { return m_path; }
     /// The message without the location prefix.
     const std::string& message() const noexcept { return m_message; }
@@ -26,12 +32,15 @@ private:
     std::string m_message;
 };
 
-/// Warnings collected while importing (kept going past them), shown to the user.
+/// Warnings collected while importing (kept going past them), shown to the user, and what
+/// was read: counts of nodes and pods, and bytes of input. Thread: filled by the importing
+/// thread; read once the import returned.
 struct ImportReport {
     std::vector<std::string> warnings;
     std::size_t nodesRead = 0;
     std::size_t podsRead = 0;
     std::size_t bytesRead = 0;
+    /// Adds one warning (one line of text, naming the file and place where it can).
     void warn(std::string text) { warnings.push_back(std::move(text)); }
 };
 
@@ -48,6 +57,7 @@ public:
 };
 
 /// Thrown when ImportProgress::isCancelled() returned true. Nothing was imported.
+/// what() is "import cancelled".
 class ImportCancelled : public std::runtime_error {
 public:
     ImportCancelled() : std::runtime_error("import cancelled") {}

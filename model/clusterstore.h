@@ -32,8 +32,10 @@ struct Label {
 
 /// Taint and toleration effects. Source: https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/
 enum class TaintEffect : std::uint8_t { NoSchedule, PreferNoSchedule, NoExecute, Any /* toleration with empty effect */ };
+/// The effect as the API spells it ("NoSchedule", ...); "" for Any. Thread: any.
 [[nodiscard]] std::string_view taintEffectName(TaintEffect e) noexcept;
 
+/// A node taint (spec.taints[]): interned key and value (value may be the empty string).
 struct Taint {
     StringId key;
     StringId value;
@@ -41,7 +43,10 @@ struct Taint {
     bool operator==(const Taint&) const noexcept = default;
 };
 
+/// A toleration's operator; Equal when the API leaves it unset (core/v1 Toleration).
 enum class TolerationOperator : std::uint8_t { Equal, Exists };
+/// A pod toleration (spec.tolerations[]); an effect of Any matches every taint effect.
+/// Source: https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/
 struct Toleration {
     StringId key; // empty with Exists: tolerates everything
     TolerationOperator op = TolerationOperator::Equal;
@@ -52,8 +57,11 @@ struct Toleration {
 
 /// Node selector requirement operators. Source: core/v1 NodeSelectorOperator.
 enum class SelectorOperator : std::uint8_t { In, NotIn, Exists, DoesNotExist, Gt, Lt };
+/// The operator as the API spells it ("In", "NotIn", ...). Thread: any.
 [[nodiscard]] std::string_view selectorOperatorName(SelectorOperator op) noexcept;
 
+/// One requirement of a required node affinity term: `key` `op` `values` (interned).
+/// Source: https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#node-affinity
 struct NodeSelectorRequirement {
     StringId key;
     SelectorOperator op = SelectorOperator::In;
@@ -67,17 +75,23 @@ struct NodeSelectorTerm {
     bool operator==(const NodeSelectorTerm&) const noexcept = default;
 };
 
-/// Node readiness from the Ready condition.
+/// Node readiness: the status of the node's Ready condition (status.conditions[type=Ready]).
+/// Source: https://kubernetes.io/docs/reference/node/node-status/#condition
 enum class Readiness : std::uint8_t { True, False, Unknown };
+/// "True", "False" or "Unknown", as the condition's status reads. Thread: any.
 [[nodiscard]] std::string_view readinessName(Readiness r) noexcept;
 
 /// Pod phase. Source: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/
 enum class PodPhase : std::uint8_t { Pending, Running, Succeeded, Failed, Unknown };
+/// The phase as status.phase spells it ("Pending", ...). Thread: any.
 [[nodiscard]] std::string_view podPhaseName(PodPhase p) noexcept;
 
 /// The kind of a pod's controller (its ownerReference with controller: true).
 enum class OwnerKind : std::uint8_t { None, ReplicaSet, Deployment, StatefulSet, DaemonSet, Job, CronJob, Node, Other };
+/// The kind as ownerReferences[].kind spells it. Thread: any.
 [[nodiscard]] std::string_view ownerKindName(OwnerKind k) noexcept;
+/// The OwnerKind of an ownerReferences[].kind (case-sensitive): None for "", Other for a
+/// kind not listed in OwnerKind. Thread: any.
 [[nodiscard]] OwnerKind ownerKindFromName(std::string_view kind) noexcept;
 
 /// Plain input for ClusterStore::addNode(). Strings are copied (interned) by the store.
@@ -93,6 +107,7 @@ struct NodeRecord {
     std::int32_t gpuCount = 0;  // whole GPUs
     std::string instanceType;
 
+    /// Resets every field to its default, keeping allocated memory for the next node.
     void clear();
 };
 
@@ -118,6 +133,7 @@ struct PodRecord {
     };
     std::vector<std::vector<Requirement>> requiredAffinityTerms;
 
+    /// Resets every field to its default, keeping allocated memory for the next pod.
     void clear();
 };
 
@@ -149,6 +165,7 @@ public:
     /// namespace/name, so a duplicate means an input was loaded twice. O(pods), ~8 bytes a pod
     /// of temporary memory. Thread: any, once no thread mutates the store.
     [[nodiscard]] std::pair<PodId, PodId> findDuplicatePod() const;
+    /// Reserves the per-node and per-pod columns for `nodes` nodes and `pods` pods (counts).
     void reserve(std::size_t nodes, std::size_t pods);
 
     // ---- sizes and shared tables -----------------------------------------------------
@@ -162,6 +179,7 @@ public:
     [[nodiscard]] std::string_view str(StringId id) const noexcept { return m_strings.view(id); }
 
     // ---- nodes -----------------------------------------------------------------------
+    /// The node named `name`, or an invalid id when the store has none. O(1) on average.
     [[nodiscard]] NodeId findNode(std::string_view name) const;
     [[nodiscard]] std::string_view nodeName(NodeId n) const noexcept { return str(m_nodeName[n.index()]); }
     [[nodiscard]] std::span<const Label> nodeLabels(NodeId n) const noexcept;
@@ -172,9 +190,13 @@ public:
     [[nodiscard]] const ResourceVector& nodeCapacity(NodeId n) const noexcept { return m_nodeCapacity[n.index()]; }
     /// Sum of the effective requests of the pods counted on `n` (after finalize()).
     [[nodiscard]] const ResourceVector& nodeRequested(NodeId n) const noexcept { return m_nodeRequested[n.index()]; }
+    /// Extended resources of `n` as (registry key, amount in whole units) pairs. Both spans
+    /// list the same keys in the same order: the union of allocatable and capacity (a key
+    /// missing from one side reads 0 in allocatable, or the allocatable amount in capacity).
     [[nodiscard]] std::span<const std::pair<ResourceKey, std::int64_t>> nodeExtendedAllocatable(NodeId n) const noexcept;
     [[nodiscard]] std::span<const std::pair<ResourceKey, std::int64_t>> nodeExtendedCapacity(NodeId n) const noexcept;
-    /// Requested extended resource `key` on node `n`.
+    /// Requested extended resource `key` on node `n` (whole units, after finalize()); 0 for a
+    /// key that the node has neither allocatable nor capacity of.
     [[nodiscard]] std::int64_t nodeExtendedRequested(NodeId n, ResourceKey key) const noexcept;
     [[nodiscard]] Readiness nodeReadiness(NodeId n) const noexcept { return m_nodeReady[n.index()]; }
     [[nodiscard]] bool nodeUnschedulable(NodeId n) const noexcept { return m_nodeUnschedulable[n.index()] != 0; }
@@ -202,9 +224,11 @@ public:
     /// True for a non-terminal pod without spec.nodeName: demand waiting for a node.
     [[nodiscard]] bool podIsPending(PodId p) const noexcept { return m_podNodeName[p.index()].value == 0 && !podIsTerminal(p); }
     [[nodiscard]] const ResourceVector& podRequest(PodId p) const noexcept { return m_podRequest[p.index()]; }
+    /// The pod's effective extended requests as (registry key, whole units) pairs.
     [[nodiscard]] std::span<const std::pair<ResourceKey, std::int64_t>> podExtendedRequest(PodId p) const noexcept;
     [[nodiscard]] std::int32_t podPriority(PodId p) const noexcept { return m_podPriority[p.index()]; }
     [[nodiscard]] WorkloadId podWorkload(PodId p) const noexcept { return m_podWorkload[p.index()]; }
+    /// The kind of the pod's workload (its controller), None when it has none.
     [[nodiscard]] OwnerKind podOwnerKind(PodId p) const noexcept;
     [[nodiscard]] bool podIsMirror(PodId p) const noexcept { return m_podMirror[p.index()] != 0; }
     [[nodiscard]] std::span<const Toleration> podTolerations(PodId p) const noexcept;

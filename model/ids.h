@@ -20,12 +20,14 @@ namespace fleet::model {
 /// The default-constructed id is invalid.
 template <class Tag>
 struct Id {
+    /// The value of an invalid id (2^32 - 1); valid ids are dense indices from 0.
     static constexpr std::uint32_t kInvalid = std::numeric_limits<std::uint32_t>::max();
     std::uint32_t value = kInvalid;
 
     constexpr Id() noexcept = default;
     constexpr explicit Id(std::uint32_t v) noexcept : value(v) {}
     [[nodiscard]] constexpr bool isValid() const noexcept { return value != kInvalid; }
+    /// The id as an index into its columns (only meaningful when isValid()).
     [[nodiscard]] constexpr std::size_t index() const noexcept { return value; }
     constexpr auto operator<=>(const Id&) const noexcept = default;
 };

@@ -44,12 +44,15 @@ public:
 /// Parses `text` and returns its value in thousandths, rounded away from zero
 /// (Quantity.MilliValue()):
 /// "100m" -> 100, "1.5" -> 1500, "2" -> 2000. Throws QuantityError like parseQuantity().
+/// Thread-safe (pure function).
 [[nodiscard]] std::int64_t parseQuantityMilli(std::string_view text);
 
-/// Formats a millicore value the way kubectl prints CPU ("250m", "4"). Thread-safe.
+/// Formats a millicore value the way kubectl prints CPU: whole cores without a suffix ("4"),
+/// else millicores with "m" ("250m", "1500m"). Never throws except std::bad_alloc. Thread-safe.
 [[nodiscard]] std::string formatMilli(std::int64_t milli);
 
 /// Formats a byte count with the largest exact binary suffix ("16Gi", "1536Mi", "123").
+/// Never throws except std::bad_alloc. Thread-safe.
 [[nodiscard]] std::string formatBytes(std::int64_t bytes);
 
 } // namespace fleet::model

@@ -46,10 +46,11 @@ struct ResourceVector {
 using ResourceKey = std::uint16_t;
 inline constexpr ResourceKey kFirstExtendedKey = kCoreResourceCount;
 
-/// How a Kubernetes resource name maps into the model. `scale` converts the parsed
-/// Quantity: kMilli means store parseQuantityMilli(), kUnits parseQuantity(), and
-/// kThousandUnits means units times 1000 (whole GPUs into milli-GPU).
+/// How a parsed Quantity is stored: Milli means parseQuantityMilli(), Units
+/// parseQuantity(), and ThousandUnits units times 1000 (whole GPUs into milli-GPU).
 enum class QuantityScale : std::uint8_t { Units, Milli, ThousandUnits };
+/// How a Kubernetes resource name maps into the model: a core resource (`core`) or an
+/// extended one (`isCore` false), and the scale of its amounts.
 struct ResourceMapping {
     bool isCore = false;
     CoreResource core = CoreResource::Cpu;
@@ -66,12 +67,17 @@ struct ResourceMapping {
 /// The names of the extended resources seen so far. Not thread-safe for writes.
 class ResourceRegistry {
 public:
+    /// A registry holding the five core resources under keys 0..4.
     ResourceRegistry();
-    /// Returns the key for `name`, registering it if new. Core names map to their core key.
+    /// Returns the key for `name`, registering it if new. Core names (and their aliases in
+    /// mapResourceName(), e.g. nvidia.com/gpu) map to their core key.
     ResourceKey keyFor(std::string_view name);
     /// Returns the key for `name` or -1 when it was never registered.
     [[nodiscard]] int find(std::string_view name) const;
+    /// The name of `key`: coreResourceName() for 0..4, else the name first registered.
+    /// Throws std::out_of_range for a key never handed out.
     [[nodiscard]] const std::string& name(ResourceKey key) const { return m_names.at(key); }
+    /// Number of keys handed out, core ones included.
     [[nodiscard]] std::size_t size() const noexcept { return m_names.size(); }
 
 private:
@@ -79,7 +85,8 @@ private:
     std::unordered_map<std::string, ResourceKey> m_byName;
 };
 
-/// The canonical names of the core resources as the model reports them.
+/// The canonical names of the core resources as the model reports them: "cpu", "memory",
+/// "gpu", "pods", "ephemeral-storage". Thread: any.
 [[nodiscard]] std::string_view coreResourceName(CoreResource r) noexcept;
 
 /// A resource list as read from a spec (a container's requests, limits, a node's
@@ -96,7 +103,9 @@ struct ResourceList {
         presentMask = 0;
         extended.clear();
     }
+    /// Whether core resource `r` was set (an amount of 0 may be present).
     [[nodiscard]] bool has(CoreResource r) const noexcept { return presentMask & (1u << static_cast<unsigned>(r)); }
+    /// Sets core resource `r` to `v` (model units) and marks it present.
     void setCore(CoreResource r, std::int64_t v) noexcept
     {
         core[r] = v;

@@ -18,6 +18,7 @@ namespace fleet::model {
 /// Thread: not thread-safe for intern(); view() is safe to call concurrently once writes stop.
 class StringPool {
 public:
+    /// An empty pool holding only the empty string (id 0).
     StringPool();
     StringPool(StringPool&&) noexcept = default;
     StringPool& operator=(StringPool&&) noexcept = default;
@@ -31,6 +32,7 @@ public:
     {
         return id.isValid() && id.index() < m_views.size() ? m_views[id.index()] : std::string_view{};
     }
+    /// Number of distinct strings, the empty string included.
     [[nodiscard]] std::size_t size() const noexcept { return m_views.size(); }
     /// Bytes held by the pool (characters, views and table).
     [[nodiscard]] std::size_t memoryBytes() const noexcept;

@@ -41,14 +41,17 @@ public:
     [[nodiscard]] const std::vector<std::string>& levelKeys() const noexcept { return m_levelKeys; }
     /// Depth: 0 for the root, 1 for the first level, ...
     [[nodiscard]] int domainLevel(DomainId d) const noexcept { return m_level[d.index()]; }
+    /// The enclosing domain; an invalid id for the root.
     [[nodiscard]] DomainId domainParent(DomainId d) const noexcept { return m_parent[d.index()]; }
     /// The label value this domain stands for ("us-east-1a"); "cluster" for the root.
     [[nodiscard]] const std::string& domainName(DomainId d) const noexcept { return m_name[d.index()]; }
+    /// The domains one level below `d`, in layout order; empty for a leaf.
     [[nodiscard]] std::span<const DomainId> domainChildren(DomainId d) const noexcept;
     /// All nodes under `d`, in layout order.
     [[nodiscard]] std::span<const NodeId> domainNodes(DomainId d) const noexcept;
     /// The leaf domain of node `n`.
     [[nodiscard]] DomainId nodeDomain(NodeId n) const noexcept { return m_nodeDomain[n.index()]; }
+    /// Every node once, in layout order (depth-first over the tree).
     [[nodiscard]] std::span<const NodeId> orderedNodes() const noexcept { return m_orderedNodes; }
     [[nodiscard]] bool isLeaf(DomainId d) const noexcept { return domainChildren(d).empty(); }
 

@@ -42,8 +42,12 @@ public:
     /// Stops the server (SIGTERM, then SIGKILL after 2 s) and reaps it. Safe to call twice.
     void stop() noexcept;
 
+    /// Whether start() succeeded and stop() has not run since.
     [[nodiscard]] bool isRunning() const noexcept { return m_pid > 0; }
+    /// The display name the last successful start() returned (":N"); empty before one
+    /// (stop() leaves it set).
     [[nodiscard]] const std::string& display() const noexcept { return m_display; }
+    /// The Xvfb process id, or -1 when none runs.
     [[nodiscard]] pid_t pid() const noexcept { return m_pid; }
 
 private:

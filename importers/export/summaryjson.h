@@ -4,7 +4,9 @@
 #include "importers/importreport.h"
 #include "model/clusterstore.h"
 
+#include <cstdint>
 #include <ostream>
+#include <string>
 
 namespace fleet::importers {
 
@@ -21,9 +23,10 @@ namespace fleet::importers {
 void writeSummaryJson(const model::ClusterStore& store, const ImportReport& report, std::ostream& out);
 
 /// Writes a short human-readable summary (totals, by-resource figures, warnings).
+/// `store` must be finalized. Thread: any.
 void writeSummaryText(const model::ClusterStore& store, const ImportReport& report, std::ostream& out);
 
-/// Formats milli-units as an exact decimal number ("0.46", "8", "-1.5").
+/// Formats milli-units as an exact decimal number ("0.46", "8", "-1.5"). Thread: any.
 [[nodiscard]] std::string formatMilliDecimal(std::int64_t milli);
 
 } // namespace fleet::importers

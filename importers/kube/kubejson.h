@@ -61,6 +61,7 @@ struct KubectlJsonOptions {
 /// Thread: any one thread per store; `progress` is called on that thread.
 void importKubectlJsonFile(
     const std::string& path, model::ClusterStore& store, ImportReport& report, ImportProgress* progress = nullptr);
+/// As above, with tuning `options` (tests).
 void importKubectlJsonFile(const std::string& path, model::ClusterStore& store, ImportReport& report, ImportProgress* progress,
     const KubectlJsonOptions& options);
 
@@ -68,6 +69,7 @@ void importKubectlJsonFile(const std::string& path, model::ClusterStore& store, 
 /// file name in errors and warnings.
 void importKubectlJsonText(std::string_view json, const std::string& sourceName, model::ClusterStore& store, ImportReport& report,
     ImportProgress* progress = nullptr);
+/// As above, with tuning `options` (tests).
 void importKubectlJsonText(std::string_view json, const std::string& sourceName, model::ClusterStore& store, ImportReport& report,
     ImportProgress* progress, const KubectlJsonOptions& options);
 

@@ -23,6 +23,7 @@ public:
         : m_state(seed)
     {
     }
+    /// The next 64 random bits.
     constexpr std::uint64_t next() noexcept
     {
         m_state += 0x9e3779b97f4a7c15ull;
@@ -44,6 +45,7 @@ private:
 /// Thread: one instance per thread.
 class DeterministicRng {
 public:
+    /// Seeds the four state words with four SplitMix64(seed) outputs.
     constexpr explicit DeterministicRng(std::uint64_t seed) noexcept
     {
         SplitMix64 sm(seed);

@@ -30,7 +30,9 @@ public:
         , m_column(column)
     {
     }
+    /// 1-based line where the faulty field starts.
     std::size_t line() const noexcept { return m_line; }
+    /// 1-based column, in bytes from the start of the line, where the faulty field starts.
     std::size_t column() const noexcept { return m_column; }
 
 private:
@@ -43,6 +45,7 @@ private:
 /// Thread: one reader per thread; no shared state.
 class CsvReader {
 public:
+    /// A reader positioned at the start of `text` (after a UTF-8 BOM, if any).
     explicit CsvReader(std::string_view text) noexcept;
 
     /// Reads the next record into `fields` (cleared first). Returns false at the end of the

@@ -37,6 +37,7 @@ inline constexpr int kShareColorSteps = 256;
 /// Colour of a share in [0, 1] (values outside are clamped): viridis, dark purple (0%)
 /// through teal (50%) to yellow (100%). NaN gives noDataColor().
 [[nodiscard]] QRgb shareRgb(double share) noexcept;
+/// shareRgb() as a QColor.
 [[nodiscard]] QColor shareColor(double share);
 
 /// A node with no capacity of the shown resource (e.g. zero allocatable): mid grey.

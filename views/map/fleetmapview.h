@@ -53,6 +53,7 @@ public:
     void setCluster(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology);
     /// Recolours the map by `metric` (rasterises again, about 1 ms at 100,000 nodes).
     void setMetric(MapMetric metric);
+    /// The metric the map is coloured by (GpuRequested until setMetric()).
     [[nodiscard]] MapMetric metric() const;
     /// Renders now and returns the whole view (map + legend) as an image of size() times
     /// devicePixelRatioF() device pixels (the ratio is set on the image). Works on a view

@@ -3,7 +3,9 @@
 //
 // Design note (DESIGN.md "Views"): every node is one cell; the nodes of a leaf domain
 // fill a near-square block row by row in Topology order; the blocks of siblings are
-// packed in rows (an ordered squarified treemap, in Topology order) with a gutter between
+// packed in rows (an ordered squarified treemap, in Topology order: Bruls, Huizing and van
+// Wijk, "Squarified Treemaps", 2000, with the order-keeping variant of Bederson, Shneiderman
+// and Wattenberg, "Ordered and Quantum Treemaps", 2002; steps in maplayout.cpp) with a gutter between
 // them that grows with the height of the parent in the tree (1 cell between leaf blocks, 2
 // between their parents' blocks, ...); the root block is shaped near the aspect of the view. A
 // row-major table maps each cell to its node, so picking is arithmetic: O(1), no picker.
@@ -94,6 +96,7 @@ public:
     {
         return d.index() < m_domainRect.size() ? m_domainRect[d.index()] : CellRect {};
     }
+    /// Number of domains laid out (the topology's domainCount()).
     [[nodiscard]] std::size_t domainCount() const noexcept { return m_domainRect.size(); }
     /// Height of domain d in the tree: 0 for a leaf, 1 + the largest child height otherwise.
     [[nodiscard]] int domainHeight(model::DomainId d) const noexcept { return m_domainHeight[d.index()]; }
@@ -103,6 +106,7 @@ public:
     /// costs screen space. Always more than h / 2, so outlines drawn h / 4 + 1/4 cells
     /// outside each block never touch (see FleetMapView).
     [[nodiscard]] static constexpr int gutterForHeight(int h) noexcept { return 1 + h / 2; }
+    /// gutterForHeight() of domain d: cells between the blocks of its children.
     [[nodiscard]] int domainGutter(model::DomainId d) const noexcept { return gutterForHeight(m_domainHeight[d.index()]); }
     /// Rows above domain d's rectangle that hold no cell, across its width and a quarter
     /// gutter either side (a lower bound: the gap can be larger in practice): the gutter

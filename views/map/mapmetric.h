@@ -42,6 +42,7 @@ enum class MapMetric {
 /// NotReady: the Ready condition is False or Unknown (kubectl shows both as NotReady).
 /// Cordoned: Ready but spec.unschedulable. NotReady wins when both hold.
 enum class NodeMark : std::uint8_t { None, NotReady, Cordoned };
+/// The mark of node n, read from the readiness and unschedulable columns. Thread: any.
 [[nodiscard]] NodeMark nodeMark(const model::ClusterStore& store, model::NodeId n) noexcept;
 
 /// Keys of the extended resources the metric needs, looked up once per store.
@@ -60,6 +61,9 @@ struct MigSlices {
     std::int64_t requested = 0;
     std::int64_t allocatable = 0;
 };
+/// Node n's MIG slices: requested and allocatable summed over the nvidia.com/mig-* resources
+/// it has allocatable > 0 of (counts of slices, whatever their profile); zeros when none.
+/// O(extended resources of n) squared at worst. Thread: any.
 [[nodiscard]] MigSlices nodeMigSlices(const model::ClusterStore& store, model::NodeId n, const MetricKeys& keys) noexcept;
 
 /// True when some node of `store` has GPUs, MIG slices or Neuron devices allocatable

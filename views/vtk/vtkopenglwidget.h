@@ -34,6 +34,8 @@ public:
     /// the widget also sets it on itself.
     [[nodiscard]] static QSurfaceFormat vtkSurfaceFormat();
 
+    /// The VTK render window and its one renderer, owned by this widget (never null; valid
+    /// until it is destroyed). Add actors to renderer(); render through requestRender().
     [[nodiscard]] vtkGenericOpenGLRenderWindow* renderWindow() const noexcept;
     [[nodiscard]] vtkRenderer* renderer() const noexcept;
 
