@@ -11,26 +11,7 @@ ClusterTotals computeTotals(const model::ClusterStore& store, const importers::I
 {
     using model::CoreResource;
     ClusterTotals t;
-    t.nodes = store.nodeCount();
-    for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
-        const model::NodeId n(i);
-        if (store.nodeReadiness(n) == model::Readiness::True)
-            ++t.nodesReady;
-        else
-            ++t.nodesNotReady;
-        if (store.nodeUnschedulable(n))
-            ++t.nodesCordoned;
-    }
-    t.pods = store.podCount();
-    for (std::uint32_t i = 0; i < store.podCount(); ++i) {
-        const model::PodId p(i);
-        if (store.podIsCounted(p))
-            ++t.podsCounted;
-        else if (store.podIsPending(p))
-            ++t.podsPending;
-        else if (!store.podIsTerminal(p) && !store.podNode(p).isValid())
-            ++t.podsOnUnknownNodes; // a spec.nodeName, but no node of that name in the input
-    }
+    static_cast<model::ClusterCounts&>(t) = store.counts();
     const model::ResourceVector alloc = store.totalAllocatable();
     const model::ResourceVector req = store.totalRequested();
     t.gpuAllocatableMilli = alloc[CoreResource::Gpu];
@@ -56,13 +37,9 @@ QString count(std::size_t n)
     return numberLocale().toString(static_cast<qulonglong>(n));
 }
 
-// Three significant digits of 0 <= v < 999.5, trailing zeros dropped ("0.45", "15.8", "304").
-QString threeDigits(double v)
+// "15.80" -> "15.8", "2.00" -> "2"; integers are left alone.
+QString withoutTrailingZeros(QString s)
 {
-    if (v <= 0)
-        return QStringLiteral("0");
-    const int decimals = std::max(0, 2 - static_cast<int>(std::floor(std::log10(v))));
-    QString s = QString::number(v, 'f', decimals);
     if (s.contains(QLatin1Char('.'))) {
         while (s.endsWith(QLatin1Char('0')))
             s.chop(1);
@@ -72,17 +49,21 @@ QString threeDigits(double v)
     return s;
 }
 
+// Three significant digits of 0 <= v < 999.5, trailing zeros dropped ("0.45", "15.8", "304").
+QString threeDigits(double v)
+{
+    if (v <= 0)
+        return QStringLiteral("0");
+    const int decimals = std::max(0, 2 - static_cast<int>(std::floor(std::log10(v))));
+    QString s = QString::number(v, 'f', decimals);
+    return withoutTrailingZeros(s);
+}
+
 // An exact decimal with thousands separators and at most `decimals` decimals ("8,437,551.25").
 QString exact(double v, int decimals)
 {
     QString s = numberLocale().toString(v, 'f', decimals);
-    if (s.contains(QLatin1Char('.'))) {
-        while (s.endsWith(QLatin1Char('0')))
-            s.chop(1);
-        if (s.endsWith(QLatin1Char('.')))
-            s.chop(1);
-    }
-    return s;
+    return withoutTrailingZeros(s);
 }
 
 // Milli units (milli-GPU, millicores) as whole units.

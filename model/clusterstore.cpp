@@ -483,6 +483,30 @@ std::span<const NodeSelectorTerm> ClusterStore::podRequiredAffinity(PodId p) con
     return m_affinitySets[m_podAffinitySet[p.index()]];
 }
 
+ClusterCounts ClusterStore::counts() const noexcept
+{
+    ClusterCounts c;
+    c.nodes = nodeCount();
+    for (std::size_t n = 0; n < c.nodes; ++n) {
+        c.nodesReady += m_nodeReady[n] == Readiness::True;
+        c.nodesCordoned += m_nodeUnschedulable[n] != 0;
+    }
+    c.nodesNotReady = c.nodes - c.nodesReady;
+    c.pods = podCount();
+    for (std::uint32_t i = 0; i < c.pods; ++i) {
+        const PodId p(i);
+        if (podIsTerminal(p))
+            ++c.podsTerminal;
+        else if (m_podNode[i].isValid())
+            ++c.podsCounted;
+        else if (m_podNodeName[i].value == 0)
+            ++c.podsPending;
+        else
+            ++c.podsOnUnknownNodes;
+    }
+    return c;
+}
+
 ResourceVector ClusterStore::totalAllocatable() const noexcept
 {
     ResourceVector t;

@@ -94,6 +94,19 @@ enum class OwnerKind : std::uint8_t { None, ReplicaSet, Deployment, StatefulSet,
 /// kind not listed in OwnerKind. Thread: any.
 [[nodiscard]] OwnerKind ownerKindFromName(std::string_view kind) noexcept;
 
+/// Nodes and pods by state: what the status bar and `summary` report about a cluster.
+struct ClusterCounts {
+    std::size_t nodes = 0;
+    std::size_t nodesReady = 0;    // Ready condition True
+    std::size_t nodesNotReady = 0; // Ready False or Unknown (kubectl prints both as NotReady)
+    std::size_t nodesCordoned = 0; // spec.unschedulable
+    std::size_t pods = 0;
+    std::size_t podsCounted = 0;        // ClusterStore::podIsCounted
+    std::size_t podsPending = 0;        // ClusterStore::podIsPending
+    std::size_t podsOnUnknownNodes = 0; // ClusterStore::podIsOnUnknownNode
+    std::size_t podsTerminal = 0;       // Succeeded or Failed
+};
+
 /// Plain input for ClusterStore::addNode(). Strings are copied (interned) by the store.
 struct NodeRecord {
     std::string name;
@@ -223,6 +236,12 @@ public:
     [[nodiscard]] bool podIsCounted(PodId p) const noexcept { return m_podNode[p.index()].isValid() && !podIsTerminal(p); }
     /// True for a non-terminal pod without spec.nodeName: demand waiting for a node.
     [[nodiscard]] bool podIsPending(PodId p) const noexcept { return m_podNodeName[p.index()].value == 0 && !podIsTerminal(p); }
+    /// True for a non-terminal pod whose spec.nodeName names a node the store does not hold
+    /// (after finalize()): it counts on no node and is not pending either.
+    [[nodiscard]] bool podIsOnUnknownNode(PodId p) const noexcept
+    {
+        return m_podNodeName[p.index()].value != 0 && !m_podNode[p.index()].isValid() && !podIsTerminal(p);
+    }
     [[nodiscard]] const ResourceVector& podRequest(PodId p) const noexcept { return m_podRequest[p.index()]; }
     /// The pod's effective extended requests as (registry key, whole units) pairs.
     [[nodiscard]] std::span<const std::pair<ResourceKey, std::int64_t>> podExtendedRequest(PodId p) const noexcept;
@@ -246,6 +265,9 @@ public:
     [[nodiscard]] ResourceVector totalAllocatable() const noexcept;
     [[nodiscard]] ResourceVector totalRequested() const noexcept;
     [[nodiscard]] ResourceVector totalPending() const noexcept;
+    /// Nodes and pods by state, in one pass over the columns (after finalize()). Every pod is
+    /// exactly one of counted, pending, on an unknown node, or terminal. Thread: any reader.
+    [[nodiscard]] ClusterCounts counts() const noexcept;
     /// Approximate bytes held by the store (columns, tables, strings).
     [[nodiscard]] std::size_t memoryBytes() const noexcept;
 

@@ -73,7 +73,7 @@ std::string formatMilliDecimal(std::int64_t milli)
 void writeSummaryJson(const model::ClusterStore& store, const ImportReport& report, std::ostream& out)
 {
     std::map<ResourceKey, std::int64_t> extAllocatable, extRequested, extPending;
-    std::size_t ready = 0, cordoned = 0, counted = 0, pending = 0;
+    const model::ClusterCounts counts = store.counts();
     ResourceVector pendingTotal;
 
     out << "{\"nodes\": [";
@@ -89,8 +89,6 @@ void writeSummaryJson(const model::ClusterStore& store, const ImportReport& repo
             extAllocatable[key] += value;
             extRequested[key] += r;
         }
-        ready += store.nodeReadiness(n) == model::Readiness::True;
-        cordoned += store.nodeUnschedulable(n);
         out << (i ? ",\n  " : "\n  ") << "{\"name\": ";
         writeString(out, store.nodeName(n));
         out << ", \"ready\": \"" << model::readinessName(store.nodeReadiness(n)) << "\", \"cordoned\": "
@@ -106,9 +104,7 @@ void writeSummaryJson(const model::ClusterStore& store, const ImportReport& repo
         const model::PodId p(i);
         podExt.assign(store.podExtendedRequest(p).begin(), store.podExtendedRequest(p).end());
         const bool isCounted = store.podIsCounted(p);
-        counted += isCounted;
         if (store.podIsPending(p)) {
-            ++pending;
             pendingTotal += store.podRequest(p);
             for (const auto& [key, value] : podExt)
                 extPending[key] += value;
@@ -128,9 +124,9 @@ void writeSummaryJson(const model::ClusterStore& store, const ImportReport& repo
         out << '}';
     }
     auto toVector = [](const std::map<ResourceKey, std::int64_t>& m) { return Extended(m.begin(), m.end()); };
-    out << "],\n\"totals\": {\"nodes\": " << store.nodeCount() << ", \"ready_nodes\": " << ready
-        << ", \"cordoned_nodes\": " << cordoned << ", \"pods\": " << store.podCount() << ", \"counted_pods\": " << counted
-        << ", \"pending_pods\": " << pending << ",\n  \"allocatable\": ";
+    out << "],\n\"totals\": {\"nodes\": " << counts.nodes << ", \"ready_nodes\": " << counts.nodesReady
+        << ", \"cordoned_nodes\": " << counts.nodesCordoned << ", \"pods\": " << counts.pods << ", \"counted_pods\": "
+        << counts.podsCounted << ", \"pending_pods\": " << counts.podsPending << ",\n  \"allocatable\": ";
     writeResources(out, store, store.totalAllocatable(), toVector(extAllocatable));
     out << ",\n  \"requested\": ";
     writeResources(out, store, store.totalRequested(), toVector(extRequested));
@@ -205,32 +201,20 @@ std::string percentText(std::int64_t part, std::int64_t whole)
 
 void writeSummaryText(const model::ClusterStore& store, const ImportReport& report, std::ostream& out)
 {
-    std::size_t ready = 0, cordoned = 0, counted = 0, pending = 0, terminal = 0, unknownNode = 0;
-    for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
-        ready += store.nodeReadiness(model::NodeId(i)) == model::Readiness::True;
-        cordoned += store.nodeUnschedulable(model::NodeId(i));
-    }
-    for (std::uint32_t i = 0; i < store.podCount(); ++i) {
-        const model::PodId p(i);
-        counted += store.podIsCounted(p);
-        pending += store.podIsPending(p);
-        terminal += store.podIsTerminal(p);
-        // Bound (spec.nodeName set) to a node the input does not hold, and not terminal.
-        unknownNode += !store.podIsTerminal(p) && !store.podNodeName(p).empty() && !store.podNode(p).isValid();
-    }
+    const model::ClusterCounts c = store.counts();
     const ResourceVector alloc = store.totalAllocatable();
     const ResourceVector req = store.totalRequested();
     const ResourceVector pend = store.totalPending();
     out << "nodes:     " << groupThousands(static_cast<std::int64_t>(store.nodeCount())) << " ("
-        << groupThousands(static_cast<std::int64_t>(ready)) << " ready, "
-        << groupThousands(static_cast<std::int64_t>(store.nodeCount() - ready)) << " not ready, "
-        << groupThousands(static_cast<std::int64_t>(cordoned)) << " cordoned)\n";
+        << groupThousands(static_cast<std::int64_t>(c.nodesReady)) << " ready, "
+        << groupThousands(static_cast<std::int64_t>(c.nodesNotReady)) << " not ready, "
+        << groupThousands(static_cast<std::int64_t>(c.nodesCordoned)) << " cordoned)\n";
     out << "pods:      " << groupThousands(static_cast<std::int64_t>(store.podCount())) << " ("
-        << groupThousands(static_cast<std::int64_t>(counted)) << " counted on nodes, "
-        << groupThousands(static_cast<std::int64_t>(pending)) << " pending, ";
-    if (unknownNode > 0)
-        out << groupThousands(static_cast<std::int64_t>(unknownNode)) << " on nodes not in the input, ";
-    out << groupThousands(static_cast<std::int64_t>(terminal)) << " succeeded or failed)\n";
+        << groupThousands(static_cast<std::int64_t>(c.podsCounted)) << " counted on nodes, "
+        << groupThousands(static_cast<std::int64_t>(c.podsPending)) << " pending, ";
+    if (c.podsOnUnknownNodes > 0)
+        out << groupThousands(static_cast<std::int64_t>(c.podsOnUnknownNodes)) << " on nodes not in the input, ";
+    out << groupThousands(static_cast<std::int64_t>(c.podsTerminal)) << " succeeded or failed)\n";
     out << "workloads: " << groupThousands(static_cast<std::int64_t>(store.workloadCount()))
         << " (controllers owning pods: Deployments' ReplicaSets, StatefulSets, DaemonSets, Jobs, ...)\n\n";
     char line[256];

@@ -108,6 +108,7 @@ private slots:
     void stringPoolAtScale();
     void moveKeepsEverything();
     void duplicatePodsFound();
+    void countsPartitionPods();
     void overflowingTotalsThrow_data();
     void overflowingTotalsThrow();
 };
@@ -654,6 +655,34 @@ void TestClusterStore::duplicatePodsFound()
     const auto [dup, first] = store.findDuplicatePod();
     QCOMPARE(dup.value, 3u);
     QCOMPARE(first.value, 2u);
+}
+
+void TestClusterStore::countsPartitionPods()
+{
+    ClusterStore store;
+    NodeRecord cordoned = node("n2", 4000, 1 << 30);
+    cordoned.unschedulable = true;
+    cordoned.ready = Readiness::Unknown;
+    store.addNode(node("n1", 4000, 1 << 30));
+    store.addNode(cordoned);
+    store.addPod(pod("a", "counted", "n1", 100, 0));
+    store.addPod(pod("a", "pending", "", 100, 0));
+    store.addPod(pod("a", "elsewhere", "gone", 100, 0));
+    store.addPod(pod("a", "done", "n1", 100, 0, PodPhase::Succeeded));
+    store.addPod(pod("a", "failed", "", 100, 0, PodPhase::Failed));
+    store.finalize();
+    const ClusterCounts c = store.counts();
+    QCOMPARE(c.nodes, std::size_t(2));
+    QCOMPARE(c.nodesReady, std::size_t(1));
+    QCOMPARE(c.nodesNotReady, std::size_t(1));
+    QCOMPARE(c.nodesCordoned, std::size_t(1));
+    QCOMPARE(c.pods, std::size_t(5));
+    QCOMPARE(c.podsCounted, std::size_t(1));
+    QCOMPARE(c.podsPending, std::size_t(1));
+    QCOMPARE(c.podsOnUnknownNodes, std::size_t(1));
+    QCOMPARE(c.podsTerminal, std::size_t(2));
+    QVERIFY(store.podIsOnUnknownNode(PodId(2)));
+    QVERIFY(!store.podIsOnUnknownNode(PodId(1)));
 }
 
 void TestClusterStore::overflowingTotalsThrow_data()
