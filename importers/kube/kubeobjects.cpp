@@ -1,0 +1,653 @@
+// kubeobjects.cpp: the mapping half of KubectlJsonImporter (see kubejsonimporter_p.h):
+// reading JSON values (strings, quantities, objects, arrays) and mapping the fields of a
+// Kubernetes Node or Pod object (metadata, spec, status, taints, containers, tolerations,
+// affinity) onto NodeRecord/PodRecord, then committing the item to the ClusterStore.
+// Separate from kubejsonwindow.cpp, which only finds the items and reports errors, so that
+// the Kubernetes rules can be read and changed without the windowing.
+#include "kubejsonimporter_p.h"
+
+#include <initializer_list>
+#include <stdexcept>
+
+namespace fleet::importers::kubejson_detail {
+
+namespace {
+
+// The spellings of the core/v1 enums that are imported; the error for any other spelling
+// lists these. Source: https://kubernetes.io/docs/reference/kubernetes-api/cluster-resources/node-v1/
+// (Taint), .../workload-resources/pod-v1/ (Toleration, NodeSelectorRequirement).
+constexpr NamedValue<TaintEffect> kTaintEffects[] = {
+    { "NoSchedule", TaintEffect::NoSchedule },
+    { "PreferNoSchedule", TaintEffect::PreferNoSchedule },
+    { "NoExecute", TaintEffect::NoExecute },
+};
+// A toleration's empty effect tolerates every effect.
+constexpr NamedValue<TaintEffect> kTolerationEffects[] = {
+    { "NoSchedule", TaintEffect::NoSchedule },
+    { "PreferNoSchedule", TaintEffect::PreferNoSchedule },
+    { "NoExecute", TaintEffect::NoExecute },
+    { "", TaintEffect::Any },
+};
+constexpr NamedValue<TolerationOperator> kTolerationOperators[] = {
+    { "Equal", TolerationOperator::Equal },
+    { "Exists", TolerationOperator::Exists },
+};
+constexpr NamedValue<SelectorOperator> kSelectorOperators[] = {
+    { "In", SelectorOperator::In },
+    { "NotIn", SelectorOperator::NotIn },
+    { "Exists", SelectorOperator::Exists },
+    { "DoesNotExist", SelectorOperator::DoesNotExist },
+    { "Gt", SelectorOperator::Gt },
+    { "Lt", SelectorOperator::Lt },
+};
+
+/// The value of the first of `keys` (in that order of preference) that `labels` holds, or null.
+const std::string* firstLabelValue(const std::vector<StringPair>& labels, std::initializer_list<std::string_view> keys)
+{
+    for (std::string_view key : keys) {
+        auto it = std::find_if(labels.begin(), labels.end(), [&](const StringPair& l) { return l.first == key; });
+        if (it != labels.end())
+            return &it->second;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+// ---- values ---------------------------------------------------------------------------------
+
+bool KubectlJsonImporter::isNull(od::value& v)
+{
+    return v.raw_json_token().front() == 'n';
+}
+
+od::object KubectlJsonImporter::objectValue(od::value& v, const char* expected)
+{
+    if (v.raw_json_token().front() != '{')
+        failType(v, expected);
+    return v.get_object();
+}
+
+od::array KubectlJsonImporter::arrayValue(od::value& v, const char* expected)
+{
+    if (v.raw_json_token().front() != '[')
+        failType(v, expected);
+    return v.get_array();
+}
+
+std::string_view KubectlJsonImporter::stringValue(od::value& v, const char* what, const char** where)
+{
+    // Zero-copy: the raw token is the string with its quotes plus the whitespace up to the
+    // next structural character; only strings with escapes are decoded by simdjson.
+    const std::string_view token = v.raw_json_token();
+    if (where)
+        *where = token.data();
+    if (token.empty() || token.front() != '"' || token.data() >= dataEnd())
+        failType(v, what);
+    std::size_t n = token.size();
+    while (n > 1 && isJsonSpace(token[n - 1]))
+        --n;
+    if (n < 2 || token[n - 1] != '"')
+        failType(v, what);
+    const std::string_view content = token.substr(1, n - 2);
+    if (std::memchr(content.data(), '\\', content.size()) == nullptr)
+        return content;
+    return v.get_string();
+}
+
+std::string_view KubectlJsonImporter::keyText(od::field& f)
+{
+    const char* k = f.key().raw();
+    const char* p = k;
+    while (*p != '"' && *p != '\\')
+        ++p;
+    if (*p == '"')
+        return { k, static_cast<std::size_t>(p - k) };
+    return f.unescaped_key();
+}
+
+const ResourceEntry& KubectlJsonImporter::resourceEntry(std::string_view name)
+{
+    for (const ResourceEntry& e : m_resourceCache)
+        if (e.name == name)
+            return e;
+    ResourceEntry e;
+    e.name.assign(name);
+    e.key = m_store.resources().keyFor(name);
+    e.scale = model::mapResourceName(name).scale;
+    if (name == "nvidia.com/gpu")
+        e.gpuCountSource = 0;
+    else if (name == "amd.com/gpu")
+        e.gpuCountSource = 1;
+    else if (name == "alibabacloud.com/gpu-count")
+        e.gpuCountSource = 2;
+    m_resourceCache.push_back(std::move(e));
+    return m_resourceCache.back();
+}
+
+std::int64_t KubectlJsonImporter::quantityValue(od::value& v, QuantityScale scale)
+{
+    const std::string_view token = v.raw_json_token();
+    const char* where = token.data();
+    std::string_view text;
+    if (!token.empty() && token.front() == '"') {
+        text = stringValue(v, "a quantity");
+    } else if (!token.empty() && (token.front() == '-' || (token.front() >= '0' && token.front() <= '9')) && where < dataEnd()) {
+        std::size_t n = token.size();
+        while (n > 0 && isJsonSpace(token[n - 1]))
+            --n;
+        text = token.substr(0, n);
+    } else {
+        failType(v, "a quantity (a string such as \"100m\" or \"2Gi\", or a number)");
+    }
+    std::int64_t value = 0;
+    try {
+        switch (scale) {
+        case QuantityScale::Milli:
+            value = model::parseQuantityMilli(text);
+            break;
+        case QuantityScale::Units:
+            value = model::parseQuantity(text);
+            break;
+        case QuantityScale::ThousandUnits:
+            value = model::parseQuantity(text);
+            if (value > std::numeric_limits<std::int64_t>::max() / 1000
+                || value < std::numeric_limits<std::int64_t>::min() / 1000)
+                throw model::QuantityError("invalid quantity " + quotedText(text) + ": value out of range");
+            value *= 1000;
+            break;
+        }
+    } catch (const model::QuantityError& e) {
+        // The model quotes the text (and a bad suffix) as they are: quote the text within
+        // the length limit, then escape whatever control bytes are left.
+        std::string message = e.what();
+        const std::string raw = '"' + std::string(text) + '"';
+        if (const std::size_t at = message.find(raw); at != std::string::npos)
+            message.replace(at, raw.size(), quotedText(text));
+        fail(where, escapedText(message, std::numeric_limits<std::size_t>::max()));
+    }
+    if (value < 0)
+        fail(where, "negative quantity " + quotedText(text) + ": requests, limits and capacities cannot be negative");
+    return value;
+}
+
+// ---- items ----------------------------------------------------------------------------------
+
+void KubectlJsonImporter::beginItem()
+{
+    m_itemKind = ItemKind::Unknown;
+    m_itemKindName.clear();
+    m_sawNodeFields = false;
+    m_sawPodFields = false;
+    m_itemName.clear();
+    m_nameWhere = nullptr;
+    // NodeRecord and PodRecord: scalars reset, strings keep their buffers, vectors hand
+    // their elements out again through Slots.
+    m_node.allocatable.clear();
+    m_node.capacity.clear();
+    m_node.ready = Readiness::Unknown;
+    m_node.unschedulable = false;
+    m_node.gpuModel.clear();
+    m_node.gpuCount = 0;
+    m_node.instanceType.clear();
+    m_labelSlots.begin();
+    m_taintSlots.begin();
+    m_pod.namespaceName.clear();
+    m_pod.nodeName.clear();
+    m_pod.phase = PodPhase::Pending;
+    m_pod.ownerKind = OwnerKind::None;
+    m_pod.ownerName.clear();
+    m_pod.mirror = false;
+    m_pod.priority = 0;
+    m_tolerationSlots.begin();
+    m_selectorSlots.begin();
+    m_termSlots.begin();
+    m_containerSlots.begin();
+    m_initContainerSlots.begin();
+    m_spec.podRequests.clear();
+    m_spec.podLimits.clear();
+    m_spec.overhead.clear();
+    std::fill(std::begin(m_capacityGpus), std::end(m_capacityGpus), -1);
+    std::fill(std::begin(m_allocatableGpus), std::end(m_allocatableGpus), -1);
+}
+
+void KubectlJsonImporter::parseItemField(od::field& f, bool isRoot)
+{
+    const char* k = f.key().raw();
+    switch (k[0]) {
+    case 'k':
+        if (!isRoot)
+            onKey(k, "kind", [&] {
+                const std::string_view kind = stringValue(f.value(), "a string");
+                m_itemKind = itemKindFromName(kind);
+                if (m_itemKind == ItemKind::Other)
+                    m_itemKindName.assign(kind);
+            });
+        return;
+    case 'm':
+        if (m_itemKind != ItemKind::Other)
+            onKey(k, "metadata", [&] { parseMetadata(f.value(), isRoot); });
+        return;
+    case 's':
+        if (m_itemKind != ItemKind::Other)
+            onKey(k, "spec", [&] { parseSpec(f.value()); }) || onKey(k, "status", [&] { parseStatus(f.value()); });
+        return;
+    default:
+        return;
+    }
+}
+
+void KubectlJsonImporter::parseMetadata(od::value v, bool isRoot)
+{
+    const Wanted want = wanted();
+    forEachField(v, "an object", [&](od::field& f, const char* k) {
+        switch (k[0]) {
+        case 'n':
+            onKey(k, "name", [&] { m_itemName.assign(stringValue(f.value(), "a string", &m_nameWhere)); })
+                || onKey(k, "namespace", [&] { m_pod.namespaceName.assign(stringValue(f.value(), "a string")); });
+            break;
+        case 'l':
+            if (want.node)
+                onKey(k, "labels", [&] { parseStringMap(f.value(), "a string (label value)", m_node.labels, m_labelSlots); });
+            break;
+        case 'a':
+            if (want.pod)
+                onKey(k, "annotations", [&] { parseAnnotations(f.value()); });
+            break;
+        case 'o':
+            if (want.pod)
+                onKey(k, "ownerReferences", [&] { parseOwnerReferences(f.value()); });
+            break;
+        case 'c':
+            if (isRoot)
+                onKey(k, "continue", [&] { optionalString(f.value(), m_continue); });
+            break;
+        case 'r':
+            if (isRoot && keyIs(k, "remainingItemCount")) {
+                std::int64_t n = 0;
+                if (f.value().get_int64().get(n) == simdjson::SUCCESS)
+                    m_remainingItems = n;
+            }
+            break;
+        default:
+            break;
+        }
+    });
+}
+
+void KubectlJsonImporter::parseStringMap(
+    od::value v, const char* valueWhat, std::vector<StringPair>& into, Slots<StringPair>& slots)
+{
+    forEachField(v, "an object of label keys to values", [&](od::field& f, const char* k) {
+        m_path.pushRawKey(k);
+        StringPair& entry = slots.slot(into);
+        entry.first.assign(keyText(f));
+        entry.second.assign(stringValue(f.value(), valueWhat));
+        m_path.pop();
+    });
+}
+
+void KubectlJsonImporter::parseAnnotations(od::value v)
+{
+    forEachField(v, "an object of annotation keys to values", [&](od::field&, const char* k) {
+        // Static pods: the kubelet's mirror pod carries this annotation.
+        // Source: https://kubernetes.io/docs/tasks/configure-pod-container/static-pod/
+        if (keyIs(k, "kubernetes.io/config.mirror"))
+            m_pod.mirror = true;
+    });
+}
+
+void KubectlJsonImporter::parseOwnerReferences(od::value v)
+{
+    forEachObject(v, "an array of owner references", "an object (owner reference)", [&](od::value&, od::object o) {
+        std::string_view kind;
+        std::string_view name;
+        bool controller = false;
+        forEachField(o, [&](od::field& f, const char* k) {
+            onKey(k, "kind", [&] { kind = stringValue(f.value(), "a string"); })
+                || onKey(k, "name", [&] { name = stringValue(f.value(), "a string"); })
+                || onKey(k, "controller", [&] { optionalBool(f.value(), controller); });
+        });
+        if (controller) {
+            // kind/name views may point into simdjson's string buffer; copy them now.
+            m_pod.ownerKind = model::ownerKindFromName(kind);
+            m_pod.ownerName.assign(name);
+        }
+    });
+}
+
+void KubectlJsonImporter::parseSpec(od::value v)
+{
+    const Wanted want = wanted();
+    forEachField(v, "an object", [&](od::field& f, const char* k) {
+        switch (k[0]) {
+        case 'a':
+            if (want.pod)
+                onKey(k, "affinity", [&] { parseAffinity(f.value()); });
+            break;
+        case 'c':
+            if (want.pod)
+                onKey(k, "containers", [&] {
+                    m_sawPodFields = true;
+                    parseContainers(f.value(), m_spec.containers, m_containerSlots, false);
+                });
+            break;
+        case 'i':
+            if (want.pod)
+                onKey(
+                    k, "initContainers", [&] { parseContainers(f.value(), m_spec.initContainers, m_initContainerSlots, true); });
+            break;
+        case 'n':
+            if (want.pod)
+                onKey(k, "nodeName", [&] { optionalString(f.value(), m_pod.nodeName); }) || onKey(k, "nodeSelector", [&] {
+                    parseStringMap(f.value(), "a string", m_pod.nodeSelector, m_selectorSlots);
+                });
+            break;
+        case 'o':
+            if (want.pod)
+                onKey(k, "overhead", [&] { parseResourceList(f.value(), m_spec.overhead, nullptr); });
+            break;
+        case 'p':
+            if (want.pod)
+                onKey(k, "priority", [&] {
+                    if (isNull(f.value()))
+                        return;
+                    std::int64_t priority = 0;
+                    if (f.value().get_int64().get(priority) != simdjson::SUCCESS
+                        || priority < std::numeric_limits<std::int32_t>::min()
+                        || priority > std::numeric_limits<std::int32_t>::max())
+                        failType(f.value(), "a 32-bit integer");
+                    m_pod.priority = static_cast<std::int32_t>(priority);
+                });
+            break;
+        case 'r':
+            if (want.pod)
+                onKey(k, "resources", [&] { parseContainerResources(f.value(), m_spec.podRequests, m_spec.podLimits); });
+            break;
+        case 't':
+            (want.node && onKey(k, "taints", [&] {
+                m_sawNodeFields = true;
+                parseTaints(f.value());
+            })) || (want.pod && onKey(k, "tolerations", [&] { parseTolerations(f.value()); }));
+            break;
+        case 'u':
+            if (want.node)
+                onKey(k, "unschedulable", [&] { optionalBool(f.value(), m_node.unschedulable); });
+            break;
+        default:
+            break;
+        }
+    });
+}
+
+void KubectlJsonImporter::parseStatus(od::value v)
+{
+    const Wanted want = wanted();
+    forEachField(v, "an object", [&](od::field& f, const char* k) {
+        switch (k[0]) {
+        case 'a':
+            if (want.node)
+                onKey(k, "allocatable", [&] {
+                    m_sawNodeFields = true;
+                    parseResourceList(f.value(), m_node.allocatable, m_allocatableGpus);
+                });
+            break;
+        case 'c':
+            if (want.node)
+                onKey(k, "capacity", [&] {
+                    m_sawNodeFields = true;
+                    parseResourceList(f.value(), m_node.capacity, m_capacityGpus);
+                }) || onKey(k, "conditions", [&] { parseConditions(f.value()); });
+            break;
+        case 'p':
+            if (want.pod && keyIs(k, "phase")) {
+                m_path.push("phase");
+                const std::string_view phase = stringValue(f.value(), "a string");
+                m_path.pop();
+                if (const auto* known = findNamedValue(kPodPhaseNames, phase)) {
+                    m_pod.phase = known->value;
+                } else {
+                    m_pod.phase = PodPhase::Unknown;
+                    ++m_unknownPhases;
+                }
+            }
+            break;
+        default:
+            break;
+        }
+    });
+}
+
+void KubectlJsonImporter::parseTaints(od::value v)
+{
+    forEachObject(v, "an array of taints", "an object (taint)", [&](od::value& element, od::object o) {
+        auto& taint = m_taintSlots.slot(m_node.taints);
+        std::get<0>(taint).clear();
+        std::get<1>(taint).clear();
+        bool hasEffect = false;
+        const char* start = element.raw_json_token().data();
+        forEachField(o, [&](od::field& f, const char* k) {
+            onKey(k, "key", [&] { std::get<0>(taint).assign(stringValue(f.value(), "a string")); })
+                || onKey(k, "value", [&] { std::get<1>(taint).assign(stringValue(f.value(), "a string")); })
+                || onKey(k, "effect", [&] {
+                       std::get<2>(taint) = enumValue(f.value(), kTaintEffects, "taint effect");
+                       hasEffect = true;
+                   });
+        });
+        if (!hasEffect)
+            fail(start, "a taint without an effect");
+    });
+}
+
+void KubectlJsonImporter::parseConditions(od::value v)
+{
+    forEachObject(v, "an array of conditions", "an object (condition)", [&](od::value&, od::object o) {
+        bool isReady = false;
+        Readiness status = Readiness::Unknown;
+        forEachField(o, [&](od::field& f, const char* k) {
+            onKey(k, "type", [&] { isReady = stringValue(f.value(), "a string") == "Ready"; }) || onKey(k, "status", [&] {
+                const std::string_view s = stringValue(f.value(), "a string");
+                status = s == "True" ? Readiness::True : s == "False" ? Readiness::False : Readiness::Unknown;
+            });
+        });
+        if (isReady)
+            m_node.ready = status;
+    });
+}
+
+void KubectlJsonImporter::parseContainers(
+    od::value v, std::vector<model::ContainerResources>& into, Slots<model::ContainerResources>& slots, bool init)
+{
+    forEachObject(v, "an array of containers", "an object (container)", [&](od::value&, od::object o) {
+        model::ContainerResources& container = slots.slot(into);
+        container.clear();
+        forEachField(o, [&](od::field& f, const char* k) {
+            if (k[0] != 'r')
+                return;
+            onKey(k, "resources", [&] { parseContainerResources(f.value(), container.requests, container.limits); })
+                // A restartable init container is a sidecar (KEP-753).
+                || (init && onKey(k, "restartPolicy", [&] {
+                       if (!isNull(f.value()))
+                           container.restartable = stringValue(f.value(), "a string") == "Always";
+                   }));
+        });
+    });
+}
+
+void KubectlJsonImporter::parseContainerResources(od::value v, ResourceList& requests, ResourceList& limits)
+{
+    forEachField(v, "an object", [&](od::field& f, const char* k) {
+        onKey(k, "requests", [&] { parseResourceList(f.value(), requests, nullptr); })
+            || onKey(k, "limits", [&] { parseResourceList(f.value(), limits, nullptr); });
+    });
+}
+
+void KubectlJsonImporter::parseResourceList(od::value v, ResourceList& into, std::int64_t* gpuCounts)
+{
+    forEachField(v, "an object of resource names to quantities", [&](od::field& f, const char* k) {
+        m_path.pushRawKey(k);
+        // The common names without a lookup; everything else through the cache.
+        if (keyIs(k, "cpu")) {
+            into.setCore(CoreResource::Cpu, quantityValue(f.value(), QuantityScale::Milli));
+        } else if (keyIs(k, "memory")) {
+            into.setCore(CoreResource::Memory, quantityValue(f.value(), QuantityScale::Units));
+        } else if (keyIs(k, "pods")) {
+            into.setCore(CoreResource::Pods, quantityValue(f.value(), QuantityScale::Units));
+        } else if (keyIs(k, "ephemeral-storage")) {
+            into.setCore(CoreResource::EphemeralStorage, quantityValue(f.value(), QuantityScale::Units));
+        } else {
+            const ResourceEntry& entry = resourceEntry(keyText(f));
+            const std::int64_t amount = quantityValue(f.value(), entry.scale);
+            into.set(entry.key, amount);
+            if (gpuCounts != nullptr && entry.gpuCountSource >= 0)
+                gpuCounts[entry.gpuCountSource] = entry.scale == QuantityScale::ThousandUnits ? amount / 1000 : amount;
+        }
+        m_path.pop();
+    });
+}
+
+void KubectlJsonImporter::parseTolerations(od::value v)
+{
+    forEachObject(v, "an array of tolerations", "an object (toleration)", [&](od::value&, od::object o) {
+        auto& toleration = m_tolerationSlots.slot(m_pod.tolerations);
+        std::get<0>(toleration).clear();
+        std::get<1>(toleration) = TolerationOperator::Equal;
+        std::get<2>(toleration).clear();
+        std::get<3>(toleration) = TaintEffect::Any;
+        forEachField(o, [&](od::field& f, const char* k) {
+            onKey(k, "key", [&] { std::get<0>(toleration).assign(stringValue(f.value(), "a string")); })
+                || onKey(k, "operator",
+                    [&] {
+                        const char* where = nullptr;
+                        const std::string_view op = stringValue(f.value(), "a string", &where);
+                        // An empty operator is Equal (core/v1 Toleration), but not one to suggest.
+                        std::get<1>(toleration) = op.empty() ? TolerationOperator::Equal
+                                                             : enumValue(op, where, kTolerationOperators, "toleration operator");
+                    })
+                || onKey(k, "value", [&] { std::get<2>(toleration).assign(stringValue(f.value(), "a string")); })
+                || onKey(k, "effect",
+                    [&] { std::get<3>(toleration) = enumValue(f.value(), kTolerationEffects, "toleration effect"); });
+        });
+    });
+}
+
+void KubectlJsonImporter::parseAffinity(od::value v)
+{
+    // Only spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution is kept:
+    // preferred terms and pod (anti-)affinity do not decide whether a pod fits a node here.
+    forEachField(v, "an object", [&](od::field& f, const char* k) {
+        onKey(k, "nodeAffinity", [&] {
+            forEachField(f.value(), "an object", [&](od::field& g, const char* gk) {
+                onKey(gk, "requiredDuringSchedulingIgnoredDuringExecution", [&] {
+                    forEachField(g.value(), "an object", [&](od::field& h, const char* hk) {
+                        onKey(hk, "nodeSelectorTerms", [&] { parseSelectorTerms(h.value()); });
+                    });
+                });
+            });
+        });
+    });
+}
+
+void KubectlJsonImporter::parseSelectorTerms(od::value v)
+{
+    forEachObject(v, "an array of node selector terms", "an object (node selector term)", [&](od::value&, od::object o) {
+        auto& term = m_termSlots.slot(m_pod.requiredAffinityTerms);
+        m_requirementSlots.begin();
+        forEachField(o, [&](od::field& f, const char* k) {
+            onKey(k, "matchExpressions", [&] { parseRequirements(f.value(), term, false); })
+                || onKey(k, "matchFields", [&] { parseRequirements(f.value(), term, true); });
+        });
+        m_requirementSlots.trim(term);
+    });
+}
+
+void KubectlJsonImporter::parseRequirements(od::value v, std::vector<PodRecord::Requirement>& into, bool matchField)
+{
+    forEachObject(
+        v, "an array of node selector requirements", "an object (node selector requirement)", [&](od::value&, od::object o) {
+            PodRecord::Requirement& req = m_requirementSlots.slot(into);
+            req.key.clear();
+            req.op = SelectorOperator::In;
+            req.matchField = matchField;
+            m_valueSlots.begin();
+            forEachField(o, [&](od::field& f, const char* k) {
+                onKey(k, "key", [&] { req.key.assign(stringValue(f.value(), "a string")); })
+                    || onKey(k, "operator", [&] { req.op = enumValue(f.value(), kSelectorOperators, "node selector operator"); })
+                    || onKey(k, "values", [&] {
+                           forEachElement(f.value(), "an array of strings",
+                               [&](od::value& value) { m_valueSlots.slot(req.values).assign(stringValue(value, "a string")); });
+                       });
+            });
+            m_valueSlots.trim(req.values);
+        });
+}
+
+void KubectlJsonImporter::commitItem(const char* itemStart)
+{
+    ItemKind kind = effectiveItemKind();
+    if (kind == ItemKind::Unknown) {
+        if (m_sawNodeFields && !m_sawPodFields)
+            kind = ItemKind::Node;
+        else if (m_sawPodFields && !m_sawNodeFields)
+            kind = ItemKind::Pod;
+        else
+            fail(itemStart,
+                m_sawPodFields ? "cannot tell whether this item is a Node or a Pod: it has no kind, and both node fields "
+                                 "(status.allocatable/capacity) and pod fields (spec.containers)"
+                               : "cannot tell whether this item is a Node or a Pod: it has no kind, no "
+                                 "status.allocatable/capacity (a Node) and no spec.containers (a Pod)");
+    }
+    if (kind == ItemKind::Other) {
+        const std::string& name = m_itemKind == ItemKind::Other ? m_itemKindName : m_defaultKindName;
+        auto it = std::find_if(m_skippedKinds.begin(), m_skippedKinds.end(), [&](const auto& e) { return e.first == name; });
+        if (it == m_skippedKinds.end())
+            m_skippedKinds.emplace_back(name, 1);
+        else
+            ++it->second;
+        return;
+    }
+    if (kind == ItemKind::Node) {
+        m_labelSlots.trim(m_node.labels);
+        m_taintSlots.trim(m_node.taints);
+        if (m_itemName.empty())
+            failAtName(itemStart, "a node without a name (metadata.name is missing or empty)");
+        m_node.name.assign(m_itemName);
+        // GPU model and instance type from the well-known labels, in this order.
+        // Sources: NVIDIA GPU feature discovery, Alibaba ACK, EKS; kubernetes.io well-known labels.
+        if (const std::string* model = firstLabelValue(
+                m_node.labels, { "nvidia.com/gpu.product", "alibabacloud.com/gpu-card-model", "k8s.amazonaws.com/accelerator" }))
+            m_node.gpuModel.assign(*model);
+        if (const std::string* type
+            = firstLabelValue(m_node.labels, { "node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type" }))
+            m_node.instanceType.assign(*type);
+        for (int i = 0; i < 3; ++i) {
+            const std::int64_t n = m_capacityGpus[i] >= 0 ? m_capacityGpus[i] : m_allocatableGpus[i];
+            if (n >= 0) {
+                m_node.gpuCount = static_cast<std::int32_t>(std::min<std::int64_t>(n, std::numeric_limits<std::int32_t>::max()));
+                break;
+            }
+        }
+        try {
+            m_store.addNode(m_node);
+        } catch (const std::invalid_argument& e) {
+            failAtName(itemStart, std::string(e.what()) + ": a node name appears twice (in this file or an earlier one)", true);
+        }
+        ++m_nodes;
+        return;
+    }
+    m_tolerationSlots.trim(m_pod.tolerations);
+    m_selectorSlots.trim(m_pod.nodeSelector);
+    m_termSlots.trim(m_pod.requiredAffinityTerms);
+    m_containerSlots.trim(m_spec.containers);
+    m_initContainerSlots.trim(m_spec.initContainers);
+    if (m_itemName.empty())
+        failAtName(itemStart, "a pod without a name (metadata.name is missing or empty)");
+    if (m_pod.namespaceName.empty())
+        failAtName(itemStart, "a pod without a namespace (metadata.namespace is missing or empty)");
+    m_pod.name.assign(m_itemName);
+    m_pod.request = model::effectivePodRequest(m_spec, m_store.resources());
+    m_store.addPod(m_pod);
+    ++m_pods;
+}
+
+} // namespace fleet::importers::kubejson_detail
