@@ -450,6 +450,27 @@ std::int64_t ClusterStore::nodeExtendedRequested(NodeId n, ResourceKey key) cons
     return 0;
 }
 
+// Contract stubs: the columns behind these land with the model work of issue 5.
+std::span<const NodeCondition> ClusterStore::nodeConditions(NodeId) const noexcept
+{
+    return {};
+}
+
+std::span<const Label> ClusterStore::podLabels(PodId) const noexcept
+{
+    return {};
+}
+
+std::string_view ClusterStore::podSchedulingMessage(PodId) const noexcept
+{
+    return {};
+}
+
+std::span<const StringId> ClusterStore::podSchedulingGates(PodId) const noexcept
+{
+    return {};
+}
+
 std::span<const PodId> ClusterStore::nodePods(NodeId n) const noexcept
 {
     if (m_nodePodBegin.size() <= n.index() + 1)

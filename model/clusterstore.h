@@ -94,6 +94,17 @@ enum class OwnerKind : std::uint8_t { None, ReplicaSet, Deployment, StatefulSet,
 /// kind not listed in OwnerKind. Thread: any.
 [[nodiscard]] OwnerKind ownerKindFromName(std::string_view kind) noexcept;
 
+/// A node condition (status.conditions[]), Ready included. Source:
+/// https://kubernetes.io/docs/reference/node/node-status/#condition
+struct NodeCondition {
+    StringId type;    // "Ready", "MemoryPressure", "DiskPressure", "PIDPressure", "NetworkUnavailable", ...
+    Readiness status = Readiness::Unknown; // the condition's status: True, False or Unknown
+    std::int64_t lastTransitionUnixSeconds = 0; // 0 when the input does not say
+    StringId reason;
+    StringId message;
+    bool operator==(const NodeCondition&) const noexcept = default;
+};
+
 /// Nodes and pods by state: what the status bar and `summary` report about a cluster.
 struct ClusterCounts {
     std::size_t nodes = 0;
@@ -216,6 +227,8 @@ public:
     [[nodiscard]] std::string_view nodeGpuModel(NodeId n) const noexcept { return str(m_nodeGpuModel[n.index()]); }
     [[nodiscard]] std::int32_t nodeGpuCount(NodeId n) const noexcept { return m_nodeGpuCount[n.index()]; }
     [[nodiscard]] std::string_view nodeInstanceType(NodeId n) const noexcept { return str(m_nodeInstanceType[n.index()]); }
+    /// The node's conditions as the input lists them (Ready included); empty when it gives none.
+    [[nodiscard]] std::span<const NodeCondition> nodeConditions(NodeId n) const noexcept;
     /// Pods counted on node n (after finalize()), as a contiguous range of ids.
     [[nodiscard]] std::span<const PodId> nodePods(NodeId n) const noexcept;
 
@@ -252,6 +265,13 @@ public:
     [[nodiscard]] bool podIsMirror(PodId p) const noexcept { return m_podMirror[p.index()] != 0; }
     [[nodiscard]] std::span<const Toleration> podTolerations(PodId p) const noexcept;
     [[nodiscard]] std::span<const Label> podNodeSelector(PodId p) const noexcept;
+    /// The pod's metadata.labels (interned); empty when it has none.
+    [[nodiscard]] std::span<const Label> podLabels(PodId p) const noexcept;
+    /// The message of the pod's PodScheduled condition when its status is False (the
+    /// scheduler's reason: "0/12 nodes are available: ..."), else "".
+    [[nodiscard]] std::string_view podSchedulingMessage(PodId p) const noexcept;
+    /// The names of the pod's spec.schedulingGates; empty when it has none.
+    [[nodiscard]] std::span<const StringId> podSchedulingGates(PodId p) const noexcept;
     /// Required node affinity terms (ORed); empty when the pod has none.
     [[nodiscard]] std::span<const NodeSelectorTerm> podRequiredAffinity(PodId p) const noexcept;
 

@@ -793,4 +793,14 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
     }
 }
 
+// Contract stubs for issue 5; the map's layers implement them.
+void FleetMapView::setSelectedNode(NodeId) {}
+NodeId FleetMapView::selectedNode() const { return {}; }
+void FleetMapView::setNodeMask(std::shared_ptr<const std::vector<std::uint8_t>>) {}
+void FleetMapView::setProblemNodes(std::vector<NodeId>) {}
+void FleetMapView::zoomToNode(NodeId) {}
+void FleetMapView::zoomToDomain(DomainId) {}
+void FleetMapView::zoomToSelection() {}
+QString FleetMapView::breadcrumbText() const { return {}; }
+
 } // namespace fleet::views

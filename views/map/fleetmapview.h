@@ -22,7 +22,9 @@
 #include <QRect>
 #include <QWidget>
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace fleet::model {
 class ClusterStore;
@@ -80,6 +82,28 @@ public:
     /// domain path, so a domain too small for its label is still named. For tests.
     [[nodiscard]] QRect domainLabelRect(model::DomainId domain) const;
 
+    // ---- exploring (issue 5; the map's layers draw these) ---------------------------
+    /// Selects node n (an invalid id clears it): the selection layer outlines its cell at
+    /// every zoom. Emits selectionChanged when it changes.
+    void setSelectedNode(model::NodeId n);
+    [[nodiscard]] model::NodeId selectedNode() const;
+    /// Dims every node whose byte in `mask` is 0 (indexed by NodeId, size = nodes of the
+    /// store); a null mask dims nothing. Used by the label-selector filter and the
+    /// workload / namespace highlight. The mask is shared, never copied or edited.
+    void setNodeMask(std::shared_ptr<const std::vector<std::uint8_t>> mask);
+    /// Nodes drawn with a problem marker of a minimum on-screen size at every zoom (the
+    /// app feeds model::findNodeProblems()); NotReady and cordoned nodes are marked too.
+    void setProblemNodes(std::vector<model::NodeId> nodes);
+    /// Zooms and pans so that node n fills a comfortable part of the view (its GPUs, pods
+    /// and name drawn), or domain d fits, or the selection does. No-op for invalid ids.
+    void zoomToNode(model::NodeId n);
+    void zoomToDomain(model::DomainId d);
+    void zoomToSelection();
+    /// The domain path at the centre of the view (or under the pointer while it is over
+    /// the map), outermost first: "us-east-1 > us-east-1a > nn-1a2b"; "" when zoomed out
+    /// to the whole fleet.
+    [[nodiscard]] QString breadcrumbText() const;
+
     struct Private;
 
 signals:
@@ -90,6 +114,9 @@ signals:
     void nodeHovered(fleet::model::NodeId node);
     void nodeActivated(fleet::model::NodeId node); // click
     void frameRendered(); // after each VTK frame reached the screen
+    void selectionChanged(fleet::model::NodeId node);
+    /// A domain label was clicked (a double-click also zooms to it).
+    void domainActivated(fleet::model::DomainId domain);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
