@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "simulatedialog.h"
+
 #include "applog.h"
 #include "statusfield.h"
 
@@ -13,7 +15,6 @@
 #include <QFileDialog>
 #include <QFrame>
 #include <QHBoxLayout>
-#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -162,6 +163,7 @@ void MainWindow::createMenus()
             tr("<b>Fleetscope %1</b><p>Sees a whole cluster at once: every node a cell, coloured by "
                "the requested share of its GPUs (CPU where a node has none).</p>")
                 .arg(QApplication::applicationVersion()));
+        restoreMapFocus();
     });
 }
 
@@ -237,6 +239,7 @@ void MainWindow::openFiles(const QStringList& paths)
 
 void MainWindow::openSimulated(std::size_t nodeCount, std::uint64_t seed)
 {
+    m_lastSimulation = { nodeCount, seed };
     m_imports->startSimulated(nodeCount, seed);
 }
 
@@ -249,15 +252,20 @@ void MainWindow::showOpenDialog()
 {
     const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open Cluster Files"), QString(),
         tr("Cluster files (*.json *.csv);;kubectl JSON (*.json);;Alibaba GPU trace CSV (*.csv);;All files (*)"));
+    restoreMapFocus();
     openFiles(paths);
 }
 
 void MainWindow::showSimulateDialog()
 {
-    bool ok = false;
-    const int nodes = QInputDialog::getInt(this, tr("Open Simulated Cluster"), tr("Nodes:"), 100000, 1, 1000000, 1000, &ok);
-    if (ok)
-        openSimulated(static_cast<std::size_t>(nodes), 1);
+    SimulateDialog dialog(this);
+    if (m_lastSimulation.first > 0) {
+        dialog.setNodeCount(m_lastSimulation.first);
+        dialog.setSeed(m_lastSimulation.second);
+    }
+    if (dialog.exec() == QDialog::Accepted)
+        openSimulated(dialog.nodeCount(), dialog.seed());
+    restoreMapFocus();
 }
 
 void MainWindow::showWarningDetails()
@@ -272,6 +280,7 @@ void MainWindow::showWarningDetails()
         lines << QString::fromStdString(w);
     box->setDetailedText(lines.join(QLatin1Char('\n')));
     box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QDialog::finished, this, &MainWindow::restoreMapFocus);
     box->open();
 }
 
@@ -338,6 +347,7 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
     m_warningCountLabel->setText(formatWarningCount(m_cluster->totals.warnings));
     m_warningCountLabel->setStyleSheet(
         m_cluster->totals.warnings > 0 ? QStringLiteral("color: #8a5a00; font-weight: bold;") : QString());
+    fitHoverField();
     m_totalsLabel->setToolTip(
         tr("%1: imported in %2 ms, laid out in %3 ms.\n%4\nGPUs, CPU and memory: requested by counted "
            "pods / allocatable. Counted pods: bound to a node and not Succeeded/Failed. Pending: no node yet. On "
@@ -389,6 +399,7 @@ void MainWindow::onNodeHovered(model::NodeId node)
     }
     m_hoverLabel->setText(
         QString::fromUtf8(m_cluster->store->nodeName(node).data(), qsizetype(m_cluster->store->nodeName(node).size())));
+    fitHoverField();
 }
 
 QString MainWindow::totalsText() const
@@ -405,12 +416,37 @@ QString MainWindow::displayedTotalsText() const
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_map && event->type() == QEvent::Resize)
+    if (watched == m_map && event->type() == QEvent::Resize) {
         updateLegendVisibility();
+        fitHoverField();
+    }
     if (watched == m_map && event->type() == QEvent::Leave)
         m_hoverLabel->setText(QString()); // the pointer left the map: no node under it
 
     return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::restoreMapFocus()
+{
+    activateWindow();
+    raise();
+    m_map->setFocus(Qt::OtherFocusReason);
+}
+
+void MainWindow::fitHoverField()
+{
+    // The hover field gets what the totals, the warning count and the import field leave;
+    // below a few characters it hides. The totals' full text is never shortened for it.
+    const int spacing = 2 * statusBar()->layout()->spacing() + 24;
+    int taken = m_totalsLabel->sizeHint().width() + m_warningCountLabel->sizeHint().width() + spacing;
+    if (m_importStatus->isVisible())
+        taken += m_importStatus->sizeHint().width();
+    if (m_progressBar->isVisible())
+        taken += m_progressBar->minimumWidth() + m_cancelButton->sizeHint().width();
+    const int room = statusBar()->width() - taken;
+    const bool fits = room >= m_hoverLabel->minimumSizeHint().width() * 2;
+    m_hoverLabel->setMaximumWidth(std::max(0, room));
+    m_hoverLabel->setVisible(fits && !m_hoverLabel->text().isEmpty());
 }
 
 void MainWindow::updateLegendVisibility()

@@ -8,6 +8,7 @@
 #include <QMainWindow>
 
 #include <cstdint>
+#include <utility>
 #include <memory>
 
 class QAction;
@@ -114,6 +115,12 @@ private:
     void showImportMessage(const QStringList& variants);
     void setBusy(bool busy);
     void updateLegendVisibility();
+    /// After a dialog closed: activates the window again and gives the map the keyboard
+    /// focus. Without a window manager (Xvfb, some kiosk setups) nothing re-activates the
+    /// window, and its shortcuts stayed dead until the map was clicked (user trial).
+    void restoreMapFocus();
+    /// Keeps the hover name from taking the totals' room: the totals never give way.
+    void fitHoverField();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -126,6 +133,7 @@ private:
     QString m_errorMessage; // plain text of the error banner
     qint64 m_lastSetClusterMs = 0;
     bool m_logImportErrors = true;
+    std::pair<std::size_t, std::uint64_t> m_lastSimulation { 0, 1 }; // nodes, seed of the last simulation
 
     QFrame* m_errorBanner = nullptr;
     QLabel* m_errorLabel = nullptr;

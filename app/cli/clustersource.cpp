@@ -43,6 +43,11 @@ bool readClusterSource(const QCommandLineParser& parser, bool simulateByDefault,
         source.simulatedNodes = nodes;
         return true;
     }
+    if (!source.files.isEmpty() && parser.isSet(QStringLiteral("seed"))) {
+        // A seed only shapes a simulated cluster; with files it would be silently ignored.
+        error = QStringLiteral("--seed applies to --simulate only, not to files");
+        return false;
+    }
     if (source.files.isEmpty()) {
         if (!simulateByDefault) {
             error = QStringLiteral("no input: give one or more FILEs or --simulate NODES");

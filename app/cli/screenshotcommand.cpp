@@ -8,6 +8,9 @@
 #include "app/surfaceformat.h"
 #include "app/xvfb/privatexserver.h"
 
+#include "model/domainpath.h"
+#include "model/labelselector.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QEventLoop>
@@ -20,7 +23,9 @@
 
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <optional>
+#include <vector>
 
 namespace fleet::app {
 namespace {
@@ -35,7 +40,27 @@ struct ScreenshotOptions {
     views::MapMetric metric = views::MapMetric::GpuRequested;
     QStringList printCells;
     bool mapOnly = false;
+    QByteArray imageFormat = "PNG"; // from the output's suffix (imageFormatForPath())
+    QString selectorText; // --selector, checked for syntax before the import
+    model::LabelSelector selector;
+    QString focus; // --focus node/NAME or KEY=VALUE[/KEY=VALUE...]
 };
+
+// The image formats `-o` writes, by file suffix (Qt's built-in writers, no plugin needed).
+// A name without a suffix is written as PNG. Returns an empty array for any other suffix.
+QByteArray imageFormatForPath(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix.isEmpty() || suffix == QLatin1String("png"))
+        return "PNG";
+    if (suffix == QLatin1String("jpg") || suffix == QLatin1String("jpeg"))
+        return "JPEG";
+    if (suffix == QLatin1String("bmp"))
+        return "BMP";
+    if (suffix == QLatin1String("ppm"))
+        return "PPM";
+    return {};
+}
 
 int fail(const QString& text, int code)
 {
@@ -58,7 +83,7 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
                                                     "starts a private Xvfb when none can be opened."));
     parser.addHelpOption();
     parser.addOption(QCommandLineOption(
-        { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("The PNG file to write."), QStringLiteral("out.png")));
+        { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("The image to write: PNG, or JPEG, BMP or PPM by its suffix (.jpg, .bmp, .ppm)."), QStringLiteral("out.png")));
     parser.addOption(QCommandLineOption(QStringLiteral("size"), QStringLiteral("Size of the image in pixels (default 1280x860)."),
         QStringLiteral("WxH"), QStringLiteral("1280x860")));
     parser.addOption(QCommandLineOption(QStringLiteral("metric"),
@@ -66,6 +91,14 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
         QStringLiteral("gpu")));
     parser.addOption(QCommandLineOption(
         QStringLiteral("map-only"), QStringLiteral("Write only the map with its legend, not the whole window.")));
+    parser.addOption(QCommandLineOption(QStringLiteral("selector"),
+        QStringLiteral("Dim every node whose labels do not match SEL, a label selector in kubectl's syntax "
+                       "(key=value, key!=value, key in (a,b), key notin (a), key, !key; commas AND)."),
+        QStringLiteral("SEL")));
+    parser.addOption(QCommandLineOption(QStringLiteral("focus"),
+        QStringLiteral("Zoom to node/NAME, or to a topology domain by its path of labels, e.g. "
+                       "topology.kubernetes.io/zone=us-east-1a (levels may be skipped where the name is unique)."),
+        QStringLiteral("node/NAME|KEY=VALUE[/KEY=VALUE...]")));
     parser.addOption(QCommandLineOption(QStringLiteral("print-cell"),
         QStringLiteral("Print \"cell NODE X Y\": the centre of NODE's cell in image pixels (repeatable)."),
         QStringLiteral("NODE")));
@@ -84,6 +117,12 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
     // Checked before the import, which can take seconds, and again before writing.
     if (const QString problem = outputPathProblem(options.output); !problem.isEmpty())
         return fail(problem, 2);
+    // The file gets the format its name asks for (a ".jpg" once received PNG bytes).
+    options.imageFormat = imageFormatForPath(options.output);
+    if (options.imageFormat.isEmpty())
+        return fail(QStringLiteral("-o %1: cannot write .%2 images; name the file .png, .jpg, .bmp or .ppm")
+                        .arg(options.output, QFileInfo(options.output).suffix()),
+            2);
     static const QRegularExpression sizeRe(QStringLiteral("^(\\d{1,5})x(\\d{1,5})$"));
     const QString sizeText = parser.value(QStringLiteral("size"));
     const auto m = sizeRe.match(sizeText);
@@ -107,6 +146,30 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
     else
         return fail(QStringLiteral("--metric: expected gpu, cpu or memory, got \"%1\"").arg(metric), 2);
     options.mapOnly = parser.isSet(QStringLiteral("map-only"));
+    if (parser.isSet(QStringLiteral("selector"))) {
+        options.selectorText = parser.value(QStringLiteral("selector"));
+        try {
+            options.selector = model::parseLabelSelector(options.selectorText.toStdString());
+        } catch (const model::LabelSelectorError& e) {
+            // The selector, and a caret under the place where it went wrong.
+            const int column = static_cast<int>(e.position());
+            return fail(QStringLiteral("--selector: %1 at character %2\n  %3\n  %4^")
+                            .arg(QString::fromStdString(e.what()))
+                            .arg(column + 1)
+                            .arg(options.selectorText, QString(column, QLatin1Char(' '))),
+                2);
+        }
+    }
+    options.focus = parser.value(QStringLiteral("focus"));
+    if (!options.focus.isEmpty() && !options.focus.startsWith(QLatin1String("node/"))) {
+        try {
+            (void)model::parseDomainPath(options.focus.toStdString()); // syntax now; the domain after the import
+        } catch (const std::invalid_argument& e) {
+            return fail(QStringLiteral("--focus: %1").arg(QString::fromStdString(e.what())), 2);
+        }
+    } else if (options.focus == QLatin1String("node/")) {
+        return fail(QStringLiteral("--focus: expected node/NAME, got \"node/\""), 2);
+    }
     options.printCells = parser.values(QStringLiteral("print-cell"));
     QString error;
     if (!readClusterSource(parser, true, options.source, error))
@@ -165,6 +228,29 @@ int render(const ScreenshotOptions& options)
         return fail(QStringLiteral("timed out waiting for the first frame of the map"), 1);
     QCoreApplication::processEvents();
 
+    // The view state the window would have: the filter, then the focus.
+    const ImportedCluster& cluster = *window.cluster();
+    if (!options.selectorText.isEmpty())
+        window.mapView()->setNodeMask(std::make_shared<const std::vector<std::uint8_t>>(
+            model::nodesMatchingSelector(*cluster.store, options.selector)));
+    if (options.focus.startsWith(QLatin1String("node/"))) {
+        const QString name = options.focus.mid(5);
+        const model::NodeId node = cluster.store->findNode(name.toStdString());
+        if (!node.isValid())
+            return fail(QStringLiteral("--focus: no node named \"%1\" in %2").arg(name, cluster.sourceLabel), 1);
+        window.mapView()->setSelectedNode(node);
+        window.mapView()->zoomToNode(node);
+    } else if (!options.focus.isEmpty()) {
+        try {
+            const model::DomainId domain
+                = model::findDomainByPath(*cluster.topology, model::parseDomainPath(options.focus.toStdString()));
+            window.mapView()->zoomToDomain(domain);
+        } catch (const std::invalid_argument& e) {
+            return fail(QStringLiteral("--focus: %1").arg(QString::fromStdString(e.what())), 1);
+        }
+    }
+    QCoreApplication::processEvents();
+
     views::FleetMapView* map = window.mapView();
     const QImage mapImage = map->grabImage();
     if (mapImage.isNull())
@@ -211,9 +297,9 @@ int render(const ScreenshotOptions& options)
     QSaveFile file(options.output);
     if (!file.open(QIODevice::WriteOnly))
         return fail(QStringLiteral("cannot write %1: %2").arg(options.output, file.errorString()), 1);
-    if (!image.save(&file, "PNG")) {
+    if (!image.save(&file, options.imageFormat.constData(), options.imageFormat == "JPEG" ? 95 : -1)) {
         file.cancelWriting();
-        return fail(QStringLiteral("cannot encode the PNG for %1").arg(options.output), 1);
+        return fail(QStringLiteral("cannot encode the %1 image for %2").arg(QString::fromLatin1(options.imageFormat), options.output), 1);
     }
     if (!file.commit())
         return fail(QStringLiteral("cannot write %1: %2").arg(options.output, file.errorString()), 1);

@@ -121,6 +121,8 @@ private slots:
     void screenshotRejectsSize_data();
     void screenshotRejectsSize();
     void screenshotUnknownCellFails();
+    void screenshotFormatFromSuffix_data();
+    void screenshotFormatFromSuffix();
     void summaryHelpIsTrue();
     void summarySimulated();
     void outOfMemoryIsNamed_data();
@@ -244,6 +246,9 @@ void TestCli::summaryFails_data()
     QTest::newRow("no input") << QStringList { QStringLiteral("summary") } << 2 << QStringLiteral("no input");
     QTest::newRow("bad format") << QStringList { QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("xml"),
         bad } << 2 << QStringLiteral("--format");
+    // A seed shapes only a simulated cluster: with files it was silently ignored.
+    QTest::newRow("seed with files") << QStringList { QStringLiteral("summary"), QStringLiteral("--seed"), QStringLiteral("3"),
+        kHoneycomb + "/nodes.json" } << 2 << QStringLiteral("--seed applies to --simulate only");
 }
 
 void TestCli::summaryFails()
@@ -439,6 +444,41 @@ void TestCli::screenshotUnknownCellFails()
 }
 
 // What `summary --help` says about a missing FILE must be what summary does.
+void TestCli::screenshotFormatFromSuffix_data()
+{
+    QTest::addColumn<QString>("fileName");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QByteArray>("magic"); // first bytes of the file written, or what stderr says
+    QTest::newRow("png") << "map.png" << 0 << QByteArray("\x89PNG");
+    QTest::newRow("jpg") << "map.jpg" << 0 << QByteArray("\xff\xd8\xff");
+    QTest::newRow("JPEG upper case") << "map.JPEG" << 0 << QByteArray("\xff\xd8\xff");
+    QTest::newRow("bmp") << "map.bmp" << 0 << QByteArray("BM");
+    QTest::newRow("no suffix") << "map" << 0 << QByteArray("\x89PNG");
+    QTest::newRow("gif refused") << "map.gif" << 2 << QByteArray("cannot write .gif images");
+}
+
+// `-o x.jpg` once wrote PNG bytes under a .jpg name.
+void TestCli::screenshotFormatFromSuffix()
+{
+    QFETCH(QString, fileName);
+    QFETCH(int, exitCode);
+    QFETCH(QByteArray, magic);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString out = dir.filePath(fileName);
+    const Run r = runFleetscope({ QStringLiteral("screenshot"), kHoneycomb + "/nodes.json", kHoneycomb + "/pods.json",
+        QStringLiteral("-o"), out, QStringLiteral("--size"), QStringLiteral("400x300") });
+    QCOMPARE(r.exitCode, exitCode);
+    if (exitCode != 0) {
+        QVERIFY2(r.err.contains(magic), r.err.constData());
+        QVERIFY(!QFileInfo::exists(out));
+        return;
+    }
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY2(f.read(magic.size()) == magic, qPrintable(fileName));
+}
+
 void TestCli::summaryHelpIsTrue()
 {
     const Run help = runFleetscope({ QStringLiteral("summary"), QStringLiteral("--help") });
