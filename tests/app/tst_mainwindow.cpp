@@ -23,6 +23,7 @@
 #include <QThreadPool>
 #include <QtTest>
 
+#include <cmath>
 #include <csignal>
 
 using fleet::app::MainWindow;
@@ -332,8 +333,8 @@ void TestMainWindow::metricMenuRecolours_data()
                          << "gpu-node-a" << 0.125;
     QTest::newRow("memory") << "actionMetricMemory"
                             << "gpu-node-a" << 0.125;
-    QTest::newRow("gpu falls back to cpu") << "actionMetricGpu"
-                                           << "cpu-node-b" << 1.0;
+    QTest::newRow("gpu: a cpu node is not applicable (NaN)") << "actionMetricGpu"
+                                                             << "cpu-node-b" << std::nan("");
     QTest::newRow("memory, cpu node") << "actionMetricMemory"
                                       << "cpu-node-b" << 0.5;
 }
