@@ -7,6 +7,7 @@
 #include "views/map/colormap.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
@@ -117,6 +118,7 @@ private slots:
     void screenshotFailsCleanly();
     void screenshotMetric_data();
     void screenshotMetric();
+    void screenshotBadPrices();
     void screenshotRefusesOutput_data();
     void screenshotRefusesOutput();
     void screenshotSizeIsExact_data();
@@ -354,6 +356,21 @@ void TestCli::screenshotMetric()
     QVERIFY2(m.hasMatch(), r.out.constData());
     const QRgb actual = QImage(png).pixel(m.captured(1).toInt(), m.captured(2).toInt());
     QVERIFY2(channelDistance(actual, expected.rgb()) <= 2, qPrintable(QColor(actual).name() + " vs " + expected.name()));
+}
+
+// `--prices FILE` with a malformed row: refused before any import, naming file, line and column.
+void TestCli::screenshotBadPrices()
+{
+    QTemporaryDir dir;
+    const QString prices = dir.filePath(QStringLiteral("prices.csv"));
+    QFile f(prices);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("region,instance_type,capacity_type,usd_per_hour\nus-east-1,p5.48xlarge,on-demand,lots\n");
+    f.close();
+    const Run r = runFleetscope({ QStringLiteral("screenshot"), kAppData + QStringLiteral("/small-cluster.json"), QStringLiteral("-o"),
+        dir.filePath(QStringLiteral("map.png")), QStringLiteral("--metric"), QStringLiteral("cost"), QStringLiteral("--prices"), prices });
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--prices: %1:2:33: expected usd_per_hour").arg(prices).toUtf8()), r.err.constData());
 }
 
 void TestCli::screenshotFailsCleanly()
