@@ -104,8 +104,8 @@ ColorTable buildAmount() noexcept
     const double hue = 250.0 * kPi / 180.0;
     for (int i = 0; i < kShareColorSteps; ++i) {
         const double t = static_cast<double>(i) / (kShareColorSteps - 1);
-        const double L = 0.30 + 0.63 * t;
-        const double chroma = 0.04 + 0.08 * std::sin(kPi * t);
+        const double L = 0.30 + 0.60 * t;
+        const double chroma = 0.05 + 0.07 * std::sin(kPi * t) + 0.03 * t;
         table[static_cast<std::size_t>(i)] = oklabToRgb(L, chroma * std::cos(hue), chroma * std::sin(hue));
     }
     return table;

@@ -8,7 +8,8 @@
 //   red stays free for NotReady and pink for cordoned.
 // - Amounts (0..max, e.g. cost): a blue sequential ramp built here, linear in OKLab
 //   (Ottosson 2020, "A perceptual color space for image processing") from dark navy
-//   (L 0.30) to a pale sky blue (L 0.93) at hue 250 degrees, chroma 0.04 + 0.08 sin(pi t):
+//   (L 0.30) to a light sky blue (L 0.90) at hue 250 degrees, chroma 0.05 + 0.07 sin(pi t)
+//   + 0.03 t (the top end stays blue, apart from the neutral not-applicable grey):
 //   equal steps of amount are equal perceptual steps, lightness rises monotonically, and
 //   its hue (no green, no yellow) tells an amount map from a share map at a glance.
 // - Differences around 0 (after minus before): Moreland's "cool to warm" diverging map
