@@ -80,6 +80,9 @@ int runGui(int& argc, char** argv)
     parser.addHelpOption();
     parser.addVersionOption();
     addClusterSourceOptions(parser, true);
+    parser.addOption(QCommandLineOption(QStringLiteral("prices"),
+        QStringLiteral("A CSV of node prices (region,instance_type,capacity_type,usd_per_hour) whose rows replace the shipped ones."),
+        QStringLiteral("FILE")));
     parser.addOption(QCommandLineOption(QStringLiteral("quit-after-first-frame"),
         QStringLiteral("Measure startup: print the time from process start to the first frame of "
                        "the cluster on screen, with its phases, and quit.")));
@@ -134,6 +137,11 @@ int runGui(int& argc, char** argv)
     report.applicationMs = msSinceProcessStart();
 
     MainWindow window;
+    if (QString priceError; parser.isSet(QStringLiteral("prices"))
+        && !window.setPriceOverrideFile(parser.value(QStringLiteral("prices")), priceError)) {
+        std::fprintf(stderr, "fleetscope: --prices: %s\n", qPrintable(priceError));
+        return 2;
+    }
     bool clusterShown = false;
     if (measure) {
         QObject::connect(&window, &MainWindow::clusterShown, &window, [&] {

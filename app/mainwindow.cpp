@@ -5,6 +5,8 @@
 #include "applog.h"
 #include "statusfield.h"
 
+#include "importers/pricing/pricetableloader.h"
+#include "model/metrics/metricregistry.h"
 #include "views/map/maplegend.h"
 
 #include <QAction>
@@ -16,6 +18,7 @@
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -136,21 +139,70 @@ void MainWindow::createMenus()
     QMenu* metric = menuBar()->addMenu(tr("&Metric"));
     m_metricGroup = new QActionGroup(this);
     m_metricGroup->setExclusive(true);
-    auto addMetric = [&](const QString& text, views::MapMetric value, const QString& name) {
+    // Every metric of the registry, in its order, Ctrl+1 onwards; then the predefined
+    // label metrics and "Colour by Label..." for any other key.
+    auto addMetric = [&](const QString& text, const QString& id, const QString& name) {
         QAction* a = metric->addAction(text);
         a->setCheckable(true);
         a->setObjectName(name);
         m_metricGroup->addAction(a);
-        connect(a, &QAction::triggered, this, [this, value] { m_map->setMetric(value); });
+        connect(a, &QAction::triggered, this, [this, id] { setMetric(id); });
+        m_metricActions.insert(id, a);
         return a;
     };
-    m_gpuMetric
-        = addMetric(tr("&GPU Requested (CPU Where No GPU)"), views::MapMetric::GpuRequested, QStringLiteral("actionMetricGpu"));
-    m_cpuMetric = addMetric(tr("&CPU Requested"), views::MapMetric::CpuRequested, QStringLiteral("actionMetricCpu"));
-    m_memoryMetric = addMetric(tr("&Memory Requested"), views::MapMetric::MemoryRequested, QStringLiteral("actionMetricMemory"));
-    m_gpuMetric->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
-    m_cpuMetric->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
-    m_memoryMetric->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_3));
+    struct MenuEntry {
+        const char* id;
+        const char* text;
+        const char* name;
+    };
+    static constexpr MenuEntry kEntries[] = {
+        { "gpu", QT_TR_NOOP("&GPU Requested"), "actionMetricGpu" },
+        { "cpu", QT_TR_NOOP("&CPU Requested"), "actionMetricCpu" },
+        { "memory", QT_TR_NOOP("&Memory Requested"), "actionMetricMemory" },
+        { "gpu-unallocated", QT_TR_NOOP("&Unallocated GPUs"), "actionMetricGpuUnallocated" },
+        { "cost", QT_TR_NOOP("C&ost per Hour"), "actionMetricCost" },
+        { "cost-unallocated", QT_TR_NOOP("Cost of Unallocated &Capacity"), "actionMetricCostUnallocated" },
+        { "state", QT_TR_NOOP("Node &State"), "actionMetricState" },
+    };
+    int shortcut = 0;
+    for (const auto& m : model::MetricRegistry::builtin().metrics()) {
+        const QString id = QString::fromStdString(m->id());
+        QString text = QString::fromStdString(m->title());
+        QString name = QStringLiteral("actionMetric_") + id;
+        for (const MenuEntry& e : kEntries)
+            if (id == QLatin1String(e.id)) {
+                text = tr(e.text);
+                name = QLatin1String(e.name);
+            }
+        QAction* a = addMetric(text, id, name);
+        if (shortcut < 9)
+            a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + shortcut++)));
+    }
+    m_gpuMetric = m_metricActions.value(QStringLiteral("gpu"));
+    m_cpuMetric = m_metricActions.value(QStringLiteral("cpu"));
+    m_memoryMetric = m_metricActions.value(QStringLiteral("memory"));
+    metric->addSeparator();
+    addMetric(tr("Colour by Node &Group"), QStringLiteral("label:eks.amazonaws.com/nodegroup"), QStringLiteral("actionMetricNodeGroup"));
+    addMetric(tr("Colour by Capacity &Type"), QStringLiteral("label:eks.amazonaws.com/capacityType"),
+        QStringLiteral("actionMetricCapacityType"));
+    addMetric(tr("Colour by &Instance Type"), QStringLiteral("label:node.kubernetes.io/instance-type"),
+        QStringLiteral("actionMetricInstanceType"));
+    m_otherLabelMetric = metric->addAction(tr("Colour by &Label\u2026"));
+    m_otherLabelMetric->setCheckable(true);
+    m_otherLabelMetric->setObjectName(QStringLiteral("actionMetricLabel"));
+    m_metricGroup->addAction(m_otherLabelMetric);
+    connect(m_otherLabelMetric, &QAction::triggered, this, [this] {
+        bool ok = false;
+        const QString key = QInputDialog::getText(this, tr("Colour by Label"),
+            tr("Node label key (for example topology.kubernetes.io/zone):"), QLineEdit::Normal, QString(), &ok)
+                                .trimmed();
+        if (!ok || key.isEmpty() || !setMetric(QStringLiteral("label:") + key))
+            setMetric(QString::fromStdString(m_map->currentMetric().id())); // restore the check mark
+    });
+    {
+        QString error;
+        setPriceOverrideFile(QString(), error);
+    }
     setMetric(m_map->metric());
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -216,17 +268,30 @@ void MainWindow::createStatusBar()
 
 void MainWindow::setMetric(views::MapMetric metric)
 {
+    setMetric(QString::fromLatin1(views::mapMetricId(metric).data()));
+}
+
+bool MainWindow::setMetric(const QString& id)
+{
+    const std::shared_ptr<const model::Metric> metric = model::MetricRegistry::builtin().find(id.toStdString());
+    if (!metric)
+        return false;
     m_map->setMetric(metric);
-    switch (metric) {
-    case views::MapMetric::GpuRequested:
-        m_gpuMetric->setChecked(true);
-        break;
-    case views::MapMetric::CpuRequested:
-        m_cpuMetric->setChecked(true);
-        break;
-    case views::MapMetric::MemoryRequested:
-        m_memoryMetric->setChecked(true);
-        break;
+    if (QAction* a = m_metricActions.value(id))
+        a->setChecked(true);
+    else if (m_otherLabelMetric)
+        m_otherLabelMetric->setChecked(true);
+    return true;
+}
+
+bool MainWindow::setPriceOverrideFile(const QString& overrideFile, QString& error)
+{
+    try {
+        m_map->setPrices(std::make_shared<const model::PriceTable>(importers::loadPriceTable(overrideFile.toStdString())));
+        return true;
+    } catch (const std::exception& e) {
+        error = QString::fromStdString(e.what());
+        return false;
     }
 }
 

@@ -5,6 +5,7 @@
 
 #include "views/map/fleetmapview.h"
 
+#include <QHash>
 #include <QMainWindow>
 
 #include <cstdint>
@@ -88,6 +89,15 @@ public:
 
     /// Colours the map by `metric` and checks the matching Metric menu action.
     void setMetric(views::MapMetric metric);
+    /// Colours the map by the metric with `id` in model::MetricRegistry::builtin() ("gpu",
+    /// "cost", "label:KEY", ...) and checks its menu action (none for a label key the menu
+    /// does not list). Returns false, changing nothing, for an unknown id.
+    bool setMetric(const QString& id);
+    /// Prices for the cost metrics: the shipped table with the rows of `overrideFile`
+    /// (importers::loadPriceTable(); empty: the shipped table alone). Returns false and
+    /// sets `error` ("FILE:LINE:COLUMN: ...") when the file is refused; the prices in use
+    /// then stay as they were.
+    bool setPriceOverrideFile(const QString& overrideFile, QString& error);
 
     /// Whether a failed import is also logged as a warning (category "fleet.app", so on
     /// stderr by default) besides the error banner. On by default; the screenshot command,
@@ -151,6 +161,8 @@ private:
     QAction* m_gpuMetric = nullptr;
     QAction* m_cpuMetric = nullptr;
     QAction* m_memoryMetric = nullptr;
+    QHash<QString, QAction*> m_metricActions; // by metric id, every action of the Metric menu
+    QAction* m_otherLabelMetric = nullptr; // "Colour by Label...": checked for an unlisted label key
 };
 
 } // namespace fleet::app

@@ -7,6 +7,7 @@
 #include "app/mainwindow.h"
 #include "app/surfaceformat.h"
 #include "app/xvfb/privatexserver.h"
+#include "model/metrics/metricregistry.h"
 
 #include "model/domainpath.h"
 #include "model/labelselector.h"
@@ -37,7 +38,8 @@ struct ScreenshotOptions {
     ClusterSource source;
     QString output;
     QSize size { 1280, 860 };
-    views::MapMetric metric = views::MapMetric::GpuRequested;
+    QString metric = QStringLiteral("gpu"); // an id of model::MetricRegistry::builtin()
+    QString pricesFile; // --prices: overrides the shipped price table
     QStringList printCells;
     bool mapOnly = false;
     QByteArray imageFormat = "PNG"; // from the output's suffix (imageFormatForPath())
@@ -87,8 +89,13 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
     parser.addOption(QCommandLineOption(QStringLiteral("size"), QStringLiteral("Size of the image in pixels (default 1280x860)."),
         QStringLiteral("WxH"), QStringLiteral("1280x860")));
     parser.addOption(QCommandLineOption(QStringLiteral("metric"),
-        QStringLiteral("Colour by gpu (default; CPU where no GPU), cpu or memory requested."), QStringLiteral("gpu|cpu|memory"),
-        QStringLiteral("gpu")));
+        QStringLiteral("Colour by a metric: %1 (default gpu).")
+            .arg(QString::fromStdString(model::MetricRegistry::builtin().validIds())),
+        QStringLiteral("NAME"), QStringLiteral("gpu")));
+    parser.addOption(QCommandLineOption(QStringLiteral("prices"),
+        QStringLiteral("A CSV of node prices (region,instance_type,capacity_type,usd_per_hour) whose rows replace the "
+                       "shipped ones."),
+        QStringLiteral("FILE")));
     parser.addOption(QCommandLineOption(
         QStringLiteral("map-only"), QStringLiteral("Write only the map with its legend, not the whole window.")));
     parser.addOption(QCommandLineOption(QStringLiteral("selector"),
@@ -136,15 +143,12 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
                         .arg(kMaximumSize)
                         .arg(sizeText),
             2);
-    const QString metric = parser.value(QStringLiteral("metric"));
-    if (metric == QLatin1String("gpu"))
-        options.metric = views::MapMetric::GpuRequested;
-    else if (metric == QLatin1String("cpu"))
-        options.metric = views::MapMetric::CpuRequested;
-    else if (metric == QLatin1String("memory"))
-        options.metric = views::MapMetric::MemoryRequested;
-    else
-        return fail(QStringLiteral("--metric: expected gpu, cpu or memory, got \"%1\"").arg(metric), 2);
+    options.metric = parser.value(QStringLiteral("metric"));
+    if (!model::MetricRegistry::builtin().find(options.metric.toStdString()))
+        return fail(QStringLiteral("--metric: expected one of %1, got \"%2\"")
+                        .arg(QString::fromStdString(model::MetricRegistry::builtin().validIds()), options.metric),
+            2);
+    options.pricesFile = parser.value(QStringLiteral("prices"));
     options.mapOnly = parser.isSet(QStringLiteral("map-only"));
     if (parser.isSet(QStringLiteral("selector"))) {
         options.selectorText = parser.value(QStringLiteral("selector"));
@@ -198,6 +202,8 @@ int render(const ScreenshotOptions& options)
     MainWindow window;
     window.setLogImportErrors(false); // reported below, once, with the subcommand's name
     window.setMetric(options.metric);
+    if (QString error; !options.pricesFile.isEmpty() && !window.setPriceOverrideFile(options.pricesFile, error))
+        return fail(QStringLiteral("--prices: %1").arg(error), 2);
     window.resize(options.size);
 
     bool finished = false;

@@ -7,6 +7,7 @@
 #include "views/map/colormap.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
@@ -17,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <csignal>
 
 #include <sys/resource.h>
@@ -114,6 +116,9 @@ private slots:
     void helpAndVersion();
     void screenshotWithoutDisplay();
     void screenshotFailsCleanly();
+    void screenshotMetric_data();
+    void screenshotMetric();
+    void screenshotBadPrices();
     void screenshotRefusesOutput_data();
     void screenshotRefusesOutput();
     void screenshotSizeIsExact_data();
@@ -298,9 +303,10 @@ void TestCli::screenshotWithoutDisplay()
     QVERIFY(!image.isNull());
     QCOMPARE(image.size(), QSize(800, 600));
 
-    // Expected colours: tests/data/app/README.md (GPU share where a node has GPUs, else CPU).
-    const QHash<QString, double> shares { { QStringLiteral("gpu-node-a"), 0.5 }, { QStringLiteral("cpu-node-b"), 1.0 },
-        { QStringLiteral("cpu-node-c"), 0.0 } };
+    // Expected colours: tests/data/app/README.md (GPU share where a node has GPUs; CPU-only
+    // nodes are not applicable under the GPU metric: NaN, the neutral grey).
+    const QHash<QString, double> shares { { QStringLiteral("gpu-node-a"), 0.5 }, { QStringLiteral("cpu-node-b"), std::nan("") },
+        { QStringLiteral("cpu-node-c"), std::nan("") } };
     static const QRegularExpression cellRe(QStringLiteral("^cell (\\S+) (\\d+) (\\d+)$"), QRegularExpression::MultilineOption);
     int checked = 0;
     for (auto it = cellRe.globalMatch(QString::fromUtf8(r.out)); it.hasNext();) {
@@ -319,6 +325,57 @@ void TestCli::screenshotWithoutDisplay()
         ++checked;
     }
     QVERIFY2(checked == 3, r.out.constData());
+}
+
+// `screenshot --metric` takes every metric id; a bad one is refused, naming the valid ones.
+void TestCli::screenshotMetric_data()
+{
+    QTest::addColumn<QString>("metric");
+    QTest::addColumn<QColor>("expected"); // gpu-node-a's texel; invalid: refused
+    QTest::newRow("cpu") << "cpu" << QColor::fromRgb(fleet::views::shareRgb(8.0 / 64));
+    QTest::newRow("state") << "state" << fleet::views::readyColor();
+    QTest::newRow("label") << "label:kubernetes.io/hostname" << QColor();
+    QTest::newRow("bad") << "gpus" << QColor();
+}
+
+void TestCli::screenshotMetric()
+{
+    QFETCH(QString, metric);
+    QFETCH(QColor, expected);
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("map.png"));
+    const Run r = runFleetscope({ QStringLiteral("screenshot"), kAppData + QStringLiteral("/small-cluster.json"), QStringLiteral("-o"),
+        png, QStringLiteral("--size"), QStringLiteral("800x600"), QStringLiteral("--metric"), metric, QStringLiteral("--print-cell"),
+        QStringLiteral("gpu-node-a") });
+    if (metric == QLatin1String("gpus")) {
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("expected one of gpu, cpu, memory, gpu-unallocated, cost, cost-unallocated, state, label:KEY"),
+            r.err.constData());
+        return;
+    }
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    if (!expected.isValid())
+        return;
+    static const QRegularExpression cellRe(QStringLiteral("^cell gpu-node-a (\\d+) (\\d+)$"), QRegularExpression::MultilineOption);
+    const auto m = cellRe.match(QString::fromUtf8(r.out));
+    QVERIFY2(m.hasMatch(), r.out.constData());
+    const QRgb actual = QImage(png).pixel(m.captured(1).toInt(), m.captured(2).toInt());
+    QVERIFY2(channelDistance(actual, expected.rgb()) <= 2, qPrintable(QColor(actual).name() + " vs " + expected.name()));
+}
+
+// `--prices FILE` with a malformed row: refused before any import, naming file, line and column.
+void TestCli::screenshotBadPrices()
+{
+    QTemporaryDir dir;
+    const QString prices = dir.filePath(QStringLiteral("prices.csv"));
+    QFile f(prices);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("region,instance_type,capacity_type,usd_per_hour\nus-east-1,p5.48xlarge,on-demand,lots\n");
+    f.close();
+    const Run r = runFleetscope({ QStringLiteral("screenshot"), kAppData + QStringLiteral("/small-cluster.json"), QStringLiteral("-o"),
+        dir.filePath(QStringLiteral("map.png")), QStringLiteral("--metric"), QStringLiteral("cost"), QStringLiteral("--prices"), prices });
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--prices: %1:2:33: expected usd_per_hour").arg(prices).toUtf8()), r.err.constData());
 }
 
 void TestCli::screenshotFailsCleanly()

@@ -9,6 +9,7 @@
 #include "app/simulatedialog.h"
 #include "app/statusfield.h"
 #include "app/surfaceformat.h"
+#include "model/metrics/metricregistry.h"
 #include "views/map/colormap.h"
 #include "views/map/maplegend.h"
 
@@ -30,6 +31,7 @@
 #include <QThreadPool>
 #include <QtTest>
 
+#include <cmath>
 #include <csignal>
 
 using fleet::app::MainWindow;
@@ -86,6 +88,7 @@ private slots:
     void hoverClears();
     void metricMenuRecolours_data();
     void metricMenuRecolours();
+    void metricMenuListsEveryMetric();
     void totalsFit_data();
     void totalsFit();
     void smallestWindow();
@@ -341,8 +344,8 @@ void TestMainWindow::metricMenuRecolours_data()
                          << "gpu-node-a" << 0.125;
     QTest::newRow("memory") << "actionMetricMemory"
                             << "gpu-node-a" << 0.125;
-    QTest::newRow("gpu falls back to cpu") << "actionMetricGpu"
-                                           << "cpu-node-b" << 1.0;
+    QTest::newRow("gpu: a cpu node is not applicable (NaN)") << "actionMetricGpu"
+                                                             << "cpu-node-b" << std::nan("");
     QTest::newRow("memory, cpu node") << "actionMetricMemory"
                                       << "cpu-node-b" << 0.5;
 }
@@ -369,6 +372,34 @@ void TestMainWindow::metricMenuRecolours()
     const QRgb expected = fleet::views::shareRgb(share);
     QVERIFY2(channelDistance(actual, expected) <= 2,
         qPrintable(QStringLiteral("%1: %2, expected %3").arg(node, QColor(actual).name(), QColor(expected).name())));
+}
+
+// The Metric menu: every metric of the registry, Ctrl+1 onwards, plus the label metrics;
+// choosing one colours the map by it and checks it.
+void TestMainWindow::metricMenuListsEveryMetric()
+{
+    MainWindow window;
+    const auto& metrics = fleet::model::MetricRegistry::builtin().metrics();
+    QCOMPARE(metrics.size(), std::size_t(7));
+    const char* names[] = { "actionMetricGpu", "actionMetricCpu", "actionMetricMemory", "actionMetricGpuUnallocated",
+        "actionMetricCost", "actionMetricCostUnallocated", "actionMetricState" };
+    for (std::size_t i = 0; i < metrics.size(); ++i) {
+        auto* a = window.findChild<QAction*>(QLatin1String(names[i]));
+        QVERIFY2(a, names[i]);
+        QCOMPARE(a->shortcut(), QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + static_cast<int>(i))));
+        a->trigger();
+        QCOMPARE(window.mapView()->currentMetric().id(), metrics[i]->id());
+        QVERIFY(a->isChecked());
+    }
+    for (const char* name : { "actionMetricNodeGroup", "actionMetricCapacityType", "actionMetricInstanceType", "actionMetricLabel" })
+        QVERIFY2(window.findChild<QAction*>(QLatin1String(name)), name);
+    window.findChild<QAction*>(QStringLiteral("actionMetricInstanceType"))->trigger();
+    QCOMPARE(window.mapView()->currentMetric().id(), std::string("label:node.kubernetes.io/instance-type"));
+    // Any label key by id; an unknown id changes nothing.
+    QVERIFY(window.setMetric(QStringLiteral("label:topology.kubernetes.io/zone")));
+    QVERIFY(window.findChild<QAction*>(QStringLiteral("actionMetricLabel"))->isChecked());
+    QVERIFY(!window.setMetric(QStringLiteral("nope")));
+    QCOMPARE(window.mapView()->currentMetric().id(), std::string("label:topology.kubernetes.io/zone"));
 }
 
 void TestMainWindow::totalsFit_data()

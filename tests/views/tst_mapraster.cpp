@@ -2,6 +2,7 @@
 
 #include "importers/kube/kubejson.h"
 #include "mapfixtures.h"
+#include "model/metrics/metricregistry.h"
 #include "views/map/colormap.h"
 #include "views/map/maplayout.h"
 #include "views/map/mapraster.h"
@@ -55,6 +56,7 @@ struct Fixture {
         rec.allocatable.set(store.resources().keyFor("nvidia.com/mig-3g.40gb"), 2);
         rec.capacity = rec.allocatable;
         rec.ready = model::Readiness::True;
+        rec.gpuCount = 9;
         store.addNode(rec);
     }
     void addExtendedPod(const std::string& name, const std::string& node, const std::string& resource, std::int64_t amount)
@@ -128,6 +130,14 @@ private slots:
     void legendTitle_data();
     void legendTitle();
     void colormapEnds();
+    void idleAndNotApplicableStandOut();
+    void sequentialLightnessRises_data();
+    void sequentialLightnessRises();
+    void divergingIsSymmetric();
+    void categoricalColorsDistinct();
+    void texelFollowsMetric_data();
+    void texelFollowsMetric();
+    void amountScale();
 };
 
 void TestMapRaster::nodeTexel_data()
@@ -141,7 +151,7 @@ void TestMapRaster::nodeTexel_data()
     QTest::newRow("gpu share 25%") << "gpu-quarter" << gpu << views::shareColor(0.25);
     QTest::newRow("gpu share 100%") << "gpu-full" << gpu << views::shareColor(1.0);
     QTest::newRow("gpu share 0%") << "gpu-idle" << gpu << views::shareColor(0.0);
-    QTest::newRow("cpu node under gpu metric: cpu share") << "cpu-only" << gpu << views::shareColor(0.75);
+    QTest::newRow("cpu node under gpu metric: not applicable, unlike 0%") << "cpu-only" << gpu << views::notApplicableColor();
     QTest::newRow("neuron node under gpu metric: neuron share") << "trn" << gpu << views::shareColor(0.25);
     QTest::newRow("MIG node under gpu metric: MIG slice share") << "mig" << gpu << views::shareColor(15.0 / 58.0);
     QTest::newRow("idle MIG node: 0%, not its CPU share") << "mig-idle" << gpu << views::shareColor(0.0);
@@ -263,6 +273,145 @@ void TestMapRaster::colormapEnds()
         QVERIFY2(lightness >= lastLightness, qPrintable(QStringLiteral("step %1").arg(i)));
         lastLightness = lightness;
     }
+}
+
+// The two defects of the GPU view: a node without GPUs looked like an idle GPU node, and
+// 0% (viridis' dark purple) vanished on the near-black background (1.14:1).
+void TestMapRaster::idleAndNotApplicableStandOut()
+{
+    const QRgb idle = views::shareRgb(0.0);
+    const QRgb background = views::mapBackgroundColor().rgb();
+    QVERIFY2(views::contrastRatio(idle, background) >= 3.0, qPrintable(QString::number(views::contrastRatio(idle, background))));
+    QVERIFY(views::contrastRatio(views::shareRgb(1.0), background) >= 3.0);
+    // Not applicable is a neutral grey far from 0% and from the background.
+    const QColor na = views::notApplicableColor();
+    QCOMPARE(na.red(), na.green());
+    QCOMPARE(na.green(), na.blue());
+    QVERIFY(views::contrastRatio(na.rgb(), idle) >= 3.0);
+    QVERIFY(views::contrastRatio(na.rgb(), background) >= 1.5);
+    // ... and unlike every share colour: viridis is never grey.
+    for (const QRgb c : views::shareColorTable())
+        QVERIFY(std::max({ qRed(c), qGreen(c), qBlue(c) }) - std::min({ qRed(c), qGreen(c), qBlue(c) }) > 20);
+    // The raster: the CPU-only node at 75% CPU under the GPU metric is grey, an idle GPU node purple.
+    Fixture f = makeFixture();
+    const MapLayout layout = MapLayout::build(*f.topology, f.store.nodeCount());
+    const QImage image = MapRaster::render(f.store, layout, MapMetric::GpuRequested);
+    const auto texel = [&](const char* name) {
+        const auto cell = layout.nodeCell(f.store.findNode(name));
+        return QColor(image.pixel(cell.x, cell.y));
+    };
+    QCOMPARE(texel("cpu-only"), views::notApplicableColor());
+    QCOMPARE(texel("gpu-idle"), views::shareColor(0.0));
+    QVERIFY(texel("cpu-only") != texel("gpu-idle"));
+}
+
+void TestMapRaster::sequentialLightnessRises_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::newRow("viridis (shares)") << int(model::ScaleKind::Share);
+    QTest::newRow("OKLab blue ramp (amounts)") << int(model::ScaleKind::Amount);
+}
+
+void TestMapRaster::sequentialLightnessRises()
+{
+    QFETCH(int, kind);
+    const views::ColorTable& table = views::colorTable(static_cast<model::ScaleKind>(kind));
+    double last = -1;
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        const double l = views::cieLightness(table[i]);
+        // 8-bit rounding can flatten one step; it never goes down by more.
+        QVERIFY2(l >= last - 0.3, qPrintable(QStringLiteral("entry %1: L* %2 after %3").arg(i).arg(l).arg(last)));
+        last = std::max(last, l);
+    }
+    QVERIFY(views::cieLightness(table.back()) - views::cieLightness(table.front()) > 50);
+}
+
+void TestMapRaster::divergingIsSymmetric()
+{
+    const views::ColorTable& table = views::divergingColorTable();
+    for (std::size_t i = 0; i < table.size() / 2; ++i) {
+        const double lo = views::cieLightness(table[i]);
+        const double hi = views::cieLightness(table[table.size() - 1 - i]);
+        QVERIFY2(std::abs(lo - hi) < 1.5, qPrintable(QStringLiteral("entry %1: L* %2 vs %3").arg(i).arg(lo).arg(hi)));
+    }
+    // A neutral centre, the lightest entry; blue below, red above.
+    const QColor centre = QColor::fromRgb(table[127]);
+    QVERIFY(std::abs(centre.red() - centre.blue()) <= 6 && std::abs(centre.red() - centre.green()) <= 6);
+    for (const QRgb c : table)
+        QVERIFY(views::cieLightness(c) <= views::cieLightness(table[127]) + 0.5);
+    QVERIFY(qBlue(table.front()) > qRed(table.front()));
+    QVERIFY(qRed(table.back()) > qBlue(table.back()));
+}
+
+void TestMapRaster::categoricalColorsDistinct()
+{
+    std::vector<QRgb> colours;
+    for (int r = 0; r < views::kCategoryColors; ++r)
+        colours.push_back(views::categoryRgb(r));
+    colours.push_back(views::otherCategoryColor().rgb());
+    colours.push_back(views::notApplicableColor().rgb());
+    for (std::size_t i = 0; i < colours.size(); ++i)
+        for (std::size_t j = i + 1; j < colours.size(); ++j) {
+            const QColor a = QColor::fromRgb(colours[i]), b = QColor::fromRgb(colours[j]);
+            const int distance = std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
+            QVERIFY2(distance > 60, qPrintable(QStringLiteral("%1 vs %2").arg(a.name(), b.name())));
+        }
+    // Past the palette every category is "other".
+    QCOMPARE(views::categoryRgb(views::kCategoryColors), views::otherCategoryColor().rgb());
+    QCOMPARE(views::categoryRgb(100), views::otherCategoryColor().rgb());
+    QCOMPARE(views::categoryRgb(-1), views::notApplicableColor().rgb());
+}
+
+// The texel of a known node changes with the metric, to the colour that metric's scale gives.
+void TestMapRaster::texelFollowsMetric_data()
+{
+    QTest::addColumn<QString>("metric");
+    QTest::addColumn<QColor>("expected");
+    QTest::newRow("gpu 25%") << "gpu" << views::shareColor(0.25);
+    QTest::newRow("cpu 12.5%") << "cpu" << views::shareColor(0.125);
+    QTest::newRow("memory") << "memory" << views::shareColor(1.0 / 64);
+    // 6 of 8 GPUs free; the fleet's most is trn's 12 free Neuron devices, so the scale runs 0..12.
+    QTest::newRow("unallocated GPUs") << "gpu-unallocated"
+                                      << QColor::fromRgb(views::amountColorTable()[views::shareColorIndex(0.5)]);
+    QTest::newRow("cost") << "cost" << QColor::fromRgb(views::amountColorTable()[views::shareColorIndex(0.4)]);
+    QTest::newRow("state Ready") << "state" << views::readyColor();
+    QTest::newRow("zone label, most common first")
+        << "label:topology.kubernetes.io/zone" << QColor::fromRgb(views::categoryRgb(1));
+}
+
+void TestMapRaster::texelFollowsMetric()
+{
+    QFETCH(QString, metric);
+    QFETCH(QColor, expected);
+    Fixture f = makeFixture();
+    model::PriceTable prices;
+    const MapLayout layout = MapLayout::build(*f.topology, f.store.nodeCount());
+    model::MetricContext context(f.store, &prices);
+    const auto m = model::MetricRegistry::builtin().find(metric.toStdString());
+    QVERIFY(m);
+    model::MetricColumn column = model::computeMetricColumn(*m, context);
+    if (metric == "cost") { // the fixture has no instance types: set the two prices in the column
+        column.values.assign(f.store.nodeCount(), std::nan(""));
+        column.values[f.store.findNode("gpu-quarter").index()] = 40;
+        column.values[f.store.findNode("gpu-full").index()] = 100;
+        column.maxValue = 100;
+    }
+    const QImage image = MapRaster::render(context, layout, *m, column);
+    const model::NodeId n = f.store.findNode("gpu-quarter");
+    const auto cell = layout.nodeCell(n);
+    QCOMPARE(QColor(image.pixel(cell.x, cell.y)), expected);
+    QCOMPARE(QColor(MapRaster::nodeColor(context, *m, column, n)), expected);
+}
+
+void TestMapRaster::amountScale()
+{
+    QCOMPARE(views::niceCeiling(8), 8.0);
+    QCOMPARE(views::niceCeiling(98.32), 100.0);
+    QCOMPARE(views::niceCeiling(113.93), 120.0);
+    QCOMPARE(views::niceCeiling(1.5), 1.5);
+    QCOMPARE(views::niceCeiling(2.2), 2.5);
+    QCOMPARE(views::niceCeiling(0.7), 0.8);
+    QCOMPARE(views::niceCeiling(0), 1.0);
 }
 
 QTEST_GUILESS_MAIN(TestMapRaster)

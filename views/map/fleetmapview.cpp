@@ -123,6 +123,9 @@ struct FleetMapView::Private {
     MapLayout layout;
     QSize layoutViewSize; // the GL widget's size when the layout was built
     MapMetric metric = MapMetric::GpuRequested;
+    std::shared_ptr<const model::Metric> metricRef = mapMetric(MapMetric::GpuRequested);
+    std::shared_ptr<const model::PriceTable> prices;
+    std::shared_ptr<const model::MetricContext> metricContext;
 
     // VTK scene: one textured quad and one outline actor; the labels are on `overlay`.
     vtkSmartPointer<vtkImageData> image = vtkSmartPointer<vtkImageData>::New();
@@ -275,7 +278,8 @@ void FleetMapView::setCluster(std::shared_ptr<const model::ClusterStore> store, 
     d->store = std::move(store);
     d->topology = std::move(topology);
     d->userMovedView = false;
-    d->legend->setFleetHasAccelerators(!d->store || fleetHasAccelerators(*d->store, MetricKeys::find(*d->store)));
+    d->metricContext = d->store ? std::make_shared<const model::MetricContext>(*d->store, d->prices.get()) : nullptr;
+    d->legend->setContext(d->metricContext);
     d->relayout();
     d->fitView();
     d->refreshHover(true);
@@ -423,7 +427,7 @@ void FleetMapView::Private::rasterise()
         image->Initialize();
         return;
     }
-    const QImage raster = MapRaster::render(*store, layout, metric);
+    const QImage raster = metricContext ? MapRaster::render(*metricContext, layout, *metricRef, legend->column()) : QImage();
     image->SetDimensions(raster.width(), raster.height(), 1);
     image->AllocateScalars(VTK_UNSIGNED_CHAR, 4);
     auto* dst = static_cast<unsigned char*>(image->GetScalarPointer());
@@ -583,10 +587,16 @@ void FleetMapView::Private::applyCamera()
 
 void FleetMapView::setMetric(MapMetric metric)
 {
-    if (metric == d->metric)
+    setMetric(mapMetric(metric));
+}
+
+void FleetMapView::setMetric(std::shared_ptr<const model::Metric> metric)
+{
+    if (!metric || metric->id() == d->metricRef->id())
         return;
-    d->metric = metric;
-    d->legend->setMetric(metric);
+    d->metricRef = std::move(metric);
+    d->legend->setMetric(d->metricRef);
+    d->metric = d->legend->metric();
     d->rasterise();
     d->requestRender();
 }
@@ -594,6 +604,20 @@ void FleetMapView::setMetric(MapMetric metric)
 MapMetric FleetMapView::metric() const
 {
     return d->metric;
+}
+
+const model::Metric& FleetMapView::currentMetric() const
+{
+    return *d->metricRef;
+}
+
+void FleetMapView::setPrices(std::shared_ptr<const model::PriceTable> prices)
+{
+    d->prices = std::move(prices);
+    d->metricContext = d->store ? std::make_shared<const model::MetricContext>(*d->store, d->prices.get()) : nullptr;
+    d->legend->setContext(d->metricContext);
+    d->rasterise();
+    d->requestRender();
 }
 
 QImage FleetMapView::grabImage()
@@ -739,7 +763,7 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
             const QPointF topLeft = toWidget(QPointF(cell.x, layout.height() - cell.y));
             const QPointF bottomRight = toWidget(QPointF(cell.x + 1, layout.height() - cell.y - 1));
             const QRect cellRect = QRectF(topLeft, bottomRight).toAlignedRect();
-            QToolTip::showText(e->globalPosition().toPoint(), nodeToolTip(*store, n, metric, topology.get()), gl, cellRect);
+            QToolTip::showText(e->globalPosition().toPoint(), nodeToolTip(*metricContext, n, *metricRef, topology.get()), gl, cellRect);
         } else {
             QToolTip::hideText();
         }

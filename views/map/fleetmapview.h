@@ -55,8 +55,14 @@ public:
     void setCluster(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology);
     /// Recolours the map by `metric` (rasterises again, about 1 ms at 100,000 nodes).
     void setMetric(MapMetric metric);
-    /// The metric the map is coloured by (GpuRequested until setMetric()).
+    /// Recolours the map by `metric`, any metric of model::MetricRegistry (null: ignored).
+    void setMetric(std::shared_ptr<const model::Metric> metric);
+    /// The metric the map is coloured by, when it is gpu, cpu or memory; else GpuRequested.
     [[nodiscard]] MapMetric metric() const;
+    /// The metric the map is coloured by ("gpu" until setMetric()).
+    [[nodiscard]] const model::Metric& currentMetric() const;
+    /// Prices for the cost metrics (null: none, every price unknown); recolours.
+    void setPrices(std::shared_ptr<const model::PriceTable> prices);
     /// Renders now and returns the whole view (map + legend) as an image of size() times
     /// devicePixelRatioF() device pixels (the ratio is set on the image). Works on a view
     /// that was never shown too (it lays itself out first), given an X server.

@@ -1,50 +1,106 @@
 #include "maplegend.h"
 
+#include "model/figures.h"
 #include "views/map/colormap.h"
 
 #include <QPainter>
 
+#include <algorithm>
+
+#include <cmath>
+
 namespace fleet::views {
 
 namespace {
-constexpr int kWidth = 150;
+constexpr int kWidth = 170;
 constexpr int kMargin = 8;
 constexpr int kBarWidth = 18;
 constexpr int kSwatch = 12;
+constexpr int kTicks = 5;
 
-QString metricCaption(MapMetric metric, bool fleetHasAccelerators)
+QString qs(const std::string& s)
 {
-    switch (metric) {
-    case MapMetric::GpuRequested:
-        if (!fleetHasAccelerators)
-            return QStringLiteral("requested / allocatable CPU: no node has GPUs, MIG slices or Neuron devices");
-        return QStringLiteral("requested / allocatable GPU; MIG slices, else Neuron devices, else CPU, where a node has no GPU");
-    case MapMetric::CpuRequested:
-        return QStringLiteral("requested / allocatable CPU");
-    case MapMetric::MemoryRequested:
-        return QStringLiteral("requested / allocatable memory");
-    }
-    return {};
+    return QString::fromStdString(s);
+}
+
+QString count(std::size_t n)
+{
+    return qs(model::formatCount(static_cast<std::int64_t>(n)));
+}
+
+QString formatValue(const model::Metric& metric, double v)
+{
+    const std::string unit = metric.unit();
+    if (metric.scale() == model::ScaleKind::Share)
+        return qs(model::formatShare(v));
+    if (unit == "$/h")
+        return qs(model::formatDollarsPerHour(v));
+    if (unit.empty())
+        return qs(model::formatSignificant(v));
+    return qs(model::formatSignificant(v)) + QLatin1Char(' ') + qs(unit);
+}
+
+// What "not applicable" means for a metric, for its swatch.
+QString notApplicableText(const model::Metric& metric)
+{
+    const std::string id = metric.id();
+    if (id == "gpu" || id == "gpu-unallocated")
+        return QStringLiteral("No GPUs");
+    if (id == "cost" || id == "cost-unallocated")
+        return QStringLiteral("Unknown price");
+    if (id.starts_with("label:"))
+        return QStringLiteral("No such label");
+    return QStringLiteral("Not applicable");
 }
 } // namespace
 
+QStringList legendTickLabels(const model::Metric& metric, const MetricColorScale& scale)
+{
+    QStringList labels;
+    for (int t = 0; t < kTicks; ++t)
+        labels << formatValue(metric, scale.lo + (scale.hi - scale.lo) * t / (kTicks - 1));
+    return labels;
+}
+
 MapLegend::MapLegend(QWidget* parent)
     : QWidget(parent)
+    , m_metric(mapMetric(MapMetric::GpuRequested))
 {
     setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
     setAutoFillBackground(true);
     QPalette p = palette();
-    p.setColor(QPalette::Window, mapBackgroundColor());
+    p.setColor(QPalette::Window, legendBackgroundColor());
     p.setColor(QPalette::WindowText, QColor(230, 232, 236));
     setPalette(p);
 }
 
+void MapLegend::setMetric(std::shared_ptr<const model::Metric> metric)
+{
+    if (!metric || metric == m_metric)
+        return;
+    m_metric = std::move(metric);
+    recompute();
+}
+
 void MapLegend::setMetric(MapMetric metric)
 {
-    if (metric == m_metric)
-        return;
-    m_metric = metric;
-    update();
+    setMetric(mapMetric(metric));
+}
+
+MapMetric MapLegend::metric() const noexcept
+{
+    const std::string id = m_metric->id();
+    if (id == "cpu")
+        return MapMetric::CpuRequested;
+    if (id == "memory")
+        return MapMetric::MemoryRequested;
+    return MapMetric::GpuRequested;
+}
+
+void MapLegend::setContext(std::shared_ptr<const model::MetricContext> context)
+{
+    m_context = std::move(context);
+    recompute();
 }
 
 void MapLegend::setFleetHasAccelerators(bool has)
@@ -55,15 +111,124 @@ void MapLegend::setFleetHasAccelerators(bool has)
     update();
 }
 
+bool MapLegend::fleetHasAccelerators() const noexcept
+{
+    return m_context ? m_context->fleetHasAccelerators() : m_fleetHasAccelerators;
+}
+
+void MapLegend::recompute()
+{
+    m_column = {};
+    m_notReady = m_cordoned = 0;
+    if (m_context) {
+        m_column = model::computeMetricColumn(*m_metric, *m_context);
+        const model::ClusterStore& store = m_context->store();
+        for (std::uint32_t i = 0; i < store.nodeCount(); ++i)
+            switch (nodeMark(store, model::NodeId(i))) {
+            case NodeMark::NotReady:
+                ++m_notReady;
+                break;
+            case NodeMark::Cordoned:
+                ++m_cordoned;
+                break;
+            case NodeMark::None:
+                break;
+            }
+    }
+    update();
+}
+
 QString MapLegend::title() const
 {
-    const std::string_view t = mapMetricTitle(m_metric, m_fleetHasAccelerators);
-    return QString::fromLatin1(t.data(), static_cast<qsizetype>(t.size()));
+    if (m_metric->id() == "gpu")
+        return QString::fromLatin1(model::gpuMetricTitle(fleetHasAccelerators()).data());
+    return qs(m_metric->title());
+}
+
+QString MapLegend::unit() const
+{
+    if (m_metric->scale() == model::ScaleKind::Categorical)
+        return {};
+    return qs(m_metric->unit());
+}
+
+QStringList MapLegend::tickLabels() const
+{
+    if (m_metric->scale() == model::ScaleKind::Categorical)
+        return {};
+    return legendTickLabels(*m_metric, MetricColorScale::forColumn(*m_metric, m_column));
+}
+
+std::vector<MapLegend::Swatch> MapLegend::swatches() const
+{
+    std::vector<Swatch> out;
+    const MetricColorScale scale = MetricColorScale::forColumn(*m_metric, m_column);
+    if (scale.kind == model::ScaleKind::Categorical) {
+        std::size_t other = 0;
+        std::size_t otherValues = 0;
+        for (std::size_t r = 0; r < m_column.categories.size(); ++r) {
+            const model::MetricCategory& c = m_column.categories[r];
+            if (scale.nodeState || r < static_cast<std::size_t>(kCategoryColors)) {
+                out.push_back({ QColor::fromRgb(scale.color(static_cast<double>(c.code), static_cast<int>(r))),
+                    QStringLiteral("%1: %2").arg(qs(c.name), count(c.nodes)) });
+            } else {
+                other += c.nodes;
+                ++otherValues;
+            }
+        }
+        if (otherValues > 0)
+            out.push_back({ otherCategoryColor(), QStringLiteral("%1 other values: %2").arg(count(otherValues), count(other)) });
+    }
+    const bool countsKnown = m_context != nullptr;
+    if (!countsKnown || m_column.notApplicable > 0 || scale.kind != model::ScaleKind::Categorical) {
+        QString text = notApplicableText(*m_metric);
+        if (countsKnown)
+            text += QStringLiteral(": %1").arg(count(m_column.notApplicable));
+        if (!(m_metric->id() == "gpu" && !fleetHasAccelerators()))
+            out.push_back({ notApplicableColor(), text });
+    }
+    if (m_metric->marksOverride()) {
+        out.push_back({ notReadyColor(),
+            countsKnown ? QStringLiteral("NotReady: %1").arg(count(m_notReady)) : QStringLiteral("NotReady") });
+        out.push_back({ cordonedColor(),
+            countsKnown ? QStringLiteral("Cordoned: %1").arg(count(m_cordoned)) : QStringLiteral("Cordoned") });
+    }
+    return out;
+}
+
+QStringList MapLegend::totals() const
+{
+    QStringList out;
+    if (!m_context)
+        return out;
+    const std::string unit = m_metric->unit();
+    if (unit == "$/h") {
+        out << QStringLiteral("Fleet total: %1").arg(qs(model::formatDollarsPerHour(m_column.total)));
+        if (m_column.prepaidTotal > 0)
+            out << QStringLiteral("of which prepaid: %1").arg(qs(model::formatDollarsPerHour(m_column.prepaidTotal)));
+    } else if (unit == "GPUs") {
+        out << QStringLiteral("Fleet total: %1 GPUs").arg(qs(model::formatCount(std::llround(m_column.total))));
+    }
+    return out;
+}
+
+QStringList MapLegend::entries() const
+{
+    QStringList out;
+    if (!unit().isEmpty())
+        out << unit();
+    QStringList ticks = tickLabels();
+    std::reverse(ticks.begin(), ticks.end());
+    out << ticks;
+    for (const Swatch& s : swatches())
+        out << s.text;
+    out << totals();
+    return out;
 }
 
 QSize MapLegend::sizeHint() const
 {
-    return { kWidth, 360 };
+    return { kWidth, 380 };
 }
 QSize MapLegend::minimumSizeHint() const
 {
@@ -74,56 +239,73 @@ void MapLegend::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
     painter.setRenderHint(QPainter::TextAntialiasing);
-    painter.setPen(palette().color(QPalette::WindowText));
+    const QColor text = palette().color(QPalette::WindowText);
+    painter.setPen(text);
     const QFontMetrics fm = painter.fontMetrics();
+    const int textWidth = width() - 2 * kMargin;
     int y = kMargin;
-
-    QFont bold = painter.font();
+    auto paragraph = [&](const QString& s, const QFont& f) {
+        painter.setFont(f);
+        const QRect r(kMargin, y, textWidth, 6 * fm.height());
+        const QRect used = painter.boundingRect(r, Qt::TextWordWrap, s);
+        painter.drawText(r, Qt::TextWordWrap, s);
+        y += used.height() + 2;
+    };
+    QFont bold = font();
     bold.setBold(true);
-    painter.setFont(bold);
-    const QRect titleRect(kMargin, y, width() - 2 * kMargin, 2 * fm.height());
-    const QRect titleUsed = painter.boundingRect(titleRect, Qt::TextWordWrap, title());
-    painter.drawText(titleRect, Qt::TextWordWrap, title());
-    painter.setFont(font());
-    y += titleUsed.height() + 2;
+    paragraph(title(), bold);
+    if (!unit().isEmpty())
+        paragraph(unit(), font());
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
-    painter.setFont(small);
-    const QRect captionRect(kMargin, y, width() - 2 * kMargin, 4 * fm.height());
-    const QString caption = metricCaption(m_metric, m_fleetHasAccelerators);
-    const QRect used = painter.boundingRect(captionRect, Qt::TextWordWrap, caption);
-    painter.drawText(captionRect, Qt::TextWordWrap, caption);
+    QString caption = qs(m_metric->description());
+    if (m_metric->id() == "gpu" && !fleetHasAccelerators())
+        caption = QStringLiteral("requested / allocatable CPU: no node has GPUs, MIG slices or Neuron devices");
+    paragraph(caption, small);
     painter.setFont(font());
-    y += used.height() + 10;
+    y += 8;
 
-    // The colour bar: one line per pixel row, 100% at the top, read from the same table
-    // the rasteriser uses.
-    const int swatchBlock = 3 * (kSwatch + 6) + 10;
-    const int barHeight = std::max(60, height() - y - swatchBlock - kMargin - fm.height() / 2);
-    const int barTop = y + fm.height() / 2;
-    for (int i = 0; i < barHeight; ++i) {
-        const double share = 1.0 - static_cast<double>(i) / std::max(1, barHeight - 1);
-        painter.fillRect(kMargin, barTop + i, kBarWidth, 1, shareColor(share));
+    const std::vector<Swatch> marks = swatches();
+    const QStringList sums = totals();
+    const int swatchBlock = static_cast<int>(marks.size()) * (kSwatch + 6) + static_cast<int>(sums.size()) * fm.height() + 10;
+    const MetricColorScale scale = MetricColorScale::forColumn(*m_metric, m_column);
+    if (scale.kind != model::ScaleKind::Categorical) {
+        // The colour bar: one line per pixel row, the highest value at the top, read from
+        // the table the rasteriser uses.
+        const int barHeight = std::max(60, height() - y - swatchBlock - kMargin - fm.height() / 2);
+        const int barTop = y + fm.height() / 2;
+        const ColorTable& table = colorTable(scale.kind);
+        for (int i = 0; i < barHeight; ++i) {
+            const double t = 1.0 - static_cast<double>(i) / std::max(1, barHeight - 1);
+            painter.fillRect(
+                kMargin, barTop + i, kBarWidth, 1, QColor::fromRgb(table[static_cast<std::size_t>(shareColorIndex(t))]));
+        }
+        painter.setPen(QColor(160, 164, 172));
+        painter.drawRect(kMargin - 1, barTop - 1, kBarWidth + 1, barHeight + 1); // around the bar, not over its end rows
+        painter.setPen(text);
+        const QStringList ticks = tickLabels();
+        for (int tick = 0; tick < ticks.size(); ++tick) {
+            const int ty = barTop + (barHeight - 1) * (kTicks - 1 - tick) / (kTicks - 1);
+            painter.drawLine(kMargin + kBarWidth, ty, kMargin + kBarWidth + 4, ty);
+            painter.drawText(
+                QRect(kMargin + kBarWidth + 8, ty - fm.height() / 2, width() - kBarWidth - 2 * kMargin - 8, fm.height()),
+                Qt::AlignLeft | Qt::AlignVCenter, ticks[tick]);
+        }
+        y = barTop + barHeight + 10;
     }
-    painter.drawRect(kMargin, barTop, kBarWidth, barHeight - 1);
-    for (int tick = 0; tick <= 4; ++tick) {
-        const int ty = barTop + (barHeight - 1) * (4 - tick) / 4;
-        painter.drawLine(kMargin + kBarWidth, ty, kMargin + kBarWidth + 4, ty);
-        painter.drawText(QRect(kMargin + kBarWidth + 8, ty - fm.height() / 2, 60, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-            QStringLiteral("%1%").arg(tick * 25));
-    }
-    y = barTop + barHeight + 10;
-
-    const std::pair<QColor, QString> marks[] = {
-        { notReadyColor(), QStringLiteral("NotReady") },
-        { cordonedColor(), QStringLiteral("Cordoned") },
-        { noDataColor(), QStringLiteral("No allocatable") },
-    };
-    for (const auto& [colour, text] : marks) {
-        painter.fillRect(kMargin, y, kSwatch, kSwatch, colour);
-        painter.drawText(QRect(kMargin + kSwatch + 8, y - 2, width() - kSwatch - 2 * kMargin, kSwatch + 4),
-            Qt::AlignLeft | Qt::AlignVCenter, text);
+    for (const Swatch& s : marks) {
+        painter.fillRect(kMargin, y, kSwatch, kSwatch, s.colour);
+        painter.setPen(QColor(160, 164, 172));
+        painter.drawRect(kMargin, y, kSwatch - 1, kSwatch - 1);
+        painter.setPen(text);
+        painter.drawText(QRect(kMargin + kSwatch + 6, y - 2, width() - kSwatch - 2 * kMargin - 6, kSwatch + 4),
+            Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(s.text, Qt::ElideMiddle, width() - kSwatch - 2 * kMargin - 6));
         y += kSwatch + 6;
+    }
+    y += 4;
+    for (const QString& s : sums) {
+        painter.drawText(QRect(kMargin, y, textWidth, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, s);
+        y += fm.height();
     }
 }
 

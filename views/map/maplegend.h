@@ -1,10 +1,18 @@
 #pragma once
-// The fleet map's legend: the metric name, a colour bar from 0% (bottom) to 100% (top),
-// and swatches for the marks a share cannot show (NotReady, cordoned, no data).
+// The fleet map's legend, for every metric: title, unit and caption; a colour bar with
+// ticks in the metric's units (continuous scales) or swatches with node counts, the most
+// common first, then "other" (categorical); the not-applicable swatch with its count; the
+// NotReady and cordoned marks with their counts; and totals where they mean something
+// (cost: the fleet's total per hour and the prepaid part; unallocated GPUs: their sum).
+// Figures through model/figures.h.
 
+#include "views/map/colormap.h"
 #include "views/map/mapmetric.h"
 
+#include <QStringList>
 #include <QWidget>
+
+#include <memory>
 
 namespace fleet::views {
 
@@ -14,16 +22,31 @@ class MapLegend : public QWidget {
     Q_OBJECT
 public:
     explicit MapLegend(QWidget* parent = nullptr);
-    /// Shows the name and meaning of `metric`; repaints when it changes.
+    /// Shows `metric` (never null); recomputes its column over the context; repaints.
+    void setMetric(std::shared_ptr<const model::Metric> metric);
+    /// Shows the built-in metric of a MapMetric.
     void setMetric(MapMetric metric);
-    [[nodiscard]] MapMetric metric() const noexcept { return m_metric; }
-    /// Whether the fleet shown has GPUs, MIG slices or Neuron devices
-    /// (fleetHasAccelerators()); without, GpuRequested is titled as the CPU share it shows
-    /// (mapMetricTitle()). Repaints when it changes. Default true.
+    /// The MapMetric of the metric shown when it is gpu, cpu or memory; GpuRequested otherwise.
+    [[nodiscard]] MapMetric metric() const noexcept;
+    /// The metric shown.
+    [[nodiscard]] const model::Metric& currentMetric() const noexcept { return *m_metric; }
+    /// The fleet the counts and totals are over (shared: the legend keeps it); null clears.
+    /// Recomputes the column (O(nodes)).
+    void setContext(std::shared_ptr<const model::MetricContext> context);
+    /// Whether the fleet has accelerators, for the "gpu" title without a context (with one,
+    /// the context says). Default true.
     void setFleetHasAccelerators(bool has);
-    [[nodiscard]] bool fleetHasAccelerators() const noexcept { return m_fleetHasAccelerators; }
-    /// The title the legend shows now (mapMetricTitle() of the metric and the fleet).
+    [[nodiscard]] bool fleetHasAccelerators() const noexcept;
+    /// The title the legend shows now ("GPU requested", "Cost", ...).
     [[nodiscard]] QString title() const;
+    /// The unit line ("% of allocatable", "$/h", "" for categories).
+    [[nodiscard]] QString unit() const;
+    /// Every text line below the title, top to bottom: tick labels (highest first), swatch
+    /// entries ("p5.48xlarge: 1,234"), the not-applicable and mark entries, the totals.
+    /// For tests and accessibility.
+    [[nodiscard]] QStringList entries() const;
+    /// The column of the metric over the context (empty without a context).
+    [[nodiscard]] const model::MetricColumn& column() const noexcept { return m_column; }
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override;
 
@@ -31,8 +54,25 @@ protected:
     void paintEvent(QPaintEvent* event) override;
 
 private:
-    MapMetric m_metric = MapMetric::GpuRequested;
+    struct Swatch {
+        QColor colour;
+        QString text;
+    };
+    void recompute();
+    [[nodiscard]] QStringList tickLabels() const;
+    [[nodiscard]] std::vector<Swatch> swatches() const;
+    [[nodiscard]] QStringList totals() const;
+
+    std::shared_ptr<const model::Metric> m_metric;
+    std::shared_ptr<const model::MetricContext> m_context;
+    model::MetricColumn m_column;
+    std::size_t m_notReady = 0;
+    std::size_t m_cordoned = 0;
     bool m_fleetHasAccelerators = true;
 };
+
+/// Tick labels of a continuous scale from its lowest to its highest value: 5 ticks, in the
+/// metric's unit ("0%".."100%", "$0/h".."$100/h", "0".."10 GPUs"). Thread: any.
+[[nodiscard]] QStringList legendTickLabels(const model::Metric& metric, const MetricColorScale& scale);
 
 } // namespace fleet::views

@@ -1,0 +1,133 @@
+// Tests of MapLegend: for every metric its title, unit, ticks in its units, swatches with
+// node counts (categories: the most common first, then "other"), the not-applicable and mark
+// swatches, totals; and that the painted legend shows those colours.
+
+#include "mapfixtures.h"
+#include "model/figures.h"
+#include "model/metrics/metricregistry.h"
+#include "views/map/colormap.h"
+#include "views/map/maplegend.h"
+
+#include <QApplication>
+#include <QTest>
+
+using namespace fleet;
+
+namespace {
+
+// 12 GPU nodes in 12 zones (one of them NotReady, one cordoned) and 2 CPU-only nodes.
+std::shared_ptr<model::ClusterStore> makeStore()
+{
+    auto store = std::make_shared<model::ClusterStore>();
+    testing::addFleetNodes(*store, { 1, 12, 1, 1, 1 }, [](model::NodeRecord& rec, std::size_t i) {
+        if (i == 3)
+            rec.ready = model::Readiness::False;
+        if (i == 4)
+            rec.unschedulable = true;
+    });
+    for (int i = 0; i < 2; ++i) {
+        model::NodeRecord rec;
+        rec.name = "cpu-" + std::to_string(i);
+        rec.instanceType = "m7i.4xlarge";
+        rec.labels = { { "topology.kubernetes.io/region", "region-0" }, { "topology.kubernetes.io/zone", "region-0a" } };
+        rec.allocatable.setCore(model::CoreResource::Cpu, 16000);
+        rec.allocatable.setCore(model::CoreResource::Memory, 64LL << 30);
+        rec.allocatable.setCore(model::CoreResource::Pods, 110);
+        rec.capacity = rec.allocatable;
+        rec.ready = model::Readiness::True;
+        store->addNode(rec);
+    }
+    store->finalize();
+    return store;
+}
+
+QString f(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+} // namespace
+
+class TestMapLegend : public QObject {
+    Q_OBJECT
+private slots:
+    void entries_data();
+    void entries();
+    void paintsNotApplicableSwatch();
+};
+
+void TestMapLegend::entries_data()
+{
+    QTest::addColumn<QString>("metric");
+    QTest::addColumn<QString>("title");
+    QTest::addColumn<QStringList>("expected");
+    QTest::newRow("gpu") << "gpu"
+                         << "GPU requested"
+                         << QStringList { "% of allocatable", f(model::formatShare(1.0)), f(model::formatShare(0.0)),
+                                "No GPUs: " + f(model::formatCount(2)), "NotReady: " + f(model::formatCount(1)),
+                                "Cordoned: " + f(model::formatCount(1)) };
+    // 12 p5 at 98.32 $/h; the CPU nodes have no price.
+    QTest::newRow("cost") << "cost"
+                          << "Cost"
+                          << QStringList { "$/h", f(model::formatDollarsPerHour(100)), f(model::formatDollarsPerHour(0)),
+                                 "Unknown price: " + f(model::formatCount(2)),
+                                 "Fleet total: " + f(model::formatDollarsPerHour(12 * 98.32)) };
+    QTest::newRow("unallocated GPUs") << "gpu-unallocated"
+                                      << "Unallocated GPUs"
+                                      << QStringList { "GPUs", f(model::formatSignificant(8)) + " GPUs",
+                                             "Fleet total: " + f(model::formatCount(96)) + " GPUs" };
+    QTest::newRow("state") << "state"
+                           << "Node state"
+                           << QStringList { "Ready: " + f(model::formatCount(12)), "NotReady: " + f(model::formatCount(1)),
+                                  "Cordoned: " + f(model::formatCount(1)) };
+    // 12 zones: region-0a has 3 nodes (first), then 11 of one node, by name; 8 swatches, then other.
+    QTest::newRow("label: top 8 then other")
+        << "label:topology.kubernetes.io/zone"
+        << "Label topology.kubernetes.io/zone"
+        << QStringList { "region-0a: " + f(model::formatCount(3)), "region-0b: " + f(model::formatCount(1)),
+               f(model::formatCount(4)) + " other values: " + f(model::formatCount(4)) };
+}
+
+void TestMapLegend::entries()
+{
+    QFETCH(QString, metric);
+    QFETCH(QString, title);
+    QFETCH(QStringList, expected);
+    const auto store = makeStore();
+    model::PriceTable prices;
+    prices.set("*", "p5.48xlarge", model::CapacityType::OnDemand, 98.32);
+    views::MapLegend legend;
+    legend.setContext(std::make_shared<const model::MetricContext>(*store, &prices));
+    legend.setMetric(model::MetricRegistry::builtin().find(metric.toStdString()));
+    QCOMPARE(legend.title(), title);
+    const QStringList entries = legend.entries();
+    for (const QString& e : expected)
+        QVERIFY2(entries.contains(e), qPrintable(QStringLiteral("'%1' not in %2").arg(e, entries.join(" | "))));
+    if (metric.startsWith("label:"))
+        QCOMPARE(entries.filter(": ").size(), 8 + 1); // 8 swatches and "other"; every node has a zone
+}
+
+// The painted legend holds the not-applicable swatch's colour and the bar's ends.
+void TestMapLegend::paintsNotApplicableSwatch()
+{
+    const auto store = makeStore();
+    views::MapLegend legend;
+    legend.resize(legend.sizeHint());
+    legend.setContext(std::make_shared<const model::MetricContext>(*store));
+    legend.setMetric(views::MapMetric::GpuRequested);
+    const QImage image = legend.grab().toImage();
+    const auto has = [&](QRgb c) {
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                if ((image.pixel(x, y) & 0xFFFFFF) == (c & 0xFFFFFF))
+                    return true;
+        return false;
+    };
+    QVERIFY(has(views::notApplicableColor().rgb()));
+    QVERIFY(has(views::shareRgb(0.0)));
+    QVERIFY(has(views::shareRgb(1.0)));
+    QVERIFY(has(views::notReadyColor().rgb()));
+}
+
+QTEST_MAIN(TestMapLegend)
+#include "tst_maplegend.moc"
