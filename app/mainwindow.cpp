@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "applog.h"
+#include "explorepanels.h"
 #include "statusfield.h"
 
 #include "views/map/maplegend.h"
@@ -106,6 +107,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     createMenus();
     createStatusBar();
+    m_explore = new ExplorePanels(this, m_map);
 
     connect(m_imports, &ImportController::importStarted, this, &MainWindow::onImportStarted);
     connect(m_imports, &ImportController::progressChanged, this, &MainWindow::onProgress);
@@ -333,6 +335,7 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
     clock.start();
     m_map->setCluster(m_cluster->store, m_cluster->topology);
     m_lastSetClusterMs = clock.elapsed();
+    m_explore->setCluster(m_cluster->store, m_cluster->topology);
 
     m_totalsLabel->setVariants(clusterTotalsVariants(m_cluster->totals));
     m_warningCountLabel->setText(formatWarningCount(m_cluster->totals.warnings));
