@@ -144,7 +144,8 @@ void ExplorePanels::setCluster(std::shared_ptr<const model::ClusterStore> store,
     m_topology = std::move(topology);
     const std::uint64_t generation = ++m_generation;
     m_nodeInspector->setNode(m_store, m_topology, {});
-    m_domainInspector->setDomain(m_store, m_topology, m_topology ? m_topology->root() : model::DomainId {});
+    // Not the root: sorting its 100,000-row node table would cost the GUI thread ~0.5 s.
+    m_domainInspector->setDomain(m_store, m_topology, {});
     m_heatmap->setCluster(m_store, m_topology);
     m_filter->setStore(m_store);
     m_search->setIndex(nullptr);

@@ -70,7 +70,7 @@ void HeatmapPanel::setCluster(std::shared_ptr<const model::ClusterStore> store, 
         const std::vector<double> shares = domainNodeShares(*m_store, *m_topology, m_topology->root());
         const bool accelerators = fleetHasAccelerators(*m_store, MetricKeys::find(*m_store));
         m_histogram->setBins(UtilizationBins::fromShares(shares),
-            tr("%1 of all %2 nodes")
+            (shares.size() == 1 ? tr("%1 of %2 node") : tr("%1 of all %2 nodes"))
                 .arg(QString::fromUtf8(mapMetricTitle(MapMetric::GpuRequested, accelerators)),
                     QString::fromStdString(model::formatCount(static_cast<std::int64_t>(shares.size())))));
     } else {

@@ -91,13 +91,22 @@ void UtilizationHistogram::paintEvent(QPaintEvent*)
             const QString count = QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_bins.counts[static_cast<std::size_t>(b)])));
             p.drawText(QRect(x0, bar.top() - fm.height() - 1, w, fm.height()), Qt::AlignHCenter | Qt::AlignBottom, count);
         }
-        if (b % 2 == 0 || slot > fm.horizontalAdvance(QStringLiteral("100%")) + 4) {
-            p.setPen(palette().placeholderText().color());
-            p.drawText(QRect(x0 - 20, plot.bottom() + 3, 40, fm.height()), Qt::AlignHCenter | Qt::AlignTop, QString::number(b * 10) + QLatin1Char('%'));
-        }
     }
+    // Boundary labels 0% ... 100%, every other one when the bins are narrow, kept inside the
+    // widget (the first left-aligned, the last right-aligned).
+    const int step = slot > fm.horizontalAdvance(QStringLiteral("100%")) + 6 ? 1 : 2;
     p.setPen(palette().placeholderText().color());
-    p.drawText(QRect(plot.right() - 30, plot.bottom() + 3, 40, fm.height()), Qt::AlignRight | Qt::AlignTop, QStringLiteral("100%"));
+    for (int b = 0; b <= UtilizationBins::kBinCount; b += step) {
+        const int x = plot.left() + static_cast<int>(std::lround(b * slot));
+        const QString label = QString::number(b * 10) + QLatin1Char('%');
+        const int w = fm.horizontalAdvance(label) + 2;
+        QRect r(x - w / 2, plot.bottom() + 3, w, fm.height());
+        if (r.left() < 0)
+            r.moveLeft(0);
+        if (r.right() >= width())
+            r.moveRight(width() - 1);
+        p.drawText(r, Qt::AlignCenter, label);
+    }
     p.drawLine(plot.bottomLeft(), plot.bottomRight());
 }
 

@@ -98,7 +98,7 @@ void DomainInspector::setDomain(std::shared_ptr<const model::ClusterStore> store
     const std::vector<double> shares = domainNodeShares(*m_store, *m_topology, m_domain);
     const bool accelerators = fleetHasAccelerators(*m_store, MetricKeys::find(*m_store));
     m_histogram->setBins(UtilizationBins::fromShares(shares),
-        tr("%1 of %2 nodes")
+        (shares.size() == 1 ? tr("%1 of %2 node") : tr("%1 of %2 nodes"))
             .arg(QString::fromUtf8(mapMetricTitle(MapMetric::GpuRequested, accelerators)), count(static_cast<std::int64_t>(shares.size()))));
     m_nodes->setNodes(m_store, m_topology->domainNodes(m_domain));
     if (m_nodes->rowCount() <= 2000) // resizing to contents reads every row

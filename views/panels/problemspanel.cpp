@@ -14,6 +14,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <map>
 
 namespace fleet::views {
@@ -62,10 +63,14 @@ void ProblemsPanel::setProblems(std::shared_ptr<const model::ClusterStore> store
     for (const auto& [kind, n] : byKind)
         parts << QString::fromStdString(model::formatCount(n)) + QLatin1Char(' ') + QString::fromUtf8(model::nodeProblemKindName(kind));
     m_summary->setText(parts.isEmpty() ? tr("No problems found") : parts.join(QStringLiteral(" \u00b7 ")));
-    m_view->setColumnWidth(ProblemsModel::NodeColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("ip-10-123-123-123.us-west-2.compute.internal")) / 1 + 12);
-    m_view->setColumnWidth(ProblemsModel::ProblemColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("Pod on unknown node")) + 16);
-    m_view->setColumnWidth(ProblemsModel::DetailColumn, 360);
-    m_view->setColumnWidth(ProblemsModel::SinceColumn, m_view->fontMetrics().horizontalAdvance(QStringLiteral("2026-12-01T14:00:00Z")) + 16);
+    // Fit the columns to their contents (Qt samples the first 1,000 rows), then cap the long
+    // ones so that the domain stays in view.
+    m_view->resizeColumnsToContents();
+    const QFontMetrics fm = m_view->fontMetrics();
+    const int caps[ProblemsModel::ColumnCount] = { fm.horizontalAdvance(QStringLiteral("ip-10-123-123-123.us-west-2.compute.internal")) + 12,
+        fm.horizontalAdvance(QStringLiteral("Pod on unknown node")) + 16, 420, fm.horizontalAdvance(QStringLiteral("2026-12-01T14:00:00Z")) + 16, 10000 };
+    for (int c = 0; c < ProblemsModel::ColumnCount - 1; ++c)
+        m_view->setColumnWidth(c, std::clamp(m_view->columnWidth(c), fm.horizontalAdvance(QStringLiteral("Problem")) + 24, caps[c]));
 }
 
 int ProblemsPanel::problemCount() const { return m_model->rowCount(); }

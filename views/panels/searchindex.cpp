@@ -1,7 +1,9 @@
 #include "searchindex.h"
 
 #include <algorithm>
-#include <unordered_set>
+#include <string>
+#include <thread>
+#include <unordered_map>
 
 namespace fleet::views {
 
@@ -25,6 +27,9 @@ int compareConcatPrefix(std::string_view a, std::string_view b, std::string_view
     return b.size() >= rest.size() ? 0 : -1;
 }
 
+// The name after the 16 bytes the sort keys hold (empty for a shorter name).
+std::string_view tail16(std::string_view name) noexcept { return name.substr(std::min<std::size_t>(16, name.size())); }
+
 int comparePrefix(std::string_view key, std::string_view prefix) noexcept
 {
     const std::size_t n = std::min(key.size(), prefix.size());
@@ -47,38 +52,69 @@ std::shared_ptr<const SearchIndex> SearchIndex::build(std::shared_ptr<const mode
         index->m_nodes[i] = model::NodeId(static_cast<std::uint32_t>(i));
     std::sort(index->m_nodes.begin(), index->m_nodes.end(), [&](model::NodeId a, model::NodeId b) { return st.nodeName(a) < st.nodeName(b); });
 
-    // Namespaces in "namespace/" order: a rank per interned namespace id.
-    std::vector<std::uint32_t> namespaces;
-    {
-        std::unordered_set<std::uint32_t> seen;
-        for (std::size_t i = 0; i < st.podCount(); ++i) {
-            const auto p = model::PodId(static_cast<std::uint32_t>(i));
-            const model::StringId ns = st.strings().find(st.podNamespace(p));
-            if (seen.insert(ns.value).second)
-                namespaces.push_back(ns.value);
-        }
+    // Namespaces in "namespace/" order, a rank each. Interned strings share their bytes, so
+    // the view's data pointer identifies a namespace without hashing its text.
+    std::unordered_map<const char*, std::uint32_t> rankOf;
+    std::vector<std::string_view> namespaces;
+    for (std::size_t i = 0; i < st.podCount(); ++i) {
+        const std::string_view ns = st.podNamespace(model::PodId(static_cast<std::uint32_t>(i)));
+        if (rankOf.emplace(ns.data(), 0).second)
+            namespaces.push_back(ns);
     }
-    std::sort(namespaces.begin(), namespaces.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return std::string(st.str(model::StringId(a))) + '/' < std::string(st.str(model::StringId(b))) + '/';
+    std::sort(namespaces.begin(), namespaces.end(), [](std::string_view a, std::string_view b) {
+        return std::string(a) + '/' < std::string(b) + '/';
     });
-    index->m_namespaceRank.assign(st.strings().size(), 0);
     for (std::size_t r = 0; r < namespaces.size(); ++r)
-        index->m_namespaceRank[namespaces[r]] = static_cast<std::uint32_t>(r);
+        rankOf[namespaces[r].data()] = static_cast<std::uint32_t>(r);
 
-    std::vector<std::uint32_t> podRank(st.podCount());
-    for (std::size_t i = 0; i < st.podCount(); ++i)
-        podRank[i] = index->m_namespaceRank[st.strings().find(st.podNamespace(model::PodId(static_cast<std::uint32_t>(i)))).value];
-    index->m_pods.resize(st.podCount());
-    for (std::size_t i = 0; i < st.podCount(); ++i)
-        index->m_pods[i] = model::PodId(static_cast<std::uint32_t>(i));
-    std::sort(index->m_pods.begin(), index->m_pods.end(), [&](model::PodId a, model::PodId b) {
-        if (podRank[a.index()] != podRank[b.index()])
-            return podRank[a.index()] < podRank[b.index()];
-        return st.podName(a) < st.podName(b);
-    });
-    index->m_podsByName = index->m_pods; // stable: ties keep namespace/name order
-    std::stable_sort(index->m_podsByName.begin(), index->m_podsByName.end(),
-        [&](model::PodId a, model::PodId b) { return st.podName(a) < st.podName(b); });
+    // Sort keys: (namespace rank, the name's first 16 bytes big-endian); the rest of the name
+    // only breaks ties. Zero padding sorts a shorter name first, as string comparison does.
+    struct SortKey {
+        std::uint32_t rank;
+        std::uint32_t pod;
+        std::uint64_t prefix;  // bytes 0..7 of the name
+        std::uint64_t prefix2; // bytes 8..15
+    };
+    auto bytes8 = [](std::string_view name, std::size_t from) {
+        std::uint64_t v = 0;
+        for (std::size_t i = from; i < from + 8; ++i)
+            v = (v << 8) | (i < name.size() ? static_cast<unsigned char>(name[i]) : 0u);
+        return v;
+    };
+    std::vector<SortKey> keys(st.podCount());
+    for (std::size_t i = 0; i < st.podCount(); ++i) {
+        const model::PodId p(static_cast<std::uint32_t>(i));
+        const std::string_view name = st.podName(p);
+        keys[i] = { rankOf[st.podNamespace(p).data()], static_cast<std::uint32_t>(i), bytes8(name, 0), bytes8(name, 8) };
+    }
+    std::vector<SortKey> byName = keys;
+    auto byKey = [&st](const SortKey& a, const SortKey& b) {
+        if (a.rank != b.rank)
+            return a.rank < b.rank;
+        if (a.prefix != b.prefix)
+            return a.prefix < b.prefix;
+        if (a.prefix2 != b.prefix2)
+            return a.prefix2 < b.prefix2;
+        return tail16(st.podName(model::PodId(a.pod))) < tail16(st.podName(model::PodId(b.pod)));
+    };
+    auto byNameKey = [&st](const SortKey& a, const SortKey& b) {
+        if (a.prefix != b.prefix)
+            return a.prefix < b.prefix;
+        if (a.prefix2 != b.prefix2)
+            return a.prefix2 < b.prefix2;
+        const int c = tail16(st.podName(model::PodId(a.pod))).compare(tail16(st.podName(model::PodId(b.pod))));
+        return c != 0 ? c < 0 : a.rank < b.rank; // same name: namespace order
+    };
+    // The two sorts are independent: one on a second thread (2 cores is the design machine).
+    std::thread second([&byName, &byNameKey] { std::sort(byName.begin(), byName.end(), byNameKey); });
+    std::sort(keys.begin(), keys.end(), byKey);
+    second.join();
+    index->m_pods.resize(keys.size());
+    index->m_podsByName.resize(byName.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        index->m_pods[i] = model::PodId(keys[i].pod);
+        index->m_podsByName[i] = model::PodId(byName[i].pod);
+    }
     return index;
 }
 
