@@ -8,6 +8,8 @@
 #include "views/heatmaps/heatmappanel.h"
 #include "views/inspectors/domaininspector.h"
 #include "views/inspectors/nodeinspector.h"
+#include "views/panels/pendingpanel.h"
+#include "views/panels/problemspanel.h"
 #include "views/map/colormap.h"
 #include "views/map/fleetmapview.h"
 #include "views/panels/searchfield.h"
@@ -73,6 +75,57 @@ private slots:
         const auto cluster = eks();
         QVERIFY(!app::createScreenshotPanel(QStringLiteral("nope"), cluster.store, cluster.topology, QSize(100, 100)));
         QVERIFY(!app::createScreenshotPanel(QStringLiteral("problems"), nullptr, nullptr, QSize(100, 100)));
+    }
+
+    // Only with FLEET_TEST_SAVE_IMAGES: the inspectors and panels filled, for a person to look at.
+    void reviewImages()
+    {
+        if (qEnvironmentVariable("FLEET_TEST_SAVE_IMAGES").isEmpty())
+            QSKIP("set FLEET_TEST_SAVE_IMAGES=DIR to write review images");
+        importers::SimulationSpec spec;
+        spec.nodeCount = 2000;
+        const auto cluster = importers::loadSimulatedCluster(spec);
+        const auto& st = *cluster.store;
+        model::NodeId gpuNode;
+        for (std::size_t i = 0; i < st.nodeCount() && !gpuNode.isValid(); ++i)
+            if (st.nodeGpuCount(model::NodeId(static_cast<std::uint32_t>(i))) == 8 && st.nodePods(model::NodeId(static_cast<std::uint32_t>(i))).size() > 6)
+                gpuNode = model::NodeId(static_cast<std::uint32_t>(i));
+        views::NodeInspector node;
+        node.resize(460, 900);
+        node.setNode(cluster.store, cluster.topology, gpuNode);
+        saveForReview(node.grab().toImage(), QStringLiteral("node-inspector"));
+        views::DomainInspector domain;
+        domain.resize(460, 700);
+        domain.setDomain(cluster.store, cluster.topology, cluster.topology->domainChildren(cluster.topology->root())[0]);
+        saveForReview(domain.grab().toImage(), QStringLiteral("domain-inspector"));
+        std::vector<model::NodeProblem> problems(3);
+        problems[0] = { model::NodeProblemKind::NotReady, model::NodeId(3), {}, "KubeletNotReady: container runtime is down", 1796133600 };
+        problems[1] = { model::NodeProblemKind::Condition, model::NodeId(9), {}, "MemoryPressure: kubelet has insufficient memory available", 1796130000 };
+        problems[2] = { model::NodeProblemKind::PodOnUnknownNode, {}, model::PodId(5), "node ip-10-0-0-1.ec2.internal is not in the input", 0 };
+        views::ProblemsPanel problemsPanel;
+        problemsPanel.resize(1200, 260);
+        problemsPanel.setProblems(cluster.store, cluster.topology, problems);
+        saveForReview(problemsPanel.grab().toImage(), QStringLiteral("problems-filled"));
+        std::vector<model::PendingShape> shapes(2);
+        shapes[0].request[model::CoreResource::Cpu] = 96000;
+        shapes[0].request[model::CoreResource::Memory] = 1LL << 40;
+        shapes[0].request[model::CoreResource::Gpu] = 8000;
+        shapes[0].gpuModel = "NVIDIA-H100-80GB-HBM3";
+        shapes[0].podCount = 64;
+        shapes[0].total = shapes[0].request;
+        for (auto& a : shapes[0].total.amounts)
+            a *= 64;
+        shapes[0].reason = "0/2000 nodes are available: 1800 Insufficient nvidia.com/gpu, 200 node(s) had untolerated taint.";
+        shapes[1].request[model::CoreResource::Cpu] = 500;
+        shapes[1].request[model::CoreResource::Memory] = 512LL << 20;
+        shapes[1].podCount = 12;
+        shapes[1].gatedPods = 12;
+        shapes[1].total[model::CoreResource::Cpu] = 6000;
+        shapes[1].total[model::CoreResource::Memory] = 6LL << 30;
+        views::PendingPanel pendingPanel;
+        pendingPanel.resize(1200, 200);
+        pendingPanel.setShapes(cluster.store, shapes);
+        saveForReview(pendingPanel.grab().toImage(), QStringLiteral("pending-filled"));
     }
 
     void docksFollowTheMap()

@@ -151,21 +151,33 @@ void NodeInspector::fillDetails()
         facts << tr("cordoned");
     m_subtitle->setText(facts.join(QStringLiteral(" \u00b7 ")));
 
+    // GPUs: whole nvidia.com/gpu where allocatable; else the accelerator resources the node
+    // advertises instead (MIG slices, Neuron devices), each as requested of allocatable.
     const std::int32_t gpuCount = st.nodeGpuCount(m_node);
     const std::int64_t gpuAllocatable = st.nodeAllocatable(m_node)[model::CoreResource::Gpu];
-    if (gpuCount > 0 || gpuAllocatable > 0) {
-        QString text = gpuCount == 1 ? tr("1 GPU") : tr("%1 GPUs").arg(gpuCount);
+    QString gpuLine;
+    if (gpuCount > 0 || gpuAllocatable > 0 || !st.nodeGpuModel(m_node).empty()) {
+        gpuLine = gpuCount == 1 ? tr("1 GPU") : tr("%1 GPUs").arg(gpuCount);
         if (!st.nodeGpuModel(m_node).empty())
-            text += QStringLiteral(" (") + s(st.nodeGpuModel(m_node)) + QLatin1Char(')');
-        text += tr(", %1 allocated of %2 allocatable")
-                    .arg(QString::fromStdString(model::formatGpuMilli(st.nodeRequested(m_node)[model::CoreResource::Gpu])),
-                        QString::fromStdString(model::formatGpuMilli(gpuAllocatable)));
-        m_gpus->setText(text);
-    } else if (!st.nodeGpuModel(m_node).empty()) {
-        m_gpus->setText(tr("GPU model %1; no nvidia.com/gpu allocatable (see the extended resources)").arg(s(st.nodeGpuModel(m_node))));
-    } else {
-        m_gpus->setText(tr("No GPUs"));
+            gpuLine += QStringLiteral(" (") + s(st.nodeGpuModel(m_node)) + QLatin1Char(')');
+        if (gpuAllocatable > 0)
+            gpuLine += tr(", %1 allocated of %2 allocatable")
+                           .arg(QString::fromStdString(model::formatGpuMilli(st.nodeRequested(m_node)[model::CoreResource::Gpu])),
+                               QString::fromStdString(model::formatGpuMilli(gpuAllocatable)));
     }
+    QStringList devices;
+    for (const auto& [key, allocatable] : st.nodeExtendedAllocatable(m_node)) {
+        const std::string& name = st.resources().name(key);
+        const bool accelerator = name.starts_with("nvidia.com/mig-") || name == "aws.amazon.com/neuron" || name == "aws.amazon.com/neurondevice";
+        if (accelerator && allocatable > 0)
+            devices << tr("%1 %2 of %3 allocated")
+                           .arg(QString::fromStdString(name), QString::fromStdString(model::formatCount(st.nodeExtendedRequested(m_node, key))),
+                               QString::fromStdString(model::formatCount(allocatable)));
+    }
+    if (!devices.isEmpty())
+        gpuLine += (gpuLine.isEmpty() ? QString() : QStringLiteral("; ")) + devices.join(QStringLiteral("; "));
+    m_gpus->setText(gpuLine.isEmpty() ? tr("No GPUs") : gpuLine);
+    m_gpus->setWordWrap(true);
 
     auto section = [this](const QString& title, int count) {
         auto* item = new QTreeWidgetItem(m_details, { QStringLiteral("%1 (%2)").arg(title).arg(count) });

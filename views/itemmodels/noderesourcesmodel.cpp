@@ -95,7 +95,7 @@ QVariant NodeResourcesModel::headerData(int section, Qt::Orientation orientation
     case RequestedColumn:
         return tr("Requested");
     case ShareColumn:
-        return tr("Requested share");
+        return tr("Share");
     default:
         return {};
     }

@@ -13,15 +13,15 @@ namespace fleet::views {
 /// One row per model::PendingShape in the order given, then one totals row ("Total", the
 /// sums of pods, total cpu / memory / GPU and gated pods; a shape's per-pod columns empty).
 /// Columns: pods (count), cpu, memory and GPU of one pod (GPU as a count of GPUs or a share
-/// of one, "0.5 GPU"), GPU model, total cpu, total memory, total GPU, reason (the scheduler's
-/// PodScheduled message), gated (pods with scheduling gates). kSortRole: model units; the
+/// of one, "0.5 GPU"), GPU model, total cpu, total memory, total GPU, gated (pods with
+/// scheduling gates), reason (the scheduler's PodScheduled message; last, as it is long). kSortRole: model units; the
 /// totals row sorts last in ascending order (isTotalsRow()). Thread: GUI thread.
 class PendingShapesModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column {
         PodsColumn, CpuColumn, MemoryColumn, GpuColumn, GpuModelColumn, TotalCpuColumn, TotalMemoryColumn, TotalGpuColumn,
-        ReasonColumn, GatedColumn, ColumnCount
+        GatedColumn, ReasonColumn, ColumnCount
     };
 
     explicit PendingShapesModel(QObject* parent = nullptr);
