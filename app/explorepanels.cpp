@@ -15,6 +15,7 @@
 #include <QDockWidget>
 #include <QFutureWatcher>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMainWindow>
 #include <QPointer>
 #include <QToolBar>
@@ -85,7 +86,33 @@ ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map)
         });
     }
 
-    connect(m_map, &views::FleetMapView::nodeActivated, this, [this](model::NodeId n) { m_map->setSelectedNode(n); });
+    // A click selects the node and opens it; selectionChanged (also from other callers of
+    // setSelectedNode) opens it too, which showNode() makes idempotent.
+    connect(m_map, &views::FleetMapView::nodeActivated, this, [this](model::NodeId n) {
+        m_map->setSelectedNode(n);
+        showNode(n);
+    });
+    // Ctrl+F finds, Ctrl+L filters (as a browser's address bar), wherever the focus is.
+    auto* find = new QAction(tr("Find Node or Pod"), window);
+    find->setObjectName(QStringLiteral("actionFind"));
+    find->setShortcut(QKeySequence::Find);
+    find->setShortcutContext(Qt::WindowShortcut);
+    connect(find, &QAction::triggered, this, [this] {
+        m_search->lineEdit()->setFocus(Qt::ShortcutFocusReason);
+        m_search->lineEdit()->selectAll();
+    });
+    window->addAction(find);
+    auto* filter = new QAction(tr("Filter Nodes"), window);
+    filter->setObjectName(QStringLiteral("actionFilter"));
+    filter->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    filter->setShortcutContext(Qt::WindowShortcut);
+    connect(filter, &QAction::triggered, this, [this] {
+        m_filter->lineEdit()->setFocus(Qt::ShortcutFocusReason);
+        m_filter->lineEdit()->selectAll();
+    });
+    window->addAction(filter);
+    m_search->lineEdit()->setToolTip(tr("Find a node, or a pod by namespace/name or name (%1)").arg(find->shortcut().toString(QKeySequence::NativeText)));
+
     connect(m_map, &views::FleetMapView::selectionChanged, this, &ExplorePanels::showNode);
     connect(m_map, &views::FleetMapView::domainActivated, this, &ExplorePanels::showDomain);
     connect(m_problems, &views::ProblemsPanel::nodeActivated, this, &ExplorePanels::selectAndZoom);
@@ -121,7 +148,8 @@ void ExplorePanels::selectAndZoom(model::NodeId node)
 
 void ExplorePanels::showNode(model::NodeId node)
 {
-    m_nodeInspector->setNode(m_store, m_topology, node);
+    if (node != m_nodeInspector->node() || !node.isValid())
+        m_nodeInspector->setNode(m_store, m_topology, node);
     if (node.isValid()) {
         m_nodeDock->setWindowTitle(tr("Node %1").arg(QString::fromUtf8(m_store->nodeName(node))));
         m_nodeDock->show();

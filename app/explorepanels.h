@@ -43,8 +43,8 @@ namespace fleet::app {
 /// - bottom, tabbed: Problems (N) (a click selects the node and zooms to it; the problem
 ///   nodes go to FleetMapView::setProblemNodes), Pending (N pods) and Heatmap (a click on a
 ///   row zooms to the domain);
-/// - a toolbar with the search field (a node or pod name; the node found is selected and
-///   zoomed to) and the filter field (FleetMapView::setNodeMask).
+/// - a toolbar with the search field (Ctrl+F) (a node or pod name; the node found is selected and
+///   zoomed to) and the filter field (Ctrl+L; FleetMapView::setNodeMask).
 /// setCluster() computes the problems, pending shapes and the search index on a worker
 /// (QtConcurrent) and applies them when they arrive; a result for a replaced cluster is
 /// dropped (generation counter). Thread: GUI thread.

@@ -12,10 +12,12 @@
 #include "views/panels/problemspanel.h"
 #include "views/map/colormap.h"
 #include "views/map/fleetmapview.h"
+#include "views/panels/filterfield.h"
 #include "views/panels/searchfield.h"
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QLineEdit>
 #include <QMainWindow>
 #include <QSignalSpy>
 #include <QTest>
@@ -165,6 +167,15 @@ private slots:
         panels.problemsDock()->show();
         QCoreApplication::processEvents();
         saveForReview(window.grab().toImage(), QStringLiteral("window-eks"));
+
+        // Ctrl+F puts the focus in the search field, Ctrl+L in the filter field.
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        map->setFocus();
+        QTest::keyClick(map, Qt::Key_F, Qt::ControlModifier);
+        QTRY_VERIFY(panels.searchField()->lineEdit()->hasFocus());
+        QTest::keyClick(panels.searchField()->lineEdit(), Qt::Key_L, Qt::ControlModifier);
+        QTRY_VERIFY(panels.filterField()->lineEdit()->hasFocus());
 
         // A new cluster clears the inspector.
         panels.setCluster(nullptr, nullptr);
