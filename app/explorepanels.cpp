@@ -37,7 +37,10 @@ QDockWidget* makeDock(QMainWindow* window, const QString& title, const QString& 
     return dock;
 }
 
-QString count(std::size_t n) { return QString::fromStdString(model::formatCount(static_cast<std::int64_t>(n))); }
+QString count(std::size_t n)
+{
+    return QString::fromStdString(model::formatCount(static_cast<std::int64_t>(n)));
+}
 
 } // namespace
 
@@ -53,7 +56,8 @@ ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map)
     m_heatmap = new views::HeatmapPanel(window);
 
     m_nodeDock = makeDock(window, tr("Node"), QStringLiteral("nodeInspectorDock"), m_nodeInspector, Qt::RightDockWidgetArea);
-    m_domainDock = makeDock(window, tr("Domain"), QStringLiteral("domainInspectorDock"), m_domainInspector, Qt::RightDockWidgetArea);
+    m_domainDock
+        = makeDock(window, tr("Domain"), QStringLiteral("domainInspectorDock"), m_domainInspector, Qt::RightDockWidgetArea);
     window->tabifyDockWidget(m_nodeDock, m_domainDock);
     m_problemsDock = makeDock(window, tr("Problems"), QStringLiteral("problemsDock"), m_problems, Qt::BottomDockWidgetArea);
     m_pendingDock = makeDock(window, tr("Pending"), QStringLiteral("pendingDock"), m_pending, Qt::BottomDockWidgetArea);
@@ -111,7 +115,8 @@ ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map)
         m_filter->lineEdit()->selectAll();
     });
     window->addAction(filter);
-    m_search->lineEdit()->setToolTip(tr("Find a node, or a pod by namespace/name or name (%1)").arg(find->shortcut().toString(QKeySequence::NativeText)));
+    m_search->lineEdit()->setToolTip(
+        tr("Find a node, or a pod by namespace/name or name (%1)").arg(find->shortcut().toString(QKeySequence::NativeText)));
 
     connect(m_map, &views::FleetMapView::selectionChanged, this, &ExplorePanels::showNode);
     connect(m_map, &views::FleetMapView::domainActivated, this, &ExplorePanels::showDomain);
@@ -223,10 +228,13 @@ void ExplorePanels::applyAnalysis(const Analysis& analysis)
     emit analysisApplied();
 }
 
-QStringList screenshotPanelNames() { return { QStringLiteral("problems"), QStringLiteral("pending"), QStringLiteral("heatmap") }; }
+QStringList screenshotPanelNames()
+{
+    return { QStringLiteral("problems"), QStringLiteral("pending"), QStringLiteral("heatmap") };
+}
 
-std::unique_ptr<QWidget> createScreenshotPanel(
-    const QString& name, std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology, QSize size)
+std::unique_ptr<QWidget> createScreenshotPanel(const QString& name, std::shared_ptr<const model::ClusterStore> store,
+    std::shared_ptr<const model::Topology> topology, QSize size)
 {
     if (!store)
         return nullptr;

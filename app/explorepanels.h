@@ -123,7 +123,7 @@ private:
 /// ready for QWidget::render() or grab() into an image; plain widgets, so no OpenGL is
 /// needed. Null for an unknown name or a null store. The caller owns the widget.
 /// Thread: GUI thread.
-[[nodiscard]] std::unique_ptr<QWidget> createScreenshotPanel(const QString& name, std::shared_ptr<const model::ClusterStore> store,
-    std::shared_ptr<const model::Topology> topology, QSize size);
+[[nodiscard]] std::unique_ptr<QWidget> createScreenshotPanel(const QString& name,
+    std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology, QSize size);
 
 } // namespace fleet::app

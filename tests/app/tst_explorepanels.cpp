@@ -8,11 +8,11 @@
 #include "views/heatmaps/heatmappanel.h"
 #include "views/inspectors/domaininspector.h"
 #include "views/inspectors/nodeinspector.h"
-#include "views/panels/pendingpanel.h"
-#include "views/panels/problemspanel.h"
 #include "views/map/colormap.h"
 #include "views/map/fleetmapview.h"
 #include "views/panels/filterfield.h"
+#include "views/panels/pendingpanel.h"
+#include "views/panels/problemspanel.h"
 #include "views/panels/searchfield.h"
 
 #include <QApplication>
@@ -90,7 +90,8 @@ private slots:
         const auto& st = *cluster.store;
         model::NodeId gpuNode;
         for (std::size_t i = 0; i < st.nodeCount() && !gpuNode.isValid(); ++i)
-            if (st.nodeGpuCount(model::NodeId(static_cast<std::uint32_t>(i))) == 8 && st.nodePods(model::NodeId(static_cast<std::uint32_t>(i))).size() > 6)
+            if (st.nodeGpuCount(model::NodeId(static_cast<std::uint32_t>(i))) == 8
+                && st.nodePods(model::NodeId(static_cast<std::uint32_t>(i))).size() > 6)
                 gpuNode = model::NodeId(static_cast<std::uint32_t>(i));
         views::NodeInspector node;
         node.resize(460, 900);
@@ -101,9 +102,12 @@ private slots:
         domain.setDomain(cluster.store, cluster.topology, cluster.topology->domainChildren(cluster.topology->root())[0]);
         saveForReview(domain.grab().toImage(), QStringLiteral("domain-inspector"));
         std::vector<model::NodeProblem> problems(3);
-        problems[0] = { model::NodeProblemKind::NotReady, model::NodeId(3), {}, "KubeletNotReady: container runtime is down", 1796133600 };
-        problems[1] = { model::NodeProblemKind::Condition, model::NodeId(9), {}, "MemoryPressure: kubelet has insufficient memory available", 1796130000 };
-        problems[2] = { model::NodeProblemKind::PodOnUnknownNode, {}, model::PodId(5), "node ip-10-0-0-1.ec2.internal is not in the input", 0 };
+        problems[0] = { model::NodeProblemKind::NotReady, model::NodeId(3), {}, "KubeletNotReady: container runtime is down",
+            1796133600 };
+        problems[1] = { model::NodeProblemKind::Condition, model::NodeId(9), {},
+            "MemoryPressure: kubelet has insufficient memory available", 1796130000 };
+        problems[2] = { model::NodeProblemKind::PodOnUnknownNode, {}, model::PodId(5),
+            "node ip-10-0-0-1.ec2.internal is not in the input", 0 };
         views::ProblemsPanel problemsPanel;
         problemsPanel.resize(1200, 260);
         problemsPanel.setProblems(cluster.store, cluster.topology, problems);

@@ -27,7 +27,10 @@ using namespace fleet;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+double msSince(Clock::time_point t)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
 double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
@@ -76,7 +79,9 @@ int main(int argc, char** argv)
     const auto ns = views::evaluateNodeFilter(store, QStringLiteral("namespace:ml-training"));
     const double namespaceMs = msSince(t);
     const model::WorkloadId w(0);
-    const QString workloadText = QStringLiteral("workload:%1/%2").arg(QString::fromUtf8(store.workloadNamespace(w)), QString::fromUtf8(store.workloadName(w)));
+    const QString workloadText
+        = QStringLiteral("workload:%1/%2")
+              .arg(QString::fromUtf8(store.workloadNamespace(w)), QString::fromUtf8(store.workloadName(w)));
     t = Clock::now();
     const auto wl = views::evaluateNodeFilter(store, workloadText);
     const double workloadMs = msSince(t);

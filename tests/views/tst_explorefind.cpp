@@ -32,12 +32,24 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("node");
         QTest::addColumn<QString>("pod"); // "" for a node
-        QTest::newRow("node") << "duckboat-02" << "duckboat-02" << "";
-        QTest::newRow("pod by namespace/name") << "kube-system/calico-node-h2bjp" << "duckboat-01" << "kube-system/calico-node-h2bjp";
-        QTest::newRow("pod by name") << "speaker-cpxhz" << "duckboat-01" << "metallb-system/speaker-cpxhz";
-        QTest::newRow("prefix of a node") << "duckb" << "duckboat-01" << "";
-        QTest::newRow("prefix of a namespace") << "metallb-system/" << "duckboat-01" << "metallb-system/controller-5c9894b5cd-r66xh";
-        QTest::newRow("nothing") << "no-such-thing" << "" << "";
+        QTest::newRow("node") << "duckboat-02"
+                              << "duckboat-02"
+                              << "";
+        QTest::newRow("pod by namespace/name") << "kube-system/calico-node-h2bjp"
+                                               << "duckboat-01"
+                                               << "kube-system/calico-node-h2bjp";
+        QTest::newRow("pod by name") << "speaker-cpxhz"
+                                     << "duckboat-01"
+                                     << "metallb-system/speaker-cpxhz";
+        QTest::newRow("prefix of a node") << "duckb"
+                                          << "duckboat-01"
+                                          << "";
+        QTest::newRow("prefix of a namespace") << "metallb-system/"
+                                               << "duckboat-01"
+                                               << "metallb-system/controller-5c9894b5cd-r66xh";
+        QTest::newRow("nothing") << "no-such-thing"
+                                 << ""
+                                 << "";
     }
     void find()
     {
@@ -93,7 +105,8 @@ private slots:
         std::sort(pods.begin(), pods.end());
         const std::size_t limit = 40;
         const auto matches = m_simIndex->complete(pre, limit);
-        std::vector<std::string> expected(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(std::min(limit, nodes.size())));
+        std::vector<std::string> expected(
+            nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(std::min(limit, nodes.size())));
         for (std::size_t i = 0; i < pods.size() && expected.size() < limit; ++i)
             expected.push_back(pods[i]);
         QVERIFY(matches.size() >= std::min(limit, expected.size()));
@@ -166,7 +179,8 @@ private slots:
         QVERIFY(html.contains(QStringLiteral("expected &#x27;)&#x27;")) || html.contains(QStringLiteral("expected ')'")));
         QVERIFY(html.contains(QStringLiteral("at character 11")));
         // Past the end: a highlighted blank.
-        QVERIFY(views::formatFilterError(QStringLiteral("a in ("), 6, QStringLiteral("x")).contains(QStringLiteral(">&nbsp;</span>")));
+        QVERIFY(views::formatFilterError(QStringLiteral("a in ("), 6, QStringLiteral("x"))
+                    .contains(QStringLiteral(">&nbsp;</span>")));
     }
 
     void filterField()

@@ -71,8 +71,12 @@ private slots:
         // Resources: the node's figures, read from the inspector's own model.
         views::NodeResourcesModel* resources = inspector.resourcesModel();
         const int cpu = resources->rowOf(QStringLiteral("cpu"));
-        QCOMPARE(resources->data(resources->index(cpu, views::NodeResourcesModel::AllocatableColumn), views::kSortRole).toLongLong(), 7910);
-        QCOMPARE(resources->data(resources->index(cpu, views::NodeResourcesModel::RequestedColumn), views::kSortRole).toLongLong(), 450);
+        QCOMPARE(
+            resources->data(resources->index(cpu, views::NodeResourcesModel::AllocatableColumn), views::kSortRole).toLongLong(),
+            7910);
+        QCOMPARE(
+            resources->data(resources->index(cpu, views::NodeResourcesModel::RequestedColumn), views::kSortRole).toLongLong(),
+            450);
         // Labels: a known label of the fixture node.
         QTreeWidget* tree = inspector.detailsTree();
         QCOMPARE(tree->topLevelItemCount(), 3);
@@ -86,7 +90,10 @@ private slots:
         QCOMPARE(inspector.podsProxy()->rowCount(), 2); // speaker and controller, case-insensitive
         inspector.podFilter()->setText(QStringLiteral("calico"));
         QCOMPARE(inspector.podsProxy()->rowCount(), 1);
-        QCOMPARE(inspector.podsProxy()->data(inspector.podsProxy()->index(0, views::NodePodsModel::CpuColumn), views::kSortRole).toLongLong(), 250);
+        QCOMPARE(inspector.podsProxy()
+                     ->data(inspector.podsProxy()->index(0, views::NodePodsModel::CpuColumn), views::kSortRole)
+                     .toLongLong(),
+            250);
     }
 
     void nodeInspector_gpuNode()
@@ -100,7 +107,8 @@ private slots:
         QVERIFY(gpuNode.isValid());
         views::NodeInspector inspector;
         inspector.setNode(m_sim, m_simTopology, gpuNode);
-        QVERIFY2(inspector.gpuText().startsWith(QStringLiteral("8 GPUs (") + QString::fromUtf8(m_sim->nodeGpuModel(gpuNode)) + QLatin1Char(')')),
+        QVERIFY2(inspector.gpuText().startsWith(
+                     QStringLiteral("8 GPUs (") + QString::fromUtf8(m_sim->nodeGpuModel(gpuNode)) + QLatin1Char(')')),
             qPrintable(inspector.gpuText()));
         QVERIFY(inspector.resourcesModel()->rowOf(QStringLiteral("gpu")) >= 0);
         QCOMPARE(inspector.detailsTree()->topLevelItem(1)->childCount(), static_cast<int>(m_sim->nodeTaints(gpuNode).size()));
@@ -183,7 +191,8 @@ private slots:
         for (int row = 0; row < heatmap.rowCount(); ++row)
             for (int column = 0; column < views::DomainHeatmap::kColumnCount; ++column) {
                 const auto a = views::DomainAggregates::compute(*m_sim, *m_simTopology, heatmap.domainAt(row));
-                const model::CoreResource r[] = { model::CoreResource::Cpu, model::CoreResource::Memory, model::CoreResource::Gpu };
+                const model::CoreResource r[]
+                    = { model::CoreResource::Cpu, model::CoreResource::Memory, model::CoreResource::Gpu };
                 const double share = a.share(r[column]);
                 QCOMPARE(heatmap.cellShare(row, column), share);
                 const QRect cell = heatmap.cellRect(row, column);

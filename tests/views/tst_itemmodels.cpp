@@ -21,7 +21,10 @@ using views::kSortRole;
 
 namespace {
 
-qint64 sortValue(const QAbstractItemModel& m, int row, int column) { return m.data(m.index(row, column), kSortRole).toLongLong(); }
+qint64 sortValue(const QAbstractItemModel& m, int row, int column)
+{
+    return m.data(m.index(row, column), kSortRole).toLongLong();
+}
 
 int findRow(const QAbstractItemModel& m, int column, const QString& text)
 {
@@ -103,7 +106,8 @@ private slots:
         model.setNode(m_eks, m_eks->findNode("duckboat-01"));
         const int row = findRow(model, views::NodePodsModel::NameColumn, QStringLiteral("speaker-cpxhz"));
         QVERIFY(row >= 0);
-        QCOMPARE(model.data(model.index(row, views::NodePodsModel::WorkloadColumn)).toString(), QStringLiteral("DaemonSet/speaker"));
+        QCOMPARE(
+            model.data(model.index(row, views::NodePodsModel::WorkloadColumn)).toString(), QStringLiteral("DaemonSet/speaker"));
     }
 
     void nodePods_sortsNumerically()
@@ -116,7 +120,8 @@ private slots:
         proxy.sort(views::NodePodsModel::CpuColumn, Qt::DescendingOrder);
         QCOMPARE(proxy.data(proxy.index(0, views::NodePodsModel::NameColumn)).toString(), QStringLiteral("calico-node-h2bjp"));
         for (int r = 1; r < proxy.rowCount(); ++r)
-            QVERIFY(sortValue(proxy, r - 1, views::NodePodsModel::CpuColumn) >= sortValue(proxy, r, views::NodePodsModel::CpuColumn));
+            QVERIFY(
+                sortValue(proxy, r - 1, views::NodePodsModel::CpuColumn) >= sortValue(proxy, r, views::NodePodsModel::CpuColumn));
     }
 
     // Every node of the simulated fleet: the pods' requests sum to the node's requested, for
@@ -193,8 +198,10 @@ private slots:
         testModel(&model);
         const int row = model.rowOf(QStringLiteral("gpu"));
         QVERIFY(row >= 0);
-        QCOMPARE(sortValue(model, row, views::NodeResourcesModel::AllocatableColumn), m_sim->nodeAllocatable(gpuNode)[model::CoreResource::Gpu]);
-        QCOMPARE(sortValue(model, row, views::NodeResourcesModel::RequestedColumn), m_sim->nodeRequested(gpuNode)[model::CoreResource::Gpu]);
+        QCOMPARE(sortValue(model, row, views::NodeResourcesModel::AllocatableColumn),
+            m_sim->nodeAllocatable(gpuNode)[model::CoreResource::Gpu]);
+        QCOMPARE(sortValue(model, row, views::NodeResourcesModel::RequestedColumn),
+            m_sim->nodeRequested(gpuNode)[model::CoreResource::Gpu]);
         QCOMPARE(model.rowCount(), 5 + static_cast<int>(m_sim->nodeExtendedAllocatable(gpuNode).size()));
     }
 
@@ -206,9 +213,11 @@ private slots:
         QCOMPARE(model.rowCount(), static_cast<int>(m_sim->nodeCount()));
         for (int r = 0; r < model.rowCount(); r += 13) {
             const model::NodeId n = model.nodeAt(r);
-            QCOMPARE(model.data(model.index(r, views::NodeTableModel::NameColumn)).toString(), QString::fromUtf8(m_sim->nodeName(n)));
+            QCOMPARE(
+                model.data(model.index(r, views::NodeTableModel::NameColumn)).toString(), QString::fromUtf8(m_sim->nodeName(n)));
             const double cpu = model.data(model.index(r, views::NodeTableModel::CpuShareColumn), kSortRole).toDouble();
-            QCOMPARE(cpu, static_cast<double>(m_sim->nodeRequested(n)[model::CoreResource::Cpu])
+            QCOMPARE(cpu,
+                static_cast<double>(m_sim->nodeRequested(n)[model::CoreResource::Cpu])
                     / static_cast<double>(m_sim->nodeAllocatable(n)[model::CoreResource::Cpu]));
             QCOMPARE(sortValue(model, r, views::NodeTableModel::PodsColumn), static_cast<qint64>(m_sim->nodePods(n).size()));
             QCOMPARE(sortValue(model, r, views::NodeTableModel::GpusColumn), static_cast<qint64>(m_sim->nodeGpuCount(n)));
@@ -243,10 +252,13 @@ private slots:
         model.setProblems(m_sim, m_simTopology, problems);
         testModel(&model);
         QCOMPARE(model.rowCount(), 3);
-        QCOMPARE(model.data(model.index(0, views::ProblemsModel::NodeColumn)).toString(), QString::fromUtf8(m_sim->nodeName(model::NodeId(0))));
-        QCOMPARE(model.data(model.index(0, views::ProblemsModel::SinceColumn)).toString(), QStringLiteral("2025-12-01T14:00:00Z"));
+        QCOMPARE(model.data(model.index(0, views::ProblemsModel::NodeColumn)).toString(),
+            QString::fromUtf8(m_sim->nodeName(model::NodeId(0))));
+        QCOMPARE(
+            model.data(model.index(0, views::ProblemsModel::SinceColumn)).toString(), QStringLiteral("2025-12-01T14:00:00Z"));
         QCOMPARE(model.data(model.index(1, views::ProblemsModel::SinceColumn)).toString(), QString());
-        QCOMPARE(model.data(model.index(0, views::ProblemsModel::ProblemColumn), kSortRole).toInt(), int(model::NodeProblemKind::NotReady));
+        QCOMPARE(model.data(model.index(0, views::ProblemsModel::ProblemColumn), kSortRole).toInt(),
+            int(model::NodeProblemKind::NotReady));
         const QString domain = model.data(model.index(0, views::ProblemsModel::DomainColumn)).toString();
         QVERIFY2(domain.contains(QStringLiteral(" > ")), qPrintable(domain));
         model::DomainId region = m_simTopology->nodeDomain(model::NodeId(0));
@@ -254,7 +266,8 @@ private slots:
             region = m_simTopology->domainParent(region);
         QVERIFY(domain.startsWith(QString::fromStdString(m_simTopology->domainName(region)) + QStringLiteral(" > ")));
         const QString podDetail = model.data(model.index(2, views::ProblemsModel::DetailColumn)).toString();
-        QCOMPARE(podDetail, QString::fromUtf8(m_sim->podNamespace(model::PodId(0))) + QLatin1Char('/')
+        QCOMPARE(podDetail,
+            QString::fromUtf8(m_sim->podNamespace(model::PodId(0))) + QLatin1Char('/')
                 + QString::fromUtf8(m_sim->podName(model::PodId(0))) + QStringLiteral(": node-gone"));
         QCOMPARE(model.nodeAt(2).isValid(), false);
         QCOMPARE(model.problemNodes().size(), std::size_t(1));

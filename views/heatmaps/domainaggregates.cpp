@@ -26,7 +26,8 @@ DomainAggregates DomainAggregates::compute(const model::ClusterStore& store, con
     return a;
 }
 
-std::vector<double> domainNodeShares(const model::ClusterStore& store, const model::Topology& topology, model::DomainId d, MapMetric metric)
+std::vector<double> domainNodeShares(
+    const model::ClusterStore& store, const model::Topology& topology, model::DomainId d, MapMetric metric)
 {
     std::vector<double> shares;
     if (!d.isValid() || d.index() >= topology.domainCount())

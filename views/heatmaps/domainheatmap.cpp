@@ -17,7 +17,8 @@ namespace fleet::views {
 
 namespace {
 constexpr int kMargin = 4;
-const model::CoreResource kResources[DomainHeatmap::kColumnCount] = { model::CoreResource::Cpu, model::CoreResource::Memory, model::CoreResource::Gpu };
+const model::CoreResource kResources[DomainHeatmap::kColumnCount]
+    = { model::CoreResource::Cpu, model::CoreResource::Memory, model::CoreResource::Gpu };
 } // namespace
 
 DomainHeatmap::DomainHeatmap(QWidget* parent)
@@ -27,7 +28,8 @@ DomainHeatmap::DomainHeatmap(QWidget* parent)
     setCursor(Qt::PointingHandCursor);
 }
 
-void DomainHeatmap::setCluster(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology, int level)
+void DomainHeatmap::setCluster(
+    std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology, int level)
 {
     m_store = std::move(store);
     m_topology = std::move(topology);
@@ -66,8 +68,14 @@ double DomainHeatmap::cellShare(int row, int column) const noexcept
     return m_rows[static_cast<std::size_t>(row)].shares[static_cast<std::size_t>(column)];
 }
 
-int DomainHeatmap::rowHeight() const { return QFontMetrics(font()).height() + 8; }
-int DomainHeatmap::headerHeight() const { return QFontMetrics(font()).height() + 8; }
+int DomainHeatmap::rowHeight() const
+{
+    return QFontMetrics(font()).height() + 8;
+}
+int DomainHeatmap::headerHeight() const
+{
+    return QFontMetrics(font()).height() + 8;
+}
 
 QRect DomainHeatmap::cellRect(int row, int column) const
 {
@@ -88,10 +96,14 @@ int DomainHeatmap::rowAt(const QPoint& pos) const
 
 QSize DomainHeatmap::sizeHint() const
 {
-    return QSize(2 * kMargin + m_nameWidth + kColumnCount * m_cellWidth, 2 * kMargin + headerHeight() + std::max(1, rowCount()) * rowHeight());
+    return QSize(2 * kMargin + m_nameWidth + kColumnCount * m_cellWidth,
+        2 * kMargin + headerHeight() + std::max(1, rowCount()) * rowHeight());
 }
 
-QSize DomainHeatmap::minimumSizeHint() const { return QSize(2 * kMargin + m_nameWidth + kColumnCount * m_cellWidth, headerHeight() + rowHeight()); }
+QSize DomainHeatmap::minimumSizeHint() const
+{
+    return QSize(2 * kMargin + m_nameWidth + kColumnCount * m_cellWidth, headerHeight() + rowHeight());
+}
 
 void DomainHeatmap::paintEvent(QPaintEvent* event)
 {
@@ -108,11 +120,13 @@ void DomainHeatmap::paintEvent(QPaintEvent* event)
     p.drawText(head.adjusted(4, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, tr("Domain"));
     const QString names[kColumnCount] = { tr("CPU"), tr("Memory"), tr("GPU") };
     for (int c = 0; c < kColumnCount; ++c)
-        p.drawText(QRect(kMargin + m_nameWidth + c * m_cellWidth, kMargin, m_cellWidth, headerHeight()), Qt::AlignCenter, names[c]);
+        p.drawText(
+            QRect(kMargin + m_nameWidth + c * m_cellWidth, kMargin, m_cellWidth, headerHeight()), Qt::AlignCenter, names[c]);
     p.setFont(font());
     if (m_rows.empty()) {
         p.setPen(palette().placeholderText().color());
-        p.drawText(cellRect(0, -1).adjusted(4, 0, kColumnCount * m_cellWidth, 0), Qt::AlignLeft | Qt::AlignVCenter, tr("No domains at this level"));
+        p.drawText(cellRect(0, -1).adjusted(4, 0, kColumnCount * m_cellWidth, 0), Qt::AlignLeft | Qt::AlignVCenter,
+            tr("No domains at this level"));
         return;
     }
     const int first = std::max(0, (event->rect().top() - kMargin - headerHeight()) / rowHeight());
@@ -149,7 +163,8 @@ void DomainHeatmap::mouseMoveEvent(QMouseEvent* event)
         QToolTip::showText(event->globalPosition().toPoint(),
             tr("%1: %2 nodes\nCPU %3 · memory %4 · GPU %5 requested\nClick to zoom the map to it")
                 .arg(r.name, QString::fromStdString(model::formatCount(static_cast<std::int64_t>(r.nodes))),
-                    QString::fromStdString(model::formatShare(r.shares[0])), QString::fromStdString(model::formatShare(r.shares[1])),
+                    QString::fromStdString(model::formatShare(r.shares[0])),
+                    QString::fromStdString(model::formatShare(r.shares[1])),
                     QString::fromStdString(model::formatShare(r.shares[2]))),
             this);
     } else {

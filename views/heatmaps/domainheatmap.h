@@ -3,8 +3,8 @@
 // resource (cpu, memory, GPU requested share), cells coloured by the share.
 
 // fleetmapview.h declares NodeId as a metatype; every moc that uses NodeId must see it first.
-#include "views/map/fleetmapview.h"
 #include "model/topology.h"
+#include "views/map/fleetmapview.h"
 
 #include <QWidget>
 

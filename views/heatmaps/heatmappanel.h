@@ -3,8 +3,8 @@
 // of all nodes' utilization.
 
 // fleetmapview.h declares NodeId as a metatype; every moc that uses NodeId must see it first.
-#include "views/map/fleetmapview.h"
 #include "model/topology.h"
+#include "views/map/fleetmapview.h"
 
 #include <QWidget>
 

@@ -32,7 +32,10 @@ UtilizationBins UtilizationBins::fromShares(std::span<const double> shares)
     return bins;
 }
 
-std::size_t UtilizationBins::maxCount() const noexcept { return *std::max_element(counts.begin(), counts.end()); }
+std::size_t UtilizationBins::maxCount() const noexcept
+{
+    return *std::max_element(counts.begin(), counts.end());
+}
 
 UtilizationHistogram::UtilizationHistogram(QWidget* parent)
     : QWidget(parent)
@@ -51,7 +54,7 @@ QRect UtilizationHistogram::plotRect() const
 {
     const QFontMetrics fm(font());
     const int top = fm.height() * 2 + 6; // title, then the counts above the bars
-    const int bottom = fm.height() + 6;  // bin ranges
+    const int bottom = fm.height() + 6; // bin ranges
     return QRect(8, top, std::max(10, width() - 16), std::max(10, height() - top - bottom));
 }
 
@@ -65,7 +68,8 @@ QRect UtilizationHistogram::barRect(int bin) const
     const int x0 = plot.left() + static_cast<int>(std::lround(bin * slot)) + 2;
     const int x1 = plot.left() + static_cast<int>(std::lround((bin + 1) * slot)) - 2;
     // Every non-empty bin at least 2 px high, so one node among thousands still shows.
-    const int h = std::max(2, static_cast<int>(std::lround(plot.height() * double(m_bins.counts[static_cast<std::size_t>(bin)]) / double(maxCount))));
+    const int h = std::max(2,
+        static_cast<int>(std::lround(plot.height() * double(m_bins.counts[static_cast<std::size_t>(bin)]) / double(maxCount))));
     return QRect(x0, plot.bottom() - h + 1, std::max(1, x1 - x0), h);
 }
 
@@ -77,8 +81,10 @@ void UtilizationHistogram::paintEvent(QPaintEvent*)
     p.setPen(palette().text().color());
     QString title = m_title;
     if (m_bins.notApplicable > 0)
-        title += tr(" (%1 without it)").arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_bins.notApplicable))));
-    p.drawText(QRect(8, 2, width() - 16, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(title, Qt::ElideRight, width() - 16));
+        title += tr(" (%1 without it)")
+                     .arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_bins.notApplicable))));
+    p.drawText(QRect(8, 2, width() - 16, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+        fm.elidedText(title, Qt::ElideRight, width() - 16));
     const QRect plot = plotRect();
     const double slot = plot.width() / double(UtilizationBins::kBinCount);
     for (int b = 0; b < UtilizationBins::kBinCount; ++b) {
@@ -88,7 +94,8 @@ void UtilizationHistogram::paintEvent(QPaintEvent*)
         if (!bar.isEmpty()) {
             p.fillRect(bar, shareColor((b + 0.5) / UtilizationBins::kBinCount));
             p.setPen(palette().text().color());
-            const QString count = QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_bins.counts[static_cast<std::size_t>(b)])));
+            const QString count = QString::fromStdString(
+                model::formatCount(static_cast<std::int64_t>(m_bins.counts[static_cast<std::size_t>(b)])));
             p.drawText(QRect(x0, bar.top() - fm.height() - 1, w, fm.height()), Qt::AlignHCenter | Qt::AlignBottom, count);
         }
     }

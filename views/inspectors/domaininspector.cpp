@@ -17,8 +17,14 @@
 namespace fleet::views {
 
 namespace {
-QString count(std::int64_t n) { return QString::fromStdString(model::formatCount(n)); }
-QString share(double v) { return QString::fromStdString(model::formatShare(v)); }
+QString count(std::int64_t n)
+{
+    return QString::fromStdString(model::formatCount(n));
+}
+QString share(double v)
+{
+    return QString::fromStdString(model::formatShare(v));
+}
 } // namespace
 
 DomainInspector::DomainInspector(QWidget* parent)
@@ -72,7 +78,8 @@ DomainInspector::DomainInspector(QWidget* parent)
 
 DomainInspector::~DomainInspector() = default;
 
-void DomainInspector::setDomain(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology, model::DomainId domain)
+void DomainInspector::setDomain(
+    std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology, model::DomainId domain)
 {
     m_store = std::move(store);
     m_topology = std::move(topology);
@@ -92,37 +99,46 @@ void DomainInspector::setDomain(std::shared_ptr<const model::ClusterStore> store
     if (path.isEmpty())
         m_title->setText(tr("Cluster"));
     else
-        m_title->setText(path + QStringLiteral("  (") + QString::fromStdString(m_topology->levelKeys()[static_cast<std::size_t>(level - 1)]) + QLatin1Char(')'));
+        m_title->setText(path + QStringLiteral("  (")
+            + QString::fromStdString(m_topology->levelKeys()[static_cast<std::size_t>(level - 1)]) + QLatin1Char(')'));
     m_figures->setText(aggregatesText());
 
     const std::vector<double> shares = domainNodeShares(*m_store, *m_topology, m_domain);
     const bool accelerators = fleetHasAccelerators(*m_store, MetricKeys::find(*m_store));
     m_histogram->setBins(UtilizationBins::fromShares(shares),
         (shares.size() == 1 ? tr("%1 of %2 node") : tr("%1 of %2 nodes"))
-            .arg(QString::fromUtf8(mapMetricTitle(MapMetric::GpuRequested, accelerators)), count(static_cast<std::int64_t>(shares.size()))));
+            .arg(QString::fromUtf8(mapMetricTitle(MapMetric::GpuRequested, accelerators)),
+                count(static_cast<std::int64_t>(shares.size()))));
     m_nodes->setNodes(m_store, m_topology->domainNodes(m_domain));
     if (m_nodes->rowCount() <= 2000) // resizing to contents reads every row
         m_view->resizeColumnsToContents();
 }
 
-QString DomainInspector::titleText() const { return m_title->text(); }
+QString DomainInspector::titleText() const
+{
+    return m_title->text();
+}
 
 QString DomainInspector::aggregatesText() const
 {
     const DomainAggregates& a = m_aggregates;
     QStringList lines;
-    lines << tr("Nodes: %1 (%2 Ready, %3 cordoned)").arg(count(static_cast<std::int64_t>(a.nodes)), count(static_cast<std::int64_t>(a.ready)),
-        count(static_cast<std::int64_t>(a.cordoned)));
+    lines << tr("Nodes: %1 (%2 Ready, %3 cordoned)")
+                 .arg(count(static_cast<std::int64_t>(a.nodes)), count(static_cast<std::int64_t>(a.ready)),
+                     count(static_cast<std::int64_t>(a.cordoned)));
     lines << tr("GPUs: %1 · pods: %2").arg(count(a.gpus), count(static_cast<std::int64_t>(a.pods)));
     lines << tr("CPU requested: %1 (%2 of %3)")
-                 .arg(share(a.share(model::CoreResource::Cpu)), QString::fromStdString(model::formatCpuMillicores(a.requested[model::CoreResource::Cpu])),
+                 .arg(share(a.share(model::CoreResource::Cpu)),
+                     QString::fromStdString(model::formatCpuMillicores(a.requested[model::CoreResource::Cpu])),
                      QString::fromStdString(model::formatCpuMillicores(a.allocatable[model::CoreResource::Cpu])));
     lines << tr("Memory requested: %1 (%2 of %3)")
-                 .arg(share(a.share(model::CoreResource::Memory)), QString::fromStdString(model::formatBytes(a.requested[model::CoreResource::Memory])),
+                 .arg(share(a.share(model::CoreResource::Memory)),
+                     QString::fromStdString(model::formatBytes(a.requested[model::CoreResource::Memory])),
                      QString::fromStdString(model::formatBytes(a.allocatable[model::CoreResource::Memory])));
     if (a.allocatable[model::CoreResource::Gpu] > 0)
         lines << tr("GPU requested: %1 (%2 of %3)")
-                     .arg(share(a.share(model::CoreResource::Gpu)), QString::fromStdString(model::formatGpuMilli(a.requested[model::CoreResource::Gpu])),
+                     .arg(share(a.share(model::CoreResource::Gpu)),
+                         QString::fromStdString(model::formatGpuMilli(a.requested[model::CoreResource::Gpu])),
                          QString::fromStdString(model::formatGpuMilli(a.allocatable[model::CoreResource::Gpu])));
     return lines.join(QLatin1Char('\n'));
 }

@@ -2,9 +2,9 @@
 // The domain inspector: a topology domain's aggregates, utilization histogram and nodes.
 
 // fleetmapview.h declares NodeId as a metatype; every moc that uses NodeId must see it first.
-#include "views/map/fleetmapview.h"
 #include "model/topology.h"
 #include "views/heatmaps/domainaggregates.h"
+#include "views/map/fleetmapview.h"
 
 #include <QWidget>
 
@@ -31,7 +31,8 @@ public:
     explicit DomainInspector(QWidget* parent = nullptr);
     ~DomainInspector() override;
 
-    void setDomain(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology, model::DomainId domain);
+    void setDomain(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology,
+        model::DomainId domain);
     [[nodiscard]] model::DomainId domain() const noexcept { return m_domain; }
     [[nodiscard]] const DomainAggregates& aggregates() const noexcept { return m_aggregates; }
     [[nodiscard]] NodeTableModel* nodesModel() const noexcept { return m_nodes; }

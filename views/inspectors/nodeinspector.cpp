@@ -34,7 +34,10 @@ QTableView* makeTable(QWidget* parent, QAbstractItemModel* model)
     return view;
 }
 
-QString s(std::string_view v) { return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size())); }
+QString s(std::string_view v)
+{
+    return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
+}
 
 } // namespace
 
@@ -96,9 +99,8 @@ NodeInspector::NodeInspector(QWidget* parent)
     m_podsView = makeTable(podsBox, m_podsProxy);
     m_podsView->setObjectName(QStringLiteral("nodeInspectorPods"));
     m_podsView->sortByColumn(NodePodsModel::NamespaceColumn, Qt::AscendingOrder);
-    connect(m_podsView, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
-        emit podActivated(m_pods->podAt(m_podsProxy->mapToSource(index).row()));
-    });
+    connect(m_podsView, &QTableView::doubleClicked, this,
+        [this](const QModelIndex& index) { emit podActivated(m_pods->podAt(m_podsProxy->mapToSource(index).row())); });
     podsColumn->addWidget(m_podsTitle);
     podsColumn->addWidget(m_podFilter);
     podsColumn->addWidget(m_podsView, 1);
@@ -114,7 +116,8 @@ NodeInspector::NodeInspector(QWidget* parent)
 
 NodeInspector::~NodeInspector() = default;
 
-void NodeInspector::setNode(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology, model::NodeId node)
+void NodeInspector::setNode(
+    std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology, model::NodeId node)
 {
     m_store = std::move(store);
     m_topology = std::move(topology);
@@ -146,7 +149,9 @@ void NodeInspector::fillDetails()
         facts << path;
     if (!st.nodeInstanceType(m_node).empty())
         facts << s(st.nodeInstanceType(m_node));
-    facts << (st.nodeReadiness(m_node) == model::Readiness::True ? tr("Ready") : tr("NotReady (Ready %1)").arg(s(model::readinessName(st.nodeReadiness(m_node)))));
+    facts << (st.nodeReadiness(m_node) == model::Readiness::True
+            ? tr("Ready")
+            : tr("NotReady (Ready %1)").arg(s(model::readinessName(st.nodeReadiness(m_node)))));
     if (st.nodeUnschedulable(m_node))
         facts << tr("cordoned");
     m_subtitle->setText(facts.join(QStringLiteral(" \u00b7 ")));
@@ -168,10 +173,12 @@ void NodeInspector::fillDetails()
     QStringList devices;
     for (const auto& [key, allocatable] : st.nodeExtendedAllocatable(m_node)) {
         const std::string& name = st.resources().name(key);
-        const bool accelerator = name.starts_with("nvidia.com/mig-") || name == "aws.amazon.com/neuron" || name == "aws.amazon.com/neurondevice";
+        const bool accelerator
+            = name.starts_with("nvidia.com/mig-") || name == "aws.amazon.com/neuron" || name == "aws.amazon.com/neurondevice";
         if (accelerator && allocatable > 0)
             devices << tr("%1 %2 of %3 allocated")
-                           .arg(QString::fromStdString(name), QString::fromStdString(model::formatCount(st.nodeExtendedRequested(m_node, key))),
+                           .arg(QString::fromStdString(name),
+                               QString::fromStdString(model::formatCount(st.nodeExtendedRequested(m_node, key))),
                                QString::fromStdString(model::formatCount(allocatable)));
     }
     if (!devices.isEmpty())
@@ -216,8 +223,14 @@ void NodeInspector::fillDetails()
     m_podsTitle->setText(tr("Pods (%1)").arg(QString::fromStdString(model::formatCount(m_pods->rowCount()))));
 }
 
-QString NodeInspector::headerText() const { return m_title->text() + QLatin1Char('\n') + m_subtitle->text(); }
+QString NodeInspector::headerText() const
+{
+    return m_title->text() + QLatin1Char('\n') + m_subtitle->text();
+}
 
-QString NodeInspector::gpuText() const { return m_gpus->text(); }
+QString NodeInspector::gpuText() const
+{
+    return m_gpus->text();
+}
 
 } // namespace fleet::views

@@ -2,9 +2,9 @@
 // The node inspector: everything about one node, opened by a click on the map.
 
 // fleetmapview.h declares NodeId as a metatype; every moc that uses NodeId must see it first.
-#include "views/map/fleetmapview.h"
 #include "model/clusterstore.h"
 #include "model/topology.h"
+#include "views/map/fleetmapview.h"
 
 #include <QWidget>
 
@@ -34,7 +34,8 @@ public:
     ~NodeInspector() override;
 
     /// Shows node `node` (an invalid id or a null store: "No node selected").
-    void setNode(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology, model::NodeId node);
+    void setNode(
+        std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology, model::NodeId node);
     [[nodiscard]] model::NodeId node() const noexcept { return m_node; }
 
     /// The parts, for tests and for the app to tune.

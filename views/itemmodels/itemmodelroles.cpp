@@ -27,6 +27,9 @@ QString resourceName(const model::ClusterStore& store, model::ResourceKey key)
     return QString::fromStdString(store.resources().name(key));
 }
 
-QString shareText(double share) { return QString::fromStdString(model::formatShare(share)); }
+QString shareText(double share)
+{
+    return QString::fromStdString(model::formatShare(share));
+}
 
 } // namespace fleet::views

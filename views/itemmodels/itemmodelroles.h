@@ -35,6 +35,9 @@ inline constexpr int kSortRole = Qt::UserRole + 1;
 /// formatShare() of `share` as a QString ("45.3%", "n/a" for NaN).
 [[nodiscard]] QString shareText(double share);
 /// The sort value of a share: the share, or -1 for NaN.
-[[nodiscard]] inline double shareSortValue(double share) noexcept { return std::isnan(share) ? -1.0 : share; }
+[[nodiscard]] inline double shareSortValue(double share) noexcept
+{
+    return std::isnan(share) ? -1.0 : share;
+}
 
 } // namespace fleet::views

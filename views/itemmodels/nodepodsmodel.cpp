@@ -95,14 +95,15 @@ QVariant NodePodsModel::data(const QModelIndex& index, int role) const
         break;
     }
     if (column == priorityColumn())
-        return role == kSortRole ? QVariant(qint64(m_store->podPriority(pod))) : QVariant(QString::number(m_store->podPriority(pod)));
+        return role == kSortRole ? QVariant(qint64(m_store->podPriority(pod)))
+                                 : QVariant(QString::number(m_store->podPriority(pod)));
     const std::int64_t v = amount(pod, column);
     if (role == kSortRole)
         return qint64(v);
     const model::ResourceKey key = column < FirstExtendedColumn
         ? static_cast<model::ResourceKey>(column == CpuColumn ? model::CoreResource::Cpu
-                                              : column == MemoryColumn ? model::CoreResource::Memory
-                                                                       : model::CoreResource::Gpu)
+                : column == MemoryColumn                      ? model::CoreResource::Memory
+                                                              : model::CoreResource::Gpu)
         : m_extended[static_cast<std::size_t>(column - FirstExtendedColumn)];
     return formatResourceAmount(*m_store, key, v);
 }

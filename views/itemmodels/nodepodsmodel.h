@@ -20,7 +20,16 @@ namespace fleet::views {
 class NodePodsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { NamespaceColumn, NameColumn, WorkloadColumn, PhaseColumn, CpuColumn, MemoryColumn, GpuColumn, FirstExtendedColumn };
+    enum Column {
+        NamespaceColumn,
+        NameColumn,
+        WorkloadColumn,
+        PhaseColumn,
+        CpuColumn,
+        MemoryColumn,
+        GpuColumn,
+        FirstExtendedColumn
+    };
 
     explicit NodePodsModel(QObject* parent = nullptr);
 

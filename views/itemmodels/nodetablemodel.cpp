@@ -33,7 +33,10 @@ int NodeTableModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
-int NodeTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int NodeTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant NodeTableModel::data(const QModelIndex& index, int role) const
 {
@@ -54,9 +57,11 @@ QVariant NodeTableModel::data(const QModelIndex& index, int role) const
     case NameColumn:
         return QString::fromUtf8(m_store->nodeName(n));
     case ReadyColumn:
-        return sort ? QVariant(int(m_store->nodeReadiness(n))) : QVariant(QString::fromUtf8(model::readinessName(m_store->nodeReadiness(n))));
+        return sort ? QVariant(int(m_store->nodeReadiness(n)))
+                    : QVariant(QString::fromUtf8(model::readinessName(m_store->nodeReadiness(n))));
     case CordonedColumn:
-        return sort ? QVariant(int(m_store->nodeUnschedulable(n))) : QVariant(m_store->nodeUnschedulable(n) ? tr("Yes") : QString());
+        return sort ? QVariant(int(m_store->nodeUnschedulable(n)))
+                    : QVariant(m_store->nodeUnschedulable(n) ? tr("Yes") : QString());
     case CpuShareColumn:
         return share(model::CoreResource::Cpu);
     case MemoryShareColumn:
@@ -64,7 +69,8 @@ QVariant NodeTableModel::data(const QModelIndex& index, int role) const
     case GpuShareColumn:
         return share(model::CoreResource::Gpu);
     case GpusColumn:
-        return sort ? QVariant(qint64(m_store->nodeGpuCount(n))) : QVariant(QString::fromStdString(model::formatCount(m_store->nodeGpuCount(n))));
+        return sort ? QVariant(qint64(m_store->nodeGpuCount(n)))
+                    : QVariant(QString::fromStdString(model::formatCount(m_store->nodeGpuCount(n))));
     case PodsColumn: {
         const auto pods = static_cast<qint64>(m_store->nodePods(n).size());
         return sort ? QVariant(pods) : QVariant(QString::fromStdString(model::formatCount(pods)));

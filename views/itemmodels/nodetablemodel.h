@@ -20,7 +20,17 @@ namespace fleet::views {
 class NodeTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { NameColumn, ReadyColumn, CordonedColumn, CpuShareColumn, MemoryShareColumn, GpuShareColumn, GpusColumn, PodsColumn, ColumnCount };
+    enum Column {
+        NameColumn,
+        ReadyColumn,
+        CordonedColumn,
+        CpuShareColumn,
+        MemoryShareColumn,
+        GpuShareColumn,
+        GpusColumn,
+        PodsColumn,
+        ColumnCount
+    };
 
     explicit NodeTableModel(QObject* parent = nullptr);
 

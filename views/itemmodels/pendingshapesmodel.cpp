@@ -47,7 +47,10 @@ int PendingShapesModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() || m_rows.empty() ? 0 : static_cast<int>(m_rows.size()) + 1;
 }
 
-int PendingShapesModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int PendingShapesModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant PendingShapesModel::data(const QModelIndex& index, int role) const
 {

@@ -20,8 +20,17 @@ class PendingShapesModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column {
-        PodsColumn, CpuColumn, MemoryColumn, GpuColumn, GpuModelColumn, TotalCpuColumn, TotalMemoryColumn, TotalGpuColumn,
-        GatedColumn, ReasonColumn, ColumnCount
+        PodsColumn,
+        CpuColumn,
+        MemoryColumn,
+        GpuColumn,
+        GpuModelColumn,
+        TotalCpuColumn,
+        TotalMemoryColumn,
+        TotalGpuColumn,
+        GatedColumn,
+        ReasonColumn,
+        ColumnCount
     };
 
     explicit PendingShapesModel(QObject* parent = nullptr);

@@ -76,7 +76,10 @@ int ProblemsModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
-int ProblemsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ProblemsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant ProblemsModel::data(const QModelIndex& index, int role) const
 {
@@ -97,8 +100,8 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
     case DetailColumn: {
         QString detail = QString::fromStdString(p.detail);
         if (podOk)
-            detail.prepend(QString::fromUtf8(m_store->podNamespace(p.pod)) + QLatin1Char('/') + QString::fromUtf8(m_store->podName(p.pod))
-                + QStringLiteral(": "));
+            detail.prepend(QString::fromUtf8(m_store->podNamespace(p.pod)) + QLatin1Char('/')
+                + QString::fromUtf8(m_store->podName(p.pod)) + QStringLiteral(": "));
         return detail;
     }
     case SinceColumn:

@@ -21,8 +21,9 @@ FilterField::FilterField(QWidget* parent)
     m_edit->setClearButtonEnabled(true);
     m_edit->setMinimumWidth(300);
     m_edit->setPlaceholderText(tr("Filter: label selector, workload:NS/NAME or namespace:NS"));
-    m_edit->setToolTip(tr("A label selector as kubectl -l takes it: key=value, key!=value, key in (a,b), key notin (a), key, !key; "
-                          "commas AND them.\nOr workload:NAMESPACE/NAME, namespace:NAMESPACE to highlight the nodes running their pods."));
+    m_edit->setToolTip(
+        tr("A label selector as kubectl -l takes it: key=value, key!=value, key in (a,b), key notin (a), key, !key; "
+           "commas AND them.\nOr workload:NAMESPACE/NAME, namespace:NAMESPACE to highlight the nodes running their pods."));
     m_count = new QLabel(this);
     m_count->setObjectName(QStringLiteral("filterCount"));
     m_error = new QLabel(this);
@@ -65,8 +66,9 @@ NodeFilterResult FilterField::apply()
     m_error->clear();
     m_edit->setStyleSheet(QString());
     if (result.mask)
-        m_count->setText(tr("%1 of %2 nodes").arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(result.matching))),
-            QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_store->nodeCount())))));
+        m_count->setText(tr("%1 of %2 nodes")
+                             .arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(result.matching))),
+                                 QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_store->nodeCount())))));
     else
         m_count->clear();
     emit maskChanged(result.mask);
@@ -81,8 +83,14 @@ void FilterField::showError(const QString& message, int position)
     m_count->setText(tr("invalid"));
 }
 
-QString FilterField::errorText() const { return m_error->isVisible() || !m_error->text().isEmpty() ? m_error->text() : QString(); }
+QString FilterField::errorText() const
+{
+    return m_error->isVisible() || !m_error->text().isEmpty() ? m_error->text() : QString();
+}
 
-QString FilterField::countText() const { return m_count->text(); }
+QString FilterField::countText() const
+{
+    return m_count->text();
+}
 
 } // namespace fleet::views

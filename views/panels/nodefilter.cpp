@@ -45,7 +45,8 @@ NodeFilterResult evaluateNodeFilter(const model::ClusterStore& store, const QStr
         if (workload) {
             const auto slash = value.find('/');
             if (value.empty() || slash == std::string::npos || slash == 0 || slash + 1 == value.size())
-                return failure(QObject::tr("expected workload:NAMESPACE/NAME"), valueAt + (slash == std::string::npos ? static_cast<int>(value.size()) : static_cast<int>(slash)));
+                return failure(QObject::tr("expected workload:NAMESPACE/NAME"),
+                    valueAt + (slash == std::string::npos ? static_cast<int>(value.size()) : static_cast<int>(slash)));
             ns = value.substr(0, slash);
             name = value.substr(slash + 1);
         } else if (value.empty()) {
@@ -62,7 +63,8 @@ NodeFilterResult evaluateNodeFilter(const model::ClusterStore& store, const QStr
                 }
             }
         if (workload && !anyWorkload)
-            return failure(QObject::tr("no workload named %1/%2").arg(QString::fromStdString(ns), QString::fromStdString(name)), valueAt);
+            return failure(
+                QObject::tr("no workload named %1/%2").arg(QString::fromStdString(ns), QString::fromStdString(name)), valueAt);
         std::vector<std::uint8_t> mask(store.nodeCount(), 0);
         bool anyPod = false;
         for (std::size_t i = 0; i < store.podCount(); ++i) {
@@ -105,8 +107,9 @@ QString formatFilterError(const QString& text, int position, const QString& mess
     line += QStringLiteral("<span style=\"background:#c62828;color:white\">") + mark + QStringLiteral("</span>");
     line += text.mid(at + 1).toHtmlEscaped();
     const QString caret = QString(at, QLatin1Char(' ')) + QLatin1Char('^');
-    return QStringLiteral("<pre style=\"margin:0\">") + line + QLatin1Char('\n') + caret + QStringLiteral("</pre><span style=\"color:#c62828\">")
-        + message.toHtmlEscaped() + QStringLiteral(" (at character ") + QString::number(at + 1) + QStringLiteral(")</span>");
+    return QStringLiteral("<pre style=\"margin:0\">") + line + QLatin1Char('\n') + caret
+        + QStringLiteral("</pre><span style=\"color:#c62828\">") + message.toHtmlEscaped() + QStringLiteral(" (at character ")
+        + QString::number(at + 1) + QStringLiteral(")</span>");
 }
 
 } // namespace fleet::views

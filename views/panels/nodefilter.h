@@ -17,8 +17,8 @@ struct NodeFilterResult {
     /// One byte per node (1 = shown); null when the text is empty (nothing dimmed) or wrong.
     std::shared_ptr<const std::vector<std::uint8_t>> mask;
     std::size_t matching = 0; // nodes whose byte is 1
-    QString error;            // empty when the text is valid
-    int errorPosition = -1;   // 0-based character offset of the error in the text
+    QString error; // empty when the text is valid
+    int errorPosition = -1; // 0-based character offset of the error in the text
 };
 
 /// Evaluates a filter text over the nodes of `store`:

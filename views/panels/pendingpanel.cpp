@@ -53,8 +53,14 @@ void PendingPanel::setShapes(std::shared_ptr<const model::ClusterStore> store, s
         m_view->setColumnWidth(PendingShapesModel::ReasonColumn, 480);
 }
 
-std::size_t PendingPanel::pendingPodCount() const { return m_model->pendingPodCount(); }
+std::size_t PendingPanel::pendingPodCount() const
+{
+    return m_model->pendingPodCount();
+}
 
-QString PendingPanel::summaryText() const { return m_summary->text(); }
+QString PendingPanel::summaryText() const
+{
+    return m_summary->text();
+}
 
 } // namespace fleet::views

@@ -61,20 +61,30 @@ void ProblemsPanel::setProblems(std::shared_ptr<const model::ClusterStore> store
     m_view->sortByColumn(-1, Qt::AscendingOrder); // the model's order: by kind, then node
     QStringList parts;
     for (const auto& [kind, n] : byKind)
-        parts << QString::fromStdString(model::formatCount(n)) + QLatin1Char(' ') + QString::fromUtf8(model::nodeProblemKindName(kind));
+        parts << QString::fromStdString(model::formatCount(n)) + QLatin1Char(' ')
+                + QString::fromUtf8(model::nodeProblemKindName(kind));
     m_summary->setText(parts.isEmpty() ? tr("No problems found") : parts.join(QStringLiteral(" \u00b7 ")));
     // Fit the columns to their contents (Qt samples the first 1,000 rows), then cap the long
     // ones so that the domain stays in view.
     m_view->resizeColumnsToContents();
     const QFontMetrics fm = m_view->fontMetrics();
-    const int caps[ProblemsModel::ColumnCount] = { fm.horizontalAdvance(QStringLiteral("ip-10-123-123-123.us-west-2.compute.internal")) + 12,
-        fm.horizontalAdvance(QStringLiteral("Pod on unknown node")) + 16, 420, fm.horizontalAdvance(QStringLiteral("2026-12-01T14:00:00Z")) + 16, 10000 };
+    const int caps[ProblemsModel::ColumnCount]
+        = { fm.horizontalAdvance(QStringLiteral("ip-10-123-123-123.us-west-2.compute.internal")) + 12,
+              fm.horizontalAdvance(QStringLiteral("Pod on unknown node")) + 16, 420,
+              fm.horizontalAdvance(QStringLiteral("2026-12-01T14:00:00Z")) + 16, 10000 };
     for (int c = 0; c < ProblemsModel::ColumnCount - 1; ++c)
-        m_view->setColumnWidth(c, std::clamp(m_view->columnWidth(c), fm.horizontalAdvance(QStringLiteral("Problem")) + 24, caps[c]));
+        m_view->setColumnWidth(
+            c, std::clamp(m_view->columnWidth(c), fm.horizontalAdvance(QStringLiteral("Problem")) + 24, caps[c]));
 }
 
-int ProblemsPanel::problemCount() const { return m_model->rowCount(); }
+int ProblemsPanel::problemCount() const
+{
+    return m_model->rowCount();
+}
 
-QString ProblemsPanel::summaryText() const { return m_summary->text(); }
+QString ProblemsPanel::summaryText() const
+{
+    return m_summary->text();
+}
 
 } // namespace fleet::views

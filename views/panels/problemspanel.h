@@ -2,9 +2,9 @@
 // The Problems panel: every node problem (and pod on an unknown node) in a sortable table.
 
 // fleetmapview.h declares NodeId as a metatype; every moc that uses NodeId must see it first.
-#include "views/map/fleetmapview.h"
 #include "model/nodeproblems.h"
 #include "model/topology.h"
+#include "views/map/fleetmapview.h"
 
 #include <QWidget>
 

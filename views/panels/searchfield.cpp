@@ -53,9 +53,15 @@ void SearchField::updateCompletions(const QString& text)
         m_completer->complete();
 }
 
-QStringList SearchField::completions() const { return m_completions->stringList(); }
+QStringList SearchField::completions() const
+{
+    return m_completions->stringList();
+}
 
-QString SearchField::resultText() const { return m_result->text(); }
+QString SearchField::resultText() const
+{
+    return m_result->text();
+}
 
 model::NodeId SearchField::search(const QString& text)
 {
@@ -70,8 +76,10 @@ model::NodeId SearchField::search(const QString& text)
     }
     if (!m.node.isValid()) {
         const auto nodeName = m_index->store()->podNodeName(m.pod);
-        m_result->setText(nodeName.empty() ? tr("Pod %1 is pending (no node)").arg(what)
-                                           : tr("Pod %1 names node %2, which is not in the input").arg(what, QString::fromUtf8(nodeName.data(), static_cast<qsizetype>(nodeName.size()))));
+        m_result->setText(nodeName.empty()
+                ? tr("Pod %1 is pending (no node)").arg(what)
+                : tr("Pod %1 names node %2, which is not in the input")
+                      .arg(what, QString::fromUtf8(nodeName.data(), static_cast<qsizetype>(nodeName.size()))));
         return {};
     }
     const QString nodeName = QString::fromUtf8(m_index->store()->nodeName(m.node));

@@ -28,7 +28,10 @@ int compareConcatPrefix(std::string_view a, std::string_view b, std::string_view
 }
 
 // The name after the 16 bytes the sort keys hold (empty for a shorter name).
-std::string_view tail16(std::string_view name) noexcept { return name.substr(std::min<std::size_t>(16, name.size())); }
+std::string_view tail16(std::string_view name) noexcept
+{
+    return name.substr(std::min<std::size_t>(16, name.size()));
+}
 
 int comparePrefix(std::string_view key, std::string_view prefix) noexcept
 {
@@ -50,7 +53,8 @@ std::shared_ptr<const SearchIndex> SearchIndex::build(std::shared_ptr<const mode
     index->m_nodes.resize(st.nodeCount());
     for (std::size_t i = 0; i < st.nodeCount(); ++i)
         index->m_nodes[i] = model::NodeId(static_cast<std::uint32_t>(i));
-    std::sort(index->m_nodes.begin(), index->m_nodes.end(), [&](model::NodeId a, model::NodeId b) { return st.nodeName(a) < st.nodeName(b); });
+    std::sort(index->m_nodes.begin(), index->m_nodes.end(),
+        [&](model::NodeId a, model::NodeId b) { return st.nodeName(a) < st.nodeName(b); });
 
     // Namespaces in "namespace/" order, a rank each. Interned strings share their bytes, so
     // the view's data pointer identifies a namespace without hashing its text.
@@ -61,9 +65,8 @@ std::shared_ptr<const SearchIndex> SearchIndex::build(std::shared_ptr<const mode
         if (rankOf.emplace(ns.data(), 0).second)
             namespaces.push_back(ns);
     }
-    std::sort(namespaces.begin(), namespaces.end(), [](std::string_view a, std::string_view b) {
-        return std::string(a) + '/' < std::string(b) + '/';
-    });
+    std::sort(namespaces.begin(), namespaces.end(),
+        [](std::string_view a, std::string_view b) { return std::string(a) + '/' < std::string(b) + '/'; });
     for (std::size_t r = 0; r < namespaces.size(); ++r)
         rankOf[namespaces[r].data()] = static_cast<std::uint32_t>(r);
 
@@ -72,7 +75,7 @@ std::shared_ptr<const SearchIndex> SearchIndex::build(std::shared_ptr<const mode
     struct SortKey {
         std::uint32_t rank;
         std::uint32_t pod;
-        std::uint64_t prefix;  // bytes 0..7 of the name
+        std::uint64_t prefix; // bytes 0..7 of the name
         std::uint64_t prefix2; // bytes 8..15
     };
     auto bytes8 = [](std::string_view name, std::size_t from) {
@@ -123,7 +126,10 @@ int SearchIndex::comparePodKey(model::PodId p, std::string_view prefix) const no
     return compareConcatPrefix(m_store->podNamespace(p), m_store->podName(p), prefix);
 }
 
-SearchIndex::Match SearchIndex::nodeMatch(model::NodeId n) const { return { std::string(m_store->nodeName(n)), n, {} }; }
+SearchIndex::Match SearchIndex::nodeMatch(model::NodeId n) const
+{
+    return { std::string(m_store->nodeName(n)), n, {} };
+}
 
 SearchIndex::Match SearchIndex::podMatch(model::PodId p) const
 {
@@ -143,14 +149,16 @@ std::vector<SearchIndex::Match> SearchIndex::complete(std::string_view prefix, s
         [&](model::NodeId id, std::string_view pre) { return comparePrefix(st.nodeName(id), pre) < 0; });
     for (; n != m_nodes.end() && out.size() < limit && comparePrefix(st.nodeName(*n), prefix) == 0; ++n)
         out.push_back(nodeMatch(*n));
-    auto p = std::lower_bound(m_pods.begin(), m_pods.end(), prefix, [&](model::PodId id, std::string_view pre) { return comparePodKey(id, pre) < 0; });
+    auto p = std::lower_bound(
+        m_pods.begin(), m_pods.end(), prefix, [&](model::PodId id, std::string_view pre) { return comparePodKey(id, pre) < 0; });
     const std::size_t podsStart = out.size();
     for (; p != m_pods.end() && out.size() < limit && comparePodKey(*p, prefix) == 0; ++p)
         out.push_back(podMatch(*p));
     auto q = std::lower_bound(m_podsByName.begin(), m_podsByName.end(), prefix,
         [&](model::PodId id, std::string_view pre) { return comparePrefix(st.podName(id), pre) < 0; });
     for (; q != m_podsByName.end() && out.size() < limit && comparePrefix(st.podName(*q), prefix) == 0; ++q) {
-        const bool duplicate = std::any_of(out.begin() + static_cast<std::ptrdiff_t>(podsStart), out.end(), [&](const Match& m) { return m.pod == *q; });
+        const bool duplicate = std::any_of(
+            out.begin() + static_cast<std::ptrdiff_t>(podsStart), out.end(), [&](const Match& m) { return m.pod == *q; });
         if (!duplicate)
             out.push_back(podMatch(*q));
     }
@@ -164,8 +172,10 @@ SearchIndex::Match SearchIndex::find(std::string_view text) const
     const model::ClusterStore& st = *m_store;
     if (const model::NodeId n = st.findNode(text); n.isValid())
         return nodeMatch(n);
-    auto p = std::lower_bound(m_pods.begin(), m_pods.end(), text, [&](model::PodId id, std::string_view pre) { return comparePodKey(id, pre) < 0; });
-    if (p != m_pods.end() && comparePodKey(*p, text) == 0 && st.podNamespace(*p).size() + 1 + st.podName(*p).size() == text.size())
+    auto p = std::lower_bound(
+        m_pods.begin(), m_pods.end(), text, [&](model::PodId id, std::string_view pre) { return comparePodKey(id, pre) < 0; });
+    if (p != m_pods.end() && comparePodKey(*p, text) == 0
+        && st.podNamespace(*p).size() + 1 + st.podName(*p).size() == text.size())
         return podMatch(*p);
     auto q = std::lower_bound(m_podsByName.begin(), m_podsByName.end(), text,
         [&](model::PodId id, std::string_view pre) { return comparePrefix(st.podName(id), pre) < 0; });

@@ -52,9 +52,9 @@ private:
     [[nodiscard]] Match podMatch(model::PodId p) const;
 
     std::shared_ptr<const model::ClusterStore> m_store;
-    std::vector<model::NodeId> m_nodes;       // by name
-    std::vector<model::PodId> m_pods;         // by namespace/name
-    std::vector<model::PodId> m_podsByName;   // by name, then namespace/name order
+    std::vector<model::NodeId> m_nodes; // by name
+    std::vector<model::PodId> m_pods; // by namespace/name
+    std::vector<model::PodId> m_podsByName; // by name, then namespace/name order
 };
 
 } // namespace fleet::views
