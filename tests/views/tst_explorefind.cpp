@@ -199,7 +199,9 @@ private slots:
         QVERIFY(field.errorText().isEmpty());
         QCOMPARE(field.countText(), QStringLiteral("1 of 2 nodes"));
         field.lineEdit()->setText(QStringLiteral("workload:x"));
-        field.apply();
+        field.lineEdit()->setCursorPosition(0);
+        QTest::keyClick(field.lineEdit(), Qt::Key_Return);
+        QCOMPARE(field.lineEdit()->cursorPosition(), 10); // at the end of "x", where NAME is missing
         QVERIFY(!field.errorText().isEmpty());
         QCOMPARE(spy.count(), 1); // a wrong text keeps the last mask
         field.lineEdit()->clear();

@@ -37,7 +37,12 @@ FilterField::FilterField(QWidget* parent)
     m_debounce->setInterval(300);
     connect(m_debounce, &QTimer::timeout, this, [this] { apply(); });
     connect(m_edit, &QLineEdit::textEdited, m_debounce, qOverload<>(&QTimer::start));
-    connect(m_edit, &QLineEdit::returnPressed, this, [this] { apply(); });
+    connect(m_edit, &QLineEdit::returnPressed, this, [this] {
+        // On Enter (not while typing) the cursor also jumps to where the text went wrong.
+        const NodeFilterResult r = apply();
+        if (r.errorPosition >= 0)
+            m_edit->setCursorPosition(r.errorPosition);
+    });
     connect(m_edit, &QLineEdit::textChanged, this, [this](const QString& t) {
         if (t.isEmpty())
             apply(); // the clear button

@@ -17,7 +17,8 @@ namespace fleet::views {
 /// A line edit evaluated (evaluateNodeFilter) on Enter and 300 ms after the last keystroke;
 /// emits maskChanged with the mask to give FleetMapView::setNodeMask (null: no filter).
 /// A wrong text keeps the last valid mask, outlines the field in red and shows the error
-/// under it with the offending character highlighted and a caret (formatFilterError); the
+/// under it with the offending character highlighted and a caret (formatFilterError), and on
+/// Enter puts the text cursor there; the
 /// count of matching nodes shows beside the field. Thread: GUI thread.
 class FilterField : public QWidget {
     Q_OBJECT
