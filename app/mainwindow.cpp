@@ -3,6 +3,7 @@
 #include "simulatedialog.h"
 
 #include "applog.h"
+#include "explorepanels.h"
 #include "statusfield.h"
 
 #include "importers/pricing/pricetableloader.h"
@@ -111,6 +112,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     createMenus();
     createStatusBar();
+    m_explore = new ExplorePanels(this, m_map);
 
     connect(m_imports, &ImportController::importStarted, this, &MainWindow::onImportStarted);
     connect(m_imports, &ImportController::progressChanged, this, &MainWindow::onProgress);
@@ -408,6 +410,7 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
     clock.start();
     m_map->setCluster(m_cluster->store, m_cluster->topology);
     m_lastSetClusterMs = clock.elapsed();
+    m_explore->setCluster(m_cluster->store, m_cluster->topology);
 
     m_totalsLabel->setVariants(clusterTotalsVariants(m_cluster->totals));
     m_warningCountLabel->setText(formatWarningCount(m_cluster->totals.warnings));

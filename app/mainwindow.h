@@ -27,6 +27,7 @@ class MapLegend;
 namespace fleet::app {
 
 class StatusField;
+class ExplorePanels;
 
 /// `sentence` trimmed, with a full stop added unless it ends with '.', '!' or '?' (an empty
 /// one stays empty): "a.json:3: bad quantity" -> "a.json:3: bad quantity.". Thread: any.
@@ -68,6 +69,8 @@ public:
     /// The map and the import controller, owned by the window (never null).
     [[nodiscard]] views::FleetMapView* mapView() const noexcept { return m_map; }
     [[nodiscard]] ImportController* importController() const noexcept { return m_imports; }
+    /// The exploring docks and toolbar (inspectors, problems, pending, heatmap, search, filter).
+    [[nodiscard]] ExplorePanels* explorePanels() const noexcept { return m_explore; }
     /// The cluster shown, or null before the first import finished.
     [[nodiscard]] std::shared_ptr<const ImportedCluster> cluster() const noexcept { return m_cluster; }
     /// The status bar's totals text in full, as formatTotals() (empty before the first cluster).
@@ -138,6 +141,7 @@ protected:
 private:
     ImportController* m_imports = nullptr;
     views::FleetMapView* m_map = nullptr;
+    ExplorePanels* m_explore = nullptr;
     std::shared_ptr<const ImportedCluster> m_cluster;
     QString m_pendingLabel;
     QString m_errorMessage; // plain text of the error banner

@@ -1,0 +1,267 @@
+#include "explorepanels.h"
+
+#include "model/figures.h"
+#include "views/heatmaps/heatmappanel.h"
+#include "views/inspectors/domaininspector.h"
+#include "views/inspectors/nodeinspector.h"
+#include "views/map/fleetmapview.h"
+#include "views/panels/filterfield.h"
+#include "views/panels/pendingpanel.h"
+#include "views/panels/problemspanel.h"
+#include "views/panels/searchfield.h"
+#include "views/panels/searchindex.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFutureWatcher>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMainWindow>
+#include <QPointer>
+#include <QToolBar>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+
+namespace fleet::app {
+
+namespace {
+
+QDockWidget* makeDock(QMainWindow* window, const QString& title, const QString& name, QWidget* content, Qt::DockWidgetArea area)
+{
+    auto* dock = new QDockWidget(title, window);
+    dock->setObjectName(name);
+    dock->setWidget(content);
+    dock->setAllowedAreas(Qt::AllDockWidgetAreas);
+    window->addDockWidget(area, dock);
+    return dock;
+}
+
+QString count(std::size_t n)
+{
+    return QString::fromStdString(model::formatCount(static_cast<std::int64_t>(n)));
+}
+
+} // namespace
+
+ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map)
+    : QObject(window)
+    , m_window(window)
+    , m_map(map)
+{
+    m_nodeInspector = new views::NodeInspector(window);
+    m_domainInspector = new views::DomainInspector(window);
+    m_problems = new views::ProblemsPanel(window);
+    m_pending = new views::PendingPanel(window);
+    m_heatmap = new views::HeatmapPanel(window);
+
+    m_nodeDock = makeDock(window, tr("Node"), QStringLiteral("nodeInspectorDock"), m_nodeInspector, Qt::RightDockWidgetArea);
+    m_domainDock
+        = makeDock(window, tr("Domain"), QStringLiteral("domainInspectorDock"), m_domainInspector, Qt::RightDockWidgetArea);
+    window->tabifyDockWidget(m_nodeDock, m_domainDock);
+    m_problemsDock = makeDock(window, tr("Problems"), QStringLiteral("problemsDock"), m_problems, Qt::BottomDockWidgetArea);
+    m_pendingDock = makeDock(window, tr("Pending"), QStringLiteral("pendingDock"), m_pending, Qt::BottomDockWidgetArea);
+    m_heatmapDock = makeDock(window, tr("Heatmap"), QStringLiteral("heatmapDock"), m_heatmap, Qt::BottomDockWidgetArea);
+    window->tabifyDockWidget(m_problemsDock, m_pendingDock);
+    window->tabifyDockWidget(m_pendingDock, m_heatmapDock);
+    // The map keeps the whole window until a panel is asked for: a click on a node or a
+    // domain opens its inspector, the toolbar's toggles (which carry the counts) open the others.
+    window->resizeDocks({ m_nodeDock }, { 420 }, Qt::Horizontal);
+    window->resizeDocks({ m_problemsDock }, { 220 }, Qt::Vertical);
+    for (QDockWidget* dock : { m_nodeDock, m_domainDock, m_problemsDock, m_pendingDock, m_heatmapDock })
+        dock->hide();
+
+    m_toolbar = window->addToolBar(tr("Find and filter"));
+    m_toolbar->setObjectName(QStringLiteral("exploreToolBar"));
+    m_toolbar->setMovable(false);
+    m_search = new views::SearchField(m_toolbar);
+    m_filter = new views::FilterField(m_toolbar);
+    m_toolbar->addWidget(m_search);
+    m_toolbar->addSeparator();
+    m_toolbar->addWidget(m_filter);
+    m_toolbar->addSeparator();
+    for (QDockWidget* dock : { m_problemsDock, m_pendingDock, m_heatmapDock }) {
+        QAction* toggle = dock->toggleViewAction(); // its text follows the dock's title and count
+        toggle->setObjectName(dock->objectName() + QStringLiteral("Toggle"));
+        m_toolbar->addAction(toggle);
+        connect(toggle, &QAction::toggled, dock, [dock](bool on) {
+            if (on)
+                dock->raise();
+        });
+    }
+
+    // A click selects the node and opens it; selectionChanged (also from other callers of
+    // setSelectedNode) opens it too, which showNode() makes idempotent.
+    connect(m_map, &views::FleetMapView::nodeActivated, this, [this](model::NodeId n) {
+        m_map->setSelectedNode(n);
+        showNode(n);
+    });
+    // Ctrl+F finds, Ctrl+L filters (as a browser's address bar), wherever the focus is.
+    auto* find = new QAction(tr("Find Node or Pod"), window);
+    find->setObjectName(QStringLiteral("actionFind"));
+    find->setShortcut(QKeySequence::Find);
+    find->setShortcutContext(Qt::WindowShortcut);
+    connect(find, &QAction::triggered, this, [this] {
+        m_search->lineEdit()->setFocus(Qt::ShortcutFocusReason);
+        m_search->lineEdit()->selectAll();
+    });
+    window->addAction(find);
+    auto* filter = new QAction(tr("Filter Nodes"), window);
+    filter->setObjectName(QStringLiteral("actionFilter"));
+    filter->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    filter->setShortcutContext(Qt::WindowShortcut);
+    connect(filter, &QAction::triggered, this, [this] {
+        m_filter->lineEdit()->setFocus(Qt::ShortcutFocusReason);
+        m_filter->lineEdit()->selectAll();
+    });
+    window->addAction(filter);
+    m_search->lineEdit()->setToolTip(
+        tr("Find a node, or a pod by namespace/name or name (%1)").arg(find->shortcut().toString(QKeySequence::NativeText)));
+
+    connect(m_map, &views::FleetMapView::selectionChanged, this, &ExplorePanels::showNode);
+    connect(m_map, &views::FleetMapView::domainActivated, this, &ExplorePanels::showDomain);
+    connect(m_problems, &views::ProblemsPanel::nodeActivated, this, &ExplorePanels::selectAndZoom);
+    connect(m_domainInspector, &views::DomainInspector::nodeActivated, this, &ExplorePanels::selectAndZoom);
+    connect(m_heatmap, &views::HeatmapPanel::domainActivated, this, [this](model::DomainId d) {
+        m_map->zoomToDomain(d);
+        showDomain(d);
+    });
+    connect(m_search, &views::SearchField::nodeFound, this, [this](model::NodeId n, const QString&) { selectAndZoom(n); });
+    connect(m_filter, &views::FilterField::maskChanged, m_map, &views::FleetMapView::setNodeMask);
+}
+
+ExplorePanels::~ExplorePanels() = default;
+
+void ExplorePanels::setDocksVisible(bool visible)
+{
+    for (QDockWidget* dock : { m_nodeDock, m_domainDock, m_problemsDock, m_pendingDock, m_heatmapDock })
+        dock->setVisible(visible);
+    if (visible) {
+        m_nodeDock->raise();
+        m_problemsDock->raise();
+    }
+}
+
+void ExplorePanels::selectAndZoom(model::NodeId node)
+{
+    if (!node.isValid())
+        return;
+    m_map->setSelectedNode(node);
+    m_map->zoomToNode(node);
+    showNode(node); // also when the map's selection was this node already
+}
+
+void ExplorePanels::showNode(model::NodeId node)
+{
+    if (node != m_nodeInspector->node() || !node.isValid())
+        m_nodeInspector->setNode(m_store, m_topology, node);
+    if (node.isValid()) {
+        m_nodeDock->setWindowTitle(tr("Node %1").arg(QString::fromUtf8(m_store->nodeName(node))));
+        m_nodeDock->show();
+        m_nodeDock->raise();
+    } else {
+        m_nodeDock->setWindowTitle(tr("Node"));
+    }
+}
+
+void ExplorePanels::showDomain(model::DomainId domain)
+{
+    m_domainInspector->setDomain(m_store, m_topology, domain);
+    m_domainDock->show();
+    m_domainDock->raise();
+}
+
+void ExplorePanels::setCluster(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology)
+{
+    m_store = std::move(store);
+    m_topology = std::move(topology);
+    const std::uint64_t generation = ++m_generation;
+    m_nodeInspector->setNode(m_store, m_topology, {});
+    // Not the root: sorting its 100,000-row node table would cost the GUI thread ~0.5 s.
+    m_domainInspector->setDomain(m_store, m_topology, {});
+    m_heatmap->setCluster(m_store, m_topology);
+    m_filter->setStore(m_store);
+    m_search->setIndex(nullptr);
+    m_problems->setProblems(nullptr, nullptr, {});
+    m_pending->setShapes(nullptr, {});
+    m_problemsDock->setWindowTitle(tr("Problems (\u2026)"));
+    m_pendingDock->setWindowTitle(tr("Pending (\u2026)"));
+    m_map->setProblemNodes({});
+    if (!m_store) {
+        m_pendingGeneration = 0;
+        return;
+    }
+    // O(nodes + pods) each and a sort of every name: on a worker over the immutable store.
+    m_pendingGeneration = generation;
+    auto* watcher = new QFutureWatcher<Analysis>(this);
+    connect(watcher, &QFutureWatcher<Analysis>::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        const Analysis analysis = watcher->result();
+        if (analysis.generation == m_generation) // else a newer cluster replaced this one
+            applyAnalysis(analysis);
+    });
+    watcher->setFuture(QtConcurrent::run([store = m_store, generation] {
+        Analysis a;
+        a.generation = generation;
+        a.problems = model::findNodeProblems(*store);
+        a.shapes = model::groupPendingPods(*store);
+        a.index = views::SearchIndex::build(store);
+        return a;
+    }));
+}
+
+void ExplorePanels::applyAnalysis(const Analysis& analysis)
+{
+    m_pendingGeneration = 0;
+    m_problems->setProblems(m_store, m_topology, analysis.problems);
+    m_problemsDock->setWindowTitle(tr("Problems (%1)").arg(count(static_cast<std::size_t>(m_problems->problemCount()))));
+    std::vector<model::NodeId> nodes;
+    for (const auto& p : analysis.problems)
+        if (p.node.isValid())
+            nodes.push_back(p.node);
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    m_map->setProblemNodes(std::move(nodes));
+    m_pending->setShapes(m_store, analysis.shapes);
+    m_pendingDock->setWindowTitle(tr("Pending (%1 pods)").arg(count(m_pending->pendingPodCount())));
+    m_search->setIndex(analysis.index);
+    emit analysisApplied();
+}
+
+QStringList screenshotPanelNames()
+{
+    return { QStringLiteral("problems"), QStringLiteral("pending"), QStringLiteral("heatmap") };
+}
+
+std::unique_ptr<QWidget> createScreenshotPanel(const QString& name, std::shared_ptr<const model::ClusterStore> store,
+    std::shared_ptr<const model::Topology> topology, QSize size)
+{
+    if (!store)
+        return nullptr;
+    std::unique_ptr<QWidget> panel;
+    if (name == QLatin1String("problems")) {
+        auto* p = new views::ProblemsPanel;
+        p->setProblems(store, topology, model::findNodeProblems(*store));
+        panel.reset(p);
+    } else if (name == QLatin1String("pending")) {
+        auto* p = new views::PendingPanel;
+        p->setShapes(store, model::groupPendingPods(*store));
+        panel.reset(p);
+    } else if (name == QLatin1String("heatmap")) {
+        if (!topology)
+            return nullptr;
+        auto* p = new views::HeatmapPanel;
+        p->setCluster(store, topology);
+        panel.reset(p);
+    } else {
+        return nullptr;
+    }
+    panel->setAttribute(Qt::WA_DontShowOnScreen);
+    panel->resize(size);
+    panel->show(); // lays out the children (not on screen)
+    panel->hide();
+    panel->resize(size);
+    return panel;
+}
+
+} // namespace fleet::app

@@ -1,0 +1,197 @@
+// Tests of the exploring docks as the main window wires them (a real FleetMapView, so under
+// xvfb-run) and of the panels `screenshot --panel` renders.
+
+#include "app/explorepanels.h"
+#include "app/surfaceformat.h"
+#include "importers/clusterloader.h"
+#include "views/heatmaps/domainheatmap.h"
+#include "views/heatmaps/heatmappanel.h"
+#include "views/inspectors/domaininspector.h"
+#include "views/inspectors/nodeinspector.h"
+#include "views/map/colormap.h"
+#include "views/map/fleetmapview.h"
+#include "views/panels/filterfield.h"
+#include "views/panels/pendingpanel.h"
+#include "views/panels/problemspanel.h"
+#include "views/panels/searchfield.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QLineEdit>
+#include <QMainWindow>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <cmath>
+
+using namespace fleet;
+
+namespace {
+importers::LoadedCluster eks()
+{
+    const std::string dir = std::string(FLEET_SHARED_DATA_DIR) + "/k8s-fixture-honeycomb-eks/";
+    return importers::loadClusterFiles({ dir + "nodes.json", dir + "pods.json" });
+}
+// With FLEET_TEST_SAVE_IMAGES=DIR, writes the images the test checks into DIR for a person
+// to look at.
+void saveForReview(const QImage& image, const QString& name)
+{
+    const QString dir = qEnvironmentVariable("FLEET_TEST_SAVE_IMAGES");
+    if (!dir.isEmpty())
+        image.save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+} // namespace
+
+class TestExplorePanels : public QObject {
+    Q_OBJECT
+private slots:
+    void screenshotPanels_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const QString& n : app::screenshotPanelNames())
+            QTest::newRow(qPrintable(n)) << n;
+    }
+    void screenshotPanels()
+    {
+        QFETCH(QString, name);
+        importers::SimulationSpec spec;
+        spec.nodeCount = 300;
+        const auto cluster = importers::loadSimulatedCluster(spec);
+        auto panel = app::createScreenshotPanel(name, cluster.store, cluster.topology, QSize(900, 320));
+        QVERIFY(panel);
+        QCOMPARE(panel->size(), QSize(900, 320));
+        QImage image(panel->size(), QImage::Format_ARGB32);
+        image.fill(Qt::transparent);
+        panel->render(&image);
+        QVERIFY(image.pixel(450, 160) != qRgba(0, 0, 0, 0)); // painted, not transparent
+        saveForReview(image, QStringLiteral("panel-") + name);
+        if (name == QLatin1String("heatmap")) {
+            auto* heatmap = panel->findChild<views::DomainHeatmap*>();
+            QVERIFY(heatmap && heatmap->rowCount() > 1);
+            const QPoint corner = heatmap->mapTo(panel.get(), heatmap->cellRect(0, 0).topLeft() + QPoint(2, 2));
+            QCOMPARE(image.pixel(corner), views::shareColor(heatmap->cellShare(0, 0)).rgb());
+        }
+    }
+    void screenshotPanel_unknown()
+    {
+        const auto cluster = eks();
+        QVERIFY(!app::createScreenshotPanel(QStringLiteral("nope"), cluster.store, cluster.topology, QSize(100, 100)));
+        QVERIFY(!app::createScreenshotPanel(QStringLiteral("problems"), nullptr, nullptr, QSize(100, 100)));
+    }
+
+    // Only with FLEET_TEST_SAVE_IMAGES: the inspectors and panels filled, for a person to look at.
+    void reviewImages()
+    {
+        if (qEnvironmentVariable("FLEET_TEST_SAVE_IMAGES").isEmpty())
+            QSKIP("set FLEET_TEST_SAVE_IMAGES=DIR to write review images");
+        importers::SimulationSpec spec;
+        spec.nodeCount = 2000;
+        const auto cluster = importers::loadSimulatedCluster(spec);
+        const auto& st = *cluster.store;
+        model::NodeId gpuNode;
+        for (std::size_t i = 0; i < st.nodeCount() && !gpuNode.isValid(); ++i)
+            if (st.nodeGpuCount(model::NodeId(static_cast<std::uint32_t>(i))) == 8
+                && st.nodePods(model::NodeId(static_cast<std::uint32_t>(i))).size() > 6)
+                gpuNode = model::NodeId(static_cast<std::uint32_t>(i));
+        views::NodeInspector node;
+        node.resize(460, 900);
+        node.setNode(cluster.store, cluster.topology, gpuNode);
+        saveForReview(node.grab().toImage(), QStringLiteral("node-inspector"));
+        views::DomainInspector domain;
+        domain.resize(460, 700);
+        domain.setDomain(cluster.store, cluster.topology, cluster.topology->domainChildren(cluster.topology->root())[0]);
+        saveForReview(domain.grab().toImage(), QStringLiteral("domain-inspector"));
+        std::vector<model::NodeProblem> problems(3);
+        problems[0] = { model::NodeProblemKind::NotReady, model::NodeId(3), {}, "KubeletNotReady: container runtime is down",
+            1796133600 };
+        problems[1] = { model::NodeProblemKind::Condition, model::NodeId(9), {},
+            "MemoryPressure: kubelet has insufficient memory available", 1796130000 };
+        problems[2] = { model::NodeProblemKind::PodOnUnknownNode, {}, model::PodId(5),
+            "node ip-10-0-0-1.ec2.internal is not in the input", 0 };
+        views::ProblemsPanel problemsPanel;
+        problemsPanel.resize(1200, 260);
+        problemsPanel.setProblems(cluster.store, cluster.topology, problems);
+        saveForReview(problemsPanel.grab().toImage(), QStringLiteral("problems-filled"));
+        std::vector<model::PendingShape> shapes(2);
+        shapes[0].request[model::CoreResource::Cpu] = 96000;
+        shapes[0].request[model::CoreResource::Memory] = 1LL << 40;
+        shapes[0].request[model::CoreResource::Gpu] = 8000;
+        shapes[0].gpuModel = "NVIDIA-H100-80GB-HBM3";
+        shapes[0].podCount = 64;
+        shapes[0].total = shapes[0].request;
+        for (auto& a : shapes[0].total.amounts)
+            a *= 64;
+        shapes[0].reason = "0/2000 nodes are available: 1800 Insufficient nvidia.com/gpu, 200 node(s) had untolerated taint.";
+        shapes[1].request[model::CoreResource::Cpu] = 500;
+        shapes[1].request[model::CoreResource::Memory] = 512LL << 20;
+        shapes[1].podCount = 12;
+        shapes[1].gatedPods = 12;
+        shapes[1].total[model::CoreResource::Cpu] = 6000;
+        shapes[1].total[model::CoreResource::Memory] = 6LL << 30;
+        views::PendingPanel pendingPanel;
+        pendingPanel.resize(1200, 200);
+        pendingPanel.setShapes(cluster.store, shapes);
+        saveForReview(pendingPanel.grab().toImage(), QStringLiteral("pending-filled"));
+    }
+
+    void docksFollowTheMap()
+    {
+        QMainWindow window;
+        auto* map = new views::FleetMapView(&window);
+        window.setCentralWidget(map);
+        app::ExplorePanels panels(&window, map);
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(!panels.problemsDock()->isVisible()); // the map has the window until asked
+        const auto cluster = eks();
+        map->setCluster(cluster.store, cluster.topology);
+        QSignalSpy applied(&panels, &app::ExplorePanels::analysisApplied);
+        panels.setCluster(cluster.store, cluster.topology);
+        QVERIFY(panels.isIndexing());
+        QVERIFY(applied.wait(20000));
+        QVERIFY(!panels.isIndexing());
+        QVERIFY(panels.problemsDock()->windowTitle().startsWith(QStringLiteral("Problems (")));
+        QVERIFY(!panels.problemsDock()->windowTitle().contains(QChar(0x2026)));
+
+        // Search: a pod finds its node, which the node inspector then shows.
+        QVERIFY(panels.searchField()->index());
+        const model::NodeId duckboat = cluster.store->findNode("duckboat-01");
+        QCOMPARE(panels.searchField()->search(QStringLiteral("kube-system/calico-node-h2bjp")), duckboat);
+        QCOMPARE(panels.nodeInspector()->node(), duckboat);
+        QVERIFY(panels.nodeDock()->isVisible());
+        QCOMPARE(panels.nodeDock()->windowTitle(), QStringLiteral("Node duckboat-01"));
+
+        // A heatmap row opens the domain inspector on that domain.
+        views::DomainHeatmap* heatmap = panels.heatmapPanel()->heatmap();
+        QVERIFY(heatmap->rowCount() >= 1);
+        emit heatmap->domainActivated(heatmap->domainAt(0));
+        QCOMPARE(panels.domainInspector()->domain(), heatmap->domainAt(0));
+        QVERIFY(panels.domainDock()->isVisible());
+        panels.problemsDock()->show();
+        QCoreApplication::processEvents();
+        saveForReview(window.grab().toImage(), QStringLiteral("window-eks"));
+
+        // Ctrl+F puts the focus in the search field, Ctrl+L in the filter field.
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        map->setFocus();
+        QTest::keyClick(map, Qt::Key_F, Qt::ControlModifier);
+        QTRY_VERIFY(panels.searchField()->lineEdit()->hasFocus());
+        QTest::keyClick(panels.searchField()->lineEdit(), Qt::Key_L, Qt::ControlModifier);
+        QTRY_VERIFY(panels.filterField()->lineEdit()->hasFocus());
+
+        // A new cluster clears the inspector.
+        panels.setCluster(nullptr, nullptr);
+        QVERIFY(!panels.nodeInspector()->node().isValid());
+    }
+};
+
+int main(int argc, char** argv)
+{
+    fleet::app::setDefaultSurfaceFormat(); // before QApplication, as in fleetscope
+    QApplication app(argc, argv);
+    TestExplorePanels test;
+    return QTest::qExec(&test, argc, argv);
+}
+#include "tst_explorepanels.moc"

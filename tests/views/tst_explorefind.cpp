@@ -1,0 +1,220 @@
+// Tests of finding and filtering: SearchIndex (completion and lookup of nodes and pods,
+// against a brute-force scan), the SearchField, and the node filter (workload / namespace
+// masks, error display with the offending position).
+
+#include "explorefixtures.h"
+#include "views/panels/filterfield.h"
+#include "views/panels/nodefilter.h"
+#include "views/panels/searchfield.h"
+#include "views/panels/searchindex.h"
+
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <algorithm>
+
+using namespace fleet;
+
+class TestExploreFind : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        m_eks = testing::loadEksFixture().store;
+        m_sim = testing::loadSimulated(500).store;
+        m_eksIndex = views::SearchIndex::build(m_eks);
+        m_simIndex = views::SearchIndex::build(m_sim);
+    }
+
+    void find_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("node");
+        QTest::addColumn<QString>("pod"); // "" for a node
+        QTest::newRow("node") << "duckboat-02"
+                              << "duckboat-02"
+                              << "";
+        QTest::newRow("pod by namespace/name") << "kube-system/calico-node-h2bjp"
+                                               << "duckboat-01"
+                                               << "kube-system/calico-node-h2bjp";
+        QTest::newRow("pod by name") << "speaker-cpxhz"
+                                     << "duckboat-01"
+                                     << "metallb-system/speaker-cpxhz";
+        QTest::newRow("prefix of a node") << "duckb"
+                                          << "duckboat-01"
+                                          << "";
+        QTest::newRow("prefix of a namespace") << "metallb-system/"
+                                               << "duckboat-01"
+                                               << "metallb-system/controller-5c9894b5cd-r66xh";
+        QTest::newRow("nothing") << "no-such-thing"
+                                 << ""
+                                 << "";
+    }
+    void find()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, node);
+        QFETCH(QString, pod);
+        const auto m = m_eksIndex->find(text.toStdString());
+        QCOMPARE(m.node.isValid() ? QString::fromUtf8(m_eks->nodeName(m.node)) : QString(), node);
+        QCOMPARE(m.pod.isValid() ? QString::fromStdString(m.text) : QString(), pod);
+    }
+
+    void complete_eks()
+    {
+        const auto matches = m_eksIndex->complete("kube-system/", 50);
+        QCOMPARE(matches.size(), std::size_t(2));
+        QCOMPARE(QString::fromStdString(matches[0].text), QStringLiteral("kube-system/calico-node-h2bjp"));
+        QCOMPARE(QString::fromStdString(matches[1].text), QStringLiteral("kube-system/kube-proxy-cxkwh"));
+        const auto nodes = m_eksIndex->complete("duck", 50);
+        QCOMPARE(nodes.size(), std::size_t(2));
+        QCOMPARE(nodes[0].pod.isValid(), false);
+        QCOMPARE(m_eksIndex->complete("duck", 1).size(), std::size_t(1));
+        QVERIFY(m_eksIndex->complete("", 50).empty());
+    }
+
+    // The pods' completions are exactly the first keys of a brute-force sorted list.
+    void complete_matchesBruteForce_data()
+    {
+        QTest::addColumn<QString>("prefix");
+        QTest::newRow("k") << "k";
+        QTest::newRow("kube-system/") << "kube-system/";
+        QTest::newRow("kube-system/kube-proxy-") << "kube-system/kube-proxy-";
+        QTest::newRow("m") << "m";
+        QTest::newRow("ip-10") << "ip-10";
+        QTest::newRow("i") << "i";
+    }
+    void complete_matchesBruteForce()
+    {
+        QFETCH(QString, prefix);
+        const std::string pre = prefix.toStdString();
+        std::vector<std::string> nodes, pods;
+        for (std::size_t i = 0; i < m_sim->nodeCount(); ++i) {
+            const std::string name(m_sim->nodeName(model::NodeId(static_cast<std::uint32_t>(i))));
+            if (name.starts_with(pre))
+                nodes.push_back(name);
+        }
+        for (std::size_t i = 0; i < m_sim->podCount(); ++i) {
+            const model::PodId p(static_cast<std::uint32_t>(i));
+            std::string key = std::string(m_sim->podNamespace(p)) + '/' + std::string(m_sim->podName(p));
+            if (key.starts_with(pre))
+                pods.push_back(key);
+        }
+        std::sort(nodes.begin(), nodes.end());
+        std::sort(pods.begin(), pods.end());
+        const std::size_t limit = 40;
+        const auto matches = m_simIndex->complete(pre, limit);
+        std::vector<std::string> expected(
+            nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(std::min(limit, nodes.size())));
+        for (std::size_t i = 0; i < pods.size() && expected.size() < limit; ++i)
+            expected.push_back(pods[i]);
+        QVERIFY(matches.size() >= std::min(limit, expected.size()));
+        for (std::size_t i = 0; i < expected.size(); ++i)
+            QCOMPARE(QString::fromStdString(matches[i].text), QString::fromStdString(expected[i]));
+    }
+
+    void find_everyPodFindsItsNode()
+    {
+        for (std::size_t i = 0; i < m_sim->podCount(); i += 97) {
+            const model::PodId p(static_cast<std::uint32_t>(i));
+            const std::string key = std::string(m_sim->podNamespace(p)) + '/' + std::string(m_sim->podName(p));
+            const auto m = m_simIndex->find(key);
+            QCOMPARE(m.pod, p);
+            QCOMPARE(m.node, m_sim->podNode(p));
+        }
+    }
+
+    void searchField()
+    {
+        views::SearchField field;
+        QVERIFY(!field.lineEdit()->isEnabled());
+        field.setIndex(m_eksIndex);
+        QSignalSpy spy(&field, &views::SearchField::nodeFound);
+        QTest::keyClicks(field.lineEdit(), QStringLiteral("kube-system/ca"));
+        QCOMPARE(field.completions(), QStringList { QStringLiteral("kube-system/calico-node-h2bjp") });
+        QCOMPARE(field.search(QStringLiteral("kube-system/calico-node-h2bjp")), m_eks->findNode("duckboat-01"));
+        QCOMPARE(spy.count(), 1);
+        QVERIFY(field.resultText().contains(QStringLiteral("duckboat-01")));
+        QCOMPARE(field.search(QStringLiteral("zzz")).isValid(), false);
+        QCOMPARE(spy.count(), 1);
+        QVERIFY(field.resultText().contains(QStringLiteral("zzz")));
+    }
+
+    void nodeFilter_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("matching"); // -1: no mask
+        QTest::addColumn<int>("errorPosition"); // -1: valid
+        QTest::newRow("empty") << "  " << -1 << -1;
+        QTest::newRow("namespace") << "namespace:metallb-system" << 1 << -1;
+        QTest::newRow("workload") << "workload:metallb-system/speaker" << 1 << -1;
+        QTest::newRow("workload without name") << "workload:metallb-system" << -1 << 23;
+        QTest::newRow("unknown workload") << "workload:default/nope" << -1 << 9;
+        QTest::newRow("unknown namespace") << " namespace:nope" << -1 << 11;
+        QTest::newRow("empty namespace") << "namespace:" << -1 << 10;
+    }
+    void nodeFilter()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, matching);
+        QFETCH(int, errorPosition);
+        const views::NodeFilterResult r = views::evaluateNodeFilter(*m_eks, text);
+        QCOMPARE(r.errorPosition, errorPosition);
+        QCOMPARE(r.error.isEmpty(), errorPosition < 0);
+        QCOMPARE(r.mask ? static_cast<int>(r.matching) : -1, matching);
+        if (r.mask) {
+            QCOMPARE(r.mask->size(), m_eks->nodeCount());
+            QCOMPARE((*r.mask)[m_eks->findNode("duckboat-01").index()], std::uint8_t(1));
+            QCOMPARE((*r.mask)[m_eks->findNode("duckboat-02").index()], std::uint8_t(0));
+        }
+    }
+
+    void filterErrorText()
+    {
+        const QString html = views::formatFilterError(QStringLiteral("zone in (a<b"), 10, QStringLiteral("expected ')'"));
+        QVERIFY2(html.contains(QStringLiteral("zone in (a<span")), qPrintable(html));
+        QVERIFY(html.contains(QStringLiteral(">&lt;</span>b"))); // the offending character, escaped, highlighted
+        QVERIFY(html.contains(QStringLiteral("\n          ^</pre>"))); // the caret under it
+        QVERIFY(html.contains(QStringLiteral("expected &#x27;)&#x27;")) || html.contains(QStringLiteral("expected ')'")));
+        QVERIFY(html.contains(QStringLiteral("at character 11")));
+        // Past the end: a highlighted blank.
+        QVERIFY(views::formatFilterError(QStringLiteral("a in ("), 6, QStringLiteral("x"))
+                    .contains(QStringLiteral(">&nbsp;</span>")));
+    }
+
+    void filterField()
+    {
+        views::FilterField field;
+        field.setStore(m_eks);
+        QSignalSpy spy(&field, &views::FilterField::maskChanged);
+        field.lineEdit()->setText(QStringLiteral("key in (a"));
+        field.showError(QStringLiteral("expected ')'"), 9); // injected: the parser's own error
+        QVERIFY(field.errorText().contains(QStringLiteral("expected")));
+        QVERIFY(field.lineEdit()->styleSheet().contains(QStringLiteral("#c62828")));
+        field.lineEdit()->setText(QStringLiteral("namespace:metallb-system"));
+        const auto r = field.apply();
+        QVERIFY(r.error.isEmpty());
+        QCOMPARE(spy.count(), 1);
+        QVERIFY(field.errorText().isEmpty());
+        QCOMPARE(field.countText(), QStringLiteral("1 of 2 nodes"));
+        field.lineEdit()->setText(QStringLiteral("workload:x"));
+        field.lineEdit()->setCursorPosition(0);
+        QTest::keyClick(field.lineEdit(), Qt::Key_Return);
+        QCOMPARE(field.lineEdit()->cursorPosition(), 10); // at the end of "x", where NAME is missing
+        QVERIFY(!field.errorText().isEmpty());
+        QCOMPARE(spy.count(), 1); // a wrong text keeps the last mask
+        field.lineEdit()->clear();
+        QCOMPARE(spy.count(), 2);
+        QVERIFY(!spy.last().at(0).value<std::shared_ptr<const std::vector<std::uint8_t>>>());
+    }
+
+private:
+    std::shared_ptr<model::ClusterStore> m_eks;
+    std::shared_ptr<model::ClusterStore> m_sim;
+    std::shared_ptr<const views::SearchIndex> m_eksIndex;
+    std::shared_ptr<const views::SearchIndex> m_simIndex;
+};
+
+QTEST_MAIN(TestExploreFind)
+#include "tst_explorefind.moc"

@@ -1,0 +1,240 @@
+// Tests of the exploring widgets: the node inspector shows a fixture node's known values,
+// the domain inspector's aggregates, and the heatmap's and histogram's colours (pixels of
+// the widget rendered into an image: plain widgets, QT_QPA_PLATFORM=offscreen).
+
+#include "explorefixtures.h"
+#include "views/heatmaps/domainaggregates.h"
+#include "views/heatmaps/domainheatmap.h"
+#include "views/heatmaps/heatmappanel.h"
+#include "views/heatmaps/utilizationhistogram.h"
+#include "views/inspectors/domaininspector.h"
+#include "views/inspectors/nodeinspector.h"
+#include "views/itemmodels/itemmodelroles.h"
+#include "views/itemmodels/nodepodsmodel.h"
+#include "views/itemmodels/noderesourcesmodel.h"
+#include "views/itemmodels/nodetablemodel.h"
+#include "views/map/colormap.h"
+
+#include <QAbstractItemModelTester>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <cmath>
+
+using namespace fleet;
+
+namespace {
+
+QImage renderWidget(QWidget& w)
+{
+    QImage image(w.size(), QImage::Format_ARGB32);
+    image.fill(Qt::transparent);
+    w.render(&image);
+    return image;
+}
+
+QString childText(QTreeWidgetItem* section, const QString& key)
+{
+    for (int i = 0; i < section->childCount(); ++i)
+        if (section->child(i)->text(0) == key)
+            return section->child(i)->text(1);
+    return QStringLiteral("<missing>");
+}
+
+} // namespace
+
+class TestExploreViews : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        auto eks = testing::loadEksFixture();
+        m_eks = eks.store;
+        m_eksTopology = eks.topology;
+        auto sim = testing::loadSimulated(400);
+        m_sim = sim.store;
+        m_simTopology = sim.topology;
+    }
+
+    void nodeInspector_eksNode()
+    {
+        views::NodeInspector inspector;
+        const model::NodeId node = m_eks->findNode("duckboat-01");
+        inspector.setNode(m_eks, m_eksTopology, node);
+        QAbstractItemModelTester t1(inspector.podsProxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(inspector.node(), node);
+        QVERIFY(inspector.headerText().startsWith(QStringLiteral("duckboat-01\n")));
+        QCOMPARE(inspector.gpuText(), QStringLiteral("No GPUs"));
+        // Resources: the node's figures, read from the inspector's own model.
+        views::NodeResourcesModel* resources = inspector.resourcesModel();
+        const int cpu = resources->rowOf(QStringLiteral("cpu"));
+        QCOMPARE(
+            resources->data(resources->index(cpu, views::NodeResourcesModel::AllocatableColumn), views::kSortRole).toLongLong(),
+            7910);
+        QCOMPARE(
+            resources->data(resources->index(cpu, views::NodeResourcesModel::RequestedColumn), views::kSortRole).toLongLong(),
+            450);
+        // Labels: a known label of the fixture node.
+        QTreeWidget* tree = inspector.detailsTree();
+        QCOMPARE(tree->topLevelItemCount(), 3);
+        QTreeWidgetItem* labels = tree->topLevelItem(0);
+        QCOMPARE(childText(labels, QStringLiteral("kubernetes.io/hostname")), QStringLiteral("duckboat-01"));
+        QCOMPARE(labels->childCount(), static_cast<int>(m_eks->nodeLabels(node).size()));
+        QCOMPARE(tree->topLevelItem(1)->childCount(), static_cast<int>(m_eks->nodeTaints(node).size()));
+        // Pods: all of them, then filtered by the line edit.
+        QCOMPARE(inspector.podsProxy()->rowCount(), static_cast<int>(m_eks->nodePods(node).size()));
+        inspector.podFilter()->setText(QStringLiteral("METALLB"));
+        QCOMPARE(inspector.podsProxy()->rowCount(), 2); // speaker and controller, case-insensitive
+        inspector.podFilter()->setText(QStringLiteral("calico"));
+        QCOMPARE(inspector.podsProxy()->rowCount(), 1);
+        QCOMPARE(inspector.podsProxy()
+                     ->data(inspector.podsProxy()->index(0, views::NodePodsModel::CpuColumn), views::kSortRole)
+                     .toLongLong(),
+            250);
+    }
+
+    void nodeInspector_gpuNode()
+    {
+        model::NodeId gpuNode;
+        for (std::size_t i = 0; i < m_sim->nodeCount() && !gpuNode.isValid(); ++i) {
+            const model::NodeId n(static_cast<std::uint32_t>(i));
+            if (m_sim->nodeGpuCount(n) == 8 && m_sim->nodeAllocatable(n)[model::CoreResource::Gpu] == 8000)
+                gpuNode = n;
+        }
+        QVERIFY(gpuNode.isValid());
+        views::NodeInspector inspector;
+        inspector.setNode(m_sim, m_simTopology, gpuNode);
+        QVERIFY2(inspector.gpuText().startsWith(
+                     QStringLiteral("8 GPUs (") + QString::fromUtf8(m_sim->nodeGpuModel(gpuNode)) + QLatin1Char(')')),
+            qPrintable(inspector.gpuText()));
+        QVERIFY(inspector.resourcesModel()->rowOf(QStringLiteral("gpu")) >= 0);
+        QCOMPARE(inspector.detailsTree()->topLevelItem(1)->childCount(), static_cast<int>(m_sim->nodeTaints(gpuNode).size()));
+        inspector.setNode(m_sim, m_simTopology, {});
+        QCOMPARE(inspector.podsModel()->rowCount(), 0);
+        QVERIFY(inspector.headerText().startsWith(QStringLiteral("No node selected")));
+    }
+
+    void domainInspector_aggregates()
+    {
+        const model::DomainId zone = views::domainsAtLevel(*m_simTopology, 2).front();
+        views::DomainInspector inspector;
+        inspector.setDomain(m_sim, m_simTopology, zone);
+        const auto nodes = m_simTopology->domainNodes(zone);
+        QCOMPARE(inspector.aggregates().nodes, nodes.size());
+        std::int64_t cpu = 0, gpus = 0;
+        std::size_t ready = 0;
+        for (model::NodeId n : nodes) {
+            cpu += m_sim->nodeRequested(n)[model::CoreResource::Cpu];
+            gpus += m_sim->nodeGpuCount(n);
+            ready += m_sim->nodeReadiness(n) == model::Readiness::True;
+        }
+        QCOMPARE(inspector.aggregates().requested[model::CoreResource::Cpu], cpu);
+        QCOMPARE(inspector.aggregates().gpus, gpus);
+        QCOMPARE(inspector.aggregates().ready, ready);
+        QCOMPARE(inspector.nodesModel()->rowCount(), static_cast<int>(nodes.size()));
+        std::size_t binned = inspector.histogram()->bins().notApplicable;
+        for (std::size_t c : inspector.histogram()->bins().counts)
+            binned += c;
+        QCOMPARE(binned, nodes.size());
+        QVERIFY(inspector.titleText().contains(QString::fromStdString(m_simTopology->domainName(zone))));
+        QAbstractItemModelTester tester(inspector.nodesProxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    }
+
+    void bins_data()
+    {
+        QTest::addColumn<double>("share");
+        QTest::addColumn<int>("bin");
+        QTest::newRow("0") << 0.0 << 0;
+        QTest::newRow("9.9%") << 0.099 << 0;
+        QTest::newRow("10%") << 0.1 << 1;
+        QTest::newRow("95%") << 0.95 << 9;
+        QTest::newRow("100%") << 1.0 << 9;
+        QTest::newRow("over") << 1.7 << 9;
+        QTest::newRow("negative") << -0.2 << 0;
+        QTest::newRow("n/a") << std::nan("") << -1;
+    }
+    void bins()
+    {
+        QFETCH(double, share);
+        QFETCH(int, bin);
+        QCOMPARE(views::UtilizationBins::binOf(share), bin);
+    }
+
+    void histogram_barColours()
+    {
+        const std::vector<double> shares { 0.02, 0.03, 0.55, 0.97, 0.97, 0.97 };
+        views::UtilizationHistogram histogram;
+        histogram.resize(400, 200);
+        histogram.setBins(views::UtilizationBins::fromShares(shares), QStringLiteral("test"));
+        const QImage image = renderWidget(histogram);
+        for (int bin : { 0, 5, 9 }) {
+            const QRect bar = histogram.barRect(bin);
+            QVERIFY(!bar.isEmpty());
+            const QRgb pixel = image.pixel(bar.center().x(), bar.bottom() - 1);
+            QCOMPARE(pixel, views::shareColor((bin + 0.5) / 10.0).rgb());
+        }
+        QVERIFY(histogram.barRect(1).isEmpty());
+        QVERIFY(histogram.barRect(9).height() > histogram.barRect(5).height()); // 3 nodes against 1
+    }
+
+    void heatmap_cellColours()
+    {
+        views::DomainHeatmap heatmap;
+        heatmap.setCluster(m_sim, m_simTopology, 2); // zones
+        QVERIFY(heatmap.rowCount() > 1);
+        QCOMPARE(static_cast<std::size_t>(heatmap.rowCount()), views::domainsAtLevel(*m_simTopology, 2).size());
+        heatmap.resize(heatmap.sizeHint());
+        const QImage image = renderWidget(heatmap);
+        for (int row = 0; row < heatmap.rowCount(); ++row)
+            for (int column = 0; column < views::DomainHeatmap::kColumnCount; ++column) {
+                const auto a = views::DomainAggregates::compute(*m_sim, *m_simTopology, heatmap.domainAt(row));
+                const model::CoreResource r[]
+                    = { model::CoreResource::Cpu, model::CoreResource::Memory, model::CoreResource::Gpu };
+                const double share = a.share(r[column]);
+                QCOMPARE(heatmap.cellShare(row, column), share);
+                const QRect cell = heatmap.cellRect(row, column);
+                const QColor expected = std::isnan(share) ? views::noDataColor() : views::shareColor(share);
+                // A corner of the cell: the text is centred, the corner is pure fill.
+                QCOMPARE(image.pixel(cell.left() + 2, cell.top() + 2), expected.rgb());
+            }
+    }
+
+    void heatmap_clickEmitsDomain()
+    {
+        views::DomainHeatmap heatmap;
+        heatmap.setCluster(m_sim, m_simTopology, 2);
+        heatmap.resize(heatmap.sizeHint());
+        QSignalSpy spy(&heatmap, &views::DomainHeatmap::domainActivated);
+        QTest::mouseClick(&heatmap, Qt::LeftButton, {}, heatmap.cellRect(1, 2).center());
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).value<model::DomainId>(), heatmap.domainAt(1));
+        QTest::mouseClick(&heatmap, Qt::LeftButton, {}, QPoint(2, 2)); // the header: nothing
+        QCOMPARE(spy.count(), 1);
+    }
+
+    void heatmapPanel_levels()
+    {
+        views::HeatmapPanel panel;
+        panel.resize(900, 300);
+        panel.setCluster(m_sim, m_simTopology);
+        QCOMPARE(panel.heatmap()->rowCount() > 1, true);
+        std::size_t binned = panel.histogram()->bins().notApplicable;
+        for (std::size_t c : panel.histogram()->bins().counts)
+            binned += c;
+        QCOMPARE(binned, m_sim->nodeCount());
+        panel.setLevel(1);
+        QCOMPARE(static_cast<std::size_t>(panel.heatmap()->rowCount()), views::domainsAtLevel(*m_simTopology, 1).size());
+    }
+
+private:
+    std::shared_ptr<model::ClusterStore> m_eks;
+    std::shared_ptr<model::Topology> m_eksTopology;
+    std::shared_ptr<model::ClusterStore> m_sim;
+    std::shared_ptr<model::Topology> m_simTopology;
+};
+
+QTEST_MAIN(TestExploreViews)
+#include "tst_exploreviews.moc"

@@ -1,0 +1,60 @@
+#include "domainaggregates.h"
+
+#include <cmath>
+
+namespace fleet::views {
+
+double DomainAggregates::share(model::CoreResource r) const noexcept
+{
+    return allocatable[r] > 0 ? static_cast<double>(requested[r]) / static_cast<double>(allocatable[r]) : std::nan("");
+}
+
+DomainAggregates DomainAggregates::compute(const model::ClusterStore& store, const model::Topology& topology, model::DomainId d)
+{
+    DomainAggregates a;
+    if (!d.isValid() || d.index() >= topology.domainCount())
+        return a;
+    for (model::NodeId n : topology.domainNodes(d)) {
+        ++a.nodes;
+        a.ready += store.nodeReadiness(n) == model::Readiness::True ? 1 : 0;
+        a.cordoned += store.nodeUnschedulable(n) ? 1 : 0;
+        a.gpus += store.nodeGpuCount(n);
+        a.pods += store.nodePods(n).size();
+        a.requested += store.nodeRequested(n);
+        a.allocatable += store.nodeAllocatable(n);
+    }
+    return a;
+}
+
+std::vector<double> domainNodeShares(
+    const model::ClusterStore& store, const model::Topology& topology, model::DomainId d, MapMetric metric)
+{
+    std::vector<double> shares;
+    if (!d.isValid() || d.index() >= topology.domainCount())
+        return shares;
+    const MetricKeys keys = MetricKeys::find(store);
+    const auto nodes = topology.domainNodes(d);
+    shares.reserve(nodes.size());
+    for (model::NodeId n : nodes)
+        shares.push_back(nodeShare(store, n, metric, keys));
+    return shares;
+}
+
+std::vector<model::DomainId> domainsAtLevel(const model::Topology& topology, int level)
+{
+    std::vector<model::DomainId> out;
+    if (topology.domainCount() == 0)
+        return out;
+    // Breadth by depth, keeping layout order: expand the frontier level by level.
+    std::vector<model::DomainId> frontier { topology.root() };
+    for (int depth = 0; depth < level && !frontier.empty(); ++depth) {
+        std::vector<model::DomainId> next;
+        for (model::DomainId d : frontier)
+            for (model::DomainId c : topology.domainChildren(d))
+                next.push_back(c);
+        frontier = std::move(next);
+    }
+    return frontier;
+}
+
+} // namespace fleet::views

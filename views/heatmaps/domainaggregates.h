@@ -1,0 +1,38 @@
+#pragma once
+// Sums over the nodes of a topology domain: what the domain inspector and the heatmap show.
+
+#include "model/topology.h"
+#include "views/map/mapmetric.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace fleet::views {
+
+/// The nodes of one domain summed: counts by state, whole GPUs, and requested / allocatable
+/// of every core resource (model units: millicores, bytes, milli-GPU, ...).
+struct DomainAggregates {
+    std::size_t nodes = 0;
+    std::size_t ready = 0; // Ready condition True
+    std::size_t cordoned = 0; // spec.unschedulable
+    std::int64_t gpus = 0; // whole GPUs (ClusterStore::nodeGpuCount)
+    std::size_t pods = 0; // counted on the nodes
+    model::ResourceVector requested;
+    model::ResourceVector allocatable;
+    /// requested / allocatable of `r` over the domain; NaN when the domain has none of it.
+    [[nodiscard]] double share(model::CoreResource r) const noexcept;
+    /// Sums the nodes under `d`. O(nodes of d). Thread: any reader of store and topology.
+    [[nodiscard]] static DomainAggregates compute(
+        const model::ClusterStore& store, const model::Topology& topology, model::DomainId d);
+};
+
+/// The share the map's default metric shows for each node under `d`
+/// (nodeShare(MapMetric::GpuRequested): GPU, else MIG slices, else Neuron, else CPU), in
+/// layout order. O(nodes of d). Thread: any reader.
+[[nodiscard]] std::vector<double> domainNodeShares(const model::ClusterStore& store, const model::Topology& topology,
+    model::DomainId d, MapMetric metric = MapMetric::GpuRequested);
+
+/// The domains at depth `level` of the tree (1 = the first level key), in layout order.
+[[nodiscard]] std::vector<model::DomainId> domainsAtLevel(const model::Topology& topology, int level);
+
+} // namespace fleet::views

@@ -1,0 +1,88 @@
+#include "heatmappanel.h"
+
+#include "domainaggregates.h"
+#include "domainheatmap.h"
+#include "utilizationhistogram.h"
+
+#include "model/figures.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+namespace fleet::views {
+
+HeatmapPanel::HeatmapPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* row = new QHBoxLayout(this);
+    row->setContentsMargins(4, 4, 4, 4);
+    auto* left = new QVBoxLayout;
+    auto* chooser = new QHBoxLayout;
+    auto* label = new QLabel(tr("Requested share by"), this);
+    m_level = new QComboBox(this);
+    m_level->setObjectName(QStringLiteral("heatmapLevel"));
+    chooser->addWidget(label);
+    chooser->addWidget(m_level, 1);
+    left->addLayout(chooser);
+    m_heatmap = new DomainHeatmap(this);
+    m_heatmap->setObjectName(QStringLiteral("domainHeatmap"));
+    m_scroll = new QScrollArea(this);
+    m_scroll->setWidget(m_heatmap);
+    m_scroll->setWidgetResizable(false);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    left->addWidget(m_scroll, 1);
+    row->addLayout(left, 0);
+    m_histogram = new UtilizationHistogram(this);
+    m_histogram->setObjectName(QStringLiteral("fleetHistogram"));
+    row->addWidget(m_histogram, 1);
+    connect(m_level, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index >= 0)
+            setLevel(index + 1);
+    });
+    connect(m_heatmap, &DomainHeatmap::domainActivated, this, &HeatmapPanel::domainActivated);
+}
+
+void HeatmapPanel::setCluster(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology)
+{
+    m_store = std::move(store);
+    m_topology = std::move(topology);
+    const QSignalBlocker block(m_level);
+    m_level->clear();
+    int initial = 1;
+    if (m_topology) {
+        const auto& keys = m_topology->levelKeys();
+        for (std::size_t i = 0; i < keys.size(); ++i)
+            m_level->addItem(QString::fromStdString(keys[i]));
+        // The first level that splits the fleet (one region says nothing).
+        for (int l = 1; l <= static_cast<int>(keys.size()); ++l)
+            if (domainsAtLevel(*m_topology, l).size() > 1) {
+                initial = l;
+                break;
+            }
+    }
+    if (m_level->count() > 0)
+        m_level->setCurrentIndex(initial - 1);
+    setLevel(initial);
+    if (m_store && m_topology) {
+        const std::vector<double> shares = domainNodeShares(*m_store, *m_topology, m_topology->root());
+        const bool accelerators = fleetHasAccelerators(*m_store, MetricKeys::find(*m_store));
+        m_histogram->setBins(UtilizationBins::fromShares(shares),
+            (shares.size() == 1 ? tr("%1 of %2 node") : tr("%1 of all %2 nodes"))
+                .arg(QString::fromUtf8(mapMetricTitle(MapMetric::GpuRequested, accelerators)),
+                    QString::fromStdString(model::formatCount(static_cast<std::int64_t>(shares.size())))));
+    } else {
+        m_histogram->setBins({}, QString());
+    }
+}
+
+void HeatmapPanel::setLevel(int level)
+{
+    m_heatmap->setCluster(m_store, m_topology, level);
+    m_heatmap->resize(m_heatmap->sizeHint());
+    m_scroll->setMinimumWidth(m_heatmap->sizeHint().width() + 24);
+}
+
+} // namespace fleet::views

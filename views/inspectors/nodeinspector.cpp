@@ -1,0 +1,236 @@
+#include "nodeinspector.h"
+
+#include "model/figures.h"
+#include "views/itemmodels/itemmodelroles.h"
+#include "views/itemmodels/nodepodsmodel.h"
+#include "views/itemmodels/noderesourcesmodel.h"
+#include "views/itemmodels/problemsmodel.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace fleet::views {
+
+namespace {
+
+QTableView* makeTable(QWidget* parent, QAbstractItemModel* model)
+{
+    auto* view = new QTableView(parent);
+    view->setModel(model);
+    view->setSortingEnabled(true);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view->setAlternatingRowColors(true);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->setWordWrap(false);
+    return view;
+}
+
+QString s(std::string_view v)
+{
+    return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
+}
+
+} // namespace
+
+NodeInspector::NodeInspector(QWidget* parent)
+    : QWidget(parent)
+    , m_resources(new NodeResourcesModel(this))
+    , m_pods(new NodePodsModel(this))
+    , m_podsProxy(new QSortFilterProxyModel(this))
+{
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(6, 6, 6, 6);
+    m_title = new QLabel(this);
+    m_title->setObjectName(QStringLiteral("nodeInspectorTitle"));
+    QFont big = m_title->font();
+    big.setBold(true);
+    big.setPointSizeF(big.pointSizeF() * 1.2);
+    m_title->setFont(big);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_subtitle = new QLabel(this);
+    m_subtitle->setWordWrap(true);
+    m_subtitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_gpus = new QLabel(this);
+    m_gpus->setObjectName(QStringLiteral("nodeInspectorGpus"));
+    column->addWidget(m_title);
+    column->addWidget(m_subtitle);
+    column->addWidget(m_gpus);
+    column->addStretch(0);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    m_resourcesView = makeTable(splitter, nullptr);
+    auto* resourcesProxy = new QSortFilterProxyModel(this);
+    resourcesProxy->setSortRole(kSortRole);
+    resourcesProxy->setSourceModel(m_resources);
+    m_resourcesView->setModel(resourcesProxy);
+    m_resourcesView->setSortingEnabled(false); // resources keep their order: cpu, memory, gpu, ...
+    splitter->addWidget(m_resourcesView);
+
+    m_details = new QTreeWidget(splitter);
+    m_details->setObjectName(QStringLiteral("nodeInspectorDetails"));
+    m_details->setColumnCount(2);
+    m_details->setHeaderLabels({ tr("Key"), tr("Value") });
+    m_details->setRootIsDecorated(true);
+    m_details->setAlternatingRowColors(true);
+    splitter->addWidget(m_details);
+
+    auto* podsBox = new QWidget(splitter);
+    auto* podsColumn = new QVBoxLayout(podsBox);
+    podsColumn->setContentsMargins(0, 0, 0, 0);
+    m_podsTitle = new QLabel(podsBox);
+    m_podFilter = new QLineEdit(podsBox);
+    m_podFilter->setObjectName(QStringLiteral("nodeInspectorPodFilter"));
+    m_podFilter->setPlaceholderText(tr("Filter pods (namespace, name, workload, phase)"));
+    m_podFilter->setClearButtonEnabled(true);
+    m_podsProxy->setSourceModel(m_pods);
+    m_podsProxy->setSortRole(kSortRole);
+    m_podsProxy->setFilterKeyColumn(-1);
+    m_podsProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    connect(m_podFilter, &QLineEdit::textChanged, m_podsProxy, &QSortFilterProxyModel::setFilterFixedString);
+    m_podsView = makeTable(podsBox, m_podsProxy);
+    m_podsView->setObjectName(QStringLiteral("nodeInspectorPods"));
+    m_podsView->sortByColumn(NodePodsModel::NamespaceColumn, Qt::AscendingOrder);
+    connect(m_podsView, &QTableView::doubleClicked, this,
+        [this](const QModelIndex& index) { emit podActivated(m_pods->podAt(m_podsProxy->mapToSource(index).row())); });
+    podsColumn->addWidget(m_podsTitle);
+    podsColumn->addWidget(m_podFilter);
+    podsColumn->addWidget(m_podsView, 1);
+    splitter->addWidget(podsBox);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(2, 3);
+    column->addWidget(splitter, 1);
+    m_body = splitter;
+
+    setNode(nullptr, nullptr, {});
+}
+
+NodeInspector::~NodeInspector() = default;
+
+void NodeInspector::setNode(
+    std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology, model::NodeId node)
+{
+    m_store = std::move(store);
+    m_topology = std::move(topology);
+    m_node = m_store && node.isValid() && node.index() < m_store->nodeCount() ? node : model::NodeId {};
+    m_resources->setNode(m_store, m_node);
+    m_pods->setNode(m_store, m_node);
+    m_resourcesView->resizeColumnsToContents();
+    m_podsView->resizeColumnsToContents();
+    fillDetails();
+}
+
+void NodeInspector::fillDetails()
+{
+    m_details->clear();
+    if (!m_node.isValid()) {
+        m_title->setText(tr("No node selected"));
+        m_subtitle->setText(tr("Click a node on the map, or search for a node or pod by name."));
+        m_gpus->clear();
+        m_podsTitle->setText(tr("Pods"));
+        m_body->hide(); // empty tables say nothing
+        return;
+    }
+    m_body->show();
+    const model::ClusterStore& st = *m_store;
+    m_title->setText(s(st.nodeName(m_node)));
+    QStringList facts;
+    const QString path = domainPathText(m_topology.get(), m_node);
+    if (!path.isEmpty())
+        facts << path;
+    if (!st.nodeInstanceType(m_node).empty())
+        facts << s(st.nodeInstanceType(m_node));
+    facts << (st.nodeReadiness(m_node) == model::Readiness::True
+            ? tr("Ready")
+            : tr("NotReady (Ready %1)").arg(s(model::readinessName(st.nodeReadiness(m_node)))));
+    if (st.nodeUnschedulable(m_node))
+        facts << tr("cordoned");
+    m_subtitle->setText(facts.join(QStringLiteral(" \u00b7 ")));
+
+    // GPUs: whole nvidia.com/gpu where allocatable; else the accelerator resources the node
+    // advertises instead (MIG slices, Neuron devices), each as requested of allocatable.
+    const std::int32_t gpuCount = st.nodeGpuCount(m_node);
+    const std::int64_t gpuAllocatable = st.nodeAllocatable(m_node)[model::CoreResource::Gpu];
+    QString gpuLine;
+    if (gpuCount > 0 || gpuAllocatable > 0 || !st.nodeGpuModel(m_node).empty()) {
+        gpuLine = gpuCount == 1 ? tr("1 GPU") : tr("%1 GPUs").arg(gpuCount);
+        if (!st.nodeGpuModel(m_node).empty())
+            gpuLine += QStringLiteral(" (") + s(st.nodeGpuModel(m_node)) + QLatin1Char(')');
+        if (gpuAllocatable > 0)
+            gpuLine += tr(", %1 allocated of %2 allocatable")
+                           .arg(QString::fromStdString(model::formatGpuMilli(st.nodeRequested(m_node)[model::CoreResource::Gpu])),
+                               QString::fromStdString(model::formatGpuMilli(gpuAllocatable)));
+    }
+    QStringList devices;
+    for (const auto& [key, allocatable] : st.nodeExtendedAllocatable(m_node)) {
+        const std::string& name = st.resources().name(key);
+        const bool accelerator
+            = name.starts_with("nvidia.com/mig-") || name == "aws.amazon.com/neuron" || name == "aws.amazon.com/neurondevice";
+        if (accelerator && allocatable > 0)
+            devices << tr("%1 %2 of %3 allocated")
+                           .arg(QString::fromStdString(name),
+                               QString::fromStdString(model::formatCount(st.nodeExtendedRequested(m_node, key))),
+                               QString::fromStdString(model::formatCount(allocatable)));
+    }
+    if (!devices.isEmpty())
+        gpuLine += (gpuLine.isEmpty() ? QString() : QStringLiteral("; ")) + devices.join(QStringLiteral("; "));
+    m_gpus->setText(gpuLine.isEmpty() ? tr("No GPUs") : gpuLine);
+    m_gpus->setWordWrap(true);
+
+    auto section = [this](const QString& title, int count) {
+        auto* item = new QTreeWidgetItem(m_details, { QStringLiteral("%1 (%2)").arg(title).arg(count) });
+        QFont f = item->font(0);
+        f.setBold(true);
+        item->setFont(0, f);
+        item->setFirstColumnSpanned(true);
+        item->setExpanded(count > 0);
+        return item;
+    };
+    const auto labels = st.nodeLabels(m_node);
+    QTreeWidgetItem* labelItem = section(tr("Labels"), static_cast<int>(labels.size()));
+    for (const model::Label& l : labels)
+        new QTreeWidgetItem(labelItem, { s(st.str(l.key)), s(st.str(l.value)) });
+    const auto taints = st.nodeTaints(m_node);
+    QTreeWidgetItem* taintItem = section(tr("Taints"), static_cast<int>(taints.size()));
+    for (const model::Taint& t : taints) {
+        QString value = s(st.str(t.value));
+        value += QLatin1Char(':') + s(model::taintEffectName(t.effect));
+        new QTreeWidgetItem(taintItem, { s(st.str(t.key)), value });
+    }
+    const auto conditions = st.nodeConditions(m_node);
+    QTreeWidgetItem* conditionItem = section(tr("Conditions"), static_cast<int>(conditions.size()));
+    for (const model::NodeCondition& c : conditions) {
+        QString value = s(model::readinessName(c.status));
+        if (!st.str(c.reason).empty())
+            value += QStringLiteral(" (") + s(st.str(c.reason)) + QLatin1Char(')');
+        if (c.lastTransitionUnixSeconds != 0)
+            value += QStringLiteral(" since ") + isoTimeText(c.lastTransitionUnixSeconds);
+        if (!st.str(c.message).empty())
+            value += QStringLiteral(": ") + s(st.str(c.message));
+        auto* item = new QTreeWidgetItem(conditionItem, { s(st.str(c.type)), value });
+        item->setToolTip(1, value);
+    }
+    m_details->resizeColumnToContents(0);
+    m_podsTitle->setText(tr("Pods (%1)").arg(QString::fromStdString(model::formatCount(m_pods->rowCount()))));
+}
+
+QString NodeInspector::headerText() const
+{
+    return m_title->text() + QLatin1Char('\n') + m_subtitle->text();
+}
+
+QString NodeInspector::gpuText() const
+{
+    return m_gpus->text();
+}
+
+} // namespace fleet::views

@@ -1,0 +1,76 @@
+#pragma once
+// The node inspector: everything about one node, opened by a click on the map.
+
+// fleetmapview.h declares NodeId as a metatype; every moc that uses NodeId must see it first.
+#include "model/clusterstore.h"
+#include "model/topology.h"
+#include "views/map/fleetmapview.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+class QTreeWidget;
+
+namespace fleet::views {
+
+class NodePodsModel;
+class NodeResourcesModel;
+
+/// Shows one node: a header (name, domain path, instance type, Ready, cordoned), its GPUs
+/// (count, model, allocated: whole GPUs requested of allocatable), its labels, taints and
+/// conditions (a tree, one section each), its resources (NodeResourcesModel: allocatable,
+/// capacity, requested, share per resource, extended ones included) and its pods
+/// (NodePodsModel behind a sorting proxy; the filter line edit matches any column,
+/// case-insensitively). Thread: GUI thread.
+class NodeInspector : public QWidget {
+    Q_OBJECT
+public:
+    explicit NodeInspector(QWidget* parent = nullptr);
+    ~NodeInspector() override;
+
+    /// Shows node `node` (an invalid id or a null store: "No node selected").
+    void setNode(
+        std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology, model::NodeId node);
+    [[nodiscard]] model::NodeId node() const noexcept { return m_node; }
+
+    /// The parts, for tests and for the app to tune.
+    [[nodiscard]] NodeResourcesModel* resourcesModel() const noexcept { return m_resources; }
+    [[nodiscard]] NodePodsModel* podsModel() const noexcept { return m_pods; }
+    [[nodiscard]] QSortFilterProxyModel* podsProxy() const noexcept { return m_podsProxy; }
+    [[nodiscard]] QLineEdit* podFilter() const noexcept { return m_podFilter; }
+    [[nodiscard]] QTreeWidget* detailsTree() const noexcept { return m_details; }
+    /// The header's text (plain): "duckboat-01" then the details line.
+    [[nodiscard]] QString headerText() const;
+    /// The GPU line: "8 GPUs (NVIDIA-H100-80GB-HBM3), 5 GPUs allocated", or "No GPUs".
+    [[nodiscard]] QString gpuText() const;
+
+signals:
+    /// A pod row was double-clicked.
+    void podActivated(fleet::model::PodId pod);
+
+private:
+    void fillDetails();
+
+    std::shared_ptr<const model::ClusterStore> m_store;
+    std::shared_ptr<const model::Topology> m_topology;
+    model::NodeId m_node;
+    QLabel* m_title = nullptr;
+    QLabel* m_subtitle = nullptr;
+    QLabel* m_gpus = nullptr;
+    QTreeWidget* m_details = nullptr;
+    NodeResourcesModel* m_resources = nullptr;
+    QTableView* m_resourcesView = nullptr;
+    NodePodsModel* m_pods = nullptr;
+    QSortFilterProxyModel* m_podsProxy = nullptr;
+    QLineEdit* m_podFilter = nullptr;
+    QTableView* m_podsView = nullptr;
+    QLabel* m_podsTitle = nullptr;
+    QWidget* m_body = nullptr; // the tables, hidden while no node is shown
+};
+
+} // namespace fleet::views

@@ -1,0 +1,60 @@
+#pragma once
+// The pods of one node as a table: a thin model over the store's pod columns.
+
+#include "model/clusterstore.h"
+
+#include <QAbstractTableModel>
+
+#include <memory>
+#include <vector>
+
+namespace fleet::views {
+
+/// The pods counted on one node (ClusterStore::nodePods), one row each. Columns: namespace,
+/// name, workload ("Kind/name" of the controller, "" when none), phase, the effective
+/// request of cpu, memory and GPU, then one column per extended resource that some pod of
+/// the node requests (registry order), then priority. Display text by model/figures.h;
+/// kSortRole gives the raw amount (millicores, bytes, milli-GPU, whole units, priority).
+/// Holds a row-to-PodId map and a shared reference to the store (never edits it).
+/// Thread: GUI thread.
+class NodePodsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        NamespaceColumn,
+        NameColumn,
+        WorkloadColumn,
+        PhaseColumn,
+        CpuColumn,
+        MemoryColumn,
+        GpuColumn,
+        FirstExtendedColumn
+    };
+
+    explicit NodePodsModel(QObject* parent = nullptr);
+
+    /// Shows the pods of node `node` of `store` (a null store or an invalid id: no rows).
+    void setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node);
+    [[nodiscard]] model::NodeId node() const noexcept { return m_node; }
+    /// The pod of a row (an invalid id outside the rows).
+    [[nodiscard]] model::PodId podAt(int row) const noexcept;
+    /// The column of priority (after the extended resources' columns).
+    [[nodiscard]] int priorityColumn() const noexcept { return FirstExtendedColumn + static_cast<int>(m_extended.size()); }
+    /// The registry keys of the extended columns, in column order.
+    [[nodiscard]] const std::vector<model::ResourceKey>& extendedKeys() const noexcept { return m_extended; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::int64_t amount(model::PodId pod, int column) const noexcept;
+
+    std::shared_ptr<const model::ClusterStore> m_store;
+    model::NodeId m_node;
+    std::vector<model::PodId> m_rows;
+    std::vector<model::ResourceKey> m_extended;
+};
+
+} // namespace fleet::views

@@ -1,0 +1,66 @@
+#include "pendingpanel.h"
+
+#include "paneltable.h"
+
+#include "model/figures.h"
+#include "views/itemmodels/itemmodelroles.h"
+#include "views/itemmodels/pendingshapesmodel.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace fleet::views {
+
+PendingPanel::PendingPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_model(new PendingShapesModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+{
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(4, 4, 4, 4);
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("pendingSummary"));
+    column->addWidget(m_summary);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(kSortRole);
+    m_view = makePanelTable(this, m_proxy);
+    m_view->setObjectName(QStringLiteral("pendingTable"));
+    column->addWidget(m_view, 1);
+}
+
+void PendingPanel::setShapes(std::shared_ptr<const model::ClusterStore> store, std::vector<model::PendingShape> shapes)
+{
+    m_model->setShapes(std::move(store), std::move(shapes));
+    m_view->sortByColumn(-1, Qt::AscendingOrder); // the model's order: most pods first
+    std::size_t gated = 0;
+    for (std::size_t i = 0; i < m_model->shapeCount(); ++i)
+        gated += m_model->shapeAt(static_cast<int>(i))->gatedPods;
+    if (m_model->shapeCount() == 0) {
+        m_summary->setText(tr("No pods are waiting for a node"));
+    } else {
+        QString text = tr("%1 pending pods in %2 shapes")
+                           .arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_model->pendingPodCount()))),
+                               QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_model->shapeCount()))));
+        if (gated > 0)
+            text += tr(", %1 gated").arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(gated))));
+        m_summary->setText(text);
+    }
+    m_view->resizeColumnsToContents();
+    if (m_view->columnWidth(PendingShapesModel::ReasonColumn) > 480)
+        m_view->setColumnWidth(PendingShapesModel::ReasonColumn, 480);
+}
+
+std::size_t PendingPanel::pendingPodCount() const
+{
+    return m_model->pendingPodCount();
+}
+
+QString PendingPanel::summaryText() const
+{
+    return m_summary->text();
+}
+
+} // namespace fleet::views

@@ -1,0 +1,40 @@
+#pragma once
+// The Pending demand panel: the pods waiting for a node, grouped by shape.
+
+#include "model/pendingdemand.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace fleet::views {
+
+class PendingShapesModel;
+
+/// A PendingShapesModel (shapes, then a totals row) behind a sorting proxy, with a summary
+/// line ("6,090 pending pods in 37 shapes, 120 gated"). Thread: GUI thread.
+class PendingPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit PendingPanel(QWidget* parent = nullptr);
+
+    void setShapes(std::shared_ptr<const model::ClusterStore> store, std::vector<model::PendingShape> shapes);
+    [[nodiscard]] PendingShapesModel* shapesModel() const noexcept { return m_model; }
+    [[nodiscard]] QTableView* view() const noexcept { return m_view; }
+    /// Pending pods over all shapes.
+    [[nodiscard]] std::size_t pendingPodCount() const;
+    [[nodiscard]] QString summaryText() const;
+
+private:
+    PendingShapesModel* m_model = nullptr;
+    QSortFilterProxyModel* m_proxy = nullptr;
+    QLabel* m_summary = nullptr;
+    QTableView* m_view = nullptr;
+};
+
+} // namespace fleet::views
