@@ -1,5 +1,6 @@
 #include "summaryjson.h"
 
+#include "model/figures.h"
 #include "model/quantity.h"
 
 #include <cstdio>
@@ -142,59 +143,16 @@ void writeSummaryJson(const model::ClusterStore& store, const ImportReport& repo
 
 namespace {
 
-// "1,234,567"
-std::string groupThousands(std::int64_t v)
+std::string groupThousands(std::size_t v)
 {
-    std::string digits = std::to_string(v < 0 ? -v : v);
-    std::string out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0)
-            out += ',';
-        out += digits[i];
-    }
-    return v < 0 ? "-" + out : out;
-}
-
-// Millis as a decimal with thousands separators and up to `decimals` digits: "8,436.63".
-std::string milliText(std::int64_t milli, int decimals)
-{
-    const std::int64_t whole = milli / 1000;
-    std::int64_t frac = milli % 1000;
-    std::string s = groupThousands(whole);
-    if (decimals > 0 && frac != 0) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "%03lld", static_cast<long long>(frac < 0 ? -frac : frac));
-        std::string f(buf, static_cast<std::size_t>(std::min(decimals, 3)));
-        while (!f.empty() && f.back() == '0')
-            f.pop_back();
-        if (!f.empty())
-            s += "." + f;
-    }
-    return s;
-}
-
-// Bytes in the largest binary unit that keeps the value at or above 1: "69.9 PiB".
-std::string bytesText(std::int64_t bytes)
-{
-    static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    double v = static_cast<double>(bytes);
-    int unit = 0;
-    while (v >= 1024.0 && unit < 6) {
-        v /= 1024.0;
-        ++unit;
-    }
-    char buf[32];
-    std::snprintf(buf, sizeof buf, unit == 0 ? "%.0f %s" : "%.1f %s", v, kUnits[unit]);
-    return buf;
+    return model::formatCount(static_cast<std::int64_t>(v));
 }
 
 std::string percentText(std::int64_t part, std::int64_t whole)
 {
     if (whole <= 0)
         return "-";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
-    return buf;
+    return model::formatShare(static_cast<double>(part) / static_cast<double>(whole));
 }
 
 } // namespace
@@ -205,17 +163,17 @@ void writeSummaryText(const model::ClusterStore& store, const ImportReport& repo
     const ResourceVector alloc = store.totalAllocatable();
     const ResourceVector req = store.totalRequested();
     const ResourceVector pend = store.totalPending();
-    out << "nodes:     " << groupThousands(static_cast<std::int64_t>(store.nodeCount())) << " ("
-        << groupThousands(static_cast<std::int64_t>(c.nodesReady)) << " ready, "
-        << groupThousands(static_cast<std::int64_t>(c.nodesNotReady)) << " not ready, "
-        << groupThousands(static_cast<std::int64_t>(c.nodesCordoned)) << " cordoned)\n";
-    out << "pods:      " << groupThousands(static_cast<std::int64_t>(store.podCount())) << " ("
-        << groupThousands(static_cast<std::int64_t>(c.podsCounted)) << " counted on nodes, "
-        << groupThousands(static_cast<std::int64_t>(c.podsPending)) << " pending, ";
+    out << "nodes:     " << groupThousands(store.nodeCount()) << " ("
+        << groupThousands(c.nodesReady) << " ready, "
+        << groupThousands(c.nodesNotReady) << " not ready, "
+        << groupThousands(c.nodesCordoned) << " cordoned)\n";
+    out << "pods:      " << groupThousands(store.podCount()) << " ("
+        << groupThousands(c.podsCounted) << " counted on nodes, "
+        << groupThousands(c.podsPending) << " pending, ";
     if (c.podsOnUnknownNodes > 0)
-        out << groupThousands(static_cast<std::int64_t>(c.podsOnUnknownNodes)) << " on nodes not in the input, ";
-    out << groupThousands(static_cast<std::int64_t>(c.podsTerminal)) << " succeeded or failed)\n";
-    out << "workloads: " << groupThousands(static_cast<std::int64_t>(store.workloadCount()))
+        out << groupThousands(c.podsOnUnknownNodes) << " on nodes not in the input, ";
+    out << groupThousands(c.podsTerminal) << " succeeded or failed)\n";
+    out << "workloads: " << groupThousands(store.workloadCount())
         << " (controllers owning pods: Deployments' ReplicaSets, StatefulSets, DaemonSets, Jobs, ...)\n\n";
     char line[256];
     std::snprintf(line, sizeof line, "%-14s %18s %18s %8s %18s\n", "resource", "requested", "allocatable", "share", "pending");
@@ -225,10 +183,15 @@ void writeSummaryText(const model::ClusterStore& store, const ImportReport& repo
         out << line;
     };
     const auto cpu = CoreResource::Cpu, mem = CoreResource::Memory, gpu = CoreResource::Gpu, pods = CoreResource::Pods;
-    row("cpu (cores)", milliText(req[cpu], 2), milliText(alloc[cpu], 2), req[cpu], alloc[cpu], milliText(pend[cpu], 2));
-    row("memory", bytesText(req[mem]), bytesText(alloc[mem]), req[mem], alloc[mem], bytesText(pend[mem]));
-    row("gpu", milliText(req[gpu], 3), milliText(alloc[gpu], 3), req[gpu], alloc[gpu], milliText(pend[gpu], 3));
-    row("pods", groupThousands(req[pods]), groupThousands(alloc[pods]), req[pods], alloc[pods], groupThousands(pend[pods]));
+    // Figures by model/figures.h, the rule the status bar and the map's tooltip use.
+    using model::formatBytes;
+    using model::formatCount;
+    using model::formatCpuMillicores;
+    using model::formatGpuMilli;
+    row("cpu", formatCpuMillicores(req[cpu]), formatCpuMillicores(alloc[cpu]), req[cpu], alloc[cpu], formatCpuMillicores(pend[cpu]));
+    row("memory", formatBytes(req[mem]), formatBytes(alloc[mem]), req[mem], alloc[mem], formatBytes(pend[mem]));
+    row("gpu", formatGpuMilli(req[gpu]), formatGpuMilli(alloc[gpu]), req[gpu], alloc[gpu], formatGpuMilli(pend[gpu]));
+    row("pods", formatCount(req[pods]), formatCount(alloc[pods]), req[pods], alloc[pods], formatCount(pend[pods]));
     for (const auto& w : report.warnings)
         out << "warning: " << w << "\n";
 }
