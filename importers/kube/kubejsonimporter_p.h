@@ -335,7 +335,10 @@ private:
     void parseAnnotations(od::value v);
     void parseOwnerReferences(od::value v);
     void parseTaints(od::value v);
+    /// status.conditions of a node (every condition, Ready sets `ready`) and of a pod (the
+    /// PodScheduled message when its status is False).
     void parseConditions(od::value v);
+    void parseSchedulingGates(od::value v);
     void parseContainers(
         od::value v, std::vector<model::ContainerResources>& into, Slots<model::ContainerResources>& slots, bool init);
     void parseContainerResources(od::value v, ResourceList& requests, ResourceList& limits);
@@ -516,7 +519,9 @@ private:
     model::PodResourceSpec m_spec;
     std::int64_t m_capacityGpus[3] {};
     std::int64_t m_allocatableGpus[3] {};
-    Slots<StringPair> m_labelSlots;
+    Slots<StringPair> m_labelSlots; // metadata.labels of a node or a pod (see commitItem)
+    Slots<model::NodeConditionRecord> m_conditionSlots;
+    Slots<std::string> m_gateSlots;
     Slots<std::tuple<std::string, std::string, TaintEffect>> m_taintSlots;
     Slots<std::tuple<std::string, TolerationOperator, std::string, TaintEffect>> m_tolerationSlots;
     Slots<StringPair> m_selectorSlots;
