@@ -22,6 +22,7 @@ ClusterTotals computeTotals(const model::ClusterStore& store, const importers::I
     t.memoryAllocatableBytes = alloc[CoreResource::Memory];
     t.memoryRequestedBytes = req[CoreResource::Memory];
     t.warnings = report.warnings.size();
+    t.accelerators = model::acceleratorTotals(store);
     return t;
 }
 
@@ -44,9 +45,25 @@ QString memoryText(std::int64_t requestedBytes, std::int64_t allocatableBytes)
     return QStringLiteral("Memory %1 / %2").arg(text(model::formatBytes(requestedBytes)), text(model::formatBytes(allocatableBytes)));
 }
 
+// "GPUs 322,935 / 371,000 (MIG slices 61,000 / 76,904) | Neuron 200,000 / 219,344 devices
+// (1.6M / 1.75M cores)": physical devices, each once, with their slices and cores beside them.
+// Totals computed without accelerators (a hand-made ClusterTotals) fall back to gpu*Milli.
 QString gpuText(const ClusterTotals& t)
 {
-    return QStringLiteral("GPUs %1 / %2").arg(text(model::formatGpus(t.gpuRequestedMilli)), text(model::formatGpus(t.gpuAllocatableMilli)));
+    const model::AcceleratorTotals& a = t.accelerators;
+    const bool known = a.wholeGpuAllocatableMilli != 0 || a.migPartitionedGpus != 0 || a.neuronDevicesAllocatable != 0
+        || a.neuronCoresAllocatable != 0;
+    const std::int64_t requested = known ? a.physicalGpusRequestedMilli() : t.gpuRequestedMilli;
+    const std::int64_t allocatable = known ? a.physicalGpusMilli() : t.gpuAllocatableMilli;
+    QString s = QStringLiteral("GPUs %1 / %2").arg(text(model::formatGpus(requested)), text(model::formatGpus(allocatable)));
+    if (a.migSlicesAllocatable > 0)
+        s += QStringLiteral(" (MIG slices %1 / %2)")
+                 .arg(text(model::formatDevices(a.migSlicesRequested)), text(model::formatDevices(a.migSlicesAllocatable)));
+    if (a.neuronDevicesAllocatable > 0 || a.neuronCoresAllocatable > 0)
+        s += QStringLiteral(" | Neuron %1 / %2 devices (%3 / %4 cores)")
+                 .arg(text(model::formatDevices(a.neuronDevicesRequested)), text(model::formatDevices(a.neuronDevicesAllocatable)),
+                     text(model::formatDevices(a.neuronCoresRequested)), text(model::formatDevices(a.neuronCoresAllocatable)));
+    return s;
 }
 
 QString cpuText(const ClusterTotals& t)

@@ -2,6 +2,7 @@
 // The totals the main window's status bar shows for one cluster.
 
 #include "importers/importreport.h"
+#include "model/accelerators.h"
 #include "model/clusterstore.h"
 
 #include <QString>
@@ -22,6 +23,9 @@ struct ClusterTotals : model::ClusterCounts {
     std::int64_t memoryAllocatableBytes = 0;
     std::int64_t memoryRequestedBytes = 0;
     std::size_t warnings = 0;
+    /// Physical accelerators (a MIG-partitioned GPU once, a Neuron device once) with MIG
+    /// slices and NeuronCores; the GPU figures of the status bar are these, not gpu*Milli.
+    model::AcceleratorTotals accelerators;
 };
 
 /// Computes the totals of a finalized store. Thread: any (reads only).
@@ -33,7 +37,9 @@ struct ClusterTotals : model::ClusterCounts {
 /// One line for the status bar, e.g. "Nodes 2 (2 ready, 0 NotReady, 0 cordoned) | Pods 11 (11 counted,
 /// 0 pending) | GPUs 0 / 0 | CPU 0.45 / 15.8 cores | Memory 200 MiB / 59.4 GiB | 0 warnings".
 /// Counts are exact with thousands separators; ", N on unknown nodes" follows "pending" when
-/// N > 0. Resources are "requested / allocatable", each figure by the one rule of
+/// N > 0. GPUs are physical GPUs (model/accelerators.h), followed by "(MIG slices r / a)"
+/// where the cluster has MIG slices, then "| Neuron r / a devices (r / a cores)" where it
+/// has Neuron devices. Resources are "requested / allocatable", each figure by the one rule of
 /// model/figures.h (formatGpus, formatCores, formatBytes), so that the status bar, `summary`
 /// and the map's tooltip write the same amount the same way.
 [[nodiscard]] QString formatTotals(const ClusterTotals& totals);

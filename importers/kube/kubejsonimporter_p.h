@@ -317,6 +317,11 @@ private:
     [[noreturn]] void raise(const ParseFailure& f);
     [[noreturn]] void raiseAt(std::uint64_t offset, const std::string& path, const std::string& message);
     std::size_t lineOf(std::uint64_t offset);
+    /// A value the import refuses but reads past (an invalid or negative quantity), so that
+    /// one error lists every such value: kept for the current item, committed with it (a
+    /// window that cuts the item parses it again), and raised by raiseBadValues() at the end.
+    void recordBadValue(const char* where, std::string message);
+    [[noreturn]] void raiseBadValues();
     [[noreturn]] void failBetweenItems(std::uint64_t offset, bool itemDue);
     [[noreturn]] void failTrailingText(std::uint64_t offset);
     std::string lineTextAt(std::uint64_t offset);
@@ -531,6 +536,16 @@ private:
     Slots<model::ContainerResources> m_containerSlots;
     Slots<model::ContainerResources> m_initContainerSlots;
     std::vector<ResourceEntry> m_resourceCache;
+
+    struct BadValue {
+        std::uint64_t offset = 0;
+        std::string path;
+        std::string message;
+    };
+    static constexpr std::size_t kListedBadValues = 20;
+    std::vector<BadValue> m_itemBadValues; // of the item being parsed
+    std::vector<BadValue> m_badValues;     // the first kListedBadValues + 1 committed
+    std::size_t m_badValueCount = 0;       // all committed
 
     // report
     std::size_t m_nodes = 0;

@@ -6,6 +6,7 @@
 // the Kubernetes rules can be read and changed without the windowing.
 #include "kubejsonimporter_p.h"
 
+#include <charconv>
 #include <initializer_list>
 #include <stdexcept>
 
@@ -224,17 +225,26 @@ std::int64_t KubectlJsonImporter::quantityValue(od::value& v, QuantityScale scal
         const std::string raw = '"' + std::string(text) + '"';
         if (const std::size_t at = message.find(raw); at != std::string::npos)
             message.replace(at, raw.size(), quotedText(text));
-        fail(where, escapedText(message, std::numeric_limits<std::size_t>::max()));
+        recordBadValue(where, escapedText(message, std::numeric_limits<std::size_t>::max()));
+        return 0;
     }
-    if (value < 0)
-        fail(where, "negative quantity " + quotedText(text) + ": requests, limits and capacities cannot be negative");
+    if (value < 0) {
+        recordBadValue(where, "negative quantity " + quotedText(text) + ": requests, limits and capacities cannot be negative");
+        return 0;
+    }
     return value;
 }
 
 // ---- items ----------------------------------------------------------------------------------
 
+void KubectlJsonImporter::recordBadValue(const char* where, std::string message)
+{
+    m_itemBadValues.push_back({offsetOf(where), m_path.format(), std::move(message)});
+}
+
 void KubectlJsonImporter::beginItem()
 {
+    m_itemBadValues.clear();
     m_itemKind = ItemKind::Unknown;
     m_itemKindName.clear();
     m_sawNodeFields = false;
@@ -727,6 +737,13 @@ void KubectlJsonImporter::commitItem(const char* itemStart)
                                : "cannot tell whether this item is a Node or a Pod: it has no kind, no "
                                  "status.allocatable/capacity (a Node) and no spec.containers (a Pod)");
     }
+    if (kind != ItemKind::Other) {
+        m_badValueCount += m_itemBadValues.size();
+        for (BadValue& b : m_itemBadValues)
+            if (m_badValues.size() <= kListedBadValues)
+                m_badValues.push_back(std::move(b));
+        m_itemBadValues.clear();
+    }
     if (kind == ItemKind::Other) {
         const std::string& name = m_itemKind == ItemKind::Other ? m_itemKindName : m_defaultKindName;
         auto it = std::find_if(m_skippedKinds.begin(), m_skippedKinds.end(), [&](const auto& e) { return e.first == name; });
@@ -758,6 +775,15 @@ void KubectlJsonImporter::commitItem(const char* itemStart)
                 break;
             }
         }
+        // A node whose GPUs are all cut into MIG slices (mixed strategy) offers no
+        // nvidia.com/gpu: GPU feature discovery's count label says how many GPUs it has.
+        if (m_node.gpuCount == 0)
+            if (const std::string* count = firstLabelValue(m_node.labels, { "nvidia.com/gpu.count" })) {
+                std::int32_t n = 0;
+                const auto [end, ec] = std::from_chars(count->data(), count->data() + count->size(), n);
+                if (ec == std::errc() && end == count->data() + count->size() && n > 0)
+                    m_node.gpuCount = n;
+            }
         try {
             m_store.addNode(m_node);
         } catch (const std::invalid_argument& e) {

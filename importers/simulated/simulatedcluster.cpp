@@ -167,17 +167,18 @@ void ClusterGenerator::generateGroup(
         const std::uint8_t health = m_unhealthy[m_nodesMade + i];
         n.notReady = health == 1;
         n.cordoned = health == 2;
-        // Node problems beside NotReady and cordoned, from a hash of the node's index: about 1
-        // node in 400 under MemoryPressure, 1 in 600 under DiskPressure (Ready nodes: the
-        // kubelet still reports), and 1 GPU node in 250 with an unhealthy GPU, which the
-        // NVIDIA device plugin leaves out of allocatable.
+        // Node problems beside NotReady and cordoned, from a hash of the node's index (so the
+        // rest of the fleet is drawn as before them): about 1 node in 400 under
+        // MemoryPressure, 1 in 600 under DiskPressure (Ready nodes: the kubelet still
+        // reports), and 1 GPU node in 250 with an unhealthy GPU, which the NVIDIA device
+        // plugin leaves out of allocatable. The GPU failed after the node's pods were placed:
+        // they keep running, so such a node's GPU requests may exceed its allocatable, as on
+        // a real cluster (findNodeProblems reports it as over-committed).
         n.hash = SplitMix64::mix(m_spec.seed * 0x9e3779b97f4a7c15ull + m_nodesMade + i + 1);
         n.memoryPressure = !n.notReady && n.hash % 400 == 7;
         n.diskPressure = !n.notReady && (n.hash >> 16) % 600 == 11;
         n.unhealthyGpu = type.gpus > 0 && migProfile == 0 && (n.hash >> 32) % 250 == 3;
         n.free = shape.allocatable;
-        if (n.unhealthyGpu)
-            n.free.core[CoreResource::Gpu] -= 1000;
         addNode(zone, n, firstSlot + i, type, shape, migProfile, group, capacityBlock);
         addDaemonSetPods(n, type);
     }

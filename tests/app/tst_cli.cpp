@@ -244,6 +244,11 @@ void TestCli::summaryFails_data()
     QTest::newRow("no input") << QStringList { QStringLiteral("summary") } << 2 << QStringLiteral("no input");
     QTest::newRow("bad format") << QStringList { QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("xml"),
         bad } << 2 << QStringLiteral("--format");
+    QTest::newRow("--only with text") << QStringList { QStringLiteral("summary"), QStringLiteral("--only"), QStringLiteral("totals"),
+        kHoneycomb + "/nodes.json" } << 2 << QStringLiteral("--only works with --format json");
+    QTest::newRow("--only, unknown part") << QStringList { QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"),
+        QStringLiteral("--only"), QStringLiteral("totals,everything"), kHoneycomb + "/nodes.json" }
+                                          << 2 << QStringLiteral("got \"everything\"");
 }
 
 void TestCli::summaryFails()
@@ -457,6 +462,14 @@ void TestCli::summarySimulated()
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QJsonObject totals = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("totals")).toObject();
     QCOMPARE(totals.value(QStringLiteral("nodes")).toInt(), 50);
+    // --only totals: the totals and warnings, not 50 nodes and their pods.
+    const Run only = runFleetscope({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--only"),
+        QStringLiteral("totals"), QStringLiteral("--simulate"), QStringLiteral("50"), QStringLiteral("--seed"), QStringLiteral("3") });
+    QVERIFY2(only.exitCode == 0, only.err.constData());
+    const QJsonObject o = QJsonDocument::fromJson(only.out).object();
+    QCOMPARE(o.keys(), QStringList({ QStringLiteral("totals"), QStringLiteral("warnings") }));
+    QCOMPARE(o.value(QStringLiteral("totals")).toObject(), totals);
+    QVERIFY(only.out.size() < r.out.size() / 10);
 }
 
 void TestCli::outOfMemoryIsNamed_data()

@@ -4,6 +4,7 @@
 // and its full details.
 
 #include "app/clustertotals.h"
+#include "importers/clusterloader.h"
 #include "model/clusterstore.h"
 
 #include <QtTest>
@@ -21,6 +22,7 @@ private slots:
     void podsOnUnknownNodes();
     void details();
     void detailsWithUnknownNodes();
+    void acceleratorsCountedOnce();
 };
 
 void TestClusterTotals::variants_data()
@@ -219,6 +221,37 @@ void TestClusterTotals::detailsWithUnknownNodes()
     QVERIFY2(
         fleet::app::clusterTotalsDetails(t).contains(QStringLiteral("\nPods 11: 10 counted, 0 pending, 1 on unknown nodes\n")),
         qPrintable(fleet::app::clusterTotalsDetails(t)));
+}
+
+// The user trial: Neuron devices and MIG slices were left out of the GPU totals. Physical
+// GPUs count a MIG-partitioned GPU once; MIG slices and Neuron devices / cores stand beside.
+void TestClusterTotals::acceleratorsCountedOnce()
+{
+    ClusterTotals t;
+    t.gpuRequestedMilli = 300'000'000;
+    t.gpuAllocatableMilli = 350'000'000;
+    t.accelerators.wholeGpuRequestedMilli = 300'000'000;
+    t.accelerators.wholeGpuAllocatableMilli = 350'000'000;
+    t.accelerators.migPartitionedGpus = 10'986;
+    t.accelerators.migPartitionedGpusRequested = 9'000;
+    t.accelerators.migSlicesAllocatable = 76'904;
+    t.accelerators.migSlicesRequested = 61'000;
+    t.accelerators.neuronDevicesAllocatable = 219'344;
+    t.accelerators.neuronDevicesRequested = 200'000;
+    t.accelerators.neuronCoresAllocatable = 1'754'752;
+    t.accelerators.neuronCoresRequested = 1'600'000;
+    const QString line = fleet::app::formatClusterTotals(t);
+    QVERIFY2(line.contains(QStringLiteral("| GPUs 309,000 / 360,986 (MIG slices 61,000 / 76,904) | Neuron 200,000 / 219,344 devices "
+                                          "(1,600,000 / 1,754,752 cores) | CPU")),
+        qPrintable(line));
+    // On a real store: the simulated fleet has MIG nodes and Trainium nodes.
+    const auto c = fleet::importers::loadSimulatedCluster({ 2000, 1 });
+    const ClusterTotals real = fleet::app::computeTotals(*c.store, c.report);
+    QVERIFY(real.accelerators.migSlicesAllocatable > 0);
+    QVERIFY(real.accelerators.neuronDevicesAllocatable > 0);
+    QVERIFY(real.accelerators.physicalGpusMilli() > real.gpuAllocatableMilli);
+    const QString simulated = fleet::app::formatClusterTotals(real);
+    QVERIFY2(simulated.contains(QStringLiteral("(MIG slices ")) && simulated.contains(QStringLiteral(" devices (")), qPrintable(simulated));
 }
 
 QTEST_APPLESS_MAIN(TestClusterTotals)
