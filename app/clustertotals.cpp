@@ -1,9 +1,10 @@
 #include "clustertotals.h"
 
-#include <QLocale>
+#include "model/figures.h"
 
-#include <algorithm>
-#include <cmath>
+#include <QStringList>
+
+#include <string>
 
 namespace fleet::app {
 
@@ -21,109 +22,54 @@ ClusterTotals computeTotals(const model::ClusterStore& store, const importers::I
     t.memoryAllocatableBytes = alloc[CoreResource::Memory];
     t.memoryRequestedBytes = req[CoreResource::Memory];
     t.warnings = report.warnings.size();
+    t.accelerators = model::acceleratorTotals(store);
     return t;
 }
 
 namespace {
 
-const QLocale& numberLocale()
-{
-    static const QLocale locale(QLocale::English, QLocale::UnitedStates); // "100,000"
-    return locale;
-}
-
 QString count(std::size_t n)
 {
-    return numberLocale().toString(static_cast<qulonglong>(n));
+    return QString::fromStdString(model::formatCount(static_cast<std::int64_t>(n)));
 }
 
-// "15.80" -> "15.8", "2.00" -> "2"; integers are left alone.
-QString withoutTrailingZeros(QString s)
+QString text(const std::string& s)
 {
-    if (s.contains(QLatin1Char('.'))) {
-        while (s.endsWith(QLatin1Char('0')))
-            s.chop(1);
-        if (s.endsWith(QLatin1Char('.')))
-            s.chop(1);
-    }
-    return s;
+    return QString::fromStdString(s);
 }
 
-// Three significant digits of 0 <= v < 999.5, trailing zeros dropped ("0.45", "15.8", "304").
-QString threeDigits(double v)
-{
-    if (v <= 0)
-        return QStringLiteral("0");
-    const int decimals = std::max(0, 2 - static_cast<int>(std::floor(std::log10(v))));
-    QString s = QString::number(v, 'f', decimals);
-    return withoutTrailingZeros(s);
-}
-
-// An exact decimal with thousands separators and at most `decimals` decimals ("8,437,551.25").
-QString exact(double v, int decimals)
-{
-    QString s = numberLocale().toString(v, 'f', decimals);
-    return withoutTrailingZeros(s);
-}
-
-// Milli units (milli-GPU, millicores) as whole units.
-double fromMilli(std::int64_t milli)
-{
-    return static_cast<double>(milli) / 1000.0;
-}
-
-struct MemoryUnit {
-    double divisor;
-    const char* name;
-};
-
-constexpr double kKiB = 1024.0;
-const MemoryUnit kMemoryUnits[] = { { 1.0, "B" }, { kKiB, "KiB" }, { kKiB * kKiB, "MiB" }, { kKiB * kKiB * kKiB, "GiB" },
-    { kKiB * kKiB * kKiB * kKiB, "TiB" }, { kKiB * kKiB * kKiB * kKiB * kKiB, "PiB" } };
-constexpr int kGiB = 3; // index in kMemoryUnits
-constexpr int kLargest = 5;
-
-// GiB, TiB or PiB: the largest that keeps `allocatableBytes` at 1 or more (GiB at least).
-MemoryUnit memoryUnit(std::int64_t allocatableBytes)
-{
-    int unit = kGiB;
-    while (unit < kLargest && static_cast<double>(allocatableBytes) / kMemoryUnits[unit].divisor >= 1024.0)
-        ++unit;
-    return kMemoryUnits[unit];
-}
-
-// "Memory 69.9 / 111 PiB"; a requested amount under 1 of the allocatable's unit in the unit
-// that suits it (the largest from B to that unit that keeps it at 1 or more), as the summary
-// command prints it: "Memory 200 MiB / 59.4 GiB". Zero stays "0 / 59.4 GiB".
+// "Memory 200 MiB / 59.4 GiB": each side by model::formatBytes(), so the status bar writes
+// memory as `summary` and the tooltip do.
 QString memoryText(std::int64_t requestedBytes, std::int64_t allocatableBytes)
 {
-    const MemoryUnit unit = memoryUnit(allocatableBytes);
-    const double requested = static_cast<double>(requestedBytes);
-    const QString allocatable = formatAmount(static_cast<double>(allocatableBytes) / unit.divisor);
-    if (requestedBytes <= 0 || requested / unit.divisor >= 1.0)
-        return QStringLiteral("Memory %1 / %2 %3")
-            .arg(formatAmount(requested / unit.divisor), allocatable, QLatin1String(unit.name));
-    int small = 0;
-    while (kMemoryUnits[small + 1].divisor < unit.divisor && requested >= kMemoryUnits[small + 1].divisor)
-        ++small;
-    return QStringLiteral("Memory %1 %2 / %3 %4")
-        .arg(formatAmount(requested / kMemoryUnits[small].divisor), QLatin1String(kMemoryUnits[small].name), allocatable,
-            QLatin1String(unit.name));
+    return QStringLiteral("Memory %1 / %2").arg(text(model::formatBytes(requestedBytes)), text(model::formatBytes(allocatableBytes)));
 }
 
-QString pair(double requested, double allocatable)
-{
-    return formatAmount(requested) + QStringLiteral(" / ") + formatAmount(allocatable);
-}
-
+// "GPUs 322,935 / 371,000 (MIG slices 61,000 / 76,904) | Neuron 200,000 / 219,344 devices
+// (1.6M / 1.75M cores)": physical devices, each once, with their slices and cores beside them.
+// Totals computed without accelerators (a hand-made ClusterTotals) fall back to gpu*Milli.
 QString gpuText(const ClusterTotals& t)
 {
-    return QStringLiteral("GPUs %1").arg(pair(fromMilli(t.gpuRequestedMilli), fromMilli(t.gpuAllocatableMilli)));
+    const model::AcceleratorTotals& a = t.accelerators;
+    const bool known = a.wholeGpuAllocatableMilli != 0 || a.migPartitionedGpus != 0 || a.neuronDevicesAllocatable != 0
+        || a.neuronCoresAllocatable != 0;
+    const std::int64_t requested = known ? a.physicalGpusRequestedMilli() : t.gpuRequestedMilli;
+    const std::int64_t allocatable = known ? a.physicalGpusMilli() : t.gpuAllocatableMilli;
+    QString s = QStringLiteral("GPUs %1 / %2").arg(text(model::formatGpus(requested)), text(model::formatGpus(allocatable)));
+    if (a.migSlicesAllocatable > 0)
+        s += QStringLiteral(" (MIG slices %1 / %2)")
+                 .arg(text(model::formatDevices(a.migSlicesRequested)), text(model::formatDevices(a.migSlicesAllocatable)));
+    if (a.neuronDevicesAllocatable > 0 || a.neuronCoresAllocatable > 0)
+        s += QStringLiteral(" | Neuron %1 / %2 devices (%3 / %4 cores)")
+                 .arg(text(model::formatDevices(a.neuronDevicesRequested)), text(model::formatDevices(a.neuronDevicesAllocatable)),
+                     text(model::formatDevices(a.neuronCoresRequested)), text(model::formatDevices(a.neuronCoresAllocatable)));
+    return s;
 }
 
 QString cpuText(const ClusterTotals& t)
 {
-    return QStringLiteral("CPU %1 cores").arg(pair(fromMilli(t.cpuRequestedMillicores), fromMilli(t.cpuAllocatableMillicores)));
+    return QStringLiteral("CPU %1 / %2 cores")
+        .arg(text(model::formatCores(t.cpuRequestedMillicores)), text(model::formatCores(t.cpuAllocatableMillicores)));
 }
 
 // ", 2 on unknown nodes" when there are any.
@@ -132,25 +78,26 @@ QString unknownNodesPart(const ClusterTotals& t)
     return t.podsOnUnknownNodes > 0 ? QStringLiteral(", %1 on unknown nodes").arg(count(t.podsOnUnknownNodes)) : QString();
 }
 
-} // namespace
-
-QString formatAmount(double v)
+// An exact decimal of milli units with thousands separators ("8,437,551.25").
+QString exactMilli(std::int64_t milli)
 {
-    if (v < 0)
-        return QStringLiteral("-") + formatAmount(-v);
-    if (v < 999.5)
-        return threeDigits(v);
-    if (v < 999'999.5)
-        return numberLocale().toString(static_cast<qlonglong>(std::llround(v)));
-    static const char kSuffixes[] = { 'M', 'G', 'T', 'P', 'E' };
-    double scaled = v / 1e6;
-    std::size_t i = 0;
-    while (scaled >= 999.5 && i + 1 < sizeof kSuffixes) {
-        scaled /= 1000.0;
-        ++i;
+    const std::int64_t whole = milli / 1000;
+    std::int64_t frac = milli % 1000;
+    QString s = text(model::formatCount(whole));
+    if (frac != 0) {
+        if (frac < 0)
+            frac = -frac;
+        QString f = QStringLiteral("%1").arg(frac, 3, 10, QLatin1Char('0'));
+        while (f.endsWith(QLatin1Char('0')))
+            f.chop(1);
+        if (milli < 0 && whole == 0)
+            s = QStringLiteral("-0");
+        s += QLatin1Char('.') + f;
     }
-    return threeDigits(scaled) + QLatin1Char(kSuffixes[i]);
+    return s;
 }
+
+} // namespace
 
 QString formatClusterTotals(const ClusterTotals& t)
 {
@@ -178,18 +125,16 @@ QStringList clusterTotalsVariants(const ClusterTotals& t)
 
 QString clusterTotalsDetails(const ClusterTotals& t)
 {
-    const MemoryUnit gib = memoryUnit(0);
     return QStringLiteral("Nodes %1: %2 ready, %3 NotReady, %4 cordoned\n"
-                          "Pods %5: %6 counted, %7 pending%14\n"
-                          "GPUs requested / allocatable: %8 / %9\n"
-                          "CPU requested / allocatable: %10 / %11 cores\n"
-                          "Memory requested / allocatable: %12 / %13 GiB")
-        .arg(count(t.nodes), count(t.nodesReady), count(t.nodesNotReady), count(t.nodesCordoned), count(t.pods),
-            count(t.podsCounted), count(t.podsPending), exact(fromMilli(t.gpuRequestedMilli), 3),
-            exact(fromMilli(t.gpuAllocatableMilli), 3))
-        .arg(exact(fromMilli(t.cpuRequestedMillicores), 3), exact(fromMilli(t.cpuAllocatableMillicores), 3),
-            exact(static_cast<double>(t.memoryRequestedBytes) / gib.divisor, 1),
-            exact(static_cast<double>(t.memoryAllocatableBytes) / gib.divisor, 1), unknownNodesPart(t));
+                          "Pods %5: %6 counted, %7 pending%8\n"
+                          "GPUs requested / allocatable: %9 / %10\n")
+               .arg(count(t.nodes), count(t.nodesReady), count(t.nodesNotReady), count(t.nodesCordoned), count(t.pods),
+                   count(t.podsCounted), count(t.podsPending), unknownNodesPart(t), exactMilli(t.gpuRequestedMilli))
+               .arg(exactMilli(t.gpuAllocatableMilli))
+        + QStringLiteral("CPU requested / allocatable: %1 / %2 cores\n"
+                         "Memory requested / allocatable: %3 / %4 bytes")
+              .arg(exactMilli(t.cpuRequestedMillicores), exactMilli(t.cpuAllocatableMillicores),
+                  text(model::formatCount(t.memoryRequestedBytes)), text(model::formatCount(t.memoryAllocatableBytes)));
 }
 
 QString formatTotals(const ClusterTotals& t)

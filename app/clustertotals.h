@@ -2,6 +2,7 @@
 // The totals the main window's status bar shows for one cluster.
 
 #include "importers/importreport.h"
+#include "model/accelerators.h"
 #include "model/clusterstore.h"
 
 #include <QString>
@@ -22,6 +23,9 @@ struct ClusterTotals : model::ClusterCounts {
     std::int64_t memoryAllocatableBytes = 0;
     std::int64_t memoryRequestedBytes = 0;
     std::size_t warnings = 0;
+    /// Physical accelerators (a MIG-partitioned GPU once, a Neuron device once) with MIG
+    /// slices and NeuronCores; the GPU figures of the status bar are these, not gpu*Milli.
+    model::AcceleratorTotals accelerators;
 };
 
 /// Computes the totals of a finalized store. Thread: any (reads only).
@@ -30,19 +34,14 @@ struct ClusterTotals : model::ClusterCounts {
 /// "1 warning", "12 warnings".
 [[nodiscard]] QString formatWarningCount(std::size_t warnings);
 
-/// A resource amount, short and in one format everywhere in the status bar: three
-/// significant digits below 1,000 ("0.45", "15.8", "304"), whole with thousands separators
-/// below a million ("322,935"), then three significant digits with an SI suffix ("8.44M",
-/// "12.8M", "1.2G"). Negative amounts get a minus sign. Thread: any.
-[[nodiscard]] QString formatAmount(double value);
-
 /// One line for the status bar, e.g. "Nodes 2 (2 ready, 0 NotReady, 0 cordoned) | Pods 11 (11 counted,
 /// 0 pending) | GPUs 0 / 0 | CPU 0.45 / 15.8 cores | Memory 200 MiB / 59.4 GiB | 0 warnings".
 /// Counts are exact with thousands separators; ", N on unknown nodes" follows "pending" when
-/// N > 0. Resources are "requested / allocatable" in formatAmount(); memory in GiB, TiB or
-/// PiB, whichever keeps the allocatable below 1,024; a requested memory under 1 of that unit
-/// has a unit of its own, the largest from B up that keeps it at 1 or more ("200 MiB / 59.4
-/// GiB", as `summary` prints 200.0 MiB).
+/// N > 0. GPUs are physical GPUs (model/accelerators.h), followed by "(MIG slices r / a)"
+/// where the cluster has MIG slices, then "| Neuron r / a devices (r / a cores)" where it
+/// has Neuron devices. Resources are "requested / allocatable", each figure by the one rule of
+/// model/figures.h (formatGpus, formatCores, formatBytes), so that the status bar, `summary`
+/// and the map's tooltip write the same amount the same way.
 [[nodiscard]] QString formatTotals(const ClusterTotals& totals);
 /// formatTotals() without the warning count ("Nodes ... | Memory 200 MiB / 59.4 GiB").
 [[nodiscard]] QString formatClusterTotals(const ClusterTotals& totals);
@@ -53,8 +52,8 @@ struct ClusterTotals : model::ClusterCounts {
 /// Pods 2,000,000") and last "Nodes 100,000".
 [[nodiscard]] QStringList clusterTotalsVariants(const ClusterTotals& totals);
 /// Every figure in full, one per line (the status bar's tooltip): breakdowns of nodes and
-/// pods (", N on unknown nodes" when N > 0), and the resources with all their decimals (milli
-/// precision; memory in GiB).
+/// pods (", N on unknown nodes" when N > 0), and the resources exact (GPUs and cores to the
+/// milli, memory in bytes), with thousands separators.
 [[nodiscard]] QString clusterTotalsDetails(const ClusterTotals& totals);
 
 } // namespace fleet::app

@@ -53,10 +53,31 @@ void finish(LoadedCluster& result, const model::TopologySpec& topologySpec, cons
     } catch (const std::overflow_error& e) {
         throw ImportError(what, 0, "", e.what());
     }
-    if (unknown > 0)
-        result.report.warn(std::to_string(unknown) + (unknown == 1 ? " pod names a node" : " pods name a node")
-                           + " (spec.nodeName) that is not in the input; they count on no node. "
-                             "Load the nodes file together with the pods file.");
+    if (unknown > 0) {
+        // Name what it is about: the first few pods with the node they name, then a count.
+        constexpr std::size_t kNamed = 3;
+        std::string named;
+        std::size_t listed = 0;
+        std::vector<std::string_view> missingNodes;
+        for (std::uint32_t i = 0; i < store.podCount(); ++i) {
+            const model::PodId p(i);
+            if (store.podNodeName(p).empty() || store.podNode(p).isValid())
+                continue;
+            if (std::find(missingNodes.begin(), missingNodes.end(), store.podNodeName(p)) == missingNodes.end())
+                missingNodes.push_back(store.podNodeName(p));
+            if (listed < kNamed) {
+                named += (listed ? ", " : "") + std::string(store.podNamespace(p)) + "/" + std::string(store.podName(p)) + " on "
+                    + std::string(store.podNodeName(p));
+                ++listed;
+            }
+        }
+        if (unknown > listed)
+            named += ", and " + std::to_string(unknown - listed) + " more";
+        result.report.warn(std::to_string(unknown) + (unknown == 1 ? " pod names a node" : " pods name nodes")
+                           + " that are not in the input (spec.nodeName): " + named + " (" + std::to_string(missingNodes.size())
+                           + (missingNodes.size() == 1 ? " node" : " nodes")
+                           + " missing); they count on no node. Load the nodes file together with the pods file.");
+    }
     if (store.nodeCount() == 0)
         result.report.warn("the input holds pods but no nodes: load the node list too "
                            "(`kubectl get nodes -o json`, or the trace's node list CSV)");
@@ -117,17 +138,32 @@ LoadedCluster loadClusterFiles(const std::vector<std::string>& paths, ImportProg
     }
     MultiFileProgress multi(progress, totalBytes);
     std::size_t offset = 0;
+    std::string firstJson, firstCsv; // a file of each format, for the mixing warning
     for (std::size_t i = 0; i < paths.size(); ++i) {
         multi.startFile(offset);
         switch (detectFileFormat(paths[i])) {
-        case FileFormat::AlibabaCsv: importAlibabaCsvFile(paths[i], *result.store, result.report, &multi); break;
-        case FileFormat::KubectlJson: importKubectlJsonFile(paths[i], *result.store, result.report, &multi); break;
+        case FileFormat::AlibabaCsv:
+            importAlibabaCsvFile(paths[i], *result.store, result.report, &multi);
+            if (firstCsv.empty())
+                firstCsv = baseName(paths[i]);
+            break;
+        case FileFormat::KubectlJson:
+            importKubectlJsonFile(paths[i], *result.store, result.report, &multi);
+            if (firstJson.empty())
+                firstJson = baseName(paths[i]);
+            break;
         }
         offset += sizes[i];
         if (!result.sourceLabel.empty())
             result.sourceLabel += " + ";
         result.sourceLabel += baseName(paths[i]);
     }
+    // Two sources in one cluster is rarely meant: a kubectl node list and a trace's node list
+    // describe different clusters, and their nodes end up side by side.
+    if (!firstJson.empty() && !firstCsv.empty())
+        result.report.warn("mixing formats: " + firstJson + " is kubectl JSON and " + firstCsv
+                           + " is an Alibaba trace CSV; their nodes and pods are loaded as one cluster. Load one source at a time "
+                             "unless that is what you mean.");
     result.report.bytesRead = totalBytes;
     finish(result, topologySpec, paths.size() == 1 ? paths.front() : result.sourceLabel);
     if (progress)

@@ -7,8 +7,8 @@
 
 namespace fleet::importers {
 
-/// A failed import. what() is one line that names the file, the place (line, or JSON path)
-/// and what was expected, e.g. "pods.json:1201: items[3].spec.containers[0].resources.requests.cpu:
+/// A failed import. what() names the file, the place (line, or JSON path) and what was
+/// expected, on one line (an error that lists several bad values adds one line each), e.g. "pods.json:1201: items[3].spec.containers[0].resources.requests.cpu:
 /// invalid quantity \"2GB\": ...". `file`, `line` (0 when unknown) and `path` are also kept apart.
 class ImportError : public std::runtime_error {
 public:

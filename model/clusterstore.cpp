@@ -1,5 +1,7 @@
 #include "clusterstore.h"
 
+#include "workloadname.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -63,6 +65,10 @@ std::string_view ownerKindName(OwnerKind k) noexcept
     case OwnerKind::CronJob: return "CronJob";
     case OwnerKind::Node: return "Node";
     case OwnerKind::Other: return "Other";
+    case OwnerKind::JobSet: return "JobSet";
+    case OwnerKind::LeaderWorkerSet: return "LeaderWorkerSet";
+    case OwnerKind::TrainingJob: return "TrainingJob";
+    case OwnerKind::VolcanoJob: return "VolcanoJob";
     }
     return "";
 }
@@ -85,6 +91,19 @@ OwnerKind ownerKindFromName(std::string_view kind) noexcept
         return OwnerKind::CronJob;
     if (kind == "Node")
         return OwnerKind::Node;
+    if (kind == "JobSet")
+        return OwnerKind::JobSet;
+    if (kind == "LeaderWorkerSet")
+        return OwnerKind::LeaderWorkerSet;
+    // Kubeflow training operator (v1) kinds and Kubeflow Trainer's TrainJob.
+    // Source: https://www.kubeflow.org/docs/components/trainer/legacy-v1/
+    for (std::string_view training : {"PyTorchJob", "TFJob", "MPIJob", "XGBoostJob", "PaddleJob", "JAXJob", "TrainJob"})
+        if (kind == training)
+            return OwnerKind::TrainingJob;
+    if (kind == "TrainingJob")
+        return OwnerKind::TrainingJob;
+    if (kind == "VolcanoJob")
+        return OwnerKind::VolcanoJob;
     return OwnerKind::Other;
 }
 
@@ -100,6 +119,7 @@ void NodeRecord::clear()
     gpuModel.clear();
     gpuCount = 0;
     instanceType.clear();
+    conditions.clear();
 }
 
 void PodRecord::clear()
@@ -116,6 +136,9 @@ void PodRecord::clear()
     tolerations.clear();
     nodeSelector.clear();
     requiredAffinityTerms.clear();
+    labels.clear();
+    schedulingMessage.clear();
+    schedulingGates.clear();
 }
 
 ClusterStore::ClusterStore() = default;
@@ -143,6 +166,9 @@ void ClusterStore::reserve(std::size_t nodes, std::size_t pods)
     m_podTolerationSet.reserve(pods);
     m_podSelectorSet.reserve(pods);
     m_podAffinitySet.reserve(pods);
+    m_podLabelSet.reserve(pods);
+    m_podSchedulingMessage.reserve(pods);
+    m_podGateSet.reserve(pods);
 }
 
 NodeId ClusterStore::addNode(const NodeRecord& r)
@@ -190,6 +216,10 @@ NodeId ClusterStore::addNode(const NodeRecord& r)
     m_nodeGpuModel.push_back(m_strings.intern(r.gpuModel));
     m_nodeGpuCount.push_back(r.gpuCount);
     m_nodeInstanceType.push_back(m_strings.intern(r.instanceType));
+    for (const NodeConditionRecord& c : r.conditions)
+        m_nodeConditions.push_back({m_strings.intern(c.type), c.status, c.lastTransitionUnixSeconds, m_strings.intern(c.reason),
+                                    m_strings.intern(c.message)});
+    m_nodeConditionBegin.push_back(static_cast<std::uint32_t>(m_nodeConditions.size()));
     return id;
 }
 
@@ -252,16 +282,17 @@ PodId ClusterStore::addPod(const PodRecord& r)
     m_podExtBegin.push_back(static_cast<std::uint32_t>(m_podExt.size()));
 
     WorkloadId workload;
-    if (r.ownerKind != OwnerKind::None && !r.ownerName.empty()) {
-        const StringId owner = m_strings.intern(r.ownerName);
+    const WorkloadName named = workloadOfPod(r.ownerKind, r.ownerName, r.labels);
+    if (named.kind != OwnerKind::None && !named.name.empty()) {
+        const StringId owner = m_strings.intern(named.name);
         const std::uint64_t key = (std::uint64_t{ns.value} << 32) | owner.value;
         auto [b, e] = m_workloadIndex.equal_range(key);
         for (auto it = b; it != e; ++it)
-            if (m_workloadKind[it->second] == r.ownerKind)
+            if (m_workloadKind[it->second] == named.kind)
                 workload = WorkloadId(it->second);
         if (!workload.isValid()) {
             workload = WorkloadId(static_cast<std::uint32_t>(m_workloadKind.size()));
-            m_workloadKind.push_back(r.ownerKind);
+            m_workloadKind.push_back(named.kind);
             m_workloadNamespace.push_back(ns);
             m_workloadName.push_back(owner);
             m_workloadIndex.emplace(key, workload.value);
@@ -316,6 +347,30 @@ PodId ClusterStore::addPod(const PodRecord& r)
             set.push_back(std::move(t));
         }
         m_podAffinitySet.push_back(internSet(m_affinitySets, m_affinityIndex, set, h));
+    }
+    {
+        // A scratch vector kept across pods: it allocates only for a set not seen before
+        // (internSet moves it into the table then).
+        std::vector<Label>& set = m_labelScratch;
+        set.clear();
+        std::size_t h = 0;
+        for (const auto& [k, v] : r.labels) {
+            Label l{m_strings.intern(k), m_strings.intern(v)};
+            hashMix(h, l.key.value);
+            hashMix(h, l.value.value);
+            set.push_back(l);
+        }
+        m_podLabelSet.push_back(internSet(m_labelSets, m_labelIndex, set, h));
+    }
+    m_podSchedulingMessage.push_back(m_strings.intern(r.schedulingMessage));
+    {
+        std::vector<StringId> set;
+        std::size_t h = 0;
+        for (const auto& g : r.schedulingGates) {
+            set.push_back(m_strings.intern(g));
+            hashMix(h, set.back().value);
+        }
+        m_podGateSet.push_back(internSet(m_gateSets, m_gateIndex, set, h));
     }
     return id;
 }
@@ -450,25 +505,24 @@ std::int64_t ClusterStore::nodeExtendedRequested(NodeId n, ResourceKey key) cons
     return 0;
 }
 
-// Contract stubs: the columns behind these land with the model work of issue 5.
-std::span<const NodeCondition> ClusterStore::nodeConditions(NodeId) const noexcept
+std::span<const NodeCondition> ClusterStore::nodeConditions(NodeId n) const noexcept
 {
-    return {};
+    return {m_nodeConditions.data() + m_nodeConditionBegin[n.index()], m_nodeConditions.data() + m_nodeConditionBegin[n.index() + 1]};
 }
 
-std::span<const Label> ClusterStore::podLabels(PodId) const noexcept
+std::span<const Label> ClusterStore::podLabels(PodId p) const noexcept
 {
-    return {};
+    return m_labelSets[m_podLabelSet[p.index()]];
 }
 
-std::string_view ClusterStore::podSchedulingMessage(PodId) const noexcept
+std::string_view ClusterStore::podSchedulingMessage(PodId p) const noexcept
 {
-    return {};
+    return str(m_podSchedulingMessage[p.index()]);
 }
 
-std::span<const StringId> ClusterStore::podSchedulingGates(PodId) const noexcept
+std::span<const StringId> ClusterStore::podSchedulingGates(PodId p) const noexcept
 {
-    return {};
+    return m_gateSets[m_podGateSet[p.index()]];
 }
 
 std::span<const PodId> ClusterStore::nodePods(NodeId n) const noexcept
@@ -565,6 +619,13 @@ std::size_t ClusterStore::memoryBytes() const noexcept
     total += bytes(m_podNamespace) + bytes(m_podName) + bytes(m_podNodeName) + bytes(m_podNode) + bytes(m_podPhase);
     total += bytes(m_podMirror) + bytes(m_podPriority) + bytes(m_podRequest) + bytes(m_podExtBegin) + bytes(m_podExt);
     total += bytes(m_podWorkload) + bytes(m_podTolerationSet) + bytes(m_podSelectorSet) + bytes(m_podAffinitySet);
+    total += bytes(m_nodeConditionBegin) + bytes(m_nodeConditions) + bytes(m_podLabelSet) + bytes(m_podSchedulingMessage)
+             + bytes(m_podGateSet);
+    for (const auto& set : m_labelSets)
+        total += bytes(set) + sizeof(set);
+    for (const auto& set : m_gateSets)
+        total += bytes(set) + sizeof(set);
+    total += (m_labelIndex.size() + m_gateIndex.size()) * 32;
     total += bytes(m_workloadKind) + bytes(m_workloadNamespace) + bytes(m_workloadName) + m_workloadIndex.size() * 32;
     return total;
 }

@@ -87,11 +87,31 @@ enum class PodPhase : std::uint8_t { Pending, Running, Succeeded, Failed, Unknow
 [[nodiscard]] std::string_view podPhaseName(PodPhase p) noexcept;
 
 /// The kind of a pod's controller (its ownerReference with controller: true).
-enum class OwnerKind : std::uint8_t { None, ReplicaSet, Deployment, StatefulSet, DaemonSet, Job, CronJob, Node, Other };
-/// The kind as ownerReferences[].kind spells it. Thread: any.
+/// JobSet, LeaderWorkerSet, TrainingJob (the Kubeflow training operator's PyTorchJob, TFJob,
+/// MPIJob, XGBoostJob, PaddleJob, JAXJob and Trainer's TrainJob) and VolcanoJob
+/// (batch.volcano.sh Job) are the gang workloads that model/workloadname.h recognises by the
+/// label their operator sets on every pod.
+enum class OwnerKind : std::uint8_t {
+    None,
+    ReplicaSet,
+    Deployment,
+    StatefulSet,
+    DaemonSet,
+    Job,
+    CronJob,
+    Node,
+    Other,
+    JobSet,
+    LeaderWorkerSet,
+    TrainingJob,
+    VolcanoJob,
+};
+/// The kind as ownerReferences[].kind spells it ("TrainingJob" and "VolcanoJob" for the
+/// operator kinds that have several or ambiguous spellings). Thread: any.
 [[nodiscard]] std::string_view ownerKindName(OwnerKind k) noexcept;
-/// The OwnerKind of an ownerReferences[].kind (case-sensitive): None for "", Other for a
-/// kind not listed in OwnerKind. Thread: any.
+/// The OwnerKind of an ownerReferences[].kind (case-sensitive): None for "", TrainingJob for
+/// the Kubeflow kinds listed above, Other for a kind not listed in OwnerKind. "Job" is always
+/// Job (a Volcano job is told apart by its pods' volcano.sh/job-name label). Thread: any.
 [[nodiscard]] OwnerKind ownerKindFromName(std::string_view kind) noexcept;
 
 /// A node condition (status.conditions[]), Ready included. Source:
@@ -103,6 +123,15 @@ struct NodeCondition {
     StringId reason;
     StringId message;
     bool operator==(const NodeCondition&) const noexcept = default;
+};
+
+/// A node condition as an importer hands it to ClusterStore::addNode() (strings copied).
+struct NodeConditionRecord {
+    std::string type;
+    Readiness status = Readiness::Unknown;
+    std::int64_t lastTransitionUnixSeconds = 0; // 0 when the input does not say
+    std::string reason;
+    std::string message;
 };
 
 /// Nodes and pods by state: what the status bar and `summary` report about a cluster.
@@ -130,6 +159,9 @@ struct NodeRecord {
     std::string gpuModel;       // empty when none or unknown
     std::int32_t gpuCount = 0;  // whole GPUs
     std::string instanceType;
+    /// status.conditions[], Ready included, in input order. `ready` above stays the source of
+    /// nodeReadiness(); an importer sets both from the Ready condition.
+    std::vector<NodeConditionRecord> conditions;
 
     /// Resets every field to its default, keeping allocated memory for the next node.
     void clear();
@@ -156,6 +188,12 @@ struct PodRecord {
         bool matchField = false;
     };
     std::vector<std::vector<Requirement>> requiredAffinityTerms;
+    /// metadata.labels. They also name the pod's workload (model/workloadname.h).
+    std::vector<std::pair<std::string, std::string>> labels;
+    /// The message of the PodScheduled condition when its status is False, else empty.
+    std::string schedulingMessage;
+    /// spec.schedulingGates[].name, in input order.
+    std::vector<std::string> schedulingGates;
 
     /// Resets every field to its default, keeping allocated memory for the next pod.
     void clear();
@@ -317,6 +355,8 @@ private:
     std::vector<StringId> m_nodeGpuModel;
     std::vector<std::int32_t> m_nodeGpuCount;
     std::vector<StringId> m_nodeInstanceType;
+    std::vector<std::uint32_t> m_nodeConditionBegin{0};
+    std::vector<NodeCondition> m_nodeConditions;
     std::vector<std::uint32_t> m_nodePodBegin;
     std::vector<PodId> m_nodePods;
     std::unordered_map<std::uint32_t, std::uint32_t> m_nodeByName; // name StringId -> node index
@@ -336,6 +376,9 @@ private:
     std::vector<std::uint32_t> m_podTolerationSet;
     std::vector<std::uint32_t> m_podSelectorSet;
     std::vector<std::uint32_t> m_podAffinitySet;
+    std::vector<std::uint32_t> m_podLabelSet;
+    std::vector<StringId> m_podSchedulingMessage;
+    std::vector<std::uint32_t> m_podGateSet;
 
     // interned constraint sets; set 0 is the empty set
     std::vector<std::vector<Toleration>> m_tolerationSets{{}};
@@ -344,6 +387,13 @@ private:
     std::unordered_multimap<std::size_t, std::uint32_t> m_selectorIndex;
     std::vector<std::vector<NodeSelectorTerm>> m_affinitySets{{}};
     std::unordered_multimap<std::size_t, std::uint32_t> m_affinityIndex;
+    // Pod labels: the pods of one ReplicaSet / Job / gang share one set (pod-template-hash
+    // and job labels included), so 1.7M pods hold ~4 bytes each plus one set per workload.
+    std::vector<std::vector<Label>> m_labelSets{{}};
+    std::unordered_multimap<std::size_t, std::uint32_t> m_labelIndex;
+    std::vector<Label> m_labelScratch; // addPod()'s working set, reused
+    std::vector<std::vector<StringId>> m_gateSets{{}};
+    std::unordered_multimap<std::size_t, std::uint32_t> m_gateIndex;
 
     // workloads
     std::vector<OwnerKind> m_workloadKind;

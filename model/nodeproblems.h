@@ -25,13 +25,17 @@ enum class NodeProblemKind : std::uint8_t {
 [[nodiscard]] std::string_view nodeProblemKindName(NodeProblemKind kind) noexcept;
 
 /// One problem. `node` is invalid for PodOnUnknownNode (then `pod` is set and `detail`
-/// names the missing node).
+/// reads "namespace/name on missing-node"). A node has one problem per condition, per
+/// resource with unhealthy devices and per over-committed resource.
 struct NodeProblem {
     NodeProblemKind kind = NodeProblemKind::NotReady;
     NodeId node;
     PodId pod;
-    /// What, in a sentence fragment: "MemoryPressure: kubelet has insufficient memory",
-    /// "nvidia.com/gpu: 8 in capacity, 7 allocatable", "cpu: 9.5 of 8 cores requested".
+    /// What, in a sentence fragment, figures by figures.h: "Ready=False: kubelet stopped
+    /// posting node status", "MemoryPressure=True: kubelet has insufficient memory available"
+    /// (the condition's message, else its reason), "GPUs: 8 in capacity, 7 allocatable",
+    /// "aws.amazon.com/neuron: 16 in capacity, 15 allocatable", "cpu: 9.5 of 8 cores
+    /// requested", "spec.unschedulable".
     std::string detail;
     /// Since when, in Unix seconds, where the input says (a condition's
     /// lastTransitionTime); 0 when unknown.
@@ -39,7 +43,14 @@ struct NodeProblem {
 };
 
 /// Every problem of every node, and every pod on an unknown node, sorted by kind then node
-/// order. O(nodes + pods). Thread: any reader of a finalized store.
+/// order. Rules: NotReady = the Ready condition not True (nodeReadiness); Condition = any
+/// other condition whose status is True (the node conditions of
+/// https://kubernetes.io/docs/reference/node/node-status/#condition are all "bad when True",
+/// NetworkUnavailable included; a condition a node problem detector adds reads the same way);
+/// UnhealthyDevices = capacity above allocatable for GPUs or an extended resource other than
+/// hugepages-* (the device plugin reports unhealthy devices by leaving them out of
+/// allocatable); OverCommitted = the counted pods' requests above allocatable for a resource;
+/// Cordoned = spec.unschedulable. O(nodes + pods). Thread: any reader of a finalized store.
 [[nodiscard]] std::vector<NodeProblem> findNodeProblems(const ClusterStore& store);
 
 } // namespace fleet::model

@@ -5,12 +5,30 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fleet::model {
 
+/// The label keys that name a node's GPU model, which a pod's nodeSelector or required node
+/// affinity may ask for: NVIDIA GPU feature discovery, the Alibaba trace (its gpu_spec becomes
+/// a required affinity on this key), EKS, GKE.
+inline constexpr std::string_view kGpuModelLabelKeys[] = {
+    "nvidia.com/gpu.product",
+    "alibabacloud.com/gpu-card-model",
+    "k8s.amazonaws.com/accelerator",
+    "cloud.google.com/gke-accelerator",
+};
+
+/// The GPU model(s) pod `pod` requires: the value of its nodeSelector on one of
+/// kGpuModelLabelKeys, else the values of the `In` requirements of its required node affinity
+/// on those keys over all terms (", "-separated, "V100M16, V100M32": any of them), else "".
+/// Thread: any reader of the store.
+[[nodiscard]] std::string requiredGpuModel(const ClusterStore& store, PodId pod);
+
 /// The pending pods of one shape: the same cpu, memory and GPU request (whole or shared
-/// milli-GPU) and the same required GPU model.
+/// milli-GPU), the same extended requests (Neuron devices, MIG slices, EFA, ...; read them
+/// from podExtendedRequest(pods.front())) and the same required GPU model.
 struct PendingShape {
     ResourceVector request; // of one pod (cpu millicores, memory bytes, gpu milli-GPU, ...)
     std::string gpuModel;   // the GPU model the pods require (trace gpu_spec, node selector), or ""
@@ -24,7 +42,9 @@ struct PendingShape {
 };
 
 /// Every pending pod (ClusterStore::podIsPending) in one shape, shapes sorted by podCount
-/// descending, then by GPU request descending. O(pods). Thread: any reader of a finalized store.
+/// descending, then by GPU request descending, then by first pod. The podCount of all shapes
+/// adds up to ClusterCounts::podsPending and their totals to ClusterStore::totalPending().
+/// O(pods). Thread: any reader of a finalized store.
 [[nodiscard]] std::vector<PendingShape> groupPendingPods(const ClusterStore& store);
 
 } // namespace fleet::model

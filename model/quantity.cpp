@@ -184,7 +184,7 @@ std::string formatMilli(std::int64_t milli)
     return std::to_string(milli) + "m";
 }
 
-std::string formatBytes(std::int64_t bytes)
+std::string formatBytesQuantity(std::int64_t bytes)
 {
     static constexpr std::array<const char*, 6> kSuffixes{"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
     if (bytes == 0)

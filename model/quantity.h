@@ -51,8 +51,9 @@ public:
 /// else millicores with "m" ("250m", "1500m"). Never throws except std::bad_alloc. Thread-safe.
 [[nodiscard]] std::string formatMilli(std::int64_t milli);
 
-/// Formats a byte count with the largest exact binary suffix ("16Gi", "1536Mi", "123").
-/// Never throws except std::bad_alloc. Thread-safe.
-[[nodiscard]] std::string formatBytes(std::int64_t bytes);
+/// Formats a byte count as a Kubernetes quantity with the largest exact binary suffix ("16Gi",
+/// "1536Mi", "123"). (Named apart from figures.h's formatBytes(), which writes figures for
+/// people: "1.5 GiB".) Never throws except std::bad_alloc. Thread-safe.
+[[nodiscard]] std::string formatBytesQuantity(std::int64_t bytes);
 
 } // namespace fleet::model

@@ -1,5 +1,7 @@
 #include "summaryjson.h"
 
+#include "model/accelerators.h"
+#include "model/figures.h"
 #include "model/quantity.h"
 
 #include <cstdio>
@@ -70,25 +72,39 @@ std::string formatMilliDecimal(std::int64_t milli)
     return negative ? "-" + s : s;
 }
 
-void writeSummaryJson(const model::ClusterStore& store, const ImportReport& report, std::ostream& out)
+void writeSummaryJson(const model::ClusterStore& store, const ImportReport& report, std::ostream& out, const SummaryParts& parts)
 {
     std::map<ResourceKey, std::int64_t> extAllocatable, extRequested, extPending;
     const model::ClusterCounts counts = store.counts();
     ResourceVector pendingTotal;
+    const char* separator = "{";
+    auto key = [&](const char* name) {
+        out << separator << '"' << name << "\": ";
+        separator = ",\n";
+    };
 
-    out << "{\"nodes\": [";
+    // Totals of extended resources are summed on the way through the nodes and pods, or in a
+    // pass of their own when those are left out.
+    if (parts.nodes) {
+        key("nodes");
+        out << '[';
+    }
     Extended alloc, req;
-    for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
+    for (std::uint32_t i = 0; i < store.nodeCount() && (parts.nodes || parts.totals); ++i) {
         const model::NodeId n(i);
         alloc.clear();
         req.clear();
-        for (const auto& [key, value] : store.nodeExtendedAllocatable(n)) {
-            alloc.emplace_back(key, value);
-            const std::int64_t r = store.nodeExtendedRequested(n, key);
-            req.emplace_back(key, r);
-            extAllocatable[key] += value;
-            extRequested[key] += r;
+        for (const auto& [rkey, value] : store.nodeExtendedAllocatable(n)) {
+            const std::int64_t r = store.nodeExtendedRequested(n, rkey);
+            extAllocatable[rkey] += value;
+            extRequested[rkey] += r;
+            if (parts.nodes) {
+                alloc.emplace_back(rkey, value);
+                req.emplace_back(rkey, r);
+            }
         }
+        if (!parts.nodes)
+            continue;
         out << (i ? ",\n  " : "\n  ") << "{\"name\": ";
         writeString(out, store.nodeName(n));
         out << ", \"ready\": \"" << model::readinessName(store.nodeReadiness(n)) << "\", \"cordoned\": "
@@ -98,17 +114,24 @@ void writeSummaryJson(const model::ClusterStore& store, const ImportReport& repo
         writeResources(out, store, store.nodeRequested(n), req);
         out << '}';
     }
-    out << "],\n\"pods\": [";
+    if (parts.nodes)
+        out << ']';
+    if (parts.pods) {
+        key("pods");
+        out << '[';
+    }
     Extended podExt;
-    for (std::uint32_t i = 0; i < store.podCount(); ++i) {
+    for (std::uint32_t i = 0; i < store.podCount() && (parts.pods || parts.totals); ++i) {
         const model::PodId p(i);
-        podExt.assign(store.podExtendedRequest(p).begin(), store.podExtendedRequest(p).end());
-        const bool isCounted = store.podIsCounted(p);
         if (store.podIsPending(p)) {
             pendingTotal += store.podRequest(p);
-            for (const auto& [key, value] : podExt)
-                extPending[key] += value;
+            for (const auto& [rkey, value] : store.podExtendedRequest(p))
+                extPending[rkey] += value;
         }
+        if (!parts.pods)
+            continue;
+        podExt.assign(store.podExtendedRequest(p).begin(), store.podExtendedRequest(p).end());
+        const bool isCounted = store.podIsCounted(p);
         out << (i ? ",\n  " : "\n  ") << "{\"namespace\": ";
         writeString(out, store.podNamespace(p));
         out << ", \"name\": ";
@@ -123,16 +146,29 @@ void writeSummaryJson(const model::ClusterStore& store, const ImportReport& repo
         writeResources(out, store, store.podRequest(p), podExt);
         out << '}';
     }
-    auto toVector = [](const std::map<ResourceKey, std::int64_t>& m) { return Extended(m.begin(), m.end()); };
-    out << "],\n\"totals\": {\"nodes\": " << counts.nodes << ", \"ready_nodes\": " << counts.nodesReady
-        << ", \"cordoned_nodes\": " << counts.nodesCordoned << ", \"pods\": " << counts.pods << ", \"counted_pods\": "
-        << counts.podsCounted << ", \"pending_pods\": " << counts.podsPending << ",\n  \"allocatable\": ";
-    writeResources(out, store, store.totalAllocatable(), toVector(extAllocatable));
-    out << ",\n  \"requested\": ";
-    writeResources(out, store, store.totalRequested(), toVector(extRequested));
-    out << ",\n  \"pending\": ";
-    writeResources(out, store, pendingTotal, toVector(extPending));
-    out << "},\n\"warnings\": [";
+    if (parts.pods)
+        out << ']';
+    if (parts.totals) {
+        auto toVector = [](const std::map<ResourceKey, std::int64_t>& m) { return Extended(m.begin(), m.end()); };
+        key("totals");
+        out << "{\"nodes\": " << counts.nodes << ", \"ready_nodes\": " << counts.nodesReady << ", \"cordoned_nodes\": "
+            << counts.nodesCordoned << ", \"pods\": " << counts.pods << ", \"counted_pods\": " << counts.podsCounted
+            << ", \"pending_pods\": " << counts.podsPending << ",\n  \"allocatable\": ";
+        writeResources(out, store, store.totalAllocatable(), toVector(extAllocatable));
+        out << ",\n  \"requested\": ";
+        writeResources(out, store, store.totalRequested(), toVector(extRequested));
+        out << ",\n  \"pending\": ";
+        writeResources(out, store, pendingTotal, toVector(extPending));
+        const model::AcceleratorTotals a = model::acceleratorTotals(store);
+        out << ",\n  \"accelerators\": {\"gpus\": " << formatMilliDecimal(a.physicalGpusMilli())
+            << ", \"gpus_requested\": " << formatMilliDecimal(a.physicalGpusRequestedMilli())
+            << ", \"mig_partitioned_gpus\": " << a.migPartitionedGpus << ", \"mig_slices\": " << a.migSlicesAllocatable
+            << ", \"mig_slices_requested\": " << a.migSlicesRequested << ", \"neuron_devices\": " << a.neuronDevicesAllocatable
+            << ", \"neuron_devices_requested\": " << a.neuronDevicesRequested << ", \"neuron_cores\": " << a.neuronCoresAllocatable
+            << ", \"neuron_cores_requested\": " << a.neuronCoresRequested << "}}";
+    }
+    key("warnings");
+    out << '[';
     for (std::size_t i = 0; i < report.warnings.size(); ++i) {
         out << (i ? ", " : "");
         writeString(out, report.warnings[i]);
@@ -142,59 +178,16 @@ void writeSummaryJson(const model::ClusterStore& store, const ImportReport& repo
 
 namespace {
 
-// "1,234,567"
-std::string groupThousands(std::int64_t v)
+std::string groupThousands(std::size_t v)
 {
-    std::string digits = std::to_string(v < 0 ? -v : v);
-    std::string out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0)
-            out += ',';
-        out += digits[i];
-    }
-    return v < 0 ? "-" + out : out;
-}
-
-// Millis as a decimal with thousands separators and up to `decimals` digits: "8,436.63".
-std::string milliText(std::int64_t milli, int decimals)
-{
-    const std::int64_t whole = milli / 1000;
-    std::int64_t frac = milli % 1000;
-    std::string s = groupThousands(whole);
-    if (decimals > 0 && frac != 0) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "%03lld", static_cast<long long>(frac < 0 ? -frac : frac));
-        std::string f(buf, static_cast<std::size_t>(std::min(decimals, 3)));
-        while (!f.empty() && f.back() == '0')
-            f.pop_back();
-        if (!f.empty())
-            s += "." + f;
-    }
-    return s;
-}
-
-// Bytes in the largest binary unit that keeps the value at or above 1: "69.9 PiB".
-std::string bytesText(std::int64_t bytes)
-{
-    static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    double v = static_cast<double>(bytes);
-    int unit = 0;
-    while (v >= 1024.0 && unit < 6) {
-        v /= 1024.0;
-        ++unit;
-    }
-    char buf[32];
-    std::snprintf(buf, sizeof buf, unit == 0 ? "%.0f %s" : "%.1f %s", v, kUnits[unit]);
-    return buf;
+    return model::formatCount(static_cast<std::int64_t>(v));
 }
 
 std::string percentText(std::int64_t part, std::int64_t whole)
 {
     if (whole <= 0)
         return "-";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
-    return buf;
+    return model::formatShare(static_cast<double>(part) / static_cast<double>(whole));
 }
 
 } // namespace
@@ -205,18 +198,19 @@ void writeSummaryText(const model::ClusterStore& store, const ImportReport& repo
     const ResourceVector alloc = store.totalAllocatable();
     const ResourceVector req = store.totalRequested();
     const ResourceVector pend = store.totalPending();
-    out << "nodes:     " << groupThousands(static_cast<std::int64_t>(store.nodeCount())) << " ("
-        << groupThousands(static_cast<std::int64_t>(c.nodesReady)) << " ready, "
-        << groupThousands(static_cast<std::int64_t>(c.nodesNotReady)) << " not ready, "
-        << groupThousands(static_cast<std::int64_t>(c.nodesCordoned)) << " cordoned)\n";
-    out << "pods:      " << groupThousands(static_cast<std::int64_t>(store.podCount())) << " ("
-        << groupThousands(static_cast<std::int64_t>(c.podsCounted)) << " counted on nodes, "
-        << groupThousands(static_cast<std::int64_t>(c.podsPending)) << " pending, ";
+    out << "nodes:     " << groupThousands(store.nodeCount()) << " ("
+        << groupThousands(c.nodesReady) << " ready, "
+        << groupThousands(c.nodesNotReady) << " not ready, "
+        << groupThousands(c.nodesCordoned) << " cordoned)\n";
+    out << "pods:      " << groupThousands(store.podCount()) << " ("
+        << groupThousands(c.podsCounted) << " counted on nodes, "
+        << groupThousands(c.podsPending) << " pending, ";
     if (c.podsOnUnknownNodes > 0)
-        out << groupThousands(static_cast<std::int64_t>(c.podsOnUnknownNodes)) << " on nodes not in the input, ";
-    out << groupThousands(static_cast<std::int64_t>(c.podsTerminal)) << " succeeded or failed)\n";
-    out << "workloads: " << groupThousands(static_cast<std::int64_t>(store.workloadCount()))
-        << " (controllers owning pods: Deployments' ReplicaSets, StatefulSets, DaemonSets, Jobs, ...)\n\n";
+        out << groupThousands(c.podsOnUnknownNodes) << " on nodes not in the input, ";
+    out << groupThousands(c.podsTerminal) << " succeeded or failed)\n";
+    out << "workloads: " << groupThousands(store.workloadCount())
+        << " (by their pods' controller and labels, model/workloadname.h: Deployments, StatefulSets, DaemonSets, Jobs, CronJobs, "
+           "JobSets, ...)\n\n";
     char line[256];
     std::snprintf(line, sizeof line, "%-14s %18s %18s %8s %18s\n", "resource", "requested", "allocatable", "share", "pending");
     out << line;
@@ -225,10 +219,33 @@ void writeSummaryText(const model::ClusterStore& store, const ImportReport& repo
         out << line;
     };
     const auto cpu = CoreResource::Cpu, mem = CoreResource::Memory, gpu = CoreResource::Gpu, pods = CoreResource::Pods;
-    row("cpu (cores)", milliText(req[cpu], 2), milliText(alloc[cpu], 2), req[cpu], alloc[cpu], milliText(pend[cpu], 2));
-    row("memory", bytesText(req[mem]), bytesText(alloc[mem]), req[mem], alloc[mem], bytesText(pend[mem]));
-    row("gpu", milliText(req[gpu], 3), milliText(alloc[gpu], 3), req[gpu], alloc[gpu], milliText(pend[gpu], 3));
-    row("pods", groupThousands(req[pods]), groupThousands(alloc[pods]), req[pods], alloc[pods], groupThousands(pend[pods]));
+    // Figures by model/figures.h, the rule the status bar and the map's tooltip use.
+    using model::formatBytes;
+    using model::formatCount;
+    using model::formatCpuMillicores;
+    using model::formatGpuMilli;
+    row("cpu", formatCpuMillicores(req[cpu]), formatCpuMillicores(alloc[cpu]), req[cpu], alloc[cpu], formatCpuMillicores(pend[cpu]));
+    row("memory", formatBytes(req[mem]), formatBytes(alloc[mem]), req[mem], alloc[mem], formatBytes(pend[mem]));
+    row("gpu", formatGpuMilli(req[gpu]), formatGpuMilli(alloc[gpu]), req[gpu], alloc[gpu], formatGpuMilli(pend[gpu]));
+    row("pods", formatCount(req[pods]), formatCount(alloc[pods]), req[pods], alloc[pods], formatCount(pend[pods]));
+    // Physical accelerators, each once (model/accelerators.h), with MIG slices and NeuronCores.
+    const model::AcceleratorTotals a = model::acceleratorTotals(store);
+    if (a.migSlicesAllocatable > 0 || a.neuronDevicesAllocatable > 0 || a.neuronCoresAllocatable > 0) {
+        out << "\naccelerators (each device once: a MIG-partitioned GPU is one GPU, a Neuron device one device):\n";
+        auto device = [&](const char* name, std::int64_t r, std::int64_t al) {
+            row(name, model::formatDevices(r), model::formatDevices(al), r, al, "");
+        };
+        row("GPUs", model::formatGpus(a.physicalGpusRequestedMilli()), model::formatGpus(a.physicalGpusMilli()),
+            a.physicalGpusRequestedMilli(), a.physicalGpusMilli(), "");
+        if (a.migSlicesAllocatable > 0) {
+            device("  MIG GPUs", a.migPartitionedGpusRequested, a.migPartitionedGpus);
+            device("MIG slices", a.migSlicesRequested, a.migSlicesAllocatable);
+        }
+        if (a.neuronDevicesAllocatable > 0 || a.neuronCoresAllocatable > 0) {
+            device("Neuron devices", a.neuronDevicesRequested, a.neuronDevicesAllocatable);
+            device("NeuronCores", a.neuronCoresRequested, a.neuronCoresAllocatable);
+        }
+    }
     for (const auto& w : report.warnings)
         out << "warning: " << w << "\n";
 }

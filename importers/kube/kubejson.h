@@ -8,10 +8,14 @@
 // of other kinds are skipped and counted in a warning), a single Node or Pod object, or a
 // bare JSON array of them. Quantities may be JSON strings or numbers.
 //
-// Errors: this importer stops at the first problem (it never keeps going past a bad item):
-// it throws ImportError naming the file, the line (computed from the byte offset where
+// Errors: this importer refuses a file with any problem (it never keeps a bad item): it
+// throws ImportError naming the file, the line (computed from the byte offset where
 // simdjson or the importer points at one) and the JSON path, e.g.
 //   pods.json:1201: items[3].spec.containers[0].resources.requests.cpu: invalid quantity "2GB": ...
+// It stops at the first problem, except invalid and negative quantities: it reads past them
+// to the end of the file and then throws one ImportError at the first of them whose message
+// lists every one ("...; 3 invalid values in all:" then one "file:line: path: message" line
+// each), the first 20 and then "and N more".
 // Detected: an empty file, a binary file (a NUL byte in the first 4 KiB, or the magic number
 // of ELF, PNG, zip, gzip, xz or zstd) or UTF-16 text, text before the JSON (a kubectl log
 // line, YAML), an HTML page, truncated or malformed JSON, text after the JSON document (the

@@ -317,6 +317,11 @@ private:
     [[noreturn]] void raise(const ParseFailure& f);
     [[noreturn]] void raiseAt(std::uint64_t offset, const std::string& path, const std::string& message);
     std::size_t lineOf(std::uint64_t offset);
+    /// A value the import refuses but reads past (an invalid or negative quantity), so that
+    /// one error lists every such value: kept for the current item, committed with it (a
+    /// window that cuts the item parses it again), and raised by raiseBadValues() at the end.
+    void recordBadValue(const char* where, std::string message);
+    [[noreturn]] void raiseBadValues();
     [[noreturn]] void failBetweenItems(std::uint64_t offset, bool itemDue);
     [[noreturn]] void failTrailingText(std::uint64_t offset);
     std::string lineTextAt(std::uint64_t offset);
@@ -335,7 +340,10 @@ private:
     void parseAnnotations(od::value v);
     void parseOwnerReferences(od::value v);
     void parseTaints(od::value v);
+    /// status.conditions of a node (every condition, Ready sets `ready`) and of a pod (the
+    /// PodScheduled message when its status is False).
     void parseConditions(od::value v);
+    void parseSchedulingGates(od::value v);
     void parseContainers(
         od::value v, std::vector<model::ContainerResources>& into, Slots<model::ContainerResources>& slots, bool init);
     void parseContainerResources(od::value v, ResourceList& requests, ResourceList& limits);
@@ -516,7 +524,9 @@ private:
     model::PodResourceSpec m_spec;
     std::int64_t m_capacityGpus[3] {};
     std::int64_t m_allocatableGpus[3] {};
-    Slots<StringPair> m_labelSlots;
+    Slots<StringPair> m_labelSlots; // metadata.labels of a node or a pod (see commitItem)
+    Slots<model::NodeConditionRecord> m_conditionSlots;
+    Slots<std::string> m_gateSlots;
     Slots<std::tuple<std::string, std::string, TaintEffect>> m_taintSlots;
     Slots<std::tuple<std::string, TolerationOperator, std::string, TaintEffect>> m_tolerationSlots;
     Slots<StringPair> m_selectorSlots;
@@ -526,6 +536,16 @@ private:
     Slots<model::ContainerResources> m_containerSlots;
     Slots<model::ContainerResources> m_initContainerSlots;
     std::vector<ResourceEntry> m_resourceCache;
+
+    struct BadValue {
+        std::uint64_t offset = 0;
+        std::string path;
+        std::string message;
+    };
+    static constexpr std::size_t kListedBadValues = 20;
+    std::vector<BadValue> m_itemBadValues; // of the item being parsed
+    std::vector<BadValue> m_badValues;     // the first kListedBadValues + 1 committed
+    std::size_t m_badValueCount = 0;       // all committed
 
     // report
     std::size_t m_nodes = 0;

@@ -249,6 +249,40 @@ void KubectlJsonImporter::raiseAt(std::uint64_t offset, const std::string& path,
     throw ImportError(m_name, lineOf(offset), path, message);
 }
 
+void KubectlJsonImporter::raiseBadValues()
+{
+    // Lines of the listed values in one pass over the file (they are in file order).
+    std::vector<std::size_t> lines(m_badValues.size(), 1);
+    {
+        std::size_t line = 1;
+        std::uint64_t at = 0;
+        std::vector<char> block(std::size_t { 1 } << 20);
+        for (std::size_t i = 0; i < m_badValues.size(); ++i) {
+            const std::uint64_t target = std::min(m_badValues[i].offset, m_size);
+            while (at < target) {
+                const std::size_t n = m_source.readAt(
+                    at, block.data(), static_cast<std::size_t>(std::min<std::uint64_t>(block.size(), target - at)));
+                if (n == 0)
+                    break;
+                line += static_cast<std::size_t>(std::count(block.data(), block.data() + n, '\n'));
+                at += n;
+            }
+            lines[i] = line;
+        }
+    }
+    const BadValue& first = m_badValues.front();
+    if (m_badValueCount == 1)
+        throw ImportError(m_name, lines.front(), first.path, first.message);
+    // "<first>; 3 invalid values in all:" then one line per value, past 20 "and N more".
+    std::string message = first.message + "; " + std::to_string(m_badValueCount) + " invalid values in all:";
+    const std::size_t listed = std::min(m_badValues.size(), kListedBadValues);
+    for (std::size_t i = 0; i < listed; ++i)
+        message += "\n  " + m_name + ":" + std::to_string(lines[i]) + ": " + m_badValues[i].path + ": " + m_badValues[i].message;
+    if (m_badValueCount > listed)
+        message += "\n  and " + std::to_string(m_badValueCount - listed) + " more";
+    throw ImportError(m_name, lines.front(), first.path, message);
+}
+
 void KubectlJsonImporter::failBetweenItems(std::uint64_t offset, bool itemDue)
 {
     // The same words as when the whole list is in one window (simdjson's error there).
@@ -514,6 +548,8 @@ void KubectlJsonImporter::run()
         }
     }
     m_throttle.finish();
+    if (m_badValueCount > 0)
+        raiseBadValues();
 
     // Warnings that the user must see.
     if (!m_continue.empty()) {

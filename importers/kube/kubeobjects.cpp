@@ -6,6 +6,7 @@
 // the Kubernetes rules can be read and changed without the windowing.
 #include "kubejsonimporter_p.h"
 
+#include <charconv>
 #include <initializer_list>
 #include <stdexcept>
 
@@ -50,6 +51,66 @@ const std::string* firstLabelValue(const std::vector<StringPair>& labels, std::i
             return &it->second;
     }
     return nullptr;
+}
+
+/// Parses an RFC 3339 time ("2024-05-01T10:20:30Z", "2024-05-01T10:20:30.123456+02:00", as
+/// metav1.Time writes it) to Unix seconds (fractions dropped). False when `t` is not one.
+/// Source: RFC 3339 section 5.6; days from the civil date by the proleptic Gregorian
+/// calendar (era of 400 years, 146,097 days).
+bool parseRfc3339(std::string_view t, std::int64_t& unixSeconds) noexcept
+{
+    auto digits = [&](std::size_t at, std::size_t n, int& out) {
+        if (at + n > t.size())
+            return false;
+        out = 0;
+        for (std::size_t i = at; i < at + n; ++i) {
+            if (t[i] < '0' || t[i] > '9')
+                return false;
+            out = out * 10 + (t[i] - '0');
+        }
+        return true;
+    };
+    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+    if (!digits(0, 4, year) || t.size() < 20 || t[4] != '-' || !digits(5, 2, month) || t[7] != '-' || !digits(8, 2, day)
+        || (t[10] != 'T' && t[10] != 't' && t[10] != ' ') || !digits(11, 2, hour) || t[13] != ':' || !digits(14, 2, minute)
+        || t[16] != ':' || !digits(17, 2, second))
+        return false;
+    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+        return false;
+    std::size_t at = 19;
+    if (at < t.size() && t[at] == '.') {
+        ++at;
+        const std::size_t first = at;
+        while (at < t.size() && t[at] >= '0' && t[at] <= '9')
+            ++at;
+        if (at == first)
+            return false;
+    }
+    std::int64_t offsetSeconds = 0;
+    if (at < t.size() && (t[at] == 'Z' || t[at] == 'z')) {
+        ++at;
+    } else if (at < t.size() && (t[at] == '+' || t[at] == '-')) {
+        int oh = 0, om = 0;
+        if (!digits(at + 1, 2, oh) || at + 3 >= t.size() || t[at + 3] != ':' || !digits(at + 4, 2, om) || oh > 23 || om > 59)
+            return false;
+        offsetSeconds = (t[at] == '+' ? 1 : -1) * (std::int64_t{oh} * 3600 + om * 60);
+        at += 6;
+    } else {
+        return false;
+    }
+    if (at != t.size())
+        return false;
+    // Days since 1970-01-01 of the civil date, years counted from March so that the leap
+    // day is the last day of a year.
+    const std::int64_t y = year - (month <= 2 ? 1 : 0);
+    const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const std::int64_t yearOfEra = y - era * 400;
+    const std::int64_t monthFromMarch = month > 2 ? month - 3 : month + 9;
+    const std::int64_t dayOfYear = (153 * monthFromMarch + 2) / 5 + day - 1;
+    const std::int64_t dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
+    const std::int64_t days = era * 146097 + dayOfEra - 719468;
+    unixSeconds = days * 86400 + hour * 3600 + minute * 60 + second - offsetSeconds;
+    return true;
 }
 
 } // namespace
@@ -164,17 +225,26 @@ std::int64_t KubectlJsonImporter::quantityValue(od::value& v, QuantityScale scal
         const std::string raw = '"' + std::string(text) + '"';
         if (const std::size_t at = message.find(raw); at != std::string::npos)
             message.replace(at, raw.size(), quotedText(text));
-        fail(where, escapedText(message, std::numeric_limits<std::size_t>::max()));
+        recordBadValue(where, escapedText(message, std::numeric_limits<std::size_t>::max()));
+        return 0;
     }
-    if (value < 0)
-        fail(where, "negative quantity " + quotedText(text) + ": requests, limits and capacities cannot be negative");
+    if (value < 0) {
+        recordBadValue(where, "negative quantity " + quotedText(text) + ": requests, limits and capacities cannot be negative");
+        return 0;
+    }
     return value;
 }
 
 // ---- items ----------------------------------------------------------------------------------
 
+void KubectlJsonImporter::recordBadValue(const char* where, std::string message)
+{
+    m_itemBadValues.push_back({offsetOf(where), m_path.format(), std::move(message)});
+}
+
 void KubectlJsonImporter::beginItem()
 {
+    m_itemBadValues.clear();
     m_itemKind = ItemKind::Unknown;
     m_itemKindName.clear();
     m_sawNodeFields = false;
@@ -192,6 +262,9 @@ void KubectlJsonImporter::beginItem()
     m_node.instanceType.clear();
     m_labelSlots.begin();
     m_taintSlots.begin();
+    m_conditionSlots.begin();
+    m_gateSlots.begin();
+    m_pod.schedulingMessage.clear();
     m_pod.namespaceName.clear();
     m_pod.nodeName.clear();
     m_pod.phase = PodPhase::Pending;
@@ -247,8 +320,8 @@ void KubectlJsonImporter::parseMetadata(od::value v, bool isRoot)
                 || onKey(k, "namespace", [&] { m_pod.namespaceName.assign(stringValue(f.value(), "a string")); });
             break;
         case 'l':
-            if (want.node)
-                onKey(k, "labels", [&] { parseStringMap(f.value(), "a string (label value)", m_node.labels, m_labelSlots); });
+            // Into the node's labels for either kind: commitItem hands them to a pod.
+            onKey(k, "labels", [&] { parseStringMap(f.value(), "a string (label value)", m_node.labels, m_labelSlots); });
             break;
         case 'a':
             if (want.pod)
@@ -364,6 +437,10 @@ void KubectlJsonImporter::parseSpec(od::value v)
             if (want.pod)
                 onKey(k, "resources", [&] { parseContainerResources(f.value(), m_spec.podRequests, m_spec.podLimits); });
             break;
+        case 's':
+            if (want.pod)
+                onKey(k, "schedulingGates", [&] { parseSchedulingGates(f.value()); });
+            break;
         case 't':
             (want.node && onKey(k, "taints", [&] {
                 m_sawNodeFields = true;
@@ -397,7 +474,8 @@ void KubectlJsonImporter::parseStatus(od::value v)
                 onKey(k, "capacity", [&] {
                     m_sawNodeFields = true;
                     parseResourceList(f.value(), m_node.capacity, m_capacityGpus);
-                }) || onKey(k, "conditions", [&] { parseConditions(f.value()); });
+                });
+            onKey(k, "conditions", [&] { parseConditions(f.value()); });
             break;
         case 'p':
             if (want.pod && keyIs(k, "phase")) {
@@ -441,17 +519,79 @@ void KubectlJsonImporter::parseTaints(od::value v)
 
 void KubectlJsonImporter::parseConditions(od::value v)
 {
+    // Node conditions keep every field; a pod keeps only its PodScheduled message when the
+    // status is False (the scheduler's reason), so pod conditions cost no copies. The views
+    // stay valid to the end of the condition object (simdjson's string buffer).
+    // Source: https://kubernetes.io/docs/reference/node/node-status/#condition and
+    // https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-conditions
+    const Wanted want = wanted();
     forEachObject(v, "an array of conditions", "an object (condition)", [&](od::value&, od::object o) {
-        bool isReady = false;
+        std::string_view type;
+        std::string_view message;
+        std::string_view reason;
+        std::int64_t since = 0;
         Readiness status = Readiness::Unknown;
         forEachField(o, [&](od::field& f, const char* k) {
-            onKey(k, "type", [&] { isReady = stringValue(f.value(), "a string") == "Ready"; }) || onKey(k, "status", [&] {
-                const std::string_view s = stringValue(f.value(), "a string");
-                status = s == "True" ? Readiness::True : s == "False" ? Readiness::False : Readiness::Unknown;
-            });
+            switch (k[0]) {
+            case 't':
+                onKey(k, "type", [&] { type = stringValue(f.value(), "a string"); });
+                break;
+            case 's':
+                onKey(k, "status", [&] {
+                    const std::string_view s = stringValue(f.value(), "a string");
+                    status = s == "True" ? Readiness::True : s == "False" ? Readiness::False : Readiness::Unknown;
+                });
+                break;
+            case 'm':
+                onKey(k, "message", [&] {
+                    if (!isNull(f.value()))
+                        message = stringValue(f.value(), "a string");
+                });
+                break;
+            case 'r':
+                if (want.node)
+                    onKey(k, "reason", [&] {
+                        if (!isNull(f.value()))
+                            reason = stringValue(f.value(), "a string");
+                    });
+                break;
+            case 'l':
+                if (want.node)
+                    onKey(k, "lastTransitionTime", [&] {
+                        if (isNull(f.value()))
+                            return;
+                        const char* where = nullptr;
+                        const std::string_view text = stringValue(f.value(), "a string", &where);
+                        if (!parseRfc3339(text, since))
+                            fail(where, "expected an RFC 3339 time such as \"2024-05-01T10:20:30Z\", found " + quotedText(text));
+                    });
+                break;
+            default:
+                break;
+            }
         });
-        if (isReady)
-            m_node.ready = status;
+        if (want.node) {
+            model::NodeConditionRecord& record = m_conditionSlots.slot(m_node.conditions);
+            record.type.assign(type);
+            record.status = status;
+            record.lastTransitionUnixSeconds = since;
+            record.reason.assign(reason);
+            record.message.assign(message);
+            if (type == "Ready")
+                m_node.ready = status;
+        }
+        if (want.pod && type == "PodScheduled" && status == Readiness::False)
+            m_pod.schedulingMessage.assign(message);
+    });
+}
+
+void KubectlJsonImporter::parseSchedulingGates(od::value v)
+{
+    // spec.schedulingGates[].name (KEP-3521, Pod scheduling readiness).
+    forEachObject(v, "an array of scheduling gates", "an object (scheduling gate)", [&](od::value&, od::object o) {
+        std::string& gate = m_gateSlots.slot(m_pod.schedulingGates);
+        gate.clear();
+        forEachField(o, [&](od::field& f, const char* k) { onKey(k, "name", [&] { gate.assign(stringValue(f.value(), "a string")); }); });
     });
 }
 
@@ -597,6 +737,13 @@ void KubectlJsonImporter::commitItem(const char* itemStart)
                                : "cannot tell whether this item is a Node or a Pod: it has no kind, no "
                                  "status.allocatable/capacity (a Node) and no spec.containers (a Pod)");
     }
+    if (kind != ItemKind::Other) {
+        m_badValueCount += m_itemBadValues.size();
+        for (BadValue& b : m_itemBadValues)
+            if (m_badValues.size() <= kListedBadValues)
+                m_badValues.push_back(std::move(b));
+        m_itemBadValues.clear();
+    }
     if (kind == ItemKind::Other) {
         const std::string& name = m_itemKind == ItemKind::Other ? m_itemKindName : m_defaultKindName;
         auto it = std::find_if(m_skippedKinds.begin(), m_skippedKinds.end(), [&](const auto& e) { return e.first == name; });
@@ -606,9 +753,10 @@ void KubectlJsonImporter::commitItem(const char* itemStart)
             ++it->second;
         return;
     }
+    m_labelSlots.trim(m_node.labels);
     if (kind == ItemKind::Node) {
-        m_labelSlots.trim(m_node.labels);
         m_taintSlots.trim(m_node.taints);
+        m_conditionSlots.trim(m_node.conditions);
         if (m_itemName.empty())
             failAtName(itemStart, "a node without a name (metadata.name is missing or empty)");
         m_node.name.assign(m_itemName);
@@ -627,6 +775,15 @@ void KubectlJsonImporter::commitItem(const char* itemStart)
                 break;
             }
         }
+        // A node whose GPUs are all cut into MIG slices (mixed strategy) offers no
+        // nvidia.com/gpu: GPU feature discovery's count label says how many GPUs it has.
+        if (m_node.gpuCount == 0)
+            if (const std::string* count = firstLabelValue(m_node.labels, { "nvidia.com/gpu.count" })) {
+                std::int32_t n = 0;
+                const auto [end, ec] = std::from_chars(count->data(), count->data() + count->size(), n);
+                if (ec == std::errc() && end == count->data() + count->size() && n > 0)
+                    m_node.gpuCount = n;
+            }
         try {
             m_store.addNode(m_node);
         } catch (const std::invalid_argument& e) {
@@ -644,9 +801,19 @@ void KubectlJsonImporter::commitItem(const char* itemStart)
         failAtName(itemStart, "a pod without a name (metadata.name is missing or empty)");
     if (m_pod.namespaceName.empty())
         failAtName(itemStart, "a pod without a namespace (metadata.namespace is missing or empty)");
+    m_gateSlots.trim(m_pod.schedulingGates);
     m_pod.name.assign(m_itemName);
     m_pod.request = model::effectivePodRequest(m_spec, m_store.resources());
-    m_store.addPod(m_pod);
+    // metadata.labels were read into the node record (the kind may be known only at the
+    // end); lend them to the pod without a copy.
+    m_pod.labels.swap(m_node.labels);
+    try {
+        m_store.addPod(m_pod);
+    } catch (...) {
+        m_pod.labels.swap(m_node.labels);
+        throw;
+    }
+    m_pod.labels.swap(m_node.labels);
     ++m_pods;
 }
 

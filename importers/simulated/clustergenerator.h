@@ -82,8 +82,18 @@ struct PlannedNode {
     std::string name;
     bool notReady = false;
     bool cordoned = false;
+    // Problems drawn from a hash of the node's index (not from the generator's stream, so
+    // that the rest of the fleet is the same with or without them); see nodeProblemsFor().
+    bool memoryPressure = false;
+    bool diskPressure = false;
+    bool unhealthyGpu = false; // one GPU fewer in allocatable than in capacity
+    std::uint64_t hash = 0;
     Amounts free;
 };
+
+// The time the simulated snapshot is taken (2026-11-30T12:00:00Z), in Unix seconds: the
+// conditions' lastTransitionTime lie before it.
+inline constexpr std::int64_t kSnapshotUnixSeconds = 1796040000;
 
 // Generates one fleet into a store (see generateSimulatedCluster). Thread: the store's.
 class ClusterGenerator {
@@ -114,6 +124,7 @@ private:
         std::uint64_t firstSlot);
     void addNode(const Zone& zone, PlannedNode& n, std::uint64_t slot, const InstanceType& type, const NodeShape& shape,
         int migProfile, const std::string& group, bool capacityBlock);
+    void setConditions(model::NodeRecord& r, const PlannedNode& n);
 
     // Workloads and pod placement (workloadplacement.cpp).
     void setUpDaemonSets();
@@ -156,6 +167,7 @@ private:
     std::uint64_t m_workloadCounter = 0;
     std::uint64_t m_groupCounter = 0;
     std::vector<std::pair<std::size_t, std::string>> m_trainingGroups; // (type index, node group name)
+    std::vector<std::size_t> m_trainingGroupNodes; // nodes of each of m_trainingGroups
 };
 
 } // namespace fleet::importers::simulated

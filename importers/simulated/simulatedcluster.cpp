@@ -156,8 +156,10 @@ void ClusterGenerator::generateGroup(
     group += "-";
     appendNumber(group, ++m_groupCounter);
     const bool capacityBlock = pool.role == Role::Training && m_rng.chancePerMille(400);
-    if (pool.role == Role::Training)
+    if (pool.role == Role::Training) {
         m_trainingGroups.emplace_back(typeIndex, group);
+        m_trainingGroupNodes.push_back(count);
+    }
 
     m_planned.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
@@ -165,6 +167,17 @@ void ClusterGenerator::generateGroup(
         const std::uint8_t health = m_unhealthy[m_nodesMade + i];
         n.notReady = health == 1;
         n.cordoned = health == 2;
+        // Node problems beside NotReady and cordoned, from a hash of the node's index (so the
+        // rest of the fleet is drawn as before them): about 1 node in 400 under
+        // MemoryPressure, 1 in 600 under DiskPressure (Ready nodes: the kubelet still
+        // reports), and 1 GPU node in 250 with an unhealthy GPU, which the NVIDIA device
+        // plugin leaves out of allocatable. The GPU failed after the node's pods were placed:
+        // they keep running, so such a node's GPU requests may exceed its allocatable, as on
+        // a real cluster (findNodeProblems reports it as over-committed).
+        n.hash = SplitMix64::mix(m_spec.seed * 0x9e3779b97f4a7c15ull + m_nodesMade + i + 1);
+        n.memoryPressure = !n.notReady && n.hash % 400 == 7;
+        n.diskPressure = !n.notReady && (n.hash >> 16) % 600 == 11;
+        n.unhealthyGpu = type.gpus > 0 && migProfile == 0 && (n.hash >> 32) % 250 == 3;
         n.free = shape.allocatable;
         addNode(zone, n, firstSlot + i, type, shape, migProfile, group, capacityBlock);
         addDaemonSetPods(n, type);
@@ -185,6 +198,43 @@ void ClusterGenerator::generateGroup(
     }
     m_nodesMade += count;
     m_throttle.tick(m_nodesMade);
+}
+
+// The four conditions the kubelet reports on every node, as `kubectl get node -o json` shows
+// them (reasons and messages from the kubelet's setters in pkg/kubelet/nodestatus), with
+// lastTransitionTime before kSnapshotUnixSeconds: healthy conditions up to 60 days before,
+// problems within the last 6 hours.
+void ClusterGenerator::setConditions(model::NodeRecord& r, const PlannedNode& n)
+{
+    r.conditions.resize(4);
+    const std::int64_t healthySince = kSnapshotUnixSeconds - static_cast<std::int64_t>((n.hash >> 8) % (60 * 86400));
+    const std::int64_t problemSince = kSnapshotUnixSeconds - static_cast<std::int64_t>((n.hash >> 24) % (6 * 3600)) - 60;
+    const auto set = [&](std::size_t i, const char* type, model::Readiness status, std::int64_t since, const char* reason,
+                         const char* message) {
+        model::NodeConditionRecord& c = r.conditions[i];
+        c.type.assign(type);
+        c.status = status;
+        c.lastTransitionUnixSeconds = since;
+        c.reason.assign(reason);
+        c.message.assign(message);
+    };
+    using model::Readiness;
+    if (n.memoryPressure)
+        set(0, "MemoryPressure", Readiness::True, problemSince, "KubeletHasInsufficientMemory", "kubelet has insufficient memory available");
+    else
+        set(0, "MemoryPressure", Readiness::False, healthySince, "KubeletHasSufficientMemory", "kubelet has sufficient memory available");
+    if (n.diskPressure)
+        set(1, "DiskPressure", Readiness::True, problemSince, "KubeletHasDiskPressure", "kubelet has disk pressure");
+    else
+        set(1, "DiskPressure", Readiness::False, healthySince, "KubeletHasNoDiskPressure", "kubelet has no disk pressure");
+    set(2, "PIDPressure", Readiness::False, healthySince, "KubeletHasSufficientPID", "kubelet has sufficient PID available");
+    if (r.ready == Readiness::True)
+        set(3, "Ready", Readiness::True, healthySince, "KubeletReady", "kubelet is posting ready status");
+    else if (r.ready == Readiness::False)
+        set(3, "Ready", Readiness::False, problemSince, "KubeletNotReady",
+            "container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized");
+    else
+        set(3, "Ready", Readiness::Unknown, problemSince, "NodeStatusUnknown", "Kubelet stopped posting node status.");
 }
 
 void ClusterGenerator::addNode(const Zone& zone, PlannedNode& n, std::uint64_t slot, const InstanceType& type, const NodeShape& shape,
@@ -276,6 +326,12 @@ void ClusterGenerator::addNode(const Zone& zone, PlannedNode& n, std::uint64_t s
     r.unschedulable = n.cordoned;
     if (n.cordoned)
         r.taints.emplace_back("node.kubernetes.io/unschedulable", "", TaintEffect::NoSchedule);
+    // The node lifecycle controller taints nodes by condition (TaintNodesByCondition).
+    if (n.memoryPressure)
+        r.taints.emplace_back("node.kubernetes.io/memory-pressure", "", TaintEffect::NoSchedule);
+    if (n.diskPressure)
+        r.taints.emplace_back("node.kubernetes.io/disk-pressure", "", TaintEffect::NoSchedule);
+    setConditions(r, n);
 
     const auto fill = [&](model::ResourceList& list, const Amounts& a) {
         list.clear();
@@ -287,6 +343,8 @@ void ClusterGenerator::addNode(const Zone& zone, PlannedNode& n, std::uint64_t s
     };
     fill(r.allocatable, shape.allocatable);
     fill(r.capacity, shape.capacity);
+    if (n.unhealthyGpu)
+        r.allocatable.setCore(CoreResource::Gpu, shape.allocatable.core[CoreResource::Gpu] - 1000);
     r.gpuModel = type.gpus > 0 ? type.gpuProduct : "";
     r.gpuCount = type.gpus;
     r.instanceType = type.name;

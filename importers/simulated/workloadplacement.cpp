@@ -116,6 +116,11 @@ void ClusterGenerator::setUpDaemonSets()
             req.values = { "trn1.32xlarge", "trn2.48xlarge" };
             p.requiredAffinityTerms.push_back({ req });
         }
+        // The labels a DaemonSet's pods carry (the controller adds the last two).
+        std::string revision;
+        appendHashSuffix(revision, SplitMix64::mix(m_spec.seed * 31 + d), 10);
+        p.labels = { { "app.kubernetes.io/name", ds.name }, { "controller-revision-hash", revision },
+            { "pod-template-generation", "1" } };
         w.podPrefix = std::string(ds.name) + "-";
         w.salt = m_rng.next();
     }
@@ -197,9 +202,17 @@ void ClusterGenerator::startWorkload(Workload& w, const char* ns, const char* ba
     w.ordinal = kind == model::OwnerKind::StatefulSet;
     w.batch = false;
     if (kind == model::OwnerKind::ReplicaSet) {
-        // A Deployment's pods belong to its ReplicaSet "<deployment>-<pod-template-hash>".
+        // A Deployment's pods belong to its ReplicaSet "<deployment>-<pod-template-hash>" and
+        // carry that hash as a label (model/workloadname.h names the Deployment from it).
+        std::string hash;
+        appendHashSuffix(hash, SplitMix64::mix(w.salt), 10);
+        p.labels = { { "app", name }, { "pod-template-hash", hash } };
         name += '-';
-        appendHashSuffix(name, SplitMix64::mix(w.salt), 10);
+        name += hash;
+    } else if (kind == model::OwnerKind::Job) {
+        p.labels = { { "batch.kubernetes.io/job-name", name }, { "job-name", name } };
+    } else {
+        p.labels = { { "app", name } };
     }
     p.ownerName = name;
     w.podPrefix = name + "-";
@@ -213,11 +226,25 @@ void ClusterGenerator::makeTrainingGang(Workload& w, const InstanceType& type, c
         statefulSet ? model::OwnerKind::StatefulSet : model::OwnerKind::Job);
     w.target = size;
     w.pod.priority = 1000;
+    if (!statefulSet) {
+        // A JobSet "<name>" of one replicated job "workers": its Job is "<name>-workers-0";
+        // every pod carries the JobSet's labels (kubernetes-sigs/jobset).
+        const std::string jobSet = w.pod.ownerName;
+        w.pod.ownerName = jobSet + "-workers-0";
+        w.podPrefix = w.pod.ownerName + "-";
+        w.pod.labels = { { "batch.kubernetes.io/job-name", w.pod.ownerName }, { "job-name", w.pod.ownerName },
+            { "jobset.sigs.k8s.io/jobset-name", jobSet }, { "jobset.sigs.k8s.io/replicatedjob-name", "workers" } };
+    } else {
+        // A LeaderWorkerSet: the leader StatefulSet has the LWS's name and label.
+        w.pod.labels.emplace_back("leaderworkerset.sigs.k8s.io/name", w.pod.ownerName);
+    }
     if (type.gpus > 0)
         w.pod.tolerations.emplace_back("nvidia.com/gpu", TolerationOperator::Exists, "", TaintEffect::NoSchedule);
     if (type.neuronDevices > 0)
         w.pod.tolerations.emplace_back("aws.amazon.com/neuron", TolerationOperator::Exists, "", TaintEffect::NoSchedule);
     w.pod.nodeSelector.emplace_back("node.kubernetes.io/instance-type", type.name);
+    if (type.gpus > 0)
+        w.pod.nodeSelector.emplace_back("nvidia.com/gpu.product", type.gpuProduct);
     Amounts request;
     request.core[CoreResource::Cpu] = budget.core[CoreResource::Cpu] * m_rng.between(60, 95) / 100 / 1000 * 1000;
     request.core[CoreResource::Memory] = budget.core[CoreResource::Memory] * m_rng.between(50, 90) / 100 / kGiB * kGiB;
@@ -273,6 +300,15 @@ void ClusterGenerator::makeCpuDeployment(Workload& w)
 void ClusterGenerator::makeBatchJob(Workload& w)
 {
     startWorkload(w, "batch", kBatchNames[m_rng.below(std::size(kBatchNames))], model::OwnerKind::Job);
+    if (m_workloadCounter % 3 == 0) {
+        // A third of the batch Jobs come from CronJobs: the CronJob controller names each Job
+        // "<cronjob>-<scheduled time in minutes since the epoch>".
+        const std::string cronJob = w.pod.ownerName;
+        w.pod.ownerName = cronJob + "-";
+        appendNumber(w.pod.ownerName, static_cast<std::uint64_t>(kSnapshotUnixSeconds / 60) - (m_workloadCounter % 1440));
+        w.podPrefix = w.pod.ownerName + "-";
+        w.pod.labels = { { "batch.kubernetes.io/job-name", w.pod.ownerName }, { "job-name", w.pod.ownerName } };
+    }
     w.target = static_cast<std::uint32_t>(m_rng.between(4, 50));
     w.batch = true;
     static constexpr std::int64_t kCpuMilli[] = { 500, 1000, 2000, 4000 };
@@ -435,6 +471,32 @@ void ClusterGenerator::addPendingGangs()
         makeTrainingGang(gang, type, budget, size);
         if (group)
             gang.pod.nodeSelector.emplace_back("eks.amazonaws.com/nodegroup", group->second);
+        // What the scheduler says about it (the PodScheduled condition's message), or, for one
+        // gang in four, the gate a queue (Kueue) holds it with until it is admitted.
+        const std::size_t nodes = m_store.nodeCount();
+        if (g % 4 == 3) {
+            gang.pod.schedulingGates = { "kueue.x-k8s.io/admission" };
+            gang.pod.schedulingMessage = "Scheduling is blocked due to non-empty scheduling gates";
+        } else {
+            const std::size_t inGroup = group ? m_trainingGroupNodes[static_cast<std::size_t>(group - m_trainingGroups.data())] : 0;
+            const char* resource = type.neuronDevices > 0 ? "aws.amazon.com/neuron" : "nvidia.com/gpu";
+            std::string& m = gang.pod.schedulingMessage;
+            m = "0/";
+            appendNumber(m, nodes);
+            m += " nodes are available: ";
+            if (inGroup > 0) {
+                appendNumber(m, inGroup);
+                m += " Insufficient ";
+                m += resource;
+                m += ", ";
+            }
+            appendNumber(m, nodes - inGroup);
+            m += " node(s) didn't match Pod's node affinity/selector. preemption: 0/";
+            appendNumber(m, nodes);
+            m += " nodes are available: ";
+            appendNumber(m, nodes);
+            m += " Preemption is not helpful for scheduling.";
+        }
         for (std::uint32_t i = 0; i < size; ++i)
             emitPod(gang, m_emptyName, model::PodPhase::Pending);
     }

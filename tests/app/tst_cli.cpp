@@ -254,6 +254,11 @@ void TestCli::summaryFails_data()
     // A seed shapes only a simulated cluster: with files it was silently ignored.
     QTest::newRow("seed with files") << QStringList { QStringLiteral("summary"), QStringLiteral("--seed"), QStringLiteral("3"),
         kHoneycomb + "/nodes.json" } << 2 << QStringLiteral("--seed applies to --simulate only");
+    QTest::newRow("--only with text") << QStringList { QStringLiteral("summary"), QStringLiteral("--only"), QStringLiteral("totals"),
+        kHoneycomb + "/nodes.json" } << 2 << QStringLiteral("--only works with --format json");
+    QTest::newRow("--only, unknown part") << QStringList { QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"),
+        QStringLiteral("--only"), QStringLiteral("totals,everything"), kHoneycomb + "/nodes.json" }
+                                          << 2 << QStringLiteral("got \"everything\"");
 }
 
 void TestCli::summaryFails()
@@ -554,6 +559,14 @@ void TestCli::summarySimulated()
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QJsonObject totals = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("totals")).toObject();
     QCOMPARE(totals.value(QStringLiteral("nodes")).toInt(), 50);
+    // --only totals: the totals and warnings, not 50 nodes and their pods.
+    const Run only = runFleetscope({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--only"),
+        QStringLiteral("totals"), QStringLiteral("--simulate"), QStringLiteral("50"), QStringLiteral("--seed"), QStringLiteral("3") });
+    QVERIFY2(only.exitCode == 0, only.err.constData());
+    const QJsonObject o = QJsonDocument::fromJson(only.out).object();
+    QCOMPARE(o.keys(), QStringList({ QStringLiteral("totals"), QStringLiteral("warnings") }));
+    QCOMPARE(o.value(QStringLiteral("totals")).toObject(), totals);
+    QVERIFY(only.out.size() < r.out.size() / 10);
 }
 
 void TestCli::outOfMemoryIsNamed_data()

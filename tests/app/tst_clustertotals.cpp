@@ -1,8 +1,10 @@
-// The status bar's figures: one compact number format (formatAmount), the shorter variants of
+// The status bar's figures: written by model/figures.h (the rule is tested in
+// tests/model/tst_figures.cpp; here that the status bar uses it), the shorter variants of
 // the totals line (the most basic figures last to go), memory units, pods on unknown nodes,
 // and its full details.
 
 #include "app/clustertotals.h"
+#include "importers/clusterloader.h"
 #include "model/clusterstore.h"
 
 #include <QtTest>
@@ -13,8 +15,6 @@ Q_DECLARE_METATYPE(fleet::app::ClusterTotals)
 class TestClusterTotals : public QObject {
     Q_OBJECT
 private slots:
-    void formatAmount_data();
-    void formatAmount();
     void variants_data();
     void variants();
     void memory_data();
@@ -22,39 +22,8 @@ private slots:
     void podsOnUnknownNodes();
     void details();
     void detailsWithUnknownNodes();
+    void acceleratorsCountedOnce();
 };
-
-void TestClusterTotals::formatAmount_data()
-{
-    QTest::addColumn<double>("value");
-    QTest::addColumn<QString>("text");
-    // Three significant digits below 1,000, whole with separators below a million, then SI.
-    QTest::newRow("zero") << 0.0 << "0";
-    QTest::newRow("tiny") << 0.001 << "0.001";
-    QTest::newRow("0.45") << 0.45 << "0.45";
-    QTest::newRow("0.1953") << 0.1953125 << "0.195";
-    QTest::newRow("whole") << 12.0 << "12";
-    QTest::newRow("15.82") << 15.82 << "15.8";
-    QTest::newRow("rounds up to 10") << 9.996 << "10";
-    QTest::newRow("111.0 PiB") << 111.02 << "111";
-    QTest::newRow("999.4") << 999.4 << "999";
-    QTest::newRow("999.6 is 1,000") << 999.6 << "1,000";
-    QTest::newRow("GPUs") << 322935.0 << "322,935";
-    QTest::newRow("GPUs, fraction") << 360464.4 << "360,464";
-    QTest::newRow("just below a million") << 999999.4 << "999,999";
-    QTest::newRow("a million") << 999999.6 << "1M";
-    QTest::newRow("CPU requested") << 8437551.25 << "8.44M";
-    QTest::newRow("CPU allocatable") << 12800000.0 << "12.8M";
-    QTest::newRow("hundreds of millions") << 128400000.0 << "128M";
-    QTest::newRow("billions") << 1.2e9 << "1.2G";
-    QTest::newRow("negative") << -0.5 << "-0.5";
-}
-
-void TestClusterTotals::formatAmount()
-{
-    QFETCH(double, value);
-    QTEST(fleet::app::formatAmount(value), "text");
-}
 
 void TestClusterTotals::variants_data()
 {
@@ -76,7 +45,7 @@ void TestClusterTotals::variants_data()
     big.cpuAllocatableMillicores = 12'800'000'000;
     big.memoryRequestedBytes = static_cast<std::int64_t>(69.9 * double(1LL << 50));
     big.memoryAllocatableBytes = 111LL << 50;
-    const QString resources = QStringLiteral("GPUs 322,935 / 360,464 | CPU 8.44M / 12.8M cores | Memory 69.9 / 111 PiB");
+    const QString resources = QStringLiteral("GPUs 322,935 / 360,464 | CPU 8.44M / 12.8M cores | Memory 69.9 PiB / 111 PiB");
     // The user trial: at narrow widths nodes and pods went first; now they go last.
     QTest::newRow("100k nodes") << big
                                 << QStringList {
@@ -109,9 +78,9 @@ void TestClusterTotals::variants_data()
                                    << QStringList {
                                           QStringLiteral(
                                               "Nodes 3 (3 ready, 0 NotReady, 0 cordoned) | Pods 5 (3 counted, 1 pending) | "
-                                              "GPUs 4 / 8 | CPU 12 / 76 cores | Memory 40 / 304 GiB"),
+                                              "GPUs 4 / 8 | CPU 12 / 76 cores | Memory 40 GiB / 304 GiB"),
                                           QStringLiteral(
-                                              "Nodes 3 | Pods 5 | GPUs 4 / 8 | CPU 12 / 76 cores | Memory 40 / 304 GiB"),
+                                              "Nodes 3 | Pods 5 | GPUs 4 / 8 | CPU 12 / 76 cores | Memory 40 GiB / 304 GiB"),
                                           QStringLiteral("Nodes 3 | Pods 5 | GPUs 4 / 8 | CPU 12 / 76 cores"),
                                           QStringLiteral("Nodes 3 | Pods 5 | GPUs 4 / 8"),
                                           QStringLiteral("Nodes 3 | Pods 5"),
@@ -144,8 +113,8 @@ void TestClusterTotals::variants_data()
         << unknown
         << QStringList {
                QStringLiteral("Nodes 2 (2 ready, 0 NotReady, 0 cordoned) | Pods 11 (10 counted, 0 pending, 1 on unknown nodes) | "
-                              "GPUs 0 / 0 | CPU 0 / 0 cores | Memory 0 / 0 GiB"),
-               QStringLiteral("Nodes 2 | Pods 11 | GPUs 0 / 0 | CPU 0 / 0 cores | Memory 0 / 0 GiB"),
+                              "GPUs 0 / 0 | CPU 0 / 0 cores | Memory 0 B / 0 B"),
+               QStringLiteral("Nodes 2 | Pods 11 | GPUs 0 / 0 | CPU 0 / 0 cores | Memory 0 B / 0 B"),
                QStringLiteral("Nodes 2 | Pods 11 | GPUs 0 / 0 | CPU 0 / 0 cores"),
                QStringLiteral("Nodes 2 | Pods 11 | GPUs 0 / 0"),
                QStringLiteral("Nodes 2 | Pods 11"),
@@ -169,14 +138,14 @@ void TestClusterTotals::memory_data()
     QTest::addColumn<QString>("text");
     // The user trial: summary said 200.0 MiB, the status bar "0.195 / 59.4 GiB".
     QTest::newRow("honeycomb-eks") << qint64(200LL << 20) << qint64(2 * 31127824LL * 1024) << "Memory 200 MiB / 59.4 GiB";
-    QTest::newRow("nothing requested") << qint64(0) << qint64(2 * 31127824LL * 1024) << "Memory 0 / 59.4 GiB";
-    QTest::newRow("one unit") << qint64(1LL << 30) << qint64(59LL << 30) << "Memory 1 / 59 GiB";
-    QTest::newRow("same unit") << qint64(40LL << 30) << qint64(304LL << 30) << "Memory 40 / 304 GiB";
+    QTest::newRow("nothing requested") << qint64(0) << qint64(2 * 31127824LL * 1024) << "Memory 0 B / 59.4 GiB";
+    QTest::newRow("one unit") << qint64(1LL << 30) << qint64(59LL << 30) << "Memory 1 GiB / 59 GiB";
+    QTest::newRow("same unit") << qint64(40LL << 30) << qint64(304LL << 30) << "Memory 40 GiB / 304 GiB";
     QTest::newRow("GiB of TiB") << qint64(512LL << 30) << qint64(2048LL << 30) << "Memory 512 GiB / 2 TiB";
     QTest::newRow("TiB of PiB") << qint64(3LL << 40) << qint64(111LL << 50) << "Memory 3 TiB / 111 PiB";
     QTest::newRow("KiB") << qint64(1536) << qint64(1LL << 30) << "Memory 1.5 KiB / 1 GiB";
     QTest::newRow("bytes") << qint64(100) << qint64(1LL << 30) << "Memory 100 B / 1 GiB";
-    QTest::newRow("no allocatable") << qint64(0) << qint64(0) << "Memory 0 / 0 GiB";
+    QTest::newRow("no allocatable") << qint64(0) << qint64(0) << "Memory 0 B / 0 B";
 }
 
 void TestClusterTotals::memory()
@@ -238,7 +207,7 @@ void TestClusterTotals::details()
                        "Pods 11: 11 counted, 0 pending\n"
                        "GPUs requested / allocatable: 0 / 0\n"
                        "CPU requested / allocatable: 0.45 / 15.82 cores\n"
-                       "Memory requested / allocatable: 0.2 / 59.4 GiB"));
+                       "Memory requested / allocatable: 209,715,200 / 63,749,783,552 bytes"));
 }
 
 void TestClusterTotals::detailsWithUnknownNodes()
@@ -252,6 +221,37 @@ void TestClusterTotals::detailsWithUnknownNodes()
     QVERIFY2(
         fleet::app::clusterTotalsDetails(t).contains(QStringLiteral("\nPods 11: 10 counted, 0 pending, 1 on unknown nodes\n")),
         qPrintable(fleet::app::clusterTotalsDetails(t)));
+}
+
+// The user trial: Neuron devices and MIG slices were left out of the GPU totals. Physical
+// GPUs count a MIG-partitioned GPU once; MIG slices and Neuron devices / cores stand beside.
+void TestClusterTotals::acceleratorsCountedOnce()
+{
+    ClusterTotals t;
+    t.gpuRequestedMilli = 300'000'000;
+    t.gpuAllocatableMilli = 350'000'000;
+    t.accelerators.wholeGpuRequestedMilli = 300'000'000;
+    t.accelerators.wholeGpuAllocatableMilli = 350'000'000;
+    t.accelerators.migPartitionedGpus = 10'986;
+    t.accelerators.migPartitionedGpusRequested = 9'000;
+    t.accelerators.migSlicesAllocatable = 76'904;
+    t.accelerators.migSlicesRequested = 61'000;
+    t.accelerators.neuronDevicesAllocatable = 219'344;
+    t.accelerators.neuronDevicesRequested = 200'000;
+    t.accelerators.neuronCoresAllocatable = 1'754'752;
+    t.accelerators.neuronCoresRequested = 1'600'000;
+    const QString line = fleet::app::formatClusterTotals(t);
+    QVERIFY2(line.contains(QStringLiteral("| GPUs 309,000 / 360,986 (MIG slices 61,000 / 76,904) | Neuron 200,000 / 219,344 devices "
+                                          "(1,600,000 / 1,754,752 cores) | CPU")),
+        qPrintable(line));
+    // On a real store: the simulated fleet has MIG nodes and Trainium nodes.
+    const auto c = fleet::importers::loadSimulatedCluster({ 2000, 1 });
+    const ClusterTotals real = fleet::app::computeTotals(*c.store, c.report);
+    QVERIFY(real.accelerators.migSlicesAllocatable > 0);
+    QVERIFY(real.accelerators.neuronDevicesAllocatable > 0);
+    QVERIFY(real.accelerators.physicalGpusMilli() > real.gpuAllocatableMilli);
+    const QString simulated = fleet::app::formatClusterTotals(real);
+    QVERIFY2(simulated.contains(QStringLiteral("(MIG slices ")) && simulated.contains(QStringLiteral(" devices (")), qPrintable(simulated));
 }
 
 QTEST_APPLESS_MAIN(TestClusterTotals)

@@ -124,7 +124,7 @@ void TestMainWindow::totalsInStatusBar_data()
     QTest::newRow("small-cluster") << QStringList { kAppData + "/small-cluster.json" }
                                    << QStringLiteral(
                                           "Nodes 3 (3 ready, 0 NotReady, 0 cordoned) | Pods 5 (3 counted, 1 pending) | "
-                                          "GPUs 4 / 8 | CPU 12 / 76 cores | Memory 40 / 304 GiB | 0 warnings");
+                                          "GPUs 4 / 8 | CPU 12 / 76 cores | Memory 40 GiB / 304 GiB | 0 warnings");
 }
 
 void TestMainWindow::totalsInStatusBar()

@@ -103,7 +103,12 @@ private slots:
         const auto c = importers::loadClusterFiles({kHoneycomb + "/pods.json"});
         QCOMPARE(c.store->podCount(), std::size_t(11));
         QCOMPARE(c.report.warnings.size(), std::size_t(2)); // unknown node + no nodes at all
-        QVERIFY2(QString::fromStdString(c.report.warnings[0]).startsWith("11 pods name a node"), c.report.warnings[0].c_str());
+        // The warning names what it is about: the first pods by name, then a count.
+        const QString w = QString::fromStdString(c.report.warnings[0]);
+        QVERIFY2(w.startsWith("11 pods name nodes that are not in the input (spec.nodeName): metallb-system/speaker-cpxhz on "
+                              "duckboat-01, utils/seashell-ptsqm on duckboat-01, "),
+                 qPrintable(w));
+        QVERIFY2(w.contains(", and 8 more (1 node missing)"), qPrintable(w));
         std::ostringstream text;
         importers::writeSummaryText(*c.store, c.report, text);
         QVERIFY2(QString::fromStdString(text.str()).contains("11 (0 counted on nodes, 0 pending, 11 on nodes not in the input, 0 succeeded"),
@@ -229,8 +234,9 @@ private slots:
         QVERIFY2(text.contains("nodes:     2 (2 ready, 0 not ready, 0 cordoned)"), qPrintable(text));
         QVERIFY2(text.contains("pods:      11 (11 counted on nodes, 0 pending, 0 succeeded or failed)"), qPrintable(text));
         // 450m of 2 x 7910m; 200Mi of 2 x 31127824Ki
-        QVERIFY2(text.contains(QRegularExpression(R"(cpu \(cores\)\s+0.45\s+15.82\s+2.8%)")), qPrintable(text));
-        QVERIFY2(text.contains(QRegularExpression(R"(memory\s+200.0 MiB\s+59.4 GiB\s+0.3%)")), qPrintable(text));
+        // Figures by model/figures.h, as the status bar writes them (not 0.5 vs 0.45 cores).
+        QVERIFY2(text.contains(QRegularExpression(R"(cpu\s+0.45 cores\s+15.8 cores\s+2.8%)")), qPrintable(text));
+        QVERIFY2(text.contains(QRegularExpression(R"(memory\s+200 MiB\s+59.4 GiB\s+0.3%)")), qPrintable(text));
     }
 
     void missingFile()
@@ -250,6 +256,106 @@ private slots:
         QVERIFY(c.store->totalRequested()[model::CoreResource::Gpu] > 0);
         QVERIFY(c.topology->domainCount() > 10);
         QVERIFY(c.sourceLabel.find("2000") != std::string::npos);
+    }
+
+    void mixingFormatsWarns()
+    {
+        const auto c = importers::loadClusterFiles({kHoneycomb + "/nodes.json", kOpenb + "/openb_node_list_all_node.csv"});
+        QCOMPARE(c.store->nodeCount(), std::size_t(2 + 1523));
+        bool warned = false;
+        for (const auto& w : c.report.warnings)
+            warned = warned || (w.starts_with("mixing formats: nodes.json is kubectl JSON and openb_node_list_all_node.csv is an Alibaba trace CSV"));
+        QVERIFY(warned);
+        // One format: no such warning.
+        const auto one = importers::loadClusterFiles({kHoneycomb + "/nodes.json", kHoneycomb + "/pods.json"});
+        for (const auto& w : one.report.warnings)
+            QVERIFY2(!w.starts_with("mixing formats"), w.c_str());
+    }
+
+    // Several invalid quantities: one error listing each (file, line, JSON path, value); past 20, "and N more".
+    void everyInvalidQuantityListed_data()
+    {
+        QTest::addColumn<int>("bad");
+        QTest::addColumn<int>("listed");
+        QTest::newRow("three") << 3 << 3;
+        QTest::newRow("twenty") << 20 << 20;
+        QTest::newRow("twenty-five") << 25 << 20;
+    }
+    void everyInvalidQuantityListed()
+    {
+        QFETCH(int, bad);
+        QFETCH(int, listed);
+        QTemporaryDir dir;
+        std::string json = "{\"kind\": \"PodList\", \"items\": [\n";
+        for (int i = 0; i < bad + 2; ++i) {
+            // Every other pod after the first two is fine; the bad ones ask for "<i>GB" of memory.
+            const std::string memory = i < 2 ? "1Gi" : std::to_string(i) + "GB";
+            json += std::string(i ? ",\n" : "") + "{\"metadata\": {\"name\": \"p" + std::to_string(i)
+                + "\", \"namespace\": \"ns\"}, \"spec\": {\"containers\": [{\"name\": \"c\", \"resources\": {\"requests\": "
+                  "{\"memory\": \"" + memory + "\"}}}]}}";
+        }
+        json += "\n]}\n";
+        const std::string path = writeFile(dir, "pods.json", json);
+        try {
+            const auto c = importers::loadClusterFiles({path});
+            QFAIL("expected an ImportError");
+        } catch (const importers::ImportError& e) {
+            const QString what = QString::fromUtf8(e.what());
+            QCOMPARE(int(e.line()), 4); // the first bad value: items[2], on line 4
+            QCOMPARE(QString::fromStdString(e.path()), QString("items[2].spec.containers[0].resources.requests.memory"));
+            QVERIFY2(what.contains(QString("; %1 invalid values in all:").arg(bad)), qPrintable(what));
+            for (int i = 2; i < 2 + listed; ++i)
+                QVERIFY2(what.contains(QString("\n  %1:%2: items[%3].spec.containers[0].resources.requests.memory: invalid quantity \"%3GB\"")
+                                           .arg(QString::fromStdString(path)).arg(i + 2).arg(i)),
+                         qPrintable(what));
+            QCOMPARE(what.count(QStringLiteral("\n  ")), listed + (bad > listed ? 1 : 0));
+            if (bad > listed)
+                QVERIFY2(what.endsWith(QString("\n  and %1 more").arg(bad - listed)), qPrintable(what));
+        }
+    }
+
+    // summary --only: the parts asked for, the warnings always; accelerators in the totals.
+    void summaryParts()
+    {
+        const auto c = importers::loadSimulatedCluster({2000, 1});
+        std::ostringstream out;
+        importers::writeSummaryJson(*c.store, c.report, out, importers::SummaryParts { false, false, true });
+        const QJsonObject s = QJsonDocument::fromJson(QByteArray::fromStdString(out.str())).object();
+        QCOMPARE(s.keys(), QStringList({ "totals", "warnings" }));
+        QVERIFY(out.str().size() < 4000);
+        const QJsonObject full = summaryOf(c);
+        QCOMPARE(s["totals"].toObject(), full["totals"].toObject());
+        const QJsonObject a = s["totals"].toObject()["accelerators"].toObject();
+        // Physical GPUs: whole ones plus MIG-partitioned ones, each once.
+        std::int64_t gpus = 0, mig = 0;
+        for (std::uint32_t i = 0; i < c.store->nodeCount(); ++i)
+            gpus += c.store->nodeGpuCount(model::NodeId(i));
+        const int migKey = c.store->resources().find("nvidia.com/mig-1g.10gb");
+        const int mig3Key = c.store->resources().find("nvidia.com/mig-3g.40gb");
+        for (std::uint32_t i = 0; i < c.store->nodeCount(); ++i)
+            for (const auto& [key, amount] : c.store->nodeExtendedAllocatable(model::NodeId(i)))
+                if (int(key) == migKey || int(key) == mig3Key)
+                    mig += amount;
+        QVERIFY(mig > 0);
+        QCOMPARE(a["mig_slices"].toInteger(), mig);
+        QVERIFY(a["neuron_devices"].toInteger() > 0);
+        QCOMPARE(a["neuron_cores"].toInteger(), 8 * a["neuron_devices"].toInteger());
+        // Unhealthy GPUs are in capacity, not allocatable: physical allocatable GPUs are at most the GPU count.
+        QVERIFY(a["gpus"].toDouble() <= double(gpus));
+        QVERIFY(a["gpus"].toDouble() >= double(gpus) - 20);
+        QVERIFY(a["mig_partitioned_gpus"].toInteger() > 0);
+        // Nodes and pods alone, too.
+        std::ostringstream nodes;
+        importers::writeSummaryJson(*c.store, c.report, nodes, importers::SummaryParts { true, false, false });
+        const QJsonObject n = QJsonDocument::fromJson(QByteArray::fromStdString(nodes.str())).object();
+        QCOMPARE(n.keys(), QStringList({ "nodes", "warnings" }));
+        QCOMPARE(n["nodes"].toArray().size(), 2000);
+        // The text summary counts physical accelerators with MIG slices and NeuronCores beside them.
+        std::ostringstream text;
+        importers::writeSummaryText(*c.store, c.report, text);
+        QVERIFY2(QString::fromStdString(text.str()).contains(QRegularExpression(R"(\nMIG slices\s+[0-9,]+\s+[0-9,]+)")), text.str().c_str());
+        QVERIFY2(QString::fromStdString(text.str()).contains(QRegularExpression(R"(\nNeuron devices\s+[0-9,]+\s+[0-9,]+)")), text.str().c_str());
+        QVERIFY2(QString::fromStdString(text.str()).contains(QRegularExpression(R"(\nNeuronCores\s+[0-9,]+\s+[0-9,]+)")), text.str().c_str());
     }
 
     void milliDecimal_data()

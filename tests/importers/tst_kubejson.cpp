@@ -64,6 +64,8 @@ private slots:
     void terminalAndPendingPods();
     void extendedResourcesAndNodeFields();
     void constraintsKept();
+    void conditionsLabelsAndSchedulingFields_data();
+    void conditionsLabelsAndSchedulingFields();
     void windowBoundaries_data();
     void windowBoundaries();
     void everyWindowSize();
@@ -567,6 +569,69 @@ void TestKubeJson::progressAndCancel()
     }
 }
 
+// Node conditions (all fields, times from RFC 3339), pod labels, the PodScheduled message
+// when False, scheduling gates; the same in every window size, with kinds known or not.
+void TestKubeJson::conditionsLabelsAndSchedulingFields_data()
+{
+    QTest::addColumn<int>("window");
+    QTest::addColumn<bool>("withKinds");
+    QTest::newRow("whole") << 0 << true;
+    QTest::newRow("no kinds") << 0 << false;
+    QTest::newRow("window 97") << 97 << true;
+    QTest::newRow("window 256, no kinds") << 256 << false;
+}
+
+void TestKubeJson::conditionsLabelsAndSchedulingFields()
+{
+    QFETCH(int, window);
+    QFETCH(bool, withKinds);
+    const std::string nodeKind = withKinds ? R"("kind":"Node",)" : "";
+    const std::string podKind = withKinds ? R"("kind":"Pod",)" : "";
+    const std::string json = R"({"kind":"List","items":[{)" + nodeKind
+        + R"("metadata":{"name":"n1","labels":{"zone":"a"}},"status":{"allocatable":{"cpu":"8"},"conditions":[)"
+          R"({"type":"MemoryPressure","status":"True","lastTransitionTime":"2024-05-01T10:20:30Z","reason":"KubeletHasInsufficientMemory","message":"kubelet has insufficient memory available"},)"
+          R"({"type":"NetworkUnavailable","status":"False","lastTransitionTime":"2024-05-01T12:20:30.5+02:00","reason":"RouteCreated"},)"
+          R"({"type":"Ready","status":"False","lastTransitionTime":null,"message":null}]}},)"
+          R"({)" + podKind
+        + R"("metadata":{"name":"p1","namespace":"ns","labels":{"app":"web","pod-template-hash":"abc12"},)"
+          R"("ownerReferences":[{"kind":"ReplicaSet","name":"web-abc12","controller":true}]},)"
+          R"("spec":{"containers":[{"name":"c"}],"schedulingGates":[{"name":"kueue.x-k8s.io/admission"}]},)"
+          R"("status":{"phase":"Pending","conditions":[{"type":"PodScheduled","status":"False","reason":"Unschedulable","message":"0/1 nodes are available: 1 Insufficient cpu."}]}},)"
+          R"({)" + podKind
+        + R"("metadata":{"name":"p2","namespace":"ns"},"spec":{"containers":[{"name":"c"}]},)"
+          R"("status":{"phase":"Running","conditions":[{"type":"PodScheduled","status":"True","message":"ignored"}]}}]})";
+    model::ClusterStore store;
+    importers::ImportReport report;
+    importText(json, store, report, static_cast<std::size_t>(window));
+    store.finalize();
+    QCOMPARE(store.nodeCount(), std::size_t(1));
+    QCOMPARE(store.podCount(), std::size_t(2));
+    const auto conditions = store.nodeConditions(model::NodeId(0));
+    QCOMPARE(conditions.size(), std::size_t(3));
+    QCOMPARE(store.str(conditions[0].type), std::string_view("MemoryPressure"));
+    QCOMPARE(conditions[0].status, model::Readiness::True);
+    QCOMPARE(conditions[0].lastTransitionUnixSeconds, std::int64_t(1714558830));
+    QCOMPARE(store.str(conditions[0].reason), std::string_view("KubeletHasInsufficientMemory"));
+    QCOMPARE(store.str(conditions[0].message), std::string_view("kubelet has insufficient memory available"));
+    QCOMPARE(conditions[1].lastTransitionUnixSeconds, std::int64_t(1714558830)); // +02:00, fraction dropped
+    QCOMPARE(store.str(conditions[1].message), std::string_view(""));
+    QCOMPARE(conditions[2].lastTransitionUnixSeconds, std::int64_t(0));
+    QCOMPARE(store.nodeReadiness(model::NodeId(0)), model::Readiness::False);
+    QCOMPARE(store.nodeLabels(model::NodeId(0)).size(), std::size_t(1));
+    const PodId p1(0), p2(1);
+    QCOMPARE(store.podLabels(p1).size(), std::size_t(2));
+    QCOMPARE(store.str(store.podLabels(p1)[0].key), std::string_view("app"));
+    QVERIFY(store.podLabels(p2).empty());
+    QCOMPARE(store.podSchedulingMessage(p1), std::string_view("0/1 nodes are available: 1 Insufficient cpu."));
+    QVERIFY(store.podSchedulingMessage(p2).empty());
+    QCOMPARE(store.podSchedulingGates(p1).size(), std::size_t(1));
+    QCOMPARE(store.str(store.podSchedulingGates(p1)[0]), std::string_view("kueue.x-k8s.io/admission"));
+    QVERIFY(store.podSchedulingGates(p2).empty());
+    // The workload rule: the ReplicaSet's pods carry its pod-template-hash, so the Deployment.
+    QCOMPARE(store.podOwnerKind(p1), model::OwnerKind::Deployment);
+    QCOMPARE(store.workloadName(store.podWorkload(p1)), std::string_view("web"));
+}
+
 void TestKubeJson::malformed_data()
 {
     QTest::addColumn<std::string>("json");
@@ -582,6 +647,10 @@ void TestKubeJson::malformed_data()
     };
     const QString cpuPath = "items[1].spec.containers[0].resources.requests.cpu";
     QTest::newRow("empty text") << std::string() << 0 << QString() << QStringList { "empty file" };
+    QTest::newRow("bad lastTransitionTime")
+        << std::string("{\"kind\": \"NodeList\", \"items\": [\n{\"metadata\": {\"name\": \"a\"}, \"status\": {\"conditions\": [\n"
+                       "{\"type\": \"Ready\", \"status\": \"True\", \"lastTransitionTime\": \"yesterday\"}]}}]}")
+        << 3 << QString("items[0].status.conditions[0].lastTransitionTime") << QStringList { "RFC 3339", "\"yesterday\"" };
     QTest::newRow("only whitespace") << std::string(" \n\t\n") << 0 << QString() << QStringList { "only whitespace" };
     QTest::newRow("kubectl log line before the JSON")
         << std::string("I1130 12:00:00.000000   48213 request.go:697] Waited for 1.1s due to client-side "

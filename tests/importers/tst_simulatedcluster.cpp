@@ -132,6 +132,7 @@ private slots:
     void instanceShapes();
     void trainingGangsStayInOneLayer2();
     void fleetHasRealProblems();
+    void conditionsLabelsAndWorkloads();
     void topologyHierarchy();
     void progressAndCancel();
     void refusesNonEmptyStore();
@@ -225,7 +226,10 @@ void TstSimulatedCluster::noNodeOvercommitted()
     const model::ClusterStore& s = m_store;
     for (std::uint32_t i = 0; i < s.nodeCount(); ++i) {
         const model::NodeId n(i);
-        const auto& alloc = s.nodeAllocatable(n);
+        // A node with an unhealthy GPU (allocatableBelowCapacity) lost it under running pods:
+        // its GPU requests stay within capacity.
+        model::ResourceVector alloc = s.nodeAllocatable(n);
+        alloc[CoreResource::Gpu] = s.nodeCapacity(n)[CoreResource::Gpu];
         const auto& req = s.nodeRequested(n);
         for (std::size_t r = 0; r < model::kCoreResourceCount; ++r)
             QVERIFY2(req.amounts[r] <= alloc.amounts[r],
@@ -247,20 +251,26 @@ void TstSimulatedCluster::noNodeOvercommitted()
                 found = found || (nk == key && nv > 0);
             QVERIFY(found);
         }
-        QVERIFY(s.podRequest(p)[CoreResource::Gpu] == 0 || s.nodeAllocatable(s.podNode(p))[CoreResource::Gpu] > 0);
+        QVERIFY(s.podRequest(p)[CoreResource::Gpu] == 0 || s.nodeCapacity(s.podNode(p))[CoreResource::Gpu] > 0);
     }
 }
 
 void TstSimulatedCluster::allocatableBelowCapacity()
 {
     const model::ClusterStore& s = m_store;
+    std::size_t unhealthy = 0, gpuNodes = 0;
     for (std::uint32_t i = 0; i < s.nodeCount(); ++i) {
         const model::NodeId n(i);
         QVERIFY(s.nodeAllocatable(n)[CoreResource::Cpu] < s.nodeCapacity(n)[CoreResource::Cpu]);
         QVERIFY(s.nodeAllocatable(n)[CoreResource::Memory] < s.nodeCapacity(n)[CoreResource::Memory]);
         QVERIFY(s.nodeAllocatable(n)[CoreResource::EphemeralStorage] < s.nodeCapacity(n)[CoreResource::EphemeralStorage]);
-        QCOMPARE(s.nodeAllocatable(n)[CoreResource::Gpu], s.nodeCapacity(n)[CoreResource::Gpu]);
+        // A GPU node may have one unhealthy GPU, left out of allocatable (about 1 in 250).
+        const auto missing = s.nodeCapacity(n)[CoreResource::Gpu] - s.nodeAllocatable(n)[CoreResource::Gpu];
+        QVERIFY2(missing == 0 || missing == 1000, qPrintable(QString::number(missing)));
+        unhealthy += missing != 0;
+        gpuNodes += s.nodeCapacity(n)[CoreResource::Gpu] > 0;
     }
+    QVERIFY2(unhealthy > 0 && unhealthy < gpuNodes / 100, qPrintable(QString("%1 of %2").arg(unhealthy).arg(gpuNodes)));
 }
 
 void TstSimulatedCluster::topologyLabelsOnEveryNode()
@@ -342,6 +352,9 @@ void TstSimulatedCluster::instanceShapes()
         const model::NodeId n(i);
         if (QString::fromUtf8(s.nodeInstanceType(n).data(), qsizetype(s.nodeInstanceType(n).size())) != type)
             continue;
+        // Nodes with an unhealthy GPU (allocatableBelowCapacity) have one GPU fewer.
+        if (s.nodeAllocatable(n)[CoreResource::Gpu] < s.nodeCapacity(n)[CoreResource::Gpu])
+            continue;
         ++seen;
         const auto& cap = s.nodeCapacity(n);
         QCOMPARE(cap[CoreResource::Cpu], vcpu * 1000);
@@ -383,10 +396,11 @@ void TstSimulatedCluster::trainingGangsStayInOneLayer2()
         const model::NodeId n = s.podNode(p);
         layersByGang[s.podWorkload(p).value].insert(label(s, n, "topology.k8s.aws/network-node-layer-2"));
         // Each gang pod takes the whole node's accelerators.
-        QCOMPARE(s.podRequest(p)[CoreResource::Gpu], s.nodeAllocatable(n)[CoreResource::Gpu]);
+        QCOMPARE(s.podRequest(p)[CoreResource::Gpu], s.nodeCapacity(n)[CoreResource::Gpu]); // capacity: a GPU may have failed since
         QCOMPARE(extended(s, s.podExtendedRequest(p), "aws.amazon.com/neuron"),
             extended(s, s.nodeExtendedAllocatable(n), "aws.amazon.com/neuron"));
-        QVERIFY(s.podOwnerKind(p) == model::OwnerKind::Job || s.podOwnerKind(p) == model::OwnerKind::StatefulSet);
+        // Gangs are JobSets (their pods carry the JobSet's label) or LeaderWorkerSets.
+        QVERIFY(s.podOwnerKind(p) == model::OwnerKind::JobSet || s.podOwnerKind(p) == model::OwnerKind::LeaderWorkerSet);
     }
     QVERIFY(gangPods > 1000);
     // Most gangs span several nodes (whole-node pods), yet never more than one layer-2 network.
@@ -468,6 +482,47 @@ void TstSimulatedCluster::fleetHasRealProblems()
         namespaces.insert(s.podNamespace(model::PodId(i)));
     for (const char* ns : { "kube-system", "ml-training", "inference", "batch" })
         QVERIFY2(namespaces.count(ns) == 1, ns);
+}
+
+// Every node reports the kubelet's four conditions; a few are under memory or disk pressure
+// (tainted as the node lifecycle controller does); pods carry their workload's labels, and the
+// workload rule finds Deployments, CronJobs, JobSets and LeaderWorkerSets among them.
+void TstSimulatedCluster::conditionsLabelsAndWorkloads()
+{
+    const model::ClusterStore& s = m_store;
+    std::size_t memoryPressure = 0, diskPressure = 0;
+    for (std::uint32_t i = 0; i < s.nodeCount(); ++i) {
+        const model::NodeId n(i);
+        const auto conditions = s.nodeConditions(n);
+        QCOMPARE(conditions.size(), std::size_t(4));
+        QCOMPARE(s.str(conditions[3].type), std::string_view("Ready"));
+        QCOMPARE(conditions[3].status, s.nodeReadiness(n));
+        for (const auto& c : conditions) {
+            QVERIFY(c.lastTransitionUnixSeconds > 1796040000 - 61 * 86400 && c.lastTransitionUnixSeconds < 1796040000);
+            if (c.status != model::Readiness::True || s.str(c.type) == "Ready")
+                continue;
+            const bool memory = s.str(c.type) == "MemoryPressure";
+            memoryPressure += memory;
+            diskPressure += !memory;
+            bool tainted = false;
+            for (const auto& t : s.nodeTaints(n))
+                tainted = tainted || s.str(t.key) == (memory ? "node.kubernetes.io/memory-pressure" : "node.kubernetes.io/disk-pressure");
+            QVERIFY(tainted);
+        }
+    }
+    QVERIFY2(memoryPressure > kFleet / 800 && memoryPressure < kFleet / 200, qPrintable(QString::number(memoryPressure)));
+    QVERIFY2(diskPressure > kFleet / 1200 && diskPressure < kFleet / 300, qPrintable(QString::number(diskPressure)));
+    std::map<model::OwnerKind, std::size_t> kinds;
+    std::size_t withoutLabels = 0;
+    for (std::uint32_t w = 0; w < s.workloadCount(); ++w)
+        ++kinds[s.workloadKind(model::WorkloadId(w))];
+    for (std::uint32_t i = 0; i < s.podCount(); ++i)
+        withoutLabels += s.podLabels(model::PodId(i)).empty();
+    QCOMPARE(withoutLabels, std::size_t(0));
+    for (auto kind : { model::OwnerKind::DaemonSet, model::OwnerKind::Deployment, model::OwnerKind::Job, model::OwnerKind::CronJob,
+             model::OwnerKind::JobSet, model::OwnerKind::LeaderWorkerSet })
+        QVERIFY2(kinds[kind] > 0, model::ownerKindName(kind).data());
+    QCOMPARE(kinds[model::OwnerKind::ReplicaSet], std::size_t(0)); // every ReplicaSet's pods carry pod-template-hash
 }
 
 void TstSimulatedCluster::topologyHierarchy()

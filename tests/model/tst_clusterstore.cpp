@@ -111,6 +111,9 @@ private slots:
     void countsPartitionPods();
     void overflowingTotalsThrow_data();
     void overflowingTotalsThrow();
+    void conditionsKeptAsGiven();
+    void podLabelsGatesAndMessage();
+    void podLabelSetsStayCompact();
 };
 
 void TestClusterStore::addNodesKeepsEverything()
@@ -711,6 +714,70 @@ void TestClusterStore::overflowingTotalsThrow()
     } catch (const std::overflow_error& e) {
         QVERIFY2(QString(e.what()).contains(expected), e.what());
     }
+}
+
+void TestClusterStore::conditionsKeptAsGiven()
+{
+    ClusterStore store;
+    NodeRecord r = node("n1", 1000, kGi);
+    r.conditions.push_back({"MemoryPressure", Readiness::True, 1700000000, "KubeletHasInsufficientMemory", "kubelet has insufficient memory"});
+    r.conditions.push_back({"Ready", Readiness::True, 1690000000, "KubeletReady", ""});
+    const NodeId a = store.addNode(r);
+    const NodeId b = store.addNode(node("n2", 1000, kGi));
+    QCOMPARE(store.nodeConditions(a).size(), std::size_t(2));
+    const NodeCondition& c = store.nodeConditions(a)[0];
+    QCOMPARE(store.str(c.type), std::string_view("MemoryPressure"));
+    QCOMPARE(c.status, Readiness::True);
+    QCOMPARE(c.lastTransitionUnixSeconds, std::int64_t(1700000000));
+    QCOMPARE(store.str(c.reason), std::string_view("KubeletHasInsufficientMemory"));
+    QCOMPARE(store.str(c.message), std::string_view("kubelet has insufficient memory"));
+    QCOMPARE(store.str(store.nodeConditions(a)[1].message), std::string_view(""));
+    QVERIFY(store.nodeConditions(b).empty());
+}
+
+void TestClusterStore::podLabelsGatesAndMessage()
+{
+    ClusterStore store;
+    PodRecord p = pod("ns", "p1", "", 100, 1);
+    p.labels = {{"app", "web"}, {"tier", "front"}};
+    p.schedulingGates = {"kueue.x-k8s.io/admission", "example.com/quota"};
+    p.schedulingMessage = "0/3 nodes are available: 3 Insufficient cpu.";
+    const PodId a = store.addPod(p);
+    const PodId b = store.addPod(pod("ns", "p2", "", 100, 1));
+    QCOMPARE(store.podLabels(a).size(), std::size_t(2));
+    QCOMPARE(store.str(store.podLabels(a)[1].value), std::string_view("front"));
+    QCOMPARE(store.podSchedulingGates(a).size(), std::size_t(2));
+    QCOMPARE(store.str(store.podSchedulingGates(a)[0]), std::string_view("kueue.x-k8s.io/admission"));
+    QCOMPARE(store.podSchedulingMessage(a), std::string_view("0/3 nodes are available: 3 Insufficient cpu."));
+    QVERIFY(store.podLabels(b).empty());
+    QVERIFY(store.podSchedulingGates(b).empty());
+    QVERIFY(store.podSchedulingMessage(b).empty());
+}
+
+// 200,000 pods of 1,000 workloads: one label set per workload, not per pod.
+void TestClusterStore::podLabelSetsStayCompact()
+{
+    ClusterStore store;
+    PodRecord p;
+    p.namespaceName = "ns";
+    for (int i = 0; i < 200000; ++i) {
+        p.name = "pod-" + std::to_string(i);
+        p.labels = {{"app", "app-" + std::to_string(i % 1000)}, {"pod-template-hash", "h" + std::to_string(i % 1000)}};
+        store.addPod(p);
+    }
+    QCOMPARE(store.podLabels(PodId(1)).data(), store.podLabels(PodId(1001)).data());
+    QVERIFY(store.podLabels(PodId(1)).data() != store.podLabels(PodId(2)).data());
+    // Compare with the same pods without labels: the labels cost a set id a pod (4 bytes)
+    // plus 1,000 small sets, not a copy per pod.
+    ClusterStore bare;
+    PodRecord q;
+    q.namespaceName = "ns";
+    for (int i = 0; i < 200000; ++i) {
+        q.name = "pod-" + std::to_string(i);
+        bare.addPod(q);
+    }
+    const double perPod = (double(store.memoryBytes()) - double(bare.memoryBytes())) / 200000.0;
+    QVERIFY2(perPod < 8.0, qPrintable(QString::number(perPod)));
 }
 
 QTEST_GUILESS_MAIN(TestClusterStore)

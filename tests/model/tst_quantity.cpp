@@ -14,7 +14,6 @@
 #include <limits>
 #include <string>
 
-using fleet::model::formatBytes;
 using fleet::model::formatMilli;
 using fleet::model::parseQuantity;
 using fleet::model::parseQuantityMilli;
@@ -313,7 +312,7 @@ void TestQuantity::formatBytes()
 {
     QFETCH(qint64, bytes);
     QFETCH(QString, text);
-    const std::string s = fleet::model::formatBytes(bytes);
+    const std::string s = fleet::model::formatBytesQuantity(bytes);
     QCOMPARE(QString::fromStdString(s), text);
     QCOMPARE(static_cast<qint64>(parseQuantity(s)), bytes); // round trip
 }
