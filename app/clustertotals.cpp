@@ -45,10 +45,11 @@ QString memoryText(std::int64_t requestedBytes, std::int64_t allocatableBytes)
     return QStringLiteral("Memory %1 / %2").arg(text(model::formatBytes(requestedBytes)), text(model::formatBytes(allocatableBytes)));
 }
 
-// "GPUs 322,935 / 371,000 (MIG slices 61,000 / 76,904) | Neuron 200,000 / 219,344 devices
-// (1.6M / 1.75M cores)": physical devices, each once, with their slices and cores beside them.
+// "GPUs 322,935 / 371,000 (MIG slices 61,000 / 76,904), Neuron 200,000 / 219,344 devices
+// (0 / 1,754,752 cores)": one part of the line (the status bar drops parts whole); the
+// shorter variants keep "GPUs r / a" alone, as they drop the node and pod breakdowns. Physical devices, each once, with their slices and cores beside them.
 // Totals computed without accelerators (a hand-made ClusterTotals) fall back to gpu*Milli.
-QString gpuText(const ClusterTotals& t)
+QString gpuText(const ClusterTotals& t, bool detailed)
 {
     const model::AcceleratorTotals& a = t.accelerators;
     const bool known = a.wholeGpuAllocatableMilli != 0 || a.migPartitionedGpus != 0 || a.neuronDevicesAllocatable != 0
@@ -56,11 +57,13 @@ QString gpuText(const ClusterTotals& t)
     const std::int64_t requested = known ? a.physicalGpusRequestedMilli() : t.gpuRequestedMilli;
     const std::int64_t allocatable = known ? a.physicalGpusMilli() : t.gpuAllocatableMilli;
     QString s = QStringLiteral("GPUs %1 / %2").arg(text(model::formatGpus(requested)), text(model::formatGpus(allocatable)));
+    if (!detailed)
+        return s;
     if (a.migSlicesAllocatable > 0)
         s += QStringLiteral(" (MIG slices %1 / %2)")
                  .arg(text(model::formatDevices(a.migSlicesRequested)), text(model::formatDevices(a.migSlicesAllocatable)));
     if (a.neuronDevicesAllocatable > 0 || a.neuronCoresAllocatable > 0)
-        s += QStringLiteral(" | Neuron %1 / %2 devices (%3 / %4 cores)")
+        s += QStringLiteral(", Neuron %1 / %2 devices (%3 / %4 cores)")
                  .arg(text(model::formatDevices(a.neuronDevicesRequested)), text(model::formatDevices(a.neuronDevicesAllocatable)),
                      text(model::formatDevices(a.neuronCoresRequested)), text(model::formatDevices(a.neuronCoresAllocatable)));
     return s;
@@ -97,6 +100,22 @@ QString exactMilli(std::int64_t milli)
     return s;
 }
 
+// The tooltip's accelerator lines, where the cluster has MIG slices or Neuron devices.
+QString acceleratorDetails(const ClusterTotals& t)
+{
+    const model::AcceleratorTotals& a = t.accelerators;
+    QString s;
+    if (a.migSlicesAllocatable > 0)
+        s += QStringLiteral("MIG slices requested / allocatable: %1 / %2 (on %3 GPUs)\n")
+                 .arg(text(model::formatCount(a.migSlicesRequested)), text(model::formatCount(a.migSlicesAllocatable)),
+                     text(model::formatCount(a.migPartitionedGpus)));
+    if (a.neuronDevicesAllocatable > 0 || a.neuronCoresAllocatable > 0)
+        s += QStringLiteral("Neuron devices requested / allocatable: %1 / %2 (NeuronCores %3 / %4)\n")
+                 .arg(text(model::formatCount(a.neuronDevicesRequested)), text(model::formatCount(a.neuronDevicesAllocatable)),
+                     text(model::formatCount(a.neuronCoresRequested)), text(model::formatCount(a.neuronCoresAllocatable)));
+    return s;
+}
+
 } // namespace
 
 QString formatClusterTotals(const ClusterTotals& t)
@@ -109,15 +128,17 @@ QStringList clusterTotalsVariants(const ClusterTotals& t)
     const QString sep = QStringLiteral(" | ");
     const QString nodes = QStringLiteral("Nodes %1").arg(count(t.nodes));
     const QString pods = QStringLiteral("Pods %1").arg(count(t.pods));
-    const QString resources = gpuText(t) + sep + cpuText(t) + sep + memoryText(t.memoryRequestedBytes, t.memoryAllocatableBytes);
+    const QString memory = memoryText(t.memoryRequestedBytes, t.memoryAllocatableBytes);
+    const QString detailed = gpuText(t, true) + sep + cpuText(t) + sep + memory;
+    const QString resources = gpuText(t, false) + sep + cpuText(t) + sep + memory;
     // The most basic figures go last: breakdowns, then memory, CPU, GPUs, pods.
     return {
         QStringLiteral("Nodes %1 (%2 ready, %3 NotReady, %4 cordoned) | Pods %5 (%6 counted, %7 pending%8) | %9")
             .arg(count(t.nodes), count(t.nodesReady), count(t.nodesNotReady), count(t.nodesCordoned), count(t.pods),
-                count(t.podsCounted), count(t.podsPending), unknownNodesPart(t), resources),
+                count(t.podsCounted), count(t.podsPending), unknownNodesPart(t), detailed),
         nodes + sep + pods + sep + resources,
-        nodes + sep + pods + sep + gpuText(t) + sep + cpuText(t),
-        nodes + sep + pods + sep + gpuText(t),
+        nodes + sep + pods + sep + gpuText(t, false) + sep + cpuText(t),
+        nodes + sep + pods + sep + gpuText(t, false),
         nodes + sep + pods,
         nodes,
     };
@@ -131,6 +152,7 @@ QString clusterTotalsDetails(const ClusterTotals& t)
                .arg(count(t.nodes), count(t.nodesReady), count(t.nodesNotReady), count(t.nodesCordoned), count(t.pods),
                    count(t.podsCounted), count(t.podsPending), unknownNodesPart(t), exactMilli(t.gpuRequestedMilli))
                .arg(exactMilli(t.gpuAllocatableMilli))
+        + acceleratorDetails(t)
         + QStringLiteral("CPU requested / allocatable: %1 / %2 cores\n"
                          "Memory requested / allocatable: %3 / %4 bytes")
               .arg(exactMilli(t.cpuRequestedMillicores), exactMilli(t.cpuAllocatableMillicores),

@@ -38,8 +38,9 @@ struct ClusterTotals : model::ClusterCounts {
 /// 0 pending) | GPUs 0 / 0 | CPU 0.45 / 15.8 cores | Memory 200 MiB / 59.4 GiB | 0 warnings".
 /// Counts are exact with thousands separators; ", N on unknown nodes" follows "pending" when
 /// N > 0. GPUs are physical GPUs (model/accelerators.h), followed by "(MIG slices r / a)"
-/// where the cluster has MIG slices, then "| Neuron r / a devices (r / a cores)" where it
-/// has Neuron devices. Resources are "requested / allocatable", each figure by the one rule of
+/// where the cluster has MIG slices, then ", Neuron r / a devices (r / a cores)" where it
+/// has Neuron devices (in this longest form; the shorter variants and their GPUs part keep
+/// "GPUs r / a", and clusterTotalsDetails() lists MIG slices and Neuron devices in full). Resources are "requested / allocatable", each figure by the one rule of
 /// model/figures.h (formatGpus, formatCores, formatBytes), so that the status bar, `summary`
 /// and the map's tooltip write the same amount the same way.
 [[nodiscard]] QString formatTotals(const ClusterTotals& totals);

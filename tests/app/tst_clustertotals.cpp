@@ -241,7 +241,7 @@ void TestClusterTotals::acceleratorsCountedOnce()
     t.accelerators.neuronCoresAllocatable = 1'754'752;
     t.accelerators.neuronCoresRequested = 1'600'000;
     const QString line = fleet::app::formatClusterTotals(t);
-    QVERIFY2(line.contains(QStringLiteral("| GPUs 309,000 / 360,986 (MIG slices 61,000 / 76,904) | Neuron 200,000 / 219,344 devices "
+    QVERIFY2(line.contains(QStringLiteral("| GPUs 309,000 / 360,986 (MIG slices 61,000 / 76,904), Neuron 200,000 / 219,344 devices "
                                           "(1,600,000 / 1,754,752 cores) | CPU")),
         qPrintable(line));
     // On a real store: the simulated fleet has MIG nodes and Trainium nodes.
@@ -252,6 +252,12 @@ void TestClusterTotals::acceleratorsCountedOnce()
     QVERIFY(real.accelerators.physicalGpusMilli() > real.gpuAllocatableMilli);
     const QString simulated = fleet::app::formatClusterTotals(real);
     QVERIFY2(simulated.contains(QStringLiteral("(MIG slices ")) && simulated.contains(QStringLiteral(" devices (")), qPrintable(simulated));
+    // The shorter variants keep the physical GPU count; the tooltip lists slices and devices.
+    const QStringList variants = fleet::app::clusterTotalsVariants(real);
+    QVERIFY2(variants[1].contains(QStringLiteral(" | GPUs ")) && !variants[1].contains(QStringLiteral("MIG")), qPrintable(variants[1]));
+    const QString details = fleet::app::clusterTotalsDetails(real);
+    QVERIFY2(details.contains(QStringLiteral("\nMIG slices requested / allocatable: ")), qPrintable(details));
+    QVERIFY2(details.contains(QStringLiteral("\nNeuron devices requested / allocatable: ")), qPrintable(details));
 }
 
 QTEST_APPLESS_MAIN(TestClusterTotals)
