@@ -18,7 +18,8 @@ inline QPoint swatchPoint(const views::FleetMapView& view, model::NodeId n)
     const QRectF r = view.cellRect(n);
     if (r.width() < views::NodeDetailLayer::kDetailMinPx || view.cellCenter(n).isNull())
         return view.cellCenter(n);
-    return QPoint(static_cast<int>(std::floor(r.left())) + 2, static_cast<int>(std::floor(r.center().y())));
+    return QPoint(static_cast<int>(std::floor(r.left())) + 1 + static_cast<int>(views::NodeDetailLayer::frameWidth(r.width())) / 2,
+        static_cast<int>(std::floor(r.center().y())));
 }
 
 inline QColor swatchColor(const views::FleetMapView& view, const QImage& image, model::NodeId n)

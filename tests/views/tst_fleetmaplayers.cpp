@@ -224,7 +224,7 @@ void TestFleetMapLayers::neighbouringCellsStayApartAtDeepZoom()
     show(makeCluster({ 1, 1, 2, 100, 1 }));
     const model::NodeId a = m_cluster.store->findNode("node-0000050");
     m_view->zoomToNode(a);
-    for (int i = 0; i < 5; ++i)
+    for (int i = 0; i < 6; ++i)
         QTest::keyClick(gl(), Qt::Key_Minus);
     const QRectF cell = m_view->cellRect(a);
     QVERIFY2(cell.width() >= 8 && cell.width() < views::NodeDetailLayer::kDetailMinPx, qPrintable(QString::number(cell.width())));

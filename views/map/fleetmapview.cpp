@@ -32,6 +32,8 @@
 #include <cmath>
 
 Q_LOGGING_CATEGORY(lcFleetMap, "fleet.views.map", QtInfoMsg)
+// Per-layer paint times, for tuning (QT_LOGGING_RULES="fleet.views.map.paint.debug=true").
+Q_LOGGING_CATEGORY(lcFleetMapPaint, "fleet.views.map.paint", QtInfoMsg)
 
 namespace fleet::views {
 
@@ -161,8 +163,19 @@ struct FleetMapView::Private {
     void paintLayers(QPainter& painter)
     {
         const MapCamera c = camera();
-        for (auto& layer : layers)
+        if (!lcFleetMapPaint().isDebugEnabled()) {
+            for (auto& layer : layers)
+                layer->paint(painter, scene, c);
+            return;
+        }
+        QElapsedTimer t;
+        QString times;
+        for (auto& layer : layers) {
+            t.start();
             layer->paint(painter, scene, c);
+            times += QStringLiteral(" %1").arg(t.nsecsElapsed() / 1e6, 0, 'f', 2);
+        }
+        qCDebug(lcFleetMapPaint).noquote() << "layer paint ms:" << times;
     }
     [[nodiscard]] double fitUnitsPerPixel(const MapLayout& l) const
     {

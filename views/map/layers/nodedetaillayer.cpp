@@ -82,7 +82,8 @@ NodeDetailLayer::CellGeometry NodeDetailLayer::cellGeometry(const QRectF& cell) 
     const double f = frameWidth(cell.width());
     const QRectF panel = cell.adjusted(f + 1, f + 1, -f, -f);
     const double cy = std::floor(cell.center().y());
-    const double band = std::max(3.0, std::floor(f / 2.0) * 2 + 1);
+    // Small cells (kDetailMinPx to kBandMinPx) have no room for the band: one pixel.
+    const double band = cell.width() < kBandMinPx ? 1.0 : std::max(3.0, std::floor(f / 2.0) * 2 + 1);
     const double bandTop = cy - std::floor(band / 2.0);
     const double bandBottom = bandTop + band;
     g.name = cell.width() >= kNameMinPx ? QRectF(panel.left(), panel.top(), panel.width(), std::min(14.0, (bandTop - panel.top()) * 0.4))

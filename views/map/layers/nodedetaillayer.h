@@ -35,7 +35,8 @@ namespace fleet::views {
 class NodeDetailLayer final : public MapLayer {
 public:
     static constexpr double kGapMinPx = 4.0;
-    static constexpr double kDetailMinPx = 24.0;
+    static constexpr double kDetailMinPx = 18.0;
+    static constexpr double kBandMinPx = 30.0; // the metric-coloured middle band from here
     static constexpr double kNameMinPx = 44.0;
     static constexpr int kMaxDetailNodes = 6000;
 
@@ -69,7 +70,10 @@ public:
     /// Colour of a workload's pods: a categorical palette indexed by WorkloadId.
     [[nodiscard]] static QColor workloadColor(model::WorkloadId w) noexcept;
     /// Width of the metric-coloured frame inside a detailed cell of `cellPx` px.
-    [[nodiscard]] static double frameWidth(double cellPx) noexcept { return std::max(3.0, std::floor(cellPx / 10.0)); }
+    [[nodiscard]] static double frameWidth(double cellPx) noexcept
+    {
+        return cellPx < kBandMinPx ? 2.0 : std::max(3.0, std::floor(cellPx / 10.0));
+    }
 
 private:
     void paintNode(QPainter& painter, const MapScene& scene, model::NodeId n, const QRectF& cell, bool name);
