@@ -78,32 +78,10 @@ void setRgb(double out[3], const QColor& c)
 
 } // namespace
 
-/// Transparent widget over the GL widget that paints the layers' QPainter part; mouse
-/// events pass through to the map.
-class FleetMapLayerOverlay : public QWidget {
-public:
-    FleetMapLayerOverlay(FleetMapView::Private* owner, QWidget* parent)
-        : QWidget(parent)
-        , m_owner(owner)
-    {
-        setAttribute(Qt::WA_TransparentForMouseEvents);
-        setAttribute(Qt::WA_NoSystemBackground);
-        setAttribute(Qt::WA_TranslucentBackground);
-        setFocusPolicy(Qt::NoFocus);
-    }
-
-protected:
-    void paintEvent(QPaintEvent*) override;
-
-private:
-    FleetMapView::Private* m_owner;
-};
-
 struct FleetMapView::Private {
     FleetMapView* q = nullptr;
     VtkOpenGLWidget* gl = nullptr;
     MapLegend* legend = nullptr;
-    FleetMapLayerOverlay* overlay = nullptr;
 
     MapScene scene;
     QSize layoutViewSize; // the GL widget's size when the layout was built
@@ -147,7 +125,6 @@ struct FleetMapView::Private {
     void requestRender()
     {
         gl->requestRender();
-        overlay->update();
     }
     [[nodiscard]] MapCamera camera() const
     {
@@ -234,7 +211,6 @@ FleetMapView::FleetMapView(QWidget* parent)
     setFocusProxy(d->gl);
     setFocusPolicy(Qt::WheelFocus);
     d->gl->installEventFilter(this);
-    d->overlay = new FleetMapLayerOverlay(d.get(), d->gl);
     d->legend = new MapLegend(this);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -244,6 +220,8 @@ FleetMapView::FleetMapView(QWidget* parent)
     d->scene.requestRender = [p = d.get()] { p->requestRender(); };
     d->buildLayers();
     connect(d->gl, &VtkOpenGLWidget::aboutToRender, this, [this] { d->applyCamera(); });
+    // The layers' 2D part is painted in the GL widget's own frame, after VTK.
+    connect(d->gl, &VtkOpenGLWidget::paintOverlay, this, [this](QPainter& painter) { d->paintLayers(painter); });
     connect(d->gl, &VtkOpenGLWidget::frameRendered, this, &FleetMapView::frameRendered);
 }
 
@@ -475,13 +453,8 @@ QImage FleetMapView::grabImage()
     out.setDevicePixelRatio(dpr);
     out.fill(mapBackgroundColor());
     QPainter painter(&out);
-    QImage map = d->gl->grabFramebuffer(); // renders now (paintGL)
+    QImage map = d->gl->grabFramebuffer(); // renders now (paintGL: VTK, then the layers' 2D part)
     painter.drawImage(QRectF(d->gl->geometry()), map);
-    painter.save();
-    painter.translate(d->gl->pos());
-    painter.setClipRect(QRect(QPoint(0, 0), d->gl->size()));
-    d->paintLayers(painter);
-    painter.restore();
     if (!d->legend->isHidden()) // a window too small for the legend hides it (fleet::app::MainWindow)
         d->legend->render(&painter, d->legend->pos(), QRegion(), QWidget::DrawChildren);
     painter.end();
@@ -558,7 +531,6 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
 {
     switch (event->type()) {
     case QEvent::Resize: {
-        overlay->setGeometry(QRect(QPoint(0, 0), static_cast<QResizeEvent*>(event)->size()));
         const double aspect = viewAspect();
         const double ratio = aspect / scene.layout.viewAspect();
         const double areaRatio = std::max(1.0, double(gl->width()) * gl->height())
@@ -637,7 +609,7 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
         }
         showToolTip(n, e->position(), e->globalPosition().toPoint());
         if (!BreadcrumbLayer::text(scene, camera()).isEmpty())
-            overlay->update(QRect(0, 0, gl->width(), BreadcrumbLayer::kStripPx));
+            requestRender();
         return true;
     }
     case QEvent::MouseButtonRelease: {
@@ -731,12 +703,6 @@ bool FleetMapView::Private::handleKey(QKeyEvent* e)
     default:
         return false;
     }
-}
-
-void FleetMapLayerOverlay::paintEvent(QPaintEvent*)
-{
-    QPainter painter(this);
-    m_owner->paintLayers(painter);
 }
 
 void FleetMapView::setSelectedNode(NodeId n)

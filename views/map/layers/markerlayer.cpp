@@ -110,6 +110,10 @@ void MarkerLayer::paint(QPainter& painter, const MapScene& scene, const MapCamer
     const double half = (kMarkerPx + 4) / 2.0;
     const bool corner = px >= 3.0 * kMarkerPx; // big cells: the marker sits in the corner
     const double w = camera.viewport.width(), h = camera.viewport.height();
+    // One path per kind, stroked twice (halo, colour): a few draw calls, where one
+    // drawPixmap() per marker cost 25 to 140 ms a frame for 1,200 markers on llvmpipe.
+    QPainterPath paths[3];
+    const double r = kMarkerPx / 2.0;
     for (const auto& [n, kind] : m_markers) {
         const CellPos cell = scene.layout.nodeCell(n);
         if (!cell.isValid())
@@ -119,8 +123,37 @@ void MarkerLayer::paint(QPainter& painter, const MapScene& scene, const MapCamer
             c += QPointF(px / 2.0 - half - 2, -px / 2.0 + half + 2);
         if (c.x() < -half || c.y() < -half || c.x() > w + half || c.y() > h + half)
             continue;
-        painter.drawPixmap(QPointF(c.x() - half, c.y() - half), sprite(kind, camera.devicePixelRatio));
+        c = QPointF(std::floor(c.x()) + 0.5, std::floor(c.y()) + 0.5);
+        QPainterPath& path = paths[static_cast<int>(kind)];
+        switch (kind) {
+        case NodeMarkerKind::NotReady:
+            path.addEllipse(c, r - 1, r - 1);
+            break;
+        case NodeMarkerKind::Cordoned:
+            path.moveTo(c.x(), c.y() - r);
+            path.lineTo(c.x() + r, c.y());
+            path.lineTo(c.x(), c.y() + r);
+            path.lineTo(c.x() - r, c.y());
+            path.closeSubpath();
+            break;
+        case NodeMarkerKind::Problem:
+            path.moveTo(c.x(), c.y() - r);
+            path.lineTo(c.x() + r, c.y() + r - 1);
+            path.lineTo(c.x() - r, c.y() + r - 1);
+            path.closeSubpath();
+            break;
+        }
     }
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setBrush(Qt::NoBrush);
+    for (int k = 0; k < 3; ++k) { // most severe last: on top
+        if (paths[k].isEmpty())
+            continue;
+        painter.strokePath(paths[k], QPen(QColor(0, 0, 0, 220), 4.0));
+        painter.strokePath(paths[k], QPen(markerColor(static_cast<NodeMarkerKind>(k)), 2.0));
+    }
+    painter.restore();
 }
 
 } // namespace fleet::views
