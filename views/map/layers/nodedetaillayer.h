@@ -12,10 +12,10 @@
 // a pod holds, so requested GPUs fill the tiles in order, by count (milli-GPU: a pod asking
 // for half a GPU half-fills one tile); devices in capacity but not allocatable (unhealthy)
 // are drawn crossed out.
-// Technique: QPainter over the GL image, visible cells only, no antialiasing, at most
-// kMaxDetailNodes nodes a frame (beyond, only gaps are drawn); measured against one VTK
-// polydata rebuilt per frame for the visible set in tests/bench/bench_map (see the report of
-// issue 5): on llvmpipe the painter path needs no geometry upload per pan.
+// Technique: QPainter, visible cells only, no antialiasing, at most kMaxDetailNodes nodes a
+// frame (beyond, only gaps are drawn), with the raster engine into a view-sized image drawn
+// once over the GL frame (the OpenGL paint engine issues a draw call per small rectangle:
+// about 100 ms a frame for 930 detailed nodes on llvmpipe, tests/bench/bench_map).
 // Pod sub-cells: the node's pod area is a strip of kPodRows rows read left to right, top to
 // bottom, as one line of length rows x width; each pod takes a length proportional to its
 // share of the node (the GPU share for a GPU pod, else the CPU share), so areas are exact
@@ -25,6 +25,7 @@
 
 #include <QColor>
 #include <QFont>
+#include <QImage>
 #include <QRectF>
 
 #include <algorithm>
@@ -76,8 +77,10 @@ public:
     }
 
 private:
+    void paintDetail(QPainter& painter, const MapScene& scene, const MapCamera& camera);
     void paintNode(QPainter& painter, const MapScene& scene, model::NodeId n, const QRectF& cell, bool name);
     QFont m_font;
+    QImage m_canvas; // the raster-engine canvas (see paint())
     // Names elided to their room (ElideMiddle keeps the distinguishing tail of long names),
     // by node, with the width and font size they were elided for; cleared with the cluster.
     struct ElidedName {
