@@ -110,8 +110,12 @@ void NodeDetailLayer::paintNode(QPainter& painter, const MapScene& scene, NodeId
 {
     const model::ClusterStore& store = *scene.store;
     const CellGeometry g = cellGeometry(cell);
-    painter.fillRect(g.upper, QColor(20, 22, 30));
-    painter.fillRect(g.pods, QColor(20, 22, 30));
+    // Small cells keep their metric colour behind the tiles and pods (user trial on the
+    // Alibaba trace: dark panels at 20 px a cell hid the colour the map is read by).
+    if (cell.width() >= kBandMinPx) {
+        painter.fillRect(g.upper, QColor(20, 22, 30));
+        painter.fillRect(g.pods, QColor(20, 22, 30));
+    }
     const DeviceTiles tiles = deviceTiles(scene, n);
     if (name && g.name.height() >= 6) {
         const int room = static_cast<int>(g.name.width()) - 3;
