@@ -167,13 +167,20 @@ struct FleetMapView::Private {
         return gl->width() > 16 && gl->height() > 16 ? static_cast<double>(gl->width()) / gl->height() : 1.6;
     }
     [[nodiscard]] QPointF toWorld(const QPointF& glPos) const { return camera().toWorld(glPos); }
+    /// A GL widget position in cell coordinates (column, row from the top); the hot path of
+    /// picking, so without building a whole MapCamera (devicePixelRatioF() is not free).
+    [[nodiscard]] QPointF toCell(const QPointF& glPos) const
+    {
+        return { centerX + (glPos.x() - gl->width() / 2.0) * unitsPerPixel,
+            scene.layout.height() - (centerY - (glPos.y() - gl->height() / 2.0) * unitsPerPixel) };
+    }
     [[nodiscard]] QPointF toWidget(const QPointF& world) const { return camera().toWidget(world); }
     /// Node whose cell holds a position in the GL widget's coordinates, or an invalid id.
     [[nodiscard]] NodeId cellNodeAtGl(const QPointF& glPos) const
     {
         if (!scene.hasMap())
             return {};
-        const QPointF c = camera().toCell(glPos);
+        const QPointF c = toCell(glPos);
         const double cx = std::floor(c.x());
         const double cy = std::floor(c.y());
         if (cx < 0 || cy < 0 || cx >= scene.layout.width() || cy >= scene.layout.height())
@@ -277,7 +284,7 @@ NodeId FleetMapView::Private::nodeAtGl(const QPointF& glPos) const
     // ties go to the first in row-major order. Still arithmetic on the layout.
     const MapLayout& layout = scene.layout;
     const double reach = kPickSlopPx * unitsPerPixel; // in cells
-    const QPointF c = camera().toCell(glPos);
+    const QPointF c = toCell(glPos);
     const double gx = c.x();
     const double gy = c.y();
     const int span = std::min(kMaxPickSlopCells, static_cast<int>(std::ceil(reach)));
