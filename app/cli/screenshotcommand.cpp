@@ -4,6 +4,7 @@
 #include "helptext.h"
 #include "outputpath.h"
 
+#include "app/explorepanels.h"
 #include "app/mainwindow.h"
 #include "app/surfaceformat.h"
 #include "app/xvfb/privatexserver.h"
@@ -22,6 +23,7 @@
 #include <QSaveFile>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -46,6 +48,14 @@ struct ScreenshotOptions {
     QString selectorText; // --selector, checked for syntax before the import
     model::LabelSelector selector;
     QString focus; // --focus node/NAME or KEY=VALUE[/KEY=VALUE...]
+    QString panel; // --panel problems|pending|heatmap: drawn below the window, in the same image
+    /// The window's size: the whole image, less the panel's band when there is one.
+    [[nodiscard]] QSize windowSize() const { return QSize(size.width(), size.height() - panelHeight()); }
+    /// The panel's band: 40% of the image, at least 120 px, at most 600 px (0 without --panel).
+    [[nodiscard]] int panelHeight() const
+    {
+        return panel.isEmpty() ? 0 : std::clamp(size.height() * 2 / 5, std::min(120, size.height() / 2), 600);
+    }
 };
 
 // The image formats `-o` writes, by file suffix (Qt's built-in writers, no plugin needed).
@@ -106,6 +116,10 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
         QStringLiteral("Zoom to node/NAME, or to a topology domain by its path of labels, e.g. "
                        "topology.kubernetes.io/zone=us-east-1a (levels may be skipped where the name is unique)."),
         QStringLiteral("node/NAME|KEY=VALUE[/KEY=VALUE...]")));
+    parser.addOption(QCommandLineOption(QStringLiteral("panel"),
+        QStringLiteral("Include a panel below the window (or the map, with --map-only), in the same --size: "
+                       "problems, pending or heatmap."),
+        QStringLiteral("problems|pending|heatmap")));
     parser.addOption(QCommandLineOption(QStringLiteral("print-cell"),
         QStringLiteral("Print \"cell NODE X Y\": the centre of NODE's cell in image pixels (repeatable)."),
         QStringLiteral("NODE")));
@@ -164,6 +178,19 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
                 2);
         }
     }
+    if (parser.isSet(QStringLiteral("panel"))) {
+        options.panel = parser.value(QStringLiteral("panel"));
+        if (!screenshotPanelNames().contains(options.panel))
+            return fail(QStringLiteral("--panel: expected %1, got \"%2\"")
+                            .arg(screenshotPanelNames().join(QStringLiteral(", ")), options.panel),
+                2);
+        if (options.size.height() - options.panelHeight() < MainWindow::kMinimumSize.height())
+            return fail(QStringLiteral("--panel: --size %1x%2 leaves the window less than %3 px; give a taller image")
+                            .arg(options.size.width())
+                            .arg(options.size.height())
+                            .arg(MainWindow::kMinimumSize.height()),
+                2);
+    }
     options.focus = parser.value(QStringLiteral("focus"));
     if (!options.focus.isEmpty() && !options.focus.startsWith(QLatin1String("node/"))) {
         try {
@@ -204,7 +231,7 @@ int render(const ScreenshotOptions& options)
     window.setMetric(options.metric);
     if (QString error; !options.pricesFile.isEmpty() && !window.setPriceOverrideFile(options.pricesFile, error))
         return fail(QStringLiteral("--prices: %1").arg(error), 2);
-    window.resize(options.size);
+    window.resize(options.windowSize());
 
     bool finished = false;
     bool rendered = false; // a frame reached the screen after the cluster was set
@@ -274,13 +301,32 @@ int render(const ScreenshotOptions& options)
         painter.drawImage(QRect(mapOffset, mapImage.size() / mapImage.devicePixelRatio() * image.devicePixelRatio()), mapImage);
     }
 
-    if (!options.mapOnly && image.size() != options.size * image.devicePixelRatio())
+    if (!options.mapOnly && image.size() != options.windowSize() * image.devicePixelRatio())
         return fail(QStringLiteral("the window is %1x%2, not the %3x%4 asked for")
                         .arg(image.width())
                         .arg(image.height())
-                        .arg(options.size.width())
-                        .arg(options.size.height()),
+                        .arg(options.windowSize().width())
+                        .arg(options.windowSize().height()),
             1);
+    if (!options.panel.isEmpty()) {
+        // The panel, filled from the same cluster, in a band below: one image of --size
+        // (of the map's width with --map-only).
+        const qreal dpr = image.devicePixelRatio();
+        const int width = qRound(image.width() / dpr);
+        const QSize bandSize(width, options.panelHeight());
+        std::unique_ptr<QWidget> panel
+            = createScreenshotPanel(options.panel, window.cluster()->store, window.cluster()->topology, bandSize);
+        if (!panel)
+            return fail(QStringLiteral("--panel: cannot draw the %1 panel").arg(options.panel), 1);
+        QImage combined(QSize(width, qRound(image.height() / dpr) + bandSize.height()) * dpr, QImage::Format_RGB32);
+        combined.setDevicePixelRatio(dpr);
+        combined.fill(Qt::white);
+        QPainter painter(&combined);
+        painter.drawImage(QPoint(0, 0), image);
+        panel->render(&painter, QPoint(0, qRound(image.height() / dpr)));
+        painter.end();
+        image = combined;
+    }
 
     const model::ClusterStore& store = *window.cluster()->store;
     // An unknown node is an error, found before anything is printed or written.

@@ -126,6 +126,11 @@ private slots:
     void screenshotRejectsSize_data();
     void screenshotRejectsSize();
     void screenshotUnknownCellFails();
+    void screenshotViewStateErrors_data();
+    void screenshotViewStateErrors();
+    void screenshotSelectorDims();
+    void screenshotPanel_data();
+    void screenshotPanel();
     void screenshotFormatFromSuffix_data();
     void screenshotFormatFromSuffix();
     void summaryHelpIsTrue();
@@ -506,6 +511,124 @@ void TestCli::screenshotUnknownCellFails()
 }
 
 // What `summary --help` says about a missing FILE must be what summary does.
+void TestCli::screenshotViewStateErrors_data()
+{
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("inStderr");
+    QTest::newRow("malformed selector") << QStringList { "--selector", "zone in (a,b" } << 2 << "--selector: ";
+    QTest::newRow("selector caret") << QStringList { "--selector", "a=b,,c" } << 2 << "^";
+    QTest::newRow("unknown node") << QStringList { "--focus", "node/nope" } << 1 << "--focus: no node named \"nope\"";
+    QTest::newRow("empty node") << QStringList { "--focus", "node/" } << 2 << "expected node/NAME";
+    QTest::newRow("bad path") << QStringList { "--focus", "us-east-1a" } << 2 << "expected KEY=VALUE at offset 0";
+    QTest::newRow("unknown domain") << QStringList { "--focus", "topology.kubernetes.io/zone=nowhere" } << 1
+                                    << "no domain topology.kubernetes.io/zone=nowhere; there are: us-east-1a";
+    QTest::newRow("unknown level") << QStringList { "--focus", "rack=r1" } << 1 << "no topology level \"rack\"";
+    QTest::newRow("unknown panel") << QStringList { "--panel", "graphs" } << 2 << "--panel: expected problems, pending, heatmap";
+    QTest::newRow("panel too tall") << QStringList { "--panel", "problems", "--size", "400x200" } << 2 << "leaves the window less than";
+}
+
+void TestCli::screenshotViewStateErrors()
+{
+    QFETCH(QStringList, options);
+    QFETCH(int, exitCode);
+    QFETCH(QString, inStderr);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString png = dir.filePath(QStringLiteral("map.png"));
+    const Run r = runFleetscope(
+        QStringList { QStringLiteral("screenshot"), kHoneycomb + "/nodes.json", kHoneycomb + "/pods.json", QStringLiteral("-o"), png }
+        + options);
+    QCOMPARE(r.exitCode, exitCode);
+    QVERIFY2(QString::fromUtf8(r.err).contains(inStderr), r.err.constData());
+    QVERIFY(!QFileInfo::exists(png));
+}
+
+// --selector dims the nodes it does not match: duckboat-02's cell fades into the background,
+// duckboat-01's (matched) stays as it was.
+void TestCli::screenshotSelectorDims()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    auto shoot = [&](const QStringList& extra, QImage& image, QHash<QString, QPoint>& cells) {
+        const QString png = dir.filePath(QStringLiteral("map%1.png").arg(extra.size()));
+        const Run r = runFleetscope(QStringList { QStringLiteral("screenshot"), kHoneycomb + "/nodes.json", kHoneycomb + "/pods.json",
+                                        QStringLiteral("-o"), png, QStringLiteral("--size"), QStringLiteral("800x600"),
+                                        QStringLiteral("--print-cell"), QStringLiteral("duckboat-01"), QStringLiteral("--print-cell"),
+                                        QStringLiteral("duckboat-02") }
+            + extra);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        image = QImage(png);
+        static const QRegularExpression cellRe(QStringLiteral("^cell (\\S+) (\\d+) (\\d+)$"), QRegularExpression::MultilineOption);
+        for (auto it = cellRe.globalMatch(QString::fromUtf8(r.out)); it.hasNext();) {
+            const auto m = it.next();
+            cells.insert(m.captured(1), QPoint(m.captured(2).toInt(), m.captured(3).toInt()));
+        }
+        QCOMPARE(cells.size(), 2);
+    };
+    // Mean distance (largest channel difference) of the 9x9 pixels around p from the map's
+    // background: dimming fades a node into the background.
+    auto contrast = [](const QImage& image, QPoint p) {
+        const QRgb bg = fleet::views::mapBackgroundColor().rgb();
+        double sum = 0;
+        int n = 0;
+        for (int dy = -4; dy <= 4; ++dy)
+            for (int dx = -4; dx <= 4; ++dx) {
+                const QPoint q = p + QPoint(dx, dy);
+                if (!image.rect().contains(q))
+                    continue;
+                sum += channelDistance(image.pixel(q), bg);
+                ++n;
+            }
+        return n ? sum / n : 0.0;
+    };
+    QImage plain, filtered;
+    QHash<QString, QPoint> plainCells, filteredCells;
+    shoot({}, plain, plainCells);
+    shoot({ QStringLiteral("--selector"), QStringLiteral("topology.kubernetes.io/zone=us-east-1a") }, filtered, filteredCells);
+    QCOMPARE(filteredCells, plainCells);
+    const double keptBefore = contrast(plain, plainCells.value("duckboat-01"));
+    const double keptAfter = contrast(filtered, filteredCells.value("duckboat-01"));
+    const double dimmedBefore = contrast(plain, plainCells.value("duckboat-02"));
+    const double dimmedAfter = contrast(filtered, filteredCells.value("duckboat-02"));
+    QVERIFY2(std::abs(keptAfter - keptBefore) < 2, qPrintable(QStringLiteral("%1 -> %2").arg(keptBefore).arg(keptAfter)));
+    QVERIFY2(dimmedBefore > 20 && dimmedAfter < 0.5 * dimmedBefore,
+        qPrintable(QStringLiteral("%1 -> %2").arg(dimmedBefore).arg(dimmedAfter)));
+}
+
+void TestCli::screenshotPanel_data()
+{
+    QTest::addColumn<QString>("panel");
+    QTest::addColumn<bool>("mapOnly");
+    QTest::newRow("problems") << "problems" << false;
+    QTest::newRow("pending") << "pending" << false;
+    QTest::newRow("heatmap") << "heatmap" << false;
+    QTest::newRow("heatmap, map only") << "heatmap" << true;
+}
+
+// --panel puts the panel in a band below, in the same --size; the band is not the map's.
+void TestCli::screenshotPanel()
+{
+    QFETCH(QString, panel);
+    QFETCH(bool, mapOnly);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString png = dir.filePath(QStringLiteral("panel.png"));
+    QStringList args { QStringLiteral("screenshot"), kHoneycomb + "/nodes.json", kHoneycomb + "/pods.json", QStringLiteral("-o"), png,
+        QStringLiteral("--size"), QStringLiteral("900x700"), QStringLiteral("--panel"), panel };
+    if (mapOnly)
+        args << QStringLiteral("--map-only");
+    const Run r = runFleetscope(args);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QImage image(png);
+    QVERIFY(!image.isNull());
+    if (!mapOnly)
+        QCOMPARE(image.size(), QSize(900, 700));
+    // The band (the bottom 40%, 280 px) is a light Qt widget, not the map's dark background.
+    const QRgb bandPixel = image.pixel(image.width() / 2, image.height() - 20);
+    QVERIFY2(QColor(bandPixel).lightnessF() > 0.5, qPrintable(QColor(bandPixel).name()));
+}
+
 void TestCli::screenshotFormatFromSuffix_data()
 {
     QTest::addColumn<QString>("fileName");

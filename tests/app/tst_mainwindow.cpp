@@ -445,13 +445,17 @@ void TestMainWindow::totalsFit()
     // node count elided.
     const QStringList parts = full.split(QStringLiteral(" | "));
     QCOMPARE(parts.size(), 6); // Nodes, Pods, GPUs, CPU, Memory, warnings
-    QStringList expected;
-    for (int i = 0; i < figures; ++i)
+    QStringList expected, expectedFull;
+    for (int i = 0; i < figures; ++i) {
         expected << parts[i].section(QStringLiteral(" ("), 0, 0); // without the breakdowns
-    // The full form (with the breakdowns) where it fits, else the short form's first figures.
-    const QString fullTotals = QStringList(parts.mid(0, 5)).join(QStringLiteral(" | "));
+        expectedFull << parts[i];
+    }
     if (figures > 0) {
-        QVERIFY2(shown == fullTotals || shown.startsWith(expected.join(QStringLiteral(" | "))), qPrintable(shown));
+        // The short form, or the long one where it fits (no hover takes room any more: the
+        // map hovers only after a real pointer move, issue 5).
+        QVERIFY2(shown.startsWith(expected.join(QStringLiteral(" | ")))
+                || shown.startsWith(expectedFull.join(QStringLiteral(" | "))),
+            qPrintable(shown));
         QVERIFY2(!shown.contains(QChar(0x2026)), qPrintable(shown));
     } else {
         QVERIFY2(

@@ -2,6 +2,7 @@
 // xvfb-run) and checks pixels: the colour at a known node's cell, picking, click, zoom.
 
 #include "mapfixtures.h"
+#include "mapviewprobe.h"
 #include "views/map/colormap.h"
 #include "views/map/fleetmapview.h"
 #include "views/map/maplegend.h"
@@ -144,7 +145,7 @@ void TestFleetMapRender::knownNodesHaveTheirColours()
         { "node-0000052", views::cordonedColor() },
     };
     for (const Case& c : cases) {
-        const QPoint p = m_view->cellCenter(node(c.name));
+        const QPoint p = testing::swatchPoint(*m_view, node(c.name));
         QVERIFY2(!p.isNull(), c.name);
         const QColor got = image.pixelColor(QPoint(qRound(p.x() * dpr), qRound(p.y() * dpr)));
         QVERIFY2(near(got, c.expected, 3),
@@ -155,10 +156,7 @@ void TestFleetMapRender::knownNodesHaveTheirColours()
                            .arg(describe(got), describe(c.expected))));
     }
     // Differently loaded nodes differ on screen.
-    const auto pixelAt = [&](const char* name) {
-        const QPoint p = m_view->cellCenter(node(name));
-        return image.pixelColor(QPoint(qRound(p.x() * dpr), qRound(p.y() * dpr)));
-    };
+    const auto pixelAt = [&](const char* name) { return testing::swatchColor(*m_view, image, node(name)); };
     QVERIFY(!near(pixelAt("node-0000007"), pixelAt("node-0000031"), 20));
     // A gutter pixel is the background.
     QCOMPARE(image.pixelColor(1, 1), views::mapBackgroundColor());
@@ -208,8 +206,7 @@ void TestFleetMapRender::wheelZoomKeepsTheNodeUnderTheCursor()
     const QImage image = m_view->grabImage();
     const QPoint after = m_view->cellCenter(n);
     QVERIFY(!after.isNull());
-    const qreal dpr = image.devicePixelRatio();
-    const QColor got = image.pixelColor(QPoint(qRound(after.x() * dpr), qRound(after.y() * dpr)));
+    const QColor got = testing::swatchColor(*m_view, image, n);
     QVERIFY2(near(got, views::shareColor(0.75), 3), qPrintable(describe(got)));
     image.save(QDir::current().filePath(QStringLiteral("tst_fleetmaprender_zoomed.png")));
 }
@@ -220,9 +217,7 @@ void TestFleetMapRender::metricChangeRecolours()
     m_view->setMetric(MapMetric::CpuRequested);
     QCOMPARE(m_view->metric(), MapMetric::CpuRequested);
     const QImage image = m_view->grabImage();
-    const QPoint p = m_view->cellCenter(node("node-0000007"));
-    const qreal dpr = image.devicePixelRatio();
-    const QColor got = image.pixelColor(QPoint(qRound(p.x() * dpr), qRound(p.y() * dpr)));
+    const QColor got = testing::swatchColor(*m_view, image, node("node-0000007"));
     QVERIFY2(near(got, views::shareColor(0.5), 3), qPrintable(describe(got)));
 }
 
@@ -302,7 +297,7 @@ void TestFleetMapRender::labelsNeverCoverCells()
             // The first cells of a labelled block show their own colour.
             const auto nodes = topology.domainNodes(dom);
             for (std::size_t k = 0; k < std::min<std::size_t>(nodes.size(), 3); ++k) {
-                const QPoint p = m_view->cellCenter(nodes[k]);
+                const QPoint p = testing::swatchPoint(*m_view, nodes[k]);
                 if (p.isNull())
                     continue;
                 const QColor expected(views::MapRaster::nodeColor(*c.store, nodes[k], m_view->metric(), keys));

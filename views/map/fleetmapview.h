@@ -20,6 +20,7 @@
 #include <QMetaType>
 #include <QPoint>
 #include <QRect>
+#include <QRectF>
 #include <QWidget>
 
 #include <cstdint>
@@ -70,6 +71,9 @@ public:
     /// Centre of node n's cell in this widget's coordinates (for tests and tooltips);
     /// a null QPoint when n is not visible.
     [[nodiscard]] QPoint cellCenter(model::NodeId n) const;
+    /// Node n's cell in this widget's coordinates (logical px) at the current zoom and pan,
+    /// also when off screen; a null rectangle when n is not laid out.
+    [[nodiscard]] QRectF cellRect(model::NodeId n) const;
     /// The node under a widget position, as hover and click pick it: the node whose cell
     /// holds pos, else, on a gutter, the nearest cell within 2 logical px (ties: the first
     /// in row-major order), else an invalid id. O(1) on a cell; on a gutter O(r^2) for r
@@ -134,3 +138,4 @@ private:
 } // namespace fleet::views
 
 Q_DECLARE_METATYPE(fleet::model::NodeId)
+Q_DECLARE_METATYPE(fleet::model::DomainId)

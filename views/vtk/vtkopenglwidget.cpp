@@ -1,6 +1,8 @@
 #include "vtkopenglwidget.h"
 
 #include <QElapsedTimer>
+#include <QMetaMethod>
+#include <QPainter>
 #include <QLoggingCategory>
 #include <QOpenGLContext>
 #include <QTimer>
@@ -9,6 +11,7 @@
 #include <vtkCommand.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkNew.h>
+#include <vtkOpenGLState.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 
@@ -187,10 +190,20 @@ void VtkOpenGLWidget::paintGL()
     emit aboutToRender();
     QElapsedTimer timer;
     timer.start();
+    // QPainter (paintOverlay below) changes OpenGL state behind VTK's cache: VTK re-reads
+    // it (Reset), and gives it back as it found it (Push / Pop).
+    vtkOpenGLState* state = d->window->GetState();
+    state->Reset();
+    state->Push();
     d->window->SetReadyForRendering(true);
     d->window->Render();
     d->window->SetReadyForRendering(false);
+    state->Pop();
     d->lastRenderMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+    if (isSignalConnected(QMetaMethod::fromSignal(&VtkOpenGLWidget::paintOverlay))) {
+        QPainter painter(this);
+        emit paintOverlay(painter);
+    }
     d->renderedSinceSwap = true;
 }
 

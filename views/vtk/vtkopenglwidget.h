@@ -13,6 +13,8 @@
 #include <QOpenGLWidget>
 #include <QSurfaceFormat>
 
+class QPainter;
+
 #include <memory>
 
 class vtkGenericOpenGLRenderWindow;
@@ -53,6 +55,11 @@ public:
 signals:
     /// Emitted inside paintGL just before VTK renders: last chance to sync the scene.
     void aboutToRender();
+    /// Emitted inside paintGL right after VTK rendered, with a QPainter on this widget (logical
+    /// coordinates): 2D drawing over the 3D scene in the same frame, with no second widget
+    /// to compose (a translucent child widget over a QOpenGLWidget makes Qt compose the
+    /// whole window through a texture each frame).
+    void paintOverlay(QPainter& painter);
     /// Emitted once a frame rendered by VTK has been composed to the screen
     /// (QOpenGLWidget::frameSwapped after a paintGL that rendered).
     void frameRendered();

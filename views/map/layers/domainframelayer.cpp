@@ -1,0 +1,242 @@
+#include "domainframelayer.h"
+
+#include "views/map/colormap.h"
+
+#include <QFontMetrics>
+#include <QPainter>
+
+#include <vtkActor.h>
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <vtkSmartPointer.h>
+#include <vtkUnsignedCharArray.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fleet::views {
+
+using model::DomainId;
+
+namespace {
+
+// Font pixel size by tree level at most, the smallest drawn, and the levels that get label
+// rows in the layout at the default zoom.
+constexpr int kLabelFontPx[] = { 13, 13, 12, 11 }; // by level; deeper levels use the last
+constexpr int kMinLabelFontPx = 8;
+constexpr int kBandedLevels = 2; // region and zone: readable at the default zoom
+constexpr int kMaxLabelRows = 12;
+
+int labelFontPx(int level)
+{
+    constexpr int last = static_cast<int>(std::size(kLabelFontPx)) - 1;
+    return kLabelFontPx[std::clamp(level, 0, last)];
+}
+
+} // namespace
+
+struct DomainFrameLayer::Private {
+    vtkSmartPointer<vtkPolyData> outlines = vtkSmartPointer<vtkPolyData>::New();
+    vtkSmartPointer<vtkActor> actor = vtkSmartPointer<vtkActor>::New();
+    std::vector<std::pair<DomainId, QRectF>> drawn; // labels of the last paint
+};
+
+DomainFrameLayer::DomainFrameLayer()
+    : d(std::make_unique<Private>())
+{
+}
+
+DomainFrameLayer::~DomainFrameLayer() = default;
+
+void DomainFrameLayer::attach(vtkRenderer* renderer)
+{
+    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+    mapper->SetInputData(d->outlines);
+    mapper->SetScalarModeToUseCellData();
+    mapper->SetColorModeToDirectScalars();
+    mapper->ScalarVisibilityOn();
+    d->actor->SetMapper(mapper);
+    d->actor->GetProperty()->LightingOff();
+    d->actor->GetProperty()->SetLineWidth(1.0f);
+    d->actor->VisibilityOff();
+    renderer->AddActor(d->actor);
+}
+
+void DomainFrameLayer::sceneChanged(const MapScene& scene, unsigned changes)
+{
+    if (!(changes & ClusterChanged))
+        return;
+    d->drawn.clear();
+    auto points = vtkSmartPointer<vtkPoints>::New();
+    auto lines = vtkSmartPointer<vtkCellArray>::New();
+    auto colours = vtkSmartPointer<vtkUnsignedCharArray>::New();
+    colours->SetNumberOfComponents(3);
+    if (scene.hasMap()) {
+        const MapLayout& layout = scene.layout;
+        const double h = layout.height();
+        const QColor base = domainOutlineColor();
+        for (std::uint32_t i = 1; i < scene.topology->domainCount(); ++i) {
+            const DomainId dom(i);
+            const CellRect r = layout.domainRect(dom);
+            // Outlines sit in the gutters, a quarter cell further out per tree level, so
+            // nested outlines never coincide and siblings' never touch (gutter = height).
+            const double e = 0.25 * (layout.domainHeight(dom) + 1);
+            const double x0 = r.x - e, x1 = r.x + r.width + e;
+            const double y0 = h - (r.y + r.height) - e, y1 = h - r.y + e;
+            const vtkIdType first = points->GetNumberOfPoints();
+            points->InsertNextPoint(x0, y0, 0.01);
+            points->InsertNextPoint(x1, y0, 0.01);
+            points->InsertNextPoint(x1, y1, 0.01);
+            points->InsertNextPoint(x0, y1, 0.01);
+            const vtkIdType loop[5] = { first, first + 1, first + 2, first + 3, first };
+            lines->InsertNextCell(5, loop);
+            // Brighter for the outer levels.
+            const int level = scene.topology->domainLevel(dom);
+            const double f = level <= 1 ? 1.0 : level == 2 ? 0.8 : 0.55;
+            const unsigned char rgb[3] = { static_cast<unsigned char>(base.red() * f),
+                static_cast<unsigned char>(base.green() * f), static_cast<unsigned char>(base.blue() * f) };
+            colours->InsertNextTypedTuple(rgb);
+        }
+    }
+    d->outlines->Initialize();
+    d->outlines->SetPoints(points);
+    d->outlines->SetLines(lines);
+    d->outlines->GetCellData()->SetScalars(colours);
+    d->outlines->Modified();
+    d->actor->SetVisibility(scene.hasMap());
+}
+
+void DomainFrameLayer::cameraChanged(const MapScene&, const MapCamera& camera)
+{
+    // One logical pixel wide at any zoom.
+    d->actor->GetProperty()->SetLineWidth(static_cast<float>(camera.devicePixelRatio));
+}
+
+std::vector<int> DomainFrameLayer::labelRowsForView(const model::Topology& topology, double pxPerCell)
+{
+    // Rows so that the region and zone labels fit at the default zoom, `pxPerCell` pixels
+    // a cell. The room a label gets is its gap minus the outlines drawn in it (see
+    // placeLabel()).
+    std::vector<int> rows;
+    if (topology.orderedNodes().empty())
+        return rows;
+    const int depth = static_cast<int>(topology.levelKeys().size());
+    rows.assign(static_cast<std::size_t>(std::min(depth, kBandedLevels) + 1), 0);
+    for (int level = 1; level < static_cast<int>(rows.size()); ++level) {
+        const int parentHeight = depth - level + 1;
+        // The block's own outline, (its height + 1) / 4 = parentHeight / 4 cells out, and
+        // those of the siblings above, at most parentHeight / 4 cells below them.
+        const double outlinesCells = 0.5 * parentHeight;
+        const double needCells = (labelFontPx(level) * 1.25 + 2) / pxPerCell + outlinesCells;
+        rows[static_cast<std::size_t>(level)]
+            = std::clamp(static_cast<int>(std::ceil(needCells)) - MapLayout::gutterForHeight(parentHeight), 0, kMaxLabelRows);
+    }
+    return rows;
+}
+
+bool DomainFrameLayer::placeLabel(
+    const MapScene& scene, const MapCamera& camera, const QFont& baseFont, DomainId dom, LabelPlacement& out)
+{
+    // The label's box: in the gap above the block, below the block's own outline (a quarter
+    // cell per tree level out) and across it, at the bottom of the gap. MapLayout keeps
+    // these rows and columns free of cells, so the label never covers a cell. Every row of
+    // blocks gets the whole gap, as the first row does (there the gap is the parent's band,
+    // whose outline lies above it): further down, the bottom outlines of the siblings above
+    // reach a little into the gap (at most a quarter of the parent's height), and a label
+    // as tall as the whole gap covers that stretch of their line. Keeping clear of those
+    // lines left the blocks below the first row unlabelled at zooms where the first row was
+    // labelled, so they looked as if they belonged to the label above (user trial).
+    const MapLayout& layout = scene.layout;
+    const CellRect r = layout.domainRect(dom);
+    const int gap = layout.labelGapRows(dom);
+    if (gap <= 0 || r.width <= 0)
+        return false;
+    const double e = 0.25 * (layout.domainHeight(dom) + 1);
+    const double h = layout.height();
+    const QPointF bottomLeft = camera.toWidget(QPointF(r.x - e, h - (r.y - e)));
+    const QPointF topRight = camera.toWidget(QPointF(r.x + r.width + e, h - (r.y - gap)));
+    // One pixel off the outlines.
+    const QRectF room(QPointF(bottomLeft.x() + 1, topRight.y() + 1), QPointF(topRight.x() - 1, bottomLeft.y() - 1));
+    if (room.height() < kMinLabelFontPx || room.width() < 3 * kMinLabelFontPx)
+        return false;
+    if (room.right() < 0 || room.left() > camera.viewport.width() || room.bottom() < 0
+        || room.top() > camera.viewport.height())
+        return false;
+    const int level = scene.topology->domainLevel(dom);
+    QFont font = baseFont;
+    font.setBold(level == 1);
+    int px = std::min(labelFontPx(level), static_cast<int>(room.height() / 1.25));
+    font.setPixelSize(std::max(1, px));
+    QFontMetrics fm(font);
+    while (fm.height() > room.height() && px > kMinLabelFontPx) {
+        font.setPixelSize(--px);
+        fm = QFontMetrics(font);
+    }
+    if (fm.height() > room.height() || px < kMinLabelFontPx)
+        return false;
+    const QString name = QString::fromStdString(scene.topology->domainName(dom));
+    const int pad = 2;
+    QString text = name;
+    // A narrow block: a smaller font first, then the name elided.
+    while (fm.horizontalAdvance(text) + 2 * pad > room.width() && px > kMinLabelFontPx) {
+        font.setPixelSize(--px);
+        fm = QFontMetrics(font);
+    }
+    if (fm.horizontalAdvance(text) + 2 * pad > room.width()) {
+        text = fm.elidedText(name, Qt::ElideRight, static_cast<int>(room.width()) - 2 * pad);
+        if (text.size() < 5) // fewer than 4 characters of the name left: the tooltip names it
+            return false;
+    }
+    const double textWidth = std::min<double>(fm.horizontalAdvance(text) + 2 * pad, room.width());
+    out.box = QRectF(room.left(), room.bottom() - fm.height(), textWidth, fm.height());
+    out.font = font;
+    out.text = text;
+    return true;
+}
+
+void DomainFrameLayer::paint(QPainter& painter, const MapScene& scene, const MapCamera& camera)
+{
+    d->drawn.clear();
+    if (!scene.hasMap())
+        return;
+    painter.save();
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    const MapLayout& layout = scene.layout;
+    const CellRect visible = camera.visibleCells(layout.width(), layout.height());
+    const double minLabelCells = kMinLabelFontPx * camera.unitsPerPixel;
+    LabelPlacement placement;
+    for (std::uint32_t i = 1; i < scene.topology->domainCount() && static_cast<int>(d->drawn.size()) < kMaxLabels; ++i) {
+        const DomainId dom(i);
+        // Cheap rejections before the font work: a gap too low for the smallest font, or a
+        // block off screen (its label sits within a few rows above it).
+        if (layout.labelGapRows(dom) < minLabelCells)
+            continue;
+        const CellRect r = layout.domainRect(dom);
+        const int gap = layout.labelGapRows(dom);
+        if (!CellRect { r.x - 2, r.y - gap - 2, r.width + 4, gap + 4 }.intersects(visible))
+            continue;
+        if (!placeLabel(scene, camera, m_font, dom, placement))
+            continue;
+        painter.fillRect(placement.box, QColor(18, 20, 26, 200));
+        painter.setFont(placement.font);
+        painter.setPen(QColor(242, 242, 247));
+        painter.drawText(placement.box, Qt::AlignCenter, placement.text);
+        d->drawn.emplace_back(dom, placement.box);
+    }
+    painter.restore();
+}
+
+DomainId DomainFrameLayer::labelAt(const QPointF& pos) const
+{
+    for (const auto& [dom, box] : d->drawn)
+        if (box.contains(pos))
+            return dom;
+    return {};
+}
+
+} // namespace fleet::views

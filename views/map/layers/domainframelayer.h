@@ -1,0 +1,54 @@
+#pragma once
+// Layer: domain frames (one outline per topology domain, in the gutters) and their labels,
+// painted with QPainter in the empty rows MapLayout reserves above each block
+// (MapLayout::labelGapRows()), at the size those rows have on screen: a label never covers
+// a cell, and deeper levels' labels appear as zooming in makes room.
+
+#include "views/map/layers/maplayer.h"
+
+#include <QFont>
+#include <QString>
+
+#include <span>
+
+namespace fleet::views {
+
+/// Outlines are one VTK polydata rebuilt on ClusterChanged only; labels are placed per frame
+/// for the domains on screen (at most kMaxLabels). Thread: GUI thread.
+class DomainFrameLayer final : public MapLayer {
+public:
+    DomainFrameLayer();
+    ~DomainFrameLayer() override;
+    void attach(vtkRenderer* renderer) override;
+    void sceneChanged(const MapScene& scene, unsigned changes) override;
+    void cameraChanged(const MapScene& scene, const MapCamera& camera) override;
+    void paint(QPainter& painter, const MapScene& scene, const MapCamera& camera) override;
+
+    /// Where and how domain d's label is drawn at `camera`.
+    struct LabelPlacement {
+        QRectF box; // GL widget logical coordinates
+        QFont font;
+        QString text;
+    };
+    /// Places domain d's label; false when it does not fit or is off screen. `baseFont` is
+    /// the widget's font (family; sizes are set here).
+    [[nodiscard]] static bool placeLabel(
+        const MapScene& scene, const MapCamera& camera, const QFont& baseFont, model::DomainId d, LabelPlacement& out);
+    /// The domain whose drawn label holds `pos` (GL widget coordinates) in the last paint,
+    /// or an invalid id.
+    [[nodiscard]] model::DomainId labelAt(const QPointF& pos) const;
+    /// Extra label rows per tree level so that region and zone labels fit at `pxPerCell`
+    /// (MapLayout::build()'s labelRowsByLevel).
+    [[nodiscard]] static std::vector<int> labelRowsForView(const model::Topology& topology, double pxPerCell);
+    void setBaseFont(const QFont& font) { m_font = font; }
+
+    /// Labels painted per frame at most; beyond, names are in the tooltip.
+    static constexpr int kMaxLabels = 3000;
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+    QFont m_font;
+};
+
+} // namespace fleet::views

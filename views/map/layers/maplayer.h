@@ -1,0 +1,155 @@
+#pragma once
+// The fleet map as a stack of layers.
+//
+// Design note (STYLE.md, after 3D Slicer's displayable managers and ParaView's
+// representations): FleetMapView owns the camera, the input events and an ordered stack of
+// MapLayer objects; each layer turns one aspect of the shared, read-only MapScene into
+// pixels (VTK actors it owns, and/or QPainter strokes over the GL image), listens to the
+// data (sceneChanged) and the camera (cameraChanged) and never edits the store, the
+// topology, the layout or another layer. A layer that needs a new frame asks through
+// MapScene::requestRender, which the view merges into one render per event-loop turn.
+// Adding a layer (what-if shading, plan overlay) is one new file plus one line in
+// FleetMapView::Private::buildLayers(); no other layer changes.
+//
+// Stack order (bottom to top): VTK actors in the order the layers attach them (texel
+// image with the filter's dimming, domain frames), then the QPainter overlay in layer order (cell
+// gaps and per-node detail, domain labels, markers, selection, breadcrumb).
+// Thread: GUI thread only. VTK headers stay in the layers' .cpp files.
+
+#include "model/clusterstore.h"
+#include "model/ids.h"
+#include "model/metrics/metric.h"
+#include "model/topology.h"
+#include "views/map/maplayout.h"
+#include "views/map/mapmetric.h"
+
+#include <QPointF>
+#include <QRectF>
+#include <QSize>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+class QPainter;
+class vtkRenderer;
+
+namespace fleet::views {
+
+/// The map's 2D camera: world x = cell column, world y = layout height - cell row (row 0 of
+/// cells at the top), `unitsPerPixel` world units (cells) per logical pixel, centred on
+/// (centerX, centerY) in a viewport of `viewport` logical pixels. A value; cheap to copy.
+struct MapCamera {
+    double centerX = 0;
+    double centerY = 0;
+    double unitsPerPixel = 1;
+    QSize viewport { 1, 1 };
+    double layoutHeight = 0; // the layout's height in cells, to flip rows
+    double devicePixelRatio = 1; // device pixels per logical pixel
+
+    /// Logical pixels per cell (> 0).
+    [[nodiscard]] double pxPerCell() const noexcept { return 1.0 / unitsPerPixel; }
+    [[nodiscard]] QPointF toWorld(const QPointF& p) const noexcept
+    {
+        return { centerX + (p.x() - viewport.width() / 2.0) * unitsPerPixel,
+            centerY - (p.y() - viewport.height() / 2.0) * unitsPerPixel };
+    }
+    [[nodiscard]] QPointF toWidget(const QPointF& world) const noexcept
+    {
+        return { viewport.width() / 2.0 + (world.x() - centerX) / unitsPerPixel,
+            viewport.height() / 2.0 - (world.y() - centerY) / unitsPerPixel };
+    }
+    /// A position in cell coordinates (fractional column, fractional row from the top).
+    [[nodiscard]] QPointF toCell(const QPointF& p) const noexcept
+    {
+        const QPointF w = toWorld(p);
+        return { w.x(), layoutHeight - w.y() };
+    }
+    /// Cells [x, x + w) x [y, y + h) (row 0 at the top) on screen, in logical pixels.
+    [[nodiscard]] QRectF cellsToWidget(double x, double y, double w, double h) const noexcept
+    {
+        return QRectF(toWidget(QPointF(x, layoutHeight - y)), toWidget(QPointF(x + w, layoutHeight - y - h)));
+    }
+    /// The visible cell columns and rows, clamped to [0, width) x [0, height).
+    [[nodiscard]] CellRect visibleCells(int layoutWidth, int layoutHeightCells) const noexcept
+    {
+        const QPointF a = toCell(QPointF(0, 0));
+        const QPointF b = toCell(QPointF(viewport.width(), viewport.height()));
+        const int x0 = std::max(0, static_cast<int>(std::floor(a.x())));
+        const int y0 = std::max(0, static_cast<int>(std::floor(a.y())));
+        const int x1 = std::min(layoutWidth, static_cast<int>(std::ceil(b.x())));
+        const int y1 = std::min(layoutHeightCells, static_cast<int>(std::ceil(b.y())));
+        return { x0, y0, std::max(0, x1 - x0), std::max(0, y1 - y0) };
+    }
+};
+
+/// Everything the layers read: the cluster, its layout, the view state the app sets. Owned
+/// by FleetMapView; layers hold a const reference and never write to it.
+struct MapScene {
+    std::shared_ptr<const model::ClusterStore> store; // null: empty map
+    std::shared_ptr<const model::Topology> topology;
+    MapLayout layout;
+    MetricKeys keys; // of `store`
+    MapMetric metric = MapMetric::GpuRequested; // the nearest built-in of metricRef (legacy callers)
+    /// The metric the map is coloured by (model::MetricRegistry), never null.
+    std::shared_ptr<const model::Metric> metricRef = mapMetric(MapMetric::GpuRequested);
+    /// The store with its prices, for metric values; null without a store.
+    std::shared_ptr<const model::MetricContext> metricContext;
+    /// metricRef's values over the store (computed once by the legend, which owns it); null
+    /// without a store.
+    const model::MetricColumn* column = nullptr;
+    model::NodeId selected;
+    /// Indexed by NodeId; 0 dims the node. Null: nothing dimmed.
+    std::shared_ptr<const std::vector<std::uint8_t>> mask;
+    /// Nodes with a problem other than NotReady / cordoned (setProblemNodes()).
+    std::vector<model::NodeId> problemNodes;
+    /// The pointer's position over the GL widget, valid after a real pointer move while it
+    /// is inside (never a position the pointer merely rests at when the window appears).
+    bool pointerInside = false;
+    QPointF pointerPos;
+    /// The camera the view fits the whole map with (to tell "zoomed in").
+    double fittedUnitsPerPixel = 1;
+    /// Asks for one more frame (merged: one per event-loop turn).
+    std::function<void()> requestRender;
+
+    [[nodiscard]] bool hasMap() const noexcept { return store && topology && layout.width() > 0; }
+    [[nodiscard]] bool isDimmed(model::NodeId n) const noexcept
+    {
+        return mask && n.index() < mask->size() && (*mask)[n.index()] == 0;
+    }
+};
+
+/// One layer of the fleet map. Every hook has an empty default, so a layer overrides only
+/// what it uses. A layer never edits the scene or the store.
+class MapLayer {
+public:
+    MapLayer() = default;
+    MapLayer(const MapLayer&) = delete;
+    MapLayer& operator=(const MapLayer&) = delete;
+    virtual ~MapLayer() = default;
+
+    /// What changed in the scene, for sceneChanged().
+    enum Change : unsigned {
+        ClusterChanged = 1, // store, topology or layout (also a relayout)
+        MetricChanged = 2,
+        SelectionChanged = 4,
+        MaskChanged = 8,
+        ProblemsChanged = 16,
+    };
+
+    /// Once, when the layer joins the stack: add its VTK actors to `renderer`.
+    virtual void attach(vtkRenderer* /*renderer*/) {}
+    /// The scene changed (a bitwise OR of Change values): rebuild what depends on it.
+    virtual void sceneChanged(const MapScene& /*scene*/, unsigned /*changes*/) {}
+    /// Just before each VTK frame, with the camera it renders with: sync actors (line widths,
+    /// visibility by zoom). Must be cheap: no uploads here.
+    virtual void cameraChanged(const MapScene& /*scene*/, const MapCamera& /*camera*/) {}
+    /// Paints over the GL image, in the GL widget's logical coordinates, after the layers
+    /// below it. Must be cheap (per frame): work only on what is on screen.
+    virtual void paint(QPainter& /*painter*/, const MapScene& /*scene*/, const MapCamera& /*camera*/) {}
+};
+
+} // namespace fleet::views

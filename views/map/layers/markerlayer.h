@@ -1,0 +1,41 @@
+#pragma once
+// Layer: problem markers. NotReady nodes (red rings), cordoned nodes (pink diamonds) and
+// the nodes of setProblemNodes() (amber triangles: node conditions, unhealthy GPUs,
+// over-committed requests; model::findNodeProblems()) get a marker of a fixed on-screen size
+// (kMarkerPx) centred on their cell at every zoom, so that one NotReady node among
+// 100,000 (a cell under a pixel wide at the fitted zoom) is findable. Once a cell is large
+// on screen the marker moves to the cell's top-right corner, clear of its detail.
+
+#include "views/map/layers/maplayer.h"
+
+#include <QPixmap>
+
+namespace fleet::views {
+
+enum class NodeMarkerKind : std::uint8_t { Problem, Cordoned, NotReady };
+
+/// Markers are collected on ClusterChanged / ProblemsChanged (one pass over the readiness
+/// and unschedulable columns); a frame blits one cached sprite per marker on screen, the
+/// most severe kind last (on top).
+class MarkerLayer final : public MapLayer {
+public:
+    /// Marker diameter in logical pixels.
+    static constexpr int kMarkerPx = 9;
+
+    void sceneChanged(const MapScene& scene, unsigned changes) override;
+    void paint(QPainter& painter, const MapScene& scene, const MapCamera& camera) override;
+
+    /// The marked nodes and their kinds, most severe last (for tests).
+    [[nodiscard]] const std::vector<std::pair<model::NodeId, NodeMarkerKind>>& markers() const noexcept { return m_markers; }
+    /// The colour a marker of `kind` is drawn in.
+    [[nodiscard]] static QColor markerColor(NodeMarkerKind kind);
+
+private:
+    const QPixmap& sprite(NodeMarkerKind kind, double dpr);
+
+    std::vector<std::pair<model::NodeId, NodeMarkerKind>> m_markers;
+    QPixmap m_sprites[3];
+    double m_spriteDpr = 0;
+};
+
+} // namespace fleet::views
