@@ -261,6 +261,17 @@ int render(const ScreenshotOptions& options)
         return fail(QStringLiteral("timed out waiting for the first frame of the map"), 1);
     QCoreApplication::processEvents();
 
+    // The problems, pending counts and search index of the toolbar come from a worker: wait
+    // for them, so the image shows their counts and the problem markers, as the window
+    // settles to (without, the toolbar read "Indexing names..." and "Problems (...)").
+    if (ExplorePanels* explore = window.explorePanels()) {
+        bool analysed = !explore->isIndexing();
+        QObject::connect(explore, &ExplorePanels::analysisApplied, &window, [&] { analysed = true; });
+        if (!waitFor(analysed, kTimeoutMs))
+            return fail(QStringLiteral("timed out waiting for the problems and the search index"), 1);
+        QCoreApplication::processEvents();
+    }
+
     // The view state the window would have: the filter, then the focus.
     const ImportedCluster& cluster = *window.cluster();
     if (!options.selectorText.isEmpty())
