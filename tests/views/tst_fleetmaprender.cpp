@@ -10,6 +10,7 @@
 #include "views/vtk/vtkopenglwidget.h"
 
 #include <QApplication>
+#include <QMouseEvent>
 #include <QDir>
 #include <QOpenGLWidget>
 #include <QSignalSpy>
@@ -114,6 +115,15 @@ void TestFleetMapRender::showAndWaitForFrame()
     m_view->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
     QVERIFY(frames.count() > 0 || frames.wait(10000));
+}
+
+// A pointer move delivered straight to the GL widget. QTest::mouseMove warps the X server's
+// pointer too, whose own motion events then arrive later, in any order with the next move:
+// CI once saw the hover of an earlier position win.
+static void moveOver(QWidget* gl, const QPoint& pos)
+{
+    QMouseEvent event(QEvent::MouseMove, QPointF(pos), QPointF(gl->mapToGlobal(pos)), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(gl, &event);
 }
 
 void TestFleetMapRender::wheel(const QPointF& glPos, int angle)
@@ -429,8 +439,8 @@ void TestFleetMapRender::hoverFollowsTheMapUnderARestingPointer()
     const model::NodeId first = node("node-0000031");
     const QPoint local = m_view->cellCenter(first) - gl->pos();
     const QPoint inView = local + gl->pos();
-    QTest::mouseMove(gl, QPoint(2, 2)); // Qt drops a move to where the pointer already is
-    QTest::mouseMove(gl, local);
+    moveOver(gl, QPoint(2, 2)); // Qt drops a move to where the pointer already is
+    moveOver(gl, local);
     QTRY_VERIFY(hovered.count() > 0);
     QCOMPARE(hovered.last().at(0).value<model::NodeId>(), first);
     QTRY_VERIFY(QToolTip::isVisible());
@@ -451,7 +461,7 @@ void TestFleetMapRender::hoverFollowsTheMapUnderARestingPointer()
     // Back to the first cluster, the pointer on a cell again; the tooltip shows again.
     m_view->setCluster(m_cluster.store, m_cluster.topology);
     QCOMPARE(hovered.last().at(0).value<model::NodeId>(), first);
-    QTest::mouseMove(gl, local + QPoint(1, 0));
+    moveOver(gl, local + QPoint(1, 0));
     QTRY_VERIFY(QToolTip::isVisible());
 
     // Zooming out far around another point moves the map under the pointer: the pointer is
@@ -467,7 +477,7 @@ void TestFleetMapRender::hoverFollowsTheMapUnderARestingPointer()
 
     // A resize refits the map: the node under the resting pointer is recomputed.
     m_view->resetView();
-    QTest::mouseMove(gl, local);
+    moveOver(gl, local);
     QTRY_COMPARE(hovered.last().at(0).value<model::NodeId>(), first);
     hovered.clear();
     m_view->resize(500, 700);
@@ -476,7 +486,7 @@ void TestFleetMapRender::hoverFollowsTheMapUnderARestingPointer()
     QVERIFY(hovered.last().at(0).value<model::NodeId>() != first);
 
     // Leaving: an invalid id.
-    QTest::mouseMove(gl, m_view->cellCenter(first) - gl->pos());
+    moveOver(gl, m_view->cellCenter(first) - gl->pos());
     QTRY_COMPARE(hovered.last().at(0).value<model::NodeId>(), first);
     hovered.clear();
     QEvent leave(QEvent::Leave);
