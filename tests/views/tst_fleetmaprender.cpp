@@ -194,7 +194,7 @@ void TestFleetMapRender::clickActivatesTheNode()
     QOpenGLWidget* gl = glWidget();
     QVERIFY(gl);
     const QPoint local = m_view->cellCenter(n) - gl->pos();
-    QTest::mouseMove(gl, local);
+    moveOver(gl, local);
     QTRY_VERIFY(hovered.count() > 0);
     QCOMPARE(hovered.last().at(0).value<model::NodeId>(), n);
     QTest::mouseClick(gl, Qt::LeftButton, {}, local);
