@@ -169,12 +169,11 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
         try {
             options.selector = model::parseLabelSelector(options.selectorText.toStdString());
         } catch (const model::LabelSelectorError& e) {
-            // The selector, and a caret under the place where it went wrong.
+            // The selector, and a caret under the place where it went wrong (the message
+            // itself starts with "at character N").
             const int column = static_cast<int>(e.position());
-            return fail(QStringLiteral("--selector: %1 at character %2\n  %3\n  %4^")
-                            .arg(QString::fromStdString(e.what()))
-                            .arg(column + 1)
-                            .arg(options.selectorText, QString(column, QLatin1Char(' '))),
+            return fail(QStringLiteral("--selector: %1\n  %2\n  %3^")
+                            .arg(QString::fromStdString(e.what()), options.selectorText, QString(column, QLatin1Char(' '))),
                 2);
         }
     }
@@ -274,9 +273,15 @@ int render(const ScreenshotOptions& options)
 
     // The view state the window would have: the filter, then the focus.
     const ImportedCluster& cluster = *window.cluster();
-    if (!options.selectorText.isEmpty())
-        window.mapView()->setNodeMask(std::make_shared<const std::vector<std::uint8_t>>(
-            model::nodesMatchingSelector(*cluster.store, options.selector)));
+    if (!options.selectorText.isEmpty()) {
+        auto mask = std::make_shared<const std::vector<std::uint8_t>>(model::nodesMatchingSelector(*cluster.store, options.selector));
+        const auto matching = static_cast<std::size_t>(std::count(mask->begin(), mask->end(), std::uint8_t(1)));
+        // Every node dimmed with no word of why looked like a broken map (user trial).
+        if (matching == 0)
+            std::fprintf(stderr, "fleetscope screenshot: warning: --selector %s matches none of the %zu nodes\n",
+                qPrintable(options.selectorText), cluster.store->nodeCount());
+        window.mapView()->setNodeMask(std::move(mask));
+    }
     if (options.focus.startsWith(QLatin1String("node/"))) {
         const QString name = options.focus.mid(5);
         const model::NodeId node = cluster.store->findNode(name.toStdString());

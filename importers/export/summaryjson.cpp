@@ -209,7 +209,7 @@ void writeSummaryText(const model::ClusterStore& store, const ImportReport& repo
         out << groupThousands(c.podsOnUnknownNodes) << " on nodes not in the input, ";
     out << groupThousands(c.podsTerminal) << " succeeded or failed)\n";
     out << "workloads: " << groupThousands(store.workloadCount())
-        << " (by their pods' controller and labels, model/workloadname.h: Deployments, StatefulSets, DaemonSets, Jobs, CronJobs, "
+        << " (by their pods' controller and labels: Deployments, StatefulSets, DaemonSets, Jobs, CronJobs, "
            "JobSets, ...)\n\n";
     char line[256];
     std::snprintf(line, sizeof line, "%-14s %18s %18s %8s %18s\n", "resource", "requested", "allocatable", "share", "pending");

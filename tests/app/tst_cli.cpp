@@ -516,7 +516,10 @@ void TestCli::screenshotViewStateErrors_data()
     QTest::addColumn<QStringList>("options");
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("inStderr");
-    QTest::newRow("malformed selector") << QStringList { "--selector", "zone in (a,b" } << 2 << "--selector: ";
+    // The position once, then the selector and a caret under it.
+    QTest::newRow("malformed selector") << QStringList { "--selector", "zone in (a,b" } << 2
+                                        << "--selector: at character 13: found the end of the selector, expected: ',' or ')'\n"
+                                           "  zone in (a,b\n              ^";
     QTest::newRow("selector caret") << QStringList { "--selector", "a=b,,c" } << 2 << "^";
     QTest::newRow("unknown node") << QStringList { "--focus", "node/nope" } << 1 << "--focus: no node named \"nope\"";
     QTest::newRow("empty node") << QStringList { "--focus", "node/" } << 2 << "expected node/NAME";
@@ -594,6 +597,15 @@ void TestCli::screenshotSelectorDims()
     QVERIFY2(std::abs(keptAfter - keptBefore) < 2, qPrintable(QStringLiteral("%1 -> %2").arg(keptBefore).arg(keptAfter)));
     QVERIFY2(dimmedBefore > 20 && dimmedAfter < 0.5 * dimmedBefore,
         qPrintable(QStringLiteral("%1 -> %2").arg(dimmedBefore).arg(dimmedAfter)));
+
+    // A selector that matches no node still writes the image, with a warning that says so
+    // (user trial: every node dimmed and not a word why).
+    const QString none = dir.filePath(QStringLiteral("none.png"));
+    const Run r = runFleetscope({ QStringLiteral("screenshot"), kHoneycomb + "/nodes.json", kHoneycomb + "/pods.json",
+        QStringLiteral("-o"), none, QStringLiteral("--selector"), QStringLiteral("eks.amazonaws.com/capacityType=SPOT") });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(r.err.contains("warning: --selector eks.amazonaws.com/capacityType=SPOT matches none of the 2 nodes"), r.err.constData());
+    QVERIFY(QFileInfo::exists(none));
 }
 
 void TestCli::screenshotPanel_data()
