@@ -56,25 +56,11 @@ void MarkerLayer::sceneChanged(const MapScene& scene, unsigned changes)
     m_markers.insert(m_markers.end(), notReady.begin(), notReady.end());
 }
 
-const QPixmap& MarkerLayer::sprite(NodeMarkerKind kind, double dpr)
+namespace {
+
+// Adds the outline of a marker of `kind` centred on `c`, `r` logical px in radius.
+void addMarkerShape(QPainterPath& path, NodeMarkerKind kind, QPointF c, double r)
 {
-    if (dpr != m_spriteDpr) {
-        for (QPixmap& p : m_sprites)
-            p = QPixmap();
-        m_spriteDpr = dpr;
-    }
-    QPixmap& pm = m_sprites[static_cast<int>(kind)];
-    if (!pm.isNull())
-        return pm;
-    const int size = kMarkerPx + 4; // room for the halo
-    pm = QPixmap(static_cast<int>(std::ceil(size * dpr)), static_cast<int>(std::ceil(size * dpr)));
-    pm.setDevicePixelRatio(dpr);
-    pm.fill(Qt::transparent);
-    QPainter p(&pm);
-    p.setRenderHint(QPainter::Antialiasing);
-    const QPointF c(size / 2.0, size / 2.0);
-    const double r = kMarkerPx / 2.0;
-    QPainterPath path;
     switch (kind) {
     case NodeMarkerKind::NotReady:
         path.addEllipse(c, r - 1, r - 1);
@@ -93,14 +79,9 @@ const QPixmap& MarkerLayer::sprite(NodeMarkerKind kind, double dpr)
         path.closeSubpath();
         break;
     }
-    // A dark halo, then the colour: visible on every share colour and on the background.
-    p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(QColor(0, 0, 0, 220), 4.0));
-    p.drawPath(path);
-    p.setPen(QPen(markerColor(kind), 2.0));
-    p.drawPath(path);
-    return pm;
 }
+
+} // namespace
 
 void MarkerLayer::paint(QPainter& painter, const MapScene& scene, const MapCamera& camera)
 {
@@ -124,25 +105,7 @@ void MarkerLayer::paint(QPainter& painter, const MapScene& scene, const MapCamer
         if (c.x() < -half || c.y() < -half || c.x() > w + half || c.y() > h + half)
             continue;
         c = QPointF(std::floor(c.x()) + 0.5, std::floor(c.y()) + 0.5);
-        QPainterPath& path = paths[static_cast<int>(kind)];
-        switch (kind) {
-        case NodeMarkerKind::NotReady:
-            path.addEllipse(c, r - 1, r - 1);
-            break;
-        case NodeMarkerKind::Cordoned:
-            path.moveTo(c.x(), c.y() - r);
-            path.lineTo(c.x() + r, c.y());
-            path.lineTo(c.x(), c.y() + r);
-            path.lineTo(c.x() - r, c.y());
-            path.closeSubpath();
-            break;
-        case NodeMarkerKind::Problem:
-            path.moveTo(c.x(), c.y() - r);
-            path.lineTo(c.x() + r, c.y() + r - 1);
-            path.lineTo(c.x() - r, c.y() + r - 1);
-            path.closeSubpath();
-            break;
-        }
+        addMarkerShape(paths[static_cast<int>(kind)], kind, c, r);
     }
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing);

@@ -8,15 +8,15 @@
 
 #include "views/map/layers/maplayer.h"
 
-#include <QPixmap>
+#include <QColor>
 
 namespace fleet::views {
 
 enum class NodeMarkerKind : std::uint8_t { Problem, Cordoned, NotReady };
 
 /// Markers are collected on ClusterChanged / ProblemsChanged (one pass over the readiness
-/// and unschedulable columns); a frame blits one cached sprite per marker on screen, the
-/// most severe kind last (on top).
+/// and unschedulable columns); a frame strokes one path per kind over the markers on
+/// screen, the most severe kind last (on top).
 class MarkerLayer final : public MapLayer {
 public:
     /// Marker diameter in logical pixels.
@@ -31,11 +31,7 @@ public:
     [[nodiscard]] static QColor markerColor(NodeMarkerKind kind);
 
 private:
-    const QPixmap& sprite(NodeMarkerKind kind, double dpr);
-
     std::vector<std::pair<model::NodeId, NodeMarkerKind>> m_markers;
-    QPixmap m_sprites[3];
-    double m_spriteDpr = 0;
 };
 
 } // namespace fleet::views
