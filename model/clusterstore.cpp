@@ -139,9 +139,20 @@ void PodRecord::clear()
     labels.clear();
     schedulingMessage.clear();
     schedulingGates.clear();
+    uid.clear();
+    podAffinity.clear();
+    podAntiAffinity.clear();
+    spreadConstraints.clear();
+    hostPorts.clear();
+    volumes.clear();
+    flags = PodFlagNone;
+    gpuShareMilli = 0;
 }
 
-ClusterStore::ClusterStore() = default;
+ClusterStore::ClusterStore()
+    : m_scheduling(makeSchedulingColumns())
+{
+}
 
 void ClusterStore::reserve(std::size_t nodes, std::size_t pods)
 {
@@ -372,6 +383,7 @@ PodId ClusterStore::addPod(const PodRecord& r)
         }
         m_podGateSet.push_back(internSet(m_gateSets, m_gateIndex, set, h));
     }
+    addPodScheduling(r);
     return id;
 }
 

@@ -11,9 +11,11 @@
 
 #include "ids.h"
 #include "resources.h"
+#include "schedulingtypes.h"
 #include "stringpool.h"
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -73,6 +75,18 @@ struct NodeSelectorRequirement {
 struct NodeSelectorTerm {
     std::vector<NodeSelectorRequirement> requirements;
     bool operator==(const NodeSelectorTerm&) const noexcept = default;
+};
+
+/// A PersistentVolume a pod uses (through its claim, resolved by the PV's claimRef) that
+/// constrains nodes: its spec.nodeAffinity.required terms (ORed; the VolumeBinding rule) and
+/// its zone / region labels (topology.kubernetes.io/zone and /region and the
+/// failure-domain.beta.kubernetes.io forms; the VolumeZone rule, values split on "__").
+/// Only volumes with a constraint are stored. Source: pkg/scheduler/framework/plugins/volumezone.
+struct VolumeConstraint {
+    StringId volume; // the PV's name
+    std::vector<std::pair<StringId, std::vector<StringId>>> zoneLabels; // label key -> allowed values
+    std::vector<NodeSelectorTerm> nodeAffinity;
+    bool operator==(const VolumeConstraint&) const noexcept = default;
 };
 
 /// Node readiness: the status of the node's Ready condition (status.conditions[type=Ready]).
@@ -195,6 +209,21 @@ struct PodRecord {
     /// spec.schedulingGates[].name, in input order.
     std::vector<std::string> schedulingGates;
 
+    // ---- for the what-if (issue 6); the importer fills what its input has ----
+    std::string uid; // metadata.uid; empty when the input has none (the trace)
+    /// Required pod affinity / anti-affinity terms
+    /// (spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution), selectors
+    /// interned with the store's strings: build them with ClusterStore::internSelector().
+    std::vector<PodAffinityTerm> podAffinity;
+    std::vector<PodAffinityTerm> podAntiAffinity;
+    std::vector<TopologySpreadConstraint> spreadConstraints;
+    std::vector<HostPort> hostPorts;
+    std::vector<VolumeConstraint> volumes;
+    std::uint16_t flags = PodFlagNone; // PodFlag bits
+    /// On a node with shared GPUs (the trace): the share of one GPU this pod holds, in
+    /// milli-GPU (1..999), else 0. Whole-GPU pods leave it 0.
+    std::int32_t gpuShareMilli = 0;
+
     /// Resets every field to its default, keeping allocated memory for the next pod.
     void clear();
 };
@@ -313,6 +342,39 @@ public:
     /// Required node affinity terms (ORed); empty when the pod has none.
     [[nodiscard]] std::span<const NodeSelectorTerm> podRequiredAffinity(PodId p) const noexcept;
 
+    // ---- scheduling constraints for the what-if (schedulingtypes.h) ----
+    /// metadata.uid; "" when the input has none.
+    [[nodiscard]] std::string_view podUid(PodId p) const noexcept;
+    /// Required pod affinity / anti-affinity terms, spread constraints (both whenUnsatisfiable
+    /// kinds), host ports, volume constraints, in input order.
+    [[nodiscard]] std::span<const PodAffinityTerm> podAffinity(PodId p) const noexcept;
+    [[nodiscard]] std::span<const PodAffinityTerm> podAntiAffinity(PodId p) const noexcept;
+    [[nodiscard]] std::span<const TopologySpreadConstraint> podSpreadConstraints(PodId p) const noexcept;
+    [[nodiscard]] std::span<const HostPort> podHostPorts(PodId p) const noexcept;
+    [[nodiscard]] std::span<const VolumeConstraint> podVolumes(PodId p) const noexcept;
+    /// PodFlag bits.
+    [[nodiscard]] std::uint16_t podFlags(PodId p) const noexcept;
+    /// The pod's share of one shared GPU in milli-GPU (1..999), 0 when it holds whole GPUs or none.
+    [[nodiscard]] std::int32_t podGpuShareMilli(PodId p) const noexcept;
+    /// True when some pod has required pod affinity or anti-affinity (filters skip the
+    /// InterPodAffinity work otherwise).
+    [[nodiscard]] bool hasPodAffinity() const noexcept;
+    /// Interns a selector built from strings (matchLabels as `k In (v)`); values sorted.
+    [[nodiscard]] InternedSelector internSelector(bool null, const std::vector<std::pair<std::string, std::string>>& matchLabels,
+        const std::vector<std::tuple<std::string, MatchOperator, std::vector<std::string>>>& matchExpressions);
+
+    // ---- namespaces and disruption budgets ----
+    /// Sets a namespace's labels (from `kubectl get ns -o json`). Thread: building only.
+    void setNamespaceLabels(std::string_view namespaceName, const std::vector<std::pair<std::string, std::string>>& labels);
+    /// True when some namespace's labels were given (namespaceSelector can be evaluated).
+    [[nodiscard]] bool namespacesKnown() const noexcept;
+    /// The labels of a namespace; empty when unknown.
+    [[nodiscard]] std::span<const Label> namespaceLabels(StringId namespaceName) const noexcept;
+    /// Appends a PodDisruptionBudget. Throws std::invalid_argument when namespace/name is
+    /// empty or already used.
+    void addDisruptionBudget(const DisruptionBudgetRecord& record);
+    [[nodiscard]] std::span<const DisruptionBudget> disruptionBudgets() const noexcept;
+
     // ---- workloads -------------------------------------------------------------------
     [[nodiscard]] OwnerKind workloadKind(WorkloadId w) const noexcept { return m_workloadKind[w.index()]; }
     [[nodiscard]] std::string_view workloadName(WorkloadId w) const noexcept { return str(m_workloadName[w.index()]); }
@@ -394,6 +456,12 @@ private:
     std::vector<Label> m_labelScratch; // addPod()'s working set, reused
     std::vector<std::vector<StringId>> m_gateSets{{}};
     std::unordered_multimap<std::size_t, std::uint32_t> m_gateIndex;
+
+    // what-if constraints (clusterstore_scheduling.cpp)
+    struct SchedulingColumns;
+    static std::shared_ptr<SchedulingColumns> makeSchedulingColumns();
+    void addPodScheduling(const PodRecord& r); // the scheduling fields of the pod just added
+    std::shared_ptr<SchedulingColumns> m_scheduling; // never null; shared_ptr keeps the store movable with an incomplete type
 
     // workloads
     std::vector<OwnerKind> m_workloadKind;

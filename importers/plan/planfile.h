@@ -1,0 +1,77 @@
+#pragma once
+// Plan files: a plan saved as JSON (schema documented in resources/schemas/plan-v1.md, versioned
+// by "fleetscopePlan": 1), read back and re-checked against a (possibly newer) state, and
+// exported as CSV and as a reviewable kubectl script (issue 6).
+//
+// A plan file names its source (each input file's name and SHA-256, or a live cluster's server
+// and resourceVersion), pods by namespace, name and uid, nodes by name, domains by path
+// (model/domainpath.h), and every ActionType. Reading validates everything and reports the
+// first error with its place (file, JSON path); writing is atomic (a temporary file renamed
+// over the target: a failure never leaves a half-written file).
+//
+// Thread: any (pure functions of their inputs).
+
+#include "model/plan/plan.h"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fleet::importers {
+
+/// Where a plan's state came from.
+struct PlanSource {
+    struct File {
+        std::string name;   // as given on the command line or opened in the window
+        std::string sha256; // lowercase hex of the file's bytes
+    };
+    std::vector<File> files;
+    std::string server;          // live cluster: the API server URL
+    std::string resourceVersion; // live cluster: the list's resourceVersion
+    std::string simulated;       // simulated cluster: "nodes=100000 seed=1"
+};
+
+/// A plan as stored.
+struct PlanDocument {
+    int version = 1;
+    PlanSource source;
+    std::vector<model::PlanAction> actions;
+};
+
+/// Thrown for an unreadable or invalid plan file; what() is "FILE: at PATH: what was wrong".
+class PlanFileError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Reads and validates a plan file. Throws PlanFileError.
+[[nodiscard]] PlanDocument readPlanFile(const std::string& path);
+/// Writes a plan file atomically. Throws PlanFileError (naming the path) on I/O failure.
+void writePlanFile(const PlanDocument& plan, const std::string& path);
+
+/// The plan's JSON text (what writePlanFile writes).
+[[nodiscard]] std::string planJson(const PlanDocument& plan);
+
+/// Re-evaluation of a plan against a state: `plan check`'s output
+/// {"plan": FILE, "actions": [{"index": i, "type": ..., "holds": bool, "reasons": [{"code", "message"}]}],
+///  "before": {...}, "after": {...}} (PlanTotals' fields).
+struct PlanEvaluation {
+    std::vector<model::AppliedAction> actions;
+    model::PlanTotals before, after;
+    [[nodiscard]] bool allHold() const;
+};
+/// Applies every action of `plan` in order to a fresh PlanEngine over `store` (an action that
+/// names something missing does not hold, with its reason; later actions still run).
+[[nodiscard]] PlanEvaluation evaluatePlan(const model::ClusterStore& store, const model::Topology& topology, const PlanDocument& plan);
+[[nodiscard]] std::string evaluationJson(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store);
+[[nodiscard]] std::string evaluationText(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store);
+
+/// CSV: one row per pod change (action index, action type, namespace, pod, from, to, holds, reasons).
+[[nodiscard]] std::string planCsv(const PlanEvaluation& evaluation, const model::ClusterStore& store);
+/// A reviewable bash script: `kubectl cordon` for every node to drain first, then
+/// `kubectl drain --ignore-daemonsets --delete-emptydir-data` node by node, each pod's intended
+/// destination as a comment; says that the scheduler, not the script, picks where an evicted
+/// pod lands. Fleetscope never runs it.
+[[nodiscard]] std::string planKubectlScript(const PlanEvaluation& evaluation, const model::ClusterStore& store);
+
+} // namespace fleet::importers

@@ -1,0 +1,114 @@
+#pragma once
+// A plan: an ordered list of actions over the loaded state, which it never edits (issue 6).
+// This header owns the action types of every later issue (placement adds its policies, not new
+// schema); plan files (importers/plan/planfile.h) hold exactly these, versioned.
+//
+// Actions:
+//   MovePod        one pod to one node
+//   DrainNode      every movable pod of the node re-placed elsewhere, the node removed
+//   AddNode        a node like a template (instance type) in a domain
+//   FailNode       a node gone (a HyperPod-style failure); its pods re-placed or stranded
+//   FailDomain     every node of a topology domain gone
+//   PlaceWorkload  every pod of a workload placed inside a domain, all or nothing
+// Each action, once applied, records its effects (the pods it moved, evicted or stranded, the
+// nodes it added or removed) so that undo restores the ledger exactly, in O(effects).
+//
+// Thread: one thread (the GUI thread or a CLI), with the PlacementState it owns.
+
+#include "model/scheduling/filters.h"
+#include "model/scheduling/placementstate.h"
+#include "model/scheduling/reasons.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fleet::model {
+
+class Topology;
+
+enum class ActionType : std::uint8_t { MovePod, DrainNode, AddNode, FailNode, FailDomain, PlaceWorkload };
+/// "move-pod", "drain-node", "add-node", "fail-node", "fail-domain", "place-workload" (the plan
+/// file's spelling). Thread: any.
+[[nodiscard]] std::string_view actionTypeName(ActionType t) noexcept;
+
+/// A pod as a plan names it: stable across snapshots (namespace/name, and uid where known).
+struct PodRef {
+    std::string namespaceName;
+    std::string name;
+    std::string uid; // "" when the input has none
+    bool operator==(const PodRef&) const = default;
+};
+
+/// A domain as a plan names it: its path of label=value from the root
+/// (model/domainpath.h, e.g. "topology.kubernetes.io/region=us-east-1/topology.kubernetes.io/zone=us-east-1a").
+using DomainRef = std::string;
+
+/// One action, as the user asked for it (the inputs; effects live in AppliedAction).
+struct PlanAction {
+    ActionType type = ActionType::MovePod;
+    PodRef pod;                 // MovePod
+    std::string node;           // MovePod: destination; DrainNode / FailNode: the node
+    DomainRef domain;           // FailDomain, PlaceWorkload, AddNode: where
+    std::string instanceType;   // AddNode
+    std::int32_t count = 1;     // AddNode: how many nodes
+    std::string workloadNamespace, workloadName, workloadKind; // PlaceWorkload
+    std::string policy;         // PlaceWorkload: "" = the default policy (see PlanEngine)
+    /// MovePod: applied although infeasible; the plan marks it as a violation (see PlanEngine).
+    bool override = false;
+    bool operator==(const PlanAction&) const = default;
+};
+
+/// What an applied action did: for the plan panel, `plan check` and undo.
+struct AppliedAction {
+    PlanAction action;
+    bool holds = true;            // every part of it was done as asked (no violation, nothing stranded)
+    std::vector<Reason> reasons;  // why it does not hold / what was refused
+    struct PodChange {
+        PodId pod;
+        NodeId from; // invalid: was pending
+        NodeId to;   // invalid: evicted / stranded
+    };
+    std::vector<PodChange> changes;       // in the order done (undone in reverse)
+    std::vector<NodeId> nodesAdded;       // AddNode
+    std::vector<NodeId> nodesRemoved;     // DrainNode / FailNode / FailDomain
+    /// Pods that could not be re-placed, each with why (DrainNode, Fail*, PlaceWorkload).
+    std::vector<std::pair<PodId, std::vector<Reason>>> unplaced;
+    PlanTotals before, after;
+};
+
+/// Applies and undoes actions over a PlacementState. apply() is one undoable step: the GUI
+/// wraps each in a QUndoCommand (undo() reverts the last applied, redo is apply() again).
+class PlanEngine {
+public:
+    /// `topology` resolves DomainRefs and is used by the default policy; both must outlive it.
+    PlanEngine(const ClusterStore& store, const Topology& topology, std::vector<double> nodePricePerHour = {});
+    ~PlanEngine();
+
+    [[nodiscard]] const PlacementState& state() const noexcept;
+    [[nodiscard]] const std::vector<AppliedAction>& applied() const noexcept;
+
+    /// Applies one action (last). A MovePod that is infeasible is refused (returns it with
+    /// holds = false and no changes) unless action.override, when it is applied and marked
+    /// as a violation. DrainNode: evictions checked (PodDisruptionBudgets spent across the whole
+    /// plan, annotations, controllers, gangs), each evicted pod placed by the default policy;
+    /// a pod that cannot be evicted or placed is listed in `unplaced` and stays (drain) or is
+    /// stranded (failure). Throws std::invalid_argument when the action names a pod, node or
+    /// domain that does not exist (message names it).
+    const AppliedAction& apply(const PlanAction& action);
+    /// Undoes the last applied action; false when none.
+    bool undo();
+
+    /// The default placement policy (documented in the README): among feasible present nodes
+    /// (inside `within`, the whole cluster when invalid), the one with the least free primary
+    /// resource after placing the pod (best fit: GPUs on accelerator pods, else the larger of cpu
+    /// and memory share), ties by node name. Candidates come from an index by free capacity, not
+    /// a scan of every node. Invalid when none fits.
+    [[nodiscard]] NodeId chooseNode(PodId p, DomainId within = {}) const;
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace fleet::model

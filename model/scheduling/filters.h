@@ -1,0 +1,65 @@
+#pragma once
+// Feasibility as the kube-scheduler decides it: the filter plugins, each following its source
+// exactly, evaluated over a PlacementState (the loaded cluster with a plan applied).
+//
+// A move of pod P to node N is feasible when every filter passes with P taken off its current
+// node first. "Fits" means fits without preempting anyone. A verdict lists every failing
+// filter, in the kube-scheduler's plugin order (reasons.h), not only the first. DaemonSet and
+// mirror pods never move. Each filter's rule and source file:
+//   NodeUnschedulable  pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go
+//   TaintToleration    pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go
+//   NodeAffinity       pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go
+//   NodePorts          pkg/scheduler/framework/plugins/nodeports/node_ports.go
+//   NodeResourcesFit   pkg/scheduler/framework/plugins/noderesources/fit.go
+//   VolumeBinding      pkg/scheduler/framework/plugins/volumebinding/ (PV node affinity only)
+//   VolumeZone         pkg/scheduler/framework/plugins/volumezone/volume_zone.go
+//   PodTopologySpread  pkg/scheduler/framework/plugins/podtopologyspread/filtering.go
+//   InterPodAffinity   pkg/scheduler/framework/plugins/interpodaffinity/filtering.go
+//
+// Thread: any reader of the PlacementState (no filter mutates it).
+
+#include "model/scheduling/placementstate.h"
+#include "model/scheduling/reasons.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace fleet::model {
+
+/// The answer for one pod on one node.
+struct Verdict {
+    bool feasible = false;
+    std::vector<Reason> reasons; // empty when feasible; sorted by sortReasons()
+};
+
+/// Whether pod `p` could move to node `to` under `state`, with every failing filter's reason.
+/// Moving a pod to the node it is on is feasible (no change). Pods that never move (DaemonSet,
+/// mirror) and unsupported features give their reason and nothing else.
+[[nodiscard]] Verdict checkMove(const PlacementState& state, PodId p, NodeId to);
+
+/// The per-drag precomputation for one pod: everything that depends on the pod only (its
+/// matching label sets for affinity / spread, the domain counts by topology value), so that
+/// judging each node is a few lookups. Built in O(label sets + nodes with matching pods).
+class PodFeasibility {
+public:
+    PodFeasibility(const PlacementState& state, PodId p);
+    ~PodFeasibility();
+    PodFeasibility(PodFeasibility&&) noexcept;
+    PodFeasibility& operator=(PodFeasibility&&) noexcept;
+
+    /// True when the pod can never move (DaemonSet, mirror, unsupported): every node fails.
+    [[nodiscard]] bool immovable() const noexcept;
+    /// The fast answer for one node (no reasons). Equal to checkMove(...).feasible.
+    [[nodiscard]] bool feasible(NodeId to) const noexcept;
+    /// The full verdict for one node (for a tooltip or check-move).
+    [[nodiscard]] Verdict verdict(NodeId to) const;
+    /// One byte per node under the state (PlacementState::nodeCount()): 1 feasible, 0 not, for
+    /// the drag's shading. `out` is resized.
+    void feasibleNodes(std::vector<std::uint8_t>& out) const;
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace fleet::model

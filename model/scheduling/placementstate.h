@@ -1,0 +1,125 @@
+#pragma once
+// The ledger of a plan: where every pod is under the plan, and what each node then holds,
+// kept as deltas over the loaded ClusterStore (which it never edits). Moving, evicting or
+// restoring one pod updates its two nodes, their GPU shares, the counts the InterPodAffinity
+// and PodTopologySpread filters read, and the cluster totals in O(1) (amortised; no
+// recomputation over nodes or pods). Nodes can be added (from a template node) and failed.
+//
+// Design (DESIGN.md "The planner"; issue 6): indexes are built once in the constructor (their
+// cost is reported by bench_whatif); per pod only its current node is stored; per node its
+// requested resources, extended resources, pod count, host ports in use, per-GPU used
+// milli-GPU where GPUs are shared; for inter-pod rules, counts of pods by (label set, node),
+// since the pods of a workload share one label set (ClusterStore::podLabels), so matching a
+// selector is done per label set, not per pod.
+//
+// Thread: one thread mutates; const methods are safe from many threads while none mutates.
+
+#include "model/clusterstore.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace fleet::model {
+
+class Topology;
+
+/// Cluster figures under the plan: what the plan panel and `plan check` show as before/after.
+struct PlanTotals {
+    std::int64_t nodes = 0;        // nodes present (store nodes not failed or removed, plus added)
+    std::int64_t nodesInUse = 0;   // present nodes with at least one counted non-DaemonSet, non-mirror pod
+    std::int64_t nodesEmpty = 0;   // present nodes with none (removable)
+    std::int64_t gpus = 0;         // allocatable GPUs of present nodes (whole GPUs; milli / 1000)
+    std::int64_t gpuMilliAllocated = 0; // requested milli-GPU on present nodes
+    std::int64_t podsPlaced = 0;   // counted pods on present nodes
+    std::int64_t podsUnplaced = 0; // pods the plan evicted or stranded (no node under the plan)
+    double costPerHour = 0;        // sum of present nodes' prices (0 when no price table was given)
+    bool operator==(const PlanTotals&) const = default;
+};
+
+class PlacementState {
+public:
+    /// Builds the ledger over `store` (which must outlive it and not change) with the plan empty.
+    /// `nodePricePerHour`, when not empty, is the price of each store node (indexed by NodeId),
+    /// for PlanTotals::costPerHour. O(nodes + pods).
+    explicit PlacementState(const ClusterStore& store, std::vector<double> nodePricePerHour = {});
+    ~PlacementState();
+    PlacementState(PlacementState&&) noexcept;
+    PlacementState& operator=(PlacementState&&) noexcept;
+
+    [[nodiscard]] const ClusterStore& store() const noexcept;
+
+    // ---- nodes: the store's, then added ones (ids from store.nodeCount()) ----
+    /// Store nodes plus added nodes.
+    [[nodiscard]] std::size_t nodeCount() const noexcept;
+    /// True when the node exists under the plan (not failed, not removed).
+    [[nodiscard]] bool nodePresent(NodeId n) const noexcept;
+    /// The store node whose attributes an added node copies (itself for a store node).
+    [[nodiscard]] NodeId nodeTemplate(NodeId n) const noexcept;
+    [[nodiscard]] std::string_view nodeName(NodeId n) const noexcept;
+    /// Labels: the template's, with the added node's overrides (hostname, topology labels).
+    [[nodiscard]] std::span<const Label> nodeLabels(NodeId n) const noexcept;
+    [[nodiscard]] StringId nodeLabel(NodeId n, StringId key) const noexcept;
+    /// Requested under the plan: core resources (pods included) and one extended resource.
+    [[nodiscard]] const ResourceVector& nodeRequested(NodeId n) const noexcept;
+    [[nodiscard]] std::int64_t nodeExtendedRequested(NodeId n, ResourceKey key) const noexcept;
+    /// Used milli-GPU of each GPU of a node with shared GPUs (the trace); empty otherwise.
+    [[nodiscard]] std::span<const std::int32_t> nodeGpuShares(NodeId n) const noexcept;
+    /// The pods on a node under the plan (store pods that stayed plus pods moved in), any order.
+    [[nodiscard]] std::vector<PodId> nodePods(NodeId n) const;
+    /// True when some pod on the node under the plan uses host port `port` / `protocol`
+    /// (on a conflicting host IP: 0.0.0.0 conflicts with every IP).
+    [[nodiscard]] bool nodeHostPortInUse(NodeId n, const HostPort& port) const noexcept;
+
+    // ---- pods ----
+    /// The pod's node under the plan: invalid when pending, evicted or stranded.
+    [[nodiscard]] NodeId podNode(PodId p) const noexcept;
+    /// True when the plan moved or evicted the pod.
+    [[nodiscard]] bool podChanged(PodId p) const noexcept;
+
+    // ---- inter-pod counts (InterPodAffinity, PodTopologySpread) ----
+    /// Label sets in use: ids for podLabelSet(); the set's labels.
+    [[nodiscard]] std::uint32_t podLabelSet(PodId p) const noexcept;
+    [[nodiscard]] std::size_t labelSetCount() const noexcept;
+    [[nodiscard]] std::span<const Label> labelSet(std::uint32_t set) const noexcept;
+    /// The number of counted pods with label set `set` in namespace `ns` on node `n` under
+    /// the plan.
+    [[nodiscard]] std::int32_t podsWithLabelSet(std::uint32_t set, StringId ns, NodeId n) const noexcept;
+    /// Nodes with at least one pod of label set `set` (and namespace ns), with counts.
+    [[nodiscard]] std::vector<std::pair<NodeId, std::int32_t>> nodesWithLabelSet(std::uint32_t set, StringId ns) const;
+    /// Pods under the plan that carry required anti-affinity terms, with their nodes
+    /// (the "existing pods' anti-affinity" direction of InterPodAffinity).
+    [[nodiscard]] std::vector<std::pair<PodId, NodeId>> podsWithAntiAffinity() const;
+
+    // ---- changes (each O(1) amortised; each returns false and changes nothing when invalid) ----
+    /// Puts pod `p` on node `to` (from wherever it is, or from pending). Does not check
+    /// feasibility: that is filters.h's job. False when `to` is not present.
+    bool movePod(PodId p, NodeId to);
+    /// Takes the pod off its node: pending under the plan.
+    bool evictPod(PodId p);
+    /// Puts a changed pod back where the store has it (undo of its last change).
+    bool restorePod(PodId p);
+    /// Adds a node like `templateNode` (a store node), named `name`, with `labelOverrides`
+    /// (key, value) replacing or adding labels (its hostname, its zone). No pods. Returns its id.
+    NodeId addNode(NodeId templateNode, std::string name, const std::vector<std::pair<std::string, std::string>>& labelOverrides);
+    /// Removes the last added node (undo of addNode); false when it holds pods or none was added.
+    bool removeLastAddedNode();
+    /// Marks a node failed / removed (false: present again). Its pods stay recorded on it;
+    /// the caller evicts them first when they should be re-placed.
+    bool setNodePresent(NodeId n, bool present);
+
+    // ---- totals ----
+    [[nodiscard]] const PlanTotals& totals() const noexcept;
+    /// Totals of the loaded state (the plan empty).
+    [[nodiscard]] const PlanTotals& totalsBefore() const noexcept;
+    /// Milliseconds the constructor took to build the indexes.
+    [[nodiscard]] double buildMs() const noexcept;
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace fleet::model
