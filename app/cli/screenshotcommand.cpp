@@ -12,6 +12,7 @@
 
 #include "model/domainpath.h"
 #include "model/labelselector.h"
+#include "views/panels/nodefilter.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -109,8 +110,9 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
     parser.addOption(QCommandLineOption(
         QStringLiteral("map-only"), QStringLiteral("Write only the map with its legend, not the whole window.")));
     parser.addOption(QCommandLineOption(QStringLiteral("selector"),
-        QStringLiteral("Dim every node whose labels do not match SEL, a label selector in kubectl's syntax "
-                       "(key=value, key!=value, key in (a,b), key notin (a), key, !key; commas AND)."),
+        QStringLiteral("Dim every node not selected by SEL, the map's filter: a label selector in kubectl's syntax "
+                       "(key=value, key!=value, key in (a,b), key notin (a), key, !key; commas AND), or "
+                       "workload:NAMESPACE/NAME or namespace:NAMESPACE (the nodes running their pods)."),
         QStringLiteral("SEL")));
     parser.addOption(QCommandLineOption(QStringLiteral("focus"),
         QStringLiteral("Zoom to node/NAME, or to a topology domain by its path of labels, e.g. "
@@ -166,8 +168,13 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
     options.mapOnly = parser.isSet(QStringLiteral("map-only"));
     if (parser.isSet(QStringLiteral("selector"))) {
         options.selectorText = parser.value(QStringLiteral("selector"));
+        // Label selectors are checked before the import; the workload: and namespace: forms
+        // need the cluster (evaluateNodeFilter below, the rule the window's filter uses).
+        const QString trimmed = options.selectorText.trimmed();
+        const bool clusterForm = trimmed.startsWith(QLatin1String("workload:")) || trimmed.startsWith(QLatin1String("namespace:"));
         try {
-            options.selector = model::parseLabelSelector(options.selectorText.toStdString());
+            if (!clusterForm)
+                options.selector = model::parseLabelSelector(options.selectorText.toStdString());
         } catch (const model::LabelSelectorError& e) {
             // The selector, and a caret under the place where it went wrong (the message
             // itself starts with "at character N").
@@ -274,10 +281,12 @@ int render(const ScreenshotOptions& options)
     // The view state the window would have: the filter, then the focus.
     const ImportedCluster& cluster = *window.cluster();
     if (!options.selectorText.isEmpty()) {
-        auto mask = std::make_shared<const std::vector<std::uint8_t>>(model::nodesMatchingSelector(*cluster.store, options.selector));
-        const auto matching = static_cast<std::size_t>(std::count(mask->begin(), mask->end(), std::uint8_t(1)));
+        const views::NodeFilterResult filter = views::evaluateNodeFilter(*cluster.store, options.selectorText);
+        if (!filter.error.isEmpty())
+            return fail(QStringLiteral("--selector: %1 in %2").arg(filter.error, cluster.sourceLabel), 1);
+        auto mask = filter.mask;
         // Every node dimmed with no word of why looked like a broken map (user trial).
-        if (matching == 0)
+        if (filter.matching == 0)
             std::fprintf(stderr, "fleetscope screenshot: warning: --selector %s matches none of the %zu nodes\n",
                 qPrintable(options.selectorText), cluster.store->nodeCount());
         window.mapView()->setNodeMask(std::move(mask));

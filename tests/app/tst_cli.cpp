@@ -521,6 +521,11 @@ void TestCli::screenshotViewStateErrors_data()
                                         << "--selector: at character 13: found the end of the selector, expected: ',' or ')'\n"
                                            "  zone in (a,b\n              ^";
     QTest::newRow("selector caret") << QStringList { "--selector", "a=b,,c" } << 2 << "^";
+    // The window's filter forms: the cluster decides, after the import.
+    QTest::newRow("unknown workload") << QStringList { "--selector", "workload:nginx/nope" } << 1
+                                      << "--selector: no workload named nginx/nope";
+    QTest::newRow("unknown namespace") << QStringList { "--selector", "namespace:nowhere" } << 1
+                                       << "--selector: no pods in namespace nowhere";
     QTest::newRow("unknown node") << QStringList { "--focus", "node/nope" } << 1 << "--focus: no node named \"nope\"";
     QTest::newRow("empty node") << QStringList { "--focus", "node/" } << 2 << "expected node/NAME";
     QTest::newRow("bad path") << QStringList { "--focus", "us-east-1a" } << 2 << "expected KEY=VALUE at offset 0";
@@ -597,6 +602,15 @@ void TestCli::screenshotSelectorDims()
     QVERIFY2(std::abs(keptAfter - keptBefore) < 2, qPrintable(QStringLiteral("%1 -> %2").arg(keptBefore).arg(keptAfter)));
     QVERIFY2(dimmedBefore > 20 && dimmedAfter < 0.5 * dimmedBefore,
         qPrintable(QStringLiteral("%1 -> %2").arg(dimmedBefore).arg(dimmedAfter)));
+
+    // The window filter's other forms (one rule, views::evaluateNodeFilter): every pod of the
+    // fixture runs on duckboat-01, so namespace:nginx keeps it and dims duckboat-02.
+    QImage byNamespace;
+    QHash<QString, QPoint> byNamespaceCells;
+    shoot({ QStringLiteral("--selector"), QStringLiteral("namespace:nginx") }, byNamespace, byNamespaceCells);
+    QCOMPARE(byNamespaceCells, plainCells);
+    QVERIFY(std::abs(contrast(byNamespace, plainCells.value("duckboat-01")) - keptBefore) < 2);
+    QVERIFY(contrast(byNamespace, plainCells.value("duckboat-02")) < 0.5 * dimmedBefore);
 
     // A selector that matches no node still writes the image, with a warning that says so
     // (user trial: every node dimmed and not a word why).
