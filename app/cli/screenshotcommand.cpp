@@ -254,6 +254,13 @@ int render(const ScreenshotOptions& options)
     else
         window.openFiles(options.source.files);
     window.show();
+    if (options.mapOnly) {
+        // --size is the image's size: the map's area, so the window grows by what its menus,
+        // toolbar and status bar take (user trial: the height was the window's, not the map's).
+        QCoreApplication::processEvents();
+        const QSize chrome = window.size() - window.mapView()->size();
+        window.resize(options.windowSize() + chrome.expandedTo(QSize(0, 0)));
+    }
 
     if (!waitFor(finished, kTimeoutMs))
         return fail(QStringLiteral("timed out after %1 s waiting for the import").arg(kTimeoutMs / 1000), 1);
@@ -326,12 +333,13 @@ int render(const ScreenshotOptions& options)
         painter.drawImage(QRect(mapOffset, mapImage.size() / mapImage.devicePixelRatio() * image.devicePixelRatio()), mapImage);
     }
 
-    if (!options.mapOnly && image.size() != options.windowSize() * image.devicePixelRatio())
-        return fail(QStringLiteral("the window is %1x%2, not the %3x%4 asked for")
+    if (image.size() != options.windowSize() * image.devicePixelRatio())
+        return fail(QStringLiteral("the %5 is %1x%2, not the %3x%4 asked for")
                         .arg(image.width())
                         .arg(image.height())
                         .arg(options.windowSize().width())
-                        .arg(options.windowSize().height()),
+                        .arg(options.windowSize().height())
+                        .arg(options.mapOnly ? QStringLiteral("map") : QStringLiteral("window")),
             1);
     if (!options.panel.isEmpty()) {
         // The panel, filled from the same cluster, in a band below: one image of --size
@@ -399,7 +407,7 @@ int runScreenshot(int& argc, char** argv)
     try {
         // The screen is a little larger than the window, so the window manager-less placement
         // never clips it.
-        ensureXDisplay(xserver, options.size.width() + 64, options.size.height() + 64);
+        ensureXDisplay(xserver, options.size.width() + 256, options.size.height() + 256); // room for --map-only's chrome
     } catch (const std::exception& e) {
         return fail(QString::fromStdString(e.what()), 1);
     }
