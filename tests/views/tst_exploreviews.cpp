@@ -2,6 +2,7 @@
 // the domain inspector's aggregates, and the heatmap's and histogram's colours (pixels of
 // the widget rendered into an image: plain widgets, QT_QPA_PLATFORM=offscreen).
 
+#include "model/accelerators.h"
 #include "explorefixtures.h"
 #include "views/heatmaps/domainaggregates.h"
 #include "views/heatmaps/domainheatmap.h"
@@ -124,15 +125,13 @@ private slots:
         inspector.setDomain(m_sim, m_simTopology, zone);
         const auto nodes = m_simTopology->domainNodes(zone);
         QCOMPARE(inspector.aggregates().nodes, nodes.size());
-        std::int64_t cpu = 0, gpus = 0;
+        std::int64_t cpu = 0;
         std::size_t ready = 0;
         for (model::NodeId n : nodes) {
             cpu += m_sim->nodeRequested(n)[model::CoreResource::Cpu];
-            gpus += m_sim->nodeGpuCount(n);
             ready += m_sim->nodeReadiness(n) == model::Readiness::True;
         }
         QCOMPARE(inspector.aggregates().requested[model::CoreResource::Cpu], cpu);
-        QCOMPARE(inspector.aggregates().gpus, gpus);
         QCOMPARE(inspector.aggregates().ready, ready);
         QCOMPARE(inspector.nodesModel()->rowCount(), static_cast<int>(nodes.size()));
         std::size_t binned = inspector.histogram()->bins().notApplicable;
@@ -141,6 +140,19 @@ private slots:
         QCOMPARE(binned, nodes.size());
         QVERIFY(inspector.titleText().contains(QString::fromStdString(m_simTopology->domainName(zone))));
         QAbstractItemModelTester tester(inspector.nodesProxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    }
+
+    // The root domain's accelerators are the cluster totals that the status bar and `summary`
+    // show (model::acceleratorTotals): a user trial found three different GPU totals.
+    void domainAggregates_acceleratorsAgreeWithTotals()
+    {
+        const auto sim = testing::loadSimulated(5000); // large enough for MIG and Neuron nodes
+        const auto root = views::DomainAggregates::compute(*sim.store, *sim.topology, sim.topology->root());
+        const model::AcceleratorTotals totals = model::acceleratorTotals(*sim.store);
+        QVERIFY2(totals.migPartitionedGpus > 0 && totals.neuronDevicesAllocatable > 0,
+            qPrintable(QStringLiteral("MIG GPUs %1, Neuron devices %2").arg(totals.migPartitionedGpus).arg(totals.neuronDevicesAllocatable)));
+        QCOMPARE(root.gpus * 1000, totals.physicalGpusMilli());
+        QCOMPARE(root.neuronDevices, totals.neuronDevicesAllocatable);
     }
 
     void bins_data()

@@ -14,11 +14,16 @@ DomainAggregates DomainAggregates::compute(const model::ClusterStore& store, con
     DomainAggregates a;
     if (!d.isValid() || d.index() >= topology.domainCount())
         return a;
+    const model::MetricKeys keys = model::MetricKeys::find(store);
     for (model::NodeId n : topology.domainNodes(d)) {
         ++a.nodes;
         a.ready += store.nodeReadiness(n) == model::Readiness::True ? 1 : 0;
         a.cordoned += store.nodeUnschedulable(n) ? 1 : 0;
-        a.gpus += store.nodeGpuCount(n);
+        const model::NodeAccelerators acc = model::nodeAccelerators(store, n, keys);
+        if (acc.kind == model::AcceleratorKind::Neuron)
+            a.neuronDevices += acc.devices;
+        else
+            a.gpus += acc.devices;
         a.pods += store.nodePods(n).size();
         a.requested += store.nodeRequested(n);
         a.allocatable += store.nodeAllocatable(n);

@@ -9,13 +9,16 @@
 
 namespace fleet::views {
 
-/// The nodes of one domain summed: counts by state, whole GPUs, and requested / allocatable
-/// of every core resource (model units: millicores, bytes, milli-GPU, ...).
+/// The nodes of one domain summed: counts by state, physical accelerators, and requested /
+/// allocatable of every core resource (model units: millicores, bytes, milli-GPU, ...).
+/// Accelerators are counted by the per-node rule (model::nodeAccelerators), so the root
+/// domain's figures are the cluster totals the status bar and `summary` show.
 struct DomainAggregates {
     std::size_t nodes = 0;
     std::size_t ready = 0; // Ready condition True
     std::size_t cordoned = 0; // spec.unschedulable
-    std::int64_t gpus = 0; // whole GPUs (ClusterStore::nodeGpuCount)
+    std::int64_t gpus = 0; // physical GPUs: whole ones and MIG-partitioned ones, each once
+    std::int64_t neuronDevices = 0; // AWS Neuron devices (Trainium / Inferentia chips)
     std::size_t pods = 0; // counted on the nodes
     model::ResourceVector requested;
     model::ResourceVector allocatable;

@@ -126,7 +126,11 @@ QString DomainInspector::aggregatesText() const
     lines << tr("Nodes: %1 (%2 Ready, %3 cordoned)")
                  .arg(count(static_cast<std::int64_t>(a.nodes)), count(static_cast<std::int64_t>(a.ready)),
                      count(static_cast<std::int64_t>(a.cordoned)));
-    lines << tr("GPUs: %1 · pods: %2").arg(count(a.gpus), count(static_cast<std::int64_t>(a.pods)));
+    if (a.neuronDevices > 0)
+        lines << tr("GPUs: %1 · Neuron devices: %2 · pods: %3")
+                     .arg(count(a.gpus), count(a.neuronDevices), count(static_cast<std::int64_t>(a.pods)));
+    else
+        lines << tr("GPUs: %1 · pods: %2").arg(count(a.gpus), count(static_cast<std::int64_t>(a.pods)));
     lines << tr("CPU requested: %1 (%2 of %3)")
                  .arg(share(a.share(model::CoreResource::Cpu)),
                      QString::fromStdString(model::formatCpuMillicores(a.requested[model::CoreResource::Cpu])),
