@@ -6,8 +6,9 @@ namespace fleet::model {
 
 namespace {
 
-// The key a user writes for level L (1-based): the label key, or the pseudo key without '@'.
-std::string userKey(const Topology& topology, int level)
+} // namespace
+
+std::string levelUserKey(const Topology& topology, int level)
 {
     const std::string& key = topology.levelKeys()[static_cast<std::size_t>(level - 1)];
     if (key == TopologySpec::kGpuModelKey)
@@ -15,6 +16,13 @@ std::string userKey(const Topology& topology, int level)
     if (key == TopologySpec::kInstanceTypeKey)
         return "instance-type";
     return key;
+}
+
+namespace {
+
+std::string userKey(const Topology& topology, int level)
+{
+    return levelUserKey(topology, level);
 }
 
 bool isAncestorOrSelf(const Topology& topology, DomainId ancestor, DomainId d)

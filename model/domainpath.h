@@ -33,6 +33,11 @@ using DomainPathStep = std::pair<std::string, std::string>;
 /// matches. O(domains x steps). Thread: any.
 [[nodiscard]] DomainId findDomainByPath(const Topology& topology, const std::vector<DomainPathStep>& steps);
 
+/// The key a user writes (and reads) for level `level` (1-based, <= levelKeys().size()): the
+/// label key, or "gpu-model" / "instance-type" for the fallback levels (never the internal
+/// "@" pseudo keys). Thread: any.
+[[nodiscard]] std::string levelUserKey(const Topology& topology, int level);
+
 /// The path of domain d, outermost first, in the syntax parseDomainPath() reads (empty
 /// for the root). Thread: any.
 [[nodiscard]] std::string domainPathText(const Topology& topology, DomainId d);

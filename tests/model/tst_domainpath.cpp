@@ -57,6 +57,7 @@ private slots:
     void find_data();
     void find();
     void roundTrip();
+    void levelUserKeys();
 };
 
 void TestDomainPath::parse_data()
@@ -138,6 +139,30 @@ void TestDomainPath::roundTrip()
         QCOMPARE(findDomainByPath(f.topology, parseDomainPath(text)), DomainId(i));
     }
     QCOMPARE(domainPathText(f.topology, f.topology.root()), std::string());
+}
+
+// The level names a user reads (heatmap level chooser, domain inspector) are the ones
+// --focus takes: label keys, and "gpu-model" / "instance-type" for the trace's fallback
+// levels, never the internal "@gpu-model" (user trial).
+void TestDomainPath::levelUserKeys()
+{
+    const Fleet& f = testFleet();
+    QCOMPARE(levelUserKey(f.topology, 1), std::string(kRegion));
+    ClusterStore trace;
+    NodeRecord r;
+    r.name = "trace-node";
+    r.gpuModel = "V100M16";
+    r.gpuCount = 8;
+    r.instanceType = "ecs.gn6v";
+    trace.addNode(r);
+    trace.finalize();
+    TopologySpec spec;
+    spec.levelKeys = { TopologySpec::kGpuModelKey, TopologySpec::kInstanceTypeKey };
+    const Topology t = Topology::build(trace, spec);
+    QCOMPARE(t.levelKeys().size(), std::size_t(2));
+    QCOMPARE(levelUserKey(t, 1), std::string("gpu-model"));
+    QCOMPARE(levelUserKey(t, 2), std::string("instance-type"));
+    QCOMPARE(findDomainByPath(t, parseDomainPath(levelUserKey(t, 1) + "=V100M16")), t.domainChildren(t.root()).front());
 }
 
 QTEST_GUILESS_MAIN(TestDomainPath)

@@ -1,5 +1,6 @@
 #include "heatmappanel.h"
 
+#include "model/domainpath.h"
 #include "domainaggregates.h"
 #include "domainheatmap.h"
 #include "utilizationhistogram.h"
@@ -55,7 +56,7 @@ void HeatmapPanel::setCluster(std::shared_ptr<const model::ClusterStore> store, 
     if (m_topology) {
         const auto& keys = m_topology->levelKeys();
         for (std::size_t i = 0; i < keys.size(); ++i)
-            m_level->addItem(QString::fromStdString(keys[i]));
+            m_level->addItem(QString::fromStdString(model::levelUserKey(*m_topology, static_cast<int>(i) + 1)));
         // The first level that splits the fleet (one region says nothing).
         for (int l = 1; l <= static_cast<int>(keys.size()); ++l)
             if (domainsAtLevel(*m_topology, l).size() > 1) {

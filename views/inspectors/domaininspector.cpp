@@ -1,5 +1,6 @@
 #include "domaininspector.h"
 
+#include "model/domainpath.h"
 #include "model/figures.h"
 #include "views/heatmaps/utilizationhistogram.h"
 #include "views/itemmodels/itemmodelroles.h"
@@ -100,7 +101,7 @@ void DomainInspector::setDomain(
         m_title->setText(tr("Cluster"));
     else
         m_title->setText(path + QStringLiteral("  (")
-            + QString::fromStdString(m_topology->levelKeys()[static_cast<std::size_t>(level - 1)]) + QLatin1Char(')'));
+            + QString::fromStdString(model::levelUserKey(*m_topology, level)) + QLatin1Char(')'));
     m_figures->setText(aggregatesText());
 
     const std::vector<double> shares = domainNodeShares(*m_store, *m_topology, m_domain);
