@@ -6,6 +6,7 @@
 #include "model/figures.h"
 #include "model/metrics/metricregistry.h"
 #include "views/map/colormap.h"
+#include "views/map/layers/markerlayer.h"
 #include "views/map/maplegend.h"
 
 #include <QApplication>
@@ -54,6 +55,7 @@ private slots:
     void entries_data();
     void entries();
     void paintsNotApplicableSwatch();
+    void markerKey();
 };
 
 void TestMapLegend::entries_data()
@@ -127,6 +129,33 @@ void TestMapLegend::paintsNotApplicableSwatch()
     QVERIFY(has(views::shareRgb(0.0)));
     QVERIFY(has(views::shareRgb(1.0)));
     QVERIFY(has(views::notReadyColor().rgb()));
+}
+
+// The marker key: each shape the map draws over cells, with its count (user trial: the amber
+// triangle had no legend entry), painted with the marker layer's own colours.
+void TestMapLegend::markerKey()
+{
+    const auto store = makeStore();
+    views::MapLegend legend;
+    legend.resize(views::MapLegend().sizeHint().width(), 520);
+    legend.setContext(std::make_shared<const model::MetricContext>(*store));
+    legend.setMetric(views::MapMetric::GpuRequested);
+    QVERIFY(!legend.entries().contains(QStringLiteral("Other problem: ") + f(model::formatCount(12))));
+    legend.setMarkerCounts(501, 701, 12);
+    const QStringList entries = legend.entries();
+    const QStringList key { QStringLiteral("Markers"), "NotReady: " + f(model::formatCount(501)), "Cordoned: " + f(model::formatCount(701)),
+        "Other problem: " + f(model::formatCount(12)) };
+    QCOMPARE(entries.mid(entries.size() - 4), key);
+    const QImage image = legend.grab().toImage();
+    auto count = [&](QColor c) {
+        int n = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                n += (image.pixel(x, y) & 0xFFFFFF) == (c.rgb() & 0xFFFFFF);
+        return n;
+    };
+    for (const auto kind : { views::NodeMarkerKind::Problem, views::NodeMarkerKind::Cordoned, views::NodeMarkerKind::NotReady })
+        QVERIFY2(count(views::MarkerLayer::markerColor(kind)) >= 4, qPrintable(views::MarkerLayer::markerMeaning(kind)));
 }
 
 QTEST_MAIN(TestMapLegend)

@@ -124,7 +124,18 @@ struct FleetMapView::Private {
     {
         for (auto& layer : layers)
             layer->sceneChanged(scene, changes);
+        if (changes & (MapLayer::ClusterChanged | MapLayer::ProblemsChanged))
+            updateMarkerKey();
         requestRender();
+    }
+    /// The legend's marker key counts what the marker layer draws.
+    void updateMarkerKey()
+    {
+        std::size_t byKind[3] = { 0, 0, 0 };
+        for (const auto& marker : markers->markers())
+            ++byKind[static_cast<int>(marker.second)];
+        legend->setMarkerCounts(byKind[static_cast<int>(NodeMarkerKind::NotReady)],
+            byKind[static_cast<int>(NodeMarkerKind::Cordoned)], byKind[static_cast<int>(NodeMarkerKind::Problem)]);
     }
     void relayout();
     void fitView();

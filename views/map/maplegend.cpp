@@ -2,6 +2,7 @@
 
 #include "model/figures.h"
 #include "views/map/colormap.h"
+#include "views/map/layers/markerlayer.h"
 
 #include <QPainter>
 
@@ -205,7 +206,7 @@ QStringList MapLegend::totals() const
     if (unit == "$/h") {
         out << QStringLiteral("Fleet total: %1").arg(qs(model::formatDollarsPerHour(m_column.total)));
         if (m_column.prepaidTotal > 0)
-            out << QStringLiteral("of which prepaid: %1").arg(qs(model::formatDollarsPerHour(m_column.prepaidTotal)));
+            out << QStringLiteral("Prepaid: %1").arg(qs(model::formatDollarsPerHour(m_column.prepaidTotal)));
     } else if (unit == "GPUs") {
         out << QStringLiteral("Fleet total: %1 GPUs").arg(qs(model::formatCount(std::llround(m_column.total))));
     }
@@ -223,6 +224,29 @@ QStringList MapLegend::entries() const
     for (const Swatch& s : swatches())
         out << s.text;
     out << totals();
+    const QStringList key = markerKeyTexts();
+    if (!key.isEmpty())
+        out << QStringLiteral("Markers") << key;
+    return out;
+}
+
+void MapLegend::setMarkerCounts(std::size_t notReady, std::size_t cordoned, std::size_t otherProblems)
+{
+    m_markerCountsKnown = true;
+    m_markerCounts[static_cast<int>(NodeMarkerKind::NotReady)] = notReady;
+    m_markerCounts[static_cast<int>(NodeMarkerKind::Cordoned)] = cordoned;
+    m_markerCounts[static_cast<int>(NodeMarkerKind::Problem)] = otherProblems;
+    update();
+}
+
+QStringList MapLegend::markerKeyTexts() const
+{
+    QStringList out;
+    for (const NodeMarkerKind kind : { NodeMarkerKind::NotReady, NodeMarkerKind::Cordoned, NodeMarkerKind::Problem }) {
+        const QString meaning = MarkerLayer::markerMeaning(kind);
+        out << (m_markerCountsKnown ? QStringLiteral("%1: %2").arg(meaning, count(static_cast<std::int64_t>(m_markerCounts[static_cast<int>(kind)])))
+                                    : meaning);
+    }
     return out;
 }
 
@@ -267,7 +291,9 @@ void MapLegend::paintEvent(QPaintEvent*)
 
     const std::vector<Swatch> marks = swatches();
     const QStringList sums = totals();
-    const int swatchBlock = static_cast<int>(marks.size()) * (kSwatch + 6) + static_cast<int>(sums.size()) * fm.height() + 10;
+    // Room below the bar: swatches, totals (two lines each, they may wrap), the marker key.
+    const int keyBlock = m_markerCountsKnown ? 4 * (kSwatch + 6) + fm.height() + 6 : 0;
+    const int swatchBlock = static_cast<int>(marks.size()) * (kSwatch + 6) + static_cast<int>(sums.size()) * 2 * fm.height() + 10 + keyBlock;
     const MetricColorScale scale = MetricColorScale::forColumn(*m_metric, m_column);
     if (scale.kind != model::ScaleKind::Categorical) {
         // The colour bar: one line per pixel row, the highest value at the top, read from
@@ -303,9 +329,24 @@ void MapLegend::paintEvent(QPaintEvent*)
         y += kSwatch + 6;
     }
     y += 4;
-    for (const QString& s : sums) {
-        painter.drawText(QRect(kMargin, y, textWidth, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, s);
-        y += fm.height();
+    // Totals wrap (user trial: "of which prepaid: $152k/h" was cut at the right edge; it is
+    // "Prepaid: ..." now, which fits).
+    for (const QString& s : sums)
+        paragraph(s, font());
+    // The marker key: the shapes the map draws over cells at every zoom.
+    const QStringList key = markerKeyTexts();
+    if (!key.isEmpty() && y + (key.size() + 1) * (kSwatch + 6) <= height()) {
+        y += 6;
+        paragraph(QStringLiteral("Markers"), bold);
+        painter.setFont(font());
+        const NodeMarkerKind kinds[] = { NodeMarkerKind::NotReady, NodeMarkerKind::Cordoned, NodeMarkerKind::Problem };
+        for (int i = 0; i < key.size(); ++i) {
+            MarkerLayer::drawMarker(painter, kinds[i], QPointF(kMargin + kSwatch / 2.0, y + kSwatch / 2.0));
+            painter.setPen(text);
+            painter.drawText(QRect(kMargin + kSwatch + 6, y - 2, width() - kSwatch - 2 * kMargin - 6, kSwatch + 4),
+                Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(key[i], Qt::ElideRight, width() - kSwatch - 2 * kMargin - 6));
+            y += kSwatch + 6;
+        }
     }
 }
 

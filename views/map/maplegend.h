@@ -37,12 +37,16 @@ public:
     /// the context says). Default true.
     void setFleetHasAccelerators(bool has);
     [[nodiscard]] bool fleetHasAccelerators() const noexcept;
+    /// The map's problem markers by kind (MarkerLayer::markers()): the legend's marker key
+    /// shows each kind's shape with its count. Unset: the key shows the shapes without counts.
+    void setMarkerCounts(std::size_t notReady, std::size_t cordoned, std::size_t otherProblems);
     /// The title the legend shows now ("GPU requested", "Cost", ...).
     [[nodiscard]] QString title() const;
     /// The unit line ("% of allocatable", "$/h", "" for categories).
     [[nodiscard]] QString unit() const;
     /// Every text line below the title, top to bottom: tick labels (highest first), swatch
-    /// entries ("p5.48xlarge: 1,234"), the not-applicable and mark entries, the totals.
+    /// entries ("p5.48xlarge: 1,234"), the not-applicable and mark entries, the totals,
+    /// then the marker key ("Markers", "NotReady: 501", "Cordoned: 701", "Other problem: 12").
     /// For tests and accessibility.
     [[nodiscard]] QStringList entries() const;
     /// The column of the metric over the context (empty without a context).
@@ -62,12 +66,15 @@ private:
     [[nodiscard]] QStringList tickLabels() const;
     [[nodiscard]] std::vector<Swatch> swatches() const;
     [[nodiscard]] QStringList totals() const;
+    [[nodiscard]] QStringList markerKeyTexts() const; // NotReady, Cordoned, Other problem (MarkerLayer order reversed)
 
     std::shared_ptr<const model::Metric> m_metric;
     std::shared_ptr<const model::MetricContext> m_context;
     model::MetricColumn m_column;
     std::size_t m_notReady = 0;
     std::size_t m_cordoned = 0;
+    bool m_markerCountsKnown = false;
+    std::size_t m_markerCounts[3] = { 0, 0, 0 }; // by NodeMarkerKind
     bool m_fleetHasAccelerators = true;
 };
 

@@ -6,6 +6,7 @@
 #include <QPainterPath>
 
 #include <algorithm>
+#include <cmath>
 
 namespace fleet::views {
 
@@ -81,7 +82,38 @@ void addMarkerShape(QPainterPath& path, NodeMarkerKind kind, QPointF c, double r
     }
 }
 
+// The halo and colour pens every marker is stroked with.
+QPen haloPen()
+{
+    return QPen(QColor(0, 0, 0, 220), 4.0);
+}
+
 } // namespace
+
+void MarkerLayer::drawMarker(QPainter& painter, NodeMarkerKind kind, QPointF centre)
+{
+    QPainterPath path;
+    addMarkerShape(path, kind, QPointF(std::floor(centre.x()) + 0.5, std::floor(centre.y()) + 0.5), kMarkerPx / 2.0);
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setBrush(Qt::NoBrush);
+    painter.strokePath(path, haloPen());
+    painter.strokePath(path, QPen(markerColor(kind), 2.0));
+    painter.restore();
+}
+
+QString MarkerLayer::markerMeaning(NodeMarkerKind kind)
+{
+    switch (kind) {
+    case NodeMarkerKind::NotReady:
+        return QStringLiteral("NotReady");
+    case NodeMarkerKind::Cordoned:
+        return QStringLiteral("Cordoned");
+    case NodeMarkerKind::Problem:
+        break;
+    }
+    return QStringLiteral("Other problem");
+}
 
 void MarkerLayer::paint(QPainter& painter, const MapScene& scene, const MapCamera& camera)
 {
@@ -113,7 +145,7 @@ void MarkerLayer::paint(QPainter& painter, const MapScene& scene, const MapCamer
     for (int k = 0; k < 3; ++k) { // most severe last: on top
         if (paths[k].isEmpty())
             continue;
-        painter.strokePath(paths[k], QPen(QColor(0, 0, 0, 220), 4.0));
+        painter.strokePath(paths[k], haloPen());
         painter.strokePath(paths[k], QPen(markerColor(static_cast<NodeMarkerKind>(k)), 2.0));
     }
     painter.restore();

@@ -9,6 +9,8 @@
 #include "views/map/layers/maplayer.h"
 
 #include <QColor>
+#include <QPointF>
+#include <QString>
 
 namespace fleet::views {
 
@@ -29,6 +31,11 @@ public:
     [[nodiscard]] const std::vector<std::pair<model::NodeId, NodeMarkerKind>>& markers() const noexcept { return m_markers; }
     /// The colour a marker of `kind` is drawn in.
     [[nodiscard]] static QColor markerColor(NodeMarkerKind kind);
+    /// Draws one marker of `kind` centred on `centre` (logical px) as the map draws it: the
+    /// legend's key uses it, so the key cannot drift from the map. Thread: GUI thread.
+    static void drawMarker(QPainter& painter, NodeMarkerKind kind, QPointF centre);
+    /// What a marker of `kind` means, for the legend ("NotReady", "Cordoned", "Other problem").
+    [[nodiscard]] static QString markerMeaning(NodeMarkerKind kind);
 
 private:
     std::vector<std::pair<model::NodeId, NodeMarkerKind>> m_markers;
