@@ -84,6 +84,8 @@ private slots:
     void keyboardWorksAfterADialog();
     void noHoverWithoutARealPointerMove();
     void clickSelects();
+    void nodeNamesKeepWhatDistinguishesThem_data();
+    void nodeNamesKeepWhatDistinguishesThem();
 
 private:
     void show(const Cluster& c, QSize size = QSize(900, 600));
@@ -220,6 +222,34 @@ void TestFleetMapLayers::zoomedEightGpuNodeShowsItsAllocation()
     }
     // The metric colour frames the cell.
     QVERIFY(near(testing::swatchColor(*m_view, image, n), views::shareColor(0.75), 3));
+}
+
+void TestFleetMapLayers::nodeNamesKeepWhatDistinguishesThem_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("roomFor"); // the name fits in the width of this text
+    QTest::addColumn<QString>("shown");
+    const QString eks = QStringLiteral("ip-10-7-16-197.us-west-2.compute.internal");
+    QTest::newRow("fits whole") << eks << eks << eks;
+    QTest::newRow("the hostname") << eks << QStringLiteral("ip-10-7-16-197xx") << QStringLiteral("ip-10-7-16-197");
+    QTest::newRow("no domain") << QStringLiteral("duckboat-01") << QStringLiteral("duckboat-01") << QStringLiteral("duckboat-01");
+    // Too narrow for the hostname: its end stays, where the names of one fleet differ.
+    QTest::newRow("elided left") << eks << QStringLiteral("ip-10-7-1") << QStringLiteral("*6-197");
+}
+
+// At the zoom where names first fit, an EKS name was "ip-10-7…compute.internal": the middle,
+// where nodes differ, was dropped (user trial).
+void TestFleetMapLayers::nodeNamesKeepWhatDistinguishesThem()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, roomFor);
+    QFETCH(QString, shown);
+    const QFontMetrics fm(QApplication::font());
+    const QString got = views::NodeDetailLayer::fitNodeName(name, fm, fm.horizontalAdvance(roomFor));
+    if (shown.startsWith(QLatin1Char('*')))
+        QVERIFY2(got.startsWith(QChar(0x2026)) && got.endsWith(shown.mid(1)), qPrintable(got));
+    else
+        QCOMPARE(got, shown);
 }
 
 void TestFleetMapLayers::neighbouringCellsStayApartAtDeepZoom()

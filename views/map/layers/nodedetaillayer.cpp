@@ -122,8 +122,7 @@ void NodeDetailLayer::paintNode(QPainter& painter, const MapScene& scene, NodeId
         ElidedName& e = m_names[n.index()];
         if (e.width != room || e.fontPx != m_font.pixelSize()) {
             const std::string_view nm = store.nodeName(n);
-            e.text = QFontMetrics(m_font).elidedText(
-                QString::fromUtf8(nm.data(), static_cast<qsizetype>(nm.size())), Qt::ElideMiddle, room);
+            e.text = fitNodeName(QString::fromUtf8(nm.data(), static_cast<qsizetype>(nm.size())), QFontMetrics(m_font), room);
             e.width = room;
             e.fontPx = m_font.pixelSize();
         }
@@ -282,6 +281,17 @@ void NodeDetailLayer::paintDetail(QPainter& painter, const MapScene& scene, cons
             }
     }
     painter.restore();
+}
+
+QString NodeDetailLayer::fitNodeName(const QString& name, const QFontMetrics& fm, int room)
+{
+    if (fm.horizontalAdvance(name) <= room)
+        return name;
+    const qsizetype dot = name.indexOf(QLatin1Char('.'));
+    const QString host = dot > 0 ? name.left(dot) : name;
+    if (fm.horizontalAdvance(host) <= room)
+        return host;
+    return fm.elidedText(host, Qt::ElideLeft, room);
 }
 
 } // namespace fleet::views

@@ -31,6 +31,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+class QFontMetrics;
+
 namespace fleet::views {
 
 class NodeDetailLayer final : public MapLayer {
@@ -66,6 +68,12 @@ public:
         QRectF name, upper, devices, pods;
     };
     [[nodiscard]] static CellGeometry cellGeometry(const QRectF& cell) noexcept;
+    /// A node's name as it fits in `room` px of `fm`: whole; else its first DNS label (the
+    /// hostname: "ip-10-7-16-197" of "ip-10-7-16-197.us-west-2.compute.internal", since the
+    /// domain is the same for every node of a cluster); else that label elided on the left,
+    /// keeping its end, where names of one fleet differ ("...16-197", "...-0042").
+    /// User trial: eliding the middle kept the shared parts and dropped the distinguishing one.
+    [[nodiscard]] static QString fitNodeName(const QString& name, const QFontMetrics& fm, int room);
     /// Where tile i of node n is drawn, given the node's cell on screen (for tests).
     [[nodiscard]] static QRectF tileRect(const QRectF& cell, const DeviceTiles& tiles, int i) noexcept;
     /// Colour of a workload's pods: a categorical palette indexed by WorkloadId.
