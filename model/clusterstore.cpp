@@ -180,6 +180,7 @@ void ClusterStore::reserve(std::size_t nodes, std::size_t pods)
     m_podLabelSet.reserve(pods);
     m_podSchedulingMessage.reserve(pods);
     m_podGateSet.reserve(pods);
+    reserveScheduling(pods);
 }
 
 NodeId ClusterStore::addNode(const NodeRecord& r)
@@ -639,6 +640,7 @@ std::size_t ClusterStore::memoryBytes() const noexcept
         total += bytes(set) + sizeof(set);
     total += (m_labelIndex.size() + m_gateIndex.size()) * 32;
     total += bytes(m_workloadKind) + bytes(m_workloadNamespace) + bytes(m_workloadName) + m_workloadIndex.size() * 32;
+    total += schedulingMemoryBytes();
     return total;
 }
 
