@@ -204,6 +204,9 @@ void ClusterStore::addPodScheduling(const PodRecord& r)
     c.profile.push_back(c.internProfile(p));
     c.flags.push_back(r.flags);
     c.gpuShare.push_back(static_cast<std::uint16_t>(r.gpuShareMilli));
+    // Grown by a quarter at a time, not doubled: uids are most of these columns' bytes.
+    if (c.uidChars.size() + r.uid.size() > c.uidChars.capacity())
+        c.uidChars.reserve(std::max(c.uidChars.size() + r.uid.size(), c.uidChars.capacity() + c.uidChars.capacity() / 4 + 4096));
     c.uidChars.insert(c.uidChars.end(), r.uid.begin(), r.uid.end());
     c.uidEnd.push_back(static_cast<std::uint32_t>(c.uidChars.size()));
     c.anyAffinity = c.anyAffinity || !r.podAffinity.empty() || !r.podAntiAffinity.empty();

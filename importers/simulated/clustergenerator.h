@@ -75,6 +75,8 @@ struct Workload {
     bool indexed = false; // Job pods: "<job>-<index>-<suffix>"
     bool ordinal = false; // StatefulSet pods: "<sts>-<ordinal>"
     bool batch = false; // Job whose pods may end Succeeded or Failed
+    bool antiAffinity = false; // required anti-affinity on kubernetes.io/hostname against its own pods
+    std::uint16_t flags = 0; // PodFlag bits every pod of it has (emptyDir)
 };
 
 // A node of the group being generated, with its free resources while pods are placed.
@@ -143,6 +145,10 @@ private:
     void makeCpuDeployment(Workload& w);
     void makeBatchJob(Workload& w);
     void setRequest(Workload& w, const Amounts& request);
+    // What-if constraints (workloadplacement.cpp), drawn from a hash of the workload's salt,
+    // not from the generator's stream, so the rest of the fleet is drawn as without them.
+    void addSpreadAndBudget(Workload& w, std::uint64_t hash, bool pinToGroup);
+    [[nodiscard]] model::InternedSelector appSelector(const Workload& w);
 
     const SimulationSpec& m_spec;
     model::ClusterStore& m_store;
@@ -166,6 +172,8 @@ private:
     std::array<std::uint64_t, kRegionCount> m_ipSalt {};
     std::uint64_t m_workloadCounter = 0;
     std::uint64_t m_groupCounter = 0;
+    std::string m_groupName; // the node group being generated
+    std::size_t m_budgets = 0;
     std::vector<std::pair<std::size_t, std::string>> m_trainingGroups; // (type index, node group name)
     std::vector<std::size_t> m_trainingGroupNodes; // nodes of each of m_trainingGroups
 };
