@@ -277,6 +277,8 @@ PodId ClusterStore::addPod(const PodRecord& r)
 {
     if (r.namespaceName.empty() || r.name.empty())
         throw std::invalid_argument("pod without a namespace or name");
+    // First, so that its checks (the GPU share) throw before any column holds the pod.
+    addPodScheduling(r);
     const PodId id(static_cast<std::uint32_t>(m_podName.size()));
     const StringId ns = m_strings.intern(r.namespaceName);
     m_podNamespace.push_back(ns);
@@ -384,7 +386,6 @@ PodId ClusterStore::addPod(const PodRecord& r)
         }
         m_podGateSet.push_back(internSet(m_gateSets, m_gateIndex, set, h));
     }
-    addPodScheduling(r);
     return id;
 }
 

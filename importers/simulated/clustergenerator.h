@@ -6,6 +6,17 @@
 // both halves use. Internal to importers/simulated/; the public entry point is
 // simulatedcluster.h.
 //
+// The what-if constraints (issue 6), beside what simulatedcluster.h lists: a uid on every
+// pod (version-4 shaped, from a hash); required pod anti-affinity on kubernetes.io/hostname
+// against its own pods for a third of the inference Deployments (placed one replica a node);
+// zone spread constraints (maxSkew 1) on half the Deployments: DoNotSchedule only for
+// inference Deployments pinned to their node group (one zone, so never skewed),
+// ScheduleAnyway otherwise; host ports on the host-network DaemonSets (aws-node 61678, node
+// exporter 9100, fluent-bit 2020); a PodDisruptionBudget (minAvailable 1 or maxUnavailable
+// "25%", no status) for 40% of the Deployments; do-not-disrupt on about 1 movable pod in 500;
+// emptyDir on a fifth of the CPU Deployments and half the batch Jobs; PodFlagReady on Running
+// pods. All drawn from hashes of each workload's salt, not from the generator's stream.
+//
 // Design note: the generator is written for speed (100,000 nodes and ~1.7 million pods in
 // about a second). It works node group by node group: it lays the group's nodes into the
 // network hierarchy, decides what runs where while tracking each node's free resources in a
@@ -173,7 +184,6 @@ private:
     std::uint64_t m_workloadCounter = 0;
     std::uint64_t m_groupCounter = 0;
     std::string m_groupName; // the node group being generated
-    std::size_t m_budgets = 0;
     std::vector<std::pair<std::size_t, std::string>> m_trainingGroups; // (type index, node group name)
     std::vector<std::size_t> m_trainingGroupNodes; // nodes of each of m_trainingGroups
 };

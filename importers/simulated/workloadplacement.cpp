@@ -414,7 +414,6 @@ void ClusterGenerator::addSpreadAndBudget(Workload& w, std::uint64_t h, bool pin
         else
             b.maxUnavailable = { true, true, 25 };
         m_store.addDisruptionBudget(b);
-        ++m_budgets;
     }
 }
 
