@@ -139,6 +139,7 @@ LoadedCluster loadClusterFiles(const std::vector<std::string>& paths, ImportProg
     MultiFileProgress multi(progress, totalBytes);
     std::size_t offset = 0;
     std::string firstJson, firstCsv; // a file of each format, for the mixing warning
+    KubectlJsonSession session;      // PersistentVolumes and claims, matched once every file is read
     for (std::size_t i = 0; i < paths.size(); ++i) {
         multi.startFile(offset);
         switch (detectFileFormat(paths[i])) {
@@ -148,7 +149,7 @@ LoadedCluster loadClusterFiles(const std::vector<std::string>& paths, ImportProg
                 firstCsv = baseName(paths[i]);
             break;
         case FileFormat::KubectlJson:
-            importKubectlJsonFile(paths[i], *result.store, result.report, &multi);
+            importKubectlJsonFile(paths[i], *result.store, result.report, &multi, KubectlJsonOptions {}, session);
             if (firstJson.empty())
                 firstJson = baseName(paths[i]);
             break;
@@ -164,6 +165,7 @@ LoadedCluster loadClusterFiles(const std::vector<std::string>& paths, ImportProg
         result.report.warn("mixing formats: " + firstJson + " is kubectl JSON and " + firstCsv
                            + " is an Alibaba trace CSV; their nodes and pods are loaded as one cluster. Load one source at a time "
                              "unless that is what you mean.");
+    resolvePersistentVolumeClaims(session, *result.store, result.report);
     result.report.bytesRead = totalBytes;
     finish(result, topologySpec, paths.size() == 1 ? paths.front() : result.sourceLabel);
     if (progress)

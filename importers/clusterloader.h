@@ -30,8 +30,10 @@ enum class FileFormat { KubectlJson, AlibabaCsv };
 /// Throws ImportError when the file cannot be read. Thread: any.
 [[nodiscard]] FileFormat detectFileFormat(const std::string& path);
 
-/// Imports every file into one new store (kubectl JSON: nodes and pods files may come in any
-/// order; Alibaba CSV node and pod lists), then finalize() and Topology::build().
+/// Imports every file into one new store (kubectl JSON: nodes, pods, PersistentVolume,
+/// PodDisruptionBudget and Namespace lists may come in any order, and pods' claims are bound
+/// to PersistentVolumes once every file is read; Alibaba CSV node and pod lists), then
+/// finalize() and Topology::build().
 /// All or nothing: throws ImportError naming the file and place, or ImportCancelled; never
 /// returns a partial or silently empty cluster (an input with no nodes and no pods is an error).
 /// Thread: any; the caller owns the result. `progress` sees bytes over all files.

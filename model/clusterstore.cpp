@@ -180,6 +180,7 @@ void ClusterStore::reserve(std::size_t nodes, std::size_t pods)
     m_podLabelSet.reserve(pods);
     m_podSchedulingMessage.reserve(pods);
     m_podGateSet.reserve(pods);
+    reserveScheduling(pods);
 }
 
 NodeId ClusterStore::addNode(const NodeRecord& r)
@@ -276,6 +277,8 @@ PodId ClusterStore::addPod(const PodRecord& r)
 {
     if (r.namespaceName.empty() || r.name.empty())
         throw std::invalid_argument("pod without a namespace or name");
+    // First, so that its checks (the GPU share) throw before any column holds the pod.
+    addPodScheduling(r);
     const PodId id(static_cast<std::uint32_t>(m_podName.size()));
     const StringId ns = m_strings.intern(r.namespaceName);
     m_podNamespace.push_back(ns);
@@ -383,7 +386,6 @@ PodId ClusterStore::addPod(const PodRecord& r)
         }
         m_podGateSet.push_back(internSet(m_gateSets, m_gateIndex, set, h));
     }
-    addPodScheduling(r);
     return id;
 }
 
@@ -639,6 +641,7 @@ std::size_t ClusterStore::memoryBytes() const noexcept
         total += bytes(set) + sizeof(set);
     total += (m_labelIndex.size() + m_gateIndex.size()) * 32;
     total += bytes(m_workloadKind) + bytes(m_workloadNamespace) + bytes(m_workloadName) + m_workloadIndex.size() * 32;
+    total += schedulingMemoryBytes();
     return total;
 }
 

@@ -352,6 +352,10 @@ public:
     [[nodiscard]] std::span<const TopologySpreadConstraint> podSpreadConstraints(PodId p) const noexcept;
     [[nodiscard]] std::span<const HostPort> podHostPorts(PodId p) const noexcept;
     [[nodiscard]] std::span<const VolumeConstraint> podVolumes(PodId p) const noexcept;
+    /// Replaces the volume constraints of pod `p` (an importer resolves PersistentVolumeClaims
+    /// once every file is read, after the pod was added). Throws std::out_of_range for a pod
+    /// not in the store. Thread: building only.
+    void setPodVolumes(PodId p, std::span<const VolumeConstraint> volumes);
     /// PodFlag bits.
     [[nodiscard]] std::uint16_t podFlags(PodId p) const noexcept;
     /// The pod's share of one shared GPU in milli-GPU (1..999), 0 when it holds whole GPUs or none.
@@ -461,6 +465,8 @@ private:
     struct SchedulingColumns;
     static std::shared_ptr<SchedulingColumns> makeSchedulingColumns();
     void addPodScheduling(const PodRecord& r); // the scheduling fields of the pod just added
+    void reserveScheduling(std::size_t pods);
+    [[nodiscard]] std::size_t schedulingMemoryBytes() const noexcept;
     std::shared_ptr<SchedulingColumns> m_scheduling; // never null; shared_ptr keeps the store movable with an incomplete type
 
     // workloads

@@ -1,26 +1,176 @@
 // ClusterStore: the what-if's scheduling constraints (schedulingtypes.h), kept apart from the
-// core columns. Each pod's constraint lists are interned sets: the pods of one workload share
-// one set, so a pod costs a few 32-bit set ids.
+// core columns.
+//
+// Design note (memory, DESIGN.md "The model"): the pods of one workload share their
+// constraint lists, so each list kind (pod affinity, anti-affinity, spread constraints, host
+// ports, volumes) is interned as a set, and the five set ids of a pod are interned once more
+// as a "profile". A pod then costs a 4-byte profile id, 2 bytes of flags, 2 bytes of GPU
+// share and its uid (a CSR range of characters, not the string pool: uids are unique, a hash
+// slot each would be waste). A set or profile seen before allocates nothing.
 #include "clusterstore.h"
 
 #include <algorithm>
+#include <array>
+#include <limits>
 #include <stdexcept>
 #include <unordered_map>
 
 namespace fleet::model {
 
-// CONTRACT STUB (issue 6): the helper that owns the store replaces this with interned sets.
+namespace {
+
+inline void mix(std::size_t& h, std::size_t v) noexcept
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+}
+
+void hashSelector(std::size_t& h, const InternedSelector& s) noexcept
+{
+    mix(h, s.null ? 1 : 2);
+    for (const MatchRequirement& r : s.requirements) {
+        mix(h, r.key.value);
+        mix(h, static_cast<std::size_t>(r.op));
+        for (StringId v : r.values)
+            mix(h, v.value);
+        mix(h, 0x5a);
+    }
+}
+
+std::size_t hashOf(std::span<const PodAffinityTerm> set) noexcept
+{
+    std::size_t h = 1;
+    for (const PodAffinityTerm& t : set) {
+        hashSelector(h, t.selector);
+        for (StringId n : t.namespaces)
+            mix(h, n.value);
+        mix(h, t.hasNamespaceSelector ? 3 : 4);
+        hashSelector(h, t.namespaceSelector);
+        mix(h, t.topologyKey.value);
+    }
+    return h;
+}
+
+std::size_t hashOf(std::span<const TopologySpreadConstraint> set) noexcept
+{
+    std::size_t h = 2;
+    for (const TopologySpreadConstraint& c : set) {
+        mix(h, static_cast<std::size_t>(c.maxSkew));
+        mix(h, c.topologyKey.value);
+        mix(h, static_cast<std::size_t>(c.whenUnsatisfiable));
+        hashSelector(h, c.selector);
+        mix(h, static_cast<std::size_t>(c.minDomains));
+        mix(h, static_cast<std::size_t>(c.nodeAffinityPolicy) * 2 + static_cast<std::size_t>(c.nodeTaintsPolicy));
+    }
+    return h;
+}
+
+std::size_t hashOf(std::span<const HostPort> set) noexcept
+{
+    std::size_t h = 3;
+    for (const HostPort& p : set) {
+        mix(h, p.port);
+        mix(h, static_cast<std::size_t>(p.protocol));
+        mix(h, p.hostIP.value);
+    }
+    return h;
+}
+
+std::size_t hashOf(std::span<const VolumeConstraint> set) noexcept
+{
+    std::size_t h = 4;
+    for (const VolumeConstraint& v : set) {
+        mix(h, v.volume.value);
+        for (const auto& [key, values] : v.zoneLabels) {
+            mix(h, key.value);
+            for (StringId value : values)
+                mix(h, value.value);
+        }
+        for (const NodeSelectorTerm& t : v.nodeAffinity)
+            for (const NodeSelectorRequirement& r : t.requirements) {
+                mix(h, r.key.value);
+                mix(h, static_cast<std::size_t>(r.op) + (r.matchField ? 16 : 0));
+                for (StringId value : r.values)
+                    mix(h, value.value);
+            }
+    }
+    return h;
+}
+
+/// Interned sets of one kind: set 0 is the empty set.
+template <class T> struct SetTable {
+    std::vector<std::vector<T>> sets { {} };
+    std::unordered_multimap<std::size_t, std::uint32_t> index;
+
+    std::uint32_t intern(std::span<const T> set)
+    {
+        if (set.empty())
+            return 0;
+        const std::size_t h = hashOf(set);
+        auto [begin, end] = index.equal_range(h);
+        for (auto it = begin; it != end; ++it)
+            if (std::ranges::equal(sets[it->second], set))
+                return it->second;
+        if (sets.size() >= std::numeric_limits<std::uint32_t>::max())
+            throw std::length_error("too many distinct scheduling constraint sets");
+        const auto id = static_cast<std::uint32_t>(sets.size());
+        sets.emplace_back(set.begin(), set.end());
+        index.emplace(h, id);
+        return id;
+    }
+    /// Approximate heap bytes: the set vectors, their elements (not the elements' own heap
+    /// parts, which are a few small vectors each) and the hash index.
+    [[nodiscard]] std::size_t memoryBytes() const noexcept
+    {
+        std::size_t total = sets.capacity() * sizeof(std::vector<T>) + index.size() * 32;
+        for (const auto& s : sets)
+            total += s.capacity() * sizeof(T) * 2; // x2: the selectors' and values' own vectors, roughly
+        return total;
+    }
+};
+
+enum ProfileSlot : std::size_t { kAffinity, kAntiAffinity, kSpread, kPorts, kVolumes, kProfileSlots };
+using Profile = std::array<std::uint32_t, kProfileSlots>;
+
+} // namespace
+
 struct ClusterStore::SchedulingColumns {
-    std::vector<StringId> uid;
-    std::vector<std::vector<PodAffinityTerm>> affinity, antiAffinity;
-    std::vector<std::vector<TopologySpreadConstraint>> spread;
-    std::vector<std::vector<HostPort>> ports;
-    std::vector<std::vector<VolumeConstraint>> volumes;
+    // per pod
+    std::vector<std::uint32_t> profile;
     std::vector<std::uint16_t> flags;
-    std::vector<std::int32_t> gpuShare;
+    std::vector<std::uint16_t> gpuShare;
+    std::vector<std::uint32_t> uidEnd; // uid of pod p: uidChars[uidEnd[p-1] .. uidEnd[p])
+    std::vector<char> uidChars;
+
+    // interned
+    SetTable<PodAffinityTerm> affinity, antiAffinity;
+    SetTable<TopologySpreadConstraint> spread;
+    SetTable<HostPort> ports;
+    SetTable<VolumeConstraint> volumes;
+    std::vector<Profile> profiles { Profile {} }; // profile 0: no constraints
+    std::unordered_multimap<std::size_t, std::uint32_t> profileIndex;
     bool anyAffinity = false;
+
+    // cluster-wide
     std::unordered_map<std::uint32_t, std::vector<Label>> namespaceLabels;
     std::vector<DisruptionBudget> budgets;
+
+    std::uint32_t internProfile(const Profile& p)
+    {
+        if (p == Profile {})
+            return 0;
+        std::size_t h = 7;
+        for (std::uint32_t v : p)
+            mix(h, v);
+        auto [begin, end] = profileIndex.equal_range(h);
+        for (auto it = begin; it != end; ++it)
+            if (profiles[it->second] == p)
+                return it->second;
+        const auto id = static_cast<std::uint32_t>(profiles.size());
+        profiles.push_back(p);
+        profileIndex.emplace(h, id);
+        return id;
+    }
+    [[nodiscard]] const Profile& of(PodId p) const noexcept { return profiles[profile[p.index()]]; }
 };
 
 std::shared_ptr<ClusterStore::SchedulingColumns> ClusterStore::makeSchedulingColumns()
@@ -28,26 +178,76 @@ std::shared_ptr<ClusterStore::SchedulingColumns> ClusterStore::makeSchedulingCol
     return std::make_shared<SchedulingColumns>();
 }
 
+void ClusterStore::reserveScheduling(std::size_t pods)
+{
+    SchedulingColumns& c = *m_scheduling;
+    c.profile.reserve(pods);
+    c.flags.reserve(pods);
+    c.gpuShare.reserve(pods);
+    c.uidEnd.reserve(pods);
+}
+
 void ClusterStore::addPodScheduling(const PodRecord& r)
 {
     SchedulingColumns& c = *m_scheduling;
-    c.uid.push_back(m_strings.intern(r.uid));
-    c.affinity.push_back(r.podAffinity);
-    c.antiAffinity.push_back(r.podAntiAffinity);
-    c.spread.push_back(r.spreadConstraints);
-    c.ports.push_back(r.hostPorts);
-    c.volumes.push_back(r.volumes);
+    if (r.gpuShareMilli < 0 || r.gpuShareMilli > 999)
+        throw std::invalid_argument("pod " + r.namespaceName + "/" + r.name + ": a GPU share of " + std::to_string(r.gpuShareMilli)
+            + " milli-GPU; expected 0 (whole GPUs) or 1..999");
+    if (c.uidChars.size() + r.uid.size() > std::numeric_limits<std::uint32_t>::max())
+        throw std::length_error("pod uids exceed 4 GiB");
+    Profile p {};
+    p[kAffinity] = c.affinity.intern(r.podAffinity);
+    p[kAntiAffinity] = c.antiAffinity.intern(r.podAntiAffinity);
+    p[kSpread] = c.spread.intern(r.spreadConstraints);
+    p[kPorts] = c.ports.intern(r.hostPorts);
+    p[kVolumes] = c.volumes.intern(r.volumes);
+    c.profile.push_back(c.internProfile(p));
     c.flags.push_back(r.flags);
-    c.gpuShare.push_back(r.gpuShareMilli);
+    c.gpuShare.push_back(static_cast<std::uint16_t>(r.gpuShareMilli));
+    // Grown by a quarter at a time, not doubled: uids are most of these columns' bytes.
+    if (c.uidChars.size() + r.uid.size() > c.uidChars.capacity())
+        c.uidChars.reserve(std::max(c.uidChars.size() + r.uid.size(), c.uidChars.capacity() + c.uidChars.capacity() / 4 + 4096));
+    c.uidChars.insert(c.uidChars.end(), r.uid.begin(), r.uid.end());
+    c.uidEnd.push_back(static_cast<std::uint32_t>(c.uidChars.size()));
     c.anyAffinity = c.anyAffinity || !r.podAffinity.empty() || !r.podAntiAffinity.empty();
 }
 
-std::string_view ClusterStore::podUid(PodId p) const noexcept { return str(m_scheduling->uid[p.index()]); }
-std::span<const PodAffinityTerm> ClusterStore::podAffinity(PodId p) const noexcept { return m_scheduling->affinity[p.index()]; }
-std::span<const PodAffinityTerm> ClusterStore::podAntiAffinity(PodId p) const noexcept { return m_scheduling->antiAffinity[p.index()]; }
-std::span<const TopologySpreadConstraint> ClusterStore::podSpreadConstraints(PodId p) const noexcept { return m_scheduling->spread[p.index()]; }
-std::span<const HostPort> ClusterStore::podHostPorts(PodId p) const noexcept { return m_scheduling->ports[p.index()]; }
-std::span<const VolumeConstraint> ClusterStore::podVolumes(PodId p) const noexcept { return m_scheduling->volumes[p.index()]; }
+void ClusterStore::setPodVolumes(PodId pod, std::span<const VolumeConstraint> volumes)
+{
+    SchedulingColumns& c = *m_scheduling;
+    if (pod.index() >= c.profile.size())
+        throw std::out_of_range("setPodVolumes: no such pod");
+    Profile p = c.of(pod);
+    p[kVolumes] = c.volumes.intern(volumes);
+    c.profile[pod.index()] = c.internProfile(p);
+}
+
+std::string_view ClusterStore::podUid(PodId p) const noexcept
+{
+    const SchedulingColumns& c = *m_scheduling;
+    const std::uint32_t begin = p.index() == 0 ? 0 : c.uidEnd[p.index() - 1];
+    return { c.uidChars.data() + begin, c.uidEnd[p.index()] - begin };
+}
+std::span<const PodAffinityTerm> ClusterStore::podAffinity(PodId p) const noexcept
+{
+    return m_scheduling->affinity.sets[m_scheduling->of(p)[kAffinity]];
+}
+std::span<const PodAffinityTerm> ClusterStore::podAntiAffinity(PodId p) const noexcept
+{
+    return m_scheduling->antiAffinity.sets[m_scheduling->of(p)[kAntiAffinity]];
+}
+std::span<const TopologySpreadConstraint> ClusterStore::podSpreadConstraints(PodId p) const noexcept
+{
+    return m_scheduling->spread.sets[m_scheduling->of(p)[kSpread]];
+}
+std::span<const HostPort> ClusterStore::podHostPorts(PodId p) const noexcept
+{
+    return m_scheduling->ports.sets[m_scheduling->of(p)[kPorts]];
+}
+std::span<const VolumeConstraint> ClusterStore::podVolumes(PodId p) const noexcept
+{
+    return m_scheduling->volumes.sets[m_scheduling->of(p)[kVolumes]];
+}
 std::uint16_t ClusterStore::podFlags(PodId p) const noexcept { return m_scheduling->flags[p.index()]; }
 std::int32_t ClusterStore::podGpuShareMilli(PodId p) const noexcept { return m_scheduling->gpuShare[p.index()]; }
 bool ClusterStore::hasPodAffinity() const noexcept { return m_scheduling->anyAffinity; }
@@ -104,5 +304,21 @@ void ClusterStore::addDisruptionBudget(const DisruptionBudgetRecord& r)
 }
 
 std::span<const DisruptionBudget> ClusterStore::disruptionBudgets() const noexcept { return m_scheduling->budgets; }
+
+std::size_t ClusterStore::schedulingMemoryBytes() const noexcept
+{
+    const SchedulingColumns& c = *m_scheduling;
+    auto bytes = [](const auto& v) { return v.capacity() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
+    std::size_t total = bytes(c.profile) + bytes(c.flags) + bytes(c.gpuShare) + bytes(c.uidEnd) + bytes(c.uidChars);
+    total += c.affinity.memoryBytes() + c.antiAffinity.memoryBytes() + c.spread.memoryBytes() + c.ports.memoryBytes()
+        + c.volumes.memoryBytes();
+    total += bytes(c.profiles) + c.profileIndex.size() * 32;
+    for (const auto& [ns, labels] : c.namespaceLabels)
+        total += 48 + bytes(labels);
+    total += bytes(c.budgets);
+    for (const DisruptionBudget& b : c.budgets)
+        total += bytes(b.selector.requirements);
+    return total;
+}
 
 } // namespace fleet::model

@@ -128,7 +128,7 @@ Parsed parse(std::string_view text)
 // as Quantity.Value() and MilliValue() do ("rounded up to the nearest integer away from 0";
 // see negativeScaleInt64 in k8s.io/apimachinery/pkg/api/resource/amount.go): 1.5 -> 2,
 // -1.5 -> -2.
-std::int64_t toScaled(std::string_view text, const Parsed& p, int extraExponent10)
+Int128 toScaledWide(std::string_view text, const Parsed& p, int extraExponent10, Int128 limit)
 {
     if (p.mantissa == 0 && !p.droppedNonZero)
         return 0;
@@ -157,12 +157,15 @@ std::int64_t toScaled(std::string_view text, const Parsed& p, int extraExponent1
     }
     if (inexact)
         magnitude += 1;
-    // int64 holds -2^63 but only 2^63 - 1.
-    if (magnitude > (p.negative ? kInt64Max + 1 : kInt64Max))
+    if (magnitude > limit + (p.negative ? 1 : 0))
         fail(text, "value out of range of a 64-bit integer");
-    if (p.negative)
-        return static_cast<std::int64_t>(-magnitude);
-    return static_cast<std::int64_t>(magnitude);
+    return p.negative ? -magnitude : magnitude;
+}
+
+std::int64_t toScaled(std::string_view text, const Parsed& p, int extraExponent10)
+{
+    // int64 holds -2^63 but only 2^63 - 1.
+    return static_cast<std::int64_t>(toScaledWide(text, p, extraExponent10, kInt64Max));
 }
 
 } // namespace
@@ -175,6 +178,24 @@ std::int64_t parseQuantity(std::string_view text)
 std::int64_t parseQuantityMilli(std::string_view text)
 {
     return toScaled(text, parse(text), 3);
+}
+
+QuantityNanos parseQuantityNanos(std::string_view text)
+{
+    // The limit: int64 whole units, as parseQuantity() allows.
+    return toScaledWide(text, parse(text), 9, kInt64Max * kNanosPerUnit);
+}
+
+std::int64_t nanosToUnits(QuantityNanos nanos) noexcept
+{
+    const bool negative = nanos < 0;
+    Int128 magnitude = negative ? -nanos : nanos;
+    Int128 units = magnitude / kNanosPerUnit;
+    if (magnitude % kNanosPerUnit != 0)
+        ++units;
+    if (units > kInt64Max)
+        units = kInt64Max;
+    return static_cast<std::int64_t>(negative ? -units : units);
 }
 
 std::string formatMilli(std::int64_t milli)

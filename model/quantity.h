@@ -47,6 +47,22 @@ public:
 /// Thread-safe (pure function).
 [[nodiscard]] std::int64_t parseQuantityMilli(std::string_view text);
 
+/// An exact quantity in nano-units (10^-9 of the unit): resource.Quantity keeps a value to the
+/// nano (ParseQuantity rounds finer digits up, away from zero), and sums of Quantities are exact.
+__extension__ using QuantityNanos = __int128;
+/// The nanos in one unit.
+inline constexpr std::int64_t kNanosPerUnit = 1'000'000'000;
+
+/// Parses `text` to its exact value in nano-units, finer digits rounded away from zero:
+/// "300u" -> 300000, "1.5" -> 1500000000, "1n" -> 1, "0.1n" -> 1. Throws QuantityError like
+/// parseQuantity(), also when the value in whole units does not fit in int64.
+/// Thread-safe (pure function).
+[[nodiscard]] QuantityNanos parseQuantityNanos(std::string_view text);
+
+/// `nanos` / 10^9 rounded away from zero (Quantity.Value() of an exact sum), saturated to the
+/// int64 range. Thread-safe.
+[[nodiscard]] std::int64_t nanosToUnits(QuantityNanos nanos) noexcept;
+
 /// Formats a millicore value the way kubectl prints CPU: whole cores without a suffix ("4"),
 /// else millicores with "m" ("250m", "1500m"). Never throws except std::bad_alloc. Thread-safe.
 [[nodiscard]] std::string formatMilli(std::int64_t milli);

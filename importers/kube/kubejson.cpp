@@ -8,11 +8,19 @@
 namespace fleet::importers {
 
 void importKubectlJsonFile(const std::string& path, model::ClusterStore& store, ImportReport& report, ImportProgress* progress,
-    const KubectlJsonOptions& options)
+    const KubectlJsonOptions& options, KubectlJsonSession& session)
 {
     kubejson_detail::FileSource source(path);
-    kubejson_detail::KubectlJsonImporter importer(source, path, store, report, progress, options);
+    kubejson_detail::KubectlJsonImporter importer(source, path, store, report, progress, options, session);
     importer.run();
+}
+
+void importKubectlJsonFile(const std::string& path, model::ClusterStore& store, ImportReport& report, ImportProgress* progress,
+    const KubectlJsonOptions& options)
+{
+    KubectlJsonSession session;
+    importKubectlJsonFile(path, store, report, progress, options, session);
+    resolvePersistentVolumeClaims(session, store, report);
 }
 
 void importKubectlJsonFile(const std::string& path, model::ClusterStore& store, ImportReport& report, ImportProgress* progress)
@@ -23,9 +31,11 @@ void importKubectlJsonFile(const std::string& path, model::ClusterStore& store, 
 void importKubectlJsonText(std::string_view json, const std::string& sourceName, model::ClusterStore& store, ImportReport& report,
     ImportProgress* progress, const KubectlJsonOptions& options)
 {
+    KubectlJsonSession session;
     kubejson_detail::TextSource source(json);
-    kubejson_detail::KubectlJsonImporter importer(source, sourceName, store, report, progress, options);
+    kubejson_detail::KubectlJsonImporter importer(source, sourceName, store, report, progress, options, session);
     importer.run();
+    resolvePersistentVolumeClaims(session, store, report);
 }
 
 void importKubectlJsonText(std::string_view json, const std::string& sourceName, model::ClusterStore& store, ImportReport& report,

@@ -1,6 +1,24 @@
 #pragma once
 // The kubectl JSON importer: `kubectl get nodes -o json`, `kubectl get pods -A -o json` and
-// the API server's own NodeList/PodList responses, into a model::ClusterStore.
+// the API server's own NodeList/PodList responses, into a model::ClusterStore; optionally also
+// `kubectl get pv -o json` (PersistentVolumeList), `kubectl get pdb -A -o json`
+// (PodDisruptionBudgetList) and `kubectl get ns -o json` (NamespaceList), recognised by kind
+// like the node and pod lists, for the what-if's scheduling constraints (schedulingtypes.h).
+//
+// What a pod brings for the what-if: metadata.uid; the annotations karpenter.sh/do-not-disrupt
+// "true" and cluster-autoscaler.kubernetes.io/safe-to-evict "false" (PodFlagDoNotDisrupt); the
+// Ready condition (PodFlagReady); pod-group labels (PodFlagPodGroup); required pod affinity and
+// anti-affinity terms (matchLabelKeys / mismatchLabelKeys folded into the selector with the
+// pod's own label values, KEP-3633); topologySpreadConstraints (matchLabelKeys folded, KEP-3243;
+// API defaults: minDomains 1, nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore); the hostPorts
+// of containers and restartable init containers (protocol TCP and hostIP 0.0.0.0 by default);
+// emptyDir volumes (PodFlagLocalStorage); persistentVolumeClaim volumes, bound to the
+// PersistentVolume whose spec.claimRef names the pod's namespace and the claim, once every file
+// is read (KubectlJsonSession), giving its zone / region labels and spec.nodeAffinity.required;
+// spec.resourceClaims (PodFlagResourceClaims). Invalid values there (a maxSkew below 1, an
+// unknown whenUnsatisfiable, operator or protocol, a hostPort outside 0..65535, a topologyKey
+// missing, In/NotIn without values, a budget's "N%" out of 0..100 or both minAvailable and
+// maxUnavailable set) are errors with file, line and JSON path, as the API server rejects them.
 //
 // What is accepted: a List, NodeList or PodList (items with or without their own `kind`;
 // without one, the kind comes from the list kind, else from the fields: a Node has
@@ -47,6 +65,8 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace fleet::importers {
 
@@ -57,8 +77,46 @@ struct KubectlJsonOptions {
     std::size_t windowBytes = std::size_t { 4 } << 20;
 };
 
+/// What one load carries from file to file: the PersistentVolumes seen and the pods' claims,
+/// matched by resolvePersistentVolumeClaims() once every file is read (a PV list may come after
+/// the pods). Thread: one thread, with the store it is used with.
+struct KubectlJsonSession {
+    /// A PersistentVolume as read (strings, not yet interned).
+    struct Volume {
+        std::string name;
+        std::string claimNamespace, claimName; // spec.claimRef; empty when unbound
+        std::vector<std::pair<std::string, std::string>> labels;
+        std::vector<std::vector<model::PodRecord::Requirement>> nodeAffinity; // spec.nodeAffinity.required terms
+    };
+    /// A pod's persistentVolumeClaim volume.
+    struct Claim {
+        model::PodId pod;
+        std::string claimName; // in the pod's namespace
+        std::string file;      // where the pod was read, for warnings
+    };
+    std::vector<Volume> volumes;
+    std::vector<Claim> claims;
+    bool sawVolumeList = false; // some file held a PersistentVolume (or an empty PersistentVolumeList)
+};
+
+/// Binds every claim of `session` to the PersistentVolume whose claimRef names it and sets the
+/// pod's volume constraints (ClusterStore::setPodVolumes): the PV's zone / region labels
+/// (topology.kubernetes.io/zone, /region and the failure-domain.beta.kubernetes.io forms,
+/// values split on "__" as the VolumeZone plugin does) and its node affinity terms. A claim no
+/// PV names gets no constraint; when PVs were loaded, the report says how many claims were
+/// left unbound (when none were, claims constrain nothing, silently). Clears the session.
+/// Call before ClusterStore::finalize(). Thread: the store's.
+void resolvePersistentVolumeClaims(KubectlJsonSession& session, model::ClusterStore& store, ImportReport& report);
+
+/// As importKubectlJsonFile() below, but PersistentVolumeClaims are left in `session` for
+/// resolvePersistentVolumeClaims() (the loader reads several files).
+void importKubectlJsonFile(const std::string& path, model::ClusterStore& store, ImportReport& report, ImportProgress* progress,
+    const KubectlJsonOptions& options, KubectlJsonSession& session);
+
 /// Appends the nodes and pods of one kubectl JSON document (List, NodeList, PodList, or one
-/// Node/Pod) in the file at `path` to `store`. Does NOT call store.finalize().
+/// Node/Pod, or the optional PersistentVolume, PodDisruptionBudget and Namespace lists) in the
+/// file at `path` to `store`; claims are resolved against the PVs of this file alone. Does NOT
+/// call store.finalize().
 /// Throws ImportError (file, line, JSON path) on any problem; the store may then hold part of
 /// the file and must be discarded (clusterloader does). Throws ImportCancelled when
 /// `progress->isCancelled()`. Progress is reported in bytes, at most about ten times a second.

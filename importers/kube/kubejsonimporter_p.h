@@ -232,7 +232,15 @@ private:
     std::vector<T> m_spare;
 };
 
-enum class ItemKind : std::uint8_t { Unknown, Node, Pod, Other };
+/// The kinds imported. PersistentVolume, PodDisruptionBudget and Namespace are the optional
+/// inputs of the what-if ("extra" kinds): known only from a `kind` (the item's own, before its
+/// other fields, or the list's), never guessed from the fields.
+enum class ItemKind : std::uint8_t { Unknown, Node, Pod, PersistentVolume, PodDisruptionBudget, Namespace, Other };
+
+constexpr bool isExtraKind(ItemKind k) noexcept
+{
+    return k == ItemKind::PersistentVolume || k == ItemKind::PodDisruptionBudget || k == ItemKind::Namespace;
+}
 
 inline ItemKind itemKindFromName(std::string_view kind) noexcept
 {
@@ -240,10 +248,62 @@ inline ItemKind itemKindFromName(std::string_view kind) noexcept
         return ItemKind::Node;
     if (kind == "Pod")
         return ItemKind::Pod;
+    if (kind == "PersistentVolume")
+        return ItemKind::PersistentVolume;
+    if (kind == "PodDisruptionBudget")
+        return ItemKind::PodDisruptionBudget;
+    if (kind == "Namespace")
+        return ItemKind::Namespace;
     return kind.empty() ? ItemKind::Unknown : ItemKind::Other;
 }
 
 using StringPair = std::pair<std::string, std::string>;
+
+/// A metav1.LabelSelector as read, before interning (and before matchLabelKeys are folded in).
+struct RawSelector {
+    bool present = false; // false: the selector is null (absent)
+    std::vector<StringPair> matchLabels;
+    std::vector<std::tuple<std::string, model::MatchOperator, std::vector<std::string>>> matchExpressions;
+    void clear() noexcept
+    {
+        present = false;
+        matchLabels.clear();
+        matchExpressions.clear();
+    }
+};
+
+/// A required pod (anti-)affinity term as read.
+struct RawAffinityTerm {
+    RawSelector selector;
+    std::vector<std::string> namespaces;
+    RawSelector namespaceSelector;
+    std::string topologyKey;
+    std::vector<std::string> matchLabelKeys, mismatchLabelKeys;
+    void clear() noexcept
+    {
+        selector.clear();
+        namespaces.clear();
+        namespaceSelector.clear();
+        topologyKey.clear();
+        matchLabelKeys.clear();
+        mismatchLabelKeys.clear();
+    }
+};
+
+/// A topologySpreadConstraints entry as read.
+struct RawSpreadConstraint {
+    model::TopologySpreadConstraint value; // scalars; selector filled at commit
+    std::string topologyKey;
+    RawSelector selector;
+    std::vector<std::string> matchLabelKeys;
+};
+
+/// A host port as read (hostIP still a string).
+struct RawHostPort {
+    std::uint16_t port = 0;
+    model::PortProtocol protocol = model::PortProtocol::TCP;
+    std::string hostIP;
+};
 
 /// What a resource name maps to, cached by name so that a name is looked up in the
 /// registry (which allocates) once per import, not once per item.
@@ -259,7 +319,7 @@ struct ResourceEntry {
 class KubectlJsonImporter {
 public:
     KubectlJsonImporter(Source& source, std::string sourceName, ClusterStore& store, ImportReport& report,
-        ImportProgress* progress, const KubectlJsonOptions& options)
+        ImportProgress* progress, const KubectlJsonOptions& options, KubectlJsonSession& session)
         : m_source(source)
         , m_name(std::move(sourceName))
         , m_store(store)
@@ -267,6 +327,7 @@ public:
         , m_throttle(progress, static_cast<std::size_t>(source.size()))
         , m_windowBytes(std::max<std::size_t>(options.windowBytes, 64))
         , m_size(source.size())
+        , m_session(session)
     {
     }
 
@@ -346,12 +407,34 @@ private:
     void parseSchedulingGates(od::value v);
     void parseContainers(
         od::value v, std::vector<model::ContainerResources>& into, Slots<model::ContainerResources>& slots, bool init);
-    void parseContainerResources(od::value v, ResourceList& requests, ResourceList& limits);
+    void parseContainerResources(od::value v, model::ExactResourceList& requests, model::ExactResourceList& limits);
+    void parseExactResourceList(od::value v, model::ExactResourceList& into);
     void parseResourceList(od::value v, ResourceList& into, std::int64_t* gpuCounts);
     void parseTolerations(od::value v);
     void parseAffinity(od::value v);
     void parseSelectorTerms(od::value v);
     void parseRequirements(od::value v, std::vector<PodRecord::Requirement>& into, bool matchField);
+
+    // scheduling constraints and the extra kinds (kubescheduling.cpp)
+    void beginSchedulingItem();
+    void parsePodAffinity(od::value v, std::vector<RawAffinityTerm>& into, std::size_t& used);
+    void parseAffinityTerm(od::object o, RawAffinityTerm& term);
+    void parseLabelSelector(od::value v, RawSelector& into);
+    void parseStringList(od::value v, std::vector<std::string>& into);
+    void parseSpreadConstraints(od::value v);
+    void parseContainerPorts(od::value v, bool sidecarOrApp);
+    void parseVolumes(od::value v);
+    void parseResourceClaims(od::value v);
+    void parseAnnotation(od::field& f, const char* k);
+    std::int32_t int32Value(od::value& v, const char* what, std::int64_t min, std::int64_t max);
+    model::IntOrPercent intOrPercentValue(od::value& v);
+    void parseExtraSpec(od::value v);
+    void parseExtraStatus(od::value v);
+    /// Interns the pod's constraint lists into m_pod (selectors folded with its labels).
+    void commitPodScheduling(const std::vector<StringPair>& labels);
+    void commitExtraItem(ItemKind kind, const char* itemStart);
+    void foldLabelKeys(model::InternedSelector& s, const std::vector<std::string>& keys, model::MatchOperator op,
+        const std::vector<StringPair>& labels);
 
     // values
     std::string_view stringValue(od::value& v, const char* what, const char** where = nullptr);
@@ -361,6 +444,9 @@ private:
     od::array arrayValue(od::value& v, const char* expected);
     const ResourceEntry& resourceEntry(std::string_view name);
     std::int64_t quantityValue(od::value& v, QuantityScale scale);
+    model::QuantityNanos exactQuantityValue(od::value& v, QuantityScale scale);
+    std::string_view quantityText(od::value& v, const char*& where);
+    void recordQuantityError(const model::QuantityError& e, std::string_view text, const char* where);
     /// `into` = the string value; null leaves `into` as it is.
     void optionalString(od::value& v, std::string& into)
     {
@@ -396,6 +482,8 @@ private:
     [[nodiscard]] Wanted wanted() const noexcept
     {
         const ItemKind kind = effectiveItemKind();
+        if (isExtraKind(kind))
+            return { false, false };
         return { kind != ItemKind::Pod, kind != ItemKind::Node };
     }
     /// When the raw key `raw` is `key`: parse() with `key` on the path; returns whether it was.
@@ -479,6 +567,7 @@ private:
     ProgressThrottle m_throttle; // progress in bytes of the file
     std::size_t m_windowBytes;
     std::uint64_t m_size;
+    KubectlJsonSession& m_session;
 
     // the window: m_buffer holds kPrefixRoom bytes for a synthetic prefix, then the data
     static constexpr std::size_t kPrefixRoom = 16;
@@ -536,6 +625,21 @@ private:
     Slots<model::ContainerResources> m_containerSlots;
     Slots<model::ContainerResources> m_initContainerSlots;
     std::vector<ResourceEntry> m_resourceCache;
+
+    // scheduling constraints of the pod being read, and the extra kinds (reused; `used` counts)
+    bool m_sawItemFields = false; // metadata, spec or status came before the item's kind
+    std::vector<RawAffinityTerm> m_affinityTerms, m_antiAffinityTerms;
+    std::size_t m_affinityUsed = 0, m_antiAffinityUsed = 0;
+    std::vector<RawSpreadConstraint> m_spread;
+    std::size_t m_spreadUsed = 0;
+    std::vector<RawHostPort> m_ports;
+    std::size_t m_portsUsed = 0;
+    std::vector<std::string> m_claims;
+    std::size_t m_claimsUsed = 0;
+    RawSelector m_budgetSelector;
+    model::DisruptionBudgetRecord m_budget;
+    std::string m_claimRefNamespace, m_claimRefName;
+    std::size_t m_volumesRead = 0, m_budgetsRead = 0, m_namespacesRead = 0;
 
     struct BadValue {
         std::uint64_t offset = 0;

@@ -564,11 +564,15 @@ void KubectlJsonImporter::run()
     }
     for (const auto& [kind, count] : m_skippedKinds)
         m_report.warn(
-            m_name + ": skipped " + std::to_string(count) + " item(s) of kind " + kind + " (only Node and Pod are imported)");
+            m_name + ": skipped " + std::to_string(count) + " item(s) of kind " + kind
+            + " (only Node, Pod, PersistentVolume, PodDisruptionBudget and Namespace are imported)");
     if (m_unknownPhases > 0)
         m_report.warn(m_name + ": " + std::to_string(m_unknownPhases)
             + " pod(s) have an unrecognised status.phase; they are taken as Unknown");
-    if (m_sawItems && m_nodes == 0 && m_pods == 0 && m_skippedKinds.empty())
+    if (m_defaultItemKind == ItemKind::PersistentVolume)
+        m_session.sawVolumeList = true;
+    if (m_sawItems && m_nodes == 0 && m_pods == 0 && m_skippedKinds.empty() && m_volumesRead == 0 && m_budgetsRead == 0
+        && m_namespacesRead == 0 && !isExtraKind(m_defaultItemKind))
         m_report.warn(m_name + ": the list has no items (no nodes and no pods)");
     m_report.nodesRead += m_nodes;
     m_report.podsRead += m_pods;
@@ -700,7 +704,7 @@ void KubectlJsonImporter::parseRootObject(od::object root, bool tail, Outcome& i
         }
         if (onKey(k, "kind", [&] { m_rootKind.assign(stringValue(f.value(), "a string")); })) {
             const ItemKind kind = itemKindFromName(m_rootKind);
-            if (!tail && (kind == ItemKind::Node || kind == ItemKind::Pod))
+            if (!tail && (kind == ItemKind::Node || kind == ItemKind::Pod || isExtraKind(kind)))
                 m_itemKind = kind;
             if (m_rootKind.size() > 4 && m_rootKind.ends_with("List")) {
                 m_defaultKindName.assign(m_rootKind, 0, m_rootKind.size() - 4);
@@ -750,7 +754,10 @@ void KubectlJsonImporter::parseRootObject(od::object root, bool tail, Outcome& i
     if (m_itemKind == ItemKind::Unknown)
         m_itemKind = itemKindFromName(m_rootKind);
     if (m_itemKind == ItemKind::Other || (!m_rootKind.empty() && m_itemKind == ItemKind::Unknown))
-        fail(rootStart, "expected a List, NodeList or PodList, or one Node or Pod; got kind " + escapedText(m_rootKind));
+        fail(rootStart,
+            "expected a List, NodeList, PodList, PersistentVolumeList, PodDisruptionBudgetList or NamespaceList, or one such "
+            "object; got kind "
+                + escapedText(m_rootKind));
     commitItem(rootStart);
 }
 

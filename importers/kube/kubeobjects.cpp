@@ -186,10 +186,10 @@ const ResourceEntry& KubectlJsonImporter::resourceEntry(std::string_view name)
     return m_resourceCache.back();
 }
 
-std::int64_t KubectlJsonImporter::quantityValue(od::value& v, QuantityScale scale)
+std::string_view KubectlJsonImporter::quantityText(od::value& v, const char*& where)
 {
     const std::string_view token = v.raw_json_token();
-    const char* where = token.data();
+    where = token.data();
     std::string_view text;
     if (!token.empty() && token.front() == '"') {
         text = stringValue(v, "a quantity");
@@ -201,6 +201,42 @@ std::int64_t KubectlJsonImporter::quantityValue(od::value& v, QuantityScale scal
     } else {
         failType(v, "a quantity (a string such as \"100m\" or \"2Gi\", or a number)");
     }
+    return text;
+}
+
+void KubectlJsonImporter::recordQuantityError(const model::QuantityError& e, std::string_view text, const char* where)
+{
+    // The model quotes the text (and a bad suffix) as they are: quote the text within
+    // the length limit, then escape whatever control bytes are left.
+    std::string message = e.what();
+    const std::string raw = '"' + std::string(text) + '"';
+    if (const std::size_t at = message.find(raw); at != std::string::npos)
+        message.replace(at, raw.size(), quotedText(text));
+    recordBadValue(where, escapedText(message, std::numeric_limits<std::size_t>::max()));
+}
+
+model::QuantityNanos KubectlJsonImporter::exactQuantityValue(od::value& v, QuantityScale scale)
+{
+    const char* where = nullptr;
+    const std::string_view text = quantityText(v, where);
+    model::QuantityNanos value = 0;
+    try {
+        value = model::exactQuantity(text, scale);
+    } catch (const model::QuantityError& e) {
+        recordQuantityError(e, text, where);
+        return 0;
+    }
+    if (value < 0) {
+        recordBadValue(where, "negative quantity " + quotedText(text) + ": requests, limits and capacities cannot be negative");
+        return 0;
+    }
+    return value;
+}
+
+std::int64_t KubectlJsonImporter::quantityValue(od::value& v, QuantityScale scale)
+{
+    const char* where = nullptr;
+    const std::string_view text = quantityText(v, where);
     std::int64_t value = 0;
     try {
         switch (scale) {
@@ -219,13 +255,7 @@ std::int64_t KubectlJsonImporter::quantityValue(od::value& v, QuantityScale scal
             break;
         }
     } catch (const model::QuantityError& e) {
-        // The model quotes the text (and a bad suffix) as they are: quote the text within
-        // the length limit, then escape whatever control bytes are left.
-        std::string message = e.what();
-        const std::string raw = '"' + std::string(text) + '"';
-        if (const std::size_t at = message.find(raw); at != std::string::npos)
-            message.replace(at, raw.size(), quotedText(text));
-        recordBadValue(where, escapedText(message, std::numeric_limits<std::size_t>::max()));
+        recordQuantityError(e, text, where);
         return 0;
     }
     if (value < 0) {
@@ -272,6 +302,9 @@ void KubectlJsonImporter::beginItem()
     m_pod.ownerName.clear();
     m_pod.mirror = false;
     m_pod.priority = 0;
+    m_pod.uid.clear();
+    m_pod.flags = model::PodFlagNone;
+    beginSchedulingItem();
     m_tolerationSlots.begin();
     m_selectorSlots.begin();
     m_termSlots.begin();
@@ -291,19 +324,39 @@ void KubectlJsonImporter::parseItemField(od::field& f, bool isRoot)
     case 'k':
         if (!isRoot)
             onKey(k, "kind", [&] {
-                const std::string_view kind = stringValue(f.value(), "a string");
+                const char* where = nullptr;
+                const std::string_view kind = stringValue(f.value(), "a string", &where);
                 m_itemKind = itemKindFromName(kind);
                 if (m_itemKind == ItemKind::Other)
                     m_itemKindName.assign(kind);
+                // The extra kinds are read by their own rules from the start: their fields
+                // cannot be read as a Node's or Pod's first and sorted out later.
+                if (isExtraKind(m_itemKind) && m_sawItemFields && !isExtraKind(m_defaultItemKind))
+                    fail(where, "the kind " + quotedText(kind) + " comes after the item's metadata, spec or status; put kind first, "
+                                "as kubectl does");
             });
         return;
     case 'm':
         if (m_itemKind != ItemKind::Other)
-            onKey(k, "metadata", [&] { parseMetadata(f.value(), isRoot); });
+            onKey(k, "metadata", [&] {
+                m_sawItemFields = true;
+                parseMetadata(f.value(), isRoot);
+            });
         return;
     case 's':
-        if (m_itemKind != ItemKind::Other)
-            onKey(k, "spec", [&] { parseSpec(f.value()); }) || onKey(k, "status", [&] { parseStatus(f.value()); });
+        if (m_itemKind == ItemKind::Other)
+            return;
+        if (isExtraKind(effectiveItemKind())) {
+            onKey(k, "spec", [&] { parseExtraSpec(f.value()); }) || onKey(k, "status", [&] { parseExtraStatus(f.value()); });
+            return;
+        }
+        onKey(k, "spec", [&] {
+            m_sawItemFields = true;
+            parseSpec(f.value());
+        }) || onKey(k, "status", [&] {
+            m_sawItemFields = true;
+            parseStatus(f.value());
+        });
         return;
     default:
         return;
@@ -326,6 +379,10 @@ void KubectlJsonImporter::parseMetadata(od::value v, bool isRoot)
         case 'a':
             if (want.pod)
                 onKey(k, "annotations", [&] { parseAnnotations(f.value()); });
+            break;
+        case 'u':
+            if (want.pod)
+                onKey(k, "uid", [&] { optionalString(f.value(), m_pod.uid); });
             break;
         case 'o':
             if (want.pod)
@@ -362,11 +419,13 @@ void KubectlJsonImporter::parseStringMap(
 
 void KubectlJsonImporter::parseAnnotations(od::value v)
 {
-    forEachField(v, "an object of annotation keys to values", [&](od::field&, const char* k) {
+    forEachField(v, "an object of annotation keys to values", [&](od::field& f, const char* k) {
         // Static pods: the kubelet's mirror pod carries this annotation.
         // Source: https://kubernetes.io/docs/tasks/configure-pod-container/static-pod/
         if (keyIs(k, "kubernetes.io/config.mirror"))
             m_pod.mirror = true;
+        else if (k[0] == 'k' || k[0] == 'c')
+            parseAnnotation(f, k);
     });
 }
 
@@ -398,6 +457,10 @@ void KubectlJsonImporter::parseSpec(od::value v)
             if (want.pod)
                 onKey(k, "affinity", [&] { parseAffinity(f.value()); });
             break;
+        case 'v':
+            if (want.pod)
+                onKey(k, "volumes", [&] { parseVolumes(f.value()); });
+            break;
         case 'c':
             if (want.pod)
                 onKey(k, "containers", [&] {
@@ -418,7 +481,7 @@ void KubectlJsonImporter::parseSpec(od::value v)
             break;
         case 'o':
             if (want.pod)
-                onKey(k, "overhead", [&] { parseResourceList(f.value(), m_spec.overhead, nullptr); });
+                onKey(k, "overhead", [&] { parseExactResourceList(f.value(), m_spec.overhead); });
             break;
         case 'p':
             if (want.pod)
@@ -435,7 +498,8 @@ void KubectlJsonImporter::parseSpec(od::value v)
             break;
         case 'r':
             if (want.pod)
-                onKey(k, "resources", [&] { parseContainerResources(f.value(), m_spec.podRequests, m_spec.podLimits); });
+                onKey(k, "resources", [&] { parseContainerResources(f.value(), m_spec.podRequests, m_spec.podLimits); })
+                    || onKey(k, "resourceClaims", [&] { parseResourceClaims(f.value()); });
             break;
         case 's':
             if (want.pod)
@@ -445,7 +509,8 @@ void KubectlJsonImporter::parseSpec(od::value v)
             (want.node && onKey(k, "taints", [&] {
                 m_sawNodeFields = true;
                 parseTaints(f.value());
-            })) || (want.pod && onKey(k, "tolerations", [&] { parseTolerations(f.value()); }));
+            })) || (want.pod && onKey(k, "tolerations", [&] { parseTolerations(f.value()); }))
+                || (want.pod && onKey(k, "topologySpreadConstraints", [&] { parseSpreadConstraints(f.value()); }));
             break;
         case 'u':
             if (want.node)
@@ -582,6 +647,9 @@ void KubectlJsonImporter::parseConditions(od::value v)
         }
         if (want.pod && type == "PodScheduled" && status == Readiness::False)
             m_pod.schedulingMessage.assign(message);
+        // A Ready pod counts as healthy for PodDisruptionBudgets.
+        if (want.pod && type == "Ready" && status == Readiness::True)
+            m_pod.flags |= model::PodFlagReady;
     });
 }
 
@@ -601,7 +669,15 @@ void KubectlJsonImporter::parseContainers(
     forEachObject(v, "an array of containers", "an object (container)", [&](od::value&, od::object o) {
         model::ContainerResources& container = slots.slot(into);
         container.clear();
+        // Host ports of app containers and sidecars (restartable init containers) are held
+        // while the pod runs; a plain init container's are dropped once its restartPolicy is
+        // known (it may come after the ports).
+        const std::size_t portsBefore = m_portsUsed;
         forEachField(o, [&](od::field& f, const char* k) {
+            if (k[0] == 'p') {
+                onKey(k, "ports", [&] { parseContainerPorts(f.value(), true); });
+                return;
+            }
             if (k[0] != 'r')
                 return;
             onKey(k, "resources", [&] { parseContainerResources(f.value(), container.requests, container.limits); })
@@ -611,14 +687,38 @@ void KubectlJsonImporter::parseContainers(
                            container.restartable = stringValue(f.value(), "a string") == "Always";
                    }));
         });
+        if (init && !container.restartable)
+            m_portsUsed = portsBefore;
     });
 }
 
-void KubectlJsonImporter::parseContainerResources(od::value v, ResourceList& requests, ResourceList& limits)
+void KubectlJsonImporter::parseContainerResources(od::value v, model::ExactResourceList& requests, model::ExactResourceList& limits)
 {
     forEachField(v, "an object", [&](od::field& f, const char* k) {
-        onKey(k, "requests", [&] { parseResourceList(f.value(), requests, nullptr); })
-            || onKey(k, "limits", [&] { parseResourceList(f.value(), limits, nullptr); });
+        onKey(k, "requests", [&] { parseExactResourceList(f.value(), requests); })
+            || onKey(k, "limits", [&] { parseExactResourceList(f.value(), limits); });
+    });
+}
+
+void KubectlJsonImporter::parseExactResourceList(od::value v, model::ExactResourceList& into)
+{
+    // Exact amounts: a pod's request is summed over its containers and rounded once
+    // (podrequest.h), as Kubernetes sums Quantities.
+    forEachField(v, "an object of resource names to quantities", [&](od::field& f, const char* k) {
+        m_path.pushRawKey(k);
+        if (keyIs(k, "cpu")) {
+            into.setCore(CoreResource::Cpu, exactQuantityValue(f.value(), QuantityScale::Milli));
+        } else if (keyIs(k, "memory")) {
+            into.setCore(CoreResource::Memory, exactQuantityValue(f.value(), QuantityScale::Units));
+        } else if (keyIs(k, "pods")) {
+            into.setCore(CoreResource::Pods, exactQuantityValue(f.value(), QuantityScale::Units));
+        } else if (keyIs(k, "ephemeral-storage")) {
+            into.setCore(CoreResource::EphemeralStorage, exactQuantityValue(f.value(), QuantityScale::Units));
+        } else {
+            const ResourceEntry& entry = resourceEntry(keyText(f));
+            into.set(entry.key, exactQuantityValue(f.value(), entry.scale));
+        }
+        m_path.pop();
     });
 }
 
@@ -673,10 +773,12 @@ void KubectlJsonImporter::parseTolerations(od::value v)
 
 void KubectlJsonImporter::parseAffinity(od::value v)
 {
-    // Only spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution is kept:
-    // preferred terms and pod (anti-)affinity do not decide whether a pod fits a node here.
+    // Only the required terms are kept (nodeAffinity, podAffinity and podAntiAffinity's
+    // requiredDuringSchedulingIgnoredDuringExecution): preferred terms only score.
     forEachField(v, "an object", [&](od::field& f, const char* k) {
-        onKey(k, "nodeAffinity", [&] {
+        onKey(k, "podAffinity", [&] { parsePodAffinity(f.value(), m_affinityTerms, m_affinityUsed); })
+            || onKey(k, "podAntiAffinity", [&] { parsePodAffinity(f.value(), m_antiAffinityTerms, m_antiAffinityUsed); })
+            || onKey(k, "nodeAffinity", [&] {
             forEachField(f.value(), "an object", [&](od::field& g, const char* gk) {
                 onKey(gk, "requiredDuringSchedulingIgnoredDuringExecution", [&] {
                     forEachField(g.value(), "an object", [&](od::field& h, const char* hk) {
@@ -744,6 +846,10 @@ void KubectlJsonImporter::commitItem(const char* itemStart)
                 m_badValues.push_back(std::move(b));
         m_itemBadValues.clear();
     }
+    if (isExtraKind(kind)) {
+        commitExtraItem(kind, itemStart);
+        return;
+    }
     if (kind == ItemKind::Other) {
         const std::string& name = m_itemKind == ItemKind::Other ? m_itemKindName : m_defaultKindName;
         auto it = std::find_if(m_skippedKinds.begin(), m_skippedKinds.end(), [&](const auto& e) { return e.first == name; });
@@ -806,14 +912,18 @@ void KubectlJsonImporter::commitItem(const char* itemStart)
     m_pod.request = model::effectivePodRequest(m_spec, m_store.resources());
     // metadata.labels were read into the node record (the kind may be known only at the
     // end); lend them to the pod without a copy.
+    commitPodScheduling(m_node.labels);
     m_pod.labels.swap(m_node.labels);
+    model::PodId added;
     try {
-        m_store.addPod(m_pod);
+        added = m_store.addPod(m_pod);
     } catch (...) {
         m_pod.labels.swap(m_node.labels);
         throw;
     }
     m_pod.labels.swap(m_node.labels);
+    for (std::size_t i = 0; i < m_claimsUsed; ++i)
+        m_session.claims.push_back({ added, m_claims[i], m_name });
     ++m_pods;
 }
 

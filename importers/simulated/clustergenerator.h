@@ -6,6 +6,17 @@
 // both halves use. Internal to importers/simulated/; the public entry point is
 // simulatedcluster.h.
 //
+// The what-if constraints (issue 6), beside what simulatedcluster.h lists: a uid on every
+// pod (version-4 shaped, from a hash); required pod anti-affinity on kubernetes.io/hostname
+// against its own pods for a third of the inference Deployments (placed one replica a node);
+// zone spread constraints (maxSkew 1) on half the Deployments: DoNotSchedule only for
+// inference Deployments pinned to their node group (one zone, so never skewed),
+// ScheduleAnyway otherwise; host ports on the host-network DaemonSets (aws-node 61678, node
+// exporter 9100, fluent-bit 2020); a PodDisruptionBudget (minAvailable 1 or maxUnavailable
+// "25%", no status) for 40% of the Deployments; do-not-disrupt on about 1 movable pod in 500;
+// emptyDir on a fifth of the CPU Deployments and half the batch Jobs; PodFlagReady on Running
+// pods. All drawn from hashes of each workload's salt, not from the generator's stream.
+//
 // Design note: the generator is written for speed (100,000 nodes and ~1.7 million pods in
 // about a second). It works node group by node group: it lays the group's nodes into the
 // network hierarchy, decides what runs where while tracking each node's free resources in a
@@ -75,6 +86,8 @@ struct Workload {
     bool indexed = false; // Job pods: "<job>-<index>-<suffix>"
     bool ordinal = false; // StatefulSet pods: "<sts>-<ordinal>"
     bool batch = false; // Job whose pods may end Succeeded or Failed
+    bool antiAffinity = false; // required anti-affinity on kubernetes.io/hostname against its own pods
+    std::uint16_t flags = 0; // PodFlag bits every pod of it has (emptyDir)
 };
 
 // A node of the group being generated, with its free resources while pods are placed.
@@ -143,6 +156,10 @@ private:
     void makeCpuDeployment(Workload& w);
     void makeBatchJob(Workload& w);
     void setRequest(Workload& w, const Amounts& request);
+    // What-if constraints (workloadplacement.cpp), drawn from a hash of the workload's salt,
+    // not from the generator's stream, so the rest of the fleet is drawn as without them.
+    void addSpreadAndBudget(Workload& w, std::uint64_t hash, bool pinToGroup);
+    [[nodiscard]] model::InternedSelector appSelector(const Workload& w);
 
     const SimulationSpec& m_spec;
     model::ClusterStore& m_store;
@@ -166,6 +183,7 @@ private:
     std::array<std::uint64_t, kRegionCount> m_ipSalt {};
     std::uint64_t m_workloadCounter = 0;
     std::uint64_t m_groupCounter = 0;
+    std::string m_groupName; // the node group being generated
     std::vector<std::pair<std::size_t, std::string>> m_trainingGroups; // (type index, node group name)
     std::vector<std::size_t> m_trainingGroupNodes; // nodes of each of m_trainingGroups
 };

@@ -155,6 +155,7 @@ void ClusterGenerator::generateGroup(
     group += zone.name;
     group += "-";
     appendNumber(group, ++m_groupCounter);
+    m_groupName = group;
     const bool capacityBlock = pool.role == Role::Training && m_rng.chancePerMille(400);
     if (pool.role == Role::Training) {
         m_trainingGroups.emplace_back(typeIndex, group);

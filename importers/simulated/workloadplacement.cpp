@@ -11,7 +11,9 @@
 #include <array>
 #include <iterator>
 #include <string>
+#include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace fleet::importers::simulated {
@@ -69,6 +71,34 @@ static_assert(std::size(kDaemonSets) == kDaemonSetCount, "kDaemonSetCount (clust
 
 constexpr std::int32_t kSystemNodeCritical = 2000001000;
 
+// Host ports of the DaemonSets that run on the host network (their charts' defaults).
+constexpr std::pair<const char*, std::uint16_t> kDaemonSetHostPorts[] = {
+    { "aws-node", 61678 },
+    { "prometheus-node-exporter", 9100 },
+    { "fluent-bit", 2020 },
+};
+
+// Writes a version-4-shaped UUID (8-4-4-4-12 lower-case hex) from two hashes into `out`.
+void writeUid(std::string& out, std::uint64_t a, std::uint64_t b)
+{
+    static constexpr char kHex[] = "0123456789abcdef";
+    out.resize(36);
+    a = (a & ~0xf000ull) | 0x4000ull;                        // version 4 (third group)
+    b = (b & 0x3fffffffffffffffull) | 0x8000000000000000ull; // variant 10xx (fourth group)
+    std::size_t at = 0;
+    for (int i = 15; i >= 0; --i) {
+        out[at++] = kHex[(a >> (i * 4)) & 0xf];
+        if (at == 8 || at == 13)
+            out[at++] = '-';
+    }
+    out[at++] = '-';
+    for (int i = 15; i >= 0; --i) {
+        out[at++] = kHex[(b >> (i * 4)) & 0xf];
+        if (at == 23)
+            out[at++] = '-';
+    }
+}
+
 constexpr const char* kTrainingNames[] = { "llama3-70b-pretrain", "mixtral-8x22b-sft", "vit-h14-pretrain", "rlhf-ppo",
     "sdxl-finetune", "code-model-pretrain", "moe-1t-pretrain", "dpo-alignment", "speech-foundation", "video-gen-pretrain" };
 constexpr const char* kInferenceNames[] = { "vllm-llama3-8b", "vllm-llama3-70b", "embedding-svc", "reranker", "whisper-asr",
@@ -121,6 +151,9 @@ void ClusterGenerator::setUpDaemonSets()
         appendHashSuffix(revision, SplitMix64::mix(m_spec.seed * 31 + d), 10);
         p.labels = { { "app.kubernetes.io/name", ds.name }, { "controller-revision-hash", revision },
             { "pod-template-generation", "1" } };
+        for (const auto& [name, port] : kDaemonSetHostPorts)
+            if (std::string_view(ds.name) == name)
+                p.hostPorts.push_back({ port, model::PortProtocol::TCP, {} });
         w.podPrefix = std::string(ds.name) + "-";
         w.salt = m_rng.next();
     }
@@ -183,6 +216,12 @@ void ClusterGenerator::emitPod(Workload& w, const std::string& nodeName, model::
     }
     p.nodeName = nodeName;
     p.phase = phase;
+    const std::uint64_t h = SplitMix64::mix(w.salt ^ (std::uint64_t { w.made } * 0x9e3779b97f4a7c15ull));
+    writeUid(p.uid, h, SplitMix64::mix(h));
+    // Running pods are Ready; about 1 pod in 500 that could move asks not to be disrupted.
+    p.flags = w.flags | (phase == model::PodPhase::Running ? model::PodFlagReady : 0);
+    if (p.ownerKind != model::OwnerKind::DaemonSet && (h >> 40) % 500 == 0)
+        p.flags |= model::PodFlagDoNotDisrupt;
     m_store.addPod(p);
     ++w.made;
 }
@@ -201,6 +240,8 @@ void ClusterGenerator::startWorkload(Workload& w, const char* ns, const char* ba
     w.indexed = kind == model::OwnerKind::Job;
     w.ordinal = kind == model::OwnerKind::StatefulSet;
     w.batch = false;
+    w.antiAffinity = false;
+    w.flags = 0;
     if (kind == model::OwnerKind::ReplicaSet) {
         // A Deployment's pods belong to its ReplicaSet "<deployment>-<pod-template-hash>" and
         // carry that hash as a label (model/workloadname.h names the Deployment from it).
@@ -259,6 +300,17 @@ void ClusterGenerator::makeInference(Workload& w, const InstanceType& type, int 
     startWorkload(w, "inference", kInferenceNames[m_rng.below(std::size(kInferenceNames))], model::OwnerKind::ReplicaSet);
     w.target = static_cast<std::uint32_t>(m_rng.between(2, 40));
     w.pod.priority = 10000;
+    // A third of the inference Deployments keep one replica per node (required anti-affinity
+    // on the hostname, against their own pods); fillInference() places them so.
+    const std::uint64_t h = SplitMix64::mix(w.salt ^ 0x1f3a5c7e9b2d4f60ull);
+    if (h % 3 == 0) {
+        w.antiAffinity = true;
+        model::PodAffinityTerm term;
+        term.selector = appSelector(w);
+        term.topologyKey = m_store.strings().intern("kubernetes.io/hostname");
+        w.pod.podAntiAffinity.push_back(std::move(term));
+    }
+    addSpreadAndBudget(w, h >> 8, true);
     w.pod.tolerations.emplace_back("nvidia.com/gpu", TolerationOperator::Exists, "", TaintEffect::NoSchedule);
     Amounts request;
     std::int64_t units = 0; // GPUs (or MIG slices) per pod
@@ -287,6 +339,10 @@ void ClusterGenerator::makeCpuDeployment(Workload& w)
     startWorkload(w, kCpuNamespaces[m_rng.below(std::size(kCpuNamespaces))], kCpuNames[m_rng.below(std::size(kCpuNames))],
         model::OwnerKind::ReplicaSet);
     w.target = static_cast<std::uint32_t>(m_rng.between(3, 60));
+    const std::uint64_t h = SplitMix64::mix(w.salt ^ 0x2c4e6a8b0d1f3e57ull);
+    if (h % 5 == 0)
+        w.flags |= model::PodFlagLocalStorage; // an emptyDir scratch volume
+    addSpreadAndBudget(w, h >> 8, false);
     static constexpr std::uint32_t kCpuWeights[] = { 20, 30, 25, 15, 7, 3 };
     static constexpr std::int64_t kCpuMilli[] = { 100, 250, 500, 1000, 2000, 4000 };
     static constexpr std::int64_t kMiBPerCore[] = { 1024, 2048, 4096 };
@@ -311,6 +367,8 @@ void ClusterGenerator::makeBatchJob(Workload& w)
     }
     w.target = static_cast<std::uint32_t>(m_rng.between(4, 50));
     w.batch = true;
+    if (SplitMix64::mix(w.salt ^ 0x3d5f7b9a1c2e4d68ull) % 2 == 0)
+        w.flags |= model::PodFlagLocalStorage; // an emptyDir scratch volume
     static constexpr std::int64_t kCpuMilli[] = { 500, 1000, 2000, 4000 };
     Amounts request;
     const std::int64_t cpu = kCpuMilli[m_rng.below(std::size(kCpuMilli))];
@@ -318,6 +376,45 @@ void ClusterGenerator::makeBatchJob(Workload& w)
     request.core[CoreResource::Memory] = cpu * m_rng.between(2, 8) * kMiB * 1024 / 1000;
     request.core[CoreResource::EphemeralStorage] = m_rng.between(1, 20) * kGiB;
     setRequest(w, request);
+}
+
+model::InternedSelector ClusterGenerator::appSelector(const Workload& w)
+{
+    // The Deployment's own pods: its "app" label (startWorkload sets it first).
+    return m_store.internSelector(false, { w.pod.labels.front() }, {});
+}
+
+// Zone spread and a PodDisruptionBudget for some services. A DoNotSchedule constraint goes
+// only to a Deployment pinned to its node group (nodeSelector eks.amazonaws.com/nodegroup),
+// whose nodes are all in one zone: its one domain cannot be skewed, so the fleet as placed
+// satisfies it (a Deployment here fills one node group). Others get ScheduleAnyway, which
+// never blocks. Budgets: minAvailable 1 or maxUnavailable "25%", without a status, so the
+// planner computes disruptionsAllowed from the Ready pods.
+void ClusterGenerator::addSpreadAndBudget(Workload& w, std::uint64_t h, bool pinToGroup)
+{
+    const std::uint64_t spread = h % 10;
+    if (spread < 5) {
+        model::TopologySpreadConstraint c;
+        c.maxSkew = 1;
+        c.topologyKey = m_store.strings().intern("topology.kubernetes.io/zone");
+        c.selector = appSelector(w);
+        c.whenUnsatisfiable = pinToGroup && spread < 2 ? model::WhenUnsatisfiable::DoNotSchedule : model::WhenUnsatisfiable::ScheduleAnyway;
+        if (c.whenUnsatisfiable == model::WhenUnsatisfiable::DoNotSchedule)
+            w.pod.nodeSelector.emplace_back("eks.amazonaws.com/nodegroup", m_groupName);
+        w.pod.spreadConstraints.push_back(std::move(c));
+    }
+    const std::uint64_t budget = (h >> 8) % 10;
+    if (budget < 4) {
+        model::DisruptionBudgetRecord b;
+        b.namespaceName = w.pod.namespaceName;
+        b.name = w.pod.labels.front().second;
+        b.matchLabels = { w.pod.labels.front() };
+        if (budget < 2)
+            b.minAvailable = { true, false, 1 };
+        else
+            b.maxUnavailable = { true, true, 25 };
+        m_store.addDisruptionBudget(b);
+    }
 }
 
 // Training: whole-node gangs inside one layer-2 network; about 8% of healthy nodes stay idle
@@ -366,17 +463,22 @@ void ClusterGenerator::fillInference(std::vector<PlannedNode>& nodes, const Inst
     for (auto& w : active)
         makeInference(w, type, migProfile, budget);
     const std::int64_t unitsPerNode = migProfile == 1 ? budget.ext[kMig1g] : migProfile == 3 ? budget.ext[kMig3g] : type.gpus;
+    std::vector<std::uint64_t> antiHere; // salts of the anti-affinity workloads on this node
     for (PlannedNode& n : nodes) {
         if (n.notReady)
             continue;
         std::int64_t target = m_rng.chancePerMille(120) ? 0 : m_rng.between(1, unitsPerNode);
         int failures = 0;
+        antiHere.clear();
         while (target > 0 && failures < 4) {
             Workload& w = active[m_rng.below(kActive)];
             const std::int64_t units = migProfile ? 1 : w.request.core[CoreResource::Gpu] / 1000;
-            if (units <= target && w.request.fitsIn(n.free)) {
+            const bool repelled = w.antiAffinity && std::find(antiHere.begin(), antiHere.end(), w.salt) != antiHere.end();
+            if (units <= target && !repelled && w.request.fitsIn(n.free)) {
                 w.request.subtractFrom(n.free);
                 emitPod(w, n.name, model::PodPhase::Running);
+                if (w.antiAffinity)
+                    antiHere.push_back(w.salt);
                 target -= units;
             } else {
                 ++failures;

@@ -317,6 +317,9 @@ void readPods(CsvReader& reader, const std::string& file, std::string_view heade
         r.request.setCore(CoreResource::Gpu, p.gpuMilli);
         if (p.gpuCount > 0)
             r.request.set(gpuCountKey, p.gpuCount);
+        // A one-GPU pod asking for part of it shares that GPU with others (FGD paper, section 2).
+        if (p.gpuCount == 1 && p.gpuMilli < 1000)
+            r.gpuShareMilli = static_cast<std::int32_t>(p.gpuMilli);
         if (!p.allowedModels.empty()) {
             model::PodRecord::Requirement req;
             req.key = kGpuModelLabel;

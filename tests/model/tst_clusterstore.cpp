@@ -114,6 +114,7 @@ private slots:
     void conditionsKeptAsGiven();
     void podLabelsGatesAndMessage();
     void podLabelSetsStayCompact();
+    void schedulingConstraintsInternedPerWorkload();
 };
 
 void TestClusterStore::addNodesKeepsEverything()
@@ -778,6 +779,62 @@ void TestClusterStore::podLabelSetsStayCompact()
     }
     const double perPod = (double(store.memoryBytes()) - double(bare.memoryBytes())) / 200000.0;
     QVERIFY2(perPod < 8.0, qPrintable(QString::number(perPod)));
+}
+
+// The what-if constraint lists (clusterstore_scheduling.cpp): interned sets shared by the pods
+// of a workload, a volume set replaced after the pod was added, uids and flags per pod.
+void TestClusterStore::schedulingConstraintsInternedPerWorkload()
+{
+    ClusterStore s;
+    PodAffinityTerm anti;
+    anti.selector = s.internSelector(false, { { "app", "web" } }, {});
+    anti.topologyKey = s.strings().intern("kubernetes.io/hostname");
+    TopologySpreadConstraint spread;
+    spread.topologyKey = s.strings().intern("topology.kubernetes.io/zone");
+    spread.selector = anti.selector;
+    const std::size_t empty = s.memoryBytes();
+    for (int i = 0; i < 1000; ++i) {
+        PodRecord p = pod("shop", "web-" + std::to_string(i), "", 100, 0);
+        p.uid = "uid-" + std::to_string(i);
+        p.podAntiAffinity = { anti };
+        p.spreadConstraints = { spread };
+        p.hostPorts = { { 8080, PortProtocol::TCP, {} } };
+        p.flags = PodFlagReady;
+        s.addPod(p);
+    }
+    const PodId a(0), b(999);
+    QCOMPARE(s.podUid(b), std::string_view("uid-999"));
+    QCOMPARE(s.podAntiAffinity(a).data(), s.podAntiAffinity(b).data());
+    QCOMPARE(s.podSpreadConstraints(a).data(), s.podSpreadConstraints(b).data());
+    QCOMPARE(s.podHostPorts(b)[0].port, std::uint16_t(8080));
+    QCOMPARE(s.podFlags(b), std::uint16_t(PodFlagReady));
+    QVERIFY(s.podAffinity(a).empty());
+    QVERIFY(s.hasPodAffinity());
+    // Per pod: the core columns plus a few bytes of set ids, flags and uid, not a copy of the lists.
+    const double perPod = static_cast<double>(s.memoryBytes() - empty) / 1000.0;
+    ClusterStore plain;
+    const std::size_t plainEmpty = plain.memoryBytes();
+    for (int i = 0; i < 1000; ++i)
+        plain.addPod(pod("shop", "web-" + std::to_string(i), "", 100, 0));
+    const double plainPerPod = static_cast<double>(plain.memoryBytes() - plainEmpty) / 1000.0;
+    QVERIFY2(perPod - plainPerPod < 24.0, qPrintable(QString::number(perPod - plainPerPod)));
+
+    // Volumes resolved after the pod was added; the other lists stay.
+    VolumeConstraint v;
+    v.volume = s.strings().intern("pv-1");
+    v.zoneLabels = { { s.strings().intern("topology.kubernetes.io/zone"), { s.strings().intern("us-east-1a") } } };
+    s.setPodVolumes(a, std::vector<VolumeConstraint> { v });
+    QCOMPARE(s.podVolumes(a).size(), std::size_t(1));
+    QCOMPARE(s.str(s.podVolumes(a)[0].volume), std::string_view("pv-1"));
+    QVERIFY(s.podVolumes(b).empty());
+    QCOMPARE(s.podAntiAffinity(a).data(), s.podAntiAffinity(b).data());
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, s.setPodVolumes(PodId(5000), {}));
+
+    PodRecord bad = pod("shop", "bad", "", 1, 0);
+    bad.gpuShareMilli = 1000;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, s.addPod(bad));
+    QCOMPARE(s.podCount(), std::size_t(1000)); // nothing of the refused pod was kept
+    QCOMPARE(s.podUid(b), std::string_view("uid-999"));
 }
 
 QTEST_GUILESS_MAIN(TestClusterStore)

@@ -53,11 +53,20 @@ ResourceList list(ResourceRegistry& registry, Entries entries)
     return r;
 }
 
+// The same, exact (nanos of the model unit), as the importer reads a container's resources.
+ExactResourceList exact(ResourceRegistry& registry, Entries entries)
+{
+    ExactResourceList r;
+    for (const auto& [name, quantity] : entries)
+        r.set(registry.keyFor(name), exactQuantity(quantity, mapResourceName(name).scale));
+    return r;
+}
+
 ContainerResources container(ResourceRegistry& registry, Entries requests, Entries limits = {}, bool restartable = false)
 {
     ContainerResources c;
-    c.requests = list(registry, requests);
-    c.limits = list(registry, limits);
+    c.requests = exact(registry, requests);
+    c.limits = exact(registry, limits);
     c.restartable = restartable;
     return c;
 }
@@ -181,14 +190,14 @@ void TestPodRequest::effectiveRequest_data()
     {
         PodResourceSpec s;
         s.initContainers = { sidecar(r, {}), container(r, { { "cpu", "1" } }) };
-        s.initContainers[0].limits = list(r, { { "cpu", "400m" } });
+        s.initContainers[0].limits = exact(r, { { "cpu", "400m" } });
         s.containers = { container(r, { { "cpu", "100m" } }) };
         QTest::newRow("a sidecar's request defaults to its limit too") << s << list(r, { { "cpu", "1400m" } });
     }
     {
         PodResourceSpec s;
         s.containers = { container(r, { { "cpu", "1" }, { "memory", "1Gi" } }) };
-        s.podRequests = list(r, { { "cpu", "4" } });
+        s.podRequests = exact(r, { { "cpu", "4" } });
         QTest::newRow("pod-level cpu replaces the aggregate; memory stays")
             << s << list(r, { { "cpu", "4" }, { "memory", "1Gi" } });
     }
@@ -196,14 +205,14 @@ void TestPodRequest::effectiveRequest_data()
         PodResourceSpec s;
         s.containers
             = { container(r, { { "cpu", "1" }, { "memory", "1Gi" } }), container(r, { { "cpu", "1" }, { "memory", "1Gi" } }) };
-        s.podRequests = list(r, { { "cpu", "1500m" }, { "memory", "1536Mi" } });
+        s.podRequests = exact(r, { { "cpu", "1500m" }, { "memory", "1536Mi" } });
         QTest::newRow("pod-level requests may be below the container sum")
             << s << list(r, { { "cpu", "1500m" }, { "memory", "1536Mi" } });
     }
     {
         PodResourceSpec s;
         s.containers = { container(r, { { "cpu", "1" } }) };
-        s.podLimits = list(r, { { "cpu", "2" }, { "memory", "4Gi" } });
+        s.podLimits = exact(r, { { "cpu", "2" }, { "memory", "4Gi" } });
         QTest::newRow("pod-level limits stand in for pod-level requests")
             << s << list(r, { { "cpu", "2" }, { "memory", "4Gi" } });
     }
@@ -212,7 +221,7 @@ void TestPodRequest::effectiveRequest_data()
         s.containers = { container(r,
             { { "cpu", "1" }, { "nvidia.com/gpu", "1" }, { "ephemeral-storage", "1Gi" }, { "nvidia.com/mig-1g.10gb", "2" },
                 { "hugepages-2Mi", "8Mi" } }) };
-        s.podRequests = list(r,
+        s.podRequests = exact(r,
             { { "cpu", "2" }, { "nvidia.com/gpu", "4" }, { "ephemeral-storage", "5Gi" }, { "nvidia.com/mig-1g.10gb", "7" },
                 { "hugepages-2Mi", "16Mi" } });
         QTest::newRow("pod-level resources other than cpu, memory, hugepages are ignored")
@@ -225,14 +234,14 @@ void TestPodRequest::effectiveRequest_data()
         PodResourceSpec s;
         s.containers = { container(r, { { "cpu", "1" }, { "memory", "1Gi" } }) };
         s.initContainers = { container(r, { { "cpu", "3" } }) };
-        s.overhead = list(r, { { "cpu", "250m" }, { "memory", "120Mi" } });
+        s.overhead = exact(r, { { "cpu", "250m" }, { "memory", "120Mi" } });
         QTest::newRow("overhead is added after the init maximum") << s << list(r, { { "cpu", "3250m" }, { "memory", "1144Mi" } });
     }
     {
         PodResourceSpec s;
         s.containers = { container(r, { { "cpu", "1" } }) };
-        s.podRequests = list(r, { { "cpu", "2" } });
-        s.overhead = list(r, { { "cpu", "100m" }, { "memory", "50Mi" } });
+        s.podRequests = exact(r, { { "cpu", "2" } });
+        s.overhead = exact(r, { { "cpu", "100m" }, { "memory", "50Mi" } });
         QTest::newRow("overhead is added after pod-level resources")
             << s << list(r, { { "cpu", "2100m" }, { "memory", "50Mi" } });
     }
@@ -244,11 +253,44 @@ void TestPodRequest::effectiveRequest_data()
             = { sidecar(r, { { "vpc.amazonaws.com/efa", "1" } }), container(r, { { "nvidia.com/mig-1g.10gb", "5" } }) };
         s.containers = { container(r, {}, { { "nvidia.com/mig-1g.10gb", "2" }, { "vpc.amazonaws.com/efa", "1" } }),
             container(r, { { "nvidia.com/mig-1g.10gb", "1" } }, { { "nvidia.com/mig-1g.10gb", "1" } }) };
-        s.podRequests = list(r, { { "cpu", "1" } });
-        s.overhead = list(r, { { "vpc.amazonaws.com/efa", "1" } });
+        s.podRequests = exact(r, { { "cpu", "1" } });
+        s.overhead = exact(r, { { "vpc.amazonaws.com/efa", "1" } });
         // mig: max(5 + 0, 2 + 1) = 5; efa: sum 1 + sidecar 1 = 2, init use 1, plus overhead 1 = 3
         QTest::newRow("extended resources through all of it")
             << s << list(r, { { "cpu", "1" }, { "nvidia.com/mig-1g.10gb", "5" }, { "vpc.amazonaws.com/efa", "3" } });
+    }
+    // Summed exactly and rounded once (issue 6): Kubernetes adds the Quantities, then takes
+    // MilliValue() / Value(); rounding each container first would give 2m and 4 bytes.
+    {
+        PodResourceSpec s;
+        s.containers = { container(r, { { "cpu", "300u" }, { "memory", "1.5" } }),
+            container(r, { { "cpu", "300u" }, { "memory", "1.5" } }) };
+        QTest::newRow("exact: 2 x (300u, 1.5 bytes) = 1m, 3 bytes") << s << list(r, { { "cpu", "1m" }, { "memory", "3" } });
+    }
+    {
+        PodResourceSpec s;
+        s.containers = { container(r, { { "cpu", "300u" } }), container(r, { { "cpu", "300u" } }) };
+        s.initContainers = { container(r, { { "cpu", "1500u" }, { "memory", "0.4" } }) };
+        // max(0.6m, 1.5m) = 1.5m -> 2m; memory max(0, 0.4) -> 1 byte
+        QTest::newRow("exact: init maximum then rounded") << s << list(r, { { "cpu", "2m" }, { "memory", "1" } });
+    }
+    {
+        PodResourceSpec s;
+        s.initContainers = { sidecar(r, { { "cpu", "400u" } }), container(r, { { "cpu", "400u" } }) };
+        s.containers = { container(r, { { "cpu", "100u" } }) };
+        // init use 0.4 + 0.4 = 0.8m; steady 0.1 + 0.4 = 0.5m -> 1m (2m if each were rounded)
+        QTest::newRow("exact: sidecar plus init container") << s << list(r, { { "cpu", "1m" } });
+    }
+    {
+        PodResourceSpec s;
+        s.containers = { container(r, { { "cpu", "300u" }, { "memory", "0.5" } }) };
+        s.overhead = exact(r, { { "cpu", "300u" }, { "memory", "0.5" } });
+        QTest::newRow("exact: overhead added before rounding") << s << list(r, { { "cpu", "1m" }, { "memory", "1" } });
+    }
+    {
+        PodResourceSpec s;
+        s.containers = { container(r, { { "cpu", "1n" } }), container(r, { { "cpu", "2" } }) };
+        QTest::newRow("exact: a nanocore still rounds up once") << s << list(r, { { "cpu", "2001m" } });
     }
 }
 
@@ -287,7 +329,7 @@ void TestPodRequest::registryOrderDoesNotMatter()
     r.keyFor("example.com/foo");
     PodResourceSpec s;
     s.containers = { container(r, { { "hugepages-1Gi", "1Gi" }, { "example.com/foo", "1" } }) };
-    s.podRequests = list(r, { { "hugepages-1Gi", "2Gi" }, { "example.com/foo", "9" } });
+    s.podRequests = exact(r, { { "hugepages-1Gi", "2Gi" }, { "example.com/foo", "9" } });
     const ResourceList got = effectivePodRequest(s, r);
     QCOMPARE(got.get(static_cast<ResourceKey>(r.find("hugepages-1Gi"))).first, 2LL << 30);
     QCOMPARE(got.get(static_cast<ResourceKey>(r.find("example.com/foo"))).first, 1);
@@ -299,9 +341,9 @@ void TestPodRequest::clearResetsEverything()
     PodResourceSpec s;
     s.containers = { container(r, { { "cpu", "1" } }) };
     s.initContainers = { sidecar(r, { { "cpu", "1" } }) };
-    s.podRequests = list(r, { { "cpu", "1" } });
-    s.podLimits = list(r, { { "cpu", "1" } });
-    s.overhead = list(r, { { "cpu", "1" } });
+    s.podRequests = exact(r, { { "cpu", "1" } });
+    s.podLimits = exact(r, { { "cpu", "1" } });
+    s.overhead = exact(r, { { "cpu", "1" } });
     s.clear();
     QVERIFY(effectivePodRequest(s, r).empty());
 }

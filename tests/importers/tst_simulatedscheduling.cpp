@@ -1,0 +1,167 @@
+// Tests of the simulated fleet's what-if constraints (importers/simulated/): uids on every
+// pod, hostname anti-affinity on some inference Deployments, zone spread constraints of both
+// kinds, host ports on DaemonSet pods, PodDisruptionBudgets, do-not-disrupt and emptyDir
+// pods; and that the fleet as placed satisfies its own constraints (no node holds two pods of
+// an anti-affinity Deployment or two pods on one host port; every DoNotSchedule spread
+// constraint has a single zone as its domain, so its skew is 0).
+
+#include "importers/clusterloader.h"
+
+#include <QTest>
+
+#include <map>
+#include <set>
+#include <string>
+
+using namespace fleet::importers;
+using namespace fleet::model;
+
+class TestSimulatedScheduling : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void uidsAreUniqueAndDeterministic();
+    void antiAffinityHolds();
+    void spreadConstraintsHold();
+    void hostPortsDoNotCollide();
+    void budgetsAndFlags();
+
+private:
+    LoadedCluster m_cluster;
+};
+
+void TestSimulatedScheduling::initTestCase()
+{
+    m_cluster = loadSimulatedCluster({ 6000, 3 });
+    QVERIFY(m_cluster.store->podCount() > 50000);
+}
+
+void TestSimulatedScheduling::uidsAreUniqueAndDeterministic()
+{
+    const ClusterStore& s = *m_cluster.store;
+    std::set<std::string_view> uids;
+    for (std::uint32_t i = 0; i < s.podCount(); ++i) {
+        const std::string_view uid = s.podUid(PodId(i));
+        QCOMPARE(uid.size(), std::size_t(36));
+        QCOMPARE(uid[14], '4'); // version 4 shape
+        QVERIFY(uids.insert(uid).second);
+    }
+    const LoadedCluster again = loadSimulatedCluster({ 6000, 3 });
+    QCOMPARE(again.store->podUid(PodId(12345)), s.podUid(PodId(12345)));
+    QCOMPARE(again.store->disruptionBudgets().size(), s.disruptionBudgets().size());
+}
+
+void TestSimulatedScheduling::antiAffinityHolds()
+{
+    const ClusterStore& s = *m_cluster.store;
+    const StringId hostname = s.strings().find("kubernetes.io/hostname");
+    std::size_t pods = 0;
+    std::set<std::uint32_t> workloads;
+    std::set<std::pair<std::uint32_t, std::uint32_t>> seen; // (workload, node)
+    for (std::uint32_t i = 0; i < s.podCount(); ++i) {
+        const PodId p(i);
+        const auto anti = s.podAntiAffinity(p);
+        if (anti.empty())
+            continue;
+        QCOMPARE(anti.size(), std::size_t(1));
+        QCOMPARE(anti[0].topologyKey, hostname);
+        QCOMPARE(s.podNamespace(p), std::string_view("inference"));
+        ++pods;
+        workloads.insert(s.podWorkload(p).value);
+        if (s.podIsCounted(p))
+            QVERIFY2(seen.insert({ s.podWorkload(p).value, s.podNode(p).value }).second, "two replicas on one node");
+    }
+    qInfo("%zu pods of %zu Deployments with hostname anti-affinity", pods, workloads.size());
+    QVERIFY(workloads.size() > 20);
+    QVERIFY(pods > 100);
+    QVERIFY(s.hasPodAffinity());
+}
+
+void TestSimulatedScheduling::spreadConstraintsHold()
+{
+    const ClusterStore& s = *m_cluster.store;
+    const StringId zoneKey = s.strings().find("topology.kubernetes.io/zone");
+    std::size_t hard = 0, soft = 0;
+    std::map<std::uint32_t, std::set<std::uint32_t>> zonesOfSelector; // selector set (first pod) -> zones of nodes matching it
+    for (std::uint32_t i = 0; i < s.podCount(); ++i) {
+        const PodId p(i);
+        for (const TopologySpreadConstraint& c : s.podSpreadConstraints(p)) {
+            QCOMPARE(c.topologyKey, zoneKey);
+            QCOMPARE(c.maxSkew, 1);
+            if (c.whenUnsatisfiable == WhenUnsatisfiable::ScheduleAnyway) {
+                ++soft;
+                continue;
+            }
+            ++hard;
+            // The domains are the zones of the nodes matching the pod's nodeSelector: one.
+            if (zonesOfSelector.count(s.podWorkload(p).value))
+                continue;
+            std::set<std::uint32_t>& zones = zonesOfSelector[s.podWorkload(p).value];
+            for (std::uint32_t n = 0; n < s.nodeCount(); ++n) {
+                bool match = true;
+                for (const Label& l : s.podNodeSelector(p))
+                    match = match && s.nodeLabel(NodeId(n), l.key) == l.value;
+                if (match)
+                    zones.insert(s.nodeLabel(NodeId(n), zoneKey).value);
+            }
+            QCOMPARE(zones.size(), std::size_t(1));
+        }
+    }
+    qInfo("%zu DoNotSchedule and %zu ScheduleAnyway zone spread constraints", hard, soft);
+    QVERIFY(hard > 100);
+    QVERIFY(soft > hard);
+}
+
+void TestSimulatedScheduling::hostPortsDoNotCollide()
+{
+    const ClusterStore& s = *m_cluster.store;
+    std::set<std::pair<std::uint32_t, std::uint16_t>> taken; // (node, port)
+    std::size_t withPorts = 0;
+    for (std::uint32_t i = 0; i < s.podCount(); ++i) {
+        const PodId p(i);
+        if (s.podHostPorts(p).empty())
+            continue;
+        QCOMPARE(s.podOwnerKind(p), OwnerKind::DaemonSet);
+        ++withPorts;
+        if (s.podIsCounted(p))
+            for (const HostPort& hp : s.podHostPorts(p))
+                QVERIFY(taken.insert({ s.podNode(p).value, hp.port }).second);
+    }
+    QVERIFY(withPorts >= 3 * s.nodeCount()); // aws-node, node exporter, fluent-bit on every node
+}
+
+void TestSimulatedScheduling::budgetsAndFlags()
+{
+    const ClusterStore& s = *m_cluster.store;
+    const auto budgets = s.disruptionBudgets();
+    std::size_t min = 0, maxPercent = 0;
+    for (const DisruptionBudget& b : budgets) {
+        QCOMPARE(b.disruptionsAllowed, -1); // computed by the planner
+        QVERIFY(!b.selector.null);
+        min += b.minAvailable.set && !b.minAvailable.percent;
+        maxPercent += b.maxUnavailable.set && b.maxUnavailable.percent;
+    }
+    qInfo("%zu budgets: %zu minAvailable, %zu maxUnavailable %%", budgets.size(), min, maxPercent);
+    QVERIFY(min > 50);
+    QVERIFY(maxPercent > 50);
+
+    std::size_t dnd = 0, local = 0, running = 0, ready = 0;
+    for (std::uint32_t i = 0; i < s.podCount(); ++i) {
+        const PodId p(i);
+        const std::uint16_t f = s.podFlags(p);
+        dnd += (f & PodFlagDoNotDisrupt) != 0;
+        local += (f & PodFlagLocalStorage) != 0;
+        running += s.podPhase(p) == PodPhase::Running;
+        ready += (f & PodFlagReady) != 0;
+        if ((f & PodFlagReady) != 0)
+            QCOMPARE(s.podPhase(p), PodPhase::Running);
+    }
+    qInfo("%zu do-not-disrupt, %zu emptyDir, %zu Ready pods of %zu", dnd, local, ready, s.podCount());
+    QCOMPARE(ready, running);
+    QVERIFY(dnd > 20 && dnd < s.podCount() / 100);
+    QVERIFY(local > 1000);
+}
+
+QTEST_GUILESS_MAIN(TestSimulatedScheduling)
+#include "tst_simulatedscheduling.moc"
