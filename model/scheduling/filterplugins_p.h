@@ -138,6 +138,8 @@ struct PodFeasibility::Private {
     std::uint32_t group = scheduling::kNone;
     std::uint32_t antiGroup = scheduling::kNone;
     std::vector<Reason> immovableReasons;
+    // Which rules the pod has (feasible() skips the others).
+    bool hasNodeAffinity = false, hasPorts = false, hasVolumes = false, hasInterPod = false;
 
     // NodeUnschedulable, readiness, TaintToleration
     bool toleratesUnschedulable = false;

@@ -225,6 +225,10 @@ PodFeasibility::PodFeasibility(const PlacementState& state, PodId p)
     prepareVolumes(c);
     prepareSpread(c);
     prepareInterPod(c);
+    c.hasNodeAffinity = !c.nodeSelector.empty() || !c.nodeSelectorUnindexed.empty() || !c.affinity.empty();
+    c.hasPorts = !c.store->podHostPorts(p).empty();
+    c.hasVolumes = !c.store->podVolumes(p).empty();
+    c.hasInterPod = !c.blocked.empty() || !c.affinityTerms.empty() || !c.antiAffinityTerms.empty();
 }
 
 PodFeasibility::~PodFeasibility() = default;
@@ -240,10 +244,13 @@ bool PodFeasibility::feasible(NodeId to) const noexcept
         return false;
     if (to == c.from)
         return true;
-    // The same checks as verdict(), cheapest and most selective first.
-    return checkTaints(c, to, nullptr) && checkResources(c, to, nullptr) && checkNodeAffinity(c, to, nullptr)
-        && checkUnschedulable(c, to, nullptr) && checkReadiness(c, to, nullptr) && checkPorts(c, to, nullptr)
-        && checkVolumes(c, to, nullptr) && checkSpread(c, to, nullptr) && checkInterPod(c, to, nullptr);
+    // The same checks as verdict(), cheapest and most selective first; a rule the pod does not
+    // have is not called.
+    return checkTaints(c, to, nullptr) && checkResources(c, to, nullptr)
+        && (!c.hasNodeAffinity || checkNodeAffinity(c, to, nullptr)) && checkUnschedulable(c, to, nullptr)
+        && checkReadiness(c, to, nullptr) && (!c.hasPorts || checkPorts(c, to, nullptr))
+        && (!c.hasVolumes || checkVolumes(c, to, nullptr)) && (c.spread.empty() || checkSpread(c, to, nullptr))
+        && (!c.hasInterPod || checkInterPod(c, to, nullptr));
 }
 
 Verdict PodFeasibility::verdict(NodeId to) const
