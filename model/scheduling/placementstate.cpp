@@ -346,7 +346,15 @@ PlacementState::PlacementState(const ClusterStore& store, std::vector<double> no
     s.podAntiGroup.assign(pods, kNone);
     {
         std::unordered_map<const char*, StringId> nsByText;
-        std::unordered_map<const Label*, std::uint32_t> setByData;
+        // The store interns label sets: one set, one storage. Keyed by (data, size) so that
+        // a store keeping per-pod ranges instead stays correct (one set per pod, then).
+        struct SpanHash {
+            std::size_t operator()(const std::pair<const Label*, std::size_t>& k) const noexcept
+            {
+                return std::hash<const void*> {}(k.first) ^ (k.second * 0x9e3779b97f4a7c15ull);
+            }
+        };
+        std::unordered_map<std::pair<const Label*, std::size_t>, std::uint32_t, SpanHash> setByData;
         std::unordered_set<const void*> seenSpans;
         std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> antiIndex;
         std::unordered_map<std::uint64_t, std::uint32_t> antiGroupIndex;
@@ -363,7 +371,7 @@ PlacementState::PlacementState(const ClusterStore& store, std::vector<double> no
             const std::span<const Label> labels = store.podLabels(p);
             std::uint32_t set = 0;
             if (!labels.empty()) {
-                auto [it, added] = setByData.emplace(labels.data(), static_cast<std::uint32_t>(s.labelSets.size()));
+                auto [it, added] = setByData.emplace(std::pair(labels.data(), labels.size()), static_cast<std::uint32_t>(s.labelSets.size()));
                 if (added)
                     s.labelSets.push_back(labels);
                 set = it->second;
