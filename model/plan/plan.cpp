@@ -35,6 +35,7 @@
 #include "capacityindex.h"
 #include "disruptionbudgets.h"
 #include "evictionrules.h"
+#include "notfounderror.h"
 
 #include "model/domainpath.h"
 #include "model/topology.h"
@@ -174,7 +175,7 @@ struct PlanEngine::Private {
     {
         const PodId p = findPod(ref);
         if (!p.isValid())
-            throw std::invalid_argument("pod " + ref.namespaceName + "/" + ref.name + " is not in the cluster state");
+            throw NotFoundError("pod/" + ref.namespaceName + "/" + ref.name, "pod " + ref.namespaceName + "/" + ref.name + " is not in the cluster state");
         return p;
     }
     NodeId findNode(std::string_view name) const
@@ -191,14 +192,18 @@ struct PlanEngine::Private {
     {
         const NodeId n = findNode(name);
         if (!n.isValid())
-            throw std::invalid_argument("node " + name + " is not in the cluster state");
+            throw NotFoundError("node/" + name, "node " + name + " is not in the cluster state");
         return n;
     }
     DomainId resolveDomain(const DomainRef& ref) const
     {
         if (ref.empty())
             return topology.root();
-        return findDomainByPath(topology, parseDomainPath(ref)); // throws std::invalid_argument
+        try {
+            return findDomainByPath(topology, parseDomainPath(ref));
+        } catch (const std::invalid_argument& e) {
+            throw NotFoundError("domain/" + ref, "domain " + ref + ": " + e.what());
+        }
     }
     std::span<const PodId> podsOfWorkload(WorkloadId w) const
     {
@@ -543,7 +548,7 @@ bool PlanEngine::Private::addNodes(const PlanAction& a, AppliedAction& r)
     if (!templ.isValid())
         templ = pick(topology.orderedNodes());
     if (!templ.isValid())
-        throw std::invalid_argument("add-node: no node of instance type " + a.instanceType + " in the cluster state to copy");
+        throw NotFoundError("instance-type/" + a.instanceType, "add-node: no node of instance type " + a.instanceType + " in the cluster state to copy");
     std::vector<std::pair<std::string, std::string>> labels;
     if (d != topology.root())
         for (auto& [key, value] : parseDomainPath(domainPathText(topology, d)))
@@ -674,7 +679,7 @@ bool PlanEngine::Private::placeWorkload(const PlanAction& a, AppliedAction& r)
             w = c;
     }
     if (!w.isValid())
-        throw std::invalid_argument("workload " + (a.workloadKind.empty() ? std::string() : a.workloadKind + " ") + a.workloadNamespace + "/"
+        throw NotFoundError("workload/" + a.workloadNamespace + "/" + a.workloadName, "workload " + (a.workloadKind.empty() ? std::string() : a.workloadKind + " ") + a.workloadNamespace + "/"
             + a.workloadName + " is not in the cluster state");
     const DomainId d = resolveDomain(a.domain);
     std::vector<PodId> pods;
