@@ -1,5 +1,7 @@
 #include "capacityindex.h"
 
+#include <algorithm>
+
 namespace fleet::model {
 
 namespace {
@@ -18,25 +20,38 @@ CoreResource resourceOf(CapacityIndex::Axis axis) noexcept
 
 } // namespace
 
+namespace {
+
+// The rank of an invalid id sorts before every node of the same free amount (lower bound).
+std::uint64_t tieKey(const std::vector<std::uint32_t>& rank, NodeId n) noexcept
+{
+    if (!n.isValid())
+        return 0;
+    return 1 + (n.index() < rank.size() ? rank[n.index()] : n.index());
+}
+
+} // namespace
+
 bool CapacityIndex::Less::operator()(const Key& a, const Key& b) const noexcept
 {
     if (a.free != b.free)
         return a.free < b.free;
-    if (a.node == b.node)
-        return false;
-    // An invalid node is the lower bound of its free amount.
-    if (!a.node.isValid())
-        return true;
-    if (!b.node.isValid())
-        return false;
-    const std::string_view na = state->nodeName(a.node), nb = state->nodeName(b.node);
-    return na != nb ? na < nb : a.node < b.node;
+    return tieKey(*rank, a.node) < tieKey(*rank, b.node);
 }
 
 CapacityIndex::CapacityIndex(const PlacementState& state)
     : m_state(state)
-    , m_sets { std::set<Key, Less>(Less { &state }), std::set<Key, Less>(Less { &state }), std::set<Key, Less>(Less { &state }) }
+    , m_sets { std::set<Key, Less>(Less { &m_rank }), std::set<Key, Less>(Less { &m_rank }), std::set<Key, Less>(Less { &m_rank }) }
 {
+    const std::size_t storeNodes = state.store().nodeCount();
+    std::vector<std::uint32_t> byName(storeNodes);
+    for (std::uint32_t i = 0; i < storeNodes; ++i)
+        byName[i] = i;
+    std::sort(byName.begin(), byName.end(),
+        [&](std::uint32_t a, std::uint32_t b) { return state.store().nodeName(NodeId(a)) < state.store().nodeName(NodeId(b)); });
+    m_rank.resize(storeNodes);
+    for (std::uint32_t r = 0; r < storeNodes; ++r)
+        m_rank[byName[r]] = r;
     for (std::size_t i = 0; i < state.nodeCount(); ++i)
         update(NodeId(static_cast<std::uint32_t>(i)));
 }

@@ -4,7 +4,8 @@
 // instead of scanning every node (issue 6: a drain of ~30 pods in <= 20 ms at 100k nodes).
 //
 // Design: one ordered set per axis (cpu millicores, memory bytes, milli-GPU; GPU nodes only on
-// the GPU axis) keyed by (free amount, node name). Free = the node's allocatable (its template's
+// the GPU axis) keyed by (free amount, node name; added nodes after store nodes of the same
+// free amount). Free = the node's allocatable (its template's
 // for an added node) minus what the plan has placed on it. update(n) after every change to n
 // keeps it exact in O(log nodes). Built in O(nodes log nodes).
 //
@@ -49,10 +50,13 @@ private:
         NodeId node;
     };
     struct Less {
-        const PlacementState* state;
+        const std::vector<std::uint32_t>* rank;
         bool operator()(const Key& a, const Key& b) const noexcept;
     };
     const PlacementState& m_state;
+    // Ties are broken by node name: each store node's rank in name order (computed once);
+    // added nodes rank after every store node, in the order they were added.
+    std::vector<std::uint32_t> m_rank;
     std::array<std::set<Key, Less>, 3> m_sets;
     std::array<std::vector<std::int64_t>, 3> m_key;
     std::array<std::vector<std::uint8_t>, 3> m_in;
