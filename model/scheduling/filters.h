@@ -15,8 +15,22 @@
 //   VolumeZone         pkg/scheduler/framework/plugins/volumezone/volume_zone.go
 //   PodTopologySpread  pkg/scheduler/framework/plugins/podtopologyspread/filtering.go
 //   InterPodAffinity   pkg/scheduler/framework/plugins/interpodaffinity/filtering.go
+// and Fleetscope's: node readiness (the node lifecycle controller's not-ready / unreachable
+// NoSchedule taint, added when the input lacks it; tolerable), the GPU model (a failing
+// node-affinity term on alibabacloud.com/gpu-card-model), the per-GPU fit of shared GPUs, and
+// node-gone (a node the plan failed or removed: its only reason). Each plugin's file in
+// model/scheduling/ gives the rule in detail and what differs: TaintToleration reports the
+// first untolerated taint other than the readiness ones, which node-not-ready reports.
+// Messages are sentences for people ("needs 4 nvidia.com/gpu, gpu-7 has 2 free of 8"); codes
+// are reasons.h's.
 //
-// Thread: any reader of the PlacementState (no filter mutates it).
+// Speed (tests/bench/bench_whatif, 100,000 simulated nodes): a PodFeasibility plus
+// feasibleNodes() over every node takes about 8 ms with taints, node affinity, spread and
+// inter-pod rules in play; checkMove() builds one, so judging many nodes for one pod should
+// reuse a PodFeasibility.
+//
+// Thread: any reader of the PlacementState (no filter mutates it). A PodFeasibility reads the
+// state it was built on: rebuild it after the state changes.
 
 #include "model/scheduling/placementstate.h"
 #include "model/scheduling/reasons.h"

@@ -34,8 +34,11 @@ struct PlanTotals {
     std::int64_t gpus = 0;         // allocatable GPUs of present nodes (whole GPUs; milli / 1000)
     std::int64_t gpuMilliAllocated = 0; // requested milli-GPU on present nodes
     std::int64_t podsPlaced = 0;   // counted pods on present nodes
-    std::int64_t podsUnplaced = 0; // pods the plan evicted or stranded (no node under the plan)
-    double costPerHour = 0;        // sum of present nodes' prices (0 when no price table was given)
+    std::int64_t podsUnplaced = 0; // pods counted on a node when loaded that the plan evicted or
+                                   // stranded (no present node under the plan); pending pods
+                                   // still pending are not counted
+    double costPerHour = 0;        // sum of present nodes' prices (0 when no price table was given;
+                                   // an added node costs its template's), summed in micro-dollars
     bool operator==(const PlanTotals&) const = default;
 };
 
@@ -65,7 +68,10 @@ public:
     /// Requested under the plan: core resources (pods included) and one extended resource.
     [[nodiscard]] const ResourceVector& nodeRequested(NodeId n) const noexcept;
     [[nodiscard]] std::int64_t nodeExtendedRequested(NodeId n, ResourceKey key) const noexcept;
-    /// Used milli-GPU of each GPU of a node with shared GPUs (the trace); empty otherwise.
+    /// Used milli-GPU of each GPU of a node whose GPUs the ledger tracks (GPU allocatable and
+    /// nodeGpuCount() 1..64): a sharing pod (ClusterStore::podGpuShareMilli()) adds its share
+    /// to one GPU, chosen by best fit (the GPU it leaves with the least free); a whole-GPU pod
+    /// adds 1000 to each of ceil(gpu / 1000) GPUs, the least used. Empty for other nodes.
     [[nodiscard]] std::span<const std::int32_t> nodeGpuShares(NodeId n) const noexcept;
     /// The node's taints, allocatable, readiness, cordon and GPU count: the store's for a store
     /// node; an added node has its template's allocatable, GPU count and taints (without the
@@ -106,7 +112,8 @@ public:
 
     // ---- changes (each O(1) amortised; each returns false and changes nothing when invalid) ----
     /// Puts pod `p` on node `to` (from wherever it is, or from pending). Does not check
-    /// feasibility: that is filters.h's job. False when `to` is not present.
+    /// feasibility: that is filters.h's job. False when `to` is not present or the pod is
+    /// Succeeded or Failed (it uses nothing and goes nowhere).
     bool movePod(PodId p, NodeId to);
     /// Takes the pod off its node: pending under the plan.
     bool evictPod(PodId p);
@@ -115,6 +122,8 @@ public:
     /// Adds a node like `templateNode` (a store node), named `name`, with `labelOverrides`
     /// (key, value) replacing or adding labels (its hostname, its zone). No pods. Returns its id.
     NodeId addNode(NodeId templateNode, std::string name, const std::vector<std::pair<std::string, std::string>>& labelOverrides);
+    /// (Returns an invalid id, adding nothing, when the template is not a store node or the
+    /// name is empty or already a node's.)
     /// Removes the last added node (undo of addNode); false when it holds pods or none was added.
     bool removeLastAddedNode();
     /// Marks a node failed / removed (false: present again). Its pods stay recorded on it;

@@ -68,7 +68,7 @@ bool checkVolumes(const Ctx& c, NodeId n, Reasons out)
                 "PersistentVolume " + std::string(c.s->str(v.volume)) + " is in " + std::string(c.s->str(key)) + " "
                     + (values.empty() ? std::string("(none)") : std::string(c.s->str(values.front()))) + (values.size() > 1 ? " (or others)" : "")
                     + ", " + node + " is " + (value.isValid() ? "in " + std::string(c.s->str(value)) : "not labelled with it")));
-            break;
+            return false; // the plugin stops at the first conflict
         }
     }
     return ok;
