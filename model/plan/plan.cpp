@@ -357,7 +357,9 @@ struct PlanEngine::Private {
     }
     NodeId addNode(NodeId templateNode, std::string name, const std::vector<std::pair<std::string, std::string>>& labels)
     {
-        const NodeId n = state.addNode(templateNode, std::move(name), labels);
+        const NodeId n = state.addNode(templateNode, name, labels);
+        if (!n.isValid())
+            throw std::invalid_argument("add-node: the ledger refused to add node " + name);
         ops->push_back({ Op::Added, {}, n, false, -1 });
         touch(n);
         return n;
