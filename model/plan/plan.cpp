@@ -338,7 +338,12 @@ struct PlanEngine::Private {
     {
         const NodeId from = state.podNode(p);
         ops->push_back({ Op::Move, p, from, state.podChanged(p), -1 });
-        state.movePod(p, to);
+        if (!state.movePod(p, to)) {
+            // A finished pod, or a node that is not present: the ledger refuses; so does the plan.
+            ops->pop_back();
+            throw std::invalid_argument("pod " + podKey(store, p) + " cannot be put on node " + std::string(state.nodeName(to))
+                + (store.podIsTerminal(p) ? ": it has finished (Succeeded or Failed)" : ""));
+        }
         touch(from);
         touch(to);
     }
