@@ -1,0 +1,243 @@
+// The fleetscope executable's what-if subcommands, run as a user runs them (QProcess, no
+// display): check-move on the EKS fixture and on tests/data/plan, plan check against the state
+// a plan was made on and against a changed one (reporting what broke), plan export, and the
+// exit codes of each.
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+const QString kFleetscope = QStringLiteral(FLEETSCOPE_EXECUTABLE);
+const QString kHoneycomb = QStringLiteral(FLEET_SHARED_DATA_DIR "/k8s-fixture-honeycomb-eks");
+const QString kPlanData = QStringLiteral(FLEET_TEST_DATA_DIR "/plan");
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run fleetscope(const QStringList& args)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    p.setProcessEnvironment(env);
+    p.start(kFleetscope, args);
+    Run r;
+    if (!p.waitForStarted(10'000) || !p.waitForFinished(120'000)) {
+        p.kill();
+        r.err = "fleetscope did not run to the end";
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+QStringList eks() { return { kHoneycomb + QStringLiteral("/nodes.json"), kHoneycomb + QStringLiteral("/pods.json") }; }
+
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestCliPlan : public QObject {
+    Q_OBJECT
+private slots:
+    void checkMoveOnTheEksFixture();
+    void checkMoveTextAndSimulated();
+    void checkMoveErrors_data();
+    void checkMoveErrors();
+    void planCheckHolds();
+    void planCheckReportsWhatBroke();
+    void planExport();
+    void planErrors_data();
+    void planErrors();
+};
+
+void TestCliPlan::checkMoveOnTheEksFixture()
+{
+    // duckboat-02 has the taint type=hound:NoSchedule, which kuard does not tolerate.
+    const Run r = fleetscope(QStringList { QStringLiteral("check-move") } + eks()
+        + QStringList { QStringLiteral("--pod"), QStringLiteral("default/kuard-6b65d9d8b5-44bbs"), QStringLiteral("--to"),
+            QStringLiteral("duckboat-02"), QStringLiteral("--format"), QStringLiteral("json") });
+    QCOMPARE(r.exitCode, 0);
+    QJsonParseError error {};
+    const QJsonObject o = QJsonDocument::fromJson(r.out, &error).object();
+    QCOMPARE(error.error, QJsonParseError::NoError);
+    QCOMPARE(o.value(QStringLiteral("pod")).toString(), QStringLiteral("default/kuard-6b65d9d8b5-44bbs"));
+    QCOMPARE(o.value(QStringLiteral("to")).toString(), QStringLiteral("duckboat-02"));
+    QCOMPARE(o.value(QStringLiteral("feasible")).toBool(true), false);
+    const QJsonArray reasons = o.value(QStringLiteral("reasons")).toArray();
+    QVERIFY(!reasons.isEmpty());
+    QCOMPARE(reasons.at(0).toObject().value(QStringLiteral("code")).toString(), QStringLiteral("untolerated-taint:type=hound:NoSchedule"));
+    QVERIFY(!reasons.at(0).toObject().value(QStringLiteral("message")).toString().isEmpty());
+    // The node it is on: feasible, no reasons.
+    const Run same = fleetscope(QStringList { QStringLiteral("check-move") } + eks()
+        + QStringList { QStringLiteral("--pod"), QStringLiteral("default/kuard-6b65d9d8b5-44bbs"), QStringLiteral("--to"),
+            QStringLiteral("duckboat-01"), QStringLiteral("--format"), QStringLiteral("json") });
+    QCOMPARE(same.exitCode, 0);
+    const QJsonObject s = QJsonDocument::fromJson(same.out).object();
+    QCOMPARE(s.value(QStringLiteral("feasible")).toBool(false), true);
+    QVERIFY(s.value(QStringLiteral("reasons")).toArray().isEmpty());
+}
+
+void TestCliPlan::checkMoveTextAndSimulated()
+{
+    // api-0 needs 3 cpu; cpu-a1 has 4 - 2.1 = 1.9 free.
+    const Run r = fleetscope({ QStringLiteral("check-move"), kPlanData + QStringLiteral("/cluster.json"), QStringLiteral("--pod"),
+        QStringLiteral("default/api-0"), QStringLiteral("--to"), QStringLiteral("cpu-a1") });
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.startsWith("default/api-0 -> cpu-a1: not feasible\n"), r.out.constData());
+    QVERIFY2(r.out.contains("  insufficient-cpu: "), r.out.constData());
+    const Run ok = fleetscope({ QStringLiteral("check-move"), kPlanData + QStringLiteral("/cluster.json"), QStringLiteral("--pod"),
+        QStringLiteral("default/api-0"), QStringLiteral("--to"), QStringLiteral("cpu-b1") });
+    QCOMPARE(ok.exitCode, 0);
+    QCOMPARE(ok.out, QByteArray("default/api-0 -> cpu-b1: feasible\n"));
+    // --simulate: a pod it does not have is an error naming the simulated cluster.
+    const Run sim = fleetscope({ QStringLiteral("check-move"), QStringLiteral("--simulate"), QStringLiteral("50"), QStringLiteral("--seed"),
+        QStringLiteral("3"), QStringLiteral("--pod"), QStringLiteral("nowhere/nothing"), QStringLiteral("--to"), QStringLiteral("x") });
+    QCOMPARE(sim.exitCode, 1);
+    QVERIFY2(sim.err.contains("pod nowhere/nothing is not in simulated cluster (50 nodes, seed 3)"), sim.err.constData());
+}
+
+void TestCliPlan::checkMoveErrors_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    const QString cluster = kPlanData + QStringLiteral("/cluster.json");
+    QTest::newRow("unknown pod") << QStringList { cluster, QStringLiteral("--pod"), QStringLiteral("default/ghost"), QStringLiteral("--to"), QStringLiteral("cpu-a1") }
+                                 << 1 << QStringLiteral("pod default/ghost is not in");
+    QTest::newRow("unknown node") << QStringList { cluster, QStringLiteral("--pod"), QStringLiteral("default/api-0"), QStringLiteral("--to"), QStringLiteral("ghost") }
+                                  << 1 << QStringLiteral("node ghost is not in");
+    QTest::newRow("unreadable input") << QStringList { kPlanData + QStringLiteral("/missing.json"), QStringLiteral("--pod"), QStringLiteral("a/b"),
+                                             QStringLiteral("--to"), QStringLiteral("n") }
+                                      << 1 << QStringLiteral("missing.json");
+    QTest::newRow("pod without namespace") << QStringList { cluster, QStringLiteral("--pod"), QStringLiteral("api-0"), QStringLiteral("--to"), QStringLiteral("n") }
+                                           << 2 << QStringLiteral("--pod: expected NAMESPACE/NAME");
+    QTest::newRow("no --to") << QStringList { cluster, QStringLiteral("--pod"), QStringLiteral("default/api-0") } << 2 << QStringLiteral("--to NODE is needed");
+    QTest::newRow("no input") << QStringList { QStringLiteral("--pod"), QStringLiteral("a/b"), QStringLiteral("--to"), QStringLiteral("n") } << 2
+                              << QStringLiteral("no input");
+}
+
+void TestCliPlan::checkMoveErrors()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    const Run r = fleetscope(QStringList { QStringLiteral("check-move") } + args);
+    QCOMPARE(r.exitCode, exitCode);
+    QVERIFY2(r.err.startsWith("fleetscope check-move: "), r.err.constData());
+    QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+    QVERIFY(r.out.isEmpty());
+}
+
+void TestCliPlan::planCheckHolds()
+{
+    QTemporaryDir dir;
+    const QString evaluation = dir.filePath(QStringLiteral("evaluation.json"));
+    const Run r = fleetscope({ QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster.json"), QStringLiteral("--plan"),
+        kPlanData + QStringLiteral("/plan.json"), QStringLiteral("-o"), evaluation });
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains("4 actions, all hold"), r.out.constData());
+    // The plan's digest is a placeholder: the state is not the one it names.
+    QVERIFY2(r.err.contains("the state differs from the plan's source"), r.err.constData());
+    const QJsonObject o = QJsonDocument::fromJson(readFile(evaluation)).object();
+    QCOMPARE(o.value(QStringLiteral("holds")).toBool(false), true);
+    QCOMPARE(o.value(QStringLiteral("actions")).toArray().size(), 4);
+    QVERIFY(o.contains(QStringLiteral("before")) && o.contains(QStringLiteral("after")));
+    QCOMPARE(o.value(QStringLiteral("after")).toObject().value(QStringLiteral("nodes")).toInt(), 4); // one drained, one added
+}
+
+void TestCliPlan::planCheckReportsWhatBroke()
+{
+    const Run r = fleetscope({ QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster-changed.json"), QStringLiteral("--plan"),
+        kPlanData + QStringLiteral("/plan.json"), QStringLiteral("--format"), QStringLiteral("json") });
+    QCOMPARE(r.exitCode, 1);
+    const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(o.value(QStringLiteral("holds")).toBool(true), false);
+    const QJsonArray actions = o.value(QStringLiteral("actions")).toArray();
+    QCOMPARE(actions.size(), 4);
+    auto action = [&](int i) { return actions.at(i).toObject(); };
+    QCOMPARE(action(0).value(QStringLiteral("index")).toInt(), 0);
+    QCOMPARE(action(0).value(QStringLiteral("holds")).toBool(true), false);
+    QCOMPARE(action(0).value(QStringLiteral("reasons")).toArray().at(0).toObject().value(QStringLiteral("code")).toString(),
+        QStringLiteral("not-found:node/cpu-b1"));
+    QCOMPARE(action(1).value(QStringLiteral("type")).toString(), QStringLiteral("drain-node"));
+    QCOMPARE(action(1).value(QStringLiteral("holds")).toBool(true), false);
+    QCOMPARE(action(1).value(QStringLiteral("unplaced")).toArray().size(), 2);
+    QCOMPARE(action(2).value(QStringLiteral("holds")).toBool(false), true);
+    QCOMPARE(action(3).value(QStringLiteral("holds")).toBool(false), true);
+    QCOMPARE(action(3).value(QStringLiteral("changes")).toArray().at(0).toObject().value(QStringLiteral("to")).toString(),
+        QStringLiteral("fleetscope-m5.xlarge-1"));
+}
+
+void TestCliPlan::planExport()
+{
+    QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("plan.csv")), script = dir.filePath(QStringLiteral("plan.sh"));
+    const Run r = fleetscope({ QStringLiteral("plan"), QStringLiteral("export"), kPlanData + QStringLiteral("/cluster.json"), QStringLiteral("--plan"),
+        kPlanData + QStringLiteral("/plan.json"), QStringLiteral("--csv"), csv, QStringLiteral("--kubectl-script"), script });
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.isEmpty());
+    const QByteArray rows = readFile(csv);
+    QVERIFY2(rows.startsWith("action,type,namespace,pod,from,to,holds,reasons\r\n"), rows.constData());
+    QVERIFY2(rows.contains("0,move-pod,default,web-7f9c-aaaaa,cpu-a1,cpu-b1,true,"), rows.constData());
+    QVERIFY2(rows.contains("2,add-node,,,,,true,"), rows.constData());
+    const QByteArray sh = readFile(script);
+    QVERIFY(sh.startsWith("#!/usr/bin/env bash\n"));
+    QVERIFY(sh.contains("Fleetscope never runs this script"));
+    QVERIFY(sh.indexOf("kubectl cordon cpu-a1") < sh.indexOf("kubectl drain cpu-a1 --ignore-daemonsets --delete-emptydir-data"));
+    QVERIFY(sh.contains("#   default/web-7f9c-bbbbb -> cpu-b1"));
+    // bash can parse it (nothing runs: -n).
+    QProcess bash;
+    bash.start(QStringLiteral("bash"), { QStringLiteral("-n"), script });
+    QVERIFY(bash.waitForFinished(10'000));
+    QCOMPARE(bash.exitCode(), 0);
+}
+
+void TestCliPlan::planErrors_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    const QString cluster = kPlanData + QStringLiteral("/cluster.json");
+    const QString plan = kPlanData + QStringLiteral("/plan.json");
+    QTest::newRow("unreadable plan") << QStringList { QStringLiteral("check"), cluster, QStringLiteral("--plan"), kPlanData + QStringLiteral("/none.json") }
+                                     << QStringLiteral("none.json: cannot read");
+    QTest::newRow("plan is not a plan") << QStringList { QStringLiteral("check"), cluster, QStringLiteral("--plan"), cluster }
+                                        << QStringLiteral("cluster.json: at $: unknown field");
+    QTest::newRow("unreadable cluster") << QStringList { QStringLiteral("check"), kPlanData + QStringLiteral("/none.json"), QStringLiteral("--plan"), plan }
+                                        << QStringLiteral("none.json");
+    QTest::newRow("no plan") << QStringList { QStringLiteral("check"), cluster } << QStringLiteral("--plan PLAN.json is needed");
+    QTest::newRow("export without output") << QStringList { QStringLiteral("export"), cluster, QStringLiteral("--plan"), plan }
+                                           << QStringLiteral("give --csv OUT.csv or --kubectl-script OUT.sh");
+    QTest::newRow("unknown verb") << QStringList { QStringLiteral("apply"), cluster } << QStringLiteral("expected check or export");
+    QTest::newRow("unwritable output") << QStringList { QStringLiteral("check"), cluster, QStringLiteral("--plan"), plan, QStringLiteral("-o"),
+                                              QStringLiteral("/nonexistent-dir/evaluation.json") }
+                                       << QStringLiteral("/nonexistent-dir/evaluation.json: cannot write");
+}
+
+void TestCliPlan::planErrors()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    const Run r = fleetscope(QStringList { QStringLiteral("plan") } + args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+}
+
+QTEST_GUILESS_MAIN(TestCliPlan)
+#include "tst_cliplan.moc"
