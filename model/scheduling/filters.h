@@ -57,8 +57,9 @@ public:
     /// the drag's shading. `out` is resized.
     void feasibleNodes(std::vector<std::uint8_t>& out) const;
 
+    struct Private; // the precomputation the plugins read (filterplugins_p.h)
+
 private:
-    struct Private;
     std::unique_ptr<Private> d;
 };
 

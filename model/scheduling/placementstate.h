@@ -67,6 +67,17 @@ public:
     [[nodiscard]] std::int64_t nodeExtendedRequested(NodeId n, ResourceKey key) const noexcept;
     /// Used milli-GPU of each GPU of a node with shared GPUs (the trace); empty otherwise.
     [[nodiscard]] std::span<const std::int32_t> nodeGpuShares(NodeId n) const noexcept;
+    /// The node's taints, allocatable, readiness, cordon and GPU count: the store's for a store
+    /// node; an added node has its template's allocatable, GPU count and taints (without the
+    /// node lifecycle controller's condition taints), is Ready and not cordoned.
+    [[nodiscard]] std::span<const Taint> nodeTaints(NodeId n) const noexcept;
+    [[nodiscard]] const ResourceVector& nodeAllocatable(NodeId n) const noexcept;
+    [[nodiscard]] Readiness nodeReadiness(NodeId n) const noexcept;
+    [[nodiscard]] bool nodeUnschedulable(NodeId n) const noexcept;
+    [[nodiscard]] std::int32_t nodeGpuCount(NodeId n) const noexcept;
+    /// The text of a StringId from nodeLabels() / nodeName(): the store's strings plus the
+    /// ones added nodes brought (their names, override values), which the store lacks.
+    [[nodiscard]] std::string_view str(StringId id) const noexcept;
     /// The pods on a node under the plan (store pods that stayed plus pods moved in), any order.
     [[nodiscard]] std::vector<PodId> nodePods(NodeId n) const;
     /// True when some pod on the node under the plan uses host port `port` / `protocol`
@@ -117,8 +128,10 @@ public:
     /// Milliseconds the constructor took to build the indexes.
     [[nodiscard]] double buildMs() const noexcept;
 
-private:
     struct Private;
+
+private:
+    friend struct PlacementStateInternals; // the filters read the indexes (placementstate_p.h)
     std::unique_ptr<Private> d;
 };
 

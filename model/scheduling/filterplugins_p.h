@@ -1,0 +1,169 @@
+#pragma once
+// The filter plugins over one pod's precomputation (PodFeasibility::Private). Each plugin has
+// a prepare step (what depends on the pod only, run once per drag) and a check of one node
+// that returns whether the node passes and, when `out` is given, appends the reasons why not
+// (all of them; without `out` it may stop at the first). Internal to model/scheduling.
+// Each plugin's file names the kube-scheduler source it follows.
+
+#include "filters.h"
+#include "placementstate_p.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace fleet::model {
+
+namespace scheduling {
+
+/// A node as the generic node-affinity templates (matching.h) read it.
+struct NodeLabels {
+    const PlacementState::Private* s;
+    NodeId n;
+    [[nodiscard]] StringId label(StringId key) const noexcept { return s->label(n, key); }
+    [[nodiscard]] StringId name() const noexcept { return s->nameOf(n); }
+    [[nodiscard]] std::string_view text(StringId id) const noexcept { return s->str(id); }
+};
+
+/// A NodeSelectorRequirement compiled against the label columns: one load and a small set test.
+struct CompiledRequirement {
+    const NodeSelectorRequirement* source = nullptr;
+    const LabelColumn* column = nullptr; // null: not indexed, evaluated by the generic rule
+    std::vector<std::uint32_t> values;   // In / NotIn: value indexes, sorted
+    std::vector<std::uint8_t> valueOk;   // Gt / Lt: per value index
+    std::vector<NodeId> names;           // matchFields metadata.name In / NotIn
+    bool invalid = false;                // matches nothing (malformed)
+};
+using CompiledTerm = std::vector<CompiledRequirement>;
+
+/// Compiles `terms` (ORed; requirements ANDed).
+[[nodiscard]] std::vector<CompiledTerm> compileTerms(const PlacementState::Private& s, std::span<const NodeSelectorTerm> terms);
+[[nodiscard]] bool requirementPasses(const PlacementState::Private& s, const CompiledRequirement& r, NodeId n);
+[[nodiscard]] bool termPasses(const PlacementState::Private& s, const CompiledTerm& t, NodeId n);
+/// ORed; an empty list passes every node.
+[[nodiscard]] bool termsPass(const PlacementState::Private& s, const std::vector<CompiledTerm>& terms, NodeId n);
+
+/// The pod's view of one taint list: the first taint it does not tolerate among the blocking
+/// ones that TaintToleration reports (the readiness taints excluded: node readiness reports
+/// them), whether a readiness taint blocks it, and whether any blocking taint does.
+struct TaintVerdict {
+    std::uint32_t firstUntolerated = kNone; // index into the list
+    bool readinessBlocks = false;
+    bool hasNotReady = false;    // the list has node.kubernetes.io/not-ready with a blocking effect
+    bool hasUnreachable = false; // ... node.kubernetes.io/unreachable
+    bool anyUntolerated = false; // any NoSchedule / NoExecute taint untolerated (nodeTaintsPolicy)
+};
+
+/// PodTopologySpread: one DoNotSchedule constraint, counted.
+struct SpreadState {
+    const TopologySpreadConstraint* source = nullptr;
+    const LabelColumn* column = nullptr;
+    bool selfMatch = false;
+    std::vector<std::int32_t> counts; // by value index: matching pods on eligible nodes
+    std::int32_t minMatch = 0;        // the global minimum, minDomains applied
+    std::int32_t domains = 0;         // eligible domains found (at least up to minDomains)
+};
+
+/// InterPodAffinity: counts of matching pods by topology value for one term.
+struct TermCounts {
+    const PodAffinityTerm* source = nullptr;
+    const LabelColumn* column = nullptr;
+    std::vector<std::int32_t> counts;   // by value index
+    std::vector<std::uint32_t> example; // by value index: a node holding a matching pod
+    std::vector<std::uint32_t> groups;  // the label groups matching the term
+};
+
+/// Existing pods' anti-affinity: the topology values the pod may not join.
+struct BlockedValues {
+    const LabelColumn* column = nullptr;
+    std::vector<std::uint32_t> node;      // by value index: a node holding the blocking pod, kNone when free
+    std::vector<std::uint32_t> antiGroup; // by value index: that pod's anti-affinity group
+};
+
+} // namespace scheduling
+
+struct PodFeasibility::Private {
+    const PlacementState* state = nullptr;
+    const PlacementState::Private* s = nullptr;
+    const ClusterStore* store = nullptr;
+    PodId pod;
+    NodeId from; // the pod's node under the plan (taken off it for the judgement)
+    StringId ns;
+    std::uint32_t group = scheduling::kNone;
+    std::uint32_t antiGroup = scheduling::kNone;
+    std::vector<Reason> immovableReasons;
+
+    // NodeUnschedulable, readiness, TaintToleration
+    bool toleratesUnschedulable = false;
+    bool toleratesNotReady = false;    // node.kubernetes.io/not-ready:NoSchedule
+    bool toleratesUnreachable = false; // node.kubernetes.io/unreachable:NoSchedule
+    std::vector<scheduling::TaintVerdict> taintSets; // by the ledger's taint set
+
+    // NodeAffinity
+    std::vector<std::pair<const scheduling::LabelColumn*, std::uint32_t>> nodeSelector; // value index; kNone - 1: no node has it
+    std::vector<std::pair<StringId, StringId>> nodeSelectorUnindexed;
+    std::vector<scheduling::CompiledTerm> affinity;
+
+    // NodeResourcesFit
+    ResourceVector request;
+    bool requestsNothing = false;
+    std::int32_t gpuShare = 0;
+    std::int32_t wholeGpus = 0;
+
+    // VolumeBinding
+    std::vector<std::vector<scheduling::CompiledTerm>> volumeAffinity;
+
+    // PodTopologySpread
+    std::vector<scheduling::SpreadState> spread;
+
+    // InterPodAffinity
+    std::vector<scheduling::BlockedValues> blocked;
+    std::vector<scheduling::TermCounts> affinityTerms;
+    bool anyAffinityMatch = false;
+    bool selfMatchesAffinity = false;
+    std::vector<scheduling::TermCounts> antiAffinityTerms;
+
+    [[nodiscard]] scheduling::TaintVerdict taintVerdict(NodeId n) const;
+    [[nodiscard]] bool nodeAffinityPasses(NodeId n) const;
+};
+
+namespace scheduling {
+
+using Ctx = PodFeasibility::Private;
+using Reasons = std::vector<Reason>*;
+
+scheduling::TaintVerdict judgeTaints(const Ctx& c, std::span<const Taint> taints);
+
+// tainttoleration.cpp: NodeUnschedulable, node readiness, TaintToleration
+void prepareTaints(Ctx& c);
+bool checkUnschedulable(const Ctx& c, NodeId n, Reasons out);
+bool checkReadiness(const Ctx& c, NodeId n, Reasons out);
+bool checkTaints(const Ctx& c, NodeId n, Reasons out);
+// nodeaffinity.cpp: NodeAffinity (nodeSelector, required terms, GPU model)
+void prepareNodeAffinity(Ctx& c);
+bool checkNodeAffinity(const Ctx& c, NodeId n, Reasons out);
+// noderesources.cpp: NodePorts, NodeResourcesFit
+void prepareResources(Ctx& c);
+bool checkPorts(const Ctx& c, NodeId n, Reasons out);
+bool checkResources(const Ctx& c, NodeId n, Reasons out);
+// volumes.cpp: VolumeBinding (PV node affinity), VolumeZone
+void prepareVolumes(Ctx& c);
+bool checkVolumes(const Ctx& c, NodeId n, Reasons out);
+// podtopologyspread.cpp
+void prepareSpread(Ctx& c);
+bool checkSpread(const Ctx& c, NodeId n, Reasons out);
+// interpodaffinity.cpp
+void prepareInterPod(Ctx& c);
+bool checkInterPod(const Ctx& c, NodeId n, Reasons out);
+
+/// The label groups whose pods `selector` matches, in namespaces `nsOk` accepts.
+std::vector<std::uint32_t> matchingGroups(const PlacementState::Private& s, const InternedSelector& selector,
+    const std::function<bool(StringId ns)>& namespaceOk);
+/// The pod's share of group counts at a node: the moving pod does not count where it is.
+std::int32_t countExcludingPod(const Ctx& c, std::uint32_t group, NodeId n);
+/// "key=value" of a node for a topology key, or "key (missing)".
+std::string domainText(const PlacementState::Private& s, const LabelColumn& col, NodeId n);
+
+} // namespace scheduling
+
+} // namespace fleet::model

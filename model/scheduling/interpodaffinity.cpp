@@ -1,0 +1,205 @@
+// InterPodAffinity: required pod affinity and anti-affinity, both directions.
+// Source: pkg/scheduler/framework/plugins/interpodaffinity/filtering.go (kubernetes/kubernetes):
+//   existing pods' anti-affinity: each placed pod with a required anti-affinity term that the
+//     incoming pod matches (the term's namespaces, or the existing pod's own namespace when it
+//     names none and has no namespaceSelector, or a namespace the namespaceSelector matches;
+//     and the term's label selector) forbids the topology domain of its node (term.topologyKey);
+//   the pod's affinity: for every term, the node must have the term's topology key and its
+//     domain must hold a pod that matches all the pod's affinity terms; except that when no
+//     pod anywhere matches them and the pod matches its own terms, it passes (the first pod of
+//     a group with affinity to itself);
+//   the pod's anti-affinity: the node fails when, for any term, its domain holds a pod that
+//     matches that term.
+// Counted over the plan's current placement (the ledger's label groups), present nodes only,
+// the moving pod excluded. Namespace labels come from ClusterStore::namespaceLabels(); an
+// unknown namespace has none.
+#include "filterplugins_p.h"
+#include "matching.h"
+
+#include <algorithm>
+
+namespace fleet::model::scheduling {
+
+namespace {
+
+/// Whether a pod in namespace `podNs` is in the namespaces of `term`, whose owner is in `ownerNs`.
+bool namespaceMatches(const ClusterStore& store, const PodAffinityTerm& term, StringId ownerNs, StringId podNs)
+{
+    if (term.namespaces.empty() && !term.hasNamespaceSelector)
+        return podNs == ownerNs;
+    if (std::binary_search(term.namespaces.begin(), term.namespaces.end(), podNs))
+        return true;
+    return term.hasNamespaceSelector && selectorMatches(term.namespaceSelector, store.namespaceLabels(podNs));
+}
+
+const LabelColumn& columnOf(const PlacementState::Private& s, StringId key)
+{
+    static const LabelColumn kEmpty;
+    const LabelColumn* col = s.column(key);
+    return col ? *col : kEmpty;
+}
+
+/// A pod of label group `group` on node `n` (not the moving pod), for a reason's name.
+std::string podOfGroupOn(const Ctx& c, const std::vector<std::uint32_t>& groups, NodeId n)
+{
+    for (PodId q : c.state->nodePods(n))
+        if (q != c.pod && std::find(groups.begin(), groups.end(), c.s->podGroup[q.index()]) != groups.end())
+            return std::string(c.store->podNamespace(q)) + "/" + std::string(c.store->podName(q));
+    return "?";
+}
+
+/// Counts, by topology value of `term.topologyKey`, the pods of `groups` on present nodes.
+void countTerm(const Ctx& c, TermCounts& tc, bool& anyAdded)
+{
+    const LabelColumn& col = *tc.column;
+    tc.counts.assign(col.values.size(), 0);
+    tc.example.assign(col.values.size(), kNone);
+    for (std::uint32_t g : tc.groups)
+        for (NodeId n : c.s->labelCounts.nodes(g)) {
+            const std::int32_t count = countExcludingPod(c, g, n);
+            if (count <= 0 || !c.state->nodePresent(n) || n.index() >= col.valueOfNode.size())
+                continue;
+            const std::uint32_t v = col.valueOfNode[n.index()];
+            if (v == kNone)
+                continue;
+            tc.counts[v] += count;
+            if (tc.example[v] == kNone)
+                tc.example[v] = n.value;
+            anyAdded = true;
+        }
+}
+
+std::uint32_t valueAt(const LabelColumn& col, NodeId n)
+{
+    return n.index() < col.valueOfNode.size() ? col.valueOfNode[n.index()] : kNone;
+}
+
+} // namespace
+
+void prepareInterPod(Ctx& c)
+{
+    const PlacementState::Private& s = *c.s;
+    const ClusterStore& store = *c.store;
+    const std::span<const Label> labels = store.podLabels(c.pod);
+
+    // Existing pods' anti-affinity against this pod.
+    for (std::uint32_t ag = 0; ag < s.antiGroupSet.size(); ++ag) {
+        const auto terms = s.antiSets[s.antiGroupSet[ag]];
+        for (const PodAffinityTerm& t : terms) {
+            if (!namespaceMatches(store, t, s.antiGroupNamespace[ag], c.ns) || !selectorMatches(t.selector, labels))
+                continue;
+            const LabelColumn& col = columnOf(s, t.topologyKey);
+            auto it = std::find_if(c.blocked.begin(), c.blocked.end(), [&](const BlockedValues& b) { return b.column == &col; });
+            if (it == c.blocked.end()) {
+                c.blocked.push_back({ &col, std::vector<std::uint32_t>(col.values.size(), kNone), std::vector<std::uint32_t>(col.values.size(), kNone) });
+                it = c.blocked.end() - 1;
+            }
+            for (NodeId n : s.antiCounts.nodes(ag)) {
+                std::int32_t count = s.antiCounts.count(ag, n);
+                if (ag == c.antiGroup && n == c.from)
+                    --count;
+                const std::uint32_t v = valueAt(col, n);
+                if (count <= 0 || v == kNone || !c.state->nodePresent(n) || it->node[v] != kNone)
+                    continue;
+                it->node[v] = n.value;
+                it->antiGroup[v] = ag;
+            }
+        }
+    }
+
+    // The pod's own affinity: groups matching all its terms.
+    const auto affinity = store.podAffinity(c.pod);
+    if (!affinity.empty()) {
+        std::vector<std::uint32_t> all;
+        bool first = true;
+        c.selfMatchesAffinity = true;
+        for (const PodAffinityTerm& t : affinity) {
+            const StringId ownerNs = c.ns;
+            auto groups = matchingGroups(s, t.selector, [&](StringId ns) { return namespaceMatches(store, t, ownerNs, ns); });
+            std::sort(groups.begin(), groups.end());
+            if (first)
+                all = std::move(groups);
+            else
+                all.erase(std::remove_if(all.begin(), all.end(), [&](std::uint32_t g) { return !std::binary_search(groups.begin(), groups.end(), g); }),
+                    all.end());
+            first = false;
+            c.selfMatchesAffinity = c.selfMatchesAffinity && namespaceMatches(store, t, c.ns, c.ns) && selectorMatches(t.selector, labels);
+        }
+        for (const PodAffinityTerm& t : affinity) {
+            TermCounts tc;
+            tc.source = &t;
+            tc.column = &columnOf(s, t.topologyKey);
+            tc.groups = all;
+            countTerm(c, tc, c.anyAffinityMatch);
+            c.affinityTerms.push_back(std::move(tc));
+        }
+    }
+
+    // The pod's own anti-affinity: per term.
+    for (const PodAffinityTerm& t : store.podAntiAffinity(c.pod)) {
+        TermCounts tc;
+        tc.source = &t;
+        tc.column = &columnOf(s, t.topologyKey);
+        const StringId ownerNs = c.ns;
+        tc.groups = matchingGroups(s, t.selector, [&](StringId ns) { return namespaceMatches(store, t, ownerNs, ns); });
+        bool unused = false;
+        countTerm(c, tc, unused);
+        c.antiAffinityTerms.push_back(std::move(tc));
+    }
+}
+
+bool checkInterPod(const Ctx& c, NodeId n, Reasons out)
+{
+    bool ok = true;
+    for (const BlockedValues& b : c.blocked) {
+        const std::uint32_t v = valueAt(*b.column, n);
+        if (v == kNone || b.node[v] == kNone)
+            continue;
+        ok = false;
+        if (!out)
+            return false;
+        // Name the existing pod whose anti-affinity forbids the domain.
+        const NodeId holder(b.node[v]);
+        std::string who = "?";
+        for (PodId q : c.state->nodePods(holder))
+            if (q != c.pod && c.s->podAntiGroup[q.index()] == b.antiGroup[v]) {
+                who = std::string(c.store->podNamespace(q)) + "/" + std::string(c.store->podName(q));
+                break;
+            }
+        out->push_back(makeReason(ReasonKind::PodAntiAffinity, who,
+            who + " in " + domainText(*c.s, *b.column, n) + " has a required anti-affinity that this pod matches"));
+    }
+    if (!c.affinityTerms.empty()) {
+        bool all = true;
+        const TermCounts* failing = nullptr;
+        for (const TermCounts& tc : c.affinityTerms) {
+            const std::uint32_t v = valueAt(*tc.column, n);
+            if (v == kNone || tc.counts[v] <= 0) {
+                all = false;
+                failing = &tc;
+                break;
+            }
+        }
+        if (!all && (c.anyAffinityMatch || !c.selfMatchesAffinity)) {
+            ok = false;
+            if (!out)
+                return false;
+            out->push_back(makeReason(ReasonKind::PodAffinityMismatch, {},
+                "no pod that the pod's required pod affinity asks for runs in " + domainText(*c.s, *failing->column, n)));
+        }
+    }
+    for (const TermCounts& tc : c.antiAffinityTerms) {
+        const std::uint32_t v = valueAt(*tc.column, n);
+        if (v == kNone || tc.counts[v] <= 0)
+            continue;
+        ok = false;
+        if (!out)
+            return false;
+        const std::string who = podOfGroupOn(c, tc.groups, NodeId(tc.example[v]));
+        out->push_back(makeReason(ReasonKind::PodAntiAffinity, who,
+            "the pod's required anti-affinity forbids " + domainText(*c.s, *tc.column, n) + ", where " + who + " runs"));
+    }
+    return ok;
+}
+
+} // namespace fleet::model::scheduling

@@ -1,0 +1,727 @@
+// PlacementState: the ledger of a plan (placementstate.h). The indexes are built here; the
+// changes (place / unplace) keep every per-node figure, the groups and the totals in step.
+#include "matching.h"
+#include "placementstate_p.h"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <unordered_set>
+
+namespace fleet::model {
+
+using scheduling::kNone;
+
+namespace {
+
+constexpr std::string_view kHostnameKey = "kubernetes.io/hostname";
+// Keys indexed whatever the pods say: the standard topology keys and the VolumeZone ones.
+constexpr std::string_view kStandardKeys[] = { kHostnameKey, "topology.kubernetes.io/zone", "topology.kubernetes.io/region",
+    "failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region" };
+// The node lifecycle controller's condition taints: state, not part of a template.
+constexpr std::string_view kConditionTaints[] = { "node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable",
+    "node.kubernetes.io/unschedulable", "node.kubernetes.io/memory-pressure", "node.kubernetes.io/disk-pressure",
+    "node.kubernetes.io/pid-pressure", "node.kubernetes.io/network-unavailable" };
+constexpr int kMaxTrackedGpus = 64;
+
+std::uint64_t hashMix(std::uint64_t h, std::uint64_t v) noexcept
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h;
+}
+
+std::uint64_t hashSelector(std::uint64_t h, const InternedSelector& s) noexcept
+{
+    h = hashMix(h, s.null ? 1 : 2);
+    for (const MatchRequirement& r : s.requirements) {
+        h = hashMix(h, r.key.value);
+        h = hashMix(h, static_cast<std::uint64_t>(r.op));
+        for (StringId v : r.values)
+            h = hashMix(h, v.value);
+    }
+    return h;
+}
+
+std::uint64_t hashTerms(std::span<const PodAffinityTerm> terms) noexcept
+{
+    std::uint64_t h = terms.size();
+    for (const PodAffinityTerm& t : terms) {
+        h = hashSelector(h, t.selector);
+        h = hashMix(h, t.topologyKey.value);
+        for (StringId n : t.namespaces)
+            h = hashMix(h, n.value);
+        if (t.hasNamespaceSelector)
+            h = hashSelector(h + 1, t.namespaceSelector);
+    }
+    return h;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Private helpers
+
+StringId PlacementState::Private::intern(std::string_view text)
+{
+    const StringId found = store->strings().find(text);
+    if (found.isValid())
+        return found;
+    if (const auto it = localIndex.find(text); it != localIndex.end())
+        return StringId(it->second);
+    const auto id = static_cast<std::uint32_t>(store->strings().size() + localStrings.size());
+    localStrings.emplace_back(text);
+    localIndex.emplace(localStrings.back(), id);
+    return StringId(id);
+}
+
+StringId PlacementState::Private::nameOf(NodeId n) const noexcept
+{
+    if (isAdded(n))
+        return added[n.index() - storeNodes].name;
+    // The store keeps names interned; find() turns the text back into its id.
+    return store->strings().find(store->nodeName(n));
+}
+
+StringId PlacementState::Private::label(NodeId n, StringId key) const noexcept
+{
+    if (const scheduling::LabelColumn* c = column(key)) {
+        const std::uint32_t v = c->valueOfNode[n.index()];
+        return v == kNone ? StringId {} : c->values[v];
+    }
+    return scheduling::labelValue(labelsOf(n), key);
+}
+
+std::uint64_t PlacementState::Private::takeGpus(PodId p, NodeId n, std::uint64_t preferred)
+{
+    const std::int64_t gpuMilli = store->podRequest(p)[CoreResource::Gpu];
+    const auto begin = gpuBegin[n.index()], end = gpuBegin[n.index() + 1];
+    const int count = static_cast<int>(end - begin);
+    if (gpuMilli <= 0 || count == 0)
+        return 0;
+    std::int32_t* used = gpuUsed.data() + begin;
+    const std::int32_t share = store->podGpuShareMilli(p);
+    if (share > 0) {
+        int pick = -1;
+        if (preferred != 0) {
+            const int i = std::countr_zero(preferred);
+            if (i < count && used[i] + share <= 1000)
+                pick = i;
+        }
+        // Best fit: the GPU that the share leaves with the least free, among those it fits on;
+        // else (an over-committed input) the least used one.
+        if (pick < 0) {
+            int best = -1;
+            for (int j = 0; j < count; ++j)
+                if (used[j] + share <= 1000 && (best < 0 || used[j] > used[best]))
+                    best = j;
+            if (best < 0) {
+                best = 0;
+                for (int j = 1; j < count; ++j)
+                    if (used[j] < used[best])
+                        best = j;
+            }
+            pick = best;
+        }
+        used[pick] += share;
+        return std::uint64_t { 1 } << pick;
+    }
+    const int want = static_cast<int>(std::min<std::int64_t>((gpuMilli + 999) / 1000, count));
+    std::uint64_t mask = 0;
+    if (preferred != 0 && std::popcount(preferred) == want) {
+        bool free = true;
+        for (int i = 0; i < count; ++i)
+            if ((preferred >> i & 1) && used[i] != 0)
+                free = false;
+        if (free)
+            mask = preferred;
+    }
+    for (int taken = std::popcount(mask); taken < want; ++taken) {
+        int best = -1;
+        for (int j = 0; j < count; ++j)
+            if (!(mask >> j & 1) && (best < 0 || used[j] < used[best]))
+                best = j;
+        mask |= std::uint64_t { 1 } << best;
+    }
+    for (int i = 0; i < count; ++i)
+        if (mask >> i & 1)
+            used[i] += 1000;
+    return mask;
+}
+
+void PlacementState::Private::place(PodId p, NodeId n, std::uint64_t preferredGpus)
+{
+    const std::size_t i = n.index();
+    podNode[p.index()] = n;
+    const ResourceVector& req = store->podRequest(p);
+    requested[i] += req;
+    for (const auto& [key, amount] : store->podExtendedRequest(p)) {
+        auto& ext = extRequested[i];
+        auto it = std::find_if(ext.begin(), ext.end(), [key = key](const auto& e) { return e.first == key; });
+        if (it == ext.end())
+            ext.emplace_back(key, amount);
+        else
+            it->second += amount;
+    }
+    for (const HostPort& hp : store->podHostPorts(p)) {
+        auto& ports = hostPorts[i];
+        auto it = std::find_if(ports.begin(), ports.end(), [&](const auto& e) { return e.first == hp; });
+        if (it == ports.end())
+            ports.emplace_back(hp, 1);
+        else
+            ++it->second;
+    }
+    if (const std::uint64_t mask = takeGpus(p, n, preferredGpus))
+        podGpuMask[p.value] = mask;
+    const bool workload = isWorkloadPod(p);
+    const bool loaded = loadedNode(p).isValid();
+    if (workload)
+        ++workloadPods[i];
+    if (loaded)
+        ++loadedPodsHere[i];
+    if (loadedNode(p) != n)
+        movedIn[i].push_back(p);
+    labelCounts.add(podGroup[p.index()], n, 1);
+    if (podAntiGroup[p.index()] != kNone) {
+        antiCounts.add(podAntiGroup[p.index()], n, 1);
+        antiPodPosition[p.value] = static_cast<std::uint32_t>(antiPods.size());
+        antiPods.push_back(p);
+    }
+    if (present[i]) {
+        ++totals.podsPlaced;
+        totals.gpuMilliAllocated += req[CoreResource::Gpu];
+        if (workload && workloadPods[i] == 1) {
+            ++totals.nodesInUse;
+            --totals.nodesEmpty;
+        }
+        if (loaded)
+            --totals.podsUnplaced;
+    }
+}
+
+void PlacementState::Private::unplace(PodId p)
+{
+    const NodeId n = podNode[p.index()];
+    if (!n.isValid())
+        return;
+    const std::size_t i = n.index();
+    podNode[p.index()] = NodeId {};
+    const ResourceVector& req = store->podRequest(p);
+    requested[i] -= req;
+    for (const auto& [key, amount] : store->podExtendedRequest(p)) {
+        auto& ext = extRequested[i];
+        auto it = std::find_if(ext.begin(), ext.end(), [key = key](const auto& e) { return e.first == key; });
+        if (it != ext.end() && (it->second -= amount) == 0) {
+            *it = ext.back();
+            ext.pop_back();
+        }
+    }
+    for (const HostPort& hp : store->podHostPorts(p)) {
+        auto& ports = hostPorts[i];
+        auto it = std::find_if(ports.begin(), ports.end(), [&](const auto& e) { return e.first == hp; });
+        if (it != ports.end() && --it->second == 0) {
+            *it = ports.back();
+            ports.pop_back();
+        }
+    }
+    if (const auto it = podGpuMask.find(p.value); it != podGpuMask.end()) {
+        const std::int32_t share = store->podGpuShareMilli(p);
+        std::int32_t* used = gpuUsed.data() + gpuBegin[i];
+        for (std::uint64_t m = it->second; m != 0; m &= m - 1)
+            used[std::countr_zero(m)] -= share > 0 ? share : 1000;
+        podGpuMask.erase(it);
+    }
+    const bool workload = isWorkloadPod(p);
+    const bool loaded = loadedNode(p).isValid();
+    if (workload)
+        --workloadPods[i];
+    if (loaded)
+        --loadedPodsHere[i];
+    if (loadedNode(p) != n) {
+        auto& in = movedIn[i];
+        if (auto it = std::find(in.begin(), in.end(), p); it != in.end()) {
+            *it = in.back();
+            in.pop_back();
+        }
+    }
+    labelCounts.add(podGroup[p.index()], n, -1);
+    if (podAntiGroup[p.index()] != kNone) {
+        antiCounts.add(podAntiGroup[p.index()], n, -1);
+        const auto it = antiPodPosition.find(p.value);
+        const std::uint32_t pos = it->second;
+        antiPodPosition.erase(it);
+        const PodId last = antiPods.back();
+        antiPods.pop_back();
+        if (last != p) {
+            antiPods[pos] = last;
+            antiPodPosition[last.value] = pos;
+        }
+    }
+    if (present[i]) {
+        --totals.podsPlaced;
+        totals.gpuMilliAllocated -= req[CoreResource::Gpu];
+        if (workload && workloadPods[i] == 0) {
+            --totals.nodesInUse;
+            ++totals.nodesEmpty;
+        }
+        if (loaded)
+            ++totals.podsUnplaced;
+    }
+}
+
+void PlacementState::Private::addNodeColumns(NodeId n)
+{
+    const std::span<const Label> labels = labelsOf(n);
+    for (scheduling::LabelColumn& c : columns) {
+        const StringId v = scheduling::labelValue(labels, c.key);
+        if (!v.isValid()) {
+            c.valueOfNode.push_back(kNone);
+            continue;
+        }
+        const std::uint32_t idx = c.valueIndex(v);
+        c.valueOfNode.push_back(idx);
+        c.nodesOfValue[idx].push_back(n);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Construction
+
+PlacementState::PlacementState(const ClusterStore& store, std::vector<double> nodePricePerHour)
+    : d(std::make_unique<Private>())
+{
+    const auto start = std::chrono::steady_clock::now();
+    Private& s = *d;
+    s.store = &store;
+    s.storeNodes = store.nodeCount();
+    const std::size_t nodes = store.nodeCount();
+    const std::size_t pods = store.podCount();
+    s.price = std::move(nodePricePerHour);
+    s.price.resize(nodes, 0.0);
+
+    s.present.assign(nodes, 1);
+    s.requested.assign(nodes, ResourceVector {});
+    s.extRequested.resize(nodes);
+    s.workloadPods.assign(nodes, 0);
+    s.loadedPodsHere.assign(nodes, 0);
+    s.hostPorts.resize(nodes);
+    s.movedIn.resize(nodes);
+    s.gpuBegin.assign(nodes + 1, 0);
+    for (std::size_t n = 0; n < nodes; ++n) {
+        const NodeId id(static_cast<std::uint32_t>(n));
+        const std::int32_t count = store.nodeGpuCount(id);
+        const bool tracked = store.nodeAllocatable(id)[CoreResource::Gpu] > 0 && count > 0 && count <= kMaxTrackedGpus;
+        s.gpuBegin[n + 1] = s.gpuBegin[n] + (tracked ? static_cast<std::uint32_t>(count) : 0);
+    }
+    s.gpuUsed.assign(s.gpuBegin[nodes], 0);
+
+    // Taint sets: nodes share a few (GPU taints, condition taints).
+    {
+        std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> index;
+        s.taintSetOfNode.resize(nodes);
+        for (std::size_t n = 0; n < nodes; ++n) {
+            const auto taints = store.nodeTaints(NodeId(static_cast<std::uint32_t>(n)));
+            std::uint64_t h = taints.size();
+            for (const Taint& t : taints)
+                h = hashMix(hashMix(hashMix(h, t.key.value), t.value.value), static_cast<std::uint64_t>(t.effect));
+            std::uint32_t set = kNone;
+            for (std::uint32_t candidate : index[h])
+                if (std::equal(taints.begin(), taints.end(), s.taintSets[candidate].begin(), s.taintSets[candidate].end()))
+                    set = candidate;
+            if (set == kNone) {
+                set = static_cast<std::uint32_t>(s.taintSets.size());
+                s.taintSets.emplace_back(taints.begin(), taints.end());
+                index[h].push_back(set);
+            }
+            s.taintSetOfNode[n] = set;
+        }
+    }
+
+    // Pods: namespaces, label groups, anti-affinity groups; the keys their rules read.
+    std::unordered_set<std::uint32_t> keys;
+    for (std::string_view k : kStandardKeys)
+        if (const StringId id = store.strings().find(k); id.isValid())
+            keys.insert(id.value);
+    s.podNamespace.resize(pods);
+    s.podGroup.resize(pods);
+    s.podAntiGroup.assign(pods, kNone);
+    {
+        std::unordered_map<const char*, StringId> nsByText;
+        std::unordered_map<const Label*, std::uint32_t> setByData;
+        std::unordered_set<const void*> seenSpans;
+        std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> antiIndex;
+        std::unordered_map<std::uint64_t, std::uint32_t> antiGroupIndex;
+        s.labelSets.emplace_back(); // set 0: no labels
+        for (std::size_t i = 0; i < pods; ++i) {
+            const PodId p(static_cast<std::uint32_t>(i));
+            const std::string_view ns = store.podNamespace(p);
+            auto nsIt = nsByText.find(ns.data());
+            if (nsIt == nsByText.end())
+                nsIt = nsByText.emplace(ns.data(), store.strings().find(ns)).first;
+            const StringId nsId = nsIt->second;
+            s.podNamespace[i] = nsId;
+
+            const std::span<const Label> labels = store.podLabels(p);
+            std::uint32_t set = 0;
+            if (!labels.empty()) {
+                auto [it, added] = setByData.emplace(labels.data(), static_cast<std::uint32_t>(s.labelSets.size()));
+                if (added)
+                    s.labelSets.push_back(labels);
+                set = it->second;
+            }
+            const std::uint64_t groupKey = std::uint64_t { set } << 32 | nsId.value;
+            auto [g, newGroup] = s.groupIndex.emplace(groupKey, static_cast<std::uint32_t>(s.groupLabelSet.size()));
+            if (newGroup) {
+                s.groupLabelSet.push_back(set);
+                s.groupNamespace.push_back(nsId);
+            }
+            s.podGroup[i] = g->second;
+
+            if (const auto anti = store.podAntiAffinity(p); !anti.empty()) {
+                const std::uint64_t h = hashTerms(anti);
+                std::uint32_t antiSet = kNone;
+                for (std::uint32_t c : antiIndex[h])
+                    if (std::equal(anti.begin(), anti.end(), s.antiSets[c].begin(), s.antiSets[c].end()))
+                        antiSet = c;
+                if (antiSet == kNone) {
+                    antiSet = static_cast<std::uint32_t>(s.antiSets.size());
+                    s.antiSets.push_back(anti);
+                    antiIndex[h].push_back(antiSet);
+                }
+                const std::uint64_t key = std::uint64_t { antiSet } << 32 | nsId.value;
+                auto [ag, newAnti] = antiGroupIndex.emplace(key, static_cast<std::uint32_t>(s.antiGroupSet.size()));
+                if (newAnti) {
+                    s.antiGroupSet.push_back(antiSet);
+                    s.antiGroupNamespace.push_back(nsId);
+                }
+                s.podAntiGroup[i] = ag->second;
+            }
+
+            // Keys: interned sets share their storage, so each is read once.
+            if (const auto sel = store.podNodeSelector(p); !sel.empty() && seenSpans.insert(sel.data()).second)
+                for (const Label& l : sel)
+                    keys.insert(l.key.value);
+            if (const auto aff = store.podRequiredAffinity(p); !aff.empty() && seenSpans.insert(aff.data()).second)
+                for (const NodeSelectorTerm& t : aff)
+                    for (const NodeSelectorRequirement& r : t.requirements)
+                        if (!r.matchField)
+                            keys.insert(r.key.value);
+            for (const TopologySpreadConstraint& c : store.podSpreadConstraints(p))
+                keys.insert(c.topologyKey.value);
+            for (const PodAffinityTerm& t : store.podAffinity(p))
+                keys.insert(t.topologyKey.value);
+            for (const PodAffinityTerm& t : store.podAntiAffinity(p))
+                keys.insert(t.topologyKey.value);
+            for (const VolumeConstraint& v : store.podVolumes(p)) {
+                for (const auto& [k, values] : v.zoneLabels)
+                    keys.insert(k.value);
+                for (const NodeSelectorTerm& t : v.nodeAffinity)
+                    for (const NodeSelectorRequirement& r : t.requirements)
+                        if (!r.matchField)
+                            keys.insert(r.key.value);
+            }
+        }
+    }
+    for (std::uint32_t g = 0; g < s.groupLabelSet.size(); ++g) {
+        for (const Label& l : s.labelSets[s.groupLabelSet[g]]) {
+            s.groupsByLabel[std::uint64_t { l.key.value } << 32 | l.value.value].push_back(g);
+            s.groupsByKey[l.key.value].push_back(g);
+        }
+    }
+    s.labelCounts.resize(s.groupLabelSet.size(), nodes);
+    s.antiCounts.resize(s.antiGroupSet.size(), nodes);
+
+    // Label columns: one pass over every node's labels.
+    std::vector<std::uint32_t> sortedKeys(keys.begin(), keys.end());
+    std::sort(sortedKeys.begin(), sortedKeys.end());
+    s.columns.resize(sortedKeys.size());
+    for (std::size_t c = 0; c < sortedKeys.size(); ++c) {
+        s.columns[c].key = StringId(sortedKeys[c]);
+        s.columns[c].valueOfNode.assign(nodes, kNone);
+        s.columnOfKey.emplace(sortedKeys[c], static_cast<std::uint32_t>(c));
+    }
+    for (std::size_t n = 0; n < nodes; ++n) {
+        const NodeId id(static_cast<std::uint32_t>(n));
+        for (const Label& l : store.nodeLabels(id)) {
+            const auto it = s.columnOfKey.find(l.key.value);
+            if (it == s.columnOfKey.end())
+                continue;
+            scheduling::LabelColumn& col = s.columns[it->second];
+            const std::uint32_t v = col.valueIndex(l.value);
+            col.valueOfNode[n] = v;
+            col.nodesOfValue[v].push_back(id);
+        }
+    }
+
+    // Totals of the loaded state, then the pods onto their nodes.
+    s.podNode.assign(pods, NodeId {});
+    PlanTotals& t = s.totals;
+    t.nodes = static_cast<std::int64_t>(nodes);
+    t.nodesEmpty = t.nodes;
+    for (std::size_t n = 0; n < nodes; ++n) {
+        t.gpus += store.nodeAllocatable(NodeId(static_cast<std::uint32_t>(n)))[CoreResource::Gpu] / 1000;
+        s.costMicro += s.priceMicro(n);
+    }
+    t.costPerHour = static_cast<double>(s.costMicro) / 1e6;
+    for (std::size_t i = 0; i < pods; ++i) {
+        const PodId p(static_cast<std::uint32_t>(i));
+        if (s.loadedNode(p).isValid()) {
+            ++t.podsUnplaced; // place() takes it back
+            s.place(p, s.loadedNode(p), 0);
+        }
+    }
+    s.loadedGpuMask = s.podGpuMask;
+    s.before = s.totals;
+    s.buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+PlacementState::~PlacementState() = default;
+PlacementState::PlacementState(PlacementState&&) noexcept = default;
+PlacementState& PlacementState::operator=(PlacementState&&) noexcept = default;
+
+const ClusterStore& PlacementState::store() const noexcept { return *d->store; }
+std::size_t PlacementState::nodeCount() const noexcept { return d->present.size(); }
+bool PlacementState::nodePresent(NodeId n) const noexcept { return n.isValid() && n.index() < d->present.size() && d->present[n.index()]; }
+NodeId PlacementState::nodeTemplate(NodeId n) const noexcept { return d->templateOf(n); }
+std::string_view PlacementState::nodeName(NodeId n) const noexcept
+{
+    return d->isAdded(n) ? d->str(d->added[n.index() - d->storeNodes].name) : d->store->nodeName(n);
+}
+std::span<const Label> PlacementState::nodeLabels(NodeId n) const noexcept { return d->labelsOf(n); }
+StringId PlacementState::nodeLabel(NodeId n, StringId key) const noexcept { return d->label(n, key); }
+const ResourceVector& PlacementState::nodeRequested(NodeId n) const noexcept { return d->requested[n.index()]; }
+std::int64_t PlacementState::nodeExtendedRequested(NodeId n, ResourceKey key) const noexcept
+{
+    for (const auto& [k, v] : d->extRequested[n.index()])
+        if (k == key)
+            return v;
+    return 0;
+}
+std::span<const std::int32_t> PlacementState::nodeGpuShares(NodeId n) const noexcept { return d->gpus(n); }
+std::span<const Taint> PlacementState::nodeTaints(NodeId n) const noexcept { return d->taintsOf(n); }
+const ResourceVector& PlacementState::nodeAllocatable(NodeId n) const noexcept { return d->store->nodeAllocatable(d->templateOf(n)); }
+Readiness PlacementState::nodeReadiness(NodeId n) const noexcept
+{
+    return d->isAdded(n) ? Readiness::True : d->store->nodeReadiness(n);
+}
+bool PlacementState::nodeUnschedulable(NodeId n) const noexcept { return !d->isAdded(n) && d->store->nodeUnschedulable(n); }
+std::int32_t PlacementState::nodeGpuCount(NodeId n) const noexcept { return d->store->nodeGpuCount(d->templateOf(n)); }
+std::string_view PlacementState::str(StringId id) const noexcept { return d->str(id); }
+
+std::vector<PodId> PlacementState::nodePods(NodeId n) const
+{
+    std::vector<PodId> out;
+    if (!d->isAdded(n))
+        for (PodId p : d->store->nodePods(n))
+            if (d->podNode[p.index()] == n)
+                out.push_back(p);
+    out.insert(out.end(), d->movedIn[n.index()].begin(), d->movedIn[n.index()].end());
+    return out;
+}
+
+bool PlacementState::nodeHostPortInUse(NodeId n, const HostPort& port) const noexcept
+{
+    // NodePorts' HostPortInfo.CheckConflict: 0.0.0.0 (an empty host IP) conflicts with every IP.
+    for (const auto& [used, count] : d->hostPorts[n.index()]) {
+        if (used.port != port.port || used.protocol != port.protocol)
+            continue;
+        const bool anyUsed = used.hostIP.value == 0 || d->str(used.hostIP) == "0.0.0.0";
+        const bool anyWanted = port.hostIP.value == 0 || d->str(port.hostIP) == "0.0.0.0";
+        if (anyUsed || anyWanted || used.hostIP == port.hostIP)
+            return true;
+    }
+    return false;
+}
+
+NodeId PlacementState::podNode(PodId p) const noexcept { return d->podNode[p.index()]; }
+bool PlacementState::podChanged(PodId p) const noexcept { return d->podNode[p.index()] != d->loadedNode(p); }
+
+std::uint32_t PlacementState::podLabelSet(PodId p) const noexcept { return d->groupLabelSet[d->podGroup[p.index()]]; }
+std::size_t PlacementState::labelSetCount() const noexcept { return d->labelSets.size(); }
+std::span<const Label> PlacementState::labelSet(std::uint32_t set) const noexcept { return d->labelSets[set]; }
+
+std::int32_t PlacementState::podsWithLabelSet(std::uint32_t set, StringId ns, NodeId n) const noexcept
+{
+    const auto it = d->groupIndex.find(std::uint64_t { set } << 32 | ns.value);
+    return it == d->groupIndex.end() ? 0 : d->labelCounts.count(it->second, n);
+}
+
+std::vector<std::pair<NodeId, std::int32_t>> PlacementState::nodesWithLabelSet(std::uint32_t set, StringId ns) const
+{
+    std::vector<std::pair<NodeId, std::int32_t>> out;
+    const auto it = d->groupIndex.find(std::uint64_t { set } << 32 | ns.value);
+    if (it == d->groupIndex.end())
+        return out;
+    for (NodeId n : d->labelCounts.nodes(it->second))
+        out.emplace_back(n, d->labelCounts.count(it->second, n));
+    return out;
+}
+
+std::vector<std::pair<PodId, NodeId>> PlacementState::podsWithAntiAffinity() const
+{
+    std::vector<std::pair<PodId, NodeId>> out;
+    out.reserve(d->antiPods.size());
+    for (PodId p : d->antiPods)
+        out.emplace_back(p, d->podNode[p.index()]);
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changes
+
+bool PlacementState::movePod(PodId p, NodeId to)
+{
+    Private& s = *d;
+    if (!p.isValid() || p.index() >= s.podNode.size() || s.store->podIsTerminal(p) || !nodePresent(to))
+        return false;
+    if (s.podNode[p.index()] == to)
+        return true;
+    s.unplace(p);
+    const bool home = to == s.loadedNode(p);
+    std::uint64_t preferred = 0;
+    if (home)
+        if (const auto it = s.loadedGpuMask.find(p.value); it != s.loadedGpuMask.end())
+            preferred = it->second;
+    s.place(p, to, preferred);
+    return true;
+}
+
+bool PlacementState::evictPod(PodId p)
+{
+    Private& s = *d;
+    if (!p.isValid() || p.index() >= s.podNode.size() || !s.podNode[p.index()].isValid())
+        return false;
+    s.unplace(p);
+    return true;
+}
+
+bool PlacementState::restorePod(PodId p)
+{
+    Private& s = *d;
+    if (!p.isValid() || p.index() >= s.podNode.size())
+        return false;
+    const NodeId home = s.loadedNode(p);
+    if (s.podNode[p.index()] == home)
+        return true;
+    s.unplace(p);
+    if (home.isValid()) {
+        const auto it = s.loadedGpuMask.find(p.value);
+        s.place(p, home, it == s.loadedGpuMask.end() ? 0 : it->second);
+    }
+    return true;
+}
+
+NodeId PlacementState::addNode(NodeId templateNode, std::string name, const std::vector<std::pair<std::string, std::string>>& labelOverrides)
+{
+    Private& s = *d;
+    if (!templateNode.isValid() || templateNode.index() >= s.storeNodes || name.empty())
+        return {};
+    const StringId nameId = s.intern(name);
+    if (s.store->findNode(name).isValid()
+        || std::any_of(s.added.begin(), s.added.end(), [&](const Private::AddedNode& a) { return a.name == nameId; }))
+        return {};
+    Private::AddedNode a;
+    a.templateNode = templateNode;
+    a.name = nameId;
+    const auto labels = s.store->nodeLabels(templateNode);
+    a.labels.assign(labels.begin(), labels.end());
+    for (const auto& [k, v] : labelOverrides) {
+        const Label l { s.intern(k), s.intern(v) };
+        auto it = std::find_if(a.labels.begin(), a.labels.end(), [&](const Label& x) { return x.key == l.key; });
+        if (it == a.labels.end())
+            a.labels.push_back(l);
+        else
+            *it = l;
+    }
+    for (const Taint& t : s.store->nodeTaints(templateNode))
+        if (std::find(std::begin(kConditionTaints), std::end(kConditionTaints), s.str(t.key)) == std::end(kConditionTaints))
+            a.taints.push_back(t);
+    const NodeId id(static_cast<std::uint32_t>(s.present.size()));
+    s.added.push_back(std::move(a));
+    s.present.push_back(1);
+    s.requested.emplace_back();
+    s.extRequested.emplace_back();
+    s.workloadPods.push_back(0);
+    s.loadedPodsHere.push_back(0);
+    s.hostPorts.emplace_back();
+    s.movedIn.emplace_back();
+    const std::uint32_t gpus = s.gpuBegin[templateNode.index() + 1] - s.gpuBegin[templateNode.index()];
+    s.gpuBegin.push_back(s.gpuBegin.back() + gpus);
+    s.gpuUsed.resize(s.gpuBegin.back(), 0);
+    s.taintSetOfNode.push_back(kNone); // not interned: read from the added node
+    s.labelCounts.addNode();
+    s.antiCounts.addNode();
+    s.price.push_back(s.price[templateNode.index()]);
+    s.addNodeColumns(id);
+    PlanTotals& t = s.totals;
+    ++t.nodes;
+    ++t.nodesEmpty;
+    t.gpus += s.store->nodeAllocatable(templateNode)[CoreResource::Gpu] / 1000;
+    s.costMicro += s.priceMicro(id.index());
+    t.costPerHour = static_cast<double>(s.costMicro) / 1e6;
+    return id;
+}
+
+bool PlacementState::removeLastAddedNode()
+{
+    Private& s = *d;
+    if (s.added.empty())
+        return false;
+    const NodeId id(static_cast<std::uint32_t>(s.present.size() - 1));
+    if (s.requested.back()[CoreResource::Pods] != 0 || !s.movedIn.back().empty())
+        return false;
+    if (s.present.back())
+        setNodePresent(id, false);
+    for (scheduling::LabelColumn& c : s.columns) {
+        const std::uint32_t v = c.valueOfNode.back();
+        c.valueOfNode.pop_back();
+        if (v != kNone)
+            c.nodesOfValue[v].pop_back();
+    }
+    s.added.pop_back();
+    s.present.pop_back();
+    s.requested.pop_back();
+    s.extRequested.pop_back();
+    s.workloadPods.pop_back();
+    s.loadedPodsHere.pop_back();
+    s.hostPorts.pop_back();
+    s.movedIn.pop_back();
+    s.gpuBegin.pop_back();
+    s.gpuUsed.resize(s.gpuBegin.back());
+    s.taintSetOfNode.pop_back();
+    s.labelCounts.popNode();
+    s.antiCounts.popNode();
+    s.price.pop_back();
+    return true;
+}
+
+bool PlacementState::setNodePresent(NodeId n, bool present)
+{
+    Private& s = *d;
+    if (!n.isValid() || n.index() >= s.present.size())
+        return false;
+    const std::size_t i = n.index();
+    if (static_cast<bool>(s.present[i]) == present)
+        return true;
+    s.present[i] = present ? 1 : 0;
+    const std::int64_t sign = present ? 1 : -1;
+    PlanTotals& t = s.totals;
+    const NodeId tmpl = s.templateOf(n);
+    t.nodes += sign;
+    t.gpus += sign * (s.store->nodeAllocatable(tmpl)[CoreResource::Gpu] / 1000);
+    s.costMicro += sign * s.priceMicro(i);
+    t.costPerHour = static_cast<double>(s.costMicro) / 1e6;
+    t.podsPlaced += sign * s.requested[i][CoreResource::Pods];
+    t.gpuMilliAllocated += sign * s.requested[i][CoreResource::Gpu];
+    if (s.workloadPods[i] > 0)
+        t.nodesInUse += sign;
+    else
+        t.nodesEmpty += sign;
+    t.podsUnplaced -= sign * s.loadedPodsHere[i];
+    return true;
+}
+
+const PlanTotals& PlacementState::totals() const noexcept { return d->totals; }
+const PlanTotals& PlacementState::totalsBefore() const noexcept { return d->before; }
+double PlacementState::buildMs() const noexcept { return d->buildMs; }
+
+} // namespace fleet::model

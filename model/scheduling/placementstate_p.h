@@ -1,0 +1,171 @@
+#pragma once
+// The ledger's private parts, shared by placementstate.cpp and the filters (which read the
+// indexes directly: the label columns, the groups and their counts). Internal to
+// model/scheduling.
+//
+// Design note (see placementstate.h): every per-node vector is indexed by NodeId (store nodes,
+// then added ones); every per-pod vector by PodId. Label columns hold, for each label key the
+// pods' rules read (topology keys, nodeSelector and affinity keys), the value of every node as
+// a dense index, and the nodes of each value, so that a rule's lookup is one load and a
+// topology domain's nodes are a list.
+
+#include "groupcounts.h"
+#include "placementstate.h"
+
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace fleet::model {
+
+namespace scheduling {
+
+inline constexpr std::uint32_t kNone = 0xffffffffu;
+
+/// One label key over every node: the node's value as a dense index (kNone when it lacks the
+/// key), the values, and the nodes holding each value (present or not, in id order).
+struct LabelColumn {
+    StringId key;
+    std::vector<std::uint32_t> valueOfNode;
+    std::vector<StringId> values;
+    std::unordered_map<std::uint32_t, std::uint32_t> indexOfValue; // StringId value -> dense index
+    std::vector<std::vector<NodeId>> nodesOfValue;
+
+    std::uint32_t valueIndex(StringId v)
+    {
+        auto [it, added] = indexOfValue.emplace(v.value, static_cast<std::uint32_t>(values.size()));
+        if (added) {
+            values.push_back(v);
+            nodesOfValue.emplace_back();
+        }
+        return it->second;
+    }
+};
+
+} // namespace scheduling
+
+struct PlacementState::Private {
+    const ClusterStore* store = nullptr;
+    std::vector<double> price; // store nodes; added nodes use their template's
+    // The cost total in micro-dollars per hour, so that adding and removing a node's price
+    // returns exactly to the figure before.
+    std::int64_t costMicro = 0;
+    [[nodiscard]] std::int64_t priceMicro(std::size_t n) const noexcept
+    {
+        const double p = price[n];
+        return p > 0 && p < 1e12 ? static_cast<std::int64_t>(p * 1e6 + 0.5) : 0;
+    }
+    double buildMs = 0;
+    std::size_t storeNodes = 0;
+
+    // Strings the store lacks (added nodes' names and label values), ids from the store
+    // pool's size up.
+    std::deque<std::string> localStrings;
+    std::unordered_map<std::string_view, std::uint32_t> localIndex;
+    [[nodiscard]] std::string_view str(StringId id) const noexcept
+    {
+        const std::size_t poolSize = store->strings().size();
+        if (id.isValid() && id.index() >= poolSize && id.index() - poolSize < localStrings.size())
+            return localStrings[id.index() - poolSize];
+        return store->str(id);
+    }
+    [[nodiscard]] StringId intern(std::string_view text);
+
+    // ---- nodes ----
+    struct AddedNode {
+        NodeId templateNode;
+        StringId name;
+        std::vector<Label> labels;
+        std::vector<Taint> taints;
+    };
+    std::vector<AddedNode> added; // node storeNodes + i
+    std::vector<std::uint8_t> present;
+    std::vector<ResourceVector> requested; // counted pods under the plan (Pods = their number)
+    std::vector<std::vector<std::pair<ResourceKey, std::int64_t>>> extRequested;
+    std::vector<std::int32_t> workloadPods;  // counted non-DaemonSet, non-mirror pods
+    std::vector<std::int32_t> loadedPodsHere; // pods counted in the loaded state that are here now
+    std::vector<std::vector<std::pair<HostPort, std::int32_t>>> hostPorts;
+    std::vector<std::uint32_t> gpuBegin; // into gpuUsed, size nodes + 1; empty range: not tracked
+    std::vector<std::int32_t> gpuUsed;
+    std::vector<std::uint32_t> taintSetOfNode; // interned taint lists
+    std::vector<std::vector<Taint>> taintSets;
+    std::vector<std::vector<PodId>> movedIn; // pods here under the plan that the store has elsewhere
+
+    // ---- pods ----
+    std::vector<NodeId> podNode;
+    std::vector<StringId> podNamespace;
+    std::vector<std::uint32_t> podGroup;     // label group
+    std::vector<std::uint32_t> podAntiGroup; // anti-affinity group, kNone without
+    std::unordered_map<std::uint32_t, std::uint64_t> podGpuMask;    // GPUs held under the plan
+    std::unordered_map<std::uint32_t, std::uint64_t> loadedGpuMask; // GPUs held in the loaded state
+
+    // ---- label groups: (label set, namespace) ----
+    std::vector<std::span<const Label>> labelSets;
+    std::vector<std::uint32_t> groupLabelSet;
+    std::vector<StringId> groupNamespace;
+    std::unordered_map<std::uint64_t, std::uint32_t> groupIndex;        // set << 32 | namespace -> group
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> groupsByLabel; // key << 32 | value -> groups
+    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> groupsByKey;   // key -> groups
+    scheduling::GroupCounts labelCounts;
+
+    // ---- anti-affinity groups: (anti-affinity term set, namespace) ----
+    std::vector<std::span<const PodAffinityTerm>> antiSets;
+    std::vector<std::uint32_t> antiGroupSet;
+    std::vector<StringId> antiGroupNamespace;
+    scheduling::GroupCounts antiCounts;
+    std::vector<PodId> antiPods; // placed pods with anti-affinity
+    std::unordered_map<std::uint32_t, std::uint32_t> antiPodPosition;
+
+    // ---- label columns ----
+    std::vector<scheduling::LabelColumn> columns;
+    std::unordered_map<std::uint32_t, std::uint32_t> columnOfKey; // key -> column
+
+    PlanTotals totals;
+    PlanTotals before;
+
+    // ---- helpers ----
+    [[nodiscard]] bool isAdded(NodeId n) const noexcept { return n.index() >= storeNodes; }
+    [[nodiscard]] NodeId templateOf(NodeId n) const noexcept { return isAdded(n) ? added[n.index() - storeNodes].templateNode : n; }
+    [[nodiscard]] std::span<const Label> labelsOf(NodeId n) const noexcept
+    {
+        return isAdded(n) ? std::span<const Label>(added[n.index() - storeNodes].labels) : store->nodeLabels(n);
+    }
+    [[nodiscard]] std::span<const Taint> taintsOf(NodeId n) const noexcept
+    {
+        return isAdded(n) ? std::span<const Taint>(added[n.index() - storeNodes].taints) : store->nodeTaints(n);
+    }
+    [[nodiscard]] StringId nameOf(NodeId n) const noexcept;
+    /// The column of `key`, or nullptr when the key is not indexed.
+    [[nodiscard]] const scheduling::LabelColumn* column(StringId key) const noexcept
+    {
+        const auto it = columnOfKey.find(key.value);
+        return it == columnOfKey.end() ? nullptr : &columns[it->second];
+    }
+    [[nodiscard]] StringId label(NodeId n, StringId key) const noexcept;
+    [[nodiscard]] std::span<const std::int32_t> gpus(NodeId n) const noexcept
+    {
+        return { gpuUsed.data() + gpuBegin[n.index()], gpuUsed.data() + gpuBegin[n.index() + 1] };
+    }
+    [[nodiscard]] NodeId loadedNode(PodId p) const noexcept
+    {
+        return store->podIsCounted(p) ? store->podNode(p) : NodeId {};
+    }
+    [[nodiscard]] bool isWorkloadPod(PodId p) const noexcept
+    {
+        return store->podOwnerKind(p) != OwnerKind::DaemonSet && !store->podIsMirror(p);
+    }
+
+    // ---- changes ----
+    void place(PodId p, NodeId n, std::uint64_t preferredGpus);
+    void unplace(PodId p);
+    std::uint64_t takeGpus(PodId p, NodeId n, std::uint64_t preferred);
+    void addNodeColumns(NodeId n);
+};
+
+/// The filters' way in (friend of PlacementState).
+struct PlacementStateInternals {
+    static const PlacementState::Private& of(const PlacementState& s) noexcept { return *s.d; }
+};
+
+} // namespace fleet::model

@@ -1,0 +1,128 @@
+// NodeUnschedulable, node readiness and TaintToleration.
+// Sources (kubernetes/kubernetes):
+//   pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go: a cordoned node
+//     (spec.unschedulable) fails unless the pod tolerates node.kubernetes.io/unschedulable:NoSchedule.
+//   pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go: the first NoSchedule or
+//     NoExecute taint the pod does not tolerate fails the node (FindMatchingUntoleratedTaint with
+//     DoNotScheduleTaintsFilterFunc); PreferNoSchedule never does.
+//   pkg/controller/nodelifecycle (TaintNodesByCondition): a node whose Ready condition is False
+//     gets node.kubernetes.io/not-ready:NoSchedule, Unknown gets node.kubernetes.io/unreachable:
+//     NoSchedule. Readiness is judged as that taint: a node whose input lacks the taint gets it,
+//     and a pod that tolerates it passes. It is reported as node-not-ready, and TaintToleration
+//     reports the first other untolerated taint (the plugin itself stops at the first of all).
+#include "filterplugins_p.h"
+#include "matching.h"
+
+namespace fleet::model::scheduling {
+
+namespace {
+constexpr std::string_view kUnschedulableKey = "node.kubernetes.io/unschedulable";
+constexpr std::string_view kNotReadyKey = "node.kubernetes.io/not-ready";
+constexpr std::string_view kUnreachableKey = "node.kubernetes.io/unreachable";
+
+std::string taintText(const PlacementState::Private& s, const Taint& t)
+{
+    std::string text(s.str(t.key));
+    if (t.value.value != 0)
+        text += "=" + std::string(s.str(t.value));
+    return text + ":" + std::string(taintEffectName(t.effect));
+}
+
+/// Whether the pod tolerates a taint `key`:NoSchedule that the store may not have interned.
+bool toleratesKey(const Ctx& c, std::string_view key)
+{
+    const StringId id = c.store->strings().find(key);
+    for (const Toleration& t : c.store->podTolerations(c.pod)) {
+        if (t.effect != TaintEffect::Any && t.effect != TaintEffect::NoSchedule)
+            continue;
+        if (t.key.value != 0 && t.key != id)
+            continue;
+        // The lifecycle controller's taints have no value.
+        if (t.op == TolerationOperator::Exists || t.value.value == 0)
+            return true;
+    }
+    return false;
+}
+} // namespace
+
+TaintVerdict judgeTaints(const Ctx& c, std::span<const Taint> taints)
+{
+    TaintVerdict v;
+    const auto tolerations = c.store->podTolerations(c.pod);
+    for (std::uint32_t i = 0; i < taints.size(); ++i) {
+        const Taint& t = taints[i];
+        if (!blocksScheduling(t.effect))
+            continue;
+        const std::string_view key = c.s->str(t.key);
+        const bool readiness = key == kNotReadyKey || key == kUnreachableKey;
+        if (key == kNotReadyKey)
+            v.hasNotReady = true;
+        if (key == kUnreachableKey)
+            v.hasUnreachable = true;
+        if (toleratesTaint(tolerations, t))
+            continue;
+        v.anyUntolerated = true;
+        if (readiness)
+            v.readinessBlocks = true;
+        else if (v.firstUntolerated == kNone)
+            v.firstUntolerated = i;
+    }
+    return v;
+}
+
+void prepareTaints(Ctx& c)
+{
+    c.toleratesUnschedulable = toleratesKey(c, kUnschedulableKey);
+    c.toleratesNotReady = toleratesKey(c, kNotReadyKey);
+    c.toleratesUnreachable = toleratesKey(c, kUnreachableKey);
+    c.taintSets.reserve(c.s->taintSets.size());
+    for (const auto& set : c.s->taintSets)
+        c.taintSets.push_back(judgeTaints(c, set));
+}
+
+bool checkUnschedulable(const Ctx& c, NodeId n, Reasons out)
+{
+    if (!c.state->nodeUnschedulable(n) || c.toleratesUnschedulable)
+        return true;
+    if (out)
+        out->push_back(makeReason(ReasonKind::NodeUnschedulable, {},
+            std::string(c.state->nodeName(n)) + " is cordoned (spec.unschedulable) and the pod does not tolerate "
+                + std::string(kUnschedulableKey) + ":NoSchedule"));
+    return false;
+}
+
+bool checkReadiness(const Ctx& c, NodeId n, Reasons out)
+{
+    const TaintVerdict v = c.taintVerdict(n);
+    const Readiness r = c.state->nodeReadiness(n);
+    bool blocks = v.readinessBlocks;
+    if (r == Readiness::False && !v.hasNotReady && !c.toleratesNotReady)
+        blocks = true;
+    if (r == Readiness::Unknown && !v.hasUnreachable && !c.toleratesUnreachable)
+        blocks = true;
+    if (!blocks)
+        return true;
+    if (out) {
+        const std::string_view key = r == Readiness::Unknown || (v.hasUnreachable && !v.hasNotReady) ? kUnreachableKey : kNotReadyKey;
+        out->push_back(makeReason(ReasonKind::NodeNotReady, {},
+            std::string(c.state->nodeName(n)) + " is not Ready (Ready is " + std::string(readinessName(r)) + ") and the pod does not tolerate "
+                + std::string(key) + ":NoSchedule"));
+    }
+    return false;
+}
+
+bool checkTaints(const Ctx& c, NodeId n, Reasons out)
+{
+    const TaintVerdict v = c.taintVerdict(n);
+    if (v.firstUntolerated == kNone)
+        return true;
+    if (out) {
+        const Taint& t = c.state->nodeTaints(n)[v.firstUntolerated];
+        const std::string text = taintText(*c.s, t);
+        out->push_back(makeReason(ReasonKind::UntoleratedTaint, text,
+            std::string(c.state->nodeName(n)) + " has the taint " + text + ", which the pod does not tolerate"));
+    }
+    return false;
+}
+
+} // namespace fleet::model::scheduling
