@@ -58,6 +58,9 @@ void writePlanFile(const PlanDocument& plan, const std::string& path);
 struct PlanEvaluation {
     std::vector<model::AppliedAction> actions;
     model::PlanTotals before, after;
+    /// Names of the nodes the plan added (NodeId store.nodeCount() + i is addedNodeNames[i]):
+    /// the outputs below name nodes, and added ones are not in the store.
+    std::vector<std::string> addedNodeNames;
     [[nodiscard]] bool allHold() const;
 };
 /// Applies every action of `plan` in order to a fresh PlanEngine over `store` (an action that

@@ -1,0 +1,325 @@
+// evaluatePlan and its outputs: the evaluation as JSON and text (`plan check`), CSV, and the
+// reviewable kubectl script (planfile.h).
+#include "planfile.h"
+
+#include "jsontext.h"
+
+#include "model/plan/notfounderror.h"
+#include "model/topology.h"
+
+#include <algorithm>
+#include <set>
+
+namespace fleet::importers {
+
+namespace {
+
+std::string nodeNameOf(const model::ClusterStore& store, const PlanEvaluation& e, model::NodeId n)
+{
+    if (!n.isValid())
+        return {};
+    if (n.index() < store.nodeCount())
+        return std::string(store.nodeName(n));
+    const std::size_t i = n.index() - store.nodeCount();
+    return i < e.addedNodeNames.size() ? e.addedNodeNames[i] : "(added node " + std::to_string(i + 1) + ")";
+}
+
+std::string podNameOf(const model::ClusterStore& store, model::PodId p)
+{
+    return std::string(store.podNamespace(p)) + "/" + std::string(store.podName(p));
+}
+
+void writeTotals(JsonWriter& w, const model::PlanTotals& t)
+{
+    w.beginObject();
+    w.key("nodes").value(t.nodes);
+    w.key("nodesInUse").value(t.nodesInUse);
+    w.key("nodesEmpty").value(t.nodesEmpty);
+    w.key("gpus").value(t.gpus);
+    w.key("gpuMilliAllocated").value(t.gpuMilliAllocated);
+    w.key("podsPlaced").value(t.podsPlaced);
+    w.key("podsUnplaced").value(t.podsUnplaced);
+    w.key("costPerHour").value(t.costPerHour);
+    w.endObject();
+}
+
+void writeReasons(JsonWriter& w, const std::vector<model::Reason>& reasons)
+{
+    w.beginArray();
+    for (const model::Reason& r : reasons) {
+        w.beginObject();
+        w.key("code").value(r.code());
+        w.key("message").value(r.message);
+        w.endObject();
+    }
+    w.endArray();
+}
+
+// What the action names, in a few words ("drain-node ip-10-0-0-1").
+std::string actionSubject(const model::PlanAction& a)
+{
+    switch (a.type) {
+    case model::ActionType::MovePod:
+        return a.pod.namespaceName + "/" + a.pod.name + " -> " + a.node + (a.override ? " (override)" : "");
+    case model::ActionType::DrainNode:
+    case model::ActionType::FailNode:
+        return a.node;
+    case model::ActionType::AddNode:
+        return std::to_string(a.count) + " x " + a.instanceType + (a.domain.empty() ? "" : " in " + a.domain);
+    case model::ActionType::FailDomain:
+        return a.domain;
+    case model::ActionType::PlaceWorkload:
+        return (a.workloadKind.empty() ? "" : a.workloadKind + " ") + a.workloadNamespace + "/" + a.workloadName
+            + (a.domain.empty() ? "" : " in " + a.domain);
+    }
+    return {};
+}
+
+std::string csvField(std::string_view s)
+{
+    if (s.find_first_of(",\"\r\n") == std::string_view::npos)
+        return std::string(s);
+    std::string out = "\"";
+    for (const char c : s) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string joinedCodes(const std::vector<model::Reason>& reasons)
+{
+    std::string out;
+    for (const model::Reason& r : reasons)
+        out += (out.empty() ? "" : " ") + r.code();
+    return out;
+}
+
+// A node name as a shell word (node names are DNS subdomains; quoted when anything else).
+std::string shellWord(const std::string& s)
+{
+    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") == std::string::npos)
+        return s;
+    std::string out = "'";
+    for (const char c : s)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// One line for a shell comment: no newline can end the comment early.
+std::string commentText(std::string s)
+{
+    std::replace(s.begin(), s.end(), '\n', ' ');
+    std::replace(s.begin(), s.end(), '\r', ' ');
+    return s;
+}
+
+} // namespace
+
+bool PlanEvaluation::allHold() const
+{
+    return std::all_of(actions.begin(), actions.end(), [](const model::AppliedAction& a) { return a.holds; });
+}
+
+PlanEvaluation evaluatePlan(const model::ClusterStore& store, const model::Topology& topology, const PlanDocument& plan)
+{
+    model::PlanEngine engine(store, topology);
+    PlanEvaluation e;
+    e.before = engine.state().totals();
+    for (const model::PlanAction& a : plan.actions) {
+        try {
+            e.actions.push_back(engine.apply(a));
+        } catch (const model::NotFoundError& err) {
+            model::AppliedAction r;
+            r.action = a;
+            r.holds = false;
+            r.before = r.after = engine.state().totals();
+            r.reasons.push_back(model::makeReason(model::ReasonKind::NotFound, err.detail(), err.what()));
+            e.actions.push_back(std::move(r));
+        } catch (const std::invalid_argument& err) {
+            model::AppliedAction r;
+            r.action = a;
+            r.holds = false;
+            r.before = r.after = engine.state().totals();
+            r.reasons.push_back(model::makeReason(model::ReasonKind::Unsupported, std::string(model::actionTypeName(a.type)), err.what()));
+            e.actions.push_back(std::move(r));
+        }
+    }
+    e.after = engine.state().totals();
+    const model::PlacementState& state = engine.state();
+    for (std::size_t i = store.nodeCount(); i < state.nodeCount(); ++i)
+        e.addedNodeNames.emplace_back(state.nodeName(model::NodeId(static_cast<std::uint32_t>(i))));
+    return e;
+}
+
+std::string evaluationJson(const std::string& planName, const PlanEvaluation& e, const model::ClusterStore& store)
+{
+    JsonWriter w;
+    w.beginObject();
+    w.key("plan").value(planName);
+    w.key("holds").value(e.allHold());
+    w.key("actions").beginArray();
+    for (std::size_t i = 0; i < e.actions.size(); ++i) {
+        const model::AppliedAction& a = e.actions[i];
+        w.beginObject();
+        w.key("index").value(static_cast<std::int64_t>(i));
+        w.key("type").value(model::actionTypeName(a.action.type));
+        w.key("subject").value(actionSubject(a.action));
+        w.key("holds").value(a.holds);
+        w.key("reasons");
+        writeReasons(w, a.reasons);
+        w.key("changes").beginArray();
+        for (const auto& c : a.changes) {
+            w.beginObject();
+            w.key("pod").value(podNameOf(store, c.pod));
+            w.key("from");
+            c.from.isValid() ? w.value(nodeNameOf(store, e, c.from)) : w.null();
+            w.key("to");
+            c.to.isValid() ? w.value(nodeNameOf(store, e, c.to)) : w.null();
+            w.endObject();
+        }
+        w.endArray();
+        if (!a.nodesAdded.empty() || !a.nodesRemoved.empty()) {
+            w.key("nodesAdded").beginArray();
+            for (const model::NodeId n : a.nodesAdded)
+                w.value(nodeNameOf(store, e, n));
+            w.endArray();
+            w.key("nodesRemoved").beginArray();
+            for (const model::NodeId n : a.nodesRemoved)
+                w.value(nodeNameOf(store, e, n));
+            w.endArray();
+        }
+        if (!a.unplaced.empty()) {
+            w.key("unplaced").beginArray();
+            for (const auto& [pod, reasons] : a.unplaced) {
+                w.beginObject();
+                w.key("pod").value(podNameOf(store, pod));
+                w.key("reasons");
+                writeReasons(w, reasons);
+                w.endObject();
+            }
+            w.endArray();
+        }
+        w.endObject();
+    }
+    w.endArray();
+    w.key("before");
+    writeTotals(w, e.before);
+    w.key("after");
+    writeTotals(w, e.after);
+    w.endObject();
+    return w.text() + "\n";
+}
+
+std::string evaluationText(const std::string& planName, const PlanEvaluation& e, const model::ClusterStore& store)
+{
+    std::string out = "plan " + planName + ": " + std::to_string(e.actions.size()) + " action" + (e.actions.size() == 1 ? "" : "s") + ", ";
+    const auto broken = std::count_if(e.actions.begin(), e.actions.end(), [](const auto& a) { return !a.holds; });
+    out += broken == 0 ? "all hold\n" : std::to_string(broken) + " do not hold\n";
+    for (std::size_t i = 0; i < e.actions.size(); ++i) {
+        const model::AppliedAction& a = e.actions[i];
+        out += "  [" + std::to_string(i) + "] " + std::string(model::actionTypeName(a.action.type)) + " " + actionSubject(a.action) + ": "
+            + (a.holds ? "holds" : "DOES NOT HOLD");
+        if (!a.changes.empty())
+            out += " (" + std::to_string(a.changes.size()) + " pod" + (a.changes.size() == 1 ? "" : "s") + " moved or stopped)";
+        out += "\n";
+        for (const model::Reason& r : a.reasons)
+            out += "      " + r.code() + ": " + r.message + "\n";
+    }
+    auto totals = [&](const char* label, const model::PlanTotals& t) {
+        char buf[400];
+        std::snprintf(buf, sizeof buf,
+            "%-7s nodes %lld (in use %lld, empty %lld), GPUs %lld (allocated %.1f), pods placed %lld, unplaced %lld, cost %.2f/h\n", label,
+            static_cast<long long>(t.nodes), static_cast<long long>(t.nodesInUse), static_cast<long long>(t.nodesEmpty),
+            static_cast<long long>(t.gpus), static_cast<double>(t.gpuMilliAllocated) / 1000.0, static_cast<long long>(t.podsPlaced),
+            static_cast<long long>(t.podsUnplaced), t.costPerHour);
+        out += buf;
+    };
+    totals("before:", e.before);
+    totals("after:", e.after);
+    return out;
+}
+
+std::string planCsv(const PlanEvaluation& e, const model::ClusterStore& store)
+{
+    std::string out = "action,type,namespace,pod,from,to,holds,reasons\r\n";
+    for (std::size_t i = 0; i < e.actions.size(); ++i) {
+        const model::AppliedAction& a = e.actions[i];
+        const std::string head = std::to_string(i) + "," + std::string(model::actionTypeName(a.action.type)) + ",";
+        const std::string tail = std::string(",") + (a.holds ? "true" : "false") + ",";
+        if (a.changes.empty()) {
+            // An action that moved no pod (add-node, a refused move) still has its row.
+            const bool move = a.action.type == model::ActionType::MovePod;
+            out += head + csvField(move ? a.action.pod.namespaceName : "") + "," + csvField(move ? a.action.pod.name : "") + ",,"
+                + csvField(move ? a.action.node : "") + tail + csvField(joinedCodes(a.reasons)) + "\r\n";
+            continue;
+        }
+        for (const auto& c : a.changes) {
+            std::vector<model::Reason> podReasons;
+            for (const auto& [pod, reasons] : a.unplaced)
+                if (pod == c.pod)
+                    podReasons = reasons;
+            out += head + csvField(store.podNamespace(c.pod)) + "," + csvField(store.podName(c.pod)) + ","
+                + csvField(nodeNameOf(store, e, c.from)) + "," + csvField(nodeNameOf(store, e, c.to)) + tail
+                + csvField(joinedCodes(podReasons)) + "\r\n";
+        }
+    }
+    return out;
+}
+
+std::string planKubectlScript(const PlanEvaluation& e, const model::ClusterStore& store)
+{
+    std::string out;
+    out += "#!/usr/bin/env bash\n";
+    out += "# A Fleetscope plan as kubectl commands, for review. Fleetscope never runs this script.\n";
+    out += "#\n";
+    out += "# The scheduler, not this script, decides where an evicted pod lands: the destination\n";
+    out += "# beside each pod is where the plan expects it (Fleetscope's default placement policy).\n";
+    out += "# Every node to drain is cordoned first, then drained one by one with\n";
+    out += "# `kubectl drain --ignore-daemonsets --delete-emptydir-data` (DaemonSet pods stay; emptyDir\n";
+    out += "# data is deleted). Other actions (moves, added or failed nodes, placements) have no kubectl\n";
+    out += "# form and are listed as comments.\n";
+    out += "set -euo pipefail\n\n";
+    std::vector<std::size_t> drains;
+    for (std::size_t i = 0; i < e.actions.size(); ++i)
+        if (e.actions[i].action.type == model::ActionType::DrainNode
+            && std::none_of(e.actions[i].reasons.begin(), e.actions[i].reasons.end(), [](const model::Reason& r) {
+                   return r.kind == model::ReasonKind::NotFound || r.kind == model::ReasonKind::NodeGone;
+               }))
+            drains.push_back(i); // a drain of a node the state lacks or the plan removed has no command
+    std::set<std::string> cordoned;
+    out += "# 1. Cordon every node to drain, so that no evicted pod lands on one of them.\n";
+    for (const std::size_t i : drains)
+        if (cordoned.insert(e.actions[i].action.node).second)
+            out += "kubectl cordon " + shellWord(e.actions[i].action.node) + "\n";
+    if (drains.empty())
+        out += "# (no node to drain)\n";
+    out += "\n# 2. Drain node by node.\n";
+    for (std::size_t i = 0; i < e.actions.size(); ++i) {
+        const model::AppliedAction& a = e.actions[i];
+        if (std::find(drains.begin(), drains.end(), i) == drains.end()) {
+            out += "# [" + std::to_string(i) + "] " + std::string(model::actionTypeName(a.action.type)) + " "
+                + commentText(actionSubject(a.action)) + (a.holds ? "" : " (does not hold)") + ": not a kubectl command\n";
+            continue;
+        }
+        out += "\n# [" + std::to_string(i) + "] drain " + commentText(a.action.node) + "\n";
+        for (const auto& c : a.changes)
+            out += "#   " + podNameOf(store, c.pod) + " -> " + commentText(nodeNameOf(store, e, c.to)) + "\n";
+        for (const auto& [pod, reasons] : a.unplaced)
+            out += "#   " + podNameOf(store, pod) + " stays: " + commentText(joinedCodes(reasons)) + "\n";
+        for (const model::Reason& r : a.reasons)
+            if (r.kind == model::ReasonKind::LocalStorage)
+                out += "#   note: " + commentText(r.message) + "\n";
+        const std::string cmd = "kubectl drain " + shellWord(a.action.node) + " --ignore-daemonsets --delete-emptydir-data\n";
+        if (a.holds) {
+            out += cmd;
+        } else {
+            out += "# This drain does not hold in the plan (the pods above that stay would block it or be lost);\n";
+            out += "# it is left commented out:\n# " + cmd;
+        }
+    }
+    return out;
+}
+
+} // namespace fleet::importers

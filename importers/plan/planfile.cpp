@@ -1,0 +1,351 @@
+// Plan files: read (simdjson DOM, validated field by field, every error with its JSON path),
+// write (QSaveFile: a temporary file renamed over the target) and the JSON text.
+// The schema is resources/schemas/plan-v1.md.
+#include "planfile.h"
+
+#include "jsontext.h"
+#include "plansource.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QSaveFile>
+#include <QString>
+
+#include <simdjson.h>
+
+#include <set>
+#include <sstream>
+
+namespace fleet::importers {
+
+namespace {
+
+namespace dom = simdjson::dom;
+
+// Reads one plan file; every error is "FILE: at PATH: what".
+class Reader {
+public:
+    explicit Reader(std::string file)
+        : m_file(std::move(file))
+    {
+    }
+
+    [[noreturn]] void fail(const std::string& path, const std::string& what) const
+    {
+        throw PlanFileError(m_file + ": at " + path + ": " + what);
+    }
+
+    dom::object object(dom::element e, const std::string& path, std::initializer_list<std::string_view> known) const
+    {
+        dom::object o;
+        if (e.get_object().get(o) != simdjson::SUCCESS)
+            fail(path, "expected an object");
+        for (auto field : o) {
+            bool ok = false;
+            for (const std::string_view k : known)
+                ok = ok || field.key == k;
+            if (!ok)
+                fail(path, "unknown field \"" + std::string(field.key) + "\"");
+        }
+        return o;
+    }
+    std::string string(dom::object o, std::string_view key, const std::string& path, bool required) const
+    {
+        dom::element e;
+        if (o.at_key(key).get(e) != simdjson::SUCCESS) {
+            if (required)
+                fail(path, "missing field \"" + std::string(key) + "\"");
+            return {};
+        }
+        std::string_view s;
+        if (e.get_string().get(s) != simdjson::SUCCESS)
+            fail(path + "." + std::string(key), "expected a string");
+        return std::string(s);
+    }
+    std::string nonEmpty(dom::object o, std::string_view key, const std::string& path) const
+    {
+        std::string s = string(o, key, path, true);
+        if (s.empty())
+            fail(path + "." + std::string(key), "expected a non-empty string");
+        return s;
+    }
+    bool boolean(dom::object o, std::string_view key, const std::string& path) const
+    {
+        dom::element e;
+        if (o.at_key(key).get(e) != simdjson::SUCCESS)
+            return false;
+        bool b = false;
+        if (e.get_bool().get(b) != simdjson::SUCCESS)
+            fail(path + "." + std::string(key), "expected true or false");
+        return b;
+    }
+    std::int64_t integer(dom::object o, std::string_view key, const std::string& path, std::int64_t fallback) const
+    {
+        dom::element e;
+        if (o.at_key(key).get(e) != simdjson::SUCCESS)
+            return fallback;
+        std::int64_t v = 0;
+        if (e.get_int64().get(v) != simdjson::SUCCESS)
+            fail(path + "." + std::string(key), "expected an integer");
+        return v;
+    }
+
+    PlanDocument read()
+    {
+        simdjson::padded_string text;
+        if (simdjson::padded_string::load(m_file).get(text) != simdjson::SUCCESS)
+            throw PlanFileError(m_file + ": cannot read the file");
+        dom::parser parser;
+        dom::element root;
+        if (const auto err = parser.parse(text).get(root); err != simdjson::SUCCESS)
+            throw PlanFileError(m_file + ": not valid JSON (" + std::string(simdjson::error_message(err)) + ")");
+        const dom::object top = object(root, "$", { "fleetscopePlan", "source", "actions" });
+        dom::element version;
+        if (top.at_key("fleetscopePlan").get(version) != simdjson::SUCCESS)
+            fail("$", "missing field \"fleetscopePlan\" (not a Fleetscope plan file)");
+        std::int64_t v = 0;
+        if (version.get_int64().get(v) != simdjson::SUCCESS)
+            fail("$.fleetscopePlan", "expected an integer");
+        if (v != 1)
+            fail("$.fleetscopePlan", "version " + std::to_string(v) + " is not supported (this Fleetscope reads version 1)");
+        PlanDocument plan;
+        plan.version = 1;
+        if (dom::element src; top.at_key("source").get(src) == simdjson::SUCCESS)
+            plan.source = source(src);
+        dom::element actions;
+        if (top.at_key("actions").get(actions) != simdjson::SUCCESS)
+            fail("$", "missing field \"actions\"");
+        dom::array list;
+        if (actions.get_array().get(list) != simdjson::SUCCESS)
+            fail("$.actions", "expected an array");
+        std::size_t i = 0;
+        for (dom::element a : list)
+            plan.actions.push_back(action(a, "$.actions[" + std::to_string(i++) + "]"));
+        return plan;
+    }
+
+    PlanSource source(dom::element e)
+    {
+        const dom::object o = object(e, "$.source", { "files", "server", "resourceVersion", "simulated" });
+        PlanSource s;
+        s.server = string(o, "server", "$.source", false);
+        s.resourceVersion = string(o, "resourceVersion", "$.source", false);
+        s.simulated = string(o, "simulated", "$.source", false);
+        dom::element files;
+        if (o.at_key("files").get(files) == simdjson::SUCCESS) {
+            dom::array list;
+            if (files.get_array().get(list) != simdjson::SUCCESS)
+                fail("$.source.files", "expected an array");
+            std::size_t i = 0;
+            for (dom::element f : list) {
+                const std::string path = "$.source.files[" + std::to_string(i++) + "]";
+                const dom::object fo = object(f, path, { "name", "sha256" });
+                PlanSource::File file;
+                file.name = nonEmpty(fo, "name", path);
+                file.sha256 = nonEmpty(fo, "sha256", path);
+                if (file.sha256.size() != 64 || file.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
+                    fail(path + ".sha256", "expected 64 lowercase hex digits");
+                s.files.push_back(std::move(file));
+            }
+        }
+        return s;
+    }
+
+    model::PlanAction action(dom::element e, const std::string& path)
+    {
+        dom::object probe;
+        if (e.get_object().get(probe) != simdjson::SUCCESS)
+            fail(path, "expected an object");
+        const std::string type = nonEmpty(probe, "type", path);
+        model::PlanAction a;
+        if (type == "move-pod") {
+            const dom::object o = object(e, path, { "type", "pod", "node", "override" });
+            a.type = model::ActionType::MovePod;
+            dom::element pod;
+            if (o.at_key("pod").get(pod) != simdjson::SUCCESS)
+                fail(path, "missing field \"pod\"");
+            const dom::object po = object(pod, path + ".pod", { "namespace", "name", "uid" });
+            a.pod.namespaceName = nonEmpty(po, "namespace", path + ".pod");
+            a.pod.name = nonEmpty(po, "name", path + ".pod");
+            a.pod.uid = string(po, "uid", path + ".pod", false);
+            a.node = nonEmpty(o, "node", path);
+            a.override = boolean(o, "override", path);
+        } else if (type == "drain-node" || type == "fail-node") {
+            const dom::object o = object(e, path, { "type", "node" });
+            a.type = type == "drain-node" ? model::ActionType::DrainNode : model::ActionType::FailNode;
+            a.node = nonEmpty(o, "node", path);
+        } else if (type == "add-node") {
+            const dom::object o = object(e, path, { "type", "instanceType", "domain", "count" });
+            a.type = model::ActionType::AddNode;
+            a.instanceType = nonEmpty(o, "instanceType", path);
+            a.domain = string(o, "domain", path, false);
+            const std::int64_t count = integer(o, "count", path, 1);
+            if (count < 1 || count > 100000)
+                fail(path + ".count", "expected a count from 1 to 100000, got " + std::to_string(count));
+            a.count = static_cast<std::int32_t>(count);
+        } else if (type == "fail-domain") {
+            const dom::object o = object(e, path, { "type", "domain" });
+            a.type = model::ActionType::FailDomain;
+            a.domain = nonEmpty(o, "domain", path);
+        } else if (type == "place-workload") {
+            const dom::object o = object(e, path, { "type", "workload", "domain", "policy" });
+            a.type = model::ActionType::PlaceWorkload;
+            dom::element w;
+            if (o.at_key("workload").get(w) != simdjson::SUCCESS)
+                fail(path, "missing field \"workload\"");
+            const dom::object wo = object(w, path + ".workload", { "namespace", "name", "kind" });
+            a.workloadNamespace = nonEmpty(wo, "namespace", path + ".workload");
+            a.workloadName = nonEmpty(wo, "name", path + ".workload");
+            a.workloadKind = string(wo, "kind", path + ".workload", false);
+            a.domain = string(o, "domain", path, false);
+            a.policy = string(o, "policy", path, false);
+        } else {
+            fail(path + ".type",
+                "unknown action type \"" + type + "\" (expected move-pod, drain-node, add-node, fail-node, fail-domain or place-workload)");
+        }
+        return a;
+    }
+
+private:
+    std::string m_file;
+};
+
+} // namespace
+
+PlanDocument readPlanFile(const std::string& path)
+{
+    return Reader(path).read();
+}
+
+std::string planJson(const PlanDocument& plan)
+{
+    JsonWriter w;
+    w.beginObject();
+    w.key("fleetscopePlan").value(std::int64_t { 1 });
+    w.key("source").beginObject();
+    if (!plan.source.files.empty()) {
+        w.key("files").beginArray();
+        for (const PlanSource::File& f : plan.source.files) {
+            w.beginObject();
+            w.key("name").value(f.name);
+            w.key("sha256").value(f.sha256);
+            w.endObject();
+        }
+        w.endArray();
+    }
+    if (!plan.source.server.empty())
+        w.key("server").value(plan.source.server);
+    if (!plan.source.resourceVersion.empty())
+        w.key("resourceVersion").value(plan.source.resourceVersion);
+    if (!plan.source.simulated.empty())
+        w.key("simulated").value(plan.source.simulated);
+    w.endObject();
+    w.key("actions").beginArray();
+    for (const model::PlanAction& a : plan.actions) {
+        w.beginObject();
+        w.key("type").value(model::actionTypeName(a.type));
+        switch (a.type) {
+        case model::ActionType::MovePod:
+            w.key("pod").beginObject();
+            w.key("namespace").value(a.pod.namespaceName);
+            w.key("name").value(a.pod.name);
+            if (!a.pod.uid.empty())
+                w.key("uid").value(a.pod.uid);
+            w.endObject();
+            w.key("node").value(a.node);
+            if (a.override)
+                w.key("override").value(true);
+            break;
+        case model::ActionType::DrainNode:
+        case model::ActionType::FailNode:
+            w.key("node").value(a.node);
+            break;
+        case model::ActionType::AddNode:
+            w.key("instanceType").value(a.instanceType);
+            if (!a.domain.empty())
+                w.key("domain").value(a.domain);
+            w.key("count").value(std::int64_t { a.count });
+            break;
+        case model::ActionType::FailDomain:
+            w.key("domain").value(a.domain);
+            break;
+        case model::ActionType::PlaceWorkload:
+            w.key("workload").beginObject();
+            w.key("namespace").value(a.workloadNamespace);
+            w.key("name").value(a.workloadName);
+            if (!a.workloadKind.empty())
+                w.key("kind").value(a.workloadKind);
+            w.endObject();
+            if (!a.domain.empty())
+                w.key("domain").value(a.domain);
+            if (!a.policy.empty())
+                w.key("policy").value(a.policy);
+            break;
+        }
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+    return w.text() + "\n";
+}
+
+void writeTextFileAtomically(const std::string& text, const std::string& path)
+{
+    QSaveFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::WriteOnly))
+        throw PlanFileError(path + ": cannot write: " + file.errorString().toStdString());
+    const qint64 written = file.write(text.data(), static_cast<qint64>(text.size()));
+    if (written != static_cast<qint64>(text.size())) {
+        const std::string why = file.errorString().toStdString();
+        file.cancelWriting();
+        throw PlanFileError(path + ": cannot write: " + why + " (the previous file, if any, is unchanged)");
+    }
+    if (!file.commit())
+        throw PlanFileError(path + ": cannot write: " + file.errorString().toStdString() + " (the previous file, if any, is unchanged)");
+}
+
+void writePlanFile(const PlanDocument& plan, const std::string& path)
+{
+    writeTextFileAtomically(planJson(plan), path);
+}
+
+std::string fileSha256(const std::string& path)
+{
+    QFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::ReadOnly))
+        throw PlanFileError(path + ": cannot read: " + file.errorString().toStdString());
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    if (!hash.addData(&file))
+        throw PlanFileError(path + ": cannot read: " + file.errorString().toStdString());
+    return hash.result().toHex().toStdString();
+}
+
+PlanSource sourceOfFiles(const std::vector<std::string>& paths)
+{
+    PlanSource s;
+    for (const std::string& p : paths)
+        s.files.push_back({ p, fileSha256(p) });
+    return s;
+}
+
+PlanSource sourceOfSimulation(std::size_t nodes, std::uint64_t seed)
+{
+    PlanSource s;
+    s.simulated = "nodes=" + std::to_string(nodes) + " seed=" + std::to_string(seed);
+    return s;
+}
+
+std::vector<std::string> changedSourceFiles(const PlanSource& planned, const PlanSource& current)
+{
+    std::vector<std::string> changed;
+    for (const PlanSource::File& f : planned.files) {
+        bool same = false;
+        for (const PlanSource::File& c : current.files)
+            same = same || (c.name == f.name && c.sha256 == f.sha256);
+        if (!same)
+            changed.push_back(f.name);
+    }
+    return changed;
+}
+
+} // namespace fleet::importers

@@ -1,0 +1,205 @@
+#include "disruptionbudgets.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+
+namespace fleet::model {
+
+namespace {
+
+StringId labelValue(std::span<const Label> labels, StringId key) noexcept
+{
+    for (const Label& l : labels)
+        if (l.key == key)
+            return l.value;
+    return {};
+}
+
+bool contains(const std::vector<StringId>& sorted, StringId v) noexcept
+{
+    return std::binary_search(sorted.begin(), sorted.end(), v);
+}
+
+// ceil(value% of total), as intstr.GetScaledValueFromIntOrPercent(..., roundUp=true).
+std::int32_t scaled(const IntOrPercent& v, std::int32_t total) noexcept
+{
+    if (!v.percent)
+        return v.value;
+    const std::int64_t num = static_cast<std::int64_t>(v.value) * total;
+    return static_cast<std::int32_t>((num + 99) / 100);
+}
+
+} // namespace
+
+bool selectorMatches(const InternedSelector& selector, std::span<const Label> labels) noexcept
+{
+    if (selector.null)
+        return false;
+    for (const MatchRequirement& r : selector.requirements) {
+        const StringId v = labelValue(labels, r.key);
+        switch (r.op) {
+        case MatchOperator::In:
+            if (!v.isValid() || !contains(r.values, v))
+                return false;
+            break;
+        case MatchOperator::NotIn:
+            if (v.isValid() && contains(r.values, v))
+                return false;
+            break;
+        case MatchOperator::Exists:
+            if (!v.isValid())
+                return false;
+            break;
+        case MatchOperator::DoesNotExist:
+            if (v.isValid())
+                return false;
+            break;
+        }
+    }
+    return true;
+}
+
+DisruptionBudgets::DisruptionBudgets(const ClusterStore& store)
+    : m_store(store)
+{
+    const std::span<const DisruptionBudget> budgets = store.disruptionBudgets();
+    m_status.resize(budgets.size());
+    m_spent.assign(budgets.size(), 0);
+    if (budgets.empty())
+        return;
+    // Budgets by namespace, then matched once per (namespace, label set): the pods of a
+    // workload share one interned label set, so this is O(label sets x budgets), not per pod.
+    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> byNamespace;
+    for (std::uint32_t b = 0; b < budgets.size(); ++b)
+        byNamespace[budgets[b].namespaceName.value].push_back(b);
+    struct Match {
+        std::vector<std::uint32_t> selected; // the controller's rule (empty selector: all)
+        std::vector<std::uint32_t> guards;   // the eviction API's rule (empty selector: none)
+    };
+    std::unordered_map<const Label*, std::unordered_map<std::uint32_t, Match>> cache;
+    const StringPool& strings = store.strings();
+    std::vector<std::int32_t> selectedLive(budgets.size(), 0), selectedAll(budgets.size(), 0), healthy(budgets.size(), 0);
+    m_guardBegin.assign(store.podCount() + 1, 0);
+    for (std::size_t i = 0; i < store.podCount(); ++i) {
+        const PodId p(static_cast<std::uint32_t>(i));
+        m_guardBegin[i] = static_cast<std::uint32_t>(m_guards.size());
+        const StringId ns = strings.find(store.podNamespace(p));
+        const auto nsIt = byNamespace.find(ns.value);
+        if (nsIt == byNamespace.end())
+            continue;
+        const std::span<const Label> labels = store.podLabels(p);
+        auto [it, fresh] = cache[labels.data()].try_emplace(ns.value);
+        Match& m = it->second;
+        if (fresh) {
+            for (const std::uint32_t b : nsIt->second) {
+                if (!selectorMatches(budgets[b].selector, labels))
+                    continue;
+                m.selected.push_back(b);
+                if (!budgets[b].selector.requirements.empty())
+                    m.guards.push_back(b);
+            }
+        }
+        for (const std::uint32_t b : m.selected) {
+            ++selectedAll[b];
+            if (!store.podIsTerminal(p))
+                ++selectedLive[b];
+            if ((store.podFlags(p) & PodFlagReady) && !store.podIsTerminal(p))
+                ++healthy[b];
+        }
+        m_guards.insert(m_guards.end(), m.guards.begin(), m.guards.end());
+    }
+    m_guardBegin[store.podCount()] = static_cast<std::uint32_t>(m_guards.size());
+
+    for (std::size_t b = 0; b < budgets.size(); ++b) {
+        const DisruptionBudget& pdb = budgets[b];
+        Status& s = m_status[b];
+        std::int32_t expected = 0, desired = 0;
+        if (pdb.maxUnavailable.set) {
+            expected = selectedLive[b];
+            desired = std::max(0, expected - scaled(pdb.maxUnavailable, expected));
+        } else if (pdb.minAvailable.set) {
+            if (pdb.minAvailable.percent) {
+                expected = selectedLive[b];
+                desired = scaled(pdb.minAvailable, expected);
+            } else {
+                expected = selectedAll[b];
+                desired = pdb.minAvailable.value;
+            }
+        }
+        s.expected = expected;
+        if (pdb.disruptionsAllowed >= 0) {
+            s.fromStatus = true;
+            s.disruptionsAllowed = pdb.disruptionsAllowed;
+        } else {
+            s.currentHealthy = healthy[b];
+            s.desiredHealthy = desired;
+            const std::int32_t allowed = healthy[b] - desired;
+            s.disruptionsAllowed = (expected <= 0 || allowed <= 0) ? 0 : allowed;
+        }
+    }
+}
+
+std::span<const std::uint32_t> DisruptionBudgets::guarding(PodId p) const noexcept
+{
+    if (m_guardBegin.empty())
+        return {};
+    return { m_guards.data() + m_guardBegin[p.index()], m_guards.data() + m_guardBegin[p.index() + 1] };
+}
+
+DisruptionBudgets::Decision DisruptionBudgets::check(PodId p) const
+{
+    Decision d;
+    const std::span<const std::uint32_t> guards = guarding(p);
+    if (guards.empty())
+        return d;
+    const PodPhase phase = m_store.podPhase(p);
+    if (phase == PodPhase::Pending || phase == PodPhase::Succeeded || phase == PodPhase::Failed)
+        return d; // canIgnorePDB
+    const std::span<const DisruptionBudget> budgets = m_store.disruptionBudgets();
+    auto budgetName = [&](std::uint32_t b) {
+        return std::string(m_store.str(budgets[b].namespaceName)) + "/" + std::string(m_store.str(budgets[b].name));
+    };
+    if (guards.size() > 1) {
+        d.allowed = false;
+        std::string names;
+        for (const std::uint32_t b : guards)
+            names += (names.empty() ? "" : ", ") + budgetName(b);
+        for (const std::uint32_t b : guards)
+            d.reasons.push_back(makeReason(ReasonKind::DisruptionBudget, budgetName(b),
+                "the pod is selected by more than one PodDisruptionBudget (" + names
+                    + "), which the eviction API refuses to evict"));
+        return d;
+    }
+    const std::uint32_t b = guards.front();
+    const Status& s = m_status[b];
+    const bool ready = (m_store.podFlags(p) & PodFlagReady) != 0;
+    if (!ready && !s.fromStatus && s.desiredHealthy > 0 && s.currentHealthy - m_spent[b] >= s.desiredHealthy)
+        return d; // an unready pod does not count as healthy: evicted without spending
+    if (s.disruptionsAllowed - m_spent[b] > 0) {
+        d.spend = static_cast<std::int32_t>(b);
+        return d;
+    }
+    d.allowed = false;
+    std::string message = "PodDisruptionBudget " + budgetName(b) + " allows " + std::to_string(s.disruptionsAllowed)
+        + " disruption" + (s.disruptionsAllowed == 1 ? "" : "s");
+    message += s.fromStatus ? " (status.disruptionsAllowed)" : " (" + std::to_string(s.currentHealthy) + " healthy, "
+            + std::to_string(s.desiredHealthy) + " desired)";
+    message += m_spent[b] > 0 ? " and the plan has spent " + std::to_string(m_spent[b]) : std::string();
+    d.reasons.push_back(makeReason(ReasonKind::DisruptionBudget, budgetName(b), std::move(message)));
+    return d;
+}
+
+void DisruptionBudgets::spend(std::int32_t budget) noexcept
+{
+    if (budget >= 0 && static_cast<std::size_t>(budget) < m_spent.size())
+        ++m_spent[static_cast<std::size_t>(budget)];
+}
+
+void DisruptionBudgets::unspend(std::int32_t budget) noexcept
+{
+    if (budget >= 0 && static_cast<std::size_t>(budget) < m_spent.size() && m_spent[static_cast<std::size_t>(budget)] > 0)
+        --m_spent[static_cast<std::size_t>(budget)];
+}
+
+} // namespace fleet::model
