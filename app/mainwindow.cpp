@@ -133,8 +133,19 @@ MainWindow::MainWindow(QWidget* parent)
         fitHoverField();
     });
     {
-        QAction* undo = m_undoStack->createUndoAction(this, tr("Undo"));
-        QAction* redo = m_undoStack->createRedoAction(this, tr("Redo"));
+        // The panel's buttons keep short texts (the Edit menu's name the command).
+        auto* undo = new QAction(tr("Undo"), this);
+        auto* redo = new QAction(tr("Redo"), this);
+        undo->setObjectName(QStringLiteral("planPanelUndo"));
+        redo->setObjectName(QStringLiteral("planPanelRedo"));
+        undo->setEnabled(false);
+        redo->setEnabled(false);
+        connect(undo, &QAction::triggered, m_undoStack, &QUndoStack::undo);
+        connect(redo, &QAction::triggered, m_undoStack, &QUndoStack::redo);
+        connect(m_undoStack, &QUndoStack::canUndoChanged, undo, &QAction::setEnabled);
+        connect(m_undoStack, &QUndoStack::canRedoChanged, redo, &QAction::setEnabled);
+        connect(m_undoStack, &QUndoStack::undoTextChanged, undo, [undo](const QString& t) { undo->setToolTip(tr("Undo %1").arg(t)); });
+        connect(m_undoStack, &QUndoStack::redoTextChanged, redo, [redo](const QString& t) { redo->setToolTip(tr("Redo %1").arg(t)); });
         m_plan->panel()->addToolActions({ undo, redo });
     }
 

@@ -48,6 +48,7 @@ PlanPanel::PlanPanel(QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->horizontalHeader()->setSectionResizeMode(PlanActionsModel::ReasonsColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->resizeSection(PlanActionsModel::ActionColumn, 460);
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_table, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
         const QModelIndex index = m_table->indexAt(pos);
