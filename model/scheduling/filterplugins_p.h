@@ -9,6 +9,7 @@
 #include "placementstate_p.h"
 
 #include <functional>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -54,12 +55,57 @@ struct TaintVerdict {
     bool anyUntolerated = false; // any NoSchedule / NoExecute taint untolerated (nodeTaintsPolicy)
 };
 
+/// Value index -> payload: dense for small columns, hashed for large sparse ones (a hostname
+/// key has a value per node, and a pod's rule usually touches a few of them), so that building
+/// one pod's precomputation does not cost a pass over every node.
+template <class T>
+class ValueMap {
+public:
+    void reset(std::size_t values, T none, std::size_t expectedEntries)
+    {
+        m_none = none;
+        m_dense = values <= 4096 || expectedEntries * 8 >= values;
+        m_vec.clear();
+        m_map.clear();
+        if (m_dense)
+            m_vec.assign(values, none);
+    }
+    [[nodiscard]] T get(std::uint32_t v) const
+    {
+        if (m_dense)
+            return v < m_vec.size() ? m_vec[v] : m_none;
+        const auto it = m_map.find(v);
+        return it == m_map.end() ? m_none : it->second;
+    }
+    T& at(std::uint32_t v) { return m_dense ? m_vec[v] : m_map.try_emplace(v, m_none).first->second; }
+    /// Calls f(value index, payload) for every entry not equal to `none`.
+    template <class F>
+    void forEach(F f) const
+    {
+        if (m_dense) {
+            for (std::uint32_t v = 0; v < m_vec.size(); ++v)
+                if (m_vec[v] != m_none)
+                    f(v, m_vec[v]);
+        } else {
+            for (const auto& [v, x] : m_map)
+                if (x != m_none)
+                    f(v, x);
+        }
+    }
+
+private:
+    bool m_dense = true;
+    T m_none {};
+    std::vector<T> m_vec;
+    std::unordered_map<std::uint32_t, T> m_map;
+};
+
 /// PodTopologySpread: one DoNotSchedule constraint, counted.
 struct SpreadState {
     const TopologySpreadConstraint* source = nullptr;
     const LabelColumn* column = nullptr;
     bool selfMatch = false;
-    std::vector<std::int32_t> counts; // by value index: matching pods on eligible nodes
+    ValueMap<std::int32_t> counts; // by value index: matching pods on eligible nodes
     std::int32_t minMatch = 0;        // the global minimum, minDomains applied
     std::int32_t domains = 0;         // eligible domains found (at least up to minDomains)
 };
@@ -68,16 +114,16 @@ struct SpreadState {
 struct TermCounts {
     const PodAffinityTerm* source = nullptr;
     const LabelColumn* column = nullptr;
-    std::vector<std::int32_t> counts;   // by value index
-    std::vector<std::uint32_t> example; // by value index: a node holding a matching pod
+    ValueMap<std::int32_t> counts;   // by value index
+    ValueMap<std::uint32_t> example; // by value index: a node holding a matching pod, kNone
     std::vector<std::uint32_t> groups;  // the label groups matching the term
 };
 
 /// Existing pods' anti-affinity: the topology values the pod may not join.
 struct BlockedValues {
     const LabelColumn* column = nullptr;
-    std::vector<std::uint32_t> node;      // by value index: a node holding the blocking pod, kNone when free
-    std::vector<std::uint32_t> antiGroup; // by value index: that pod's anti-affinity group
+    ValueMap<std::uint32_t> node;      // by value index: a node holding the blocking pod, kNone when free
+    ValueMap<std::uint32_t> antiGroup; // by value index: that pod's anti-affinity group
 };
 
 } // namespace scheduling
@@ -123,7 +169,8 @@ struct PodFeasibility::Private {
     bool selfMatchesAffinity = false;
     std::vector<scheduling::TermCounts> antiAffinityTerms;
 
-    [[nodiscard]] scheduling::TaintVerdict taintVerdict(NodeId n) const;
+    std::vector<scheduling::TaintVerdict> addedNodeTaints; // nodes added to the plan, judged when built
+    [[nodiscard]] const scheduling::TaintVerdict& taintVerdict(NodeId n) const;
     [[nodiscard]] bool nodeAffinityPasses(NodeId n) const;
 };
 

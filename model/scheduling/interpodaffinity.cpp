@@ -52,8 +52,11 @@ std::string podOfGroupOn(const Ctx& c, const std::vector<std::uint32_t>& groups,
 void countTerm(const Ctx& c, TermCounts& tc, bool& anyAdded)
 {
     const LabelColumn& col = *tc.column;
-    tc.counts.assign(col.values.size(), 0);
-    tc.example.assign(col.values.size(), kNone);
+    std::size_t expected = 0;
+    for (std::uint32_t g : tc.groups)
+        expected += c.s->labelCounts.nodes(g).size();
+    tc.counts.reset(col.values.size(), 0, expected);
+    tc.example.reset(col.values.size(), kNone, expected);
     for (std::uint32_t g : tc.groups)
         for (NodeId n : c.s->labelCounts.nodes(g)) {
             const std::int32_t count = countExcludingPod(c, g, n);
@@ -62,9 +65,9 @@ void countTerm(const Ctx& c, TermCounts& tc, bool& anyAdded)
             const std::uint32_t v = col.valueOfNode[n.index()];
             if (v == kNone)
                 continue;
-            tc.counts[v] += count;
-            if (tc.example[v] == kNone)
-                tc.example[v] = n.value;
+            tc.counts.at(v) += count;
+            if (std::uint32_t& e = tc.example.at(v); e == kNone)
+                e = n.value;
             anyAdded = true;
         }
 }
@@ -91,7 +94,12 @@ void prepareInterPod(Ctx& c)
             const LabelColumn& col = columnOf(s, t.topologyKey);
             auto it = std::find_if(c.blocked.begin(), c.blocked.end(), [&](const BlockedValues& b) { return b.column == &col; });
             if (it == c.blocked.end()) {
-                c.blocked.push_back({ &col, std::vector<std::uint32_t>(col.values.size(), kNone), std::vector<std::uint32_t>(col.values.size(), kNone) });
+                // Sized for the sparse case: a hostname key, a few holders.
+                BlockedValues b;
+                b.column = &col;
+                b.node.reset(col.values.size(), kNone, 0);
+                b.antiGroup.reset(col.values.size(), kNone, 0);
+                c.blocked.push_back(std::move(b));
                 it = c.blocked.end() - 1;
             }
             for (NodeId n : s.antiCounts.nodes(ag)) {
@@ -99,10 +107,10 @@ void prepareInterPod(Ctx& c)
                 if (ag == c.antiGroup && n == c.from)
                     --count;
                 const std::uint32_t v = valueAt(col, n);
-                if (count <= 0 || v == kNone || !c.state->nodePresent(n) || it->node[v] != kNone)
+                if (count <= 0 || v == kNone || !c.state->nodePresent(n) || it->node.get(v) != kNone)
                     continue;
-                it->node[v] = n.value;
-                it->antiGroup[v] = ag;
+                it->node.at(v) = n.value;
+                it->antiGroup.at(v) = ag;
             }
         }
     }
@@ -153,16 +161,16 @@ bool checkInterPod(const Ctx& c, NodeId n, Reasons out)
     bool ok = true;
     for (const BlockedValues& b : c.blocked) {
         const std::uint32_t v = valueAt(*b.column, n);
-        if (v == kNone || b.node[v] == kNone)
+        if (v == kNone || b.node.get(v) == kNone)
             continue;
         ok = false;
         if (!out)
             return false;
         // Name the existing pod whose anti-affinity forbids the domain.
-        const NodeId holder(b.node[v]);
+        const NodeId holder(b.node.get(v));
         std::string who = "?";
         for (PodId q : c.state->nodePods(holder))
-            if (q != c.pod && c.s->podAntiGroup[q.index()] == b.antiGroup[v]) {
+            if (q != c.pod && c.s->podAntiGroup[q.index()] == b.antiGroup.get(v)) {
                 who = std::string(c.store->podNamespace(q)) + "/" + std::string(c.store->podName(q));
                 break;
             }
@@ -174,7 +182,7 @@ bool checkInterPod(const Ctx& c, NodeId n, Reasons out)
         const TermCounts* failing = nullptr;
         for (const TermCounts& tc : c.affinityTerms) {
             const std::uint32_t v = valueAt(*tc.column, n);
-            if (v == kNone || tc.counts[v] <= 0) {
+            if (v == kNone || tc.counts.get(v) <= 0) {
                 all = false;
                 failing = &tc;
                 break;
@@ -190,12 +198,12 @@ bool checkInterPod(const Ctx& c, NodeId n, Reasons out)
     }
     for (const TermCounts& tc : c.antiAffinityTerms) {
         const std::uint32_t v = valueAt(*tc.column, n);
-        if (v == kNone || tc.counts[v] <= 0)
+        if (v == kNone || tc.counts.get(v) <= 0)
             continue;
         ok = false;
         if (!out)
             return false;
-        const std::string who = podOfGroupOn(c, tc.groups, NodeId(tc.example[v]));
+        const std::string who = podOfGroupOn(c, tc.groups, NodeId(tc.example.get(v)));
         out->push_back(makeReason(ReasonKind::PodAntiAffinity, who,
             "the pod's required anti-affinity forbids " + domainText(*c.s, *tc.column, n) + ", where " + who + " runs"));
     }

@@ -175,12 +175,13 @@ std::string domainText(const PlacementState::Private& s, const LabelColumn& col,
 
 } // namespace scheduling
 
-TaintVerdict PodFeasibility::Private::taintVerdict(NodeId n) const
+const TaintVerdict& PodFeasibility::Private::taintVerdict(NodeId n) const
 {
-    const std::uint32_t set = n.index() < s->taintSetOfNode.size() ? s->taintSetOfNode[n.index()] : kNone;
-    if (set != kNone)
-        return taintSets[set];
-    return judgeTaints(*this, s->taintsOf(n));
+    if (n.index() < s->storeNodes)
+        return taintSets[s->taintSetOfNode[n.index()]];
+    static const TaintVerdict kNoTaints;
+    const std::size_t a = n.index() - s->storeNodes;
+    return a < addedNodeTaints.size() ? addedNodeTaints[a] : kNoTaints;
 }
 
 bool PodFeasibility::Private::nodeAffinityPasses(NodeId n) const
@@ -239,8 +240,9 @@ bool PodFeasibility::feasible(NodeId to) const noexcept
         return false;
     if (to == c.from)
         return true;
-    return checkUnschedulable(c, to, nullptr) && checkReadiness(c, to, nullptr) && checkTaints(c, to, nullptr)
-        && checkNodeAffinity(c, to, nullptr) && checkPorts(c, to, nullptr) && checkResources(c, to, nullptr)
+    // The same checks as verdict(), cheapest and most selective first.
+    return checkTaints(c, to, nullptr) && checkResources(c, to, nullptr) && checkNodeAffinity(c, to, nullptr)
+        && checkUnschedulable(c, to, nullptr) && checkReadiness(c, to, nullptr) && checkPorts(c, to, nullptr)
         && checkVolumes(c, to, nullptr) && checkSpread(c, to, nullptr) && checkInterPod(c, to, nullptr);
 }
 

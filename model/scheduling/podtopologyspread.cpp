@@ -67,27 +67,32 @@ void prepareSpread(Ctx& c)
         const LabelColumn& col = *sp.column;
         if (col.valueOfNode.empty())
             continue; // the stand-in: no domain at all
-        sp.counts.assign(col.values.size(), 0);
         const StringId ns = c.ns;
-        for (std::uint32_t g : matchingGroups(*c.s, sp.source->selector, [ns](StringId x) { return x == ns; }))
+        const auto groups = matchingGroups(*c.s, sp.source->selector, [ns](StringId x) { return x == ns; });
+        std::size_t expected = 0;
+        for (std::uint32_t g : groups)
+            expected += c.s->labelCounts.nodes(g).size();
+        sp.counts.reset(col.values.size(), 0, expected);
+        for (std::uint32_t g : groups)
             for (NodeId n : c.s->labelCounts.nodes(g)) {
                 const std::int32_t count = countExcludingPod(c, g, n);
                 if (count > 0 && eligible(c, sp, n))
-                    sp.counts[col.valueOfNode[n.index()]] += count;
+                    sp.counts.at(col.valueOfNode[n.index()]) += count;
             }
         // Domains and the global minimum: a domain with pods counted is eligible by
-        // construction; one without needs one eligible node. Stops as soon as the minimum is 0
-        // and minDomains is reached.
+        // construction; one without needs one eligible node. The search for those stops as
+        // soon as the minimum is 0 and minDomains is reached.
         std::int32_t min = std::numeric_limits<std::int32_t>::max();
         std::int32_t domains = 0;
+        sp.counts.forEach([&](std::uint32_t, std::int32_t count) {
+            ++domains;
+            min = std::min(min, count);
+        });
         for (std::uint32_t v = 0; v < col.values.size(); ++v) {
             if (min == 0 && domains >= sp.source->minDomains)
                 break;
-            if (sp.counts[v] > 0) {
-                ++domains;
-                min = std::min(min, sp.counts[v]);
+            if (sp.counts.get(v) > 0)
                 continue;
-            }
             const auto& nodes = col.nodesOfValue[v];
             if (std::any_of(nodes.begin(), nodes.end(), [&](NodeId n) { return eligible(c, sp, n); })) {
                 ++domains;
@@ -113,7 +118,7 @@ bool checkSpread(const Ctx& c, NodeId n, Reasons out)
                 std::string(c.state->nodeName(n)) + " has no label " + key + ", which the pod's topology spread constraint needs"));
             continue;
         }
-        const std::int32_t matching = v < sp.counts.size() ? sp.counts[v] : 0;
+        const std::int32_t matching = sp.counts.get(v);
         const std::int32_t skew = matching + (sp.selfMatch ? 1 : 0) - sp.minMatch;
         if (skew <= sp.source->maxSkew)
             continue;

@@ -78,6 +78,8 @@ void prepareTaints(Ctx& c)
     c.taintSets.reserve(c.s->taintSets.size());
     for (const auto& set : c.s->taintSets)
         c.taintSets.push_back(judgeTaints(c, set));
+    for (const auto& a : c.s->added)
+        c.addedNodeTaints.push_back(judgeTaints(c, a.taints));
 }
 
 bool checkUnschedulable(const Ctx& c, NodeId n, Reasons out)
@@ -93,7 +95,7 @@ bool checkUnschedulable(const Ctx& c, NodeId n, Reasons out)
 
 bool checkReadiness(const Ctx& c, NodeId n, Reasons out)
 {
-    const TaintVerdict v = c.taintVerdict(n);
+    const TaintVerdict& v = c.taintVerdict(n);
     const Readiness r = c.state->nodeReadiness(n);
     bool blocks = v.readinessBlocks;
     if (r == Readiness::False && !v.hasNotReady && !c.toleratesNotReady)
@@ -113,7 +115,7 @@ bool checkReadiness(const Ctx& c, NodeId n, Reasons out)
 
 bool checkTaints(const Ctx& c, NodeId n, Reasons out)
 {
-    const TaintVerdict v = c.taintVerdict(n);
+    const TaintVerdict& v = c.taintVerdict(n);
     if (v.firstUntolerated == kNone)
         return true;
     if (out) {

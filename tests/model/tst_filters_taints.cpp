@@ -1,0 +1,131 @@
+// Tests of the NodeUnschedulable, node readiness and TaintToleration filters
+// (model/scheduling/tainttoleration.cpp): a pod moved from node "home" to node "target",
+// table-driven over taints, tolerations, cordons and readiness.
+
+#include "tst_filters_fixture.h"
+
+#include <QtTest>
+
+using namespace fixture;
+
+namespace {
+struct TaintCase {
+    std::vector<std::tuple<std::string, std::string, TaintEffect>> taints;
+    std::vector<std::tuple<std::string, TolerationOperator, std::string, TaintEffect>> tolerations;
+    bool unschedulable = false;
+    Readiness ready = Readiness::True;
+};
+} // namespace
+Q_DECLARE_METATYPE(TaintCase)
+
+class TestFiltersTaints : public QObject {
+    Q_OBJECT
+private slots:
+    void taints_data();
+    void taints();
+    void feasibilityAgreesWithVerdict();
+};
+
+void TestFiltersTaints::taints_data()
+{
+    using E = TaintEffect;
+    using O = TolerationOperator;
+    QTest::addColumn<TaintCase>("c");
+    QTest::addColumn<QStringList>("expected");
+    const auto row = [](const char* name, TaintCase c, QStringList expected) { QTest::newRow(name) << c << expected; };
+    row("no taint", {}, {});
+    row("NoSchedule untolerated", { { { "team", "ml", E::NoSchedule } }, {} }, { "untolerated-taint:team=ml:NoSchedule" });
+    row("NoExecute untolerated", { { { "team", "ml", E::NoExecute } }, {} }, { "untolerated-taint:team=ml:NoExecute" });
+    row("PreferNoSchedule never blocks", { { { "team", "ml", E::PreferNoSchedule } }, {} }, {});
+    row("taint without value", { { { "dedicated", "", E::NoSchedule } }, {} }, { "untolerated-taint:dedicated:NoSchedule" });
+    row("Equal, same value", { { { "team", "ml", E::NoSchedule } }, { { "team", O::Equal, "ml", E::NoSchedule } } }, {});
+    row("Equal, other value", { { { "team", "ml", E::NoSchedule } }, { { "team", O::Equal, "web", E::NoSchedule } } },
+        { "untolerated-taint:team=ml:NoSchedule" });
+    row("Exists, any value", { { { "team", "ml", E::NoSchedule } }, { { "team", O::Exists, "", E::NoSchedule } } }, {});
+    row("empty key with Exists tolerates all",
+        { { { "team", "ml", E::NoSchedule }, { "gpu", "true", E::NoExecute } }, { { "", O::Exists, "", E::Any } } }, {});
+    row("empty effect matches NoExecute", { { { "team", "ml", E::NoExecute } }, { { "team", O::Exists, "", E::Any } } }, {});
+    row("NoSchedule toleration, NoExecute taint", { { { "team", "ml", E::NoExecute } }, { { "team", O::Exists, "", E::NoSchedule } } },
+        { "untolerated-taint:team=ml:NoExecute" });
+    row("the first untolerated taint only, as the plugin",
+        { { { "a", "1", E::NoSchedule }, { "b", "2", E::NoExecute } }, {} }, { "untolerated-taint:a=1:NoSchedule" });
+    row("tolerated first, untolerated second",
+        { { { "a", "1", E::NoSchedule }, { "b", "2", E::NoExecute } }, { { "a", O::Exists, "", E::Any } } },
+        { "untolerated-taint:b=2:NoExecute" });
+    row("cordoned", { {}, {}, true }, { "node-unschedulable" });
+    row("cordoned, unschedulable tolerated",
+        { {}, { { "node.kubernetes.io/unschedulable", O::Exists, "", E::NoSchedule } }, true }, {});
+    row("cordoned with its taint",
+        { { { "node.kubernetes.io/unschedulable", "", E::NoSchedule } }, {}, true },
+        { "node-unschedulable", "untolerated-taint:node.kubernetes.io/unschedulable:NoSchedule" });
+    row("NotReady without taints", { {}, {}, false, Readiness::False }, { "node-not-ready" });
+    row("Unknown without taints", { {}, {}, false, Readiness::Unknown }, { "node-not-ready" });
+    row("NotReady, default NoExecute toleration only",
+        { {}, { { "node.kubernetes.io/not-ready", O::Exists, "", E::NoExecute } }, false, Readiness::False }, { "node-not-ready" });
+    row("NotReady, not-ready tolerated", { {}, { { "node.kubernetes.io/not-ready", O::Exists, "", E::Any } }, false, Readiness::False }, {});
+    row("NotReady with the controller's taints",
+        { { { "node.kubernetes.io/not-ready", "", E::NoSchedule }, { "node.kubernetes.io/not-ready", "", E::NoExecute } }, {}, false,
+            Readiness::False },
+        { "node-not-ready" });
+    row("NotReady and tainted: both",
+        { { { "node.kubernetes.io/not-ready", "", E::NoSchedule }, { "team", "ml", E::NoSchedule } }, {}, false, Readiness::False },
+        { "node-not-ready", "untolerated-taint:team=ml:NoSchedule" });
+    row("cordoned, NotReady, tainted: plugin order",
+        { { { "team", "ml", E::NoSchedule } }, {}, true, Readiness::Unknown },
+        { "node-unschedulable", "node-not-ready", "untolerated-taint:team=ml:NoSchedule" });
+}
+
+void TestFiltersTaints::taints()
+{
+    QFETCH(TaintCase, c);
+    QFETCH(QStringList, expected);
+    ClusterStore store;
+    store.addNode(node("home"));
+    NodeRecord target = node("target");
+    target.taints = c.taints;
+    target.unschedulable = c.unschedulable;
+    target.ready = c.ready;
+    const NodeId t = store.addNode(target);
+    PodRecord p = pod("web-1", "home");
+    p.tolerations = c.tolerations;
+    const PodId id = store.addPod(p);
+    store.finalize();
+    const PlacementState state(store);
+    const Verdict v = checkMove(state, id, t);
+    QCOMPARE(codes(v), expected);
+    QCOMPARE(v.feasible, expected.isEmpty());
+    for (const Reason& r : v.reasons)
+        QVERIFY2(!r.message.empty(), r.code().c_str());
+    QCOMPARE(PodFeasibility(state, id).feasible(t), expected.isEmpty());
+}
+
+void TestFiltersTaints::feasibilityAgreesWithVerdict()
+{
+    // Every node kind at once, shaded in one pass: the shading equals each node's verdict.
+    ClusterStore store;
+    store.addNode(node("home"));
+    NodeRecord n = node("gpu");
+    n.taints = { { "nvidia.com/gpu", "true", TaintEffect::NoSchedule } };
+    store.addNode(n);
+    n = node("cordoned");
+    n.unschedulable = true;
+    store.addNode(n);
+    n = node("down");
+    n.ready = Readiness::False;
+    store.addNode(n);
+    n = node("soft");
+    n.taints = { { "spot", "true", TaintEffect::PreferNoSchedule } };
+    store.addNode(n);
+    const PodId p = store.addPod(pod("web-1", "home"));
+    store.finalize();
+    const PlacementState state(store);
+    const PodFeasibility f(state, p);
+    std::vector<std::uint8_t> mask;
+    f.feasibleNodes(mask);
+    QCOMPARE(mask, (std::vector<std::uint8_t> { 1, 0, 0, 0, 1 }));
+    for (std::uint32_t i = 0; i < mask.size(); ++i)
+        QCOMPARE(f.verdict(NodeId(i)).feasible, mask[i] == 1);
+}
+
+QTEST_GUILESS_MAIN(TestFiltersTaints)
+#include "tst_filters_taints.moc"
