@@ -3,9 +3,13 @@
 //   fleetscope [FILE...] [--simulate NODES] [--seed N] [--quit-after-first-frame]
 //   fleetscope summary [--format text|json] (FILE... | --simulate NODES)
 //   fleetscope screenshot [FILE...] [--simulate N] [--seed N] -o out.png [--size WxH]
+//   fleetscope check-move (FILE... | --simulate N) --pod NAMESPACE/NAME --to NODE [--format text|json]
+//   fleetscope plan check|export (FILE... | --simulate N) --plan PLAN.json [...]
 
+#include "cli/checkmovecommand.h"
 #include "cli/clustersource.h"
 #include "cli/helptext.h"
+#include "cli/plancommand.h"
 #include "cli/screenshotcommand.h"
 #include "cli/summarycommand.h"
 #include "mainwindow.h"
@@ -76,6 +80,9 @@ int runGui(int& argc, char** argv)
                        "fleet when none is given.\n\nSubcommands (no display needed):\n"
                        "  fleetscope summary [--format text|json] (FILE... | --simulate NODES)\n"
                        "  fleetscope screenshot [FILE...] [--simulate N] [--seed N] -o out.png [--size WxH]\n"
+                       "  fleetscope check-move (FILE... | --simulate N) --pod NAMESPACE/NAME --to NODE [--format text|json]\n"
+                       "  fleetscope plan check (FILE... | --simulate N) --plan PLAN.json [--format text|json] [-o EVALUATION.json]\n"
+                       "  fleetscope plan export (FILE... | --simulate N) --plan PLAN.json (--csv OUT.csv | --kubectl-script OUT.sh)\n"
                        "Run a subcommand with --help for its options."));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -187,6 +194,11 @@ int main(int argc, char** argv)
         QCoreApplication app(argc, argv); // no GUI: works without a display
         setApplicationInfo();
         return runSummary(QCoreApplication::arguments());
+    }
+    if (std::strcmp(subcommand, "check-move") == 0 || std::strcmp(subcommand, "plan") == 0) {
+        QCoreApplication app(argc, argv); // no GUI: works without a display
+        setApplicationInfo();
+        return subcommand[0] == 'c' ? runCheckMove(QCoreApplication::arguments()) : runPlan(QCoreApplication::arguments());
     }
     if (std::strcmp(subcommand, "screenshot") == 0)
         return runScreenshot(argc, argv);

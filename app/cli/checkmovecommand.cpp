@@ -1,0 +1,134 @@
+#include "checkmovecommand.h"
+
+#include "clustersource.h"
+#include "helptext.h"
+#include "plancommand.h"
+
+#include "app/importfailure.h"
+
+#include "importers/plan/jsontext.h"
+#include "model/scheduling/filters.h"
+
+#include <QCommandLineParser>
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+namespace fleet::app {
+
+namespace {
+
+model::PodId findPodByName(const model::ClusterStore& store, std::string_view ns, std::string_view name)
+{
+    for (std::uint32_t i = 0; i < store.podCount(); ++i)
+        if (store.podName(model::PodId(i)) == name && store.podNamespace(model::PodId(i)) == ns)
+            return model::PodId(i);
+    return {};
+}
+
+} // namespace
+
+int runCheckMove(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Says whether a pod could move to a node, as the kube-scheduler's filters decide it (the pod taken off its node "
+        "first; fits without preempting anyone), with every failing filter's reason. Exits 0 whether or not the move is "
+        "feasible."));
+    parser.addHelpOption();
+    parser.addOption(QCommandLineOption(QStringLiteral("pod"), QStringLiteral("The pod to move, as NAMESPACE/NAME."), QStringLiteral("NAMESPACE/NAME")));
+    parser.addOption(QCommandLineOption(QStringLiteral("to"), QStringLiteral("The destination node's name."), QStringLiteral("NODE")));
+    parser.addOption(QCommandLineOption(QStringLiteral("format"), QStringLiteral("Output format: text (default) or json."),
+        QStringLiteral("text|json"), QStringLiteral("text")));
+    addClusterSourceOptions(parser, false);
+    QStringList args = arguments;
+    if (args.size() > 1)
+        args.removeAt(1); // "check-move"
+    const char* usage = "fleetscope check-move (FILE... | --simulate NODES [--seed N]) --pod NAMESPACE/NAME --to NODE [--format text|json]";
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "fleetscope check-move: %s\n", qPrintable(parser.errorText()));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(helpTextWithUsage(parser, QString::fromLatin1(usage))), stdout);
+        return 0;
+    }
+    const QString format = parser.value(QStringLiteral("format"));
+    if (format != QLatin1String("text") && format != QLatin1String("json")) {
+        std::fprintf(stderr, "fleetscope check-move: --format: expected text or json, got \"%s\"\n", qPrintable(format));
+        return 2;
+    }
+    const QString podArg = parser.value(QStringLiteral("pod"));
+    const qsizetype slash = podArg.indexOf(QLatin1Char('/'));
+    if (!parser.isSet(QStringLiteral("pod")) || slash <= 0 || slash == podArg.size() - 1 || podArg.indexOf(QLatin1Char('/'), slash + 1) >= 0) {
+        std::fprintf(stderr, "fleetscope check-move: --pod: expected NAMESPACE/NAME, got \"%s\"\n", qPrintable(podArg));
+        return 2;
+    }
+    const QString to = parser.value(QStringLiteral("to"));
+    if (to.isEmpty()) {
+        std::fprintf(stderr, "fleetscope check-move: --to NODE is needed\n");
+        return 2;
+    }
+    ClusterSource source;
+    QString error;
+    if (!readClusterSource(parser, false, source, error)) {
+        std::fprintf(stderr, "fleetscope check-move: %s\n", qPrintable(error));
+        return 2;
+    }
+    const QString label = source.simulate ? simulatedSourceLabel(source.simulatedNodes, source.seed) : filesSourceLabel(source.files);
+    importers::LoadedCluster loaded;
+    try {
+        loaded = loadClusterSource(source);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "fleetscope check-move: %s\n", qPrintable(importFailureMessage(e, label)));
+        return 1;
+    }
+    const model::ClusterStore& store = *loaded.store;
+    const std::string ns = podArg.left(slash).toStdString();
+    const std::string name = podArg.mid(slash + 1).toStdString();
+    const model::PodId pod = findPodByName(store, ns, name);
+    if (!pod.isValid()) {
+        std::fprintf(stderr, "fleetscope check-move: pod %s/%s is not in %s\n", ns.c_str(), name.c_str(), qPrintable(label));
+        return 1;
+    }
+    const std::string node = to.toStdString();
+    const model::NodeId target = store.findNode(node);
+    if (!target.isValid()) {
+        std::fprintf(stderr, "fleetscope check-move: node %s is not in %s\n", node.c_str(), qPrintable(label));
+        return 1;
+    }
+    const model::PlacementState state(store);
+    const model::Verdict verdict = model::checkMove(state, pod, target);
+    std::string out;
+    if (format == QLatin1String("json")) {
+        importers::JsonWriter w;
+        w.beginObject();
+        w.key("pod").value(ns + "/" + name);
+        w.key("to").value(node);
+        w.key("feasible").value(verdict.feasible);
+        w.key("reasons").beginArray();
+        for (const model::Reason& r : verdict.reasons) {
+            w.beginObject();
+            w.key("code").value(r.code());
+            w.key("message").value(r.message);
+            w.endObject();
+        }
+        w.endArray();
+        w.endObject();
+        out = w.text() + "\n";
+    } else {
+        out = ns + "/" + name + " -> " + node + ": " + (verdict.feasible ? "feasible" : "not feasible") + "\n";
+        for (const model::Reason& r : verdict.reasons)
+            out += "  " + r.code() + ": " + r.message + "\n";
+    }
+    std::cout << out;
+    std::cout.flush();
+    if (!std::cout) {
+        std::fprintf(stderr, "fleetscope check-move: cannot write to standard output\n");
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace fleet::app

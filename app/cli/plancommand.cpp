@@ -1,0 +1,164 @@
+#include "plancommand.h"
+
+#include "helptext.h"
+
+#include "app/importfailure.h"
+
+#include "importers/plan/jsontext.h"
+#include "importers/plan/planfile.h"
+#include "importers/plan/plansource.h"
+
+#include <QCommandLineParser>
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+namespace fleet::app {
+
+importers::LoadedCluster loadClusterSource(const ClusterSource& source)
+{
+    if (source.simulate) {
+        importers::SimulationSpec spec;
+        spec.nodeCount = source.simulatedNodes;
+        spec.seed = source.seed;
+        return importers::loadSimulatedCluster(spec);
+    }
+    std::vector<std::string> files;
+    for (const QString& f : source.files)
+        files.push_back(f.toStdString());
+    return importers::loadClusterFiles(files);
+}
+
+int runPlan(const QStringList& arguments)
+{
+    const QString verb = arguments.size() > 2 ? arguments.at(2) : QString();
+    const bool exportOnly = verb == QLatin1String("export");
+    const char* usage = exportOnly
+        ? "fleetscope plan export (FILE... | --simulate NODES [--seed N]) --plan PLAN.json (--csv OUT.csv | --kubectl-script OUT.sh)"
+        : "fleetscope plan check (FILE... | --simulate NODES [--seed N]) --plan PLAN.json [--format text|json] [-o EVALUATION.json] "
+          "[--csv OUT.csv] [--kubectl-script OUT.sh]";
+    const std::string prefix = exportOnly ? "fleetscope plan export: " : "fleetscope plan check: ";
+    if (verb != QLatin1String("check") && !exportOnly) {
+        if (verb == QLatin1String("--help") || verb == QLatin1String("-h") || verb.isEmpty()) {
+            std::fputs("Usage: fleetscope plan check|export ...\n\n"
+                       "  plan check   re-evaluates a saved plan against a cluster state and says which actions no longer hold\n"
+                       "  plan export  writes the plan's CSV or reviewable kubectl script\n"
+                       "Run `fleetscope plan check --help` for the options.\n",
+                verb.isEmpty() ? stderr : stdout);
+            return verb.isEmpty() ? 2 : 0;
+        }
+        std::fprintf(stderr, "fleetscope plan: expected check or export, got \"%s\"\n", qPrintable(verb));
+        return 2;
+    }
+    QCommandLineParser parser;
+    parser.setApplicationDescription(exportOnly
+            ? QStringLiteral("Exports a saved plan, evaluated against a cluster state, as CSV (one row per pod change) or as a "
+                             "reviewable kubectl script (cordon every node to drain, then drain node by node). Fleetscope never "
+                             "runs the script.")
+            : QStringLiteral("Re-evaluates a saved plan against a (possibly newer) cluster state and reports each action that no "
+                             "longer holds and why. Exit status: 0 every action holds, 1 some do not, 2 an input cannot be read."));
+    parser.addHelpOption();
+    parser.addOption(QCommandLineOption(QStringLiteral("plan"), QStringLiteral("The plan file (resources/schemas/plan-v1.md)."), QStringLiteral("PLAN.json")));
+    if (!exportOnly) {
+        parser.addOption(QCommandLineOption(QStringLiteral("format"), QStringLiteral("Output format: text (default) or json."),
+            QStringLiteral("text|json"), QStringLiteral("text")));
+        parser.addOption(QCommandLineOption(QStringList { QStringLiteral("o"), QStringLiteral("output") },
+            QStringLiteral("Also write the evaluation as JSON to this file."), QStringLiteral("EVALUATION.json")));
+    }
+    parser.addOption(QCommandLineOption(QStringLiteral("csv"), QStringLiteral("Write the plan as CSV, one row per pod change."), QStringLiteral("OUT.csv")));
+    parser.addOption(QCommandLineOption(QStringLiteral("kubectl-script"),
+        QStringLiteral("Write a reviewable bash script of kubectl cordon and drain commands."), QStringLiteral("OUT.sh")));
+    addClusterSourceOptions(parser, false);
+    QStringList args = arguments;
+    args.removeAt(2); // the verb
+    args.removeAt(1); // "plan"
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "%s%s\n", prefix.c_str(), qPrintable(parser.errorText()));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(helpTextWithUsage(parser, QString::fromLatin1(usage))), stdout);
+        return 0;
+    }
+    const QString format = exportOnly ? QStringLiteral("text") : parser.value(QStringLiteral("format"));
+    if (format != QLatin1String("text") && format != QLatin1String("json")) {
+        std::fprintf(stderr, "%s--format: expected text or json, got \"%s\"\n", prefix.c_str(), qPrintable(format));
+        return 2;
+    }
+    if (!parser.isSet(QStringLiteral("plan"))) {
+        std::fprintf(stderr, "%s--plan PLAN.json is needed\n", prefix.c_str());
+        return 2;
+    }
+    if (exportOnly && !parser.isSet(QStringLiteral("csv")) && !parser.isSet(QStringLiteral("kubectl-script"))) {
+        std::fprintf(stderr, "%sgive --csv OUT.csv or --kubectl-script OUT.sh (or both)\n", prefix.c_str());
+        return 2;
+    }
+    ClusterSource source;
+    QString error;
+    if (!readClusterSource(parser, false, source, error)) {
+        std::fprintf(stderr, "%s%s\n", prefix.c_str(), qPrintable(error));
+        return 2;
+    }
+    const std::string planPath = parser.value(QStringLiteral("plan")).toStdString();
+    importers::PlanDocument plan;
+    try {
+        plan = importers::readPlanFile(planPath);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
+        return 2;
+    }
+    const QString label = source.simulate ? simulatedSourceLabel(source.simulatedNodes, source.seed) : filesSourceLabel(source.files);
+    importers::LoadedCluster loaded;
+    importers::PlanSource current;
+    try {
+        loaded = loadClusterSource(source);
+        if (!source.simulate) {
+            std::vector<std::string> files;
+            for (const QString& f : source.files)
+                files.push_back(f.toStdString());
+            current = importers::sourceOfFiles(files);
+        } else {
+            current = importers::sourceOfSimulation(source.simulatedNodes, source.seed);
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s%s\n", prefix.c_str(), qPrintable(importFailureMessage(e, label)));
+        return 2;
+    }
+    // Say when the state is not the one the plan was made on (its holds may differ).
+    if (const auto changed = importers::changedSourceFiles(plan.source, current); !changed.empty() && !plan.source.files.empty()) {
+        std::string names;
+        for (const std::string& n : changed)
+            names += (names.empty() ? "" : ", ") + n;
+        std::fprintf(stderr, "%snote: the state differs from the plan's source (changed or missing: %s)\n", prefix.c_str(), names.c_str());
+    } else if (!plan.source.simulated.empty() && plan.source.simulated != current.simulated) {
+        std::fprintf(stderr, "%snote: the plan was made on a simulated cluster (%s), checked against %s\n", prefix.c_str(),
+            plan.source.simulated.c_str(), qPrintable(label));
+    }
+    const importers::PlanEvaluation evaluation = importers::evaluatePlan(*loaded.store, *loaded.topology, plan);
+    try {
+        if (!exportOnly && parser.isSet(QStringLiteral("output")))
+            importers::writeTextFileAtomically(importers::evaluationJson(planPath, evaluation, *loaded.store),
+                parser.value(QStringLiteral("output")).toStdString());
+        if (parser.isSet(QStringLiteral("csv")))
+            importers::writeTextFileAtomically(importers::planCsv(evaluation, *loaded.store), parser.value(QStringLiteral("csv")).toStdString());
+        if (parser.isSet(QStringLiteral("kubectl-script")))
+            importers::writeTextFileAtomically(
+                importers::planKubectlScript(evaluation, *loaded.store), parser.value(QStringLiteral("kubectl-script")).toStdString());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
+        return 2;
+    }
+    if (!exportOnly) {
+        std::cout << (format == QLatin1String("json") ? importers::evaluationJson(planPath, evaluation, *loaded.store)
+                                                      : importers::evaluationText(planPath, evaluation, *loaded.store));
+        std::cout.flush();
+        if (!std::cout) {
+            std::fprintf(stderr, "%scannot write to standard output\n", prefix.c_str());
+            return 2;
+        }
+    }
+    return evaluation.allHold() ? 0 : 1;
+}
+
+} // namespace fleet::app

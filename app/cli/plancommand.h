@@ -1,0 +1,29 @@
+#pragma once
+// `fleetscope plan check FILE... --plan PLAN.json [--format text|json] [-o EVALUATION.json]
+//  [--csv OUT.csv] [--kubectl-script OUT.sh]` and `fleetscope plan export ...`: a saved plan
+// re-evaluated against a (possibly newer) state, headless (issue 6).
+
+#include "clustersource.h"
+
+#include "importers/clusterloader.h"
+
+#include <QStringList>
+
+#include <string>
+
+namespace fleet::app {
+
+/// Runs `plan check` or `plan export`. `arguments` is the whole command line (program, "plan",
+/// "check"|"export", options...). check prints the evaluation (text or JSON) on stdout, also
+/// writes it to -o, and the CSV / kubectl script where asked; export writes only the CSV and/or
+/// the kubectl script (one is needed) and prints nothing. Every file is written atomically.
+/// Exit codes (both): 0 every action holds, 1 some do not, 2 an input cannot be read (cluster
+/// files, the plan file) or an output cannot be written, or the command line is wrong.
+/// Needs only a QCoreApplication. Thread: main thread.
+int runPlan(const QStringList& arguments);
+
+/// Imports the cluster a command line names (files or --simulate), as `summary` does.
+/// Throws what the importers throw (ImportError names the file and place). Thread: any.
+[[nodiscard]] importers::LoadedCluster loadClusterSource(const ClusterSource& source);
+
+} // namespace fleet::app

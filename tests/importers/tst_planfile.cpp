@@ -1,0 +1,234 @@
+// Plan files (importers/plan/planfile.h): every action type round-trips through write and
+// read; every malformed file fails naming the file and the JSON path; a failed write leaves
+// the previous file as it was; evaluatePlan against a changed state says what broke.
+
+#include "importers/clusterloader.h"
+#include "importers/plan/planfile.h"
+#include "importers/plan/plansource.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+#include <sys/resource.h>
+
+using namespace fleet;
+
+namespace {
+
+const std::string kPlanData = FLEET_TEST_DATA_DIR "/plan";
+
+importers::PlanDocument everyAction()
+{
+    importers::PlanDocument plan;
+    plan.source.files = { { "nodes.json", std::string(64, 'a') }, { "pods \"quoted\".json", std::string(64, 'b') } };
+    plan.source.server = "https://example.eks.amazonaws.com";
+    plan.source.resourceVersion = "123456";
+    model::PlanAction move;
+    move.type = model::ActionType::MovePod;
+    move.pod = { "default", "web-0", "uid-1" };
+    move.node = "node-b";
+    move.override = true;
+    model::PlanAction drain;
+    drain.type = model::ActionType::DrainNode;
+    drain.node = "node-a";
+    model::PlanAction add;
+    add.type = model::ActionType::AddNode;
+    add.instanceType = "p5.48xlarge";
+    add.domain = "topology.kubernetes.io/zone=us-east-1a";
+    add.count = 3;
+    model::PlanAction failNode;
+    failNode.type = model::ActionType::FailNode;
+    failNode.node = "node-c";
+    model::PlanAction failDomain;
+    failDomain.type = model::ActionType::FailDomain;
+    failDomain.domain = "topology.kubernetes.io/region=us-east-1/topology.kubernetes.io/zone=us-east-1b";
+    model::PlanAction place;
+    place.type = model::ActionType::PlaceWorkload;
+    place.workloadNamespace = "ml";
+    place.workloadName = "train";
+    place.workloadKind = "JobSet";
+    place.domain = "topology.kubernetes.io/zone=us-east-1a";
+    place.policy = "default";
+    plan.actions = { move, drain, add, failNode, failDomain, place };
+    return plan;
+}
+
+std::string writeText(const QTemporaryDir& dir, const char* name, const QByteArray& text)
+{
+    const QString path = dir.filePath(QString::fromLatin1(name));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(text);
+    return path.toStdString();
+}
+
+} // namespace
+
+class TestPlanFile : public QObject {
+    Q_OBJECT
+private slots:
+    void roundTripsEveryActionType();
+    void errorsNameTheFileAndPath_data();
+    void errorsNameTheFileAndPath();
+    void failedWriteKeepsThePreviousFile();
+    void digestsNameChangedFiles();
+    void evaluationReportsWhatBroke();
+};
+
+void TestPlanFile::roundTripsEveryActionType()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("plan.json")).toStdString();
+    const importers::PlanDocument plan = everyAction();
+    importers::writePlanFile(plan, path);
+    const importers::PlanDocument back = importers::readPlanFile(path);
+    QCOMPARE(back.version, 1);
+    QCOMPARE(back.actions.size(), plan.actions.size());
+    for (std::size_t i = 0; i < plan.actions.size(); ++i)
+        QVERIFY2(back.actions[i] == plan.actions[i], std::string(model::actionTypeName(plan.actions[i].type)).c_str());
+    QCOMPARE(back.source.files.size(), std::size_t(2));
+    QCOMPARE(back.source.files[1].name, plan.source.files[1].name);
+    QCOMPARE(back.source.server, plan.source.server);
+    QCOMPARE(back.source.resourceVersion, plan.source.resourceVersion);
+    QCOMPARE(importers::planJson(back), importers::planJson(plan));
+}
+
+void TestPlanFile::errorsNameTheFileAndPath_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("not json") << QByteArray("{\"fleetscopePlan\": 1, ") << QStringLiteral("not valid JSON");
+    QTest::newRow("no version") << QByteArray("{\"actions\": []}") << QStringLiteral("at $: missing field \"fleetscopePlan\"");
+    QTest::newRow("newer version") << QByteArray("{\"fleetscopePlan\": 2, \"actions\": []}") << QStringLiteral("at $.fleetscopePlan: version 2");
+    QTest::newRow("unknown top field") << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [], \"x\": 1}") << QStringLiteral("at $: unknown field \"x\"");
+    QTest::newRow("actions not array") << QByteArray("{\"fleetscopePlan\": 1, \"actions\": {}}") << QStringLiteral("at $.actions: expected an array");
+    QTest::newRow("unknown type") << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"teleport\"}]}")
+                                  << QStringLiteral("at $.actions[0].type: unknown action type \"teleport\"");
+    QTest::newRow("pod name missing")
+        << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"drain-node\", \"node\": \"a\"}, "
+                      "{\"type\": \"move-pod\", \"pod\": {\"namespace\": \"d\"}, \"node\": \"b\"}]}")
+        << QStringLiteral("at $.actions[1].pod: missing field \"name\"");
+    QTest::newRow("count not integer")
+        << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"add-node\", \"instanceType\": \"m5\", \"count\": \"2\"}]}")
+        << QStringLiteral("at $.actions[0].count: expected an integer");
+    QTest::newRow("count zero") << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"add-node\", \"instanceType\": \"m5\", \"count\": 0}]}")
+                                << QStringLiteral("at $.actions[0].count: expected a count from 1 to 100000");
+    QTest::newRow("bad digest") << QByteArray("{\"fleetscopePlan\": 1, \"source\": {\"files\": [{\"name\": \"a\", \"sha256\": \"XYZ\"}]}, \"actions\": []}")
+                                << QStringLiteral("at $.source.files[0].sha256: expected 64 lowercase hex digits");
+    QTest::newRow("override not bool")
+        << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"move-pod\", \"pod\": {\"namespace\": \"d\", \"name\": \"p\"}, "
+                      "\"node\": \"b\", \"override\": 1}]}")
+        << QStringLiteral("at $.actions[0].override: expected true or false");
+    QTest::newRow("unknown action field") << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"fail-node\", \"node\": \"a\", \"nodes\": []}]}")
+                                          << QStringLiteral("at $.actions[0]: unknown field \"nodes\"");
+}
+
+void TestPlanFile::errorsNameTheFileAndPath()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    const std::string path = writeText(dir, "bad.json", text);
+    try {
+        (void)importers::readPlanFile(path);
+        QFAIL("no error");
+    } catch (const importers::PlanFileError& e) {
+        const QString what = QString::fromUtf8(e.what());
+        QVERIFY2(what.startsWith(QString::fromStdString(path) + QStringLiteral(": ")), qPrintable(what));
+        QVERIFY2(what.contains(expected), qPrintable(what));
+    }
+    QVERIFY_THROWS_EXCEPTION(importers::PlanFileError, (void)importers::readPlanFile(dir.filePath(QStringLiteral("missing.json")).toStdString()));
+}
+
+void TestPlanFile::failedWriteKeepsThePreviousFile()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("plan.json")).toStdString();
+    importers::PlanDocument small;
+    importers::writePlanFile(small, path);
+    QFile before(QString::fromStdString(path));
+    QVERIFY(before.open(QIODevice::ReadOnly));
+    const QByteArray old = before.readAll();
+    before.close();
+    // A plan bigger than the file size limit: the write fails part way (EFBIG; SIGXFSZ ignored).
+    importers::PlanDocument big = everyAction();
+    for (int i = 0; i < 2000; ++i)
+        big.actions.push_back(big.actions.front());
+    struct rlimit saved {};
+    ::getrlimit(RLIMIT_FSIZE, &saved);
+    const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit limit = saved;
+    limit.rlim_cur = 4096;
+    QCOMPARE(::setrlimit(RLIMIT_FSIZE, &limit), 0);
+    bool threw = false;
+    try {
+        importers::writePlanFile(big, path);
+    } catch (const importers::PlanFileError& e) {
+        threw = true;
+        QVERIFY2(QString::fromUtf8(e.what()).startsWith(QString::fromStdString(path)), e.what());
+    }
+    ::setrlimit(RLIMIT_FSIZE, &saved);
+    std::signal(SIGXFSZ, previous);
+    QVERIFY(threw);
+    QFile after(QString::fromStdString(path));
+    QVERIFY(after.open(QIODevice::ReadOnly));
+    QCOMPARE(after.readAll(), old);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList { QStringLiteral("plan.json") }); // no temporary left
+}
+
+void TestPlanFile::digestsNameChangedFiles()
+{
+    const std::string a = kPlanData + "/cluster.json", b = kPlanData + "/cluster-changed.json";
+    const std::string digest = importers::fileSha256(a);
+    QCOMPARE(digest.size(), std::size_t(64));
+    QCOMPARE(importers::fileSha256(a), digest);
+    QVERIFY(importers::fileSha256(b) != digest);
+    const importers::PlanSource planned = importers::sourceOfFiles({ a });
+    QVERIFY(importers::changedSourceFiles(planned, importers::sourceOfFiles({ a })).empty());
+    importers::PlanSource renamed = importers::sourceOfFiles({ b });
+    renamed.files[0].name = a; // same name, other bytes
+    QCOMPARE(importers::changedSourceFiles(planned, renamed), std::vector<std::string> { a });
+    QVERIFY_THROWS_EXCEPTION(importers::PlanFileError, (void)importers::fileSha256(kPlanData + "/missing.json"));
+}
+
+void TestPlanFile::evaluationReportsWhatBroke()
+{
+    const importers::PlanDocument plan = importers::readPlanFile(kPlanData + "/plan.json");
+    QCOMPARE(plan.actions.size(), std::size_t(4));
+    const importers::LoadedCluster same = importers::loadClusterFiles({ kPlanData + "/cluster.json" });
+    const importers::PlanEvaluation ok = importers::evaluatePlan(*same.store, *same.topology, plan);
+    QVERIFY(ok.allHold());
+    QCOMPARE(ok.addedNodeNames, std::vector<std::string> { "fleetscope-m5.xlarge-1" });
+    const std::string csv = importers::planCsv(ok, *same.store);
+    QVERIFY(csv.starts_with("action,type,namespace,pod,from,to,holds,reasons\r\n"));
+    QVERIFY(csv.find("3,move-pod,default,api-0,cpu-a2,fleetscope-m5.xlarge-1,true,") != std::string::npos);
+    const std::string script = importers::planKubectlScript(ok, *same.store);
+    QVERIFY(script.find("Fleetscope never runs this script") != std::string::npos);
+    QVERIFY(script.find("The scheduler, not this script, decides") != std::string::npos);
+    const auto cordon = script.find("kubectl cordon cpu-a1\n");
+    const auto drain = script.find("kubectl drain cpu-a1 --ignore-daemonsets --delete-emptydir-data\n");
+    QVERIFY(cordon != std::string::npos && drain != std::string::npos && cordon < drain);
+    QVERIFY(script.find("#   default/web-7f9c-bbbbb -> cpu-b1") != std::string::npos);
+
+    const importers::LoadedCluster changed = importers::loadClusterFiles({ kPlanData + "/cluster-changed.json" });
+    const importers::PlanEvaluation broke = importers::evaluatePlan(*changed.store, *changed.topology, plan);
+    QVERIFY(!broke.allHold());
+    QCOMPARE(broke.actions.size(), std::size_t(4));
+    QVERIFY(!broke.actions[0].holds);
+    QCOMPARE(broke.actions[0].reasons.at(0).code(), std::string("not-found:node/cpu-b1"));
+    QVERIFY(!broke.actions[1].holds);
+    QCOMPARE(broke.actions[1].reasons.at(0).code(), std::string("no-feasible-node"));
+    QVERIFY(broke.actions[2].holds && broke.actions[3].holds);
+    const std::string json = importers::evaluationJson("plan.json", broke, *changed.store);
+    QVERIFY(json.find("\"code\": \"not-found:node/cpu-b1\"") != std::string::npos);
+    QVERIFY(json.find("\"index\": 3") != std::string::npos);
+    // The drain that does not hold is written commented out.
+    QVERIFY(importers::planKubectlScript(broke, *changed.store).find("# kubectl drain cpu-a1") != std::string::npos);
+}
+
+QTEST_APPLESS_MAIN(TestPlanFile)
+#include "tst_planfile.moc"

@@ -1,0 +1,161 @@
+#pragma once
+// A small cluster built by hand for the plan engine's tests (tst_plan*.cpp), and a snapshot of
+// the ledger to check that undo restores it exactly.
+
+#include "model/clusterstore.h"
+#include "model/plan/plan.h"
+#include "model/topology.h"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace planfixture {
+
+using namespace fleet::model;
+
+constexpr std::int64_t kGi = 1024LL * 1024 * 1024;
+inline const std::string kZoneKey = "topology.kubernetes.io/zone";
+
+struct Cluster {
+    std::unique_ptr<ClusterStore> store = std::make_unique<ClusterStore>();
+    std::unique_ptr<Topology> topology;
+
+    void node(const std::string& name, const std::string& zone, std::int64_t cpuMilli, std::int64_t gpus = 0,
+        const std::string& instanceType = "m5.xlarge")
+    {
+        NodeRecord r;
+        r.name = name;
+        r.labels = { { "topology.kubernetes.io/region", "us-east-1" }, { kZoneKey, zone }, { "kubernetes.io/hostname", name },
+            { "node.kubernetes.io/instance-type", instanceType } };
+        r.allocatable.setCore(CoreResource::Cpu, cpuMilli);
+        r.allocatable.setCore(CoreResource::Memory, 16 * kGi);
+        r.allocatable.setCore(CoreResource::Pods, 110);
+        if (gpus > 0) {
+            r.allocatable.setCore(CoreResource::Gpu, gpus * 1000);
+            r.gpuCount = static_cast<std::int32_t>(gpus);
+            r.gpuModel = "A100";
+        }
+        r.capacity = r.allocatable;
+        r.ready = Readiness::True;
+        r.instanceType = instanceType;
+        store->addNode(r);
+    }
+    /// A pod of ReplicaSet "<workload>-5d4f" (Deployment <workload>), or of `kind` / `owner`.
+    PodId pod(const std::string& ns, const std::string& name, const std::string& node, std::int64_t cpuMilli,
+        const std::string& workload, std::uint16_t flags = PodFlagReady, std::int64_t gpus = 0, OwnerKind kind = OwnerKind::ReplicaSet,
+        std::vector<std::pair<std::string, std::string>> labels = {})
+    {
+        PodRecord r;
+        r.namespaceName = ns;
+        r.name = name;
+        r.nodeName = node;
+        r.phase = PodPhase::Running;
+        r.uid = "uid-" + name;
+        if (!workload.empty()) {
+            r.ownerKind = kind;
+            r.ownerName = kind == OwnerKind::ReplicaSet ? workload + "-5d4f" : workload;
+            if (kind == OwnerKind::ReplicaSet)
+                labels.emplace_back("pod-template-hash", "5d4f");
+        }
+        if (labels.empty() || std::none_of(labels.begin(), labels.end(), [](const auto& l) { return l.first == "app"; }))
+            labels.emplace_back("app", workload.empty() ? name : workload);
+        r.labels = labels;
+        r.request.setCore(CoreResource::Cpu, cpuMilli);
+        r.request.setCore(CoreResource::Memory, kGi);
+        if (gpus > 0)
+            r.request.setCore(CoreResource::Gpu, gpus * 1000);
+        r.flags = flags;
+        return store->addPod(r);
+    }
+    void budget(const std::string& ns, const std::string& name, std::vector<std::pair<std::string, std::string>> matchLabels,
+        IntOrPercent minAvailable, IntOrPercent maxUnavailable = {}, std::int32_t disruptionsAllowed = -1)
+    {
+        DisruptionBudgetRecord r;
+        r.namespaceName = ns;
+        r.name = name;
+        r.matchLabels = std::move(matchLabels);
+        r.minAvailable = minAvailable;
+        r.maxUnavailable = maxUnavailable;
+        r.disruptionsAllowed = disruptionsAllowed;
+        store->addDisruptionBudget(r);
+    }
+    void finish()
+    {
+        store->finalize();
+        topology = std::make_unique<Topology>(Topology::build(*store));
+    }
+    PodId podNamed(const std::string& name) const
+    {
+        for (std::uint32_t i = 0; i < store->podCount(); ++i)
+            if (store->podName(PodId(i)) == name)
+                return PodId(i);
+        return {};
+    }
+};
+
+inline IntOrPercent count(std::int32_t v) { return { true, false, v }; }
+inline IntOrPercent percent(std::int32_t v) { return { true, true, v }; }
+
+/// Everything undo must restore: totals, every pod's node and changed flag, every node's
+/// presence and requests, the node count.
+struct Ledger {
+    PlanTotals totals;
+    std::vector<NodeId> podNodes;
+    std::vector<bool> podChanged;
+    std::vector<bool> nodePresent;
+    std::vector<ResourceVector> nodeRequested;
+    std::size_t nodeCount = 0;
+    bool operator==(const Ledger&) const = default;
+};
+
+inline Ledger ledgerOf(const PlacementState& s)
+{
+    Ledger l;
+    l.totals = s.totals();
+    l.nodeCount = s.nodeCount();
+    for (std::uint32_t i = 0; i < s.store().podCount(); ++i) {
+        l.podNodes.push_back(s.podNode(PodId(i)));
+        l.podChanged.push_back(s.podChanged(PodId(i)));
+    }
+    for (std::uint32_t i = 0; i < s.nodeCount(); ++i) {
+        l.nodePresent.push_back(s.nodePresent(NodeId(i)));
+        l.nodeRequested.push_back(s.nodeRequested(NodeId(i)));
+    }
+    return l;
+}
+
+inline PlanAction move(const std::string& ns, const std::string& pod, const std::string& node, bool override = false)
+{
+    PlanAction a;
+    a.type = ActionType::MovePod;
+    a.pod = { ns, pod, "" };
+    a.node = node;
+    a.override = override;
+    return a;
+}
+inline PlanAction onNode(ActionType type, const std::string& node)
+{
+    PlanAction a;
+    a.type = type;
+    a.node = node;
+    return a;
+}
+inline PlanAction inDomain(ActionType type, const std::string& domain)
+{
+    PlanAction a;
+    a.type = type;
+    a.domain = domain;
+    return a;
+}
+
+inline bool hasCode(const std::vector<Reason>& reasons, const std::string& code)
+{
+    for (const Reason& r : reasons)
+        if (r.code() == code)
+            return true;
+    return false;
+}
+
+} // namespace planfixture
