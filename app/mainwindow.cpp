@@ -129,6 +129,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_plan, &PlanController::messageShown, this, [this](const QString& message) {
         m_planStatus->setToolTip(message);
         m_planStatus->setVariants({ message, message.section(QLatin1Char(':'), 0, 0) });
+        m_planStatus->show();
         m_planMessageTimer->start(3 * kMessageMs);
         fitHoverField();
     });
@@ -297,9 +298,14 @@ void MainWindow::createStatusBar()
     m_planStatus = new StatusField(this);
     m_planStatus->setObjectName(QStringLiteral("planStatus"));
     statusBar()->addPermanentWidget(m_planStatus);
+    m_planStatus->hide(); // only while it has a message: the totals never give way to it
     m_planMessageTimer = new QTimer(this);
     m_planMessageTimer->setSingleShot(true);
-    connect(m_planMessageTimer, &QTimer::timeout, this, [this] { m_planStatus->setText(QString()); });
+    connect(m_planMessageTimer, &QTimer::timeout, this, [this] {
+        m_planStatus->setText(QString());
+        m_planStatus->hide();
+        fitHoverField();
+    });
 
     m_progressBar = new QProgressBar(this);
     m_progressBar->setObjectName(QStringLiteral("importProgress"));
