@@ -11,6 +11,7 @@
 #include "views/panels/searchfield.h"
 #include "views/panels/searchindex.h"
 
+#include <QAbstractItemView>
 #include <QAction>
 #include <QDockWidget>
 #include <QFutureWatcher>
@@ -54,6 +55,13 @@ ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map)
     m_problems = new views::ProblemsPanel(window);
     m_pending = new views::PendingPanel(window);
     m_heatmap = new views::HeatmapPanel(window);
+
+    // What-if (issue 6): pods are dragged from the inspector's table onto the map (podmime.h).
+    if (auto* pods = m_nodeInspector->findChild<QAbstractItemView*>(QStringLiteral("nodeInspectorPods"))) {
+        pods->setDragEnabled(true);
+        pods->setDragDropMode(QAbstractItemView::DragOnly);
+        pods->setDefaultDropAction(Qt::MoveAction);
+    }
 
     m_nodeDock = makeDock(window, tr("Node"), QStringLiteral("nodeInspectorDock"), m_nodeInspector, Qt::RightDockWidgetArea);
     m_domainDock

@@ -4,14 +4,18 @@
 
 #include "applog.h"
 #include "explorepanels.h"
+#include "plancontroller.h"
 #include "statusfield.h"
 
 #include "importers/pricing/pricetableloader.h"
 #include "model/metrics/metricregistry.h"
 #include "views/map/maplegend.h"
+#include "views/panels/filterfield.h"
+#include "views/plan/planpanel.h"
 
 #include <QAction>
 #include <QActionGroup>
+#include <QDockWidget>
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEvent>
@@ -28,6 +32,7 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolButton>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 namespace fleet::app {
@@ -73,6 +78,7 @@ QString withFullStop(const QString& sentence)
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_imports(new ImportController(this))
+    , m_undoStack(new QUndoStack(this))
 {
     setWindowTitle(tr("Fleetscope"));
 
@@ -110,9 +116,39 @@ MainWindow::MainWindow(QWidget* parent)
     m_legend = m_map->findChild<views::MapLegend*>();
     m_map->installEventFilter(this);
 
+    m_plan = new PlanController(this, m_map, m_undoStack);
     createMenus();
     createStatusBar();
     m_explore = new ExplorePanels(this, m_map);
+    connect(m_explore->filterField(), &views::FilterField::maskChanged, m_plan, &PlanController::setNodeMask);
+    connect(m_plan, &PlanController::planChanged, this, [this] {
+        applyMetric();
+        for (QAction* a : m_planFileActions)
+            a->setEnabled(m_plan->hasPlan());
+    });
+    connect(m_plan, &PlanController::messageShown, this, [this](const QString& message) {
+        m_planStatus->setToolTip(message);
+        m_planStatus->setVariants({ message, message.section(QLatin1Char(':'), 0, 0) });
+        m_planStatus->show();
+        m_planMessageTimer->start(3 * kMessageMs);
+        fitHoverField();
+    });
+    {
+        // The panel's buttons keep short texts (the Edit menu's name the command).
+        auto* undo = new QAction(tr("Undo"), this);
+        auto* redo = new QAction(tr("Redo"), this);
+        undo->setObjectName(QStringLiteral("planPanelUndo"));
+        redo->setObjectName(QStringLiteral("planPanelRedo"));
+        undo->setEnabled(false);
+        redo->setEnabled(false);
+        connect(undo, &QAction::triggered, m_undoStack, &QUndoStack::undo);
+        connect(redo, &QAction::triggered, m_undoStack, &QUndoStack::redo);
+        connect(m_undoStack, &QUndoStack::canUndoChanged, undo, &QAction::setEnabled);
+        connect(m_undoStack, &QUndoStack::canRedoChanged, redo, &QAction::setEnabled);
+        connect(m_undoStack, &QUndoStack::undoTextChanged, undo, [undo](const QString& t) { undo->setToolTip(tr("Undo %1").arg(t)); });
+        connect(m_undoStack, &QUndoStack::redoTextChanged, redo, [redo](const QString& t) { redo->setToolTip(tr("Redo %1").arg(t)); });
+        m_plan->panel()->addToolActions({ undo, redo });
+    }
 
     connect(m_imports, &ImportController::importStarted, this, &MainWindow::onImportStarted);
     connect(m_imports, &ImportController::progressChanged, this, &MainWindow::onProgress);
@@ -135,6 +171,8 @@ void MainWindow::createMenus()
     open->setObjectName(QStringLiteral("actionOpen"));
     QAction* simulate = file->addAction(tr("Open &Simulated Cluster\u2026"), this, &MainWindow::showSimulateDialog);
     simulate->setObjectName(QStringLiteral("actionSimulate"));
+    file->addSeparator();
+    createPlanMenus(file, nullptr);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -200,7 +238,7 @@ void MainWindow::createMenus()
             tr("Node label key (for example topology.kubernetes.io/zone):"), QLineEdit::Normal, QString(), &ok)
                                 .trimmed();
         if (!ok || key.isEmpty() || !setMetric(QStringLiteral("label:") + key))
-            setMetric(QString::fromStdString(m_map->currentMetric().id())); // restore the check mark
+            setMetric(m_metricId); // restore the check mark
     });
     {
         QString error;
@@ -208,9 +246,12 @@ void MainWindow::createMenus()
     }
     setMetric(m_map->metric());
 
+    createPlanMenus(nullptr, metric);
+
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* reset = view->addAction(tr("&Reset Zoom"), this, [this] { m_map->resetView(); });
     reset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    view->addAction(m_plan->dock()->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Fleetscope"), this, [this] {
@@ -253,6 +294,19 @@ void MainWindow::createStatusBar()
             m_importStatus->setText(QString());
     });
 
+    // The what-if's messages (a refused drop's reasons), apart from the import's.
+    m_planStatus = new StatusField(this);
+    m_planStatus->setObjectName(QStringLiteral("planStatus"));
+    statusBar()->addPermanentWidget(m_planStatus);
+    m_planStatus->hide(); // only while it has a message: the totals never give way to it
+    m_planMessageTimer = new QTimer(this);
+    m_planMessageTimer->setSingleShot(true);
+    connect(m_planMessageTimer, &QTimer::timeout, this, [this] {
+        m_planStatus->setText(QString());
+        m_planStatus->hide();
+        fitHoverField();
+    });
+
     m_progressBar = new QProgressBar(this);
     m_progressBar->setObjectName(QStringLiteral("importProgress"));
     m_progressBar->setMinimumWidth(40);
@@ -276,10 +330,11 @@ void MainWindow::setMetric(views::MapMetric metric)
 
 bool MainWindow::setMetric(const QString& id)
 {
-    const std::shared_ptr<const model::Metric> metric = model::MetricRegistry::builtin().find(id.toStdString());
-    if (!metric)
+    const bool planMetric = !model::planMetricBaseId(id.toStdString()).empty();
+    if (!planMetric && !model::MetricRegistry::builtin().find(id.toStdString()))
         return false;
-    m_map->setMetric(metric);
+    m_metricId = id;
+    applyMetric();
     if (QAction* a = m_metricActions.value(id))
         a->setChecked(true);
     else if (m_otherLabelMetric)
@@ -287,10 +342,103 @@ bool MainWindow::setMetric(const QString& id)
     return true;
 }
 
+void MainWindow::applyMetric()
+{
+    std::shared_ptr<const model::Metric> metric = m_plan ? m_plan->planMetricFor(m_metricId) : nullptr;
+    if (!metric) {
+        // A plan metric without a plan engine shows its base metric.
+        const std::string base(model::planMetricBaseId(m_metricId.toStdString()));
+        metric = model::MetricRegistry::builtin().find(base.empty() ? m_metricId.toStdString() : base);
+    }
+    if (!metric)
+        return;
+    // A plan metric's values change with the plan (same id): always recompute.
+    if (metric->id() == m_map->currentMetric().id())
+        m_map->refreshMetric(metric);
+    else
+        m_map->setMetric(metric);
+}
+
+void MainWindow::createPlanMenus(QMenu* file, QMenu* metric)
+{
+    if (file) {
+        QAction* save = file->addAction(tr("Save &Plan…"), this, &MainWindow::savePlan);
+        save->setObjectName(QStringLiteral("actionSavePlan"));
+        QAction* csv = file->addAction(tr("Export Plan as &CSV…"), this, [this] { exportPlan(false); });
+        csv->setObjectName(QStringLiteral("actionExportPlanCsv"));
+        QAction* script = file->addAction(tr("Export Plan as &kubectl Script…"), this, [this] { exportPlan(true); });
+        script->setObjectName(QStringLiteral("actionExportPlanScript"));
+        m_planFileActions = { save, csv, script };
+        for (QAction* a : m_planFileActions)
+            a->setEnabled(false);
+        QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+        QAction* undo = m_undoStack->createUndoAction(this, tr("&Undo"));
+        undo->setObjectName(QStringLiteral("actionUndo"));
+        undo->setShortcut(QKeySequence::Undo);
+        QAction* redo = m_undoStack->createRedoAction(this, tr("&Redo"));
+        redo->setObjectName(QStringLiteral("actionRedo"));
+        redo->setShortcuts({ QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y) });
+        edit->addAction(undo);
+        edit->addAction(redo);
+    }
+    if (metric) {
+        metric->addSeparator();
+        struct Entry {
+            const char* id;
+            const char* text;
+        };
+        static constexpr Entry kPlanEntries[] = {
+            { "plan-diff-gpu", QT_TR_NOOP("Plan Difference: &GPU Requested") },
+            { "plan-diff-cpu", QT_TR_NOOP("Plan Difference: C&PU Requested") },
+            { "plan-diff-memory", QT_TR_NOOP("Plan Difference: Memor&y Requested") },
+        };
+        for (const Entry& e : kPlanEntries) {
+            const QString id = QLatin1String(e.id);
+            QAction* a = metric->addAction(tr(e.text));
+            a->setCheckable(true);
+            a->setObjectName(QStringLiteral("actionMetric_") + id);
+            a->setToolTip(tr("The requested share under the plan minus now (red gains, blue loses)"));
+            m_metricGroup->addAction(a);
+            connect(a, &QAction::triggered, this, [this, id] { setMetric(id); });
+            m_metricActions.insert(id, a);
+        }
+    }
+}
+
+void MainWindow::savePlan()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Plan"), QStringLiteral("plan.json"), tr("Plan files (*.json)"));
+    restoreMapFocus();
+    if (path.isEmpty())
+        return;
+    const QString error = m_plan->savePlan(path, m_shownFiles, m_shownSimulation);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Save Plan"), withFullStop(error));
+}
+
+void MainWindow::exportPlan(bool kubectlScript)
+{
+    const QString path = kubectlScript
+        ? QFileDialog::getSaveFileName(this, tr("Export Plan as kubectl Script"), QStringLiteral("plan.sh"), tr("Shell scripts (*.sh)"))
+        : QFileDialog::getSaveFileName(this, tr("Export Plan as CSV"), QStringLiteral("plan.csv"), tr("CSV files (*.csv)"));
+    restoreMapFocus();
+    if (path.isEmpty())
+        return;
+    const QString error = m_plan->exportPlan(path, kubectlScript);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Export Plan"), withFullStop(error));
+}
+
+QString MainWindow::planStatusText() const
+{
+    return m_planStatus->text();
+}
+
 bool MainWindow::setPriceOverrideFile(const QString& overrideFile, QString& error)
 {
     try {
-        m_map->setPrices(std::make_shared<const model::PriceTable>(importers::loadPriceTable(overrideFile.toStdString())));
+        m_prices = std::make_shared<const model::PriceTable>(importers::loadPriceTable(overrideFile.toStdString()));
+        m_map->setPrices(m_prices);
         return true;
     } catch (const std::exception& e) {
         error = QString::fromStdString(e.what());
@@ -302,12 +450,16 @@ void MainWindow::openFiles(const QStringList& paths)
 {
     if (paths.isEmpty())
         return;
+    m_requestedFiles = paths;
+    m_requestedSimulation.clear();
     m_imports->startFiles(paths);
 }
 
 void MainWindow::openSimulated(std::size_t nodeCount, std::uint64_t seed)
 {
     m_lastSimulation = { nodeCount, seed };
+    m_requestedFiles.clear();
+    m_requestedSimulation = QStringLiteral("nodes=%1 seed=%2").arg(nodeCount).arg(seed);
     m_imports->startSimulated(nodeCount, seed);
 }
 
@@ -406,6 +558,10 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
     m_cluster = std::move(cluster);
     // The node under the pointer was the previous cluster's: the view reports the next one.
     m_hoverLabel->setText(QString());
+    // The plan first: its metrics read the old plan's ledger, which must not meet the new store.
+    m_shownFiles = m_requestedFiles;
+    m_shownSimulation = m_requestedSimulation;
+    m_plan->setCluster(m_cluster->store, m_cluster->topology, m_prices);
     QElapsedTimer clock;
     clock.start();
     m_map->setCluster(m_cluster->store, m_cluster->topology);
@@ -510,6 +666,8 @@ void MainWindow::fitHoverField()
     int taken = m_totalsLabel->sizeHint().width() + m_warningCountLabel->sizeHint().width() + spacing;
     if (m_importStatus->isVisible())
         taken += m_importStatus->sizeHint().width();
+    if (m_planStatus && m_planStatus->isVisible())
+        taken += m_planStatus->sizeHint().width();
     if (m_progressBar->isVisible())
         taken += m_progressBar->minimumWidth() + m_cancelButton->sizeHint().width();
     const int room = statusBar()->width() - taken;

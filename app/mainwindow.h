@@ -19,6 +19,8 @@ class QLabel;
 class QProgressBar;
 class QTimer;
 class QToolButton;
+class QMenu;
+class QUndoStack;
 
 namespace fleet::views {
 class MapLegend;
@@ -28,6 +30,7 @@ namespace fleet::app {
 
 class StatusField;
 class ExplorePanels;
+class PlanController;
 
 /// `sentence` trimmed, with a full stop added unless it ends with '.', '!' or '?' (an empty
 /// one stays empty): "a.json:3: bad quantity" -> "a.json:3: bad quantity.". Thread: any.
@@ -71,6 +74,11 @@ public:
     [[nodiscard]] ImportController* importController() const noexcept { return m_imports; }
     /// The exploring docks and toolbar (inspectors, problems, pending, heatmap, search, filter).
     [[nodiscard]] ExplorePanels* explorePanels() const noexcept { return m_explore; }
+    /// The what-if plan of the shown cluster (issue 6), its undo stack (Edit menu) and dock.
+    [[nodiscard]] PlanController* planController() const noexcept { return m_plan; }
+    [[nodiscard]] QUndoStack* undoStack() const noexcept { return m_undoStack; }
+    /// The plan's status line (a refused drop's reasons, what an action did), or empty.
+    [[nodiscard]] QString planStatusText() const;
     /// The cluster shown, or null before the first import finished.
     [[nodiscard]] std::shared_ptr<const ImportedCluster> cluster() const noexcept { return m_cluster; }
     /// The status bar's totals text in full, as formatTotals() (empty before the first cluster).
@@ -128,6 +136,11 @@ private:
     void showImportMessage(const QStringList& variants);
     void setBusy(bool busy);
     void updateLegendVisibility();
+    /// Colours the map by m_metricId, through its plan-aware version while a plan exists.
+    void applyMetric();
+    void createPlanMenus(QMenu* file, QMenu* metric);
+    void savePlan();
+    void exportPlan(bool kubectlScript);
     /// After a dialog closed: activates the window again and gives the map the keyboard
     /// focus. Without a window manager (Xvfb, some kiosk setups) nothing re-activates the
     /// window, and its shortcuts stayed dead until the map was clicked (user trial).
@@ -142,6 +155,16 @@ private:
     ImportController* m_imports = nullptr;
     views::FleetMapView* m_map = nullptr;
     ExplorePanels* m_explore = nullptr;
+    QUndoStack* m_undoStack = nullptr;
+    PlanController* m_plan = nullptr;
+    QString m_metricId = QStringLiteral("gpu"); // the metric chosen (the map may show its plan version)
+    std::shared_ptr<const model::PriceTable> m_prices;
+    // The source of the requested and of the shown cluster, for a saved plan.
+    QStringList m_requestedFiles, m_shownFiles;
+    QString m_requestedSimulation, m_shownSimulation;
+    StatusField* m_planStatus = nullptr;
+    QTimer* m_planMessageTimer = nullptr;
+    QList<QAction*> m_planFileActions;
     std::shared_ptr<const ImportedCluster> m_cluster;
     QString m_pendingLabel;
     QString m_errorMessage; // plain text of the error banner

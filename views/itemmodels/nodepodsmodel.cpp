@@ -1,6 +1,7 @@
 #include "nodepodsmodel.h"
 
 #include "itemmodelroles.h"
+#include "podmime.h"
 
 #include <algorithm>
 
@@ -106,6 +107,27 @@ QVariant NodePodsModel::data(const QModelIndex& index, int role) const
                                                               : model::CoreResource::Gpu)
         : m_extended[static_cast<std::size_t>(column - FirstExtendedColumn)];
     return formatResourceAmount(*m_store, key, v);
+}
+
+Qt::ItemFlags NodePodsModel::flags(const QModelIndex& index) const
+{
+    Qt::ItemFlags f = QAbstractTableModel::flags(index);
+    if (index.isValid())
+        f |= Qt::ItemIsDragEnabled;
+    return f;
+}
+
+QStringList NodePodsModel::mimeTypes() const
+{
+    return { QString::fromLatin1(kPodMimeType) };
+}
+
+QMimeData* NodePodsModel::mimeData(const QModelIndexList& indexes) const
+{
+    for (const QModelIndex& index : indexes)
+        if (index.isValid() && index.model() == this && m_store)
+            return makePodMimeData(*m_store, podAt(index.row()));
+    return nullptr;
 }
 
 QVariant NodePodsModel::headerData(int section, Qt::Orientation orientation, int role) const

@@ -47,6 +47,13 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    /// Rows are drag-enabled: a pod can be dragged onto the fleet map (what-if, issue 6).
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    /// kPodMimeType (podmime.h).
+    QStringList mimeTypes() const override;
+    /// The pod of the first index's row (makePodMimeData()); null for no valid index.
+    QMimeData* mimeData(const QModelIndexList& indexes) const override;
+    Qt::DropActions supportedDragActions() const override { return Qt::MoveAction | Qt::CopyAction; }
 
 private:
     std::int64_t amount(model::PodId pod, int column) const noexcept;

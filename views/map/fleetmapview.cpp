@@ -8,14 +8,22 @@
 #include "views/map/layers/domainframelayer.h"
 #include "views/map/layers/markerlayer.h"
 #include "views/map/layers/nodedetaillayer.h"
+#include "views/map/layers/planlayer.h"
 #include "views/map/layers/selectionlayer.h"
 #include "views/map/layers/texelimagelayer.h"
 #include "views/map/maplayout.h"
 #include "views/map/maplegend.h"
 #include "views/map/nodetooltip.h"
+#include "views/map/planmarks.h"
+#include "views/map/podstrips.h"
+#include "views/itemmodels/podmime.h"
 #include "views/vtk/vtkopenglwidget.h"
 
+#include <QContextMenuEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QElapsedTimer>
+#include <QMimeData>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLoggingCategory>
@@ -98,6 +106,7 @@ struct FleetMapView::Private {
     DomainFrameLayer* frames = nullptr;
     BreadcrumbLayer* breadcrumb = nullptr;
     MarkerLayer* markers = nullptr;
+    PlanLayer* plan = nullptr;
 
     // Camera: world coordinates of the view centre and world units (cells) per logical pixel.
     double centerX = 0, centerY = 0, unitsPerPixel = 1;
@@ -109,6 +118,22 @@ struct FleetMapView::Private {
     QPointF pressPos, lastPos;
     DomainId pressLabel;
     NodeId hovered;
+    // What-if: a press on a pod strip drags the pod instead of panning (podDrag), as does a
+    // drag with pod mime data from another widget (external).
+    model::PodId pressPod;
+    bool podDrag = false;
+    bool externalDrag = false;
+    [[nodiscard]] model::PodId podAtGl(const QPointF& glPos) const;
+    void emitDragMove(const QPointF& glPos, const QPoint& globalPos, Qt::KeyboardModifiers modifiers)
+    {
+        emit q->podDragMoved(nodeAtGl(glPos), frames->labelAt(glPos), globalPos, modifiers);
+    }
+    void endPodDrag()
+    {
+        podDrag = externalDrag = false;
+        pressPod = {};
+        gl->unsetCursor();
+    }
 
     template <class Layer>
     Layer* addLayer()
@@ -225,9 +250,11 @@ FleetMapView::FleetMapView(QWidget* parent)
 {
     qRegisterMetaType<fleet::model::NodeId>();
     qRegisterMetaType<fleet::model::DomainId>();
+    qRegisterMetaType<fleet::model::PodId>();
     d->q = this;
     d->gl = new VtkOpenGLWidget(this);
     d->gl->setMouseTracking(true);
+    d->gl->setAcceptDrops(true); // pods dragged from the node inspector (what-if)
     // Keyboard navigation: the GL widget takes focus on click, wheel and tab, and the view
     // forwards its own focus there, so setFocus() on the view (or a dialog closing and Qt
     // restoring the focus) reaches the map's key handling.
@@ -266,6 +293,7 @@ void FleetMapView::Private::buildLayers()
     frames->setBaseFont(q->font());
     addLayer<NodeDetailLayer>(); // inside cells; the labels sit in gutters, so order is free
     markers = addLayer<MarkerLayer>();
+    plan = addLayer<PlanLayer>();
     addLayer<SelectionLayer>();
     breadcrumb = addLayer<BreadcrumbLayer>();
     breadcrumb->setBaseFont(q->font());
@@ -283,6 +311,11 @@ void FleetMapView::setCluster(std::shared_ptr<const model::ClusterStore> store, 
     d->scene.selected = {};
     d->scene.mask.reset();
     d->scene.problemNodes.clear();
+    d->scene.dragFeasible.reset();
+    d->scene.dragTarget = {};
+    d->scene.dragDomain = {};
+    d->scene.planMarks.reset();
+    d->endPodDrag();
     d->userMovedView = false;
     d->updateMetricContext();
     d->relayout();
@@ -612,7 +645,53 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
         });
         return false;
     case QEvent::KeyPress:
+        if (podDrag && !externalDrag && static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape) {
+            pressed = false;
+            endPodDrag();
+            emit q->podDragCancelled();
+            return true;
+        }
         return handleKey(static_cast<QKeyEvent*>(event));
+    case QEvent::ContextMenu: {
+        auto* e = static_cast<QContextMenuEvent*>(event);
+        emit q->contextMenuRequested(nodeAtGl(e->pos()), frames->labelAt(e->pos()), e->globalPos());
+        return true;
+    }
+    case QEvent::DragEnter: {
+        auto* e = static_cast<QDragEnterEvent*>(event);
+        const model::PodId pod = podFromMimeData(e->mimeData());
+        if (!pod.isValid() || !scene.store || pod.index() >= scene.store->podCount())
+            return false;
+        e->acceptProposedAction();
+        podDrag = externalDrag = true;
+        emit q->podDragStarted(pod, e->modifiers());
+        emitDragMove(e->position(), gl->mapToGlobal(e->position().toPoint()), e->modifiers());
+        return true;
+    }
+    case QEvent::DragMove: {
+        auto* e = static_cast<QDragMoveEvent*>(event);
+        if (!externalDrag)
+            return false;
+        e->acceptProposedAction();
+        emitDragMove(e->position(), gl->mapToGlobal(e->position().toPoint()), e->modifiers());
+        return true;
+    }
+    case QEvent::DragLeave:
+        if (!externalDrag)
+            return false;
+        endPodDrag();
+        emit q->podDragCancelled();
+        return true;
+    case QEvent::Drop: {
+        auto* e = static_cast<QDropEvent*>(event);
+        if (!externalDrag)
+            return false;
+        e->acceptProposedAction();
+        endPodDrag();
+        emit q->podDropped(nodeAtGl(e->position()), frames->labelAt(e->position()), gl->mapToGlobal(e->position().toPoint()),
+            e->modifiers());
+        return true;
+    }
     case QEvent::MouseButtonPress: {
         auto* e = static_cast<QMouseEvent*>(event);
         if (e->button() != Qt::LeftButton)
@@ -622,6 +701,7 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
         dragging = false;
         pressPos = lastPos = e->position();
         pressLabel = frames->labelAt(e->position());
+        pressPod = podAtGl(e->position());
         return true;
     }
     case QEvent::MouseButtonDblClick: {
@@ -640,6 +720,18 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
         auto* e = static_cast<QMouseEvent*>(event);
         scene.pointerPos = e->position();
         scene.pointerInside = true;
+        if (pressed && podDrag) {
+            emitDragMove(e->position(), e->globalPosition().toPoint(), e->modifiers());
+            return true;
+        }
+        if (pressed && pressPod.isValid() && QLineF(pressPos, e->position()).length() > kClickSlopPx) {
+            podDrag = true;
+            QToolTip::hideText();
+            gl->setCursor(Qt::DragMoveCursor);
+            emit q->podDragStarted(pressPod, e->modifiers());
+            emitDragMove(e->position(), e->globalPosition().toPoint(), e->modifiers());
+            return true;
+        }
         if (pressed) {
             if (!dragging && QLineF(pressPos, e->position()).length() > kClickSlopPx) {
                 dragging = true;
@@ -670,6 +762,13 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
         if (e->button() != Qt::LeftButton || !pressed)
             return false;
         pressed = false;
+        if (podDrag) {
+            endPodDrag();
+            emit q->podDropped(nodeAtGl(e->position()), frames->labelAt(e->position()), e->globalPosition().toPoint(),
+                e->modifiers());
+            return true;
+        }
+        pressPod = {};
         if (dragging) {
             dragging = false;
             gl->unsetCursor();
@@ -815,6 +914,82 @@ void FleetMapView::zoomToDomain(DomainId dom)
 void FleetMapView::zoomToSelection()
 {
     zoomToNode(d->scene.selected);
+}
+
+model::PodId FleetMapView::Private::podAtGl(const QPointF& glPos) const
+{
+    if (!scene.hasMap() || 1.0 / unitsPerPixel < NodeDetailLayer::kDetailMinPx)
+        return {};
+    const NodeId n = cellNodeAtGl(glPos);
+    if (!n.isValid())
+        return {};
+    // The cell as the detail layer draws it: snapped to whole pixels.
+    const CellPos cell = scene.layout.nodeCell(n);
+    const QRectF raw = camera().cellsToWidget(cell.x, cell.y, 1, 1).normalized();
+    const QRectF snapped(QPointF(std::floor(raw.left()), std::floor(raw.top())), QPointF(std::floor(raw.right()), std::floor(raw.bottom())));
+    return podStripAt(scene, n, snapped, glPos);
+}
+
+void FleetMapView::setDragShading(std::shared_ptr<const std::vector<std::uint8_t>> feasible)
+{
+    d->scene.dragFeasible = std::move(feasible);
+    if (!d->scene.dragFeasible) {
+        d->scene.dragTarget = {};
+        d->scene.dragDomain = {};
+    }
+    d->notify(MapLayer::DragChanged);
+}
+
+void FleetMapView::setDragTarget(NodeId node, bool feasible, DomainId domain)
+{
+    if (node == d->scene.dragTarget && feasible == d->scene.dragTargetFeasible && domain == d->scene.dragDomain)
+        return;
+    d->scene.dragTarget = node;
+    d->scene.dragTargetFeasible = feasible;
+    d->scene.dragDomain = domain;
+    d->notify(MapLayer::DragChanged);
+}
+
+void FleetMapView::setPlanMarks(std::shared_ptr<const PlanMarks> marks)
+{
+    d->scene.planMarks = std::move(marks);
+    d->notify(MapLayer::PlanChanged);
+}
+
+void FleetMapView::refreshMetric(std::shared_ptr<const model::Metric> metric)
+{
+    if (metric && metric != d->scene.metricRef) {
+        d->scene.metricRef = std::move(metric);
+        d->legend->setMetric(d->scene.metricRef); // computes the metric's column
+    } else {
+        d->legend->setContext(d->scene.metricContext); // computes it again
+    }
+    d->scene.metric = d->legend->metric();
+    d->scene.column = d->scene.metricContext ? &d->legend->column() : nullptr;
+    d->notify(MapLayer::MetricChanged);
+}
+
+model::PodId FleetMapView::podAt(const QPoint& pos) const
+{
+    const QPoint local = pos - d->gl->pos();
+    if (!d->gl->rect().contains(local))
+        return {};
+    return d->podAtGl(QPointF(local) + QPointF(0.5, 0.5));
+}
+
+DomainId FleetMapView::domainLabelAt(const QPoint& pos) const
+{
+    return d->frames->labelAt(QPointF(pos - d->gl->pos()) + QPointF(0.5, 0.5));
+}
+
+bool FleetMapView::isDraggingPod() const
+{
+    return d->podDrag;
+}
+
+double FleetMapView::lastShadeMs() const
+{
+    return d->plan->lastShadeMs();
 }
 
 QString FleetMapView::breadcrumbText() const

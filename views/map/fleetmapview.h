@@ -34,6 +34,8 @@ class Topology;
 
 namespace fleet::views {
 
+struct PlanMarks;
+
 // MapMetric (GpuRequested, CpuRequested, MemoryRequested) is declared in mapmetric.h.
 
 /// The map widget (a VTK-driven QOpenGLWidget plus its legend, a Qt widget at its right).
@@ -114,6 +116,28 @@ public:
     /// to the whole fleet.
     [[nodiscard]] QString breadcrumbText() const;
 
+    // ---- what-if (issue 6; views/map/layers/planlayer.h draws these) ------------------
+    /// While a pod is dragged: one byte per store node, 1 when it could take the pod
+    /// (PodFeasibility::feasibleNodes); infeasible nodes are shaded. Null ends the shading.
+    void setDragShading(std::shared_ptr<const std::vector<std::uint8_t>> feasible);
+    /// The drag's target: the node under the pointer (ringed green or red by `feasible`) and
+    /// the domain label under it (a workload's target).
+    void setDragTarget(model::NodeId node, bool feasible, model::DomainId domain = {});
+    /// The plan's outlines and marks (null: none).
+    void setPlanMarks(std::shared_ptr<const PlanMarks> marks);
+    /// Computes the metric's values again (a plan-aware metric whose plan changed) and
+    /// recolours; `metric`, when given, replaces the current one even when its id is the same.
+    void refreshMetric(std::shared_ptr<const model::Metric> metric = {});
+    /// The pod whose strip is drawn at a widget position (zoomed in: NodeDetailLayer), or an
+    /// invalid id.
+    [[nodiscard]] model::PodId podAt(const QPoint& pos) const;
+    /// The domain whose label is drawn at a widget position, or an invalid id.
+    [[nodiscard]] model::DomainId domainLabelAt(const QPoint& pos) const;
+    /// True from podDragStarted until podDropped or podDragCancelled.
+    [[nodiscard]] bool isDraggingPod() const;
+    /// Milliseconds the plan layer took to build the last drag's shading image.
+    [[nodiscard]] double lastShadeMs() const;
+
     struct Private;
 
 signals:
@@ -128,6 +152,21 @@ signals:
     /// A domain label was clicked (a double-click also zooms to it).
     void domainActivated(fleet::model::DomainId domain);
 
+    /// A pod drag began: a press on a pod strip of the zoomed map moved past the click slop,
+    /// or a drag with PodMime data (the node inspector's pod table) entered the map.
+    /// `modifiers` at its start (Alt: the pod's whole workload).
+    void podDragStarted(fleet::model::PodId pod, Qt::KeyboardModifiers modifiers);
+    /// The dragged pod is over `node` (invalid: none) and the domain label `label` (invalid: none).
+    void podDragMoved(fleet::model::NodeId node, fleet::model::DomainId label, const QPoint& globalPos,
+        Qt::KeyboardModifiers modifiers);
+    /// The pod was released over `node` / `label` (either may be invalid). Ends the drag.
+    void podDropped(fleet::model::NodeId node, fleet::model::DomainId label, const QPoint& globalPos,
+        Qt::KeyboardModifiers modifiers);
+    /// The drag left the map or Escape was pressed. Ends the drag.
+    void podDragCancelled();
+    /// A context menu was asked for over `node` and/or the domain label `label`.
+    void contextMenuRequested(fleet::model::NodeId node, fleet::model::DomainId label, const QPoint& globalPos);
+
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
@@ -139,3 +178,4 @@ private:
 
 Q_DECLARE_METATYPE(fleet::model::NodeId)
 Q_DECLARE_METATYPE(fleet::model::DomainId)
+Q_DECLARE_METATYPE(fleet::model::PodId)

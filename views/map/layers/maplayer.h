@@ -13,7 +13,8 @@
 //
 // Stack order (bottom to top): VTK actors in the order the layers attach them (texel
 // image with the filter's dimming, domain frames), then the QPainter overlay in layer order (cell
-// gaps and per-node detail, domain labels, markers, selection, breadcrumb).
+// gaps and per-node detail, domain labels, markers, the plan (drag shading, plan marks), selection,
+// breadcrumb).
 // Thread: GUI thread only. VTK headers stay in the layers' .cpp files.
 
 #include "model/clusterstore.h"
@@ -38,6 +39,8 @@ class QPainter;
 class vtkRenderer;
 
 namespace fleet::views {
+
+struct PlanMarks; // views/map/planmarks.h
 
 /// The map's 2D camera: world x = cell column, world y = layout height - cell row (row 0 of
 /// cells at the top), `unitsPerPixel` world units (cells) per logical pixel, centred on
@@ -110,6 +113,16 @@ struct MapScene {
     /// is inside (never a position the pointer merely rests at when the window appears).
     bool pointerInside = false;
     QPointF pointerPos;
+    /// While a pod is dragged (what-if, issue 6): one byte per node (PodFeasibility::feasibleNodes),
+    /// 1 when the node could take the pod; null when nothing is dragged. The plan layer shades it.
+    std::shared_ptr<const std::vector<std::uint8_t>> dragFeasible;
+    /// The node the dragged pod is over (invalid: none), whether it could take it, and the
+    /// domain label it is over (a workload drag's target).
+    model::NodeId dragTarget;
+    bool dragTargetFeasible = false;
+    model::DomainId dragDomain;
+    /// What the plan changed, for its outlines and marks; null: no plan.
+    std::shared_ptr<const PlanMarks> planMarks;
     /// The camera the view fits the whole map with (to tell "zoomed in").
     double fittedUnitsPerPixel = 1;
     /// Asks for one more frame (merged: one per event-loop turn).
@@ -138,6 +151,8 @@ public:
         SelectionChanged = 4,
         MaskChanged = 8,
         ProblemsChanged = 16,
+        DragChanged = 32, // dragFeasible, dragTarget, dragDomain
+        PlanChanged = 64, // planMarks
     };
 
     /// Once, when the layer joins the stack: add its VTK actors to `renderer`.

@@ -1,0 +1,58 @@
+#include "plancommand.h"
+
+#include <stdexcept>
+
+namespace fleet::app {
+
+PlanCommand::PlanCommand(std::shared_ptr<model::PlanEngine> engine, model::PlanAction action, QString text,
+    std::function<void()> changed, QUndoCommand* parent)
+    : QUndoCommand(std::move(text), parent)
+    , m_engine(std::move(engine))
+    , m_action(std::move(action))
+    , m_changed(std::move(changed))
+{
+}
+
+void PlanCommand::redo()
+{
+    const std::size_t before = m_engine->applied().size();
+    try {
+        const model::AppliedAction& result = m_engine->apply(m_action);
+        if (m_engine->applied().size() == before) {
+            m_refused = result;
+            m_refusedOnce = true;
+            setObsolete(true);
+        } else {
+            m_applied = true;
+            m_index = before;
+        }
+    } catch (const std::invalid_argument& e) {
+        m_refused = {};
+        m_refused.action = m_action;
+        m_refused.holds = false;
+        m_refused.reasons.push_back(model::makeReason(model::ReasonKind::NoFeasibleNode, {}, e.what()));
+        m_refusedOnce = true;
+        setObsolete(true);
+    }
+    if (m_refusedOnce && m_onRefused)
+        m_onRefused(m_refused);
+    if (m_changed && m_applied)
+        m_changed();
+}
+
+void PlanCommand::undo()
+{
+    if (!m_applied)
+        return;
+    m_engine->undo();
+    m_applied = false;
+    if (m_changed)
+        m_changed();
+}
+
+const model::AppliedAction* PlanCommand::applied() const noexcept
+{
+    return m_applied && m_index < m_engine->applied().size() ? &m_engine->applied()[m_index] : nullptr;
+}
+
+} // namespace fleet::app

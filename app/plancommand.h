@@ -1,0 +1,51 @@
+#pragma once
+// One what-if action as an undoable command (issue 6; STYLE.md "Edits": a drop is one command).
+
+#include "model/plan/plan.h"
+
+#include <QUndoCommand>
+
+#include <functional>
+#include <memory>
+
+namespace fleet::app {
+
+/// Wraps PlanEngine::apply (redo) and PlanEngine::undo (undo) of one PlanAction. The stack
+/// guarantees last-in first-out, so undo() always reverts the engine's last applied action,
+/// which is this one. An action the engine refuses (not appended to applied()) makes the
+/// command obsolete after its first redo, so QUndoStack::push() drops it; refused() then
+/// gives what the engine said. `changed` is called after every redo and undo (the app
+/// refreshes the map and the plan panel). Throws nothing: an std::invalid_argument from the
+/// engine (a pod, node or domain that does not exist) is kept as a refusal with its message.
+/// Thread: GUI thread.
+class PlanCommand : public QUndoCommand {
+public:
+    PlanCommand(std::shared_ptr<model::PlanEngine> engine, model::PlanAction action, QString text,
+        std::function<void()> changed, QUndoCommand* parent = nullptr);
+
+    void redo() override;
+    void undo() override;
+
+    [[nodiscard]] const model::PlanAction& action() const noexcept { return m_action; }
+    /// Called with what the engine said when it refuses the action (before push() deletes
+    /// the obsolete command).
+    void setRefusedHandler(std::function<void(const model::AppliedAction&)> handler) { m_onRefused = std::move(handler); }
+    /// True when the first redo was refused (the command is obsolete).
+    [[nodiscard]] bool wasRefused() const noexcept { return m_refusedOnce; }
+    /// The refused action with its reasons (valid after a refused redo).
+    [[nodiscard]] const model::AppliedAction& refused() const noexcept { return m_refused; }
+    /// The applied action (valid while applied).
+    [[nodiscard]] const model::AppliedAction* applied() const noexcept;
+
+private:
+    std::shared_ptr<model::PlanEngine> m_engine;
+    model::PlanAction m_action;
+    std::function<void()> m_changed;
+    std::function<void(const model::AppliedAction&)> m_onRefused;
+    model::AppliedAction m_refused;
+    bool m_refusedOnce = false;
+    bool m_applied = false;
+    std::size_t m_index = 0; // in PlanEngine::applied() while applied
+};
+
+} // namespace fleet::app

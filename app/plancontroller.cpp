@@ -1,0 +1,514 @@
+#include "plancontroller.h"
+
+#include "plancommand.h"
+
+#include "importers/plan/planfile.h"
+#include "model/domainpath.h"
+#include "model/scheduling/filters.h"
+#include "views/plan/planactionsmodel.h"
+#include "views/plan/planmarksbuilder.h"
+#include "views/plan/planpanel.h"
+
+#include <QCryptographicHash>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFutureWatcher>
+#include <QMainWindow>
+#include <QMenu>
+#include <QSaveFile>
+#include <QToolTip>
+#include <QUndoStack>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <cmath>
+
+namespace fleet::app {
+
+namespace {
+
+QString s(std::string_view v)
+{
+    return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
+}
+
+QString reasonsText(const std::vector<model::Reason>& reasons)
+{
+    return views::planReasonsText(reasons);
+}
+
+// Reason lines for a tooltip: one per reason, at most a dozen.
+QString reasonLines(const std::vector<model::Reason>& reasons)
+{
+    QStringList lines;
+    for (const model::Reason& r : reasons) {
+        if (lines.size() == 12) {
+            lines << QObject::tr("\u2026 and %1 more").arg(reasons.size() - 12);
+            break;
+        }
+        lines << QStringLiteral("\u2022 %1 <code>%2</code>").arg(s(r.message).toHtmlEscaped(), s(r.code()).toHtmlEscaped());
+    }
+    return lines.join(QStringLiteral("<br>"));
+}
+
+} // namespace
+
+PlanController::PlanController(QMainWindow* window, views::FleetMapView* map, QUndoStack* stack)
+    : QObject(window)
+    , m_window(window)
+    , m_map(map)
+    , m_stack(stack)
+{
+    m_panel = new views::PlanPanel(window);
+    m_dock = new QDockWidget(tr("Plan"), window);
+    m_dock->setObjectName(QStringLiteral("planDock"));
+    m_dock->setWidget(m_panel);
+    window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
+    m_dock->hide();
+    connect(m_panel, &views::PlanPanel::undoBackToRequested, this, &PlanController::undoBackTo);
+
+    connect(m_map, &views::FleetMapView::podDragStarted, this, &PlanController::onDragStarted);
+    connect(m_map, &views::FleetMapView::podDragMoved, this, &PlanController::onDragMoved);
+    connect(m_map, &views::FleetMapView::podDropped, this, &PlanController::onDropped);
+    connect(m_map, &views::FleetMapView::podDragCancelled, this, &PlanController::onDragCancelled);
+    connect(m_map, &views::FleetMapView::contextMenuRequested, this, &PlanController::onContextMenu);
+}
+
+PlanController::~PlanController() = default;
+
+bool PlanController::hasPlan() const noexcept
+{
+    return m_engine && !m_engine->applied().empty();
+}
+
+void PlanController::setCluster(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology,
+    std::shared_ptr<const model::PriceTable> prices)
+{
+    endDrag();
+    m_stack->clear(); // its commands hold the old engine
+    m_store = std::move(store);
+    m_topology = std::move(topology);
+    m_mask.reset();
+    m_prices.clear();
+    installEngine(nullptr);
+    const std::uint64_t generation = ++m_generation;
+    if (!m_store || !m_topology)
+        return;
+    if (prices) {
+        const model::MetricContext context(*m_store, prices.get());
+        m_prices.resize(m_store->nodeCount());
+        for (std::size_t i = 0; i < m_prices.size(); ++i) {
+            const double p = context.nodeDollarsPerHour(model::NodeId(static_cast<std::uint32_t>(i)));
+            m_prices[i] = std::isnan(p) ? 0.0 : p;
+        }
+    }
+    // The ledger's indexes are O(nodes + pods): on a worker over the immutable store.
+    auto* watcher = new QFutureWatcher<std::shared_ptr<model::PlanEngine>>(this);
+    connect(watcher, &QFutureWatcher<std::shared_ptr<model::PlanEngine>>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation == m_generation) // else a newer cluster replaced this one
+            installEngine(watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run([store = m_store, topology = m_topology, prices = m_prices] {
+        return std::make_shared<model::PlanEngine>(*store, *topology, prices);
+    }));
+}
+
+void PlanController::buildEngineNow()
+{
+    if (!m_store || !m_topology)
+        return;
+    ++m_generation; // drops the worker's result
+    installEngine(std::make_shared<model::PlanEngine>(*m_store, *m_topology, m_prices));
+}
+
+void PlanController::installEngine(std::shared_ptr<model::PlanEngine> engine)
+{
+    m_engine = std::move(engine);
+    m_panel->setPlan(m_engine ? m_store : nullptr, m_engine);
+    m_map->setPlanMarks(nullptr);
+    if (m_engine)
+        emit engineReady();
+    emit planChanged();
+}
+
+std::shared_ptr<const model::Metric> PlanController::planMetricFor(const QString& id) const
+{
+    if (!m_engine)
+        return nullptr;
+    // Aliasing: the metric keeps the engine (and so its state) alive.
+    std::shared_ptr<const model::PlacementState> state(m_engine, &m_engine->state());
+    const std::string key = id.toStdString();
+    if (key.starts_with("plan-diff-"))
+        return model::makePlanMetric(state, model::planMetricBaseId(key), model::PlanMetricKind::Difference);
+    if (key.starts_with("plan-"))
+        return model::makePlanMetric(state, model::planMetricBaseId(key), model::PlanMetricKind::After);
+    if (hasPlan())
+        return model::makePlanMetric(state, key, model::PlanMetricKind::After); // null for other ids
+    return nullptr;
+}
+
+QString PlanController::podText(model::PodId pod) const
+{
+    return s(m_store->podNamespace(pod)) + QLatin1Char('/') + s(m_store->podName(pod));
+}
+
+QString PlanController::nodeText(model::NodeId node) const
+{
+    return m_engine ? s(m_engine->state().nodeName(node)) : s(m_store->nodeName(node));
+}
+
+QString PlanController::domainText(model::DomainId domain) const
+{
+    return s(m_topology->domainName(domain));
+}
+
+bool PlanController::workloadDraggable(model::WorkloadId w) const
+{
+    if (!w.isValid() || w.index() >= m_store->workloadCount())
+        return false;
+    switch (m_store->workloadKind(w)) {
+    case model::OwnerKind::Deployment:
+    case model::OwnerKind::ReplicaSet:
+    case model::OwnerKind::StatefulSet:
+    case model::OwnerKind::Job:
+    case model::OwnerKind::JobSet:
+    case model::OwnerKind::LeaderWorkerSet:
+    case model::OwnerKind::TrainingJob:
+    case model::OwnerKind::VolcanoJob:
+        return true;
+    default:
+        return false;
+    }
+}
+
+void PlanController::showMessage(const QString& message, const QPoint& globalPos)
+{
+    m_lastMessage = message;
+    if (!globalPos.isNull())
+        QToolTip::showText(globalPos, message.toHtmlEscaped(), m_map);
+    emit messageShown(message);
+}
+
+// ---- drags ----------------------------------------------------------------------------
+
+void PlanController::onDragStarted(model::PodId pod, Qt::KeyboardModifiers modifiers)
+{
+    endDrag();
+    if (!m_store || pod.index() >= m_store->podCount())
+        return;
+    if (!m_engine) {
+        showMessage(tr("The what-if is still being prepared for this cluster; try again in a moment."));
+        return;
+    }
+    QElapsedTimer timer;
+    timer.start();
+    m_dragPod = pod;
+    if (modifiers & Qt::AltModifier) {
+        const model::WorkloadId w = m_store->podWorkload(pod);
+        if (workloadDraggable(w))
+            m_dragWorkload = w;
+    }
+    m_feasibility = std::make_unique<model::PodFeasibility>(m_engine->state(), pod);
+    m_feasible = std::make_shared<std::vector<std::uint8_t>>();
+    m_feasibility->feasibleNodes(*m_feasible);
+    m_feasible->resize(m_store->nodeCount()); // the map's nodes (added nodes are not drawn)
+    m_lastFeasibilityMs = timer.nsecsElapsed() / 1e6;
+    m_map->setDragShading(m_feasible);
+}
+
+void PlanController::onDragMoved(model::NodeId node, model::DomainId label, const QPoint& globalPos, Qt::KeyboardModifiers)
+{
+    if (!m_feasibility)
+        return;
+    if (m_dragWorkload.isValid()) {
+        const model::DomainId target = label.isValid() ? label : node.isValid() ? m_topology->nodeDomain(node) : model::DomainId {};
+        m_map->setDragTarget(node, true, target);
+        if (target.isValid())
+            QToolTip::showText(globalPos,
+                tr("Drop to place %1 %2/%3 (every pod) in %4")
+                    .arg(s(model::ownerKindName(m_store->workloadKind(m_dragWorkload))), s(m_store->workloadNamespace(m_dragWorkload)),
+                        s(m_store->workloadName(m_dragWorkload)), domainText(target).toHtmlEscaped()),
+                m_map);
+        return;
+    }
+    const bool feasible = node.isValid() && m_feasibility->feasible(node);
+    m_map->setDragTarget(node, feasible, label);
+    if (!node.isValid()) {
+        QToolTip::hideText();
+        return;
+    }
+    if (feasible) {
+        QToolTip::showText(globalPos, tr("<b>%1</b> can take %2").arg(nodeText(node).toHtmlEscaped(), podText(m_dragPod).toHtmlEscaped()), m_map);
+        return;
+    }
+    const model::Verdict v = m_feasibility->verdict(node);
+    QToolTip::showText(globalPos,
+        tr("<b>%1</b> cannot take %2:<br>%3").arg(nodeText(node).toHtmlEscaped(), podText(m_dragPod).toHtmlEscaped(), reasonLines(v.reasons)),
+        m_map);
+}
+
+void PlanController::onDropped(model::NodeId node, model::DomainId label, const QPoint& globalPos, Qt::KeyboardModifiers modifiers)
+{
+    const model::PodId pod = m_dragPod;
+    const model::WorkloadId workload = m_dragWorkload;
+    const bool dragging = m_feasibility != nullptr;
+    endDrag();
+    if (!dragging)
+        return;
+    QToolTip::hideText();
+    if (workload.isValid()) {
+        const model::DomainId target = label.isValid() ? label : node.isValid() ? m_topology->nodeDomain(node) : model::DomainId {};
+        if (target.isValid())
+            placeWorkload(workload, target);
+        return;
+    }
+    if (!node.isValid())
+        return;
+    if (!movePod(pod, node, modifiers & Qt::ShiftModifier) && !m_lastMessage.isEmpty())
+        showMessage(m_lastMessage, globalPos);
+}
+
+void PlanController::onDragCancelled()
+{
+    endDrag();
+    QToolTip::hideText();
+}
+
+void PlanController::endDrag()
+{
+    const bool was = m_feasibility != nullptr;
+    m_feasibility.reset();
+    m_feasible.reset();
+    m_dragPod = {};
+    m_dragWorkload = {};
+    if (was)
+        m_map->setDragShading(nullptr);
+}
+
+// ---- commands ---------------------------------------------------------------------------
+
+bool PlanController::pushAction(const model::PlanAction& action, const QString& text, QString* refusal)
+{
+    auto* command = new PlanCommand(m_engine, action, text, [this] { afterChange(); });
+    command->setRefusedHandler([refusal](const model::AppliedAction& r) {
+        if (refusal)
+            *refusal = views::planReasonsText(r.reasons);
+    });
+    const std::size_t before = m_engine->applied().size();
+    m_stack->push(command); // redo() runs here; a refused command is obsolete and push() deletes it
+    return m_engine->applied().size() > before;
+}
+
+bool PlanController::movePod(model::PodId pod, model::NodeId node, bool override)
+{
+    if (!m_engine || !m_store || pod.index() >= m_store->podCount() || !node.isValid())
+        return false;
+    const model::PlacementState& state = m_engine->state();
+    if (state.podNode(pod) == node) {
+        showMessage(tr("%1 is on %2 already.").arg(podText(pod), nodeText(node)));
+        return false;
+    }
+    const model::Verdict verdict = model::checkMove(state, pod, node);
+    const model::PodFeasibility feasibility(state, pod);
+    if (!verdict.feasible && (!override || feasibility.immovable())) {
+        showMessage(tr("Cannot move %1 to %2: %3.%4")
+                        .arg(podText(pod), nodeText(node), reasonsText(verdict.reasons),
+                            feasibility.immovable() ? QString() : tr(" Shift+drop applies it anyway, as a violation.")));
+        return false;
+    }
+    model::PlanAction a;
+    a.type = model::ActionType::MovePod;
+    a.pod = { std::string(m_store->podNamespace(pod)), std::string(m_store->podName(pod)), std::string(m_store->podUid(pod)) };
+    a.node = std::string(state.nodeName(node));
+    a.override = !verdict.feasible;
+    QString refusal;
+    if (!pushAction(a, tr("Move %1 to %2").arg(podText(pod), nodeText(node)), &refusal)) {
+        showMessage(tr("Cannot move %1 to %2: %3.").arg(podText(pod), nodeText(node), refusal));
+        return false;
+    }
+    showMessage(a.override ? tr("Moved %1 to %2 as a violation: %3.").arg(podText(pod), nodeText(node), reasonsText(verdict.reasons))
+                           : tr("Moved %1 to %2.").arg(podText(pod), nodeText(node)));
+    return true;
+}
+
+bool PlanController::drainNodes(const std::vector<model::NodeId>& nodes)
+{
+    if (!m_engine || nodes.empty())
+        return false;
+    const std::size_t before = m_engine->applied().size();
+    ++m_batch;
+    if (nodes.size() > 1)
+        m_stack->beginMacro(tr("Drain %1 nodes").arg(nodes.size()));
+    for (model::NodeId n : nodes) {
+        model::PlanAction a;
+        a.type = model::ActionType::DrainNode;
+        a.node = std::string(m_engine->state().nodeName(n));
+        pushAction(a, tr("Drain %1").arg(nodeText(n)), nullptr);
+    }
+    if (nodes.size() > 1)
+        m_stack->endMacro();
+    --m_batch;
+    afterChange();
+    const std::size_t done = m_engine->applied().size() - before;
+    std::size_t stay = 0;
+    for (std::size_t i = before; i < m_engine->applied().size(); ++i)
+        stay += m_engine->applied()[i].unplaced.size();
+    showMessage(tr("Drained %1 of %2 nodes; %3 pods could not move.").arg(done).arg(nodes.size()).arg(stay));
+    return done > 0;
+}
+
+bool PlanController::failNode(model::NodeId node)
+{
+    if (!m_engine || !node.isValid())
+        return false;
+    model::PlanAction a;
+    a.type = model::ActionType::FailNode;
+    a.node = std::string(m_engine->state().nodeName(node));
+    QString refusal;
+    if (!pushAction(a, tr("Fail %1").arg(nodeText(node)), &refusal)) {
+        showMessage(tr("Cannot fail %1: %2.").arg(nodeText(node), refusal));
+        return false;
+    }
+    const model::AppliedAction& r = m_engine->applied().back();
+    showMessage(tr("Failed %1: %2 pods re-placed, %3 stranded.").arg(nodeText(node)).arg(r.changes.size()).arg(r.unplaced.size()));
+    return true;
+}
+
+bool PlanController::failDomain(model::DomainId domain)
+{
+    if (!m_engine || !domain.isValid() || domain == m_topology->root())
+        return false;
+    model::PlanAction a;
+    a.type = model::ActionType::FailDomain;
+    a.domain = model::domainPathText(*m_topology, domain);
+    QString refusal;
+    if (!pushAction(a, tr("Fail domain %1").arg(domainText(domain)), &refusal)) {
+        showMessage(tr("Cannot fail domain %1: %2.").arg(domainText(domain), refusal));
+        return false;
+    }
+    const model::AppliedAction& r = m_engine->applied().back();
+    showMessage(tr("Failed %1: %2 nodes gone, %3 pods re-placed, %4 stranded.")
+                    .arg(domainText(domain))
+                    .arg(r.nodesRemoved.size())
+                    .arg(r.changes.size())
+                    .arg(r.unplaced.size()));
+    return true;
+}
+
+bool PlanController::placeWorkload(model::WorkloadId workload, model::DomainId domain)
+{
+    if (!m_engine || !workload.isValid() || !domain.isValid())
+        return false;
+    model::PlanAction a;
+    a.type = model::ActionType::PlaceWorkload;
+    a.workloadNamespace = std::string(m_store->workloadNamespace(workload));
+    a.workloadName = std::string(m_store->workloadName(workload));
+    a.workloadKind = std::string(model::ownerKindName(m_store->workloadKind(workload)));
+    a.domain = domain == m_topology->root() ? std::string() : model::domainPathText(*m_topology, domain);
+    const QString name = s(a.workloadKind) + QLatin1Char(' ') + s(a.workloadNamespace) + QLatin1Char('/') + s(a.workloadName);
+    QString refusal;
+    if (!pushAction(a, tr("Place %1 in %2").arg(name, domainText(domain)), &refusal)) {
+        showMessage(tr("Cannot place %1 in %2 (all or nothing): %3.").arg(name, domainText(domain), refusal));
+        return false;
+    }
+    const model::AppliedAction& r = m_engine->applied().back();
+    showMessage(tr("Placed %1 in %2: %3 pods.").arg(name, domainText(domain)).arg(r.changes.size()));
+    return true;
+}
+
+void PlanController::undoBackTo(int row)
+{
+    if (!m_engine || row < 0)
+        return;
+    while (m_engine->applied().size() > static_cast<std::size_t>(row) && m_stack->canUndo())
+        m_stack->undo();
+}
+
+void PlanController::afterChange()
+{
+    if (m_batch > 0 || !m_engine)
+        return;
+    m_map->setPlanMarks(views::buildPlanMarks(*m_engine));
+    m_panel->refresh();
+    if (hasPlan())
+        m_dock->show();
+    emit planChanged();
+}
+
+// ---- context menu -----------------------------------------------------------------------
+
+void PlanController::onContextMenu(model::NodeId node, model::DomainId label, const QPoint& globalPos)
+{
+    if (!m_store || !m_topology)
+        return;
+    QMenu menu(m_window);
+    if (!m_engine) {
+        menu.addAction(tr("Preparing the what-if\u2026"))->setEnabled(false);
+    } else {
+        if (node.isValid()) {
+            const QString name = nodeText(node);
+            menu.addAction(tr("Drain %1").arg(name), this, [this, node] { drainNodes({ node }); })->setObjectName(QStringLiteral("actionDrainNode"));
+            menu.addAction(tr("Fail %1").arg(name), this, [this, node] { failNode(node); })->setObjectName(QStringLiteral("actionFailNode"));
+        }
+        if (m_mask) {
+            std::vector<model::NodeId> nodes;
+            for (std::size_t i = 0; i < m_mask->size() && i < m_store->nodeCount(); ++i)
+                if ((*m_mask)[i] != 0 && m_engine->state().nodePresent(model::NodeId(static_cast<std::uint32_t>(i))))
+                    nodes.push_back(model::NodeId(static_cast<std::uint32_t>(i)));
+            if (!nodes.empty() && nodes.size() <= 5000)
+                menu.addAction(tr("Drain the %1 Filtered Nodes").arg(nodes.size()), this, [this, nodes] { drainNodes(nodes); });
+        }
+        if (label.isValid() && label != m_topology->root())
+            menu.addAction(tr("Fail Domain %1").arg(domainText(label)), this, [this, label] { failDomain(label); })
+                ->setObjectName(QStringLiteral("actionFailDomain"));
+    }
+    if (menu.isEmpty())
+        return;
+    menu.exec(globalPos);
+}
+
+// ---- files ------------------------------------------------------------------------------
+
+QString PlanController::savePlan(const QString& path, const QStringList& sourceFiles, const QString& simulated) const
+{
+    if (!m_engine)
+        return tr("No plan to save.");
+    importers::PlanDocument doc;
+    for (const QString& f : sourceFiles) {
+        QFile file(f);
+        QCryptographicHash hash(QCryptographicHash::Sha256);
+        if (!file.open(QIODevice::ReadOnly) || !hash.addData(&file))
+            return tr("Cannot read %1 to name the plan's source: %2").arg(f, file.errorString());
+        doc.source.files.push_back({ f.toStdString(), hash.result().toHex().toStdString() });
+    }
+    doc.source.simulated = simulated.toStdString();
+    for (const model::AppliedAction& a : m_engine->applied())
+        doc.actions.push_back(a.action);
+    try {
+        importers::writePlanFile(doc, path.toStdString());
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+QString PlanController::exportPlan(const QString& path, bool kubectlScript) const
+{
+    if (!m_engine)
+        return tr("No plan to export.");
+    importers::PlanEvaluation evaluation;
+    evaluation.actions = m_engine->applied();
+    evaluation.before = m_engine->state().totalsBefore();
+    evaluation.after = m_engine->state().totals();
+    const std::string text = kubectlScript ? importers::planKubectlScript(evaluation, *m_store) : importers::planCsv(evaluation, *m_store);
+    QSaveFile file(path); // atomic: a failure leaves the previous file
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())
+        || !file.commit())
+        return tr("Cannot write %1: %2").arg(path, file.errorString());
+    if (kubectlScript)
+        file.setPermissions(file.permissions() | QFileDevice::ExeOwner);
+    return {};
+}
+
+} // namespace fleet::app

@@ -1,0 +1,139 @@
+#pragma once
+// The what-if in the window (issue 6): the plan of the shown cluster, its drags and drops on
+// the fleet map, its context-menu actions, the plan panel dock, and the undo stack's commands.
+
+#include "model/clusterstore.h"
+#include "model/metrics/metric.h"
+#include "model/metrics/planmetrics.h"
+#include "model/metrics/pricetable.h"
+#include "model/plan/plan.h"
+#include "model/topology.h"
+#include "views/map/fleetmapview.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+class QDockWidget;
+class QMainWindow;
+class QUndoStack;
+
+namespace fleet::views {
+class PlanPanel;
+}
+
+namespace fleet::app {
+
+/// Owns the PlanEngine of the shown cluster (built on a worker when a cluster arrives: the
+/// ledger's indexes are O(nodes + pods); until it is ready a drag says so and does nothing)
+/// and turns the user's what-if gestures into PlanCommands on the window's QUndoStack:
+/// - a pod dragged on the map (from the node inspector's pod table or a pod strip of the
+///   zoomed map) shades every node by PodFeasibility::feasibleNodes; over a node that cannot
+///   take it the tooltip lists the verdict's reasons, "message (code)" each; a drop on a
+///   feasible node is one command (MovePod); a drop on an infeasible node is refused with its
+///   reasons (status message and tooltip), unless Shift is held: then the move is applied as an
+///   override, which the plan marks as a violation (DaemonSet and mirror pods never move).
+/// - Alt held when the drag starts drags the pod's whole workload (Deployment, StatefulSet,
+///   Job, or a gang workload): a drop on a domain label, or on a node (its innermost domain),
+///   places every pod of it inside that domain, all or nothing (PlaceWorkload).
+/// - the map's context menu: Drain Node, Fail Node on a node; Drain the filtered nodes when a
+///   filter is active (one undo step); Fail Domain on a domain label.
+/// After every change the map shows the plan (PlanMarks, the plan-aware metrics) and the
+/// panel refreshes; planChanged() follows. Thread: GUI thread.
+class PlanController : public QObject {
+    Q_OBJECT
+public:
+    PlanController(QMainWindow* window, views::FleetMapView* map, QUndoStack* stack);
+    ~PlanController() override;
+
+    /// A new cluster: the plan and the undo stack are cleared, a new engine is built on a
+    /// worker (engineReady() when it is in place). Null pointers clear.
+    void setCluster(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology,
+        std::shared_ptr<const model::PriceTable> prices);
+    /// Builds the engine now, on this thread (tests, and the headless paths).
+    void buildEngineNow();
+
+    [[nodiscard]] std::shared_ptr<const model::PlanEngine> engine() const noexcept { return m_engine; }
+    [[nodiscard]] bool hasPlan() const noexcept;
+    [[nodiscard]] views::PlanPanel* panel() const noexcept { return m_panel; }
+    [[nodiscard]] QDockWidget* dock() const noexcept { return m_dock; }
+    /// The last message shown for a refused or applied gesture (also in messageShown()).
+    [[nodiscard]] QString lastMessage() const { return m_lastMessage; }
+    /// Milliseconds from the start of the last drag to its shading bytes (PodFeasibility built
+    /// and feasibleNodes filled), and the plan layer's image build.
+    [[nodiscard]] double lastFeasibilityMs() const noexcept { return m_lastFeasibilityMs; }
+
+    /// The map's metric for a chosen metric id: under a plan with actions, "gpu", "cpu" and
+    /// "memory" become their "plan-" versions; "plan-diff-*" need an engine. Null: use the
+    /// registry's metric for `id`.
+    [[nodiscard]] std::shared_ptr<const model::Metric> planMetricFor(const QString& id) const;
+
+    // ---- the gestures, as commands (also what the tests call) ----
+    /// MovePod of `pod` to `node`; refused (false, with a message) when infeasible unless
+    /// `override`. Pushes one command when applied.
+    bool movePod(model::PodId pod, model::NodeId node, bool override);
+    /// DrainNode of each node: one undo step.
+    bool drainNodes(const std::vector<model::NodeId>& nodes);
+    bool failNode(model::NodeId node);
+    bool failDomain(model::DomainId domain);
+    /// PlaceWorkload of `workload` inside `domain`.
+    bool placeWorkload(model::WorkloadId workload, model::DomainId domain);
+    /// Undoes every action from row `row` of the plan panel on.
+    void undoBackTo(int row);
+
+    /// The filter's mask (FilterField::maskChanged), for "Drain Filtered Nodes".
+    void setNodeMask(std::shared_ptr<const std::vector<std::uint8_t>> mask) { m_mask = std::move(mask); }
+
+    /// The plan as a document for writePlanFile (source: `sourceFiles` with their SHA-256, or
+    /// `simulated`), and its evaluation for the CSV and kubectl exports.
+    [[nodiscard]] QString savePlan(const QString& path, const QStringList& sourceFiles, const QString& simulated) const;
+    [[nodiscard]] QString exportPlan(const QString& path, bool kubectlScript) const;
+
+signals:
+    /// The plan changed (an action applied or undone, or a new cluster).
+    void planChanged();
+    void engineReady();
+    /// A sentence for the status bar ("Cannot move ... : ...", "Moved ...").
+    void messageShown(const QString& message);
+
+private:
+    void onDragStarted(model::PodId pod, Qt::KeyboardModifiers modifiers);
+    void onDragMoved(model::NodeId node, model::DomainId label, const QPoint& globalPos, Qt::KeyboardModifiers modifiers);
+    void onDropped(model::NodeId node, model::DomainId label, const QPoint& globalPos, Qt::KeyboardModifiers modifiers);
+    void onDragCancelled();
+    void onContextMenu(model::NodeId node, model::DomainId label, const QPoint& globalPos);
+    void endDrag();
+    /// Pushes one PlanCommand; false (and `refusal` set to the engine's reasons) when refused.
+    bool pushAction(const model::PlanAction& action, const QString& text, QString* refusal);
+    void afterChange();
+    void showMessage(const QString& message, const QPoint& globalPos = {});
+    void installEngine(std::shared_ptr<model::PlanEngine> engine);
+    [[nodiscard]] QString podText(model::PodId pod) const;
+    [[nodiscard]] QString nodeText(model::NodeId node) const;
+    [[nodiscard]] QString domainText(model::DomainId domain) const;
+    [[nodiscard]] bool workloadDraggable(model::WorkloadId w) const;
+
+    QMainWindow* m_window = nullptr;
+    views::FleetMapView* m_map = nullptr;
+    QUndoStack* m_stack = nullptr;
+    views::PlanPanel* m_panel = nullptr;
+    QDockWidget* m_dock = nullptr;
+    std::shared_ptr<const model::ClusterStore> m_store;
+    std::shared_ptr<const model::Topology> m_topology;
+    std::vector<double> m_prices;
+    std::shared_ptr<model::PlanEngine> m_engine;
+    std::uint64_t m_generation = 0;
+    std::shared_ptr<const std::vector<std::uint8_t>> m_mask;
+    // The drag in progress.
+    model::PodId m_dragPod;
+    model::WorkloadId m_dragWorkload; // valid: the whole workload is dragged
+    std::unique_ptr<model::PodFeasibility> m_feasibility;
+    std::shared_ptr<std::vector<std::uint8_t>> m_feasible;
+    double m_lastFeasibilityMs = 0;
+    int m_batch = 0;
+    QString m_lastMessage;
+};
+
+} // namespace fleet::app

@@ -1,0 +1,243 @@
+// The what-if in the main window (issue 6), under xvfb-run, on a simulated cluster: a GUI
+// drag with mouse events (press on a pod strip of the zoomed map, move, release on a node)
+// puts the move in the plan and recolours both nodes; Edit > Undo and Redo restore and
+// re-apply the colours; a drop on a node that cannot take the pod is refused with its reasons;
+// a drain is one undo step; the plan panel's model under QAbstractItemModelTester.
+
+#include "app/mainwindow.h"
+#include "app/plancontroller.h"
+#include "app/surfaceformat.h"
+#include "model/scheduling/filters.h"
+#include "views/map/fleetmapview.h"
+#include "views/plan/planactionsmodel.h"
+#include "views/plan/planpanel.h"
+
+#include "../views/mapviewprobe.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QMouseEvent>
+#include <QOpenGLWidget>
+#include <QSignalSpy>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace fleet;
+
+namespace {
+
+bool near(QColor a, QColor b, int tolerance)
+{
+    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance
+        && std::abs(a.blue() - b.blue()) <= tolerance;
+}
+
+void sendMouse(QWidget* gl, QEvent::Type type, const QPoint& pos, Qt::MouseButtons buttons, Qt::KeyboardModifiers mods = {})
+{
+    QMouseEvent e(type, QPointF(pos), QPointF(gl->mapToGlobal(pos)), type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton,
+        buttons, mods);
+    QApplication::sendEvent(gl, &e);
+}
+
+} // namespace
+
+class TestPlanWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void dragMovesThePodAndUndoRestores();
+    void infeasibleDropIsRefusedWithReasons();
+    void drainIsOneUndoStep();
+
+private:
+    /// A counted pod, movable, whose node and a visible neighbour that can take it are on
+    /// screen once the map zooms to its node; false when none is found.
+    bool findMove(model::PodId& pod, model::NodeId& from, model::NodeId& to, QPoint& press, bool feasible);
+    views::FleetMapView* map() const { return m_window->mapView(); }
+    QWidget* gl() const { return map()->findChild<QOpenGLWidget*>(); }
+    std::unique_ptr<app::MainWindow> m_window;
+    std::unique_ptr<QAbstractItemModelTester> m_tester;
+};
+
+void TestPlanWindow::initTestCase()
+{
+    m_window = std::make_unique<app::MainWindow>();
+    m_window->resize(1400, 900);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    QSignalSpy shown(m_window.get(), &app::MainWindow::clusterShown);
+    m_window->openSimulated(240, 3);
+    QVERIFY(shown.wait(30000));
+    QSignalSpy ready(m_window->planController(), &app::PlanController::engineReady);
+    QVERIFY(m_window->planController()->engine() || ready.wait(30000));
+    QVERIFY(m_window->setMetric(QStringLiteral("cpu")));
+    m_tester = std::make_unique<QAbstractItemModelTester>(
+        m_window->planController()->panel()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+}
+
+void TestPlanWindow::cleanupTestCase()
+{
+    m_tester.reset();
+    m_window.reset();
+}
+
+bool TestPlanWindow::findMove(model::PodId& pod, model::NodeId& from, model::NodeId& to, QPoint& press, bool feasible)
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
+        from = model::NodeId(i);
+        map()->zoomToNode(from);
+        map()->grabImage();
+        const QRectF cell = map()->cellRect(from);
+        for (model::PodId p : store.nodePods(from)) {
+            if (store.podOwnerKind(p) == model::OwnerKind::DaemonSet || store.podIsMirror(p))
+                continue;
+            const model::PodFeasibility f(engine->state(), p);
+            if (f.immovable())
+                continue;
+            // A pixel of its strip.
+            QPoint at;
+            for (int y = static_cast<int>(cell.center().y()); y < cell.bottom() && at.isNull(); ++y)
+                for (int x = static_cast<int>(cell.left()) + 4; x < cell.right() - 4 && at.isNull(); x += 2)
+                    if (map()->podAt(QPoint(x, y)) == p)
+                        at = QPoint(x, y);
+            if (at.isNull())
+                continue;
+            for (std::uint32_t j = 0; j < store.nodeCount(); ++j) {
+                const model::NodeId n(j);
+                if (n == from || map()->cellCenter(n).isNull() || f.feasible(n) != feasible)
+                    continue;
+                pod = p;
+                to = n;
+                press = at;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+void TestPlanWindow::dragMovesThePodAndUndoRestores()
+{
+    model::PodId pod;
+    model::NodeId from, to;
+    QPoint press;
+    QVERIFY(findMove(pod, from, to, press, true));
+    const auto engine = m_window->planController()->engine();
+    const QImage before = map()->grabImage();
+    const QColor fromBefore = testing::swatchColor(*map(), before, from);
+    const QColor toBefore = testing::swatchColor(*map(), before, to);
+    const QPoint target = map()->cellCenter(to);
+    QWidget* g = gl();
+    const QPoint o = g->pos();
+    sendMouse(g, QEvent::MouseButtonPress, press - o, Qt::LeftButton);
+    sendMouse(g, QEvent::MouseMove, press - o + QPoint(12, 0), Qt::LeftButton);
+    QVERIFY(map()->isDraggingPod());
+    sendMouse(g, QEvent::MouseMove, target - o, Qt::LeftButton);
+    const QImage during = map()->grabImage();
+    QDir().mkpath(QStringLiteral("shots"));
+    during.save(QStringLiteral("shots/tst_planwindow-drag.png"));
+    sendMouse(g, QEvent::MouseButtonRelease, target - o, Qt::NoButton);
+
+    QCOMPARE(engine->applied().size(), std::size_t(1));
+    QCOMPARE(engine->applied()[0].action.type, model::ActionType::MovePod);
+    QCOMPARE(engine->state().podNode(pod), to);
+    QCOMPARE(m_window->undoStack()->count(), 1);
+    const QImage after = map()->grabImage();
+    after.save(QStringLiteral("shots/tst_planwindow-after.png"));
+    const QColor fromAfter = testing::swatchColor(*map(), after, from);
+    const QColor toAfter = testing::swatchColor(*map(), after, to);
+    QVERIFY(!near(fromAfter, fromBefore, 2));
+    QVERIFY(!near(toAfter, toBefore, 2));
+    QCOMPARE(m_window->planController()->panel()->model()->rowCount(), 1);
+    QVERIFY(!m_window->planStatusText().isEmpty());
+    m_window->grab().save(QStringLiteral("shots/tst_planwindow-window.png"));
+
+    QAction* undo = m_window->findChild<QAction*>(QStringLiteral("actionUndo"));
+    QAction* redo = m_window->findChild<QAction*>(QStringLiteral("actionRedo"));
+    QVERIFY(undo && redo);
+    QCOMPARE(undo->shortcut(), QKeySequence(QKeySequence::Undo));
+    QCOMPARE(redo->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z));
+    undo->trigger();
+    QCOMPARE(engine->applied().size(), std::size_t(0));
+    QCOMPARE(engine->state().podNode(pod), from);
+    const QImage undone = map()->grabImage();
+    QVERIFY(near(testing::swatchColor(*map(), undone, from), fromBefore, 2));
+    QVERIFY(near(testing::swatchColor(*map(), undone, to), toBefore, 2));
+    QCOMPARE(m_window->planController()->panel()->model()->rowCount(), 0);
+    redo->trigger();
+    QCOMPARE(engine->state().podNode(pod), to);
+    const QImage redone = map()->grabImage();
+    QVERIFY(near(testing::swatchColor(*map(), redone, from), fromAfter, 2));
+    QVERIFY(near(testing::swatchColor(*map(), redone, to), toAfter, 2));
+    m_window->undoStack()->undo();
+    QCOMPARE(engine->applied().size(), std::size_t(0));
+}
+
+void TestPlanWindow::infeasibleDropIsRefusedWithReasons()
+{
+    model::PodId pod;
+    model::NodeId from, to;
+    QPoint press;
+    if (!findMove(pod, from, to, press, false))
+        QSKIP("no infeasible neighbour in this simulated fleet");
+    const auto engine = m_window->planController()->engine();
+    const model::Verdict verdict = model::checkMove(engine->state(), pod, to);
+    QVERIFY(!verdict.feasible && !verdict.reasons.empty());
+    const QPoint target = map()->cellCenter(to);
+    QWidget* g = gl();
+    const QPoint o = g->pos();
+    sendMouse(g, QEvent::MouseButtonPress, press - o, Qt::LeftButton);
+    sendMouse(g, QEvent::MouseMove, target - o, Qt::LeftButton);
+    sendMouse(g, QEvent::MouseButtonRelease, target - o, Qt::NoButton);
+    QCOMPARE(engine->applied().size(), std::size_t(0));
+    QVERIFY(!m_window->undoStack()->canUndo());
+    const QString message = m_window->planController()->lastMessage();
+    QVERIFY2(message.contains(QString::fromStdString(verdict.reasons.front().code())), qPrintable(message));
+    // Shift+drop applies it as a violation.
+    sendMouse(g, QEvent::MouseButtonPress, press - o, Qt::LeftButton);
+    sendMouse(g, QEvent::MouseMove, target - o, Qt::LeftButton);
+    sendMouse(g, QEvent::MouseButtonRelease, target - o, Qt::NoButton, Qt::ShiftModifier);
+    QCOMPARE(engine->applied().size(), std::size_t(1));
+    QVERIFY(engine->applied()[0].action.override);
+    QCOMPARE(m_window->planController()->panel()->model()->index(0, views::PlanActionsModel::HoldsColumn).data().toString(),
+        QStringLiteral("violation"));
+    m_window->undoStack()->undo();
+    QCOMPARE(engine->applied().size(), std::size_t(0));
+}
+
+void TestPlanWindow::drainIsOneUndoStep()
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    std::vector<model::NodeId> nodes;
+    for (std::uint32_t i = 0; i < store.nodeCount() && nodes.size() < 2; ++i)
+        if (!store.nodePods(model::NodeId(i)).empty())
+            nodes.push_back(model::NodeId(i));
+    QCOMPARE(nodes.size(), std::size_t(2));
+    const model::PlanTotals totals = engine->state().totals();
+    QVERIFY(m_window->planController()->drainNodes(nodes));
+    QCOMPARE(engine->applied().size(), std::size_t(2));
+    QCOMPARE(m_window->undoStack()->count(), 1);
+    QCOMPARE(m_window->planController()->panel()->model()->rowCount(), 2);
+    QVERIFY(m_window->planController()->panel()->summaryText().contains(QStringLiteral("Nodes in use")));
+    map()->resetView();
+    map()->grabImage().save(QStringLiteral("shots/tst_planwindow-drain.png"));
+    m_window->undoStack()->undo();
+    QCOMPARE(engine->applied().size(), std::size_t(0));
+    QCOMPARE(engine->state().totals(), totals);
+}
+
+int main(int argc, char** argv)
+{
+    app::setDefaultSurfaceFormat();
+    QApplication a(argc, argv);
+    TestPlanWindow t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "tst_planwindow.moc"

@@ -1,0 +1,289 @@
+// The what-if on the fleet map (issue 6), without a plan engine: the drag shading's pixels
+// for a feasible vs an infeasible node (fitted and zoomed in), the plan marks, the pod-strip
+// query, and the drag gestures' signals (a press on a pod strip, move, release on a node;
+// a drop of pod mime data from another widget). Under xvfb-run.
+
+#include "mapfixtures.h"
+#include "mapviewprobe.h"
+#include "views/itemmodels/podmime.h"
+#include "views/map/colormap.h"
+#include "views/map/fleetmapview.h"
+#include "views/map/layers/planlayer.h"
+#include "views/map/planmarks.h"
+#include "views/vtk/vtkopenglwidget.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QMimeData>
+#include <QMouseEvent>
+#include <QOpenGLWidget>
+#include <QSignalSpy>
+#include <QSurfaceFormat>
+#include <QTest>
+
+using namespace fleet;
+using fleet::views::FleetMapView;
+using fleet::views::PlanLayer;
+
+namespace {
+
+struct Cluster {
+    std::shared_ptr<model::ClusterStore> store = std::make_shared<model::ClusterStore>();
+    std::shared_ptr<model::Topology> topology;
+};
+
+// 2 x 2 x 3 x 10 nodes; node-0000007 at 75% GPU (one pod), node-0000031 at 10% (one pod).
+Cluster makeCluster()
+{
+    Cluster c;
+    testing::addFleetNodes(*c.store, testing::FleetShape { 2, 2, 3, 10, 1 });
+    testing::addPod(*c.store, "busy", "node-0000007", 32000, 64LL << 30, 6000);
+    testing::addPod(*c.store, "light", "node-0000031", 8000, 8LL << 30, 800);
+    c.store->finalize();
+    c.topology = std::make_shared<model::Topology>(model::Topology::build(*c.store));
+    return c;
+}
+
+bool near(QColor a, QColor b, int tolerance)
+{
+    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance
+        && std::abs(a.blue() - b.blue()) <= tolerance;
+}
+
+QString describe(QColor c)
+{
+    return QStringLiteral("(%1,%2,%3)").arg(c.red()).arg(c.green()).arg(c.blue());
+}
+
+void sendMouse(QWidget* gl, QEvent::Type type, const QPoint& pos, Qt::MouseButtons buttons, Qt::KeyboardModifiers mods = {})
+{
+    QMouseEvent e(type, QPointF(pos), QPointF(gl->mapToGlobal(pos)), type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton,
+        buttons, mods);
+    QApplication::sendEvent(gl, &e);
+}
+
+} // namespace
+
+class TestPlanMap : public QObject {
+    Q_OBJECT
+private slots:
+    void init();
+    void cleanup();
+    void shadingKeepsFeasibleAndWashesInfeasible_data();
+    void shadingKeepsFeasibleAndWashesInfeasible();
+    void planMarksAreDrawn();
+    void podStripQueryNamesThePod();
+    void pressMoveReleaseOnAPodDragsIt();
+    void droppedPodMimeDataIsAPodDrag();
+
+private:
+    [[nodiscard]] model::NodeId node(const char* name) const { return m_cluster.store->findNode(name); }
+    QOpenGLWidget* gl() const { return m_view->findChild<QOpenGLWidget*>(); }
+    void show();
+    /// A node other than n whose cell is wholly on screen.
+    model::NodeId visibleNeighbour(model::NodeId n) const
+    {
+        for (std::uint32_t i = 0; i < m_cluster.store->nodeCount(); ++i)
+            if (model::NodeId(i) != n && gl()->geometry().contains(m_view->cellRect(model::NodeId(i)).toAlignedRect()))
+                return model::NodeId(i);
+        return {};
+    }
+
+    Cluster m_cluster;
+    std::unique_ptr<FleetMapView> m_view;
+};
+
+void TestPlanMap::init()
+{
+    m_cluster = makeCluster();
+    m_view = std::make_unique<FleetMapView>();
+    m_view->resize(900, 600);
+    m_view->setCluster(m_cluster.store, m_cluster.topology);
+}
+
+void TestPlanMap::cleanup()
+{
+    m_view.reset();
+}
+
+void TestPlanMap::show()
+{
+    QSignalSpy frames(m_view.get(), &FleetMapView::frameRendered);
+    m_view->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
+    QVERIFY(frames.count() > 0 || frames.wait(10000));
+}
+
+void TestPlanMap::shadingKeepsFeasibleAndWashesInfeasible_data()
+{
+    QTest::addColumn<bool>("zoomed");
+    QTest::newRow("fitted") << false;
+    QTest::newRow("zoomed in") << true;
+}
+
+void TestPlanMap::shadingKeepsFeasibleAndWashesInfeasible()
+{
+    QFETCH(bool, zoomed);
+    show();
+    const model::NodeId feasible = node("node-0000007"), infeasible = node("node-0000031");
+    if (zoomed)
+        m_view->zoomToNode(feasible); // its neighbours are on screen too
+    QImage before = m_view->grabImage();
+    const QColor feasibleBefore = testing::swatchColor(*m_view, before, feasible);
+    // At the fitted zoom the cell centre is the texel; zoomed in, the frame; both metric colours.
+    auto bytes = std::make_shared<std::vector<std::uint8_t>>(m_cluster.store->nodeCount(), 0);
+    (*bytes)[feasible.index()] = 1;
+    model::NodeId other = infeasible;
+    if (zoomed)
+        other = visibleNeighbour(feasible);
+    const QColor otherBefore = testing::swatchColor(*m_view, before, other);
+    QVERIFY(!testing::swatchPoint(*m_view, other).isNull());
+    m_view->setDragShading(bytes);
+    const QImage during = m_view->grabImage();
+    QDir().mkpath(QStringLiteral("shots"));
+    during.save(QStringLiteral("shots/tst_planmap-shading-%1.png").arg(zoomed ? QStringLiteral("zoomed") : QStringLiteral("fitted")));
+    const QColor feasibleDuring = testing::swatchColor(*m_view, during, feasible);
+    const QColor otherDuring = testing::swatchColor(*m_view, during, other);
+    QVERIFY2(near(feasibleDuring, feasibleBefore, 2), qPrintable(describe(feasibleDuring) + " vs " + describe(feasibleBefore)));
+    const QColor expected = PlanLayer::shadedColor(otherBefore);
+    QVERIFY2(near(otherDuring, expected, 4), qPrintable(describe(otherDuring) + " expected " + describe(expected)));
+    QVERIFY(!near(otherDuring, otherBefore, 20));
+    QVERIFY(m_view->lastShadeMs() >= 0);
+    // Ending the drag restores the colours.
+    m_view->setDragShading(nullptr);
+    const QImage after = m_view->grabImage();
+    QVERIFY(near(testing::swatchColor(*m_view, after, other), otherBefore, 2));
+}
+
+void TestPlanMap::planMarksAreDrawn()
+{
+    show();
+    const model::NodeId changed = node("node-0000031");
+    auto marks = std::make_shared<views::PlanMarks>();
+    marks->changed = { changed };
+    m_view->setPlanMarks(marks);
+    const QImage image = m_view->grabImage();
+    image.save(QStringLiteral("shots/tst_planmap-marks.png"));
+    // The outline's colour is on its right edge, at least kMinMarkPx wide around the cell.
+    const QRectF cell = m_view->cellRect(changed);
+    const double half = std::max(PlanLayer::kMinMarkPx, cell.width() + 2) / 2.0;
+    const qreal dpr = image.devicePixelRatio();
+    bool found = false;
+    for (int dx = -2; dx <= 2 && !found; ++dx) {
+        const QPoint p(qRound((cell.center().x() + half + dx) * dpr), qRound(cell.center().y() * dpr));
+        found = near(image.pixelColor(p), PlanLayer::changedColor(), 40);
+    }
+    QVERIFY(found);
+    m_view->setPlanMarks(nullptr);
+    const QImage cleared = m_view->grabImage();
+    QVERIFY(!near(cleared.pixelColor(qRound((cell.center().x() + half) * dpr), qRound(cell.center().y() * dpr)),
+        PlanLayer::changedColor(), 40));
+}
+
+void TestPlanMap::podStripQueryNamesThePod()
+{
+    show();
+    const model::NodeId n = node("node-0000007");
+    m_view->zoomToNode(n);
+    m_view->grabImage();
+    const model::PodId pod = m_cluster.store->nodePods(n)[0];
+    // The strip fills the lower part of the cell: scan a column for the pod.
+    const QRectF cell = m_view->cellRect(n);
+    QPoint hit;
+    for (int y = static_cast<int>(cell.center().y()); y < cell.bottom() && hit.isNull(); ++y)
+        if (m_view->podAt(QPoint(static_cast<int>(cell.left() + cell.width() * 0.25), y)) == pod)
+            hit = QPoint(static_cast<int>(cell.left() + cell.width() * 0.25), y);
+    QVERIFY(!hit.isNull());
+    // The pixel there shows the pod's workload colour (no workload: grey), not the metric.
+    const QImage image = m_view->grabImage();
+    const QColor c = image.pixelColor(hit * image.devicePixelRatio());
+    QVERIFY2(near(c, views::NodeDetailLayer::workloadColor(m_cluster.store->podWorkload(pod)), 6), qPrintable(describe(c)));
+    QVERIFY(!m_view->podAt(QPoint(static_cast<int>(cell.center().x()), static_cast<int>(cell.top()) + 3)).isValid());
+}
+
+void TestPlanMap::pressMoveReleaseOnAPodDragsIt()
+{
+    show();
+    const model::NodeId from = node("node-0000007");
+    m_view->zoomToNode(from);
+    m_view->grabImage();
+    const model::NodeId to = visibleNeighbour(from);
+    const model::PodId pod = m_cluster.store->nodePods(from)[0];
+    const QRectF cell = m_view->cellRect(from);
+    QPoint press;
+    for (int y = static_cast<int>(cell.center().y()); y < cell.bottom() && press.isNull(); ++y)
+        if (m_view->podAt(QPoint(static_cast<int>(cell.left() + cell.width() * 0.25), y)) == pod)
+            press = QPoint(static_cast<int>(cell.left() + cell.width() * 0.25), y);
+    QVERIFY(!press.isNull());
+    const QPoint target = m_view->cellCenter(to);
+    QVERIFY(!target.isNull());
+    QSignalSpy started(m_view.get(), &FleetMapView::podDragStarted);
+    QSignalSpy moved(m_view.get(), &FleetMapView::podDragMoved);
+    QSignalSpy dropped(m_view.get(), &FleetMapView::podDropped);
+    QWidget* g = gl();
+    const QPoint o = g->pos();
+    sendMouse(g, QEvent::MouseButtonPress, press - o, Qt::LeftButton);
+    sendMouse(g, QEvent::MouseMove, (press + target) / 2 - o, Qt::LeftButton);
+    QCOMPARE(started.count(), 1);
+    QCOMPARE(started.at(0).at(0).value<model::PodId>(), pod);
+    QVERIFY(m_view->isDraggingPod());
+    sendMouse(g, QEvent::MouseMove, target - o, Qt::LeftButton);
+    QCOMPARE(moved.last().at(0).value<model::NodeId>(), to);
+    sendMouse(g, QEvent::MouseButtonRelease, target - o, Qt::NoButton);
+    QCOMPARE(dropped.count(), 1);
+    QCOMPARE(dropped.at(0).at(0).value<model::NodeId>(), to);
+    QVERIFY(!m_view->isDraggingPod());
+    // A press off the pods pans, as before.
+    const QPointF beforePan = m_view->cellRect(to).center();
+    sendMouse(g, QEvent::MouseButtonPress, QPoint(5, 5), Qt::LeftButton);
+    sendMouse(g, QEvent::MouseMove, QPoint(40, 40), Qt::LeftButton);
+    sendMouse(g, QEvent::MouseButtonRelease, QPoint(40, 40), Qt::NoButton);
+    QCOMPARE(started.count(), 1);
+    QVERIFY(m_view->cellRect(to).center() != beforePan);
+}
+
+void TestPlanMap::droppedPodMimeDataIsAPodDrag()
+{
+    show();
+    const model::PodId pod = m_cluster.store->nodePods(node("node-0000031"))[0];
+    const model::NodeId to = node("node-0000007");
+    std::unique_ptr<QMimeData> data(views::makePodMimeData(*m_cluster.store, pod));
+    QCOMPARE(views::podFromMimeData(data.get()), pod);
+    QCOMPARE(data->text(), QStringLiteral("default/light"));
+    QSignalSpy started(m_view.get(), &FleetMapView::podDragStarted);
+    QSignalSpy dropped(m_view.get(), &FleetMapView::podDropped);
+    QSignalSpy cancelled(m_view.get(), &FleetMapView::podDragCancelled);
+    QWidget* g = gl();
+    const QPoint at = m_view->cellCenter(to) - g->pos();
+    QDragEnterEvent enter(at, Qt::MoveAction, data.get(), Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(g, &enter);
+    QVERIFY(enter.isAccepted());
+    QCOMPARE(started.count(), 1);
+    QDropEvent drop(QPointF(at), Qt::MoveAction, data.get(), Qt::LeftButton, Qt::ShiftModifier);
+    QApplication::sendEvent(g, &drop);
+    QCOMPARE(dropped.count(), 1);
+    QCOMPARE(dropped.at(0).at(0).value<model::NodeId>(), to);
+    QCOMPARE(dropped.at(0).at(3).value<Qt::KeyboardModifiers>(), Qt::KeyboardModifiers(Qt::ShiftModifier));
+    // Another drag leaves: cancelled.
+    QApplication::sendEvent(g, &enter);
+    QDragLeaveEvent leave;
+    QApplication::sendEvent(g, &leave);
+    QCOMPARE(cancelled.count(), 1);
+    // Mime data without a pod is not taken.
+    QMimeData text;
+    text.setText(QStringLiteral("hello"));
+    QDragEnterEvent other(at, Qt::MoveAction, &text, Qt::LeftButton, Qt::NoModifier);
+    other.setAccepted(false);
+    QApplication::sendEvent(g, &other);
+    QCOMPARE(started.count(), 2);
+}
+
+int main(int argc, char** argv)
+{
+    QSurfaceFormat::setDefaultFormat(views::VtkOpenGLWidget::vtkSurfaceFormat());
+    QApplication app(argc, argv);
+    TestPlanMap t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "tst_planmap.moc"

@@ -1,0 +1,29 @@
+#pragma once
+// What a plan changed, as the map's plan layer draws it (issue 6): the nodes a plan touched,
+// those it emptied and those it took away. Built by the app from the PlanEngine's applied
+// actions (views/plan/planmarksbuilder.h); a value the map shares, never edits.
+
+#include "model/ids.h"
+
+#include <vector>
+
+namespace fleet::views {
+
+struct PlanMarks {
+    /// Nodes a pod moved to or from, still present under the plan (outlined).
+    std::vector<model::NodeId> changed;
+    /// Present nodes that held pods (other than DaemonSet and mirror pods) before the plan
+    /// and hold none after: removable (marked with a white cross).
+    std::vector<model::NodeId> emptied;
+    /// Nodes the plan drained or failed: gone under the plan (darkened, a red cross).
+    std::vector<model::NodeId> removed;
+    /// Destinations of moves applied as an override although infeasible (a red outline).
+    std::vector<model::NodeId> violations;
+
+    [[nodiscard]] bool empty() const noexcept
+    {
+        return changed.empty() && emptied.empty() && removed.empty() && violations.empty();
+    }
+};
+
+} // namespace fleet::views

@@ -1,0 +1,207 @@
+#include "planactionsmodel.h"
+
+#include "model/figures.h"
+#include "views/itemmodels/itemmodelroles.h"
+
+#include <QColor>
+
+namespace fleet::views {
+
+namespace {
+
+QString s(std::string_view v)
+{
+    return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
+}
+
+QString count(std::int64_t n)
+{
+    return s(model::formatCount(n));
+}
+
+QString podName(const model::ClusterStore& store, model::PodId p)
+{
+    return s(store.podNamespace(p)) + QLatin1Char('/') + s(store.podName(p));
+}
+
+QString gpuText(const model::PlanTotals& t)
+{
+    const double share = t.gpus > 0 ? static_cast<double>(t.gpuMilliAllocated) / (static_cast<double>(t.gpus) * 1000.0) : 0.0;
+    return s(model::formatGpus(t.gpuMilliAllocated)) + QStringLiteral(" (") + s(model::formatShare(share)) + QLatin1Char(')');
+}
+
+} // namespace
+
+QString beforeAfterText(std::int64_t before, std::int64_t after)
+{
+    QString text = count(before) + QStringLiteral(" \u2192 ") + count(after);
+    if (after != before)
+        text += QStringLiteral(" (%1%2)").arg(after > before ? QStringLiteral("+") : QStringLiteral("\u2212"), count(std::abs(after - before)));
+    return text;
+}
+
+QString planReasonsText(const std::vector<model::Reason>& reasons)
+{
+    QStringList parts;
+    for (const model::Reason& r : reasons)
+        parts << QStringLiteral("%1 (%2)").arg(s(r.message), s(r.code()));
+    return parts.join(QStringLiteral("; "));
+}
+
+QString planActionText(const model::ClusterStore& store, const model::AppliedAction& applied)
+{
+    const model::PlanAction& a = applied.action;
+    const QString node = s(a.node);
+    const auto moved = static_cast<std::int64_t>(applied.changes.size());
+    const auto unplaced = static_cast<std::int64_t>(applied.unplaced.size());
+    switch (a.type) {
+    case model::ActionType::MovePod: {
+        QString text = QObject::tr("Move %1/%2").arg(s(a.pod.namespaceName), s(a.pod.name));
+        if (!applied.changes.empty() && applied.changes.front().from.isValid()
+            && applied.changes.front().from.index() < store.nodeCount())
+            text += QObject::tr(" from %1").arg(s(store.nodeName(applied.changes.front().from)));
+        text += QObject::tr(" to %1").arg(node);
+        if (a.override)
+            text += QObject::tr(" (override)");
+        return text;
+    }
+    case model::ActionType::DrainNode:
+        return QObject::tr("Drain %1: %2 pods moved, %3 stay").arg(node, count(moved), count(unplaced));
+    case model::ActionType::FailNode:
+        return QObject::tr("Fail %1: %2 pods re-placed, %3 stranded").arg(node, count(moved), count(unplaced));
+    case model::ActionType::FailDomain:
+        return QObject::tr("Fail domain %1: %2 nodes gone, %3 pods re-placed, %4 stranded")
+            .arg(s(a.domain), count(static_cast<std::int64_t>(applied.nodesRemoved.size())), count(moved), count(unplaced));
+    case model::ActionType::AddNode:
+        return QObject::tr("Add %1 \u00d7 %2 in %3").arg(count(a.count), s(a.instanceType), s(a.domain));
+    case model::ActionType::PlaceWorkload:
+        return QObject::tr("Place %1 %2/%3 in %4: %5 pods placed, %6 not")
+            .arg(s(a.workloadKind), s(a.workloadNamespace), s(a.workloadName), s(a.domain), count(moved), count(unplaced));
+    }
+    return {};
+}
+
+PlanActionsModel::PlanActionsModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void PlanActionsModel::setPlan(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::PlanEngine> engine)
+{
+    beginResetModel();
+    m_store = std::move(store);
+    m_engine = m_store ? std::move(engine) : nullptr;
+    m_rows = m_engine ? static_cast<int>(m_engine->applied().size()) : 0;
+    endResetModel();
+}
+
+void PlanActionsModel::refresh()
+{
+    const int rows = m_engine ? static_cast<int>(m_engine->applied().size()) : 0;
+    if (rows == m_rows + 1) {
+        beginInsertRows({}, m_rows, m_rows);
+        m_rows = rows;
+        endInsertRows();
+    } else if (rows == m_rows - 1) {
+        beginRemoveRows({}, rows, rows);
+        m_rows = rows;
+        endRemoveRows();
+    } else {
+        beginResetModel();
+        m_rows = rows;
+        endResetModel();
+    }
+}
+
+const model::AppliedAction* PlanActionsModel::actionAt(int row) const noexcept
+{
+    if (!m_engine || row < 0 || row >= m_rows || row >= static_cast<int>(m_engine->applied().size()))
+        return nullptr;
+    return &m_engine->applied()[static_cast<std::size_t>(row)];
+}
+
+int PlanActionsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : m_rows;
+}
+
+int PlanActionsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant PlanActionsModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const model::AppliedAction* a = actionAt(index.row());
+    if (!a)
+        return {};
+    const model::PlanTotals& b = a->before;
+    const model::PlanTotals& t = a->after;
+    const bool violation = a->action.override && a->action.type == model::ActionType::MovePod;
+    if (role == Qt::ForegroundRole && index.column() == HoldsColumn)
+        return !a->holds || violation ? QVariant(QColor(180, 20, 20)) : QVariant();
+    if (role == Qt::TextAlignmentRole)
+        return index.column() >= NodesInUseColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != kSortRole)
+        return {};
+    const bool sort = role == kSortRole;
+    switch (index.column()) {
+    case ActionColumn:
+        return sort ? QVariant(index.row()) : QVariant(QStringLiteral("%1. ").arg(index.row() + 1) + planActionText(*m_store, *a));
+    case HoldsColumn:
+        return violation ? tr("violation") : a->holds ? tr("yes") : tr("no");
+    case ReasonsColumn: {
+        std::vector<model::Reason> reasons = a->reasons;
+        for (const auto& [pod, why] : a->unplaced) {
+            if (role != Qt::ToolTipRole && reasons.size() > 8)
+                break;
+            for (model::Reason r : why) {
+                if (pod.isValid() && pod.index() < m_store->podCount())
+                    r.message = podName(*m_store, pod).toStdString() + ": " + r.message;
+                reasons.push_back(std::move(r));
+            }
+        }
+        return planReasonsText(reasons);
+    }
+    case NodesInUseColumn:
+        return sort ? QVariant(qint64(t.nodesInUse)) : QVariant(beforeAfterText(b.nodesInUse, t.nodesInUse));
+    case EmptyNodesColumn:
+        return sort ? QVariant(qint64(t.nodesEmpty)) : QVariant(beforeAfterText(b.nodesEmpty, t.nodesEmpty));
+    case GpusColumn:
+        return sort ? QVariant(qint64(t.gpuMilliAllocated)) : QVariant(gpuText(b) + QStringLiteral(" \u2192 ") + gpuText(t));
+    case CostColumn:
+        return sort ? QVariant(t.costPerHour)
+                    : QVariant(s(model::formatDollarsPerHour(b.costPerHour)) + QStringLiteral(" \u2192 ")
+                          + s(model::formatDollarsPerHour(t.costPerHour)));
+    default:
+        return {};
+    }
+}
+
+QVariant PlanActionsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case ActionColumn:
+        return tr("Action");
+    case HoldsColumn:
+        return tr("Holds");
+    case ReasonsColumn:
+        return tr("Reasons");
+    case NodesInUseColumn:
+        return tr("Nodes in use");
+    case EmptyNodesColumn:
+        return tr("Empty nodes");
+    case GpusColumn:
+        return tr("GPUs allocated");
+    case CostColumn:
+        return tr("Cost per hour");
+    default:
+        return {};
+    }
+}
+
+} // namespace fleet::views

@@ -1,0 +1,56 @@
+#pragma once
+// The plan panel's table: the applied actions of a plan, in order (issue 6).
+
+#include "model/clusterstore.h"
+#include "model/plan/plan.h"
+
+#include <QAbstractTableModel>
+#include <QString>
+
+#include <memory>
+
+namespace fleet::views {
+
+/// One sentence for an applied action: "Move default/web-1 from node-a to node-b",
+/// "Drain node-a: 12 pods moved, 2 stay", "Fail node-a: 3 re-placed, 1 stranded",
+/// "Fail domain zone us-east-1a", "Place Deployment ns/name in us-east-1a: 8 pods".
+/// Thread: any reader of the store.
+[[nodiscard]] QString planActionText(const model::ClusterStore& store, const model::AppliedAction& action);
+/// The reasons of an action, "message (code)" each, joined by "; ".
+[[nodiscard]] QString planReasonsText(const std::vector<model::Reason>& reasons);
+/// "before → after" of a count, with the change: "1,204 → 1,190 (−14)".
+[[nodiscard]] QString beforeAfterText(std::int64_t before, std::int64_t after);
+
+/// The applied actions of a PlanEngine, one row each, in order. Columns: the action
+/// (planActionText), holds ("yes", "no", "violation" for an override), the reasons (every
+/// refused or unplaced pod's reasons, "message (code)"), then before → after of the plan
+/// totals at that action: nodes in use, empty nodes (removable), GPUs allocated (count and
+/// share of present GPUs), cost per hour. kSortRole gives the after figure. Holds a
+/// reference to the engine (which must outlive the model or be replaced first) and never
+/// edits it; refresh() after every apply or undo (an appended or removed last row is
+/// inserted or removed, anything else resets). Thread: GUI thread.
+class PlanActionsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { ActionColumn, HoldsColumn, ReasonsColumn, NodesInUseColumn, EmptyNodesColumn, GpusColumn, CostColumn, ColumnCount };
+
+    explicit PlanActionsModel(QObject* parent = nullptr);
+
+    /// Shows `engine`'s actions (null: none). Both must outlive the model's use of them.
+    void setPlan(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::PlanEngine> engine);
+    /// Re-reads the engine's applied actions.
+    void refresh();
+    [[nodiscard]] const model::AppliedAction* actionAt(int row) const noexcept;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::shared_ptr<const model::ClusterStore> m_store;
+    std::shared_ptr<const model::PlanEngine> m_engine;
+    int m_rows = 0;
+};
+
+} // namespace fleet::views

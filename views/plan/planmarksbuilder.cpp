@@ -1,0 +1,63 @@
+#include "planmarksbuilder.h"
+
+#include <algorithm>
+
+namespace fleet::views {
+
+namespace {
+
+void sortUnique(std::vector<model::NodeId>& v)
+{
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+/// Counted pods other than DaemonSet and mirror pods (PlanTotals::nodesInUse's rule).
+bool holdsWorkPods(const model::ClusterStore& store, const std::vector<model::PodId>& pods)
+{
+    for (model::PodId p : pods)
+        if (p.index() < store.podCount() && !store.podIsTerminal(p) && !store.podIsMirror(p)
+            && store.podOwnerKind(p) != model::OwnerKind::DaemonSet)
+            return true;
+    return false;
+}
+
+} // namespace
+
+std::shared_ptr<const PlanMarks> buildPlanMarks(const model::PlanEngine& engine)
+{
+    if (engine.applied().empty())
+        return nullptr;
+    const model::PlacementState& state = engine.state();
+    const model::ClusterStore& store = state.store();
+    auto marks = std::make_shared<PlanMarks>();
+    auto onMap = [&](model::NodeId n) { return n.isValid() && n.index() < store.nodeCount(); };
+    for (const model::AppliedAction& a : engine.applied()) {
+        for (const auto& c : a.changes) {
+            if (onMap(c.from))
+                marks->changed.push_back(c.from);
+            if (onMap(c.to)) {
+                marks->changed.push_back(c.to);
+                if (a.action.override && a.action.type == model::ActionType::MovePod)
+                    marks->violations.push_back(c.to);
+            }
+        }
+        for (model::NodeId n : a.nodesRemoved)
+            if (onMap(n))
+                marks->removed.push_back(n);
+    }
+    sortUnique(marks->changed);
+    sortUnique(marks->violations);
+    sortUnique(marks->removed);
+    // Still gone under the plan (an undone failure is no longer applied, so it is not listed).
+    std::erase_if(marks->removed, [&](model::NodeId n) { return state.nodePresent(n); });
+    std::erase_if(marks->changed, [&](model::NodeId n) { return !state.nodePresent(n); });
+    for (model::NodeId n : marks->changed) {
+        const auto before = store.nodePods(n);
+        if (holdsWorkPods(store, std::vector<model::PodId>(before.begin(), before.end())) && !holdsWorkPods(store, state.nodePods(n)))
+            marks->emptied.push_back(n);
+    }
+    return marks;
+}
+
+} // namespace fleet::views

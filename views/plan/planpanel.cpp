@@ -1,0 +1,112 @@
+#include "planpanel.h"
+
+#include "model/figures.h"
+#include "views/plan/planactionsmodel.h"
+
+#include <QAction>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace fleet::views {
+
+namespace {
+
+QString s(const std::string& v)
+{
+    return QString::fromStdString(v);
+}
+
+} // namespace
+
+PlanPanel::PlanPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_model(new PlanActionsModel(this))
+{
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(6, 6, 6, 6);
+    auto* row = new QHBoxLayout;
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("planSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_toolbar = new QToolBar(this);
+    m_toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    row->addWidget(m_summary, 1);
+    row->addWidget(m_toolbar, 0);
+    column->addLayout(row);
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("planActions"));
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    m_table->horizontalHeader()->setSectionResizeMode(PlanActionsModel::ReasonsColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->resizeSection(PlanActionsModel::ActionColumn, 460);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QModelIndex index = m_table->indexAt(pos);
+        if (!index.isValid())
+            return;
+        QMenu menu(this);
+        QAction* undo = menu.addAction(tr("Undo Back to Here"));
+        if (menu.exec(m_table->viewport()->mapToGlobal(pos)) == undo)
+            emit undoBackToRequested(index.row());
+    });
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { emit undoBackToRequested(index.row()); });
+    column->addWidget(m_table, 1);
+    refresh();
+}
+
+PlanPanel::~PlanPanel() = default;
+
+void PlanPanel::setPlan(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::PlanEngine> engine)
+{
+    m_engine = engine;
+    m_model->setPlan(std::move(store), std::move(engine));
+    refresh();
+}
+
+void PlanPanel::addToolActions(const QList<QAction*>& actions)
+{
+    m_toolbar->addActions(actions);
+}
+
+void PlanPanel::refresh()
+{
+    m_model->refresh();
+    if (!m_engine || m_engine->applied().empty()) {
+        m_summary->setText(tr("No plan yet. Drag a pod from the node inspector or the zoomed map onto a node, or "
+                              "right-click a node to drain or fail it."));
+        return;
+    }
+    const model::PlanTotals& b = m_engine->state().totalsBefore();
+    const model::PlanTotals& a = m_engine->state().totals();
+    auto gpuShare = [](const model::PlanTotals& t) {
+        return t.gpus > 0 ? static_cast<double>(t.gpuMilliAllocated) / (static_cast<double>(t.gpus) * 1000.0) : 0.0;
+    };
+    QStringList parts;
+    parts << tr("Nodes in use %1").arg(beforeAfterText(b.nodesInUse, a.nodesInUse));
+    parts << tr("empty (removable) %1").arg(beforeAfterText(b.nodesEmpty, a.nodesEmpty));
+    parts << tr("nodes present %1").arg(beforeAfterText(b.nodes, a.nodes));
+    parts << tr("GPUs allocated %1 (%2) \u2192 %3 (%4)")
+                 .arg(s(model::formatGpus(b.gpuMilliAllocated)), s(model::formatShare(gpuShare(b))),
+                     s(model::formatGpus(a.gpuMilliAllocated)), s(model::formatShare(gpuShare(a))));
+    parts << tr("cost %1 \u2192 %2").arg(s(model::formatDollarsPerHour(b.costPerHour)), s(model::formatDollarsPerHour(a.costPerHour)));
+    if (a.podsUnplaced > 0 || b.podsUnplaced > 0)
+        parts << tr("pods without a node %1").arg(beforeAfterText(b.podsUnplaced, a.podsUnplaced));
+    m_summary->setText(tr("%1 actions. ").arg(m_engine->applied().size()) + parts.join(QStringLiteral(", ")) + QLatin1Char('.'));
+}
+
+QString PlanPanel::summaryText() const
+{
+    return m_summary->text();
+}
+
+} // namespace fleet::views
