@@ -20,6 +20,7 @@
 #include <vtkCommand.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkNew.h>
+#include <vtkObjectFactory.h>
 #include <vtkOpenGLState.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
@@ -28,6 +29,10 @@
 #include <functional>
 
 Q_LOGGING_CATEGORY(lcVtkWidget, "fleet.views.vtk", QtInfoMsg)
+// Per-stage frame times, for tuning (QT_LOGGING_RULES="fleet.views.vtk.frame.debug=true"):
+// each stage ends in glFinish, so the software rasterizer's deferred work is counted where
+// it was asked for (which makes the frame itself slower).
+Q_LOGGING_CATEGORY(lcVtkFrame, "fleet.views.vtk.frame", QtInfoMsg)
 
 namespace fleet::views {
 
@@ -105,10 +110,44 @@ private:
     std::function<void()> m_exposed;
 };
 
+// Design note (speed): vtkOpenGLRenderWindow::Start() binds VTK's own RenderFramebuffer, so
+// every frame is drawn there and then copied into the host's framebuffer (with SwapBuffers,
+// twice, depth included). Copies and the extra clear cost about 20 ms CPU a frame on llvmpipe
+// at 1920x1080. This window starts a frame like VTK 9.1 does but leaves the host's framebuffer
+// bound, so the renderer clears and draws straight into it; SwapBuffers is off, so Frame()
+// copies nothing. What needs VTK's framebuffer (FXAA, depth peeling, hardware picking,
+// reading VTK's pixels back) is not used by the map.
+class DirectRenderWindow : public vtkGenericOpenGLRenderWindow {
+public:
+    static DirectRenderWindow* New();
+    vtkTypeMacro(DirectRenderWindow, vtkGenericOpenGLRenderWindow)
+
+    void Start() override
+    {
+        if (!this->Initialized)
+            this->Initialize();
+        this->MakeCurrent();
+        if (!this->OwnContext)
+            this->GetState()->Initialize(this); // re-read: QPainter changed state behind VTK
+        // VTK's standard blend equation, as vtkOpenGLRenderWindow::Start sets it.
+        this->GetState()->vtkglEnable(GL_BLEND);
+        this->GetState()->vtkglBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+        this->Size[0] = this->Size[0] > 0 ? this->Size[0] : 300;
+        this->Size[1] = this->Size[1] > 0 ? this->Size[1] : 300;
+        this->GetState()->PushFramebufferBindings(); // End() pops them
+    }
+
+protected:
+    DirectRenderWindow() { this->SetSwapBuffers(0); }
+    ~DirectRenderWindow() override = default;
+};
+
+vtkStandardNewMacro(DirectRenderWindow);
+
 } // namespace
 
 struct VtkOpenGLWidget::Private {
-    vtkSmartPointer<vtkGenericOpenGLRenderWindow> window = vtkSmartPointer<vtkGenericOpenGLRenderWindow>::New();
+    vtkSmartPointer<vtkGenericOpenGLRenderWindow> window = vtkSmartPointer<DirectRenderWindow>::New();
     vtkSmartPointer<vtkRenderer> renderer = vtkSmartPointer<vtkRenderer>::New();
     vtkNew<vtkCallbackCommand> contextCallback;
     RenderSurfaceWindow* surfaceWindow = nullptr; // owned by the container
@@ -192,7 +231,7 @@ VtkOpenGLWidget::VtkOpenGLWidget(QWidget* parent)
     // Render only from renderFrame, where the context is current and the target framebuffer
     // bound; at the end of Render() VTK blits into that framebuffer.
     d->window->SetReadyForRendering(false);
-    d->window->SetFrameBlitModeToBlitToCurrent();
+    d->window->SetFrameBlitModeToBlitToCurrent(); // copies nothing: SwapBuffers is off
     d->window->SetMultiSamples(0);
     d->window->SetIsDirect(true);
     d->window->SetSupportsOpenGL(true);
@@ -283,8 +322,15 @@ void VtkOpenGLWidget::requestRender()
         if (!d->makeCurrent(d->surfaceWindow))
             return;
         d->frameWanted = false;
+        QElapsedTimer timer;
+        timer.start();
         renderFrame(d->context->defaultFramebufferObject());
+        const double renderMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
         d->context->swapBuffers(d->surfaceWindow);
+        if (lcVtkFrame().isDebugEnabled()) {
+            d->context->functions()->glFinish();
+            qCDebug(lcVtkFrame, "swap %.1f ms", static_cast<double>(timer.nsecsElapsed()) / 1e6 - renderMs);
+        }
         emit frameRendered();
     });
 }
@@ -316,13 +362,23 @@ void VtkOpenGLWidget::renderFrame(unsigned framebuffer)
     d->window->Render();
     d->window->SetReadyForRendering(false);
     state->Pop();
+    const bool debug = lcVtkFrame().isDebugEnabled();
+    if (debug)
+        gl->glFinish();
     d->lastRenderMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     if (isSignalConnected(QMetaMethod::fromSignal(&VtkOpenGLWidget::paintOverlay))) {
+        timer.start();
         gl->glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
         QOpenGLPaintDevice device(px);
         device.setDevicePixelRatio(dpr);
-        QPainter painter(&device);
-        emit paintOverlay(painter);
+        {
+            QPainter painter(&device);
+            emit paintOverlay(painter);
+        }
+        if (debug) {
+            gl->glFinish();
+            qCDebug(lcVtkFrame, "vtk %.1f ms, overlay %.1f ms", d->lastRenderMs, static_cast<double>(timer.nsecsElapsed()) / 1e6);
+        }
     }
 }
 

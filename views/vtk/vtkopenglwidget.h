@@ -13,9 +13,10 @@
 // QVTKRenderWindowAdapter: the VTK window is told it runs in an external context
 // (InitializeFromCurrentContext), answers VTK's make-current / is-current requests with this
 // widget's one QOpenGLContext (made current only when it is not current already, DESIGN.md
-// "Build facts"), renders only while renderFrame runs (SetReadyForRendering), and blits its
-// result into the framebuffer bound then (FrameBlitMode BlitToCurrent): the window's, or an
-// FBO for grabFramebuffer(). VTK headers stay in the .cpp (pimpl).
+// "Build facts"), and renders only while renderFrame runs (SetReadyForRendering), straight
+// into the framebuffer bound then (the window's, or an FBO for grabFramebuffer()), not into
+// a framebuffer of its own that is then copied (see DirectRenderWindow in the .cpp). VTK
+// headers stay in the .cpp (pimpl).
 //
 // Input: the embedded window's mouse, wheel, key, enter/leave and drag-and-drop events are
 // sent on to this widget (same coordinates: the window fills it), so event filters, QTest
