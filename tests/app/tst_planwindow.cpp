@@ -19,7 +19,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QMouseEvent>
-#include <QOpenGLWidget>
+#include "views/vtk/vtkopenglwidget.h"
 #include <QSignalSpy>
 #include <QTest>
 #include <QUndoStack>
@@ -57,7 +57,7 @@ private:
     /// screen once the map zooms to its node; false when none is found.
     bool findMove(model::PodId& pod, model::NodeId& from, model::NodeId& to, QPoint& press, bool feasible);
     views::FleetMapView* map() const { return m_window->mapView(); }
-    QWidget* gl() const { return map()->findChild<QOpenGLWidget*>(); }
+    QWidget* gl() const { return map()->findChild<fleet::views::VtkOpenGLWidget*>(); }
     std::unique_ptr<app::MainWindow> m_window;
     std::unique_ptr<QAbstractItemModelTester> m_tester;
 };

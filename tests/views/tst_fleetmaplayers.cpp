@@ -15,7 +15,7 @@
 #include <QApplication>
 #include <QDialog>
 #include <QDir>
-#include <QOpenGLWidget>
+
 #include <QSignalSpy>
 #include <QSurfaceFormat>
 #include <QTest>
@@ -89,7 +89,7 @@ private slots:
 
 private:
     void show(const Cluster& c, QSize size = QSize(900, 600));
-    QOpenGLWidget* gl() const { return m_view->findChild<QOpenGLWidget*>(); }
+    QWidget* gl() const { return m_view->findChild<views::VtkOpenGLWidget*>(); }
 
     Cluster m_cluster;
     std::unique_ptr<FleetMapView> m_view;

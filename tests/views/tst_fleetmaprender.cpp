@@ -1,4 +1,4 @@
-// Renders a small hand-made cluster with FleetMapView (VTK in a QOpenGLWidget, under
+// Renders a small hand-made cluster with FleetMapView (VTK in an embedded OpenGL window, under
 // xvfb-run) and checks pixels: the colour at a known node's cell, picking, click, zoom.
 
 #include "mapfixtures.h"
@@ -12,7 +12,7 @@
 #include <QApplication>
 #include <QMouseEvent>
 #include <QDir>
-#include <QOpenGLWidget>
+
 #include <QSignalSpy>
 #include <QSurfaceFormat>
 #include <QTest>
@@ -88,7 +88,7 @@ private slots:
 
 private:
     [[nodiscard]] model::NodeId node(const char* name) const { return m_cluster.store->findNode(name); }
-    QOpenGLWidget* glWidget() const { return m_view->findChild<QOpenGLWidget*>(); }
+    QWidget* glWidget() const { return m_view->findChild<views::VtkOpenGLWidget*>(); }
     void showAndWaitForFrame();
     void wheel(const QPointF& glPos, int angle);
 
@@ -128,7 +128,7 @@ static void moveOver(QWidget* gl, const QPoint& pos)
 
 void TestFleetMapRender::wheel(const QPointF& glPos, int angle)
 {
-    QOpenGLWidget* gl = glWidget();
+    QWidget* gl = glWidget();
     QWheelEvent event(
         glPos, gl->mapToGlobal(glPos), QPoint(), QPoint(0, angle), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(gl, &event);
@@ -191,7 +191,7 @@ void TestFleetMapRender::clickActivatesTheNode()
     QSignalSpy activated(m_view.get(), &FleetMapView::nodeActivated);
     QSignalSpy hovered(m_view.get(), &FleetMapView::nodeHovered);
     const model::NodeId n = node("node-0000031");
-    QOpenGLWidget* gl = glWidget();
+    QWidget* gl = glWidget();
     QVERIFY(gl);
     const QPoint local = m_view->cellCenter(n) - gl->pos();
     moveOver(gl, local);
@@ -206,7 +206,7 @@ void TestFleetMapRender::wheelZoomKeepsTheNodeUnderTheCursor()
 {
     showAndWaitForFrame();
     const model::NodeId n = node("node-0000007");
-    QOpenGLWidget* gl = glWidget();
+    QWidget* gl = glWidget();
     const QPoint before = m_view->cellCenter(n);
     const QPointF local = QPointF(before - gl->pos()) + QPointF(0.5, 0.5);
     QWheelEvent wheel(
@@ -405,7 +405,7 @@ void TestFleetMapRender::labelsNeverCoverCells()
         return;
 
     // Zoomed in at the centre, the network layer's labels appear.
-    QOpenGLWidget* gl = glWidget();
+    QWidget* gl = glWidget();
     const QPointF at(gl->width() / 2.0, gl->height() / 2.0);
     for (int i = 0; i < 8; ++i) {
         QWheelEvent wheel(
@@ -434,7 +434,7 @@ void TestFleetMapRender::labelsNeverCoverCells()
 void TestFleetMapRender::hoverFollowsTheMapUnderARestingPointer()
 {
     showAndWaitForFrame();
-    QOpenGLWidget* gl = glWidget();
+    QWidget* gl = glWidget();
     QSignalSpy hovered(m_view.get(), &FleetMapView::nodeHovered);
     const model::NodeId first = node("node-0000031");
     const QPoint local = m_view->cellCenter(first) - gl->pos();
@@ -509,7 +509,7 @@ void TestFleetMapRender::gutterPixelPicksTheNearestCell()
 {
     QFETCH(int, zoomOutSteps);
     showAndWaitForFrame();
-    QOpenGLWidget* gl = glWidget();
+    QWidget* gl = glWidget();
     for (int i = 0; i < zoomOutSteps; ++i)
         wheel(QPointF(gl->width() / 2.0, gl->height() / 2.0), -120);
     int checked = 0;

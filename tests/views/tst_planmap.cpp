@@ -16,7 +16,6 @@
 #include <QDir>
 #include <QMimeData>
 #include <QMouseEvent>
-#include <QOpenGLWidget>
 #include <QSignalSpy>
 #include <QSurfaceFormat>
 #include <QTest>
@@ -78,7 +77,7 @@ private slots:
 
 private:
     [[nodiscard]] model::NodeId node(const char* name) const { return m_cluster.store->findNode(name); }
-    QOpenGLWidget* gl() const { return m_view->findChild<QOpenGLWidget*>(); }
+    QWidget* gl() const { return m_view->findChild<fleet::views::VtkOpenGLWidget*>(); }
     void show();
     /// A node other than n whose cell is wholly on screen.
     model::NodeId visibleNeighbour(model::NodeId n) const

@@ -1,6 +1,6 @@
 #pragma once
 // The fleet map: every node a cell, laid out as nested blocks of the topology tree,
-// coloured by a metric, drawn by VTK inside a QOpenGLWidget, with a legend beside it.
+// coloured by a metric, drawn by VTK in an embedded OpenGL window (VtkOpenGLWidget), with a legend beside it.
 //
 // Design note (DESIGN.md, "Views"): at a distance the map is one image with a texel per
 // node cell, computed on the CPU from the store's columns (MapRaster), drawn as a single
@@ -38,7 +38,7 @@ struct PlanMarks;
 
 // MapMetric (GpuRequested, CpuRequested, MemoryRequested) is declared in mapmetric.h.
 
-/// The map widget (a VTK-driven QOpenGLWidget plus its legend, a Qt widget at its right).
+/// The map widget (a VTK-driven VtkOpenGLWidget plus its legend, a Qt widget at its right).
 /// Input: the wheel zooms around the cursor, a left drag pans, a left click on a cell
 /// emits nodeActivated (a gutter pixel within 2 px of a cell picks that cell: nodeAt()),
 /// hovering shows a tooltip with the node's figures and its whole

@@ -1,48 +1,185 @@
 #include "vtkopenglwidget.h"
 
+#include <QApplication>
 #include <QElapsedTimer>
-#include <QMetaMethod>
-#include <QPainter>
+#include <QExposeEvent>
 #include <QLoggingCategory>
+#include <QMetaMethod>
+#include <QOffscreenSurface>
 #include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
+#include <QOpenGLFunctions>
+#include <QOpenGLPaintDevice>
+#include <QPainter>
+#include <QPointer>
 #include <QTimer>
+#include <QVBoxLayout>
+#include <QWindow>
 
 #include <vtkCallbackCommand.h>
 #include <vtkCommand.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkNew.h>
+#include <vtkObjectFactory.h>
 #include <vtkOpenGLState.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 
+#include <algorithm>
+#include <functional>
+
 Q_LOGGING_CATEGORY(lcVtkWidget, "fleet.views.vtk", QtInfoMsg)
+// Per-stage frame times, for tuning (QT_LOGGING_RULES="fleet.views.vtk.frame.debug=true"):
+// each stage ends in glFinish, so the software rasterizer's deferred work is counted where
+// it was asked for (which makes the frame itself slower).
+Q_LOGGING_CATEGORY(lcVtkFrame, "fleet.views.vtk.frame", QtInfoMsg)
 
 namespace fleet::views {
 
-struct VtkOpenGLWidget::Private {
-    vtkSmartPointer<vtkGenericOpenGLRenderWindow> window = vtkSmartPointer<vtkGenericOpenGLRenderWindow>::New();
-    vtkSmartPointer<vtkRenderer> renderer = vtkSmartPointer<vtkRenderer>::New();
-    vtkNew<vtkCallbackCommand> contextCallback;
-    bool renderPending = false;
-    bool renderedSinceSwap = false;
-    bool initialized = false;
-    double lastRenderMs = -1;
-    QMetaObject::Connection contextDestroyed;
-};
-
 namespace {
 
+// The native window VTK draws into. It paints nothing by itself: exposure and input go to
+// the adapter widget, which owns the context and the VTK window.
+class RenderSurfaceWindow : public QWindow {
+public:
+    RenderSurfaceWindow(VtkOpenGLWidget* adapter, std::function<void()> exposed)
+        : m_adapter(adapter)
+        , m_exposed(std::move(exposed))
+    {
+        setSurfaceType(QSurface::OpenGLSurface);
+        setFormat(VtkOpenGLWidget::vtkSurfaceFormat());
+    }
+
+protected:
+    void exposeEvent(QExposeEvent*) override
+    {
+        if (isExposed())
+            m_exposed();
+    }
+
+    bool event(QEvent* e) override
+    {
+        switch (e->type()) {
+        case QEvent::MouseButtonPress:
+        case QEvent::MouseButtonRelease:
+        case QEvent::MouseButtonDblClick:
+        case QEvent::MouseMove:
+        case QEvent::Wheel:
+        case QEvent::KeyPress:
+        case QEvent::KeyRelease:
+        case QEvent::ShortcutOverride:
+        case QEvent::Enter:
+        case QEvent::Leave:
+        case QEvent::DragEnter:
+        case QEvent::DragMove:
+        case QEvent::DragLeave:
+        case QEvent::Drop:
+            return forward(e);
+        default:
+            return QWindow::event(e);
+        }
+    }
+
+private:
+    // The window fills the adapter, so positions need no mapping. A key press while the
+    // native window holds the X focus goes where the keyboard focus is in the widget tree,
+    // which is the adapter or a widget that took the focus from it.
+    bool forward(QEvent* e)
+    {
+        if (!m_adapter)
+            return false;
+        QWidget* target = m_adapter;
+        if (e->type() == QEvent::KeyPress || e->type() == QEvent::KeyRelease || e->type() == QEvent::ShortcutOverride)
+            if (QWidget* focus = QApplication::focusWidget(); focus && focus->window() == m_adapter->window())
+                target = focus;
+        if (e->type() == QEvent::MouseButtonPress && m_adapter->focusPolicy() & Qt::ClickFocus)
+            m_adapter->setFocus(Qt::MouseFocusReason);
+        if (e->type() == QEvent::Wheel && (m_adapter->focusPolicy() & Qt::WheelFocus) == Qt::WheelFocus)
+            m_adapter->setFocus(Qt::MouseFocusReason);
+        std::unique_ptr<QEvent> copy(e->clone());
+        const bool handled = QApplication::sendEvent(target, copy.get());
+        e->setAccepted(copy->isAccepted());
+        if (auto* drop = dynamic_cast<QDropEvent*>(e)) {
+            drop->setDropAction(static_cast<QDropEvent*>(copy.get())->dropAction());
+            drop->setAccepted(copy->isAccepted());
+        }
+        return handled;
+    }
+
+    QPointer<VtkOpenGLWidget> m_adapter;
+    std::function<void()> m_exposed;
+};
+
+// Design note (speed): vtkOpenGLRenderWindow::Start() binds VTK's own RenderFramebuffer, so
+// every frame is drawn there and then copied into the host's framebuffer (with SwapBuffers,
+// twice, depth included). Copies and the extra clear cost about 20 ms CPU a frame on llvmpipe
+// at 1920x1080. This window starts a frame like VTK 9.1 does but leaves the host's framebuffer
+// bound, so the renderer clears and draws straight into it; SwapBuffers is off, so Frame()
+// copies nothing. What needs VTK's framebuffer (FXAA, depth peeling, hardware picking,
+// reading VTK's pixels back) is not used by the map.
+class DirectRenderWindow : public vtkGenericOpenGLRenderWindow {
+public:
+    static DirectRenderWindow* New();
+    vtkTypeMacro(DirectRenderWindow, vtkGenericOpenGLRenderWindow)
+
+    void Start() override
+    {
+        if (!this->Initialized)
+            this->Initialize();
+        this->MakeCurrent();
+        if (!this->OwnContext)
+            this->GetState()->Initialize(this); // re-read: QPainter changed state behind VTK
+        // VTK's standard blend equation, as vtkOpenGLRenderWindow::Start sets it.
+        this->GetState()->vtkglEnable(GL_BLEND);
+        this->GetState()->vtkglBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+        this->Size[0] = this->Size[0] > 0 ? this->Size[0] : 300;
+        this->Size[1] = this->Size[1] > 0 ? this->Size[1] : 300;
+        this->GetState()->PushFramebufferBindings(); // End() pops them
+    }
+
+protected:
+    DirectRenderWindow() { this->SetSwapBuffers(0); }
+    ~DirectRenderWindow() override = default;
+};
+
+vtkStandardNewMacro(DirectRenderWindow);
+
+} // namespace
+
+struct VtkOpenGLWidget::Private {
+    vtkSmartPointer<vtkGenericOpenGLRenderWindow> window = vtkSmartPointer<DirectRenderWindow>::New();
+    vtkSmartPointer<vtkRenderer> renderer = vtkSmartPointer<vtkRenderer>::New();
+    vtkNew<vtkCallbackCommand> contextCallback;
+    RenderSurfaceWindow* surfaceWindow = nullptr; // owned by the container
+    QWidget* container = nullptr;
+    std::unique_ptr<QOpenGLContext> context;
+    std::unique_ptr<QOffscreenSurface> offscreen; // for grabs and clean-up while not exposed
+    QSurface* surface = nullptr; // what the context is made current on for VTK
+    bool renderPending = false; // a merged request is queued
+    bool frameWanted = false; // a requested frame has not been swapped yet
+    bool initialized = false;
+    double lastRenderMs = -1;
+
+    /// Makes the context current on `s` (creating the context first); false if impossible.
+    bool makeCurrent(QSurface* s);
+    QSurface* offscreenSurface();
+    QSize deviceSize(const QWidget* w) const
+    {
+        const qreal dpr = w->devicePixelRatioF();
+        return { std::max(1, qRound(w->width() * dpr)), std::max(1, qRound(w->height() * dpr)) };
+    }
+};
+
 // VTK asks the host for its context through events on the generic window.
-void onWindowEvent(vtkObject*, unsigned long eventId, void* clientData, void* callData)
+void VtkOpenGLWidget::onVtkWindowEvent(vtkObject*, unsigned long eventId, void* clientData, void* callData)
 {
-    auto* widget = static_cast<VtkOpenGLWidget*>(clientData);
-    QOpenGLContext* context = widget->context();
+    auto* d = static_cast<VtkOpenGLWidget::Private*>(clientData);
+    QOpenGLContext* context = d->context.get();
     switch (eventId) {
     case vtkCommand::WindowMakeCurrentEvent:
-        // Only when not current already: the widget's own makeCurrent() would rebind Qt's
-        // framebuffer under VTK and leave the widget blank (DESIGN.md "Build facts").
-        if (context && QOpenGLContext::currentContext() != context)
-            context->makeCurrent(context->surface());
+        // Only when not current already (DESIGN.md "Build facts").
+        if (context && QOpenGLContext::currentContext() != context && d->surface)
+            context->makeCurrent(d->surface);
         break;
     case vtkCommand::WindowIsCurrentEvent:
         *static_cast<bool*>(callData) = context && QOpenGLContext::currentContext() == context;
@@ -52,49 +189,88 @@ void onWindowEvent(vtkObject*, unsigned long eventId, void* clientData, void* ca
     }
 }
 
-} // namespace
+bool VtkOpenGLWidget::Private::makeCurrent(QSurface* s)
+{
+    if (!s)
+        return false;
+    if (!context) {
+        context = std::make_unique<QOpenGLContext>();
+        context->setFormat(vtkSurfaceFormat());
+        if (!context->create()) {
+            qCWarning(lcVtkWidget) << "no OpenGL context for VTK" << vtkSurfaceFormat();
+            context.reset();
+            return false;
+        }
+    }
+    if (!context->makeCurrent(s))
+        return false;
+    surface = s;
+    if (!initialized) {
+        if (!window->InitializeFromCurrentContext())
+            qCWarning(lcVtkWidget) << "VTK could not initialise from the OpenGL context" << context->format();
+        initialized = true;
+    }
+    return true;
+}
+
+QSurface* VtkOpenGLWidget::Private::offscreenSurface()
+{
+    if (!offscreen) {
+        offscreen = std::make_unique<QOffscreenSurface>();
+        offscreen->setFormat(vtkSurfaceFormat());
+        offscreen->create();
+    }
+    return offscreen.get();
+}
 
 VtkOpenGLWidget::VtkOpenGLWidget(QWidget* parent)
-    : QOpenGLWidget(parent)
+    : QWidget(parent)
     , d(std::make_unique<Private>())
 {
-    setFormat(vtkSurfaceFormat());
-    setUpdateBehavior(QOpenGLWidget::NoPartialUpdate);
-
     d->window->AddRenderer(d->renderer);
-    // Render only from paintGL, where Qt has made the context current and bound the
-    // widget's framebuffer; at the end of Render() VTK blits into that framebuffer.
+    // Render only from renderFrame, where the context is current and the target framebuffer
+    // bound; at the end of Render() VTK blits into that framebuffer.
     d->window->SetReadyForRendering(false);
-    d->window->SetFrameBlitModeToBlitToCurrent();
+    d->window->SetFrameBlitModeToBlitToCurrent(); // copies nothing: SwapBuffers is off
     d->window->SetMultiSamples(0);
     d->window->SetIsDirect(true);
     d->window->SetSupportsOpenGL(true);
     d->window->SetForceMaximumHardwareLineWidth(1);
 
-    d->contextCallback->SetClientData(this);
-    d->contextCallback->SetCallback(&onWindowEvent);
+    d->contextCallback->SetClientData(d.get());
+    d->contextCallback->SetCallback(&VtkOpenGLWidget::onVtkWindowEvent);
     for (const unsigned long e : { vtkCommand::WindowMakeCurrentEvent, vtkCommand::WindowIsCurrentEvent })
         d->window->AddObserver(e, d->contextCallback);
 
-    connect(this, &QOpenGLWidget::frameSwapped, this, [this] {
-        if (d->renderedSinceSwap) {
-            d->renderedSinceSwap = false;
-            emit frameRendered();
-        }
+    d->surfaceWindow = new RenderSurfaceWindow(this, [this] {
+        // The first exposure, or one after the window was covered or resized: draw.
+        d->frameWanted = true;
+        requestRender();
     });
+    d->container = QWidget::createWindowContainer(d->surfaceWindow, this);
+    // Keyboard focus stays with this widget (its owner's event filter reads the keys).
+    d->container->setFocusPolicy(Qt::NoFocus);
+    d->container->setFocusProxy(this);
+    d->container->setMouseTracking(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(d->container);
+    setAttribute(Qt::WA_OpaquePaintEvent);
 }
 
 VtkOpenGLWidget::~VtkOpenGLWidget()
 {
     // Free VTK's GL resources while the context still exists.
-    disconnect(d->contextDestroyed);
-    if (d->initialized && context()) {
-        makeCurrent();
-        d->window->Finalize();
-        doneCurrent();
+    if (d->initialized && d->context) {
+        QSurface* s = d->surfaceWindow && d->surfaceWindow->handle() ? static_cast<QSurface*>(d->surfaceWindow)
+                                                                     : d->offscreenSurface();
+        if (d->makeCurrent(s))
+            d->window->Finalize();
+        d->context->doneCurrent();
         d->initialized = false;
     }
     d->window->RemoveObserver(d->contextCallback);
+    d->surface = nullptr;
 }
 
 QSurfaceFormat VtkOpenGLWidget::vtkSurfaceFormat()
@@ -110,6 +286,7 @@ QSurfaceFormat VtkOpenGLWidget::vtkSurfaceFormat()
     format.setBlueBufferSize(8);
     format.setAlphaBufferSize(8);
     format.setSamples(0);
+    format.setSwapBehavior(QSurfaceFormat::DoubleBuffer);
     return format;
 }
 
@@ -126,67 +303,53 @@ double VtkOpenGLWidget::lastRenderMs() const noexcept
     return d->lastRenderMs;
 }
 
-void VtkOpenGLWidget::requestRender()
-{
-    if (d->renderPending)
-        return;
-    d->renderPending = true;
-    QTimer::singleShot(0, this, [this] {
-        d->renderPending = false;
-        update();
-    });
-}
-
 QPointF VtkOpenGLWidget::toVtkDisplay(const QPointF& widgetPos) const
 {
     const qreal dpr = devicePixelRatioF();
     return { widgetPos.x() * dpr, (height() - widgetPos.y()) * dpr };
 }
 
-void VtkOpenGLWidget::initializeGL()
+void VtkOpenGLWidget::requestRender()
 {
-    // Called again when the widget moves to another top-level window (new context):
-    // release what VTK held in the old one first.
-    if (d->initialized)
-        d->window->Finalize();
-    disconnect(d->contextDestroyed);
-    d->contextDestroyed = connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, [this] {
-        if (!d->initialized)
-            return;
-        makeCurrent();
-        d->window->Finalize();
-        d->initialized = false;
-        doneCurrent();
-    });
-    const qreal dpr = devicePixelRatioF();
-    d->window->SetSize(std::max(1, qRound(width() * dpr)), std::max(1, qRound(height() * dpr)));
-    if (!d->window->InitializeFromCurrentContext())
-        qCWarning(lcVtkWidget) << "VTK could not initialise from the widget's OpenGL context" << context()->format();
-    d->initialized = true;
-}
-
-void VtkOpenGLWidget::resizeGL(int w, int h)
-{
-    // w and h are logical pixels; VTK works in device pixels.
-    const qreal dpr = devicePixelRatioF();
-    d->window->SetSize(std::max(1, qRound(w * dpr)), std::max(1, qRound(h * dpr)));
-    d->window->SetPosition(0, 0);
-}
-
-void VtkOpenGLWidget::paintGL()
-{
-    if (!d->initialized)
+    d->frameWanted = true;
+    if (d->renderPending)
         return;
+    d->renderPending = true;
+    QTimer::singleShot(0, this, [this] {
+        d->renderPending = false;
+        if (!d->frameWanted || !d->surfaceWindow->isExposed())
+            return; // the exposure asks again
+        if (!d->makeCurrent(d->surfaceWindow))
+            return;
+        d->frameWanted = false;
+        QElapsedTimer timer;
+        timer.start();
+        renderFrame(d->context->defaultFramebufferObject());
+        const double renderMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+        d->context->swapBuffers(d->surfaceWindow);
+        if (lcVtkFrame().isDebugEnabled()) {
+            d->context->functions()->glFinish();
+            qCDebug(lcVtkFrame, "swap %.1f ms", static_cast<double>(timer.nsecsElapsed()) / 1e6 - renderMs);
+        }
+        emit frameRendered();
+    });
+}
+
+void VtkOpenGLWidget::renderFrame(unsigned framebuffer)
+{
+    const QSize px = d->deviceSize(this);
     const qreal dpr = devicePixelRatioF();
-    const int w = std::max(1, qRound(width() * dpr));
-    const int h = std::max(1, qRound(height() * dpr));
-    if (d->window->GetSize()[0] != w || d->window->GetSize()[1] != h)
-        d->window->SetSize(w, h);
+    if (d->window->GetSize()[0] != px.width() || d->window->GetSize()[1] != px.height())
+        d->window->SetSize(px.width(), px.height());
+    d->window->SetPosition(0, 0);
     // Text sizes are given in points at 72 dpi: VTK scales them by DPI / 72, so they keep
     // their logical size on a high-density screen.
     const int dpi = qRound(72 * dpr);
     if (d->window->GetDPI() != dpi)
         d->window->SetDPI(dpi);
+    QOpenGLFunctions* gl = d->context->functions();
+    gl->glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+    gl->glViewport(0, 0, px.width(), px.height());
     emit aboutToRender();
     QElapsedTimer timer;
     timer.start();
@@ -199,12 +362,50 @@ void VtkOpenGLWidget::paintGL()
     d->window->Render();
     d->window->SetReadyForRendering(false);
     state->Pop();
+    const bool debug = lcVtkFrame().isDebugEnabled();
+    if (debug)
+        gl->glFinish();
     d->lastRenderMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     if (isSignalConnected(QMetaMethod::fromSignal(&VtkOpenGLWidget::paintOverlay))) {
-        QPainter painter(this);
-        emit paintOverlay(painter);
+        timer.start();
+        gl->glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+        QOpenGLPaintDevice device(px);
+        device.setDevicePixelRatio(dpr);
+        {
+            QPainter painter(&device);
+            emit paintOverlay(painter);
+        }
+        if (debug) {
+            gl->glFinish();
+            qCDebug(lcVtkFrame, "vtk %.1f ms, overlay %.1f ms", d->lastRenderMs, static_cast<double>(timer.nsecsElapsed()) / 1e6);
+        }
     }
-    d->renderedSinceSwap = true;
+}
+
+QImage VtkOpenGLWidget::grabFramebuffer()
+{
+    QSurface* s = d->surfaceWindow->isExposed() ? static_cast<QSurface*>(d->surfaceWindow) : d->offscreenSurface();
+    if (!d->makeCurrent(s))
+        return {};
+    QOpenGLFramebufferObjectFormat format;
+    format.setAttachment(QOpenGLFramebufferObject::CombinedDepthStencil);
+    QOpenGLFramebufferObject fbo(d->deviceSize(this), format);
+    if (!fbo.isValid())
+        return {};
+    fbo.bind(); // also what Qt's paint engine draws into
+    renderFrame(fbo.handle());
+    QImage image = fbo.toImage();
+    fbo.release();
+    image.setDevicePixelRatio(devicePixelRatioF());
+    return image;
+}
+
+bool VtkOpenGLWidget::event(QEvent* e)
+{
+    // The embedded window shows the pointer's shape: a cursor set on this widget goes there.
+    if (e->type() == QEvent::CursorChange && d && d->surfaceWindow)
+        d->surfaceWindow->setCursor(cursor());
+    return QWidget::event(e);
 }
 
 } // namespace fleet::views
