@@ -120,10 +120,10 @@ public:
     /// Puts a changed pod back where the store has it (undo of its last change).
     bool restorePod(PodId p);
     /// Adds a node like `templateNode` (a store node), named `name`, with `labelOverrides`
-    /// (key, value) replacing or adding labels (its hostname, its zone). No pods. Returns its id.
+    /// (key, value) replacing or adding labels (its hostname, its zone). No pods. Returns its id,
+    /// or an invalid id, adding nothing, when the template is not a store node or the name is
+    /// empty or already a node's.
     NodeId addNode(NodeId templateNode, std::string name, const std::vector<std::pair<std::string, std::string>>& labelOverrides);
-    /// (Returns an invalid id, adding nothing, when the template is not a store node or the
-    /// name is empty or already a node's.)
     /// Removes the last added node (undo of addNode); false when it holds pods or none was added.
     bool removeLastAddedNode();
     /// Marks a node failed / removed (false: present again). Its pods stay recorded on it;
