@@ -1,5 +1,7 @@
 #include "disruptionbudgets.h"
 
+#include "model/scheduling/matching.h"
+
 #include <algorithm>
 #include <string>
 #include <unordered_map>
@@ -7,19 +9,6 @@
 namespace fleet::model {
 
 namespace {
-
-StringId labelValue(std::span<const Label> labels, StringId key) noexcept
-{
-    for (const Label& l : labels)
-        if (l.key == key)
-            return l.value;
-    return {};
-}
-
-bool contains(const std::vector<StringId>& sorted, StringId v) noexcept
-{
-    return std::binary_search(sorted.begin(), sorted.end(), v);
-}
 
 // ceil(value% of total), as intstr.GetScaledValueFromIntOrPercent(..., roundUp=true).
 std::int32_t scaled(const IntOrPercent& v, std::int32_t total) noexcept
@@ -31,34 +20,6 @@ std::int32_t scaled(const IntOrPercent& v, std::int32_t total) noexcept
 }
 
 } // namespace
-
-bool selectorMatches(const InternedSelector& selector, std::span<const Label> labels) noexcept
-{
-    if (selector.null)
-        return false;
-    for (const MatchRequirement& r : selector.requirements) {
-        const StringId v = labelValue(labels, r.key);
-        switch (r.op) {
-        case MatchOperator::In:
-            if (!v.isValid() || !contains(r.values, v))
-                return false;
-            break;
-        case MatchOperator::NotIn:
-            if (v.isValid() && contains(r.values, v))
-                return false;
-            break;
-        case MatchOperator::Exists:
-            if (!v.isValid())
-                return false;
-            break;
-        case MatchOperator::DoesNotExist:
-            if (v.isValid())
-                return false;
-            break;
-        }
-    }
-    return true;
-}
 
 DisruptionBudgets::DisruptionBudgets(const ClusterStore& store)
     : m_store(store)
@@ -93,7 +54,7 @@ DisruptionBudgets::DisruptionBudgets(const ClusterStore& store)
         Match& m = it->second;
         if (fresh) {
             for (const std::uint32_t b : nsIt->second) {
-                if (!selectorMatches(budgets[b].selector, labels))
+                if (!scheduling::selectorMatches(budgets[b].selector, labels))
                     continue;
                 m.selected.push_back(b);
                 if (!budgets[b].selector.requirements.empty())

@@ -40,11 +40,6 @@
 
 namespace fleet::model {
 
-/// True when `labels` satisfy every requirement of `selector` (metav1.LabelSelector semantics:
-/// In, NotIn (also true when the key is absent), Exists, DoesNotExist; requirements ANDed).
-/// A null selector matches nothing; an empty one everything. Thread: any.
-[[nodiscard]] bool selectorMatches(const InternedSelector& selector, std::span<const Label> labels) noexcept;
-
 class DisruptionBudgets {
 public:
     /// What a budget allows before the plan spends any of it.
