@@ -8,14 +8,10 @@ namespace fleet::views {
 
 using model::CoreResource;
 
-namespace {
+constexpr int kPodRows = 3;
 
-constexpr int kPodRows = 3; // NodeDetailLayer's
-
-/// Calls visit(pod, pieceRect) for every piece of every pod strip, in drawing order, until it
-/// returns true. Mirrors NodeDetailLayer::paintNode().
-template <class Visit>
-model::PodId forEachPiece(const MapScene& scene, model::NodeId n, const QRectF& cell, Visit visit)
+model::PodId forEachPodStripPiece(const MapScene& scene, model::NodeId n, const QRectF& cell,
+    const std::function<bool(model::PodId, const QRectF&)>& visit)
 {
     if (!scene.hasMap() || cell.width() < NodeDetailLayer::kDetailMinPx)
         return {};
@@ -59,19 +55,18 @@ model::PodId forEachPiece(const MapScene& scene, model::NodeId n, const QRectF& 
     return {};
 }
 
-} // namespace
 
 model::PodId podStripAt(const MapScene& scene, model::NodeId n, const QRectF& cell, const QPointF& pos)
 {
     if (!cell.contains(pos))
         return {};
-    return forEachPiece(scene, n, cell, [&](model::PodId, const QRectF& piece) { return piece.contains(pos); });
+    return forEachPodStripPiece(scene, n, cell, [&](model::PodId, const QRectF& piece) { return piece.contains(pos); });
 }
 
 QRectF podStripRect(const MapScene& scene, model::NodeId n, const QRectF& cell, model::PodId p)
 {
     QRectF found;
-    forEachPiece(scene, n, cell, [&](model::PodId q, const QRectF& piece) {
+    forEachPodStripPiece(scene, n, cell, [&](model::PodId q, const QRectF& piece) {
         if (q != p)
             return false;
         found = piece.adjusted(0, 0, -1, -1); // without the gap pixel

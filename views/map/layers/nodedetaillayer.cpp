@@ -1,6 +1,7 @@
 #include "nodedetaillayer.h"
 
 #include "views/map/colormap.h"
+#include "views/map/podstrips.h"
 
 #include <QFontMetrics>
 #include <QPaintEngine>
@@ -17,7 +18,6 @@ using model::NodeId;
 
 namespace {
 
-constexpr int kPodRows = 3;
 
 // Categorical palette for workloads: twelve hues at mixed lightness, chosen to stay apart
 // from one another, from the viridis share colours' purple and from the marker reds.
@@ -151,43 +151,13 @@ void NodeDetailLayer::paintNode(QPainter& painter, const MapScene& scene, NodeId
             }
         }
     }
-    // Pods: a strip of kPodRows rows, each pod's length proportional to its share.
-    const QRectF pods = g.pods.adjusted(0, 1, 0, 0);
-    if (pods.height() < 3 || pods.width() < 3)
-        return;
-    const int rows = std::max(1, std::min(kPodRows, static_cast<int>(pods.height() / 3)));
-    const double rowH = pods.height() / rows;
-    const double lineLength = pods.width() * rows;
-    const double cpuAlloc = static_cast<double>(std::max<std::int64_t>(1, store.nodeAllocatable(n)[CoreResource::Cpu]));
-    const double gpuAlloc = static_cast<double>(store.nodeAllocatable(n)[CoreResource::Gpu]);
-    double at = 0;
-    for (const model::PodId p : store.nodePods(n)) {
-        if (!store.podIsCounted(p))
-            continue;
-        const model::ResourceVector& req = store.podRequest(p);
-        const double share = req[CoreResource::Gpu] > 0 && gpuAlloc > 0 ? req[CoreResource::Gpu] / gpuAlloc
-                                                                         : req[CoreResource::Cpu] / cpuAlloc;
-        double len = std::clamp(share, 0.0, 1.0) * lineLength;
-        if (len <= 0)
-            continue;
-        len = std::max(len, 2.0); // a tiny pod still shows
-        const QColor colour = workloadColor(store.podWorkload(p));
-        double start = at;
-        const double end = std::min(lineLength, at + len);
-        while (start < end - 0.01) {
-            const int row = static_cast<int>(start / pods.width());
-            if (row >= rows)
-                break;
-            const double x0 = start - row * pods.width();
-            const double x1 = std::min(pods.width(), x0 + (end - start));
-            // One pixel of gap after each pod, so neighbours of the same workload separate.
-            painter.fillRect(QRectF(pods.left() + x0, pods.top() + row * rowH, std::max(1.0, x1 - x0 - 1), rowH - 1), colour);
-            start += x1 - x0;
-        }
-        at = end;
-        if (at >= lineLength)
-            break;
-    }
+    // Pods: the strips laid out by forEachPodStripPiece (podstrips.h), which picking reads too;
+    // one pixel of gap after each piece, so neighbours of the same workload separate.
+    forEachPodStripPiece(scene, n, cell, [&](model::PodId p, const QRectF& piece) {
+        painter.fillRect(QRectF(piece.left(), piece.top(), std::max(1.0, piece.width() - 1), piece.height() - 1),
+            workloadColor(store.podWorkload(p)));
+        return false;
+    });
 }
 
 void NodeDetailLayer::sceneChanged(const MapScene&, unsigned changes)
