@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   # toolchain
-  build-essential cmake ninja-build git pkg-config
+  build-essential cmake ninja-build git pkg-config ccache
   # Qt 6 (with --no-install-recommends, libqt6opengl6-dev must be named)
   qt6-base-dev libqt6opengl6-dev libqt6sql6-sqlite qt6-svg-dev
   # rendering: VTK 9.1 (only its non-Qt modules are linked), Mesa software OpenGL
