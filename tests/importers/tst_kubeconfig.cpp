@@ -1,0 +1,330 @@
+// Tests of importers/kube/kubeconfig.h: file precedence, merging, context choice, path
+// resolution and errors, with the real kubectl (1.33) as the oracle where it is installed:
+// `kubectl config view --minify --flatten --raw -o json` on the same files and environment
+// must name the same context, server, user and credential as loadKubeconfig.
+
+#include "importers/kube/kubeconfig.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace fleet::importers::kube;
+
+namespace {
+
+const char* kKubectl = "/usr/lib/google-cloud-sdk/bin/kubectl.1.33";
+
+void writeFile(const QString& path, const QByteArray& text)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text);
+}
+
+const char* kA = R"(apiVersion: v1
+kind: Config
+clusters:
+- name: c1
+  cluster:
+    server: https://127.0.0.1:6443
+    certificate-authority: certs/ca.crt
+    tls-server-name: api.internal
+users:
+- name: u1
+  user:
+    token: secret-token-abc
+contexts:
+- name: ctx1
+  context: {cluster: c1, user: u1, namespace: ml}
+current-context: ctx1
+)";
+
+const char* kB = R"(apiVersion: v1
+kind: Config
+clusters:
+- name: c1
+  cluster:
+    server: https://other.example:1
+- name: c2
+  cluster:
+    server: https://10.0.0.2
+    certificate-authority-data: aGVsbG8=
+    insecure-skip-tls-verify: false
+    proxy-url: http://proxy:3128
+users:
+- name: u1
+  user:
+    token: token-from-b
+- name: u2
+  user:
+    client-certificate: ../pki/client.crt
+    client-key: ../pki/client.key
+- name: u3
+  user:
+    exec:
+      apiVersion: client.authentication.k8s.io/v1beta1
+      command: ./bin/get-token
+      args: [eks, get-token]
+      env: [{name: AWS_PROFILE, value: prod}]
+      provideClusterInfo: true
+- name: u4
+  user:
+    exec:
+      apiVersion: client.authentication.k8s.io/v1
+      command: aws
+      interactiveMode: Never
+contexts:
+- name: ctx2
+  context: {cluster: c2, user: u2}
+- name: ctx3
+  context: {cluster: c2, user: u3}
+- name: ctx4
+  context: {cluster: c1, user: u1}
+- name: ctx5
+  context: {cluster: c2, user: u4}
+current-context: ctx2
+)";
+
+} // namespace
+
+class TstKubeconfig : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void resolves_data();
+    void resolves();
+    void homeDefault();
+    void listsContexts();
+    void errors_data();
+    void errors();
+
+private:
+    // What kubectl resolves for the same request, or an empty object when kubectl is absent.
+    QJsonObject kubectlView(const KubeconfigRequest& r);
+    QTemporaryDir m_dir;
+    QString a, b;
+};
+
+void TstKubeconfig::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    a = m_dir.filePath("a.yaml");
+    b = m_dir.filePath("sub/b.yaml");
+    writeFile(a, kA);
+    writeFile(b, kB);
+    writeFile(m_dir.filePath("certs/ca.crt"), "CA-FROM-A-DIR");
+    writeFile(m_dir.filePath("sub/certs/ca.crt"), "CA-FROM-B-DIR");
+    writeFile(m_dir.filePath("pki/client.crt"), "CLIENT-CERT");
+    writeFile(m_dir.filePath("pki/client.key"), "CLIENT-KEY");
+}
+
+QJsonObject TstKubeconfig::kubectlView(const KubeconfigRequest& r)
+{
+    if (!QFile::exists(kKubectl))
+        return {};
+    QProcess p;
+    QProcessEnvironment env;
+    env.insert("HOME", r.homeDir.empty() ? m_dir.path() : QString::fromStdString(r.homeDir));
+    env.insert("PATH", "/usr/bin:/bin");
+    if (!r.kubeconfigEnv.empty())
+        env.insert("KUBECONFIG", QString::fromStdString(r.kubeconfigEnv));
+    p.setProcessEnvironment(env);
+    QStringList args{"config", "view", "--minify", "--flatten", "--raw", "-o", "json"};
+    if (!r.explicitPath.empty())
+        args << "--kubeconfig" << QString::fromStdString(r.explicitPath);
+    if (!r.context.empty())
+        args << "--context" << QString::fromStdString(r.context);
+    p.start(kKubectl, args);
+    if (!p.waitForFinished(30000) || p.exitCode() != 0) {
+        qWarning() << "kubectl failed:" << p.readAllStandardError();
+        return {};
+    }
+    return QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+}
+
+void TstKubeconfig::resolves_data()
+{
+    QTest::addColumn<QString>("kubeconfigEnv");
+    QTest::addColumn<QString>("explicitPath");
+    QTest::addColumn<QString>("context");
+    QTest::addColumn<QString>("expectContext");
+    QTest::addColumn<QString>("expectServer");
+    QTest::addColumn<QString>("expectUser");
+    // a first: its current-context and its c1/u1 win.
+    QTest::newRow("a:b current") << "A:B" << "" << "" << "ctx1" << "https://127.0.0.1:6443" << "u1";
+    QTest::newRow("b:a current") << "B:A" << "" << "" << "ctx2" << "https://10.0.0.2" << "u2";
+    QTest::newRow("a:b --context ctx3") << "A:B" << "" << "ctx3" << "ctx3" << "https://10.0.0.2" << "u3";
+    // ctx4 is b's, but names c1 and u1, which a defined first: a's entries are used whole.
+    QTest::newRow("a:b ctx4 takes a's c1") << "A:B" << "" << "ctx4" << "ctx4" << "https://127.0.0.1:6443" << "u1";
+    QTest::newRow("--kubeconfig b alone") << "A" << "B" << "ctx4" << "ctx4" << "https://other.example:1" << "u1";
+    QTest::newRow("missing and duplicate entries skipped") << "MISSING:B:B:A" << "" << "" << "ctx2" << "https://10.0.0.2" << "u2";
+    QTest::newRow("v1 exec") << "B" << "" << "ctx5" << "ctx5" << "https://10.0.0.2" << "u4";
+}
+
+void TstKubeconfig::resolves()
+{
+    QFETCH(QString, kubeconfigEnv);
+    QFETCH(QString, explicitPath);
+    QFETCH(QString, context);
+    auto expand = [&](QString s) {
+        return s.replace("MISSING", m_dir.filePath("nope.yaml")).replace("A", a).replace("B", b).toStdString();
+    };
+    KubeconfigRequest r;
+    r.kubeconfigEnv = expand(kubeconfigEnv);
+    r.explicitPath = expand(explicitPath);
+    r.context = context.toStdString();
+    r.homeDir = m_dir.path().toStdString();
+    const ResolvedKubeconfig k = loadKubeconfig(r);
+    QFETCH(QString, expectContext);
+    QFETCH(QString, expectServer);
+    QFETCH(QString, expectUser);
+    QCOMPARE(QString::fromStdString(k.contextName), expectContext);
+    QCOMPARE(QString::fromStdString(k.cluster.server), expectServer);
+    QCOMPARE(QString::fromStdString(k.user.name), expectUser);
+
+    // Paths resolved against the file holding the entry; data decoded.
+    if (k.cluster.name == "c1" && k.cluster.origin == a.toStdString()) {
+        QCOMPARE(QString::fromStdString(k.cluster.certificateAuthority), m_dir.filePath("certs/ca.crt"));
+        QCOMPARE(k.cluster.tlsServerName, std::string("api.internal"));
+        QCOMPARE(k.namespaceName, std::string(k.contextName == "ctx1" ? "ml" : ""));
+    }
+    if (k.cluster.name == "c2") {
+        QCOMPARE(k.cluster.certificateAuthorityData, std::string("hello"));
+        QCOMPARE(k.cluster.proxyUrl, std::string("http://proxy:3128"));
+    }
+    if (k.user.name == "u2") {
+        QCOMPARE(QString::fromStdString(k.user.clientCertificate), m_dir.filePath("pki/client.crt"));
+        QCOMPARE(QString::fromStdString(k.user.clientKey), m_dir.filePath("pki/client.key"));
+    }
+    if (k.user.name == "u3") {
+        QVERIFY(k.user.exec);
+        QCOMPARE(QString::fromStdString(k.user.exec->command), m_dir.filePath("sub/bin/get-token"));
+        QCOMPARE(k.user.exec->args, (std::vector<std::string>{"eks", "get-token"}));
+        QCOMPARE(k.user.exec->env.size(), std::size_t(1));
+        QCOMPARE(k.user.exec->env[0].second, std::string("prod"));
+        QVERIFY(k.user.exec->provideClusterInfo);
+        QCOMPARE(k.user.exec->interactiveMode, std::string("IfAvailable")); // v1beta1 default
+    }
+    if (k.user.name == "u4") {
+        QCOMPARE(k.user.exec->command, std::string("aws")); // PATH-based: left alone
+        QCOMPARE(k.user.exec->interactiveMode, std::string("Never"));
+    }
+
+    const QJsonObject view = kubectlView(r);
+    if (view.isEmpty())
+        QSKIP("kubectl 1.33 is not installed here: the oracle half of this test did not run");
+    QCOMPARE(view["current-context"].toString(), expectContext);
+    const QJsonObject cluster = view["clusters"].toArray().at(0).toObject()["cluster"].toObject();
+    const QJsonObject user = view["users"].toArray().at(0).toObject();
+    QCOMPARE(cluster["server"].toString(), expectServer);
+    QCOMPARE(user["name"].toString(), expectUser);
+    // --flatten reads each file from where kubectl resolved it: the same bytes as ours.
+    auto fileBytes = [](const std::string& path) {
+        QFile f(QString::fromStdString(path));
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
+    const QByteArray ca = k.cluster.certificateAuthority.empty() ? QByteArray::fromStdString(k.cluster.certificateAuthorityData)
+                                                                 : fileBytes(k.cluster.certificateAuthority);
+    QCOMPARE(QByteArray::fromBase64(cluster["certificate-authority-data"].toString().toLatin1()), ca);
+    const QJsonObject u = user["user"].toObject();
+    QCOMPARE(u["token"].toString().toStdString(), k.user.token);
+    if (!k.user.clientCertificate.empty())
+        QCOMPARE(QByteArray::fromBase64(u["client-certificate-data"].toString().toLatin1()), fileBytes(k.user.clientCertificate));
+    if (k.user.exec) {
+        const QJsonObject e = u["exec"].toObject();
+        QCOMPARE(e["interactiveMode"].toString().toStdString(), k.user.exec->interactiveMode);
+        QCOMPARE(e["provideClusterInfo"].toBool(), k.user.exec->provideClusterInfo);
+        const QString cmd = e["command"].toString();
+        QCOMPARE(cmd.contains('/') ? QDir::cleanPath(QFileInfo(QString::fromStdString(k.user.origin)).absolutePath() + "/" + cmd) : cmd,
+                 QString::fromStdString(k.user.exec->command));
+    }
+}
+
+void TstKubeconfig::homeDefault()
+{
+    QTemporaryDir home;
+    writeFile(home.filePath(".kube/config"), kA);
+    writeFile(home.filePath(".kube/certs/ca.crt"), "X");
+    KubeconfigRequest r;
+    r.homeDir = home.path().toStdString();
+    const ResolvedKubeconfig k = loadKubeconfig(r);
+    QCOMPARE(k.contextName, std::string("ctx1"));
+    QCOMPARE(k.files, std::vector<std::string>{home.filePath(".kube/config").toStdString()});
+    QCOMPARE(QString::fromStdString(k.cluster.certificateAuthority), home.filePath(".kube/certs/ca.crt"));
+}
+
+void TstKubeconfig::listsContexts()
+{
+    KubeconfigRequest r;
+    r.kubeconfigEnv = (a + ":" + b).toStdString();
+    auto [names, current] = listKubeconfigContexts(r);
+    QCOMPARE(names, (std::vector<std::string>{"ctx1", "ctx2", "ctx3", "ctx4", "ctx5"}));
+    QCOMPARE(current, std::string("ctx1"));
+    r.kubeconfigEnv = m_dir.filePath("none.yaml").toStdString();
+    QVERIFY(listKubeconfigContexts(r).first.empty());
+    // --kubeconfig naming a missing file is an error (KUBECONFIG's missing entries are not).
+    r.explicitPath = m_dir.filePath("none.yaml").toStdString();
+    QVERIFY_THROWS_EXCEPTION(KubeconfigError, listKubeconfigContexts(r));
+}
+
+void TstKubeconfig::errors_data()
+{
+    QTest::addColumn<QByteArray>("yaml");
+    QTest::addColumn<QString>("context");
+    QTest::addColumn<QString>("expected"); // a piece of what()
+    const QByteArray good = kA;
+    QTest::newRow("unknown context") << good << "prod" << "context \"prod\" does not exist";
+    QTest::newRow("no current context") << QByteArray("clusters: []\n") << "" << "no context: current-context is not set";
+    QTest::newRow("bad YAML has a line") << QByteArray("clusters:\n- name: c1\n  cluster: {server: [\n") << "" << ":4: not valid YAML";
+    QTest::newRow("clusters not a list") << QByteArray("clusters: {a: 1}\n") << "" << ":1: clusters: expected a list";
+    QTest::newRow("bad base64, secret not echoed")
+        << QByteArray("clusters:\n- name: c\n  cluster:\n    server: https://x\n    certificate-authority-data: \"s3cr@t!!\"\n"
+                      "users: []\ncontexts:\n- name: x\n  context: {cluster: c}\ncurrent-context: x\n")
+        << "" << ":5: clusters[0].cluster.certificate-authority-data: not valid base64";
+    QTest::newRow("missing cluster") << QByteArray("contexts:\n- name: x\n  context: {cluster: gone, user: u}\ncurrent-context: x\n")
+                                     << "" << "cluster \"gone\" of context \"x\" does not exist";
+    QTest::newRow("missing user") << QByteArray("clusters:\n- name: c\n  cluster: {server: https://x}\ncontexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n")
+                                  << "" << "user \"u\" of context \"x\" does not exist";
+    QTest::newRow("no server") << QByteArray("clusters:\n- name: c\n  cluster: {}\ncontexts:\n- name: x\n  context: {cluster: c}\ncurrent-context: x\n")
+                               << "" << "cluster \"c\" has no server";
+    QTest::newRow("bad interactiveMode")
+        << QByteArray("clusters:\n- name: c\n  cluster: {server: https://x}\nusers:\n- name: u\n  user:\n    token: tok-SECRET\n    exec: {command: aws, interactiveMode: Sometimes}\n"
+                      "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n")
+        << "" << "\"Sometimes\" is not one of Never, IfAvailable, Always";
+    QTest::newRow("auth-provider") << QByteArray("clusters:\n- name: c\n  cluster: {server: https://x}\nusers:\n- name: u\n  user:\n    auth-provider: {name: gcp}\n"
+                                                 "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n")
+                                   << "" << "auth-provider plugins";
+    QTest::newRow("top level a list") << QByteArray("- a\n- b\n") << "" << "expected a kubeconfig mapping";
+}
+
+void TstKubeconfig::errors()
+{
+    QFETCH(QByteArray, yaml);
+    QFETCH(QString, context);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    const QString file = dir.filePath("config");
+    writeFile(file, yaml);
+    KubeconfigRequest r;
+    r.explicitPath = file.toStdString();
+    r.context = context.toStdString();
+    try {
+        (void)loadKubeconfig(r);
+        QFAIL("expected a KubeconfigError");
+    } catch (const KubeconfigError& e) {
+        const QString what = QString::fromUtf8(e.what());
+        QVERIFY2(what.startsWith(file), qPrintable(what));
+        QVERIFY2(what.contains(expected), qPrintable(what));
+        QVERIFY2(!what.contains("s3cr") && !what.contains("SECRET"), qPrintable(what));
+    }
+}
+
+QTEST_APPLESS_MAIN(TstKubeconfig)
+#include "tst_kubeconfig.moc"
