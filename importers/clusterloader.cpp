@@ -1,6 +1,8 @@
 #include "clusterloader.h"
 
+#include "importers/kube/kubeapiclient.h"
 #include "importers/kube/kubejson.h"
+#include "importers/kube/kubelist.h"
 #include "importers/traces/alibabacsv.h"
 
 #include <algorithm>
@@ -180,6 +182,20 @@ LoadedCluster loadSimulatedCluster(const SimulationSpec& spec, ImportProgress* p
     generateSimulatedCluster(spec, *result.store, result.report, progress);
     result.sourceLabel = "simulated " + std::to_string(spec.nodeCount) + " nodes, seed " + std::to_string(spec.seed);
     finish(result, topologySpec, result.sourceLabel);
+    return result;
+}
+
+LoadedCluster loadLiveCluster(const kube::ResolvedKubeconfig& config, ImportProgress* progress, const model::TopologySpec& topologySpec,
+                              std::string* resourceVersion)
+{
+    LoadedCluster result;
+    result.store = std::make_shared<model::ClusterStore>();
+    kube::KubeApiClient client(config);
+    const kube::LiveListResult listed = kube::listCluster(client, *result.store, result.report, progress);
+    if (resourceVersion)
+        *resourceVersion = listed.resourceVersion;
+    result.sourceLabel = config.contextName + " (" + config.cluster.server + ")";
+    finish(result, topologySpec, config.cluster.server);
     return result;
 }
 

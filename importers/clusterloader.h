@@ -46,4 +46,17 @@ enum class FileFormat { KubectlJson, AlibabaCsv };
 [[nodiscard]] LoadedCluster loadSimulatedCluster(const SimulationSpec& spec, ImportProgress* progress = nullptr,
                                                  const model::TopologySpec& topologySpec = model::TopologySpec::defaults());
 
+namespace kube {
+struct ResolvedKubeconfig;
+}
+
+/// Lists a live cluster once (importers/kube/kubelist.h: nodes, pods, and the optional lists the
+/// what-if reads; no WATCH) with the kubeconfig's server and credentials, then finalize() and
+/// Topology::build(). sourceLabel is "CONTEXT (SERVER)"; the list's resourceVersion is in
+/// `resourceVersion`. Throws kube::KubeApiError, ImportError or ImportCancelled; all or nothing
+/// as loadClusterFiles(). Thread: any (it blocks on the network).
+[[nodiscard]] LoadedCluster loadLiveCluster(const kube::ResolvedKubeconfig& config, ImportProgress* progress = nullptr,
+                                            const model::TopologySpec& topologySpec = model::TopologySpec::defaults(),
+                                            std::string* resourceVersion = nullptr);
+
 } // namespace fleet::importers

@@ -12,6 +12,8 @@ PACKAGES=(
   libvtk9-dev libgl1-mesa-dri
   # formats, network, storage
   libboost-dev libsqlite3-dev libsimdjson-dev libyaml-cpp-dev libssl-dev
+  # the openssl command: the live-cluster tests make their own CA and server certificate
+  openssl
   # an X server for GUI tests and for headless screenshots
   xvfb xauth libxcb1-dev
 )

@@ -29,12 +29,18 @@ void importKubectlJsonFile(const std::string& path, model::ClusterStore& store, 
 }
 
 void importKubectlJsonText(std::string_view json, const std::string& sourceName, model::ClusterStore& store, ImportReport& report,
-    ImportProgress* progress, const KubectlJsonOptions& options)
+    ImportProgress* progress, const KubectlJsonOptions& options, KubectlJsonSession& session)
 {
-    KubectlJsonSession session;
     kubejson_detail::TextSource source(json);
     kubejson_detail::KubectlJsonImporter importer(source, sourceName, store, report, progress, options, session);
     importer.run();
+}
+
+void importKubectlJsonText(std::string_view json, const std::string& sourceName, model::ClusterStore& store, ImportReport& report,
+    ImportProgress* progress, const KubectlJsonOptions& options)
+{
+    KubectlJsonSession session;
+    importKubectlJsonText(json, sourceName, store, report, progress, options, session);
     resolvePersistentVolumeClaims(session, store, report);
 }
 

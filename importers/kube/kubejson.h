@@ -97,6 +97,12 @@ struct KubectlJsonSession {
     std::vector<Volume> volumes;
     std::vector<Claim> claims;
     bool sawVolumeList = false; // some file held a PersistentVolume (or an empty PersistentVolumeList)
+    /// The root list's metadata.continue and metadata.resourceVersion of the last document
+    /// read (empty when absent): a live LIST follows its pages and then watches with them.
+    std::string listContinue, listResourceVersion;
+    /// Set by a caller that follows every page itself (the live LIST): a page's
+    /// metadata.continue then gets no "the list is incomplete" warning.
+    bool followsPages = false;
 };
 
 /// Binds every claim of `session` to the PersistentVolume whose claimRef names it and sets the
@@ -134,5 +140,10 @@ void importKubectlJsonText(std::string_view json, const std::string& sourceName,
 /// As above, with tuning `options` (tests).
 void importKubectlJsonText(std::string_view json, const std::string& sourceName, model::ClusterStore& store, ImportReport& report,
     ImportProgress* progress, const KubectlJsonOptions& options);
+/// As above, carrying `session` from page to page (a live LIST): claims are left in `session`
+/// for resolvePersistentVolumeClaims(), and the page's continue token and resourceVersion are
+/// set in it.
+void importKubectlJsonText(std::string_view json, const std::string& sourceName, model::ClusterStore& store, ImportReport& report,
+    ImportProgress* progress, const KubectlJsonOptions& options, KubectlJsonSession& session);
 
 } // namespace fleet::importers

@@ -590,6 +590,7 @@ private:
     ItemKind m_defaultItemKind = ItemKind::Unknown;
     std::string m_defaultKindName;
     std::string m_continue;
+    std::string m_listResourceVersion; // the root list's metadata.resourceVersion
     std::int64_t m_remainingItems = -1;
     std::string m_statusText, m_statusReason, m_statusMessage;
     std::int64_t m_statusCode = 0;

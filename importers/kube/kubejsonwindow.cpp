@@ -551,8 +551,10 @@ void KubectlJsonImporter::run()
     if (m_badValueCount > 0)
         raiseBadValues();
 
+    m_session.listContinue = m_continue;
+    m_session.listResourceVersion = m_listResourceVersion;
     // Warnings that the user must see.
-    if (!m_continue.empty()) {
+    if (!m_continue.empty() && !m_session.followsPages) {
         std::string w = m_name
             + ": the list is incomplete: metadata.continue is set, so this is only the first page of a "
               "paginated list";
@@ -587,6 +589,7 @@ KubectlJsonImporter::Outcome KubectlJsonImporter::parseTop()
     m_rootKind.clear();
     m_defaultItemKind = ItemKind::Unknown;
     m_continue.clear();
+    m_listResourceVersion.clear();
     m_remainingItems = -1;
     m_statusText.clear();
     m_statusReason.clear();

@@ -397,6 +397,8 @@ void KubectlJsonImporter::parseMetadata(od::value v, bool isRoot)
                 std::int64_t n = 0;
                 if (f.value().get_int64().get(n) == simdjson::SUCCESS)
                     m_remainingItems = n;
+            } else if (isRoot) {
+                onKey(k, "resourceVersion", [&] { optionalString(f.value(), m_listResourceVersion); });
             }
             break;
         default:

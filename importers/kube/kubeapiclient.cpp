@@ -1,0 +1,402 @@
+#include "importers/kube/kubeapiclient.h"
+
+#include "importers/quotedtext.h"
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QProcessEnvironment>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+
+#include <fstream>
+#include <sstream>
+
+namespace fleet::importers::kube {
+
+namespace net = boost::asio;
+namespace ssl = boost::asio::ssl;
+namespace beast = boost::beast;
+namespace http = boost::beast::http;
+using tcp = boost::asio::ip::tcp;
+
+namespace {
+
+constexpr auto kTimeout = std::chrono::seconds(60);
+
+std::string readWholeFile(const std::string& server, const std::string& path, const char* what)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw KubeApiError(server, {}, 0, std::string("cannot read the ") + what + " file " + path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+bool isIpLiteral(const std::string& host)
+{
+    boost::system::error_code ec;
+    net::ip::make_address(host, ec);
+    return !ec;
+}
+
+} // namespace
+
+std::string statusMessage(const std::string& body)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(body));
+    if (doc.isObject() && doc.object().value("kind").toString() == "Status") {
+        const QString m = doc.object().value("message").toString();
+        if (!m.isEmpty())
+            return m.toStdString();
+        return doc.object().value("reason").toString().toStdString();
+    }
+    return quotedText(body.substr(0, 400), 200);
+}
+
+struct KubeApiClient::Impl {
+    ResolvedKubeconfig config;
+    std::string server, host, port, basePath;
+    bool tlsOn = true;
+    std::string caPem, certPem, keyPem; // from kubeconfig
+    std::string staticToken;
+    // Exec credential (plugin/pkg/client/auth/exec/exec.go): cached until it expires.
+    std::string execToken, execCertPem, execKeyPem;
+    std::optional<QDateTime> execExpiry;
+    bool haveExecCredential = false;
+
+    net::io_context ioc;
+    std::unique_ptr<ssl::context> ctx;
+    std::unique_ptr<beast::ssl_stream<beast::tcp_stream>> tls;
+    std::unique_ptr<beast::tcp_stream> plain;
+    beast::flat_buffer buffer;
+
+    [[noreturn]] void fail(const std::string& path, const std::string& message) const { throw KubeApiError(server, path, 0, message); }
+    [[noreturn]] void failTransient(const std::string& path, const std::string& message) const
+    {
+        throw KubeApiError(server, path, 0, message, true);
+    }
+
+    void parseServer()
+    {
+        std::string s = config.cluster.server;
+        if (s.starts_with("https://"))
+            s.erase(0, 8);
+        else if (s.starts_with("http://")) {
+            s.erase(0, 7);
+            tlsOn = false;
+        } else
+            fail({}, "server \"" + quotedText(s, 80) + "\" is not an http:// or https:// URL");
+        const auto slash = s.find('/');
+        std::string authority = s.substr(0, slash);
+        if (slash != std::string::npos) {
+            basePath = s.substr(slash);
+            while (!basePath.empty() && basePath.back() == '/')
+                basePath.pop_back();
+        }
+        if (authority.starts_with('[')) { // [IPv6]:port
+            const auto close = authority.find(']');
+            if (close == std::string::npos)
+                fail({}, "server URL has an unclosed [ in its host");
+            host = authority.substr(1, close - 1);
+            if (close + 1 < authority.size() && authority[close + 1] == ':')
+                port = authority.substr(close + 2);
+        } else {
+            const auto colon = authority.rfind(':');
+            host = authority.substr(0, colon);
+            if (colon != std::string::npos)
+                port = authority.substr(colon + 1);
+        }
+        if (host.empty())
+            fail({}, "server URL has no host");
+        if (port.empty())
+            port = tlsOn ? "443" : "80";
+    }
+
+    void loadCredentials()
+    {
+        const KubeconfigCluster& c = config.cluster;
+        const KubeconfigUser& u = config.user;
+        if (!c.proxyUrl.empty())
+            fail({}, "cluster \"" + c.name + "\" sets proxy-url, which Fleetscope does not support yet");
+        if (!u.username.empty() || !u.password.empty())
+            fail({}, "user \"" + u.name + "\" uses basic auth (username/password), which Fleetscope does not support");
+        caPem = !c.certificateAuthorityData.empty() ? c.certificateAuthorityData
+            : !c.certificateAuthority.empty()        ? readWholeFile(server, c.certificateAuthority, "certificate-authority")
+                                                     : std::string();
+        certPem = !u.clientCertificateData.empty() ? u.clientCertificateData
+            : !u.clientCertificate.empty()          ? readWholeFile(server, u.clientCertificate, "client-certificate")
+                                                    : std::string();
+        keyPem = !u.clientKeyData.empty() ? u.clientKeyData
+            : !u.clientKey.empty()         ? readWholeFile(server, u.clientKey, "client-key")
+                                           : std::string();
+        staticToken = u.token;
+        if (staticToken.empty() && !u.tokenFile.empty()) {
+            staticToken = readWholeFile(server, u.tokenFile, "tokenFile");
+            while (!staticToken.empty() && (staticToken.back() == '\n' || staticToken.back() == '\r'))
+                staticToken.pop_back();
+        }
+        if (u.exec && u.exec->interactiveMode == "Always")
+            fail({}, "the exec plugin of user \"" + u.name + "\" (" + u.exec->command
+                         + ") needs a terminal (interactiveMode: Always); Fleetscope runs it without one. Log in on a terminal first, "
+                           "or configure the plugin with interactiveMode: IfAvailable or Never");
+    }
+
+    // Runs the exec plugin and keeps its credential. Never quotes its stdout (it holds secrets).
+    void runExecPlugin()
+    {
+        const ExecConfig& e = *config.user.exec;
+        QJsonObject spec{{"interactive", false}};
+        if (e.provideClusterInfo) {
+            QJsonObject cluster{{"server", QString::fromStdString(config.cluster.server)}};
+            if (!config.cluster.tlsServerName.empty())
+                cluster["tls-server-name"] = QString::fromStdString(config.cluster.tlsServerName);
+            if (config.cluster.insecureSkipTlsVerify)
+                cluster["insecure-skip-tls-verify"] = true;
+            if (!caPem.empty())
+                cluster["certificate-authority-data"] = QString::fromLatin1(QByteArray::fromStdString(caPem).toBase64());
+            spec["cluster"] = cluster;
+        }
+        const QJsonObject info{{"apiVersion", QString::fromStdString(e.apiVersion)}, {"kind", "ExecCredential"}, {"spec", spec}};
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const auto& [name, value] : e.env)
+            env.insert(QString::fromStdString(name), QString::fromStdString(value));
+        env.insert("KUBERNETES_EXEC_INFO", QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact)));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        QStringList args;
+        for (const auto& a : e.args)
+            args << QString::fromStdString(a);
+        p.start(QString::fromStdString(e.command), args);
+        const std::string who = "exec plugin " + e.command + " of user \"" + config.user.name + "\"";
+        if (!p.waitForStarted(10000))
+            fail({}, who + " could not be started" + (e.installHint.empty() ? std::string() : ": " + e.installHint));
+        if (!p.waitForFinished(120000)) {
+            p.kill();
+            fail({}, who + " did not finish within 120 s");
+        }
+        if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+            const QString err = QString::fromUtf8(p.readAllStandardError()).section('\n', 0, 0);
+            fail({}, who + " failed with exit code " + std::to_string(p.exitCode()) + (err.isEmpty() ? "" : ": " + quotedText(err.toStdString(), 200)));
+        }
+        const QJsonDocument out = QJsonDocument::fromJson(p.readAllStandardOutput());
+        const QJsonObject status = out.object().value("status").toObject();
+        if (!out.isObject() || out.object().value("kind").toString() != "ExecCredential")
+            fail({}, who + " did not print an ExecCredential object");
+        if (out.object().value("apiVersion").toString().toStdString() != e.apiVersion)
+            fail({}, who + " answered with apiVersion " + out.object().value("apiVersion").toString().toStdString() + ", not " + e.apiVersion);
+        execToken = status.value("token").toString().toStdString();
+        execCertPem = status.value("clientCertificateData").toString().toStdString();
+        execKeyPem = status.value("clientKeyData").toString().toStdString();
+        if (execToken.empty() && (execCertPem.empty() || execKeyPem.empty()))
+            fail({}, who + " gave neither a token nor a client certificate and key");
+        execExpiry.reset();
+        const QString exp = status.value("expirationTimestamp").toString();
+        if (!exp.isEmpty()) {
+            QDateTime t = QDateTime::fromString(exp, Qt::ISODate);
+            if (!t.isValid())
+                fail({}, who + " gave an expirationTimestamp that is not RFC 3339: " + quotedText(exp.toStdString(), 60));
+            execExpiry = t;
+        }
+        haveExecCredential = true;
+        if (!execCertPem.empty())
+            disconnect(); // a new client certificate needs a new TLS context
+    }
+
+    void ensureExecCredential()
+    {
+        if (!config.user.exec)
+            return;
+        if (!haveExecCredential || (execExpiry && QDateTime::currentDateTimeUtc() >= *execExpiry))
+            runExecPlugin();
+    }
+
+    void disconnect()
+    {
+        boost::system::error_code ignored;
+        if (tls)
+            beast::get_lowest_layer(*tls).socket().close(ignored);
+        if (plain)
+            plain->socket().close(ignored);
+        tls.reset();
+        plain.reset();
+        ctx.reset();
+        buffer.clear();
+    }
+
+    // Runs the queued asynchronous operation to its end; beast's tcp_stream timeout applies.
+    void runIo()
+    {
+        ioc.restart();
+        ioc.run();
+    }
+
+    void connect(const std::string& path)
+    {
+        boost::system::error_code ec;
+        tcp::resolver resolver(ioc);
+        tcp::resolver::results_type endpoints;
+        resolver.async_resolve(host, port, [&](boost::system::error_code e, tcp::resolver::results_type r) {
+            ec = e;
+            endpoints = std::move(r);
+        });
+        runIo();
+        if (ec)
+            failTransient(path, "cannot resolve " + host + ": " + ec.message());
+        if (!tlsOn) {
+            plain = std::make_unique<beast::tcp_stream>(ioc);
+            plain->expires_after(kTimeout);
+            plain->async_connect(endpoints, [&](boost::system::error_code e, const tcp::endpoint&) { ec = e; });
+            runIo();
+            if (ec)
+                failTransient(path, "cannot connect to " + host + ":" + port + ": " + ec.message());
+            return;
+        }
+        ctx = std::make_unique<ssl::context>(ssl::context::tls_client);
+        const std::string& cert = !execCertPem.empty() ? execCertPem : certPem;
+        const std::string& key = !execKeyPem.empty() ? execKeyPem : keyPem;
+        try {
+            if (config.cluster.insecureSkipTlsVerify)
+                ctx->set_verify_mode(ssl::verify_none);
+            else {
+                ctx->set_verify_mode(ssl::verify_peer);
+                if (!caPem.empty())
+                    ctx->add_certificate_authority(net::buffer(caPem));
+                else
+                    ctx->set_default_verify_paths();
+            }
+            if (!cert.empty())
+                ctx->use_certificate_chain(net::buffer(cert));
+            if (!key.empty())
+                ctx->use_private_key(net::buffer(key), ssl::context::pem);
+        } catch (const boost::system::system_error& e) {
+            fail(path, std::string("the cluster's CA or the user's client certificate or key is not valid PEM: ") + e.code().message());
+        }
+        tls = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(ioc, *ctx);
+        const std::string name = config.cluster.tlsServerName.empty() ? host : config.cluster.tlsServerName;
+        if (!isIpLiteral(name))
+            SSL_set_tlsext_host_name(tls->native_handle(), name.c_str());
+        if (!config.cluster.insecureSkipTlsVerify)
+            tls->set_verify_callback(ssl::host_name_verification(name));
+        beast::get_lowest_layer(*tls).expires_after(kTimeout);
+        beast::get_lowest_layer(*tls).async_connect(endpoints, [&](boost::system::error_code e, const tcp::endpoint&) { ec = e; });
+        runIo();
+        if (ec)
+            failTransient(path, "cannot connect to " + host + ":" + port + ": " + ec.message());
+        tls->async_handshake(ssl::stream_base::client, [&](boost::system::error_code e) { ec = e; });
+        runIo();
+        if (ec) {
+            std::string why = ec.message();
+            const long verify = SSL_get_verify_result(tls->native_handle());
+            if (verify != X509_V_OK)
+                why = std::string("the server's certificate was not accepted: ") + X509_verify_cert_error_string(verify)
+                    + " (checked against " + (caPem.empty() ? "the system's CAs" : "the cluster's certificate-authority") + ", name \""
+                    + name + "\")";
+            disconnect();
+            if (verify != X509_V_OK)
+                fail(path, "TLS handshake failed: " + why);
+            failTransient(path, "TLS handshake failed: " + why);
+        }
+    }
+
+    ApiResponse once(const std::string& target, bool& connectionReused)
+    {
+        connectionReused = tls || plain;
+        if (!connectionReused)
+            connect(target);
+        http::request<http::empty_body> req{http::verb::get, basePath + target, 11};
+        req.set(http::field::host, host);
+        req.set(http::field::user_agent, "fleetscope/0.1 (read-only)");
+        req.set(http::field::accept, "application/json");
+        const std::string& token = !execToken.empty() ? execToken : staticToken;
+        if (!token.empty())
+            req.set(http::field::authorization, "Bearer " + token);
+        http::response_parser<http::string_body> parser;
+        parser.body_limit(boost::none);
+        boost::system::error_code ec;
+        auto done = [&](boost::system::error_code e, std::size_t) { ec = e; };
+        if (tls) {
+            beast::get_lowest_layer(*tls).expires_after(kTimeout);
+            http::async_write(*tls, req, done);
+            runIo();
+            if (!ec) {
+                beast::get_lowest_layer(*tls).expires_after(kTimeout);
+                http::async_read(*tls, buffer, parser, done);
+                runIo();
+            }
+        } else {
+            plain->expires_after(kTimeout);
+            http::async_write(*plain, req, done);
+            runIo();
+            if (!ec) {
+                plain->expires_after(kTimeout);
+                http::async_read(*plain, buffer, parser, done);
+                runIo();
+            }
+        }
+        if (ec) {
+            disconnect();
+            throw boost::system::system_error(ec);
+        }
+        auto res = parser.release();
+        ApiResponse out;
+        out.status = res.result_int();
+        out.body = std::move(res.body());
+        if (auto it = res.find(http::field::retry_after); it != res.end())
+            out.retryAfter = std::string(it->value());
+        if (!res.keep_alive())
+            disconnect();
+        return out;
+    }
+};
+
+KubeApiClient::KubeApiClient(const ResolvedKubeconfig& config)
+    : d(std::make_unique<Impl>())
+{
+    d->config = config;
+    d->server = config.cluster.server;
+    d->parseServer();
+    d->loadCredentials();
+}
+
+KubeApiClient::~KubeApiClient() { d->disconnect(); }
+
+const std::string& KubeApiClient::server() const { return d->server; }
+
+ApiResponse KubeApiClient::get(const std::string& target)
+{
+    d->ensureExecCredential();
+    ApiResponse r;
+    for (int attempt = 0;; ++attempt) {
+        bool reused = false;
+        try {
+            r = d->once(target, reused);
+        } catch (const boost::system::system_error& e) {
+            // A kept-alive connection the server closed meanwhile: reconnect once.
+            if (reused && attempt == 0)
+                continue;
+            d->failTransient(target, "request failed: " + e.code().message());
+        }
+        break;
+    }
+    if (r.status == 401 && d->config.user.exec) {
+        d->runExecPlugin(); // exec.go: a 401 invalidates the cached credential
+        bool reused = false;
+        try {
+            r = d->once(target, reused);
+        } catch (const boost::system::system_error& e) {
+            d->failTransient(target, "request failed: " + e.code().message());
+        }
+    }
+    return r;
+}
+
+} // namespace fleet::importers::kube

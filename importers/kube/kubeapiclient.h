@@ -1,0 +1,89 @@
+#pragma once
+// A read-only HTTP client for the Kubernetes API (issue 8), on Boost.Beast and OpenSSL:
+// GET requests over one kept-alive connection, TLS verified against the cluster's CA, with the
+// credentials of a resolved kubeconfig (bearer token, token file, client certificate, or a
+// client.authentication.k8s.io exec plugin such as `aws eks get-token`).
+//
+// Sources of the rules: client-go's rest/transport (Authorization: Bearer, TLS from
+// certificate-authority(-data), tls-server-name as SNI and the name checked,
+// insecure-skip-tls-verify) and plugin/pkg/client/auth/exec/exec.go (KUBERNETES_EXEC_INFO with
+// spec.interactive false and, with provideClusterInfo, spec.cluster; a credential is a token or
+// a client certificate and key; it is kept until status.expirationTimestamp and the plugin is run
+// again after a 401).
+//
+// No secret (token, key, certificate or exec output) ever appears in an error or a log line.
+// Not supported yet, each refused with a clear error rather than ignored: proxy-url, basic auth
+// (username/password), gzip (the client does not ask for it).
+//
+// Thread: one client per thread; it blocks (never use it on the GUI thread).
+
+#include "importers/importreport.h"
+#include "importers/kube/kubeconfig.h"
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace fleet::importers::kube {
+
+/// One response: the HTTP status, the body, and the headers the list logic needs.
+struct ApiResponse {
+    unsigned status = 0;
+    std::string body;
+    std::string retryAfter; ///< the Retry-After header (seconds), or empty
+};
+
+/// A failed request or an unusable configuration. what() is "SERVER: PATH: message" in
+/// ImportError's form (file = server URL, path = request path), e.g.
+/// "https://10.0.0.1:6443: /api/v1/pods: 403 Forbidden: pods is forbidden: User \"bob\" cannot list ...".
+/// `status` is the HTTP status (0 for a connection, TLS or configuration failure).
+class KubeApiError : public ImportError {
+public:
+    KubeApiError(std::string server, std::string path, unsigned status, const std::string& message, bool transient = false)
+        : ImportError(std::move(server), 0, std::move(path), message)
+        , m_status(status)
+        , m_transient(transient)
+    {
+    }
+    unsigned status() const noexcept { return m_status; }
+    /// A failure that trying again may cure (a refused, reset or timed-out connection), as
+    /// opposed to one that it cannot (an untrusted certificate, a bad setting).
+    bool transient() const noexcept { return m_transient; }
+
+private:
+    unsigned m_status;
+    bool m_transient;
+};
+
+/// The "message" of a Kubernetes Status body ({"kind": "Status", "message": ...}), or the
+/// start of the body (quoted, at most ~200 characters) when it is not a Status. Thread: any.
+[[nodiscard]] std::string statusMessage(const std::string& body);
+
+class KubeApiClient {
+public:
+    /// Reads the CA, client certificate and key files and the token file now. Throws
+    /// KubeApiError (status 0) for a server URL that is not http(s)://host[:port], a file that
+    /// cannot be read, an unsupported setting (see above), or an exec plugin that asks for
+    /// interactiveMode Always (the window has no terminal).
+    explicit KubeApiClient(const ResolvedKubeconfig& config);
+    ~KubeApiClient();
+    KubeApiClient(const KubeApiClient&) = delete;
+    KubeApiClient& operator=(const KubeApiClient&) = delete;
+
+    /// GET `target` (path and query, e.g. "/api/v1/nodes?limit=500"), Accept: application/json.
+    /// Connects (or reconnects when the kept-alive connection was closed) as needed. A 401 with
+    /// an exec credential runs the plugin again and retries once. Returns every status; throws
+    /// KubeApiError (status 0) when the connection, TLS handshake or certificate check fails, or
+    /// an exec plugin fails (its exit code and stderr's first line, never its stdout).
+    [[nodiscard]] ApiResponse get(const std::string& target);
+
+    /// The server URL as configured ("https://host:port").
+    [[nodiscard]] const std::string& server() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace fleet::importers::kube

@@ -1,0 +1,155 @@
+#include "importers/kube/kubelist.h"
+
+#include "importers/kube/kubeapiclient.h"
+#include "importers/kube/kubejson.h"
+
+#include <algorithm>
+#include <chrono>
+#include <random>
+#include <thread>
+
+namespace fleet::importers::kube {
+namespace {
+
+struct Resource {
+    const char* path;   // collection path
+    const char* what;   // for messages
+    bool required;      // nodes and pods
+    const char* lacks;  // what the what-if lacks without it
+};
+
+constexpr Resource kResources[] = {
+    {"/api/v1/nodes", "nodes", true, ""},
+    {"/api/v1/pods", "pods", true, ""},
+    {"/api/v1/namespaces", "namespaces", false, "namespaceSelector terms of pod affinity match no namespace labels"},
+    {"/apis/policy/v1/poddisruptionbudgets", "PodDisruptionBudgets", false, "drains are not checked against disruption budgets"},
+    {"/api/v1/persistentvolumes", "PersistentVolumes", false, "pods' volumes do not bind them to a zone"},
+};
+
+// Thrown inside when a continue token expired: the caller relists.
+struct Expired {
+};
+
+std::string percentEncode(const std::string& s)
+{
+    static const char* hex = "0123456789ABCDEF";
+    std::string out;
+    for (unsigned char c : s) {
+        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~')
+            out += static_cast<char>(c);
+        else {
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
+}
+
+void sleepFor(double seconds, ImportProgress* progress)
+{
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < until) {
+        if (progress && progress->isCancelled())
+            throw ImportCancelled();
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+}
+
+// GET with retries: connection failures back off exponentially with jitter, 429 waits for
+// Retry-After. Returns the last response (any status but 429).
+ApiResponse getWithRetries(KubeApiClient& client, const std::string& target, const LiveListOptions& options, ImportProgress* progress,
+                           std::mt19937& rng)
+{
+    double backoff = 0.5;
+    for (int attempt = 1;; ++attempt) {
+        if (progress && progress->isCancelled())
+            throw ImportCancelled();
+        try {
+            ApiResponse r = client.get(target);
+            if (r.status != 429 || attempt >= options.maxAttempts)
+                return r;
+            double wait = 1;
+            try {
+                if (!r.retryAfter.empty())
+                    wait = std::clamp(std::stod(r.retryAfter), 0.0, 30.0);
+            } catch (const std::exception&) {
+            }
+            sleepFor(wait, progress);
+        } catch (const KubeApiError& e) {
+            if (!e.transient() || attempt >= options.maxAttempts)
+                throw;
+            std::uniform_real_distribution<double> jitter(0.5, 1.5);
+            sleepFor(backoff * jitter(rng), progress);
+            backoff *= 2;
+        }
+    }
+}
+
+LiveListResult listOnce(KubeApiClient& client, model::ClusterStore& store, ImportReport& report, ImportProgress* progress,
+                        const LiveListOptions& options, std::mt19937& rng)
+{
+    LiveListResult result;
+    KubectlJsonSession session;
+    session.followsPages = true;
+    for (const Resource& res : kResources) {
+        std::string token;
+        for (int page = 1;; ++page) {
+            std::string target = std::string(res.path) + "?limit=" + std::to_string(options.pageLimit);
+            if (!token.empty())
+                target += "&continue=" + percentEncode(token);
+            ApiResponse r = getWithRetries(client, target, options, progress, rng);
+            if (r.status == 410 && !token.empty())
+                throw Expired{};
+            if (!res.required && (r.status == 403 || r.status == 404) && page == 1) {
+                report.warn(client.server() + ": cannot list " + res.what + " (" + std::to_string(r.status) + ": "
+                            + statusMessage(r.body) + "); without them " + res.lacks);
+                break;
+            }
+            if (r.status != 200) {
+                std::string msg = std::to_string(r.status) + ": " + statusMessage(r.body);
+                if (r.status == 401)
+                    msg += " (the credentials of the kubeconfig user were refused)";
+                throw KubeApiError(client.server(), res.path, r.status, msg);
+            }
+            ++result.pages;
+            const std::string name = client.server() + res.path + " page " + std::to_string(page);
+            KubectlJsonOptions jsonOptions;
+            importKubectlJsonText(r.body, name, store, report, progress, jsonOptions, session);
+            if (std::string_view(res.path) == "/api/v1/pods")
+                result.resourceVersion = session.listResourceVersion;
+            token = session.listContinue;
+            if (token.empty())
+                break;
+        }
+    }
+    resolvePersistentVolumeClaims(session, store, report);
+    return result;
+}
+
+} // namespace
+
+LiveListResult listCluster(KubeApiClient& client, model::ClusterStore& store, ImportReport& report, ImportProgress* progress,
+                           const LiveListOptions& options)
+{
+    std::mt19937 rng(std::random_device{}());
+    for (int restart = 0;; ++restart) {
+        try {
+            LiveListResult r = listOnce(client, store, report, progress, options, rng);
+            r.restarts = static_cast<std::size_t>(restart);
+            if (restart > 0)
+                report.warn(client.server() + ": the list was restarted " + std::to_string(restart)
+                            + (restart == 1 ? " time" : " times") + " because a continue token expired (410 Gone)");
+            return r;
+        } catch (const Expired&) {
+            if (restart >= options.maxRestarts)
+                throw KubeApiError(client.server(), {}, 410,
+                                   "410 Gone: the list's continue token expired " + std::to_string(restart + 1)
+                                       + " times in a row; the cluster changes faster than it can be listed at this page size");
+            store = model::ClusterStore();
+            report = ImportReport();
+        }
+    }
+}
+
+} // namespace fleet::importers::kube

@@ -1,0 +1,51 @@
+#pragma once
+// One LIST of a live cluster (issue 8): nodes and pods, and the PersistentVolumes,
+// PodDisruptionBudgets and Namespaces the what-if reads, page by page, into a store, through
+// the same kubectl JSON importer as files (each page is a NodeList/PodList document).
+//
+// Rules (the API's "Retrieving large results sets in chunks", and client-go's pager):
+// - each resource is listed with limit=N (500 by default, as kubectl does) and followed with
+//   continue= until a page comes without one;
+// - 410 Gone on a continue (the token expired) restarts the whole list into a new store, at most
+//   3 times; the report says so;
+// - 429 Too Many Requests is retried after Retry-After seconds (1 when absent, at most 30);
+// - a connection failure is retried with exponential backoff and jitter (0.5 s doubling, 5
+//   attempts);
+// - 401 and 403 on nodes or pods are errors with the server's message; on the optional lists
+//   (PersistentVolumes, PodDisruptionBudgets, Namespaces) 403 and 404 are warnings naming what
+//   the what-if then lacks.
+// Not yet: the namespace-by-namespace "partial view" fallback for a user who may list pods only
+// in some namespaces, and WATCH.
+//
+// Thread: any one thread (it blocks); the store is that thread's until it returns.
+
+#include "importers/importreport.h"
+#include "model/clusterstore.h"
+
+#include <cstddef>
+#include <string>
+
+namespace fleet::importers::kube {
+
+class KubeApiClient;
+
+struct LiveListOptions {
+    std::size_t pageLimit = 500; ///< limit= of each page
+    int maxRestarts = 3;         ///< relists after 410 Gone
+    int maxAttempts = 5;         ///< per request, for connection failures and 429
+};
+
+/// What one LIST saw.
+struct LiveListResult {
+    std::string resourceVersion; ///< the pod list's resourceVersion (where a WATCH would start)
+    std::size_t pages = 0;       ///< requests that returned a page
+    std::size_t restarts = 0;    ///< relists after 410 Gone
+};
+
+/// Lists the cluster into `store` (not finalized). Throws KubeApiError for a failure it does not
+/// retry, ImportError for a page the importer refuses (named "SERVER/api/v1/pods page 3"),
+/// ImportCancelled when `progress` asks. After a restart `store` is replaced by a new one.
+LiveListResult listCluster(KubeApiClient& client, model::ClusterStore& store, ImportReport& report, ImportProgress* progress = nullptr,
+                           const LiveListOptions& options = {});
+
+} // namespace fleet::importers::kube

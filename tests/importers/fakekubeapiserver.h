@@ -1,0 +1,60 @@
+#pragma once
+// A test double of the Kubernetes API server, for what cannot run here: HTTPS on loopback
+// (Boost.Beast), a bearer token, discovery (/version, /api, /apis, /api/v1, /apis/policy/v1)
+// enough for a real kubectl (1.33) to accept it, and LIST of nodes, pods and the optional
+// lists with limit / continue paging, from kubectl JSON fixtures. Faults on demand: continue
+// tokens that expire (410 Gone), 429 with Retry-After, 403 on a list.
+//
+// Thread: the server runs its own threads (one per connection); the test's thread configures
+// it before the first request and reads requests() after.
+
+#include <QByteArray>
+#include <QJsonArray>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace fleet::tests {
+
+/// A CA and a server certificate for 127.0.0.1 (and DNS kube.test), made with the openssl
+/// command in `dir`. Empty strings when openssl is not installed.
+struct TestPki {
+    std::string caPem, caFile, serverCertPem, serverKeyPem;
+    std::string otherCaFile; ///< a CA that did not sign the server certificate
+    static TestPki create(const std::string& dir);
+};
+
+class FakeKubeApiServer {
+public:
+    struct Options {
+        std::string token = "fleet-test-token"; ///< bearer token required (empty: none)
+        std::size_t pageSize = 1;               ///< items per page at most (below the client's limit)
+        int expireContinue = 0;                 ///< this many requests with a continue token get 410 Gone
+        int throttle = 0;                       ///< this many LISTs get 429 with Retry-After: 0
+        std::vector<std::string> forbidden;     ///< collection paths answered with 403
+    };
+    /// `lists` maps a collection path ("/api/v1/nodes") to its items.
+    FakeKubeApiServer(const TestPki& pki, std::map<std::string, QJsonArray> lists, Options options);
+    ~FakeKubeApiServer();
+    FakeKubeApiServer(const FakeKubeApiServer&) = delete;
+    FakeKubeApiServer& operator=(const FakeKubeApiServer&) = delete;
+
+    unsigned short port() const;
+    std::string url() const { return "https://127.0.0.1:" + std::to_string(port()); }
+    /// Every request target served so far, in order.
+    std::vector<std::string> requests() const;
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> d;
+};
+
+/// Reads the items of a kubectl JSON list file (tests/data or shared/data).
+QJsonArray itemsOfListFile(const QString& path);
+
+} // namespace fleet::tests

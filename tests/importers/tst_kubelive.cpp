@@ -1,0 +1,225 @@
+// Tests of the live LIST (importers/kube/kubeapiclient.h, kubelist.h, clusterloader's
+// loadLiveCluster) against a fake API server on loopback HTTPS (fakekubeapiserver.h) that the
+// real kubectl 1.33 accepts: the same cluster as from the same objects in files, page by page;
+// 410 Gone on a continue relists; 429 waits and retries; 403 on an optional list warns; a wrong
+// token and an untrusted CA are clear errors that never quote the token.
+
+#include "fakekubeapiserver.h"
+
+#include "importers/clusterloader.h"
+#include "importers/export/summaryjson.h"
+#include "importers/kube/kubeapiclient.h"
+#include "importers/kube/kubeconfig.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sstream>
+
+using namespace fleet;
+using namespace fleet::importers;
+using fleet::tests::FakeKubeApiServer;
+
+namespace {
+
+const char* kKubectl = "/usr/lib/google-cloud-sdk/bin/kubectl.1.33";
+
+QString dataFile(const char* name) { return QStringLiteral(FLEET_TEST_DATA_DIR "/kube/") + name; }
+
+const char* kFiles[] = {"scheduling-nodes.json", "scheduling-pods.json", "scheduling-namespaces.json", "scheduling-pdbs.json",
+                        "scheduling-pvs.json"};
+const char* kPaths[] = {"/api/v1/nodes", "/api/v1/pods", "/api/v1/namespaces", "/apis/policy/v1/poddisruptionbudgets",
+                        "/api/v1/persistentvolumes"};
+
+std::string summary(const LoadedCluster& c)
+{
+    std::ostringstream out;
+    SummaryParts parts;
+    writeSummaryJson(*c.store, ImportReport{}, out, parts); // warnings differ by source name
+    return out.str();
+}
+
+} // namespace
+
+class TstKubeLive : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void listMatchesFiles();
+    void kubectlAcceptsTheServer();
+    void expiredContinueRelists();
+    void throttledListRetries();
+    void forbiddenOptionalListWarns();
+    void wrongTokenIsAClearError();
+    void untrustedCaIsRefused();
+
+private:
+    kube::ResolvedKubeconfig config(const FakeKubeApiServer& server, const std::string& token, const std::string& caFile);
+    std::map<std::string, QJsonArray> lists() const;
+    QTemporaryDir m_dir;
+    fleet::tests::TestPki m_pki;
+    LoadedCluster m_fromFiles;
+};
+
+void TstKubeLive::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_pki = fleet::tests::TestPki::create(m_dir.path().toStdString());
+    QVERIFY2(!m_pki.caPem.empty(), "the openssl command failed or is missing (installer/install-deps.sh installs it)");
+    std::vector<std::string> files;
+    for (const char* f : kFiles)
+        files.push_back(dataFile(f).toStdString());
+    m_fromFiles = loadClusterFiles(files);
+    QCOMPARE(m_fromFiles.store->nodeCount(), 2u);
+    QCOMPARE(m_fromFiles.store->podCount(), 4u);
+}
+
+std::map<std::string, QJsonArray> TstKubeLive::lists() const
+{
+    std::map<std::string, QJsonArray> out;
+    for (std::size_t i = 0; i < std::size(kFiles); ++i)
+        out[kPaths[i]] = fleet::tests::itemsOfListFile(dataFile(kFiles[i]));
+    return out;
+}
+
+kube::ResolvedKubeconfig TstKubeLive::config(const FakeKubeApiServer& server, const std::string& token, const std::string& caFile)
+{
+    // Through a real kubeconfig file, so that the path from kubeconfig to LIST is the user's.
+    const QString path = m_dir.filePath("kubeconfig");
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        qFatal("cannot write the kubeconfig");
+    f.write(QString("apiVersion: v1\nkind: Config\nclusters:\n- name: fake\n  cluster:\n    server: %1\n    certificate-authority: %2\n"
+                    "users:\n- name: tester\n  user:\n    token: %3\ncontexts:\n- name: fake\n  context: {cluster: fake, user: tester}\n"
+                    "current-context: fake\n")
+                .arg(QString::fromStdString(server.url()), QString::fromStdString(caFile), QString::fromStdString(token))
+                .toUtf8());
+    f.close();
+    kube::KubeconfigRequest r;
+    r.explicitPath = path.toStdString();
+    return kube::loadKubeconfig(r);
+}
+
+void TstKubeLive::listMatchesFiles()
+{
+    FakeKubeApiServer server(m_pki, lists(), {});
+    std::string rv;
+    const LoadedCluster live = loadLiveCluster(config(server, "fleet-test-token", m_pki.caFile), nullptr,
+                                               model::TopologySpec::defaults(), &rv);
+    QCOMPARE(live.store->nodeCount(), m_fromFiles.store->nodeCount());
+    QCOMPARE(live.store->podCount(), m_fromFiles.store->podCount());
+    QCOMPARE(live.store->disruptionBudgets().size(), m_fromFiles.store->disruptionBudgets().size());
+    QCOMPARE(summary(live), summary(m_fromFiles)); // every node, pod and figure
+    QCOMPARE(rv, std::string("4242"));
+    QVERIFY2(live.report.warnings.empty(), live.report.warnings.empty() ? "" : live.report.warnings.front().c_str());
+    // One item per page: every page was followed with its continue token, at limit=500.
+    std::size_t pages = 0;
+    for (const auto& t : server.requests())
+        if (t.find("limit=500") != std::string::npos)
+            ++pages;
+    std::size_t items = 0;
+    for (const auto& [path, list] : lists())
+        items += std::max<qsizetype>(1, list.size());
+    QCOMPARE(pages, items);
+}
+
+void TstKubeLive::kubectlAcceptsTheServer()
+{
+    if (!QFile::exists(kKubectl))
+        QSKIP("kubectl 1.33 is not installed here");
+    FakeKubeApiServer server(m_pki, lists(), {});
+    (void)config(server, "fleet-test-token", m_pki.caFile);
+    QProcess p;
+    QProcessEnvironment env;
+    env.insert("HOME", m_dir.path());
+    env.insert("PATH", "/usr/bin:/bin");
+    p.setProcessEnvironment(env);
+    p.start(kKubectl, {"--kubeconfig", m_dir.filePath("kubeconfig"), "--cache-dir", m_dir.filePath("cache"), "get", "nodes", "-o", "name"});
+    QVERIFY(p.waitForFinished(60000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    QStringList names = QString::fromUtf8(p.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+    QStringList expected;
+    for (std::uint32_t i = 0; i < m_fromFiles.store->nodeCount(); ++i)
+        expected << "node/" + QString::fromStdString(std::string(m_fromFiles.store->nodeName(model::NodeId(i))));
+    names.sort();
+    expected.sort();
+    QCOMPARE(names, expected);
+}
+
+void TstKubeLive::expiredContinueRelists()
+{
+    FakeKubeApiServer::Options o;
+    o.expireContinue = 1;
+    FakeKubeApiServer server(m_pki, lists(), o);
+    const LoadedCluster live = loadLiveCluster(config(server, "fleet-test-token", m_pki.caFile));
+    QCOMPARE(summary(live), summary(m_fromFiles)); // nothing twice, nothing lost
+    QCOMPARE(live.report.warnings.size(), std::size_t(1));
+    QVERIFY(QString::fromStdString(live.report.warnings[0]).contains("restarted 1 time because a continue token expired (410 Gone)"));
+}
+
+void TstKubeLive::throttledListRetries()
+{
+    FakeKubeApiServer::Options o;
+    o.throttle = 2;
+    FakeKubeApiServer server(m_pki, lists(), o);
+    const LoadedCluster live = loadLiveCluster(config(server, "fleet-test-token", m_pki.caFile));
+    QCOMPARE(summary(live), summary(m_fromFiles));
+    const auto log = server.requests();
+    QCOMPARE(std::count(log.begin(), log.end(), std::string("/api/v1/nodes?limit=500")), 3); // 429, 429, 200
+}
+
+void TstKubeLive::forbiddenOptionalListWarns()
+{
+    FakeKubeApiServer::Options o;
+    o.forbidden = {"/apis/policy/v1/poddisruptionbudgets"};
+    FakeKubeApiServer server(m_pki, lists(), o);
+    const LoadedCluster live = loadLiveCluster(config(server, "fleet-test-token", m_pki.caFile));
+    QCOMPARE(live.store->disruptionBudgets().size(), std::size_t(0));
+    QCOMPARE(live.store->podCount(), m_fromFiles.store->podCount());
+    QCOMPARE(live.report.warnings.size(), std::size_t(1));
+    const QString w = QString::fromStdString(live.report.warnings[0]);
+    QVERIFY2(w.contains("cannot list PodDisruptionBudgets (403:") && w.contains("not checked against disruption budgets"), qPrintable(w));
+
+    // On pods, the same 403 is an error with the server's message.
+    o.forbidden = {"/api/v1/pods"};
+    FakeKubeApiServer strict(m_pki, lists(), o);
+    try {
+        (void)loadLiveCluster(config(strict, "fleet-test-token", m_pki.caFile));
+        QFAIL("expected a KubeApiError");
+    } catch (const kube::KubeApiError& e) {
+        QCOMPARE(e.status(), 403u);
+        QVERIFY2(QString(e.what()).contains("/api/v1/pods: 403: /api/v1/pods is forbidden"), e.what());
+    }
+}
+
+void TstKubeLive::wrongTokenIsAClearError()
+{
+    FakeKubeApiServer server(m_pki, lists(), {});
+    try {
+        (void)loadLiveCluster(config(server, "wrong-secret-token", m_pki.caFile));
+        QFAIL("expected a KubeApiError");
+    } catch (const kube::KubeApiError& e) {
+        const QString what = e.what();
+        QCOMPARE(e.status(), 401u);
+        QVERIFY2(what.startsWith(QString::fromStdString(server.url())) && what.contains("401: Unauthorized"), e.what());
+        QVERIFY2(!what.contains("wrong-secret-token"), e.what());
+    }
+}
+
+void TstKubeLive::untrustedCaIsRefused()
+{
+    FakeKubeApiServer server(m_pki, lists(), {});
+    try {
+        (void)loadLiveCluster(config(server, "fleet-test-token", m_pki.otherCaFile));
+        QFAIL("expected a KubeApiError");
+    } catch (const kube::KubeApiError& e) {
+        QCOMPARE(e.status(), 0u);
+        QVERIFY2(QString(e.what()).contains("TLS handshake failed: the server's certificate was not accepted"), e.what());
+    }
+    QVERIFY(server.requests().empty()); // nothing was sent to a server that was not trusted
+}
+
+QTEST_GUILESS_MAIN(TstKubeLive)
+#include "tst_kubelive.moc"
