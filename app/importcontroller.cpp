@@ -1,5 +1,7 @@
 #include "importcontroller.h"
 
+#include "importers/kube/kubeconfig.h"
+
 #include "importfailure.h"
 
 #include <QFutureWatcher>
@@ -60,6 +62,14 @@ void ImportController::startSimulated(std::size_t nodeCount, std::uint64_t seed)
     spec.seed = seed;
     start(simulatedSourceLabel(nodeCount, seed),
         [spec](importers::ImportProgress* progress) { return importers::loadSimulatedCluster(spec, progress); });
+}
+
+void ImportController::startLive(const QString& kubeconfig, const QString& context)
+{
+    const auto request = importers::kube::KubeconfigRequest::fromEnvironment(kubeconfig.toStdString(), context.toStdString());
+    start(liveSourceLabel(context), [request](importers::ImportProgress* progress) {
+        return importers::loadLiveCluster(importers::kube::loadKubeconfig(request), progress);
+    });
 }
 
 template <class Load> void ImportController::start(const QString& label, Load load)

@@ -71,6 +71,9 @@ public:
     void startFiles(const QStringList& paths);
     /// Generates a simulated cluster of `nodeCount` nodes from `seed`.
     void startSimulated(std::size_t nodeCount, std::uint64_t seed);
+    /// Lists a live cluster once (importers::loadLiveCluster) with kubeconfig as kubectl reads it:
+    /// `kubeconfig` (empty: KUBECONFIG or ~/.kube/config) and `context` (empty: current-context).
+    void startLive(const QString& kubeconfig, const QString& context);
     /// Cancels the running job, if any (its result is dropped; importCancelled() follows).
     void cancel();
 

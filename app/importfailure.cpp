@@ -25,4 +25,9 @@ QString simulatedSourceLabel(std::size_t nodeCount, std::uint64_t seed)
     return QObject::tr("simulated cluster (%1 nodes, seed %2)").arg(nodeCount).arg(seed);
 }
 
+QString liveSourceLabel(const QString& context)
+{
+    return context.isEmpty() ? QObject::tr("the current kubeconfig context") : QObject::tr("kubeconfig context %1").arg(context);
+}
+
 } // namespace fleet::app

@@ -23,4 +23,8 @@ namespace fleet::app {
 /// The label of a simulated cluster: "simulated cluster (N nodes, seed S)". Thread: any.
 [[nodiscard]] QString simulatedSourceLabel(std::size_t nodeCount, std::uint64_t seed);
 
+/// The label of a live cluster: "kubeconfig context NAME", or "the current kubeconfig context"
+/// for an empty `context`. Thread: any.
+[[nodiscard]] QString liveSourceLabel(const QString& context);
+
 } // namespace fleet::app

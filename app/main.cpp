@@ -172,10 +172,7 @@ int runGui(int& argc, char** argv)
         QObject::connect(&window, &MainWindow::importFailed, &window, [] { QCoreApplication::exit(1); });
     }
     // Start the import first: it runs on a worker while the window appears.
-    if (source.simulate)
-        window.openSimulated(source.simulatedNodes, source.seed);
-    else
-        window.openFiles(source.files);
+    window.openSource(source);
     window.show();
     report.windowShownMs = msSinceProcessStart();
     return app.exec();

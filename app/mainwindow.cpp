@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "cli/clustersource.h"
+
 #include "simulatedialog.h"
 
 #include "applog.h"
@@ -461,6 +463,23 @@ void MainWindow::openSimulated(std::size_t nodeCount, std::uint64_t seed)
     m_requestedFiles.clear();
     m_requestedSimulation = QStringLiteral("nodes=%1 seed=%2").arg(nodeCount).arg(seed);
     m_imports->startSimulated(nodeCount, seed);
+}
+
+void MainWindow::openLive(const QString& kubeconfig, const QString& context)
+{
+    m_requestedFiles.clear();
+    m_requestedSimulation.clear();
+    m_imports->startLive(kubeconfig, context);
+}
+
+void MainWindow::openSource(const ClusterSource& source)
+{
+    if (source.live)
+        openLive(source.kubeconfig, source.context);
+    else if (source.simulate)
+        openSimulated(source.simulatedNodes, source.seed);
+    else
+        openFiles(source.files);
 }
 
 void MainWindow::cancelImport()

@@ -28,6 +28,8 @@ class MapLegend;
 
 namespace fleet::app {
 
+struct ClusterSource;
+
 class StatusField;
 class ExplorePanels;
 class PlanController;
@@ -66,6 +68,10 @@ public:
     void openFiles(const QStringList& paths);
     /// Generates a simulated cluster on a worker (File > Open Simulated Cluster).
     void openSimulated(std::size_t nodeCount, std::uint64_t seed);
+    /// Lists a live cluster once on a worker (`--kubeconfig FILE --context NAME`; empty: as kubectl).
+    void openLive(const QString& kubeconfig, const QString& context);
+    /// Opens what a command line names: files, a simulation or a live cluster (ClusterSource).
+    void openSource(const ClusterSource& source);
     /// Cancels the running import (the Cancel button).
     void cancelImport();
 

@@ -76,7 +76,7 @@ int runCheckMove(const QStringList& arguments)
         std::fprintf(stderr, "fleetscope check-move: %s\n", qPrintable(error));
         return 2;
     }
-    const QString label = source.simulate ? simulatedSourceLabel(source.simulatedNodes, source.seed) : filesSourceLabel(source.files);
+    const QString label = clusterSourceLabel(source);
     importers::LoadedCluster loaded;
     try {
         loaded = loadClusterSource(source);

@@ -1,5 +1,8 @@
 #include "clustersource.h"
 
+#include "app/importfailure.h"
+#include "importers/kube/kubeconfig.h"
+
 #include <QCommandLineParser>
 
 namespace fleet::app {
@@ -13,6 +16,12 @@ void addClusterSourceOptions(QCommandLineParser& parser, bool simulateByDefault)
         QStringLiteral("NODES")));
     parser.addOption(QCommandLineOption(QStringLiteral("seed"), QStringLiteral("Seed of the simulated cluster (default 1)."),
         QStringLiteral("N"), QStringLiteral("1")));
+    parser.addOption(QCommandLineOption(QStringLiteral("kubeconfig"),
+        QStringLiteral("Read a live cluster (one LIST of nodes, pods, PDBs, namespaces and volumes; read-only) with this kubeconfig "
+                       "file instead of FILEs. Without it, --context reads KUBECONFIG or ~/.kube/config as kubectl does."),
+        QStringLiteral("FILE")));
+    parser.addOption(QCommandLineOption(QStringLiteral("context"),
+        QStringLiteral("The kubeconfig context of the live cluster (default: its current-context)."), QStringLiteral("NAME")));
     parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("kubectl JSON (List, NodeList, PodList) or Alibaba GPU trace CSV files, imported as one cluster."),
         simulateByDefault ? QStringLiteral("[FILE...]") : QStringLiteral("FILE..."));
@@ -28,6 +37,20 @@ bool readClusterSource(const QCommandLineParser& parser, bool simulateByDefault,
         return false;
     }
     source.seed = seed;
+    if (parser.isSet(QStringLiteral("kubeconfig")) || parser.isSet(QStringLiteral("context"))) {
+        if (parser.isSet(QStringLiteral("simulate")) || !source.files.isEmpty() || parser.isSet(QStringLiteral("seed"))) {
+            error = QStringLiteral("--kubeconfig and --context read a live cluster: they cannot be combined with files, --simulate or --seed");
+            return false;
+        }
+        source.live = true;
+        source.kubeconfig = parser.value(QStringLiteral("kubeconfig"));
+        source.context = parser.value(QStringLiteral("context"));
+        if (parser.isSet(QStringLiteral("kubeconfig")) && source.kubeconfig.isEmpty()) {
+            error = QStringLiteral("--kubeconfig: expected a file name");
+            return false;
+        }
+        return true;
+    }
     if (parser.isSet(QStringLiteral("simulate"))) {
         const qulonglong nodes = parser.value(QStringLiteral("simulate")).toULongLong(&ok);
         if (!ok || nodes == 0 || nodes > 10'000'000) {
@@ -56,6 +79,32 @@ bool readClusterSource(const QCommandLineParser& parser, bool simulateByDefault,
         source.simulate = true;
     }
     return true;
+}
+
+importers::LoadedCluster loadClusterSource(const ClusterSource& source)
+{
+    if (source.live) {
+        const auto config = importers::kube::loadKubeconfig(
+            importers::kube::KubeconfigRequest::fromEnvironment(source.kubeconfig.toStdString(), source.context.toStdString()));
+        return importers::loadLiveCluster(config);
+    }
+    if (source.simulate) {
+        importers::SimulationSpec spec;
+        spec.nodeCount = source.simulatedNodes;
+        spec.seed = source.seed;
+        return importers::loadSimulatedCluster(spec);
+    }
+    std::vector<std::string> files;
+    for (const QString& f : source.files)
+        files.push_back(f.toStdString());
+    return importers::loadClusterFiles(files);
+}
+
+QString clusterSourceLabel(const ClusterSource& source)
+{
+    if (source.live)
+        return liveSourceLabel(source.context);
+    return source.simulate ? simulatedSourceLabel(source.simulatedNodes, source.seed) : filesSourceLabel(source.files);
 }
 
 } // namespace fleet::app

@@ -1,6 +1,8 @@
 #pragma once
 // The "which cluster" part of the command line, shared by the GUI and the subcommands.
 
+#include "importers/clusterloader.h"
+
 #include <QCommandLineOption>
 #include <QString>
 #include <QStringList>
@@ -11,18 +13,31 @@ class QCommandLineParser;
 
 namespace fleet::app {
 
-/// Files to import, or a simulated cluster (`--simulate NODES`, `--seed N`).
+/// Files to import, a simulated cluster (`--simulate NODES`, `--seed N`), or a live cluster
+/// (`--kubeconfig FILE`, `--context NAME`: one LIST, importers/kube/kubelist.h).
 struct ClusterSource {
     QStringList files;
     bool simulate = false;
     std::size_t simulatedNodes = 100000;
     std::uint64_t seed = 1;
+    bool live = false;
+    QString kubeconfig; ///< --kubeconfig (empty: KUBECONFIG or ~/.kube/config, as kubectl)
+    QString context;    ///< --context (empty: the current-context)
 };
 
-/// Adds --simulate NODES and --seed N to `parser`, and the FILE... positional argument.
+/// Adds --simulate NODES, --seed N, --kubeconfig FILE and --context NAME to `parser`, and the
+/// FILE... positional argument.
 /// `simulateByDefault` must be what readClusterSource() is given: the help of --simulate says
 /// that 100000 nodes are simulated when no FILE is given only where that is true.
 void addClusterSourceOptions(QCommandLineParser& parser, bool simulateByDefault);
+
+/// Imports the cluster a command line names (files, --simulate, or a live cluster's one LIST
+/// with the kubeconfig's credentials). Throws what the importers throw (ImportError names the
+/// file and place; kube::KubeconfigError, kube::KubeApiError). Thread: any (it blocks).
+[[nodiscard]] importers::LoadedCluster loadClusterSource(const ClusterSource& source);
+
+/// A label for messages: the files, the simulation, or "kubeconfig context NAME".
+[[nodiscard]] QString clusterSourceLabel(const ClusterSource& source);
 
 /// Reads the options added by addClusterSourceOptions(). With no file and no --simulate,
 /// `simulateByDefault` decides (the GUI opens the simulated cluster; summary refuses).

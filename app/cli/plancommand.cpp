@@ -16,20 +16,6 @@
 
 namespace fleet::app {
 
-importers::LoadedCluster loadClusterSource(const ClusterSource& source)
-{
-    if (source.simulate) {
-        importers::SimulationSpec spec;
-        spec.nodeCount = source.simulatedNodes;
-        spec.seed = source.seed;
-        return importers::loadSimulatedCluster(spec);
-    }
-    std::vector<std::string> files;
-    for (const QString& f : source.files)
-        files.push_back(f.toStdString());
-    return importers::loadClusterFiles(files);
-}
-
 int runPlan(const QStringList& arguments)
 {
     const QString verb = arguments.size() > 2 ? arguments.at(2) : QString();
@@ -108,7 +94,7 @@ int runPlan(const QStringList& arguments)
         std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
         return 2;
     }
-    const QString label = source.simulate ? simulatedSourceLabel(source.simulatedNodes, source.seed) : filesSourceLabel(source.files);
+    const QString label = clusterSourceLabel(source);
     importers::LoadedCluster loaded;
     importers::PlanSource current;
     try {

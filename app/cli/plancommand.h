@@ -22,8 +22,4 @@ namespace fleet::app {
 /// Needs only a QCoreApplication. Thread: main thread.
 int runPlan(const QStringList& arguments);
 
-/// Imports the cluster a command line names (files or --simulate), as `summary` does.
-/// Throws what the importers throw (ImportError names the file and place). Thread: any.
-[[nodiscard]] importers::LoadedCluster loadClusterSource(const ClusterSource& source);
-
 } // namespace fleet::app

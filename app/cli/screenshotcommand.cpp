@@ -249,10 +249,7 @@ int render(const ScreenshotOptions& options)
         finished = true;
     });
     QObject::connect(window.importController(), &ImportController::importCancelled, &window, [&] { finished = true; });
-    if (options.source.simulate)
-        window.openSimulated(options.source.simulatedNodes, options.source.seed);
-    else
-        window.openFiles(options.source.files);
+    window.openSource(options.source);
     window.show();
     if (options.mapOnly) {
         // --size is the image's size: the map's area, so the window grows by what its menus,

@@ -77,21 +77,9 @@ int runSummary(const QStringList& arguments)
         return 2;
     }
 
-    const QString label
-        = source.simulate ? simulatedSourceLabel(source.simulatedNodes, source.seed) : filesSourceLabel(source.files);
+    const QString label = clusterSourceLabel(source);
     try {
-        importers::LoadedCluster loaded;
-        if (source.simulate) {
-            importers::SimulationSpec spec;
-            spec.nodeCount = source.simulatedNodes;
-            spec.seed = source.seed;
-            loaded = importers::loadSimulatedCluster(spec);
-        } else {
-            std::vector<std::string> files;
-            for (const QString& f : source.files)
-                files.push_back(f.toStdString());
-            loaded = importers::loadClusterFiles(files);
-        }
+        const importers::LoadedCluster loaded = loadClusterSource(source);
         if (format == QLatin1String("json"))
             importers::writeSummaryJson(*loaded.store, loaded.report, std::cout, parts);
         else
