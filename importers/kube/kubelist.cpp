@@ -3,6 +3,11 @@
 #include "importers/kube/kubeapiclient.h"
 #include "importers/kube/kubejson.h"
 
+#include <QByteArray>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
 #include <algorithm>
 #include <chrono>
 #include <random>
@@ -86,43 +91,120 @@ ApiResponse getWithRetries(KubeApiClient& client, const std::string& target, con
     }
 }
 
+// What one collection's pages gave.
+enum class Listed { Done, Forbidden, NotFound };
+
+// Lists one collection page by page into `store`. A 403 or 404 on the first page is returned
+// (the caller decides); any other failure throws.
+Listed listCollection(KubeApiClient& client, const std::string& path, model::ClusterStore& store, ImportReport& report,
+                      ImportProgress* progress, const LiveListOptions& options, std::mt19937& rng, KubectlJsonSession& session,
+                      LiveListResult& result, std::string* firstError = nullptr)
+{
+    std::string token;
+    for (int page = 1;; ++page) {
+        std::string target = path + "?limit=" + std::to_string(options.pageLimit);
+        if (!token.empty())
+            target += "&continue=" + percentEncode(token);
+        ApiResponse r = getWithRetries(client, target, options, progress, rng);
+        if (r.status == 410 && !token.empty())
+            throw Expired{};
+        if ((r.status == 403 || r.status == 404) && page == 1) {
+            if (firstError)
+                *firstError = std::to_string(r.status) + ": " + statusMessage(r.body);
+            return r.status == 403 ? Listed::Forbidden : Listed::NotFound;
+        }
+        if (r.status != 200) {
+            std::string msg = std::to_string(r.status) + ": " + statusMessage(r.body);
+            if (r.status == 401)
+                msg += " (the credentials of the kubeconfig user were refused)";
+            throw KubeApiError(client.server(), path, r.status, msg);
+        }
+        ++result.pages;
+        const std::string name = client.server() + path + " page " + std::to_string(page);
+        importKubectlJsonText(r.body, name, store, report, progress, KubectlJsonOptions{}, session);
+        result.resourceVersion = session.listResourceVersion;
+        token = session.listContinue;
+        if (token.empty())
+            return Listed::Done;
+    }
+}
+
+// The names of the cluster's namespaces (for the namespace-by-namespace pod list), or nothing
+// when they cannot be listed.
+std::vector<std::string> namespaceNames(KubeApiClient& client, const LiveListOptions& options, ImportProgress* progress, std::mt19937& rng)
+{
+    std::vector<std::string> names;
+    std::string token;
+    for (;;) {
+        std::string target = "/api/v1/namespaces?limit=" + std::to_string(options.pageLimit);
+        if (!token.empty())
+            target += "&continue=" + percentEncode(token);
+        const ApiResponse r = getWithRetries(client, target, options, progress, rng);
+        if (r.status != 200)
+            return {};
+        const QJsonObject list = QJsonDocument::fromJson(QByteArray::fromStdString(r.body)).object();
+        for (const QJsonValue& item : list.value("items").toArray())
+            names.push_back(item.toObject().value("metadata").toObject().value("name").toString().toStdString());
+        token = list.value("metadata").toObject().value("continue").toString().toStdString();
+        if (token.empty())
+            return names;
+    }
+}
+
+// A user who may not list pods cluster-wide: the pods of every namespace they may list, and a
+// "partial view" warning naming what is left out.
+void listPodsByNamespace(KubeApiClient& client, const std::string& clusterWideError, model::ClusterStore& store, ImportReport& report,
+                         ImportProgress* progress, const LiveListOptions& options, std::mt19937& rng, KubectlJsonSession& session,
+                         LiveListResult& result)
+{
+    const std::vector<std::string> namespaces = namespaceNames(client, options, progress, rng);
+    if (namespaces.empty())
+        throw KubeApiError(client.server(), "/api/v1/pods", 403,
+                           clusterWideError + " (and the namespaces cannot be listed either, so no namespace's pods can be read)");
+    std::vector<std::string> left;
+    for (const std::string& ns : namespaces)
+        if (listCollection(client, "/api/v1/namespaces/" + percentEncode(ns) + "/pods", store, report, progress, options, rng, session,
+                           result)
+            != Listed::Done)
+            left.push_back(ns);
+    if (left.size() == namespaces.size())
+        throw KubeApiError(client.server(), "/api/v1/pods", 403, clusterWideError + " (nor in any of its " + std::to_string(namespaces.size()) + " namespaces)");
+    if (left.empty())
+        return; // every namespace's pods: the view is whole
+    std::string named;
+    for (std::size_t i = 0; i < left.size() && i < 5; ++i)
+        named += (i ? ", " : "") + left[i];
+    if (left.size() > 5)
+        named += ", and " + std::to_string(left.size() - 5) + " more";
+    result.partialView = true;
+    report.warn(client.server() + ": partial view: pods listed in " + std::to_string(namespaces.size() - left.size()) + " of "
+                + std::to_string(namespaces.size()) + " namespaces (the cluster-wide list was refused: " + clusterWideError + ")"
+                + "; not listed: " + named + ". Nodes in those namespaces' use look emptier than they are.");
+}
+
 LiveListResult listOnce(KubeApiClient& client, model::ClusterStore& store, ImportReport& report, ImportProgress* progress,
                         const LiveListOptions& options, std::mt19937& rng)
 {
     LiveListResult result;
     KubectlJsonSession session;
     session.followsPages = true;
+    std::string podsResourceVersion;
     for (const Resource& res : kResources) {
-        std::string token;
-        for (int page = 1;; ++page) {
-            std::string target = std::string(res.path) + "?limit=" + std::to_string(options.pageLimit);
-            if (!token.empty())
-                target += "&continue=" + percentEncode(token);
-            ApiResponse r = getWithRetries(client, target, options, progress, rng);
-            if (r.status == 410 && !token.empty())
-                throw Expired{};
-            if (!res.required && (r.status == 403 || r.status == 404) && page == 1) {
-                report.warn(client.server() + ": cannot list " + res.what + " (" + std::to_string(r.status) + ": "
-                            + statusMessage(r.body) + "); without them " + res.lacks);
-                break;
-            }
-            if (r.status != 200) {
-                std::string msg = std::to_string(r.status) + ": " + statusMessage(r.body);
-                if (r.status == 401)
-                    msg += " (the credentials of the kubeconfig user were refused)";
-                throw KubeApiError(client.server(), res.path, r.status, msg);
-            }
-            ++result.pages;
-            const std::string name = client.server() + res.path + " page " + std::to_string(page);
-            KubectlJsonOptions jsonOptions;
-            importKubectlJsonText(r.body, name, store, report, progress, jsonOptions, session);
-            if (std::string_view(res.path) == "/api/v1/pods")
-                result.resourceVersion = session.listResourceVersion;
-            token = session.listContinue;
-            if (token.empty())
-                break;
+        std::string error;
+        const Listed listed = listCollection(client, res.path, store, report, progress, options, rng, session, result, &error);
+        const bool pods = std::string_view(res.path) == "/api/v1/pods";
+        if (listed != Listed::Done) {
+            if (pods && listed == Listed::Forbidden)
+                listPodsByNamespace(client, error, store, report, progress, options, rng, session, result);
+            else if (res.required)
+                throw KubeApiError(client.server(), res.path, listed == Listed::Forbidden ? 403 : 404, error);
+            else
+                report.warn(client.server() + ": cannot list " + res.what + " (" + error + "); without them " + res.lacks);
         }
+        if (pods)
+            podsResourceVersion = result.resourceVersion;
     }
+    result.resourceVersion = podsResourceVersion;
     resolvePersistentVolumeClaims(session, store, report);
     return result;
 }

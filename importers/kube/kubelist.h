@@ -14,8 +14,9 @@
 // - 401 and 403 on nodes or pods are errors with the server's message; on the optional lists
 //   (PersistentVolumes, PodDisruptionBudgets, Namespaces) 403 and 404 are warnings naming what
 //   the what-if then lacks.
-// Not yet: the namespace-by-namespace "partial view" fallback for a user who may list pods only
-// in some namespaces, and WATCH.
+// - a user refused the cluster-wide pod list (403) gets the pods of every namespace they may list
+//   (/api/v1/namespaces/NS/pods), and a "partial view" warning naming the namespaces left out.
+// Not yet: WATCH.
 //
 // Thread: any one thread (it blocks); the store is that thread's until it returns.
 
@@ -40,6 +41,7 @@ struct LiveListResult {
     std::string resourceVersion; ///< the pod list's resourceVersion (where a WATCH would start)
     std::size_t pages = 0;       ///< requests that returned a page
     std::size_t restarts = 0;    ///< relists after 410 Gone
+    bool partialView = false;    ///< pods were listed namespace by namespace, and some were refused
 };
 
 /// Lists the cluster into `store` (not finalized). Throws KubeApiError for a failure it does not

@@ -118,6 +118,27 @@ struct FakeKubeApiServer::Impl {
     std::vector<std::thread> connections;
     int expireLeft = 0, throttleLeft = 0;
 
+    std::map<std::string, QJsonArray> byNamespace; // "/api/v1/namespaces/NS/pods" -> that namespace's pods
+
+    // The collection at `path`: a configured list, or one namespace's pods.
+    const QJsonArray* listOf(const std::string& path)
+    {
+        if (auto it = lists.find(path); it != lists.end())
+            return &it->second;
+        const std::string prefix = "/api/v1/namespaces/";
+        const auto pods = lists.find("/api/v1/pods");
+        if (!path.starts_with(prefix) || !path.ends_with("/pods") || pods == lists.end())
+            return nullptr;
+        const QString ns = QString::fromStdString(path.substr(prefix.size(), path.size() - prefix.size() - 5));
+        std::lock_guard lock(mutex);
+        QJsonArray& mine = byNamespace[path];
+        mine = {};
+        for (const QJsonValue& v : pods->second)
+            if (v.toObject()["metadata"].toObject()["namespace"].toString() == ns)
+                mine.append(v);
+        return &mine;
+    }
+
     http::response<http::string_body> answer(const http::request<http::string_body>& req)
     {
         const std::string target(req.target());
@@ -157,7 +178,7 @@ struct FakeKubeApiServer::Impl {
         } else if (std::find(options.forbidden.begin(), options.forbidden.end(), path) != options.forbidden.end()) {
             code = 403;
             body = status(403, "Forbidden", QString("%1 is forbidden: User \"test\" cannot list resource").arg(QString::fromStdString(path)));
-        } else if (auto it = lists.find(path); it != lists.end()) {
+        } else if (const QJsonArray* list = listOf(path)) {
             const QString token = query.queryItemValue("continue");
             bool expire = false, throttle = false;
             {
@@ -181,7 +202,7 @@ struct FakeKubeApiServer::Impl {
                 const qsizetype limit = query.hasQueryItem("limit") ? query.queryItemValue("limit").toLongLong() : 1 << 30;
                 const qsizetype size = std::max<qsizetype>(1, std::min<qsizetype>(limit, static_cast<qsizetype>(options.pageSize)));
                 const qsizetype from = token.isEmpty() ? 0 : token.mid(1).toLongLong();
-                const QJsonArray& all = it->second;
+                const QJsonArray& all = *list;
                 QJsonArray page;
                 for (qsizetype i = from; i < std::min(from + size, all.size()); ++i) {
                     QJsonObject item = all.at(i).toObject();

@@ -13,6 +13,7 @@
 
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -52,6 +53,8 @@ private slots:
     void expiredContinueRelists();
     void throttledListRetries();
     void forbiddenOptionalListWarns();
+    void podsByNamespaceWhenClusterWideIsRefused();
+    void readOnlyClusterRoleCoversTheList();
     void wrongTokenIsAClearError();
     void untrustedCaIsRefused();
 
@@ -182,16 +185,60 @@ void TstKubeLive::forbiddenOptionalListWarns()
     const QString w = QString::fromStdString(live.report.warnings[0]);
     QVERIFY2(w.contains("cannot list PodDisruptionBudgets (403:") && w.contains("not checked against disruption budgets"), qPrintable(w));
 
-    // On pods, the same 403 is an error with the server's message.
-    o.forbidden = {"/api/v1/pods"};
+    // On pods (with no namespace list to fall back on), the same 403 is an error with the
+    // server's message.
+    o.forbidden = {"/api/v1/pods", "/api/v1/namespaces"};
     FakeKubeApiServer strict(m_pki, lists(), o);
     try {
         (void)loadLiveCluster(config(strict, "fleet-test-token", m_pki.caFile));
         QFAIL("expected a KubeApiError");
     } catch (const kube::KubeApiError& e) {
         QCOMPARE(e.status(), 403u);
-        QVERIFY2(QString(e.what()).contains("/api/v1/pods: 403: /api/v1/pods is forbidden"), e.what());
+        QVERIFY2(QString(e.what()).contains("/api/v1/pods: 403: /api/v1/pods is forbidden") && QString(e.what()).contains("namespaces cannot be listed"), e.what());
     }
+}
+
+void TstKubeLive::podsByNamespaceWhenClusterWideIsRefused()
+{
+    // Namespaces shop and cache exist; the user may list pods in shop only (ml is not a listed
+    // namespace, so its pod is out of reach as it would be in a real cluster).
+    FakeKubeApiServer::Options o;
+    o.forbidden = {"/api/v1/pods", "/api/v1/namespaces/cache/pods"};
+    FakeKubeApiServer server(m_pki, lists(), o);
+    const LoadedCluster live = loadLiveCluster(config(server, "fleet-test-token", m_pki.caFile));
+    QCOMPARE(live.store->podCount(), 3u); // the three pods of shop
+    for (std::uint32_t i = 0; i < live.store->podCount(); ++i)
+        QCOMPARE(std::string(live.store->podNamespace(model::PodId(i))), std::string("shop"));
+    QCOMPARE(live.report.warnings.size(), std::size_t(1));
+    const QString w = QString::fromStdString(live.report.warnings[0]);
+    QVERIFY2(w.contains("partial view: pods listed in 1 of 2 namespaces") && w.contains("not listed: cache")
+                 && w.contains("/api/v1/pods is forbidden"),
+             qPrintable(w));
+
+    // Refused everywhere: an error, not an empty cluster.
+    o.forbidden = {"/api/v1/pods", "/api/v1/namespaces/cache/pods", "/api/v1/namespaces/shop/pods"};
+    FakeKubeApiServer none(m_pki, lists(), o);
+    QVERIFY_THROWS_EXCEPTION(kube::KubeApiError, (void)loadLiveCluster(config(none, "fleet-test-token", m_pki.caFile)));
+}
+
+void TstKubeLive::readOnlyClusterRoleCoversTheList()
+{
+    // The ClusterRole shipped for users to bind: read-only, and enough for every list above.
+    QFile f(QStringLiteral(FLEET_SOURCE_DIR "/resources/kubernetes/fleetscope-readonly-clusterrole.yaml"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    QVERIFY(text.contains("kind: ClusterRole"));
+    const QRegularExpression verbs("verbs:\\s*\\[([^\\]]*)\\]");
+    int rules = 0;
+    for (auto m = verbs.globalMatch(text); m.hasNext(); ++rules) {
+        const QStringList v = m.next().captured(1).split(',', Qt::SkipEmptyParts);
+        for (const QString& verb : v)
+            QVERIFY2(QStringList({"get", "list", "watch"}).contains(verb.trimmed().remove('"')), qPrintable(verb));
+    }
+    QVERIFY(rules >= 2);
+    for (const char* resource : {"nodes", "pods", "namespaces", "persistentvolumes", "poddisruptionbudgets"})
+        QVERIFY2(text.contains(QString(resource)), resource);
+    QVERIFY(text.contains("\"policy\""));
 }
 
 void TstKubeLive::wrongTokenIsAClearError()
