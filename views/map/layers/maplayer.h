@@ -11,10 +11,19 @@
 // Adding a layer (what-if shading, plan overlay) is one new file plus one line in
 // FleetMapView::Private::buildLayers(); no other layer changes.
 //
-// Stack order (bottom to top): VTK actors in the order the layers attach them (texel
-// image with the filter's dimming, domain frames), then the QPainter overlay in layer order (cell
-// gaps and per-node detail, domain labels, markers, the plan (drag shading, plan marks), selection,
-// breadcrumb).
+// Stack order (bottom to top): VTK actors in the order the layers attach them (the texel
+// image with the filter's dimming: the one actor), then the QPainter overlay in layer order
+// (domain frames and labels, cell gaps and per-node detail, markers, the plan (drag shading,
+// plan marks), selection, breadcrumb).
+//
+// Design note (speed, issue 5): on software OpenGL (llvmpipe) a frame costs what its
+// fragments cost, about 10 ms per full-view pass on 2 loaded cores, while the raster engine
+// paints the same overlay in a few ms. So the view paints every layer's 2D part with the
+// raster engine into one view-sized image, kept while neither the scene (sceneChanged) nor
+// the camera changed, and draws that image in one pass over the VTK frame: a frame with
+// nothing new draws the texel quad and the cached image, re-painting nothing. A layer whose
+// picture depends on anything else (the pointer) says so (paintsEveryFrame()) and is painted
+// over the cached image every frame.
 // Thread: GUI thread only. VTK headers stay in the layers' .cpp files.
 
 #include "model/clusterstore.h"
@@ -163,8 +172,19 @@ public:
     /// visibility by zoom). Must be cheap: no uploads here.
     virtual void cameraChanged(const MapScene& /*scene*/, const MapCamera& /*camera*/) {}
     /// Paints over the GL image, in the GL widget's logical coordinates, after the layers
-    /// below it. Must be cheap (per frame): work only on what is on screen.
+    /// below it: into the view's cached overlay (a raster-engine QImage) for a layer that
+    /// does not paint every frame, else on the GL frame itself. Called again only when the
+    /// scene or the camera changed (or every frame, see paintsEveryFrame()). Work only on
+    /// what is on screen.
     virtual void paint(QPainter& /*painter*/, const MapScene& /*scene*/, const MapCamera& /*camera*/) {}
+    /// True when paint()'s picture depends on more than the scene as sceneChanged() announces
+    /// it and the camera (the pointer's position, the time): the view then paints the layer
+    /// every frame, after (over) every cached layer, so such a layer belongs at the top.
+    [[nodiscard]] virtual bool paintsEveryFrame() const { return false; }
+    /// The Change bits after which paint() may draw something else at the same camera (the
+    /// view keeps its cached overlay through other changes: a recolor repaints no label).
+    /// The default, every bit, is always right; a layer narrows it to what paint() reads.
+    [[nodiscard]] virtual unsigned paintDependsOn() const { return ~0u; }
 };
 
 } // namespace fleet::views

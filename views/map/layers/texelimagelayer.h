@@ -20,6 +20,8 @@ public:
     TexelImageLayer();
     ~TexelImageLayer() override;
     void attach(vtkRenderer* renderer) override;
+    /// Paints nothing with QPainter (its one VTK actor is the image).
+    [[nodiscard]] unsigned paintDependsOn() const override { return 0; }
     void sceneChanged(const MapScene& scene, unsigned changes) override;
 
     /// Share of a dimmed node's colour kept (the rest is the background colour).

@@ -6,18 +6,61 @@
 #include <vtkCellArray.h>
 #include <vtkFloatArray.h>
 #include <vtkImageData.h>
+#include <vtkObjectFactory.h>
+#include <vtkOpenGLPolyDataMapper.h>
+#include <vtkOpenGLRenderWindow.h>
+#include <vtkOpenGLState.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
+#include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 #include <vtkTexture.h>
+#include <vtk_glew.h> // GL_BLEND, GL_DEPTH_TEST
 
 #include <array>
 #include <cstring>
 
 namespace fleet::views {
+
+namespace {
+
+// Design note (speed, issue 5): on llvmpipe the cost of a frame is the fragments it shades,
+// and the texel quad covers most of the view. VTK draws an opaque actor with blending and the
+// depth test on (vtkOpenGLRenderWindow::Start, vtkOpenGLRenderer), which reads the colour
+// and depth buffers back for every fragment: a full-view quad then cost about 30 ms where the
+// same quad with both off cost 12 ms (1920x1080, 2 loaded cores; tests/bench/bench_map). The
+// image is opaque and nothing lies under or over it in VTK, so neither changes a pixel.
+class OpaqueQuadMapper : public vtkOpenGLPolyDataMapper {
+public:
+    static OpaqueQuadMapper* New();
+    vtkTypeMacro(OpaqueQuadMapper, vtkOpenGLPolyDataMapper)
+
+    void RenderPiece(vtkRenderer* renderer, vtkActor* actor) override
+    {
+        auto* window = vtkOpenGLRenderWindow::SafeDownCast(renderer->GetRenderWindow());
+        if (!window) {
+            Superclass::RenderPiece(renderer, actor);
+            return;
+        }
+        vtkOpenGLState* state = window->GetState();
+        const vtkOpenGLState::ScopedglEnableDisable blend(state, GL_BLEND); // restored on return
+        const vtkOpenGLState::ScopedglEnableDisable depth(state, GL_DEPTH_TEST);
+        state->vtkglDisable(GL_BLEND);
+        state->vtkglDisable(GL_DEPTH_TEST);
+        Superclass::RenderPiece(renderer, actor);
+    }
+
+protected:
+    OpaqueQuadMapper() = default;
+    ~OpaqueQuadMapper() override = default;
+};
+
+vtkStandardNewMacro(OpaqueQuadMapper);
+
+} // namespace
 
 void setUpTexturedQuad(vtkTexture* texture, vtkImageData* image, vtkPolyData* quad, vtkActor* actor)
 {
@@ -27,11 +70,14 @@ void setUpTexturedQuad(vtkTexture* texture, vtkImageData* image, vtkPolyData* qu
     texture->RepeatOff();
     texture->EdgeClampOn();
     texture->SetColorModeToDirectScalars();
-    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+    auto mapper = vtkSmartPointer<OpaqueQuadMapper>::New();
     mapper->SetInputData(quad);
     mapper->ScalarVisibilityOff();
     actor->SetMapper(mapper);
     actor->SetTexture(texture);
+    // Opaque: VTK need not scan the texture's alpha (vtkTexture::IsTranslucent) after each
+    // change to pick its render pass.
+    actor->ForceOpaqueOn();
     actor->GetProperty()->LightingOff();
     actor->GetProperty()->SetColor(1, 1, 1);
 }

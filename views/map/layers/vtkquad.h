@@ -12,7 +12,9 @@ class vtkTexture;
 namespace fleet::views {
 
 /// Wires texture <- image and actor <- mapper(quad) with nearest filtering, clamped edges,
-/// direct RGBA scalars and no lighting (texel colours reach the screen unchanged).
+/// direct RGBA scalars and no lighting (texel colours reach the screen unchanged). The actor
+/// is opaque and drawn with blending and the depth test off: the image must be opaque and
+/// the only thing VTK draws where it lies (see the design note in the .cpp).
 void setUpTexturedQuad(vtkTexture* texture, vtkImageData* image, vtkPolyData* quad, vtkActor* actor);
 /// Sets `quad` to the rectangle [0, width] x [0, height] at depth z, texture row 0 (image
 /// row 0, the top row of cells) at world y = height.
