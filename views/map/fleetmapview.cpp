@@ -104,7 +104,7 @@ struct FleetMapView::Private {
     // The stack, bottom to top (see maplayer.h). The typed pointers are views into it for
     // the few queries the view answers from a layer (label hit test, marker list).
     std::vector<std::unique_ptr<MapLayer>> layers;
-    LayerOverlay overlay; // the layers' 2D part, cached while scene and camera stay
+    LayerOverlay overlay; // the layers' pictures, cached while scene and camera stay
     DomainFrameLayer* frames = nullptr;
     BreadcrumbLayer* breadcrumb = nullptr;
     MarkerLayer* markers = nullptr;
@@ -149,9 +149,9 @@ struct FleetMapView::Private {
     void buildLayers();
     void notify(unsigned changes)
     {
-        overlay.sceneChanged(changes, layers);
         for (auto& layer : layers)
             layer->sceneChanged(scene, changes);
+        overlay.sceneChanged(changes, layers, scene);
         if (changes & (MapLayer::ClusterChanged | MapLayer::ProblemsChanged))
             updateMarkerKey();
         requestRender();
@@ -186,11 +186,11 @@ struct FleetMapView::Private {
     {
         const MapCamera c = camera();
         if (!lcFleetMapPaint().isDebugEnabled()) {
-            overlay.paint(painter, layers, scene, c);
+            overlay.paint(painter, layers, scene, c, mapBackgroundColor());
             return;
         }
         QString times;
-        overlay.paint(painter, layers, scene, c, &times);
+        overlay.paint(painter, layers, scene, c, mapBackgroundColor(), &times);
         qCDebug(lcFleetMapPaint).noquote() << "layer paint ms:" << times;
     }
     [[nodiscard]] double fitUnitsPerPixel(const MapLayout& l) const
@@ -286,6 +286,10 @@ void FleetMapView::Private::buildLayers()
     setRgb(bg, mapBackgroundColor());
     renderer->SetBackground(bg);
     renderer->SetBackgroundAlpha(1.0); // opaque: Qt composes the widget's alpha
+    // The layers' frame image (LayerOverlay) covers the whole view, opaque: VTK's clear of
+    // colour and depth would be a full-view pass of software OpenGL for nothing.
+    renderer->SetPreserveColorBuffer(1);
+    renderer->SetPreserveDepthBuffer(1);
     renderer->GetActiveCamera()->ParallelProjectionOn();
 
     // The stack, bottom to top. A new layer is one more line here.

@@ -23,6 +23,7 @@ public:
     ~DomainFrameLayer() override;
     void sceneChanged(const MapScene& scene, unsigned changes) override;
     [[nodiscard]] unsigned paintDependsOn() const override { return ClusterChanged; }
+    [[nodiscard]] bool paintsAnything(const MapScene& scene, const MapCamera&) const override { return scene.hasMap(); }
     void paint(QPainter& painter, const MapScene& scene, const MapCamera& camera) override;
 
     /// Where and how domain d's label is drawn at `camera`.

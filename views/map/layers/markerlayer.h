@@ -27,6 +27,10 @@ public:
 
     void sceneChanged(const MapScene& scene, unsigned changes) override;
     [[nodiscard]] unsigned paintDependsOn() const override { return ClusterChanged | ProblemsChanged; }
+    [[nodiscard]] bool paintsAnything(const MapScene& scene, const MapCamera&) const override
+    {
+        return scene.hasMap() && !m_markers.empty();
+    }
     void paint(QPainter& painter, const MapScene& scene, const MapCamera& camera) override;
 
     /// The marked nodes and their kinds, most severe last (for tests).
