@@ -4,7 +4,7 @@
 // Design note (STYLE.md, after 3D Slicer's displayable managers and ParaView's
 // representations): FleetMapView owns the camera, the input events and an ordered stack of
 // MapLayer objects; each layer turns one aspect of the shared, read-only MapScene into
-// pixels (VTK actors it owns, and/or QPainter strokes over the GL image), listens to the
+// pixels (QPainter strokes into the view's cached frame, and/or VTK actors it owns), listens to the
 // data (sceneChanged) and the camera (cameraChanged) and never edits the store, the
 // topology, the layout or another layer. A layer that needs a new frame asks through
 // MapScene::requestRender, which the view merges into one render per event-loop turn.
