@@ -6,6 +6,7 @@
 #include "views/map/colormap.h"
 #include "views/map/layers/breadcrumblayer.h"
 #include "views/map/layers/domainframelayer.h"
+#include "views/map/layers/layeroverlay.h"
 #include "views/map/layers/markerlayer.h"
 #include "views/map/layers/nodedetaillayer.h"
 #include "views/map/layers/planlayer.h"
@@ -103,6 +104,7 @@ struct FleetMapView::Private {
     // The stack, bottom to top (see maplayer.h). The typed pointers are views into it for
     // the few queries the view answers from a layer (label hit test, marker list).
     std::vector<std::unique_ptr<MapLayer>> layers;
+    LayerOverlay overlay; // the layers' pictures, cached while scene and camera stay
     DomainFrameLayer* frames = nullptr;
     BreadcrumbLayer* breadcrumb = nullptr;
     MarkerLayer* markers = nullptr;
@@ -149,6 +151,7 @@ struct FleetMapView::Private {
     {
         for (auto& layer : layers)
             layer->sceneChanged(scene, changes);
+        overlay.sceneChanged(changes, layers, scene);
         if (changes & (MapLayer::ClusterChanged | MapLayer::ProblemsChanged))
             updateMarkerKey();
         requestRender();
@@ -183,17 +186,11 @@ struct FleetMapView::Private {
     {
         const MapCamera c = camera();
         if (!lcFleetMapPaint().isDebugEnabled()) {
-            for (auto& layer : layers)
-                layer->paint(painter, scene, c);
+            overlay.paint(painter, layers, scene, c, mapBackgroundColor());
             return;
         }
-        QElapsedTimer t;
         QString times;
-        for (auto& layer : layers) {
-            t.start();
-            layer->paint(painter, scene, c);
-            times += QStringLiteral(" %1").arg(t.nsecsElapsed() / 1e6, 0, 'f', 2);
-        }
+        overlay.paint(painter, layers, scene, c, mapBackgroundColor(), &times);
         qCDebug(lcFleetMapPaint).noquote() << "layer paint ms:" << times;
     }
     [[nodiscard]] double fitUnitsPerPixel(const MapLayout& l) const
@@ -268,7 +265,11 @@ FleetMapView::FleetMapView(QWidget* parent)
     layout->setSpacing(0);
     layout->addWidget(d->gl, 1);
     layout->addWidget(d->legend, 0);
-    d->scene.requestRender = [p = d.get()] { p->requestRender(); };
+    // A layer asking for a frame has a new picture: the cached overlay is stale.
+    d->scene.requestRender = [p = d.get()] {
+        p->overlay.invalidate();
+        p->requestRender();
+    };
     d->buildLayers();
     connect(d->gl, &VtkOpenGLWidget::aboutToRender, this, [this] { d->applyCamera(); });
     // The layers' 2D part is painted in the GL widget's own frame, after VTK.
@@ -285,6 +286,10 @@ void FleetMapView::Private::buildLayers()
     setRgb(bg, mapBackgroundColor());
     renderer->SetBackground(bg);
     renderer->SetBackgroundAlpha(1.0); // opaque: Qt composes the widget's alpha
+    // The layers' frame image (LayerOverlay) covers the whole view, opaque: VTK's clear of
+    // colour and depth would be a full-view pass of software OpenGL for nothing.
+    renderer->SetPreserveColorBuffer(1);
+    renderer->SetPreserveDepthBuffer(1);
     renderer->GetActiveCamera()->ParallelProjectionOn();
 
     // The stack, bottom to top. A new layer is one more line here.

@@ -1,16 +1,19 @@
 #pragma once
 // The fleet map: every node a cell, laid out as nested blocks of the topology tree,
-// coloured by a metric, drawn by VTK in an embedded OpenGL window (VtkOpenGLWidget), with a legend beside it.
+// coloured by a metric, in an embedded OpenGL window that hosts VTK (VtkOpenGLWidget), with
+// a legend beside it.
 //
 // Design note (DESIGN.md, "Views"): at a distance the map is one image with a texel per
-// node cell, computed on the CPU from the store's columns (MapRaster), drawn as a single
-// textured quad with nearest filtering; no per-node actor. Picking (hover, click,
-// nodeAt(), cellCenter()) is arithmetic on the layout (MapLayout), O(1) on a cell, a scan
-// of the few cells within 2 px on a gutter, no VTK picker.
-// Domain labels are painted with QPainter by a transparent, mouse-transparent widget over
-// the GL widget, only in the empty rows MapLayout reserves above each block, at the size
-// those rows have on screen at the current zoom: a label never covers a cell. The layout's
-// label rows for regions and zones are sized so their labels fit at the default zoom.
+// node cell, computed on the CPU from the store's columns (MapRaster), scaled to the view
+// with nearest filtering; no per-node geometry. The map is a stack of layers
+// (layers/maplayer.h) painted by Qt's raster engine into one frame that is cached while the
+// scene and the camera stay and drawn in one opaque OpenGL pass (layers/layeroverlay.h):
+// on software OpenGL each full-view pass costs more than the raster engine's whole frame.
+// Picking (hover, click, nodeAt(), cellCenter()) is arithmetic on the layout (MapLayout),
+// O(1) on a cell, a scan of the few cells within 2 px on a gutter, no VTK picker.
+// Domain labels are painted only in the empty rows MapLayout reserves above each block, at
+// the size those rows have on screen at the current zoom: a label never covers a cell. The
+// layout's label rows for regions and zones are sized so their labels fit at the default zoom.
 // VTK headers stay in the .cpp files.
 
 #include "model/ids.h"

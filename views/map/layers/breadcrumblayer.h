@@ -22,6 +22,8 @@ public:
     /// O(domains) when the point is on a gutter, O(depth) on a cell.
     [[nodiscard]] static QString text(const MapScene& scene, const MapCamera& camera);
     void paint(QPainter& painter, const MapScene& scene, const MapCamera& camera) override;
+    /// The path follows the pointer, which no sceneChanged() announces.
+    [[nodiscard]] bool paintsEveryFrame() const override { return true; }
     void setBaseFont(const QFont& font) { m_font = font; }
 
 private:

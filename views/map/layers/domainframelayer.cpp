@@ -5,16 +5,6 @@
 #include <QFontMetrics>
 #include <QPainter>
 
-#include <vtkActor.h>
-#include <vtkCellArray.h>
-#include <vtkCellData.h>
-#include <vtkPoints.h>
-#include <vtkPolyData.h>
-#include <vtkPolyDataMapper.h>
-#include <vtkProperty.h>
-#include <vtkRenderer.h>
-#include <vtkSmartPointer.h>
-#include <vtkUnsignedCharArray.h>
 
 #include <algorithm>
 #include <cmath>
@@ -41,8 +31,13 @@ int labelFontPx(int level)
 } // namespace
 
 struct DomainFrameLayer::Private {
-    vtkSmartPointer<vtkPolyData> outlines = vtkSmartPointer<vtkPolyData>::New();
-    vtkSmartPointer<vtkActor> actor = vtkSmartPointer<vtkActor>::New();
+    /// One outline per domain (root excluded) in world coordinates, grouped by colour.
+    struct Outline {
+        double x0, y0, x1, y1;
+    };
+    std::vector<Outline> outlines[3]; // by shade: region and above, zone, deeper
+    QColor shades[3];
+    std::vector<QRectF> onScreen; // reused per paint
     std::vector<std::pair<DomainId, QRectF>> drawn; // labels of the last paint
 };
 
@@ -53,68 +48,56 @@ DomainFrameLayer::DomainFrameLayer()
 
 DomainFrameLayer::~DomainFrameLayer() = default;
 
-void DomainFrameLayer::attach(vtkRenderer* renderer)
-{
-    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-    mapper->SetInputData(d->outlines);
-    mapper->SetScalarModeToUseCellData();
-    mapper->SetColorModeToDirectScalars();
-    mapper->ScalarVisibilityOn();
-    d->actor->SetMapper(mapper);
-    d->actor->GetProperty()->LightingOff();
-    d->actor->GetProperty()->SetLineWidth(1.0f);
-    d->actor->VisibilityOff();
-    renderer->AddActor(d->actor);
-}
-
 void DomainFrameLayer::sceneChanged(const MapScene& scene, unsigned changes)
 {
     if (!(changes & ClusterChanged))
         return;
     d->drawn.clear();
-    auto points = vtkSmartPointer<vtkPoints>::New();
-    auto lines = vtkSmartPointer<vtkCellArray>::New();
-    auto colours = vtkSmartPointer<vtkUnsignedCharArray>::New();
-    colours->SetNumberOfComponents(3);
-    if (scene.hasMap()) {
-        const MapLayout& layout = scene.layout;
-        const double h = layout.height();
-        const QColor base = domainOutlineColor();
-        for (std::uint32_t i = 1; i < scene.topology->domainCount(); ++i) {
-            const DomainId dom(i);
-            const CellRect r = layout.domainRect(dom);
-            // Outlines sit in the gutters, a quarter cell further out per tree level, so
-            // nested outlines never coincide and siblings' never touch (gutter = height).
-            const double e = 0.25 * (layout.domainHeight(dom) + 1);
-            const double x0 = r.x - e, x1 = r.x + r.width + e;
-            const double y0 = h - (r.y + r.height) - e, y1 = h - r.y + e;
-            const vtkIdType first = points->GetNumberOfPoints();
-            points->InsertNextPoint(x0, y0, 0.01);
-            points->InsertNextPoint(x1, y0, 0.01);
-            points->InsertNextPoint(x1, y1, 0.01);
-            points->InsertNextPoint(x0, y1, 0.01);
-            const vtkIdType loop[5] = { first, first + 1, first + 2, first + 3, first };
-            lines->InsertNextCell(5, loop);
-            // Brighter for the outer levels.
-            const int level = scene.topology->domainLevel(dom);
-            const double f = level <= 1 ? 1.0 : level == 2 ? 0.8 : 0.55;
-            const unsigned char rgb[3] = { static_cast<unsigned char>(base.red() * f),
-                static_cast<unsigned char>(base.green() * f), static_cast<unsigned char>(base.blue() * f) };
-            colours->InsertNextTypedTuple(rgb);
-        }
+    for (auto& group : d->outlines)
+        group.clear();
+    if (!scene.hasMap())
+        return;
+    const MapLayout& layout = scene.layout;
+    const double h = layout.height();
+    const QColor base = domainOutlineColor();
+    constexpr double kShade[3] = { 1.0, 0.8, 0.55 }; // brighter for the outer levels
+    for (int k = 0; k < 3; ++k)
+        d->shades[k] = QColor(static_cast<int>(base.red() * kShade[k]), static_cast<int>(base.green() * kShade[k]),
+            static_cast<int>(base.blue() * kShade[k]));
+    for (std::uint32_t i = 1; i < scene.topology->domainCount(); ++i) {
+        const DomainId dom(i);
+        const CellRect r = layout.domainRect(dom);
+        // Outlines sit in the gutters, a quarter cell further out per tree level, so
+        // nested outlines never coincide and siblings' never touch (gutter = height).
+        const double e = 0.25 * (layout.domainHeight(dom) + 1);
+        const int level = scene.topology->domainLevel(dom);
+        d->outlines[level <= 1 ? 0 : level == 2 ? 1 : 2].push_back(
+            { r.x - e, h - (r.y + r.height) - e, r.x + r.width + e, h - r.y + e });
     }
-    d->outlines->Initialize();
-    d->outlines->SetPoints(points);
-    d->outlines->SetLines(lines);
-    d->outlines->GetCellData()->SetScalars(colours);
-    d->outlines->Modified();
-    d->actor->SetVisibility(scene.hasMap());
 }
 
-void DomainFrameLayer::cameraChanged(const MapScene&, const MapCamera& camera)
+void DomainFrameLayer::paintOutlines(QPainter& painter, const MapCamera& camera)
 {
-    // One logical pixel wide at any zoom.
-    d->actor->GetProperty()->SetLineWidth(static_cast<float>(camera.devicePixelRatio));
+    // One logical pixel wide at any zoom, on whole pixels, without antialiasing; outlines
+    // off screen or smaller than a pixel are skipped.
+    const QRectF view(-2, -2, camera.viewport.width() + 4, camera.viewport.height() + 4);
+    painter.setBrush(Qt::NoBrush);
+    for (int k = 0; k < 3; ++k) {
+        d->onScreen.clear();
+        for (const Private::Outline& o : d->outlines[k]) {
+            const QPointF a = camera.toWidget(QPointF(o.x0, o.y1));
+            const QPointF b = camera.toWidget(QPointF(o.x1, o.y0));
+            const QRectF r(QPointF(std::floor(a.x()) + 0.5, std::floor(a.y()) + 0.5),
+                QPointF(std::floor(b.x()) + 0.5, std::floor(b.y()) + 0.5));
+            if (r.width() < 1 || r.height() < 1 || !r.intersects(view) || r.contains(view))
+                continue;
+            d->onScreen.push_back(r);
+        }
+        if (d->onScreen.empty())
+            continue;
+        painter.setPen(QPen(d->shades[k], 1.0));
+        painter.drawRects(d->onScreen.data(), static_cast<int>(d->onScreen.size()));
+    }
 }
 
 std::vector<int> DomainFrameLayer::labelRowsForView(const model::Topology& topology, double pxPerCell)
@@ -205,6 +188,8 @@ void DomainFrameLayer::paint(QPainter& painter, const MapScene& scene, const Map
     if (!scene.hasMap())
         return;
     painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    paintOutlines(painter, camera);
     painter.setRenderHint(QPainter::TextAntialiasing);
     const MapLayout& layout = scene.layout;
     const CellRect visible = camera.visibleCells(layout.width(), layout.height());

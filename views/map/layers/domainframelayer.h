@@ -13,15 +13,17 @@
 
 namespace fleet::views {
 
-/// Outlines are one VTK polydata rebuilt on ClusterChanged only; labels are placed per frame
-/// for the domains on screen (at most kMaxLabels). Thread: GUI thread.
+/// Outlines are world rectangles computed on ClusterChanged only and stroked with QPainter
+/// (one logical pixel, no antialiasing) for those on screen; labels are placed per paint for
+/// the domains on screen (at most kMaxLabels). The view keeps what this layer paints in its
+/// cached overlay (MapLayer::paintsEveryFrame()). Thread: GUI thread.
 class DomainFrameLayer final : public MapLayer {
 public:
     DomainFrameLayer();
     ~DomainFrameLayer() override;
-    void attach(vtkRenderer* renderer) override;
     void sceneChanged(const MapScene& scene, unsigned changes) override;
-    void cameraChanged(const MapScene& scene, const MapCamera& camera) override;
+    [[nodiscard]] unsigned paintDependsOn() const override { return ClusterChanged; }
+    [[nodiscard]] bool paintsAnything(const MapScene& scene, const MapCamera&) const override { return scene.hasMap(); }
     void paint(QPainter& painter, const MapScene& scene, const MapCamera& camera) override;
 
     /// Where and how domain d's label is drawn at `camera`.
@@ -46,6 +48,7 @@ public:
     static constexpr int kMaxLabels = 3000;
 
 private:
+    void paintOutlines(QPainter& painter, const MapCamera& camera);
     struct Private;
     std::unique_ptr<Private> d;
     QFont m_font;

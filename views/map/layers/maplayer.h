@@ -4,17 +4,28 @@
 // Design note (STYLE.md, after 3D Slicer's displayable managers and ParaView's
 // representations): FleetMapView owns the camera, the input events and an ordered stack of
 // MapLayer objects; each layer turns one aspect of the shared, read-only MapScene into
-// pixels (VTK actors it owns, and/or QPainter strokes over the GL image), listens to the
+// pixels (QPainter strokes into the view's cached frame, and/or VTK actors it owns), listens to the
 // data (sceneChanged) and the camera (cameraChanged) and never edits the store, the
 // topology, the layout or another layer. A layer that needs a new frame asks through
 // MapScene::requestRender, which the view merges into one render per event-loop turn.
 // Adding a layer (what-if shading, plan overlay) is one new file plus one line in
 // FleetMapView::Private::buildLayers(); no other layer changes.
 //
-// Stack order (bottom to top): VTK actors in the order the layers attach them (texel
-// image with the filter's dimming, domain frames), then the QPainter overlay in layer order (cell
-// gaps and per-node detail, domain labels, markers, the plan (drag shading, plan marks), selection,
-// breadcrumb).
+// Stack order (bottom to top), in layer order: the texel image with the filter's dimming,
+// domain frames and labels, cell gaps and per-node detail, markers, the plan (drag shading,
+// plan marks), selection, breadcrumb. VTK actors a layer attaches (none today) are drawn
+// first, under all of them (the layers' frame is opaque: such a layer would have to make
+// room in it).
+//
+// Design note (speed, issue 5): on software OpenGL (llvmpipe) a frame costs what its
+// fragments cost, about 12 ms per opaque full-view pass on 2 loaded cores and twice that
+// blended, while the raster engine scales the texel image in about 2 ms. So the layers
+// paint with QPainter (raster engine) into view-sized images that the view keeps while
+// neither what they read in the scene (paintDependsOn()) nor the camera changed, composes
+// them on the CPU into one opaque frame and draws that in one pass (LayerOverlay): a frame
+// with nothing new repaints nothing, a recolor repaints the texel layer only. A layer whose
+// picture depends on anything else (the pointer) says so (paintsEveryFrame()) and is painted
+// over the frame every frame.
 // Thread: GUI thread only. VTK headers stay in the layers' .cpp files.
 
 #include "model/clusterstore.h"
@@ -162,9 +173,24 @@ public:
     /// Just before each VTK frame, with the camera it renders with: sync actors (line widths,
     /// visibility by zoom). Must be cheap: no uploads here.
     virtual void cameraChanged(const MapScene& /*scene*/, const MapCamera& /*camera*/) {}
-    /// Paints over the GL image, in the GL widget's logical coordinates, after the layers
-    /// below it. Must be cheap (per frame): work only on what is on screen.
+    /// Paints the layer, in the GL widget's logical coordinates, over the layers below it:
+    /// into a raster-engine QImage of the view's size that the view keeps, for a layer that
+    /// does not paint every frame, else on the GL frame itself. Called again only when the
+    /// scene or the camera changed (or every frame, see paintsEveryFrame()). Work only on
+    /// what is on screen.
     virtual void paint(QPainter& /*painter*/, const MapScene& /*scene*/, const MapCamera& /*camera*/) {}
+    /// True when paint()'s picture depends on more than the scene as sceneChanged() announces
+    /// it and the camera (the pointer's position, the time): the view then paints the layer
+    /// every frame, after (over) every cached layer, so such a layer belongs at the top.
+    [[nodiscard]] virtual bool paintsEveryFrame() const { return false; }
+    /// The Change bits after which paint() may draw something else at the same camera (the
+    /// view keeps its cached overlay through other changes: a recolor repaints no label).
+    /// The default, every bit, is always right; a layer narrows it to what paint() reads.
+    [[nodiscard]] virtual unsigned paintDependsOn() const { return ~0u; }
+    /// False when paint() would leave the view untouched at `camera` (nothing selected, no
+    /// detail at this zoom): the view then neither clears nor composes the layer's image,
+    /// about 1 ms each at 1920x1080. The default, true, is always right.
+    [[nodiscard]] virtual bool paintsAnything(const MapScene& /*scene*/, const MapCamera& /*camera*/) const { return true; }
 };
 
 } // namespace fleet::views

@@ -9,6 +9,7 @@
 #include "views/map/layers/maplayer.h"
 
 #include <QColor>
+#include <QImage>
 #include <QPointF>
 #include <QString>
 
@@ -17,14 +18,19 @@ namespace fleet::views {
 enum class NodeMarkerKind : std::uint8_t { Problem, Cordoned, NotReady };
 
 /// Markers are collected on ClusterChanged / ProblemsChanged (one pass over the readiness
-/// and unschedulable columns); a frame strokes one path per kind over the markers on
-/// screen, the most severe kind last (on top).
+/// and unschedulable columns); a paint draws one sprite per marker on screen (drawMarker()
+/// rendered once per kind and device pixel ratio), the most severe kind last (on top).
 class MarkerLayer final : public MapLayer {
 public:
     /// Marker diameter in logical pixels.
     static constexpr int kMarkerPx = 9;
 
     void sceneChanged(const MapScene& scene, unsigned changes) override;
+    [[nodiscard]] unsigned paintDependsOn() const override { return ClusterChanged | ProblemsChanged; }
+    [[nodiscard]] bool paintsAnything(const MapScene& scene, const MapCamera&) const override
+    {
+        return scene.hasMap() && !m_markers.empty();
+    }
     void paint(QPainter& painter, const MapScene& scene, const MapCamera& camera) override;
 
     /// The marked nodes and their kinds, most severe last (for tests).
@@ -38,7 +44,13 @@ public:
     [[nodiscard]] static QString markerMeaning(NodeMarkerKind kind);
 
 private:
+    /// Side of a marker's sprite in logical px: the marker and its halo (4 px pen) with room.
+    static constexpr int kSpritePx = kMarkerPx + 8;
+    /// drawMarker() of `kind` centred at (kSpritePx / 2 + 0.5) in a transparent image.
+    const QImage& sprite(NodeMarkerKind kind, double devicePixelRatio);
+
     std::vector<std::pair<model::NodeId, NodeMarkerKind>> m_markers;
+    QImage m_sprites[3]; // by NodeMarkerKind
 };
 
 } // namespace fleet::views

@@ -44,6 +44,13 @@ public:
     static constexpr int kMaxDetailNodes = 6000;
 
     void sceneChanged(const MapScene& scene, unsigned changes) override;
+    /// Tiles, pods and names follow the cluster; dimmed cells the filter's mask.
+    [[nodiscard]] unsigned paintDependsOn() const override { return ClusterChanged | MaskChanged; }
+    /// Nothing below kGapMinPx a cell.
+    [[nodiscard]] bool paintsAnything(const MapScene& scene, const MapCamera& camera) const override
+    {
+        return scene.hasMap() && camera.pxPerCell() >= kGapMinPx;
+    }
     void paint(QPainter& painter, const MapScene& scene, const MapCamera& camera) override;
 
     /// Accelerator tiles of a node: kind, device count, allocated share of each device.

@@ -45,6 +45,13 @@ public:
 
     void sceneChanged(const MapScene& scene, unsigned changes) override;
     void paint(QPainter& painter, const MapScene& scene, const MapCamera& camera) override;
+    [[nodiscard]] unsigned paintDependsOn() const override { return ClusterChanged | DragChanged | PlanChanged; }
+    /// Something to draw: drag shading, plan marks, a drag target or domain.
+    [[nodiscard]] bool paintsAnything(const MapScene& scene, const MapCamera&) const override
+    {
+        return scene.hasMap()
+            && ((m_shading && !m_shade.isNull()) || scene.planMarks || scene.dragTarget.isValid() || scene.dragDomain.isValid());
+    }
 
     /// Milliseconds the last shading image took to build (from the feasibility bytes).
     [[nodiscard]] double lastShadeMs() const noexcept { return m_shadeMs; }

@@ -18,6 +18,11 @@ public:
     /// The rectangle the outline is drawn on, in GL widget logical coordinates (null when
     /// nothing is selected or it is not laid out).
     [[nodiscard]] static QRectF outlineRect(const MapScene& scene, const MapCamera& camera);
+    [[nodiscard]] unsigned paintDependsOn() const override { return ClusterChanged | SelectionChanged; }
+    [[nodiscard]] bool paintsAnything(const MapScene& scene, const MapCamera&) const override
+    {
+        return scene.hasMap() && scene.selected.isValid();
+    }
     void paint(QPainter& painter, const MapScene& scene, const MapCamera& camera) override;
 };
 

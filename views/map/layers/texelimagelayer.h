@@ -1,33 +1,43 @@
 #pragma once
-// Layer: the map image, one texel per layout cell (MapRaster), drawn as one textured quad
-// with nearest filtering (DESIGN.md "Views": the same image at any node count), and the
-// filter: every node whose mask byte is 0 (setNodeMask(): label selector, workload or
-// namespace highlight) is dimmed toward the background in the image itself.
-// Why not a second, semi-transparent quad over the image: blending it left the GL
-// framebuffer's alpha below 1, and Qt composed the widget lighter, so dimmed nodes looked
-// washed out rather than dark (measured in tst_fleetmaplayers); the dimmed copy costs one
-// pass over the dimmed nodes and one texture upload, nothing per frame.
+// Layer: the map image, one texel per layout cell (MapRaster), scaled to the view with
+// nearest filtering (DESIGN.md "Views": the same image at any node count), and the filter:
+// every node whose mask byte is 0 (setNodeMask(): label selector, workload or namespace
+// highlight) is dimmed toward the background in the image itself.
+// Technique: painted with QPainter like the layers above it, into the view's cached overlay
+// (layeroverlay.h), by the raster engine's nearest-neighbour scaling of the visible cells,
+// about 2 ms for 1920x1080. As a VTK textured quad the same image cost a full-view pass of
+// llvmpipe's fragment shading (12 ms opaque, 30 ms blended with the depth test, 2 loaded
+// cores) on every frame, and the overlay a second, blended pass over it (issue 5).
+// Why dimming in the image and not a semi-transparent layer over it: dimmed nodes must look
+// dark, not washed out (tst_fleetmaplayers), and the dimmed copy costs one pass over the
+// dimmed nodes, nothing per frame.
 
 #include "views/map/layers/maplayer.h"
 
+#include <QImage>
+
 namespace fleet::views {
 
-/// Rasterises on ClusterChanged and MetricChanged (about 1 ms at 100,000 nodes, plus one
-/// texture upload), re-dims on MaskChanged from the kept raster; nothing per frame. The only
-/// caller of MapRaster::render() in the view.
+/// Rasterises on ClusterChanged and MetricChanged (about 1 ms at 100,000 nodes), re-dims on
+/// MaskChanged from the kept raster. The only caller of MapRaster::render() in the view.
 class TexelImageLayer final : public MapLayer {
 public:
-    TexelImageLayer();
-    ~TexelImageLayer() override;
-    void attach(vtkRenderer* renderer) override;
     void sceneChanged(const MapScene& scene, unsigned changes) override;
+    [[nodiscard]] unsigned paintDependsOn() const override { return ClusterChanged | MetricChanged | MaskChanged; }
+    [[nodiscard]] bool paintsAnything(const MapScene& scene, const MapCamera&) const override
+    {
+        return scene.hasMap() && !m_image.isNull();
+    }
+    /// The visible cells' texels, each a cellsToWidget() rectangle of its colour.
+    void paint(QPainter& painter, const MapScene& scene, const MapCamera& camera) override;
 
     /// Share of a dimmed node's colour kept (the rest is the background colour).
     static constexpr int kDimKeepPercent = 25;
 
 private:
-    struct Private;
-    std::unique_ptr<Private> d;
+    QImage m_raster; // MapRaster's image, undimmed (RGBA8888)
+    QImage m_image; // what paint() draws: the raster dimmed by the mask, RGB32 (the raster
+                    // engine's fast scaling path); null without a map
 };
 
 } // namespace fleet::views
