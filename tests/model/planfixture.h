@@ -99,12 +99,13 @@ inline IntOrPercent count(std::int32_t v) { return { true, false, v }; }
 inline IntOrPercent percent(std::int32_t v) { return { true, true, v }; }
 
 /// Everything undo must restore: totals, every pod's node and changed flag, every node's
-/// presence and requests, the node count.
+/// presence, plan cordon and requests, the node count.
 struct Ledger {
     PlanTotals totals;
     std::vector<NodeId> podNodes;
     std::vector<bool> podChanged;
     std::vector<bool> nodePresent;
+    std::vector<bool> nodeCordoned; // by the plan
     std::vector<ResourceVector> nodeRequested;
     std::size_t nodeCount = 0;
     bool operator==(const Ledger&) const = default;
@@ -121,6 +122,7 @@ inline Ledger ledgerOf(const PlacementState& s)
     }
     for (std::uint32_t i = 0; i < s.nodeCount(); ++i) {
         l.nodePresent.push_back(s.nodePresent(NodeId(i)));
+        l.nodeCordoned.push_back(s.nodeCordonedByPlan(NodeId(i)));
         l.nodeRequested.push_back(s.nodeRequested(NodeId(i)));
     }
     return l;
