@@ -14,19 +14,11 @@ using namespace planfixture;
 
 namespace {
 
-// Zone a: n1, n2; zone b: n3 (4 cpu each). Deployment web: 3 pods of 1 cpu on n1; pod solo
-// (its own Deployment) on n3; a DaemonSet pod on every node.
+// webCluster() (planfixture.h) and pod solo (its own Deployment, 500m) on n3.
 Cluster cluster()
 {
-    Cluster c;
-    c.node("n1", "us-east-1a", 4000);
-    c.node("n2", "us-east-1a", 4000);
-    c.node("n3", "us-east-1b", 4000);
-    for (int i = 0; i < 3; ++i)
-        c.pod("default", "web-" + std::to_string(i), "n1", 1000, "web");
+    Cluster c = webCluster();
     c.pod("default", "solo", "n3", 500, "solo");
-    for (const char* n : { "n1", "n2", "n3" })
-        c.pod("kube-system", std::string("agent-") + n, n, 100, "agent", PodFlagReady, 0, OwnerKind::DaemonSet);
     return c;
 }
 

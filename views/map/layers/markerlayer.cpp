@@ -17,6 +17,8 @@ QColor MarkerLayer::markerColor(NodeMarkerKind kind)
         return QColor(255, 64, 64); // brighter than notReadyColor(): a stroke, not a fill
     case NodeMarkerKind::Cordoned:
         return QColor(255, 120, 220);
+    case NodeMarkerKind::Feasible:
+        return QColor(60, 230, 90); // PlanLayer::feasibleTargetColor()
     case NodeMarkerKind::Problem:
         break;
     }
@@ -79,6 +81,9 @@ void addMarkerShape(QPainterPath& path, NodeMarkerKind kind, QPointF c, double r
         path.lineTo(c.x() - r, c.y() + r - 1);
         path.closeSubpath();
         break;
+    case NodeMarkerKind::Feasible:
+        path.addRect(QRectF(c.x() - r + 1, c.y() - r + 1, 2 * r - 2, 2 * r - 2));
+        break;
     }
 }
 
@@ -109,6 +114,8 @@ QString MarkerLayer::markerMeaning(NodeMarkerKind kind)
         return QStringLiteral("NotReady");
     case NodeMarkerKind::Cordoned:
         return QStringLiteral("Cordoned");
+    case NodeMarkerKind::Feasible:
+        return QStringLiteral("Could take the pod");
     case NodeMarkerKind::Problem:
         break;
     }
@@ -119,15 +126,21 @@ void MarkerLayer::paint(QPainter& painter, const MapScene& scene, const MapCamer
 {
     if (!scene.hasMap() || m_markers.empty())
         return;
+    paintMarkers(painter, scene, camera, m_markers);
+}
+
+void MarkerLayer::paintMarkers(
+    QPainter& painter, const MapScene& scene, const MapCamera& camera, std::span<const std::pair<model::NodeId, NodeMarkerKind>> markers)
+{
     const double px = camera.pxPerCell();
     const double half = (kMarkerPx + 4) / 2.0;
     const bool corner = px >= 3.0 * kMarkerPx; // big cells: the marker sits in the corner
     const double w = camera.viewport.width(), h = camera.viewport.height();
     // One path per kind, stroked twice (halo, colour): a few draw calls, where one
     // drawPixmap() per marker cost 25 to 140 ms a frame for 1,200 markers on llvmpipe.
-    QPainterPath paths[3];
+    QPainterPath paths[kNodeMarkerKinds];
     const double r = kMarkerPx / 2.0;
-    for (const auto& [n, kind] : m_markers) {
+    for (const auto& [n, kind] : markers) {
         const CellPos cell = scene.layout.nodeCell(n);
         if (!cell.isValid())
             continue;
@@ -142,7 +155,7 @@ void MarkerLayer::paint(QPainter& painter, const MapScene& scene, const MapCamer
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setBrush(Qt::NoBrush);
-    for (int k = 0; k < 3; ++k) { // most severe last: on top
+    for (int k = 0; k < kNodeMarkerKinds; ++k) { // most severe last: on top
         if (paths[k].isEmpty())
             continue;
         painter.strokePath(paths[k], haloPen());

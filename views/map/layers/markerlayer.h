@@ -12,9 +12,14 @@
 #include <QPointF>
 #include <QString>
 
+#include <span>
+
 namespace fleet::views {
 
-enum class NodeMarkerKind : std::uint8_t { Problem, Cordoned, NotReady };
+/// Problem, Cordoned and NotReady are this layer's; Feasible (a green square) is the plan
+/// layer's, for the few nodes that could take a dragged pod (PlanLayer, issue 6).
+enum class NodeMarkerKind : std::uint8_t { Problem, Cordoned, NotReady, Feasible };
+inline constexpr int kNodeMarkerKinds = 4;
 
 /// Markers are collected on ClusterChanged / ProblemsChanged (one pass over the readiness
 /// and unschedulable columns); a frame strokes one path per kind over the markers on
@@ -34,8 +39,14 @@ public:
     /// Draws one marker of `kind` centred on `centre` (logical px) as the map draws it: the
     /// legend's key uses it, so the key cannot drift from the map. Thread: GUI thread.
     static void drawMarker(QPainter& painter, NodeMarkerKind kind, QPointF centre);
-    /// What a marker of `kind` means, for the legend ("NotReady", "Cordoned", "Other problem").
+    /// What a marker of `kind` means, for the legend ("NotReady", "Cordoned", "Other problem",
+    /// "Could take the pod").
     [[nodiscard]] static QString markerMeaning(NodeMarkerKind kind);
+    /// Draws `markers` as this layer draws its own (kMarkerPx at every zoom, centred on the
+    /// cell, in its top-right corner once cells are large; one path per kind, stroked with a
+    /// halo, kinds in enum order so the later are on top), skipping those off screen. O(markers).
+    static void paintMarkers(QPainter& painter, const MapScene& scene, const MapCamera& camera,
+        std::span<const std::pair<model::NodeId, NodeMarkerKind>> markers);
 
 private:
     std::vector<std::pair<model::NodeId, NodeMarkerKind>> m_markers;
