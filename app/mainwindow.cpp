@@ -14,6 +14,7 @@
 #include "views/map/maplegend.h"
 #include "views/panels/filterfield.h"
 #include "views/plan/planpanel.h"
+#include "views/inspectors/nodeinspector.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -125,6 +126,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_explore->filterField(), &views::FilterField::maskChanged, m_plan, &PlanController::setNodeMask);
     connect(m_plan, &PlanController::planChanged, this, [this] {
         applyMetric();
+        m_explore->nodeInspector()->setPlanState(m_plan->planState());
         for (QAction* a : m_planFileActions)
             a->setEnabled(m_plan->hasPlan());
     });

@@ -1,6 +1,7 @@
 #include "plancontroller.h"
 
 #include "plancommand.h"
+#include "planprices.h"
 
 #include "importers/plan/planfile.h"
 #include "model/domainpath.h"
@@ -81,6 +82,13 @@ bool PlanController::hasPlan() const noexcept
     return m_engine && !m_engine->applied().empty();
 }
 
+std::shared_ptr<const model::PlacementState> PlanController::planState() const
+{
+    if (!hasPlan())
+        return nullptr;
+    return std::shared_ptr<const model::PlacementState>(m_engine, &m_engine->state()); // aliasing: keeps the engine
+}
+
 void PlanController::setCluster(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology,
     std::shared_ptr<const model::PriceTable> prices)
 {
@@ -89,19 +97,11 @@ void PlanController::setCluster(std::shared_ptr<const model::ClusterStore> store
     m_store = std::move(store);
     m_topology = std::move(topology);
     m_mask.reset();
-    m_prices.clear();
     installEngine(nullptr);
     const std::uint64_t generation = ++m_generation;
     if (!m_store || !m_topology)
         return;
-    if (prices) {
-        const model::MetricContext context(*m_store, prices.get());
-        m_prices.resize(m_store->nodeCount());
-        for (std::size_t i = 0; i < m_prices.size(); ++i) {
-            const double p = context.nodeDollarsPerHour(model::NodeId(static_cast<std::uint32_t>(i)));
-            m_prices[i] = std::isnan(p) ? 0.0 : p;
-        }
-    }
+    m_prices = planNodePrices(*m_store, prices.get());
     // The ledger's indexes are O(nodes + pods): on a worker over the immutable store.
     auto* watcher = new QFutureWatcher<std::shared_ptr<model::PlanEngine>>(this);
     connect(watcher, &QFutureWatcher<std::shared_ptr<model::PlanEngine>>::finished, this, [this, watcher, generation] {
@@ -127,6 +127,7 @@ void PlanController::installEngine(std::shared_ptr<model::PlanEngine> engine)
     m_engine = std::move(engine);
     m_panel->setPlan(m_engine ? m_store : nullptr, m_engine);
     m_map->setPlanMarks(nullptr);
+    m_map->setPlanState(nullptr);
     if (m_engine)
         emit engineReady();
     emit planChanged();
@@ -430,6 +431,7 @@ void PlanController::afterChange()
     if (m_batch > 0 || !m_engine)
         return;
     m_map->setPlanMarks(views::buildPlanMarks(*m_engine));
+    m_map->setPlanState(planState());
     m_panel->refresh();
     if (hasPlan())
         m_dock->show();
@@ -506,8 +508,9 @@ QString PlanController::exportPlan(const QString& path, bool kubectlScript) cons
     if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())
         || !file.commit())
         return tr("Cannot write %1: %2").arg(path, file.errorString());
+    // After commit() the QSaveFile names no file any more: set the mode on the path itself.
     if (kubectlScript)
-        file.setPermissions(file.permissions() | QFileDevice::ExeOwner);
+        QFile::setPermissions(path, QFile::permissions(path) | QFileDevice::ExeOwner);
     return {};
 }
 

@@ -3,10 +3,12 @@
 #include "helptext.h"
 
 #include "app/importfailure.h"
+#include "app/planprices.h"
 
 #include "importers/plan/jsontext.h"
 #include "importers/plan/planfile.h"
 #include "importers/plan/plansource.h"
+#include "importers/pricing/pricetableloader.h"
 
 #include <QCommandLineParser>
 
@@ -23,7 +25,7 @@ int runPlan(const QStringList& arguments)
     const char* usage = exportOnly
         ? "fleetscope plan export (FILE... | --simulate NODES [--seed N]) --plan PLAN.json (--csv OUT.csv | --kubectl-script OUT.sh)"
         : "fleetscope plan check (FILE... | --simulate NODES [--seed N]) --plan PLAN.json [--format text|json] [-o EVALUATION.json] "
-          "[--csv OUT.csv] [--kubectl-script OUT.sh]";
+          "[--prices FILE] [--csv OUT.csv] [--kubectl-script OUT.sh]";
     const std::string prefix = exportOnly ? "fleetscope plan export: " : "fleetscope plan check: ";
     if (verb != QLatin1String("check") && !exportOnly) {
         if (verb == QLatin1String("--help") || verb == QLatin1String("-h") || verb.isEmpty()) {
@@ -55,6 +57,10 @@ int runPlan(const QStringList& arguments)
     parser.addOption(QCommandLineOption(QStringLiteral("csv"), QStringLiteral("Write the plan as CSV, one row per pod change."), QStringLiteral("OUT.csv")));
     parser.addOption(QCommandLineOption(QStringLiteral("kubectl-script"),
         QStringLiteral("Write a reviewable bash script of kubectl cordon and drain commands."), QStringLiteral("OUT.sh")));
+    parser.addOption(QCommandLineOption(QStringLiteral("prices"),
+        QStringLiteral("A CSV of node prices (region,instance_type,capacity_type,usd_per_hour) whose rows replace the "
+                       "shipped table's (resources/prices) for the before/after cost per hour."),
+        QStringLiteral("FILE")));
     addClusterSourceOptions(parser, false);
     QStringList args = arguments;
     args.removeAt(2); // the verb
@@ -121,7 +127,16 @@ int runPlan(const QStringList& arguments)
         std::fprintf(stderr, "%snote: the plan was made on a simulated cluster (%s), checked against %s\n", prefix.c_str(),
             plan.source.simulated.c_str(), qPrintable(label));
     }
-    const importers::PlanEvaluation evaluation = importers::evaluatePlan(*loaded.store, *loaded.topology, plan);
+    // The cost per hour: the shipped price table, with --prices' rows over it (as the window).
+    model::PriceTable prices;
+    try {
+        prices = importers::loadPriceTable(parser.value(QStringLiteral("prices")).toStdString());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s--prices: %s\n", prefix.c_str(), e.what());
+        return 2;
+    }
+    const importers::PlanEvaluation evaluation
+        = importers::evaluatePlan(*loaded.store, *loaded.topology, plan, planNodePrices(*loaded.store, &prices));
     try {
         if (!exportOnly && parser.isSet(QStringLiteral("output")))
             importers::writeTextFileAtomically(importers::evaluationJson(planPath, evaluation, *loaded.store),

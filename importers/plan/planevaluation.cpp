@@ -122,9 +122,10 @@ bool PlanEvaluation::allHold() const
     return std::all_of(actions.begin(), actions.end(), [](const model::AppliedAction& a) { return a.holds; });
 }
 
-PlanEvaluation evaluatePlan(const model::ClusterStore& store, const model::Topology& topology, const PlanDocument& plan)
+PlanEvaluation evaluatePlan(
+    const model::ClusterStore& store, const model::Topology& topology, const PlanDocument& plan, std::vector<double> nodePricePerHour)
 {
-    model::PlanEngine engine(store, topology);
+    model::PlanEngine engine(store, topology, std::move(nodePricePerHour));
     PlanEvaluation e;
     e.before = engine.state().totals();
     for (const model::PlanAction& a : plan.actions) {

@@ -65,7 +65,10 @@ struct PlanEvaluation {
 };
 /// Applies every action of `plan` in order to a fresh PlanEngine over `store` (an action that
 /// names something missing does not hold, with its reason; later actions still run).
-[[nodiscard]] PlanEvaluation evaluatePlan(const model::ClusterStore& store, const model::Topology& topology, const PlanDocument& plan);
+/// `nodePricePerHour` (indexed by NodeId, $/h; empty: every price 0) gives the totals' cost
+/// per hour (PlanEngine's constructor).
+[[nodiscard]] PlanEvaluation evaluatePlan(const model::ClusterStore& store, const model::Topology& topology, const PlanDocument& plan,
+    std::vector<double> nodePricePerHour = {});
 [[nodiscard]] std::string evaluationJson(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store);
 [[nodiscard]] std::string evaluationText(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store);
 

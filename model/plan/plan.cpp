@@ -138,7 +138,6 @@ struct PlanEngine::Private {
     mutable std::vector<std::uint32_t> workloadPodBegin;
     mutable std::vector<PodId> workloadPods;
     mutable std::vector<std::uint32_t> orderPos; // position of each store node in topology.orderedNodes()
-    std::vector<std::uint8_t> cordoned;          // by the plan, per node
     double totalCpu = 0, totalMemory = 0;
 
     CapacityIndex& capacity() const
@@ -153,7 +152,7 @@ struct PlanEngine::Private {
             budgets = std::make_unique<DisruptionBudgets>(store);
         return *budgets;
     }
-    bool isCordoned(NodeId n) const noexcept { return n.index() < cordoned.size() && cordoned[n.index()] != 0; }
+    bool isCordoned(NodeId n) const noexcept { return state.nodeCordonedByPlan(n); }
 
     // ---- lookups ----
     PodId findPod(const PodRef& ref) const
@@ -373,9 +372,7 @@ struct PlanEngine::Private {
     {
         if (isCordoned(n))
             return;
-        if (cordoned.size() <= n.index())
-            cordoned.resize(n.index() + 1, 0);
-        cordoned[n.index()] = 1;
+        state.setNodeCordoned(n, true);
         ops->push_back({ Op::Cordon, {}, n, false, -1 });
     }
     void spend(std::int32_t budget)
@@ -408,11 +405,9 @@ struct PlanEngine::Private {
             if (index)
                 index->erase(op.node);
             state.removeLastAddedNode();
-            if (op.node.index() < cordoned.size())
-                cordoned[op.node.index()] = 0;
             break;
         case Op::Cordon:
-            cordoned[op.node.index()] = 0;
+            state.setNodeCordoned(op.node, false);
             break;
         case Op::Spend:
             disruptionBudgets().unspend(op.budget);
@@ -439,6 +434,13 @@ bool PlanEngine::Private::movePod(const PlanAction& a, AppliedAction& r)
 {
     const PodId p = resolvePod(a.pod);
     const NodeId to = resolveNode(a.node);
+    if (const std::string_view uid = store.podUid(p); !a.pod.uid.empty() && !uid.empty() && uid != a.pod.uid) {
+        // Same namespace and name, another object: the plan was made for a pod that is gone.
+        r.holds = false;
+        r.reasons.push_back(makeReason(ReasonKind::PodReplaced, {},
+            "pod " + podKey(store, p) + " was recreated: the plan names uid " + a.pod.uid + ", the state has uid " + std::string(uid)));
+        return false;
+    }
     const NodeId from = state.podNode(p);
     if (from == to)
         return true; // nothing to do: holds
@@ -448,8 +450,8 @@ bool PlanEngine::Private::movePod(const PlanAction& a, AppliedAction& r)
     const bool present = state.nodePresent(to);
     if (!present && !has(ReasonKind::NodeGone))
         reasons.push_back(makeReason(ReasonKind::NodeGone, {}, "the plan removed or failed node " + a.node));
-    if (isCordoned(to) && !has(ReasonKind::NodeUnschedulable))
-        reasons.push_back(makeReason(ReasonKind::NodeUnschedulable, {}, "the plan cordoned node " + a.node + " (a drain left pods on it)"));
+    // A node the plan drained is cordoned in the ledger: the verdict says node-unschedulable
+    // (a pod that tolerates node.kubernetes.io/unschedulable may still go there, as in Kubernetes).
     const bool immovable = has(ReasonKind::DaemonSetPod) || has(ReasonKind::MirrorPod);
     std::vector<Reason> notes;
     std::int32_t budget = -1;

@@ -85,33 +85,44 @@ void prepareInterPod(Ctx& c)
     const ClusterStore& store = *c.store;
     const std::span<const Label> labels = store.podLabels(c.pod);
 
-    // Existing pods' anti-affinity against this pod.
-    for (std::uint32_t ag = 0; ag < s.antiGroupSet.size(); ++ag) {
-        const auto terms = s.antiSets[s.antiGroupSet[ag]];
-        for (const PodAffinityTerm& t : terms) {
-            if (!namespaceMatches(store, t, s.antiGroupNamespace[ag], c.ns) || !selectorMatches(t.selector, labels))
+    // Existing pods' anti-affinity against this pod: only the terms the pod's labels could
+    // match (the ledger's index by each selector's In / Exists requirement), each checked in
+    // full; O(the pod's labels + those terms), not O(every anti-affinity group).
+    std::vector<std::uint64_t> candidates = s.antiTermsAny;
+    for (const Label& l : labels) {
+        if (const auto it = s.antiTermsByLabel.find(std::uint64_t { l.key.value } << 32 | l.value.value); it != s.antiTermsByLabel.end())
+            candidates.insert(candidates.end(), it->second.begin(), it->second.end());
+        if (const auto it = s.antiTermsByKey.find(l.key.value); it != s.antiTermsByKey.end())
+            candidates.insert(candidates.end(), it->second.begin(), it->second.end());
+    }
+    // By group, then term: the order of a scan of every group, so the same blocking pod is named.
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    for (const std::uint64_t entry : candidates) {
+        const auto ag = static_cast<std::uint32_t>(entry >> 32);
+        const PodAffinityTerm& t = s.antiSets[s.antiGroupSet[ag]][static_cast<std::uint32_t>(entry)];
+        if (!namespaceMatches(store, t, s.antiGroupNamespace[ag], c.ns) || !selectorMatches(t.selector, labels))
+            continue;
+        const LabelColumn& col = columnOf(s, t.topologyKey);
+        auto it = std::find_if(c.blocked.begin(), c.blocked.end(), [&](const BlockedValues& b) { return b.column == &col; });
+        if (it == c.blocked.end()) {
+            // Sized for the sparse case: a hostname key, a few holders.
+            BlockedValues b;
+            b.column = &col;
+            b.node.reset(col.values.size(), kNone, 0);
+            b.antiGroup.reset(col.values.size(), kNone, 0);
+            c.blocked.push_back(std::move(b));
+            it = c.blocked.end() - 1;
+        }
+        for (NodeId n : s.antiCounts.nodes(ag)) {
+            std::int32_t count = s.antiCounts.count(ag, n);
+            if (ag == c.antiGroup && n == c.from)
+                --count;
+            const std::uint32_t v = valueAt(col, n);
+            if (count <= 0 || v == kNone || !c.state->nodePresent(n) || it->node.get(v) != kNone)
                 continue;
-            const LabelColumn& col = columnOf(s, t.topologyKey);
-            auto it = std::find_if(c.blocked.begin(), c.blocked.end(), [&](const BlockedValues& b) { return b.column == &col; });
-            if (it == c.blocked.end()) {
-                // Sized for the sparse case: a hostname key, a few holders.
-                BlockedValues b;
-                b.column = &col;
-                b.node.reset(col.values.size(), kNone, 0);
-                b.antiGroup.reset(col.values.size(), kNone, 0);
-                c.blocked.push_back(std::move(b));
-                it = c.blocked.end() - 1;
-            }
-            for (NodeId n : s.antiCounts.nodes(ag)) {
-                std::int32_t count = s.antiCounts.count(ag, n);
-                if (ag == c.antiGroup && n == c.from)
-                    --count;
-                const std::uint32_t v = valueAt(col, n);
-                if (count <= 0 || v == kNone || !c.state->nodePresent(n) || it->node.get(v) != kNone)
-                    continue;
-                it->node.at(v) = n.value;
-                it->antiGroup.at(v) = ag;
-            }
+            it->node.at(v) = n.value;
+            it->antiGroup.at(v) = ag;
         }
     }
 

@@ -299,6 +299,7 @@ PlacementState::PlacementState(const ClusterStore& store, std::vector<double> no
     s.price.resize(nodes, 0.0);
 
     s.present.assign(nodes, 1);
+    s.cordoned.assign(nodes, 0);
     s.requested.assign(nodes, ResourceVector {});
     s.extRequested.resize(nodes);
     s.workloadPods.assign(nodes, 0);
@@ -435,6 +436,26 @@ PlacementState::PlacementState(const ClusterStore& store, std::vector<double> no
             s.groupsByKey[l.key.value].push_back(g);
         }
     }
+    for (std::uint32_t ag = 0; ag < s.antiGroupSet.size(); ++ag) {
+        const auto terms = s.antiSets[s.antiGroupSet[ag]];
+        for (std::uint32_t t = 0; t < terms.size(); ++t) {
+            const InternedSelector& sel = terms[t].selector;
+            if (sel.null)
+                continue;
+            const std::uint64_t entry = std::uint64_t { ag } << 32 | t;
+            const auto in = std::find_if(sel.requirements.begin(), sel.requirements.end(), [](const MatchRequirement& r) { return r.op == MatchOperator::In; });
+            const auto exists
+                = std::find_if(sel.requirements.begin(), sel.requirements.end(), [](const MatchRequirement& r) { return r.op == MatchOperator::Exists; });
+            if (in != sel.requirements.end()) {
+                for (StringId v : in->values)
+                    s.antiTermsByLabel[std::uint64_t { in->key.value } << 32 | v.value].push_back(entry);
+            } else if (exists != sel.requirements.end()) {
+                s.antiTermsByKey[exists->key.value].push_back(entry);
+            } else {
+                s.antiTermsAny.push_back(entry);
+            }
+        }
+    }
     s.labelCounts.resize(s.groupLabelSet.size(), nodes);
     s.antiCounts.resize(s.antiGroupSet.size(), nodes);
 
@@ -511,7 +532,21 @@ Readiness PlacementState::nodeReadiness(NodeId n) const noexcept
 {
     return d->isAdded(n) ? Readiness::True : d->store->nodeReadiness(n);
 }
-bool PlacementState::nodeUnschedulable(NodeId n) const noexcept { return !d->isAdded(n) && d->store->nodeUnschedulable(n); }
+bool PlacementState::nodeUnschedulable(NodeId n) const noexcept
+{
+    return nodeCordonedByPlan(n) || (!d->isAdded(n) && d->store->nodeUnschedulable(n));
+}
+bool PlacementState::nodeCordonedByPlan(NodeId n) const noexcept
+{
+    return n.isValid() && n.index() < d->cordoned.size() && d->cordoned[n.index()] != 0;
+}
+bool PlacementState::setNodeCordoned(NodeId n, bool cordoned)
+{
+    if (!n.isValid() || n.index() >= d->cordoned.size())
+        return false;
+    d->cordoned[n.index()] = cordoned ? 1 : 0;
+    return true;
+}
 std::int32_t PlacementState::nodeGpuCount(NodeId n) const noexcept { return d->store->nodeGpuCount(d->templateOf(n)); }
 std::string_view PlacementState::str(StringId id) const noexcept { return d->str(id); }
 
@@ -646,6 +681,7 @@ NodeId PlacementState::addNode(NodeId templateNode, std::string name, const std:
     const NodeId id(static_cast<std::uint32_t>(s.present.size()));
     s.added.push_back(std::move(a));
     s.present.push_back(1);
+    s.cordoned.push_back(0);
     s.requested.emplace_back();
     s.extRequested.emplace_back();
     s.workloadPods.push_back(0);
@@ -687,6 +723,7 @@ bool PlacementState::removeLastAddedNode()
     }
     s.added.pop_back();
     s.present.pop_back();
+    s.cordoned.pop_back();
     s.requested.pop_back();
     s.extRequested.pop_back();
     s.workloadPods.pop_back();

@@ -76,11 +76,16 @@ public:
     /// The node's taints, allocatable, readiness, cordon and GPU count: the store's for a store
     /// node; an added node has its template's allocatable, GPU count and taints (without the
     /// node lifecycle controller's condition taints), is Ready and not cordoned.
+    /// nodeUnschedulable() is also true for a node the plan cordoned (setNodeCordoned()).
     [[nodiscard]] std::span<const Taint> nodeTaints(NodeId n) const noexcept;
     [[nodiscard]] const ResourceVector& nodeAllocatable(NodeId n) const noexcept;
     [[nodiscard]] Readiness nodeReadiness(NodeId n) const noexcept;
     [[nodiscard]] bool nodeUnschedulable(NodeId n) const noexcept;
     [[nodiscard]] std::int32_t nodeGpuCount(NodeId n) const noexcept;
+    /// True when the plan cordoned the node (a drain: `kubectl drain` cordons first), whether
+    /// or not the drain then removed it. Every later move, PodFeasibility and the drag's
+    /// shading see it as unschedulable (NodeUnschedulable, node-unschedulable).
+    [[nodiscard]] bool nodeCordonedByPlan(NodeId n) const noexcept;
     /// The text of a StringId from nodeLabels() / nodeName(): the store's strings plus the
     /// ones added nodes brought (their names, override values), which the store lacks.
     [[nodiscard]] std::string_view str(StringId id) const noexcept;
@@ -129,6 +134,9 @@ public:
     /// Marks a node failed / removed (false: present again). Its pods stay recorded on it;
     /// the caller evicts them first when they should be re-placed.
     bool setNodePresent(NodeId n, bool present);
+    /// Cordons a node under the plan (false: uncordons, the undo of a drain's cordon). O(1).
+    /// False when the node does not exist.
+    bool setNodeCordoned(NodeId n, bool cordoned);
 
     // ---- totals ----
     [[nodiscard]] const PlanTotals& totals() const noexcept;

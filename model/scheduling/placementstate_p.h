@@ -81,6 +81,7 @@ struct PlacementState::Private {
     };
     std::vector<AddedNode> added; // node storeNodes + i
     std::vector<std::uint8_t> present;
+    std::vector<std::uint8_t> cordoned; // by the plan (a drain), beside the store's spec.unschedulable
     std::vector<ResourceVector> requested; // counted pods under the plan (Pods = their number)
     std::vector<std::vector<std::pair<ResourceKey, std::int64_t>>> extRequested;
     std::vector<std::int32_t> workloadPods;  // counted non-DaemonSet, non-mirror pods
@@ -115,6 +116,15 @@ struct PlacementState::Private {
     std::vector<StringId> antiGroupNamespace;
     scheduling::GroupCounts antiCounts;
     std::vector<PodId> antiPods; // placed pods with anti-affinity
+    // The anti-affinity terms (anti group << 32 | term index) by what their selector needs of a
+    // pod's labels, so that judging one pod reads only the terms it could match, not every
+    // group (InterPodAffinity's "existing pods' anti-affinity"): by (key << 32 | value) of the
+    // selector's first In requirement, else by the key of its first Exists requirement, else
+    // (a selector of only NotIn / DoesNotExist, or {}) in antiTermsAny. A null selector matches
+    // nothing and is not listed. Built once in the constructor; the groups never change.
+    std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> antiTermsByLabel;
+    std::unordered_map<std::uint32_t, std::vector<std::uint64_t>> antiTermsByKey;
+    std::vector<std::uint64_t> antiTermsAny;
     std::unordered_map<std::uint32_t, std::uint32_t> antiPodPosition;
 
     // ---- label columns ----

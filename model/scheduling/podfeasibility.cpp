@@ -264,6 +264,8 @@ Verdict PodFeasibility::verdict(NodeId to) const
     }
     if (!c.state->nodePresent(to)) {
         const std::string name = to.isValid() && to.index() < c.state->nodeCount() ? std::string(c.state->nodeName(to)) : "the node";
+        if (c.state->nodeCordonedByPlan(to)) // a drain cordoned it, then removed it
+            v.reasons.push_back(makeReason(ReasonKind::NodeUnschedulable, {}, name + " was drained by the plan (cordoned, then removed)"));
         v.reasons.push_back(makeReason(ReasonKind::NodeGone, {}, name + " is not in the cluster under the plan (failed or removed)"));
         return v;
     }

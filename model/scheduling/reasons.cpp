@@ -35,6 +35,7 @@ constexpr std::array<ReasonKindInfo, static_cast<std::size_t>(K::Count)> kKinds 
     { K::GangMember, "gang-member", false, "Eviction", "the pod is one member of a gang, which moves as a whole or not at all" },
     { K::NoFeasibleNode, "no-feasible-node", false, "Placement", "no node passes every filter" },
     { K::NotFound, "not-found:", true, "Plan", "the plan names a pod, node, workload, domain or instance type that the cluster state does not have" },
+    { K::PodReplaced, "pod-replaced", false, "Plan", "the pod the plan names was recreated: the state has a pod of that namespace and name with another uid" },
 } };
 
 constexpr bool kindsInOrder()

@@ -60,6 +60,7 @@ enum class ReasonKind : std::uint8_t {
     // plans re-checked against another state (plan check)
     NotFound,           // not-found:<what> (pod/<ns>/<name>, node/<name>, workload/<ns>/<name>,
                         // domain/<path>, instance-type/<type>: the plan names something the state lacks)
+    PodReplaced,        // pod-replaced (the plan's pod uid differs from the state's: the pod was recreated)
     Count
 };
 

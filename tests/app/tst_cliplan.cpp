@@ -51,6 +51,17 @@ QByteArray readFile(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+/// A plan file of `actions` (JSON text) in `dir`.
+QString writePlan(const QTemporaryDir& dir, const QByteArray& actions)
+{
+    const QString path = dir.filePath(QStringLiteral("plan.json"));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(R"({"fleetscopePlan": 1, "source": {"files": []}, "actions": )" + actions + "}");
+    return path;
+}
+
 } // namespace
 
 class TestCliPlan : public QObject {
@@ -63,6 +74,9 @@ private slots:
     void planCheckHolds();
     void planCheckReportsWhatBroke();
     void planExport();
+    void planCheckCostsFromThePriceTable_data();
+    void planCheckCostsFromThePriceTable();
+    void planCheckReportsARecreatedPod();
     void planErrors_data();
     void planErrors();
 };
@@ -207,6 +221,73 @@ void TestCliPlan::planExport()
     bash.start(QStringLiteral("bash"), { QStringLiteral("-n"), script });
     QVERIFY(bash.waitForFinished(10'000));
     QCOMPARE(bash.exitCode(), 0);
+}
+
+void TestCliPlan::planCheckCostsFromThePriceTable_data()
+{
+    QTest::addColumn<QStringList>("prices");
+    QTest::addColumn<double>("before");
+    QTest::addColumn<double>("after");
+    // The shipped table prices gpu-b2 (p4d.24xlarge, us-east-1, on-demand) only.
+    QTest::newRow("shipped table") << QStringList {} << 32.7726 << 32.7726;
+    // --prices adds the m5 nodes: draining cpu-a1 (m5.xlarge) saves its $0.25/h.
+    QTest::newRow("--prices") << QStringList { QStringLiteral("--prices"), kPlanData + QStringLiteral("/prices.csv") } << 33.7726 << 33.5226;
+}
+
+void TestCliPlan::planCheckCostsFromThePriceTable()
+{
+    QFETCH(QStringList, prices);
+    QFETCH(double, before);
+    QFETCH(double, after);
+    QTemporaryDir dir;
+    const QString plan = writePlan(dir, R"([{"type": "drain-node", "node": "cpu-a1"}])");
+    const Run r = fleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster.json"),
+                                 QStringLiteral("--plan"), plan, QStringLiteral("--format"), QStringLiteral("json") }
+        + prices);
+    QCOMPARE(r.exitCode, 0);
+    const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(o.value(QStringLiteral("before")).toObject().value(QStringLiteral("costPerHour")).toDouble(), before);
+    QCOMPARE(o.value(QStringLiteral("after")).toObject().value(QStringLiteral("costPerHour")).toDouble(), after);
+    const Run text = fleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster.json"),
+                                    QStringLiteral("--plan"), plan }
+        + prices);
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY2(text.out.contains(QStringLiteral("cost %1/h").arg(before, 0, 'f', 2).toUtf8()), text.out.constData());
+    // A bad price file is an unreadable input (2), named.
+    const QString bad = dir.filePath(QStringLiteral("bad.csv"));
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("region,instance_type,capacity_type,usd_per_hour\nus-east-1,m5.xlarge,on-demand,cheap\n");
+    f.close();
+    const Run refused = fleetscope({ QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster.json"),
+        QStringLiteral("--plan"), plan, QStringLiteral("--prices"), bad });
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains("--prices") && refused.err.contains("bad.csv"), refused.err.constData());
+}
+
+void TestCliPlan::planCheckReportsARecreatedPod()
+{
+    // cluster.json's web-7f9c-aaaaa has uid uid-web-7f9c-aaaaa: the plan's pod was another one.
+    QTemporaryDir dir;
+    const QString plan = writePlan(dir, R"([{"type": "move-pod", "pod": {"namespace": "default", "name": "web-7f9c-aaaaa",
+        "uid": "uid-web-7f9c-old"}, "node": "cpu-b1"}, {"type": "move-pod", "pod": {"namespace": "default", "name": "web-7f9c-bbbbb",
+        "uid": "uid-web-7f9c-bbbbb"}, "node": "cpu-b1"}])");
+    const Run r = fleetscope({ QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster.json"),
+        QStringLiteral("--plan"), plan, QStringLiteral("--format"), QStringLiteral("json") });
+    QCOMPARE(r.exitCode, 1);
+    const QJsonArray actions = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("actions")).toArray();
+    QCOMPARE(actions.size(), 2);
+    const QJsonObject replaced = actions.at(0).toObject();
+    QCOMPARE(replaced.value(QStringLiteral("holds")).toBool(true), false);
+    const QJsonObject reason = replaced.value(QStringLiteral("reasons")).toArray().at(0).toObject();
+    QCOMPARE(reason.value(QStringLiteral("code")).toString(), QStringLiteral("pod-replaced"));
+    QVERIFY2(reason.value(QStringLiteral("message")).toString().contains(QStringLiteral("uid-web-7f9c-old")), r.out.constData());
+    QVERIFY(replaced.value(QStringLiteral("changes")).toArray().isEmpty());
+    QCOMPARE(actions.at(1).toObject().value(QStringLiteral("holds")).toBool(false), true);
+    const Run text = fleetscope({ QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster.json"),
+        QStringLiteral("--plan"), plan });
+    QCOMPARE(text.exitCode, 1);
+    QVERIFY2(text.out.contains("pod-replaced"), text.out.constData());
 }
 
 void TestCliPlan::planErrors_data()

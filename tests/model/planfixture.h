@@ -95,16 +95,32 @@ struct Cluster {
     }
 };
 
+// Zone a: n1, n2 (4 cpu each); zone b: n3 (4 cpu). Deployment web: 3 pods of 1 cpu on n1,
+// a DaemonSet pod on every node.
+inline Cluster webCluster()
+{
+    Cluster c;
+    c.node("n1", "us-east-1a", 4000);
+    c.node("n2", "us-east-1a", 4000);
+    c.node("n3", "us-east-1b", 4000);
+    for (int i = 0; i < 3; ++i)
+        c.pod("default", "web-" + std::to_string(i), "n1", 1000, "web");
+    for (const char* n : { "n1", "n2", "n3" })
+        c.pod("kube-system", std::string("agent-") + n, n, 100, "agent", PodFlagReady, 0, OwnerKind::DaemonSet);
+    return c;
+}
+
 inline IntOrPercent count(std::int32_t v) { return { true, false, v }; }
 inline IntOrPercent percent(std::int32_t v) { return { true, true, v }; }
 
 /// Everything undo must restore: totals, every pod's node and changed flag, every node's
-/// presence and requests, the node count.
+/// presence, plan cordon and requests, the node count.
 struct Ledger {
     PlanTotals totals;
     std::vector<NodeId> podNodes;
     std::vector<bool> podChanged;
     std::vector<bool> nodePresent;
+    std::vector<bool> nodeCordoned; // by the plan
     std::vector<ResourceVector> nodeRequested;
     std::size_t nodeCount = 0;
     bool operator==(const Ledger&) const = default;
@@ -121,6 +137,7 @@ inline Ledger ledgerOf(const PlacementState& s)
     }
     for (std::uint32_t i = 0; i < s.nodeCount(); ++i) {
         l.nodePresent.push_back(s.nodePresent(NodeId(i)));
+        l.nodeCordoned.push_back(s.nodeCordonedByPlan(NodeId(i)));
         l.nodeRequested.push_back(s.nodeRequested(NodeId(i)));
     }
     return l;

@@ -11,25 +11,6 @@
 
 using namespace planfixture;
 
-namespace {
-
-// Zone a: n1, n2 (4 cpu each); zone b: n3 (4 cpu). Deployment web: 3 pods of 1 cpu on n1,
-// a DaemonSet pod on every node.
-Cluster webCluster()
-{
-    Cluster c;
-    c.node("n1", "us-east-1a", 4000);
-    c.node("n2", "us-east-1a", 4000);
-    c.node("n3", "us-east-1b", 4000);
-    for (int i = 0; i < 3; ++i)
-        c.pod("default", "web-" + std::to_string(i), "n1", 1000, "web");
-    for (const char* n : { "n1", "n2", "n3" })
-        c.pod("kube-system", std::string("agent-") + n, n, 100, "agent", PodFlagReady, 0, OwnerKind::DaemonSet);
-    return c;
-}
-
-} // namespace
-
 class TestPlan : public QObject {
     Q_OBJECT
 private slots:

@@ -5,6 +5,7 @@
 #include "views/itemmodels/nodepodsmodel.h"
 #include "views/itemmodels/noderesourcesmodel.h"
 #include "views/itemmodels/problemsmodel.h"
+#include "views/plan/plannodeview.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -122,11 +123,19 @@ void NodeInspector::setNode(
     m_store = std::move(store);
     m_topology = std::move(topology);
     m_node = m_store && node.isValid() && node.index() < m_store->nodeCount() ? node : model::NodeId {};
-    m_resources->setNode(m_store, m_node);
-    m_pods->setNode(m_store, m_node);
+    if (m_plan && &m_plan->store() != m_store.get())
+        m_plan.reset(); // a plan of another cluster
+    m_resources->setNode(m_store, m_node, m_plan.get());
+    m_pods->setNode(m_store, m_node, m_plan.get());
     m_resourcesView->resizeColumnsToContents();
     m_podsView->resizeColumnsToContents();
     fillDetails();
+}
+
+void NodeInspector::setPlanState(std::shared_ptr<const model::PlacementState> plan)
+{
+    m_plan = std::move(plan);
+    setNode(m_store, m_topology, m_node);
 }
 
 void NodeInspector::fillDetails()
@@ -152,8 +161,11 @@ void NodeInspector::fillDetails()
     facts << (st.nodeReadiness(m_node) == model::Readiness::True
             ? tr("Ready")
             : tr("NotReady (Ready %1)").arg(s(model::readinessName(st.nodeReadiness(m_node)))));
+    const PlanNodeView shown { m_store.get(), m_plan.get() };
     if (st.nodeUnschedulable(m_node))
         facts << tr("cordoned");
+    if (const QString planned = shown.planStateText(m_node); !planned.isEmpty())
+        facts << planned;
     m_subtitle->setText(facts.join(QStringLiteral(" \u00b7 ")));
 
     // GPUs: whole nvidia.com/gpu where allocatable; else the accelerator resources the node
@@ -167,7 +179,7 @@ void NodeInspector::fillDetails()
             gpuLine += QStringLiteral(" (") + s(st.nodeGpuModel(m_node)) + QLatin1Char(')');
         if (gpuAllocatable > 0)
             gpuLine += tr(", %1 allocated of %2 allocatable")
-                           .arg(QString::fromStdString(model::formatGpuMilli(st.nodeRequested(m_node)[model::CoreResource::Gpu])),
+                           .arg(QString::fromStdString(model::formatGpuMilli(shown.nodeRequested(m_node)[model::CoreResource::Gpu])),
                                QString::fromStdString(model::formatGpuMilli(gpuAllocatable)));
     }
     QStringList devices;
@@ -178,7 +190,7 @@ void NodeInspector::fillDetails()
         if (accelerator && allocatable > 0)
             devices << tr("%1 %2 of %3 allocated")
                            .arg(QString::fromStdString(name),
-                               QString::fromStdString(model::formatCount(st.nodeExtendedRequested(m_node, key))),
+                               QString::fromStdString(model::formatCount(shown.nodeExtendedRequested(m_node, key))),
                                QString::fromStdString(model::formatCount(allocatable)));
     }
     if (!devices.isEmpty())

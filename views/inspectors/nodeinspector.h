@@ -3,6 +3,7 @@
 
 // fleetmapview.h declares NodeId as a metatype; every moc that uses NodeId must see it first.
 #include "model/clusterstore.h"
+#include "model/scheduling/placementstate.h"
 #include "model/topology.h"
 #include "views/map/fleetmapview.h"
 
@@ -37,6 +38,10 @@ public:
     void setNode(
         std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology, model::NodeId node);
     [[nodiscard]] model::NodeId node() const noexcept { return m_node; }
+    /// The plan's ledger (null: the loaded state): the resources' requested column, the GPU
+    /// line, the pods table and the header show the node under it (views/plan/plannodeview.h).
+    /// Refreshes the node shown; call again after the plan changed.
+    void setPlanState(std::shared_ptr<const model::PlacementState> plan);
 
     /// The parts, for tests and for the app to tune.
     [[nodiscard]] NodeResourcesModel* resourcesModel() const noexcept { return m_resources; }
@@ -58,6 +63,7 @@ private:
 
     std::shared_ptr<const model::ClusterStore> m_store;
     std::shared_ptr<const model::Topology> m_topology;
+    std::shared_ptr<const model::PlacementState> m_plan;
     model::NodeId m_node;
     QLabel* m_title = nullptr;
     QLabel* m_subtitle = nullptr;

@@ -3,6 +3,8 @@
 #include "itemmodelroles.h"
 #include "podmime.h"
 
+#include "views/plan/plannodeview.h"
+
 #include <algorithm>
 
 namespace fleet::views {
@@ -12,7 +14,7 @@ NodePodsModel::NodePodsModel(QObject* parent)
 {
 }
 
-void NodePodsModel::setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node)
+void NodePodsModel::setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node, const model::PlacementState* plan)
 {
     beginResetModel();
     m_store = std::move(store);
@@ -20,8 +22,7 @@ void NodePodsModel::setNode(std::shared_ptr<const model::ClusterStore> store, mo
     m_rows.clear();
     m_extended.clear();
     if (m_store && node.isValid() && node.index() < m_store->nodeCount()) {
-        const auto pods = m_store->nodePods(node);
-        m_rows.assign(pods.begin(), pods.end());
+        m_rows = PlanNodeView { m_store.get(), plan }.nodePods(node);
         for (model::PodId p : m_rows)
             for (const auto& [key, amount] : m_store->podExtendedRequest(p))
                 if (std::find(m_extended.begin(), m_extended.end(), key) == m_extended.end())

@@ -2,6 +2,7 @@
 // The pods of one node as a table: a thin model over the store's pod columns.
 
 #include "model/clusterstore.h"
+#include "model/scheduling/placementstate.h"
 
 #include <QAbstractTableModel>
 
@@ -33,8 +34,10 @@ public:
 
     explicit NodePodsModel(QObject* parent = nullptr);
 
-    /// Shows the pods of node `node` of `store` (a null store or an invalid id: no rows).
-    void setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node);
+    /// Shows the pods of node `node` of `store` (a null store or an invalid id: no rows); under
+    /// `plan` when given (read here only: views/plan/plannodeview.h), so a pod the plan moved
+    /// lists on its new node and a node the plan drained or failed has no rows.
+    void setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node, const model::PlacementState* plan = nullptr);
     [[nodiscard]] model::NodeId node() const noexcept { return m_node; }
     /// The pod of a row (an invalid id outside the rows).
     [[nodiscard]] model::PodId podAt(int row) const noexcept;

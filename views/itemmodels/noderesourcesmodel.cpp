@@ -2,6 +2,8 @@
 
 #include "itemmodelroles.h"
 
+#include "views/plan/plannodeview.h"
+
 namespace fleet::views {
 
 NodeResourcesModel::NodeResourcesModel(QObject* parent)
@@ -9,7 +11,7 @@ NodeResourcesModel::NodeResourcesModel(QObject* parent)
 {
 }
 
-void NodeResourcesModel::setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node)
+void NodeResourcesModel::setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node, const model::PlacementState* plan)
 {
     beginResetModel();
     m_store = std::move(store);
@@ -17,7 +19,8 @@ void NodeResourcesModel::setNode(std::shared_ptr<const model::ClusterStore> stor
     if (m_store && node.isValid() && node.index() < m_store->nodeCount()) {
         const auto& alloc = m_store->nodeAllocatable(node);
         const auto& cap = m_store->nodeCapacity(node);
-        const auto& req = m_store->nodeRequested(node);
+        const PlanNodeView shown { m_store.get(), plan };
+        const auto& req = shown.nodeRequested(node);
         for (std::size_t i = 0; i < model::kCoreResourceCount; ++i) {
             const auto r = static_cast<model::CoreResource>(i);
             // A CPU node has no GPU row: "0 of 0 GPUs" says nothing.
@@ -30,7 +33,7 @@ void NodeResourcesModel::setNode(std::shared_ptr<const model::ClusterStore> stor
         for (std::size_t i = 0; i < extAlloc.size(); ++i) {
             const model::ResourceKey key = extAlloc[i].first;
             m_rows.push_back({ key, extAlloc[i].second, i < extCap.size() ? extCap[i].second : extAlloc[i].second,
-                m_store->nodeExtendedRequested(node, key) });
+                shown.nodeExtendedRequested(node, key) });
         }
     }
     endResetModel();

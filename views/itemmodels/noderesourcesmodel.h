@@ -2,6 +2,7 @@
 // The resources of one node: allocatable, capacity, requested and the requested share.
 
 #include "model/clusterstore.h"
+#include "model/scheduling/placementstate.h"
 
 #include <QAbstractTableModel>
 
@@ -25,7 +26,8 @@ public:
     explicit NodeResourcesModel(QObject* parent = nullptr);
 
     /// Shows node `node` of `store` (null or invalid: no rows).
-    void setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node);
+    /// Under `plan` when given (read here only): the requested column is the plan's.
+    void setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node, const model::PlacementState* plan = nullptr);
     /// The registry key of a row.
     [[nodiscard]] model::ResourceKey keyAt(int row) const noexcept { return m_rows[static_cast<std::size_t>(row)].key; }
     /// The row of resource `name` ("cpu", "nvidia.com/mig-1g.10gb"), or -1.

@@ -320,6 +320,7 @@ void FleetMapView::setCluster(std::shared_ptr<const model::ClusterStore> store, 
     d->scene.dragTarget = {};
     d->scene.dragDomain = {};
     d->scene.planMarks.reset();
+    d->scene.planState.reset();
     d->endPodDrag();
     d->userMovedView = false;
     d->updateMetricContext();
@@ -392,7 +393,7 @@ void FleetMapView::Private::showToolTip(NodeId n, const QPointF&, const QPoint& 
     const QRect cellRect = camera().cellsToWidget(cell.x, cell.y, 1, 1).normalized().toAlignedRect();
     // The one call of nodeToolTip() in the view.
     QToolTip::showText(globalPos,
-        scene.metricContext ? nodeToolTip(*scene.metricContext, n, *scene.metricRef, scene.topology.get())
+        scene.metricContext ? nodeToolTip(*scene.metricContext, n, *scene.metricRef, scene.topology.get(), scene.planState.get())
                             : nodeToolTip(*scene.store, n, scene.metric, scene.topology.get()),
         gl, cellRect);
 }
@@ -958,6 +959,12 @@ void FleetMapView::setDragTarget(NodeId node, bool feasible, DomainId domain)
 void FleetMapView::setPlanMarks(std::shared_ptr<const PlanMarks> marks)
 {
     d->scene.planMarks = std::move(marks);
+    d->notify(MapLayer::PlanChanged);
+}
+
+void FleetMapView::setPlanState(std::shared_ptr<const model::PlacementState> state)
+{
+    d->scene.planState = std::move(state);
     d->notify(MapLayer::PlanChanged);
 }
 

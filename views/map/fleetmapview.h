@@ -32,6 +32,7 @@
 
 namespace fleet::model {
 class ClusterStore;
+class PlacementState;
 class Topology;
 } // namespace fleet::model
 
@@ -128,6 +129,11 @@ public:
     void setDragTarget(model::NodeId node, bool feasible, model::DomainId domain = {});
     /// The plan's outlines and marks (null: none).
     void setPlanMarks(std::shared_ptr<const PlanMarks> marks);
+    /// The plan's ledger (null: the loaded state): the zoomed node detail (GPU tiles, pod
+    /// strips, pod picking) and the node tooltip show nodes under it, so that a pod the plan
+    /// moved is on its new node and a drained or failed node is empty. Kept (shared) until
+    /// replaced; repaints.
+    void setPlanState(std::shared_ptr<const model::PlacementState> state);
     /// Computes the metric's values again (a plan-aware metric whose plan changed) and
     /// recolours; `metric`, when given, replaces the current one even when its id is the same.
     void refreshMetric(std::shared_ptr<const model::Metric> metric = {});

@@ -2,6 +2,7 @@
 
 #include "model/figures.h"
 #include "model/topology.h"
+#include "views/plan/plannodeview.h"
 
 #include <QStringList>
 
@@ -103,13 +104,14 @@ QString nodeToolTip(const model::ClusterStore& store, model::NodeId n, MapMetric
     return nodeToolTip(context, n, *mapMetric(metric), topology);
 }
 
-QString nodeToolTip(
-    const model::MetricContext& context, model::NodeId n, const model::Metric& metric, const model::Topology* topology)
+QString nodeToolTip(const model::MetricContext& context, model::NodeId n, const model::Metric& metric, const model::Topology* topology,
+    const model::PlacementState* plan)
 {
     const model::ClusterStore& store = context.store();
     if (!n.isValid() || n.index() >= store.nodeCount())
         return {};
-    const auto& req = store.nodeRequested(n);
+    const PlanNodeView shown { &store, plan };
+    const auto& req = shown.nodeRequested(n);
     const auto& alloc = store.nodeAllocatable(n);
     QString html = QStringLiteral("<b>%1</b><table>").arg(qs(store.nodeName(n)).toHtmlEscaped());
     if (topology && n.index() < topology->orderedNodes().size()) {
@@ -180,7 +182,7 @@ QString nodeToolTip(
 
     html += row(QStringLiteral("Pods"),
         QStringLiteral("%1 / %2").arg(
-            countText(static_cast<std::int64_t>(store.nodePods(n).size())), countText(alloc[CoreResource::Pods])));
+            countText(static_cast<std::int64_t>(shown.nodePods(n).size())), countText(alloc[CoreResource::Pods])));
     QString state = qs(model::nodeStateName(model::nodeState(store, n)));
     if (store.nodeReadiness(n) != model::Readiness::True) {
         state += QStringLiteral(" (Ready %1)").arg(qs(model::readinessName(store.nodeReadiness(n))));
@@ -188,6 +190,8 @@ QString nodeToolTip(
             state += QStringLiteral(", cordoned");
     }
     html += row(QStringLiteral("State"), state);
+    if (const QString planned = shown.planStateText(n); !planned.isEmpty())
+        html += row(QStringLiteral("Plan"), planned);
     const QString shows = mapShowsText(context, n, metric);
     html += row(QStringLiteral("Map shows"), shows);
     if (shows == QLatin1String("NotReady") || shows == QLatin1String("Cordoned"))

@@ -6,6 +6,7 @@
 #include <QString>
 
 namespace fleet::model {
+class PlacementState;
 class Topology;
 }
 
@@ -22,10 +23,13 @@ namespace fleet::views {
 /// NotReady or cordoned cell (when the metric's colour gives way to the marks), else the
 /// metric's title and value in its unit ("not applicable" with the reason for NaN), and
 /// the metric's value beside the state in the former case. Figures through
-/// model/figures.h. Thread: any (reads the context's store and `topology` only, which
-/// must have been built over that store).
-[[nodiscard]] QString nodeToolTip(
-    const model::MetricContext& context, model::NodeId n, const model::Metric& metric, const model::Topology* topology = nullptr);
+/// model/figures.h. Under a plan (`plan` given, issue 6) the requested figures, the GPUs
+/// requested, the pod count and the state are the plan's (views/plan/plannodeview.h), and a
+/// "Plan" row says what the plan did to the node; the accelerator breakdown (MIG slices,
+/// Neuron) stays the loaded state's. Thread: any (reads the context's store, `topology` and
+/// `plan` only, which must have been built over that store).
+[[nodiscard]] QString nodeToolTip(const model::MetricContext& context, model::NodeId n, const model::Metric& metric,
+    const model::Topology* topology = nullptr, const model::PlacementState* plan = nullptr);
 
 /// nodeToolTip() for a share metric on a context built here (O(nodes): for tests).
 [[nodiscard]] QString nodeToolTip(

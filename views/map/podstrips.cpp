@@ -25,7 +25,7 @@ model::PodId forEachPodStripPiece(const MapScene& scene, model::NodeId n, const 
     const double cpuAlloc = static_cast<double>(std::max<std::int64_t>(1, store.nodeAllocatable(n)[CoreResource::Cpu]));
     const double gpuAlloc = static_cast<double>(store.nodeAllocatable(n)[CoreResource::Gpu]);
     double at = 0;
-    for (const model::PodId p : store.nodePods(n)) {
+    for (const model::PodId p : scene.nodeView().nodePods(n)) {
         if (!store.podIsCounted(p))
             continue;
         const model::ResourceVector& req = store.podRequest(p);

@@ -34,6 +34,7 @@
 #include "model/topology.h"
 #include "views/map/maplayout.h"
 #include "views/map/mapmetric.h"
+#include "views/plan/plannodeview.h"
 
 #include <QPointF>
 #include <QRectF>
@@ -134,12 +135,17 @@ struct MapScene {
     model::DomainId dragDomain;
     /// What the plan changed, for its outlines and marks; null: no plan.
     std::shared_ptr<const PlanMarks> planMarks;
+    /// The plan's ledger, whose pods and requests the zoomed node detail and the tooltip show
+    /// (nodeView()); null: the loaded state.
+    std::shared_ptr<const model::PlacementState> planState;
     /// The camera the view fits the whole map with (to tell "zoomed in").
     double fittedUnitsPerPixel = 1;
     /// Asks for one more frame (merged: one per event-loop turn).
     std::function<void()> requestRender;
 
     [[nodiscard]] bool hasMap() const noexcept { return store && topology && layout.width() > 0; }
+    /// Nodes as shown: under the plan when planState is set (views/plan/plannodeview.h).
+    [[nodiscard]] PlanNodeView nodeView() const noexcept { return { store.get(), planState.get() }; }
     [[nodiscard]] bool isDimmed(model::NodeId n) const noexcept
     {
         return mask && n.index() < mask->size() && (*mask)[n.index()] == 0;
@@ -163,7 +169,7 @@ public:
         MaskChanged = 8,
         ProblemsChanged = 16,
         DragChanged = 32, // dragFeasible, dragTarget, dragDomain
-        PlanChanged = 64, // planMarks
+        PlanChanged = 64, // planMarks, planState
     };
 
     /// Once, when the layer joins the stack: add its VTK actors to `renderer`.

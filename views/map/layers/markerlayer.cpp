@@ -17,6 +17,8 @@ QColor MarkerLayer::markerColor(NodeMarkerKind kind)
         return QColor(255, 64, 64); // brighter than notReadyColor(): a stroke, not a fill
     case NodeMarkerKind::Cordoned:
         return QColor(255, 120, 220);
+    case NodeMarkerKind::Feasible:
+        return QColor(60, 230, 90); // PlanLayer::feasibleTargetColor()
     case NodeMarkerKind::Problem:
         break;
     }
@@ -79,6 +81,9 @@ void addMarkerShape(QPainterPath& path, NodeMarkerKind kind, QPointF c, double r
         path.lineTo(c.x() - r, c.y() + r - 1);
         path.closeSubpath();
         break;
+    case NodeMarkerKind::Feasible:
+        path.addRect(QRectF(c.x() - r + 1, c.y() - r + 1, 2 * r - 2, 2 * r - 2));
+        break;
     }
 }
 
@@ -109,6 +114,8 @@ QString MarkerLayer::markerMeaning(NodeMarkerKind kind)
         return QStringLiteral("NotReady");
     case NodeMarkerKind::Cordoned:
         return QStringLiteral("Cordoned");
+    case NodeMarkerKind::Feasible:
+        return QStringLiteral("Could take the pod");
     case NodeMarkerKind::Problem:
         break;
     }
@@ -117,7 +124,8 @@ QString MarkerLayer::markerMeaning(NodeMarkerKind kind)
 
 const QImage& MarkerLayer::sprite(NodeMarkerKind kind, double devicePixelRatio)
 {
-    QImage& image = m_sprites[static_cast<int>(kind)];
+    static QImage sprites[kNodeMarkerKinds]; // GUI thread only, as every paint
+    QImage& image = sprites[static_cast<int>(kind)];
     if (image.isNull() || image.devicePixelRatio() != devicePixelRatio) {
         const int px = static_cast<int>(std::ceil(kSpritePx * devicePixelRatio));
         image = QImage(px, px, QImage::Format_ARGB32_Premultiplied);
@@ -133,6 +141,12 @@ void MarkerLayer::paint(QPainter& painter, const MapScene& scene, const MapCamer
 {
     if (!scene.hasMap() || m_markers.empty())
         return;
+    paintMarkers(painter, scene, camera, m_markers);
+}
+
+void MarkerLayer::paintMarkers(
+    QPainter& painter, const MapScene& scene, const MapCamera& camera, std::span<const std::pair<model::NodeId, NodeMarkerKind>> markers)
+{
     const double px = camera.pxPerCell();
     const double half = (kMarkerPx + 4) / 2.0;
     const bool corner = px >= 3.0 * kMarkerPx; // big cells: the marker sits in the corner
@@ -140,8 +154,8 @@ void MarkerLayer::paint(QPainter& painter, const MapScene& scene, const MapCamer
     // One sprite per kind, drawn per marker: the raster engine copies a small image in about
     // a microsecond, where stroking one antialiased path of 1,200 markers took 400 to 600 ms
     // (and one drawPixmap() per marker on the OpenGL engine 25 to 140 ms) on llvmpipe's
-    // machine. m_markers is ordered most severe last, so those end on top.
-    for (const auto& [n, kind] : m_markers) {
+    // machine. Markers are drawn in the order given (MarkerLayer's: most severe last, on top).
+    for (const auto& [n, kind] : markers) {
         const CellPos cell = scene.layout.nodeCell(n);
         if (!cell.isValid())
             continue;

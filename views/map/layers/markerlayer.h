@@ -13,9 +13,14 @@
 #include <QPointF>
 #include <QString>
 
+#include <span>
+
 namespace fleet::views {
 
-enum class NodeMarkerKind : std::uint8_t { Problem, Cordoned, NotReady };
+/// Problem, Cordoned and NotReady are this layer's; Feasible (a green square) is the plan
+/// layer's, for the few nodes that could take a dragged pod (PlanLayer, issue 6).
+enum class NodeMarkerKind : std::uint8_t { Problem, Cordoned, NotReady, Feasible };
+inline constexpr int kNodeMarkerKinds = 4;
 
 /// Markers are collected on ClusterChanged / ProblemsChanged (one pass over the readiness
 /// and unschedulable columns); a paint draws one sprite per marker on screen (drawMarker()
@@ -40,17 +45,23 @@ public:
     /// Draws one marker of `kind` centred on `centre` (logical px) as the map draws it: the
     /// legend's key uses it, so the key cannot drift from the map. Thread: GUI thread.
     static void drawMarker(QPainter& painter, NodeMarkerKind kind, QPointF centre);
-    /// What a marker of `kind` means, for the legend ("NotReady", "Cordoned", "Other problem").
+    /// What a marker of `kind` means, for the legend ("NotReady", "Cordoned", "Other problem",
+    /// "Could take the pod").
     [[nodiscard]] static QString markerMeaning(NodeMarkerKind kind);
+    /// Draws `markers` as this layer draws its own (kMarkerPx at every zoom, centred on the
+    /// cell, in its top-right corner once cells are large; one sprite each, in the order
+    /// given, so the later are on top), skipping those off screen. O(markers). Thread: GUI.
+    static void paintMarkers(QPainter& painter, const MapScene& scene, const MapCamera& camera,
+        std::span<const std::pair<model::NodeId, NodeMarkerKind>> markers);
 
 private:
     /// Side of a marker's sprite in logical px: the marker and its halo (4 px pen) with room.
     static constexpr int kSpritePx = kMarkerPx + 8;
-    /// drawMarker() of `kind` centred at (kSpritePx / 2 + 0.5) in a transparent image.
-    const QImage& sprite(NodeMarkerKind kind, double devicePixelRatio);
+    /// drawMarker() of `kind` centred at (kSpritePx / 2 + 0.5) in a transparent image, made
+    /// once per kind and device pixel ratio (a cache shared by every caller; GUI thread).
+    static const QImage& sprite(NodeMarkerKind kind, double devicePixelRatio);
 
     std::vector<std::pair<model::NodeId, NodeMarkerKind>> m_markers;
-    QImage m_sprites[3]; // by NodeMarkerKind
 };
 
 } // namespace fleet::views

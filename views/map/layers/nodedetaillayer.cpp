@@ -43,7 +43,7 @@ NodeDetailLayer::DeviceTiles NodeDetailLayer::deviceTiles(const MapScene& scene,
         t.kind = DeviceTiles::Gpu;
         t.allocatable = static_cast<int>(gpuAlloc / 1000);
         t.capacity = static_cast<int>(std::max(gpuAlloc, gpuCap) / 1000);
-        t.requested = static_cast<double>(store.nodeRequested(n)[CoreResource::Gpu]) / 1000.0;
+        t.requested = static_cast<double>(scene.nodeView().nodeRequested(n)[CoreResource::Gpu]) / 1000.0;
         if (t.capacity > 0)
             return t;
     }
@@ -68,7 +68,7 @@ NodeDetailLayer::DeviceTiles NodeDetailLayer::deviceTiles(const MapScene& scene,
             t.kind = DeviceTiles::Neuron;
             t.allocatable = static_cast<int>(alloc);
             t.capacity = static_cast<int>(std::max(alloc, cap));
-            t.requested = static_cast<double>(store.nodeExtendedRequested(n, key));
+            t.requested = static_cast<double>(scene.nodeView().nodeExtendedRequested(n, key));
         }
     }
     return t;

@@ -46,6 +46,7 @@ void PlanLayer::sceneChanged(const MapScene& scene, unsigned changes)
         return;
     m_shading = shading;
     m_shadeSource = shading ? scene.dragFeasible.get() : nullptr;
+    m_feasibleMarkers.clear();
     if (!shading) {
         m_shade = QImage();
         return;
@@ -63,13 +64,19 @@ void PlanLayer::sceneChanged(const MapScene& scene, unsigned changes)
     const std::size_t nodes = std::min(feasible.size(), scene.store->nodeCount());
     auto* bits = reinterpret_cast<QRgb*>(m_shade.bits());
     const auto stride = static_cast<std::size_t>(m_shade.bytesPerLine() / 4);
+    bool few = true;
     for (std::size_t i = 0; i < nodes; ++i) {
-        if (feasible[i] != 0)
+        if (feasible[i] != 0) {
+            if (few && (few = m_feasibleMarkers.size() < kMaxFeasibleMarkers))
+                m_feasibleMarkers.emplace_back(NodeId(static_cast<std::uint32_t>(i)), NodeMarkerKind::Feasible);
             continue;
+        }
         const CellPos c = layout.nodeCell(NodeId(static_cast<std::uint32_t>(i)));
         if (c.isValid())
             bits[static_cast<std::size_t>(c.y) * stride + static_cast<std::size_t>(c.x)] = wash;
     }
+    if (!few)
+        m_feasibleMarkers.clear();
     m_shadeMs = timer.nsecsElapsed() / 1e6;
 }
 
@@ -87,6 +94,8 @@ void PlanLayer::paint(QPainter& painter, const MapScene& scene, const MapCamera&
             painter.restore();
         }
     }
+    if (m_shading && !m_feasibleMarkers.empty())
+        MarkerLayer::paintMarkers(painter, scene, camera, m_feasibleMarkers);
     paintMarks(painter, scene, camera);
 }
 

@@ -7,7 +7,10 @@
 // pointer is ringed, green when it could take the pod, red when not. After drops, the plan:
 // changed nodes outlined (amber), override destinations outlined red, emptied nodes with a
 // white cross, drained or failed nodes darkened with a red cross; each mark at least
-// kMinMarkPx across on screen at every zoom.
+// kMinMarkPx across on screen at every zoom. When at most kMaxFeasibleMarkers nodes could take
+// the dragged pod, each also gets a green square marker of MarkerLayer's size and drawing
+// (MarkerLayer::paintMarkers), since at 100,000 nodes a feasible cell is a single texel
+// nobody can see.
 //
 // Design note (speed): the shading is one image with a texel per layout cell (built once per
 // drag in O(nodes), about 1 ms at 100,000 nodes, from the feasibility bytes), drawn each frame
@@ -17,6 +20,7 @@
 // would re-upload it per drag; an overlay leaves it alone.
 
 #include "views/map/layers/maplayer.h"
+#include "views/map/layers/markerlayer.h"
 
 #include <QColor>
 #include <QImage>
@@ -32,6 +36,8 @@ public:
     /// The smallest on-screen size of a plan mark or the drag target's ring, logical px.
     static constexpr double kMinMarkPx = 9.0;
     static constexpr double kMinTargetPx = 15.0;
+    /// Up to this many feasible nodes are also marked while dragging (more are visible as an area).
+    static constexpr std::size_t kMaxFeasibleMarkers = 256;
 
     /// The colour an infeasible node of colour `c` shows while dragging (for tests).
     [[nodiscard]] static QColor shadedColor(QColor c) noexcept;
@@ -55,6 +61,8 @@ public:
 
     /// Milliseconds the last shading image took to build (from the feasibility bytes).
     [[nodiscard]] double lastShadeMs() const noexcept { return m_shadeMs; }
+    /// The feasible nodes marked during the drag (empty: none, or more than kMaxFeasibleMarkers).
+    [[nodiscard]] const std::vector<std::pair<model::NodeId, NodeMarkerKind>>& feasibleMarkers() const noexcept { return m_feasibleMarkers; }
 
 private:
     void paintMarks(QPainter& painter, const MapScene& scene, const MapCamera& camera);
@@ -62,6 +70,7 @@ private:
     bool m_shading = false;
     const void* m_shadeSource = nullptr; // the bytes the image was built from
     double m_shadeMs = 0;
+    std::vector<std::pair<model::NodeId, NodeMarkerKind>> m_feasibleMarkers;
 };
 
 } // namespace fleet::views

@@ -1,0 +1,110 @@
+#pragma once
+// Shared by the what-if window tests (tst_plan*.cpp under tests/app, run under xvfb-run): a main
+// window on a small simulated cluster with its plan engine ready, mouse events sent to the
+// map's GL widget, the pixel of a pod's strip on the zoomed map, and a hook that acts on the
+// next popup menu or modal dialog (a context menu, a file dialog) once it shows.
+
+#include "app/mainwindow.h"
+#include "app/plancontroller.h"
+#include "views/map/fleetmapview.h"
+#include "views/vtk/vtkopenglwidget.h"
+
+#include <QApplication>
+#include <QMouseEvent>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTimer>
+
+#include <cstdlib>
+#include <functional>
+#include <memory>
+
+namespace planwindow {
+
+using namespace fleet;
+
+inline bool near(QColor a, QColor b, int tolerance)
+{
+    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance
+        && std::abs(a.blue() - b.blue()) <= tolerance;
+}
+
+/// The map's GL widget (mouse events go there; its position in the map is gl->pos()).
+inline QWidget* glOf(const views::FleetMapView* map) { return map->findChild<views::VtkOpenGLWidget*>(); }
+
+/// A mouse event at `pos` in the map's coordinates, sent to its GL widget.
+inline void sendMouse(views::FleetMapView* map, QEvent::Type type, const QPoint& pos, Qt::MouseButtons buttons, Qt::KeyboardModifiers mods = {})
+{
+    QWidget* gl = glOf(map);
+    const QPoint at = pos - gl->pos();
+    QMouseEvent e(type, QPointF(at), QPointF(gl->mapToGlobal(at)), type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton, buttons, mods);
+    QApplication::sendEvent(gl, &e);
+}
+
+/// A shown main window on the simulated cluster (nodes, seed) with its plan engine built and
+/// the map coloured by cpu requested; null when it did not get there in time.
+inline std::unique_ptr<app::MainWindow> openWindow(std::size_t nodes = 240, std::uint64_t seed = 3)
+{
+    auto window = std::make_unique<app::MainWindow>();
+    window->resize(1400, 900);
+    window->show();
+    if (!QTest::qWaitForWindowExposed(window.get()))
+        return nullptr;
+    QSignalSpy shown(window.get(), &app::MainWindow::clusterShown);
+    window->openSimulated(nodes, seed);
+    if (!shown.wait(30000))
+        return nullptr;
+    QSignalSpy ready(window->planController(), &app::PlanController::engineReady);
+    if (!window->planController()->engine() && !ready.wait(30000))
+        return nullptr;
+    if (!window->setMetric(QStringLiteral("cpu")))
+        return nullptr;
+    return window;
+}
+
+/// A pixel (map coordinates) of pod p's strip once the map is zoomed to node n (it zooms and
+/// renders); a null point when no strip of p is drawn in n's cell.
+inline QPoint podPixel(views::FleetMapView* map, model::NodeId n, model::PodId p)
+{
+    map->zoomToNode(n);
+    map->grabImage();
+    const QRectF cell = map->cellRect(n);
+    // The middle of the first run of its pixels: podAt() reads a pixel's centre, a press its
+    // corner, so an edge pixel could press the neighbouring strip.
+    for (int y = static_cast<int>(cell.center().y()) + 1; y < cell.bottom(); ++y)
+        for (int x = static_cast<int>(cell.left()) + 2; x < cell.right() - 2; ++x) {
+            if (map->podAt(QPoint(x, y)) != p)
+                continue;
+            int end = x;
+            while (end + 1 < cell.right() && map->podAt(QPoint(end + 1, y)) == p)
+                ++end;
+            if (end - x >= 2)
+                return QPoint((x + end + 1) / 2, y);
+            x = end;
+        }
+    return {};
+}
+
+/// Calls `act` with the next popup (QMenu) or modal dialog once one shows, polling every 20 ms
+/// for up to 10 s; the caller then runs what opens it (QMenu::exec, QFileDialog).
+inline void whenShown(std::function<void(QWidget*)> act)
+{
+    auto* tries = new int(0);
+    auto* timer = new QTimer;
+    timer->setInterval(20);
+    QObject::connect(timer, &QTimer::timeout, [timer, tries, act] {
+        QWidget* w = QApplication::activePopupWidget();
+        if (!w)
+            w = QApplication::activeModalWidget();
+        if (w || ++*tries > 500) {
+            timer->stop();
+            timer->deleteLater();
+            delete tries;
+            if (w)
+                act(w);
+        }
+    });
+    timer->start();
+}
+
+} // namespace planwindow

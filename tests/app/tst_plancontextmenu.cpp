@@ -1,0 +1,219 @@
+// The map's context menu in the what-if (issue 6), under xvfb-run with real events: a right
+// click (QContextMenuEvent) on a node opens the menu, and its Drain and Fail actions put one
+// action each in the plan (one undo step). Then the window shows the plan's state, not the
+// loaded one: the drained or failed node's zoomed cell has no pod strips left (podAt and its
+// pixels), the node inspector lists no pods and says the node is gone, the tooltip text says so,
+// and a re-placed pod is drawn and listed on its new node; undo brings the loaded state back.
+
+#include "planwindowfixture.h"
+
+#include "app/explorepanels.h"
+#include "app/importcontroller.h"
+#include "app/surfaceformat.h"
+#include "model/metrics/metric.h"
+#include "views/inspectors/nodeinspector.h"
+#include "views/itemmodels/nodepodsmodel.h"
+#include "views/map/layers/nodedetaillayer.h"
+#include "views/map/nodetooltip.h"
+
+#include <QContextMenuEvent>
+#include <QMenu>
+#include <QUndoStack>
+
+using namespace fleet;
+using namespace planwindow;
+
+class TestPlanContextMenu : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void drainFromTheContextMenu();
+    void failFromTheContextMenu();
+
+private:
+    /// Right-clicks node n's cell and triggers the menu's action `name`; false when the menu
+    /// did not show or had no such action.
+    bool runMenuAction(model::NodeId n, const QString& name);
+    /// A node with at least two movable pods and no GPU whose drain holds (tried on a scratch
+    /// engine: the fleet takes its pods and no budget stops it).
+    model::NodeId busyNode(model::NodeId other = {}) const;
+    /// A non-DaemonSet pod of node n drawn on the zoomed map, and a pixel of its strip.
+    model::PodId podShownOn(model::NodeId n, QPoint& pixel) const
+    {
+        const model::ClusterStore& store = m_window->planController()->engine()->state().store();
+        for (model::PodId p : store.nodePods(n))
+            if (store.podOwnerKind(p) != model::OwnerKind::DaemonSet && !(pixel = podPixel(map(), n, p)).isNull())
+                return p;
+        return {};
+    }
+    /// Checks that node n shows empty and that the pods the last action re-placed show on their new nodes.
+    void checkShownUnderThePlan(model::NodeId n, model::PodId pod, const QPoint& podAtBefore, QColor podColour);
+    views::FleetMapView* map() const { return m_window->mapView(); }
+    views::NodeInspector* inspector() const { return m_window->explorePanels()->nodeInspector(); }
+    std::unique_ptr<app::MainWindow> m_window;
+};
+
+void TestPlanContextMenu::initTestCase()
+{
+    m_window = openWindow();
+    QVERIFY(m_window);
+}
+
+void TestPlanContextMenu::cleanupTestCase() { m_window.reset(); }
+
+bool TestPlanContextMenu::runMenuAction(model::NodeId n, const QString& name)
+{
+    map()->zoomToNode(n);
+    map()->grabImage();
+    const QPoint at = map()->cellCenter(n);
+    if (at.isNull())
+        return false;
+    bool found = false;
+    QStringList seen;
+    whenShown([&](QWidget* w) {
+        auto* menu = qobject_cast<QMenu*>(w);
+        if (!menu)
+            return;
+        for (QAction* a : menu->actions())
+            seen << a->objectName();
+        if (QAction* a = menu->findChild<QAction*>(name)) {
+            found = true;
+            a->trigger();
+        }
+        menu->close();
+    });
+    QWidget* gl = glOf(map());
+    QContextMenuEvent e(QContextMenuEvent::Mouse, at - gl->pos(), gl->mapToGlobal(at - gl->pos()));
+    QApplication::sendEvent(gl, &e); // the controller's QMenu::exec returns once the hook closed it
+    if (!found)
+        qWarning("menu actions: %s", qPrintable(seen.join(QLatin1Char(','))));
+    return found;
+}
+
+model::NodeId TestPlanContextMenu::busyNode(model::NodeId other) const
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
+        const model::NodeId n(i);
+        if (n == other || store.nodeAllocatable(n)[model::CoreResource::Gpu] > 0)
+            continue;
+        int movable = 0;
+        for (model::PodId p : store.nodePods(n))
+            movable += store.podIsCounted(p) && store.podOwnerKind(p) != model::OwnerKind::DaemonSet && !store.podIsMirror(p) ? 1 : 0;
+        if (movable < 2)
+            continue;
+        model::PlanEngine probe(store, *m_window->cluster()->topology);
+        model::PlanAction drain;
+        drain.type = model::ActionType::DrainNode;
+        drain.node = std::string(store.nodeName(n));
+        if (const model::AppliedAction& r = probe.apply(drain); r.holds && !r.nodesRemoved.empty())
+            return n;
+    }
+    return {};
+}
+
+void TestPlanContextMenu::checkShownUnderThePlan(model::NodeId n, model::PodId pod, const QPoint& podAtBefore, QColor podColour)
+{
+    const auto engine = m_window->planController()->engine();
+    const model::AppliedAction& last = engine->applied().back();
+    // The map's node detail: no strip of any pod in n's cell, and the pixel that showed `pod` does not any more.
+    map()->zoomToNode(n);
+    const QImage image = map()->grabImage();
+    const QRectF cell = map()->cellRect(n);
+    for (int y = static_cast<int>(cell.top()); y < cell.bottom(); y += 2)
+        for (int x = static_cast<int>(cell.left()); x < cell.right(); x += 2)
+            QVERIFY2(!map()->podAt(QPoint(x, y)).isValid(), "a pod strip is still drawn on a node the plan emptied");
+    const qreal dpr = image.devicePixelRatio();
+    QVERIFY(!near(image.pixelColor(QPoint(qRound(podAtBefore.x() * dpr), qRound(podAtBefore.y() * dpr))), podColour, 6));
+    // The inspector and the tooltip.
+    map()->setSelectedNode(n);
+    QCOMPARE(inspector()->node(), n);
+    QCOMPARE(inspector()->podsModel()->rowCount(), 0);
+    QVERIFY2(inspector()->headerText().contains(QStringLiteral("gone under the plan")), qPrintable(inspector()->headerText()));
+    const model::MetricContext context(engine->state().store());
+    const QString tip = views::nodeToolTip(context, n, map()->currentMetric(), nullptr, m_window->planController()->planState().get());
+    QVERIFY2(tip.contains(QStringLiteral("gone under the plan")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("<td nowrap>Pods</td><td>0 /")), qPrintable(tip));
+    // A re-placed pod is on its new node: drawn there and listed there.
+    for (const auto& change : last.changes) {
+        if (!change.to.isValid() || change.to.index() >= engine->state().store().nodeCount())
+            continue;
+        QVERIFY(!podPixel(map(), change.to, change.pod).isNull());
+        map()->setSelectedNode(change.to);
+        bool listed = false;
+        for (int row = 0; row < inspector()->podsModel()->rowCount(); ++row)
+            listed = listed || inspector()->podsModel()->podAt(row) == change.pod;
+        QVERIFY(listed);
+        break;
+    }
+    (void)pod;
+}
+
+void TestPlanContextMenu::drainFromTheContextMenu()
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    const model::NodeId n = busyNode();
+    QVERIFY(n.isValid());
+    QPoint pixel;
+    const model::PodId pod = podShownOn(n, pixel);
+    QVERIFY(pod.isValid());
+    const QImage before = map()->grabImage();
+    const QColor colour = views::NodeDetailLayer::workloadColor(store.podWorkload(pod));
+    QVERIFY(near(before.pixelColor(QPoint(qRound(pixel.x() * before.devicePixelRatio()), qRound(pixel.y() * before.devicePixelRatio()))), colour, 6));
+    map()->setSelectedNode(n);
+    const int podsBefore = inspector()->podsModel()->rowCount();
+    QVERIFY(podsBefore >= 2);
+
+    QVERIFY(runMenuAction(n, QStringLiteral("actionDrainNode")));
+    QCOMPARE(engine->applied().size(), std::size_t(1));
+    QCOMPARE(engine->applied()[0].action.type, model::ActionType::DrainNode);
+    QCOMPARE(engine->applied()[0].action.node, std::string(store.nodeName(n)));
+    QCOMPARE(m_window->undoStack()->count(), 1);
+    QVERIFY2(engine->applied()[0].holds, engine->applied()[0].reasons.empty() ? "" : engine->applied()[0].reasons.front().message.c_str());
+    QVERIFY(!engine->state().nodePresent(n));
+    QVERIFY(engine->state().nodeUnschedulable(n));
+    checkShownUnderThePlan(n, pod, pixel, colour);
+
+    m_window->undoStack()->undo();
+    QVERIFY(engine->applied().empty());
+    map()->setSelectedNode({});
+    map()->setSelectedNode(n);
+    QCOMPARE(inspector()->podsModel()->rowCount(), podsBefore);
+    QVERIFY(!podPixel(map(), n, pod).isNull());
+}
+
+void TestPlanContextMenu::failFromTheContextMenu()
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    const model::NodeId n = busyNode(busyNode());
+    QVERIFY(n.isValid());
+    QPoint pixel;
+    const model::PodId pod = podShownOn(n, pixel);
+    QVERIFY(pod.isValid());
+    const model::PlanTotals totals = engine->state().totals();
+    QVERIFY(runMenuAction(n, QStringLiteral("actionFailNode")));
+    QCOMPARE(engine->applied().size(), std::size_t(1));
+    QCOMPARE(engine->applied()[0].action.type, model::ActionType::FailNode);
+    QCOMPARE(engine->applied()[0].nodesRemoved, std::vector<model::NodeId> { n });
+    QVERIFY(!engine->state().nodePresent(n));
+    QCOMPARE(engine->state().totals().nodes, totals.nodes - 1);
+    QVERIFY(m_window->planController()->lastMessage().startsWith(QStringLiteral("Failed ")));
+    checkShownUnderThePlan(n, pod, pixel, views::NodeDetailLayer::workloadColor(store.podWorkload(pod)));
+    m_window->undoStack()->undo();
+    QVERIFY(engine->applied().empty());
+    QCOMPARE(engine->state().totals(), totals);
+}
+
+int main(int argc, char** argv)
+{
+    app::setDefaultSurfaceFormat();
+    QApplication a(argc, argv);
+    TestPlanContextMenu t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "tst_plancontextmenu.moc"

@@ -1,0 +1,160 @@
+// File > Save Plan, Export Plan as CSV and Export Plan as kubectl Script in the window (issue 6),
+// under xvfb-run: each menu action is triggered, its save dialog answered with a path, and the
+// file written is read back: the plan JSON through the plan file reader (the same actions, and
+// re-evaluated against the shown state each holds as it did in the window), the CSV's rows, the script's
+// cordon-then-drain order (and bash can parse it).
+
+#include "planwindowfixture.h"
+
+#include "app/importcontroller.h"
+#include "app/surfaceformat.h"
+#include "importers/plan/planfile.h"
+#include "model/scheduling/filters.h"
+
+#include <QAction>
+#include <QFile>
+#include <QFileDialog>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QUndoStack>
+
+using namespace fleet;
+using namespace planwindow;
+
+class TestPlanFiles : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void saveAndExportThroughTheMenu();
+
+private:
+    /// Triggers File menu action `name`, answering its save dialog with `path`; false when the
+    /// action is missing or disabled, or no file dialog showed.
+    bool saveThrough(const QString& name, const QString& path);
+    std::unique_ptr<app::MainWindow> m_window;
+};
+
+void TestPlanFiles::initTestCase()
+{
+    m_window = openWindow();
+    QVERIFY(m_window);
+}
+
+void TestPlanFiles::cleanupTestCase() { m_window.reset(); }
+
+bool TestPlanFiles::saveThrough(const QString& name, const QString& path)
+{
+    QAction* action = m_window->findChild<QAction*>(name);
+    if (!action || !action->isEnabled())
+        return false;
+    bool answered = false;
+    whenShown([&](QWidget* w) {
+        auto* dialog = qobject_cast<QFileDialog*>(w);
+        if (!dialog)
+            return;
+        answered = true;
+        dialog->selectFile(path);
+        static_cast<QDialog*>(dialog)->accept(); // QFileDialog::accept(), through the public QDialog slot
+    });
+    action->trigger();
+    return answered && QFile::exists(path);
+}
+
+namespace {
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+} // namespace
+
+void TestPlanFiles::saveAndExportThroughTheMenu()
+{
+    app::PlanController* plan = m_window->planController();
+    const auto engine = plan->engine();
+    const model::ClusterStore& store = engine->state().store();
+    QAction* save = m_window->findChild<QAction*>(QStringLiteral("actionSavePlan"));
+    QVERIFY(save);
+    QVERIFY(!save->isEnabled()); // nothing to save yet
+
+    // A plan: one move (a feasible one, found by the filters), then one drain.
+    model::PodId pod;
+    model::NodeId to;
+    for (std::uint32_t i = 0; i < store.podCount() && !to.isValid(); ++i) {
+        const model::PodId p(i);
+        if (!store.podIsCounted(p) || store.podOwnerKind(p) == model::OwnerKind::DaemonSet || store.podIsMirror(p))
+            continue;
+        const model::PodFeasibility f(engine->state(), p);
+        for (std::uint32_t j = 0; j < store.nodeCount() && !to.isValid(); ++j)
+            if (model::NodeId(j) != store.podNode(p) && f.feasible(model::NodeId(j))) {
+                pod = p;
+                to = model::NodeId(j);
+            }
+    }
+    QVERIFY(to.isValid());
+    QVERIFY(plan->movePod(pod, to, false));
+    model::NodeId drained;
+    for (std::uint32_t i = 0; i < store.nodeCount() && !drained.isValid(); ++i)
+        if (model::NodeId(i) != to && model::NodeId(i) != store.podNode(pod) && !store.nodePods(model::NodeId(i)).empty())
+            drained = model::NodeId(i);
+    QVERIFY(plan->drainNodes({ drained }));
+    QCOMPARE(engine->applied().size(), std::size_t(2));
+    QVERIFY(save->isEnabled());
+
+    QTemporaryDir dir;
+    const QString json = dir.filePath(QStringLiteral("plan.json")), csv = dir.filePath(QStringLiteral("plan.csv")),
+                  script = dir.filePath(QStringLiteral("plan.sh"));
+    QVERIFY(saveThrough(QStringLiteral("actionSavePlan"), json));
+    QVERIFY(saveThrough(QStringLiteral("actionExportPlanCsv"), csv));
+    QVERIFY(saveThrough(QStringLiteral("actionExportPlanScript"), script));
+
+    // The plan file: the same actions, its source the simulated cluster; every action holds again.
+    const importers::PlanDocument doc = importers::readPlanFile(json.toStdString());
+    QCOMPARE(doc.actions.size(), std::size_t(2));
+    QCOMPARE(doc.actions[0], engine->applied()[0].action);
+    QCOMPARE(doc.actions[1], engine->applied()[1].action);
+    QCOMPARE(doc.actions[0].pod.uid, std::string(store.podUid(pod)));
+    QVERIFY(!doc.source.simulated.empty());
+    const importers::PlanEvaluation again = importers::evaluatePlan(store, *m_window->cluster()->topology, doc);
+    QCOMPARE(again.actions.size(), std::size_t(2));
+    for (std::size_t i = 0; i < 2; ++i)
+        QCOMPARE(again.actions[i].holds, engine->applied()[i].holds);
+    QCOMPARE(again.after.nodes, engine->state().totals().nodes);
+    QCOMPARE(again.after.podsPlaced, engine->state().totals().podsPlaced);
+    QCOMPARE(again.after.nodesEmpty, engine->state().totals().nodesEmpty);
+
+    // The CSV: its header, and the move's row.
+    const QByteArray rows = readAll(csv);
+    QVERIFY2(rows.startsWith("action,type,namespace,pod,from,to,holds,reasons\r\n"), rows.constData());
+    const QByteArray moveRow = "0,move-pod," + QByteArray(store.podNamespace(pod).data(), qsizetype(store.podNamespace(pod).size())) + ","
+        + QByteArray(store.podName(pod).data(), qsizetype(store.podName(pod).size())) + ",";
+    QVERIFY2(rows.contains(moveRow), rows.constData());
+    QVERIFY(rows.contains("1,drain-node,"));
+
+    // The script: cordon before drain, executable, parsable.
+    const QByteArray sh = readAll(script);
+    const QByteArray node(store.nodeName(drained).data(), qsizetype(store.nodeName(drained).size()));
+    QVERIFY(sh.startsWith("#!/usr/bin/env bash\n"));
+    QVERIFY(sh.contains("kubectl cordon " + node));
+    QVERIFY(sh.indexOf("kubectl cordon " + node) < sh.indexOf("kubectl drain " + node + " --ignore-daemonsets --delete-emptydir-data"));
+    QVERIFY(QFile::permissions(script) & QFileDevice::ExeOwner);
+    QProcess bash;
+    bash.start(QStringLiteral("bash"), { QStringLiteral("-n"), script });
+    QVERIFY(bash.waitForFinished(10'000));
+    QCOMPARE(bash.exitCode(), 0);
+
+    m_window->undoStack()->undo();
+    m_window->undoStack()->undo();
+    QVERIFY(engine->applied().empty());
+}
+
+int main(int argc, char** argv)
+{
+    app::setDefaultSurfaceFormat();
+    QApplication a(argc, argv);
+    TestPlanFiles t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "tst_planfiles.moc"

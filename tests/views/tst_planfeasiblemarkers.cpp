@@ -1,0 +1,99 @@
+// The few nodes that could take a dragged pod, marked (issue 6), under xvfb-run: on a
+// 100,000-node fleet at the fitted zoom a cell is under a pixel, so the plan layer draws each
+// feasible node (up to PlanLayer::kMaxFeasibleMarkers) with the marker layer's drawing, a green
+// square of MarkerLayer::kMarkerPx: its pixels show around the node's cell while the drag lasts,
+// none when every node is feasible (the feasible area is visible then) or the drag ends.
+
+#include "mapfixtures.h"
+#include "views/map/fleetmapview.h"
+#include "views/map/layers/markerlayer.h"
+#include "views/map/layers/planlayer.h"
+#include "views/vtk/vtkopenglwidget.h"
+
+#include <QApplication>
+#include <QSignalSpy>
+#include <QSurfaceFormat>
+#include <QTest>
+
+using namespace fleet;
+using fleet::views::FleetMapView;
+using fleet::views::MarkerLayer;
+using fleet::views::NodeMarkerKind;
+
+namespace {
+
+bool near(QColor a, QColor b, int tolerance)
+{
+    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance
+        && std::abs(a.blue() - b.blue()) <= tolerance;
+}
+
+/// Pixels of the feasible marker's colour within the marker's reach of node n's cell centre.
+int markerPixels(FleetMapView& view, model::NodeId n)
+{
+    const QImage image = view.grabImage();
+    const QRectF cell = view.cellRect(n);
+    const QColor green = MarkerLayer::markerColor(NodeMarkerKind::Feasible);
+    const qreal dpr = image.devicePixelRatio();
+    const int reach = MarkerLayer::kMarkerPx;
+    int count = 0;
+    for (int dy = -reach; dy <= reach; ++dy)
+        for (int dx = -reach; dx <= reach; ++dx) {
+            const QPoint p(qRound((cell.center().x() + dx) * dpr), qRound((cell.center().y() + dy) * dpr));
+            if (image.rect().contains(p) && near(image.pixelColor(p), green, 40))
+                ++count;
+        }
+    return count;
+}
+
+} // namespace
+
+class TestPlanFeasibleMarkers : public QObject {
+    Q_OBJECT
+private slots:
+    void fewFeasibleNodesAreMarked();
+};
+
+void TestPlanFeasibleMarkers::fewFeasibleNodesAreMarked()
+{
+    auto store = std::make_shared<model::ClusterStore>();
+    testing::addFleetNodes(*store, testing::FleetShape { 2, 5, 20, 500, 1 }); // 100,000 nodes
+    store->finalize();
+    auto topology = std::make_shared<model::Topology>(model::Topology::build(*store));
+    FleetMapView view;
+    view.resize(1200, 800);
+    view.setCluster(store, topology);
+    QSignalSpy frames(&view, &FleetMapView::frameRendered);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(frames.count() > 0 || frames.wait(20000));
+    view.resetView();
+    const model::NodeId a(12345), b(87654), c(500);
+    QVERIFY(view.cellRect(a).width() < MarkerLayer::kMarkerPx / 2.0); // a few pixels at most: hard to see without a marker
+    QCOMPARE(markerPixels(view, a), 0);
+
+    auto few = std::make_shared<std::vector<std::uint8_t>>(store->nodeCount(), 0);
+    for (const model::NodeId n : { a, b })
+        (*few)[n.index()] = 1;
+    view.setDragShading(few);
+    QVERIFY2(markerPixels(view, a) >= 8, "no feasible marker around the first feasible node");
+    QVERIFY2(markerPixels(view, b) >= 8, "no feasible marker around the second feasible node");
+    QCOMPARE(markerPixels(view, c), 0); // an infeasible node has none
+
+    // Many feasible nodes: an area shows them; no markers.
+    auto many = std::make_shared<std::vector<std::uint8_t>>(store->nodeCount(), 1);
+    view.setDragShading(many);
+    QCOMPARE(markerPixels(view, a), 0);
+    view.setDragShading(nullptr);
+    QCOMPARE(markerPixels(view, a), 0);
+}
+
+int main(int argc, char** argv)
+{
+    QSurfaceFormat::setDefaultFormat(views::VtkOpenGLWidget::vtkSurfaceFormat());
+    QApplication app(argc, argv);
+    TestPlanFeasibleMarkers t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "tst_planfeasiblemarkers.moc"

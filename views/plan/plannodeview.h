@@ -1,0 +1,41 @@
+#pragma once
+// What the node views (the zoomed map's GPU tiles and pod strips, the node tooltip, the node
+// inspector) show of one node: the loaded state, or the plan's (issue 6) when a plan is given.
+// One place for the rule, so that every view agrees: under a plan a pod the plan moved is on
+// its new node and not on its old one, and a node the plan drained or failed (gone) is empty.
+
+#include "model/clusterstore.h"
+#include "model/scheduling/placementstate.h"
+
+#include <QString>
+
+#include <vector>
+
+namespace fleet::views {
+
+/// A node as the views show it. `plan` null: the loaded state (ClusterStore). Both must
+/// outlive the view and not change while it is used. Thread: the GUI thread (as the plan's).
+struct PlanNodeView {
+    const model::ClusterStore* store = nullptr;
+    const model::PlacementState* plan = nullptr;
+
+    /// False when the plan drained (emptied and removed) or failed the node.
+    [[nodiscard]] bool present(model::NodeId n) const noexcept { return !plan || plan->nodePresent(n); }
+    /// The pods on the node: the plan's (PlacementState::nodePods: counted pods only; none on a
+    /// node that is gone), else ClusterStore::nodePods (every pod bound there). O(pods of the node).
+    [[nodiscard]] std::vector<model::PodId> nodePods(model::NodeId n) const;
+    /// Requested core resources (pods included), zero on a node that is gone.
+    [[nodiscard]] const model::ResourceVector& nodeRequested(model::NodeId n) const noexcept;
+    /// Requested amount of one extended resource, zero on a node that is gone.
+    [[nodiscard]] std::int64_t nodeExtendedRequested(model::NodeId n, model::ResourceKey key) const noexcept;
+    /// True when the node is cordoned in the loaded state or by the plan (a drain).
+    [[nodiscard]] bool unschedulable(model::NodeId n) const noexcept
+    {
+        return plan ? plan->nodeUnschedulable(n) : store->nodeUnschedulable(n);
+    }
+    /// What the plan did to the node, for people: "gone under the plan (drained or failed)",
+    /// "cordoned by the plan (a drain left pods on it)"; "" otherwise or without a plan.
+    [[nodiscard]] QString planStateText(model::NodeId n) const;
+};
+
+} // namespace fleet::views
