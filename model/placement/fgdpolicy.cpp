@@ -7,9 +7,10 @@
 
 namespace fleet::model::placement {
 
-FgdPolicy::FgdPolicy(std::vector<TypicalPod> typical, Precision precision)
-    : m_typical(std::move(typical))
+FgdPolicy::FgdPolicy(std::vector<TypicalPod> typical, Precision precision, double coverage)
+    : m_typical(limitCoverage(std::move(typical), coverage))
     , m_precision(precision)
+    , m_allTypical(coverage >= 1.0)
 {
 }
 
@@ -30,10 +31,17 @@ void FgdPolicy::grow(const PlacementState& state)
     m_nodes = nodes;
 }
 
-double FgdPolicy::value(double before, double after) const noexcept
+std::string_view FgdPolicy::name() const noexcept
+{
+    if (m_allTypical)
+        return m_precision == Precision::Paper ? "FGDAll" : m_precision == Precision::Fine ? "FGDAllFine" : "FGDAllFineGpu";
+    return m_precision == Precision::Paper ? "FGD" : m_precision == Precision::Fine ? "FGDFine" : "FGDFineGpu";
+}
+
+double FgdPolicy::value(double before, double after, bool gpuChoice) const noexcept
 {
     const double delta = before - after;
-    if (m_precision == Precision::Fine)
+    if (m_precision == Precision::Fine || (gpuChoice && m_precision == Precision::FineGpu))
         return delta;
     return std::floor(100.0 / (1.0 + std::exp(-delta / 1000.0)));
 }
@@ -69,14 +77,18 @@ FgdPolicy::Evaluated FgdPolicy::evaluate(const PlacementState& state, const PodS
     if (pod.sharesGpu()) {
         // Each GPU the share fits on; the best score wins, ties to the lowest index.
         Evaluated best { 0, -1 };
+        double bestChoice = 0; // the GPU's rank (FineGpu: at full precision)
         for (int i = 0; i < count; ++i) {
             if (free[static_cast<std::size_t>(i)] < pod.gpuMilli)
                 continue;
             free[static_cast<std::size_t>(i)] -= pod.gpuMilli;
-            const double s = value(before, nodeFragmentation(cpuAfter, gpus, m_typical, allowed));
+            const double after = nodeFragmentation(cpuAfter, gpus, m_typical, allowed);
             free[static_cast<std::size_t>(i)] += pod.gpuMilli;
-            if (best.gpu < 0 || s > best.score)
-                best = { s, i };
+            const double s = value(before, after, true);
+            if (best.gpu < 0 || s > bestChoice) {
+                best = { value(before, after, false), i };
+                bestChoice = s;
+            }
         }
         return best;
     }
@@ -94,7 +106,7 @@ FgdPolicy::Evaluated FgdPolicy::evaluate(const PlacementState& state, const PodS
             ++taken;
         }
     }
-    return { value(before, nodeFragmentation(cpuAfter, gpus, m_typical, allowed)), -1 };
+    return { value(before, nodeFragmentation(cpuAfter, gpus, m_typical, allowed), false), -1 };
 }
 
 const FgdPolicy::Entry& FgdPolicy::cached(const PlacementState& state, const PodShape& pod, NodeId n)

@@ -29,10 +29,12 @@ namespace fleet::model::placement {
 
 class FgdPolicy final : public PlacementPolicy {
 public:
-    enum class Precision { Paper, Fine };
-    FgdPolicy(std::vector<TypicalPod> typical, Precision precision);
+    enum class Precision { Paper, Fine, FineGpu };
+    /// `typical`: the distribution sorted by count, as typicalPods() gives it; the policy keeps
+    /// the most common keys up to `coverage` of the pods (limitCoverage()).
+    FgdPolicy(std::vector<TypicalPod> typical, Precision precision, double coverage = 0.95);
 
-    std::string_view name() const noexcept override { return m_precision == Precision::Paper ? "FGD" : "FGDFine"; }
+    std::string_view name() const noexcept override;
     double score(const PlacementState& state, const PodShape& pod, NodeId n) override;
     std::uint64_t chooseGpus(const PlacementState& state, const PodShape& pod, NodeId n) override;
 
@@ -54,10 +56,11 @@ private:
     Evaluated evaluate(const PlacementState& state, const PodShape& pod, NodeId n);
     const Entry& cached(const PlacementState& state, const PodShape& pod, NodeId n);
     void grow(const PlacementState& state);
-    [[nodiscard]] double value(double before, double after) const noexcept;
+    [[nodiscard]] double value(double before, double after, bool gpuChoice) const noexcept;
 
     std::vector<TypicalPod> m_typical;
     Precision m_precision;
+    bool m_allTypical = false;
     std::size_t m_nodes = 0;
     std::vector<std::uint8_t> m_allowed; // node x typical
     std::vector<Entry> m_before;         // per node: fragmentation in `score`

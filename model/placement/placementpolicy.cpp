@@ -106,7 +106,7 @@ const std::vector<std::string>& placementPolicyNames()
 {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> all = paperPolicyNames();
-        all.insert(all.end(), { "LeastAllocated", "MostAllocated", "FGDFine" });
+        all.insert(all.end(), { "LeastAllocated", "MostAllocated", "FGDFine", "FGDFineGpu", "FGDAll", "FGDAllFineGpu" });
         return all;
     }();
     return names;
@@ -119,6 +119,12 @@ std::unique_ptr<PlacementPolicy> makePlacementPolicy(std::string_view name, cons
         return std::make_unique<FgdPolicy>(typical, FgdPolicy::Precision::Paper);
     if (name == "FGDFine")
         return std::make_unique<FgdPolicy>(typical, FgdPolicy::Precision::Fine);
+    if (name == "FGDFineGpu")
+        return std::make_unique<FgdPolicy>(typical, FgdPolicy::Precision::FineGpu);
+    if (name == "FGDAll")
+        return std::make_unique<FgdPolicy>(typical, FgdPolicy::Precision::Paper, 1.0);
+    if (name == "FGDAllFineGpu")
+        return std::make_unique<FgdPolicy>(typical, FgdPolicy::Precision::FineGpu, 1.0);
     if (name == "BestFit")
         return std::make_unique<BestFitPolicy>();
     if (name == "GpuPacking")

@@ -228,7 +228,7 @@ std::vector<TypicalPod> traceTypicalPods(const ClusterStore& trace)
     std::vector<PodId> all(trace.podCount());
     for (std::uint32_t i = 0; i < all.size(); ++i)
         all[i] = PodId(i);
-    return typicalPods(trace, all);
+    return typicalPods(trace, all, { true, true, 1.0 });
 }
 
 ReplayResult replayTracePolicy(const ClusterStore& trace, const std::vector<TypicalPod>& typical, std::string_view policy, std::uint64_t seed)

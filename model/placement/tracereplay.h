@@ -62,8 +62,8 @@ struct ReplayResult {
 /// are policy.chooseGpus()'s. Records the arrived and allocated milli-GPU after every pod.
 [[nodiscard]] ReplayResult replayTrace(const ClusterStore& trace, const TraceWorkload& workload, PlacementPolicy& policy);
 
-/// Typical pods of the trace's pod list for FGD: every pod of `trace`, CPU-only included,
-/// 95% coverage (PROTOCOL.md 4.1, from the list before tuning).
+/// Typical pods of the trace's pod list for FGD: every pod of `trace`, CPU-only included, all
+/// keys (FGD keeps 95% of them itself; PROTOCOL.md 4.1), from the list before tuning.
 [[nodiscard]] std::vector<TypicalPod> traceTypicalPods(const ClusterStore& trace);
 
 /// One (policy, seed) run end to end: the workload, the policy (Random seeded from `seed`),

@@ -58,8 +58,20 @@ std::vector<TypicalPod> typicalPods(const ClusterStore& store, std::span<const P
         return std::tie(a.count, a.shape.cpuMilli, a.shape.gpuMilli, a.shape.gpuCount, a.spec)
             > std::tie(b.count, b.shape.cpuMilli, b.shape.gpuMilli, b.shape.gpuCount, b.spec);
     });
+    for (TypicalPod& t : sorted)
+        t.probability = static_cast<double>(t.count) / static_cast<double>(total);
+    return limitCoverage(std::move(sorted), options.coverage);
+}
+
+std::vector<TypicalPod> limitCoverage(std::vector<TypicalPod> sorted, double coverage)
+{
+    std::size_t total = 0;
+    for (const TypicalPod& t : sorted)
+        total += t.count;
+    if (total == 0)
+        return sorted;
     std::size_t kept = 0, keptCount = 0;
-    while (kept < sorted.size() && static_cast<double>(keptCount) < options.coverage * static_cast<double>(total))
+    while (kept < sorted.size() && static_cast<double>(keptCount) < coverage * static_cast<double>(total))
         keptCount += sorted[kept++].count;
     sorted.resize(kept);
     for (TypicalPod& t : sorted)

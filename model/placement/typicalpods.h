@@ -37,8 +37,15 @@ struct TypicalPodOptions {
 /// (cpu, m, k, accepted models), groups by count descending (ties: cpu, m, k, spec, each
 /// descending), kept until their count reaches `coverage` of the pods, probabilities
 /// count / kept count. Empty when no pod is left.
+/// The FGD reproduction passes the whole distribution (coverage 1) to the policies, which
+/// cut it themselves (FGD at 95%, limitCoverage()).
 [[nodiscard]] std::vector<TypicalPod> typicalPods(
     const ClusterStore& store, std::span<const PodId> pods, const TypicalPodOptions& options = {});
+
+/// The first typical pods of `sorted` (typicalPods()'s order) whose counts reach `coverage`
+/// of all their counts, probabilities renormalised over those kept; `sorted` itself when the
+/// counts are all 0 (a hand-made distribution) or coverage >= 1.
+[[nodiscard]] std::vector<TypicalPod> limitCoverage(std::vector<TypicalPod> sorted, double coverage);
 
 /// For one node: which typical pods its GPU model allows (byte per typical pod).
 [[nodiscard]] std::vector<std::uint8_t> typicalModelsAllowed(std::string_view nodeModel, const std::vector<TypicalPod>& typical);
