@@ -33,6 +33,8 @@ void FgdPolicy::grow(const PlacementState& state)
 
 std::string_view FgdPolicy::name() const noexcept
 {
+    if (!m_name.empty())
+        return m_name;
     if (m_allTypical)
         return m_precision == Precision::Paper ? "FGDAll" : m_precision == Precision::Fine ? "FGDAllFine" : "FGDAllFineGpu";
     return m_precision == Precision::Paper ? "FGD" : m_precision == Precision::Fine ? "FGDFine" : "FGDFineGpu";
@@ -135,7 +137,23 @@ const FgdPolicy::Entry& FgdPolicy::cached(const PlacementState& state, const Pod
 
 double FgdPolicy::score(const PlacementState& state, const PodShape& pod, NodeId n)
 {
-    return cached(state, pod, n).score;
+    const double s = cached(state, pod, n).score;
+    if (m_tieBreak == TieBreak::Rank)
+        return s;
+    // A fraction below 0.5 orders the nodes of one integer score.
+    double frac = 0;
+    switch (m_tieBreak) {
+    case TieBreak::InUse: frac = state.nodeRequested(n)[CoreResource::Pods] > 0 ? 0.25 : 0.0; break;
+    case TieBreak::FewerGpus: frac = 0.4 * (1.0 - state.nodeGpuCount(n) / 65.0); break;
+    case TieBreak::MoreGpus: frac = 0.4 * state.nodeGpuCount(n) / 65.0; break;
+    case TieBreak::LessCpu: {
+        const NodeView v = nodeView(state, n);
+        frac = 0.4 * (1.0 - static_cast<double>(v.cpuFree - pod.cpuMilli) / (static_cast<double>(v.cpuAllocatable) + 1.0));
+        break;
+    }
+    case TieBreak::Rank: break;
+    }
+    return s + frac;
 }
 
 std::uint64_t FgdPolicy::chooseGpus(const PlacementState& state, const PodShape& pod, NodeId n)

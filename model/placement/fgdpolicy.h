@@ -33,6 +33,9 @@ public:
     /// `typical`: the distribution sorted by count, as typicalPods() gives it; the policy keeps
     /// the most common keys up to `coverage` of the pods (limitCoverage()).
     FgdPolicy(std::vector<TypicalPod> typical, Precision precision, double coverage = 0.95);
+    /// How ties of the integer score are broken before the node order (ours; Rank: FGD's).
+    enum class TieBreak { Rank, InUse, FewerGpus, MoreGpus, LessCpu };
+    void setTieBreak(TieBreak t, std::string name) { m_tieBreak = t; m_name = std::move(name); }
 
     std::string_view name() const noexcept override;
     double score(const PlacementState& state, const PodShape& pod, NodeId n) override;
@@ -61,6 +64,8 @@ private:
     std::vector<TypicalPod> m_typical;
     Precision m_precision;
     bool m_allTypical = false;
+    TieBreak m_tieBreak = TieBreak::Rank;
+    std::string m_name;
     std::size_t m_nodes = 0;
     std::vector<std::uint8_t> m_allowed; // node x typical
     std::vector<Entry> m_before;         // per node: fragmentation in `score`
