@@ -101,7 +101,7 @@ int runBench(const QStringList& arguments)
     for (const std::string& n : model::placementPolicyNames())
         known += (known.empty() ? "" : ",") + n;
     parser.addOption(QCommandLineOption(QStringLiteral("policies"),
-        QStringLiteral("Comma-separated policies (default: the paper's six and FGDFine; known: %1).").arg(QString::fromStdString(known)),
+        QStringLiteral("Comma-separated policies (default: the paper's six and FGDTieInUse, ours; known: %1).").arg(QString::fromStdString(known)),
         QStringLiteral("LIST")));
     parser.addOption(QCommandLineOption(QStringLiteral("format"), QStringLiteral("Output format: text (default) or json."),
         QStringLiteral("text|json"), QStringLiteral("text")));
@@ -135,7 +135,7 @@ int runBench(const QStringList& arguments)
         return 2;
     }
     std::vector<std::string> policies = model::paperPolicyNames();
-    policies.emplace_back("FGDFine");
+    policies.emplace_back("FGDTieInUse");
     if (parser.isSet(QStringLiteral("policies"))) {
         policies.clear();
         for (const QString& p : parser.value(QStringLiteral("policies")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {

@@ -10,7 +10,6 @@ namespace fleet::model::placement {
 FgdPolicy::FgdPolicy(std::vector<TypicalPod> typical, Precision precision, double coverage)
     : m_typical(limitCoverage(std::move(typical), coverage))
     , m_precision(precision)
-    , m_allTypical(coverage >= 1.0)
 {
 }
 
@@ -35,8 +34,6 @@ std::string_view FgdPolicy::name() const noexcept
 {
     if (!m_name.empty())
         return m_name;
-    if (m_allTypical)
-        return m_precision == Precision::Paper ? "FGDAll" : m_precision == Precision::Fine ? "FGDAllFine" : "FGDAllFineGpu";
     return m_precision == Precision::Paper ? "FGD" : m_precision == Precision::Fine ? "FGDFine" : "FGDFineGpu";
 }
 
@@ -140,20 +137,9 @@ double FgdPolicy::score(const PlacementState& state, const PodShape& pod, NodeId
     const double s = cached(state, pod, n).score;
     if (m_tieBreak == TieBreak::Rank)
         return s;
-    // A fraction below 0.5 orders the nodes of one integer score.
-    double frac = 0;
-    switch (m_tieBreak) {
-    case TieBreak::InUse: frac = state.nodeRequested(n)[CoreResource::Pods] > 0 ? 0.25 : 0.0; break;
-    case TieBreak::FewerGpus: frac = 0.4 * (1.0 - state.nodeGpuCount(n) / 65.0); break;
-    case TieBreak::MoreGpus: frac = 0.4 * state.nodeGpuCount(n) / 65.0; break;
-    case TieBreak::LessCpu: {
-        const NodeView v = nodeView(state, n);
-        frac = 0.4 * (1.0 - static_cast<double>(v.cpuFree - pod.cpuMilli) / (static_cast<double>(v.cpuAllocatable) + 1.0));
-        break;
-    }
-    case TieBreak::Rank: break;
-    }
-    return s + frac;
+    // InUse (ours): of the nodes of one integer score, the ones already holding pods come
+    // first, then the node order; an idle node stays whole for the pods that need all of it.
+    return s + (state.nodeRequested(n)[CoreResource::Pods] > 0 ? 0.25 : 0.0);
 }
 
 std::uint64_t FgdPolicy::chooseGpus(const PlacementState& state, const PodShape& pod, NodeId n)

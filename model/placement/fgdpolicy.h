@@ -6,9 +6,15 @@
 //   Paper: score = floor(100 sigmoid((F_before - F_after) / 1000)), an integer, as the
 //          simulator computes it (one point is about 40 milli-GPU near no change, so many
 //          nodes tie and the random node order decides).
-//   Fine:  ours: score = F_before - F_after at full precision, so that of the nodes the
-//          integer score ties, the one whose fragmentation grows least wins, and the random
-//          order decides only exact ties.
+//   Fine:  score = F_before - F_after at full precision, so that of the nodes the integer
+//          score ties, the one whose fragmentation grows least wins, and the random order
+//          decides only exact ties. It loses to Paper by far (7.2 against 4.75 unallocated
+//          on the default trace): the node order among ties packs like first fit, the exact
+//          gradient spreads pods by noise-sized differences.
+//   FineGpu: Paper's node choice, a shared pod's GPU chosen at full precision.
+// Ties (ours, setTieBreak(InUse), "FGDTieInUse"): of the nodes of FGD's best integer score,
+// those already holding pods first, then the node order: an idle node is kept whole for the
+// multi-GPU pods that need all of it (docs/fgd-reproduction.md gives the figures).
 //
 // Design note (speed): a node's score for a pod depends only on the node's state and the
 // pod's (cpu, m, k); the score is cached per (node, pod shape) with the node's
@@ -34,7 +40,7 @@ public:
     /// the most common keys up to `coverage` of the pods (limitCoverage()).
     FgdPolicy(std::vector<TypicalPod> typical, Precision precision, double coverage = 0.95);
     /// How ties of the integer score are broken before the node order (ours; Rank: FGD's).
-    enum class TieBreak { Rank, InUse, FewerGpus, MoreGpus, LessCpu };
+    enum class TieBreak { Rank, InUse };
     void setTieBreak(TieBreak t, std::string name) { m_tieBreak = t; m_name = std::move(name); }
 
     std::string_view name() const noexcept override;
@@ -63,7 +69,6 @@ private:
 
     std::vector<TypicalPod> m_typical;
     Precision m_precision;
-    bool m_allTypical = false;
     TieBreak m_tieBreak = TieBreak::Rank;
     std::string m_name;
     std::size_t m_nodes = 0;

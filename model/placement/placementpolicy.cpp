@@ -5,7 +5,6 @@
 #include "fgdpolicy.h"
 #include "paperpolicies_p.h"
 
-#include <initializer_list>
 #include <stdexcept>
 #include <utility>
 
@@ -108,7 +107,7 @@ const std::vector<std::string>& placementPolicyNames()
 {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> all = paperPolicyNames();
-        all.insert(all.end(), { "LeastAllocated", "MostAllocated", "FGDFine", "FGDFineGpu", "FGDAll", "FGDAllFineGpu", "FGDTieInUse", "FGDTieFewGpus", "FGDTieManyGpus", "FGDTieLessCpu" });
+        all.insert(all.end(), { "LeastAllocated", "MostAllocated", "FGDTieInUse", "FGDFineGpu", "FGDFine" });
         return all;
     }();
     return names;
@@ -123,18 +122,11 @@ std::unique_ptr<PlacementPolicy> makePlacementPolicy(std::string_view name, cons
         return std::make_unique<FgdPolicy>(typical, FgdPolicy::Precision::Fine);
     if (name == "FGDFineGpu")
         return std::make_unique<FgdPolicy>(typical, FgdPolicy::Precision::FineGpu);
-    for (const auto& [tieName, tie] : std::initializer_list<std::pair<std::string_view, FgdPolicy::TieBreak>> {
-             { "FGDTieInUse", FgdPolicy::TieBreak::InUse }, { "FGDTieFewGpus", FgdPolicy::TieBreak::FewerGpus },
-             { "FGDTieManyGpus", FgdPolicy::TieBreak::MoreGpus }, { "FGDTieLessCpu", FgdPolicy::TieBreak::LessCpu } })
-        if (name == tieName) {
-            auto p = std::make_unique<FgdPolicy>(typical, FgdPolicy::Precision::Paper);
-            p->setTieBreak(tie, std::string(tieName));
-            return p;
-        }
-    if (name == "FGDAll")
-        return std::make_unique<FgdPolicy>(typical, FgdPolicy::Precision::Paper, 1.0);
-    if (name == "FGDAllFineGpu")
-        return std::make_unique<FgdPolicy>(typical, FgdPolicy::Precision::FineGpu, 1.0);
+    if (name == "FGDTieInUse") {
+        auto p = std::make_unique<FgdPolicy>(typical, FgdPolicy::Precision::Paper);
+        p->setTieBreak(FgdPolicy::TieBreak::InUse, "FGDTieInUse");
+        return p;
+    }
     if (name == "BestFit")
         return std::make_unique<BestFitPolicy>();
     if (name == "GpuPacking")

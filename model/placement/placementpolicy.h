@@ -11,7 +11,8 @@
 // Policies (names as issue 7 spells them; each class's comment gives its rule and source):
 //   FGD, BestFit, GpuPacking, GpuClustering, DotProduct, Random   PROTOCOL.md section 4
 //   LeastAllocated, MostAllocated   kube-scheduler NodeResourcesFit scoring strategies
-//   FGDFine   ours: FGD's fragmentation gradient at full precision (fgdpolicy.h)
+//   FGDTieInUse  ours: FGD, its ties to nodes already in use first (fgdpolicy.h)
+//   FGDFineGpu, FGDFine  FGD with the GPU / the node chosen at full precision (fgdpolicy.h)
 //
 // Thread: a policy object is used by one thread at a time (it may cache per-node figures).
 
@@ -88,7 +89,8 @@ public:
 };
 
 /// The policies issue 7 names, in its order: FGD, BestFit, GpuPacking, GpuClustering,
-/// DotProduct, Random (the paper's), then LeastAllocated, MostAllocated, then ours.
+/// DotProduct, Random (the paper's), then LeastAllocated, MostAllocated, then ours
+/// (FGDTieInUse, FGDFineGpu, FGDFine).
 [[nodiscard]] const std::vector<std::string>& placementPolicyNames();
 /// The paper's six (PROTOCOL.md section 4), in the paper's table order.
 [[nodiscard]] const std::vector<std::string>& paperPolicyNames();

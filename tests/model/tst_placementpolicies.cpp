@@ -113,6 +113,11 @@ void TestPlacementPolicies::choice_data()
     QTest::newRow("FGD cpu, order") << "FGD" << "cpu-only" << false << "a" << quint64(0);
     QTest::newRow("FGD cpu, reversed") << "FGD" << "cpu-only" << true << "d" << quint64(0);
     QTest::newRow("BestFit cpu") << "BestFit" << "cpu-only" << false << "d" << quint64(0);
+    // Ours: FGD's ties go to nodes already holding pods (b, c) before the node order.
+    QTest::newRow("FGDTieInUse cpu, order") << "FGDTieInUse" << "cpu-only" << false << "b" << quint64(0);
+    QTest::newRow("FGDTieInUse cpu, reversed") << "FGDTieInUse" << "cpu-only" << true << "c" << quint64(0);
+    QTest::newRow("FGDTieInUse share") << "FGDTieInUse" << "share-300" << false << "b" << quint64(0b01);
+    QTest::newRow("FGDFineGpu share") << "FGDFineGpu" << "share-300" << false << "b" << quint64(0b01);
 }
 
 void TestPlacementPolicies::choice()
