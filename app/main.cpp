@@ -5,7 +5,9 @@
 //   fleetscope screenshot [FILE...] [--simulate N] [--seed N] -o out.png [--size WxH]
 //   fleetscope check-move (FILE... | --simulate N) --pod NAMESPACE/NAME --to NODE [--format text|json]
 //   fleetscope plan check|export (FILE... | --simulate N) --plan PLAN.json [...]
+//   fleetscope bench fgd --data DIR --trace NAME|all [--seeds 42-51] [--policies LIST] [--format text|json]
 
+#include "cli/benchcommand.h"
 #include "cli/checkmovecommand.h"
 #include "cli/clustersource.h"
 #include "cli/helptext.h"
@@ -83,6 +85,7 @@ int runGui(int& argc, char** argv)
                        "  fleetscope check-move (FILE... | --simulate N) --pod NAMESPACE/NAME --to NODE [--format text|json]\n"
                        "  fleetscope plan check (FILE... | --simulate N) --plan PLAN.json [--format text|json] [-o EVALUATION.json]\n"
                        "  fleetscope plan export (FILE... | --simulate N) --plan PLAN.json (--csv OUT.csv | --kubectl-script OUT.sh)\n"
+                       "  fleetscope bench fgd --data DIR --trace NAME|all [--seeds 42-51] [--policies LIST] [--format text|json]\n"
                        "Run a subcommand with --help for its options."));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -196,6 +199,11 @@ int main(int argc, char** argv)
         QCoreApplication app(argc, argv); // no GUI: works without a display
         setApplicationInfo();
         return subcommand[0] == 'c' ? runCheckMove(QCoreApplication::arguments()) : runPlan(QCoreApplication::arguments());
+    }
+    if (std::strcmp(subcommand, "bench") == 0) {
+        QCoreApplication app(argc, argv); // no GUI: works without a display
+        setApplicationInfo();
+        return runBench(QCoreApplication::arguments());
     }
     if (std::strcmp(subcommand, "screenshot") == 0)
         return runScreenshot(argc, argv);

@@ -152,6 +152,7 @@ void PlacementState::Private::place(PodId p, NodeId n, std::uint64_t preferredGp
 {
     const std::size_t i = n.index();
     podNode[p.index()] = n;
+    stamp[i] = ++lastStamp;
     const ResourceVector& req = store->podRequest(p);
     requested[i] += req;
     for (const auto& [key, amount] : store->podExtendedRequest(p)) {
@@ -205,6 +206,7 @@ void PlacementState::Private::unplace(PodId p)
         return;
     const std::size_t i = n.index();
     podNode[p.index()] = NodeId {};
+    stamp[i] = ++lastStamp;
     const ResourceVector& req = store->podRequest(p);
     requested[i] -= req;
     for (const auto& [key, amount] : store->podExtendedRequest(p)) {
@@ -300,6 +302,7 @@ PlacementState::PlacementState(const ClusterStore& store, std::vector<double> no
 
     s.present.assign(nodes, 1);
     s.cordoned.assign(nodes, 0);
+    s.stamp.assign(nodes, 0);
     s.requested.assign(nodes, ResourceVector {});
     s.extRequested.resize(nodes);
     s.workloadPods.assign(nodes, 0);
@@ -549,6 +552,8 @@ bool PlacementState::setNodeCordoned(NodeId n, bool cordoned)
 }
 std::int32_t PlacementState::nodeGpuCount(NodeId n) const noexcept { return d->store->nodeGpuCount(d->templateOf(n)); }
 std::string_view PlacementState::str(StringId id) const noexcept { return d->str(id); }
+std::string_view PlacementState::nodeGpuModel(NodeId n) const noexcept { return d->store->nodeGpuModel(d->templateOf(n)); }
+std::uint64_t PlacementState::nodeStamp(NodeId n) const noexcept { return d->stamp[n.index()]; }
 
 std::vector<PodId> PlacementState::nodePods(NodeId n) const
 {
@@ -610,6 +615,18 @@ std::vector<std::pair<PodId, NodeId>> PlacementState::podsWithAntiAffinity() con
 
 // ---------------------------------------------------------------------------------------------
 // Changes
+
+bool PlacementState::movePod(PodId p, NodeId to, std::uint64_t gpuMask)
+{
+    Private& s = *d;
+    if (gpuMask == 0 || !p.isValid() || p.index() >= s.podNode.size() || s.podNode[p.index()] == to)
+        return movePod(p, to);
+    if (s.store->podIsTerminal(p) || !nodePresent(to))
+        return false;
+    s.unplace(p);
+    s.place(p, to, gpuMask);
+    return true;
+}
 
 bool PlacementState::movePod(PodId p, NodeId to)
 {
@@ -682,6 +699,7 @@ NodeId PlacementState::addNode(NodeId templateNode, std::string name, const std:
     s.added.push_back(std::move(a));
     s.present.push_back(1);
     s.cordoned.push_back(0);
+    s.stamp.push_back(++s.lastStamp);
     s.requested.emplace_back();
     s.extRequested.emplace_back();
     s.workloadPods.push_back(0);
@@ -724,6 +742,7 @@ bool PlacementState::removeLastAddedNode()
     s.added.pop_back();
     s.present.pop_back();
     s.cordoned.pop_back();
+    s.stamp.pop_back();
     s.requested.pop_back();
     s.extRequested.pop_back();
     s.workloadPods.pop_back();

@@ -86,6 +86,12 @@ public:
     /// or not the drain then removed it. Every later move, PodFeasibility and the drag's
     /// shading see it as unschedulable (NodeUnschedulable, node-unschedulable).
     [[nodiscard]] bool nodeCordonedByPlan(NodeId n) const noexcept;
+    /// The node's GPU model (its template's for an added node; "" when unknown).
+    [[nodiscard]] std::string_view nodeGpuModel(NodeId n) const noexcept;
+    /// A stamp that changes, to a value it never had, whenever a pod is placed on or taken off
+    /// node n (and when a node is added), so that a placement policy can cache per-node
+    /// figures (model/placement/) and know when they are stale. O(1).
+    [[nodiscard]] std::uint64_t nodeStamp(NodeId n) const noexcept;
     /// The text of a StringId from nodeLabels() / nodeName(): the store's strings plus the
     /// ones added nodes brought (their names, override values), which the store lacks.
     [[nodiscard]] std::string_view str(StringId id) const noexcept;
@@ -120,6 +126,11 @@ public:
     /// feasibility: that is filters.h's job. False when `to` is not present or the pod is
     /// Succeeded or Failed (it uses nothing and goes nowhere).
     bool movePod(PodId p, NodeId to);
+    /// movePod(p, to) with the GPUs the pod takes on `to` chosen by the caller (a placement
+    /// policy's GPU selection, model/placement/): bit i of `gpuMask` is GPU i of
+    /// nodeGpuShares(to). A mask the pod cannot take (a share on a GPU without that much free,
+    /// whole GPUs that are in use or of the wrong number) or 0 leaves the choice to the ledger.
+    bool movePod(PodId p, NodeId to, std::uint64_t gpuMask);
     /// Takes the pod off its node: pending under the plan.
     bool evictPod(PodId p);
     /// Puts a changed pod back where the store has it (undo of its last change).

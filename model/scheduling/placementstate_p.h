@@ -82,6 +82,8 @@ struct PlacementState::Private {
     std::vector<AddedNode> added; // node storeNodes + i
     std::vector<std::uint8_t> present;
     std::vector<std::uint8_t> cordoned; // by the plan (a drain), beside the store's spec.unschedulable
+    std::vector<std::uint64_t> stamp; // nodeStamp(): the last change's number
+    std::uint64_t lastStamp = 0;
     std::vector<ResourceVector> requested; // counted pods under the plan (Pods = their number)
     std::vector<std::vector<std::pair<ResourceKey, std::int64_t>>> extRequested;
     std::vector<std::int32_t> workloadPods;  // counted non-DaemonSet, non-mirror pods
