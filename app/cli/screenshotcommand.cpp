@@ -251,13 +251,19 @@ int render(const ScreenshotOptions& options)
     QObject::connect(window.importController(), &ImportController::importCancelled, &window, [&] { finished = true; });
     window.openSource(options.source);
     window.show();
-    if (options.mapOnly) {
-        // --size is the image's size: the map's area, so the window grows by what its menus,
-        // toolbar and status bar take (user trial: the height was the window's, not the map's).
+    // --map-only: --size is the image's size, the map's area, so the window grows by what its
+    // menus, toolbar, status bar and any warning banner take (user trial: the height was the
+    // window's, not the map's). Done again once the import is shown: its warning banner (a slow
+    // live LIST ends after the first fit) takes height from the map.
+    const auto fitMapToSize = [&] {
+        if (!options.mapOnly)
+            return;
         QCoreApplication::processEvents();
         const QSize chrome = window.size() - window.mapView()->size();
         window.resize(options.windowSize() + chrome.expandedTo(QSize(0, 0)));
-    }
+        QCoreApplication::processEvents();
+    };
+    fitMapToSize();
 
     if (!waitFor(finished, kTimeoutMs))
         return fail(QStringLiteral("timed out after %1 s waiting for the import").arg(kTimeoutMs / 1000), 1);
@@ -281,6 +287,7 @@ int render(const ScreenshotOptions& options)
             return fail(QStringLiteral("timed out waiting for the problems and the search index"), 1);
         QCoreApplication::processEvents();
     }
+    fitMapToSize();
 
     // The view state the window would have: the filter, then the focus.
     const ImportedCluster& cluster = *window.cluster();
