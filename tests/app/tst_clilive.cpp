@@ -3,6 +3,7 @@
 // (tests/importers/fakekubeapiserver.h) serving the real EKS fixture, compared with the same
 // commands on the fixture's files.
 
+#include "fleetscoperun.h"
 #include "importers/fakekubeapiserver.h"
 
 #include <QFile>
@@ -16,13 +17,9 @@ using fleet::tests::FakeKubeApiServer;
 
 namespace {
 
-const QString kFleetscope = QStringLiteral(FLEETSCOPE_EXECUTABLE);
 const QString kHoneycomb = QStringLiteral(FLEET_SHARED_DATA_DIR "/k8s-fixture-honeycomb-eks");
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
+using Run = fleet::tests::FleetscopeRun;
 
 } // namespace
 
@@ -62,26 +59,12 @@ std::map<std::string, QJsonArray> TstCliLive::lists() const
 
 Run TstCliLive::fleetscope(const QStringList& args, const QString& kubeconfigEnv)
 {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove("DISPLAY");
-    env.remove("WAYLAND_DISPLAY");
+    QProcessEnvironment env = fleet::tests::headlessEnvironment();
     env.remove("KUBECONFIG");
     env.insert("HOME", m_dir.path());
     if (!kubeconfigEnv.isEmpty())
         env.insert("KUBECONFIG", kubeconfigEnv);
-    p.setProcessEnvironment(env);
-    p.start(kFleetscope, args);
-    Run r;
-    if (!p.waitForStarted(10'000) || !p.waitForFinished(180'000)) {
-        p.kill();
-        r.err = "fleetscope did not run to the end";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return fleet::tests::runFleetscope(args, env);
 }
 
 QString TstCliLive::writeKubeconfig(const FakeKubeApiServer& server, const QString& name, const QString& token)

@@ -11,37 +11,16 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "fleetscoperun.h"
+
 namespace {
 
-const QString kFleetscope = QStringLiteral(FLEETSCOPE_EXECUTABLE);
 const QString kHoneycomb = QStringLiteral(FLEET_SHARED_DATA_DIR "/k8s-fixture-honeycomb-eks");
 const QString kPlanData = QStringLiteral(FLEET_TEST_DATA_DIR "/plan");
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = fleet::tests::FleetscopeRun;
 
-Run fleetscope(const QStringList& args)
-{
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY"));
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    p.setProcessEnvironment(env);
-    p.start(kFleetscope, args);
-    Run r;
-    if (!p.waitForStarted(10'000) || !p.waitForFinished(120'000)) {
-        p.kill();
-        r.err = "fleetscope did not run to the end";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+Run fleetscope(const QStringList& args) { return fleet::tests::runFleetscope(args); }
 
 QStringList eks() { return { kHoneycomb + QStringLiteral("/nodes.json"), kHoneycomb + QStringLiteral("/pods.json") }; }
 
