@@ -3,6 +3,7 @@
 // between cells at deep zoom, re-fit on resize, breadcrumb, domain label click, keyboard
 // navigation after a dialog, and no hover from a pointer that never moved.
 
+#include "pixelchecks.h"
 #include "mapfixtures.h"
 #include "mapviewprobe.h"
 #include "views/map/colormap.h"
@@ -49,16 +50,9 @@ Cluster makeCluster(const testing::FleetShape& shape, int notReady = -1, int cor
     return c;
 }
 
-bool near(QColor a, QColor b, int tolerance)
-{
-    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance
-        && std::abs(a.blue() - b.blue()) <= tolerance;
-}
+using fleet::testing::near;
 
-QString describe(QColor c)
-{
-    return QStringLiteral("(%1,%2,%3)").arg(c.red()).arg(c.green()).arg(c.blue());
-}
+using fleet::testing::describe;
 
 QColor pixel(const QImage& image, QPointF p)
 {

@@ -1,6 +1,7 @@
 // Renders a small hand-made cluster with FleetMapView (VTK in an embedded OpenGL window, under
 // xvfb-run) and checks pixels: the colour at a known node's cell, picking, click, zoom.
 
+#include "pixelchecks.h"
 #include "mapfixtures.h"
 #include "mapviewprobe.h"
 #include "views/map/colormap.h"
@@ -55,16 +56,9 @@ Cluster makeCluster()
     return c;
 }
 
-bool near(QColor a, QColor b, int tolerance)
-{
-    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance
-        && std::abs(a.blue() - b.blue()) <= tolerance;
-}
+using fleet::testing::near;
 
-QString describe(QColor c)
-{
-    return QStringLiteral("(%1,%2,%3)").arg(c.red()).arg(c.green()).arg(c.blue());
-}
+using fleet::testing::describe;
 
 } // namespace
 

@@ -4,6 +4,7 @@
 // square of MarkerLayer::kMarkerPx: its pixels show around the node's cell while the drag lasts,
 // none when every node is feasible (the feasible area is visible then) or the drag ends.
 
+#include "pixelchecks.h"
 #include "mapfixtures.h"
 #include "views/map/fleetmapview.h"
 #include "views/map/layers/markerlayer.h"
@@ -22,11 +23,7 @@ using fleet::views::NodeMarkerKind;
 
 namespace {
 
-bool near(QColor a, QColor b, int tolerance)
-{
-    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance
-        && std::abs(a.blue() - b.blue()) <= tolerance;
-}
+using fleet::testing::near;
 
 /// Pixels of the feasible marker's colour within the marker's reach of node n's cell centre.
 int markerPixels(FleetMapView& view, model::NodeId n)

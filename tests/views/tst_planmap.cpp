@@ -3,6 +3,7 @@
 // query, and the drag gestures' signals (a press on a pod strip, move, release on a node;
 // a drop of pod mime data from another widget). Under xvfb-run.
 
+#include "pixelchecks.h"
 #include "mapfixtures.h"
 #include "mapviewprobe.h"
 #include "views/itemmodels/podmime.h"
@@ -43,16 +44,9 @@ Cluster makeCluster()
     return c;
 }
 
-bool near(QColor a, QColor b, int tolerance)
-{
-    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance
-        && std::abs(a.blue() - b.blue()) <= tolerance;
-}
+using fleet::testing::near;
 
-QString describe(QColor c)
-{
-    return QStringLiteral("(%1,%2,%3)").arg(c.red()).arg(c.green()).arg(c.blue());
-}
+using fleet::testing::describe;
 
 void sendMouse(QWidget* gl, QEvent::Type type, const QPoint& pos, Qt::MouseButtons buttons, Qt::KeyboardModifiers mods = {})
 {
