@@ -173,8 +173,12 @@ void TstKubeconfig::resolves()
     QFETCH(QString, kubeconfigEnv);
     QFETCH(QString, explicitPath);
     QFETCH(QString, context);
-    auto expand = [&](QString s) {
-        return s.replace("MISSING", m_dir.filePath("nope.yaml")).replace("A", a).replace("B", b).toStdString();
+    // Token by token: a temp dir's random name may itself hold an "A" or a "B".
+    auto expand = [&](const QString& s) {
+        QStringList out;
+        for (const QString& t : s.split(':', Qt::SkipEmptyParts))
+            out << (t == "A" ? a : t == "B" ? b : t == "MISSING" ? m_dir.filePath("nope.yaml") : t);
+        return out.join(':').toStdString();
     };
     KubeconfigRequest r;
     r.kubeconfigEnv = expand(kubeconfigEnv);
