@@ -205,6 +205,7 @@ void MainWindow::createMenus()
         { "cpu", QT_TR_NOOP("&CPU Requested"), "actionMetricCpu" },
         { "memory", QT_TR_NOOP("&Memory Requested"), "actionMetricMemory" },
         { "gpu-unallocated", QT_TR_NOOP("&Unallocated GPUs"), "actionMetricGpuUnallocated" },
+        { "gpu-fragmentation", QT_TR_NOOP("GPU &Fragmentation"), "actionMetricGpuFragmentation" },
         { "cost", QT_TR_NOOP("C&ost per Hour"), "actionMetricCost" },
         { "cost-unallocated", QT_TR_NOOP("Cost of Unallocated &Capacity"), "actionMetricCostUnallocated" },
         { "state", QT_TR_NOOP("Node &State"), "actionMetricState" },

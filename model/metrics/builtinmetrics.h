@@ -23,6 +23,18 @@ namespace fleet::model {
 /// (NodeAccelerators::unallocatedDevices: a MIG-partitioned GPU once, a Neuron device
 /// once); NaN on nodes without accelerators. Amount scale, unit "GPUs".
 [[nodiscard]] std::unique_ptr<Metric> makeGpuUnallocatedMetric();
+/// "gpu-fragmentation": FGD's fragmentation of a node (Weng et al., USENIX ATC '23, section
+/// 4; placement/typicalpods.h nodeFragmentation()) against the loaded workload's typical GPU
+/// pods (MetricContext::gpuTypicalPods()), in GPUs (milli-GPU / 1000): the free GPU capacity
+/// that a typical pod, drawn by its share of the workload, is expected not to be able to use
+/// (it does not fit the node's free cpu or free GPUs, or its GPU model is another). The
+/// node's GPUs are taken device by device as loaded (gpudevices.h, the ledger's rule). NaN
+/// on nodes whose GPUs are not tracked one by one (CPU nodes, MIG slices) and on a fleet
+/// whose workload asks for no GPU. Amount scale, unit "GPUs"; the legend's total is the
+/// fleet's expected fragmented GPUs. O(typical pods x GPUs) per node.
+[[nodiscard]] std::unique_ptr<Metric> makeGpuFragmentationMetric();
+/// The "gpu-fragmentation" value of node n (see above). Thread: any.
+[[nodiscard]] double gpuFragmentation(const MetricContext& context, NodeId n) noexcept;
 /// "cost": the node's price, MetricContext::nodeDollarsPerHour(); NaN when unknown.
 /// Amount scale, unit "$/h". Prepaid capacity is flagged kMetricFlagPrepaid.
 [[nodiscard]] std::unique_ptr<Metric> makeCostMetric();

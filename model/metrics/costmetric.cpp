@@ -11,6 +11,7 @@ public:
     std::string unit() const override { return "$/h"; }
     std::string description() const override { return "the node's price by region, instance type and capacity type"; }
     ScaleKind scale() const override { return ScaleKind::Amount; }
+    std::string notApplicableReason() const override { return "unknown price"; }
     double value(const MetricContext& context, NodeId n) const noexcept override { return context.nodeDollarsPerHour(n); }
     std::uint8_t flags(const MetricContext& context, NodeId n) const noexcept override
     {

@@ -38,6 +38,7 @@ public:
         return "price x unrequested share of GPUs (accelerator nodes) or of the larger of CPU and memory";
     }
     ScaleKind scale() const override { return ScaleKind::Amount; }
+    std::string notApplicableReason() const override { return "unknown price"; }
     double value(const MetricContext& context, NodeId n) const noexcept override { return unallocatedDollarsPerHour(context, n); }
     std::uint8_t flags(const MetricContext& context, NodeId n) const noexcept override
     {

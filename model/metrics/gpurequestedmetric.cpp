@@ -21,6 +21,7 @@ public:
         return "requested / allocatable GPUs; MIG slices, else Neuron devices, where a node has no whole GPU";
     }
     ScaleKind scale() const override { return ScaleKind::Share; }
+    std::string notApplicableReason() const override { return "no GPUs"; }
     double value(const MetricContext& context, NodeId n) const noexcept override
     {
         const ClusterStore& store = context.store();

@@ -16,6 +16,7 @@ public:
         return "physical GPUs (a MIG-partitioned GPU once) or Neuron devices with nothing requested";
     }
     ScaleKind scale() const override { return ScaleKind::Amount; }
+    std::string notApplicableReason() const override { return "no GPUs"; }
     double value(const MetricContext& context, NodeId n) const noexcept override
     {
         const NodeAccelerators a = nodeAccelerators(context.store(), n, context.keys());

@@ -26,6 +26,7 @@ public:
     std::string unit() const override { return ""; }
     std::string description() const override { return "the value of node label " + m_key; }
     ScaleKind scale() const override { return ScaleKind::Categorical; }
+    std::string notApplicableReason() const override { return "no such label"; }
     double value(const MetricContext& context, NodeId n) const noexcept override
     {
         const ClusterStore& store = context.store();

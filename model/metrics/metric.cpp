@@ -1,5 +1,7 @@
 #include "metric.h"
 
+#include "model/placement/typicalpods.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -38,6 +40,25 @@ MetricContext::MetricContext(const ClusterStore& store, const PriceTable* prices
         }
         m_nodePrice[i] = it->second;
     }
+}
+
+const std::vector<TypicalPod>& MetricContext::gpuTypicalPods() const
+{
+    std::call_once(m_typicalOnce, [this] {
+        std::vector<PodId> pods;
+        for (std::uint32_t i = 0; i < m_store->podCount(); ++i) {
+            const PodId p(i);
+            if ((m_store->podIsCounted(p) || m_store->podIsPending(p)) && !m_store->podIsMirror(p)
+                && m_store->podRequest(p)[CoreResource::Gpu] > 0)
+                pods.push_back(p);
+        }
+        TypicalPodOptions options;
+        options.includeCpuOnly = false;
+        options.includeDaemonSets = false;
+        options.coverage = 0.95;
+        m_typical = std::make_shared<const std::vector<TypicalPod>>(typicalPods(*m_store, pods, options));
+    });
+    return *m_typical;
 }
 
 std::uint8_t Metric::flags(const MetricContext&, NodeId) const noexcept

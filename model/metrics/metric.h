@@ -18,11 +18,15 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace fleet::model {
+
+struct TypicalPod;
 
 /// How a metric's values map to colour.
 enum class ScaleKind : std::uint8_t {
@@ -59,9 +63,19 @@ public:
         return n.index() < m_nodeCapacity.size() ? m_nodeCapacity[n.index()] : CapacityType::OnDemand;
     }
 
+    /// FGD's target workload for the "gpu-fragmentation" metric: typicalPods()
+    /// (placement/typicalpods.h) of the store's pods that are running or pending and ask for
+    /// GPUs, DaemonSet and mirror pods left out (with CPU-only pods in, every idle GPU would
+    /// count as a fragment), the most common shapes up to 95% of those pods, as FGD cuts them.
+    /// Empty when no such pod exists. Computed on first use, O(pods log shapes), once per
+    /// context; thread-safe.
+    [[nodiscard]] const std::vector<TypicalPod>& gpuTypicalPods() const;
+
 private:
     const ClusterStore* m_store;
     const PriceTable* m_prices;
+    mutable std::once_flag m_typicalOnce;
+    mutable std::shared_ptr<const std::vector<TypicalPod>> m_typical;
     MetricKeys m_keys;
     bool m_fleetHasAccelerators = false;
     std::vector<double> m_nodePrice;
@@ -79,8 +93,8 @@ enum MetricFlag : std::uint8_t {
 class Metric {
 public:
     virtual ~Metric() = default;
-    /// Stable id: "gpu", "cpu", "memory", "gpu-unallocated", "cost", "cost-unallocated",
-    /// "state", "label:KEY".
+    /// Stable id: "gpu", "cpu", "memory", "gpu-unallocated", "gpu-fragmentation", "cost",
+    /// "cost-unallocated", "state", "label:KEY".
     [[nodiscard]] virtual std::string id() const = 0;
     /// Title for a legend or menu ("GPU requested", "Cost").
     [[nodiscard]] virtual std::string title() const = 0;
@@ -102,6 +116,9 @@ public:
     /// number of codes, 0..count-1, listed in that order. 0 (the default) means "order by
     /// node count", as for labels.
     [[nodiscard]] virtual int fixedCategoryCount() const noexcept { return 0; }
+    /// Why a node can have no value, for "not applicable" in a legend or tooltip: "no GPUs",
+    /// "unknown price", "no such label"; "" when there is nothing more to say.
+    [[nodiscard]] virtual std::string notApplicableReason() const { return {}; }
     /// Whether the NotReady and cordoned marks override this metric's colour on the map:
     /// true except for categorical metrics, whose colour is the category (the state metric
     /// shows the marks as its categories).

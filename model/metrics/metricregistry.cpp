@@ -12,6 +12,7 @@ MetricRegistry& MetricRegistry::builtin()
         r.add(makeCpuRequestedMetric());
         r.add(makeMemoryRequestedMetric());
         r.add(makeGpuUnallocatedMetric());
+        r.add(makeGpuFragmentationMetric());
         r.add(makeCostMetric());
         r.add(makeCostUnallocatedMetric());
         r.add(makeNodeStateMetric());

@@ -18,8 +18,8 @@ class MetricRegistry {
 public:
     /// An empty registry.
     MetricRegistry() = default;
-    /// The built-in metrics in menu order: gpu, cpu, memory, gpu-unallocated, cost,
-    /// cost-unallocated, state.
+    /// The built-in metrics in menu order: gpu, cpu, memory, gpu-unallocated,
+    /// gpu-fragmentation, cost, cost-unallocated, state.
     [[nodiscard]] static MetricRegistry& builtin();
     /// The prefix of label metrics: "label:" followed by a node label key.
     static constexpr std::string_view kLabelPrefix = "label:";

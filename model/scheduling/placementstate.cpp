@@ -1,6 +1,7 @@
 // PlacementState: the ledger of a plan (placementstate.h). The indexes are built here; the
 // changes (place / unplace) keep every per-node figure, the groups and the totals in step.
 #include "matching.h"
+#include "model/gpudevices.h"
 #include "placementstate_p.h"
 
 #include <algorithm>
@@ -22,7 +23,6 @@ constexpr std::string_view kStandardKeys[] = { kHostnameKey, "topology.kubernete
 constexpr std::string_view kConditionTaints[] = { "node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable",
     "node.kubernetes.io/unschedulable", "node.kubernetes.io/memory-pressure", "node.kubernetes.io/disk-pressure",
     "node.kubernetes.io/pid-pressure", "node.kubernetes.io/network-unavailable" };
-constexpr int kMaxTrackedGpus = 64;
 
 std::uint64_t hashMix(std::uint64_t h, std::uint64_t v) noexcept
 {
@@ -93,59 +93,9 @@ StringId PlacementState::Private::label(NodeId n, StringId key) const noexcept
 
 std::uint64_t PlacementState::Private::takeGpus(PodId p, NodeId n, std::uint64_t preferred)
 {
-    const std::int64_t gpuMilli = store->podRequest(p)[CoreResource::Gpu];
     const auto begin = gpuBegin[n.index()], end = gpuBegin[n.index() + 1];
-    const int count = static_cast<int>(end - begin);
-    if (gpuMilli <= 0 || count == 0)
-        return 0;
-    std::int32_t* used = gpuUsed.data() + begin;
-    const std::int32_t share = store->podGpuShareMilli(p);
-    if (share > 0) {
-        int pick = -1;
-        if (preferred != 0) {
-            const int i = std::countr_zero(preferred);
-            if (i < count && used[i] + share <= 1000)
-                pick = i;
-        }
-        // Best fit: the GPU that the share leaves with the least free, among those it fits on;
-        // else (an over-committed input) the least used one.
-        if (pick < 0) {
-            int best = -1;
-            for (int j = 0; j < count; ++j)
-                if (used[j] + share <= 1000 && (best < 0 || used[j] > used[best]))
-                    best = j;
-            if (best < 0) {
-                best = 0;
-                for (int j = 1; j < count; ++j)
-                    if (used[j] < used[best])
-                        best = j;
-            }
-            pick = best;
-        }
-        used[pick] += share;
-        return std::uint64_t { 1 } << pick;
-    }
-    const int want = static_cast<int>(std::min<std::int64_t>((gpuMilli + 999) / 1000, count));
-    std::uint64_t mask = 0;
-    if (preferred != 0 && std::popcount(preferred) == want) {
-        bool free = true;
-        for (int i = 0; i < count; ++i)
-            if ((preferred >> i & 1) && used[i] != 0)
-                free = false;
-        if (free)
-            mask = preferred;
-    }
-    for (int taken = std::popcount(mask); taken < want; ++taken) {
-        int best = -1;
-        for (int j = 0; j < count; ++j)
-            if (!(mask >> j & 1) && (best < 0 || used[j] < used[best]))
-                best = j;
-        mask |= std::uint64_t { 1 } << best;
-    }
-    for (int i = 0; i < count; ++i)
-        if (mask >> i & 1)
-            used[i] += 1000;
-    return mask;
+    return takeGpuDevices(std::span(gpuUsed.data() + begin, end - begin), store->podRequest(p)[CoreResource::Gpu],
+        store->podGpuShareMilli(p), preferred);
 }
 
 void PlacementState::Private::place(PodId p, NodeId n, std::uint64_t preferredGpus)
@@ -312,9 +262,7 @@ PlacementState::PlacementState(const ClusterStore& store, std::vector<double> no
     s.gpuBegin.assign(nodes + 1, 0);
     for (std::size_t n = 0; n < nodes; ++n) {
         const NodeId id(static_cast<std::uint32_t>(n));
-        const std::int32_t count = store.nodeGpuCount(id);
-        const bool tracked = store.nodeAllocatable(id)[CoreResource::Gpu] > 0 && count > 0 && count <= kMaxTrackedGpus;
-        s.gpuBegin[n + 1] = s.gpuBegin[n] + (tracked ? static_cast<std::uint32_t>(count) : 0);
+        s.gpuBegin[n + 1] = s.gpuBegin[n] + static_cast<std::uint32_t>(trackedGpuCount(store, id));
     }
     s.gpuUsed.assign(s.gpuBegin[nodes], 0);
 

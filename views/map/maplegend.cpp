@@ -44,14 +44,11 @@ QString formatValue(const model::Metric& metric, double v)
 // What "not applicable" means for a metric, for its swatch.
 QString notApplicableText(const model::Metric& metric)
 {
-    const std::string id = metric.id();
-    if (id == "gpu" || id == "gpu-unallocated")
-        return QStringLiteral("No GPUs");
-    if (id == "cost" || id == "cost-unallocated")
-        return QStringLiteral("Unknown price");
-    if (id.starts_with("label:"))
-        return QStringLiteral("No such label");
-    return QStringLiteral("Not applicable");
+    QString reason = QString::fromStdString(metric.notApplicableReason());
+    if (reason.isEmpty())
+        return QStringLiteral("Not applicable");
+    reason[0] = reason[0].toUpper();
+    return reason;
 }
 } // namespace
 

@@ -79,15 +79,8 @@ QString mapShowsText(const model::MetricContext& context, model::NodeId n, const
     QString title = cpuFallback ? QStringLiteral("CPU requested") : qs(metric.title());
     const double v = metric.value(context, n);
     if (std::isnan(v)) {
-        const std::string id = metric.id();
-        QString why;
-        if (id == "gpu" || id == "gpu-unallocated")
-            why = QStringLiteral(" (no GPUs)");
-        else if (id == "cost" || id == "cost-unallocated")
-            why = QStringLiteral(" (unknown price)");
-        else if (id.starts_with("label:"))
-            why = QStringLiteral(" (no such label)");
-        return title + QStringLiteral(": not applicable") + why;
+        const QString reason = QString::fromStdString(metric.notApplicableReason());
+        return title + QStringLiteral(": not applicable") + (reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(reason));
     }
     QString text = title + QLatin1Char(' ') + metricValueText(context, n, metric);
     if (metric.id() == "gpu" && !cpuFallback) {

@@ -1,5 +1,7 @@
 #include "nodedetaillayer.h"
 
+#include "model/gpudevices.h"
+#include "model/scheduling/placementstate.h"
 #include "views/map/colormap.h"
 #include "views/map/podstrips.h"
 
@@ -44,6 +46,13 @@ NodeDetailLayer::DeviceTiles NodeDetailLayer::deviceTiles(const MapScene& scene,
         t.allocatable = static_cast<int>(gpuAlloc / 1000);
         t.capacity = static_cast<int>(std::max(gpuAlloc, gpuCap) / 1000);
         t.requested = static_cast<double>(scene.nodeView().nodeRequested(n)[CoreResource::Gpu]) / 1000.0;
+        if (scene.planState) {
+            const auto shares = scene.planState->nodeGpuShares(n);
+            t.devicesKnown = static_cast<int>(std::min(shares.size(), t.deviceMilli.size()));
+            std::copy_n(shares.begin(), t.devicesKnown, t.deviceMilli.begin());
+        } else {
+            t.devicesKnown = model::loadedGpuDeviceUse(store, n, std::span<std::int32_t, model::kMaxTrackedGpus>(t.deviceMilli));
+        }
         if (t.capacity > 0)
             return t;
     }

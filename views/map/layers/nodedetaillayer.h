@@ -29,6 +29,8 @@
 #include <QRectF>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <unordered_map>
 
 class QFontMetrics;
@@ -59,9 +61,15 @@ public:
         int allocatable = 0; // devices usable
         int capacity = 0; // devices present (>= allocatable)
         double requested = 0; // devices requested (milli-GPU / 1000 for GPUs)
-        /// Share of tile i in [0, 1], filled in order by count.
+        /// GPUs tracked one by one (model/gpudevices.h: the ledger's device rule, so shares of
+        /// one GPU show on the GPU they hold): the first `devicesKnown` tiles' used milli-GPU.
+        int devicesKnown = 0;
+        std::array<std::int32_t, 64> deviceMilli {};
+        /// Share of tile i in [0, 1]: its device's use where known, else filled in order by count.
         [[nodiscard]] double tileShare(int i) const noexcept
         {
+            if (i < devicesKnown)
+                return std::clamp(deviceMilli[static_cast<std::size_t>(i)] / 1000.0, 0.0, 1.0);
             return std::clamp(requested - i, 0.0, 1.0);
         }
     };
