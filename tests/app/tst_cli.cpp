@@ -359,7 +359,7 @@ void TestCli::screenshotMetric()
         QStringLiteral("gpu-node-a") });
     if (metric == QLatin1String("gpus")) {
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains("expected one of gpu, cpu, memory, gpu-unallocated, cost, cost-unallocated, state, label:KEY"),
+        QVERIFY2(r.err.contains("expected one of gpu, cpu, memory, gpu-unallocated, gpu-fragmentation, cost, cost-unallocated, state, label:KEY"),
             r.err.constData());
         return;
     }

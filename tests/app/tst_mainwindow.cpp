@@ -380,9 +380,9 @@ void TestMainWindow::metricMenuListsEveryMetric()
 {
     MainWindow window;
     const auto& metrics = fleet::model::MetricRegistry::builtin().metrics();
-    QCOMPARE(metrics.size(), std::size_t(7));
+    QCOMPARE(metrics.size(), std::size_t(8));
     const char* names[] = { "actionMetricGpu", "actionMetricCpu", "actionMetricMemory", "actionMetricGpuUnallocated",
-        "actionMetricCost", "actionMetricCostUnallocated", "actionMetricState" };
+        "actionMetricGpuFragmentation", "actionMetricCost", "actionMetricCostUnallocated", "actionMetricState" };
     for (std::size_t i = 0; i < metrics.size(); ++i) {
         auto* a = window.findChild<QAction*>(QLatin1String(names[i]));
         QVERIFY2(a, names[i]);
