@@ -14,6 +14,8 @@ PACKAGES=(
   libboost-dev libsqlite3-dev libsimdjson-dev libyaml-cpp-dev libssl-dev
   # the openssl command: the live-cluster tests make their own CA and server certificate
   openssl
+  # a real Prometheus server and promtool for the usage tests (started on loopback by the test)
+  prometheus
   # an X server for GUI tests and for headless screenshots
   xvfb xauth libxcb1-dev
 )

@@ -1,0 +1,188 @@
+// Tests of importers/prometheus/prometheusclient.h: the API's answers parsed (vector, matrix,
+// scalar, NaN and infinities, warnings) and refused with where and what; then a real
+// Prometheus server (Debian's package, tests/importers/prometheusserver.h) on loopback, holding
+// dcgm-exporter and cAdvisor history written by the test, answering instant and range queries
+// at explicit times, and a bad query's error.
+
+#include "importers/prometheus/prometheusclient.h"
+#include "prometheusserver.h"
+
+#include <QDateTime>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace fleet::importers::prometheus;
+
+namespace {
+PrometheusSettings at(const std::string& url)
+{
+    PrometheusSettings s;
+    s.baseUrl = url;
+    return s;
+}
+} // namespace
+
+class TstPrometheus : public QObject {
+    Q_OBJECT
+private slots:
+    void parses();
+    void refuses_data();
+    void refuses();
+    void realServer();
+    void unreachable();
+};
+
+void TstPrometheus::parses()
+{
+    const PromResult v = parsePrometheusResponse(
+        R"({"status":"success","data":{"resultType":"vector","result":[
+            {"metric":{"__name__":"DCGM_FI_DEV_GPU_UTIL","Hostname":"n1","gpu":"0"},"value":[1796170706.5,"97"]},
+            {"metric":{"gpu":"1"},"value":[1796170706,"NaN"]},
+            {"metric":{},"value":[1796170706,"+Inf"]}]},"warnings":["partial"]})",
+        "http://p", "/api/v1/query");
+    QCOMPARE(v.resultType, std::string("vector"));
+    QCOMPARE(v.series.size(), std::size_t(3));
+    QCOMPARE(v.series[0].label("Hostname"), std::string_view("n1"));
+    QCOMPARE(v.series[0].label("absent"), std::string_view());
+    QCOMPARE(v.series[0].points[0].time, 1796170706.5);
+    QCOMPARE(v.series[0].points[0].value, 97.0);
+    QVERIFY(std::isnan(v.series[1].points[0].value));
+    QVERIFY(std::isinf(v.series[2].points[0].value));
+    QCOMPARE(v.warnings, std::vector<std::string> { "partial" });
+
+    const PromResult m = parsePrometheusResponse(
+        R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{"pod":"a"},"values":[[10,"0.5"],[70,"-1e-3"]]}]}})",
+        "http://p", "/api/v1/query_range");
+    QCOMPARE(m.series.at(0).points.size(), std::size_t(2));
+    QCOMPARE(m.series[0].points[1].value, -0.001);
+
+    const PromResult s = parsePrometheusResponse(R"({"status":"success","data":{"resultType":"scalar","result":[5,"2"]}})", "p", "q");
+    QCOMPARE(s.series.at(0).points.at(0).value, 2.0);
+}
+
+void TstPrometheus::refuses_data()
+{
+    QTest::addColumn<QString>("body");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("API error") << R"({"status":"error","errorType":"bad_data","error":"parse error"})"
+                               << "http://p: /api/v1/query: bad_data: parse error";
+    QTest::newRow("not JSON") << "<html>proxy</html>" << "http://p: /api/v1/query: the answer is not JSON";
+    QTest::newRow("no status") << R"({"data":{}})" << "status: missing (not a Prometheus API answer)";
+    QTest::newRow("value not a number") << R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"abc"]}]}})"
+                                        << "data.result[0].value[1]: not a number: \"abc\"";
+    QTest::newRow("value not a pair") << R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1]}]}})"
+                                      << "data.result[0].value: expected [time, \"value\"]";
+    QTest::newRow("label not a string") << R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{"a":1},"value":[1,"1"]}]}})"
+                                        << "data.result[0].metric.a: expected a string";
+    QTest::newRow("matrix without values") << R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{}}]}})"
+                                           << "data.result[0].values: missing";
+    QTest::newRow("string result") << R"({"status":"success","data":{"resultType":"string","result":[1,"x"]}})"
+                                   << "data.resultType: \"string\" is not a vector, matrix or scalar";
+}
+
+void TstPrometheus::refuses()
+{
+    QFETCH(QString, body);
+    QFETCH(QString, message);
+    try {
+        (void)parsePrometheusResponse(body.toStdString(), "http://p", "/api/v1/query");
+        QFAIL("accepted");
+    } catch (const PrometheusError& e) {
+        QVERIFY2(QString::fromStdString(e.what()).contains(message), e.what());
+    }
+}
+
+void TstPrometheus::realServer()
+{
+    // An hour of history, a sample a minute, ending a minute ago: GPU 0 of n1 busy (97%) and
+    // GPU 1 idle (0%), by dcgm-exporter's field names; a cAdvisor working set per container,
+    // with the pod-level row (container="") that usage must leave out.
+    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    const qint64 last = now - 60;
+    QByteArray om = "# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n";
+    for (int gpu = 0; gpu < 2; ++gpu)
+        for (int i = 59; i >= 0; --i)
+            om += QStringLiteral("DCGM_FI_DEV_GPU_UTIL{gpu=\"%1\",Hostname=\"n1\",exported_namespace=\"ml\",exported_pod=\"train-%1\"} %2 %3\n")
+                      .arg(gpu)
+                      .arg(gpu == 0 ? 97 : 0)
+                      .arg(last - i * 60)
+                      .toUtf8();
+    om += "# TYPE container_memory_working_set_bytes gauge\n";
+    for (int i = 59; i >= 0; --i) {
+        om += QStringLiteral("container_memory_working_set_bytes{namespace=\"ml\",pod=\"train-0\",container=\"main\",node=\"n1\"} %1 %2\n")
+                  .arg(1073741824 + i)
+                  .arg(last - i * 60)
+                  .toUtf8();
+        om += QStringLiteral("container_memory_working_set_bytes{namespace=\"ml\",pod=\"train-0\",container=\"\",node=\"n1\"} 9 %1\n")
+                  .arg(last - i * 60)
+                  .toUtf8();
+    }
+    om += "# EOF\n";
+    PrometheusServer server(om);
+    QVERIFY2(!server.url().isEmpty(), qPrintable(server.error()));
+
+    PrometheusClient client(at(server.url().toStdString()));
+    // Instant, at the last sample (an instant query looks back 5 minutes only).
+    const PromResult util = client.instantQuery("DCGM_FI_DEV_GPU_UTIL", static_cast<double>(last));
+    QCOMPARE(util.resultType, std::string("vector"));
+    QCOMPARE(util.series.size(), std::size_t(2));
+    for (const PromSeries& s : util.series) {
+        QCOMPARE(s.label("Hostname"), std::string_view("n1"));
+        QCOMPARE(s.points.at(0).time, static_cast<double>(last));
+        QCOMPARE(s.points[0].value, s.label("gpu") == "0" ? 97.0 : 0.0);
+    }
+    // Two hours after the history, the same instant query finds nothing.
+    QVERIFY(client.instantQuery("DCGM_FI_DEV_GPU_UTIL", static_cast<double>(now + 7200)).series.empty());
+    // The idle rule's question: the highest utilization over the hour, per GPU.
+    const PromResult peak = client.instantQuery("max_over_time(DCGM_FI_DEV_GPU_UTIL[1h])", static_cast<double>(last));
+    QCOMPARE(peak.series.size(), std::size_t(2));
+    // PromQL with characters a URL must encode ({, ", =, !, spaces).
+    const PromResult memory
+        = client.instantQuery(R"(sum by (namespace, pod) (container_memory_working_set_bytes{container!=""}))", static_cast<double>(last));
+    QCOMPARE(memory.series.size(), std::size_t(1));
+    QCOMPARE(memory.series[0].label("pod"), std::string_view("train-0"));
+    QCOMPARE(memory.series[0].points.at(0).value, 1073741824.0);
+    // Range: 10 minutes at a 1-minute step: 11 points per GPU, in time order.
+    const PromResult range
+        = client.rangeQuery("DCGM_FI_DEV_GPU_UTIL{gpu=\"1\"}", static_cast<double>(last - 600), static_cast<double>(last), 60);
+    QCOMPARE(range.resultType, std::string("matrix"));
+    QCOMPARE(range.series.size(), std::size_t(1));
+    QCOMPARE(range.series[0].points.size(), std::size_t(11));
+    QVERIFY(range.series[0].points.front().time < range.series[0].points.back().time);
+    // A bad query: the server's 400 with its error type and message.
+    try {
+        (void)client.instantQuery("sum(", static_cast<double>(last));
+        QFAIL("a bad query was accepted");
+    } catch (const PrometheusError& e) {
+        QCOMPARE(e.status(), 400u);
+        QVERIFY2(QString::fromStdString(e.what()).contains(QLatin1String("/api/v1/query: HTTP 400: bad_data:")), e.what());
+    }
+    try {
+        (void)client.rangeQuery("up", 10, 5, 60);
+        QFAIL("an empty range was accepted");
+    } catch (const PrometheusError& e) {
+        QVERIFY2(QString::fromStdString(e.what()).contains(QLatin1String("end >= start")), e.what());
+    }
+}
+
+void TstPrometheus::unreachable()
+{
+    try {
+        PrometheusClient client(at("http://127.0.0.1:1"));
+        (void)client.instantQuery("up", 0);
+        QFAIL("no error from a closed port");
+    } catch (const PrometheusError& e) {
+        QCOMPARE(e.status(), 0u);
+        QVERIFY2(QString::fromStdString(e.what()).startsWith(QLatin1String("http://127.0.0.1:1: /api/v1/query: ")), e.what());
+    }
+    try {
+        PrometheusClient client(at("ftp://x"));
+        QFAIL("an ftp URL was accepted");
+    } catch (const PrometheusError& e) {
+        QVERIFY2(QString::fromStdString(e.what()).contains(QLatin1String("not an http:// or https:// URL")), e.what());
+    }
+}
+
+QTEST_GUILESS_MAIN(TstPrometheus)
+#include "tst_prometheus.moc"
