@@ -5,6 +5,8 @@
 // at explicit times, and a bad query's error.
 
 #include "importers/prometheus/prometheusclient.h"
+#include "importers/prometheus/usagequery.h"
+#include "model/metrics/usagemetrics.h"
 #include "prometheusserver.h"
 
 #include <QDateTime>
@@ -21,6 +23,40 @@ PrometheusSettings at(const std::string& url)
     s.baseUrl = url;
     return s;
 }
+
+using fleet::model::CoreResource;
+
+void addNode(fleet::model::ClusterStore& s, const std::string& name, int gpus)
+{
+    fleet::model::NodeRecord r;
+    r.name = name;
+    r.allocatable.setCore(CoreResource::Cpu, 8000);
+    r.allocatable.setCore(CoreResource::Memory, 32LL << 30);
+    r.allocatable.setCore(CoreResource::Pods, 110);
+    r.allocatable.setCore(CoreResource::Gpu, gpus * 1000);
+    r.capacity = r.allocatable;
+    r.ready = fleet::model::Readiness::True;
+    r.gpuCount = gpus;
+    s.addNode(r);
+}
+
+void addPod(fleet::model::ClusterStore& s, const std::string& node, const std::string& name, int gpus)
+{
+    fleet::model::PodRecord p;
+    p.namespaceName = "ml";
+    p.name = name;
+    p.nodeName = node;
+    p.phase = fleet::model::PodPhase::Running;
+    p.request.setCore(CoreResource::Cpu, 1000);
+    p.request.setCore(CoreResource::Memory, 1LL << 30);
+    p.request.setCore(CoreResource::Gpu, gpus * 1000);
+    s.addPod(p);
+}
+
+QByteArray sample(const QString& series, double value, qint64 t)
+{
+    return QStringLiteral("%1 %2 %3\n").arg(series).arg(value, 0, 'g', 12).arg(t).toUtf8();
+}
 } // namespace
 
 class TstPrometheus : public QObject {
@@ -31,6 +67,7 @@ private slots:
     void refuses();
     void realServer();
     void unreachable();
+    void usageAndIdleGpus();
 };
 
 void TstPrometheus::parses()
@@ -182,6 +219,81 @@ void TstPrometheus::unreachable()
     } catch (const PrometheusError& e) {
         QVERIFY2(QString::fromStdString(e.what()).contains(QLatin1String("not an http:// or https:// URL")), e.what());
     }
+}
+
+// Usage of a small cluster from a real server: cAdvisor cpu (a counter: 2 cores) and memory
+// (the pod-level container="" row left out), dcgm-exporter utilization per GPU with the pods
+// holding them, and the idle rule: below 5% at every sample of the whole hour.
+void TstPrometheus::usageAndIdleGpus()
+{
+    fleet::model::ClusterStore store;
+    addNode(store, "n1", 4);
+    addNode(store, "n2", 1);
+    addNode(store, "cpu", 0);
+    addPod(store, "n1", "train-0", 1);
+    addPod(store, "n1", "train-1", 1);
+    addPod(store, "n2", "infer-0", 1);
+    store.finalize();
+
+    const qint64 last = QDateTime::currentSecsSinceEpoch() - 60;
+    QByteArray om = "# TYPE container_cpu_usage_seconds counter\n";
+    for (int i = 60; i >= 0; --i)
+        om += sample(QStringLiteral("container_cpu_usage_seconds_total{namespace=\"ml\",pod=\"train-0\",container=\"main\",node=\"n1\"}"),
+            2.0 * (3600 - i * 60), last - i * 60);
+    om += "# TYPE container_memory_working_set_bytes gauge\n";
+    for (int i = 60; i >= 0; --i) {
+        om += sample(QStringLiteral("container_memory_working_set_bytes{namespace=\"ml\",pod=\"train-0\",container=\"main\",node=\"n1\"}"),
+            1073741824.0, last - i * 60);
+        om += sample(QStringLiteral("container_memory_working_set_bytes{namespace=\"ml\",pod=\"train-0\",container=\"\",node=\"n1\"}"),
+            5e9, last - i * 60);
+    }
+    om += "# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n";
+    const QString gpu = QStringLiteral("DCGM_FI_DEV_GPU_UTIL{gpu=\"%1\",Hostname=\"%2\"%3}");
+    const QString held = QStringLiteral(",exported_namespace=\"ml\",exported_pod=\"%1\"");
+    for (int i = 60; i >= 0; --i) {
+        const qint64 t = last - i * 60;
+        om += sample(gpu.arg(0).arg(QStringLiteral("n1")).arg(held.arg(QStringLiteral("train-0"))), 97, t); // busy
+        om += sample(gpu.arg(1).arg(QStringLiteral("n1")).arg(held.arg(QStringLiteral("train-1"))), i % 4, t); // idle: 0-3%
+        om += sample(gpu.arg(2).arg(QStringLiteral("n1")).arg(QString()), 0, t); // no pod: free, not "allocated but idle"
+        if (i <= 30) // held for the last half hour only: not idle for the window
+            om += sample(gpu.arg(0).arg(QStringLiteral("n2")).arg(held.arg(QStringLiteral("infer-0"))), 0, t);
+        om += sample(gpu.arg(0).arg(QStringLiteral("gone-node")).arg(QString()), 50, t);
+    }
+    om += "# EOF\n";
+    PrometheusServer server(om);
+    QVERIFY2(!server.url().isEmpty(), qPrintable(server.error()));
+    PrometheusClient client(at(server.url().toStdString()));
+    std::vector<std::string> warnings;
+    const fleet::model::ClusterUsage u = queryClusterUsage(client, store, UsageQueries {}, static_cast<double>(last), &warnings);
+
+    const auto n1 = store.findNode("n1"), n2 = store.findNode("n2"), cpu = store.findNode("cpu");
+    QVERIFY2(std::abs(u.cpuUsedMilli[n1.index()] - 2000) < 1, qPrintable(QString::number(u.cpuUsedMilli[n1.index()])));
+    QCOMPARE(u.memoryUsedBytes[n1.index()], 1073741824.0);
+    QVERIFY(std::isnan(u.cpuUsedMilli[n2.index()])); // no cAdvisor series: unknown, not 0
+    QCOMPARE(u.gpusMeasured[n1.index()], 3);
+    QVERIFY(std::abs(u.gpuUtilization[n1.index()] - (0.97 + 0.0 + 0.0) / 3) < 0.011); // the idle GPU's last sample is 0-3%
+    QCOMPARE(u.idleAllocatedGpus[n1.index()], 1);
+    QCOMPARE(u.idleAllocatedGpus[n2.index()], 0);
+    QCOMPARE(u.idleAllocatedGpus[cpu.index()], -1);
+    QCOMPARE(u.allocatedGpusMeasured, std::int64_t(2)); // train-0 and train-1; infer-0 not for the whole window
+    QCOMPARE(u.idleGpus.size(), std::size_t(1));
+    QCOMPARE(store.podName(u.idleGpus[0].pod), std::string_view("train-1"));
+    QCOMPARE(u.idleGpus[0].device, 1);
+    QVERIFY(u.idleGpus[0].peakUtilization < 0.05 && u.idleGpus[0].peakUtilization >= 0.02);
+    QCOMPARE(fleet::model::idleGpuSentence(u), std::string("1 of 2 allocated GPUs idle for 1 h (below 5%)"));
+    QCOMPARE(warnings.size(), std::size_t(1));
+    QVERIFY2(QString::fromStdString(warnings[0]).contains(QLatin1String("\"gone-node\"")), warnings[0].c_str());
+
+    // The usage metrics over it: shares of allocatable, unknown as not applicable.
+    const auto shared = std::make_shared<const fleet::model::ClusterUsage>(u);
+    const fleet::model::MetricContext context(store);
+    const auto cpuUsed = fleet::model::makeUsageMetric(shared, fleet::model::UsageMetricKind::CpuUsed);
+    QVERIFY(std::abs(cpuUsed->value(context, n1) - 0.25) < 1e-3);
+    QVERIFY(std::isnan(cpuUsed->value(context, n2)));
+    const auto idle = fleet::model::makeUsageMetric(shared, fleet::model::UsageMetricKind::GpuIdle);
+    QCOMPARE(idle->value(context, n1), 1.0);
+    QVERIFY(std::isnan(idle->value(context, cpu)));
+    QCOMPARE(idle->notApplicableReason(), std::string("no usage data"));
 }
 
 QTEST_GUILESS_MAIN(TstPrometheus)

@@ -1,0 +1,52 @@
+#pragma once
+// Usage of a loaded cluster from Prometheus (issue 8, "Usage and idle GPUs"): cpu and memory
+// from cAdvisor, GPU utilization from NVIDIA's dcgm-exporter, and the allocated-but-idle GPUs,
+// into a model::ClusterUsage for the store.
+//
+// Sources of the rules:
+//  - cAdvisor (kubelet /metrics/cadvisor): container_cpu_usage_seconds_total (a counter: its
+//    rate over 5 m is cores) and container_memory_working_set_bytes; rows with container=""
+//    are the pod's cgroup (a sum of its containers) and are left out, else every pod would
+//    count twice.
+//  - dcgm-exporter (github.com/NVIDIA/dcgm-exporter, default-counters.csv):
+//    DCGM_FI_PROF_GR_ENGINE_ACTIVE, a 0-1 ratio, one series per GPU or per MIG instance
+//    (GPU_I_ID); when it has no series, DCGM_FI_DEV_GPU_UTIL, 0-100, per GPU (none for MIG).
+//    The node is the series' `Hostname` (the exporter pod's name unless the exporter sets it
+//    to the node's: configurable); the pod holding the device is exported_namespace /
+//    exported_pod, or namespace / pod, whichever the scrape produced (honorLabels).
+//  - Idle: a device a pod holds whose utilization stayed below the threshold at every sample of
+//    the window (range query, one sample a step) and whose samples cover the whole window (so
+//    the pod has run at least that long: the store has no pod start times).
+//
+// Thread: blocking (never on the GUI thread).
+
+#include "importers/prometheus/prometheusclient.h"
+#include "model/clusterstore.h"
+#include "model/usage.h"
+
+#include <string>
+#include <vector>
+
+namespace fleet::importers::prometheus {
+
+/// The PromQL of each figure and the idle rule's parameters (defaults as above).
+struct UsageQueries {
+    std::string cpu = R"(sum by (node) (rate(container_cpu_usage_seconds_total{container!=""}[5m])))";
+    std::string memory = R"(sum by (node) (container_memory_working_set_bytes{container!=""}))";
+    std::string cadvisorNodeLabel = "node";
+    std::string gpuRatio = "DCGM_FI_PROF_GR_ENGINE_ACTIVE";
+    std::string gpuPercent = "DCGM_FI_DEV_GPU_UTIL";
+    std::string gpuNodeLabel = "Hostname";
+    double windowSeconds = 3600;
+    double idleThreshold = 0.05;
+    double stepSeconds = 60;
+};
+
+/// Queries `client` at `time` (seconds since the epoch) and fills usage for `store`'s nodes
+/// and pods. Series naming a node or pod the store lacks are counted in `warnings`
+/// ("12 dcgm-exporter series name nodes that are not in the cluster, e.g. \"ip-...\""), never
+/// guessed. Throws PrometheusError when a query fails (the server's message).
+[[nodiscard]] model::ClusterUsage queryClusterUsage(PrometheusClient& client, const model::ClusterStore& store,
+    const UsageQueries& queries, double time, std::vector<std::string>* warnings = nullptr);
+
+} // namespace fleet::importers::prometheus
