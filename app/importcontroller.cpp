@@ -101,7 +101,7 @@ template <class Load> void ImportController::start(const QString& label, Load lo
     });
 
     // The worker owns a copy of `job` (progress and cancel flag) and works only on its own data.
-    watcher->setFuture(QtConcurrent::run([job, load, label]() -> Outcome {
+    watcher->setFuture(QtConcurrent::run([job, load, label, usage = m_usage]() -> Outcome {
         Outcome out;
         QElapsedTimer clock;
         clock.start();
@@ -111,6 +111,8 @@ template <class Load> void ImportController::start(const QString& label, Load lo
                 out.cancelled = true;
                 return out;
             }
+            if (usage)
+                loaded.usage = importers::prometheus::loadClusterUsage(*usage, *loaded.store, loaded.report);
             auto result = std::make_shared<ImportedCluster>();
             const qint64 loadedAt = clock.elapsed();
             result->totals = computeTotals(*loaded.store, loaded.report);
@@ -118,6 +120,7 @@ template <class Load> void ImportController::start(const QString& label, Load lo
             result->store = std::move(loaded.store);
             result->topology = std::move(loaded.topology);
             result->report = std::move(loaded.report);
+            result->usage = std::move(loaded.usage);
             result->sourceLabel = loaded.sourceLabel.empty() ? label : QString::fromStdString(loaded.sourceLabel);
             result->loadMs = clock.elapsed();
             out.cluster = std::move(result);

@@ -5,6 +5,7 @@
 
 #include "importers/clusterloader.h"
 #include "importers/importreport.h"
+#include "importers/prometheus/usagequery.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -14,6 +15,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 class QTimer;
 
@@ -49,6 +51,8 @@ struct ImportedCluster {
     std::shared_ptr<const model::Topology> topology;
     importers::ImportReport report;
     QString sourceLabel;
+    /// What nodes and pods use, where the source has it (the simulated cluster); else null.
+    std::shared_ptr<const model::ClusterUsage> usage;
     ClusterTotals totals;
     qint64 loadMs = 0; // wall time on the worker: import/generate, finalize, topology, totals
     qint64 totalsMs = 0; // of which computeTotals()
@@ -74,6 +78,10 @@ public:
     /// Lists a live cluster once (importers::loadLiveCluster) with kubeconfig as kubectl reads it:
     /// `kubeconfig` (empty: KUBECONFIG or ~/.kube/config) and `context` (empty: current-context).
     void startLive(const QString& kubeconfig, const QString& context);
+    /// Where the usage of every cluster imported from now on comes from (a Prometheus, queried
+    /// on the worker after the import; a failure is a warning of the import); nullopt: none
+    /// beyond what the source has (the simulated cluster's).
+    void setUsageSource(std::optional<importers::prometheus::UsageSource> usage) { m_usage = std::move(usage); }
     /// Cancels the running job, if any (its result is dropped; importCancelled() follows).
     void cancel();
 
@@ -101,6 +109,7 @@ private:
     void pollProgress();
 
     std::uint64_t m_generation = 0;
+    std::optional<importers::prometheus::UsageSource> m_usage;
     std::shared_ptr<Job> m_job; // the current job; null when idle
     QTimer* m_progressTimer = nullptr;
 };

@@ -252,6 +252,7 @@ void MainWindow::createMenus()
     setMetric(m_map->metric());
 
     createPlanMenus(nullptr, metric);
+    createUsageMenu(metric);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* reset = view->addAction(tr("&Reset Zoom"), this, [this] { m_map->resetView(); });
@@ -336,7 +337,7 @@ void MainWindow::setMetric(views::MapMetric metric)
 bool MainWindow::setMetric(const QString& id)
 {
     const bool planMetric = !model::planMetricBaseId(id.toStdString()).empty();
-    if (!planMetric && !model::MetricRegistry::builtin().find(id.toStdString()))
+    if (!planMetric && !usageMetricFor(id) && !model::MetricRegistry::builtin().find(id.toStdString()))
         return false;
     m_metricId = id;
     applyMetric();
@@ -350,6 +351,8 @@ bool MainWindow::setMetric(const QString& id)
 void MainWindow::applyMetric()
 {
     std::shared_ptr<const model::Metric> metric = m_plan ? m_plan->planMetricFor(m_metricId) : nullptr;
+    if (!metric)
+        metric = usageMetricFor(m_metricId);
     if (!metric) {
         // A plan metric without a plan engine shows its base metric.
         const std::string base(model::planMetricBaseId(m_metricId.toStdString()));
@@ -477,6 +480,7 @@ void MainWindow::openLive(const QString& kubeconfig, const QString& context)
 
 void MainWindow::openSource(const ClusterSource& source)
 {
+    m_imports->setUsageSource(source.usage);
     if (source.live)
         openLive(source.kubeconfig, source.context);
     else if (source.simulate)
@@ -588,6 +592,7 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
     clock.start();
     m_map->setCluster(m_cluster->store, m_cluster->topology);
     m_lastSetClusterMs = clock.elapsed();
+    updateUsageMenu(); // a usage metric over this cluster's usage, or GPU requested when it has none
     m_explore->setCluster(m_cluster->store, m_cluster->topology);
 
     m_totalsLabel->setVariants(clusterTotalsVariants(m_cluster->totals));

@@ -145,6 +145,12 @@ private:
     /// Colours the map by m_metricId, through its plan-aware version while a plan exists.
     void applyMetric();
     void createPlanMenus(QMenu* file, QMenu* metric);
+    /// The Metric menu's usage section (mainwindow_usage.cpp): cpu, memory and GPU used,
+    /// allocated-but-idle GPUs; enabled when the shown cluster has usage (updateUsageMenu()).
+    void createUsageMenu(QMenu* metric);
+    void updateUsageMenu();
+    /// The usage metric `id` over the shown cluster's usage; null for other ids or no usage.
+    [[nodiscard]] std::shared_ptr<const model::Metric> usageMetricFor(const QString& id) const;
     void savePlan();
     void exportPlan(bool kubectlScript);
     /// After a dialog closed: activates the window again and gives the map the keyboard
@@ -171,6 +177,7 @@ private:
     StatusField* m_planStatus = nullptr;
     QTimer* m_planMessageTimer = nullptr;
     QList<QAction*> m_planFileActions;
+    QList<QAction*> m_usageActions;
     std::shared_ptr<const ImportedCluster> m_cluster;
     QString m_pendingLabel;
     QString m_errorMessage; // plain text of the error banner

@@ -3,6 +3,7 @@
 #include "importers/kube/kubeapiclient.h"
 #include "importers/kube/kubejson.h"
 #include "importers/kube/kubelist.h"
+#include "importers/simulated/simulatedusage.h"
 #include "importers/traces/alibabacsv.h"
 
 #include <algorithm>
@@ -182,6 +183,7 @@ LoadedCluster loadSimulatedCluster(const SimulationSpec& spec, ImportProgress* p
     generateSimulatedCluster(spec, *result.store, result.report, progress);
     result.sourceLabel = "simulated " + std::to_string(spec.nodeCount) + " nodes, seed " + std::to_string(spec.seed);
     finish(result, topologySpec, result.sourceLabel);
+    result.usage = std::make_shared<const model::ClusterUsage>(simulatedUsage(*result.store, spec.seed, 0.0));
     return result;
 }
 

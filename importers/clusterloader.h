@@ -6,6 +6,7 @@
 #include "importers/simulated/simulatedcluster.h"
 #include "model/clusterstore.h"
 #include "model/topology.h"
+#include "model/usage.h"
 
 #include <memory>
 #include <string>
@@ -20,6 +21,10 @@ struct LoadedCluster {
     ImportReport report;
     /// Short description of the source for titles ("nodes.json + pods.json", "simulated 100000 nodes, seed 1").
     std::string sourceLabel;
+    /// What nodes and pods use (model/usage.h), where the source has it: the simulated
+    /// cluster's own (simulatedusage.h); null for files and live lists (usage comes from a
+    /// separate source, e.g. Prometheus).
+    std::shared_ptr<const model::ClusterUsage> usage;
 };
 
 /// The formats loadClusterFiles() recognises.

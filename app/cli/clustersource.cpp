@@ -4,6 +4,8 @@
 #include "importers/kube/kubeconfig.h"
 
 #include <QCommandLineParser>
+#include <QDateTime>
+#include <QFile>
 
 namespace fleet::app {
 
@@ -22,10 +24,70 @@ void addClusterSourceOptions(QCommandLineParser& parser, bool simulateByDefault)
         QStringLiteral("FILE")));
     parser.addOption(QCommandLineOption(QStringLiteral("context"),
         QStringLiteral("The kubeconfig context of the live cluster (default: its current-context)."), QStringLiteral("NAME")));
+    parser.addOption(QCommandLineOption(QStringLiteral("prometheus"),
+        QStringLiteral("Read what nodes and pods use (cAdvisor cpu and memory, dcgm-exporter GPU utilization, allocated but idle "
+                       "GPUs) from this Prometheus, http(s)://HOST[:PORT][/PREFIX]."),
+        QStringLiteral("URL")));
+    parser.addOption(QCommandLineOption(QStringLiteral("prometheus-token-file"),
+        QStringLiteral("A file holding the bearer token for --prometheus."), QStringLiteral("FILE")));
+    parser.addOption(QCommandLineOption(QStringLiteral("prometheus-ca"),
+        QStringLiteral("A PEM file of the CA that signed --prometheus's certificate (default: the system's)."), QStringLiteral("FILE")));
+    parser.addOption(QCommandLineOption(QStringLiteral("usage-time"),
+        QStringLiteral("When the usage is for: seconds since the epoch or an ISO 8601 time (default: now). An instant query looks "
+                       "back 5 minutes only: for a snapshot, give the time it was taken."),
+        QStringLiteral("TIME")));
     parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("kubectl JSON (List, NodeList, PodList) or Alibaba GPU trace CSV files, imported as one cluster."),
         simulateByDefault ? QStringLiteral("[FILE...]") : QStringLiteral("FILE..."));
 }
+
+namespace {
+
+bool readUsageSource(const QCommandLineParser& parser, ClusterSource& source, QString& error)
+{
+    for (const char* option : { "prometheus-token-file", "prometheus-ca", "usage-time" })
+        if (parser.isSet(QLatin1String(option)) && !parser.isSet(QStringLiteral("prometheus"))) {
+            error = QStringLiteral("--%1 needs --prometheus URL").arg(QLatin1String(option));
+            return false;
+        }
+    if (!parser.isSet(QStringLiteral("prometheus")))
+        return true;
+    importers::prometheus::UsageSource usage;
+    usage.server.baseUrl = parser.value(QStringLiteral("prometheus")).toStdString();
+    if (!usage.server.baseUrl.starts_with("http://") && !usage.server.baseUrl.starts_with("https://")) {
+        error = QStringLiteral("--prometheus: expected an http:// or https:// URL, got \"%1\"").arg(parser.value(QStringLiteral("prometheus")));
+        return false;
+    }
+    if (parser.isSet(QStringLiteral("prometheus-token-file"))) {
+        QFile f(parser.value(QStringLiteral("prometheus-token-file")));
+        if (!f.open(QIODevice::ReadOnly)) {
+            error = QStringLiteral("--prometheus-token-file: cannot read %1: %2").arg(f.fileName(), f.errorString());
+            return false;
+        }
+        usage.server.bearerToken = f.readAll().trimmed().toStdString();
+    }
+    usage.server.certificateAuthority = parser.value(QStringLiteral("prometheus-ca")).toStdString();
+    if (parser.isSet(QStringLiteral("usage-time"))) {
+        const QString text = parser.value(QStringLiteral("usage-time"));
+        bool ok = false;
+        const double seconds = text.toDouble(&ok);
+        if (ok && seconds > 0) {
+            usage.time = seconds;
+        } else {
+            const QDateTime t = QDateTime::fromString(text, Qt::ISODateWithMs);
+            if (!t.isValid()) {
+                error = QStringLiteral("--usage-time: expected seconds since the epoch or an ISO 8601 time (2026-12-01T10:00:00Z), "
+                                       "got \"%1\"").arg(text);
+                return false;
+            }
+            usage.time = static_cast<double>(t.toMSecsSinceEpoch()) / 1000.0;
+        }
+    }
+    source.usage = std::move(usage);
+    return true;
+}
+
+} // namespace
 
 bool readClusterSource(const QCommandLineParser& parser, bool simulateByDefault, ClusterSource& source, QString& error)
 {
@@ -37,6 +99,8 @@ bool readClusterSource(const QCommandLineParser& parser, bool simulateByDefault,
         return false;
     }
     source.seed = seed;
+    if (!readUsageSource(parser, source, error))
+        return false;
     if (parser.isSet(QStringLiteral("kubeconfig")) || parser.isSet(QStringLiteral("context"))) {
         if (parser.isSet(QStringLiteral("simulate")) || !source.files.isEmpty() || parser.isSet(QStringLiteral("seed"))) {
             error = QStringLiteral("--kubeconfig and --context read a live cluster: they cannot be combined with files, --simulate or --seed");
@@ -82,6 +146,14 @@ bool readClusterSource(const QCommandLineParser& parser, bool simulateByDefault,
 }
 
 importers::LoadedCluster loadClusterSource(const ClusterSource& source)
+{
+    importers::LoadedCluster loaded = loadClusterOnly(source);
+    if (source.usage)
+        loaded.usage = importers::prometheus::loadClusterUsage(*source.usage, *loaded.store, loaded.report);
+    return loaded;
+}
+
+importers::LoadedCluster loadClusterOnly(const ClusterSource& source)
 {
     if (source.live) {
         const auto config = importers::kube::loadKubeconfig(

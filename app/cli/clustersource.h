@@ -2,12 +2,14 @@
 // The "which cluster" part of the command line, shared by the GUI and the subcommands.
 
 #include "importers/clusterloader.h"
+#include "importers/prometheus/usagequery.h"
 
 #include <QCommandLineOption>
 #include <QString>
 #include <QStringList>
 
 #include <cstdint>
+#include <optional>
 
 class QCommandLineParser;
 
@@ -23,18 +25,28 @@ struct ClusterSource {
     bool live = false;
     QString kubeconfig; ///< --kubeconfig (empty: KUBECONFIG or ~/.kube/config, as kubectl)
     QString context;    ///< --context (empty: the current-context)
+    /// --prometheus URL [--prometheus-token-file FILE] [--prometheus-ca FILE] [--usage-time T]:
+    /// the usage of the loaded cluster from Prometheus (importers/prometheus/usagequery.h);
+    /// for the simulated cluster it replaces the simulated usage. Unset: none (files, live)
+    /// or the simulated usage.
+    std::optional<importers::prometheus::UsageSource> usage;
 };
 
-/// Adds --simulate NODES, --seed N, --kubeconfig FILE and --context NAME to `parser`, and the
-/// FILE... positional argument.
+/// Adds --simulate NODES, --seed N, --kubeconfig FILE, --context NAME, the usage options
+/// (--prometheus URL, --prometheus-token-file FILE, --prometheus-ca FILE, --usage-time T) to
+/// `parser`, and the FILE... positional argument.
 /// `simulateByDefault` must be what readClusterSource() is given: the help of --simulate says
 /// that 100000 nodes are simulated when no FILE is given only where that is true.
 void addClusterSourceOptions(QCommandLineParser& parser, bool simulateByDefault);
 
 /// Imports the cluster a command line names (files, --simulate, or a live cluster's one LIST
-/// with the kubeconfig's credentials). Throws what the importers throw (ImportError names the
+/// with the kubeconfig's credentials), then its usage when source.usage is set (a Prometheus
+/// that fails is a warning in the report, not a failed import). Throws what the importers throw (ImportError names the
 /// file and place; kube::KubeconfigError, kube::KubeApiError). Thread: any (it blocks).
 [[nodiscard]] importers::LoadedCluster loadClusterSource(const ClusterSource& source);
+
+/// loadClusterSource() without the usage. Thread: any (it blocks).
+[[nodiscard]] importers::LoadedCluster loadClusterOnly(const ClusterSource& source);
 
 /// A label for messages: the files, the simulation, or "kubeconfig context NAME".
 [[nodiscard]] QString clusterSourceLabel(const ClusterSource& source);

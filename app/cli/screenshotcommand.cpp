@@ -9,6 +9,7 @@
 #include "app/surfaceformat.h"
 #include "app/xvfb/privatexserver.h"
 #include "model/metrics/metricregistry.h"
+#include "model/metrics/usagemetrics.h"
 
 #include "model/domainpath.h"
 #include "model/labelselector.h"
@@ -33,6 +34,15 @@
 
 namespace fleet::app {
 namespace {
+
+// ", cpu-used, ..." for --metric's help and error: the usage metrics, where the cluster has usage.
+QString usageIds()
+{
+    QString ids;
+    for (const model::UsageMetricKind k : model::kUsageMetricKinds)
+        ids += QStringLiteral(", ") + QString::fromLatin1(model::usageMetricId(k));
+    return ids + QStringLiteral(" (usage, where the cluster has it)");
+}
 
 constexpr int kTimeoutMs = 300'000; // import plus first frame; a 100k-node simulation takes seconds
 constexpr int kMaximumSize = 8192; // pixels, either side: the largest Xvfb screen we ask for
@@ -101,7 +111,7 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
         QStringLiteral("WxH"), QStringLiteral("1280x860")));
     parser.addOption(QCommandLineOption(QStringLiteral("metric"),
         QStringLiteral("Colour by a metric: %1 (default gpu).")
-            .arg(QString::fromStdString(model::MetricRegistry::builtin().validIds())),
+            .arg(QString::fromStdString(model::MetricRegistry::builtin().validIds()) + usageIds()),
         QStringLiteral("NAME"), QStringLiteral("gpu")));
     parser.addOption(QCommandLineOption(QStringLiteral("prices"),
         QStringLiteral("A CSV of node prices (region,instance_type,capacity_type,usd_per_hour) whose rows replace the "
@@ -160,9 +170,11 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
                         .arg(sizeText),
             2);
     options.metric = parser.value(QStringLiteral("metric"));
-    if (!model::MetricRegistry::builtin().find(options.metric.toStdString()))
+    model::UsageMetricKind usageKind;
+    if (!model::MetricRegistry::builtin().find(options.metric.toStdString())
+        && !model::usageMetricKind(options.metric.toStdString(), usageKind))
         return fail(QStringLiteral("--metric: expected one of %1, got \"%2\"")
-                        .arg(QString::fromStdString(model::MetricRegistry::builtin().validIds()), options.metric),
+                        .arg(QString::fromStdString(model::MetricRegistry::builtin().validIds()) + usageIds(), options.metric),
             2);
     options.pricesFile = parser.value(QStringLiteral("prices"));
     options.mapOnly = parser.isSet(QStringLiteral("map-only"));
@@ -271,6 +283,11 @@ int render(const ScreenshotOptions& options)
         return fail(importError, 1);
     if (!window.cluster())
         return fail(QStringLiteral("the import was cancelled"), 1);
+    // A usage metric exists once a cluster with usage is shown.
+    if (model::UsageMetricKind kind; model::usageMetricKind(options.metric.toStdString(), kind) && !window.setMetric(options.metric))
+        return fail(QStringLiteral("--metric %1: %2 has no usage data (the simulated cluster has its own)")
+                        .arg(options.metric, window.cluster()->sourceLabel),
+            1);
 
     // The first frame of the cluster on screen (setCluster() asked for it).
     if (!waitFor(rendered, 60'000))

@@ -7,6 +7,7 @@
 
 #include "importers/clusterloader.h"
 #include "importers/export/summaryjson.h"
+#include "model/metrics/usagemetrics.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -82,8 +83,11 @@ int runSummary(const QStringList& arguments)
         const importers::LoadedCluster loaded = loadClusterSource(source);
         if (format == QLatin1String("json"))
             importers::writeSummaryJson(*loaded.store, loaded.report, std::cout, parts);
-        else
+        else {
             importers::writeSummaryText(*loaded.store, loaded.report, std::cout);
+            if (loaded.usage)
+                std::cout << "\nusage (" << loaded.usage->source << "): " << model::idleGpuSentence(*loaded.usage) << "\n";
+        }
         std::cout.flush();
         if (!std::cout) {
             std::fprintf(stderr, "fleetscope summary: cannot write to standard output\n");

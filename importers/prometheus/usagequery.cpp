@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <map>
 #include <optional>
@@ -155,6 +156,24 @@ model::ClusterUsage queryClusterUsage(PrometheusClient& client, const model::Clu
     gpuNodes.report(warnings, "GPU series (" + promql + ") name nodes by " + q.gpuNodeLabel + " that are not in the cluster");
     gpuPods.report(warnings, "GPU series name pods that are not in the cluster");
     return u;
+}
+
+std::shared_ptr<const model::ClusterUsage> loadClusterUsage(const UsageSource& source, const model::ClusterStore& store, ImportReport& report)
+{
+    const double time = source.time > 0
+        ? source.time
+        : std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    try {
+        PrometheusClient client(source.server);
+        std::vector<std::string> warnings;
+        auto usage = std::make_shared<const model::ClusterUsage>(queryClusterUsage(client, store, source.queries, time, &warnings));
+        for (std::string& w : warnings)
+            report.warn("usage: " + w);
+        return usage;
+    } catch (const PrometheusError& e) {
+        report.warn(std::string("usage: ") + e.what() + "; the usage metrics have no data");
+        return nullptr;
+    }
 }
 
 } // namespace fleet::importers::prometheus

@@ -24,6 +24,7 @@
 #include "model/clusterstore.h"
 #include "model/usage.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -48,5 +49,19 @@ struct UsageQueries {
 /// guessed. Throws PrometheusError when a query fails (the server's message).
 [[nodiscard]] model::ClusterUsage queryClusterUsage(PrometheusClient& client, const model::ClusterStore& store,
     const UsageQueries& queries, double time, std::vector<std::string>* warnings = nullptr);
+
+/// Where a loaded cluster's usage comes from, and when.
+struct UsageSource {
+    PrometheusSettings server;
+    UsageQueries queries;
+    double time = 0; ///< seconds since the epoch; 0: the current time
+};
+
+/// queryClusterUsage() for a loaded cluster, whose import must not fail for want of usage: a
+/// Prometheus that cannot be reached or refuses a query gives null and one warning in
+/// `report` ("usage: http://...: /api/v1/query: ...; the usage metrics have no data");
+/// unmatched series are warnings too. Thread: blocking.
+[[nodiscard]] std::shared_ptr<const model::ClusterUsage> loadClusterUsage(
+    const UsageSource& source, const model::ClusterStore& store, ImportReport& report);
 
 } // namespace fleet::importers::prometheus

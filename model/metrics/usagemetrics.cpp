@@ -86,6 +86,16 @@ std::string_view usageMetricId(UsageMetricKind kind) noexcept
     return {};
 }
 
+bool usageMetricKind(std::string_view id, UsageMetricKind& kind) noexcept
+{
+    for (const UsageMetricKind k : kUsageMetricKinds)
+        if (usageMetricId(k) == id) {
+            kind = k;
+            return true;
+        }
+    return false;
+}
+
 std::string idleGpuSentence(const ClusterUsage& usage)
 {
     const double hours = usage.windowSeconds / 3600.0;

@@ -26,6 +26,10 @@ enum class UsageMetricKind : std::uint8_t { CpuUsed, MemoryUsed, GpuUsed, GpuIdl
 
 /// "cpu-used", "memory-used", "gpu-used", "gpu-idle".
 [[nodiscard]] std::string_view usageMetricId(UsageMetricKind kind) noexcept;
+/// The kind whose id is `id`; false for any other id.
+[[nodiscard]] bool usageMetricKind(std::string_view id, UsageMetricKind& kind) noexcept;
+inline constexpr UsageMetricKind kUsageMetricKinds[] = { UsageMetricKind::CpuUsed, UsageMetricKind::MemoryUsed,
+    UsageMetricKind::GpuUsed, UsageMetricKind::GpuIdle };
 
 /// "1,912 of 322,935 allocated GPUs idle for 1 h (below 5%)": the legend's and the summary's line.
 [[nodiscard]] std::string idleGpuSentence(const ClusterUsage& usage);

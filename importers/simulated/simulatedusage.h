@@ -1,0 +1,27 @@
+#pragma once
+// Usage for the simulated fleet (issue 8): so that every usage view (used shares, GPU
+// utilization, allocated-but-idle GPUs) works offline and in tests, without a Prometheus.
+//
+// The rules, per workload (its pods alike), from a hash of the seed and the workload:
+//  - training (namespace ml-training): GPUs 85-99% busy, except 1 job in 25 that holds its
+//    GPUs idle (0-3%: a stuck or finished job never torn down, the waste this metric exists
+//    to find);
+//  - inference: GPUs 10-70% busy, 1 Deployment in 20 idle (0-4%);
+//  - anything else asking for GPUs: 30-60%;
+//  - cpu in use 30-110% of the pod's request, memory 50-95%; free GPUs 0% (measured, free).
+// Every pod is taken to have run the whole window (the simulated fleet has no history).
+//
+// Thread: any; pure over a finalized store.
+
+#include "model/clusterstore.h"
+#include "model/usage.h"
+
+#include <cstdint>
+
+namespace fleet::importers {
+
+/// The usage of the simulated fleet `store` at `time` (seconds since the epoch), deterministic
+/// for (store, seed). source "simulated"; window 1 h, threshold 5%. O(pods).
+[[nodiscard]] model::ClusterUsage simulatedUsage(const model::ClusterStore& store, std::uint64_t seed, double time);
+
+} // namespace fleet::importers

@@ -1,0 +1,114 @@
+// The usage options of the command line (app/cli/clustersource.h, issue 8): `summary` and
+// `screenshot --metric gpu-idle` of a kubectl JSON file with its usage from a real Prometheus
+// (tests/importers/prometheusserver.h), the simulated cluster's own usage, and the errors: a
+// Prometheus that cannot be reached is a warning and the usage metric then refuses; options
+// that need --prometheus; a bad --usage-time.
+
+#include "fleetscoperun.h"
+#include "importers/prometheusserver.h"
+
+#include <QDateTime>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using fleet::tests::runFleetscope;
+
+namespace {
+const QString kSmall = QStringLiteral(FLEET_TEST_DATA_DIR "/app/small-cluster.json");
+
+// gpu-node-a holds ml/train-0 (4 GPUs): GPUs 0-1 busy, 2-3 idle for the whole hour.
+QByteArray history(qint64 last)
+{
+    QByteArray om = "# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n";
+    for (int i = 60; i >= 0; --i)
+        for (int gpu = 0; gpu < 4; ++gpu)
+            om += QStringLiteral("DCGM_FI_DEV_GPU_UTIL{gpu=\"%1\",Hostname=\"gpu-node-a\",exported_namespace=\"ml\",exported_pod=\"train-0\"} "
+                                 "%2 %3\n")
+                      .arg(gpu)
+                      .arg(gpu < 2 ? 90 : 1)
+                      .arg(last - i * 60)
+                      .toUtf8();
+    return om + "# EOF\n";
+}
+} // namespace
+
+class TstCliUsage : public QObject {
+    Q_OBJECT
+private slots:
+    void fromPrometheus();
+    void simulatedHasUsage();
+    void unreachableIsAWarning();
+    void badOptions_data();
+    void badOptions();
+};
+
+void TstCliUsage::fromPrometheus()
+{
+    const qint64 last = QDateTime::currentSecsSinceEpoch() - 60;
+    PrometheusServer server(history(last));
+    QVERIFY2(!server.url().isEmpty(), qPrintable(server.error()));
+    const QStringList usage { QStringLiteral("--prometheus"), server.url(), QStringLiteral("--usage-time"), QString::number(last) };
+    const auto summary = runFleetscope(QStringList { QStringLiteral("summary"), kSmall } + usage);
+    QCOMPARE(summary.exitCode, 0);
+    QVERIFY2(summary.out.contains("usage (Prometheus " + server.url().toUtf8() + "): 2 of 4 allocated GPUs idle for 1 h (below 5%)"),
+        summary.out.constData());
+
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("idle.png"));
+    const auto shot = runFleetscope(QStringList { QStringLiteral("screenshot"), kSmall, QStringLiteral("--metric"), QStringLiteral("gpu-idle"),
+                                        QStringLiteral("-o"), png }
+        + usage);
+    QVERIFY2(shot.exitCode == 0, shot.err.constData());
+    QVERIFY(!QImage(png).isNull());
+}
+
+void TstCliUsage::simulatedHasUsage()
+{
+    const auto summary = runFleetscope({ QStringLiteral("summary"), QStringLiteral("--simulate"), QStringLiteral("500") });
+    QCOMPARE(summary.exitCode, 0);
+    QVERIFY2(summary.out.contains("usage (simulated): "), summary.out.constData());
+    QVERIFY(summary.out.contains("allocated GPUs idle for 1 h (below 5%)"));
+}
+
+void TstCliUsage::unreachableIsAWarning()
+{
+    const QStringList usage { QStringLiteral("--prometheus"), QStringLiteral("http://127.0.0.1:1") };
+    const auto summary = runFleetscope(QStringList { QStringLiteral("summary"), kSmall } + usage);
+    QCOMPARE(summary.exitCode, 0);
+    QVERIFY2(summary.out.contains("usage: http://127.0.0.1:1: /api/v1/query: "), summary.out.constData());
+    QVERIFY(summary.out.contains("the usage metrics have no data"));
+    QVERIFY(!summary.out.contains("allocated GPUs idle"));
+    QTemporaryDir dir;
+    const auto shot = runFleetscope(QStringList { QStringLiteral("screenshot"), kSmall, QStringLiteral("--metric"), QStringLiteral("gpu-idle"),
+                                        QStringLiteral("-o"), dir.filePath(QStringLiteral("x.png")) }
+        + usage);
+    QCOMPARE(shot.exitCode, 1);
+    QVERIFY2(shot.err.contains("--metric gpu-idle: ") && shot.err.contains("has no usage data"), shot.err.constData());
+}
+
+void TstCliUsage::badOptions_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("token without URL") << QStringList { QStringLiteral("--prometheus-token-file"), QStringLiteral("/dev/null") }
+                                       << "--prometheus-token-file needs --prometheus URL";
+    QTest::newRow("not http") << QStringList { QStringLiteral("--prometheus"), QStringLiteral("localhost:9090") }
+                              << "--prometheus: expected an http:// or https:// URL, got \"localhost:9090\"";
+    QTest::newRow("bad time") << QStringList { QStringLiteral("--prometheus"), QStringLiteral("http://x"), QStringLiteral("--usage-time"),
+        QStringLiteral("yesterday") } << "--usage-time: expected seconds since the epoch or an ISO 8601 time";
+    QTest::newRow("unreadable token") << QStringList { QStringLiteral("--prometheus"), QStringLiteral("http://x"),
+        QStringLiteral("--prometheus-token-file"), QStringLiteral("/nonexistent/token") } << "--prometheus-token-file: cannot read /nonexistent/token";
+}
+
+void TstCliUsage::badOptions()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    const auto r = runFleetscope(QStringList { QStringLiteral("summary"), kSmall } + args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+}
+
+QTEST_GUILESS_MAIN(TstCliUsage)
+#include "tst_cliusage.moc"
