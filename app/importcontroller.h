@@ -49,6 +49,9 @@ struct ImportedCluster {
     std::shared_ptr<const model::Topology> topology;
     importers::ImportReport report;
     QString sourceLabel;
+    /// A live cluster only (importers::LoadedCluster): its API server and the pod list's
+    /// resourceVersion, which a saved plan names as its source.
+    QString server, resourceVersion;
     ClusterTotals totals;
     qint64 loadMs = 0; // wall time on the worker: import/generate, finalize, topology, totals
     qint64 totalsMs = 0; // of which computeTotals()

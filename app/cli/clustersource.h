@@ -2,6 +2,7 @@
 // The "which cluster" part of the command line, shared by the GUI and the subcommands.
 
 #include "importers/clusterloader.h"
+#include "importers/plan/planfile.h"
 
 #include <QCommandLineOption>
 #include <QString>
@@ -35,6 +36,11 @@ void addClusterSourceOptions(QCommandLineParser& parser, bool simulateByDefault)
 /// with the kubeconfig's credentials). Throws what the importers throw (ImportError names the
 /// file and place; kube::KubeconfigError, kube::KubeApiError). Thread: any (it blocks).
 [[nodiscard]] importers::LoadedCluster loadClusterSource(const ClusterSource& source);
+
+/// The source a plan made on `loaded` names (resources/schemas/plan-v1.md): the files with their
+/// SHA-256 digests, the simulation, or the live cluster's server and resourceVersion
+/// (LoadedCluster). Throws importers::PlanFileError when a file cannot be read. Thread: any.
+[[nodiscard]] importers::PlanSource clusterPlanSource(const ClusterSource& source, const importers::LoadedCluster& loaded);
 
 /// A label for messages: the files, the simulation, or "kubeconfig context NAME".
 [[nodiscard]] QString clusterSourceLabel(const ClusterSource& source);
