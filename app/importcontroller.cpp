@@ -121,6 +121,8 @@ template <class Load> void ImportController::start(const QString& label, Load lo
             result->topology = std::move(loaded.topology);
             result->report = std::move(loaded.report);
             result->usage = std::move(loaded.usage);
+            result->server = QString::fromStdString(loaded.server);
+            result->resourceVersion = QString::fromStdString(loaded.resourceVersion);
             result->sourceLabel = loaded.sourceLabel.empty() ? label : QString::fromStdString(loaded.sourceLabel);
             result->loadMs = clock.elapsed();
             out.cluster = std::move(result);

@@ -53,6 +53,9 @@ struct ImportedCluster {
     QString sourceLabel;
     /// What nodes and pods use, where the source has it (the simulated cluster); else null.
     std::shared_ptr<const model::ClusterUsage> usage;
+    /// A live cluster only (importers::LoadedCluster): its API server and the pod list's
+    /// resourceVersion, which a saved plan names as its source.
+    QString server, resourceVersion;
     ClusterTotals totals;
     qint64 loadMs = 0; // wall time on the worker: import/generate, finalize, topology, totals
     qint64 totalsMs = 0; // of which computeTotals()

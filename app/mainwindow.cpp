@@ -9,6 +9,7 @@
 #include "plancontroller.h"
 #include "statusfield.h"
 
+#include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
 #include "model/metrics/metricregistry.h"
 #include "views/map/maplegend.h"
@@ -413,13 +414,33 @@ void MainWindow::createPlanMenus(QMenu* file, QMenu* metric)
     }
 }
 
+importers::PlanSource MainWindow::planSource() const
+{
+    if (!m_shownFiles.isEmpty()) {
+        std::vector<std::string> files;
+        for (const QString& f : m_shownFiles)
+            files.push_back(f.toStdString());
+        return importers::sourceOfFiles(files);
+    }
+    importers::PlanSource source;
+    source.simulated = m_shownSimulation.toStdString();
+    if (m_cluster && source.simulated.empty())
+        source = importers::sourceOfLiveCluster(m_cluster->server.toStdString(), m_cluster->resourceVersion.toStdString());
+    return source;
+}
+
 void MainWindow::savePlan()
 {
     const QString path = QFileDialog::getSaveFileName(this, tr("Save Plan"), QStringLiteral("plan.json"), tr("Plan files (*.json)"));
     restoreMapFocus();
     if (path.isEmpty())
         return;
-    const QString error = m_plan->savePlan(path, m_shownFiles, m_shownSimulation);
+    QString error;
+    try {
+        error = m_plan->savePlan(path, planSource());
+    } catch (const std::exception& e) {
+        error = tr("Cannot name the plan's source: %1").arg(QString::fromStdString(e.what()));
+    }
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Save Plan"), withFullStop(error));
 }

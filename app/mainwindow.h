@@ -3,6 +3,8 @@
 
 #include "importcontroller.h"
 
+#include "importers/plan/planfile.h"
+
 #include "views/map/fleetmapview.h"
 
 #include <QHash>
@@ -82,6 +84,10 @@ public:
     [[nodiscard]] ExplorePanels* explorePanels() const noexcept { return m_explore; }
     /// The what-if plan of the shown cluster (issue 6), its undo stack (Edit menu) and dock.
     [[nodiscard]] PlanController* planController() const noexcept { return m_plan; }
+    /// The source a plan saved now names (resources/schemas/plan-v1.md): the shown files with
+    /// their SHA-256 (read now), the simulation, or the live cluster's server and
+    /// resourceVersion. Throws importers::PlanFileError when a shown file cannot be read.
+    [[nodiscard]] importers::PlanSource planSource() const;
     [[nodiscard]] QUndoStack* undoStack() const noexcept { return m_undoStack; }
     /// The plan's status line (a refused drop's reasons, what an action did), or empty.
     [[nodiscard]] QString planStatusText() const;

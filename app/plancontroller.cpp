@@ -3,6 +3,7 @@
 #include "plancommand.h"
 #include "planprices.h"
 
+#include "importers/plan/jsontext.h"
 #include "importers/plan/planfile.h"
 #include "model/domainpath.h"
 #include "model/scheduling/filters.h"
@@ -10,14 +11,12 @@
 #include "views/plan/planmarksbuilder.h"
 #include "views/plan/planpanel.h"
 
-#include <QCryptographicHash>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFutureWatcher>
 #include <QMainWindow>
 #include <QMenu>
-#include <QSaveFile>
 #include <QToolTip>
 #include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
@@ -376,6 +375,27 @@ bool PlanController::failNode(model::NodeId node)
     return true;
 }
 
+bool PlanController::addNodeLike(model::NodeId node)
+{
+    if (!m_engine || !node.isValid() || node.index() >= m_store->nodeCount() || m_store->nodeInstanceType(node).empty())
+        return false;
+    const model::DomainId domain = m_topology->nodeDomain(node);
+    model::PlanAction a;
+    a.type = model::ActionType::AddNode;
+    a.instanceType = std::string(m_store->nodeInstanceType(node));
+    a.domain = domain.isValid() && domain != m_topology->root() ? model::domainPathText(*m_topology, domain) : std::string();
+    a.count = 1;
+    const QString type = QString::fromStdString(a.instanceType);
+    QString refusal;
+    if (!pushAction(a, tr("Add a %1 node").arg(type), &refusal)) {
+        showMessage(tr("Cannot add a %1 node: %2.").arg(type, refusal));
+        return false;
+    }
+    showMessage(tr("Added a %1 node in %2 (drawn under the domain, \"Added by the plan\").")
+                    .arg(type, domain.isValid() ? domainText(domain) : tr("the cluster")));
+    return true;
+}
+
 bool PlanController::failDomain(model::DomainId domain)
 {
     if (!m_engine || !domain.isValid() || domain == m_topology->root())
@@ -430,7 +450,7 @@ void PlanController::afterChange()
 {
     if (m_batch > 0 || !m_engine)
         return;
-    m_map->setPlanMarks(views::buildPlanMarks(*m_engine));
+    m_map->setPlanMarks(views::buildPlanMarks(*m_engine, m_topology.get()));
     m_map->setPlanState(planState());
     m_panel->refresh();
     if (hasPlan())
@@ -452,6 +472,9 @@ void PlanController::onContextMenu(model::NodeId node, model::DomainId label, co
             const QString name = nodeText(node);
             menu.addAction(tr("Drain %1").arg(name), this, [this, node] { drainNodes({ node }); })->setObjectName(QStringLiteral("actionDrainNode"));
             menu.addAction(tr("Fail %1").arg(name), this, [this, node] { failNode(node); })->setObjectName(QStringLiteral("actionFailNode"));
+            if (node.index() < m_store->nodeCount() && !m_store->nodeInstanceType(node).empty())
+                menu.addAction(tr("Add a Node Like %1").arg(name), this, [this, node] { addNodeLike(node); })
+                    ->setObjectName(QStringLiteral("actionAddNodeLike"));
         }
         if (m_mask) {
             std::vector<model::NodeId> nodes;
@@ -459,7 +482,8 @@ void PlanController::onContextMenu(model::NodeId node, model::DomainId label, co
                 if ((*m_mask)[i] != 0 && m_engine->state().nodePresent(model::NodeId(static_cast<std::uint32_t>(i))))
                     nodes.push_back(model::NodeId(static_cast<std::uint32_t>(i)));
             if (!nodes.empty() && nodes.size() <= 5000)
-                menu.addAction(tr("Drain the %1 Filtered Nodes").arg(nodes.size()), this, [this, nodes] { drainNodes(nodes); });
+                menu.addAction(tr("Drain the %1 Filtered Nodes").arg(nodes.size()), this, [this, nodes] { drainNodes(nodes); })
+                    ->setObjectName(QStringLiteral("actionDrainFilteredNodes"));
         }
         if (label.isValid() && label != m_topology->root())
             menu.addAction(tr("Fail Domain %1").arg(domainText(label)), this, [this, label] { failDomain(label); })
@@ -472,19 +496,12 @@ void PlanController::onContextMenu(model::NodeId node, model::DomainId label, co
 
 // ---- files ------------------------------------------------------------------------------
 
-QString PlanController::savePlan(const QString& path, const QStringList& sourceFiles, const QString& simulated) const
+QString PlanController::savePlan(const QString& path, const importers::PlanSource& source) const
 {
     if (!m_engine)
         return tr("No plan to save.");
     importers::PlanDocument doc;
-    for (const QString& f : sourceFiles) {
-        QFile file(f);
-        QCryptographicHash hash(QCryptographicHash::Sha256);
-        if (!file.open(QIODevice::ReadOnly) || !hash.addData(&file))
-            return tr("Cannot read %1 to name the plan's source: %2").arg(f, file.errorString());
-        doc.source.files.push_back({ f.toStdString(), hash.result().toHex().toStdString() });
-    }
-    doc.source.simulated = simulated.toStdString();
+    doc.source = source;
     for (const model::AppliedAction& a : m_engine->applied())
         doc.actions.push_back(a.action);
     try {
@@ -503,14 +520,13 @@ QString PlanController::exportPlan(const QString& path, bool kubectlScript) cons
     evaluation.actions = m_engine->applied();
     evaluation.before = m_engine->state().totalsBefore();
     evaluation.after = m_engine->state().totals();
+    evaluation.addedNodeNames = importers::addedNodeNames(m_engine->state());
     const std::string text = kubectlScript ? importers::planKubectlScript(evaluation, *m_store) : importers::planCsv(evaluation, *m_store);
-    QSaveFile file(path); // atomic: a failure leaves the previous file
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())
-        || !file.commit())
-        return tr("Cannot write %1: %2").arg(path, file.errorString());
-    // After commit() the QSaveFile names no file any more: set the mode on the path itself.
-    if (kubectlScript)
-        QFile::setPermissions(path, QFile::permissions(path) | QFileDevice::ExeOwner);
+    try {
+        importers::writeTextFileAtomically(text, path.toStdString(), kubectlScript); // a failure leaves the previous file
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
     return {};
 }
 

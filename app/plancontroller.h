@@ -2,6 +2,7 @@
 // The what-if in the window (issue 6): the plan of the shown cluster, its drags and drops on
 // the fleet map, its context-menu actions, the plan panel dock, and the undo stack's commands.
 
+#include "importers/plan/planfile.h"
 #include "model/clusterstore.h"
 #include "model/metrics/metric.h"
 #include "model/metrics/planmetrics.h"
@@ -38,7 +39,7 @@ namespace fleet::app {
 /// - Alt held when the drag starts drags the pod's whole workload (Deployment, StatefulSet,
 ///   Job, or a gang workload): a drop on a domain label, or on a node (its innermost domain),
 ///   places every pod of it inside that domain, all or nothing (PlaceWorkload).
-/// - the map's context menu: Drain Node, Fail Node on a node; Drain the filtered nodes when a
+/// - the map's context menu: Drain Node, Fail Node, Add a Node Like This on a node; Drain the filtered nodes when a
 ///   filter is active (one undo step); Fail Domain on a domain label.
 /// After every change the map shows the plan (PlanMarks, the plan-aware metrics) and the
 /// panel refreshes; planChanged() follows. Thread: GUI thread.
@@ -81,6 +82,10 @@ public:
     bool drainNodes(const std::vector<model::NodeId>& nodes);
     bool failNode(model::NodeId node);
     bool failDomain(model::DomainId domain);
+    /// AddNode of one node like `node` (its instance type, its template) in node's innermost
+    /// domain: the capacity question "what if there were one more of these here". The map
+    /// draws it under the domain (AddedNodeLayer). One command.
+    bool addNodeLike(model::NodeId node);
     /// PlaceWorkload of `workload` inside `domain`.
     bool placeWorkload(model::WorkloadId workload, model::DomainId domain);
     /// Undoes every action from row `row` of the plan panel on.
@@ -89,9 +94,11 @@ public:
     /// The filter's mask (FilterField::maskChanged), for "Drain Filtered Nodes".
     void setNodeMask(std::shared_ptr<const std::vector<std::uint8_t>> mask) { m_mask = std::move(mask); }
 
-    /// The plan as a document for writePlanFile (source: `sourceFiles` with their SHA-256, or
-    /// `simulated`), and its evaluation for the CSV and kubectl exports.
-    [[nodiscard]] QString savePlan(const QString& path, const QStringList& sourceFiles, const QString& simulated) const;
+    /// Writes the plan (importers::writePlanFile) naming `source` (the loaded state: files with
+    /// their SHA-256, a live cluster's server and resourceVersion, or a simulation;
+    /// MainWindow::planSource()); exportPlan() writes its evaluation as CSV or a kubectl
+    /// script. Each returns "" or the error for people.
+    [[nodiscard]] QString savePlan(const QString& path, const importers::PlanSource& source) const;
     [[nodiscard]] QString exportPlan(const QString& path, bool kubectlScript) const;
 
 signals:

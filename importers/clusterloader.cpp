@@ -187,15 +187,14 @@ LoadedCluster loadSimulatedCluster(const SimulationSpec& spec, ImportProgress* p
     return result;
 }
 
-LoadedCluster loadLiveCluster(const kube::ResolvedKubeconfig& config, ImportProgress* progress, const model::TopologySpec& topologySpec,
-                              std::string* resourceVersion)
+LoadedCluster loadLiveCluster(const kube::ResolvedKubeconfig& config, ImportProgress* progress, const model::TopologySpec& topologySpec)
 {
     LoadedCluster result;
     result.store = std::make_shared<model::ClusterStore>();
     kube::KubeApiClient client(config);
     const kube::LiveListResult listed = kube::listCluster(client, *result.store, result.report, progress);
-    if (resourceVersion)
-        *resourceVersion = listed.resourceVersion;
+    result.server = config.cluster.server;
+    result.resourceVersion = listed.resourceVersion;
     result.sourceLabel = config.contextName + " (" + config.cluster.server + ")";
     finish(result, topologySpec, config.cluster.server);
     return result;

@@ -25,6 +25,10 @@ struct LoadedCluster {
     /// cluster's own (simulatedusage.h); null for files and live lists (usage comes from a
     /// separate source, e.g. Prometheus).
     std::shared_ptr<const model::ClusterUsage> usage;
+    /// A live cluster (loadLiveCluster) only: the API server URL and the resourceVersion of the
+    /// pod list, which a plan made on it names as its source (resources/schemas/plan-v1.md).
+    std::string server;
+    std::string resourceVersion;
 };
 
 /// The formats loadClusterFiles() recognises.
@@ -57,11 +61,10 @@ struct ResolvedKubeconfig;
 
 /// Lists a live cluster once (importers/kube/kubelist.h: nodes, pods, and the optional lists the
 /// what-if reads; no WATCH) with the kubeconfig's server and credentials, then finalize() and
-/// Topology::build(). sourceLabel is "CONTEXT (SERVER)"; the list's resourceVersion is in
-/// `resourceVersion`. Throws kube::KubeApiError, ImportError or ImportCancelled; all or nothing
+/// Topology::build(). sourceLabel is "CONTEXT (SERVER)"; `server` and `resourceVersion` are the
+/// cluster's and the pod list's. Throws kube::KubeApiError, ImportError or ImportCancelled; all or nothing
 /// as loadClusterFiles(). Thread: any (it blocks on the network).
 [[nodiscard]] LoadedCluster loadLiveCluster(const kube::ResolvedKubeconfig& config, ImportProgress* progress = nullptr,
-                                            const model::TopologySpec& topologySpec = model::TopologySpec::defaults(),
-                                            std::string* resourceVersion = nullptr);
+                                            const model::TopologySpec& topologySpec = model::TopologySpec::defaults());
 
 } // namespace fleet::importers

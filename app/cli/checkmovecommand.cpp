@@ -62,7 +62,10 @@ int runCheckMove(const QStringList& arguments)
     const QString podArg = parser.value(QStringLiteral("pod"));
     const qsizetype slash = podArg.indexOf(QLatin1Char('/'));
     if (!parser.isSet(QStringLiteral("pod")) || slash <= 0 || slash == podArg.size() - 1 || podArg.indexOf(QLatin1Char('/'), slash + 1) >= 0) {
-        std::fprintf(stderr, "fleetscope check-move: --pod: expected NAMESPACE/NAME, got \"%s\"\n", qPrintable(podArg));
+        // A name alone is what a user of the Alibaba trace writes (its pods have no namespace:
+        // they are imported into "default"): say so.
+        const QString hint = !podArg.isEmpty() && slash < 0 ? QStringLiteral(" (a pod without a namespace, as the Alibaba trace's, is in default: default/%1)").arg(podArg) : QString();
+        std::fprintf(stderr, "fleetscope check-move: --pod: expected NAMESPACE/NAME, got \"%s\"%s\n", qPrintable(podArg), qPrintable(hint));
         return 2;
     }
     const QString to = parser.value(QStringLiteral("to"));

@@ -2,6 +2,7 @@
 
 #include "app/importfailure.h"
 #include "importers/kube/kubeconfig.h"
+#include "importers/plan/plansource.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -170,6 +171,18 @@ importers::LoadedCluster loadClusterOnly(const ClusterSource& source)
     for (const QString& f : source.files)
         files.push_back(f.toStdString());
     return importers::loadClusterFiles(files);
+}
+
+importers::PlanSource clusterPlanSource(const ClusterSource& source, const importers::LoadedCluster& loaded)
+{
+    if (source.live)
+        return importers::sourceOfLiveCluster(loaded.server, loaded.resourceVersion);
+    if (source.simulate)
+        return importers::sourceOfSimulation(source.simulatedNodes, source.seed);
+    std::vector<std::string> files;
+    for (const QString& f : source.files)
+        files.push_back(f.toStdString());
+    return importers::sourceOfFiles(files);
 }
 
 QString clusterSourceLabel(const ClusterSource& source)

@@ -3,6 +3,7 @@
 
 #include "importers/clusterloader.h"
 #include "importers/prometheus/usagequery.h"
+#include "importers/plan/planfile.h"
 
 #include <QCommandLineOption>
 #include <QString>
@@ -47,6 +48,10 @@ void addClusterSourceOptions(QCommandLineParser& parser, bool simulateByDefault)
 
 /// loadClusterSource() without the usage. Thread: any (it blocks).
 [[nodiscard]] importers::LoadedCluster loadClusterOnly(const ClusterSource& source);
+/// The source a plan made on `loaded` names (resources/schemas/plan-v1.md): the files with their
+/// SHA-256 digests, the simulation, or the live cluster's server and resourceVersion
+/// (LoadedCluster). Throws importers::PlanFileError when a file cannot be read. Thread: any.
+[[nodiscard]] importers::PlanSource clusterPlanSource(const ClusterSource& source, const importers::LoadedCluster& loaded);
 
 /// A label for messages: the files, the simulation, or "kubeconfig context NAME".
 [[nodiscard]] QString clusterSourceLabel(const ClusterSource& source);

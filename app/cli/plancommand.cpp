@@ -23,8 +23,8 @@ int runPlan(const QStringList& arguments)
     const QString verb = arguments.size() > 2 ? arguments.at(2) : QString();
     const bool exportOnly = verb == QLatin1String("export");
     const char* usage = exportOnly
-        ? "fleetscope plan export (FILE... | --simulate NODES [--seed N]) --plan PLAN.json (--csv OUT.csv | --kubectl-script OUT.sh)"
-        : "fleetscope plan check (FILE... | --simulate NODES [--seed N]) --plan PLAN.json [--format text|json] [-o EVALUATION.json] "
+        ? "fleetscope plan export (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) --plan PLAN.json (--csv OUT.csv | --kubectl-script OUT.sh)"
+        : "fleetscope plan check (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) --plan PLAN.json [--format text|json] [-o EVALUATION.json] "
           "[--prices FILE] [--csv OUT.csv] [--kubectl-script OUT.sh]";
     const std::string prefix = exportOnly ? "fleetscope plan export: " : "fleetscope plan check: ";
     if (verb != QLatin1String("check") && !exportOnly) {
@@ -105,28 +105,15 @@ int runPlan(const QStringList& arguments)
     importers::PlanSource current;
     try {
         loaded = loadClusterSource(source);
-        if (!source.simulate) {
-            std::vector<std::string> files;
-            for (const QString& f : source.files)
-                files.push_back(f.toStdString());
-            current = importers::sourceOfFiles(files);
-        } else {
-            current = importers::sourceOfSimulation(source.simulatedNodes, source.seed);
-        }
+        current = clusterPlanSource(source, loaded);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s%s\n", prefix.c_str(), qPrintable(importFailureMessage(e, label)));
         return 2;
     }
     // Say when the state is not the one the plan was made on (its holds may differ).
-    if (const auto changed = importers::changedSourceFiles(plan.source, current); !changed.empty() && !plan.source.files.empty()) {
-        std::string names;
-        for (const std::string& n : changed)
-            names += (names.empty() ? "" : ", ") + n;
-        std::fprintf(stderr, "%snote: the state differs from the plan's source (changed or missing: %s)\n", prefix.c_str(), names.c_str());
-    } else if (!plan.source.simulated.empty() && plan.source.simulated != current.simulated) {
-        std::fprintf(stderr, "%snote: the plan was made on a simulated cluster (%s), checked against %s\n", prefix.c_str(),
-            plan.source.simulated.c_str(), qPrintable(label));
-    }
+    const std::string sourceNote = importers::sourceDifference(plan.source, current);
+    if (!sourceNote.empty())
+        std::fprintf(stderr, "%snote: %s\n", prefix.c_str(), sourceNote.c_str());
     // The cost per hour: the shipped price table, with --prices' rows over it (as the window).
     model::PriceTable prices;
     try {
@@ -135,8 +122,10 @@ int runPlan(const QStringList& arguments)
         std::fprintf(stderr, "%s--prices: %s\n", prefix.c_str(), e.what());
         return 2;
     }
-    const importers::PlanEvaluation evaluation
+    importers::PlanEvaluation evaluation
         = importers::evaluatePlan(*loaded.store, *loaded.topology, plan, planNodePrices(*loaded.store, &prices));
+    evaluation.state = current;
+    evaluation.sourceNote = sourceNote;
     try {
         if (!exportOnly && parser.isSet(QStringLiteral("output")))
             importers::writeTextFileAtomically(importers::evaluationJson(planPath, evaluation, *loaded.store),
@@ -145,7 +134,8 @@ int runPlan(const QStringList& arguments)
             importers::writeTextFileAtomically(importers::planCsv(evaluation, *loaded.store), parser.value(QStringLiteral("csv")).toStdString());
         if (parser.isSet(QStringLiteral("kubectl-script")))
             importers::writeTextFileAtomically(
-                importers::planKubectlScript(evaluation, *loaded.store), parser.value(QStringLiteral("kubectl-script")).toStdString());
+                importers::planKubectlScript(evaluation, *loaded.store), parser.value(QStringLiteral("kubectl-script")).toStdString(),
+                true); // a script to review and run: executable, as the window's export
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
         return 2;

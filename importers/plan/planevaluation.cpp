@@ -3,6 +3,7 @@
 #include "planfile.h"
 
 #include "jsontext.h"
+#include "plansource.h"
 
 #include "model/plan/notfounderror.h"
 #include "model/topology.h"
@@ -148,10 +149,16 @@ PlanEvaluation evaluatePlan(
         }
     }
     e.after = engine.state().totals();
-    const model::PlacementState& state = engine.state();
-    for (std::size_t i = store.nodeCount(); i < state.nodeCount(); ++i)
-        e.addedNodeNames.emplace_back(state.nodeName(model::NodeId(static_cast<std::uint32_t>(i))));
+    e.addedNodeNames = addedNodeNames(engine.state());
     return e;
+}
+
+std::vector<std::string> addedNodeNames(const model::PlacementState& state)
+{
+    std::vector<std::string> names;
+    for (std::size_t i = state.store().nodeCount(); i < state.nodeCount(); ++i)
+        names.emplace_back(state.nodeName(model::NodeId(static_cast<std::uint32_t>(i))));
+    return names;
 }
 
 std::string evaluationJson(const std::string& planName, const PlanEvaluation& e, const model::ClusterStore& store)
@@ -160,6 +167,10 @@ std::string evaluationJson(const std::string& planName, const PlanEvaluation& e,
     w.beginObject();
     w.key("plan").value(planName);
     w.key("holds").value(e.allHold());
+    w.key("state");
+    writePlanSource(w, e.state);
+    if (!e.sourceNote.empty())
+        w.key("sourceNote").value(e.sourceNote);
     w.key("actions").beginArray();
     for (std::size_t i = 0; i < e.actions.size(); ++i) {
         const model::AppliedAction& a = e.actions[i];
@@ -218,6 +229,8 @@ std::string evaluationText(const std::string& planName, const PlanEvaluation& e,
     std::string out = "plan " + planName + ": " + std::to_string(e.actions.size()) + " action" + (e.actions.size() == 1 ? "" : "s") + ", ";
     const auto broken = std::count_if(e.actions.begin(), e.actions.end(), [](const auto& a) { return !a.holds; });
     out += broken == 0 ? "all hold\n" : std::to_string(broken) + " do not hold\n";
+    if (!e.sourceNote.empty())
+        out += "  note: " + e.sourceNote + "\n";
     for (std::size_t i = 0; i < e.actions.size(); ++i) {
         const model::AppliedAction& a = e.actions[i];
         out += "  [" + std::to_string(i) + "] " + std::string(model::actionTypeName(a.action.type)) + " " + actionSubject(a.action) + ": "

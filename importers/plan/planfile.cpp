@@ -222,24 +222,8 @@ std::string planJson(const PlanDocument& plan)
     JsonWriter w;
     w.beginObject();
     w.key("fleetscopePlan").value(std::int64_t { 1 });
-    w.key("source").beginObject();
-    if (!plan.source.files.empty()) {
-        w.key("files").beginArray();
-        for (const PlanSource::File& f : plan.source.files) {
-            w.beginObject();
-            w.key("name").value(f.name);
-            w.key("sha256").value(f.sha256);
-            w.endObject();
-        }
-        w.endArray();
-    }
-    if (!plan.source.server.empty())
-        w.key("server").value(plan.source.server);
-    if (!plan.source.resourceVersion.empty())
-        w.key("resourceVersion").value(plan.source.resourceVersion);
-    if (!plan.source.simulated.empty())
-        w.key("simulated").value(plan.source.simulated);
-    w.endObject();
+    w.key("source");
+    writePlanSource(w, plan.source);
     w.key("actions").beginArray();
     for (const model::PlanAction& a : plan.actions) {
         w.beginObject();
@@ -289,7 +273,7 @@ std::string planJson(const PlanDocument& plan)
     return w.text() + "\n";
 }
 
-void writeTextFileAtomically(const std::string& text, const std::string& path)
+void writeTextFileAtomically(const std::string& text, const std::string& path, bool executable)
 {
     QSaveFile file(QString::fromStdString(path));
     if (!file.open(QIODevice::WriteOnly))
@@ -302,6 +286,10 @@ void writeTextFileAtomically(const std::string& text, const std::string& path)
     }
     if (!file.commit())
         throw PlanFileError(path + ": cannot write: " + file.errorString().toStdString() + " (the previous file, if any, is unchanged)");
+    // After commit() the QSaveFile names no file any more: set the mode on the path itself.
+    const QString target = QString::fromStdString(path);
+    if (executable && !QFile::setPermissions(target, QFile::permissions(target) | QFileDevice::ExeOwner))
+        throw PlanFileError(path + ": written, but cannot make it executable");
 }
 
 void writePlanFile(const PlanDocument& plan, const std::string& path)
@@ -335,13 +323,85 @@ PlanSource sourceOfSimulation(std::size_t nodes, std::uint64_t seed)
     return s;
 }
 
+void writePlanSource(JsonWriter& w, const PlanSource& source)
+{
+    w.beginObject();
+    if (!source.files.empty()) {
+        w.key("files").beginArray();
+        for (const PlanSource::File& f : source.files) {
+            w.beginObject();
+            w.key("name").value(f.name);
+            w.key("sha256").value(f.sha256);
+            w.endObject();
+        }
+        w.endArray();
+    }
+    if (!source.server.empty())
+        w.key("server").value(source.server);
+    if (!source.resourceVersion.empty())
+        w.key("resourceVersion").value(source.resourceVersion);
+    if (!source.simulated.empty())
+        w.key("simulated").value(source.simulated);
+    w.endObject();
+}
+
+PlanSource sourceOfLiveCluster(const std::string& server, const std::string& resourceVersion)
+{
+    PlanSource s;
+    s.server = server;
+    s.resourceVersion = resourceVersion;
+    return s;
+}
+
+std::string sourceText(const PlanSource& source)
+{
+    std::string out;
+    for (const PlanSource::File& f : source.files)
+        out += (out.empty() ? "" : ", ") + f.name + " (sha256 " + f.sha256.substr(0, 12) + ")";
+    if (!source.server.empty())
+        out += (out.empty() ? "" : ", ") + std::string("live cluster ") + source.server
+            + (source.resourceVersion.empty() ? std::string() : " at resourceVersion " + source.resourceVersion);
+    if (!source.simulated.empty())
+        out += (out.empty() ? "" : ", ") + std::string("simulated cluster ") + source.simulated;
+    return out.empty() ? "an unnamed source" : out;
+}
+
+std::string sourceDifference(const PlanSource& planned, const PlanSource& current)
+{
+    const bool names = !planned.files.empty() || !planned.server.empty() || !planned.simulated.empty();
+    if (!names)
+        return {};
+    bool same = planned.server == current.server && planned.simulated == current.simulated
+        && planned.resourceVersion == current.resourceVersion && planned.files.empty() == current.files.empty();
+    for (const PlanSource::File& f : planned.files) {
+        bool found = false;
+        for (const PlanSource::File& c : current.files)
+            found = found || c.sha256 == f.sha256;
+        same = same && found;
+    }
+    if (same)
+        return {};
+    std::string why = "the plan was made on " + sourceText(planned) + ", checked against " + sourceText(current);
+    if (!planned.server.empty() && planned.server == current.server)
+        why += " (a newer or older list of the same cluster)";
+    else if (!planned.files.empty() && !current.files.empty()) {
+        const std::vector<std::string> changed = changedSourceFiles(planned, current);
+        std::string names;
+        for (const std::string& n : changed)
+            names += (names.empty() ? "" : ", ") + n;
+        if (!names.empty())
+            why += " (changed or missing: " + names + ")";
+    }
+    return why;
+}
+
 std::vector<std::string> changedSourceFiles(const PlanSource& planned, const PlanSource& current)
 {
     std::vector<std::string> changed;
     for (const PlanSource::File& f : planned.files) {
         bool same = false;
         for (const PlanSource::File& c : current.files)
-            same = same || (c.name == f.name && c.sha256 == f.sha256);
+            same = same || c.sha256 == f.sha256;
         if (!same)
             changed.push_back(f.name);
     }

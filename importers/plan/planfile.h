@@ -53,7 +53,8 @@ void writePlanFile(const PlanDocument& plan, const std::string& path);
 [[nodiscard]] std::string planJson(const PlanDocument& plan);
 
 /// Re-evaluation of a plan against a state: `plan check`'s output
-/// {"plan": FILE, "actions": [{"index": i, "type": ..., "holds": bool, "reasons": [{"code", "message"}]}],
+/// {"plan": FILE, "state": {source}, "sourceNote": "..." (only when the state is not the plan's
+///  source), "actions": [{"index": i, "type": ..., "holds": bool, "reasons": [{"code", "message"}]}],
 ///  "before": {...}, "after": {...}} (PlanTotals' fields).
 struct PlanEvaluation {
     std::vector<model::AppliedAction> actions;
@@ -61,6 +62,11 @@ struct PlanEvaluation {
     /// Names of the nodes the plan added (NodeId store.nodeCount() + i is addedNodeNames[i]):
     /// the outputs below name nodes, and added ones are not in the store.
     std::vector<std::string> addedNodeNames;
+    /// The state the plan was checked against (set by the caller: evaluatePlan() does not know
+    /// where the store came from; empty names nothing) and, when it is not the plan's source,
+    /// why (sourceDifference(), plansource.h). Written as "state" and "sourceNote".
+    PlanSource state;
+    std::string sourceNote;
     [[nodiscard]] bool allHold() const;
 };
 /// Applies every action of `plan` in order to a fresh PlanEngine over `store` (an action that
@@ -69,6 +75,9 @@ struct PlanEvaluation {
 /// per hour (PlanEngine's constructor).
 [[nodiscard]] PlanEvaluation evaluatePlan(const model::ClusterStore& store, const model::Topology& topology, const PlanDocument& plan,
     std::vector<double> nodePricePerHour = {});
+/// The names of the nodes `state` added (PlanEvaluation::addedNodeNames), for an evaluation made
+/// from a plan engine already applied (the window's exports).
+[[nodiscard]] std::vector<std::string> addedNodeNames(const model::PlacementState& state);
 [[nodiscard]] std::string evaluationJson(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store);
 [[nodiscard]] std::string evaluationText(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store);
 

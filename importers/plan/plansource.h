@@ -1,6 +1,7 @@
 #pragma once
 // The source a plan names (PlanSource, planfile.h): the input files with their SHA-256
-// digests, so that `plan check` can say whether it runs against the state the plan was made on.
+// digests, a live cluster's server and resourceVersion, or a simulation, so that `plan check`
+// can say whether it runs against the state the plan was made on.
 //
 // Thread: any.
 
@@ -21,8 +22,29 @@ namespace fleet::importers {
 /// A source naming a simulated cluster ("nodes=N seed=S").
 [[nodiscard]] PlanSource sourceOfSimulation(std::size_t nodes, std::uint64_t seed);
 
-/// The files of `planned` whose digest differs from `current`'s (same name), or that `current`
-/// lacks, as "name" strings: empty when the state is the one the plan was made on.
+/// A source naming a live cluster: its API server URL and the resourceVersion of the list the
+/// state came from (LoadedCluster::server, ::resourceVersion).
+[[nodiscard]] PlanSource sourceOfLiveCluster(const std::string& server, const std::string& resourceVersion);
+
+/// The source for people: "nodes.json (sha256 9558dd5de55e), pods.json (...)", "live cluster
+/// https://... at resourceVersion 4242", "simulated cluster nodes=1000 seed=2", or "an
+/// unnamed source" when it names nothing.
+[[nodiscard]] std::string sourceText(const PlanSource& source);
+
+/// Says why `current` is not the state `planned` names, as one sentence ("the plan was made on
+/// live cluster A at resourceVersion 1, checked against nodes.json (sha256 ...)"); empty when
+/// it is the same state or `planned` names no source. Files are the same when every planned
+/// digest is among the current files' (names may differ: a file moved is the same state); a
+/// live cluster is the same when server and resourceVersion are (another resourceVersion of
+/// the same server is a newer state and is said so).
+[[nodiscard]] std::string sourceDifference(const PlanSource& planned, const PlanSource& current);
+
+class JsonWriter;
+/// Writes `source` as the plan file's "source" object (resources/schemas/plan-v1.md).
+void writePlanSource(JsonWriter& w, const PlanSource& source);
+
+/// The files of `planned` whose digest is not among `current`'s files' (a file changed, or
+/// missing; a file given under another name with the same bytes is the same), as "name" strings: empty when the state is the one the plan was made on.
 [[nodiscard]] std::vector<std::string> changedSourceFiles(const PlanSource& planned, const PlanSource& current);
 
 } // namespace fleet::importers

@@ -1,5 +1,7 @@
 #include "accelerators.h"
 
+#include "model/scheduling/placementstate.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -104,21 +106,30 @@ double nodeAcceleratorShare(const ClusterStore& store, NodeId n, const MetricKey
     return kNaN;
 }
 
-NodeAccelerators nodeAccelerators(const ClusterStore& store, NodeId n, const MetricKeys& keys) noexcept
+namespace {
+
+// The rule of nodeAccelerators() over any source of requests: `gpuRequested` (milli-GPU) and
+// `extendedRequested(key)`, the store's or a plan's.
+template <typename ExtendedRequested>
+NodeAccelerators acceleratorsOf(const ClusterStore& store, NodeId n, const MetricKeys& keys, std::int64_t gpuRequested,
+    ExtendedRequested extendedRequested) noexcept
 {
     NodeAccelerators a;
     a.kind = nodeAcceleratorKind(store, n, keys);
     switch (a.kind) {
     case AcceleratorKind::Gpu: {
         const std::int64_t allocatable = store.nodeAllocatable(n)[CoreResource::Gpu];
-        const std::int64_t requested = store.nodeRequested(n)[CoreResource::Gpu];
         a.devices = allocatable / 1000;
-        a.unallocatedDevices = std::max<std::int64_t>(0, (allocatable - requested) / 1000);
-        a.requestedDevices = static_cast<double>(requested) / 1000.0;
+        a.unallocatedDevices = std::max<std::int64_t>(0, (allocatable - gpuRequested) / 1000);
+        a.requestedDevices = static_cast<double>(gpuRequested) / 1000.0;
         break;
     }
     case AcceleratorKind::Mig: {
-        a.migSlices = nodeMigSlices(store, n, keys);
+        for (const auto& [key, amount] : store.nodeExtendedAllocatable(n))
+            if (keys.isMig(key) && amount > 0) {
+                a.migSlices.allocatable += amount;
+                a.migSlices.requested += extendedRequested(key);
+            }
         a.devices = store.nodeGpuCount(n) > 0 ? store.nodeGpuCount(n) : a.migSlices.allocatable;
         const double slicesPerGpu = static_cast<double>(a.migSlices.allocatable) / static_cast<double>(a.devices);
         const std::int64_t freeSlices = std::max<std::int64_t>(0, a.migSlices.allocatable - a.migSlices.requested);
@@ -129,12 +140,12 @@ NodeAccelerators nodeAccelerators(const ClusterStore& store, NodeId n, const Met
     }
     case AcceleratorKind::Neuron: {
         a.devices = nodeExtendedAllocatableOf(store, n, keys.neuron);
-        const std::int64_t requested = store.nodeExtendedRequested(n, static_cast<ResourceKey>(keys.neuron));
+        const std::int64_t requested = extendedRequested(static_cast<ResourceKey>(keys.neuron));
         a.unallocatedDevices = std::max<std::int64_t>(0, a.devices - requested);
         a.requestedDevices = static_cast<double>(requested);
         if (keys.neuronCore >= 0) {
             a.neuronCores = nodeExtendedAllocatableOf(store, n, keys.neuronCore);
-            a.neuronCoresRequested = store.nodeExtendedRequested(n, static_cast<ResourceKey>(keys.neuronCore));
+            a.neuronCoresRequested = extendedRequested(static_cast<ResourceKey>(keys.neuronCore));
         }
         break;
     }
@@ -142,6 +153,24 @@ NodeAccelerators nodeAccelerators(const ClusterStore& store, NodeId n, const Met
         break;
     }
     return a;
+}
+
+} // namespace
+
+NodeAccelerators nodeAccelerators(const ClusterStore& store, NodeId n, const MetricKeys& keys) noexcept
+{
+    return acceleratorsOf(store, n, keys, store.nodeRequested(n)[CoreResource::Gpu],
+        [&](ResourceKey key) { return store.nodeExtendedRequested(n, key); });
+}
+
+NodeAccelerators nodeAccelerators(const ClusterStore& store, NodeId n, const MetricKeys& keys, const PlacementState* plan) noexcept
+{
+    if (!plan)
+        return nodeAccelerators(store, n, keys);
+    if (!plan->nodePresent(n))
+        return acceleratorsOf(store, n, keys, 0, [](ResourceKey) { return std::int64_t { 0 }; });
+    return acceleratorsOf(store, n, keys, plan->nodeRequested(n)[CoreResource::Gpu],
+        [&](ResourceKey key) { return plan->nodeExtendedRequested(n, key); });
 }
 
 } // namespace fleet::model

@@ -13,6 +13,8 @@
 
 namespace fleet::model {
 
+class PlacementState;
+
 /// Keys of the extended resources the accelerator rules need, looked up once per store.
 struct MetricKeys {
     int neuron = -1; // registry key of aws.amazon.com/neuron (devices), or -1 when absent
@@ -80,5 +82,9 @@ struct NodeAccelerators {
 /// slice is on, so this assumes requested slices are packed onto as few GPUs as possible);
 /// Neuron allocatable - requested devices. Never negative. Thread: any.
 [[nodiscard]] NodeAccelerators nodeAccelerators(const ClusterStore& store, NodeId n, const MetricKeys& keys) noexcept;
+/// The same under a plan (issue 6): the requests are `plan`'s (PlacementState over `store`; a
+/// node the plan drained or failed has none), the devices the store's. `plan` null: the loaded
+/// state. Store nodes only (n < store.nodeCount()). Thread: any reader of both.
+[[nodiscard]] NodeAccelerators nodeAccelerators(const ClusterStore& store, NodeId n, const MetricKeys& keys, const PlacementState* plan) noexcept;
 
 } // namespace fleet::model

@@ -85,6 +85,17 @@ inline QPoint podPixel(views::FleetMapView* map, model::NodeId n, model::PodId p
     return {};
 }
 
+/// Saves a grab of the whole window as DIR/NAME.png and of the map as DIR/NAME-map.png when FLEET_SCREENSHOT_DIR=DIR is set (to look
+/// at what a test saw, as a user would); does nothing otherwise.
+inline void saveScreenshot(app::MainWindow* window, const QString& name)
+{
+    const QString dir = qEnvironmentVariable("FLEET_SCREENSHOT_DIR");
+    if (dir.isEmpty())
+        return;
+    window->grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
+    window->mapView()->grabImage().save(dir + QLatin1Char('/') + name + QStringLiteral("-map.png")); // the GL part, as rendered
+}
+
 /// Calls `act` with the next popup (QMenu) or modal dialog once one shows, polling every 20 ms
 /// for up to 10 s; the caller then runs what opens it (QMenu::exec, QFileDialog).
 inline void whenShown(std::function<void(QWidget*)> act)

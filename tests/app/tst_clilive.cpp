@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QImage>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -31,6 +32,7 @@ private slots:
     void screenshotMatchesFiles();
     void contextFromKubeconfigEnvironment();
     void badSourcesAreRefused();
+    void planCheckNamesTheLiveSource();
 
 private:
     Run fleetscope(const QStringList& args, const QString& kubeconfigEnv = {});
@@ -134,6 +136,48 @@ void TstCliLive::badSourcesAreRefused()
     const Run mixed = fleetscope({"summary", "--kubeconfig", wrong, kHoneycomb + "/nodes.json"});
     QCOMPARE(mixed.exitCode, 2);
     QVERIFY2(mixed.err.contains("cannot be combined with files"), mixed.err.constData());
+}
+
+
+// A plan made on a live cluster names its server and resourceVersion; plan check --kubeconfig
+// compares them with the list it makes (the fake server's resourceVersion is 4242) and writes the
+// state it checked against into the evaluation.
+void TstCliLive::planCheckNamesTheLiveSource()
+{
+    FakeKubeApiServer server(m_pki, lists(), {});
+    const QString kubeconfig = writeKubeconfig(server, "kubeconfig", "fleet-test-token");
+    const QString url = QString::fromStdString(server.url());
+    auto writePlan = [&](const QString& name, const QString& resourceVersion) {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            return QString();
+        f.write(QString(R"({"fleetscopePlan": 1, "source": {"server": "%1", "resourceVersion": "%2"}, "actions": []})")
+                    .arg(url, resourceVersion)
+                    .toUtf8());
+        return path;
+    };
+    const QString evaluation = m_dir.filePath("evaluation.json");
+    const Run same = fleetscope({"plan", "check", "--kubeconfig", kubeconfig, "--plan", writePlan("same.json", "4242"), "-o", evaluation});
+    QVERIFY2(same.exitCode == 0, same.err.constData());
+    QVERIFY2(!same.err.contains("note:"), same.err.constData());
+    QFile f(evaluation);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject state = QJsonDocument::fromJson(f.readAll())["state"].toObject();
+    QCOMPARE(state.value("server").toString(), url);
+    QCOMPARE(state.value("resourceVersion").toString(), QStringLiteral("4242"));
+
+    const Run older = fleetscope({"plan", "check", "--kubeconfig", kubeconfig, "--plan", writePlan("older.json", "17"), "--format", "json"});
+    QVERIFY2(older.exitCode == 0, older.err.constData());
+    const QByteArray expected = ("note: the plan was made on live cluster " + url + " at resourceVersion 17, checked against live cluster " + url
+        + " at resourceVersion 4242 (a newer or older list of the same cluster)").toUtf8();
+    QVERIFY2(older.err.contains(expected), older.err.constData());
+    QVERIFY(QJsonDocument::fromJson(older.out)["sourceNote"].toString().contains("resourceVersion 17"));
+
+    // Checked against the fixture's files instead: another source.
+    const Run files = fleetscope({"plan", "check", kHoneycomb + "/nodes.json", kHoneycomb + "/pods.json", "--plan", writePlan("files.json", "4242")});
+    QVERIFY2(files.exitCode == 0, files.err.constData());
+    QVERIFY2(files.err.contains("checked against " + (kHoneycomb + "/nodes.json (sha256 ").toUtf8()), files.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TstCliLive)

@@ -147,12 +147,18 @@ void TestCliPlan::planCheckHolds()
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("4 actions, all hold"), r.out.constData());
     // The plan's digest is a placeholder: the state is not the one it names.
-    QVERIFY2(r.err.contains("the state differs from the plan's source"), r.err.constData());
+    QVERIFY2(r.err.contains("note: the plan was made on cluster.json (sha256 000000000000), checked against "), r.err.constData());
+    QVERIFY2(r.err.contains("(changed or missing: cluster.json)"), r.err.constData());
     const QJsonObject o = QJsonDocument::fromJson(readFile(evaluation)).object();
     QCOMPARE(o.value(QStringLiteral("holds")).toBool(false), true);
     QCOMPARE(o.value(QStringLiteral("actions")).toArray().size(), 4);
     QVERIFY(o.contains(QStringLiteral("before")) && o.contains(QStringLiteral("after")));
     QCOMPARE(o.value(QStringLiteral("after")).toObject().value(QStringLiteral("nodes")).toInt(), 4); // one drained, one added
+    // The evaluation names the state it was checked against, and why it is not the plan's.
+    const QJsonArray files = o.value(QStringLiteral("state")).toObject().value(QStringLiteral("files")).toArray();
+    QCOMPARE(files.size(), 1);
+    QCOMPARE(files.at(0).toObject().value(QStringLiteral("sha256")).toString().size(), 64);
+    QVERIFY(o.value(QStringLiteral("sourceNote")).toString().startsWith(QStringLiteral("the plan was made on cluster.json")));
 }
 
 void TestCliPlan::planCheckReportsWhatBroke()
@@ -193,6 +199,7 @@ void TestCliPlan::planExport()
     const QByteArray sh = readFile(script);
     QVERIFY(sh.startsWith("#!/usr/bin/env bash\n"));
     QVERIFY(sh.contains("Fleetscope never runs this script"));
+    QVERIFY2(QFile::permissions(script) & QFileDevice::ExeOwner, "the CLI's kubectl script is not executable (the window's is)");
     QVERIFY(sh.indexOf("kubectl cordon cpu-a1") < sh.indexOf("kubectl drain cpu-a1 --ignore-daemonsets --delete-emptydir-data"));
     QVERIFY(sh.contains("#   default/web-7f9c-bbbbb -> cpu-b1"));
     // bash can parse it (nothing runs: -n).

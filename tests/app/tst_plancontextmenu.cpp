@@ -12,13 +12,17 @@
 #include "app/surfaceformat.h"
 #include "model/metrics/metric.h"
 #include "views/inspectors/nodeinspector.h"
+#include "views/panels/filterfield.h"
 #include "views/itemmodels/nodepodsmodel.h"
 #include "views/map/layers/nodedetaillayer.h"
 #include "views/map/nodetooltip.h"
 
 #include <QContextMenuEvent>
+#include <QLineEdit>
 #include <QMenu>
 #include <QUndoStack>
+
+#include <algorithm>
 
 using namespace fleet;
 using namespace planwindow;
@@ -30,6 +34,7 @@ private slots:
     void cleanupTestCase();
     void drainFromTheContextMenu();
     void failFromTheContextMenu();
+    void drainFilteredNodes();
 
 private:
     /// Right-clicks node n's cell and triggers the menu's action `name`; false when the menu
@@ -206,6 +211,40 @@ void TestPlanContextMenu::failFromTheContextMenu()
     m_window->undoStack()->undo();
     QVERIFY(engine->applied().empty());
     QCOMPARE(engine->state().totals(), totals);
+}
+
+// Ctrl+L's filter, then the menu's "Drain the N Filtered Nodes": a DrainNode for each node the
+// filter keeps, in one undo step.
+void TestPlanContextMenu::drainFilteredNodes()
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    const model::NodeId a = busyNode(), b = busyNode(a);
+    QVERIFY(a.isValid() && b.isValid());
+    views::FilterField* filter = m_window->explorePanels()->filterField();
+    filter->lineEdit()->setText(QStringLiteral("kubernetes.io/hostname in (%1,%2)")
+                                    .arg(QString::fromStdString(std::string(store.nodeName(a))), QString::fromStdString(std::string(store.nodeName(b)))));
+    const views::NodeFilterResult filtered = filter->apply();
+    QVERIFY2(filtered.mask, qPrintable(filter->errorText()));
+    QCOMPARE(filtered.matching, std::size_t(2));
+    QVERIFY(runMenuAction(a, QStringLiteral("actionDrainFilteredNodes")));
+    QCOMPARE(m_window->undoStack()->count(), 1);
+    QCOMPARE(engine->applied().size(), std::size_t(2));
+    std::vector<std::string> drained;
+    for (const model::AppliedAction& applied : engine->applied()) {
+        QCOMPARE(applied.action.type, model::ActionType::DrainNode);
+        drained.push_back(applied.action.node);
+    }
+    std::sort(drained.begin(), drained.end());
+    std::vector<std::string> expected { std::string(store.nodeName(a)), std::string(store.nodeName(b)) };
+    std::sort(expected.begin(), expected.end());
+    QCOMPARE(drained, expected);
+    QVERIFY(engine->state().nodeUnschedulable(a) && engine->state().nodeUnschedulable(b));
+    m_window->undoStack()->undo(); // one step undoes both
+    QVERIFY(engine->applied().empty());
+    QVERIFY(!engine->state().nodeUnschedulable(a) && !engine->state().nodeUnschedulable(b));
+    filter->lineEdit()->clear();
+    filter->apply();
 }
 
 int main(int argc, char** argv)

@@ -29,6 +29,7 @@ private slots:
     void cleanupTestCase();
     void altDragPlacesTheWholeWorkloadInADomain();
     void altDropOnADomainTooSmallChangesNothing();
+    void altDropOnADomainLabel();
     void podDraggedFromTheInspectorMovesThere();
 
 private:
@@ -151,6 +152,85 @@ void TestPlanWorkloadDrag::altDropOnADomainTooSmallChangesNothing()
     QCOMPARE(engine->state().podNode(drag.pod), drag.from);
     QVERIFY2(m_window->planController()->lastMessage().contains(QStringLiteral("all or nothing")),
         qPrintable(m_window->planController()->lastMessage()));
+}
+
+// A workload dropped on a domain label (not on a node): every pod of it inside that domain, which
+// may be an outer one (a zone, not only a node's innermost network layer).
+void TestPlanWorkloadDrag::altDropOnADomainLabel()
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    std::vector<std::uint32_t> podsOf(store.workloadCount(), 0);
+    for (std::uint32_t i = 0; i < store.podCount(); ++i)
+        if (const model::WorkloadId w = store.podWorkload(model::PodId(i)); w.isValid() && store.podIsCounted(model::PodId(i)))
+            ++podsOf[w.index()];
+    model::PodId pod;
+    model::DomainId domain;
+    QPoint press, label;
+    for (std::uint32_t i = 0; i < store.podCount() && !domain.isValid(); ++i) {
+        const model::PodId p(i);
+        const model::WorkloadId w = store.podWorkload(p);
+        if (!w.isValid() || podsOf[w.index()] < 2 || !store.podIsCounted(p))
+            continue;
+        const model::OwnerKind kind = store.workloadKind(w);
+        if (kind != model::OwnerKind::ReplicaSet && kind != model::OwnerKind::Deployment && kind != model::OwnerKind::StatefulSet)
+            continue;
+        const QPoint at = podPixel(map(), store.podNode(p), p);
+        if (at.isNull())
+            continue;
+        // A domain whose label is drawn at this zoom, not holding the pod's node, that takes the workload.
+        for (std::uint32_t d = 0; d < topology().domainCount() && !domain.isValid(); ++d) {
+            const model::DomainId candidate(d);
+            const QRect r = map()->domainLabelRect(candidate);
+            if (r.isNull() || candidate == topology().root() || map()->domainLabelAt(r.center()) != candidate)
+                continue;
+            bool holdsFrom = false;
+            for (model::DomainId up = topology().nodeDomain(store.podNode(p)); up.isValid(); up = topology().domainParent(up))
+                holdsFrom = holdsFrom || up == candidate;
+            if (holdsFrom)
+                continue;
+            model::PlanEngine probe(store, topology());
+            model::PlanAction a;
+            a.type = model::ActionType::PlaceWorkload;
+            a.workloadNamespace = std::string(store.workloadNamespace(w));
+            a.workloadName = std::string(store.workloadName(w));
+            a.workloadKind = std::string(model::ownerKindName(kind));
+            a.domain = model::domainPathText(topology(), candidate);
+            if (probe.apply(a).holds) {
+                pod = p;
+                domain = candidate;
+                press = at;
+                label = r.center();
+            }
+        }
+    }
+    if (!domain.isValid())
+        QSKIP("no domain label beside a draggable pod takes its workload at this zoom");
+    sendMouse(map(), QEvent::MouseButtonPress, press, Qt::LeftButton, Qt::AltModifier);
+    sendMouse(map(), QEvent::MouseMove, press + QPoint(12, 0), Qt::LeftButton, Qt::AltModifier);
+    QVERIFY(map()->isDraggingPod());
+    sendMouse(map(), QEvent::MouseMove, label, Qt::LeftButton, Qt::AltModifier);
+    sendMouse(map(), QEvent::MouseButtonRelease, label, Qt::NoButton, Qt::AltModifier);
+    QVERIFY(!map()->isDraggingPod());
+    QVERIFY2(engine->applied().size() == 1, qPrintable(m_window->planController()->lastMessage()));
+    const model::AppliedAction& a = engine->applied().back();
+    QCOMPARE(a.action.type, model::ActionType::PlaceWorkload);
+    QCOMPARE(a.action.domain, model::domainPathText(topology(), domain));
+    const model::WorkloadId w = store.podWorkload(pod);
+    std::size_t pods = 0;
+    for (std::uint32_t i = 0; i < store.podCount(); ++i) {
+        const model::PodId p(i);
+        if (store.podWorkload(p) != w || !store.podIsCounted(p))
+            continue;
+        ++pods;
+        bool inside = false;
+        for (model::DomainId up = topology().nodeDomain(engine->state().podNode(p)); up.isValid(); up = topology().domainParent(up))
+            inside = inside || up == domain;
+        QVERIFY2(inside, "a pod of the workload is outside the domain dropped on");
+    }
+    QVERIFY(pods >= 2 && !a.changes.empty());
+    m_window->undoStack()->undo();
+    QVERIFY(engine->applied().empty());
 }
 
 void TestPlanWorkloadDrag::podDraggedFromTheInspectorMovesThere()

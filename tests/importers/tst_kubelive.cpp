@@ -108,14 +108,13 @@ kube::ResolvedKubeconfig TstKubeLive::config(const FakeKubeApiServer& server, co
 void TstKubeLive::listMatchesFiles()
 {
     FakeKubeApiServer server(m_pki, lists(), {});
-    std::string rv;
-    const LoadedCluster live = loadLiveCluster(config(server, "fleet-test-token", m_pki.caFile), nullptr,
-                                               model::TopologySpec::defaults(), &rv);
+    const LoadedCluster live = loadLiveCluster(config(server, "fleet-test-token", m_pki.caFile));
     QCOMPARE(live.store->nodeCount(), m_fromFiles.store->nodeCount());
     QCOMPARE(live.store->podCount(), m_fromFiles.store->podCount());
     QCOMPARE(live.store->disruptionBudgets().size(), m_fromFiles.store->disruptionBudgets().size());
     QCOMPARE(summary(live), summary(m_fromFiles)); // every node, pod and figure
-    QCOMPARE(rv, std::string("4242"));
+    QCOMPARE(live.resourceVersion, std::string("4242")); // what a plan made on it names as its source
+    QCOMPARE(live.server, server.url());
     QVERIFY2(live.report.warnings.empty(), live.report.warnings.empty() ? "" : live.report.warnings.front().c_str());
     // One item per page: every page was followed with its continue token, at limit=500.
     std::size_t pages = 0;

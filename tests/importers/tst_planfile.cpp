@@ -76,6 +76,7 @@ private slots:
     void errorsNameTheFileAndPath();
     void failedWriteKeepsThePreviousFile();
     void digestsNameChangedFiles();
+    void sourceDifferenceSaysWhichState();
     void evaluationReportsWhatBroke();
 };
 
@@ -193,6 +194,33 @@ void TestPlanFile::digestsNameChangedFiles()
     renamed.files[0].name = a; // same name, other bytes
     QCOMPARE(importers::changedSourceFiles(planned, renamed), std::vector<std::string> { a });
     QVERIFY_THROWS_EXCEPTION(importers::PlanFileError, (void)importers::fileSha256(kPlanData + "/missing.json"));
+}
+
+// The sentence plan check prints when the state is another source than the plan's: files by
+// digest (a renamed file with the same bytes is the same state), a live cluster by server and
+// resourceVersion, a simulation by its spec; nothing when the plan names no source.
+void TestPlanFile::sourceDifferenceSaysWhichState()
+{
+    const std::string a = kPlanData + "/cluster.json", b = kPlanData + "/cluster-changed.json";
+    const importers::PlanSource files = importers::sourceOfFiles({ a });
+    QCOMPARE(importers::sourceDifference(files, files), std::string());
+    importers::PlanSource moved = files;
+    moved.files[0].name = "elsewhere/cluster.json";
+    QCOMPARE(importers::sourceDifference(files, moved), std::string());
+    const std::string changed = importers::sourceDifference(files, importers::sourceOfFiles({ b }));
+    QVERIFY2(changed.find("the plan was made on " + a + " (sha256 ") == 0, changed.c_str());
+    QVERIFY2(changed.find("(changed or missing: " + a + ")") != std::string::npos, changed.c_str());
+
+    const importers::PlanSource live = importers::sourceOfLiveCluster("https://api.example:6443", "100");
+    QCOMPARE(importers::sourceDifference(live, importers::sourceOfLiveCluster("https://api.example:6443", "100")), std::string());
+    QCOMPARE(importers::sourceDifference(live, importers::sourceOfLiveCluster("https://api.example:6443", "250")),
+        std::string("the plan was made on live cluster https://api.example:6443 at resourceVersion 100, checked against live cluster "
+                    "https://api.example:6443 at resourceVersion 250 (a newer or older list of the same cluster)"));
+    const std::string other = importers::sourceDifference(live, files);
+    QVERIFY2(other.find("checked against " + a + " (sha256 ") != std::string::npos, other.c_str());
+    QCOMPARE(importers::sourceDifference(importers::sourceOfSimulation(100, 1), importers::sourceOfSimulation(100, 2)),
+        std::string("the plan was made on simulated cluster nodes=100 seed=1, checked against simulated cluster nodes=100 seed=2"));
+    QCOMPARE(importers::sourceDifference(importers::PlanSource {}, files), std::string());
 }
 
 void TestPlanFile::evaluationReportsWhatBroke()

@@ -132,7 +132,8 @@ void TestMapLegend::paintsNotApplicableSwatch()
 }
 
 // The marker key: each shape the map draws over cells, with its count (user trial: the amber
-// triangle had no legend entry), painted with the marker layer's own colours.
+// triangle had no legend entry; then the drag's green square had none), painted with the marker
+// layer's own colours.
 void TestMapLegend::markerKey()
 {
     const auto store = makeStore();
@@ -144,8 +145,8 @@ void TestMapLegend::markerKey()
     legend.setMarkerCounts(501, 701, 12);
     const QStringList entries = legend.entries();
     const QStringList key { QStringLiteral("Markers"), "NotReady: " + f(model::formatCount(501)), "Cordoned: " + f(model::formatCount(701)),
-        "Other problem: " + f(model::formatCount(12)) };
-    QCOMPARE(entries.mid(entries.size() - 4), key);
+        "Other problem: " + f(model::formatCount(12)), QStringLiteral("Fits dragged pod") };
+    QCOMPARE(entries.mid(entries.size() - 5), key);
     const QImage image = legend.grab().toImage();
     auto count = [&](QColor c) {
         int n = 0;
@@ -154,7 +155,8 @@ void TestMapLegend::markerKey()
                 n += (image.pixel(x, y) & 0xFFFFFF) == (c.rgb() & 0xFFFFFF);
         return n;
     };
-    for (const auto kind : { views::NodeMarkerKind::Problem, views::NodeMarkerKind::Cordoned, views::NodeMarkerKind::NotReady })
+    for (const auto kind :
+        { views::NodeMarkerKind::Problem, views::NodeMarkerKind::Cordoned, views::NodeMarkerKind::NotReady, views::NodeMarkerKind::Feasible })
         QVERIFY2(count(views::MarkerLayer::markerColor(kind)) >= 4, qPrintable(views::MarkerLayer::markerMeaning(kind)));
 }
 

@@ -3,8 +3,10 @@
 #include "mapfixtures.h"
 #include "model/figures.h"
 #include "model/metrics/metricregistry.h"
+#include "model/scheduling/placementstate.h"
 #include "model/topology.h"
 #include "views/map/nodetooltip.h"
+#include "views/plan/plannodeview.h"
 
 #include <QRegularExpression>
 
@@ -153,7 +155,7 @@ void TestNodeToolTip::domainPath()
 void TestNodeToolTip::migFigures()
 {
     model::ClusterStore store;
-    testing::addFleetNodes(store, { 1, 1, 1, 1, 1 }, [&store](model::NodeRecord& rec, std::size_t) {
+    testing::addFleetNodes(store, { 1, 1, 1, 4, 1 }, [&store](model::NodeRecord& rec, std::size_t) {
         rec.allocatable.setCore(model::CoreResource::Gpu, 0);
         rec.allocatable.set(store.resources().keyFor("nvidia.com/mig-1g.10gb"), 56);
         rec.capacity = rec.allocatable;
@@ -180,13 +182,24 @@ void TestNodeToolTip::migFigures()
     for (const QString& key : keys(text))
         QVERIFY2(key.size() <= 11 && !key.contains('/'), qPrintable(key));
     QVERIFY(keys(text).contains("Domain"));
+    // Under a plan that moved the pod to node 1: the slices follow it (issue 6: they were the
+    // loaded state's).
+    model::PlacementState plan(store);
+    QVERIFY(plan.movePod(model::PodId(0), model::NodeId(1)));
+    const model::MetricContext context(store);
+    const auto metric = views::mapMetric(views::MapMetric::GpuRequested);
+    const QString from = views::nodeToolTip(context, model::NodeId(0), *metric, &topology, &plan);
+    const QString to = views::nodeToolTip(context, model::NodeId(1), *metric, &topology, &plan);
+    QVERIFY2(from.contains("<td nowrap>MIG slices</td><td>0 / 56 (" + f(model::formatShare(0.0)) + "): 1g.10gb 0 / 56</td>"), qPrintable(from));
+    QVERIFY2(from.contains(QStringLiteral("<td nowrap>Unallocated</td><td>8 of 8 GPUs</td>")), qPrintable(from));
+    QVERIFY2(to.contains("<td nowrap>MIG slices</td><td>14 / 56 (" + f(model::formatShare(0.25)) + "): 1g.10gb 14 / 56</td>"), qPrintable(to));
 }
 
 // A Trainium node: Neuron devices counted once each, NeuronCores beside them.
 void TestNodeToolTip::neuronFigures()
 {
     model::ClusterStore store;
-    testing::addFleetNodes(store, { 1, 1, 1, 1, 1 }, [&store](model::NodeRecord& rec, std::size_t) {
+    testing::addFleetNodes(store, { 1, 1, 1, 4, 1 }, [&store](model::NodeRecord& rec, std::size_t) {
         rec.allocatable.setCore(model::CoreResource::Gpu, 0);
         rec.allocatable.set(store.resources().keyFor("aws.amazon.com/neuron"), 16);
         rec.allocatable.set(store.resources().keyFor("aws.amazon.com/neuroncore"), 128);
@@ -208,6 +221,25 @@ void TestNodeToolTip::neuronFigures()
              "<td nowrap>NeuronCores</td><td>32 / 128 (" + f(model::formatShare(0.25)) + ")</td>",
              QStringLiteral("<td nowrap>Unallocated</td><td>12 of 16 devices</td>") })
         QVERIFY2(text.contains(part), qPrintable(QStringLiteral("'%1' not in %2").arg(part, text)));
+    // Under a plan that moved the pod away, node 0's devices and cores are free.
+    model::PlacementState plan(store);
+    QVERIFY(plan.movePod(model::PodId(0), model::NodeId(2)));
+    const model::MetricContext context(store);
+    const QString moved = views::nodeToolTip(context, model::NodeId(0), *views::mapMetric(views::MapMetric::GpuRequested), nullptr, &plan);
+    for (const QString& part : { "<td nowrap>Neuron</td><td>0 / 16 devices (" + f(model::formatShare(0.0)) + ")</td>",
+             "<td nowrap>NeuronCores</td><td>0 / 128 (" + f(model::formatShare(0.0)) + ")</td>",
+             QStringLiteral("<td nowrap>Unallocated</td><td>16 of 16 devices</td>") })
+        QVERIFY2(moved.contains(part), qPrintable(QStringLiteral("'%1' not in %2").arg(part, moved)));
+    // The node views' taints (the inspector's list): the loaded state's, plus the cordon's
+    // taint when the plan cordoned the node (a drain), and not without a plan.
+    const views::PlanNodeView loaded { &store, nullptr }, planned { &store, &plan };
+    QVERIFY(plan.setNodeCordoned(model::NodeId(1), true));
+    QCOMPARE(loaded.taints(model::NodeId(1)).size(), store.nodeTaints(model::NodeId(1)).size());
+    const auto taints = planned.taints(model::NodeId(1));
+    QCOMPARE(taints.size(), store.nodeTaints(model::NodeId(1)).size() + 1);
+    QCOMPARE(taints.back().first, QStringLiteral("node.kubernetes.io/unschedulable"));
+    QVERIFY(taints.back().second.startsWith(QStringLiteral(":NoSchedule")));
+    QCOMPARE(planned.taints(model::NodeId(3)).size(), store.nodeTaints(model::NodeId(3)).size());
 }
 
 QTEST_GUILESS_MAIN(TestNodeToolTip)

@@ -211,13 +211,10 @@ void NodeInspector::fillDetails()
     QTreeWidgetItem* labelItem = section(tr("Labels"), static_cast<int>(labels.size()));
     for (const model::Label& l : labels)
         new QTreeWidgetItem(labelItem, { s(st.str(l.key)), s(st.str(l.value)) });
-    const auto taints = st.nodeTaints(m_node);
+    const auto taints = shown.taints(m_node); // with the plan's cordon, when it drained the node
     QTreeWidgetItem* taintItem = section(tr("Taints"), static_cast<int>(taints.size()));
-    for (const model::Taint& t : taints) {
-        QString value = s(st.str(t.value));
-        value += QLatin1Char(':') + s(model::taintEffectName(t.effect));
-        new QTreeWidgetItem(taintItem, { s(st.str(t.key)), value });
-    }
+    for (const auto& [key, value] : taints)
+        new QTreeWidgetItem(taintItem, { key, value });
     const auto conditions = st.nodeConditions(m_node);
     QTreeWidgetItem* conditionItem = section(tr("Conditions"), static_cast<int>(conditions.size()));
     for (const model::NodeCondition& c : conditions) {

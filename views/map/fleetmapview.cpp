@@ -9,6 +9,7 @@
 #include "views/map/layers/layeroverlay.h"
 #include "views/map/layers/markerlayer.h"
 #include "views/map/layers/nodedetaillayer.h"
+#include "views/map/layers/addednodelayer.h"
 #include "views/map/layers/planlayer.h"
 #include "views/map/layers/selectionlayer.h"
 #include "views/map/layers/texelimagelayer.h"
@@ -109,6 +110,7 @@ struct FleetMapView::Private {
     BreadcrumbLayer* breadcrumb = nullptr;
     MarkerLayer* markers = nullptr;
     PlanLayer* plan = nullptr;
+    AddedNodeLayer* addedNodes = nullptr;
 
     // Camera: world coordinates of the view centre and world units (cells) per logical pixel.
     double centerX = 0, centerY = 0, unitsPerPixel = 1;
@@ -299,6 +301,7 @@ void FleetMapView::Private::buildLayers()
     addLayer<NodeDetailLayer>(); // inside cells; the labels sit in gutters, so order is free
     markers = addLayer<MarkerLayer>();
     plan = addLayer<PlanLayer>();
+    addedNodes = addLayer<AddedNodeLayer>(); // beside domains, over cells: above the plan's marks
     addLayer<SelectionLayer>();
     breadcrumb = addLayer<BreadcrumbLayer>();
     breadcrumb->setBaseFont(q->font());
@@ -580,6 +583,16 @@ NodeId FleetMapView::nodeAt(const QPoint& pos) const
     return d->nodeAtGl(QPointF(local) + QPointF(0.5, 0.5));
 }
 
+NodeId FleetMapView::addedNodeAt(const QPoint& pos) const
+{
+    return d->addedNodes->nodeAt(QPointF(pos - d->gl->pos()) + QPointF(0.5, 0.5));
+}
+
+QString FleetMapView::addedNodeToolTip(model::NodeId n) const
+{
+    return AddedNodeLayer::toolTip(d->scene, n);
+}
+
 NodeId FleetMapView::cellNodeAt(const QPoint& pos) const
 {
     const QPoint local = pos - d->gl->pos();
@@ -753,12 +766,18 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
             lastPos = e->position();
             return true;
         }
-        const NodeId n = nodeAtGl(e->position());
+        // A node the plan added (drawn by AddedNodeLayer, not in the store): its own tooltip;
+        // its id goes nowhere else (selection, inspector and hover read store columns).
+        const NodeId added = addedNodes->nodeAt(e->position());
+        const NodeId n = added.isValid() ? NodeId {} : nodeAtGl(e->position());
         if (n != hovered) {
             hovered = n;
             emit q->nodeHovered(n);
         }
-        showToolTip(n, e->position(), e->globalPosition().toPoint());
+        if (added.isValid())
+            QToolTip::showText(e->globalPosition().toPoint(), AddedNodeLayer::toolTip(scene, added), gl);
+        else
+            showToolTip(n, e->position(), e->globalPosition().toPoint());
         if (!BreadcrumbLayer::text(scene, camera()).isEmpty())
             requestRender();
         return true;

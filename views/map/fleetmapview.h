@@ -88,6 +88,12 @@ public:
     /// The node whose cell holds a widget position exactly (no gutter tolerance), or an
     /// invalid id. For tests: "does this pixel show a cell".
     [[nodiscard]] model::NodeId cellNodeAt(const QPoint& pos) const;
+    /// The node a plan added (AddNode) whose square the map draws at `pos` (this widget's
+    /// coordinates; views/map/layers/addednodelayer.h), as last rendered; invalid when none.
+    /// Such ids (>= the store's node count) are the plan's, never selected or emitted.
+    [[nodiscard]] model::NodeId addedNodeAt(const QPoint& pos) const;
+    /// The tooltip the map shows over added node n's square ("" when n is not one).
+    [[nodiscard]] QString addedNodeToolTip(model::NodeId n) const;
     /// Resets zoom and pan so the whole fleet fits.
     void resetView();
     /// Where the label of `domain` is drawn at the current zoom and pan, in this widget's

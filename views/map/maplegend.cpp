@@ -244,6 +244,8 @@ QStringList MapLegend::markerKeyTexts() const
         out << (m_markerCountsKnown ? QStringLiteral("%1: %2").arg(meaning, count(static_cast<std::int64_t>(m_markerCounts[static_cast<int>(kind)])))
                                     : meaning);
     }
+    // The plan layer's green square (issue 6): only while a pod is dragged, so without a count.
+    out << QStringLiteral("Fits dragged pod"); // markerMeaning(Feasible) is too wide for the key
     return out;
 }
 
@@ -289,7 +291,7 @@ void MapLegend::paintEvent(QPaintEvent*)
     const std::vector<Swatch> marks = swatches();
     const QStringList sums = totals();
     // Room below the bar: swatches, totals (two lines each, they may wrap), the marker key.
-    const int keyBlock = m_markerCountsKnown ? 4 * (kSwatch + 6) + fm.height() + 6 : 0;
+    const int keyBlock = m_markerCountsKnown ? 5 * (kSwatch + 6) + fm.height() + 6 : 0;
     const int swatchBlock = static_cast<int>(marks.size()) * (kSwatch + 6) + static_cast<int>(sums.size()) * 2 * fm.height() + 10 + keyBlock;
     const MetricColorScale scale = MetricColorScale::forColumn(*m_metric, m_column);
     if (scale.kind != model::ScaleKind::Categorical) {
@@ -336,7 +338,7 @@ void MapLegend::paintEvent(QPaintEvent*)
         y += 6;
         paragraph(QStringLiteral("Markers"), bold);
         painter.setFont(font());
-        const NodeMarkerKind kinds[] = { NodeMarkerKind::NotReady, NodeMarkerKind::Cordoned, NodeMarkerKind::Problem };
+        const NodeMarkerKind kinds[] = { NodeMarkerKind::NotReady, NodeMarkerKind::Cordoned, NodeMarkerKind::Problem, NodeMarkerKind::Feasible };
         for (int i = 0; i < key.size(); ++i) {
             MarkerLayer::drawMarker(painter, kinds[i], QPointF(kMargin + kSwatch / 2.0, y + kSwatch / 2.0));
             painter.setPen(text);

@@ -46,7 +46,8 @@ public:
     [[nodiscard]] QString unit() const;
     /// Every text line below the title, top to bottom: tick labels (highest first), swatch
     /// entries ("p5.48xlarge: 1,234"), the not-applicable and mark entries, the totals,
-    /// then the marker key ("Markers", "NotReady: 501", "Cordoned: 701", "Other problem: 12").
+    /// then the marker key ("Markers", "NotReady: 501", "Cordoned: 701", "Other problem: 12",
+    /// "Fits dragged pod": the plan layer's feasible-node square, drawn during a drag).
     /// For tests and accessibility.
     [[nodiscard]] QStringList entries() const;
     /// The column of the metric over the context (empty without a context).
@@ -66,7 +67,7 @@ private:
     [[nodiscard]] QStringList tickLabels() const;
     [[nodiscard]] std::vector<Swatch> swatches() const;
     [[nodiscard]] QStringList totals() const;
-    [[nodiscard]] QStringList markerKeyTexts() const; // NotReady, Cordoned, Other problem (MarkerLayer order reversed)
+    [[nodiscard]] QStringList markerKeyTexts() const; // NotReady, Cordoned, Other problem (MarkerLayer order reversed), Feasible
 
     std::shared_ptr<const model::Metric> m_metric;
     std::shared_ptr<const model::MetricContext> m_context;

@@ -130,7 +130,7 @@ QString nodeToolTip(const model::MetricContext& context, model::NodeId n, const 
             + share(req[CoreResource::Memory], alloc[CoreResource::Memory]));
 
     const model::MetricKeys& keys = context.keys();
-    const model::NodeAccelerators a = model::nodeAccelerators(store, n, keys);
+    const model::NodeAccelerators a = shown.accelerators(n, keys); // the plan's requests while a plan has actions
     switch (a.kind) {
     case model::AcceleratorKind::Gpu:
         html += row(QStringLiteral("GPUs"),
@@ -147,7 +147,7 @@ QString nodeToolTip(const model::MetricContext& context, model::NodeId n, const 
             std::string_view name = store.resources().name(key);
             name.remove_prefix(std::string_view("nvidia.com/mig-").size());
             profiles
-                << QStringLiteral("%1 %2 / %3").arg(qs(name), countText(store.nodeExtendedRequested(n, key)), countText(amount));
+                << QStringLiteral("%1 %2 / %3").arg(qs(name), countText(shown.nodeExtendedRequested(n, key)), countText(amount));
         }
         html += row(QStringLiteral("MIG slices"),
             QStringLiteral("%1 / %2").arg(countText(a.migSlices.requested), countText(a.migSlices.allocatable))

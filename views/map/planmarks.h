@@ -5,6 +5,7 @@
 
 #include "model/ids.h"
 
+#include <utility>
 #include <vector>
 
 namespace fleet::views {
@@ -19,10 +20,14 @@ struct PlanMarks {
     std::vector<model::NodeId> removed;
     /// Destinations of moves applied as an override although infeasible (a red outline).
     std::vector<model::NodeId> violations;
+    /// Nodes the plan added (AddNode) and present, each with the domain it was added in (the
+    /// root when the action named none), in id order: not in the store, drawn by
+    /// AddedNodeLayer beside their domain.
+    std::vector<std::pair<model::NodeId, model::DomainId>> added;
 
     [[nodiscard]] bool empty() const noexcept
     {
-        return changed.empty() && emptied.empty() && removed.empty() && violations.empty();
+        return changed.empty() && emptied.empty() && removed.empty() && violations.empty() && added.empty();
     }
 };
 

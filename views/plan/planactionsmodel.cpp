@@ -5,6 +5,8 @@
 
 #include <QColor>
 
+#include <algorithm>
+
 namespace fleet::views {
 
 namespace {
@@ -48,6 +50,35 @@ QString planReasonsText(const std::vector<model::Reason>& reasons)
     return parts.join(QStringLiteral("; "));
 }
 
+FailureCost& FailureCost::operator+=(const FailureCost& o)
+{
+    podsStranded += o.podsStranded;
+    gpusLost += o.gpusLost;
+    strandedGpuMilli += o.strandedGpuMilli;
+    return *this;
+}
+
+FailureCost failureCost(const model::ClusterStore& store, const model::AppliedAction& applied)
+{
+    FailureCost cost;
+    if (applied.action.type != model::ActionType::FailNode && applied.action.type != model::ActionType::FailDomain)
+        return cost;
+    cost.podsStranded = static_cast<std::int64_t>(applied.unplaced.size());
+    cost.gpusLost = std::max<std::int64_t>(0, applied.before.gpus - applied.after.gpus);
+    for (const auto& [pod, reasons] : applied.unplaced)
+        if (pod.isValid() && pod.index() < store.podCount())
+            cost.strandedGpuMilli += store.podRequest(pod)[model::CoreResource::Gpu];
+    return cost;
+}
+
+QString failureCostText(const FailureCost& cost)
+{
+    QString text = QObject::tr("%1 pods stranded, %2 GPUs lost").arg(count(cost.podsStranded), count(cost.gpusLost));
+    if (cost.strandedGpuMilli > 0)
+        text += QObject::tr(" (%1 GPUs requested by stranded pods)").arg(s(model::formatGpus(cost.strandedGpuMilli)));
+    return text;
+}
+
 QString planActionText(const model::ClusterStore& store, const model::AppliedAction& applied)
 {
     const model::PlanAction& a = applied.action;
@@ -68,10 +99,11 @@ QString planActionText(const model::ClusterStore& store, const model::AppliedAct
     case model::ActionType::DrainNode:
         return QObject::tr("Drain %1: %2 pods moved, %3 stay").arg(node, count(moved), count(unplaced));
     case model::ActionType::FailNode:
-        return QObject::tr("Fail %1: %2 pods re-placed, %3 stranded").arg(node, count(moved), count(unplaced));
+        return QObject::tr("Fail %1: %2 pods re-placed; costs %3").arg(node, count(moved), failureCostText(failureCost(store, applied)));
     case model::ActionType::FailDomain:
-        return QObject::tr("Fail domain %1: %2 nodes gone, %3 pods re-placed, %4 stranded")
-            .arg(s(a.domain), count(static_cast<std::int64_t>(applied.nodesRemoved.size())), count(moved), count(unplaced));
+        return QObject::tr("Fail domain %1: %2 nodes gone, %3 pods re-placed; costs %4")
+            .arg(s(a.domain), count(static_cast<std::int64_t>(applied.nodesRemoved.size())), count(moved),
+                failureCostText(failureCost(store, applied)));
     case model::ActionType::AddNode:
         return QObject::tr("Add %1 \u00d7 %2 in %3").arg(count(a.count), s(a.instanceType), s(a.domain));
     case model::ActionType::PlaceWorkload:

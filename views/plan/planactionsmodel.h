@@ -12,10 +12,24 @@
 namespace fleet::views {
 
 /// One sentence for an applied action: "Move default/web-1 from node-a to node-b",
-/// "Drain node-a: 12 pods moved, 2 stay", "Fail node-a: 3 re-placed, 1 stranded",
-/// "Fail domain zone us-east-1a", "Place Deployment ns/name in us-east-1a: 8 pods".
+/// "Drain node-a: 12 pods moved, 2 stay", "Fail node-a: 3 pods re-placed; costs 1 pods stranded,
+/// 8 GPUs lost" (failureCostText), "Fail domain zone us-east-1a: ...", "Place Deployment ns/name in us-east-1a: 8 pods".
 /// Thread: any reader of the store.
 [[nodiscard]] QString planActionText(const model::ClusterStore& store, const model::AppliedAction& action);
+/// What a failure (FailNode, FailDomain) costs, as the plan panel says it (issue 6): the pods it
+/// stranded (not re-placed), the GPUs lost (allocatable GPUs of the nodes gone, whole GPUs:
+/// PlanTotals::gpus before minus after the action) and the milli-GPU the stranded pods
+/// requested. All zero for other actions.
+struct FailureCost {
+    std::int64_t podsStranded = 0;
+    std::int64_t gpusLost = 0;
+    std::int64_t strandedGpuMilli = 0;
+    FailureCost& operator+=(const FailureCost& o);
+};
+[[nodiscard]] FailureCost failureCost(const model::ClusterStore& store, const model::AppliedAction& action);
+/// "3 pods stranded, 16 GPUs lost (2 GPUs requested by stranded pods)"; the part in brackets
+/// only when the stranded pods request GPUs.
+[[nodiscard]] QString failureCostText(const FailureCost& cost);
 /// The reasons of an action, "message (code)" each, joined by "; ".
 [[nodiscard]] QString planReasonsText(const std::vector<model::Reason>& reasons);
 /// "before → after" of a count, with the change: "1,204 → 1,190 (−14)".

@@ -1,5 +1,9 @@
 #include "planmarksbuilder.h"
 
+#include "model/domainpath.h"
+
+#include <stdexcept>
+
 #include <algorithm>
 
 namespace fleet::views {
@@ -24,7 +28,7 @@ bool holdsWorkPods(const model::ClusterStore& store, const std::vector<model::Po
 
 } // namespace
 
-std::shared_ptr<const PlanMarks> buildPlanMarks(const model::PlanEngine& engine)
+std::shared_ptr<const PlanMarks> buildPlanMarks(const model::PlanEngine& engine, const model::Topology* topology)
 {
     if (engine.applied().empty())
         return nullptr;
@@ -45,6 +49,19 @@ std::shared_ptr<const PlanMarks> buildPlanMarks(const model::PlanEngine& engine)
         for (model::NodeId n : a.nodesRemoved)
             if (onMap(n))
                 marks->removed.push_back(n);
+        if (a.action.type == model::ActionType::AddNode && !a.nodesAdded.empty()) {
+            model::DomainId domain = topology ? topology->root() : model::DomainId {};
+            if (topology && !a.action.domain.empty()) {
+                try {
+                    domain = model::findDomainByPath(*topology, model::parseDomainPath(a.action.domain));
+                } catch (const std::invalid_argument&) {
+                    // The engine resolved it when it applied the action; keep the root.
+                }
+            }
+            for (model::NodeId n : a.nodesAdded)
+                if (state.nodePresent(n))
+                    marks->added.emplace_back(n, domain);
+        }
     }
     sortUnique(marks->changed);
     sortUnique(marks->violations);

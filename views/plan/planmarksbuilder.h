@@ -2,15 +2,17 @@
 // The map's plan marks (views/map/planmarks.h) from a PlanEngine's applied actions.
 
 #include "model/plan/plan.h"
+#include "model/topology.h"
 #include "views/map/planmarks.h"
 
 #include <memory>
 
 namespace fleet::views {
 
-/// Changed, emptied, removed and violating nodes of the plan, store nodes only (added nodes
-/// are not on the map), each list sorted and without duplicates; null when the plan has no
-/// actions. O(changes + pods of the changed nodes). Thread: the engine's thread.
-[[nodiscard]] std::shared_ptr<const PlanMarks> buildPlanMarks(const model::PlanEngine& engine);
+/// Changed, emptied, removed and violating nodes of the plan, store nodes only, each list
+/// sorted and without duplicates; the present added nodes with the domain of their AddNode
+/// (resolved on `topology`; the root when it is null or the path does not resolve); null when
+/// the plan has no actions. O(changes + pods of the changed nodes). Thread: the engine's thread.
+[[nodiscard]] std::shared_ptr<const PlanMarks> buildPlanMarks(const model::PlanEngine& engine, const model::Topology* topology = nullptr);
 
 } // namespace fleet::views

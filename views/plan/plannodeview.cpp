@@ -28,6 +28,23 @@ std::int64_t PlanNodeView::nodeExtendedRequested(model::NodeId n, model::Resourc
     return plan->nodePresent(n) ? plan->nodeExtendedRequested(n, key) : 0;
 }
 
+std::vector<std::pair<QString, QString>> PlanNodeView::taints(model::NodeId n) const
+{
+    constexpr std::string_view kCordonTaint = "node.kubernetes.io/unschedulable";
+    std::vector<std::pair<QString, QString>> out;
+    bool cordonTaint = false;
+    for (const model::Taint& t : store->nodeTaints(n)) {
+        const std::string_view key = store->str(t.key);
+        cordonTaint = cordonTaint || key == kCordonTaint;
+        out.emplace_back(QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size())),
+            QString::fromStdString(std::string(store->str(t.value)) + ':' + std::string(model::taintEffectName(t.effect))));
+    }
+    if (plan && plan->nodeCordonedByPlan(n) && !cordonTaint)
+        out.emplace_back(QString::fromUtf8(kCordonTaint.data(), static_cast<qsizetype>(kCordonTaint.size())),
+            QStringLiteral(":NoSchedule (the plan's cordon)"));
+    return out;
+}
+
 QString PlanNodeView::planStateText(model::NodeId n) const
 {
     if (!plan)

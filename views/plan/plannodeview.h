@@ -5,10 +5,12 @@
 // its new node and not on its old one, and a node the plan drained or failed (gone) is empty.
 
 #include "model/clusterstore.h"
+#include "model/metrics/accelerators.h"
 #include "model/scheduling/placementstate.h"
 
 #include <QString>
 
+#include <utility>
 #include <vector>
 
 namespace fleet::views {
@@ -33,6 +35,17 @@ struct PlanNodeView {
     {
         return plan ? plan->nodeUnschedulable(n) : store->nodeUnschedulable(n);
     }
+    /// The node's accelerators with their requests under the plan (GPUs, MIG slices per
+    /// profile, Neuron devices and cores: model::nodeAccelerators()), the devices the store's.
+    [[nodiscard]] model::NodeAccelerators accelerators(model::NodeId n, const model::MetricKeys& keys) const noexcept
+    {
+        return model::nodeAccelerators(*store, n, keys, plan);
+    }
+    /// The node's taints as the views list them, {key, "value:effect"}: the loaded state's,
+    /// plus `node.kubernetes.io/unschedulable` NoSchedule when the plan cordoned the node (a
+    /// drain; the taint the node lifecycle controller puts on a cordoned node,
+    /// pkg/controller/nodelifecycle, TaintNodesByCondition) and it does not carry it already.
+    [[nodiscard]] std::vector<std::pair<QString, QString>> taints(model::NodeId n) const;
     /// What the plan did to the node, for people: "gone under the plan (drained or failed)",
     /// "cordoned by the plan (a drain left pods on it)"; "" otherwise or without a plan.
     [[nodiscard]] QString planStateText(model::NodeId n) const;

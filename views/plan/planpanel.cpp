@@ -68,7 +68,8 @@ PlanPanel::~PlanPanel() = default;
 
 void PlanPanel::setPlan(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::PlanEngine> engine)
 {
-    m_engine = engine;
+    m_engine = store ? engine : nullptr;
+    m_store = store;
     m_model->setPlan(std::move(store), std::move(engine));
     refresh();
 }
@@ -101,6 +102,16 @@ void PlanPanel::refresh()
     parts << tr("cost %1 \u2192 %2").arg(s(model::formatDollarsPerHour(b.costPerHour)), s(model::formatDollarsPerHour(a.costPerHour)));
     if (a.podsUnplaced > 0 || b.podsUnplaced > 0)
         parts << tr("pods without a node %1").arg(beforeAfterText(b.podsUnplaced, a.podsUnplaced));
+    // What the failures of the plan cost (issue 6: pods stranded, GPUs lost).
+    FailureCost failures;
+    bool anyFailure = false;
+    for (const model::AppliedAction& applied : m_engine->applied()) {
+        anyFailure = anyFailure || applied.action.type == model::ActionType::FailNode || applied.action.type == model::ActionType::FailDomain;
+        if (m_store)
+            failures += failureCost(*m_store, applied);
+    }
+    if (anyFailure)
+        parts << tr("failures cost %1").arg(failureCostText(failures));
     m_summary->setText(tr("%1 actions. ").arg(m_engine->applied().size()) + parts.join(QStringLiteral(", ")) + QLatin1Char('.'));
 }
 

@@ -19,7 +19,7 @@ namespace fleet::views {
 class PlanActionsModel;
 
 /// A summary line (the whole plan: nodes in use, empty nodes, GPUs allocated, cost per hour,
-/// pods not placed, each before → after), a toolbar the app fills with its Undo / Redo
+/// pods not placed, each before → after; with failures, what they cost: failureCostText()), a toolbar the app fills with its Undo / Redo
 /// actions (addToolActions), and the actions' table (PlanActionsModel). A row's context menu
 /// and a double-click offer "Undo Back to Here" (undoBackToRequested). Thread: GUI thread.
 class PlanPanel : public QWidget {
@@ -43,6 +43,7 @@ signals:
     void undoBackToRequested(int row);
 
 private:
+    std::shared_ptr<const model::ClusterStore> m_store;
     std::shared_ptr<const model::PlanEngine> m_engine;
     PlanActionsModel* m_model = nullptr;
     QLabel* m_summary = nullptr;

@@ -1,0 +1,160 @@
+// Fail Domain from the map's context menu (issue 6), under xvfb-run with real events: a right
+// click on a domain label opens the menu, its Fail Domain action puts one FailDomain in the plan
+// (one undo step), the domain's failure strands a gang as a whole (every pod of it without a node
+// under the plan, also those on surviving nodes), and the plan panel says what the failure
+// costs: the pods stranded and the GPUs lost, the figures worked out here from the store.
+
+#include "planwindowfixture.h"
+
+#include "app/importcontroller.h"
+#include "app/surfaceformat.h"
+#include "model/domainpath.h"
+#include "model/plan/evictionrules.h"
+#include "views/plan/planactionsmodel.h"
+#include "views/plan/planpanel.h"
+
+#include <QContextMenuEvent>
+#include <QMenu>
+#include <QUndoStack>
+
+#include <set>
+
+using namespace fleet;
+using namespace planwindow;
+
+class TestPlanFailDomain : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void failDomainStrandsAGang();
+
+private:
+    /// A domain (not the root) whose failure strands a whole gang and loses GPUs (tried on a
+    /// scratch engine); invalid when the fleet has none.
+    model::DomainId gangDomain(model::WorkloadId& gang) const;
+    views::FleetMapView* map() const { return m_window->mapView(); }
+    std::unique_ptr<app::MainWindow> m_window;
+};
+
+void TestPlanFailDomain::initTestCase()
+{
+    m_window = openWindow();
+    QVERIFY(m_window);
+}
+
+void TestPlanFailDomain::cleanupTestCase() { m_window.reset(); }
+
+model::DomainId TestPlanFailDomain::gangDomain(model::WorkloadId& gang) const
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    const model::Topology& topology = *m_window->cluster()->topology;
+    for (std::uint32_t i = 0; i < topology.domainCount(); ++i) {
+        const model::DomainId d(i);
+        if (d == topology.root() || topology.domainNodes(d).size() > 40)
+            continue;
+        std::set<std::uint32_t> gangs;
+        for (model::NodeId n : topology.domainNodes(d))
+            for (model::PodId p : store.nodePods(n))
+                if (store.podIsCounted(p) && model::isGangPod(store, p))
+                    gangs.insert(store.podWorkload(p).index());
+        if (gangs.empty())
+            continue;
+        model::PlanEngine probe(store, topology);
+        model::PlanAction fail;
+        fail.type = model::ActionType::FailDomain;
+        fail.domain = model::domainPathText(topology, d);
+        const model::AppliedAction& r = probe.apply(fail);
+        if (r.holds || r.before.gpus <= r.after.gpus)
+            continue;
+        for (const auto& [pod, reasons] : r.unplaced)
+            if (gangs.count(store.podWorkload(pod).index())) {
+                gang = store.podWorkload(pod);
+                return d;
+            }
+    }
+    return {};
+}
+
+void TestPlanFailDomain::failDomainStrandsAGang()
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    model::WorkloadId gang;
+    const model::DomainId d = gangDomain(gang);
+    QVERIFY2(d.isValid(), "no domain of the simulated fleet strands a gang");
+
+    // Right-click the domain's label, where the map draws it once zoomed to the domain.
+    map()->zoomToDomain(d);
+    map()->grabImage();
+    const QRect label = map()->domainLabelRect(d);
+    QVERIFY(!label.isNull());
+    QCOMPARE(map()->domainLabelAt(label.center()), d);
+    bool found = false;
+    whenShown([&](QWidget* w) {
+        auto* menu = qobject_cast<QMenu*>(w);
+        if (!menu)
+            return;
+        if (QAction* a = menu->findChild<QAction*>(QStringLiteral("actionFailDomain"))) {
+            found = true;
+            a->trigger();
+        }
+        menu->close();
+    });
+    QWidget* gl = glOf(map());
+    const QPoint at = label.center() - gl->pos();
+    QContextMenuEvent e(QContextMenuEvent::Mouse, at, gl->mapToGlobal(at));
+    QApplication::sendEvent(gl, &e);
+    QVERIFY(found);
+
+    QCOMPARE(engine->applied().size(), std::size_t(1));
+    const model::AppliedAction& applied = engine->applied()[0];
+    QCOMPARE(applied.action.type, model::ActionType::FailDomain);
+    QCOMPARE(m_window->undoStack()->count(), 1);
+    QVERIFY(!applied.holds);
+    // Every node of the domain is gone; every pod of the gang is without a node.
+    const model::Topology& topology = *m_window->cluster()->topology;
+    std::int64_t gpusLost = 0;
+    for (model::NodeId n : topology.domainNodes(d)) {
+        QVERIFY(!engine->state().nodePresent(n));
+        gpusLost += store.nodeAllocatable(n)[model::CoreResource::Gpu] / 1000;
+    }
+    QVERIFY(gpusLost > 0);
+    int gangPods = 0;
+    for (std::uint32_t i = 0; i < store.podCount(); ++i) {
+        const model::PodId p(i);
+        if (store.podWorkload(p) != gang || !store.podIsCounted(p))
+            continue;
+        ++gangPods;
+        QVERIFY2(!engine->state().podNode(p).isValid(), "a pod of the stranded gang kept a node");
+    }
+    QVERIFY(gangPods >= 2);
+
+    // The panel: the action's row and the summary say what the failure costs.
+    const views::FailureCost cost = views::failureCost(store, applied);
+    QCOMPARE(cost.gpusLost, gpusLost);
+    QCOMPARE(cost.podsStranded, static_cast<std::int64_t>(applied.unplaced.size()));
+    QVERIFY(cost.podsStranded >= gangPods);
+    const QString costText = views::failureCostText(cost);
+    QVERIFY2(costText.startsWith(QStringLiteral("%1 pods stranded, %2 GPUs lost").arg(cost.podsStranded).arg(gpusLost)), qPrintable(costText));
+    views::PlanPanel* panel = m_window->planController()->panel();
+    const QString row = panel->model()->index(0, views::PlanActionsModel::ActionColumn).data().toString();
+    QVERIFY2(row.contains(QStringLiteral("Fail domain ")) && row.endsWith(costText), qPrintable(row));
+    QVERIFY2(panel->summaryText().contains(QStringLiteral("failures cost ") + costText), qPrintable(panel->summaryText()));
+    saveScreenshot(m_window.get(), QStringLiteral("fail-domain"));
+
+    m_window->undoStack()->undo();
+    QVERIFY(engine->applied().empty());
+    for (model::NodeId n : topology.domainNodes(d))
+        QVERIFY(engine->state().nodePresent(n));
+}
+
+int main(int argc, char** argv)
+{
+    fleet::app::setDefaultSurfaceFormat();
+    QApplication app(argc, argv);
+    TestPlanFailDomain test;
+    return QTest::qExec(&test, argc, argv);
+}
+#include "tst_planfaildomain.moc"

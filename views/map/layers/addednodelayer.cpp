@@ -1,0 +1,178 @@
+#include "addednodelayer.h"
+
+#include "model/figures.h"
+#include "model/scheduling/placementstate.h"
+#include "views/map/planmarks.h"
+
+#include <QFontMetrics>
+#include <QPainter>
+
+#include <algorithm>
+#include <cstdint>
+#include <unordered_map>
+
+namespace fleet::views {
+
+namespace {
+
+QString qs(std::string_view v)
+{
+    return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
+}
+
+QString row(const QString& key, const QString& value)
+{
+    return QStringLiteral("<tr><td nowrap>%1</td><td>%2</td></tr>").arg(key.toHtmlEscaped(), value.toHtmlEscaped());
+}
+
+/// The share a square is filled by: GPU on a GPU node, else the larger of CPU and memory.
+double requestedShare(const model::PlacementState& plan, model::NodeId n)
+{
+    using model::CoreResource;
+    const model::ResourceVector& req = plan.nodeRequested(n);
+    const model::ResourceVector& alloc = plan.nodeAllocatable(n);
+    auto share = [&](CoreResource r) { return alloc[r] > 0 ? static_cast<double>(req[r]) / static_cast<double>(alloc[r]) : 0.0; };
+    const double s = alloc[CoreResource::Gpu] > 0 ? share(CoreResource::Gpu) : std::max(share(CoreResource::Cpu), share(CoreResource::Memory));
+    return std::clamp(s, 0.0, 1.0);
+}
+
+} // namespace
+
+bool AddedNodeLayer::paintsAnything(const MapScene& scene, const MapCamera&) const
+{
+    return scene.hasMap() && scene.planMarks && scene.planState && !scene.planMarks->added.empty();
+}
+
+void AddedNodeLayer::sceneChanged(const MapScene& scene, unsigned changes)
+{
+    if ((changes & (ClusterChanged | PlanChanged)) && !paintsAnything(scene, MapCamera {}))
+        m_squares.clear();
+}
+
+void AddedNodeLayer::paint(QPainter& painter, const MapScene& scene, const MapCamera& camera)
+{
+    m_squares.clear();
+    if (!paintsAnything(scene, camera))
+        return;
+    const auto& added = scene.planMarks->added;
+    const model::PlacementState& plan = *scene.planState;
+    const QRectF view(0, 0, camera.viewport.width(), camera.viewport.height());
+    QFont font = painter.font();
+    font.setPointSizeF(std::max(7.0, font.pointSizeF() * 0.85));
+    const QFontMetrics fm(font);
+    painter.save();
+    painter.setFont(font);
+    constexpr int kPerRow = 12, kGap = 3, kPad = 5;
+    // One box per domain, in the order the domains first appear among the added nodes (an
+    // AddNode may add up to 100,000: grouped in one pass).
+    std::vector<std::pair<model::DomainId, std::vector<model::NodeId>>> groups;
+    std::unordered_map<std::uint32_t, std::size_t> groupOf;
+    for (const auto& [node, d] : added) {
+        const std::uint32_t key = d.isValid() ? d.index() : UINT32_MAX;
+        auto [it, inserted] = groupOf.try_emplace(key, groups.size());
+        if (inserted)
+            groups.emplace_back(d, std::vector<model::NodeId> {});
+        groups[it->second].second.push_back(node);
+    }
+    for (const auto& [domain, nodes] : groups) {
+        const CellRect cells = domain.isValid() ? scene.layout.domainRect(domain) : CellRect {};
+        const QRectF r = cells.width > 0 ? camera.cellsToWidget(cells.x, cells.y, cells.width, cells.height).normalized()
+                                         : camera.cellsToWidget(0, 0, scene.layout.width(), scene.layout.height()).normalized();
+        if (!r.intersects(view))
+            continue;
+        const int shown = std::min<int>(static_cast<int>(nodes.size()), kMaxSquares);
+        const int columns = std::min(shown, kPerRow);
+        const int rows = (shown + kPerRow - 1) / kPerRow;
+        const QString title = QStringLiteral("Added by the plan (%1)").arg(nodes.size());
+        const QString more = nodes.size() > static_cast<std::size_t>(shown) ? QStringLiteral("+%1 more").arg(nodes.size() - shown) : QString();
+        const double width = std::max({ static_cast<double>(columns * (kSquarePx + kGap) - kGap),
+                                 static_cast<double>(fm.horizontalAdvance(title)), static_cast<double>(fm.horizontalAdvance(more)) })
+            + 2 * kPad;
+        const double height = kPad + fm.height() + 2 + rows * (kSquarePx + kGap) + (more.isEmpty() ? 0 : fm.height()) + kPad;
+        // Under the domain's rectangle, kept inside the view.
+        const double x = std::clamp(r.left(), 2.0, std::max(2.0, view.width() - width - 2));
+        const double y = std::clamp(r.bottom() + 2, 2.0, std::max(2.0, view.height() - height - 2));
+        const QRectF box(x, y, width, height);
+        painter.setPen(QPen(addedColor(), 1.5));
+        painter.setBrush(QColor(255, 255, 255, 235));
+        painter.drawRoundedRect(box, 3, 3);
+        painter.setPen(QColor(20, 60, 60));
+        painter.drawText(QRectF(x + kPad, y + kPad, width - 2 * kPad, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, title);
+        for (int i = 0; i < shown; ++i) {
+            const QRectF sq(x + kPad + (i % kPerRow) * (kSquarePx + kGap), y + kPad + fm.height() + 2 + (i / kPerRow) * (kSquarePx + kGap),
+                kSquarePx, kSquarePx);
+            const double share = requestedShare(plan, nodes[static_cast<std::size_t>(i)]);
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(QColor(210, 240, 238));
+            painter.drawRect(sq);
+            if (share > 0) {
+                painter.setBrush(addedColor());
+                painter.drawRect(QRectF(sq.left(), sq.bottom() - sq.height() * share, sq.width(), sq.height() * share));
+            }
+            QPen dashed(addedColor().darker(140), 1.2, Qt::DashLine);
+            painter.setPen(dashed);
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(sq);
+            m_squares.emplace_back(nodes[static_cast<std::size_t>(i)], sq);
+        }
+        if (!more.isEmpty())
+            painter.drawText(QRectF(x + kPad, box.bottom() - kPad - fm.height(), width - 2 * kPad, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                more);
+    }
+    painter.restore();
+}
+
+model::NodeId AddedNodeLayer::nodeAt(const QPointF& glPos) const
+{
+    for (const auto& [n, square] : m_squares)
+        if (square.adjusted(-1, -1, 1, 1).contains(glPos))
+            return n;
+    return {};
+}
+
+QString AddedNodeLayer::toolTip(const MapScene& scene, model::NodeId n)
+{
+    if (!scene.store || !scene.planState || !scene.planMarks || !n.isValid() || n.index() < scene.store->nodeCount()
+        || n.index() >= scene.planState->nodeCount())
+        return {};
+    model::DomainId domain;
+    bool listed = false;
+    for (const auto& [node, d] : scene.planMarks->added)
+        if (node == n) {
+            listed = true;
+            domain = d;
+        }
+    if (!listed)
+        return {};
+    using model::CoreResource;
+    const model::PlacementState& plan = *scene.planState;
+    const model::ClusterStore& store = *scene.store;
+    const model::NodeId templ = plan.nodeTemplate(n);
+    const model::ResourceVector& req = plan.nodeRequested(n);
+    const model::ResourceVector& alloc = plan.nodeAllocatable(n);
+    QString html = QStringLiteral("<b>%1</b><table>").arg(qs(plan.nodeName(n)).toHtmlEscaped());
+    html += row(QStringLiteral("Plan"), QStringLiteral("added by the plan, like %1").arg(qs(store.nodeName(templ))));
+    if (scene.topology && domain.isValid() && domain != scene.topology->root()) {
+        QStringList path;
+        for (model::DomainId d = domain; d.isValid() && d != scene.topology->root(); d = scene.topology->domainParent(d))
+            path.prepend(qs(scene.topology->domainName(d)));
+        html += row(QStringLiteral("Domain"), path.join(QStringLiteral(" / ")));
+    }
+    QString type = qs(store.nodeInstanceType(templ));
+    if (!plan.nodeGpuModel(n).empty())
+        type += QStringLiteral(", %1 x %2").arg(plan.nodeGpuCount(n)).arg(qs(plan.nodeGpuModel(n)));
+    if (!type.isEmpty())
+        html += row(QStringLiteral("Type"), type);
+    html += row(QStringLiteral("CPU"),
+        QStringLiteral("%1 / %2").arg(qs(model::formatCpuMillicores(req[CoreResource::Cpu])), qs(model::formatCpuMillicores(alloc[CoreResource::Cpu]))));
+    html += row(QStringLiteral("Memory"),
+        QStringLiteral("%1 / %2").arg(qs(model::formatBytes(req[CoreResource::Memory])), qs(model::formatBytes(alloc[CoreResource::Memory]))));
+    if (alloc[CoreResource::Gpu] > 0)
+        html += row(QStringLiteral("GPUs"),
+            QStringLiteral("%1 / %2 requested").arg(qs(model::formatGpuMilli(req[CoreResource::Gpu])), qs(model::formatGpuMilli(alloc[CoreResource::Gpu]))));
+    html += row(QStringLiteral("Pods"), QStringLiteral("%1 / %2").arg(plan.nodePods(n).size()).arg(alloc[CoreResource::Pods]));
+    html += QStringLiteral("</table>");
+    return html;
+}
+
+} // namespace fleet::views

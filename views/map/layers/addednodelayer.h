@@ -1,0 +1,54 @@
+#pragma once
+// Layer: the nodes a plan added (AddNode, issue 6). They are not in the store, so the layout has
+// no cell for them; this layer draws them where a user looks for them: a small box anchored
+// under the rectangle of the domain each was added in (kept inside the view), titled "Added by
+// the plan (N)", with one square per added node of a fixed on-screen size (kSquarePx at every
+// zoom), dashed teal, filled from the bottom by its requested share under the plan (GPU on GPU
+// nodes, else the larger of CPU and memory). At most kMaxSquares squares per domain are drawn,
+// then "+K more". A hover over a square shows the added node's tooltip (toolTip()): the view
+// asks nodeAt() with the geometry of the last paint, so what is picked is what is on screen.
+// Added node ids never reach the rest of the view (selection, inspector, nodeHovered): those
+// read store columns, which an added node has none of.
+
+#include "views/map/layers/maplayer.h"
+
+#include <QColor>
+#include <QRectF>
+#include <QString>
+
+#include <utility>
+#include <vector>
+
+namespace fleet::views {
+
+class AddedNodeLayer final : public MapLayer {
+public:
+    /// Side of an added node's square, logical px.
+    static constexpr int kSquarePx = 12;
+    /// Squares drawn per domain before "+K more".
+    static constexpr int kMaxSquares = 48;
+    /// The squares' outline colour (teal: in no share colour map, no marker, no plan mark).
+    [[nodiscard]] static QColor addedColor() { return QColor(0, 170, 160); }
+
+    /// Forgets the last paint's squares when the plan or cluster changes to one without added
+    /// nodes (the view then skips paint(), which would otherwise clear them).
+    void sceneChanged(const MapScene& scene, unsigned changes) override;
+    void paint(QPainter& painter, const MapScene& scene, const MapCamera& camera) override;
+    [[nodiscard]] unsigned paintDependsOn() const override { return ClusterChanged | PlanChanged; }
+    [[nodiscard]] bool paintsAnything(const MapScene& scene, const MapCamera&) const override;
+
+    /// The added node whose square holds `glPos` (GL widget logical px) as last painted;
+    /// invalid when none.
+    [[nodiscard]] model::NodeId nodeAt(const QPointF& glPos) const;
+    /// The squares of the last paint, for tests: node and its square (GL widget logical px).
+    [[nodiscard]] const std::vector<std::pair<model::NodeId, QRectF>>& squares() const noexcept { return m_squares; }
+    /// Rich text for an added node n (PlacementState id >= store nodes): its name, "added by the
+    /// plan like TEMPLATE", domain, instance type, CPU, memory and GPUs requested / allocatable
+    /// and its pods under the plan. Empty when n is not an added node of the scene's plan.
+    [[nodiscard]] static QString toolTip(const MapScene& scene, model::NodeId n);
+
+private:
+    std::vector<std::pair<model::NodeId, QRectF>> m_squares;
+};
+
+} // namespace fleet::views
