@@ -83,10 +83,15 @@ bool ConsolidateController::start()
             QMetaObject::invokeMethod(
                 self, [self, f] { if (self) emit self->progressed(static_cast<int>(f * 90)); }, Qt::QueuedConnection);
         };
-        auto result = std::make_shared<model::ConsolidationResult>(model::consolidate(*store, *topology, input, options));
-        options.progress = {};
-        auto baseline = std::make_shared<model::ConsolidationResult>(
-            cancelFlag->load() ? model::ConsolidationResult {} : model::karpenterMultiNodeConsolidation(*store, *topology, input, options));
+        std::shared_ptr<model::ConsolidationResult> result, baseline;
+        try {
+            result = std::make_shared<model::ConsolidationResult>(model::consolidate(*store, *topology, input, options));
+            options.progress = {};
+            baseline = std::make_shared<model::ConsolidationResult>(
+                cancelFlag->load() ? model::ConsolidationResult {} : model::karpenterMultiNodeConsolidation(*store, *topology, input, options));
+        } catch (const std::exception&) {
+            result.reset(); // the current plan names something the state lacks: nothing to apply
+        }
         QMetaObject::invokeMethod(
             self, [self, generation, result, baseline] { if (self) self->onResult(generation, result, baseline); }, Qt::QueuedConnection);
     });
@@ -106,7 +111,7 @@ void ConsolidateController::onResult(std::uint64_t generation, std::shared_ptr<m
     m_running = false;
     if (m_progress)
         m_progress->reset();
-    if (generation != m_generation || !m_plan->engine()) {
+    if (!result || generation != m_generation || !m_plan->engine()) {
         emit finished(-1);
         return;
     }

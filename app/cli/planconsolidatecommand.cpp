@@ -14,6 +14,7 @@
 #include "importers/pricing/pricetableloader.h"
 #include "model/placement/consolidationbound.h"
 #include "model/placement/karpenterbaseline.h"
+#include "model/plan/evictionrules.h"
 
 #include <QCommandLineParser>
 
@@ -27,7 +28,7 @@ namespace fleet::app {
 namespace {
 
 const char* kUsage = "fleetscope plan consolidate (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) "
-                     "[--policy default] [--max-moves N] [--node-groups FILE] [--prices FILE] [--format text|json] -o PLAN.json";
+                     "[--policy default] [--max-moves N] [--time-limit S] [--node-groups FILE] [--prices FILE] [--format text|json] -o PLAN.json";
 
 std::string summaryJson(const model::ConsolidationResult& ours, const model::ConsolidationResult& base, const model::NodeCountBound& bound,
     const model::ClusterStore& store)
@@ -75,6 +76,7 @@ std::string summaryJson(const model::ConsolidationResult& ours, const model::Con
     }
     w.endArray();
     w.key("cancelled").value(ours.cancelled);
+    w.key("timedOut").value(ours.timedOut);
     w.endObject();
     return w.text() + "\n";
 }
@@ -105,6 +107,8 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
         out << "    " << store.nodeName(ours.kept[i].node) << ": " << ours.kept[i].reason.message << " [" << ours.kept[i].reason.code() << "]\n";
     if (ours.cancelled)
         out << "  (cancelled: the plan so far)\n";
+    if (ours.timedOut)
+        out << "  (stopped at --time-limit: the best plan found so far)\n";
     return out.str();
 }
 
@@ -126,6 +130,8 @@ int runPlanConsolidate(const QStringList& arguments)
         QStringLiteral("Where evicted pods go: default (the what-if's best fit; the only policy a drain-node action has)."),
         QStringLiteral("P"), QStringLiteral("default")));
     parser.addOption(QCommandLineOption(QStringLiteral("max-moves"), QStringLiteral("At most N pods moved in all."), QStringLiteral("N")));
+    parser.addOption(QCommandLineOption(QStringLiteral("time-limit"),
+        QStringLiteral("Stop after S seconds with the best plan found so far (default: no limit)."), QStringLiteral("S")));
     parser.addOption(QCommandLineOption(QStringLiteral("node-groups"),
         QStringLiteral("Node-group minimum sizes (YAML or JSON; importers/plan/nodegroupsettings.h)."), QStringLiteral("FILE")));
     parser.addOption(QCommandLineOption(QStringLiteral("prices"),
@@ -161,6 +167,15 @@ int runPlanConsolidate(const QStringList& arguments)
         if (!ok || options.maxMoves < 0) {
             std::fprintf(stderr, "%s--max-moves: expected a whole number >= 0, got \"%s\"\n", prefix.c_str(),
                 qPrintable(parser.value(QStringLiteral("max-moves"))));
+            return 2;
+        }
+    }
+    if (parser.isSet(QStringLiteral("time-limit"))) {
+        bool ok = false;
+        options.timeLimitSeconds = parser.value(QStringLiteral("time-limit")).toDouble(&ok);
+        if (!ok || options.timeLimitSeconds <= 0) {
+            std::fprintf(stderr, "%s--time-limit: expected seconds > 0, got \"%s\"\n", prefix.c_str(),
+                qPrintable(parser.value(QStringLiteral("time-limit"))));
             return 2;
         }
     }

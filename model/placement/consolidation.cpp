@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace fleet::model {
 
@@ -12,17 +13,26 @@ using consolidation_detail::DrainRunner;
 
 namespace {
 
-/// Drains every candidate of `runner` in `order`, reporting progress over [from, to].
-ConsolidationResult drainInOrder(DrainRunner& runner, const std::vector<NodeId>& order, const char* name, double from, double to)
+/// Drains every candidate of `runner` in `order`, reporting progress over [from, to], until
+/// cancelled or `deadline` (when set).
+ConsolidationResult drainInOrder(DrainRunner& runner, const std::vector<NodeId>& order, const char* name, double from, double to,
+    std::optional<std::chrono::steady_clock::time_point> deadline)
 {
+    bool late = false;
     for (std::size_t i = 0; i < order.size(); ++i) {
         if (runner.cancelled())
             break;
+        if (deadline && (i % 16 == 0) && std::chrono::steady_clock::now() >= *deadline) {
+            late = true;
+            break;
+        }
         if (i % 1000 == 0)
             runner.progress(from + (to - from) * static_cast<double>(i) / static_cast<double>(order.size()));
         runner.tryDrain(order[i]);
     }
-    return runner.finish(name);
+    ConsolidationResult r = runner.finish(name);
+    r.timedOut = late;
+    return r;
 }
 
 } // namespace
@@ -39,6 +49,9 @@ bool betterPlan(const ConsolidationResult& a, const ConsolidationResult& b) noex
 ConsolidationResult consolidate(const ClusterStore& store, const Topology& topology, const ConsolidationInput& input, const ConsolidationOptions& options)
 {
     const auto start = std::chrono::steady_clock::now();
+    std::optional<std::chrono::steady_clock::time_point> deadline;
+    if (options.timeLimitSeconds > 0)
+        deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(options.timeLimitSeconds));
     DrainRunner runner(store, topology, input, options);
     const ClusterStore& s = store;
     auto byName = [&](NodeId a, NodeId b) { return s.nodeName(a) < s.nodeName(b); };
@@ -56,7 +69,7 @@ ConsolidationResult consolidate(const ClusterStore& store, const Topology& topol
         return byName(a, b);
     });
     const double share = options.bestOfOrders ? 1.0 / 3.0 : 1.0;
-    ConsolidationResult best = drainInOrder(runner, order, "saving-per-load", 0.0, share);
+    ConsolidationResult best = drainInOrder(runner, order, "saving-per-load", 0.0, share, deadline);
     if (options.bestOfOrders) {
         // Karpenter's order (disruption cost, karpenterbaseline.h), drained greedily node by node.
         std::vector<NodeId> second = runner.candidates();
@@ -82,15 +95,16 @@ ConsolidationResult consolidate(const ClusterStore& store, const Topology& topol
         const std::pair<const std::vector<NodeId>*, const char*> more[] = { { &second, "disruption-cost" }, { &third, "small-nodes-first" } };
         double from = share;
         for (const auto& [list, name] : more) {
-            if (best.cancelled)
+            if (best.cancelled || best.timedOut)
                 break;
             runner.reset();
-            ConsolidationResult other = drainInOrder(runner, *list, name, from, from + share);
+            ConsolidationResult other = drainInOrder(runner, *list, name, from, from + share, deadline);
             from += share;
-            if (other.cancelled)
-                best.cancelled = true;
-            else if (betterPlan(other, best))
+            const bool cancelledNow = other.cancelled, late = other.timedOut;
+            if (betterPlan(other, best))
                 best = std::move(other);
+            best.cancelled = best.cancelled || cancelledNow;
+            best.timedOut = best.timedOut || late;
         }
     }
     runner.progress(1.0);

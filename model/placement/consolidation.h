@@ -75,6 +75,10 @@ struct ConsolidationOptions {
     std::function<void(double fraction)> progress;
     /// When set to true (from any thread), stops at the next candidate: the plan so far is returned.
     const std::atomic<bool>* cancel = nullptr;
+    /// Stops at the next candidate once this many seconds have passed since the call began and
+    /// returns the best plan found so far (timedOut set), like Karpenter's one-minute limit on a
+    /// multi-node consolidation (MultiNodeConsolidationTimeoutDuration); 0: no limit.
+    double timeLimitSeconds = 0;
     /// A plan to start from (the window's current plan): applied first, in order, and kept; the
     /// result's actions come after it. Throws what PlanEngine::apply throws for a bad action.
     std::vector<PlanAction> startFrom;
@@ -99,6 +103,7 @@ struct ConsolidationResult {
     PlanTotals before, after;
     std::int64_t drainsTried = 0;     // DrainNode actions applied (kept or undone)
     bool cancelled = false;
+    bool timedOut = false;            // options.timeLimitSeconds was reached
     double seconds = 0;
     std::string order;                // the order that won: "saving-per-load", "disruption-cost", "small-nodes-first"
 };

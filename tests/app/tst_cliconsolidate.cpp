@@ -52,7 +52,7 @@ private slots:
         QVERIFY2(r.out.contains("lower bound:"), r.out.constData());
         QVERIFY2(r.out.contains("baseline (Karpenter multi-node consolidation"), r.out.constData());
         // gpu-b2 holds one member of the JobSet train: it stays, and says so.
-        QVERIFY2(r.out.contains("gpu-b2: default/train-workers-0-0 is one member of the gang"), r.out.constData());
+        QVERIFY2(r.out.contains("gpu-b2: ml/train-workers-0-0 is one member of the gang JobSet ml/train"), r.out.constData());
         const QJsonObject o = QJsonDocument::fromJson([&] {
             QFile f(plan);
             return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();

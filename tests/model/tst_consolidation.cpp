@@ -186,6 +186,14 @@ private slots:
         const ConsolidationResult none = consolidate(*c.store, *c.topology, {}, cancelled);
         QVERIFY(none.cancelled);
         QCOMPARE(none.nodesFreed, 0);
+        // A time limit already passed when the first candidate comes (building the engine takes
+        // far longer than a nanosecond): nothing is drained, and the result says why.
+        ConsolidationOptions late;
+        late.timeLimitSeconds = 1e-9;
+        const ConsolidationResult stopped = consolidate(*c.store, *c.topology, {}, late);
+        QVERIFY(stopped.timedOut);
+        QVERIFY(!stopped.cancelled);
+        QCOMPARE(stopped.nodesFreed, 0);
     }
 
     void oursAtLeastBaselineWhereTheHeadBlocks()
