@@ -6,6 +6,7 @@
 
 #include "applog.h"
 #include "explorepanels.h"
+#include "consolidatecontroller.h"
 #include "plancontroller.h"
 #include "statusfield.h"
 
@@ -259,6 +260,7 @@ void MainWindow::createMenus()
     QAction* reset = view->addAction(tr("&Reset Zoom"), this, [this] { m_map->resetView(); });
     reset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     view->addAction(m_plan->dock()->toggleViewAction());
+    new ConsolidateController(this, m_plan); // Plan > Consolidate (issue 7)
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Fleetscope"), this, [this] {

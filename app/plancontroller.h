@@ -57,6 +57,11 @@ public:
     void buildEngineNow();
 
     [[nodiscard]] std::shared_ptr<const model::PlanEngine> engine() const noexcept { return m_engine; }
+    /// The shown cluster and its node prices ($/h by NodeId; empty without a price table), for
+    /// work that builds its own engine on a worker (Plan > Consolidate).
+    [[nodiscard]] std::shared_ptr<const model::ClusterStore> store() const noexcept { return m_store; }
+    [[nodiscard]] std::shared_ptr<const model::Topology> topology() const noexcept { return m_topology; }
+    [[nodiscard]] const std::vector<double>& nodePrices() const noexcept { return m_prices; }
     [[nodiscard]] bool hasPlan() const noexcept;
     /// The engine's ledger while the plan has actions (what the map's node detail and tooltip
     /// and the node inspector show; it keeps the engine alive), else null (the loaded state).

@@ -1,6 +1,7 @@
 #include "plancommand.h"
 
 #include "helptext.h"
+#include "planconsolidatecommand.h"
 
 #include "app/importfailure.h"
 #include "app/planprices.h"
@@ -21,6 +22,8 @@ namespace fleet::app {
 int runPlan(const QStringList& arguments)
 {
     const QString verb = arguments.size() > 2 ? arguments.at(2) : QString();
+    if (verb == QLatin1String("consolidate"))
+        return runPlanConsolidate(arguments);
     const bool exportOnly = verb == QLatin1String("export");
     const char* usage = exportOnly
         ? "fleetscope plan export (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) --plan PLAN.json (--csv OUT.csv | --kubectl-script OUT.sh)"
@@ -29,7 +32,8 @@ int runPlan(const QStringList& arguments)
     const std::string prefix = exportOnly ? "fleetscope plan export: " : "fleetscope plan check: ";
     if (verb != QLatin1String("check") && !exportOnly) {
         if (verb == QLatin1String("--help") || verb == QLatin1String("-h") || verb.isEmpty()) {
-            std::fputs("Usage: fleetscope plan check|export ...\n\n"
+            std::fputs("Usage: fleetscope plan check|export|consolidate ...\n\n"
+                       "  plan consolidate  plans which nodes to drain to save the most per hour (fleetscope plan consolidate --help)\n"
                        "  plan check   re-evaluates a saved plan against a cluster state and says which actions no longer hold\n"
                        "  plan export  writes the plan's CSV or reviewable kubectl script\n"
                        "Run `fleetscope plan check --help` for the options.\n",

@@ -310,12 +310,18 @@ struct PlanEngine::Private {
             return best;
         }
         NodeId found;
-        cap.visitFrom(axis, need, [&](NodeId n) {
+        auto visit = [&](NodeId n) {
             if (!inDomain(filter, n) || !accept(n))
                 return false;
             found = n;
             return true;
-        });
+        };
+        // A pod pinned by its nodeSelector to a pool (node group, instance type, ...) visits only
+        // that pool's nodes, in the same order (capacityindex.h): the same node is found.
+        if (const std::uint64_t pool = cap.poolOf(store.podNodeSelector(p)); pool != 0)
+            cap.visitPoolFrom(pool, axis, need, visit);
+        else
+            cap.visitFrom(axis, need, visit);
         return found;
     }
     std::vector<Reason> whyNotPlaced(PodId p, DomainId within) const

@@ -13,6 +13,7 @@
 // free, and a pod of whole GPUs needs that many GPUs with nothing on them; there the trace's
 // alibabacloud.com/gpu-count (which a sharing pod requests as 1) is judged by that rule alone.
 #include "filterplugins_p.h"
+#include "gpuresourcename.h"
 
 #include "model/figures.h"
 
@@ -24,17 +25,9 @@ namespace {
 
 constexpr std::string_view kTraceGpuCount = "alibabacloud.com/gpu-count";
 
-/// The Kubernetes name of the store's Gpu resource on a node: the trace's, AMD's, else NVIDIA's.
 std::string gpuResourceName(const Ctx& c, NodeId n)
 {
-    const NodeId t = c.state->nodeTemplate(n);
-    for (const auto& [key, amount] : c.store->nodeExtendedAllocatable(t))
-        if (c.store->resources().name(key) == kTraceGpuCount)
-            return "alibabacloud.com/gpu-milli";
-    for (const Label& l : c.state->nodeLabels(n))
-        if (c.state->str(l.key).starts_with("amd.com/"))
-            return "amd.com/gpu";
-    return "nvidia.com/gpu";
+    return model::gpuResourceName(*c.state, n);
 }
 
 std::string amountText(CoreResource r, std::int64_t v)
@@ -166,3 +159,19 @@ bool checkResources(const Ctx& c, NodeId n, Reasons out)
 }
 
 } // namespace fleet::model::scheduling
+
+namespace fleet::model {
+
+std::string gpuResourceName(const PlacementState& state, NodeId n)
+{
+    const NodeId t = state.nodeTemplate(n);
+    for (const auto& [key, amount] : state.store().nodeExtendedAllocatable(t))
+        if (state.store().resources().name(key) == "alibabacloud.com/gpu-count")
+            return "alibabacloud.com/gpu-milli";
+    for (const Label& l : state.nodeLabels(n))
+        if (state.str(l.key).starts_with("amd.com/"))
+            return "amd.com/gpu";
+    return "nvidia.com/gpu";
+}
+
+} // namespace fleet::model

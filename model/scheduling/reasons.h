@@ -57,6 +57,10 @@ enum class ReasonKind : std::uint8_t {
     DoNotDisrupt,       // do-not-disrupt
     GangMember,         // gang-member (one pod of a gang cannot move alone)
     NoFeasibleNode,     // no-feasible-node (placement: no node passes every filter)
+    // consolidation: why a node is not drained although its pods could move
+    PrepaidNode,        // prepaid-node (a capacity block or reservation: emptying it saves nothing)
+    NodeGroupMinimum,   // node-group-minimum:<label>=<value> (the group keeps its minimum size)
+    MoveLimit,          // move-limit (the plan reached its maximum number of pod moves)
     // plans re-checked against another state (plan check)
     NotFound,           // not-found:<what> (pod/<ns>/<name>, node/<name>, workload/<ns>/<name>,
                         // domain/<path>, instance-type/<type>: the plan names something the state lacks)

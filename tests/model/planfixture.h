@@ -23,12 +23,13 @@ struct Cluster {
     std::unique_ptr<Topology> topology;
 
     void node(const std::string& name, const std::string& zone, std::int64_t cpuMilli, std::int64_t gpus = 0,
-        const std::string& instanceType = "m5.xlarge")
+        const std::string& instanceType = "m5.xlarge", std::vector<std::pair<std::string, std::string>> extraLabels = {})
     {
         NodeRecord r;
         r.name = name;
         r.labels = { { "topology.kubernetes.io/region", "us-east-1" }, { kZoneKey, zone }, { "kubernetes.io/hostname", name },
             { "node.kubernetes.io/instance-type", instanceType } };
+        r.labels.insert(r.labels.end(), extraLabels.begin(), extraLabels.end());
         r.allocatable.setCore(CoreResource::Cpu, cpuMilli);
         r.allocatable.setCore(CoreResource::Memory, 16 * kGi);
         r.allocatable.setCore(CoreResource::Pods, 110);

@@ -1,0 +1,248 @@
+#include "planconsolidatecommand.h"
+
+#include "clustersource.h"
+#include "helptext.h"
+#include "outputpath.h"
+
+#include "app/importfailure.h"
+#include "app/planprices.h"
+
+#include "importers/plan/jsontext.h"
+#include "importers/plan/nodegroupsettings.h"
+#include "importers/plan/planfile.h"
+#include "importers/plan/plansource.h"
+#include "importers/pricing/pricetableloader.h"
+#include "model/placement/consolidationbound.h"
+#include "model/placement/karpenterbaseline.h"
+#include "model/plan/evictionrules.h"
+
+#include <QCommandLineParser>
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <sstream>
+
+namespace fleet::app {
+
+namespace {
+
+const char* kUsage = "fleetscope plan consolidate (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) "
+                     "[--policy default] [--max-moves N] [--time-limit S] [--node-groups FILE] [--prices FILE] [--format text|json] -o PLAN.json";
+
+std::string summaryJson(const model::ConsolidationResult& ours, const model::ConsolidationResult& base, const model::NodeCountBound& bound,
+    const model::ClusterStore& store)
+{
+    importers::JsonWriter w;
+    auto figures = [&](const model::ConsolidationResult& r) {
+        w.beginObject();
+        w.key("nodesFreed").value(r.nodesFreed);
+        w.key("podsMoved").value(r.podsMoved);
+        w.key("costPerHourSaved").value(r.savedPerHour);
+        w.key("nodesAfter").value(r.after.nodes);
+        w.key("seconds").value(r.seconds);
+        w.endObject();
+    };
+    w.beginObject();
+    w.key("ours");
+    figures(ours);
+    w.key("baseline");
+    figures(base);
+    w.key("lowerBound").beginObject();
+    w.key("nodes").value(bound.nodes);
+    w.key("ratio").value(bound.nodes > 0 ? static_cast<double>(ours.after.nodes) / static_cast<double>(bound.nodes) : 0.0);
+    w.key("rows").beginArray();
+    for (const model::NodeCountBound::Row& r : bound.rows) {
+        w.beginObject();
+        w.key("gpuModel").value(r.gpuModel);
+        w.key("resource").value(r.resource);
+        w.key("requested").value(r.requested);
+        w.key("largestAllocatable").value(r.largestAllocatable);
+        w.key("byRequests").value(r.byRequests);
+        w.key("pinnedNodes").value(r.pinnedNodes);
+        w.key("bound").value(r.bound);
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+    w.key("kept").beginArray();
+    for (const model::KeptNode& k : ours.kept) {
+        w.beginObject();
+        w.key("node").value(store.nodeName(k.node));
+        w.key("pod").value(k.pod.isValid() ? model::podKey(store, k.pod) : std::string());
+        w.key("code").value(k.reason.code());
+        w.key("message").value(k.reason.message);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("cancelled").value(ours.cancelled);
+    w.key("timedOut").value(ours.timedOut);
+    w.endObject();
+    return w.text() + "\n";
+}
+
+std::string summaryText(const model::ConsolidationResult& ours, const model::ConsolidationResult& base, const model::NodeCountBound& bound,
+    const model::ClusterStore& store, const std::string& planPath)
+{
+    std::ostringstream out;
+    char line[512];
+    std::snprintf(line, sizeof line, "Consolidation plan written to %s (%zu drain-node actions)\n", planPath.c_str(), ours.actions.size());
+    out << line;
+    std::snprintf(line, sizeof line, "  nodes freed:        %lld (of %lld; %lld after)\n", static_cast<long long>(ours.nodesFreed),
+        static_cast<long long>(ours.before.nodes), static_cast<long long>(ours.after.nodes));
+    out << line;
+    std::snprintf(line, sizeof line, "  pods moved:         %lld\n", static_cast<long long>(ours.podsMoved));
+    out << line;
+    std::snprintf(line, sizeof line, "  cost per hour saved: $%.2f (before $%.2f, after $%.2f)\n", ours.savedPerHour, ours.before.costPerHour,
+        ours.after.costPerHour);
+    out << line;
+    std::snprintf(line, sizeof line, "  lower bound:        %lld nodes (plan / bound = %.3f)\n", static_cast<long long>(bound.nodes),
+        bound.nodes > 0 ? static_cast<double>(ours.after.nodes) / static_cast<double>(bound.nodes) : 0.0);
+    out << line;
+    std::snprintf(line, sizeof line, "  baseline (Karpenter multi-node consolidation, deletion only): %lld nodes freed, %lld pods moved, $%.2f/h saved\n",
+        static_cast<long long>(base.nodesFreed), static_cast<long long>(base.podsMoved), base.savedPerHour);
+    out << line;
+    out << "  nodes that stay: " << ours.kept.size() << (ours.kept.size() > 20 ? " (the first 20; --format json lists all)" : "") << "\n";
+    for (std::size_t i = 0; i < ours.kept.size() && i < 20; ++i)
+        out << "    " << store.nodeName(ours.kept[i].node) << ": " << ours.kept[i].reason.message << " [" << ours.kept[i].reason.code() << "]\n";
+    if (ours.cancelled)
+        out << "  (cancelled: the plan so far)\n";
+    if (ours.timedOut)
+        out << "  (stopped at --time-limit: the best plan found so far)\n";
+    return out.str();
+}
+
+} // namespace
+
+int runPlanConsolidate(const QStringList& arguments)
+{
+    const std::string prefix = "fleetscope plan consolidate: ";
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Plans which nodes to drain and remove so that the cluster costs the least per hour, then has the fewest nodes: every "
+        "movable pod re-placed under every filter and eviction rule of the what-if (budgets, do-not-disrupt, gangs). Writes "
+        "the plan (drain-node actions) to -o and prints the nodes freed, pods moved, cost per hour saved, a lower bound on "
+        "the node count, the Karpenter multi-node baseline, and why each node that stays stays."));
+    parser.addHelpOption();
+    parser.addOption(QCommandLineOption(QStringList { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("The plan file to write."),
+        QStringLiteral("PLAN.json")));
+    parser.addOption(QCommandLineOption(QStringLiteral("policy"),
+        QStringLiteral("Where evicted pods go: default (the what-if's best fit; the only policy a drain-node action has)."),
+        QStringLiteral("P"), QStringLiteral("default")));
+    parser.addOption(QCommandLineOption(QStringLiteral("max-moves"), QStringLiteral("At most N pods moved in all."), QStringLiteral("N")));
+    parser.addOption(QCommandLineOption(QStringLiteral("time-limit"),
+        QStringLiteral("Stop after S seconds with the best plan found so far (default: no limit)."), QStringLiteral("S")));
+    parser.addOption(QCommandLineOption(QStringLiteral("node-groups"),
+        QStringLiteral("Node-group minimum sizes (YAML or JSON; importers/plan/nodegroupsettings.h)."), QStringLiteral("FILE")));
+    parser.addOption(QCommandLineOption(QStringLiteral("prices"),
+        QStringLiteral("A CSV of node prices (region,instance_type,capacity_type,usd_per_hour) whose rows replace the shipped table's."),
+        QStringLiteral("FILE")));
+    parser.addOption(QCommandLineOption(QStringLiteral("format"), QStringLiteral("Summary format: text (default) or json."),
+        QStringLiteral("text|json"), QStringLiteral("text")));
+    addClusterSourceOptions(parser, false);
+    QStringList args = arguments;
+    args.removeAt(2);
+    args.removeAt(1);
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "%s%s\n", prefix.c_str(), qPrintable(parser.errorText()));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(helpTextWithUsage(parser, QString::fromLatin1(kUsage))), stdout);
+        return 0;
+    }
+    const QString format = parser.value(QStringLiteral("format"));
+    if (format != QLatin1String("text") && format != QLatin1String("json")) {
+        std::fprintf(stderr, "%s--format: expected text or json, got \"%s\"\n", prefix.c_str(), qPrintable(format));
+        return 2;
+    }
+    if (parser.value(QStringLiteral("policy")) != QLatin1String("default")) {
+        std::fprintf(stderr, "%s--policy: unknown policy \"%s\" (known: default)\n", prefix.c_str(), qPrintable(parser.value(QStringLiteral("policy"))));
+        return 2;
+    }
+    model::ConsolidationOptions options;
+    if (parser.isSet(QStringLiteral("max-moves"))) {
+        bool ok = false;
+        options.maxMoves = parser.value(QStringLiteral("max-moves")).toLongLong(&ok);
+        if (!ok || options.maxMoves < 0) {
+            std::fprintf(stderr, "%s--max-moves: expected a whole number >= 0, got \"%s\"\n", prefix.c_str(),
+                qPrintable(parser.value(QStringLiteral("max-moves"))));
+            return 2;
+        }
+    }
+    if (parser.isSet(QStringLiteral("time-limit"))) {
+        bool ok = false;
+        options.timeLimitSeconds = parser.value(QStringLiteral("time-limit")).toDouble(&ok);
+        if (!ok || options.timeLimitSeconds <= 0) {
+            std::fprintf(stderr, "%s--time-limit: expected seconds > 0, got \"%s\"\n", prefix.c_str(),
+                qPrintable(parser.value(QStringLiteral("time-limit"))));
+            return 2;
+        }
+    }
+    if (!parser.isSet(QStringLiteral("output"))) {
+        std::fprintf(stderr, "%s-o PLAN.json is needed\n", prefix.c_str());
+        return 2;
+    }
+    const QString output = parser.value(QStringLiteral("output"));
+    if (const QString problem = outputPathProblem(output); !problem.isEmpty()) {
+        std::fprintf(stderr, "%s%s\n", prefix.c_str(), qPrintable(problem));
+        return 2;
+    }
+    ClusterSource source;
+    QString error;
+    if (!readClusterSource(parser, false, source, error)) {
+        std::fprintf(stderr, "%s%s\n", prefix.c_str(), qPrintable(error));
+        return 2;
+    }
+    model::ConsolidationInput input;
+    model::PriceTable prices;
+    try {
+        if (parser.isSet(QStringLiteral("node-groups")))
+            input.groupMinimums = importers::readNodeGroupSettings(parser.value(QStringLiteral("node-groups")).toStdString());
+        prices = importers::loadPriceTable(parser.value(QStringLiteral("prices")).toStdString());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
+        return 2;
+    }
+    importers::LoadedCluster loaded;
+    importers::PlanDocument plan;
+    try {
+        loaded = loadClusterSource(source);
+        if (source.simulate) {
+            plan.source = importers::sourceOfSimulation(source.simulatedNodes, source.seed);
+        } else if (!source.live) {
+            std::vector<std::string> files;
+            for (const QString& f : source.files)
+                files.push_back(f.toStdString());
+            plan.source = importers::sourceOfFiles(files);
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s%s\n", prefix.c_str(), qPrintable(importFailureMessage(e, clusterSourceLabel(source))));
+        return 2;
+    }
+    const model::ClusterStore& store = *loaded.store;
+    input.nodePricePerHour = planNodePrices(store, &prices);
+    options.progress = [](double f) { std::fprintf(stderr, "\rconsolidating: %3.0f%%", f * 100); };
+    const model::ConsolidationResult ours = model::consolidate(store, *loaded.topology, input, options);
+    std::fprintf(stderr, "\rbaseline:      ");
+    const model::ConsolidationResult base = model::karpenterMultiNodeConsolidation(store, *loaded.topology, input, options);
+    std::fprintf(stderr, "\r                       \r");
+    const model::NodeCountBound bound = model::nodeCountLowerBound(store);
+    plan.actions = ours.actions;
+    const std::string planPath = output.toStdString();
+    try {
+        importers::writePlanFile(plan, planPath);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
+        return 2;
+    }
+    std::cout << (format == QLatin1String("json") ? summaryJson(ours, base, bound, store) : summaryText(ours, base, bound, store, planPath));
+    std::cout.flush();
+    if (!std::cout) {
+        std::fprintf(stderr, "%scannot write to standard output\n", prefix.c_str());
+        return 2;
+    }
+    return 0;
+}
+
+} // namespace fleet::app

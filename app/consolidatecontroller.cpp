@@ -1,0 +1,171 @@
+#include "consolidatecontroller.h"
+
+#include "plancontroller.h"
+
+#include "model/placement/consolidationbound.h"
+#include "model/placement/karpenterbaseline.h"
+
+#include <QAction>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QListWidget>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPointer>
+#include <QProgressDialog>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace fleet::app {
+
+namespace {
+
+QMenu* planMenu(QMainWindow* window)
+{
+    if (auto* m = window->menuBar()->findChild<QMenu*>(QStringLiteral("menuPlan")))
+        return m;
+    QMenu* m = window->menuBar()->addMenu(QObject::tr("&Plan"));
+    m->setObjectName(QStringLiteral("menuPlan"));
+    return m;
+}
+
+} // namespace
+
+ConsolidateController::ConsolidateController(QMainWindow* window, PlanController* plan)
+    : QObject(window)
+    , m_window(window)
+    , m_plan(plan)
+{
+    m_action = planMenu(window)->addAction(tr("&Consolidate…"), this, [this] { start(); });
+    m_action->setObjectName(QStringLiteral("actionConsolidate"));
+    m_action->setStatusTip(tr("Plan which nodes to drain to save the most per hour, under every filter and eviction rule"));
+    connect(plan, &PlanController::engineReady, this, [this] { ++m_generation; }); // a new cluster: drop a running result
+}
+
+ConsolidateController::~ConsolidateController()
+{
+    cancel();
+}
+
+bool ConsolidateController::start()
+{
+    const auto engine = m_plan->engine();
+    if (m_running || !engine || !m_plan->store() || !m_plan->topology())
+        return false;
+    m_running = true;
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    const std::uint64_t generation = ++m_generation;
+    std::vector<model::PlanAction> current;
+    for (const model::AppliedAction& a : engine->applied())
+        current.push_back(a.action);
+    if (!m_progress) {
+        m_progress = new QProgressDialog(tr("Consolidating…"), tr("Cancel"), 0, 100, m_window);
+        m_progress->setObjectName(QStringLiteral("consolidateProgress"));
+        m_progress->setWindowModality(Qt::WindowModal);
+        m_progress->setMinimumDuration(300);
+        connect(m_progress, &QProgressDialog::canceled, this, &ConsolidateController::cancel);
+    }
+    m_progress->reset();
+    m_progress->setValue(0);
+    QPointer<ConsolidateController> self(this);
+    auto store = m_plan->store();
+    auto topology = m_plan->topology();
+    model::ConsolidationInput input;
+    input.nodePricePerHour = m_plan->nodePrices();
+    auto cancelFlag = m_cancel;
+    (void)QtConcurrent::run([self, generation, store, topology, input, current, cancelFlag] {
+        model::ConsolidationOptions options;
+        options.startFrom = current;
+        options.cancel = cancelFlag.get();
+        options.progress = [self](double f) {
+            QMetaObject::invokeMethod(
+                self, [self, f] { if (self) emit self->progressed(static_cast<int>(f * 90)); }, Qt::QueuedConnection);
+        };
+        std::shared_ptr<model::ConsolidationResult> result, baseline;
+        try {
+            result = std::make_shared<model::ConsolidationResult>(model::consolidate(*store, *topology, input, options));
+            options.progress = {};
+            baseline = std::make_shared<model::ConsolidationResult>(
+                cancelFlag->load() ? model::ConsolidationResult {} : model::karpenterMultiNodeConsolidation(*store, *topology, input, options));
+        } catch (const std::exception&) {
+            result.reset(); // the current plan names something the state lacks: nothing to apply
+        }
+        QMetaObject::invokeMethod(
+            self, [self, generation, result, baseline] { if (self) self->onResult(generation, result, baseline); }, Qt::QueuedConnection);
+    });
+    connect(this, &ConsolidateController::progressed, m_progress, &QProgressDialog::setValue, Qt::UniqueConnection);
+    return true;
+}
+
+void ConsolidateController::cancel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+void ConsolidateController::onResult(std::uint64_t generation, std::shared_ptr<model::ConsolidationResult> result,
+    std::shared_ptr<model::ConsolidationResult> baseline)
+{
+    m_running = false;
+    if (m_progress)
+        m_progress->reset();
+    if (!result || generation != m_generation || !m_plan->engine()) {
+        emit finished(-1);
+        return;
+    }
+    m_last = std::move(*result);
+    if (!m_last.drained.empty())
+        m_plan->drainNodes(m_last.drained);
+    showResult(*baseline, model::nodeCountLowerBound(*m_plan->store()).nodes);
+    emit finished(static_cast<int>(m_last.drained.size()));
+}
+
+void ConsolidateController::showResult(const model::ConsolidationResult& baseline, std::int64_t bound)
+{
+    if (!m_dialog) {
+        m_dialog = new QDialog(m_window);
+        m_dialog->setObjectName(QStringLiteral("consolidateResult"));
+        m_dialog->setWindowTitle(tr("Consolidation"));
+        auto* layout = new QVBoxLayout(m_dialog);
+        auto* summary = new QLabel(m_dialog);
+        summary->setObjectName(QStringLiteral("consolidateSummary"));
+        summary->setWordWrap(true);
+        layout->addWidget(summary);
+        layout->addWidget(new QLabel(tr("Nodes that stay, with the pod and the constraint that keeps each:"), m_dialog));
+        auto* list = new QListWidget(m_dialog);
+        list->setObjectName(QStringLiteral("consolidateKept"));
+        layout->addWidget(list);
+        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, m_dialog);
+        connect(buttons, &QDialogButtonBox::rejected, m_dialog, &QDialog::hide);
+        layout->addWidget(buttons);
+        m_dialog->resize(720, 480);
+    }
+    const model::ClusterStore& store = *m_plan->store();
+    const double ratio = bound > 0 ? static_cast<double>(m_last.after.nodes) / static_cast<double>(bound) : 0.0;
+    m_dialog->findChild<QLabel*>(QStringLiteral("consolidateSummary"))
+        ->setText(tr("%1 nodes freed, %2 pods moved, $%3/h saved%4.\nLower bound: %5 nodes (plan / bound = %6).\n"
+                     "Baseline (Karpenter multi-node consolidation, deletion only): %7 nodes freed, $%8/h saved.\n"
+                     "Undo reverts the whole consolidation in one step.")
+                      .arg(m_last.nodesFreed)
+                      .arg(m_last.podsMoved)
+                      .arg(m_last.savedPerHour, 0, 'f', 2)
+                      .arg(m_last.cancelled ? tr(" (cancelled: the plan so far)") : QString())
+                      .arg(bound)
+                      .arg(ratio, 0, 'f', 3)
+                      .arg(baseline.nodesFreed)
+                      .arg(baseline.savedPerHour, 0, 'f', 2));
+    auto* list = m_dialog->findChild<QListWidget*>(QStringLiteral("consolidateKept"));
+    list->clear();
+    constexpr std::size_t kShown = 5000; // a list of 100,000 rows helps no one; the CLI's JSON has them all
+    for (std::size_t i = 0; i < m_last.kept.size() && i < kShown; ++i) {
+        const model::KeptNode& k = m_last.kept[i];
+        list->addItem(QStringLiteral("%1: %2 (%3)")
+                          .arg(QString::fromUtf8(store.nodeName(k.node).data(), static_cast<qsizetype>(store.nodeName(k.node).size())),
+                              QString::fromStdString(k.reason.message), QString::fromStdString(k.reason.code())));
+    }
+    m_dialog->show();
+}
+
+} // namespace fleet::app

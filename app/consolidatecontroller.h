@@ -1,0 +1,66 @@
+#pragma once
+// Plan > Consolidate in the window (issue 7): the consolidation (model/placement/
+// consolidation.h) of the shown cluster under its current plan, computed on a worker with
+// progress and cancel, then applied on the GUI thread as drain-node commands in one undo step
+// (a QUndoStack macro: Undo reverts the whole consolidation, Redo re-applies it), with the
+// nodes that stay and why in a dialog beside the lower bound and the Karpenter baseline.
+
+#include "model/placement/consolidation.h"
+
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+
+class QAction;
+class QDialog;
+class QMainWindow;
+class QProgressDialog;
+
+namespace fleet::app {
+
+class PlanController;
+
+/// Owns the Plan menu's Consolidate action. Thread: GUI thread; the computation runs on a
+/// QtConcurrent worker over its own PlanEngine (the shown cluster is immutable), started from
+/// the window's current plan; a result for a cluster no longer shown is dropped.
+class ConsolidateController : public QObject {
+    Q_OBJECT
+public:
+    /// Adds "Consolidate…" (objectName actionConsolidate) to the window's Plan menu (objectName
+    /// menuPlan, made when missing).
+    ConsolidateController(QMainWindow* window, PlanController* plan);
+    ~ConsolidateController() override;
+
+    [[nodiscard]] QAction* action() const noexcept { return m_action; }
+    /// Starts the computation (progress dialog, Cancel). False when no engine is ready or one runs.
+    bool start();
+    /// Asks the running computation to stop; its plan so far is still applied.
+    void cancel();
+    [[nodiscard]] bool isRunning() const noexcept { return m_running; }
+    /// The last result applied (empty before), and the dialog that shows it.
+    [[nodiscard]] const model::ConsolidationResult& lastResult() const noexcept { return m_last; }
+    [[nodiscard]] QDialog* resultDialog() const noexcept { return m_dialog; }
+
+signals:
+    /// The result was applied (`drained` nodes) or dropped (-1).
+    void finished(int drained);
+    void progressed(int percent);
+
+private:
+    void onResult(std::uint64_t generation, std::shared_ptr<model::ConsolidationResult> result, std::shared_ptr<model::ConsolidationResult> baseline);
+    void showResult(const model::ConsolidationResult& baseline, std::int64_t bound);
+
+    QMainWindow* m_window;
+    PlanController* m_plan;
+    QAction* m_action = nullptr;
+    QProgressDialog* m_progress = nullptr;
+    QDialog* m_dialog = nullptr;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    std::uint64_t m_generation = 0;
+    bool m_running = false;
+    model::ConsolidationResult m_last;
+};
+
+} // namespace fleet::app

@@ -1,0 +1,115 @@
+// Our consolidation: greedy drains in a saving-per-load order (consolidation.h).
+#include "consolidation.h"
+
+#include "consolidation_p.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace fleet::model {
+
+using consolidation_detail::DrainRunner;
+
+namespace {
+
+/// Drains every candidate of `runner` in `order`, reporting progress over [from, to], until
+/// cancelled or `deadline` (when set).
+ConsolidationResult drainInOrder(DrainRunner& runner, const std::vector<NodeId>& order, const char* name, double from, double to,
+    std::optional<std::chrono::steady_clock::time_point> deadline)
+{
+    bool late = false;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        if (runner.cancelled())
+            break;
+        if (deadline && (i % 16 == 0) && std::chrono::steady_clock::now() >= *deadline) {
+            late = true;
+            break;
+        }
+        if (i % 1000 == 0)
+            runner.progress(from + (to - from) * static_cast<double>(i) / static_cast<double>(order.size()));
+        runner.tryDrain(order[i]);
+    }
+    ConsolidationResult r = runner.finish(name);
+    r.timedOut = late;
+    return r;
+}
+
+} // namespace
+
+bool betterPlan(const ConsolidationResult& a, const ConsolidationResult& b) noexcept
+{
+    if (std::abs(a.savedPerHour - b.savedPerHour) > 1e-6)
+        return a.savedPerHour > b.savedPerHour;
+    if (a.nodesFreed != b.nodesFreed)
+        return a.nodesFreed > b.nodesFreed;
+    return a.podsMoved < b.podsMoved;
+}
+
+ConsolidationResult consolidate(const ClusterStore& store, const Topology& topology, const ConsolidationInput& input, const ConsolidationOptions& options)
+{
+    const auto start = std::chrono::steady_clock::now();
+    std::optional<std::chrono::steady_clock::time_point> deadline;
+    if (options.timeLimitSeconds > 0)
+        deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(options.timeLimitSeconds));
+    DrainRunner runner(store, topology, input, options);
+    const ClusterStore& s = store;
+    auto byName = [&](NodeId a, NodeId b) { return s.nodeName(a) < s.nodeName(b); };
+    std::vector<NodeId> order = runner.candidates();
+    // Empty nodes first; then the most saving per unit of load; then the lighter; then by name.
+    std::sort(order.begin(), order.end(), [&](NodeId a, NodeId b) {
+        const bool ea = runner.movableCount(a) == 0, eb = runner.movableCount(b) == 0;
+        if (ea != eb)
+            return ea;
+        const double ka = runner.saving(a) / (runner.load(a) + 0.01), kb = runner.saving(b) / (runner.load(b) + 0.01);
+        if (ka != kb)
+            return ka > kb;
+        if (runner.load(a) != runner.load(b))
+            return runner.load(a) < runner.load(b);
+        return byName(a, b);
+    });
+    const double share = options.bestOfOrders ? 1.0 / 3.0 : 1.0;
+    ConsolidationResult best = drainInOrder(runner, order, "saving-per-load", 0.0, share, deadline);
+    if (options.bestOfOrders) {
+        // Karpenter's order (disruption cost, karpenterbaseline.h), drained greedily node by node.
+        std::vector<NodeId> second = runner.candidates();
+        std::stable_sort(second.begin(), second.end(), [&](NodeId a, NodeId b) {
+            if (runner.disruptionCost(a) != runner.disruptionCost(b))
+                return runner.disruptionCost(a) < runner.disruptionCost(b);
+            return byName(a, b);
+        });
+        // Small nodes first (GPUs on GPU nodes, else cpu), the lighter first: the large nodes
+        // stay as destinations, which packs better when a pool mixes node sizes.
+        std::vector<NodeId> third = runner.candidates();
+        auto size = [&](NodeId n) {
+            const ResourceVector& a = store.nodeAllocatable(n);
+            return std::make_pair(a[CoreResource::Gpu], a[CoreResource::Cpu]);
+        };
+        std::stable_sort(third.begin(), third.end(), [&](NodeId a, NodeId b) {
+            if (size(a) != size(b))
+                return size(a) < size(b);
+            if (runner.load(a) != runner.load(b))
+                return runner.load(a) < runner.load(b);
+            return byName(a, b);
+        });
+        const std::pair<const std::vector<NodeId>*, const char*> more[] = { { &second, "disruption-cost" }, { &third, "small-nodes-first" } };
+        double from = share;
+        for (const auto& [list, name] : more) {
+            if (best.cancelled || best.timedOut)
+                break;
+            runner.reset();
+            ConsolidationResult other = drainInOrder(runner, *list, name, from, from + share, deadline);
+            from += share;
+            const bool cancelledNow = other.cancelled, late = other.timedOut;
+            if (betterPlan(other, best))
+                best = std::move(other);
+            best.cancelled = best.cancelled || cancelledNow;
+            best.timedOut = best.timedOut || late;
+        }
+    }
+    runner.progress(1.0);
+    best.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return best;
+}
+
+} // namespace fleet::model

@@ -1,0 +1,112 @@
+#pragma once
+// Internal to model/placement/consolidation*.cpp and karpenterbaseline.cpp: the drain runner
+// both consolidations share, so that ours and the baseline see the same input, candidates,
+// filters and rules (consolidation.h).
+//
+// Design note (speed): a drain through the PlanEngine builds a PodFeasibility per pod, which
+// costs far more than the cheap checks here, so each candidate is first judged against per
+// resource multisets of the free capacity of every present node (largest free elsewhere,
+// total free elsewhere) and against the workloads that already failed; both are updated from
+// each committed drain's changes in O(changes log nodes).
+
+#include "consolidation.h"
+
+#include "model/topology.h"
+
+#include <array>
+#include <chrono>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+namespace fleet::model::consolidation_detail {
+
+class DrainRunner {
+public:
+    DrainRunner(const ClusterStore& store, const Topology& topology, const ConsolidationInput& input, const ConsolidationOptions& options);
+
+    const ClusterStore& store() const noexcept { return m_store; }
+    PlanEngine& engine() noexcept { return m_engine; }
+    /// Nodes that may be drained (present, not prepaid, no pod whose eviction is refused), by id.
+    const std::vector<NodeId>& candidates() const noexcept { return m_candidates; }
+    /// The node's saving per hour (its price; 0 prepaid or without prices).
+    double saving(NodeId n) const noexcept { return n.index() < m_price.size() ? m_price[n.index()] : 0.0; }
+    /// Movable pods of the node in the loaded state and the largest share of its allocatable
+    /// (cpu, memory, GPU) they request.
+    std::int32_t movableCount(NodeId n) const noexcept { return m_movable[n.index()]; }
+    double load(NodeId n) const noexcept { return m_load[n.index()]; }
+    /// Karpenter's disruption cost of the node (pkg/utils/disruption: per pod
+    /// clamp(1 + priority / 2^25, -10, 10), no expiry so lifetime remaining 1; the
+    /// pod-deletion-cost annotation is not in the store, so 0).
+    double disruptionCost(NodeId n) const noexcept { return m_disruptionCost[n.index()]; }
+
+    /// Judges node n cheaply (group minimum, move limit, failed workloads, capacity); when it
+    /// passes, applies DrainNode; keeps it when it holds, else undoes it. True when kept
+    /// (applied). A refusal records why n stays.
+    bool tryDrain(NodeId n);
+    /// Applies DrainNode to every node of `nodes` in order, all or nothing (no cheap checks
+    /// but the group minimum and move limit): the Karpenter baseline's batch. True when kept.
+    bool tryDrainBatch(const std::vector<NodeId>& nodes);
+    /// Undoes every drain: back to the loaded state, with the cheap checks' memory cleared.
+    void reset();
+    /// The result so far: actions, figures and why each other present node stays.
+    ConsolidationResult finish(std::string order);
+
+    bool cancelled() const noexcept { return m_options.cancel && m_options.cancel->load(std::memory_order_relaxed); }
+    void progress(double f) const
+    {
+        if (m_options.progress)
+            m_options.progress(f);
+    }
+
+private:
+    enum Axis : std::uint8_t { Cpu, Memory, Gpu, AxisCount };
+    std::int64_t freeOf(NodeId n, Axis a) const noexcept;
+    void track(NodeId n);   // re-keys n in the free multisets (erases it when not present)
+    std::int64_t largestFreeExcept(Axis a, NodeId n) const noexcept;
+    std::vector<PodId> movablePodsNow(NodeId n) const;
+    std::optional<Reason> cheapRefusal(NodeId n, const std::vector<PodId>& pods) const;
+    std::optional<Reason> groupRefusal(NodeId n) const;
+    Reason explainUnplaced(PodId p, const std::vector<Reason>& why) const;
+    /// "cpu", "memory", or the GPU resource's Kubernetes name on node n (gpuResourceName()).
+    std::string resourceName(CoreResource r, NodeId n) const;
+    /// "<pod> needs <resource> <amount>; no other node has <amount> free (the most is <most>)".
+    Reason insufficient(PodId p, NodeId n, CoreResource r, std::int64_t most) const;
+    void commit(const AppliedAction& a, NodeId n);
+    void keep(NodeId n, PodId p, Reason r);
+
+    const ClusterStore& m_store;
+    const ConsolidationOptions& m_options;
+    PlanEngine m_engine;
+    std::chrono::steady_clock::time_point m_start;
+    std::vector<double> m_price;
+    std::vector<NodeId> m_candidates;
+    std::vector<std::int32_t> m_movable;
+    std::vector<double> m_load, m_disruptionCost;
+    // free capacity of present nodes, per axis
+    std::array<std::multiset<std::int64_t>, AxisCount> m_freeSets;
+    std::array<std::vector<std::int64_t>, AxisCount> m_freeKey;
+    std::vector<std::uint8_t> m_tracked;
+    std::array<std::int64_t, AxisCount> m_totalFree {};
+    // node groups with a minimum: per node the indices into m_groups; present counts
+    std::vector<NodeGroupMinimum> m_groups;
+    std::vector<std::vector<std::uint32_t>> m_nodeGroups;
+    std::vector<std::int32_t> m_groupPresent;
+    // workloads that failed: the pod and the reason (message without the pod's key)
+    struct Failure {
+        PodId pod;
+        Reason reason;
+    };
+    std::unordered_map<std::uint32_t, Failure> m_failedWorkloads;
+    std::vector<std::optional<KeptNode>> m_kept; // per node: why it stays (last refusal)
+    std::vector<std::optional<KeptNode>> m_keptInitial; // prepaid and blocked nodes only
+    std::vector<std::int32_t> m_groupPresentInitial;
+    std::vector<PlanAction> m_actions;
+    std::vector<NodeId> m_drained;
+    std::size_t m_base = 0; // actions of options.startFrom, never undone
+    std::int64_t m_podsMoved = 0;
+    std::int64_t m_tried = 0;
+    double m_saved = 0;
+};
+
+} // namespace fleet::model::consolidation_detail

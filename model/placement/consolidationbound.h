@@ -1,0 +1,41 @@
+#pragma once
+// A lower bound on the node count a consolidation can reach (issue 7), shown beside its
+// result with the ratio of the plan's node count to it.
+//
+// Per GPU model (GPU nodes) and per resource (cpu and memory over the whole cluster), the
+// larger of:
+//   ceil(total requests / the largest allocatable of one node)   (bin packing's volume bound)
+//   the nodes that hold a pod that cannot move (an eviction blocker, evictionrules.h; prepaid
+//   nodes stay too and count here)
+// The GPU rows count the requests of GPU pods bound to nodes of that model (a GPU pod is taken
+// to need its model); the cluster's bound is the largest of the cpu row, the memory row and
+// the sum of the GPU rows plus the CPU-only nodes that cannot go. DaemonSet and mirror pods are
+// left out of the requests (they run on whichever nodes stay). Over the loaded state.
+//
+// Thread: any. O(nodes + pods).
+
+#include "model/clusterstore.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fleet::model {
+
+struct NodeCountBound {
+    struct Row {
+        std::string gpuModel;      // "" for the cpu and memory rows
+        std::string resource;      // "cpu", "memory", or the GPU resource name
+        std::int64_t requested = 0;          // cpu millicores, memory bytes, milli-GPU
+        std::int64_t largestAllocatable = 0; // same unit
+        std::int64_t byRequests = 0;         // ceil(requested / largestAllocatable)
+        std::int64_t pinnedNodes = 0;        // nodes that cannot go
+        std::int64_t bound = 0;              // max of the two
+    };
+    std::vector<Row> rows;
+    std::int64_t nodes = 0; // the cluster's bound
+};
+
+[[nodiscard]] NodeCountBound nodeCountLowerBound(const ClusterStore& store);
+
+} // namespace fleet::model

@@ -1,0 +1,364 @@
+// DrainRunner: the drains both consolidations share (consolidation_p.h).
+#include "consolidation_p.h"
+
+#include "model/figures.h"
+#include "model/metrics/pricetable.h"
+#include "model/plan/evictionrules.h"
+#include "model/scheduling/gpuresourcename.h"
+
+#include <algorithm>
+
+namespace fleet::model::consolidation_detail {
+
+namespace {
+
+constexpr CoreResource kAxisResource[] = { CoreResource::Cpu, CoreResource::Memory, CoreResource::Gpu };
+
+std::string amountText(CoreResource r, std::int64_t v)
+{
+    switch (r) {
+    case CoreResource::Cpu: return formatCores(v);
+    case CoreResource::Memory: return formatBytes(v);
+    case CoreResource::Gpu: return formatGpus(v);
+    default: return formatCount(v);
+    }
+}
+
+/// The text after the pod's key in a reason message (" needs ...", ": no node ...").
+std::string stemAfter(const std::string& message, const std::string& key)
+{
+    return message.starts_with(key) ? message.substr(key.size()) : ": " + message;
+}
+
+} // namespace
+
+DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, const ConsolidationInput& input, const ConsolidationOptions& options)
+    : m_store(store)
+    , m_options(options)
+    , m_engine(store, topology, input.nodePricePerHour)
+    , m_start(std::chrono::steady_clock::now())
+    , m_groups(input.groupMinimums)
+{
+    const std::size_t nodes = store.nodeCount();
+    m_price.assign(nodes, 0.0);
+    m_movable.assign(nodes, 0);
+    m_load.assign(nodes, 0.0);
+    m_disruptionCost.assign(nodes, 0.0);
+    m_kept.assign(nodes, std::nullopt);
+    std::vector<ResourceVector> movableRequest(nodes);
+    std::vector<std::uint8_t> blocked(nodes, 0);
+    for (std::uint32_t i = 0; i < store.podCount(); ++i) {
+        const PodId p(i);
+        const NodeId n = store.podNode(p);
+        if (!n.isValid() || store.podIsTerminal(p) || staysOnDrainedNode(store, p))
+            continue;
+        ++m_movable[n.index()];
+        movableRequest[n.index()] += store.podRequest(p);
+        m_disruptionCost[n.index()] += std::clamp(1.0 + static_cast<double>(store.podPriority(p)) / 33554432.0, -10.0, 10.0);
+        if (blocked[n.index()])
+            continue;
+        EvictionCheck ec = checkEviction(store, p);
+        if (!ec.blockers.empty()) {
+            blocked[n.index()] = 1;
+            m_kept[n.index()] = KeptNode { n, p, std::move(ec.blockers.front()) };
+        }
+    }
+    m_nodeGroups.assign(nodes, {});
+    m_groupPresent.assign(m_groups.size(), 0);
+    for (std::size_t g = 0; g < m_groups.size(); ++g) {
+        const StringId key = store.strings().find(m_groups[g].labelKey);
+        if (!key.isValid())
+            continue;
+        for (std::uint32_t i = 0; i < nodes; ++i)
+            if (store.str(store.nodeLabel(NodeId(i), key)) == m_groups[g].value) {
+                m_nodeGroups[i].push_back(static_cast<std::uint32_t>(g));
+                ++m_groupPresent[g];
+            }
+    }
+    for (const PlanAction& a : options.startFrom)
+        m_engine.apply(a);
+    m_base = m_engine.applied().size();
+    const PlacementState& state = m_engine.state();
+    m_tracked.assign(nodes, 0);
+    for (auto& v : m_freeKey)
+        v.assign(nodes, 0);
+    for (std::uint32_t i = 0; i < nodes; ++i) {
+        const NodeId n(i);
+        track(n);
+        if (!state.nodePresent(n))
+            continue;
+        const ResourceVector& alloc = state.nodeAllocatable(n);
+        for (int a = 0; a < AxisCount; ++a) {
+            const std::int64_t total = alloc[kAxisResource[a]];
+            if (total > 0)
+                m_load[i] = std::max(m_load[i], static_cast<double>(movableRequest[i][kAxisResource[a]]) / static_cast<double>(total));
+        }
+        const bool prepaid = isPrepaid(nodeCapacityType(store, n));
+        if (prepaid && !blocked[i])
+            m_kept[i] = KeptNode { n, {}, makeReason(ReasonKind::PrepaidNode, {},
+                std::string(store.nodeName(n)) + " is prepaid (a capacity block or reservation): emptying it saves nothing, so it stays as a destination") };
+        if (!prepaid && i < input.nodePricePerHour.size())
+            m_price[i] = input.nodePricePerHour[i];
+        if (!prepaid && !blocked[i])
+            m_candidates.push_back(n);
+    }
+    m_keptInitial = m_kept;
+    m_groupPresentInitial = m_groupPresent;
+}
+
+std::int64_t DrainRunner::freeOf(NodeId n, Axis a) const noexcept
+{
+    const PlacementState& s = m_engine.state();
+    return s.nodeAllocatable(n)[kAxisResource[a]] - s.nodeRequested(n)[kAxisResource[a]];
+}
+
+void DrainRunner::track(NodeId n)
+{
+    const std::size_t i = n.index();
+    if (m_tracked[i]) {
+        for (int a = 0; a < AxisCount; ++a) {
+            m_freeSets[a].erase(m_freeSets[a].find(m_freeKey[a][i]));
+            m_totalFree[a] -= m_freeKey[a][i];
+        }
+        m_tracked[i] = 0;
+    }
+    if (!m_engine.state().nodePresent(n))
+        return;
+    for (int a = 0; a < AxisCount; ++a) {
+        const std::int64_t f = std::max<std::int64_t>(0, freeOf(n, static_cast<Axis>(a)));
+        m_freeKey[a][i] = f;
+        m_freeSets[a].insert(f);
+        m_totalFree[a] += f;
+    }
+    m_tracked[i] = 1;
+}
+
+std::int64_t DrainRunner::largestFreeExcept(Axis a, NodeId n) const noexcept
+{
+    const auto& set = m_freeSets[a];
+    if (set.empty())
+        return 0;
+    auto top = std::prev(set.end());
+    if (m_tracked[n.index()] && *top == m_freeKey[a][n.index()])
+        return top == set.begin() ? 0 : *std::prev(top);
+    return *top;
+}
+
+std::vector<PodId> DrainRunner::movablePodsNow(NodeId n) const
+{
+    std::vector<PodId> pods;
+    for (const PodId p : m_engine.state().nodePods(n))
+        if (!m_store.podIsTerminal(p) && !staysOnDrainedNode(m_store, p))
+            pods.push_back(p);
+    return pods;
+}
+
+std::optional<Reason> DrainRunner::groupRefusal(NodeId n) const
+{
+    for (const std::uint32_t g : m_nodeGroups[n.index()])
+        if (m_groupPresent[g] <= m_groups[g].minNodes)
+            return makeReason(ReasonKind::NodeGroupMinimum, m_groups[g].labelKey + "=" + m_groups[g].value,
+                "node group " + m_groups[g].value + " (" + m_groups[g].labelKey + ") keeps its minimum of " + std::to_string(m_groups[g].minNodes)
+                    + " nodes");
+    return std::nullopt;
+}
+
+std::optional<Reason> DrainRunner::cheapRefusal(NodeId n, const std::vector<PodId>& pods) const
+{
+    std::array<std::int64_t, AxisCount> sum {};
+    for (const PodId p : pods) {
+        if (const WorkloadId w = m_store.podWorkload(p); w.isValid()) {
+            if (auto it = m_failedWorkloads.find(w.value); it != m_failedWorkloads.end()) {
+                Reason r = it->second.reason;
+                r.message = podKey(m_store, p) + it->second.reason.message + " (found for " + podKey(m_store, it->second.pod) + ", of the same workload)";
+                return r;
+            }
+        }
+        const ResourceVector& req = m_store.podRequest(p);
+        for (const int a : { Gpu, Cpu, Memory }) {
+            const CoreResource res = kAxisResource[a];
+            sum[a] += req[res];
+            const std::int64_t most = largestFreeExcept(static_cast<Axis>(a), n);
+            if (req[res] > most)
+                return insufficient(p, n, res, most);
+        }
+    }
+    for (const int a : { Gpu, Cpu, Memory }) {
+        const CoreResource res = kAxisResource[a];
+        const std::int64_t others = m_totalFree[a] - (m_tracked[n.index()] ? m_freeKey[a][n.index()] : 0);
+        if (sum[a] > others)
+            return makeReason(ReasonKind::Insufficient, resourceName(res, n),
+                "the pods of " + std::string(m_store.nodeName(n)) + " need " + amountText(res, sum[a]) + " " + resourceName(res, n)
+                    + " in all; the other nodes have " + amountText(res, others) + " free");
+    }
+    return std::nullopt;
+}
+
+Reason DrainRunner::explainUnplaced(PodId p, const std::vector<Reason>& why) const
+{
+    const bool noNode = std::any_of(why.begin(), why.end(), [](const Reason& r) { return r.kind == ReasonKind::NoFeasibleNode; });
+    if (noNode) {
+        const NodeId from = m_store.podNode(p);
+        const ResourceVector& req = m_store.podRequest(p);
+        for (const int a : { Gpu, Cpu, Memory }) {
+            const CoreResource res = kAxisResource[a];
+            const std::int64_t most = from.isValid() ? largestFreeExcept(static_cast<Axis>(a), from) : 0;
+            if (req[res] > 0 && req[res] > most)
+                return insufficient(p, from, res, most);
+        }
+    }
+    return why.empty() ? makeReason(ReasonKind::NoFeasibleNode, {}, podKey(m_store, p) + ": no node passes every filter") : why.front();
+}
+
+std::string DrainRunner::resourceName(CoreResource r, NodeId n) const
+{
+    return r == CoreResource::Gpu ? gpuResourceName(m_engine.state(), n) : std::string(coreResourceName(r));
+}
+
+Reason DrainRunner::insufficient(PodId p, NodeId n, CoreResource r, std::int64_t most) const
+{
+    const std::string name = resourceName(r, n);
+    const std::int64_t need = m_store.podRequest(p)[r];
+    return makeReason(ReasonKind::Insufficient, name,
+        podKey(m_store, p) + " needs " + name + " " + amountText(r, need) + "; no other node has " + amountText(r, need) + " free (the most is "
+            + amountText(r, most) + ")");
+}
+
+void DrainRunner::keep(NodeId n, PodId p, Reason r)
+{
+    m_kept[n.index()] = KeptNode { n, p, std::move(r) };
+}
+
+void DrainRunner::commit(const AppliedAction& a, NodeId n)
+{
+    m_actions.push_back(a.action);
+    m_drained.push_back(n);
+    m_podsMoved += static_cast<std::int64_t>(a.changes.size());
+    m_saved += saving(n);
+    for (const AppliedAction::PodChange& c : a.changes)
+        if (c.to.isValid())
+            track(c.to);
+    track(n);
+    for (const std::uint32_t g : m_nodeGroups[n.index()])
+        --m_groupPresent[g];
+    m_kept[n.index()].reset();
+}
+
+bool DrainRunner::tryDrain(NodeId n)
+{
+    if (!m_engine.state().nodePresent(n))
+        return false;
+    if (auto r = groupRefusal(n)) {
+        keep(n, {}, std::move(*r));
+        return false;
+    }
+    const std::vector<PodId> pods = movablePodsNow(n);
+    if (m_options.maxMoves >= 0 && m_podsMoved + static_cast<std::int64_t>(pods.size()) > m_options.maxMoves) {
+        keep(n, {}, makeReason(ReasonKind::MoveLimit, {}, "draining " + std::string(m_store.nodeName(n)) + " would move " + std::to_string(pods.size())
+            + " pods, past the plan's limit of " + std::to_string(m_options.maxMoves) + " moves"));
+        return false;
+    }
+    if (auto r = cheapRefusal(n, pods)) {
+        keep(n, pods.empty() ? PodId {} : pods.front(), std::move(*r));
+        return false;
+    }
+    PlanAction drain;
+    drain.type = ActionType::DrainNode;
+    drain.node = std::string(m_store.nodeName(n));
+    const std::size_t before = m_engine.applied().size();
+    ++m_tried;
+    const AppliedAction& a = m_engine.apply(drain);
+    if (m_engine.applied().size() == before)
+        return false;
+    if (a.holds && !a.nodesRemoved.empty()) {
+        commit(a, n);
+        return true;
+    }
+    PodId stuck;
+    Reason why = makeReason(ReasonKind::NoFeasibleNode, {}, drain.node + " could not be emptied");
+    if (!a.unplaced.empty()) {
+        stuck = a.unplaced.front().first;
+        why = explainUnplaced(stuck, a.unplaced.front().second);
+        if (const WorkloadId w = m_store.podWorkload(stuck); w.isValid()) {
+            Reason stem = why;
+            stem.message = stemAfter(why.message, podKey(m_store, stuck));
+            m_failedWorkloads.emplace(w.value, Failure { stuck, std::move(stem) });
+        }
+    }
+    m_engine.undo();
+    keep(n, stuck, std::move(why));
+    return false;
+}
+
+bool DrainRunner::tryDrainBatch(const std::vector<NodeId>& nodes)
+{
+    const std::size_t mark = m_engine.applied().size();
+    std::vector<std::int32_t> groupPresent = m_groupPresent;
+    std::int64_t moves = 0;
+    auto rollback = [&] {
+        while (m_engine.applied().size() > mark)
+            m_engine.undo();
+        return false;
+    };
+    for (const NodeId n : nodes) {
+        if (!m_engine.state().nodePresent(n))
+            return rollback();
+        for (const std::uint32_t g : m_nodeGroups[n.index()])
+            if (groupPresent[g]-- <= m_groups[g].minNodes)
+                return rollback();
+        PlanAction drain;
+        drain.type = ActionType::DrainNode;
+        drain.node = std::string(m_store.nodeName(n));
+        ++m_tried;
+        const AppliedAction& a = m_engine.apply(drain);
+        moves += static_cast<std::int64_t>(a.changes.size());
+        if (!a.holds || a.nodesRemoved.empty() || (m_options.maxMoves >= 0 && m_podsMoved + moves > m_options.maxMoves)) {
+            if (m_engine.applied().size() > mark && !a.unplaced.empty())
+                keep(n, a.unplaced.front().first, explainUnplaced(a.unplaced.front().first, a.unplaced.front().second));
+            return rollback();
+        }
+    }
+    const std::vector<AppliedAction>& applied = m_engine.applied();
+    for (std::size_t i = mark; i < applied.size(); ++i)
+        commit(applied[i], nodes[i - mark]);
+    return true;
+}
+
+void DrainRunner::reset()
+{
+    while (m_engine.applied().size() > m_base)
+        m_engine.undo();
+    for (std::uint32_t i = 0; i < m_store.nodeCount(); ++i)
+        track(NodeId(i));
+    m_kept = m_keptInitial;
+    m_groupPresent = m_groupPresentInitial;
+    m_failedWorkloads.clear();
+    m_actions.clear();
+    m_drained.clear();
+    m_podsMoved = 0;
+    m_tried = 0;
+    m_saved = 0;
+    m_start = std::chrono::steady_clock::now();
+}
+
+ConsolidationResult DrainRunner::finish(std::string order)
+{
+    ConsolidationResult r;
+    r.actions = m_actions;
+    r.drained = m_drained;
+    r.nodesFreed = static_cast<std::int64_t>(m_drained.size());
+    r.podsMoved = m_podsMoved;
+    r.savedPerHour = m_saved;
+    r.before = m_engine.state().totalsBefore();
+    r.after = m_engine.state().totals();
+    r.drainsTried = m_tried;
+    r.cancelled = cancelled();
+    r.order = std::move(order);
+    for (std::uint32_t i = 0; i < m_store.nodeCount(); ++i)
+        if (m_engine.state().nodePresent(NodeId(i)) && m_kept[i])
+            r.kept.push_back(*m_kept[i]);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+    return r;
+}
+
+} // namespace fleet::model::consolidation_detail

@@ -1,0 +1,156 @@
+// `fleetscope plan consolidate`, run as a user runs it (QProcess, no display) on the plan
+// fixtures (tests/data/plan/README.md): the plan it writes holds under `plan check`, its
+// summary beats or equals the Karpenter baseline, the nodes that stay say why, node-group
+// minimums are kept, and bad command lines and inputs exit 2 without writing a plan.
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "fleetscoperun.h"
+
+namespace {
+
+const QString kPlanData = QStringLiteral(FLEET_TEST_DATA_DIR "/plan");
+using Run = fleet::tests::FleetscopeRun;
+
+Run fleetscope(const QStringList& args) { return fleet::tests::runFleetscope(args); }
+
+QStringList consolidateArgs(const QString& out, const QStringList& more = {}, const QString& cluster = QStringLiteral("/cluster.json"))
+{
+    return QStringList { QStringLiteral("plan"), QStringLiteral("consolidate"), kPlanData + cluster, QStringLiteral("--prices"),
+               kPlanData + QStringLiteral("/prices.csv"), QStringLiteral("-o"), out }
+        + more;
+}
+
+QString writeText(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(text);
+    return path;
+}
+
+} // namespace
+
+class TestCliConsolidate : public QObject {
+    Q_OBJECT
+private slots:
+    void writesAPlanThatHolds()
+    {
+        QTemporaryDir dir;
+        const QString plan = dir.filePath(QStringLiteral("plan.json"));
+        const Run r = fleetscope(consolidateArgs(plan));
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("nodes freed:"), r.out.constData());
+        QVERIFY2(r.out.contains("cost per hour saved:"), r.out.constData());
+        QVERIFY2(r.out.contains("lower bound:"), r.out.constData());
+        QVERIFY2(r.out.contains("baseline (Karpenter multi-node consolidation"), r.out.constData());
+        // gpu-b2 holds one member of the JobSet train: it stays, and says so.
+        QVERIFY2(r.out.contains("gpu-b2: ml/train-workers-0-0 is one member of the gang JobSet ml/train"), r.out.constData());
+        const QJsonObject o = QJsonDocument::fromJson([&] {
+            QFile f(plan);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        }()).object();
+        QCOMPARE(o.value(QStringLiteral("fleetscopePlan")).toInt(), 1);
+        const QJsonArray actions = o.value(QStringLiteral("actions")).toArray();
+        QVERIFY(!actions.isEmpty());
+        for (const QJsonValue& a : actions)
+            QCOMPARE(a.toObject().value(QStringLiteral("type")).toString(), QStringLiteral("drain-node"));
+        const Run check = fleetscope({ QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster.json"),
+            QStringLiteral("--plan"), plan });
+        QVERIFY2(check.exitCode == 0, check.out.constData());
+    }
+
+    void jsonSummaryAgainstTheBaseline()
+    {
+        QTemporaryDir dir;
+        const Run r = fleetscope(consolidateArgs(dir.filePath(QStringLiteral("plan.json")), { QStringLiteral("--format"), QStringLiteral("json") }));
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        const QJsonObject ours = o.value(QStringLiteral("ours")).toObject(), base = o.value(QStringLiteral("baseline")).toObject();
+        QVERIFY2(!ours.isEmpty() && !base.isEmpty(), r.out.constData());
+        QVERIFY(ours.value(QStringLiteral("nodesFreed")).toInt() >= base.value(QStringLiteral("nodesFreed")).toInt());
+        QVERIFY(ours.value(QStringLiteral("costPerHourSaved")).toDouble() >= base.value(QStringLiteral("costPerHourSaved")).toDouble());
+        // cpu-b1 holds only its DaemonSet pod: it goes or takes the others' pods; either way >= 1 node and $0.50/h.
+        QVERIFY(ours.value(QStringLiteral("nodesFreed")).toInt() >= 1);
+        QVERIFY(ours.value(QStringLiteral("costPerHourSaved")).toDouble() >= 0.5 - 1e-9);
+        const QJsonObject bound = o.value(QStringLiteral("lowerBound")).toObject();
+        QVERIFY(bound.value(QStringLiteral("nodes")).toInt() >= 1);
+        QVERIFY(bound.value(QStringLiteral("ratio")).toDouble() >= 1.0);
+        bool gangKept = false;
+        for (const QJsonValue& k : o.value(QStringLiteral("kept")).toArray())
+            gangKept |= k.toObject().value(QStringLiteral("node")).toString() == QLatin1String("gpu-b2")
+                && k.toObject().value(QStringLiteral("code")).toString() == QLatin1String("gang-member");
+        QVERIFY(gangKept);
+    }
+
+    void maxMovesZeroMovesNothing()
+    {
+        QTemporaryDir dir;
+        const Run r = fleetscope(consolidateArgs(dir.filePath(QStringLiteral("plan.json")),
+            { QStringLiteral("--max-moves"), QStringLiteral("0"), QStringLiteral("--format"), QStringLiteral("json") }));
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject ours = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("ours")).toObject();
+        QCOMPARE(ours.value(QStringLiteral("podsMoved")).toInt(), 0);
+        QCOMPARE(ours.value(QStringLiteral("nodesFreed")).toInt(), 1); // cpu-b1, empty
+    }
+
+    void nodeGroupMinimum()
+    {
+        // Every CPU node in one group of minimum 3: none of them may go.
+        QTemporaryDir dir;
+        const QString groups = writeText(dir, QStringLiteral("groups.yaml"),
+            "nodeGroups:\n  - label: eks.amazonaws.com/nodegroup\n    name: cpu\n    minSize: 3\n");
+        const Run r = fleetscope(consolidateArgs(dir.filePath(QStringLiteral("plan.json")),
+            { QStringLiteral("--node-groups"), groups, QStringLiteral("--format"), QStringLiteral("json") }, QStringLiteral("/cluster-nodegroups.json")));
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value(QStringLiteral("ours")).toObject().value(QStringLiteral("nodesFreed")).toInt(), 0);
+        bool said = false;
+        for (const QJsonValue& k : o.value(QStringLiteral("kept")).toArray())
+            said |= k.toObject().value(QStringLiteral("code")).toString() == QLatin1String("node-group-minimum:eks.amazonaws.com/nodegroup=cpu");
+        QVERIFY2(said, r.out.constData());
+    }
+
+    void errors_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QByteArray>("message");
+        QTest::newRow("max-moves") << QStringList { QStringLiteral("--max-moves"), QStringLiteral("many") } << QByteArray("--max-moves: expected a whole number");
+        QTest::newRow("policy") << QStringList { QStringLiteral("--policy"), QStringLiteral("FGD") } << QByteArray("--policy: unknown policy \"FGD\"");
+        QTest::newRow("groups file") << QStringList { QStringLiteral("--node-groups"), QStringLiteral("@BAD@") } << QByteArray("at $.nodeGroups[0].minSize");
+        QTest::newRow("missing groups") << QStringList { QStringLiteral("--node-groups"), QStringLiteral("/nonexistent/groups.yaml") }
+                                        << QByteArray("/nonexistent/groups.yaml: cannot be read");
+    }
+    void errors()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(QByteArray, message);
+        QTemporaryDir dir;
+        const QString bad = writeText(dir, QStringLiteral("bad.yaml"), "nodeGroups:\n  - name: cpu\n    minSize: -1\n");
+        for (QString& e : extra)
+            if (e == QLatin1String("@BAD@"))
+                e = bad;
+        const QString plan = dir.filePath(QStringLiteral("plan.json"));
+        const Run r = fleetscope(consolidateArgs(plan, extra));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(message), r.err.constData());
+        QVERIFY(!QFile::exists(plan));
+    }
+
+    void needsAnOutput()
+    {
+        const Run r = fleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), kPlanData + QStringLiteral("/cluster.json") });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("-o PLAN.json is needed"), r.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliConsolidate)
+#include "tst_cliconsolidate.moc"

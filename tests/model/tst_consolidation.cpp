@@ -1,0 +1,259 @@
+// Consolidation (model/placement/consolidation.h), the Karpenter baseline
+// (karpenterbaseline.h) and the lower bound (consolidationbound.h) on small hand-made
+// clusters with known answers.
+#include "planfixture.h"
+
+#include "model/placement/consolidation.h"
+#include "model/placement/consolidationbound.h"
+#include "model/placement/karpenterbaseline.h"
+
+#include <QtTest>
+
+using namespace planfixture;
+
+namespace {
+
+const KeptNode* keptOf(const ConsolidationResult& r, const Cluster& c, const std::string& node)
+{
+    for (const KeptNode& k : r.kept)
+        if (c.store->nodeName(k.node) == node)
+            return &k;
+    return nullptr;
+}
+
+std::vector<std::string> drainedNames(const ConsolidationResult& r, const Cluster& c)
+{
+    std::vector<std::string> out;
+    for (const NodeId n : r.drained)
+        out.emplace_back(c.store->nodeName(n));
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+/// Every action of the plan, applied to a fresh engine, holds (the plan is what the what-if says).
+bool replayHolds(const Cluster& c, const ConsolidationResult& r, const ConsolidationInput& in)
+{
+    PlanEngine engine(*c.store, *c.topology, in.nodePricePerHour);
+    for (const PlanAction& a : r.actions)
+        if (!engine.apply(a).holds)
+            return false;
+    return engine.state().totals().nodes == r.after.nodes;
+}
+
+void checkNotWorseThanBaseline(const Cluster& c, const ConsolidationInput& in, const ConsolidationResult& ours)
+{
+    const ConsolidationResult base = karpenterMultiNodeConsolidation(*c.store, *c.topology, in);
+    QVERIFY2(ours.nodesFreed >= base.nodesFreed, qPrintable(QStringLiteral("ours %1, baseline %2").arg(ours.nodesFreed).arg(base.nodesFreed)));
+    QVERIFY(ours.savedPerHour >= base.savedPerHour - 1e-9);
+    QVERIFY(replayHolds(c, base, in));
+}
+
+} // namespace
+
+class TestConsolidation : public QObject {
+    Q_OBJECT
+private slots:
+    void daemonSetOnlyNodesAreEmptied()
+    {
+        Cluster c = webCluster(); // web x3 (1 cpu) on n1; a DaemonSet pod on n1, n2, n3
+        c.finish();
+        const ConsolidationInput in;
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, in);
+        // n2 and n3 hold only DaemonSet pods: empty, so both go with no moves; n1's pods then
+        // have nowhere to go.
+        QCOMPARE(drainedNames(r, c), (std::vector<std::string> { "n2", "n3" }));
+        QCOMPARE(r.nodesFreed, 2);
+        QCOMPARE(r.podsMoved, 0);
+        const KeptNode* k = keptOf(r, c, "n1");
+        QVERIFY(k);
+        QCOMPARE(k->reason.code(), std::string("insufficient-cpu"));
+        QVERIFY2(k->reason.message.find("no other node has 1 free") != std::string::npos, k->reason.message.c_str());
+        QVERIFY(replayHolds(c, r, in));
+        checkNotWorseThanBaseline(c, in, r);
+    }
+
+    void podWithNoOtherFittingNodeKeepsItsNode()
+    {
+        Cluster c;
+        c.node("g1", "us-east-1a", 64000, 8, "p4d.24xlarge");
+        c.node("g2", "us-east-1a", 64000, 8, "p4d.24xlarge");
+        c.node("g3", "us-east-1a", 64000, 8, "p4d.24xlarge");
+        c.pod("ml", "trainer-7", "g1", 8000, "trainer", PodFlagReady, 8);
+        c.pod("ml", "infer-0", "g2", 4000, "infer", PodFlagReady, 2);
+        c.pod("ml", "infer-1", "g3", 4000, "infer", PodFlagReady, 3);
+        c.finish();
+        const ConsolidationInput in;
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, in);
+        QCOMPARE(r.nodesFreed, 1); // g2 onto g3 or g3 onto g2
+        QCOMPARE(r.podsMoved, 1);
+        const KeptNode* k = keptOf(r, c, "g1");
+        QVERIFY(k);
+        QCOMPARE(std::string(c.store->podName(k->pod)), std::string("trainer-7"));
+        QCOMPARE(k->reason.code(), std::string("insufficient-nvidia.com/gpu"));
+        QVERIFY2(k->reason.message.starts_with("ml/trainer-7 needs nvidia.com/gpu 8; no other node has 8 free"), k->reason.message.c_str());
+        QVERIFY(replayHolds(c, r, in));
+        checkNotWorseThanBaseline(c, in, r);
+    }
+
+    void budgetStopsADrain()
+    {
+        Cluster c;
+        c.node("n1", "us-east-1a", 4000);
+        c.node("n2", "us-east-1a", 4000);
+        c.pod("default", "web-0", "n1", 1000, "web");
+        c.pod("default", "web-1", "n1", 1000, "web");
+        c.pod("default", "api-0", "n2", 2000, "api");
+        c.budget("default", "web-pdb", { { "app", "web" } }, count(2)); // allows 0 disruptions
+        c.finish();
+        const ConsolidationInput in;
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, in);
+        // n1's pods would fit on n2, but the budget refuses their eviction; n2's pod goes to n1.
+        QCOMPARE(drainedNames(r, c), (std::vector<std::string> { "n2" }));
+        const KeptNode* k = keptOf(r, c, "n1");
+        QVERIFY(k);
+        QCOMPARE(k->reason.code(), std::string("disruption-budget:default/web-pdb"));
+        QVERIFY2(k->reason.message.starts_with("default/web-"), k->reason.message.c_str());
+        checkNotWorseThanBaseline(c, in, r);
+    }
+
+    void prepaidNodeSavesNothing()
+    {
+        Cluster c;
+        c.node("block", "us-east-1a", 4000, 0, "m5.xlarge", { { "eks.amazonaws.com/capacityType", "CAPACITY_BLOCK" } });
+        c.node("od", "us-east-1a", 4000, 0, "m5.xlarge", { { "eks.amazonaws.com/capacityType", "ON_DEMAND" } });
+        c.pod("default", "a-0", "block", 1000, "a");
+        c.pod("default", "b-0", "od", 1000, "b");
+        c.finish();
+        ConsolidationInput in;
+        in.nodePricePerHour = { 10.0, 5.0 };
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, in);
+        // Draining the block would save nothing; the on-demand node goes, onto the block.
+        QCOMPARE(drainedNames(r, c), (std::vector<std::string> { "od" }));
+        QCOMPARE(r.savedPerHour, 5.0);
+        const KeptNode* k = keptOf(r, c, "block");
+        QVERIFY(k);
+        QCOMPARE(k->reason.code(), std::string("prepaid-node"));
+        QVERIFY(replayHolds(c, r, in));
+        checkNotWorseThanBaseline(c, in, r);
+    }
+
+    void nodeGroupMinimumIsKept()
+    {
+        Cluster c;
+        for (const char* n : { "c1", "c2", "c3" })
+            c.node(n, "us-east-1a", 8000, 0, "m5.2xlarge", { { "eks.amazonaws.com/nodegroup", "cpu" } });
+        for (const char* n : { "c1", "c2", "c3" })
+            c.pod("default", std::string("w-") + n, n, 1000, "w");
+        c.finish();
+        ConsolidationInput in;
+        in.groupMinimums = { { "eks.amazonaws.com/nodegroup", "cpu", 2 } };
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, in);
+        QCOMPARE(r.nodesFreed, 1);
+        QCOMPARE(r.after.nodes, 2);
+        bool minimumSaid = false;
+        for (const KeptNode& k : r.kept)
+            minimumSaid |= k.reason.code() == "node-group-minimum:eks.amazonaws.com/nodegroup=cpu";
+        QVERIFY(minimumSaid);
+        // Without the minimum two of the three go.
+        const ConsolidationResult free = consolidate(*c.store, *c.topology, {});
+        QCOMPARE(free.nodesFreed, 2);
+        checkNotWorseThanBaseline(c, in, r);
+    }
+
+    void doNotDisruptAndMaxMovesAndCancel()
+    {
+        Cluster c;
+        c.node("n1", "us-east-1a", 4000);
+        c.node("n2", "us-east-1a", 4000);
+        c.node("n3", "us-east-1a", 4000);
+        c.pod("default", "keep-0", "n1", 500, "keep", PodFlagReady | PodFlagDoNotDisrupt);
+        c.pod("default", "web-0", "n2", 500, "web");
+        c.pod("default", "web-1", "n3", 500, "web");
+        c.finish();
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, {});
+        QCOMPARE(r.nodesFreed, 2); // n2 and n3 onto n1 (or one onto the other, then onto n1)
+        const KeptNode* k = keptOf(r, c, "n1");
+        QVERIFY(k);
+        QCOMPARE(k->reason.code(), std::string("do-not-disrupt"));
+        ConsolidationOptions limited;
+        limited.maxMoves = 1;
+        const ConsolidationResult one = consolidate(*c.store, *c.topology, {}, limited);
+        QCOMPARE(one.podsMoved, 1);
+        QCOMPARE(one.nodesFreed, 1);
+        std::atomic<bool> stop { true };
+        ConsolidationOptions cancelled;
+        cancelled.cancel = &stop;
+        const ConsolidationResult none = consolidate(*c.store, *c.topology, {}, cancelled);
+        QVERIFY(none.cancelled);
+        QCOMPARE(none.nodesFreed, 0);
+        // A time limit already passed when the first candidate comes (building the engine takes
+        // far longer than a nanosecond): nothing is drained, and the result says why.
+        ConsolidationOptions late;
+        late.timeLimitSeconds = 1e-9;
+        const ConsolidationResult stopped = consolidate(*c.store, *c.topology, {}, late);
+        QVERIFY(stopped.timedOut);
+        QVERIFY(!stopped.cancelled);
+        QCOMPARE(stopped.nodesFreed, 0);
+    }
+
+    void oursAtLeastBaselineWhereTheHeadBlocks()
+    {
+        // The lightest candidate (one pod) cannot go; Karpenter's prefixes all start with it.
+        Cluster c;
+        c.node("big", "us-east-1a", 4000);
+        c.node("n1", "us-east-1a", 4000);
+        c.node("n2", "us-east-1a", 4000);
+        c.node("n3", "us-east-1a", 4000);
+        c.pod("default", "wide-0", "big", 3500, "wide");
+        for (const char* n : { "n1", "n2", "n3" }) {
+            c.pod("default", std::string("a-") + n, n, 1000, "a");
+            c.pod("default", std::string("b-") + n, n, 1000, "b");
+        }
+        c.finish();
+        ConsolidationInput in;
+        in.nodePricePerHour = { 1.0, 2.0, 2.0, 2.0 };
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, in);
+        const ConsolidationResult base = karpenterMultiNodeConsolidation(*c.store, *c.topology, in);
+        QCOMPARE(base.nodesFreed, 0);
+        QCOMPARE(r.nodesFreed, 1); // n1: its 2 cpu onto n2 and n3
+        QCOMPARE(r.savedPerHour, 2.0);
+        const KeptNode* k = keptOf(r, c, "big");
+        QVERIFY(k);
+        QVERIFY2(k->reason.message.starts_with("default/wide-0 needs cpu 3.5; no other node has 3.5 free"), k->reason.message.c_str());
+        QVERIFY(replayHolds(c, r, in));
+    }
+
+    void lowerBound()
+    {
+        Cluster c;
+        c.node("n1", "us-east-1a", 4000);
+        c.node("n2", "us-east-1a", 4000);
+        c.node("n3", "us-east-1a", 4000);
+        c.node("g1", "us-east-1a", 8000, 8, "p4d.24xlarge");
+        c.node("g2", "us-east-1a", 8000, 8, "p4d.24xlarge");
+        c.pod("default", "a-0", "n1", 3000, "a");
+        c.pod("default", "a-1", "n2", 3000, "a");
+        c.pod("default", "bare", "n3", 100, ""); // no controller: n3 cannot go
+        c.pod("ml", "t-0", "g1", 1000, "t", PodFlagReady, 6);
+        c.pod("ml", "t-1", "g2", 1000, "t", PodFlagReady, 6);
+        for (const char* n : { "n1", "n2", "n3", "g1", "g2" })
+            c.pod("kube-system", std::string("agent-") + n, n, 100, "agent", PodFlagReady, 0, OwnerKind::DaemonSet);
+        c.finish();
+        const NodeCountBound b = nodeCountLowerBound(*c.store);
+        // cpu: 8.1 cores over 8 -> 2; GPUs: 12 over 8 -> 2, plus the pinned CPU-only node n3 -> 3.
+        QCOMPARE(b.nodes, 3);
+        bool gpuRow = false;
+        for (const NodeCountBound::Row& r : b.rows)
+            if (r.gpuModel == "A100") {
+                gpuRow = true;
+                QCOMPARE(r.byRequests, 2);
+                QCOMPARE(r.requested, 12000);
+            }
+        QVERIFY(gpuRow);
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, {});
+        QVERIFY(r.after.nodes >= b.nodes);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConsolidation)
+#include "tst_consolidation.moc"
