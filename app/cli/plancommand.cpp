@@ -1,6 +1,7 @@
 #include "plancommand.h"
 
 #include "helptext.h"
+#include "planplacecommand.h"
 
 #include "app/importfailure.h"
 #include "app/planprices.h"
@@ -21,6 +22,8 @@ namespace fleet::app {
 int runPlan(const QStringList& arguments)
 {
     const QString verb = arguments.size() > 2 ? arguments.at(2) : QString();
+    if (verb == QLatin1String("place"))
+        return runPlanPlace(arguments);
     const bool exportOnly = verb == QLatin1String("export");
     const char* usage = exportOnly
         ? "fleetscope plan export (FILE... | --simulate NODES [--seed N]) --plan PLAN.json (--csv OUT.csv | --kubectl-script OUT.sh)"
@@ -32,6 +35,7 @@ int runPlan(const QStringList& arguments)
             std::fputs("Usage: fleetscope plan check|export ...\n\n"
                        "  plan check   re-evaluates a saved plan against a cluster state and says which actions no longer hold\n"
                        "  plan export  writes the plan's CSV or reviewable kubectl script\n"
+                       "  plan place   places N new pods in the network topology (Kueue TAS) and writes the plan\n"
                        "Run `fleetscope plan check --help` for the options.\n",
                 verb.isEmpty() ? stderr : stdout);
             return verb.isEmpty() ? 2 : 0;
@@ -133,6 +137,12 @@ int runPlan(const QStringList& arguments)
         prices = importers::loadPriceTable(parser.value(QStringLiteral("prices")).toStdString());
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s--prices: %s\n", prefix.c_str(), e.what());
+        return 2;
+    }
+    try { // place-pods actions bring their template pod when the state lacks it
+        importers::addPlanTemplatePods(*loaded.store, plan, planPath);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
         return 2;
     }
     const importers::PlanEvaluation evaluation

@@ -34,6 +34,7 @@ constexpr std::array<ReasonKindInfo, static_cast<std::size_t>(K::Count)> kKinds 
     { K::DoNotDisrupt, "do-not-disrupt", false, "Eviction", "the pod asks not to be disrupted (karpenter.sh/do-not-disrupt or safe-to-evict: false)" },
     { K::GangMember, "gang-member", false, "Eviction", "the pod is one member of a gang, which moves as a whole or not at all" },
     { K::NoFeasibleNode, "no-feasible-node", false, "Placement", "no node passes every filter" },
+    { K::TopologyDomain, "topology-domain:", true, "Placement", "no topology domain of the level holds the pods (or each of their slices) whole (Kueue Topology Aware Scheduling, KEP-2724)" },
     { K::NotFound, "not-found:", true, "Plan", "the plan names a pod, node, workload, domain or instance type that the cluster state does not have" },
     { K::PodReplaced, "pod-replaced", false, "Plan", "the pod the plan names was recreated: the state has a pod of that namespace and name with another uid" },
 } };

@@ -9,6 +9,7 @@
 //   untolerated-taint:<key>[=<value>]:<effect>
 //   host-port:<port>   pod-anti-affinity:<namespace>/<pod>   topology-spread:<topologyKey>
 //   disruption-budget:<namespace>/<name>   unsupported:<feature>   not-found:<what>
+//   topology-domain:<level key>
 // The kinds are listed in the kube-scheduler's default plugin order (filters), then eviction
 // kinds; Reason lists are sorted by that order (sortReasons()).
 // Sources: the kube-scheduler's default plugin order, pkg/scheduler/apis/config/v1/default_plugins.go;
@@ -57,6 +58,8 @@ enum class ReasonKind : std::uint8_t {
     DoNotDisrupt,       // do-not-disrupt
     GangMember,         // gang-member (one pod of a gang cannot move alone)
     NoFeasibleNode,     // no-feasible-node (placement: no node passes every filter)
+    TopologyDomain,     // topology-domain:<level key> (placement, Kueue TAS: no domain of that
+                        // level holds the pods, or their slices, whole)
     // plans re-checked against another state (plan check)
     NotFound,           // not-found:<what> (pod/<ns>/<name>, node/<name>, workload/<ns>/<name>,
                         // domain/<path>, instance-type/<type>: the plan names something the state lacks)
