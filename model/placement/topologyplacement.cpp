@@ -275,7 +275,14 @@ LevelShortfall shortfall(const PlacementState& state, const PodFeasibility& feas
         s.reason = makeReason(ReasonKind::TopologyDomain, s.levelKey, "no node of the topology has " + s.levelKey);
         return s;
     }
-    const std::uint32_t closest = sorted.front();
+    // The most capacity in the level's unit, then (slices being equal) the most pods.
+    std::uint32_t closest = sorted.front();
+    for (const std::uint32_t d : sorted) {
+        if (t.unit(t.domains[d]) < t.unit(t.domains[closest]))
+            break;
+        if (t.domains[d].pods > t.domains[closest].pods)
+            closest = d;
+    }
     const Tree::Domain& d = t.domains[closest];
     s.closestDomain = t.path(closest);
     s.podsFit = static_cast<std::int32_t>(d.pods);
