@@ -27,6 +27,9 @@
 //    domain by the default policy, largest first; all or nothing (a refused placement is not
 //    appended). It models a rollout with a new node affinity, so budgets and eviction rules do
 //    not apply; DaemonSet and mirror pods refuse it.
+//  - place-pods: new pods like a template, placed by topologyplacement.h (Kueue TAS). Pods a plan
+//    added are not re-placed by later drains (the node stays, unsupported:planned-pod) and are
+//    stranded by failures: undo the place-pods action to move them.
 //  - add-node: `count` nodes copying a Ready, schedulable store node of the instance type (one
 //    inside the domain when there is one), named fleetscope-<instance type>-<k>, with the
 //    domain's labels and kubernetes.io/hostname set.
@@ -274,6 +277,13 @@ struct PlanEngine::Private {
         return true;
     }
 
+    Reason plannedPodStays(PodId p) const
+    {
+        return makeReason(ReasonKind::Unsupported, "planned-pod",
+            std::string(store.podNamespace(state.podTemplate(p))) + "/" + std::string(state.podName(p))
+                + " was placed by this plan (place-pods): it is not re-placed; undo that action to move it");
+    }
+
     // ---- the default policy ----
     NodeId choose(PodId p, DomainId within) const
     {
@@ -499,11 +509,17 @@ bool PlanEngine::Private::drainNode(const PlanAction& a, AppliedAction& r)
     }
     cordon(n);
     std::vector<PodId> pods;
-    for (const PodId p : state.nodePods(n))
-        if (!store.podIsTerminal(p) && !staysOnDrainedNode(store, p))
+    bool holdsPlanned = false;
+    for (const PodId p : state.nodePods(n)) {
+        if (state.podAdded(p)) { // a pod this plan placed (place-pods): undo that action instead
+            holdsPlanned = true;
+            r.reasons.push_back(plannedPodStays(p));
+        } else if (!store.podIsTerminal(p) && !staysOnDrainedNode(store, p)) {
             pods.push_back(p);
+        }
+    }
     sortLargestFirst(store, pods);
-    bool emptied = true;
+    bool emptied = !holdsPlanned;
     for (const PodId p : pods) {
         EvictionCheck ec = checkEviction(store, p);
         r.reasons.insert(r.reasons.end(), ec.notes.begin(), ec.notes.end());
@@ -537,7 +553,7 @@ bool PlanEngine::Private::drainNode(const PlanAction& a, AppliedAction& r)
         r.nodesRemoved.push_back(n);
     }
     sortReasons(r.reasons);
-    r.holds = r.unplaced.empty();
+    r.holds = r.unplaced.empty() && !holdsPlanned;
     return true;
 }
 
@@ -590,6 +606,12 @@ bool PlanEngine::Private::fail(const std::vector<NodeId>& nodes, AppliedAction& 
     std::unordered_map<std::uint32_t, NodeId> from;
     for (const NodeId n : nodes) {
         for (const PodId p : state.nodePods(n)) {
+            if (state.podAdded(p)) { // a pod this plan placed: it goes with its node
+                evict(p);
+                r.changes.push_back({ p, n, {} });
+                r.unplaced.emplace_back(p, std::vector<Reason> { plannedPodStays(p) });
+                continue;
+            }
             if (store.podIsTerminal(p) || staysOnDrainedNode(store, p))
                 continue;
             displaced.push_back(p);

@@ -104,6 +104,7 @@ private slots:
     void layer4IsTheBottomWhereNodesHaveIt();
     void badRequests();
     void planActionAppliedUndoneReapplied();
+    void drainAndFailureOfPlannedPods();
 };
 
 void TestTopologyPlacement::required_data()
@@ -368,6 +369,38 @@ void TestTopologyPlacement::planActionAppliedUndoneReapplied()
         QCOMPARE(engine.state().podCount(), podsBefore);
         QCOMPARE(ledgerOf(engine.state()), before);
     }
+}
+
+void TestTopologyPlacement::drainAndFailureOfPlannedPods()
+{
+    Net n = twoNetworks();
+    PlanEngine engine(*n.c.store, *n.c.topology);
+    PlanAction a;
+    a.type = ActionType::PlacePods;
+    a.pod = { "ml", "train", "" };
+    a.count = 2;
+    a.requiredLevel = kL1; // BestFit: b1, b2
+    QVERIFY(engine.apply(a).holds);
+    const Ledger placed = ledgerOf(engine.state());
+    PlanAction drain;
+    drain.type = ActionType::DrainNode;
+    drain.node = "b1";
+    const AppliedAction& d = engine.apply(drain);
+    QVERIFY(!d.holds);
+    QVERIFY(d.nodesRemoved.empty());
+    QVERIFY(hasCode(d.reasons, "unsupported:planned-pod"));
+    QVERIFY(engine.undo());
+    QCOMPARE(ledgerOf(engine.state()), placed);
+    PlanAction fail;
+    fail.type = ActionType::FailNode;
+    fail.node = "b2";
+    const AppliedAction& f = engine.apply(fail);
+    QVERIFY(!f.holds);
+    QCOMPARE(f.unplaced.size(), std::size_t(1));
+    QVERIFY(!engine.state().podNode(f.unplaced.front().first).isValid());
+    QCOMPARE(f.after.podsPlaced, f.before.podsPlaced - 1);
+    QVERIFY(engine.undo());
+    QCOMPARE(ledgerOf(engine.state()), placed);
 }
 
 QTEST_APPLESS_MAIN(TestTopologyPlacement)
