@@ -2,6 +2,7 @@
 
 #include "helptext.h"
 #include "planconsolidatecommand.h"
+#include "planplacecommand.h"
 
 #include "app/importfailure.h"
 #include "app/planprices.h"
@@ -24,6 +25,8 @@ int runPlan(const QStringList& arguments)
     const QString verb = arguments.size() > 2 ? arguments.at(2) : QString();
     if (verb == QLatin1String("consolidate"))
         return runPlanConsolidate(arguments);
+    if (verb == QLatin1String("place"))
+        return runPlanPlace(arguments);
     const bool exportOnly = verb == QLatin1String("export");
     const char* usage = exportOnly
         ? "fleetscope plan export (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) --plan PLAN.json (--csv OUT.csv | --kubectl-script OUT.sh)"
@@ -36,6 +39,7 @@ int runPlan(const QStringList& arguments)
                        "  plan consolidate  plans which nodes to drain to save the most per hour (fleetscope plan consolidate --help)\n"
                        "  plan check   re-evaluates a saved plan against a cluster state and says which actions no longer hold\n"
                        "  plan export  writes the plan's CSV or reviewable kubectl script\n"
+                       "  plan place   places N new pods in the network topology (Kueue TAS) and writes the plan\n"
                        "Run `fleetscope plan check --help` for the options.\n",
                 verb.isEmpty() ? stderr : stdout);
             return verb.isEmpty() ? 2 : 0;
@@ -124,6 +128,12 @@ int runPlan(const QStringList& arguments)
         prices = importers::loadPriceTable(parser.value(QStringLiteral("prices")).toStdString());
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s--prices: %s\n", prefix.c_str(), e.what());
+        return 2;
+    }
+    try { // place-pods actions bring their template pod when the state lacks it
+        importers::addPlanTemplatePods(*loaded.store, plan, planPath);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
         return 2;
     }
     importers::PlanEvaluation evaluation

@@ -51,6 +51,14 @@ public:
         m_out += "null";
         return *this;
     }
+    /// A value given as JSON text, written as is (the caller vouches that it is valid JSON:
+    /// a plan's embedded Pod object, minified when read).
+    JsonWriter& rawValue(std::string_view json)
+    {
+        separate();
+        m_out += json;
+        return *this;
+    }
     [[nodiscard]] const std::string& text() const noexcept { return m_out; }
 
     /// `s` as a JSON string literal (with quotes).

@@ -4,6 +4,7 @@
 
 #include "jsontext.h"
 #include "plansource.h"
+#include "podtemplate.h"
 
 #include "model/plan/notfounderror.h"
 #include "model/topology.h"
@@ -25,9 +26,19 @@ std::string nodeNameOf(const model::ClusterStore& store, const PlanEvaluation& e
     return i < e.addedNodeNames.size() ? e.addedNodeNames[i] : "(added node " + std::to_string(i + 1) + ")";
 }
 
-std::string podNameOf(const model::ClusterStore& store, model::PodId p)
+// A pod the plan added (place-pods) is not in the store: its namespace is its template's.
+std::pair<std::string, std::string> podNamesOf(const model::ClusterStore& store, const PlanEvaluation& e, model::PodId p)
 {
-    return std::string(store.podNamespace(p)) + "/" + std::string(store.podName(p));
+    if (p.index() < store.podCount())
+        return { std::string(store.podNamespace(p)), std::string(store.podName(p)) };
+    const std::size_t i = p.index() - store.podCount();
+    return i < e.addedPods.size() ? e.addedPods[i] : std::pair<std::string, std::string> { "", "(added pod " + std::to_string(i + 1) + ")" };
+}
+
+std::string podNameOf(const model::ClusterStore& store, const PlanEvaluation& e, model::PodId p)
+{
+    const auto [ns, name] = podNamesOf(store, e, p);
+    return ns + "/" + name;
 }
 
 void writeTotals(JsonWriter& w, const model::PlanTotals& t)
@@ -72,6 +83,16 @@ std::string actionSubject(const model::PlanAction& a)
     case model::ActionType::PlaceWorkload:
         return (a.workloadKind.empty() ? "" : a.workloadKind + " ") + a.workloadNamespace + "/" + a.workloadName
             + (a.domain.empty() ? "" : " in " + a.domain);
+    case model::ActionType::PlacePods: {
+        std::string out = std::to_string(a.count) + " x " + a.pod.namespaceName + "/" + a.pod.name;
+        if (!a.requiredLevel.empty())
+            out += ", required " + a.requiredLevel;
+        if (!a.preferredLevel.empty())
+            out += ", preferred " + a.preferredLevel;
+        if (a.sliceSize > 0)
+            out += ", slices of " + std::to_string(a.sliceSize) + " per " + a.sliceLevel;
+        return out + (a.gang ? ", gang" : "");
+    }
     }
     return {};
 }
@@ -118,6 +139,37 @@ std::string commentText(std::string s)
 
 } // namespace
 
+std::size_t addPlanTemplatePods(model::ClusterStore& store, const PlanDocument& plan, const std::string& planName)
+{
+    std::size_t added = 0;
+    for (std::size_t i = 0; i < plan.actions.size(); ++i) {
+        const model::PlanAction& a = plan.actions[i];
+        if (a.type != model::ActionType::PlacePods)
+            continue;
+        bool found = false;
+        for (std::uint32_t p = 0; p < store.podCount() && !found; ++p)
+            found = store.podName(model::PodId(p)) == a.pod.name && store.podNamespace(model::PodId(p)) == a.pod.namespaceName;
+        if (found)
+            continue;
+        const std::string where = planName + ": at $.actions[" + std::to_string(i) + "]";
+        if (a.podTemplate.empty())
+            throw PlanFileError(where + ": the template pod " + a.pod.namespaceName + "/" + a.pod.name
+                + " is not in the cluster state and the action has no podTemplate");
+        try {
+            const model::PodId p = addTemplatePod(store, a.podTemplate, where + ".podTemplate");
+            if (store.podNamespace(p) != a.pod.namespaceName || store.podName(p) != a.pod.name)
+                throw std::runtime_error(where + ".podTemplate: names " + std::string(store.podNamespace(p)) + "/" + std::string(store.podName(p))
+                    + ", not the action's pod " + a.pod.namespaceName + "/" + a.pod.name);
+        } catch (const PlanFileError&) {
+            throw;
+        } catch (const std::exception& e) {
+            throw PlanFileError(e.what());
+        }
+        ++added;
+    }
+    return added;
+}
+
 bool PlanEvaluation::allHold() const
 {
     return std::all_of(actions.begin(), actions.end(), [](const model::AppliedAction& a) { return a.holds; });
@@ -150,6 +202,11 @@ PlanEvaluation evaluatePlan(
     }
     e.after = engine.state().totals();
     e.addedNodeNames = addedNodeNames(engine.state());
+    const model::PlacementState& state = engine.state();
+    for (std::size_t i = store.podCount(); i < state.podCount(); ++i) {
+        const model::PodId p(static_cast<std::uint32_t>(i));
+        e.addedPods.emplace_back(std::string(store.podNamespace(state.podTemplate(p))), std::string(state.podName(p)));
+    }
     return e;
 }
 
@@ -184,7 +241,7 @@ std::string evaluationJson(const std::string& planName, const PlanEvaluation& e,
         w.key("changes").beginArray();
         for (const auto& c : a.changes) {
             w.beginObject();
-            w.key("pod").value(podNameOf(store, c.pod));
+            w.key("pod").value(podNameOf(store, e, c.pod));
             w.key("from");
             c.from.isValid() ? w.value(nodeNameOf(store, e, c.from)) : w.null();
             w.key("to");
@@ -206,7 +263,7 @@ std::string evaluationJson(const std::string& planName, const PlanEvaluation& e,
             w.key("unplaced").beginArray();
             for (const auto& [pod, reasons] : a.unplaced) {
                 w.beginObject();
-                w.key("pod").value(podNameOf(store, pod));
+                w.key("pod").value(podNameOf(store, e, pod));
                 w.key("reasons");
                 writeReasons(w, reasons);
                 w.endObject();
@@ -274,7 +331,8 @@ std::string planCsv(const PlanEvaluation& e, const model::ClusterStore& store)
             for (const auto& [pod, reasons] : a.unplaced)
                 if (pod == c.pod)
                     podReasons = reasons;
-            out += head + csvField(store.podNamespace(c.pod)) + "," + csvField(store.podName(c.pod)) + ","
+            const auto [ns, name] = podNamesOf(store, e, c.pod);
+            out += head + csvField(ns) + "," + csvField(name) + ","
                 + csvField(nodeNameOf(store, e, c.from)) + "," + csvField(nodeNameOf(store, e, c.to)) + tail
                 + csvField(joinedCodes(podReasons)) + "\r\n";
         }
@@ -319,9 +377,9 @@ std::string planKubectlScript(const PlanEvaluation& e, const model::ClusterStore
         }
         out += "\n# [" + std::to_string(i) + "] drain " + commentText(a.action.node) + "\n";
         for (const auto& c : a.changes)
-            out += "#   " + podNameOf(store, c.pod) + " -> " + commentText(nodeNameOf(store, e, c.to)) + "\n";
+            out += "#   " + podNameOf(store, e, c.pod) + " -> " + commentText(nodeNameOf(store, e, c.to)) + "\n";
         for (const auto& [pod, reasons] : a.unplaced)
-            out += "#   " + podNameOf(store, pod) + " stays: " + commentText(joinedCodes(reasons)) + "\n";
+            out += "#   " + podNameOf(store, e, pod) + " stays: " + commentText(joinedCodes(reasons)) + "\n";
         for (const model::Reason& r : a.reasons)
             if (r.kind == model::ReasonKind::LocalStorage)
                 out += "#   note: " + commentText(r.message) + "\n";

@@ -199,9 +199,43 @@ public:
             a.workloadKind = string(wo, "kind", path + ".workload", false);
             a.domain = string(o, "domain", path, false);
             a.policy = string(o, "policy", path, false);
+        } else if (type == "place-pods") {
+            const dom::object o = object(e, path,
+                { "type", "pod", "count", "podTemplate", "requiredLevel", "preferredLevel", "sliceSize", "sliceLevel", "gang", "policy" });
+            a.type = model::ActionType::PlacePods;
+            dom::element pod;
+            if (o.at_key("pod").get(pod) != simdjson::SUCCESS)
+                fail(path, "missing field \"pod\"");
+            const dom::object po = object(pod, path + ".pod", { "namespace", "name" });
+            a.pod.namespaceName = nonEmpty(po, "namespace", path + ".pod");
+            a.pod.name = nonEmpty(po, "name", path + ".pod");
+            const std::int64_t count = integer(o, "count", path, 0);
+            if (count < 1 || count > 1000000)
+                fail(path + ".count", "expected a count from 1 to 1000000, got " + std::to_string(count));
+            a.count = static_cast<std::int32_t>(count);
+            if (dom::element t; o.at_key("podTemplate").get(t) == simdjson::SUCCESS) {
+                if (!t.is_object())
+                    fail(path + ".podTemplate", "expected a Pod object");
+                a.podTemplate = simdjson::minify(t);
+            }
+            a.requiredLevel = string(o, "requiredLevel", path, false);
+            a.preferredLevel = string(o, "preferredLevel", path, false);
+            a.sliceLevel = string(o, "sliceLevel", path, false);
+            const std::int64_t slice = integer(o, "sliceSize", path, 0);
+            if (slice < 0 || slice > count)
+                fail(path + ".sliceSize", "expected a slice size from 1 to the count, got " + std::to_string(slice));
+            a.sliceSize = static_cast<std::int32_t>(slice);
+            if (!a.requiredLevel.empty() && !a.preferredLevel.empty())
+                fail(path, "give requiredLevel or preferredLevel, not both");
+            if ((a.sliceSize > 0) != !a.sliceLevel.empty())
+                fail(path, "sliceSize and sliceLevel go together");
+            a.gang = true;
+            if (dom::element g; o.at_key("gang").get(g) == simdjson::SUCCESS)
+                a.gang = boolean(o, "gang", path);
+            a.policy = string(o, "policy", path, false);
         } else {
             fail(path + ".type",
-                "unknown action type \"" + type + "\" (expected move-pod, drain-node, add-node, fail-node, fail-domain or place-workload)");
+                "unknown action type \"" + type + "\" (expected move-pod, drain-node, add-node, fail-node, fail-domain, place-workload or place-pods)");
         }
         return a;
     }
@@ -264,6 +298,26 @@ std::string planJson(const PlanDocument& plan)
                 w.key("domain").value(a.domain);
             if (!a.policy.empty())
                 w.key("policy").value(a.policy);
+            break;
+        case model::ActionType::PlacePods:
+            w.key("pod").beginObject();
+            w.key("namespace").value(a.pod.namespaceName);
+            w.key("name").value(a.pod.name);
+            w.endObject();
+            w.key("count").value(std::int64_t { a.count });
+            if (!a.requiredLevel.empty())
+                w.key("requiredLevel").value(a.requiredLevel);
+            if (!a.preferredLevel.empty())
+                w.key("preferredLevel").value(a.preferredLevel);
+            if (a.sliceSize > 0) {
+                w.key("sliceSize").value(std::int64_t { a.sliceSize });
+                w.key("sliceLevel").value(a.sliceLevel);
+            }
+            w.key("gang").value(a.gang);
+            if (!a.policy.empty())
+                w.key("policy").value(a.policy);
+            if (!a.podTemplate.empty())
+                w.key("podTemplate").rawValue(a.podTemplate);
             break;
         }
         w.endObject();

@@ -67,6 +67,8 @@ struct PlanEvaluation {
     /// why (sourceDifference(), plansource.h). Written as "state" and "sourceNote".
     PlanSource state;
     std::string sourceNote;
+    /// Namespace and name of the pods the plan added (place-pods; PodId store.podCount() + i).
+    std::vector<std::pair<std::string, std::string>> addedPods;
     [[nodiscard]] bool allHold() const;
 };
 /// Applies every action of `plan` in order to a fresh PlanEngine over `store` (an action that
@@ -80,6 +82,13 @@ struct PlanEvaluation {
 [[nodiscard]] std::vector<std::string> addedNodeNames(const model::PlacementState& state);
 [[nodiscard]] std::string evaluationJson(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store);
 [[nodiscard]] std::string evaluationText(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store);
+
+/// Adds to `store` the template pod of every place-pods action that the store lacks (by
+/// namespace and name), read from the action's podTemplate (a Pod object, through the kubectl
+/// JSON importer), pending, then finalize(); so that a plan made on another state re-checks.
+/// Returns how many were added. Call before building the PlanEngine (the store must not change
+/// under it). Throws PlanFileError naming the action when a template is missing or invalid.
+std::size_t addPlanTemplatePods(model::ClusterStore& store, const PlanDocument& plan, const std::string& planName);
 
 /// CSV: one row per pod change (action index, action type, namespace, pod, from, to, holds, reasons).
 [[nodiscard]] std::string planCsv(const PlanEvaluation& evaluation, const model::ClusterStore& store);

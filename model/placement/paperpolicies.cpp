@@ -86,7 +86,7 @@ std::uint32_t GpuClusteringPolicy::kindsOn(const PlacementState& state, NodeId n
     if (m_stamp[n.index()] != state.nodeStamp(n)) {
         std::uint32_t kinds = 0;
         for (const PodId p : state.nodePods(n))
-            if (const int bit = kindBit(podShape(state.store(), p)); bit >= 0)
+            if (const int bit = kindBit(podShape(state.store(), state.podTemplate(p))); bit >= 0)
                 kinds |= 1u << bit;
         m_kinds[n.index()] = kinds;
         m_stamp[n.index()] = state.nodeStamp(n);

@@ -27,6 +27,9 @@
 //    domain by the default policy, largest first; all or nothing (a refused placement is not
 //    appended). It models a rollout with a new node affinity, so budgets and eviction rules do
 //    not apply; DaemonSet and mirror pods refuse it.
+//  - place-pods: new pods like a template, placed by topologyplacement.h (Kueue TAS). Pods a plan
+//    added are not re-placed by later drains (the node stays, unsupported:planned-pod) and are
+//    stranded by failures: undo the place-pods action to move them.
 //  - add-node: `count` nodes copying a Ready, schedulable store node of the instance type (one
 //    inside the domain when there is one), named fleetscope-<instance type>-<k>, with the
 //    domain's labels and kubernetes.io/hostname set.
@@ -38,6 +41,7 @@
 #include "notfounderror.h"
 
 #include "model/domainpath.h"
+#include "model/placement/topologyplacement.h"
 #include "model/topology.h"
 
 #include <algorithm>
@@ -62,6 +66,8 @@ std::string_view actionTypeName(ActionType t) noexcept
         return "fail-domain";
     case ActionType::PlaceWorkload:
         return "place-workload";
+    case ActionType::PlacePods:
+        return "place-pods";
     }
     return "move-pod";
 }
@@ -69,7 +75,7 @@ std::string_view actionTypeName(ActionType t) noexcept
 namespace {
 
 struct Op {
-    enum Kind : std::uint8_t { Move, Presence, Added, Cordon, Spend } kind = Move;
+    enum Kind : std::uint8_t { Move, Presence, Added, Cordon, Spend, AddedPod } kind = Move;
     PodId pod;
     NodeId node;      // Move: the pod's node before; Presence / Added / Cordon: the node
     bool flag = false; // Move: podChanged() before; Presence: present before
@@ -271,6 +277,13 @@ struct PlanEngine::Private {
         return true;
     }
 
+    Reason plannedPodStays(PodId p) const
+    {
+        return makeReason(ReasonKind::Unsupported, "planned-pod",
+            std::string(store.podNamespace(state.podTemplate(p))) + "/" + std::string(state.podName(p))
+                + " was placed by this plan (place-pods): it is not re-placed; undo that action to move it");
+    }
+
     // ---- the default policy ----
     NodeId choose(PodId p, DomainId within) const
     {
@@ -346,8 +359,9 @@ struct PlanEngine::Private {
         if (!state.movePod(p, to)) {
             // A finished pod, or a node that is not present: the ledger refuses; so does the plan.
             ops->pop_back();
-            throw std::invalid_argument("pod " + podKey(store, p) + " cannot be put on node " + std::string(state.nodeName(to))
-                + (store.podIsTerminal(p) ? ": it has finished (Succeeded or Failed)" : ""));
+            const PodId spec = state.podTemplate(p);
+            throw std::invalid_argument("pod " + std::string(store.podNamespace(spec)) + "/" + std::string(state.podName(p)) + " cannot be put on node "
+                + std::string(state.nodeName(to)) + (store.podIsTerminal(spec) ? ": it has finished (Succeeded or Failed)" : ""));
         }
         touch(from);
         touch(to);
@@ -418,6 +432,9 @@ struct PlanEngine::Private {
         case Op::Spend:
             disruptionBudgets().unspend(op.budget);
             break;
+        case Op::AddedPod:
+            state.removeLastAddedPod();
+            break;
         }
     }
     void rollback(std::size_t mark)
@@ -434,6 +451,7 @@ struct PlanEngine::Private {
     bool addNodes(const PlanAction& a, AppliedAction& r);
     bool fail(const std::vector<NodeId>& nodes, AppliedAction& r);
     bool placeWorkload(const PlanAction& a, AppliedAction& r);
+    bool placePods(const PlanAction& a, AppliedAction& r);
 };
 
 bool PlanEngine::Private::movePod(const PlanAction& a, AppliedAction& r)
@@ -497,11 +515,17 @@ bool PlanEngine::Private::drainNode(const PlanAction& a, AppliedAction& r)
     }
     cordon(n);
     std::vector<PodId> pods;
-    for (const PodId p : state.nodePods(n))
-        if (!store.podIsTerminal(p) && !staysOnDrainedNode(store, p))
+    bool holdsPlanned = false;
+    for (const PodId p : state.nodePods(n)) {
+        if (state.podAdded(p)) { // a pod this plan placed (place-pods): undo that action instead
+            holdsPlanned = true;
+            r.reasons.push_back(plannedPodStays(p));
+        } else if (!store.podIsTerminal(p) && !staysOnDrainedNode(store, p)) {
             pods.push_back(p);
+        }
+    }
     sortLargestFirst(store, pods);
-    bool emptied = true;
+    bool emptied = !holdsPlanned;
     for (const PodId p : pods) {
         EvictionCheck ec = checkEviction(store, p);
         r.reasons.insert(r.reasons.end(), ec.notes.begin(), ec.notes.end());
@@ -535,7 +559,7 @@ bool PlanEngine::Private::drainNode(const PlanAction& a, AppliedAction& r)
         r.nodesRemoved.push_back(n);
     }
     sortReasons(r.reasons);
-    r.holds = r.unplaced.empty();
+    r.holds = r.unplaced.empty() && !holdsPlanned;
     return true;
 }
 
@@ -588,6 +612,12 @@ bool PlanEngine::Private::fail(const std::vector<NodeId>& nodes, AppliedAction& 
     std::unordered_map<std::uint32_t, NodeId> from;
     for (const NodeId n : nodes) {
         for (const PodId p : state.nodePods(n)) {
+            if (state.podAdded(p)) { // a pod this plan placed: it goes with its node
+                evict(p);
+                r.changes.push_back({ p, n, {} });
+                r.unplaced.emplace_back(p, std::vector<Reason> { plannedPodStays(p) });
+                continue;
+            }
             if (store.podIsTerminal(p) || staysOnDrainedNode(store, p))
                 continue;
             displaced.push_back(p);
@@ -737,6 +767,49 @@ bool PlanEngine::Private::placeWorkload(const PlanAction& a, AppliedAction& r)
     return true;
 }
 
+bool PlanEngine::Private::placePods(const PlanAction& a, AppliedAction& r)
+{
+    if (!a.policy.empty() && a.policy != "BestFit")
+        throw std::invalid_argument("place-pods: unknown domain choice \"" + a.policy + "\" (known: BestFit)");
+    if (a.count < 1 || a.count > 1000000)
+        throw std::invalid_argument("place-pods: count must be from 1 to 1000000, got " + std::to_string(a.count));
+    const PodId templ = resolvePod(a.pod);
+    TopologyRequest request;
+    request.pods = a.count;
+    request.requiredLevel = a.requiredLevel;
+    request.preferredLevel = a.preferredLevel;
+    request.sliceSize = a.sliceSize;
+    request.sliceLevel = a.sliceLevel;
+    request.gang = a.gang;
+    const TopologyPlacement placement = findTopologyPlacement(state, topology, templ, request);
+    r.reasons = placement.reasons;
+    r.topologyLevel = placement.levelKey;
+    r.topologyDomains = placement.domains;
+    if (placement.podsPlaced == 0) {
+        if (r.reasons.empty())
+            r.reasons.push_back(makeReason(ReasonKind::NoFeasibleNode, {}, "no node takes a pod like " + podKey(store, templ)));
+        r.holds = false;
+        return false;
+    }
+    std::size_t ordinal = 0;
+    for (std::size_t i = store.podCount(); i < state.podCount(); ++i)
+        ordinal += state.podTemplate(PodId(static_cast<std::uint32_t>(i))) == templ ? 1 : 0;
+    const std::string prefix = std::string(store.podName(templ)) + "-";
+    for (const auto& [node, pods] : placement.nodes) {
+        for (std::int32_t k = 0; k < pods; ++k) {
+            const PodId p = state.addPod(templ, prefix + std::to_string(ordinal++));
+            if (!p.isValid())
+                throw std::invalid_argument("place-pods: pod " + podKey(store, templ) + " cannot be a template (finished, DaemonSet or mirror pod)");
+            ops->push_back({ Op::AddedPod, p, {}, false, -1 });
+            move(p, node);
+            r.podsAdded.push_back(p);
+            r.changes.push_back({ p, {}, node });
+        }
+    }
+    r.holds = placement.fits;
+    return true;
+}
+
 PlanEngine::PlanEngine(const ClusterStore& store, const Topology& topology, std::vector<double> nodePricePerHour)
     : d(std::make_unique<Private>(store, topology, std::move(nodePricePerHour)))
 {
@@ -808,6 +881,9 @@ const AppliedAction& PlanEngine::apply(const PlanAction& action)
         }
         case ActionType::PlaceWorkload:
             keep = d->placeWorkload(action, r);
+            break;
+        case ActionType::PlacePods:
+            keep = d->placePods(action, r);
             break;
         }
     } catch (...) {

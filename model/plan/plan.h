@@ -10,6 +10,8 @@
 //   FailNode       a node gone (a HyperPod-style failure); its pods re-placed or stranded
 //   FailDomain     every node of a topology domain gone
 //   PlaceWorkload  every pod of a workload placed inside a domain, all or nothing
+//   PlacePods      N new pods like a template pod placed in the network topology, Kueue TAS
+//                  semantics (model/placement/topologyplacement.h), a gang all or nothing
 // Each action, once applied, records its effects (the pods it moved, evicted or stranded, the
 // nodes it added or removed) so that undo restores the ledger exactly, in O(effects).
 //
@@ -27,9 +29,9 @@ namespace fleet::model {
 
 class Topology;
 
-enum class ActionType : std::uint8_t { MovePod, DrainNode, AddNode, FailNode, FailDomain, PlaceWorkload };
-/// "move-pod", "drain-node", "add-node", "fail-node", "fail-domain", "place-workload" (the plan
-/// file's spelling). Thread: any.
+enum class ActionType : std::uint8_t { MovePod, DrainNode, AddNode, FailNode, FailDomain, PlaceWorkload, PlacePods };
+/// "move-pod", "drain-node", "add-node", "fail-node", "fail-domain", "place-workload",
+/// "place-pods" (the plan file's spelling). Thread: any.
 [[nodiscard]] std::string_view actionTypeName(ActionType t) noexcept;
 
 /// A pod as a plan names it: stable across snapshots (namespace/name, and uid where known).
@@ -47,13 +49,21 @@ using DomainRef = std::string;
 /// One action, as the user asked for it (the inputs; effects live in AppliedAction).
 struct PlanAction {
     ActionType type = ActionType::MovePod;
-    PodRef pod;                 // MovePod
+    PodRef pod;                 // MovePod; PlacePods: the template pod (a store pod) the new pods copy
     std::string node;           // MovePod: destination; DrainNode / FailNode: the node
     DomainRef domain;           // FailDomain, PlaceWorkload, AddNode: where
     std::string instanceType;   // AddNode
-    std::int32_t count = 1;     // AddNode: how many nodes
+    std::int32_t count = 1;     // AddNode: how many nodes; PlacePods: how many pods
     std::string workloadNamespace, workloadName, workloadKind; // PlaceWorkload
-    std::string policy;         // PlaceWorkload: "" = the default policy (see PlanEngine)
+    std::string policy;         // PlaceWorkload: "" = the default policy (see PlanEngine);
+                                // PlacePods: "" or "BestFit" (Kueue's default domain choice)
+    // PlacePods: the Pod object (JSON text) the template was read from, so that a plan re-checked
+    // against another state can add it (importers/plan/planfile.h addPlanTemplatePods()); and
+    // the Kueue TAS request (TopologyRequest's fields): label keys, slice size, all or nothing.
+    std::string podTemplate;
+    std::string requiredLevel, preferredLevel, sliceLevel;
+    std::int32_t sliceSize = 0;
+    bool gang = true;
     /// MovePod: applied although infeasible; the plan marks it as a violation (see PlanEngine).
     bool override = false;
     bool operator==(const PlanAction&) const = default;
@@ -71,6 +81,9 @@ struct AppliedAction {
     };
     std::vector<PodChange> changes;       // in the order done (undone in reverse)
     std::vector<NodeId> nodesAdded;       // AddNode
+    std::vector<PodId> podsAdded;         // PlacePods: the new pods (PlacementState::addPod), placed
+    std::string topologyLevel;            // PlacePods: the level the pods were fit at
+    std::vector<std::string> topologyDomains; // PlacePods: its domains used (paths)
     std::vector<NodeId> nodesRemoved;     // DrainNode / FailNode / FailDomain
     /// Pods that could not be re-placed, each with why (DrainNode, Fail*, PlaceWorkload).
     std::vector<std::pair<PodId, std::vector<Reason>>> unplaced;
@@ -96,6 +109,12 @@ public:
     /// stranded (failure). Throws std::invalid_argument when the action names a pod, node or
     /// domain that does not exist (message names it).
     const AppliedAction& apply(const PlanAction& action);
+    /// PlacePods: finds the placement (findTopologyPlacement() over the state), then adds the
+    /// pods (named <template>-<k>, k from 0 over this template's added pods) and puts them on
+    /// their nodes, with the ledger's GPU choice; a gang that does not fit is refused (holds =
+    /// false, the per-level reasons, nothing added); without gang, what fits is placed and the
+    /// action does not hold when some pods are left. Throws std::invalid_argument for a
+    /// malformed request (topologyplacement.h) and NotFound for a missing template pod.
     /// Undoes the last applied action; false when none.
     bool undo();
 

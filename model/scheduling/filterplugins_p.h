@@ -195,6 +195,9 @@ bool checkNodeAffinity(const Ctx& c, NodeId n, Reasons out);
 void prepareResources(Ctx& c);
 bool checkPorts(const Ctx& c, NodeId n, Reasons out);
 bool checkResources(const Ctx& c, NodeId n, Reasons out);
+/// How many copies of the pod node n's free resources hold, at most `limit` (NodeResourcesFit
+/// for k copies; 1 at most with host ports).
+std::int64_t resourceCopies(const Ctx& c, NodeId n, std::int64_t limit);
 // volumes.cpp: VolumeBinding (PV node affinity), VolumeZone
 void prepareVolumes(Ctx& c);
 bool checkVolumes(const Ctx& c, NodeId n, Reasons out);

@@ -68,6 +68,13 @@ public:
     [[nodiscard]] bool immovable() const noexcept;
     /// The fast answer for one node (no reasons). Equal to checkMove(...).feasible.
     [[nodiscard]] bool feasible(NodeId to) const noexcept;
+    /// How many copies of the pod the node takes at once, at most `limit`: 0 unless feasible(to),
+    /// else what NodeResourcesFit allows for k copies (every requested resource's free amount
+    /// over the request; shared GPUs per GPU, whole GPUs idle; 1 with host ports). The copies'
+    /// rules among themselves (their own spread or anti-affinity) are not judged: the count is
+    /// Kueue TAS's per-node capacity (pkg/cache/tas_flavor_snapshot.go fillInCounts), which
+    /// counts requests only. O(resources).
+    [[nodiscard]] std::int64_t copiesThatFit(NodeId to, std::int64_t limit) const noexcept;
     /// The full verdict for one node (for a tooltip or check-move).
     [[nodiscard]] Verdict verdict(NodeId to) const;
     /// One byte per node under the state (PlacementState::nodeCount()): 1 feasible, 0 not, for

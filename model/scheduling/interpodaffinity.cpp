@@ -44,7 +44,7 @@ std::string podOfGroupOn(const Ctx& c, const std::vector<std::uint32_t>& groups,
 {
     for (PodId q : c.state->nodePods(n))
         if (q != c.pod && std::find(groups.begin(), groups.end(), c.s->podGroup[q.index()]) != groups.end())
-            return std::string(c.store->podNamespace(q)) + "/" + std::string(c.store->podName(q));
+            return std::string(c.store->podNamespace(c.state->podTemplate(q))) + "/" + std::string(c.state->podName(q));
     return "?";
 }
 
@@ -182,7 +182,7 @@ bool checkInterPod(const Ctx& c, NodeId n, Reasons out)
         std::string who = "?";
         for (PodId q : c.state->nodePods(holder))
             if (q != c.pod && c.s->podAntiGroup[q.index()] == b.antiGroup.get(v)) {
-                who = std::string(c.store->podNamespace(q)) + "/" + std::string(c.store->podName(q));
+                who = std::string(c.store->podNamespace(c.state->podTemplate(q))) + "/" + std::string(c.state->podName(q));
                 break;
             }
         out->push_back(makeReason(ReasonKind::PodAntiAffinity, who,

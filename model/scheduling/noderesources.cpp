@@ -158,6 +158,48 @@ bool checkResources(const Ctx& c, NodeId n, Reasons out)
     return ok;
 }
 
+std::int64_t resourceCopies(const Ctx& c, NodeId n, std::int64_t limit)
+{
+    // fitsRequest for k copies: each resource's free amount over the pod's request, the pod
+    // count first, the per-GPU rule where GPUs are tracked (a share per GPU, whole GPUs idle).
+    const ResourceVector& alloc = c.state->nodeAllocatable(n);
+    const ResourceVector& used = c.state->nodeRequested(n);
+    std::int64_t k = std::min(limit, alloc[CoreResource::Pods] - used[CoreResource::Pods]);
+    auto bound = [&](std::int64_t free, std::int64_t need) {
+        if (need > 0)
+            k = std::min(k, free < 0 ? 0 : free / need);
+    };
+    if (!c.store->podHostPorts(c.pod).empty())
+        k = std::min<std::int64_t>(k, 1); // NodePorts: the copies would share their host ports
+    if (k <= 0)
+        return 0;
+    if (c.requestsNothing)
+        return k;
+    for (CoreResource r : { CoreResource::Cpu, CoreResource::Memory, CoreResource::EphemeralStorage, CoreResource::Gpu })
+        bound(alloc[r] - used[r], c.request[r]);
+    if (c.request[CoreResource::Gpu] > 0)
+        if (const auto gpus = c.state->nodeGpuShares(n); !gpus.empty()) {
+            std::int64_t copies = 0, idle = 0;
+            for (std::int32_t u : gpus) {
+                copies += c.gpuShare > 0 ? (1000 - u) / c.gpuShare : 0;
+                idle += u == 0 ? 1 : 0;
+            }
+            k = std::min(k, c.gpuShare > 0 ? copies : c.wholeGpus > 0 ? idle / c.wholeGpus : k);
+        }
+    const auto nodeExt = c.store->nodeExtendedAllocatable(c.state->nodeTemplate(n));
+    const bool gpusTracked = !c.state->nodeGpuShares(n).empty();
+    for (const auto& [key, amount] : c.store->podExtendedRequest(c.pod)) {
+        if (gpusTracked && c.store->resources().name(key) == kTraceGpuCount)
+            continue;
+        std::int64_t allocatable = 0;
+        for (const auto& [kk, a] : nodeExt)
+            if (kk == key)
+                allocatable = a;
+        bound(allocatable - c.state->nodeExtendedRequested(n, key), amount);
+    }
+    return std::max<std::int64_t>(k, 0);
+}
+
 } // namespace fleet::model::scheduling
 
 namespace fleet::model {

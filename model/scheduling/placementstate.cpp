@@ -94,18 +94,19 @@ StringId PlacementState::Private::label(NodeId n, StringId key) const noexcept
 std::uint64_t PlacementState::Private::takeGpus(PodId p, NodeId n, std::uint64_t preferred)
 {
     const auto begin = gpuBegin[n.index()], end = gpuBegin[n.index() + 1];
-    return takeGpuDevices(std::span(gpuUsed.data() + begin, end - begin), store->podRequest(p)[CoreResource::Gpu],
-        store->podGpuShareMilli(p), preferred);
+    return takeGpuDevices(std::span(gpuUsed.data() + begin, end - begin), store->podRequest(specOf(p))[CoreResource::Gpu],
+        store->podGpuShareMilli(specOf(p)), preferred);
 }
 
 void PlacementState::Private::place(PodId p, NodeId n, std::uint64_t preferredGpus)
 {
+    const PodId spec = specOf(p);
     const std::size_t i = n.index();
     podNode[p.index()] = n;
     stamp[i] = ++lastStamp;
-    const ResourceVector& req = store->podRequest(p);
+    const ResourceVector& req = store->podRequest(spec);
     requested[i] += req;
-    for (const auto& [key, amount] : store->podExtendedRequest(p)) {
+    for (const auto& [key, amount] : store->podExtendedRequest(spec)) {
         auto& ext = extRequested[i];
         auto it = std::find_if(ext.begin(), ext.end(), [key = key](const auto& e) { return e.first == key; });
         if (it == ext.end())
@@ -113,7 +114,7 @@ void PlacementState::Private::place(PodId p, NodeId n, std::uint64_t preferredGp
         else
             it->second += amount;
     }
-    for (const HostPort& hp : store->podHostPorts(p)) {
+    for (const HostPort& hp : store->podHostPorts(spec)) {
         auto& ports = hostPorts[i];
         auto it = std::find_if(ports.begin(), ports.end(), [&](const auto& e) { return e.first == hp; });
         if (it == ports.end())
@@ -151,15 +152,16 @@ void PlacementState::Private::place(PodId p, NodeId n, std::uint64_t preferredGp
 
 void PlacementState::Private::unplace(PodId p)
 {
+    const PodId spec = specOf(p);
     const NodeId n = podNode[p.index()];
     if (!n.isValid())
         return;
     const std::size_t i = n.index();
     podNode[p.index()] = NodeId {};
     stamp[i] = ++lastStamp;
-    const ResourceVector& req = store->podRequest(p);
+    const ResourceVector& req = store->podRequest(spec);
     requested[i] -= req;
-    for (const auto& [key, amount] : store->podExtendedRequest(p)) {
+    for (const auto& [key, amount] : store->podExtendedRequest(spec)) {
         auto& ext = extRequested[i];
         auto it = std::find_if(ext.begin(), ext.end(), [key = key](const auto& e) { return e.first == key; });
         if (it != ext.end() && (it->second -= amount) == 0) {
@@ -167,7 +169,7 @@ void PlacementState::Private::unplace(PodId p)
             ext.pop_back();
         }
     }
-    for (const HostPort& hp : store->podHostPorts(p)) {
+    for (const HostPort& hp : store->podHostPorts(spec)) {
         auto& ports = hostPorts[i];
         auto it = std::find_if(ports.begin(), ports.end(), [&](const auto& e) { return e.first == hp; });
         if (it != ports.end() && --it->second == 0) {
@@ -176,7 +178,7 @@ void PlacementState::Private::unplace(PodId p)
         }
     }
     if (const auto it = podGpuMask.find(p.value); it != podGpuMask.end()) {
-        const std::int32_t share = store->podGpuShareMilli(p);
+        const std::int32_t share = store->podGpuShareMilli(spec);
         std::int32_t* used = gpuUsed.data() + gpuBegin[i];
         for (std::uint64_t m = it->second; m != 0; m &= m - 1)
             used[std::countr_zero(m)] -= share > 0 ? share : 1000;
@@ -293,6 +295,7 @@ PlacementState::PlacementState(const ClusterStore& store, std::vector<double> no
     for (std::string_view k : kStandardKeys)
         if (const StringId id = store.strings().find(k); id.isValid())
             keys.insert(id.value);
+    s.storePods = pods;
     s.podNamespace.resize(pods);
     s.podGroup.resize(pods);
     s.podAntiGroup.assign(pods, kNone);
@@ -529,6 +532,43 @@ bool PlacementState::nodeHostPortInUse(NodeId n, const HostPort& port) const noe
 }
 
 NodeId PlacementState::podNode(PodId p) const noexcept { return d->podNode[p.index()]; }
+std::size_t PlacementState::podCount() const noexcept { return d->podNode.size(); }
+PodId PlacementState::podTemplate(PodId p) const noexcept { return d->specOf(p); }
+bool PlacementState::podAdded(PodId p) const noexcept { return d->isAddedPod(p); }
+std::string_view PlacementState::podName(PodId p) const noexcept
+{
+    return d->isAddedPod(p) ? d->str(d->addedPodName[p.index() - d->storePods]) : d->store->podName(p);
+}
+
+PodId PlacementState::addPod(PodId templatePod, std::string_view name)
+{
+    Private& s = *d;
+    if (!templatePod.isValid() || templatePod.index() >= s.storePods || name.empty() || s.store->podIsTerminal(templatePod)
+        || s.store->podOwnerKind(templatePod) == OwnerKind::DaemonSet || s.store->podIsMirror(templatePod))
+        return {};
+    const PodId id(static_cast<std::uint32_t>(s.podNode.size()));
+    s.addedPodTemplate.push_back(templatePod);
+    s.addedPodName.push_back(s.intern(name));
+    s.podNode.emplace_back();
+    s.podNamespace.push_back(s.podNamespace[templatePod.index()]);
+    s.podGroup.push_back(s.podGroup[templatePod.index()]);
+    s.podAntiGroup.push_back(s.podAntiGroup[templatePod.index()]);
+    return id;
+}
+
+bool PlacementState::removeLastAddedPod()
+{
+    Private& s = *d;
+    if (s.addedPodTemplate.empty() || s.podNode.back().isValid())
+        return false;
+    s.addedPodTemplate.pop_back();
+    s.addedPodName.pop_back();
+    s.podNode.pop_back();
+    s.podNamespace.pop_back();
+    s.podGroup.pop_back();
+    s.podAntiGroup.pop_back();
+    return true;
+}
 bool PlacementState::podChanged(PodId p) const noexcept { return d->podNode[p.index()] != d->loadedNode(p); }
 
 std::uint32_t PlacementState::podLabelSet(PodId p) const noexcept { return d->groupLabelSet[d->podGroup[p.index()]]; }
@@ -569,7 +609,7 @@ bool PlacementState::movePod(PodId p, NodeId to, std::uint64_t gpuMask)
     Private& s = *d;
     if (gpuMask == 0 || !p.isValid() || p.index() >= s.podNode.size() || s.podNode[p.index()] == to)
         return movePod(p, to);
-    if (s.store->podIsTerminal(p) || !nodePresent(to))
+    if (s.store->podIsTerminal(s.specOf(p)) || !nodePresent(to))
         return false;
     s.unplace(p);
     s.place(p, to, gpuMask);
@@ -579,7 +619,7 @@ bool PlacementState::movePod(PodId p, NodeId to, std::uint64_t gpuMask)
 bool PlacementState::movePod(PodId p, NodeId to)
 {
     Private& s = *d;
-    if (!p.isValid() || p.index() >= s.podNode.size() || s.store->podIsTerminal(p) || !nodePresent(to))
+    if (!p.isValid() || p.index() >= s.podNode.size() || s.store->podIsTerminal(s.specOf(p)) || !nodePresent(to))
         return false;
     if (s.podNode[p.index()] == to)
         return true;

@@ -101,7 +101,17 @@ public:
     /// (on a conflicting host IP: 0.0.0.0 conflicts with every IP).
     [[nodiscard]] bool nodeHostPortInUse(NodeId n, const HostPort& port) const noexcept;
 
-    // ---- pods ----
+    // ---- pods: the store's, then added ones (ids from store.podCount()) ----
+    /// Store pods plus added pods.
+    [[nodiscard]] std::size_t podCount() const noexcept;
+    /// True for a pod the plan added (addPod()).
+    [[nodiscard]] bool podAdded(PodId p) const noexcept;
+    /// The store pod whose spec (requests, tolerations, selectors, affinity, labels, namespace)
+    /// pod p has: itself for a store pod, its template for an added pod. Code that reads a
+    /// pod's spec from the store reads it at podTemplate(p); the filters do.
+    [[nodiscard]] PodId podTemplate(PodId p) const noexcept;
+    /// The pod's name (an added pod's own; its namespace is its template's).
+    [[nodiscard]] std::string_view podName(PodId p) const noexcept;
     /// The pod's node under the plan: invalid when pending, evicted or stranded.
     [[nodiscard]] NodeId podNode(PodId p) const noexcept;
     /// True when the plan moved or evicted the pod.
@@ -140,6 +150,14 @@ public:
     /// or an invalid id, adding nothing, when the template is not a store node or the name is
     /// empty or already a node's.
     NodeId addNode(NodeId templateNode, std::string name, const std::vector<std::pair<std::string, std::string>>& labelOverrides);
+    /// Adds a pending pod like `templatePod` (a store pod that is not finished, not a DaemonSet
+    /// or mirror pod), named `name` (namespace: the template's), the way addNode() adds a node:
+    /// a new workload's pods (model/placement/topologyplacement.h). Returns its id
+    /// (store.podCount() up), or an invalid id, adding nothing, for such a template or an empty
+    /// name. O(1).
+    PodId addPod(PodId templatePod, std::string_view name);
+    /// Removes the last added pod (undo of addPod); false when it is on a node or none was added.
+    bool removeLastAddedPod();
     /// Removes the last added node (undo of addNode); false when it holds pods or none was added.
     bool removeLastAddedNode();
     /// Marks a node failed / removed (false: present again). Its pods stay recorded on it;

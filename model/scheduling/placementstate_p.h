@@ -95,7 +95,10 @@ struct PlacementState::Private {
     std::vector<std::vector<Taint>> taintSets;
     std::vector<std::vector<PodId>> movedIn; // pods here under the plan that the store has elsewhere
 
-    // ---- pods ----
+    // ---- pods: the store's, then added ones (ids from storePods) ----
+    std::size_t storePods = 0;
+    std::vector<PodId> addedPodTemplate; // pod storePods + i copies store pod addedPodTemplate[i]
+    std::vector<StringId> addedPodName;
     std::vector<NodeId> podNode;
     std::vector<StringId> podNamespace;
     std::vector<std::uint32_t> podGroup;     // label group
@@ -159,13 +162,17 @@ struct PlacementState::Private {
     {
         return { gpuUsed.data() + gpuBegin[n.index()], gpuUsed.data() + gpuBegin[n.index() + 1] };
     }
+    [[nodiscard]] bool isAddedPod(PodId p) const noexcept { return p.index() >= storePods; }
+    /// The store pod whose spec pod p has: itself, or an added pod's template.
+    [[nodiscard]] PodId specOf(PodId p) const noexcept { return isAddedPod(p) ? addedPodTemplate[p.index() - storePods] : p; }
     [[nodiscard]] NodeId loadedNode(PodId p) const noexcept
     {
-        return store->podIsCounted(p) ? store->podNode(p) : NodeId {};
+        return !isAddedPod(p) && store->podIsCounted(p) ? store->podNode(p) : NodeId {};
     }
     [[nodiscard]] bool isWorkloadPod(PodId p) const noexcept
     {
-        return store->podOwnerKind(p) != OwnerKind::DaemonSet && !store->podIsMirror(p);
+        const PodId q = specOf(p);
+        return store->podOwnerKind(q) != OwnerKind::DaemonSet && !store->podIsMirror(q);
     }
 
     // ---- changes ----

@@ -198,15 +198,19 @@ PodFeasibility::PodFeasibility(const PlacementState& state, PodId p)
     c.state = &state;
     c.s = &PlacementStateInternals::of(state);
     c.store = &state.store();
-    c.pod = p;
-    if (!p.isValid() || p.index() >= c.store->podCount()) {
+    if (!p.isValid() || p.index() >= state.podCount()) {
+        c.pod = p;
         c.immovableReasons.push_back(makeReason(ReasonKind::Unsupported, "unknown-pod", "the pod is not in the loaded cluster"));
         return;
     }
-    c.from = state.podNode(p);
-    c.ns = c.s->podNamespace[p.index()];
-    c.group = c.s->podGroup[p.index()];
-    c.antiGroup = c.s->podAntiGroup[p.index()];
+    // The plugins read the pod's spec from the store: an added pod's is its template's.
+    const PodId self = p;
+    p = state.podTemplate(p);
+    c.pod = p;
+    c.from = state.podNode(self);
+    c.ns = c.s->podNamespace[self.index()];
+    c.group = c.s->podGroup[self.index()];
+    c.antiGroup = c.s->podAntiGroup[self.index()];
     const std::string podName = std::string(c.store->podNamespace(p)) + "/" + std::string(c.store->podName(p));
     if (c.store->podOwnerKind(p) == OwnerKind::DaemonSet)
         c.immovableReasons.push_back(makeReason(ReasonKind::DaemonSetPod, {},
@@ -251,6 +255,15 @@ bool PodFeasibility::feasible(NodeId to) const noexcept
         && checkReadiness(c, to, nullptr) && (!c.hasPorts || checkPorts(c, to, nullptr))
         && (!c.hasVolumes || checkVolumes(c, to, nullptr)) && (c.spread.empty() || checkSpread(c, to, nullptr))
         && (!c.hasInterPod || checkInterPod(c, to, nullptr));
+}
+
+std::int64_t PodFeasibility::copiesThatFit(NodeId to, std::int64_t limit) const noexcept
+{
+    if (limit <= 0 || !feasible(to))
+        return 0;
+    if (to == d->from) // judged with the pod off its node: count the others only
+        return 1;
+    return scheduling::resourceCopies(*d, to, limit);
 }
 
 Verdict PodFeasibility::verdict(NodeId to) const

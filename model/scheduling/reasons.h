@@ -9,6 +9,7 @@
 //   untolerated-taint:<key>[=<value>]:<effect>
 //   host-port:<port>   pod-anti-affinity:<namespace>/<pod>   topology-spread:<topologyKey>
 //   disruption-budget:<namespace>/<name>   unsupported:<feature>   not-found:<what>
+//   topology-domain:<level key>
 // The kinds are listed in the kube-scheduler's default plugin order (filters), then eviction
 // kinds; Reason lists are sorted by that order (sortReasons()).
 // Sources: the kube-scheduler's default plugin order, pkg/scheduler/apis/config/v1/default_plugins.go;
@@ -61,6 +62,8 @@ enum class ReasonKind : std::uint8_t {
     PrepaidNode,        // prepaid-node (a capacity block or reservation: emptying it saves nothing)
     NodeGroupMinimum,   // node-group-minimum:<label>=<value> (the group keeps its minimum size)
     MoveLimit,          // move-limit (the plan reached its maximum number of pod moves)
+    TopologyDomain,     // topology-domain:<level key> (placement, Kueue TAS: no domain of that
+                        // level holds the pods, or their slices, whole)
     // plans re-checked against another state (plan check)
     NotFound,           // not-found:<what> (pod/<ns>/<name>, node/<name>, workload/<ns>/<name>,
                         // domain/<path>, instance-type/<type>: the plan names something the state lacks)

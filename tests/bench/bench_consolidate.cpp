@@ -13,9 +13,10 @@
 // progress lines, then one JSON object last:
 //   {"nodes", "pods", "seconds", "nodes_freed", "lower_bound_nodes", "baseline_nodes_freed",
 //    "baseline_seconds", "gang_pods", "gang_place_ms", "gang_reject_ms"}
-// (the gang keys belong to gang placement and are null here). Also prints, on lines before
+// (the gang keys: gang placement, tests/bench/gangbench.h, as bench_gang prints them). Also prints, on lines before
 // the JSON, the cost per hour saved, pods moved and drains tried of both. Passes or fails nothing.
 
+#include "gangbench.h"
 #include "importers/clusterloader.h"
 #include "importers/pricing/pricetableloader.h"
 #include "model/metrics/metric.h"
@@ -72,10 +73,16 @@ int main(int argc, char** argv)
     std::printf("baseline (karpenter multi-node, deletion only): %lld nodes freed, %lld pods moved, $%.2f/h saved, %lld drains tried, %.2f s\n",
         static_cast<long long>(base.nodesFreed), static_cast<long long>(base.podsMoved), base.savedPerHour,
         static_cast<long long>(base.drainsTried), base.seconds);
+    const std::size_t pods = store.podCount(); // before the gang's template pod joins the store
+    // Gang placement (gangbench.h, as bench_gang): last, since it adds its template pod.
+    const gangbench::GangFigures gang = gangbench::measureGang(*cluster.store, *cluster.topology);
+    std::printf("gang: %d pods in one layer-1 domain with slices of 16 per layer-3 block, %.1f ms; %d more rejected in %.1f ms (%s); "
+                "without slices %d pods in %.1f ms; ledger %.0f ms before\n",
+        gang.gangPods, gang.placeMs, 16, gang.rejectMs, gang.rejectReason.c_str(), gang.unslicedPods, gang.unslicedPlaceMs, gang.ledgerMs);
     std::printf("{\"nodes\": %zu, \"pods\": %zu, \"seconds\": %.3f, \"nodes_freed\": %lld, \"lower_bound_nodes\": %lld, "
-                "\"baseline_nodes_freed\": %lld, \"baseline_seconds\": %.3f, \"gang_pods\": null, \"gang_place_ms\": null, "
-                "\"gang_reject_ms\": null}\n",
-        store.nodeCount(), store.podCount(), ours.seconds, static_cast<long long>(ours.nodesFreed), static_cast<long long>(bound.nodes),
-        static_cast<long long>(base.nodesFreed), base.seconds);
+                "\"baseline_nodes_freed\": %lld, \"baseline_seconds\": %.3f, \"gang_pods\": %d, \"gang_place_ms\": %.1f, "
+                "\"gang_reject_ms\": %.1f}\n",
+        store.nodeCount(), pods, ours.seconds, static_cast<long long>(ours.nodesFreed), static_cast<long long>(bound.nodes),
+        static_cast<long long>(base.nodesFreed), base.seconds, gang.gangPods, gang.placeMs, gang.rejectMs);
     return 0;
 }

@@ -109,6 +109,10 @@ QString planActionText(const model::ClusterStore& store, const model::AppliedAct
     case model::ActionType::PlaceWorkload:
         return QObject::tr("Place %1 %2/%3 in %4: %5 pods placed, %6 not")
             .arg(s(a.workloadKind), s(a.workloadNamespace), s(a.workloadName), s(a.domain), count(moved), count(unplaced));
+    case model::ActionType::PlacePods:
+        return QObject::tr("Place %1 new pods like %2/%3 in %4")
+            .arg(count(static_cast<std::int64_t>(applied.podsAdded.size())), s(a.pod.namespaceName), s(a.pod.name),
+                s(applied.topologyDomains.empty() ? std::string() : applied.topologyDomains.front()));
     }
     return {};
 }

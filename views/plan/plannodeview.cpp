@@ -10,7 +10,10 @@ std::vector<model::PodId> PlanNodeView::nodePods(model::NodeId n) const
     }
     if (!plan->nodePresent(n))
         return {};
-    return plan->nodePods(n);
+    // The views read pods from the store: pods a plan added (place-pods) are not listed yet.
+    std::vector<model::PodId> pods = plan->nodePods(n);
+    std::erase_if(pods, [&](model::PodId p) { return plan->podAdded(p); });
+    return pods;
 }
 
 const model::ResourceVector& PlanNodeView::nodeRequested(model::NodeId n) const noexcept

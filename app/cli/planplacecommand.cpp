@@ -1,0 +1,262 @@
+#include "planplacecommand.h"
+
+#include "clustersource.h"
+#include "helptext.h"
+
+#include "app/importfailure.h"
+#include "app/planprices.h"
+
+#include "importers/plan/jsontext.h"
+#include "importers/plan/planfile.h"
+#include "importers/plan/plansource.h"
+#include "importers/plan/podtemplate.h"
+#include "importers/pricing/pricetableloader.h"
+#include "model/domainpath.h"
+#include "model/plan/plan.h"
+#include "model/topology.h"
+
+#include <QCommandLineParser>
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <set>
+
+namespace fleet::app {
+
+namespace {
+
+constexpr const char* kUsage
+    = "fleetscope plan place (FILE... | --simulate N) --pods N (--cpu Q --memory Q [--gpu N] [--gpu-model M] | --pod-template "
+      "POD.json|POD.yaml) [--required-level LABEL | --preferred-level LABEL] [--slice-size S --slice-level LABEL] [--no-gang] "
+      "[--format text|json] -o PLAN.json";
+constexpr const char* kPrefix = "fleetscope plan place: ";
+
+/// The node label a cluster names GPU models by (the kubectl importer reads these three).
+std::string gpuModelLabel(const model::ClusterStore& store)
+{
+    for (const char* key : { "nvidia.com/gpu.product", "alibabacloud.com/gpu-card-model", "k8s.amazonaws.com/accelerator" })
+        if (store.strings().find(key).isValid())
+            return key;
+    return "nvidia.com/gpu.product";
+}
+
+/// Pods per deepest topology domain, in topology order: what the summary lists.
+struct DomainCount {
+    std::int64_t pods = 0;
+    std::set<std::uint32_t> nodes;
+};
+
+std::map<std::string, DomainCount> podsPerDomain(const model::Topology& topology, const model::AppliedAction& r)
+{
+    std::map<std::string, DomainCount> out;
+    for (const auto& c : r.changes) {
+        const std::string path = c.to.index() < topology.orderedNodes().size() ? model::domainPathText(topology, topology.nodeDomain(c.to)) : "(added nodes)";
+        DomainCount& d = out[path];
+        ++d.pods;
+        d.nodes.insert(c.to.value);
+    }
+    return out;
+}
+
+} // namespace
+
+int runPlanPlace(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Places N new pods of one shape or pod template in the network topology as Kueue's Topology Aware Scheduling does "
+        "(KEP-2724): all pods in one domain of a required level, or the smallest domain that fits from a preferred level up, "
+        "each slice of S pods whole inside one domain of the slice level; BestFit domain choice; a gang (the default) all or "
+        "nothing. Writes the plan (one place-pods action) to -o. Exit status: 0 placed, 1 does not fit, 2 an input cannot be read."));
+    parser.addHelpOption();
+    auto option = [&](const char* name, const char* help, const char* value) {
+        parser.addOption(QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(help), QString::fromLatin1(value)));
+    };
+    option("pods", "How many pods (N).", "N");
+    option("cpu", "Each pod's cpu request (a Kubernetes quantity: 8, 500m).", "Q");
+    option("memory", "Each pod's memory request (64Gi).", "Q");
+    option("gpu", "Each pod's GPUs (nvidia.com/gpu; the pods tolerate its taint).", "N");
+    option("gpu-model", "Only nodes of this GPU model (the nodes' nvidia.com/gpu.product label, or the trace's).", "M");
+    option("pod-template", "A Pod object (JSON or YAML) with requests, tolerations, node selector and affinity, instead of a shape.", "POD");
+    option("namespace", "The pods' namespace (default: the template's, else default).", "NS");
+    option("name", "The pods' name prefix: the template pod is NAME, the new pods NAME-0, NAME-1, ... (default: placed).", "NAME");
+    option("required-level", "All pods inside one domain of this level (a node label key), or none.", "LABEL");
+    option("preferred-level", "The smallest domain that holds them, from this level up; spread only as a last resort.", "LABEL");
+    option("slice-size", "Pods per slice (divides N); each slice whole inside one domain of --slice-level.", "S");
+    option("slice-level", "The level each slice must lie in (e.g. topology.k8s.aws/network-node-layer-3, nvidia.com/gpu.clique).", "LABEL");
+    parser.addOption(QCommandLineOption(QStringLiteral("no-gang"), QStringLiteral("Place what fits instead of all or nothing.")));
+    parser.addOption(QCommandLineOption(QStringLiteral("format"), QStringLiteral("Output format: text (default) or json."),
+        QStringLiteral("text|json"), QStringLiteral("text")));
+    parser.addOption(QCommandLineOption(QStringList { QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("Write the plan (resources/schemas/plan-v1.md) to this file."), QStringLiteral("PLAN.json")));
+    option("prices", "A CSV of node prices replacing the shipped table's rows, for the plan's cost per hour.", "FILE");
+    addClusterSourceOptions(parser, false);
+    QStringList args = arguments;
+    args.removeAt(2); // "place"
+    args.removeAt(1); // "plan"
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "%s%s\n", kPrefix, qPrintable(parser.errorText()));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(helpTextWithUsage(parser, QString::fromLatin1(kUsage))), stdout);
+        return 0;
+    }
+    auto fail = [](const std::string& what) {
+        std::fprintf(stderr, "%s%s\n", kPrefix, what.c_str());
+        return 2;
+    };
+    auto integer = [&](const char* name, int fallback, int& out) {
+        if (!parser.isSet(QString::fromLatin1(name))) {
+            out = fallback;
+            return true;
+        }
+        bool ok = false;
+        out = parser.value(QString::fromLatin1(name)).toInt(&ok);
+        return ok;
+    };
+    const QString format = parser.value(QStringLiteral("format"));
+    if (format != QLatin1String("text") && format != QLatin1String("json"))
+        return fail("--format: expected text or json, got \"" + format.toStdString() + "\"");
+    model::PlanAction action;
+    action.type = model::ActionType::PlacePods;
+    int pods = 0, gpus = 0, slice = 0;
+    if (!parser.isSet(QStringLiteral("pods")) || !integer("pods", 0, pods) || pods < 1)
+        return fail("--pods N is needed, N a whole number of at least 1");
+    if (!integer("gpu", 0, gpus) || gpus < 0)
+        return fail("--gpu: expected a whole number of GPUs");
+    if (!integer("slice-size", 0, slice) || slice < 0)
+        return fail("--slice-size: expected a whole number of pods");
+    const bool shape = parser.isSet(QStringLiteral("cpu")) || parser.isSet(QStringLiteral("memory"));
+    const bool templ = parser.isSet(QStringLiteral("pod-template"));
+    if (shape == templ)
+        return fail("give either --cpu Q --memory Q [--gpu N] [--gpu-model M] or --pod-template POD.json|POD.yaml");
+    if (shape && (!parser.isSet(QStringLiteral("cpu")) || !parser.isSet(QStringLiteral("memory"))))
+        return fail("a pod shape needs both --cpu and --memory");
+    if (templ && (parser.isSet(QStringLiteral("gpu")) || parser.isSet(QStringLiteral("gpu-model"))))
+        return fail("--gpu and --gpu-model describe a shape; with --pod-template the template says it");
+    if (!parser.isSet(QStringLiteral("output")))
+        return fail("-o PLAN.json is needed");
+    action.count = pods;
+    action.requiredLevel = parser.value(QStringLiteral("required-level")).toStdString();
+    action.preferredLevel = parser.value(QStringLiteral("preferred-level")).toStdString();
+    action.sliceSize = slice;
+    action.sliceLevel = parser.value(QStringLiteral("slice-level")).toStdString();
+    action.gang = !parser.isSet(QStringLiteral("no-gang"));
+    if (!action.requiredLevel.empty() && !action.preferredLevel.empty())
+        return fail("give --required-level or --preferred-level, not both");
+    if ((slice > 0) != !action.sliceLevel.empty())
+        return fail("--slice-size and --slice-level go together");
+
+    ClusterSource source;
+    QString error;
+    if (!readClusterSource(parser, false, source, error))
+        return fail(error.toStdString());
+    importers::LoadedCluster loaded;
+    importers::PlanDocument plan;
+    try {
+        loaded = loadClusterSource(source);
+        if (!source.simulate) {
+            std::vector<std::string> files;
+            for (const QString& f : source.files)
+                files.push_back(f.toStdString());
+            plan.source = importers::sourceOfFiles(files);
+        } else {
+            plan.source = importers::sourceOfSimulation(source.simulatedNodes, source.seed);
+        }
+    } catch (const std::exception& e) {
+        return fail(qPrintable(importFailureMessage(e, clusterSourceLabel(source))));
+    }
+    model::ClusterStore& store = *loaded.store;
+    const std::string name = parser.isSet(QStringLiteral("name")) ? parser.value(QStringLiteral("name")).toStdString() : "placed";
+    try {
+        if (shape) {
+            importers::PodShapeSpec spec;
+            spec.namespaceName = parser.isSet(QStringLiteral("namespace")) ? parser.value(QStringLiteral("namespace")).toStdString() : "default";
+            spec.name = name;
+            spec.cpu = parser.value(QStringLiteral("cpu")).toStdString();
+            spec.memory = parser.value(QStringLiteral("memory")).toStdString();
+            spec.gpus = gpus;
+            spec.gpuModel = parser.value(QStringLiteral("gpu-model")).toStdString();
+            spec.gpuModelLabel = gpuModelLabel(store);
+            action.podTemplate = importers::podTemplateFromShape(spec);
+        } else {
+            action.podTemplate = importers::podTemplateFromFile(parser.value(QStringLiteral("pod-template")).toStdString(), name);
+        }
+        const model::PodId p = importers::addTemplatePod(store, action.podTemplate, "the pod template");
+        action.pod.namespaceName = std::string(store.podNamespace(p));
+        action.pod.name = std::string(store.podName(p));
+        if (parser.isSet(QStringLiteral("namespace")) && templ && action.pod.namespaceName != parser.value(QStringLiteral("namespace")).toStdString())
+            return fail("--namespace " + parser.value(QStringLiteral("namespace")).toStdString() + " differs from the template's namespace "
+                + action.pod.namespaceName);
+    } catch (const std::exception& e) {
+        return fail(e.what());
+    }
+    model::PriceTable prices;
+    try {
+        prices = importers::loadPriceTable(parser.value(QStringLiteral("prices")).toStdString());
+    } catch (const std::exception& e) {
+        return fail(std::string("--prices: ") + e.what());
+    }
+    model::PlanEngine engine(store, *loaded.topology, planNodePrices(store, &prices));
+    const model::AppliedAction* applied = nullptr;
+    try {
+        applied = &engine.apply(action);
+    } catch (const std::exception& e) {
+        return fail(e.what());
+    }
+    const model::AppliedAction& r = *applied;
+    const bool placed = !r.podsAdded.empty();
+    if (placed) {
+        plan.actions.push_back(action);
+        try {
+            importers::writePlanFile(plan, parser.value(QStringLiteral("output")).toStdString());
+        } catch (const std::exception& e) {
+            return fail(e.what());
+        }
+    }
+    const auto perDomain = podsPerDomain(*loaded.topology, r);
+    const std::string who = action.pod.namespaceName + "/" + action.pod.name;
+    if (format == QLatin1String("json")) {
+        importers::JsonWriter w;
+        w.beginObject();
+        w.key("pods").value(std::int64_t { pods });
+        w.key("placed").value(static_cast<std::int64_t>(r.podsAdded.size()));
+        w.key("holds").value(r.holds);
+        w.key("level").value(r.topologyLevel);
+        w.key("domains").beginArray();
+        for (const std::string& d : r.topologyDomains)
+            w.value(d);
+        w.endArray();
+        w.key("placements").beginArray();
+        for (const auto& [path, c] : perDomain)
+            w.beginObject().key("domain").value(path).key("pods").value(c.pods).key("nodes").value(static_cast<std::int64_t>(c.nodes.size())).endObject();
+        w.endArray();
+        w.key("reasons").beginArray();
+        for (const model::Reason& x : r.reasons)
+            w.beginObject().key("code").value(x.code()).key("message").value(x.message).endObject();
+        w.endArray();
+        w.endObject();
+        std::cout << w.text() << "\n";
+    } else if (placed) {
+        std::cout << "placed " << r.podsAdded.size() << " of " << pods << " pods like " << who << " at level " << r.topologyLevel << " in "
+                  << (r.topologyDomains.size() == 1 ? r.topologyDomains.front() : std::to_string(r.topologyDomains.size()) + " domains") << "\n";
+        for (const auto& [path, c] : perDomain)
+            std::cout << "  " << path << ": " << c.pods << " pods on " << c.nodes.size() << " nodes\n";
+        for (const model::Reason& x : r.reasons)
+            std::cout << "  " << x.code() << ": " << x.message << "\n";
+        std::cout << "plan written to " << parser.value(QStringLiteral("output")).toStdString() << "\n";
+    } else {
+        std::cout << "the " << pods << " pods like " << who << " do not fit" << (action.gang ? " (a gang: all or nothing; nothing placed)" : "")
+                  << ":\n";
+        for (const model::Reason& x : r.reasons)
+            std::cout << "  " << x.code() << ": " << x.message << "\n";
+    }
+    std::cout.flush();
+    if (!std::cout)
+        return fail("cannot write to standard output");
+    return r.holds ? 0 : 1;
+}
+
+} // namespace fleet::app
