@@ -20,6 +20,23 @@
 
 namespace fleet::app {
 
+int parsePlanVerb(QCommandLineParser& parser, const QStringList& arguments, const char* prefix, const char* usage)
+{
+    addClusterSourceOptions(parser, false);
+    QStringList args = arguments;
+    args.removeAt(2); // the verb
+    args.removeAt(1); // "plan"
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "%s%s\n", prefix, qPrintable(parser.errorText()));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(helpTextWithUsage(parser, QString::fromLatin1(usage))), stdout);
+        return 0;
+    }
+    return -1;
+}
+
 int runPlan(const QStringList& arguments)
 {
     const QString verb = arguments.size() > 2 ? arguments.at(2) : QString();
@@ -69,18 +86,8 @@ int runPlan(const QStringList& arguments)
         QStringLiteral("A CSV of node prices (region,instance_type,capacity_type,usd_per_hour) whose rows replace the "
                        "shipped table's (resources/prices) for the before/after cost per hour."),
         QStringLiteral("FILE")));
-    addClusterSourceOptions(parser, false);
-    QStringList args = arguments;
-    args.removeAt(2); // the verb
-    args.removeAt(1); // "plan"
-    if (!parser.parse(args)) {
-        std::fprintf(stderr, "%s%s\n", prefix.c_str(), qPrintable(parser.errorText()));
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(helpTextWithUsage(parser, QString::fromLatin1(usage))), stdout);
-        return 0;
-    }
+    if (const int done = parsePlanVerb(parser, arguments, prefix.c_str(), usage); done >= 0)
+        return done;
     const QString format = exportOnly ? QStringLiteral("text") : parser.value(QStringLiteral("format"));
     if (format != QLatin1String("text") && format != QLatin1String("json")) {
         std::fprintf(stderr, "%s--format: expected text or json, got \"%s\"\n", prefix.c_str(), qPrintable(format));

@@ -1,4 +1,5 @@
 #include "planconsolidatecommand.h"
+#include "plancommand.h"
 
 #include "clustersource.h"
 #include "helptext.h"
@@ -139,18 +140,8 @@ int runPlanConsolidate(const QStringList& arguments)
         QStringLiteral("FILE")));
     parser.addOption(QCommandLineOption(QStringLiteral("format"), QStringLiteral("Summary format: text (default) or json."),
         QStringLiteral("text|json"), QStringLiteral("text")));
-    addClusterSourceOptions(parser, false);
-    QStringList args = arguments;
-    args.removeAt(2);
-    args.removeAt(1);
-    if (!parser.parse(args)) {
-        std::fprintf(stderr, "%s%s\n", prefix.c_str(), qPrintable(parser.errorText()));
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(helpTextWithUsage(parser, QString::fromLatin1(kUsage))), stdout);
-        return 0;
-    }
+    if (const int done = parsePlanVerb(parser, arguments, prefix.c_str(), kUsage); done >= 0)
+        return done;
     const QString format = parser.value(QStringLiteral("format"));
     if (format != QLatin1String("text") && format != QLatin1String("json")) {
         std::fprintf(stderr, "%s--format: expected text or json, got \"%s\"\n", prefix.c_str(), qPrintable(format));

@@ -1,4 +1,5 @@
 #include "planplacecommand.h"
+#include "plancommand.h"
 
 #include "clustersource.h"
 #include "helptext.h"
@@ -91,18 +92,8 @@ int runPlanPlace(const QStringList& arguments)
     parser.addOption(QCommandLineOption(QStringList { QStringLiteral("o"), QStringLiteral("output") },
         QStringLiteral("Write the plan (resources/schemas/plan-v1.md) to this file."), QStringLiteral("PLAN.json")));
     option("prices", "A CSV of node prices replacing the shipped table's rows, for the plan's cost per hour.", "FILE");
-    addClusterSourceOptions(parser, false);
-    QStringList args = arguments;
-    args.removeAt(2); // "place"
-    args.removeAt(1); // "plan"
-    if (!parser.parse(args)) {
-        std::fprintf(stderr, "%s%s\n", kPrefix, qPrintable(parser.errorText()));
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(helpTextWithUsage(parser, QString::fromLatin1(kUsage))), stdout);
-        return 0;
-    }
+    if (const int done = parsePlanVerb(parser, arguments, kPrefix, kUsage); done >= 0)
+        return done;
     auto fail = [](const std::string& what) {
         std::fprintf(stderr, "%s%s\n", kPrefix, what.c_str());
         return 2;

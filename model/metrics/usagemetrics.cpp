@@ -40,7 +40,11 @@ public:
         return {};
     }
     ScaleKind scale() const override { return m_kind == UsageMetricKind::GpuIdle ? ScaleKind::Amount : ScaleKind::Share; }
-    std::string notApplicableReason() const override { return "no usage data"; }
+    std::string notApplicableReason() const override
+    {
+        // The GPU metrics have no value on a node without GPUs either.
+        return m_kind == UsageMetricKind::GpuUsed || m_kind == UsageMetricKind::GpuIdle ? "no GPUs or no usage data" : "no usage data";
+    }
     double value(const MetricContext& context, NodeId n) const noexcept override
     {
         const ClusterUsage& u = *m_usage;

@@ -293,7 +293,8 @@ void TstPrometheus::usageAndIdleGpus()
     const auto idle = fleet::model::makeUsageMetric(shared, fleet::model::UsageMetricKind::GpuIdle);
     QCOMPARE(idle->value(context, n1), 1.0);
     QVERIFY(std::isnan(idle->value(context, cpu)));
-    QCOMPARE(idle->notApplicableReason(), std::string("no usage data"));
+    QCOMPARE(idle->notApplicableReason(), std::string("no GPUs or no usage data"));
+    QCOMPARE(cpuUsed->notApplicableReason(), std::string("no usage data"));
 }
 
 QTEST_GUILESS_MAIN(TstPrometheus)
