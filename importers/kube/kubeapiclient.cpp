@@ -16,6 +16,8 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
+#include <atomic>
+#include <limits>
 #include <fstream>
 #include <sstream>
 
@@ -74,6 +76,7 @@ struct KubeApiClient::Impl {
     bool haveExecCredential = false;
 
     net::io_context ioc;
+    std::atomic<bool> interrupted { false };
     std::unique_ptr<ssl::context> ctx;
     std::unique_ptr<beast::ssl_stream<beast::tcp_stream>> tls;
     std::unique_ptr<beast::tcp_stream> plain;
@@ -219,6 +222,16 @@ struct KubeApiClient::Impl {
             runExecPlugin();
     }
 
+    // Closes the socket but keeps the stream objects (a pending operation ends with an error).
+    void closeSocket()
+    {
+        boost::system::error_code ignored;
+        if (tls)
+            beast::get_lowest_layer(*tls).socket().close(ignored);
+        if (plain)
+            plain->socket().close(ignored);
+    }
+
     void disconnect()
     {
         boost::system::error_code ignored;
@@ -307,11 +320,8 @@ struct KubeApiClient::Impl {
         }
     }
 
-    ApiResponse once(const std::string& target, bool& connectionReused)
+    http::request<http::empty_body> request(const std::string& target) const
     {
-        connectionReused = tls || plain;
-        if (!connectionReused)
-            connect(target);
         http::request<http::empty_body> req{http::verb::get, basePath + target, 11};
         req.set(http::field::host, host);
         req.set(http::field::user_agent, "fleetscope/0.1 (read-only)");
@@ -319,6 +329,92 @@ struct KubeApiClient::Impl {
         const std::string& token = !execToken.empty() ? execToken : staticToken;
         if (!token.empty())
             req.set(http::field::authorization, "Bearer " + token);
+        return req;
+    }
+
+    // Runs one asynchronous step on whichever stream is open, with `timeout`.
+    template <class Op>
+    boost::system::error_code step(std::chrono::steady_clock::duration timeout, Op&& op)
+    {
+        boost::system::error_code ec;
+        auto done = [&](boost::system::error_code e, std::size_t = 0) { ec = e; };
+        if (tls) {
+            beast::get_lowest_layer(*tls).expires_after(timeout);
+            op(*tls, done);
+        } else {
+            plain->expires_after(timeout);
+            op(*plain, done);
+        }
+        runIo();
+        return ec;
+    }
+
+    // One streamed GET (see KubeApiClient::stream).
+    ApiResponse streamOnce(const std::string& target, const std::function<bool(std::string_view)>& onData, std::chrono::seconds idle)
+    {
+        if (interrupted)
+            return {};
+        if (!tls && !plain)
+            connect(target);
+        auto req = request(target);
+        http::response_parser<http::buffer_body> parser;
+        // An explicit limit: Boost 1.74's check of a Content-Length against boost::none (no
+        // limit) refuses every length (`len_ > body_limit_` compares with an empty optional).
+        parser.body_limit(std::numeric_limits<std::uint64_t>::max());
+        boost::system::error_code ec = step(kTimeout, [&](auto& s, auto& done) { http::async_write(s, req, done); });
+        if (!ec)
+            ec = step(kTimeout, [&](auto& s, auto& done) { http::async_read_header(s, buffer, parser, done); });
+        if (ec) {
+            disconnect();
+            throw boost::system::system_error(ec);
+        }
+        ApiResponse out;
+        out.status = parser.get().result_int();
+        if (auto it = parser.get().find(http::field::retry_after); it != parser.get().end())
+            out.retryAfter = std::string(it->value());
+        std::vector<char> chunk(64 * 1024);
+        while (!parser.is_done() && !interrupted) {
+            parser.get().body().data = chunk.data();
+            parser.get().body().size = chunk.size();
+            ec = step(idle, [&](auto& s, auto& done) { http::async_read_some(s, buffer, parser, done); });
+            if (ec == http::error::need_buffer)
+                ec = {};
+            if (ec)
+                break;
+            const std::size_t n = chunk.size() - parser.get().body().size;
+            if (n == 0)
+                continue;
+            if (out.status != 200) {
+                out.body.append(chunk.data(), n);
+                continue;
+            }
+            bool more = false;
+            try {
+                more = onData(std::string_view(chunk.data(), n));
+            } catch (...) {
+                disconnect(); // the response is not read to its end: the connection cannot be reused
+                throw;
+            }
+            if (!more)
+                break;
+        }
+        disconnect();
+        if (ec && !interrupted) {
+            if (ec == beast::error::timeout)
+                failTransient(target, "the stream was idle for " + std::to_string(idle.count()) + " s");
+            if (ec == http::error::end_of_stream || ec == net::error::eof || ec == net::ssl::error::stream_truncated)
+                failTransient(target, "the server closed the stream");
+            failTransient(target, "the stream failed: " + ec.message());
+        }
+        return out;
+    }
+
+    ApiResponse once(const std::string& target, bool& connectionReused)
+    {
+        connectionReused = tls || plain;
+        if (!connectionReused)
+            connect(target);
+        auto req = request(target);
         http::response_parser<http::string_body> parser;
         parser.body_limit(boost::none);
         boost::system::error_code ec;
@@ -370,6 +466,43 @@ KubeApiClient::KubeApiClient(const ResolvedKubeconfig& config)
 KubeApiClient::~KubeApiClient() { d->disconnect(); }
 
 const std::string& KubeApiClient::server() const { return d->server; }
+
+ApiResponse KubeApiClient::stream(const std::string& target, const std::function<bool(std::string_view)>& onData, std::chrono::seconds idle)
+{
+    d->ensureExecCredential();
+    ApiResponse r;
+    try {
+        r = d->streamOnce(target, onData, idle);
+    } catch (const boost::system::system_error& e) {
+        d->failTransient(target, "request failed: " + e.code().message());
+    }
+    if (r.status == 401 && d->config.user.exec && !d->interrupted) {
+        d->runExecPlugin(); // exec.go: a 401 invalidates the cached credential
+        try {
+            r = d->streamOnce(target, onData, idle);
+        } catch (const boost::system::system_error& e) {
+            d->failTransient(target, "request failed: " + e.code().message());
+        }
+    }
+    return r;
+}
+
+void KubeApiClient::interrupt()
+{
+    d->interrupted = true;
+    // Closing the socket from the client's own loop ends the pending read at once.
+    net::post(d->ioc, [impl = d.get()] { impl->closeSocket(); });
+}
+
+bool KubeApiClient::interrupted() const noexcept { return d->interrupted; }
+
+void KubeApiClient::clearInterrupt()
+{
+    d->interrupted = false;
+    // Run a close that interrupt() posted while no stream was open (no socket is open here).
+    d->ioc.restart();
+    d->ioc.poll();
+}
 
 ApiResponse KubeApiClient::get(const std::string& target)
 {

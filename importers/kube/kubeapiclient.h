@@ -21,6 +21,7 @@
 #include "importers/kube/kubeconfig.h"
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -77,6 +78,22 @@ public:
     /// KubeApiError (status 0) when the connection, TLS handshake or certificate check fails, or
     /// an exec plugin fails (its exit code and stderr's first line, never its stdout).
     [[nodiscard]] ApiResponse get(const std::string& target);
+
+    /// GET `target` as a stream (a WATCH: the server keeps the response open and writes events
+    /// as they happen), handing each piece of the body to `onData` as it arrives, in order. Returns
+    /// the status when the server ends the body, when `onData` returns false, or when interrupt()
+    /// is called (interrupted() is then true). For a status other than 200 the body is read whole
+    /// into the response and `onData` is not called. `idle` is the longest wait for a byte; past
+    /// it the stream ends with a transient KubeApiError. Credentials, reconnects and errors as
+    /// get(); the connection is closed after the stream.
+    ApiResponse stream(const std::string& target, const std::function<bool(std::string_view)>& onData, std::chrono::seconds idle);
+    /// Ends a running stream() (or makes the next one end at once). Thread: any; the one call of
+    /// this class that may come from another thread.
+    void interrupt();
+    /// True once interrupt() was called (until clearInterrupt()).
+    [[nodiscard]] bool interrupted() const noexcept;
+    /// Forgets an interrupt, so the next stream() runs. Thread: the client's.
+    void clearInterrupt();
 
     /// The server URL as configured ("https://host:port").
     [[nodiscard]] const std::string& server() const;

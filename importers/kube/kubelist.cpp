@@ -203,6 +203,8 @@ LiveListResult listOnce(KubeApiClient& client, model::ClusterStore& store, Impor
         }
         if (pods)
             podsResourceVersion = result.resourceVersion;
+        else if (std::string_view(res.path) == "/api/v1/nodes")
+            result.nodesResourceVersion = result.resourceVersion;
     }
     result.resourceVersion = podsResourceVersion;
     resolvePersistentVolumeClaims(session, store, report);

@@ -16,7 +16,7 @@
 //   the what-if then lacks.
 // - a user refused the cluster-wide pod list (403) gets the pods of every namespace they may list
 //   (/api/v1/namespaces/NS/pods), and a "partial view" warning naming the namespaces left out.
-// Not yet: WATCH.
+// The WATCH that follows a LIST is importers/live/kubewatchfeed.h.
 //
 // Thread: any one thread (it blocks); the store is that thread's until it returns.
 
@@ -38,7 +38,8 @@ struct LiveListOptions {
 
 /// What one LIST saw.
 struct LiveListResult {
-    std::string resourceVersion; ///< the pod list's resourceVersion (where a WATCH would start)
+    std::string resourceVersion;      ///< the pod list's resourceVersion (where the pods' WATCH starts)
+    std::string nodesResourceVersion; ///< the node list's resourceVersion (where the nodes' WATCH starts)
     std::size_t pages = 0;       ///< requests that returned a page
     std::size_t restarts = 0;    ///< relists after 410 Gone
     bool partialView = false;    ///< pods were listed namespace by namespace, and some were refused

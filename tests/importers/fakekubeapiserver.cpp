@@ -14,6 +14,9 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <chrono>
+#include <optional>
+#include <condition_variable>
 #include <thread>
 
 namespace fleet::tests {
@@ -116,27 +119,153 @@ struct FakeKubeApiServer::Impl {
     std::vector<std::string> log;
     std::vector<int> openSockets;
     std::vector<std::thread> connections;
-    int expireLeft = 0, throttleLeft = 0;
+    int expireLeft = 0, throttleLeft = 0, watchGoneLeft = 0;
+    // WATCH
+    struct Event {
+        std::string path;
+        long long rv;
+        std::string line; // the event's JSON and "\n"
+    };
+    long long rv = 4242, compactedRv = 0;
+    std::vector<Event> history;
+    int bookmarkRound = 0, endRound = 0, dropRound = 0, open = 0, served = 0;
+    std::condition_variable watchCv;
 
-    std::map<std::string, QJsonArray> byNamespace; // "/api/v1/namespaces/NS/pods" -> that namespace's pods
 
-    // The collection at `path`: a configured list, or one namespace's pods.
-    const QJsonArray* listOf(const std::string& path)
+    // A copy of the collection at `path` (a configured list, or one namespace's pods), or
+    // nothing. Copied under the lock: addEvent() changes the lists while watches run.
+    std::optional<QJsonArray> listOf(const std::string& path)
     {
+        std::lock_guard lock(mutex);
         if (auto it = lists.find(path); it != lists.end())
-            return &it->second;
+            return it->second;
         const std::string prefix = "/api/v1/namespaces/";
         const auto pods = lists.find("/api/v1/pods");
         if (!path.starts_with(prefix) || !path.ends_with("/pods") || pods == lists.end())
-            return nullptr;
+            return std::nullopt;
         const QString ns = QString::fromStdString(path.substr(prefix.size(), path.size() - prefix.size() - 5));
-        std::lock_guard lock(mutex);
-        QJsonArray& mine = byNamespace[path];
-        mine = {};
+        QJsonArray mine;
         for (const QJsonValue& v : pods->second)
             if (v.toObject()["metadata"].toObject()["namespace"].toString() == ns)
                 mine.append(v);
-        return &mine;
+        return mine;
+    }
+
+    long long currentRv()
+    {
+        std::lock_guard lock(mutex);
+        return rv;
+    }
+
+    bool authorized(const http::request<http::string_body>& req) const
+    {
+        const auto auth = req.find(http::field::authorization);
+        return options.token.empty() || (auth != req.end() && std::string(auth->value()) == "Bearer " + options.token);
+    }
+
+    static bool isWatch(const http::request<http::string_body>& req)
+    {
+        const std::string target(req.target());
+        const auto q = target.find('?');
+        if (q == std::string::npos)
+            return false;
+        const QUrlQuery query(QString::fromStdString(target.substr(q + 1)));
+        const QString w = query.queryItemValue("watch");
+        return w == "1" || w == "true";
+    }
+
+    // Serves one WATCH on `stream` until it ends; false when the connection must close.
+    template <class Stream>
+    bool watch(Stream& stream, const http::request<http::string_body>& req)
+    {
+        const std::string target(req.target());
+        const std::string path = target.substr(0, target.find('?'));
+        const QUrlQuery query(QString::fromStdString(target.substr(target.find('?') + 1)));
+        const long long from = query.queryItemValue("resourceVersion").toLongLong();
+        const bool bookmarks = query.queryItemValue("allowWatchBookmarks") == "true" || query.queryItemValue("allowWatchBookmarks") == "1";
+        const int timeout = query.hasQueryItem("timeoutSeconds") ? query.queryItemValue("timeoutSeconds").toInt() : 1800;
+        boost::system::error_code ec;
+        bool gone = false;
+        {
+            std::lock_guard lock(mutex);
+            log.push_back(target);
+            if (watchGoneLeft > 0) {
+                --watchGoneLeft;
+                gone = true;
+            }
+        }
+        if (!authorized(req) || gone) {
+            http::response<http::string_body> res{gone ? http::status::gone : http::status::unauthorized, req.version()};
+            res.set(http::field::content_type, "application/json");
+            res.body() = (gone ? status(410, "Expired", "too old resource version") : status(401, "Unauthorized", "Unauthorized")).toStdString();
+            res.prepare_payload();
+            http::write(stream, res, ec);
+            return !ec;
+        }
+        http::response<http::empty_body> res{http::status::ok, req.version()};
+        res.set(http::field::content_type, "application/json");
+        res.chunked(true);
+        http::response_serializer<http::empty_body> sr{res};
+        http::write_header(stream, sr, ec);
+        if (ec)
+            return false;
+        std::unique_lock lock(mutex);
+        ++open;
+        ++served;
+        const int endSeen = endRound, dropSeen = dropRound;
+        int bookmarksSent = bookmarkRound;
+        std::size_t next = 0;
+        std::vector<std::string> out;
+        bool expired = from < compactedRv;
+        if (!expired)
+            while (next < history.size() && history[next].rv <= from)
+                ++next;
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout);
+        bool ok = true;
+        for (;;) {
+            out.clear();
+            if (expired) {
+                out.push_back(QByteArray("{\"type\":\"ERROR\",\"object\":" + status(410, "Expired", "too old resource version") + "}\n")
+                                  .toStdString());
+            } else {
+                for (; next < history.size(); ++next)
+                    if (history[next].path == path)
+                        out.push_back(history[next].line);
+                if (bookmarks && bookmarkRound != bookmarksSent) {
+                    bookmarksSent = bookmarkRound;
+                    out.push_back("{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"" + std::string(path.ends_with("/nodes") ? "Node" : "Pod")
+                                  + "\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"" + std::to_string(rv) + "\"}}}\n");
+                }
+            }
+            if (dropRound != dropSeen) {
+                ok = false; // dropped: no last chunk, the connection closes
+                break;
+            }
+            const bool end = expired || stopping || endRound != endSeen || std::chrono::steady_clock::now() >= deadline;
+            lock.unlock();
+            for (const std::string& line : out) {
+                net::write(stream, http::make_chunk(net::buffer(line)), ec);
+                if (ec)
+                    break;
+            }
+            if (ec) {
+                ok = false;
+                lock.lock();
+                break;
+            }
+            if (end) {
+                net::write(stream, http::make_chunk_last(), ec);
+                ok = !ec && !stopping;
+                lock.lock();
+                break;
+            }
+            lock.lock();
+            watchCv.wait_until(lock, deadline, [&] {
+                return stopping || endRound != endSeen || dropRound != dropSeen || (bookmarks && bookmarkRound != bookmarksSent) || next < history.size();
+            });
+        }
+        --open;
+        return ok;
     }
 
     http::response<http::string_body> answer(const http::request<http::string_body>& req)
@@ -152,10 +281,9 @@ struct FakeKubeApiServer::Impl {
             std::lock_guard lock(mutex);
             log.push_back(target);
         }
-        const auto auth = req.find(http::field::authorization);
-        const bool authorized = options.token.empty()
-            || (auth != req.end() && std::string(auth->value()) == "Bearer " + options.token);
-        if (!authorized) {
+        if (options.delayMs > 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(options.delayMs));
+        if (!authorized(req)) {
             code = 401;
             body = status(401, "Unauthorized", "Unauthorized");
         } else if (path == "/version") {
@@ -178,7 +306,7 @@ struct FakeKubeApiServer::Impl {
         } else if (std::find(options.forbidden.begin(), options.forbidden.end(), path) != options.forbidden.end()) {
             code = 403;
             body = status(403, "Forbidden", QString("%1 is forbidden: User \"test\" cannot list resource").arg(QString::fromStdString(path)));
-        } else if (const QJsonArray* list = listOf(path)) {
+        } else if (const std::optional<QJsonArray> list = listOf(path)) {
             const QString token = query.queryItemValue("continue");
             bool expire = false, throttle = false;
             {
@@ -210,7 +338,7 @@ struct FakeKubeApiServer::Impl {
                     item.remove("apiVersion");
                     page.append(item);
                 }
-                QJsonObject meta{{"resourceVersion", "4242"}};
+                QJsonObject meta{{"resourceVersion", QString::number(currentRv())}};
                 if (from + size < all.size()) {
                     meta["continue"] = QString("c%1").arg(from + size);
                     meta["remainingItemCount"] = all.size() - from - size;
@@ -247,6 +375,11 @@ struct FakeKubeApiServer::Impl {
                 http::read(stream, buffer, req, ec);
                 if (ec)
                     break;
+                if (isWatch(req)) {
+                    if (!watch(stream, req))
+                        break;
+                    continue;
+                }
                 auto res = answer(req);
                 http::write(stream, res, ec);
                 if (ec || !res.keep_alive())
@@ -283,6 +416,7 @@ FakeKubeApiServer::FakeKubeApiServer(const TestPki& pki, std::map<std::string, Q
     d->options = std::move(options);
     d->expireLeft = d->options.expireContinue;
     d->throttleLeft = d->options.throttle;
+    d->watchGoneLeft = d->options.watchGone;
     d->ctx.use_certificate_chain(net::buffer(pki.serverCertPem));
     d->ctx.use_private_key(net::buffer(pki.serverKeyPem), ssl::context::pem);
     const tcp::endpoint ep(net::ip::make_address("127.0.0.1"), 0);
@@ -296,7 +430,11 @@ FakeKubeApiServer::FakeKubeApiServer(const TestPki& pki, std::map<std::string, Q
 FakeKubeApiServer::~FakeKubeApiServer()
 {
     const unsigned short listening = port();
-    d->stopping = true;
+    {
+        std::lock_guard lock(d->mutex);
+        d->stopping = true;
+    }
+    d->watchCv.notify_all();
     ::shutdown(d->acceptor.native_handle(), SHUT_RDWR);
     // Wake a blocking accept() by connecting once (shutdown alone does on Linux).
     {
@@ -325,6 +463,83 @@ std::vector<std::string> FakeKubeApiServer::requests() const
 {
     std::lock_guard lock(d->mutex);
     return d->log;
+}
+
+long long FakeKubeApiServer::resourceVersion() const
+{
+    std::lock_guard lock(d->mutex);
+    return d->rv;
+}
+
+long long FakeKubeApiServer::addEvent(const std::string& path, const std::string& type, QJsonObject object)
+{
+    std::lock_guard lock(d->mutex);
+    const long long rv = ++d->rv;
+    QJsonObject meta = object.value("metadata").toObject();
+    meta["resourceVersion"] = QString::number(rv);
+    object["metadata"] = meta;
+    QJsonArray& list = d->lists[path];
+    const auto key = [](const QJsonObject& o) {
+        const QJsonObject m = o.value("metadata").toObject();
+        return m.value("namespace").toString() + '/' + m.value("name").toString();
+    };
+    qsizetype at = -1;
+    for (qsizetype i = 0; i < list.size(); ++i)
+        if (key(list.at(i).toObject()) == key(object))
+            at = i;
+    if (type == "DELETED") {
+        if (at >= 0)
+            list.removeAt(at);
+    } else if (at >= 0)
+        list[at] = object;
+    else
+        list.append(object);
+    const QJsonObject event{{"type", QString::fromStdString(type)}, {"object", object}};
+    d->history.push_back({path, rv, (QJsonDocument(event).toJson(QJsonDocument::Compact) + '\n').toStdString()});
+    d->watchCv.notify_all();
+    return rv;
+}
+
+void FakeKubeApiServer::compact()
+{
+    std::lock_guard lock(d->mutex);
+    d->compactedRv = d->rv;
+    d->history.clear();
+}
+
+void FakeKubeApiServer::sendBookmarks()
+{
+    std::lock_guard lock(d->mutex);
+    ++d->bookmarkRound;
+    d->watchCv.notify_all();
+}
+
+void FakeKubeApiServer::endWatches()
+{
+    std::lock_guard lock(d->mutex);
+    ++d->endRound;
+    d->watchCv.notify_all();
+}
+
+void FakeKubeApiServer::dropConnections()
+{
+    std::lock_guard lock(d->mutex);
+    ++d->dropRound;
+    for (int fd : d->openSockets)
+        ::shutdown(fd, SHUT_RDWR);
+    d->watchCv.notify_all();
+}
+
+int FakeKubeApiServer::openWatches() const
+{
+    std::lock_guard lock(d->mutex);
+    return d->open;
+}
+
+int FakeKubeApiServer::watchesServed() const
+{
+    std::lock_guard lock(d->mutex);
+    return d->served;
 }
 
 } // namespace fleet::tests

@@ -36,6 +36,8 @@ public:
         int expireContinue = 0;                 ///< this many requests with a continue token get 410 Gone
         int throttle = 0;                       ///< this many LISTs get 429 with Retry-After: 0
         std::vector<std::string> forbidden;     ///< collection paths answered with 403
+        int watchGone = 0;                      ///< this many WATCH requests get an HTTP 410 Gone status
+        int delayMs = 0;                        ///< every answer waits this long first (a slow server)
     };
     /// `lists` maps a collection path ("/api/v1/nodes") to its items.
     FakeKubeApiServer(const TestPki& pki, std::map<std::string, QJsonArray> lists, Options options);
@@ -47,6 +49,26 @@ public:
     std::string url() const { return "https://127.0.0.1:" + std::to_string(port()); }
     /// Every request target served so far, in order.
     std::vector<std::string> requests() const;
+
+    /// The server's resourceVersion now (4242 before the first event); lists report it.
+    long long resourceVersion() const;
+    /// Adds an event to collection `path` ("/api/v1/pods"): the list changes (ADDED and MODIFIED
+    /// put `object` in place of the item of the same namespace/name, or append it; DELETED
+    /// removes it), the resourceVersion moves on and is set in the object, and every open watch
+    /// of `path` gets the event. Returns the new resourceVersion.
+    long long addEvent(const std::string& path, const std::string& type, QJsonObject object);
+    /// Forgets the history up to now: a watch from an older resourceVersion gets an ERROR event
+    /// with a 410 Expired Status (as the API server answers a compacted revision).
+    void compact();
+    /// Sends a BOOKMARK at the current resourceVersion on every open watch that asked for them.
+    void sendBookmarks();
+    /// Ends every open watch cleanly (as the server's timeoutSeconds does).
+    void endWatches();
+    /// Drops every open connection without ending its response (as a server restart does).
+    void dropConnections();
+    /// Watches open now, and served since start.
+    int openWatches() const;
+    int watchesServed() const;
 
     struct Impl;
 
