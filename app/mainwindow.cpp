@@ -2,6 +2,7 @@
 
 #include "cli/clustersource.h"
 
+#include "connectdialog.h"
 #include "simulatedialog.h"
 
 #include "applog.h"
@@ -177,6 +178,8 @@ void MainWindow::createMenus()
     open->setObjectName(QStringLiteral("actionOpen"));
     QAction* simulate = file->addAction(tr("Open &Simulated Cluster\u2026"), this, &MainWindow::showSimulateDialog);
     simulate->setObjectName(QStringLiteral("actionSimulate"));
+    QAction* connectAction = file->addAction(tr("&Connect to Cluster\u2026"), this, &MainWindow::showConnectDialog);
+    connectAction->setObjectName(QStringLiteral("actionConnect"));
     file->addSeparator();
     createPlanMenus(file, nullptr);
     file->addSeparator();
@@ -535,6 +538,19 @@ void MainWindow::showSimulateDialog()
     if (dialog.exec() == QDialog::Accepted)
         openSimulated(dialog.nodeCount(), dialog.seed());
     restoreMapFocus();
+}
+
+void MainWindow::showConnectDialog()
+{
+    ConnectDialog dialog(this);
+    if (!m_lastKubeconfig.isEmpty())
+        dialog.setKubeconfig(m_lastKubeconfig);
+    const bool ok = dialog.exec() == QDialog::Accepted;
+    restoreMapFocus();
+    if (!ok)
+        return;
+    m_lastKubeconfig = dialog.kubeconfig();
+    openLive(dialog.kubeconfig(), dialog.context());
 }
 
 void MainWindow::showWarningDetails()

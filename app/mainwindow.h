@@ -138,6 +138,8 @@ private:
     void createStatusBar();
     void showOpenDialog();
     void showSimulateDialog();
+    /// File > Connect to Cluster: a kubeconfig context (ConnectDialog), listed on a worker.
+    void showConnectDialog();
     void showWarningDetails();
     void onImportStarted(const QString& label);
     void onProgress(int permille);
@@ -190,6 +192,7 @@ private:
     qint64 m_lastSetClusterMs = 0;
     bool m_logImportErrors = true;
     std::pair<std::size_t, std::uint64_t> m_lastSimulation { 0, 1 }; // nodes, seed of the last simulation
+    QString m_lastKubeconfig; // the file File > Connect used last
 
     QFrame* m_errorBanner = nullptr;
     QLabel* m_errorLabel = nullptr;

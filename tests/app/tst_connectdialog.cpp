@@ -1,0 +1,125 @@
+// File > Connect (app/connectdialog.h, issue 8): the contexts of a kubeconfig with the current
+// one chosen; a bad kubeconfig shows where and what and cannot be accepted; and, end to end in
+// the window, connecting to the fake API server (tests/importers/fakekubeapiserver.h) shows
+// that cluster and names it as the source.
+
+#include "app/connectdialog.h"
+#include "app/importcontroller.h"
+#include "app/mainwindow.h"
+#include "importers/fakekubeapiserver.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+using fleet::app::ConnectDialog;
+using fleet::app::MainWindow;
+
+namespace {
+QString dataFile(const char* name) { return QStringLiteral(FLEET_TEST_DATA_DIR "/kube/") + name; }
+
+QString write(const QTemporaryDir& dir, const QString& name, const QString& text)
+{
+    QFile f(dir.filePath(name));
+    if (!f.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(name));
+    f.write(text.toUtf8());
+    return f.fileName();
+}
+
+QString kubeconfig(const QString& server, const QString& ca, const QString& current)
+{
+    return QString("apiVersion: v1\nkind: Config\nclusters:\n- name: fake\n  cluster:\n    server: %1\n    certificate-authority: %2\n"
+                   "users:\n- name: tester\n  user:\n    token: fleet-test-token\ncontexts:\n"
+                   "- name: alpha\n  context: {cluster: fake, user: tester}\n- name: beta\n  context: {cluster: fake, user: tester}\n"
+                   "current-context: %3\n")
+        .arg(server, ca, current);
+}
+} // namespace
+
+class TstConnectDialog : public QObject {
+    Q_OBJECT
+private slots:
+    void listsContextsWithTheCurrentChosen();
+    void badKubeconfigSaysWhereAndCannotConnect();
+    void connectShowsTheLiveCluster();
+};
+
+void TstConnectDialog::listsContextsWithTheCurrentChosen()
+{
+    QTemporaryDir dir;
+    const QString path = write(dir, "config", kubeconfig("https://127.0.0.1:1", "/nonexistent-ca.crt", "beta"));
+    ConnectDialog dialog;
+    dialog.setKubeconfig(path);
+    QCOMPARE(dialog.contextField()->count(), 2);
+    QCOMPARE(dialog.contextField()->itemText(0), QStringLiteral("alpha"));
+    QCOMPARE(dialog.context(), QStringLiteral("beta"));
+    QVERIFY(dialog.buttons()->button(QDialogButtonBox::Ok)->isEnabled());
+    QVERIFY(dialog.errorLabel()->text().isEmpty());
+    QCOMPARE(dialog.kubeconfig(), path);
+}
+
+void TstConnectDialog::badKubeconfigSaysWhereAndCannotConnect()
+{
+    QTemporaryDir dir;
+    const QString path = write(dir, "bad", "apiVersion: v1\nclusters: [\n  - name: x\n");
+    ConnectDialog dialog;
+    dialog.show();
+    dialog.setKubeconfig(path);
+    QCOMPARE(dialog.contextField()->count(), 0);
+    QVERIFY(!dialog.buttons()->button(QDialogButtonBox::Ok)->isEnabled());
+    QVERIFY2(dialog.errorLabel()->text().contains(path), qPrintable(dialog.errorLabel()->text()));
+    QVERIFY(dialog.errorLabel()->isVisible());
+    // A file that does not exist names itself too.
+    dialog.setKubeconfig(dir.filePath("missing"));
+    QVERIFY2(dialog.errorLabel()->text().contains(QLatin1String("missing")), qPrintable(dialog.errorLabel()->text()));
+    QVERIFY(!dialog.buttons()->button(QDialogButtonBox::Ok)->isEnabled());
+}
+
+void TstConnectDialog::connectShowsTheLiveCluster()
+{
+    QTemporaryDir dir;
+    const auto pki = fleet::tests::TestPki::create(dir.path().toStdString());
+    QVERIFY2(!pki.caPem.empty(), "the openssl command failed or is missing");
+    std::map<std::string, QJsonArray> lists{{"/api/v1/nodes", fleet::tests::itemsOfListFile(dataFile("scheduling-nodes.json"))},
+                                            {"/api/v1/pods", fleet::tests::itemsOfListFile(dataFile("scheduling-pods.json"))}};
+    fleet::tests::FakeKubeApiServer server(pki, lists, {});
+    const QString path = write(dir, "config", kubeconfig(QString::fromStdString(server.url()), QString::fromStdString(pki.caFile), "alpha"));
+
+    MainWindow window;
+    window.resize(1000, 700);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::clusterShown);
+    auto* action = window.findChild<QAction*>(QStringLiteral("actionConnect"));
+    QVERIFY(action);
+    bool sawDialog = false;
+    QTimer::singleShot(0, [&] {
+        auto* dialog = qobject_cast<ConnectDialog*>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        sawDialog = true;
+        dialog->fileField()->setText(path);
+        QMetaObject::invokeMethod(dialog->fileField(), "editingFinished");
+        dialog->contextField()->setCurrentText(QStringLiteral("beta"));
+        dialog->buttons()->button(QDialogButtonBox::Ok)->click();
+    });
+    action->trigger();
+    QVERIFY(sawDialog);
+    QVERIFY(shown.count() > 0 || shown.wait(60000));
+    QCOMPARE(window.cluster()->store->nodeCount(), 2u);
+    QCOMPARE(window.cluster()->store->podCount(), 4u);
+    QCOMPARE(window.cluster()->server, QString::fromStdString(server.url()));
+    QVERIFY2(window.windowTitle().contains(QLatin1String("beta")), qPrintable(window.windowTitle()));
+}
+
+QTEST_MAIN(TstConnectDialog)
+#include "tst_connectdialog.moc"
