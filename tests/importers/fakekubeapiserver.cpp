@@ -283,6 +283,16 @@ struct FakeKubeApiServer::Impl {
         }
         if (options.delayMs > 0)
             std::this_thread::sleep_for(std::chrono::milliseconds(options.delayMs));
+        if (options.pages && authorized(req)) {
+            if (auto it = options.pages->find(target); it != options.pages->end()) {
+                http::response<http::string_body> res{http::status::ok, req.version()};
+                res.set(http::field::content_type, "application/json");
+                res.keep_alive(req.keep_alive());
+                res.body() = it->second;
+                res.prepare_payload();
+                return res;
+            }
+        }
         if (!authorized(req)) {
             code = 401;
             body = status(401, "Unauthorized", "Unauthorized");

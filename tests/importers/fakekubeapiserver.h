@@ -38,6 +38,9 @@ public:
         std::vector<std::string> forbidden;     ///< collection paths answered with 403
         int watchGone = 0;                      ///< this many WATCH requests get an HTTP 410 Gone status
         int delayMs = 0;                        ///< every answer waits this long first (a slow server)
+        /// Pre-built answers by exact request target ("/api/v1/pods?limit=500&continue=..."),
+        /// served as they are with status 200 (benchmarks: the server must not be the bottleneck).
+        std::shared_ptr<const std::map<std::string, std::string>> pages;
     };
     /// `lists` maps a collection path ("/api/v1/nodes") to its items.
     FakeKubeApiServer(const TestPki& pki, std::map<std::string, QJsonArray> lists, Options options);
