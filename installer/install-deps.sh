@@ -16,6 +16,8 @@ PACKAGES=(
   openssl
   # a real Prometheus server and promtool for the usage tests (started on loopback by the test)
   prometheus
+  # clang 14 and its libFuzzer / sanitizer runtimes, for the fuzz harnesses (installer/run-fuzzers.sh)
+  clang-14 libclang-rt-14-dev
   # an X server for GUI tests and for headless screenshots
   xvfb xauth libxcb1-dev
 )

@@ -147,7 +147,12 @@ void KubectlJsonImporter::parseLabelSelector(od::value v, RawSelector& into)
                    forEachObject(f.value(), "an array of label selector requirements", "an object (label selector requirement)",
                        [&](od::value& element, od::object o) {
                            const char* start = element.raw_json_token().data();
-                           auto& [key, op, values] = into.matchExpressions.emplace_back();
+                           // Named references, not a structured binding: clang 14 (the fuzz build) cannot
+                           // capture a binding in a lambda.
+                           auto& requirement = into.matchExpressions.emplace_back();
+                           auto& key = std::get<0>(requirement);
+                           auto& op = std::get<1>(requirement);
+                           auto& values = std::get<2>(requirement);
                            bool sawOperator = false;
                            forEachField(o, [&](od::field& g, const char* gk) {
                                onKey(gk, "key", [&] { key.assign(stringValue(g.value(), "a string")); })
