@@ -11,7 +11,7 @@ PACKAGES=(
   # rendering: VTK 9.1 (only its non-Qt modules are linked), Mesa software OpenGL
   libvtk9-dev libgl1-mesa-dri
   # formats, network, storage
-  libboost-dev libsqlite3-dev libsimdjson-dev libyaml-cpp-dev libssl-dev
+  libboost-dev libsqlite3-dev libsimdjson-dev libyaml-cpp-dev libssl-dev zlib1g-dev
   # the openssl command: the live-cluster tests make their own CA and server certificate
   openssl
   # a real Prometheus server and promtool for the usage tests (started on loopback by the test)

@@ -19,6 +19,7 @@
 #include <atomic>
 #include <limits>
 #include <fstream>
+#include <zlib.h>
 #include <sstream>
 
 namespace fleet::importers::kube {
@@ -41,6 +42,38 @@ std::string readWholeFile(const std::string& server, const std::string& path, co
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
+}
+
+// Inflates a gzip body (Content-Encoding: gzip, RFC 1952) with zlib. Throws std::runtime_error
+// for bytes that are not gzip or are cut short.
+std::string gunzip(const std::string& in)
+{
+    z_stream z {};
+    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+        throw std::runtime_error("zlib could not start");
+    std::string out;
+    out.resize(std::max<std::size_t>(in.size() * 4, 1 << 16));
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+    z.avail_in = static_cast<uInt>(in.size());
+    std::size_t done = 0;
+    for (;;) {
+        if (done == out.size())
+            out.resize(out.size() * 2);
+        const std::size_t room = std::min<std::size_t>(out.size() - done, std::size_t { 1 } << 30);
+        z.next_out = reinterpret_cast<Bytef*>(out.data() + done);
+        z.avail_out = static_cast<uInt>(room);
+        const int rc = inflate(&z, Z_NO_FLUSH);
+        done += room - z.avail_out;
+        if (rc == Z_STREAM_END)
+            break;
+        if ((rc != Z_OK && rc != Z_BUF_ERROR) || (z.avail_in == 0 && z.avail_out != 0)) {
+            inflateEnd(&z);
+            throw std::runtime_error(rc == Z_DATA_ERROR || rc == Z_STREAM_ERROR ? "the body is not valid gzip" : "the gzip body is cut short");
+        }
+    }
+    inflateEnd(&z);
+    out.resize(done);
+    return out;
 }
 
 bool isIpLiteral(const std::string& host)
@@ -68,6 +101,9 @@ struct KubeApiClient::Impl {
     ResolvedKubeconfig config;
     std::string server, host, port, basePath;
     bool tlsOn = true;
+    // proxy-url (http://[user:password@]host:port): an HTTP CONNECT tunnel, as client-go's
+    // transport does for an http proxy.
+    std::string proxyHost, proxyPort, proxyAuthorization;
     std::string caPem, certPem, keyPem; // from kubeconfig
     std::string staticToken;
     // Exec credential (plugin/pkg/client/auth/exec/exec.go): cached until it expires.
@@ -124,12 +160,57 @@ struct KubeApiClient::Impl {
             port = tlsOn ? "443" : "80";
     }
 
+    void parseProxy(const KubeconfigCluster& c)
+    {
+        std::string s = c.proxyUrl;
+        if (!s.starts_with("http://"))
+            fail({}, "cluster \"" + c.name + "\" sets proxy-url " + quotedText(s, 80)
+                         + ": only http:// proxies (HTTP CONNECT) are supported, not https:// or socks5://");
+        s.erase(0, 7);
+        s = s.substr(0, s.find('/'));
+        if (const auto at = s.rfind('@'); at != std::string::npos) {
+            proxyAuthorization = "Basic " + QByteArray::fromStdString(s.substr(0, at)).toBase64().toStdString();
+            s.erase(0, at + 1);
+        }
+        const auto colon = s.rfind(':');
+        proxyHost = s.substr(0, colon);
+        proxyPort = colon == std::string::npos ? "80" : s.substr(colon + 1);
+        if (proxyHost.empty())
+            fail({}, "cluster \"" + c.name + "\" sets a proxy-url without a host");
+    }
+
+    // Opens an HTTP CONNECT tunnel to host:port through the proxy `s` is connected to.
+    void tunnel(beast::tcp_stream& s, const std::string& path)
+    {
+        http::request<http::empty_body> req{http::verb::connect, host + ":" + port, 11};
+        req.set(http::field::host, host + ":" + port);
+        if (!proxyAuthorization.empty())
+            req.set(http::field::proxy_authorization, proxyAuthorization);
+        boost::system::error_code ec;
+        s.expires_after(kTimeout);
+        http::async_write(s, req, [&](boost::system::error_code e, std::size_t) { ec = e; });
+        runIo();
+        http::response_parser<http::empty_body> parser;
+        parser.skip(true); // a CONNECT answer has no body
+        beast::flat_buffer b;
+        if (!ec) {
+            s.expires_after(kTimeout);
+            http::async_read_header(s, b, parser, [&](boost::system::error_code e, std::size_t) { ec = e; });
+            runIo();
+        }
+        if (ec)
+            failTransient(path, "the proxy " + proxyHost + ":" + proxyPort + " did not answer the CONNECT: " + ec.message());
+        if (parser.get().result_int() != 200)
+            fail(path, "the proxy " + proxyHost + ":" + proxyPort + " refused to CONNECT to " + host + ":" + port + ": "
+                           + std::to_string(parser.get().result_int()) + " " + std::string(parser.get().reason()));
+    }
+
     void loadCredentials()
     {
         const KubeconfigCluster& c = config.cluster;
         const KubeconfigUser& u = config.user;
         if (!c.proxyUrl.empty())
-            fail({}, "cluster \"" + c.name + "\" sets proxy-url, which Fleetscope does not support yet");
+            parseProxy(c);
         if (!u.username.empty() || !u.password.empty())
             fail({}, "user \"" + u.name + "\" uses basic auth (username/password), which Fleetscope does not support");
         caPem = !c.certificateAuthorityData.empty() ? c.certificateAuthorityData
@@ -257,20 +338,26 @@ struct KubeApiClient::Impl {
         boost::system::error_code ec;
         tcp::resolver resolver(ioc);
         tcp::resolver::results_type endpoints;
-        resolver.async_resolve(host, port, [&](boost::system::error_code e, tcp::resolver::results_type r) {
+        const bool proxied = !proxyHost.empty();
+        const std::string& toHost = proxied ? proxyHost : host;
+        const std::string& toPort = proxied ? proxyPort : port;
+        const std::string to = proxied ? "the proxy " + toHost + ":" + toPort : toHost + ":" + toPort;
+        resolver.async_resolve(toHost, toPort, [&](boost::system::error_code e, tcp::resolver::results_type r) {
             ec = e;
             endpoints = std::move(r);
         });
         runIo();
         if (ec)
-            failTransient(path, "cannot resolve " + host + ": " + ec.message());
+            failTransient(path, "cannot resolve " + toHost + ": " + ec.message());
         if (!tlsOn) {
             plain = std::make_unique<beast::tcp_stream>(ioc);
             plain->expires_after(kTimeout);
             plain->async_connect(endpoints, [&](boost::system::error_code e, const tcp::endpoint&) { ec = e; });
             runIo();
             if (ec)
-                failTransient(path, "cannot connect to " + host + ":" + port + ": " + ec.message());
+                failTransient(path, "cannot connect to " + to + ": " + ec.message());
+            if (proxied)
+                tunnel(*plain, path);
             return;
         }
         ctx = std::make_unique<ssl::context>(ssl::context::tls_client);
@@ -303,7 +390,9 @@ struct KubeApiClient::Impl {
         beast::get_lowest_layer(*tls).async_connect(endpoints, [&](boost::system::error_code e, const tcp::endpoint&) { ec = e; });
         runIo();
         if (ec)
-            failTransient(path, "cannot connect to " + host + ":" + port + ": " + ec.message());
+            failTransient(path, "cannot connect to " + to + ": " + ec.message());
+        if (proxied)
+            tunnel(beast::get_lowest_layer(*tls), path);
         tls->async_handshake(ssl::stream_base::client, [&](boost::system::error_code e) { ec = e; });
         runIo();
         if (ec) {
@@ -415,6 +504,7 @@ struct KubeApiClient::Impl {
         if (!connectionReused)
             connect(target);
         auto req = request(target);
+        req.set(http::field::accept_encoding, "gzip"); // the API server compresses large answers (APIResponseCompression)
         http::response_parser<http::string_body> parser;
         parser.body_limit(boost::none);
         boost::system::error_code ec;
@@ -446,6 +536,17 @@ struct KubeApiClient::Impl {
         ApiResponse out;
         out.status = res.result_int();
         out.body = std::move(res.body());
+        if (auto it = res.find(http::field::content_encoding); it != res.end()) {
+            if (beast::iequals(it->value(), "gzip")) {
+                try {
+                    out.body = gunzip(out.body);
+                } catch (const std::runtime_error& e) {
+                    disconnect();
+                    fail(target, std::string("the answer says Content-Encoding: gzip, but ") + e.what());
+                }
+            } else if (!beast::iequals(it->value(), "identity"))
+                fail(target, "the answer has Content-Encoding " + quotedText(std::string(it->value()), 40) + ", which was not asked for");
+        }
         if (auto it = res.find(http::field::retry_after); it != res.end())
             out.retryAfter = std::string(it->value());
         if (!res.keep_alive())

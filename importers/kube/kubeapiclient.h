@@ -12,8 +12,10 @@
 // again after a 401).
 //
 // No secret (token, key, certificate or exec output) ever appears in an error or a log line.
-// Not supported yet, each refused with a clear error rather than ignored: proxy-url, basic auth
-// (username/password), gzip (the client does not ask for it).
+// Answers are asked for with Accept-Encoding: gzip (streams are not) and inflated with zlib.
+// proxy-url: an http:// proxy, through an HTTP CONNECT tunnel (user:password in the URL is sent
+// as Proxy-Authorization: Basic); https:// and socks5:// proxies are refused with a clear error.
+// Not supported, refused with a clear error rather than ignored: basic auth (username/password).
 //
 // Thread: one client per thread; it blocks (never use it on the GUI thread).
 

@@ -12,6 +12,7 @@
 #include <boost/beast/http.hpp>
 
 #include <sys/socket.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <chrono>
@@ -128,6 +129,7 @@ struct FakeKubeApiServer::Impl {
     };
     long long rv = 4242, compactedRv = 0;
     std::vector<Event> history;
+    int gzipCount = 0;
     int bookmarkRound = 0, endRound = 0, dropRound = 0, open = 0, served = 0;
     std::condition_variable watchCv;
 
@@ -372,6 +374,26 @@ struct FakeKubeApiServer::Impl {
         return res;
     }
 
+    // Content-Encoding: gzip (RFC 1952, zlib with a gzip wrapper).
+    void compress(http::response<http::string_body>& res)
+    {
+        z_stream z {};
+        deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+        std::string out(deflateBound(&z, res.body().size()), '\0');
+        z.next_in = reinterpret_cast<Bytef*>(res.body().data());
+        z.avail_in = static_cast<uInt>(res.body().size());
+        z.next_out = reinterpret_cast<Bytef*>(out.data());
+        z.avail_out = static_cast<uInt>(out.size());
+        deflate(&z, Z_FINISH);
+        out.resize(z.total_out);
+        deflateEnd(&z);
+        res.body() = std::move(out);
+        res.set(http::field::content_encoding, "gzip");
+        res.prepare_payload();
+        std::lock_guard lock(mutex);
+        ++gzipCount;
+    }
+
     void serve(tcp::socket socket)
     {
         const int fd = socket.native_handle();
@@ -391,6 +413,8 @@ struct FakeKubeApiServer::Impl {
                     continue;
                 }
                 auto res = answer(req);
+                if (options.gzip && req[http::field::accept_encoding].find("gzip") != boost::beast::string_view::npos)
+                    compress(res);
                 http::write(stream, res, ec);
                 if (ec || !res.keep_alive())
                     break;
@@ -473,6 +497,12 @@ std::vector<std::string> FakeKubeApiServer::requests() const
 {
     std::lock_guard lock(d->mutex);
     return d->log;
+}
+
+int FakeKubeApiServer::gzipped() const
+{
+    std::lock_guard lock(d->mutex);
+    return d->gzipCount;
 }
 
 long long FakeKubeApiServer::resourceVersion() const

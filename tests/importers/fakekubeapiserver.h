@@ -41,6 +41,7 @@ public:
         /// Pre-built answers by exact request target ("/api/v1/pods?limit=500&continue=..."),
         /// served as they are with status 200 (benchmarks: the server must not be the bottleneck).
         std::shared_ptr<const std::map<std::string, std::string>> pages;
+        bool gzip = false; ///< gzip every answer whose request accepts it (Accept-Encoding: gzip), as APIResponseCompression does
     };
     /// `lists` maps a collection path ("/api/v1/nodes") to its items.
     FakeKubeApiServer(const TestPki& pki, std::map<std::string, QJsonArray> lists, Options options);
@@ -50,6 +51,8 @@ public:
 
     unsigned short port() const;
     std::string url() const { return "https://127.0.0.1:" + std::to_string(port()); }
+    /// Answers sent gzip-compressed so far.
+    int gzipped() const;
     /// Every request target served so far, in order.
     std::vector<std::string> requests() const;
 

@@ -4,6 +4,7 @@
 // 410 Gone on a continue relists; 429 waits and retries; 403 on an optional list warns; a wrong
 // token and an untrusted CA are clear errors that never quote the token.
 
+#include "connectproxy.h"
 #include "fakekubeapiserver.h"
 
 #include "importers/clusterloader.h"
@@ -56,6 +57,9 @@ private slots:
     void podsByNamespaceWhenClusterWideIsRefused();
     void readOnlyClusterRoleCoversTheList();
     void wrongTokenIsAClearError();
+    void gzipAnswersAreInflated();
+    void proxyUrlTunnelsThroughConnect();
+    void unsupportedProxyIsRefused();
     void untrustedCaIsRefused();
 
 private:
@@ -238,6 +242,47 @@ void TstKubeLive::readOnlyClusterRoleCoversTheList()
     for (const char* resource : {"nodes", "pods", "namespaces", "persistentvolumes", "poddisruptionbudgets"})
         QVERIFY2(text.contains(QString(resource)), resource);
     QVERIFY(text.contains("\"policy\""));
+}
+
+void TstKubeLive::gzipAnswersAreInflated()
+{
+    FakeKubeApiServer::Options o;
+    o.gzip = true;
+    FakeKubeApiServer server(m_pki, lists(), o);
+    const LoadedCluster live = loadLiveCluster(config(server, "fleet-test-token", m_pki.caFile));
+    QVERIFY(server.gzipped() >= 7); // every page was compressed, so the client asked for gzip
+    QCOMPARE(summary(live), summary(m_fromFiles));
+}
+
+void TstKubeLive::proxyUrlTunnelsThroughConnect()
+{
+    FakeKubeApiServer server(m_pki, lists(), {});
+    fleet::tests::ConnectProxy proxy;
+    kube::ResolvedKubeconfig c = config(server, "fleet-test-token", m_pki.caFile);
+    c.cluster.proxyUrl = "http://alice:s3cret@127.0.0.1:" + std::to_string(proxy.port());
+    const LoadedCluster live = loadLiveCluster(c);
+    QCOMPARE(summary(live), summary(m_fromFiles));
+    const std::vector<std::string> seen = proxy.seen();
+    QVERIFY(!seen.empty());
+    QCOMPARE(seen[0], "CONNECT 127.0.0.1:" + std::to_string(server.port()));
+    QCOMPARE(seen[1], std::string("Proxy-Authorization: Basic YWxpY2U6czNjcmV0")); // alice:s3cret
+    // TLS went through the tunnel end to end: the server's certificate was checked against the CA.
+    c.cluster.certificateAuthority = m_pki.otherCaFile;
+    c.cluster.certificateAuthorityData.clear();
+    QVERIFY_THROWS_EXCEPTION(kube::KubeApiError, loadLiveCluster(c));
+}
+
+void TstKubeLive::unsupportedProxyIsRefused()
+{
+    FakeKubeApiServer server(m_pki, lists(), {});
+    kube::ResolvedKubeconfig c = config(server, "fleet-test-token", m_pki.caFile);
+    c.cluster.proxyUrl = "socks5://127.0.0.1:1080";
+    try {
+        kube::KubeApiClient client(c);
+        QFAIL("a socks5 proxy was accepted");
+    } catch (const kube::KubeApiError& e) {
+        QVERIFY2(QString(e.what()).contains("only http:// proxies"), e.what());
+    }
 }
 
 void TstKubeLive::wrongTokenIsAClearError()
