@@ -3,6 +3,7 @@
 #include "importers/kube/kubeapiclient.h"
 #include "importers/kube/kubejson.h"
 #include "importers/kube/kubelist.h"
+#include "importers/kube/metricsapi.h"
 #include "importers/simulated/simulatedusage.h"
 #include "importers/traces/alibabacsv.h"
 
@@ -193,6 +194,12 @@ LoadedCluster loadLiveCluster(const kube::ResolvedKubeconfig& config, ImportProg
     result.store = std::make_shared<model::ClusterStore>();
     kube::KubeApiClient client(config);
     const kube::LiveListResult listed = kube::listCluster(client, *result.store, result.report, progress);
+    try { // usage is a bonus: a failing metrics-server never fails the list
+        if (auto usage = kube::queryMetricsServer(client, *result.store, result.report))
+            result.usage = std::make_shared<const model::ClusterUsage>(std::move(*usage));
+    } catch (const ImportError& e) {
+        result.report.warn(std::string("no usage from metrics-server: ") + e.what());
+    }
     result.server = config.cluster.server;
     result.resourceVersion = listed.resourceVersion;
     result.sourceLabel = config.contextName + " (" + config.cluster.server + ")";

@@ -62,6 +62,8 @@ QJsonObject resource(const char* name, const char* kind, bool namespaced, const 
 
 const char* kindOfList(const std::string& path)
 {
+    if (path.starts_with("/apis/metrics.k8s.io"))
+        return "NodeMetricsList";
     if (path.ends_with("/nodes"))
         return "NodeList";
     if (path.ends_with("/pods"))
@@ -340,7 +342,10 @@ struct FakeKubeApiServer::Impl {
                 body = status(429, "TooManyRequests", "Too many requests, please try again later.");
             } else {
                 const qsizetype limit = query.hasQueryItem("limit") ? query.queryItemValue("limit").toLongLong() : 1 << 30;
-                const qsizetype size = std::max<qsizetype>(1, std::min<qsizetype>(limit, static_cast<qsizetype>(options.pageSize)));
+                // metrics-server does not page (it ignores limit): its answer is whole.
+                const qsizetype size = path.starts_with("/apis/metrics.k8s.io")
+                    ? std::max<qsizetype>(1, list->size())
+                    : std::max<qsizetype>(1, std::min<qsizetype>(limit, static_cast<qsizetype>(options.pageSize)));
                 const qsizetype from = token.isEmpty() ? 0 : token.mid(1).toLongLong();
                 const QJsonArray& all = *list;
                 QJsonArray page;
@@ -357,7 +362,7 @@ struct FakeKubeApiServer::Impl {
                 }
                 // In the API server's key order (QJsonObject would sort them): kind first, items last.
                 body = QByteArray("{\"kind\":\"") + kindOfList(path) + "\",\"apiVersion\":\""
-                    + (path.starts_with("/apis/policy") ? "policy/v1" : "v1") + "\",\"metadata\":" + json(meta) + ",\"items\":"
+                    + (path.starts_with("/apis/policy") ? "policy/v1" : path.starts_with("/apis/metrics.k8s.io") ? "metrics.k8s.io/v1beta1" : "v1") + "\",\"metadata\":" + json(meta) + ",\"items\":"
                     + QJsonDocument(page).toJson(QJsonDocument::Compact) + "}";
             }
         } else {

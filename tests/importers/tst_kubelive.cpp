@@ -18,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <sstream>
 
 using namespace fleet;
@@ -58,6 +59,7 @@ private slots:
     void readOnlyClusterRoleCoversTheList();
     void wrongTokenIsAClearError();
     void gzipAnswersAreInflated();
+    void metricsServerGivesNodeUsage();
     void proxyUrlTunnelsThroughConnect();
     void unsupportedProxyIsRefused();
     void untrustedCaIsRefused();
@@ -242,6 +244,39 @@ void TstKubeLive::readOnlyClusterRoleCoversTheList()
     for (const char* resource : {"nodes", "pods", "namespaces", "persistentvolumes", "poddisruptionbudgets"})
         QVERIFY2(text.contains(QString(resource)), resource);
     QVERIFY(text.contains("\"policy\""));
+}
+
+void TstKubeLive::metricsServerGivesNodeUsage()
+{
+    auto all = lists();
+    auto metrics = [](const char* node, const char* cpu, const char* memory) {
+        return QJsonObject{{"metadata", QJsonObject{{"name", node}}}, {"timestamp", "2026-12-02T04:00:00Z"}, {"window", "20.05s"},
+                           {"usage", QJsonObject{{"cpu", cpu}, {"memory", memory}}}};
+    };
+    all["/apis/metrics.k8s.io/v1beta1/nodes"] = QJsonArray{metrics("node-1", "1500000000n", "2Gi"), metrics("node-gone", "1", "1Ki")};
+    FakeKubeApiServer server(m_pki, all, {});
+    const LoadedCluster live = loadLiveCluster(config(server, "fleet-test-token", m_pki.caFile));
+    QVERIFY(live.usage);
+    const auto n1 = live.store->findNode("node-1"), n2 = live.store->findNode("node-2");
+    QCOMPARE(live.usage->cpuUsedMilli[n1.index()], 1500.0);
+    QCOMPARE(live.usage->memoryUsedBytes[n1.index()], 2.0 * 1024 * 1024 * 1024);
+    QVERIFY(std::isnan(live.usage->cpuUsedMilli[n2.index()])); // not in the answer: unknown, not 0
+    QVERIFY(std::isnan(live.usage->gpuUtilization[n1.index()])); // the API has no GPU figures
+    QCOMPARE(live.report.warnings.size(), 1u);
+    QVERIFY2(QString::fromStdString(live.report.warnings[0]).contains("node-gone"), live.report.warnings[0].c_str());
+    // Without metrics-server (404): no usage and no warning.
+    FakeKubeApiServer bare(m_pki, lists(), {});
+    const LoadedCluster none = loadLiveCluster(config(bare, "fleet-test-token", m_pki.caFile));
+    QVERIFY(!none.usage);
+    QVERIFY(none.report.warnings.empty());
+    // A bad quantity is refused with where: a warning, and the list still loads.
+    all["/apis/metrics.k8s.io/v1beta1/nodes"] = QJsonArray{metrics("node-1", "12 cores", "1Ki")};
+    FakeKubeApiServer bad(m_pki, all, {});
+    const LoadedCluster refused = loadLiveCluster(config(bad, "fleet-test-token", m_pki.caFile));
+    QVERIFY(!refused.usage);
+    QCOMPARE(refused.store->nodeCount(), 2u);
+    QVERIFY2(refused.report.warnings.size() == 1 && refused.report.warnings[0].find("items[0].usage") != std::string::npos,
+             refused.report.warnings.empty() ? "" : refused.report.warnings[0].c_str());
 }
 
 void TstKubeLive::gzipAnswersAreInflated()
