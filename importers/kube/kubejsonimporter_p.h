@@ -10,6 +10,7 @@
 
 #include "kubejson.h"
 
+#include "importers/badvalues.h"
 #include "importers/namedvalue.h"
 #include "importers/progressthrottle.h"
 #include "importers/quotedtext.h"
@@ -642,15 +643,16 @@ private:
     std::string m_claimRefNamespace, m_claimRefName;
     std::size_t m_volumesRead = 0, m_budgetsRead = 0, m_namespacesRead = 0;
 
-    struct BadValue {
+    // A bad value by byte offset; its line is found once, when the file is refused
+    // (BadValueList, importers/badvalues.h, formats the error).
+    struct OffsetBadValue {
         std::uint64_t offset = 0;
         std::string path;
         std::string message;
     };
-    static constexpr std::size_t kListedBadValues = 20;
-    std::vector<BadValue> m_itemBadValues; // of the item being parsed
-    std::vector<BadValue> m_badValues;     // the first kListedBadValues + 1 committed
-    std::size_t m_badValueCount = 0;       // all committed
+    std::vector<OffsetBadValue> m_itemBadValues; // of the item being parsed
+    std::vector<OffsetBadValue> m_badValues;     // the first BadValueList::kListed + 1 committed
+    std::size_t m_badValueCount = 0;             // all committed
 
     // report
     std::size_t m_nodes = 0;

@@ -270,17 +270,11 @@ void KubectlJsonImporter::raiseBadValues()
             lines[i] = line;
         }
     }
-    const BadValue& first = m_badValues.front();
-    if (m_badValueCount == 1)
-        throw ImportError(m_name, lines.front(), first.path, first.message);
-    // "<first>; 3 invalid values in all:" then one line per value, past 20 "and N more".
-    std::string message = first.message + "; " + std::to_string(m_badValueCount) + " invalid values in all:";
-    const std::size_t listed = std::min(m_badValues.size(), kListedBadValues);
-    for (std::size_t i = 0; i < listed; ++i)
-        message += "\n  " + m_name + ":" + std::to_string(lines[i]) + ": " + m_badValues[i].path + ": " + m_badValues[i].message;
-    if (m_badValueCount > listed)
-        message += "\n  and " + std::to_string(m_badValueCount - listed) + " more";
-    throw ImportError(m_name, lines.front(), first.path, message);
+    BadValueList list;
+    for (std::size_t i = 0; i < m_badValues.size(); ++i)
+        list.add({ lines[i], m_badValues[i].path, m_badValues[i].message });
+    list.addUnlisted(m_badValueCount - m_badValues.size());
+    list.raise(m_name);
 }
 
 void KubectlJsonImporter::failBetweenItems(std::uint64_t offset, bool itemDue)

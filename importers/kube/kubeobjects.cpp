@@ -843,8 +843,8 @@ void KubectlJsonImporter::commitItem(const char* itemStart)
     }
     if (kind != ItemKind::Other) {
         m_badValueCount += m_itemBadValues.size();
-        for (BadValue& b : m_itemBadValues)
-            if (m_badValues.size() <= kListedBadValues)
+        for (OffsetBadValue& b : m_itemBadValues)
+            if (m_badValues.size() <= BadValueList::kListed)
                 m_badValues.push_back(std::move(b));
         m_itemBadValues.clear();
     }

@@ -1,6 +1,7 @@
 #include "alibabacsv.h"
 
 #include "csvreader.h"
+#include "importers/badvalues.h"
 #include "importers/namedvalue.h"
 #include "importers/progressthrottle.h"
 #include "importers/quotedtext.h"
@@ -56,11 +57,14 @@ std::vector<std::string> headerColumns(std::string_view header)
     return columns;
 }
 
-// Parses and validates rows; throws ImportError at the first problem.
+// Parses and validates rows. A bad field is recorded (BadValueList, importers/badvalues.h,
+// as the kubectl JSON importer's invalid quantities are) and reading goes on, so that the
+// file is refused once with every bad value named; a field already found bad is not checked
+// again, and a check across fields is skipped when one of them is bad.
 class RowParser {
 public:
     /// `checkUtf8`: the text is not all valid UTF-8, so every field is checked, to name the
-    /// first bad one (a valid file, the usual case, is checked once as a whole instead).
+    /// bad ones (a valid file, the usual case, is checked once as a whole instead).
     RowParser(const std::string& file, std::vector<std::string> columns, bool checkUtf8)
         : m_file(file)
         , m_columns(std::move(columns))
@@ -68,78 +72,100 @@ public:
     {
     }
 
-    void startRow(std::size_t line, const std::vector<std::string_view>& fields)
+    /// False when the row cannot be read field by field (a wrong column count, recorded).
+    bool startRow(std::size_t line, const std::vector<std::string_view>& fields)
     {
         m_line = line;
         m_fields = &fields;
-        if (fields.size() != m_columns.size())
-            throw ImportError(m_file, m_line, "",
+        m_badColumns = 0;
+        if (fields.size() != m_columns.size()) {
+            m_bad.add({ m_line, "",
                 "expected " + std::to_string(m_columns.size()) + " columns (" + joinedColumns() + "), found "
-                    + std::to_string(fields.size()));
+                    + std::to_string(fields.size()) });
+            return false;
+        }
         if (m_checkUtf8) {
             for (std::size_t c = 0; c < fields.size(); ++c) {
                 if (!simdjson::validate_utf8(fields[c].data(), fields[c].size()))
                     fail(c, "not valid UTF-8: " + quotedText(fields[c]) + " (trace CSV files must be UTF-8)");
             }
         }
+        return true;
     }
 
     [[nodiscard]] std::string_view text(std::size_t column) const { return (*m_fields)[column]; }
+    [[nodiscard]] bool isBad(std::size_t column) const noexcept { return (m_badColumns >> column) & 1U; }
 
-    /// The field's text, which must not be empty; else fails with "expected <what>, ...".
-    [[nodiscard]] std::string_view requiredText(std::size_t column, const char* what) const
+    /// The field's text, which must not be empty; else records "expected <what>, ..." and
+    /// returns an empty view.
+    [[nodiscard]] std::string_view requiredText(std::size_t column, const char* what)
     {
+        if (isBad(column))
+            return {};
         const std::string_view t = text(column);
         if (t.empty())
             fail(column, std::string("expected ") + what + ", found an empty field");
         return t;
     }
 
-    /// A non-negative integer; `allowEmpty` turns an empty field into -1.
-    std::int64_t integer(std::size_t column, bool allowEmpty = false) const
+    /// A non-negative integer; `allowEmpty` turns an empty field into -1. A bad field
+    /// gives 0 (recorded).
+    std::int64_t integer(std::size_t column, bool allowEmpty = false)
     {
+        if (isBad(column))
+            return 0;
         const std::string_view t = text(column);
         if (t.empty()) {
             if (allowEmpty)
                 return -1;
-            fail(column, "expected a non-negative integer, found an empty field");
+            return fail(column, "expected a non-negative integer, found an empty field");
         }
         if (t.front() == '-')
-            fail(column, "expected a non-negative integer, found the negative value " + quotedText(t));
+            return fail(column, "expected a non-negative integer, found the negative value " + quotedText(t));
         std::int64_t value = 0;
         const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
         if (ec == std::errc::result_out_of_range)
-            fail(column, "value " + quotedText(t) + " is too large");
+            return fail(column, "value " + quotedText(t) + " is too large");
         if (ec != std::errc() || end != t.data() + t.size())
-            fail(column, "expected a non-negative integer, found " + quotedText(t));
+            return fail(column, "expected a non-negative integer, found " + quotedText(t));
         return value;
     }
 
     /// A GPU count (num_gpu, gpu), small enough that its milli-GPU fit in 32 bits.
-    std::int64_t gpuCount(std::size_t column) const
+    std::int64_t gpuCount(std::size_t column)
     {
         const std::int64_t gpus = integer(column);
         if (gpus > std::numeric_limits<std::int32_t>::max() / 1000)
-            fail(column, "expected a GPU count, found " + quotedText(text(column)) + ", which is too large");
+            return fail(column, "expected a GPU count, found " + quotedText(text(column)) + ", which is too large");
         return gpus;
     }
 
     /// memory_mib in bytes, checking that the product fits.
-    std::int64_t mebibytes(std::size_t column) const
+    std::int64_t mebibytes(std::size_t column)
     {
         const std::int64_t mib = integer(column);
         if (mib > std::numeric_limits<std::int64_t>::max() / kMiB)
-            fail(column, "value " + quotedText(text(column)) + " MiB is too large to count in bytes");
+            return fail(column, "value " + quotedText(text(column)) + " MiB is too large to count in bytes");
         return mib * kMiB;
     }
 
-    [[noreturn]] void fail(std::size_t column, const std::string& message) const
+    /// Records a bad value in `column` of this row; returns 0 (the value used for it).
+    std::int64_t fail(std::size_t column, std::string message)
     {
-        throw ImportError(m_file, m_line, "column " + std::to_string(column + 1) + " (" + m_columns[column] + ")", message);
+        m_badColumns |= 1U << column;
+        m_bad.add({ m_line, "column " + std::to_string(column + 1) + " (" + m_columns[column] + ")", std::move(message) });
+        return 0;
     }
-    [[noreturn]] void failRow(const std::string& message) const { throw ImportError(m_file, m_line, "", message); }
 
     [[nodiscard]] std::size_t line() const noexcept { return m_line; }
+    /// Throws the ImportError listing every bad value recorded, if there was one.
+    void raiseIfBad() const
+    {
+        if (!m_bad.empty())
+            m_bad.raise(m_file);
+    }
+    /// True once a bad value was recorded: rows are still checked, no longer kept.
+    [[nodiscard]] bool anyBad() const noexcept { return !m_bad.empty(); }
 
 private:
     std::string joinedColumns() const
@@ -155,6 +181,8 @@ private:
     bool m_checkUtf8;
     std::size_t m_line = 0;
     const std::vector<std::string_view>* m_fields = nullptr;
+    std::uint32_t m_badColumns = 0; // of this row, bit per column (the headers have at most 11)
+    BadValueList m_bad;
 };
 
 struct NodeRow {
@@ -175,12 +203,15 @@ struct PodRow {
     std::vector<std::string> allowedModels; // from gpu_spec
 };
 
-model::PodPhase parsePhase(const RowParser& row, std::size_t column)
+model::PodPhase parsePhase(RowParser& row, std::size_t column)
 {
     const std::string_view t = row.text(column);
+    if (row.isBad(column))
+        return model::PodPhase::Pending;
     if (const auto* phase = findNamedValue(kPodPhaseNames, t))
         return phase->value;
     row.fail(column, "expected a pod phase (" + namedValueList(kPodPhaseNames) + "), found " + quotedText(t));
+    return model::PodPhase::Pending;
 }
 
 void readNodes(CsvReader& reader, const std::string& file, std::string_view header, bool checkUtf8, model::ClusterStore& store,
@@ -189,31 +220,37 @@ void readNodes(CsvReader& reader, const std::string& file, std::string_view head
     RowParser row(file, headerColumns(header), checkUtf8);
     std::vector<std::string_view> fields;
     std::vector<NodeRow> nodes;
+    std::size_t rows = 0;
     std::unordered_map<std::string, std::size_t> lineByName;
     std::vector<std::string> warnings;
     while (reader.next(fields)) {
-        row.startRow(reader.recordLine(), fields);
+        if (!row.startRow(reader.recordLine(), fields))
+            continue;
         NodeRow n;
         n.name = std::string(row.requiredText(0, "a node name"));
         n.cpuMilli = row.integer(1);
         n.memoryBytes = row.mebibytes(2);
         n.gpuCount = static_cast<std::int32_t>(row.gpuCount(3));
         n.model = std::string(row.text(4));
-        if (auto [it, added] = lineByName.emplace(n.name, row.line()); !added)
-            row.fail(0, "duplicate node name " + quotedText(n.name) + ", first on line " + std::to_string(it->second));
-        if (store.findNode(n.name).isValid())
-            row.fail(0, "node " + quotedText(n.name) + " is already in the cluster (loaded from another file)");
+        if (!row.isBad(0)) {
+            if (auto [it, added] = lineByName.emplace(n.name, row.line()); !added)
+                row.fail(0, "duplicate node name " + quotedText(n.name) + ", first on line " + std::to_string(it->second));
+            else if (store.findNode(n.name).isValid())
+                row.fail(0, "node " + quotedText(n.name) + " is already in the cluster (loaded from another file)");
+        }
         if (n.gpuCount > 0 && n.model.empty())
             warnings.push_back(file + ":" + std::to_string(row.line()) + ": node " + escapedText(n.name) + " has "
                 + std::to_string(n.gpuCount) + " GPUs but no GPU model; kept with an unknown model");
         if (n.gpuCount == 0 && !n.model.empty())
             warnings.push_back(file + ":" + std::to_string(row.line()) + ": node " + escapedText(n.name) + " names GPU model "
                 + escapedText(n.model) + " but has no GPU; kept without GPUs");
-        nodes.push_back(std::move(n));
-        if (nodes.size() % kRowsPerProgressCheck == 0)
+        if (!row.anyBad())
+            nodes.push_back(std::move(n));
+        if (++rows % kRowsPerProgressCheck == 0)
             throttle.tick(reader.offset());
     }
     throttle.tick(reader.offset());
+    row.raiseIfBad(); // the whole file, never part of it
 
     // Every row is valid: add them all (nothing below can fail on valid rows).
     const model::ResourceKey gpuCountKey = store.resources().keyFor(kGpuCountResource);
@@ -251,58 +288,66 @@ void readPods(CsvReader& reader, const std::string& file, std::string_view heade
     RowParser row(file, headerColumns(header), checkUtf8);
     std::vector<std::string_view> fields;
     std::vector<PodRow> pods;
+    std::size_t rows = 0;
     std::unordered_map<std::string, std::size_t> lineByName;
     while (reader.next(fields)) {
-        row.startRow(reader.recordLine(), fields);
+        if (!row.startRow(reader.recordLine(), fields))
+            continue;
         PodRow p;
         p.name = std::string(row.requiredText(0, "a pod name"));
-        if (auto [it, added] = lineByName.emplace(p.name, row.line()); !added)
-            row.fail(0, "duplicate pod name " + quotedText(p.name) + ", first on line " + std::to_string(it->second));
+        if (!row.isBad(0))
+            if (auto [it, added] = lineByName.emplace(p.name, row.line()); !added)
+                row.fail(0, "duplicate pod name " + quotedText(p.name) + ", first on line " + std::to_string(it->second));
         p.cpuMilli = row.integer(1);
         p.memoryBytes = row.mebibytes(2);
         const std::int64_t numGpu = row.gpuCount(3);
         const std::int64_t gpuMilli = row.integer(4);
         // Source: SOURCE.md of the trace and the FGD paper, section 2: a task shares a GPU
         // only when it asks for part of one GPU; multi-GPU tasks take whole GPUs.
-        if (numGpu == 0 && gpuMilli != 0)
+        const bool gpuFieldsRead = !row.isBad(3) && !row.isBad(4);
+        if (gpuFieldsRead && numGpu == 0 && gpuMilli != 0)
             row.fail(4, "expected 0 for a pod without GPUs (num_gpu 0), found " + quotedText(row.text(4)));
-        if (numGpu == 1 && (gpuMilli < 1 || gpuMilli > 1000))
+        else if (gpuFieldsRead && numGpu == 1 && (gpuMilli < 1 || gpuMilli > 1000))
             row.fail(4, "expected a share of one GPU between 1 and 1000 milli-GPU, found " + quotedText(row.text(4)));
-        if (numGpu > 1 && gpuMilli != 1000)
+        else if (gpuFieldsRead && numGpu > 1 && gpuMilli != 1000)
             row.fail(4,
                 "expected 1000 (whole GPUs) for a pod with " + std::to_string(numGpu)
                     + " GPUs: only one-GPU pods share a GPU; found " + quotedText(row.text(4)));
         p.gpuCount = static_cast<std::int32_t>(numGpu);
         p.gpuMilli = numGpu * gpuMilli;
         if (!shortList) {
-            const std::string_view spec = row.text(5);
+            const std::string_view spec = row.isBad(5) ? std::string_view() : row.text(5);
             if (!spec.empty()) {
                 std::size_t start = 0;
                 while (true) {
                     const std::size_t bar = spec.find('|', start);
                     const std::string_view model
                         = spec.substr(start, bar == std::string_view::npos ? std::string_view::npos : bar - start);
-                    if (model.empty())
+                    if (model.empty()) {
                         row.fail(5, "expected GPU models separated by '|', found an empty model in " + quotedText(spec));
+                        break;
+                    }
                     p.allowedModels.emplace_back(model);
                     if (bar == std::string_view::npos)
                         break;
                     start = bar + 1;
                 }
-                if (numGpu == 0)
+                if (numGpu == 0 && !row.isBad(3) && !row.isBad(5))
                     row.fail(5, "a pod without GPUs (num_gpu 0) cannot ask for GPU models " + quotedText(spec));
             }
-            if (row.text(6).empty())
+            if (!row.isBad(6) && row.text(6).empty())
                 row.fail(6, "expected a QoS class (LS, BE, Burstable or Guaranteed), found an empty field");
             p.phase = parsePhase(row, 7);
             for (std::size_t c = 8; c <= 10; ++c)
                 (void)row.integer(c, /*allowEmpty=*/true);
         }
-        pods.push_back(std::move(p));
-        if (pods.size() % kRowsPerProgressCheck == 0)
+        if (!row.anyBad())
+            pods.push_back(std::move(p));
+        if (++rows % kRowsPerProgressCheck == 0)
             throttle.tick(reader.offset());
     }
     throttle.tick(reader.offset());
+    row.raiseIfBad(); // the whole file, never part of it
 
     const model::ResourceKey gpuCountKey = store.resources().keyFor(kGpuCountResource);
     store.reserve(store.nodeCount(), store.podCount() + pods.size());

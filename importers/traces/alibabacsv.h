@@ -26,9 +26,13 @@
 // comes from pod_phase; the short pod list has none and its pods are Pending. qos and the
 // three times are checked (qos not empty; times empty or non-negative integers) but not kept.
 //
-// Errors: this importer stops at the first bad row with an ImportError naming the file, the
-// line, the column (number and name) and what was expected; it never skips a row and never
-// leaves part of a file in the store (rows are checked before anything is added). Bad rows:
+// Errors: this importer refuses a file with any bad row: it reads every row, then throws one
+// ImportError at the first bad value naming the file, the line, the column (number and name)
+// and what was expected, whose message lists every bad value of the file (file:line: column:
+// message, the first 20 and then "and N more"; importers/badvalues.h, as the kubectl JSON
+// importer lists invalid quantities). It never skips a row and never leaves part of a file in
+// the store (rows are checked before anything is added). A CSV syntax error (an unclosed
+// quote) stops reading at once with its own error. Bad values:
 // a wrong column count, an empty or non-integer number, a negative value, a value too large
 // for the model's int64 units, gpu_milli outside 1..1000 on a GPU pod, gpu_milli other than
 // 1000 on a multi-GPU pod or other than 0 on a CPU pod, an unknown pod_phase, an empty

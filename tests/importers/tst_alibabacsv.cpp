@@ -8,7 +8,10 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <map>
+#include <string>
+#include <vector>
 
 using namespace fleet;
 using namespace fleet::importers;
@@ -58,6 +61,8 @@ private slots:
     void quotedFieldsAndCrlf();
     void malformed_data();
     void malformed();
+    void everyBadValueListed_data();
+    void everyBadValueListed();
     void unsafeInput_data();
     void unsafeInput();
     void duplicateNodeAcrossFiles();
@@ -372,6 +377,65 @@ void TstAlibabaCsv::malformed()
     QCOMPARE(store.podCount(), std::size_t { 0 });
 }
 
+void TstAlibabaCsv::everyBadValueListed_data()
+{
+    // A node list of valid rows with `bad` invalid values among them, two to a row (cpu_milli
+    // then memory_mib), each bad row followed by a valid one.
+    QTest::addColumn<int>("bad");
+    QTest::newRow("one") << 1;
+    QTest::newRow("three, two in one row") << 3;
+    QTest::newRow("25: 20 listed, and 5 more") << 25;
+}
+
+void TstAlibabaCsv::everyBadValueListed()
+{
+    QFETCH(int, bad);
+    std::string text = "sn,cpu_milli,memory_mib,gpu,model\n";
+    std::vector<std::string> expected; // "case.csv:LINE: column ...: message part", in file order
+    int line = 1;
+    for (int k = 0; k < bad; ++line) {
+        const std::string cpu = "c" + std::to_string(k), node = "n" + std::to_string(line);
+        expected.push_back("case.csv:" + std::to_string(line + 1) + ": column 2 (cpu_milli): expected a non-negative integer, found \"" + cpu + "\"");
+        ++k;
+        std::string memory = "1024";
+        if (k < bad) {
+            memory = "-" + std::to_string(k);
+            expected.push_back("case.csv:" + std::to_string(line + 1) + ": column 3 (memory_mib): expected a non-negative integer, found the negative value \"" + memory + "\"");
+            ++k;
+        }
+        text += node + "," + cpu + "," + memory + ",0,\n";
+        ++line;
+        text += "ok" + std::to_string(line) + ",96000,1024,8,A100\n";
+    }
+    model::ClusterStore store;
+    ImportReport report;
+    try {
+        importAlibabaCsvText(text, "case.csv", store, report);
+        QFAIL("no error for a file with bad values");
+    } catch (const ImportError& e) {
+        // At the first bad value, listing every one (the first 20), then how many more.
+        QCOMPARE(int(e.line()), 2);
+        QCOMPARE(QString::fromStdString(e.path()), QStringLiteral("column 2 (cpu_milli)"));
+        const QString message = QString::fromStdString(e.message());
+        QVERIFY2(message.startsWith(QStringLiteral("expected a non-negative integer, found \"c0\"")), e.what());
+        const QStringList lines = message.split(QLatin1Char('\n'));
+        if (bad == 1) {
+            QCOMPARE(lines.size(), 1);
+        } else {
+            QVERIFY2(lines.front().endsWith(QStringLiteral("; %1 invalid values in all:").arg(bad)), e.what());
+            const int listed = std::min(bad, 20);
+            QCOMPARE(lines.size(), 1 + listed + (bad > 20 ? 1 : 0));
+            for (int i = 0; i < listed; ++i)
+                QCOMPARE(lines[i + 1], QStringLiteral("  ") + QString::fromStdString(expected[static_cast<std::size_t>(i)]));
+            if (bad > 20)
+                QCOMPARE(lines.back(), QStringLiteral("  and %1 more").arg(bad - 20));
+        }
+    }
+    // The whole file refused: not the valid rows either.
+    QCOMPARE(store.nodeCount(), std::size_t { 0 });
+    QCOMPARE(report.nodesRead, std::size_t { 0 });
+}
+
 void TstAlibabaCsv::unsafeInput_data()
 {
     // Input bytes that must never reach the terminal raw: binary files, control bytes,
@@ -433,8 +497,9 @@ void TstAlibabaCsv::unsafeInput()
         QVERIFY2(QString::fromStdString(e.message()).contains(message), e.what());
         const std::string what = e.what();
         QVERIFY2(QUtf8StringView(what).isValidUtf8(), e.what());
+        // A raw newline is only the error's own list layout (input newlines are quoted as \x0A).
         for (const char c : what)
-            QVERIFY2(static_cast<unsigned char>(c) >= 0x20 && c != 0x7F, e.what());
+            QVERIFY2(c == '\n' || (static_cast<unsigned char>(c) >= 0x20 && c != 0x7F), e.what());
     }
     QCOMPARE(store.nodeCount(), std::size_t { 0 });
     QCOMPARE(store.podCount(), std::size_t { 0 });

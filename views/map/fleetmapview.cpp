@@ -507,11 +507,15 @@ void FleetMapView::setMetric(std::shared_ptr<const model::Metric> metric)
 {
     if (!metric || metric->id() == d->scene.metricRef->id())
         return;
+    QElapsedTimer timer;
+    timer.start();
     d->scene.metricRef = std::move(metric);
     d->legend->setMetric(d->scene.metricRef); // computes the metric's column
+    const qint64 legendNs = timer.nsecsElapsed();
     d->scene.metric = d->legend->metric();
     d->scene.column = d->scene.metricContext ? &d->legend->column() : nullptr;
     d->notify(MapLayer::MetricChanged);
+    qCDebug(lcFleetMapPaint).noquote() << "setMetric ms: legend" << legendNs / 1e6 << "layers" << (timer.nsecsElapsed() - legendNs) / 1e6;
 }
 
 const model::Metric& FleetMapView::currentMetric() const

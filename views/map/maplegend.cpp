@@ -77,7 +77,7 @@ void MapLegend::setMetric(std::shared_ptr<const model::Metric> metric)
     if (!metric || metric == m_metric)
         return;
     m_metric = std::move(metric);
-    recompute();
+    recompute(false); // the NotReady and cordoned counts are the store's, not the metric's
 }
 
 void MapLegend::setMetric(MapMetric metric)
@@ -98,7 +98,7 @@ MapMetric MapLegend::metric() const noexcept
 void MapLegend::setContext(std::shared_ptr<const model::MetricContext> context)
 {
     m_context = std::move(context);
-    recompute();
+    recompute(true);
 }
 
 void MapLegend::setFleetHasAccelerators(bool has)
@@ -114,12 +114,14 @@ bool MapLegend::fleetHasAccelerators() const noexcept
     return m_context ? m_context->fleetHasAccelerators() : m_fleetHasAccelerators;
 }
 
-void MapLegend::recompute()
+void MapLegend::recompute(bool countMarks)
 {
     m_column = {};
-    m_notReady = m_cordoned = 0;
-    if (m_context) {
+    if (countMarks || !m_context)
+        m_notReady = m_cordoned = 0;
+    if (m_context)
         m_column = model::computeMetricColumn(*m_metric, *m_context);
+    if (m_context && countMarks) {
         const model::ClusterStore& store = m_context->store();
         for (std::uint32_t i = 0; i < store.nodeCount(); ++i)
             switch (nodeMark(store, model::NodeId(i))) {

@@ -63,7 +63,8 @@ private:
         QColor colour;
         QString text;
     };
-    void recompute();
+    /// The metric's column; with `countMarks`, also the NotReady and cordoned counts.
+    void recompute(bool countMarks);
     [[nodiscard]] QStringList tickLabels() const;
     [[nodiscard]] std::vector<Swatch> swatches() const;
     [[nodiscard]] QStringList totals() const;

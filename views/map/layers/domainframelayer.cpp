@@ -4,10 +4,12 @@
 
 #include <QFontMetrics>
 #include <QPainter>
+#include <QStaticText>
 
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace fleet::views {
 
@@ -39,6 +41,14 @@ struct DomainFrameLayer::Private {
     QColor shades[3];
     std::vector<QRectF> onScreen; // reused per paint
     std::vector<std::pair<DomainId, QRectF>> drawn; // labels of the last paint
+    // A domain's label as fitted to the room it last had, laid out once (QStaticText).
+    struct CachedLabel {
+        QSizeF room { -1, -1 };
+        bool fits = false;
+        LabelFit fit;
+        QStaticText text;
+    };
+    std::unordered_map<std::uint32_t, CachedLabel> labels; // by DomainId; cleared with the cluster
 };
 
 DomainFrameLayer::DomainFrameLayer()
@@ -53,6 +63,7 @@ void DomainFrameLayer::sceneChanged(const MapScene& scene, unsigned changes)
     if (!(changes & ClusterChanged))
         return;
     d->drawn.clear();
+    d->labels.clear();
     for (auto& group : d->outlines)
         group.clear();
     if (!scene.hasMap())
@@ -122,8 +133,7 @@ std::vector<int> DomainFrameLayer::labelRowsForView(const model::Topology& topol
     return rows;
 }
 
-bool DomainFrameLayer::placeLabel(
-    const MapScene& scene, const MapCamera& camera, const QFont& baseFont, DomainId dom, LabelPlacement& out)
+bool DomainFrameLayer::labelRoom(const MapScene& scene, const MapCamera& camera, DomainId dom, QRectF& room)
 {
     // The label's box: in the gap above the block, below the block's own outline (a quarter
     // cell per tree level out) and across it, at the bottom of the gap. MapLayout keeps
@@ -144,13 +154,15 @@ bool DomainFrameLayer::placeLabel(
     const QPointF bottomLeft = camera.toWidget(QPointF(r.x - e, h - (r.y - e)));
     const QPointF topRight = camera.toWidget(QPointF(r.x + r.width + e, h - (r.y - gap)));
     // One pixel off the outlines.
-    const QRectF room(QPointF(bottomLeft.x() + 1, topRight.y() + 1), QPointF(topRight.x() - 1, bottomLeft.y() - 1));
+    room = QRectF(QPointF(bottomLeft.x() + 1, topRight.y() + 1), QPointF(topRight.x() - 1, bottomLeft.y() - 1));
     if (room.height() < kMinLabelFontPx || room.width() < 3 * kMinLabelFontPx)
         return false;
-    if (room.right() < 0 || room.left() > camera.viewport.width() || room.bottom() < 0
-        || room.top() > camera.viewport.height())
-        return false;
-    const int level = scene.topology->domainLevel(dom);
+    return !(room.right() < 0 || room.left() > camera.viewport.width() || room.bottom() < 0
+        || room.top() > camera.viewport.height());
+}
+
+bool DomainFrameLayer::fitLabel(const QSizeF& room, int level, const QString& name, const QFont& baseFont, LabelFit& out)
+{
     QFont font = baseFont;
     font.setBold(level == 1);
     int px = std::min(labelFontPx(level), static_cast<int>(room.height() / 1.25));
@@ -162,7 +174,6 @@ bool DomainFrameLayer::placeLabel(
     }
     if (fm.height() > room.height() || px < kMinLabelFontPx)
         return false;
-    const QString name = QString::fromStdString(scene.topology->domainName(dom));
     const int pad = 2;
     QString text = name;
     // A narrow block: a smaller font first, then the name elided.
@@ -175,10 +186,26 @@ bool DomainFrameLayer::placeLabel(
         if (text.size() < 5) // fewer than 4 characters of the name left: the tooltip names it
             return false;
     }
-    const double textWidth = std::min<double>(fm.horizontalAdvance(text) + 2 * pad, room.width());
-    out.box = QRectF(room.left(), room.bottom() - fm.height(), textWidth, fm.height());
+    out.width = std::min<double>(fm.horizontalAdvance(text) + 2 * pad, room.width());
+    out.height = fm.height();
     out.font = font;
     out.text = text;
+    return true;
+}
+
+bool DomainFrameLayer::placeLabel(
+    const MapScene& scene, const MapCamera& camera, const QFont& baseFont, DomainId dom, LabelPlacement& out)
+{
+    QRectF room;
+    if (!labelRoom(scene, camera, dom, room))
+        return false;
+    LabelFit fit;
+    if (!fitLabel(room.size(), scene.topology->domainLevel(dom), QString::fromStdString(scene.topology->domainName(dom)),
+            baseFont, fit))
+        return false;
+    out.box = QRectF(room.left(), room.bottom() - fit.height, fit.width, fit.height);
+    out.font = fit.font;
+    out.text = fit.text;
     return true;
 }
 
@@ -194,7 +221,6 @@ void DomainFrameLayer::paint(QPainter& painter, const MapScene& scene, const Map
     const MapLayout& layout = scene.layout;
     const CellRect visible = camera.visibleCells(layout.width(), layout.height());
     const double minLabelCells = kMinLabelFontPx * camera.unitsPerPixel;
-    LabelPlacement placement;
     for (std::uint32_t i = 1; i < scene.topology->domainCount() && static_cast<int>(d->drawn.size()) < kMaxLabels; ++i) {
         const DomainId dom(i);
         // Cheap rejections before the font work: a gap too low for the smallest font, or a
@@ -205,15 +231,40 @@ void DomainFrameLayer::paint(QPainter& painter, const MapScene& scene, const Map
         const int gap = layout.labelGapRows(dom);
         if (!CellRect { r.x - 2, r.y - gap - 2, r.width + 4, gap + 4 }.intersects(visible))
             continue;
-        if (!placeLabel(scene, camera, m_font, dom, placement))
+        QRectF room;
+        if (!labelRoom(scene, camera, dom, room))
             continue;
-        painter.fillRect(placement.box, QColor(18, 20, 26, 200));
-        painter.setFont(placement.font);
+        // The font fitting and the text layout depend on the room's size only, which a pan
+        // keeps: they are kept per domain (bench_map's zoomed pan spent most of this layer's
+        // ~12 ms a frame in QFontMetrics and drawText's layout).
+        Private::CachedLabel& c = d->labels[dom.index()];
+        if (std::abs(c.room.width() - room.width()) > 1e-3 || std::abs(c.room.height() - room.height()) > 1e-3) {
+            c.room = room.size();
+            c.fits = fitLabel(c.room, scene.topology->domainLevel(dom), QString::fromStdString(scene.topology->domainName(dom)),
+                m_font, c.fit);
+            if (c.fits) {
+                c.text = QStaticText(c.fit.text);
+                c.text.setTextFormat(Qt::PlainText);
+                c.text.setPerformanceHint(QStaticText::AggressiveCaching);
+                c.text.prepare(QTransform(), c.fit.font);
+            }
+        }
+        if (!c.fits)
+            continue;
+        const QRectF box(room.left(), room.bottom() - c.fit.height, c.fit.width, c.fit.height);
+        painter.fillRect(box, QColor(18, 20, 26, 200));
+        painter.setFont(c.fit.font);
         painter.setPen(QColor(242, 242, 247));
-        painter.drawText(placement.box, Qt::AlignCenter, placement.text);
-        d->drawn.emplace_back(dom, placement.box);
+        // Centred in the box as drawText(box, Qt::AlignCenter) would.
+        painter.drawStaticText(QPointF(box.center().x() - c.text.size().width() / 2.0, box.top()), c.text);
+        d->drawn.emplace_back(dom, box);
     }
     painter.restore();
+}
+
+void DomainFrameLayer::clearLabelCache()
+{
+    d->labels.clear();
 }
 
 DomainId DomainFrameLayer::labelAt(const QPointF& pos) const

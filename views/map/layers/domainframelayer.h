@@ -7,6 +7,8 @@
 #include "views/map/layers/maplayer.h"
 
 #include <QFont>
+#include <QRectF>
+#include <QSizeF>
 #include <QString>
 
 #include <span>
@@ -36,18 +38,34 @@ public:
     /// the widget's font (family; sizes are set here).
     [[nodiscard]] static bool placeLabel(
         const MapScene& scene, const MapCamera& camera, const QFont& baseFont, model::DomainId d, LabelPlacement& out);
+    /// The room domain d's label may take at `camera` (logical pixels: the gap above its
+    /// block, inside the outlines); false when it is too small or off screen.
+    [[nodiscard]] static bool labelRoom(const MapScene& scene, const MapCamera& camera, model::DomainId d, QRectF& room);
+    /// A label's font (from `baseFont`, by tree `level`), text (`name`, elided when it must be)
+    /// and box size fitted to a room of `room` logical pixels; false when it does not fit.
+    struct LabelFit {
+        QFont font;
+        QString text;
+        double width = 0, height = 0;
+    };
+    [[nodiscard]] static bool fitLabel(const QSizeF& room, int level, const QString& name, const QFont& baseFont, LabelFit& out);
     /// The domain whose drawn label holds `pos` (GL widget coordinates) in the last paint,
     /// or an invalid id.
     [[nodiscard]] model::DomainId labelAt(const QPointF& pos) const;
     /// Extra label rows per tree level so that region and zone labels fit at `pxPerCell`
     /// (MapLayout::build()'s labelRowsByLevel).
     [[nodiscard]] static std::vector<int> labelRowsForView(const model::Topology& topology, double pxPerCell);
-    void setBaseFont(const QFont& font) { m_font = font; }
+    void setBaseFont(const QFont& font)
+    {
+        m_font = font;
+        clearLabelCache();
+    }
 
     /// Labels painted per frame at most; beyond, names are in the tooltip.
     static constexpr int kMaxLabels = 3000;
 
 private:
+    void clearLabelCache();
     void paintOutlines(QPainter& painter, const MapCamera& camera);
     struct Private;
     std::unique_ptr<Private> d;

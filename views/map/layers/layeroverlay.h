@@ -9,7 +9,9 @@
 // the camera moves or the scene changes something a layer that paints (or painted) reads
 // (MapLayer::paintDependsOn(), paintsAnything()): a recolor repaints the texel layer and
 // composes the kept overlay; a frame with nothing new reuses the whole frame image, and Qt's
-// OpenGL engine its texture. Layers that paint every frame (MapLayer::paintsEveryFrame())
+// OpenGL engine its texture. When the camera moved, every layer paints anew anyway: they
+// paint straight into the frame, and the overlay is painted at the first scene change at
+// that camera. Layers that paint every frame (MapLayer::paintsEveryFrame())
 // are painted over the frame on the GL frame.
 // Measured (llvmpipe, 1920x1080, 2 loaded cores): an opaque full-view GL pass about 12 ms,
 // blended twice that; the raster engine scales the texel image in about 2 ms and composes

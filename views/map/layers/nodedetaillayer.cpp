@@ -8,6 +8,7 @@
 #include <QFontMetrics>
 #include <QPaintEngine>
 #include <QPainter>
+#include <QStaticText>
 
 #include <algorithm>
 #include <array>
@@ -131,12 +132,17 @@ void NodeDetailLayer::paintNode(QPainter& painter, const MapScene& scene, NodeId
         ElidedName& e = m_names[n.index()];
         if (e.width != room || e.fontPx != m_font.pixelSize()) {
             const std::string_view nm = store.nodeName(n);
-            e.text = fitNodeName(QString::fromUtf8(nm.data(), static_cast<qsizetype>(nm.size())), QFontMetrics(m_font), room);
+            const QFontMetrics fm(m_font);
+            e.text = QStaticText(fitNodeName(QString::fromUtf8(nm.data(), static_cast<qsizetype>(nm.size())), fm, room));
+            e.text.setTextFormat(Qt::PlainText);
+            e.text.prepare(QTransform(), m_font);
+            e.lineHeight = fm.height();
             e.width = room;
             e.fontPx = m_font.pixelSize();
         }
         painter.setPen(QColor(230, 232, 240));
-        painter.drawText(QRectF(g.name.left() + 2, g.name.top(), room, g.name.height()), Qt::AlignLeft | Qt::AlignVCenter, e.text);
+        // Left-aligned and centred on the name line, as drawText(Qt::AlignLeft | Qt::AlignVCenter).
+        painter.drawStaticText(QPointF(g.name.left() + 2, g.name.top() + (g.name.height() - e.lineHeight) / 2.0), e.text);
     }
     // Device tiles.
     if (tiles.capacity > 0) {

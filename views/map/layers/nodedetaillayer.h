@@ -27,6 +27,7 @@
 #include <QFont>
 #include <QImage>
 #include <QRectF>
+#include <QStaticText>
 
 #include <algorithm>
 #include <array>
@@ -104,12 +105,14 @@ private:
     void paintNode(QPainter& painter, const MapScene& scene, model::NodeId n, const QRectF& cell, bool name);
     QFont m_font;
     QImage m_canvas; // the raster-engine canvas (see paint())
-    // Names elided to their room (ElideMiddle keeps the distinguishing tail of long names),
-    // by node, with the width and font size they were elided for; cleared with the cluster.
+    // Names fitted to their room (fitNodeName) and laid out once (QStaticText: a pan redraws
+    // some 900 names a frame, and drawText() lays each out again every time),
+    // by node, with the width and font size they were fitted for; cleared with the cluster.
     struct ElidedName {
         int width = -1;
         int fontPx = -1;
-        QString text;
+        int lineHeight = 0;
+        QStaticText text;
     };
     std::unordered_map<std::uint32_t, ElidedName> m_names;
 };

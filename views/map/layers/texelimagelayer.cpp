@@ -55,6 +55,25 @@ void TexelImageLayer::paint(QPainter& painter, const MapScene& scene, const MapC
     if (v.width <= 0 || v.height <= 0)
         return;
     painter.save();
+    if (static_cast<long long>(v.width) * v.height <= kCellFillMaxCells) {
+        // Zoomed in: a few thousand cells each many pixels wide. One solid fill per run of
+        // same-coloured cells in a row costs a fraction of scaling the image pixel by pixel
+        // (bench_map's zoomed pan: 6 to 8 ms of a frame for the scaling on 2 loaded cores).
+        painter.setRenderHint(QPainter::Antialiasing, false);
+        for (int y = v.y; y < v.y + v.height; ++y) {
+            const auto* row = reinterpret_cast<const QRgb*>(m_image.constScanLine(y));
+            for (int x = v.x; x < v.x + v.width;) {
+                const QRgb rgb = row[x];
+                int end = x + 1;
+                while (end < v.x + v.width && row[end] == rgb)
+                    ++end;
+                painter.fillRect(camera.cellsToWidget(x, y, end - x, 1).normalized(), QColor::fromRgb(rgb));
+                x = end;
+            }
+        }
+        painter.restore();
+        return;
+    }
     painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
     painter.drawImage(camera.cellsToWidget(v.x, v.y, v.width, v.height).normalized(), m_image,
         QRectF(v.x, v.y, v.width, v.height));

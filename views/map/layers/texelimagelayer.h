@@ -31,6 +31,9 @@ public:
     /// The visible cells' texels, each a cellsToWidget() rectangle of its colour.
     void paint(QPainter& painter, const MapScene& scene, const MapCamera& camera) override;
 
+    /// At most this many visible cells are drawn as solid fills (one per run of one colour
+    /// in a row) instead of by scaling the image: the same rectangles, fewer pixels touched.
+    static constexpr long long kCellFillMaxCells = 20000;
     /// Share of a dimmed node's colour kept (the rest is the background colour).
     static constexpr int kDimKeepPercent = 25;
 
