@@ -212,6 +212,24 @@ void ClusterStore::addPodScheduling(const PodRecord& r)
     c.anyAffinity = c.anyAffinity || !r.podAffinity.empty() || !r.podAntiAffinity.empty();
 }
 
+void ClusterStore::updatePodScheduling(PodId pod, const PodRecord& r)
+{
+    SchedulingColumns& c = *m_scheduling;
+    if (r.gpuShareMilli < 0 || r.gpuShareMilli > 999)
+        throw std::invalid_argument("pod " + r.namespaceName + "/" + r.name + ": a GPU share of " + std::to_string(r.gpuShareMilli)
+            + " milli-GPU; expected 0 (whole GPUs) or 1..999");
+    Profile p {};
+    p[kAffinity] = c.affinity.intern(r.podAffinity);
+    p[kAntiAffinity] = c.antiAffinity.intern(r.podAntiAffinity);
+    p[kSpread] = c.spread.intern(r.spreadConstraints);
+    p[kPorts] = c.ports.intern(r.hostPorts);
+    p[kVolumes] = c.volumes.intern(r.volumes);
+    c.profile[pod.index()] = c.internProfile(p);
+    c.flags[pod.index()] = r.flags;
+    c.gpuShare[pod.index()] = static_cast<std::uint16_t>(r.gpuShareMilli);
+    c.anyAffinity = c.anyAffinity || !r.podAffinity.empty() || !r.podAntiAffinity.empty();
+}
+
 void ClusterStore::setPodVolumes(PodId pod, std::span<const VolumeConstraint> volumes)
 {
     SchedulingColumns& c = *m_scheduling;
