@@ -584,6 +584,8 @@ std::pair<PodId, PodId> ClusterStore::findDuplicatePod() const
     std::vector<std::uint32_t> slots(size, 0);
     const std::size_t mask = size - 1;
     for (std::uint32_t p = 0; p < pods; ++p) {
+        if (m_podDeleted[p] != 0) // a tombstone: its name may have been used again
+            continue;
         const std::uint64_t key = (std::uint64_t{m_podNamespace[p].value} << 32) | m_podName[p].value;
         std::uint64_t h = key * 0x9e3779b97f4a7c15ull;
         std::size_t i = static_cast<std::size_t>(h ^ (h >> 32)) & mask;
