@@ -17,6 +17,10 @@ LiveController::LiveController(QObject* parent)
     m_retry->setSingleShot(true);
     m_retry->setInterval(50);
     connect(m_retry, &QTimer::timeout, this, &LiveController::applyQueued);
+    m_yield = new QTimer(this);
+    m_yield->setSingleShot(true);
+    m_yield->setInterval(4);
+    connect(m_yield, &QTimer::timeout, this, &LiveController::applyQueued);
 }
 
 LiveController::~LiveController()
@@ -49,6 +53,7 @@ void LiveController::stop()
         m_heldAnnounced = 0;
     }
     m_retry->stop();
+    m_yield->stop();
     if (m_status.state != importers::live::LiveFeedStatus::State::Stopped && m_store) {
         m_status.state = importers::live::LiveFeedStatus::State::Stopped;
         emit liveStatusChanged();
@@ -88,7 +93,8 @@ void LiveController::batchReady(model::ClusterChangeBatch batch)
             }
             if (m_held)
                 announceHeld();
-            applyQueued();
+            if (!m_yield->isActive()) // else the yield's timer applies them after the next frame
+                applyQueued();
         },
         Qt::QueuedConnection);
 }
@@ -148,7 +154,16 @@ void LiveController::applyQueued()
         return;
     }
     m_waitingReason.clear();
+    // A turn of the event loop applies batches for at most kTurnBudgetMs, then yields: the
+    // rest is posted after the paint events queued meanwhile, so frames go on while a feed
+    // delivers faster than the window applies (posted events run in order).
+    QElapsedTimer turn;
+    turn.start();
     for (;;) {
+        if (turn.elapsed() >= kTurnBudgetMs) {
+            m_yield->start(); // a timer, not a posted event: paint (a low-priority event) runs first
+            break;
+        }
         model::ClusterChangeBatch batch;
         {
             const std::lock_guard lock(m_mutex);

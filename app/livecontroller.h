@@ -52,8 +52,11 @@ public:
     /// Why batches wait ("a worker reads the cluster", the setHeld() reason), or "".
     [[nodiscard]] QString waitingReason() const { return m_waitingReason; }
 
-    /// Applies every queued batch now if nothing holds them (tests, benchmarks). GUI thread.
+    /// Applies the queued batches if nothing holds them, for at most kTurnBudgetMs (the rest
+    /// 4 ms later, on a timer, so that the frame the diffs asked for is painted first: Qt posts
+    /// paint requests at low priority, behind every posted event). GUI thread.
     void applyQueued();
+    static constexpr int kTurnBudgetMs = 12;
     /// The sink's own entry, for a batch built on the GUI thread (tests): queued like a feed's.
     void post(model::ClusterChangeBatch batch) { batchReady(std::move(batch)); }
 
@@ -78,6 +81,7 @@ private:
     std::shared_ptr<model::ClusterStore> m_store;
     std::function<bool()> m_storeBusy;
     QTimer* m_retry = nullptr;
+    QTimer* m_yield = nullptr; // the next turn's batches, after the frame
     bool m_held = false;
     QString m_heldReason, m_waitingReason;
 

@@ -102,7 +102,7 @@ public:
     /// The live controller and the connection panel (never null).
     [[nodiscard]] LiveController* liveController() const noexcept { return m_live; }
     [[nodiscard]] ConnectionPanel* connectionPanel() const noexcept { return m_connectionPanel; }
-    /// Live diffs shown on the map since the window was made (one map update each).
+    /// Live diffs applied to the shown cluster since the window was made.
     [[nodiscard]] std::uint64_t liveDiffsShown() const noexcept { return m_liveDiffsShown; }
 
     /// The map and the import controller, owned by the window (never null).
@@ -158,7 +158,8 @@ public:
 signals:
     /// A new cluster is on the map (after FleetMapView::setCluster() returned).
     void clusterShown();
-    /// A live diff is on the map (after the map was recoloured or laid out again).
+    /// Live diffs are on the map (after it was recoloured, once for the diffs of one turn of the
+    /// event loop, or laid out again).
     void liveDiffShown();
     /// An import failed; `message` names the file and the place. The previous cluster stays.
     void importFailed(const QString& message);
@@ -249,6 +250,7 @@ private:
     QDockWidget* m_connectionDock = nullptr;
     QTimer* m_liveTotalsTimer = nullptr; // the O(pods) totals at most once a second while live
     std::uint64_t m_liveDiffsShown = 0;
+    bool m_liveRecolourPosted = false;
 };
 
 } // namespace fleet::app

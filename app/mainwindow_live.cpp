@@ -4,13 +4,13 @@
 // What is built from the store at load, and what a diff does to it:
 // - topology, the map's layout, the exploring analysis (problems, pending shapes, search):
 //   rebuilt when nodes were added, deleted or relabelled (the layout depends on them);
-// - the map's colours (every metric reads the columns): recoloured for every diff
-//   (FleetMapView::refreshMetric(), one pass over the nodes, about 1 ms at 100,000 nodes), so
-//   the map redraws once per batch (render requests are merged per event-loop turn);
+// - the map's colours (every metric reads the columns): recoloured once per turn of the event
+//   loop that applied diffs (FleetMapView::refreshMetric(), one pass over the nodes), so the map
+//   redraws at most once per batch; the controller applies batches for at most 12 ms a turn;
 // - the status bar's totals (O(nodes + pods)): at most once a second;
 // - the plan engine (the what-if ledger, PlacementState): built over one state, so it is
-//   dropped on every diff and rebuilt on a worker at most every few seconds
-//   (PlanController::storeChanged()); while a plan has actions the batches are held instead
+//   dropped on every diff and rebuilt on a worker once the feed paused for 3 s (its build holds
+//   the batches) (PlanController::storeChanged()); while a plan has actions the batches are held instead
 //   and the plan marks the actions they make stale (PlanController::checkStale());
 // - usage (the simulated usage or Prometheus'): kept by node and pod id as read; pods added
 //   live have no usage (unknown), which the usage metrics say.
@@ -29,6 +29,7 @@
 #include "model/topology.h"
 
 #include <QDockWidget>
+#include <QMetaObject>
 #include <QLabel>
 #include <QTimer>
 
@@ -95,14 +96,25 @@ void MainWindow::onLiveDiff(const model::ClusterDiff& diff, const model::Cluster
         m_cluster = std::move(cluster);
         m_map->setCluster(m_cluster->store, m_cluster->topology);
         m_explore->setCluster(m_cluster->store, m_cluster->topology); // a worker: the next batches wait
-    } else {
-        m_map->refreshMetric();
+    } else if (!m_liveRecolourPosted) {
+        // One recolour per turn of the event loop however many batches it applied: the map
+        // redraws at most once per batch, and not once per batch when they come in bursts.
+        m_liveRecolourPosted = true;
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_liveRecolourPosted = false;
+                m_map->refreshMetric();
+                emit liveDiffShown();
+            },
+            Qt::QueuedConnection);
     }
     m_plan->storeChanged(m_cluster->topology);
     if (!m_liveTotalsTimer->isActive())
         m_liveTotalsTimer->start();
     ++m_liveDiffsShown;
-    emit liveDiffShown();
+    if (structural)
+        emit liveDiffShown();
 }
 
 void MainWindow::updateLiveTotals()

@@ -149,8 +149,9 @@ void PlanController::storeChanged(std::shared_ptr<const model::Topology> topolog
         m_panel->setPlan(nullptr, nullptr);
         m_map->setPlanState(nullptr);
     }
-    if (!m_liveRebuild->isActive())
-        m_liveRebuild->start();
+    // Once the cluster has been quiet for kLiveRebuildMs: the build holds the live batches (it
+    // reads the store), so a stream of changes would otherwise stall every few seconds.
+    m_liveRebuild->start();
 }
 
 void PlanController::checkStale(const model::ClusterChangeBatch& batch)

@@ -61,8 +61,9 @@ public:
     // ---- a live cluster (issue 8) ----
     /// The store changed under a plan without actions (a live diff; `topology` the current
     /// one): the engine, built over the old state, is dropped at once (a gesture meanwhile says
-    /// the what-if is being prepared) and built again on a worker at most every
-    /// kLiveRebuildMs. No-op while the plan has actions (the window holds batches then).
+    /// the what-if is being prepared) and built again on a worker once no diff came for
+    /// kLiveRebuildMs (a feed that streams without pause keeps the what-if waiting). No-op
+    /// while the plan has actions (the window holds batches then).
     void storeChanged(std::shared_ptr<const model::Topology> topology);
     /// Marks the applied actions that `batch` (not applied yet: held while the plan is open)
     /// makes stale, with why (model/plan/planstaleness.h); the plan panel shows them. A mark
