@@ -1,4 +1,5 @@
 #include "consolidatecontroller.h"
+#include "storereaders.h"
 
 #include "plancontroller.h"
 
@@ -75,7 +76,8 @@ bool ConsolidateController::start()
     model::ConsolidationInput input;
     input.nodePricePerHour = m_plan->nodePrices();
     auto cancelFlag = m_cancel;
-    (void)QtConcurrent::run([self, generation, store, topology, input, current, cancelFlag] {
+    auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for this worker
+    (void)QtConcurrent::run([self, generation, store, topology, input, current, cancelFlag, reading] {
         model::ConsolidationOptions options;
         options.startFrom = current;
         options.cancel = cancelFlag.get();

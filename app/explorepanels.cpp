@@ -1,4 +1,5 @@
 #include "explorepanels.h"
+#include "storereaders.h"
 
 #include "model/figures.h"
 #include "views/heatmaps/heatmappanel.h"
@@ -208,7 +209,7 @@ void ExplorePanels::setCluster(std::shared_ptr<const model::ClusterStore> store,
         if (analysis.generation == m_generation) // else a newer cluster replaced this one
             applyAnalysis(analysis);
     });
-    watcher->setFuture(QtConcurrent::run([store = m_store, generation] {
+    watcher->setFuture(QtConcurrent::run([store = m_store, generation, reading = std::make_shared<StoreReadGuard>()] {
         Analysis a;
         a.generation = generation;
         a.problems = model::findNodeProblems(*store);

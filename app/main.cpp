@@ -1,12 +1,13 @@
 // fleetscope: the desktop program and its headless subcommands.
 //
-//   fleetscope [FILE...] [--simulate NODES] [--seed N] [--quit-after-first-frame]
+//   fleetscope [FILE...] [--simulate NODES [--live [--rate EVENTS_PER_S]]] [--seed N] [--quit-after-first-frame]
 //   fleetscope summary [--format text|json] (FILE... | --simulate NODES)
 //   fleetscope screenshot [FILE...] [--simulate N] [--seed N] -o out.png [--size WxH]
 //   fleetscope check-move (FILE... | --simulate N) --pod NAMESPACE/NAME --to NODE [--format text|json]
 //   fleetscope plan check|export (FILE... | --simulate N) --plan PLAN.json [...]
 //   fleetscope bench fgd --data DIR --trace NAME|all [--seeds 42-51] [--policies LIST] [--format text|json]
 
+#include "importers/simulated/simulatedlivefeed.h"
 #include "cli/benchcommand.h"
 #include "cli/checkmovecommand.h"
 #include "cli/clustersource.h"
@@ -95,6 +96,12 @@ int runGui(int& argc, char** argv)
     parser.addOption(QCommandLineOption(QStringLiteral("prices"),
         QStringLiteral("A CSV of node prices (region,instance_type,capacity_type,usd_per_hour) whose rows replace the shipped ones."),
         QStringLiteral("FILE")));
+    parser.addOption(QCommandLineOption(QStringLiteral("live"),
+        QStringLiteral("With --simulate: the simulated cluster changes live (pods arrive and finish, nodes fail and "
+                       "recover, gangs go back to Pending), through the same batches as a Kubernetes watch.")));
+    parser.addOption(QCommandLineOption(QStringLiteral("rate"),
+        QStringLiteral("With --live: events per second (default %1).").arg(fleet::importers::SimulatedLiveFeed::kDefaultRate),
+        QStringLiteral("EVENTS_PER_S")));
     parser.addOption(QCommandLineOption(QStringLiteral("quit-after-first-frame"),
         QStringLiteral("Measure startup: print the time from process start to the first frame of "
                        "the cluster on screen, with its phases, and quit.")));
@@ -119,6 +126,21 @@ int runGui(int& argc, char** argv)
         return 2;
     }
     const bool measure = parser.isSet(QStringLiteral("quit-after-first-frame"));
+    const bool live = parser.isSet(QStringLiteral("live"));
+    double rate = fleet::importers::SimulatedLiveFeed::kDefaultRate;
+    if (live && !source.simulate) {
+        std::fprintf(stderr, "fleetscope: --live needs --simulate NODES (a Kubernetes cluster is watched with --kubeconfig).\n");
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("rate"))) {
+        bool ok = false;
+        rate = parser.value(QStringLiteral("rate")).toDouble(&ok);
+        if (!ok || !(rate > 0) || rate > 1e7 || !live) {
+            std::fprintf(stderr, "fleetscope: --rate needs --live and a number of events per second above 0, got \"%s\".\n",
+                qPrintable(parser.value(QStringLiteral("rate"))));
+            return 2;
+        }
+    }
 
     // Without a display Qt's xcb plugin aborts with a core dump; say what to do instead.
     // The startup measurement needs no one to look: it gets a private Xvfb like `screenshot`.
@@ -175,6 +197,18 @@ int runGui(int& argc, char** argv)
         });
         // MainWindow logs the error itself (category fleet.app, on stderr).
         QObject::connect(&window, &MainWindow::importFailed, &window, [] { QCoreApplication::exit(1); });
+    }
+    if (live) {
+        // Once the simulated cluster is shown, its live feed starts (it generates the same cluster
+        // on its own thread, then streams changes).
+        auto started = std::make_shared<bool>(false);
+        QObject::connect(&window, &MainWindow::clusterShown, &window, [&window, source, rate, started] {
+            if (*started)
+                return;
+            *started = true;
+            window.startLiveFeed(std::make_unique<fleet::importers::SimulatedLiveFeed>(
+                fleet::importers::SimulationSpec { source.simulatedNodes, source.seed }, rate));
+        });
     }
     // Start the import first: it runs on a worker while the window appears.
     window.openSource(source);

@@ -126,12 +126,14 @@ MainWindow::MainWindow(QWidget* parent)
     createMenus();
     createStatusBar();
     m_explore = new ExplorePanels(this, m_map);
+    createLivePanel();
     connect(m_explore->filterField(), &views::FilterField::maskChanged, m_plan, &PlanController::setNodeMask);
     connect(m_plan, &PlanController::planChanged, this, [this] {
         applyMetric();
         m_explore->nodeInspector()->setPlanState(m_plan->planState());
         for (QAction* a : m_planFileActions)
             a->setEnabled(m_plan->hasPlan());
+        updateLiveHold();
     });
     connect(m_plan, &PlanController::messageShown, this, [this](const QString& message) {
         m_planStatus->setToolTip(message);
@@ -168,7 +170,10 @@ MainWindow::MainWindow(QWidget* parent)
     resize(1280, 860);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    stopLiveFeed(); // joins the feed's thread before the views it updates go
+}
 
 void MainWindow::createMenus()
 {
@@ -618,6 +623,7 @@ QString MainWindow::hoverText() const
 
 void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster)
 {
+    stopLiveFeed(); // its batches are the previous cluster's
     setBusy(false);
     m_importStatus->setText(QString());
     m_cluster = std::move(cluster);

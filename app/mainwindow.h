@@ -14,8 +14,17 @@
 #include <utility>
 #include <memory>
 
+namespace fleet::importers::live {
+class LiveFeed;
+}
+namespace fleet::model {
+struct ClusterChangeBatch;
+struct ClusterDiff;
+}
+
 class QAction;
 class QActionGroup;
+class QDockWidget;
 class QFrame;
 class QLabel;
 class QProgressBar;
@@ -35,6 +44,8 @@ struct ClusterSource;
 class StatusField;
 class ExplorePanels;
 class PlanController;
+class LiveController;
+class ConnectionPanel;
 
 /// `sentence` trimmed, with a full stop added unless it ends with '.', '!' or '?' (an empty
 /// one stays empty): "a.json:3: bad quantity" -> "a.json:3: bad quantity.". Thread: any.
@@ -76,6 +87,23 @@ public:
     void openSource(const ClusterSource& source);
     /// Cancels the running import (the Cancel button).
     void cancelImport();
+
+    // ---- live (issue 8; mainwindow_live.cpp) -------------------------------------------
+    /// Makes the shown cluster live: `feed` (any LiveFeed: the simulated feed, the Kubernetes
+    /// watch) starts on its own thread and each of its batches is applied to the shown store
+    /// as one transaction on this thread (LiveController), then the map, the status bar, the
+    /// panels and the plan follow (onLiveDiff()). The connection dock shows the feed's status.
+    /// Returns false (and starts nothing) before the first cluster is shown. A new import
+    /// stops the feed. While a plan has actions the batches are held (the plan marks its
+    /// actions they make stale) and applied once the plan is cleared.
+    bool startLiveFeed(std::unique_ptr<importers::live::LiveFeed> feed);
+    /// Stops the live feed, if any (the store keeps what was applied).
+    void stopLiveFeed();
+    /// The live controller and the connection panel (never null).
+    [[nodiscard]] LiveController* liveController() const noexcept { return m_live; }
+    [[nodiscard]] ConnectionPanel* connectionPanel() const noexcept { return m_connectionPanel; }
+    /// Live diffs applied to the shown cluster since the window was made.
+    [[nodiscard]] std::uint64_t liveDiffsShown() const noexcept { return m_liveDiffsShown; }
 
     /// The map and the import controller, owned by the window (never null).
     [[nodiscard]] views::FleetMapView* mapView() const noexcept { return m_map; }
@@ -130,6 +158,9 @@ public:
 signals:
     /// A new cluster is on the map (after FleetMapView::setCluster() returned).
     void clusterShown();
+    /// Live diffs are on the map (after it was recoloured, once for the diffs of one turn of the
+    /// event loop, or laid out again).
+    void liveDiffShown();
     /// An import failed; `message` names the file and the place. The previous cluster stays.
     void importFailed(const QString& message);
 
@@ -153,6 +184,10 @@ private:
     /// Colours the map by m_metricId, through its plan-aware version while a plan exists.
     void applyMetric();
     void createPlanMenus(QMenu* file, QMenu* metric);
+    void createLivePanel();
+    void onLiveDiff(const model::ClusterDiff& diff, const model::ClusterChangeBatch& batch);
+    void updateLiveTotals();
+    void updateLiveHold();
     /// The Metric menu's usage section (mainwindow_usage.cpp): cpu, memory and GPU used,
     /// allocated-but-idle GPUs; enabled when the shown cluster has usage (updateUsageMenu()).
     void createUsageMenu(QMenu* metric);
@@ -212,6 +247,13 @@ private:
     QAction* m_memoryMetric = nullptr;
     QHash<QString, QAction*> m_metricActions; // by metric id, every action of the Metric menu
     QAction* m_otherLabelMetric = nullptr; // "Colour by Label...": checked for an unlisted label key
+
+    LiveController* m_live = nullptr;
+    ConnectionPanel* m_connectionPanel = nullptr;
+    QDockWidget* m_connectionDock = nullptr;
+    QTimer* m_liveTotalsTimer = nullptr; // the O(pods) totals at most once a second while live
+    std::uint64_t m_liveDiffsShown = 0;
+    bool m_liveRecolourPosted = false;
 };
 
 } // namespace fleet::app

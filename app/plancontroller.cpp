@@ -1,4 +1,8 @@
 #include "plancontroller.h"
+#include "storereaders.h"
+#include "model/plan/planstaleness.h"
+#include "views/plan/planactionsmodel.h"
+#include <QTimer>
 
 #include "plancommand.h"
 #include "planprices.h"
@@ -66,6 +70,13 @@ PlanController::PlanController(QMainWindow* window, views::FleetMapView* map, QU
     window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
     m_dock->hide();
     connect(m_panel, &views::PlanPanel::undoBackToRequested, this, &PlanController::undoBackTo);
+    m_liveRebuild = new QTimer(this);
+    m_liveRebuild->setSingleShot(true);
+    m_liveRebuild->setInterval(kLiveRebuildMs);
+    connect(m_liveRebuild, &QTimer::timeout, this, [this] {
+        if (m_store && m_topology && !m_engine && !hasPlan())
+            startEngineBuild();
+    });
 
     connect(m_map, &views::FleetMapView::podDragStarted, this, &PlanController::onDragStarted);
     connect(m_map, &views::FleetMapView::podDragMoved, this, &PlanController::onDragMoved);
@@ -96,21 +107,67 @@ void PlanController::setCluster(std::shared_ptr<const model::ClusterStore> store
     m_store = std::move(store);
     m_topology = std::move(topology);
     m_mask.reset();
+    m_stale.clear();
+    m_liveRebuild->stop();
     installEngine(nullptr);
-    const std::uint64_t generation = ++m_generation;
+    ++m_generation;
     if (!m_store || !m_topology)
         return;
-    m_prices = planNodePrices(*m_store, prices.get());
-    // The ledger's indexes are O(nodes + pods): on a worker over the immutable store.
+    m_priceTable = std::move(prices);
+    m_prices = planNodePrices(*m_store, m_priceTable.get());
+    startEngineBuild();
+}
+
+void PlanController::startEngineBuild()
+{
+    const std::uint64_t generation = ++m_generation;
+    if (m_prices.size() != m_store->nodeCount()) // a live cluster gained nodes
+        m_prices = planNodePrices(*m_store, m_priceTable.get());
+    // The ledger's indexes are O(nodes + pods): on a worker over the store, which no live
+    // batch changes while the worker holds its StoreReadGuard.
     auto* watcher = new QFutureWatcher<std::shared_ptr<model::PlanEngine>>(this);
     connect(watcher, &QFutureWatcher<std::shared_ptr<model::PlanEngine>>::finished, this, [this, watcher, generation] {
         watcher->deleteLater();
         if (generation == m_generation) // else a newer cluster replaced this one
             installEngine(watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run([store = m_store, topology = m_topology, prices = m_prices] {
+    watcher->setFuture(QtConcurrent::run([store = m_store, topology = m_topology, prices = m_prices,
+                                             reading = std::make_shared<StoreReadGuard>()] {
         return std::make_shared<model::PlanEngine>(*store, *topology, prices);
     }));
+}
+
+void PlanController::storeChanged(std::shared_ptr<const model::Topology> topology)
+{
+    if (hasPlan() || !m_store)
+        return;
+    endDrag();
+    m_topology = std::move(topology);
+    ++m_generation; // a build running now saw the old state: its result is dropped
+    if (m_engine) {
+        m_engine.reset();
+        m_panel->setPlan(nullptr, nullptr);
+        m_map->setPlanState(nullptr);
+    }
+    // Once the cluster has been quiet for kLiveRebuildMs: the build holds the live batches (it
+    // reads the store), so a stream of changes would otherwise stall every few seconds.
+    m_liveRebuild->start();
+}
+
+void PlanController::checkStale(const model::ClusterChangeBatch& batch)
+{
+    if (!m_engine || !m_store || !hasPlan())
+        return;
+    const auto& applied = m_engine->applied();
+    m_stale.resize(applied.size());
+    bool changed = false;
+    for (const model::StaleAction& s : model::findStaleActions(applied, *m_store, batch))
+        if (m_stale[s.index].isEmpty()) {
+            m_stale[s.index] = QString::fromStdString(s.why);
+            changed = true;
+        }
+    if (changed)
+        m_panel->model()->setStale(m_stale);
 }
 
 void PlanController::buildEngineNow()
@@ -452,6 +509,10 @@ void PlanController::afterChange()
         return;
     m_map->setPlanMarks(views::buildPlanMarks(*m_engine, m_topology.get()));
     m_map->setPlanState(planState());
+    if (m_stale.size() > m_engine->applied().size()) { // undone actions take their marks along
+        m_stale.resize(m_engine->applied().size());
+        m_panel->model()->setStale(m_stale);
+    }
     m_panel->refresh();
     if (hasPlan())
         m_dock->show();

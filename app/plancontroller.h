@@ -3,6 +3,7 @@
 // the fleet map, its context-menu actions, the plan panel dock, and the undo stack's commands.
 
 #include "importers/plan/planfile.h"
+#include "model/clusterchange.h"
 #include "model/clusterstore.h"
 #include "model/metrics/metric.h"
 #include "model/metrics/planmetrics.h"
@@ -18,6 +19,7 @@
 #include <vector>
 
 class QDockWidget;
+class QTimer;
 class QMainWindow;
 class QUndoStack;
 
@@ -55,6 +57,21 @@ public:
         std::shared_ptr<const model::PriceTable> prices);
     /// Builds the engine now, on this thread (tests, and the headless paths).
     void buildEngineNow();
+
+    // ---- a live cluster (issue 8) ----
+    /// The store changed under a plan without actions (a live diff; `topology` the current
+    /// one): the engine, built over the old state, is dropped at once (a gesture meanwhile says
+    /// the what-if is being prepared) and built again on a worker once no diff came for
+    /// kLiveRebuildMs (a feed that streams without pause keeps the what-if waiting). No-op
+    /// while the plan has actions (the window holds batches then).
+    void storeChanged(std::shared_ptr<const model::Topology> topology);
+    /// Marks the applied actions that `batch` (not applied yet: held while the plan is open)
+    /// makes stale, with why (model/plan/planstaleness.h); the plan panel shows them. A mark
+    /// stays until the action is undone or the cluster replaced.
+    void checkStale(const model::ClusterChangeBatch& batch);
+    /// Why each applied action is stale ("" when it is not), by action index.
+    [[nodiscard]] const std::vector<QString>& staleReasons() const noexcept { return m_stale; }
+    static constexpr int kLiveRebuildMs = 3000;
 
     [[nodiscard]] std::shared_ptr<const model::PlanEngine> engine() const noexcept { return m_engine; }
     /// The shown cluster and its node prices ($/h by NodeId; empty without a price table), for
@@ -140,6 +157,10 @@ private:
     std::vector<double> m_prices;
     std::shared_ptr<model::PlanEngine> m_engine;
     std::uint64_t m_generation = 0;
+    std::vector<QString> m_stale;        // by applied action index
+    std::shared_ptr<const model::PriceTable> m_priceTable;
+    QTimer* m_liveRebuild = nullptr;     // single shot: the engine's build after live diffs
+    void startEngineBuild();
     std::shared_ptr<const std::vector<std::uint8_t>> m_mask;
     // The drag in progress.
     model::PodId m_dragPod;

@@ -56,6 +56,8 @@ struct ClusterDiff {
     std::vector<PodId> podsAdded, podsRemoved, podsChanged;
     /// Nodes whose counted pods or summed requests changed (pods bound, unbound, resized).
     std::vector<NodeId> nodesLoadChanged;
+    /// Nodes of nodesChanged whose labels changed (the topology may have: a view rebuilds it).
+    std::vector<NodeId> nodesRelabelled;
 
     [[nodiscard]] bool empty() const noexcept
     {
@@ -63,5 +65,28 @@ struct ClusterDiff {
             && podsChanged.empty() && nodesLoadChanged.empty();
     }
 };
+
+/// Applies `batch` to `store` as one transaction and returns what changed (every vector sorted
+/// by id, no duplicates). Rules:
+/// - matching is by name (nodes) and namespace/name (pods); a pod whose uid differs from the
+///   stored one (both non-empty) is removed and added again;
+/// - a new node or pod is appended (ids stay stable); a deleted one stays as a tombstone row
+///   (nodeIsDeleted(), podIsDeleted()): counts(), totals, nodePods() and podIsCounted /
+///   podIsPending / podIsOnUnknownNode treat it as gone; a deleted node reads as one with no
+///   allocatable, cordoned, readiness Unknown, and no longer findNode()s;
+/// - an upserted node takes the batch's labels, taints, conditions, readiness, cordon,
+///   allocatable, capacity, GPU model and count, instance type; an upserted pod its phase,
+///   spec.nodeName, requests, labels, priority and scheduling constraints (strings, selectors
+///   and resource names re-interned);
+/// - a pod whose node is deleted stays, "on an unknown node" (podsChanged), until it is deleted
+///   too; a relist (replacesAll) deletes every node and pod the batch does not hold;
+/// - per-node requested sums, extended requested and nodePods() are exact afterwards.
+/// Cost: O(batch) plus, when some pod's counted node changed, one O(pods) counting sort, and
+/// when nodes were added or deleted one O(pods) scan of a 4-byte column.
+/// Errors: std::invalid_argument for a batch row the store refuses (an empty name, a GPU share
+/// out of range: nothing of that row is written, rows before it are), std::overflow_error
+/// when a node's summed requests do not fit in int64.
+/// Thread: the store's owner, while no other thread reads the store.
+ClusterDiff applyChanges(ClusterStore& store, const ClusterChangeBatch& batch);
 
 } // namespace fleet::model

@@ -164,6 +164,7 @@ void ClusterStore::reserve(std::size_t nodes, std::size_t pods)
     m_nodeGpuModel.reserve(nodes);
     m_nodeGpuCount.reserve(nodes);
     m_nodeInstanceType.reserve(nodes);
+    m_nodeDeleted.reserve(nodes);
     m_podNamespace.reserve(pods);
     m_podName.reserve(pods);
     m_podNodeName.reserve(pods);
@@ -180,8 +181,39 @@ void ClusterStore::reserve(std::size_t nodes, std::size_t pods)
     m_podLabelSet.reserve(pods);
     m_podSchedulingMessage.reserve(pods);
     m_podGateSet.reserve(pods);
+    m_podDeleted.reserve(pods);
     reserveScheduling(pods);
 }
+
+namespace {
+// Replaces row `row`'s range [begin[row], begin[row+1]) of a CSR column by `repl`: in place
+// when the length stays, else by moving the tail and shifting the later offsets (O(tail)).
+template <class T>
+void spliceRow(std::vector<T>& values, std::uint32_t b, std::uint32_t e, std::span<const T> repl)
+{
+    if (repl.size() == e - b) {
+        std::copy(repl.begin(), repl.end(), values.begin() + b);
+        return;
+    }
+    values.erase(values.begin() + b, values.begin() + e);
+    values.insert(values.begin() + b, repl.begin(), repl.end());
+}
+void shiftOffsets(std::vector<std::uint32_t>& begin, std::size_t row, std::size_t oldSize, std::size_t newSize)
+{
+    if (oldSize == newSize)
+        return;
+    const auto delta = static_cast<std::int64_t>(newSize) - static_cast<std::int64_t>(oldSize);
+    for (std::size_t k = row + 1; k < begin.size(); ++k)
+        begin[k] = static_cast<std::uint32_t>(begin[k] + delta);
+}
+template <class T>
+void replaceRow(std::vector<std::uint32_t>& begin, std::vector<T>& values, std::size_t row, std::span<const T> repl)
+{
+    const std::uint32_t b = begin[row], e = begin[row + 1];
+    spliceRow(values, b, e, repl);
+    shiftOffsets(begin, row, e - b, repl.size());
+}
+} // namespace
 
 NodeId ClusterStore::addNode(const NodeRecord& r)
 {
@@ -191,14 +223,42 @@ NodeId ClusterStore::addNode(const NodeRecord& r)
     if (!m_nodeByName.emplace(name.value, static_cast<std::uint32_t>(m_nodeName.size())).second)
         throw std::invalid_argument("duplicate node \"" + r.name + "\"");
     const NodeId id(static_cast<std::uint32_t>(m_nodeName.size()));
+    // Empty rows first; writeNodeColumns() fills them as it updates a live node.
     m_nodeName.push_back(name);
-    for (const auto& [k, v] : r.labels)
-        m_nodeLabels.push_back({m_strings.intern(k), m_strings.intern(v)});
     m_nodeLabelBegin.push_back(static_cast<std::uint32_t>(m_nodeLabels.size()));
-    for (const auto& [k, v, e] : r.taints)
-        m_nodeTaints.push_back({m_strings.intern(k), m_strings.intern(v), e});
     m_nodeTaintBegin.push_back(static_cast<std::uint32_t>(m_nodeTaints.size()));
-    m_nodeAllocatable.push_back(r.allocatable.core);
+    m_nodeAllocatable.emplace_back();
+    m_nodeCapacity.emplace_back();
+    m_nodeRequested.emplace_back();
+    m_nodeExtBegin.push_back(static_cast<std::uint32_t>(m_nodeExtAllocatable.size()));
+    m_nodeReady.push_back(Readiness::Unknown);
+    m_nodeUnschedulable.push_back(0);
+    m_nodeGpuModel.emplace_back();
+    m_nodeGpuCount.push_back(0);
+    m_nodeInstanceType.emplace_back();
+    m_nodeConditionBegin.push_back(static_cast<std::uint32_t>(m_nodeConditions.size()));
+    m_nodeDeleted.push_back(0);
+    writeNodeColumns(id, r);
+    return id;
+}
+
+void ClusterStore::writeNodeColumns(NodeId id, const NodeRecord& r)
+{
+    const std::size_t n = id.index();
+    {
+        std::vector<Label> labels;
+        labels.reserve(r.labels.size());
+        for (const auto& [k, v] : r.labels)
+            labels.push_back({m_strings.intern(k), m_strings.intern(v)});
+        replaceRow(m_nodeLabelBegin, m_nodeLabels, n, std::span<const Label>(labels));
+    }
+    {
+        std::vector<Taint> taints;
+        for (const auto& [k, v, e] : r.taints)
+            taints.push_back({m_strings.intern(k), m_strings.intern(v), e});
+        replaceRow(m_nodeTaintBegin, m_nodeTaints, n, std::span<const Taint>(taints));
+    }
+    m_nodeAllocatable[n] = r.allocatable.core;
     // A capacity that was not reported is taken to equal allocatable.
     ResourceVector capacity = r.capacity.core;
     for (std::size_t i = 0; i < kCoreResourceCount; ++i) {
@@ -206,33 +266,45 @@ NodeId ClusterStore::addNode(const NodeRecord& r)
         if (!r.capacity.has(res))
             capacity[res] = r.allocatable.core[res];
     }
-    m_nodeCapacity.push_back(capacity);
-    m_nodeRequested.push_back({});
-    // Extended: the union of keys in allocatable and capacity, in allocatable order.
-    for (const auto& [k, v] : r.allocatable.extended) {
-        m_nodeExtAllocatable.emplace_back(k, v);
-        const auto [cap, has] = r.capacity.get(k);
-        m_nodeExtCapacity.emplace_back(k, has ? cap : v);
-        m_nodeExtRequested.push_back(0);
+    m_nodeCapacity[n] = capacity;
+    {
+        // Extended: the union of keys in allocatable and capacity, in allocatable order.
+        std::vector<std::pair<ResourceKey, std::int64_t>> allocatable, capacityExt;
+        for (const auto& [k, v] : r.allocatable.extended) {
+            allocatable.emplace_back(k, v);
+            const auto [cap, has] = r.capacity.get(k);
+            capacityExt.emplace_back(k, has ? cap : v);
+        }
+        for (const auto& [k, v] : r.capacity.extended) {
+            if (r.allocatable.get(k).second)
+                continue;
+            allocatable.emplace_back(k, 0);
+            capacityExt.emplace_back(k, v);
+        }
+        // Requested amounts stay by key until the caller sums them again (applyChanges()).
+        const std::uint32_t b = m_nodeExtBegin[n], e = m_nodeExtBegin[n + 1];
+        std::vector<std::int64_t> requested(allocatable.size(), 0);
+        for (std::size_t k = 0; k < allocatable.size(); ++k)
+            for (std::uint32_t j = b; j < e; ++j)
+                if (m_nodeExtAllocatable[j].first == allocatable[k].first)
+                    requested[k] = m_nodeExtRequested[j];
+        spliceRow(m_nodeExtAllocatable, b, e, std::span<const std::pair<ResourceKey, std::int64_t>>(allocatable));
+        spliceRow(m_nodeExtCapacity, b, e, std::span<const std::pair<ResourceKey, std::int64_t>>(capacityExt));
+        spliceRow(m_nodeExtRequested, b, e, std::span<const std::int64_t>(requested));
+        shiftOffsets(m_nodeExtBegin, n, e - b, allocatable.size());
     }
-    for (const auto& [k, v] : r.capacity.extended) {
-        if (r.allocatable.get(k).second)
-            continue;
-        m_nodeExtAllocatable.emplace_back(k, 0);
-        m_nodeExtCapacity.emplace_back(k, v);
-        m_nodeExtRequested.push_back(0);
+    m_nodeReady[n] = r.ready;
+    m_nodeUnschedulable[n] = r.unschedulable ? 1 : 0;
+    m_nodeGpuModel[n] = m_strings.intern(r.gpuModel);
+    m_nodeGpuCount[n] = r.gpuCount;
+    m_nodeInstanceType[n] = m_strings.intern(r.instanceType);
+    {
+        std::vector<NodeCondition> conditions;
+        for (const NodeConditionRecord& c : r.conditions)
+            conditions.push_back({m_strings.intern(c.type), c.status, c.lastTransitionUnixSeconds, m_strings.intern(c.reason),
+                                  m_strings.intern(c.message)});
+        replaceRow(m_nodeConditionBegin, m_nodeConditions, n, std::span<const NodeCondition>(conditions));
     }
-    m_nodeExtBegin.push_back(static_cast<std::uint32_t>(m_nodeExtAllocatable.size()));
-    m_nodeReady.push_back(r.ready);
-    m_nodeUnschedulable.push_back(r.unschedulable ? 1 : 0);
-    m_nodeGpuModel.push_back(m_strings.intern(r.gpuModel));
-    m_nodeGpuCount.push_back(r.gpuCount);
-    m_nodeInstanceType.push_back(m_strings.intern(r.instanceType));
-    for (const NodeConditionRecord& c : r.conditions)
-        m_nodeConditions.push_back({m_strings.intern(c.type), c.status, c.lastTransitionUnixSeconds, m_strings.intern(c.reason),
-                                    m_strings.intern(c.message)});
-    m_nodeConditionBegin.push_back(static_cast<std::uint32_t>(m_nodeConditions.size()));
-    return id;
 }
 
 namespace {
@@ -280,39 +352,60 @@ PodId ClusterStore::addPod(const PodRecord& r)
     // First, so that its checks (the GPU share) throw before any column holds the pod.
     addPodScheduling(r);
     const PodId id(static_cast<std::uint32_t>(m_podName.size()));
-    const StringId ns = m_strings.intern(r.namespaceName);
-    m_podNamespace.push_back(ns);
+    m_podNamespace.push_back(m_strings.intern(r.namespaceName));
     m_podName.push_back(m_strings.intern(r.name));
-    m_podNodeName.push_back(m_strings.intern(r.nodeName));
+    m_podNodeName.emplace_back();
     m_podNode.emplace_back(); // bound by finalize(); invalid until then, never out of range
-    m_podPhase.push_back(r.phase);
-    m_podMirror.push_back(r.mirror || r.ownerKind == OwnerKind::Node ? 1 : 0);
-    m_podPriority.push_back(r.priority);
+    m_podPhase.push_back(PodPhase::Pending);
+    m_podMirror.push_back(0);
+    m_podPriority.push_back(0);
+    m_podRequest.emplace_back();
+    m_podExtBegin.push_back(static_cast<std::uint32_t>(m_podExt.size())); // an empty range, filled below
+    m_podWorkload.emplace_back();
+    m_podTolerationSet.push_back(0);
+    m_podSelectorSet.push_back(0);
+    m_podAffinitySet.push_back(0);
+    m_podLabelSet.push_back(0);
+    m_podSchedulingMessage.emplace_back();
+    m_podGateSet.push_back(0);
+    m_podDeleted.push_back(0);
+    writePodColumns(id, r);
+    return id;
+}
+
+WorkloadId ClusterStore::workloadFor(StringId ns, const PodRecord& r)
+{
+    const WorkloadName named = workloadOfPod(r.ownerKind, r.ownerName, r.labels);
+    if (named.kind == OwnerKind::None || named.name.empty())
+        return {};
+    const StringId owner = m_strings.intern(named.name);
+    const std::uint64_t key = (std::uint64_t{ns.value} << 32) | owner.value;
+    auto [b, e] = m_workloadIndex.equal_range(key);
+    for (auto it = b; it != e; ++it)
+        if (m_workloadKind[it->second] == named.kind)
+            return WorkloadId(it->second);
+    const WorkloadId workload(static_cast<std::uint32_t>(m_workloadKind.size()));
+    m_workloadKind.push_back(named.kind);
+    m_workloadNamespace.push_back(ns);
+    m_workloadName.push_back(owner);
+    m_workloadIndex.emplace(key, workload.value);
+    return workload;
+}
+
+void ClusterStore::writePodColumns(PodId id, const PodRecord& r)
+{
+    const std::size_t i = id.index();
+    m_podNodeName[i] = m_strings.intern(r.nodeName);
+    m_podPhase[i] = r.phase;
+    m_podMirror[i] = r.mirror || r.ownerKind == OwnerKind::Node ? 1 : 0;
+    m_podPriority[i] = r.priority;
     ResourceVector request = r.request.core;
     request[CoreResource::Pods] = 1; // every pod takes one of the node's pod slots
-    m_podRequest.push_back(request);
-    for (const auto& e : r.request.extended)
-        m_podExt.push_back(e);
-    m_podExtBegin.push_back(static_cast<std::uint32_t>(m_podExt.size()));
-
-    WorkloadId workload;
-    const WorkloadName named = workloadOfPod(r.ownerKind, r.ownerName, r.labels);
-    if (named.kind != OwnerKind::None && !named.name.empty()) {
-        const StringId owner = m_strings.intern(named.name);
-        const std::uint64_t key = (std::uint64_t{ns.value} << 32) | owner.value;
-        auto [b, e] = m_workloadIndex.equal_range(key);
-        for (auto it = b; it != e; ++it)
-            if (m_workloadKind[it->second] == named.kind)
-                workload = WorkloadId(it->second);
-        if (!workload.isValid()) {
-            workload = WorkloadId(static_cast<std::uint32_t>(m_workloadKind.size()));
-            m_workloadKind.push_back(named.kind);
-            m_workloadNamespace.push_back(ns);
-            m_workloadName.push_back(owner);
-            m_workloadIndex.emplace(key, workload.value);
-        }
-    }
-    m_podWorkload.push_back(workload);
+    m_podRequest[i] = request;
+    // The pod's CSR range of extended requests: in place when its length stays (always, for a
+    // pod just appended with none, and for most updates).
+    replaceRow(m_podExtBegin, m_podExt, i, std::span<const std::pair<ResourceKey, std::int64_t>>(r.request.extended));
+    m_podWorkload[i] = workloadFor(m_podNamespace[i], r);
 
     {
         std::vector<Toleration> set;
@@ -326,7 +419,7 @@ PodId ClusterStore::addPod(const PodRecord& r)
             hashMix(h, static_cast<std::size_t>(e));
             set.push_back(t);
         }
-        m_podTolerationSet.push_back(internSet(m_tolerationSets, m_tolerationIndex, set, h));
+        m_podTolerationSet[i] = internSet(m_tolerationSets, m_tolerationIndex, set, h);
     }
     {
         std::vector<Label> set;
@@ -337,7 +430,7 @@ PodId ClusterStore::addPod(const PodRecord& r)
             hashMix(h, l.value.value);
             set.push_back(l);
         }
-        m_podSelectorSet.push_back(internSet(m_selectorSets, m_selectorIndex, set, h));
+        m_podSelectorSet[i] = internSet(m_selectorSets, m_selectorIndex, set, h);
     }
     {
         std::vector<NodeSelectorTerm> set;
@@ -360,7 +453,7 @@ PodId ClusterStore::addPod(const PodRecord& r)
             hashMix(h, 0xa5a5);
             set.push_back(std::move(t));
         }
-        m_podAffinitySet.push_back(internSet(m_affinitySets, m_affinityIndex, set, h));
+        m_podAffinitySet[i] = internSet(m_affinitySets, m_affinityIndex, set, h);
     }
     {
         // A scratch vector kept across pods: it allocates only for a set not seen before
@@ -374,9 +467,9 @@ PodId ClusterStore::addPod(const PodRecord& r)
             hashMix(h, l.value.value);
             set.push_back(l);
         }
-        m_podLabelSet.push_back(internSet(m_labelSets, m_labelIndex, set, h));
+        m_podLabelSet[i] = internSet(m_labelSets, m_labelIndex, set, h);
     }
-    m_podSchedulingMessage.push_back(m_strings.intern(r.schedulingMessage));
+    m_podSchedulingMessage[i] = m_strings.intern(r.schedulingMessage);
     {
         std::vector<StringId> set;
         std::size_t h = 0;
@@ -384,9 +477,8 @@ PodId ClusterStore::addPod(const PodRecord& r)
             set.push_back(m_strings.intern(g));
             hashMix(h, set.back().value);
         }
-        m_podGateSet.push_back(internSet(m_gateSets, m_gateIndex, set, h));
+        m_podGateSet[i] = internSet(m_gateSets, m_gateIndex, set, h);
     }
-    return id;
 }
 
 std::size_t ClusterStore::finalize()
@@ -399,10 +491,9 @@ std::size_t ClusterStore::finalize()
         r = {};
     std::fill(m_nodeExtRequested.begin(), m_nodeExtRequested.end(), 0);
 
-    std::vector<std::uint32_t> counts(nodes + 1, 0);
     for (std::size_t p = 0; p < pods; ++p) {
         const StringId nodeName = m_podNodeName[p];
-        if (nodeName.value == 0)
+        if (nodeName.value == 0 || m_podDeleted[p] != 0)
             continue;
         auto it = m_nodeByName.find(nodeName.value);
         if (it == m_nodeByName.end()) {
@@ -413,7 +504,6 @@ std::size_t ClusterStore::finalize()
         m_podNode[p] = n;
         if (podIsTerminal(PodId(static_cast<std::uint32_t>(p))))
             continue;
-        ++counts[n.index()];
         if (!addChecked(m_nodeRequested[n.index()], m_podRequest[p]))
             throwOverflow("the sum of pod requests", this->nodeName(n));
         for (std::uint32_t i = m_podExtBegin[p]; i < m_podExtBegin[p + 1]; ++i) {
@@ -435,10 +525,45 @@ std::size_t ClusterStore::finalize()
                               + std::string(nodeName(NodeId(static_cast<std::uint32_t>(n)))) + "\",",
                           {});
     }
-    // Counting sort of counted pods by node: nodePods(n) is a contiguous range.
+    rebuildNodePods();
+    return unknownNode;
+}
+
+bool ClusterStore::recomputeNodeRequested(NodeId node)
+{
+    const std::size_t n = node.index();
+    const ResourceVector before = m_nodeRequested[n];
+    ResourceVector sum;
+    const std::uint32_t eb = m_nodeExtBegin[n], ee = m_nodeExtBegin[n + 1];
+    bool changed = false;
+    std::vector<std::int64_t> ext(ee - eb, 0);
+    for (const PodId p : nodePods(node)) {
+        if (!addChecked(sum, m_podRequest[p.index()]))
+            throwOverflow("the sum of pod requests", nodeName(node));
+        for (const auto& [key, value] : podExtendedRequest(p))
+            for (std::uint32_t j = eb; j < ee; ++j)
+                if (m_nodeExtAllocatable[j].first == key)
+                    ext[j - eb] += value;
+    }
+    for (std::uint32_t j = eb; j < ee; ++j) {
+        changed |= m_nodeExtRequested[j] != ext[j - eb];
+        m_nodeExtRequested[j] = ext[j - eb];
+    }
+    m_nodeRequested[n] = sum;
+    return changed || !(before == sum);
+}
+
+void ClusterStore::rebuildNodePods()
+{
+    // Counting sort of counted pods by node: nodePods(n) is a contiguous range, in pod id order.
+    const std::size_t nodes = nodeCount();
+    const std::size_t pods = podCount();
     m_nodePodBegin.assign(nodes + 1, 0);
+    for (std::size_t p = 0; p < pods; ++p)
+        if (podIsCounted(PodId(static_cast<std::uint32_t>(p))))
+            ++m_nodePodBegin[m_podNode[p].index() + 1];
     for (std::size_t n = 0; n < nodes; ++n)
-        m_nodePodBegin[n + 1] = m_nodePodBegin[n] + counts[n];
+        m_nodePodBegin[n + 1] += m_nodePodBegin[n];
     m_nodePods.assign(m_nodePodBegin[nodes], PodId{});
     std::vector<std::uint32_t> cursor(m_nodePodBegin.begin(), m_nodePodBegin.end() - 1);
     for (std::size_t p = 0; p < pods; ++p) {
@@ -446,7 +571,6 @@ std::size_t ClusterStore::finalize()
         if (podIsCounted(pod))
             m_nodePods[cursor[m_podNode[p].index()]++] = pod;
     }
-    return unknownNode;
 }
 
 std::pair<PodId, PodId> ClusterStore::findDuplicatePod() const
@@ -460,6 +584,8 @@ std::pair<PodId, PodId> ClusterStore::findDuplicatePod() const
     std::vector<std::uint32_t> slots(size, 0);
     const std::size_t mask = size - 1;
     for (std::uint32_t p = 0; p < pods; ++p) {
+        if (m_podDeleted[p] != 0) // a tombstone: its name may have been used again
+            continue;
         const std::uint64_t key = (std::uint64_t{m_podNamespace[p].value} << 32) | m_podName[p].value;
         std::uint64_t h = key * 0x9e3779b97f4a7c15ull;
         std::size_t i = static_cast<std::size_t>(h ^ (h >> 32)) & mask;
@@ -575,15 +701,19 @@ std::span<const NodeSelectorTerm> ClusterStore::podRequiredAffinity(PodId p) con
 ClusterCounts ClusterStore::counts() const noexcept
 {
     ClusterCounts c;
-    c.nodes = nodeCount();
-    for (std::size_t n = 0; n < c.nodes; ++n) {
+    for (std::size_t n = 0; n < nodeCount(); ++n) {
+        if (m_nodeDeleted[n] != 0)
+            continue;
+        ++c.nodes;
         c.nodesReady += m_nodeReady[n] == Readiness::True;
         c.nodesCordoned += m_nodeUnschedulable[n] != 0;
     }
     c.nodesNotReady = c.nodes - c.nodesReady;
-    c.pods = podCount();
-    for (std::uint32_t i = 0; i < c.pods; ++i) {
+    for (std::uint32_t i = 0; i < podCount(); ++i) {
         const PodId p(i);
+        if (m_podDeleted[i] != 0)
+            continue;
+        ++c.pods;
         if (podIsTerminal(p))
             ++c.podsTerminal;
         else if (m_podNode[i].isValid())
@@ -634,7 +764,7 @@ std::size_t ClusterStore::memoryBytes() const noexcept
     total += bytes(m_podMirror) + bytes(m_podPriority) + bytes(m_podRequest) + bytes(m_podExtBegin) + bytes(m_podExt);
     total += bytes(m_podWorkload) + bytes(m_podTolerationSet) + bytes(m_podSelectorSet) + bytes(m_podAffinitySet);
     total += bytes(m_nodeConditionBegin) + bytes(m_nodeConditions) + bytes(m_podLabelSet) + bytes(m_podSchedulingMessage)
-             + bytes(m_podGateSet);
+             + bytes(m_podGateSet) + bytes(m_nodeDeleted) + bytes(m_podDeleted) + m_podByName.size() * 32;
     for (const auto& set : m_labelSets)
         total += bytes(set) + sizeof(set);
     for (const auto& set : m_gateSets)

@@ -25,6 +25,9 @@
 
 namespace fleet::model {
 
+struct ClusterChangeBatch; // clusterchange.h
+struct ClusterDiff;        // clusterchange.h
+
 /// A label (or nodeSelector entry): interned key and value.
 struct Label {
     StringId key;
@@ -230,7 +233,10 @@ struct PodRecord {
 
 /// The cluster state. Owns the columns; ids are dense indices.
 /// Thread: built and mutated on one thread; const access is safe from many threads
-/// once no thread mutates it.
+/// once no thread mutates it. After finalize() the only mutation is applyChanges() (a live
+/// source's batch, model/clusterchange.h): ids stay stable, a new node or pod is appended, a
+/// deleted one stays as a tombstone row (nodeIsDeleted(), podIsDeleted()) that counts(),
+/// the totals, nodePods(), findNode() and podIsCounted/Pending/OnUnknownNode treat as gone.
 class ClusterStore {
 public:
     ClusterStore();
@@ -258,6 +264,32 @@ public:
     [[nodiscard]] std::pair<PodId, PodId> findDuplicatePod() const;
     /// Reserves the per-node and per-pod columns for `nodes` nodes and `pods` pods (counts).
     void reserve(std::size_t nodes, std::size_t pods);
+
+    // ---- live changes (model/clusterchange.h) ------------------------------------------
+    /// Applies one batch of a live source as one transaction and returns what it changed
+    /// (see applyChanges() in clusterchange.h, which calls this). Thread: the store's owner,
+    /// while no other thread reads the store.
+    ClusterDiff applyChanges(const ClusterChangeBatch& batch);
+    /// Node n as a record (strings copied, extended resources by this store's keys), so that
+    /// another store's addNode(record, *this) makes the same node. Thread: any reader.
+    [[nodiscard]] NodeRecord nodeRecord(NodeId n) const;
+    /// Pod p as a record. Its interned fields (podAffinity, podAntiAffinity,
+    /// spreadConstraints, hostPorts, volumes) and its extended request keys are this store's:
+    /// hand it to another store's addPod(record, *this). Thread: any reader.
+    [[nodiscard]] PodRecord podRecord(PodId p) const;
+    /// addNode() / addPod() for a record whose keys and interned fields are `source`'s
+    /// (nodeRecord(), podRecord() of `source`): re-interned into this store. Same errors.
+    NodeId addNode(const NodeRecord& record, const ClusterStore& source);
+    PodId addPod(const PodRecord& record, const ClusterStore& source);
+    /// True for a node or pod that a live batch deleted (a tombstone row: its id stays valid).
+    [[nodiscard]] bool nodeIsDeleted(NodeId n) const noexcept { return m_nodeDeleted[n.index()] != 0; }
+    [[nodiscard]] bool podIsDeleted(PodId p) const noexcept { return m_podDeleted[p.index()] != 0; }
+    /// Tombstone rows among nodeCount() / podCount().
+    [[nodiscard]] std::size_t deletedNodeCount() const noexcept { return m_deletedNodes; }
+    [[nodiscard]] std::size_t deletedPodCount() const noexcept { return m_deletedPods; }
+    /// The live (not deleted) pod namespace/name, or an invalid id. O(1) on average once the
+    /// pod index exists (the first applyChanges() builds it), else O(pods).
+    [[nodiscard]] PodId findPod(std::string_view namespaceName, std::string_view name) const;
 
     // ---- sizes and shared tables -----------------------------------------------------
     [[nodiscard]] std::size_t nodeCount() const noexcept { return m_nodeName.size(); }
@@ -312,15 +344,20 @@ public:
     {
         return m_podPhase[p.index()] == PodPhase::Succeeded || m_podPhase[p.index()] == PodPhase::Failed;
     }
-    /// True when the pod's request counts against its node: bound to a known node and not terminal.
+    /// True when the pod's request counts against its node: bound to a known node and not
+    /// terminal (a deleted pod is bound to no node).
     [[nodiscard]] bool podIsCounted(PodId p) const noexcept { return m_podNode[p.index()].isValid() && !podIsTerminal(p); }
     /// True for a non-terminal pod without spec.nodeName: demand waiting for a node.
-    [[nodiscard]] bool podIsPending(PodId p) const noexcept { return m_podNodeName[p.index()].value == 0 && !podIsTerminal(p); }
+    [[nodiscard]] bool podIsPending(PodId p) const noexcept
+    {
+        return m_podNodeName[p.index()].value == 0 && !podIsTerminal(p) && m_podDeleted[p.index()] == 0;
+    }
     /// True for a non-terminal pod whose spec.nodeName names a node the store does not hold
     /// (after finalize()): it counts on no node and is not pending either.
     [[nodiscard]] bool podIsOnUnknownNode(PodId p) const noexcept
     {
-        return m_podNodeName[p.index()].value != 0 && !m_podNode[p.index()].isValid() && !podIsTerminal(p);
+        return m_podNodeName[p.index()].value != 0 && !m_podNode[p.index()].isValid() && !podIsTerminal(p)
+            && m_podDeleted[p.index()] == 0;
     }
     [[nodiscard]] const ResourceVector& podRequest(PodId p) const noexcept { return m_podRequest[p.index()]; }
     /// The pod's effective extended requests as (registry key, whole units) pairs.
@@ -396,6 +433,20 @@ public:
     [[nodiscard]] std::size_t memoryBytes() const noexcept;
 
 private:
+    // live changes (clusterstore_apply.cpp)
+    struct ApplyScratch;
+    void writePodColumns(PodId p, const PodRecord& r); // every column but name, namespace, uid
+    WorkloadId workloadFor(StringId ns, const PodRecord& r);
+    void writeNodeColumns(NodeId n, const NodeRecord& r); // every column but the name
+    void deleteNode(NodeId n);
+    void deletePod(PodId p);
+    void buildPodIndex();
+    void rebuildNodePods();
+    bool recomputeNodeRequested(NodeId n); // true when it changed
+    void translateRecord(NodeRecord& r, const ClusterStore& source);
+    void translateRecord(PodRecord& r, const ClusterStore& source);
+    void updatePodScheduling(PodId p, const PodRecord& r); // profile, flags, GPU share
+
     template <class T>
     static std::uint32_t internSet(std::vector<std::vector<T>>& sets, std::unordered_multimap<std::size_t, std::uint32_t>& index,
                                    std::vector<T>& set, std::size_t hash);
@@ -425,7 +476,9 @@ private:
     std::vector<NodeCondition> m_nodeConditions;
     std::vector<std::uint32_t> m_nodePodBegin;
     std::vector<PodId> m_nodePods;
-    std::unordered_map<std::uint32_t, std::uint32_t> m_nodeByName; // name StringId -> node index
+    std::unordered_map<std::uint32_t, std::uint32_t> m_nodeByName; // name StringId -> node index (live nodes)
+    std::vector<std::uint8_t> m_nodeDeleted;
+    std::size_t m_deletedNodes = 0;
 
     // pods
     std::vector<StringId> m_podNamespace;
@@ -445,6 +498,11 @@ private:
     std::vector<std::uint32_t> m_podLabelSet;
     std::vector<StringId> m_podSchedulingMessage;
     std::vector<std::uint32_t> m_podGateSet;
+    std::vector<std::uint8_t> m_podDeleted;
+    std::size_t m_deletedPods = 0;
+    // (namespace << 32 | name) -> live pod index; built by the first applyChanges()
+    std::unordered_map<std::uint64_t, std::uint32_t> m_podByName;
+    bool m_podIndexBuilt = false;
 
     // interned constraint sets; set 0 is the empty set
     std::vector<std::vector<Toleration>> m_tolerationSets{{}};

@@ -187,28 +187,45 @@ void ClusterStore::reserveScheduling(std::size_t pods)
     c.uidEnd.reserve(pods);
 }
 
-void ClusterStore::addPodScheduling(const PodRecord& r)
+namespace {
+void checkGpuShare(const PodRecord& r)
 {
-    SchedulingColumns& c = *m_scheduling;
     if (r.gpuShareMilli < 0 || r.gpuShareMilli > 999)
         throw std::invalid_argument("pod " + r.namespaceName + "/" + r.name + ": a GPU share of " + std::to_string(r.gpuShareMilli)
             + " milli-GPU; expected 0 (whole GPUs) or 1..999");
+}
+} // namespace
+
+void ClusterStore::addPodScheduling(const PodRecord& r)
+{
+    SchedulingColumns& c = *m_scheduling;
+    checkGpuShare(r); // before any column holds the pod
     if (c.uidChars.size() + r.uid.size() > std::numeric_limits<std::uint32_t>::max())
         throw std::length_error("pod uids exceed 4 GiB");
+    c.profile.push_back(0);
+    c.flags.push_back(0);
+    c.gpuShare.push_back(0);
+    // Grown by a quarter at a time, not doubled: uids are most of these columns' bytes.
+    if (c.uidChars.size() + r.uid.size() > c.uidChars.capacity())
+        c.uidChars.reserve(std::max(c.uidChars.size() + r.uid.size(), c.uidChars.capacity() + c.uidChars.capacity() / 4 + 4096));
+    c.uidChars.insert(c.uidChars.end(), r.uid.begin(), r.uid.end());
+    c.uidEnd.push_back(static_cast<std::uint32_t>(c.uidChars.size()));
+    updatePodScheduling(PodId(static_cast<std::uint32_t>(c.profile.size() - 1)), r);
+}
+
+void ClusterStore::updatePodScheduling(PodId pod, const PodRecord& r)
+{
+    SchedulingColumns& c = *m_scheduling;
+    checkGpuShare(r);
     Profile p {};
     p[kAffinity] = c.affinity.intern(r.podAffinity);
     p[kAntiAffinity] = c.antiAffinity.intern(r.podAntiAffinity);
     p[kSpread] = c.spread.intern(r.spreadConstraints);
     p[kPorts] = c.ports.intern(r.hostPorts);
     p[kVolumes] = c.volumes.intern(r.volumes);
-    c.profile.push_back(c.internProfile(p));
-    c.flags.push_back(r.flags);
-    c.gpuShare.push_back(static_cast<std::uint16_t>(r.gpuShareMilli));
-    // Grown by a quarter at a time, not doubled: uids are most of these columns' bytes.
-    if (c.uidChars.size() + r.uid.size() > c.uidChars.capacity())
-        c.uidChars.reserve(std::max(c.uidChars.size() + r.uid.size(), c.uidChars.capacity() + c.uidChars.capacity() / 4 + 4096));
-    c.uidChars.insert(c.uidChars.end(), r.uid.begin(), r.uid.end());
-    c.uidEnd.push_back(static_cast<std::uint32_t>(c.uidChars.size()));
+    c.profile[pod.index()] = c.internProfile(p);
+    c.flags[pod.index()] = r.flags;
+    c.gpuShare[pod.index()] = static_cast<std::uint16_t>(r.gpuShareMilli);
     c.anyAffinity = c.anyAffinity || !r.podAffinity.empty() || !r.podAntiAffinity.empty();
 }
 

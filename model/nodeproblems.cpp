@@ -73,6 +73,8 @@ std::vector<NodeProblem> findNodeProblems(const ClusterStore& store)
     const std::string_view readyType = "Ready";
     for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
         const NodeId n(i);
+        if (store.nodeIsDeleted(n)) // a live batch deleted it: no node, no problem
+            continue;
         const std::span<const NodeCondition> conditions = store.nodeConditions(n);
         if (store.nodeReadiness(n) != Readiness::True) {
             NodeProblem p{NodeProblemKind::NotReady, n, {}, "Ready=" + std::string(readinessName(store.nodeReadiness(n))), 0};

@@ -118,9 +118,13 @@ Topology Topology::build(const ClusterStore& store, const TopologySpec& spec)
         for (std::size_t l = 0; l < depth; ++l)
             values[n * depth + l] = levels[l].value(NodeId(n));
 
-    std::vector<NodeId> order(nodeCount);
+    // Every live node; a node a live batch deleted (a tombstone row) lies in no domain.
+    std::vector<NodeId> order;
+    order.reserve(nodeCount);
     for (std::uint32_t n = 0; n < nodeCount; ++n)
-        order[n] = NodeId(n);
+        if (!store.nodeIsDeleted(NodeId(n)))
+            order.push_back(NodeId(n));
+    const std::size_t placed = order.size();
     // Missing values sort after present ones at each level.
     std::stable_sort(order.begin(), order.end(), [&](NodeId a, NodeId b) {
         for (std::size_t l = 0; l < depth; ++l) {
@@ -147,9 +151,9 @@ Topology Topology::build(const ClusterStore& store, const TopologySpec& spec)
     t.m_level.push_back(0);
     t.m_name.emplace_back("cluster");
     t.m_nodeBegin.push_back(0);
-    t.m_nodeEnd.push_back(static_cast<std::uint32_t>(nodeCount));
+    t.m_nodeEnd.push_back(static_cast<std::uint32_t>(placed));
     std::vector<Open> open; // open domain per level
-    for (std::uint32_t pos = 0; pos < nodeCount; ++pos) {
+    for (std::uint32_t pos = 0; pos < placed; ++pos) {
         const NodeId n = order[pos];
         std::size_t same = 0;
         while (same < open.size() && open[same].value == values[n.index() * depth + same])
@@ -165,7 +169,7 @@ Topology Topology::build(const ClusterStore& store, const TopologySpec& spec)
             t.m_level.push_back(static_cast<int>(l + 1));
             t.m_name.push_back(v.empty() ? "(no " + levels[l].key + ")" : std::string(v));
             t.m_nodeBegin.push_back(pos);
-            t.m_nodeEnd.push_back(static_cast<std::uint32_t>(nodeCount));
+            t.m_nodeEnd.push_back(static_cast<std::uint32_t>(placed));
             children.emplace_back();
             children[parent.index()].push_back(d);
             open.push_back({d, v});
@@ -173,7 +177,7 @@ Topology Topology::build(const ClusterStore& store, const TopologySpec& spec)
         t.m_nodeDomain[n.index()] = depth == 0 ? DomainId(0) : open.back().id;
     }
     for (const auto& o : open)
-        t.m_nodeEnd[o.id.index()] = static_cast<std::uint32_t>(nodeCount);
+        t.m_nodeEnd[o.id.index()] = static_cast<std::uint32_t>(placed);
 
     t.m_childBegin.push_back(0);
     for (const auto& c : children) {

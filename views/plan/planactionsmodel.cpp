@@ -126,9 +126,17 @@ void PlanActionsModel::setPlan(std::shared_ptr<const model::ClusterStore> store,
 {
     beginResetModel();
     m_store = std::move(store);
+    m_stale.clear();
     m_engine = m_store ? std::move(engine) : nullptr;
     m_rows = m_engine ? static_cast<int>(m_engine->applied().size()) : 0;
     endResetModel();
+}
+
+void PlanActionsModel::setStale(std::vector<QString> whyByRow)
+{
+    m_stale = std::move(whyByRow);
+    if (m_rows > 0)
+        emit dataChanged(index(0, 0), index(m_rows - 1, ColumnCount - 1));
 }
 
 void PlanActionsModel::refresh()
@@ -176,8 +184,9 @@ QVariant PlanActionsModel::data(const QModelIndex& index, int role) const
     const model::PlanTotals& b = a->before;
     const model::PlanTotals& t = a->after;
     const bool violation = a->action.override && a->action.type == model::ActionType::MovePod;
+    const QString stale = static_cast<std::size_t>(index.row()) < m_stale.size() ? m_stale[static_cast<std::size_t>(index.row())] : QString();
     if (role == Qt::ForegroundRole && index.column() == HoldsColumn)
-        return !a->holds || violation ? QVariant(QColor(180, 20, 20)) : QVariant();
+        return !a->holds || violation || !stale.isEmpty() ? QVariant(QColor(180, 20, 20)) : QVariant();
     if (role == Qt::TextAlignmentRole)
         return index.column() >= NodesInUseColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != kSortRole)
@@ -187,6 +196,8 @@ QVariant PlanActionsModel::data(const QModelIndex& index, int role) const
     case ActionColumn:
         return sort ? QVariant(index.row()) : QVariant(QStringLiteral("%1. ").arg(index.row() + 1) + planActionText(*m_store, *a));
     case HoldsColumn:
+        if (!stale.isEmpty())
+            return tr("stale");
         return violation ? tr("violation") : a->holds ? tr("yes") : tr("no");
     case ReasonsColumn: {
         std::vector<model::Reason> reasons = a->reasons;
@@ -199,7 +210,10 @@ QVariant PlanActionsModel::data(const QModelIndex& index, int role) const
                 reasons.push_back(std::move(r));
             }
         }
-        return planReasonsText(reasons);
+        const QString text = planReasonsText(reasons);
+        if (stale.isEmpty())
+            return text;
+        return tr("Stale: %1").arg(stale) + (text.isEmpty() ? QString() : QStringLiteral("; ") + text);
     }
     case NodesInUseColumn:
         return sort ? QVariant(qint64(t.nodesInUse)) : QVariant(beforeAfterText(b.nodesInUse, t.nodesInUse));

@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <memory>
+#include <vector>
 
 namespace fleet::views {
 
@@ -54,6 +55,10 @@ public:
     void setPlan(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::PlanEngine> engine);
     /// Re-reads the engine's applied actions.
     void refresh();
+    /// Why each action is stale ("" when it is not), by row (issue 8: a live change to a pod or
+    /// node the action names). A stale action reads "stale" in the holds column (red) and its
+    /// reasons start with "Stale: why". Rows past the vector's end are not stale.
+    void setStale(std::vector<QString> whyByRow);
     [[nodiscard]] const model::AppliedAction* actionAt(int row) const noexcept;
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -65,6 +70,7 @@ private:
     std::shared_ptr<const model::ClusterStore> m_store;
     std::shared_ptr<const model::PlanEngine> m_engine;
     int m_rows = 0;
+    std::vector<QString> m_stale;
 };
 
 } // namespace fleet::views

@@ -1,0 +1,91 @@
+#include "connectionpanel.h"
+
+#include "livecontroller.h"
+
+#include <QFormLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QTimer>
+
+namespace fleet::app {
+
+using State = importers::live::LiveFeedStatus::State;
+
+QString ConnectionPanel::stateName(State state)
+{
+    switch (state) {
+    case State::Connecting: return tr("Connecting");
+    case State::Listing: return tr("Listing");
+    case State::Watching: return tr("Watching");
+    case State::Retrying: return tr("Retrying");
+    case State::Failed: return tr("Failed");
+    case State::Stopped: return tr("Stopped");
+    }
+    return {};
+}
+
+ConnectionPanel::ConnectionPanel(const LiveController* live, QWidget* parent)
+    : QWidget(parent)
+    , m_live(live)
+{
+    auto* form = new QFormLayout(this);
+    auto add = [&](const QString& label, const char* name) {
+        auto* value = new QLabel(this);
+        value->setObjectName(QString::fromLatin1(name));
+        value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        value->setWordWrap(true);
+        form->addRow(label, value);
+        return value;
+    };
+    m_state = add(tr("State:"), "state");
+    m_server = add(tr("Server:"), "server");
+    m_rate = add(tr("Events per second:"), "rate");
+    m_age = add(tr("Last event:"), "age");
+    m_events = add(tr("Events:"), "events");
+    m_errors = add(tr("Errors:"), "errors");
+    m_retries = add(tr("Retries:"), "retries");
+    m_applied = add(tr("Applied:"), "applied");
+    m_waiting = add(tr("Waiting:"), "waiting");
+    connect(live, &LiveController::liveStatusChanged, this, &ConnectionPanel::refresh);
+    auto* timer = new QTimer(this);
+    timer->setInterval(1000);
+    connect(timer, &QTimer::timeout, this, &ConnectionPanel::refresh);
+    timer->start();
+    refresh();
+}
+
+void ConnectionPanel::refresh()
+{
+    const QLocale locale;
+    const importers::live::LiveFeedStatus& s = m_live->status();
+    if (!m_live->isRunning() && s.server.empty()) {
+        m_state->setText(tr("Not connected"));
+        for (QLabel* l : {m_server, m_rate, m_age, m_events, m_errors, m_retries, m_applied, m_waiting})
+            l->setText(QStringLiteral("\u2014"));
+        return;
+    }
+    m_state->setText(stateName(s.state));
+    m_server->setText(QString::fromStdString(s.server)
+        + (s.resourceVersion.empty() ? QString() : tr(" (resourceVersion %1)").arg(QString::fromStdString(s.resourceVersion))));
+    m_rate->setText(locale.toString(s.eventsPerSecond, 'f', 0));
+    m_age->setText(s.lastEventAgeSeconds < 0 ? tr("none yet") : tr("%1 s ago").arg(locale.toString(s.lastEventAgeSeconds, 'f', 1)));
+    m_events->setText(locale.toString(static_cast<qulonglong>(s.events)));
+    m_errors->setText(s.lastError.empty() ? tr("none") : QString::fromStdString(s.lastError));
+    m_retries->setText(tr("%1 (relists %2)").arg(locale.toString(static_cast<qulonglong>(s.retries)),
+        locale.toString(static_cast<qulonglong>(s.relists))));
+    m_applied->setText(tr("%1 batches, %2 events (last in %3 ms)")
+                           .arg(locale.toString(static_cast<qulonglong>(m_live->batchesApplied())),
+                               locale.toString(static_cast<qulonglong>(m_live->eventsApplied())),
+                               locale.toString(m_live->lastApplyMs(), 'f', 1)));
+    const std::size_t waiting = m_live->batchesWaiting();
+    m_waiting->setText(waiting == 0 ? tr("none")
+                                    : tr("%1 batches: %2").arg(locale.toString(static_cast<qulonglong>(waiting)), m_live->waitingReason()));
+}
+
+QString ConnectionPanel::fieldText(const QString& field) const
+{
+    const auto* label = findChild<QLabel*>(field);
+    return label ? label->text() : QString();
+}
+
+} // namespace fleet::app

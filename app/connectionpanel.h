@@ -1,0 +1,45 @@
+#pragma once
+// The connection panel (a dock, issue 8): what a live feed is doing, as LiveFeedStatus says,
+// and what the window did with its batches.
+
+#include "importers/live/livefeed.h"
+
+#include <QWidget>
+
+class QLabel;
+
+namespace fleet::app {
+
+class LiveController;
+
+/// Shows the state ("Watching", "Retrying", ...), the server ("simulated" for the simulated
+/// feed), events per second, the age of the last event, events, errors (the last one), retries
+/// and relists, and the batches applied and waiting (and why they wait). Refreshed on the
+/// controller's statusChanged() and by a 1 s timer (the age of the last event). Thread: GUI.
+class ConnectionPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ConnectionPanel(const LiveController* live, QWidget* parent = nullptr);
+    /// Reads the controller again.
+    void refresh();
+    /// The text of the field named `field` ("state", "server", "rate", "age", "events",
+    /// "errors", "retries", "applied", "waiting"), for tests.
+    [[nodiscard]] QString fieldText(const QString& field) const;
+
+    /// "Connecting", "Listing", "Watching", "Retrying", "Failed", "Stopped".
+    [[nodiscard]] static QString stateName(importers::live::LiveFeedStatus::State state);
+
+private:
+    const LiveController* m_live;
+    QLabel* m_state = nullptr;
+    QLabel* m_server = nullptr;
+    QLabel* m_rate = nullptr;
+    QLabel* m_age = nullptr;
+    QLabel* m_events = nullptr;
+    QLabel* m_errors = nullptr;
+    QLabel* m_retries = nullptr;
+    QLabel* m_applied = nullptr;
+    QLabel* m_waiting = nullptr;
+};
+
+} // namespace fleet::app

@@ -1,0 +1,99 @@
+#pragma once
+// A live feed in the window (issue 8): the sink that takes a feed's batches on the feed's
+// thread, posts them to the GUI thread (queued), and applies each as one transaction
+// (model::applyChanges) to the shown cluster's store.
+//
+// Threads and the store (DESIGN.md, "Threads"): the store is read by the GUI thread and, now
+// and then, by workers over it (the plan engine's build, the exploring analysis, consolidation).
+// A batch is never applied while such a worker runs: the controller asks `storeBusy` before
+// each transaction and, while it says busy, keeps the batches queued in order and tries again
+// on a 50 ms timer; the GUI thread never waits and the worker never sees the store change.
+// Any LiveFeed fits: the simulated feed (`--simulate N --live`) and the Kubernetes watch.
+
+#include "importers/live/livefeed.h"
+#include "model/clusterchange.h"
+
+#include <QObject>
+#include <QString>
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+
+class QTimer;
+
+namespace fleet::app {
+
+class LiveController : public QObject, private importers::live::LiveFeedSink {
+    Q_OBJECT
+public:
+    explicit LiveController(QObject* parent = nullptr);
+    ~LiveController() override; ///< stops the feed first
+
+    /// Starts `feed` (not null) over `store`, which from now on changes only through this
+    /// controller's transactions. A running feed is stopped first.
+    void start(std::unique_ptr<importers::live::LiveFeed> feed, std::shared_ptr<model::ClusterStore> store);
+    /// Stops the feed (joins its thread) and drops the batches not applied yet. Idempotent.
+    void stop();
+    [[nodiscard]] bool isRunning() const noexcept { return m_feed != nullptr; }
+    /// True while a worker reads the store: batches wait. Unset: never busy.
+    void setStoreBusy(std::function<bool()> busy) { m_storeBusy = std::move(busy); }
+    /// While held, batches queue without being applied (the status says so); released: applied.
+    void setHeld(bool held, const QString& why = {});
+
+    /// The feed's last status (GUI thread copy).
+    [[nodiscard]] const importers::live::LiveFeedStatus& status() const noexcept { return m_status; }
+    /// Batches and events applied since start(), batches waiting, the last transaction's time.
+    [[nodiscard]] std::uint64_t batchesApplied() const noexcept { return m_batchesApplied; }
+    [[nodiscard]] std::uint64_t eventsApplied() const noexcept { return m_eventsApplied; }
+    [[nodiscard]] std::size_t batchesWaiting() const;
+    [[nodiscard]] double lastApplyMs() const noexcept { return m_lastApplyMs; }
+    /// Why batches wait ("a worker reads the cluster", the setHeld() reason), or "".
+    [[nodiscard]] QString waitingReason() const { return m_waitingReason; }
+
+    /// Applies the queued batches if nothing holds them, for at most kTurnBudgetMs (the rest
+    /// 4 ms later, on a timer, so that the frame the diffs asked for is painted first: Qt posts
+    /// paint requests at low priority, behind every posted event). GUI thread.
+    void applyQueued();
+    static constexpr int kTurnBudgetMs = 12;
+    /// The sink's own entry, for a batch built on the GUI thread (tests): queued like a feed's.
+    void post(model::ClusterChangeBatch batch) { batchReady(std::move(batch)); }
+
+signals:
+    /// One transaction was applied (one batch): `diff` by id of the store; `batch` is the
+    /// batch it came from (its names, for a plan's staleness check). Emitted on the GUI thread.
+    void diffApplied(const fleet::model::ClusterDiff& diff, const fleet::model::ClusterChangeBatch& batch);
+    /// A batch arrived while batches are held (setHeld): the plan can check it before it applies.
+    void batchHeld(const fleet::model::ClusterChangeBatch& batch);
+    /// The status or the queue changed (at least once a second while the feed runs).
+    void liveStatusChanged();
+    /// A batch the store refused (the store keeps what came before it; the feed goes on).
+    void applyFailed(const QString& message);
+
+private:
+    void batchReady(model::ClusterChangeBatch batch) override;      // feed thread
+    void statusChanged(const importers::live::LiveFeedStatus& status) override; // feed thread
+    void onStatusPosted();
+    void announceHeld();
+
+    std::unique_ptr<importers::live::LiveFeed> m_feed;
+    std::shared_ptr<model::ClusterStore> m_store;
+    std::function<bool()> m_storeBusy;
+    QTimer* m_retry = nullptr;
+    QTimer* m_yield = nullptr; // the next turn's batches, after the frame
+    bool m_held = false;
+    QString m_heldReason, m_waitingReason;
+
+    mutable std::mutex m_mutex; // guards the fields below, shared with the feed's thread
+    std::deque<model::ClusterChangeBatch> m_queue;
+    importers::live::LiveFeedStatus m_postedStatus;
+    bool m_applyPosted = false, m_statusPosted = false;
+    std::size_t m_heldAnnounced = 0; // queued batches already announced by batchHeld()
+
+    importers::live::LiveFeedStatus m_status;
+    std::uint64_t m_batchesApplied = 0, m_eventsApplied = 0;
+    double m_lastApplyMs = 0;
+};
+
+} // namespace fleet::app

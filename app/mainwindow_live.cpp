@@ -1,0 +1,131 @@
+// MainWindow: a live cluster (issue 8). A LiveFeed's batches are applied to the shown store
+// by the LiveController, one transaction each; this file makes the window follow each diff.
+//
+// What is built from the store at load, and what a diff does to it:
+// - topology, the map's layout, the exploring analysis (problems, pending shapes, search):
+//   rebuilt when nodes were added, deleted or relabelled (the layout depends on them);
+// - the map's colours (every metric reads the columns): recoloured once per turn of the event
+//   loop that applied diffs (FleetMapView::refreshMetric(), one pass over the nodes), so the map
+//   redraws at most once per batch; the controller applies batches for at most 12 ms a turn;
+// - the status bar's totals (O(nodes + pods)): at most once a second;
+// - the plan engine (the what-if ledger, PlacementState): built over one state, so it is
+//   dropped on every diff and rebuilt on a worker once the feed paused for 3 s (its build holds
+//   the batches) (PlanController::storeChanged()); while a plan has actions the batches are held instead
+//   and the plan marks the actions they make stale (PlanController::checkStale());
+// - usage (the simulated usage or Prometheus'): kept by node and pod id as read; pods added
+//   live have no usage (unknown), which the usage metrics say.
+// Workers that read the store hold a StoreReadGuard; batches wait for them (LiveController).
+
+#include "mainwindow.h"
+
+#include "clustertotals.h"
+#include "connectionpanel.h"
+#include "explorepanels.h"
+#include "livecontroller.h"
+#include "plancontroller.h"
+#include "statusfield.h"
+#include "storereaders.h"
+
+#include "model/topology.h"
+
+#include <QDockWidget>
+#include <QMetaObject>
+#include <QLabel>
+#include <QTimer>
+
+namespace fleet::app {
+
+void MainWindow::createLivePanel()
+{
+    m_live = new LiveController(this);
+    m_live->setStoreBusy([] { return storeReadersRunning().load(std::memory_order_acquire) > 0; });
+    m_connectionPanel = new ConnectionPanel(m_live, this);
+    m_connectionPanel->setObjectName(QStringLiteral("connectionPanel"));
+    m_connectionDock = new QDockWidget(tr("Connection"), this);
+    m_connectionDock->setObjectName(QStringLiteral("connectionDock"));
+    m_connectionDock->setWidget(m_connectionPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_connectionDock);
+    m_connectionDock->hide();
+    connect(m_live, &LiveController::diffApplied, this, &MainWindow::onLiveDiff);
+    connect(m_live, &LiveController::batchHeld, m_plan, &PlanController::checkStale);
+    connect(m_live, &LiveController::applyFailed, this, [this](const QString& message) {
+        m_plan->messageShown(tr("A live change was refused: %1").arg(message));
+    });
+    m_liveTotalsTimer = new QTimer(this);
+    m_liveTotalsTimer->setSingleShot(true);
+    m_liveTotalsTimer->setInterval(1000);
+    connect(m_liveTotalsTimer, &QTimer::timeout, this, &MainWindow::updateLiveTotals);
+}
+
+bool MainWindow::startLiveFeed(std::unique_ptr<importers::live::LiveFeed> feed)
+{
+    if (!m_cluster || !m_cluster->store || !feed)
+        return false;
+    // The importer made the store (non-const) and shared it as const with every view; from
+    // here on the live controller is its one writer, on this thread, between frames.
+    auto store = std::const_pointer_cast<model::ClusterStore>(m_cluster->store);
+    m_connectionDock->show();
+    m_live->start(std::move(feed), std::move(store));
+    updateLiveHold();
+    return true;
+}
+
+void MainWindow::stopLiveFeed()
+{
+    if (m_live)
+        m_live->stop();
+}
+
+void MainWindow::updateLiveHold()
+{
+    if (!m_live || !m_live->isRunning())
+        return;
+    m_live->setHeld(m_plan->hasPlan(),
+        tr("a plan is open; they apply once it is cleared (the plan marks the actions they make stale)"));
+}
+
+void MainWindow::onLiveDiff(const model::ClusterDiff& diff, const model::ClusterChangeBatch&)
+{
+    if (diff.empty() || !m_cluster)
+        return;
+    const bool structural = !diff.nodesAdded.empty() || !diff.nodesRemoved.empty() || !diff.nodesRelabelled.empty();
+    if (structural) {
+        auto cluster = std::make_shared<ImportedCluster>(*m_cluster);
+        model::TopologySpec spec { m_cluster->topology->levelKeys() };
+        cluster->topology = std::make_shared<model::Topology>(model::Topology::build(*cluster->store, spec));
+        m_cluster = std::move(cluster);
+        m_map->setCluster(m_cluster->store, m_cluster->topology);
+        m_explore->setCluster(m_cluster->store, m_cluster->topology); // a worker: the next batches wait
+    } else if (!m_liveRecolourPosted) {
+        // One recolour per turn of the event loop however many batches it applied: the map
+        // redraws at most once per batch, and not once per batch when they come in bursts.
+        m_liveRecolourPosted = true;
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_liveRecolourPosted = false;
+                m_map->refreshMetric();
+                emit liveDiffShown();
+            },
+            Qt::QueuedConnection);
+    }
+    m_plan->storeChanged(m_cluster->topology);
+    if (!m_liveTotalsTimer->isActive())
+        m_liveTotalsTimer->start();
+    ++m_liveDiffsShown;
+    if (structural)
+        emit liveDiffShown();
+}
+
+void MainWindow::updateLiveTotals()
+{
+    if (!m_cluster)
+        return;
+    auto cluster = std::make_shared<ImportedCluster>(*m_cluster);
+    cluster->totals = computeTotals(*cluster->store, cluster->report);
+    m_cluster = std::move(cluster);
+    m_totalsLabel->setVariants(clusterTotalsVariants(m_cluster->totals));
+    fitHoverField();
+}
+
+} // namespace fleet::app

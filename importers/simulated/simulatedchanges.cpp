@@ -1,0 +1,312 @@
+#include "simulatedchanges.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_set>
+#include <utility>
+
+namespace fleet::importers {
+
+using model::NodeId;
+using model::PodId;
+
+/// One batch being gathered: records (in this source's keys) and what they touch, so that an
+/// object changes at most once per batch (a batch carries final states).
+struct SimulatedChanges::Batch {
+    std::vector<model::NodeRecord> nodes;
+    std::vector<model::PodRecord> pods;
+    std::vector<std::pair<std::string, std::string>> deletedPods;
+    std::unordered_set<std::uint32_t> touchedNodes, touchedPods, boundTo;
+    std::size_t events = 0;
+};
+
+namespace {
+constexpr std::string_view kTrainingNamespace = "ml-training";
+constexpr std::string_view kUnreachableTaint = "node.kubernetes.io/unreachable";
+constexpr int kTries = 16;
+
+void setReady(model::NodeRecord& r, bool ready)
+{
+    r.ready = ready ? model::Readiness::True : model::Readiness::Unknown;
+    bool found = false;
+    for (model::NodeConditionRecord& c : r.conditions)
+        if (c.type == "Ready") {
+            c.status = r.ready;
+            c.reason = ready ? "KubeletReady" : "NodeStatusUnknown";
+            c.message = ready ? "kubelet is posting ready status" : "Kubelet stopped posting node status.";
+            found = true;
+        }
+    if (!found)
+        r.conditions.push_back({"Ready", r.ready, 0, ready ? "KubeletReady" : "NodeStatusUnknown", ""});
+    // The node lifecycle controller's taints of an unreachable node.
+    std::erase_if(r.taints, [](const auto& t) { return std::get<0>(t) == kUnreachableTaint; });
+    if (!ready) {
+        r.taints.emplace_back(std::string(kUnreachableTaint), "", model::TaintEffect::NoSchedule);
+        r.taints.emplace_back(std::string(kUnreachableTaint), "", model::TaintEffect::NoExecute);
+    }
+}
+} // namespace
+
+SimulatedChanges::SimulatedChanges(model::ClusterStore state, std::uint64_t seed)
+    : m_state(std::move(state))
+    , m_rng(seed ^ 0x6c697665ull) // "live": not the generator's own stream for the same seed
+{
+    m_workloadPods.resize(m_state.workloadCount());
+    for (std::uint32_t p = 0; p < m_state.podCount(); ++p)
+        indexPod(PodId(p));
+}
+
+void SimulatedChanges::indexPod(PodId p)
+{
+    if (m_state.podIsDeleted(p))
+        return;
+    if (const model::WorkloadId w = m_state.podWorkload(p); w.isValid()) {
+        if (w.index() >= m_workloadPods.size())
+            m_workloadPods.resize(w.index() + 1);
+        m_workloadPods[w.index()].push_back(p);
+    }
+    if (m_state.podIsTerminal(p))
+        m_terminal.push_back(p);
+    else if (m_state.podIsPending(p))
+        m_pending.push_back(p);
+}
+
+bool SimulatedChanges::isGangPod(PodId p) const
+{
+    return m_state.podNamespace(p) == kTrainingNamespace && m_state.podWorkload(p).isValid();
+}
+
+PodId SimulatedChanges::randomLivePod(bool counted)
+{
+    for (int t = 0; t < kTries; ++t) {
+        const PodId p(static_cast<std::uint32_t>(m_rng.below(m_state.podCount())));
+        if (m_state.podIsDeleted(p) || m_state.podIsTerminal(p) || m_state.podIsMirror(p)
+            || m_state.podOwnerKind(p) == model::OwnerKind::DaemonSet)
+            continue;
+        if (counted && !m_state.podIsCounted(p))
+            continue;
+        return p;
+    }
+    return {};
+}
+
+bool SimulatedChanges::fits(PodId pod, NodeId node) const
+{
+    if (m_state.nodeIsDeleted(node) || m_state.nodeUnschedulable(node) || m_state.nodeReadiness(node) != model::Readiness::True)
+        return false;
+    const model::ResourceVector& need = m_state.podRequest(pod);
+    const model::ResourceVector& alloc = m_state.nodeAllocatable(node);
+    const model::ResourceVector& used = m_state.nodeRequested(node);
+    for (std::size_t i = 0; i < model::kCoreResourceCount; ++i)
+        if (need.amounts[i] > 0 && used.amounts[i] + need.amounts[i] > alloc.amounts[i])
+            return false;
+    for (const auto& [key, amount] : m_state.podExtendedRequest(pod)) {
+        std::int64_t free = 0;
+        for (const auto& [k, a] : m_state.nodeExtendedAllocatable(node))
+            if (k == key)
+                free = a - m_state.nodeExtendedRequested(node, key);
+        if (amount > free)
+            return false;
+    }
+    return true;
+}
+
+NodeId SimulatedChanges::nodeFor(PodId templatePod, const Batch& b)
+{
+    // The nodes of the pod's own workload first (a Deployment's pods share a node type and its
+    // tolerations fit them), then any node.
+    const model::WorkloadId w = m_state.podWorkload(templatePod);
+    const std::vector<PodId>* siblings = w.isValid() && w.index() < m_workloadPods.size() ? &m_workloadPods[w.index()] : nullptr;
+    for (int t = 0; t < kTries; ++t) {
+        NodeId n;
+        if (siblings != nullptr && !siblings->empty() && t < kTries / 2)
+            n = m_state.podNode((*siblings)[m_rng.below(siblings->size())]);
+        else if (m_state.podNode(templatePod).isValid() && t == kTries / 2)
+            n = m_state.podNode(templatePod);
+        if (!n.isValid() || b.boundTo.contains(n.value) || b.touchedNodes.contains(n.value) || !fits(templatePod, n))
+            continue;
+        return n;
+    }
+    return {};
+}
+
+void SimulatedChanges::podArrives(Batch& b)
+{
+    const PodId from = randomLivePod(true);
+    if (!from.isValid() || isGangPod(from) || !m_state.podWorkload(from).isValid())
+        return;
+    model::PodRecord r = m_state.podRecord(from);
+    ++m_serial;
+    r.name += "-l" + std::to_string(m_serial);
+    r.uid = "sim-live-" + std::to_string(m_serial);
+    const NodeId n = nodeFor(from, b);
+    r.nodeName = n.isValid() ? std::string(m_state.nodeName(n)) : std::string();
+    r.phase = n.isValid() ? model::PodPhase::Running : model::PodPhase::Pending;
+    if (n.isValid())
+        b.boundTo.insert(n.value);
+    b.pods.push_back(std::move(r));
+    ++b.events;
+}
+
+void SimulatedChanges::podFinishes(Batch& b)
+{
+    const PodId p = randomLivePod(true);
+    if (!p.isValid() || isGangPod(p) || !b.touchedPods.insert(p.value).second)
+        return;
+    const model::OwnerKind kind = m_state.podOwnerKind(p);
+    if (kind == model::OwnerKind::Job || kind == model::OwnerKind::CronJob) {
+        model::PodRecord r = m_state.podRecord(p);
+        r.phase = model::PodPhase::Succeeded;
+        b.pods.push_back(std::move(r));
+    } else {
+        b.deletedPods.emplace_back(m_state.podNamespace(p), m_state.podName(p));
+    }
+    ++b.events;
+}
+
+void SimulatedChanges::finishedPodDeleted(Batch& b)
+{
+    while (!m_terminal.empty()) {
+        const std::size_t i = m_rng.below(m_terminal.size());
+        const PodId p = m_terminal[i];
+        m_terminal[i] = m_terminal.back();
+        m_terminal.pop_back();
+        if (m_state.podIsDeleted(p) || !m_state.podIsTerminal(p) || !b.touchedPods.insert(p.value).second)
+            continue;
+        b.deletedPods.emplace_back(m_state.podNamespace(p), m_state.podName(p));
+        ++b.events;
+        return;
+    }
+}
+
+void SimulatedChanges::pendingPodBound(Batch& b)
+{
+    for (int t = 0; t < kTries && !m_pending.empty(); ++t) {
+        const std::size_t i = m_rng.below(m_pending.size());
+        const PodId p = m_pending[i];
+        if (m_state.podIsDeleted(p) || !m_state.podIsPending(p)) {
+            m_pending[i] = m_pending.back();
+            m_pending.pop_back();
+            continue;
+        }
+        if (!m_state.podSchedulingGates(p).empty() || b.touchedPods.contains(p.value))
+            continue;
+        const NodeId n = nodeFor(p, b);
+        if (!n.isValid())
+            continue;
+        model::PodRecord r = m_state.podRecord(p);
+        r.nodeName = m_state.nodeName(n);
+        r.phase = model::PodPhase::Running;
+        r.schedulingMessage.clear();
+        b.touchedPods.insert(p.value);
+        b.boundTo.insert(n.value);
+        b.pods.push_back(std::move(r));
+        ++b.events;
+        return;
+    }
+}
+
+void SimulatedChanges::podStatusUpdated(Batch& b)
+{
+    const PodId p = randomLivePod(true);
+    if (!p.isValid() || !b.touchedPods.insert(p.value).second)
+        return;
+    model::PodRecord r = m_state.podRecord(p);
+    r.flags = static_cast<std::uint16_t>(r.flags ^ model::PodFlagReady);
+    b.pods.push_back(std::move(r));
+    ++b.events;
+}
+
+void SimulatedChanges::nodeFails(Batch& b)
+{
+    for (int t = 0; t < kTries; ++t) {
+        const NodeId n(static_cast<std::uint32_t>(m_rng.below(m_state.nodeCount())));
+        if (m_state.nodeIsDeleted(n) || m_state.nodeReadiness(n) != model::Readiness::True || b.touchedNodes.contains(n.value)
+            || b.boundTo.contains(n.value))
+            continue;
+        model::NodeRecord r = m_state.nodeRecord(n);
+        setReady(r, false);
+        b.touchedNodes.insert(n.value);
+        b.nodes.push_back(std::move(r));
+        m_failed.push_back(n);
+        ++b.events;
+        // A training gang with a pod on the failed node restarts: its controller recreates
+        // every pod of it (new uids), Pending until the scheduler places the gang again.
+        std::vector<model::WorkloadId> gangs;
+        for (const PodId p : m_state.nodePods(n))
+            if (isGangPod(p) && std::find(gangs.begin(), gangs.end(), m_state.podWorkload(p)) == gangs.end())
+                gangs.push_back(m_state.podWorkload(p));
+        for (const model::WorkloadId w : gangs)
+            for (const PodId p : m_workloadPods[w.index()]) {
+                if (m_state.podIsDeleted(p) || m_state.podIsTerminal(p) || !b.touchedPods.insert(p.value).second)
+                    continue;
+                model::PodRecord pr = m_state.podRecord(p);
+                ++m_serial;
+                pr.uid = "sim-live-" + std::to_string(m_serial);
+                pr.nodeName.clear();
+                pr.phase = model::PodPhase::Pending;
+                pr.flags &= static_cast<std::uint16_t>(~model::PodFlagReady);
+                b.pods.push_back(std::move(pr));
+                ++b.events;
+            }
+        return;
+    }
+}
+
+void SimulatedChanges::nodeRecovers(Batch& b)
+{
+    while (!m_failed.empty()) {
+        const std::size_t i = m_rng.below(m_failed.size());
+        const NodeId n = m_failed[i];
+        if (b.touchedNodes.contains(n.value))
+            return;
+        m_failed[i] = m_failed.back();
+        m_failed.pop_back();
+        if (m_state.nodeIsDeleted(n))
+            continue;
+        model::NodeRecord r = m_state.nodeRecord(n);
+        setReady(r, true);
+        b.touchedNodes.insert(n.value);
+        b.nodes.push_back(std::move(r));
+        ++b.events;
+        return;
+    }
+}
+
+model::ClusterChangeBatch SimulatedChanges::next(std::size_t events)
+{
+    Batch b;
+    static constexpr std::uint32_t kWeights[] = {30, 25, 15, 10, 10, 5, 5};
+    // Bounded: an event kind may find nothing to do (no finished pod, no failed node).
+    for (std::size_t draw = 0; b.events < events && draw < events * 4 + 16; ++draw) {
+        switch (m_rng.weighted(kWeights, std::size(kWeights))) {
+        case 0: podArrives(b); break;
+        case 1: podFinishes(b); break;
+        case 2: finishedPodDeleted(b); break;
+        case 3: pendingPodBound(b); break;
+        case 4: podStatusUpdated(b); break;
+        case 5: nodeFails(b); break;
+        default: nodeRecovers(b); break;
+        }
+    }
+    model::ClusterChangeBatch batch;
+    for (const model::NodeRecord& r : b.nodes)
+        batch.upserted.addNode(r, m_state);
+    for (const model::PodRecord& r : b.pods)
+        batch.upserted.addPod(r, m_state);
+    batch.deletedPods = std::move(b.deletedPods);
+    batch.events = b.events;
+    const model::ClusterDiff diff = model::applyChanges(m_state, batch);
+    for (const PodId p : diff.podsAdded)
+        indexPod(p);
+    for (const PodId p : diff.podsChanged) {
+        if (m_state.podIsTerminal(p))
+            m_terminal.push_back(p);
+        else if (m_state.podIsPending(p))
+            m_pending.push_back(p);
+    }
+    ++m_batches;
+    return batch;
+}
+
+} // namespace fleet::importers

@@ -1,0 +1,176 @@
+// The window with a live feed (issue 8), under xvfb-run: a batch posted from another thread
+// through the sink changes a node's state and its cell's colour on the map, once per batch;
+// the simulated feed streams into the window and the connection panel shows it; a plan action
+// becomes stale when a batch deletes its pod (the batch waits until the plan is cleared).
+
+#include "planwindowfixture.h"
+
+#include "app/connectionpanel.h"
+#include "app/livecontroller.h"
+#include "views/plan/planactionsmodel.h"
+#include "views/plan/planpanel.h"
+#include "importers/simulated/simulatedlivefeed.h"
+#include "model/clusterchange.h"
+
+#include <QUndoStack>
+#include <QtTest>
+
+#include <thread>
+
+using namespace fleet;
+using planwindow::near;
+
+namespace {
+
+/// A feed the test drives: each push() hands a batch to the sink from a thread of its own,
+/// as a real feed's thread does.
+class ManualFeed final : public importers::live::LiveFeed {
+public:
+    void start(importers::live::LiveFeedSink& sink) override { m_sink = &sink; }
+    void stop() override { m_sink = nullptr; }
+    void push(model::ClusterChangeBatch batch)
+    {
+        auto* sink = m_sink;
+        std::thread([sink, &batch] { sink->batchReady(std::move(batch)); }).join();
+    }
+
+private:
+    importers::live::LiveFeedSink* m_sink = nullptr;
+};
+
+/// A batch that sets node `n` of `store` to Ready or not.
+model::ClusterChangeBatch readiness(const model::ClusterStore& store, model::NodeId n, bool ready)
+{
+    model::ClusterChangeBatch b;
+    model::NodeRecord r = store.nodeRecord(n);
+    r.ready = ready ? model::Readiness::True : model::Readiness::False;
+    for (auto& c : r.conditions)
+        if (c.type == "Ready")
+            c.status = r.ready;
+    b.upserted.addNode(r, store);
+    b.events = 1;
+    return b;
+}
+
+QString describe(QColor c)
+{
+    return QStringLiteral("(%1,%2,%3)").arg(c.red()).arg(c.green()).arg(c.blue());
+}
+
+QColor pixelOf(views::FleetMapView* map, model::NodeId n)
+{
+    const QImage image = map->grabImage();
+    const QPoint c = map->cellCenter(n);
+    const qreal dpr = image.devicePixelRatio();
+    return image.pixelColor(QPoint(static_cast<int>(c.x() * dpr), static_cast<int>(c.y() * dpr)));
+}
+
+} // namespace
+
+class TestLiveWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void nodeStateRecoloursItsCellOncePerBatch()
+    {
+        auto window = planwindow::openWindow();
+        QVERIFY(window);
+        QVERIFY(window->setMetric(QStringLiteral("state")));
+        const model::ClusterStore& store = *window->cluster()->store;
+        model::NodeId node;
+        for (std::uint32_t i = 0; i < store.nodeCount() && !node.isValid(); ++i)
+            if (store.nodeReadiness(model::NodeId(i)) == model::Readiness::True && !store.nodeUnschedulable(model::NodeId(i))
+                && !window->mapView()->cellCenter(model::NodeId(i)).isNull())
+                node = model::NodeId(i);
+        QVERIFY(node.isValid());
+        const QColor before = pixelOf(window->mapView(), node);
+
+        auto feed = std::make_unique<ManualFeed>();
+        ManualFeed* manual = feed.get();
+        QVERIFY(window->startLiveFeed(std::move(feed)));
+        QSignalSpy shown(window.get(), &app::MainWindow::liveDiffShown);
+        manual->push(readiness(store, node, false));
+        QVERIFY(shown.wait(10000));
+        QCOMPARE(store.nodeReadiness(node), model::Readiness::False);
+        const QColor notReady = pixelOf(window->mapView(), node);
+        QVERIFY2(!near(before, notReady, 8), qPrintable(describe(before) + " stayed " + describe(notReady)));
+        QVERIFY2(notReady.red() > notReady.green() + 60, qPrintable(describe(notReady))); // NotReady is red
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(window->liveController()->batchesApplied(), std::uint64_t(1));
+
+        manual->push(readiness(store, node, true));
+        QVERIFY(shown.wait(10000));
+        QCOMPARE(shown.count(), 2);
+        QVERIFY(near(pixelOf(window->mapView(), node), before, 8));
+        QTRY_COMPARE_WITH_TIMEOUT(window->cluster()->totals.nodesReady, store.counts().nodesReady, 5000); // once a second
+        window->stopLiveFeed();
+    }
+
+    void simulatedFeedStreamsIntoTheWindow()
+    {
+        auto window = planwindow::openWindow(240, 3);
+        QVERIFY(window);
+        const model::ClusterCounts before = window->cluster()->store->counts();
+        QVERIFY(window->startLiveFeed(std::make_unique<importers::SimulatedLiveFeed>(
+            importers::SimulationSpec { 240, 3 }, 400.0, std::chrono::milliseconds(50))));
+        QSignalSpy shown(window.get(), &app::MainWindow::liveDiffShown);
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 5, 30000);
+        const app::LiveController* live = window->liveController();
+        QVERIFY(live->eventsApplied() > 0);
+        QCOMPARE(window->liveDiffsShown(), live->batchesApplied());
+        const model::ClusterCounts after = window->cluster()->store->counts();
+        QVERIFY(after.pods != before.pods || after.podsCounted != before.podsCounted || after.nodesReady != before.nodesReady
+            || after.podsTerminal != before.podsTerminal);
+        QTRY_COMPARE_WITH_TIMEOUT(window->connectionPanel()->fieldText(QStringLiteral("state")), QStringLiteral("Watching"), 5000);
+        QCOMPARE(window->connectionPanel()->fieldText(QStringLiteral("server")), QStringLiteral("simulated"));
+        // The feed's store and the window's are the same cluster (same batches, same transaction).
+        window->stopLiveFeed();
+        QCOMPARE(window->connectionPanel()->fieldText(QStringLiteral("state")), QStringLiteral("Stopped"));
+    }
+
+    void planActionStaleWhenItsPodIsDeleted()
+    {
+        auto window = planwindow::openWindow();
+        QVERIFY(window);
+        const model::ClusterStore& store = *window->cluster()->store;
+        // A movable pod and another node.
+        model::PodId pod;
+        for (std::uint32_t i = 0; i < store.podCount() && !pod.isValid(); ++i) {
+            const model::PodId p(i);
+            if (store.podIsCounted(p) && store.podOwnerKind(p) == model::OwnerKind::Deployment)
+                pod = p;
+        }
+        QVERIFY(pod.isValid());
+        const model::NodeId to(store.podNode(pod).value == 0 ? 1 : 0);
+        QVERIFY(window->planController()->movePod(pod, to, true));
+        QVERIFY(window->planController()->hasPlan());
+
+        auto feed = std::make_unique<ManualFeed>();
+        ManualFeed* manual = feed.get();
+        QVERIFY(window->startLiveFeed(std::move(feed)));
+        model::ClusterChangeBatch b;
+        b.deletedPods.emplace_back(store.podNamespace(pod), store.podName(pod));
+        b.events = 1;
+        manual->push(std::move(b));
+        QTRY_VERIFY_WITH_TIMEOUT(!window->planController()->staleReasons().empty()
+                && !window->planController()->staleReasons().front().isEmpty(), 10000);
+        const QString why = window->planController()->staleReasons().front();
+        QVERIFY2(why.contains(QStringLiteral("was deleted")) && why.contains(QString::fromUtf8(store.podName(pod).data(),
+                     static_cast<int>(store.podName(pod).size()))), qPrintable(why));
+        // Held while the plan is open: the pod is still there, the panel says why it waits.
+        QVERIFY(!store.podIsDeleted(pod));
+        QCOMPARE(window->liveController()->batchesWaiting(), std::size_t(1));
+        QVERIFY(window->connectionPanel()->fieldText(QStringLiteral("waiting")).contains(QStringLiteral("plan")));
+        // The plan panel shows the mark.
+        const QAbstractItemModel* model = window->planController()->panel()->model();
+        QVERIFY(model);
+        QVERIFY(model->data(model->index(0, 1)).toString().contains(QStringLiteral("stale")));
+        // Cleared plan: the batch applies.
+        window->undoStack()->undo();
+        QTRY_VERIFY_WITH_TIMEOUT(store.podIsDeleted(pod), 10000);
+        QCOMPARE(window->liveController()->batchesWaiting(), std::size_t(0));
+        window->stopLiveFeed();
+    }
+};
+
+QTEST_MAIN(TestLiveWindow)
+#include "tst_livewindow.moc"

@@ -1,0 +1,151 @@
+// Tests of the simulated live feed's changes (importers/simulated/simulatedchanges.h): the same
+// cluster and seed give the same batches; a consumer that applies them holds the source's
+// state; a training gang whose node fails goes back to Pending, recreated.
+
+#include "importers/simulated/simulatedchanges.h"
+#include "importers/simulated/simulatedcluster.h"
+#include "importers/simulated/simulatedlivefeed.h"
+
+#include <QtTest>
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <vector>
+
+using namespace fleet;
+
+namespace {
+
+model::ClusterStore simulated(std::size_t nodes, std::uint64_t seed)
+{
+    model::ClusterStore s;
+    importers::ImportReport report;
+    importers::generateSimulatedCluster({ nodes, seed }, s, report);
+    s.finalize();
+    return s;
+}
+
+/// The batch as text: every name it touches, in order, and its event count.
+std::string describe(const model::ClusterChangeBatch& b)
+{
+    std::string out = std::to_string(b.events) + ":";
+    for (std::uint32_t n = 0; n < b.upserted.nodeCount(); ++n)
+        out += " node " + std::string(b.upserted.nodeName(model::NodeId(n))) + "=" + std::string(model::readinessName(b.upserted.nodeReadiness(model::NodeId(n))));
+    for (std::uint32_t p = 0; p < b.upserted.podCount(); ++p) {
+        const model::PodId q(p);
+        out += " pod " + std::string(b.upserted.podName(q)) + "@" + std::string(b.upserted.podNodeName(q)) + "/"
+            + std::string(model::podPhaseName(b.upserted.podPhase(q))) + "#" + std::string(b.upserted.podUid(q));
+    }
+    for (const auto& [ns, name] : b.deletedPods)
+        out += " -" + ns + "/" + name;
+    return out;
+}
+
+void compareStores(const model::ClusterStore& a, const model::ClusterStore& b)
+{
+    QCOMPARE(a.nodeCount(), b.nodeCount());
+    QCOMPARE(a.podCount(), b.podCount());
+    const model::ClusterCounts ca = a.counts(), cb = b.counts();
+    QCOMPARE(ca.pods, cb.pods);
+    QCOMPARE(ca.podsCounted, cb.podsCounted);
+    QCOMPARE(ca.podsPending, cb.podsPending);
+    QCOMPARE(ca.podsTerminal, cb.podsTerminal);
+    QCOMPARE(ca.nodesReady, cb.nodesReady);
+    QVERIFY(a.totalRequested() == b.totalRequested());
+    for (std::uint32_t n = 0; n < a.nodeCount(); ++n)
+        QVERIFY(a.nodeRequested(model::NodeId(n)) == b.nodeRequested(model::NodeId(n)));
+}
+
+} // namespace
+
+class TestSimulatedChanges : public QObject {
+    Q_OBJECT
+private slots:
+    void sameSeedSameBatchesSameState()
+    {
+        importers::SimulatedChanges one(simulated(300, 5), 5), two(simulated(300, 5), 5);
+        model::ClusterStore consumer = simulated(300, 5);
+        std::size_t events = 0;
+        for (int i = 0; i < 40; ++i) {
+            const model::ClusterChangeBatch a = one.next(50), b = two.next(50);
+            QCOMPARE(describe(a), describe(b));
+            QVERIFY(!a.empty());
+            events += a.events;
+            (void)model::applyChanges(consumer, a);
+        }
+        QVERIFY(events >= 40 * 50);
+        compareStores(consumer, one.state());
+        compareStores(one.state(), two.state());
+        // Another seed: other batches.
+        importers::SimulatedChanges other(simulated(300, 5), 6);
+        importers::SimulatedChanges again(simulated(300, 5), 5);
+        QVERIFY(describe(other.next(50)) != describe(again.next(50)));
+    }
+
+    void gangGoesBackToPendingWhenItsNodeFails()
+    {
+        importers::SimulatedChanges source(simulated(2000, 7), 7);
+        for (int i = 0; i < 2000; ++i) {
+            const model::ClusterChangeBatch b = source.next(100);
+            const model::ClusterStore& in = b.upserted;
+            // A recreated gang pod: ml-training, Pending, a uid this source made.
+            for (std::uint32_t p = 0; p < in.podCount(); ++p) {
+                const model::PodId q(p);
+                if (in.podNamespace(q) != "ml-training" || !in.podNodeName(q).empty() || !in.podUid(q).starts_with("sim-live-"))
+                    continue;
+                // Some node of the batch failed, and every pod of that gang is Pending now.
+                bool failed = false;
+                for (std::uint32_t n = 0; n < in.nodeCount(); ++n)
+                    failed |= in.nodeReadiness(model::NodeId(n)) != model::Readiness::True;
+                QVERIFY(failed);
+                const model::ClusterStore& s = source.state();
+                const model::PodId now = s.findPod(in.podNamespace(q), in.podName(q));
+                QVERIFY(now.isValid());
+                QVERIFY(s.podIsPending(now));
+                QCOMPARE(s.podUid(now), in.podUid(q));
+                const model::WorkloadId w = s.podWorkload(now);
+                QVERIFY(w.isValid());
+                for (std::uint32_t r = 0; r < s.podCount(); ++r)
+                    if (!s.podIsDeleted(model::PodId(r)) && s.podWorkload(model::PodId(r)) == w)
+                        QVERIFY2(!s.podIsCounted(model::PodId(r)), "a gang pod stayed on its node");
+                return;
+            }
+        }
+        QFAIL("no training gang was sent back to Pending in 2,000 batches");
+    }
+
+    void feedThreadHandsBatchesToTheSink()
+    {
+        struct Sink : importers::live::LiveFeedSink {
+            std::mutex mutex;
+            std::vector<std::string> batches;
+            std::vector<importers::live::LiveFeedStatus::State> states;
+            void batchReady(model::ClusterChangeBatch b) override
+            {
+                const std::lock_guard lock(mutex);
+                batches.push_back(describe(b));
+            }
+            void statusChanged(const importers::live::LiveFeedStatus& s) override
+            {
+                const std::lock_guard lock(mutex);
+                states.push_back(s.state);
+            }
+        } sink;
+        {
+            importers::SimulatedLiveFeed feed({ 200, 2 }, 2000, std::chrono::milliseconds(20));
+            feed.start(sink);
+            QTRY_VERIFY_WITH_TIMEOUT([&] { const std::lock_guard lock(sink.mutex); return sink.batches.size() >= 3; }(), 20000);
+            feed.stop();
+        }
+        const std::lock_guard lock(sink.mutex);
+        QCOMPARE(sink.states.back(), importers::live::LiveFeedStatus::State::Stopped);
+        QVERIFY(std::find(sink.states.begin(), sink.states.end(), importers::live::LiveFeedStatus::State::Watching) != sink.states.end());
+        // The thread's batches are the source's: the first equals a source's first of 40 events.
+        importers::SimulatedChanges source(simulated(200, 2), 2);
+        QCOMPARE(sink.batches.front(), describe(source.next(40)));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSimulatedChanges)
+#include "tst_simulatedchanges.moc"
