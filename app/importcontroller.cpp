@@ -123,6 +123,8 @@ template <class Load> void ImportController::start(const QString& label, Load lo
             result->usage = std::move(loaded.usage);
             result->server = QString::fromStdString(loaded.server);
             result->resourceVersion = QString::fromStdString(loaded.resourceVersion);
+            result->nodesResourceVersion = QString::fromStdString(loaded.nodesResourceVersion);
+            result->kubeconfig = std::move(loaded.kubeconfig);
             result->sourceLabel = loaded.sourceLabel.empty() ? label : QString::fromStdString(loaded.sourceLabel);
             result->loadMs = clock.elapsed();
             out.cluster = std::move(result);

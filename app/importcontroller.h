@@ -56,6 +56,10 @@ struct ImportedCluster {
     /// A live cluster only (importers::LoadedCluster): its API server and the pod list's
     /// resourceVersion, which a saved plan names as its source.
     QString server, resourceVersion;
+    /// A live cluster only: the node list's resourceVersion and the kubeconfig it was listed
+    /// with, from which the window watches it (importers/live/kubewatchfeed.h).
+    QString nodesResourceVersion;
+    std::shared_ptr<const importers::kube::ResolvedKubeconfig> kubeconfig;
     ClusterTotals totals;
     qint64 loadMs = 0; // wall time on the worker: import/generate, finalize, topology, totals
     qint64 totalsMs = 0; // of which computeTotals()

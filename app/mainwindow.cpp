@@ -664,6 +664,8 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
     } else {
         m_warningBanner->hide();
     }
+    if (m_watchLive && m_cluster->kubeconfig)
+        startKubeWatch();
     emit clusterShown();
 }
 

@@ -99,6 +99,9 @@ public:
     bool startLiveFeed(std::unique_ptr<importers::live::LiveFeed> feed);
     /// Stops the live feed, if any (the store keeps what was applied).
     void stopLiveFeed();
+    /// Whether a cluster listed from kubeconfig is then watched (importers/live/kubewatchfeed.h);
+    /// on by default, off for `screenshot` (one LIST, no watch).
+    void setWatchLiveClusters(bool on) { m_watchLive = on; }
     /// The live controller and the connection panel (never null).
     [[nodiscard]] LiveController* liveController() const noexcept { return m_live; }
     [[nodiscard]] ConnectionPanel* connectionPanel() const noexcept { return m_connectionPanel; }
@@ -254,6 +257,9 @@ private:
     QTimer* m_liveTotalsTimer = nullptr; // the O(pods) totals at most once a second while live
     std::uint64_t m_liveDiffsShown = 0;
     bool m_liveRecolourPosted = false;
+    bool m_watchLive = true;
+    /// Starts the WATCH of the shown live cluster (after its LIST); a feed that cannot start is a warning.
+    void startKubeWatch();
 };
 
 } // namespace fleet::app

@@ -26,6 +26,7 @@
 #include "statusfield.h"
 #include "storereaders.h"
 
+#include "importers/live/kubewatchfeed.h"
 #include "model/topology.h"
 
 #include <QDockWidget>
@@ -68,6 +69,17 @@ bool MainWindow::startLiveFeed(std::unique_ptr<importers::live::LiveFeed> feed)
     m_live->start(std::move(feed), std::move(store));
     updateLiveHold();
     return true;
+}
+
+void MainWindow::startKubeWatch()
+{
+    try {
+        startLiveFeed(importers::live::makeKubeWatchFeed(*m_cluster->kubeconfig, m_cluster->nodesResourceVersion.toStdString(),
+                                                         m_cluster->resourceVersion.toStdString()));
+    } catch (const std::exception& e) { // a setting the client refuses: the LIST worked, so this is rare
+        m_warningLabel->setText(tr("The cluster is shown as listed, but cannot be watched: %1").arg(QString::fromStdString(e.what())));
+        m_warningBanner->show();
+    }
 }
 
 void MainWindow::stopLiveFeed()

@@ -202,6 +202,8 @@ LoadedCluster loadLiveCluster(const kube::ResolvedKubeconfig& config, ImportProg
     }
     result.server = config.cluster.server;
     result.resourceVersion = listed.resourceVersion;
+    result.nodesResourceVersion = listed.nodesResourceVersion;
+    result.kubeconfig = std::make_shared<const kube::ResolvedKubeconfig>(config);
     result.sourceLabel = config.contextName + " (" + config.cluster.server + ")";
     finish(result, topologySpec, config.cluster.server);
     return result;

@@ -14,6 +14,10 @@
 
 namespace fleet::importers {
 
+namespace kube {
+struct ResolvedKubeconfig;
+}
+
 /// A cluster ready to show: the store (finalized), its topology, and what the import said.
 struct LoadedCluster {
     std::shared_ptr<model::ClusterStore> store;
@@ -29,6 +33,10 @@ struct LoadedCluster {
     /// pod list, which a plan made on it names as its source (resources/schemas/plan-v1.md).
     std::string server;
     std::string resourceVersion;
+    /// A live cluster only: the node list's resourceVersion and the resolved kubeconfig it was
+    /// listed with, from which the window's WATCH starts (importers/live/kubewatchfeed.h).
+    std::string nodesResourceVersion;
+    std::shared_ptr<const kube::ResolvedKubeconfig> kubeconfig;
 };
 
 /// The formats loadClusterFiles() recognises.

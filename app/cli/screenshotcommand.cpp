@@ -245,6 +245,7 @@ bool waitFor(const bool& done, int timeoutMs)
 int render(const ScreenshotOptions& options)
 {
     MainWindow window;
+    window.setWatchLiveClusters(false); // one LIST, no watch
     window.setLogImportErrors(false); // reported below, once, with the subcommand's name
     window.setMetric(options.metric);
     if (QString error; !options.pricesFile.isEmpty() && !window.setPriceOverrideFile(options.pricesFile, error))

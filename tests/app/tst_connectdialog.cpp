@@ -5,6 +5,7 @@
 
 #include "app/connectdialog.h"
 #include "app/importcontroller.h"
+#include "app/livecontroller.h"
 #include "app/mainwindow.h"
 #include "importers/fakekubeapiserver.h"
 
@@ -13,6 +14,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFile>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -119,6 +121,22 @@ void TstConnectDialog::connectShowsTheLiveCluster()
     QCOMPARE(window.cluster()->store->podCount(), 4u);
     QCOMPARE(window.cluster()->server, QString::fromStdString(server.url()));
     QVERIFY2(window.windowTitle().contains(QLatin1String("beta")), qPrintable(window.windowTitle()));
+
+    // Then the window watches it: a node cordoned on the server is cordoned in the shown store,
+    // through one batch and one transaction (the same path as the simulated live feed).
+    const auto node2 = window.cluster()->store->findNode("node-2");
+    QVERIFY(!window.cluster()->store->nodeUnschedulable(node2));
+    QVERIFY(window.liveController()->isRunning());
+    for (int i = 0; i < 300 && server.openWatches() < 2; ++i)
+        QTest::qWait(50);
+    QJsonObject node = fleet::tests::itemsOfListFile(dataFile("scheduling-nodes.json")).at(1).toObject();
+    QJsonObject spec = node.value("spec").toObject();
+    spec["unschedulable"] = true;
+    node["spec"] = spec;
+    node["kind"] = "Node";
+    server.addEvent("/api/v1/nodes", "MODIFIED", node);
+    QTRY_VERIFY_WITH_TIMEOUT(window.cluster()->store->nodeUnschedulable(node2), 30000);
+    QCOMPARE(window.liveController()->status().server, server.url());
 }
 
 QTEST_MAIN(TstConnectDialog)
