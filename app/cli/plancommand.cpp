@@ -1,6 +1,7 @@
 #include "plancommand.h"
 
 #include "helptext.h"
+#include "planaddnodescommand.h"
 #include "planconsolidatecommand.h"
 #include "planplacecommand.h"
 
@@ -44,6 +45,8 @@ int runPlan(const QStringList& arguments)
         return runPlanConsolidate(arguments);
     if (verb == QLatin1String("place"))
         return runPlanPlace(arguments);
+    if (verb == QLatin1String("add-nodes"))
+        return runPlanAddNodes(arguments);
     const bool exportOnly = verb == QLatin1String("export");
     const char* usage = exportOnly
         ? "fleetscope plan export (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) --plan PLAN.json (--csv OUT.csv | --kubectl-script OUT.sh)"
@@ -52,11 +55,12 @@ int runPlan(const QStringList& arguments)
     const std::string prefix = exportOnly ? "fleetscope plan export: " : "fleetscope plan check: ";
     if (verb != QLatin1String("check") && !exportOnly) {
         if (verb == QLatin1String("--help") || verb == QLatin1String("-h") || verb.isEmpty()) {
-            std::fputs("Usage: fleetscope plan check|export|consolidate ...\n\n"
+            std::fputs("Usage: fleetscope plan check|export|consolidate|place|add-nodes ...\n\n"
                        "  plan consolidate  plans which nodes to drain to save the most per hour (fleetscope plan consolidate --help)\n"
                        "  plan check   re-evaluates a saved plan against a cluster state and says which actions no longer hold\n"
                        "  plan export  writes the plan's CSV or reviewable kubectl script\n"
                        "  plan place   places N new pods in the network topology (Kueue TAS) and writes the plan\n"
+                       "  plan add-nodes  adds nodes of an instance type, or as many as the pending pods take (--fit-pending)\n"
                        "Run `fleetscope plan check --help` for the options.\n",
                 verb.isEmpty() ? stderr : stdout);
             return verb.isEmpty() ? 2 : 0;
