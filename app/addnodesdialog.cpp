@@ -37,15 +37,6 @@ QString qs(std::string_view v)
     return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
 }
 
-QMenu* planMenu(QMainWindow* window)
-{
-    if (auto* m = window->menuBar()->findChild<QMenu*>(QStringLiteral("menuPlan")))
-        return m;
-    QMenu* m = window->menuBar()->addMenu(QObject::tr("&Plan"));
-    m->setObjectName(QStringLiteral("menuPlan"));
-    return m;
-}
-
 /// The node add-node would copy for (type, capacity): the first Ready, schedulable one, else any
 /// (the engine's rule; here only to show its figures and price).
 model::NodeId templateNode(const model::ClusterStore& store, const std::string& type, const QString& capacity)

@@ -17,6 +17,7 @@
 #include <QFutureWatcher>
 #include <QMainWindow>
 #include <QMenu>
+#include <QMenuBar>
 #include <QToolTip>
 #include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
@@ -54,6 +55,15 @@ QString reasonLines(const std::vector<model::Reason>& reasons)
 }
 
 } // namespace
+
+QMenu* planMenu(QMainWindow* window)
+{
+    if (auto* m = window->menuBar()->findChild<QMenu*>(QStringLiteral("menuPlan")))
+        return m;
+    QMenu* m = window->menuBar()->addMenu(QObject::tr("&Plan"));
+    m->setObjectName(QStringLiteral("menuPlan"));
+    return m;
+}
 
 PlanController::PlanController(QMainWindow* window, views::FleetMapView* map, QUndoStack* stack)
     : QObject(window)

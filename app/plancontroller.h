@@ -19,6 +19,7 @@
 
 class QDockWidget;
 class QMainWindow;
+class QMenu;
 class QUndoStack;
 
 namespace fleet::views {
@@ -26,6 +27,10 @@ class PlanPanel;
 }
 
 namespace fleet::app {
+
+/// The window's Plan menu (objectName menuPlan), made at the end of its menu bar when missing:
+/// where Consolidate and Add Nodes put their actions. Thread: GUI thread.
+[[nodiscard]] QMenu* planMenu(QMainWindow* window);
 
 /// Owns the PlanEngine of the shown cluster (built on a worker when a cluster arrives: the
 /// ledger's indexes are O(nodes + pods); until it is ready a drag says so and does nothing)

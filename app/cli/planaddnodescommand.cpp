@@ -47,11 +47,7 @@ int runPlanAddNodes(const QStringList& arguments)
     option("count", "How many nodes to add.", "N");
     parser.addOption(QCommandLineOption(QStringLiteral("fit-pending"), QStringLiteral("Add as many as the pending pods take (computed).")));
     option("max-nodes", "With --fit-pending: the most nodes tried (default 1000).", "M");
-    parser.addOption(QCommandLineOption(QStringLiteral("format"), QStringLiteral("Output format: text (default) or json."),
-        QStringLiteral("text|json"), QStringLiteral("text")));
-    parser.addOption(QCommandLineOption(QStringList { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("Write the plan (resources/schemas/plan-v1.md) to this file."), QStringLiteral("PLAN.json")));
-    option("prices", "A CSV of node prices replacing the shipped table's rows, for the cost per hour.", "FILE");
+    addPlanWriterOptions(parser);
     if (const int done = parsePlanVerb(parser, arguments, kPrefix, kUsage); done >= 0)
         return done;
     auto fail = [](const std::string& what) {
@@ -93,16 +89,7 @@ int runPlanAddNodes(const QStringList& arguments)
     importers::PlanDocument plan;
     try {
         loaded = loadClusterSource(source);
-        if (source.simulate) {
-            plan.source = importers::sourceOfSimulation(source.simulatedNodes, source.seed);
-        } else if (source.live) {
-            plan.source = importers::sourceOfLiveCluster(loaded.server, loaded.resourceVersion);
-        } else {
-            std::vector<std::string> files;
-            for (const QString& f : source.files)
-                files.push_back(f.toStdString());
-            plan.source = importers::sourceOfFiles(files);
-        }
+        plan.source = planSourceOf(source, loaded);
     } catch (const std::exception& e) {
         return fail(qPrintable(importFailureMessage(e, clusterSourceLabel(source))));
     }

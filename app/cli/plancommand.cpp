@@ -38,6 +38,28 @@ int parsePlanVerb(QCommandLineParser& parser, const QStringList& arguments, cons
     return -1;
 }
 
+void addPlanWriterOptions(QCommandLineParser& parser)
+{
+    parser.addOption(QCommandLineOption(QStringLiteral("format"), QStringLiteral("Output format: text (default) or json."),
+        QStringLiteral("text|json"), QStringLiteral("text")));
+    parser.addOption(QCommandLineOption(QStringList { QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("Write the plan (resources/schemas/plan-v1.md) to this file."), QStringLiteral("PLAN.json")));
+    parser.addOption(QCommandLineOption(QStringLiteral("prices"),
+        QStringLiteral("A CSV of node prices replacing the shipped table's rows, for the plan's cost per hour."), QStringLiteral("FILE")));
+}
+
+importers::PlanSource planSourceOf(const ClusterSource& source, const importers::LoadedCluster& loaded)
+{
+    if (source.simulate)
+        return importers::sourceOfSimulation(source.simulatedNodes, source.seed);
+    if (source.live)
+        return importers::sourceOfLiveCluster(loaded.server, loaded.resourceVersion);
+    std::vector<std::string> files;
+    for (const QString& f : source.files)
+        files.push_back(f.toStdString());
+    return importers::sourceOfFiles(files);
+}
+
 int runPlan(const QStringList& arguments)
 {
     const QString verb = arguments.size() > 2 ? arguments.at(2) : QString();

@@ -90,17 +90,7 @@ void TestPlanLiveSave::savedPlanNamesTheLiveSource()
     // One feasible move, found by the filters, made as the drag's command would.
     model::PodId pod;
     model::NodeId to;
-    for (std::uint32_t i = 0; i < store.podCount() && !to.isValid(); ++i) {
-        const model::PodId p(i);
-        if (!store.podIsCounted(p) || store.podOwnerKind(p) == model::OwnerKind::DaemonSet || store.podIsMirror(p))
-            continue;
-        const model::PodFeasibility f(engine->state(), p);
-        for (std::uint32_t j = 0; j < store.nodeCount() && !to.isValid(); ++j)
-            if (model::NodeId(j) != store.podNode(p) && f.feasible(model::NodeId(j))) {
-                pod = p;
-                to = model::NodeId(j);
-            }
-    }
+    findFeasibleMove(engine->state(), pod, to);
     // The fixture's few nodes may leave no feasible move: then a move applied as a violation
     // (Shift+drop), which the plan keeps with override: true.
     for (std::uint32_t i = 0; i < store.podCount() && !to.isValid(); ++i) {
