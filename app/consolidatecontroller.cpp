@@ -23,15 +23,6 @@ namespace fleet::app {
 
 namespace {
 
-QMenu* planMenu(QMainWindow* window)
-{
-    if (auto* m = window->menuBar()->findChild<QMenu*>(QStringLiteral("menuPlan")))
-        return m;
-    QMenu* m = window->menuBar()->addMenu(QObject::tr("&Plan"));
-    m->setObjectName(QStringLiteral("menuPlan"));
-    return m;
-}
-
 } // namespace
 
 ConsolidateController::ConsolidateController(QMainWindow* window, PlanController* plan)

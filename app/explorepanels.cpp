@@ -165,7 +165,8 @@ void ExplorePanels::showNode(model::NodeId node)
     if (node != m_nodeInspector->node() || !node.isValid())
         m_nodeInspector->setNode(m_store, m_topology, node);
     if (node.isValid()) {
-        m_nodeDock->setWindowTitle(tr("Node %1").arg(QString::fromUtf8(m_store->nodeName(node))));
+        // The inspector's title: a node the plan added has no store name.
+        m_nodeDock->setWindowTitle(tr("Node %1").arg(m_nodeInspector->headerText().section(QLatin1Char('\n'), 0, 0)));
         m_nodeDock->show();
         m_nodeDock->raise();
     } else {

@@ -7,6 +7,7 @@
 
 #include "applog.h"
 #include "explorepanels.h"
+#include "addnodesdialog.h"
 #include "consolidatecontroller.h"
 #include "plancontroller.h"
 #include "statusfield.h"
@@ -135,6 +136,7 @@ MainWindow::MainWindow(QWidget* parent)
             a->setEnabled(m_plan->hasPlan());
         updateLiveHold();
     });
+    connect(m_plan, &PlanController::engineReady, this, [this] { m_explore->nodeInspector()->setPrices(m_plan->nodePrices()); });
     connect(m_plan, &PlanController::messageShown, this, [this](const QString& message) {
         m_planStatus->setToolTip(message);
         m_planStatus->setVariants({ message, message.section(QLatin1Char(':'), 0, 0) });
@@ -269,6 +271,7 @@ void MainWindow::createMenus()
     reset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     view->addAction(m_plan->dock()->toggleViewAction());
     new ConsolidateController(this, m_plan); // Plan > Consolidate (issue 7)
+    new AddNodesDialog(this, m_plan, m_map); // Plan > Add Nodes (issue 6)
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Fleetscope"), this, [this] {

@@ -21,11 +21,14 @@
 #include <QFutureWatcher>
 #include <QMainWindow>
 #include <QMenu>
+#include <QMenuBar>
 #include <QToolTip>
 #include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace fleet::app {
 
@@ -56,6 +59,15 @@ QString reasonLines(const std::vector<model::Reason>& reasons)
 }
 
 } // namespace
+
+QMenu* planMenu(QMainWindow* window)
+{
+    if (auto* m = window->menuBar()->findChild<QMenu*>(QStringLiteral("menuPlan")))
+        return m;
+    QMenu* m = window->menuBar()->addMenu(QObject::tr("&Plan"));
+    m->setObjectName(QStringLiteral("menuPlan"));
+    return m;
+}
 
 PlanController::PlanController(QMainWindow* window, views::FleetMapView* map, QUndoStack* stack)
     : QObject(window)
@@ -220,6 +232,27 @@ QString PlanController::domainText(model::DomainId domain) const
     return s(m_topology->domainName(domain));
 }
 
+model::DomainId PlanController::domainOfNode(model::NodeId node) const
+{
+    if (!node.isValid())
+        return {};
+    if (node.index() < m_store->nodeCount())
+        return m_topology->nodeDomain(node);
+    // A node the plan added: the domain its add-node action named.
+    if (m_engine)
+        for (const model::AppliedAction& a : m_engine->applied())
+            if (std::find(a.nodesAdded.begin(), a.nodesAdded.end(), node) != a.nodesAdded.end()) {
+                if (a.action.domain.empty())
+                    return m_topology->root();
+                try {
+                    return model::findDomainByPath(*m_topology, model::parseDomainPath(a.action.domain));
+                } catch (const std::invalid_argument&) {
+                    return {};
+                }
+            }
+    return {};
+}
+
 bool PlanController::workloadDraggable(model::WorkloadId w) const
 {
     if (!w.isValid() || w.index() >= m_store->workloadCount())
@@ -268,8 +301,7 @@ void PlanController::onDragStarted(model::PodId pod, Qt::KeyboardModifiers modif
     }
     m_feasibility = std::make_unique<model::PodFeasibility>(m_engine->state(), pod);
     m_feasible = std::make_shared<std::vector<std::uint8_t>>();
-    m_feasibility->feasibleNodes(*m_feasible);
-    m_feasible->resize(m_store->nodeCount()); // the map's nodes (added nodes are not drawn)
+    m_feasibility->feasibleNodes(*m_feasible); // store nodes, then added ones (their squares)
     m_lastFeasibilityMs = timer.nsecsElapsed() / 1e6;
     m_map->setDragShading(m_feasible);
 }
@@ -279,7 +311,7 @@ void PlanController::onDragMoved(model::NodeId node, model::DomainId label, cons
     if (!m_feasibility)
         return;
     if (m_dragWorkload.isValid()) {
-        const model::DomainId target = label.isValid() ? label : node.isValid() ? m_topology->nodeDomain(node) : model::DomainId {};
+        const model::DomainId target = label.isValid() ? label : domainOfNode(node);
         m_map->setDragTarget(node, true, target);
         if (target.isValid())
             QToolTip::showText(globalPos,
@@ -315,7 +347,7 @@ void PlanController::onDropped(model::NodeId node, model::DomainId label, const 
         return;
     QToolTip::hideText();
     if (workload.isValid()) {
-        const model::DomainId target = label.isValid() ? label : node.isValid() ? m_topology->nodeDomain(node) : model::DomainId {};
+        const model::DomainId target = label.isValid() ? label : domainOfNode(node);
         if (target.isValid())
             placeWorkload(workload, target);
         return;
@@ -450,6 +482,27 @@ bool PlanController::addNodeLike(model::NodeId node)
     }
     showMessage(tr("Added a %1 node in %2 (drawn under the domain, \"Added by the plan\").")
                     .arg(type, domain.isValid() ? domainText(domain) : tr("the cluster")));
+    return true;
+}
+
+bool PlanController::addNodes(const QString& instanceType, const QString& capacityType, model::DomainId domain, int count)
+{
+    if (!m_engine || instanceType.isEmpty() || count < 1)
+        return false;
+    model::PlanAction a;
+    a.type = model::ActionType::AddNode;
+    a.instanceType = instanceType.toStdString();
+    a.capacityType = capacityType.toStdString();
+    a.domain = domain.isValid() && domain != m_topology->root() ? model::domainPathText(*m_topology, domain) : std::string();
+    a.count = count;
+    const QString what = count == 1 ? tr("a %1 node").arg(instanceType) : tr("%1 %2 nodes").arg(count).arg(instanceType);
+    QString refusal; // a missing template node: PlanCommand turns apply()'s error into the refusal
+    if (!pushAction(a, tr("Add %1").arg(what), &refusal)) {
+        showMessage(tr("Cannot add %1: %2.").arg(what, refusal));
+        return false;
+    }
+    showMessage(tr("Added %1 in %2 (drawn under the domain, \"Added by the plan\").")
+                    .arg(what, domain.isValid() && domain != m_topology->root() ? domainText(domain) : tr("the cluster")));
     return true;
 }
 

@@ -21,6 +21,7 @@
 class QDockWidget;
 class QTimer;
 class QMainWindow;
+class QMenu;
 class QUndoStack;
 
 namespace fleet::views {
@@ -28,6 +29,10 @@ class PlanPanel;
 }
 
 namespace fleet::app {
+
+/// The window's Plan menu (objectName menuPlan), made at the end of its menu bar when missing:
+/// where Consolidate and Add Nodes put their actions. Thread: GUI thread.
+[[nodiscard]] QMenu* planMenu(QMainWindow* window);
 
 /// Owns the PlanEngine of the shown cluster (built on a worker when a cluster arrives: the
 /// ledger's indexes are O(nodes + pods); until it is ready a drag says so and does nothing)
@@ -43,6 +48,10 @@ namespace fleet::app {
 ///   places every pod of it inside that domain, all or nothing (PlaceWorkload).
 /// - the map's context menu: Drain Node, Fail Node, Add a Node Like This on a node; Drain the filtered nodes when a
 ///   filter is active (one undo step); Fail Domain on a domain label.
+/// - a node the plan added (its square under its domain, AddedNodeLayer) is a node like any
+///   other here: a drop target (its verdict from the same PodFeasibility), drained or failed
+///   from its context menu, its domain (the add-node action's) a workload's target.
+/// - Plan > Add Nodes (app/addnodesdialog.h) calls addNodes().
 /// After every change the map shows the plan (PlanMarks, the plan-aware metrics) and the
 /// panel refreshes; planChanged() follows. Thread: GUI thread.
 class PlanController : public QObject {
@@ -108,6 +117,10 @@ public:
     /// domain: the capacity question "what if there were one more of these here". The map
     /// draws it under the domain (AddedNodeLayer). One command.
     bool addNodeLike(model::NodeId node);
+    /// AddNode of `count` nodes of `instanceType` (bought as `capacityType`: "" any,
+    /// "on-demand", "spot", "reserved") in `domain` (invalid or the root: the cluster): one
+    /// command; refused (false, with the reason shown) when the cluster has no such node to copy.
+    bool addNodes(const QString& instanceType, const QString& capacityType, model::DomainId domain, int count);
     /// PlaceWorkload of `workload` inside `domain`.
     bool placeWorkload(model::WorkloadId workload, model::DomainId domain);
     /// Undoes every action from row `row` of the plan panel on.
@@ -146,6 +159,8 @@ private:
     [[nodiscard]] QString nodeText(model::NodeId node) const;
     [[nodiscard]] QString domainText(model::DomainId domain) const;
     [[nodiscard]] bool workloadDraggable(model::WorkloadId w) const;
+    /// The innermost domain of a store node; for a node the plan added, its add-node's domain.
+    [[nodiscard]] model::DomainId domainOfNode(model::NodeId node) const;
 
     QMainWindow* m_window = nullptr;
     views::FleetMapView* m_map = nullptr;

@@ -1,6 +1,7 @@
 #include "plancommand.h"
 
 #include "helptext.h"
+#include "planaddnodescommand.h"
 #include "planconsolidatecommand.h"
 #include "planplacecommand.h"
 
@@ -37,6 +38,28 @@ int parsePlanVerb(QCommandLineParser& parser, const QStringList& arguments, cons
     return -1;
 }
 
+void addPlanWriterOptions(QCommandLineParser& parser)
+{
+    parser.addOption(QCommandLineOption(QStringLiteral("format"), QStringLiteral("Output format: text (default) or json."),
+        QStringLiteral("text|json"), QStringLiteral("text")));
+    parser.addOption(QCommandLineOption(QStringList { QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("Write the plan (resources/schemas/plan-v1.md) to this file."), QStringLiteral("PLAN.json")));
+    parser.addOption(QCommandLineOption(QStringLiteral("prices"),
+        QStringLiteral("A CSV of node prices replacing the shipped table's rows, for the plan's cost per hour."), QStringLiteral("FILE")));
+}
+
+importers::PlanSource planSourceOf(const ClusterSource& source, const importers::LoadedCluster& loaded)
+{
+    if (source.simulate)
+        return importers::sourceOfSimulation(source.simulatedNodes, source.seed);
+    if (source.live)
+        return importers::sourceOfLiveCluster(loaded.server, loaded.resourceVersion);
+    std::vector<std::string> files;
+    for (const QString& f : source.files)
+        files.push_back(f.toStdString());
+    return importers::sourceOfFiles(files);
+}
+
 int runPlan(const QStringList& arguments)
 {
     const QString verb = arguments.size() > 2 ? arguments.at(2) : QString();
@@ -44,6 +67,8 @@ int runPlan(const QStringList& arguments)
         return runPlanConsolidate(arguments);
     if (verb == QLatin1String("place"))
         return runPlanPlace(arguments);
+    if (verb == QLatin1String("add-nodes"))
+        return runPlanAddNodes(arguments);
     const bool exportOnly = verb == QLatin1String("export");
     const char* usage = exportOnly
         ? "fleetscope plan export (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) --plan PLAN.json (--csv OUT.csv | --kubectl-script OUT.sh)"
@@ -52,11 +77,12 @@ int runPlan(const QStringList& arguments)
     const std::string prefix = exportOnly ? "fleetscope plan export: " : "fleetscope plan check: ";
     if (verb != QLatin1String("check") && !exportOnly) {
         if (verb == QLatin1String("--help") || verb == QLatin1String("-h") || verb.isEmpty()) {
-            std::fputs("Usage: fleetscope plan check|export|consolidate ...\n\n"
+            std::fputs("Usage: fleetscope plan check|export|consolidate|place|add-nodes ...\n\n"
                        "  plan consolidate  plans which nodes to drain to save the most per hour (fleetscope plan consolidate --help)\n"
                        "  plan check   re-evaluates a saved plan against a cluster state and says which actions no longer hold\n"
                        "  plan export  writes the plan's CSV or reviewable kubectl script\n"
                        "  plan place   places N new pods in the network topology (Kueue TAS) and writes the plan\n"
+                       "  plan add-nodes  adds nodes of an instance type, or as many as the pending pods take (--fit-pending)\n"
                        "Run `fleetscope plan check --help` for the options.\n",
                 verb.isEmpty() ? stderr : stdout);
             return verb.isEmpty() ? 2 : 0;

@@ -6,6 +6,7 @@
 #include "clustersource.h"
 
 #include "importers/clusterloader.h"
+#include "importers/plan/planfile.h"
 
 #include <QStringList>
 
@@ -27,5 +28,14 @@ int runPlan(const QStringList& arguments);
 /// without its two words. Returns -1 to go on; else the exit status: 2 after printing the
 /// parser's error after `prefix` on stderr, 0 after printing --help (with `usage`) on stdout.
 [[nodiscard]] int parsePlanVerb(QCommandLineParser& parser, const QStringList& arguments, const char* prefix, const char* usage);
+
+/// Adds what the verbs that write a plan share: --format text|json (default text), -o /
+/// --output PLAN.json and --prices FILE.
+void addPlanWriterOptions(QCommandLineParser& parser);
+
+/// The source a plan made on `loaded` names (resources/schemas/plan-v1.md): the files with their
+/// SHA-256 (read now), the simulation, or the live cluster's server and resourceVersion.
+/// Throws importers::PlanFileError when a file cannot be read.
+[[nodiscard]] importers::PlanSource planSourceOf(const ClusterSource& source, const importers::LoadedCluster& loaded);
 
 } // namespace fleet::app

@@ -199,14 +199,7 @@ int runPlanConsolidate(const QStringList& arguments)
     importers::PlanDocument plan;
     try {
         loaded = loadClusterSource(source);
-        if (source.simulate) {
-            plan.source = importers::sourceOfSimulation(source.simulatedNodes, source.seed);
-        } else if (!source.live) {
-            std::vector<std::string> files;
-            for (const QString& f : source.files)
-                files.push_back(f.toStdString());
-            plan.source = importers::sourceOfFiles(files);
-        }
+        plan.source = planSourceOf(source, loaded);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s%s\n", prefix.c_str(), qPrintable(importFailureMessage(e, clusterSourceLabel(source))));
         return 2;

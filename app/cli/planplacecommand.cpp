@@ -87,11 +87,7 @@ int runPlanPlace(const QStringList& arguments)
     option("slice-size", "Pods per slice (divides N); each slice whole inside one domain of --slice-level.", "S");
     option("slice-level", "The level each slice must lie in (e.g. topology.k8s.aws/network-node-layer-3, nvidia.com/gpu.clique).", "LABEL");
     parser.addOption(QCommandLineOption(QStringLiteral("no-gang"), QStringLiteral("Place what fits instead of all or nothing.")));
-    parser.addOption(QCommandLineOption(QStringLiteral("format"), QStringLiteral("Output format: text (default) or json."),
-        QStringLiteral("text|json"), QStringLiteral("text")));
-    parser.addOption(QCommandLineOption(QStringList { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("Write the plan (resources/schemas/plan-v1.md) to this file."), QStringLiteral("PLAN.json")));
-    option("prices", "A CSV of node prices replacing the shipped table's rows, for the plan's cost per hour.", "FILE");
+    addPlanWriterOptions(parser);
     if (const int done = parsePlanVerb(parser, arguments, kPrefix, kUsage); done >= 0)
         return done;
     auto fail = [](const std::string& what) {
@@ -148,14 +144,7 @@ int runPlanPlace(const QStringList& arguments)
     importers::PlanDocument plan;
     try {
         loaded = loadClusterSource(source);
-        if (!source.simulate) {
-            std::vector<std::string> files;
-            for (const QString& f : source.files)
-                files.push_back(f.toStdString());
-            plan.source = importers::sourceOfFiles(files);
-        } else {
-            plan.source = importers::sourceOfSimulation(source.simulatedNodes, source.seed);
-        }
+        plan.source = planSourceOf(source, loaded);
     } catch (const std::exception& e) {
         return fail(qPrintable(importFailureMessage(e, clusterSourceLabel(source))));
     }

@@ -175,9 +175,12 @@ public:
             a.type = type == "drain-node" ? model::ActionType::DrainNode : model::ActionType::FailNode;
             a.node = nonEmpty(o, "node", path);
         } else if (type == "add-node") {
-            const dom::object o = object(e, path, { "type", "instanceType", "domain", "count" });
+            const dom::object o = object(e, path, { "type", "instanceType", "capacityType", "domain", "count" });
             a.type = model::ActionType::AddNode;
             a.instanceType = nonEmpty(o, "instanceType", path);
+            a.capacityType = string(o, "capacityType", path, false);
+            if (!a.capacityType.empty() && a.capacityType != "on-demand" && a.capacityType != "spot" && a.capacityType != "reserved")
+                fail(path + ".capacityType", "expected \"on-demand\", \"spot\" or \"reserved\", got \"" + a.capacityType + "\"");
             a.domain = string(o, "domain", path, false);
             const std::int64_t count = integer(o, "count", path, 1);
             if (count < 1 || count > 100000)
@@ -280,6 +283,8 @@ std::string planJson(const PlanDocument& plan)
             break;
         case model::ActionType::AddNode:
             w.key("instanceType").value(a.instanceType);
+            if (!a.capacityType.empty())
+                w.key("capacityType").value(a.capacityType);
             if (!a.domain.empty())
                 w.key("domain").value(a.domain);
             w.key("count").value(std::int64_t { a.count });

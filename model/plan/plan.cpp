@@ -30,8 +30,9 @@
 //  - place-pods: new pods like a template, placed by topologyplacement.h (Kueue TAS). Pods a plan
 //    added are not re-placed by later drains (the node stays, unsupported:planned-pod) and are
 //    stranded by failures: undo the place-pods action to move them.
-//  - add-node: `count` nodes copying a Ready, schedulable store node of the instance type (one
-//    inside the domain when there is one), named fleetscope-<instance type>-<k>, with the
+//  - add-node: `count` nodes copying a Ready, schedulable store node of the instance type (and
+//    capacity type, when given: the copy's price is its template's; one inside the domain when
+//    there is one), named fleetscope-<instance type>-<k>, with the
 //    domain's labels and kubernetes.io/hostname set.
 #include "plan.h"
 
@@ -41,11 +42,13 @@
 #include "notfounderror.h"
 
 #include "model/domainpath.h"
+#include "model/metrics/pricetable.h"
 #include "model/placement/topologyplacement.h"
 #include "model/topology.h"
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -82,8 +85,9 @@ struct Op {
     std::int32_t budget = -1;
 };
 
-// Largest first: GPU, then cpu, then memory request; then id (deterministic).
-void sortLargestFirst(const ClusterStore& store, std::vector<PodId>& pods)
+} // namespace
+
+void sortPodsLargestFirst(const ClusterStore& store, std::vector<PodId>& pods)
 {
     std::sort(pods.begin(), pods.end(), [&](PodId a, PodId b) {
         const ResourceVector& ra = store.podRequest(a);
@@ -94,6 +98,8 @@ void sortLargestFirst(const ClusterStore& store, std::vector<PodId>& pods)
         return a < b;
     });
 }
+
+namespace {
 
 std::uint64_t nameHash(std::string_view ns, std::string_view name) noexcept
 {
@@ -524,7 +530,7 @@ bool PlanEngine::Private::drainNode(const PlanAction& a, AppliedAction& r)
             pods.push_back(p);
         }
     }
-    sortLargestFirst(store, pods);
+    sortPodsLargestFirst(store, pods);
     bool emptied = !holdsPlanned;
     for (const PodId p : pods) {
         EvictionCheck ec = checkEviction(store, p);
@@ -571,10 +577,13 @@ bool PlanEngine::Private::addNodes(const PlanAction& a, AppliedAction& r)
         throw std::invalid_argument("add-node: no instance type given");
     const DomainId d = resolveDomain(a.domain);
     NodeId templ;
+    std::optional<CapacityType> capacity;
+    if (!a.capacityType.empty() && !(capacity = capacityTypeFromName(a.capacityType)))
+        throw std::invalid_argument("add-node: unknown capacity type \"" + a.capacityType + "\" (known: on-demand, spot, reserved)");
     auto pick = [&](std::span<const NodeId> nodes) {
         NodeId any;
         for (const NodeId n : nodes) {
-            if (store.nodeInstanceType(n) != a.instanceType)
+            if (store.nodeInstanceType(n) != a.instanceType || (capacity && nodeCapacityType(store, n) != *capacity))
                 continue;
             if (!any.isValid())
                 any = n;
@@ -587,7 +596,9 @@ bool PlanEngine::Private::addNodes(const PlanAction& a, AppliedAction& r)
     if (!templ.isValid())
         templ = pick(topology.orderedNodes());
     if (!templ.isValid())
-        throw NotFoundError("instance-type/" + a.instanceType, "add-node: no node of instance type " + a.instanceType + " in the cluster state to copy");
+        throw NotFoundError("instance-type/" + a.instanceType,
+            "add-node: no node of instance type " + a.instanceType + (capacity ? " bought " + a.capacityType : std::string())
+                + " in the cluster state to copy");
     std::vector<std::pair<std::string, std::string>> labels;
     if (d != topology.root())
         for (auto& [key, value] : parseDomainPath(domainPathText(topology, d)))
@@ -629,7 +640,7 @@ bool PlanEngine::Private::fail(const std::vector<NodeId>& nodes, AppliedAction& 
         setPresent(n, false);
         r.nodesRemoved.push_back(n);
     }
-    sortLargestFirst(store, displaced);
+    sortPodsLargestFirst(store, displaced);
     // Gangs (by workload) first, each as a whole; then the other pods.
     std::vector<WorkloadId> gangOrder;
     std::unordered_map<std::uint32_t, std::vector<PodId>> gangs;
@@ -738,7 +749,7 @@ bool PlanEngine::Private::placeWorkload(const PlanAction& a, AppliedAction& r)
             return false;
         }
     }
-    sortLargestFirst(store, pods);
+    sortPodsLargestFirst(store, pods);
     std::unordered_map<std::uint32_t, NodeId> from;
     for (const PodId p : pods) {
         from[p.value] = state.podNode(p);

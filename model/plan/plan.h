@@ -53,6 +53,8 @@ struct PlanAction {
     std::string node;           // MovePod: destination; DrainNode / FailNode: the node
     DomainRef domain;           // FailDomain, PlaceWorkload, AddNode: where
     std::string instanceType;   // AddNode
+    std::string capacityType;   // AddNode: "" any, else "on-demand", "spot" or "reserved" (pricetable.h
+                                // spelling): the template node must be bought that way (its price)
     std::int32_t count = 1;     // AddNode: how many nodes; PlacePods: how many pods
     std::string workloadNamespace, workloadName, workloadKind; // PlaceWorkload
     std::string policy;         // PlaceWorkload: "" = the default policy (see PlanEngine);
@@ -89,6 +91,10 @@ struct AppliedAction {
     std::vector<std::pair<PodId, std::vector<Reason>>> unplaced;
     PlanTotals before, after;
 };
+
+/// Sorts pods largest first, as every action that places several pods does: GPU, then cpu, then
+/// memory request (the store's), then id (deterministic). Thread: any.
+void sortPodsLargestFirst(const ClusterStore& store, std::vector<PodId>& pods);
 
 /// Applies and undoes actions over a PlacementState. apply() is one undoable step: the GUI
 /// wraps each in a QUndoCommand (undo() reverts the last applied, redo is apply() again).

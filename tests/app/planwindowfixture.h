@@ -6,6 +6,7 @@
 
 #include "app/mainwindow.h"
 #include "app/plancontroller.h"
+#include "model/scheduling/filters.h"
 #include "views/map/fleetmapview.h"
 #include "views/vtk/vtkopenglwidget.h"
 
@@ -60,6 +61,27 @@ inline std::unique_ptr<app::MainWindow> openWindow(std::size_t nodes = 240, std:
     if (!window->setMetric(QStringLiteral("cpu")))
         return nullptr;
     return window;
+}
+
+/// The first pod (by id) that can move to another node under `state`, and that node: a counted
+/// pod that is not a DaemonSet or mirror pod, the filters' first feasible node (PodFeasibility).
+/// False when none can.
+inline bool findFeasibleMove(const model::PlacementState& state, model::PodId& pod, model::NodeId& to)
+{
+    const model::ClusterStore& store = state.store();
+    for (std::uint32_t i = 0; i < store.podCount(); ++i) {
+        const model::PodId p(i);
+        if (!store.podIsCounted(p) || store.podOwnerKind(p) == model::OwnerKind::DaemonSet || store.podIsMirror(p))
+            continue;
+        const model::PodFeasibility f(state, p);
+        for (std::uint32_t j = 0; j < store.nodeCount(); ++j)
+            if (model::NodeId(j) != store.podNode(p) && f.feasible(model::NodeId(j))) {
+                pod = p;
+                to = model::NodeId(j);
+                return true;
+            }
+    }
+    return false;
 }
 
 /// A pixel (map coordinates) of pod p's strip once the map is zoomed to node n (it zooms and

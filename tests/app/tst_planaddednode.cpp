@@ -2,16 +2,27 @@
 // context menu on a node offers Add a Node Like it (one AddNode, one undo step); the added node,
 // which has no cell in the layout, is drawn as a square in an "Added by the plan" box under its
 // domain (AddedNodeLayer), found there by the map's picking (addedNodeAt) with its own tooltip,
-// and gone again after undo.
+// and gone again after undo. A click on the square selects it and opens it in the node
+// inspector (its template's allocatable, its own name and labels); a pod dragged onto it with
+// mouse events is moved there by the plan; its context menu fails it like any node.
 
 #include "planwindowfixture.h"
 
+#include "app/explorepanels.h"
 #include "app/surfaceformat.h"
+#include "model/scheduling/filters.h"
+#include "views/inspectors/nodeinspector.h"
+#include "views/itemmodels/itemmodelroles.h"
+#include "views/itemmodels/nodepodsmodel.h"
+#include "views/itemmodels/noderesourcesmodel.h"
 #include "views/map/layers/addednodelayer.h"
 #include "views/plan/planactionsmodel.h"
 #include "views/plan/planpanel.h"
 
+#include "views/map/layers/selectionlayer.h"
+
 #include <QContextMenuEvent>
+#include <QTreeWidget>
 #include <QMenu>
 #include <QUndoStack>
 
@@ -24,6 +35,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void addedNodeIsDrawnAndPicked();
+    void addedNodeIsSelectedInspectedAndADropTarget();
 
 private:
     /// The first position (map coordinates, 2 px steps) where the map draws an added node.
@@ -113,6 +125,110 @@ void TestPlanAddedNode::addedNodeIsDrawnAndPicked()
     QVERIFY(engine->applied().empty());
     map()->grabImage();
     QVERIFY(findAddedSquare(none).isNull());
+}
+
+void TestPlanAddedNode::addedNodeIsSelectedInspectedAndADropTarget()
+{
+    app::PlanController* plan = m_window->planController();
+    const auto engine = plan->engine();
+    const model::ClusterStore& store = engine->state().store();
+    const model::NodeId like(7);
+    QVERIFY(plan->addNodeLike(like));
+    const model::NodeId added = engine->applied().back().nodesAdded.at(0);
+    const model::NodeId templ = engine->state().nodeTemplate(added);
+    const QString name = QString::fromStdString(std::string(engine->state().nodeName(added)));
+
+    // A pod on `like` that the added node can take (same instance type: most can).
+    model::PodId pod;
+    for (const model::PodId p : engine->state().nodePods(like))
+        if (store.podOwnerKind(p) != model::OwnerKind::DaemonSet && !store.podIsMirror(p) && model::PodFeasibility(engine->state(), p).feasible(added)) {
+            pod = p;
+            break;
+        }
+    QVERIFY2(pod.isValid(), "no pod of the template's node fits the added node");
+    QPoint press = podPixel(map(), like, pod); // zooms to `like` and renders
+    QVERIFY(!press.isNull());
+    model::NodeId picked;
+    const QPoint centre(views::AddedNodeLayer::kSquarePx / 2, views::AddedNodeLayer::kSquarePx / 2);
+    QPoint square = findAddedSquare(picked) + centre;
+    QCOMPARE(picked, added);
+
+    // Click: selected, and the inspector shows it.
+    sendMouse(map(), QEvent::MouseButtonPress, square, Qt::LeftButton);
+    sendMouse(map(), QEvent::MouseButtonRelease, square, Qt::NoButton);
+    QCOMPARE(map()->selectedNode(), added);
+    views::NodeInspector* inspector = m_window->explorePanels()->nodeInspector();
+    // The node dock opened beside the map, which laid itself out again: find both again.
+    press = podPixel(map(), like, pod);
+    square = findAddedSquare(picked) + centre;
+    QVERIFY(!press.isNull());
+    QCOMPARE(picked, added);
+    QCOMPARE(inspector->node(), added);
+    QVERIFY2(inspector->headerText().startsWith(name), qPrintable(inspector->headerText()));
+    QVERIFY2(inspector->headerText().contains(QStringLiteral("added by the plan, like ") + QString::fromStdString(std::string(store.nodeName(templ)))),
+        qPrintable(inspector->headerText()));
+    const views::NodeResourcesModel* resources = inspector->resourcesModel();
+    const int cpuRow = resources->rowOf(QStringLiteral("cpu"));
+    QVERIFY(cpuRow >= 0);
+    QCOMPARE(resources->data(resources->index(cpuRow, views::NodeResourcesModel::AllocatableColumn), views::kSortRole).toLongLong(),
+        qlonglong(store.nodeAllocatable(templ)[model::CoreResource::Cpu]));
+    QCOMPARE(resources->data(resources->index(cpuRow, views::NodeResourcesModel::RequestedColumn), views::kSortRole).toLongLong(), qlonglong(0));
+    QCOMPARE(inspector->podsModel()->rowCount(), 0);
+    bool hostname = false;
+    const QTreeWidgetItem* labels = inspector->detailsTree()->topLevelItem(0);
+    for (int i = 0; labels && i < labels->childCount(); ++i)
+        hostname = hostname || (labels->child(i)->text(0) == QStringLiteral("kubernetes.io/hostname") && labels->child(i)->text(1) == name);
+    QVERIFY2(hostname, "the added node's labels do not carry its own hostname");
+    const QImage selected = map()->grabImage();
+    const qreal dpr = selected.devicePixelRatio();
+    const QPoint ring = square - glOf(map())->pos() + QPoint(-views::AddedNodeLayer::kSquarePx / 2 - 2, 0);
+    const QColor ringColor = selected.pixelColor(QPoint(qRound(ring.x() * dpr), qRound(ring.y() * dpr)));
+    saveScreenshot(m_window.get(), QStringLiteral("added-node-clicked"));
+    QVERIFY2(near(ringColor, views::SelectionLayer::outlineColor(), 60), qPrintable(QStringLiteral("no selection ring around the added node's square: ") + ringColor.name()));
+
+    // Drag the pod onto the square: the plan moves it there; the inspector lists it.
+    sendMouse(map(), QEvent::MouseButtonPress, press, Qt::LeftButton);
+    sendMouse(map(), QEvent::MouseMove, press + QPoint(12, 0), Qt::LeftButton);
+    QVERIFY(map()->isDraggingPod());
+    sendMouse(map(), QEvent::MouseMove, square, Qt::LeftButton);
+    sendMouse(map(), QEvent::MouseButtonRelease, square, Qt::NoButton);
+    QCOMPARE(engine->applied().size(), std::size_t(2));
+    QCOMPARE(engine->applied().back().action.type, model::ActionType::MovePod);
+    QCOMPARE(QString::fromStdString(engine->applied().back().action.node), name);
+    QCOMPARE(engine->state().podNode(pod), added);
+    QCOMPARE(m_window->undoStack()->count(), 2);
+    QCOMPARE(inspector->podsModel()->rowCount(), 1);
+    QVERIFY(resources->data(resources->index(cpuRow, views::NodeResourcesModel::RequestedColumn), views::kSortRole).toLongLong() > 0);
+    saveScreenshot(m_window.get(), QStringLiteral("added-node-selected"));
+
+    // Its context menu fails it like any node: the pod is re-placed or stranded.
+    bool failed = false;
+    whenShown([&](QWidget* w) {
+        auto* menu = qobject_cast<QMenu*>(w);
+        if (!menu)
+            return;
+        QVERIFY(menu->findChild<QAction*>(QStringLiteral("actionDrainNode")));
+        if (QAction* a = menu->findChild<QAction*>(QStringLiteral("actionFailNode"))) {
+            failed = true;
+            a->trigger();
+        }
+        menu->close();
+    });
+    map()->grabImage();
+    QWidget* gl = glOf(map());
+    QContextMenuEvent e(QContextMenuEvent::Mouse, square - gl->pos(), gl->mapToGlobal(square - gl->pos()));
+    QApplication::sendEvent(gl, &e);
+    QVERIFY(failed);
+    QCOMPARE(engine->applied().back().action.type, model::ActionType::FailNode);
+    QCOMPARE(QString::fromStdString(engine->applied().back().action.node), name);
+    QVERIFY(!engine->state().nodePresent(added));
+
+    // Undo all: the selection and the inspector let the added node go.
+    while (m_window->undoStack()->canUndo())
+        m_window->undoStack()->undo();
+    QVERIFY(engine->applied().empty());
+    QVERIFY(!map()->selectedNode().isValid());
+    QVERIFY(!inspector->node().isValid());
 }
 
 int main(int argc, char** argv)

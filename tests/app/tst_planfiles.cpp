@@ -81,18 +81,7 @@ void TestPlanFiles::saveAndExportThroughTheMenu()
     // A plan: one move (a feasible one, found by the filters), then one drain.
     model::PodId pod;
     model::NodeId to;
-    for (std::uint32_t i = 0; i < store.podCount() && !to.isValid(); ++i) {
-        const model::PodId p(i);
-        if (!store.podIsCounted(p) || store.podOwnerKind(p) == model::OwnerKind::DaemonSet || store.podIsMirror(p))
-            continue;
-        const model::PodFeasibility f(engine->state(), p);
-        for (std::uint32_t j = 0; j < store.nodeCount() && !to.isValid(); ++j)
-            if (model::NodeId(j) != store.podNode(p) && f.feasible(model::NodeId(j))) {
-                pod = p;
-                to = model::NodeId(j);
-            }
-    }
-    QVERIFY(to.isValid());
+    QVERIFY(findFeasibleMove(engine->state(), pod, to));
     QVERIFY(plan->movePod(pod, to, false));
     model::NodeId drained;
     for (std::uint32_t i = 0; i < store.nodeCount() && !drained.isValid(); ++i)

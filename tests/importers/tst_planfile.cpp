@@ -37,6 +37,7 @@ importers::PlanDocument everyAction()
     model::PlanAction add;
     add.type = model::ActionType::AddNode;
     add.instanceType = "p5.48xlarge";
+    add.capacityType = "reserved";
     add.domain = "topology.kubernetes.io/zone=us-east-1a";
     add.count = 3;
     model::PlanAction failNode;
@@ -116,6 +117,9 @@ void TestPlanFile::errorsNameTheFileAndPath_data()
     QTest::newRow("count not integer")
         << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"add-node\", \"instanceType\": \"m5\", \"count\": \"2\"}]}")
         << QStringLiteral("at $.actions[0].count: expected an integer");
+    QTest::newRow("capacity type unknown")
+        << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"add-node\", \"instanceType\": \"m5\", \"capacityType\": \"prepaid\"}]}")
+        << QStringLiteral("at $.actions[0].capacityType: expected \"on-demand\", \"spot\" or \"reserved\", got \"prepaid\"");
     QTest::newRow("count zero") << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"add-node\", \"instanceType\": \"m5\", \"count\": 0}]}")
                                 << QStringLiteral("at $.actions[0].count: expected a count from 1 to 100000");
     QTest::newRow("bad digest") << QByteArray("{\"fleetscopePlan\": 1, \"source\": {\"files\": [{\"name\": \"a\", \"sha256\": \"XYZ\"}]}, \"actions\": []}")

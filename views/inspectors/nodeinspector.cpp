@@ -122,9 +122,9 @@ void NodeInspector::setNode(
 {
     m_store = std::move(store);
     m_topology = std::move(topology);
-    m_node = m_store && node.isValid() && node.index() < m_store->nodeCount() ? node : model::NodeId {};
     if (m_plan && &m_plan->store() != m_store.get())
         m_plan.reset(); // a plan of another cluster
+    m_node = m_store && PlanNodeView { m_store.get(), m_plan.get() }.exists(node) ? node : model::NodeId {};
     m_resources->setNode(m_store, m_node, m_plan.get());
     m_pods->setNode(m_store, m_node, m_plan.get());
     m_resourcesView->resizeColumnsToContents();
@@ -136,6 +136,12 @@ void NodeInspector::setPlanState(std::shared_ptr<const model::PlacementState> pl
 {
     m_plan = std::move(plan);
     setNode(m_store, m_topology, m_node);
+}
+
+void NodeInspector::setPrices(std::vector<double> pricePerHour)
+{
+    m_prices = std::move(pricePerHour);
+    fillDetails();
 }
 
 void NodeInspector::fillDetails()
@@ -151,39 +157,43 @@ void NodeInspector::fillDetails()
     }
     m_body->show();
     const model::ClusterStore& st = *m_store;
-    m_title->setText(s(st.nodeName(m_node)));
+    const PlanNodeView shown { m_store.get(), m_plan.get() };
+    const bool added = shown.added(m_node);
+    // An added node's store columns are its template's (allocatable, type, GPUs, price).
+    const model::NodeId spec = shown.specNode(m_node);
+    m_title->setText(shown.nodeName(m_node));
     QStringList facts;
-    const QString path = domainPathText(m_topology.get(), m_node);
+    const QString path = added ? QString() : domainPathText(m_topology.get(), m_node);
     if (!path.isEmpty())
         facts << path;
-    if (!st.nodeInstanceType(m_node).empty())
-        facts << s(st.nodeInstanceType(m_node));
-    facts << (st.nodeReadiness(m_node) == model::Readiness::True
-            ? tr("Ready")
-            : tr("NotReady (Ready %1)").arg(s(model::readinessName(st.nodeReadiness(m_node)))));
-    const PlanNodeView shown { m_store.get(), m_plan.get() };
-    if (st.nodeUnschedulable(m_node))
+    if (!st.nodeInstanceType(spec).empty())
+        facts << s(st.nodeInstanceType(spec));
+    const model::Readiness ready = added ? m_plan->nodeReadiness(m_node) : st.nodeReadiness(m_node);
+    facts << (ready == model::Readiness::True ? tr("Ready") : tr("NotReady (Ready %1)").arg(s(model::readinessName(ready))));
+    if (!added && st.nodeUnschedulable(m_node))
         facts << tr("cordoned");
     if (const QString planned = shown.planStateText(m_node); !planned.isEmpty())
         facts << planned;
+    if (spec.index() < m_prices.size() && m_prices[spec.index()] > 0)
+        facts << (added ? tr("$%1/h (its template's price)") : tr("$%1/h")).arg(m_prices[spec.index()], 0, 'f', 2);
     m_subtitle->setText(facts.join(QStringLiteral(" \u00b7 ")));
 
     // GPUs: whole nvidia.com/gpu where allocatable; else the accelerator resources the node
     // advertises instead (MIG slices, Neuron devices), each as requested of allocatable.
-    const std::int32_t gpuCount = st.nodeGpuCount(m_node);
-    const std::int64_t gpuAllocatable = st.nodeAllocatable(m_node)[model::CoreResource::Gpu];
+    const std::int32_t gpuCount = st.nodeGpuCount(spec);
+    const std::int64_t gpuAllocatable = st.nodeAllocatable(spec)[model::CoreResource::Gpu];
     QString gpuLine;
-    if (gpuCount > 0 || gpuAllocatable > 0 || !st.nodeGpuModel(m_node).empty()) {
+    if (gpuCount > 0 || gpuAllocatable > 0 || !st.nodeGpuModel(spec).empty()) {
         gpuLine = gpuCount == 1 ? tr("1 GPU") : tr("%1 GPUs").arg(gpuCount);
-        if (!st.nodeGpuModel(m_node).empty())
-            gpuLine += QStringLiteral(" (") + s(st.nodeGpuModel(m_node)) + QLatin1Char(')');
+        if (!st.nodeGpuModel(spec).empty())
+            gpuLine += QStringLiteral(" (") + s(st.nodeGpuModel(spec)) + QLatin1Char(')');
         if (gpuAllocatable > 0)
             gpuLine += tr(", %1 allocated of %2 allocatable")
                            .arg(QString::fromStdString(model::formatGpuMilli(shown.nodeRequested(m_node)[model::CoreResource::Gpu])),
                                QString::fromStdString(model::formatGpuMilli(gpuAllocatable)));
     }
     QStringList devices;
-    for (const auto& [key, allocatable] : st.nodeExtendedAllocatable(m_node)) {
+    for (const auto& [key, allocatable] : st.nodeExtendedAllocatable(spec)) {
         const std::string& name = st.resources().name(key);
         const bool accelerator
             = name.starts_with("nvidia.com/mig-") || name == "aws.amazon.com/neuron" || name == "aws.amazon.com/neurondevice";
@@ -207,15 +217,16 @@ void NodeInspector::fillDetails()
         item->setExpanded(count > 0);
         return item;
     };
-    const auto labels = st.nodeLabels(m_node);
+    const auto labels = shown.labels(m_node);
     QTreeWidgetItem* labelItem = section(tr("Labels"), static_cast<int>(labels.size()));
-    for (const model::Label& l : labels)
-        new QTreeWidgetItem(labelItem, { s(st.str(l.key)), s(st.str(l.value)) });
+    for (const auto& [key, value] : labels)
+        new QTreeWidgetItem(labelItem, { key, value });
     const auto taints = shown.taints(m_node); // with the plan's cordon, when it drained the node
     QTreeWidgetItem* taintItem = section(tr("Taints"), static_cast<int>(taints.size()));
     for (const auto& [key, value] : taints)
         new QTreeWidgetItem(taintItem, { key, value });
-    const auto conditions = st.nodeConditions(m_node);
+    // An added node has no status of its own: its template's conditions are not its.
+    const auto conditions = added ? std::span<const model::NodeCondition> {} : st.nodeConditions(m_node);
     QTreeWidgetItem* conditionItem = section(tr("Conditions"), static_cast<int>(conditions.size()));
     for (const model::NodeCondition& c : conditions) {
         QString value = s(model::readinessName(c.status));

@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 class QLabel;
 class QLineEdit;
@@ -34,7 +35,10 @@ public:
     explicit NodeInspector(QWidget* parent = nullptr);
     ~NodeInspector() override;
 
-    /// Shows node `node` (an invalid id or a null store: "No node selected").
+    /// Shows node `node` (an invalid id or a null store: "No node selected"). A node the plan
+    /// added (an id from the store's node count up, under setPlanState()'s plan) is shown with
+    /// its template's allocatable, capacity, instance type and GPUs, its own labels, the taints
+    /// it copies, the pods the plan put on it and its template's price; it has no conditions.
     void setNode(
         std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology, model::NodeId node);
     [[nodiscard]] model::NodeId node() const noexcept { return m_node; }
@@ -42,6 +46,9 @@ public:
     /// line, the pods table and the header show the node under it (views/plan/plannodeview.h).
     /// Refreshes the node shown; call again after the plan changed.
     void setPlanState(std::shared_ptr<const model::PlacementState> plan);
+    /// Node prices in $/h by store NodeId (PlanController::nodePrices(); empty: unknown), shown
+    /// in the header; an added node costs its template's (PlacementState's rule).
+    void setPrices(std::vector<double> pricePerHour);
 
     /// The parts, for tests and for the app to tune.
     [[nodiscard]] NodeResourcesModel* resourcesModel() const noexcept { return m_resources; }
@@ -64,6 +71,7 @@ private:
     std::shared_ptr<const model::ClusterStore> m_store;
     std::shared_ptr<const model::Topology> m_topology;
     std::shared_ptr<const model::PlacementState> m_plan;
+    std::vector<double> m_prices;
     model::NodeId m_node;
     QLabel* m_title = nullptr;
     QLabel* m_subtitle = nullptr;

@@ -20,10 +20,17 @@ void NodePodsModel::setNode(std::shared_ptr<const model::ClusterStore> store, mo
     m_store = std::move(store);
     m_node = node;
     m_rows.clear();
+    m_specs.clear();
+    m_addedNames.clear();
     m_extended.clear();
-    if (m_store && node.isValid() && node.index() < m_store->nodeCount()) {
-        m_rows = PlanNodeView { m_store.get(), plan }.nodePods(node);
-        for (model::PodId p : m_rows)
+    if (m_store && PlanNodeView { m_store.get(), plan }.exists(node)) {
+        m_rows = PlanNodeView { m_store.get(), plan }.nodePods(node, true);
+        for (model::PodId p : m_rows) {
+            const bool added = plan && plan->podAdded(p);
+            m_specs.push_back(added ? plan->podTemplate(p) : p);
+            m_addedNames.push_back(added ? QString::fromUtf8(plan->podName(p).data(), static_cast<qsizetype>(plan->podName(p).size())) : QString());
+        }
+        for (model::PodId p : m_specs)
             for (const auto& [key, amount] : m_store->podExtendedRequest(p))
                 if (std::find(m_extended.begin(), m_extended.end(), key) == m_extended.end())
                     m_extended.push_back(key);
@@ -36,7 +43,9 @@ void NodePodsModel::setNode(std::shared_ptr<const model::ClusterStore> store, mo
 
 model::PodId NodePodsModel::podAt(int row) const noexcept
 {
-    return row >= 0 && row < static_cast<int>(m_rows.size()) ? m_rows[static_cast<std::size_t>(row)] : model::PodId {};
+    if (row < 0 || row >= static_cast<int>(m_rows.size()) || !m_addedNames[static_cast<std::size_t>(row)].isEmpty())
+        return {};
+    return m_rows[static_cast<std::size_t>(row)];
 }
 
 int NodePodsModel::rowCount(const QModelIndex& parent) const
@@ -73,7 +82,8 @@ QVariant NodePodsModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) || !m_store)
         return {};
-    const model::PodId pod = m_rows[static_cast<std::size_t>(index.row())];
+    const model::PodId pod = m_specs[static_cast<std::size_t>(index.row())]; // the columns' pod
+    const QString& addedName = m_addedNames[static_cast<std::size_t>(index.row())];
     const int column = index.column();
     if (role == Qt::TextAlignmentRole)
         return column >= CpuColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
@@ -83,7 +93,7 @@ QVariant NodePodsModel::data(const QModelIndex& index, int role) const
     case NamespaceColumn:
         return QString::fromUtf8(m_store->podNamespace(pod));
     case NameColumn:
-        return QString::fromUtf8(m_store->podName(pod));
+        return addedName.isEmpty() ? QString::fromUtf8(m_store->podName(pod)) : addedName;
     case WorkloadColumn: {
         const model::WorkloadId w = m_store->podWorkload(pod);
         if (!w.isValid())
@@ -92,7 +102,7 @@ QVariant NodePodsModel::data(const QModelIndex& index, int role) const
             + QString::fromUtf8(m_store->workloadName(w));
     }
     case PhaseColumn:
-        return QString::fromUtf8(model::podPhaseName(m_store->podPhase(pod)));
+        return addedName.isEmpty() ? QString::fromUtf8(model::podPhaseName(m_store->podPhase(pod))) : tr("Planned (added by the plan)");
     default:
         break;
     }
@@ -113,7 +123,7 @@ QVariant NodePodsModel::data(const QModelIndex& index, int role) const
 Qt::ItemFlags NodePodsModel::flags(const QModelIndex& index) const
 {
     Qt::ItemFlags f = QAbstractTableModel::flags(index);
-    if (index.isValid())
+    if (index.isValid() && podAt(index.row()).isValid())
         f |= Qt::ItemIsDragEnabled;
     return f;
 }
@@ -126,7 +136,7 @@ QStringList NodePodsModel::mimeTypes() const
 QMimeData* NodePodsModel::mimeData(const QModelIndexList& indexes) const
 {
     for (const QModelIndex& index : indexes)
-        if (index.isValid() && index.model() == this && m_store)
+        if (index.isValid() && index.model() == this && m_store && podAt(index.row()).isValid())
             return makePodMimeData(*m_store, podAt(index.row()));
     return nullptr;
 }

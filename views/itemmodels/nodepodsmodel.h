@@ -5,6 +5,7 @@
 #include "model/scheduling/placementstate.h"
 
 #include <QAbstractTableModel>
+#include <QString>
 
 #include <memory>
 #include <vector>
@@ -36,10 +37,13 @@ public:
 
     /// Shows the pods of node `node` of `store` (a null store or an invalid id: no rows); under
     /// `plan` when given (read here only: views/plan/plannodeview.h), so a pod the plan moved
-    /// lists on its new node and a node the plan drained or failed has no rows.
+    /// lists on its new node (a node the plan added too) and a node the plan drained or failed
+    /// has no rows. Pods the plan added (place-pods) are rows too, with their own name, their
+    /// template's namespace, workload and requests, and the phase "Planned"; they cannot be
+    /// dragged (podAt() is invalid for them).
     void setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node, const model::PlacementState* plan = nullptr);
     [[nodiscard]] model::NodeId node() const noexcept { return m_node; }
-    /// The pod of a row (an invalid id outside the rows).
+    /// The pod of a row (an invalid id outside the rows, and for a pod the plan added).
     [[nodiscard]] model::PodId podAt(int row) const noexcept;
     /// The column of priority (after the extended resources' columns).
     [[nodiscard]] int priorityColumn() const noexcept { return FirstExtendedColumn + static_cast<int>(m_extended.size()); }
@@ -64,6 +68,8 @@ private:
     std::shared_ptr<const model::ClusterStore> m_store;
     model::NodeId m_node;
     std::vector<model::PodId> m_rows;
+    std::vector<model::PodId> m_specs;  // the store pod each row's columns come from (a template for added pods)
+    std::vector<QString> m_addedNames; // a pod the plan added: its name (empty for store pods)
     std::vector<model::ResourceKey> m_extended;
 };
 

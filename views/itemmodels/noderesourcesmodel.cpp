@@ -16,10 +16,11 @@ void NodeResourcesModel::setNode(std::shared_ptr<const model::ClusterStore> stor
     beginResetModel();
     m_store = std::move(store);
     m_rows.clear();
-    if (m_store && node.isValid() && node.index() < m_store->nodeCount()) {
-        const auto& alloc = m_store->nodeAllocatable(node);
-        const auto& cap = m_store->nodeCapacity(node);
+    if (m_store && PlanNodeView { m_store.get(), plan }.exists(node)) {
         const PlanNodeView shown { m_store.get(), plan };
+        const model::NodeId spec = shown.specNode(node); // an added node: its template's figures
+        const auto& alloc = m_store->nodeAllocatable(spec);
+        const auto& cap = m_store->nodeCapacity(spec);
         const auto& req = shown.nodeRequested(node);
         for (std::size_t i = 0; i < model::kCoreResourceCount; ++i) {
             const auto r = static_cast<model::CoreResource>(i);
@@ -28,8 +29,8 @@ void NodeResourcesModel::setNode(std::shared_ptr<const model::ClusterStore> stor
                 continue;
             m_rows.push_back({ static_cast<model::ResourceKey>(i), alloc[r], cap[r], req[r] });
         }
-        const auto extAlloc = m_store->nodeExtendedAllocatable(node);
-        const auto extCap = m_store->nodeExtendedCapacity(node);
+        const auto extAlloc = m_store->nodeExtendedAllocatable(spec);
+        const auto extCap = m_store->nodeExtendedCapacity(spec);
         for (std::size_t i = 0; i < extAlloc.size(); ++i) {
             const model::ResourceKey key = extAlloc[i].first;
             m_rows.push_back({ key, extAlloc[i].second, i < extCap.size() ? extCap[i].second : extAlloc[i].second,

@@ -130,7 +130,14 @@ struct FleetMapView::Private {
     [[nodiscard]] model::PodId podAtGl(const QPointF& glPos) const;
     void emitDragMove(const QPointF& glPos, const QPoint& globalPos, Qt::KeyboardModifiers modifiers)
     {
-        emit q->podDragMoved(nodeAtGl(glPos), frames->labelAt(glPos), globalPos, modifiers);
+        emit q->podDragMoved(targetAtGl(glPos), frames->labelAt(glPos), globalPos, modifiers);
+    }
+    /// What a click, a drop or a context menu at glPos is about: the added node whose square is
+    /// there (AddedNodeLayer, drawn above the cells), else the node nodeAtGl() picks.
+    [[nodiscard]] NodeId targetAtGl(const QPointF& glPos) const
+    {
+        const NodeId added = addedNodes->nodeAt(glPos);
+        return added.isValid() ? added : nodeAtGl(glPos);
     }
     void endPodDrag()
     {
@@ -677,7 +684,7 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
         return handleKey(static_cast<QKeyEvent*>(event));
     case QEvent::ContextMenu: {
         auto* e = static_cast<QContextMenuEvent*>(event);
-        emit q->contextMenuRequested(nodeAtGl(e->pos()), frames->labelAt(e->pos()), e->globalPos());
+        emit q->contextMenuRequested(targetAtGl(e->pos()), frames->labelAt(e->pos()), e->globalPos());
         return true;
     }
     case QEvent::DragEnter: {
@@ -711,7 +718,7 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
             return false;
         e->acceptProposedAction();
         endPodDrag();
-        emit q->podDropped(nodeAtGl(e->position()), frames->labelAt(e->position()), gl->mapToGlobal(e->position().toPoint()),
+        emit q->podDropped(targetAtGl(e->position()), frames->labelAt(e->position()), gl->mapToGlobal(e->position().toPoint()),
             e->modifiers());
         return true;
     }
@@ -770,8 +777,8 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
             lastPos = e->position();
             return true;
         }
-        // A node the plan added (drawn by AddedNodeLayer, not in the store): its own tooltip;
-        // its id goes nowhere else (selection, inspector and hover read store columns).
+        // A node the plan added (drawn by AddedNodeLayer, not in the store): its own tooltip; a
+        // click selects it (its inspector reads the plan), hover reports no store node.
         const NodeId added = addedNodes->nodeAt(e->position());
         const NodeId n = added.isValid() ? NodeId {} : nodeAtGl(e->position());
         if (n != hovered) {
@@ -793,7 +800,7 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
         pressed = false;
         if (podDrag) {
             endPodDrag();
-            emit q->podDropped(nodeAtGl(e->position()), frames->labelAt(e->position()), e->globalPosition().toPoint(),
+            emit q->podDropped(targetAtGl(e->position()), frames->labelAt(e->position()), e->globalPosition().toPoint(),
                 e->modifiers());
             return true;
         }
@@ -804,7 +811,7 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
         } else if (pressLabel.isValid() && frames->labelAt(e->position()) == pressLabel) {
             emit q->domainActivated(pressLabel);
         } else {
-            const NodeId n = nodeAtGl(e->position());
+            const NodeId n = targetAtGl(e->position());
             if (n.isValid()) {
                 q->setSelectedNode(n);
                 emit q->nodeActivated(n);
@@ -888,7 +895,8 @@ bool FleetMapView::Private::handleKey(QKeyEvent* e)
 
 void FleetMapView::setSelectedNode(NodeId n)
 {
-    if (!d->scene.store || n.index() >= d->scene.store->nodeCount())
+    if (!d->scene.store
+        || (n.index() >= d->scene.store->nodeCount() && !(d->scene.planState && n.index() < d->scene.planState->nodeCount())))
         n = NodeId {};
     if (n == d->scene.selected)
         return;
@@ -989,6 +997,11 @@ void FleetMapView::setPlanState(std::shared_ptr<const model::PlacementState> sta
 {
     d->scene.planState = std::move(state);
     d->notify(MapLayer::PlanChanged);
+    // A selected node the plan added goes with it (undo).
+    const NodeId selected = d->scene.selected;
+    if (d->scene.store && selected.isValid() && selected.index() >= d->scene.store->nodeCount()
+        && !(d->scene.planState && selected.index() < d->scene.planState->nodeCount()))
+        setSelectedNode({});
 }
 
 void FleetMapView::refreshMetric(std::shared_ptr<const model::Metric> metric)

@@ -90,7 +90,9 @@ public:
     [[nodiscard]] model::NodeId cellNodeAt(const QPoint& pos) const;
     /// The node a plan added (AddNode) whose square the map draws at `pos` (this widget's
     /// coordinates; views/map/layers/addednodelayer.h), as last rendered; invalid when none.
-    /// Such ids (>= the store's node count) are the plan's, never selected or emitted.
+    /// Such ids (>= the store's node count) are the plan's: a click on the square selects it
+    /// (selectionChanged, nodeActivated), a pod dropped there is dropped on it (podDropped), a
+    /// context menu there is about it; hover (nodeHovered) reports store nodes only.
     [[nodiscard]] model::NodeId addedNodeAt(const QPoint& pos) const;
     /// The tooltip the map shows over added node n's square ("" when n is not one).
     [[nodiscard]] QString addedNodeToolTip(model::NodeId n) const;
@@ -106,7 +108,9 @@ public:
 
     // ---- exploring (issue 5; the map's layers draw these) ---------------------------
     /// Selects node n (an invalid id clears it): the selection layer outlines its cell at
-    /// every zoom. Emits selectionChanged when it changes.
+    /// every zoom (AddedNodeLayer its square, for a node the plan added: valid while the plan
+    /// state set by setPlanState() has it; a plan without it clears the selection). Emits
+    /// selectionChanged when it changes.
     void setSelectedNode(model::NodeId n);
     [[nodiscard]] model::NodeId selectedNode() const;
     /// Dims every node whose byte in `mask` is 0 (indexed by NodeId, size = nodes of the
@@ -127,8 +131,9 @@ public:
     [[nodiscard]] QString breadcrumbText() const;
 
     // ---- what-if (issue 6; views/map/layers/planlayer.h draws these) ------------------
-    /// While a pod is dragged: one byte per store node, 1 when it could take the pod
-    /// (PodFeasibility::feasibleNodes); infeasible nodes are shaded. Null ends the shading.
+    /// While a pod is dragged: one byte per node (store nodes, then the plan's added nodes), 1
+    /// when it could take the pod (PodFeasibility::feasibleNodes); infeasible nodes are shaded
+    /// (added nodes' squares too). Null ends the shading.
     void setDragShading(std::shared_ptr<const std::vector<std::uint8_t>> feasible);
     /// The drag's target: the node under the pointer (ringed green or red by `feasible`) and
     /// the domain label under it (a workload's target).

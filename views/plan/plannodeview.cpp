@@ -2,7 +2,34 @@
 
 namespace fleet::views {
 
-std::vector<model::PodId> PlanNodeView::nodePods(model::NodeId n) const
+namespace {
+
+QString qs(std::string_view v)
+{
+    return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
+}
+
+} // namespace
+
+QString PlanNodeView::nodeName(model::NodeId n) const
+{
+    return qs(added(n) ? plan->nodeName(n) : store->nodeName(n));
+}
+
+std::vector<std::pair<QString, QString>> PlanNodeView::labels(model::NodeId n) const
+{
+    std::vector<std::pair<QString, QString>> out;
+    if (added(n)) {
+        for (const model::Label& l : plan->nodeLabels(n))
+            out.emplace_back(qs(plan->str(l.key)), qs(plan->str(l.value)));
+        return out;
+    }
+    for (const model::Label& l : store->nodeLabels(n))
+        out.emplace_back(qs(store->str(l.key)), qs(store->str(l.value)));
+    return out;
+}
+
+std::vector<model::PodId> PlanNodeView::nodePods(model::NodeId n, bool withAddedPods) const
 {
     if (!plan) {
         const auto pods = store->nodePods(n);
@@ -10,9 +37,9 @@ std::vector<model::PodId> PlanNodeView::nodePods(model::NodeId n) const
     }
     if (!plan->nodePresent(n))
         return {};
-    // The views read pods from the store: pods a plan added (place-pods) are not listed yet.
     std::vector<model::PodId> pods = plan->nodePods(n);
-    std::erase_if(pods, [&](model::PodId p) { return plan->podAdded(p); });
+    if (!withAddedPods)
+        std::erase_if(pods, [&](model::PodId p) { return plan->podAdded(p); });
     return pods;
 }
 
@@ -36,11 +63,10 @@ std::vector<std::pair<QString, QString>> PlanNodeView::taints(model::NodeId n) c
     constexpr std::string_view kCordonTaint = "node.kubernetes.io/unschedulable";
     std::vector<std::pair<QString, QString>> out;
     bool cordonTaint = false;
-    for (const model::Taint& t : store->nodeTaints(n)) {
+    for (const model::Taint& t : added(n) ? plan->nodeTaints(n) : store->nodeTaints(n)) {
         const std::string_view key = store->str(t.key);
         cordonTaint = cordonTaint || key == kCordonTaint;
-        out.emplace_back(QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size())),
-            QString::fromStdString(std::string(store->str(t.value)) + ':' + std::string(model::taintEffectName(t.effect))));
+        out.emplace_back(qs(key), QString::fromStdString(std::string(store->str(t.value)) + ':' + std::string(model::taintEffectName(t.effect))));
     }
     if (plan && plan->nodeCordonedByPlan(n) && !cordonTaint)
         out.emplace_back(QString::fromUtf8(kCordonTaint.data(), static_cast<qsizetype>(kCordonTaint.size())),
@@ -56,6 +82,8 @@ QString PlanNodeView::planStateText(model::NodeId n) const
         return QStringLiteral("gone under the plan (drained or failed)");
     if (plan->nodeCordonedByPlan(n))
         return QStringLiteral("cordoned by the plan (a drain left pods on it)");
+    if (added(n))
+        return QStringLiteral("added by the plan, like %1").arg(qs(store->nodeName(plan->nodeTemplate(n))));
     return {};
 }
 

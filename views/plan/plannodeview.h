@@ -21,11 +21,31 @@ struct PlanNodeView {
     const model::ClusterStore* store = nullptr;
     const model::PlacementState* plan = nullptr;
 
+    /// True when n names a node to show: a store node, or a node the plan added (AddNode; ids
+    /// from store->nodeCount() up, PlacementState::nodeCount()).
+    [[nodiscard]] bool exists(model::NodeId n) const noexcept
+    {
+        return n.isValid() && (n.index() < store->nodeCount() || (plan && n.index() < plan->nodeCount()));
+    }
+    /// True for a node the plan added.
+    [[nodiscard]] bool added(model::NodeId n) const noexcept { return plan && n.isValid() && n.index() >= store->nodeCount(); }
+    /// The store node whose columns show n's attributes that the plan does not change
+    /// (allocatable, capacity, extended resources, instance type, GPU model and count): n
+    /// itself, or the template an added node copies (PlacementState::nodeTemplate()).
+    [[nodiscard]] model::NodeId specNode(model::NodeId n) const noexcept { return added(n) ? plan->nodeTemplate(n) : n; }
+    /// The node's name (an added node's own, "fleetscope-<type>-<k>").
+    [[nodiscard]] QString nodeName(model::NodeId n) const;
+    /// The node's labels as {key, value}: an added node's are its template's with its own
+    /// hostname and its domain's topology labels (PlacementState::nodeLabels()).
+    [[nodiscard]] std::vector<std::pair<QString, QString>> labels(model::NodeId n) const;
     /// False when the plan drained (emptied and removed) or failed the node.
     [[nodiscard]] bool present(model::NodeId n) const noexcept { return !plan || plan->nodePresent(n); }
     /// The pods on the node: the plan's (PlacementState::nodePods: counted pods only; none on a
-    /// node that is gone), else ClusterStore::nodePods (every pod bound there). O(pods of the node).
-    [[nodiscard]] std::vector<model::PodId> nodePods(model::NodeId n) const;
+    /// node that is gone), else ClusterStore::nodePods (every pod bound there). Pods the plan
+    /// added (place-pods: ids from the store's pod count up, read through
+    /// PlacementState::podTemplate()) only with `withAddedPods`: the map's pod strips read the
+    /// store. O(pods of the node).
+    [[nodiscard]] std::vector<model::PodId> nodePods(model::NodeId n, bool withAddedPods = false) const;
     /// Requested core resources (pods included), zero on a node that is gone.
     [[nodiscard]] const model::ResourceVector& nodeRequested(model::NodeId n) const noexcept;
     /// Requested amount of one extended resource, zero on a node that is gone.
@@ -41,13 +61,15 @@ struct PlanNodeView {
     {
         return model::nodeAccelerators(*store, n, keys, plan);
     }
-    /// The node's taints as the views list them, {key, "value:effect"}: the loaded state's,
+    /// The node's taints as the views list them, {key, "value:effect"}: the loaded state's (an
+    /// added node's: its template's without the node lifecycle controller's condition taints),
     /// plus `node.kubernetes.io/unschedulable` NoSchedule when the plan cordoned the node (a
     /// drain; the taint the node lifecycle controller puts on a cordoned node,
     /// pkg/controller/nodelifecycle, TaintNodesByCondition) and it does not carry it already.
     [[nodiscard]] std::vector<std::pair<QString, QString>> taints(model::NodeId n) const;
     /// What the plan did to the node, for people: "gone under the plan (drained or failed)",
-    /// "cordoned by the plan (a drain left pods on it)"; "" otherwise or without a plan.
+    /// "cordoned by the plan (a drain left pods on it)", "added by the plan, like TEMPLATE";
+    /// "" otherwise or without a plan.
     [[nodiscard]] QString planStateText(model::NodeId n) const;
 };
 

@@ -2,6 +2,8 @@
 
 #include "model/figures.h"
 #include "model/scheduling/placementstate.h"
+#include "views/map/layers/planlayer.h"
+#include "views/map/layers/selectionlayer.h"
 #include "views/map/planmarks.h"
 
 #include <QFontMetrics>
@@ -109,11 +111,28 @@ void AddedNodeLayer::paint(QPainter& painter, const MapScene& scene, const MapCa
                 painter.setBrush(addedColor());
                 painter.drawRect(QRectF(sq.left(), sq.bottom() - sq.height() * share, sq.width(), sq.height() * share));
             }
+            const model::NodeId n = nodes[static_cast<std::size_t>(i)];
+            // A drag's shading, as PlanLayer washes an infeasible cell.
+            if (scene.dragFeasible && n.index() < scene.dragFeasible->size() && (*scene.dragFeasible)[n.index()] == 0) {
+                QColor wash = QColor::fromRgb(PlanLayer::kInfeasibleRgb);
+                wash.setAlpha(PlanLayer::kInfeasibleAlpha);
+                painter.setBrush(wash);
+                painter.drawRect(sq);
+            }
             QPen dashed(addedColor().darker(140), 1.2, Qt::DashLine);
             painter.setPen(dashed);
             painter.setBrush(Qt::NoBrush);
             painter.drawRect(sq);
-            m_squares.emplace_back(nodes[static_cast<std::size_t>(i)], sq);
+            if (n == scene.dragTarget) {
+                painter.setPen(QPen(scene.dragTargetFeasible ? PlanLayer::feasibleTargetColor() : PlanLayer::infeasibleTargetColor(), 2.5));
+                painter.drawRect(sq.adjusted(-2, -2, 2, 2));
+            } else if (n == scene.selected) {
+                painter.setPen(QPen(QColor(0, 0, 0, 230), 4.0));
+                painter.drawRect(sq.adjusted(-2, -2, 2, 2));
+                painter.setPen(QPen(SelectionLayer::outlineColor(), 2.0));
+                painter.drawRect(sq.adjusted(-2, -2, 2, 2));
+            }
+            m_squares.emplace_back(n, sq);
         }
         if (!more.isEmpty())
             painter.drawText(QRectF(x + kPad, box.bottom() - kPad - fm.height(), width - 2 * kPad, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,

@@ -6,9 +6,11 @@
 // zoom), dashed teal, filled from the bottom by its requested share under the plan (GPU on GPU
 // nodes, else the larger of CPU and memory). At most kMaxSquares squares per domain are drawn,
 // then "+K more". A hover over a square shows the added node's tooltip (toolTip()): the view
-// asks nodeAt() with the geometry of the last paint, so what is picked is what is on screen.
-// Added node ids never reach the rest of the view (selection, inspector, nodeHovered): those
-// read store columns, which an added node has none of.
+// asks nodeAt() with the geometry of the last paint, so what is picked is what is on screen;
+// a click there selects the node (ringed in the selection's cyan), a pod dropped there is
+// dropped on it, and while a pod is dragged a square that cannot take it is washed like an
+// infeasible cell (PlanLayer's colours; the drag's target ringed green or red). nodeHovered
+// stays about store nodes.
 
 #include "views/map/layers/maplayer.h"
 
@@ -34,7 +36,7 @@ public:
     /// nodes (the view then skips paint(), which would otherwise clear them).
     void sceneChanged(const MapScene& scene, unsigned changes) override;
     void paint(QPainter& painter, const MapScene& scene, const MapCamera& camera) override;
-    [[nodiscard]] unsigned paintDependsOn() const override { return ClusterChanged | PlanChanged; }
+    [[nodiscard]] unsigned paintDependsOn() const override { return ClusterChanged | PlanChanged | SelectionChanged | DragChanged; }
     [[nodiscard]] bool paintsAnything(const MapScene& scene, const MapCamera&) const override;
 
     /// The added node whose square holds `glPos` (GL widget logical px) as last painted;

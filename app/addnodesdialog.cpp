@@ -1,0 +1,365 @@
+#include "addnodesdialog.h"
+
+#include "plancontroller.h"
+
+#include "model/domainpath.h"
+#include "model/figures.h"
+#include "model/metrics/pricetable.h"
+#include "model/plan/evictionrules.h"
+#include "views/map/fleetmapview.h"
+#include "views/plan/planactionsmodel.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPointer>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+
+namespace fleet::app {
+
+namespace {
+
+QString qs(std::string_view v)
+{
+    return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
+}
+
+/// The node add-node would copy for (type, capacity): the first Ready, schedulable one, else any
+/// (the engine's rule; here only to show its figures and price).
+model::NodeId templateNode(const model::ClusterStore& store, const std::string& type, const QString& capacity)
+{
+    std::optional<model::CapacityType> wanted;
+    if (!capacity.isEmpty())
+        wanted = model::capacityTypeFromName(capacity.toStdString());
+    model::NodeId any;
+    for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
+        const model::NodeId n(i);
+        if (store.nodeInstanceType(n) != type || (wanted && model::nodeCapacityType(store, n) != *wanted))
+            continue;
+        if (store.nodeReadiness(n) == model::Readiness::True && !store.nodeUnschedulable(n))
+            return n;
+        if (!any.isValid())
+            any = n;
+    }
+    return any;
+}
+
+} // namespace
+
+AddNodesDialog::AddNodesDialog(QMainWindow* window, PlanController* plan, views::FleetMapView* map)
+    : QDialog(window)
+    , m_plan(plan)
+    , m_map(map)
+{
+    setObjectName(QStringLiteral("addNodesDialog"));
+    setWindowTitle(tr("Add Nodes"));
+    auto* column = new QVBoxLayout(this);
+    auto* form = new QFormLayout;
+    m_type = new QComboBox(this);
+    m_type->setObjectName(QStringLiteral("addNodesType"));
+    m_capacity = new QComboBox(this);
+    m_capacity->setObjectName(QStringLiteral("addNodesCapacityType"));
+    m_domain = new QLineEdit(this);
+    m_domain->setObjectName(QStringLiteral("addNodesDomain"));
+    m_domain->setPlaceholderText(tr("the whole cluster"));
+    m_domain->setToolTip(tr("A topology domain path, label=value steps joined by /, e.g. topology.kubernetes.io/zone=us-east-1a"));
+    m_count = new QSpinBox(this);
+    m_count->setObjectName(QStringLiteral("addNodesCount"));
+    m_count->setRange(1, 100000);
+    form->addRow(tr("Instance type:"), m_type);
+    form->addRow(tr("Capacity type:"), m_capacity);
+    form->addRow(tr("Domain:"), m_domain);
+    form->addRow(tr("Count:"), m_count);
+    column->addLayout(form);
+
+    auto* note = new QLabel(tr("Each node copies a node of this type in the cluster (its allocatable, taints and price)."), this);
+    note->setWordWrap(true);
+    column->addWidget(note);
+    m_pending = new QRadioButton(tr("The pending pods"), this);
+    m_workloadButton = new QRadioButton(tr("A workload"), this);
+    m_pending->setChecked(true);
+    column->addWidget(new QLabel(tr("How many nodes would it take to place:"), this));
+    column->addWidget(m_pending);
+    column->addWidget(m_workloadButton);
+    m_compute = new QPushButton(tr("How Many?"), this);
+    m_compute->setObjectName(QStringLiteral("addNodesCompute"));
+    column->addWidget(m_compute, 0, Qt::AlignLeft);
+    m_answerLabel = new QLabel(this);
+    m_answerLabel->setObjectName(QStringLiteral("addNodesAnswer"));
+    m_answerLabel->setWordWrap(true);
+    m_answerLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    column->addWidget(m_answerLabel, 1);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    QPushButton* add = buttons->addButton(tr("Add"), QDialogButtonBox::AcceptRole);
+    add->setObjectName(QStringLiteral("addNodesAdd"));
+    column->addWidget(buttons);
+
+    connect(m_type, &QComboBox::currentIndexChanged, this, [this] { fillCapacityTypes(); });
+    connect(m_compute, &QPushButton::clicked, this, [this] { computeCount(); });
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] { addNodes(); });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(plan, &PlanController::engineReady, this, [this] {
+        ++m_generation; // a new cluster: drop a running answer
+        if (isVisible())
+            close();
+    });
+
+    QAction* action = planMenu(window)->addAction(tr("&Add Nodes…"), this, [this] { openForCluster(); });
+    action->setObjectName(QStringLiteral("actionAddNodes"));
+    action->setStatusTip(tr("Add nodes of an instance type to the plan, and ask how many the pending pods would take"));
+}
+
+AddNodesDialog::~AddNodesDialog() = default;
+
+void AddNodesDialog::openForCluster()
+{
+    fillTypes();
+    const auto store = m_plan->store();
+    const auto topology = m_plan->topology();
+    m_domain->clear();
+    m_workload = {};
+    const model::NodeId selected = m_map->selectedNode();
+    if (store && topology && selected.isValid() && selected.index() < store->nodeCount()) {
+        const model::DomainId d = topology->nodeDomain(selected);
+        if (d.isValid() && d != topology->root())
+            m_domain->setText(QString::fromStdString(model::domainPathText(*topology, d)));
+        setInstanceType(qs(store->nodeInstanceType(selected)));
+        for (const model::PodId p : store->nodePods(selected))
+            if (!model::staysOnDrainedNode(*store, p) && store->podWorkload(p).isValid()) {
+                m_workload = store->podWorkload(p);
+                break;
+            }
+    }
+    setWorkload(m_workload);
+    m_pending->setChecked(true); // the question of the seeds; the workload is the other choice
+    if (const auto engine = m_plan->engine())
+        m_pending->setText(tr("The pending pods (%1)").arg(model::pendingPods(*engine).size()));
+    m_answerLabel->clear();
+    open();
+}
+
+void AddNodesDialog::fillTypes()
+{
+    m_type->clear();
+    const auto store = m_plan->store();
+    if (!store)
+        return;
+    std::map<std::string, model::NodeId> types; // sorted by name
+    for (std::uint32_t i = 0; i < store->nodeCount(); ++i)
+        if (const std::string_view t = store->nodeInstanceType(model::NodeId(i)); !t.empty())
+            types.try_emplace(std::string(t), model::NodeId(i));
+    for (const auto& [type, first] : types) {
+        const model::NodeId n = templateNode(*store, type, {});
+        const model::ResourceVector& alloc = store->nodeAllocatable(n);
+        QString text = qs(type) + QStringLiteral(" \u2014 ");
+        if (store->nodeGpuCount(n) > 0)
+            text += tr("%1 \u00d7 %2 GPU, ").arg(store->nodeGpuCount(n)).arg(qs(store->nodeGpuModel(n)));
+        text += tr("%1 CPU, %2 memory allocatable")
+                    .arg(qs(model::formatCpuMillicores(alloc[model::CoreResource::Cpu])), qs(model::formatBytes(alloc[model::CoreResource::Memory])));
+        m_type->addItem(text, qs(type));
+    }
+    fillCapacityTypes();
+}
+
+void AddNodesDialog::fillCapacityTypes()
+{
+    const auto store = m_plan->store();
+    const QString type = m_type->currentData().toString();
+    const QString current = m_capacity->currentData().toString();
+    const QSignalBlocker block(m_capacity);
+    m_capacity->clear();
+    if (!store || type.isEmpty())
+        return;
+    const std::vector<double>& prices = m_plan->nodePrices();
+    auto priced = [&](const QString& label, const QString& capacity) {
+        const model::NodeId n = templateNode(*store, type.toStdString(), capacity);
+        if (!n.isValid())
+            return;
+        QString text = label;
+        if (n.index() < prices.size() && prices[n.index()] > 0)
+            text += tr(" \u2014 $%1/h").arg(prices[n.index()], 0, 'f', 2);
+        m_capacity->addItem(text, capacity);
+    };
+    priced(tr("any (like the first node of the type)"), QString());
+    for (const model::CapacityType c : { model::CapacityType::OnDemand, model::CapacityType::Spot, model::CapacityType::Reserved })
+        priced(qs(model::capacityTypeName(c)), qs(model::capacityTypeName(c)));
+    const int keep = m_capacity->findData(current);
+    m_capacity->setCurrentIndex(keep >= 0 ? keep : 0);
+}
+
+bool AddNodesDialog::setInstanceType(const QString& type)
+{
+    if (m_type->count() == 0)
+        fillTypes();
+    const int i = m_type->findData(type);
+    if (i < 0)
+        return false;
+    m_type->setCurrentIndex(i);
+    return true;
+}
+
+bool AddNodesDialog::setCapacityType(const QString& capacity)
+{
+    const int i = m_capacity->findData(capacity);
+    if (i < 0)
+        return false;
+    m_capacity->setCurrentIndex(i);
+    return true;
+}
+
+void AddNodesDialog::setDomainPath(const QString& path) { m_domain->setText(path); }
+void AddNodesDialog::setCount(int count) { m_count->setValue(count); }
+int AddNodesDialog::count() const { return m_count->value(); }
+QString AddNodesDialog::domainPath() const { return m_domain->text().trimmed(); }
+
+void AddNodesDialog::setWorkload(model::WorkloadId workload)
+{
+    m_workload = workload;
+    const auto store = m_plan->store();
+    const bool valid = store && workload.isValid() && workload.index() < store->workloadCount();
+    m_workloadButton->setEnabled(valid);
+    m_workloadButton->setText(valid ? tr("Workload %1 %2/%3, into the domain")
+                                          .arg(qs(model::ownerKindName(store->workloadKind(workload))), qs(store->workloadNamespace(workload)),
+                                              qs(store->workloadName(workload)))
+                                    : tr("A workload (select a node that runs one)"));
+    (valid ? m_workloadButton : m_pending)->setChecked(true);
+}
+
+model::DomainId AddNodesDialog::resolveDomain(QString* error) const
+{
+    const auto topology = m_plan->topology();
+    if (!topology)
+        return {};
+    if (domainPath().isEmpty())
+        return topology->root();
+    try {
+        return model::findDomainByPath(*topology, model::parseDomainPath(domainPath().toStdString()));
+    } catch (const std::invalid_argument& e) {
+        if (error)
+            *error = tr("Domain %1: %2").arg(domainPath(), QString::fromStdString(e.what()));
+        return {};
+    }
+}
+
+bool AddNodesDialog::computeCount()
+{
+    const auto engine = m_plan->engine();
+    QString error;
+    const model::DomainId domain = resolveDomain(&error);
+    if (m_running || !engine || m_type->currentData().toString().isEmpty() || !domain.isValid()) {
+        if (!error.isEmpty())
+            m_answerLabel->setText(error);
+        return false;
+    }
+    m_running = true;
+    m_compute->setEnabled(false);
+    m_answerLabel->setText(tr("Computing\u2026"));
+    model::NodesNeededQuestion q;
+    q.addNode.type = model::ActionType::AddNode;
+    q.addNode.instanceType = m_type->currentData().toString().toStdString();
+    q.addNode.capacityType = m_capacity->currentData().toString().toStdString();
+    q.addNode.domain = domainPath().toStdString();
+    if (m_workloadButton->isChecked())
+        q.workload = m_workload;
+    std::vector<model::PlanAction> current;
+    for (const model::AppliedAction& a : engine->applied())
+        current.push_back(a.action);
+    const std::uint64_t generation = ++m_generation;
+    QPointer<AddNodesDialog> self(this);
+    // Its own engine, the window's plan replayed: the shown one stays untouched on the GUI thread.
+    (void)QtConcurrent::run([self, generation, q, current, store = m_plan->store(), topology = m_plan->topology(), prices = m_plan->nodePrices()] {
+        model::NodesNeededQuestion question = q;
+        std::shared_ptr<model::NodesNeededAnswer> answer;
+        QString error;
+        try {
+            model::PlanEngine scratch(*store, *topology, prices);
+            for (const model::PlanAction& a : current)
+                scratch.apply(a);
+            if (!question.workload.isValid())
+                question.pods = model::pendingPods(scratch);
+            answer = std::make_shared<model::NodesNeededAnswer>(model::nodesNeeded(scratch, question));
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(
+            self, [self, generation, answer, error] { if (self) self->onAnswer(generation, answer, error); }, Qt::QueuedConnection);
+    });
+    return true;
+}
+
+void AddNodesDialog::onAnswer(std::uint64_t generation, std::shared_ptr<model::NodesNeededAnswer> answer, QString error)
+{
+    m_running = false;
+    m_compute->setEnabled(true);
+    if (generation != m_generation)
+        return;
+    if (!answer) {
+        m_answer = {};
+        m_answerLabel->setText(tr("Cannot answer: %1.").arg(error));
+        emit countComputed(false);
+        return;
+    }
+    m_answer = std::move(*answer);
+    if (m_answer.nodes > 0)
+        m_count->setValue(m_answer.nodes);
+    m_answerLabel->setText(answerText());
+    emit countComputed(true);
+}
+
+QString AddNodesDialog::answerText() const
+{
+    const auto store = m_plan->store();
+    if (!store)
+        return {};
+    const model::NodesNeededAnswer& a = m_answer;
+    const QString type = m_type->currentData().toString();
+    if (a.pods == 0)
+        return tr("Nothing to place: no pod is pending.");
+    QString text = a.nodes == 0 ? tr("No %1 node would help: %2 of %3 pods placed without any.").arg(type).arg(a.podsPlaced).arg(a.pods)
+                                : tr("It takes %1 %2 node(s): %3 of %4 pods placed.").arg(a.nodes).arg(type).arg(a.podsPlaced).arg(a.pods);
+    if (a.limitReached)
+        text += tr(" (the search stopped at its limit)");
+    if (!a.unplaced.empty()) {
+        text += tr(" %1 still do not fit:").arg(a.unplaced.size());
+        int shown = 0;
+        for (const auto& [pod, reasons] : a.unplaced) {
+            if (++shown > 8) {
+                text += tr("\n\u2026 and %1 more").arg(a.unplaced.size() - 8);
+                break;
+            }
+            text += QStringLiteral("\n\u2022 ") + qs(model::podKey(*store, pod)) + QStringLiteral(": ") + views::planReasonsText(reasons);
+        }
+    }
+    return text;
+}
+
+bool AddNodesDialog::addNodes()
+{
+    QString error;
+    const model::DomainId domain = resolveDomain(&error);
+    if (!domain.isValid()) {
+        m_answerLabel->setText(error.isEmpty() ? tr("No cluster is shown.") : error);
+        return false;
+    }
+    if (!m_plan->addNodes(m_type->currentData().toString(), m_capacity->currentData().toString(), domain, m_count->value())) {
+        m_answerLabel->setText(m_plan->lastMessage());
+        return false;
+    }
+    accept();
+    return true;
+}
+
+} // namespace fleet::app

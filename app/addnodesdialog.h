@@ -1,0 +1,98 @@
+#pragma once
+// Plan > Add Nodes in the window (issue 6): an add-node action of N nodes of an instance type,
+// capacity type and topology domain (one undo step), and the seeds' capacity question "how
+// many nodes of this type would this take", answered by model/plan/nodesneeded.h on a worker.
+
+#include "model/plan/nodesneeded.h"
+
+#include <QDialog>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QMainWindow;
+class QPushButton;
+class QRadioButton;
+class QSpinBox;
+
+namespace fleet::views {
+class FleetMapView;
+}
+
+namespace fleet::app {
+
+class PlanController;
+
+/// The dialog, made once per window; "Add Nodes…" (objectName actionAddNodes) in the Plan menu
+/// (objectName menuPlan) opens it. Fields:
+/// - instance type: the cluster's instance types (add-node copies a node of the state: plan-v1.md),
+///   each with its template node's GPUs, allocatable cpu and memory and $/h (the price table's
+///   figure for that node, by capacity type);
+/// - capacity type: "any" or one the cluster has for that type (on-demand, spot, reserved);
+/// - domain: a topology domain path (model/domainpath.h), by default the selected node's
+///   innermost domain, "" the whole cluster;
+/// - count, 1 to 100000.
+/// "How Many?" computes, on a worker over its own PlanEngine replaying the window's plan, the
+/// fewest such nodes that place the pending pods by the default policy (or a workload, by
+/// place-workload into the domain), sets the count to it and lists the pods that still do not
+/// fit with their reason codes. Add pushes one PlanCommand (PlanController::addNodes()).
+/// Thread: GUI thread.
+class AddNodesDialog : public QDialog {
+    Q_OBJECT
+public:
+    AddNodesDialog(QMainWindow* window, PlanController* plan, views::FleetMapView* map);
+    ~AddNodesDialog() override;
+
+    /// Fills the fields from the shown cluster and the map's selection and shows the dialog.
+    void openForCluster();
+
+    // ---- for tests (and the fields' own slots) ----
+    /// Selects an instance type / capacity type ("" any); false when the list lacks it.
+    bool setInstanceType(const QString& type);
+    bool setCapacityType(const QString& capacity);
+    void setDomainPath(const QString& path);
+    void setCount(int count);
+    [[nodiscard]] int count() const;
+    [[nodiscard]] QString domainPath() const;
+    /// The pods asked about: a workload (checked; the dialog opens with the selected node's first
+    /// workload offered but the pending pods checked), or the pending pods (an invalid id).
+    void setWorkload(model::WorkloadId workload);
+    /// Starts the computation; false when no engine is ready, the domain is unknown or one runs.
+    bool computeCount();
+    /// The last answer (after countComputed) and its text.
+    [[nodiscard]] const model::NodesNeededAnswer& lastAnswer() const noexcept { return m_answer; }
+    [[nodiscard]] QString answerText() const;
+    /// Adds the nodes (one command) and closes; false when refused (the reason stays shown).
+    bool addNodes();
+
+signals:
+    /// The computation finished: `ok` false when it failed (answerText() says why).
+    void countComputed(bool ok);
+
+private:
+    void fillTypes();
+    void fillCapacityTypes();
+    void onAnswer(std::uint64_t generation, std::shared_ptr<model::NodesNeededAnswer> answer, QString error);
+    [[nodiscard]] model::DomainId resolveDomain(QString* error) const;
+
+    PlanController* m_plan;
+    views::FleetMapView* m_map;
+    QComboBox* m_type = nullptr;
+    QComboBox* m_capacity = nullptr;
+    QLineEdit* m_domain = nullptr;
+    QSpinBox* m_count = nullptr;
+    QRadioButton* m_pending = nullptr;
+    QRadioButton* m_workloadButton = nullptr;
+    QPushButton* m_compute = nullptr;
+    QLabel* m_answerLabel = nullptr;
+    model::WorkloadId m_workload;
+    model::NodesNeededAnswer m_answer;
+    std::uint64_t m_generation = 0;
+    bool m_running = false;
+};
+
+} // namespace fleet::app

@@ -1,0 +1,171 @@
+#include "planaddnodescommand.h"
+#include "plancommand.h"
+
+#include "clustersource.h"
+
+#include "app/importfailure.h"
+#include "app/planprices.h"
+
+#include "importers/plan/jsontext.h"
+#include "importers/plan/planfile.h"
+#include "importers/plan/plansource.h"
+#include "importers/pricing/pricetableloader.h"
+#include "model/plan/evictionrules.h"
+#include "model/plan/nodesneeded.h"
+
+#include <QCommandLineParser>
+
+#include <cstdio>
+#include <iostream>
+
+namespace fleet::app {
+
+namespace {
+
+constexpr const char* kUsage = "fleetscope plan add-nodes (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) "
+                               "--instance-type T [--capacity-type on-demand|spot|reserved] [--domain PATH] (--count N | --fit-pending "
+                               "[--max-nodes M]) [--format text|json] [--prices FILE] -o PLAN.json";
+constexpr const char* kPrefix = "fleetscope plan add-nodes: ";
+
+} // namespace
+
+int runPlanAddNodes(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Adds nodes of an instance type to a plan (an add-node action: each a copy of a node of that type in the cluster), "
+        "or, with --fit-pending, works out how many such nodes the pending pods would take when placed by the default "
+        "policy (best fit, largest first), and which pods would still not fit and why. Exit status: 0 every pending pod "
+        "placed, 1 some still do not fit, 2 an input cannot be read."));
+    parser.addHelpOption();
+    auto option = [&](const char* name, const char* help, const char* value) {
+        parser.addOption(QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(help), QString::fromLatin1(value)));
+    };
+    option("instance-type", "The nodes' instance type (node.kubernetes.io/instance-type); the cluster must have one to copy.", "T");
+    option("capacity-type", "Copy a node bought this way (on-demand, spot or reserved): its labels and price.", "C");
+    option("domain", "The topology domain path to add them in (label=value steps joined by /); default: the cluster.", "PATH");
+    option("count", "How many nodes to add.", "N");
+    parser.addOption(QCommandLineOption(QStringLiteral("fit-pending"), QStringLiteral("Add as many as the pending pods take (computed).")));
+    option("max-nodes", "With --fit-pending: the most nodes tried (default 1000).", "M");
+    addPlanWriterOptions(parser);
+    if (const int done = parsePlanVerb(parser, arguments, kPrefix, kUsage); done >= 0)
+        return done;
+    auto fail = [](const std::string& what) {
+        std::fprintf(stderr, "%s%s\n", kPrefix, what.c_str());
+        return 2;
+    };
+    const QString format = parser.value(QStringLiteral("format"));
+    if (format != QLatin1String("text") && format != QLatin1String("json"))
+        return fail("--format: expected text or json, got \"" + format.toStdString() + "\"");
+    if (!parser.isSet(QStringLiteral("instance-type")) || parser.value(QStringLiteral("instance-type")).isEmpty())
+        return fail("--instance-type T is needed");
+    const bool fit = parser.isSet(QStringLiteral("fit-pending"));
+    if (fit == parser.isSet(QStringLiteral("count")))
+        return fail("give either --count N or --fit-pending");
+    int count = 1, maxNodes = 1000;
+    bool ok = true;
+    if (!fit)
+        count = parser.value(QStringLiteral("count")).toInt(&ok);
+    if (!ok || count < 1 || count > 100000)
+        return fail("--count: expected a whole number from 1 to 100000, got \"" + parser.value(QStringLiteral("count")).toStdString() + "\"");
+    if (parser.isSet(QStringLiteral("max-nodes")))
+        maxNodes = parser.value(QStringLiteral("max-nodes")).toInt(&ok);
+    if (!ok || maxNodes < 1 || maxNodes > 100000)
+        return fail("--max-nodes: expected a whole number from 1 to 100000");
+    if (!parser.isSet(QStringLiteral("output")))
+        return fail("-o PLAN.json is needed");
+    model::PlanAction action;
+    action.type = model::ActionType::AddNode;
+    action.instanceType = parser.value(QStringLiteral("instance-type")).toStdString();
+    action.capacityType = parser.value(QStringLiteral("capacity-type")).toStdString();
+    action.domain = parser.value(QStringLiteral("domain")).toStdString();
+    action.count = count;
+
+    ClusterSource source;
+    QString error;
+    if (!readClusterSource(parser, false, source, error))
+        return fail(error.toStdString());
+    importers::LoadedCluster loaded;
+    importers::PlanDocument plan;
+    try {
+        loaded = loadClusterSource(source);
+        plan.source = planSourceOf(source, loaded);
+    } catch (const std::exception& e) {
+        return fail(qPrintable(importFailureMessage(e, clusterSourceLabel(source))));
+    }
+    model::PriceTable prices;
+    try {
+        prices = importers::loadPriceTable(parser.value(QStringLiteral("prices")).toStdString());
+    } catch (const std::exception& e) {
+        return fail(std::string("--prices: ") + e.what());
+    }
+    const model::ClusterStore& store = *loaded.store;
+    model::PlanEngine engine(store, *loaded.topology, planNodePrices(store, &prices));
+    model::NodesNeededAnswer answer;
+    try {
+        if (fit) {
+            model::NodesNeededQuestion q;
+            q.addNode = action;
+            q.pods = model::pendingPods(engine);
+            q.maxNodes = maxNodes;
+            answer = model::nodesNeeded(engine, q);
+            action.count = answer.nodes;
+        }
+        if (action.count > 0)
+            (void)engine.apply(action); // refuses (throws) what the state lacks, as plan check would
+    } catch (const std::exception& e) {
+        return fail(e.what());
+    }
+    if (action.count > 0) {
+        plan.actions.push_back(action);
+        try {
+            importers::writePlanFile(plan, parser.value(QStringLiteral("output")).toStdString());
+        } catch (const std::exception& e) {
+            return fail(e.what());
+        }
+    }
+    const model::PlanTotals& after = engine.state().totals();
+    const model::PlanTotals& before = engine.state().totalsBefore();
+    if (format == QLatin1String("json")) {
+        importers::JsonWriter w;
+        w.beginObject();
+        w.key("instanceType").value(action.instanceType);
+        w.key("nodes").value(std::int64_t { action.count });
+        w.key("costPerHour").value(after.costPerHour - before.costPerHour);
+        if (fit) {
+            w.key("pods").value(std::int64_t { answer.pods });
+            w.key("placed").value(std::int64_t { answer.podsPlaced });
+            w.key("limitReached").value(answer.limitReached);
+            w.key("unplaced").beginArray();
+            for (const auto& [pod, reasons] : answer.unplaced) {
+                w.beginObject().key("pod").value(model::podKey(store, pod)).key("reasons").beginArray();
+                for (const model::Reason& r : reasons)
+                    w.beginObject().key("code").value(r.code()).key("message").value(r.message).endObject();
+                w.endArray().endObject();
+            }
+            w.endArray();
+        }
+        w.endObject();
+        std::cout << w.text() << "\n";
+    } else {
+        if (fit)
+            std::cout << "the " << answer.pods << " pending pods take " << answer.nodes << " " << action.instanceType << " node(s): "
+                      << answer.podsPlaced << " placed" << (answer.limitReached ? " (the search stopped at --max-nodes)" : "") << "\n";
+        for (const auto& [pod, reasons] : answer.unplaced) {
+            std::cout << "  still does not fit: " << model::podKey(store, pod) << "\n";
+            for (const model::Reason& r : reasons)
+                std::cout << "    " << r.code() << ": " << r.message << "\n";
+        }
+        if (action.count > 0)
+            std::cout << "added " << action.count << " " << action.instanceType << " node(s), " << (after.costPerHour - before.costPerHour)
+                      << " $/h; plan written to " << parser.value(QStringLiteral("output")).toStdString() << "\n";
+        else
+            std::cout << "no node would help; no plan written\n";
+    }
+    std::cout.flush();
+    if (!std::cout)
+        return fail("cannot write to standard output");
+    return answer.unplaced.empty() ? 0 : 1;
+}
+
+} // namespace fleet::app

@@ -1,0 +1,160 @@
+// How many nodes of a type a set of pods or a workload would take (nodesneeded.h): the plan's
+// own actions applied with k nodes added, then undone.
+#include "nodesneeded.h"
+
+#include "evictionrules.h"
+
+#include "model/scheduling/filters.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace fleet::model {
+
+namespace {
+
+struct Evaluation {
+    std::int32_t placed = 0;
+    std::vector<std::pair<PodId, std::vector<Reason>>> unplaced;
+};
+
+// Why pod p is left: the filters' verdict on an empty added node (what the type lacks), else
+// that no such node was left or added.
+std::vector<Reason> whyLeft(const PlacementState& state, PodId p, const std::vector<NodeId>& added, const std::string& type)
+{
+    for (const NodeId n : added)
+        if (state.nodePresent(n) && state.nodePods(n).empty()) {
+            Verdict v = checkMove(state, p, n);
+            if (!v.feasible)
+                return std::move(v.reasons);
+            break;
+        }
+    const std::string key = podKey(state.store(), p);
+    if (added.empty())
+        return { makeReason(ReasonKind::NoFeasibleNode, {}, key + ": no node passes every filter, and no " + type + " node was added") };
+    return { makeReason(ReasonKind::NoFeasibleNode, {}, key + ": no node passes every filter with " + std::to_string(added.size()) + " " + type + " nodes added") };
+}
+
+PodRef podRef(const ClusterStore& store, PodId p)
+{
+    return { std::string(store.podNamespace(p)), std::string(store.podName(p)), std::string(store.podUid(p)) };
+}
+
+// f(k): applies add-node (k nodes) and the placements, reads the outcome, undoes them all.
+Evaluation evaluate(PlanEngine& engine, const NodesNeededQuestion& q, const std::vector<PodId>& pods, std::int32_t k)
+{
+    const std::size_t start = engine.applied().size();
+    const ClusterStore& store = engine.state().store();
+    Evaluation e;
+    try {
+        std::vector<NodeId> added;
+        if (k > 0) {
+            PlanAction a = q.addNode;
+            a.count = k;
+            added = engine.apply(a).nodesAdded;
+        }
+        if (q.workload.isValid()) {
+            PlanAction a;
+            a.type = ActionType::PlaceWorkload;
+            a.workloadNamespace = std::string(store.workloadNamespace(q.workload));
+            a.workloadName = std::string(store.workloadName(q.workload));
+            a.workloadKind = std::string(ownerKindName(store.workloadKind(q.workload)));
+            a.domain = q.addNode.domain;
+            const AppliedAction r = engine.apply(a);
+            if (r.holds) {
+                e.placed = static_cast<std::int32_t>(pods.size());
+            } else {
+                e.unplaced = r.unplaced;
+                if (e.unplaced.empty() && !pods.empty())
+                    e.unplaced.emplace_back(pods.front(), r.reasons);
+            }
+        } else {
+            for (const PodId p : pods) {
+                const NodeId n = engine.chooseNode(p);
+                if (n.isValid()) {
+                    PlanAction move;
+                    move.type = ActionType::MovePod;
+                    move.pod = podRef(store, p);
+                    move.node = std::string(engine.state().nodeName(n));
+                    const std::size_t before = engine.applied().size();
+                    const AppliedAction& r = engine.apply(move); // every filter again
+                    if (engine.applied().size() > before) {
+                        ++e.placed;
+                        continue;
+                    }
+                    e.unplaced.emplace_back(p, r.reasons);
+                    continue;
+                }
+                e.unplaced.emplace_back(p, whyLeft(engine.state(), p, added, q.addNode.instanceType));
+            }
+        }
+    } catch (...) {
+        while (engine.applied().size() > start && engine.undo()) { }
+        throw;
+    }
+    while (engine.applied().size() > start && engine.undo()) { }
+    return e;
+}
+
+} // namespace
+
+std::vector<PodId> pendingPods(const PlanEngine& engine)
+{
+    const PlacementState& state = engine.state();
+    const ClusterStore& store = state.store();
+    std::vector<PodId> out;
+    for (std::uint32_t i = 0; i < store.podCount(); ++i) {
+        const PodId p(i);
+        const NodeId n = state.podNode(p);
+        if ((n.isValid() && state.nodePresent(n)) || store.podIsTerminal(p) || staysOnDrainedNode(store, p))
+            continue;
+        out.push_back(p);
+    }
+    return out;
+}
+
+NodesNeededAnswer nodesNeeded(PlanEngine& engine, const NodesNeededQuestion& q)
+{
+    if (q.addNode.type != ActionType::AddNode)
+        throw std::invalid_argument("nodes needed: the question's action must be add-node");
+    if (q.maxNodes < 1 || q.maxNodes > 100000)
+        throw std::invalid_argument("nodes needed: the most nodes tried must be from 1 to 100000, got " + std::to_string(q.maxNodes));
+    const ClusterStore& store = engine.state().store();
+    std::vector<PodId> pods;
+    if (q.workload.isValid()) {
+        if (q.workload.index() >= store.workloadCount())
+            throw std::invalid_argument("nodes needed: no such workload");
+        for (std::uint32_t i = 0; i < store.podCount(); ++i)
+            if (store.podWorkload(PodId(i)) == q.workload && !store.podIsTerminal(PodId(i)))
+                pods.push_back(PodId(i));
+    } else {
+        for (const PodId p : q.pods)
+            if (p.index() < store.podCount() && !(engine.state().podNode(p).isValid() && engine.state().nodePresent(engine.state().podNode(p))))
+                pods.push_back(p);
+        sortPodsLargestFirst(store, pods);
+    }
+    NodesNeededAnswer answer;
+    answer.pods = static_cast<std::int32_t>(pods.size());
+    if (pods.empty())
+        return answer;
+    const std::int32_t kMax = std::min<std::int32_t>(q.maxNodes, answer.pods);
+    const Evaluation best = evaluate(engine, q, pods, kMax);
+    answer.evaluations = 1;
+    // The fewest k in [0, kMax] with f(k) = f(kMax).
+    std::int32_t lo = -1, hi = kMax; // f(lo) < f(kMax) (lo = -1: none known), f(hi) = f(kMax)
+    while (hi - lo > 1) {
+        const std::int32_t mid = lo + (hi - lo) / 2;
+        ++answer.evaluations;
+        if (evaluate(engine, q, pods, mid).placed >= best.placed)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    answer.nodes = hi;
+    answer.podsPlaced = best.placed;
+    answer.unplaced = best.unplaced;
+    answer.limitReached = kMax < answer.pods && !best.unplaced.empty();
+    return answer;
+}
+
+} // namespace fleet::model

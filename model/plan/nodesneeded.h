@@ -1,0 +1,64 @@
+#pragma once
+// The capacity question of the seeds (issue 6): "how many nodes of this type would this take".
+// Answered with the plan's own actions and rules, never a second copy of them: the nodes are
+// added by an add-node action (plan.h: a copy of a node of the state of that instance type and
+// capacity type, in a domain), the pods placed by the default placement policy
+// (PlanEngine::chooseNode, then move-pod, which re-checks every filter), a workload by a
+// place-workload action. Everything applied to find the answer is undone.
+//
+// Search: f(k) = pods placed with k nodes added. Each pod needs at most one new node, so
+// k_max = min(pods, maxNodes); the answer is the fewest k (bisection over [0, k_max]) with
+// f(k) = f(k_max). Bisection assumes more empty nodes never place fewer pods, which holds for
+// best fit (an empty added node is the loosest fit, used only when nothing tighter takes the
+// pod); O(log k_max) evaluations of O(pods) placements each.
+//
+// Thread: the thread that owns the engine (run it on a worker over an engine of its own:
+// app/addnodesdialog.h builds one from the window's plan).
+
+#include "model/plan/plan.h"
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace fleet::model {
+
+struct NodesNeededQuestion {
+    /// type AddNode: instanceType, capacityType ("" any), domain ("" the whole cluster); its
+    /// count is what is asked.
+    PlanAction addNode;
+    /// The pods to place, each by the default policy anywhere in the cluster (pending pods wait
+    /// for any node); pods already on a node under the plan are left out. Ignored when
+    /// `workload` is valid.
+    std::vector<PodId> pods;
+    /// Valid: a place-workload of this workload into addNode.domain instead (every pod taken
+    /// off its node and placed inside the domain, all or nothing).
+    WorkloadId workload;
+    /// The most nodes tried (1 to 100000, add-node's limit).
+    std::int32_t maxNodes = 1000;
+};
+
+struct NodesNeededAnswer {
+    std::int32_t nodes = 0;      // the fewest nodes that place as many pods as maxNodes would
+    std::int32_t pods = 0;       // pods asked about (the workload's pods that have not finished)
+    std::int32_t podsPlaced = 0; // placed with `nodes` added
+    /// The pods that still do not fit (with k_max nodes added), each with why: the filters'
+    /// verdict on an empty added node (its reason codes, reasons.h), or no-feasible-node when
+    /// no node of the type was added. A workload that does not fit lists the pod that failed.
+    std::vector<std::pair<PodId, std::vector<Reason>>> unplaced;
+    bool limitReached = false;   // k_max = maxNodes < pods and something is still left
+    std::int32_t evaluations = 0;
+};
+
+/// The pods that wait for a node under the engine's plan: not on a present node, not finished,
+/// not DaemonSet or mirror pods (they are bound to their node), not pods the plan added.
+/// O(pods).
+[[nodiscard]] std::vector<PodId> pendingPods(const PlanEngine& engine);
+
+/// Answers the question over `engine` (its plan is the starting point; it is left as it was).
+/// Throws std::invalid_argument for a malformed question (not add-node, maxNodes out of range)
+/// and NotFoundError (plan/notfounderror.h) when the state has no node of the instance type to
+/// copy, or the domain or workload is missing.
+[[nodiscard]] NodesNeededAnswer nodesNeeded(PlanEngine& engine, const NodesNeededQuestion& question);
+
+} // namespace fleet::model

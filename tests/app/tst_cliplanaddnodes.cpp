@@ -1,0 +1,106 @@
+// `fleetscope plan add-nodes` (issue 6), run as a user runs it: the capacity question on
+// tests/data/plan/cluster-pending.json, whose answers its README works out by hand (3 m5.xlarge
+// or 2 m5.2xlarge; 4 of 5 pending pods placed, ml/gpu-job-0 left with
+// insufficient-nvidia.com/gpu), the plan written and re-checked by plan check, --count, and
+// the errors.
+
+#include "fleetscoperun.h"
+
+#include "importers/plan/planfile.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+using Run = fleet::tests::FleetscopeRun;
+const QString kPending = QStringLiteral(FLEET_TEST_DATA_DIR "/plan/cluster-pending.json");
+
+Run fleetscope(const QStringList& args)
+{
+    return fleet::tests::runFleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("add-nodes") } + args);
+}
+
+} // namespace
+
+class TestCliPlanAddNodes : public QObject {
+    Q_OBJECT
+private slots:
+    void fitPending_data();
+    void fitPending();
+    void countAndErrors();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestCliPlanAddNodes::fitPending_data()
+{
+    QTest::addColumn<QString>("type");
+    QTest::addColumn<int>("nodes");
+    QTest::newRow("m5.xlarge: one 3-cpu pod each") << QStringLiteral("m5.xlarge") << 3;
+    QTest::newRow("m5.2xlarge: two each") << QStringLiteral("m5.2xlarge") << 2;
+}
+
+void TestCliPlanAddNodes::fitPending()
+{
+    QFETCH(QString, type);
+    QFETCH(int, nodes);
+    const QString plan = m_dir.filePath(type + QStringLiteral(".json"));
+    const Run r = fleetscope({ kPending, QStringLiteral("--instance-type"), type, QStringLiteral("--fit-pending"), QStringLiteral("--format"),
+        QStringLiteral("json"), QStringLiteral("-o"), plan });
+    QCOMPARE(r.exitCode, 1); // one pod still does not fit
+    const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(o.value(QStringLiteral("nodes")).toInt(), nodes);
+    QCOMPARE(o.value(QStringLiteral("pods")).toInt(), 5);
+    QCOMPARE(o.value(QStringLiteral("placed")).toInt(), 4);
+    const QJsonArray unplaced = o.value(QStringLiteral("unplaced")).toArray();
+    QCOMPARE(unplaced.size(), 1);
+    QCOMPARE(unplaced.at(0)[QStringLiteral("pod")].toString(), QStringLiteral("ml/gpu-job-0"));
+    QCOMPARE(unplaced.at(0)[QStringLiteral("reasons")].toArray().at(0)[QStringLiteral("code")].toString(), QStringLiteral("insufficient-nvidia.com/gpu"));
+
+    // The plan: one add-node of that count, and it holds against the state.
+    const fleet::importers::PlanDocument doc = fleet::importers::readPlanFile(plan.toStdString());
+    QCOMPARE(doc.actions.size(), std::size_t(1));
+    QCOMPARE(doc.actions[0].type, fleet::model::ActionType::AddNode);
+    QCOMPARE(doc.actions[0].count, nodes);
+    QCOMPARE(QString::fromStdString(doc.actions[0].instanceType), type);
+    QCOMPARE(doc.source.files.size(), std::size_t(1));
+    const Run check = fleet::tests::runFleetscope({ QStringLiteral("plan"), QStringLiteral("check"), kPending, QStringLiteral("--plan"), plan });
+    QCOMPARE(check.exitCode, 0);
+}
+
+void TestCliPlanAddNodes::countAndErrors()
+{
+    const QString plan = m_dir.filePath(QStringLiteral("count.json"));
+    const Run r = fleetscope({ kPending, QStringLiteral("--instance-type"), QStringLiteral("m5.xlarge"), QStringLiteral("--count"), QStringLiteral("2"),
+        QStringLiteral("--domain"), QStringLiteral("topology.kubernetes.io/zone=us-east-1a"), QStringLiteral("-o"), plan });
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains("added 2 m5.xlarge node(s)"), r.out.constData());
+    const fleet::importers::PlanDocument doc = fleet::importers::readPlanFile(plan.toStdString());
+    QCOMPARE(doc.actions.size(), std::size_t(1));
+    QCOMPARE(doc.actions[0].count, 2);
+    QCOMPARE(doc.actions[0].domain, std::string("topology.kubernetes.io/zone=us-east-1a"));
+
+    // No p5 in the state to copy; no spot m5; a bad count; both or neither of --count and --fit-pending.
+    const Run missing = fleetscope({ kPending, QStringLiteral("--instance-type"), QStringLiteral("p5.48xlarge"), QStringLiteral("--count"),
+        QStringLiteral("1"), QStringLiteral("-o"), m_dir.filePath(QStringLiteral("x.json")) });
+    QCOMPARE(missing.exitCode, 2);
+    QVERIFY2(missing.err.contains("no node of instance type p5.48xlarge"), missing.err.constData());
+    const Run spot = fleetscope({ kPending, QStringLiteral("--instance-type"), QStringLiteral("m5.xlarge"), QStringLiteral("--capacity-type"),
+        QStringLiteral("spot"), QStringLiteral("--fit-pending"), QStringLiteral("-o"), m_dir.filePath(QStringLiteral("y.json")) });
+    QCOMPARE(spot.exitCode, 2);
+    QVERIFY2(spot.err.contains("bought spot"), spot.err.constData());
+    QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("x.json"))));
+    QCOMPARE(fleetscope({ kPending, QStringLiteral("--instance-type"), QStringLiteral("m5.xlarge"), QStringLiteral("--count"), QStringLiteral("0"),
+                 QStringLiteral("-o"), plan })
+                 .exitCode,
+        2);
+    QCOMPARE(fleetscope({ kPending, QStringLiteral("--instance-type"), QStringLiteral("m5.xlarge"), QStringLiteral("-o"), plan }).exitCode, 2);
+}
+
+QTEST_GUILESS_MAIN(TestCliPlanAddNodes)
+#include "tst_cliplanaddnodes.moc"

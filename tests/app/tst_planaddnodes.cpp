@@ -1,0 +1,157 @@
+// Plan > Add Nodes in the window (issue 6), under xvfb-run: the dialog opens from the menu with
+// the selected node's type and domain, adds N nodes as one add-node action (one undo step, undo
+// removes them all), answers "how many nodes of this type would the pending pods take" on a
+// worker with the plan's own rules, and refuses a domain the cluster lacks.
+
+#include "planwindowfixture.h"
+
+#include "app/addnodesdialog.h"
+#include "app/surfaceformat.h"
+#include "model/domainpath.h"
+#include "model/plan/nodesneeded.h"
+
+#include <QAction>
+#include <QLabel>
+#include <QUndoStack>
+
+using namespace fleet;
+using namespace planwindow;
+
+class TestPlanAddNodes : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void addsNodesAsOneUndoStep();
+    void answersHowManyNodes();
+
+private:
+    app::AddNodesDialog* openDialog(model::NodeId selected)
+    {
+        m_window->mapView()->setSelectedNode(selected);
+        QAction* action = m_window->findChild<QAction*>(QStringLiteral("actionAddNodes"));
+        if (!action)
+            return nullptr;
+        action->trigger();
+        auto* dialog = m_window->findChild<app::AddNodesDialog*>();
+        return dialog && dialog->isVisible() ? dialog : nullptr;
+    }
+    std::unique_ptr<app::MainWindow> m_window;
+};
+
+void TestPlanAddNodes::initTestCase()
+{
+    m_window = openWindow();
+    QVERIFY(m_window);
+}
+
+void TestPlanAddNodes::cleanupTestCase() { m_window.reset(); }
+
+void TestPlanAddNodes::addsNodesAsOneUndoStep()
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    const model::Topology& topology = *m_window->planController()->topology();
+    const model::NodeId like(11);
+    const std::string type(store.nodeInstanceType(like));
+    QVERIFY(!type.empty());
+    app::AddNodesDialog* dialog = openDialog(like);
+    QVERIFY(dialog);
+    // Defaults: the selection's type and innermost domain.
+    QCOMPARE(dialog->domainPath(), QString::fromStdString(model::domainPathText(topology, topology.nodeDomain(like))));
+    dialog->setCount(4);
+    QVERIFY(dialog->addNodes());
+    QVERIFY(!dialog->isVisible());
+    QCOMPARE(engine->applied().size(), std::size_t(1));
+    const model::AppliedAction& a = engine->applied()[0];
+    QCOMPARE(a.action.type, model::ActionType::AddNode);
+    QCOMPARE(a.action.instanceType, type);
+    QCOMPARE(a.action.count, 4);
+    QCOMPARE(a.action.domain, model::domainPathText(topology, topology.nodeDomain(like)));
+    QCOMPARE(a.nodesAdded.size(), std::size_t(4));
+    QCOMPARE(m_window->undoStack()->count(), 1);
+    QCOMPARE(engine->state().nodeCount(), store.nodeCount() + 4);
+    for (const model::NodeId n : a.nodesAdded)
+        QCOMPARE(store.nodeInstanceType(engine->state().nodeTemplate(n)), type);
+    m_window->mapView()->resetView();
+    saveScreenshot(m_window.get(), QStringLiteral("add-nodes-dialog-added"));
+
+    m_window->undoStack()->undo();
+    QVERIFY(engine->applied().empty());
+    QCOMPARE(engine->state().nodeCount(), store.nodeCount());
+
+    // A domain the cluster lacks: refused, nothing added, the dialog stays with why.
+    dialog = openDialog(like);
+    QVERIFY(dialog);
+    dialog->setDomainPath(QStringLiteral("topology.kubernetes.io/zone=nowhere-1z"));
+    QVERIFY(!dialog->addNodes());
+    QVERIFY(dialog->isVisible());
+    QVERIFY(engine->applied().empty());
+    QVERIFY(!dialog->findChild<QLabel*>(QStringLiteral("addNodesAnswer"))->text().isEmpty());
+    dialog->reject();
+}
+
+void TestPlanAddNodes::answersHowManyNodes()
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    // The largest GPU node type of the simulated fleet: the pending pods are mostly GPU pods.
+    model::NodeId gpuNode;
+    for (std::uint32_t i = 0; i < store.nodeCount() && !gpuNode.isValid(); ++i)
+        if (store.nodeGpuCount(model::NodeId(i)) == 8)
+            gpuNode = model::NodeId(i);
+    QVERIFY(gpuNode.isValid());
+    app::AddNodesDialog* dialog = openDialog(gpuNode);
+    QVERIFY(dialog);
+    dialog->setDomainPath({}); // the whole cluster
+    QSignalSpy computed(dialog, &app::AddNodesDialog::countComputed);
+    QVERIFY(dialog->computeCount());
+    QVERIFY(computed.wait(60000));
+    QCOMPARE(computed.at(0).at(0).toBool(), true);
+    const model::NodesNeededAnswer& answer = dialog->lastAnswer();
+
+    // The same question over an engine of the test's own: the same answer (the window's engine
+    // is untouched by the dialog's worker).
+    QVERIFY(engine->applied().empty());
+    model::PlanEngine own(store, *m_window->planController()->topology(), m_window->planController()->nodePrices());
+    model::NodesNeededQuestion q;
+    q.addNode.type = model::ActionType::AddNode;
+    q.addNode.instanceType = std::string(store.nodeInstanceType(gpuNode));
+    q.pods = model::pendingPods(own);
+    const model::NodesNeededAnswer expected = model::nodesNeeded(own, q);
+    QCOMPARE(answer.pods, expected.pods);
+    QCOMPARE(answer.nodes, expected.nodes);
+    QCOMPARE(answer.podsPlaced, expected.podsPlaced);
+    QCOMPARE(answer.unplaced.size(), expected.unplaced.size());
+    QVERIFY(answer.pods > 0);
+    QCOMPARE(answer.podsPlaced + static_cast<std::int32_t>(answer.unplaced.size()), answer.pods);
+    if (answer.nodes > 0)
+        QCOMPARE(dialog->count(), answer.nodes);
+    const QString text = dialog->findChild<QLabel*>(QStringLiteral("addNodesAnswer"))->text();
+    QVERIFY2(text.contains(QString::number(answer.podsPlaced)) && text.contains(QString::number(answer.pods)), qPrintable(text));
+    for (const auto& [pod, reasons] : answer.unplaced)
+        QVERIFY(!reasons.empty());
+    if (!answer.unplaced.empty()) // the first pod left is listed with its reason codes
+        QVERIFY2(text.contains(QString::fromStdString(answer.unplaced.front().second.front().code())), qPrintable(text));
+    saveScreenshot(m_window.get(), QStringLiteral("add-nodes-dialog-answer"));
+
+    // Adding what it computed places them: the answer's nodes are one undo step too.
+    if (answer.nodes > 0) {
+        QVERIFY(dialog->addNodes());
+        QCOMPARE(engine->applied().size(), std::size_t(1));
+        QCOMPARE(engine->applied()[0].nodesAdded.size(), static_cast<std::size_t>(answer.nodes));
+        m_window->undoStack()->undo();
+    } else {
+        dialog->reject();
+    }
+    QVERIFY(engine->applied().empty());
+}
+
+int main(int argc, char** argv)
+{
+    fleet::app::setDefaultSurfaceFormat();
+    QApplication app(argc, argv);
+    TestPlanAddNodes test;
+    return QTest::qExec(&test, argc, argv);
+}
+#include "tst_planaddnodes.moc"
