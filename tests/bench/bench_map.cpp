@@ -162,6 +162,7 @@ int main(int argc, char** argv)
     parser.addOption({ "frames", "Frames measured per figure (>= 30).", "F", "40" });
     parser.addOption({ { "o", "output" }, "Save the overview as PNG.", "file" });
     parser.addOption({ "zoom-output", "Save the zoomed view as PNG.", "file" });
+    parser.addOption({ "phase", "Only this phase, for a profiler (overview, recolor, filter, zoom): no JSON.", "name" });
     parser.process(app);
     const int frames = std::max(30, parser.value("frames").toInt());
 
@@ -185,9 +186,12 @@ int main(int argc, char** argv)
     std::printf("first frame after %.0f ms (setCluster + render)\n", ms(t));
     settle(view);
     auto* gl = view.findChild<views::VtkOpenGLWidget*>();
+    const QString phase = parser.value("phase");
+    const auto runs = [&](const char* name) { return phase.isEmpty() || phase == QLatin1String(name); };
+    const auto skip = [](views::FleetMapView&, int, const std::function<void(int)>&) { return std::vector<double> {}; };
 
     std::vector<double> vtkMs;
-    const std::vector<double> overview = timeFrames(view, frames, [&](int) {
+    const std::vector<double> overview = (runs("overview") ? timeFrames : skip)(view, frames, [&](int) {
         view.resetView();
         vtkMs.push_back(gl->lastRenderMs());
     });
@@ -197,14 +201,14 @@ int main(int argc, char** argv)
         view.grabImage().save(parser.value("output"));
 
     int switches = 0; // counts across warm-up and measurement, so every step changes the metric
-    const std::vector<double> recolor = timeFrames(view, frames, [&](int) {
+    const std::vector<double> recolor = (runs("recolor") ? timeFrames : skip)(view, frames, [&](int) {
         view.setMetric(++switches % 2 ? views::MapMetric::CpuRequested : views::MapMetric::GpuRequested);
     });
     view.setMetric(views::MapMetric::GpuRequested);
     std::printf("recolor: median %.1f ms; %.1f ms CPU a frame\n", median(recolor), g_lastCpuMsPerFrame);
 
     int filters = 0;
-    const std::vector<double> filter = timeFrames(view, frames, [&](int) {
+    const std::vector<double> filter = (runs("filter") ? timeFrames : skip)(view, frames, [&](int) {
         auto mask = std::make_shared<const std::vector<std::uint8_t>>(selectorMask(*store,
             "node.kubernetes.io/instance-type", ++filters % 2 ? "p5.48xlarge" : "trn1.32xlarge"));
         view.setNodeMask(std::move(mask));
@@ -230,13 +234,15 @@ int main(int argc, char** argv)
     if (parser.isSet("zoom-output"))
         view.grabImage().save(parser.value("zoom-output"));
     int pans = 0;
-    const std::vector<double> zoom = timeFrames(view, frames, [&](int) {
+    const std::vector<double> zoom = (runs("zoom") ? timeFrames : skip)(view, frames, [&](int) {
         QKeyEvent key(QEvent::KeyPress, ++pans % 2 ? Qt::Key_Left : Qt::Key_Right, Qt::NoModifier);
         QApplication::sendEvent(gl, &key);
     });
     std::printf("zoom (panned): median %.1f ms, p95 %.1f ms; %.1f ms CPU a frame\n", median(zoom), percentile(zoom, 0.95),
         g_lastCpuMsPerFrame);
 
+    if (!phase.isEmpty())
+        return 0;
     view.resetView();
     waitForFrame(view, 10000);
     t.restart();

@@ -11,6 +11,7 @@
 #include "views/vtk/vtkopenglwidget.h"
 
 #include <QApplication>
+#include <QScreen>
 #include <QMouseEvent>
 #include <QDir>
 
@@ -68,6 +69,7 @@ private slots:
     void init();
     void cleanup();
     void knownNodesHaveTheirColours();
+    void windowShowsWhatGrabImageShows();
     void pickingIsTheInverseOfCellCenter();
     void clickActivatesTheNode();
     void wheelZoomKeepsTheNodeUnderTheCursor();
@@ -164,6 +166,48 @@ void TestFleetMapRender::knownNodesHaveTheirColours()
     QVERIFY(!near(pixelAt("node-0000007"), pixelAt("node-0000031"), 20));
     // A gutter pixel is the background.
     QCOMPARE(image.pixelColor(1, 1), views::mapBackgroundColor());
+}
+
+// The window's frame is a copy of the layers' image into the window's framebuffer
+// (FrameBlit), a screenshot a flipped blit into a framebuffer object: both must show the same
+// picture, the right way up. Read back from the X server, as a user sees it.
+void TestFleetMapRender::windowShowsWhatGrabImageShows()
+{
+    showAndWaitForFrame();
+    QTest::qWait(50); // the swap reaches the X server
+    const QPoint origin = m_view->mapToGlobal(QPoint(0, 0)); // the map and its legend
+    const QImage screen = m_view->screen()->grabWindow(0, origin.x(), origin.y(), m_view->width(), m_view->height())
+                              .toImage()
+                              .convertToFormat(QImage::Format_RGB32);
+    const QImage grabbed = m_view->grabImage().convertToFormat(QImage::Format_RGB32);
+    QCOMPARE(screen.size(), grabbed.size());
+    const QString out = QDir::current().filePath(QStringLiteral("tst_fleetmaprender-window.png"));
+    QVERIFY(screen.save(out));
+    struct Case {
+        const char* name;
+        QColor expected;
+    };
+    const Case cases[] = {
+        { "node-0000007", views::shareColor(0.75) },
+        { "node-0000031", views::shareColor(0.10) },
+        { "node-0000050", views::notReadyColor() },
+        { "node-0000052", views::cordonedColor() },
+    };
+    for (const Case& c : cases) {
+        const QPoint p = testing::swatchPoint(*m_view, node(c.name));
+        QVERIFY2(near(screen.pixelColor(p), c.expected, 3),
+            qPrintable(QStringLiteral("%1 at (%2,%3): window %4, expected %5")
+                           .arg(QLatin1String(c.name))
+                           .arg(p.x())
+                           .arg(p.y())
+                           .arg(describe(screen.pixelColor(p)), describe(c.expected))));
+    }
+    std::size_t differ = 0;
+    for (int y = 0; y < screen.height(); ++y)
+        for (int x = 0; x < screen.width(); ++x)
+            differ += screen.pixel(x, y) != grabbed.pixel(x, y) ? 1 : 0;
+    QVERIFY2(differ * 1000 < static_cast<std::size_t>(screen.width()) * screen.height(),
+        qPrintable(QStringLiteral("%1 of %2 pixels differ; window saved as %3").arg(differ).arg(screen.width() * screen.height()).arg(out)));
 }
 
 void TestFleetMapRender::pickingIsTheInverseOfCellCenter()

@@ -125,11 +125,13 @@ void LayerOverlay::paint(QPainter& target, const std::vector<std::unique_ptr<Map
         lap("frame");
     }
     timer.start();
-    // One opaque pass (RGB32: Qt's OpenGL engine draws it without blending); the engine keeps
-    // the image's texture while the image is unchanged (its cacheKey), so a reused frame is
-    // not uploaded again.
-    target.drawImage(QPointF(0, 0), m_frame);
-    lap(m_reused ? "draw(cached)" : "draw");
+    // A copy of memory where the context can (FrameBlit); else one opaque pass of Qt's OpenGL
+    // engine (RGB32: no blending), which keeps the image's texture while the image is
+    // unchanged (its cacheKey).
+    const bool blitted = m_blit.draw(target, m_frame);
+    if (!blitted)
+        target.drawImage(QPointF(0, 0), m_frame);
+    lap(blitted ? (m_reused ? "blit(cached)" : "blit") : (m_reused ? "draw(cached)" : "draw"));
     for (const auto& layer : layers) {
         if (!layer->paintsEveryFrame())
             continue;

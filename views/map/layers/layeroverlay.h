@@ -1,6 +1,6 @@
 #pragma once
 // The map's frame as the layers paint it, with the raster engine, cached while nothing it
-// shows changed, and drawn over the GL frame in one opaque pass.
+// shows changed, and copied onto the GL frame (FrameBlit; else drawn in one opaque pass).
 //
 // Design (issue 5; design note in maplayer.h): the bottom layer (the texel image, which
 // changes with the metric and the filter) is painted straight into an opaque view-sized
@@ -18,6 +18,7 @@
 // a view-sized transparent image in a few ms.
 // Thread: GUI thread.
 
+#include "views/map/layers/frameblit.h"
 #include "views/map/layers/maplayer.h"
 
 #include <QImage>
@@ -56,6 +57,7 @@ private:
     bool m_overlayEmpty = true;
     MapCamera m_camera; // the camera the images were painted at
     bool m_reused = false;
+    FrameBlit m_blit; // puts m_frame on the GL frame
 };
 
 } // namespace fleet::views
