@@ -270,6 +270,53 @@ private slots:
 
     /// The scheduling constraints of an upserted pod are the batch's, re-interned: the staging
     /// store interns its strings in another order than the applied one.
+    // A large store and small batches: applyChanges() remakes only the nodePods ranges of the
+    // nodes pods left or joined (below 1 touched pod in 16), which must equal a full rebuild
+    // after every kind of change, in pod id order.
+    void fewChangesInAManyPodStore()
+    {
+        ClusterStore s;
+        const int nodes = 24, perNode = 40;
+        for (int n = 0; n < nodes; ++n)
+            s.addNode(node(s, "n" + std::to_string(n), n % 2 ? "a" : "b"));
+        for (int n = 0; n < nodes; ++n)
+            for (int k = 0; k < perNode; ++k)
+                s.addPod(pod(s, "w" + std::to_string(n) + "-" + std::to_string(k), "n" + std::to_string(n), 10));
+        for (int k = 0; k < 6; ++k)
+            s.addPod(pod(s, "pend-" + std::to_string(k), "", 10));
+        s.finalize();
+        const std::size_t before = s.nodePods(s.findNode("n3")).size();
+        QCOMPARE(before, std::size_t(perNode));
+
+        ClusterChangeBatch pods; // adds, deletes, bindings, a pod that finished
+        pods.upserted.addPod(pod(pods.upserted, "new-1", "n3", 10));
+        pods.upserted.addPod(pod(pods.upserted, "new-2", "n17", 10));
+        pods.upserted.addPod(pod(pods.upserted, "pend-0", "n3", 10));
+        pods.upserted.addPod(pod(pods.upserted, "pend-1", "n0", 10));
+        pods.upserted.addPod(pod(pods.upserted, "w5-7", "n5", 10, PodPhase::Succeeded));
+        pods.deletedPods.emplace_back("default", "w3-0");
+        pods.deletedPods.emplace_back("default", "w9-39");
+        applyChanges(s, pods);
+        compareWithOracle(s);
+        QCOMPARE(s.nodePods(s.findNode("n3")).size(), before + 1); // +new-1 +pend-0 -w3-0
+        QCOMPARE(s.nodePods(s.findNode("n5")).size(), before - 1);
+
+        ClusterChangeBatch nodesBatch; // a node gone, a new one with pods bound at once
+        nodesBatch.deletedNodes.emplace_back("n11");
+        nodesBatch.upserted.addNode(node(nodesBatch.upserted, "n-new", "a"));
+        nodesBatch.upserted.addPod(pod(nodesBatch.upserted, "pend-2", "n-new", 10));
+        nodesBatch.upserted.addPod(pod(nodesBatch.upserted, "new-3", "n-new", 10));
+        applyChanges(s, nodesBatch);
+        compareWithOracle(s);
+        QCOMPARE(s.nodePods(s.findNode("n-new")).size(), std::size_t(2));
+
+        ClusterChangeBatch back; // the node comes back: its pods count again
+        back.upserted.addNode(node(back.upserted, "n11", "b"));
+        applyChanges(s, back);
+        compareWithOracle(s);
+        QCOMPARE(s.nodePods(s.findNode("n11")).size(), std::size_t(perNode));
+    }
+
     void constraintsAreReinterned()
     {
         ClusterStore s = baseCluster();
