@@ -88,6 +88,8 @@ private:
     [[nodiscard]] model::NodeId node(const char* name) const { return m_cluster.store->findNode(name); }
     QWidget* glWidget() const { return m_view->findChild<views::VtkOpenGLWidget*>(); }
     void showAndWaitForFrame();
+    /// The known nodes' colours in `image` (a grab of the view, device pixels).
+    void checkKnownColours(const QImage& image, const char* what);
     void wheel(const QPointF& glPos, int angle);
 
     Cluster m_cluster;
@@ -115,6 +117,33 @@ void TestFleetMapRender::showAndWaitForFrame()
     QVERIFY(frames.count() > 0 || frames.wait(10000));
 }
 
+void TestFleetMapRender::checkKnownColours(const QImage& image, const char* what)
+{
+    struct Case {
+        const char* name;
+        QColor expected;
+    };
+    const Case cases[] = {
+        { "node-0000007", views::shareColor(0.75) },
+        { "node-0000031", views::shareColor(0.10) },
+        { "node-0000100", views::shareColor(0.0) },
+        { "node-0000050", views::notReadyColor() },
+        { "node-0000052", views::cordonedColor() },
+    };
+    const qreal dpr = image.devicePixelRatio();
+    for (const Case& c : cases) {
+        const QPoint p = testing::swatchPoint(*m_view, node(c.name));
+        QVERIFY2(!p.isNull(), c.name);
+        const QColor got = image.pixelColor(QPoint(qRound(p.x() * dpr), qRound(p.y() * dpr)));
+        QVERIFY2(near(got, c.expected, 3),
+            qPrintable(QStringLiteral("%1 at (%2,%3) in the %4: got %5, expected %6")
+                           .arg(QLatin1String(c.name))
+                           .arg(p.x())
+                           .arg(p.y())
+                           .arg(QLatin1String(what), describe(got), describe(c.expected))));
+    }
+}
+
 // A pointer move delivered straight to the GL widget. QTest::mouseMove warps the X server's
 // pointer too, whose own motion events then arrive later, in any order with the next move:
 // CI once saw the hover of an earlier position win.
@@ -139,30 +168,9 @@ void TestFleetMapRender::knownNodesHaveTheirColours()
     const QString out = QDir::current().filePath(QStringLiteral("tst_fleetmaprender.png"));
     QVERIFY(image.save(out));
     qInfo() << "saved" << out;
-    const qreal dpr = image.devicePixelRatio();
-
-    struct Case {
-        const char* name;
-        QColor expected;
-    };
-    const Case cases[] = {
-        { "node-0000007", views::shareColor(0.75) },
-        { "node-0000031", views::shareColor(0.10) },
-        { "node-0000100", views::shareColor(0.0) },
-        { "node-0000050", views::notReadyColor() },
-        { "node-0000052", views::cordonedColor() },
-    };
-    for (const Case& c : cases) {
-        const QPoint p = testing::swatchPoint(*m_view, node(c.name));
-        QVERIFY2(!p.isNull(), c.name);
-        const QColor got = image.pixelColor(QPoint(qRound(p.x() * dpr), qRound(p.y() * dpr)));
-        QVERIFY2(near(got, c.expected, 3),
-            qPrintable(QStringLiteral("%1 at (%2,%3): got %4, expected %5")
-                           .arg(c.name)
-                           .arg(p.x())
-                           .arg(p.y())
-                           .arg(describe(got), describe(c.expected))));
-    }
+    checkKnownColours(image, "screenshot");
+    if (QTest::currentTestFailed())
+        return;
     // Differently loaded nodes differ on screen.
     const auto pixelAt = [&](const char* name) { return testing::swatchColor(*m_view, image, node(name)); };
     QVERIFY(!near(pixelAt("node-0000007"), pixelAt("node-0000031"), 20));
@@ -178,32 +186,17 @@ void TestFleetMapRender::windowShowsWhatGrabImageShows()
     showAndWaitForFrame();
     QTest::qWait(50); // the swap reaches the X server
     const QPoint origin = m_view->mapToGlobal(QPoint(0, 0)); // the map and its legend
-    const QImage screen = m_view->screen()->grabWindow(0, origin.x(), origin.y(), m_view->width(), m_view->height())
-                              .toImage()
-                              .convertToFormat(QImage::Format_RGB32);
+    QImage screen = m_view->screen()->grabWindow(0, origin.x(), origin.y(), m_view->width(), m_view->height())
+                        .toImage()
+                        .convertToFormat(QImage::Format_RGB32);
+    screen.setDevicePixelRatio(m_view->devicePixelRatioF());
     const QImage grabbed = m_view->grabImage().convertToFormat(QImage::Format_RGB32);
     QCOMPARE(screen.size(), grabbed.size());
     const QString out = QDir::current().filePath(QStringLiteral("tst_fleetmaprender-window.png"));
     QVERIFY(screen.save(out));
-    struct Case {
-        const char* name;
-        QColor expected;
-    };
-    const Case cases[] = {
-        { "node-0000007", views::shareColor(0.75) },
-        { "node-0000031", views::shareColor(0.10) },
-        { "node-0000050", views::notReadyColor() },
-        { "node-0000052", views::cordonedColor() },
-    };
-    for (const Case& c : cases) {
-        const QPoint p = testing::swatchPoint(*m_view, node(c.name));
-        QVERIFY2(near(screen.pixelColor(p), c.expected, 3),
-            qPrintable(QStringLiteral("%1 at (%2,%3): window %4, expected %5")
-                           .arg(QLatin1String(c.name))
-                           .arg(p.x())
-                           .arg(p.y())
-                           .arg(describe(screen.pixelColor(p)), describe(c.expected))));
-    }
+    checkKnownColours(screen, "window");
+    if (QTest::currentTestFailed())
+        return;
     std::size_t differ = 0;
     for (int y = 0; y < screen.height(); ++y)
         for (int x = 0; x < screen.width(); ++x)
