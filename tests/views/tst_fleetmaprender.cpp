@@ -73,8 +73,6 @@ private slots:
     void pickingIsTheInverseOfCellCenter();
     void clickActivatesTheNode();
     void wheelZoomKeepsTheNodeUnderTheCursor();
-    void narrowingKeepsTheZoomedNode_data();
-    void narrowingKeepsTheZoomedNode();
     void metricChangeRecolours();
     void renderRequestsAreMerged();
     void labelsNeverCoverCells_data();
@@ -252,41 +250,6 @@ void TestFleetMapRender::wheelZoomKeepsTheNodeUnderTheCursor()
     const QColor got = testing::swatchColor(*m_view, image, n);
     QVERIFY2(near(got, views::shareColor(0.75), 3), qPrintable(describe(got)));
     image.save(QDir::current().filePath(QStringLiteral("tst_fleetmaprender_zoomed.png")));
-}
-
-void TestFleetMapRender::narrowingKeepsTheZoomedNode_data()
-{
-    QTest::addColumn<bool>("select"); // the selected node, or the node at the centre
-    QTest::newRow("selected") << true;
-    QTest::newRow("centre") << false;
-}
-
-// An inspector opening beside the map narrows it enough to lay the map out again: a view the
-// user zoomed keeps its zoom and its node (it used to fit the whole map again).
-void TestFleetMapRender::narrowingKeepsTheZoomedNode()
-{
-    QFETCH(bool, select);
-    showAndWaitForFrame();
-    const model::NodeId n = node("node-0000031");
-    if (select)
-        m_view->setSelectedNode(n);
-    m_view->zoomToNode(n);
-    const QRectF before = m_view->cellRect(n);
-    QVERIFY(before.width() > 20);
-    const QPoint centreBefore = m_view->cellCenter(n);
-    QCOMPARE(m_view->nodeAt(centreBefore), n);
-    QSignalSpy frames(m_view.get(), &FleetMapView::frameRendered);
-    m_view->resize(560, 600); // aspect 1.5 -> about 0.65: laid out again
-    QVERIFY(frames.wait(10000));
-    const QRectF after = m_view->cellRect(n);
-    QVERIFY2(std::abs(after.width() - before.width()) < 1.0,
-        qPrintable(QStringLiteral("cell %1 px wide before, %2 after").arg(before.width()).arg(after.width())));
-    const QPoint centreAfter = m_view->cellCenter(n);
-    QVERIFY2(!centreAfter.isNull(), "the node left the view");
-    QCOMPARE(m_view->nodeAt(centreAfter), n);
-    // Reset Zoom still fits the whole new layout.
-    m_view->resetView();
-    QVERIFY(m_view->cellRect(n).width() < before.width() / 2);
 }
 
 void TestFleetMapRender::metricChangeRecolours()

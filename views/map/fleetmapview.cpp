@@ -40,7 +40,6 @@
 #include <vtkRenderer.h>
 
 #include <algorithm>
-#include <optional>
 #include <cmath>
 
 Q_LOGGING_CATEGORY(lcFleetMap, "fleet.views.map", QtInfoMsg)
@@ -177,16 +176,6 @@ struct FleetMapView::Private {
     }
     void relayout();
     void fitView();
-    /// A node the view looks at, and where it is from the view's centre, in layout units.
-    struct ViewAnchor {
-        NodeId node;
-        double dx = 0, dy = 0;
-    };
-    /// The selected node if it is in a view of `viewSize`, else the node at the centre.
-    [[nodiscard]] ViewAnchor viewAnchor(const QSize& viewSize) const;
-    /// Centres the view so `a.node` is `a.dx`, `a.dy` from the centre again (pulled inside the
-    /// view when the view got smaller); false when the node has no cell.
-    bool restoreAnchor(const ViewAnchor& a);
     void requestRender()
     {
         gl->requestRender();
@@ -456,49 +445,6 @@ void FleetMapView::Private::relayout()
                         << "ms";
 }
 
-FleetMapView::Private::ViewAnchor FleetMapView::Private::viewAnchor(const QSize& viewSize) const
-{
-    const auto offsetOf = [&](NodeId n) -> std::optional<ViewAnchor> {
-        const CellPos c = scene.layout.nodeCell(n);
-        if (!c.isValid())
-            return std::nullopt;
-        const ViewAnchor a { n, c.x + 0.5 - centerX, scene.layout.height() - c.y - 0.5 - centerY };
-        if (std::abs(a.dx) > viewSize.width() * unitsPerPixel / 2 || std::abs(a.dy) > viewSize.height() * unitsPerPixel / 2)
-            return std::nullopt; // not in the view
-        return a;
-    };
-    if (scene.selected.isValid())
-        if (const auto a = offsetOf(scene.selected))
-            return *a;
-    const int cx = static_cast<int>(std::floor(centerX));
-    const int cy = static_cast<int>(std::floor(scene.layout.height() - centerY));
-    // The node at the centre, or the nearest in a small square around it (the centre may be
-    // a gutter).
-    for (int r = 0; r <= 8; ++r)
-        for (int y = cy - r; y <= cy + r; ++y)
-            for (int x = cx - r; x <= cx + r; ++x) {
-                if ((std::abs(x - cx) != r && std::abs(y - cy) != r) || x < 0 || y < 0 || x >= scene.layout.width()
-                    || y >= scene.layout.height())
-                    continue;
-                if (const NodeId n = scene.layout.nodeAt(x, y); n.isValid())
-                    if (const auto a = offsetOf(n))
-                        return *a;
-            }
-    return {};
-}
-
-bool FleetMapView::Private::restoreAnchor(const ViewAnchor& a)
-{
-    const CellPos c = scene.layout.nodeCell(a.node);
-    if (!c.isValid() || scene.layout.width() == 0)
-        return false;
-    const double halfW = std::max(0.0, gl->width() * unitsPerPixel / 2 - 1);
-    const double halfH = std::max(0.0, gl->height() * unitsPerPixel / 2 - 1);
-    centerX = c.x + 0.5 - std::clamp(a.dx, -halfW, halfW);
-    centerY = scene.layout.height() - c.y - 0.5 - std::clamp(a.dy, -halfH, halfH);
-    return true;
-}
-
 void FleetMapView::Private::fitView()
 {
     // The whole grid fits (its margin and label bands hold the top labels).
@@ -708,12 +654,8 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
         if (scene.topology
             && (ratio > kRelayoutAspectFactor || ratio < 1.0 / kRelayoutAspectFactor || areaRatio > kRelayoutAreaFactor
                 || areaRatio < 1.0 / kRelayoutAreaFactor)) {
-            // A view the user zoomed keeps its zoom and what it looked at across the new
-            // layout (an inspector opening beside the map narrows it): the anchor node stays
-            // where it was on screen, at the same pixels per cell.
-            const ViewAnchor anchor = userMovedView ? viewAnchor(static_cast<QResizeEvent*>(event)->oldSize()) : ViewAnchor {};
             relayout();
-            userMovedView = anchor.node.isValid() && restoreAnchor(anchor);
+            userMovedView = false;
         }
         if (!userMovedView)
             fitView();
