@@ -24,7 +24,7 @@ struct FrameBlit::Gl {
                 f->glDeleteFramebuffers(1, &framebuffer);
             if (texture)
                 f->glDeleteTextures(1, &texture);
-        } // else the context is gone, and its names with it
+        } // else they go with the context (not current here, or already destroyed)
         QObject::disconnect(destroyed);
         context = nullptr;
         texture = framebuffer = 0;
