@@ -1,5 +1,7 @@
 #include "capacityindex.h"
 
+#include "model/scheduling/matching.h"
+
 #include <algorithm>
 
 namespace fleet::model {
@@ -18,10 +20,6 @@ CoreResource resourceOf(CapacityIndex::Axis axis) noexcept
     }
 }
 
-} // namespace
-
-namespace {
-
 // The rank of an invalid id sorts before every node of the same free amount (lower bound).
 std::uint64_t tieKey(const std::vector<std::uint32_t>& rank, NodeId n) noexcept
 {
@@ -38,6 +36,10 @@ std::uint64_t poolId(std::size_t keyIndex, StringId value) noexcept
     return (static_cast<std::uint64_t>(keyIndex + 1) << 32) | value.value;
 }
 
+// Classes past this share one class whose taints are not judged (always walked): setKey() keeps
+// 16 bits for the class.
+constexpr std::uint32_t kMixedClass = 0xffff;
+
 } // namespace
 
 bool CapacityIndex::Less::operator()(const Key& a, const Key& b) const noexcept
@@ -49,7 +51,6 @@ bool CapacityIndex::Less::operator()(const Key& a, const Key& b) const noexcept
 
 CapacityIndex::CapacityIndex(const PlacementState& state)
     : m_state(state)
-    , m_sets { std::set<Key, Less>(Less { &m_rank }), std::set<Key, Less>(Less { &m_rank }), std::set<Key, Less>(Less { &m_rank }) }
 {
     const std::size_t storeNodes = state.store().nodeCount();
     std::vector<std::uint32_t> byName(storeNodes);
@@ -74,33 +75,80 @@ std::int64_t CapacityIndex::freeOf(NodeId n, Axis axis) const noexcept
 
 std::uint64_t CapacityIndex::poolOf(std::span<const Label> nodeSelector) const noexcept
 {
+    std::uint64_t best = 0;
+    std::uint32_t bestSize = 0;
     for (std::size_t k = 0; k < m_poolKeys.size(); ++k) {
         if (!m_poolKeys[k].isValid())
             continue;
-        for (const Label& l : nodeSelector)
-            if (l.key == m_poolKeys[k])
-                return poolId(k, l.value);
+        for (const Label& l : nodeSelector) {
+            if (l.key != m_poolKeys[k])
+                continue;
+            const std::uint64_t pool = poolId(k, l.value);
+            const auto it = m_poolSize.find(pool);
+            if (it == m_poolSize.end())
+                return kNoNode; // no node has the label value the pod selects
+            if (best == 0 || it->second < bestSize) {
+                best = pool;
+                bestSize = it->second;
+            }
+        }
     }
-    return 0;
+    return best;
+}
+
+std::vector<std::uint32_t> CapacityIndex::tolerated(std::uint64_t pool, std::span<const Toleration> tolerations) const
+{
+    std::vector<std::uint32_t> out;
+    const auto it = m_poolClasses.find(pool);
+    if (it == m_poolClasses.end())
+        return out;
+    for (const std::uint32_t cls : it->second) {
+        const bool ok = cls == kMixedClass
+            || std::all_of(m_classTaints[cls].begin(), m_classTaints[cls].end(),
+                [&](const Taint& t) { return scheduling::toleratesTaint(tolerations, t); });
+        if (ok)
+            out.push_back(cls);
+    }
+    return out;
 }
 
 void CapacityIndex::poolsOfNode(NodeId n, std::vector<std::uint64_t>& out) const
 {
-    out.clear();
+    out.assign(1, 0);
     for (std::size_t k = 0; k < m_poolKeys.size(); ++k)
         if (m_poolKeys[k].isValid())
             if (const StringId v = m_state.nodeLabel(n, m_poolKeys[k]); v.isValid())
                 out.push_back(poolId(k, v));
 }
 
+std::uint32_t CapacityIndex::classOf(NodeId n)
+{
+    std::vector<Taint> blocking;
+    for (const Taint& t : m_state.nodeTaints(n))
+        if (scheduling::blocksScheduling(t.effect))
+            blocking.push_back(t);
+    for (std::uint32_t c = 0; c < m_classTaints.size(); ++c)
+        if (m_classTaints[c] == blocking)
+            return c;
+    if (m_classTaints.size() >= kMixedClass)
+        return kMixedClass;
+    m_classTaints.push_back(std::move(blocking));
+    return static_cast<std::uint32_t>(m_classTaints.size() - 1);
+}
+
+CapacityIndex::Sets& CapacityIndex::setsOf(std::uint64_t pool, std::uint32_t cls)
+{
+    const Less less { &m_rank };
+    return m_sets.try_emplace(setKey(pool, cls), Sets { std::set<Key, Less>(less), std::set<Key, Less>(less), std::set<Key, Less>(less) })
+        .first->second;
+}
+
 void CapacityIndex::erase(NodeId n)
 {
     for (std::uint8_t a = 0; a < 3; ++a) {
         if (n.index() < m_in[a].size() && m_in[a][n.index()]) {
-            m_sets[a].erase(Key { m_key[a][n.index()], n });
-            if (n.index() < m_nodePools.size())
-                for (const std::uint64_t pool : m_nodePools[n.index()])
-                    m_pools[pool][a].erase(Key { m_key[a][n.index()], n });
+            for (const std::uint64_t pool : m_nodePools[n.index()])
+                m_sets.find(setKey(pool, m_nodeClass[n.index()]))->second[a].erase(Key { m_key[a][n.index()], n });
             m_in[a][n.index()] = 0;
         }
     }
@@ -108,42 +156,51 @@ void CapacityIndex::erase(NodeId n)
 
 void CapacityIndex::update(NodeId n)
 {
-    if (m_nodePools.size() <= n.index()) {
-        m_nodePools.resize(n.index() + 1);
-        poolsOfNode(n, m_nodePools[n.index()]);
+    const std::size_t i = n.index();
+    if (m_nodePools.size() <= i) {
+        m_nodePools.resize(i + 1);
+        m_nodeClass.resize(i + 1, 0);
+        poolsOfNode(n, m_nodePools[i]);
+        m_nodeClass[i] = classOf(n);
+        for (const std::uint64_t pool : m_nodePools[i]) {
+            ++m_poolSize[pool];
+            std::vector<std::uint32_t>& classes = m_poolClasses[pool];
+            if (std::find(classes.begin(), classes.end(), m_nodeClass[i]) == classes.end())
+                classes.push_back(m_nodeClass[i]);
+            (void)setsOf(pool, m_nodeClass[i]);
+        }
     }
-    const std::vector<std::uint64_t>& pools = m_nodePools[n.index()];
+    const std::vector<std::uint64_t>& pools = m_nodePools[i];
+    const std::uint32_t cls = m_nodeClass[i];
+    const std::int64_t podsAllowed = m_state.store().nodeAllocatable(m_state.nodeTemplate(n))[CoreResource::Pods];
+    // A node running as many pods as its allocatable pods allows takes no pod at all
+    // (NodeResourcesFit checks the pod count first): leaving it out of the walk changes no answer.
+    const bool full = podsAllowed > 0 && m_state.nodeRequested(n)[CoreResource::Pods] >= podsAllowed;
+    const bool present = m_state.nodePresent(n);
+    const bool gpuNode = m_state.store().nodeAllocatable(m_state.nodeTemplate(n))[CoreResource::Gpu] > 0;
     for (std::uint8_t a = 0; a < 3; ++a) {
         auto& keys = m_key[a];
         auto& in = m_in[a];
-        if (in.size() <= n.index()) {
-            keys.resize(n.index() + 1, 0);
-            in.resize(n.index() + 1, 0);
+        if (in.size() <= i) {
+            keys.resize(i + 1, 0);
+            in.resize(i + 1, 0);
         }
-        if (in[n.index()]) {
-            m_sets[a].erase(Key { keys[n.index()], n });
-            for (const std::uint64_t pool : pools)
-                m_pools[pool][a].erase(Key { keys[n.index()], n });
-            in[n.index()] = 0;
-        }
-        if (!m_state.nodePresent(n))
-            continue;
         const Axis axis = static_cast<Axis>(a);
-        if (axis == Gpu && m_state.store().nodeAllocatable(m_state.nodeTemplate(n))[CoreResource::Gpu] <= 0)
+        const bool wanted = present && !full && (axis != Gpu || gpuNode);
+        const std::int64_t key = wanted ? freeOf(n, axis) : 0;
+        if (in[i] && wanted && keys[i] == key)
+            continue; // unchanged on this axis
+        if (in[i]) {
+            for (const std::uint64_t pool : pools)
+                m_sets.find(setKey(pool, cls))->second[a].erase(Key { keys[i], n });
+            in[i] = 0;
+        }
+        if (!wanted)
             continue;
-        // A node running as many pods as its allocatable pods allows takes no pod at all
-        // (NodeResourcesFit checks the pod count first): leaving it out of the walk changes no answer.
-        if (const std::int64_t podsAllowed = m_state.store().nodeAllocatable(m_state.nodeTemplate(n))[CoreResource::Pods];
-            podsAllowed > 0 && m_state.nodeRequested(n)[CoreResource::Pods] >= podsAllowed)
-            continue;
-        keys[n.index()] = freeOf(n, axis);
-        m_sets[a].insert(Key { keys[n.index()], n });
+        keys[i] = key;
         for (const std::uint64_t pool : pools)
-            m_pools.try_emplace(pool, std::array<std::set<Key, Less>, 3> { std::set<Key, Less>(Less { &m_rank }),
-                                          std::set<Key, Less>(Less { &m_rank }), std::set<Key, Less>(Less { &m_rank }) })
-                .first->second[a]
-                .insert(Key { keys[n.index()], n });
-        in[n.index()] = 1;
+            m_sets.find(setKey(pool, cls))->second[a].insert(Key { key, n });
+        in[i] = 1;
     }
 }
 

@@ -3,17 +3,24 @@
 // policy (best fit, PlanEngine::chooseNode) visits candidates from the tightest fit upward
 // instead of scanning every node (issue 6: a drain of ~30 pods in <= 20 ms at 100k nodes).
 //
-// Design: one ordered set per axis (cpu millicores, memory bytes, milli-GPU; GPU nodes only on
+// Design: ordered sets per axis (cpu millicores, memory bytes, milli-GPU; GPU nodes only on
 // the GPU axis) keyed by (free amount, node name; added nodes after store nodes of the same
-// free amount). Free = the node's allocatable (its template's
-// for an added node) minus what the plan has placed on it. update(n) after every change to n
-// keeps it exact in O(log nodes). Built in O(nodes log nodes).
+// free amount). Free = the node's allocatable (its template's for an added node) minus what
+// the plan has placed on it. update(n) after every change to n keeps it exact in
+// O(sets of n * log nodes). Built in O(nodes log nodes).
 //
-// Pools: the same order kept again per value of a few node labels that pods pin themselves to
-// with a nodeSelector (kPoolKeys: node group, node pool, instance type, GPU product), so that a
-// pinned pod visits only the nodes of its pool (bench_consolidate: the fleet-wide walk past
-// nodes of other pools took most of a drain's time). Every node outside the pool fails the
-// pod's nodeSelector (NodeAffinity), so the first acceptable node is the same either way.
+// The sets are split two ways, so that a pod visits only nodes that can pass two filters:
+//  - taint class: nodes grouped by their list of NoSchedule / NoExecute taints. A pod walks only
+//    the classes whose every such taint it tolerates (scheduling::toleratesTaint, the
+//    TaintToleration filter's own rule); a node of another class fails TaintToleration (or node
+//    readiness, for the lifecycle taints), so the first acceptable node is the same. The
+//    classes' sets are merged on the fly in the global order (free, name).
+//  - pool: the same again per value of a few node labels that pods pin themselves to with a
+//    nodeSelector (kPoolKeys: node group, node pool, instance type, GPU product); a pinned pod
+//    visits the smallest of the pools its selector names. Every node outside it fails the pod's
+//    nodeSelector (NodeAffinity): the same first acceptable node.
+// bench_consolidate: without these the walk past GPU nodes a CPU pod does not tolerate, and past
+// other pools, took most of a drain's time (consolidation.h gives the figures).
 //
 // Thread: one thread (the PlanEngine's).
 
@@ -34,40 +41,51 @@ public:
 
     explicit CapacityIndex(const PlacementState& state);
 
-    /// Re-keys node n (present or not, store or added) from the state. O(log nodes).
+    /// Re-keys node n (present or not, store or added) from the state.
     void update(NodeId n);
     /// Drops node n from every axis (before the ledger removes an added node).
     void erase(NodeId n);
     /// The node's free amount on an axis under the plan.
     [[nodiscard]] std::int64_t freeOf(NodeId n, Axis axis) const noexcept;
 
-    /// Calls visit(node) for present nodes in increasing free amount on `axis` (ties by node
-    /// name), starting at the first with free >= minFree, until visit returns true.
+    /// Calls visit(node) for the present nodes a pod with `tolerations` and `nodeSelector` can
+    /// pass TaintToleration and the selector's pool key on, in increasing free amount on `axis`
+    /// (ties by node name), starting at the first with free >= minFree, until visit returns
+    /// true. Every node left out fails one of those filters for the pod.
     template <class Visit>
-    void visitFrom(Axis axis, std::int64_t minFree, Visit&& visit) const
+    void visitFor(std::span<const Toleration> tolerations, std::span<const Label> nodeSelector, Axis axis, std::int64_t minFree, Visit&& visit) const
     {
-        const auto& set = m_sets[axis];
-        for (auto it = set.lower_bound(Key { minFree, NodeId {} }); it != set.end(); ++it)
-            if (visit(it->node))
-                return;
-    }
-
-    /// The pool a nodeSelector pins a pod to (the first of kPoolKeys it names), or 0 for none.
-    [[nodiscard]] std::uint64_t poolOf(std::span<const Label> nodeSelector) const noexcept;
-    /// visitFrom() over the nodes of one pool (poolOf() != 0); none when no node is in it.
-    template <class Visit>
-    void visitPoolFrom(std::uint64_t pool, Axis axis, std::int64_t minFree, Visit&& visit) const
-    {
-        const auto it = m_pools.find(pool);
-        if (it == m_pools.end())
+        const std::uint64_t pool = poolOf(nodeSelector);
+        if (pool == kNoNode)
             return;
-        const auto& set = it->second[axis];
-        for (auto k = set.lower_bound(Key { minFree, NodeId {} }); k != set.end(); ++k)
-            if (visit(k->node))
+        using It = std::set<Key, Less>::const_iterator;
+        std::vector<std::pair<It, It>> runs; // [it, end) per tolerated class, merged below
+        for (const std::uint32_t cls : tolerated(pool, tolerations)) {
+            const auto found = m_sets.find(setKey(pool, cls));
+            if (found == m_sets.end())
+                continue;
+            const auto& set = found->second[axis];
+            const It from = set.lower_bound(Key { minFree, NodeId {} });
+            if (from != set.end())
+                runs.emplace_back(from, set.end());
+        }
+        const Less less { &m_rank };
+        while (!runs.empty()) {
+            std::size_t best = 0;
+            for (std::size_t i = 1; i < runs.size(); ++i)
+                if (less(*runs[i].first, *runs[best].first))
+                    best = i;
+            if (visit(runs[best].first->node))
                 return;
+            if (++runs[best].first == runs[best].second) {
+                runs[best] = runs.back();
+                runs.pop_back();
+            }
+        }
     }
 
 private:
+    static constexpr std::uint64_t kNoNode = ~std::uint64_t { 0 }; // a pool no node is in
     struct Key {
         std::int64_t free;
         NodeId node;
@@ -76,15 +94,28 @@ private:
         const std::vector<std::uint32_t>* rank;
         bool operator()(const Key& a, const Key& b) const noexcept;
     };
+    using Sets = std::array<std::set<Key, Less>, 3>;
+    /// The smallest pool a nodeSelector pins a pod to (of kPoolKeys), 0 for none (the whole
+    /// fleet), kNoNode when it names a pool no node is in.
+    [[nodiscard]] std::uint64_t poolOf(std::span<const Label> nodeSelector) const noexcept;
+    /// The taint classes of the pool's nodes whose every blocking taint the tolerations tolerate.
+    [[nodiscard]] std::vector<std::uint32_t> tolerated(std::uint64_t pool, std::span<const Toleration> tolerations) const;
+    static std::uint64_t setKey(std::uint64_t pool, std::uint32_t cls) noexcept { return (pool << 16) ^ cls; }
     void poolsOfNode(NodeId n, std::vector<std::uint64_t>& out) const;
+    std::uint32_t classOf(NodeId n);
+    Sets& setsOf(std::uint64_t pool, std::uint32_t cls);
+
     const PlacementState& m_state;
     std::vector<StringId> m_poolKeys; // kPoolKeys as the store interns them (invalid: absent)
-    std::unordered_map<std::uint64_t, std::array<std::set<Key, Less>, 3>> m_pools;
-    std::vector<std::vector<std::uint64_t>> m_nodePools; // the pools each node was put in
+    std::unordered_map<std::uint64_t, Sets> m_sets;                         // by setKey(pool, class); pool 0: every node
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> m_poolClasses; // classes met in each pool
+    std::unordered_map<std::uint64_t, std::uint32_t> m_poolSize;            // nodes ever put in each pool
+    std::vector<std::vector<Taint>> m_classTaints;                          // each class's blocking taints
+    std::vector<std::vector<std::uint64_t>> m_nodePools; // the pools each node was put in (0 first)
+    std::vector<std::uint32_t> m_nodeClass;
     // Ties are broken by node name: each store node's rank in name order (computed once);
     // added nodes rank after every store node, in the order they were added.
     std::vector<std::uint32_t> m_rank;
-    std::array<std::set<Key, Less>, 3> m_sets;
     std::array<std::vector<std::int64_t>, 3> m_key;
     std::array<std::vector<std::uint8_t>, 3> m_in;
 };

@@ -335,12 +335,11 @@ struct PlanEngine::Private {
             found = n;
             return true;
         };
-        // A pod pinned by its nodeSelector to a pool (node group, instance type, ...) visits only
-        // that pool's nodes, in the same order (capacityindex.h): the same node is found.
-        if (const std::uint64_t pool = cap.poolOf(store.podNodeSelector(p)); pool != 0)
-            cap.visitPoolFrom(pool, axis, need, visit);
-        else
-            cap.visitFrom(axis, need, visit);
+        // Only the nodes whose taints the pod tolerates, of the smallest pool its nodeSelector
+        // pins it to (node group, instance type, ...), in the same order (capacityindex.h):
+        // every node left out fails a filter, so the same node is found.
+        const PodId spec = state.podTemplate(p);
+        cap.visitFor(store.podTolerations(spec), store.podNodeSelector(spec), axis, need, visit);
         return found;
     }
     std::vector<Reason> whyNotPlaced(PodId p, DomainId within) const
