@@ -3,6 +3,7 @@
 #include "model/scheduling/matching.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace fleet::model {
 
@@ -96,17 +97,38 @@ std::uint64_t CapacityIndex::poolOf(std::span<const Label> nodeSelector) const n
     return best;
 }
 
-std::vector<std::uint32_t> CapacityIndex::tolerated(std::uint64_t pool, std::span<const Toleration> tolerations) const
+std::vector<std::uint32_t> CapacityIndex::tolerated(std::uint64_t pool, const PodKey& pod) const
 {
+    const std::span<const Toleration> tolerations = pod.tolerations;
+    const std::span<const std::pair<ResourceKey, std::int64_t>> extended = pod.extended;
+    auto mayHold = [](std::uint8_t bits, std::int64_t amount) { return bits >= 63 || amount <= (std::int64_t { 1 } << bits) - 1; };
     std::vector<std::uint32_t> out;
     const auto it = m_poolClasses.find(pool);
     if (it == m_poolClasses.end())
         return out;
+    std::vector<std::uint8_t> staticOk(m_staticClasses.size(), 2); // 2: not judged yet
     for (const std::uint32_t cls : it->second) {
-        const bool ok = cls == kMixedClass
-            || std::all_of(m_classTaints[cls].begin(), m_classTaints[cls].end(),
-                [&](const Taint& t) { return scheduling::toleratesTaint(tolerations, t); });
-        if (ok)
+        if (cls == kMixedClass) {
+            out.push_back(cls);
+            continue;
+        }
+        const NodeClass& c = m_classes[cls];
+        const StaticClass& sc = m_staticClasses[c.staticClass];
+        std::uint8_t& ok = staticOk[c.staticClass];
+        if (ok == 2)
+            ok = std::all_of(sc.taints.begin(), sc.taints.end(), [&](const Taint& t) { return scheduling::toleratesTaint(tolerations, t); })
+                && (sc.gpusTracked || std::all_of(extended.begin(), extended.end(), [&](const auto& request) {
+                       return request.second <= 0 || std::binary_search(sc.extended.begin(), sc.extended.end(), request.first);
+                   }));
+        if (!ok)
+            continue;
+        // Each request: the most the class's nodes can have free.
+        bool fits = mayHold(c.cpuBits, pod.cpu) && mayHold(c.memoryBits, pod.memory);
+        for (std::size_t k = 0; fits && k < c.freeBits.size(); ++k)
+            for (const auto& [key, amount] : extended)
+                if (key == sc.extended[k] && !mayHold(c.freeBits[k], amount))
+                    fits = false;
+        if (fits)
             out.push_back(cls);
     }
     return out;
@@ -121,19 +143,50 @@ void CapacityIndex::poolsOfNode(NodeId n, std::vector<std::uint64_t>& out) const
                 out.push_back(poolId(k, v));
 }
 
-std::uint32_t CapacityIndex::classOf(NodeId n)
+std::uint32_t CapacityIndex::staticClassOf(NodeId n)
 {
-    std::vector<Taint> blocking;
+    StaticClass c;
     for (const Taint& t : m_state.nodeTaints(n))
         if (scheduling::blocksScheduling(t.effect))
-            blocking.push_back(t);
-    for (std::uint32_t c = 0; c < m_classTaints.size(); ++c)
-        if (m_classTaints[c] == blocking)
-            return c;
-    if (m_classTaints.size() >= kMixedClass)
+            c.taints.push_back(t);
+    for (const auto& [key, amount] : m_state.store().nodeExtendedAllocatable(m_state.nodeTemplate(n)))
+        if (amount > 0)
+            c.extended.push_back(key);
+    std::sort(c.extended.begin(), c.extended.end());
+    c.gpusTracked = !m_state.nodeGpuShares(n).empty();
+    for (std::uint32_t i = 0; i < m_staticClasses.size(); ++i)
+        if (m_staticClasses[i] == c)
+            return i;
+    m_staticClasses.push_back(std::move(c));
+    return static_cast<std::uint32_t>(m_staticClasses.size() - 1);
+}
+
+std::uint32_t CapacityIndex::classOf(NodeId n)
+{
+    NodeClass c;
+    c.staticClass = m_nodeStatic[n.index()];
+    const StaticClass& sc = m_staticClasses[c.staticClass];
+    if (!sc.gpusTracked) {
+        const auto allocatable = m_state.store().nodeExtendedAllocatable(m_state.nodeTemplate(n));
+        for (const ResourceKey key : sc.extended) {
+            std::int64_t total = 0;
+            for (const auto& [k, amount] : allocatable)
+                if (k == key)
+                    total = amount;
+            const std::int64_t free = std::max<std::int64_t>(0, total - m_state.nodeExtendedRequested(n, key));
+            c.freeBits.push_back(static_cast<std::uint8_t>(std::bit_width(static_cast<std::uint64_t>(free))));
+        }
+    }
+    auto bits = [](std::int64_t free) { return static_cast<std::uint8_t>(std::bit_width(static_cast<std::uint64_t>(std::max<std::int64_t>(0, free)))); };
+    c.cpuBits = bits(freeOf(n, Cpu));
+    c.memoryBits = bits(freeOf(n, Memory));
+    if (const auto it = m_classIds.find(c); it != m_classIds.end())
+        return it->second;
+    if (m_classes.size() >= kMixedClass)
         return kMixedClass;
-    m_classTaints.push_back(std::move(blocking));
-    return static_cast<std::uint32_t>(m_classTaints.size() - 1);
+    m_classIds.emplace(c, static_cast<std::uint32_t>(m_classes.size()));
+    m_classes.push_back(std::move(c));
+    return static_cast<std::uint32_t>(m_classes.size() - 1);
 }
 
 CapacityIndex::Sets& CapacityIndex::setsOf(std::uint64_t pool, std::uint32_t cls)
@@ -152,6 +205,15 @@ void CapacityIndex::erase(NodeId n)
             m_in[a][n.index()] = 0;
         }
     }
+    // An added node is erased before the ledger removes it: a node added later under the same id
+    // may copy another template (other pools, taints, resources).
+    if (n.index() + 1 == m_nodePools.size() && n.index() >= m_state.store().nodeCount()) {
+        for (const std::uint64_t pool : m_nodePools.back())
+            --m_poolSize[pool];
+        m_nodePools.pop_back();
+        m_nodeStatic.pop_back();
+        m_nodeClass.pop_back();
+    }
 }
 
 void CapacityIndex::update(NodeId n)
@@ -159,19 +221,24 @@ void CapacityIndex::update(NodeId n)
     const std::size_t i = n.index();
     if (m_nodePools.size() <= i) {
         m_nodePools.resize(i + 1);
-        m_nodeClass.resize(i + 1, 0);
+        m_nodeStatic.resize(i + 1, 0);
+        m_nodeClass.resize(i + 1, kMixedClass);
         poolsOfNode(n, m_nodePools[i]);
-        m_nodeClass[i] = classOf(n);
-        for (const std::uint64_t pool : m_nodePools[i]) {
+        m_nodeStatic[i] = staticClassOf(n);
+        for (const std::uint64_t pool : m_nodePools[i])
             ++m_poolSize[pool];
-            std::vector<std::uint32_t>& classes = m_poolClasses[pool];
-            if (std::find(classes.begin(), classes.end(), m_nodeClass[i]) == classes.end())
-                classes.push_back(m_nodeClass[i]);
-            (void)setsOf(pool, m_nodeClass[i]);
-        }
     }
     const std::vector<std::uint64_t>& pools = m_nodePools[i];
-    const std::uint32_t cls = m_nodeClass[i];
+    const std::uint32_t before = m_nodeClass[i];
+    const std::uint32_t cls = classOf(n);
+    if (cls != before || m_sets.find(setKey(0, cls)) == m_sets.end()) {
+        for (const std::uint64_t pool : pools) {
+            std::vector<std::uint32_t>& classes = m_poolClasses[pool];
+            if (std::find(classes.begin(), classes.end(), cls) == classes.end())
+                classes.push_back(cls);
+            (void)setsOf(pool, cls);
+        }
+    }
     const std::int64_t podsAllowed = m_state.store().nodeAllocatable(m_state.nodeTemplate(n))[CoreResource::Pods];
     // A node running as many pods as its allocatable pods allows takes no pod at all
     // (NodeResourcesFit checks the pod count first): leaving it out of the walk changes no answer.
@@ -188,11 +255,11 @@ void CapacityIndex::update(NodeId n)
         const Axis axis = static_cast<Axis>(a);
         const bool wanted = present && !full && (axis != Gpu || gpuNode);
         const std::int64_t key = wanted ? freeOf(n, axis) : 0;
-        if (in[i] && wanted && keys[i] == key)
+        if (in[i] && wanted && keys[i] == key && cls == before)
             continue; // unchanged on this axis
         if (in[i]) {
             for (const std::uint64_t pool : pools)
-                m_sets.find(setKey(pool, cls))->second[a].erase(Key { keys[i], n });
+                m_sets.find(setKey(pool, before))->second[a].erase(Key { keys[i], n });
             in[i] = 0;
         }
         if (!wanted)
@@ -202,6 +269,7 @@ void CapacityIndex::update(NodeId n)
             m_sets.find(setKey(pool, cls))->second[a].insert(Key { key, n });
         in[i] = 1;
     }
+    m_nodeClass[i] = cls;
 }
 
 } // namespace fleet::model

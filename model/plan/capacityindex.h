@@ -10,11 +10,18 @@
 // O(sets of n * log nodes). Built in O(nodes log nodes).
 //
 // The sets are split two ways, so that a pod visits only nodes that can pass two filters:
-//  - taint class: nodes grouped by their list of NoSchedule / NoExecute taints. A pod walks only
-//    the classes whose every such taint it tolerates (scheduling::toleratesTaint, the
-//    TaintToleration filter's own rule); a node of another class fails TaintToleration (or node
-//    readiness, for the lifecycle taints), so the first acceptable node is the same. The
-//    classes' sets are merged on the fly in the global order (free, name).
+//  - class: nodes grouped by their list of NoSchedule / NoExecute taints and the extended
+//    resources they have (allocatable > 0). A pod walks only the classes whose every such taint
+//    it tolerates (scheduling::toleratesTaint, the TaintToleration filter's own rule) and that
+//    have every extended resource it requests; a node of another class fails TaintToleration
+//    (or node readiness, for the lifecycle taints) or NodeResourcesFit, so the first acceptable
+//    node is the same. (Nodes whose GPUs the ledger tracks are not judged by extended resources:
+//    NodeResourcesFit skips the trace's GPU count there.) The classes' sets are merged on the
+//    fly in the global order (free, name). A class is split again by how much cpu, memory and
+//    each extended resource is free, in powers of two (0, 1, 2-3, 4-7, ...): a pod asking for
+//    16 Neuron devices skips the nodes of its pool whose devices are taken, and one walking free
+//    cpu skips the nodes whose memory is taken (NodeResourcesFit would fail them). A node changes
+//    class when a bind changes those; each class is walked on its own up to the best node found.
 //  - pool: the same again per value of a few node labels that pods pin themselves to with a
 //    nodeSelector (kPoolKeys: node group, node pool, instance type, GPU product); a pinned pod
 //    visits the smallest of the pools its selector names. Every node outside it fails the pod's
@@ -26,7 +33,9 @@
 
 #include "model/scheduling/placementstate.h"
 
+#include <algorithm>
 #include <array>
+#include <map>
 #include <cstdint>
 #include <set>
 #include <span>
@@ -48,19 +57,29 @@ public:
     /// The node's free amount on an axis under the plan.
     [[nodiscard]] std::int64_t freeOf(NodeId n, Axis axis) const noexcept;
 
-    /// Calls visit(node) for the present nodes a pod with `tolerations` and `nodeSelector` can
-    /// pass TaintToleration and the selector's pool key on, in increasing free amount on `axis`
-    /// (ties by node name), starting at the first with free >= minFree, until visit returns
-    /// true. Every node left out fails one of those filters for the pod.
-    template <class Visit>
-    void visitFor(std::span<const Toleration> tolerations, std::span<const Label> nodeSelector, Axis axis, std::int64_t minFree, Visit&& visit) const
+    /// What the index knows of a pod: its tolerations, cpu and memory request, extended
+    /// requests and nodeSelector (the store's, of the pod's template).
+    struct PodKey {
+        std::span<const Toleration> tolerations;
+        std::int64_t cpu = 0, memory = 0;
+        std::span<const std::pair<ResourceKey, std::int64_t>> extended;
+        std::span<const Label> nodeSelector;
+    };
+    /// The first node, in increasing free amount on `axis` (ties by node name) from free >=
+    /// minFree, for which accept(node) is true, among the present nodes the pod can pass
+    /// TaintToleration, NodeResourcesFit (cpu, memory, extended resources, by class) and the
+    /// selector's pool key on; invalid when none. Every node left out fails one of those filters
+    /// for the pod, so the answer is the first accepted node of the whole fleet's order. Each
+    /// class's run is walked only while its nodes come before the best found so far.
+    template <class Accept>
+    [[nodiscard]] NodeId firstFor(const PodKey& pod, Axis axis, std::int64_t minFree, Accept&& accept) const
     {
-        const std::uint64_t pool = poolOf(nodeSelector);
+        const std::uint64_t pool = poolOf(pod.nodeSelector);
         if (pool == kNoNode)
-            return;
+            return {};
         using It = std::set<Key, Less>::const_iterator;
-        std::vector<std::pair<It, It>> runs; // [it, end) per tolerated class, merged below
-        for (const std::uint32_t cls : tolerated(pool, tolerations)) {
+        std::vector<std::pair<It, It>> runs; // [it, end) per class the pod may pass
+        for (const std::uint32_t cls : tolerated(pool, pod)) {
             const auto found = m_sets.find(setKey(pool, cls));
             if (found == m_sets.end())
                 continue;
@@ -70,18 +89,18 @@ public:
                 runs.emplace_back(from, set.end());
         }
         const Less less { &m_rank };
-        while (!runs.empty()) {
-            std::size_t best = 0;
-            for (std::size_t i = 1; i < runs.size(); ++i)
-                if (less(*runs[i].first, *runs[best].first))
-                    best = i;
-            if (visit(runs[best].first->node))
-                return;
-            if (++runs[best].first == runs[best].second) {
-                runs[best] = runs.back();
-                runs.pop_back();
-            }
+        std::sort(runs.begin(), runs.end(), [&](const auto& x, const auto& y) { return less(*x.first, *y.first); });
+        const Key* best = nullptr;
+        for (auto& [it, end] : runs) {
+            if (best && !less(*it, *best))
+                break; // every later run starts after the best
+            for (; it != end && (!best || less(*it, *best)); ++it)
+                if (accept(it->node)) {
+                    best = &*it;
+                    break;
+                }
         }
+        return best ? best->node : NodeId {};
     }
 
 private:
@@ -98,8 +117,9 @@ private:
     /// The smallest pool a nodeSelector pins a pod to (of kPoolKeys), 0 for none (the whole
     /// fleet), kNoNode when it names a pool no node is in.
     [[nodiscard]] std::uint64_t poolOf(std::span<const Label> nodeSelector) const noexcept;
-    /// The taint classes of the pool's nodes whose every blocking taint the tolerations tolerate.
-    [[nodiscard]] std::vector<std::uint32_t> tolerated(std::uint64_t pool, std::span<const Toleration> tolerations) const;
+    /// The classes of the pool's nodes whose every blocking taint the pod tolerates and whose
+    /// free cpu, memory and extended resources may hold its requests.
+    [[nodiscard]] std::vector<std::uint32_t> tolerated(std::uint64_t pool, const PodKey& pod) const;
     static std::uint64_t setKey(std::uint64_t pool, std::uint32_t cls) noexcept { return (pool << 16) ^ cls; }
     void poolsOfNode(NodeId n, std::vector<std::uint64_t>& out) const;
     std::uint32_t classOf(NodeId n);
@@ -110,7 +130,23 @@ private:
     std::unordered_map<std::uint64_t, Sets> m_sets;                         // by setKey(pool, class); pool 0: every node
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> m_poolClasses; // classes met in each pool
     std::unordered_map<std::uint64_t, std::uint32_t> m_poolSize;            // nodes ever put in each pool
-    std::vector<std::vector<Taint>> m_classTaints;                          // each class's blocking taints
+    struct StaticClass {
+        std::vector<Taint> taints;         // blocking ones, in the node's order
+        std::vector<ResourceKey> extended; // allocatable > 0, sorted
+        bool gpusTracked = false;          // PlacementState::nodeGpuShares() not empty
+        bool operator==(const StaticClass&) const = default;
+    };
+    struct NodeClass {
+        std::uint32_t staticClass = 0;
+        std::uint8_t cpuBits = 0, memoryBits = 0; // bit width of the free amount
+        std::vector<std::uint8_t> freeBits;       // per StaticClass::extended: bit width of its free amount
+        auto operator<=>(const NodeClass&) const = default;
+    };
+    std::map<NodeClass, std::uint32_t> m_classIds;
+    std::uint32_t staticClassOf(NodeId n);
+    std::vector<StaticClass> m_staticClasses;
+    std::vector<NodeClass> m_classes;
+    std::vector<std::uint32_t> m_nodeStatic;
     std::vector<std::vector<std::uint64_t>> m_nodePools; // the pools each node was put in (0 first)
     std::vector<std::uint32_t> m_nodeClass;
     // Ties are broken by node name: each store node's rank in name order (computed once);

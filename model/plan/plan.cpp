@@ -328,19 +328,15 @@ struct PlanEngine::Private {
                     consider(NodeId(static_cast<std::uint32_t>(i)));
             return best;
         }
-        NodeId found;
-        auto visit = [&](NodeId n) {
-            if (!inDomain(filter, n) || !accept(n))
-                return false;
-            found = n;
-            return true;
-        };
-        // Only the nodes whose taints the pod tolerates, of the smallest pool its nodeSelector
-        // pins it to (node group, instance type, ...), in the same order (capacityindex.h):
-        // every node left out fails a filter, so the same node is found.
+
+        // Only the nodes whose taints the pod tolerates and whose class may hold its requests,
+        // of the smallest pool its nodeSelector pins it to (node group, instance type, ...), in
+        // the same order (capacityindex.h): every node left out fails a filter, so the same
+        // node is found.
         const PodId spec = state.podTemplate(p);
-        cap.visitFor(store.podTolerations(spec), store.podNodeSelector(spec), axis, need, visit);
-        return found;
+        const CapacityIndex::PodKey key { store.podTolerations(spec), req[CoreResource::Cpu], req[CoreResource::Memory],
+            store.podExtendedRequest(spec), store.podNodeSelector(spec) };
+        return cap.firstFor(key, axis, need, [&](NodeId n) { return inDomain(filter, n) && accept(n); });
     }
     std::vector<Reason> whyNotPlaced(PodId p, DomainId within) const
     {
