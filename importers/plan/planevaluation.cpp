@@ -292,8 +292,11 @@ std::string evaluationText(const std::string& planName, const PlanEvaluation& e,
         const model::AppliedAction& a = e.actions[i];
         out += "  [" + std::to_string(i) + "] " + std::string(model::actionTypeName(a.action.type)) + " " + actionSubject(a.action) + ": "
             + (a.holds ? "holds" : "DOES NOT HOLD");
-        if (!a.changes.empty())
-            out += " (" + std::to_string(a.changes.size()) + " pod" + (a.changes.size() == 1 ? "" : "s") + " moved or stopped)";
+        if (!a.changes.empty()) {
+            const bool placing = a.action.type == model::ActionType::PlacePods || a.action.type == model::ActionType::PlaceWorkload;
+            out += " (" + std::to_string(a.changes.size()) + " pod" + (a.changes.size() == 1 ? "" : "s")
+                + (placing ? " placed)" : " moved or stopped)");
+        }
         out += "\n";
         for (const model::Reason& r : a.reasons)
             out += "      " + r.code() + ": " + r.message + "\n";
@@ -327,10 +330,11 @@ std::string planCsv(const PlanEvaluation& e, const model::ClusterStore& store)
             continue;
         }
         for (const auto& c : a.changes) {
-            std::vector<model::Reason> podReasons;
+            // The action's own reasons (an overridden move that breaks a rule) and this pod's.
+            std::vector<model::Reason> podReasons = a.reasons;
             for (const auto& [pod, reasons] : a.unplaced)
                 if (pod == c.pod)
-                    podReasons = reasons;
+                    podReasons.insert(podReasons.end(), reasons.begin(), reasons.end());
             const auto [ns, name] = podNamesOf(store, e, c.pod);
             out += head + csvField(ns) + "," + csvField(name) + ","
                 + csvField(nodeNameOf(store, e, c.from)) + "," + csvField(nodeNameOf(store, e, c.to)) + tail
@@ -372,7 +376,10 @@ std::string planKubectlScript(const PlanEvaluation& e, const model::ClusterStore
         const model::AppliedAction& a = e.actions[i];
         if (std::find(drains.begin(), drains.end(), i) == drains.end()) {
             out += "# [" + std::to_string(i) + "] " + std::string(model::actionTypeName(a.action.type)) + " "
-                + commentText(actionSubject(a.action)) + (a.holds ? "" : " (does not hold)") + ": not a kubectl command\n";
+                + commentText(actionSubject(a.action))
+                + (a.holds ? std::string(": not a kubectl command")
+                           : ": does not hold (" + commentText(joinedCodes(a.reasons)) + "), left out")
+                + "\n";
             continue;
         }
         out += "\n# [" + std::to_string(i) + "] drain " + commentText(a.action.node) + "\n";

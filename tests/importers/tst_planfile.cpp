@@ -5,6 +5,7 @@
 #include "importers/clusterloader.h"
 #include "importers/plan/planfile.h"
 #include "importers/plan/plansource.h"
+#include "model/scheduling/reasons.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -258,8 +259,20 @@ void TestPlanFile::evaluationReportsWhatBroke()
     const std::string json = importers::evaluationJson("plan.json", broke, *changed.store);
     QVERIFY(json.find("\"code\": \"not-found:node/cpu-b1\"") != std::string::npos);
     QVERIFY(json.find("\"index\": 3") != std::string::npos);
-    // The drain that does not hold is written commented out.
-    QVERIFY(importers::planKubectlScript(broke, *changed.store).find("# kubectl drain cpu-a1") != std::string::npos);
+    // The drain that does not hold is written commented out; an action that does not hold says why.
+    const std::string brokeScript = importers::planKubectlScript(broke, *changed.store);
+    QVERIFY(brokeScript.find("# kubectl drain cpu-a1") != std::string::npos);
+    QVERIFY2(brokeScript.find("# [0] move-pod default/web-7f9c-aaaaa -> cpu-b1: does not hold (not-found:node/cpu-b1), left out\n")
+            != std::string::npos,
+        brokeScript.c_str());
+    // A row of a pod the action moved carries the action's own reasons (an overridden move that
+    // breaks a rule is applied, holds false, and its CSV row must still say which rule).
+    importers::PlanEvaluation overridden = ok;
+    overridden.actions[3].holds = false;
+    overridden.actions[3].reasons.push_back(model::makeReason(model::ReasonKind::NotFound, "node/x", "test"));
+    const std::string overriddenCsv = importers::planCsv(overridden, *same.store);
+    QVERIFY2(overriddenCsv.find("3,move-pod,default,api-0,cpu-a2,fleetscope-m5.xlarge-1,false,not-found:node/x\r\n") != std::string::npos,
+        overriddenCsv.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestPlanFile)
