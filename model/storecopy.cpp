@@ -16,8 +16,12 @@ std::string tombstoneName(std::string_view name, std::uint32_t id)
 
 } // namespace
 
-ClusterStore copyStore(const ClusterStore& source, bool finalize)
+ClusterStore copyStore(const ClusterStore& source, bool finalize, const std::atomic<bool>* cancel)
 {
+    auto checkCancel = [cancel](std::uint32_t row) {
+        if (cancel && (row & 4095U) == 0 && cancel->load(std::memory_order_relaxed))
+            throw StoreCopyCancelled();
+    };
     ClusterStore copy;
     for (std::size_t i = 0; i < source.strings().size(); ++i)
         (void)copy.strings().intern(source.str(StringId(static_cast<std::uint32_t>(i))));
@@ -25,12 +29,14 @@ ClusterStore copyStore(const ClusterStore& source, bool finalize)
         (void)copy.resources().keyFor(source.resources().name(static_cast<ResourceKey>(k)));
     copy.reserve(source.nodeCount(), source.podCount());
     for (std::uint32_t i = 0; i < source.nodeCount(); ++i) {
+        checkCancel(i);
         NodeRecord r = source.nodeRecord(NodeId(i));
         if (source.nodeIsDeleted(NodeId(i)))
             r.name = tombstoneName(r.name, i);
         (void)copy.addNode(r, source);
     }
     for (std::uint32_t i = 0; i < source.podCount(); ++i) {
+        checkCancel(i);
         PodRecord r = source.podRecord(PodId(i));
         if (source.podIsDeleted(PodId(i)))
             r.name = tombstoneName(r.name, i);

@@ -5,6 +5,9 @@
 
 #include "model/clusterstore.h"
 
+#include <atomic>
+#include <stdexcept>
+
 namespace fleet::model {
 
 /// A store with the same nodes, pods, workloads, namespaces' labels and disruption budgets as
@@ -13,9 +16,20 @@ namespace fleet::model {
 /// nodeRecord() / podRecord()), so that a Topology or ids taken from the source hold for it.
 /// Rows a live batch deleted stay tombstones (deleted again by one applyChanges() batch).
 /// Not finalized when `finalize` is false (add more pods, then finalize()).
-/// O(nodes + pods + strings); about the source's memory again. Thread: any thread, while no
-/// thread mutates `source` (a GUI store: hold a StoreReadGuard).
-[[nodiscard]] ClusterStore copyStore(const ClusterStore& source, bool finalize = true);
+/// O(nodes + pods + strings); about the source's memory again. `cancel`, when set, is read
+/// every 4,096 rows: once true, the copy stops and StoreCopyCancelled is thrown (no partial
+/// copy is returned). Thread: any thread, while no thread mutates `source` (a GUI store: hold a
+/// StoreReadGuard).
+[[nodiscard]] ClusterStore copyStore(const ClusterStore& source, bool finalize = true, const std::atomic<bool>* cancel = nullptr);
+
+/// copyStore() was cancelled.
+class StoreCopyCancelled : public std::runtime_error {
+public:
+    StoreCopyCancelled()
+        : std::runtime_error("the store's copy was cancelled")
+    {
+    }
+};
 
 /// Applies the tombstones copyStore(source, false) left live (a batch deleting them); call after
 /// the copy's finalize(). No-op when the source has none.

@@ -65,7 +65,17 @@ class TestStoreCopy : public QObject {
     Q_OBJECT
 private slots:
     void sameRowsUnderTheSameIds();
+    void cancelledCopyThrows();
 };
+
+void TestStoreCopy::cancelledCopyThrows()
+{
+    const ClusterStore s = source();
+    std::atomic<bool> cancel { true };
+    QVERIFY_THROWS_EXCEPTION(StoreCopyCancelled, (void)copyStore(s, true, &cancel));
+    cancel = false;
+    QCOMPARE(copyStore(s, true, &cancel).podCount(), s.podCount());
+}
 
 void TestStoreCopy::sameRowsUnderTheSameIds()
 {
