@@ -9,6 +9,7 @@
 #include "explorepanels.h"
 #include "addnodesdialog.h"
 #include "consolidatecontroller.h"
+#include "placeworkloaddialog.h"
 #include "plancontroller.h"
 #include "statusfield.h"
 
@@ -272,6 +273,7 @@ void MainWindow::createMenus()
     view->addAction(m_plan->dock()->toggleViewAction());
     new ConsolidateController(this, m_plan); // Plan > Consolidate (issue 7)
     new AddNodesDialog(this, m_plan, m_map); // Plan > Add Nodes (issue 6)
+    new PlaceWorkloadDialog(this, m_plan); // Plan > Place Workload (issue 7)
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Fleetscope"), this, [this] {

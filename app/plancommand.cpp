@@ -15,6 +15,14 @@ PlanCommand::PlanCommand(std::shared_ptr<model::PlanEngine> engine, model::PlanA
 
 void PlanCommand::redo()
 {
+    if (m_appliedAlready) {
+        m_appliedAlready = false;
+        m_applied = true;
+        m_index = m_engine->applied().size() - 1;
+        if (m_changed)
+            m_changed();
+        return;
+    }
     const std::size_t before = m_engine->applied().size();
     try {
         const model::AppliedAction& result = m_engine->apply(m_action);

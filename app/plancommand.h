@@ -36,6 +36,12 @@ public:
     [[nodiscard]] const model::AppliedAction& refused() const noexcept { return m_refused; }
     /// The applied action (valid while applied).
     [[nodiscard]] const model::AppliedAction* applied() const noexcept;
+    /// The action is the engine's last applied one already (computed on a worker, Plan > Place
+    /// Workload): the first redo, push()'s, only records it; later redos apply it again.
+    void setAppliedAlready() noexcept { m_appliedAlready = true; }
+    /// Moves the command to `engine`, one that replayed the same actions (a copy of the state
+    /// with more template pods): the stack's commands follow the engine the window shows.
+    void setEngine(std::shared_ptr<model::PlanEngine> engine) { m_engine = std::move(engine); }
 
 private:
     std::shared_ptr<model::PlanEngine> m_engine;
@@ -45,6 +51,7 @@ private:
     model::AppliedAction m_refused;
     bool m_refusedOnce = false;
     bool m_applied = false;
+    bool m_appliedAlready = false;
     std::size_t m_index = 0; // in PlanEngine::applied() while applied
 };
 

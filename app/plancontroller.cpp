@@ -27,6 +27,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <stdexcept>
 
@@ -117,6 +118,7 @@ void PlanController::setCluster(std::shared_ptr<const model::ClusterStore> store
     endDrag();
     m_stack->clear(); // its commands hold the old engine
     m_store = std::move(store);
+    m_shownStore = m_store;
     m_topology = std::move(topology);
     m_mask.reset();
     m_stale.clear();
@@ -155,6 +157,10 @@ void PlanController::storeChanged(std::shared_ptr<const model::Topology> topolog
         return;
     endDrag();
     m_topology = std::move(topology);
+    if (m_store != m_shownStore) { // a placement's copy: the live store moved on without it
+        m_stack->clear();
+        m_store = m_shownStore;
+    }
     ++m_generation; // a build running now saw the old state: its result is dropped
     if (m_engine) {
         m_engine.reset();
@@ -572,6 +578,30 @@ void PlanController::afterChange()
     emit planChanged();
 }
 
+bool PlanController::adoptPlacement(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<model::PlanEngine> engine,
+    std::size_t appliedBefore, const QString& text)
+{
+    if (!m_engine || !engine || !store || m_engine->applied().size() != appliedBefore || engine->applied().size() != appliedBefore + 1)
+        return false;
+    endDrag();
+    // Every command, in macros too, moves to the new engine (it replayed the same actions).
+    std::function<void(const QUndoCommand*)> rebind = [&](const QUndoCommand* c) {
+        if (auto* p = dynamic_cast<const PlanCommand*>(c))
+            const_cast<PlanCommand*>(p)->setEngine(engine);
+        for (int i = 0; i < c->childCount(); ++i)
+            rebind(c->child(i));
+    };
+    for (int i = 0; i < m_stack->count(); ++i)
+        rebind(m_stack->command(i));
+    m_store = std::move(store);
+    m_engine = std::move(engine);
+    m_panel->setPlan(m_store, m_engine);
+    auto* command = new PlanCommand(m_engine, m_engine->applied().back().action, text, [this] { afterChange(); });
+    command->setAppliedAlready();
+    m_stack->push(command); // its redo records the applied action and refreshes the map and panel
+    return true;
+}
+
 // ---- context menu -----------------------------------------------------------------------
 
 void PlanController::onContextMenu(model::NodeId node, model::DomainId label, const QPoint& globalPos)
@@ -599,9 +629,12 @@ void PlanController::onContextMenu(model::NodeId node, model::DomainId label, co
                 menu.addAction(tr("Drain the %1 Filtered Nodes").arg(nodes.size()), this, [this, nodes] { drainNodes(nodes); })
                     ->setObjectName(QStringLiteral("actionDrainFilteredNodes"));
         }
-        if (label.isValid() && label != m_topology->root())
+        if (label.isValid() && label != m_topology->root()) {
             menu.addAction(tr("Fail Domain %1").arg(domainText(label)), this, [this, label] { failDomain(label); })
                 ->setObjectName(QStringLiteral("actionFailDomain"));
+            menu.addAction(tr("Place Workload Here\u2026"), this, [this, label] { emit placeWorkloadRequested(label); })
+                ->setObjectName(QStringLiteral("actionPlaceWorkloadHere"));
+        }
     }
     if (menu.isEmpty())
         return;

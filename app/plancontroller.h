@@ -47,7 +47,7 @@ namespace fleet::app {
 ///   Job, or a gang workload): a drop on a domain label, or on a node (its innermost domain),
 ///   places every pod of it inside that domain, all or nothing (PlaceWorkload).
 /// - the map's context menu: Drain Node, Fail Node, Add a Node Like This on a node; Drain the filtered nodes when a
-///   filter is active (one undo step); Fail Domain on a domain label.
+///   filter is active (one undo step); Fail Domain and Place Workload Here on a domain label.
 /// - a node the plan added (its square under its domain, AddedNodeLayer) is a node like any
 ///   other here: a drop target (its verdict from the same PodFeasibility), drained or failed
 ///   from its context menu, its domain (the add-node action's) a workload's target.
@@ -123,6 +123,14 @@ public:
     bool addNodes(const QString& instanceType, const QString& capacityType, model::DomainId domain, int count);
     /// PlaceWorkload of `workload` inside `domain`.
     bool placeWorkload(model::WorkloadId workload, model::DomainId domain);
+    /// Plan > Place Workload's result (app/placeworkloaddialog.h): `engine`, built on a worker
+    /// over `store` (the shown store's copy with the template pod: model/storecopy.h), replayed
+    /// this plan's actions and then applied `action` last. The window takes that store and
+    /// engine (the stack's commands move to it) and pushes one command for the placement, so
+    /// Undo removes every placed pod in one step. False (nothing changed) when the plan changed
+    /// since `appliedBefore` actions or the engine is gone. O(commands) on this thread.
+    bool adoptPlacement(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<model::PlanEngine> engine,
+        std::size_t appliedBefore, const QString& text);
     /// Undoes every action from row `row` of the plan panel on.
     void undoBackTo(int row);
 
@@ -140,6 +148,9 @@ signals:
     /// The plan changed (an action applied or undone, or a new cluster).
     void planChanged();
     void engineReady();
+    /// "Place Workload Here…" on a domain label's context menu: Plan > Place Workload opens
+    /// with that domain as the one the pods must lie in.
+    void placeWorkloadRequested(model::DomainId domain);
     /// A sentence for the status bar ("Cannot move ... : ...", "Moved ...").
     void messageShown(const QString& message);
 
@@ -167,7 +178,8 @@ private:
     QUndoStack* m_stack = nullptr;
     views::PlanPanel* m_panel = nullptr;
     QDockWidget* m_dock = nullptr;
-    std::shared_ptr<const model::ClusterStore> m_store;
+    std::shared_ptr<const model::ClusterStore> m_store;       // the engine's: the shown one, or its copy with template pods
+    std::shared_ptr<const model::ClusterStore> m_shownStore;  // the window's
     std::shared_ptr<const model::Topology> m_topology;
     std::vector<double> m_prices;
     std::shared_ptr<model::PlanEngine> m_engine;

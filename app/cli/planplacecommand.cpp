@@ -5,12 +5,12 @@
 #include "helptext.h"
 
 #include "app/importfailure.h"
+#include "app/placerequest.h"
 #include "app/planprices.h"
 
 #include "importers/plan/jsontext.h"
 #include "importers/plan/planfile.h"
 #include "importers/plan/plansource.h"
-#include "importers/plan/podtemplate.h"
 #include "importers/pricing/pricetableloader.h"
 #include "model/domainpath.h"
 #include "model/plan/plan.h"
@@ -32,15 +32,6 @@ constexpr const char* kUsage
       "POD.json|POD.yaml) [--required-level LABEL | --preferred-level LABEL] [--slice-size S --slice-level LABEL] [--no-gang] "
       "[--format text|json] -o PLAN.json";
 constexpr const char* kPrefix = "fleetscope plan place: ";
-
-/// The node label a cluster names GPU models by (the kubectl importer reads these three).
-std::string gpuModelLabel(const model::ClusterStore& store)
-{
-    for (const char* key : { "nvidia.com/gpu.product", "alibabacloud.com/gpu-card-model", "k8s.amazonaws.com/accelerator" })
-        if (store.strings().find(key).isValid())
-            return key;
-    return "nvidia.com/gpu.product";
-}
 
 /// Pods per deepest topology domain, in topology order: what the summary lists.
 struct DomainCount {
@@ -106,35 +97,38 @@ int runPlanPlace(const QStringList& arguments)
     const QString format = parser.value(QStringLiteral("format"));
     if (format != QLatin1String("text") && format != QLatin1String("json"))
         return fail("--format: expected text or json, got \"" + format.toStdString() + "\"");
-    model::PlanAction action;
-    action.type = model::ActionType::PlacePods;
-    int pods = 0, gpus = 0, slice = 0;
-    if (!parser.isSet(QStringLiteral("pods")) || !integer("pods", 0, pods) || pods < 1)
+    PlaceRequestInput input;
+    if (!parser.isSet(QStringLiteral("pods")) || !integer("pods", 0, input.pods) || input.pods < 1)
         return fail("--pods N is needed, N a whole number of at least 1");
-    if (!integer("gpu", 0, gpus) || gpus < 0)
+    if (!integer("gpu", 0, input.gpus) || input.gpus < 0)
         return fail("--gpu: expected a whole number of GPUs");
-    if (!integer("slice-size", 0, slice) || slice < 0)
+    if (!integer("slice-size", 0, input.sliceSize) || input.sliceSize < 0)
         return fail("--slice-size: expected a whole number of pods");
-    const bool shape = parser.isSet(QStringLiteral("cpu")) || parser.isSet(QStringLiteral("memory"));
-    const bool templ = parser.isSet(QStringLiteral("pod-template"));
-    if (shape == templ)
-        return fail("give either --cpu Q --memory Q [--gpu N] [--gpu-model M] or --pod-template POD.json|POD.yaml");
-    if (shape && (!parser.isSet(QStringLiteral("cpu")) || !parser.isSet(QStringLiteral("memory"))))
-        return fail("a pod shape needs both --cpu and --memory");
-    if (templ && (parser.isSet(QStringLiteral("gpu")) || parser.isSet(QStringLiteral("gpu-model"))))
-        return fail("--gpu and --gpu-model describe a shape; with --pod-template the template says it");
+    auto text = [&](const char* name) { return parser.value(QString::fromLatin1(name)).toStdString(); };
+    input.gpusGiven = parser.isSet(QStringLiteral("gpu"));
+    input.cpu = text("cpu");
+    input.memory = text("memory");
+    if (parser.isSet(QStringLiteral("cpu")) != !input.cpu.empty() || parser.isSet(QStringLiteral("memory")) != !input.memory.empty())
+        return fail("--cpu and --memory need a quantity");
+    input.gpuModel = text("gpu-model");
+    input.podTemplatePath = text("pod-template");
+    if (parser.isSet(QStringLiteral("pod-template")) && input.podTemplatePath.empty())
+        return fail("--pod-template needs a file");
+    input.namespaceName = text("namespace");
+    input.name = text("name");
+    input.requiredLevel = text("required-level");
+    input.preferredLevel = text("preferred-level");
+    input.sliceLevel = text("slice-level");
+    input.gang = !parser.isSet(QStringLiteral("no-gang"));
     if (!parser.isSet(QStringLiteral("output")))
         return fail("-o PLAN.json is needed");
-    action.count = pods;
-    action.requiredLevel = parser.value(QStringLiteral("required-level")).toStdString();
-    action.preferredLevel = parser.value(QStringLiteral("preferred-level")).toStdString();
-    action.sliceSize = slice;
-    action.sliceLevel = parser.value(QStringLiteral("slice-level")).toStdString();
-    action.gang = !parser.isSet(QStringLiteral("no-gang"));
-    if (!action.requiredLevel.empty() && !action.preferredLevel.empty())
-        return fail("give --required-level or --preferred-level, not both");
-    if ((slice > 0) != !action.sliceLevel.empty())
-        return fail("--slice-size and --slice-level go together");
+    const int pods = input.pods;
+    model::PlanAction action;
+    try { // the flags' rules before the cluster is read (placerequest.h, shared with the window)
+        (void)placePodsAction(input, {});
+    } catch (const PlaceRequestError& e) {
+        return fail(e.what());
+    }
 
     ClusterSource source;
     QString error;
@@ -149,27 +143,9 @@ int runPlanPlace(const QStringList& arguments)
         return fail(qPrintable(importFailureMessage(e, clusterSourceLabel(source))));
     }
     model::ClusterStore& store = *loaded.store;
-    const std::string name = parser.isSet(QStringLiteral("name")) ? parser.value(QStringLiteral("name")).toStdString() : "placed";
     try {
-        if (shape) {
-            importers::PodShapeSpec spec;
-            spec.namespaceName = parser.isSet(QStringLiteral("namespace")) ? parser.value(QStringLiteral("namespace")).toStdString() : "default";
-            spec.name = name;
-            spec.cpu = parser.value(QStringLiteral("cpu")).toStdString();
-            spec.memory = parser.value(QStringLiteral("memory")).toStdString();
-            spec.gpus = gpus;
-            spec.gpuModel = parser.value(QStringLiteral("gpu-model")).toStdString();
-            spec.gpuModelLabel = gpuModelLabel(store);
-            action.podTemplate = importers::podTemplateFromShape(spec);
-        } else {
-            action.podTemplate = importers::podTemplateFromFile(parser.value(QStringLiteral("pod-template")).toStdString(), name);
-        }
-        const model::PodId p = importers::addTemplatePod(store, action.podTemplate, "the pod template");
-        action.pod.namespaceName = std::string(store.podNamespace(p));
-        action.pod.name = std::string(store.podName(p));
-        if (parser.isSet(QStringLiteral("namespace")) && templ && action.pod.namespaceName != parser.value(QStringLiteral("namespace")).toStdString())
-            return fail("--namespace " + parser.value(QStringLiteral("namespace")).toStdString() + " differs from the template's namespace "
-                + action.pod.namespaceName);
+        action = placePodsAction(input, gpuModelLabelOf(store));
+        addPlaceTemplatePod(store, action, input.podTemplatePath.empty() ? std::string() : input.namespaceName);
     } catch (const std::exception& e) {
         return fail(e.what());
     }

@@ -11,6 +11,8 @@
 #include "views/vtk/vtkopenglwidget.h"
 
 #include <QApplication>
+#include <QContextMenuEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QSignalSpy>
 #include <QTest>
@@ -138,6 +140,33 @@ inline void whenShown(std::function<void(QWidget*)> act)
         }
     });
     timer->start();
+}
+
+/// Right-clicks domain d's label (the map zoomed to d) and triggers the context menu's action
+/// named `actionName`; false when the label is not drawn or the menu lacks the action.
+inline bool triggerLabelMenuAction(views::FleetMapView* map, model::DomainId d, const QString& actionName)
+{
+    map->zoomToDomain(d);
+    map->grabImage();
+    const QRect label = map->domainLabelRect(d);
+    if (label.isNull() || map->domainLabelAt(label.center()) != d)
+        return false;
+    bool found = false;
+    whenShown([&](QWidget* w) {
+        auto* menu = qobject_cast<QMenu*>(w);
+        if (!menu)
+            return;
+        if (QAction* a = menu->findChild<QAction*>(actionName)) {
+            found = true;
+            a->trigger();
+        }
+        menu->close();
+    });
+    QWidget* gl = glOf(map);
+    const QPoint at = label.center() - gl->pos();
+    QContextMenuEvent e(QContextMenuEvent::Mouse, at, gl->mapToGlobal(at));
+    QApplication::sendEvent(gl, &e);
+    return found;
 }
 
 } // namespace planwindow

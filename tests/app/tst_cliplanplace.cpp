@@ -134,6 +134,15 @@ void TestCliPlanPlace::errors_data()
     QTest::newRow("slice does not divide")
         << (shape + QStringList { QStringLiteral("--pods"), QStringLiteral("5"), QStringLiteral("--slice-size"), QStringLiteral("2"), QStringLiteral("--slice-level"), kL3, QStringLiteral("-o"), QStringLiteral("p.json") })
         << QStringLiteral("the slice size 2 does not divide the 5 pods");
+    QTest::newRow("cpu without memory")
+        << QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--cpu"), QStringLiteral("1"), QStringLiteral("-o"), QStringLiteral("p.json") }
+        << QStringLiteral("a pod shape needs both --cpu and --memory");
+    QTest::newRow("both levels")
+        << (shape + QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--required-level"), kL1, QStringLiteral("--preferred-level"), kL3, QStringLiteral("-o"), QStringLiteral("p.json") })
+        << QStringLiteral("give --required-level or --preferred-level, not both");
+    QTest::newRow("slice size without level")
+        << (shape + QStringList { QStringLiteral("--pods"), QStringLiteral("4"), QStringLiteral("--slice-size"), QStringLiteral("2"), QStringLiteral("-o"), QStringLiteral("p.json") })
+        << QStringLiteral("--slice-size and --slice-level go together");
     QTest::newRow("unknown level")
         << (shape + QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--required-level"), QStringLiteral("rack"), QStringLiteral("-o"), QStringLiteral("p.json") })
         << QStringLiteral("\"rack\" is not a topology level; the levels are: topology.kubernetes.io/region");

@@ -86,27 +86,7 @@ void TestPlanFailDomain::failDomainStrandsAGang()
     QVERIFY2(d.isValid(), "no domain of the simulated fleet strands a gang");
 
     // Right-click the domain's label, where the map draws it once zoomed to the domain.
-    map()->zoomToDomain(d);
-    map()->grabImage();
-    const QRect label = map()->domainLabelRect(d);
-    QVERIFY(!label.isNull());
-    QCOMPARE(map()->domainLabelAt(label.center()), d);
-    bool found = false;
-    whenShown([&](QWidget* w) {
-        auto* menu = qobject_cast<QMenu*>(w);
-        if (!menu)
-            return;
-        if (QAction* a = menu->findChild<QAction*>(QStringLiteral("actionFailDomain"))) {
-            found = true;
-            a->trigger();
-        }
-        menu->close();
-    });
-    QWidget* gl = glOf(map());
-    const QPoint at = label.center() - gl->pos();
-    QContextMenuEvent e(QContextMenuEvent::Mouse, at, gl->mapToGlobal(at));
-    QApplication::sendEvent(gl, &e);
-    QVERIFY(found);
+    QVERIFY(triggerLabelMenuAction(map(), d, QStringLiteral("actionFailDomain")));
 
     QCOMPARE(engine->applied().size(), std::size_t(1));
     const model::AppliedAction& applied = engine->applied()[0];

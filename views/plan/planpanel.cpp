@@ -1,6 +1,7 @@
 #include "planpanel.h"
 
 #include "model/figures.h"
+#include "views/plan/placedpodsmodel.h"
 #include "views/plan/planactionsmodel.h"
 
 #include <QAction>
@@ -18,6 +19,20 @@ namespace {
 QString s(const std::string& v)
 {
     return QString::fromStdString(v);
+}
+
+/// A read-only table of whole rows.
+QTableView* rowTable(QWidget* parent, const QString& name, QAbstractItemModel* model)
+{
+    auto* t = new QTableView(parent);
+    t->setObjectName(name);
+    t->setModel(model);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->setAlternatingRowColors(true);
+    t->setWordWrap(false);
+    t->verticalHeader()->hide();
+    return t;
 }
 
 } // namespace
@@ -38,14 +53,7 @@ PlanPanel::PlanPanel(QWidget* parent)
     row->addWidget(m_summary, 1);
     row->addWidget(m_toolbar, 0);
     column->addLayout(row);
-    m_table = new QTableView(this);
-    m_table->setObjectName(QStringLiteral("planActions"));
-    m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->hide();
+    m_table = rowTable(this, QStringLiteral("planActions"), m_model);
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->horizontalHeader()->setSectionResizeMode(PlanActionsModel::ReasonsColumn, QHeaderView::Stretch);
     m_table->horizontalHeader()->resizeSection(PlanActionsModel::ActionColumn, 460);
@@ -61,6 +69,11 @@ PlanPanel::PlanPanel(QWidget* parent)
     });
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { emit undoBackToRequested(index.row()); });
     column->addWidget(m_table, 1);
+    m_placed = new PlacedPodsModel(this);
+    m_placedTable = rowTable(this, QStringLiteral("planPlacedPods"), m_placed);
+    m_placedTable->horizontalHeader()->setSectionResizeMode(PlacedPodsModel::DomainColumn, QHeaderView::Stretch);
+    m_placedTable->hide();
+    column->addWidget(m_placedTable, 1);
     refresh();
 }
 
@@ -70,6 +83,7 @@ void PlanPanel::setPlan(std::shared_ptr<const model::ClusterStore> store, std::s
 {
     m_engine = store ? engine : nullptr;
     m_store = store;
+    m_placed->setPlan(m_engine);
     m_model->setPlan(std::move(store), std::move(engine));
     refresh();
 }
@@ -82,6 +96,8 @@ void PlanPanel::addToolActions(const QList<QAction*>& actions)
 void PlanPanel::refresh()
 {
     m_model->refresh();
+    m_placed->refresh();
+    m_placedTable->setVisible(m_placed->rowCount() > 0);
     if (!m_engine || m_engine->applied().empty()) {
         m_summary->setText(tr("No plan yet. Drag a pod from the node inspector or the zoomed map onto a node, or "
                               "right-click a node to drain or fail it."));

@@ -17,11 +17,13 @@ class QAction;
 namespace fleet::views {
 
 class PlanActionsModel;
+class PlacedPodsModel;
 
 /// A summary line (the whole plan: nodes in use, empty nodes, GPUs allocated, cost per hour,
 /// pods not placed, each before → after; with failures, what they cost: failureCostText()), a toolbar the app fills with its Undo / Redo
 /// actions (addToolActions), and the actions' table (PlanActionsModel). A row's context menu
-/// and a double-click offer "Undo Back to Here" (undoBackToRequested). Thread: GUI thread.
+/// and a double-click offer "Undo Back to Here" (undoBackToRequested). Under it, the pods the
+/// plan placed (PlacedPodsModel), when there are some. Thread: GUI thread.
 class PlanPanel : public QWidget {
     Q_OBJECT
 public:
@@ -35,6 +37,9 @@ public:
 
     [[nodiscard]] PlanActionsModel* model() const noexcept { return m_model; }
     [[nodiscard]] QTableView* table() const noexcept { return m_table; }
+    /// The pods the plan placed (place-pods), under the actions; shown only when there are some.
+    [[nodiscard]] PlacedPodsModel* placedPods() const noexcept { return m_placed; }
+    [[nodiscard]] QTableView* placedTable() const noexcept { return m_placedTable; }
     /// The summary line's text (plain).
     [[nodiscard]] QString summaryText() const;
 
@@ -49,6 +54,8 @@ private:
     QLabel* m_summary = nullptr;
     QToolBar* m_toolbar = nullptr;
     QTableView* m_table = nullptr;
+    PlacedPodsModel* m_placed = nullptr;
+    QTableView* m_placedTable = nullptr;
 };
 
 } // namespace fleet::views

@@ -1,0 +1,708 @@
+#include "placeworkloaddialog.h"
+
+#include "plancontroller.h"
+#include "storereaders.h"
+
+#include "model/domainpath.h"
+#include "model/placement/topologyplacement.h"
+#include "model/storecopy.h"
+#include "model/topology.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMainWindow>
+#include <QMenu>
+#include <QPointer>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSpinBox>
+#include <QThreadPool>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <atomic>
+#include <set>
+
+namespace fleet::app {
+
+/// The worker's stage (read by the dialog's progress bar at most ten times a second) and the
+/// dialog's cancel request (checked by the worker between stages). Shared by both threads.
+struct PlaceProgress {
+    std::atomic<int> stage { 0 }; // PlaceStage
+    std::atomic<bool> cancel { false };
+};
+
+/// The worker's answer: on success the store and engine the window takes.
+struct PlaceWorkerResult {
+    PlaceWorkloadOutcome outcome;
+    std::shared_ptr<const model::ClusterStore> store;
+    std::shared_ptr<model::PlanEngine> engine;
+    std::size_t appliedBefore = 0;
+    std::vector<model::PlanAction> replayed; // the window's plan when the worker started
+    std::string templateName; // namespace/name
+};
+
+namespace {
+
+/// An engine that owns its store: whoever holds the engine (the undo stack's commands, a plan
+/// metric, the inspector's plan state) keeps the copy alive.
+struct OwnedEngine {
+    OwnedEngine(std::shared_ptr<const model::ClusterStore> s, const model::Topology& topology, std::vector<double> prices)
+        : store(std::move(s))
+        , engine(*store, topology, std::move(prices))
+    {
+    }
+    std::shared_ptr<const model::ClusterStore> store;
+    model::PlanEngine engine;
+};
+
+/// Thrown between the worker's stages when the dialog cancelled (its result is dropped anyway).
+struct PlaceCancelled {};
+
+void enterStage(PlaceProgress& progress, PlaceStage stage)
+{
+    if (progress.cancel.load(std::memory_order_relaxed))
+        throw PlaceCancelled {};
+    progress.stage.store(static_cast<int>(stage), std::memory_order_relaxed);
+}
+
+/// The template pod's namespace/name in a place-pods action's Pod JSON.
+std::pair<std::string, std::string> templateKey(const std::string& podJson)
+{
+    const QJsonObject meta = QJsonDocument::fromJson(QByteArray::fromStdString(podJson)).object().value(QStringLiteral("metadata")).toObject();
+    return { meta.value(QStringLiteral("namespace")).toString().toStdString(), meta.value(QStringLiteral("name")).toString().toStdString() };
+}
+
+/// The worker: finds the template's store (the engine's own when an earlier placement of the
+/// same spec and name made it; else a copy with the template pod added, under the first free
+/// name when none was given), builds an engine over it, replays `current` and applies the
+/// action. Thread: a worker, while no one mutates `store` (the caller's StoreReadGuard).
+std::shared_ptr<PlaceWorkerResult> runPlacement(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology,
+    std::vector<double> prices, std::vector<model::PlanAction> current, PlaceRequestInput input, std::string gpuLabel, PlaceProgress& progress)
+{
+    auto out = std::make_shared<PlaceWorkerResult>();
+    PlaceWorkloadOutcome& o = out->outcome;
+    o.pods = input.pods;
+    QElapsedTimer clock;
+    clock.start();
+    try {
+        const bool named = !input.name.empty();
+        model::PlanAction action;
+        std::shared_ptr<const model::ClusterStore> target;
+        for (int k = 1; !target; ++k) {
+            if (!named)
+                input.name = k == 1 ? "placed" : "placed" + std::to_string(k); // not placed-K: the added pods are placed-0, placed-1, ...
+            action = placePodsAction(input, gpuLabel);
+            const auto [ns, name] = templateKey(action.podTemplate);
+            if (!store->findPod(ns, name).isValid())
+                break; // a new template: a copy below
+            for (const model::PlanAction& a : current)
+                if (a.type == model::ActionType::PlacePods && a.pod.namespaceName == ns && a.pod.name == name && a.podTemplate == action.podTemplate) {
+                    action.pod = a.pod;
+                    target = store; // the same workload again: its template is in the store already
+                }
+            if (!target && named)
+                throw PlaceRequestError(PlaceField::Name, "a pod " + ns + "/" + name + " is in the cluster already; name the template another way");
+        }
+        if (!target) {
+            enterStage(progress, PlaceStage::Copy);
+            QElapsedTimer copyClock;
+            copyClock.start();
+            auto copy = std::make_shared<model::ClusterStore>(model::copyStore(*store, false, &progress.cancel));
+            addPlaceTemplatePod(*copy, action, input.podTemplatePath.empty() ? std::string() : input.namespaceName);
+            model::deleteCopiedTombstones(*copy, *store);
+            o.copyMs = static_cast<double>(copyClock.nsecsElapsed()) / 1e6;
+            target = std::move(copy);
+        }
+        out->templateName = action.pod.namespaceName + "/" + action.pod.name;
+        enterStage(progress, PlaceStage::Engine);
+        auto owned = std::make_shared<OwnedEngine>(target, *topology, std::move(prices));
+        std::shared_ptr<model::PlanEngine> engine(owned, &owned->engine);
+        enterStage(progress, PlaceStage::Replay);
+        for (const model::PlanAction& a : current) {
+            if (progress.cancel.load(std::memory_order_relaxed))
+                throw PlaceCancelled {};
+            const std::size_t before = engine->applied().size();
+            (void)engine->apply(a);
+            if (engine->applied().size() == before)
+                throw std::runtime_error("the plan's action " + std::to_string(before + 1) + " could not be replayed over the copy");
+        }
+        out->appliedBefore = current.size();
+        out->replayed = current;
+        enterStage(progress, PlaceStage::Place);
+        const model::AppliedAction& r = engine->apply(action);
+        o.reasons = r.reasons;
+        o.level = r.topologyLevel;
+        o.domains = r.topologyDomains;
+        o.podsPlaced = static_cast<std::int32_t>(r.podsAdded.size());
+        o.placed = engine->applied().size() == current.size() + 1;
+        if (o.placed) {
+            out->store = std::move(target);
+            out->engine = std::move(engine);
+        }
+    } catch (const PlaceCancelled&) {
+        o.cancelled = true;
+    } catch (const model::StoreCopyCancelled&) {
+        o.cancelled = true;
+    } catch (const PlaceRequestError& e) {
+        o.error = QString::fromStdString(e.what());
+        o.errorField = e.field();
+        o.fieldError = true;
+    } catch (const std::exception& e) {
+        o.error = QString::fromStdString(e.what()); // a level or slice the engine refuses names it
+        o.errorField = PlaceField::Levels;
+        o.fieldError = o.error.contains(QLatin1String("level")) || o.error.contains(QLatin1String("slice"));
+        if (o.error.contains(QLatin1String("slice")))
+            o.errorField = o.error.contains(QLatin1String("slice level")) ? PlaceField::SliceLevel : PlaceField::SliceSize;
+    }
+    o.workerMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    return out;
+}
+
+/// The placement's own worker thread. Not QThreadPool::globalInstance(): Qt's raster paint
+/// engine splits fills and image draws over that pool and waits for them on the GUI thread, so
+/// a worker that holds one of its threads for seconds (2 on a 2-core machine) stalls every repaint
+/// of the window (bench_placewindow measured 3.3 to 4.7 s with it). Made once, never destroyed:
+/// quitting does not wait for a placement that runs.
+QThreadPool* placementPool()
+{
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool;
+        p->setMaxThreadCount(1);
+        p->setObjectName(QStringLiteral("placeWorkload"));
+        return p;
+    }();
+    return pool;
+}
+
+QComboBox* levelCombo(QWidget* parent, const char* name)
+{
+    auto* c = new QComboBox(parent);
+    c->setObjectName(QString::fromLatin1(name));
+    c->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    return c;
+}
+
+} // namespace
+
+PlaceWorkloadDialog::PlaceWorkloadDialog(QMainWindow* window, PlanController* plan)
+    : QDialog(window)
+    , m_plan(plan)
+{
+    setObjectName(QStringLiteral("placeWorkloadDialog"));
+    setWindowTitle(tr("Place Workload"));
+    auto* column = new QVBoxLayout(this);
+    auto* form = new QFormLayout;
+    m_pods = new QSpinBox(this);
+    m_pods->setObjectName(QStringLiteral("placePods"));
+    m_pods->setRange(0, 1000000);
+    m_pods->setValue(8);
+    form->addRow(tr("Pods:"), m_pods);
+
+    m_shapeButton = new QRadioButton(tr("A shape"), this);
+    m_shapeButton->setObjectName(QStringLiteral("placeShape"));
+    m_templateButton = new QRadioButton(tr("A pod template file"), this);
+    m_templateButton->setObjectName(QStringLiteral("placeTemplateButton"));
+    m_shapeButton->setChecked(true);
+    auto* kinds = new QHBoxLayout;
+    kinds->addWidget(m_shapeButton);
+    kinds->addWidget(m_templateButton);
+    kinds->addStretch(1);
+    form->addRow(tr("Each pod:"), kinds);
+    m_cpu = new QLineEdit(QStringLiteral("8"), this);
+    m_cpu->setObjectName(QStringLiteral("placeCpu"));
+    m_cpu->setToolTip(tr("A Kubernetes quantity: 8, 500m"));
+    m_memory = new QLineEdit(QStringLiteral("64Gi"), this);
+    m_memory->setObjectName(QStringLiteral("placeMemory"));
+    m_gpus = new QSpinBox(this);
+    m_gpus->setObjectName(QStringLiteral("placeGpus"));
+    m_gpus->setRange(0, 64);
+    m_gpus->setToolTip(tr("nvidia.com/gpu per pod; the pods tolerate its taint (ExtendedResourceToleration)"));
+    m_gpuModel = new QComboBox(this);
+    m_gpuModel->setObjectName(QStringLiteral("placeGpuModel"));
+    m_gpuModel->setEditable(true);
+    form->addRow(tr("CPU:"), m_cpu);
+    form->addRow(tr("Memory:"), m_memory);
+    form->addRow(tr("GPUs:"), m_gpus);
+    form->addRow(tr("GPU model:"), m_gpuModel);
+    m_template = new QLineEdit(this);
+    m_template->setObjectName(QStringLiteral("placeTemplate"));
+    m_template->setPlaceholderText(tr("POD.json or POD.yaml: requests, tolerations, node selector, affinity"));
+    auto* browse = new QPushButton(tr("Browse\u2026"), this);
+    auto* templateRow = new QHBoxLayout;
+    templateRow->addWidget(m_template, 1);
+    templateRow->addWidget(browse);
+    form->addRow(tr("Pod template:"), templateRow);
+    m_namespace = new QLineEdit(this);
+    m_namespace->setObjectName(QStringLiteral("placeNamespace"));
+    m_namespace->setPlaceholderText(tr("the template's, else default"));
+    m_name = new QLineEdit(this);
+    m_name->setObjectName(QStringLiteral("placeName"));
+    m_name->setPlaceholderText(tr("placed (placed2, \u2026 when taken)"));
+    form->addRow(tr("Namespace:"), m_namespace);
+    form->addRow(tr("Name:"), m_name);
+    m_gang = new QCheckBox(tr("A gang: all pods or none"), this);
+    m_gang->setObjectName(QStringLiteral("placeGang"));
+    m_gang->setChecked(true);
+    form->addRow(QString(), m_gang);
+    m_required = levelCombo(this, "placeRequiredLevel");
+    m_preferred = levelCombo(this, "placePreferredLevel");
+    form->addRow(tr("Required level:"), m_required);
+    form->addRow(tr("Preferred level:"), m_preferred);
+    m_sliceSize = new QSpinBox(this);
+    m_sliceSize->setObjectName(QStringLiteral("placeSliceSize"));
+    m_sliceSize->setRange(0, 1000000);
+    m_sliceSize->setSpecialValueText(tr("no slices"));
+    m_sliceLevel = levelCombo(this, "placeSliceLevel");
+    auto* sliceRow = new QHBoxLayout;
+    sliceRow->addWidget(m_sliceSize);
+    sliceRow->addWidget(new QLabel(tr("pods per domain of"), this));
+    sliceRow->addWidget(m_sliceLevel, 1);
+    form->addRow(tr("Slices:"), sliceRow);
+    m_domain = new QLineEdit(this);
+    m_domain->setObjectName(QStringLiteral("placeDomain"));
+    m_domain->setPlaceholderText(tr("anywhere in the cluster"));
+    m_domain->setToolTip(tr("A topology domain path (label=value steps joined by /): only its nodes take the pods"));
+    form->addRow(tr("Within domain:"), m_domain);
+    column->addLayout(form);
+    m_message = new QLabel(this);
+    m_message->setObjectName(QStringLiteral("placeMessage"));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->setMinimumWidth(560);
+    column->addWidget(m_message, 1);
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("placeProgress"));
+    m_progress->setRange(0, static_cast<int>(PlaceStage::Count));
+    m_progress->setTextVisible(true);
+    m_progress->hide();
+    column->addWidget(m_progress);
+    m_progressTimer = new QTimer(this);
+    m_progressTimer->setInterval(100); // progress at most ten times a second
+    connect(m_progressTimer, &QTimer::timeout, this, &PlaceWorkloadDialog::showStage);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    m_placeButton = buttons->addButton(tr("Place"), QDialogButtonBox::ApplyRole);
+    m_placeButton->setObjectName(QStringLiteral("placePlace"));
+    m_placeButton->setDefault(true);
+    m_cancelButton = buttons->addButton(tr("Cancel Placement"), QDialogButtonBox::ActionRole);
+    m_cancelButton->setObjectName(QStringLiteral("placeCancel"));
+    m_cancelButton->setEnabled(false);
+    connect(m_cancelButton, &QPushButton::clicked, this, &PlaceWorkloadDialog::cancel);
+    column->addWidget(buttons);
+
+    auto kindChanged = [this] {
+        const bool shape = m_shapeButton->isChecked();
+        for (QWidget* w : std::initializer_list<QWidget*> { m_cpu, m_memory, m_gpus, m_gpuModel })
+            w->setEnabled(shape);
+        m_template->setEnabled(!shape);
+    };
+    connect(m_shapeButton, &QRadioButton::toggled, this, kindChanged);
+    kindChanged();
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Pod Template"), QString(), tr("Pod objects (*.json *.yaml *.yml)"));
+        if (!path.isEmpty())
+            setPodTemplate(path);
+    });
+    connect(m_placeButton, &QPushButton::clicked, this, [this] { place(); });
+    connect(buttons, &QDialogButtonBox::rejected, this, [this] {
+        cancel(); // closing the dialog stops its placement
+        reject();
+    });
+    connect(plan, &PlanController::engineReady, this, [this] {
+        cancel(); // a new cluster: drop a running placement
+        if (isVisible())
+            close();
+    });
+    connect(plan, &PlanController::placeWorkloadRequested, this, [this](model::DomainId d) { openFor(d); });
+
+    QAction* action = planMenu(window)->addAction(tr("&Place Workload\u2026"), this, [this] { openFor(); });
+    action->setObjectName(QStringLiteral("actionPlaceWorkload"));
+    action->setStatusTip(tr("Place N new pods in the network topology (Kueue Topology Aware Scheduling), a gang all or nothing"));
+}
+
+PlaceWorkloadDialog::~PlaceWorkloadDialog() = default;
+
+void PlaceWorkloadDialog::fillLevels()
+{
+    QStringList keys;
+    const auto engine = m_plan->engine();
+    const auto topology = m_plan->topology();
+    if (engine && topology) {
+        model::TopologyRequest clique; // asks for the clique label too: listed where some node carries it
+        clique.sliceLevel = "nvidia.com/gpu.clique";
+        for (const std::string& k : model::topologyPlacementLevels(engine->state(), *topology, clique))
+            keys << QString::fromStdString(k);
+    }
+    for (QComboBox* c : { m_required, m_preferred, m_sliceLevel }) {
+        const QString current = c->currentData().toString();
+        const QSignalBlocker block(c);
+        c->clear();
+        c->addItem(tr("(none)"), QString());
+        for (const QString& k : keys)
+            c->addItem(k, k);
+        c->setCurrentIndex(std::max(0, c->findData(current)));
+    }
+    const QString chosen = m_gpuModel->currentText();
+    m_gpuModel->clear();
+    m_gpuModel->addItem(QString());
+    if (const auto store = m_plan->store()) {
+        std::set<std::string> models;
+        for (std::uint32_t i = 0; i < store->nodeCount(); ++i)
+            if (const std::string_view m = store->nodeGpuModel(model::NodeId(i)); !m.empty())
+                models.emplace(m);
+        for (const std::string& m : models)
+            m_gpuModel->addItem(QString::fromStdString(m));
+    }
+    m_gpuModel->setCurrentText(chosen);
+}
+
+void PlaceWorkloadDialog::openFor(model::DomainId domain)
+{
+    fillLevels();
+    clearMarks();
+    m_message->clear();
+    const auto topology = m_plan->topology();
+    if (topology && domain.isValid() && domain != topology->root()) {
+        setDomainPath(QString::fromStdString(model::domainPathText(*topology, domain)));
+        setRequiredLevel(QString::fromStdString(model::levelUserKey(*topology, topology->domainLevel(domain))));
+        setPreferredLevel({});
+    } else {
+        setDomainPath({}); // the Plan menu: anywhere
+    }
+    show();
+    raise();
+}
+
+void PlaceWorkloadDialog::setPods(int pods) { m_pods->setValue(pods); }
+
+void PlaceWorkloadDialog::setShape(const QString& cpu, const QString& memory, int gpus, const QString& gpuModel)
+{
+    m_shapeButton->setChecked(true);
+    m_cpu->setText(cpu);
+    m_memory->setText(memory);
+    m_gpus->setValue(gpus);
+    m_gpuModel->setCurrentText(gpuModel);
+}
+
+void PlaceWorkloadDialog::setPodTemplate(const QString& path)
+{
+    m_templateButton->setChecked(true);
+    m_template->setText(path);
+}
+
+void PlaceWorkloadDialog::setName(const QString& name) { m_name->setText(name); }
+void PlaceWorkloadDialog::setGang(bool gang) { m_gang->setChecked(gang); }
+
+namespace {
+bool selectKey(QComboBox* c, const QString& key)
+{
+    const int i = c->findData(key);
+    if (i < 0)
+        return false;
+    c->setCurrentIndex(i);
+    return true;
+}
+} // namespace
+
+bool PlaceWorkloadDialog::setRequiredLevel(const QString& key) { return selectKey(m_required, key); }
+bool PlaceWorkloadDialog::setPreferredLevel(const QString& key) { return selectKey(m_preferred, key); }
+
+bool PlaceWorkloadDialog::setSlices(int size, const QString& level)
+{
+    m_sliceSize->setValue(size);
+    return selectKey(m_sliceLevel, level);
+}
+
+void PlaceWorkloadDialog::setDomainPath(const QString& path) { m_domain->setText(path); }
+QString PlaceWorkloadDialog::domainPath() const { return m_domain->text(); }
+QString PlaceWorkloadDialog::requiredLevel() const { return m_required->currentData().toString(); }
+
+QStringList PlaceWorkloadDialog::levels() const
+{
+    QStringList out;
+    for (int i = 1; i < m_required->count(); ++i)
+        out << m_required->itemData(i).toString();
+    return out;
+}
+
+QString PlaceWorkloadDialog::messageText() const { return m_message->text(); }
+
+QWidget* PlaceWorkloadDialog::fieldWidget(PlaceField field) const
+{
+    switch (field) {
+    case PlaceField::Pods:
+        return m_pods;
+    case PlaceField::Shape:
+    case PlaceField::Cpu:
+        return m_cpu;
+    case PlaceField::Memory:
+        return m_memory;
+    case PlaceField::Gpu:
+        return m_gpus;
+    case PlaceField::GpuModel:
+        return m_gpuModel;
+    case PlaceField::PodTemplate:
+        return m_template;
+    case PlaceField::Namespace:
+        return m_namespace;
+    case PlaceField::Name:
+        return m_name;
+    case PlaceField::Levels:
+        return m_required;
+    case PlaceField::SliceSize:
+        return m_sliceSize;
+    case PlaceField::SliceLevel:
+        return m_sliceLevel;
+    case PlaceField::Domain:
+        return m_domain;
+    }
+    return nullptr;
+}
+
+QString PlaceWorkloadDialog::fieldLabel(PlaceField field) const
+{
+    switch (field) {
+    case PlaceField::Pods:
+        return tr("Pods");
+    case PlaceField::Shape:
+    case PlaceField::Cpu:
+        return tr("CPU");
+    case PlaceField::Memory:
+        return tr("Memory");
+    case PlaceField::Gpu:
+        return tr("GPUs");
+    case PlaceField::GpuModel:
+        return tr("GPU model");
+    case PlaceField::PodTemplate:
+        return tr("Pod template");
+    case PlaceField::Namespace:
+        return tr("Namespace");
+    case PlaceField::Name:
+        return tr("Name");
+    case PlaceField::Levels:
+        return tr("Required level");
+    case PlaceField::SliceSize:
+        return tr("Slices");
+    case PlaceField::SliceLevel:
+        return tr("Slice level");
+    case PlaceField::Domain:
+        return tr("Within domain");
+    }
+    return {};
+}
+
+void PlaceWorkloadDialog::clearMarks()
+{
+    for (int f = 0; f <= static_cast<int>(PlaceField::Domain); ++f)
+        if (QWidget* w = fieldWidget(static_cast<PlaceField>(f)))
+            w->setStyleSheet(QString());
+}
+
+void PlaceWorkloadDialog::showError(PlaceField field, const QString& message)
+{
+    clearMarks();
+    QWidget* w = fieldWidget(field);
+    w->setStyleSheet(QStringLiteral("border: 2px solid #d03030;"));
+    w->setFocus();
+    setMessage(tr("%1: %2").arg(fieldLabel(field), message), true);
+}
+
+bool PlaceWorkloadDialog::place()
+{
+    const auto engine = m_plan->engine();
+    const auto store = m_plan->store();
+    const auto topology = m_plan->topology();
+    if (m_running || !engine || !store || !topology)
+        return false;
+    PlaceRequestInput input;
+    input.pods = m_pods->value();
+    if (m_shapeButton->isChecked()) {
+        input.cpu = m_cpu->text().trimmed().toStdString();
+        input.memory = m_memory->text().trimmed().toStdString();
+        input.gpus = m_gpus->value();
+        input.gpuModel = m_gpuModel->currentText().trimmed().toStdString();
+        if (input.cpu.empty() && input.memory.empty()) {
+            showError(PlaceField::Cpu, tr("a pod shape needs both a cpu and a memory quantity"));
+            return false;
+        }
+    } else {
+        input.podTemplatePath = m_template->text().trimmed().toStdString();
+        if (input.podTemplatePath.empty()) {
+            showError(PlaceField::PodTemplate, tr("choose a Pod object file (JSON or YAML)"));
+            return false;
+        }
+    }
+    input.namespaceName = m_namespace->text().trimmed().toStdString();
+    input.name = m_name->text().trimmed().toStdString();
+    input.gang = m_gang->isChecked();
+    input.requiredLevel = m_required->currentData().toString().toStdString();
+    input.preferredLevel = m_preferred->currentData().toString().toStdString();
+    input.sliceSize = m_sliceSize->value();
+    input.sliceLevel = m_sliceLevel->currentData().toString().toStdString();
+    if (const QString path = m_domain->text().trimmed(); !path.isEmpty()) {
+        try {
+            const auto steps = model::parseDomainPath(path.toStdString());
+            (void)model::findDomainByPath(*topology, steps);
+            for (const auto& [key, value] : steps) // a trace's pseudo levels (gpu-model) are no node labels
+                if (!store->strings().find(key).isValid())
+                    throw std::invalid_argument("\"" + key + "\" is not a node label: a node selector cannot name it");
+            input.withinDomain = steps;
+        } catch (const std::exception& e) {
+            showError(PlaceField::Domain, QString::fromStdString(e.what()));
+            return false;
+        }
+    }
+    const std::string gpuLabel = gpuModelLabelOf(*store);
+    try {
+        (void)placePodsAction(input, gpuLabel); // the fields' rules now, before the worker
+    } catch (const PlaceRequestError& e) {
+        showError(e.field(), QString::fromStdString(e.what()));
+        return false;
+    }
+    clearMarks();
+    setMessage(tr("Placing %1 pods\u2026").arg(input.pods), false);
+    m_work = std::make_shared<PlaceProgress>();
+    setRunning(true);
+    std::vector<model::PlanAction> current;
+    for (const model::AppliedAction& a : engine->applied())
+        current.push_back(a.action);
+    const std::uint64_t generation = ++m_generation;
+    QPointer<PlaceWorkloadDialog> self(this);
+    auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for this worker
+    (void)QtConcurrent::run(placementPool(), [self, generation, store, topology, prices = m_plan->nodePrices(), current, input, gpuLabel, reading, work = m_work] {
+        auto result = runPlacement(store, topology, prices, current, input, gpuLabel, *work);
+        QMetaObject::invokeMethod(
+            self, [self, generation, result] { if (self) self->onResult(generation, result); }, Qt::QueuedConnection);
+    });
+    return true;
+}
+
+void PlaceWorkloadDialog::setMessage(const QString& text, bool error)
+{
+    m_message->setStyleSheet(error ? QStringLiteral("color: #b02020;") : QString());
+    m_message->setText(text);
+    if (isVisible())
+        adjustSize(); // a wrapped explanation of several lines gets its height
+}
+
+void PlaceWorkloadDialog::setRunning(bool running)
+{
+    m_running = running;
+    m_placeButton->setEnabled(!running);
+    m_cancelButton->setEnabled(running);
+    m_progress->setVisible(running);
+    if (running) {
+        showStage();
+        m_progressTimer->start();
+    } else {
+        m_progressTimer->stop();
+        m_work.reset();
+    }
+}
+
+int PlaceWorkloadDialog::progressValue() const { return m_progress->value(); }
+QString PlaceWorkloadDialog::progressText() const { return m_progress->format(); }
+
+void PlaceWorkloadDialog::showStage()
+{
+    const auto stage = static_cast<PlaceStage>(m_work ? m_work->stage.load(std::memory_order_relaxed) : 0);
+    QString text;
+    switch (stage) {
+    case PlaceStage::None:
+    case PlaceStage::Count:
+        text = tr("Starting\u2026");
+        break;
+    case PlaceStage::Copy:
+        text = tr("Copying the cluster with the template pod\u2026");
+        break;
+    case PlaceStage::Engine:
+        text = tr("Building the plan's ledger\u2026");
+        break;
+    case PlaceStage::Replay:
+        text = tr("Replaying the plan\u2026");
+        break;
+    case PlaceStage::Place:
+        text = tr("Placing in the topology\u2026");
+        break;
+    }
+    m_progress->setValue(static_cast<int>(stage));
+    m_progress->setFormat(text);
+}
+
+void PlaceWorkloadDialog::cancel()
+{
+    if (!m_running)
+        return;
+    if (m_work)
+        m_work->cancel.store(true, std::memory_order_relaxed);
+    ++m_generation; // the worker's result, when it comes, is dropped
+    setRunning(false);
+    m_outcome = PlaceWorkloadOutcome {};
+    m_outcome.cancelled = true;
+    setMessage(tr("Placement cancelled; the plan is unchanged."), false);
+    emit finished(false);
+}
+
+void PlaceWorkloadDialog::onResult(std::uint64_t generation, std::shared_ptr<PlaceWorkerResult> result)
+{
+    if (generation != m_generation)
+        return; // a newer cluster or placement, or cancelled
+    setRunning(false);
+    m_outcome = result->outcome;
+    PlaceWorkloadOutcome& o = m_outcome;
+    if (!o.error.isEmpty()) {
+        if (o.fieldError) {
+            showError(o.errorField, o.error);
+        } else {
+            setMessage(o.error, true);
+        }
+        emit finished(false);
+        return;
+    }
+    QStringList lines;
+    const QString who = QString::fromStdString(result->templateName);
+    if (o.placed) {
+        QElapsedTimer clock;
+        clock.start();
+        std::vector<model::PlanAction> now;
+        if (const auto shown = m_plan->engine())
+            for (const model::AppliedAction& a : shown->applied())
+                now.push_back(a.action);
+        const QString where = o.domains.size() == 1 ? QString::fromStdString(o.domains.front()) : tr("%1 domains").arg(o.domains.size());
+        if (now != result->replayed || !m_plan->adoptPlacement(result->store, result->engine, result->appliedBefore,
+                tr("Place %1 pods like %2 in %3").arg(o.podsPlaced).arg(who, where))) {
+            o.placed = false;
+            setMessage(tr("The plan changed while the placement ran; place again."), true);
+            emit finished(false);
+            return;
+        }
+        o.guiApplyMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+        lines << tr("Placed %1 of %2 pods like %3 at level %4 in %5. Undo removes them in one step.")
+                     .arg(o.podsPlaced)
+                     .arg(o.pods)
+                     .arg(who, QString::fromStdString(o.level), where);
+    } else {
+        lines << tr("The %1 pods like %2 do not fit%3. Per level, the domain that came closest and what it lacks:")
+                     .arg(o.pods)
+                     .arg(who, m_gang->isChecked() ? tr(" (a gang: all or nothing; nothing placed)") : QString());
+    }
+    for (const model::Reason& r : o.reasons)
+        lines << QStringLiteral("\u2022 %1 (%2)").arg(QString::fromStdString(r.message), QString::fromStdString(r.code()));
+    lines << tr("Worker %1 ms (store copy %2 ms); window %3 ms.").arg(o.workerMs, 0, 'f', 0).arg(o.copyMs, 0, 'f', 0).arg(o.guiApplyMs, 0, 'f', 1);
+    setMessage(lines.join(QLatin1Char('\n')), !o.placed);
+    emit finished(o.placed);
+}
+
+} // namespace fleet::app

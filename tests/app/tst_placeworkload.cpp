@@ -1,0 +1,316 @@
+// Plan > Place Workload (issue 7), under xvfb-run: the dialog places a gang on the simulated fleet
+// (a worker over a copy of the store with the template pod), the plan gets one place-pods action
+// with every pod inside one domain of the level, the plan panel lists the placed pods (under
+// QAbstractItemModelTester), the map's cells of the nodes that got pods change colour; one Undo
+// removes them all. A gang that fits nowhere shows, per level, the closest domain and what it
+// lacks; bad fields are named; "Place Workload Here…" on a domain label places inside it.
+
+#include "planwindowfixture.h"
+
+#include "app/placeworkloaddialog.h"
+#include "app/storereaders.h"
+#include "app/surfaceformat.h"
+#include "model/domainpath.h"
+#include "model/topology.h"
+#include "views/plan/placedpodsmodel.h"
+#include "views/plan/planpanel.h"
+
+#include "../views/mapviewprobe.h"
+
+#include <QAbstractItemModelTester>
+#include <QContextMenuEvent>
+#include <QDockWidget>
+#include <QProgressBar>
+#include <QMenu>
+#include <QTableView>
+#include <QUndoStack>
+
+#include <set>
+
+using namespace fleet;
+using namespace planwindow;
+
+namespace {
+
+const QString kL1 = QStringLiteral("topology.k8s.aws/network-node-layer-1");
+const QString kL3 = QStringLiteral("topology.k8s.aws/network-node-layer-3");
+
+/// The path of node n's domain at `levelKey` (its ancestor's path: a prefix of its own path).
+bool nodeInDomain(const model::Topology& topology, model::NodeId n, const std::string& domainPath)
+{
+    const std::string path = model::domainPathText(topology, topology.nodeDomain(n));
+    return path == domainPath || path.starts_with(domainPath + "/");
+}
+
+} // namespace
+
+class TestPlaceWorkload : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void levelsAreTheClusters();
+    void placesAGangInOneUndoStep();
+    void gangThatFitsNowhereExplainsPerLevel();
+    void badFieldsAreNamed();
+    void cancelLeavesThePlanAsItWas();
+    void placeWorkloadHereOnADomainLabel();
+
+private:
+    bool runPlace();
+    app::PlaceWorkloadDialog* dialog() const { return m_window->findChild<app::PlaceWorkloadDialog*>(); }
+    views::FleetMapView* map() const { return m_window->mapView(); }
+    std::unique_ptr<app::MainWindow> m_window;
+};
+
+void TestPlaceWorkload::initTestCase()
+{
+    m_window = openWindow();
+    QVERIFY(m_window);
+    QVERIFY(dialog());
+}
+
+void TestPlaceWorkload::cleanupTestCase() { m_window.reset(); }
+
+bool TestPlaceWorkload::runPlace()
+{
+    QSignalSpy finished(dialog(), &app::PlaceWorkloadDialog::finished);
+    if (!dialog()->place())
+        return false;
+    QTest::qWait(0);
+    return finished.count() > 0 || finished.wait(60000);
+}
+
+void TestPlaceWorkload::levelsAreTheClusters()
+{
+    m_window->findChild<QAction*>(QStringLiteral("actionPlaceWorkload"))->trigger();
+    QVERIFY(dialog()->isVisible());
+    const QStringList levels = dialog()->levels();
+    QVERIFY2(levels.contains(kL1) && levels.contains(kL3), qPrintable(levels.join(QLatin1Char(','))));
+    QCOMPARE(levels.first(), QStringLiteral("topology.kubernetes.io/region"));
+}
+
+void TestPlaceWorkload::placesAGangInOneUndoStep()
+{
+    app::PlanController* plan = m_window->planController();
+    const model::Topology& topology = *m_window->cluster()->topology;
+    // The plan dock opens with the first action and narrows the map: open it first, so that
+    // before and after compare the same cells.
+    plan->dock()->show();
+    QTest::qWait(50);
+    const QImage before = map()->grabImage();
+    const std::size_t storePods = m_window->cluster()->store->podCount();
+
+    dialog()->openFor();
+    dialog()->setPods(6);
+    dialog()->setShape(QStringLiteral("6"), QStringLiteral("24Gi"));
+    dialog()->setName(QStringLiteral("train"));
+    QVERIFY(dialog()->setPreferredLevel(kL3));
+    QVERIFY(dialog()->setRequiredLevel({}));
+    QVERIFY(runPlace());
+    const app::PlaceWorkloadOutcome& o = dialog()->lastOutcome();
+    QVERIFY2(o.placed, qPrintable(dialog()->messageText()));
+    QCOMPARE(o.podsPlaced, 6);
+    QVERIFY2(dialog()->messageText().startsWith(QStringLiteral("Placed 6 of 6 pods like default/train at level ")), qPrintable(dialog()->messageText()));
+    saveScreenshot(m_window.get(), QStringLiteral("place-workload"));
+    if (const QString dir = qEnvironmentVariable("FLEET_SCREENSHOT_DIR"); !dir.isEmpty())
+        dialog()->grab().save(dir + QStringLiteral("/place-workload-dialog.png"));
+
+    // The plan: one place-pods action, one undo step, its pods on nodes inside one domain.
+    const auto engine = plan->engine();
+    QCOMPARE(engine->applied().size(), std::size_t(1));
+    const model::AppliedAction& a = engine->applied().front();
+    QCOMPARE(a.action.type, model::ActionType::PlacePods);
+    QCOMPARE(a.action.count, 6);
+    QCOMPARE(a.action.pod.name, std::string("train"));
+    QCOMPARE(a.podsAdded.size(), std::size_t(6));
+    QCOMPARE(m_window->undoStack()->count(), 1);
+    QCOMPARE(a.topologyDomains.size(), std::size_t(1));
+    std::set<std::uint32_t> nodes;
+    for (model::PodId p : a.podsAdded) {
+        const model::NodeId n = engine->state().podNode(p);
+        QVERIFY(n.isValid());
+        QVERIFY2(nodeInDomain(topology, n, a.topologyDomains.front()), a.topologyDomains.front().c_str());
+        nodes.insert(n.value);
+    }
+    // The shown store is untouched: the template pod lives in the engine's copy.
+    QCOMPARE(m_window->cluster()->store->podCount(), storePods);
+    QCOMPARE(engine->state().store().podCount(), storePods + 1);
+
+    // The plan panel lists the placed pods.
+    views::PlanPanel* panel = plan->panel();
+    QAbstractItemModelTester tester(panel->placedPods(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(panel->placedPods()->rowCount(), 6);
+    QVERIFY(!panel->placedTable()->isHidden());
+    const QString first = panel->placedPods()->index(0, views::PlacedPodsModel::PodColumn).data().toString();
+    QVERIFY2(first.startsWith(QStringLiteral("default/train-")), qPrintable(first));
+    const QString node = panel->placedPods()->index(0, views::PlacedPodsModel::NodeColumn).data().toString();
+    QCOMPARE(node, QString::fromUtf8(engine->state().nodeName(engine->state().podNode(a.podsAdded.front()))));
+
+    // The map: each node that got pods has another colour under the plan (cpu requested).
+    const QImage after = map()->grabImage();
+    for (std::uint32_t n : nodes)
+        QVERIFY2(!near(testing::swatchColor(*map(), after, model::NodeId(n)), testing::swatchColor(*map(), before, model::NodeId(n)), 2),
+            "a node that got pods kept its colour");
+
+    // One Undo removes every placed pod; the map is as before.
+    m_window->undoStack()->undo();
+    QVERIFY(plan->engine()->applied().empty());
+    QCOMPARE(plan->engine()->state().podCount(), storePods + 1);
+    QCOMPARE(panel->placedPods()->rowCount(), 0);
+    const QImage undone = map()->grabImage();
+    for (std::uint32_t n : nodes)
+        QVERIFY(near(testing::swatchColor(*map(), undone, model::NodeId(n)), testing::swatchColor(*map(), before, model::NodeId(n)), 2));
+    // Redo puts them back; the same workload placed again reuses the template (no second copy).
+    m_window->undoStack()->redo();
+    QCOMPARE(plan->engine()->applied().size(), std::size_t(1));
+    QCOMPARE(plan->engine()->applied().front().podsAdded.size(), std::size_t(6));
+    QVERIFY(runPlace());
+    QVERIFY2(dialog()->lastOutcome().placed, qPrintable(dialog()->messageText()));
+    QCOMPARE(dialog()->lastOutcome().copyMs, 0.0);
+    QCOMPARE(plan->engine()->applied().size(), std::size_t(2));
+    QCOMPARE(plan->engine()->state().store().podCount(), storePods + 1);
+    QCOMPARE(panel->placedPods()->rowCount(), 12);
+    m_window->undoStack()->undo();
+    m_window->undoStack()->undo();
+    QVERIFY(plan->engine()->applied().empty());
+}
+
+void TestPlaceWorkload::gangThatFitsNowhereExplainsPerLevel()
+{
+    app::PlanController* plan = m_window->planController();
+    const int commands = m_window->undoStack()->count();
+    dialog()->openFor();
+    dialog()->setPods(4000);
+    dialog()->setShape(QStringLiteral("4"), QStringLiteral("16Gi"));
+    dialog()->setName({});
+    QVERIFY(dialog()->setPreferredLevel({}));
+    QVERIFY(dialog()->setRequiredLevel(kL1));
+    QVERIFY(runPlace());
+    const app::PlaceWorkloadOutcome& o = dialog()->lastOutcome();
+    QVERIFY(!o.placed);
+    QVERIFY(o.error.isEmpty());
+    QCOMPARE(o.podsPlaced, 0);
+    QVERIFY(!o.reasons.empty());
+    const QString text = dialog()->messageText();
+    QVERIFY2(text.contains(QStringLiteral("do not fit (a gang: all or nothing; nothing placed)")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("topology-domain:") + kL1), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("the closest")) && text.contains(QStringLiteral("lacks")), qPrintable(text));
+    QCOMPARE(m_window->undoStack()->count(), commands);
+    QVERIFY(plan->engine()->applied().empty());
+    if (const QString dir = qEnvironmentVariable("FLEET_SCREENSHOT_DIR"); !dir.isEmpty())
+        dialog()->grab().save(dir + QStringLiteral("/place-workload-nofit.png"));
+}
+
+void TestPlaceWorkload::badFieldsAreNamed()
+{
+    dialog()->openFor();
+    dialog()->setPods(4);
+    dialog()->setShape(QStringLiteral("1"), QString());
+    QVERIFY(!dialog()->place());
+    QVERIFY2(dialog()->messageText().startsWith(QStringLiteral("Memory: ")), qPrintable(dialog()->messageText()));
+    QVERIFY(!dialog()->fieldWidget(app::PlaceField::Memory)->styleSheet().isEmpty());
+
+    dialog()->setShape(QStringLiteral("1"), QStringLiteral("1Gi"));
+    QVERIFY(dialog()->setSlices(3, kL3));
+    QVERIFY(!dialog()->place());
+    QVERIFY2(dialog()->messageText().startsWith(QStringLiteral("Slices: the slice size 3 does not divide the 4 pods")),
+        qPrintable(dialog()->messageText()));
+    QVERIFY(dialog()->fieldWidget(app::PlaceField::Memory)->styleSheet().isEmpty()); // the old mark is gone
+    QVERIFY(dialog()->setSlices(0, {}));
+
+    QVERIFY(dialog()->setRequiredLevel(kL1));
+    QVERIFY(dialog()->setPreferredLevel(kL3));
+    QVERIFY(!dialog()->place());
+    QVERIFY2(dialog()->messageText().startsWith(QStringLiteral("Required level: ")), qPrintable(dialog()->messageText()));
+    QVERIFY(dialog()->setPreferredLevel({}));
+
+    dialog()->setDomainPath(QStringLiteral("topology.kubernetes.io/region=nowhere-1"));
+    QVERIFY(!dialog()->place());
+    QVERIFY2(dialog()->messageText().startsWith(QStringLiteral("Within domain: ")), qPrintable(dialog()->messageText()));
+    dialog()->setDomainPath({});
+
+    dialog()->setPodTemplate(QStringLiteral("/nonexistent/pod.yaml"));
+    QVERIFY(!dialog()->place());
+    QVERIFY2(dialog()->messageText().startsWith(QStringLiteral("Pod template: /nonexistent/pod.yaml: cannot read the file")),
+        qPrintable(dialog()->messageText()));
+    QVERIFY(m_window->planController()->engine()->applied().empty());
+}
+
+void TestPlaceWorkload::cancelLeavesThePlanAsItWas()
+{
+    app::PlanController* plan = m_window->planController();
+    const int commands = m_window->undoStack()->count();
+    dialog()->openFor();
+    dialog()->setPods(6);
+    dialog()->setShape(QStringLiteral("6"), QStringLiteral("24Gi"));
+    dialog()->setName(QStringLiteral("cancelled"));
+    QVERIFY(dialog()->setPreferredLevel(kL3));
+    QVERIFY(dialog()->setRequiredLevel({}));
+    QSignalSpy finished(dialog(), &app::PlaceWorkloadDialog::finished);
+    QVERIFY(dialog()->place());
+    QVERIFY(dialog()->isRunning());
+    auto* progress = dialog()->findChild<QProgressBar*>(QStringLiteral("placeProgress"));
+    QVERIFY(progress && progress->isVisible());
+    QVERIFY(!dialog()->progressText().isEmpty());
+    dialog()->cancel();
+    QCOMPARE(finished.count(), 1);
+    QCOMPARE(finished[0][0].toBool(), false);
+    QVERIFY(!dialog()->isRunning());
+    QVERIFY(!progress->isVisible());
+    QVERIFY(dialog()->lastOutcome().cancelled);
+    // The worker ends (at its next stage, or with a result that is dropped): nothing applied.
+    QTRY_COMPARE_WITH_TIMEOUT(app::storeReadersRunning().load(), 0, 60000); // its StoreReadGuard is gone
+    QTest::qWait(20);
+    QCOMPARE(finished.count(), 1);
+    QVERIFY(plan->engine()->applied().empty());
+    QCOMPARE(m_window->undoStack()->count(), commands);
+    QCOMPARE(dialog()->messageText(), QStringLiteral("Placement cancelled; the plan is unchanged."));
+    // The dialog places again afterwards.
+    QVERIFY(runPlace());
+    QVERIFY2(dialog()->lastOutcome().placed, qPrintable(dialog()->messageText()));
+    QCOMPARE(plan->engine()->applied().size(), std::size_t(1));
+    m_window->undoStack()->undo();
+    QVERIFY(plan->engine()->applied().empty());
+}
+
+void TestPlaceWorkload::placeWorkloadHereOnADomainLabel()
+{
+    const model::Topology& topology = *m_window->cluster()->topology;
+    model::DomainId domain;
+    const int levels = static_cast<int>(topology.levelKeys().size());
+    for (std::uint32_t i = 0; i < topology.domainCount() && !domain.isValid(); ++i)
+        if (const int level = topology.domainLevel(model::DomainId(i)); level >= 1 && level <= levels
+            && model::levelUserKey(topology, level) == kL3.toStdString()
+            && topology.domainNodes(model::DomainId(i)).size() >= 4)
+            domain = model::DomainId(i);
+    QVERIFY(domain.isValid());
+    dialog()->hide();
+    QVERIFY(triggerLabelMenuAction(map(), domain, QStringLiteral("actionPlaceWorkloadHere")));
+    QVERIFY(dialog()->isVisible());
+    const std::string path = model::domainPathText(topology, domain);
+    QCOMPARE(dialog()->domainPath(), QString::fromStdString(path));
+    QCOMPARE(dialog()->requiredLevel(), kL3);
+
+    dialog()->setPods(2);
+    dialog()->setShape(QStringLiteral("1"), QStringLiteral("2Gi"));
+    dialog()->setName(QStringLiteral("here"));
+    QVERIFY(runPlace());
+    QVERIFY2(dialog()->lastOutcome().placed, qPrintable(dialog()->messageText()));
+    const auto engine = m_window->planController()->engine();
+    const model::AppliedAction& a = engine->applied().back();
+    QCOMPARE(a.topologyDomains, std::vector<std::string> { path });
+    for (model::PodId p : a.podsAdded)
+        QVERIFY(nodeInDomain(topology, engine->state().podNode(p), path));
+    m_window->undoStack()->undo();
+    QVERIFY(engine->applied().empty());
+}
+
+int main(int argc, char** argv)
+{
+    fleet::app::setDefaultSurfaceFormat();
+    QApplication app(argc, argv);
+    TestPlaceWorkload test;
+    return QTest::qExec(&test, argc, argv);
+}
+#include "tst_placeworkload.moc"
