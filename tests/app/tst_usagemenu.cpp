@@ -2,9 +2,12 @@
 // with usage (the simulated one), colouring the map by it, and disabled again, falling back
 // to GPU requested, for a cluster without usage (a kubectl JSON file).
 
+#include "app/explorepanels.h"
 #include "app/importcontroller.h"
 #include "app/mainwindow.h"
 #include "model/metrics/usagemetrics.h"
+#include "views/inspectors/nodeinspector.h"
+#include "views/itemmodels/idlegpusmodel.h"
 #include "views/map/fleetmapview.h"
 
 #include <QAction>
@@ -62,6 +65,14 @@ void TstUsageMenu::usageMetricsFollowTheCluster()
     QCOMPARE(total, usage.idleAllocatedGpuTotal());
     QVERIFY(total > 0);
     QVERIFY(QString::fromStdString(window.mapView()->currentMetric().description()).contains(QLatin1String("allocated GPUs idle for 1 h")));
+    // The node inspector has the same usage: a node holding idle GPUs lists their pods.
+    fleet::views::NodeInspector* inspector = window.explorePanels()->nodeInspector();
+    QVERIFY(!usage.idleGpus.empty());
+    const fleet::model::NodeId idleNode = usage.idleGpus.front().node;
+    inspector->setNode(window.cluster()->store, window.cluster()->topology, idleNode);
+    QCOMPARE(inspector->idleGpusModel()->idleGpuCount(), usage.idleAllocatedGpus[idleNode.index()]);
+    QVERIFY(inspector->idleGpusModel()->rowCount() > 0);
+    QVERIFY2(inspector->idleGpusText().contains(QLatin1String("(below 5% for 1 h or more)")), qPrintable(inspector->idleGpusText()));
 
     // Another simulated cluster: the same metric, over its usage.
     shown.clear();
@@ -83,6 +94,13 @@ void TstUsageMenu::usageMetricsFollowTheCluster()
     QVERIFY(!idle->isEnabled());
     QCOMPARE(window.mapView()->currentMetric().id(), std::string("gpu"));
     QVERIFY(idle->toolTip().contains(QLatin1String("No usage")));
+    // ... and the inspector no usage: unknown, no rows, whatever node it shows.
+    for (std::uint32_t i = 0; i < window.cluster()->store->nodeCount(); ++i) {
+        inspector->setNode(window.cluster()->store, window.cluster()->topology, fleet::model::NodeId(i));
+        QCOMPARE(inspector->idleGpusModel()->idleGpuCount(), -1);
+        QCOMPARE(inspector->idleGpusModel()->rowCount(), 0);
+        QVERIFY(inspector->idleGpusText().isEmpty() || inspector->idleGpusText().endsWith(QLatin1String("unknown (no usage source)")));
+    }
 }
 
 QTEST_MAIN(TstUsageMenu)
