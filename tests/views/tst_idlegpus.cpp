@@ -141,6 +141,17 @@ private slots:
         usage->idleGpus.clear();
         inspector.setUsage(usage);
         QCOMPARE(inspector.idleGpusText(), QStringLiteral("Allocated but idle GPUs: none (below 5% for 1 h)"));
+        // A shared device (two MIG instances of GPU 5): counted once, a row for each pod.
+        usage->idleAllocatedGpus[n.index()] = 1;
+        usage->idleGpus = { { n, p1, 5, 0.01, 2 }, { n, p2, 5, 0.01, 2 } };
+        inspector.setUsage(usage);
+        QCOMPARE(inspector.idleGpusText(), QStringLiteral("Allocated but idle GPUs: 1, held by 2 pods (below 5% for 1 h or more)"));
+        const views::IdleGpusModel* shared = inspector.idleGpusModel();
+        QCOMPARE(shared->rowCount(), 2);
+        for (int row = 0; row < 2; ++row) {
+            QCOMPARE(shared->data(shared->index(row, views::IdleGpusModel::GpusColumn)).toString(), QStringLiteral("1 (1 shared)"));
+            QCOMPARE(shared->data(shared->index(row, views::IdleGpusModel::DevicesColumn)).toString(), QStringLiteral("5"));
+        }
         // A node without GPUs: no section.
         inspector.setNode(m_store, m_topology, cpuNode);
         QVERIFY(inspector.idleGpusText().isEmpty());

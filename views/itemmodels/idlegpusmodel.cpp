@@ -41,6 +41,7 @@ void IdleGpusModel::setNode(std::shared_ptr<const model::ClusterStore> store, st
                 row->pod = it->pod;
             }
             ++row->gpus;
+            row->sharedGpus += it->sharedBy > 1 ? 1 : 0;
             row->peak = std::max(row->peak, it->peakUtilization);
             if (it->device >= 0)
                 row->devices.push_back(it->device);
@@ -85,7 +86,12 @@ QVariant IdleGpusModel::data(const QModelIndex& index, int role) const
         const std::int64_t milli = m_store->podRequest(r.pod)[model::CoreResource::Gpu];
         return role == kSortRole ? QVariant(static_cast<qint64>(milli)) : QVariant(QString::fromStdString(model::formatGpus(milli)));
     }
-    case GpusColumn: return role == kSortRole ? QVariant(r.gpus) : QVariant(QString::fromStdString(model::formatCount(r.gpus)));
+    case GpusColumn: {
+        if (role == kSortRole)
+            return r.gpus;
+        const QString count = QString::fromStdString(model::formatCount(r.gpus));
+        return r.sharedGpus > 0 ? tr("%1 (%2 shared)").arg(count, QString::fromStdString(model::formatCount(r.sharedGpus))) : count;
+    }
     case PeakColumn: return role == kSortRole ? QVariant(r.peak) : QVariant(QString::fromStdString(model::formatShare(r.peak)));
     case DevicesColumn: {
         if (role == kSortRole)

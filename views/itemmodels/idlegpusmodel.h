@@ -16,7 +16,8 @@
 namespace fleet::views {
 
 /// One row per pod holding idle GPUs on the node. Columns: namespace, pod, the GPUs the pod
-/// holds (its effective GPU request, "2", "0.5"), how many of them are idle (count), the
+/// holds (its effective GPU request, "2", "0.5"), how many of them are idle (count; "1 (1
+/// shared)" where the device is shared with other pods, each of which has its row), the
 /// highest utilization of any sample of the window over those GPUs ("1.2%"), the devices
 /// (dcgm-exporter's `gpu` indexes, "0, 3"; "" when the source names none) and how long they
 /// have been idle: the window, "1 h or more" (the rule reads the window only, so nothing
@@ -57,6 +58,7 @@ private:
     struct Row {
         model::PodId pod;
         int gpus = 0;
+        int sharedGpus = 0; // of gpus, devices other pods hold too (IdleGpu::sharedBy > 1)
         double peak = 0;
         std::vector<std::int32_t> devices;
     };
