@@ -5,11 +5,14 @@
 // at explicit times, and a bad query's error.
 
 #include "importers/prometheus/prometheusclient.h"
+#include "importers/prometheus/usageconfig.h"
 #include "importers/prometheus/usagequery.h"
 #include "model/metrics/usagemetrics.h"
 #include "prometheusserver.h"
 
 #include <QDateTime>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -87,6 +90,9 @@ private slots:
     void unreachable();
     void usageAndIdleGpus();
     void migAndNeuron();
+    void usageConfig();
+    void usageConfigRefuses_data();
+    void usageConfigRefuses();
 };
 
 void TstPrometheus::parses()
@@ -392,6 +398,72 @@ void TstPrometheus::migAndNeuron()
 
     // Neuron off: the node has no figure.
     QVERIFY(std::isnan(usages[1].gpuUtilization[trn.index()]));
+}
+
+// importers/prometheus/usageconfig.h: every setting read; defaults kept for the rest.
+void TstPrometheus::usageConfig()
+{
+    QTemporaryDir dir;
+    QFile token(dir.filePath(QStringLiteral("token")));
+    QVERIFY(token.open(QIODevice::WriteOnly) && token.write("abc\n") == 4);
+    token.close();
+    const std::string path = dir.filePath(QStringLiteral("usage.yaml")).toStdString();
+    const UsageSource s = parseUsageConfig("prometheus:\n  url: https://prom:9090/p\n  bearerTokenFile: token\n  certificateAuthority: ca.pem\n"
+                                           "  insecureSkipTlsVerify: true\nqueries:\n  cpu: up\n  gpuNodeLabel: node_name\n  neuron: \"\"\n"
+                                           "idle:\n  window: 2h\n  threshold: 10%\n  step: 30s\ntime: 2026-12-01T10:00:00Z\n",
+        path);
+    QCOMPARE(s.server.baseUrl, std::string("https://prom:9090/p"));
+    QCOMPARE(s.server.bearerToken, std::string("abc"));
+    QCOMPARE(s.server.certificateAuthority, dir.filePath(QStringLiteral("ca.pem")).toStdString());
+    QVERIFY(s.server.insecureSkipTlsVerify);
+    QCOMPARE(s.queries.cpu, std::string("up"));
+    QCOMPARE(s.queries.memory, UsageQueries {}.memory);
+    QCOMPARE(s.queries.gpuNodeLabel, std::string("node_name"));
+    QVERIFY(s.queries.neuron.empty());
+    QCOMPARE(s.queries.windowSeconds, 7200.0);
+    QCOMPARE(s.queries.idleThreshold, 0.1);
+    QCOMPARE(s.queries.stepSeconds, 30.0);
+    QCOMPARE(s.time, 1796119200.0);
+    QCOMPARE(parseUsageConfig("prometheus: {url: http://x}\nidle: {threshold: 0.05}\n", path).queries.idleThreshold, 0.05);
+}
+
+void TstPrometheus::usageConfigRefuses_data()
+{
+    QTest::addColumn<QByteArray>("yaml");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("unknown key") << QByteArray("prometheus:\n  url: http://x\n  tokn: a\n") << "c.yaml:3: prometheus.tokn: unknown setting";
+    QTest::newRow("top key") << QByteArray("prometheus: {url: http://x}\nquery: {}\n") << "c.yaml:2: query: unknown setting";
+    QTest::newRow("no url") << QByteArray("idle: {window: 1h}\n") << "prometheus.url: the Prometheus to read usage from is needed";
+    QTest::newRow("not http") << QByteArray("prometheus:\n  url: prom:9090\n") << "c.yaml:2: prometheus.url: expected an http:// or https:// URL";
+    QTest::newRow("threshold") << QByteArray("prometheus: {url: http://x}\nidle:\n  threshold: lots\n")
+                               << "c.yaml:3: idle.threshold: expected a ratio 0..1 or a percentage (5%), found \"lots\"";
+    QTest::newRow("window") << QByteArray("prometheus: {url: http://x}\nidle:\n  window: -1h\n") << "c.yaml:3: idle.window: expected a duration above 0";
+    QTest::newRow("step") << QByteArray("prometheus: {url: http://x}\nidle: {window: 1m, step: 1h}\n") << "idle.step: the step is longer than the window";
+    QTest::newRow("empty query") << QByteArray("prometheus: {url: http://x}\nqueries:\n  cpu: \"\"\n") << "c.yaml:3: queries.cpu: expected a PromQL query";
+    QTest::newRow("list") << QByteArray("prometheus: [a]\n") << "c.yaml:1: prometheus: expected a mapping of settings";
+    QTest::newRow("yaml") << QByteArray("prometheus: {url: [\n") << "not valid YAML";
+    QTest::newRow("flag") << QByteArray("prometheus: {url: http://x, insecureSkipTlsVerify: maybe}\n")
+                          << "prometheus.insecureSkipTlsVerify: expected true or false";
+    QTest::newRow("token twice") << QByteArray("prometheus: {url: http://x, bearerToken: s3cret, bearerTokenFile: /dev/null}\n")
+                                 << "give bearerToken or bearerTokenFile, not both";
+    QTest::newRow("token file") << QByteArray("prometheus: {url: http://x, bearerTokenFile: /nonexistent/t}\n")
+                                << "prometheus.bearerTokenFile: cannot read \"/nonexistent/t\"";
+    QTest::newRow("twice") << QByteArray("prometheus:\n  url: http://x\n  url: http://y\n") << "c.yaml:3: prometheus.url: given twice";
+    QTest::newRow("time") << QByteArray("prometheus: {url: http://x}\ntime: soon\n") << "c.yaml:2: time: expected seconds since the epoch";
+}
+
+void TstPrometheus::usageConfigRefuses()
+{
+    QFETCH(QByteArray, yaml);
+    QFETCH(QString, message);
+    try {
+        (void)parseUsageConfig(yaml.toStdString(), "c.yaml");
+        QFAIL("accepted");
+    } catch (const fleet::importers::ImportError& e) {
+        QVERIFY2(QString::fromStdString(e.what()).contains(message), e.what());
+        QVERIFY2(!QString::fromStdString(e.what()).contains(QLatin1String("s3cret")), e.what());
+    }
+    QVERIFY_THROWS_EXCEPTION(fleet::importers::ImportError, (void)readUsageConfig("/nonexistent/usage.yaml"));
 }
 
 QTEST_GUILESS_MAIN(TstPrometheus)
