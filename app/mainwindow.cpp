@@ -644,6 +644,7 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
     m_lastSetClusterMs = clock.elapsed();
     updateUsageMenu(); // a usage metric over this cluster's usage, or GPU requested when it has none
     m_explore->setCluster(m_cluster->store, m_cluster->topology);
+    m_explore->nodeInspector()->setUsage(m_cluster->usage); // after the store: the usage's ids are its
 
     m_totalsLabel->setVariants(clusterTotalsVariants(m_cluster->totals));
     m_warningCountLabel->setText(formatWarningCount(m_cluster->totals.warnings));

@@ -20,9 +20,13 @@ namespace fleet::model {
 /// the window: an allocated but idle GPU.
 struct IdleGpu {
     NodeId node;
-    PodId pod;                 ///< the pod holding it (a shared GPU: one of them)
+    PodId pod;                 ///< the pod holding it
     std::int32_t device = -1;  ///< the device index the source names (dcgm-exporter's `gpu`), -1 unknown
-    double peakUtilization = 0; ///< the highest sample of the window, 0..1
+    double peakUtilization = 0; ///< the highest sample of the window over the whole device, 0..1
+    /// Pods holding this device (MIG instances, time-slicing): each has an entry, the same
+    /// device and peak; the device counts once in idleAllocatedGpus (issue 8: "a shared GPU is
+    /// idle when its whole device is").
+    std::int32_t sharedBy = 1;
 };
 
 class ClusterUsage {
@@ -47,7 +51,7 @@ public:
     /// Per node: allocated GPUs idle for the whole window; -1 where the node's GPUs have no
     /// figures (unknown, not zero).
     std::vector<std::int32_t> idleAllocatedGpus;
-    /// Every idle allocated GPU, by node then device.
+    /// Every idle allocated GPU, by node then device (a shared one once per pod holding it).
     std::vector<IdleGpu> idleGpus;
     /// Allocated GPUs whose utilization the source gave for the whole window (the
     /// denominator of "N of M allocated GPUs idle").

@@ -3,9 +3,9 @@
 #include "app/importfailure.h"
 #include "importers/kube/kubeconfig.h"
 #include "importers/plan/plansource.h"
+#include "importers/prometheus/usageconfig.h"
 
 #include <QCommandLineParser>
-#include <QDateTime>
 #include <QFile>
 
 namespace fleet::app {
@@ -33,6 +33,10 @@ void addClusterSourceOptions(QCommandLineParser& parser, bool simulateByDefault)
         QStringLiteral("A file holding the bearer token for --prometheus."), QStringLiteral("FILE")));
     parser.addOption(QCommandLineOption(QStringLiteral("prometheus-ca"),
         QStringLiteral("A PEM file of the CA that signed --prometheus's certificate (default: the system's)."), QStringLiteral("FILE")));
+    parser.addOption(QCommandLineOption(QStringLiteral("usage-config"),
+        QStringLiteral("Read usage from the Prometheus a YAML file describes: its URL, bearer token, CA, the PromQL of each figure, "
+                       "the labels joining series to nodes and the idle rule's window, threshold and step (README, Usage)."),
+        QStringLiteral("FILE")));
     parser.addOption(QCommandLineOption(QStringLiteral("usage-time"),
         QStringLiteral("When the usage is for: seconds since the epoch or an ISO 8601 time (default: now). An instant query looks "
                        "back 5 minutes only: for a snapshot, give the time it was taken."),
@@ -46,42 +50,48 @@ namespace {
 
 bool readUsageSource(const QCommandLineParser& parser, ClusterSource& source, QString& error)
 {
+    const bool config = parser.isSet(QStringLiteral("usage-config"));
+    if (config && parser.isSet(QStringLiteral("prometheus"))) {
+        error = QStringLiteral("--usage-config names the Prometheus itself: it cannot be combined with --prometheus");
+        return false;
+    }
     for (const char* option : { "prometheus-token-file", "prometheus-ca", "usage-time" })
-        if (parser.isSet(QLatin1String(option)) && !parser.isSet(QStringLiteral("prometheus"))) {
+        if (parser.isSet(QLatin1String(option)) && !parser.isSet(QStringLiteral("prometheus")) && !(config && std::string_view(option) == "usage-time")) {
             error = QStringLiteral("--%1 needs --prometheus URL").arg(QLatin1String(option));
             return false;
         }
-    if (!parser.isSet(QStringLiteral("prometheus")))
+    if (!parser.isSet(QStringLiteral("prometheus")) && !config)
         return true;
     importers::prometheus::UsageSource usage;
-    usage.server.baseUrl = parser.value(QStringLiteral("prometheus")).toStdString();
-    if (!usage.server.baseUrl.starts_with("http://") && !usage.server.baseUrl.starts_with("https://")) {
-        error = QStringLiteral("--prometheus: expected an http:// or https:// URL, got \"%1\"").arg(parser.value(QStringLiteral("prometheus")));
-        return false;
-    }
-    if (parser.isSet(QStringLiteral("prometheus-token-file"))) {
-        QFile f(parser.value(QStringLiteral("prometheus-token-file")));
-        if (!f.open(QIODevice::ReadOnly)) {
-            error = QStringLiteral("--prometheus-token-file: cannot read %1: %2").arg(f.fileName(), f.errorString());
+    if (config) {
+        try {
+            usage = importers::prometheus::readUsageConfig(parser.value(QStringLiteral("usage-config")).toStdString());
+        } catch (const importers::ImportError& e) {
+            error = QStringLiteral("--usage-config: ") + QString::fromStdString(e.what());
             return false;
         }
-        usage.server.bearerToken = f.readAll().trimmed().toStdString();
-    }
-    usage.server.certificateAuthority = parser.value(QStringLiteral("prometheus-ca")).toStdString();
-    if (parser.isSet(QStringLiteral("usage-time"))) {
-        const QString text = parser.value(QStringLiteral("usage-time"));
-        bool ok = false;
-        const double seconds = text.toDouble(&ok);
-        if (ok && seconds > 0) {
-            usage.time = seconds;
-        } else {
-            const QDateTime t = QDateTime::fromString(text, Qt::ISODateWithMs);
-            if (!t.isValid()) {
-                error = QStringLiteral("--usage-time: expected seconds since the epoch or an ISO 8601 time (2026-12-01T10:00:00Z), "
-                                       "got \"%1\"").arg(text);
+    } else {
+        usage.server.baseUrl = parser.value(QStringLiteral("prometheus")).toStdString();
+        if (!usage.server.baseUrl.starts_with("http://") && !usage.server.baseUrl.starts_with("https://")) {
+            error = QStringLiteral("--prometheus: expected an http:// or https:// URL, got \"%1\"").arg(parser.value(QStringLiteral("prometheus")));
+            return false;
+        }
+        if (parser.isSet(QStringLiteral("prometheus-token-file"))) {
+            QFile f(parser.value(QStringLiteral("prometheus-token-file")));
+            if (!f.open(QIODevice::ReadOnly)) {
+                error = QStringLiteral("--prometheus-token-file: cannot read %1: %2").arg(f.fileName(), f.errorString());
                 return false;
             }
-            usage.time = static_cast<double>(t.toMSecsSinceEpoch()) / 1000.0;
+            usage.server.bearerToken = f.readAll().trimmed().toStdString();
+        }
+        usage.server.certificateAuthority = parser.value(QStringLiteral("prometheus-ca")).toStdString();
+    }
+    if (parser.isSet(QStringLiteral("usage-time"))) {
+        const QString text = parser.value(QStringLiteral("usage-time"));
+        if (!importers::prometheus::parseUsageTime(text.toStdString(), usage.time)) {
+            error = QStringLiteral("--usage-time: expected seconds since the epoch or an ISO 8601 time (2026-12-01T10:00:00Z), "
+                                   "got \"%1\"").arg(text);
+            return false;
         }
     }
     source.usage = std::move(usage);

@@ -26,15 +26,16 @@ struct ClusterSource {
     bool live = false;
     QString kubeconfig; ///< --kubeconfig (empty: KUBECONFIG or ~/.kube/config, as kubectl)
     QString context;    ///< --context (empty: the current-context)
-    /// --prometheus URL [--prometheus-token-file FILE] [--prometheus-ca FILE] [--usage-time T]:
-    /// the usage of the loaded cluster from Prometheus (importers/prometheus/usagequery.h);
+    /// --prometheus URL [--prometheus-token-file FILE] [--prometheus-ca FILE] [--usage-time T],
+    /// or --usage-config FILE [--usage-time T] (importers/prometheus/usageconfig.h): the usage of the loaded cluster from Prometheus (importers/prometheus/usagequery.h);
     /// for the simulated cluster it replaces the simulated usage. Unset: none (files, live)
     /// or the simulated usage.
     std::optional<importers::prometheus::UsageSource> usage;
 };
 
 /// Adds --simulate NODES, --seed N, --kubeconfig FILE, --context NAME, the usage options
-/// (--prometheus URL, --prometheus-token-file FILE, --prometheus-ca FILE, --usage-time T) to
+/// (--prometheus URL, --prometheus-token-file FILE, --prometheus-ca FILE, --usage-config FILE,
+/// --usage-time T) to
 /// `parser`, and the FILE... positional argument.
 /// `simulateByDefault` must be what readClusterSource() is given: the help of --simulate says
 /// that 100000 nodes are simulated when no FILE is given only where that is true.

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <tuple>
 
@@ -81,6 +82,26 @@ void perNode(const model::ClusterStore& store, const PromResult& r, const std::s
     }
 }
 
+// One GPU device of a node: its series (MIG instances, or the pods sharing it).
+struct Device {
+    std::set<std::string> series;  // "GPU_I_ID/pod id" seen
+    std::int32_t device = -1;
+    double weightedLast = 0;       // sum of last value x slices over series with a recent sample
+    double weight = 0;
+    double peak = 0;               // the highest sample of any series of the device
+    std::vector<model::PodId> pods; // the pods holding it for the whole window (sorted, unique)
+};
+
+// The compute slices of a MIG profile ("3g.40gb" -> 3, "1g.10gb+me" -> 1); 1 for none.
+double migSlices(std::string_view profile) noexcept
+{
+    int slices = 0;
+    std::size_t i = 0;
+    while (i < profile.size() && profile[i] >= '0' && profile[i] <= '9' && slices < 1000)
+        slices = slices * 10 + (profile[i++] - '0');
+    return i < profile.size() && profile[i] == 'g' && slices > 0 ? slices : 1.0;
+}
+
 } // namespace
 
 model::ClusterUsage queryClusterUsage(PrometheusClient& client, const model::ClusterStore& store, const UsageQueries& q, double time,
@@ -108,8 +129,7 @@ model::ClusterUsage queryClusterUsage(PrometheusClient& client, const model::Clu
     // A sample is "now" when it is within one step of `time`; the window is covered when the
     // samples start within one step of its start and none is missing.
     const auto expected = static_cast<std::size_t>(std::floor(q.windowSeconds / q.stepSeconds + 1e-9)) + 1;
-    std::vector<double> utilSum(store.nodeCount(), 0.0);
-    std::map<std::tuple<std::uint32_t, std::string, std::string>, bool> devicesSeen; // (node, gpu, GPU_I_ID)
+    std::map<std::pair<std::uint32_t, std::string>, Device> devices; // (node, gpu or UUID)
     std::optional<PodIndex> pods;
     for (const PromSeries& s : range.series) {
         const model::NodeId n = store.findNode(s.label(q.gpuNodeLabel));
@@ -119,42 +139,81 @@ model::ClusterUsage queryClusterUsage(PrometheusClient& client, const model::Clu
         }
         if (s.points.empty())
             continue;
-        const auto key = std::make_tuple(n.value, std::string(s.label("gpu")), std::string(s.label("GPU_I_ID")));
-        if (!devicesSeen.emplace(key, true).second)
-            continue; // the same device twice (two scrapes): counted once
-        const PromPoint& last = s.points.back();
-        if (time - last.time <= q.stepSeconds && std::isfinite(last.value)) {
-            utilSum[n.index()] += last.value * scale;
-            ++u.gpusMeasured[n.index()];
-        }
-        if (u.idleAllocatedGpus[n.index()] < 0)
-            u.idleAllocatedGpus[n.index()] = 0;
+        const std::string_view gpu = s.label("gpu");
+        Device& d = devices[{ n.value, std::string(gpu.empty() ? s.label("UUID") : gpu) }];
         if (!pods)
             pods = podIndex(store);
         const model::PodId p = seriesPod(*pods, s, gpuPods);
+        // One series per instance and pod; the same twice (two scrapes) counts once.
+        if (!d.series.emplace(std::string(s.label("GPU_I_ID")) + "/" + std::to_string(p.isValid() ? p.value : ~0u)).second)
+            continue;
+        d.device = gpu.empty() ? -1 : std::atoi(std::string(gpu).c_str());
+        const PromPoint& last = s.points.back();
+        if (time - last.time <= q.stepSeconds && std::isfinite(last.value)) {
+            const double w = migSlices(s.label("GPU_I_PROFILE"));
+            d.weightedLast += last.value * scale * w;
+            d.weight += w;
+        }
+        for (const PromPoint& pt : s.points)
+            d.peak = std::max(d.peak, std::isfinite(pt.value) ? pt.value * scale : 1.0);
         if (!p.isValid())
             continue; // not allocated (no pod label), or a pod the store lacks
         const bool covers = s.points.size() >= expected && s.points.front().time <= time - q.windowSeconds + q.stepSeconds;
-        if (!covers)
-            continue;
-        ++u.allocatedGpusMeasured;
-        double peak = 0;
-        for (const PromPoint& pt : s.points)
-            peak = std::max(peak, std::isfinite(pt.value) ? pt.value * scale : 1.0);
-        if (peak < q.idleThreshold) {
-            ++u.idleAllocatedGpus[n.index()];
-            const std::string_view gpu = s.label("gpu");
-            u.idleGpus.push_back({ n, p, gpu.empty() ? -1 : std::atoi(std::string(gpu).c_str()), peak });
+        if (covers && std::find(d.pods.begin(), d.pods.end(), p) == d.pods.end())
+            d.pods.insert(std::upper_bound(d.pods.begin(), d.pods.end(), p), p);
+    }
+    std::vector<double> utilSum(store.nodeCount(), 0.0);
+    for (const auto& [key, d] : devices) {
+        const model::NodeId n(key.first);
+        if (u.idleAllocatedGpus[n.index()] < 0)
+            u.idleAllocatedGpus[n.index()] = 0;
+        if (d.weight > 0) {
+            utilSum[n.index()] += d.weightedLast / d.weight;
+            ++u.gpusMeasured[n.index()];
         }
+        if (d.pods.empty())
+            continue; // no pod held it for the whole window
+        ++u.allocatedGpusMeasured;
+        if (d.peak < q.idleThreshold) {
+            ++u.idleAllocatedGpus[n.index()];
+            // Every pod holding the device is listed; the device counts once (sharedBy).
+            for (const model::PodId p : d.pods)
+                u.idleGpus.push_back({ n, p, d.device, d.peak, static_cast<std::int32_t>(d.pods.size()) });
+        }
+    }
+    // Neuron: per NeuronCore, for the nodes dcgm-exporter did not name.
+    Unmatched neuronNodes;
+    if (!q.neuron.empty()) {
+        std::vector<std::int32_t> cores(store.nodeCount(), 0);
+        std::vector<double> coreSum(store.nodeCount(), 0.0);
+        for (const PromSeries& s : client.instantQuery(q.neuron, time).series) {
+            const model::NodeId n = store.findNode(s.label(q.neuronNodeLabel));
+            if (!n.isValid()) {
+                neuronNodes.add(s.label(q.neuronNodeLabel));
+                continue;
+            }
+            if (u.gpusMeasured[n.index()] > 0)
+                continue; // dcgm-exporter's figures stand
+            if (!s.points.empty() && std::isfinite(s.points.back().value)) {
+                coreSum[n.index()] += s.points.back().value;
+                ++cores[n.index()];
+            }
+        }
+        for (std::size_t i = 0; i < store.nodeCount(); ++i)
+            if (cores[i] > 0) {
+                utilSum[i] = coreSum[i];
+                u.gpusMeasured[i] = cores[i];
+            }
     }
     for (std::size_t i = 0; i < store.nodeCount(); ++i)
         if (u.gpusMeasured[i] > 0)
             u.gpuUtilization[i] = utilSum[i] / u.gpusMeasured[i];
     std::sort(u.idleGpus.begin(), u.idleGpus.end(),
-        [](const model::IdleGpu& a, const model::IdleGpu& b) { return std::tie(a.node, a.device) < std::tie(b.node, b.device); });
+        [](const model::IdleGpu& a, const model::IdleGpu& b) { return std::tie(a.node, a.device, a.pod) < std::tie(b.node, b.device, b.pod); });
     cadvisorNodes.report(warnings, "cAdvisor series name nodes that are not in the cluster");
     gpuNodes.report(warnings, "GPU series (" + promql + ") name nodes by " + q.gpuNodeLabel + " that are not in the cluster");
     gpuPods.report(warnings, "GPU series name pods that are not in the cluster");
+    neuronNodes.report(warnings, "Neuron series (" + q.neuron + ") name nodes by " + q.neuronNodeLabel + " that are not in the cluster");
     return u;
 }
 

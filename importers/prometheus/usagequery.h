@@ -14,9 +14,19 @@
 //    The node is the series' `Hostname` (the exporter pod's name unless the exporter sets it
 //    to the node's: configurable); the pod holding the device is exported_namespace /
 //    exported_pod, or namespace / pod, whichever the scrape produced (honorLabels).
+//    MIG: the device is (node, `gpu`); its instances (GPU_I_ID) are weighted by the slices of
+//    their profile (GPU_I_PROFILE "3g.40gb": 3; 1 when absent) in the device's utilization.
+//  - AWS Neuron (neuron-monitor-prometheus.py of the Neuron SDK): neuroncore_utilization_ratio,
+//    0-1, one series per NeuronCore (`neuroncore`), joined to nodes by a label the scrape adds
+//    (default `node`; the exporter itself labels only the EC2 instance). It has no pod label, so
+//    Neuron nodes get a utilization but no allocated-but-idle figure (unknown, never 0). Read for
+//    nodes no dcgm-exporter series names.
 //  - Idle: a device a pod holds whose utilization stayed below the threshold at every sample of
 //    the window (range query, one sample a step) and whose samples cover the whole window (so
-//    the pod has run at least that long: the store has no pod start times).
+//    the pod has run at least that long: the store has no pod start times). A shared device
+//    (MIG instances, or time-slicing: several series of one `gpu`) is idle only when every
+//    series of it is; it then counts as one idle GPU, with an entry for each pod holding it
+//    for the whole window (model::IdleGpu::sharedBy).
 //
 // Thread: blocking (never on the GUI thread).
 
@@ -38,6 +48,8 @@ struct UsageQueries {
     std::string gpuRatio = "DCGM_FI_PROF_GR_ENGINE_ACTIVE";
     std::string gpuPercent = "DCGM_FI_DEV_GPU_UTIL";
     std::string gpuNodeLabel = "Hostname";
+    std::string neuron = "neuroncore_utilization_ratio"; ///< empty: Neuron not read
+    std::string neuronNodeLabel = "node";
     double windowSeconds = 3600;
     double idleThreshold = 0.05;
     double stepSeconds = 60;

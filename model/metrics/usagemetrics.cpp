@@ -100,14 +100,22 @@ bool usageMetricKind(std::string_view id, UsageMetricKind& kind) noexcept
     return false;
 }
 
-std::string idleGpuSentence(const ClusterUsage& usage)
+std::string idleWindowText(const ClusterUsage& usage)
 {
     const double hours = usage.windowSeconds / 3600.0;
-    const std::string window = hours >= 1 && std::abs(hours - std::round(hours)) < 1e-9
-        ? formatCount(std::llround(hours)) + " h"
-        : formatCount(std::llround(usage.windowSeconds / 60.0)) + " min";
-    return formatCount(usage.idleAllocatedGpuTotal()) + " of " + formatCount(usage.allocatedGpusMeasured)
-        + " allocated GPUs idle for " + window + " (below " + formatCount(std::llround(usage.idleThreshold * 100)) + "%)";
+    return hours >= 1 && std::abs(hours - std::round(hours)) < 1e-9 ? formatCount(std::llround(hours)) + " h"
+                                                                    : formatCount(std::llround(usage.windowSeconds / 60.0)) + " min";
+}
+
+std::string idleThresholdText(const ClusterUsage& usage)
+{
+    return formatCount(std::llround(usage.idleThreshold * 100)) + "%";
+}
+
+std::string idleGpuSentence(const ClusterUsage& usage)
+{
+    return formatCount(usage.idleAllocatedGpuTotal()) + " of " + formatCount(usage.allocatedGpusMeasured) + " allocated GPUs idle for "
+        + idleWindowText(usage) + " (below " + idleThresholdText(usage) + ")";
 }
 
 } // namespace fleet::model

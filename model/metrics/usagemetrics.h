@@ -31,6 +31,11 @@ enum class UsageMetricKind : std::uint8_t { CpuUsed, MemoryUsed, GpuUsed, GpuIdl
 inline constexpr UsageMetricKind kUsageMetricKinds[] = { UsageMetricKind::CpuUsed, UsageMetricKind::MemoryUsed,
     UsageMetricKind::GpuUsed, UsageMetricKind::GpuIdle };
 
+/// The idle rule's window as people say it: 3600 s -> "1 h", 1800 s -> "30 min".
+[[nodiscard]] std::string idleWindowText(const ClusterUsage& usage);
+/// The idle rule's threshold: 0.05 -> "5%".
+[[nodiscard]] std::string idleThresholdText(const ClusterUsage& usage);
+
 /// "1,912 of 322,935 allocated GPUs idle for 1 h (below 5%)": the legend's and the summary's line.
 [[nodiscard]] std::string idleGpuSentence(const ClusterUsage& usage);
 

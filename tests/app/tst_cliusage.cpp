@@ -2,12 +2,13 @@
 // `screenshot --metric gpu-idle` of a kubectl JSON file with its usage from a real Prometheus
 // (tests/importers/prometheusserver.h), the simulated cluster's own usage, and the errors: a
 // Prometheus that cannot be reached is a warning and the usage metric then refuses; options
-// that need --prometheus; a bad --usage-time.
+// that need --prometheus; a bad --usage-time; --usage-config and its errors.
 
 #include "fleetscoperun.h"
 #include "importers/prometheusserver.h"
 
 #include <QDateTime>
+#include <QFile>
 #include <QImage>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -37,6 +38,8 @@ class TstCliUsage : public QObject {
     Q_OBJECT
 private slots:
     void fromPrometheus();
+    void fromUsageConfig();
+    void badUsageConfig();
     void simulatedHasUsage();
     void unreachableIsAWarning();
     void badOptions_data();
@@ -61,6 +64,50 @@ void TstCliUsage::fromPrometheus()
         + usage);
     QVERIFY2(shot.exitCode == 0, shot.err.constData());
     QVERIFY(!QImage(png).isNull());
+}
+
+// --usage-config: the node joined by another label, another window and threshold, a token
+// file named relative to the config.
+void TstCliUsage::fromUsageConfig()
+{
+    const qint64 last = QDateTime::currentSecsSinceEpoch() - 60;
+    PrometheusServer server(history(last).replace("Hostname=", "node_name="));
+    QVERIFY2(!server.url().isEmpty(), qPrintable(server.error()));
+    QTemporaryDir dir;
+    QFile token(dir.filePath(QStringLiteral("token")));
+    QVERIFY(token.open(QIODevice::WriteOnly) && token.write("not-a-secret\n") > 0);
+    token.close();
+    QFile config(dir.filePath(QStringLiteral("usage.yaml")));
+    QVERIFY(config.open(QIODevice::WriteOnly));
+    config.write("prometheus:\n  url: " + server.url().toUtf8() + "\n  bearerTokenFile: token\nqueries:\n  gpuNodeLabel: node_name\n"
+                 "idle:\n  window: 30m\n  threshold: 95%\ntime: " + QByteArray::number(last) + "\n");
+    config.close();
+    const auto summary = runFleetscope({ QStringLiteral("summary"), kSmall, QStringLiteral("--usage-config"), config.fileName() });
+    QVERIFY2(summary.exitCode == 0, summary.err.constData());
+    QVERIFY2(summary.out.contains("usage (Prometheus " + server.url().toUtf8() + "): 4 of 4 allocated GPUs idle for 30 min (below 95%)"),
+        summary.out.constData());
+}
+
+void TstCliUsage::badUsageConfig()
+{
+    QTemporaryDir dir;
+    QFile config(dir.filePath(QStringLiteral("usage.yaml")));
+    QVERIFY(config.open(QIODevice::WriteOnly));
+    config.write("prometheus:\n  url: http://127.0.0.1:1\nidle:\n  windw: 1h\n");
+    config.close();
+    auto r = runFleetscope({ QStringLiteral("summary"), kSmall, QStringLiteral("--usage-config"), config.fileName() });
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(r.err).contains(QStringLiteral("--usage-config: %1:4: idle.windw: unknown setting").arg(config.fileName())),
+        r.err.constData());
+    // The window reads the same options: the same error, before any window opens.
+    r = runFleetscope({ kSmall, QStringLiteral("--usage-config"), config.fileName() });
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(r.err).contains(QStringLiteral("fleetscope: --usage-config: %1:4: idle.windw: unknown setting").arg(config.fileName())),
+        r.err.constData());
+    r = runFleetscope({ QStringLiteral("summary"), kSmall, QStringLiteral("--usage-config"), config.fileName(), QStringLiteral("--prometheus"),
+        QStringLiteral("http://x") });
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("--usage-config names the Prometheus itself"), r.err.constData());
 }
 
 void TstCliUsage::simulatedHasUsage()

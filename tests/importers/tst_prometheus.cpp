@@ -5,11 +5,14 @@
 // at explicit times, and a bad query's error.
 
 #include "importers/prometheus/prometheusclient.h"
+#include "importers/prometheus/usageconfig.h"
 #include "importers/prometheus/usagequery.h"
 #include "model/metrics/usagemetrics.h"
 #include "prometheusserver.h"
 
 #include <QDateTime>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -53,6 +56,24 @@ void addPod(fleet::model::ClusterStore& s, const std::string& node, const std::s
     s.addPod(p);
 }
 
+// Starts a Prometheus on the history `om` ("# EOF" added) and reads `store`'s usage at `last`
+// with each of `queries`, the warnings of all in `warnings`. Empty, with `error` set, when the
+// server does not start.
+std::vector<fleet::model::ClusterUsage> usagesFrom(QByteArray om, const fleet::model::ClusterStore& store, qint64 last,
+    const std::vector<UsageQueries>& queries, std::vector<std::string>& warnings, QString& error)
+{
+    PrometheusServer server(om + "# EOF\n");
+    if (server.url().isEmpty()) {
+        error = server.error();
+        return {};
+    }
+    PrometheusClient client(at(server.url().toStdString()));
+    std::vector<fleet::model::ClusterUsage> out;
+    for (const UsageQueries& q : queries)
+        out.push_back(queryClusterUsage(client, store, q, static_cast<double>(last), &warnings));
+    return out;
+}
+
 QByteArray sample(const QString& series, double value, qint64 t)
 {
     return QStringLiteral("%1 %2 %3\n").arg(series).arg(value, 0, 'g', 12).arg(t).toUtf8();
@@ -68,6 +89,10 @@ private slots:
     void realServer();
     void unreachable();
     void usageAndIdleGpus();
+    void migAndNeuron();
+    void usageConfig();
+    void usageConfigRefuses_data();
+    void usageConfigRefuses();
 };
 
 void TstPrometheus::parses()
@@ -259,12 +284,11 @@ void TstPrometheus::usageAndIdleGpus()
             om += sample(gpu.arg(0).arg(QStringLiteral("n2")).arg(held.arg(QStringLiteral("infer-0"))), 0, t);
         om += sample(gpu.arg(0).arg(QStringLiteral("gone-node")).arg(QString()), 50, t);
     }
-    om += "# EOF\n";
-    PrometheusServer server(om);
-    QVERIFY2(!server.url().isEmpty(), qPrintable(server.error()));
-    PrometheusClient client(at(server.url().toStdString()));
     std::vector<std::string> warnings;
-    const fleet::model::ClusterUsage u = queryClusterUsage(client, store, UsageQueries {}, static_cast<double>(last), &warnings);
+    QString error;
+    const auto usages = usagesFrom(om, store, last, { UsageQueries {} }, warnings, error);
+    QVERIFY2(!usages.empty(), qPrintable(error));
+    const fleet::model::ClusterUsage& u = usages[0];
 
     const auto n1 = store.findNode("n1"), n2 = store.findNode("n2"), cpu = store.findNode("cpu");
     QVERIFY2(std::abs(u.cpuUsedMilli[n1.index()] - 2000) < 1, qPrintable(QString::number(u.cpuUsedMilli[n1.index()])));
@@ -295,6 +319,151 @@ void TstPrometheus::usageAndIdleGpus()
     QVERIFY(std::isnan(idle->value(context, cpu)));
     QCOMPARE(idle->notApplicableReason(), std::string("no GPUs or no usage data"));
     QCOMPARE(cpuUsed->notApplicableReason(), std::string("no usage data"));
+}
+
+// MIG instances of one device (GPU_I_ID), weighted by their profile's slices; a shared device
+// is idle only when every instance of it is; Neuron utilization per NeuronCore by `node`.
+void TstPrometheus::migAndNeuron()
+{
+    fleet::model::ClusterStore store;
+    addNode(store, "mig", 2);
+    addNode(store, "trn", 0);
+    addNode(store, "cpu", 0);
+    addPod(store, "mig", "a", 0); // MIG slices of device 0
+    addPod(store, "mig", "b", 0);
+    addPod(store, "mig", "c", 0); // MIG slices of device 1
+    addPod(store, "mig", "d", 0);
+    addPod(store, "mig", "e", 0); // a slice of device 1 for the last half hour only
+    store.finalize();
+
+    const qint64 last = QDateTime::currentSecsSinceEpoch() - 60;
+    QByteArray om = "# TYPE DCGM_FI_PROF_GR_ENGINE_ACTIVE gauge\n";
+    const QString mig = QStringLiteral(
+        "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"%1\",GPU_I_ID=\"%2\",GPU_I_PROFILE=\"%3\",Hostname=\"mig\",exported_namespace=\"ml\",exported_pod=\"%4\"}");
+    for (int i = 60; i >= 0; --i) {
+        const qint64 t = last - i * 60;
+        // Device 0: instance 1 idle, instance 2 busy: the device is not idle.
+        om += sample(mig.arg(0).arg(1).arg(QStringLiteral("3g.40gb")).arg(QStringLiteral("a")), 0.01, t);
+        om += sample(mig.arg(0).arg(2).arg(QStringLiteral("1g.10gb")).arg(QStringLiteral("b")), 0.8, t);
+        // Device 1: both instances idle: one idle GPU.
+        om += sample(mig.arg(1).arg(1).arg(QStringLiteral("4g.40gb")).arg(QStringLiteral("c")), 0.02, t);
+        om += sample(mig.arg(1).arg(2).arg(QStringLiteral("3g.40gb")).arg(QStringLiteral("d")), 0.0, t);
+        if (i <= 30)
+            om += sample(mig.arg(1).arg(3).arg(QStringLiteral("1g.10gb")).arg(QStringLiteral("e")), 0.0, t);
+    }
+    om += "# TYPE neuroncore_utilization_ratio gauge\n";
+    for (int i = 5; i >= 0; --i) {
+        const qint64 t = last - i * 60;
+        for (int core = 0; core < 4; ++core)
+            om += sample(QStringLiteral("neuroncore_utilization_ratio{instance_type=\"trn1.32xlarge\",neuroncore=\"%1\",node=\"%2\"}")
+                             .arg(core)
+                             .arg(QStringLiteral("trn")),
+                0.2 * core, t);
+        om += sample(QStringLiteral("neuroncore_utilization_ratio{neuroncore=\"0\",node=\"gone\"}"), 0.5, t);
+    }
+    UsageQueries noNeuron;
+    noNeuron.neuron.clear();
+    std::vector<std::string> warnings;
+    QString error;
+    const auto usages = usagesFrom(om, store, last, { UsageQueries {}, noNeuron }, warnings, error);
+    QVERIFY2(usages.size() == 2, qPrintable(error));
+    const fleet::model::ClusterUsage& u = usages[0];
+
+    const auto m = store.findNode("mig"), trn = store.findNode("trn"), cpu = store.findNode("cpu");
+    QCOMPARE(u.gpusMeasured[m.index()], 2); // two devices, whatever their instances
+    // Device 0: (0.01 x 3 + 0.8 x 1) / 4; device 1: (0.02 x 4 + 0 + 0) / 8; the node's mean of both.
+    const double expected = ((0.03 + 0.8) / 4 + 0.08 / 8) / 2;
+    QVERIFY2(std::abs(u.gpuUtilization[m.index()] - expected) < 1e-9, qPrintable(QString::number(u.gpuUtilization[m.index()])));
+    QCOMPARE(u.allocatedGpusMeasured, std::int64_t(2));
+    QCOMPARE(u.idleAllocatedGpus[m.index()], 1);
+    // Device 1 once in the count, listed for both pods that held it the whole hour (not e).
+    QCOMPARE(u.idleGpus.size(), std::size_t(2));
+    for (std::size_t i = 0; i < 2; ++i) {
+        QCOMPARE(u.idleGpus[i].device, 1);
+        QCOMPARE(u.idleGpus[i].sharedBy, 2);
+        QCOMPARE(u.idleGpus[i].peakUtilization, 0.02);
+    }
+    QCOMPARE(store.podName(u.idleGpus[0].pod), std::string_view("c"));
+    QCOMPARE(store.podName(u.idleGpus[1].pod), std::string_view("d"));
+    QCOMPARE(fleet::model::idleGpuSentence(u), std::string("1 of 2 allocated GPUs idle for 1 h (below 5%)"));
+
+    // Neuron: the mean of the node's NeuronCores, no idle figure (no pod label): unknown.
+    QCOMPARE(u.gpusMeasured[trn.index()], 4);
+    QVERIFY(std::abs(u.gpuUtilization[trn.index()] - 0.3) < 1e-9);
+    QCOMPARE(u.idleAllocatedGpus[trn.index()], -1);
+    QVERIFY(std::isnan(u.gpuUtilization[cpu.index()]));
+    QCOMPARE(warnings.size(), std::size_t(1));
+    QVERIFY2(QString::fromStdString(warnings[0]).contains(QLatin1String("Neuron series")), warnings[0].c_str());
+    QVERIFY2(QString::fromStdString(warnings[0]).contains(QLatin1String("\"gone\"")), warnings[0].c_str());
+
+    // Neuron off: the node has no figure.
+    QVERIFY(std::isnan(usages[1].gpuUtilization[trn.index()]));
+}
+
+// importers/prometheus/usageconfig.h: every setting read; defaults kept for the rest.
+void TstPrometheus::usageConfig()
+{
+    QTemporaryDir dir;
+    QFile token(dir.filePath(QStringLiteral("token")));
+    QVERIFY(token.open(QIODevice::WriteOnly) && token.write("abc\n") == 4);
+    token.close();
+    const std::string path = dir.filePath(QStringLiteral("usage.yaml")).toStdString();
+    const UsageSource s = parseUsageConfig("prometheus:\n  url: https://prom:9090/p\n  bearerTokenFile: token\n  certificateAuthority: ca.pem\n"
+                                           "  insecureSkipTlsVerify: true\nqueries:\n  cpu: up\n  gpuNodeLabel: node_name\n  neuron: \"\"\n"
+                                           "idle:\n  window: 2h\n  threshold: 10%\n  step: 30s\ntime: 2026-12-01T10:00:00Z\n",
+        path);
+    QCOMPARE(s.server.baseUrl, std::string("https://prom:9090/p"));
+    QCOMPARE(s.server.bearerToken, std::string("abc"));
+    QCOMPARE(s.server.certificateAuthority, dir.filePath(QStringLiteral("ca.pem")).toStdString());
+    QVERIFY(s.server.insecureSkipTlsVerify);
+    QCOMPARE(s.queries.cpu, std::string("up"));
+    QCOMPARE(s.queries.memory, UsageQueries {}.memory);
+    QCOMPARE(s.queries.gpuNodeLabel, std::string("node_name"));
+    QVERIFY(s.queries.neuron.empty());
+    QCOMPARE(s.queries.windowSeconds, 7200.0);
+    QCOMPARE(s.queries.idleThreshold, 0.1);
+    QCOMPARE(s.queries.stepSeconds, 30.0);
+    QCOMPARE(s.time, 1796119200.0);
+    QCOMPARE(parseUsageConfig("prometheus: {url: http://x}\nidle: {threshold: 0.05}\n", path).queries.idleThreshold, 0.05);
+}
+
+void TstPrometheus::usageConfigRefuses_data()
+{
+    QTest::addColumn<QByteArray>("yaml");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("unknown key") << QByteArray("prometheus:\n  url: http://x\n  tokn: a\n") << "c.yaml:3: prometheus.tokn: unknown setting";
+    QTest::newRow("top key") << QByteArray("prometheus: {url: http://x}\nquery: {}\n") << "c.yaml:2: query: unknown setting";
+    QTest::newRow("no url") << QByteArray("idle: {window: 1h}\n") << "prometheus.url: the Prometheus to read usage from is needed";
+    QTest::newRow("not http") << QByteArray("prometheus:\n  url: prom:9090\n") << "c.yaml:2: prometheus.url: expected an http:// or https:// URL";
+    QTest::newRow("threshold") << QByteArray("prometheus: {url: http://x}\nidle:\n  threshold: lots\n")
+                               << "c.yaml:3: idle.threshold: expected a ratio 0..1 or a percentage (5%), found \"lots\"";
+    QTest::newRow("window") << QByteArray("prometheus: {url: http://x}\nidle:\n  window: -1h\n") << "c.yaml:3: idle.window: expected a duration above 0";
+    QTest::newRow("step") << QByteArray("prometheus: {url: http://x}\nidle: {window: 1m, step: 1h}\n") << "idle.step: the step is longer than the window";
+    QTest::newRow("empty query") << QByteArray("prometheus: {url: http://x}\nqueries:\n  cpu: \"\"\n") << "c.yaml:3: queries.cpu: expected a PromQL query";
+    QTest::newRow("list") << QByteArray("prometheus: [a]\n") << "c.yaml:1: prometheus: expected a mapping of settings";
+    QTest::newRow("yaml") << QByteArray("prometheus: {url: [\n") << "not valid YAML";
+    QTest::newRow("flag") << QByteArray("prometheus: {url: http://x, insecureSkipTlsVerify: maybe}\n")
+                          << "prometheus.insecureSkipTlsVerify: expected true or false";
+    QTest::newRow("token twice") << QByteArray("prometheus: {url: http://x, bearerToken: s3cret, bearerTokenFile: /dev/null}\n")
+                                 << "give bearerToken or bearerTokenFile, not both";
+    QTest::newRow("token file") << QByteArray("prometheus: {url: http://x, bearerTokenFile: /nonexistent/t}\n")
+                                << "prometheus.bearerTokenFile: cannot read \"/nonexistent/t\"";
+    QTest::newRow("twice") << QByteArray("prometheus:\n  url: http://x\n  url: http://y\n") << "c.yaml:3: prometheus.url: given twice";
+    QTest::newRow("time") << QByteArray("prometheus: {url: http://x}\ntime: soon\n") << "c.yaml:2: time: expected seconds since the epoch";
+}
+
+void TstPrometheus::usageConfigRefuses()
+{
+    QFETCH(QByteArray, yaml);
+    QFETCH(QString, message);
+    try {
+        (void)parseUsageConfig(yaml.toStdString(), "c.yaml");
+        QFAIL("accepted");
+    } catch (const fleet::importers::ImportError& e) {
+        QVERIFY2(QString::fromStdString(e.what()).contains(message), e.what());
+        QVERIFY2(!QString::fromStdString(e.what()).contains(QLatin1String("s3cret")), e.what());
+    }
+    QVERIFY_THROWS_EXCEPTION(fleet::importers::ImportError, (void)readUsageConfig("/nonexistent/usage.yaml"));
 }
 
 QTEST_GUILESS_MAIN(TstPrometheus)

@@ -1,6 +1,7 @@
 #include "nodeinspector.h"
 
 #include "model/figures.h"
+#include "views/itemmodels/idlegpusmodel.h"
 #include "views/itemmodels/itemmodelroles.h"
 #include "views/itemmodels/nodepodsmodel.h"
 #include "views/itemmodels/noderesourcesmodel.h"
@@ -47,6 +48,7 @@ NodeInspector::NodeInspector(QWidget* parent)
     , m_resources(new NodeResourcesModel(this))
     , m_pods(new NodePodsModel(this))
     , m_podsProxy(new QSortFilterProxyModel(this))
+    , m_idle(new IdleGpusModel(this))
 {
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(6, 6, 6, 6);
@@ -106,9 +108,28 @@ NodeInspector::NodeInspector(QWidget* parent)
     podsColumn->addWidget(m_podFilter);
     podsColumn->addWidget(m_podsView, 1);
     splitter->addWidget(podsBox);
+
+    m_idleBox = new QWidget(splitter);
+    m_idleBox->setObjectName(QStringLiteral("nodeInspectorIdleGpus"));
+    auto* idleColumn = new QVBoxLayout(m_idleBox);
+    idleColumn->setContentsMargins(0, 0, 0, 0);
+    m_idleTitle = new QLabel(m_idleBox);
+    m_idleTitle->setWordWrap(true);
+    auto* idleProxy = new QSortFilterProxyModel(this);
+    idleProxy->setSourceModel(m_idle);
+    idleProxy->setSortRole(kSortRole);
+    m_idleView = makeTable(m_idleBox, idleProxy);
+    m_idleView->setObjectName(QStringLiteral("nodeInspectorIdleGpusTable"));
+    m_idleView->sortByColumn(IdleGpusModel::GpusColumn, Qt::DescendingOrder);
+    connect(m_idleView, &QTableView::doubleClicked, this,
+        [this, idleProxy](const QModelIndex& index) { emit podActivated(m_idle->podAt(idleProxy->mapToSource(index).row())); });
+    idleColumn->addWidget(m_idleTitle);
+    idleColumn->addWidget(m_idleView, 1);
+    splitter->addWidget(m_idleBox);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 2);
     splitter->setStretchFactor(2, 3);
+    splitter->setStretchFactor(3, 1);
     column->addWidget(splitter, 1);
     m_body = splitter;
 
@@ -127,7 +148,9 @@ void NodeInspector::setNode(
     m_node = m_store && PlanNodeView { m_store.get(), m_plan.get() }.exists(node) ? node : model::NodeId {};
     m_resources->setNode(m_store, m_node, m_plan.get());
     m_pods->setNode(m_store, m_node, m_plan.get());
+    m_idle->setNode(m_store, m_usage, m_node);
     m_resourcesView->resizeColumnsToContents();
+    m_idleView->resizeColumnsToContents();
     m_podsView->resizeColumnsToContents();
     fillDetails();
 }
@@ -144,9 +167,24 @@ void NodeInspector::setPrices(std::vector<double> pricePerHour)
     fillDetails();
 }
 
+void NodeInspector::setUsage(std::shared_ptr<const model::ClusterUsage> usage)
+{
+    m_usage = std::move(usage);
+    setNode(m_store, m_topology, m_node);
+}
+
+QString NodeInspector::idleGpusText() const
+{
+    return m_idleBox->isHidden() ? QString() : m_idleTitle->text();
+}
+
 void NodeInspector::fillDetails()
 {
     m_details->clear();
+    // Shown for a node with GPUs, its state "unknown" where no usage judged them (issue 8:
+    // "No data is unknown, never idle"); a node without GPUs has nothing to say here.
+    m_idleBox->setVisible(m_node.isValid() && m_node.index() < m_store->nodeCount()
+        && (m_store->nodeGpuCount(m_node) > 0 || m_store->nodeAllocatable(m_node)[model::CoreResource::Gpu] > 0 || m_idle->idleGpuCount() >= 0));
     if (!m_node.isValid()) {
         m_title->setText(tr("No node selected"));
         m_subtitle->setText(tr("Click a node on the map, or search for a node or pod by name."));
@@ -240,6 +278,8 @@ void NodeInspector::fillDetails()
         item->setToolTip(1, value);
     }
     m_details->resizeColumnToContents(0);
+    m_idleTitle->setText(tr("Allocated but idle GPUs: %1").arg(m_idle->idleGpusText()));
+    m_idleView->setVisible(m_idle->rowCount() > 0);
     m_podsTitle->setText(tr("Pods (%1)").arg(QString::fromStdString(model::formatCount(m_pods->rowCount()))));
 }
 

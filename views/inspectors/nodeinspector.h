@@ -5,6 +5,7 @@
 #include "model/clusterstore.h"
 #include "model/scheduling/placementstate.h"
 #include "model/topology.h"
+#include "model/usage.h"
 #include "views/map/fleetmapview.h"
 
 #include <QWidget>
@@ -20,6 +21,7 @@ class QTreeWidget;
 
 namespace fleet::views {
 
+class IdleGpusModel;
 class NodePodsModel;
 class NodeResourcesModel;
 
@@ -28,7 +30,9 @@ class NodeResourcesModel;
 /// conditions (a tree, one section each), its resources (NodeResourcesModel: allocatable,
 /// capacity, requested, share per resource, extended ones included) and its pods
 /// (NodePodsModel behind a sorting proxy; the filter line edit matches any column,
-/// case-insensitively). Thread: GUI thread.
+/// case-insensitively). With a usage source (setUsage()), the pods holding the node's
+/// allocated-but-idle GPUs (IdleGpusModel: the usage source's idle rule, the one the map's
+/// "gpu-idle" metric counts), shown for nodes with GPUs ("unknown" without figures). Thread: GUI thread.
 class NodeInspector : public QWidget {
     Q_OBJECT
 public:
@@ -49,6 +53,9 @@ public:
     /// Node prices in $/h by store NodeId (PlanController::nodePrices(); empty: unknown), shown
     /// in the header; an added node costs its template's (PlacementState's rule).
     void setPrices(std::vector<double> pricePerHour);
+    /// The usage of the shown cluster (null: none): the idle GPUs section. Refreshes the node
+    /// shown; a usage for another node count shows no section.
+    void setUsage(std::shared_ptr<const model::ClusterUsage> usage);
 
     /// The parts, for tests and for the app to tune.
     [[nodiscard]] NodeResourcesModel* resourcesModel() const noexcept { return m_resources; }
@@ -56,6 +63,11 @@ public:
     [[nodiscard]] QSortFilterProxyModel* podsProxy() const noexcept { return m_podsProxy; }
     [[nodiscard]] QLineEdit* podFilter() const noexcept { return m_podFilter; }
     [[nodiscard]] QTreeWidget* detailsTree() const noexcept { return m_details; }
+    [[nodiscard]] IdleGpusModel* idleGpusModel() const noexcept { return m_idle; }
+    /// The idle GPUs section's title (IdleGpusModel::idleGpusText()): "Allocated but idle GPUs:
+    /// 2, held by 1 pod (below 5% for 1 h or more)", "... unknown (no usage source)"; "" while
+    /// hidden (no node, or a node without GPUs).
+    [[nodiscard]] QString idleGpusText() const;
     /// The header's text (plain): "duckboat-01" then the details line.
     [[nodiscard]] QString headerText() const;
     /// The GPU line: "8 GPUs (NVIDIA-H100-80GB-HBM3), 5 GPUs allocated", or "No GPUs".
@@ -72,6 +84,7 @@ private:
     std::shared_ptr<const model::Topology> m_topology;
     std::shared_ptr<const model::PlacementState> m_plan;
     std::vector<double> m_prices;
+    std::shared_ptr<const model::ClusterUsage> m_usage;
     model::NodeId m_node;
     QLabel* m_title = nullptr;
     QLabel* m_subtitle = nullptr;
@@ -84,6 +97,10 @@ private:
     QLineEdit* m_podFilter = nullptr;
     QTableView* m_podsView = nullptr;
     QLabel* m_podsTitle = nullptr;
+    IdleGpusModel* m_idle = nullptr;
+    QTableView* m_idleView = nullptr;
+    QLabel* m_idleTitle = nullptr;
+    QWidget* m_idleBox = nullptr; // hidden for a node without GPUs
     QWidget* m_body = nullptr; // the tables, hidden while no node is shown
 };
 
