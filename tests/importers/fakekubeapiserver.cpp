@@ -456,6 +456,9 @@ struct FakeKubeApiServer::Impl {
             acceptor.accept(s, ec);
             if (ec || stopping)
                 break;
+            // As the API server (Go's net package sets TCP_NODELAY on every connection): without
+            // it, each TLS record after the first waits for the client's delayed ACK.
+            s.set_option(tcp::no_delay(true), ec);
             std::lock_guard lock(mutex);
             openSockets.push_back(s.native_handle());
             connections.emplace_back([this, sock = std::move(s)]() mutable { serve(std::move(sock)); });
