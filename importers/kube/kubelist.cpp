@@ -130,8 +130,10 @@ Listed listCollection(KubeApiClient& client, const std::string& path, model::Clu
 }
 
 // The names of the cluster's namespaces (for the namespace-by-namespace pod list), or nothing
-// when they cannot be listed.
-std::vector<std::string> namespaceNames(KubeApiClient& client, const LiveListOptions& options, ImportProgress* progress, std::mt19937& rng)
+// when they cannot be listed; `resourceVersion` is set to the namespace list's (where a watch of
+// namespaces starts).
+std::vector<std::string> namespaceNames(KubeApiClient& client, const LiveListOptions& options, ImportProgress* progress, std::mt19937& rng,
+                                        std::string& resourceVersion)
 {
     std::vector<std::string> names;
     std::string token;
@@ -146,6 +148,7 @@ std::vector<std::string> namespaceNames(KubeApiClient& client, const LiveListOpt
         for (const QJsonValue& item : list.value("items").toArray())
             names.push_back(item.toObject().value("metadata").toObject().value("name").toString().toStdString());
         token = list.value("metadata").toObject().value("continue").toString().toStdString();
+        resourceVersion = list.value("metadata").toObject().value("resourceVersion").toString().toStdString();
         if (token.empty())
             return names;
     }
@@ -157,7 +160,7 @@ void listPodsByNamespace(KubeApiClient& client, const std::string& clusterWideEr
                          ImportProgress* progress, const LiveListOptions& options, std::mt19937& rng, KubectlJsonSession& session,
                          LiveListResult& result)
 {
-    const std::vector<std::string> namespaces = namespaceNames(client, options, progress, rng);
+    const std::vector<std::string> namespaces = namespaceNames(client, options, progress, rng, result.namespacesResourceVersion);
     if (namespaces.empty())
         throw KubeApiError(client.server(), "/api/v1/pods", 403,
                            clusterWideError + " (and the namespaces cannot be listed either, so no namespace's pods can be read)");
@@ -167,6 +170,9 @@ void listPodsByNamespace(KubeApiClient& client, const std::string& clusterWideEr
                            result)
             != Listed::Done)
             left.push_back(ns);
+        else
+            result.podNamespaces.emplace_back(ns, result.resourceVersion);
+    result.podNamespacesRefused = left;
     if (left.size() == namespaces.size())
         throw KubeApiError(client.server(), "/api/v1/pods", 403, clusterWideError + " (nor in any of its " + std::to_string(namespaces.size()) + " namespaces)");
     if (left.empty())
@@ -212,6 +218,28 @@ LiveListResult listOnce(KubeApiClient& client, model::ClusterStore& store, Impor
 }
 
 } // namespace
+
+std::optional<std::string> listNamespacePods(KubeApiClient& client, const std::string& namespaceName, model::ClusterStore& store,
+                                             ImportReport& report, ImportProgress* progress, const LiveListOptions& options)
+{
+    std::mt19937 rng(std::random_device{}());
+    const std::string path = "/api/v1/namespaces/" + percentEncode(namespaceName) + "/pods";
+    for (int restart = 0;; ++restart) {
+        KubectlJsonSession session;
+        session.followsPages = true;
+        LiveListResult result;
+        try {
+            if (listCollection(client, path, store, report, progress, options, rng, session, result) != Listed::Done)
+                return std::nullopt;
+            return result.resourceVersion;
+        } catch (const Expired&) {
+            if (restart >= options.maxRestarts)
+                throw KubeApiError(client.server(), path, 410,
+                                   "410 Gone: the list's continue token expired " + std::to_string(restart + 1) + " times in a row");
+            store = model::ClusterStore();
+        }
+    }
+}
 
 LiveListResult listCluster(KubeApiClient& client, model::ClusterStore& store, ImportReport& report, ImportProgress* progress,
                            const LiveListOptions& options)

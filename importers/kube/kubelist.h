@@ -24,7 +24,10 @@
 #include "model/clusterstore.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace fleet::importers::kube {
 
@@ -43,6 +46,15 @@ struct LiveListResult {
     std::size_t pages = 0;       ///< requests that returned a page
     std::size_t restarts = 0;    ///< relists after 410 Gone
     bool partialView = false;    ///< pods were listed namespace by namespace, and some were refused
+    /// Pods listed namespace by namespace (the cluster-wide list was refused): each namespace
+    /// whose pods were listed, with its list's resourceVersion (where that namespace's WATCH
+    /// starts), in the order listed. Empty when the pods were listed cluster-wide.
+    std::vector<std::pair<std::string, std::string>> podNamespaces;
+    /// With podNamespaces: the namespaces whose pods could not be listed (the partial view's rest).
+    std::vector<std::string> podNamespacesRefused;
+    /// With podNamespaces: the resourceVersion of the namespace list that named them (where a
+    /// watch of /api/v1/namespaces starts, to follow namespaces created or deleted later).
+    std::string namespacesResourceVersion;
 };
 
 /// Lists the cluster into `store` (not finalized). Throws KubeApiError for a failure it does not
@@ -50,5 +62,13 @@ struct LiveListResult {
 /// ImportCancelled when `progress` asks. After a restart `store` is replaced by a new one.
 LiveListResult listCluster(KubeApiClient& client, model::ClusterStore& store, ImportReport& report, ImportProgress* progress = nullptr,
                            const LiveListOptions& options = {});
+
+/// Lists the pods of one namespace (/api/v1/namespaces/NS/pods, paged and retried as above; an
+/// expired continue restarts that namespace's list into a new `store`) into `store`: a partial
+/// view's namespace created after the LIST. Returns the list's resourceVersion (where that
+/// namespace's WATCH starts), or nullopt when the server refuses (403) or does not know (404)
+/// the namespace. Throws as listCluster(). Thread: any one thread (it blocks).
+std::optional<std::string> listNamespacePods(KubeApiClient& client, const std::string& namespaceName, model::ClusterStore& store,
+                                             ImportReport& report, ImportProgress* progress = nullptr, const LiveListOptions& options = {});
 
 } // namespace fleet::importers::kube

@@ -12,6 +12,7 @@
 #include <random>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace fleet::importers::live {
 namespace {
@@ -45,6 +46,8 @@ public:
     {
         m_nodes.client = std::make_unique<kube::KubeApiClient>(config);
         m_pods.client = std::make_unique<kube::KubeApiClient>(config);
+        m_namespaces.client = std::make_unique<kube::KubeApiClient>(config);
+        m_namespaces.enabled = false; // a partial view's only
         m_nodes.rv = std::move(nodesRv);
         m_pods.rv = std::move(podsRv);
         m_status.server = m_listClient->server();
@@ -59,6 +62,7 @@ public:
         m_sink = &sink;
         m_nodes.thread = std::thread([this] { watchLoop(m_nodes); });
         m_pods.thread = std::thread([this] { watchLoop(m_pods); });
+        m_namespaces.thread = std::thread([this] { watchLoop(m_namespaces); });
         m_feedThread = std::thread([this] { feedLoop(); });
     }
 
@@ -71,22 +75,41 @@ public:
             m_stopped = true;
             m_stopping = true;
         }
+        m_stopFlag = true;
         m_cv.notify_all();
         m_nodes.client->interrupt();
         m_pods.client->interrupt();
-        for (std::thread* t : {&m_nodes.thread, &m_pods.thread, &m_feedThread})
+        m_namespaces.client->interrupt();
+        // The feed thread first: it is the one that adds namespace watches.
+        if (m_feedThread.joinable())
+            m_feedThread.join();
+        for (const auto& w : m_namespaceWatches)
+            w->client->interrupt();
+        for (std::thread* t : {&m_nodes.thread, &m_pods.thread, &m_namespaces.thread})
             if (t->joinable())
                 t->join();
+        for (const auto& w : m_namespaceWatches)
+            if (w->thread.joinable())
+                w->thread.join();
     }
 
 private:
+    enum class Collection { Nodes, Pods, Namespaces };
     struct Watch {
-        const char* path;
+        std::string path;
         const char* kind;
+        Collection collection = Collection::Pods;
         std::unique_ptr<kube::KubeApiClient> client;
         std::thread thread;
-        std::string rv; // guarded by m_mutex
+        std::string rv;       // guarded by m_mutex
+        bool enabled = true;  // guarded by m_mutex: false while a partial view (or a whole one) makes it idle
+        // A partial view's watch of one namespace's pods: the namespace, and the names of its pods
+        // the window holds (guarded by m_mutex), deleted when the namespace leaves the view.
+        std::string namespaceName;
+        std::unordered_set<std::string> podNames;
     };
+    // What a partial view's namespace did, in the order seen (the feed thread acts on it).
+    enum class NamespaceChange { Added, Deleted, Refused };
 
     // ---- the watch threads ------------------------------------------------------------
 
@@ -99,18 +122,18 @@ private:
             std::string rv;
             {
                 std::unique_lock lock(m_mutex);
-                m_cv.wait(lock, [&] { return m_stopping || m_failed || (!m_relistPending && !w.rv.empty()); });
+                m_cv.wait(lock, [&] { return m_stopping || m_failed || (!m_relistPending && w.enabled && !w.rv.empty()); });
                 if (m_stopping || m_failed)
                     return;
             }
             w.client->clearInterrupt();
             {
                 std::lock_guard lock(m_mutex);
-                if (m_stopping || m_failed || m_relistPending)
+                if (m_stopping || m_failed || m_relistPending || !w.enabled)
                     continue; // an interrupt came before clearInterrupt(): decide again
                 rv = w.rv;
             }
-            const std::string target = std::string(w.path) + "?watch=1&allowWatchBookmarks=true&resourceVersion=" + rv
+            const std::string target = w.path + "?watch=1&allowWatchBookmarks=true&resourceVersion=" + rv
                 + "&timeoutSeconds=" + std::to_string(m_options.timeoutSeconds);
             reader.reset();
             bool relistAsked = false;
@@ -133,6 +156,10 @@ private:
                     requestRelist();
                 else if (r.status == 200)
                     backoff = m_options.backoffStartSeconds; // the server ended the watch (its timeout): resume at once
+                else if (r.status == 403 && &w == &m_pods && refusePodsWatch(kube::statusMessage(r.body)))
+                    requestRelist(); // some namespaces only, perhaps: the relist lists them one by one
+                else if (r.status == 403 && (&w == &m_namespaces || !w.namespaceName.empty()))
+                    refuseViewWatch(w, kube::statusMessage(r.body)); // the view narrows; the feed goes on
                 else if (r.status == 401 || r.status == 403) {
                     fail(m_status.server + ": " + w.path + ": " + std::to_string(r.status) + ": " + kube::statusMessage(r.body)
                          + (r.status == 401 ? " (the credentials of the kubeconfig user were refused)" : ""));
@@ -176,17 +203,31 @@ private:
             return;
         }
         if (e.type != WatchEvent::Type::Bookmark && !e.kind.empty() && e.kind != w.kind) {
-            streamError = m_status.server + ": " + w.path + ": a " + e.kind + " in the " + w.kind + " watch";
+            streamError = m_status.server + ": " + w.path + ": a " + e.kind + " in the " + std::string(w.kind) + " watch";
             return;
         }
         std::lock_guard lock(m_mutex);
+        if (!w.enabled)
+            return; // its namespace left the view meanwhile
         if (!e.resourceVersion.empty())
             w.rv = e.resourceVersion;
-        if (&w == &m_pods)
+        if (w.collection == Collection::Pods)
             m_status.resourceVersion = w.rv;
         if (e.type == WatchEvent::Type::Bookmark)
             return;
-        const bool nodes = &w == &m_nodes;
+        if (w.collection == Collection::Namespaces) {
+            m_namespaceChanges.emplace_back(std::move(e.name), e.type == WatchEvent::Type::Deleted ? NamespaceChange::Deleted : NamespaceChange::Added);
+            ++m_status.events;
+            m_lastEvent = Clock::now();
+            return;
+        }
+        if (!w.namespaceName.empty()) {
+            if (e.type == WatchEvent::Type::Deleted)
+                w.podNames.erase(e.name);
+            else
+                w.podNames.insert(e.name);
+        }
+        const bool nodes = w.collection == Collection::Nodes;
         auto& latest = nodes ? m_latestNodes : m_latestPods;
         Latest& l = latest[nodes ? e.name : e.namespaceName + '/' + e.name];
         l.deleted = e.type == WatchEvent::Type::Deleted;
@@ -231,6 +272,36 @@ private:
         std::uniform_real_distribution<double> jitter(0.5, 1.5);
         sleepUnlessStopped(backoff * jitter(rng));
         backoff = std::min(backoff * 2, m_options.backoffMaxSeconds);
+    }
+
+    // The cluster-wide pods watch was refused (403) with `message`: true the first time, so
+    // that a relist may find a partial view; false when a relist already came back whole.
+    bool refusePodsWatch(const std::string& message)
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_podsWatchRefused)
+            return false;
+        m_podsWatchRefused = true;
+        m_podsWatchRefusal = message;
+        return true;
+    }
+
+    // A partial view's watch refused (403): of namespaces, so namespaces created later are not
+    // seen (said in the partial view); of one namespace's pods, so that namespace leaves the view.
+    void refuseViewWatch(Watch& w, const std::string& message)
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            w.enabled = false;
+            if (&w == &m_namespaces)
+                m_namespacesUnwatched = message;
+            else
+                m_namespaceChanges.emplace_back(w.namespaceName, NamespaceChange::Refused);
+            m_status.lastError = m_status.server + ": " + w.path + ": 403: " + message;
+            m_status.partialView = partialViewText();
+            m_statusDirty = true;
+        }
+        m_cv.notify_all();
     }
 
     void requestRelist()
@@ -318,6 +389,9 @@ private:
         publishStatus(Clock::now());
         m_nodes.client->interrupt();
         m_pods.client->interrupt();
+        m_namespaces.client->interrupt();
+        for (const auto& w : m_namespaceWatches)
+            w->client->interrupt();
         std::mt19937 rng(std::random_device {}());
         double backoff = m_options.backoffStartSeconds;
         StopProgress progress(m_stopFlag);
@@ -329,10 +403,41 @@ private:
                 const kube::LiveListResult r = kube::listCluster(*m_listClient, batch.upserted, report, &progress, m_options.list);
                 batch.replacesAll = true;
                 batch.resourceVersion = r.resourceVersion;
+                // A partial view: one watch per namespace listed, made here (the feed thread is
+                // the only one that adds them) before the lock, since a client may throw.
+                for (const auto& listed : r.podNamespaces)
+                    addNamespaceWatch(listed.first);
+                std::unordered_map<std::string, std::unordered_set<std::string>> podNames; // a partial view's, by namespace
+                if (!r.podNamespaces.empty())
+                    for (std::uint32_t i = 0; i < batch.upserted.podCount(); ++i)
+                        podNames[std::string(batch.upserted.podNamespace(model::PodId(i)))].emplace(batch.upserted.podName(model::PodId(i)));
+                bool whole = false;
+                std::string refusedWatch; // a whole list whose watch was refused: why
                 {
                     std::lock_guard lock(m_mutex);
+                    whole = r.podNamespaces.empty();
+                    if (whole && m_podsWatchRefused)
+                        refusedWatch = m_podsWatchRefusal;
                     m_nodes.rv = r.nodesResourceVersion;
                     m_pods.rv = r.resourceVersion;
+                    m_pods.enabled = whole;
+                    for (const auto& w : m_namespaceWatches)
+                        w->enabled = false;
+                    for (const auto& [ns, nsRv] : r.podNamespaces) {
+                        Watch* w = namespaceWatch(ns);
+                        w->rv = nsRv;
+                        w->enabled = true;
+                        w->podNames = std::move(podNames[ns]);
+                    }
+                    m_namespaces.rv = r.namespacesResourceVersion;
+                    m_namespaces.enabled = !whole;
+                    m_namespaceChanges.clear();
+                    m_namespacesUnwatched.clear();
+                    m_viewListed.clear();
+                    for (const auto& listed : r.podNamespaces)
+                        m_viewListed.push_back(listed.first);
+                    m_viewRefused = r.podNamespacesRefused;
+                    m_status.partialView = whole ? std::string() : partialViewText();
                     m_status.resourceVersion = r.resourceVersion;
                     m_latestNodes.clear(); // the list supersedes what was gathered
                     m_latestPods.clear();
@@ -344,8 +449,12 @@ private:
                     m_status.state = LiveFeedStatus::State::Watching;
                     m_statusDirty = true;
                 }
+                startNamespaceWatches();
                 m_cv.notify_all();
                 m_sink->batchReady(std::move(batch));
+                if (!refusedWatch.empty())
+                    fail(m_status.server + ": /api/v1/pods: 403: " + refusedWatch
+                         + " (the pods can be listed cluster-wide but not watched: the kubeconfig user needs the watch verb on pods)");
                 return;
             } catch (const ImportCancelled&) {
                 return;
@@ -365,6 +474,158 @@ private:
             if (stopping())
                 return;
         }
+    }
+
+    Watch* namespaceWatch(const std::string& ns) const
+    {
+        for (const auto& w : m_namespaceWatches)
+            if (w->namespaceName == ns)
+                return w.get();
+        return nullptr;
+    }
+
+    // The watch of namespace `ns`'s pods, made idle when new (feed thread only; outside the lock,
+    // since a client may throw).
+    Watch& addNamespaceWatch(const std::string& ns)
+    {
+        if (Watch* w = namespaceWatch(ns))
+            return *w;
+        auto w = std::make_unique<Watch>();
+        w->path = "/api/v1/namespaces/" + ns + "/pods";
+        w->kind = "Pod";
+        w->namespaceName = ns;
+        w->client = std::make_unique<kube::KubeApiClient>(m_config);
+        w->enabled = false;
+        m_namespaceWatches.push_back(std::move(w));
+        return *m_namespaceWatches.back();
+    }
+
+    void startNamespaceWatches()
+    {
+        for (const auto& w : m_namespaceWatches)
+            if (!w->thread.joinable())
+                w->thread = std::thread([this, watch = w.get()] { watchLoop(*watch); });
+    }
+
+    // "pods of 3 of 5 namespaces (not listed: cache, tmp), each watched on its own". Under m_mutex.
+    std::string partialViewText() const
+    {
+        const std::size_t seen = m_viewListed.size(), all = seen + m_viewRefused.size();
+        std::string text = "pods of " + std::to_string(seen) + " of " + std::to_string(all) + " namespaces";
+        if (!m_viewRefused.empty()) {
+            text += " (not listed: ";
+            for (std::size_t i = 0; i < m_viewRefused.size() && i < 5; ++i)
+                text += (i ? ", " : "") + m_viewRefused[i];
+            if (m_viewRefused.size() > 5)
+                text += ", and " + std::to_string(m_viewRefused.size() - 5) + " more";
+            text += ")";
+        }
+        text += ", each watched on its own";
+        if (!m_namespacesUnwatched.empty())
+            text += "; namespaces created later are not seen (their watch was refused: " + m_namespacesUnwatched + ")";
+        return text;
+    }
+
+    // ---- a partial view's namespaces created or deleted after the list ----------------
+
+    // Acts on the namespace changes seen since the last flush, in order: a namespace created
+    // (not in the view yet) gets its pods listed, handed over as one batch, and watched from
+    // that list's resourceVersion; one deleted, or whose pods' watch was refused, leaves the
+    // view: its watch stops and a batch deletes the pods the window holds of it. Feed thread.
+    void followNamespaces()
+    {
+        std::vector<std::pair<std::string, NamespaceChange>> changes;
+        {
+            std::lock_guard lock(m_mutex);
+            changes.swap(m_namespaceChanges);
+        }
+        for (const auto& [ns, change] : changes) {
+            if (stopping())
+                return;
+            if (change == NamespaceChange::Added)
+                enterView(ns);
+            else
+                leaveView(ns, change == NamespaceChange::Refused);
+        }
+    }
+
+    bool inView(const std::string& ns) const // under m_mutex
+    {
+        return std::find(m_viewListed.begin(), m_viewListed.end(), ns) != m_viewListed.end()
+            || std::find(m_viewRefused.begin(), m_viewRefused.end(), ns) != m_viewRefused.end();
+    }
+
+    void enterView(const std::string& ns)
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            if (inView(ns))
+                return; // listed with the view, or a MODIFIED namespace
+        }
+        model::ClusterChangeBatch batch;
+        ImportReport report;
+        StopProgress progress(m_stopFlag);
+        std::optional<std::string> rv;
+        std::string error;
+        try {
+            rv = kube::listNamespacePods(*m_listClient, ns, batch.upserted, report, &progress, m_options.list);
+        } catch (const ImportCancelled&) {
+            return;
+        } catch (const std::exception& e) { // KubeApiError or ImportError: left out of the view, said
+            error = e.what();
+        }
+        Watch* w = rv ? &addNamespaceWatch(ns) : nullptr;
+        std::unordered_set<std::string> names;
+        for (std::uint32_t i = 0; i < batch.upserted.podCount(); ++i)
+            names.emplace(batch.upserted.podName(model::PodId(i)));
+        {
+            std::lock_guard lock(m_mutex);
+            if (w) {
+                m_viewListed.push_back(ns);
+                w->rv = *rv;
+                w->enabled = true;
+                w->podNames = std::move(names);
+            } else
+                m_viewRefused.push_back(ns);
+            if (!error.empty())
+                m_status.lastError = m_status.server + ": the pods of namespace " + ns + ", created after the list: " + error;
+            m_status.partialView = partialViewText();
+            m_statusDirty = true;
+            batch.resourceVersion = m_status.resourceVersion;
+        }
+        if (!w)
+            return;
+        startNamespaceWatches();
+        m_cv.notify_all();
+        batch.events = 1;
+        m_sink->batchReady(std::move(batch));
+    }
+
+    void leaveView(const std::string& ns, bool refused)
+    {
+        model::ClusterChangeBatch batch;
+        Watch* w = namespaceWatch(ns);
+        {
+            std::lock_guard lock(m_mutex);
+            const bool listed = std::erase(m_viewListed, ns) > 0;
+            std::erase(m_viewRefused, ns);
+            if (refused)
+                m_viewRefused.push_back(ns);
+            m_status.partialView = partialViewText();
+            m_statusDirty = true;
+            if (!listed || !w)
+                return;
+            w->enabled = false;
+            for (const std::string& name : w->podNames)
+                batch.deletedPods.emplace_back(ns, name);
+            w->podNames.clear();
+            std::erase_if(m_latestPods, [&](const auto& kv) { return kv.second.namespaceName == ns; });
+            batch.resourceVersion = m_status.resourceVersion;
+        }
+        w->client->interrupt();
+        batch.events = 1;
+        if (!batch.empty())
+            m_sink->batchReady(std::move(batch));
     }
 
     bool stopping()
@@ -417,6 +678,7 @@ private:
 
     void flush()
     {
+        followNamespaces();
         std::unordered_map<std::string, Latest> nodes, pods;
         std::size_t events = 0;
         std::string rv;
@@ -426,7 +688,7 @@ private:
             pods.swap(m_latestPods);
             events = m_eventsGathered;
             m_eventsGathered = 0;
-            rv = m_pods.rv;
+            rv = m_status.resourceVersion; // the last pods' resourceVersion seen, from any pods watch
         }
         if (nodes.empty() && pods.empty())
             return;
@@ -461,13 +723,22 @@ private:
     KubeWatchOptions m_options;
     std::unique_ptr<kube::KubeApiClient> m_listClient;
     LiveFeedSink* m_sink = nullptr;
-    Watch m_nodes { "/api/v1/nodes", "Node", {}, {}, {} };
-    Watch m_pods { "/api/v1/pods", "Pod", {}, {}, {} };
+    Watch m_nodes { "/api/v1/nodes", "Node", Collection::Nodes, {}, {}, {}, true, {}, {} };
+    Watch m_pods { "/api/v1/pods", "Pod", Collection::Pods, {}, {}, {}, true, {}, {} };
+    Watch m_namespaces { "/api/v1/namespaces", "Namespace", Collection::Namespaces, {}, {}, {}, false, {}, {} }; // a partial view's
+    std::vector<std::unique_ptr<Watch>> m_namespaceWatches; // a partial view's, one per namespace; added by the feed thread only
     std::thread m_feedThread;
 
     std::mutex m_mutex; // guards everything below, and Watch::rv
     std::condition_variable m_cv;
     bool m_stopping = false, m_stopped = false, m_failed = false, m_relistPending = false, m_initialList = false, m_statusDirty = true;
+    bool m_podsWatchRefused = false; // the cluster-wide pods watch answered 403 once
+    std::string m_podsWatchRefusal;
+    // A partial view: the namespaces whose pods are listed and watched, those refused, what the
+    // namespaces watch saw since the last flush, and why that watch was refused (when it was).
+    std::vector<std::string> m_viewListed, m_viewRefused;
+    std::vector<std::pair<std::string, NamespaceChange>> m_namespaceChanges;
+    std::string m_namespacesUnwatched;
     std::atomic<bool> m_stopFlag { false };
     std::unordered_map<std::string, Latest> m_latestNodes, m_latestPods;
     std::size_t m_eventsGathered = 0;

@@ -20,12 +20,26 @@
 // deletion, and is flushed every `batchInterval`. Upserted objects are decoded by the kubectl
 // JSON importer (the same rules as files) into the batch's staging store; an object the importer
 // refuses is left out and named in LiveFeedStatus::lastError.
-// Not yet: a partial view (pods listed namespace by namespace) is not watched; PDBs,
-// PersistentVolumes and namespaces are listed once, not watched.
+// - a partial view: when the cluster-wide pods WATCH is refused (403: a user allowed some
+//   namespaces only), the feed relists once, which lists pods namespace by namespace
+//   (kube/kubelist.h), then watches /api/v1/namespaces/NS/pods of each namespace listed, each
+//   from its own list's resourceVersion, on a thread and client of its own; LiveFeedStatus::
+//   partialView says what is seen. A relist (410 on any watch) lists again and follows what it
+//   finds (the cluster-wide watch again when the cluster-wide list is allowed). A cluster-wide
+//   list that works while its watch is refused fails the feed with the server's message.
+//   The view follows the namespaces through a WATCH of /api/v1/namespaces from the list's
+//   resourceVersion (client-go's informers do the same per namespace): a namespace created later
+//   gets its pods listed (one batch) and then watched from that list's resourceVersion, or is
+//   named as not listed when refused; a namespace deleted, or whose pods' watch becomes refused
+//   (403), leaves the view: its watch stops and one batch deletes the pods of it the window holds
+//   (the feed keeps each watched namespace's pod names). A refused namespaces watch only says,
+//   in partialView, that namespaces created later are not seen.
+// Not yet: PDBs, PersistentVolumes and namespaces are listed once, not watched (in a whole view).
 //
-// Threads: the feed's own thread merges, decodes and hands batches to the sink; each of the two
-// watches runs on a thread of its own with its own KubeApiClient (one Asio io_context each, since
-// the client blocks). stop() interrupts both streams and joins all three.
+// Threads: the feed's own thread merges, decodes and hands batches to the sink; each watch (nodes,
+// pods, or the pods of each namespace of a partial view) runs on a thread of its own with its own
+// KubeApiClient (one Asio io_context each, since the client blocks). stop() interrupts every
+// stream and joins every thread.
 
 #include "importers/kube/kubeconfig.h"
 #include "importers/kube/kubelist.h"

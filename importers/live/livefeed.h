@@ -37,6 +37,9 @@ struct LiveFeedStatus {
     std::uint64_t retries = 0;          ///< reconnects and retried requests since start
     std::uint64_t relists = 0;          ///< relists after 410 Gone
     std::string lastError;              ///< the last error (the server's message, never a secret); empty when none
+    /// "" when the feed sees the whole cluster; else what it sees, e.g. "pods of 1 of 2
+    /// namespaces (not listed: cache), each watched on its own": a partial view.
+    std::string partialView;
 };
 
 /// Receives a feed's batches and status. Implementations post to the GUI thread.

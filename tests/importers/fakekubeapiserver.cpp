@@ -128,7 +128,14 @@ struct FakeKubeApiServer::Impl {
         std::string path;
         long long rv;
         std::string line; // the event's JSON and "\n"
+        std::string ns;   // the object's namespace ("" for nodes)
     };
+    // Whether a watch of `watched` gets an event of collection `path` in namespace `ns`: its own
+    // collection's, or for /api/v1/namespaces/NS/pods the pods of NS.
+    static bool watchSees(const std::string& watched, const Event& e)
+    {
+        return e.path == watched || (e.path == "/api/v1/pods" && watched == "/api/v1/namespaces/" + e.ns + "/pods");
+    }
     long long rv = 4242, compactedRv = 0;
     std::vector<Event> history;
     int gzipCount = 0;
@@ -198,10 +205,18 @@ struct FakeKubeApiServer::Impl {
                 gone = true;
             }
         }
-        if (!authorized(req) || gone) {
-            http::response<http::string_body> res{gone ? http::status::gone : http::status::unauthorized, req.version()};
+        const bool forbidden = std::find(options.forbidden.begin(), options.forbidden.end(), path) != options.forbidden.end();
+        if (!authorized(req) || gone || forbidden) {
+            http::response<http::string_body> res{gone ? http::status::gone
+                    : forbidden && authorized(req)  ? http::status::forbidden
+                                                    : http::status::unauthorized,
+                req.version()};
             res.set(http::field::content_type, "application/json");
-            res.body() = (gone ? status(410, "Expired", "too old resource version") : status(401, "Unauthorized", "Unauthorized")).toStdString();
+            res.body() = (gone ? status(410, "Expired", "too old resource version")
+                    : forbidden && authorized(req)
+                    ? status(403, "Forbidden", QString("%1 is forbidden: User \"test\" cannot watch resource").arg(QString::fromStdString(path)))
+                    : status(401, "Unauthorized", "Unauthorized"))
+                              .toStdString();
             res.prepare_payload();
             http::write(stream, res, ec);
             return !ec;
@@ -233,11 +248,11 @@ struct FakeKubeApiServer::Impl {
                                   .toStdString());
             } else {
                 for (; next < history.size(); ++next)
-                    if (history[next].path == path)
+                    if (watchSees(path, history[next]))
                         out.push_back(history[next].line);
                 if (bookmarks && bookmarkRound != bookmarksSent) {
                     bookmarksSent = bookmarkRound;
-                    out.push_back("{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"" + std::string(path.ends_with("/nodes") ? "Node" : "Pod")
+                    out.push_back("{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"" + std::string(path.ends_with("/nodes") ? "Node" : path.ends_with("/namespaces") ? "Namespace" : "Pod")
                                   + "\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"" + std::to_string(rv) + "\"}}}\n");
                 }
             }
@@ -441,6 +456,9 @@ struct FakeKubeApiServer::Impl {
             acceptor.accept(s, ec);
             if (ec || stopping)
                 break;
+            // As the API server (Go's net package sets TCP_NODELAY on every connection): without
+            // it, each TLS record after the first waits for the client's delayed ACK.
+            s.set_option(tcp::no_delay(true), ec);
             std::lock_guard lock(mutex);
             openSockets.push_back(s.native_handle());
             connections.emplace_back([this, sock = std::move(s)]() mutable { serve(std::move(sock)); });
@@ -540,7 +558,8 @@ long long FakeKubeApiServer::addEvent(const std::string& path, const std::string
     else
         list.append(object);
     const QJsonObject event{{"type", QString::fromStdString(type)}, {"object", object}};
-    d->history.push_back({path, rv, (QJsonDocument(event).toJson(QJsonDocument::Compact) + '\n').toStdString()});
+    d->history.push_back({path, rv, (QJsonDocument(event).toJson(QJsonDocument::Compact) + '\n').toStdString(),
+        object.value("metadata").toObject().value("namespace").toString().toStdString()});
     d->watchCv.notify_all();
     return rv;
 }

@@ -3,7 +3,8 @@
 // (Boost.Beast), a bearer token, discovery (/version, /api, /apis, /api/v1, /apis/policy/v1)
 // enough for a real kubectl (1.33) to accept it, and LIST of nodes, pods and the optional
 // lists with limit / continue paging, from kubectl JSON fixtures. Faults on demand: continue
-// tokens that expire (410 Gone), 429 with Retry-After, 403 on a list.
+// tokens that expire (410 Gone), 429 with Retry-After, 403 on a list (and on its watch). A watch
+// of /api/v1/namespaces/NS/pods gets the events of /api/v1/pods in NS.
 //
 // Thread: the server runs its own threads (one per connection); the test's thread configures
 // it before the first request and reads requests() after.
@@ -35,7 +36,7 @@ public:
         std::size_t pageSize = 1;               ///< items per page at most (below the client's limit)
         int expireContinue = 0;                 ///< this many requests with a continue token get 410 Gone
         int throttle = 0;                       ///< this many LISTs get 429 with Retry-After: 0
-        std::vector<std::string> forbidden;     ///< collection paths answered with 403
+        std::vector<std::string> forbidden;     ///< collection paths answered with 403, their lists and watches
         int watchGone = 0;                      ///< this many WATCH requests get an HTTP 410 Gone status
         int delayMs = 0;                        ///< every answer waits this long first (a slow server)
         /// Pre-built answers by exact request target ("/api/v1/pods?limit=500&continue=..."),

@@ -4,7 +4,8 @@
 // doubled) whatever the batching; a watch the server ends resumes from the last resourceVersion;
 // 410 (HTTP or ERROR event) relists with replacesAll, deleting what vanished; a dropped
 // connection reconnects and replays; a wrong token fails with the server's message, never the
-// token; the real kubectl 1.33 watches the same server.
+// token; a user refused the cluster-wide pods gets each allowed namespace watched, with the
+// partial view said; the real kubectl 1.33 watches the same server.
 
 #include "fakekubeapiserver.h"
 
@@ -13,6 +14,7 @@
 #include "importers/kube/kubelist.h"
 #include "importers/live/kubewatchfeed.h"
 #include "importers/live/watchstream.h"
+#include "model/clusterchange.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -23,6 +25,7 @@
 
 #include <condition_variable>
 #include <map>
+#include <set>
 #include <mutex>
 
 using namespace fleet;
@@ -77,6 +80,8 @@ public:
             ++m_relistBatches;
         m_events += batch.events;
         m_state.apply(batch);
+        if (m_storeFollows)
+            model::applyChanges(m_store, batch);
         m_cv.notify_all();
     }
     void statusChanged(const live::LiveFeedStatus& s) override
@@ -102,7 +107,21 @@ public:
 
     std::mutex m_mutex;
     std::condition_variable m_cv;
+    // The pods of namespace `ns` a window's store holds now (tombstones left out).
+    std::set<std::string> storePods(const std::string& ns)
+    {
+        std::set<std::string> names;
+        for (std::uint32_t i = 0; i < m_store.podCount(); ++i)
+            if (!m_store.podIsDeleted(model::PodId(i)) && m_store.podNamespace(model::PodId(i)) == ns)
+                names.emplace(m_store.podName(model::PodId(i)));
+        return names;
+    }
+
+    std::set<std::string> podsOf(const std::string& ns) { std::lock_guard lock(m_mutex); return storePods(ns); }
+
     State m_state;
+    model::ClusterStore m_store; // a window's store, when m_storeFollows: each batch applied with applyChanges()
+    bool m_storeFollows = false;
     live::LiveFeedStatus m_status;
     int m_batches = 0, m_relistBatches = 0;
     std::size_t m_events = 0;
@@ -144,6 +163,8 @@ private slots:
     void expiredEventRelistsAndDeletesWhatVanished();
     void droppedConnectionReconnectsAndReplays();
     void wrongTokenFailsWithoutQuotingIt();
+    void partialViewWatchesEachNamespace();
+    void partialViewFollowsNamespaces();
     void kubectlWatchesTheServer();
 
 private:
@@ -390,6 +411,117 @@ void TstKubeWatch::wrongTokenFailsWithoutQuotingIt()
     QVERIFY2(error.find("credentials") != std::string::npos, error.c_str());
     QVERIFY(error.find("wrong-secret-token") == std::string::npos);
     QCOMPARE(sink.m_batches, 0);
+}
+
+// The user may list and watch pods in shop only (cluster-wide and in cache: 403): the feed's
+// cluster-wide pods watch is refused, it relists once (namespace by namespace) and then watches
+// shop's pods from that list's resourceVersion; cache's events never arrive.
+void TstKubeWatch::partialViewWatchesEachNamespace()
+{
+    FakeKubeApiServer::Options o;
+    o.forbidden = {"/api/v1/pods", "/api/v1/namespaces/cache/pods"};
+    auto withNamespaces = lists();
+    withNamespaces["/api/v1/namespaces"] = fleet::tests::itemsOfListFile(dataFile("scheduling-namespaces.json"));
+    FakeKubeApiServer server(m_pki, withNamespaces, o);
+    kube::KubeApiClient client(config(server, "fleet-test-token"));
+    model::ClusterStore store;
+    ImportReport report;
+    const kube::LiveListResult first = kube::listCluster(client, store, report);
+    QVERIFY(first.partialView);
+    QCOMPARE(first.podNamespaces.size(), 1u);
+    QCOMPARE(first.podNamespaces[0].first, std::string("shop"));
+    QCOMPARE(first.podNamespacesRefused, std::vector<std::string>{"cache"});
+    Sink sink;
+    sink.m_state.add(store);
+    live::KubeWatchOptions options;
+    options.batchInterval = std::chrono::milliseconds(20);
+    auto feed = live::makeKubeWatchFeed(config(server, "fleet-test-token"), first.nodesResourceVersion, first.resourceVersion, options);
+    feed->start(sink);
+    QVERIFY(sink.waitFor([](Sink& s) { return s.m_relistBatches == 1 && !s.m_status.partialView.empty(); }));
+    QCOMPARE(sink.status().partialView, std::string("pods of 1 of 2 namespaces (not listed: cache), each watched on its own"));
+    server.addEvent("/api/v1/pods", "ADDED", podObject("cache", "hidden", "node-1", "Running")); // out of the view
+    server.addEvent("/api/v1/pods", "ADDED", podObject("shop", "web-new", "node-1", "Running"));
+    server.addEvent("/api/v1/pods", "DELETED", podObject("shop", "web-b", "node-2", "Running"));
+    QVERIFY(sink.waitFor([](Sink& s) { return s.m_events == 2; }));
+    const State state = sink.state();
+    QCOMPARE(state.pods.count("shop/web-new"), 1u);
+    QCOMPARE(state.pods.count("shop/web-b"), 0u);
+    QCOMPARE(state.pods.count("cache/hidden"), 0u);
+    QVERIFY(state == listed(server)); // what a (partial) LIST gives now
+    QVERIFY(sink.status().state != live::LiveFeedStatus::State::Failed);
+    feed->stop();
+    const std::vector<std::string> requests = server.requests();
+    QVERIFY(std::any_of(requests.begin(), requests.end(), [](const std::string& t) { return t.starts_with("/api/v1/namespaces/shop/pods?watch=1"); }));
+    QVERIFY(std::none_of(requests.begin(), requests.end(), [](const std::string& t) { return t.starts_with("/api/v1/namespaces/cache/pods?watch=1"); }));
+}
+
+// The same user (pods of the namespaces shop and batch, not cache or secret): namespaces created
+// after the list are followed through a watch of /api/v1/namespaces. batch, created later, gets
+// its pods listed and then watched; secret, created later, is refused and named; shop, deleted,
+// leaves the view with its pods, even those the server never sent a DELETED for.
+void TstKubeWatch::partialViewFollowsNamespaces()
+{
+    FakeKubeApiServer::Options o;
+    o.forbidden = {"/api/v1/pods", "/api/v1/namespaces/cache/pods", "/api/v1/namespaces/secret/pods"};
+    auto withNamespaces = lists();
+    withNamespaces["/api/v1/namespaces"] = fleet::tests::itemsOfListFile(dataFile("scheduling-namespaces.json"));
+    FakeKubeApiServer server(m_pki, withNamespaces, o);
+    auto namespaceObject = [](const QString& name) {
+        return QJsonObject{{"kind", "Namespace"}, {"apiVersion", "v1"}, {"metadata", QJsonObject{{"name", name}, {"uid", name + "-uid"}}}};
+    };
+    kube::KubeApiClient client(config(server, "fleet-test-token"));
+    model::ClusterStore store;
+    ImportReport report;
+    const kube::LiveListResult first = kube::listCluster(client, store, report);
+    QVERIFY(first.partialView);
+    QVERIFY(!first.namespacesResourceVersion.empty());
+    store.finalize();
+    Sink sink;
+    sink.m_state.add(store);
+    sink.m_store = std::move(store);
+    sink.m_storeFollows = true;
+    QCOMPARE(sink.podsOf("shop"), (std::set<std::string>{"db-0", "web-a", "web-b"}));
+    live::KubeWatchOptions options;
+    options.batchInterval = std::chrono::milliseconds(20);
+    auto feed = live::makeKubeWatchFeed(config(server, "fleet-test-token"), first.nodesResourceVersion, first.resourceVersion, options);
+    feed->start(sink);
+    QVERIFY(sink.waitFor([](Sink& s) { return s.m_relistBatches == 1 && !s.m_status.partialView.empty(); }));
+
+    // batch is created, and a pod in it at once: listed or watched, it arrives once.
+    server.addEvent("/api/v1/namespaces", "ADDED", namespaceObject("batch"));
+    server.addEvent("/api/v1/pods", "ADDED", podObject("batch", "job-0", "node-1", "Running"));
+    const std::string twoOfThree = "pods of 2 of 3 namespaces (not listed: cache), each watched on its own";
+    QVERIFY(sink.waitFor([&](Sink& s) { return s.m_status.partialView == twoOfThree && s.storePods("batch").size() == 1; }));
+    server.addEvent("/api/v1/pods", "ADDED", podObject("batch", "job-1", "node-2", "Pending")); // through batch's own watch now
+    QVERIFY(sink.waitFor([](Sink& s) { return s.storePods("batch").size() == 2; }));
+    QCOMPARE(sink.podsOf("batch"), (std::set<std::string>{"job-0", "job-1"}));
+
+    // secret is created, but its pods may not be listed: named in the view, nothing read.
+    server.addEvent("/api/v1/namespaces", "ADDED", namespaceObject("secret"));
+    server.addEvent("/api/v1/pods", "ADDED", podObject("secret", "vault-0", "node-1", "Running"));
+    QVERIFY(sink.waitFor([](Sink& s) {
+        return s.m_status.partialView == "pods of 2 of 4 namespaces (not listed: cache, secret), each watched on its own";
+    }));
+
+    // shop is deleted (its pods still in the server's pod list, no DELETED event for them):
+    // they leave the store, and a later event of shop is not taken.
+    server.addEvent("/api/v1/namespaces", "DELETED", namespaceObject("shop"));
+    QVERIFY(sink.waitFor([](Sink& s) {
+        return s.storePods("shop").empty() && s.m_status.partialView == "pods of 1 of 3 namespaces (not listed: cache, secret), each watched on its own";
+    }));
+    server.addEvent("/api/v1/pods", "ADDED", podObject("shop", "ghost", "node-1", "Running"));
+    server.addEvent("/api/v1/pods", "ADDED", podObject("batch", "job-2", "node-1", "Running"));
+    QVERIFY(sink.waitFor([](Sink& s) { return s.storePods("batch").size() == 3; }));
+    QVERIFY(sink.podsOf("shop").empty());
+    QVERIFY(sink.podsOf("secret").empty());
+    QVERIFY(sink.state() == listed(server)); // what a (partial) LIST gives now
+    QVERIFY(sink.status().state != live::LiveFeedStatus::State::Failed);
+    feed->stop();
+    QCOMPARE(sink.m_relistBatches, 1);
+    const std::vector<std::string> requests = server.requests();
+    QVERIFY(std::any_of(requests.begin(), requests.end(), [](const std::string& t) { return t.starts_with("/api/v1/namespaces?watch=1"); }));
+    QVERIFY(std::any_of(requests.begin(), requests.end(), [](const std::string& t) { return t.starts_with("/api/v1/namespaces/batch/pods?watch=1"); }));
+    QVERIFY(std::none_of(requests.begin(), requests.end(), [](const std::string& t) { return t.starts_with("/api/v1/namespaces/secret/pods?watch=1"); }));
 }
 
 void TstKubeWatch::kubectlWatchesTheServer()
