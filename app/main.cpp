@@ -86,8 +86,9 @@ int runGui(int& argc, char** argv)
                        "  fleetscope check-move (FILE... | --simulate N) --pod NAMESPACE/NAME --to NODE [--format text|json]\n"
                        "  fleetscope plan check (FILE... | --simulate N) --plan PLAN.json [--format text|json] [-o EVALUATION.json]\n"
                        "  fleetscope plan export (FILE... | --simulate N) --plan PLAN.json (--csv OUT.csv | --kubectl-script OUT.sh)\n"
-                       "  fleetscope plan consolidate (FILE... | --simulate N) [--max-moves N] [--node-groups FILE] -o PLAN.json\n"
+                       "  fleetscope plan consolidate (FILE... | --simulate N) [--policy P] [--max-moves N] [--time-limit S] [--node-groups FILE] -o PLAN.json\n"
                        "  fleetscope plan place (FILE... | --simulate N) --pods N (--cpu Q --memory Q [--gpu N] | --pod-template POD) -o PLAN.json\n"
+                       "  fleetscope plan add-nodes (FILE... | --simulate N) --instance-type TYPE (--count N | --fit-pending) -o PLAN.json\n"
                        "  fleetscope bench fgd --data DIR --trace NAME|all [--seeds 42-51] [--policies LIST] [--format text|json]\n"
                        "Run a subcommand with --help for its options."));
     parser.addHelpOption();
