@@ -89,6 +89,10 @@ struct ConsolidationOptions {
     std::vector<PlanAction> startFrom;
     /// Ours: also try the two other orders and keep the best plan (about three times the time).
     bool bestOfOrders = true;
+    /// Where evicted pods go (drainpolicy.h): "" or "default" (the what-if's best fit), or a
+    /// scored policy such as "MostAllocated"; the drain-node actions carry it. consolidate()
+    /// throws std::invalid_argument (naming the known ones) for an unknown name.
+    std::string policy;
 };
 
 /// Why a node stays. `pod` is invalid for reasons of the node itself (prepaid, group minimum).
