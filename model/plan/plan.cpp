@@ -339,7 +339,7 @@ struct PlanEngine::Private {
         // node is found.
         const PodId spec = state.podTemplate(p);
         const CapacityIndex::PodKey key { store.podTolerations(spec), req[CoreResource::Cpu], req[CoreResource::Memory],
-            store.podExtendedRequest(spec), store.podNodeSelector(spec) };
+            store.podExtendedRequest(spec), store.podNodeSelector(spec), req[CoreResource::EphemeralStorage] };
         return cap.firstFor(key, axis, need, [&](NodeId n) { return inDomain(filter, n) && accept(n); });
     }
     /// A drain-node's policy (drainpolicy.h): null for the default; throws for an unknown name.
