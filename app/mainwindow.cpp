@@ -159,7 +159,14 @@ MainWindow::MainWindow(QWidget* parent)
         connect(m_undoStack, &QUndoStack::canRedoChanged, redo, &QAction::setEnabled);
         connect(m_undoStack, &QUndoStack::undoTextChanged, undo, [undo](const QString& t) { undo->setToolTip(tr("Undo %1").arg(t)); });
         connect(m_undoStack, &QUndoStack::redoTextChanged, redo, [redo](const QString& t) { redo->setToolTip(tr("Redo %1").arg(t)); });
-        m_plan->panel()->addToolActions({ undo, redo });
+        // One action at a time from the last, even inside one undo step (a consolidation's drains).
+        auto* removeLast = new QAction(tr("Remove Last"), this);
+        removeLast->setObjectName(QStringLiteral("planPanelRemoveLast"));
+        removeLast->setToolTip(tr("Remove the plan's last action (Undo puts it back)"));
+        removeLast->setEnabled(false);
+        connect(removeLast, &QAction::triggered, m_plan, &PlanController::removeLastAction);
+        connect(m_plan, &PlanController::planChanged, removeLast, [this, removeLast] { removeLast->setEnabled(m_plan->hasPlan()); });
+        m_plan->panel()->addToolActions({ undo, redo, removeLast });
     }
 
     connect(m_imports, &ImportController::importStarted, this, &MainWindow::onImportStarted);

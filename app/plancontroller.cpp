@@ -5,6 +5,7 @@
 #include <QTimer>
 
 #include "plancommand.h"
+#include "removeactionscommand.h"
 #include "planprices.h"
 
 #include "importers/plan/jsontext.h"
@@ -29,6 +30,7 @@
 #include <algorithm>
 #include <functional>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 namespace fleet::app {
@@ -554,12 +556,58 @@ bool PlanController::placeWorkload(model::WorkloadId workload, model::DomainId d
     return true;
 }
 
+namespace {
+
+/// The change to the plan's action count that undoing `c` makes (-1 per action its redo applied,
+/// + the count a removal took away); nullopt for a command of another kind.
+std::optional<std::ptrdiff_t> undoDelta(const QUndoCommand* c)
+{
+    if (const auto* plan = dynamic_cast<const PlanCommand*>(c))
+        return plan->applied() ? -1 : 0;
+    if (const auto* removal = dynamic_cast<const RemoveActionsCommand*>(c))
+        return static_cast<std::ptrdiff_t>(removal->count());
+    if (c->childCount() == 0)
+        return std::nullopt;
+    std::ptrdiff_t sum = 0;
+    for (int i = 0; i < c->childCount(); ++i) {
+        const std::optional<std::ptrdiff_t> d = undoDelta(c->child(i));
+        if (!d)
+            return std::nullopt;
+        sum += *d;
+    }
+    return sum;
+}
+
+} // namespace
+
 void PlanController::undoBackTo(int row)
 {
     if (!m_engine || row < 0)
         return;
-    while (m_engine->applied().size() > static_cast<std::size_t>(row) && m_stack->canUndo())
+    const auto target = static_cast<std::size_t>(row);
+    while (m_engine->applied().size() > target && m_stack->canUndo()) {
+        const std::optional<std::ptrdiff_t> delta = undoDelta(m_stack->command(m_stack->index() - 1));
+        if (delta && static_cast<std::ptrdiff_t>(m_engine->applied().size()) + *delta < static_cast<std::ptrdiff_t>(target))
+            break; // it straddles the row: remove its actions after the row instead
         m_stack->undo();
+    }
+    if (const std::size_t n = m_engine->applied().size(); n > target)
+        m_stack->push(new RemoveActionsCommand(m_engine, n - target, tr("Remove the plan's actions from row %1").arg(row + 1),
+            [this] { afterChange(); }));
+}
+
+bool PlanController::removeLastAction()
+{
+    if (!hasPlan())
+        return false;
+    const std::size_t before = m_engine->applied().size();
+    const model::PlanAction& last = m_engine->applied().back().action;
+    const std::string& subject = !last.node.empty() ? last.node : !last.domain.empty() ? last.domain : !last.pod.name.empty() ? last.pod.name : last.workloadName;
+    const QString what = QString::fromUtf8(model::actionTypeName(last.type).data(), static_cast<qsizetype>(model::actionTypeName(last.type).size()))
+        + QLatin1Char(' ') + QString::fromStdString(subject);
+    m_stack->push(new RemoveActionsCommand(m_engine, 1, tr("Remove %1").arg(what), [this] { afterChange(); }));
+    showMessage(tr("Removed %1 (the plan's last action); %2 left.").arg(what).arg(before - 1));
+    return m_engine->applied().size() + 1 == before;
 }
 
 void PlanController::afterChange()

@@ -131,8 +131,14 @@ public:
     /// since `appliedBefore` actions or the engine is gone. O(commands) on this thread.
     bool adoptPlacement(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<model::PlanEngine> engine,
         std::size_t appliedBefore, const QString& text);
-    /// Undoes every action from row `row` of the plan panel on.
+    /// Undoes every action from row `row` of the plan panel on, exactly: the commands wholly
+    /// after it are undone (Undo), and the actions of one that straddles it (a consolidation's
+    /// drains, one undo step) are removed by one RemoveActionsCommand.
     void undoBackTo(int row);
+    /// Removes the plan's last action, whichever command applied it (a drain inside a
+    /// consolidation's undo step, too), as one command of its own (Undo puts it back). False,
+    /// with nothing pushed, when the plan has no action.
+    bool removeLastAction();
 
     /// The filter's mask (FilterField::maskChanged), for "Drain Filtered Nodes".
     void setNodeMask(std::shared_ptr<const std::vector<std::uint8_t>> mask) { m_mask = std::move(mask); }

@@ -14,6 +14,7 @@
 #include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
 #include "model/placement/consolidationbound.h"
+#include "model/placement/drainpolicy.h"
 #include "model/placement/karpenterbaseline.h"
 #include "model/plan/evictionrules.h"
 
@@ -29,7 +30,7 @@ namespace fleet::app {
 namespace {
 
 const char* kUsage = "fleetscope plan consolidate (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) "
-                     "[--policy default] [--max-moves N] [--time-limit S] [--node-groups FILE] [--prices FILE] [--format text|json] -o PLAN.json";
+                     "[--policy default|LeastAllocated|MostAllocated|BestFit|GpuPacking|GpuClustering|DotProduct] [--max-moves N] [--time-limit S] [--node-groups FILE] [--prices FILE] [--format text|json] -o PLAN.json";
 
 std::string summaryJson(const model::ConsolidationResult& ours, const model::ConsolidationResult& base, const model::NodeCountBound& bound,
     const model::ClusterStore& store)
@@ -128,7 +129,9 @@ int runPlanConsolidate(const QStringList& arguments)
     parser.addOption(QCommandLineOption(QStringList { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("The plan file to write."),
         QStringLiteral("PLAN.json")));
     parser.addOption(QCommandLineOption(QStringLiteral("policy"),
-        QStringLiteral("Where evicted pods go: default (the what-if's best fit; the only policy a drain-node action has)."),
+        QStringLiteral("Where evicted pods go (model/placement/drainpolicy.h): default (the what-if's best fit through the capacity index), "
+                       "LeastAllocated or MostAllocated (kube-scheduler NodeResourcesFit scoring), BestFit, GpuPacking, GpuClustering or "
+                       "DotProduct (the FGD paper's); each drain-node action of the plan carries it. The baseline uses it too."),
         QStringLiteral("P"), QStringLiteral("default")));
     parser.addOption(QCommandLineOption(QStringLiteral("max-moves"), QStringLiteral("At most N pods moved in all."), QStringLiteral("N")));
     parser.addOption(QCommandLineOption(QStringLiteral("time-limit"),
@@ -147,11 +150,13 @@ int runPlanConsolidate(const QStringList& arguments)
         std::fprintf(stderr, "%s--format: expected text or json, got \"%s\"\n", prefix.c_str(), qPrintable(format));
         return 2;
     }
-    if (parser.value(QStringLiteral("policy")) != QLatin1String("default")) {
-        std::fprintf(stderr, "%s--policy: unknown policy \"%s\" (known: default)\n", prefix.c_str(), qPrintable(parser.value(QStringLiteral("policy"))));
+    const std::string policy = parser.value(QStringLiteral("policy")).toStdString();
+    if (policy.empty() || !model::isDrainPolicy(policy)) {
+        std::fprintf(stderr, "%s--policy: unknown policy \"%s\" (known: %s)\n", prefix.c_str(), policy.c_str(), model::knownDrainPolicies().c_str());
         return 2;
     }
     model::ConsolidationOptions options;
+    options.policy = policy == "default" ? std::string() : policy;
     if (parser.isSet(QStringLiteral("max-moves"))) {
         bool ok = false;
         options.maxMoves = parser.value(QStringLiteral("max-moves")).toLongLong(&ok);

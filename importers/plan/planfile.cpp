@@ -6,6 +6,8 @@
 #include "jsontext.h"
 #include "plansource.h"
 
+#include "model/placement/drainpolicy.h"
+
 #include <QCryptographicHash>
 #include <QFile>
 #include <QSaveFile>
@@ -170,9 +172,16 @@ public:
             a.pod.uid = string(po, "uid", path + ".pod", false);
             a.node = nonEmpty(o, "node", path);
             a.override = boolean(o, "override", path);
-        } else if (type == "drain-node" || type == "fail-node") {
+        } else if (type == "drain-node") {
+            const dom::object o = object(e, path, { "type", "node", "policy" });
+            a.type = model::ActionType::DrainNode;
+            a.node = nonEmpty(o, "node", path);
+            a.policy = string(o, "policy", path, false);
+            if (!model::isDrainPolicy(a.policy))
+                fail(path + ".policy", "unknown drain policy \"" + a.policy + "\" (known: " + model::knownDrainPolicies() + ")");
+        } else if (type == "fail-node") {
             const dom::object o = object(e, path, { "type", "node" });
-            a.type = type == "drain-node" ? model::ActionType::DrainNode : model::ActionType::FailNode;
+            a.type = model::ActionType::FailNode;
             a.node = nonEmpty(o, "node", path);
         } else if (type == "add-node") {
             const dom::object o = object(e, path, { "type", "instanceType", "capacityType", "domain", "count" });
@@ -278,6 +287,10 @@ std::string planJson(const PlanDocument& plan)
                 w.key("override").value(true);
             break;
         case model::ActionType::DrainNode:
+            w.key("node").value(a.node);
+            if (!a.policy.empty())
+                w.key("policy").value(a.policy);
+            break;
         case model::ActionType::FailNode:
             w.key("node").value(a.node);
             break;

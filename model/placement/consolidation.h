@@ -37,12 +37,11 @@
 //    is a heuristic: a later pod of the same workload with a smaller request, or spread counts
 //    that changed, could have fitted (a drain this prune skips is lost, never a wrong one).
 //
-// Speed (bench_consolidate, simulated fleet, 2 shared cores at load 5 to 7, December 2026):
-// 10,000 nodes, all three orders to the end: 54 s (1,776 nodes freed, baseline 560); 100,000
-// nodes within timeLimitSeconds 30: 32 s, 5,477 nodes freed and $119,728/h (first order, not
-// finished), baseline 5,391 and $106,019/h in 10 s. The 30 s target for the whole search is not
-// met: most of a drain's time is the default policy's walk of the capacity index past nodes
-// that fit the pod's main resource but fail another filter.
+// Speed (bench_consolidate, simulated fleet, 2 shared cores, December 2026): 100,000 nodes, all
+// three orders to the end without a limit at load 3 to 5: 72 s wall, about 40 s of CPU, 17,363
+// nodes freed and $253,602/h, baseline 5,391 and $106,019/h in 2 s. The 30 s target is not met;
+// a placement now judges about 2 nodes (capacityindex.h: classes by free extended resources and
+// ephemeral storage), so the time left is spread over the index's upkeep and the drains' PodFeasibility.
 // Thread: any; one call owns its PlanEngine. `cancel` may be set from another thread.
 
 #include "model/clusterstore.h"
@@ -89,6 +88,10 @@ struct ConsolidationOptions {
     std::vector<PlanAction> startFrom;
     /// Ours: also try the two other orders and keep the best plan (about three times the time).
     bool bestOfOrders = true;
+    /// Where evicted pods go (drainpolicy.h): "" or "default" (the what-if's best fit), or a
+    /// scored policy such as "MostAllocated"; the drain-node actions carry it. consolidate()
+    /// throws std::invalid_argument (naming the known ones) for an unknown name.
+    std::string policy;
 };
 
 /// Why a node stays. `pod` is invalid for reasons of the node itself (prepaid, group minimum).

@@ -90,6 +90,7 @@ private:
     std::array<std::int64_t, AxisCount> m_totalFree {};
     // node groups with a minimum: per node the indices into m_groups; present counts
     std::vector<NodeGroupMinimum> m_groups;
+    std::string m_policy; // the drain-node actions' policy ("" the default)
     std::vector<std::vector<std::uint32_t>> m_nodeGroups;
     std::vector<std::int32_t> m_groupPresent;
     // workloads that failed: the pod and the reason (message without the pod's key)

@@ -1,12 +1,15 @@
 // DrainRunner: the drains both consolidations share (consolidation_p.h).
 #include "consolidation_p.h"
 
+#include "drainpolicy.h"
+
 #include "model/figures.h"
 #include "model/metrics/pricetable.h"
 #include "model/plan/evictionrules.h"
 #include "model/scheduling/gpuresourcename.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace fleet::model::consolidation_detail {
 
@@ -38,7 +41,10 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
     , m_engine(store, topology, input.nodePricePerHour)
     , m_start(std::chrono::steady_clock::now())
     , m_groups(input.groupMinimums)
+    , m_policy(options.policy == "default" ? std::string() : options.policy)
 {
+    if (!isDrainPolicy(m_policy))
+        throw std::invalid_argument("unknown drain policy \"" + m_policy + "\" (known: " + knownDrainPolicies() + ")");
     const std::size_t nodes = store.nodeCount();
     m_price.assign(nodes, 0.0);
     m_movable.assign(nodes, 0);
@@ -264,6 +270,7 @@ bool DrainRunner::tryDrain(NodeId n)
     }
     PlanAction drain;
     drain.type = ActionType::DrainNode;
+    drain.policy = m_policy;
     drain.node = std::string(m_store.nodeName(n));
     const std::size_t before = m_engine.applied().size();
     ++m_tried;
@@ -308,6 +315,7 @@ bool DrainRunner::tryDrainBatch(const std::vector<NodeId>& nodes)
                 return rollback();
         PlanAction drain;
         drain.type = ActionType::DrainNode;
+        drain.policy = m_policy;
         drain.node = std::string(m_store.nodeName(n));
         ++m_tried;
         const AppliedAction& a = m_engine.apply(drain);

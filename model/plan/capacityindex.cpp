@@ -1,5 +1,6 @@
 #include "capacityindex.h"
 
+#include "model/scheduling/gpuresourcename.h"
 #include "model/scheduling/matching.h"
 
 #include <algorithm>
@@ -37,17 +38,12 @@ std::uint64_t poolId(std::size_t keyIndex, StringId value) noexcept
     return (static_cast<std::uint64_t>(keyIndex + 1) << 32) | value.value;
 }
 
-// Classes past this share one class whose taints are not judged (always walked): setKey() keeps
-// 16 bits for the class.
-constexpr std::uint32_t kMixedClass = 0xffff;
 
 } // namespace
 
-bool CapacityIndex::Less::operator()(const Key& a, const Key& b) const noexcept
+CapacityIndex::Key CapacityIndex::keyOf(std::int64_t free, NodeId n) const noexcept
 {
-    if (a.free != b.free)
-        return a.free < b.free;
-    return tieKey(*rank, a.node) < tieKey(*rank, b.node);
+    return Key { free, tieKey(m_rank, n), n };
 }
 
 CapacityIndex::CapacityIndex(const PlacementState& state)
@@ -64,6 +60,8 @@ CapacityIndex::CapacityIndex(const PlacementState& state)
         m_rank[byName[r]] = r;
     for (const std::string_view key : kPoolKeys)
         m_poolKeys.push_back(state.store().strings().find(key));
+    if (const int key = state.store().resources().find(kTraceGpuCountResource); key >= 0)
+        m_traceGpuCount = static_cast<ResourceKey>(key);
     for (std::size_t i = 0; i < state.nodeCount(); ++i)
         update(NodeId(static_cast<std::uint32_t>(i)));
 }
@@ -97,40 +95,43 @@ std::uint64_t CapacityIndex::poolOf(std::span<const Label> nodeSelector) const n
     return best;
 }
 
-std::vector<std::uint32_t> CapacityIndex::tolerated(std::uint64_t pool, const PodKey& pod) const
+bool CapacityIndex::mayTake(std::uint32_t cls, const PodKey& pod, std::vector<std::uint8_t>& staticOk) const
 {
+    if (cls == kMixedClass)
+        return true;
     const std::span<const Toleration> tolerations = pod.tolerations;
     const std::span<const std::pair<ResourceKey, std::int64_t>> extended = pod.extended;
     auto mayHold = [](std::uint8_t bits, std::int64_t amount) { return bits >= 63 || amount <= (std::int64_t { 1 } << bits) - 1; };
+    const NodeClass& c = m_classes[cls];
+    const StaticClass& sc = m_staticClasses[c.staticClass];
+    std::uint8_t& ok = staticOk[c.staticClass];
+    if (ok == 2)
+        ok = std::all_of(sc.taints.begin(), sc.taints.end(), [&](const Taint& t) { return scheduling::toleratesTaint(tolerations, t); })
+            && std::all_of(extended.begin(), extended.end(), [&](const auto& request) {
+                   return request.second <= 0 || (sc.gpusTracked && request.first == m_traceGpuCount)
+                       || std::binary_search(sc.extended.begin(), sc.extended.end(), request.first);
+               });
+    if (!ok)
+        return false;
+    // Each request: the most the class's nodes can have free.
+    bool fits = mayHold(c.cpuBits, pod.cpu) && mayHold(c.memoryBits, pod.memory) && mayHold(c.storageBits, pod.ephemeralStorage);
+    for (std::size_t k = 0; fits && k < c.freeBits.size(); ++k)
+        for (const auto& [key, amount] : extended)
+            if (key == sc.extended[k] && !mayHold(c.freeBits[k], amount))
+                fits = false;
+    return fits;
+}
+
+std::vector<std::uint32_t> CapacityIndex::tolerated(std::uint64_t pool, const PodKey& pod) const
+{
     std::vector<std::uint32_t> out;
     const auto it = m_poolClasses.find(pool);
     if (it == m_poolClasses.end())
         return out;
     std::vector<std::uint8_t> staticOk(m_staticClasses.size(), 2); // 2: not judged yet
-    for (const std::uint32_t cls : it->second) {
-        if (cls == kMixedClass) {
+    for (const std::uint32_t cls : it->second.all)
+        if (mayTake(cls, pod, staticOk))
             out.push_back(cls);
-            continue;
-        }
-        const NodeClass& c = m_classes[cls];
-        const StaticClass& sc = m_staticClasses[c.staticClass];
-        std::uint8_t& ok = staticOk[c.staticClass];
-        if (ok == 2)
-            ok = std::all_of(sc.taints.begin(), sc.taints.end(), [&](const Taint& t) { return scheduling::toleratesTaint(tolerations, t); })
-                && (sc.gpusTracked || std::all_of(extended.begin(), extended.end(), [&](const auto& request) {
-                       return request.second <= 0 || std::binary_search(sc.extended.begin(), sc.extended.end(), request.first);
-                   }));
-        if (!ok)
-            continue;
-        // Each request: the most the class's nodes can have free.
-        bool fits = mayHold(c.cpuBits, pod.cpu) && mayHold(c.memoryBits, pod.memory);
-        for (std::size_t k = 0; fits && k < c.freeBits.size(); ++k)
-            for (const auto& [key, amount] : extended)
-                if (key == sc.extended[k] && !mayHold(c.freeBits[k], amount))
-                    fits = false;
-        if (fits)
-            out.push_back(cls);
-    }
     return out;
 }
 
@@ -149,11 +150,11 @@ std::uint32_t CapacityIndex::staticClassOf(NodeId n)
     for (const Taint& t : m_state.nodeTaints(n))
         if (scheduling::blocksScheduling(t.effect))
             c.taints.push_back(t);
+    c.gpusTracked = !m_state.nodeGpuShares(n).empty();
     for (const auto& [key, amount] : m_state.store().nodeExtendedAllocatable(m_state.nodeTemplate(n)))
-        if (amount > 0)
+        if (amount > 0 && !(c.gpusTracked && key == m_traceGpuCount))
             c.extended.push_back(key);
     std::sort(c.extended.begin(), c.extended.end());
-    c.gpusTracked = !m_state.nodeGpuShares(n).empty();
     for (std::uint32_t i = 0; i < m_staticClasses.size(); ++i)
         if (m_staticClasses[i] == c)
             return i;
@@ -166,20 +167,19 @@ std::uint32_t CapacityIndex::classOf(NodeId n)
     NodeClass c;
     c.staticClass = m_nodeStatic[n.index()];
     const StaticClass& sc = m_staticClasses[c.staticClass];
-    if (!sc.gpusTracked) {
-        const auto allocatable = m_state.store().nodeExtendedAllocatable(m_state.nodeTemplate(n));
-        for (const ResourceKey key : sc.extended) {
-            std::int64_t total = 0;
-            for (const auto& [k, amount] : allocatable)
-                if (k == key)
-                    total = amount;
-            const std::int64_t free = std::max<std::int64_t>(0, total - m_state.nodeExtendedRequested(n, key));
-            c.freeBits.push_back(static_cast<std::uint8_t>(std::bit_width(static_cast<std::uint64_t>(free))));
-        }
+    const auto allocatable = m_state.store().nodeExtendedAllocatable(m_state.nodeTemplate(n));
+    for (const ResourceKey key : sc.extended) {
+        std::int64_t total = 0;
+        for (const auto& [k, amount] : allocatable)
+            if (k == key)
+                total = amount;
+        const std::int64_t free = std::max<std::int64_t>(0, total - m_state.nodeExtendedRequested(n, key));
+        c.freeBits.push_back(static_cast<std::uint8_t>(std::bit_width(static_cast<std::uint64_t>(free))));
     }
     auto bits = [](std::int64_t free) { return static_cast<std::uint8_t>(std::bit_width(static_cast<std::uint64_t>(std::max<std::int64_t>(0, free)))); };
     c.cpuBits = bits(freeOf(n, Cpu));
     c.memoryBits = bits(freeOf(n, Memory));
+    c.storageBits = bits(m_state.nodeAllocatable(n)[CoreResource::EphemeralStorage] - m_state.nodeRequested(n)[CoreResource::EphemeralStorage]);
     if (const auto it = m_classIds.find(c); it != m_classIds.end())
         return it->second;
     if (m_classes.size() >= kMixedClass)
@@ -191,9 +191,7 @@ std::uint32_t CapacityIndex::classOf(NodeId n)
 
 CapacityIndex::Sets& CapacityIndex::setsOf(std::uint64_t pool, std::uint32_t cls)
 {
-    const Less less { &m_rank };
-    return m_sets.try_emplace(setKey(pool, cls), Sets { std::set<Key, Less>(less), std::set<Key, Less>(less), std::set<Key, Less>(less) })
-        .first->second;
+    return m_sets.try_emplace(setKey(pool, cls)).first->second;
 }
 
 void CapacityIndex::erase(NodeId n)
@@ -201,7 +199,7 @@ void CapacityIndex::erase(NodeId n)
     for (std::uint8_t a = 0; a < 3; ++a) {
         if (n.index() < m_in[a].size() && m_in[a][n.index()]) {
             for (const std::uint64_t pool : m_nodePools[n.index()])
-                m_sets.find(setKey(pool, m_nodeClass[n.index()]))->second[a].erase(Key { m_key[a][n.index()], n });
+                m_sets.find(setKey(pool, m_nodeClass[n.index()]))->second[a].erase(keyOf(m_key[a][n.index()], n));
             m_in[a][n.index()] = 0;
         }
     }
@@ -233,9 +231,21 @@ void CapacityIndex::update(NodeId n)
     const std::uint32_t cls = classOf(n);
     if (cls != before || m_sets.find(setKey(0, cls)) == m_sets.end()) {
         for (const std::uint64_t pool : pools) {
-            std::vector<std::uint32_t>& classes = m_poolClasses[pool];
-            if (std::find(classes.begin(), classes.end(), cls) == classes.end())
-                classes.push_back(cls);
+            PoolClasses& classes = m_poolClasses[pool];
+            if (std::find(classes.all.begin(), classes.all.end(), cls) == classes.all.end()) {
+                classes.all.push_back(cls);
+                if (cls == kMixedClass) {
+                    classes.mixed = true;
+                } else {
+                    for (const Axis axis : { Cpu, Memory }) {
+                        const std::uint8_t bits = axis == Cpu ? m_classes[cls].cpuBits : m_classes[cls].memoryBits;
+                        auto& buckets = classes.byBits[axis];
+                        if (buckets.size() <= bits)
+                            buckets.resize(bits + 1u);
+                        buckets[bits].push_back(cls);
+                    }
+                }
+            }
             (void)setsOf(pool, cls);
         }
     }
@@ -259,14 +269,14 @@ void CapacityIndex::update(NodeId n)
             continue; // unchanged on this axis
         if (in[i]) {
             for (const std::uint64_t pool : pools)
-                m_sets.find(setKey(pool, before))->second[a].erase(Key { keys[i], n });
+                m_sets.find(setKey(pool, before))->second[a].erase(keyOf(keys[i], n));
             in[i] = 0;
         }
         if (!wanted)
             continue;
         keys[i] = key;
         for (const std::uint64_t pool : pools)
-            m_sets.find(setKey(pool, cls))->second[a].insert(Key { key, n });
+            m_sets.find(setKey(pool, cls))->second[a].insert(keyOf(key, n));
         in[i] = 1;
     }
     m_nodeClass[i] = cls;

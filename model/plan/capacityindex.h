@@ -15,12 +15,13 @@
 //    it tolerates (scheduling::toleratesTaint, the TaintToleration filter's own rule) and that
 //    have every extended resource it requests; a node of another class fails TaintToleration
 //    (or node readiness, for the lifecycle taints) or NodeResourcesFit, so the first acceptable
-//    node is the same. (Nodes whose GPUs the ledger tracks are not judged by extended resources:
-//    NodeResourcesFit skips the trace's GPU count there.) The classes' sets are merged on the
-//    fly in the global order (free, name). A class is split again by how much cpu, memory and
-//    each extended resource is free, in powers of two (0, 1, 2-3, 4-7, ...): a pod asking for
-//    16 Neuron devices skips the nodes of its pool whose devices are taken, and one walking free
-//    cpu skips the nodes whose memory is taken (NodeResourcesFit would fail them). A node changes
+//    node is the same (on nodes whose GPUs the ledger tracks the trace's GPU count is not judged,
+//    as NodeResourcesFit skips it there). The classes' sets are merged on the
+//    fly in the global order (free, name). A class is split again by how much cpu, memory,
+//    ephemeral storage and each extended resource (MIG slices and EFA on GPU nodes too) is free,
+//    in powers of two (0, 1, 2-3, 4-7, ...): a pod asking for 16 Neuron devices skips the nodes
+//    of its pool whose devices are taken, one walking free cpu skips the nodes whose memory or
+//    ephemeral storage is taken (NodeResourcesFit would fail them). A node changes
 //    class when a bind changes those; each class is walked on its own up to the best node found.
 //  - pool: the same again per value of a few node labels that pods pin themselves to with a
 //    nodeSelector (kPoolKeys: node group, node pool, instance type, GPU product); a pinned pod
@@ -35,6 +36,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <map>
 #include <cstdint>
 #include <set>
@@ -64,6 +66,7 @@ public:
         std::int64_t cpu = 0, memory = 0;
         std::span<const std::pair<ResourceKey, std::int64_t>> extended;
         std::span<const Label> nodeSelector;
+        std::int64_t ephemeralStorage = 0; // bytes requested
     };
     /// The first node, in increasing free amount on `axis` (ties by node name) from free >=
     /// minFree, for which accept(node) is true, among the present nodes the pod can pass
@@ -77,42 +80,74 @@ public:
         const std::uint64_t pool = poolOf(pod.nodeSelector);
         if (pool == kNoNode)
             return {};
+        // Design note (speed): a class's nodes have their free cpu and memory inside one
+        // power-of-two bucket (NodeClass::cpuBits, memoryBits), and each pool lists its classes
+        // by bucket (PoolClasses::byBits), so on those axes the classes are judged and searched
+        // bucket by bucket upward from the one minFree falls in: once a bucket yields a node,
+        // every node of a later bucket has more free, and its classes are not looked at. The GPU
+        // axis, and a pool with the mixed class, judge every class of the pool as one group.
         using It = std::set<Key, Less>::const_iterator;
-        std::vector<std::pair<It, It>> runs; // [it, end) per class the pod may pass
-        for (const std::uint32_t cls : tolerated(pool, pod)) {
+        std::vector<std::pair<It, It>> runs; // [it, end) per class of the group
+        const Less less;
+        const Key* best = nullptr;
+        const Key from { minFree, 0, NodeId {} };
+        auto addRun = [&](std::uint32_t cls) {
             const auto found = m_sets.find(setKey(pool, cls));
             if (found == m_sets.end())
-                continue;
+                return;
             const auto& set = found->second[axis];
-            const It from = set.lower_bound(Key { minFree, NodeId {} });
-            if (from != set.end())
-                runs.emplace_back(from, set.end());
-        }
-        const Less less { &m_rank };
-        std::sort(runs.begin(), runs.end(), [&](const auto& x, const auto& y) { return less(*x.first, *y.first); });
-        const Key* best = nullptr;
-        for (auto& [it, end] : runs) {
-            if (best && !less(*it, *best))
-                break; // every later run starts after the best
-            for (; it != end && (!best || less(*it, *best)); ++it)
-                if (accept(it->node)) {
-                    best = &*it;
-                    break;
-                }
+            const It head = set.lower_bound(from);
+            if (head != set.end())
+                runs.emplace_back(head, set.end());
+        };
+        auto walkRuns = [&] {
+            std::sort(runs.begin(), runs.end(), [&](const auto& x, const auto& y) { return less(*x.first, *y.first); });
+            for (auto& [it, end] : runs) {
+                if (best && !less(*it, *best))
+                    break; // every later run starts after the best
+                for (; it != end && (!best || less(*it, *best)); ++it)
+                    if (accept(it->node)) {
+                        best = &*it;
+                        break;
+                    }
+            }
+            runs.clear();
+        };
+        const auto pc = m_poolClasses.find(pool);
+        if (pc == m_poolClasses.end())
+            return {};
+        if (axis != Gpu && !pc->second.mixed) {
+            std::vector<std::uint8_t> staticOk(m_staticClasses.size(), 2); // 2: not judged yet
+            const auto& buckets = pc->second.byBits[axis];
+            for (std::size_t b = static_cast<std::size_t>(std::bit_width(static_cast<std::uint64_t>(std::max<std::int64_t>(0, minFree))));
+                 b < buckets.size() && !best; ++b) {
+                for (const std::uint32_t cls : buckets[b])
+                    if (mayTake(cls, pod, staticOk))
+                        addRun(cls);
+                walkRuns();
+            }
+        } else {
+            for (const std::uint32_t cls : tolerated(pool, pod))
+                addRun(cls);
+            walkRuns();
         }
         return best ? best->node : NodeId {};
     }
 
 private:
     static constexpr std::uint64_t kNoNode = ~std::uint64_t { 0 }; // a pool no node is in
+    // Classes past this share one class whose taints are not judged (always walked): setKey()
+    // keeps 16 bits for the class.
+    static constexpr std::uint32_t kMixedClass = 0xffff;
     struct Key {
         std::int64_t free;
+        std::uint64_t tie; // keyOf(): 1 + the node's rank by name (0: before every node of that free amount)
         NodeId node;
     };
     struct Less {
-        const std::vector<std::uint32_t>* rank;
-        bool operator()(const Key& a, const Key& b) const noexcept;
+        bool operator()(const Key& a, const Key& b) const noexcept { return a.free != b.free ? a.free < b.free : a.tie < b.tie; }
     };
+    [[nodiscard]] Key keyOf(std::int64_t free, NodeId n) const noexcept;
     using Sets = std::array<std::set<Key, Less>, 3>;
     /// The smallest pool a nodeSelector pins a pod to (of kPoolKeys), 0 for none (the whole
     /// fleet), kNoNode when it names a pool no node is in.
@@ -120,25 +155,34 @@ private:
     /// The classes of the pool's nodes whose every blocking taint the pod tolerates and whose
     /// free cpu, memory and extended resources may hold its requests.
     [[nodiscard]] std::vector<std::uint32_t> tolerated(std::uint64_t pool, const PodKey& pod) const;
+    /// One class of tolerated(): `staticOk` caches the judgement of each static class (2: not yet).
+    [[nodiscard]] bool mayTake(std::uint32_t cls, const PodKey& pod, std::vector<std::uint8_t>& staticOk) const;
     static std::uint64_t setKey(std::uint64_t pool, std::uint32_t cls) noexcept { return (pool << 16) ^ cls; }
     void poolsOfNode(NodeId n, std::vector<std::uint64_t>& out) const;
     std::uint32_t classOf(NodeId n);
     Sets& setsOf(std::uint64_t pool, std::uint32_t cls);
 
     const PlacementState& m_state;
+    ResourceKey m_traceGpuCount = 0xffff; // kTraceGpuCountResource's key (none: 0xffff)
     std::vector<StringId> m_poolKeys; // kPoolKeys as the store interns them (invalid: absent)
     std::unordered_map<std::uint64_t, Sets> m_sets;                         // by setKey(pool, class); pool 0: every node
-    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> m_poolClasses; // classes met in each pool
+    struct PoolClasses {
+        std::vector<std::uint32_t> all;                                  // classes met in the pool
+        std::array<std::vector<std::vector<std::uint32_t>>, 2> byBits; // [Cpu, Memory][bits]: its classes by NodeClass::cpuBits / memoryBits
+        bool mixed = false;                                              // kMixedClass is among them
+    };
+    std::unordered_map<std::uint64_t, PoolClasses> m_poolClasses;
     std::unordered_map<std::uint64_t, std::uint32_t> m_poolSize;            // nodes ever put in each pool
     struct StaticClass {
         std::vector<Taint> taints;         // blocking ones, in the node's order
         std::vector<ResourceKey> extended; // allocatable > 0, sorted
-        bool gpusTracked = false;          // PlacementState::nodeGpuShares() not empty
+        bool gpusTracked = false;          // PlacementState::nodeGpuShares() not empty: the trace's
+                                           // GPU count is not judged (kTraceGpuCountResource)
         bool operator==(const StaticClass&) const = default;
     };
     struct NodeClass {
         std::uint32_t staticClass = 0;
-        std::uint8_t cpuBits = 0, memoryBits = 0; // bit width of the free amount
+        std::uint8_t cpuBits = 0, memoryBits = 0, storageBits = 0; // bit width of the free amount (storage: ephemeral)
         std::vector<std::uint8_t> freeBits;       // per StaticClass::extended: bit width of its free amount
         auto operator<=>(const NodeClass&) const = default;
     };

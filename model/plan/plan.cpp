@@ -14,7 +14,8 @@
 //    (holds = false). DaemonSet and mirror pods never move, override or not, and nothing moves
 //    to a node that is not present.
 //  - drain-node cordons the node under the plan, evicts its pods largest first (GPU, then cpu,
-//    then memory request) and places each by the default policy. A pod that cannot be evicted
+//    then memory request) and places each by the default policy (or the action's policy:
+//    model/placement/drainpolicy.h). A pod that cannot be evicted
 //    or placed stays; the node is removed only when nothing but DaemonSet, mirror and finished
 //    pods is left, else it stays cordoned under the plan (later actions cannot place pods on it).
 //  - fail-node / fail-domain: the nodes disappear; their pods (but DaemonSet and mirror pods)
@@ -43,6 +44,8 @@
 
 #include "model/domainpath.h"
 #include "model/metrics/pricetable.h"
+#include "model/placement/drainpolicy.h"
+#include "model/placement/placementpolicy.h"
 #include "model/placement/topologyplacement.h"
 #include "model/topology.h"
 
@@ -150,6 +153,7 @@ struct PlanEngine::Private {
     mutable std::vector<std::uint32_t> workloadPodBegin;
     mutable std::vector<PodId> workloadPods;
     mutable std::vector<std::uint32_t> orderPos; // position of each store node in topology.orderedNodes()
+    mutable std::unordered_map<std::string, std::unique_ptr<PlacementPolicy>> drainPolicies; // drain-node's scored policies, by name
     double totalCpu = 0, totalMemory = 0;
 
     CapacityIndex& capacity() const
@@ -335,8 +339,40 @@ struct PlanEngine::Private {
         // node is found.
         const PodId spec = state.podTemplate(p);
         const CapacityIndex::PodKey key { store.podTolerations(spec), req[CoreResource::Cpu], req[CoreResource::Memory],
-            store.podExtendedRequest(spec), store.podNodeSelector(spec) };
+            store.podExtendedRequest(spec), store.podNodeSelector(spec), req[CoreResource::EphemeralStorage] };
         return cap.firstFor(key, axis, need, [&](NodeId n) { return inDomain(filter, n) && accept(n); });
+    }
+    /// A drain-node's policy (drainpolicy.h): null for the default; throws for an unknown name.
+    PlacementPolicy* drainPolicy(const std::string& name) const
+    {
+        if (name.empty() || name == "default")
+            return nullptr;
+        auto it = drainPolicies.find(name);
+        if (it == drainPolicies.end())
+            it = drainPolicies.emplace(name, makeDrainPolicy(name)).first;
+        return it->second.get();
+    }
+    /// A scored policy's choice among every present, uncordoned node with the pod's cpu, memory
+    /// and GPU free that passes every filter (drainpolicy.h); invalid when none.
+    NodeId chooseScored(PodId p, PlacementPolicy& policy) const
+    {
+        const PodFeasibility feasibility(state, p);
+        if (feasibility.immovable())
+            return {};
+        const ResourceVector& req = store.podRequest(p);
+        const CapacityIndex& cap = capacity();
+        std::vector<NodeId> feasible;
+        for (std::size_t i = 0; i < state.nodeCount(); ++i) {
+            const NodeId n(static_cast<std::uint32_t>(i));
+            if (!state.nodePresent(n) || isCordoned(n) || cap.freeOf(n, CapacityIndex::Cpu) < req[CoreResource::Cpu]
+                || cap.freeOf(n, CapacityIndex::Memory) < req[CoreResource::Memory] || cap.freeOf(n, CapacityIndex::Gpu) < req[CoreResource::Gpu])
+                continue;
+            if (feasibility.feasible(n))
+                feasible.push_back(n);
+        }
+        if (feasible.empty())
+            return {};
+        return policy.choose(state, podShape(store, state.podTemplate(p)), feasible, {});
     }
     std::vector<Reason> whyNotPlaced(PodId p, DomainId within) const
     {
@@ -508,6 +544,7 @@ bool PlanEngine::Private::movePod(const PlanAction& a, AppliedAction& r)
 
 bool PlanEngine::Private::drainNode(const PlanAction& a, AppliedAction& r)
 {
+    PlacementPolicy* policy = drainPolicy(a.policy); // throws for an unknown name, before any change
     const NodeId n = resolveNode(a.node);
     if (!state.nodePresent(n)) {
         r.holds = false;
@@ -539,7 +576,7 @@ bool PlanEngine::Private::drainNode(const PlanAction& a, AppliedAction& r)
         }
         NodeId target;
         if (why.empty()) {
-            target = choose(p, {});
+            target = policy ? chooseScored(p, *policy) : choose(p, {});
             if (!target.isValid())
                 why = whyNotPlaced(p, {});
         }

@@ -5,6 +5,7 @@
 #include "model/scheduling/placementstate.h"
 
 #include <string>
+#include <string_view>
 
 namespace fleet::model {
 
@@ -12,5 +13,10 @@ namespace fleet::model {
 /// alibabacloud.com/gpu-count), amd.com/gpu on nodes with amd.com/ labels, else nvidia.com/gpu.
 /// Thread: any reader of the state.
 [[nodiscard]] std::string gpuResourceName(const PlacementState& state, NodeId n);
+
+/// The Alibaba trace's GPU count (an extended resource): NodeResourcesFit does not judge it on a
+/// node whose GPUs the ledger tracks (PlacementState::nodeGpuShares() not empty), where each
+/// GPU's share is judged instead (a pod sharing one GPU asks for "1" without holding a whole one).
+inline constexpr std::string_view kTraceGpuCountResource = "alibabacloud.com/gpu-count";
 
 } // namespace fleet::model

@@ -23,7 +23,7 @@ namespace fleet::model::scheduling {
 
 namespace {
 
-constexpr std::string_view kTraceGpuCount = "alibabacloud.com/gpu-count";
+constexpr std::string_view kTraceGpuCount = kTraceGpuCountResource;
 
 std::string gpuResourceName(const Ctx& c, NodeId n)
 {

@@ -118,12 +118,61 @@ private slots:
         QVERIFY2(said, r.out.constData());
     }
 
+    void policyChoosesTheTargets_data()
+    {
+        // cluster-prepaid.json: cpu-b1 (8 cpu, empty) and cpu-b3 (8 cpu, fill-0 holds 5 cpu and
+        // 20Gi) are prepaid, so they stay as destinations; draining cpu-a1 sends its two 1-cpu web
+        // pods to the emptier cpu-b1 (LeastAllocated) or to the fuller cpu-b3 (MostAllocated; the
+        // default best fit too, the least free after placing).
+        QTest::addColumn<QString>("policy");
+        QTest::addColumn<QString>("webTarget");
+        QTest::newRow("default") << QStringLiteral("default") << QStringLiteral("cpu-b3");
+        QTest::newRow("LeastAllocated") << QStringLiteral("LeastAllocated") << QStringLiteral("cpu-b1");
+        QTest::newRow("MostAllocated") << QStringLiteral("MostAllocated") << QStringLiteral("cpu-b3");
+    }
+    void policyChoosesTheTargets()
+    {
+        QFETCH(QString, policy);
+        QFETCH(QString, webTarget);
+        QTemporaryDir dir;
+        const QString plan = dir.filePath(QStringLiteral("plan.json"));
+        const Run r = fleetscope(consolidateArgs(plan, { QStringLiteral("--policy"), policy, QStringLiteral("--format"), QStringLiteral("json") },
+            QStringLiteral("/cluster-prepaid.json")));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value(QStringLiteral("ours")).toObject().value(QStringLiteral("nodesFreed")).toInt(), 2); // cpu-a1 and cpu-a2
+        QFile planFile(plan);
+        QVERIFY(planFile.open(QIODevice::ReadOnly));
+        const QJsonArray actions = QJsonDocument::fromJson(planFile.readAll()).object().value(QStringLiteral("actions")).toArray();
+        QCOMPARE(actions.size(), 2);
+        for (const QJsonValue& a : actions) // the default is written as no policy
+            QCOMPARE(a.toObject().value(QStringLiteral("policy")).toString(), policy == QLatin1String("default") ? QString() : policy);
+        // Where the pods went, as `plan check` re-applies the plan.
+        const QString evaluation = dir.filePath(QStringLiteral("evaluation.json"));
+        const Run check = fleetscope({ QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster-prepaid.json"),
+            QStringLiteral("--plan"), plan, QStringLiteral("-o"), evaluation });
+        QVERIFY2(check.exitCode == 0, check.out.constData());
+        QFile evalFile(evaluation);
+        QVERIFY(evalFile.open(QIODevice::ReadOnly));
+        int webPods = 0;
+        for (const QJsonValue& a : QJsonDocument::fromJson(evalFile.readAll()).object().value(QStringLiteral("actions")).toArray())
+            for (const QJsonValue& c : a.toObject().value(QStringLiteral("changes")).toArray()) {
+                const QJsonObject change = c.toObject();
+                if (!change.value(QStringLiteral("pod")).toString().contains(QLatin1String("web-7f9c")))
+                    continue;
+                ++webPods;
+                QCOMPARE(change.value(QStringLiteral("to")).toString(), webTarget);
+            }
+        QCOMPARE(webPods, 2);
+    }
+
     void errors_data()
     {
         QTest::addColumn<QStringList>("extra");
         QTest::addColumn<QByteArray>("message");
         QTest::newRow("max-moves") << QStringList { QStringLiteral("--max-moves"), QStringLiteral("many") } << QByteArray("--max-moves: expected a whole number");
-        QTest::newRow("policy") << QStringList { QStringLiteral("--policy"), QStringLiteral("FGD") } << QByteArray("--policy: unknown policy \"FGD\"");
+        QTest::newRow("policy") << QStringList { QStringLiteral("--policy"), QStringLiteral("FGD") }
+                                << QByteArray("--policy: unknown policy \"FGD\" (known: default, LeastAllocated, MostAllocated, BestFit, GpuPacking, GpuClustering, DotProduct)");
         QTest::newRow("groups file") << QStringList { QStringLiteral("--node-groups"), QStringLiteral("@BAD@") } << QByteArray("at $.nodeGroups[0].minSize");
         QTest::newRow("missing groups") << QStringList { QStringLiteral("--node-groups"), QStringLiteral("/nonexistent/groups.yaml") }
                                         << QByteArray("/nonexistent/groups.yaml: cannot be read");

@@ -1,6 +1,8 @@
 // Plan > Consolidate in the window (app/consolidatecontroller.h) on a small simulated cluster,
 // under xvfb: the action is in the Plan menu, the computation reports progress and lands as
-// drain-node actions that one undo reverts and one redo re-applies, and the dialog lists the nodes that stay with their reasons.
+// drain-node actions that one undo reverts and one redo re-applies, that the plan panel's Remove
+// Last (and Undo Back to Here) takes back one action at a time from the last, and the dialog lists
+// the nodes that stay with their reasons.
 
 #include "app/consolidatecontroller.h"
 #include "app/mainwindow.h"
@@ -13,6 +15,8 @@
 #include <QSignalSpy>
 #include <QUndoStack>
 #include <QtTest>
+
+#include <cmath>
 
 #include "planwindowfixture.h"
 
@@ -59,8 +63,64 @@ private slots:
         QCOMPARE(engine->applied().size(), std::size_t(0));
         stack->redo();
         QCOMPARE(engine->applied().size(), r.actions.size());
-        // The plan panel's undo back to a row inside the consolidation undoes all of it (one step).
-        window->planController()->undoBackTo(static_cast<int>(r.actions.size()) - 1);
+    }
+
+    void removesActionsOneAtATimeFromTheLast()
+    {
+        auto window = planwindow::openWindow(240, 3);
+        QVERIFY(window);
+        auto* controller = window->findChild<app::ConsolidateController*>();
+        QSignalSpy finished(controller, &app::ConsolidateController::finished);
+        QVERIFY(controller->start());
+        QVERIFY(finished.wait(60000));
+        const model::ConsolidationResult r = controller->lastResult();
+        const std::size_t k = r.actions.size();
+        QVERIFY2(k >= 3, "the simulated cluster has nodes that can go");
+        app::PlanController* plan = window->planController();
+        const auto engine = plan->engine();
+        QUndoStack* stack = window->undoStack();
+        QCOMPARE(stack->count(), 1); // the consolidation: one undo step
+        auto present = [&](model::NodeId n) { return engine->state().nodePresent(n); };
+        // The panel's Remove Last takes back the last drain only: its node is back, the others stay drained.
+        QAction* removeLast = window->findChild<QAction*>(QStringLiteral("planPanelRemoveLast"));
+        QVERIFY(removeLast && removeLast->isEnabled());
+        removeLast->trigger();
+        QCOMPARE(engine->applied().size(), k - 1);
+        QVERIFY(present(r.drained[k - 1]));
+        QVERIFY(!present(r.drained[k - 2]));
+        QCOMPARE(engine->state().totals().nodes, r.after.nodes + 1);
+        QVERIFY(plan->removeLastAction());
+        QCOMPARE(engine->applied().size(), k - 2);
+        QVERIFY(present(r.drained[k - 2]));
+        QVERIFY(!present(r.drained[0]));
+        QCOMPARE(engine->state().totals().nodes, r.after.nodes + 2);
+        for (std::size_t i = 0; i < k - 2; ++i)
+            QCOMPARE(engine->applied()[i].action, r.actions[i]);
+        // Undo puts the removed actions back, one removal at a time, with the same effects.
+        stack->undo();
+        QCOMPARE(engine->applied().size(), k - 1);
+        QVERIFY(!present(r.drained[k - 2]));
+        stack->undo();
+        QCOMPARE(engine->applied().size(), k);
+        QCOMPARE(engine->state().totals().nodes, r.after.nodes);
+        QVERIFY(std::abs(engine->state().totals().costPerHour - r.after.costPerHour) < 1e-6);
+        for (const model::AppliedAction& a : engine->applied())
+            QVERIFY(a.holds);
+        // Then the whole consolidation is one undo step again.
+        stack->undo();
+        QCOMPARE(engine->applied().size(), std::size_t(0));
+        QCOMPARE(engine->state().totals().nodes, r.before.nodes);
+        QVERIFY(!removeLast->isEnabled());
+        QVERIFY(!plan->removeLastAction());
+        stack->redo();
+        QCOMPARE(engine->applied().size(), k);
+        // Undo Back to Here on a row inside the consolidation removes exactly the rows from it on.
+        plan->undoBackTo(static_cast<int>(k) - 2);
+        QCOMPARE(engine->applied().size(), k - 2);
+        QVERIFY(present(r.drained[k - 1]) && present(r.drained[k - 2]) && !present(r.drained[k - 3]));
+        stack->undo();
+        QCOMPARE(engine->applied().size(), k);
+        plan->undoBackTo(0);
         QCOMPARE(engine->applied().size(), std::size_t(0));
     }
 

@@ -1,0 +1,39 @@
+#include "removeactionscommand.h"
+
+#include <algorithm>
+
+namespace fleet::app {
+
+RemoveActionsCommand::RemoveActionsCommand(
+    std::shared_ptr<model::PlanEngine> engine, std::size_t count, QString text, std::function<void()> changed)
+    : QUndoCommand(std::move(text))
+    , m_engine(std::move(engine))
+    , m_count(count)
+    , m_changed(std::move(changed))
+{
+}
+
+void RemoveActionsCommand::redo()
+{
+    m_removed.clear();
+    for (std::size_t k = 0; k < m_count && !m_engine->applied().empty(); ++k) {
+        m_removed.push_back(m_engine->applied().back().action);
+        m_engine->undo();
+    }
+    std::reverse(m_removed.begin(), m_removed.end());
+    m_count = m_removed.size();
+    if (m_changed)
+        m_changed();
+}
+
+void RemoveActionsCommand::undo()
+{
+    // Each was applied to this very state before, so the engine takes it again (no throw).
+    for (const model::PlanAction& a : m_removed)
+        m_engine->apply(a);
+    m_removed.clear();
+    if (m_changed)
+        m_changed();
+}
+
+} // namespace fleet::app
