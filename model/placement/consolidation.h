@@ -38,10 +38,12 @@
 //    that changed, could have fitted (a drain this prune skips is lost, never a wrong one).
 //
 // Speed (bench_consolidate, simulated fleet, 2 shared cores, December 2026): 100,000 nodes, all
-// three orders to the end without a limit at load 3 to 5: 72 s wall, about 40 s of CPU, 17,363
-// nodes freed and $253,602/h, baseline 5,391 and $106,019/h in 2 s. The 30 s target is not met;
-// a placement now judges about 2 nodes (capacityindex.h: classes by free extended resources and
-// ephemeral storage), so the time left is spread over the index's upkeep and the drains' PodFeasibility.
+// three orders to the end without a limit: 22.1 s wall, 22.1 s of CPU on one thread, 17,363
+// nodes freed and $253,602/h (the same plan as before), baseline 5,391 and $106,019/h in 1.8 s.
+// Before: ~38 s of CPU (72 to 116 s wall under load). What took it: the capacity index judging
+// empty classes (capacityindex.h lists only the classes holding nodes) and PodTopologySpread's
+// search for domains without matching pods (podtopologyspread.cpp bounds it by the nodes of the
+// pod's nodeSelector). Left: the index's upkeep per move, PodFeasibility per pod, undo.
 // Thread: any; one call owns its PlanEngine. `cancel` may be set from another thread.
 
 #include "model/clusterstore.h"

@@ -122,19 +122,6 @@ bool CapacityIndex::mayTake(std::uint32_t cls, const PodKey& pod, std::vector<st
     return fits;
 }
 
-std::vector<std::uint32_t> CapacityIndex::tolerated(std::uint64_t pool, const PodKey& pod) const
-{
-    std::vector<std::uint32_t> out;
-    const auto it = m_poolClasses.find(pool);
-    if (it == m_poolClasses.end())
-        return out;
-    std::vector<std::uint8_t> staticOk(m_staticClasses.size(), 2); // 2: not judged yet
-    for (const std::uint32_t cls : it->second.all)
-        if (mayTake(cls, pod, staticOk))
-            out.push_back(cls);
-    return out;
-}
-
 void CapacityIndex::poolsOfNode(NodeId n, std::vector<std::uint64_t>& out) const
 {
     out.assign(1, 0);
@@ -189,17 +176,64 @@ std::uint32_t CapacityIndex::classOf(NodeId n)
     return static_cast<std::uint32_t>(m_classes.size() - 1);
 }
 
-CapacityIndex::Sets& CapacityIndex::setsOf(std::uint64_t pool, std::uint32_t cls)
+CapacityIndex::ClassSets& CapacityIndex::setsOf(std::uint64_t pool, std::uint32_t cls)
 {
-    return m_sets.try_emplace(setKey(pool, cls)).first->second;
+    const auto [it, fresh] = m_sets.try_emplace(setKey(pool, cls));
+    if (fresh) {
+        it->second.cls = cls;
+        it->second.pool = &m_poolClasses[pool];
+        if (cls == kMixedClass)
+            it->second.pool->mixed = true;
+    }
+    return it->second;
+}
+
+void CapacityIndex::insertKey(ClassSets& cs, Axis axis, const Key& key)
+{
+    auto& set = cs.sets[axis];
+    set.insert(key);
+    if (set.size() != 1)
+        return;
+    PoolClasses& pc = *cs.pool;
+    cs.livePos[axis] = static_cast<std::uint32_t>(pc.live[axis].size());
+    pc.live[axis].push_back(&cs);
+    if (axis == Gpu || cs.cls == kMixedClass)
+        return;
+    const std::uint8_t bits = axis == Cpu ? m_classes[cs.cls].cpuBits : m_classes[cs.cls].memoryBits;
+    auto& buckets = pc.byBits[axis];
+    if (buckets.size() <= bits)
+        buckets.resize(bits + 1u);
+    cs.bitsPos[axis] = static_cast<std::uint32_t>(buckets[bits].size());
+    buckets[bits].push_back(&cs);
+}
+
+void CapacityIndex::eraseKey(ClassSets& cs, Axis axis, const Key& key)
+{
+    auto& set = cs.sets[axis];
+    if (set.erase(key) == 0 || !set.empty())
+        return;
+    // Unlisted by swapping the last entry into its place.
+    auto unlist = [](std::vector<ClassSets*>& list, std::uint32_t& pos, auto posOf) {
+        ClassSets* last = list.back();
+        list[pos] = last;
+        posOf(*last) = pos;
+        list.pop_back();
+        pos = kNotListed;
+    };
+    PoolClasses& pc = *cs.pool;
+    unlist(pc.live[axis], cs.livePos[axis], [axis](ClassSets& c) -> std::uint32_t& { return c.livePos[axis]; });
+    if (axis == Gpu || cs.cls == kMixedClass)
+        return;
+    const std::uint8_t bits = axis == Cpu ? m_classes[cs.cls].cpuBits : m_classes[cs.cls].memoryBits;
+    unlist(pc.byBits[axis][bits], cs.bitsPos[axis], [axis](ClassSets& c) -> std::uint32_t& { return c.bitsPos[axis]; });
 }
 
 void CapacityIndex::erase(NodeId n)
 {
     for (std::uint8_t a = 0; a < 3; ++a) {
         if (n.index() < m_in[a].size() && m_in[a][n.index()]) {
-            for (const std::uint64_t pool : m_nodePools[n.index()])
-                m_sets.find(setKey(pool, m_nodeClass[n.index()]))->second[a].erase(keyOf(m_key[a][n.index()], n));
+            for (ClassSets* cs : m_nodeSets[n.index()])
+                eraseKey(*cs, static_cast<Axis>(a), keyOf(m_key[a][n.index()], n));
             m_in[a][n.index()] = 0;
         }
     }
@@ -211,6 +245,7 @@ void CapacityIndex::erase(NodeId n)
         m_nodePools.pop_back();
         m_nodeStatic.pop_back();
         m_nodeClass.pop_back();
+        m_nodeSets.pop_back();
     }
 }
 
@@ -221,33 +256,21 @@ void CapacityIndex::update(NodeId n)
         m_nodePools.resize(i + 1);
         m_nodeStatic.resize(i + 1, 0);
         m_nodeClass.resize(i + 1, kMixedClass);
+        m_nodeSets.resize(i + 1);
         poolsOfNode(n, m_nodePools[i]);
         m_nodeStatic[i] = staticClassOf(n);
         for (const std::uint64_t pool : m_nodePools[i])
             ++m_poolSize[pool];
     }
-    const std::vector<std::uint64_t>& pools = m_nodePools[i];
     const std::uint32_t before = m_nodeClass[i];
     const std::uint32_t cls = classOf(n);
-    if (cls != before || m_sets.find(setKey(0, cls)) == m_sets.end()) {
-        for (const std::uint64_t pool : pools) {
-            PoolClasses& classes = m_poolClasses[pool];
-            if (std::find(classes.all.begin(), classes.all.end(), cls) == classes.all.end()) {
-                classes.all.push_back(cls);
-                if (cls == kMixedClass) {
-                    classes.mixed = true;
-                } else {
-                    for (const Axis axis : { Cpu, Memory }) {
-                        const std::uint8_t bits = axis == Cpu ? m_classes[cls].cpuBits : m_classes[cls].memoryBits;
-                        auto& buckets = classes.byBits[axis];
-                        if (buckets.size() <= bits)
-                            buckets.resize(bits + 1u);
-                        buckets[bits].push_back(cls);
-                    }
-                }
-            }
-            (void)setsOf(pool, cls);
-        }
+    std::vector<ClassSets*>& sets = m_nodeSets[i];
+    std::vector<ClassSets*> beforeSets;
+    if (cls != before || sets.empty()) {
+        beforeSets = sets;
+        sets.clear();
+        for (const std::uint64_t pool : m_nodePools[i])
+            sets.push_back(&setsOf(pool, cls));
     }
     const std::int64_t podsAllowed = m_state.store().nodeAllocatable(m_state.nodeTemplate(n))[CoreResource::Pods];
     // A node running as many pods as its allocatable pods allows takes no pod at all
@@ -268,15 +291,15 @@ void CapacityIndex::update(NodeId n)
         if (in[i] && wanted && keys[i] == key && cls == before)
             continue; // unchanged on this axis
         if (in[i]) {
-            for (const std::uint64_t pool : pools)
-                m_sets.find(setKey(pool, before))->second[a].erase(keyOf(keys[i], n));
+            for (ClassSets* cs : cls != before ? beforeSets : sets)
+                eraseKey(*cs, axis, keyOf(keys[i], n));
             in[i] = 0;
         }
         if (!wanted)
             continue;
         keys[i] = key;
-        for (const std::uint64_t pool : pools)
-            m_sets.find(setKey(pool, cls))->second[a].insert(keyOf(key, n));
+        for (ClassSets* cs : sets)
+            insertKey(*cs, axis, keyOf(key, n));
         in[i] = 1;
     }
     m_nodeClass[i] = cls;

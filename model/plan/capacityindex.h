@@ -82,20 +82,21 @@ public:
             return {};
         // Design note (speed): a class's nodes have their free cpu and memory inside one
         // power-of-two bucket (NodeClass::cpuBits, memoryBits), and each pool lists its classes
-        // by bucket (PoolClasses::byBits), so on those axes the classes are judged and searched
-        // bucket by bucket upward from the one minFree falls in: once a bucket yields a node,
-        // every node of a later bucket has more free, and its classes are not looked at. The GPU
-        // axis, and a pool with the mixed class, judge every class of the pool as one group.
+        // that hold a node on the axis by bucket (PoolClasses::byBits), so on those axes the
+        // classes are judged and searched bucket by bucket upward from the one minFree falls in:
+        // once a bucket yields a node, every node of a later bucket has more free, and its
+        // classes are not looked at. The GPU axis, and a pool with the mixed class, judge every
+        // class of the pool that holds a node on the axis (PoolClasses::live) as one group.
+        // Only classes with nodes are listed: most classes are empty at any time (bench_consolidate
+        // at 20,000 nodes: 3% of the classes a walk judged had a node), and a pool has hundreds.
         using It = std::set<Key, Less>::const_iterator;
-        std::vector<std::pair<It, It>> runs; // [it, end) per class of the group
+        std::vector<std::pair<It, It>>& runs = m_runs; // [it, end) per class of the group
+        runs.clear();
         const Less less;
         const Key* best = nullptr;
         const Key from { minFree, 0, NodeId {} };
-        auto addRun = [&](std::uint32_t cls) {
-            const auto found = m_sets.find(setKey(pool, cls));
-            if (found == m_sets.end())
-                return;
-            const auto& set = found->second[axis];
+        auto addRun = [&](const ClassSets& cs) {
+            const auto& set = cs.sets[axis];
             const It head = set.lower_bound(from);
             if (head != set.end())
                 runs.emplace_back(head, set.end());
@@ -116,19 +117,21 @@ public:
         const auto pc = m_poolClasses.find(pool);
         if (pc == m_poolClasses.end())
             return {};
+        std::vector<std::uint8_t>& staticOk = m_staticOk; // 2: not judged yet
+        staticOk.assign(m_staticClasses.size(), 2);
         if (axis != Gpu && !pc->second.mixed) {
-            std::vector<std::uint8_t> staticOk(m_staticClasses.size(), 2); // 2: not judged yet
             const auto& buckets = pc->second.byBits[axis];
             for (std::size_t b = static_cast<std::size_t>(std::bit_width(static_cast<std::uint64_t>(std::max<std::int64_t>(0, minFree))));
                  b < buckets.size() && !best; ++b) {
-                for (const std::uint32_t cls : buckets[b])
-                    if (mayTake(cls, pod, staticOk))
-                        addRun(cls);
+                for (const ClassSets* cs : buckets[b])
+                    if (mayTake(cs->cls, pod, staticOk))
+                        addRun(*cs);
                 walkRuns();
             }
         } else {
-            for (const std::uint32_t cls : tolerated(pool, pod))
-                addRun(cls);
+            for (const ClassSets* cs : pc->second.live[axis])
+                if (mayTake(cs->cls, pod, staticOk))
+                    addRun(*cs);
             walkRuns();
         }
         return best ? best->node : NodeId {};
@@ -148,30 +151,44 @@ private:
         bool operator()(const Key& a, const Key& b) const noexcept { return a.free != b.free ? a.free < b.free : a.tie < b.tie; }
     };
     [[nodiscard]] Key keyOf(std::int64_t free, NodeId n) const noexcept;
-    using Sets = std::array<std::set<Key, Less>, 3>;
+    static constexpr std::uint32_t kNotListed = ~std::uint32_t { 0 };
+    struct PoolClasses;
+    /// The nodes of one class in one pool, per axis, and where the class is listed in its
+    /// pool's PoolClasses (kNotListed: its set on that axis is empty).
+    struct ClassSets {
+        std::uint32_t cls = 0;
+        PoolClasses* pool = nullptr;
+        std::array<std::set<Key, Less>, 3> sets;
+        std::array<std::uint32_t, 3> livePos { kNotListed, kNotListed, kNotListed }; // in pool->live[axis]
+        std::array<std::uint32_t, 2> bitsPos { kNotListed, kNotListed };             // in pool->byBits[axis][bits]
+    };
+    /// The classes of one pool that hold a node, per axis (a class is listed while its set on
+    /// that axis is not empty; the order is not meaningful: walks sort runs by their head).
+    struct PoolClasses {
+        std::array<std::vector<ClassSets*>, 3> live;
+        std::array<std::vector<std::vector<ClassSets*>>, 2> byBits; // [Cpu, Memory][bits]: live classes by NodeClass::cpuBits / memoryBits
+        bool mixed = false;                                         // kMixedClass is among the pool's classes
+    };
+    void insertKey(ClassSets& cs, Axis axis, const Key& key);
+    void eraseKey(ClassSets& cs, Axis axis, const Key& key);
     /// The smallest pool a nodeSelector pins a pod to (of kPoolKeys), 0 for none (the whole
     /// fleet), kNoNode when it names a pool no node is in.
     [[nodiscard]] std::uint64_t poolOf(std::span<const Label> nodeSelector) const noexcept;
-    /// The classes of the pool's nodes whose every blocking taint the pod tolerates and whose
-    /// free cpu, memory and extended resources may hold its requests.
-    [[nodiscard]] std::vector<std::uint32_t> tolerated(std::uint64_t pool, const PodKey& pod) const;
     /// One class of tolerated(): `staticOk` caches the judgement of each static class (2: not yet).
     [[nodiscard]] bool mayTake(std::uint32_t cls, const PodKey& pod, std::vector<std::uint8_t>& staticOk) const;
     static std::uint64_t setKey(std::uint64_t pool, std::uint32_t cls) noexcept { return (pool << 16) ^ cls; }
     void poolsOfNode(NodeId n, std::vector<std::uint64_t>& out) const;
     std::uint32_t classOf(NodeId n);
-    Sets& setsOf(std::uint64_t pool, std::uint32_t cls);
+    ClassSets& setsOf(std::uint64_t pool, std::uint32_t cls);
 
     const PlacementState& m_state;
     ResourceKey m_traceGpuCount = 0xffff; // kTraceGpuCountResource's key (none: 0xffff)
     std::vector<StringId> m_poolKeys; // kPoolKeys as the store interns them (invalid: absent)
-    std::unordered_map<std::uint64_t, Sets> m_sets;                         // by setKey(pool, class); pool 0: every node
-    struct PoolClasses {
-        std::vector<std::uint32_t> all;                                  // classes met in the pool
-        std::array<std::vector<std::vector<std::uint32_t>>, 2> byBits; // [Cpu, Memory][bits]: its classes by NodeClass::cpuBits / memoryBits
-        bool mixed = false;                                              // kMixedClass is among them
-    };
+    // Both maps are node-based: ClassSets and PoolClasses keep their addresses.
+    std::unordered_map<std::uint64_t, ClassSets> m_sets;              // by setKey(pool, class); pool 0: every node
     std::unordered_map<std::uint64_t, PoolClasses> m_poolClasses;
+    mutable std::vector<std::pair<std::set<Key, Less>::const_iterator, std::set<Key, Less>::const_iterator>> m_runs; // firstFor's scratch
+    mutable std::vector<std::uint8_t> m_staticOk;                                                                    // firstFor's scratch
     std::unordered_map<std::uint64_t, std::uint32_t> m_poolSize;            // nodes ever put in each pool
     struct StaticClass {
         std::vector<Taint> taints;         // blocking ones, in the node's order
@@ -193,6 +210,7 @@ private:
     std::vector<std::uint32_t> m_nodeStatic;
     std::vector<std::vector<std::uint64_t>> m_nodePools; // the pools each node was put in (0 first)
     std::vector<std::uint32_t> m_nodeClass;
+    std::vector<std::vector<ClassSets*>> m_nodeSets; // per node: its class's sets, parallel to m_nodePools
     // Ties are broken by node name: each store node's rank in name order (computed once);
     // added nodes rank after every store node, in the order they were added.
     std::vector<std::uint32_t> m_rank;

@@ -17,6 +17,9 @@ namespace fleet::model {
 
 namespace scheduling {
 
+/// PodFeasibility::Private::nodeSelector's value index when no node has the label value.
+inline constexpr std::uint32_t kNoNodeHasIt = kNone - 1;
+
 /// A node as the generic node-affinity templates (matching.h) read it.
 struct NodeLabels {
     const PlacementState::Private* s;
@@ -148,7 +151,7 @@ struct PodFeasibility::Private {
     std::vector<scheduling::TaintVerdict> taintSets; // by the ledger's taint set
 
     // NodeAffinity
-    std::vector<std::pair<const scheduling::LabelColumn*, std::uint32_t>> nodeSelector; // value index; kNone - 1: no node has it
+    std::vector<std::pair<const scheduling::LabelColumn*, std::uint32_t>> nodeSelector; // value index; kNoNodeHasIt: no node has it
     std::vector<std::pair<StringId, StringId>> nodeSelectorUnindexed;
     std::vector<scheduling::CompiledTerm> affinity;
 

@@ -16,7 +16,6 @@ namespace fleet::model::scheduling {
 
 namespace {
 constexpr std::string_view kGpuModelLabel = "alibabacloud.com/gpu-card-model";
-constexpr std::uint32_t kNoNodeHasIt = kNone - 1;
 } // namespace
 
 void prepareNodeAffinity(Ctx& c)

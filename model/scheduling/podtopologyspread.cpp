@@ -88,13 +88,43 @@ void prepareSpread(Ctx& c)
             ++domains;
             min = std::min(min, count);
         });
+        //
+        // Design note (speed): with nodeAffinityPolicy Honor, only the nodes holding the value
+        // of each indexed nodeSelector label can be eligible, so the smallest such list bounds
+        // the search: a domain larger than it is judged by that list (its eligible nodes'
+        // domains, found once) instead of a pass over the domain's nodes. Exact either way; a
+        // pod pinned to one node group otherwise judged every node of the zones it is not in,
+        // for each PodFeasibility (bench_consolidate: a sixth of the drains' time).
+        const std::vector<NodeId>* pinned = nullptr;
+        bool noneEligible = false;
+        if (sp.source->nodeAffinityPolicy == NodeInclusionPolicy::Honor)
+            for (const auto& [selCol, value] : c.nodeSelector) {
+                if (value == kNoNodeHasIt)
+                    noneEligible = true;
+                else if (!pinned || selCol->nodesOfValue[value].size() < pinned->size())
+                    pinned = &selCol->nodesOfValue[value];
+            }
+        std::vector<std::uint8_t> pinnedDomains; // per value index: 1 when one of *pinned's nodes there is eligible
+        auto hasEligible = [&](std::uint32_t v) {
+            if (noneEligible)
+                return false;
+            const auto& nodes = col.nodesOfValue[v];
+            if (!pinned || pinned->size() >= nodes.size())
+                return std::any_of(nodes.begin(), nodes.end(), [&](NodeId n) { return eligible(c, sp, n); });
+            if (pinnedDomains.empty()) {
+                pinnedDomains.assign(col.values.size(), 0);
+                for (const NodeId n : *pinned)
+                    if (eligible(c, sp, n))
+                        pinnedDomains[col.valueOfNode[n.index()]] = 1; // eligible: it has the key
+            }
+            return pinnedDomains[v] != 0;
+        };
         for (std::uint32_t v = 0; v < col.values.size(); ++v) {
             if (min == 0 && domains >= sp.source->minDomains)
                 break;
             if (sp.counts.get(v) > 0)
                 continue;
-            const auto& nodes = col.nodesOfValue[v];
-            if (std::any_of(nodes.begin(), nodes.end(), [&](NodeId n) { return eligible(c, sp, n); })) {
+            if (hasEligible(v)) {
                 ++domains;
                 min = 0;
             }

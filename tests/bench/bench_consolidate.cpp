@@ -13,7 +13,9 @@
 // progress lines, then one JSON object last:
 //   {"nodes", "pods", "seconds", "nodes_freed", "lower_bound_nodes", "baseline_nodes_freed",
 //    "baseline_seconds", "gang_pods", "gang_place_ms", "gang_reject_ms"}
-// (the gang keys: gang placement, tests/bench/gangbench.h, as bench_gang prints them). Also prints, on lines before
+// (the gang keys: gang placement, tests/bench/gangbench.h, as bench_gang prints them), then
+// "cpu_seconds" (ours: the process's CPU time over every thread, std::clock), "saved_per_hour" and
+// "baseline_saved_per_hour" ($/h). Also prints, on lines before
 // the JSON, the cost per hour saved, pods moved and drains tried of both. Passes or fails nothing.
 
 #include "gangbench.h"
@@ -28,6 +30,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 
 int main(int argc, char** argv)
 {
@@ -61,11 +64,13 @@ int main(int argc, char** argv)
     options.progress = [](double f) { std::fprintf(stderr, "\r  %3.0f%%", f * 100); };
     ConsolidationOptions limited = options;
     limited.timeLimitSeconds = limit;
+    const std::clock_t cpu0 = std::clock();
     const ConsolidationResult ours = consolidate(store, *cluster.topology, input, limited);
+    const double oursCpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
     std::fprintf(stderr, "\n");
-    std::printf("ours (%s%s): %lld nodes freed, %lld pods moved, $%.2f/h saved, %lld drains tried, %.2f s; %lld nodes after, bound %lld (ratio %.3f)\n",
+    std::printf("ours (%s%s): %lld nodes freed, %lld pods moved, $%.2f/h saved, %lld drains tried, %.2f s (%.2f s CPU, every thread); %lld nodes after, bound %lld (ratio %.3f)\n",
         ours.order.c_str(), ours.timedOut ? ", stopped at the time limit" : "", static_cast<long long>(ours.nodesFreed), static_cast<long long>(ours.podsMoved), ours.savedPerHour,
-        static_cast<long long>(ours.drainsTried), ours.seconds, static_cast<long long>(ours.after.nodes), static_cast<long long>(bound.nodes),
+        static_cast<long long>(ours.drainsTried), ours.seconds, oursCpu, static_cast<long long>(ours.after.nodes), static_cast<long long>(bound.nodes),
         bound.nodes > 0 ? static_cast<double>(ours.after.nodes) / static_cast<double>(bound.nodes) : 0.0);
     std::fflush(stdout);
     const ConsolidationResult base = karpenterMultiNodeConsolidation(store, *cluster.topology, input, options);
@@ -81,8 +86,8 @@ int main(int argc, char** argv)
         gang.gangPods, gang.placeMs, 16, gang.rejectMs, gang.rejectReason.c_str(), gang.unslicedPods, gang.unslicedPlaceMs, gang.ledgerMs);
     std::printf("{\"nodes\": %zu, \"pods\": %zu, \"seconds\": %.3f, \"nodes_freed\": %lld, \"lower_bound_nodes\": %lld, "
                 "\"baseline_nodes_freed\": %lld, \"baseline_seconds\": %.3f, \"gang_pods\": %d, \"gang_place_ms\": %.1f, "
-                "\"gang_reject_ms\": %.1f}\n",
+                "\"gang_reject_ms\": %.1f, \"cpu_seconds\": %.3f, \"saved_per_hour\": %.2f, \"baseline_saved_per_hour\": %.2f}\n",
         store.nodeCount(), pods, ours.seconds, static_cast<long long>(ours.nodesFreed), static_cast<long long>(bound.nodes),
-        static_cast<long long>(base.nodesFreed), base.seconds, gang.gangPods, gang.placeMs, gang.rejectMs);
+        static_cast<long long>(base.nodesFreed), base.seconds, gang.gangPods, gang.placeMs, gang.rejectMs, oursCpu, ours.savedPerHour, base.savedPerHour);
     return 0;
 }

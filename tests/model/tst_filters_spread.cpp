@@ -30,6 +30,7 @@ private slots:
     void spread_data();
     void spread();
     void movingPodDoesNotCountItself();
+    void nodeSelectorBoundsEligibleDomains();
 };
 
 void TestFiltersSpread::spread_data()
@@ -145,6 +146,50 @@ void TestFiltersSpread::movingPodDoesNotCountItself()
     QCOMPARE(codes(g.verdict(NodeId(2))), QStringList { "topology-spread:topology.kubernetes.io/zone" });
     QVERIFY(!g.feasible(NodeId(3)));
     QVERIFY(g.feasible(NodeId(0)));
+}
+
+void TestFiltersSpread::nodeSelectorBoundsEligibleDomains()
+{
+    // Zones a and b hold one node of pool main each (one web pod on each); zone c has four
+    // nodes, none of pool main unless `poolInC` gives n6 the label. The mover selects pool=main
+    // with nodeAffinityPolicy Honor: zone c is a domain only through n6 (podtopologyspread.cpp
+    // judges the pool's 2 or 3 nodes instead of zone c's 4: the same answer as a full pass).
+    for (const bool poolInC : { false, true }) {
+        for (const NodeInclusionPolicy policy : { NodeInclusionPolicy::Honor, NodeInclusionPolicy::Ignore }) {
+            ClusterStore store;
+            int k = 1;
+            for (const char* zone : { "a", "b", "c", "c", "c", "c" }) {
+                const std::string name = "n" + std::to_string(k++);
+                NodeRecord n = node(name, 8000, 32 * kGi, 110, zone);
+                if (std::string(zone) != "c" || (poolInC && name == "n6"))
+                    n.labels.emplace_back("pool", "main");
+                store.addNode(n);
+            }
+            for (const char* n : { "n1", "n2" }) {
+                PodRecord p = pod(std::string("web-") + n, n);
+                p.labels = { { "app", "web" } };
+                store.addPod(p);
+            }
+            PodRecord mover = pod("mover");
+            mover.labels = { { "app", "web" } };
+            mover.nodeSelector = { { "pool", "main" } };
+            TopologySpreadConstraint tc;
+            tc.topologyKey = store.strings().intern("topology.kubernetes.io/zone");
+            tc.selector = store.internSelector(false, { { "app", "web" } }, {});
+            tc.nodeAffinityPolicy = policy;
+            mover.spreadConstraints = { tc };
+            const PodId id = store.addPod(mover);
+            store.finalize();
+            const PlacementState state(store);
+            const PodFeasibility f(state, id);
+            // Zone c a domain (minimum 0): zones a and b give skew 2 > 1; else the minimum is 1.
+            const bool zoneCCounts = poolInC || policy == NodeInclusionPolicy::Ignore;
+            QCOMPARE(f.feasible(NodeId(0)), !zoneCCounts);
+            QCOMPARE(f.feasible(NodeId(1)), !zoneCCounts);
+            QCOMPARE(f.feasible(NodeId(5)), poolInC); // n6: the pool's only node in zone c
+            QCOMPARE(checkMove(state, id, NodeId(0)).feasible, !zoneCCounts);
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestFiltersSpread)
