@@ -100,6 +100,9 @@ struct Reader {
             unit = 86400;
         if (unit == 0 || !std::isfinite(number) || number <= 0)
             fail(v, key, "expected a duration above 0 (seconds, or 90s, 30m, 2h, 1d), found " + quotedText(s, 40));
+        // A year is far beyond any Prometheus retention; the bound also keeps the product finite.
+        if (number * unit > kMaxUsageWindowSeconds)
+            fail(v, key, "expected a duration of at most 365d, found " + quotedText(s, 40));
         return number * unit;
     }
 
@@ -216,6 +219,10 @@ UsageSource parseUsageConfig(const std::string& text, const std::string& path)
             });
             if (q.stepSeconds > q.windowSeconds)
                 r.fail(v, key + ".step", "the step is longer than the window");
+            else if (q.windowSeconds / q.stepSeconds > kMaxRangePoints - 1)
+                r.fail(v, key + ".step",
+                       "the window holds more than 11,000 points at this step, more than Prometheus returns for "
+                       "one series; use a longer step");
         } else if (name == "time") {
             if (!v.IsScalar() || !parseUsageTime(v.Scalar(), source.time))
                 r.fail(v, key, "expected seconds since the epoch or an ISO 8601 time (2026-12-01T10:00:00Z)");

@@ -107,6 +107,12 @@ double migSlices(std::string_view profile) noexcept
 model::ClusterUsage queryClusterUsage(PrometheusClient& client, const model::ClusterStore& store, const UsageQueries& q, double time,
     std::vector<std::string>* warnings)
 {
+    // Checked before any query: the point count below is cast to an integer.
+    if (!(q.stepSeconds > 0) || !(q.windowSeconds >= q.stepSeconds) || !(q.windowSeconds <= kMaxUsageWindowSeconds)
+        || !(q.windowSeconds / q.stepSeconds < kMaxRangePoints))
+        throw PrometheusError(client.baseUrl(), "idle window",
+            "expected 0 < step <= window <= 365 days and fewer than 11,000 steps, found window "
+                + std::to_string(q.windowSeconds) + " s, step " + std::to_string(q.stepSeconds) + " s");
     model::ClusterUsage u(store.nodeCount());
     u.windowSeconds = q.windowSeconds;
     u.idleThreshold = q.idleThreshold;

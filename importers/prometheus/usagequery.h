@@ -40,7 +40,15 @@
 
 namespace fleet::importers::prometheus {
 
-/// The PromQL of each figure and the idle rule's parameters (defaults as above).
+/// Prometheus answers a range query with at most this many points per series (its HTTP API
+/// refuses more: "exceeded maximum resolution of 11,000 points per timeseries").
+inline constexpr double kMaxRangePoints = 11000;
+/// The longest idle window or step accepted, in seconds (365 days).
+inline constexpr double kMaxUsageWindowSeconds = 365.0 * 86400;
+
+/// The PromQL of each figure and the idle rule's parameters (defaults as above). The window
+/// and step are seconds, finite, 0 < step <= window <= kMaxUsageWindowSeconds and
+/// window / step < kMaxRangePoints; queryClusterUsage() throws PrometheusError otherwise.
 struct UsageQueries {
     std::string cpu = R"(sum by (node) (rate(container_cpu_usage_seconds_total{container!=""}[5m])))";
     std::string memory = R"(sum by (node) (container_memory_working_set_bytes{container!=""}))";
@@ -58,7 +66,8 @@ struct UsageQueries {
 /// Queries `client` at `time` (seconds since the epoch) and fills usage for `store`'s nodes
 /// and pods. Series naming a node or pod the store lacks are counted in `warnings`
 /// ("12 dcgm-exporter series name nodes that are not in the cluster, e.g. \"ip-...\""), never
-/// guessed. Throws PrometheusError when a query fails (the server's message).
+/// guessed. Throws PrometheusError when a query fails (the server's message) or when the
+/// window and step break UsageQueries' bounds (before any query is sent).
 [[nodiscard]] model::ClusterUsage queryClusterUsage(PrometheusClient& client, const model::ClusterStore& store,
     const UsageQueries& queries, double time, std::vector<std::string>* warnings = nullptr);
 

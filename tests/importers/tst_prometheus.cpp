@@ -16,6 +16,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace fleet::importers::prometheus;
 
@@ -93,6 +94,8 @@ private slots:
     void usageConfig();
     void usageConfigRefuses_data();
     void usageConfigRefuses();
+    void queryRefusesUnboundedWindow_data();
+    void queryRefusesUnboundedWindow();
 };
 
 void TstPrometheus::parses()
@@ -439,6 +442,12 @@ void TstPrometheus::usageConfigRefuses_data()
                                << "c.yaml:3: idle.threshold: expected a ratio 0..1 or a percentage (5%), found \"lots\"";
     QTest::newRow("window") << QByteArray("prometheus: {url: http://x}\nidle:\n  window: -1h\n") << "c.yaml:3: idle.window: expected a duration above 0";
     QTest::newRow("step") << QByteArray("prometheus: {url: http://x}\nidle: {window: 1m, step: 1h}\n") << "idle.step: the step is longer than the window";
+    QTest::newRow("huge window") << QByteArray("prometheus: {url: http://x}\nidle:\n  window: 1e20\n")
+                                 << "c.yaml:3: idle.window: expected a duration of at most 365d, found \"1e20\"";
+    QTest::newRow("overflowing window") << QByteArray("prometheus: {url: http://x}\nidle:\n  window: 1e307d\n")
+                                        << "c.yaml:3: idle.window: expected a duration of at most 365d";
+    QTest::newRow("too many steps") << QByteArray("prometheus: {url: http://x}\nidle: {window: 30d, step: 1m}\n")
+                                    << "idle.step: the window holds more than 11,000 points at this step";
     QTest::newRow("empty query") << QByteArray("prometheus: {url: http://x}\nqueries:\n  cpu: \"\"\n") << "c.yaml:3: queries.cpu: expected a PromQL query";
     QTest::newRow("list") << QByteArray("prometheus: [a]\n") << "c.yaml:1: prometheus: expected a mapping of settings";
     QTest::newRow("yaml") << QByteArray("prometheus: {url: [\n") << "not valid YAML";
@@ -464,6 +473,37 @@ void TstPrometheus::usageConfigRefuses()
         QVERIFY2(!QString::fromStdString(e.what()).contains(QLatin1String("s3cret")), e.what());
     }
     QVERIFY_THROWS_EXCEPTION(fleet::importers::ImportError, (void)readUsageConfig("/nonexistent/usage.yaml"));
+}
+
+void TstPrometheus::queryRefusesUnboundedWindow_data()
+{
+    QTest::addColumn<double>("window");
+    QTest::addColumn<double>("step");
+    QTest::newRow("infinite window") << std::numeric_limits<double>::infinity() << 60.0;
+    QTest::newRow("NaN step") << 3600.0 << std::numeric_limits<double>::quiet_NaN();
+    QTest::newRow("zero step") << 3600.0 << 0.0;
+    QTest::newRow("step above window") << 60.0 << 3600.0;
+    QTest::newRow("11,000 steps") << 11000.0 << 1.0;
+}
+
+// Queries built in code (not through parseUsageConfig) meet the same bounds, refused before any
+// request: the URL below has no server, so a query sent would fail with a different message.
+void TstPrometheus::queryRefusesUnboundedWindow()
+{
+    QFETCH(double, window);
+    QFETCH(double, step);
+    fleet::model::ClusterStore store;
+    addNode(store, "gpu-1", 8);
+    UsageQueries q;
+    q.windowSeconds = window;
+    q.stepSeconds = step;
+    PrometheusClient client(at("http://127.0.0.1:1"));
+    try {
+        (void)queryClusterUsage(client, store, q, 1.0e9);
+        QFAIL("accepted");
+    } catch (const PrometheusError& e) {
+        QVERIFY2(QString::fromStdString(e.what()).contains(QLatin1String("fewer than 11,000 steps")), e.what());
+    }
 }
 
 QTEST_GUILESS_MAIN(TstPrometheus)
