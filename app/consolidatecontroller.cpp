@@ -109,9 +109,9 @@ void ConsolidateController::onResult(std::uint64_t generation, std::shared_ptr<m
         return;
     }
     m_last = std::move(*result);
-    if (!m_last.drained.empty())
-        m_plan->drainNodes(m_last.drained);
-    showResult(*baseline, model::nodeCountLowerBound(*m_plan->store()).nodes);
+    if (!m_last.drained.empty() || !m_last.pendingPlaced.empty())
+        m_plan->drainNodes(m_last.drained, m_last.pendingPlaced);
+    showResult(*baseline, model::nodeCountLowerBound(*m_plan->store(), m_last.pendingPods).nodes);
     emit finished(static_cast<int>(m_last.drained.size()));
 }
 
@@ -140,7 +140,7 @@ void ConsolidateController::showResult(const model::ConsolidationResult& baselin
     m_dialog->findChild<QLabel*>(QStringLiteral("consolidateSummary"))
         ->setText(tr("%1 nodes freed, %2 pods moved, $%3/h saved%4.\nLower bound: %5 nodes (plan / bound = %6).\n"
                      "Baseline (Karpenter multi-node consolidation, deletion only): %7 nodes freed, $%8/h saved.\n"
-                     "Undo reverts the whole consolidation in one step.")
+                     "%9Undo reverts the whole consolidation in one step.")
                       .arg(m_last.nodesFreed)
                       .arg(m_last.podsMoved)
                       .arg(m_last.savedPerHour, 0, 'f', 2)
@@ -148,7 +148,12 @@ void ConsolidateController::showResult(const model::ConsolidationResult& baselin
                       .arg(bound)
                       .arg(ratio, 0, 'f', 3)
                       .arg(baseline.nodesFreed)
-                      .arg(baseline.savedPerHour, 0, 'f', 2));
+                      .arg(baseline.savedPerHour, 0, 'f', 2)
+                      .arg(m_last.pendingPlaced.empty() && m_last.pendingLeft == 0
+                              ? QString()
+                              : tr("Pending pods: %1 placed first (the drains keep their room), %2 stay pending.\n")
+                                    .arg(m_last.pendingPlaced.size())
+                                    .arg(m_last.pendingLeft)));
     auto* list = m_dialog->findChild<QListWidget*>(QStringLiteral("consolidateKept"));
     list->clear();
     constexpr std::size_t kShown = 5000; // a list of 100,000 rows helps no one; the CLI's JSON has them all

@@ -429,30 +429,42 @@ bool PlanController::movePod(model::PodId pod, model::NodeId node, bool override
     return true;
 }
 
-bool PlanController::drainNodes(const std::vector<model::NodeId>& nodes)
+bool PlanController::drainNodes(const std::vector<model::NodeId>& nodes, const std::vector<model::PlanAction>& first)
 {
-    if (!m_engine || nodes.empty())
+    if (!m_engine || (nodes.empty() && first.empty()))
         return false;
     const std::size_t before = m_engine->applied().size();
     ++m_batch;
-    if (nodes.size() > 1)
-        m_stack->beginMacro(tr("Drain %1 nodes").arg(nodes.size()));
+    const bool macro = nodes.size() + first.size() > 1;
+    if (macro)
+        m_stack->beginMacro(first.empty() ? tr("Drain %1 nodes").arg(nodes.size())
+                                          : tr("Place %1 pending pods, drain %2 nodes").arg(first.size()).arg(nodes.size()));
+    for (const model::PlanAction& a : first)
+        pushAction(a, tr("Move %1 to %2").arg(QString::fromStdString(a.pod.namespaceName + "/" + a.pod.name), QString::fromStdString(a.node)), nullptr);
+    const std::size_t drainsFrom = m_engine->applied().size();
     for (model::NodeId n : nodes) {
         model::PlanAction a;
         a.type = model::ActionType::DrainNode;
         a.node = std::string(m_engine->state().nodeName(n));
         pushAction(a, tr("Drain %1").arg(nodeText(n)), nullptr);
     }
-    if (nodes.size() > 1)
+    if (macro)
         m_stack->endMacro();
     --m_batch;
     afterChange();
-    const std::size_t done = m_engine->applied().size() - before;
+    const std::size_t done = m_engine->applied().size() - drainsFrom;
     std::size_t stay = 0;
-    for (std::size_t i = before; i < m_engine->applied().size(); ++i)
+    for (std::size_t i = drainsFrom; i < m_engine->applied().size(); ++i)
         stay += m_engine->applied()[i].unplaced.size();
-    showMessage(tr("Drained %1 of %2 nodes; %3 pods could not move.").arg(done).arg(nodes.size()).arg(stay));
-    return done > 0;
+    if (first.empty())
+        showMessage(tr("Drained %1 of %2 nodes; %3 pods could not move.").arg(done).arg(nodes.size()).arg(stay));
+    else
+        showMessage(tr("Placed %1 pending pods; drained %2 of %3 nodes; %4 pods could not move.")
+                        .arg(drainsFrom - before)
+                        .arg(done)
+                        .arg(nodes.size())
+                        .arg(stay));
+    return m_engine->applied().size() > before;
 }
 
 bool PlanController::failNode(model::NodeId node)

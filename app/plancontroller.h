@@ -109,8 +109,9 @@ public:
     /// MovePod of `pod` to `node`; refused (false, with a message) when infeasible unless
     /// `override`. Pushes one command when applied.
     bool movePod(model::PodId pod, model::NodeId node, bool override);
-    /// DrainNode of each node: one undo step.
-    bool drainNodes(const std::vector<model::NodeId>& nodes);
+    /// DrainNode of each node, after the actions `first` (a consolidation's pending pods placed
+    /// first, model/placement/consolidation.h): one undo step.
+    bool drainNodes(const std::vector<model::NodeId>& nodes, const std::vector<model::PlanAction>& first = {});
     bool failNode(model::NodeId node);
     bool failDomain(model::DomainId domain);
     /// AddNode of one node like `node` (its instance type, its template) in node's innermost

@@ -42,6 +42,8 @@ std::string summaryJson(const model::ConsolidationResult& ours, const model::Con
         w.key("podsMoved").value(r.podsMoved);
         w.key("costPerHourSaved").value(r.savedPerHour);
         w.key("nodesAfter").value(r.after.nodes);
+        w.key("pendingPlaced").value(static_cast<std::int64_t>(r.pendingPlaced.size()));
+        w.key("pendingLeft").value(r.pendingLeft);
         w.key("seconds").value(r.seconds);
         w.endObject();
     };
@@ -88,8 +90,17 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
 {
     std::ostringstream out;
     char line[512];
-    std::snprintf(line, sizeof line, "Consolidation plan written to %s (%zu drain-node actions)\n", planPath.c_str(), ours.actions.size());
+    if (ours.pendingPlaced.empty())
+        std::snprintf(line, sizeof line, "Consolidation plan written to %s (%zu drain-node actions)\n", planPath.c_str(), ours.actions.size());
+    else
+        std::snprintf(line, sizeof line, "Consolidation plan written to %s (%zu move-pod actions for pending pods, then %zu drain-node actions)\n",
+            planPath.c_str(), ours.pendingPlaced.size(), ours.actions.size());
     out << line;
+    if (!ours.pendingPlaced.empty() || ours.pendingLeft > 0) {
+        std::snprintf(line, sizeof line, "  pending pods:       %zu placed first (room the drains keep), %lld stay pending (no node fits, or gated)\n",
+            ours.pendingPlaced.size(), static_cast<long long>(ours.pendingLeft));
+        out << line;
+    }
     std::snprintf(line, sizeof line, "  nodes freed:        %lld (of %lld; %lld after)\n", static_cast<long long>(ours.nodesFreed),
         static_cast<long long>(ours.before.nodes), static_cast<long long>(ours.after.nodes));
     out << line;
@@ -216,8 +227,9 @@ int runPlanConsolidate(const QStringList& arguments)
     std::fprintf(stderr, "\rbaseline:      ");
     const model::ConsolidationResult base = model::karpenterMultiNodeConsolidation(store, *loaded.topology, input, options);
     std::fprintf(stderr, "\r                       \r");
-    const model::NodeCountBound bound = model::nodeCountLowerBound(store);
-    plan.actions = ours.actions;
+    const model::NodeCountBound bound = model::nodeCountLowerBound(store, ours.pendingPods);
+    plan.actions = ours.pendingPlaced; // the pending pods first (consolidation.h), then the drains
+    plan.actions.insert(plan.actions.end(), ours.actions.begin(), ours.actions.end());
     const std::string planPath = output.toStdString();
     try {
         importers::writePlanFile(plan, planPath);

@@ -20,6 +20,15 @@
 //    label (eks.amazonaws.com/nodegroup or karpenter.sh/nodepool) and its value.
 //  - a node with a pod whose eviction is refused outright (checkEviction() blockers) is not
 //    tried: it stays with that pod's reason.
+//  - pending pods first (ConsolidationOptions::placePendingFirst, on by default): before any
+//    drain, every pending pod that kube-scheduler could bind now is placed where the default
+//    policy puts it (largest first, sortPodsLargestFirst; every filter), as MovePod actions at
+//    the head of the plan (ConsolidationResult::pendingPlaced), so that no drain takes the room
+//    they need. The pods of a pending gang are placed all or none. Pods with schedulingGates
+//    stay pending, as do pods no node fits (pendingLeft). Karpenter's simulation also schedules
+//    the pending pods with the candidates' pods (SimulateScheduling), but lets a candidate go
+//    when a pending pod fits nowhere else afterwards (AllNonPendingPodsScheduled); without this
+//    rule a cluster whose pods wait (a trace's arrivals, a backlog) would be planned empty.
 //
 // Order (ours): empty nodes first, then by saving per unit of load (price per hour of the node
 // over the largest share of its allocatable, over cpu, memory and GPU, that its movable pods
@@ -90,6 +99,8 @@ struct ConsolidationOptions {
     std::vector<PlanAction> startFrom;
     /// Ours: also try the two other orders and keep the best plan (about three times the time).
     bool bestOfOrders = true;
+    /// Place the pending pods that fit before any drain (rules above); false: leave them pending.
+    bool placePendingFirst = true;
     /// Where evicted pods go (drainpolicy.h): "" or "default" (the what-if's best fit), or a
     /// scored policy such as "MostAllocated"; the drain-node actions carry it. consolidate()
     /// throws std::invalid_argument (naming the known ones) for an unknown name.
@@ -104,6 +115,11 @@ struct KeptNode {
 };
 
 struct ConsolidationResult {
+    /// MovePod actions of the pending pods placed first (rules above), to apply before `actions`
+    /// (after options.startFrom): the plan is pendingPlaced then actions.
+    std::vector<PlanAction> pendingPlaced;
+    std::vector<std::pair<PodId, NodeId>> pendingPods; // parallel to pendingPlaced: the pod, its node
+    std::int64_t pendingLeft = 0;     // pending pods (not terminal) that stay pending, gated ones included
     std::vector<PlanAction> actions;  // DrainNode, in the order to apply them
     std::vector<NodeId> drained;      // parallel to actions
     std::int64_t nodesFreed = 0;
@@ -118,8 +134,9 @@ struct ConsolidationResult {
     std::string order;                // the order that won: "saving-per-load", "disruption-cost", "small-nodes-first"
 };
 
-/// Our consolidation (rules above). Throws nothing for a valid store; the result's actions,
-/// applied in order to a fresh PlanEngine over the same store and prices, all hold.
+/// Our consolidation (rules above). Throws nothing for a valid store; options.startFrom, then
+/// the result's pendingPlaced, then its actions, applied in order to a fresh PlanEngine over the
+/// same store and prices, all hold.
 [[nodiscard]] ConsolidationResult consolidate(const ClusterStore& store, const Topology& topology, const ConsolidationInput& input,
     const ConsolidationOptions& options = {});
 

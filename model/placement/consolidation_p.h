@@ -67,7 +67,9 @@ private:
     std::vector<PodId> movablePodsNow(NodeId n) const;
     std::optional<Reason> cheapRefusal(NodeId n, const std::vector<PodId>& pods) const;
     std::optional<Reason> groupRefusal(NodeId n) const;
-    Reason explainUnplaced(PodId p, const std::vector<Reason>& why) const;
+    // Why pod p, which stayed on `from` (the node being drained, where the plan has it: a pending
+    // pod placed first is not there in the store), found no other node.
+    Reason explainUnplaced(PodId p, NodeId from, const std::vector<Reason>& why) const;
     /// "cpu", "memory", or the GPU resource's Kubernetes name on node n (gpuResourceName()).
     std::string resourceName(CoreResource r, NodeId n) const;
     /// "<pod> needs <resource> <amount>; no other node has <amount> free (the most is <most>)".
@@ -102,6 +104,10 @@ private:
     std::vector<std::optional<KeptNode>> m_kept; // per node: why it stays (last refusal)
     std::vector<std::optional<KeptNode>> m_keptInitial; // prepaid and blocked nodes only
     std::vector<std::int32_t> m_groupPresentInitial;
+    void placePending(); // the pending pods first (consolidation.h), into m_pendingPlaced
+    std::vector<PlanAction> m_pendingPlaced;
+    std::vector<std::pair<PodId, NodeId>> m_pendingPods;
+    std::int64_t m_pendingLeft = 0;
     std::vector<PlanAction> m_actions;
     std::vector<NodeId> m_drained;
     std::size_t m_base = 0; // actions of options.startFrom, never undone

@@ -18,7 +18,7 @@ std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
 
 } // namespace
 
-NodeCountBound nodeCountLowerBound(const ClusterStore& store)
+NodeCountBound nodeCountLowerBound(const ClusterStore& store, std::span<const std::pair<PodId, NodeId>> placedFirst)
 {
     const std::size_t nodes = store.nodeCount();
     std::vector<std::uint8_t> pinned(nodes, 0);
@@ -30,9 +30,13 @@ NodeCountBound nodeCountLowerBound(const ClusterStore& store)
     for (std::uint32_t i = 0; i < nodes; ++i)
         if (isPrepaid(nodeCapacityType(store, NodeId(i))))
             pinned[i] = 1;
+    std::vector<NodeId> pendingNode(placedFirst.empty() ? 0 : store.podCount());
+    for (const auto& [p, n] : placedFirst)
+        if (p.index() < pendingNode.size() && !store.podNode(p).isValid())
+            pendingNode[p.index()] = n;
     for (std::uint32_t i = 0; i < store.podCount(); ++i) {
         const PodId p(i);
-        const NodeId n = store.podNode(p);
+        const NodeId n = store.podNode(p).isValid() || pendingNode.empty() ? store.podNode(p) : pendingNode[i];
         if (!n.isValid() || store.podIsTerminal(p) || staysOnDrainedNode(store, p))
             continue;
         const ResourceVector& req = store.podRequest(p);

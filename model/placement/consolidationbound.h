@@ -17,6 +17,8 @@
 #include "model/clusterstore.h"
 
 #include <cstdint>
+#include <span>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,8 @@ struct NodeCountBound {
     std::int64_t nodes = 0; // the cluster's bound
 };
 
-[[nodiscard]] NodeCountBound nodeCountLowerBound(const ClusterStore& store);
+/// The bound over the loaded state, with `placedFirst` (pending pods and the nodes a
+/// consolidation placed them on first, ConsolidationResult::pendingPods) counted as bound there.
+[[nodiscard]] NodeCountBound nodeCountLowerBound(const ClusterStore& store, std::span<const std::pair<PodId, NodeId>> placedFirst = {});
 
 } // namespace fleet::model

@@ -45,6 +45,12 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
 {
     if (!isDrainPolicy(m_policy))
         throw std::invalid_argument("unknown drain policy \"" + m_policy + "\" (known: " + knownDrainPolicies() + ")");
+    for (const PlanAction& a : options.startFrom)
+        m_engine.apply(a);
+    if (options.placePendingFirst)
+        placePending();
+    m_base = m_engine.applied().size();
+    const PlacementState& state = m_engine.state();
     const std::size_t nodes = store.nodeCount();
     m_price.assign(nodes, 0.0);
     m_movable.assign(nodes, 0);
@@ -55,7 +61,7 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
     std::vector<std::uint8_t> blocked(nodes, 0);
     for (std::uint32_t i = 0; i < store.podCount(); ++i) {
         const PodId p(i);
-        const NodeId n = store.podNode(p);
+        const NodeId n = state.podNode(p); // after the plan so far and the pending pods placed
         if (!n.isValid() || store.podIsTerminal(p) || staysOnDrainedNode(store, p))
             continue;
         ++m_movable[n.index()];
@@ -81,10 +87,6 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
                 ++m_groupPresent[g];
             }
     }
-    for (const PlanAction& a : options.startFrom)
-        m_engine.apply(a);
-    m_base = m_engine.applied().size();
-    const PlacementState& state = m_engine.state();
     m_tracked.assign(nodes, 0);
     for (auto& v : m_freeKey)
         v.assign(nodes, 0);
@@ -110,6 +112,70 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
     }
     m_keptInitial = m_kept;
     m_groupPresentInitial = m_groupPresent;
+}
+
+void DrainRunner::placePending()
+{
+    const PlacementState& state = m_engine.state();
+    std::vector<PodId> pending;
+    for (std::uint32_t i = 0; i < m_store.podCount(); ++i) {
+        const PodId p(i);
+        if (state.podNode(p).isValid() || m_store.podIsTerminal(p))
+            continue;
+        if (!m_store.podSchedulingGates(p).empty()) {
+            ++m_pendingLeft; // not schedulable until its gates are removed
+            continue;
+        }
+        pending.push_back(p);
+    }
+    sortPodsLargestFirst(m_store, pending);
+    // A gang's pods, largest first, placed together when its first pod comes up.
+    std::unordered_map<std::uint32_t, std::vector<PodId>> gangs;
+    for (const PodId p : pending)
+        if (isGangPod(m_store, p) && m_store.podWorkload(p).isValid())
+            gangs[m_store.podWorkload(p).index()].push_back(p);
+    auto placeOne = [&](PodId p) {
+        const NodeId n = m_engine.chooseNode(p);
+        if (!n.isValid())
+            return false;
+        PlanAction move;
+        move.type = ActionType::MovePod;
+        move.pod = { std::string(m_store.podNamespace(p)), std::string(m_store.podName(p)), std::string(m_store.podUid(p)) };
+        move.node = std::string(state.nodeName(n));
+        const std::size_t before = m_engine.applied().size();
+        (void)m_engine.apply(move); // every filter again; refused: nothing applied
+        if (m_engine.applied().size() == before)
+            return false;
+        m_pendingPlaced.push_back(std::move(move));
+        m_pendingPods.emplace_back(p, n);
+        return true;
+    };
+    for (const PodId p : pending) {
+        if (state.podNode(p).isValid())
+            continue; // placed with its gang
+        const auto gang = isGangPod(m_store, p) && m_store.podWorkload(p).isValid() ? gangs.find(m_store.podWorkload(p).index()) : gangs.end();
+        if (gang == gangs.end()) {
+            if (!placeOne(p))
+                ++m_pendingLeft;
+            continue;
+        }
+        if (gang->second.empty())
+            continue; // a member of a gang already tried (and left pending, counted then)
+        const std::size_t mark = m_pendingPlaced.size();
+        bool whole = true;
+        for (const PodId q : gang->second)
+            if (!(whole = placeOne(q)))
+                break;
+        if (!whole) { // all or none: undo the members placed
+            while (m_pendingPlaced.size() > mark) {
+                m_engine.undo();
+                m_pendingPlaced.pop_back();
+                m_pendingPods.pop_back();
+            }
+            m_pendingLeft += static_cast<std::int64_t>(gang->second.size());
+        }
+        gang->second.clear();
+    }
 }
 
 std::int64_t DrainRunner::freeOf(NodeId n, Axis a) const noexcept
@@ -200,15 +266,14 @@ std::optional<Reason> DrainRunner::cheapRefusal(NodeId n, const std::vector<PodI
     return std::nullopt;
 }
 
-Reason DrainRunner::explainUnplaced(PodId p, const std::vector<Reason>& why) const
+Reason DrainRunner::explainUnplaced(PodId p, NodeId from, const std::vector<Reason>& why) const
 {
     const bool noNode = std::any_of(why.begin(), why.end(), [](const Reason& r) { return r.kind == ReasonKind::NoFeasibleNode; });
-    if (noNode) {
-        const NodeId from = m_store.podNode(p);
+    if (noNode && from.isValid()) {
         const ResourceVector& req = m_store.podRequest(p);
         for (const int a : { Gpu, Cpu, Memory }) {
             const CoreResource res = kAxisResource[a];
-            const std::int64_t most = from.isValid() ? largestFreeExcept(static_cast<Axis>(a), from) : 0;
+            const std::int64_t most = largestFreeExcept(static_cast<Axis>(a), from);
             if (req[res] > 0 && req[res] > most)
                 return insufficient(p, from, res, most);
         }
@@ -285,7 +350,7 @@ bool DrainRunner::tryDrain(NodeId n)
     Reason why = makeReason(ReasonKind::NoFeasibleNode, {}, drain.node + " could not be emptied");
     if (!a.unplaced.empty()) {
         stuck = a.unplaced.front().first;
-        why = explainUnplaced(stuck, a.unplaced.front().second);
+        why = explainUnplaced(stuck, n, a.unplaced.front().second);
         if (const WorkloadId w = m_store.podWorkload(stuck); w.isValid()) {
             Reason stem = why;
             stem.message = stemAfter(why.message, podKey(m_store, stuck));
@@ -322,7 +387,7 @@ bool DrainRunner::tryDrainBatch(const std::vector<NodeId>& nodes)
         moves += static_cast<std::int64_t>(a.changes.size());
         if (!a.holds || a.nodesRemoved.empty() || (m_options.maxMoves >= 0 && m_podsMoved + moves > m_options.maxMoves)) {
             if (m_engine.applied().size() > mark && !a.unplaced.empty())
-                keep(n, a.unplaced.front().first, explainUnplaced(a.unplaced.front().first, a.unplaced.front().second));
+                keep(n, a.unplaced.front().first, explainUnplaced(a.unplaced.front().first, n, a.unplaced.front().second));
             return rollback();
         }
     }
@@ -352,6 +417,9 @@ void DrainRunner::reset()
 ConsolidationResult DrainRunner::finish(std::string order)
 {
     ConsolidationResult r;
+    r.pendingPlaced = m_pendingPlaced;
+    r.pendingPods = m_pendingPods;
+    r.pendingLeft = m_pendingLeft;
     r.actions = m_actions;
     r.drained = m_drained;
     r.nodesFreed = static_cast<std::int64_t>(m_drained.size());

@@ -45,14 +45,21 @@ private slots:
         QCOMPARE(drained, static_cast<int>(r.drained.size()));
         QVERIFY2(drained > 0, "the simulated cluster has nodes that can go");
         const auto engine = window->planController()->engine();
-        QCOMPARE(engine->applied().size(), r.actions.size());
+        // The pending pods that fit are placed first (consolidation.h), then the drains.
+        const std::size_t pending = r.pendingPlaced.size();
+        QVERIFY2(pending > 0, "the simulated cluster has pending pods that fit");
+        QCOMPARE(engine->applied().size(), pending + r.actions.size());
+        for (std::size_t i = 0; i < engine->applied().size(); ++i)
+            QCOMPARE(engine->applied()[i].action, i < pending ? r.pendingPlaced[i] : r.actions[i - pending]);
         for (const model::AppliedAction& a : engine->applied())
             QVERIFY(a.holds);
         QCOMPARE(engine->state().totals().nodes, r.after.nodes);
         // The dialog: the summary and the nodes that stay.
         QDialog* dialog = controller->resultDialog();
         QVERIFY(dialog && dialog->isVisible());
-        QVERIFY(dialog->findChild<QLabel*>(QStringLiteral("consolidateSummary"))->text().contains(QStringLiteral("Lower bound")));
+        const QString summary = dialog->findChild<QLabel*>(QStringLiteral("consolidateSummary"))->text();
+        QVERIFY(summary.contains(QStringLiteral("Lower bound")));
+        QVERIFY2(summary.contains(QStringLiteral("Pending pods: %1 placed first").arg(pending)), qPrintable(summary));
         auto* kept = dialog->findChild<QListWidget*>(QStringLiteral("consolidateKept"));
         QCOMPARE(kept->count(), static_cast<int>(std::min<std::size_t>(r.kept.size(), 5000)));
         QVERIFY(kept->count() > 0);
@@ -62,7 +69,7 @@ private slots:
         stack->undo();
         QCOMPARE(engine->applied().size(), std::size_t(0));
         stack->redo();
-        QCOMPARE(engine->applied().size(), r.actions.size());
+        QCOMPARE(engine->applied().size(), pending + r.actions.size());
     }
 
     void removesActionsOneAtATimeFromTheLast()
@@ -74,8 +81,9 @@ private slots:
         QVERIFY(controller->start());
         QVERIFY(finished.wait(60000));
         const model::ConsolidationResult r = controller->lastResult();
-        const std::size_t k = r.actions.size();
-        QVERIFY2(k >= 3, "the simulated cluster has nodes that can go");
+        const std::size_t n = r.actions.size(), pending = r.pendingPlaced.size();
+        const std::size_t k = pending + n; // the pending pods placed first, then the drains
+        QVERIFY2(n >= 3, "the simulated cluster has nodes that can go");
         app::PlanController* plan = window->planController();
         const auto engine = plan->engine();
         QUndoStack* stack = window->undoStack();
@@ -86,20 +94,20 @@ private slots:
         QVERIFY(removeLast && removeLast->isEnabled());
         removeLast->trigger();
         QCOMPARE(engine->applied().size(), k - 1);
-        QVERIFY(present(r.drained[k - 1]));
-        QVERIFY(!present(r.drained[k - 2]));
+        QVERIFY(present(r.drained[n - 1]));
+        QVERIFY(!present(r.drained[n - 2]));
         QCOMPARE(engine->state().totals().nodes, r.after.nodes + 1);
         QVERIFY(plan->removeLastAction());
         QCOMPARE(engine->applied().size(), k - 2);
-        QVERIFY(present(r.drained[k - 2]));
+        QVERIFY(present(r.drained[n - 2]));
         QVERIFY(!present(r.drained[0]));
         QCOMPARE(engine->state().totals().nodes, r.after.nodes + 2);
         for (std::size_t i = 0; i < k - 2; ++i)
-            QCOMPARE(engine->applied()[i].action, r.actions[i]);
+            QCOMPARE(engine->applied()[i].action, i < pending ? r.pendingPlaced[i] : r.actions[i - pending]);
         // Undo puts the removed actions back, one removal at a time, with the same effects.
         stack->undo();
         QCOMPARE(engine->applied().size(), k - 1);
-        QVERIFY(!present(r.drained[k - 2]));
+        QVERIFY(!present(r.drained[n - 2]));
         stack->undo();
         QCOMPARE(engine->applied().size(), k);
         QCOMPARE(engine->state().totals().nodes, r.after.nodes);
@@ -117,7 +125,7 @@ private slots:
         // Undo Back to Here on a row inside the consolidation removes exactly the rows from it on.
         plan->undoBackTo(static_cast<int>(k) - 2);
         QCOMPARE(engine->applied().size(), k - 2);
-        QVERIFY(present(r.drained[k - 1]) && present(r.drained[k - 2]) && !present(r.drained[k - 3]));
+        QVERIFY(present(r.drained[n - 1]) && present(r.drained[n - 2]) && !present(r.drained[n - 3]));
         stack->undo();
         QCOMPARE(engine->applied().size(), k);
         plan->undoBackTo(0);
@@ -134,7 +142,7 @@ private slots:
         controller->cancel();
         QVERIFY(finished.wait(60000));
         const model::ConsolidationResult& r = controller->lastResult();
-        QCOMPARE(window->planController()->engine()->applied().size(), r.actions.size());
+        QCOMPARE(window->planController()->engine()->applied().size(), r.pendingPlaced.size() + r.actions.size());
         QVERIFY(!controller->isRunning());
     }
 };

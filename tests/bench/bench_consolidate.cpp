@@ -55,11 +55,6 @@ int main(int argc, char** argv)
             input.nodePricePerHour[i] = std::isnan(p) ? 0.0 : p;
         }
     }
-    const NodeCountBound bound = nodeCountLowerBound(store);
-    for (const NodeCountBound::Row& r : bound.rows)
-        std::printf("  bound %-10s %-16s requested %lld, largest %lld: %lld by requests, %lld pinned -> %lld\n", r.gpuModel.c_str(),
-            r.resource.c_str(), static_cast<long long>(r.requested), static_cast<long long>(r.largestAllocatable),
-            static_cast<long long>(r.byRequests), static_cast<long long>(r.pinnedNodes), static_cast<long long>(r.bound));
     ConsolidationOptions options;
     options.progress = [](double f) { std::fprintf(stderr, "\r  %3.0f%%", f * 100); };
     ConsolidationOptions limited = options;
@@ -68,6 +63,12 @@ int main(int argc, char** argv)
     const ConsolidationResult ours = consolidate(store, *cluster.topology, input, limited);
     const double oursCpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
     std::fprintf(stderr, "\n");
+    // Over the loaded state with the pending pods where the plan placed them first (consolidation.h).
+    const NodeCountBound bound = nodeCountLowerBound(store, ours.pendingPods);
+    for (const NodeCountBound::Row& r : bound.rows)
+        std::printf("  bound %-10s %-16s requested %lld, largest %lld: %lld by requests, %lld pinned -> %lld\n", r.gpuModel.c_str(),
+            r.resource.c_str(), static_cast<long long>(r.requested), static_cast<long long>(r.largestAllocatable),
+            static_cast<long long>(r.byRequests), static_cast<long long>(r.pinnedNodes), static_cast<long long>(r.bound));
     std::printf("ours (%s%s): %lld nodes freed, %lld pods moved, $%.2f/h saved, %lld drains tried, %.2f s (%.2f s CPU, every thread); %lld nodes after, bound %lld (ratio %.3f)\n",
         ours.order.c_str(), ours.timedOut ? ", stopped at the time limit" : "", static_cast<long long>(ours.nodesFreed), static_cast<long long>(ours.podsMoved), ours.savedPerHour,
         static_cast<long long>(ours.drainsTried), ours.seconds, oursCpu, static_cast<long long>(ours.after.nodes), static_cast<long long>(bound.nodes),
@@ -86,8 +87,10 @@ int main(int argc, char** argv)
         gang.gangPods, gang.placeMs, 16, gang.rejectMs, gang.rejectReason.c_str(), gang.unslicedPods, gang.unslicedPlaceMs, gang.ledgerMs);
     std::printf("{\"nodes\": %zu, \"pods\": %zu, \"seconds\": %.3f, \"nodes_freed\": %lld, \"lower_bound_nodes\": %lld, "
                 "\"baseline_nodes_freed\": %lld, \"baseline_seconds\": %.3f, \"gang_pods\": %d, \"gang_place_ms\": %.1f, "
-                "\"gang_reject_ms\": %.1f, \"cpu_seconds\": %.3f, \"saved_per_hour\": %.2f, \"baseline_saved_per_hour\": %.2f}\n",
+                "\"gang_reject_ms\": %.1f, \"cpu_seconds\": %.3f, \"saved_per_hour\": %.2f, \"baseline_saved_per_hour\": %.2f, "
+                "\"pending_placed\": %zu, \"pending_left\": %lld}\n",
         store.nodeCount(), pods, ours.seconds, static_cast<long long>(ours.nodesFreed), static_cast<long long>(bound.nodes),
-        static_cast<long long>(base.nodesFreed), base.seconds, gang.gangPods, gang.placeMs, gang.rejectMs, oursCpu, ours.savedPerHour, base.savedPerHour);
+        static_cast<long long>(base.nodesFreed), base.seconds, gang.gangPods, gang.placeMs, gang.rejectMs, oursCpu, ours.savedPerHour, base.savedPerHour,
+        ours.pendingPlaced.size(), static_cast<long long>(ours.pendingLeft));
     return 0;
 }

@@ -34,6 +34,9 @@ std::vector<std::string> drainedNames(const ConsolidationResult& r, const Cluste
 bool replayHolds(const Cluster& c, const ConsolidationResult& r, const ConsolidationInput& in)
 {
     PlanEngine engine(*c.store, *c.topology, in.nodePricePerHour);
+    for (const PlanAction& a : r.pendingPlaced) // the pending pods placed first, then the drains
+        if (!engine.apply(a).holds)
+            return false;
     for (const PlanAction& a : r.actions)
         if (!engine.apply(a).holds)
             return false;
@@ -252,6 +255,55 @@ private slots:
         QVERIFY(gpuRow);
         const ConsolidationResult r = consolidate(*c.store, *c.topology, {});
         QVERIFY(r.after.nodes >= b.nodes);
+    }
+
+    void pendingPodsKeepTheirRoom()
+    {
+        Cluster c = webCluster(); // web x3 (1 cpu) on n1 (1 cpu free); n2 and n3 hold only DaemonSet pods
+        auto pending = [&](const std::string& name, std::int64_t cpu, OwnerKind kind, const std::string& owner, std::vector<std::string> gates = {}) {
+            PodRecord r;
+            r.namespaceName = "batch";
+            r.name = name;
+            r.uid = "uid-" + name;
+            r.phase = PodPhase::Pending;
+            r.ownerKind = kind;
+            r.ownerName = owner;
+            r.labels = { { "app", owner } };
+            r.request.setCore(CoreResource::Cpu, cpu);
+            r.request.setCore(CoreResource::Memory, kGi);
+            r.schedulingGates = std::move(gates);
+            c.store->addPod(r);
+        };
+        pending("solo-0", 3000, OwnerKind::Job, "solo");                     // fits n2 (best fit, ties by name)
+        pending("train-0", 3000, OwnerKind::JobSet, "train");                // a gang of two: after solo-0 only
+        pending("train-1", 3000, OwnerKind::JobSet, "train");                // n3 has 3 cpu free, so neither goes
+        pending("gated-0", 500, OwnerKind::Job, "gated", { "example.com/quota" }); // gated: not schedulable
+        c.finish();
+        ConsolidationInput in;
+        in.nodePricePerHour = { 1.0, 1.0, 1.0 };
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, in);
+        QCOMPARE(r.pendingPlaced.size(), std::size_t(1));
+        QCOMPARE(r.pendingPlaced[0].type, ActionType::MovePod);
+        QCOMPARE(r.pendingPlaced[0].pod.name, std::string("solo-0"));
+        QCOMPARE(r.pendingPlaced[0].node, std::string("n2"));
+        QCOMPARE(r.pendingLeft, 3); // the gang whole, and the gated pod
+        // The bound counts solo-0 where it was placed: 3 + 3 cpu over 4 -> 2 nodes (1 without it).
+        QCOMPARE(nodeCountLowerBound(*c.store).nodes, 1);
+        QCOMPARE(nodeCountLowerBound(*c.store, r.pendingPods).nodes, 2);
+        // n2 keeps solo-0's room (nothing else has 3 cpu free), n3 goes; n1's pods have nowhere to go.
+        QCOMPARE(drainedNames(r, c), (std::vector<std::string> { "n3" }));
+        const KeptNode* k2 = keptOf(r, c, "n2");
+        QVERIFY(k2);
+        // Judged where the plan has solo-0 (n2), not where the store has it (nowhere): n1 has 0.9 free.
+        QVERIFY2(k2->reason.message.starts_with("batch/solo-0 needs cpu 3; no other node has 3 free (the most is 0.9)"), k2->reason.message.c_str());
+        QVERIFY(replayHolds(c, r, in));
+        checkNotWorseThanBaseline(c, in, r);
+        // Without the rule both idle nodes go and the pending pods lose their room.
+        ConsolidationOptions off;
+        off.placePendingFirst = false;
+        const ConsolidationResult ignoring = consolidate(*c.store, *c.topology, in, off);
+        QVERIFY(ignoring.pendingPlaced.empty());
+        QCOMPARE(drainedNames(ignoring, c), (std::vector<std::string> { "n2", "n3" }));
     }
 };
 
