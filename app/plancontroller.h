@@ -75,8 +75,7 @@ public:
     /// while the plan has actions (the window holds batches then).
     void storeChanged(std::shared_ptr<const model::Topology> topology);
     /// Marks the applied actions that `batch` (not applied yet: held while the plan is open)
-    /// makes stale, with why (model/plan/planstaleness.h, over the engine's ledger: the pods a
-    /// place-pods action placed are re-checked on their nodes); the plan panel shows them. A mark
+    /// makes stale, with why (model/plan/planstaleness.h); the plan panel shows them. A mark
     /// stays until the action is undone or the cluster replaced.
     void checkStale(const model::ClusterChangeBatch& batch);
     /// Why each applied action is stale ("" when it is not), by action index.

@@ -1,6 +1,6 @@
 #include "planstaleness.h"
 
-#include "model/figures.h"
+#include "model/resourceamount.h"
 #include "model/scheduling/matching.h"
 
 #include <algorithm>
@@ -58,30 +58,6 @@ std::string nodeChange(const ClusterStore& store, NodeId n, const ClusterStore& 
     if (!(in.nodeAllocatable(m) == store.nodeAllocatable(n)))
         return "node " + name + " changed its allocatable";
     return "node " + name + " changed";
-}
-
-std::string amountText(CoreResource r, std::int64_t v)
-{
-    switch (r) {
-    case CoreResource::Cpu: return formatCores(v);
-    case CoreResource::Memory:
-    case CoreResource::EphemeralStorage: return formatBytes(v);
-    case CoreResource::Gpu: return formatGpus(v);
-    case CoreResource::Pods: return formatCount(v);
-    }
-    return formatCount(v);
-}
-
-std::string_view resourceText(CoreResource r)
-{
-    switch (r) {
-    case CoreResource::Cpu: return "cpu";
-    case CoreResource::Memory: return "memory";
-    case CoreResource::Gpu: return "GPUs";
-    case CoreResource::Pods: return "pods";
-    case CoreResource::EphemeralStorage: return "ephemeral-storage";
-    }
-    return "";
 }
 
 /// What the batch does to the store nodes placed pods are on: the batch's node by name, and
@@ -164,8 +140,8 @@ std::string placedPodWhy(const PlacementState& state, const PlacedNodes& nodes, 
         if (r != CoreResource::Pods && need[r] <= 0)
             continue;
         if (allocatable[r] < requested[r]) // fit.go: insufficient when allocatable < requested
-            return who + ": node " + name + " lost the room it needs: " + amountText(r, requested[r]) + " " + std::string(resourceText(r))
-                + " requested of " + amountText(r, allocatable[r]) + " allocatable";
+            return who + ": node " + name + " lost the room it needs: " + formatAmount(r, requested[r]) + " " + std::string(coreResourceName(r))
+                + " requested of " + formatAmount(r, allocatable[r]) + " allocatable";
     }
     return {};
 }

@@ -5,6 +5,7 @@
 // place-pods action stale naming the placed pod and why; a batch that leaves the placed pods'
 // nodes as they were (a pod elsewhere, a taint the pods tolerate) does not.
 
+#include "manualfeed.h"
 #include "planwindowfixture.h"
 
 #include "app/livecontroller.h"
@@ -14,27 +15,10 @@
 
 #include <QtTest>
 
-#include <thread>
 
 using namespace fleet;
 
 namespace {
-
-/// A feed the test drives: each push() hands a batch to the sink from a thread of its own, as
-/// a real feed's thread does.
-class ManualFeed final : public importers::live::LiveFeed {
-public:
-    void start(importers::live::LiveFeedSink& sink) override { m_sink = &sink; }
-    void stop() override { m_sink = nullptr; }
-    void push(model::ClusterChangeBatch batch)
-    {
-        auto* sink = m_sink;
-        std::thread([sink, &batch] { sink->batchReady(std::move(batch)); }).join();
-    }
-
-private:
-    importers::live::LiveFeedSink* m_sink = nullptr;
-};
 
 QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
@@ -42,7 +26,7 @@ QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cas
 /// started; `node` the store node of the first placed pod. Null when it did not get there.
 struct Placed {
     std::unique_ptr<app::MainWindow> window;
-    ManualFeed* feed = nullptr;
+    fleettest::ManualFeed* feed = nullptr;
     model::NodeId node;
     model::NodeId other; // a store node no placed pod is on
     QString podName;     // the first placed pod, namespace/name
@@ -77,7 +61,7 @@ Placed placeSix()
         if (!used && window->cluster()->store->nodeReadiness(model::NodeId(i)) == model::Readiness::True)
             out.other = model::NodeId(i);
     }
-    auto feed = std::make_unique<ManualFeed>();
+    auto feed = std::make_unique<fleettest::ManualFeed>();
     out.feed = feed.get();
     if (!window->startLiveFeed(std::move(feed)))
         return out;

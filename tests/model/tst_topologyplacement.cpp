@@ -251,16 +251,21 @@ void TestTopologyPlacement::largestGangWithSlicesOfWholeBlocks()
         n->c.finish();
         return n;
     };
+    TopologyRequest sliced; // 4 pods in one layer-1 domain, slices of 4 per block
+    sliced.pods = 4;
+    sliced.requiredLevel = kL1;
+    sliced.sliceSize = 4;
+    sliced.sliceLevel = kL3;
+    TopologyRequest unsliced = sliced;
+    unsliced.sliceSize = 0;
+    unsliced.sliceLevel.clear();
     {
         const auto n = build(false);
         const PlacementState state(*n->c.store);
-        TopologyRequest r;
-        r.pods = 4;
-        r.requiredLevel = kL1;
-        r.sliceSize = 4;
-        r.sliceLevel = kL3;
         const PodId templ = n->c.podNamed("train");
-        QCOMPARE(largestTopologyFit(state, *n->c.topology, templ, r), 8);
+        QCOMPARE(largestTopologyFit(state, *n->c.topology, templ, sliced), 8);
+        QCOMPARE(largestTopologyFit(state, *n->c.topology, templ, unsliced), 10);
+        TopologyRequest r = sliced;
         r.pods = 8;
         const TopologyPlacement p = findTopologyPlacement(state, *n->c.topology, templ, r);
         QVERIFY(p.fits);
@@ -273,23 +278,13 @@ void TestTopologyPlacement::largestGangWithSlicesOfWholeBlocks()
         QCOMPARE(refused.shortfalls[0].slicesFit, 2);
         QVERIFY2(refused.reasons.front().message.find("holds 2 whole slices (10 pods) and lacks 1 slices") != std::string::npos,
             refused.reasons.front().message.c_str());
-        r.sliceSize = 0;
-        r.sliceLevel.clear();
-        QCOMPARE(largestTopologyFit(state, *n->c.topology, templ, r), 10);
     }
     {
         const auto n = build(true);
         const PlacementState state(*n->c.store);
-        TopologyRequest r;
-        r.pods = 4;
-        r.requiredLevel = kL1;
-        r.sliceSize = 4;
-        r.sliceLevel = kL3;
         const PodId templ = n->c.podNamed("train");
-        QCOMPARE(largestTopologyFit(state, *n->c.topology, templ, r), 0);
-        r.sliceSize = 0;
-        r.sliceLevel.clear();
-        QCOMPARE(largestTopologyFit(state, *n->c.topology, templ, r), 8); // A: 3 + 3 + 2
+        QCOMPARE(largestTopologyFit(state, *n->c.topology, templ, sliced), 0);
+        QCOMPARE(largestTopologyFit(state, *n->c.topology, templ, unsliced), 8); // A: 3 + 3 + 2
     }
 }
 
