@@ -181,7 +181,7 @@ void PlanController::checkStale(const model::ClusterChangeBatch& batch)
     const auto& applied = m_engine->applied();
     m_stale.resize(applied.size());
     bool changed = false;
-    for (const model::StaleAction& s : model::findStaleActions(applied, *m_store, batch))
+    for (const model::StaleAction& s : model::findStaleActions(applied, m_engine->state(), batch)) // placed pods re-checked too
         if (m_stale[s.index].isEmpty()) {
             m_stale[s.index] = QString::fromStdString(s.why);
             changed = true;

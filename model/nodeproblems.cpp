@@ -1,6 +1,7 @@
 #include "nodeproblems.h"
 
 #include "figures.h"
+#include "resourceamount.h"
 
 #include <algorithm>
 
@@ -21,20 +22,8 @@ std::string_view nodeProblemKindName(NodeProblemKind kind) noexcept
 
 namespace {
 
-// An amount of core resource `r` as figures.h writes it, without the unit for cpu and GPUs
-// ("9.5"), so that "9.5 of 8 cores" reads once with the unit.
-std::string amountText(CoreResource r, std::int64_t v)
-{
-    switch (r) {
-    case CoreResource::Cpu: return formatCores(v);
-    case CoreResource::Gpu: return formatGpus(v);
-    case CoreResource::Memory:
-    case CoreResource::EphemeralStorage: return formatBytes(v);
-    case CoreResource::Pods: return formatCount(v);
-    }
-    return formatCount(v);
-}
-
+// The unit after formatAmount()'s number for cpu and GPUs, so that "9.5 of 8 cores" reads
+// once with the unit.
 std::string unitText(CoreResource r)
 {
     switch (r) {
@@ -112,7 +101,7 @@ std::vector<NodeProblem> findNodeProblems(const ClusterStore& store)
             const auto res = static_cast<CoreResource>(r);
             if (requested[res] > allocatable[res])
                 out.push_back({NodeProblemKind::OverCommitted, n, {},
-                               std::string(coreResourceName(res)) + ": " + amountText(res, requested[res]) + " of " + amountText(res, allocatable[res])
+                               std::string(coreResourceName(res)) + ": " + formatAmount(res, requested[res]) + " of " + formatAmount(res, allocatable[res])
                                    + unitText(res) + " requested",
                                0});
         }

@@ -4,6 +4,7 @@
 #include "drainpolicy.h"
 
 #include "model/figures.h"
+#include "model/resourceamount.h"
 #include "model/metrics/pricetable.h"
 #include "model/plan/evictionrules.h"
 #include "model/scheduling/gpuresourcename.h"
@@ -16,16 +17,6 @@ namespace fleet::model::consolidation_detail {
 namespace {
 
 constexpr CoreResource kAxisResource[] = { CoreResource::Cpu, CoreResource::Memory, CoreResource::Gpu };
-
-std::string amountText(CoreResource r, std::int64_t v)
-{
-    switch (r) {
-    case CoreResource::Cpu: return formatCores(v);
-    case CoreResource::Memory: return formatBytes(v);
-    case CoreResource::Gpu: return formatGpus(v);
-    default: return formatCount(v);
-    }
-}
 
 /// The text after the pod's key in a reason message (" needs ...", ": no node ...").
 std::string stemAfter(const std::string& message, const std::string& key)
@@ -260,8 +251,8 @@ std::optional<Reason> DrainRunner::cheapRefusal(NodeId n, const std::vector<PodI
         const std::int64_t others = m_totalFree[a] - (m_tracked[n.index()] ? m_freeKey[a][n.index()] : 0);
         if (sum[a] > others)
             return makeReason(ReasonKind::Insufficient, resourceName(res, n),
-                "the pods of " + std::string(m_store.nodeName(n)) + " need " + amountText(res, sum[a]) + " " + resourceName(res, n)
-                    + " in all; the other nodes have " + amountText(res, others) + " free");
+                "the pods of " + std::string(m_store.nodeName(n)) + " need " + formatAmount(res, sum[a]) + " " + resourceName(res, n)
+                    + " in all; the other nodes have " + formatAmount(res, others) + " free");
     }
     return std::nullopt;
 }
@@ -291,8 +282,8 @@ Reason DrainRunner::insufficient(PodId p, NodeId n, CoreResource r, std::int64_t
     const std::string name = resourceName(r, n);
     const std::int64_t need = m_store.podRequest(p)[r];
     return makeReason(ReasonKind::Insufficient, name,
-        podKey(m_store, p) + " needs " + name + " " + amountText(r, need) + "; no other node has " + amountText(r, need) + " free (the most is "
-            + amountText(r, most) + ")");
+        podKey(m_store, p) + " needs " + name + " " + formatAmount(r, need) + "; no other node has " + formatAmount(r, need) + " free (the most is "
+            + formatAmount(r, most) + ")");
 }
 
 void DrainRunner::keep(NodeId n, PodId p, Reason r)

@@ -30,7 +30,7 @@
 // bench_consolidate: without these the walk past GPU nodes a CPU pod does not tolerate, and past
 // other pools, took most of a drain's time (consolidation.h gives the figures).
 //
-// Thread: one thread (the PlanEngine's).
+// Thread: one thread (the PlanEngine's); even the const firstFor() writes the index's scratch.
 
 #include "model/scheduling/placementstate.h"
 
@@ -74,6 +74,9 @@ public:
     /// selector's pool key on; invalid when none. Every node left out fails one of those filters
     /// for the pod, so the answer is the first accepted node of the whole fleet's order. Each
     /// class's run is walked only while its nodes come before the best found so far.
+    /// Not reentrant: it works in the index's mutable scratch (m_runs, m_staticOk), so one index
+    /// must not run firstFor() from two threads at once (nor from inside `accept`), although
+    /// the method is const.
     template <class Accept>
     [[nodiscard]] NodeId firstFor(const PodKey& pod, Axis axis, std::int64_t minFree, Accept&& accept) const
     {
@@ -174,7 +177,12 @@ private:
     /// The smallest pool a nodeSelector pins a pod to (of kPoolKeys), 0 for none (the whole
     /// fleet), kNoNode when it names a pool no node is in.
     [[nodiscard]] std::uint64_t poolOf(std::span<const Label> nodeSelector) const noexcept;
-    /// One class of tolerated(): `staticOk` caches the judgement of each static class (2: not yet).
+    /// Whether node class `cls` may hold the pod: every taint of its static class tolerated
+    /// (scheduling::toleratesTaint), every extended resource the pod requests offered, and each
+    /// request within the most any node of the class can have free (its free-amount bits);
+    /// kMixedClass always may. False means every node of the class fails TaintToleration or
+    /// NodeResourcesFit for the pod. `staticOk` caches the taint and resource-name judgement per
+    /// static class (0 no, 1 yes, 2 not judged yet) for one firstFor() call.
     [[nodiscard]] bool mayTake(std::uint32_t cls, const PodKey& pod, std::vector<std::uint8_t>& staticOk) const;
     static std::uint64_t setKey(std::uint64_t pool, std::uint32_t cls) noexcept { return (pool << 16) ^ cls; }
     void poolsOfNode(NodeId n, std::vector<std::uint64_t>& out) const;

@@ -1,5 +1,10 @@
 #include "planstaleness.h"
 
+#include "model/resourceamount.h"
+#include "model/scheduling/matching.h"
+
+#include <algorithm>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -55,9 +60,94 @@ std::string nodeChange(const ClusterStore& store, NodeId n, const ClusterStore& 
     return "node " + name + " changed";
 }
 
-} // namespace
+/// What the batch does to the store nodes placed pods are on: the batch's node by name, and
+/// each node's change of requests under the plan (its pods bound there, resized, moved off or
+/// deleted; pods the plan moved or evicted keep their planned node). Built once per batch.
+struct PlacedNodes {
+    std::unordered_map<std::string_view, NodeId> batchNode;
+    std::unordered_map<std::uint32_t, ResourceVector> delta; // by store NodeId
+    PlacedNodes(const PlacementState& state, const ClusterChangeBatch& batch)
+    {
+        const ClusterStore& store = state.store();
+        const ClusterStore& in = batch.upserted;
+        for (std::uint32_t i = 0; i < in.nodeCount(); ++i)
+            batchNode.emplace(in.nodeName(NodeId(i)), NodeId(i));
+        auto takeOff = [&](PodId p) {
+            if (p.isValid() && !state.podChanged(p) && !store.podIsTerminal(p))
+                if (const NodeId n = state.podNode(p); n.isValid())
+                    delta[n.value] -= store.podRequest(p);
+        };
+        for (std::uint32_t i = 0; i < in.podCount(); ++i) {
+            const PodId q(i);
+            const PodId p = store.findPod(in.podNamespace(q), in.podName(q));
+            if (p.isValid() && state.podChanged(p))
+                continue; // the plan moved or evicted it: it stays where the plan put it
+            takeOff(p);
+            if (in.podIsTerminal(q) || in.podNodeName(q).empty())
+                continue;
+            if (const NodeId n = store.findNode(in.podNodeName(q)); n.isValid())
+                delta[n.value] += in.podRequest(q);
+        }
+        for (const auto& [ns, name] : batch.deletedPods)
+            takeOff(store.findPod(ns, name));
+    }
+};
 
-std::vector<StaleAction> findStaleActions(const std::vector<AppliedAction>& applied, const ClusterStore& store, const ClusterChangeBatch& batch)
+/// Why the batch leaves store node n unable to hold the pods the plan placed on it ("" when it
+/// still does): see findStaleActions(state) in the header. `placed` is one of them (named in
+/// the reason); `nodeWhy` the batch's reason for the node itself.
+std::string placedPodWhy(const PlacementState& state, const PlacedNodes& nodes, NodeId n, PodId placed, const std::string& nodeWhy,
+    const ClusterStore& in)
+{
+    const ClusterStore& store = state.store();
+    const PodId templ = state.podTemplate(placed);
+    const std::string who = "placed pod " + podKey(store.podNamespace(templ), state.podName(placed));
+    const std::string name(store.nodeName(n));
+    if (nodeWhy.ends_with("was deleted") || nodeWhy.ends_with("(relist)") || nodeWhy.ends_with("is now NotReady")
+        || nodeWhy.ends_with("was cordoned"))
+        return who + ": " + nodeWhy;
+    const auto batchNode = nodes.batchNode.find(name);
+    const NodeId m = batchNode == nodes.batchNode.end() ? NodeId() : batchNode->second;
+    // Taints it got that the placed pod does not tolerate (the TaintToleration filter's rule).
+    if (m.isValid()) {
+        const std::span<const Taint> before = store.nodeTaints(n);
+        for (const Taint& t : in.nodeTaints(m)) {
+            if (t.effect != TaintEffect::NoSchedule && t.effect != TaintEffect::NoExecute)
+                continue;
+            // In the store's strings; a text the store lacks stays invalid: no toleration names it.
+            const Taint here { store.strings().find(in.str(t.key)), store.strings().find(in.str(t.value)), t.effect };
+            if (here.key.isValid() && std::find(before.begin(), before.end(), here) != before.end())
+                continue; // it had it when the pods were placed
+            if (scheduling::toleratesTaint(store.podTolerations(templ), here))
+                continue;
+            std::string taint(in.str(t.key));
+            if (!in.str(t.value).empty())
+                taint += "=" + std::string(in.str(t.value));
+            taint += ":" + std::string(taintEffectName(t.effect));
+            return who + ": node " + name + " was tainted " + taint + ", which it does not tolerate";
+        }
+    }
+    // Room: the node's requests under the plan, changed by the batch, against its allocatable.
+    const auto d = nodes.delta.find(n.value);
+    if (d == nodes.delta.end() && !m.isValid())
+        return {};
+    ResourceVector requested = state.nodeRequested(n);
+    if (d != nodes.delta.end())
+        requested += d->second;
+    const ResourceVector& allocatable = m.isValid() ? in.nodeAllocatable(m) : state.nodeAllocatable(n);
+    const ResourceVector& need = store.podRequest(templ);
+    for (const CoreResource r : { CoreResource::Pods, CoreResource::Cpu, CoreResource::Memory, CoreResource::EphemeralStorage, CoreResource::Gpu }) {
+        if (r != CoreResource::Pods && need[r] <= 0)
+            continue;
+        if (allocatable[r] < requested[r]) // fit.go: insufficient when allocatable < requested
+            return who + ": node " + name + " lost the room it needs: " + formatAmount(r, requested[r]) + " " + std::string(coreResourceName(r))
+                + " requested of " + formatAmount(r, allocatable[r]) + " allocatable";
+    }
+    return {};
+}
+
+std::vector<StaleAction> findStale(
+    const std::vector<AppliedAction>& applied, const ClusterStore& store, const PlacementState* state, const ClusterChangeBatch& batch)
 {
     BatchIndex b;
     const ClusterStore& in = batch.upserted;
@@ -103,15 +193,33 @@ std::vector<StaleAction> findStaleActions(const std::vector<AppliedAction>& appl
     auto storePod = [&](PodId p) { return p.isValid() && p.index() < store.podCount() ? podKey(store.podNamespace(p), store.podName(p)) : std::string(); };
     auto storeNode = [&](NodeId n) { return n.isValid() && n.index() < store.nodeCount() ? std::string(store.nodeName(n)) : std::string(); };
 
+    std::optional<PlacedNodes> placed;
+    if (state && std::any_of(applied.begin(), applied.end(), [](const AppliedAction& a) { return a.action.type == ActionType::PlacePods; }))
+        placed.emplace(*state, batch);
+
     std::vector<StaleAction> out;
     for (std::size_t i = 0; i < applied.size(); ++i) {
         const AppliedAction& a = applied[i];
         std::string why;
-        if (!a.action.pod.name.empty())
+        if (placed && a.action.type == ActionType::PlacePods) {
+            // The pods it placed, each store node once.
+            std::vector<NodeId> seen;
+            for (std::size_t k = 0; why.empty() && k < a.changes.size(); ++k) {
+                const AppliedAction::PodChange& c = a.changes[k];
+                if (!c.to.isValid() || c.to.index() >= store.nodeCount() || !state->podAdded(c.pod)
+                    || std::find(seen.begin(), seen.end(), c.to) != seen.end())
+                    continue;
+                seen.push_back(c.to);
+                why = placedPodWhy(*state, *placed, c.to, c.pod, nodeWhy(std::string(store.nodeName(c.to))), in);
+            }
+        }
+        if (why.empty() && !a.action.pod.name.empty())
             why = podWhy(podKey(a.action.pod.namespaceName, a.action.pod.name));
         if (why.empty())
             why = nodeWhy(a.action.node);
         for (std::size_t k = 0; why.empty() && k < a.changes.size(); ++k) {
+            if (placed && a.action.type == ActionType::PlacePods && state->podAdded(a.changes[k].pod))
+                continue; // judged above, by what the placed pod needs of its node
             if (const std::string key = storePod(a.changes[k].pod); !key.empty())
                 why = podWhy(key);
             if (why.empty())
@@ -128,6 +236,18 @@ std::vector<StaleAction> findStaleActions(const std::vector<AppliedAction>& appl
             out.push_back({i, std::move(why)});
     }
     return out;
+}
+
+} // namespace
+
+std::vector<StaleAction> findStaleActions(const std::vector<AppliedAction>& applied, const ClusterStore& store, const ClusterChangeBatch& batch)
+{
+    return findStale(applied, store, nullptr, batch);
+}
+
+std::vector<StaleAction> findStaleActions(const std::vector<AppliedAction>& applied, const PlacementState& state, const ClusterChangeBatch& batch)
+{
+    return findStale(applied, state.store(), &state, batch);
 }
 
 } // namespace fleet::model

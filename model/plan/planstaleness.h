@@ -34,4 +34,23 @@ struct StaleAction {
 [[nodiscard]] std::vector<StaleAction> findStaleActions(
     const std::vector<AppliedAction>& applied, const ClusterStore& store, const ClusterChangeBatch& batch);
 
+/// findStaleActions() over `state` (the PlanEngine's ledger of `applied`; its store is the one
+/// matched) that also re-checks the pods place-pods actions added, before the action's other
+/// reasons: each store node a placed pod is on is judged as the batch leaves it, and the action
+/// is stale, naming the placed pod, when the node
+///  - was deleted (or a relist lacks it), is now NotReady, or was cordoned;
+///  - got a NoSchedule or NoExecute taint the placed pod's template does not tolerate
+///    (scheduling::toleratesTaint, the TaintToleration filter's rule; taints matched by text);
+///  - lost the room the placed pods need: NodeResourcesFit's rule (fit.go: allocatable <
+///    requested fails) on each core resource (cpu, memory, GPUs, pods, ephemeral-storage) the
+///    placed pods request, with the node's requests under the plan changed by the batch (its
+///    pods bound to the node, resized or deleted; pods the plan moved keep their planned node)
+///    against the batch's allocatable. A relist's pods that vanished are not subtracted (the
+///    node is judged as if they stayed: never a false "room" when there is some).
+/// Another change of such a node (a label, a taint the pods tolerate) does not make the
+/// placement stale. Nodes the plan added are not the cluster's and never stale.
+/// O(batch + actions' effects). Thread: any reader of the state.
+[[nodiscard]] std::vector<StaleAction> findStaleActions(
+    const std::vector<AppliedAction>& applied, const PlacementState& state, const ClusterChangeBatch& batch);
+
 } // namespace fleet::model

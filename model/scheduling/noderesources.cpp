@@ -16,6 +16,7 @@
 #include "gpuresourcename.h"
 
 #include "model/figures.h"
+#include "model/resourceamount.h"
 
 #include <algorithm>
 
@@ -28,18 +29,6 @@ constexpr std::string_view kTraceGpuCount = kTraceGpuCountResource;
 std::string gpuResourceName(const Ctx& c, NodeId n)
 {
     return model::gpuResourceName(*c.state, n);
-}
-
-std::string amountText(CoreResource r, std::int64_t v)
-{
-    switch (r) {
-    case CoreResource::Cpu: return formatCores(v);
-    case CoreResource::Memory:
-    case CoreResource::EphemeralStorage: return formatBytes(v);
-    case CoreResource::Gpu: return formatGpus(v);
-    case CoreResource::Pods: return formatCount(v);
-    }
-    return formatCount(v);
 }
 
 void insufficient(const Ctx& c, NodeId n, Reasons out, const std::string& resource, const std::string& need,
@@ -98,8 +87,8 @@ bool checkResources(const Ctx& c, NodeId n, Reasons out)
         ok = false;
         if (!out)
             return false;
-        insufficient(c, n, out, std::string(coreResourceName(r)), amountText(r, c.request[r]),
-            amountText(r, std::max<std::int64_t>(0, alloc[r] - used[r])), amountText(r, alloc[r]));
+        insufficient(c, n, out, std::string(coreResourceName(r)), formatAmount(r, c.request[r]),
+            formatAmount(r, std::max<std::int64_t>(0, alloc[r] - used[r])), formatAmount(r, alloc[r]));
     }
     // Scalar resources: the GPU (a scalar in Kubernetes, checked only when requested), then
     // each extended resource the pod requests.

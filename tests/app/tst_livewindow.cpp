@@ -3,6 +3,7 @@
 // the simulated feed streams into the window and the connection panel shows it; a plan action
 // becomes stale when a batch deletes its pod (the batch waits until the plan is cleared).
 
+#include "manualfeed.h"
 #include "planwindowfixture.h"
 
 #include "app/connectionpanel.h"
@@ -15,28 +16,11 @@
 #include <QUndoStack>
 #include <QtTest>
 
-#include <thread>
 
 using namespace fleet;
 using planwindow::near;
 
 namespace {
-
-/// A feed the test drives: each push() hands a batch to the sink from a thread of its own,
-/// as a real feed's thread does.
-class ManualFeed final : public importers::live::LiveFeed {
-public:
-    void start(importers::live::LiveFeedSink& sink) override { m_sink = &sink; }
-    void stop() override { m_sink = nullptr; }
-    void push(model::ClusterChangeBatch batch)
-    {
-        auto* sink = m_sink;
-        std::thread([sink, &batch] { sink->batchReady(std::move(batch)); }).join();
-    }
-
-private:
-    importers::live::LiveFeedSink* m_sink = nullptr;
-};
 
 /// A batch that sets node `n` of `store` to Ready or not.
 model::ClusterChangeBatch readiness(const model::ClusterStore& store, model::NodeId n, bool ready)
@@ -84,8 +68,8 @@ private slots:
         QVERIFY(node.isValid());
         const QColor before = pixelOf(window->mapView(), node);
 
-        auto feed = std::make_unique<ManualFeed>();
-        ManualFeed* manual = feed.get();
+        auto feed = std::make_unique<fleettest::ManualFeed>();
+        fleettest::ManualFeed* manual = feed.get();
         QVERIFY(window->startLiveFeed(std::move(feed)));
         QSignalSpy shown(window.get(), &app::MainWindow::liveDiffShown);
         manual->push(readiness(store, node, false));
@@ -144,8 +128,8 @@ private slots:
         QVERIFY(window->planController()->movePod(pod, to, true));
         QVERIFY(window->planController()->hasPlan());
 
-        auto feed = std::make_unique<ManualFeed>();
-        ManualFeed* manual = feed.get();
+        auto feed = std::make_unique<fleettest::ManualFeed>();
+        fleettest::ManualFeed* manual = feed.get();
         QVERIFY(window->startLiveFeed(std::move(feed)));
         model::ClusterChangeBatch b;
         b.deletedPods.emplace_back(store.podNamespace(pod), store.podName(pod));

@@ -83,8 +83,10 @@ int main(int argc, char** argv)
     // Gang placement (gangbench.h, as bench_gang): last, since it adds its template pod.
     const gangbench::GangFigures gang = gangbench::measureGang(*cluster.store, *cluster.topology);
     std::printf("gang: %d pods in one layer-1 domain with slices of 16 per layer-3 block, %.1f ms; %d more rejected in %.1f ms (%s); "
-                "without slices %d pods in %.1f ms; ledger %.0f ms before\n",
-        gang.gangPods, gang.placeMs, 16, gang.rejectMs, gang.rejectReason.c_str(), gang.unslicedPods, gang.unslicedPlaceMs, gang.ledgerMs);
+                "without slices %d pods in %.1f ms; ledger %.0f ms before; at most %d nodes of one layer-3 block take an 8-GPU pod "
+                "(%d blocks have the 16 a slice needs)\n",
+        gang.gangPods, gang.placeMs, 16, gang.rejectMs, gang.rejectReason.c_str(), gang.unslicedPods, gang.unslicedPlaceMs, gang.ledgerMs,
+        gang.blockNodesMax, gang.blocksWhole);
     std::printf("{\"nodes\": %zu, \"pods\": %zu, \"seconds\": %.3f, \"nodes_freed\": %lld, \"lower_bound_nodes\": %lld, "
                 "\"baseline_nodes_freed\": %lld, \"baseline_seconds\": %.3f, \"gang_pods\": %d, \"gang_place_ms\": %.1f, "
                 "\"gang_reject_ms\": %.1f, \"cpu_seconds\": %.3f, \"saved_per_hour\": %.2f, \"baseline_saved_per_hour\": %.2f, "

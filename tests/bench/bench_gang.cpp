@@ -18,6 +18,7 @@ int main(int argc, char** argv)
     auto cluster = fleet::importers::loadSimulatedCluster({ nodes, seed });
     const gangbench::GangFigures f = gangbench::measureGang(*cluster.store, *cluster.topology);
     std::printf("ledger built in %.0f ms\n", f.ledgerMs);
+    std::printf("layer-3 blocks: at most %d nodes of one block take an 8-GPU pod; %d blocks have 16 that do\n", f.blockNodesMax, f.blocksWhole);
     std::printf("largest gang in one layer-1 domain, slices of 16 per layer-3 block: %d pods, found and placed in %.1f ms (%s)\n",
         f.gangPods, f.placeMs, f.placed ? "placed" : "NOT placed");
     std::printf("%d pods rejected in %.1f ms (%s): %s\n", f.gangPods + 16, f.rejectMs, f.rejected ? "rejected" : "NOT rejected",

@@ -4,13 +4,23 @@
 // that fits inside one network-node-layer-1 domain with slices of 16 per layer-3 block, found
 // (largestTopologyFit) and placed (PlanEngine, a place-pods action), and one slice more,
 // rejected with its per-level explanation. Times exclude building the ledger (reported apart).
+// Why gang_pods is 0 on the simulated fleet (seed 1, 100,000 nodes): neither the search nor the
+// placement, but the fleet. A slice of 16 8-GPU pods needs 16 nodes of one layer-3 block (16
+// nodes) with 8 GPUs free: a whole idle block. The generator fills training blocks with gangs
+// (a node stays free with 8% chance) and inference nodes to random levels (12% idle), so at most
+// 8 nodes of any block take such a pod (blockNodesMax) and no block holds a slice; without
+// slices 45 pods fit in one layer-1 domain. tst_topologyplacement largestGangWithSlicesOfWholeBlocks
+// pins the search on a small cluster with known answers (both cases).
 
 #include "model/clusterstore.h"
 #include "model/placement/topologyplacement.h"
 #include "model/plan/plan.h"
+#include "model/scheduling/filters.h"
 #include "model/topology.h"
 
+#include <algorithm>
 #include <chrono>
+#include <unordered_map>
 #include <string>
 
 namespace gangbench {
@@ -23,6 +33,8 @@ struct GangFigures {
     int unslicedPods = 0;       // the largest gang in one layer-1 domain without slices
     double unslicedPlaceMs = 0; // found and placed
     bool placed = false, rejected = false;
+    int blockNodesMax = 0;      // the most nodes of one layer-3 block that each take one pod (a slice needs 16)
+    int blocksWhole = 0;        // layer-3 blocks where 16 nodes take one pod each
     std::string rejectReason; // the first reason's message
 };
 
@@ -60,6 +72,21 @@ inline GangFigures measureGang(fleet::model::ClusterStore& store, const fleet::m
         }
     }
     f.ledgerMs = msSince(start);
+    {
+        // Why the sliced gang is what it is: per layer-3 block, the nodes that take one pod
+        // (the filters' PodFeasibility, as phase 1 of the placement counts them).
+        const PodFeasibility feasibility(engine.state(), templ);
+        const StringId l3 = store.strings().find("topology.k8s.aws/network-node-layer-3");
+        std::unordered_map<std::uint32_t, int> perBlock;
+        for (std::uint32_t i = 0; l3.isValid() && i < store.nodeCount(); ++i)
+            if (feasibility.copiesThatFit(NodeId(i), 1) >= 1)
+                if (const StringId b = engine.state().nodeLabel(NodeId(i), l3); b.isValid())
+                    ++perBlock[b.value];
+        for (const auto& [block, count] : perBlock) {
+            f.blockNodesMax = std::max(f.blockNodesMax, count);
+            f.blocksWhole += count >= 16 ? 1 : 0;
+        }
+    }
 
     PlanAction a;
     a.type = ActionType::PlacePods;

@@ -99,6 +99,7 @@ private slots:
     void slices_data();
     void slices();
     void gangThatFitsNowhere();
+    void largestGangWithSlicesOfWholeBlocks();
     void withoutGangPlacesWhatFits();
     void untoleratedTaintExplained();
     void layer4IsTheBottomWhereNodesHaveIt();
@@ -223,6 +224,68 @@ void TestTopologyPlacement::gangThatFitsNowhere()
     QCOMPARE(p.shortfalls[4].nodeReasons.front().first, "insufficient-nvidia.com/gpu");
     QCOMPARE(p.reasons.size(), std::size_t(5));
     QVERIFY2(p.reasons.back().message.find("lacks 1 pods") != std::string::npos, p.reasons.back().message.c_str());
+}
+
+// The bench's question (bench_gang, bench_consolidate's gang keys) on blocks of 4 nodes with
+// slices of 4 per block: a slice needs a whole idle block. Layer 1 A: A1a and A1b idle, A1c
+// with 2 of 4 nodes busy (half their GPUs used); layer 1 B: B1a with one busy node, B1b of 3
+// idle nodes. Sliced: A holds 2 slices (8 pods), B none: the largest gang is 8, in A1a and
+// A1b; 12 is refused, A's 2 slices named. Unsliced: A holds 10, B 6. With one busy node in every
+// block (as on the simulated fleet, where at most 8 nodes of a 16-node block take an 8-GPU pod)
+// the sliced answer is 0 while the unsliced one is not.
+void TestTopologyPlacement::largestGangWithSlicesOfWholeBlocks()
+{
+    auto build = [](bool everyBlockBusy) {
+        auto n = std::make_unique<Net>();
+        const std::vector<std::pair<std::string, int>> blocks = { { "A1a", 4 }, { "A1b", 4 }, { "A1c", 4 }, { "B1a", 4 }, { "B1b", 3 } };
+        int k = 0;
+        for (const auto& [block, nodes] : blocks)
+            for (int i = 0; i < nodes; ++i) {
+                const std::string name = block + "-" + std::to_string(i);
+                n->gpuNode(name, block.substr(0, 1), block.substr(0, 2), block);
+                const bool busy = (block == "A1c" && i < 2) || (block == "B1a" && i == 0) || (everyBlockBusy && i == 0);
+                if (busy)
+                    n->c.pod("ml", "old-" + std::to_string(k++), name, 1000, "old", PodFlagReady, 4);
+            }
+        n->templ(8);
+        n->c.finish();
+        return n;
+    };
+    TopologyRequest sliced; // 4 pods in one layer-1 domain, slices of 4 per block
+    sliced.pods = 4;
+    sliced.requiredLevel = kL1;
+    sliced.sliceSize = 4;
+    sliced.sliceLevel = kL3;
+    TopologyRequest unsliced = sliced;
+    unsliced.sliceSize = 0;
+    unsliced.sliceLevel.clear();
+    {
+        const auto n = build(false);
+        const PlacementState state(*n->c.store);
+        const PodId templ = n->c.podNamed("train");
+        QCOMPARE(largestTopologyFit(state, *n->c.topology, templ, sliced), 8);
+        QCOMPARE(largestTopologyFit(state, *n->c.topology, templ, unsliced), 10);
+        TopologyRequest r = sliced;
+        r.pods = 8;
+        const TopologyPlacement p = findTopologyPlacement(state, *n->c.topology, templ, r);
+        QVERIFY(p.fits);
+        QCOMPARE(nodeNames(state, p), (Names { "A1a-0", "A1a-1", "A1a-2", "A1a-3", "A1b-0", "A1b-1", "A1b-2", "A1b-3" }));
+        r.pods = 12;
+        const TopologyPlacement refused = findTopologyPlacement(state, *n->c.topology, templ, r);
+        QVERIFY(!refused.fits);
+        QVERIFY(refused.nodes.empty());
+        QCOMPARE(refused.shortfalls.size(), std::size_t(1));
+        QCOMPARE(refused.shortfalls[0].slicesFit, 2);
+        QVERIFY2(refused.reasons.front().message.find("holds 2 whole slices (10 pods) and lacks 1 slices") != std::string::npos,
+            refused.reasons.front().message.c_str());
+    }
+    {
+        const auto n = build(true);
+        const PlacementState state(*n->c.store);
+        const PodId templ = n->c.podNamed("train");
+        QCOMPARE(largestTopologyFit(state, *n->c.topology, templ, sliced), 0);
+        QCOMPARE(largestTopologyFit(state, *n->c.topology, templ, unsliced), 8); // A: 3 + 3 + 2
+    }
 }
 
 void TestTopologyPlacement::withoutGangPlacesWhatFits()
