@@ -125,6 +125,7 @@ template <class Load> void ImportController::start(const QString& label, Load lo
             result->resourceVersion = QString::fromStdString(loaded.resourceVersion);
             result->nodesResourceVersion = QString::fromStdString(loaded.nodesResourceVersion);
             result->kubeconfig = std::move(loaded.kubeconfig);
+            result->partialView = QString::fromStdString(loaded.partialView);
             result->sourceLabel = loaded.sourceLabel.empty() ? label : QString::fromStdString(loaded.sourceLabel);
             result->loadMs = clock.elapsed();
             out.cluster = std::move(result);

@@ -60,6 +60,9 @@ struct ImportedCluster {
     /// with, from which the window watches it (importers/live/kubewatchfeed.h).
     QString nodesResourceVersion;
     std::shared_ptr<const importers::kube::ResolvedKubeconfig> kubeconfig;
+    /// A live cluster only: "" when the LIST saw every namespace's pods, else what it saw
+    /// (importers::LoadedCluster::partialView), for the partial-view notice.
+    QString partialView;
     ClusterTotals totals;
     qint64 loadMs = 0; // wall time on the worker: import/generate, finalize, topology, totals
     qint64 totalsMs = 0; // of which computeTotals()

@@ -677,6 +677,7 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
     } else {
         m_warningBanner->hide();
     }
+    showListedView();
     if (m_watchLive && m_cluster->kubeconfig)
         startKubeWatch();
     emit clusterShown();
@@ -755,6 +756,8 @@ void MainWindow::fitHoverField()
         taken += m_importStatus->sizeHint().width();
     if (m_planStatus && m_planStatus->isVisible())
         taken += m_planStatus->sizeHint().width();
+    if (m_partialViewNotice && m_partialViewNotice->isVisible())
+        taken += m_partialViewNotice->sizeHint().width();
     if (m_progressBar->isVisible())
         taken += m_progressBar->minimumWidth() + m_cancelButton->sizeHint().width();
     const int room = statusBar()->width() - taken;

@@ -105,6 +105,9 @@ public:
     /// The live controller and the connection panel (never null).
     [[nodiscard]] LiveController* liveController() const noexcept { return m_live; }
     [[nodiscard]] ConnectionPanel* connectionPanel() const noexcept { return m_connectionPanel; }
+    /// The status bar's partial-view notice ("Partial view: pods of 1 of 2 namespaces (not
+    /// listed: cache), ..."), or "" while the view is whole (ConnectionPanel::partialView()).
+    [[nodiscard]] QString partialViewNotice() const;
     /// Live diffs applied to the shown cluster since the window was made.
     [[nodiscard]] std::uint64_t liveDiffsShown() const noexcept { return m_liveDiffsShown; }
 
@@ -191,6 +194,10 @@ private:
     void onLiveDiff(const model::ClusterDiff& diff, const model::ClusterChangeBatch& batch);
     void updateLiveTotals();
     void updateLiveHold();
+    /// Shows or hides the partial-view notice as the connection panel says (on each status).
+    void updatePartialView();
+    /// The shown cluster's LIST view to the connection panel and the notice (a new cluster).
+    void showListedView();
     /// The Metric menu's usage section (mainwindow_usage.cpp): cpu, memory and GPU used,
     /// allocated-but-idle GPUs; enabled when the shown cluster has usage (updateUsageMenu()).
     void createUsageMenu(QMenu* metric);
@@ -254,6 +261,7 @@ private:
     LiveController* m_live = nullptr;
     ConnectionPanel* m_connectionPanel = nullptr;
     QDockWidget* m_connectionDock = nullptr;
+    StatusField* m_partialViewNotice = nullptr; // shown while the live view is partial
     QTimer* m_liveTotalsTimer = nullptr; // the O(pods) totals at most once a second while live
     std::uint64_t m_liveDiffsShown = 0;
     bool m_liveRecolourPosted = false;

@@ -1,9 +1,11 @@
 // File > Connect (app/connectdialog.h, issue 8): the contexts of a kubeconfig with the current
 // one chosen; a bad kubeconfig shows where and what and cannot be accepted; and, end to end in
 // the window, connecting to the fake API server (tests/importers/fakekubeapiserver.h) shows
-// that cluster and names it as the source.
+// that cluster and names it as the source; a user who may list pods in some namespaces only
+// gets a visible partial-view notice (status bar and connection panel) until the view is whole.
 
 #include "app/connectdialog.h"
+#include "app/connectionpanel.h"
 #include "app/importcontroller.h"
 #include "app/livecontroller.h"
 #include "app/mainwindow.h"
@@ -54,6 +56,7 @@ private slots:
     void listsContextsWithTheCurrentChosen();
     void badKubeconfigSaysWhereAndCannotConnect();
     void connectShowsTheLiveCluster();
+    void partialViewIsNoticedUntilWhole();
 };
 
 void TstConnectDialog::listsContextsWithTheCurrentChosen()
@@ -137,6 +140,58 @@ void TstConnectDialog::connectShowsTheLiveCluster()
     server.addEvent("/api/v1/nodes", "MODIFIED", node);
     QTRY_VERIFY_WITH_TIMEOUT(window.cluster()->store->nodeUnschedulable(node2), 30000);
     QCOMPARE(window.liveController()->status().server, server.url());
+}
+
+// The token may list pods in shop only (cluster-wide and in cache: 403). The LIST reads shop's
+// pods and the window says so at once; the watch (refused cluster-wide) relists namespace by
+// namespace and says the same; once the user may list every pod and the feed relists, the
+// notice goes.
+void TstConnectDialog::partialViewIsNoticedUntilWhole()
+{
+    QTemporaryDir dir;
+    const auto pki = fleet::tests::TestPki::create(dir.path().toStdString());
+    QVERIFY2(!pki.caPem.empty(), "the openssl command failed or is missing");
+    std::map<std::string, QJsonArray> lists{{"/api/v1/nodes", fleet::tests::itemsOfListFile(dataFile("scheduling-nodes.json"))},
+                                            {"/api/v1/pods", fleet::tests::itemsOfListFile(dataFile("scheduling-pods.json"))},
+                                            {"/api/v1/namespaces", fleet::tests::itemsOfListFile(dataFile("scheduling-namespaces.json"))}};
+    fleet::tests::FakeKubeApiServer::Options o;
+    o.forbidden = {"/api/v1/pods", "/api/v1/namespaces/cache/pods"};
+    fleet::tests::FakeKubeApiServer server(pki, lists, o);
+    const QString path = write(dir, "config", kubeconfig(QString::fromStdString(server.url()), QString::fromStdString(pki.caFile), "alpha"));
+
+    MainWindow window;
+    window.resize(1100, 700);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::clusterShown);
+    window.openLive(path, QStringLiteral("alpha"));
+    QVERIFY(shown.wait(60000));
+    const QString listed = QStringLiteral("Partial view: pods of 1 of 2 namespaces (not listed: cache)");
+    QCOMPARE(window.partialViewNotice(), listed);
+    QCOMPARE(window.connectionPanel()->fieldText(QStringLiteral("view")), listed);
+    QVERIFY(window.findChild<QWidget*>(QStringLiteral("partialViewNotice"))->isVisible());
+
+    // The watch's own view, after its relist namespace by namespace.
+    const QString watched = listed + QStringLiteral(", each watched on its own");
+    QTRY_COMPARE_WITH_TIMEOUT(window.partialViewNotice(), watched, 30000);
+    QCOMPARE(window.connectionPanel()->fieldText(QStringLiteral("view")), watched);
+    if (const QByteArray shots = qgetenv("FLEET_SHOT_DIR"); !shots.isEmpty())
+        window.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/partialview.png"));
+
+    // The user may now list every pod, and a pod arrives in cache (which no watch sees) before
+    // the history is compacted past it: the watches resume from before it, get 410 Gone, and the
+    // relist sees the whole cluster.
+    server.setForbidden({});
+    const QJsonObject late{{"kind", "Pod"}, {"apiVersion", "v1"},
+                           {"metadata", QJsonObject{{"namespace", "cache"}, {"name", "late"}, {"uid", "cache-late-uid"}}},
+                           {"spec", QJsonObject{{"nodeName", "node-1"}, {"containers", QJsonArray{QJsonObject{{"name", "c"}, {"image", "x"}}}}}},
+                           {"status", QJsonObject{{"phase", "Running"}}}};
+    server.addEvent("/api/v1/pods", "ADDED", late);
+    server.compact();
+    server.endWatches();
+    QTRY_VERIFY_WITH_TIMEOUT(window.partialViewNotice().isEmpty(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.cluster()->store->findPod("cache", "late").isValid(), 30000);
+    QVERIFY(!window.findChild<QWidget*>(QStringLiteral("partialViewNotice"))->isVisible());
+    QCOMPARE(window.connectionPanel()->fieldText(QStringLiteral("view")), QStringLiteral("whole cluster"));
 }
 
 QTEST_MAIN(TstConnectDialog)
