@@ -81,17 +81,17 @@ public:
     explicit ImportController(QObject* parent = nullptr);
     ~ImportController() override;
 
+    /// Where a job's usage comes from: a Prometheus (queried on the worker after the import; a
+    /// failure is a warning of the import), for that job only; nullopt: none beyond what the
+    /// source has (the simulated cluster's, metrics-server's for a live cluster).
+    using Usage = std::optional<importers::prometheus::UsageSource>;
     /// Imports `paths` (kubectl JSON, Alibaba CSV, ...; see loadClusterFiles) into one cluster.
-    void startFiles(const QStringList& paths);
+    void startFiles(const QStringList& paths, Usage usage = std::nullopt);
     /// Generates a simulated cluster of `nodeCount` nodes from `seed`.
-    void startSimulated(std::size_t nodeCount, std::uint64_t seed);
+    void startSimulated(std::size_t nodeCount, std::uint64_t seed, Usage usage = std::nullopt);
     /// Lists a live cluster once (importers::loadLiveCluster) with kubeconfig as kubectl reads it:
     /// `kubeconfig` (empty: KUBECONFIG or ~/.kube/config) and `context` (empty: current-context).
-    void startLive(const QString& kubeconfig, const QString& context);
-    /// Where the usage of every cluster imported from now on comes from (a Prometheus, queried
-    /// on the worker after the import; a failure is a warning of the import); nullopt: none
-    /// beyond what the source has (the simulated cluster's).
-    void setUsageSource(std::optional<importers::prometheus::UsageSource> usage) { m_usage = std::move(usage); }
+    void startLive(const QString& kubeconfig, const QString& context, Usage usage = std::nullopt);
     /// Cancels the running job, if any (its result is dropped; importCancelled() follows).
     void cancel();
 
@@ -115,11 +115,10 @@ signals:
 
 private:
     struct Job;
-    template <class Load> void start(const QString& label, Load load);
+    template <class Load> void start(const QString& label, Usage usage, Load load);
     void pollProgress();
 
     std::uint64_t m_generation = 0;
-    std::optional<importers::prometheus::UsageSource> m_usage;
     std::shared_ptr<Job> m_job; // the current job; null when idle
     QTimer* m_progressTimer = nullptr;
 };

@@ -77,12 +77,15 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    /// Imports `paths` as one cluster on a worker: the path File > Open takes.
-    void openFiles(const QStringList& paths);
-    /// Generates a simulated cluster on a worker (File > Open Simulated Cluster).
-    void openSimulated(std::size_t nodeCount, std::uint64_t seed);
-    /// Lists a live cluster once on a worker (`--kubeconfig FILE --context NAME`; empty: as kubectl).
-    void openLive(const QString& kubeconfig, const QString& context);
+    /// Imports `paths` as one cluster on a worker: the path File > Open takes. `usage`: where
+    /// this cluster's usage comes from (a Prometheus), for this import only; nullopt: none.
+    void openFiles(const QStringList& paths, ImportController::Usage usage = std::nullopt);
+    /// Generates a simulated cluster on a worker (File > Open Simulated Cluster); its usage is
+    /// the simulated one unless `usage` names a Prometheus.
+    void openSimulated(std::size_t nodeCount, std::uint64_t seed, ImportController::Usage usage = std::nullopt);
+    /// Lists a live cluster once on a worker (`--kubeconfig FILE --context NAME`; empty: as
+    /// kubectl); `usage` as for openFiles() (File > Connect's Prometheus), this connection only.
+    void openLive(const QString& kubeconfig, const QString& context, ImportController::Usage usage = std::nullopt);
     /// Opens what a command line names: files, a simulation or a live cluster (ClusterSource).
     void openSource(const ClusterSource& source);
     /// Cancels the running import (the Cancel button).
