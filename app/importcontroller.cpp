@@ -121,6 +121,7 @@ template <class Load> void ImportController::start(const QString& label, Usage u
             result->topology = std::move(loaded.topology);
             result->report = std::move(loaded.report);
             result->usage = std::move(loaded.usage);
+            result->usageSource = usage;
             result->server = QString::fromStdString(loaded.server);
             result->resourceVersion = QString::fromStdString(loaded.resourceVersion);
             result->nodesResourceVersion = QString::fromStdString(loaded.nodesResourceVersion);

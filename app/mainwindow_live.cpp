@@ -83,8 +83,9 @@ bool MainWindow::startLiveFeed(std::unique_ptr<importers::live::LiveFeed> feed)
 void MainWindow::startKubeWatch()
 {
     try {
-        startLiveFeed(importers::live::makeKubeWatchFeed(*m_cluster->kubeconfig, m_cluster->nodesResourceVersion.toStdString(),
-                                                         m_cluster->resourceVersion.toStdString()));
+        if (startLiveFeed(importers::live::makeKubeWatchFeed(*m_cluster->kubeconfig, m_cluster->nodesResourceVersion.toStdString(),
+                                                             m_cluster->resourceVersion.toStdString())))
+            startUsageRefresh();
     } catch (const std::exception& e) { // a setting the client refuses: the LIST worked, so this is rare
         m_warningLabel->setText(tr("The cluster is shown as listed, but cannot be watched: %1").arg(QString::fromStdString(e.what())));
         m_warningBanner->show();
@@ -93,6 +94,7 @@ void MainWindow::startKubeWatch()
 
 void MainWindow::stopLiveFeed()
 {
+    stopUsageRefresh();
     if (m_live)
         m_live->stop();
 }

@@ -104,28 +104,58 @@ double migSlices(std::string_view profile) noexcept
 
 } // namespace
 
+UsageSeries fetchUsageSeries(PrometheusClient& client, const UsageQueries& q, double time)
+{
+    UsageSeries r;
+    r.time = time;
+    r.source = "Prometheus " + client.baseUrl();
+    r.cpu = client.instantQuery(q.cpu, time);
+    r.memory = client.instantQuery(q.memory, time);
+    // GPUs: the ratio if the exporter has the profiling field, else the percentage.
+    r.gpuQuery = q.gpuRatio;
+    r.gpu = client.rangeQuery(r.gpuQuery, time - q.windowSeconds, time, q.stepSeconds);
+    if (r.gpu.series.empty()) {
+        r.gpuQuery = q.gpuPercent;
+        r.gpuScale = 0.01;
+        r.gpu = client.rangeQuery(r.gpuQuery, time - q.windowSeconds, time, q.stepSeconds);
+    }
+    if (!q.neuron.empty())
+        r.neuron = client.instantQuery(q.neuron, time);
+    return r;
+}
+
+UsageSeries fetchUsageSeries(const UsageSource& source)
+{
+    const double time = source.time > 0
+        ? source.time
+        : std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    PrometheusClient client(source.server);
+    return fetchUsageSeries(client, source.queries, time);
+}
+
 model::ClusterUsage queryClusterUsage(PrometheusClient& client, const model::ClusterStore& store, const UsageQueries& q, double time,
     std::vector<std::string>* warnings)
 {
+    return joinUsageSeries(fetchUsageSeries(client, q, time), store, q, warnings);
+}
+
+model::ClusterUsage joinUsageSeries(const UsageSeries& r, const model::ClusterStore& store, const UsageQueries& q,
+    std::vector<std::string>* warnings)
+{
+    const double time = r.time;
     model::ClusterUsage u(store.nodeCount());
     u.windowSeconds = q.windowSeconds;
     u.idleThreshold = q.idleThreshold;
     u.time = time;
-    u.source = "Prometheus " + client.baseUrl();
+    u.source = r.source;
     Unmatched cadvisorNodes, gpuNodes, gpuPods;
 
-    perNode(store, client.instantQuery(q.cpu, time), q.cadvisorNodeLabel, 1000.0, u.cpuUsedMilli, cadvisorNodes);
-    perNode(store, client.instantQuery(q.memory, time), q.cadvisorNodeLabel, 1.0, u.memoryUsedBytes, cadvisorNodes);
+    perNode(store, r.cpu, q.cadvisorNodeLabel, 1000.0, u.cpuUsedMilli, cadvisorNodes);
+    perNode(store, r.memory, q.cadvisorNodeLabel, 1.0, u.memoryUsedBytes, cadvisorNodes);
 
-    // GPUs: the ratio if the exporter has the profiling field, else the percentage.
-    std::string promql = q.gpuRatio;
-    double scale = 1.0;
-    PromResult range = client.rangeQuery(promql, time - q.windowSeconds, time, q.stepSeconds);
-    if (range.series.empty()) {
-        promql = q.gpuPercent;
-        scale = 0.01;
-        range = client.rangeQuery(promql, time - q.windowSeconds, time, q.stepSeconds);
-    }
+    const std::string& promql = r.gpuQuery;
+    const double scale = r.gpuScale;
+    const PromResult& range = r.gpu;
     // A sample is "now" when it is within one step of `time`; the window is covered when the
     // samples start within one step of its start and none is missing.
     const auto expected = static_cast<std::size_t>(std::floor(q.windowSeconds / q.stepSeconds + 1e-9)) + 1;
@@ -186,7 +216,7 @@ model::ClusterUsage queryClusterUsage(PrometheusClient& client, const model::Clu
     if (!q.neuron.empty()) {
         std::vector<std::int32_t> cores(store.nodeCount(), 0);
         std::vector<double> coreSum(store.nodeCount(), 0.0);
-        for (const PromSeries& s : client.instantQuery(q.neuron, time).series) {
+        for (const PromSeries& s : r.neuron.series) {
             const model::NodeId n = store.findNode(s.label(q.neuronNodeLabel));
             if (!n.isValid()) {
                 neuronNodes.add(s.label(q.neuronNodeLabel));
@@ -219,13 +249,9 @@ model::ClusterUsage queryClusterUsage(PrometheusClient& client, const model::Clu
 
 std::shared_ptr<const model::ClusterUsage> loadClusterUsage(const UsageSource& source, const model::ClusterStore& store, ImportReport& report)
 {
-    const double time = source.time > 0
-        ? source.time
-        : std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     try {
-        PrometheusClient client(source.server);
         std::vector<std::string> warnings;
-        auto usage = std::make_shared<const model::ClusterUsage>(queryClusterUsage(client, store, source.queries, time, &warnings));
+        auto usage = std::make_shared<const model::ClusterUsage>(joinUsageSeries(fetchUsageSeries(source), store, source.queries, &warnings));
         for (std::string& w : warnings)
             report.warn("usage: " + w);
         return usage;
