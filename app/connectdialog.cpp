@@ -1,6 +1,7 @@
 #include "app/connectdialog.h"
 
 #include "importers/kube/kubeconfig.h"
+#include "importers/prometheus/prometheusclient.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -30,6 +31,17 @@ ConnectDialog::ConnectDialog(QWidget* parent)
     m_error->setWordWrap(true);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->setStyleSheet(QStringLiteral("color: #e05050"));
+    m_prometheus = new QLineEdit(this);
+    m_prometheus->setObjectName(QStringLiteral("prometheusUrl"));
+    m_prometheus->setPlaceholderText(tr("optional: http(s)://host:9090, the usage of this cluster (idle GPUs, cpu and memory used)"));
+    m_token = new QLineEdit(this);
+    m_token->setObjectName(QStringLiteral("prometheusToken"));
+    m_token->setEchoMode(QLineEdit::Password);
+    m_token->setPlaceholderText(tr("optional: sent as Authorization: Bearer"));
+    m_prometheusError = new QLabel(this);
+    m_prometheusError->setWordWrap(true);
+    m_prometheusError->setStyleSheet(QStringLiteral("color: #e05050"));
+    m_prometheusError->hide();
     auto* note = new QLabel(tr("Fleetscope only reads: it lists and watches nodes, pods, disruption budgets, namespaces and "
                                "persistent volumes (resources/kubernetes/fleetscope-readonly-clusterrole.yaml)."),
                             this);
@@ -40,6 +52,9 @@ ConnectDialog::ConnectDialog(QWidget* parent)
     auto* form = new QFormLayout;
     form->addRow(tr("Kubeconfig:"), fileRow);
     form->addRow(tr("Context:"), m_context);
+    form->addRow(tr("Prometheus:"), m_prometheus);
+    form->addRow(tr("Bearer token:"), m_token);
+    form->addRow(QString(), m_prometheusError);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_error);
@@ -49,6 +64,7 @@ ConnectDialog::ConnectDialog(QWidget* parent)
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_file, &QLineEdit::editingFinished, this, &ConnectDialog::reload);
+    connect(m_prometheus, &QLineEdit::textChanged, this, &ConnectDialog::updateOk);
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Kubeconfig"), m_file->text());
         if (!path.isEmpty())
@@ -85,7 +101,33 @@ void ConnectDialog::reload()
         m_error->setText(QString::fromStdString(e.what()));
     }
     m_error->setVisible(!m_error->text().isEmpty());
-    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(m_context->count() > 0);
+    updateOk();
+}
+
+void ConnectDialog::updateOk()
+{
+    m_prometheusError->clear();
+    const QString url = m_prometheus->text().trimmed();
+    if (!url.isEmpty()) {
+        try {
+            importers::prometheus::PrometheusClient check({ url.toStdString(), {}, {}, false }); // parses, connects to nothing
+        } catch (const importers::ImportError& e) {
+            m_prometheusError->setText(QString::fromStdString(e.what()));
+        }
+    }
+    m_prometheusError->setVisible(!m_prometheusError->text().isEmpty());
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(m_context->count() > 0 && m_prometheusError->text().isEmpty());
+}
+
+std::optional<importers::prometheus::UsageSource> ConnectDialog::usageSource() const
+{
+    const QString url = m_prometheus->text().trimmed();
+    if (url.isEmpty())
+        return std::nullopt;
+    importers::prometheus::UsageSource source;
+    source.server.baseUrl = url.toStdString();
+    source.server.bearerToken = m_token->text().trimmed().toStdString();
+    return source;
 }
 
 } // namespace fleet::app

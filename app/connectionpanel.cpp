@@ -46,6 +46,7 @@ ConnectionPanel::ConnectionPanel(const LiveController* live, QWidget* parent)
     m_retries = add(tr("Retries:"), "retries");
     m_applied = add(tr("Applied:"), "applied");
     m_waiting = add(tr("Waiting:"), "waiting");
+    m_view = add(tr("View:"), "view");
     connect(live, &LiveController::liveStatusChanged, this, &ConnectionPanel::refresh);
     auto* timer = new QTimer(this);
     timer->setInterval(1000);
@@ -54,14 +55,35 @@ ConnectionPanel::ConnectionPanel(const LiveController* live, QWidget* parent)
     refresh();
 }
 
+void ConnectionPanel::setListedView(const QString& partialView)
+{
+    m_listedView = partialView;
+    refresh();
+}
+
+QString ConnectionPanel::partialView() const
+{
+    const importers::live::LiveFeedStatus& s = m_live->status();
+    // The feed's word stands once it has one: a partial view it names, or a relist after which
+    // it names none (the view became whole). Before that the LIST's.
+    if (m_live->isRunning() && (!s.partialView.empty() || s.relists > 0))
+        return QString::fromStdString(s.partialView);
+    return m_listedView;
+}
+
 void ConnectionPanel::refresh()
 {
     const QLocale locale;
     const importers::live::LiveFeedStatus& s = m_live->status();
+    const QString partial = partialView();
+    m_view->setText(partial.isEmpty() ? tr("whole cluster") : tr("Partial view: %1").arg(partial));
+    m_view->setStyleSheet(partial.isEmpty() ? QString() : QStringLiteral("color: #8a5a00; font-weight: bold;"));
     if (!m_live->isRunning() && s.server.empty()) {
         m_state->setText(tr("Not connected"));
         for (QLabel* l : {m_server, m_rate, m_age, m_events, m_errors, m_retries, m_applied, m_waiting})
             l->setText(QStringLiteral("\u2014"));
+        if (partial.isEmpty())
+            m_view->setText(QStringLiteral("\u2014"));
         return;
     }
     m_state->setText(stateName(s.state));

@@ -14,16 +14,24 @@ class LiveController;
 
 /// Shows the state ("Watching", "Retrying", ...), the server ("simulated" for the simulated
 /// feed), events per second, the age of the last event, events, errors (the last one), retries
-/// and relists, and the batches applied and waiting (and why they wait). Refreshed on the
-/// controller's statusChanged() and by a 1 s timer (the age of the last event). Thread: GUI.
+/// and relists, the batches applied and waiting (and why they wait), and the view: "whole
+/// cluster", or "Partial view: pods of 1 of 2 namespaces (not listed: cache), ..." when the
+/// user may list pods in some namespaces only. Refreshed on the controller's statusChanged()
+/// and by a 1 s timer (the age of the last event). Thread: GUI.
 class ConnectionPanel : public QWidget {
     Q_OBJECT
 public:
     explicit ConnectionPanel(const LiveController* live, QWidget* parent = nullptr);
     /// Reads the controller again.
     void refresh();
+    /// What the LIST the shown cluster came from saw: "" (the whole cluster, or not a live
+    /// cluster) or its partial view (importers::LoadedCluster::partialView). Refreshes.
+    void setListedView(const QString& partialView);
+    /// The partial view now, "" when the view is whole: the feed's once it has listed
+    /// (LiveFeedStatus::partialView, after a relist or as soon as it names one), else the LIST's.
+    [[nodiscard]] QString partialView() const;
     /// The text of the field named `field` ("state", "server", "rate", "age", "events",
-    /// "errors", "retries", "applied", "waiting"), for tests.
+    /// "errors", "retries", "applied", "waiting", "view"), for tests.
     [[nodiscard]] QString fieldText(const QString& field) const;
 
     /// "Connecting", "Listing", "Watching", "Retrying", "Failed", "Stopped".
@@ -40,6 +48,8 @@ private:
     QLabel* m_retries = nullptr;
     QLabel* m_applied = nullptr;
     QLabel* m_waiting = nullptr;
+    QLabel* m_view = nullptr;
+    QString m_listedView;
 };
 
 } // namespace fleet::app

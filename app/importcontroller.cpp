@@ -45,34 +45,34 @@ ImportController::~ImportController()
         m_job->progress.cancel();
 }
 
-void ImportController::startFiles(const QStringList& paths)
+void ImportController::startFiles(const QStringList& paths, Usage usage)
 {
     std::vector<std::string> files;
     files.reserve(static_cast<std::size_t>(paths.size()));
     for (const QString& p : paths)
         files.push_back(p.toStdString());
-    start(filesSourceLabel(paths),
+    start(filesSourceLabel(paths), std::move(usage),
         [files](importers::ImportProgress* progress) { return importers::loadClusterFiles(files, progress); });
 }
 
-void ImportController::startSimulated(std::size_t nodeCount, std::uint64_t seed)
+void ImportController::startSimulated(std::size_t nodeCount, std::uint64_t seed, Usage usage)
 {
     importers::SimulationSpec spec;
     spec.nodeCount = nodeCount;
     spec.seed = seed;
-    start(simulatedSourceLabel(nodeCount, seed),
+    start(simulatedSourceLabel(nodeCount, seed), std::move(usage),
         [spec](importers::ImportProgress* progress) { return importers::loadSimulatedCluster(spec, progress); });
 }
 
-void ImportController::startLive(const QString& kubeconfig, const QString& context)
+void ImportController::startLive(const QString& kubeconfig, const QString& context, Usage usage)
 {
     const auto request = importers::kube::KubeconfigRequest::fromEnvironment(kubeconfig.toStdString(), context.toStdString());
-    start(liveSourceLabel(context), [request](importers::ImportProgress* progress) {
+    start(liveSourceLabel(context), std::move(usage), [request](importers::ImportProgress* progress) {
         return importers::loadLiveCluster(importers::kube::loadKubeconfig(request), progress);
     });
 }
 
-template <class Load> void ImportController::start(const QString& label, Load load)
+template <class Load> void ImportController::start(const QString& label, Usage usage, Load load)
 {
     if (m_job) {
         m_job->progress.cancel();
@@ -101,7 +101,7 @@ template <class Load> void ImportController::start(const QString& label, Load lo
     });
 
     // The worker owns a copy of `job` (progress and cancel flag) and works only on its own data.
-    watcher->setFuture(QtConcurrent::run([job, load, label, usage = m_usage]() -> Outcome {
+    watcher->setFuture(QtConcurrent::run([job, load, label, usage = std::move(usage)]() -> Outcome {
         Outcome out;
         QElapsedTimer clock;
         clock.start();
@@ -121,10 +121,12 @@ template <class Load> void ImportController::start(const QString& label, Load lo
             result->topology = std::move(loaded.topology);
             result->report = std::move(loaded.report);
             result->usage = std::move(loaded.usage);
+            result->usageSource = usage;
             result->server = QString::fromStdString(loaded.server);
             result->resourceVersion = QString::fromStdString(loaded.resourceVersion);
             result->nodesResourceVersion = QString::fromStdString(loaded.nodesResourceVersion);
             result->kubeconfig = std::move(loaded.kubeconfig);
+            result->partialView = QString::fromStdString(loaded.partialView);
             result->sourceLabel = loaded.sourceLabel.empty() ? label : QString::fromStdString(loaded.sourceLabel);
             result->loadMs = clock.elapsed();
             out.cluster = std::move(result);

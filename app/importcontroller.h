@@ -53,6 +53,9 @@ struct ImportedCluster {
     QString sourceLabel;
     /// What nodes and pods use, where the source has it (the simulated cluster); else null.
     std::shared_ptr<const model::ClusterUsage> usage;
+    /// The Prometheus `usage` came from (the job's usage source), or nullopt: a live cluster's
+    /// usage is queried from it again while it is watched (MainWindow, mainwindow_usage.cpp).
+    std::optional<importers::prometheus::UsageSource> usageSource;
     /// A live cluster only (importers::LoadedCluster): its API server and the pod list's
     /// resourceVersion, which a saved plan names as its source.
     QString server, resourceVersion;
@@ -60,6 +63,9 @@ struct ImportedCluster {
     /// with, from which the window watches it (importers/live/kubewatchfeed.h).
     QString nodesResourceVersion;
     std::shared_ptr<const importers::kube::ResolvedKubeconfig> kubeconfig;
+    /// A live cluster only: "" when the LIST saw every namespace's pods, else what it saw
+    /// (importers::LoadedCluster::partialView), for the partial-view notice.
+    QString partialView;
     ClusterTotals totals;
     qint64 loadMs = 0; // wall time on the worker: import/generate, finalize, topology, totals
     qint64 totalsMs = 0; // of which computeTotals()
@@ -78,17 +84,17 @@ public:
     explicit ImportController(QObject* parent = nullptr);
     ~ImportController() override;
 
+    /// Where a job's usage comes from: a Prometheus (queried on the worker after the import; a
+    /// failure is a warning of the import), for that job only; nullopt: none beyond what the
+    /// source has (the simulated cluster's, metrics-server's for a live cluster).
+    using Usage = std::optional<importers::prometheus::UsageSource>;
     /// Imports `paths` (kubectl JSON, Alibaba CSV, ...; see loadClusterFiles) into one cluster.
-    void startFiles(const QStringList& paths);
+    void startFiles(const QStringList& paths, Usage usage = std::nullopt);
     /// Generates a simulated cluster of `nodeCount` nodes from `seed`.
-    void startSimulated(std::size_t nodeCount, std::uint64_t seed);
+    void startSimulated(std::size_t nodeCount, std::uint64_t seed, Usage usage = std::nullopt);
     /// Lists a live cluster once (importers::loadLiveCluster) with kubeconfig as kubectl reads it:
     /// `kubeconfig` (empty: KUBECONFIG or ~/.kube/config) and `context` (empty: current-context).
-    void startLive(const QString& kubeconfig, const QString& context);
-    /// Where the usage of every cluster imported from now on comes from (a Prometheus, queried
-    /// on the worker after the import; a failure is a warning of the import); nullopt: none
-    /// beyond what the source has (the simulated cluster's).
-    void setUsageSource(std::optional<importers::prometheus::UsageSource> usage) { m_usage = std::move(usage); }
+    void startLive(const QString& kubeconfig, const QString& context, Usage usage = std::nullopt);
     /// Cancels the running job, if any (its result is dropped; importCancelled() follows).
     void cancel();
 
@@ -112,11 +118,10 @@ signals:
 
 private:
     struct Job;
-    template <class Load> void start(const QString& label, Load load);
+    template <class Load> void start(const QString& label, Usage usage, Load load);
     void pollProgress();
 
     std::uint64_t m_generation = 0;
-    std::optional<importers::prometheus::UsageSource> m_usage;
     std::shared_ptr<Job> m_job; // the current job; null when idle
     QTimer* m_progressTimer = nullptr;
 };

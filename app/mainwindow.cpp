@@ -497,39 +497,39 @@ bool MainWindow::setPriceOverrideFile(const QString& overrideFile, QString& erro
     }
 }
 
-void MainWindow::openFiles(const QStringList& paths)
+void MainWindow::openFiles(const QStringList& paths, ImportController::Usage usage)
 {
     if (paths.isEmpty())
         return;
     m_requestedFiles = paths;
     m_requestedSimulation.clear();
-    m_imports->startFiles(paths);
+    m_imports->startFiles(paths, std::move(usage));
 }
 
-void MainWindow::openSimulated(std::size_t nodeCount, std::uint64_t seed)
+void MainWindow::openSimulated(std::size_t nodeCount, std::uint64_t seed, ImportController::Usage usage)
 {
     m_lastSimulation = { nodeCount, seed };
     m_requestedFiles.clear();
     m_requestedSimulation = QStringLiteral("nodes=%1 seed=%2").arg(nodeCount).arg(seed);
-    m_imports->startSimulated(nodeCount, seed);
+    m_imports->startSimulated(nodeCount, seed, std::move(usage));
 }
 
-void MainWindow::openLive(const QString& kubeconfig, const QString& context)
+void MainWindow::openLive(const QString& kubeconfig, const QString& context, ImportController::Usage usage)
 {
     m_requestedFiles.clear();
     m_requestedSimulation.clear();
-    m_imports->startLive(kubeconfig, context);
+    m_imports->startLive(kubeconfig, context, std::move(usage));
 }
 
 void MainWindow::openSource(const ClusterSource& source)
 {
-    m_imports->setUsageSource(source.usage);
+    // The usage options name the usage of this source only: a later File > Open does not keep them.
     if (source.live)
-        openLive(source.kubeconfig, source.context);
+        openLive(source.kubeconfig, source.context, source.usage);
     else if (source.simulate)
-        openSimulated(source.simulatedNodes, source.seed);
+        openSimulated(source.simulatedNodes, source.seed, source.usage);
     else
-        openFiles(source.files);
+        openFiles(source.files, source.usage);
 }
 
 void MainWindow::cancelImport()
@@ -567,7 +567,7 @@ void MainWindow::showConnectDialog()
     if (!ok)
         return;
     m_lastKubeconfig = dialog.kubeconfig();
-    openLive(dialog.kubeconfig(), dialog.context());
+    openLive(dialog.kubeconfig(), dialog.context(), dialog.usageSource()); // this connection's usage only
 }
 
 void MainWindow::showWarningDetails()
@@ -677,6 +677,7 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
     } else {
         m_warningBanner->hide();
     }
+    showListedView();
     if (m_watchLive && m_cluster->kubeconfig)
         startKubeWatch();
     emit clusterShown();
@@ -755,6 +756,8 @@ void MainWindow::fitHoverField()
         taken += m_importStatus->sizeHint().width();
     if (m_planStatus && m_planStatus->isVisible())
         taken += m_planStatus->sizeHint().width();
+    if (m_partialViewNotice && m_partialViewNotice->isVisible())
+        taken += m_partialViewNotice->sizeHint().width();
     if (m_progressBar->isVisible())
         taken += m_progressBar->minimumWidth() + m_cancelButton->sizeHint().width();
     const int room = statusBar()->width() - taken;

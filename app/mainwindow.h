@@ -77,12 +77,15 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    /// Imports `paths` as one cluster on a worker: the path File > Open takes.
-    void openFiles(const QStringList& paths);
-    /// Generates a simulated cluster on a worker (File > Open Simulated Cluster).
-    void openSimulated(std::size_t nodeCount, std::uint64_t seed);
-    /// Lists a live cluster once on a worker (`--kubeconfig FILE --context NAME`; empty: as kubectl).
-    void openLive(const QString& kubeconfig, const QString& context);
+    /// Imports `paths` as one cluster on a worker: the path File > Open takes. `usage`: where
+    /// this cluster's usage comes from (a Prometheus), for this import only; nullopt: none.
+    void openFiles(const QStringList& paths, ImportController::Usage usage = std::nullopt);
+    /// Generates a simulated cluster on a worker (File > Open Simulated Cluster); its usage is
+    /// the simulated one unless `usage` names a Prometheus.
+    void openSimulated(std::size_t nodeCount, std::uint64_t seed, ImportController::Usage usage = std::nullopt);
+    /// Lists a live cluster once on a worker (`--kubeconfig FILE --context NAME`; empty: as
+    /// kubectl); `usage` as for openFiles() (File > Connect's Prometheus), this connection only.
+    void openLive(const QString& kubeconfig, const QString& context, ImportController::Usage usage = std::nullopt);
     /// Opens what a command line names: files, a simulation or a live cluster (ClusterSource).
     void openSource(const ClusterSource& source);
     /// Cancels the running import (the Cancel button).
@@ -105,6 +108,17 @@ public:
     /// The live controller and the connection panel (never null).
     [[nodiscard]] LiveController* liveController() const noexcept { return m_live; }
     [[nodiscard]] ConnectionPanel* connectionPanel() const noexcept { return m_connectionPanel; }
+    /// The status bar's partial-view notice ("Partial view: pods of 1 of 2 namespaces (not
+    /// listed: cache), ..."), or "" while the view is whole (ConnectionPanel::partialView()).
+    [[nodiscard]] QString partialViewNotice() const;
+    /// While a live cluster whose usage comes from a Prometheus is watched, its usage is
+    /// queried again every `ms` (default kUsageRefreshMs; tests shorten it): the queries on a
+    /// worker, the join to the store by node and pod names on this thread, between batches, so
+    /// that the usage's ids are the store's now. Takes effect at the next watch.
+    void setUsageRefreshInterval(int ms) noexcept { m_usageRefreshMs = ms; }
+    static constexpr int kUsageRefreshMs = 60000;
+    /// Usage refreshes joined since the window was made.
+    [[nodiscard]] std::uint64_t usageRefreshes() const noexcept { return m_usageRefreshes; }
     /// Live diffs applied to the shown cluster since the window was made.
     [[nodiscard]] std::uint64_t liveDiffsShown() const noexcept { return m_liveDiffsShown; }
 
@@ -164,6 +178,9 @@ signals:
     /// Live diffs are on the map (after it was recoloured, once for the diffs of one turn of the
     /// event loop, or laid out again).
     void liveDiffShown();
+    /// A usage refresh was joined to the shown cluster (cluster()->usage is the new one), or
+    /// failed (`error`: the server's message; the usage shown stays).
+    void usageRefreshed(const QString& error);
     /// An import failed; `message` names the file and the place. The previous cluster stays.
     void importFailed(const QString& message);
 
@@ -191,10 +208,21 @@ private:
     void onLiveDiff(const model::ClusterDiff& diff, const model::ClusterChangeBatch& batch);
     void updateLiveTotals();
     void updateLiveHold();
+    /// Shows or hides the partial-view notice as the connection panel says (on each status).
+    void updatePartialView();
+    /// The shown cluster's LIST view to the connection panel and the notice (a new cluster).
+    void showListedView();
     /// The Metric menu's usage section (mainwindow_usage.cpp): cpu, memory and GPU used,
     /// allocated-but-idle GPUs; enabled when the shown cluster has usage (updateUsageMenu()).
     void createUsageMenu(QMenu* metric);
     void updateUsageMenu();
+    /// Starts (the watched cluster has a Prometheus) or stops the usage refresh timer.
+    void startUsageRefresh();
+    void stopUsageRefresh();
+    /// The refresh timer's work: the queries on a worker, then onUsageFetched() here.
+    void refreshUsage();
+    /// Shows `usage` as the shown cluster's (the metric, the node inspector).
+    void showUsage(std::shared_ptr<const model::ClusterUsage> usage);
     /// The usage metric `id` over the shown cluster's usage; null for other ids or no usage.
     [[nodiscard]] std::shared_ptr<const model::Metric> usageMetricFor(const QString& id) const;
     void savePlan();
@@ -254,10 +282,16 @@ private:
     LiveController* m_live = nullptr;
     ConnectionPanel* m_connectionPanel = nullptr;
     QDockWidget* m_connectionDock = nullptr;
+    StatusField* m_partialViewNotice = nullptr; // shown while the live view is partial
     QTimer* m_liveTotalsTimer = nullptr; // the O(pods) totals at most once a second while live
     std::uint64_t m_liveDiffsShown = 0;
     bool m_liveRecolourPosted = false;
     bool m_watchLive = true;
+    QTimer* m_usageTimer = nullptr;
+    int m_usageRefreshMs = kUsageRefreshMs;
+    std::uint64_t m_usageGeneration = 0; // +1 per stopUsageRefresh(): a fetch of an older one is dropped
+    bool m_usageFetching = false;
+    std::uint64_t m_usageRefreshes = 0;
     /// Starts the WATCH of the shown live cluster (after its LIST); a feed that cannot start is a warning.
     void startKubeWatch();
 };

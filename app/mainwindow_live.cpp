@@ -30,6 +30,7 @@
 #include "model/topology.h"
 
 #include <QDockWidget>
+#include <QStatusBar>
 #include <QMetaObject>
 #include <QLabel>
 #include <QTimer>
@@ -52,6 +53,14 @@ void MainWindow::createLivePanel()
     connect(m_live, &LiveController::applyFailed, this, [this](const QString& message) {
         m_plan->messageShown(tr("A live change was refused: %1").arg(message));
     });
+    // A user allowed to list pods in some namespaces only sees those: said in the status bar
+    // for as long as it lasts, beside the totals it makes smaller than the cluster's.
+    m_partialViewNotice = new StatusField(this);
+    m_partialViewNotice->setObjectName(QStringLiteral("partialViewNotice"));
+    m_partialViewNotice->setStyleSheet(QStringLiteral("color: #8a5a00; font-weight: bold;"));
+    statusBar()->addPermanentWidget(m_partialViewNotice);
+    m_partialViewNotice->hide();
+    connect(m_live, &LiveController::liveStatusChanged, this, &MainWindow::updatePartialView);
     m_liveTotalsTimer = new QTimer(this);
     m_liveTotalsTimer->setSingleShot(true);
     m_liveTotalsTimer->setInterval(1000);
@@ -74,8 +83,9 @@ bool MainWindow::startLiveFeed(std::unique_ptr<importers::live::LiveFeed> feed)
 void MainWindow::startKubeWatch()
 {
     try {
-        startLiveFeed(importers::live::makeKubeWatchFeed(*m_cluster->kubeconfig, m_cluster->nodesResourceVersion.toStdString(),
-                                                         m_cluster->resourceVersion.toStdString()));
+        if (startLiveFeed(importers::live::makeKubeWatchFeed(*m_cluster->kubeconfig, m_cluster->nodesResourceVersion.toStdString(),
+                                                             m_cluster->resourceVersion.toStdString())))
+            startUsageRefresh();
     } catch (const std::exception& e) { // a setting the client refuses: the LIST worked, so this is rare
         m_warningLabel->setText(tr("The cluster is shown as listed, but cannot be watched: %1").arg(QString::fromStdString(e.what())));
         m_warningBanner->show();
@@ -84,8 +94,35 @@ void MainWindow::startKubeWatch()
 
 void MainWindow::stopLiveFeed()
 {
+    stopUsageRefresh();
     if (m_live)
         m_live->stop();
+}
+
+void MainWindow::updatePartialView()
+{
+    const QString partial = m_connectionPanel->partialView();
+    // The whole words, then shorter ones down to "Partial view" as the status bar narrows.
+    const QString counts = partial.section(QStringLiteral(" ("), 0, 0); // "pods of 1 of 2 namespaces"
+    m_partialViewNotice->setVariants(partial.isEmpty() ? QStringList()
+                                                       : QStringList { tr("Partial view: %1").arg(partial),
+                                                             tr("Partial view: %1").arg(counts), tr("Partial view") });
+    m_partialViewNotice->setToolTip(partial.isEmpty() ? QString()
+        : tr("Partial view: %1. The cluster-wide pod list was refused; the totals and the map count the pods of these "
+             "namespaces only.").arg(partial));
+    m_partialViewNotice->setVisible(!partial.isEmpty());
+    fitHoverField();
+}
+
+void MainWindow::showListedView()
+{
+    m_connectionPanel->setListedView(m_cluster ? m_cluster->partialView : QString());
+    updatePartialView();
+}
+
+QString MainWindow::partialViewNotice() const
+{
+    return m_partialViewNotice->isHidden() ? QString() : m_partialViewNotice->text();
 }
 
 void MainWindow::updateLiveHold()

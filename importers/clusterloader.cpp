@@ -4,6 +4,7 @@
 #include "importers/kube/kubejson.h"
 #include "importers/kube/kubelist.h"
 #include "importers/kube/metricsapi.h"
+#include "importers/live/livefeed.h"
 #include "importers/simulated/simulatedusage.h"
 #include "importers/traces/alibabacsv.h"
 
@@ -204,6 +205,8 @@ LoadedCluster loadLiveCluster(const kube::ResolvedKubeconfig& config, ImportProg
     result.resourceVersion = listed.resourceVersion;
     result.nodesResourceVersion = listed.nodesResourceVersion;
     result.kubeconfig = std::make_shared<const kube::ResolvedKubeconfig>(config);
+    if (listed.partialView)
+        result.partialView = live::partialViewWords(listed.podNamespaces.size(), listed.podNamespacesRefused);
     result.sourceLabel = config.contextName + " (" + config.cluster.server + ")";
     finish(result, topologySpec, config.cluster.server);
     return result;

@@ -37,6 +37,10 @@ struct LoadedCluster {
     /// listed with, from which the window's WATCH starts (importers/live/kubewatchfeed.h).
     std::string nodesResourceVersion;
     std::shared_ptr<const kube::ResolvedKubeconfig> kubeconfig;
+    /// A live cluster only: "" when its pods were listed cluster-wide; else what the list saw
+    /// ("pods of 1 of 2 namespaces (not listed: cache)": the cluster-wide list was refused,
+    /// kube::LiveListResult::partialView), for the window's partial-view notice.
+    std::string partialView;
 };
 
 /// The formats loadClusterFiles() recognises.

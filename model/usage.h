@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fleet::model {
@@ -72,6 +73,57 @@ public:
             total += v > 0 ? v : 0;
         return total;
     }
+};
+
+/// The compute slices of a MIG profile, its weight in its device's utilization: "3g.40gb" ->
+/// 3, "1g.10gb+me" -> 1; 1 for anything else (no profile: a whole GPU). Source: NVIDIA's MIG
+/// user guide (profile names "<compute slices>g.<memory>gb"). Thread: any.
+[[nodiscard]] double migComputeSlices(std::string_view profile) noexcept;
+
+/// One GPU device as a usage source measured it: a whole GPU (one instance), its MIG
+/// instances, or the pods time-slicing it (one instance each).
+struct GpuDeviceSamples {
+    std::int32_t device = -1; ///< the device index the source names, -1 unknown
+    double weightedNow = 0;   ///< over instances with a figure at the usage's time: utilization x weight
+    double weight = 0;        ///< the sum of those instances' weights
+    double peak = 0;          ///< the highest sample of any instance over the window, 0..1
+    std::vector<PodId> pods;  ///< pods holding an instance for the whole window (sorted, unique)
+    /// One instance: `now` its utilization (0..1) at the usage's time (NaN: no recent sample),
+    /// `weight` its compute slices (migComputeSlices(); 1 for a whole GPU or a time-slice),
+    /// `peak` its highest sample over the window (0..1), `pod` the pod holding it for the whole
+    /// window (invalid: free, or held for less).
+    void addInstance(double now, double weight, double peak, PodId pod);
+};
+
+/// The one rule that turns GPU devices into a node's GPU figures and the allocated-but-idle
+/// GPUs, for every usage source (importers/prometheus/usagequery.h, importers/simulated/
+/// simulatedusage.h):
+///  - a device with a figure now (weight > 0) is measured; its utilization is the weighted
+///    mean of its instances' (MIG: by compute slices), and the node's is the mean over its
+///    measured devices;
+///  - a device is allocated when a pod held one of its instances for the whole window;
+///  - an allocated device is idle when the peak of every instance over the window stayed below
+///    ClusterUsage::idleThreshold: "a shared GPU is idle when its whole device is" (issue 8);
+///    it then counts once in idleAllocatedGpus, with an IdleGpu for each pod holding it
+///    (IdleGpu::sharedBy = the pods).
+/// Thread: the thread that builds the usage.
+class GpuUsageBuilder {
+public:
+    /// Fills `usage` (sized for the store, its threshold set); it must outlive the builder.
+    explicit GpuUsageBuilder(ClusterUsage& usage);
+    /// Adds device `d` of node `n`.
+    void addDevice(NodeId n, const GpuDeviceSamples& d);
+    /// Devices measured on node `n` so far.
+    [[nodiscard]] std::int32_t measured(NodeId n) const noexcept { return m_usage.gpusMeasured[n.index()]; }
+    /// Node `n`'s accelerators measured another way (NeuronCores: `count` of them whose
+    /// utilizations sum to `sum`), in place of devices; no allocated-but-idle figure.
+    void setMeasured(NodeId n, double sum, std::int32_t count);
+    /// Sets each node's mean utilization and sorts idleGpus by node, device, pod. Call once, last.
+    void finish();
+
+private:
+    ClusterUsage& m_usage;
+    std::vector<double> m_sum; // per node: the sum of its measured devices' utilizations
 };
 
 } // namespace fleet::model

@@ -18,6 +18,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QEventLoop>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QPainter>
@@ -147,9 +148,11 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
     options.output = parser.value(QStringLiteral("output"));
     if (options.output.isEmpty())
         return fail(QStringLiteral("-o out.png is required"), 2);
-    // Checked before the import, which can take seconds, and again before writing.
+    // Checked before the import, which can take seconds, and again before writing. A path that
+    // cannot take the image is a failure to write it (1), as when writing fails later; 2 stays
+    // for options that are malformed as typed.
     if (const QString problem = outputPathProblem(options.output); !problem.isEmpty())
-        return fail(problem, 2);
+        return fail(problem, 1);
     // The file gets the format its name asks for (a ".jpg" once received PNG bytes).
     options.imageFormat = imageFormatForPath(options.output);
     if (options.imageFormat.isEmpty())
@@ -177,6 +180,15 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
                         .arg(QString::fromStdString(model::MetricRegistry::builtin().validIds()) + usageIds(), options.metric),
             2);
     options.pricesFile = parser.value(QStringLiteral("prices"));
+    if (!options.pricesFile.isEmpty()) {
+        // A file that cannot be read fails (1) before the import; a malformed one is refused
+        // (2) when it is parsed, naming its line and column.
+        QFile prices(options.pricesFile);
+        if (QFileInfo(options.pricesFile).isDir() || !prices.open(QIODevice::ReadOnly))
+            return fail(QStringLiteral("--prices: cannot read %1: %2")
+                            .arg(options.pricesFile, QFileInfo(options.pricesFile).isDir() ? QStringLiteral("it is a folder") : prices.errorString()),
+                1);
+    }
     options.mapOnly = parser.isSet(QStringLiteral("map-only"));
     if (parser.isSet(QStringLiteral("selector"))) {
         options.selectorText = parser.value(QStringLiteral("selector"));

@@ -510,16 +510,7 @@ private:
     // "pods of 3 of 5 namespaces (not listed: cache, tmp), each watched on its own". Under m_mutex.
     std::string partialViewText() const
     {
-        const std::size_t seen = m_viewListed.size(), all = seen + m_viewRefused.size();
-        std::string text = "pods of " + std::to_string(seen) + " of " + std::to_string(all) + " namespaces";
-        if (!m_viewRefused.empty()) {
-            text += " (not listed: ";
-            for (std::size_t i = 0; i < m_viewRefused.size() && i < 5; ++i)
-                text += (i ? ", " : "") + m_viewRefused[i];
-            if (m_viewRefused.size() > 5)
-                text += ", and " + std::to_string(m_viewRefused.size() - 5) + " more";
-            text += ")";
-        }
+        std::string text = partialViewWords(m_viewListed.size(), m_viewRefused);
         text += ", each watched on its own";
         if (!m_namespacesUnwatched.empty())
             text += "; namespaces created later are not seen (their watch was refused: " + m_namespacesUnwatched + ")";

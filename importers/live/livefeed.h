@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace fleet::importers::live {
 
@@ -41,6 +42,23 @@ struct LiveFeedStatus {
     /// namespaces (not listed: cache), each watched on its own": a partial view.
     std::string partialView;
 };
+
+/// The partial view's words (the list's and the feed's): "pods of 3 of 5 namespaces (not
+/// listed: cache, tmp)", the first five refused named, then "and N more". `listed` namespaces
+/// had their pods listed, `refused` not. Thread: any.
+[[nodiscard]] inline std::string partialViewWords(std::size_t listed, const std::vector<std::string>& refused)
+{
+    std::string text = "pods of " + std::to_string(listed) + " of " + std::to_string(listed + refused.size()) + " namespaces";
+    if (!refused.empty()) {
+        text += " (not listed: ";
+        for (std::size_t i = 0; i < refused.size() && i < 5; ++i)
+            text += (i ? ", " : "") + refused[i];
+        if (refused.size() > 5)
+            text += ", and " + std::to_string(refused.size() - 5) + " more";
+        text += ")";
+    }
+    return text;
+}
 
 /// Receives a feed's batches and status. Implementations post to the GUI thread.
 class LiveFeedSink {

@@ -82,56 +82,79 @@ void perNode(const model::ClusterStore& store, const PromResult& r, const std::s
     }
 }
 
-// One GPU device of a node: its series (MIG instances, or the pods sharing it).
+// One GPU device of a node: the series seen (MIG instances, or the pods sharing it) and its samples.
 struct Device {
-    std::set<std::string> series;  // "GPU_I_ID/pod id" seen
-    std::int32_t device = -1;
-    double weightedLast = 0;       // sum of last value x slices over series with a recent sample
-    double weight = 0;
-    double peak = 0;               // the highest sample of any series of the device
-    std::vector<model::PodId> pods; // the pods holding it for the whole window (sorted, unique)
+    std::set<std::string> series; // "GPU_I_ID/pod id" seen
+    model::GpuDeviceSamples samples;
 };
 
-// The compute slices of a MIG profile ("3g.40gb" -> 3, "1g.10gb+me" -> 1); 1 for none.
-double migSlices(std::string_view profile) noexcept
+// The idle window's bounds (UsageQueries), checked before any query and before the join,
+// which casts the window's point count to an integer.
+void checkIdleWindow(const UsageQueries& q, const std::string& source)
 {
-    int slices = 0;
-    std::size_t i = 0;
-    while (i < profile.size() && profile[i] >= '0' && profile[i] <= '9' && slices < 1000)
-        slices = slices * 10 + (profile[i++] - '0');
-    return i < profile.size() && profile[i] == 'g' && slices > 0 ? slices : 1.0;
+    if (!(q.stepSeconds > 0) || !(q.windowSeconds >= q.stepSeconds) || !(q.windowSeconds <= kMaxUsageWindowSeconds)
+        || !(q.windowSeconds / q.stepSeconds < kMaxRangePoints))
+        throw PrometheusError(source, "idle window",
+            "expected 0 < step <= window <= 365 days and fewer than 11,000 steps, found window " + std::to_string(q.windowSeconds)
+                + " s, step " + std::to_string(q.stepSeconds) + " s");
 }
 
 } // namespace
 
+UsageSeries fetchUsageSeries(PrometheusClient& client, const UsageQueries& q, double time)
+{
+    checkIdleWindow(q, client.baseUrl()); // before any query
+    UsageSeries r;
+    r.time = time;
+    r.source = "Prometheus " + client.baseUrl();
+    r.cpu = client.instantQuery(q.cpu, time);
+    r.memory = client.instantQuery(q.memory, time);
+    // GPUs: the ratio if the exporter has the profiling field, else the percentage.
+    r.gpuQuery = q.gpuRatio;
+    r.gpu = client.rangeQuery(r.gpuQuery, time - q.windowSeconds, time, q.stepSeconds);
+    if (r.gpu.series.empty()) {
+        r.gpuQuery = q.gpuPercent;
+        r.gpuScale = 0.01;
+        r.gpu = client.rangeQuery(r.gpuQuery, time - q.windowSeconds, time, q.stepSeconds);
+    }
+    if (!q.neuron.empty())
+        r.neuron = client.instantQuery(q.neuron, time);
+    return r;
+}
+
+UsageSeries fetchUsageSeries(const UsageSource& source)
+{
+    const double time = source.time > 0
+        ? source.time
+        : std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    PrometheusClient client(source.server);
+    return fetchUsageSeries(client, source.queries, time);
+}
+
 model::ClusterUsage queryClusterUsage(PrometheusClient& client, const model::ClusterStore& store, const UsageQueries& q, double time,
     std::vector<std::string>* warnings)
 {
-    // Checked before any query: the point count below is cast to an integer.
-    if (!(q.stepSeconds > 0) || !(q.windowSeconds >= q.stepSeconds) || !(q.windowSeconds <= kMaxUsageWindowSeconds)
-        || !(q.windowSeconds / q.stepSeconds < kMaxRangePoints))
-        throw PrometheusError(client.baseUrl(), "idle window",
-            "expected 0 < step <= window <= 365 days and fewer than 11,000 steps, found window "
-                + std::to_string(q.windowSeconds) + " s, step " + std::to_string(q.stepSeconds) + " s");
+    return joinUsageSeries(fetchUsageSeries(client, q, time), store, q, warnings);
+}
+
+model::ClusterUsage joinUsageSeries(const UsageSeries& r, const model::ClusterStore& store, const UsageQueries& q,
+    std::vector<std::string>* warnings)
+{
+    checkIdleWindow(q, r.source);
+    const double time = r.time;
     model::ClusterUsage u(store.nodeCount());
     u.windowSeconds = q.windowSeconds;
     u.idleThreshold = q.idleThreshold;
     u.time = time;
-    u.source = "Prometheus " + client.baseUrl();
+    u.source = r.source;
     Unmatched cadvisorNodes, gpuNodes, gpuPods;
 
-    perNode(store, client.instantQuery(q.cpu, time), q.cadvisorNodeLabel, 1000.0, u.cpuUsedMilli, cadvisorNodes);
-    perNode(store, client.instantQuery(q.memory, time), q.cadvisorNodeLabel, 1.0, u.memoryUsedBytes, cadvisorNodes);
+    perNode(store, r.cpu, q.cadvisorNodeLabel, 1000.0, u.cpuUsedMilli, cadvisorNodes);
+    perNode(store, r.memory, q.cadvisorNodeLabel, 1.0, u.memoryUsedBytes, cadvisorNodes);
 
-    // GPUs: the ratio if the exporter has the profiling field, else the percentage.
-    std::string promql = q.gpuRatio;
-    double scale = 1.0;
-    PromResult range = client.rangeQuery(promql, time - q.windowSeconds, time, q.stepSeconds);
-    if (range.series.empty()) {
-        promql = q.gpuPercent;
-        scale = 0.01;
-        range = client.rangeQuery(promql, time - q.windowSeconds, time, q.stepSeconds);
-    }
+    const std::string& promql = r.gpuQuery;
+    const double scale = r.gpuScale;
+    const PromResult& range = r.gpu;
     // A sample is "now" when it is within one step of `time`; the window is covered when the
     // samples start within one step of its start and none is missing.
     const auto expected = static_cast<std::size_t>(std::floor(q.windowSeconds / q.stepSeconds + 1e-9)) + 1;
@@ -153,69 +176,42 @@ model::ClusterUsage queryClusterUsage(PrometheusClient& client, const model::Clu
         // One series per instance and pod; the same twice (two scrapes) counts once.
         if (!d.series.emplace(std::string(s.label("GPU_I_ID")) + "/" + std::to_string(p.isValid() ? p.value : ~0u)).second)
             continue;
-        d.device = gpu.empty() ? -1 : std::atoi(std::string(gpu).c_str());
+        d.samples.device = gpu.empty() ? -1 : std::atoi(std::string(gpu).c_str());
         const PromPoint& last = s.points.back();
-        if (time - last.time <= q.stepSeconds && std::isfinite(last.value)) {
-            const double w = migSlices(s.label("GPU_I_PROFILE"));
-            d.weightedLast += last.value * scale * w;
-            d.weight += w;
-        }
+        const double now = time - last.time <= q.stepSeconds && std::isfinite(last.value) ? last.value * scale : model::ClusterUsage::kUnknown;
+        double peak = 0;
         for (const PromPoint& pt : s.points)
-            d.peak = std::max(d.peak, std::isfinite(pt.value) ? pt.value * scale : 1.0);
-        if (!p.isValid())
-            continue; // not allocated (no pod label), or a pod the store lacks
-        const bool covers = s.points.size() >= expected && s.points.front().time <= time - q.windowSeconds + q.stepSeconds;
-        if (covers && std::find(d.pods.begin(), d.pods.end(), p) == d.pods.end())
-            d.pods.insert(std::upper_bound(d.pods.begin(), d.pods.end(), p), p);
+            peak = std::max(peak, std::isfinite(pt.value) ? pt.value * scale : 1.0);
+        // A pod (not a pod the store lacks) that held the instance for the whole window.
+        const bool covers = p.isValid() && s.points.size() >= expected && s.points.front().time <= time - q.windowSeconds + q.stepSeconds;
+        d.samples.addInstance(now, model::migComputeSlices(s.label("GPU_I_PROFILE")), peak, covers ? p : model::PodId {});
     }
-    std::vector<double> utilSum(store.nodeCount(), 0.0);
-    for (const auto& [key, d] : devices) {
-        const model::NodeId n(key.first);
-        if (u.idleAllocatedGpus[n.index()] < 0)
-            u.idleAllocatedGpus[n.index()] = 0;
-        if (d.weight > 0) {
-            utilSum[n.index()] += d.weightedLast / d.weight;
-            ++u.gpusMeasured[n.index()];
-        }
-        if (d.pods.empty())
-            continue; // no pod held it for the whole window
-        ++u.allocatedGpusMeasured;
-        if (d.peak < q.idleThreshold) {
-            ++u.idleAllocatedGpus[n.index()];
-            // Every pod holding the device is listed; the device counts once (sharedBy).
-            for (const model::PodId p : d.pods)
-                u.idleGpus.push_back({ n, p, d.device, d.peak, static_cast<std::int32_t>(d.pods.size()) });
-        }
-    }
+    model::GpuUsageBuilder gpus(u);
+    for (const auto& [key, d] : devices)
+        gpus.addDevice(model::NodeId(key.first), d.samples);
     // Neuron: per NeuronCore, for the nodes dcgm-exporter did not name.
     Unmatched neuronNodes;
     if (!q.neuron.empty()) {
         std::vector<std::int32_t> cores(store.nodeCount(), 0);
         std::vector<double> coreSum(store.nodeCount(), 0.0);
-        for (const PromSeries& s : client.instantQuery(q.neuron, time).series) {
+        for (const PromSeries& s : r.neuron.series) {
             const model::NodeId n = store.findNode(s.label(q.neuronNodeLabel));
             if (!n.isValid()) {
                 neuronNodes.add(s.label(q.neuronNodeLabel));
                 continue;
             }
-            if (u.gpusMeasured[n.index()] > 0)
+            if (gpus.measured(n) > 0)
                 continue; // dcgm-exporter's figures stand
             if (!s.points.empty() && std::isfinite(s.points.back().value)) {
                 coreSum[n.index()] += s.points.back().value;
                 ++cores[n.index()];
             }
         }
-        for (std::size_t i = 0; i < store.nodeCount(); ++i)
-            if (cores[i] > 0) {
-                utilSum[i] = coreSum[i];
-                u.gpusMeasured[i] = cores[i];
-            }
+        for (std::uint32_t i = 0; i < store.nodeCount(); ++i)
+            if (cores[i] > 0)
+                gpus.setMeasured(model::NodeId(i), coreSum[i], cores[i]);
     }
-    for (std::size_t i = 0; i < store.nodeCount(); ++i)
-        if (u.gpusMeasured[i] > 0)
-            u.gpuUtilization[i] = utilSum[i] / u.gpusMeasured[i];
-    std::sort(u.idleGpus.begin(), u.idleGpus.end(),
-        [](const model::IdleGpu& a, const model::IdleGpu& b) { return std::tie(a.node, a.device, a.pod) < std::tie(b.node, b.device, b.pod); });
+    gpus.finish();
     cadvisorNodes.report(warnings, "cAdvisor series name nodes that are not in the cluster");
     gpuNodes.report(warnings, "GPU series (" + promql + ") name nodes by " + q.gpuNodeLabel + " that are not in the cluster");
     gpuPods.report(warnings, "GPU series name pods that are not in the cluster");
@@ -225,13 +221,9 @@ model::ClusterUsage queryClusterUsage(PrometheusClient& client, const model::Clu
 
 std::shared_ptr<const model::ClusterUsage> loadClusterUsage(const UsageSource& source, const model::ClusterStore& store, ImportReport& report)
 {
-    const double time = source.time > 0
-        ? source.time
-        : std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     try {
-        PrometheusClient client(source.server);
         std::vector<std::string> warnings;
-        auto usage = std::make_shared<const model::ClusterUsage>(queryClusterUsage(client, store, source.queries, time, &warnings));
+        auto usage = std::make_shared<const model::ClusterUsage>(joinUsageSeries(fetchUsageSeries(source), store, source.queries, &warnings));
         for (std::string& w : warnings)
             report.warn("usage: " + w);
         return usage;

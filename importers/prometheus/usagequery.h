@@ -63,8 +63,29 @@ struct UsageQueries {
     double stepSeconds = 60;
 };
 
-/// Queries `client` at `time` (seconds since the epoch) and fills usage for `store`'s nodes
-/// and pods. Series naming a node or pod the store lacks are counted in `warnings`
+/// What the usage queries answered, before it is joined to a store: fetched on a worker, joined
+/// where the store may be read (the window: on the GUI thread, between live batches).
+struct UsageSeries {
+    PromResult cpu, memory;  ///< instant vectors of UsageQueries::cpu and ::memory
+    PromResult gpu;          ///< range matrix over the window of gpuQuery
+    std::string gpuQuery;    ///< UsageQueries::gpuRatio, or ::gpuPercent when the ratio had no series
+    double gpuScale = 1.0;   ///< to a 0..1 ratio: 1 for the ratio, 0.01 for the percentage
+    PromResult neuron;       ///< instant vector of UsageQueries::neuron (empty when off)
+    double time = 0;         ///< the evaluation time, seconds since the epoch
+    std::string source;      ///< "Prometheus BASEURL"
+};
+
+/// The queries of `q` at `time`, nothing joined. Throws PrometheusError when a query fails.
+/// Thread: blocking.
+[[nodiscard]] UsageSeries fetchUsageSeries(PrometheusClient& client, const UsageQueries& q, double time);
+
+/// Joins `series` to `store`'s nodes and pods by name (the rules above). Series naming a node
+/// or pod the store lacks are counted in `warnings`, never guessed. Thread: any; pure.
+[[nodiscard]] model::ClusterUsage joinUsageSeries(const UsageSeries& series, const model::ClusterStore& store, const UsageQueries& q,
+    std::vector<std::string>* warnings = nullptr);
+
+/// fetchUsageSeries() and joinUsageSeries(): queries `client` at `time` (seconds since the
+/// epoch) and fills usage for `store`'s nodes and pods. Series naming a node or pod the store lacks are counted in `warnings`
 /// ("12 dcgm-exporter series name nodes that are not in the cluster, e.g. \"ip-...\""), never
 /// guessed. Throws PrometheusError when a query fails (the server's message) or when the
 /// window and step break UsageQueries' bounds (before any query is sent).
@@ -77,6 +98,10 @@ struct UsageSource {
     UsageQueries queries;
     double time = 0; ///< seconds since the epoch; 0: the current time
 };
+
+/// fetchUsageSeries() from `source`'s server at its time (0: now). Throws PrometheusError (a
+/// base URL refused, no answer, a query refused). Thread: blocking.
+[[nodiscard]] UsageSeries fetchUsageSeries(const UsageSource& source);
 
 /// queryClusterUsage() for a loaded cluster, whose import must not fail for want of usage: a
 /// Prometheus that cannot be reached or refuses a query gives null and one warning in

@@ -9,6 +9,13 @@
 //  - inference: GPUs 10-70% busy, 1 Deployment in 20 idle (0-4%);
 //  - anything else asking for GPUs: 30-60%;
 //  - cpu in use 30-110% of the pod's request, memory 50-95%; free GPUs 0% (measured, free).
+// GPUs device by device, through the one per-device rule of every usage source
+// (model::GpuUsageBuilder, model/usage.h): whole GPUs as the ledger assigns them
+// (model::takeGpuDevices); MIG nodes (mixed strategy) as nodeGpuCount() devices whose GPU
+// instances (each profile's allocatable slices, spread evenly) take the pods' slices in pod
+// order, each instance as busy as its pod (within 0.5 points), free instances at 0%, weighted
+// by compute slices. A MIG device shared by an idle and a busy pod is not idle; one held only
+// by idle pods (its free instances at 0%) is, once, with an entry per pod.
 // Every pod is taken to have run the whole window (the simulated fleet has no history).
 //
 // Thread: any; pure over a finalized store.

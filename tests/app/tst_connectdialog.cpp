@@ -1,17 +1,22 @@
 // File > Connect (app/connectdialog.h, issue 8): the contexts of a kubeconfig with the current
 // one chosen; a bad kubeconfig shows where and what and cannot be accepted; and, end to end in
 // the window, connecting to the fake API server (tests/importers/fakekubeapiserver.h) shows
-// that cluster and names it as the source.
+// that cluster and names it as the source; a user who may list pods in some namespaces only
+// gets a visible partial-view notice (status bar and connection panel) until the view is whole;
+// the Prometheus typed in the dialog gives that connection its usage, and that connection only.
 
 #include "app/connectdialog.h"
+#include "app/connectionpanel.h"
 #include "app/importcontroller.h"
 #include "app/livecontroller.h"
 #include "app/mainwindow.h"
 #include "importers/fakekubeapiserver.h"
+#include "importers/prometheusserver.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QJsonObject>
@@ -54,6 +59,8 @@ private slots:
     void listsContextsWithTheCurrentChosen();
     void badKubeconfigSaysWhereAndCannotConnect();
     void connectShowsTheLiveCluster();
+    void partialViewIsNoticedUntilWhole();
+    void prometheusIsForThisConnectionOnly();
 };
 
 void TstConnectDialog::listsContextsWithTheCurrentChosen()
@@ -137,6 +144,122 @@ void TstConnectDialog::connectShowsTheLiveCluster()
     server.addEvent("/api/v1/nodes", "MODIFIED", node);
     QTRY_VERIFY_WITH_TIMEOUT(window.cluster()->store->nodeUnschedulable(node2), 30000);
     QCOMPARE(window.liveController()->status().server, server.url());
+}
+
+// The token may list pods in shop only (cluster-wide and in cache: 403). The LIST reads shop's
+// pods and the window says so at once; the watch (refused cluster-wide) relists namespace by
+// namespace and says the same; once the user may list every pod and the feed relists, the
+// notice goes.
+void TstConnectDialog::partialViewIsNoticedUntilWhole()
+{
+    QTemporaryDir dir;
+    const auto pki = fleet::tests::TestPki::create(dir.path().toStdString());
+    QVERIFY2(!pki.caPem.empty(), "the openssl command failed or is missing");
+    std::map<std::string, QJsonArray> lists{{"/api/v1/nodes", fleet::tests::itemsOfListFile(dataFile("scheduling-nodes.json"))},
+                                            {"/api/v1/pods", fleet::tests::itemsOfListFile(dataFile("scheduling-pods.json"))},
+                                            {"/api/v1/namespaces", fleet::tests::itemsOfListFile(dataFile("scheduling-namespaces.json"))}};
+    fleet::tests::FakeKubeApiServer::Options o;
+    o.forbidden = {"/api/v1/pods", "/api/v1/namespaces/cache/pods"};
+    fleet::tests::FakeKubeApiServer server(pki, lists, o);
+    const QString path = write(dir, "config", kubeconfig(QString::fromStdString(server.url()), QString::fromStdString(pki.caFile), "alpha"));
+
+    MainWindow window;
+    window.resize(1100, 700);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::clusterShown);
+    window.openLive(path, QStringLiteral("alpha"));
+    QVERIFY(shown.wait(60000));
+    const QString listed = QStringLiteral("Partial view: pods of 1 of 2 namespaces (not listed: cache)");
+    QCOMPARE(window.partialViewNotice(), listed);
+    QCOMPARE(window.connectionPanel()->fieldText(QStringLiteral("view")), listed);
+    QVERIFY(window.findChild<QWidget*>(QStringLiteral("partialViewNotice"))->isVisible());
+
+    // The watch's own view, after its relist namespace by namespace.
+    const QString watched = listed + QStringLiteral(", each watched on its own");
+    QTRY_COMPARE_WITH_TIMEOUT(window.partialViewNotice(), watched, 30000);
+    QCOMPARE(window.connectionPanel()->fieldText(QStringLiteral("view")), watched);
+    if (const QByteArray shots = qgetenv("FLEET_SHOT_DIR"); !shots.isEmpty())
+        window.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/partialview.png"));
+
+    // The user may now list every pod, and a pod arrives in cache (which no watch sees) before
+    // the history is compacted past it: the watches resume from before it, get 410 Gone, and the
+    // relist sees the whole cluster.
+    server.setForbidden({});
+    const QJsonObject late{{"kind", "Pod"}, {"apiVersion", "v1"},
+                           {"metadata", QJsonObject{{"namespace", "cache"}, {"name", "late"}, {"uid", "cache-late-uid"}}},
+                           {"spec", QJsonObject{{"nodeName", "node-1"}, {"containers", QJsonArray{QJsonObject{{"name", "c"}, {"image", "x"}}}}}},
+                           {"status", QJsonObject{{"phase", "Running"}}}};
+    server.addEvent("/api/v1/pods", "ADDED", late);
+    server.compact();
+    server.endWatches();
+    QTRY_VERIFY_WITH_TIMEOUT(window.partialViewNotice().isEmpty(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.cluster()->store->findPod("cache", "late").isValid(), 30000);
+    QVERIFY(!window.findChild<QWidget*>(QStringLiteral("partialViewNotice"))->isVisible());
+    QCOMPARE(window.connectionPanel()->fieldText(QStringLiteral("view")), QStringLiteral("whole cluster"));
+}
+
+// The dialog's Prometheus (a real one, with dcgm-exporter series for node-1) is the usage of
+// the connection; a simulated cluster opened next has its own usage, a file none: neither
+// keeps the connection's Prometheus.
+void TstConnectDialog::prometheusIsForThisConnectionOnly()
+{
+    const qint64 last = QDateTime::currentSecsSinceEpoch() - 30;
+    QByteArray om = "# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n";
+    for (int i = 10; i >= 0; --i)
+        om += QStringLiteral("DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"node-1\"} 40 %1\n").arg(last - i * 60).toUtf8();
+    PrometheusServer prometheus(om + "# EOF\n");
+    QVERIFY2(!prometheus.url().isEmpty(), qPrintable(prometheus.error()));
+    QTemporaryDir dir;
+    const auto pki = fleet::tests::TestPki::create(dir.path().toStdString());
+    QVERIFY2(!pki.caPem.empty(), "the openssl command failed or is missing");
+    std::map<std::string, QJsonArray> lists{{"/api/v1/nodes", fleet::tests::itemsOfListFile(dataFile("scheduling-nodes.json"))},
+                                            {"/api/v1/pods", fleet::tests::itemsOfListFile(dataFile("scheduling-pods.json"))}};
+    fleet::tests::FakeKubeApiServer server(pki, lists, {});
+    const QString path = write(dir, "config", kubeconfig(QString::fromStdString(server.url()), QString::fromStdString(pki.caFile), "alpha"));
+
+    MainWindow window;
+    window.resize(1000, 700);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::clusterShown);
+    bool sawDialog = false;
+    QString refused;
+    QTimer::singleShot(0, [&] {
+        auto* dialog = qobject_cast<ConnectDialog*>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        sawDialog = true;
+        dialog->setKubeconfig(path);
+        QPushButton* ok = dialog->buttons()->button(QDialogButtonBox::Ok);
+        dialog->prometheusField()->setText(QStringLiteral("ftp://prometheus:9090")); // not http(s): refused, and said why
+        refused = ok->isEnabled() ? QString() : dialog->prometheusErrorLabel()->text();
+        dialog->prometheusField()->setText(prometheus.url());
+        dialog->tokenField()->setText(QStringLiteral("prometheus-test-token"));
+        QVERIFY(dialog->prometheusErrorLabel()->text().isEmpty());
+        ok->click();
+    });
+    window.findChild<QAction*>(QStringLiteral("actionConnect"))->trigger();
+    QVERIFY(sawDialog);
+    QVERIFY2(refused.contains(QLatin1String("ftp://prometheus:9090")), qPrintable(refused));
+    QVERIFY(shown.count() > 0 || shown.wait(60000));
+    QVERIFY(window.cluster()->kubeconfig);
+    QVERIFY2(window.cluster()->usage, qPrintable(window.warningText()));
+    QCOMPARE(window.cluster()->usage->source, "Prometheus " + prometheus.url().toStdString());
+    const auto node1 = window.cluster()->store->findNode("node-1");
+    QCOMPARE(window.cluster()->usage->gpuUtilization[node1.index()], 0.4);
+    QVERIFY(window.findChild<QAction*>(QStringLiteral("actionMetricGpuUsed"))->isEnabled());
+
+    // The simulated cluster next: its own usage, not the connection's Prometheus.
+    shown.clear();
+    window.openSimulated(300, 2);
+    QVERIFY(shown.wait(60000));
+    QVERIFY(window.cluster()->usage);
+    QCOMPARE(window.cluster()->usage->source, std::string("simulated"));
+    // A file next: no usage at all.
+    shown.clear();
+    window.openFiles({ QStringLiteral(FLEET_TEST_DATA_DIR "/app/small-cluster.json") });
+    QVERIFY(shown.wait(60000));
+    QVERIFY(!window.cluster()->usage);
+    QVERIFY(!window.findChild<QAction*>(QStringLiteral("actionMetricGpuUsed"))->isEnabled());
 }
 
 QTEST_MAIN(TstConnectDialog)

@@ -145,6 +145,12 @@ struct FakeKubeApiServer::Impl {
 
     // A copy of the collection at `path` (a configured list, or one namespace's pods), or
     // nothing. Copied under the lock: addEvent() changes the lists while watches run.
+    bool isForbidden(const std::string& path)
+    {
+        std::lock_guard lock(mutex);
+        return std::find(options.forbidden.begin(), options.forbidden.end(), path) != options.forbidden.end();
+    }
+
     std::optional<QJsonArray> listOf(const std::string& path)
     {
         std::lock_guard lock(mutex);
@@ -205,7 +211,7 @@ struct FakeKubeApiServer::Impl {
                 gone = true;
             }
         }
-        const bool forbidden = std::find(options.forbidden.begin(), options.forbidden.end(), path) != options.forbidden.end();
+        const bool forbidden = isForbidden(path);
         if (!authorized(req) || gone || forbidden) {
             http::response<http::string_body> res{gone ? http::status::gone
                     : forbidden && authorized(req)  ? http::status::forbidden
@@ -332,7 +338,7 @@ struct FakeKubeApiServer::Impl {
         } else if (path == "/apis/policy/v1") {
             body = json({{"kind", "APIResourceList"}, {"apiVersion", "v1"}, {"groupVersion", "policy/v1"},
                          {"resources", QJsonArray{resource("poddisruptionbudgets", "PodDisruptionBudget", true, "pdb")}}});
-        } else if (std::find(options.forbidden.begin(), options.forbidden.end(), path) != options.forbidden.end()) {
+        } else if (isForbidden(path)) {
             code = 403;
             body = status(403, "Forbidden", QString("%1 is forbidden: User \"test\" cannot list resource").arg(QString::fromStdString(path)));
         } else if (const std::optional<QJsonArray> list = listOf(path)) {
@@ -562,6 +568,12 @@ long long FakeKubeApiServer::addEvent(const std::string& path, const std::string
         object.value("metadata").toObject().value("namespace").toString().toStdString()});
     d->watchCv.notify_all();
     return rv;
+}
+
+void FakeKubeApiServer::setForbidden(std::vector<std::string> paths)
+{
+    std::lock_guard lock(d->mutex);
+    d->options.forbidden = std::move(paths);
 }
 
 void FakeKubeApiServer::compact()

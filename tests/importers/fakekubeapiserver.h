@@ -64,6 +64,9 @@ public:
     /// removes it), the resourceVersion moves on and is set in the object, and every open watch
     /// of `path` gets the event. Returns the new resourceVersion.
     long long addEvent(const std::string& path, const std::string& type, QJsonObject object);
+    /// Answers these collection paths with 403 from now on (in place of Options::forbidden): a
+    /// user's rights changed. Requests already served stay as they were.
+    void setForbidden(std::vector<std::string> paths);
     /// Forgets the history up to now: a watch from an older resourceVersion gets an ERROR event
     /// with a 410 Expired Status (as the API server answers a compacted revision).
     void compact();
