@@ -1,9 +1,12 @@
 #include "livecontroller.h"
 
 #include "applog.h"
+#include "storereaders.h"
 
 #include <QElapsedTimer>
 #include <QMetaObject>
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QTimer>
 
 #include <exception>
@@ -37,8 +40,35 @@ void LiveController::start(std::unique_ptr<importers::live::LiveFeed> feed, std:
     m_feed = std::move(feed);
     m_batchesApplied = m_eventsApplied = 0;
     m_status = {};
+    buildPodNameIndex();
     m_feed->start(*this);
     emit liveStatusChanged();
+}
+
+void LiveController::buildPodNameIndex()
+{
+    // The first batch would build it on this thread (~0.5 s at 1.6M pods: a frozen frame). A
+    // worker builds it instead, as a store reader (batches wait for it, as for any reader, so
+    // the store it indexes is the store it is adopted into); the guard is released only after
+    // the adoption, on this thread.
+    if (m_store->hasPodNameIndex())
+        return;
+    QPointer<LiveController> self(this);
+    std::shared_ptr<const model::ClusterStore> store = m_store;
+    auto reading = std::make_shared<StoreReadGuard>();
+    (void)QtConcurrent::run([self, store, reading] {
+        auto index = std::make_shared<model::ClusterStore::PodNameIndex>(store->makePodNameIndex());
+        QMetaObject::invokeMethod(
+            self,
+            [self, store, reading, index]() mutable {
+                if (!self || self->m_store != store)
+                    return;
+                self->m_store->adoptPodNameIndex(std::move(*index));
+                reading.reset();
+                self->applyQueued();
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 void LiveController::stop()

@@ -32,7 +32,8 @@ public:
     ~LiveController() override; ///< stops the feed first
 
     /// Starts `feed` (not null) over `store`, which from now on changes only through this
-    /// controller's transactions. A running feed is stopped first.
+    /// controller's transactions. A running feed is stopped first. The store's pod name index
+    /// (ClusterStore::makePodNameIndex()) is built on a worker meanwhile, a store reader.
     void start(std::unique_ptr<importers::live::LiveFeed> feed, std::shared_ptr<model::ClusterStore> store);
     /// Stops the feed (joins its thread) and drops the batches not applied yet. Idempotent.
     void stop();
@@ -76,6 +77,7 @@ private:
     void statusChanged(const importers::live::LiveFeedStatus& status) override; // feed thread
     void onStatusPosted();
     void announceHeld();
+    void buildPodNameIndex(); // on a worker, as a store reader; adopted on the GUI thread
 
     std::unique_ptr<importers::live::LiveFeed> m_feed;
     std::shared_ptr<model::ClusterStore> m_store;

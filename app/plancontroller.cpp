@@ -1,4 +1,5 @@
 #include "plancontroller.h"
+#include "offthreadrelease.h"
 #include "storereaders.h"
 #include "model/plan/planstaleness.h"
 #include "views/plan/planactionsmodel.h"
@@ -165,9 +166,10 @@ void PlanController::storeChanged(std::shared_ptr<const model::Topology> topolog
     }
     ++m_generation; // a build running now saw the old state: its result is dropped
     if (m_engine) {
-        m_engine.reset();
         m_panel->setPlan(nullptr, nullptr);
         m_map->setPlanState(nullptr);
+        releaseOffGuiThread(std::move(m_engine)); // its ledger is O(nodes + pods) to free
+        m_engine.reset();
     }
     // Once the cluster has been quiet for kLiveRebuildMs: the build holds the live batches (it
     // reads the store), so a stream of changes would otherwise stall every few seconds.

@@ -81,8 +81,10 @@ struct ClusterDiff {
 /// - a pod whose node is deleted stays, "on an unknown node" (podsChanged), until it is deleted
 ///   too; a relist (replacesAll) deletes every node and pod the batch does not hold;
 /// - per-node requested sums, extended requested and nodePods() are exact afterwards.
-/// Cost: O(batch) plus, when some pod's counted node changed, one O(pods) counting sort, and
-/// when nodes were added or deleted one O(pods) scan of a 4-byte column.
+/// Cost: O(batch + pods of the nodes it touches), amortised (a node's grown row, taints or
+/// pods, moves to the end of its column; a rare compaction packs the column again); a batch
+/// moving more than one pod in 16 rebuilds nodePods() by one O(pods) counting sort; when nodes
+/// were added or deleted, one O(pods) scan of a 4-byte column.
 /// Errors: std::invalid_argument for a batch row the store refuses (an empty name, a GPU share
 /// out of range: nothing of that row is written, rows before it are), std::overflow_error
 /// when a node's summed requests do not fit in int64.

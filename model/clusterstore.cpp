@@ -185,33 +185,25 @@ void ClusterStore::reserve(std::size_t nodes, std::size_t pods)
     reserveScheduling(pods);
 }
 
+
 namespace {
 // Replaces row `row`'s range [begin[row], begin[row+1]) of a CSR column by `repl`: in place
 // when the length stays, else by moving the tail and shifting the later offsets (O(tail)).
+// Only for pods' extended requests, whose length a live update keeps (a pod's requests are
+// immutable in Kubernetes); node rows, which live changes resize, are RaggedColumns.
 template <class T>
-void spliceRow(std::vector<T>& values, std::uint32_t b, std::uint32_t e, std::span<const T> repl)
+void replaceRow(std::vector<std::uint32_t>& begin, std::vector<T>& values, std::size_t row, std::span<const T> repl)
 {
+    const std::uint32_t b = begin[row], e = begin[row + 1];
     if (repl.size() == e - b) {
         std::copy(repl.begin(), repl.end(), values.begin() + b);
         return;
     }
     values.erase(values.begin() + b, values.begin() + e);
     values.insert(values.begin() + b, repl.begin(), repl.end());
-}
-void shiftOffsets(std::vector<std::uint32_t>& begin, std::size_t row, std::size_t oldSize, std::size_t newSize)
-{
-    if (oldSize == newSize)
-        return;
-    const auto delta = static_cast<std::int64_t>(newSize) - static_cast<std::int64_t>(oldSize);
+    const auto delta = static_cast<std::int64_t>(repl.size()) - static_cast<std::int64_t>(e - b);
     for (std::size_t k = row + 1; k < begin.size(); ++k)
         begin[k] = static_cast<std::uint32_t>(begin[k] + delta);
-}
-template <class T>
-void replaceRow(std::vector<std::uint32_t>& begin, std::vector<T>& values, std::size_t row, std::span<const T> repl)
-{
-    const std::uint32_t b = begin[row], e = begin[row + 1];
-    spliceRow(values, b, e, repl);
-    shiftOffsets(begin, row, e - b, repl.size());
 }
 } // namespace
 
@@ -225,18 +217,18 @@ NodeId ClusterStore::addNode(const NodeRecord& r)
     const NodeId id(static_cast<std::uint32_t>(m_nodeName.size()));
     // Empty rows first; writeNodeColumns() fills them as it updates a live node.
     m_nodeName.push_back(name);
-    m_nodeLabelBegin.push_back(static_cast<std::uint32_t>(m_nodeLabels.size()));
-    m_nodeTaintBegin.push_back(static_cast<std::uint32_t>(m_nodeTaints.size()));
+    m_nodeLabels.addRow();
+    m_nodeTaints.addRow();
     m_nodeAllocatable.emplace_back();
     m_nodeCapacity.emplace_back();
     m_nodeRequested.emplace_back();
-    m_nodeExtBegin.push_back(static_cast<std::uint32_t>(m_nodeExtAllocatable.size()));
+    m_nodeExt.addRow();
     m_nodeReady.push_back(Readiness::Unknown);
     m_nodeUnschedulable.push_back(0);
     m_nodeGpuModel.emplace_back();
     m_nodeGpuCount.push_back(0);
     m_nodeInstanceType.emplace_back();
-    m_nodeConditionBegin.push_back(static_cast<std::uint32_t>(m_nodeConditions.size()));
+    m_nodeConditions.addRow();
     m_nodeDeleted.push_back(0);
     writeNodeColumns(id, r);
     return id;
@@ -250,13 +242,13 @@ void ClusterStore::writeNodeColumns(NodeId id, const NodeRecord& r)
         labels.reserve(r.labels.size());
         for (const auto& [k, v] : r.labels)
             labels.push_back({m_strings.intern(k), m_strings.intern(v)});
-        replaceRow(m_nodeLabelBegin, m_nodeLabels, n, std::span<const Label>(labels));
+        m_nodeLabels.assign(n, std::span<const Label>(labels));
     }
     {
         std::vector<Taint> taints;
         for (const auto& [k, v, e] : r.taints)
             taints.push_back({m_strings.intern(k), m_strings.intern(v), e});
-        replaceRow(m_nodeTaintBegin, m_nodeTaints, n, std::span<const Taint>(taints));
+        m_nodeTaints.assign(n, std::span<const Taint>(taints));
     }
     m_nodeAllocatable[n] = r.allocatable.core;
     // A capacity that was not reported is taken to equal allocatable.
@@ -282,16 +274,15 @@ void ClusterStore::writeNodeColumns(NodeId id, const NodeRecord& r)
             capacityExt.emplace_back(k, v);
         }
         // Requested amounts stay by key until the caller sums them again (applyChanges()).
-        const std::uint32_t b = m_nodeExtBegin[n], e = m_nodeExtBegin[n + 1];
+        const auto oldKeys = m_nodeExt.row<kExtAllocatable>(n);
+        const auto oldRequested = m_nodeExt.row<kExtRequested>(n);
         std::vector<std::int64_t> requested(allocatable.size(), 0);
         for (std::size_t k = 0; k < allocatable.size(); ++k)
-            for (std::uint32_t j = b; j < e; ++j)
-                if (m_nodeExtAllocatable[j].first == allocatable[k].first)
-                    requested[k] = m_nodeExtRequested[j];
-        spliceRow(m_nodeExtAllocatable, b, e, std::span<const std::pair<ResourceKey, std::int64_t>>(allocatable));
-        spliceRow(m_nodeExtCapacity, b, e, std::span<const std::pair<ResourceKey, std::int64_t>>(capacityExt));
-        spliceRow(m_nodeExtRequested, b, e, std::span<const std::int64_t>(requested));
-        shiftOffsets(m_nodeExtBegin, n, e - b, allocatable.size());
+            for (std::size_t j = 0; j < oldKeys.size(); ++j)
+                if (oldKeys[j].first == allocatable[k].first)
+                    requested[k] = oldRequested[j];
+        m_nodeExt.assign(n, std::span<const std::pair<ResourceKey, std::int64_t>>(allocatable),
+            std::span<const std::pair<ResourceKey, std::int64_t>>(capacityExt), std::span<const std::int64_t>(requested));
     }
     m_nodeReady[n] = r.ready;
     m_nodeUnschedulable[n] = r.unschedulable ? 1 : 0;
@@ -303,7 +294,7 @@ void ClusterStore::writeNodeColumns(NodeId id, const NodeRecord& r)
         for (const NodeConditionRecord& c : r.conditions)
             conditions.push_back({m_strings.intern(c.type), c.status, c.lastTransitionUnixSeconds, m_strings.intern(c.reason),
                                   m_strings.intern(c.message)});
-        replaceRow(m_nodeConditionBegin, m_nodeConditions, n, std::span<const NodeCondition>(conditions));
+        m_nodeConditions.assign(n, std::span<const NodeCondition>(conditions));
     }
 }
 
@@ -489,7 +480,7 @@ std::size_t ClusterStore::finalize()
     m_podNode.assign(pods, NodeId{});
     for (auto& r : m_nodeRequested)
         r = {};
-    std::fill(m_nodeExtRequested.begin(), m_nodeExtRequested.end(), 0);
+    std::ranges::fill(m_nodeExt.allValues<kExtRequested>(), 0);
 
     for (std::size_t p = 0; p < pods; ++p) {
         const StringId nodeName = m_podNodeName[p];
@@ -508,9 +499,11 @@ std::size_t ClusterStore::finalize()
             throwOverflow("the sum of pod requests", this->nodeName(n));
         for (std::uint32_t i = m_podExtBegin[p]; i < m_podExtBegin[p + 1]; ++i) {
             const auto [key, value] = m_podExt[i];
-            for (std::uint32_t j = m_nodeExtBegin[n.index()]; j < m_nodeExtBegin[n.index() + 1]; ++j)
-                if (m_nodeExtAllocatable[j].first == key)
-                    m_nodeExtRequested[j] += value;
+            const auto keys = m_nodeExt.row<kExtAllocatable>(n.index());
+            const auto requested = m_nodeExt.mutableRow<kExtRequested>(n.index());
+            for (std::size_t j = 0; j < keys.size(); ++j)
+                if (keys[j].first == key)
+                    requested[j] += value;
         }
     }
     // Cluster totals must fit too, so that every sum over a subset of nodes does.
@@ -534,20 +527,21 @@ bool ClusterStore::recomputeNodeRequested(NodeId node)
     const std::size_t n = node.index();
     const ResourceVector before = m_nodeRequested[n];
     ResourceVector sum;
-    const std::uint32_t eb = m_nodeExtBegin[n], ee = m_nodeExtBegin[n + 1];
+    const auto keys = m_nodeExt.row<kExtAllocatable>(n);
+    const auto requested = m_nodeExt.mutableRow<kExtRequested>(n);
     bool changed = false;
-    std::vector<std::int64_t> ext(ee - eb, 0);
+    std::vector<std::int64_t> ext(keys.size(), 0);
     for (const PodId p : nodePods(node)) {
         if (!addChecked(sum, m_podRequest[p.index()]))
             throwOverflow("the sum of pod requests", nodeName(node));
         for (const auto& [key, value] : podExtendedRequest(p))
-            for (std::uint32_t j = eb; j < ee; ++j)
-                if (m_nodeExtAllocatable[j].first == key)
-                    ext[j - eb] += value;
+            for (std::size_t j = 0; j < keys.size(); ++j)
+                if (keys[j].first == key)
+                    ext[j] += value;
     }
-    for (std::uint32_t j = eb; j < ee; ++j) {
-        changed |= m_nodeExtRequested[j] != ext[j - eb];
-        m_nodeExtRequested[j] = ext[j - eb];
+    for (std::size_t j = 0; j < keys.size(); ++j) {
+        changed |= requested[j] != ext[j];
+        requested[j] = ext[j];
     }
     m_nodeRequested[n] = sum;
     return changed || !(before == sum);
@@ -558,19 +552,20 @@ void ClusterStore::rebuildNodePods()
     // Counting sort of counted pods by node: nodePods(n) is a contiguous range, in pod id order.
     const std::size_t nodes = nodeCount();
     const std::size_t pods = podCount();
-    m_nodePodBegin.assign(nodes + 1, 0);
+    std::vector<std::uint32_t> begin(nodes + 1, 0);
     for (std::size_t p = 0; p < pods; ++p)
         if (podIsCounted(PodId(static_cast<std::uint32_t>(p))))
-            ++m_nodePodBegin[m_podNode[p].index() + 1];
+            ++begin[m_podNode[p].index() + 1];
     for (std::size_t n = 0; n < nodes; ++n)
-        m_nodePodBegin[n + 1] += m_nodePodBegin[n];
-    m_nodePods.assign(m_nodePodBegin[nodes], PodId{});
-    std::vector<std::uint32_t> cursor(m_nodePodBegin.begin(), m_nodePodBegin.end() - 1);
+        begin[n + 1] += begin[n];
+    std::vector<PodId> values(begin[nodes], PodId{});
+    std::vector<std::uint32_t> cursor(begin.begin(), begin.end() - 1);
     for (std::size_t p = 0; p < pods; ++p) {
         const PodId pod(static_cast<std::uint32_t>(p));
         if (podIsCounted(pod))
-            m_nodePods[cursor[m_podNode[p].index()]++] = pod;
+            values[cursor[m_podNode[p].index()]++] = pod;
     }
+    m_nodePods.assignPacked(begin, std::move(values));
 }
 
 std::pair<PodId, PodId> ClusterStore::findDuplicatePod() const
@@ -611,7 +606,7 @@ NodeId ClusterStore::findNode(std::string_view name) const
 
 std::span<const Label> ClusterStore::nodeLabels(NodeId n) const noexcept
 {
-    return {m_nodeLabels.data() + m_nodeLabelBegin[n.index()], m_nodeLabels.data() + m_nodeLabelBegin[n.index() + 1]};
+    return m_nodeLabels.row(n.index());
 }
 
 StringId ClusterStore::nodeLabel(NodeId n, StringId key) const noexcept
@@ -624,30 +619,31 @@ StringId ClusterStore::nodeLabel(NodeId n, StringId key) const noexcept
 
 std::span<const Taint> ClusterStore::nodeTaints(NodeId n) const noexcept
 {
-    return {m_nodeTaints.data() + m_nodeTaintBegin[n.index()], m_nodeTaints.data() + m_nodeTaintBegin[n.index() + 1]};
+    return m_nodeTaints.row(n.index());
 }
 
 std::span<const std::pair<ResourceKey, std::int64_t>> ClusterStore::nodeExtendedAllocatable(NodeId n) const noexcept
 {
-    return {m_nodeExtAllocatable.data() + m_nodeExtBegin[n.index()], m_nodeExtAllocatable.data() + m_nodeExtBegin[n.index() + 1]};
+    return m_nodeExt.row<kExtAllocatable>(n.index());
 }
 
 std::span<const std::pair<ResourceKey, std::int64_t>> ClusterStore::nodeExtendedCapacity(NodeId n) const noexcept
 {
-    return {m_nodeExtCapacity.data() + m_nodeExtBegin[n.index()], m_nodeExtCapacity.data() + m_nodeExtBegin[n.index() + 1]};
+    return m_nodeExt.row<kExtCapacity>(n.index());
 }
 
 std::int64_t ClusterStore::nodeExtendedRequested(NodeId n, ResourceKey key) const noexcept
 {
-    for (std::uint32_t j = m_nodeExtBegin[n.index()]; j < m_nodeExtBegin[n.index() + 1]; ++j)
-        if (m_nodeExtAllocatable[j].first == key)
-            return m_nodeExtRequested[j];
+    const auto keys = m_nodeExt.row<kExtAllocatable>(n.index());
+    for (std::size_t j = 0; j < keys.size(); ++j)
+        if (keys[j].first == key)
+            return m_nodeExt.row<kExtRequested>(n.index())[j];
     return 0;
 }
 
 std::span<const NodeCondition> ClusterStore::nodeConditions(NodeId n) const noexcept
 {
-    return {m_nodeConditions.data() + m_nodeConditionBegin[n.index()], m_nodeConditions.data() + m_nodeConditionBegin[n.index() + 1]};
+    return m_nodeConditions.row(n.index());
 }
 
 std::span<const Label> ClusterStore::podLabels(PodId p) const noexcept
@@ -667,9 +663,9 @@ std::span<const StringId> ClusterStore::podSchedulingGates(PodId p) const noexce
 
 std::span<const PodId> ClusterStore::nodePods(NodeId n) const noexcept
 {
-    if (m_nodePodBegin.size() <= n.index() + 1)
+    if (m_nodePods.rows() <= n.index())
         return {};
-    return {m_nodePods.data() + m_nodePodBegin[n.index()], m_nodePods.data() + m_nodePodBegin[n.index() + 1]};
+    return m_nodePods.row(n.index());
 }
 
 std::span<const std::pair<ResourceKey, std::int64_t>> ClusterStore::podExtendedRequest(PodId p) const noexcept
@@ -755,15 +751,15 @@ std::size_t ClusterStore::memoryBytes() const noexcept
 {
     auto bytes = [](const auto& v) { return v.capacity() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
     std::size_t total = m_strings.memoryBytes();
-    total += bytes(m_nodeName) + bytes(m_nodeLabelBegin) + bytes(m_nodeLabels) + bytes(m_nodeTaintBegin) + bytes(m_nodeTaints);
-    total += bytes(m_nodeAllocatable) + bytes(m_nodeCapacity) + bytes(m_nodeRequested) + bytes(m_nodeExtBegin);
-    total += bytes(m_nodeExtAllocatable) + bytes(m_nodeExtCapacity) + bytes(m_nodeExtRequested) + bytes(m_nodeReady);
+    total += bytes(m_nodeName) + m_nodeLabels.memoryBytes() + m_nodeTaints.memoryBytes();
+    total += bytes(m_nodeAllocatable) + bytes(m_nodeCapacity) + bytes(m_nodeRequested);
+    total += m_nodeExt.memoryBytes() + bytes(m_nodeReady);
     total += bytes(m_nodeUnschedulable) + bytes(m_nodeGpuModel) + bytes(m_nodeGpuCount) + bytes(m_nodeInstanceType);
-    total += bytes(m_nodePodBegin) + bytes(m_nodePods) + m_nodeByName.size() * 32;
+    total += m_nodePods.memoryBytes() + m_nodeByName.size() * 32;
     total += bytes(m_podNamespace) + bytes(m_podName) + bytes(m_podNodeName) + bytes(m_podNode) + bytes(m_podPhase);
     total += bytes(m_podMirror) + bytes(m_podPriority) + bytes(m_podRequest) + bytes(m_podExtBegin) + bytes(m_podExt);
     total += bytes(m_podWorkload) + bytes(m_podTolerationSet) + bytes(m_podSelectorSet) + bytes(m_podAffinitySet);
-    total += bytes(m_nodeConditionBegin) + bytes(m_nodeConditions) + bytes(m_podLabelSet) + bytes(m_podSchedulingMessage)
+    total += m_nodeConditions.memoryBytes() + bytes(m_podLabelSet) + bytes(m_podSchedulingMessage)
              + bytes(m_podGateSet) + bytes(m_nodeDeleted) + bytes(m_podDeleted) + m_podByName.size() * 32;
     for (const auto& set : m_labelSets)
         total += bytes(set) + sizeof(set);

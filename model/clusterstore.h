@@ -10,6 +10,7 @@
 // item once warm) and call finalize(), which binds pods to nodes and sums requests.
 
 #include "ids.h"
+#include "raggedcolumns.h"
 #include "resources.h"
 #include "schedulingtypes.h"
 #include "stringpool.h"
@@ -270,6 +271,17 @@ public:
     /// (see applyChanges() in clusterchange.h, which calls this). Thread: the store's owner,
     /// while no other thread reads the store.
     ClusterDiff applyChanges(const ClusterChangeBatch& batch);
+    /// The index applyChanges() matches pods by: (namespace StringId << 32 | name StringId) ->
+    /// the live pod's index. The first applyChanges() builds it (O(pods): ~0.5 s at 1.6M pods)
+    /// unless it was adopted before: a live window makes it on a worker when the feed starts.
+    using PodNameIndex = std::unordered_map<std::uint64_t, std::uint32_t>;
+    /// Builds the index of the store as it is now. Thread: any reader (the store unchanged
+    /// until adoptPodNameIndex()).
+    [[nodiscard]] PodNameIndex makePodNameIndex() const;
+    /// Takes an index makePodNameIndex() built from this store, unchanged since (O(1)); no-op
+    /// when the store has one already. Thread: the store's owner.
+    void adoptPodNameIndex(PodNameIndex index) noexcept;
+    [[nodiscard]] bool hasPodNameIndex() const noexcept { return m_podIndexBuilt; }
     /// Node n as a record (strings copied, extended resources by this store's keys), so that
     /// another store's addNode(record, *this) makes the same node. Thread: any reader.
     [[nodiscard]] NodeRecord nodeRecord(NodeId n) const;
@@ -288,7 +300,7 @@ public:
     [[nodiscard]] std::size_t deletedNodeCount() const noexcept { return m_deletedNodes; }
     [[nodiscard]] std::size_t deletedPodCount() const noexcept { return m_deletedPods; }
     /// The live (not deleted) pod namespace/name, or an invalid id. O(1) on average once the
-    /// pod index exists (the first applyChanges() builds it), else O(pods).
+    /// pod index exists (hasPodNameIndex()), else O(pods).
     [[nodiscard]] PodId findPod(std::string_view namespaceName, std::string_view name) const;
 
     // ---- sizes and shared tables -----------------------------------------------------
@@ -456,26 +468,22 @@ private:
 
     // nodes
     std::vector<StringId> m_nodeName;
-    std::vector<std::uint32_t> m_nodeLabelBegin{0};
-    std::vector<Label> m_nodeLabels;
-    std::vector<std::uint32_t> m_nodeTaintBegin{0};
-    std::vector<Taint> m_nodeTaints;
+    // Rows rewritten by live changes: RaggedColumns (a grown row moves to the end, no splice).
+    RaggedColumns<Label> m_nodeLabels;
+    RaggedColumns<Taint> m_nodeTaints;
     std::vector<ResourceVector> m_nodeAllocatable;
     std::vector<ResourceVector> m_nodeCapacity;
     std::vector<ResourceVector> m_nodeRequested;
-    std::vector<std::uint32_t> m_nodeExtBegin{0};
-    std::vector<std::pair<ResourceKey, std::int64_t>> m_nodeExtAllocatable;
-    std::vector<std::pair<ResourceKey, std::int64_t>> m_nodeExtCapacity; // same shape as allocatable
-    std::vector<std::int64_t> m_nodeExtRequested;                        // same shape as allocatable
+    // Extended resources: allocatable, capacity (same keys), requested (by the same index).
+    static constexpr std::size_t kExtAllocatable = 0, kExtCapacity = 1, kExtRequested = 2;
+    RaggedColumns<std::pair<ResourceKey, std::int64_t>, std::pair<ResourceKey, std::int64_t>, std::int64_t> m_nodeExt;
     std::vector<Readiness> m_nodeReady;
     std::vector<std::uint8_t> m_nodeUnschedulable;
     std::vector<StringId> m_nodeGpuModel;
     std::vector<std::int32_t> m_nodeGpuCount;
     std::vector<StringId> m_nodeInstanceType;
-    std::vector<std::uint32_t> m_nodeConditionBegin{0};
-    std::vector<NodeCondition> m_nodeConditions;
-    std::vector<std::uint32_t> m_nodePodBegin;
-    std::vector<PodId> m_nodePods;
+    RaggedColumns<NodeCondition> m_nodeConditions;
+    RaggedColumns<PodId> m_nodePods; // rows() == 0 until finalize()
     std::unordered_map<std::uint32_t, std::uint32_t> m_nodeByName; // name StringId -> node index (live nodes)
     std::vector<std::uint8_t> m_nodeDeleted;
     std::size_t m_deletedNodes = 0;
@@ -501,7 +509,7 @@ private:
     std::vector<std::uint8_t> m_podDeleted;
     std::size_t m_deletedPods = 0;
     // (namespace << 32 | name) -> live pod index; built by the first applyChanges()
-    std::unordered_map<std::uint64_t, std::uint32_t> m_podByName;
+    PodNameIndex m_podByName;
     bool m_podIndexBuilt = false;
 
     // interned constraint sets; set 0 is the empty set

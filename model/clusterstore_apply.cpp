@@ -8,8 +8,9 @@
 //  2. the pods whose node may have changed are bound again: the pods the batch changed and,
 //     when nodes were added or deleted, the pods naming one of those nodes (one compare of a
 //     4-byte column per pod, no hashing);
-//  3. when some pod's counted node changed, nodePods() is rebuilt by one counting sort over
-//     the pods (two passes over 5 bytes a pod; bench_live prints its cost at 1M pods);
+//  3. when some pod's counted node changed, the nodePods() rows of the nodes it left or joined
+//     are written again (RaggedColumns: no other row moves); a batch that moves more than one
+//     pod in 16 rebuilds every row by one counting sort over the pods instead;
 //  4. the requested sums (core and extended) of every node whose pods or shape changed are
 //     summed again from its pods: exact, whatever the order of the batch's events.
 
@@ -197,13 +198,27 @@ PodId ClusterStore::findPod(std::string_view namespaceName, std::string_view nam
     return {};
 }
 
-void ClusterStore::buildPodIndex()
+ClusterStore::PodNameIndex ClusterStore::makePodNameIndex() const
 {
-    m_podByName.clear();
-    m_podByName.reserve(podCount());
+    PodNameIndex index;
+    index.reserve(podCount());
     for (std::size_t p = 0; p < podCount(); ++p)
         if (m_podDeleted[p] == 0)
-            m_podByName[podKey(m_podNamespace[p], m_podName[p])] = static_cast<std::uint32_t>(p);
+            index[podKey(m_podNamespace[p], m_podName[p])] = static_cast<std::uint32_t>(p);
+    return index;
+}
+
+void ClusterStore::adoptPodNameIndex(PodNameIndex index) noexcept
+{
+    if (m_podIndexBuilt)
+        return;
+    m_podByName = std::move(index);
+    m_podIndexBuilt = true;
+}
+
+void ClusterStore::buildPodIndex()
+{
+    m_podByName = makePodNameIndex();
     m_podIndexBuilt = true;
 }
 
@@ -217,10 +232,10 @@ void ClusterStore::deleteNode(NodeId node)
     // asking nodeIsDeleted() sees no capacity and no room.
     m_nodeAllocatable[n] = {};
     m_nodeCapacity[n] = {};
-    for (std::uint32_t j = m_nodeExtBegin[n]; j < m_nodeExtBegin[n + 1]; ++j) {
-        m_nodeExtAllocatable[j].second = 0;
-        m_nodeExtCapacity[j].second = 0;
-    }
+    for (auto& e : m_nodeExt.mutableRow<kExtAllocatable>(n))
+        e.second = 0;
+    for (auto& e : m_nodeExt.mutableRow<kExtCapacity>(n))
+        e.second = 0;
     m_nodeReady[n] = Readiness::Unknown;
     m_nodeUnschedulable[n] = 1;
 }
@@ -361,9 +376,10 @@ ClusterDiff ClusterStore::applyChanges(const ClusterChangeBatch& batch)
     }
 
     // 3. nodePods, when some pod's counted node changed.
-    // Every pod whose counted node changed is in `touched` (steps 1 and 2), so the ranges of
-    // the nodes it left or joined are all that differ: each is its old range and the touched
-    // pods now counted there, in pod id order, as rebuildNodePods() makes it.
+    // Every pod whose counted node changed is in `touched` (steps 1 and 2), so the rows of
+    // the nodes it left or joined are all that differ: each is its old row and the touched
+    // pods now counted there, in pod id order, as rebuildNodePods() makes it. Only those rows
+    // are written (RaggedColumns: in place, or moved to the end with slack when they grew).
     auto updateNodePods = [&] {
         std::vector<NodeId> affected;
         for (const Touched& t : touched)
@@ -373,15 +389,10 @@ ClusterDiff ClusterStore::applyChanges(const ClusterChangeBatch& batch)
                         affected.push_back(n);
         std::sort(affected.begin(), affected.end());
         affected.erase(std::unique(affected.begin(), affected.end()), affected.end());
-        const std::size_t nodes = nodeCount();
-        const std::size_t oldNodes = m_nodePodBegin.size() - 1;
-        const auto oldRange = [&](std::size_t n) {
-            return n < oldNodes ? std::span<const PodId>(m_nodePods.data() + m_nodePodBegin[n], m_nodePods.data() + m_nodePodBegin[n + 1])
-                                : std::span<const PodId>();
-        };
+        m_nodePods.resizeRows(nodeCount());
         std::vector<std::vector<PodId>> lists(affected.size());
         for (std::size_t i = 0; i < affected.size(); ++i)
-            for (const PodId p : oldRange(affected[i].index()))
+            for (const PodId p : m_nodePods.row(affected[i].index()))
                 if (countedNode(p) == affected[i])
                     lists[i].push_back(p);
         for (const Touched& t : touched) {
@@ -396,23 +407,8 @@ ClusterDiff ClusterStore::applyChanges(const ClusterChangeBatch& batch)
             std::sort(l.begin(), l.end());
             l.erase(std::unique(l.begin(), l.end()), l.end());
         }
-        std::vector<std::uint32_t> begin(nodes + 1, 0);
-        std::vector<PodId> out;
-        out.reserve(m_nodePods.size() + touched.size());
-        std::size_t next = 0;
-        for (std::size_t n = 0; n < nodes; ++n) {
-            begin[n] = static_cast<std::uint32_t>(out.size());
-            if (next < affected.size() && affected[next].index() == n) {
-                out.insert(out.end(), lists[next].begin(), lists[next].end());
-                ++next;
-            } else {
-                const auto r = oldRange(n);
-                out.insert(out.end(), r.begin(), r.end());
-            }
-        }
-        begin[nodes] = static_cast<std::uint32_t>(out.size());
-        m_nodePodBegin = std::move(begin);
-        m_nodePods = std::move(out);
+        for (std::size_t i = 0; i < affected.size(); ++i)
+            m_nodePods.assign(affected[i].index(), std::span<const PodId>(lists[i]));
     };
     std::vector<NodeId> load; // nodes whose pods or sums may have changed
     bool moved = false;
@@ -425,10 +421,10 @@ ClusterDiff ClusterStore::applyChanges(const ClusterChangeBatch& batch)
             load.push_back(after);
     }
     if (moved || !diff.nodesAdded.empty()) {
-        // Few pods changed node: only their nodes' ranges are made again, the others copied
-        // (a batch of 1,000 events against 1.6 million pods: rebuildNodePods()'s two passes
-        // over every pod were most of bench_live's apply time). Many: the full rebuild.
-        if (touched.size() * 16 > podCount() || m_nodePodBegin.empty())
+        // Few pods changed node: only their nodes' rows are written (a batch of 1,000 events
+        // against 1.6 million pods: rebuildNodePods()'s two passes over every pod, and then a
+        // copy of every row, were most of bench_live's apply time). Many: the full rebuild.
+        if (touched.size() * 16 > podCount() || m_nodePods.rows() == 0)
             rebuildNodePods();
         else
             updateNodePods();

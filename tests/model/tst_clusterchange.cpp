@@ -9,6 +9,7 @@
 #include <QtTest>
 
 #include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -315,6 +316,80 @@ private slots:
         applyChanges(s, back);
         compareWithOracle(s);
         QCOMPARE(s.nodePods(s.findNode("n11")).size(), std::size_t(perNode));
+    }
+
+    void nodesFailAndRecoverManyTimes()
+    {
+        // Node rows (taints, labels, conditions, extended resources) and nodePods rows grown
+        // and shrunk over and over, as a live feed's failures and recoveries do: each row must
+        // read back exactly as last written, the others untouched, through the moves of grown
+        // rows to the end of their columns and the compactions that follow.
+        ClusterStore s;
+        const int nodes = 40, perNode = 30;
+        for (int n = 0; n < nodes; ++n)
+            s.addNode(node(s, "n" + std::to_string(n), "a", true, n % 3 == 0 ? 7 : 0));
+        for (int n = 0; n < nodes; ++n)
+            for (int k = 0; k < perNode; ++k)
+                s.addPod(pod(s, "w" + std::to_string(n) + "-" + std::to_string(k), "n" + std::to_string(n), 10));
+        s.finalize();
+        std::vector<NodeRecord> last;
+        for (int n = 0; n < nodes; ++n)
+            last.push_back(s.nodeRecord(s.findNode("n" + std::to_string(n))));
+        std::vector<std::string> podNode(static_cast<std::size_t>(nodes * perNode));
+        for (std::size_t i = 0; i < podNode.size(); ++i)
+            podNode[i] = "n" + std::to_string(i / perNode);
+        std::mt19937 rng(7);
+        for (int round = 0; round < 400; ++round) {
+            ClusterChangeBatch b;
+            for (int k = 0; k < 3; ++k) {
+                const int n = static_cast<int>(rng() % nodes);
+                const bool fail = rng() % 2 == 0;
+                NodeRecord r = node(b.upserted, "n" + std::to_string(n), rng() % 4 == 0 ? "b" : "a", !fail,
+                    static_cast<std::int64_t>(rng() % 3) * 7);
+                for (int t = 0, taints = fail ? 1 + static_cast<int>(rng() % 4) : 0; t < taints; ++t)
+                    r.taints.emplace_back("taint-" + std::to_string(t), std::to_string(round), TaintEffect::NoSchedule);
+                for (int l = 0, labels = static_cast<int>(rng() % 6); l < labels; ++l)
+                    r.labels.emplace_back("extra-" + std::to_string(l), std::to_string(rng() % 5));
+                if (fail)
+                    r.conditions.push_back({ "DiskPressure", Readiness::True, round, "Full", "disk " + std::to_string(round) });
+                if (b.upserted.findNode(r.name).isValid())
+                    continue;
+                b.upserted.addNode(r);
+                last[static_cast<std::size_t>(n)] = b.upserted.nodeRecord(b.upserted.findNode(r.name));
+            }
+            for (int k = 0; k < 20; ++k) { // pods move between nodes: nodePods rows grow and shrink
+                const std::size_t i = rng() % podNode.size();
+                const std::string name = "w" + std::to_string(i / perNode) + "-" + std::to_string(i % perNode);
+                if (b.upserted.findPod("default", name).isValid())
+                    continue;
+                podNode[i] = "n" + std::to_string(rng() % nodes);
+                b.upserted.addPod(pod(b.upserted, name, podNode[i], 10));
+            }
+            applyChanges(s, b);
+            for (int n = 0; n < nodes; ++n) {
+                const NodeRecord got = s.nodeRecord(s.findNode("n" + std::to_string(n)));
+                const NodeRecord& want = last[static_cast<std::size_t>(n)];
+                QCOMPARE(got.taints.size(), want.taints.size());
+                for (std::size_t t = 0; t < want.taints.size(); ++t)
+                    QVERIFY(got.taints[t] == want.taints[t]);
+                QVERIFY(got.labels == want.labels);
+                QCOMPARE(got.conditions.size(), want.conditions.size());
+                for (std::size_t c = 0; c < want.conditions.size(); ++c)
+                    QCOMPARE(got.conditions[c].message, want.conditions[c].message);
+                QCOMPARE(got.allocatable.extended.size(), want.allocatable.extended.size()); // keys: each store's own
+                for (std::size_t e = 0; e < want.allocatable.extended.size(); ++e)
+                    QCOMPARE(got.allocatable.extended[e].second, want.allocatable.extended[e].second);
+            }
+            if (round % 50 == 49)
+                compareWithOracle(s);
+        }
+        compareWithOracle(s);
+        for (int n = 0; n < nodes; ++n) {
+            std::size_t want = 0;
+            for (const std::string& on : podNode)
+                want += on == "n" + std::to_string(n);
+            QCOMPARE(s.nodePods(s.findNode("n" + std::to_string(n))).size(), want);
+        }
     }
 
     void constraintsAreReinterned()
