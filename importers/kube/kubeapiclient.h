@@ -1,5 +1,6 @@
 #pragma once
-// A read-only HTTP client for the Kubernetes API (issue 8), on Boost.Beast and OpenSSL:
+// A read-only HTTP client for the Kubernetes API (issue 8), Boost.Beast's HTTP over OpenSSL
+// (tlssocket.h):
 // GET requests over one kept-alive connection, TLS verified against the cluster's CA, with the
 // credentials of a resolved kubeconfig (bearer token, token file, client certificate, or a
 // client.authentication.k8s.io exec plugin such as `aws eks get-token`).

@@ -7,9 +7,15 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QJsonParseError>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -94,13 +100,147 @@ ApiResponse getWithRetries(KubeApiClient& client, const std::string& target, con
 // What one collection's pages gave.
 enum class Listed { Done, Forbidden, NotFound };
 
+// The metadata.continue of a list page read from the page's start, before it is parsed: the API
+// server writes kind, apiVersion and metadata before items (as Go's encoding/json writes a
+// struct's fields in order), so the text up to `"items":` is the list's head. Returns nullopt
+// when the head cannot be read that way (another order, or no head): the page is then parsed
+// before the next one is asked for. A `"items":` cannot occur inside a JSON string (a quote
+// there is escaped), so the head found is the list's own.
+std::optional<std::string> continueOfHead(std::string_view page)
+{
+    const std::size_t items = page.substr(0, 64 << 10).find("\"items\"");
+    if (items == std::string_view::npos)
+        return std::nullopt;
+    std::string head(page.substr(0, items));
+    while (!head.empty() && std::isspace(static_cast<unsigned char>(head.back())))
+        head.pop_back();
+    if (head.empty() || head.back() != ',')
+        return std::nullopt;
+    head.back() = '}';
+    QJsonParseError error {};
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(head), &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject() || !doc.object().value("metadata").isObject())
+        return std::nullopt;
+    const QJsonValue token = doc.object().value("metadata").toObject().value("continue");
+    if (!token.isString() && !token.isUndefined())
+        return std::nullopt;
+    return token.toString().toStdString();
+}
+
+// Imports the pages of one collection on a second thread while the fetching thread asks for the
+// next page (the machine has 2 cores: one decrypts while the other parses). At most one page
+// waits while one is parsed, so memory stays at three pages. The store, report and session
+// belong to the parsing thread until drain() returns; an import error is rethrown by the next
+// submit() or drain(). Thread: the list's; the worker is its own.
+class PageImporter {
+public:
+    PageImporter(model::ClusterStore& store, ImportReport& report, KubectlJsonSession& session)
+        : m_store(store)
+        , m_report(report)
+        , m_session(session)
+    {
+    }
+    ~PageImporter()
+    {
+        try {
+            drain();
+        } catch (...) {
+            // unwinding already: the first error is the one reported
+        }
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_cv.notify_all();
+        if (m_worker.joinable())
+            m_worker.join();
+    }
+    PageImporter(const PageImporter&) = delete;
+    PageImporter& operator=(const PageImporter&) = delete;
+
+    // Queues `page` (its head said its continue is `expectedContinue`), waiting while another
+    // page waits.
+    void submit(std::string page, std::string name, std::string expectedContinue)
+    {
+        if (!m_worker.joinable())
+            m_worker = std::thread([this] { run(); });
+        std::unique_lock lock(m_mutex);
+        m_cv.wait(lock, [&] { return !m_queued || m_error; });
+        rethrow(lock);
+        m_job = Job{std::move(page), std::move(name), std::move(expectedContinue)};
+        m_queued = true;
+        m_cv.notify_all();
+    }
+    // Waits until every queued page is imported; rethrows an import error.
+    void drain()
+    {
+        std::unique_lock lock(m_mutex);
+        m_cv.wait(lock, [&] { return (!m_queued && !m_busy) || m_error; });
+        rethrow(lock);
+    }
+
+private:
+    struct Job {
+        std::string page, name, expectedContinue;
+    };
+    void rethrow(std::unique_lock<std::mutex>& lock)
+    {
+        if (!m_error)
+            return;
+        std::exception_ptr e = std::exchange(m_error, nullptr);
+        m_queued = false;
+        lock.unlock();
+        std::rethrow_exception(e);
+    }
+    void run()
+    {
+        std::unique_lock lock(m_mutex);
+        for (;;) {
+            m_cv.wait(lock, [&] { return m_queued || m_stop; });
+            if (!m_queued)
+                return;
+            Job job = std::move(m_job);
+            m_queued = false;
+            m_busy = true;
+            m_cv.notify_all();
+            lock.unlock();
+            std::exception_ptr error;
+            try {
+                importKubectlJsonText(job.page, job.name, m_store, m_report, nullptr, KubectlJsonOptions{}, m_session);
+                if (m_session.listContinue != job.expectedContinue)
+                    throw ImportError(job.name, 0, "metadata.continue",
+                                      "the continue token read from the list's head differs from the one parsed");
+            } catch (...) {
+                error = std::current_exception();
+            }
+            lock.lock();
+            m_busy = false;
+            if (error && !m_error)
+                m_error = error;
+            m_cv.notify_all();
+        }
+    }
+
+    model::ClusterStore& m_store;
+    ImportReport& m_report;
+    KubectlJsonSession& m_session;
+    std::thread m_worker;
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    Job m_job;
+    bool m_queued = false, m_busy = false, m_stop = false;
+    std::exception_ptr m_error;
+};
+
 // Lists one collection page by page into `store`. A 403 or 404 on the first page is returned
-// (the caller decides); any other failure throws.
+// (the caller decides); any other failure throws. Each page whose head gives its continue token
+// is imported on a second thread while the next is fetched (PageImporter); the others in turn.
 Listed listCollection(KubeApiClient& client, const std::string& path, model::ClusterStore& store, ImportReport& report,
                       ImportProgress* progress, const LiveListOptions& options, std::mt19937& rng, KubectlJsonSession& session,
                       LiveListResult& result, std::string* firstError = nullptr)
 {
     std::string token;
+    PageImporter importer(store, report, session);
     for (int page = 1;; ++page) {
         std::string target = path + "?limit=" + std::to_string(options.pageLimit);
         if (!token.empty())
@@ -121,6 +261,13 @@ Listed listCollection(KubeApiClient& client, const std::string& path, model::Clu
         }
         ++result.pages;
         const std::string name = client.server() + path + " page " + std::to_string(page);
+        const std::optional<std::string> next = continueOfHead(r.body);
+        if (next && !next->empty()) {
+            importer.submit(std::move(r.body), name, *next);
+            token = *next;
+            continue;
+        }
+        importer.drain();
         importKubectlJsonText(r.body, name, store, report, progress, KubectlJsonOptions{}, session);
         result.resourceVersion = session.listResourceVersion;
         token = session.listContinue;

@@ -18,7 +18,10 @@
 //   (/api/v1/namespaces/NS/pods), and a "partial view" warning naming the namespaces left out.
 // The WATCH that follows a LIST is importers/live/kubewatchfeed.h.
 //
-// Thread: any one thread (it blocks); the store is that thread's until it returns.
+// Thread: any one thread (it blocks); the store is that thread's until it returns. Inside, a page
+// whose list head (kind, apiVersion, metadata, written before items) names the next page's
+// continue token is imported on a second thread the call owns while the next page is fetched;
+// `progress` is only called on the caller's thread (cancel is checked between pages).
 
 #include "importers/importreport.h"
 #include "model/clusterstore.h"

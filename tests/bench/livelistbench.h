@@ -30,8 +30,8 @@ struct LiveListFigures {
     double seconds = 0;         ///< LIST of every page into the store, and finalize()
     double megabytes = 0;       ///< uncompressed JSON of the node and pod pages
     double mbPerSecond = 0;
-    double serverCpuShare = 0;  ///< CPU the rest of the process (the server's threads) used, as a share of 2 cores over `seconds`
-    double clientCpuSeconds = 0;
+    double serverCpuShare = 0;  ///< CPU the server's threads used (their own CPU clocks), as a share of 2 cores over `seconds`
+    double clientCpuSeconds = 0; ///< CPU the rest of the process used (the client's threads: fetch and parse)
     std::size_t pages = 0;
     double importOnlySeconds = 0; ///< the same pages imported straight from memory (no HTTP, no TLS)
 };
@@ -72,13 +72,6 @@ inline double processCpuSeconds()
     return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
-inline double threadCpuSeconds()
-{
-    timespec t {};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return double(t.tv_sec) + double(t.tv_nsec) / 1e9;
-}
-
 /// Throws what listCluster() throws. Thread: the caller's (it is the client).
 inline LiveListFigures measureLiveList(std::size_t nodes, std::size_t pods)
 {
@@ -106,13 +99,13 @@ inline LiveListFigures measureLiveList(std::size_t nodes, std::size_t pods)
     importers::kube::KubeApiClient client(importers::kube::loadKubeconfig(request));
     model::ClusterStore store;
     importers::ImportReport report;
-    const double cpu0 = processCpuSeconds(), thread0 = threadCpuSeconds();
+    const double cpu0 = processCpuSeconds(), server0 = server.cpuSeconds();
     const auto t0 = std::chrono::steady_clock::now();
     const auto listed = importers::kube::listCluster(client, store, report);
     store.finalize();
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    out.clientCpuSeconds = threadCpuSeconds() - thread0;
-    const double serverCpu = processCpuSeconds() - cpu0 - out.clientCpuSeconds;
+    const double serverCpu = server.cpuSeconds() - server0;
+    out.clientCpuSeconds = processCpuSeconds() - cpu0 - serverCpu;
     out.serverCpuShare = out.seconds > 0 ? serverCpu / (2 * out.seconds) : 0;
     out.nodes = store.nodeCount();
     out.pods = store.podCount();

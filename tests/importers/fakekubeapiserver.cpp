@@ -11,7 +11,11 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "importers/kube/tlssocket.h"
+
+#include <pthread.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -26,6 +30,7 @@ namespace net = boost::asio;
 namespace ssl = boost::asio::ssl;
 namespace http = boost::beast::http;
 using tcp = boost::asio::ip::tcp;
+using fleet::importers::kube::TlsSocket;
 
 namespace {
 
@@ -139,6 +144,9 @@ struct FakeKubeApiServer::Impl {
     long long rv = 4242, compactedRv = 0;
     std::vector<Event> history;
     int gzipCount = 0;
+    // CPU of the connection threads: those that ended, and the clocks of those running.
+    double finishedCpuSeconds = 0;
+    std::map<std::thread::id, clockid_t> liveClocks;
     int bookmarkRound = 0, endRound = 0, dropRound = 0, open = 0, served = 0;
     std::condition_variable watchCv;
 
@@ -308,7 +316,7 @@ struct FakeKubeApiServer::Impl {
         }
         if (options.delayMs > 0)
             std::this_thread::sleep_for(std::chrono::milliseconds(options.delayMs));
-        if (options.pages && authorized(req)) {
+        if (options.pages && authorized(req)) { // a page to gzip, or to send late (else writePage() sends it)
             if (auto it = options.pages->find(target); it != options.pages->end()) {
                 http::response<http::string_body> res{http::status::ok, req.version()};
                 res.set(http::field::content_type, "application/json");
@@ -420,38 +428,79 @@ struct FakeKubeApiServer::Impl {
         ++gzipCount;
     }
 
-    void serve(tcp::socket socket)
+    // A pre-built page (Options::pages) for `req`, written from the shared page itself (no copy
+    // per request) in TlsSocket's 256 KB batches. False when `req` is not one (or wants it gzipped).
+    bool writePage(TlsSocket& stream, const http::request<http::string_body>& req, boost::system::error_code& ec)
     {
-        const int fd = socket.native_handle();
-        try {
-            ssl::stream<tcp::socket> stream(std::move(socket), ctx);
-            stream.handshake(ssl::stream_base::server);
+        if (!options.pages || !authorized(req) || options.delayMs > 0
+            || (options.gzip && req[http::field::accept_encoding].find("gzip") != boost::beast::string_view::npos))
+            return false;
+        const auto it = options.pages->find(std::string(req.target()));
+        if (it == options.pages->end())
+            return false;
+        {
+            std::lock_guard lock(mutex);
+            log.push_back(it->first);
+        }
+        http::response<http::empty_body> res{http::status::ok, req.version()};
+        res.set(http::field::content_type, "application/json");
+        res.keep_alive(req.keep_alive());
+        res.content_length(it->second.size());
+        http::response_serializer<http::empty_body> sr{res};
+        http::write_header(stream, sr, ec);
+        // writeSome() itself, not net::write(), which hands on at most 64 KB at a time.
+        for (std::size_t done = 0; !ec && done < it->second.size();)
+            done += stream.writeSome(it->second.data() + done, it->second.size() - done, ec);
+        return true;
+    }
+
+    void serve(int fd)
+    {
+        {
+            std::lock_guard lock(mutex);
+            clockid_t clock {};
+            if (pthread_getcpuclockid(pthread_self(), &clock) == 0)
+                liveClocks[std::this_thread::get_id()] = clock;
+        }
+        auto stream = std::make_unique<TlsSocket>(fd, ctx.native_handle(), TlsSocket::Role::Server);
+        if (!stream->handshake()) { // else: a client that gave up on the handshake (a certificate it does not trust)
             boost::beast::flat_buffer buffer;
             for (;;) {
                 http::request<http::string_body> req;
                 boost::system::error_code ec;
-                http::read(stream, buffer, req, ec);
+                http::read(*stream, buffer, req, ec);
                 if (ec)
                     break;
                 if (isWatch(req)) {
-                    if (!watch(stream, req))
+                    if (!watch(*stream, req))
+                        break;
+                    continue;
+                }
+                if (writePage(*stream, req, ec)) {
+                    if (ec || !req.keep_alive())
                         break;
                     continue;
                 }
                 auto res = answer(req);
                 if (options.gzip && req[http::field::accept_encoding].find("gzip") != boost::beast::string_view::npos)
                     compress(res);
-                http::write(stream, res, ec);
+                http::write(*stream, res, ec);
                 if (ec || !res.keep_alive())
                     break;
             }
-            boost::system::error_code ignored;
-            stream.shutdown(ignored);
-        } catch (const std::exception&) {
-            // A client that gave up on the handshake (a certificate it does not trust).
+            stream->shutdown();
         }
-        std::lock_guard lock(mutex); // the descriptor is closed when `stream` goes: never shut it down again
-        openSockets.erase(std::remove(openSockets.begin(), openSockets.end(), fd), openSockets.end());
+        {
+            // Forgotten before it is closed: dropConnections() never shuts down a reused number.
+            std::lock_guard lock(mutex);
+            openSockets.erase(std::remove(openSockets.begin(), openSockets.end(), fd), openSockets.end());
+        }
+        stream.reset();
+        timespec t {};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+        std::lock_guard lock(mutex);
+        finishedCpuSeconds += double(t.tv_sec) + double(t.tv_nsec) / 1e9;
+        liveClocks.erase(std::this_thread::get_id());
     }
 
     void acceptLoop()
@@ -465,9 +514,12 @@ struct FakeKubeApiServer::Impl {
             // As the API server (Go's net package sets TCP_NODELAY on every connection): without
             // it, each TLS record after the first waits for the client's delayed ACK.
             s.set_option(tcp::no_delay(true), ec);
+            const int fd = s.release(ec);
+            if (ec)
+                continue;
             std::lock_guard lock(mutex);
-            openSockets.push_back(s.native_handle());
-            connections.emplace_back([this, sock = std::move(s)]() mutable { serve(std::move(sock)); });
+            openSockets.push_back(fd);
+            connections.emplace_back([this, fd] { serve(fd); });
         }
     }
 };
@@ -526,6 +578,18 @@ std::vector<std::string> FakeKubeApiServer::requests() const
 {
     std::lock_guard lock(d->mutex);
     return d->log;
+}
+
+double FakeKubeApiServer::cpuSeconds() const
+{
+    std::lock_guard lock(d->mutex);
+    double total = d->finishedCpuSeconds;
+    for (const auto& [id, clock] : d->liveClocks) {
+        timespec t {};
+        if (clock_gettime(clock, &t) == 0)
+            total += double(t.tv_sec) + double(t.tv_nsec) / 1e9;
+    }
+    return total;
 }
 
 int FakeKubeApiServer::gzipped() const

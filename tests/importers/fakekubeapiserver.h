@@ -52,6 +52,9 @@ public:
 
     unsigned short port() const;
     std::string url() const { return "https://127.0.0.1:" + std::to_string(port()); }
+    /// CPU seconds the server's connection threads used so far (their thread CPU clocks), for
+    /// the share of the machine a benchmark's server took. Thread: any.
+    double cpuSeconds() const;
     /// Answers sent gzip-compressed so far.
     int gzipped() const;
     /// Every request target served so far, in order.

@@ -63,6 +63,7 @@ private slots:
     void proxyUrlTunnelsThroughConnect();
     void unsupportedProxyIsRefused();
     void untrustedCaIsRefused();
+    void serverNameIsChecked();
 
 private:
     kube::ResolvedKubeconfig config(const FakeKubeApiServer& server, const std::string& token, const std::string& caFile);
@@ -345,6 +346,35 @@ void TstKubeLive::untrustedCaIsRefused()
         QVERIFY2(QString(e.what()).contains("TLS handshake failed: the server's certificate was not accepted"), e.what());
     }
     QVERIFY(server.requests().empty()); // nothing was sent to a server that was not trusted
+}
+
+void TstKubeLive::serverNameIsChecked()
+{
+    // The server's certificate names IP 127.0.0.1 and DNS kube.test (TestPki): tls-server-name
+    // is the name checked (and sent as SNI) in place of the URL's host.
+    FakeKubeApiServer server(m_pki, lists(), {});
+    kube::ResolvedKubeconfig c = config(server, "fleet-test-token", m_pki.caFile);
+    c.cluster.tlsServerName = "kube.test";
+    QCOMPARE(summary(loadLiveCluster(c)), summary(m_fromFiles));
+    c.cluster.tlsServerName = "other.test";
+    try {
+        (void)loadLiveCluster(c);
+        QFAIL("a certificate for another name was accepted");
+    } catch (const kube::KubeApiError& e) {
+        QCOMPARE(e.status(), 0u);
+        QVERIFY2(QString(e.what()).contains("the server's certificate was not accepted") && QString(e.what()).contains("\"other.test\""),
+                 e.what());
+    }
+    // A wrong IP address is refused as a wrong DNS name is.
+    c.cluster.tlsServerName = "127.0.0.2";
+    QVERIFY_THROWS_EXCEPTION(kube::KubeApiError, loadLiveCluster(c));
+    const std::size_t served = server.requests().size();
+    // insecure-skip-tls-verify: neither the CA nor the name is checked.
+    c.cluster.insecureSkipTlsVerify = true;
+    c.cluster.certificateAuthority = m_pki.otherCaFile;
+    c.cluster.certificateAuthorityData.clear();
+    QCOMPARE(summary(loadLiveCluster(c)), summary(m_fromFiles));
+    QVERIFY(server.requests().size() > served);
 }
 
 QTEST_GUILESS_MAIN(TstKubeLive)
