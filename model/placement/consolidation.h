@@ -53,6 +53,8 @@
 // empty classes (capacityindex.h lists only the classes holding nodes) and PodTopologySpread's
 // search for domains without matching pods (podtopologyspread.cpp bounds it by the nodes of the
 // pod's nodeSelector). Left: the index's upkeep per move, PodFeasibility per pod, undo.
+// With the pending pods placed first (3,588 placed, 5,118 left pending): 16,972 freed,
+// $251,556/h, 21.6 s wall, 21.9 s CPU; baseline 5,318, $105,836/h; bound 54,120 (idle machine).
 // Thread: any; one call owns its PlanEngine. `cancel` may be set from another thread.
 
 #include "model/clusterstore.h"
