@@ -3,9 +3,9 @@
 #include "plancontroller.h"
 #include "storereaders.h"
 
+#include "model/clusterchange.h"
 #include "model/domainpath.h"
 #include "model/placement/topologyplacement.h"
-#include "model/storecopy.h"
 #include "model/topology.h"
 
 #include <QCheckBox>
@@ -86,9 +86,10 @@ std::pair<std::string, std::string> templateKey(const std::string& podJson)
 }
 
 /// The worker: finds the template's store (the engine's own when an earlier placement of the
-/// same spec and name made it; else a copy with the template pod added, under the first free
-/// name when none was given), builds an engine over it, replays `current` and applies the
-/// action. Thread: a worker, while no one mutates `store` (the caller's StoreReadGuard).
+/// same spec and name made it; else a clone with the template pod added by one change batch,
+/// under the first free name when none was given), builds an engine over it, replays `current`
+/// and applies the action. Thread: a worker, while no one mutates `store` (the caller's
+/// StoreReadGuard).
 std::shared_ptr<PlaceWorkerResult> runPlacement(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology,
     std::vector<double> prices, std::vector<model::PlanAction> current, PlaceRequestInput input, std::string gpuLabel, PlaceProgress& progress)
 {
@@ -113,16 +114,29 @@ std::shared_ptr<PlaceWorkerResult> runPlacement(std::shared_ptr<const model::Clu
                     action.pod = a.pod;
                     target = store; // the same workload again: its template is in the store already
                 }
-            if (!target && named)
+            if (target)
+                break;
+            if (named)
                 throw PlaceRequestError(PlaceField::Name, "a pod " + ns + "/" + name + " is in the cluster already; name the template another way");
+            if (name != input.name) // the template file names the pod: another --name cannot help
+                throw PlaceRequestError(PlaceField::PodTemplate,
+                    "the template's pod " + ns + "/" + name + " is in the cluster already; give it another metadata.name or set Name");
         }
         if (!target) {
+            // The template pod joins a clone as a live batch adds a pod (one applyChanges): the
+            // clone keeps the shown store's ids, tombstones and finalized sums. The name is free
+            // (checked above), so the batch appends it.
+            model::ClusterChangeBatch batch;
+            addPlaceTemplatePod(batch.upserted, action, input.podTemplatePath.empty() ? std::string() : input.namespaceName);
             enterStage(progress, PlaceStage::Copy);
             QElapsedTimer copyClock;
             copyClock.start();
-            auto copy = std::make_shared<model::ClusterStore>(model::copyStore(*store, false, &progress.cancel));
-            addPlaceTemplatePod(*copy, action, input.podTemplatePath.empty() ? std::string() : input.namespaceName);
-            model::deleteCopiedTombstones(*copy, *store);
+            auto copy = std::make_shared<model::ClusterStore>(store->clone());
+            if (progress.cancel.load(std::memory_order_relaxed))
+                throw PlaceCancelled {};
+            const model::ClusterDiff diff = model::applyChanges(*copy, batch);
+            if (diff.podsAdded.size() != 1)
+                throw std::runtime_error("the template pod " + action.pod.namespaceName + "/" + action.pod.name + " could not be added to the cluster's copy");
             o.copyMs = static_cast<double>(copyClock.nsecsElapsed()) / 1e6;
             target = std::move(copy);
         }
@@ -153,8 +167,6 @@ std::shared_ptr<PlaceWorkerResult> runPlacement(std::shared_ptr<const model::Clu
             out->engine = std::move(engine);
         }
     } catch (const PlaceCancelled&) {
-        o.cancelled = true;
-    } catch (const model::StoreCopyCancelled&) {
         o.cancelled = true;
     } catch (const PlaceRequestError& e) {
         o.error = QString::fromStdString(e.what());

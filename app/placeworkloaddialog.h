@@ -55,7 +55,7 @@ struct PlaceWorkloadOutcome {
     bool fieldError = false;        // error names a field
     bool cancelled = false;         // the user cancelled (nothing applied)
     double workerMs = 0;            // copy + engine + replay + placement, on the worker
-    double copyMs = 0;              // the store's copy and finalize (0 when reused)
+    double copyMs = 0;              // the store's clone and the template pod's batch (0 when reused)
     double guiApplyMs = 0;          // the GUI thread's share: adoptPlacement() and the refresh it runs
 };
 

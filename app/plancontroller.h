@@ -125,7 +125,7 @@ public:
     /// PlaceWorkload of `workload` inside `domain`.
     bool placeWorkload(model::WorkloadId workload, model::DomainId domain);
     /// Plan > Place Workload's result (app/placeworkloaddialog.h): `engine`, built on a worker
-    /// over `store` (the shown store's copy with the template pod: model/storecopy.h), replayed
+    /// over `store` (the shown store's clone, ClusterStore::clone(), with the template pod), replayed
     /// this plan's actions and then applied `action` last. The window takes that store and
     /// engine (the stack's commands move to it) and pushes one command for the placement, so
     /// Undo removes every placed pod in one step. False (nothing changed) when the plan changed

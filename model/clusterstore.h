@@ -243,8 +243,13 @@ public:
     ClusterStore();
     ClusterStore(ClusterStore&&) noexcept = default;
     ClusterStore& operator=(ClusterStore&&) noexcept = default;
-    ClusterStore(const ClusterStore&) = delete;
     ClusterStore& operator=(const ClusterStore&) = delete;
+    /// A deep copy: the same rows (live tombstones included), strings, resource keys, ids, sums,
+    /// indexes and finalized state, so that a Topology or ids taken from this store hold for
+    /// it; mutating either leaves the other as it was. Memory copies, about this store's memory
+    /// again (the copy constructor is private: copies of a 100,000-node store must be asked
+    /// for). Throws std::bad_alloc. Thread: any, while no thread mutates this store.
+    [[nodiscard]] ClusterStore clone() const;
 
     // ---- building -------------------------------------------------------------------
     /// Appends a node. Throws std::invalid_argument when the name is empty or already used.
@@ -462,6 +467,8 @@ private:
     template <class T>
     static std::uint32_t internSet(std::vector<std::vector<T>>& sets, std::unordered_multimap<std::size_t, std::uint32_t>& index,
                                    std::vector<T>& set, std::size_t hash);
+
+    ClusterStore(const ClusterStore&) = default; // clone(): m_scheduling is deep-copied there
 
     StringPool m_strings;
     ResourceRegistry m_resources;

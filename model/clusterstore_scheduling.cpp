@@ -173,6 +173,13 @@ struct ClusterStore::SchedulingColumns {
     [[nodiscard]] const Profile& of(PodId p) const noexcept { return profiles[profile[p.index()]]; }
 };
 
+ClusterStore ClusterStore::clone() const
+{
+    ClusterStore copy(*this);
+    copy.m_scheduling = std::make_shared<SchedulingColumns>(*m_scheduling);
+    return copy;
+}
+
 std::shared_ptr<ClusterStore::SchedulingColumns> ClusterStore::makeSchedulingColumns()
 {
     return std::make_shared<SchedulingColumns>();

@@ -21,6 +21,14 @@ StringPool::StringPool()
     intern({});
 }
 
+StringPool::StringPool(const StringPool& other)
+    : m_slots(other.m_slots)
+{
+    m_views.reserve(other.m_views.size());
+    for (const std::string_view v : other.m_views)
+        m_views.emplace_back(store(v), v.size()); // the same order, so the same ids; the table holds ids
+}
+
 const char* StringPool::store(std::string_view text)
 {
     if (text.empty())

@@ -22,6 +22,9 @@ public:
     StringPool();
     StringPool(StringPool&&) noexcept = default;
     StringPool& operator=(StringPool&&) noexcept = default;
+    /// A deep copy: the same strings under the same ids, in blocks of its own. O(characters).
+    StringPool(const StringPool& other);
+    StringPool& operator=(const StringPool&) = delete;
 
     /// Returns the id of `text`, adding it if new. Amortised O(length).
     StringId intern(std::string_view text);

@@ -1,5 +1,5 @@
 // Plan > Place Workload (issue 7), under xvfb-run: the dialog places a gang on the simulated fleet
-// (a worker over a copy of the store with the template pod), the plan gets one place-pods action
+// (a worker over a clone of the store with the template pod), the plan gets one place-pods action
 // with every pod inside one domain of the level, the plan panel lists the placed pods (under
 // QAbstractItemModelTester), the map's cells of the nodes that got pods change colour; one Undo
 // removes them all. A gang that fits nowhere shows, per level, the closest domain and what it
@@ -23,6 +23,7 @@
 #include <QProgressBar>
 #include <QMenu>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QUndoStack>
 
 #include <set>
@@ -234,6 +235,27 @@ void TestPlaceWorkload::badFieldsAreNamed()
     QVERIFY(!dialog()->place());
     QVERIFY2(dialog()->messageText().startsWith(QStringLiteral("Pod template: /nonexistent/pod.yaml: cannot read the file")),
         qPrintable(dialog()->messageText()));
+
+    // A template file naming a pod of the cluster, no Name given: refused at once (it once looped
+    // on the worker, trying placed, placed2, ... while the file's name stayed the same).
+    const model::ClusterStore& store = *m_window->cluster()->store;
+    const QString ns = QString::fromUtf8(store.podNamespace(model::PodId(0)));
+    const QString name = QString::fromUtf8(store.podName(model::PodId(0)));
+    QTemporaryDir dir;
+    QFile file(dir.filePath(QStringLiteral("pod.json")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QStringLiteral(R"({"apiVersion":"v1","kind":"Pod","metadata":{"namespace":"%1","name":"%2"},)"
+                              R"("spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}})")
+                   .arg(ns, name)
+                   .toUtf8());
+    file.close();
+    dialog()->setPodTemplate(file.fileName());
+    dialog()->setName({});
+    QVERIFY(runPlace());
+    QVERIFY2(dialog()->messageText().startsWith(QStringLiteral("Pod template: the template's pod %1/%2 is in the cluster already").arg(ns, name)),
+        qPrintable(dialog()->messageText()));
+    QVERIFY(!dialog()->lastOutcome().placed);
+    dialog()->setPodTemplate({});
     QVERIFY(m_window->planController()->engine()->applied().empty());
 }
 

@@ -1,10 +1,10 @@
-// copyStore() (model/storecopy.h): a copy of a finalized store, live tombstones included, has the
-// same rows under the same ids, the same strings under the same StringIds (so a Topology of the
-// source holds for it), the same sums, budgets and namespace labels; adding a pod to the copy
-// leaves the source as it was.
+// ClusterStore::clone() (model/clusterstore.h): a copy of a finalized store, live tombstones
+// included, has the same rows under the same ids, the same strings under the same StringIds (so
+// a Topology of the source holds for it) in characters of its own, the same sums, budgets,
+// namespace labels and scheduling constraints; a pod added to the copy by a change batch (as Plan
+// > Place Workload adds its template pod) leaves the source as it was.
 
 #include "model/clusterchange.h"
-#include "model/storecopy.h"
 
 #include <QtTest>
 
@@ -42,6 +42,10 @@ ClusterStore source()
         r.ownerKind = OwnerKind::Job;
         r.ownerName = i < 3 ? "train" : "web";
         r.tolerations.emplace_back("nvidia.com/gpu", TolerationOperator::Exists, "", TaintEffect::NoSchedule);
+        if (i == 1) // a string longer than a quarter of the pool's block: a block of its own
+            r.labels.emplace_back("note", std::string(300 * 1024, 'x'));
+        if (i == 2)
+            r.hostPorts.push_back({ 9100, PortProtocol::TCP, StringId() });
         s.addPod(r);
     }
     s.setNamespaceLabels("ml", { { "team", "research" } });
@@ -65,29 +69,24 @@ class TestStoreCopy : public QObject {
     Q_OBJECT
 private slots:
     void sameRowsUnderTheSameIds();
-    void cancelledCopyThrows();
+    void outlivesItsSource();
 };
-
-void TestStoreCopy::cancelledCopyThrows()
-{
-    const ClusterStore s = source();
-    std::atomic<bool> cancel { true };
-    QVERIFY_THROWS_EXCEPTION(StoreCopyCancelled, (void)copyStore(s, true, &cancel));
-    cancel = false;
-    QCOMPARE(copyStore(s, true, &cancel).podCount(), s.podCount());
-}
 
 void TestStoreCopy::sameRowsUnderTheSameIds()
 {
     const ClusterStore s = source();
     QCOMPARE(s.deletedPodCount(), std::size_t(1));
-    ClusterStore c = copyStore(s);
+    ClusterStore c = s.clone();
     QCOMPARE(c.nodeCount(), s.nodeCount());
     QCOMPARE(c.podCount(), s.podCount());
     QCOMPARE(c.workloadCount(), s.workloadCount());
-    QCOMPARE(c.strings().size() >= s.strings().size(), true);
-    for (std::uint32_t i = 0; i < s.strings().size(); ++i)
+    QCOMPARE(c.strings().size(), s.strings().size());
+    for (std::uint32_t i = 0; i < s.strings().size(); ++i) {
         QCOMPARE(c.str(StringId(i)), s.str(StringId(i)));
+        QCOMPARE(c.strings().find(s.str(StringId(i))), StringId(i)); // the lookup table holds too
+        if (!s.str(StringId(i)).empty())
+            QVERIFY(c.str(StringId(i)).data() != s.str(StringId(i)).data()); // its own characters
+    }
     QCOMPARE(c.resources().size(), s.resources().size());
     QCOMPARE(c.deletedNodeCount(), s.deletedNodeCount());
     QCOMPARE(c.deletedPodCount(), s.deletedPodCount());
@@ -112,6 +111,9 @@ void TestStoreCopy::sameRowsUnderTheSameIds()
         QCOMPARE(c.podRequest(p), s.podRequest(p));
         QCOMPARE(c.podWorkload(p), s.podWorkload(p));
         QVERIFY(std::ranges::equal(c.podTolerations(p), s.podTolerations(p)));
+        QVERIFY(std::ranges::equal(c.podLabels(p), s.podLabels(p)));
+        QVERIFY(std::ranges::equal(c.podHostPorts(p), s.podHostPorts(p)));
+        QCOMPARE(c.podUid(p), s.podUid(p));
         if (!s.podIsDeleted(p))
             QCOMPARE(c.podName(p), s.podName(p));
     }
@@ -120,20 +122,53 @@ void TestStoreCopy::sameRowsUnderTheSameIds()
     QCOMPARE(c.disruptionBudgets()[0].selector, s.disruptionBudgets()[0].selector);
     QVERIFY(std::ranges::equal(c.namespaceLabels(s.strings().find("ml")), s.namespaceLabels(s.strings().find("ml"))));
 
-    // As Plan > Place Workload does: a copy not finalized, one more pod, finalize, tombstones.
-    ClusterStore more = copyStore(s, false);
+    QCOMPARE(c.findPod("ml", "p1"), s.findPod("ml", "p1"));
+    QVERIFY(!c.findPod("default", "p4").isValid());
+
+    // As Plan > Place Workload does: one more pod by a change batch; the source is untouched.
+    const std::size_t sourcePods = s.podCount();
+    const auto sourceStrings = s.strings().size();
+    ClusterStore more = s.clone();
+    ClusterChangeBatch add;
     PodRecord extra;
     extra.namespaceName = "default";
     extra.name = "template";
-    more.addPod(extra);
-    more.finalize();
-    deleteCopiedTombstones(more, s);
+    extra.request.setCore(CoreResource::Gpu, 8000);
+    add.upserted.addPod(extra);
+    PodRecord moved = s.podRecord(s.findPod("ml", "p2")); // and a changed pod: its scheduling columns
+    moved.hostPorts = { { 9200, PortProtocol::TCP, StringId() } };
+    add.upserted.addPod(moved, s); // its ids are the source's: translated
+    const ClusterDiff diff = applyChanges(more, add);
+    QCOMPARE(diff.podsAdded.size(), std::size_t(1));
+    QCOMPARE(more.podHostPorts(more.findPod("ml", "p2")).front().port, std::uint16_t(9200));
+    QCOMPARE(s.podHostPorts(s.findPod("ml", "p2")).front().port, std::uint16_t(9100));
+    QCOMPARE(diff.podsAdded.front(), PodId(static_cast<std::uint32_t>(sourcePods)));
+    QCOMPARE(s.podCount(), sourcePods);
+    QCOMPARE(s.strings().size(), sourceStrings);
+    QVERIFY(!s.findPod("default", "template").isValid());
+    QCOMPARE(more.findPod("default", "template"), diff.podsAdded.front());
     QCOMPARE(more.podCount(), s.podCount() + 1);
     QCOMPARE(more.deletedPodCount(), s.deletedPodCount());
     QCOMPARE(more.deletedNodeCount(), s.deletedNodeCount());
     QCOMPARE(more.counts().podsPending, s.counts().podsPending + 1);
     QCOMPARE(more.counts().podsCounted, s.counts().podsCounted);
     QCOMPARE(more.totalRequested(), s.totalRequested());
+}
+
+void TestStoreCopy::outlivesItsSource()
+{
+    ClusterStore c = [] {
+        const ClusterStore s = source();
+        return s.clone();
+    }();
+    QCOMPARE(c.podName(c.findPod("ml", "p1")), std::string_view("p1"));
+    const auto labels = c.podLabels(c.findPod("ml", "p1"));
+    QCOMPARE(labels.size(), std::size_t(2));
+    QCOMPARE(c.str(labels[1].value).size(), std::size_t(300 * 1024));
+    QCOMPARE(c.disruptionBudgets().size(), std::size_t(1));
+    QCOMPARE(c.namespaceLabels(c.strings().find("ml")).size(), std::size_t(1));
+    QCOMPARE(c.podHostPorts(c.findPod("ml", "p2")).size(), std::size_t(1)); // the scheduling columns are its own
+    QCOMPARE(c.podUid(c.findPod("ml", "p2")), std::string_view("u2"));
 }
 
 QTEST_GUILESS_MAIN(TestStoreCopy)
