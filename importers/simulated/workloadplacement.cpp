@@ -427,6 +427,11 @@ void ClusterGenerator::placeTraining(std::vector<PlannedNode>& nodes, const Inst
     // The group started on a fresh layer-2 node, so every 128 nodes of it are one layer-2 network.
     for (std::size_t begin = 0; begin < nodes.size(); begin += kNodesPerLayer2) {
         const std::size_t end = std::min(nodes.size(), begin + kNodesPerLayer2);
+        // About 1 layer-2 network in 16 sits idle between jobs: its job ended and the next one
+        // has not started, so its blocks of 16 nodes are whole and free (what a large gang with
+        // slices per layer-3 block needs; issue 7's gang_pods). The gangs are still drawn, and
+        // the choice comes from a hash, so the rest of the fleet is drawn as before.
+        const bool betweenJobs = SplitMix64::mix(m_spec.seed * 0xd1b54a32d192ed03ull + m_groupCounter * 4096 + begin / kNodesPerLayer2) % 16 == 5;
         eligible.clear();
         for (std::size_t i = begin; i < end; ++i)
             if (!nodes[i].notReady && !nodes[i].cordoned)
@@ -442,7 +447,7 @@ void ClusterGenerator::placeTraining(std::vector<PlannedNode>& nodes, const Inst
             while (size > remaining)
                 size >>= 1;
             makeTrainingGang(gang, type, budget, static_cast<std::uint32_t>(size));
-            for (std::size_t m = 0; m < size; ++m) {
+            for (std::size_t m = 0; m < size && !betweenJobs; ++m) {
                 PlannedNode& n = nodes[eligible[k + m]];
                 if (!gang.request.fitsIn(n.free))
                     continue; // cannot happen: the request is a share of this node type's budget

@@ -264,13 +264,19 @@ std::int64_t takeMinimum(std::span<const std::uint32_t> sorted, std::int64_t cou
     return remaining;
 }
 
+/// "1 pod", "2 pods": a count and its noun, plural unless the count is 1.
+std::string counted(std::int64_t n, const char* noun)
+{
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 LevelShortfall shortfall(const PlacementState& state, const PodFeasibility& feasibility, const Tree& t, int depth,
     const std::vector<std::uint32_t>& sorted, std::int64_t count)
 {
     LevelShortfall s;
     s.levelKey = t.keys[static_cast<std::size_t>(depth - 1)];
     const bool slices = t.inSlices(depth);
-    const std::string need = slices ? std::to_string(count) + " slices of " + std::to_string(t.sliceSize) + " pods" : std::to_string(count) + " pods";
+    const std::string need = slices ? counted(count, "slice") + " of " + counted(t.sliceSize, "pod") : counted(count, "pod");
     if (sorted.empty()) {
         s.reason = makeReason(ReasonKind::TopologyDomain, s.levelKey, "no node of the topology has " + s.levelKey);
         return s;
@@ -313,8 +319,8 @@ LevelShortfall shortfall(const PlacementState& state, const PodFeasibility& feas
     s.nodeReasons.assign(codes.begin(), codes.end());
     std::sort(s.nodeReasons.begin(), s.nodeReasons.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     std::string msg = "no " + s.levelKey + " domain holds " + need + ": the closest, " + s.closestDomain + ", holds "
-        + (slices ? std::to_string(d.slices) + " whole slices (" + std::to_string(d.pods) + " pods)" : std::to_string(d.pods) + " pods")
-        + " and lacks " + (slices ? std::to_string(count - d.slices) + " slices" : std::to_string(count - d.pods) + " pods") + "; "
+        + (slices ? counted(d.slices, "whole slice") + " (" + counted(d.pods, "pod") + " fit)" : counted(d.pods, "pod"))
+        + " and lacks " + (slices ? counted(count - d.slices, "slice") : counted(count - d.pods, "pod")) + "; "
         + std::to_string(s.nodesFull) + " of its " + std::to_string(s.nodes) + " nodes take none";
     if (!s.nodeReasons.empty()) {
         msg += " (";

@@ -4,13 +4,12 @@
 // that fits inside one network-node-layer-1 domain with slices of 16 per layer-3 block, found
 // (largestTopologyFit) and placed (PlanEngine, a place-pods action), and one slice more,
 // rejected with its per-level explanation. Times exclude building the ledger (reported apart).
-// Why gang_pods is 0 on the simulated fleet (seed 1, 100,000 nodes): neither the search nor the
-// placement, but the fleet. A slice of 16 8-GPU pods needs 16 nodes of one layer-3 block (16
-// nodes) with 8 GPUs free: a whole idle block. The generator fills training blocks with gangs
-// (a node stays free with 8% chance) and inference nodes to random levels (12% idle), so at most
-// 8 nodes of any block take such a pod (blockNodesMax) and no block holds a slice; without
-// slices 45 pods fit in one layer-1 domain. tst_topologyplacement largestGangWithSlicesOfWholeBlocks
-// pins the search on a small cluster with known answers (both cases).
+// The simulated fleet (seed 1, 100,000 nodes) leaves about 1 layer-2 network in 16 of its
+// training node groups idle between jobs, whole (importers/simulated/workloadplacement.cpp):
+// 136 layer-3 blocks have 16 nodes that each take an 8-GPU pod, and the largest sliced gang in
+// one layer-1 domain is 160 pods. Elsewhere at most 8 nodes of a block take one (training leaves
+// a node free with 8% chance, inference nodes are 12% idle). tst_topologyplacement
+// largestGangWithSlicesOfWholeBlocks pins the search on a small cluster with known answers.
 
 #include "model/clusterstore.h"
 #include "model/placement/topologyplacement.h"

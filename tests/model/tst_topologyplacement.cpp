@@ -194,7 +194,7 @@ void TestTopologyPlacement::slices()
         QCOMPARE(p.shortfalls[0].slicesFit, 1);
         QCOMPARE(p.shortfalls[0].podsFit, 6);
         QCOMPARE(p.reasons.front().code(), "topology-domain:" + kL1);
-        QVERIFY2(p.reasons.front().message.find("holds 1 whole slices (6 pods) and lacks 1 slices") != std::string::npos,
+        QVERIFY2(p.reasons.front().message.find("holds 1 whole slice (6 pods fit) and lacks 1 slice") != std::string::npos,
             p.reasons.front().message.c_str());
     }
 }
@@ -223,7 +223,7 @@ void TestTopologyPlacement::gangThatFitsNowhere()
     QCOMPARE(p.shortfalls[4].nodesFull, 1);
     QCOMPARE(p.shortfalls[4].nodeReasons.front().first, "insufficient-nvidia.com/gpu");
     QCOMPARE(p.reasons.size(), std::size_t(5));
-    QVERIFY2(p.reasons.back().message.find("lacks 1 pods") != std::string::npos, p.reasons.back().message.c_str());
+    QVERIFY2(p.reasons.back().message.find("lacks 1 pod") != std::string::npos, p.reasons.back().message.c_str());
 }
 
 // The bench's question (bench_gang, bench_consolidate's gang keys) on blocks of 4 nodes with
@@ -276,7 +276,7 @@ void TestTopologyPlacement::largestGangWithSlicesOfWholeBlocks()
         QVERIFY(refused.nodes.empty());
         QCOMPARE(refused.shortfalls.size(), std::size_t(1));
         QCOMPARE(refused.shortfalls[0].slicesFit, 2);
-        QVERIFY2(refused.reasons.front().message.find("holds 2 whole slices (10 pods) and lacks 1 slices") != std::string::npos,
+        QVERIFY2(refused.reasons.front().message.find("holds 2 whole slices (10 pods fit) and lacks 1 slice") != std::string::npos,
             refused.reasons.front().message.c_str());
     }
     {
