@@ -418,7 +418,7 @@ bool PlanController::movePod(model::PodId pod, model::NodeId node, bool override
     }
     model::PlanAction a;
     a.type = model::ActionType::MovePod;
-    a.pod = { std::string(m_store->podNamespace(pod)), std::string(m_store->podName(pod)), std::string(m_store->podUid(pod)) };
+    a.pod = model::podRef(*m_store, pod);
     a.node = std::string(state.nodeName(node));
     a.override = !verdict.feasible;
     QString refusal;

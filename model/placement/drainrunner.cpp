@@ -131,7 +131,7 @@ void DrainRunner::placePending()
             return false;
         PlanAction move;
         move.type = ActionType::MovePod;
-        move.pod = { std::string(m_store.podNamespace(p)), std::string(m_store.podName(p)), std::string(m_store.podUid(p)) };
+        move.pod = podRef(m_store, p);
         move.node = std::string(state.nodeName(n));
         const std::size_t before = m_engine.applied().size();
         (void)m_engine.apply(move); // every filter again; refused: nothing applied

@@ -35,11 +35,6 @@ std::vector<Reason> whyLeft(const PlacementState& state, PodId p, const std::vec
     return { makeReason(ReasonKind::NoFeasibleNode, {}, key + ": no node passes every filter with " + std::to_string(added.size()) + " " + type + " nodes added") };
 }
 
-PodRef podRef(const ClusterStore& store, PodId p)
-{
-    return { std::string(store.podNamespace(p)), std::string(store.podName(p)), std::string(store.podUid(p)) };
-}
-
 // f(k): applies add-node (k nodes) and the placements, reads the outcome, undoes them all.
 Evaluation evaluate(PlanEngine& engine, const NodesNeededQuestion& q, const std::vector<PodId>& pods, std::int32_t k)
 {

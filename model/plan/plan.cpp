@@ -47,6 +47,11 @@
 
 namespace fleet::model {
 
+PodRef podRef(const ClusterStore& store, PodId p)
+{
+    return { std::string(store.podNamespace(p)), std::string(store.podName(p)), std::string(store.podUid(p)) };
+}
+
 std::string_view actionTypeName(ActionType t) noexcept
 {
     switch (t) {

@@ -42,6 +42,10 @@ struct PodRef {
     bool operator==(const PodRef&) const = default;
 };
 
+/// Pod `p` of `store` as a plan names it: namespace, name and uid. Thread: any, while no thread
+/// mutates `store`.
+[[nodiscard]] PodRef podRef(const ClusterStore& store, PodId p);
+
 /// A domain as a plan names it: its path of label=value from the root
 /// (model/domainpath.h, e.g. "topology.kubernetes.io/region=us-east-1/topology.kubernetes.io/zone=us-east-1a").
 using DomainRef = std::string;
