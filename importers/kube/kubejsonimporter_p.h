@@ -409,6 +409,11 @@ private:
     void parseContainers(
         od::value v, std::vector<model::ContainerResources>& into, Slots<model::ContainerResources>& slots, bool init);
     void parseContainerResources(od::value v, model::ExactResourceList& requests, model::ExactResourceList& limits);
+    /// Each field of a resource list object ("cpu": "500m", "nvidia.com/gpu": 8): `core(resource,
+    /// scale, value)` for the four core names (no lookup), `extended(entry, value)` for the rest
+    /// (through the resource cache); the path names the field while it is read.
+    template <class Core, class Extended>
+    void forEachResource(od::value v, Core core, Extended extended);
     void parseExactResourceList(od::value v, model::ExactResourceList& into);
     void parseResourceList(od::value v, ResourceList& into, std::int64_t* gpuCounts);
     void parseTolerations(od::value v);

@@ -702,50 +702,45 @@ void KubectlJsonImporter::parseContainerResources(od::value v, model::ExactResou
     });
 }
 
-void KubectlJsonImporter::parseExactResourceList(od::value v, model::ExactResourceList& into)
-{
-    // Exact amounts: a pod's request is summed over its containers and rounded once
-    // (podrequest.h), as Kubernetes sums Quantities.
-    forEachField(v, "an object of resource names to quantities", [&](od::field& f, const char* k) {
-        m_path.pushRawKey(k);
-        if (keyIs(k, "cpu")) {
-            into.setCore(CoreResource::Cpu, exactQuantityValue(f.value(), QuantityScale::Milli));
-        } else if (keyIs(k, "memory")) {
-            into.setCore(CoreResource::Memory, exactQuantityValue(f.value(), QuantityScale::Units));
-        } else if (keyIs(k, "pods")) {
-            into.setCore(CoreResource::Pods, exactQuantityValue(f.value(), QuantityScale::Units));
-        } else if (keyIs(k, "ephemeral-storage")) {
-            into.setCore(CoreResource::EphemeralStorage, exactQuantityValue(f.value(), QuantityScale::Units));
-        } else {
-            const ResourceEntry& entry = resourceEntry(keyText(f));
-            into.set(entry.key, exactQuantityValue(f.value(), entry.scale));
-        }
-        m_path.pop();
-    });
-}
-
-void KubectlJsonImporter::parseResourceList(od::value v, ResourceList& into, std::int64_t* gpuCounts)
+template <class Core, class Extended>
+void KubectlJsonImporter::forEachResource(od::value v, Core core, Extended extended)
 {
     forEachField(v, "an object of resource names to quantities", [&](od::field& f, const char* k) {
         m_path.pushRawKey(k);
         // The common names without a lookup; everything else through the cache.
-        if (keyIs(k, "cpu")) {
-            into.setCore(CoreResource::Cpu, quantityValue(f.value(), QuantityScale::Milli));
-        } else if (keyIs(k, "memory")) {
-            into.setCore(CoreResource::Memory, quantityValue(f.value(), QuantityScale::Units));
-        } else if (keyIs(k, "pods")) {
-            into.setCore(CoreResource::Pods, quantityValue(f.value(), QuantityScale::Units));
-        } else if (keyIs(k, "ephemeral-storage")) {
-            into.setCore(CoreResource::EphemeralStorage, quantityValue(f.value(), QuantityScale::Units));
-        } else {
-            const ResourceEntry& entry = resourceEntry(keyText(f));
-            const std::int64_t amount = quantityValue(f.value(), entry.scale);
+        if (keyIs(k, "cpu"))
+            core(CoreResource::Cpu, QuantityScale::Milli, f.value());
+        else if (keyIs(k, "memory"))
+            core(CoreResource::Memory, QuantityScale::Units, f.value());
+        else if (keyIs(k, "pods"))
+            core(CoreResource::Pods, QuantityScale::Units, f.value());
+        else if (keyIs(k, "ephemeral-storage"))
+            core(CoreResource::EphemeralStorage, QuantityScale::Units, f.value());
+        else
+            extended(resourceEntry(keyText(f)), f.value());
+        m_path.pop();
+    });
+}
+
+void KubectlJsonImporter::parseExactResourceList(od::value v, model::ExactResourceList& into)
+{
+    // Exact amounts: a pod's request is summed over its containers and rounded once
+    // (podrequest.h), as Kubernetes sums Quantities.
+    forEachResource(
+        v, [&](CoreResource r, QuantityScale scale, od::value& q) { into.setCore(r, exactQuantityValue(q, scale)); },
+        [&](const ResourceEntry& entry, od::value& q) { into.set(entry.key, exactQuantityValue(q, entry.scale)); });
+}
+
+void KubectlJsonImporter::parseResourceList(od::value v, ResourceList& into, std::int64_t* gpuCounts)
+{
+    forEachResource(
+        v, [&](CoreResource r, QuantityScale scale, od::value& q) { into.setCore(r, quantityValue(q, scale)); },
+        [&](const ResourceEntry& entry, od::value& q) {
+            const std::int64_t amount = quantityValue(q, entry.scale);
             into.set(entry.key, amount);
             if (gpuCounts != nullptr && entry.gpuCountSource >= 0)
                 gpuCounts[entry.gpuCountSource] = entry.scale == QuantityScale::ThousandUnits ? amount / 1000 : amount;
-        }
-        m_path.pop();
-    });
+        });
 }
 
 void KubectlJsonImporter::parseTolerations(od::value v)
