@@ -10,6 +10,8 @@
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
 
 #include "importers/kube/tlssocket.h"
 
@@ -99,6 +101,23 @@ TestPki TestPki::create(const std::string& dirPath)
                      "-days", "2", "-extfile", "server.ext"});
     if (!ok)
         return pki;
+    QFile clientExt(dir + "/client.ext");
+    if (!clientExt.open(QIODevice::WriteOnly))
+        return pki;
+    clientExt.write("extendedKeyUsage=clientAuth\n");
+    clientExt.close();
+    const bool clients = run(dir, QStringList{"req"} + ec + QStringList{"-keyout", "client.key", "-out", "client.csr", "-subj", "/O=fleet-readers/CN=fleet-test-user"})
+        && run(dir, {"x509", "-req", "-in", "client.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "client.crt",
+                     "-days", "2", "-extfile", "client.ext"})
+        && run(dir, QStringList{"req"} + ec + QStringList{"-keyout", "stranger.key", "-out", "stranger.csr", "-subj", "/CN=stranger"})
+        && run(dir, {"x509", "-req", "-in", "stranger.csr", "-CA", "other.crt", "-CAkey", "other.key", "-CAcreateserial", "-out",
+                     "stranger.crt", "-days", "2", "-extfile", "client.ext"});
+    if (!clients)
+        return pki;
+    pki.clientCertFile = (dir + "/client.crt").toStdString();
+    pki.clientKeyFile = (dir + "/client.key").toStdString();
+    pki.strangerCertFile = (dir + "/stranger.crt").toStdString();
+    pki.strangerKeyFile = (dir + "/stranger.key").toStdString();
     pki.caFile = (dir + "/ca.crt").toStdString();
     pki.caPem = readAll(dir + "/ca.crt");
     pki.otherCaFile = (dir + "/other.crt").toStdString();
@@ -182,10 +201,14 @@ struct FakeKubeApiServer::Impl {
         return rv;
     }
 
+    // Whether this connection's client certificate was verified (one thread per connection).
+    static inline thread_local bool t_certificateVerified = false;
+    int certificateConnections = 0;
+
     bool authorized(const http::request<http::string_body>& req) const
     {
         const auto auth = req.find(http::field::authorization);
-        return options.token.empty() || (auth != req.end() && std::string(auth->value()) == "Bearer " + options.token);
+        return options.token.empty() || t_certificateVerified || (auth != req.end() && std::string(auth->value()) == "Bearer " + options.token);
     }
 
     static bool isWatch(const http::request<http::string_body>& req)
@@ -463,7 +486,18 @@ struct FakeKubeApiServer::Impl {
                 liveClocks[std::this_thread::get_id()] = clock;
         }
         auto stream = std::make_unique<TlsSocket>(fd, ctx.native_handle(), TlsSocket::Role::Server);
-        if (!stream->handshake()) { // else: a client that gave up on the handshake (a certificate it does not trust)
+        const bool shaken = !stream->handshake(); // else: a client that gave up on the handshake (a certificate it does not trust)
+        if (shaken && options.clientCertificates) {
+            SSL* ssl = stream->nativeHandle();
+            X509* peer = SSL_get1_peer_certificate(ssl);
+            t_certificateVerified = peer != nullptr && SSL_get_verify_result(ssl) == X509_V_OK;
+            X509_free(peer);
+            if (t_certificateVerified) {
+                std::lock_guard lock(mutex);
+                ++certificateConnections;
+            }
+        }
+        if (shaken) {
             boost::beast::flat_buffer buffer;
             for (;;) {
                 http::request<http::string_body> req;
@@ -534,6 +568,12 @@ FakeKubeApiServer::FakeKubeApiServer(const TestPki& pki, std::map<std::string, Q
     d->watchGoneLeft = d->options.watchGone;
     d->ctx.use_certificate_chain(net::buffer(pki.serverCertPem));
     d->ctx.use_private_key(net::buffer(pki.serverKeyPem), ssl::context::pem);
+    if (d->options.clientCertificates) {
+        d->ctx.add_certificate_authority(net::buffer(pki.caPem));
+        SSL_CTX_set_client_CA_list(d->ctx.native_handle(), SSL_load_client_CA_file(pki.caFile.c_str()));
+        // Every chain passes the handshake; the verdict (SSL_get_verify_result) is read per connection.
+        SSL_CTX_set_verify(d->ctx.native_handle(), SSL_VERIFY_PEER, [](int, X509_STORE_CTX*) { return 1; });
+    }
     const tcp::endpoint ep(net::ip::make_address("127.0.0.1"), 0);
     d->acceptor.open(ep.protocol());
     d->acceptor.set_option(tcp::acceptor::reuse_address(true));
@@ -596,6 +636,12 @@ int FakeKubeApiServer::gzipped() const
 {
     std::lock_guard lock(d->mutex);
     return d->gzipCount;
+}
+
+int FakeKubeApiServer::certificateConnections() const
+{
+    std::lock_guard lock(d->mutex);
+    return d->certificateConnections;
 }
 
 long long FakeKubeApiServer::resourceVersion() const

@@ -21,11 +21,13 @@
 
 namespace fleet::tests {
 
-/// A CA and a server certificate for 127.0.0.1 (and DNS kube.test), made with the openssl
-/// command in `dir`. Empty strings when openssl is not installed.
+/// A CA and a server certificate for 127.0.0.1 (and DNS kube.test), and client certificates,
+/// made with the openssl command in `dir`. Empty strings when openssl is not installed.
 struct TestPki {
     std::string caPem, caFile, serverCertPem, serverKeyPem;
     std::string otherCaFile; ///< a CA that did not sign the server certificate
+    std::string clientCertFile, clientKeyFile; ///< CN=fleet-test-user, O=fleet-readers, signed by the CA (clientAuth)
+    std::string strangerCertFile, strangerKeyFile; ///< a client certificate the other CA signed
     static TestPki create(const std::string& dir);
 };
 
@@ -43,6 +45,10 @@ public:
         /// served as they are with status 200 (benchmarks: the server must not be the bottleneck).
         std::shared_ptr<const std::map<std::string, std::string>> pages;
         bool gzip = false; ///< gzip every answer whose request accepts it (Accept-Encoding: gzip), as APIResponseCompression does
+        /// Ask for a client certificate (advertising the CA); one the CA signed authenticates a
+        /// request as the token does, as kube-apiserver's x509 authenticator (--client-ca-file).
+        /// An unverified one is judged per request (401), not by failing the handshake, as there.
+        bool clientCertificates = false;
     };
     /// `lists` maps a collection path ("/api/v1/nodes") to its items.
     FakeKubeApiServer(const TestPki& pki, std::map<std::string, QJsonArray> lists, Options options);
@@ -57,6 +63,8 @@ public:
     double cpuSeconds() const;
     /// Answers sent gzip-compressed so far.
     int gzipped() const;
+    /// Connections whose client certificate the CA verified (Options::clientCertificates), so far.
+    int certificateConnections() const;
     /// Every request target served so far, in order.
     std::vector<std::string> requests() const;
 

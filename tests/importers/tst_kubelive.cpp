@@ -2,7 +2,8 @@
 // loadLiveCluster) against a fake API server on loopback HTTPS (fakekubeapiserver.h) that the
 // real kubectl 1.33 accepts: the same cluster as from the same objects in files, page by page;
 // 410 Gone on a continue relists; 429 waits and retries; 403 on an optional list warns; a wrong
-// token and an untrusted CA are clear errors that never quote the token.
+// token and an untrusted CA are clear errors that never quote the token; a client certificate
+// (files or data) authenticates, one another CA signed gets the server's 401.
 
 #include "connectproxy.h"
 #include "fakekubeapiserver.h"
@@ -64,9 +65,12 @@ private slots:
     void unsupportedProxyIsRefused();
     void untrustedCaIsRefused();
     void serverNameIsChecked();
+    void clientCertificateAuthenticates();
 
 private:
     kube::ResolvedKubeconfig config(const FakeKubeApiServer& server, const std::string& token, const std::string& caFile);
+    /// The same kubeconfig with `user` as the user's fields (YAML lines indented by four).
+    kube::ResolvedKubeconfig configWithUser(const FakeKubeApiServer& server, const QString& user);
     std::map<std::string, QJsonArray> lists() const;
     QTemporaryDir m_dir;
     fleet::tests::TestPki m_pki;
@@ -105,6 +109,23 @@ kube::ResolvedKubeconfig TstKubeLive::config(const FakeKubeApiServer& server, co
                     "users:\n- name: tester\n  user:\n    token: %3\ncontexts:\n- name: fake\n  context: {cluster: fake, user: tester}\n"
                     "current-context: fake\n")
                 .arg(QString::fromStdString(server.url()), QString::fromStdString(caFile), QString::fromStdString(token))
+                .toUtf8());
+    f.close();
+    kube::KubeconfigRequest r;
+    r.explicitPath = path.toStdString();
+    return kube::loadKubeconfig(r);
+}
+
+kube::ResolvedKubeconfig TstKubeLive::configWithUser(const FakeKubeApiServer& server, const QString& user)
+{
+    const QString path = m_dir.filePath("kubeconfig");
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        qFatal("cannot write the kubeconfig");
+    f.write(QString("apiVersion: v1\nkind: Config\nclusters:\n- name: fake\n  cluster:\n    server: %1\n    certificate-authority: %2\n"
+                    "users:\n- name: tester\n  user:\n%3\ncontexts:\n- name: fake\n  context: {cluster: fake, user: tester}\n"
+                    "current-context: fake\n")
+                .arg(QString::fromStdString(server.url()), QString::fromStdString(m_pki.caFile), user)
                 .toUtf8());
     f.close();
     kube::KubeconfigRequest r;
@@ -375,6 +396,55 @@ void TstKubeLive::serverNameIsChecked()
     c.cluster.certificateAuthorityData.clear();
     QCOMPARE(summary(loadLiveCluster(c)), summary(m_fromFiles));
     QVERIFY(server.requests().size() > served);
+}
+
+void TstKubeLive::clientCertificateAuthenticates()
+{
+    QVERIFY(!m_pki.clientCertFile.empty());
+    FakeKubeApiServer::Options o;
+    o.clientCertificates = true;
+    FakeKubeApiServer server(m_pki, lists(), o);
+    auto fileBase64 = [](const std::string& path) {
+        QFile f(QString::fromStdString(path));
+        return f.open(QIODevice::ReadOnly) ? QString::fromLatin1(f.readAll().toBase64()) : QString();
+    };
+    // Files, then the same as data: no token, the certificate alone authenticates.
+    const QString files = QString("    client-certificate: %1\n    client-key: %2")
+                              .arg(QString::fromStdString(m_pki.clientCertFile), QString::fromStdString(m_pki.clientKeyFile));
+    QCOMPARE(summary(loadLiveCluster(configWithUser(server, files))), summary(m_fromFiles));
+    const int byFiles = server.certificateConnections();
+    QVERIFY(byFiles >= 1);
+    const QString data = QString("    client-certificate-data: %1\n    client-key-data: %2")
+                             .arg(fileBase64(m_pki.clientCertFile), fileBase64(m_pki.clientKeyFile));
+    QCOMPARE(summary(loadLiveCluster(configWithUser(server, data))), summary(m_fromFiles));
+    QVERIFY(server.certificateConnections() > byFiles);
+
+    // The real kubectl with the same user, against the same server.
+    if (QFile::exists(kKubectl)) {
+        (void)configWithUser(server, files);
+        QProcess p;
+        QProcessEnvironment env;
+        env.insert("HOME", m_dir.path());
+        env.insert("PATH", "/usr/bin:/bin");
+        p.setProcessEnvironment(env);
+        p.start(kKubectl, {"--kubeconfig", m_dir.filePath("kubeconfig"), "--cache-dir", m_dir.filePath("cache-cert"), "get", "nodes", "-o", "name"});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        QCOMPARE(QString::fromUtf8(p.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts).size(), qsizetype(m_fromFiles.store->nodeCount()));
+    }
+
+    // A certificate another CA signed: the handshake passes, the request gets the server's 401.
+    const int before = server.certificateConnections();
+    const QString stranger = QString("    client-certificate: %1\n    client-key: %2")
+                                 .arg(QString::fromStdString(m_pki.strangerCertFile), QString::fromStdString(m_pki.strangerKeyFile));
+    try {
+        (void)loadLiveCluster(configWithUser(server, stranger));
+        QFAIL("expected a KubeApiError");
+    } catch (const kube::KubeApiError& e) {
+        QCOMPARE(e.status(), 401u);
+        QVERIFY2(QString(e.what()).contains("401: Unauthorized"), e.what());
+    }
+    QCOMPARE(server.certificateConnections(), before);
 }
 
 QTEST_GUILESS_MAIN(TstKubeLive)
