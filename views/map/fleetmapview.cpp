@@ -1,4 +1,4 @@
-#include "fleetmapview.h"
+#include "fleetmapview_p.h"
 
 #include "model/clusterstore.h"
 #include "model/metrics/pricetable.h"
@@ -18,23 +18,14 @@
 #include "views/map/nodetooltip.h"
 #include "views/map/planmarks.h"
 #include "views/map/podstrips.h"
-#include "views/itemmodels/podmime.h"
 #include "views/vtk/vtkopenglwidget.h"
 
-#include <QContextMenuEvent>
-#include <QDragEnterEvent>
-#include <QDropEvent>
 #include <QElapsedTimer>
-#include <QMimeData>
 #include <QHBoxLayout>
-#include <QKeyEvent>
 #include <QLoggingCategory>
-#include <QMouseEvent>
 #include <QPainter>
 #include <QResizeEvent>
-#include <QTimer>
 #include <QToolTip>
-#include <QWheelEvent>
 
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
@@ -43,7 +34,7 @@
 #include <cmath>
 
 Q_LOGGING_CATEGORY(lcFleetMap, "fleet.views.map", QtInfoMsg)
-// Per-layer paint times, for tuning (QT_LOGGING_RULES="fleet.views.map.paint.debug=true").
+// Per-layer paint times (declared in fleetmapview_p.h).
 Q_LOGGING_CATEGORY(lcFleetMapPaint, "fleet.views.map.paint", QtInfoMsg)
 
 namespace fleet::views {
@@ -56,29 +47,16 @@ namespace {
 // Cells per node of the simulated fleets' layouts (gutters and bands), a first guess to size
 // the label rows before the layout exists (see relayout()).
 constexpr double kCellsPerNodeGuess = 4.0;
-// The fitted map leaves this factor of room around the grid.
-constexpr double kFitMargin = 1.02;
 // Zoom limits: a cell at most 256 px wide; the whole map at least a quarter of the view.
 constexpr double kMinUnitsPerPixel = 1.0 / 256.0;
-// A press and release closer than this (logical px) is a click, not a drag.
-constexpr double kClickSlopPx = 4.0;
 // Hover and click on a gutter pick the nearest cell within this distance (logical px): at the
 // fitted zoom on 100,000 nodes a cell is about 1 px and most pixels are gutters (user trial).
 constexpr double kPickSlopPx = 2.0;
 // The gutter search looks at most this many cells either side (zoomed far out).
 constexpr int kMaxPickSlopCells = 16;
-// Relayout when the view's aspect moves this far (factor) from the layout's: the fitted map
-// must fill the view (user trial: 25% of a 1900-px window stayed empty after a resize).
-constexpr double kRelayoutAspectFactor = 1.04;
-// Relayout when the view's area moves this far (factor) from the layout's: the label rows
-// are sized in screen pixels.
-constexpr double kRelayoutAreaFactor = 2.0;
 // zoomToNode(): the node's cell this many logical px wide (GPUs, pods and name drawn),
 // at most a third of the view's smaller side.
 constexpr double kZoomToNodePx = 160.0;
-// Keyboard: one +/- step zooms by this factor; an arrow pans this share of the view.
-constexpr double kKeyZoomFactor = 1.5;
-constexpr double kKeyPanShare = 0.2;
 
 void setRgb(double out[3], const QColor& c)
 {
@@ -88,167 +66,6 @@ void setRgb(double out[3], const QColor& c)
 }
 
 } // namespace
-
-struct FleetMapView::Private {
-    FleetMapView* q = nullptr;
-    VtkOpenGLWidget* gl = nullptr;
-    MapLegend* legend = nullptr;
-
-    MapScene scene;
-    QSize layoutViewSize; // the GL widget's size when the layout was built
-    std::shared_ptr<const model::PriceTable> prices; // for the cost metrics; null: none
-
-    /// A new MetricContext for the store and prices, handed to the legend, which computes
-    /// the metric's column that the texel layer draws.
-    void updateMetricContext();
-
-    // The stack, bottom to top (see maplayer.h). The typed pointers are views into it for
-    // the few queries the view answers from a layer (label hit test, marker list).
-    std::vector<std::unique_ptr<MapLayer>> layers;
-    LayerOverlay overlay; // the layers' pictures, cached while scene and camera stay
-    DomainFrameLayer* frames = nullptr;
-    BreadcrumbLayer* breadcrumb = nullptr;
-    MarkerLayer* markers = nullptr;
-    PlanLayer* plan = nullptr;
-    AddedNodeLayer* addedNodes = nullptr;
-
-    // Camera: world coordinates of the view centre and world units (cells) per logical pixel.
-    double centerX = 0, centerY = 0, unitsPerPixel = 1;
-    bool userMovedView = false;
-
-    // Interaction.
-    bool pressed = false;
-    bool dragging = false;
-    QPointF pressPos, lastPos;
-    DomainId pressLabel;
-    NodeId hovered;
-    // What-if: a press on a pod strip drags the pod instead of panning (podDrag), as does a
-    // drag with pod mime data from another widget (external).
-    model::PodId pressPod;
-    bool podDrag = false;
-    bool externalDrag = false;
-    [[nodiscard]] model::PodId podAtGl(const QPointF& glPos) const;
-    void emitDragMove(const QPointF& glPos, const QPoint& globalPos, Qt::KeyboardModifiers modifiers)
-    {
-        emit q->podDragMoved(targetAtGl(glPos), frames->labelAt(glPos), globalPos, modifiers);
-    }
-    /// What a click, a drop or a context menu at glPos is about: the added node whose square is
-    /// there (AddedNodeLayer, drawn above the cells), else the node nodeAtGl() picks.
-    [[nodiscard]] NodeId targetAtGl(const QPointF& glPos) const
-    {
-        const NodeId added = addedNodes->nodeAt(glPos);
-        return added.isValid() ? added : nodeAtGl(glPos);
-    }
-    void endPodDrag()
-    {
-        podDrag = externalDrag = false;
-        pressPod = {};
-        gl->unsetCursor();
-    }
-
-    template <class Layer>
-    Layer* addLayer()
-    {
-        auto layer = std::make_unique<Layer>();
-        Layer* raw = layer.get();
-        layer->attach(gl->renderer());
-        layers.push_back(std::move(layer));
-        return raw;
-    }
-    void buildLayers();
-    void notify(unsigned changes)
-    {
-        for (auto& layer : layers)
-            layer->sceneChanged(scene, changes);
-        overlay.sceneChanged(changes, layers, scene);
-        if (changes & (MapLayer::ClusterChanged | MapLayer::ProblemsChanged))
-            updateMarkerKey();
-        requestRender();
-    }
-    /// The legend's marker key counts what the marker layer draws.
-    void updateMarkerKey()
-    {
-        std::size_t byKind[3] = { 0, 0, 0 };
-        for (const auto& marker : markers->markers())
-            ++byKind[static_cast<int>(marker.second)];
-        legend->setMarkerCounts(byKind[static_cast<int>(NodeMarkerKind::NotReady)],
-            byKind[static_cast<int>(NodeMarkerKind::Cordoned)], byKind[static_cast<int>(NodeMarkerKind::Problem)]);
-    }
-    void relayout();
-    void fitView();
-    void requestRender()
-    {
-        gl->requestRender();
-    }
-    [[nodiscard]] MapCamera camera() const
-    {
-        MapCamera c;
-        c.centerX = centerX;
-        c.centerY = centerY;
-        c.unitsPerPixel = unitsPerPixel;
-        c.viewport = QSize(std::max(1, gl->width()), std::max(1, gl->height()));
-        c.layoutHeight = scene.layout.height();
-        c.devicePixelRatio = gl->devicePixelRatioF();
-        return c;
-    }
-    void paintLayers(QPainter& painter)
-    {
-        const MapCamera c = camera();
-        if (!lcFleetMapPaint().isDebugEnabled()) {
-            overlay.paint(painter, layers, scene, c, mapBackgroundColor());
-            return;
-        }
-        QString times;
-        overlay.paint(painter, layers, scene, c, mapBackgroundColor(), &times);
-        qCDebug(lcFleetMapPaint).noquote() << "layer paint ms:" << times;
-    }
-    [[nodiscard]] double fitUnitsPerPixel(const MapLayout& l) const
-    {
-        if (l.width() == 0)
-            return 1.0;
-        return std::max(l.width() / double(std::max(1, gl->width())), l.height() / double(std::max(1, gl->height())))
-            * kFitMargin;
-    }
-    void applyCamera();
-    [[nodiscard]] double viewAspect() const
-    {
-        return gl->width() > 16 && gl->height() > 16 ? static_cast<double>(gl->width()) / gl->height() : 1.6;
-    }
-    [[nodiscard]] QPointF toWorld(const QPointF& glPos) const { return camera().toWorld(glPos); }
-    /// A GL widget position in cell coordinates (column, row from the top); the hot path of
-    /// picking, so without building a whole MapCamera (devicePixelRatioF() is not free).
-    [[nodiscard]] QPointF toCell(const QPointF& glPos) const
-    {
-        return { centerX + (glPos.x() - gl->width() / 2.0) * unitsPerPixel,
-            scene.layout.height() - (centerY - (glPos.y() - gl->height() / 2.0) * unitsPerPixel) };
-    }
-    [[nodiscard]] QPointF toWidget(const QPointF& world) const { return camera().toWidget(world); }
-    /// Node whose cell holds a position in the GL widget's coordinates, or an invalid id.
-    [[nodiscard]] NodeId cellNodeAtGl(const QPointF& glPos) const
-    {
-        if (!scene.hasMap())
-            return {};
-        const QPointF c = toCell(glPos);
-        const double cx = std::floor(c.x());
-        const double cy = std::floor(c.y());
-        if (cx < 0 || cy < 0 || cx >= scene.layout.width() || cy >= scene.layout.height())
-            return {};
-        return scene.layout.nodeAt(static_cast<int>(cx), static_cast<int>(cy));
-    }
-    [[nodiscard]] NodeId nodeAtGl(const QPointF& glPos) const;
-    void refreshHover(bool newCluster);
-    void showToolTip(NodeId n, const QPointF& glPos, const QPoint& globalPos);
-    bool handleEvent(QEvent* event);
-    bool handleKey(QKeyEvent* event);
-    void zoomBy(double factor, const QPointF& anchorGl);
-    void zoomToCells(double x, double y, double w, double h, double marginFactor);
-    void cameraMoved()
-    {
-        userMovedView = true;
-        refreshHover(false);
-        requestRender();
-    }
-};
 
 FleetMapView::FleetMapView(QWidget* parent)
     : QWidget(parent)
@@ -636,262 +453,6 @@ QRect FleetMapView::domainLabelRect(model::DomainId domain) const
     return placement.box.toAlignedRect().translated(d->gl->pos());
 }
 
-bool FleetMapView::eventFilter(QObject* watched, QEvent* event)
-{
-    if (watched == d->gl && d->handleEvent(event))
-        return true;
-    return QWidget::eventFilter(watched, event);
-}
-
-bool FleetMapView::Private::handleEvent(QEvent* event)
-{
-    switch (event->type()) {
-    case QEvent::Resize: {
-        const double aspect = viewAspect();
-        const double ratio = aspect / scene.layout.viewAspect();
-        const double areaRatio = std::max(1.0, double(gl->width()) * gl->height())
-            / std::max(1.0, double(layoutViewSize.width()) * layoutViewSize.height());
-        if (scene.topology
-            && (ratio > kRelayoutAspectFactor || ratio < 1.0 / kRelayoutAspectFactor || areaRatio > kRelayoutAreaFactor
-                || areaRatio < 1.0 / kRelayoutAreaFactor)) {
-            relayout();
-            userMovedView = false;
-        }
-        if (!userMovedView)
-            fitView();
-        scene.fittedUnitsPerPixel = fitUnitsPerPixel(scene.layout);
-        refreshHover(false);
-        requestRender();
-        return false;
-    }
-    case QEvent::Show:
-    case QEvent::WindowActivate:
-        // Nothing in the window has the focus yet: the map takes it, so the keyboard works
-        // before the first click, and Qt gives it back when a dialog closes.
-        // Queued: during its Show event the widget is not visible yet and cannot take it.
-        QTimer::singleShot(0, gl, [g = gl] {
-            if (QWidget* w = g->window(); w && !w->focusWidget() && g->isVisible())
-                g->setFocus(Qt::OtherFocusReason);
-        });
-        return false;
-    case QEvent::KeyPress:
-        if (podDrag && !externalDrag && static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape) {
-            pressed = false;
-            endPodDrag();
-            emit q->podDragCancelled();
-            return true;
-        }
-        return handleKey(static_cast<QKeyEvent*>(event));
-    case QEvent::ContextMenu: {
-        auto* e = static_cast<QContextMenuEvent*>(event);
-        emit q->contextMenuRequested(targetAtGl(e->pos()), frames->labelAt(e->pos()), e->globalPos());
-        return true;
-    }
-    case QEvent::DragEnter: {
-        auto* e = static_cast<QDragEnterEvent*>(event);
-        const model::PodId pod = podFromMimeData(e->mimeData());
-        if (!pod.isValid() || !scene.store || pod.index() >= scene.store->podCount())
-            return false;
-        e->acceptProposedAction();
-        podDrag = externalDrag = true;
-        emit q->podDragStarted(pod, e->modifiers());
-        emitDragMove(e->position(), gl->mapToGlobal(e->position().toPoint()), e->modifiers());
-        return true;
-    }
-    case QEvent::DragMove: {
-        auto* e = static_cast<QDragMoveEvent*>(event);
-        if (!externalDrag)
-            return false;
-        e->acceptProposedAction();
-        emitDragMove(e->position(), gl->mapToGlobal(e->position().toPoint()), e->modifiers());
-        return true;
-    }
-    case QEvent::DragLeave:
-        if (!externalDrag)
-            return false;
-        endPodDrag();
-        emit q->podDragCancelled();
-        return true;
-    case QEvent::Drop: {
-        auto* e = static_cast<QDropEvent*>(event);
-        if (!externalDrag)
-            return false;
-        e->acceptProposedAction();
-        endPodDrag();
-        emit q->podDropped(targetAtGl(e->position()), frames->labelAt(e->position()), gl->mapToGlobal(e->position().toPoint()),
-            e->modifiers());
-        return true;
-    }
-    case QEvent::MouseButtonPress: {
-        auto* e = static_cast<QMouseEvent*>(event);
-        if (e->button() != Qt::LeftButton)
-            return false;
-        gl->setFocus(Qt::MouseFocusReason);
-        pressed = true;
-        dragging = false;
-        pressPos = lastPos = e->position();
-        pressLabel = frames->labelAt(e->position());
-        pressPod = podAtGl(e->position());
-        return true;
-    }
-    case QEvent::MouseButtonDblClick: {
-        auto* e = static_cast<QMouseEvent*>(event);
-        if (e->button() != Qt::LeftButton)
-            return false;
-        if (const DomainId dom = frames->labelAt(e->position()); dom.isValid()) {
-            q->zoomToDomain(dom);
-        } else if (const NodeId n = nodeAtGl(e->position()); n.isValid()) {
-            q->zoomToNode(n);
-        }
-        pressed = false;
-        return true;
-    }
-    case QEvent::MouseMove: {
-        auto* e = static_cast<QMouseEvent*>(event);
-        scene.pointerPos = e->position();
-        scene.pointerInside = true;
-        if (pressed && podDrag) {
-            emitDragMove(e->position(), e->globalPosition().toPoint(), e->modifiers());
-            return true;
-        }
-        if (pressed && pressPod.isValid() && QLineF(pressPos, e->position()).length() > kClickSlopPx) {
-            podDrag = true;
-            QToolTip::hideText();
-            gl->setCursor(Qt::DragMoveCursor);
-            emit q->podDragStarted(pressPod, e->modifiers());
-            emitDragMove(e->position(), e->globalPosition().toPoint(), e->modifiers());
-            return true;
-        }
-        if (pressed) {
-            if (!dragging && QLineF(pressPos, e->position()).length() > kClickSlopPx) {
-                dragging = true;
-                QToolTip::hideText();
-                gl->setCursor(Qt::ClosedHandCursor);
-            }
-            if (dragging) {
-                const QPointF delta = e->position() - lastPos;
-                centerX -= delta.x() * unitsPerPixel;
-                centerY += delta.y() * unitsPerPixel;
-                cameraMoved();
-            }
-            lastPos = e->position();
-            return true;
-        }
-        // A node the plan added (drawn by AddedNodeLayer, not in the store): its own tooltip; a
-        // click selects it (its inspector reads the plan), hover reports no store node.
-        const NodeId added = addedNodes->nodeAt(e->position());
-        const NodeId n = added.isValid() ? NodeId {} : nodeAtGl(e->position());
-        if (n != hovered) {
-            hovered = n;
-            emit q->nodeHovered(n);
-        }
-        if (added.isValid())
-            QToolTip::showText(e->globalPosition().toPoint(), AddedNodeLayer::toolTip(scene, added), gl);
-        else
-            showToolTip(n, e->position(), e->globalPosition().toPoint());
-        if (!BreadcrumbLayer::text(scene, camera()).isEmpty())
-            requestRender();
-        return true;
-    }
-    case QEvent::MouseButtonRelease: {
-        auto* e = static_cast<QMouseEvent*>(event);
-        if (e->button() != Qt::LeftButton || !pressed)
-            return false;
-        pressed = false;
-        if (podDrag) {
-            endPodDrag();
-            emit q->podDropped(targetAtGl(e->position()), frames->labelAt(e->position()), e->globalPosition().toPoint(),
-                e->modifiers());
-            return true;
-        }
-        pressPod = {};
-        if (dragging) {
-            dragging = false;
-            gl->unsetCursor();
-        } else if (pressLabel.isValid() && frames->labelAt(e->position()) == pressLabel) {
-            emit q->domainActivated(pressLabel);
-        } else {
-            const NodeId n = targetAtGl(e->position());
-            if (n.isValid()) {
-                q->setSelectedNode(n);
-                emit q->nodeActivated(n);
-            }
-        }
-        return true;
-    }
-    case QEvent::Wheel: {
-        auto* e = static_cast<QWheelEvent*>(event);
-        const double steps = e->angleDelta().y() / 120.0;
-        if (steps == 0 || scene.layout.width() == 0)
-            return true;
-        scene.pointerPos = e->position();
-        scene.pointerInside = true;
-        zoomBy(std::pow(1.25, steps), e->position());
-        return true;
-    }
-    case QEvent::Enter:
-        // The pointer counts only from its first real move: a window that appears under a
-        // resting pointer gets an Enter, and took it for a hover (user trial: the headless
-        // screenshot named a node in its status bar that nobody pointed at).
-        return false;
-    case QEvent::Leave:
-        scene.pointerInside = false;
-        refreshHover(false);
-        requestRender();
-        return false;
-    default:
-        return false;
-    }
-}
-
-bool FleetMapView::Private::handleKey(QKeyEvent* e)
-{
-    const QPointF centre(gl->width() / 2.0, gl->height() / 2.0);
-    const double panX = gl->width() * kKeyPanShare * unitsPerPixel;
-    const double panY = gl->height() * kKeyPanShare * unitsPerPixel;
-    switch (e->key()) {
-    case Qt::Key_Plus:
-    case Qt::Key_Equal:
-        zoomBy(kKeyZoomFactor, centre);
-        return true;
-    case Qt::Key_Minus:
-        zoomBy(1.0 / kKeyZoomFactor, centre);
-        return true;
-    case Qt::Key_Left:
-        centerX -= panX;
-        cameraMoved();
-        return true;
-    case Qt::Key_Right:
-        centerX += panX;
-        cameraMoved();
-        return true;
-    case Qt::Key_Up:
-        centerY += panY;
-        cameraMoved();
-        return true;
-    case Qt::Key_Down:
-        centerY -= panY;
-        cameraMoved();
-        return true;
-    case Qt::Key_Home:
-        q->resetView();
-        return true;
-    case Qt::Key_0:
-        if (e->modifiers() & Qt::ControlModifier) {
-            q->resetView();
-            return true;
-        }
-        return false;
-    case Qt::Key_Z:
-        if (e->modifiers() == Qt::NoModifier) {
-            q->zoomToSelection();
-            return true;
-        }
-        return false;
-    default:
-        return false;
-    }
-}
 
 void FleetMapView::setSelectedNode(NodeId n)
 {

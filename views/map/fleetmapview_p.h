@@ -1,0 +1,201 @@
+#pragma once
+// Private to the fleet map view: the state FleetMapView::Private holds and the inline helpers
+// that fleetmapview.cpp (cluster, metric, camera, queries) and fleetmapinput.cpp (mouse,
+// keyboard, drag and drop) share. Not a public header: include it from those two files only.
+// Thread: the GUI thread, as FleetMapView.
+
+#include "fleetmapview.h"
+
+#include "views/map/layers/addednodelayer.h"
+#include "views/map/layers/breadcrumblayer.h"
+#include "views/map/layers/domainframelayer.h"
+#include "views/map/layers/layeroverlay.h"
+#include "views/map/layers/maplayer.h"
+#include "views/map/layers/markerlayer.h"
+#include "views/map/layers/planlayer.h"
+#include "views/map/maplayout.h"
+#include "views/map/maplegend.h"
+#include "views/vtk/vtkopenglwidget.h"
+
+#include <QLoggingCategory>
+#include <QPainter>
+#include <QPointF>
+#include <QSize>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <vector>
+
+// Per-layer paint times, for tuning (QT_LOGGING_RULES="fleet.views.map.paint.debug=true").
+Q_DECLARE_LOGGING_CATEGORY(lcFleetMapPaint)
+
+namespace fleet::views {
+
+namespace fleetmap {
+// The fitted map leaves this factor of room around the grid.
+inline constexpr double kFitMargin = 1.02;
+} // namespace fleetmap
+
+struct FleetMapView::Private {
+    FleetMapView* q = nullptr;
+    VtkOpenGLWidget* gl = nullptr;
+    MapLegend* legend = nullptr;
+
+    MapScene scene;
+    QSize layoutViewSize; // the GL widget's size when the layout was built
+    std::shared_ptr<const model::PriceTable> prices; // for the cost metrics; null: none
+
+    /// A new MetricContext for the store and prices, handed to the legend, which computes
+    /// the metric's column that the texel layer draws.
+    void updateMetricContext();
+
+    // The stack, bottom to top (see maplayer.h). The typed pointers are views into it for
+    // the few queries the view answers from a layer (label hit test, marker list).
+    std::vector<std::unique_ptr<MapLayer>> layers;
+    LayerOverlay overlay; // the layers' pictures, cached while scene and camera stay
+    DomainFrameLayer* frames = nullptr;
+    BreadcrumbLayer* breadcrumb = nullptr;
+    MarkerLayer* markers = nullptr;
+    PlanLayer* plan = nullptr;
+    AddedNodeLayer* addedNodes = nullptr;
+
+    // Camera: world coordinates of the view centre and world units (cells) per logical pixel.
+    double centerX = 0, centerY = 0, unitsPerPixel = 1;
+    bool userMovedView = false;
+
+    // Interaction.
+    bool pressed = false;
+    bool dragging = false;
+    QPointF pressPos, lastPos;
+    model::DomainId pressLabel;
+    model::NodeId hovered;
+    // What-if: a press on a pod strip drags the pod instead of panning (podDrag), as does a
+    // drag with pod mime data from another widget (external).
+    model::PodId pressPod;
+    bool podDrag = false;
+    bool externalDrag = false;
+    [[nodiscard]] model::PodId podAtGl(const QPointF& glPos) const;
+    void emitDragMove(const QPointF& glPos, const QPoint& globalPos, Qt::KeyboardModifiers modifiers)
+    {
+        emit q->podDragMoved(targetAtGl(glPos), frames->labelAt(glPos), globalPos, modifiers);
+    }
+    /// What a click, a drop or a context menu at glPos is about: the added node whose square is
+    /// there (AddedNodeLayer, drawn above the cells), else the node nodeAtGl() picks.
+    [[nodiscard]] model::NodeId targetAtGl(const QPointF& glPos) const
+    {
+        const model::NodeId added = addedNodes->nodeAt(glPos);
+        return added.isValid() ? added : nodeAtGl(glPos);
+    }
+    void endPodDrag()
+    {
+        podDrag = externalDrag = false;
+        pressPod = {};
+        gl->unsetCursor();
+    }
+
+    template <class Layer>
+    Layer* addLayer()
+    {
+        auto layer = std::make_unique<Layer>();
+        Layer* raw = layer.get();
+        layer->attach(gl->renderer());
+        layers.push_back(std::move(layer));
+        return raw;
+    }
+    void buildLayers();
+    void notify(unsigned changes)
+    {
+        for (auto& layer : layers)
+            layer->sceneChanged(scene, changes);
+        overlay.sceneChanged(changes, layers, scene);
+        if (changes & (MapLayer::ClusterChanged | MapLayer::ProblemsChanged))
+            updateMarkerKey();
+        requestRender();
+    }
+    /// The legend's marker key counts what the marker layer draws.
+    void updateMarkerKey()
+    {
+        std::size_t byKind[3] = { 0, 0, 0 };
+        for (const auto& marker : markers->markers())
+            ++byKind[static_cast<int>(marker.second)];
+        legend->setMarkerCounts(byKind[static_cast<int>(NodeMarkerKind::NotReady)],
+            byKind[static_cast<int>(NodeMarkerKind::Cordoned)], byKind[static_cast<int>(NodeMarkerKind::Problem)]);
+    }
+    void relayout();
+    void fitView();
+    void requestRender()
+    {
+        gl->requestRender();
+    }
+    [[nodiscard]] MapCamera camera() const
+    {
+        MapCamera c;
+        c.centerX = centerX;
+        c.centerY = centerY;
+        c.unitsPerPixel = unitsPerPixel;
+        c.viewport = QSize(std::max(1, gl->width()), std::max(1, gl->height()));
+        c.layoutHeight = scene.layout.height();
+        c.devicePixelRatio = gl->devicePixelRatioF();
+        return c;
+    }
+    void paintLayers(QPainter& painter)
+    {
+        const MapCamera c = camera();
+        if (!lcFleetMapPaint().isDebugEnabled()) {
+            overlay.paint(painter, layers, scene, c, mapBackgroundColor());
+            return;
+        }
+        QString times;
+        overlay.paint(painter, layers, scene, c, mapBackgroundColor(), &times);
+        qCDebug(lcFleetMapPaint).noquote() << "layer paint ms:" << times;
+    }
+    [[nodiscard]] double fitUnitsPerPixel(const MapLayout& l) const
+    {
+        if (l.width() == 0)
+            return 1.0;
+        return std::max(l.width() / double(std::max(1, gl->width())), l.height() / double(std::max(1, gl->height())))
+            * fleetmap::kFitMargin;
+    }
+    void applyCamera();
+    [[nodiscard]] double viewAspect() const
+    {
+        return gl->width() > 16 && gl->height() > 16 ? static_cast<double>(gl->width()) / gl->height() : 1.6;
+    }
+    [[nodiscard]] QPointF toWorld(const QPointF& glPos) const { return camera().toWorld(glPos); }
+    /// A GL widget position in cell coordinates (column, row from the top); the hot path of
+    /// picking, so without building a whole MapCamera (devicePixelRatioF() is not free).
+    [[nodiscard]] QPointF toCell(const QPointF& glPos) const
+    {
+        return { centerX + (glPos.x() - gl->width() / 2.0) * unitsPerPixel,
+            scene.layout.height() - (centerY - (glPos.y() - gl->height() / 2.0) * unitsPerPixel) };
+    }
+    [[nodiscard]] QPointF toWidget(const QPointF& world) const { return camera().toWidget(world); }
+    /// Node whose cell holds a position in the GL widget's coordinates, or an invalid id.
+    [[nodiscard]] model::NodeId cellNodeAtGl(const QPointF& glPos) const
+    {
+        if (!scene.hasMap())
+            return {};
+        const QPointF c = toCell(glPos);
+        const double cx = std::floor(c.x());
+        const double cy = std::floor(c.y());
+        if (cx < 0 || cy < 0 || cx >= scene.layout.width() || cy >= scene.layout.height())
+            return {};
+        return scene.layout.nodeAt(static_cast<int>(cx), static_cast<int>(cy));
+    }
+    [[nodiscard]] model::NodeId nodeAtGl(const QPointF& glPos) const;
+    void refreshHover(bool newCluster);
+    void showToolTip(model::NodeId n, const QPointF& glPos, const QPoint& globalPos);
+    bool handleEvent(QEvent* event);
+    bool handleKey(QKeyEvent* event);
+    void zoomBy(double factor, const QPointF& anchorGl);
+    void zoomToCells(double x, double y, double w, double h, double marginFactor);
+    void cameraMoved()
+    {
+        userMovedView = true;
+        refreshHover(false);
+        requestRender();
+    }
+};
+
+} // namespace fleet::views
