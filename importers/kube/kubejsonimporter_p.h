@@ -98,6 +98,14 @@ private:
 
 // ---- small helpers ----------------------------------------------------------------------
 
+/// simdjson's error `code` in an operator's words ("malformed JSON (a missing or extra comma,
+/// ...)", "the file is not valid UTF-8"). kubejsonerrors.cpp.
+std::string describeSimdjsonError(simdjson::error_code code);
+
+/// Offset of (about) the first byte that makes `data[0, size)` invalid UTF-8, or `size` when
+/// it is all valid. O(size log size). kubejsonerrors.cpp.
+std::size_t firstInvalidUtf8(const char* data, std::size_t size);
+
 constexpr bool isJsonSpace(char c) noexcept
 {
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
