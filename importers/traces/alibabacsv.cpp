@@ -313,8 +313,11 @@ void readPods(CsvReader& reader, const std::string& file, std::string_view heade
             row.fail(4,
                 "expected 1000 (whole GPUs) for a pod with " + std::to_string(numGpu)
                     + " GPUs: only one-GPU pods share a GPU; found " + quotedText(row.text(4)));
+        // Only a row whose GPU fields passed the checks above has a product to keep: a
+        // rejected one may hold any 64-bit gpu_milli, whose product overflows (libFuzzer found
+        // "2,262143333334252"); its row is failed and never committed.
         p.gpuCount = static_cast<std::int32_t>(numGpu);
-        p.gpuMilli = numGpu * gpuMilli;
+        p.gpuMilli = gpuFieldsRead && !row.isBad(4) ? numGpu * gpuMilli : 0;
         if (!shortList) {
             const std::string_view spec = row.isBad(5) ? std::string_view() : row.text(5);
             if (!spec.empty()) {

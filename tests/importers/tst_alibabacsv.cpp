@@ -343,6 +343,9 @@ void TstAlibabaCsv::malformed_data()
                            << "expected a pod phase";
     QTest::newRow("multi-GPU share") << "bad_gpu_milli.csv" << 2 << "column 5 (gpu_milli)"
                                      << "only one-GPU pods share a GPU";
+    // libFuzzer (UBSan): the rejected row's num_gpu * gpu_milli overflowed 64 bits.
+    QTest::newRow("multi-GPU share, huge") << "bad_gpu_milli_huge.csv" << 2 << "column 5 (gpu_milli)"
+                                           << "found \"262143333334252\"";
     QTest::newRow("unclosed quote") << "unclosed_quote.csv" << 2 << "character 35"
                                     << "quoted field is not closed";
     QTest::newRow("duplicate node") << "duplicate_node.csv" << 4 << "column 1 (sn)"
