@@ -1,11 +1,13 @@
 // Tests of model/clusterstore.h: nodes, pods and workloads as columns, finalize() binding
-// pods to nodes by spec.nodeName, and interned constraint sets.
+// pods to nodes by spec.nodeName, counts and totals. What the store interns (strings, labels,
+// workloads, constraint sets) is tested in tst_clusterstoreinterning.cpp.
 //
 // Rules checked (Kubernetes docs): a pod belongs to the node named in spec.nodeName;
 // Succeeded and Failed pods use nothing ("Pod Lifecycle"); a pod without nodeName is
 // pending demand; every pod takes one of the node's "pods" slots.
 
 #include "model/clusterstore.h"
+#include "storerecords.h"
 
 #include <QtTest>
 
@@ -15,79 +17,15 @@
 #include <string>
 
 using namespace fleet::model;
+using namespace fleet::testing;
 
 Q_DECLARE_METATYPE(fleet::model::PodPhase)
-
-namespace {
-
-constexpr std::int64_t kGi = std::int64_t { 1 } << 30;
-
-NodeRecord node(const std::string& name, std::int64_t cpuMilli, std::int64_t memoryBytes, const std::string& zone = {})
-{
-    NodeRecord r;
-    r.name = name;
-    r.allocatable.setCore(CoreResource::Cpu, cpuMilli);
-    r.allocatable.setCore(CoreResource::Memory, memoryBytes);
-    r.allocatable.setCore(CoreResource::Pods, 110);
-    if (!zone.empty())
-        r.labels.emplace_back("topology.kubernetes.io/zone", zone);
-    r.ready = Readiness::True;
-    return r;
-}
-
-PodRecord pod(const std::string& ns, const std::string& name, const std::string& nodeName, std::int64_t cpuMilli,
-    std::int64_t memoryBytes, PodPhase phase = PodPhase::Running)
-{
-    PodRecord r;
-    r.namespaceName = ns;
-    r.name = name;
-    r.nodeName = nodeName;
-    r.phase = phase;
-    r.request.setCore(CoreResource::Cpu, cpuMilli);
-    r.request.setCore(CoreResource::Memory, memoryBytes);
-    return r;
-}
-
-ResourceVector vec(std::int64_t cpu, std::int64_t memory, std::int64_t gpu, std::int64_t pods, std::int64_t storage = 0)
-{
-    ResourceVector v;
-    v[CoreResource::Cpu] = cpu;
-    v[CoreResource::Memory] = memory;
-    v[CoreResource::Gpu] = gpu;
-    v[CoreResource::Pods] = pods;
-    v[CoreResource::EphemeralStorage] = storage;
-    return v;
-}
-
-QString show(const ResourceVector& v)
-{
-    return QStringLiteral("cpu %1 memory %2 gpu %3 pods %4 storage %5")
-        .arg(v[CoreResource::Cpu])
-        .arg(v[CoreResource::Memory])
-        .arg(v[CoreResource::Gpu])
-        .arg(v[CoreResource::Pods])
-        .arg(v[CoreResource::EphemeralStorage]);
-}
-
-#define COMPARE_VECTOR(actual, expected)                                                                                         \
-    QVERIFY2((actual) == (expected), qPrintable(show(actual) + QStringLiteral(" != ") + show(expected)))
-
-std::vector<std::uint32_t> ids(std::span<const PodId> pods)
-{
-    std::vector<std::uint32_t> out;
-    for (PodId p : pods)
-        out.push_back(p.value);
-    return out;
-}
-
-} // namespace
 
 class TestClusterStore : public QObject {
     Q_OBJECT
 
 private slots:
     void addNodesKeepsEverything();
-    void labelsAndTaintsGoThroughThePool();
     void capacityDefaultsToAllocatable();
     void addNodeRejectsBadNames_data();
     void addNodeRejectsBadNames();
@@ -101,11 +39,8 @@ private slots:
     void nodePodsRanges();
     void finalizeTwiceIsTheSame();
     void extendedResources();
-    void workloadsInternedPerNamespaceKindName();
     void mirrorPods();
-    void constraintSetsInterned();
     void totals();
-    void stringPoolAtScale();
     void moveKeepsEverything();
     void duplicatePodsFound();
     void countsPartitionPods();
@@ -113,8 +48,6 @@ private slots:
     void overflowingTotalsThrow();
     void conditionsKeptAsGiven();
     void podLabelsGatesAndMessage();
-    void podLabelSetsStayCompact();
-    void schedulingConstraintsInternedPerWorkload();
 };
 
 void TestClusterStore::addNodesKeepsEverything()
@@ -147,43 +80,6 @@ void TestClusterStore::addNodesKeepsEverything()
     QCOMPARE(store.nodeInstanceType(a), std::string_view("p4d.24xlarge"));
     COMPARE_VECTOR(store.nodeRequested(a), ResourceVector {});
     QVERIFY(store.nodePods(a).empty());
-}
-
-void TestClusterStore::labelsAndTaintsGoThroughThePool()
-{
-    ClusterStore store;
-    NodeRecord r = node("n1", 1000, kGi, "us-east-1a");
-    r.labels.emplace_back("node.kubernetes.io/instance-type", "m5.large");
-    r.taints.emplace_back("nvidia.com/gpu", "present", TaintEffect::NoSchedule);
-    r.taints.emplace_back("maintenance", "", TaintEffect::NoExecute);
-    const NodeId n1 = store.addNode(r);
-    const NodeId n2 = store.addNode(node("n2", 1000, kGi, "us-east-1a"));
-    const NodeId n3 = store.addNode(node("n3", 1000, kGi));
-
-    const auto labels = store.nodeLabels(n1);
-    QCOMPARE(labels.size(), std::size_t { 2 });
-    QCOMPARE(store.str(labels[0].key), std::string_view("topology.kubernetes.io/zone"));
-    QCOMPARE(store.str(labels[0].value), std::string_view("us-east-1a"));
-    QCOMPARE(store.str(labels[1].key), std::string_view("node.kubernetes.io/instance-type"));
-    QCOMPARE(store.str(labels[1].value), std::string_view("m5.large"));
-    // Equal strings are one id: the zone key and value of n1 and n2.
-    QCOMPARE(store.nodeLabels(n2)[0], labels[0]);
-    const StringId zoneKey = store.strings().find("topology.kubernetes.io/zone");
-    QVERIFY(zoneKey.isValid());
-    QCOMPARE(store.nodeLabel(n2, zoneKey), labels[0].value);
-    QVERIFY(!store.nodeLabel(n3, zoneKey).isValid());
-    QVERIFY(store.nodeLabels(n3).empty());
-
-    const auto taints = store.nodeTaints(n1);
-    QCOMPARE(taints.size(), std::size_t { 2 });
-    QCOMPARE(store.str(taints[0].key), std::string_view("nvidia.com/gpu"));
-    QCOMPARE(store.str(taints[0].value), std::string_view("present"));
-    QCOMPARE(taints[0].effect, TaintEffect::NoSchedule);
-    QCOMPARE(store.str(taints[1].key), std::string_view("maintenance"));
-    QCOMPARE(taints[1].value.value, 0u); // the empty string is id 0
-    QCOMPARE(taints[1].effect, TaintEffect::NoExecute);
-    QVERIFY(store.nodeTaints(n2).empty());
-    QCOMPARE(taintEffectName(TaintEffect::PreferNoSchedule), std::string_view("PreferNoSchedule"));
 }
 
 void TestClusterStore::capacityDefaultsToAllocatable()
@@ -440,45 +336,6 @@ void TestClusterStore::extendedResources()
     QCOMPARE(store.nodeExtendedRequested(plain, efa), 0); // the node has no efa to count against
 }
 
-void TestClusterStore::workloadsInternedPerNamespaceKindName()
-{
-    ClusterStore store;
-    auto owned = [&](const std::string& ns, const std::string& name, OwnerKind kind, const std::string& owner) {
-        PodRecord p = pod(ns, name, "", 1, 1);
-        p.ownerKind = kind;
-        p.ownerName = owner;
-        return store.addPod(p);
-    };
-    const PodId a1 = owned("ml", "a1", OwnerKind::ReplicaSet, "web-7d9f");
-    const PodId a2 = owned("ml", "a2", OwnerKind::ReplicaSet, "web-7d9f");
-    const PodId otherNs = owned("prod", "a3", OwnerKind::ReplicaSet, "web-7d9f");
-    const PodId otherKind = owned("ml", "a4", OwnerKind::StatefulSet, "web-7d9f");
-    const PodId otherName = owned("ml", "a5", OwnerKind::ReplicaSet, "web-5c2b");
-    const PodId job = owned("ml", "j1", OwnerKind::Job, "train");
-    const PodId bare = owned("ml", "bare", OwnerKind::None, "");
-    const PodId nameless = owned("ml", "nameless", OwnerKind::Job, "");
-
-    QCOMPARE(store.podWorkload(a1), store.podWorkload(a2));
-    std::set<std::uint32_t> distinct;
-    for (PodId p : { a1, otherNs, otherKind, otherName, job })
-        distinct.insert(store.podWorkload(p).value);
-    QCOMPARE(distinct.size(), std::size_t { 5 });
-    QCOMPARE(store.workloadCount(), std::size_t { 5 });
-    QVERIFY(!store.podWorkload(bare).isValid());
-    QVERIFY(!store.podWorkload(nameless).isValid());
-    QCOMPARE(store.podOwnerKind(bare), OwnerKind::None);
-
-    const WorkloadId w = store.podWorkload(otherKind);
-    QCOMPARE(store.workloadKind(w), OwnerKind::StatefulSet);
-    QCOMPARE(store.workloadName(w), std::string_view("web-7d9f"));
-    QCOMPARE(store.workloadNamespace(w), std::string_view("ml"));
-    QCOMPARE(store.workloadNamespace(store.podWorkload(otherNs)), std::string_view("prod"));
-    QCOMPARE(store.podOwnerKind(job), OwnerKind::Job);
-    QCOMPARE(ownerKindFromName("DaemonSet"), OwnerKind::DaemonSet);
-    QCOMPARE(ownerKindFromName("SparkApplication"), OwnerKind::Other);
-    QCOMPARE(ownerKindName(OwnerKind::CronJob), std::string_view("CronJob"));
-}
-
 void TestClusterStore::mirrorPods()
 {
     ClusterStore store;
@@ -493,81 +350,6 @@ void TestClusterStore::mirrorPods()
     QVERIFY(store.podIsMirror(a));
     QVERIFY(store.podIsMirror(b));
     QVERIFY(!store.podIsMirror(c));
-}
-
-void TestClusterStore::constraintSetsInterned()
-{
-    ClusterStore store;
-    auto constrained = [&](const std::string& name, bool gpuToleration, const std::string& zone,
-                           const std::vector<std::string>& affinityZones) {
-        PodRecord p = pod("ml", name, "", 1, 1);
-        p.tolerations.emplace_back("node.kubernetes.io/not-ready", TolerationOperator::Exists, "", TaintEffect::NoExecute);
-        if (gpuToleration)
-            p.tolerations.emplace_back("nvidia.com/gpu", TolerationOperator::Equal, "present", TaintEffect::NoSchedule);
-        if (!zone.empty())
-            p.nodeSelector.emplace_back("topology.kubernetes.io/zone", zone);
-        if (!affinityZones.empty()) {
-            PodRecord::Requirement req;
-            req.key = "topology.kubernetes.io/zone";
-            req.op = SelectorOperator::In;
-            req.values = affinityZones;
-            PodRecord::Requirement gpu;
-            gpu.key = "nvidia.com/gpu.product";
-            gpu.op = SelectorOperator::Exists;
-            p.requiredAffinityTerms.push_back({ req, gpu });
-            PodRecord::Requirement byName;
-            byName.key = "metadata.name";
-            byName.values = { "n1" };
-            byName.matchField = true;
-            p.requiredAffinityTerms.push_back({ byName });
-        }
-        return store.addPod(p);
-    };
-    const PodId a = constrained("a", true, "us-east-1a", { "us-east-1a", "us-east-1b" });
-    const PodId b = constrained("b", true, "us-east-1a", { "us-east-1a", "us-east-1b" });
-    const PodId c = constrained("c", false, "us-east-1b", { "us-east-1b", "us-east-1a" });
-    const PodId none = store.addPod(pod("ml", "none", "", 1, 1));
-
-    // Equal sets share storage.
-    QCOMPARE(store.podTolerations(a).data(), store.podTolerations(b).data());
-    QCOMPARE(store.podNodeSelector(a).data(), store.podNodeSelector(b).data());
-    QCOMPARE(store.podRequiredAffinity(a).data(), store.podRequiredAffinity(b).data());
-    // Different sets do not (order of values counts as different here).
-    QVERIFY(store.podTolerations(a).data() != store.podTolerations(c).data());
-    QVERIFY(store.podNodeSelector(a).data() != store.podNodeSelector(c).data());
-    QVERIFY(store.podRequiredAffinity(a).data() != store.podRequiredAffinity(c).data());
-    QVERIFY(store.podTolerations(none).empty());
-    QVERIFY(store.podNodeSelector(none).empty());
-    QVERIFY(store.podRequiredAffinity(none).empty());
-    // Spans stay valid and unchanged while more sets are added.
-    const Toleration* before = store.podTolerations(a).data();
-    for (int i = 0; i < 200; ++i)
-        constrained("x" + std::to_string(i), i % 2, "zone-" + std::to_string(i), { "z" + std::to_string(i) });
-    QCOMPARE(store.podTolerations(a).data(), before);
-
-    // Contents, through the pool.
-    const auto tolerations = store.podTolerations(a);
-    QCOMPARE(tolerations.size(), std::size_t { 2 });
-    QCOMPARE(store.str(tolerations[0].key), std::string_view("node.kubernetes.io/not-ready"));
-    QCOMPARE(tolerations[0].op, TolerationOperator::Exists);
-    QCOMPARE(tolerations[0].effect, TaintEffect::NoExecute);
-    QCOMPARE(store.str(tolerations[1].value), std::string_view("present"));
-    QCOMPARE(store.podTolerations(c).size(), std::size_t { 1 });
-    const auto selector = store.podNodeSelector(c);
-    QCOMPARE(selector.size(), std::size_t { 1 });
-    QCOMPARE(store.str(selector[0].value), std::string_view("us-east-1b"));
-    const auto terms = store.podRequiredAffinity(a);
-    QCOMPARE(terms.size(), std::size_t { 2 });
-    QCOMPARE(terms[0].requirements.size(), std::size_t { 2 });
-    QCOMPARE(terms[0].requirements[0].op, SelectorOperator::In);
-    QCOMPARE(terms[0].requirements[0].values.size(), std::size_t { 2 });
-    QCOMPARE(store.str(terms[0].requirements[0].values[1]), std::string_view("us-east-1b"));
-    QCOMPARE(terms[0].requirements[1].op, SelectorOperator::Exists);
-    QVERIFY(terms[0].requirements[1].values.empty());
-    QVERIFY(!terms[0].requirements[0].matchField);
-    QVERIFY(terms[1].requirements[0].matchField);
-    QCOMPARE(store.str(terms[1].requirements[0].key), std::string_view("metadata.name"));
-    QCOMPARE(selectorOperatorName(SelectorOperator::DoesNotExist), std::string_view("DoesNotExist"));
 }
 
 void TestClusterStore::totals()
@@ -597,41 +379,6 @@ void TestClusterStore::totals()
 
 // The pool behind every name: many strings (the table grows), very long ones (a block of
 // their own), and views that stay valid throughout.
-void TestClusterStore::stringPoolAtScale()
-{
-    StringPool pool;
-    QCOMPARE(pool.intern(""), StringId(0));
-    QCOMPARE(pool.view(StringId(0)), std::string_view());
-    QCOMPARE(pool.view(StringId {}), std::string_view()); // invalid id
-    std::vector<std::string> texts;
-    std::vector<StringId> idsOf;
-    const std::string longA(300 * 1024, 'a');
-    const std::string longB(2 * 1024 * 1024, 'b');
-    for (int i = 0; i < 60000; ++i) {
-        texts.push_back("pod-" + std::to_string(i) + "-" + std::string(static_cast<std::size_t>(i % 50), 'x'));
-        if (i == 100)
-            texts.push_back(longA);
-        if (i == 30000)
-            texts.push_back(longB);
-    }
-    std::vector<const char*> firstData;
-    for (const auto& t : texts) {
-        idsOf.push_back(pool.intern(t));
-        firstData.push_back(pool.view(idsOf.back()).data());
-    }
-    QCOMPARE(pool.size(), texts.size() + 1);
-    for (std::size_t i = 0; i < texts.size(); ++i) {
-        QCOMPARE(pool.view(idsOf[i]), std::string_view(texts[i]));
-        // never moved: the addresses compared (QCOMPARE on two const char* compares C strings)
-        QCOMPARE(static_cast<const void*>(pool.view(idsOf[i]).data()), static_cast<const void*>(firstData[i]));
-        QCOMPARE(pool.find(texts[i]), idsOf[i]);
-        QCOMPARE(pool.intern(texts[i]), idsOf[i]); // no duplicate
-    }
-    QVERIFY(!pool.find("pod-60000").isValid());
-    QCOMPARE(pool.size(), texts.size() + 1);
-    QVERIFY(pool.memoryBytes() >= longA.size() + longB.size());
-}
-
 void TestClusterStore::moveKeepsEverything()
 {
     ClusterStore store;
@@ -757,86 +504,5 @@ void TestClusterStore::podLabelsGatesAndMessage()
 }
 
 // 200,000 pods of 1,000 workloads: one label set per workload, not per pod.
-void TestClusterStore::podLabelSetsStayCompact()
-{
-    ClusterStore store;
-    PodRecord p;
-    p.namespaceName = "ns";
-    for (int i = 0; i < 200000; ++i) {
-        p.name = "pod-" + std::to_string(i);
-        p.labels = {{"app", "app-" + std::to_string(i % 1000)}, {"pod-template-hash", "h" + std::to_string(i % 1000)}};
-        store.addPod(p);
-    }
-    QCOMPARE(store.podLabels(PodId(1)).data(), store.podLabels(PodId(1001)).data());
-    QVERIFY(store.podLabels(PodId(1)).data() != store.podLabels(PodId(2)).data());
-    // Compare with the same pods without labels: the labels cost a set id a pod (4 bytes)
-    // plus 1,000 small sets, not a copy per pod.
-    ClusterStore bare;
-    PodRecord q;
-    q.namespaceName = "ns";
-    for (int i = 0; i < 200000; ++i) {
-        q.name = "pod-" + std::to_string(i);
-        bare.addPod(q);
-    }
-    const double perPod = (double(store.memoryBytes()) - double(bare.memoryBytes())) / 200000.0;
-    QVERIFY2(perPod < 8.0, qPrintable(QString::number(perPod)));
-}
-
-// The what-if constraint lists (clusterstore_scheduling.cpp): interned sets shared by the pods
-// of a workload, a volume set replaced after the pod was added, uids and flags per pod.
-void TestClusterStore::schedulingConstraintsInternedPerWorkload()
-{
-    ClusterStore s;
-    PodAffinityTerm anti;
-    anti.selector = s.internSelector(false, { { "app", "web" } }, {});
-    anti.topologyKey = s.strings().intern("kubernetes.io/hostname");
-    TopologySpreadConstraint spread;
-    spread.topologyKey = s.strings().intern("topology.kubernetes.io/zone");
-    spread.selector = anti.selector;
-    const std::size_t empty = s.memoryBytes();
-    for (int i = 0; i < 1000; ++i) {
-        PodRecord p = pod("shop", "web-" + std::to_string(i), "", 100, 0);
-        p.uid = "uid-" + std::to_string(i);
-        p.podAntiAffinity = { anti };
-        p.spreadConstraints = { spread };
-        p.hostPorts = { { 8080, PortProtocol::TCP, {} } };
-        p.flags = PodFlagReady;
-        s.addPod(p);
-    }
-    const PodId a(0), b(999);
-    QCOMPARE(s.podUid(b), std::string_view("uid-999"));
-    QCOMPARE(s.podAntiAffinity(a).data(), s.podAntiAffinity(b).data());
-    QCOMPARE(s.podSpreadConstraints(a).data(), s.podSpreadConstraints(b).data());
-    QCOMPARE(s.podHostPorts(b)[0].port, std::uint16_t(8080));
-    QCOMPARE(s.podFlags(b), std::uint16_t(PodFlagReady));
-    QVERIFY(s.podAffinity(a).empty());
-    QVERIFY(s.hasPodAffinity());
-    // Per pod: the core columns plus a few bytes of set ids, flags and uid, not a copy of the lists.
-    const double perPod = static_cast<double>(s.memoryBytes() - empty) / 1000.0;
-    ClusterStore plain;
-    const std::size_t plainEmpty = plain.memoryBytes();
-    for (int i = 0; i < 1000; ++i)
-        plain.addPod(pod("shop", "web-" + std::to_string(i), "", 100, 0));
-    const double plainPerPod = static_cast<double>(plain.memoryBytes() - plainEmpty) / 1000.0;
-    QVERIFY2(perPod - plainPerPod < 24.0, qPrintable(QString::number(perPod - plainPerPod)));
-
-    // Volumes resolved after the pod was added; the other lists stay.
-    VolumeConstraint v;
-    v.volume = s.strings().intern("pv-1");
-    v.zoneLabels = { { s.strings().intern("topology.kubernetes.io/zone"), { s.strings().intern("us-east-1a") } } };
-    s.setPodVolumes(a, std::vector<VolumeConstraint> { v });
-    QCOMPARE(s.podVolumes(a).size(), std::size_t(1));
-    QCOMPARE(s.str(s.podVolumes(a)[0].volume), std::string_view("pv-1"));
-    QVERIFY(s.podVolumes(b).empty());
-    QCOMPARE(s.podAntiAffinity(a).data(), s.podAntiAffinity(b).data());
-    QVERIFY_THROWS_EXCEPTION(std::out_of_range, s.setPodVolumes(PodId(5000), {}));
-
-    PodRecord bad = pod("shop", "bad", "", 1, 0);
-    bad.gpuShareMilli = 1000;
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, s.addPod(bad));
-    QCOMPARE(s.podCount(), std::size_t(1000)); // nothing of the refused pod was kept
-    QCOMPARE(s.podUid(b), std::string_view("uid-999"));
-}
-
 QTEST_GUILESS_MAIN(TestClusterStore)
 #include "tst_clusterstore.moc"
