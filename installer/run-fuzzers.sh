@@ -11,10 +11,10 @@ BUILD="${2:-build-fuzz}"
 
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLEET_FUZZ=ON -DFLEET_BUILD_TESTS=OFF -DFLEET_BUILD_BENCH=OFF \
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
-cmake --build "$BUILD" -j2 --target fuzz_kubeconfig fuzz_watchstream fuzz_prometheus fuzz_kubejson fuzz_alibabacsv fuzz_usageconfig
+cmake --build "$BUILD" -j2 --target fuzz_kubeconfig fuzz_watchstream fuzz_prometheus fuzz_kubejson fuzz_alibabacsv fuzz_usageconfig fuzz_planfile fuzz_prices
 
 status=0
-for h in kubeconfig watchstream prometheus kubejson alibabacsv usageconfig; do
+for h in kubeconfig watchstream prometheus kubejson alibabacsv usageconfig planfile prices; do
   work="$BUILD/fuzz-run/$h"
   rm -rf "$work" && mkdir -p "$work/corpus"
   cp tests/fuzz/corpus/$h/* "$work/corpus/"

@@ -97,6 +97,11 @@ public:
         simdjson::padded_string text;
         if (simdjson::padded_string::load(m_file).get(text) != simdjson::SUCCESS)
             throw PlanFileError(m_file + ": cannot read the file");
+        return parse(text);
+    }
+
+    PlanDocument parse(const simdjson::padded_string& text)
+    {
         dom::parser parser;
         dom::element root;
         if (const auto err = parser.parse(text).get(root); err != simdjson::SUCCESS)
@@ -261,6 +266,11 @@ private:
 PlanDocument readPlanFile(const std::string& path)
 {
     return Reader(path).read();
+}
+
+PlanDocument parsePlanText(std::string_view text, const std::string& fileName)
+{
+    return Reader(fileName).parse(simdjson::padded_string(text));
 }
 
 std::string planJson(const PlanDocument& plan)

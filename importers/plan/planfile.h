@@ -15,6 +15,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fleet::importers {
@@ -46,6 +47,9 @@ public:
 
 /// Reads and validates a plan file. Throws PlanFileError.
 [[nodiscard]] PlanDocument readPlanFile(const std::string& path);
+/// Validates plan JSON `text` as readPlanFile() does; `fileName` names it in errors. Throws
+/// PlanFileError.
+[[nodiscard]] PlanDocument parsePlanText(std::string_view text, const std::string& fileName);
 /// Writes a plan file atomically. Throws PlanFileError (naming the path) on I/O failure.
 void writePlanFile(const PlanDocument& plan, const std::string& path);
 

@@ -98,6 +98,8 @@ void TestPlanFile::roundTripsEveryActionType()
     QCOMPARE(back.source.server, plan.source.server);
     QCOMPARE(back.source.resourceVersion, plan.source.resourceVersion);
     QCOMPARE(importers::planJson(back), importers::planJson(plan));
+    // The text entry point (fuzz_planfile's) reads the same plan.
+    QCOMPARE(importers::planJson(importers::parsePlanText(importers::planJson(plan), "text.json")), importers::planJson(plan));
 }
 
 void TestPlanFile::errorsNameTheFileAndPath_data()
@@ -146,6 +148,14 @@ void TestPlanFile::errorsNameTheFileAndPath()
         const QString what = QString::fromUtf8(e.what());
         QVERIFY2(what.startsWith(QString::fromStdString(path) + QStringLiteral(": ")), qPrintable(what));
         QVERIFY2(what.contains(expected), qPrintable(what));
+    }
+    // The same error from the text, named by the name given.
+    try {
+        (void)importers::parsePlanText(std::string_view(text.constData(), std::size_t(text.size())), "given.json");
+        QFAIL("no error from the text");
+    } catch (const importers::PlanFileError& e) {
+        const QString what = QString::fromUtf8(e.what());
+        QVERIFY2(what.startsWith(QStringLiteral("given.json: ")) && what.contains(expected), qPrintable(what));
     }
     QVERIFY_THROWS_EXCEPTION(importers::PlanFileError, (void)importers::readPlanFile(dir.filePath(QStringLiteral("missing.json")).toStdString()));
 }
