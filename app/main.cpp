@@ -1,11 +1,6 @@
-// fleetscope: the desktop program and its headless subcommands.
-//
-//   fleetscope [FILE...] [--simulate NODES [--live [--rate EVENTS_PER_S]]] [--seed N] [--quit-after-first-frame]
-//   fleetscope summary [--format text|json] (FILE... | --simulate NODES)
-//   fleetscope screenshot [FILE...] [--simulate N] [--seed N] -o out.png [--size WxH]
-//   fleetscope check-move (FILE... | --simulate N) --pod NAMESPACE/NAME --to NODE [--format text|json]
-//   fleetscope plan check|export (FILE... | --simulate N) --plan PLAN.json [...]
-//   fleetscope bench fgd --data DIR --trace NAME|all [--seeds 42-51] [--policies LIST] [--format text|json]
+// fleetscope: the desktop program and its headless subcommands. main() dispatches on argv[1]:
+// summary, check-move, plan, bench and screenshot run without a display (app/cli/); anything
+// else opens the window. The options are documented by each one's --help and in docs/cli.md.
 
 #include "importers/simulated/simulatedlivefeed.h"
 #include "cli/benchcommand.h"

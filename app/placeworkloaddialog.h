@@ -5,7 +5,7 @@
 // headless: the same request conversion (app/placerequest.h), the same place-pods action.
 //
 // The template pod must be a pod of the engine's store, and the shown store is immutable (and
-// 100,000 nodes large): the worker copies it (model/storecopy.h), adds the template pod to the
+// 100,000 nodes large): the worker copies it (ClusterStore::clone()), adds the template pod to the
 // copy and finalizes it, builds a PlanEngine over the copy, replays the window's plan and applies
 // the place-pods action; the GUI thread then only moves the undo stack to that engine and pushes
 // one command (PlanController::adoptPlacement()). A name whose template is in the engine's

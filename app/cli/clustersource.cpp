@@ -35,7 +35,7 @@ void addClusterSourceOptions(QCommandLineParser& parser, bool simulateByDefault)
         QStringLiteral("A PEM file of the CA that signed --prometheus's certificate (default: the system's)."), QStringLiteral("FILE")));
     parser.addOption(QCommandLineOption(QStringLiteral("usage-config"),
         QStringLiteral("Read usage from the Prometheus a YAML file describes: its URL, bearer token, CA, the PromQL of each figure, "
-                       "the labels joining series to nodes and the idle rule's window, threshold and step (README, Usage)."),
+                       "the labels joining series to nodes and the idle rule's window, threshold and step (docs/usage.md)."),
         QStringLiteral("FILE")));
     parser.addOption(QCommandLineOption(QStringLiteral("usage-time"),
         QStringLiteral("When the usage is for: seconds since the epoch or an ISO 8601 time (default: now). An instant query looks "

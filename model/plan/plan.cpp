@@ -6,7 +6,7 @@
 // ledger returns exactly to where it was in O(effects). The capacity index (capacityindex.h)
 // is re-keyed by the same primitives, so the default policy never scans every node.
 //
-// Rules beyond the filters (documented in README.md "Plans" and resources/schemas/plan-v1.md):
+// Rules beyond the filters (documented in docs/what-if.md and resources/schemas/plan-v1.md):
 //  - move-pod of a pod that runs on a node is an eviction: the eviction rules
 //    (evictionrules.h) and the PodDisruptionBudgets (disruptionbudgets.h) apply as for a drain.
 //    An infeasible or refused move is not applied and not appended to applied() (the returned

@@ -116,19 +116,20 @@ public:
     /// as a violation. DrainNode: evictions checked (PodDisruptionBudgets spent across the whole
     /// plan, annotations, controllers, gangs), each evicted pod placed by the default policy;
     /// a pod that cannot be evicted or placed is listed in `unplaced` and stays (drain) or is
-    /// stranded (failure). Throws std::invalid_argument when the action names a pod, node or
-    /// domain that does not exist (message names it).
+    /// stranded (failure). PlacePods: finds the placement (findTopologyPlacement() over the
+    /// state), then adds the pods (named <template>-<k>, k from 0 over this template's added
+    /// pods) and puts them on their nodes, with the ledger's GPU choice; a gang that does not fit
+    /// is refused (holds = false, the per-level reasons, nothing added); without gang, what fits
+    /// is placed and the action does not hold when some pods are left. Throws
+    /// std::invalid_argument when the action names a pod, node or domain that does not exist
+    /// (message names it) or for a malformed PlacePods request (topologyplacement.h), and
+    /// NotFound for a missing template pod.
     const AppliedAction& apply(const PlanAction& action);
-    /// PlacePods: finds the placement (findTopologyPlacement() over the state), then adds the
-    /// pods (named <template>-<k>, k from 0 over this template's added pods) and puts them on
-    /// their nodes, with the ledger's GPU choice; a gang that does not fit is refused (holds =
-    /// false, the per-level reasons, nothing added); without gang, what fits is placed and the
-    /// action does not hold when some pods are left. Throws std::invalid_argument for a
-    /// malformed request (topologyplacement.h) and NotFound for a missing template pod.
-    /// Undoes the last applied action; false when none.
+    /// Undoes the last applied action, restoring the ledger exactly (in O(its effects));
+    /// false when none.
     bool undo();
 
-    /// The default placement policy (documented in the README): among feasible present nodes
+    /// The default placement policy (docs/what-if.md, "The rules"): among feasible present nodes
     /// (inside `within`, the whole cluster when invalid), the one with the least free primary
     /// resource after placing the pod (best fit: GPUs on accelerator pods, else the larger of cpu
     /// and memory share), ties by node name. Candidates come from an index by free capacity, not

@@ -19,7 +19,7 @@ void NodePodsModel::setNode(std::shared_ptr<const model::ClusterStore> store, mo
     beginResetModel();
     m_store = std::move(store);
     // A plan over a copy of the store with its template pods (Plan > Place Workload,
-    // model/storecopy.h: the same ids and more pods): the added pods' specs are read there. The
+    // ClusterStore::clone(): the same ids and more pods): the added pods' specs are read there. The
     // caller keeps the plan, and so its store, alive while it shows it.
     if (plan && m_store && &plan->store() != m_store.get())
         m_store = std::shared_ptr<const model::ClusterStore>(m_store, &plan->store());
