@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # check-layers-test.sh: shows that .ci/check-layers.sh fails on each kind of include it forbids
 # and passes on a tree that keeps every order. Builds small trees under a temporary folder with
 # the layers' real folder names, runs the check on each and compares the exit code and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # check-layers.sh: fails when an #include (or a CMake link) breaks the layer order
 # model <- importers <- views <- app (DESIGN.md, "Layout and dependency direction").
 #

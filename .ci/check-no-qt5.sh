@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # check-no-qt5.sh: fails when an executable would load Qt 5.
 #
 # Debian 12's VTK Qt modules (GUISupportQt, RenderingQt, ViewsQt) link Qt 5; loading them

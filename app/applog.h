@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The logging category of the fleetscope program (STYLE.md, "Errors": one per module).
 

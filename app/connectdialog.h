@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // File > Connect: which kubeconfig and which of its contexts to connect to, and optionally the
 // Prometheus its usage comes from (issue 8).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The connection panel (a dock, issue 8): what a live feed is doing, as LiveFeedStatus says,
 // and what the window did with its batches.

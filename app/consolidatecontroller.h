@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Plan > Consolidate in the window (issue 7): the consolidation (model/placement/
 // consolidation.h) of the shown cluster under its current plan, computed on a worker with

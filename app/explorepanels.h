@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The exploring docks of the main window (inspectors, problems, pending demand, heatmaps)
 // and the search / filter toolbar, wired to the fleet map.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Runs cluster imports on a worker thread for the GUI: progress, cancel, stale results dropped.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One wording for a failed import, shared by the window (GUI, screenshot) and `summary`.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A live feed in the window (issue 8): the sink that takes a feed's batches on the feed's
 // thread, posts them to the GUI thread (queued), and applies each as one transaction

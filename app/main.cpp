@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fleetscope: the desktop program and its headless subcommands. main() dispatches on argv[1]:
 // summary, check-move, plan, bench and screenshot run without a display (app/cli/); anything
 // else opens the window. The options are documented by each one's --help and in docs/cli.md.

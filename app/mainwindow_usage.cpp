@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow's usage metrics (issue 8): the Metric menu's usage section, and the refresh of a
 // watched live cluster's usage from its Prometheus.
 #include "mainwindow.h"

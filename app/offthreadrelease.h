@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Dropping a large shared structure (a plan engine's ledger, a spent live batch) frees
 // hundreds of megabytes in some cases: on the GUI thread that is a frozen frame (bench_live

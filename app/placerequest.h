@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A new workload's placement request as the user gives it, turned into the place-pods plan
 // action (model/plan/plan.h) by one piece of code that both `fleetscope plan place` (its flags)

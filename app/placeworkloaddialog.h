@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Plan > Place Workload in the window (issue 7, "Placement of a new workload"): N new pods of a
 // shape or a pod template file placed in the network topology with Kueue's Topology Aware

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One what-if action as an undoable command (issue 6; STYLE.md "Edits": a drop is one command).
 

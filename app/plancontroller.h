@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The what-if in the window (issue 6): the plan of the shown cluster, its drags and drops on
 // the fleet map, its context-menu actions, the plan panel dock, and the undo stack's commands.

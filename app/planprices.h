@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The price of each node for a PlanEngine (its before/after cost per hour), from a price
 // table: shared by the window's plan (PlanController) and `plan check` / `plan export`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A private XDG_RUNTIME_DIR for runs where the session provides none (ssh, containers, CI).
 

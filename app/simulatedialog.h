@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // File > Open Simulated Cluster: the node count and the seed of a simulated fleet.
 

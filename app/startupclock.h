@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Time since the process started, for the startup measurement (--quit-after-first-frame).
 

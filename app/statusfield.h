@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A status bar field that shortens its text to fit instead of being cut off.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Workers that read the shown cluster's store (the plan engine's build, the exploring analysis,
 // consolidation) hold a StoreReadGuard for as long as they run, so that a live batch is never

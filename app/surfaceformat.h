@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The default OpenGL surface format, set before QApplication exists.
 

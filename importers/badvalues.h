@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Invalid values of one input file, collected so that the file is refused once with every
 // one of them named (issue 5: "an input with several invalid quantities is refused with every

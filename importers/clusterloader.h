@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One entry point for every offline source: detects each file's format, imports all of
 // them into one new store, binds pods to nodes and builds the topology.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What an import tells the user besides the cluster: warnings, and the error that stopped it.
 

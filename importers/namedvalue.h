@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // NamedValue: tables of the names a format spells an enum with, one table per enum, so that
 // parsing a name and the error that lists the allowed names come from the same place.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // ProgressThrottle: the one place where importers poll cancellation and report progress.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Quoting input text in error messages safely, and telling a binary file from text.
 //

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Debian package of Fleetscope (cpack -G DEB in the build folder).
 set(CPACK_PACKAGE_NAME "fleetscope")
 set(CPACK_PACKAGE_CONTACT "Fleetscope developers")

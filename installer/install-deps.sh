@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs every Debian 12 package that Fleetscope's build, tests and program need.
 # Idempotent: packages already present are left as they are. Run as root (or with sudo).
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the libFuzzer harnesses (tests/fuzz, clang 14 with ASan and UBSan) and runs each one
 # for SECONDS on a copy of its seed corpus. Exits non-zero, naming the harness, on any crash,
 # leak or sanitizer report; the reproducer is left in the build folder (crash-*, leak-*, ...).

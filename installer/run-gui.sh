@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs every dependency (Debian 12), builds Fleetscope and opens it on the built-in
 # simulated 100,000-node cluster. Extra arguments go to fleetscope (e.g. files to open).
 # Without a display it runs under xvfb-run (the window then exists only on that virtual screen).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs every dependency (Debian 12), builds Fleetscope and runs all its tests.
 # Usage: installer/run-tests.sh [build-folder]   (default: build)
 set -euo pipefail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Physical accelerators of a cluster, counted once each however they are offered: a GPU
 // offered whole (nvidia.com/gpu, amd.com/gpu, the trace's GPUs) or cut into MIG slices

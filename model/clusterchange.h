@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Changes to a loaded cluster, applied as one transaction that ends in one diff (DESIGN.md,
 // "The model": "Bulk changes are transactions that end in one diff (ids added, removed,

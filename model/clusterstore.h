@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The cluster store: every node, pod and workload of one cluster state, as columns.
 //

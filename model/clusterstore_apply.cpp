@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ClusterStore: a live source's batch applied as one transaction (model/clusterchange.h), and
 // stored rows read back as records (a batch's staging store is copied over through them).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ClusterStore: the what-if's scheduling constraints (schedulingtypes.h), kept apart from the
 // core columns.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A topology domain named by its path of label pairs, as `screenshot --focus` takes it:
 // "topology.kubernetes.io/region=us-east-1/topology.kubernetes.io/zone=us-east-1a".

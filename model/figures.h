@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One rule for writing figures, used by the status bar, the map's tooltip and legend, the
 // inspectors and `summary` text, so that they agree by construction.

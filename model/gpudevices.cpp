@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The GPU device rule (gpudevices.h).
 #include "model/gpudevices.h"
 

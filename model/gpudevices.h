@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Which GPU of a node a pod holds: the one rule the ledger (scheduling/placementstate.h), the
 // map's GPU tiles and the GPU fragmentation metric share. Inputs never say which device a pod

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Label selectors in kubectl's syntax, parsed and matched against node labels.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What is wrong with the nodes of a cluster, as the map's markers and the Problems panel
 // list it.

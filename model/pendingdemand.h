@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Pending demand: the pods waiting for a node, grouped by the shape of what they ask for.
 

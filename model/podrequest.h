@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The effective resource request of a pod, as the kube-scheduler computes it.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Variable-length per-row attributes whose rows change after the store is built (a node's
 // taints, labels, conditions, extended resources; the pods counted on a node).

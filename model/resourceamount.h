@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // An amount of a core resource as the reasons write it (figures.h's number formats): shared by
 // the NodeResourcesFit filter, node problems, the drain's refusals and plan staleness.

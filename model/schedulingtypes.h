@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Pod and cluster scheduling constraints beyond resources, taints and node affinity: what the
 // kube-scheduler's InterPodAffinity, PodTopologySpread, NodePorts and VolumeZone / VolumeBinding

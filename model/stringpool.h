@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Interned strings: names, namespaces, label keys and values are stored once and
 // referred to by a 32-bit StringId.

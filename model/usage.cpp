@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The per-device GPU usage rule (usage.h).
 #include "model/usage.h"
 

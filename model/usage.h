@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Usage: what nodes and pods use, beside what they request (issue 8, "Usage and idle GPUs").
 // Filled by a usage source (importers/prometheus/usagequery.h from Prometheus; the simulated

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The workload a pod belongs to: one rule, used by the store (ClusterStore::podWorkload), the
 // map's colour by workload, and the what-if and placement, which move a workload as a whole.

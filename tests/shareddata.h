@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The real reference data (../shared/data) that tests read: checked once per test program so
 // that a missing folder fails with a message instead of an uncaught exception.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `fleetscope bench fgd --data DIR --trace NAME|all [--seeds 42-51] [--policies LIST]
 // [--format text|json]`: the FGD paper's experiment replayed (model/placement/tracereplay.h;

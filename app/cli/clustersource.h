@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The "which cluster" part of the command line, shared by the GUI and the subcommands.
 

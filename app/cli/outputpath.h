@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Checks on the output file of a headless subcommand, before any work is done.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `fleetscope plan add-nodes (FILE... | --simulate N | --kubeconfig FILE) --instance-type T
 //  [--capacity-type C] [--domain PATH] (--count N | --fit-pending [--max-nodes M])

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `fleetscope plan check FILE... --plan PLAN.json [--format text|json] [-o EVALUATION.json]
 //  [--csv OUT.csv] [--kubectl-script OUT.sh]` and `fleetscope plan export ...`: a saved plan

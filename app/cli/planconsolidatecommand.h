@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `fleetscope plan consolidate (FILE... | --simulate N | --kubeconfig FILE [--context NAME])
 //  [--policy default] [--max-moves N] [--node-groups FILE] [--prices FILE] -o PLAN.json`:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `fleetscope plan place (FILE... | --simulate N) --pods N (--cpu Q --memory Q [--gpu N]
 //  [--gpu-model M] | --pod-template POD.json|POD.yaml) [--required-level LABEL |

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `fleetscope screenshot [FILE...] [--simulate N] [--seed N] -o out.png [--size WxH]`.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `fleetscope summary [--format text|json] (FILE... | --simulate NODES)`: the cluster's totals, headless.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A private X server (Xvfb) for the headless subcommands that need OpenGL.
 //

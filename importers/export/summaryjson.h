@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `fleetscope summary`: the imported cluster as figures, in JSON (for scripts) or text.
 

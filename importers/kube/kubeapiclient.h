@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A read-only HTTP client for the Kubernetes API (issue 8), Boost.Beast's HTTP over OpenSSL
 // (tlssocket.h):

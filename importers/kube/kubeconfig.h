@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // kubeconfig as kubectl reads it (issue 8): which files, how they merge, which context, and
 // the cluster and user that context names, with every relative path made absolute.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kubejson.cpp: the public entry points of the kubectl JSON importer (kubejson.h). The
 // importer itself is KubectlJsonImporter (kubejsonimporter_p.h), implemented in
 // kubejsonwindow.cpp (windows, phases, errors) and kubeobjects.cpp (Node/Pod mapping).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The kubectl JSON importer: `kubectl get nodes -o json`, `kubectl get pods -A -o json` and
 // the API server's own NodeList/PodList responses, into a model::ClusterStore; optionally also

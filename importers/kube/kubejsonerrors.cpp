@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kubejsonerrors.cpp: how KubectlJsonImporter (see kubejsonimporter_p.h) turns a failure into
 // an ImportError: simdjson's error codes in words, the line and JSON path of the offset, the
 // text quoted from the line, the first invalid UTF-8 byte, the bad values of an item, and

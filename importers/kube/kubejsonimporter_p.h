@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kubejsonimporter_p.h: the private declaration of KubectlJsonImporter, the kubectl JSON
 // importer behind kubejson.h, and the small helpers its two halves share (the byte sources, the
 // JSON path stack, vector slot reuse, raw key comparison). Private to importers/kube/: the

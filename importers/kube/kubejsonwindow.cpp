@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kubejsonwindow.cpp: the reading half of KubectlJsonImporter (see kubejsonimporter_p.h):
 // the file source, the bounded windows handed to simdjson On-Demand, the parse phases (top
 // of the document, the items list window by window, the tail). Turning a failure into an

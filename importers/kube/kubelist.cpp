@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "importers/kube/kubelist.h"
 
 #include "importers/kube/kubeapiclient.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One LIST of a live cluster (issue 8): nodes and pods, and the PersistentVolumes,
 // PodDisruptionBudgets and Namespaces the what-if reads, page by page, into a store, through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kubeobjects.cpp: the mapping half of KubectlJsonImporter (see kubejsonimporter_p.h):
 // mapping the fields of a Kubernetes Node or Pod object (metadata, spec, status, taints,
 // containers, tolerations, affinity) onto NodeRecord/PodRecord, then committing the item to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kubescheduling.cpp: the what-if half of KubectlJsonImporter's mapping (see
 // kubejsonimporter_p.h and the file comment of kubejson.h): a pod's required pod affinity and
 // anti-affinity, topology spread constraints, host ports, volumes, resource claims and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kubevalues.cpp: the value readers of KubectlJsonImporter (see kubejsonimporter_p.h): null,
 // object, array and string values, keys, and resource quantities (exact, in nanos, and scaled
 // to the store's integer units), each recording a located error on a wrong type or a bad

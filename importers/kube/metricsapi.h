@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Usage from the Kubernetes resource metrics API (issue 8): metrics.k8s.io/v1beta1 as served by
 // metrics-server, GET /apis/metrics.k8s.io/v1beta1/nodes: per node, the cpu and memory in use

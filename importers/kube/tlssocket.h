@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A blocking TLS (or plain) connection on a connected TCP socket, on OpenSSL directly: the
 // transport of KubeApiClient and of the test double of the API server. Internal to the kube

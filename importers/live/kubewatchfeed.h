@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The Kubernetes WATCH of a live cluster (issue 8): after the first LIST (kube/kubelist.h), the
 // nodes and pods are watched from the list's resourceVersions and every change reaches the

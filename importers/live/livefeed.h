@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A live source of cluster changes (issue 8): the Kubernetes WATCH or the simulated feed. A
 // feed owns one thread (for the watch, one Asio io_context on it: DESIGN.md, "Threads"), builds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The body of a Kubernetes WATCH response, read as it arrives: a sequence of watch events
 // (meta/v1 WatchEvent, {"type": "ADDED"|"MODIFIED"|"DELETED"|"BOOKMARK"|"ERROR", "object": {...}}),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A small JSON text writer for plan files and evaluations: objects, arrays, strings escaped
 // as RFC 8259 requires (quote, backslash, control characters), integers, doubles, booleans,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The node-group settings file of `plan consolidate --node-groups FILE` and Plan > Consolidate:
 // each node group's minimum size, which consolidation keeps (model/placement/consolidation.h).

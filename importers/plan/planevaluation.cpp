@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // evaluatePlan and its outputs: the evaluation as JSON and text (`plan check`), CSV, and the
 // reviewable kubectl script (planfile.h).
 #include "planfile.h"

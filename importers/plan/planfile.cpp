@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plan files: read (simdjson DOM, validated field by field, every error with its JSON path),
 // write (QSaveFile: a temporary file renamed over the target) and the JSON text.
 // The schema is resources/schemas/plan-v1.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Plan files: a plan saved as JSON (schema documented in resources/schemas/plan-v1.md, versioned
 // by "fleetscopePlan": 1), read back and re-checked against a (possibly newer) state, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The source a plan names (PlanSource, planfile.h): the input files with their SHA-256
 // digests, a live cluster's server and resourceVersion, or a simulation, so that `plan check`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pod templates for new workloads (podtemplate.h): shapes written as Pod JSON, YAML read by
 // yaml-cpp and written as JSON, JSON files checked by simdjson, and the pod read into the store
 // by the kubectl JSON importer (no second copy of its pod reading).

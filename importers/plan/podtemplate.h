@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The pod a new workload is made of (`plan place`, the place-pods plan action): a Pod object
 // as JSON text, from a shape (cpu, memory, GPUs, GPU model) or a pod template file (JSON or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Node prices in: the table shipped in resources/prices/aws-ec2-prices.csv (compiled in at
 // build time) and a user's override file of the same columns (`--prices FILE`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Prometheus HTTP API client (prometheusclient.h).
 #include "importers/prometheus/prometheusclient.h"
 

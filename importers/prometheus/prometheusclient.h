@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A read-only client for the Prometheus HTTP API (issue 8, "Usage and idle GPUs"): instant and
 // range queries at an explicit time, over the same Beast/OpenSSL transport as the Kubernetes

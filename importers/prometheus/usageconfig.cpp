@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The usage source's YAML settings (usageconfig.h).
 #include "importers/prometheus/usageconfig.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The usage source's settings from a YAML file (`fleetscope --usage-config FILE`, issue 8:
 // "configurable base URL, bearer token and PromQL per metric"). Read with yaml-cpp, strictly:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Usage from Prometheus (usagequery.h).
 #include "importers/prometheus/usagequery.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Usage of a loaded cluster from Prometheus (issue 8, "Usage and idle GPUs"): cpu and memory
 // from cAdvisor, GPU utilization from NVIDIA's dcgm-exporter, and the allocated-but-idle GPUs,

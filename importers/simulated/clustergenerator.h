@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The simulated fleet's generator, shared by its two halves: simulatedcluster.cpp lays out
 // regions, zones, the EC2 network hierarchy, node groups and nodes; workloadplacement.cpp

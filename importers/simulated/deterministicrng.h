@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A deterministic random number generator whose output is the same on every compiler,
 // standard library and platform.

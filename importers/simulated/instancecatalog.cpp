@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Node shapes of the simulated fleet's instance types: capacity, and allocatable after the
 // EKS optimized AMI's kubelet reservations (see instancecatalog.h).
 

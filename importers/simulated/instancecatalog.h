@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The catalogue the simulated fleet draws its nodes from: EC2 instance types with their
 // published shapes, the node pool kinds (training, MIG, inference, CPU) and their shares of

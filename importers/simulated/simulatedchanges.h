@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The changes of a simulated live cluster (issue 8, "Simulated live feed"): pods arrive and
 // finish, nodes fail (NotReady) and recover, and when a node of a training gang fails the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The simulated fleet's orchestration and its public entry point: regions and zones, node
 // groups laid into the EC2 network hierarchy, the nodes themselves (names, labels, taints,
 // readiness) and the order in which the generator's parts run. The instance types come from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A deterministic simulated accelerator fleet, shaped like a large Amazon EKS cluster
 // (DESIGN.md, "Data sources: Simulated").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The simulated live feed (`fleetscope --simulate N --live [--rate EVENTS_PER_S]`, issue 8): a
 // live::LiveFeed whose thread generates the same simulated cluster the window shows (the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Names in the simulated fleet: numbers, unique suffixes and EC2 network node ids (see
 // simulatednames.h).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Names in the simulated fleet: decimal numbers, Kubernetes-style random-looking suffixes
 // that are unique per index, and EC2 network node ids. All are pure functions of their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Usage of the simulated fleet (simulatedusage.h).
 #include "importers/simulated/simulatedusage.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Usage for the simulated fleet (issue 8): so that every usage view (used shares, GPU
 // utilization, allocated-but-idle GPUs) works offline and in tests, without a Prometheus.

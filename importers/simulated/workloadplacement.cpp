@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The workloads of the simulated fleet and the placement of their pods: DaemonSets on every
 // node, whole-node training gangs inside one layer-2 network, inference Deployments filling
 // GPU and MIG nodes to random levels, CPU Deployments and batch Jobs, and pending pods

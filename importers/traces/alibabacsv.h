@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Importer for the Alibaba GPU cluster trace v2023 ("openb", the trace of the FGD paper:
 // Weng et al., "Beware of Fragmentation: Scheduling GPU-Sharing Workloads with Fragmentation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A small CSV reader for the trace importers (no CSV library is used in Fleetscope).
 //

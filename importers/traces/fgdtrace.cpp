@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The FGD data folder: trace loading and the reference results (fgdtrace.h).
 #include "fgdtrace.h"
 

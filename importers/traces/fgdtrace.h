@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The FGD paper's data folder (../shared/data/alibaba-gpu-v2023-openb: csv/ and
 // expected_results/, see its SOURCE.md and PROTOCOL.md): the trace loaded for a replay

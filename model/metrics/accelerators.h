@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How a node's accelerators are read from the store's columns: whole NVIDIA GPUs, MIG
 // slices, AWS Neuron devices. The share rules of the "gpu" metric, the unallocated-GPU

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The built-in metrics, one small file each (named after the metric); the registry
 // (metricregistry.h) lists them. Each factory returns a new immutable metric.

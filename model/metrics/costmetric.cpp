@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The "cost" metric: the node's price per hour.
 #include "model/metrics/builtinmetrics.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The "cost-unallocated" metric: the price of the capacity no pod requests.
 #include "model/metrics/builtinmetrics.h"
 

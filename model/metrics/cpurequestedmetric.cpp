@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The "cpu" metric: requested / allocatable cpu.
 #include "model/metrics/builtinmetrics.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The "gpu-fragmentation" metric: FGD's expected fragmented GPUs of a node.
 #include "model/gpudevices.h"
 #include "model/metrics/builtinmetrics.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The "gpu" metric: the accelerator share of a node.
 #include "model/metrics/builtinmetrics.h"
 

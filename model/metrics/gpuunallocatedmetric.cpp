@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The "gpu-unallocated" metric: physical accelerators with nothing requested.
 #include "model/metrics/builtinmetrics.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The "label:KEY" metric: a node label's value as a category.
 #include "model/metrics/builtinmetrics.h"
 

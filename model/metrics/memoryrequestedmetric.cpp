@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The "memory" metric: requested / allocatable memory.
 #include "model/metrics/builtinmetrics.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A metric: what the fleet map, its legend, the heatmaps and `screenshot --metric` colour
 // nodes by. One interface, one small file per metric (builtinmetrics.h lists them), found

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The list of metrics and the lookup by id: the one place the map, its legend, the Metric
 // menu, the heatmaps and `screenshot --metric` find metrics. Later issues register

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The "state" metric: Ready, NotReady, cordoned.
 #include "model/metrics/builtinmetrics.h"
 

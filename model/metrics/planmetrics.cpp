@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The plan-aware metrics: requested shares under a plan, and after minus before.
 #include "model/metrics/planmetrics.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Plan-aware metrics (issue 6): what the fleet map colours by while a plan exists. They read
 // a PlacementState (the loaded cluster with the plan applied) besides the MetricContext, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Prices of nodes by region, instance type and capacity type, in US dollars per hour.
 // Plain data: the shipped table and the user's override file are read by

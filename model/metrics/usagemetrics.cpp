@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Usage metrics (usagemetrics.h).
 #include "model/metrics/usagemetrics.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Our consolidation: greedy drains in a saving-per-load order (consolidation.h).
 #include "consolidation.h"
 

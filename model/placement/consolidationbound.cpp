@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The node-count lower bound (consolidationbound.h).
 #include "consolidationbound.h"
 

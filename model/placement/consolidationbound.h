@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A lower bound on the node count a consolidation can reach (issue 7), shown beside its
 // result with the ratio of the plan's node count to it.

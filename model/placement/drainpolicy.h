@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Where a drain-node action's evicted pods go (PlanAction::policy of a DrainNode; issue 7's
 // `plan consolidate --policy`): the what-if's default best fit, or one of the placement

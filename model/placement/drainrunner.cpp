@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DrainRunner: the drains both consolidations share (consolidation_p.h).
 #include "consolidation_p.h"
 

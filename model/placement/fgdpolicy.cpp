@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FGD and its full-precision variant (fgdpolicy.h).
 #include "fgdpolicy.h"
 

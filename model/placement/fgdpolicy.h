@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // FGD, fragmentation gradient descent (Weng et al., USENIX ATC '23, section 4; PROTOCOL.md
 // section 4.1; simulator pkg/simulator/plugin/fgd_score.go): the node, and for a sharing pod

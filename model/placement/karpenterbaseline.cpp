@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Karpenter's multi-node consolidation, deletion only (karpenterbaseline.h).
 #include "karpenterbaseline.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The baseline beside our consolidation (issue 7): Karpenter's multi-node consolidation as it
 // documents and codes it (kubernetes-sigs/karpenter, pkg/controllers/disruption/

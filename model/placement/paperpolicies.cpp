@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The FGD paper's packing baselines and kube-scheduler's allocation strategies
 // (paperpolicies_p.h gives each rule and its source).
 #include "paperpolicies_p.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The packing policies of the FGD paper's comparison and kube-scheduler's NodeResourcesFit
 // scoring strategies (placementpolicy.h). Internal to model/placement: made by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PlacementPolicy's shared parts: the views of pods and nodes, the `best` GPU selection, the
 // argmax with the protocol's tie-break, the names and the factory (placementpolicy.h).
 #include "placementpolicy.h"

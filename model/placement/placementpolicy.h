@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Placement policies: which feasible node a pod goes to, and which GPUs it takes there.
 //

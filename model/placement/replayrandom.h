@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The random stream of a placement run: one generator per (trace, seed), drawn in the order
 // the FGD simulator draws (PROTOCOL.md section 2). It is not Go's math/rand, so single runs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Topology-aware placement (topologyplacement.h): Kueue TAS's two phases over a tree of the
 // requested levels built from the state's node labels.
 //

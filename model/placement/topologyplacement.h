@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Topology-aware placement of a new workload: N pods of one spec placed inside the network
 // topology, with the semantics of Kueue's Topology Aware Scheduling (KEP-2724,

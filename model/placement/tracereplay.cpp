@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The FGD experiment's workload generation, online loop and metric (tracereplay.h).
 #include "tracereplay.h"
 

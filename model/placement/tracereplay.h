@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The FGD paper's experiment as a replay (PROTOCOL.md in ../shared/data/alibaba-gpu-v2023-openb,
 // sections 2, 3 and 5; simulator pkg/simulator/core.go, simulator.go, analysis.go): a pod list

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Typical pods and node fragmentation (typicalpods.h; PROTOCOL.md 4.1).
 #include "typicalpods.h"
 

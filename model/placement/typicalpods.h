@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // FGD's target workload: the typical pods of a pod list and their probabilities, and a node's
 // fragmentation against them (Weng et al., "Beware of Fragmentation: Scheduling GPU-Sharing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // An index of the present nodes of a plan by free capacity, so that the default placement
 // policy (best fit, PlanEngine::chooseNode) visits candidates from the tightest fit upward

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // PodDisruptionBudgets as a plan spends them: every voluntary eviction of the plan (a drain, a
 // move of a running pod) draws on the budgets across the whole plan, not per node (issue 6).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a voluntary eviction (a drain, a move of a running pod) must respect besides
 // PodDisruptionBudgets (disruptionbudgets.h), and which pods form gangs (issue 6).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How many nodes of a type a set of pods or a workload would take (nodesneeded.h): the plan's
 // own actions applied with k nodes added, then undone.
 #include "nodesneeded.h"

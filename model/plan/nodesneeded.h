@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The capacity question of the seeds (issue 6): "how many nodes of this type would this take".
 // Answered with the plan's own actions and rules, never a second copy of them: the nodes are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The exception PlanEngine::apply() throws when an action names something the state lacks
 // (plan.h: "Throws std::invalid_argument when the action names a pod, node or domain that does

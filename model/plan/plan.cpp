@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PlanEngine: applies and undoes plan actions over a PlacementState (plan.h).
 //
 // Design note: every change an action makes goes through a few primitives (move a pod, evict

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // PlanEngine's private state, shared by plan.cpp (the engine, move, add, place actions) and
 // plandrain.cpp (drain-node and the failures): the ledger, the indexes the actions read, and

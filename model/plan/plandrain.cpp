@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PlanEngine's drain-node and fail-node / fail-domain actions (plan.h; rules in plan.cpp's
 // design note): evict, re-place by the drain policy or the default policy, strand what cannot go.
 #include "plan_p.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A plan over a live cluster (issue 8): "an open plan re-checks its actions on each diff and
 // marks each action whose pod or node changed or vanished as stale, with why".

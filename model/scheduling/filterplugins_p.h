@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The filter plugins over one pod's precomputation (PodFeasibility::Private). Each plugin has
 // a prepare step (what depends on the pod only, run once per drag) and a check of one node

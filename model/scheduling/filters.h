@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Feasibility as the kube-scheduler decides it: the filter plugins, each following its source
 // exactly, evaluated over a PlacementState (the loaded cluster with a plan applied).

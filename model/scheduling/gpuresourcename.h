@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The Kubernetes name of the store's Gpu resource on a node, as NodeResourcesFit's reasons
 // (noderesources.cpp) and consolidation's (model/placement/consolidation.h) spell it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // GroupCounts: how many pods of each group sit on each node, with, per group, the nodes that
 // hold at least one. The ledger keeps one for label groups ((label set, namespace): what

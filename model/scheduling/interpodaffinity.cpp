@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // InterPodAffinity: required pod affinity and anti-affinity, both directions.
 // Source: pkg/scheduler/framework/plugins/interpodaffinity/filtering.go (kubernetes/kubernetes):
 //   existing pods' anti-affinity: each placed pod with a required anti-affinity term that the

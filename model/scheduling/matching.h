@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The matching rules the filters share: tolerations against taints, label selectors against
 // pod labels, node selector terms against node labels. Internal to model/scheduling.

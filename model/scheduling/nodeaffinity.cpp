@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NodeAffinity: spec.nodeSelector and the required node affinity terms, and the GPU model
 // check of the Alibaba trace.
 // Source: pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go (Filter) with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NodePorts and NodeResourcesFit.
 // Sources (kubernetes/kubernetes):
 //   pkg/scheduler/framework/plugins/nodeports/node_ports.go: a wanted host port conflicts with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PlacementState: the ledger of a plan (placementstate.h). The indexes are built here; the
 // changes (place / unplace) keep every per-node figure, the groups and the totals in step.
 #include "matching.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The ledger of a plan: where every pod is under the plan, and what each node then holds,
 // kept as deltas over the loaded ClusterStore (which it never edits). Moving, evicting or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The ledger's private parts, shared by placementstate.cpp and the filters (which read the
 // indexes directly: the label columns, the groups and their counts). Internal to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PodFeasibility and checkMove (filters.h): the per-pod precomputation, then each node judged
 // by the plugins in the kube-scheduler's order (pkg/scheduler/apis/config/v1/default_plugins.go).
 // Also the helpers the plugins share: compiled node selector terms and selector matching over

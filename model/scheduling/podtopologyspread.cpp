@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PodTopologySpread, DoNotSchedule constraints only (ScheduleAnyway only scores).
 // Source: pkg/scheduler/framework/plugins/podtopologyspread/filtering.go and common.go
 // (kubernetes/kubernetes):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The registry of reason codes: every "no" that check-move, a drag, a drain, a failure,
 // consolidation and placement can give has one stable code and one sentence, defined here and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NodeUnschedulable, node readiness and TaintToleration.
 // Sources (kubernetes/kubernetes):
 //   pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go: a cordoned node

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // VolumeBinding (bound PersistentVolumes' node affinity only) and VolumeZone.
 // Sources (kubernetes/kubernetes):
 //   pkg/scheduler/framework/plugins/volumebinding/binder.go (checkBoundClaims): a bound PV

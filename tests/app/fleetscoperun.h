@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Runs the fleetscope executable as a user runs it (QProcess, no display), for the tests of
 // its subcommands. FLEETSCOPE_EXECUTABLE is defined by tests/app/CMakeLists.txt.

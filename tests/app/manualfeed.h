@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A live feed a window test drives (tst_livewindow, tst_placelive): each push() hands a batch to
 // the window's sink from a thread of its own, as a real feed's thread (a watch, the simulated

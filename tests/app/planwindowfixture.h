@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Shared by the what-if window tests (tst_plan*.cpp under tests/app, run under xvfb-run): a main
 // window on a small simulated cluster with its plan engine ready, mouse events sent to the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fleetscope executable's headless subcommands, run as a user runs them (QProcess), with
 // no display: `summary` on the real EKS fixture and on broken input, out of memory, and a clean
 // stderr without XDG_RUNTIME_DIR (its private folder removed at exit and on SIGINT, SIGTERM and

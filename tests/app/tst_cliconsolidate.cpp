@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `fleetscope plan consolidate`, run as a user runs it (QProcess, no display) on the plan
 // fixtures (tests/data/plan/README.md): the plan it writes holds under `plan check`, its
 // summary beats or equals the Karpenter baseline, the nodes that stay say why, node-group

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fleetscope executable on a live cluster (issue 8), run as a user runs it: `summary` and
 // `screenshot` with --kubeconfig / --context against the loopback HTTPS fake API server
 // (tests/importers/fakekubeapiserver.h) serving the real EKS fixture, compared with the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fleetscope executable's what-if subcommands, run as a user runs them (QProcess, no
 // display): check-move on the EKS fixture and on tests/data/plan, plan check against the state
 // a plan was made on and against a changed one (reporting what broke), plan export, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `fleetscope plan place` run as a user runs it (QProcess, no display) on the simulated fleet:
 // a gang placed in one network-node-layer-1 domain and its plan re-checked by `plan check`
 // (the template pod comes from the plan), a YAML pod template with its tolerations, a gang that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `fleetscope screenshot` run as a user runs it (QProcess), with DISPLAY removed (the program
 // starts its own Xvfb): the image checked pixel by pixel, its metrics, panels, size and format,
 // and its refusals: an output path that cannot be written and a --prices file that cannot be

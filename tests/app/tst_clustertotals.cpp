@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The status bar's figures: written by model/figures.h (the rule is tested in
 // tests/model/tst_figures.cpp; here that the status bar uses it), the shorter variants of
 // the totals line (the most basic figures last to go), memory units, pods on unknown nodes,

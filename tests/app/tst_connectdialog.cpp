@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // File > Connect (app/connectdialog.h, issue 8): the contexts of a kubeconfig with the current
 // one chosen; a bad kubeconfig shows where and what and cannot be accepted; and, end to end in
 // the window, connecting to the fake API server (tests/importers/fakekubeapiserver.h) shows

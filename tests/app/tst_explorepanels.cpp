@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the exploring docks as the main window wires them (a real FleetMapView, so under
 // xvfb-run) and of the panels `screenshot --panel` renders.
 

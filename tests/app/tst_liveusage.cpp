@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A watched live cluster's usage from Prometheus stays current (app/mainwindow_usage.cpp, issue
 // 8): with the refresh interval shortened, a real Prometheus (tests/importers/prometheusserver.h)
 // holds an hour of dcgm-exporter samples at 1% for a pod the cluster does not have yet; once the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow under a real X server (xvfb-run): imports through the File > Open path on a
 // worker, the status bar totals (and how they shorten at small widths, basic figures last),
 // an error that keeps the previous cluster and is logged, stale results dropped, cancel (its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plan > Consolidate in the window (app/consolidatecontroller.h) on a small simulated cluster,
 // under xvfb: the action is in the Plan menu, the computation reports progress and lands as
 // drain-node actions that one undo reverts and one redo re-applies, that the plan panel's Remove

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The map's context menu in the what-if (issue 6), under xvfb-run with real events: a right
 // click (QContextMenuEvent) on a node opens the menu, and its Drain and Fail actions put one
 // action each in the plan (one undo step). Then the window shows the plan's state, not the

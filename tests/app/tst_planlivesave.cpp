@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // File > Save Plan from a window that shows a live cluster (issues 6 and 8), under xvfb-run: the
 // window lists the loopback HTTPS fake API server (tests/importers/fakekubeapiserver.h) serving
 // the real EKS fixture through a kubeconfig, a pod is moved, the plan is saved through the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Two drags of the what-if (issue 6) under xvfb-run with real events: Alt+drag of a pod strip
 // on the zoomed map carries the pod's whole workload, and a drop on a node places every pod of
 // it inside that node's domain, all or nothing (a domain that cannot take them all changes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PrivateXServer: a real Xvfb is started, reachable, and gone after stop().
 
 #include "app/xvfb/privatexserver.h"

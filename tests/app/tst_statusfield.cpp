@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // StatusField: the longest variant that fits, then the shortest elided; never wider than asked.
 
 #include "app/statusfield.h"

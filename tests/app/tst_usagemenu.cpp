@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Metric menu's usage section (app/mainwindow_usage.cpp, issue 8): enabled for a cluster
 // with usage (the simulated one), colouring the map by it, and disabled again, falling back
 // to GPU requested, for a cluster without usage (a kubectl JSON file); a file's usage from a

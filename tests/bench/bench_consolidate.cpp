@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_consolidate: consolidation (model/placement/consolidation.h) of the simulated fleet,
 // with the Karpenter multi-node baseline beside it (karpenterbaseline.h) and the lower bound
 // (consolidationbound.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_explore: the exploring tools at fleet scale, on the simulated fleet (seed 1).
 //
 //   bench_explore [NODES]   (default 100000; about 17 pods a node)

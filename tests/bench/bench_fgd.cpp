@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_fgd: the FGD paper's experiment (model/placement/tracereplay.h) on the shared trace,
 // timed per policy and seed.
 //

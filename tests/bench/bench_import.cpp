@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_import: the kubectl JSON importer end to end at fleet scale.
 //
 //   bench_import [NODES [PODS]] [--window BYTES] [--keep FILE] [--file JSON...]

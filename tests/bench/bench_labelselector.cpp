@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_labelselector: model/labelselector.h over the simulated fleet.
 //
 //   bench_labelselector [NODES]   (default 100000)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # bench_live: a live cluster: the LIST over TLS, then the watch in the window (issue 8; included from
 # tests/bench/CMakeLists.txt). Needs an X server:
 #   xvfb-run -a -s "-screen 0 1920x1080x24" ./bench_live [--list-nodes N] [--list-pods P] [--nodes N] [--events E] [--rate R]

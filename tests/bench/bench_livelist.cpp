@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_livelist: the LIST half of bench_live alone (livelistbench.h).
 //   bench_livelist [NODES [PODS]]   (defaults 100000 and 1000000)
 // Prints figures, then one JSON object last.

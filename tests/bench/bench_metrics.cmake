@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # bench_metrics: every metric's column and raster at fleet scale (included from
 # tests/bench/CMakeLists.txt). No display: ./bench_metrics [--nodes N] [--seed S]
 add_executable(bench_metrics ${CMAKE_CURRENT_LIST_DIR}/bench_metrics.cpp)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_metrics: every metric of the registry on the simulated fleet. Prints the time to
 // build a MetricContext with the shipped prices, and per metric the median time to compute
 // its column and to rasterise it, then one JSON object. No display needed.

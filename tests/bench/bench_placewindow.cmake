@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # bench_placewindow: Plan > Place Workload on the simulated fleet, the GUI thread's share
 # (included from tests/bench/CMakeLists.txt).
 # xvfb-run -a -s "-screen 0 1600x1200x24" ./bench_placewindow [--nodes N]

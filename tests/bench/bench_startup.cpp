@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Startup of the fleetscope program: process start to the first frame of the cluster on
 // screen, with its phases, for a simulated fleet (default 100,000 nodes). Prints figures;
 // passes or fails nothing.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_whatif: the what-if engine (model/scheduling) over the simulated fleet.
 //
 //   bench_whatif [NODES] [SEED]   (defaults 100000 and 1)

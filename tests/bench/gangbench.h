@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The gang placement figures of issue 7's Speed section, as a function that bench_gang (and,
 // at merge, bench_consolidate) calls on the simulated fleet: the largest gang of 8-GPU pods

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A deterministic generator of kubectl-shaped nodes and pods with the verbosity of real output
 // (4-space indentation and sorted keys as kubectl prints them; labels, annotations,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The LIST half of bench_live (issue 8): NODES nodes and PODS pods (kubelistgen.h, the
 // verbosity of real kubectl output) served as pre-built pages of 500 from memory by the fake API

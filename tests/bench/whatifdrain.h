@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // drain_ms for bench_whatif: draining one node of a typical ~30 pods through the plan engine
 // (model/plan/plan.h), PodDisruptionBudgets checked, each pod placed by the default policy

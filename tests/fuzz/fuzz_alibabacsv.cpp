@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzzes the Alibaba GPU trace CSV importer (importers/traces/alibabacsv.h): any bytes give
 // nodes or pods, or an ImportError with the store unchanged; never a crash.
 #include "importers/traces/alibabacsv.h"

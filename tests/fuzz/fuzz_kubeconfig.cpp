@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzzes kubeconfig as kubectl reads it (importers/kube/kubeconfig.h, on yaml-cpp): any bytes
 // in the file give a resolved config or a KubeconfigError, never a crash or another exception.
 // The file is written to a private temp dir once per input (the reader takes paths, as kubectl).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzzes the kubectl JSON importer (importers/kube/kubejson.h) with a small window, so that
 // the window boundaries are crossed too: any bytes give a store or an ImportError; a store that
 // was accepted finalizes (or refuses a sum that overflows with std::overflow_error).

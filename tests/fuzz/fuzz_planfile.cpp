@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzzes the plan file reader (importers/plan/planfile.h, on simdjson): any bytes give a
 // PlanDocument or a PlanFileError, never a crash or another exception; and a plan that reads
 // writes back (planJson) to text that reads again to the same text, since a plan saved by

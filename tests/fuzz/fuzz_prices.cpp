@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzzes the price table reader (importers/pricing/pricetableloader.h, `--prices FILE`): any
 // bytes give a PriceTable or a PriceTableError, never a crash or another exception.
 #include "importers/pricing/pricetableloader.h"

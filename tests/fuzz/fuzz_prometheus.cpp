@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzzes the Prometheus HTTP API response reader (importers/prometheus/prometheusclient.h):
 // any body gives a result or an ImportError (PrometheusError), never a crash.
 #include "importers/prometheus/prometheusclient.h"

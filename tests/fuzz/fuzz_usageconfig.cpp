@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzzes the usage config (importers/prometheus/usageconfig.h, on yaml-cpp): any bytes give a
 // UsageSource or an ImportError, never a crash or another exception. Relative token and CA
 // files resolve against a folder that does not exist, so nothing outside is read.

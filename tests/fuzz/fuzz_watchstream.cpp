@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzzes the WATCH stream reader (importers/live/watchstream.h): any bytes, split at a point the
 // input chooses, give events or an ImportError, never a crash; a split never changes the events.
 #include "importers/live/watchstream.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A test double of an HTTP proxy (for kubeconfig's proxy-url): on loopback, it answers each
 // CONNECT host:port with "200 Connection Established" and relays bytes both ways. It keeps the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A helper shared by the importer tests: reading one extended resource out of a store's lists.
 

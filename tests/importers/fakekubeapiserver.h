@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A test double of the Kubernetes API server, for what cannot run here: HTTPS on loopback
 // (Boost.Beast), a bearer token, discovery (/version, /api, /apis, /api/v1, /apis/policy/v1)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Shared by the kubectl JSON importer's tests (tst_kubejson.cpp, tst_kubejsonwindow.cpp): the
 // fixture folders and small JSON builders. Thread: the test's.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A real Prometheus server for tests (Debian's `prometheus` package, installed by
 // installer/install-deps.sh): history written as OpenMetrics text, turned into TSDB blocks by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the Alibaba GPU trace importer on the real trace files (FLEET_SHARED_DATA_DIR) and on
 // malformed fixtures (tests/data/alibaba). Expected figures are those of the trace's SOURCE.md.
 

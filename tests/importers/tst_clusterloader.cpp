@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The loader (format detection, all-or-nothing import, finalize, topology) and the
 // `summary` JSON, on the real fixtures of ../shared/data.
 

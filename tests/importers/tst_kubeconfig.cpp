@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of importers/kube/kubeconfig.h: file precedence, merging, context choice, path
 // resolution and errors, with the real kubectl (1.33) as the oracle where it is installed:
 // `kubectl config view --minify --flatten --raw -o json` on the same files and environment

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the kubectl JSON importer (importers/kube/kubejson.h): the real EKS fixture, the
 // list shapes kubectl and the API server produce, effective requests through JSON, extended
 // resources, scheduling constraints, and every malformed input the importer must name with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the kubectl JSON importer's windowing (importers/kube/kubejsonwindow.cpp): items cut
 // at every window boundary and size, every truncation named, the same store whatever the
 // window, paginated lists (metadata.continue) warned about, progress and cancellation.

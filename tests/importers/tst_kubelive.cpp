@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the live LIST (importers/kube/kubeapiclient.h, kubelist.h, clusterloader's
 // loadLiveCluster) against a fake API server on loopback HTTPS (fakekubeapiserver.h) that the
 // real kubectl 1.33 accepts: the same cluster as from the same objects in files, page by page;

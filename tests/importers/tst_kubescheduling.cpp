@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the kubectl importer's what-if fields (kubejson.h) and their storage in the
 // ClusterStore (interned sets): pod affinity, anti-affinity, spread constraints, host ports,
 // volumes through PersistentVolumes, disruption budgets, namespaces, flags, uids; the errors

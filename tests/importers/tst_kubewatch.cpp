@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the Kubernetes WATCH (importers/live/watchstream.h, kubewatchfeed.h) against the
 // fake API server on loopback HTTPS (fakekubeapiserver.h): events split at any byte read the
 // same; the feed's batches, applied in order, always end at the server's state (nothing lost or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plan files (importers/plan/planfile.h): every action type round-trips through write and
 // read; every malformed file fails naming the file and the JSON path; a failed write leaves
 // the previous file as it was; evaluatePlan against a changed state says what broke.

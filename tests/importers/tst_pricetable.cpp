@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the price table loader (importers/pricing): the shipped table covers the
 // simulator's instance types in its regions, the override file replaces rows, a malformed
 // file names file, line and column; and the cost metrics on real inputs (the EKS fixture,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of importers/prometheus/prometheusclient.h: the API's answers parsed (vector, matrix,
 // scalar, NaN and infinities, warnings) and refused with where and what; then a real
 // Prometheus server (Debian's package, tests/importers/prometheusserver.h) on loopback, holding

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of importers/quotedtext.h: quoting input text in error messages, and telling binary
 // files from text by their first bytes.
 

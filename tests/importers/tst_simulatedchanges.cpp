@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the simulated live feed's changes (importers/simulated/simulatedchanges.h): the same
 // cluster and seed give the same batches; a consumer that applies them holds the source's
 // state; a training gang whose node fails goes back to Pending, recreated.

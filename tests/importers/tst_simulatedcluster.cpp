@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the simulated accelerator fleet: exact sizes, determinism, no overcommitted node,
 // the labels and pods a real EKS fleet has, and the topology built over it.
 

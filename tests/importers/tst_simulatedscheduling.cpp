@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the simulated fleet's what-if constraints (importers/simulated/): uids on every
 // pod, hostname anti-affinity on some inference Deployments, zone spread constraints of both
 // kinds, host ports on DaemonSet pods, PodDisruptionBudgets, do-not-disrupt and emptyDir

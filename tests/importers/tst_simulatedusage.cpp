@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of importers/simulated/simulatedusage.h: the simulated fleet's usage is there through
 // loadSimulatedCluster, deterministic, within its documented ranges, and has idle allocated
 // GPUs for the usage views to find (training jobs and inference Deployments holding GPUs idle);

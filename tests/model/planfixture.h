@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A small cluster built by hand for the plan engine's tests (tst_plan*.cpp), and a snapshot of
 // the ledger to check that undo restores it exactly.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Shared by the ClusterStore tests (tst_clusterstore.cpp, tst_clusterstoreinterning.cpp):
 // NodeRecord and PodRecord builders and ResourceVector comparison with a readable failure.

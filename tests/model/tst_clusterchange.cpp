@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of applyChanges() (model/clusterchange.h): a live batch applied to a finalized store as
 // one transaction. Each case starts from the same small cluster, applies one batch and checks
 // counts(), the totals, nodeRequested, the extended requests, nodePods and the diff; every case

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of model/clusterstore.h: nodes, pods and workloads as columns, finalize() binding
 // pods to nodes by spec.nodeName, counts and totals. What the store interns (strings, labels,
 // workloads, constraint sets) is tested in tst_clusterstoreinterning.cpp.

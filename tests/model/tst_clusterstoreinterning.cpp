@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of what model/clusterstore.h interns: label and taint strings through the pool (and
 // the pool at scale), workloads per namespace, kind and name, pod label sets, constraint sets
 // and scheduling constraints per workload, so that 2,000,000 pods stay compact.

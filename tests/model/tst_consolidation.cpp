@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Consolidation (model/placement/consolidation.h), the Karpenter baseline
 // (karpenterbaseline.h) and the lower bound (consolidationbound.h) on small hand-made
 // clusters with known answers.

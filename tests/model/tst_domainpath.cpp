@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of model/domainpath.h: a topology domain named by its path of label pairs
 // (`screenshot --focus`), parsed and found, with errors that say what exists.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The FGD paper's experiment on the real trace (model/placement/tracereplay.h over
 // ../shared/data/alibaba-gpu-v2023-openb): the workload generation of PROTOCOL.md section 2
 // and, for each of the paper's six policies, one seed of the default trace within 1.5

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of model/figures.h: the one rule for writing figures that the status bar, the map's
 // tooltip and `summary` text share. Each row is a figure an operator reads somewhere; the
 // user trial's disagreements (0.5 vs 0.45 cores, GiB vs MiB, PiB vs EiB) are rows too.

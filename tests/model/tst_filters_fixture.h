@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Small clusters for the filter and ledger tests, built straight into a ClusterStore with
 // NodeRecord / PodRecord (no importer): a node has cpu, memory, pods, a hostname and a zone;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of InterPodAffinity (model/scheduling/interpodaffinity.cpp): required anti-affinity
 // in both directions across a topology key, namespaces and namespaceSelector, required
 // affinity with the rule for the first pod of a self-affine group, and the moving pod taken

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the NodeAffinity filter with the GPU model check (model/scheduling/nodeaffinity.cpp):
 // nodeSelector, required terms ORed with expressions ANDed, every operator, matchFields, and
 // the trace's GPU model label. Table-driven: the target node's labels and the pod's rules.

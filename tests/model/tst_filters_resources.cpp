@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of NodeResourcesFit and NodePorts (model/scheduling/noderesources.cpp), the pods that
 // never move and nodes the plan removed (model/scheduling/podfeasibility.cpp).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of PodTopologySpread, DoNotSchedule (model/scheduling/podtopologyspread.cpp): skew at
 // the limit and one past it, minDomains, the node inclusion policies, nodes without the key,
 // ScheduleAnyway ignored and the moving pod taken off its node.

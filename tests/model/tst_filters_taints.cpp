@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the NodeUnschedulable, node readiness and TaintToleration filters
 // (model/scheduling/tainttoleration.cpp): a pod moved from node "home" to node "target",
 // table-driven over taints, tolerations, cordons and readiness.

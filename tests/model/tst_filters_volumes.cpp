@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of VolumeBinding (a bound PersistentVolume's node affinity) and VolumeZone
 // (model/scheduling/volumes.cpp). Nodes: "a1" in zone a, "b1" in zone b, "bare" without zone
 // labels, "beta" with only the beta zone label (zone a).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the "gpu-fragmentation" metric (model/metrics/builtinmetrics.h) and the one GPU
 // device rule it shares with the ledger (model/gpudevices.h): values worked out by hand from
 // FGD's definition (PROTOCOL.md 4.1) on a small store, the typical-pod distribution without

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of model/labelselector.h: kubectl's label selector syntax, parsed as
 // k8s.io/apimachinery/pkg/labels (Parse) parses it, errors pointing at the character, and
 // matching against node labels (NotIn and != also match a node without the key).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of model/metrics: each built-in metric's value for known nodes of a hand-built
 // store, the registry, the computed column (counts, totals, categories).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of model/nodeproblems.h: each rule on a small store (table-driven), then real inputs:
 // the EKS fixture (a healthy cluster: no problems), its pods alone (every pod on an unknown
 // node) and the simulated fleet (NotReady, cordoned, MemoryPressure / DiskPressure, unhealthy

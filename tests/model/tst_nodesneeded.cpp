@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The capacity question (model/plan/nodesneeded.h): how many nodes of a type pending pods or a
 // workload would take, on a cluster small enough to work out by hand, and the engine left as it
 // was.

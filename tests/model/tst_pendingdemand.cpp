@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of model/pendingdemand.h on real inputs: the Alibaba trace's default pod list (6,090
 // pods waiting for a node: the trace places nothing), its gpuspec10 list (GPU models from
 // gpu_spec), the EKS fixture (nothing pending) and the simulated fleet (pending gangs with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Each placement policy (model/placement/) on a small hand-made cluster whose answers were
 // worked out by hand from the policies' rules (PROTOCOL.md section 4; kube-scheduler's
 // least_allocated.go / most_allocated.go). Feasibility comes from the what-if's filters.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the ledger (model/scheduling/placementstate.h): move, evict and restore with the
 // nodes' figures and the totals checked after each step; added nodes from a template; failed
 // nodes stranding their pods; per-GPU shares; label-set counts and anti-affinity pods.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The plan engine (model/plan/plan.h): move-pod and drain-node, each applied, undone and
 // applied again with the ledger checked each time; PodDisruptionBudgets spent across the plan
 // (a drain a budget stops, a budget spent across two drains, a pod under two budgets); the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The plan engine (model/plan/plan.h): fail-node and fail-domain (pods re-placed or stranded,
 // gangs as a whole), add-node then a move onto it, place-workload all or nothing; each applied,
 // undone and applied again with the ledger checked each time.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of findStaleActions() (model/plan/planstaleness.h): which applied actions of a plan a
 // live batch makes stale, and why. Cluster: planfixture's webCluster (n1, n2 in zone a, n3 in
 // zone b; web-0..2 on n1; a DaemonSet pod per node).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of model/podrequest.h: the effective request of a pod as the kube-scheduler computes
 // it (k8s.io/component-helpers/resource PodRequests()).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of model/quantity.h: Kubernetes resource.Quantity parsing, exact and rounded away
 // from zero like Quantity.Value() and Quantity.MilliValue().
 //

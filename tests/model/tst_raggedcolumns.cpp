@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of RaggedColumns (model/raggedcolumns.h): every row read back exactly as last written,
 // through many grows (rows moved to the end), shrinks in place, compactions, several parallel
 // columns, and a packed assignment. A reference (one std::vector per row) is the oracle.

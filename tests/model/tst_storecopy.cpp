@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ClusterStore::clone() (model/clusterstore.h): a copy of a finalized store, live tombstones
 // included, has the same rows under the same ids, the same strings under the same StringIds (so
 // a Topology of the source holds for it) in characters of its own, the same sums, budgets,

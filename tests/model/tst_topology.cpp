@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of model/topology.h: the tree of topology domains built from node labels.
 //
 // Levels (DESIGN.md): topology.kubernetes.io/region, topology.kubernetes.io/zone, then the

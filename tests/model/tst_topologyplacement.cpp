@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Topology-aware placement (model/placement/topologyplacement.h) and the place-pods plan
 // action on small hand-made network topologies with hand-worked answers: required and
 // preferred levels with BestFit, slices, a gang that fits nowhere with its per-level

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of model/workloadname.h: the one rule that names a pod's workload (gang labels, the
 // controller ownerReference, ReplicaSet -> Deployment by pod-template-hash, Job -> CronJob by
 // the CronJob controller's name suffix), and that the store keeps workloads by it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The clusters the exploring tests read: the EKS fixture (2 nodes, 11 pods of a real
 // cluster) and a small simulated fleet, loaded through the importers as the app does.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Small hand-made clusters for the map tests: nodes with region / zone / network-layer
 // labels, chosen allocatable and pods whose requests give each node a known share.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Where a map test reads a node's metric colour on screen: the cell's centre, or, once the
 // cell is large enough for per-node detail (GPU tiles and pods fill its middle), a pixel of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of finding and filtering: SearchIndex (completion and lookup of nodes and pods,
 // against a brute-force scan), the SearchField, and the node filter (workload / namespace
 // masks, error display with the offending position).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the exploring widgets: the node inspector shows a fixture node's known values,
 // the domain inspector's aggregates, and the heatmap's and histogram's colours (pixels of
 // the widget rendered into an image: plain widgets, QT_QPA_PLATFORM=offscreen).

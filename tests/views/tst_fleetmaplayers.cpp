@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fleet map's layers under xvfb-run, checked by pixels: selection highlight, filter
 // dimming, problem markers at the full-fleet zoom, GPU tiles of a zoomed 8-GPU node, gaps
 // between cells at deep zoom, re-fit on resize, breadcrumb, domain label click, keyboard

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Renders a small hand-made cluster with FleetMapView (VTK in an embedded OpenGL window, under
 // xvfb-run) and checks pixels: the colour at a known node's cell, picking, click, zoom.
 

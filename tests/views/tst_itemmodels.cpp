@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the exploring item models: QAbstractItemModelTester on each (bare and behind a
 // sorting proxy), and values read back against the store on the EKS fixture, a small
 // simulated fleet and hand-made problem / pending-shape vectors.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of MapLayout: the topology as nested blocks on a cell grid. Pure (no display).
 
 #include "mapfixtures.h"

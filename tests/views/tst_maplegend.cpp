@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of MapLegend: for every metric its title, unit, ticks in its units, swatches with
 // node counts (categories: the most common first, then "other"), the not-applicable and mark
 // swatches, totals; and that the painted legend shows those colours.

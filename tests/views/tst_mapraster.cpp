@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of MapRaster: the colour of each node's texel from the store's columns.
 
 #include "importers/kube/kubejson.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of nodeToolTip: the hover text names the node and its figures.
 
 #include "mapfixtures.h"

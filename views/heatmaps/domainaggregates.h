@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Sums over the nodes of a topology domain: what the domain inspector and the heatmap show.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The domains-by-resource heatmap: one row per domain of a topology level, one column per
 // resource (cpu, memory, GPU requested share), cells coloured by the share.

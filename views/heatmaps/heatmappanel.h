@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The heatmap panel: the domains-by-resource matrix of a chosen level beside the histogram
 // of all nodes' utilization.

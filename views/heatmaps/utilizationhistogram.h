@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A histogram of node utilization: how many nodes fall in each tenth of a share.
 

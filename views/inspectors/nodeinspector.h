@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The node inspector: everything about one node, opened by a click on the map.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pods holding a node's allocated-but-idle GPUs (idlegpusmodel.h).
 #include "views/itemmodels/idlegpusmodel.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The pods of one node that hold allocated-but-idle GPUs (issue 8: "with the pods that hold them
 // in the node inspector"), as a table over a usage source's list (model::ClusterUsage::idleGpus).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Shared pieces of the exploring item models: the numeric sort role and the one rule for
 // writing a resource amount (model/figures.h) by registry key.

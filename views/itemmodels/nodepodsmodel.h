@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The pods of one node as a table: a thin model over the store's pod columns.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The resources of one node: allocatable, capacity, requested and the requested share.
 

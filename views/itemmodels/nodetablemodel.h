@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A list of nodes (the nodes of a domain, a search result, any id list) as a table.
 

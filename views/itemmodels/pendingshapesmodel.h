@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Pending demand (model::groupPendingPods) as a table: one row per shape, then totals.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The drag payload of a pod (issue 6): what the node inspector's pod table puts on a drag and
 // the fleet map accepts as a drop. The pod is named by its id in the shown store (the drag

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The problems of a cluster's nodes (model::findNodeProblems) as a table.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Colours of the fleet map and its legend: one map per ScaleKind of a metric
 // (model/metrics/metric.h), and the marks that a value cannot show.

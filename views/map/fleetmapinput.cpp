@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FleetMapView's input: mouse (pan, zoom, hover, click, pod drag), keyboard, drag and drop,
 // context menu; the event filter on the GL widget. The view's state is FleetMapView::Private
 // (fleetmapview_p.h). Thread: the GUI thread.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "fleetmapview_p.h"
 
 #include "model/clusterstore.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The fleet map: every node a cell, laid out as nested blocks of the topology tree,
 // coloured by a metric, in an embedded OpenGL window that hosts VTK (VtkOpenGLWidget), with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the fleet map view: the state FleetMapView::Private holds and the inline helpers
 // that fleetmapview.cpp (cluster, metric, camera, queries) and fleetmapinput.cpp (mouse,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The fleet map's layout: the topology tree as nested blocks on an integer cell grid.
 //

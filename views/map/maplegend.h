@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The fleet map's legend, for every metric: title, unit and caption; a colour bar with
 // ticks in the metric's units (continuous scales) or swatches with node counts, the most

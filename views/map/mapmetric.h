@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The map's view of metrics. The metrics themselves live in model/metrics/ (one interface,
 // one file per metric, found by id in model::MetricRegistry); this header keeps the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The fleet map's image: one texel per layout cell, coloured by a metric.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The pod strips of a zoomed-in node cell, laid out once for both drawing and picking: three
 // rows read as one line, each counted pod a length proportional to its GPU share, else CPU

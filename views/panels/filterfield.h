@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The filter field: a label selector, "workload:NS/NAME" or "namespace:NS" that dims the
 // nodes of the map it does not select.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The map's node filter: a label selector in kubectl syntax, or the nodes running a
 // workload's or a namespace's pods, as a mask of nodes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The table view the exploring panels share: rows selected whole, sortable, compact rows.
 

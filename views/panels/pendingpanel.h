@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The Pending demand panel: the pods waiting for a node, grouped by shape.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The Problems panel: every node problem (and pod on an unknown node) in a sortable table.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The search field: a node or pod name with completion; a pod finds its node.
 

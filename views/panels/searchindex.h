@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Finding nodes and pods by name: sorted id vectors over the store's interned names, for
 // prefix completion at 100,000 nodes and 1.7 million pods.

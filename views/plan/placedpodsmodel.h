@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The plan panel's list of the pods the plan placed (place-pods actions: Plan > Place Workload,
 // `plan place`), one row a pod (issue 7).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The plan panel's table: the applied actions of a plan, in order (issue 6).
 

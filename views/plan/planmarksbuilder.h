@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The map's plan marks (views/map/planmarks.h) from a PlanEngine's applied actions.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the node views (the zoomed map's GPU tiles and pod strips, the node tooltip, the node
 // inspector) show of one node: the loaded state, or the plan's (issue 6) when a plan is given.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A widget that hosts a vtkGenericOpenGLRenderWindow in a native OpenGL window of its own.
 //

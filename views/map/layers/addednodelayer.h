@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Layer: the nodes a plan added (AddNode, issue 6). They are not in the store, so the layout has
 // no cell for them; this layer draws them where a user looks for them: a small box anchored

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Layer: the breadcrumb, a strip at the top of the map while zoomed in that names the
 // domain path under the pointer (while it is over the map) or at the centre of the view,

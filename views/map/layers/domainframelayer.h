@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Layer: domain frames (one outline per topology domain, in the gutters) and their labels,
 // painted with QPainter in the empty rows MapLayout reserves above each block

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The map's cached frame image put on the GL frame by a copy, not a textured draw.
 //

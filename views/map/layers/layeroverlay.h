@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The map's frame as the layers paint it, with the raster engine, cached while nothing it
 // shows changed, and copied onto the GL frame (FrameBlit; else drawn in one opaque pass).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Layer: problem markers. NotReady nodes (red rings), cordoned nodes (pink diamonds) and
 // the nodes of setProblemNodes() (amber triangles: node conditions, unhealthy GPUs,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Layer: the what-if (issue 6). While a pod is dragged, every node is shaded by whether it
 // could take it (MapScene::dragFeasible): a feasible node keeps its colour, an infeasible one

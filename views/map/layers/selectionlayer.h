@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Layer: the selected node's highlight, a bright outline with a dark halo around its cell,
 // at least kMinOutlinePx across on screen so it is visible at every zoom (at the fitted

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Layer: the map image, one texel per layout cell (MapRaster), scaled to the view with
 // nearest filtering (DESIGN.md "Views": the same image at any node count), and the filter:
