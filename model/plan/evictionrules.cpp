@@ -1,6 +1,7 @@
 #include "evictionrules.h"
 
 #include "model/schedulingtypes.h"
+#include "model/nodeboundpods.h"
 
 #include <string>
 
@@ -21,7 +22,7 @@ bool isGangPod(const ClusterStore& store, PodId p) noexcept
 
 bool staysOnDrainedNode(const ClusterStore& store, PodId p) noexcept
 {
-    return store.podOwnerKind(p) == OwnerKind::DaemonSet || store.podIsMirror(p);
+    return isNodeBoundPod(store, p);
 }
 
 std::string podKey(const ClusterStore& store, PodId p)
