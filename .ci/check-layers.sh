@@ -159,28 +159,18 @@ classify() {
 # Subfolder orders. A layer's order lists its subfolders from the bottom up; the known
 # exceptions are "FILE -> HEADER" pairs (paths from the root) that break the order today.
 #
-# model/: the planner's intended order is scheduling (filters, the ledger) <- placement
-# (policies) <- plan (actions, engine, undo) <- the searches that drive the engine
-# (consolidation, topology placement, nodes-needed, replay), with prices in a home of their
-# own. Today's folders are wired in the order that breaks the fewest includes; the exceptions
-# are the includes that the planner's reorganisation removes.
+# model/: the planner's order is scheduling (filters, the ledger) <- placement (policies that
+# rank nodes and pick devices) <- metrics (per-node figures, some of which rank typical pods) <-
+# plan (actions, engine, undo) <- search (the searches that drive the engine: consolidation, its
+# bound, the Karpenter-style baseline, nodes-needed, the trace replay); prices have a home of
+# their own below all of them.
+# views/: the VTK adapter, the plan's view of a node, the map (and the pod drag format it
+# accepts), item models, the plan panel, heatmaps, panels and inspectors, from the bottom up.
 declare -A layer_order=(
-    [model]="scheduling placement metrics plan"
-    [views]="vtk itemmodels plan map heatmaps panels inspectors"
+    [model]="pricing scheduling placement metrics plan search"
+    [views]="vtk nodeview map itemmodels plan heatmaps panels inspectors"
 )
-declare -A known_exceptions=(
-    # placement -> metrics: prices are not metrics (pricetable.h wants a home of its own).
-    ["model/placement/drainrunner.cpp -> model/metrics/pricetable.h"]=1
-    ["model/placement/consolidationbound.cpp -> model/metrics/pricetable.h"]=1
-    # placement -> plan: searches that drive the engine sit beside the policies.
-    ["model/placement/drainrunner.cpp -> model/plan/evictionrules.h"]=1
-    ["model/placement/consolidation.h -> model/plan/plan.h"]=1
-    ["model/placement/consolidationbound.cpp -> model/plan/evictionrules.h"]=1
-    # views: item models and the map read the plan's node view, the plan's marks are map types.
-    ["views/itemmodels/nodepodsmodel.cpp -> views/plan/plannodeview.h"]=1
-    ["views/itemmodels/noderesourcesmodel.cpp -> views/plan/plannodeview.h"]=1
-    ["views/plan/planmarksbuilder.h -> views/map/planmarks.h"]=1
-)
+declare -A known_exceptions=()
 declare -A exceptions_seen=()
 
 # The subfolder of a path inside its layer ("model/plan/plan.h" -> "plan"), empty for a file

@@ -5,7 +5,7 @@
 
 #include "model/domainpath.h"
 #include "model/figures.h"
-#include "model/metrics/pricetable.h"
+#include "model/pricing/pricetable.h"
 #include "model/plan/evictionrules.h"
 #include "views/map/fleetmapview.h"
 #include "views/plan/planactionsmodel.h"

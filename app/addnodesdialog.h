@@ -2,9 +2,9 @@
 #pragma once
 // Plan > Add Nodes in the window (issue 6): an add-node action of N nodes of an instance type,
 // capacity type and topology domain (one undo step), and the seeds' capacity question "how
-// many nodes of this type would this take", answered by model/plan/nodesneeded.h on a worker.
+// many nodes of this type would this take", answered by model/search/nodesneeded.h on a worker.
 
-#include "model/plan/nodesneeded.h"
+#include "model/search/nodesneeded.h"
 
 #include <QDialog>
 #include <QString>

@@ -4,8 +4,8 @@
 
 #include "plancontroller.h"
 
-#include "model/placement/consolidationbound.h"
-#include "model/placement/karpenterbaseline.h"
+#include "model/search/consolidationbound.h"
+#include "model/search/karpenterbaseline.h"
 
 #include <QAction>
 #include <QDialog>

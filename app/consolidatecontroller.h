@@ -6,7 +6,7 @@
 // (a QUndoStack macro: Undo reverts the whole consolidation, Redo re-applies it), with the
 // nodes that stay and why in a dialog beside the lower bound and the Karpenter baseline.
 
-#include "model/placement/consolidation.h"
+#include "model/search/consolidation.h"
 
 #include <QObject>
 #include <QString>

@@ -2,6 +2,7 @@
 #include "placerequest.h"
 
 #include "importers/plan/podtemplate.h"
+#include "model/wellknownlabels.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -42,10 +43,10 @@ const char* placeFieldFlag(PlaceField f) noexcept
 
 std::string gpuModelLabelOf(const model::ClusterStore& store)
 {
-    for (const char* key : { "nvidia.com/gpu.product", "alibabacloud.com/gpu-card-model", "k8s.amazonaws.com/accelerator" })
+    for (std::string_view key : model::kGpuModelLabelKeys)
         if (store.strings().find(key).isValid())
-            return key;
-    return "nvidia.com/gpu.product";
+            return std::string(key);
+    return std::string(model::kGpuModelLabelKeys[0]);
 }
 
 model::PlanAction placePodsAction(const PlaceRequestInput& in, const std::string& gpuModelLabel)

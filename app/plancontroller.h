@@ -8,7 +8,7 @@
 #include "model/clusterstore.h"
 #include "model/metrics/metric.h"
 #include "model/metrics/planmetrics.h"
-#include "model/metrics/pricetable.h"
+#include "model/pricing/pricetable.h"
 #include "model/plan/plan.h"
 #include "model/topology.h"
 #include "views/map/fleetmapview.h"
@@ -111,7 +111,7 @@ public:
     /// `override`. Pushes one command when applied.
     bool movePod(model::PodId pod, model::NodeId node, bool override);
     /// DrainNode of each node, after the actions `first` (a consolidation's pending pods placed
-    /// first, model/placement/consolidation.h): one undo step.
+    /// first, model/search/consolidation.h): one undo step.
     bool drainNodes(const std::vector<model::NodeId>& nodes, const std::vector<model::PlanAction>& first = {});
     bool failNode(model::NodeId node);
     bool failDomain(model::DomainId domain);

@@ -4,7 +4,7 @@
 // table: shared by the window's plan (PlanController) and `plan check` / `plan export`.
 
 #include "model/clusterstore.h"
-#include "model/metrics/pricetable.h"
+#include "model/pricing/pricetable.h"
 
 #include <vector>
 

@@ -3,6 +3,7 @@
 // Pending demand: the pods waiting for a node, grouped by the shape of what they ask for.
 
 #include "model/clusterstore.h"
+#include "model/wellknownlabels.h"
 
 #include <cstdint>
 #include <string>
@@ -10,16 +11,6 @@
 #include <vector>
 
 namespace fleet::model {
-
-/// The label keys that name a node's GPU model, which a pod's nodeSelector or required node
-/// affinity may ask for: NVIDIA GPU feature discovery, the Alibaba trace (its gpu_spec becomes
-/// a required affinity on this key), EKS, GKE.
-inline constexpr std::string_view kGpuModelLabelKeys[] = {
-    "nvidia.com/gpu.product",
-    "alibabacloud.com/gpu-card-model",
-    "k8s.amazonaws.com/accelerator",
-    "cloud.google.com/gke-accelerator",
-};
 
 /// The GPU model(s) pod `pod` requires: the value of its nodeSelector on one of
 /// kGpuModelLabelKeys, else the values of the `In` requirements of its required node affinity

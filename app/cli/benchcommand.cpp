@@ -5,7 +5,7 @@
 
 #include "importers/plan/jsontext.h"
 #include "importers/traces/fgdtrace.h"
-#include "model/placement/tracereplay.h"
+#include "model/search/tracereplay.h"
 
 #include <QCommandLineParser>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `fleetscope bench fgd --data DIR --trace NAME|all [--seeds 42-51] [--policies LIST]
-// [--format text|json]`: the FGD paper's experiment replayed (model/placement/tracereplay.h;
+// [--format text|json]`: the FGD paper's experiment replayed (model/search/tracereplay.h;
 // PROTOCOL.md of the trace folder), per trace and policy the mean and sample standard
 // deviation over the seeds of the unallocated GPU % at 100% arrived, beside the paper's
 // figure (issue 7).

@@ -12,7 +12,7 @@
 #include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
 #include "model/plan/evictionrules.h"
-#include "model/plan/nodesneeded.h"
+#include "model/search/nodesneeded.h"
 
 #include <QCommandLineParser>
 

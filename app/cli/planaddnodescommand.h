@@ -4,7 +4,7 @@
 //  [--capacity-type C] [--domain PATH] (--count N | --fit-pending [--max-nodes M])
 //  [--format text|json] -o PLAN.json`: an add-node action, headless (issue 6), and the seeds'
 // capacity question "how many nodes of this type would the pending pods take"
-// (model/plan/nodesneeded.h).
+// (model/search/nodesneeded.h).
 
 #include <QStringList>
 

@@ -14,9 +14,9 @@
 #include "importers/plan/planfile.h"
 #include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
-#include "model/placement/consolidationbound.h"
+#include "model/search/consolidationbound.h"
 #include "model/placement/drainpolicy.h"
-#include "model/placement/karpenterbaseline.h"
+#include "model/search/karpenterbaseline.h"
 #include "model/plan/evictionrules.h"
 
 #include <QCommandLineParser>

@@ -2,7 +2,7 @@
 #pragma once
 // `fleetscope plan consolidate (FILE... | --simulate N | --kubeconfig FILE [--context NAME])
 //  [--policy default] [--max-moves N] [--node-groups FILE] [--prices FILE] -o PLAN.json`:
-// a consolidation plan (model/placement/consolidation.h) written as a plan file of DrainNode
+// a consolidation plan (model/search/consolidation.h) written as a plan file of DrainNode
 // actions (importers/plan/planfile.h), headless (issue 7).
 
 #include <QStringList>

@@ -7,9 +7,11 @@
 // Separate from kubejsonwindow.cpp, which only finds the items and reports errors, so that
 // the Kubernetes rules can be read and changed without the windowing.
 #include "kubejsonimporter_p.h"
+#include "model/wellknownlabels.h"
 
 #include <charconv>
 #include <initializer_list>
+#include <span>
 #include <stdexcept>
 
 namespace fleet::importers::kubejson_detail {
@@ -45,7 +47,7 @@ constexpr NamedValue<SelectorOperator> kSelectorOperators[] = {
 };
 
 /// The value of the first of `keys` (in that order of preference) that `labels` holds, or null.
-const std::string* firstLabelValue(const std::vector<StringPair>& labels, std::initializer_list<std::string_view> keys)
+const std::string* firstLabelValue(const std::vector<StringPair>& labels, std::span<const std::string_view> keys)
 {
     for (std::string_view key : keys) {
         auto it = std::find_if(labels.begin(), labels.end(), [&](const StringPair& l) { return l.first == key; });
@@ -715,13 +717,10 @@ void KubectlJsonImporter::commitItem(const char* itemStart)
         if (m_itemName.empty())
             failAtName(itemStart, "a node without a name (metadata.name is missing or empty)");
         m_node.name.assign(m_itemName);
-        // GPU model and instance type from the well-known labels, in this order.
-        // Sources: NVIDIA GPU feature discovery, Alibaba ACK, EKS; kubernetes.io well-known labels.
-        if (const std::string* model = firstLabelValue(
-                m_node.labels, { "nvidia.com/gpu.product", "alibabacloud.com/gpu-card-model", "k8s.amazonaws.com/accelerator" }))
+        // GPU model and instance type from the well-known labels, in their order of preference.
+        if (const std::string* model = firstLabelValue(m_node.labels, model::kGpuModelLabelKeys))
             m_node.gpuModel.assign(*model);
-        if (const std::string* type
-            = firstLabelValue(m_node.labels, { "node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type" }))
+        if (const std::string* type = firstLabelValue(m_node.labels, model::kInstanceTypeLabelKeys))
             m_node.instanceType.assign(*type);
         for (int i = 0; i < 3; ++i) {
             const std::int64_t n = m_capacityGpus[i] >= 0 ? m_capacityGpus[i] : m_allocatableGpus[i];

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The node-group settings file of `plan consolidate --node-groups FILE` and Plan > Consolidate:
-// each node group's minimum size, which consolidation keeps (model/placement/consolidation.h).
+// each node group's minimum size, which consolidation keeps (model/search/consolidation.h).
 //
 // Format: YAML or JSON (JSON is read as YAML 1.2's flow style), one top-level key:
 //   nodeGroups:
@@ -13,7 +13,7 @@
 //
 // Thread: any.
 
-#include "model/placement/consolidation.h"
+#include "model/search/consolidation.h"
 
 #include <stdexcept>
 #include <string>

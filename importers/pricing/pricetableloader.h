@@ -12,7 +12,7 @@
 // line and column (1-based) and what was expected; a valid file replaces every shipped row
 // with the same key and adds the others. Plain C++ (no Qt). Thread: any.
 
-#include "model/metrics/pricetable.h"
+#include "model/pricing/pricetable.h"
 
 #include <stdexcept>
 #include <string>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "simulatedchanges.h"
 
+#include "model/nodeboundpods.h"
 #include <algorithm>
 #include <string>
 #include <unordered_set>
@@ -81,8 +82,7 @@ PodId SimulatedChanges::randomLivePod(bool counted)
 {
     for (int t = 0; t < kTries; ++t) {
         const PodId p(static_cast<std::uint32_t>(m_rng.below(m_state.podCount())));
-        if (m_state.podIsDeleted(p) || m_state.podIsTerminal(p) || m_state.podIsMirror(p)
-            || m_state.podOwnerKind(p) == model::OwnerKind::DaemonSet)
+        if (m_state.podIsDeleted(p) || m_state.podIsTerminal(p) || model::isNodeBoundPod(m_state, p))
             continue;
         if (counted && !m_state.podIsCounted(p))
             continue;

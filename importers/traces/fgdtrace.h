@@ -2,7 +2,7 @@
 #pragma once
 // The FGD paper's data folder (../shared/data/alibaba-gpu-v2023-openb: csv/ and
 // expected_results/, see its SOURCE.md and PROTOCOL.md): the trace loaded for a replay
-// (model/placement/tracereplay.h) and the reference results of the paper's simulator.
+// (model/search/tracereplay.h) and the reference results of the paper's simulator.
 //
 // Errors: std::invalid_argument naming the folder or file and what is missing (a bad
 // folder, an unknown trace name); a bad CSV row is alibabacsv.h's ImportError.

@@ -15,7 +15,7 @@
 
 #include "model/clusterstore.h"
 #include "model/metrics/accelerators.h"
-#include "model/metrics/pricetable.h"
+#include "model/pricing/pricetable.h"
 
 #include <cstdint>
 #include <limits>

@@ -2,6 +2,7 @@
 #include "evictionrules.h"
 
 #include "model/schedulingtypes.h"
+#include "model/nodeboundpods.h"
 
 #include <string>
 
@@ -22,7 +23,7 @@ bool isGangPod(const ClusterStore& store, PodId p) noexcept
 
 bool staysOnDrainedNode(const ClusterStore& store, PodId p) noexcept
 {
-    return store.podOwnerKind(p) == OwnerKind::DaemonSet || store.podIsMirror(p);
+    return isNodeBoundPod(store, p);
 }
 
 std::string podKey(const ClusterStore& store, PodId p)

@@ -13,7 +13,7 @@
 #include "notfounderror.h"
 
 #include "model/domainpath.h"
-#include "model/metrics/pricetable.h"
+#include "model/pricing/pricetable.h"
 #include "model/placement/drainpolicy.h"
 #include "model/placement/placementpolicy.h"
 #include "model/placement/topologyplacement.h"

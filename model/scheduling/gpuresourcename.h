@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The Kubernetes name of the store's Gpu resource on a node, as NodeResourcesFit's reasons
-// (noderesources.cpp) and consolidation's (model/placement/consolidation.h) spell it.
+// (noderesources.cpp) and consolidation's (model/search/consolidation.h) spell it.
 
 #include "model/scheduling/placementstate.h"
 

@@ -3,6 +3,7 @@
 // changes (place / unplace) keep every per-node figure, the groups and the totals in step.
 #include "matching.h"
 #include "model/gpudevices.h"
+#include "model/nodeboundpods.h"
 #include "placementstate_p.h"
 
 #include <algorithm>
@@ -545,7 +546,7 @@ PodId PlacementState::addPod(PodId templatePod, std::string_view name)
 {
     Private& s = *d;
     if (!templatePod.isValid() || templatePod.index() >= s.storePods || name.empty() || s.store->podIsTerminal(templatePod)
-        || s.store->podOwnerKind(templatePod) == OwnerKind::DaemonSet || s.store->podIsMirror(templatePod))
+        || isNodeBoundPod(*s.store, templatePod))
         return {};
     const PodId id(static_cast<std::uint32_t>(s.podNode.size()));
     s.addedPodTemplate.push_back(templatePod);

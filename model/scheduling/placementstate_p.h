@@ -11,6 +11,7 @@
 // topology domain's nodes are a list.
 
 #include "groupcounts.h"
+#include "model/nodeboundpods.h"
 #include "placementstate.h"
 
 #include <deque>
@@ -173,7 +174,7 @@ struct PlacementState::Private {
     [[nodiscard]] bool isWorkloadPod(PodId p) const noexcept
     {
         const PodId q = specOf(p);
-        return store->podOwnerKind(q) != OwnerKind::DaemonSet && !store->podIsMirror(q);
+        return !isNodeBoundPod(*store, q);
     }
 
     // ---- changes ----

@@ -9,7 +9,7 @@
 #include "app/addnodesdialog.h"
 #include "app/surfaceformat.h"
 #include "model/domainpath.h"
-#include "model/plan/nodesneeded.h"
+#include "model/search/nodesneeded.h"
 
 #include <QAction>
 #include <QLabel>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// bench_consolidate: consolidation (model/placement/consolidation.h) of the simulated fleet,
+// bench_consolidate: consolidation (model/search/consolidation.h) of the simulated fleet,
 // with the Karpenter multi-node baseline beside it (karpenterbaseline.h) and the lower bound
 // (consolidationbound.h).
 //
@@ -23,9 +23,9 @@
 #include "importers/clusterloader.h"
 #include "importers/pricing/pricetableloader.h"
 #include "model/metrics/metric.h"
-#include "model/placement/consolidation.h"
-#include "model/placement/consolidationbound.h"
-#include "model/placement/karpenterbaseline.h"
+#include "model/search/consolidation.h"
+#include "model/search/consolidationbound.h"
+#include "model/search/karpenterbaseline.h"
 
 #include <chrono>
 #include <cmath>

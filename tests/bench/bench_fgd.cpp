@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// bench_fgd: the FGD paper's experiment (model/placement/tracereplay.h) on the shared trace,
+// bench_fgd: the FGD paper's experiment (model/search/tracereplay.h) on the shared trace,
 // timed per policy and seed.
 //
 //   bench_fgd [TRACE] [POLICY,...] [FIRST-LAST]   (defaults: default, the paper's six, 42-51)
@@ -9,7 +9,7 @@
 // "sd", "seconds_max"}}}. Passes or fails nothing.
 
 #include "importers/traces/fgdtrace.h"
-#include "model/placement/tracereplay.h"
+#include "model/search/tracereplay.h"
 
 #include <algorithm>
 #include <cmath>

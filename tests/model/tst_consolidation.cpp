@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// Consolidation (model/placement/consolidation.h), the Karpenter baseline
+// Consolidation (model/search/consolidation.h), the Karpenter baseline
 // (karpenterbaseline.h) and the lower bound (consolidationbound.h) on small hand-made
 // clusters with known answers.
 #include "planfixture.h"
 
-#include "model/placement/consolidation.h"
-#include "model/placement/consolidationbound.h"
-#include "model/placement/karpenterbaseline.h"
+#include "model/search/consolidation.h"
+#include "model/search/consolidationbound.h"
+#include "model/search/karpenterbaseline.h"
 
 #include <QtTest>
 

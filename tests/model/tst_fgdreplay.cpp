@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The FGD paper's experiment on the real trace (model/placement/tracereplay.h over
+// The FGD paper's experiment on the real trace (model/search/tracereplay.h over
 // ../shared/data/alibaba-gpu-v2023-openb): the workload generation of PROTOCOL.md section 2
 // and, for each of the paper's six policies, one seed of the default trace within 1.5
 // points of that seed's row in expected_results/analysis_allo_discrete.csv (unallocated GPU %
@@ -10,7 +10,7 @@
 #include "shareddata.h"
 
 #include "importers/traces/fgdtrace.h"
-#include "model/placement/tracereplay.h"
+#include "model/search/tracereplay.h"
 #include "model/placement/typicalpods.h"
 
 #include <QtTest>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The capacity question (model/plan/nodesneeded.h): how many nodes of a type pending pods or a
+// The capacity question (model/search/nodesneeded.h): how many nodes of a type pending pods or a
 // workload would take, on a cluster small enough to work out by hand, and the engine left as it
 // was.
-#include "model/plan/nodesneeded.h"
+#include "model/search/nodesneeded.h"
 #include "model/plan/notfounderror.h"
 
 #include "planfixture.h"

@@ -7,7 +7,7 @@
 #include "model/scheduling/placementstate.h"
 #include "model/topology.h"
 #include "views/map/nodetooltip.h"
-#include "views/plan/plannodeview.h"
+#include "views/nodeview/plannodeview.h"
 
 #include <QRegularExpression>
 

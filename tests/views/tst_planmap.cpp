@@ -7,7 +7,7 @@
 #include "pixelchecks.h"
 #include "mapfixtures.h"
 #include "mapviewprobe.h"
-#include "views/itemmodels/podmime.h"
+#include "views/map/podmime.h"
 #include "views/map/colormap.h"
 #include "views/map/fleetmapview.h"
 #include "views/map/layers/planlayer.h"

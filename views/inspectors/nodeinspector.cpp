@@ -7,7 +7,7 @@
 #include "views/itemmodels/nodepodsmodel.h"
 #include "views/itemmodels/noderesourcesmodel.h"
 #include "views/itemmodels/problemsmodel.h"
-#include "views/plan/plannodeview.h"
+#include "views/nodeview/plannodeview.h"
 
 #include <QHeaderView>
 #include <QLabel>

@@ -48,7 +48,7 @@ public:
         std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology, model::NodeId node);
     [[nodiscard]] model::NodeId node() const noexcept { return m_node; }
     /// The plan's ledger (null: the loaded state): the resources' requested column, the GPU
-    /// line, the pods table and the header show the node under it (views/plan/plannodeview.h).
+    /// line, the pods table and the header show the node under it (views/nodeview/plannodeview.h).
     /// Refreshes the node shown; call again after the plan changed.
     void setPlanState(std::shared_ptr<const model::PlacementState> plan);
     /// Node prices in $/h by store NodeId (PlanController::nodePrices(); empty: unknown), shown

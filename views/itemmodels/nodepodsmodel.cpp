@@ -2,9 +2,9 @@
 #include "nodepodsmodel.h"
 
 #include "itemmodelroles.h"
-#include "podmime.h"
+include "views/map/podmime.h"
 
-#include "views/plan/plannodeview.h"
+#include "views/nodeview/plannodeview.h"
 
 #include <algorithm>
 

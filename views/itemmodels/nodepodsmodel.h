@@ -37,7 +37,7 @@ public:
     explicit NodePodsModel(QObject* parent = nullptr);
 
     /// Shows the pods of node `node` of `store` (a null store or an invalid id: no rows); under
-    /// `plan` when given (read here only: views/plan/plannodeview.h), so a pod the plan moved
+    /// `plan` when given (read here only: views/nodeview/plannodeview.h), so a pod the plan moved
     /// lists on its new node (a node the plan added too) and a node the plan drained or failed
     /// has no rows. Pods the plan added (place-pods) are rows too, with their own name, their
     /// template's namespace, workload and requests, and the phase "Planned"; they cannot be

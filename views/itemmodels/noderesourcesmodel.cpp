@@ -3,7 +3,7 @@
 
 #include "itemmodelroles.h"
 
-#include "views/plan/plannodeview.h"
+#include "views/nodeview/plannodeview.h"
 
 namespace fleet::views {
 

@@ -29,7 +29,7 @@ public:
     /// Shows node `node` of `store` (null or invalid: no rows).
     /// Under `plan` when given (read here only): the requested column is the plan's, and a node
     /// the plan added (an id from the store's node count up) shows its template's allocatable
-    /// and capacity (views/plan/plannodeview.h).
+    /// and capacity (views/nodeview/plannodeview.h).
     void setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node, const model::PlacementState* plan = nullptr);
     /// The registry key of a row.
     [[nodiscard]] model::ResourceKey keyAt(int row) const noexcept { return m_rows[static_cast<std::size_t>(row)].key; }

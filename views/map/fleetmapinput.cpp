@@ -5,7 +5,7 @@
 
 #include "fleetmapview_p.h"
 
-#include "views/itemmodels/podmime.h"
+#include "views/map/podmime.h"
 
 #include <QContextMenuEvent>
 #include <QDragEnterEvent>

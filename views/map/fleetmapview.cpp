@@ -2,7 +2,7 @@
 #include "fleetmapview_p.h"
 
 #include "model/clusterstore.h"
-#include "model/metrics/pricetable.h"
+#include "model/pricing/pricetable.h"
 #include "model/topology.h"
 #include "views/map/colormap.h"
 #include "views/map/layers/breadcrumblayer.h"

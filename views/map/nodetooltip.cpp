@@ -3,7 +3,7 @@
 
 #include "model/figures.h"
 #include "model/topology.h"
-#include "views/plan/plannodeview.h"
+#include "views/nodeview/plannodeview.h"
 
 #include <QStringList>
 

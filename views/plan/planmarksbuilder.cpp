@@ -2,6 +2,7 @@
 #include "planmarksbuilder.h"
 
 #include "model/domainpath.h"
+#include "model/nodeboundpods.h"
 
 #include <stdexcept>
 
@@ -21,8 +22,7 @@ void sortUnique(std::vector<model::NodeId>& v)
 bool holdsWorkPods(const model::ClusterStore& store, const std::vector<model::PodId>& pods)
 {
     for (model::PodId p : pods)
-        if (p.index() < store.podCount() && !store.podIsTerminal(p) && !store.podIsMirror(p)
-            && store.podOwnerKind(p) != model::OwnerKind::DaemonSet)
+        if (p.index() < store.podCount() && !store.podIsTerminal(p) && !model::isNodeBoundPod(store, p))
             return true;
     return false;
 }

@@ -35,7 +35,7 @@
 #include "model/topology.h"
 #include "views/map/maplayout.h"
 #include "views/map/mapmetric.h"
-#include "views/plan/plannodeview.h"
+#include "views/nodeview/plannodeview.h"
 
 #include <QPointF>
 #include <QRectF>
@@ -145,7 +145,7 @@ struct MapScene {
     std::function<void()> requestRender;
 
     [[nodiscard]] bool hasMap() const noexcept { return store && topology && layout.width() > 0; }
-    /// Nodes as shown: under the plan when planState is set (views/plan/plannodeview.h).
+    /// Nodes as shown: under the plan when planState is set (views/nodeview/plannodeview.h).
     [[nodiscard]] PlanNodeView nodeView() const noexcept { return { store.get(), planState.get() }; }
     [[nodiscard]] bool isDimmed(model::NodeId n) const noexcept
     {

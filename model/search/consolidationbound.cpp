@@ -2,7 +2,7 @@
 // The node-count lower bound (consolidationbound.h).
 #include "consolidationbound.h"
 
-#include "model/metrics/pricetable.h"
+#include "model/pricing/pricetable.h"
 #include "model/plan/evictionrules.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Internal to model/placement/consolidation*.cpp and karpenterbaseline.cpp: the drain runner
+// Internal to model/search/consolidation*.cpp and karpenterbaseline.cpp: the drain runner
 // both consolidations share, so that ours and the baseline see the same input, candidates,
 // filters and rules (consolidation.h).
 //

@@ -2,11 +2,11 @@
 // DrainRunner: the drains both consolidations share (consolidation_p.h).
 #include "consolidation_p.h"
 
-#include "drainpolicy.h"
+include "model/placement/drainpolicy.h"
 
 #include "model/figures.h"
 #include "model/resourceamount.h"
-#include "model/metrics/pricetable.h"
+#include "model/pricing/pricetable.h"
 #include "model/plan/evictionrules.h"
 #include "model/scheduling/gpuresourcename.h"
 

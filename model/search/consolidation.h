@@ -15,7 +15,7 @@
 //  - candidates: present nodes. A node with only DaemonSet, mirror and finished pods counts as
 //    empty (it is drained with no moves).
 //  - prepaid nodes (nodeCapacityType() Reserved: EC2 Capacity Blocks, capacity reservations;
-//    model/metrics/pricetable.h) save nothing when emptied, so they are never drained: they
+//    model/pricing/pricetable.h) save nothing when emptied, so they are never drained: they
 //    stay as destinations, with the reason "prepaid".
 //  - a node group keeps its minimum size: ConsolidationInput::groupMinimums, keyed by a node
 //    label (eks.amazonaws.com/nodegroup or karpenter.sh/nodepool) and its value.
