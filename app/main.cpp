@@ -1,16 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// fleetscope: the desktop program and its headless subcommands. main() dispatches on argv[1]:
-// summary, check-move, plan, bench and screenshot run without a display (app/cli/); anything
-// else opens the window. The options are documented by each one's --help and in docs/cli.md.
+// fleetscope: the desktop program and its headless subcommands. main() runs the subcommand
+// named by argv[1] (the table in cli/subcommands.cpp; no display needed) and opens the window
+// otherwise. The options are documented by each one's --help and in docs/cli.md.
 
 #include "importers/simulated/simulatedlivefeed.h"
-#include "cli/benchcommand.h"
-#include "cli/checkmovecommand.h"
 #include "cli/clustersource.h"
 #include "cli/helptext.h"
-#include "cli/plancommand.h"
-#include "cli/screenshotcommand.h"
-#include "cli/summarycommand.h"
+#include "cli/subcommands.h"
 #include "mainwindow.h"
 #include "runtimedir.h"
 #include "startupclock.h"
@@ -22,7 +18,6 @@
 #include <QCoreApplication>
 
 #include <cstdio>
-#include <cstring>
 #include <exception>
 
 namespace {
@@ -76,17 +71,8 @@ int runGui(int& argc, char** argv)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Fleetscope: sees a whole cluster at once. Opens kubectl JSON or Alibaba GPU trace files, or a simulated "
-                       "fleet when none is given.\n\nSubcommands (no display needed):\n"
-                       "  fleetscope summary [--format text|json] (FILE... | --simulate NODES)\n"
-                       "  fleetscope screenshot [FILE...] [--simulate N] [--seed N] -o out.png [--size WxH]\n"
-                       "  fleetscope check-move (FILE... | --simulate N) --pod NAMESPACE/NAME --to NODE [--format text|json]\n"
-                       "  fleetscope plan check (FILE... | --simulate N) --plan PLAN.json [--format text|json] [-o EVALUATION.json]\n"
-                       "  fleetscope plan export (FILE... | --simulate N) --plan PLAN.json (--csv OUT.csv | --kubectl-script OUT.sh)\n"
-                       "  fleetscope plan consolidate (FILE... | --simulate N) [--policy P] [--max-moves N] [--time-limit S] [--node-groups FILE] -o PLAN.json\n"
-                       "  fleetscope plan place (FILE... | --simulate N) --pods N (--cpu Q --memory Q [--gpu N] | --pod-template POD) -o PLAN.json\n"
-                       "  fleetscope plan add-nodes (FILE... | --simulate N) --instance-type TYPE (--count N | --fit-pending) -o PLAN.json\n"
-                       "  fleetscope bench fgd --data DIR --trace NAME|all [--seeds 42-51] [--policies LIST] [--format text|json]\n"
-                       "Run a subcommand with --help for its options."));
+                       "fleet when none is given.\n\n")
+        + subcommandsHelp());
     parser.addHelpOption();
     parser.addVersionOption();
     addClusterSourceOptions(parser, true);
@@ -222,23 +208,12 @@ int main(int argc, char** argv)
     // Before any Q*Application: Qt reads XDG_RUNTIME_DIR when the platform starts.
     const PrivateRuntimeDir runtimeDir;
     setApplicationInfo();
-    const char* subcommand = argc > 1 ? argv[1] : "";
-    if (std::strcmp(subcommand, "summary") == 0) {
+    if (const Subcommand* verb = argc > 1 ? findSubcommand(argv[1]) : nullptr) {
+        if (verb->runOwnApplication)
+            return verb->runOwnApplication(argc, argv);
         QCoreApplication app(argc, argv); // no GUI: works without a display
         setApplicationInfo();
-        return runSummary(QCoreApplication::arguments());
+        return verb->run(QCoreApplication::arguments());
     }
-    if (std::strcmp(subcommand, "check-move") == 0 || std::strcmp(subcommand, "plan") == 0) {
-        QCoreApplication app(argc, argv); // no GUI: works without a display
-        setApplicationInfo();
-        return subcommand[0] == 'c' ? runCheckMove(QCoreApplication::arguments()) : runPlan(QCoreApplication::arguments());
-    }
-    if (std::strcmp(subcommand, "bench") == 0) {
-        QCoreApplication app(argc, argv); // no GUI: works without a display
-        setApplicationInfo();
-        return runBench(QCoreApplication::arguments());
-    }
-    if (std::strcmp(subcommand, "screenshot") == 0)
-        return runScreenshot(argc, argv);
     return runGui(argc, argv);
 }

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "subcommands.h"
+
+#include "benchcommand.h"
+#include "checkmovecommand.h"
+#include "plancommand.h"
+#include "screenshotcommand.h"
+#include "summarycommand.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace fleet::app {
+
+namespace {
+
+const Subcommand kSubcommands[] = {
+    { "summary", "fleetscope summary [--format text|json] (FILE... | --simulate NODES)", &runSummary, nullptr },
+    { "screenshot", "fleetscope screenshot [FILE...] [--simulate N] [--seed N] -o out.png [--size WxH]", nullptr, &runScreenshot },
+    { "check-move", "fleetscope check-move (FILE... | --simulate N) --pod NAMESPACE/NAME --to NODE [--format text|json]",
+        &runCheckMove, nullptr },
+    { "plan",
+        "fleetscope plan check (FILE... | --simulate N) --plan PLAN.json [--format text|json] [-o EVALUATION.json]\n"
+        "fleetscope plan export (FILE... | --simulate N) --plan PLAN.json (--csv OUT.csv | --kubectl-script OUT.sh)\n"
+        "fleetscope plan consolidate (FILE... | --simulate N) [--policy P] [--max-moves N] [--time-limit S] [--node-groups FILE] -o PLAN.json\n"
+        "fleetscope plan place (FILE... | --simulate N) --pods N (--cpu Q --memory Q [--gpu N] | --pod-template POD) -o PLAN.json\n"
+        "fleetscope plan add-nodes (FILE... | --simulate N) --instance-type TYPE (--count N | --fit-pending) -o PLAN.json",
+        &runPlan, nullptr },
+    { "bench", "fleetscope bench fgd --data DIR --trace NAME|all [--seeds 42-51] [--policies LIST] [--format text|json]", &runBench,
+        nullptr },
+};
+
+} // namespace
+
+std::span<const Subcommand> subcommands() noexcept
+{
+    return kSubcommands;
+}
+
+const Subcommand* findSubcommand(std::string_view name) noexcept
+{
+    const auto it = std::find_if(std::begin(kSubcommands), std::end(kSubcommands), [name](const Subcommand& s) { return name == s.name; });
+    return it == std::end(kSubcommands) ? nullptr : &*it;
+}
+
+QString subcommandsHelp()
+{
+    QString text = QStringLiteral("Subcommands (no display needed):\n");
+    for (const Subcommand& s : kSubcommands)
+        for (const QString& line : QString::fromUtf8(s.usage).split(QLatin1Char('\n')))
+            text += QStringLiteral("  ") + line + QLatin1Char('\n');
+    text += QStringLiteral("Run a subcommand with --help for its options.");
+    return text;
+}
+
+} // namespace fleet::app

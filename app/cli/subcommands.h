@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The headless subcommands of the fleetscope program, as one table: main() dispatches on it,
+// and the program's --help lists it, so a verb added here is both runnable and documented.
+
+#include <QString>
+#include <QStringList>
+
+#include <span>
+#include <string_view>
+
+namespace fleet::app {
+
+/// One subcommand: `fleetscope NAME ...`.
+struct Subcommand {
+    const char* name;   // argv[1]
+    const char* usage;  // its synopsis, one line per form, each starting with "fleetscope NAME"
+    /// Runs it with the whole command line (program and verb included) in a QCoreApplication
+    /// made by main() (no display needed); returns the process exit code. Null for a verb that
+    /// makes its own application (runOwnApplication).
+    int (*run)(const QStringList& arguments);
+    /// For a verb that makes its own application (screenshot: a QApplication on a display or a
+    /// private X server), run before any Q*Application exists; null otherwise.
+    int (*runOwnApplication)(int& argc, char** argv);
+};
+
+/// Every subcommand, in the order --help lists them.
+[[nodiscard]] std::span<const Subcommand> subcommands() noexcept;
+
+/// The subcommand named `name`, or null. O(number of subcommands).
+[[nodiscard]] const Subcommand* findSubcommand(std::string_view name) noexcept;
+
+/// The "Subcommands (no display needed):" block of the program's --help, generated from
+/// subcommands(): each usage line indented by two spaces, then how to get a verb's options.
+[[nodiscard]] QString subcommandsHelp();
+
+} // namespace fleet::app
