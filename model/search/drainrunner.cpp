@@ -2,7 +2,7 @@
 // DrainRunner: the drains both consolidations share (consolidation_p.h).
 #include "consolidation_p.h"
 
-include "model/placement/drainpolicy.h"
+#include "model/placement/drainpolicy.h"
 
 #include "model/figures.h"
 #include "model/resourceamount.h"

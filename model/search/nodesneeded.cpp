@@ -3,7 +3,7 @@
 // own actions applied with k nodes added, then undone.
 #include "nodesneeded.h"
 
-include "model/plan/evictionrules.h"
+#include "model/plan/evictionrules.h"
 
 #include "model/scheduling/filters.h"
 

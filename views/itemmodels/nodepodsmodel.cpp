@@ -2,7 +2,7 @@
 #include "nodepodsmodel.h"
 
 #include "itemmodelroles.h"
-include "views/map/podmime.h"
+#include "views/map/podmime.h"
 
 #include "views/nodeview/plannodeview.h"
 
