@@ -57,6 +57,11 @@ const std::string* firstLabelValue(const std::vector<StringPair>& labels, std::s
     return nullptr;
 }
 
+const std::string* firstLabelValue(const std::vector<StringPair>& labels, std::initializer_list<std::string_view> keys)
+{
+    return firstLabelValue(labels, std::span<const std::string_view>(keys.begin(), keys.size()));
+}
+
 /// Parses an RFC 3339 time ("2024-05-01T10:20:30Z", "2024-05-01T10:20:30.123456+02:00", as
 /// metav1.Time writes it) to Unix seconds (fractions dropped). False when `t` is not one.
 /// Source: RFC 3339 section 5.6; days from the civil date by the proleptic Gregorian
