@@ -84,7 +84,7 @@ bool readUsageSource(const QCommandLineParser& parser, ClusterSource& source, QS
     } else {
         usage.server.baseUrl = parser.value(QStringLiteral("prometheus")).toStdString();
         if (!usage.server.baseUrl.starts_with("http://") && !usage.server.baseUrl.starts_with("https://")) {
-            error = QStringLiteral("--prometheus: expected an http:// or https:// URL, got %1")
+            error = QStringLiteral("--prometheus: expected an http:// or https:// URL, got \"%1\"")
                         .arg(QString::fromStdString(importers::kube::redactedUrl(usage.server.baseUrl)));
             return false;
         }

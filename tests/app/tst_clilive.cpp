@@ -207,7 +207,7 @@ void TstCliLive::requestTimeoutAndTokenFileAreChecked()
     // A password in the --prometheus URL is never echoed.
     const Run url = fleetscope({"summary", kHoneycomb + "/nodes.json", "--prometheus", "ftp://bob:s3cr3t@prom"});
     QCOMPARE(url.exitCode, 2);
-    QVERIFY2(url.err.contains("ftp://REDACTED@prom") && !url.err.contains("s3cr3t"), url.err.constData());
+    QVERIFY2(url.err.contains("got \"ftp://REDACTED@prom\"") && !url.err.contains("s3cr3t"), url.err.constData());
 }
 
 // A plan made on a live cluster names its server and resourceVersion; plan check --kubeconfig
