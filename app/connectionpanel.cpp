@@ -81,7 +81,7 @@ void ConnectionPanel::refresh()
     m_view->setStyleSheet(partial.isEmpty() ? QString() : QStringLiteral("color: #8a5a00; font-weight: bold;"));
     if (!m_live->isRunning() && s.server.empty()) {
         m_state->setText(tr("Not connected"));
-        for (QLabel* l : {m_server, m_rate, m_age, m_events, m_errors, m_request, m_retries, m_applied, m_waiting})
+        for (QLabel* l : { m_server, m_rate, m_age, m_events, m_errors, m_request, m_retries, m_applied, m_waiting })
             l->setText(QStringLiteral("\u2014"));
         if (partial.isEmpty())
             m_view->setText(QStringLiteral("\u2014"));

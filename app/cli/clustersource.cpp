@@ -96,7 +96,8 @@ bool readUsageSource(const QCommandLineParser& parser, ClusterSource& source, QS
             }
             // The token goes into an HTTP header: a CR or LF inside it would add a header of its own.
             usage.server.bearerToken = f.readAll().trimmed().toStdString();
-            if (auto problem = importers::kube::bearerTokenProblem(usage.server.bearerToken, "the token in " + f.fileName().toStdString())) {
+            if (auto problem
+                = importers::kube::bearerTokenProblem(usage.server.bearerToken, "the token in " + f.fileName().toStdString())) {
                 usage.server.bearerToken.clear();
                 error = QStringLiteral("--prometheus-token-file: %1").arg(QString::fromStdString(*problem));
                 return false;
@@ -133,7 +134,8 @@ bool readClusterSource(const QCommandLineParser& parser, bool simulateByDefault,
     if (parser.isSet(QStringLiteral("request-timeout"))) {
         const auto timeout = parseRequestTimeout(parser.value(QStringLiteral("request-timeout")));
         if (!timeout) {
-            error = QStringLiteral("--request-timeout: expected whole seconds or a duration such as 30s, 2m or 1m30s (0: no bound), got \"%1\"")
+            error = QStringLiteral(
+                "--request-timeout: expected whole seconds or a duration such as 30s, 2m or 1m30s (0: no bound), got \"%1\"")
                         .arg(parser.value(QStringLiteral("request-timeout")));
             return false;
         }
@@ -201,7 +203,7 @@ namespace {
 // place to say it). Thread: the loading one.
 class StderrRequestReporter final : public importers::ImportProgress, public importers::kube::RequestObserver {
 public:
-    void progress(std::size_t, std::size_t) override {}
+    void progress(std::size_t, std::size_t) override { }
     bool isCancelled() const override { return false; }
     void requestWaiting(const importers::kube::RequestWait& wait) override
     {
@@ -218,7 +220,8 @@ std::optional<std::chrono::milliseconds> parseRequestTimeout(const QString& text
     bool whole = false;
     const qlonglong seconds = text.toLongLong(&whole);
     if (whole)
-        return seconds >= 0 && seconds * 1000.0 <= kMaxMs ? std::optional(std::chrono::milliseconds(seconds * 1000)) : std::nullopt;
+        return seconds >= 0 && seconds * 1000.0 <= kMaxMs ? std::optional(std::chrono::milliseconds(seconds * 1000))
+                                                          : std::nullopt;
     // Go's time.ParseDuration, without a sign: one or more NUMBER UNIT.
     static const QRegularExpression part(QStringLiteral("\\G(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|\u00b5s|ms|s|m|h)"));
     double ms = 0;
@@ -228,8 +231,12 @@ std::optional<std::chrono::milliseconds> parseRequestTimeout(const QString& text
         if (!m.hasMatch())
             return std::nullopt;
         const QString unit = m.captured(2);
-        const double scale = unit == "h" ? 3'600'000.0 : unit == "m" ? 60'000.0 : unit == "s" ? 1000.0 : unit == "ms" ? 1.0
-            : unit == "ns" ? 1e-6 : 1e-3;
+        const double scale = unit == "h" ? 3'600'000.0
+            : unit == "m"                ? 60'000.0
+            : unit == "s"                ? 1000.0
+            : unit == "ms"               ? 1.0
+            : unit == "ns"               ? 1e-6
+                                         : 1e-3;
         ms += m.captured(1).toDouble() * scale;
         if (!std::isfinite(ms) || ms > kMaxMs)
             return std::nullopt;
@@ -244,7 +251,8 @@ std::optional<std::chrono::milliseconds> parseRequestTimeout(const QString& text
 importers::LoadedCluster loadClusterOnly(const ClusterSource& source)
 {
     if (source.live) {
-        auto request = importers::kube::KubeconfigRequest::fromEnvironment(source.kubeconfig.toStdString(), source.context.toStdString());
+        auto request
+            = importers::kube::KubeconfigRequest::fromEnvironment(source.kubeconfig.toStdString(), source.context.toStdString());
         request.requestTimeout = source.requestTimeout;
         const auto config = importers::kube::loadKubeconfig(request);
         StderrRequestReporter reporter;

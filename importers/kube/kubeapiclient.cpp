@@ -266,11 +266,15 @@ struct KubeApiClient::Impl {
                 fail({}, "the server URL " + redactedUrl(s) + " holds a space or control character");
         if (const auto scheme = s.find("://"); scheme != std::string::npos
             && s.substr(scheme + 3, s.find_first_of("/?#", scheme + 3) - (scheme + 3)).find('@') != std::string::npos)
-            fail({}, "the server URL " + redactedUrl(s) + " holds a user name or password (user:password@ before the host), "
-                     "which is refused: give the credentials as the user's token, tokenFile, client certificate or exec plugin");
+            fail({},
+                "the server URL " + redactedUrl(s)
+                    + " holds a user name or password (user:password@ before the host), "
+                      "which is refused: give the credentials as the user's token, tokenFile, client certificate or exec plugin");
         if (s.find_first_of("?#") != std::string::npos)
-            fail({}, "the server URL " + redactedUrl(s) + " has a query or fragment (?... or #...), which is refused: an API "
-                     "server's URL is https://HOST[:PORT][/PATH]");
+            fail({},
+                "the server URL " + redactedUrl(s)
+                    + " has a query or fragment (?... or #...), which is refused: an API "
+                      "server's URL is https://HOST[:PORT][/PATH]");
         if (s.starts_with("https://"))
             s.erase(0, 8);
         else if (s.starts_with("http://")) {
@@ -308,8 +312,9 @@ struct KubeApiClient::Impl {
     {
         std::string s = c.proxyUrl;
         if (!s.starts_with("http://"))
-            fail({}, "cluster \"" + c.name + "\" sets proxy-url " + redactedUrl(s)
-                         + ": only http:// proxies (HTTP CONNECT) are supported, not https:// or socks5://");
+            fail({},
+                "cluster \"" + c.name + "\" sets proxy-url " + redactedUrl(s)
+                    + ": only http:// proxies (HTTP CONNECT) are supported, not https:// or socks5://");
         s.erase(0, 7);
         s = s.substr(0, s.find('/'));
         if (const auto at = s.rfind('@'); at != std::string::npos) {
@@ -343,7 +348,9 @@ struct KubeApiClient::Impl {
             runIo();
         }
         if (ec)
-            failTransient(path, pastDeadline() ? gaveUp() : "the proxy " + proxyHost + ":" + proxyPort + " did not answer the CONNECT: " + ec.message());
+            failTransient(path,
+                pastDeadline() ? gaveUp()
+                               : "the proxy " + proxyHost + ":" + proxyPort + " did not answer the CONNECT: " + ec.message());
         if (parser.get().result_int() != 200)
             fail(path, "the proxy " + proxyHost + ":" + proxyPort + " refused to CONNECT to " + host + ":" + port + ": "
                            + std::to_string(parser.get().result_int()) + " " + std::string(parser.get().reason()));
@@ -360,24 +367,28 @@ struct KubeApiClient::Impl {
         const bool namedCa = !c.certificateAuthorityData.empty() || !c.certificateAuthority.empty();
         // client-go's transport.TLSConfigFor refuses the pair, and so does kubectl.
         if (c.insecureSkipTlsVerify && namedCa)
-            fail({}, "cluster \"" + c.name + "\" sets insecure-skip-tls-verify together with a certificate-authority"
-                     + std::string(c.certificateAuthorityData.empty() ? "" : "-data")
-                     + ": specifying a root certificates file with the insecure flag is not allowed (as kubectl); keep one of the two");
+            fail({},
+                "cluster \"" + c.name + "\" sets insecure-skip-tls-verify together with a certificate-authority"
+                    + std::string(c.certificateAuthorityData.empty() ? "" : "-data")
+                    + ": specifying a root certificates file with the insecure flag is not allowed (as kubectl); keep one of the "
+                      "two");
         std::error_code fsError;
         if (c.certificateAuthorityData.empty() && !c.certificateAuthority.empty()
             && std::filesystem::is_directory(c.certificateAuthority, fsError))
-            fail({}, "the certificate-authority " + c.certificateAuthority + " of cluster \"" + c.name
-                         + "\" is a folder, not a PEM file of CA certificates");
+            fail({},
+                "the certificate-authority " + c.certificateAuthority + " of cluster \"" + c.name
+                    + "\" is a folder, not a PEM file of CA certificates");
         caPem = !c.certificateAuthorityData.empty() ? c.certificateAuthorityData
             : !c.certificateAuthority.empty()        ? readWholeFile(server, c.certificateAuthority, "certificate-authority")
                                                      : std::string();
         // A CA that is named but holds no certificate must never fall back to the system's CAs:
         // that would trust every public CA in place of the cluster's own.
         if (namedCa && pemCertificateCount(caPem) == 0)
-            fail({}, (c.certificateAuthorityData.empty() ? "the certificate-authority " + c.certificateAuthority
-                                                         : std::string("the certificate-authority-data"))
-                         + " of cluster \"" + c.name + "\" holds no PEM certificate"
-                         + (caPem.empty() ? " (it is empty)" : " (no -----BEGIN CERTIFICATE----- block OpenSSL can read)"));
+            fail({},
+                (c.certificateAuthorityData.empty() ? "the certificate-authority " + c.certificateAuthority
+                                                    : std::string("the certificate-authority-data"))
+                    + " of cluster \"" + c.name + "\" holds no PEM certificate"
+                    + (caPem.empty() ? " (it is empty)" : " (no -----BEGIN CERTIFICATE----- block OpenSSL can read)"));
         certPem = !u.clientCertificateData.empty() ? u.clientCertificateData
             : !u.clientCertificate.empty()          ? readWholeFile(server, u.clientCertificate, "client-certificate")
                                                     : std::string();
@@ -442,7 +453,9 @@ struct KubeApiClient::Impl {
                 ::kill(-static_cast<pid_t>(pid), SIGKILL);
             p.kill();
             p.waitForFinished(5000);
-            fail({}, who + " did not finish within " + secondsText(config.execTimeout) + "; it and the processes it started were killed");
+            fail({},
+                who + " did not finish within " + secondsText(config.execTimeout)
+                    + "; it and the processes it started were killed");
         }
         if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
             const QString err = QString::fromUtf8(p.readAllStandardError()).section('\n', 0, 0);
@@ -778,9 +791,15 @@ ApiResponse KubeApiClient::stream(const std::string& target, const std::function
     return r;
 }
 
-std::chrono::milliseconds KubeApiClient::requestTimeout() const noexcept { return d->requestTimeout; }
+std::chrono::milliseconds KubeApiClient::requestTimeout() const noexcept
+{
+    return d->requestTimeout;
+}
 
-void KubeApiClient::setObserver(RequestObserver* observer) noexcept { d->observer = observer; }
+void KubeApiClient::setObserver(RequestObserver* observer) noexcept
+{
+    d->observer = observer;
+}
 
 void KubeApiClient::interrupt()
 {
@@ -799,7 +818,10 @@ void KubeApiClient::clearInterrupt()
     [[maybe_unused]] const auto read = ::read(d->wakeFd, &count, sizeof count); // non-blocking: drains it
 }
 
-ApiResponse KubeApiClient::get(const std::string& target) { return get(target, Clock::now()); }
+ApiResponse KubeApiClient::get(const std::string& target)
+{
+    return get(target, Clock::now());
+}
 
 ApiResponse KubeApiClient::get(const std::string& target, std::chrono::steady_clock::time_point began)
 {

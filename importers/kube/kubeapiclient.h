@@ -80,12 +80,12 @@ inline constexpr std::chrono::milliseconds kRequestWaitReportEvery { 5000 };
 
 /// What a slow request is doing, for a RequestObserver.
 struct RequestWait {
-    std::string server;              ///< the server URL, redacted
-    std::string target;              ///< the request path, its query redacted
-    std::string phase;               ///< "connecting", "sending the request", "waiting for the answer", "reading the answer"
+    std::string server; ///< the server URL, redacted
+    std::string target; ///< the request path, its query redacted
+    std::string phase; ///< "connecting", "sending the request", "waiting for the answer", "reading the answer"
     std::chrono::milliseconds waited { 0 }; ///< since the request began (its earlier attempts included)
-    std::chrono::milliseconds limit { 0 };  ///< the request timeout (0: none)
-    std::size_t bytesReceived = 0;   ///< of this attempt's answer so far
+    std::chrono::milliseconds limit { 0 }; ///< the request timeout (0: none)
+    std::size_t bytesReceived = 0; ///< of this attempt's answer so far
     /// One line for a person: "waiting for https://h:6443 /api/v1/pods?REDACTED: no answer yet, 5 s
     /// so far (gives up at 60 s, --request-timeout)"; "connecting, ", "sending the request, " or
     /// "N bytes of the answer so far, " in place of "no answer yet, " as the phase and bytes say.

@@ -48,7 +48,7 @@ public:
         m_pods.client = std::make_unique<kube::KubeApiClient>(config);
         m_namespaces.client = std::make_unique<kube::KubeApiClient>(config);
         m_listClient->setObserver(&m_slowListNote);
-        for (kube::KubeApiClient* c : {m_nodes.client.get(), m_pods.client.get(), m_namespaces.client.get()})
+        for (kube::KubeApiClient* c : { m_nodes.client.get(), m_pods.client.get(), m_namespaces.client.get() })
             c->setObserver(&m_slowRequestNote);
         m_namespaces.enabled = false; // a partial view's only
         m_nodes.rv = std::move(nodesRv);

@@ -235,7 +235,8 @@ UsageSource parseUsageConfig(const std::string& text, const std::string& path)
     if (!hasPrometheus || source.server.baseUrl.empty())
         r.fail(urlLine, "prometheus.url", "the Prometheus to read usage from is needed (http(s)://HOST[:PORT][/PREFIX])");
     if (!source.server.baseUrl.starts_with("http://") && !source.server.baseUrl.starts_with("https://"))
-        r.fail(urlLine, "prometheus.url", "expected an http:// or https:// URL, found \"" + kube::redactedUrl(source.server.baseUrl) + "\"");
+        r.fail(urlLine, "prometheus.url",
+            "expected an http:// or https:// URL, found \"" + kube::redactedUrl(source.server.baseUrl) + "\"");
     if (!tokenFile.empty()) {
         if (!source.server.bearerToken.empty())
             r.fail(tokenLine, "prometheus.bearerTokenFile", "give bearerToken or bearerTokenFile, not both");

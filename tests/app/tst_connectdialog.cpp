@@ -281,7 +281,8 @@ void TstConnectDialog::slowServerIsSaidWhileListing()
     window.openLive(path, QString());
     QVERIFY(waiting.wait(8000));
     const QString said = waiting.first().first().toString();
-    QCOMPARE(said, "waiting for " + url + " /api/v1/nodes?REDACTED: no answer yet, 3 s so far (gives up at 60 s, --request-timeout)");
+    QCOMPARE(
+        said, "waiting for " + url + " /api/v1/nodes?REDACTED: no answer yet, 3 s so far (gives up at 60 s, --request-timeout)");
     QTRY_VERIFY_WITH_TIMEOUT(window.importStatusText().contains(said), 2000);
     // The server goes away with its connections: the list fails soon after (refused retries).
 }

@@ -123,11 +123,12 @@ private slots:
         importers::live::LiveFeedStatus status;
         status.state = importers::live::LiveFeedStatus::State::Connecting;
         status.server = "https://10.0.0.1:6443";
-        status.slowRequest = "waiting for https://10.0.0.1:6443 /api/v1/pods?REDACTED: no answer yet, 3 s so far (gives up at 60 s, "
-                             "--request-timeout)";
+        status.slowRequest
+            = "waiting for https://10.0.0.1:6443 /api/v1/pods?REDACTED: no answer yet, 3 s so far (gives up at 60 s, "
+              "--request-timeout)";
         manual->pushStatus(status);
-        QTRY_COMPARE_WITH_TIMEOUT(window->connectionPanel()->fieldText(QStringLiteral("request")),
-                                  QString::fromStdString(status.slowRequest), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            window->connectionPanel()->fieldText(QStringLiteral("request")), QString::fromStdString(status.slowRequest), 5000);
         status.slowRequest.clear();
         status.state = importers::live::LiveFeedStatus::State::Watching;
         manual->pushStatus(status);

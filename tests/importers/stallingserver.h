@@ -53,7 +53,7 @@ public:
             m_acceptor.join();
         for (auto& t : m_connections)
             t.join();
-        for (int fd : {m_listen, m_stop[0], m_stop[1]})
+        for (int fd : { m_listen, m_stop[0], m_stop[1] })
             if (fd >= 0)
                 ::close(fd);
     }
@@ -69,7 +69,7 @@ private:
     // Waits for `fd` to be readable or for the stop pipe, at most `ms` (-1: no bound). False once stopping.
     bool waitReadable(int fd, int ms, bool& ready) const
     {
-        pollfd p[2] = {{fd, POLLIN, 0}, {m_stop[0], POLLIN, 0}};
+        pollfd p[2] = { { fd, POLLIN, 0 }, { m_stop[0], POLLIN, 0 } };
         ready = false;
         if (::poll(p, 2, ms) < 0)
             return true;
@@ -138,7 +138,7 @@ private:
 
     Mode m_mode;
     int m_trickleMs;
-    int m_stop[2] = {-1, -1};
+    int m_stop[2] = { -1, -1 };
     int m_listen = -1;
     unsigned short m_port = 0;
     std::atomic<int> m_requests { 0 };

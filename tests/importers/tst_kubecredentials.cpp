@@ -40,11 +40,9 @@ const char* kSecret = "s3cr3t-part";
 std::map<std::string, QJsonArray> fixtureLists()
 {
     const QString dir = QStringLiteral(FLEET_TEST_DATA_DIR "/kube/");
-    return {{"/api/v1/nodes", fleet::tests::itemsOfListFile(dir + "scheduling-nodes.json")},
-            {"/api/v1/pods", fleet::tests::itemsOfListFile(dir + "scheduling-pods.json")},
-            {"/api/v1/namespaces", {}},
-            {"/apis/policy/v1/poddisruptionbudgets", {}},
-            {"/api/v1/persistentvolumes", {}}};
+    return { { "/api/v1/nodes", fleet::tests::itemsOfListFile(dir + "scheduling-nodes.json") },
+        { "/api/v1/pods", fleet::tests::itemsOfListFile(dir + "scheduling-pods.json") }, { "/api/v1/namespaces", {} },
+        { "/apis/policy/v1/poddisruptionbudgets", {} }, { "/api/v1/persistentvolumes", {} } };
 }
 
 bool writeFile(const QString& path, const QByteArray& bytes, bool executable = false)
@@ -107,10 +105,10 @@ void TstKubeCredentials::initTestCase()
 kube::ResolvedKubeconfig TstKubeCredentials::config(const QString& clusterFields, const QString& userFields)
 {
     if (!writeFile(kubeconfigPath(),
-                   QString("apiVersion: v1\nkind: Config\nclusters:\n- name: fake\n  cluster:\n%1\nusers:\n- name: tester\n  user:\n%2\n"
-                           "contexts:\n- name: fake\n  context: {cluster: fake, user: tester}\ncurrent-context: fake\n")
-                       .arg(clusterFields, userFields)
-                       .toUtf8()))
+            QString("apiVersion: v1\nkind: Config\nclusters:\n- name: fake\n  cluster:\n%1\nusers:\n- name: tester\n  user:\n%2\n"
+                    "contexts:\n- name: fake\n  context: {cluster: fake, user: tester}\ncurrent-context: fake\n")
+                .arg(clusterFields, userFields)
+                .toUtf8()))
         qFatal("cannot write the kubeconfig");
     kube::KubeconfigRequest r;
     r.explicitPath = kubeconfigPath().toStdString();
@@ -124,29 +122,43 @@ std::pair<int, QString> TstKubeCredentials::kubectl()
     env.insert("HOME", m_dir.path());
     env.insert("PATH", "/usr/bin:/bin");
     p.setProcessEnvironment(env);
-    p.start(kKubectl, {"--kubeconfig", kubeconfigPath(), "--cache-dir", m_dir.filePath("cache"), "--request-timeout", "5s", "get", "nodes"});
+    p.start(kKubectl,
+        { "--kubeconfig", kubeconfigPath(), "--cache-dir", m_dir.filePath("cache"), "--request-timeout", "5s", "get", "nodes" });
     if (!p.waitForFinished(60000))
-        return {-1, "kubectl did not finish"};
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardError())};
+        return { -1, "kubectl did not finish" };
+    return { p.exitCode(), QString::fromUtf8(p.readAllStandardError()) };
 }
 
 void TstKubeCredentials::redactedUrl_data()
 {
     QTest::addColumn<QString>("url");
     QTest::addColumn<QString>("shown");
-    QTest::newRow("plain") << "https://10.0.0.1:6443" << "https://10.0.0.1:6443";
-    QTest::newRow("path") << "https://h/k8s/clusters/c-1" << "https://h/k8s/clusters/c-1";
-    QTest::newRow("userinfo") << "https://bob:pa55@h:6443/x" << "https://REDACTED@h:6443/x";
-    QTest::newRow("user only") << "http://bob@h" << "http://REDACTED@h";
-    QTest::newRow("@ in the password") << "https://bob:p@ss@h" << "https://REDACTED@h";
-    QTest::newRow("query") << "https://h/?token=s3cret&x=1" << "https://h/?REDACTED";
-    QTest::newRow("query without a path") << "https://h?token=s3cret" << "https://h?REDACTED";
-    QTest::newRow("@ in the query only") << "https://h/?u=a@b" << "https://h/?REDACTED";
-    QTest::newRow("fragment") << "https://h/#s3cret" << "https://h/#REDACTED";
-    QTest::newRow("both") << "https://a:b@h/p?q=1" << "https://REDACTED@h/p?REDACTED";
-    QTest::newRow("request target") << "/api/v1/pods?limit=500&continue=abc" << "/api/v1/pods?REDACTED";
-    QTest::newRow("control bytes") << "https://h/\r\nX: y" << "https://h/\\x0D\\x0AX: y";
-    QTest::newRow("IPv6") << "https://u:p@[::1]:6443" << "https://REDACTED@[::1]:6443";
+    QTest::newRow("plain") << "https://10.0.0.1:6443"
+                           << "https://10.0.0.1:6443";
+    QTest::newRow("path") << "https://h/k8s/clusters/c-1"
+                          << "https://h/k8s/clusters/c-1";
+    QTest::newRow("userinfo") << "https://bob:pa55@h:6443/x"
+                              << "https://REDACTED@h:6443/x";
+    QTest::newRow("user only") << "http://bob@h"
+                               << "http://REDACTED@h";
+    QTest::newRow("@ in the password") << "https://bob:p@ss@h"
+                                       << "https://REDACTED@h";
+    QTest::newRow("query") << "https://h/?token=s3cret&x=1"
+                           << "https://h/?REDACTED";
+    QTest::newRow("query without a path") << "https://h?token=s3cret"
+                                          << "https://h?REDACTED";
+    QTest::newRow("@ in the query only") << "https://h/?u=a@b"
+                                         << "https://h/?REDACTED";
+    QTest::newRow("fragment") << "https://h/#s3cret"
+                              << "https://h/#REDACTED";
+    QTest::newRow("both") << "https://a:b@h/p?q=1"
+                          << "https://REDACTED@h/p?REDACTED";
+    QTest::newRow("request target") << "/api/v1/pods?limit=500&continue=abc"
+                                    << "/api/v1/pods?REDACTED";
+    QTest::newRow("control bytes") << "https://h/\r\nX: y"
+                                   << "https://h/\\x0D\\x0AX: y";
+    QTest::newRow("IPv6") << "https://u:p@[::1]:6443"
+                          << "https://REDACTED@[::1]:6443";
 }
 
 void TstKubeCredentials::redactedUrl()
@@ -158,7 +170,7 @@ void TstKubeCredentials::redactedUrl()
 
 void TstKubeCredentials::tokenWithControlCharacterIsRefused_data()
 {
-    QTest::addColumn<QString>("user");    // the user's YAML lines
+    QTest::addColumn<QString>("user"); // the user's YAML lines
     QTest::addColumn<QString>("tokenFile"); // written first when not empty: its bytes (C escapes decoded)
     QTest::addColumn<QString>("expected");
     QTest::newRow("token CR LF") << QString("    token: \"%1\\r\\nX-Injected: yes\"").arg(kSecret) << QString()
@@ -168,7 +180,8 @@ void TstKubeCredentials::tokenWithControlCharacterIsRefused_data()
     QTest::newRow("token NUL") << QString("    token: \"%1\\0more\"").arg(kSecret) << QString() << "(0x00 at byte 11)";
     QTest::newRow("token DEL") << QString("    token: \"%1\\x7fmore\"").arg(kSecret) << QString() << "(0x7F at byte 11)";
     QTest::newRow("tokenFile CR LF") << QString("    tokenFile: token.txt") << QString("%1\r\nX-Injected: yes\n").arg(kSecret)
-                                     << "the tokenFile " + m_dir.filePath("token.txt") + " of user \"tester\" holds a control character (0x0D at byte 11)";
+                                     << "the tokenFile " + m_dir.filePath("token.txt")
+            + " of user \"tester\" holds a control character (0x0D at byte 11)";
     QTest::newRow("tokenFile empty") << QString("    tokenFile: token.txt") << QString("\n")
                                      << "the tokenFile " + m_dir.filePath("token.txt") + " of user \"tester\" is empty";
 }
@@ -181,9 +194,9 @@ void TstKubeCredentials::tokenWithControlCharacterIsRefused()
     if (!tokenFile.isEmpty())
         QVERIFY(writeFile(m_dir.filePath("token.txt"), tokenFile.toUtf8()));
     FakeKubeApiServer server(m_pki, fixtureLists(), {});
-    const auto c = config(QString("    server: %1\n    certificate-authority: %2").arg(QString::fromStdString(server.url()),
-                                                                                    QString::fromStdString(m_pki.caFile)),
-                          user);
+    const auto c = config(QString("    server: %1\n    certificate-authority: %2")
+                              .arg(QString::fromStdString(server.url()), QString::fromStdString(m_pki.caFile)),
+        user);
     try {
         (void)loadLiveCluster(c);
         QFAIL("a token with a control character was sent");
@@ -201,16 +214,18 @@ void TstKubeCredentials::execPluginTokenIsChecked()
     // A plugin that works, then the same plugin giving a token with CR LF inside.
     FakeKubeApiServer server(m_pki, fixtureLists(), {});
     const QString plugin = m_dir.filePath("plugin.sh");
-    const QString cluster = QString("    server: %1\n    certificate-authority: %2").arg(QString::fromStdString(server.url()),
-                                                                                      QString::fromStdString(m_pki.caFile));
-    const QString user = QString("    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: %1").arg(plugin);
+    const QString cluster = QString("    server: %1\n    certificate-authority: %2")
+                                .arg(QString::fromStdString(server.url()), QString::fromStdString(m_pki.caFile));
+    const QString user
+        = QString("    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: %1").arg(plugin);
     auto writePlugin = [&](const QString& token) {
         return writeFile(plugin,
-                         QString("#!/bin/sh\nprintf '%s' '{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\",\"kind\":\"ExecCredential\","
-                                 "\"status\":{\"token\":\"%1\"}}'\n")
-                             .arg(token)
-                             .toUtf8(),
-                         true);
+            QString(
+                "#!/bin/sh\nprintf '%s' '{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\",\"kind\":\"ExecCredential\","
+                "\"status\":{\"token\":\"%1\"}}'\n")
+                .arg(token)
+                .toUtf8(),
+            true);
     };
     QVERIFY(writePlugin("fleet-test-token"));
     QCOMPARE(loadLiveCluster(config(cluster, user)).store->nodeCount(), 2u);
@@ -223,8 +238,9 @@ void TstKubeCredentials::execPluginTokenIsChecked()
         QFAIL("an exec plugin's token with a control character was sent");
     } catch (const kube::KubeApiError& e) {
         const QString what = e.what();
-        QVERIFY2(what.contains("the token given by exec plugin " + plugin + " of user \"tester\" holds a control character (0x0D at byte 11)"),
-                 e.what());
+        QVERIFY2(what.contains("the token given by exec plugin " + plugin
+                     + " of user \"tester\" holds a control character (0x0D at byte 11)"),
+            e.what());
         QVERIFY2(!what.contains(kSecret) && !what.contains("X-Injected"), e.what());
     }
     QCOMPARE(server.requests().size(), served);
@@ -238,9 +254,9 @@ void TstKubeCredentials::execPluginCutAtItsTimeoutTakesItsChildren()
     const QString pidFile = m_dir.filePath("child.pid");
     QFile::remove(pidFile);
     QVERIFY(writeFile(plugin, QString("#!/bin/sh\nsleep 300 &\necho $! > %1\nsleep 300\n").arg(pidFile).toUtf8(), true));
-    auto c = config(QString("    server: %1\n    certificate-authority: %2").arg(QString::fromStdString(server.url()),
-                                                                              QString::fromStdString(m_pki.caFile)),
-                    QString("    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: %1").arg(plugin));
+    auto c = config(QString("    server: %1\n    certificate-authority: %2")
+                        .arg(QString::fromStdString(server.url()), QString::fromStdString(m_pki.caFile)),
+        QString("    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: %1").arg(plugin));
     c.execTimeout = std::chrono::milliseconds(1500);
     QElapsedTimer clock;
     clock.start();
@@ -248,7 +264,8 @@ void TstKubeCredentials::execPluginCutAtItsTimeoutTakesItsChildren()
         (void)loadLiveCluster(c);
         QFAIL("a hanging exec plugin gave a cluster");
     } catch (const kube::KubeApiError& e) {
-        QVERIFY2(QString(e.what()).contains("did not finish within 1.5 s; it and the processes it started were killed"), e.what());
+        QVERIFY2(
+            QString(e.what()).contains("did not finish within 1.5 s; it and the processes it started were killed"), e.what());
     }
     QVERIFY(clock.elapsed() < 10'000);
     QFile f(pidFile);
@@ -265,12 +282,17 @@ void TstKubeCredentials::serverUrlSecretsAreRefusedAndRedacted_data()
 {
     QTest::addColumn<QString>("server"); // %1 is the fake server's port
     QTest::addColumn<QString>("expected");
-    QTest::newRow("userinfo") << "https://bob:%2@127.0.0.1:%1"
-                              << "https://REDACTED@127.0.0.1:%1: the server URL https://REDACTED@127.0.0.1:%1 holds a user name or password";
-    QTest::newRow("user only") << "https://%2@127.0.0.1:%1" << "holds a user name or password";
-    QTest::newRow("query") << "https://127.0.0.1:%1/?token=%2" << "https://127.0.0.1:%1/?REDACTED has a query or fragment";
-    QTest::newRow("fragment") << "https://127.0.0.1:%1/#%2" << "has a query or fragment";
-    QTest::newRow("CR LF") << "https://127.0.0.1:%1/\r\nX-Injected: yes" << "https://127.0.0.1:%1/\\x0D\\x0AX-Injected: yes holds a space or control character";
+    QTest::newRow("userinfo")
+        << "https://bob:%2@127.0.0.1:%1"
+        << "https://REDACTED@127.0.0.1:%1: the server URL https://REDACTED@127.0.0.1:%1 holds a user name or password";
+    QTest::newRow("user only") << "https://%2@127.0.0.1:%1"
+                               << "holds a user name or password";
+    QTest::newRow("query") << "https://127.0.0.1:%1/?token=%2"
+                           << "https://127.0.0.1:%1/?REDACTED has a query or fragment";
+    QTest::newRow("fragment") << "https://127.0.0.1:%1/#%2"
+                              << "has a query or fragment";
+    QTest::newRow("CR LF") << "https://127.0.0.1:%1/\r\nX-Injected: yes"
+                           << "https://127.0.0.1:%1/\\x0D\\x0AX-Injected: yes holds a space or control character";
 }
 
 void TstKubeCredentials::serverUrlSecretsAreRefusedAndRedacted()
@@ -279,8 +301,9 @@ void TstKubeCredentials::serverUrlSecretsAreRefusedAndRedacted()
     QFETCH(QString, expected);
     FakeKubeApiServer fake(m_pki, fixtureLists(), {});
     const QString port = QString::number(fake.port());
-    kube::ResolvedKubeconfig c = config(QString("    server: https://127.0.0.1:%1\n    certificate-authority: %2").arg(port, QString::fromStdString(m_pki.caFile)),
-                                        "    token: fleet-test-token");
+    kube::ResolvedKubeconfig c = config(QString("    server: https://127.0.0.1:%1\n    certificate-authority: %2")
+                                            .arg(port, QString::fromStdString(m_pki.caFile)),
+        "    token: fleet-test-token");
     c.cluster.server = QString(server).replace("%1", port).replace("%2", kSecret).toStdString();
     try {
         (void)loadLiveCluster(c);
@@ -299,13 +322,15 @@ void TstKubeCredentials::serverUrlSecretsAreRefusedAndRedacted()
         kube::KubeApiClient client(c);
         QFAIL("a socks5 proxy was accepted");
     } catch (const kube::KubeApiError& e) {
-        QVERIFY2(QString(e.what()).contains("socks5://REDACTED@127.0.0.1:1080") && !QString(e.what()).contains(kSecret), e.what());
+        QVERIFY2(
+            QString(e.what()).contains("socks5://REDACTED@127.0.0.1:1080") && !QString(e.what()).contains(kSecret), e.what());
     }
 }
 
 void TstKubeCredentials::prometheusUrlSecretsAreRedacted()
 {
-    for (const std::string& url : {std::string("http://bob:") + kSecret + "@127.0.0.1:9", std::string("http://127.0.0.1:9/?token=") + kSecret}) {
+    for (const std::string& url :
+        { std::string("http://bob:") + kSecret + "@127.0.0.1:9", std::string("http://127.0.0.1:9/?token=") + kSecret }) {
         try {
             prometheus::PrometheusSettings settings;
             settings.baseUrl = url;
@@ -319,7 +344,7 @@ void TstKubeCredentials::prometheusUrlSecretsAreRedacted()
 
 void TstKubeCredentials::unusableCertificateAuthorityIsAnError_data()
 {
-    QTest::addColumn<QString>("ca");         // the certificate-authority: a file written here, or a folder
+    QTest::addColumn<QString>("ca"); // the certificate-authority: a file written here, or a folder
     QTest::addColumn<QByteArray>("content"); // what the file holds (a null array: a folder)
     QTest::addColumn<QString>("expected");
     QTest::addColumn<bool>("kubectlRefuses"); // what kubectl 1.33 does with the same kubeconfig
@@ -343,8 +368,9 @@ void TstKubeCredentials::unusableCertificateAuthorityIsAnError()
     // The server's certificate is one a public CA could have signed as well: a fallback to the
     // system's CAs would be a silent widening of trust, so it must never be reached.
     FakeKubeApiServer server(m_pki, fixtureLists(), {});
-    const auto c = config(QString("    server: %1\n    certificate-authority: %2").arg(QString::fromStdString(server.url()), path),
-                          "    token: fleet-test-token");
+    const auto c
+        = config(QString("    server: %1\n    certificate-authority: %2").arg(QString::fromStdString(server.url()), path),
+            "    token: fleet-test-token");
     try {
         (void)loadLiveCluster(c);
         QFAIL("an unusable certificate-authority was accepted");
@@ -356,24 +382,26 @@ void TstKubeCredentials::unusableCertificateAuthorityIsAnError()
     if (!content.isNull() && !content.isEmpty()) {
         const auto d = config(QString("    server: %1\n    certificate-authority-data: %2")
                                   .arg(QString::fromStdString(server.url()), QString::fromLatin1(content.toBase64())),
-                              "    token: fleet-test-token");
+            "    token: fleet-test-token");
         try {
             (void)loadLiveCluster(d);
             QFAIL("an unusable certificate-authority-data was accepted");
         } catch (const kube::KubeApiError& e) {
-            QVERIFY2(QString(e.what()).contains("the certificate-authority-data of cluster \"fake\" holds no PEM certificate"), e.what());
+            QVERIFY2(QString(e.what()).contains("the certificate-authority-data of cluster \"fake\" holds no PEM certificate"),
+                e.what());
         }
     }
     if (!QFile::exists(kKubectl))
         return; // the oracle is optional; the rule above is ours
     (void)config(QString("    server: %1\n    certificate-authority: %2").arg(QString::fromStdString(server.url()), path),
-                 "    token: fleet-test-token");
+        "    token: fleet-test-token");
     const auto [code, err] = kubectl();
     // kubectl 1.33 refuses a folder ("is a directory") and a file without a certificate ("unable
     // to load root certificates"), but takes an empty file for "no CA" and trusts the system's
     // CAs: Fleetscope is stricter there.
-    QVERIFY2((code != 0 && (err.contains("is a directory") || err.contains("unable to load root certificates"))) == kubectlRefuses,
-             qPrintable(err));
+    QVERIFY2(
+        (code != 0 && (err.contains("is a directory") || err.contains("unable to load root certificates"))) == kubectlRefuses,
+        qPrintable(err));
 }
 
 void TstKubeCredentials::insecureWithCertificateAuthorityIsAnError()
@@ -385,13 +413,15 @@ void TstKubeCredentials::insecureWithCertificateAuthorityIsAnError()
         (void)loadLiveCluster(config(fields, "    token: fleet-test-token"));
         QFAIL("insecure-skip-tls-verify with a CA was accepted");
     } catch (const kube::KubeApiError& e) {
-        QVERIFY2(QString(e.what()).contains("cluster \"fake\" sets insecure-skip-tls-verify together with a certificate-authority: "
-                                            "specifying a root certificates file with the insecure flag is not allowed"),
-                 e.what());
+        QVERIFY2(
+            QString(e.what()).contains("cluster \"fake\" sets insecure-skip-tls-verify together with a certificate-authority: "
+                                       "specifying a root certificates file with the insecure flag is not allowed"),
+            e.what());
     }
     QVERIFY(server.requests().empty());
     // Without the CA, insecure-skip-tls-verify alone connects.
-    const QString insecure = QString("    server: %1\n    insecure-skip-tls-verify: true").arg(QString::fromStdString(server.url()));
+    const QString insecure
+        = QString("    server: %1\n    insecure-skip-tls-verify: true").arg(QString::fromStdString(server.url()));
     QCOMPARE(loadLiveCluster(config(insecure, "    token: fleet-test-token")).store->nodeCount(), 2u);
     if (QFile::exists(kKubectl)) {
         (void)config(fields, "    token: fleet-test-token");

@@ -27,7 +27,7 @@ namespace {
 // Records what a slow request was said to be doing, as the CLI and the window are told.
 class RecordingObserver final : public ImportProgress, public kube::RequestObserver {
 public:
-    void progress(std::size_t, std::size_t) override {}
+    void progress(std::size_t, std::size_t) override { }
     bool isCancelled() const override { return false; }
     void requestWaiting(const kube::RequestWait& wait) override
     {
@@ -48,7 +48,7 @@ private:
 // Keeps the last status a feed gave.
 class StatusSink final : public live::LiveFeedSink {
 public:
-    void batchReady(model::ClusterChangeBatch) override {}
+    void batchReady(model::ClusterChangeBatch) override { }
     void statusChanged(const live::LiveFeedStatus& status) override
     {
         std::lock_guard lock(m_mutex);
@@ -83,7 +83,10 @@ private:
     QTemporaryDir m_dir;
 };
 
-void TstKubeTimeouts::initTestCase() { QVERIFY(m_dir.isValid()); }
+void TstKubeTimeouts::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+}
 
 kube::ResolvedKubeconfig TstKubeTimeouts::config(const std::string& server, std::chrono::milliseconds timeout)
 {
@@ -93,7 +96,8 @@ kube::ResolvedKubeconfig TstKubeTimeouts::config(const std::string& server, std:
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
         qFatal("cannot write the kubeconfig");
     f.write(QString("apiVersion: v1\nkind: Config\nclusters:\n- name: slow\n  cluster:\n    server: %1\n"
-                    "users:\n- name: tester\n  user:\n    token: fleet-test-token\ncontexts:\n- name: slow\n  context: {cluster: slow, user: tester}\n"
+                    "users:\n- name: tester\n  user:\n    token: fleet-test-token\ncontexts:\n- name: slow\n  context: {cluster: "
+                    "slow, user: tester}\n"
                     "current-context: slow\n")
                 .arg(QString::fromStdString(server))
                 .toUtf8());
@@ -108,9 +112,12 @@ void TstKubeTimeouts::stalledServerGivesUpAtTheRequestTimeout_data()
 {
     QTest::addColumn<int>("mode");
     QTest::addColumn<QString>("said");
-    QTest::newRow("accepts, never answers") << int(StallingServer::Mode::Silent) << "the server accepted the request and sent nothing";
-    QTest::newRow("stops mid-body") << int(StallingServer::Mode::MidBody) << "bytes of the answer came, then it stopped or slowed to a trickle";
-    QTest::newRow("trickles") << int(StallingServer::Mode::Trickle) << "bytes of the answer came, then it stopped or slowed to a trickle";
+    QTest::newRow("accepts, never answers") << int(StallingServer::Mode::Silent)
+                                            << "the server accepted the request and sent nothing";
+    QTest::newRow("stops mid-body") << int(StallingServer::Mode::MidBody)
+                                    << "bytes of the answer came, then it stopped or slowed to a trickle";
+    QTest::newRow("trickles") << int(StallingServer::Mode::Trickle)
+                              << "bytes of the answer came, then it stopped or slowed to a trickle";
 }
 
 void TstKubeTimeouts::stalledServerGivesUpAtTheRequestTimeout()
@@ -129,8 +136,9 @@ void TstKubeTimeouts::stalledServerGivesUpAtTheRequestTimeout()
     } catch (const kube::KubeApiError& e) {
         const qint64 ms = clock.elapsed();
         qInfo("gave up after %lld ms (request timeout 2000 ms): %s", static_cast<long long>(ms), e.what());
-        QVERIFY2(QString(e.what()).contains("/api/v1/nodes?REDACTED: gave up after 2 s (the request timeout; --request-timeout sets it): "),
-                 e.what());
+        QVERIFY2(QString(e.what()).contains(
+                     "/api/v1/nodes?REDACTED: gave up after 2 s (the request timeout; --request-timeout sets it): "),
+            e.what());
         QVERIFY2(QString(e.what()).endsWith(said), e.what());
         QVERIFY2(ms >= 1900 && ms < 4000, qPrintable(QString::number(ms)));
     }
@@ -143,7 +151,8 @@ void TstKubeTimeouts::slowRequestIsReported()
     RecordingObserver observer;
     QElapsedTimer clock;
     clock.start();
-    QVERIFY_THROWS_EXCEPTION(kube::KubeApiError, (void)loadLiveCluster(config(server.url(), std::chrono::milliseconds(9000)), &observer));
+    QVERIFY_THROWS_EXCEPTION(
+        kube::KubeApiError, (void)loadLiveCluster(config(server.url(), std::chrono::milliseconds(9000)), &observer));
     const qint64 ms = clock.elapsed();
     QVERIFY2(ms >= 8900 && ms < 11000, qPrintable(QString::number(ms)));
     const auto waits = observer.waits();
@@ -155,8 +164,8 @@ void TstKubeTimeouts::slowRequestIsReported()
     QCOMPARE(waits[0].bytesReceived, std::size_t(0));
     QCOMPARE(waits[0].limit, std::chrono::milliseconds(9000));
     QCOMPARE(QString::fromStdString(waits[0].describe()),
-             QString("waiting for %1 /api/v1/nodes?REDACTED: no answer yet, 3 s so far (gives up at 9 s, --request-timeout)")
-                 .arg(QString::fromStdString(server.url())));
+        QString("waiting for %1 /api/v1/nodes?REDACTED: no answer yet, 3 s so far (gives up at 9 s, --request-timeout)")
+            .arg(QString::fromStdString(server.url())));
 }
 
 void TstKubeTimeouts::retriesStayInsideTheRequestTimeout()
@@ -204,8 +213,8 @@ void TstKubeTimeouts::watchSaysWhatItWaitsFor()
     const QString said = QString::fromStdString(sink.status().slowRequest);
     QVERIFY2(saidAt >= 2900, qPrintable(QString::number(saidAt)));
     QVERIFY2(said.startsWith("waiting for " + QString::fromStdString(server.url()) + " /api/v1/")
-                 && said.contains("?REDACTED: no answer yet, 3 s so far (gives up at 5 s, --request-timeout)"),
-             qPrintable(said));
+            && said.contains("?REDACTED: no answer yet, 3 s so far (gives up at 5 s, --request-timeout)"),
+        qPrintable(said));
     QTRY_VERIFY_WITH_TIMEOUT(QString::fromStdString(sink.status().lastError).contains("gave up after 5 s"), 6000);
     QVERIFY(sink.status().retries >= 1);
     feed->stop();
