@@ -44,6 +44,7 @@ ConnectionPanel::ConnectionPanel(const LiveController* live, QWidget* parent)
     m_age = add(tr("Last event:"), "age");
     m_events = add(tr("Events:"), "events");
     m_errors = add(tr("Errors:"), "errors");
+    m_request = add(tr("Slow request:"), "request");
     m_retries = add(tr("Retries:"), "retries");
     m_applied = add(tr("Applied:"), "applied");
     m_waiting = add(tr("Waiting:"), "waiting");
@@ -81,7 +82,7 @@ void ConnectionPanel::refresh()
     m_view->setStyleSheet(partial.isEmpty() ? QString() : QStringLiteral("color: #8a5a00; font-weight: bold;"));
     if (!m_live->isRunning() && s.server.empty()) {
         m_state->setText(tr("Not connected"));
-        for (QLabel* l : {m_server, m_rate, m_age, m_events, m_errors, m_retries, m_applied, m_waiting})
+        for (QLabel* l : { m_server, m_rate, m_age, m_events, m_errors, m_request, m_retries, m_applied, m_waiting })
             l->setText(QStringLiteral("\u2014"));
         if (partial.isEmpty())
             m_view->setText(QStringLiteral("\u2014"));
@@ -94,6 +95,7 @@ void ConnectionPanel::refresh()
     m_age->setText(s.lastEventAgeSeconds < 0 ? tr("none yet") : tr("%1 s ago").arg(locale.toString(s.lastEventAgeSeconds, 'f', 1)));
     m_events->setText(locale.toString(static_cast<qulonglong>(s.events)));
     m_errors->setText(s.lastError.empty() ? tr("none") : QString::fromStdString(s.lastError));
+    m_request->setText(s.slowRequest.empty() ? tr("none") : QString::fromStdString(s.slowRequest));
     m_retries->setText(tr("%1 (relists %2)").arg(locale.toString(static_cast<qulonglong>(s.retries)),
         locale.toString(static_cast<qulonglong>(s.relists))));
     m_applied->setText(tr("%1 batches, %2 events (last in %3 ms)")

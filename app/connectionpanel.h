@@ -14,7 +14,8 @@ namespace fleet::app {
 class LiveController;
 
 /// Shows the state ("Watching", "Retrying", ...), the server ("simulated" for the simulated
-/// feed), events per second, the age of the last event, events, errors (the last one), retries
+/// feed), events per second, the age of the last event, events, errors (the last one), the
+/// request that takes long when one does (what it waits for, since when, when it gives up), retries
 /// and relists, the batches applied and waiting (and why they wait), and the view: "whole
 /// cluster", or "Partial view: pods of 1 of 2 namespaces (not listed: cache), ..." when the
 /// user may list pods in some namespaces only. Refreshed on the controller's statusChanged()
@@ -32,7 +33,7 @@ public:
     /// (LiveFeedStatus::partialView, after a relist or as soon as it names one), else the LIST's.
     [[nodiscard]] QString partialView() const;
     /// The text of the field named `field` ("state", "server", "rate", "age", "events",
-    /// "errors", "retries", "applied", "waiting", "view"), for tests.
+    /// "errors", "request", "retries", "applied", "waiting", "view"), for tests.
     [[nodiscard]] QString fieldText(const QString& field) const;
 
     /// "Connecting", "Listing", "Watching", "Retrying", "Failed", "Stopped".
@@ -46,6 +47,7 @@ private:
     QLabel* m_age = nullptr;
     QLabel* m_events = nullptr;
     QLabel* m_errors = nullptr;
+    QLabel* m_request = nullptr;
     QLabel* m_retries = nullptr;
     QLabel* m_applied = nullptr;
     QLabel* m_waiting = nullptr;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "importcontroller.h"
 
+#include "importers/kube/kubeapiclient.h"
 #include "importers/kube/kubeconfig.h"
 
 #include "importfailure.h"
@@ -10,7 +11,9 @@
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <chrono>
 #include <exception>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -25,9 +28,45 @@ struct Outcome {
 };
 } // namespace
 
+// The job's ImportProgress as the importer sees it: the atomic figures and cancel flag, and what a
+// slow request of a live cluster waits for (kept until the next progress, or for 6 s: a request
+// still waiting is reported again every 5 s). Thread: the worker writes, the GUI reads.
+class WaitingProgress final : public importers::ImportProgress, public importers::kube::RequestObserver {
+public:
+    explicit WaitingProgress(AtomicImportProgress& figures)
+        : m_figures(figures)
+    {
+    }
+    void progress(std::size_t done, std::size_t total) override
+    {
+        m_figures.progress(done, total);
+        const std::lock_guard lock(m_mutex);
+        m_waiting.clear();
+    }
+    bool isCancelled() const override { return m_figures.isCancelled(); }
+    void requestWaiting(const importers::kube::RequestWait& wait) override
+    {
+        const std::lock_guard lock(m_mutex);
+        m_waiting = QString::fromStdString(wait.describe());
+        m_saidAt = std::chrono::steady_clock::now();
+    }
+    QString waiting() const
+    {
+        const std::lock_guard lock(m_mutex);
+        return std::chrono::steady_clock::now() - m_saidAt < std::chrono::seconds(6) ? m_waiting : QString();
+    }
+
+private:
+    AtomicImportProgress& m_figures;
+    mutable std::mutex m_mutex;
+    QString m_waiting;
+    std::chrono::steady_clock::time_point m_saidAt;
+};
+
 struct ImportController::Job {
     std::uint64_t generation = 0;
     AtomicImportProgress progress;
+    WaitingProgress note { progress };
 };
 
 ImportController::ImportController(QObject* parent)
@@ -107,7 +146,7 @@ template <class Load> void ImportController::start(const QString& label, Usage u
         QElapsedTimer clock;
         clock.start();
         try {
-            importers::LoadedCluster loaded = load(&job->progress);
+            importers::LoadedCluster loaded = load(&job->note);
             if (job->progress.isCancelled()) {
                 out.cancelled = true;
                 return out;
@@ -161,11 +200,12 @@ void ImportController::pollProgress()
         return;
     const std::size_t total = m_job->progress.total();
     const std::size_t done = m_job->progress.done();
-    if (total == 0) {
+    if (total == 0)
         emit progressChanged(-1);
-        return;
-    }
-    emit progressChanged(static_cast<int>(std::min<std::size_t>(1000, done * 1000 / total)));
+    else
+        emit progressChanged(static_cast<int>(std::min<std::size_t>(1000, done * 1000 / total)));
+    if (const QString waiting = m_job->note.waiting(); !waiting.isEmpty())
+        emit importWaiting(waiting);
 }
 
 } // namespace fleet::app

@@ -109,6 +109,9 @@ signals:
     void importStarted(const QString& label);
     /// Progress of the current job in [0, 1000] (-1 when the total is not known yet), ~10x/s.
     void progressChanged(int permille);
+    /// A live cluster's request is slow: what it waits for (kube::RequestWait::describe()),
+    /// after progressChanged() on each poll while it waits.
+    void importWaiting(const QString& text);
     /// The current job finished; `cluster` is never null.
     void importFinished(std::shared_ptr<const fleet::app::ImportedCluster> cluster);
     /// The current job failed; `message` is ImportError::what() (file, place, what was expected).

@@ -172,6 +172,10 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_imports, &ImportController::importStarted, this, &MainWindow::onImportStarted);
     connect(m_imports, &ImportController::progressChanged, this, &MainWindow::onProgress);
+    connect(m_imports, &ImportController::importWaiting, this, [this](const QString& text) {
+        m_importStatus->setToolTip(text);
+        m_importStatus->setVariants({ tr("Importing\u2026 %1").arg(text), tr("Importing\u2026 (slow server)") });
+    });
     connect(m_imports, &ImportController::importFinished, this, &MainWindow::onImportFinished);
     connect(m_imports, &ImportController::importFailed, this, &MainWindow::onImportFailed);
     connect(m_imports, &ImportController::importCancelled, this, &MainWindow::onImportCancelled);

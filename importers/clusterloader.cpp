@@ -195,6 +195,8 @@ LoadedCluster loadLiveCluster(const kube::ResolvedKubeconfig& config, ImportProg
     LoadedCluster result;
     result.store = std::make_shared<model::ClusterStore>();
     kube::KubeApiClient client(config);
+    // A caller that can say what a slow request waits for (the CLI on stderr) implements both.
+    client.setObserver(dynamic_cast<kube::RequestObserver*>(progress));
     const kube::LiveListResult listed = kube::listCluster(client, *result.store, result.report, progress);
     try { // usage is a bonus: a failing metrics-server never fails the list
         if (auto usage = kube::queryMetricsServer(client, *result.store, result.report))

@@ -2,12 +2,18 @@
 #include "clustersource.h"
 
 #include "app/importfailure.h"
+#include "importers/kube/kubeapiclient.h"
 #include "importers/kube/kubeconfig.h"
+#include "importers/kube/secrets.h"
 #include "importers/plan/plansource.h"
 #include "importers/prometheus/usageconfig.h"
 
 #include <QCommandLineParser>
 #include <QFile>
+#include <QRegularExpression>
+
+#include <cmath>
+#include <cstdio>
 
 namespace fleet::app {
 
@@ -26,6 +32,11 @@ void addClusterSourceOptions(QCommandLineParser& parser, bool simulateByDefault)
         QStringLiteral("FILE")));
     parser.addOption(QCommandLineOption(QStringLiteral("context"),
         QStringLiteral("The kubeconfig context of the live cluster (default: its current-context)."), QStringLiteral("NAME")));
+    parser.addOption(QCommandLineOption(QStringLiteral("request-timeout"),
+        QStringLiteral("The longest one request to the live cluster may take, its retries included, as kubectl's: whole seconds "
+                       "or a duration (30s, 2m, 1m30s); 0 for no bound but 60 s per step (default: 60s, the API server's own). "
+                       "A request still waiting after 3 s is said on stderr."),
+        QStringLiteral("DURATION")));
     parser.addOption(QCommandLineOption(QStringLiteral("prometheus"),
         QStringLiteral("Read what nodes and pods use (cAdvisor cpu and memory, dcgm-exporter GPU utilization, allocated but idle "
                        "GPUs) from this Prometheus, http(s)://HOST[:PORT][/PREFIX]."),
@@ -74,7 +85,8 @@ bool readUsageSource(const QCommandLineParser& parser, ClusterSource& source, QS
     } else {
         usage.server.baseUrl = parser.value(QStringLiteral("prometheus")).toStdString();
         if (!usage.server.baseUrl.starts_with("http://") && !usage.server.baseUrl.starts_with("https://")) {
-            error = QStringLiteral("--prometheus: expected an http:// or https:// URL, got \"%1\"").arg(parser.value(QStringLiteral("prometheus")));
+            error = QStringLiteral("--prometheus: expected an http:// or https:// URL, got \"%1\"")
+                        .arg(QString::fromStdString(importers::kube::redactedUrl(usage.server.baseUrl)));
             return false;
         }
         if (parser.isSet(QStringLiteral("prometheus-token-file"))) {
@@ -83,7 +95,14 @@ bool readUsageSource(const QCommandLineParser& parser, ClusterSource& source, QS
                 error = QStringLiteral("--prometheus-token-file: cannot read %1: %2").arg(f.fileName(), f.errorString());
                 return false;
             }
+            // The token goes into an HTTP header: a CR or LF inside it would add a header of its own.
             usage.server.bearerToken = f.readAll().trimmed().toStdString();
+            if (auto problem
+                = importers::kube::bearerTokenProblem(usage.server.bearerToken, "the token in " + f.fileName().toStdString())) {
+                usage.server.bearerToken.clear();
+                error = QStringLiteral("--prometheus-token-file: %1").arg(QString::fromStdString(*problem));
+                return false;
+            }
         }
         usage.server.certificateAuthority = parser.value(QStringLiteral("prometheus-ca")).toStdString();
     }
@@ -113,6 +132,20 @@ bool readClusterSource(const QCommandLineParser& parser, bool simulateByDefault,
     source.seed = seed;
     if (!readUsageSource(parser, source, error))
         return false;
+    if (parser.isSet(QStringLiteral("request-timeout"))) {
+        const auto timeout = parseRequestTimeout(parser.value(QStringLiteral("request-timeout")));
+        if (!timeout) {
+            error = QStringLiteral(
+                "--request-timeout: expected whole seconds or a duration such as 30s, 2m or 1m30s (0: no bound), got \"%1\"")
+                        .arg(parser.value(QStringLiteral("request-timeout")));
+            return false;
+        }
+        if (!parser.isSet(QStringLiteral("kubeconfig")) && !parser.isSet(QStringLiteral("context"))) {
+            error = QStringLiteral("--request-timeout applies to a live cluster (--kubeconfig or --context) only");
+            return false;
+        }
+        source.requestTimeout = *timeout;
+    }
     if (parser.isSet(QStringLiteral("kubeconfig")) || parser.isSet(QStringLiteral("context"))) {
         if (parser.isSet(QStringLiteral("simulate")) || !source.files.isEmpty() || parser.isSet(QStringLiteral("seed"))) {
             error = QStringLiteral("--kubeconfig and --context read a live cluster: they cannot be combined with files, --simulate or --seed");
@@ -165,12 +198,66 @@ importers::LoadedCluster loadClusterSource(const ClusterSource& source)
     return loaded;
 }
 
+namespace {
+
+// Says on stderr what a slow request of the live LIST waits for (the command line has no other
+// place to say it). Thread: the loading one.
+class StderrRequestReporter final : public importers::ImportProgress, public importers::kube::RequestObserver {
+public:
+    void progress(std::size_t, std::size_t) override { }
+    bool isCancelled() const override { return false; }
+    void requestWaiting(const importers::kube::RequestWait& wait) override
+    {
+        std::fprintf(stderr, "fleetscope: %s\n", wait.describe().c_str());
+        std::fflush(stderr);
+    }
+};
+
+} // namespace
+
+std::optional<std::chrono::milliseconds> parseRequestTimeout(const QString& text)
+{
+    constexpr double kMaxMs = 30.0 * 24 * 3600 * 1000;
+    bool whole = false;
+    const qlonglong seconds = text.toLongLong(&whole);
+    if (whole)
+        return seconds >= 0 && seconds * 1000.0 <= kMaxMs ? std::optional(std::chrono::milliseconds(seconds * 1000))
+                                                          : std::nullopt;
+    // Go's time.ParseDuration, without a sign: one or more NUMBER UNIT.
+    static const QRegularExpression part(QStringLiteral("\\G(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|\u00b5s|ms|s|m|h)"));
+    double ms = 0;
+    qsizetype at = 0;
+    while (at < text.size()) {
+        const auto m = part.match(text, at);
+        if (!m.hasMatch())
+            return std::nullopt;
+        const QString unit = m.captured(2);
+        const double scale = unit == "h" ? 3'600'000.0
+            : unit == "m"                ? 60'000.0
+            : unit == "s"                ? 1000.0
+            : unit == "ms"               ? 1.0
+            : unit == "ns"               ? 1e-6
+                                         : 1e-3;
+        ms += m.captured(1).toDouble() * scale;
+        if (!std::isfinite(ms) || ms > kMaxMs)
+            return std::nullopt;
+        at = m.capturedEnd();
+    }
+    if (text.isEmpty())
+        return std::nullopt;
+    // A bound below a millisecond would give up at once: round it up.
+    return std::chrono::milliseconds(static_cast<long long>(std::ceil(ms)));
+}
+
 importers::LoadedCluster loadClusterOnly(const ClusterSource& source)
 {
     if (source.live) {
-        const auto config = importers::kube::loadKubeconfig(
-            importers::kube::KubeconfigRequest::fromEnvironment(source.kubeconfig.toStdString(), source.context.toStdString()));
-        return importers::loadLiveCluster(config);
+        auto request
+            = importers::kube::KubeconfigRequest::fromEnvironment(source.kubeconfig.toStdString(), source.context.toStdString());
+        request.requestTimeout = source.requestTimeout;
+        const auto config = importers::kube::loadKubeconfig(request);
+        StderrRequestReporter reporter;
+        return importers::loadLiveCluster(config, &reporter);
     }
     if (source.simulate) {
         importers::SimulationSpec spec;

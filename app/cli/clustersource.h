@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 
@@ -27,6 +28,9 @@ struct ClusterSource {
     bool live = false;
     QString kubeconfig; ///< --kubeconfig (empty: KUBECONFIG or ~/.kube/config, as kubectl)
     QString context;    ///< --context (empty: the current-context)
+    /// --request-timeout: the longest one request to the API server may take, retries included
+    /// (0: no bound but 60 s per step); kube::kDefaultRequestTimeout when not given.
+    std::chrono::milliseconds requestTimeout { 60'000 };
     /// --prometheus URL [--prometheus-token-file FILE] [--prometheus-ca FILE] [--usage-time T],
     /// or --usage-config FILE [--usage-time T] (importers/prometheus/usageconfig.h): the usage of the loaded cluster from Prometheus (importers/prometheus/usagequery.h);
     /// for the simulated cluster it replaces the simulated usage. Unset: none (files, live)
@@ -34,7 +38,7 @@ struct ClusterSource {
     std::optional<importers::prometheus::UsageSource> usage;
 };
 
-/// Adds --simulate NODES, --seed N, --kubeconfig FILE, --context NAME, the usage options
+/// Adds --simulate NODES, --seed N, --kubeconfig FILE, --context NAME, --request-timeout D, the usage options
 /// (--prometheus URL, --prometheus-token-file FILE, --prometheus-ca FILE, --usage-config FILE,
 /// --usage-time T) to
 /// `parser`, and the FILE... positional argument.
@@ -43,7 +47,8 @@ struct ClusterSource {
 void addClusterSourceOptions(QCommandLineParser& parser, bool simulateByDefault);
 
 /// Imports the cluster a command line names (files, --simulate, or a live cluster's one LIST
-/// with the kubeconfig's credentials), then its usage when source.usage is set (a Prometheus
+/// with the kubeconfig's credentials; a request that waits past kube::kRequestWaitReportAfter is
+/// said on stderr, "fleetscope: waiting for SERVER PATH: ..."), then its usage when source.usage is set (a Prometheus
 /// that fails is a warning in the report, not a failed import). Throws what the importers throw (ImportError names the
 /// file and place; kube::KubeconfigError, kube::KubeApiError). Thread: any (it blocks).
 [[nodiscard]] importers::LoadedCluster loadClusterSource(const ClusterSource& source);
@@ -60,7 +65,14 @@ void addClusterSourceOptions(QCommandLineParser& parser, bool simulateByDefault)
 
 /// Reads the options added by addClusterSourceOptions(). With no file and no --simulate,
 /// `simulateByDefault` decides (the GUI opens the simulated cluster; summary refuses).
-/// Returns false and sets `error` for a bad number or a missing source.
+/// Returns false and sets `error` for a bad number or a missing source, a --prometheus URL or
+/// --prometheus-token-file that cannot be used (the message never holds the URL's secrets or
+/// the token), or a --request-timeout that is not a duration.
 bool readClusterSource(const QCommandLineParser& parser, bool simulateByDefault, ClusterSource& source, QString& error);
+
+/// kubectl's --request-timeout syntax: whole seconds ("30"), or a Go duration ("1m30s",
+/// "500ms", "1.5s"; units ns, us, ms, s, m, h), from 0 ("no timeout") to 30 days. nullopt for
+/// anything else (a negative, a unit missing after a fraction, overflow). Thread: any.
+[[nodiscard]] std::optional<std::chrono::milliseconds> parseRequestTimeout(const QString& text);
 
 } // namespace fleet::app

@@ -17,10 +17,17 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <openssl/err.h>
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
 #include <atomic>
+#include <climits>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -38,7 +45,39 @@ using tcp = boost::asio::ip::tcp;
 
 namespace {
 
+// The longest one step of a request may wait (connecting, the TLS handshake, sending, the
+// answer), whatever the request timeout.
 constexpr auto kTimeout = std::chrono::seconds(60);
+
+using Clock = std::chrono::steady_clock;
+
+// "1.5 s", "60 s": a duration for a message.
+std::string secondsText(std::chrono::milliseconds d)
+{
+    char text[32];
+    if (d.count() % 1000 == 0)
+        std::snprintf(text, sizeof text, "%lld s", static_cast<long long>(d.count() / 1000));
+    else
+        std::snprintf(text, sizeof text, "%.1f s", static_cast<double>(d.count()) / 1000.0);
+    return text;
+}
+
+// How many X.509 certificates a PEM text holds (OpenSSL's reader; what is not a certificate block
+// is skipped, as add_certificate_authority() skips it).
+int pemCertificateCount(const std::string& pem)
+{
+    BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+    if (!bio)
+        return 0;
+    int count = 0;
+    while (X509* cert = PEM_read_bio_X509(bio, nullptr, nullptr, nullptr)) {
+        X509_free(cert);
+        ++count;
+    }
+    BIO_free(bio);
+    ERR_clear_error(); // the end of the text is reported as an error
+    return count;
+}
 
 std::string readWholeFile(const std::string& server, const std::string& path, const char* what)
 {
@@ -84,6 +123,23 @@ std::string gunzip(const std::string& in)
 
 } // namespace
 
+std::string RequestWait::describe() const
+{
+    std::string out = "waiting for " + server + " " + target + ": ";
+    if (phase == "connecting" || phase == "sending the request")
+        out += phase + ", ";
+    else if (bytesReceived == 0)
+        out += "no answer yet, ";
+    else
+        out += std::to_string(bytesReceived) + " bytes of the answer so far, ";
+    out += secondsText(std::chrono::duration_cast<std::chrono::seconds>(waited)) + " so far";
+    if (limit.count() > 0)
+        out += " (gives up at " + secondsText(limit) + ", --request-timeout)";
+    else
+        out += " (no request timeout: --request-timeout 0)";
+    return out;
+}
+
 std::string statusMessage(const std::string& body)
 {
     const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(body));
@@ -110,6 +166,16 @@ struct KubeApiClient::Impl {
     std::optional<QDateTime> execExpiry;
     bool haveExecCredential = false;
 
+    // The request under way (beginRequest()): when it began, when it gives up (the request
+    // timeout), what it is doing, for its error and for the observer.
+    std::chrono::milliseconds requestTimeout { 0 };
+    Clock::time_point began {}, deadline = Clock::time_point::max(), nextReport = Clock::time_point::max();
+    std::string currentTarget;
+    const char* phase = "connecting";
+    std::size_t bytesAtStart = 0;
+    std::size_t bytesBeforeClose = 0; // of this attempt, when its connection was closed
+    RequestObserver* observer = nullptr;
+
     net::io_context ioc;
     std::atomic<bool> interrupted { false };
     std::unique_ptr<ssl::context> ctx;
@@ -128,6 +194,62 @@ struct KubeApiClient::Impl {
             ::close(wakeFd);
     }
 
+    void beginRequest(const std::string& target, Clock::time_point start)
+    {
+        began = start;
+        deadline = requestTimeout.count() > 0 ? start + requestTimeout : Clock::time_point::max();
+        nextReport = start + kRequestWaitReportAfter;
+        currentTarget = target;
+        phase = "connecting";
+        bytesAtStart = sock ? sock->bytesRead() : 0;
+        bytesBeforeClose = 0;
+    }
+    void setPhase(const char* now)
+    {
+        phase = now;
+        if (std::string_view(now) == "sending the request") {
+            bytesAtStart = sock ? sock->bytesRead() : 0;
+            bytesBeforeClose = 0;
+        }
+    }
+    std::size_t bytesReceived() const { return sock ? sock->bytesRead() - bytesAtStart : bytesBeforeClose; }
+    // The deadline of one step: kTimeout from now, and never past the request's.
+    Clock::time_point stepDeadline() const { return std::min(Clock::now() + kTimeout, deadline); }
+    bool pastDeadline() const { return deadline != Clock::time_point::max() && Clock::now() >= deadline; }
+    // Tells the observer what the request waits for, at most every kRequestWaitReportEvery.
+    void tick()
+    {
+        if (!observer)
+            return;
+        const auto now = Clock::now();
+        if (now < nextReport)
+            return;
+        nextReport = now + kRequestWaitReportEvery;
+        RequestWait w;
+        w.server = server;
+        w.target = redactedUrl(currentTarget);
+        w.phase = phase;
+        w.waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - began);
+        w.limit = requestTimeout;
+        w.bytesReceived = bytesReceived();
+        observer->requestWaiting(w);
+    }
+    // The message of a request whose timeout passed: how long, and what the server did.
+    std::string gaveUp() const
+    {
+        std::string what;
+        const std::string_view p = phase;
+        if (p == "connecting")
+            what = "the connection could not be made";
+        else if (p == "sending the request")
+            what = "the request could not be sent";
+        else if (bytesReceived() == 0)
+            what = "the server accepted the request and sent nothing";
+        else
+            what = std::to_string(bytesReceived()) + " bytes of the answer came, then it stopped or slowed to a trickle";
+        return "gave up after " + secondsText(requestTimeout) + " (the request timeout; --request-timeout sets it): " + what;
+    }
+
     [[noreturn]] void fail(const std::string& path, const std::string& message) const { throw KubeApiError(server, path, 0, message); }
     [[noreturn]] void failTransient(const std::string& path, const std::string& message) const
     {
@@ -137,13 +259,30 @@ struct KubeApiClient::Impl {
     void parseServer()
     {
         std::string s = config.cluster.server;
+        // Checked before anything else, and said without the URL's secrets: a space or control
+        // byte would reach the Host header; a password would be printed and handed to the name
+        // resolver as part of the host; a query is not part of an API server's address.
+        for (const char c : s)
+            if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f)
+                fail({}, "the server URL " + redactedUrl(s) + " holds a space or control character");
+        if (const auto scheme = s.find("://"); scheme != std::string::npos
+            && s.substr(scheme + 3, s.find_first_of("/?#", scheme + 3) - (scheme + 3)).find('@') != std::string::npos)
+            fail({},
+                "the server URL " + redactedUrl(s)
+                    + " holds a user name or password (user:password@ before the host), "
+                      "which is refused: give the credentials as the user's token, tokenFile, client certificate or exec plugin");
+        if (s.find_first_of("?#") != std::string::npos)
+            fail({},
+                "the server URL " + redactedUrl(s)
+                    + " has a query or fragment (?... or #...), which is refused: an API "
+                      "server's URL is https://HOST[:PORT][/PATH]");
         if (s.starts_with("https://"))
             s.erase(0, 8);
         else if (s.starts_with("http://")) {
             s.erase(0, 7);
             tlsOn = false;
         } else
-            fail({}, "server \"" + quotedText(s, 80) + "\" is not an http:// or https:// URL");
+            fail({}, "server " + redactedUrl(s) + " is not an http:// or https:// URL");
         const auto slash = s.find('/');
         std::string authority = s.substr(0, slash);
         if (slash != std::string::npos) {
@@ -174,8 +313,9 @@ struct KubeApiClient::Impl {
     {
         std::string s = c.proxyUrl;
         if (!s.starts_with("http://"))
-            fail({}, "cluster \"" + c.name + "\" sets proxy-url " + quotedText(s, 80)
-                         + ": only http:// proxies (HTTP CONNECT) are supported, not https:// or socks5://");
+            fail({},
+                "cluster \"" + c.name + "\" sets proxy-url " + redactedUrl(s)
+                    + ": only http:// proxies (HTTP CONNECT) are supported, not https:// or socks5://");
         s.erase(0, 7);
         s = s.substr(0, s.find('/'));
         if (const auto at = s.rfind('@'); at != std::string::npos) {
@@ -197,19 +337,21 @@ struct KubeApiClient::Impl {
         if (!proxyAuthorization.empty())
             req.set(http::field::proxy_authorization, proxyAuthorization);
         boost::system::error_code ec;
-        s.expires_after(kTimeout);
+        s.expires_at(stepDeadline());
         http::async_write(s, req, [&](boost::system::error_code e, std::size_t) { ec = e; });
         runIo();
         http::response_parser<http::empty_body> parser;
         parser.skip(true); // a CONNECT answer has no body
         beast::flat_buffer b;
         if (!ec) {
-            s.expires_after(kTimeout);
+            s.expires_at(stepDeadline());
             http::async_read_header(s, b, parser, [&](boost::system::error_code e, std::size_t) { ec = e; });
             runIo();
         }
         if (ec)
-            failTransient(path, "the proxy " + proxyHost + ":" + proxyPort + " did not answer the CONNECT: " + ec.message());
+            failTransient(path,
+                pastDeadline() ? gaveUp()
+                               : "the proxy " + proxyHost + ":" + proxyPort + " did not answer the CONNECT: " + ec.message());
         if (parser.get().result_int() != 200)
             fail(path, "the proxy " + proxyHost + ":" + proxyPort + " refused to CONNECT to " + host + ":" + port + ": "
                            + std::to_string(parser.get().result_int()) + " " + std::string(parser.get().reason()));
@@ -223,9 +365,31 @@ struct KubeApiClient::Impl {
             parseProxy(c);
         if (!u.username.empty() || !u.password.empty())
             fail({}, "user \"" + u.name + "\" uses basic auth (username/password), which Fleetscope does not support");
+        const bool namedCa = !c.certificateAuthorityData.empty() || !c.certificateAuthority.empty();
+        // client-go's transport.TLSConfigFor refuses the pair, and so does kubectl.
+        if (c.insecureSkipTlsVerify && namedCa)
+            fail({},
+                "cluster \"" + c.name + "\" sets insecure-skip-tls-verify together with a certificate-authority"
+                    + std::string(c.certificateAuthorityData.empty() ? "" : "-data")
+                    + ": specifying a root certificates file with the insecure flag is not allowed (as kubectl); keep one of the "
+                      "two");
+        std::error_code fsError;
+        if (c.certificateAuthorityData.empty() && !c.certificateAuthority.empty()
+            && std::filesystem::is_directory(c.certificateAuthority, fsError))
+            fail({},
+                "the certificate-authority " + c.certificateAuthority + " of cluster \"" + c.name
+                    + "\" is a folder, not a PEM file of CA certificates");
         caPem = !c.certificateAuthorityData.empty() ? c.certificateAuthorityData
             : !c.certificateAuthority.empty()        ? readWholeFile(server, c.certificateAuthority, "certificate-authority")
                                                      : std::string();
+        // A CA that is named but holds no certificate must never fall back to the system's CAs:
+        // that would trust every public CA in place of the cluster's own.
+        if (namedCa && pemCertificateCount(caPem) == 0)
+            fail({},
+                (c.certificateAuthorityData.empty() ? "the certificate-authority " + c.certificateAuthority
+                                                    : std::string("the certificate-authority-data"))
+                    + " of cluster \"" + c.name + "\" holds no PEM certificate"
+                    + (caPem.empty() ? " (it is empty)" : " (no -----BEGIN CERTIFICATE----- block OpenSSL can read)"));
         certPem = !u.clientCertificateData.empty() ? u.clientCertificateData
             : !u.clientCertificate.empty()          ? readWholeFile(server, u.clientCertificate, "client-certificate")
                                                     : std::string();
@@ -233,10 +397,19 @@ struct KubeApiClient::Impl {
             : !u.clientKey.empty()         ? readWholeFile(server, u.clientKey, "client-key")
                                            : std::string();
         staticToken = u.token;
+        std::string tokenSource = "the token of user \"" + u.name + "\"";
         if (staticToken.empty() && !u.tokenFile.empty()) {
             staticToken = readWholeFile(server, u.tokenFile, "tokenFile");
             while (!staticToken.empty() && (staticToken.back() == '\n' || staticToken.back() == '\r'))
                 staticToken.pop_back();
+            // client-go refuses an empty token file too ("read empty token from file").
+            tokenSource = "the tokenFile " + u.tokenFile + " of user \"" + u.name + "\"";
+            if (staticToken.empty())
+                fail({}, tokenSource + " is empty");
+        }
+        if (auto problem = staticToken.empty() ? std::nullopt : bearerTokenProblem(staticToken, tokenSource)) {
+            staticToken.clear();
+            fail({}, *problem);
         }
         if (u.exec && u.exec->interactiveMode == "Always")
             fail({}, "the exec plugin of user \"" + u.name + "\" (" + u.exec->command
@@ -266,6 +439,9 @@ struct KubeApiClient::Impl {
         env.insert("KUBERNETES_EXEC_INFO", QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact)));
         QProcess p;
         p.setProcessEnvironment(env);
+        // Its own process group: a plugin cut at its timeout is killed with every process it
+        // started (a shell script's children would otherwise keep running).
+        p.setChildProcessModifier([] { ::setpgid(0, 0); });
         QStringList args;
         for (const auto& a : e.args)
             args << QString::fromStdString(a);
@@ -273,9 +449,14 @@ struct KubeApiClient::Impl {
         const std::string who = "exec plugin " + e.command + " of user \"" + config.user.name + "\"";
         if (!p.waitForStarted(10000))
             fail({}, who + " could not be started" + (e.installHint.empty() ? std::string() : ": " + e.installHint));
-        if (!p.waitForFinished(120000)) {
+        if (!p.waitForFinished(static_cast<int>(std::min<std::int64_t>(config.execTimeout.count(), INT_MAX)))) {
+            if (const qint64 pid = p.processId(); pid > 0)
+                ::kill(-static_cast<pid_t>(pid), SIGKILL);
             p.kill();
-            fail({}, who + " did not finish within 120 s");
+            p.waitForFinished(5000);
+            fail({},
+                who + " did not finish within " + secondsText(config.execTimeout)
+                    + "; it and the processes it started were killed");
         }
         if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
             const QString err = QString::fromUtf8(p.readAllStandardError()).section('\n', 0, 0);
@@ -288,6 +469,10 @@ struct KubeApiClient::Impl {
         if (out.object().value("apiVersion").toString().toStdString() != e.apiVersion)
             fail({}, who + " answered with apiVersion " + out.object().value("apiVersion").toString().toStdString() + ", not " + e.apiVersion);
         execToken = status.value("token").toString().toStdString();
+        if (auto problem = execToken.empty() ? std::nullopt : bearerTokenProblem(execToken, "the token given by " + who)) {
+            execToken.clear();
+            fail({}, *problem);
+        }
         execCertPem = status.value("clientCertificateData").toString().toStdString();
         execKeyPem = status.value("clientKeyData").toString().toStdString();
         if (execToken.empty() && (execCertPem.empty() || execKeyPem.empty()))
@@ -315,6 +500,9 @@ struct KubeApiClient::Impl {
 
     void disconnect()
     {
+        if (sock)
+            bytesBeforeClose = sock->bytesRead() - bytesAtStart;
+        bytesAtStart = 0; // a new connection counts from 0
         sock.reset(); // closes the socket
         ctx.reset();
         buffer.clear();
@@ -325,7 +513,10 @@ struct KubeApiClient::Impl {
     void runIo()
     {
         ioc.restart();
-        ioc.run();
+        while (!ioc.stopped()) {
+            ioc.run_for(std::chrono::seconds(1));
+            tick();
+        }
     }
 
     // Resolves and connects (through the proxy's tunnel when one is set), then hands the socket
@@ -347,11 +538,11 @@ struct KubeApiClient::Impl {
         if (ec)
             failTransient(path, "cannot resolve " + toHost + ": " + ec.message());
         beast::tcp_stream tcpStream(ioc);
-        tcpStream.expires_after(kTimeout);
+        tcpStream.expires_at(stepDeadline());
         tcpStream.async_connect(endpoints, [&](boost::system::error_code e, const tcp::endpoint&) { ec = e; });
         runIo();
         if (ec)
-            failTransient(path, "cannot connect to " + to + ": " + ec.message());
+            failTransient(path, pastDeadline() ? gaveUp() : "cannot connect to " + to + ": " + ec.message());
         if (proxied)
             tunnel(tcpStream, path);
         tcpStream.expires_never();
@@ -361,6 +552,7 @@ struct KubeApiClient::Impl {
         if (!tlsOn) {
             sock = std::make_unique<TlsSocket>(fd, nullptr, TlsSocket::Role::Client);
             sock->setWakeFd(wakeFd);
+            sock->setWaitTick([this] { tick(); });
             return;
         }
         ctx = std::make_unique<ssl::context>(ssl::context::tls_client);
@@ -386,9 +578,10 @@ struct KubeApiClient::Impl {
         }
         sock = std::make_unique<TlsSocket>(fd, ctx->native_handle(), TlsSocket::Role::Client);
         sock->setWakeFd(wakeFd);
+        sock->setWaitTick([this] { tick(); });
         const std::string name = config.cluster.tlsServerName.empty() ? host : config.cluster.tlsServerName;
         sock->setPeerName(name, !config.cluster.insecureSkipTlsVerify);
-        sock->setDeadline(std::chrono::steady_clock::now() + kTimeout);
+        sock->setDeadline(stepDeadline());
         ec = sock->handshake();
         if (ec) {
             std::string why = ec.message();
@@ -397,10 +590,11 @@ struct KubeApiClient::Impl {
                 why = std::string("the server's certificate was not accepted: ") + X509_verify_cert_error_string(verify)
                     + " (checked against " + (caPem.empty() ? "the system's CAs" : "the cluster's certificate-authority") + ", name \""
                     + name + "\")";
+            const bool gaveUpNow = pastDeadline();
             disconnect();
             if (verify != X509_V_OK)
                 fail(path, "TLS handshake failed: " + why);
-            failTransient(path, "TLS handshake failed: " + why);
+            failTransient(path, gaveUpNow ? gaveUp() : "TLS handshake failed: " + why);
         }
     }
 
@@ -429,14 +623,21 @@ struct KubeApiClient::Impl {
         // limit) refuses every length (`len_ > body_limit_` compares with an empty optional).
         parser.body_limit(std::numeric_limits<std::uint64_t>::max());
         boost::system::error_code ec;
-        sock->setDeadline(std::chrono::steady_clock::now() + kTimeout);
+        setPhase("sending the request");
+        sock->setDeadline(stepDeadline());
         http::write(*sock, req, ec);
-        if (!ec)
+        if (!ec) {
+            setPhase("waiting for the answer");
             http::read_header(*sock, buffer, parser, ec);
+        }
         if (ec) {
             disconnect();
             throw boost::system::system_error(ec);
         }
+        // A stream's body may be silent for long (a quiet cluster): `idle` bounds it, not the
+        // request timeout, and its waits are not reported as a slow request.
+        nextReport = Clock::time_point::max();
+        deadline = Clock::time_point::max();
         ApiResponse out;
         out.status = parser.get().result_int();
         if (auto it = parser.get().find(http::field::retry_after); it != parser.get().end())
@@ -511,14 +712,18 @@ struct KubeApiClient::Impl {
         // streamOnce).
         parser.body_limit(std::numeric_limits<std::uint64_t>::max());
         boost::system::error_code ec;
-        // Within kTimeout for the request, and again for the whole response.
-        sock->setDeadline(std::chrono::steady_clock::now() + kTimeout);
+        // Within kTimeout for the request, and again for the whole response; never past the
+        // request timeout (a trickle of a byte a second is cut there).
+        setPhase("sending the request");
+        sock->setDeadline(stepDeadline());
         http::write(*sock, req, ec);
         if (!ec) {
-            sock->setDeadline(std::chrono::steady_clock::now() + kTimeout);
+            setPhase("waiting for the answer");
+            sock->setDeadline(stepDeadline());
             http::read_header(*sock, buffer, parser, ec);
         }
         if (!ec && !parser.is_done()) {
+            setPhase("reading the answer");
             if (!parser.chunked() && parser.content_length())
                 readBody(parser.get().body(), static_cast<std::size_t>(*parser.content_length()), ec);
             else
@@ -555,7 +760,8 @@ KubeApiClient::KubeApiClient(const ResolvedKubeconfig& config)
     : d(std::make_unique<Impl>())
 {
     d->config = config;
-    d->server = config.cluster.server;
+    d->server = redactedUrl(config.cluster.server);
+    d->requestTimeout = config.requestTimeout;
     d->parseServer();
     d->loadCredentials();
 }
@@ -566,22 +772,34 @@ const std::string& KubeApiClient::server() const { return d->server; }
 
 ApiResponse KubeApiClient::stream(const std::string& target, const std::function<bool(std::string_view)>& onData, std::chrono::seconds idle)
 {
+    d->beginRequest(target, Clock::now());
     d->ensureExecCredential();
     ApiResponse r;
     try {
         r = d->streamOnce(target, onData, idle);
     } catch (const boost::system::system_error& e) {
-        d->failTransient(target, "request failed: " + e.code().message());
+        d->failTransient(target, d->pastDeadline() ? d->gaveUp() : "request failed: " + e.code().message());
     }
     if (r.status == 401 && d->config.user.exec && !d->interrupted) {
         d->runExecPlugin(); // exec.go: a 401 invalidates the cached credential
+        d->beginRequest(target, Clock::now());
         try {
             r = d->streamOnce(target, onData, idle);
         } catch (const boost::system::system_error& e) {
-            d->failTransient(target, "request failed: " + e.code().message());
+            d->failTransient(target, d->pastDeadline() ? d->gaveUp() : "request failed: " + e.code().message());
         }
     }
     return r;
+}
+
+std::chrono::milliseconds KubeApiClient::requestTimeout() const noexcept
+{
+    return d->requestTimeout;
+}
+
+void KubeApiClient::setObserver(RequestObserver* observer) noexcept
+{
+    d->observer = observer;
 }
 
 void KubeApiClient::interrupt()
@@ -603,6 +821,14 @@ void KubeApiClient::clearInterrupt()
 
 ApiResponse KubeApiClient::get(const std::string& target)
 {
+    return get(target, Clock::now());
+}
+
+ApiResponse KubeApiClient::get(const std::string& target, std::chrono::steady_clock::time_point began)
+{
+    d->beginRequest(target, began);
+    if (d->pastDeadline())
+        d->failTransient(target, d->gaveUp());
     d->ensureExecCredential();
     ApiResponse r;
     for (int attempt = 0;; ++attempt) {
@@ -611,19 +837,22 @@ ApiResponse KubeApiClient::get(const std::string& target)
             r = d->once(target, reused);
         } catch (const boost::system::system_error& e) {
             // A kept-alive connection the server closed meanwhile: reconnect once.
-            if (reused && attempt == 0)
+            if (reused && attempt == 0 && !d->pastDeadline()) {
+                d->setPhase("connecting");
                 continue;
-            d->failTransient(target, "request failed: " + e.code().message());
+            }
+            d->failTransient(target, d->pastDeadline() ? d->gaveUp() : "request failed: " + e.code().message());
         }
         break;
     }
     if (r.status == 401 && d->config.user.exec) {
         d->runExecPlugin(); // exec.go: a 401 invalidates the cached credential
         bool reused = false;
+        d->setPhase("connecting");
         try {
             r = d->once(target, reused);
         } catch (const boost::system::system_error& e) {
-            d->failTransient(target, "request failed: " + e.code().message());
+            d->failTransient(target, d->pastDeadline() ? d->gaveUp() : "request failed: " + e.code().message());
         }
     }
     return r;

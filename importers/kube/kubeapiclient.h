@@ -17,12 +17,22 @@
 // Answers are asked for with Accept-Encoding: gzip (streams are not) and inflated with zlib.
 // proxy-url: an http:// proxy, through an HTTP CONNECT tunnel (user:password in the URL is sent
 // as Proxy-Authorization: Basic); https:// and socks5:// proxies are refused with a clear error.
-// Not supported, refused with a clear error rather than ignored: basic auth (username/password).
+// Not supported, refused with a clear error rather than ignored: basic auth (username/password),
+// a user name or password in the server URL (https://user:pass@host), a query or fragment in it.
+// Every URL in a message is redacted (secrets.h). A bearer token (kubeconfig token, tokenFile,
+// an exec plugin's) holding a control character is refused before anything is sent. A
+// certificate-authority that cannot be read, is a folder, or holds no PEM certificate is an
+// error (never "the system's CAs"), and so is insecure-skip-tls-verify together with a CA, as
+// kubectl makes it.
+// Time: a request gives up at ResolvedKubeconfig::requestTimeout (its retries included, when
+// the caller passes the time it began); a RequestObserver is told what a request waits for
+// after kRequestWaitReportAfter, then every kRequestWaitReportEvery.
 //
 // Thread: one client per thread; it blocks (never use it on the GUI thread).
 
 #include "importers/importreport.h"
 #include "importers/kube/kubeconfig.h"
+#include "importers/kube/secrets.h"
 
 #include <chrono>
 #include <functional>
@@ -46,7 +56,7 @@ struct ApiResponse {
 class KubeApiError : public ImportError {
 public:
     KubeApiError(std::string server, std::string path, unsigned status, const std::string& message, bool transient = false)
-        : ImportError(std::move(server), 0, std::move(path), message)
+        : ImportError(redactedUrl(server), 0, redactedUrl(path), message)
         , m_status(status)
         , m_transient(transient)
     {
@@ -65,6 +75,34 @@ private:
 /// start of the body (quoted, at most ~200 characters) when it is not a Status. Thread: any.
 [[nodiscard]] std::string statusMessage(const std::string& body);
 
+/// First report of a request that is still waiting, and the interval of the next ones.
+inline constexpr std::chrono::milliseconds kRequestWaitReportAfter { 3000 };
+inline constexpr std::chrono::milliseconds kRequestWaitReportEvery { 5000 };
+
+/// What a slow request is doing, for a RequestObserver.
+struct RequestWait {
+    std::string server; ///< the server URL, redacted
+    std::string target; ///< the request path, its query redacted
+    std::string phase; ///< "connecting", "sending the request", "waiting for the answer", "reading the answer"
+    std::chrono::milliseconds waited { 0 }; ///< since the request began (its earlier attempts included)
+    std::chrono::milliseconds limit { 0 }; ///< the request timeout (0: none)
+    std::size_t bytesReceived = 0; ///< of this attempt's answer so far
+    /// One line for a person: "waiting for https://h:6443 /api/v1/pods?REDACTED: no answer yet, 5 s
+    /// so far (gives up at 60 s, --request-timeout)"; "connecting, ", "sending the request, " or
+    /// "N bytes of the answer so far, " in place of "no answer yet, " as the phase and bytes say.
+    [[nodiscard]] std::string describe() const;
+};
+
+/// Told what a request that takes long is doing (app/ shows it on stderr or in the window).
+/// Called on the client's thread while it blocks: keep it short, never block.
+/// importers::loadLiveCluster() tells the ImportProgress it is given when that also is a
+/// RequestObserver.
+class RequestObserver {
+public:
+    virtual ~RequestObserver() = default;
+    virtual void requestWaiting(const RequestWait& wait) = 0;
+};
+
 class KubeApiClient {
 public:
     /// Reads the CA, client certificate and key files and the token file now. Throws
@@ -82,6 +120,14 @@ public:
     /// KubeApiError (status 0) when the connection, TLS handshake or certificate check fails, or
     /// an exec plugin fails (its exit code and stderr's first line, never its stdout).
     [[nodiscard]] ApiResponse get(const std::string& target);
+    /// get() as one attempt of a request that began at `began` (a caller that retries): it gives
+    /// up at began + requestTimeout() (a transient KubeApiError saying so), and waits are
+    /// reported as counted from `began`.
+    [[nodiscard]] ApiResponse get(const std::string& target, std::chrono::steady_clock::time_point began);
+    /// The longest a request may take, retries included (0: no bound but 60 s per step).
+    [[nodiscard]] std::chrono::milliseconds requestTimeout() const noexcept;
+    /// Who is told about slow requests (nullptr: nobody; not owned, it must outlive the client).
+    void setObserver(RequestObserver* observer) noexcept;
 
     /// GET `target` as a stream (a WATCH: the server keeps the response open and writes events
     /// as they happen), handing each piece of the body to `onData` as it arrives, in order. Returns
@@ -99,7 +145,8 @@ public:
     /// Forgets an interrupt, so the next stream() runs. Thread: the client's.
     void clearInterrupt();
 
-    /// The server URL as configured ("https://host:port").
+    /// The server URL as configured ("https://host:port"); it has no userinfo, query or fragment
+    /// (refused), and control bytes are escaped.
     [[nodiscard]] const std::string& server() const;
 
 private:

@@ -268,6 +268,7 @@ ResolvedKubeconfig loadKubeconfig(const KubeconfigRequest& request)
 {
     Merged merged = readAll(request);
     ResolvedKubeconfig out;
+    out.requestTimeout = request.requestTimeout;
     out.files = merged.files;
     for (const auto& [name, entry] : merged.contexts)
         out.contexts.push_back(name);

@@ -24,6 +24,7 @@
 
 #include "importers/importreport.h"
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <utility>
@@ -31,12 +32,23 @@
 
 namespace fleet::importers::kube {
 
+/// How long one request to the API server may take by default, its retries included: the API
+/// server's own default (kube-apiserver --request-timeout, 1 minute), so that a server which
+/// accepts and never answers, stops mid-answer or trickles costs one minute, not several.
+inline constexpr std::chrono::milliseconds kDefaultRequestTimeout { 60'000 };
+/// How long an exec credential plugin may run before it is killed (with its children).
+inline constexpr std::chrono::milliseconds kDefaultExecTimeout { 120'000 };
+
 /// Where to read kubeconfig from: kubectl's flags and environment.
 struct KubeconfigRequest {
     std::string explicitPath; ///< --kubeconfig (empty: not given)
     std::string kubeconfigEnv; ///< the KUBECONFIG environment variable (empty: unset)
     std::string homeDir;       ///< $HOME, for ~/.kube/config
     std::string context;       ///< --context (empty: the current-context)
+    /// --request-timeout: the longest a request may take, retries included (0: no bound beyond
+    /// 60 s per step: connecting, sending, each wait for the answer), as client-go's
+    /// ConfigOverrides.Timeout. Copied into ResolvedKubeconfig::requestTimeout.
+    std::chrono::milliseconds requestTimeout = kDefaultRequestTimeout;
 
     /// explicitPath and context as given; kubeconfigEnv and homeDir from the process
     /// environment (KUBECONFIG, HOME).
@@ -90,6 +102,11 @@ struct ResolvedKubeconfig {
     std::string namespaceName;         ///< the context's namespace, or empty
     KubeconfigCluster cluster;
     KubeconfigUser user;
+    /// The longest a request may take, retries included (KubeconfigRequest::requestTimeout).
+    std::chrono::milliseconds requestTimeout = kDefaultRequestTimeout;
+    /// The longest an exec plugin may run; past it the plugin and every process it started
+    /// (its process group) are killed and the request fails.
+    std::chrono::milliseconds execTimeout = kDefaultExecTimeout;
 };
 
 /// Bad kubeconfig: what() is "FILE:LINE: PATH: message" (ImportError's form), e.g.

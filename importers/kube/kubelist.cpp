@@ -14,6 +14,7 @@
 #include <cctype>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <exception>
 #include <mutex>
 #include <optional>
@@ -69,16 +70,25 @@ void sleepFor(double seconds, ImportProgress* progress)
 }
 
 // GET with retries: connection failures back off exponentially with jitter, 429 waits for
-// Retry-After. Returns the last response (any status but 429).
+// Retry-After. Returns the last response (any status but 429). Every attempt and wait fits in
+// the client's request timeout, counted from the first attempt (client-go's request timeout
+// covers its retries too): a retry that could not begin before it is not made, and the last
+// error is thrown saying so.
 ApiResponse getWithRetries(KubeApiClient& client, const std::string& target, const LiveListOptions& options, ImportProgress* progress,
                            std::mt19937& rng)
 {
+    const auto began = std::chrono::steady_clock::now();
+    const auto timeout = client.requestTimeout();
+    const auto fits = [&](double waitSeconds) {
+        return timeout.count() <= 0
+            || std::chrono::steady_clock::now() + std::chrono::duration<double>(waitSeconds) < began + timeout;
+    };
     double backoff = 0.5;
     for (int attempt = 1;; ++attempt) {
         if (progress && progress->isCancelled())
             throw ImportCancelled();
         try {
-            ApiResponse r = client.get(target);
+            ApiResponse r = client.get(target, began);
             if (r.status != 429 || attempt >= options.maxAttempts)
                 return r;
             double wait = 1;
@@ -87,12 +97,25 @@ ApiResponse getWithRetries(KubeApiClient& client, const std::string& target, con
                     wait = std::clamp(std::stod(r.retryAfter), 0.0, 30.0);
             } catch (const std::exception&) {
             }
+            if (!fits(wait))
+                return r;
             sleepFor(wait, progress);
         } catch (const KubeApiError& e) {
             if (!e.transient() || attempt >= options.maxAttempts)
                 throw;
             std::uniform_real_distribution<double> jitter(0.5, 1.5);
-            sleepFor(backoff * jitter(rng), progress);
+            const double wait = backoff * jitter(rng);
+            if (!fits(wait)) {
+                if (e.message().starts_with("gave up after"))
+                    throw;
+                char limit[32];
+                std::snprintf(limit, sizeof limit, "%g s", static_cast<double>(timeout.count()) / 1000.0);
+                throw KubeApiError(client.server(), target, e.status(),
+                    e.message() + " (attempt " + std::to_string(attempt) + "; no time is left for another within the "
+                        + "request timeout of " + limit + ", --request-timeout)",
+                    true);
+            }
+            sleepFor(wait, progress);
             backoff *= 2;
         }
     }

@@ -95,6 +95,10 @@ boost::system::error_code TlsSocket::wait(bool forWrite)
                 return boost::beast::error::timeout;
             timeoutMs = static_cast<int>(std::min<long long>(left, INT_MAX));
         }
+        if (m_tick && (timeoutMs < 0 || timeoutMs > 1000))
+            timeoutMs = 1000; // the tick runs at least once a second
+        if (m_tick)
+            m_tick();
         pollfd p[2] = {{m_fd, static_cast<short>(forWrite ? POLLOUT : POLLIN), 0}, {m_wakeFd, POLLIN, 0}};
         const int rc = ::poll(p, m_wakeFd >= 0 ? 2 : 1, timeoutMs);
         if (rc < 0) {
@@ -181,8 +185,10 @@ std::size_t TlsSocket::readSome(void* data, std::size_t size, boost::system::err
     for (;;) {
         if (!m_ssl) {
             const ssize_t n = ::recv(m_fd, out, static_cast<std::size_t>(want), 0);
-            if (n > 0)
+            if (n > 0) {
+                m_bytesRead += static_cast<std::size_t>(n);
                 return static_cast<std::size_t>(n);
+            }
             if (n == 0) {
                 ec = boost::asio::error::eof;
                 return 0;
@@ -213,6 +219,7 @@ std::size_t TlsSocket::readSome(void* data, std::size_t size, boost::system::err
             }
             if (BIO_ctrl_pending(m_out) > 0)
                 ec = flush(); // a key update's answer
+            m_bytesRead += static_cast<std::size_t>(got);
             return static_cast<std::size_t>(got);
         }
         if ((ec = retryOrFail(rc)))

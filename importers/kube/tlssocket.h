@@ -30,6 +30,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <string>
 
 using SSL_CTX = struct ssl_ctx_st;
@@ -57,6 +58,11 @@ public:
     void setDeadline(std::chrono::steady_clock::time_point deadline) noexcept { m_deadline = deadline; }
     /// A descriptor that, once readable, ends every wait with operation_aborted (-1: none).
     void setWakeFd(int fd) noexcept { m_wakeFd = fd; }
+    /// Called on the socket's thread at least once a second while an operation waits (and after
+    /// each wait), so that a slow peer can be reported; null: none.
+    void setWaitTick(std::function<void()> tick) { m_tick = std::move(tick); }
+    /// Bytes of plaintext read so far (TLS decrypted, or plain TCP).
+    std::size_t bytesRead() const noexcept { return m_bytesRead; }
     /// The TLS handshake (nothing for plain TCP).
     boost::system::error_code handshake();
     /// Sends close_notify (best effort, no wait for the peer's).
@@ -143,6 +149,8 @@ private:
     bool m_setupFailed = false;
     std::chrono::steady_clock::time_point m_deadline = std::chrono::steady_clock::time_point::max();
     std::string m_plainOut; // plain TCP: bytes queued by encrypt() for flush()
+    std::function<void()> m_tick;
+    std::size_t m_bytesRead = 0;
 };
 
 } // namespace fleet::importers::kube

@@ -48,6 +48,9 @@ public:
         m_nodes.client = std::make_unique<kube::KubeApiClient>(config);
         m_pods.client = std::make_unique<kube::KubeApiClient>(config);
         m_namespaces.client = std::make_unique<kube::KubeApiClient>(config);
+        m_listClient->setObserver(&m_slowListNote);
+        for (kube::KubeApiClient* c : { m_nodes.client.get(), m_pods.client.get(), m_namespaces.client.get() })
+            c->setObserver(&m_slowRequestNote);
         m_namespaces.enabled = false; // a partial view's only
         m_nodes.rv = std::move(nodesRv);
         m_pods.rv = std::move(podsRv);
@@ -243,11 +246,41 @@ private:
     void setState(LiveFeedStatus::State s)
     {
         std::lock_guard lock(m_mutex);
+        if (!m_status.slowRequest.empty()) { // something moved: the slow request is over
+            m_status.slowRequest.clear();
+            m_statusDirty = true;
+        }
         if (m_status.state != s && m_status.state != LiveFeedStatus::State::Failed) {
             m_status.state = s;
             m_statusDirty = true;
         }
     }
+
+    // Says in the status what a slow request of one of the feed's clients waits for (on that
+    // client's thread); a later state change or retry clears it. The list client's runs on the
+    // feed thread, which cannot publish while it waits: its note publishes at once.
+    class SlowRequestNote final : public kube::RequestObserver {
+    public:
+        SlowRequestNote(KubeWatchFeed& feed, bool onFeedThread)
+            : m_feed(feed)
+            , m_onFeedThread(onFeedThread)
+        {
+        }
+        void requestWaiting(const kube::RequestWait& wait) override
+        {
+            {
+                std::lock_guard lock(m_feed.m_mutex);
+                m_feed.m_status.slowRequest = wait.describe();
+                m_feed.m_statusDirty = true;
+            }
+            if (m_onFeedThread)
+                m_feed.publishStatus(Clock::now());
+        }
+
+    private:
+        KubeWatchFeed& m_feed;
+        bool m_onFeedThread;
+    };
 
     void noteRetry(const std::string& why)
     {
@@ -255,6 +288,7 @@ private:
             std::lock_guard lock(m_mutex);
             ++m_status.retries;
             m_status.lastError = why;
+            m_status.slowRequest.clear();
             m_status.state = LiveFeedStatus::State::Retrying;
             m_statusDirty = true;
         }
@@ -496,6 +530,7 @@ private:
         w->kind = "Pod";
         w->namespaceName = ns;
         w->client = std::make_unique<kube::KubeApiClient>(m_config);
+        w->client->setObserver(&m_slowRequestNote);
         w->enabled = false;
         m_namespaceWatches.push_back(std::move(w));
         return *m_namespaceWatches.back();
@@ -732,6 +767,8 @@ private:
     std::vector<std::pair<std::string, NamespaceChange>> m_namespaceChanges;
     std::string m_namespacesUnwatched;
     std::atomic<bool> m_stopFlag { false };
+    SlowRequestNote m_slowRequestNote { *this, false };
+    SlowRequestNote m_slowListNote { *this, true };
     std::unordered_map<std::string, Latest> m_latestNodes, m_latestPods;
     std::size_t m_eventsGathered = 0;
     LiveFeedStatus m_status;

@@ -39,6 +39,10 @@ struct LiveFeedStatus {
     std::uint64_t retries = 0;          ///< reconnects and retried requests since start
     std::uint64_t relists = 0;          ///< relists after 410 Gone
     std::string lastError;              ///< the last error (the server's message, never a secret); empty when none
+    /// What a request that takes long waits for (kube::RequestWait::describe(), e.g. "waiting for
+    /// https://h:6443 /api/v1/pods?REDACTED: no answer yet, 5 s so far (gives up at 60 s,
+    /// --request-timeout)"); empty when no request is slow.
+    std::string slowRequest;
     /// "" when the feed sees the whole cluster; else what it sees, e.g. "pods of 1 of 2
     /// namespaces (not listed: cache), each watched on its own": a partial view.
     std::string partialView;

@@ -3,6 +3,7 @@
 #include "importers/prometheus/prometheusclient.h"
 
 #include "importers/kube/kubeapiclient.h"
+#include "importers/kube/secrets.h"
 #include "importers/quotedtext.h"
 
 #include <QByteArray>
@@ -188,6 +189,7 @@ PromResult parsePrometheusResponse(std::string_view body, const std::string& sou
 
 struct PrometheusClient::Impl {
     PrometheusSettings settings;
+    std::string source; // settings.baseUrl redacted (kube/secrets.h): what messages name
     std::unique_ptr<kube::KubeApiClient> http;
 
     PromResult get(const std::string& path, const std::string& query)
@@ -196,19 +198,19 @@ struct PrometheusClient::Impl {
         try {
             response = http->get(path + "?" + query);
         } catch (const kube::KubeApiError& e) {
-            throw PrometheusError(settings.baseUrl, path, e.message(), e.status());
+            throw PrometheusError(source, path, e.message(), e.status());
         }
         if (response.status < 200 || response.status >= 300) {
             // The API answers 400 (bad_data), 422 (execution), 503 (timeout) with its JSON envelope.
             std::string why = "HTTP " + std::to_string(response.status);
             try {
-                (void)parsePrometheusResponse(response.body, settings.baseUrl, path);
+                (void)parsePrometheusResponse(response.body, source, path);
             } catch (const PrometheusError& e) {
                 why += ": " + e.message();
             }
-            throw PrometheusError(settings.baseUrl, path, why, response.status);
+            throw PrometheusError(source, path, why, response.status);
         }
-        return parsePrometheusResponse(response.body, settings.baseUrl, path);
+        return parsePrometheusResponse(response.body, source, path);
     }
 };
 
@@ -216,6 +218,7 @@ PrometheusClient::PrometheusClient(PrometheusSettings settings)
     : d(std::make_unique<Impl>())
 {
     d->settings = std::move(settings);
+    d->source = kube::redactedUrl(d->settings.baseUrl);
     // The Kubernetes client's transport, configured as a kubeconfig would be: the same URL
     // rules, TLS checks and bearer token handling (and the same care for secrets).
     kube::ResolvedKubeconfig config;
@@ -229,7 +232,7 @@ PrometheusClient::PrometheusClient(PrometheusSettings settings)
     try {
         d->http = std::make_unique<kube::KubeApiClient>(config);
     } catch (const kube::KubeApiError& e) {
-        throw PrometheusError(d->settings.baseUrl, {}, e.message());
+        throw PrometheusError(d->source, {}, e.message());
     }
 }
 
@@ -243,14 +246,14 @@ PromResult PrometheusClient::instantQuery(const std::string& promql, double time
 PromResult PrometheusClient::rangeQuery(const std::string& promql, double start, double end, double stepSeconds)
 {
     if (!(stepSeconds > 0) || !(end >= start))
-        throw PrometheusError(d->settings.baseUrl, "/api/v1/query_range", "a range needs end >= start and a step > 0 seconds");
+        throw PrometheusError(d->source, "/api/v1/query_range", "a range needs end >= start and a step > 0 seconds");
     return d->get("/api/v1/query_range",
         "query=" + encode(promql) + "&start=" + number(start) + "&end=" + number(end) + "&step=" + number(stepSeconds));
 }
 
 const std::string& PrometheusClient::baseUrl() const noexcept
 {
-    return d->settings.baseUrl;
+    return d->source;
 }
 
 } // namespace fleet::importers::prometheus

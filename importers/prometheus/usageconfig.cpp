@@ -2,6 +2,7 @@
 // The usage source's YAML settings (usageconfig.h).
 #include "importers/prometheus/usageconfig.h"
 
+#include "importers/kube/secrets.h"
 #include "importers/quotedtext.h"
 
 #include <QDateTime>
@@ -235,7 +236,8 @@ UsageSource parseUsageConfig(const std::string& text, const std::string& path)
     if (!hasPrometheus || source.server.baseUrl.empty())
         r.fail(urlLine, "prometheus.url", "the Prometheus to read usage from is needed (http(s)://HOST[:PORT][/PREFIX])");
     if (!source.server.baseUrl.starts_with("http://") && !source.server.baseUrl.starts_with("https://"))
-        r.fail(urlLine, "prometheus.url", "expected an http:// or https:// URL, found " + quotedText(source.server.baseUrl, 80));
+        r.fail(urlLine, "prometheus.url",
+            "expected an http:// or https:// URL, found \"" + kube::redactedUrl(source.server.baseUrl) + "\"");
     if (!tokenFile.empty()) {
         if (!source.server.bearerToken.empty())
             r.fail(tokenLine, "prometheus.bearerTokenFile", "give bearerToken or bearerTokenFile, not both");

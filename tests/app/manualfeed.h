@@ -22,6 +22,13 @@ public:
         std::thread([sink, &batch] { sink->batchReady(std::move(batch)); }).join();
     }
 
+    /// Hands `status` to the sink from another thread, as a feed's thread does.
+    void pushStatus(const fleet::importers::live::LiveFeedStatus& status)
+    {
+        auto* sink = m_sink;
+        std::thread([sink, &status] { sink->statusChanged(status); }).join();
+    }
+
 private:
     fleet::importers::live::LiveFeedSink* m_sink = nullptr;
 };

@@ -6,7 +6,9 @@
 
 #include "fleetscoperun.h"
 #include "importers/fakekubeapiserver.h"
+#include "importers/stallingserver.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
 #include <QJsonDocument>
@@ -34,6 +36,8 @@ private slots:
     void contextFromKubeconfigEnvironment();
     void badSourcesAreRefused();
     void planCheckNamesTheLiveSource();
+    void stalledServerIsSaidAndBounded();
+    void requestTimeoutAndTokenFileAreChecked();
 
 private:
     Run fleetscope(const QStringList& args, const QString& kubeconfigEnv = {});
@@ -149,6 +153,69 @@ void TstCliLive::badSourcesAreRefused()
     QVERIFY2(mixed.err.contains("cannot be combined with files"), mixed.err.constData());
 }
 
+// A server that accepts and never answers: the wait is said on stderr after 3 s, and the
+// command gives up at --request-timeout (not after 5 attempts of 60 s).
+void TstCliLive::stalledServerIsSaidAndBounded()
+{
+    fleet::tests::StallingServer server(fleet::tests::StallingServer::Mode::Silent);
+    const QString kubeconfig = m_dir.filePath("stalled-kubeconfig");
+    QFile f(kubeconfig);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(QString("apiVersion: v1\nkind: Config\nclusters:\n- name: slow\n  cluster:\n    server: %1\n"
+                    "users:\n- name: ops\n  user:\n    token: fleet-test-token\ncontexts:\n- name: slow\n  context: {cluster: "
+                    "slow, user: ops}\n"
+                    "current-context: slow\n")
+                .arg(QString::fromStdString(server.url()))
+                .toUtf8());
+    f.close();
+    QElapsedTimer clock;
+    clock.start();
+    const Run r = fleetscope({ "summary", "--kubeconfig", kubeconfig, "--request-timeout", "5s" });
+    const qint64 ms = clock.elapsed();
+    qInfo("summary on a silent server, --request-timeout 5s: %lld ms; stderr: %s", static_cast<long long>(ms), r.err.constData());
+    QCOMPARE(r.exitCode, 1);
+    const QString url = QString::fromStdString(server.url());
+    QVERIFY2(
+        r.err.contains(QString("fleetscope: waiting for %1 /api/v1/nodes?REDACTED: no answer yet, 3 s so far (gives up at 5 s, "
+                               "--request-timeout)\n")
+                           .arg(url)
+                           .toUtf8()),
+        r.err.constData());
+    QVERIFY2(r.err.contains("gave up after 5 s (the request timeout; --request-timeout sets it): the server accepted the request "
+                            "and sent nothing"),
+        r.err.constData());
+    QVERIFY2(ms >= 5000 && ms < 9000, qPrintable(QString::number(ms)));
+    QCOMPARE(server.requests(), 1);
+}
+
+void TstCliLive::requestTimeoutAndTokenFileAreChecked()
+{
+    for (const char* bad : { "-1", "5x", "1.5", "", "s", "1e3s" }) {
+        const Run r = fleetscope({ "summary", "--context", "prod", "--request-timeout", bad });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--request-timeout: expected whole seconds or a duration"), r.err.constData());
+    }
+    const Run files = fleetscope({ "summary", kHoneycomb + "/nodes.json", "--request-timeout", "5s" });
+    QCOMPARE(files.exitCode, 2);
+    QVERIFY2(files.err.contains("--request-timeout applies to a live cluster"), files.err.constData());
+    // A token file whose token holds CR LF: refused, the token not shown.
+    const QString tokenFile = m_dir.filePath("prom-token");
+    QFile f(tokenFile);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write("s3cr3t-part\r\nX-Injected: yes\n");
+    f.close();
+    const Run token = fleetscope(
+        { "summary", kHoneycomb + "/nodes.json", "--prometheus", "http://127.0.0.1:9", "--prometheus-token-file", tokenFile });
+    QCOMPARE(token.exitCode, 2);
+    QVERIFY2(token.err.contains(
+                 "--prometheus-token-file: the token in " + tokenFile.toUtf8() + " holds a control character (0x0D at byte 11)"),
+        token.err.constData());
+    QVERIFY2(!token.err.contains("s3cr3t") && !token.err.contains("X-Injected"), token.err.constData());
+    // A password in the --prometheus URL is never echoed.
+    const Run url = fleetscope({ "summary", kHoneycomb + "/nodes.json", "--prometheus", "ftp://bob:s3cr3t@prom" });
+    QCOMPARE(url.exitCode, 2);
+    QVERIFY2(url.err.contains("got \"ftp://REDACTED@prom\"") && !url.err.contains("s3cr3t"), url.err.constData());
+}
 
 // A plan made on a live cluster names its server and resourceVersion; plan check --kubeconfig
 // compares them with the list it makes (the fake server's resourceVersion is 4242) and writes the

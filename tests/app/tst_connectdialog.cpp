@@ -13,6 +13,7 @@
 #include "app/mainwindow.h"
 #include "importers/fakekubeapiserver.h"
 #include "importers/prometheusserver.h"
+#include "importers/stallingserver.h"
 
 #include <QAction>
 #include <QApplication>
@@ -62,6 +63,7 @@ private slots:
     void connectShowsTheLiveCluster();
     void partialViewIsNoticedUntilWhole();
     void prometheusIsForThisConnectionOnly();
+    void slowServerIsSaidWhileListing();
 };
 
 void TstConnectDialog::listsContextsWithTheCurrentChosen()
@@ -261,6 +263,29 @@ void TstConnectDialog::prometheusIsForThisConnectionOnly()
     QVERIFY(shown.wait(60000));
     QVERIFY(!window.cluster()->usage);
     QVERIFY(!window.findChild<QAction*>(QStringLiteral("actionMetricGpuUsed"))->isEnabled());
+}
+
+// A server that accepts and never answers: while the window lists it, the status bar says what
+// the request waits for after 3 s (not only "Importing..."), from the worker's RequestObserver.
+void TstConnectDialog::slowServerIsSaidWhileListing()
+{
+    QTemporaryDir dir;
+    fleet::tests::StallingServer server(fleet::tests::StallingServer::Mode::Silent);
+    const QString url = QString::fromStdString(server.url());
+    const QString path = write(dir, "config", kubeconfig(url, QString(), "alpha").replace("    certificate-authority: \n", ""));
+    MainWindow window;
+    window.resize(1000, 700);
+    window.show();
+    auto* imports = window.findChild<fleet::app::ImportController*>();
+    QVERIFY(imports);
+    QSignalSpy waiting(imports, &fleet::app::ImportController::importWaiting);
+    window.openLive(path, QString());
+    QVERIFY(waiting.wait(8000));
+    const QString said = waiting.first().first().toString();
+    QCOMPARE(
+        said, "waiting for " + url + " /api/v1/nodes?REDACTED: no answer yet, 3 s so far (gives up at 60 s, --request-timeout)");
+    QTRY_VERIFY_WITH_TIMEOUT(window.importStatusText().contains(said), 2000);
+    // The server goes away with its connections: the list fails soon after (refused retries).
 }
 
 QTEST_MAIN(TstConnectDialog)

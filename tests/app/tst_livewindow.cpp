@@ -112,6 +112,31 @@ private slots:
         QCOMPARE(window->connectionPanel()->fieldText(QStringLiteral("state")), QStringLiteral("Stopped"));
     }
 
+    void slowRequestIsShownInTheConnectionPanel()
+    {
+        // A watch whose server is slow to answer: the Connection dock says what it waits for
+        // (LiveFeedStatus::slowRequest, from kube::RequestWait), and "none" once it is over.
+        auto window = planwindow::openWindow(240, 3);
+        QVERIFY(window);
+        auto feed = std::make_unique<fleettest::ManualFeed>();
+        fleettest::ManualFeed* manual = feed.get();
+        QVERIFY(window->startLiveFeed(std::move(feed)));
+        importers::live::LiveFeedStatus status;
+        status.state = importers::live::LiveFeedStatus::State::Connecting;
+        status.server = "https://10.0.0.1:6443";
+        status.slowRequest
+            = "waiting for https://10.0.0.1:6443 /api/v1/pods?REDACTED: no answer yet, 3 s so far (gives up at 60 s, "
+              "--request-timeout)";
+        manual->pushStatus(status);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            window->connectionPanel()->fieldText(QStringLiteral("request")), QString::fromStdString(status.slowRequest), 5000);
+        status.slowRequest.clear();
+        status.state = importers::live::LiveFeedStatus::State::Watching;
+        manual->pushStatus(status);
+        QTRY_COMPARE_WITH_TIMEOUT(window->connectionPanel()->fieldText(QStringLiteral("request")), QStringLiteral("none"), 5000);
+        window->stopLiveFeed();
+    }
+
     void planActionStaleWhenItsPodIsDeleted()
     {
         auto window = planwindow::openWindow();

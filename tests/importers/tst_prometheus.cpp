@@ -439,6 +439,9 @@ void TstPrometheus::usageConfigRefuses_data()
     QTest::newRow("top key") << QByteArray("prometheus: {url: http://x}\nquery: {}\n") << "c.yaml:2: query: unknown setting";
     QTest::newRow("no url") << QByteArray("idle: {window: 1h}\n") << "prometheus.url: the Prometheus to read usage from is needed";
     QTest::newRow("not http") << QByteArray("prometheus:\n  url: prom:9090\n") << "c.yaml:2: prometheus.url: expected an http:// or https:// URL";
+    QTest::newRow("not http, with a password")
+        << QByteArray("prometheus:\n  url: ftp://bob:s3cret@prom/?token=s3cret\n")
+        << "c.yaml:2: prometheus.url: expected an http:// or https:// URL, found \"ftp://REDACTED@prom/?REDACTED\"";
     QTest::newRow("threshold") << QByteArray("prometheus: {url: http://x}\nidle:\n  threshold: lots\n")
                                << "c.yaml:3: idle.threshold: expected a ratio 0..1 or a percentage (5%), found \"lots\"";
     QTest::newRow("window") << QByteArray("prometheus: {url: http://x}\nidle:\n  window: -1h\n") << "c.yaml:3: idle.window: expected a duration above 0";
