@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What of a credential may be shown in a message, and what a credential may hold: the one place
 // that redacts URLs and checks bearer tokens, for the Kubernetes API client, the Prometheus

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A test double of a server that goes wrong in time, on loopback plain HTTP: it accepts every
 // connection and reads the request, then, as asked, never answers (Silent), sends the head of

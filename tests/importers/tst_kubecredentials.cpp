@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a credential may hold and what of it may be shown (importers/kube/secrets.h,
 // kubeapiclient.h), against the fake API server on loopback HTTPS (fakekubeapiserver.h) and the
 // real kubectl 1.33 as the oracle where it is installed:

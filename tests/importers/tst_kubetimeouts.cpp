@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How long a live LIST may wait on a server that goes wrong in time (importers/kube/
 // kubeapiclient.h, kubelist.h), against loopback servers that accept and never answer, stop in
 // the middle of the body, or trickle it a byte at a time (stallingserver.h): the request timeout
