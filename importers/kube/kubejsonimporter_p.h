@@ -616,6 +616,20 @@ private:
     std::size_t m_pathBase = 0; // path depth of the items array frame
     Between m_between = Between::AfterOpen; // at the start of an Items window
 
+    // Items of a list without their own kind, that are neither a Node nor a Pod by their fields,
+    // read before the list's kind (`jq -S` sorts "items" before "kind"): the list's kind, once
+    // read, decides (a NamespaceList's namespaces), else the first of them is an error.
+    struct UndecidedItem {
+        std::uint64_t offset = 0;
+        std::string path;
+        std::string name;
+        std::vector<StringPair> labels;
+    };
+    std::vector<UndecidedItem> m_undecidedItems;
+    std::size_t m_unknownPhasesBeforeItem = 0;
+    /// Commits m_undecidedItems by the list's kind, or raises for the first. After the root.
+    void commitUndecidedItems();
+
     // item scratch (reused)
     ItemKind m_itemKind = ItemKind::Unknown;
     std::string m_itemKindName;
