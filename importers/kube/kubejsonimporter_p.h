@@ -335,6 +335,7 @@ public:
         , m_report(report)
         , m_throttle(progress, static_cast<std::size_t>(source.size()))
         , m_windowBytes(std::max<std::size_t>(options.windowBytes, 64))
+        , m_extraPodFlags(options.podFlags)
         , m_size(source.size())
         , m_session(session)
     {
@@ -580,6 +581,7 @@ private:
     ImportReport& m_report;
     ProgressThrottle m_throttle; // progress in bytes of the file
     std::size_t m_windowBytes;
+    std::uint16_t m_extraPodFlags = 0;
     std::uint64_t m_size;
     KubectlJsonSession& m_session;
 

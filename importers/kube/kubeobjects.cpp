@@ -236,6 +236,17 @@ void KubectlJsonImporter::parseMetadata(od::value v, bool isRoot)
             if (want.pod)
                 onKey(k, "uid", [&] { optionalString(f.value(), m_pod.uid); });
             break;
+        case 'd':
+            // A terminating pod: the API server sets deletionTimestamp (an RFC 3339 time) when
+            // the pod is deleted with a grace period; its value is not needed, only that it is set.
+            if (want.pod)
+                onKey(k, "deletionTimestamp", [&] {
+                    std::string at;
+                    optionalString(f.value(), at);
+                    if (!at.empty())
+                        m_pod.flags |= model::PodFlagTerminating;
+                });
+            break;
         case 'o':
             if (want.pod)
                 onKey(k, "ownerReferences", [&] { parseOwnerReferences(f.value()); });
@@ -787,6 +798,7 @@ void KubectlJsonImporter::commitItem(const char* itemStart)
         failAtName(itemStart, "a pod without a namespace (metadata.namespace is missing or empty)");
     m_gateSlots.trim(m_pod.schedulingGates);
     m_pod.name.assign(m_itemName);
+    m_pod.flags |= m_extraPodFlags;
     m_pod.request = model::effectivePodRequest(m_spec, m_store.resources());
     // metadata.labels were read into the node record (the kind may be known only at the
     // end); lend them to the pod without a copy.

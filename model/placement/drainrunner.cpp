@@ -111,7 +111,9 @@ void DrainRunner::placePending()
     std::vector<PodId> pending;
     for (std::uint32_t i = 0; i < m_store.podCount(); ++i) {
         const PodId p(i);
-        if (state.podNode(p).isValid() || m_store.podIsTerminal(p))
+        // A plan's template pod is no pod of the cluster: only its copies (placed by their
+        // place-pods action) are.
+        if (state.podNode(p).isValid() || m_store.podIsTerminal(p) || (m_store.podFlags(p) & PodFlagTemplate))
             continue;
         if (!m_store.podSchedulingGates(p).empty()) {
             ++m_pendingLeft; // not schedulable until its gates are removed

@@ -133,6 +133,8 @@ void PlacementState::Private::place(PodId p, NodeId n, std::uint64_t preferredGp
     if (loadedNode(p) != n)
         movedIn[i].push_back(p);
     labelCounts.add(podGroup[p.index()], n, 1);
+    if (anyTerminating && p.index() < storePods && (store->podFlags(p) & PodFlagTerminating))
+        terminatingCounts.add(podGroup[p.index()], n, 1);
     if (podAntiGroup[p.index()] != kNone) {
         antiCounts.add(podAntiGroup[p.index()], n, 1);
         antiPodPosition[p.value] = static_cast<std::uint32_t>(antiPods.size());
@@ -198,6 +200,8 @@ void PlacementState::Private::unplace(PodId p)
         }
     }
     labelCounts.add(podGroup[p.index()], n, -1);
+    if (anyTerminating && p.index() < storePods && (store->podFlags(p) & PodFlagTerminating))
+        terminatingCounts.add(podGroup[p.index()], n, -1);
     if (podAntiGroup[p.index()] != kNone) {
         antiCounts.add(podAntiGroup[p.index()], n, -1);
         const auto it = antiPodPosition.find(p.value);
@@ -338,6 +342,8 @@ PlacementState::PlacementState(const ClusterStore& store, std::vector<double> no
                 s.groupNamespace.push_back(nsId);
             }
             s.podGroup[i] = g->second;
+            if (store.podFlags(p) & PodFlagTerminating)
+                s.anyTerminating = true;
 
             if (const auto anti = store.podAntiAffinity(p); !anti.empty()) {
                 const std::uint64_t h = hashTerms(anti);
@@ -411,6 +417,7 @@ PlacementState::PlacementState(const ClusterStore& store, std::vector<double> no
         }
     }
     s.labelCounts.resize(s.groupLabelSet.size(), nodes);
+    s.terminatingCounts.resize(s.groupLabelSet.size(), nodes);
     s.antiCounts.resize(s.antiGroupSet.size(), nodes);
 
     // Label columns: one pass over every node's labels.
@@ -699,6 +706,7 @@ NodeId PlacementState::addNode(NodeId templateNode, std::string name, const std:
     s.gpuUsed.resize(s.gpuBegin.back(), 0);
     s.taintSetOfNode.push_back(kNone); // not interned: read from the added node
     s.labelCounts.addNode();
+    s.terminatingCounts.addNode();
     s.antiCounts.addNode();
     s.price.push_back(s.price[templateNode.index()]);
     s.addNodeColumns(id);
@@ -741,6 +749,7 @@ bool PlacementState::removeLastAddedNode()
     s.gpuUsed.resize(s.gpuBegin.back());
     s.taintSetOfNode.pop_back();
     s.labelCounts.popNode();
+    s.terminatingCounts.popNode();
     s.antiCounts.popNode();
     s.price.pop_back();
     return true;

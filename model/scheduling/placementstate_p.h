@@ -114,6 +114,11 @@ struct PlacementState::Private {
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> groupsByLabel; // key << 32 | value -> groups
     std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> groupsByKey;   // key -> groups
     scheduling::GroupCounts labelCounts;
+    // The terminating pods (PodFlagTerminating) among labelCounts, by the same groups: the one
+    // rule that skips them (PodTopologySpread) subtracts these. Empty of entries when no pod
+    // is terminating.
+    scheduling::GroupCounts terminatingCounts;
+    bool anyTerminating = false;
 
     // ---- anti-affinity groups: (anti-affinity term set, namespace) ----
     std::vector<std::span<const PodAffinityTerm>> antiSets;

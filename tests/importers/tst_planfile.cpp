@@ -4,6 +4,7 @@
 
 #include "importers/clusterloader.h"
 #include "importers/plan/planfile.h"
+#include "importers/plan/podtemplate.h"
 #include "importers/plan/plansource.h"
 #include "model/scheduling/reasons.h"
 
@@ -80,6 +81,7 @@ private slots:
     void digestsNameChangedFiles();
     void sourceDifferenceSaysWhichState();
     void evaluationReportsWhatBroke();
+    void templatePodIsNoPodOfTheCluster();
 };
 
 void TestPlanFile::roundTripsEveryActionType()
@@ -283,6 +285,22 @@ void TestPlanFile::evaluationReportsWhatBroke()
     const std::string overriddenCsv = importers::planCsv(overridden, *same.store);
     QVERIFY2(overriddenCsv.find("3,move-pod,default,api-0,cpu-a2,fleetscope-m5.xlarge-1,false,not-found:node/x\r\n") != std::string::npos,
         overriddenCsv.c_str());
+}
+
+// The pod a place-pods action copies joins the store to be read by the filters, marked as a
+// template: not pending, not counted.
+void TestPlanFile::templatePodIsNoPodOfTheCluster()
+{
+    importers::LoadedCluster c = importers::loadClusterFiles({ kPlanData + "/cluster.json" });
+    const model::ClusterCounts before = c.store->counts();
+    importers::PodShapeSpec shape;
+    shape.cpu = "1";
+    shape.memory = "1Gi";
+    const model::PodId p = importers::addTemplatePod(*c.store, importers::podTemplateFromShape(shape), "the template");
+    QVERIFY(c.store->podFlags(p) & model::PodFlagTemplate);
+    QVERIFY(!c.store->podIsPending(p));
+    QCOMPARE(c.store->counts().pods, before.pods);
+    QCOMPARE(c.store->counts().podsPending, before.podsPending);
 }
 
 QTEST_APPLESS_MAIN(TestPlanFile)

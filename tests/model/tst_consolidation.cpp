@@ -326,6 +326,30 @@ private slots:
         QCOMPARE(k->reason.message, std::string("default/web-0 needs cpu 0.1; there is no other node (n1 is the only node under the plan)"));
     }
 
+    void templatePodIsNoPendingPod()
+    {
+        // A place-pods action's template pod sits in the store without a node (addTemplatePod
+        // marks it PodFlagTemplate): no pod of the cluster, so never placed as a pending pod,
+        // never counted as one. It would fit n2 or n3.
+        Cluster c = webCluster();
+        PodRecord t;
+        t.namespaceName = "default";
+        t.name = "placed";
+        t.phase = PodPhase::Pending;
+        t.flags = PodFlagTemplate;
+        t.request.setCore(CoreResource::Cpu, 1000);
+        t.request.setCore(CoreResource::Memory, kGi);
+        const PodId id = c.store->addPod(t);
+        c.finish();
+        QVERIFY(!c.store->podIsPending(id));
+        QCOMPARE(c.store->counts().podsPending, std::size_t(0));
+        ConsolidationInput in;
+        in.nodePricePerHour = { 1.0, 1.0, 1.0 };
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, in);
+        QVERIFY(r.pendingPlaced.empty());
+        QCOMPARE(r.pendingLeft, 0);
+        QCOMPARE(drainedNames(r, c), (std::vector<std::string> { "n2", "n3" }));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestConsolidation)
