@@ -323,10 +323,14 @@ std::string planCsv(const PlanEvaluation& e, const model::ClusterStore& store)
         const std::string head = std::to_string(i) + "," + std::string(model::actionTypeName(a.action.type)) + ",";
         const std::string tail = std::string(",") + (a.holds ? "true" : "false") + ",";
         if (a.changes.empty()) {
-            // An action that moved no pod (add-node, a refused move) still has its row.
+            // An action that moved no pod (add-node, a refused move, a drain or failure of a node
+            // with no pod to move) still has its row: a move's pod and destination, a drained
+            // or failed node in "from".
             const bool move = a.action.type == model::ActionType::MovePod;
-            out += head + csvField(move ? a.action.pod.namespaceName : "") + "," + csvField(move ? a.action.pod.name : "") + ",,"
-                + csvField(move ? a.action.node : "") + tail + csvField(joinedCodes(a.reasons)) + "\r\n";
+            const bool ofNode = a.action.type == model::ActionType::DrainNode || a.action.type == model::ActionType::FailNode;
+            out += head + csvField(move ? a.action.pod.namespaceName : "") + "," + csvField(move ? a.action.pod.name : "") + ","
+                + csvField(ofNode ? a.action.node : "") + "," + csvField(move ? a.action.node : "") + tail + csvField(joinedCodes(a.reasons))
+                + "\r\n";
             continue;
         }
         for (const auto& c : a.changes) {

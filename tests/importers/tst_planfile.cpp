@@ -81,6 +81,7 @@ private slots:
     void digestsNameChangedFiles();
     void sourceDifferenceSaysWhichState();
     void evaluationReportsWhatBroke();
+    void csvNamesTheNodeOfAnActionWithoutPods();
     void templatePodIsNoPodOfTheCluster();
 };
 
@@ -285,6 +286,27 @@ void TestPlanFile::evaluationReportsWhatBroke()
     const std::string overriddenCsv = importers::planCsv(overridden, *same.store);
     QVERIFY2(overriddenCsv.find("3,move-pod,default,api-0,cpu-a2,fleetscope-m5.xlarge-1,false,not-found:node/x\r\n") != std::string::npos,
         overriddenCsv.c_str());
+}
+
+// A drain or failure of a node with no pod to move (cpu-b1 holds only a DaemonSet pod) still
+// has its row, and the row names the node in "from".
+void TestPlanFile::csvNamesTheNodeOfAnActionWithoutPods()
+{
+    const importers::LoadedCluster c = importers::loadClusterFiles({ kPlanData + "/cluster.json" });
+    importers::PlanDocument plan;
+    model::PlanAction drain;
+    drain.type = model::ActionType::DrainNode;
+    drain.node = "cpu-b1";
+    plan.actions.push_back(drain);
+    model::PlanAction fail;
+    fail.type = model::ActionType::FailNode;
+    fail.node = "cpu-b1";
+    plan.actions.push_back(fail);
+    const importers::PlanEvaluation e = importers::evaluatePlan(*c.store, *c.topology, plan);
+    QVERIFY(e.actions.at(0).changes.empty());
+    const std::string csv = importers::planCsv(e, *c.store);
+    QVERIFY2(csv.find("\r\n0,drain-node,,,cpu-b1,,true,\r\n") != std::string::npos, csv.c_str());
+    QVERIFY2(csv.find("\r\n1,fail-node,,,cpu-b1,,") != std::string::npos, csv.c_str());
 }
 
 // The pod a place-pods action copies joins the store to be read by the filters, marked as a
