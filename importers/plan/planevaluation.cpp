@@ -51,6 +51,7 @@ void writeTotals(JsonWriter& w, const model::PlanTotals& t)
     w.key("gpuMilliAllocated").value(t.gpuMilliAllocated);
     w.key("podsPlaced").value(t.podsPlaced);
     w.key("podsUnplaced").value(t.podsUnplaced);
+    w.key("podsRemovedWithNodes").value(t.podsRemovedWithNodes);
     w.key("costPerHour").value(t.costPerHour);
     w.endObject();
 }
@@ -304,10 +305,11 @@ std::string evaluationText(const std::string& planName, const PlanEvaluation& e,
     auto totals = [&](const char* label, const model::PlanTotals& t) {
         char buf[400];
         std::snprintf(buf, sizeof buf,
-            "%-7s nodes %lld (in use %lld, empty %lld), GPUs %lld (allocated %.1f), pods placed %lld, unplaced %lld, cost %.2f/h\n", label,
-            static_cast<long long>(t.nodes), static_cast<long long>(t.nodesInUse), static_cast<long long>(t.nodesEmpty),
+            "%-7s nodes %lld (in use %lld, empty %lld), GPUs %lld (allocated %.1f), pods placed %lld, unplaced %lld, "
+            "DaemonSet pods removed with their nodes %lld, cost %.2f/h\n",
+            label, static_cast<long long>(t.nodes), static_cast<long long>(t.nodesInUse), static_cast<long long>(t.nodesEmpty),
             static_cast<long long>(t.gpus), static_cast<double>(t.gpuMilliAllocated) / 1000.0, static_cast<long long>(t.podsPlaced),
-            static_cast<long long>(t.podsUnplaced), t.costPerHour);
+            static_cast<long long>(t.podsUnplaced), static_cast<long long>(t.podsRemovedWithNodes), t.costPerHour);
         out += buf;
     };
     totals("before:", e.before);

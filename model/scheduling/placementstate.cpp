@@ -130,6 +130,8 @@ void PlacementState::Private::place(PodId p, NodeId n, std::uint64_t preferredGp
         ++workloadPods[i];
     if (loaded)
         ++loadedPodsHere[i];
+    if (loaded && !workload)
+        ++loadedNodeBoundHere[i];
     if (loadedNode(p) != n)
         movedIn[i].push_back(p);
     labelCounts.add(podGroup[p.index()], n, 1);
@@ -192,6 +194,8 @@ void PlacementState::Private::unplace(PodId p)
         --workloadPods[i];
     if (loaded)
         --loadedPodsHere[i];
+    if (loaded && !workload)
+        --loadedNodeBoundHere[i];
     if (loadedNode(p) != n) {
         auto& in = movedIn[i];
         if (auto it = std::find(in.begin(), in.end(), p); it != in.end()) {
@@ -263,6 +267,7 @@ PlacementState::PlacementState(const ClusterStore& store, std::vector<double> no
     s.extRequested.resize(nodes);
     s.workloadPods.assign(nodes, 0);
     s.loadedPodsHere.assign(nodes, 0);
+    s.loadedNodeBoundHere.assign(nodes, 0);
     s.hostPorts.resize(nodes);
     s.movedIn.resize(nodes);
     s.gpuBegin.assign(nodes + 1, 0);
@@ -699,6 +704,7 @@ NodeId PlacementState::addNode(NodeId templateNode, std::string name, const std:
     s.extRequested.emplace_back();
     s.workloadPods.push_back(0);
     s.loadedPodsHere.push_back(0);
+    s.loadedNodeBoundHere.push_back(0);
     s.hostPorts.emplace_back();
     s.movedIn.emplace_back();
     const std::uint32_t gpus = s.gpuBegin[templateNode.index() + 1] - s.gpuBegin[templateNode.index()];
@@ -743,6 +749,7 @@ bool PlacementState::removeLastAddedNode()
     s.extRequested.pop_back();
     s.workloadPods.pop_back();
     s.loadedPodsHere.pop_back();
+    s.loadedNodeBoundHere.pop_back();
     s.hostPorts.pop_back();
     s.movedIn.pop_back();
     s.gpuBegin.pop_back();
@@ -777,7 +784,8 @@ bool PlacementState::setNodePresent(NodeId n, bool present)
         t.nodesInUse += sign;
     else
         t.nodesEmpty += sign;
-    t.podsUnplaced -= sign * s.loadedPodsHere[i];
+    t.podsUnplaced -= sign * (s.loadedPodsHere[i] - s.loadedNodeBoundHere[i]);
+    t.podsRemovedWithNodes -= sign * s.loadedNodeBoundHere[i];
     return true;
 }
 

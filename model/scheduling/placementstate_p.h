@@ -88,6 +88,7 @@ struct PlacementState::Private {
     std::vector<std::vector<std::pair<ResourceKey, std::int64_t>>> extRequested;
     std::vector<std::int32_t> workloadPods;  // counted non-DaemonSet, non-mirror pods
     std::vector<std::int32_t> loadedPodsHere; // pods counted in the loaded state that are here now
+    std::vector<std::int32_t> loadedNodeBoundHere; // of those, DaemonSet and mirror pods (they go with the node)
     std::vector<std::vector<std::pair<HostPort, std::int32_t>>> hostPorts;
     std::vector<std::uint32_t> gpuBegin; // into gpuUsed, size nodes + 1; empty range: not tracked
     std::vector<std::int32_t> gpuUsed;
