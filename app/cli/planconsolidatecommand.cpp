@@ -34,12 +34,20 @@ namespace {
 const char* kUsage = "fleetscope plan consolidate (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) "
                      "[--policy default|LeastAllocated|MostAllocated|BestFit|GpuPacking|GpuClustering|DotProduct] [--max-moves N] [--time-limit S] [--node-groups FILE] [--prices FILE] [--format text|json] -o PLAN.json";
 
-/// The nodes that stay by reason code: (code, nodes), the most nodes first, ties by code.
+/// The nodes that stay by reason code: (code, nodes), the most nodes first, ties by code. A
+/// code whose detail names one object (a budget, a pod, a node group, a port, what a plan
+/// lacks) is grouped by its kind, as "disruption-budget:*": one line per budget would bury
+/// the figures.
 std::vector<std::pair<std::string, std::int64_t>> keptByCode(const model::ConsolidationResult& r)
 {
     std::map<std::string, std::int64_t> counts;
-    for (const model::KeptNode& k : r.kept)
-        ++counts[k.reason.code()];
+    for (const model::KeptNode& k : r.kept) {
+        using K = model::ReasonKind;
+        const K kind = k.reason.kind;
+        const bool perObject = kind == K::DisruptionBudget || kind == K::PodAntiAffinity || kind == K::NodeGroupMinimum
+            || kind == K::HostPortConflict || kind == K::NotFound;
+        ++counts[perObject ? std::string(model::reasonKindInfo(kind).stem) + "*" : k.reason.code()];
+    }
     std::vector<std::pair<std::string, std::int64_t>> out(counts.begin(), counts.end());
     std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     return out;
