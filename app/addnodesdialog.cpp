@@ -38,24 +38,23 @@ QString qs(std::string_view v)
     return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
 }
 
-/// The node add-node would copy for (type, capacity): the first Ready, schedulable one, else any
-/// (the engine's rule; here only to show its figures and price).
-model::NodeId templateNode(const model::ClusterStore& store, const std::string& type, const QString& capacity)
+/// The node add-node would copy for (type, capacity) over the whole cluster: the engine's rule
+/// (model::templateNodeFor: a healthy node, of the node group the most of `pending` can use),
+/// shown with its figures and price (`pending` empty: health alone, cheap for every type) and
+/// named in the answer.
+model::NodeId templateNode(const model::ClusterStore& store, const std::string& type, const QString& capacity,
+    std::span<const model::PodId> pending = {})
 {
     std::optional<model::CapacityType> wanted;
     if (!capacity.isEmpty())
         wanted = model::capacityTypeFromName(capacity.toStdString());
-    model::NodeId any;
+    std::vector<model::NodeId> ofType;
     for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
         const model::NodeId n(i);
-        if (store.nodeInstanceType(n) != type || (wanted && model::nodeCapacityType(store, n) != *wanted))
-            continue;
-        if (store.nodeReadiness(n) == model::Readiness::True && !store.nodeUnschedulable(n))
-            return n;
-        if (!any.isValid())
-            any = n;
+        if (store.nodeInstanceType(n) == type && (!wanted || model::nodeCapacityType(store, n) == *wanted))
+            ofType.push_back(n);
     }
-    return any;
+    return model::templateNodeFor(store, ofType, pending);
 }
 
 } // namespace
@@ -327,9 +326,13 @@ QString AddNodesDialog::answerText() const
         return {};
     const model::NodesNeededAnswer& a = m_answer;
     const QString type = m_type->currentData().toString();
+    const model::NodeId copied
+        = templateNode(*store, type.toStdString(), m_capacity->currentData().toString(), model::storePendingPods(*store));
+    const QString copies = copied.isValid() ? tr("A %1 node added copies %2. ").arg(type, qs(store->nodeName(copied))) : QString();
     if (a.pods == 0)
-        return tr("Nothing to place: no pod is pending.");
-    QString text = a.nodes == 0 ? tr("No %1 node would help: %2 of %3 pods placed without any.").arg(type).arg(a.podsPlaced).arg(a.pods)
+        return copies + tr("Nothing to place: no pod is pending.");
+    QString text = copies;
+    text += a.nodes == 0 ? tr("No %1 node would help: %2 of %3 pods placed without any.").arg(type).arg(a.podsPlaced).arg(a.pods)
                                 : tr("It takes %1 %2 node(s): %3 of %4 pods placed.").arg(a.nodes).arg(type).arg(a.podsPlaced).arg(a.pods);
     if (a.limitReached)
         text += tr(" (the search stopped at its limit)");

@@ -708,7 +708,7 @@ ClusterCounts ClusterStore::counts() const noexcept
     c.nodesNotReady = c.nodes - c.nodesReady;
     for (std::uint32_t i = 0; i < podCount(); ++i) {
         const PodId p(i);
-        if (m_podDeleted[i] != 0)
+        if (m_podDeleted[i] != 0 || (podFlags(p) & PodFlagTemplate) != 0) // a template is no pod of the cluster
             continue;
         ++c.pods;
         if (podIsTerminal(p))

@@ -365,10 +365,12 @@ public:
     /// True when the pod's request counts against its node: bound to a known node and not
     /// terminal (a deleted pod is bound to no node).
     [[nodiscard]] bool podIsCounted(PodId p) const noexcept { return m_podNode[p.index()].isValid() && !podIsTerminal(p); }
-    /// True for a non-terminal pod without spec.nodeName: demand waiting for a node.
+    /// True for a non-terminal pod without spec.nodeName: demand waiting for a node. A plan's
+    /// template pod (PodFlagTemplate) is no pod of the cluster, so never pending.
     [[nodiscard]] bool podIsPending(PodId p) const noexcept
     {
-        return m_podNodeName[p.index()].value == 0 && !podIsTerminal(p) && m_podDeleted[p.index()] == 0;
+        return m_podNodeName[p.index()].value == 0 && !podIsTerminal(p) && m_podDeleted[p.index()] == 0
+            && (podFlags(p) & PodFlagTemplate) == 0;
     }
     /// True for a non-terminal pod whose spec.nodeName names a node the store does not hold
     /// (after finalize()): it counts on no node and is not pending either.

@@ -105,6 +105,14 @@ enum PodFlag : std::uint16_t {
     /// A Kueue / coscheduling pod group label (kueue.x-k8s.io/pod-group-name,
     /// scheduling.x-k8s.io/pod-group, pod-group.scheduling.sigs.k8s.io) makes it a gang member.
     PodFlagPodGroup = 1u << 4,
+    /// metadata.deletionTimestamp is set: the pod is terminating. It still holds its node's
+    /// resources and counts for every rule but PodTopologySpread, whose counts skip it
+    /// (podtopologyspread/common.go, countPodsMatchSelector).
+    PodFlagTerminating = 1u << 5,
+    /// A plan's template pod (the pod a place-pods action copies, added to the store so that the
+    /// filters can read its spec): never a pod of the cluster. It is not pending demand, never
+    /// placed, moved or counted; only its copies are.
+    PodFlagTemplate = 1u << 6,
 };
 
 /// How a PodDisruptionBudget's minAvailable / maxUnavailable is given.

@@ -103,7 +103,13 @@ int runPlanAddNodes(const QStringList& arguments)
     const model::ClusterStore& store = *loaded.store;
     model::PlanEngine engine(store, *loaded.topology, planNodePrices(store, &prices));
     model::NodesNeededAnswer answer;
+    std::string templateNode; // the node a copy copies (model::templateNodeFor), said in the answer
     try {
+        model::PlanAction probe = action;
+        probe.count = 1;
+        if (const model::AppliedAction& added = engine.apply(probe); !added.nodesAdded.empty())
+            templateNode = std::string(store.nodeName(engine.state().nodeTemplate(added.nodesAdded.front())));
+        engine.undo();
         if (fit) {
             model::NodesNeededQuestion q;
             q.addNode = action;
@@ -131,6 +137,7 @@ int runPlanAddNodes(const QStringList& arguments)
         importers::JsonWriter w;
         w.beginObject();
         w.key("instanceType").value(action.instanceType);
+        w.key("templateNode").value(templateNode);
         w.key("nodes").value(std::int64_t { action.count });
         w.key("costPerHour").value(after.costPerHour - before.costPerHour);
         if (fit) {
@@ -149,6 +156,7 @@ int runPlanAddNodes(const QStringList& arguments)
         w.endObject();
         std::cout << w.text() << "\n";
     } else {
+        std::cout << "a " << action.instanceType << " node added copies " << templateNode << "\n";
         if (fit)
             std::cout << "the " << answer.pods << " pending pods take " << answer.nodes << " " << action.instanceType << " node(s): "
                       << answer.podsPlaced << " placed" << (answer.limitReached ? " (the search stopped at --max-nodes)" : "") << "\n";

@@ -17,6 +17,7 @@
 #include "model/search/consolidationbound.h"
 #include "model/placement/drainpolicy.h"
 #include "model/search/karpenterbaseline.h"
+#include "model/figures.h"
 #include "model/plan/evictionrules.h"
 
 #include <QCommandLineParser>
@@ -24,6 +25,7 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 namespace fleet::app {
@@ -32,6 +34,25 @@ namespace {
 
 const char* kUsage = "fleetscope plan consolidate (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) "
                      "[--policy default|LeastAllocated|MostAllocated|BestFit|GpuPacking|GpuClustering|DotProduct] [--max-moves N] [--time-limit S] [--node-groups FILE] [--prices FILE] [--format text|json] -o PLAN.json";
+
+/// The nodes that stay by reason code: (code, nodes), the most nodes first, ties by code. A
+/// code whose detail names one object (a budget, a pod, a node group, a port, what a plan
+/// lacks) is grouped by its kind, as "disruption-budget:*": one line per budget would bury
+/// the figures.
+std::vector<std::pair<std::string, std::int64_t>> keptByCode(const model::ConsolidationResult& r)
+{
+    std::map<std::string, std::int64_t> counts;
+    for (const model::KeptNode& k : r.kept) {
+        using K = model::ReasonKind;
+        const K kind = k.reason.kind;
+        const bool perObject = kind == K::DisruptionBudget || kind == K::PodAntiAffinity || kind == K::NodeGroupMinimum
+            || kind == K::HostPortConflict || kind == K::NotFound;
+        ++counts[perObject ? std::string(model::reasonKindInfo(kind).stem) + "*" : k.reason.code()];
+    }
+    std::vector<std::pair<std::string, std::int64_t>> out(counts.begin(), counts.end());
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    return out;
+}
 
 std::string summaryJson(const model::ConsolidationResult& ours, const model::ConsolidationResult& base, const model::NodeCountBound& bound,
     const model::ClusterStore& store)
@@ -70,6 +91,10 @@ std::string summaryJson(const model::ConsolidationResult& ours, const model::Con
     }
     w.endArray();
     w.endObject();
+    w.key("keptByCode").beginArray();
+    for (const auto& [code, nodes] : keptByCode(ours))
+        w.beginObject().key("code").value(code).key("nodes").value(nodes).endObject();
+    w.endArray();
     w.key("kept").beginArray();
     for (const model::KeptNode& k : ours.kept) {
         w.beginObject();
@@ -116,7 +141,13 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
     std::snprintf(line, sizeof line, "  baseline (Karpenter multi-node consolidation, deletion only): %lld nodes freed, %lld pods moved, $%.2f/h saved\n",
         static_cast<long long>(base.nodesFreed), static_cast<long long>(base.podsMoved), base.savedPerHour);
     out << line;
-    out << "  nodes that stay: " << ours.kept.size() << (ours.kept.size() > 20 ? " (the first 20; --format json lists all)" : "") << "\n";
+    out << "  nodes that stay: " << ours.kept.size() << "\n";
+    for (const auto& [code, nodes] : keptByCode(ours)) {
+        std::snprintf(line, sizeof line, "    %8s  %s\n", model::formatCount(nodes).c_str(), code.c_str());
+        out << line;
+    }
+    if (ours.kept.size() > 20)
+        out << "  the first 20 (--format json lists all):\n";
     for (std::size_t i = 0; i < ours.kept.size() && i < 20; ++i)
         out << "    " << store.nodeName(ours.kept[i].node) << ": " << ours.kept[i].reason.message << " [" << ours.kept[i].reason.code() << "]\n";
     if (ours.cancelled)

@@ -76,6 +76,9 @@ namespace fleet::importers {
 struct KubectlJsonOptions {
     /// Bytes read and parsed at a time (grown automatically for an item larger than this).
     std::size_t windowBytes = std::size_t { 4 } << 20;
+    /// PodFlag bits set on every pod read, besides the ones its fields give (a plan's template
+    /// pod: model::PodFlagTemplate).
+    std::uint16_t podFlags = 0;
 };
 
 /// What one load carries from file to file: the PersistentVolumes seen and the pods' claims,

@@ -336,6 +336,7 @@ public:
         , m_report(report)
         , m_throttle(progress, static_cast<std::size_t>(source.size()))
         , m_windowBytes(std::max<std::size_t>(options.windowBytes, 64))
+        , m_extraPodFlags(options.podFlags)
         , m_size(source.size())
         , m_session(session)
     {
@@ -581,6 +582,7 @@ private:
     ImportReport& m_report;
     ProgressThrottle m_throttle; // progress in bytes of the file
     std::size_t m_windowBytes;
+    std::uint16_t m_extraPodFlags = 0;
     std::uint64_t m_size;
     KubectlJsonSession& m_session;
 
@@ -616,6 +618,20 @@ private:
     std::size_t m_itemIndex = 0; // items done (committed or skipped)
     std::size_t m_pathBase = 0; // path depth of the items array frame
     Between m_between = Between::AfterOpen; // at the start of an Items window
+
+    // Items of a list without their own kind, that are neither a Node nor a Pod by their fields,
+    // read before the list's kind (`jq -S` sorts "items" before "kind"): the list's kind, once
+    // read, decides (a NamespaceList's namespaces), else the first of them is an error.
+    struct UndecidedItem {
+        std::uint64_t offset = 0;
+        std::string path;
+        std::string name;
+        std::vector<StringPair> labels;
+    };
+    std::vector<UndecidedItem> m_undecidedItems;
+    std::size_t m_unknownPhasesBeforeItem = 0;
+    /// Commits m_undecidedItems by the list's kind, or raises for the first. After the root.
+    void commitUndecidedItems();
 
     // item scratch (reused)
     ItemKind m_itemKind = ItemKind::Unknown;

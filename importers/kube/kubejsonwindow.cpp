@@ -337,6 +337,7 @@ void KubectlJsonImporter::run()
     m_throttle.finish();
     if (m_badValueCount > 0)
         raiseBadValues();
+    commitUndecidedItems();
 
     m_session.listContinue = m_continue;
     m_session.listResourceVersion = m_listResourceVersion;

@@ -134,6 +134,7 @@ void KubectlJsonImporter::recordBadValue(const char* where, std::string message)
 void KubectlJsonImporter::beginItem()
 {
     m_itemBadValues.clear();
+    m_unknownPhasesBeforeItem = m_unknownPhases;
     m_itemKind = ItemKind::Unknown;
     m_itemKindName.clear();
     m_sawNodeFields = false;
@@ -242,6 +243,17 @@ void KubectlJsonImporter::parseMetadata(od::value v, bool isRoot)
         case 'u':
             if (want.pod)
                 onKey(k, "uid", [&] { optionalString(f.value(), m_pod.uid); });
+            break;
+        case 'd':
+            // A terminating pod: the API server sets deletionTimestamp (an RFC 3339 time) when
+            // the pod is deleted with a grace period; its value is not needed, only that it is set.
+            if (want.pod)
+                onKey(k, "deletionTimestamp", [&] {
+                    std::string at;
+                    optionalString(f.value(), at);
+                    if (!at.empty())
+                        m_pod.flags |= model::PodFlagTerminating;
+                });
             break;
         case 'o':
             if (want.pod)
@@ -680,6 +692,28 @@ void KubectlJsonImporter::parseRequirements(od::value v, std::vector<PodRecord::
         });
 }
 
+void KubectlJsonImporter::commitUndecidedItems()
+{
+    if (m_undecidedItems.empty())
+        return;
+    if (m_defaultItemKind == ItemKind::Namespace) {
+        for (const UndecidedItem& item : m_undecidedItems) {
+            if (item.name.empty())
+                raiseAt(item.offset, item.path + ".metadata", "a Namespace without a name (metadata.name is missing or empty)");
+            m_store.setNamespaceLabels(item.name, item.labels);
+            ++m_namespacesRead;
+        }
+        m_undecidedItems.clear();
+        return;
+    }
+    const UndecidedItem& first = m_undecidedItems.front();
+    std::string message = "cannot tell whether this item is a Node or a Pod: it has no kind, no status.allocatable/capacity (a Node) "
+                          "and no spec.containers (a Pod)";
+    if (!m_rootKind.empty())
+        message += ", and the list's kind (" + quotedText(m_rootKind) + ") comes after its items and names neither";
+    raiseAt(first.offset, first.path, message);
+}
+
 void KubectlJsonImporter::commitItem(const char* itemStart)
 {
     ItemKind kind = effectiveItemKind();
@@ -688,7 +722,14 @@ void KubectlJsonImporter::commitItem(const char* itemStart)
             kind = ItemKind::Node;
         else if (m_sawPodFields && !m_sawNodeFields)
             kind = ItemKind::Pod;
-        else
+        else if (!m_sawPodFields && m_sawItems && !m_rootIsArray && m_rootKind.empty()) {
+            // The list's kind may follow its items: decide when it is read.
+            m_labelSlots.trim(m_node.labels);
+            m_undecidedItems.push_back({ offsetOf(itemStart), m_path.format(), m_itemName, m_node.labels });
+            m_unknownPhases = m_unknownPhasesBeforeItem; // a Namespace's status.phase is no pod's
+            m_itemBadValues.clear();
+            return;
+        } else
             fail(itemStart,
                 m_sawPodFields ? "cannot tell whether this item is a Node or a Pod: it has no kind, and both node fields "
                                  "(status.allocatable/capacity) and pod fields (spec.containers)"
@@ -762,6 +803,7 @@ void KubectlJsonImporter::commitItem(const char* itemStart)
         failAtName(itemStart, "a pod without a namespace (metadata.namespace is missing or empty)");
     m_gateSlots.trim(m_pod.schedulingGates);
     m_pod.name.assign(m_itemName);
+    m_pod.flags |= m_extraPodFlags;
     m_pod.request = model::effectivePodRequest(m_spec, m_store.resources());
     // metadata.labels were read into the node record (the kind may be known only at the
     // end); lend them to the pod without a copy.

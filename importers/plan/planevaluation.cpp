@@ -52,6 +52,7 @@ void writeTotals(JsonWriter& w, const model::PlanTotals& t)
     w.key("gpuMilliAllocated").value(t.gpuMilliAllocated);
     w.key("podsPlaced").value(t.podsPlaced);
     w.key("podsUnplaced").value(t.podsUnplaced);
+    w.key("podsRemovedWithNodes").value(t.podsRemovedWithNodes);
     w.key("costPerHour").value(t.costPerHour);
     w.endObject();
 }
@@ -305,10 +306,11 @@ std::string evaluationText(const std::string& planName, const PlanEvaluation& e,
     auto totals = [&](const char* label, const model::PlanTotals& t) {
         char buf[400];
         std::snprintf(buf, sizeof buf,
-            "%-7s nodes %lld (in use %lld, empty %lld), GPUs %lld (allocated %.1f), pods placed %lld, unplaced %lld, cost %.2f/h\n", label,
-            static_cast<long long>(t.nodes), static_cast<long long>(t.nodesInUse), static_cast<long long>(t.nodesEmpty),
+            "%-7s nodes %lld (in use %lld, empty %lld), GPUs %lld (allocated %.1f), pods placed %lld, unplaced %lld, "
+            "DaemonSet pods removed with their nodes %lld, cost %.2f/h\n",
+            label, static_cast<long long>(t.nodes), static_cast<long long>(t.nodesInUse), static_cast<long long>(t.nodesEmpty),
             static_cast<long long>(t.gpus), static_cast<double>(t.gpuMilliAllocated) / 1000.0, static_cast<long long>(t.podsPlaced),
-            static_cast<long long>(t.podsUnplaced), t.costPerHour);
+            static_cast<long long>(t.podsUnplaced), static_cast<long long>(t.podsRemovedWithNodes), t.costPerHour);
         out += buf;
     };
     totals("before:", e.before);
@@ -324,10 +326,14 @@ std::string planCsv(const PlanEvaluation& e, const model::ClusterStore& store)
         const std::string head = std::to_string(i) + "," + std::string(model::actionTypeName(a.action.type)) + ",";
         const std::string tail = std::string(",") + (a.holds ? "true" : "false") + ",";
         if (a.changes.empty()) {
-            // An action that moved no pod (add-node, a refused move) still has its row.
+            // An action that moved no pod (add-node, a refused move, a drain or failure of a node
+            // with no pod to move) still has its row: a move's pod and destination, a drained
+            // or failed node in "from".
             const bool move = a.action.type == model::ActionType::MovePod;
-            out += head + csvField(move ? a.action.pod.namespaceName : "") + "," + csvField(move ? a.action.pod.name : "") + ",,"
-                + csvField(move ? a.action.node : "") + tail + csvField(joinedCodes(a.reasons)) + "\r\n";
+            const bool ofNode = a.action.type == model::ActionType::DrainNode || a.action.type == model::ActionType::FailNode;
+            out += head + csvField(move ? a.action.pod.namespaceName : "") + "," + csvField(move ? a.action.pod.name : "") + ","
+                + csvField(ofNode ? a.action.node : "") + "," + csvField(move ? a.action.node : "") + tail + csvField(joinedCodes(a.reasons))
+                + "\r\n";
             continue;
         }
         for (const auto& c : a.changes) {

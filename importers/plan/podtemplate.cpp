@@ -199,8 +199,10 @@ model::PodId addTemplatePod(model::ClusterStore& store, const std::string& podJs
                 + " is in the cluster already; name the template another way");
     const std::size_t before = store.podCount();
     ImportReport report;
+    KubectlJsonOptions options;
+    options.podFlags = model::PodFlagTemplate; // no pod of the cluster: only its copies count
     try {
-        importKubectlJsonText(podJson, sourceName, store, report);
+        importKubectlJsonText(podJson, sourceName, store, report, nullptr, options);
     } catch (const ImportError& e) {
         throw std::runtime_error(e.what());
     }

@@ -32,13 +32,22 @@
 //  - place-pods: new pods like a template, placed by topologyplacement.h (Kueue TAS). Pods a plan
 //    added are not re-placed by later drains (the node stays, unsupported:planned-pod) and are
 //    stranded by failures: undo the place-pods action to move them.
-//  - add-node: `count` nodes copying a Ready, schedulable store node of the instance type (and
-//    capacity type, when given: the copy's price is its template's; one inside the domain when
-//    there is one), named fleetscope-<instance type>-<k>, with the
-//    domain's labels and kubernetes.io/hostname set.
+//  - add-node: `count` nodes copying a store node of the instance type (and capacity type, when
+//    given: the copy's price is its template's), named fleetscope-<instance type>-<k>, with the
+//    domain's labels and kubernetes.io/hostname set. The template (templateNodeFor()) is a
+//    healthy node: Ready, schedulable, no other condition True, every GPU and device of its
+//    capacity allocatable; among the healthy ones, one per node group
+//    (eks.amazonaws.com/nodegroup, karpenter.sh/nodepool) and capacity type stands for it, and
+//    the one that the most pending pods can use (nodeSelector, required node affinity, taints)
+//    is copied, ties to the first in the domain's order (inside the domain when it has one). A
+//    copy of a node whose GPUs dropped out, or of a node group no pending pod selects, would
+//    answer a capacity question with a node that helps nobody. With no healthy node of the type,
+//    the first Ready schedulable one, else the first.
 #include "plan.h"
 
 #include "plan_p.h"
+
+#include "model/scheduling/matching.h"
 
 #include <algorithm>
 #include <functional>
@@ -47,6 +56,105 @@
 #include <unordered_map>
 
 namespace fleet::model {
+
+namespace {
+
+/// A store node as the node-affinity templates (scheduling/matching.h) read it.
+struct StoreNodeLabels {
+    const ClusterStore* store;
+    NodeId n;
+    [[nodiscard]] StringId label(StringId key) const noexcept { return scheduling::labelValue(store->nodeLabels(n), key); }
+    [[nodiscard]] StringId name() const noexcept { return store->strings().find(store->nodeName(n)); }
+    [[nodiscard]] std::string_view text(StringId id) const noexcept { return store->str(id); }
+};
+
+/// Whether node n may stand for its instance type: Ready, schedulable, no condition but Ready
+/// True, every GPU and extended device of its capacity allocatable.
+bool isHealthyTemplate(const ClusterStore& store, NodeId n)
+{
+    if (store.nodeReadiness(n) != Readiness::True || store.nodeUnschedulable(n)
+        || store.nodeAllocatable(n)[CoreResource::Gpu] < store.nodeCapacity(n)[CoreResource::Gpu])
+        return false;
+    const auto allocatable = store.nodeExtendedAllocatable(n);
+    for (const auto& [key, capacity] : store.nodeExtendedCapacity(n)) {
+        std::int64_t a = 0;
+        for (const auto& [k, v] : allocatable)
+            if (k == key)
+                a = v;
+        if (a < capacity)
+            return false;
+    }
+    for (const NodeCondition& c : store.nodeConditions(n))
+        if (c.status == Readiness::True && store.str(c.type) != "Ready")
+            return false;
+    return true;
+}
+
+/// Whether pending pod p could go to a copy of node n by the rules a copy keeps: its
+/// nodeSelector, required node affinity and the node's NoSchedule / NoExecute taints.
+bool podCanUse(const ClusterStore& store, PodId p, NodeId n)
+{
+    const auto labels = store.nodeLabels(n);
+    for (const Label& l : store.podNodeSelector(p))
+        if (scheduling::labelValue(labels, l.key) != l.value)
+            return false;
+    if (!scheduling::termsMatch(store.podRequiredAffinity(p), StoreNodeLabels { &store, n }))
+        return false;
+    for (const Taint& t : store.nodeTaints(n))
+        if (scheduling::blocksScheduling(t.effect) && !scheduling::toleratesTaint(store.podTolerations(p), t))
+            return false;
+    return true;
+}
+
+} // namespace
+
+std::vector<PodId> storePendingPods(const ClusterStore& store)
+{
+    std::vector<PodId> out;
+    for (std::uint32_t i = 0; i < store.podCount(); ++i)
+        if (store.podIsPending(PodId(i)))
+            out.push_back(PodId(i));
+    return out;
+}
+
+NodeId templateNodeFor(const ClusterStore& store, std::span<const NodeId> candidates, std::span<const PodId> pendingPods)
+{
+    static constexpr std::string_view kGroupKeys[] = { "eks.amazonaws.com/nodegroup", "karpenter.sh/nodepool" };
+    std::vector<StringId> groupKeys;
+    for (const std::string_view k : kGroupKeys)
+        if (const StringId id = store.strings().find(k); id.isValid())
+            groupKeys.push_back(id);
+    // One healthy representative per (node group, capacity type), in candidate order.
+    std::vector<NodeId> representatives;
+    std::vector<std::pair<std::vector<StringId>, int>> seen;
+    NodeId readyFallback, anyFallback;
+    for (const NodeId n : candidates) {
+        if (!anyFallback.isValid())
+            anyFallback = n;
+        if (!readyFallback.isValid() && store.nodeReadiness(n) == Readiness::True && !store.nodeUnschedulable(n))
+            readyFallback = n;
+        if (!isHealthyTemplate(store, n))
+            continue;
+        std::pair<std::vector<StringId>, int> key;
+        for (const StringId k : groupKeys)
+            key.first.push_back(scheduling::labelValue(store.nodeLabels(n), k));
+        key.second = static_cast<int>(nodeCapacityType(store, n));
+        if (std::find(seen.begin(), seen.end(), key) != seen.end())
+            continue;
+        seen.push_back(std::move(key));
+        representatives.push_back(n);
+    }
+    if (representatives.empty())
+        return readyFallback.isValid() ? readyFallback : anyFallback;
+    if (representatives.size() == 1)
+        return representatives.front();
+    std::vector<std::int64_t> usable(representatives.size(), 0);
+    for (const PodId p : pendingPods) {
+        for (std::size_t r = 0; r < representatives.size(); ++r)
+            usable[r] += podCanUse(store, p, representatives[r]) ? 1 : 0;
+    }
+    return representatives[static_cast<std::size_t>(std::max_element(usable.begin(), usable.end()) - usable.begin())];
+}
 
 PodRef podRef(const ClusterStore& store, PodId p)
 {
@@ -148,17 +256,15 @@ bool PlanEngine::Private::addNodes(const PlanAction& a, AppliedAction& r)
     std::optional<CapacityType> capacity;
     if (!a.capacityType.empty() && !(capacity = capacityTypeFromName(a.capacityType)))
         throw std::invalid_argument("add-node: unknown capacity type \"" + a.capacityType + "\" (known: on-demand, spot, reserved)");
+    std::optional<std::vector<PodId>> pending; // read once, when two node groups compete
     auto pick = [&](std::span<const NodeId> nodes) {
-        NodeId any;
-        for (const NodeId n : nodes) {
-            if (store.nodeInstanceType(n) != a.instanceType || (capacity && nodeCapacityType(store, n) != *capacity))
-                continue;
-            if (!any.isValid())
-                any = n;
-            if (store.nodeReadiness(n) == Readiness::True && !store.nodeUnschedulable(n))
-                return n;
-        }
-        return any;
+        std::vector<NodeId> ofType;
+        for (const NodeId n : nodes)
+            if (store.nodeInstanceType(n) == a.instanceType && (!capacity || nodeCapacityType(store, n) == *capacity))
+                ofType.push_back(n);
+        if (ofType.size() > 1 && !pending)
+            pending = storePendingPods(store);
+        return templateNodeFor(store, ofType, pending ? std::span<const PodId>(*pending) : std::span<const PodId>());
     };
     templ = pick(topology.domainNodes(d));
     if (!templ.isValid())

@@ -48,9 +48,9 @@ using CompiledTerm = std::vector<CompiledRequirement>;
 /// ORed; an empty list passes every node.
 [[nodiscard]] bool termsPass(const PlacementState::Private& s, const std::vector<CompiledTerm>& terms, NodeId n);
 
-/// The pod's view of one taint list: the first taint it does not tolerate among the blocking
-/// ones that TaintToleration reports (the readiness taints excluded: node readiness reports
-/// them), whether a readiness taint blocks it, and whether any blocking taint does.
+/// The pod's view of one taint list: the first blocking taint it does not tolerate (what
+/// TaintToleration reports, readiness taints included), whether a readiness taint blocks it,
+/// and whether any blocking taint does.
 struct TaintVerdict {
     std::uint32_t firstUntolerated = kNone; // index into the list
     bool readinessBlocks = false;

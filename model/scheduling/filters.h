@@ -21,7 +21,8 @@
 // node-affinity term on alibabacloud.com/gpu-card-model), the per-GPU fit of shared GPUs, and
 // node-gone (a node the plan failed or removed: its only reason). Each plugin's file in
 // model/scheduling/ gives the rule in detail and what differs: TaintToleration reports the
-// first untolerated taint other than the readiness ones, which node-not-ready reports.
+// first untolerated taint of the node, readiness taints included; node-not-ready stands beside
+// it on a node that is not Ready (docs/scheduler-rules.md).
 // Messages are sentences for people ("needs 4 nvidia.com/gpu, gpu-7 has 2 free of 8"); codes
 // are reasons.h's.
 //

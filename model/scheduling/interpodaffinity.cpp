@@ -8,7 +8,8 @@
 //   the pod's affinity: for every term, the node must have the term's topology key and its
 //     domain must hold a pod that matches all the pod's affinity terms; except that when no
 //     pod anywhere matches them and the pod matches its own terms, it passes (the first pod of
-//     a group with affinity to itself);
+//     a group with affinity to itself), on a node that has every term's topology key
+//     (satisfyPodAffinity: "All topology labels must exist on the node");
 //   the pod's anti-affinity: the node fails when, for any term, its domain holds a pod that
 //     matches that term.
 // Counted over the plan's current placement (the ledger's label groups), present nodes only,
@@ -190,22 +191,26 @@ bool checkInterPod(const Ctx& c, NodeId n, Reasons out)
             who + " in " + domainText(*c.s, *b.column, n) + " has a required anti-affinity that this pod matches"));
     }
     if (!c.affinityTerms.empty()) {
-        bool all = true;
+        // Every term's topology key must be on the node, the first pod's exception included.
+        const TermCounts* keyMissing = nullptr;
         const TermCounts* failing = nullptr;
         for (const TermCounts& tc : c.affinityTerms) {
             const std::uint32_t v = valueAt(*tc.column, n);
-            if (v == kNone || tc.counts.get(v) <= 0) {
-                all = false;
-                failing = &tc;
+            if (v == kNone) {
+                keyMissing = &tc;
                 break;
             }
+            if (failing == nullptr && tc.counts.get(v) <= 0)
+                failing = &tc;
         }
-        if (!all && (c.anyAffinityMatch || !c.selfMatchesAffinity)) {
+        if (keyMissing != nullptr || (failing != nullptr && (c.anyAffinityMatch || !c.selfMatchesAffinity))) {
             ok = false;
             if (!out)
                 return false;
+            const std::string key(c.s->str(keyMissing ? keyMissing->source->topologyKey : failing->source->topologyKey));
             out->push_back(makeReason(ReasonKind::PodAffinityMismatch, {},
-                "no pod that the pod's required pod affinity asks for runs in " + domainText(*c.s, *failing->column, n)));
+                keyMissing ? std::string(c.state->nodeName(n)) + " has no label " + key + ", the topology key of the pod's required pod affinity"
+                           : "no pod that the pod's required pod affinity asks for runs in " + domainText(*c.s, *failing->column, n)));
         }
     }
     for (const TermCounts& tc : c.antiAffinityTerms) {

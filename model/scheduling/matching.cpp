@@ -99,4 +99,80 @@ bool parseInt64(std::string_view text, std::int64_t& out) noexcept
     return true;
 }
 
+namespace {
+bool isAlnum(char c) noexcept
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/// A DNS-1123 subdomain: lower-case alphanumerics, '-' and '.', each dot-separated label
+/// starting and ending alphanumeric; at most 253 characters.
+bool isDnsSubdomain(std::string_view text) noexcept
+{
+    if (text.empty() || text.size() > 253)
+        return false;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t dot = std::min(text.find('.', start), text.size());
+        const std::string_view label = text.substr(start, dot - start);
+        if (label.empty())
+            return false;
+        for (std::size_t i = 0; i < label.size(); ++i) {
+            const char c = label[i];
+            const bool lowerAlnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+            if (!lowerAlnum && (c != '-' || i == 0 || i + 1 == label.size()))
+                return false;
+        }
+        start = dot + 1;
+    }
+    return true;
+}
+} // namespace
+
+bool isLabelValue(std::string_view text) noexcept
+{
+    if (text.empty())
+        return true;
+    if (text.size() > 63 || !isAlnum(text.front()) || !isAlnum(text.back()))
+        return false;
+    return std::all_of(text.begin(), text.end(), [](char c) { return isAlnum(c) || c == '-' || c == '_' || c == '.'; });
+}
+
+bool isQualifiedName(std::string_view text) noexcept
+{
+    std::string_view name = text;
+    if (const std::size_t slash = text.find('/'); slash != std::string_view::npos) {
+        if (!isDnsSubdomain(text.substr(0, slash)))
+            return false;
+        name = text.substr(slash + 1);
+    }
+    return !name.empty() && isLabelValue(name);
+}
+
+bool labelRequirementParses(SelectorOperator op, std::string_view key, std::span<const std::string_view> values) noexcept
+{
+    if (!isQualifiedName(key))
+        return false;
+    switch (op) {
+    case SelectorOperator::In:
+    case SelectorOperator::NotIn:
+        if (values.empty())
+            return false;
+        break;
+    case SelectorOperator::Exists:
+    case SelectorOperator::DoesNotExist:
+        if (!values.empty())
+            return false;
+        break;
+    case SelectorOperator::Gt:
+    case SelectorOperator::Lt: {
+        std::int64_t unused = 0;
+        if (values.size() != 1 || !parseInt64(values.front(), unused))
+            return false;
+        break;
+    }
+    }
+    return std::all_of(values.begin(), values.end(), [](std::string_view v) { return isLabelValue(v); });
+}
+
 } // namespace fleet::model::scheduling

@@ -40,6 +40,20 @@ namespace fleet::model::scheduling {
 /// Parses a base-10 int64 as strconv.ParseInt does (optional sign, digits only).
 [[nodiscard]] bool parseInt64(std::string_view text, std::int64_t& out) noexcept;
 
+/// Whether `text` is a valid label value (validation.IsValidLabelValue): at most 63
+/// characters, empty, or alphanumeric at both ends with '-', '_', '.' and alphanumerics between.
+[[nodiscard]] bool isLabelValue(std::string_view text) noexcept;
+/// Whether `text` is a valid label key (validation.IsQualifiedName): a name as a label value
+/// but not empty, optionally after a DNS-1123 subdomain prefix (at most 253 characters) and '/'.
+[[nodiscard]] bool isQualifiedName(std::string_view text) noexcept;
+/// Whether a label requirement of a node selector term parses as labels.NewRequirement wants
+/// (k8s.io/apimachinery/pkg/labels/selector.go): a valid key; In / NotIn with values, Exists /
+/// DoesNotExist without, Gt / Lt with exactly one base-10 int64; every value a valid label
+/// value. One that does not parse makes its whole term match no node (the scheduler's lazy-error
+/// node selector, nodeaffinity.go: the term's parse error), while the other terms still match.
+[[nodiscard]] bool labelRequirementParses(
+    SelectorOperator op, std::string_view key, std::span<const std::string_view> values) noexcept;
+
 /// One NodeSelectorRequirement (NodeSelectorRequirementsAsSelector): In, NotIn, Exists,
 /// DoesNotExist, Gt, Lt (one integer value, compared with the label's integer value; a label
 /// that is not an integer, or a malformed requirement, does not match); NotIn and DoesNotExist

@@ -6,9 +6,11 @@
 //     or both are equal (HostPortInfo.CheckConflict, pkg/scheduler/framework/types.go).
 //   pkg/scheduler/framework/plugins/noderesources/fit.go (fitsRequest): the pod count first
 //     (pods on the node + 1 > allocatable pods: "Too many pods"); then, unless the pod requests
-//     nothing, cpu, memory and ephemeral-storage, then each extended (scalar) resource the pod
-//     requests, each failing when allocatable < requested on the node + the pod's request, so
-//     that a request equal to what is free fits.
+//     nothing, cpu, memory and ephemeral-storage, each only when the pod requests more than 0,
+//     then each extended (scalar) resource the pod requests, skipping one requested at 0; each
+//     fails when the pod's request > allocatable - requested on the node, so that a request
+//     equal to what is free fits, and a request of 0 is never "insufficient", even on a node
+//     whose requests already exceed its allocatable (GPUs that dropped out, a resized node).
 // Per-GPU fit (the trace's GPU sharing, as the FGD paper's simulator places tasks): on a node
 // whose GPUs the ledger tracks, a pod holding a share of one GPU needs one GPU with that much
 // free, and a pod of whole GPUs needs that many GPUs with nothing on them; there the trace's
@@ -83,7 +85,7 @@ bool checkResources(const Ctx& c, NodeId n, Reasons out)
     if (c.requestsNothing)
         return ok;
     for (CoreResource r : { CoreResource::Cpu, CoreResource::Memory, CoreResource::EphemeralStorage }) {
-        if (alloc[r] >= c.request[r] + used[r])
+        if (c.request[r] <= 0 || alloc[r] >= c.request[r] + used[r])
             continue;
         ok = false;
         if (!out)
@@ -130,7 +132,7 @@ bool checkResources(const Ctx& c, NodeId n, Reasons out)
     for (const auto& [key, amount] : c.store->podExtendedRequest(c.pod)) {
         // The trace's GPU count is judged per GPU above where the GPUs are tracked: a pod
         // sharing one GPU asks for "1" of it without holding a whole one.
-        if (gpusTracked && c.store->resources().name(key) == kTraceGpuCount)
+        if (amount <= 0 || (gpusTracked && c.store->resources().name(key) == kTraceGpuCount))
             continue;
         std::int64_t allocatable = 0;
         for (const auto& [k, a] : nodeExt)

@@ -132,9 +132,13 @@ void PlacementState::Private::place(PodId p, NodeId n, std::uint64_t preferredGp
         ++workloadPods[i];
     if (loaded)
         ++loadedPodsHere[i];
+    if (loaded && !workload)
+        ++loadedNodeBoundHere[i];
     if (loadedNode(p) != n)
         movedIn[i].push_back(p);
     labelCounts.add(podGroup[p.index()], n, 1);
+    if (anyTerminating && p.index() < storePods && (store->podFlags(p) & PodFlagTerminating))
+        terminatingCounts.add(podGroup[p.index()], n, 1);
     if (podAntiGroup[p.index()] != kNone) {
         antiCounts.add(podAntiGroup[p.index()], n, 1);
         antiPodPosition[p.value] = static_cast<std::uint32_t>(antiPods.size());
@@ -192,6 +196,8 @@ void PlacementState::Private::unplace(PodId p)
         --workloadPods[i];
     if (loaded)
         --loadedPodsHere[i];
+    if (loaded && !workload)
+        --loadedNodeBoundHere[i];
     if (loadedNode(p) != n) {
         auto& in = movedIn[i];
         if (auto it = std::find(in.begin(), in.end(), p); it != in.end()) {
@@ -200,6 +206,8 @@ void PlacementState::Private::unplace(PodId p)
         }
     }
     labelCounts.add(podGroup[p.index()], n, -1);
+    if (anyTerminating && p.index() < storePods && (store->podFlags(p) & PodFlagTerminating))
+        terminatingCounts.add(podGroup[p.index()], n, -1);
     if (podAntiGroup[p.index()] != kNone) {
         antiCounts.add(podAntiGroup[p.index()], n, -1);
         const auto it = antiPodPosition.find(p.value);
@@ -261,6 +269,7 @@ PlacementState::PlacementState(const ClusterStore& store, std::vector<double> no
     s.extRequested.resize(nodes);
     s.workloadPods.assign(nodes, 0);
     s.loadedPodsHere.assign(nodes, 0);
+    s.loadedNodeBoundHere.assign(nodes, 0);
     s.hostPorts.resize(nodes);
     s.movedIn.resize(nodes);
     s.gpuBegin.assign(nodes + 1, 0);
@@ -340,6 +349,8 @@ PlacementState::PlacementState(const ClusterStore& store, std::vector<double> no
                 s.groupNamespace.push_back(nsId);
             }
             s.podGroup[i] = g->second;
+            if (store.podFlags(p) & PodFlagTerminating)
+                s.anyTerminating = true;
 
             if (const auto anti = store.podAntiAffinity(p); !anti.empty()) {
                 const std::uint64_t h = hashTerms(anti);
@@ -413,6 +424,7 @@ PlacementState::PlacementState(const ClusterStore& store, std::vector<double> no
         }
     }
     s.labelCounts.resize(s.groupLabelSet.size(), nodes);
+    s.terminatingCounts.resize(s.groupLabelSet.size(), nodes);
     s.antiCounts.resize(s.antiGroupSet.size(), nodes);
 
     // Label columns: one pass over every node's labels.
@@ -694,6 +706,7 @@ NodeId PlacementState::addNode(NodeId templateNode, std::string name, const std:
     s.extRequested.emplace_back();
     s.workloadPods.push_back(0);
     s.loadedPodsHere.push_back(0);
+    s.loadedNodeBoundHere.push_back(0);
     s.hostPorts.emplace_back();
     s.movedIn.emplace_back();
     const std::uint32_t gpus = s.gpuBegin[templateNode.index() + 1] - s.gpuBegin[templateNode.index()];
@@ -701,6 +714,7 @@ NodeId PlacementState::addNode(NodeId templateNode, std::string name, const std:
     s.gpuUsed.resize(s.gpuBegin.back(), 0);
     s.taintSetOfNode.push_back(kNone); // not interned: read from the added node
     s.labelCounts.addNode();
+    s.terminatingCounts.addNode();
     s.antiCounts.addNode();
     s.price.push_back(s.price[templateNode.index()]);
     s.addNodeColumns(id);
@@ -737,12 +751,14 @@ bool PlacementState::removeLastAddedNode()
     s.extRequested.pop_back();
     s.workloadPods.pop_back();
     s.loadedPodsHere.pop_back();
+    s.loadedNodeBoundHere.pop_back();
     s.hostPorts.pop_back();
     s.movedIn.pop_back();
     s.gpuBegin.pop_back();
     s.gpuUsed.resize(s.gpuBegin.back());
     s.taintSetOfNode.pop_back();
     s.labelCounts.popNode();
+    s.terminatingCounts.popNode();
     s.antiCounts.popNode();
     s.price.pop_back();
     return true;
@@ -770,7 +786,8 @@ bool PlacementState::setNodePresent(NodeId n, bool present)
         t.nodesInUse += sign;
     else
         t.nodesEmpty += sign;
-    t.podsUnplaced -= sign * s.loadedPodsHere[i];
+    t.podsUnplaced -= sign * (s.loadedPodsHere[i] - s.loadedNodeBoundHere[i]);
+    t.podsRemovedWithNodes -= sign * s.loadedNodeBoundHere[i];
     return true;
 }
 

@@ -37,7 +37,12 @@ struct PlanTotals {
     std::int64_t podsPlaced = 0;   // counted pods on present nodes
     std::int64_t podsUnplaced = 0; // pods counted on a node when loaded that the plan evicted or
                                    // stranded (no present node under the plan); pending pods
-                                   // still pending are not counted
+                                   // still pending are not counted, nor DaemonSet and mirror pods
+                                   // of removed nodes (podsRemovedWithNodes)
+    std::int64_t podsRemovedWithNodes = 0; // DaemonSet and mirror pods counted on a node when
+                                   // loaded whose node the plan drained or failed: they go with
+                                   // their node (nothing re-places them), so they are no work
+                                   // left without a node
     double costPerHour = 0;        // sum of present nodes' prices (0 when no price table was given;
                                    // an added node costs its template's), summed in micro-dollars
     bool operator==(const PlanTotals&) const = default;

@@ -90,6 +90,7 @@ struct PlacementState::Private {
     std::vector<std::vector<std::pair<ResourceKey, std::int64_t>>> extRequested;
     std::vector<std::int32_t> workloadPods;  // counted non-DaemonSet, non-mirror pods
     std::vector<std::int32_t> loadedPodsHere; // pods counted in the loaded state that are here now
+    std::vector<std::int32_t> loadedNodeBoundHere; // of those, DaemonSet and mirror pods (they go with the node)
     std::vector<std::vector<std::pair<HostPort, std::int32_t>>> hostPorts;
     std::vector<std::uint32_t> gpuBegin; // into gpuUsed, size nodes + 1; empty range: not tracked
     std::vector<std::int32_t> gpuUsed;
@@ -116,6 +117,11 @@ struct PlacementState::Private {
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> groupsByLabel; // key << 32 | value -> groups
     std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> groupsByKey;   // key -> groups
     scheduling::GroupCounts labelCounts;
+    // The terminating pods (PodFlagTerminating) among labelCounts, by the same groups: the one
+    // rule that skips them (PodTopologySpread) subtracts these. Empty of entries when no pod
+    // is terminating.
+    scheduling::GroupCounts terminatingCounts;
+    bool anyTerminating = false;
 
     // ---- anti-affinity groups: (anti-affinity term set, namespace) ----
     std::vector<std::span<const PodAffinityTerm>> antiSets;

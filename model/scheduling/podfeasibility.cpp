@@ -14,6 +14,17 @@ using namespace scheduling;
 
 namespace scheduling {
 
+namespace {
+bool labelRequirementParses(const PlacementState::Private& s, const NodeSelectorRequirement& r)
+{
+    std::vector<std::string_view> values;
+    values.reserve(r.values.size());
+    for (StringId v : r.values)
+        values.push_back(s.str(v));
+    return scheduling::labelRequirementParses(r.op, s.str(r.key), values);
+}
+} // namespace
+
 std::vector<CompiledTerm> compileTerms(const PlacementState::Private& s, std::span<const NodeSelectorTerm> terms)
 {
     std::vector<CompiledTerm> out;
@@ -37,6 +48,8 @@ std::vector<CompiledTerm> compileTerms(const PlacementState::Private& s, std::sp
                     if (n.isValid())
                         cr.names.push_back(n);
                 }
+            } else if (!labelRequirementParses(s, r)) {
+                cr.invalid = true; // the whole term matches no node
             } else if ((cr.column = s.column(r.key)) != nullptr) {
                 if (r.op == SelectorOperator::In || r.op == SelectorOperator::NotIn) {
                     for (StringId v : r.values)

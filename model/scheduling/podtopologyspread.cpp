@@ -12,7 +12,9 @@
 //   Filter: a node without the topology key fails; else skew = the count in the node's domain
 //   + 1 if the pod matches its own selector - the global minimum, and the node fails when
 //   skew > maxSkew.
-// The moving pod is not counted where it is (it is taken off its node first).
+// The moving pod is not counted where it is (it is taken off its node first). Terminating
+// pods (metadata.deletionTimestamp set) are not counted either (countPodsMatchSelector skips
+// them), although they still hold their node's resources for NodeResourcesFit.
 #include "filterplugins_p.h"
 #include "matching.h"
 
@@ -76,7 +78,15 @@ void prepareSpread(Ctx& c)
         sp.counts.reset(col.values.size(), 0, expected);
         for (std::uint32_t g : groups)
             for (NodeId n : c.s->labelCounts.nodes(g)) {
-                const std::int32_t count = countExcludingPod(c, g, n);
+                std::int32_t count = countExcludingPod(c, g, n);
+                if (c.s->anyTerminating) {
+                    // Terminating pods are not counted; the moving pod, when it is one, was
+                    // taken off by countExcludingPod already.
+                    std::int32_t terminating = c.s->terminatingCounts.count(g, n);
+                    if (terminating > 0 && g == c.group && n == c.from && (c.store->podFlags(c.pod) & PodFlagTerminating))
+                        --terminating;
+                    count -= terminating;
+                }
                 if (count > 0 && eligible(c, sp, n))
                     sp.counts.at(col.valueOfNode[n.index()]) += count;
             }

@@ -8,9 +8,13 @@
 //     DoNotScheduleTaintsFilterFunc); PreferNoSchedule never does.
 //   pkg/controller/nodelifecycle (TaintNodesByCondition): a node whose Ready condition is False
 //     gets node.kubernetes.io/not-ready:NoSchedule, Unknown gets node.kubernetes.io/unreachable:
-//     NoSchedule. Readiness is judged as that taint: a node whose input lacks the taint gets it,
-//     and a pod that tolerates it passes. It is reported as node-not-ready, and TaintToleration
-//     reports the first other untolerated taint (the plugin itself stops at the first of all).
+//     NoSchedule. The scheduler never reads the Ready condition; it sees only those taints, which
+//     TaintToleration reports like any other (untolerated-taint:node.kubernetes.io/not-ready:
+//     NoSchedule, the first untolerated taint of the node's list). Fleetscope's own readiness
+//     check (node-not-ready) stands beside it on a node whose Ready condition is not True, and
+//     is the only refusal where the input lacks the taint (a snapshot taken before the
+//     controller acted, or a source without taints): there it acts as if the controller's taint
+//     were present, so a pod that tolerates the taint passes (docs/scheduler-rules.md).
 #include "filterplugins_p.h"
 #include "matching.h"
 
@@ -65,7 +69,7 @@ TaintVerdict judgeTaints(const Ctx& c, std::span<const Taint> taints)
         v.anyUntolerated = true;
         if (readiness)
             v.readinessBlocks = true;
-        else if (v.firstUntolerated == kNone)
+        if (v.firstUntolerated == kNone)
             v.firstUntolerated = i;
     }
     return v;
@@ -98,6 +102,8 @@ bool checkReadiness(const Ctx& c, NodeId n, Reasons out)
 {
     const TaintVerdict& v = c.taintVerdict(n);
     const Readiness r = c.state->nodeReadiness(n);
+    if (r == Readiness::True)
+        return true; // a readiness taint on a Ready node is TaintToleration's alone
     bool blocks = v.readinessBlocks;
     if (r == Readiness::False && !v.hasNotReady && !c.toleratesNotReady)
         blocks = true;

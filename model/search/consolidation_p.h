@@ -66,7 +66,9 @@ private:
     void track(NodeId n);   // re-keys n in the free multisets (erases it when not present)
     std::int64_t largestFreeExcept(Axis a, NodeId n) const noexcept;
     std::vector<PodId> movablePodsNow(NodeId n) const;
-    std::optional<Reason> cheapRefusal(NodeId n, const std::vector<PodId>& pods) const;
+    /// Why node n cannot be emptied, judged without the engine, and the pod the reason names (or
+    /// an invalid pod when it names all of them).
+    std::optional<std::pair<PodId, Reason>> cheapRefusal(NodeId n, const std::vector<PodId>& pods) const;
     std::optional<Reason> groupRefusal(NodeId n) const;
     // Why pod p, which stayed on `from` (the node being drained, where the plan has it: a pending
     // pod placed first is not there in the store), found no other node.

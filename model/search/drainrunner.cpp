@@ -112,7 +112,9 @@ void DrainRunner::placePending()
     std::vector<PodId> pending;
     for (std::uint32_t i = 0; i < m_store.podCount(); ++i) {
         const PodId p(i);
-        if (state.podNode(p).isValid() || m_store.podIsTerminal(p))
+        // A plan's template pod is no pod of the cluster: only its copies (placed by their
+        // place-pods action) are.
+        if (state.podNode(p).isValid() || m_store.podIsTerminal(p) || (m_store.podFlags(p) & PodFlagTemplate))
             continue;
         if (!m_store.podSchedulingGates(p).empty()) {
             ++m_pendingLeft; // not schedulable until its gates are removed
@@ -227,7 +229,7 @@ std::optional<Reason> DrainRunner::groupRefusal(NodeId n) const
     return std::nullopt;
 }
 
-std::optional<Reason> DrainRunner::cheapRefusal(NodeId n, const std::vector<PodId>& pods) const
+std::optional<std::pair<PodId, Reason>> DrainRunner::cheapRefusal(NodeId n, const std::vector<PodId>& pods) const
 {
     std::array<std::int64_t, AxisCount> sum {};
     for (const PodId p : pods) {
@@ -235,7 +237,7 @@ std::optional<Reason> DrainRunner::cheapRefusal(NodeId n, const std::vector<PodI
             if (auto it = m_failedWorkloads.find(w.value); it != m_failedWorkloads.end()) {
                 Reason r = it->second.reason;
                 r.message = podKey(m_store, p) + it->second.reason.message + " (found for " + podKey(m_store, it->second.pod) + ", of the same workload)";
-                return r;
+                return std::pair(p, std::move(r));
             }
         }
         const ResourceVector& req = m_store.podRequest(p);
@@ -244,16 +246,20 @@ std::optional<Reason> DrainRunner::cheapRefusal(NodeId n, const std::vector<PodI
             sum[a] += req[res];
             const std::int64_t most = largestFreeExcept(static_cast<Axis>(a), n);
             if (req[res] > most)
-                return insufficient(p, n, res, most);
+                return std::pair(p, insufficient(p, n, res, most));
         }
     }
     for (const int a : { Gpu, Cpu, Memory }) {
         const CoreResource res = kAxisResource[a];
         const std::int64_t others = m_totalFree[a] - (m_tracked[n.index()] ? m_freeKey[a][n.index()] : 0);
-        if (sum[a] > others)
-            return makeReason(ReasonKind::Insufficient, resourceName(res, n),
+        if (sum[a] > others && m_freeSets[Cpu].size() - (m_tracked[n.index()] ? 1 : 0) == 0)
+            return std::pair(PodId {}, makeReason(ReasonKind::Insufficient, resourceName(res, n),
                 "the pods of " + std::string(m_store.nodeName(n)) + " need " + formatAmount(res, sum[a]) + " " + resourceName(res, n)
-                    + " in all; the other nodes have " + formatAmount(res, others) + " free");
+                    + " in all; there is no other node"));
+        if (sum[a] > others)
+            return std::pair(PodId {}, makeReason(ReasonKind::Insufficient, resourceName(res, n),
+                "the pods of " + std::string(m_store.nodeName(n)) + " need " + formatAmount(res, sum[a]) + " " + resourceName(res, n)
+                    + " in all; the other nodes have " + formatAmount(res, others) + " free"));
     }
     return std::nullopt;
 }
@@ -282,6 +288,11 @@ Reason DrainRunner::insufficient(PodId p, NodeId n, CoreResource r, std::int64_t
 {
     const std::string name = resourceName(r, n);
     const std::int64_t need = m_store.podRequest(p)[r];
+    // Every present node is tracked on every axis: without another one, "the most" is no node's.
+    if (m_freeSets[Cpu].size() - (m_tracked[n.index()] ? 1 : 0) == 0)
+        return makeReason(ReasonKind::Insufficient, name,
+            podKey(m_store, p) + " needs " + name + " " + formatAmount(r, need) + "; there is no other node (" + std::string(m_engine.state().nodeName(n))
+                + " is the only node under the plan)");
     return makeReason(ReasonKind::Insufficient, name,
         podKey(m_store, p) + " needs " + name + " " + formatAmount(r, need) + "; no other node has " + formatAmount(r, need) + " free (the most is "
             + formatAmount(r, most) + ")");
@@ -322,7 +333,7 @@ bool DrainRunner::tryDrain(NodeId n)
         return false;
     }
     if (auto r = cheapRefusal(n, pods)) {
-        keep(n, pods.empty() ? PodId {} : pods.front(), std::move(*r));
+        keep(n, r->first, std::move(r->second)); // the pod its message names
         return false;
     }
     PlanAction drain;

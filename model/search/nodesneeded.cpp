@@ -102,7 +102,8 @@ std::vector<PodId> pendingPods(const PlanEngine& engine)
     for (std::uint32_t i = 0; i < store.podCount(); ++i) {
         const PodId p(i);
         const NodeId n = state.podNode(p);
-        if ((n.isValid() && state.nodePresent(n)) || store.podIsTerminal(p) || staysOnDrainedNode(store, p))
+        if ((n.isValid() && state.nodePresent(n)) || store.podIsTerminal(p) || staysOnDrainedNode(store, p)
+            || (store.podFlags(p) & PodFlagTemplate)) // a template is no pod of the cluster
             continue;
         out.push_back(p);
     }

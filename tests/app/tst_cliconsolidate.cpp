@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <map>
+
 #include "fleetscoperun.h"
 
 namespace {
@@ -89,6 +91,27 @@ private slots:
             gangKept |= k.toObject().value(QStringLiteral("node")).toString() == QLatin1String("gpu-b2")
                 && k.toObject().value(QStringLiteral("code")).toString() == QLatin1String("gang-member");
         QVERIFY(gangKept);
+        // The nodes that stay, grouped by reason code with counts that add up; each entry's pod
+        // is the one its message names.
+        std::map<QString, int> byCode;
+        const QJsonArray kept = o.value(QStringLiteral("kept")).toArray();
+        for (const QJsonValue& k : kept) {
+            QString code = k.toObject().value(QStringLiteral("code")).toString();
+            if (code.startsWith(QLatin1String("disruption-budget:")))
+                code = QStringLiteral("disruption-budget:*"); // a budget's nodes are grouped by the kind
+            ++byCode[code];
+            const QString pod = k.toObject().value(QStringLiteral("pod")).toString();
+            if (!pod.isEmpty())
+                QVERIFY2(k.toObject().value(QStringLiteral("message")).toString().contains(pod), qPrintable(k.toObject().value(QStringLiteral("message")).toString()));
+        }
+        int total = 0;
+        for (const QJsonValue& g : o.value(QStringLiteral("keptByCode")).toArray()) {
+            const QString code = g.toObject().value(QStringLiteral("code")).toString();
+            QCOMPARE(g.toObject().value(QStringLiteral("nodes")).toInt(), byCode[code]);
+            total += g.toObject().value(QStringLiteral("nodes")).toInt();
+        }
+        QCOMPARE(total, kept.size());
+        QVERIFY(total > 0);
     }
 
     void maxMovesZeroMovesNothing()

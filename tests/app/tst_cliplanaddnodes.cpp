@@ -42,20 +42,23 @@ void TestCliPlanAddNodes::fitPending_data()
 {
     QTest::addColumn<QString>("type");
     QTest::addColumn<int>("nodes");
-    QTest::newRow("m5.xlarge: one 3-cpu pod each") << QStringLiteral("m5.xlarge") << 3;
-    QTest::newRow("m5.2xlarge: two each") << QStringLiteral("m5.2xlarge") << 2;
+    QTest::addColumn<QString>("templateNode"); // the first healthy node of the type
+    QTest::newRow("m5.xlarge: one 3-cpu pod each") << QStringLiteral("m5.xlarge") << 3 << QStringLiteral("cpu-a1");
+    QTest::newRow("m5.2xlarge: two each") << QStringLiteral("m5.2xlarge") << 2 << QStringLiteral("cpu-b1");
 }
 
 void TestCliPlanAddNodes::fitPending()
 {
     QFETCH(QString, type);
     QFETCH(int, nodes);
+    QFETCH(QString, templateNode);
     const QString plan = m_dir.filePath(type + QStringLiteral(".json"));
     const Run r = fleetscope({ kPending, QStringLiteral("--instance-type"), type, QStringLiteral("--fit-pending"), QStringLiteral("--format"),
         QStringLiteral("json"), QStringLiteral("-o"), plan });
     QCOMPARE(r.exitCode, 1); // one pod still does not fit
     const QJsonObject o = QJsonDocument::fromJson(r.out).object();
     QCOMPARE(o.value(QStringLiteral("nodes")).toInt(), nodes);
+    QCOMPARE(o.value(QStringLiteral("templateNode")).toString(), templateNode);
     QCOMPARE(o.value(QStringLiteral("pods")).toInt(), 5);
     QCOMPARE(o.value(QStringLiteral("placed")).toInt(), 4);
     const QJsonArray unplaced = o.value(QStringLiteral("unplaced")).toArray();
@@ -81,6 +84,7 @@ void TestCliPlanAddNodes::countAndErrors()
         QStringLiteral("--domain"), QStringLiteral("topology.kubernetes.io/zone=us-east-1a"), QStringLiteral("-o"), plan });
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("added 2 m5.xlarge node(s)"), r.out.constData());
+    QVERIFY2(r.out.contains("a m5.xlarge node added copies cpu-a1\n"), r.out.constData());
     const fleet::importers::PlanDocument doc = fleet::importers::readPlanFile(plan.toStdString());
     QCOMPARE(doc.actions.size(), std::size_t(1));
     QCOMPARE(doc.actions[0].count, 2);

@@ -130,6 +130,7 @@ void TestPlanAddNodes::answersHowManyNodes()
         QCOMPARE(dialog->count(), answer.nodes);
     const QString text = dialog->findChild<QLabel*>(QStringLiteral("addNodesAnswer"))->text();
     QVERIFY2(text.contains(QString::number(answer.podsPlaced)) && text.contains(QString::number(answer.pods)), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral(" node added copies ")), qPrintable(text)); // which node the copies copy
     for (const auto& [pod, reasons] : answer.unplaced)
         QVERIFY(!reasons.empty());
     if (!answer.unplaced.empty()) // the first pod left is listed with its reason codes

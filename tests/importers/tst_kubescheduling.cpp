@@ -86,6 +86,9 @@ private slots:
     void volumesBoundAfterEveryFile();
     void disruptionBudgets();
     void namespaces();
+    void namespaceListWithKindLast_data();
+    void namespaceListWithKindLast();
+    void undecidableItemsBeforeKind();
     void exactRequestFromJson();
     void workloadSharesSets();
     void invalidValues_data();
@@ -225,6 +228,99 @@ void TestKubeScheduling::namespaces()
     QCOMPARE(s.str(shop[0].key), std::string_view("team"));
     QCOMPARE(s.str(shop[0].value), std::string_view("a"));
     QVERIFY(s.namespaceLabels(s.strings().find("ml")).empty());
+}
+
+void TestKubeScheduling::namespaceListWithKindLast_data()
+{
+    // What `kubectl get ns -o json | jq -S` makes: keys sorted, so "items" before "kind", and
+    // the items without a kind of their own (a server's list answer has none). Whole, and in
+    // windows small enough that the list's kind is read in a later window than the items.
+    QTest::addColumn<int>("windowBytes");
+    QTest::newRow("one window") << (4 << 20);
+    QTest::newRow("64-byte windows") << 64;
+}
+
+void TestKubeScheduling::namespaceListWithKindLast()
+{
+    QFETCH(int, windowBytes);
+    const std::string json = R"({
+  "apiVersion": "v1",
+  "items": [
+    {
+      "apiVersion": "v1",
+      "metadata": {
+        "labels": {
+          "kubernetes.io/metadata.name": "shop",
+          "team": "a"
+        },
+        "name": "shop",
+        "resourceVersion": "17"
+      },
+      "spec": {
+        "finalizers": [
+          "kubernetes"
+        ]
+      },
+      "status": {
+        "phase": "Active"
+      }
+    },
+    {
+      "apiVersion": "v1",
+      "metadata": {
+        "name": "ml"
+      },
+      "spec": {
+        "finalizers": [
+          "kubernetes"
+        ]
+      },
+      "status": {
+        "phase": "Terminating"
+      }
+    }
+  ],
+  "kind": "NamespaceList",
+  "metadata": {
+    "resourceVersion": "42"
+  }
+}
+)";
+    ClusterStore store;
+    ImportReport report;
+    KubectlJsonOptions options;
+    options.windowBytes = static_cast<std::size_t>(windowBytes);
+    importKubectlJsonText(json, "ns.json", store, report, nullptr, options);
+    QVERIFY(store.namespacesKnown());
+    const auto shop = store.namespaceLabels(store.strings().find("shop"));
+    QCOMPARE(shop.size(), std::size_t(2));
+    const auto team = std::find_if(shop.begin(), shop.end(), [&](const Label& l) { return store.str(l.key) == "team"; });
+    QVERIFY(team != shop.end());
+    QCOMPARE(store.str(team->value), std::string_view("a"));
+    QVERIFY(store.strings().find("ml").isValid());
+    QCOMPARE(store.nodeCount(), std::size_t(0));
+    QCOMPARE(store.podCount(), std::size_t(0));
+    for (const std::string& w : report.warnings) // no "unrecognised status.phase", no "no items"
+        QVERIFY2(w.find("phase") == std::string::npos && w.find("no items") == std::string::npos, w.c_str());
+}
+
+void TestKubeScheduling::undecidableItemsBeforeKind()
+{
+    // Items that are neither a Node nor a Pod, in a list whose kind (after them) names neither
+    // a Namespace list: the first is the error, at its place.
+    ClusterStore store;
+    ImportReport report;
+    try {
+        importKubectlJsonText(R"({"items": [{"metadata": {"name": "x"}},
+{"metadata": {"name": "y"}}], "kind": "List"})",
+            "bad.json", store, report);
+        QFAIL("no error");
+    } catch (const ImportError& e) {
+        QCOMPARE(e.line(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(e.path()), QStringLiteral("items[0]"));
+        QVERIFY2(QString::fromStdString(e.message()).contains("cannot tell whether this item is a Node or a Pod"), e.what());
+        QVERIFY2(QString::fromStdString(e.message()).contains("\"List\") comes after its items"), e.what());
+    }
 }
 
 void TestKubeScheduling::exactRequestFromJson()

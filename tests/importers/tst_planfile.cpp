@@ -5,6 +5,7 @@
 
 #include "importers/clusterloader.h"
 #include "importers/plan/planfile.h"
+#include "importers/plan/podtemplate.h"
 #include "importers/plan/plansource.h"
 #include "model/scheduling/reasons.h"
 
@@ -81,6 +82,8 @@ private slots:
     void digestsNameChangedFiles();
     void sourceDifferenceSaysWhichState();
     void evaluationReportsWhatBroke();
+    void csvNamesTheNodeOfAnActionWithoutPods();
+    void templatePodIsNoPodOfTheCluster();
 };
 
 void TestPlanFile::roundTripsEveryActionType()
@@ -284,6 +287,43 @@ void TestPlanFile::evaluationReportsWhatBroke()
     const std::string overriddenCsv = importers::planCsv(overridden, *same.store);
     QVERIFY2(overriddenCsv.find("3,move-pod,default,api-0,cpu-a2,fleetscope-m5.xlarge-1,false,not-found:node/x\r\n") != std::string::npos,
         overriddenCsv.c_str());
+}
+
+// A drain or failure of a node with no pod to move (cpu-b1 holds only a DaemonSet pod) still
+// has its row, and the row names the node in "from".
+void TestPlanFile::csvNamesTheNodeOfAnActionWithoutPods()
+{
+    const importers::LoadedCluster c = importers::loadClusterFiles({ kPlanData + "/cluster.json" });
+    importers::PlanDocument plan;
+    model::PlanAction drain;
+    drain.type = model::ActionType::DrainNode;
+    drain.node = "cpu-b1";
+    plan.actions.push_back(drain);
+    model::PlanAction fail;
+    fail.type = model::ActionType::FailNode;
+    fail.node = "cpu-b1";
+    plan.actions.push_back(fail);
+    const importers::PlanEvaluation e = importers::evaluatePlan(*c.store, *c.topology, plan);
+    QVERIFY(e.actions.at(0).changes.empty());
+    const std::string csv = importers::planCsv(e, *c.store);
+    QVERIFY2(csv.find("\r\n0,drain-node,,,cpu-b1,,true,\r\n") != std::string::npos, csv.c_str());
+    QVERIFY2(csv.find("\r\n1,fail-node,,,cpu-b1,,") != std::string::npos, csv.c_str());
+}
+
+// The pod a place-pods action copies joins the store to be read by the filters, marked as a
+// template: not pending, not counted.
+void TestPlanFile::templatePodIsNoPodOfTheCluster()
+{
+    importers::LoadedCluster c = importers::loadClusterFiles({ kPlanData + "/cluster.json" });
+    const model::ClusterCounts before = c.store->counts();
+    importers::PodShapeSpec shape;
+    shape.cpu = "1";
+    shape.memory = "1Gi";
+    const model::PodId p = importers::addTemplatePod(*c.store, importers::podTemplateFromShape(shape), "the template");
+    QVERIFY(c.store->podFlags(p) & model::PodFlagTemplate);
+    QVERIFY(!c.store->podIsPending(p));
+    QCOMPARE(c.store->counts().pods, before.pods);
+    QCOMPARE(c.store->counts().podsPending, before.podsPending);
 }
 
 QTEST_APPLESS_MAIN(TestPlanFile)

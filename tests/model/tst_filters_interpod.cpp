@@ -67,6 +67,7 @@ private slots:
     void affinity();
     void reasonsNameThePod();
     void movingPodDoesNotCountItself();
+    void firstPodNeedsEveryTopologyKey();
 };
 
 void TestFiltersInterPod::ownAntiAffinity_data()
@@ -201,6 +202,26 @@ void TestFiltersInterPod::movingPodDoesNotCountItself()
     QVERIFY(f.feasible(NodeId(0)));
     QVERIFY(!f.feasible(NodeId(3)));
     QCOMPARE(codes(f.verdict(NodeId(3))), QStringList { "pod-anti-affinity:default/web-1" });
+}
+
+void TestFiltersInterPod::firstPodNeedsEveryTopologyKey()
+{
+    // satisfyPodAffinity: "All topology labels must exist on the node", the first pod of a
+    // self-affine group included. n5 has a hostname but no zone.
+    Cluster c;
+    NodeRecord bare = node("n5");
+    bare.labels = { { kHost, "n5" } };
+    const NodeId n5 = c.store.addNode(bare);
+    PodRecord mover = Cluster::labelled("db-0", "", "db");
+    mover.podAffinity = { c.term("db", kZone), c.term("db", kHost) };
+    const PodId id = c.store.addPod(mover);
+    c.store.finalize();
+    QCOMPARE(c.shade(id), QStringLiteral("1111"));
+    const PlacementState state(c.store);
+    const Verdict v = checkMove(state, id, n5);
+    QCOMPARE(codes(v), QStringList { "pod-affinity-mismatch" });
+    QVERIFY2(v.reasons.front().message.find(kZone) != std::string::npos, v.reasons.front().message.c_str());
+    QVERIFY(!PodFeasibility(state, id).feasible(n5));
 }
 
 QTEST_GUILESS_MAIN(TestFiltersInterPod)

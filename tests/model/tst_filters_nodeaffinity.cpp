@@ -72,6 +72,24 @@ void TestFiltersNodeAffinity::affinity_data()
         { "gpu-model-mismatch" });
     row("nodeSelector and affinity both fail", gpuNode, { { "team", "ml" } }, { { { "gpus", O::Lt, { "2" } } } },
         { "node-selector-mismatch", "node-affinity-mismatch" });
+    // A requirement that labels.NewRequirement refuses makes its term match no node (the
+    // lazy-error node selector), the other terms still ORed.
+    row("In with a value that is not a label value", gpuNode, {}, { { { "instance-type", O::In, { "p5.48xlarge", "not a value!" } } } },
+        { "node-affinity-mismatch" });
+    row("NotIn with a value that is not a label value", gpuNode, {}, { { { "team", O::NotIn, { "web/api" } } } }, { "node-affinity-mismatch" });
+    row("NotIn with a 64-character value", gpuNode, {}, { { { "team", O::NotIn, { std::string(64, 'a') } } } }, { "node-affinity-mismatch" });
+    row("NotIn with a 63-character value", gpuNode, {}, { { { "team", O::NotIn, { std::string(63, 'a') } } } }, {});
+    row("Exists with values", gpuNode, {}, { { { "gpus", O::Exists, { "8" } } } }, { "node-affinity-mismatch" });
+    row("DoesNotExist on a key that is not a label key", gpuNode, {}, { { { "no such key!", O::DoesNotExist, {} } } },
+        { "node-affinity-mismatch" });
+    row("Lt with a negative value: not a label value", gpuNode, {}, { { { "gpus", O::Lt, { "-1" } } } }, { "node-affinity-mismatch" });
+    row("Gt with two values", gpuNode, {}, { { { "gpus", O::Gt, { "1", "2" } } } }, { "node-affinity-mismatch" });
+    row("an unparsable term, another term matches", gpuNode, {},
+        { { { "instance-type", O::In, { "p5.48xlarge", "not a value!" } } }, { { "gpus", O::Gt, { "4" } } } }, {});
+    row("an unparsable requirement fails its term although another requirement matches", gpuNode, {},
+        { { { "instance-type", O::In, { "p5.48xlarge" } }, { "team", O::NotIn, { "a b" } } } }, { "node-affinity-mismatch" });
+    row("a prefixed key", gpuNode, {}, { { { "example.com/team", O::DoesNotExist, {} } } }, {});
+    row("an upper-case prefix is not a key", gpuNode, {}, { { { "Example.com/team", O::DoesNotExist, {} } } }, { "node-affinity-mismatch" });
 }
 
 void TestFiltersNodeAffinity::affinity()

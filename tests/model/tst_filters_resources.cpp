@@ -14,6 +14,8 @@ private slots:
     void fit_data();
     void fit();
     void gpuMessage();
+    void zeroRequests_data();
+    void zeroRequests();
     void sharedGpus_data();
     void sharedGpus();
     void hostPorts_data();
@@ -101,6 +103,70 @@ void TestFiltersResources::gpuMessage()
     QCOMPARE(codes(v), QStringList { "insufficient-nvidia.com/gpu" });
     QCOMPARE(QString::fromStdString(v.reasons[0].message), QStringLiteral("needs 4 nvidia.com/gpu, gpu-node has 2 free of 8"));
     QVERIFY(checkMove(state, small, t).feasible); // equality fits
+}
+
+void TestFiltersResources::zeroRequests_data()
+{
+    // fitsRequest checks cpu, memory and ephemeral-storage only when the pod requests more than
+    // 0, and skips an extended resource requested at 0; the pod count applies first. The target
+    // is over-committed in everything: 4 cores holding 5, 4 GPUs (4 dropped out) holding 8,
+    // 2 MIG slices holding 3, and room for exactly one more pod unless `full`.
+    QTest::addColumn<qint64>("cpu");
+    QTest::addColumn<qint64>("memory");
+    QTest::addColumn<qint64>("gpuMilli");
+    QTest::addColumn<qint64>("slices");
+    QTest::addColumn<bool>("full");
+    QTest::addColumn<QStringList>("expected");
+    QTest::newRow("cpu 0 on a node over its cpu") << 0LL << kGi << -1LL << -1LL << false << QStringList {};
+    QTest::newRow("cpu 1m on a node over its cpu") << 1LL << kGi << -1LL << -1LL << false << QStringList { "insufficient-cpu" };
+    QTest::newRow("nvidia.com/gpu 0 on a node whose GPUs dropped") << 100LL << kGi << 0LL << -1LL << false << QStringList { "insufficient-cpu" };
+    QTest::newRow("nvidia.com/gpu 0, cpu 0") << 0LL << kGi << 0LL << -1LL << false << QStringList {};
+    QTest::newRow("nvidia.com/gpu 1 on a node whose GPUs dropped") << 0LL << kGi << 1000LL << -1LL << false
+                                                                  << QStringList { "insufficient-nvidia.com/gpu" };
+    QTest::newRow("an extended resource at 0") << 0LL << kGi << -1LL << 0LL << false << QStringList {};
+    QTest::newRow("an extended resource at 1") << 0LL << kGi << -1LL << 1LL << false << QStringList { "insufficient-nvidia.com/mig-1g.10gb" };
+    QTest::newRow("all 0 on a full node: the pod count still applies") << 0LL << 0LL << 0LL << 0LL << true << QStringList { "too-many-pods" };
+    QTest::newRow("cpu 0 on a full node") << 0LL << kGi << -1LL << -1LL << true << QStringList { "too-many-pods" };
+}
+
+void TestFiltersResources::zeroRequests()
+{
+    QFETCH(qint64, cpu);
+    QFETCH(qint64, memory);
+    QFETCH(qint64, gpuMilli);
+    QFETCH(qint64, slices);
+    QFETCH(bool, full);
+    QFETCH(QStringList, expected);
+    ClusterStore store;
+    const ResourceKey mig = store.resources().keyFor("nvidia.com/mig-1g.10gb");
+    const ResourceKey gpu = store.resources().keyFor("nvidia.com/gpu");
+    store.addNode(node("home", 64000, 256 * kGi));
+    NodeRecord target = node("target", 4000, 64 * kGi, full ? 2 : 3);
+    target.allocatable.setCore(CoreResource::Gpu, 4000);
+    target.allocatable.set(mig, 2);
+    target.capacity = target.allocatable;
+    target.capacity.setCore(CoreResource::Gpu, 8000);
+    target.gpuCount = 8;
+    const NodeId t = store.addNode(target);
+    PodRecord resident = pod("trainer", "target", 5000, 8 * kGi);
+    resident.request.setCore(CoreResource::Gpu, 8000);
+    store.addPod(resident);
+    resident = pod("inference", "target", 0, 0);
+    resident.request.set(mig, 3);
+    store.addPod(resident);
+    PodRecord mover = pod("mover", "home", cpu, memory);
+    if (gpuMilli >= 0)
+        mover.request.set(gpu, gpuMilli); // model units: milli-GPU
+    if (slices >= 0)
+        mover.request.set(mig, slices);
+    const PodId id = store.addPod(mover);
+    store.finalize();
+    const PlacementState state(store);
+    const Verdict v = checkMove(state, id, t);
+    QCOMPARE(codes(v), expected);
+    const PodFeasibility f(state, id);
+    QCOMPARE(f.feasible(t), expected.isEmpty());
+    QCOMPARE(f.copiesThatFit(t, 10), expected.isEmpty() ? 1 : 0); // one pod of room
 }
 
 void TestFiltersResources::sharedGpus_data()

@@ -21,6 +21,7 @@ struct SpreadCase {
     bool taintZoneC = false;  // n4 carries a taint the mover does not tolerate
     bool scheduleAnyway = false;
     bool moverMatches = true; // the mover carries app=web
+    std::vector<std::string> terminating {}; // nodes of app=web pods with a deletionTimestamp
 };
 } // namespace
 Q_DECLARE_METATYPE(SpreadCase)
@@ -54,6 +55,13 @@ void TestFiltersSpread::spread_data()
     QTest::newRow("ScheduleAnyway does not filter") << SpreadCase { { "n1", "n2", "n3" }, 1, 1, P::Honor, P::Ignore, false, false, true } << "11111";
     QTest::newRow("a mover outside its selector adds nothing") << SpreadCase { { "n1", "n2", "n3", "n4" }, 1, 1, P::Honor, P::Ignore, false, false, false, false }
                                                              << "11110";
+    // countPodsMatchSelector skips pods with a deletionTimestamp: a:1 b:1 c:0 (two terminating
+    // in c), so the minimum is 0 and only zone c passes; counted, c would hold the minimum's
+    // excess instead (a:1 b:1 c:2, minimum 1: c fails, a and b pass).
+    QTest::newRow("terminating pods are not counted")
+        << SpreadCase { { "n1", "n3" }, 1, 1, P::Honor, P::Ignore, false, false, false, true, { "n4", "n4" } } << "00010";
+    QTest::newRow("terminating pods do not fill a zone")
+        << SpreadCase { { "n3", "n4" }, 1, 1, P::Honor, P::Ignore, false, false, false, true, { "n1", "n2" } } << "11000";
 }
 
 void TestFiltersSpread::spread()
@@ -76,6 +84,12 @@ void TestFiltersSpread::spread()
     for (const std::string& n : c.residents) {
         PodRecord p = pod("web-" + std::to_string(i++), n);
         p.labels = { { "app", "web" } };
+        store.addPod(p);
+    }
+    for (const std::string& n : c.terminating) {
+        PodRecord p = pod("web-" + std::to_string(i++), n);
+        p.labels = { { "app", "web" } };
+        p.flags |= PodFlagTerminating;
         store.addPod(p);
     }
     PodRecord mover = pod("mover");

@@ -64,13 +64,30 @@ void TestFiltersTaints::taints_data()
     row("NotReady, default NoExecute toleration only",
         { {}, { { "node.kubernetes.io/not-ready", O::Exists, "", E::NoExecute } }, false, Readiness::False }, { "node-not-ready" });
     row("NotReady, not-ready tolerated", { {}, { { "node.kubernetes.io/not-ready", O::Exists, "", E::Any } }, false, Readiness::False }, {});
+    // The scheduler sees only the taints: TaintToleration reports the first untolerated one
+    // ("node(s) had untolerated taint {node.kubernetes.io/not-ready: }"), readiness taints
+    // included; Fleetscope's node-not-ready stands beside it.
     row("NotReady with the controller's taints",
         { { { "node.kubernetes.io/not-ready", "", E::NoSchedule }, { "node.kubernetes.io/not-ready", "", E::NoExecute } }, {}, false,
             Readiness::False },
-        { "node-not-ready" });
-    row("NotReady and tainted: both",
+        { "node-not-ready", "untolerated-taint:node.kubernetes.io/not-ready:NoSchedule" });
+    row("Unknown with the controller's taints",
+        { { { "node.kubernetes.io/unreachable", "", E::NoSchedule }, { "node.kubernetes.io/unreachable", "", E::NoExecute } }, {}, false,
+            Readiness::Unknown },
+        { "node-not-ready", "untolerated-taint:node.kubernetes.io/unreachable:NoSchedule" });
+    row("NotReady and tainted: the first untolerated taint of the list",
         { { { "node.kubernetes.io/not-ready", "", E::NoSchedule }, { "team", "ml", E::NoSchedule } }, {}, false, Readiness::False },
+        { "node-not-ready", "untolerated-taint:node.kubernetes.io/not-ready:NoSchedule" });
+    row("NotReady, tainted first",
+        { { { "team", "ml", E::NoSchedule }, { "node.kubernetes.io/not-ready", "", E::NoSchedule } }, {}, false, Readiness::False },
         { "node-not-ready", "untolerated-taint:team=ml:NoSchedule" });
+    row("a not-ready taint on a Ready node: TaintToleration alone",
+        { { { "node.kubernetes.io/not-ready", "", E::NoSchedule } }, {}, false, Readiness::True },
+        { "untolerated-taint:node.kubernetes.io/not-ready:NoSchedule" });
+    row("NotReady with its taint tolerated",
+        { { { "node.kubernetes.io/not-ready", "", E::NoSchedule } }, { { "node.kubernetes.io/not-ready", O::Exists, "", E::NoSchedule } }, false,
+            Readiness::False },
+        {});
     row("cordoned, NotReady, tainted: plugin order",
         { { { "team", "ml", E::NoSchedule } }, {}, true, Readiness::Unknown },
         { "node-unschedulable", "node-not-ready", "untolerated-taint:team=ml:NoSchedule" });

@@ -59,9 +59,78 @@ class TestNodesNeeded : public QObject {
 private slots:
     void pendingPodsTakeThreeNodes();
     void capacityTypePicksTheTemplate();
+    void templateIsAHealthyNodeOfThePodsGroup();
     void workloadIntoADomain();
     void badQuestions();
 };
+
+void TestNodesNeeded::templateIsAHealthyNodeOfThePodsGroup()
+{
+    // Three p5.48xlarge nodes, each holding a full 8-GPU pod: p5-a first, in node group "old",
+    // 8 GPUs in capacity and none allocatable (they dropped out); p5-b healthy, node group
+    // "old"; p5-c healthy, node group "train". Two pending 8-GPU pods select node group "train".
+    // A copy of p5-a would add no GPU, a copy of p5-b no node they select: the template is p5-c,
+    // and two copies place both.
+    Cluster c;
+    auto p5 = [&](const std::string& name, const std::string& group, bool gpusAllocatable) {
+        NodeRecord r;
+        r.name = name;
+        r.labels = { { "topology.kubernetes.io/region", "us-east-1" }, { kZoneKey, "us-east-1a" }, { "kubernetes.io/hostname", name },
+            { "node.kubernetes.io/instance-type", "p5.48xlarge" }, { "eks.amazonaws.com/nodegroup", group } };
+        r.allocatable.setCore(CoreResource::Cpu, 192000);
+        r.allocatable.setCore(CoreResource::Memory, 2048 * kGi);
+        r.allocatable.setCore(CoreResource::Pods, 110);
+        r.allocatable.setCore(CoreResource::Gpu, 8000);
+        r.capacity = r.allocatable;
+        if (!gpusAllocatable)
+            r.allocatable.setCore(CoreResource::Gpu, 0);
+        r.gpuCount = 8;
+        r.gpuModel = "H100";
+        r.ready = Readiness::True;
+        r.instanceType = "p5.48xlarge";
+        c.store->addNode(r);
+    };
+    p5("p5-a", "old", false);
+    p5("p5-b", "old", true);
+    p5("p5-c", "train", true);
+    c.pod("ml", "old-0", "p5-b", 1000, "old", PodFlagReady, 8);
+    c.pod("ml", "train-0", "p5-c", 1000, "train", PodFlagReady, 8);
+    for (int i = 1; i <= 2; ++i) {
+        PodRecord r;
+        r.namespaceName = "ml";
+        r.name = "train-" + std::to_string(i);
+        r.phase = PodPhase::Pending;
+        r.ownerKind = OwnerKind::Job;
+        r.ownerName = "train";
+        r.nodeSelector = { { "eks.amazonaws.com/nodegroup", "train" } };
+        r.request.setCore(CoreResource::Cpu, 1000);
+        r.request.setCore(CoreResource::Gpu, 8000);
+        c.store->addPod(r);
+    }
+    c.finish();
+    const std::vector<NodeId> all { NodeId(0), NodeId(1), NodeId(2) };
+    QCOMPARE(c.store->nodeName(templateNodeFor(*c.store, all, storePendingPods(*c.store))), std::string_view("p5-c"));
+    // Of p5-a and p5-b, the healthy one, although no pending pod selects its group.
+    QCOMPARE(c.store->nodeName(templateNodeFor(*c.store, std::vector<NodeId> { NodeId(0), NodeId(1) }, storePendingPods(*c.store))),
+        std::string_view("p5-b"));
+
+    PlanEngine engine(*c.store, *c.topology);
+    NodesNeededQuestion q;
+    q.addNode.type = ActionType::AddNode;
+    q.addNode.instanceType = "p5.48xlarge";
+    q.pods = pendingPods(engine);
+    QCOMPARE(q.pods.size(), std::size_t(2));
+    const NodesNeededAnswer a = nodesNeeded(engine, q);
+    QCOMPARE(a.nodes, 2);
+    QCOMPARE(a.podsPlaced, 2);
+    QVERIFY(a.unplaced.empty());
+    PlanAction add = q.addNode;
+    add.count = 1;
+    const AppliedAction applied = engine.apply(add);
+    QCOMPARE(applied.nodesAdded.size(), std::size_t(1));
+    QCOMPARE(engine.state().nodeTemplate(applied.nodesAdded.front()), NodeId(2));
+    QCOMPARE(engine.state().nodeAllocatable(applied.nodesAdded.front())[CoreResource::Gpu], std::int64_t(8000));
+}
 
 void TestNodesNeeded::pendingPodsTakeThreeNodes()
 {

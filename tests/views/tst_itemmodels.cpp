@@ -4,6 +4,7 @@
 // simulated fleet and hand-made problem / pending-shape vectors.
 
 #include "explorefixtures.h"
+#include "importers/kube/kubejson.h"
 #include "views/itemmodels/itemmodelroles.h"
 #include "views/itemmodels/nodepodsmodel.h"
 #include "views/itemmodels/noderesourcesmodel.h"
@@ -99,6 +100,31 @@ private slots:
         QCOMPARE(model.data(model.index(row, views::NodePodsModel::PhaseColumn)).toString(), phase);
         QCOMPARE(model.podAt(row).isValid(), true);
         QCOMPARE(QString::fromUtf8(m_eks->podName(model.podAt(row))), pod);
+    }
+
+    // A pod with metadata.deletionTimestamp, read by the kubectl importer, shows as kubectl
+    // shows it: "Terminating", its phase in the tooltip.
+    void nodePods_terminating()
+    {
+        auto store = std::make_shared<model::ClusterStore>();
+        importers::ImportReport report;
+        importers::importKubectlJsonText(R"({"kind": "List", "items": [
+{"kind": "Node", "metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "4", "memory": "16Gi", "pods": "110"}}},
+{"kind": "Pod", "metadata": {"name": "web-0", "namespace": "shop", "deletionTimestamp": "2026-12-06T04:00:00Z"},
+ "spec": {"nodeName": "n1", "containers": [{"name": "c"}]}, "status": {"phase": "Running"}},
+{"kind": "Pod", "metadata": {"name": "web-1", "namespace": "shop", "deletionTimestamp": null},
+ "spec": {"nodeName": "n1", "containers": [{"name": "c"}]}, "status": {"phase": "Running"}}]})",
+            "terminating.json", *store, report);
+        store->finalize();
+        views::NodePodsModel model;
+        model.setNode(store, store->findNode("n1"));
+        testModel(&model);
+        const int terminating = findRow(model, views::NodePodsModel::NameColumn, QStringLiteral("web-0"));
+        const int running = findRow(model, views::NodePodsModel::NameColumn, QStringLiteral("web-1"));
+        QVERIFY(terminating >= 0 && running >= 0);
+        QCOMPARE(model.data(model.index(terminating, views::NodePodsModel::PhaseColumn)).toString(), QStringLiteral("Terminating"));
+        QVERIFY(model.data(model.index(terminating, views::NodePodsModel::PhaseColumn), Qt::ToolTipRole).toString().contains("Running"));
+        QCOMPARE(model.data(model.index(running, views::NodePodsModel::PhaseColumn)).toString(), QStringLiteral("Running"));
     }
 
     void nodePods_workload()

@@ -108,7 +108,14 @@ QVariant NodePodsModel::data(const QModelIndex& index, int role) const
             + QString::fromUtf8(m_store->workloadName(w));
     }
     case PhaseColumn:
-        return addedName.isEmpty() ? QString::fromUtf8(model::podPhaseName(m_store->podPhase(pod))) : tr("Planned (added by the plan)");
+        if (!addedName.isEmpty())
+            return tr("Planned (added by the plan)");
+        // As kubectl's STATUS column: a pod with a deletionTimestamp is "Terminating" whatever
+        // its phase; the tooltip keeps the phase.
+        if (m_store->podFlags(pod) & model::PodFlagTerminating)
+            return role == Qt::ToolTipRole ? tr("Terminating (deletionTimestamp set; phase %1)").arg(QString::fromUtf8(model::podPhaseName(m_store->podPhase(pod))))
+                                           : tr("Terminating");
+        return QString::fromUtf8(model::podPhaseName(m_store->podPhase(pod)));
     default:
         break;
     }

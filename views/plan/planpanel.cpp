@@ -119,6 +119,9 @@ void PlanPanel::refresh()
     parts << tr("cost %1 \u2192 %2").arg(s(model::formatDollarsPerHour(b.costPerHour)), s(model::formatDollarsPerHour(a.costPerHour)));
     if (a.podsUnplaced > 0 || b.podsUnplaced > 0)
         parts << tr("pods without a node %1").arg(beforeAfterText(b.podsUnplaced, a.podsUnplaced));
+    // Not work left without a node: they go with the nodes the plan removed.
+    if (a.podsRemovedWithNodes > 0)
+        parts << tr("DaemonSet pods removed with their nodes %1").arg(s(model::formatCount(a.podsRemovedWithNodes)));
     // What the failures of the plan cost (issue 6: pods stranded, GPUs lost).
     FailureCost failures;
     bool anyFailure = false;
