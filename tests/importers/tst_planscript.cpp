@@ -55,12 +55,13 @@ const QStringList kConfigView = { QStringLiteral("config"), QStringLiteral("view
     QStringLiteral("-o"), QStringLiteral("jsonpath={.clusters[0].cluster.server}") };
 
 // The stub kubectl: one file per call, its argv NUL-separated; `--context C config view` prints
-// C's server from $STUB_CONTEXTS ("name server" lines) or fails as kubectl does; a call whose
-// subcommand is $STUB_FAIL_ON fails.
+// C's server from $STUB_CONTEXTS ("name server" lines) or fails as kubectl does (or passes the
+// call to the real kubectl $STUB_REAL_KUBECTL); a call whose subcommand is $STUB_FAIL_ON fails.
 const char* kStubKubectl = R"SH(#!/usr/bin/env bash
 n=$(ls "$STUB_LOG" | wc -l)
 printf '%s\0' "$@" > "$STUB_LOG/$(printf %05d "$n")"
 if [ "${1-}" = --context ] && [ "${3-}" = config ]; then
+    if [ -n "${STUB_REAL_KUBECTL-}" ]; then exec "$STUB_REAL_KUBECTL" "$@"; fi
     while read -r name server; do
         if [ "$name" = "$2" ]; then printf '%s' "$server"; exit 0; fi
     done < "$STUB_CONTEXTS"
@@ -183,6 +184,7 @@ private slots:
     void batchesWithAPause();
     void aPlanWithoutServerNeedsOne();
     void aFailedDrainStops();
+    void contextCheckWithRealKubectl();
     void csvNeutralisesFormulas();
 
 private:
@@ -269,7 +271,8 @@ void TstPlanScript::hostileNamesReachKubectlExactly()
     QVERIFY2(r.exitCode == 0, r.err.constData());
     for (const char c : script)
         QVERIFY2(c == '\n' || (static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f),
-            qPrintable(QStringLiteral("raw byte 0x%1 in the script").arg(static_cast<unsigned char>(c), 2, 16, QLatin1Char('0'))));
+            qPrintable(
+                QStringLiteral("raw byte 0x%1 in the script").arg(static_cast<unsigned char>(c), 2, 16, QLatin1Char('0'))));
     const QString drain = QStringLiteral("drain"), flags1 = QStringLiteral("--ignore-daemonsets"),
                   flags2 = QStringLiteral("--delete-emptydir-data"), timeout = QStringLiteral("--timeout=10m"),
                   end = QStringLiteral("--");
@@ -282,8 +285,7 @@ void TstPlanScript::hostileNamesReachKubectlExactly()
     };
     QCOMPARE(r.calls, expected);
     // The comments still say where each pod is expected to go, escaped.
-    QVERIFY2(script.find("#   default/inject\\ntouch \"$PWNED\" # -> b1 $(touch \"$PWNED\")\\n# \n")
-            != std::string::npos,
+    QVERIFY2(script.find("#   default/inject\\ntouch \"$PWNED\" # -> b1 $(touch \"$PWNED\")\\n# \n") != std::string::npos,
         script.c_str());
     QVERIFY2(script.find("# [2] move-pod x\\n$(touch \"$PWNED\")/=cmd|' /C calc'!A0 -> z\\ntouch \"$PWNED\": does not hold")
             != std::string::npos,
@@ -413,6 +415,42 @@ void TstPlanScript::aFailedDrainStops()
     QVERIFY(r.exitCode != 0);
     QCOMPARE(r.calls.size(), std::size_t(4)); // config view, cordon n1, cordon n2, drain n1: then it stopped
     QCOMPARE(r.calls.back().last(), QStringLiteral("n1"));
+}
+
+// The context check with the real kubectl answering `config view` (the stub passes that call on
+// with a kubeconfig of two contexts): the query the script makes gives the context's server.
+void TstPlanScript::contextCheckWithRealKubectl()
+{
+    const QString kubectl = QStringLiteral("/usr/lib/google-cloud-sdk/bin/kubectl.1.33");
+    if (!QFile::exists(kubectl))
+        QSKIP("kubectl 1.33 is not installed here: the stub's answers are not checked against kubectl's");
+    const QString kubeconfig = m_dir.filePath(QStringLiteral("kubeconfig.yaml"));
+    QFile f(kubeconfig);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray::fromStdString("apiVersion: v1\nkind: Config\nclusters:\n"
+                                      "- name: a\n  cluster: {server: \""
+        + kServer
+        + "\"}\n"
+          "- name: b\n  cluster: {server: \"https://staging.example:6443\"}\n"
+          "contexts:\n- name: blue\n  context: {cluster: a, user: u}\n- name: green\n  context: {cluster: b, user: u}\n"
+          "current-context: green\nusers:\n- name: u\n  user: {token: x}\n"));
+    f.close();
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("STUB_REAL_KUBECTL"), kubectl);
+    env.insert(QStringLiteral("KUBECONFIG"), kubeconfig);
+    const std::string script = importers::planKubectlScript(m_evaluation, *m_cluster.store);
+    const ScriptRun ok = run(script, context(QStringLiteral("blue"), {}), env);
+    QVERIFY2(ok.exitCode == 0, ok.err.constData());
+    QVERIFY2(ok.out.contains("on context blue (https://prod.example:6443)"), ok.out.constData());
+    // The kubeconfig's current context is green: the script acts on the one it is given. (The
+    // contexts blue and green are only in the kubeconfig: the stub's own table does not know them.)
+    const ScriptRun other = run(script, context(QStringLiteral("green"), { QStringLiteral("--apply") }), env);
+    QCOMPARE(other.exitCode, 2);
+    QVERIFY2(other.err.contains("points at https://staging.example:6443"), other.err.constData());
+    const ScriptRun missing = run(script, context(QStringLiteral("nope"), { QStringLiteral("--apply") }), env);
+    QCOMPARE(missing.exitCode, 2);
+    QVERIFY2(missing.err.contains("cannot read the server of context \"nope\""), missing.err.constData());
+    QCOMPARE(missing.calls.size(), std::size_t(1));
 }
 
 // Every text cell comes back from Python's csv reader as written, with a ' before a formula
