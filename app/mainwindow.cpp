@@ -480,7 +480,12 @@ void MainWindow::exportPlan(bool kubectlScript)
     restoreMapFocus();
     if (path.isEmpty())
         return;
-    const QString error = m_plan->exportPlan(path, kubectlScript);
+    QString error;
+    try {
+        error = m_plan->exportPlan(path, kubectlScript, planSource());
+    } catch (const std::exception& e) {
+        error = tr("Cannot name the plan's source: %1").arg(QString::fromStdString(e.what()));
+    }
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Export Plan"), withFullStop(error));
 }

@@ -722,7 +722,7 @@ QString PlanController::savePlan(const QString& path, const importers::PlanSourc
     return {};
 }
 
-QString PlanController::exportPlan(const QString& path, bool kubectlScript) const
+QString PlanController::exportPlan(const QString& path, bool kubectlScript, const importers::PlanSource& source) const
 {
     if (!m_engine)
         return tr("No plan to export.");
@@ -731,8 +731,9 @@ QString PlanController::exportPlan(const QString& path, bool kubectlScript) cons
     evaluation.before = m_engine->state().totalsBefore();
     evaluation.after = m_engine->state().totals();
     evaluation.addedNodeNames = importers::addedNodeNames(m_engine->state());
-    const std::string text = kubectlScript ? importers::planKubectlScript(evaluation, *m_store) : importers::planCsv(evaluation, *m_store);
-    try {
+    evaluation.state = source;
+    try { // a name no shell word can carry (a NUL byte) refuses the script
+        const std::string text = kubectlScript ? importers::planKubectlScript(evaluation, *m_store) : importers::planCsv(evaluation, *m_store);
         importers::writeTextFileAtomically(text, path.toStdString(), kubectlScript); // a failure leaves the previous file
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());

@@ -148,9 +148,10 @@ public:
     /// Writes the plan (importers::writePlanFile) naming `source` (the loaded state: files with
     /// their SHA-256, a live cluster's server and resourceVersion, or a simulation;
     /// MainWindow::planSource()); exportPlan() writes its evaluation as CSV or a kubectl
-    /// script. Each returns "" or the error for people.
+    /// script, which records `source`'s server as the cluster it may run on. Each returns ""
+    /// or the error for people.
     [[nodiscard]] QString savePlan(const QString& path, const importers::PlanSource& source) const;
-    [[nodiscard]] QString exportPlan(const QString& path, bool kubectlScript) const;
+    [[nodiscard]] QString exportPlan(const QString& path, bool kubectlScript, const importers::PlanSource& source) const;
 
 signals:
     /// The plan changed (an action applied or undone, or a new cluster).

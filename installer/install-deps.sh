@@ -19,6 +19,8 @@ PACKAGES=(
   prometheus
   # clang 14 and its libFuzzer / sanitizer runtimes, for the fuzz harnesses (installer/run-fuzzers.sh)
   clang-14 libclang-rt-14-dev
+  # Python's csv module: the CSV export tests read the files back with a real CSV reader
+  python3
   # an X server for GUI tests and for headless screenshots
   xvfb xauth libxcb1-dev
 )

@@ -72,9 +72,9 @@ int runPlan(const QStringList& arguments)
         return runPlanAddNodes(arguments);
     const bool exportOnly = verb == QLatin1String("export");
     const char* usage = exportOnly
-        ? "fleetscope plan export (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) --plan PLAN.json (--csv OUT.csv | --kubectl-script OUT.sh)"
+        ? "fleetscope plan export (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) --plan PLAN.json (--csv OUT.csv | --kubectl-script OUT.sh) [--force]"
         : "fleetscope plan check (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) --plan PLAN.json [--format text|json] [-o EVALUATION.json] "
-          "[--prices FILE] [--csv OUT.csv] [--kubectl-script OUT.sh]";
+          "[--prices FILE] [--csv OUT.csv] [--kubectl-script OUT.sh] [--force]";
     const std::string prefix = exportOnly ? "fleetscope plan export: " : "fleetscope plan check: ";
     if (verb != QLatin1String("check") && !exportOnly) {
         if (verb == QLatin1String("--help") || verb == QLatin1String("-h") || verb.isEmpty()) {
@@ -94,8 +94,9 @@ int runPlan(const QStringList& arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(exportOnly
             ? QStringLiteral("Exports a saved plan, evaluated against a cluster state, as CSV (one row per pod change) or as a "
-                             "reviewable kubectl script (cordon every node to drain, then drain node by node). Fleetscope never "
-                             "runs the script.")
+                             "reviewable kubectl script (a dry run unless given --apply; tied to the plan's cluster; cordons and "
+                             "drains in batches). Fleetscope never runs the script. Refused when the cluster state is not the "
+                             "plan's, unless --force.")
             : QStringLiteral("Re-evaluates a saved plan against a (possibly newer) cluster state and reports each action that no "
                              "longer holds and why. Exit status: 0 every action holds, 1 some do not, 2 an input cannot be read."));
     parser.addHelpOption();
@@ -109,6 +110,8 @@ int runPlan(const QStringList& arguments)
     parser.addOption(QCommandLineOption(QStringLiteral("csv"), QStringLiteral("Write the plan as CSV, one row per pod change."), QStringLiteral("OUT.csv")));
     parser.addOption(QCommandLineOption(QStringLiteral("kubectl-script"),
         QStringLiteral("Write a reviewable bash script of kubectl cordon and drain commands."), QStringLiteral("OUT.sh")));
+    parser.addOption(QCommandLineOption(QStringLiteral("force"),
+        QStringLiteral("Write --csv and --kubectl-script even when the cluster state is not the one the plan was made on.")));
     parser.addOption(QCommandLineOption(QStringLiteral("prices"),
         QStringLiteral("A CSV of node prices (region,instance_type,capacity_type,usd_per_hour) whose rows replace the "
                        "shipped table's (resources/prices) for the before/after cost per hour."),
@@ -156,6 +159,13 @@ int runPlan(const QStringList& arguments)
     const std::string sourceNote = importers::sourceDifference(plan.source, current);
     if (!sourceNote.empty())
         std::fprintf(stderr, "%snote: %s\n", prefix.c_str(), sourceNote.c_str());
+    // A script or CSV made against another cluster than the plan's would act on the wrong one.
+    const bool exporting = parser.isSet(QStringLiteral("csv")) || parser.isSet(QStringLiteral("kubectl-script"));
+    if (const std::string other = importers::clusterDifference(plan.source, current);
+        exporting && !other.empty() && !parser.isSet(QStringLiteral("force"))) {
+        std::fprintf(stderr, "%srefusing to write --csv or --kubectl-script: %s; give --force to write them anyway\n", prefix.c_str(), other.c_str());
+        return 2;
+    }
     // The cost per hour: the shipped price table, with --prices' rows over it (as the window).
     model::PriceTable prices;
     try {
@@ -175,14 +185,16 @@ int runPlan(const QStringList& arguments)
     evaluation.state = current;
     evaluation.sourceNote = sourceNote;
     try {
+        // The script first: a name it cannot carry refuses it before any file is written.
+        const bool script = parser.isSet(QStringLiteral("kubectl-script"));
+        const std::string scriptText = script ? importers::planKubectlScript(evaluation, *loaded.store) : std::string();
         if (!exportOnly && parser.isSet(QStringLiteral("output")))
             importers::writeTextFileAtomically(importers::evaluationJson(planPath, evaluation, *loaded.store),
                 parser.value(QStringLiteral("output")).toStdString());
         if (parser.isSet(QStringLiteral("csv")))
             importers::writeTextFileAtomically(importers::planCsv(evaluation, *loaded.store), parser.value(QStringLiteral("csv")).toStdString());
-        if (parser.isSet(QStringLiteral("kubectl-script")))
-            importers::writeTextFileAtomically(
-                importers::planKubectlScript(evaluation, *loaded.store), parser.value(QStringLiteral("kubectl-script")).toStdString(),
+        if (script)
+            importers::writeTextFileAtomically(scriptText, parser.value(QStringLiteral("kubectl-script")).toStdString(),
                 true); // a script to review and run: executable, as the window's export
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());

@@ -478,6 +478,15 @@ std::string sourceDifference(const PlanSource& planned, const PlanSource& curren
     return why;
 }
 
+std::string clusterDifference(const PlanSource& planned, const PlanSource& current)
+{
+    if (planned.files.empty() && planned.server.empty() && planned.simulated.empty())
+        return "the plan names no source, so it cannot be shown to be made on " + sourceText(current);
+    if (!planned.server.empty() && planned.server == current.server)
+        return {};
+    return sourceDifference(planned, current);
+}
+
 std::vector<std::string> changedSourceFiles(const PlanSource& planned, const PlanSource& current)
 {
     std::vector<std::string> changed;

@@ -40,6 +40,14 @@ namespace fleet::importers {
 /// the same server is a newer state and is said so).
 [[nodiscard]] std::string sourceDifference(const PlanSource& planned, const PlanSource& current);
 
+/// Says why `current` is not a state of the cluster `planned` names, as one sentence; empty when
+/// it is. A live cluster is the same cluster when the server is (any resourceVersion: a newer
+/// list of it); files when every planned digest is among the current files' (sourceDifference);
+/// a simulation when its nodes and seed are. A plan that names no source is never shown to be
+/// on this cluster: the sentence says so. Exports (CSV, kubectl script) are refused on a
+/// non-empty answer unless forced.
+[[nodiscard]] std::string clusterDifference(const PlanSource& planned, const PlanSource& current);
+
 class JsonWriter;
 /// Writes `source` as the plan file's "source" object (resources/schemas/plan-v1.md).
 void writePlanSource(JsonWriter& w, const PlanSource& source);

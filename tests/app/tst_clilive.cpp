@@ -9,6 +9,7 @@
 #include "importers/stallingserver.h"
 
 #include <QElapsedTimer>
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QJsonDocument>
@@ -38,6 +39,7 @@ private slots:
     void planCheckNamesTheLiveSource();
     void stalledServerIsSaidAndBounded();
     void requestTimeoutAndTokenFileAreChecked();
+    void planExportTiesTheScriptToTheLiveServer();
 
 private:
     Run fleetscope(const QStringList& args, const QString& kubeconfigEnv = {});
@@ -256,6 +258,62 @@ void TstCliLive::planCheckNamesTheLiveSource()
     const Run files = fleetscope({"plan", "check", kHoneycomb + "/nodes.json", kHoneycomb + "/pods.json", "--plan", writePlan("files.json", "4242")});
     QVERIFY2(files.exitCode == 0, files.err.constData());
     QVERIFY2(files.err.contains("checked against " + (kHoneycomb + "/nodes.json (sha256 ").toUtf8()), files.err.constData());
+}
+
+// A kubectl script exported against a live cluster records its server; the real kubectl, given
+// the kubeconfig the export used, reports that server for the context, so the script runs (dry).
+// A plan made on files is not exported against the live cluster unless --force.
+void TstCliLive::planExportTiesTheScriptToTheLiveServer()
+{
+    FakeKubeApiServer server(m_pki, lists(), {});
+    const QString kubeconfig = writeKubeconfig(server, "kubeconfig-export", "fleet-test-token");
+    const QString url = QString::fromStdString(server.url());
+    auto writePlan = [&](const QString& name, const QString& source) {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            return QString();
+        f.write(QString(R"({"fleetscopePlan": 1, "source": %1, "actions": []})").arg(source).toUtf8());
+        return path;
+    };
+    // Made on an older list of the same cluster: still this cluster.
+    const QString script = m_dir.filePath("live.sh");
+    const Run exported = fleetscope({"plan", "export", "--kubeconfig", kubeconfig, "--plan",
+        writePlan("live-plan.json", QString(R"({"server": "%1", "resourceVersion": "17"})").arg(url)), "--kubectl-script", script});
+    QVERIFY2(exported.exitCode == 0, exported.err.constData());
+    QFile f(script);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray sh = f.readAll();
+    QVERIFY2(sh.contains("\nreadonly plan_server=" + url.toUtf8() + "\n"), sh.constData());
+
+    const QString filesPlan = writePlan("files-plan.json", R"({"files": [{"name": "nodes.json", "sha256": "0000000000000000000000000000000000000000000000000000000000000000"}]})");
+    const QString forcedScript = m_dir.filePath("forced.sh");
+    const Run refused = fleetscope({"plan", "export", "--kubeconfig", kubeconfig, "--plan", filesPlan, "--kubectl-script", forcedScript});
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains("refusing to write --csv or --kubectl-script: the plan was made on nodes.json"), refused.err.constData());
+    QVERIFY(!QFile::exists(forcedScript));
+    const Run forced = fleetscope({"plan", "export", "--kubeconfig", kubeconfig, "--plan", filesPlan, "--kubectl-script", forcedScript, "--force"});
+    QVERIFY2(forced.exitCode == 0, forced.err.constData());
+    QVERIFY(QFile::exists(forcedScript));
+
+    const QString kubectl = QStringLiteral("/usr/lib/google-cloud-sdk/bin/kubectl.1.33");
+    if (!QFile::exists(kubectl))
+        QSKIP("kubectl 1.33 is not installed here: the recorded server was not checked against kubectl's view of the context");
+    QVERIFY(QDir(m_dir.path()).mkpath("kubectl-bin"));
+    QFile wrapper(m_dir.filePath("kubectl-bin/kubectl"));
+    QVERIFY(wrapper.open(QIODevice::WriteOnly));
+    wrapper.write("#!/bin/sh\nexec " + kubectl.toUtf8() + " \"$@\"\n");
+    wrapper.close();
+    QVERIFY(wrapper.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+    QProcess bash;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("KUBECONFIG", kubeconfig);
+    env.insert("PATH", m_dir.filePath("kubectl-bin") + ":" + env.value("PATH"));
+    bash.setProcessEnvironment(env);
+    bash.start("bash", {script, "--context", "prod"});
+    QVERIFY(bash.waitForFinished(30'000));
+    QVERIFY2(bash.exitCode() == 0, bash.readAllStandardError().constData());
+    QVERIFY(bash.readAllStandardOutput().contains("dry run"));
 }
 
 QTEST_GUILESS_MAIN(TstCliLive)

@@ -4,6 +4,7 @@
 // a plan was made on and against a changed one (reporting what broke), plan export, and the
 // exit codes of each.
 
+#include <QCryptographicHash>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -188,9 +189,36 @@ void TestCliPlan::planCheckReportsWhatBroke()
 void TestCliPlan::planExport()
 {
     QTemporaryDir dir;
+    const QString cluster = kPlanData + QStringLiteral("/cluster.json");
+    // tests/data/plan/plan.json names a placeholder digest: it was not made on cluster.json.
     const QString csv = dir.filePath(QStringLiteral("plan.csv")), script = dir.filePath(QStringLiteral("plan.sh"));
-    const Run r = fleetscope({ QStringLiteral("plan"), QStringLiteral("export"), kPlanData + QStringLiteral("/cluster.json"), QStringLiteral("--plan"),
-        kPlanData + QStringLiteral("/plan.json"), QStringLiteral("--csv"), csv, QStringLiteral("--kubectl-script"), script });
+    const QStringList outputs = { QStringLiteral("--csv"), csv, QStringLiteral("--kubectl-script"), script };
+    const Run refused = fleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("export"), cluster, QStringLiteral("--plan"),
+                                       kPlanData + QStringLiteral("/plan.json") }
+        + outputs);
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains("refusing to write --csv or --kubectl-script: the plan was made on cluster.json (sha256 000000000000)")
+            && refused.err.contains("give --force"),
+        refused.err.constData());
+    QVERIFY(!QFile::exists(csv) && !QFile::exists(script));
+    const Run forced = fleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("export"), cluster, QStringLiteral("--plan"),
+                                      kPlanData + QStringLiteral("/plan.json"), QStringLiteral("--force") }
+        + outputs);
+    QCOMPARE(forced.exitCode, 0);
+    QVERIFY(QFile::exists(csv) && QFile::exists(script));
+    QFile::remove(csv);
+    QFile::remove(script);
+
+    // The same plan naming cluster.json's real digest: exported without --force.
+    QFile clusterFile(cluster);
+    QVERIFY(clusterFile.open(QIODevice::ReadOnly));
+    const QByteArray digest = QCryptographicHash::hash(clusterFile.readAll(), QCryptographicHash::Sha256).toHex();
+    const QString plan = dir.filePath(QStringLiteral("plan.json"));
+    QFile planFile(plan);
+    QVERIFY(planFile.open(QIODevice::WriteOnly));
+    planFile.write(readFile(kPlanData + QStringLiteral("/plan.json")).replace(QByteArray(64, '0'), digest));
+    planFile.close();
+    const Run r = fleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("export"), cluster, QStringLiteral("--plan"), plan } + outputs);
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.isEmpty());
     const QByteArray rows = readFile(csv);
@@ -201,13 +229,21 @@ void TestCliPlan::planExport()
     QVERIFY(sh.startsWith("#!/usr/bin/env bash\n"));
     QVERIFY(sh.contains("Fleetscope never runs this script"));
     QVERIFY2(QFile::permissions(script) & QFileDevice::ExeOwner, "the CLI's kubectl script is not executable (the window's is)");
-    QVERIFY(sh.indexOf("kubectl cordon cpu-a1") < sh.indexOf("kubectl drain cpu-a1 --ignore-daemonsets --delete-emptydir-data"));
+    // Made on files: no server recorded (the operator names it with --server when running it).
+    QVERIFY2(sh.contains("# Cluster: no API server recorded") && sh.contains("\nreadonly plan_server=''\n"), sh.constData());
+    QVERIFY2(sh.contains("\n    # [1] drain cpu-a1\n") && sh.contains("\n    cpu-a1\n"), sh.constData());
     QVERIFY(sh.contains("#   default/web-7f9c-bbbbb -> cpu-b1"));
     // bash can parse it (nothing runs: -n).
     QProcess bash;
     bash.start(QStringLiteral("bash"), { QStringLiteral("-n"), script });
     QVERIFY(bash.waitForFinished(10'000));
     QCOMPARE(bash.exitCode(), 0);
+    // plan check refuses its --kubectl-script on another state as export does.
+    const Run check = fleetscope({ QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster-changed.json"),
+        QStringLiteral("--plan"), plan, QStringLiteral("--kubectl-script"), dir.filePath(QStringLiteral("check.sh")) });
+    QCOMPARE(check.exitCode, 2);
+    QVERIFY2(check.err.contains("refusing to write"), check.err.constData());
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("check.sh"))));
 }
 
 void TestCliPlan::planCheckCostsFromThePriceTable_data()

@@ -3,7 +3,7 @@
 // under xvfb-run: each menu action is triggered, its save dialog answered with a path, and the
 // file written is read back: the plan JSON through the plan file reader (the same actions, and
 // re-evaluated against the shown state each holds as it did in the window), the CSV's rows, the script's
-// cordon-then-drain order (and bash can parse it).
+// node list and the state it names (and bash can parse it).
 
 #include "planwindowfixture.h"
 
@@ -122,12 +122,14 @@ void TestPlanFiles::saveAndExportThroughTheMenu()
     QVERIFY2(rows.contains(moveRow), rows.constData());
     QVERIFY(rows.contains("1,drain-node,"));
 
-    // The script: cordon before drain, executable, parsable.
+    // The script: the drained node listed for its batches, the state it was made on named (a
+    // simulation: no API server, so it asks for --server when run), executable, parsable.
     const QByteArray sh = readAll(script);
     const QByteArray node(store.nodeName(drained).data(), qsizetype(store.nodeName(drained).size()));
     QVERIFY(sh.startsWith("#!/usr/bin/env bash\n"));
-    QVERIFY(sh.contains("kubectl cordon " + node));
-    QVERIFY(sh.indexOf("kubectl cordon " + node) < sh.indexOf("kubectl drain " + node + " --ignore-daemonsets --delete-emptydir-data"));
+    QVERIFY2(sh.contains("\n    # [1] drain " + node + "\n") && sh.contains("\n    " + node + "\n"), sh.constData());
+    QVERIFY2(sh.contains("# Made on: simulated cluster " + QByteArray::fromStdString(doc.source.simulated) + "\n"), sh.constData());
+    QVERIFY(sh.contains("\nreadonly plan_server=''\n"));
     QVERIFY(QFile::permissions(script) & QFileDevice::ExeOwner);
     QProcess bash;
     bash.start(QStringLiteral("bash"), { QStringLiteral("-n"), script });

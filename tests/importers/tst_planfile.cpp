@@ -240,6 +240,16 @@ void TestPlanFile::sourceDifferenceSaysWhichState()
     QCOMPARE(importers::sourceDifference(importers::sourceOfSimulation(100, 1), importers::sourceOfSimulation(100, 2)),
         std::string("the plan was made on simulated cluster nodes=100 seed=1, checked against simulated cluster nodes=100 seed=2"));
     QCOMPARE(importers::sourceDifference(importers::PlanSource {}, files), std::string());
+
+    // The cluster an export may target: a live cluster at any resourceVersion, the same files or
+    // simulation; never another source, nor a plan that names none.
+    QCOMPARE(importers::clusterDifference(live, importers::sourceOfLiveCluster("https://api.example:6443", "250")), std::string());
+    QCOMPARE(importers::clusterDifference(files, importers::sourceOfFiles({ a })), std::string());
+    QVERIFY(!importers::clusterDifference(live, importers::sourceOfLiveCluster("https://other.example:6443", "100")).empty());
+    QVERIFY(!importers::clusterDifference(live, files).empty());
+    QVERIFY(!importers::clusterDifference(files, importers::sourceOfFiles({ b })).empty());
+    QVERIFY(!importers::clusterDifference(importers::sourceOfSimulation(100, 1), importers::sourceOfSimulation(100, 2)).empty());
+    QCOMPARE(importers::clusterDifference(importers::PlanSource {}, files), "the plan names no source, so it cannot be shown to be made on " + importers::sourceText(files));
 }
 
 void TestPlanFile::evaluationReportsWhatBroke()
@@ -256,9 +266,9 @@ void TestPlanFile::evaluationReportsWhatBroke()
     const std::string script = importers::planKubectlScript(ok, *same.store);
     QVERIFY(script.find("Fleetscope never runs this script") != std::string::npos);
     QVERIFY(script.find("The scheduler, not this script, decides") != std::string::npos);
-    const auto cordon = script.find("kubectl cordon cpu-a1\n");
-    const auto drain = script.find("kubectl drain cpu-a1 --ignore-daemonsets --delete-emptydir-data\n");
-    QVERIFY(cordon != std::string::npos && drain != std::string::npos && cordon < drain);
+    // The drain that holds lists its node for the script's batches (tst_planscript runs them).
+    QVERIFY2(script.find("\n    # [1] drain cpu-a1\n") != std::string::npos && script.find("\n    cpu-a1\n") != std::string::npos, script.c_str());
+    QVERIFY(script.find("run drain --ignore-daemonsets --delete-emptydir-data --timeout=\"$drain_timeout\" -- \"$node\"") != std::string::npos);
     QVERIFY(script.find("#   default/web-7f9c-bbbbb -> cpu-b1") != std::string::npos);
 
     const importers::LoadedCluster changed = importers::loadClusterFiles({ kPlanData + "/cluster-changed.json" });
@@ -273,9 +283,10 @@ void TestPlanFile::evaluationReportsWhatBroke()
     const std::string json = importers::evaluationJson("plan.json", broke, *changed.store);
     QVERIFY(json.find("\"code\": \"not-found:node/cpu-b1\"") != std::string::npos);
     QVERIFY(json.find("\"index\": 3") != std::string::npos);
-    // The drain that does not hold is written commented out; an action that does not hold says why.
+    // The drain that does not hold is a comment only; an action that does not hold says why.
     const std::string brokeScript = importers::planKubectlScript(broke, *changed.store);
-    QVERIFY(brokeScript.find("# kubectl drain cpu-a1") != std::string::npos);
+    QVERIFY2(brokeScript.find("\n    # [1] drain cpu-a1: does not hold, left out\n") != std::string::npos, brokeScript.c_str());
+    QVERIFY(brokeScript.find("\n    cpu-a1\n") == std::string::npos);
     QVERIFY2(brokeScript.find("# [0] move-pod default/web-7f9c-aaaaa -> cpu-b1: does not hold (not-found:node/cpu-b1), left out\n")
             != std::string::npos,
         brokeScript.c_str());

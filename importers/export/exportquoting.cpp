@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+// Quoting for exported scripts and CSV (exportquoting.h).
+#include "exportquoting.h"
+
+#include <stdexcept>
+
+namespace fleet::importers {
+
+namespace {
+
+bool isBareShellChar(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '/'
+        || c == ':' || c == '@' || c == '%' || c == '+' || c == '-';
+}
+
+bool isControlOrHigh(unsigned char c)
+{
+    return c < 0x20 || c >= 0x7f;
+}
+
+void appendHex(std::string& out, unsigned char c)
+{
+    static constexpr char kHex[] = "0123456789abcdef";
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 0xf];
+}
+
+} // namespace
+
+std::string shellWord(std::string_view s)
+{
+    // A NUL ends every C string bash handles: $'a\x00b' is "a", another name. No quoting keeps it.
+    if (s.find('\0') != std::string_view::npos)
+        throw std::invalid_argument("\"" + shellCommentText(s) + "\" holds a NUL byte, which no shell word can carry");
+    bool bare = !s.empty(), visible = true;
+    for (const char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        bare = bare && isBareShellChar(c);
+        visible = visible && !isControlOrHigh(c);
+    }
+    if (bare)
+        return std::string(s);
+    std::string out;
+    if (visible) {
+        // Inside '...' nothing is special but ' itself, which ends the quote: '\'' puts it back.
+        out = "'";
+        for (const char c : s)
+            out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        return out + "'";
+    }
+    // $'...' (bash's ANSI-C quoting): every control character and byte >= 0x7f is escaped, so
+    // the script shows no raw newline or terminal escape, and bash restores the exact bytes.
+    out = "$'";
+    for (const char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c == '\\' || c == '\'')
+            out += std::string("\\") + ch;
+        else if (c == '\n')
+            out += "\\n";
+        else if (c == '\r')
+            out += "\\r";
+        else if (c == '\t')
+            out += "\\t";
+        else if (isControlOrHigh(c))
+            appendHex(out, c);
+        else
+            out += ch;
+    }
+    return out + "'";
+}
+
+std::string shellCommentText(std::string_view s)
+{
+    std::string out;
+    out.reserve(s.size());
+    for (const char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c == '\\')
+            out += "\\\\";
+        else if (c == '\n')
+            out += "\\n";
+        else if (c == '\r')
+            out += "\\r";
+        else if (c == '\t')
+            out += "\\t";
+        else if (isControlOrHigh(c))
+            appendHex(out, c);
+        else
+            out += ch;
+    }
+    return out;
+}
+
+std::string csvTextField(std::string_view s)
+{
+    std::string text;
+    const char first = s.empty() ? 'x' : s.front();
+    if (first == '=' || first == '+' || first == '-' || first == '@' || first == '\t' || first == '\r' || first == '\0')
+        text = "'";
+    text += s;
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+        return text;
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string csvNumberField(std::int64_t n)
+{
+    return std::to_string(n);
+}
+
+} // namespace fleet::importers
