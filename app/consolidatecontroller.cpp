@@ -78,16 +78,38 @@ bool ConsolidateController::start()
                 self, [self, f] { if (self) emit self->progressed(static_cast<int>(f * 90)); }, Qt::QueuedConnection);
         };
         std::shared_ptr<model::ConsolidationResult> result, baseline;
+        std::shared_ptr<model::PlanEngine> engine;
         try {
             result = std::make_shared<model::ConsolidationResult>(model::consolidate(*store, *topology, input, options));
             options.progress = {};
             baseline = std::make_shared<model::ConsolidationResult>(
                 cancelFlag->load() ? model::ConsolidationResult {} : model::karpenterMultiNodeConsolidation(*store, *topology, input, options));
+            // The plan as the window will show it, applied here: the current actions, the
+            // pending pods placed, then the drains. Applying thousands of drains (each plans
+            // its pods) on the GUI thread froze it for seconds at 100,000 nodes.
+            if (!result->drained.empty() || !result->pendingPlaced.empty()) {
+                engine = std::make_shared<model::PlanEngine>(*store, *topology, input.nodePricePerHour);
+                for (const model::PlanAction& a : current)
+                    engine->apply(a);
+                for (const model::PlanAction& a : result->pendingPlaced)
+                    engine->apply(a);
+                for (const model::NodeId n : result->drained) {
+                    model::PlanAction drain;
+                    drain.type = model::ActionType::DrainNode;
+                    drain.node = std::string(engine->state().nodeName(n));
+                    engine->apply(drain);
+                }
+            }
         } catch (const std::exception&) {
             result.reset(); // the current plan names something the state lacks: nothing to apply
+            engine.reset();
         }
         QMetaObject::invokeMethod(
-            self, [self, generation, result, baseline] { if (self) self->onResult(generation, result, baseline); }, Qt::QueuedConnection);
+            self, [self, generation, result, baseline, engine, before = current.size()] {
+                if (self)
+                    self->onResult(generation, result, baseline, engine, before);
+            },
+            Qt::QueuedConnection);
     });
     connect(this, &ConsolidateController::progressed, m_progress, &QProgressDialog::setValue, Qt::UniqueConnection);
     return true;
@@ -100,7 +122,7 @@ void ConsolidateController::cancel()
 }
 
 void ConsolidateController::onResult(std::uint64_t generation, std::shared_ptr<model::ConsolidationResult> result,
-    std::shared_ptr<model::ConsolidationResult> baseline)
+    std::shared_ptr<model::ConsolidationResult> baseline, std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore)
 {
     m_running = false;
     if (m_progress)
@@ -110,8 +132,13 @@ void ConsolidateController::onResult(std::uint64_t generation, std::shared_ptr<m
         return;
     }
     m_last = std::move(*result);
-    if (!m_last.drained.empty() || !m_last.pendingPlaced.empty())
-        m_plan->drainNodes(m_last.drained, m_last.pendingPlaced);
+    if (engine) {
+        const QString text = m_last.pendingPlaced.empty()
+            ? tr("Consolidate: drain %1 nodes").arg(m_last.drained.size())
+            : tr("Consolidate: place %1 pending pods, drain %2 nodes").arg(m_last.pendingPlaced.size()).arg(m_last.drained.size());
+        if (!m_plan->adoptStep(engine, appliedBefore, text))
+            m_plan->drainNodes(m_last.drained, m_last.pendingPlaced); // the plan moved on meanwhile: applied here
+    }
     showResult(*baseline, model::nodeCountLowerBound(*m_plan->store(), m_last.pendingPods).nodes);
     emit finished(static_cast<int>(m_last.drained.size()));
 }

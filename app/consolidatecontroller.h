@@ -2,8 +2,8 @@
 #pragma once
 // Plan > Consolidate in the window (issue 7): the consolidation (model/placement/
 // consolidation.h) of the shown cluster under its current plan, computed on a worker with
-// progress and cancel, then applied on the GUI thread as drain-node commands in one undo step
-// (a QUndoStack macro: Undo reverts the whole consolidation, Redo re-applies it), with the
+// progress and cancel, its drain-node actions applied there too, then taken by the window as one
+// undo step (PlanController::adoptStep(): Undo reverts the whole consolidation, Redo puts it back), with the
 // nodes that stay and why in a dialog beside the lower bound and the Karpenter baseline.
 
 #include "model/search/consolidation.h"
@@ -50,7 +50,10 @@ signals:
     void progressed(int percent);
 
 private:
-    void onResult(std::uint64_t generation, std::shared_ptr<model::ConsolidationResult> result, std::shared_ptr<model::ConsolidationResult> baseline);
+    /// `engine`: the current plan's `appliedBefore` actions then the result's, applied on the
+    /// worker (null when the result has nothing to apply).
+    void onResult(std::uint64_t generation, std::shared_ptr<model::ConsolidationResult> result, std::shared_ptr<model::ConsolidationResult> baseline,
+        std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore);
     void showResult(const model::ConsolidationResult& baseline, std::int64_t bound);
 
     QMainWindow* m_window;

@@ -201,6 +201,7 @@ void MainWindow::createMenus()
     QAction* connectAction = file->addAction(tr("&Connect to Cluster\u2026"), this, &MainWindow::showConnectDialog);
     connectAction->setObjectName(QStringLiteral("actionConnect"));
     file->addSeparator();
+    createPlanFileActions(file);
     createPlanMenus(file, nullptr);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -456,20 +457,16 @@ importers::PlanSource MainWindow::planSource() const
     return source;
 }
 
-void MainWindow::savePlan()
+bool MainWindow::savePlan()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Plan"), QStringLiteral("plan.json"), tr("Plan files (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Plan"), m_planPath.isEmpty() ? QStringLiteral("plan.json") : m_planPath, tr("Plan files (*.json)"));
     restoreMapFocus();
     if (path.isEmpty())
-        return;
-    QString error;
-    try {
-        error = m_plan->savePlan(path, planSource());
-    } catch (const std::exception& e) {
-        error = tr("Cannot name the plan's source: %1").arg(QString::fromStdString(e.what()));
-    }
+        return false;
+    const QString error = savePlanTo(path);
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Save Plan"), withFullStop(error));
+    return error.isEmpty();
 }
 
 void MainWindow::exportPlan(bool kubectlScript)
@@ -509,11 +506,12 @@ bool MainWindow::setPriceOverrideFile(const QString& overrideFile, QString& erro
 
 void MainWindow::openFiles(const QStringList& paths, ImportController::Usage usage)
 {
-    if (paths.isEmpty())
+    const QStringList clusterFiles = takePlanFiles(paths);
+    if (clusterFiles.isEmpty())
         return;
-    m_requestedFiles = paths;
+    m_requestedFiles = clusterFiles;
     m_requestedSimulation.clear();
-    m_imports->startFiles(paths, std::move(usage));
+    m_imports->startFiles(clusterFiles, std::move(usage));
 }
 
 void MainWindow::openSimulated(std::size_t nodeCount, std::uint64_t seed, ImportController::Usage usage)
@@ -550,7 +548,7 @@ void MainWindow::cancelImport()
 void MainWindow::showOpenDialog()
 {
     const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open Cluster Files"), QString(),
-        tr("Cluster files (*.json *.csv);;kubectl JSON (*.json);;Alibaba GPU trace CSV (*.csv);;All files (*)"));
+        tr("Cluster files or a plan (*.json *.csv);;kubectl JSON (*.json);;Alibaba GPU trace CSV (*.csv);;Plan files (*.json);;All files (*)"));
     restoreMapFocus();
     openFiles(paths);
 }

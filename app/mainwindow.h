@@ -45,6 +45,7 @@ struct ClusterSource;
 class StatusField;
 class ExplorePanels;
 class PlanController;
+class PlanOpener;
 class LiveController;
 class ConnectionPanel;
 
@@ -156,6 +157,23 @@ public:
     /// Milliseconds that the last FleetMapView::setCluster() took on the GUI thread (layout, raster).
     [[nodiscard]] qint64 lastSetClusterMs() const noexcept { return m_lastSetClusterMs; }
 
+    // ---- the plan as a document (mainwindow_planfile.cpp) --------------------------------
+    /// True when the plan differs from what was last saved or opened: the undo stack is not at
+    /// its clean state (QUndoStack::isClean()). A new cluster starts with a clean stack.
+    [[nodiscard]] bool isPlanModified() const;
+    /// File > Open Plan: re-evaluates plan file `path` against the shown cluster on a worker
+    /// (PlanOpener: progress and Cancel after half a second) and shows it as the plan, every
+    /// action with holds / does not hold in the Plan dock. Asks first (Save / Discard / Cancel)
+    /// when the current plan is modified. False when nothing started (no what-if ready yet, the
+    /// user cancelled, or an open runs).
+    bool openPlanFile(const QString& path);
+    [[nodiscard]] PlanOpener* planOpener() const noexcept { return m_planOpener; }
+    /// The plan file last saved to or opened ("" when none): where the quit prompt's Save writes.
+    [[nodiscard]] QString planPath() const { return m_planPath; }
+    /// Writes the plan to `path` (naming planSource()); on success the stack's clean state is
+    /// now and planPath() is `path`. Returns "" or the error for people.
+    QString savePlanTo(const QString& path);
+
     /// Colours the map by `metric` and checks the matching Metric menu action.
     void setMetric(views::MapMetric metric);
     /// Colours the map by the metric with `id` in model::MetricRegistry::builtin() ("gpu",
@@ -226,7 +244,17 @@ private:
     void showUsage(std::shared_ptr<const model::ClusterUsage> usage);
     /// The usage metric `id` over the shown cluster's usage; null for other ids or no usage.
     [[nodiscard]] std::shared_ptr<const model::Metric> usageMetricFor(const QString& id) const;
-    void savePlan();
+    /// File > Save Plan: asks for a file; true when the plan was written.
+    bool savePlan();
+    /// When the plan is modified, asks Save / Discard / Cancel (a QMessageBox titled "Unsaved
+    /// Plan"); true to go on: saved (to planPath(), else a file asked for) or discarded.
+    bool confirmPlanClose();
+    void showOpenPlanDialog();
+    void createPlanFileActions(QMenu* file);
+    /// Of the files given to open, opens a plan file as a plan (File > Open, the command line):
+    /// returns the cluster files left. A plan beside cluster files opens once their what-if is
+    /// ready. More than one plan opens none (a warning says so).
+    QStringList takePlanFiles(const QStringList& paths);
     void exportPlan(bool kubectlScript);
     /// After a dialog closed: activates the window again and gives the map the keyboard
     /// focus. Without a window manager (Xvfb, some kiosk setups) nothing re-activates the
@@ -237,6 +265,10 @@ private:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    /// Closing the window (Ctrl+Q, File > Quit, the window manager) with a modified plan asks
+    /// Save / Discard / Cancel first (confirmPlanClose()); Cancel, or a save that fails or is
+    /// cancelled, keeps the window open.
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     ImportController* m_imports = nullptr;
@@ -252,6 +284,9 @@ private:
     StatusField* m_planStatus = nullptr;
     QTimer* m_planMessageTimer = nullptr;
     QList<QAction*> m_planFileActions;
+    PlanOpener* m_planOpener = nullptr;
+    QString m_planPath;        // the plan file last saved or opened
+    QString m_planToOpen;      // a plan given beside cluster files: opened once their what-if is ready
     QList<QAction*> m_usageActions;
     std::shared_ptr<const ImportedCluster> m_cluster;
     QString m_pendingLabel;

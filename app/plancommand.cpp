@@ -19,12 +19,22 @@ void PlanCommand::redo()
     if (m_appliedAlready) {
         m_appliedAlready = false;
         m_applied = true;
-        m_index = m_engine->applied().size() - 1;
+        m_appliedOnce = true;
+        m_index = m_appliedIndex != static_cast<std::size_t>(-1) ? m_appliedIndex : m_engine->applied().size() - 1;
         if (m_changed)
             m_changed();
         return;
     }
     const std::size_t before = m_engine->applied().size();
+    // A redo after an undo replays what the action did (PlanEngine::reapplyUndone(): O(its
+    // effects)); planning a drain again would cost as much as its first apply.
+    if (m_appliedOnce && m_engine->reapplyUndone(m_action)) {
+        m_applied = true;
+        m_index = before;
+        if (m_changed)
+            m_changed();
+        return;
+    }
     try {
         const model::AppliedAction& result = m_engine->apply(m_action);
         if (m_engine->applied().size() == before) {
@@ -33,6 +43,7 @@ void PlanCommand::redo()
             setObsolete(true);
         } else {
             m_applied = true;
+            m_appliedOnce = true;
             m_index = before;
         }
     } catch (const std::invalid_argument& e) {

@@ -13,7 +13,8 @@ namespace fleet::app {
 
 /// Wraps PlanEngine::apply (redo) and PlanEngine::undo (undo) of one PlanAction. The stack
 /// guarantees last-in first-out, so undo() always reverts the engine's last applied action,
-/// which is this one. An action the engine refuses (not appended to applied()) makes the
+/// which is this one, and a redo after it puts back the engine's last undone one
+/// (PlanEngine::reapplyUndone(), which replays its effects instead of planning it again). An action the engine refuses (not appended to applied()) makes the
 /// command obsolete after its first redo, so QUndoStack::push() drops it; refused() then
 /// gives what the engine said. `changed` is called after every redo and undo (the app
 /// refreshes the map and the plan panel). Throws nothing: an std::invalid_argument from the
@@ -40,6 +41,13 @@ public:
     /// The action is the engine's last applied one already (computed on a worker, Plan > Place
     /// Workload): the first redo, push()'s, only records it; later redos apply it again.
     void setAppliedAlready() noexcept { m_appliedAlready = true; }
+    /// The same for an action applied on a worker at index `index` of the engine's applied()
+    /// (File > Open Plan: every action of the file, one command each under one step).
+    void setAppliedAlready(std::size_t index) noexcept
+    {
+        m_appliedAlready = true;
+        m_appliedIndex = index;
+    }
     /// Moves the command to `engine`, one that replayed the same actions (a copy of the state
     /// with more template pods): the stack's commands follow the engine the window shows.
     void setEngine(std::shared_ptr<model::PlanEngine> engine) { m_engine = std::move(engine); }
@@ -52,8 +60,10 @@ private:
     model::AppliedAction m_refused;
     bool m_refusedOnce = false;
     bool m_applied = false;
+    bool m_appliedOnce = false; // applied by a redo before: a later redo replays it
     bool m_appliedAlready = false;
     std::size_t m_index = 0; // in PlanEngine::applied() while applied
+    std::size_t m_appliedIndex = static_cast<std::size_t>(-1); // setAppliedAlready(index); -1: the last
 };
 
 } // namespace fleet::app

@@ -8,6 +8,7 @@
 
 #include "plancommand.h"
 #include "removeactionscommand.h"
+#include "planstepcommand.h"
 #include "planprices.h"
 
 #include "importers/plan/jsontext.h"
@@ -34,6 +35,7 @@
 #include <cmath>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 namespace fleet::app {
 
@@ -437,24 +439,35 @@ bool PlanController::drainNodes(const std::vector<model::NodeId>& nodes, const s
     if (!m_engine || (nodes.empty() && first.empty()))
         return false;
     const std::size_t before = m_engine->applied().size();
-    ++m_batch;
-    const bool macro = nodes.size() + first.size() > 1;
-    if (macro)
-        m_stack->beginMacro(first.empty() ? tr("Drain %1 nodes").arg(nodes.size())
-                                          : tr("Place %1 pending pods, drain %2 nodes").arg(first.size()).arg(nodes.size()));
-    for (const model::PlanAction& a : first)
-        pushAction(a, tr("Move %1 to %2").arg(QString::fromStdString(a.pod.namespaceName + "/" + a.pod.name), QString::fromStdString(a.node)), nullptr);
-    const std::size_t drainsFrom = m_engine->applied().size();
-    for (model::NodeId n : nodes) {
+    auto drainOf = [this](model::NodeId n) {
         model::PlanAction a;
         a.type = model::ActionType::DrainNode;
         a.node = std::string(m_engine->state().nodeName(n));
-        pushAction(a, tr("Drain %1").arg(nodeText(n)), nullptr);
+        return a;
+    };
+    auto moveText = [](const model::PlanAction& a) {
+        return tr("Move %1 to %2").arg(QString::fromStdString(a.pod.namespaceName + "/" + a.pod.name), QString::fromStdString(a.node));
+    };
+    std::size_t drainsFrom = before;
+    if (nodes.size() + first.size() > 1) {
+        // One step whose children refresh nothing themselves: the map and panel follow once.
+        auto* step = new PlanStepCommand(first.empty() ? tr("Drain %1 nodes").arg(nodes.size())
+                                                       : tr("Place %1 pending pods, drain %2 nodes").arg(first.size()).arg(nodes.size()),
+            [this] { afterChange(); });
+        for (const model::PlanAction& a : first)
+            new PlanCommand(m_engine, a, moveText(a), {}, step);
+        for (model::NodeId n : nodes)
+            new PlanCommand(m_engine, drainOf(n), tr("Drain %1").arg(nodeText(n)), {}, step);
+        m_stack->push(step); // runs the children in order; deleted when none was applied
+        // The placements that were applied come first in the plan; the drains follow.
+        while (drainsFrom < m_engine->applied().size() && m_engine->applied()[drainsFrom].action.type != model::ActionType::DrainNode)
+            ++drainsFrom;
+    } else if (!first.empty()) {
+        pushAction(first.front(), moveText(first.front()), nullptr);
+        drainsFrom = m_engine->applied().size();
+    } else {
+        pushAction(drainOf(nodes.front()), tr("Drain %1").arg(nodeText(nodes.front())), nullptr);
     }
-    if (macro)
-        m_stack->endMacro();
-    --m_batch;
-    afterChange();
     const std::size_t done = m_engine->applied().size() - drainsFrom;
     std::size_t stay = 0;
     for (std::size_t i = drainsFrom; i < m_engine->applied().size(); ++i)
@@ -600,6 +613,7 @@ void PlanController::undoBackTo(int row)
     if (!m_engine || row < 0)
         return;
     const auto target = static_cast<std::size_t>(row);
+    ++m_batch; // one refresh at the end, not one per command undone
     while (m_engine->applied().size() > target && m_stack->canUndo()) {
         const std::optional<std::ptrdiff_t> delta = undoDelta(m_stack->command(m_stack->index() - 1));
         if (delta && static_cast<std::ptrdiff_t>(m_engine->applied().size()) + *delta < static_cast<std::ptrdiff_t>(target))
@@ -609,6 +623,8 @@ void PlanController::undoBackTo(int row)
     if (const std::size_t n = m_engine->applied().size(); n > target)
         m_stack->push(new RemoveActionsCommand(m_engine, n - target, tr("Remove the plan's actions from row %1").arg(row + 1),
             [this] { afterChange(); }));
+    --m_batch;
+    afterChange();
 }
 
 bool PlanController::removeLastAction()
@@ -647,7 +663,19 @@ bool PlanController::adoptPlacement(std::shared_ptr<const model::ClusterStore> s
     if (!m_engine || !engine || !store || m_engine->applied().size() != appliedBefore || engine->applied().size() != appliedBefore + 1)
         return false;
     endDrag();
-    // Every command, in macros too, moves to the new engine (it replayed the same actions).
+    rebindCommands(engine);
+    m_store = std::move(store);
+    m_engine = std::move(engine);
+    m_panel->setPlan(m_store, m_engine);
+    auto* command = new PlanCommand(m_engine, m_engine->applied().back().action, text, [this] { afterChange(); });
+    command->setAppliedAlready();
+    m_stack->push(command); // its redo records the applied action and refreshes the map and panel
+    return true;
+}
+
+void PlanController::rebindCommands(const std::shared_ptr<model::PlanEngine>& engine)
+{
+    // Every command, in steps too, moves to the new engine (it replayed the same actions).
     std::function<void(const QUndoCommand*)> rebind = [&](const QUndoCommand* c) {
         if (auto* p = dynamic_cast<const PlanCommand*>(c))
             const_cast<PlanCommand*>(p)->setEngine(engine);
@@ -656,13 +684,64 @@ bool PlanController::adoptPlacement(std::shared_ptr<const model::ClusterStore> s
     };
     for (int i = 0; i < m_stack->count(); ++i)
         rebind(m_stack->command(i));
+}
+
+bool PlanController::adoptStep(std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, const QString& text)
+{
+    if (!m_engine || !engine || &engine->state().store() != m_store.get() || m_engine->applied().size() != appliedBefore
+        || engine->applied().size() <= appliedBefore)
+        return false;
+    for (std::size_t i = 0; i < appliedBefore; ++i)
+        if (!(engine->applied()[i].action == m_engine->applied()[i].action))
+            return false;
+    endDrag();
+    rebindCommands(engine);
+    // Freed on a worker (O(nodes + pods)); the store stays with this controller.
+    releaseOffGuiThread(std::exchange(m_engine, std::move(engine)));
+    m_panel->setPlan(m_store, m_engine);
+    m_panel->model()->setStale(m_stale);
+    const auto& applied = m_engine->applied();
+    auto* step = new PlanStepCommand(text, [this] { afterChange(); });
+    for (std::size_t i = appliedBefore; i < applied.size(); ++i)
+        (new PlanCommand(m_engine, applied[i].action, views::planActionText(*m_store, applied[i]), {}, step))->setAppliedAlready(i);
+    m_stack->push(step); // records them as applied, then one refresh
+    return true;
+}
+
+void PlanController::adoptOpenedPlan(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<model::PlanEngine> engine,
+    std::vector<std::pair<std::size_t, model::AppliedAction>> notApplied, const QString& text, const QString& message)
+{
+    if (!store || !engine)
+        return;
+    endDrag();
+    m_liveRebuild->stop();
+    ++m_generation; // an engine build still running is for the plan replaced here
+    m_stack->clear(); // its commands hold the engine replaced here
+    m_stale.clear();
+    struct Replaced {
+        std::shared_ptr<const model::ClusterStore> store; // the engine reads it: freed after it
+        std::shared_ptr<model::PlanEngine> engine;
+    };
+    auto replaced = std::make_shared<Replaced>(Replaced { m_store, std::move(m_engine) });
     m_store = std::move(store);
     m_engine = std::move(engine);
     m_panel->setPlan(m_store, m_engine);
-    auto* command = new PlanCommand(m_engine, m_engine->applied().back().action, text, [this] { afterChange(); });
-    command->setAppliedAlready();
-    m_stack->push(command); // its redo records the applied action and refreshes the map and panel
-    return true;
+    m_panel->model()->setNotApplied(std::move(notApplied));
+    const auto& applied = m_engine->applied();
+    if (!applied.empty()) {
+        auto* step = new PlanStepCommand(text, [this] { afterChange(); });
+        for (std::size_t i = 0; i < applied.size(); ++i) {
+            auto* c = new PlanCommand(m_engine, applied[i].action, views::planActionText(*m_store, applied[i]), {}, step);
+            c->setAppliedAlready(i);
+        }
+        m_stack->push(step); // records them as applied, then one refresh
+    } else {
+        afterChange();
+    }
+    m_stack->setClean(); // the plan is the file's: nothing to save
+    releaseOffGuiThread(std::move(replaced)); // a ledger is O(nodes + pods) to free
+    m_dock->show();
+    showMessage(message);
 }
 
 // ---- context menu -----------------------------------------------------------------------

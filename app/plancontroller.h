@@ -133,6 +133,22 @@ public:
     /// since `appliedBefore` actions or the engine is gone. O(commands) on this thread.
     bool adoptPlacement(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<model::PlanEngine> engine,
         std::size_t appliedBefore, const QString& text);
+    /// A step computed on a worker (Plan > Consolidate): `engine`, over this controller's
+    /// store(), replayed this plan's `appliedBefore` actions and then applied the step's; the
+    /// window takes it (the stack's commands move to it, as in adoptPlacement()) and pushes the
+    /// step's actions as one undo step named `text`, without planning any of them again on
+    /// this thread. False (nothing changed) when the plan changed since, or `engine` reads
+    /// another store or added nothing. O(commands) on this thread.
+    bool adoptStep(std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, const QString& text);
+    /// File > Open Plan's result (app/planopener.h): `engine`, built on a worker over `store`
+    /// (the shown store, or its copy with the plan's template pods), applied the file's actions;
+    /// `notApplied` the ones it could not apply, by file index. It replaces the plan: the undo
+    /// stack is cleared, then the applied actions are one undo step named `text` (Undo empties
+    /// the plan, Redo applies them again), which is the stack's clean state (nothing to save).
+    /// The panel lists every action, holds or not, and the not-applied ones after them;
+    /// `message` goes to the status bar. O(actions) on this thread.
+    void adoptOpenedPlan(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<model::PlanEngine> engine,
+        std::vector<std::pair<std::size_t, model::AppliedAction>> notApplied, const QString& text, const QString& message);
     /// Undoes every action from row `row` of the plan panel on, exactly: the commands wholly
     /// after it are undone (Undo), and the actions of one that straddles it (a consolidation's
     /// drains, one undo step) are removed by one RemoveActionsCommand.
@@ -173,6 +189,8 @@ private:
     /// Pushes one PlanCommand; false (and `refusal` set to the engine's reasons) when refused.
     bool pushAction(const model::PlanAction& action, const QString& text, QString* refusal);
     void afterChange();
+    /// Moves every command of the stack (children of a step too) to `engine`.
+    void rebindCommands(const std::shared_ptr<model::PlanEngine>& engine);
     void showMessage(const QString& message, const QPoint& globalPos = {});
     void installEngine(std::shared_ptr<model::PlanEngine> engine);
     [[nodiscard]] QString podText(model::PodId pod) const;

@@ -29,9 +29,11 @@ void RemoveActionsCommand::redo()
 
 void RemoveActionsCommand::undo()
 {
-    // Each was applied to this very state before, so the engine takes it again (no throw).
+    // Each was applied to this very state before, so the engine takes it again (no throw):
+    // replayed from what its undo recorded when it can be (PlanEngine::reapplyUndone()).
     for (const model::PlanAction& a : m_removed)
-        m_engine->apply(a);
+        if (!m_engine->reapplyUndone(a))
+            m_engine->apply(a);
     m_removed.clear();
     if (m_changed)
         m_changed();

@@ -23,6 +23,8 @@ PACKAGES=(
   python3
   # an X server for GUI tests and for headless screenshots
   xvfb xauth libxcb1-dev
+  # the end-to-end window tests: a window manager, real X input, window properties
+  openbox xdotool x11-utils
 )
 
 SUDO=""

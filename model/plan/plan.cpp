@@ -411,6 +411,7 @@ const std::vector<AppliedAction>& PlanEngine::applied() const noexcept
 
 const AppliedAction& PlanEngine::apply(const PlanAction& action)
 {
+    d->undone.clear(); // the state moves on: what was undone can no longer be replayed
     AppliedAction r;
     r.action = action;
     r.before = d->state.totals();
@@ -485,13 +486,57 @@ bool PlanEngine::undo()
 {
     if (d->applied.empty())
         return false;
+    // Each op is undone from the last, after noting the value it had set: the effects that
+    // reapplyUndone() replays, in apply order once reversed.
+    Private::Undone undone;
     std::vector<Op>& ops = d->undoLog.back();
-    d->ops = &ops;
-    d->rollback(0);
-    d->ops = nullptr;
+    undone.effects.reserve(ops.size());
+    for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
+        Op effect = *it;
+        switch (effect.kind) {
+        case Op::Move:
+            effect.node = d->state.podNode(effect.pod);
+            break;
+        case Op::Presence:
+            effect.flag = d->state.nodePresent(effect.node);
+            break;
+        case Op::Added:
+        case Op::AddedPod:
+            undone.replayable = false;
+            break;
+        case Op::Cordon:
+        case Op::Spend:
+            break;
+        }
+        undone.effects.push_back(effect);
+        d->undoOne(*it);
+    }
+    std::reverse(undone.effects.begin(), undone.effects.end());
+    undone.undoOps = std::move(ops);
+    undone.record = std::move(d->applied.back());
     d->undoLog.pop_back();
     d->applied.pop_back();
+    if (!undone.replayable)
+        undone.effects.clear();
+    d->undone.push_back(std::move(undone));
     return true;
+}
+
+const AppliedAction* PlanEngine::reapplyUndone(const PlanAction& action)
+{
+    if (d->undone.empty() || !(d->undone.back().record.action == action)) {
+        d->undone.clear(); // another order than the undo stack's: apply() from here on
+        return nullptr;
+    }
+    Private::Undone undone = std::move(d->undone.back());
+    d->undone.pop_back();
+    if (!undone.replayable)
+        return nullptr;
+    for (const Op& effect : undone.effects)
+        d->replayOne(effect);
+    d->applied.push_back(std::move(undone.record));
+    d->undoLog.push_back(std::move(undone.undoOps));
+    return &d->applied.back();
 }
 
 NodeId PlanEngine::chooseNode(PodId p, DomainId within) const

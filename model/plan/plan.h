@@ -139,8 +139,17 @@ public:
     /// NotFound for a missing template pod.
     const AppliedAction& apply(const PlanAction& action);
     /// Undoes the last applied action, restoring the ledger exactly (in O(its effects));
-    /// false when none.
+    /// false when none. What it undid is kept for reapplyUndone() (until the next apply()).
     bool undo();
+    /// Puts back the action undo() took back last, from what undo() recorded of it: its
+    /// effects replayed in order (pod moves and evictions, nodes gone, cordons, disruption
+    /// budgets spent), with no filter, policy or search run again, so that the state and the
+    /// record are those its apply() left. O(its effects), where apply() of a drain plans every
+    /// pod again. Only when it is `action` and nothing was applied since (undo and reapply keep
+    /// last-in first-out order, as an undo stack does); returns the record, or null when it
+    /// cannot (another action, an apply() since, or an action that added nodes or pods): then
+    /// apply() it again.
+    const AppliedAction* reapplyUndone(const PlanAction& action);
 
     /// The default placement policy (docs/what-if.md, "The rules"): among feasible present nodes
     /// (inside `within`, the whole cluster when invalid), the one with the least free primary

@@ -82,6 +82,16 @@ struct PlanEngine::Private {
     std::vector<AppliedAction> applied;
     std::vector<std::vector<Op>> undoLog; // parallel to applied
     AppliedAction refused;                // the last action refused (not appended)
+    /// An action undo() took back, for reapplyUndone(): its record, its undo log, and its
+    /// effects in apply order with the values they set (Move: the node it put the pod on,
+    /// invalid for an eviction; Presence: present after). Last undone last; apply() clears.
+    struct Undone {
+        AppliedAction record;
+        std::vector<Op> undoOps;
+        std::vector<Op> effects;
+        bool replayable = true; // false when it added nodes or pods (their ids and names are made anew)
+    };
+    std::vector<Undone> undone;
     std::vector<Op>* ops = nullptr;       // the steps of the action being applied
 
     // Built when first needed (each once per engine).
@@ -410,6 +420,35 @@ struct PlanEngine::Private {
         case Op::AddedPod:
             state.removeLastAddedPod();
             break;
+        }
+    }
+    /// Applies one recorded effect again (Undone::effects), as apply() did it.
+    void replayOne(const Op& effect)
+    {
+        switch (effect.kind) {
+        case Op::Move: {
+            const NodeId from = state.podNode(effect.pod);
+            if (effect.node.isValid())
+                state.movePod(effect.pod, effect.node);
+            else
+                state.evictPod(effect.pod);
+            touch(from);
+            touch(effect.node);
+            break;
+        }
+        case Op::Presence:
+            state.setNodePresent(effect.node, effect.flag);
+            touch(effect.node);
+            break;
+        case Op::Cordon:
+            state.setNodeCordoned(effect.node, true);
+            break;
+        case Op::Spend:
+            disruptionBudgets().spend(effect.budget);
+            break;
+        case Op::Added:
+        case Op::AddedPod:
+            break; // never replayed (Undone::replayable)
         }
     }
     void rollback(std::size_t mark)

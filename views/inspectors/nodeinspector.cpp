@@ -142,13 +142,19 @@ NodeInspector::~NodeInspector() = default;
 void NodeInspector::setNode(
     std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology, model::NodeId node)
 {
+    // A plan belongs to the cluster shown when it was set: another cluster drops it. The plan's
+    // ledger may be over a copy of the shown store (Plan > Place Workload: the same ids, more
+    // pods), so "another cluster" is a new store here, not a plan over another store.
+    if (store != m_store || (m_plan && store && m_plan->store().nodeCount() != store->nodeCount()))
+        m_plan.reset();
     m_store = std::move(store);
     m_topology = std::move(topology);
-    if (m_plan && &m_plan->store() != m_store.get())
-        m_plan.reset(); // a plan of another cluster
-    m_node = m_store && PlanNodeView { m_store.get(), m_plan.get() }.exists(node) ? node : model::NodeId {};
-    m_resources->setNode(m_store, m_node, m_plan.get());
-    m_pods->setNode(m_store, m_node, m_plan.get());
+    // Under a plan over a copy, the copy is what is shown: the pods the plan added are only there.
+    const std::shared_ptr<const model::ClusterStore> shown
+        = m_plan && m_store && &m_plan->store() != m_store.get() ? std::shared_ptr<const model::ClusterStore>(m_plan, &m_plan->store()) : m_store;
+    m_node = shown && PlanNodeView { shown.get(), m_plan.get() }.exists(node) ? node : model::NodeId {};
+    m_resources->setNode(shown, m_node, m_plan.get());
+    m_pods->setNode(shown, m_node, m_plan.get());
     m_idle->setNode(m_store, m_usage, m_node);
     m_resourcesView->resizeColumnsToContents();
     m_idleView->resizeColumnsToContents();
@@ -195,8 +201,9 @@ void NodeInspector::fillDetails()
         return;
     }
     m_body->show();
-    const model::ClusterStore& st = *m_store;
-    const PlanNodeView shown { m_store.get(), m_plan.get() };
+    // A plan over a copy of the store (setNode()) is read on that copy: the same nodes, more pods.
+    const model::ClusterStore& st = m_plan ? m_plan->store() : *m_store;
+    const PlanNodeView shown { &st, m_plan.get() };
     const bool added = shown.added(m_node);
     // An added node's store columns are its template's (allocatable, type, GPUs, price).
     const model::NodeId spec = shown.specNode(m_node);

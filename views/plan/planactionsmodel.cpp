@@ -130,6 +130,14 @@ void PlanActionsModel::setPlan(std::shared_ptr<const model::ClusterStore> store,
     m_stale.clear();
     m_engine = m_store ? std::move(engine) : nullptr;
     m_rows = m_engine ? static_cast<int>(m_engine->applied().size()) : 0;
+    m_notApplied.clear();
+    endResetModel();
+}
+
+void PlanActionsModel::setNotApplied(std::vector<std::pair<std::size_t, model::AppliedAction>> actions)
+{
+    beginResetModel();
+    m_notApplied = m_engine ? std::move(actions) : decltype(m_notApplied) {};
     endResetModel();
 }
 
@@ -160,14 +168,18 @@ void PlanActionsModel::refresh()
 
 const model::AppliedAction* PlanActionsModel::actionAt(int row) const noexcept
 {
-    if (!m_engine || row < 0 || row >= m_rows || row >= static_cast<int>(m_engine->applied().size()))
+    if (!m_engine || row < 0)
+        return nullptr;
+    if (row >= m_rows)
+        return static_cast<std::size_t>(row - m_rows) < m_notApplied.size() ? &m_notApplied[static_cast<std::size_t>(row - m_rows)].second : nullptr;
+    if (row >= static_cast<int>(m_engine->applied().size()))
         return nullptr;
     return &m_engine->applied()[static_cast<std::size_t>(row)];
 }
 
 int PlanActionsModel::rowCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : m_rows;
+    return parent.isValid() ? 0 : m_rows + static_cast<int>(m_notApplied.size());
 }
 
 int PlanActionsModel::columnCount(const QModelIndex& parent) const
@@ -185,7 +197,8 @@ QVariant PlanActionsModel::data(const QModelIndex& index, int role) const
     const model::PlanTotals& b = a->before;
     const model::PlanTotals& t = a->after;
     const bool violation = a->action.override && a->action.type == model::ActionType::MovePod;
-    const QString stale = static_cast<std::size_t>(index.row()) < m_stale.size() ? m_stale[static_cast<std::size_t>(index.row())] : QString();
+    const bool notApplied = index.row() >= m_rows;
+    const QString stale = !notApplied && static_cast<std::size_t>(index.row()) < m_stale.size() ? m_stale[static_cast<std::size_t>(index.row())] : QString();
     if (role == Qt::ForegroundRole && index.column() == HoldsColumn)
         return !a->holds || violation || !stale.isEmpty() ? QVariant(QColor(180, 20, 20)) : QVariant();
     if (role == Qt::TextAlignmentRole)
@@ -195,8 +208,14 @@ QVariant PlanActionsModel::data(const QModelIndex& index, int role) const
     const bool sort = role == kSortRole;
     switch (index.column()) {
     case ActionColumn:
+        if (notApplied) {
+            const std::size_t fileIndex = m_notApplied[static_cast<std::size_t>(index.row() - m_rows)].first;
+            return sort ? QVariant(index.row()) : QVariant(tr("File #%1. ").arg(fileIndex + 1) + planActionText(*m_store, *a));
+        }
         return sort ? QVariant(index.row()) : QVariant(QStringLiteral("%1. ").arg(index.row() + 1) + planActionText(*m_store, *a));
     case HoldsColumn:
+        if (notApplied)
+            return tr("no (not applied)");
         if (!stale.isEmpty())
             return tr("stale");
         return violation ? tr("violation") : a->holds ? tr("yes") : tr("no");

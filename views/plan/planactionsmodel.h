@@ -44,7 +44,8 @@ struct FailureCost {
 /// share of present GPUs), cost per hour. kSortRole gives the after figure. Holds a
 /// reference to the engine (which must outlive the model or be replaced first) and never
 /// edits it; refresh() after every apply or undo (an appended or removed last row is
-/// inserted or removed, anything else resets). Thread: GUI thread.
+/// inserted or removed, anything else resets). An opened plan's actions that could not be
+/// applied follow the applied ones (setNotApplied()). Thread: GUI thread.
 class PlanActionsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -61,6 +62,13 @@ public:
     /// reasons start with "Stale: why". Rows past the vector's end are not stale.
     void setStale(std::vector<QString> whyByRow);
     [[nodiscard]] const model::AppliedAction* actionAt(int row) const noexcept;
+    /// Actions of an opened plan file that the engine could not apply (a pod or node the state
+    /// lacks, a move that no longer fits), each with holds = false and its reasons, as
+    /// importers::evaluatePlan() gives them: shown after the applied rows, "no (not applied)",
+    /// numbered by their place in the file (`fileIndex`, from 0). Cleared by setPlan().
+    void setNotApplied(std::vector<std::pair<std::size_t, model::AppliedAction>> actions);
+    /// How many rows are not-applied actions (after the engine's rows).
+    [[nodiscard]] int notAppliedCount() const noexcept { return static_cast<int>(m_notApplied.size()); }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -70,8 +78,9 @@ public:
 private:
     std::shared_ptr<const model::ClusterStore> m_store;
     std::shared_ptr<const model::PlanEngine> m_engine;
-    int m_rows = 0;
+    int m_rows = 0; // the engine's applied actions shown; the not-applied ones follow
     std::vector<QString> m_stale;
+    std::vector<std::pair<std::size_t, model::AppliedAction>> m_notApplied;
 };
 
 } // namespace fleet::views

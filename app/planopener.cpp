@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "planopener.h"
+
+#include "plancontroller.h"
+#include "storereaders.h"
+
+#include "importers/plan/plansource.h"
+#include "model/plan/notfounderror.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QMessageBox>
+#include <QPointer>
+#include <QProgressDialog>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <stdexcept>
+
+namespace fleet::app {
+
+namespace {
+
+model::AppliedAction notApplied(const model::PlanAction& action, const model::PlanEngine& engine, model::Reason reason)
+{
+    model::AppliedAction r;
+    r.action = action;
+    r.holds = false;
+    r.before = r.after = engine.state().totals();
+    r.reasons.push_back(std::move(reason));
+    return r;
+}
+
+} // namespace
+
+OpenedPlan openPlanFile(const std::string& path, std::shared_ptr<const model::ClusterStore> store, const model::Topology& topology,
+    const std::vector<double>& nodePricePerHour, const std::function<importers::PlanSource()>& currentSource, const std::atomic<bool>* cancel,
+    const std::function<void(double)>& progress)
+{
+    OpenedPlan out;
+    importers::PlanDocument doc;
+    try {
+        doc = importers::readPlanFile(path);
+        // A place-pods action names a template pod; a state without it gets it from the action
+        // (as `plan check` does), on a copy: the shown store never changes.
+        bool lacksTemplates = false;
+        for (const model::PlanAction& a : doc.actions)
+            if (a.type == model::ActionType::PlacePods && !store->findPod(a.pod.namespaceName, a.pod.name).isValid())
+                lacksTemplates = true;
+        if (lacksTemplates) {
+            auto copy = std::make_shared<model::ClusterStore>(store->clone());
+            importers::addPlanTemplatePods(*copy, doc, path);
+            store = std::move(copy);
+        }
+    } catch (const std::exception& e) {
+        out.error = e.what();
+        return out;
+    }
+    out.actionCount = doc.actions.size();
+    if (currentSource) {
+        try {
+            out.sourceNote = importers::sourceDifference(doc.source, currentSource());
+        } catch (const std::exception& e) {
+            out.sourceNote = std::string("the shown state cannot be named (") + e.what() + ")";
+        }
+    }
+    auto engine = std::make_shared<model::PlanEngine>(*store, topology, nodePricePerHour);
+    for (std::size_t i = 0; i < doc.actions.size(); ++i) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) {
+            out.cancelled = true;
+            return out;
+        }
+        const model::PlanAction& a = doc.actions[i];
+        const std::size_t before = engine->applied().size();
+        try {
+            const model::AppliedAction& r = engine->apply(a);
+            if (engine->applied().size() == before)
+                out.notApplied.emplace_back(i, r); // refused: a move that no longer fits
+            else if (r.holds)
+                ++out.holding;
+        } catch (const model::NotFoundError& e) {
+            out.notApplied.emplace_back(i, notApplied(a, *engine, model::makeReason(model::ReasonKind::NotFound, e.detail(), e.what())));
+        } catch (const std::invalid_argument& e) {
+            out.notApplied.emplace_back(
+                i, notApplied(a, *engine, model::makeReason(model::ReasonKind::Unsupported, std::string(model::actionTypeName(a.type)), e.what())));
+        }
+        if (progress)
+            progress(static_cast<double>(i + 1) / static_cast<double>(doc.actions.size()));
+    }
+    out.store = std::move(store);
+    out.engine = std::move(engine);
+    return out;
+}
+
+bool looksLikePlanFile(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray head = file.read(64 * 1024);
+    const QByteArray trimmed = head.trimmed();
+    return trimmed.startsWith('{') && head.contains("\"fleetscopePlan\"");
+}
+
+PlanOpener::PlanOpener(QMainWindow* window, PlanController* plan)
+    : QObject(window)
+    , m_window(window)
+    , m_plan(plan)
+{
+    // A new cluster, or a new plan, makes a running result stale.
+    connect(plan, &PlanController::engineReady, this, [this] { ++m_generation; });
+}
+
+PlanOpener::~PlanOpener()
+{
+    cancel();
+}
+
+void PlanOpener::cancel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+bool PlanOpener::open(const QString& path, std::function<importers::PlanSource()> currentSource)
+{
+    const auto engine = m_plan->engine();
+    if (m_running || !engine || !m_plan->store() || !m_plan->topology())
+        return false;
+    m_running = true;
+    m_path = path;
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    const std::uint64_t generation = ++m_generation;
+    if (!m_progress) {
+        m_progress = new QProgressDialog(m_window);
+        m_progress->setObjectName(QStringLiteral("openPlanProgress"));
+        m_progress->setWindowTitle(tr("Open Plan"));
+        m_progress->setRange(0, 100);
+        m_progress->setWindowModality(Qt::WindowModal);
+        m_progress->setMinimumDuration(kProgressAfterMs);
+        m_progress->setAutoReset(false);
+        m_progress->setAutoClose(false);
+        connect(m_progress, &QProgressDialog::canceled, this, &PlanOpener::cancel);
+        connect(this, &PlanOpener::progressed, m_progress, &QProgressDialog::setValue);
+    }
+    m_progress->setLabelText(tr("Checking %1 against the shown cluster\u2026").arg(QFileInfo(path).fileName()));
+    m_progress->reset();
+    m_progress->setValue(0);
+    QPointer<PlanOpener> self(this);
+    auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for this worker
+    (void)QtConcurrent::run([self, generation, path, store = m_plan->store(), topology = m_plan->topology(), prices = m_plan->nodePrices(),
+                                source = std::move(currentSource), cancel = m_cancel, reading] {
+        QElapsedTimer sinceProgress;
+        sinceProgress.start();
+        auto progress = [&](double f) {
+            if (sinceProgress.elapsed() < 100 && f < 1.0) // about ten a second
+                return;
+            sinceProgress.restart();
+            QMetaObject::invokeMethod(
+                self, [self, f] { if (self) emit self->progressed(static_cast<int>(f * 100)); }, Qt::QueuedConnection);
+        };
+        auto result = std::make_shared<OpenedPlan>(openPlanFile(path.toStdString(), store, *topology, prices, source, cancel.get(), progress));
+        QMetaObject::invokeMethod(
+            self, [self, generation, path, result] { if (self) self->onResult(generation, path, result); }, Qt::QueuedConnection);
+    });
+    return true;
+}
+
+void PlanOpener::onResult(std::uint64_t generation, const QString& path, std::shared_ptr<OpenedPlan> result)
+{
+    m_running = false;
+    if (m_progress) {
+        m_progress->reset();
+        m_progress->hide();
+    }
+    const QString name = QFileInfo(path).fileName();
+    if (!result->error.empty()) {
+        m_lastMessage = tr("Cannot open the plan %1: %2").arg(name, QString::fromStdString(result->error));
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Open Plan"), m_lastMessage, QMessageBox::Close, m_window);
+        box->setObjectName(QStringLiteral("openPlanError"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        emit finished(false);
+        return;
+    }
+    if (result->cancelled) {
+        m_lastMessage = tr("Opening the plan %1 was cancelled; the plan is as it was.").arg(name);
+        emit finished(false);
+        return;
+    }
+    if (generation != m_generation || !m_plan->engine()) {
+        m_lastMessage = tr("The cluster changed while %1 was being checked; open it again.").arg(name);
+        emit finished(false);
+        return;
+    }
+    const std::size_t notHolding = result->actionCount - result->holding;
+    m_lastMessage = tr("Opened plan %1: %2 actions, %3 hold, %4 do not hold%5.")
+                        .arg(name)
+                        .arg(result->actionCount)
+                        .arg(result->holding)
+                        .arg(notHolding)
+                        .arg(result->notApplied.empty() ? QString() : tr(" (%1 could not be applied)").arg(result->notApplied.size()));
+    if (!result->sourceNote.empty())
+        m_lastMessage += QLatin1Char(' ') + tr("Note: %1.").arg(QString::fromStdString(result->sourceNote));
+    m_plan->adoptOpenedPlan(result->store, result->engine, std::move(result->notApplied), tr("Open plan %1").arg(name), m_lastMessage);
+    emit finished(true);
+}
+
+} // namespace fleet::app

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: Apache-2.0
+// The plan as the window keeps it (issue 23), under xvfb-run on a small simulated cluster:
+// - a consolidation's undo step refreshes the map and panel once, not once per drain, and the
+//   map's plan marks are right after undo and redo (a drained node's cell);
+// - the node inspector follows the plan after Plan > Place Workload (whose engine reads a copy of
+//   the store): a drained node stays "gone under the plan" with no pods;
+// - closing the window with a modified plan asks Save / Discard / Cancel (the undo stack's clean
+//   state), and a saved plan closes without asking;
+// - File > Open Plan re-evaluates a saved plan against the shown cluster: every action with
+//   holds / does not hold in the Plan dock, one undo step, the stack's clean state; an action
+//   naming a node the cluster lacks is listed as not applied; a plan file given to File > Open
+//   is opened as a plan; a broken plan file says where, and the plan stays as it was.
+
+#include "planwindowfixture.h"
+
+#include "app/consolidatecontroller.h"
+#include "app/placeworkloaddialog.h"
+#include "app/planopener.h"
+#include "app/surfaceformat.h"
+#include "importers/plan/planfile.h"
+#include "views/inspectors/nodeinspector.h"
+#include "views/itemmodels/nodepodsmodel.h"
+#include "views/plan/planactionsmodel.h"
+#include "views/plan/planmarksbuilder.h"
+#include "views/plan/planpanel.h"
+#include "views/map/planmarks.h"
+#include "app/explorepanels.h"
+
+#include "../views/mapviewprobe.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QDialog>
+#include <QDockWidget>
+#include <QFile>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QUndoStack>
+
+using namespace fleet;
+using namespace planwindow;
+
+namespace {
+
+/// Answers the next QMessageBox named `name` with `button` once it shows; `seen` says it did.
+void answerBox(const QString& name, QMessageBox::StandardButton button, bool* seen)
+{
+    whenShown([name, button, seen](QWidget* w) {
+        auto* box = qobject_cast<QMessageBox*>(w);
+        if (!box || box->objectName() != name)
+            return;
+        *seen = true;
+        box->button(button)->click();
+    });
+}
+
+/// Drains the first `count` nodes that a drain empties (holds), one command each.
+std::vector<model::NodeId> drainSome(app::PlanController* plan, int count)
+{
+    std::vector<model::NodeId> drained;
+    const model::ClusterStore& store = *plan->store();
+    for (std::uint32_t i = 0; i < store.nodeCount() && static_cast<int>(drained.size()) < count; ++i) {
+        const model::NodeId n(i);
+        if (store.nodePods(n).empty() || !plan->drainNodes({ n }))
+            continue;
+        if (plan->engine()->applied().back().holds)
+            drained.push_back(n);
+        else
+            plan->removeLastAction();
+    }
+    return drained;
+}
+
+} // namespace
+
+class TestPlanWindowState : public QObject {
+    Q_OBJECT
+private slots:
+    void consolidationUndoRefreshesOnceWithRightMarks();
+    void inspectorFollowsThePlanAfterPlaceWorkload();
+    void closeAsksWhilePlanIsModified();
+    void openPlanReevaluatesAgainstTheShownCluster();
+    void openPlanListsWhatCannotBeApplied();
+    void openPlanFromFileOpenAndBrokenFile();
+};
+
+void TestPlanWindowState::consolidationUndoRefreshesOnceWithRightMarks()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::PlanController* plan = window->planController();
+    auto* consolidate = window->findChild<app::ConsolidateController*>();
+    QSignalSpy finished(consolidate, &app::ConsolidateController::finished);
+    plan->dock()->show(); // the dock narrows the map: open it before the first grab
+    QTest::qWait(50);
+    views::FleetMapView* map = window->mapView();
+    const QImage before = map->grabImage();
+
+    QSignalSpy changed(plan, &app::PlanController::planChanged);
+    QVERIFY(consolidate->start());
+    QVERIFY(finished.wait(60000));
+    const model::ConsolidationResult& r = consolidate->lastResult();
+    QVERIFY2(r.drained.size() >= 3, "the simulated cluster has nodes to drain");
+    const std::size_t actions = plan->engine()->applied().size();
+    QCOMPARE(actions, r.pendingPlaced.size() + r.drained.size());
+    QCOMPARE(changed.count(), 1); // the whole step, one refresh
+    const auto marks = views::buildPlanMarks(*plan->engine(), plan->topology().get());
+    QVERIFY(marks && !marks->removed.empty());
+    const model::NodeId gone = marks->removed.front();
+    const QImage consolidated = map->grabImage();
+    const QColor goneBefore = testing::swatchColor(*map, before, gone);
+    const QColor goneAfter = testing::swatchColor(*map, consolidated, gone);
+    QVERIFY2(!near(goneBefore, goneAfter, 8), "a drained node is darkened on the map");
+
+    QUndoStack* stack = window->undoStack();
+    QCOMPARE(stack->count(), 1);
+    changed.clear();
+    stack->undo();
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(plan->engine()->applied().empty());
+    QVERIFY(!views::buildPlanMarks(*plan->engine(), plan->topology().get()));
+    QVERIFY(near(testing::swatchColor(*map, map->grabImage(), gone), goneBefore, 2));
+
+    changed.clear();
+    stack->redo();
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(plan->engine()->applied().size(), actions);
+    const auto again = views::buildPlanMarks(*plan->engine(), plan->topology().get());
+    QVERIFY(again);
+    QCOMPARE(again->removed, marks->removed);
+    QCOMPARE(again->changed, marks->changed);
+    QCOMPARE(again->emptied, marks->emptied);
+    QVERIFY(near(testing::swatchColor(*map, map->grabImage(), gone), goneAfter, 2));
+    QCOMPARE(plan->panel()->model()->rowCount(), static_cast<int>(actions));
+
+    // Undo Back to Here from the first drain: the step straddles the row, one refresh.
+    changed.clear();
+    plan->undoBackTo(static_cast<int>(r.pendingPlaced.size()));
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(plan->engine()->applied().size(), r.pendingPlaced.size());
+}
+
+void TestPlanWindowState::inspectorFollowsThePlanAfterPlaceWorkload()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::PlanController* plan = window->planController();
+    const auto drained = drainSome(plan, 1);
+    QCOMPARE(drained.size(), std::size_t(1));
+    const model::NodeId node = drained.front();
+    views::NodeInspector* inspector = window->explorePanels()->nodeInspector();
+    inspector->setNode(window->cluster()->store, window->cluster()->topology, node);
+    QVERIFY2(inspector->headerText().contains(QStringLiteral("gone under the plan")), qPrintable(inspector->headerText()));
+    QCOMPARE(inspector->podsModel()->rowCount(), 0);
+
+    auto* dialog = window->findChild<app::PlaceWorkloadDialog*>();
+    QVERIFY(dialog);
+    dialog->openFor();
+    dialog->setPods(2);
+    dialog->setShape(QStringLiteral("1"), QStringLiteral("1Gi"));
+    dialog->setName(QStringLiteral("follow"));
+    QVERIFY(dialog->setRequiredLevel({}));
+    QVERIFY(dialog->setPreferredLevel({}));
+    QSignalSpy placed(dialog, &app::PlaceWorkloadDialog::finished);
+    QVERIFY(dialog->place());
+    QVERIFY(placed.count() > 0 || placed.wait(60000));
+    QVERIFY2(dialog->lastOutcome().placed, qPrintable(dialog->messageText()));
+    QVERIFY2(&plan->engine()->state().store() != window->cluster()->store.get(), "the placement's engine reads a copy of the store");
+
+    // Still the plan's node: gone, no pods; a node that got a placed pod lists it.
+    QVERIFY2(inspector->headerText().contains(QStringLiteral("gone under the plan")), qPrintable(inspector->headerText()));
+    QCOMPARE(inspector->podsModel()->rowCount(), 0);
+    const model::AppliedAction& placement = plan->engine()->applied().back();
+    const model::NodeId target = plan->engine()->state().podNode(placement.podsAdded.front());
+    inspector->setNode(window->cluster()->store, window->cluster()->topology, target);
+    QAbstractItemModelTester tester(inspector->podsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    bool listed = false;
+    for (int row = 0; row < inspector->podsModel()->rowCount(); ++row)
+        listed = listed || inspector->podsModel()->index(row, views::NodePodsModel::NameColumn).data().toString().contains(QStringLiteral("follow-"));
+    QVERIFY2(listed, "the node that got a placed pod lists it");
+    window->undoStack()->setClean();
+}
+
+void TestPlanWindowState::closeAsksWhilePlanIsModified()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    QVERIFY(!window->isPlanModified());
+    QVERIFY(window->close()); // nothing to save: no question
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    QCOMPARE(drainSome(window->planController(), 2).size(), std::size_t(2));
+    QVERIFY(window->isPlanModified());
+
+    bool asked = false;
+    answerBox(QStringLiteral("unsavedPlanBox"), QMessageBox::Cancel, &asked);
+    QVERIFY(!window->close());
+    QVERIFY(asked);
+    QVERIFY(window->isVisible());
+    QCOMPARE(window->planController()->engine()->applied().size(), std::size_t(2));
+
+    // Saved: clean, closes without asking; a change after the save asks again, and Save writes
+    // to the same file without a file dialog.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("plan.json"));
+    QCOMPARE(window->savePlanTo(path), QString());
+    QVERIFY(!window->isPlanModified());
+    QVERIFY(window->close());
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    window->undoStack()->undo();
+    QVERIFY(window->isPlanModified());
+    asked = false;
+    answerBox(QStringLiteral("unsavedPlanBox"), QMessageBox::Save, &asked);
+    QVERIFY(window->close());
+    QVERIFY(asked);
+    QCOMPARE(importers::readPlanFile(path.toStdString()).actions.size(), std::size_t(1));
+    QVERIFY(!window->isPlanModified());
+
+    // Discard closes and leaves the file as it was.
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    window->undoStack()->undo();
+    asked = false;
+    answerBox(QStringLiteral("unsavedPlanBox"), QMessageBox::Discard, &asked);
+    QVERIFY(window->close());
+    QVERIFY(asked);
+    QCOMPARE(importers::readPlanFile(path.toStdString()).actions.size(), std::size_t(1));
+}
+
+void TestPlanWindowState::openPlanReevaluatesAgainstTheShownCluster()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::PlanController* plan = window->planController();
+    const auto drained = drainSome(plan, 3);
+    QCOMPARE(drained.size(), std::size_t(3));
+    std::vector<model::PlanAction> saved;
+    for (const model::AppliedAction& a : plan->engine()->applied())
+        saved.push_back(a.action);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("drains.json"));
+    QCOMPARE(window->savePlanTo(path), QString());
+    window->undoStack()->undo();
+    window->undoStack()->undo();
+    QCOMPARE(plan->engine()->applied().size(), saved.size() - 2);
+
+    // Opening asks about the modified plan first; Discard, then the file's plan is shown.
+    bool asked = false;
+    answerBox(QStringLiteral("unsavedPlanBox"), QMessageBox::Discard, &asked);
+    app::PlanOpener* opener = window->planOpener();
+    QSignalSpy opened(opener, &app::PlanOpener::finished);
+    QVERIFY(window->openPlanFile(path));
+    QVERIFY(asked);
+    QVERIFY(opened.wait(30000));
+    QCOMPARE(opened.takeFirst().at(0).toBool(), true);
+    QVERIFY2(opener->lastMessage().startsWith(QStringLiteral("Opened plan drains.json: 3 actions, 3 hold, 0 do not hold.")),
+        qPrintable(opener->lastMessage()));
+    QCOMPARE(plan->engine()->applied().size(), saved.size());
+    for (std::size_t i = 0; i < saved.size(); ++i)
+        QCOMPARE(plan->engine()->applied()[i].action, saved[i]);
+    views::PlanActionsModel* rows = plan->panel()->model();
+    QAbstractItemModelTester tester(rows, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(rows->rowCount(), 3);
+    for (int row = 0; row < 3; ++row)
+        QCOMPARE(rows->index(row, views::PlanActionsModel::HoldsColumn).data().toString(), QStringLiteral("yes"));
+    QVERIFY(plan->dock()->isVisible());
+    QVERIFY(!window->isPlanModified());
+    QCOMPARE(window->planPath(), path);
+    QCOMPARE(window->undoStack()->count(), 1);
+    // The inspector shows the opened plan: a drained node is gone.
+    views::NodeInspector* inspector = window->explorePanels()->nodeInspector();
+    inspector->setNode(window->cluster()->store, window->cluster()->topology, drained.front());
+    QVERIFY2(inspector->headerText().contains(QStringLiteral("gone under the plan")), qPrintable(inspector->headerText()));
+    // One undo step: Undo empties the plan, Redo brings it back.
+    window->undoStack()->undo();
+    QVERIFY(plan->engine()->applied().empty());
+    QVERIFY(window->isPlanModified());
+    window->undoStack()->redo();
+    QCOMPARE(plan->engine()->applied().size(), saved.size());
+    QVERIFY(!window->isPlanModified());
+}
+
+void TestPlanWindowState::openPlanListsWhatCannotBeApplied()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::PlanController* plan = window->planController();
+    const std::string node = std::string(window->cluster()->store->nodeName(model::NodeId(0)));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("other.json"));
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray(R"({"fleetscopePlan": 1, "source": {"simulated": "nodes=999 seed=9"}, "actions": [
+            {"type": "drain-node", "node": "no-such-node"},
+            {"type": "drain-node", "node": ")")
+            + QByteArray::fromStdString(node) + R"("}]})");
+    }
+    QSignalSpy opened(window->planOpener(), &app::PlanOpener::finished);
+    QVERIFY(window->openPlanFile(path));
+    QVERIFY(opened.wait(30000));
+    QCOMPARE(opened.takeFirst().at(0).toBool(), true);
+    const QString message = window->planOpener()->lastMessage();
+    QVERIFY2(message.contains(QStringLiteral("2 actions")) && message.contains(QStringLiteral("(1 could not be applied)")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("nodes=999 seed=9")), qPrintable(message)); // another state than the plan's, said
+    QCOMPARE(plan->engine()->applied().size(), std::size_t(1));
+    views::PlanActionsModel* rows = plan->panel()->model();
+    QAbstractItemModelTester tester(rows, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(rows->rowCount(), 2);
+    QCOMPARE(rows->notAppliedCount(), 1);
+    QCOMPARE(rows->index(1, views::PlanActionsModel::HoldsColumn).data().toString(), QStringLiteral("no (not applied)"));
+    const QString why = rows->index(1, views::PlanActionsModel::ReasonsColumn).data().toString();
+    QVERIFY2(why.contains(QStringLiteral("not-found:node/no-such-node")), qPrintable(why));
+    QVERIFY2(rows->index(1, views::PlanActionsModel::ActionColumn).data().toString().startsWith(QStringLiteral("File #1. ")),
+        qPrintable(rows->index(1, views::PlanActionsModel::ActionColumn).data().toString()));
+    // A new action goes before the not-applied row.
+    QCOMPARE(drainSome(plan, 1).size(), std::size_t(1));
+    QCOMPARE(rows->rowCount(), 3);
+    QCOMPARE(rows->index(2, views::PlanActionsModel::HoldsColumn).data().toString(), QStringLiteral("no (not applied)"));
+    window->undoStack()->setClean();
+}
+
+void TestPlanWindowState::openPlanFromFileOpenAndBrokenFile()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::PlanController* plan = window->planController();
+    QCOMPARE(drainSome(plan, 1).size(), std::size_t(1));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("one.json"));
+    QCOMPARE(window->savePlanTo(path), QString());
+    window->undoStack()->undo();
+    window->undoStack()->setClean();
+
+    // File > Open (Ctrl+O's path) with a plan file: opened as a plan, the cluster stays.
+    QVERIFY(app::looksLikePlanFile(path));
+    QVERIFY(!app::looksLikePlanFile(QStringLiteral(FLEET_TEST_DATA_DIR "/plan/cluster.json")));
+    const auto store = window->cluster()->store;
+    QSignalSpy opened(window->planOpener(), &app::PlanOpener::finished);
+    QSignalSpy failed(window.get(), &app::MainWindow::importFailed);
+    window->openFiles({ path });
+    QVERIFY(opened.wait(30000));
+    QCOMPARE(opened.takeFirst().at(0).toBool(), true);
+    QCOMPARE(failed.count(), 0);
+    QVERIFY(window->cluster()->store == store);
+    QCOMPARE(plan->engine()->applied().size(), std::size_t(1));
+
+    // A broken plan: an error naming the file and the place; the plan stays as it was.
+    const QString broken = dir.filePath(QStringLiteral("broken.json"));
+    {
+        QFile f(broken);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"fleetscopePlan": 1, "actions": [{"type": "drain-node"}]})");
+    }
+    QString shown;
+    whenShown([&shown](QWidget* w) {
+        if (auto* box = qobject_cast<QMessageBox*>(w); box && box->objectName() == QStringLiteral("openPlanError")) {
+            shown = box->text();
+            box->close();
+        }
+    });
+    QVERIFY(window->openPlanFile(broken));
+    QVERIFY(opened.wait(30000));
+    QCOMPARE(opened.takeFirst().at(0).toBool(), false);
+    QTRY_VERIFY(!shown.isEmpty());
+    QVERIFY2(shown.contains(QStringLiteral("broken.json")) && shown.contains(QStringLiteral("$.actions[0]")), qPrintable(shown));
+    QCOMPARE(plan->engine()->applied().size(), std::size_t(1));
+    QCOMPARE(window->planPath(), path);
+}
+
+int main(int argc, char** argv)
+{
+    fleet::app::setDefaultSurfaceFormat();
+    QApplication app(argc, argv);
+    QApplication::setQuitOnLastWindowClosed(false); // the tests close and show the window again
+    TestPlanWindowState test;
+    return QTest::qExec(&test, argc, argv);
+}
+#include "tst_planwindowstate.moc"

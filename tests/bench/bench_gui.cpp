@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: Apache-2.0
+// bench_gui: the GUI thread's longest stalls while the real main window goes through the what-if
+// flows on the simulated fleet (issue 23; DESIGN.md "Threads": no event-loop turn over 50 ms at
+// 100,000 nodes). A StallWatchdog (app/stallwatchdog.h) records every gap between event-loop
+// turns, charged to the flow and action running when it ended. The flows, each through the
+// window's own actions and controllers, each followed by the event loop running until the
+// window is idle (the repaint it asked for included):
+//   load            the simulated cluster read, laid out and shown, the what-if engine ready
+//   metric          Metric > CPU, then GPU requested
+//   inspect         the node inspector on 20 nodes
+//   consolidate     Plan > Consolidate (worker), its drains applied as one undo step
+//   undo / redo     Edit > Undo and Redo of that step
+//   remove-last     the plan panel's Remove Last, then Undo
+//   save-plan       File > Save Plan to a file
+//   open-plan       File > Open Plan of that file (worker), one undo step
+//   place-workload  Plan > Place Workload of 8 pods (worker)
+// Software OpenGL (llvmpipe) under xvfb-run; say whether the machine was idle.
+// Usage: xvfb-run -a -s "-screen 0 1600x1200x24" ./bench_gui [--nodes N] [--seed S]
+// Output: one line per flow on stderr, then one JSON object last on stdout:
+// {"nodes": N, "flows": [{"flow", "ms", "max_stall_ms", "action"}...], "max_stall_ms", "stalls_over_50ms",
+//  "p99_stall_ms", "longest": {"flow", "action", "ms"}, "max_stall_after_load_ms", "longest_after_load": {...}}
+
+#include "app/consolidatecontroller.h"
+#include "app/explorepanels.h"
+#include "app/mainwindow.h"
+#include "app/placeworkloaddialog.h"
+#include "app/plancontroller.h"
+#include "app/planopener.h"
+#include "app/stallwatchdog.h"
+#include "app/surfaceformat.h"
+#include "views/inspectors/nodeinspector.h"
+#include "views/map/fleetmapview.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+#include <cstdio>
+#include <functional>
+
+using namespace fleet;
+
+namespace {
+
+struct FlowFigure {
+    QString flow;
+    double ms = 0;
+    double maxStallMs = 0;
+    QString action;
+};
+
+QString flowOf(const QString& context)
+{
+    return context.section(QStringLiteral(" / "), 0, 0);
+}
+
+QString jsonText(const QString& s)
+{
+    QString out = s;
+    out.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('"'), QStringLiteral("\\\""));
+    return QLatin1Char('"') + out + QLatin1Char('"');
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    app::setDefaultSurfaceFormat();
+    QApplication application(argc, argv);
+    std::size_t nodes = 100000;
+    std::uint64_t seed = 1;
+    const QStringList args = application.arguments();
+    if (const qsizetype i = args.indexOf(QStringLiteral("--nodes")); i >= 0 && i + 1 < args.size())
+        nodes = args[i + 1].toULongLong();
+    if (const qsizetype i = args.indexOf(QStringLiteral("--seed")); i >= 0 && i + 1 < args.size())
+        seed = args[i + 1].toULongLong();
+
+    app::MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return 1;
+    app::PlanController* plan = window.planController();
+    QUndoStack* stack = window.undoStack();
+    app::StallWatchdog watchdog;
+    std::vector<FlowFigure> flows;
+    QElapsedTimer flowClock;
+    auto beginFlow = [&](const QString& flow) {
+        flows.push_back({ flow, 0, 0, {} });
+        flowClock.start();
+    };
+    auto endFlow = [&] {
+        flows.back().ms = static_cast<double>(flowClock.nsecsElapsed()) / 1e6;
+        std::fprintf(stderr, "%-15s %9.0f ms\n", qPrintable(flows.back().flow), flows.back().ms);
+    };
+    // The action's context, then the action, then the event loop until the window is idle
+    // (two turns of 100 ms without a stall over a frame, at most 5 s).
+    auto act = [&](const QString& flow, const QString& action, const std::function<bool()>& run) {
+        watchdog.setContext(flow + QStringLiteral(" / ") + action);
+        const bool ok = run();
+        for (int quiet = 0, turns = 0; quiet < 2 && turns < 50; ++turns) {
+            const std::size_t before = watchdog.stalls().size();
+            QTest::qWait(100);
+            quiet = watchdog.stalls().size() == before ? quiet + 1 : 0;
+        }
+        if (!ok)
+            std::fprintf(stderr, "bench_gui: %s / %s did not complete\n", qPrintable(flow), qPrintable(action));
+        return ok;
+    };
+    auto waitFor = [](QSignalSpy& spy, int ms = 600000) { return spy.count() > 0 || spy.wait(ms); };
+
+    watchdog.start();
+    // ---- load ----
+    beginFlow(QStringLiteral("load"));
+    bool ok = act(QStringLiteral("load"), QStringLiteral("open simulated cluster"), [&] {
+        QSignalSpy shown(&window, &app::MainWindow::clusterShown);
+        QSignalSpy ready(plan, &app::PlanController::engineReady);
+        window.openSimulated(nodes, seed);
+        return waitFor(shown) && (plan->engine() || waitFor(ready));
+    });
+    endFlow();
+    if (!ok)
+        return 1;
+    // ---- metric ----
+    beginFlow(QStringLiteral("metric"));
+    act(QStringLiteral("metric"), QStringLiteral("cpu requested"), [&] { return window.setMetric(QStringLiteral("cpu")); });
+    act(QStringLiteral("metric"), QStringLiteral("gpu requested"), [&] { return window.setMetric(QStringLiteral("gpu")); });
+    endFlow();
+    // ---- inspect ----
+    beginFlow(QStringLiteral("inspect"));
+    views::NodeInspector* inspector = window.explorePanels()->nodeInspector();
+    const auto store = window.cluster()->store;
+    for (std::uint32_t k = 0; k < 20; ++k)
+        act(QStringLiteral("inspect"), QStringLiteral("node %1").arg(k), [&] {
+            inspector->setNode(store, window.cluster()->topology, model::NodeId(static_cast<std::uint32_t>((k * 4999u) % store->nodeCount())));
+            return true;
+        });
+    endFlow();
+    // ---- consolidate ----
+    beginFlow(QStringLiteral("consolidate"));
+    auto* consolidate = window.findChild<app::ConsolidateController*>();
+    std::size_t actions = 0;
+    act(QStringLiteral("consolidate"), QStringLiteral("Plan > Consolidate"), [&] {
+        QSignalSpy finished(consolidate, &app::ConsolidateController::finished);
+        window.findChild<QAction*>(QStringLiteral("actionConsolidate"))->trigger();
+        if (!waitFor(finished, 1800000))
+            return false;
+        actions = plan->engine()->applied().size();
+        return actions > 0;
+    });
+    endFlow();
+    std::fprintf(stderr, "consolidation: %zu actions\n", actions);
+    // ---- undo / redo of the step ----
+    beginFlow(QStringLiteral("undo"));
+    act(QStringLiteral("undo"), QStringLiteral("Edit > Undo of the consolidation"), [&] {
+        stack->undo();
+        return plan->engine()->applied().empty();
+    });
+    endFlow();
+    beginFlow(QStringLiteral("redo"));
+    act(QStringLiteral("redo"), QStringLiteral("Edit > Redo of the consolidation"), [&] {
+        stack->redo();
+        return plan->engine()->applied().size() == actions;
+    });
+    endFlow();
+    // ---- remove last ----
+    beginFlow(QStringLiteral("remove-last"));
+    act(QStringLiteral("remove-last"), QStringLiteral("Remove Last"), [&] { return plan->removeLastAction(); });
+    act(QStringLiteral("remove-last"), QStringLiteral("Undo of Remove Last"), [&] {
+        stack->undo();
+        return plan->engine()->applied().size() == actions;
+    });
+    endFlow();
+    // ---- save and open ----
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("plan.json"));
+    beginFlow(QStringLiteral("save-plan"));
+    act(QStringLiteral("save-plan"), QStringLiteral("File > Save Plan"), [&] { return window.savePlanTo(path).isEmpty(); });
+    endFlow();
+    beginFlow(QStringLiteral("open-plan"));
+    act(QStringLiteral("open-plan"), QStringLiteral("File > Open Plan"), [&] {
+        QSignalSpy opened(window.planOpener(), &app::PlanOpener::finished);
+        return window.openPlanFile(path) && waitFor(opened) && plan->engine()->applied().size() == actions;
+    });
+    endFlow();
+    // ---- place workload ----
+    beginFlow(QStringLiteral("place-workload"));
+    auto* dialog = window.findChild<app::PlaceWorkloadDialog*>();
+    act(QStringLiteral("place-workload"), QStringLiteral("Plan > Place Workload"), [&] {
+        dialog->openFor();
+        dialog->setPods(8);
+        dialog->setShape(QStringLiteral("8"), QStringLiteral("64Gi"), 8);
+        dialog->setName(QStringLiteral("bench"));
+        QSignalSpy finished(dialog, &app::PlaceWorkloadDialog::finished);
+        return dialog->place() && waitFor(finished) && dialog->lastOutcome().placed;
+    });
+    act(QStringLiteral("place-workload"), QStringLiteral("Edit > Undo of the placement"), [&] {
+        stack->undo();
+        return true;
+    });
+    endFlow();
+    watchdog.stop();
+    stack->setClean(); // the window closes without asking
+
+    // Per flow: its longest stall and the action it ended in.
+    for (const app::StallWatchdog::Stall& s : watchdog.stalls())
+        for (FlowFigure& f : flows)
+            if (f.flow == flowOf(s.context) && s.ms > f.maxStallMs) {
+                f.maxStallMs = s.ms;
+                f.action = s.context.section(QStringLiteral(" / "), 1);
+            }
+    double afterLoad = 0;
+    QString afterLoadContext;
+    for (const app::StallWatchdog::Stall& s : watchdog.stalls())
+        if (flowOf(s.context) != QStringLiteral("load") && s.ms > afterLoad) {
+            afterLoad = s.ms;
+            afterLoadContext = s.context;
+        }
+    QString flowsJson;
+    for (const FlowFigure& f : flows) {
+        if (!flowsJson.isEmpty())
+            flowsJson += QStringLiteral(", ");
+        flowsJson += QStringLiteral("{\"flow\": %1, \"ms\": %2, \"max_stall_ms\": %3, \"action\": %4}")
+                         .arg(jsonText(f.flow))
+                         .arg(f.ms, 0, 'f', 0)
+                         .arg(f.maxStallMs, 0, 'f', 1)
+                         .arg(jsonText(f.action));
+        std::fprintf(stderr, "%-15s longest stall %8.1f ms (%s)\n", qPrintable(f.flow), f.maxStallMs, qPrintable(f.action));
+    }
+    const QString longest = watchdog.maxStallContext();
+    std::printf("{\"nodes\": %zu, \"actions\": %zu, \"flows\": [%s], \"max_stall_ms\": %.1f, \"stalls_over_50ms\": %d, \"p99_stall_ms\": %.1f, "
+                "\"longest\": {\"flow\": %s, \"action\": %s}, \"max_stall_after_load_ms\": %.1f, \"longest_after_load\": {\"flow\": %s, \"action\": %s}}\n",
+        nodes, actions, qPrintable(flowsJson), watchdog.maxStallMs(), watchdog.stallsOver(), watchdog.quantileMs(0.99),
+        qPrintable(jsonText(flowOf(longest))), qPrintable(jsonText(longest.section(QStringLiteral(" / "), 1))), afterLoad,
+        qPrintable(jsonText(flowOf(afterLoadContext))), qPrintable(jsonText(afterLoadContext.section(QStringLiteral(" / "), 1))));
+    return 0;
+}

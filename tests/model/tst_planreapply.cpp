@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: Apache-2.0
+// PlanEngine::reapplyUndone() (model/plan/plan.h, issue 23: redo of a large step without
+// planning it again): on the simulated fleet, drains and moves undone then put back from what
+// undo recorded give the ledger, the GPUs' shares and the records that apply() gave, and the
+// next action plans the same as on an engine that applied everything directly (disruption
+// budgets and cordons included). Another order, an apply() since, or an action that added nodes
+// is not replayed (null: apply() it again).
+
+#include "planfixture.h"
+
+#include "importers/clusterloader.h"
+
+#include <QtTest>
+
+using namespace planfixture;
+
+namespace {
+
+/// The ledger plus every node's GPU shares.
+struct FullLedger {
+    Ledger ledger;
+    std::vector<std::vector<std::int32_t>> gpuShares;
+    bool operator==(const FullLedger&) const = default;
+};
+
+FullLedger fullLedgerOf(const PlacementState& s)
+{
+    FullLedger l { ledgerOf(s), {} };
+    for (std::uint32_t i = 0; i < s.nodeCount(); ++i) {
+        const auto shares = s.nodeGpuShares(NodeId(i));
+        l.gpuShares.emplace_back(shares.begin(), shares.end());
+    }
+    return l;
+}
+
+bool sameRecord(const AppliedAction& a, const AppliedAction& b)
+{
+    if (!(a.action == b.action) || a.holds != b.holds || !(a.before == b.before) || !(a.after == b.after) || a.changes.size() != b.changes.size()
+        || a.nodesRemoved != b.nodesRemoved || a.unplaced.size() != b.unplaced.size())
+        return false;
+    for (std::size_t i = 0; i < a.changes.size(); ++i)
+        if (a.changes[i].pod != b.changes[i].pod || a.changes[i].from != b.changes[i].from || a.changes[i].to != b.changes[i].to)
+            return false;
+    return true;
+}
+
+/// Drains of the first `count` nodes whose drain moves pods, then a move of a pod to another node that can take it.
+std::vector<PlanAction> someActions(const ClusterStore& store, const Topology& topology, std::size_t count)
+{
+    std::vector<PlanAction> actions;
+    PlanEngine probe(store, topology);
+    for (std::uint32_t i = 0; i < store.nodeCount() && actions.size() < count; ++i) {
+        if (store.nodePods(NodeId(i)).empty())
+            continue;
+        const PlanAction drain = onNode(ActionType::DrainNode, std::string(store.nodeName(NodeId(i))));
+        const std::size_t before = probe.applied().size();
+        probe.apply(drain);
+        if (probe.applied().size() == before)
+            continue;
+        if (probe.applied().back().changes.empty())
+            probe.undo(); // nothing moved: not worth replaying
+        else
+            actions.push_back(drain);
+    }
+    const PlacementState& state = probe.state();
+    for (std::uint32_t i = 0; i < store.podCount(); ++i) {
+        const PodId p(i);
+        if (!state.podNode(p).isValid() || store.podOwnerKind(p) == OwnerKind::DaemonSet || store.podIsMirror(p))
+            continue;
+        for (std::uint32_t j = 0; j < store.nodeCount(); ++j)
+            if (NodeId(j) != state.podNode(p) && state.nodePresent(NodeId(j)) && checkMove(state, p, NodeId(j)).feasible) {
+                // The engine's own rules too (a gang member moves only with its gang).
+                const PlanAction m = move(std::string(store.podNamespace(p)), std::string(store.podName(p)), std::string(store.nodeName(NodeId(j))));
+                const std::size_t before = probe.applied().size();
+                probe.apply(m);
+                if (probe.applied().size() > before) {
+                    actions.push_back(m);
+                    return actions;
+                }
+                break;
+            }
+    }
+    return actions;
+}
+
+} // namespace
+
+class TestPlanReapply : public QObject {
+    Q_OBJECT
+private slots:
+    void reappliedEqualsApplied();
+    void notReplayedOutOfOrderOrAfterApply();
+    void addedNodesAreAppliedAgain();
+};
+
+void TestPlanReapply::reappliedEqualsApplied()
+{
+    const auto c = fleet::importers::loadSimulatedCluster({ 600, 5 });
+    const std::vector<PlanAction> actions = someActions(*c.store, *c.topology, 40);
+    QVERIFY2(actions.size() > 40, qPrintable(QString::number(actions.size())));
+    QCOMPARE(actions.back().type, ActionType::MovePod);
+    PlanEngine engine(*c.store, *c.topology);
+    std::vector<FullLedger> ledgers { fullLedgerOf(engine.state()) };
+    std::size_t moved = 0;
+    for (const PlanAction& a : actions) {
+        const std::size_t before = engine.applied().size();
+        const AppliedAction& r = engine.apply(a);
+        QVERIFY2(engine.applied().size() == before + 1, r.reasons.empty() ? "refused" : r.reasons.front().message.c_str());
+        moved += engine.applied().back().changes.size();
+        ledgers.push_back(fullLedgerOf(engine.state()));
+    }
+    QVERIFY2(moved > 100, qPrintable(QStringLiteral("the drains moved %1 pods").arg(moved)));
+    const std::vector<AppliedAction> records = engine.applied();
+    for (int round = 0; round < 2; ++round) {
+        for (std::size_t k = actions.size(); k > 0; --k) {
+            QVERIFY(engine.undo());
+            QVERIFY(fullLedgerOf(engine.state()) == ledgers[k - 1]);
+        }
+        for (std::size_t k = 0; k < actions.size(); ++k) {
+            const AppliedAction* again = engine.reapplyUndone(actions[k]);
+            QVERIFY(again);
+            QVERIFY(sameRecord(*again, records[k]));
+            QVERIFY2(fullLedgerOf(engine.state()) == ledgers[k + 1], qPrintable(QStringLiteral("after action %1").arg(k)));
+        }
+    }
+    // The next action plans as on an engine that applied everything directly.
+    PlanEngine direct(*c.store, *c.topology);
+    for (const PlanAction& a : actions)
+        direct.apply(a);
+    PlanAction next;
+    for (std::uint32_t i = c.store->nodeCount(); i > 0; --i)
+        if (engine.state().nodePresent(NodeId(i - 1)) && !engine.state().nodePods(NodeId(i - 1)).empty()) {
+            next = onNode(ActionType::DrainNode, std::string(c.store->nodeName(NodeId(i - 1))));
+            break;
+        }
+    QVERIFY(!next.node.empty());
+    QVERIFY(sameRecord(engine.apply(next), direct.apply(next)));
+    QVERIFY(fullLedgerOf(engine.state()) == fullLedgerOf(direct.state()));
+}
+
+void TestPlanReapply::notReplayedOutOfOrderOrAfterApply()
+{
+    const auto c = fleet::importers::loadSimulatedCluster({ 200, 2 });
+    const std::vector<PlanAction> actions = someActions(*c.store, *c.topology, 3);
+    PlanEngine engine(*c.store, *c.topology);
+    for (std::size_t k = 0; k < 3; ++k)
+        engine.apply(actions[k]);
+    QVERIFY(engine.undo());
+    QVERIFY(engine.undo());
+    // Not the last undone (actions[1]): nothing replayed, and the order is lost from then on.
+    QVERIFY(!engine.reapplyUndone(actions[2]));
+    QCOMPARE(engine.applied().size(), std::size_t(1));
+    QVERIFY(!engine.reapplyUndone(actions[1]));
+    engine.apply(actions[1]);
+    QVERIFY(engine.undo());
+    engine.apply(actions[2]); // the state moved on
+    QVERIFY(!engine.reapplyUndone(actions[1]));
+    QCOMPARE(engine.applied().size(), std::size_t(2));
+}
+
+void TestPlanReapply::addedNodesAreAppliedAgain()
+{
+    const auto c = fleet::importers::loadSimulatedCluster({ 200, 2 });
+    PlanEngine engine(*c.store, *c.topology);
+    PlanAction add;
+    add.type = ActionType::AddNode;
+    add.instanceType = std::string(c.store->nodeInstanceType(NodeId(0)));
+    add.count = 2;
+    QVERIFY(engine.apply(add).holds);
+    const Ledger withNodes = ledgerOf(engine.state());
+    QVERIFY(engine.undo());
+    QVERIFY(!engine.reapplyUndone(add)); // ids and names are made anew: apply() it
+    QVERIFY(engine.applied().empty());
+    engine.apply(add);
+    QVERIFY(ledgerOf(engine.state()) == withNodes);
+}
+
+QTEST_GUILESS_MAIN(TestPlanReapply)
+#include "tst_planreapply.moc"
