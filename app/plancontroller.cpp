@@ -9,6 +9,7 @@
 #include "removeactionscommand.h"
 #include "planprices.h"
 
+#include "importers/output/outputfile.h"
 #include "importers/plan/jsontext.h"
 #include "importers/plan/planfile.h"
 #include "model/domainpath.h"
@@ -713,8 +714,11 @@ QString PlanController::savePlan(const QString& path, const importers::PlanSourc
     doc.source = source;
     for (const model::AppliedAction& a : m_engine->applied())
         doc.actions.push_back(a.action);
+    importers::OutputFileOptions options; // the loaded files: a plan saved over one would destroy the cluster it names
+    for (const importers::PlanSource::File& f : source.files)
+        options.inputs.push_back(f.name);
     try {
-        importers::writePlanFile(doc, path.toStdString());
+        importers::writeOutputFile(path.toStdString(), importers::planJson(doc), options);
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
@@ -732,7 +736,9 @@ QString PlanController::exportPlan(const QString& path, bool kubectlScript) cons
     evaluation.addedNodeNames = importers::addedNodeNames(m_engine->state());
     const std::string text = kubectlScript ? importers::planKubectlScript(evaluation, *m_store) : importers::planCsv(evaluation, *m_store);
     try {
-        importers::writeTextFileAtomically(text, path.toStdString(), kubectlScript); // a failure leaves the previous file
+        importers::OutputFileOptions options;
+        options.executable = kubectlScript;
+        importers::writeOutputFile(path.toStdString(), text, options); // a failure leaves the previous file
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
