@@ -18,6 +18,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -71,6 +72,7 @@ private slots:
     void refusesTwoOutputsToOneFile();
     void exportToStandardOutput();
     void scriptKeepsItsMode();
+    void fileSizeLimitKeepsPreviousFile();
 
 private:
     QTemporaryDir m_inputs;
@@ -313,6 +315,34 @@ void TestCliOutputs::scriptKeepsItsMode()
     QVERIFY(readAll(script).startsWith("#!"));
     QVERIFY(readAll(script).size() > 20);
     QCOMPARE(modeOf(script) & 07777, mode_t(0750));
+}
+
+// Under a file-size limit (ulimit -f) the kernel once killed the command mid-write with SIGXFSZ,
+// leaving its temporary file behind: now the write fails with "file too large" and the previous
+// file stays.
+void TestCliOutputs::fileSizeLimitKeepsPreviousFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString out = dir.filePath(QStringLiteral("drain.sh"));
+    const QByteArray old = "#!/bin/bash\necho the previous script\n";
+    QVERIFY(writeBytes(out, old));
+    QProcess p;
+    p.setProcessEnvironment(fleet::tests::headlessEnvironment());
+    p.setChildProcessModifier([] {
+        const struct rlimit limit { 8192, 8192 };
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+    });
+    p.start(QStringLiteral(FLEETSCOPE_EXECUTABLE),
+        { QStringLiteral("plan"), QStringLiteral("export"), QStringLiteral("--simulate"), kSimulatedNodes, QStringLiteral("--plan"), m_plan,
+            QStringLiteral("--kubectl-script"), out });
+    QVERIFY(p.waitForFinished(120'000));
+    const QByteArray err = p.readAllStandardError();
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit); // not killed by SIGXFSZ
+    QVERIFY2(p.exitCode() != 0, err.constData());
+    QVERIFY2(err.contains("file too large (File too large)"), err.constData());
+    QCOMPARE(readAll(out), old);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot), QStringList { "drain.sh" });
 }
 
 QTEST_GUILESS_MAIN(TestCliOutputs)
