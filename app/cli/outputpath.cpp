@@ -11,8 +11,8 @@ std::vector<std::string> commandInputPaths(const QCommandLineParser& parser)
         inputs.push_back(file.toStdString());
     // optionNames(): the options given, so that an option this command lacks is not asked for.
     const QStringList given = parser.optionNames();
-    for (const char* name : { "plan", "prices", "node-groups", "pod-template", "kubeconfig", "usage-config", "prometheus-token-file",
-             "prometheus-ca" }) {
+    for (const char* name : { "plan", "prices", "node-groups", "pod-template", "kubeconfig", "usage-config",
+             "prometheus-token-file", "prometheus-ca" }) {
         const QString option = QString::fromLatin1(name);
         if (given.contains(option))
             for (const QString& value : parser.values(option))

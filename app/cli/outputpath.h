@@ -19,13 +19,14 @@ namespace fleet::app {
 
 /// OutputFileOptions with commandInputPaths(parser) as the inputs. `allowStandardOutput`: "-"
 /// means standard output (only where stdout carries nothing else). Thread: any.
-[[nodiscard]] importers::OutputFileOptions commandOutputOptions(const QCommandLineParser& parser, bool executable = false,
-    bool allowStandardOutput = false);
+[[nodiscard]] importers::OutputFileOptions commandOutputOptions(
+    const QCommandLineParser& parser, bool executable = false, bool allowStandardOutput = false);
 
 /// Checks, before the work, that the output `path` (given as `option`, e.g. "-o") can be
 /// written with `options` (importers::checkOutputTarget). Where standard output carries the
 /// command's report (`allowStandardOutput` false), "-" is refused rather than taken as a file
 /// named "-". Returns "" or the message for stderr. Thread: any.
-[[nodiscard]] std::string outputTargetProblem(const std::string& option, const std::string& path, const importers::OutputFileOptions& options);
+[[nodiscard]] std::string outputTargetProblem(
+    const std::string& option, const std::string& path, const importers::OutputFileOptions& options);
 
 } // namespace fleet::app

@@ -206,7 +206,8 @@ int runPlan(const QStringList& arguments)
             importers::writeOutputFile(parser.value(QStringLiteral("output")).toStdString(),
                 importers::evaluationJson(planPath, evaluation, *loaded.store), textOutput);
         if (parser.isSet(QStringLiteral("csv")))
-            importers::writeOutputFile(parser.value(QStringLiteral("csv")).toStdString(), importers::planCsv(evaluation, *loaded.store), textOutput);
+            importers::writeOutputFile(
+                parser.value(QStringLiteral("csv")).toStdString(), importers::planCsv(evaluation, *loaded.store), textOutput);
         if (parser.isSet(QStringLiteral("kubectl-script"))) // a script to review and run: executable, as the window's export
             importers::writeOutputFile(parser.value(QStringLiteral("kubectl-script")).toStdString(),
                 importers::planKubectlScript(evaluation, *loaded.store), scriptOutput);

@@ -155,7 +155,8 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
     // cannot take the image is a failure to write it (1), as when writing fails later; 2 stays
     // for options that are malformed as typed.
     options.outputOptions = commandOutputOptions(parser);
-    if (const std::string problem = outputTargetProblem("-o", options.output.toStdString(), options.outputOptions); !problem.empty())
+    if (const std::string problem = outputTargetProblem("-o", options.output.toStdString(), options.outputOptions);
+        !problem.empty())
         return fail(QString::fromStdString(problem), 1);
     // The file gets the format its name asks for (a ".jpg" once received PNG bytes).
     options.imageFormat = imageFormatForPath(options.output);
@@ -422,11 +423,13 @@ int render(const ScreenshotOptions& options)
         QBuffer buffer(&encoded);
         buffer.open(QIODevice::WriteOnly);
         if (!image.save(&buffer, options.imageFormat.constData(), options.imageFormat == "JPEG" ? 95 : -1))
-            return fail(QStringLiteral("cannot encode the %1 image for %2").arg(QString::fromLatin1(options.imageFormat), options.output), 1);
+            return fail(
+                QStringLiteral("cannot encode the %1 image for %2").arg(QString::fromLatin1(options.imageFormat), options.output),
+                1);
     }
     try {
-        importers::writeOutputFile(options.output.toStdString(), std::string_view(encoded.constData(), static_cast<std::size_t>(encoded.size())),
-            options.outputOptions);
+        importers::writeOutputFile(options.output.toStdString(),
+            std::string_view(encoded.constData(), static_cast<std::size_t>(encoded.size())), options.outputOptions);
     } catch (const std::exception& e) {
         return fail(QString::fromStdString(e.what()), 1);
     }

@@ -315,8 +315,8 @@ void checkDistinctOutputs(const std::vector<std::pair<std::string, std::string>>
                 same = x.isFile == y.isFile && (x.isFile ? x.dev == y.dev && x.ino == y.ino : x.absolute == y.absolute);
             }
             if (same)
-                throw OutputFileError(outputs[i].first + " and " + outputs[j].first + " name the same " + (a == "-" ? "standard output" : "file (" + a + ")")
-                    + ": one would overwrite the other; give each its own");
+                throw OutputFileError(outputs[i].first + " and " + outputs[j].first + " name the same "
+                    + (a == "-" ? "standard output" : "file (" + a + ")") + ": one would overwrite the other; give each its own");
         }
     }
 }

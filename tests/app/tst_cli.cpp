@@ -14,8 +14,8 @@
 #include <QtTest>
 
 #include <cmath>
-#include <ctime>
 #include <csignal>
+#include <ctime>
 
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -425,8 +425,9 @@ void TestCli::staleRuntimeDirRemovedAtStart()
     auto startScreenshot = [&](QProcess& p, const QString& name) {
         const QStringList before = runtimeDirs();
         p.setProcessEnvironment(env);
-        p.start(kFleetscope, { QStringLiteral("screenshot"), QStringLiteral("--simulate"), QStringLiteral("1000000"), QStringLiteral("-o"),
-                                 out.filePath(name) });
+        p.start(kFleetscope,
+            { QStringLiteral("screenshot"), QStringLiteral("--simulate"), QStringLiteral("1000000"), QStringLiteral("-o"),
+                out.filePath(name) });
         if (!p.waitForStarted(10'000))
             return QString();
         QString mine;
@@ -471,8 +472,9 @@ void TestCli::staleRuntimeDirRemovedAtStart()
 
     QProcess next;
     next.setProcessEnvironment(env);
-    next.start(kFleetscope, { QStringLiteral("summary"), QStringLiteral("--simulate"), QStringLiteral("20"), QStringLiteral("--only"),
-                                QStringLiteral("totals"), QStringLiteral("--format"), QStringLiteral("json") });
+    next.start(kFleetscope,
+        { QStringLiteral("summary"), QStringLiteral("--simulate"), QStringLiteral("20"), QStringLiteral("--only"),
+            QStringLiteral("totals"), QStringLiteral("--format"), QStringLiteral("json") });
     QVERIFY(next.waitForFinished(60'000));
     QCOMPARE(next.exitCode(), 0);
     QStringList left = runtimeDirs();

@@ -86,8 +86,8 @@ void TestCliOutputs::initTestCase()
 {
     QVERIFY(m_inputs.isValid());
     m_plan = m_inputs.filePath(QStringLiteral("plan.json"));
-    const FleetscopeRun r = run({ QStringLiteral("plan"), QStringLiteral("consolidate"), QStringLiteral("--simulate"), kSimulatedNodes,
-        QStringLiteral("--max-moves"), QStringLiteral("400"), QStringLiteral("-o"), m_plan });
+    const FleetscopeRun r = run({ QStringLiteral("plan"), QStringLiteral("consolidate"), QStringLiteral("--simulate"),
+        kSimulatedNodes, QStringLiteral("--max-moves"), QStringLiteral("400"), QStringLiteral("-o"), m_plan });
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY2(QFileInfo(m_plan).size() > 8192, "the plan is too small to be cut by the full disk");
     // Between one page and the 16 KB that Qt buffers: the size at which QSaveFile renamed a cut
@@ -108,27 +108,32 @@ QList<QPair<QString, QStringList>> TestCliOutputs::commands() const
             QStringList { QStringLiteral("plan"), QStringLiteral("consolidate") } + sim
                 + QStringList { QStringLiteral("--max-moves"), QStringLiteral("400"), QStringLiteral("-o"), out } },
         { QStringLiteral("plan check -o"),
-            QStringList { QStringLiteral("plan"), QStringLiteral("check") } + sim + QStringList { QStringLiteral("--plan"), plan, QStringLiteral("-o"), out } },
+            QStringList { QStringLiteral("plan"), QStringLiteral("check") } + sim
+                + QStringList { QStringLiteral("--plan"), plan, QStringLiteral("-o"), out } },
         { QStringLiteral("plan check --csv"),
-            QStringList { QStringLiteral("plan"), QStringLiteral("check") } + sim + QStringList { QStringLiteral("--plan"), plan, QStringLiteral("--csv"), out } },
+            QStringList { QStringLiteral("plan"), QStringLiteral("check") } + sim
+                + QStringList { QStringLiteral("--plan"), plan, QStringLiteral("--csv"), out } },
         { QStringLiteral("plan export --csv"),
-            QStringList { QStringLiteral("plan"), QStringLiteral("export") } + sim + QStringList { QStringLiteral("--plan"), plan, QStringLiteral("--csv"), out } },
+            QStringList { QStringLiteral("plan"), QStringLiteral("export") } + sim
+                + QStringList { QStringLiteral("--plan"), plan, QStringLiteral("--csv"), out } },
         { QStringLiteral("plan export --kubectl-script"),
             QStringList { QStringLiteral("plan"), QStringLiteral("export") } + sim
                 + QStringList { QStringLiteral("--plan"), plan, QStringLiteral("--kubectl-script"), out } },
         { QStringLiteral("plan add-nodes -o"),
             QStringList { QStringLiteral("plan"), QStringLiteral("add-nodes") } + sim
-                + QStringList { QStringLiteral("--instance-type"), QStringLiteral("m7i.8xlarge"), QStringLiteral("--count"), QStringLiteral("2"),
-                    QStringLiteral("-o"), out } },
+                + QStringList { QStringLiteral("--instance-type"), QStringLiteral("m7i.8xlarge"), QStringLiteral("--count"),
+                    QStringLiteral("2"), QStringLiteral("-o"), out } },
         { QStringLiteral("plan place -o"),
             QStringList { QStringLiteral("plan"), QStringLiteral("place") } + sim
-                + QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--cpu"), QStringLiteral("1"), QStringLiteral("--memory"),
-                    QStringLiteral("1Gi"), QStringLiteral("-o"), out } },
+                + QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--cpu"), QStringLiteral("1"),
+                    QStringLiteral("--memory"), QStringLiteral("1Gi"), QStringLiteral("-o"), out } },
         { QStringLiteral("plan place -o, a 9.5 KB plan"),
             QStringList { QStringLiteral("plan"), QStringLiteral("place") } + sim
-                + QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--pod-template"), m_podTemplate, QStringLiteral("-o"), out } },
+                + QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--pod-template"), m_podTemplate,
+                    QStringLiteral("-o"), out } },
         { QStringLiteral("screenshot -o"),
-            QStringList { QStringLiteral("screenshot") } + sim + QStringList { QStringLiteral("--size"), QStringLiteral("1024x768"), QStringLiteral("-o"), out } },
+            QStringList { QStringLiteral("screenshot") } + sim
+                + QStringList { QStringLiteral("--size"), QStringLiteral("1024x768"), QStringLiteral("-o"), out } },
     };
 }
 
@@ -140,7 +145,7 @@ void TestCliOutputs::diskFullKeepsPreviousFile_data()
     const QList<QPair<QString, QStringList>> all = commands();
     for (const auto& [what, args] : all) {
         const QString name = what.startsWith(QLatin1String("screenshot")) ? QStringLiteral("old.png")
-            : what.endsWith(QLatin1String("--csv"))                        ? QStringLiteral("old.csv")
+            : what.endsWith(QLatin1String("--csv"))                       ? QStringLiteral("old.csv")
             : what.endsWith(QLatin1String("--kubectl-script"))            ? QStringLiteral("old.sh")
                                                                           : QStringLiteral("old.json");
         // Nothing free: the first write fails. One page free: the write is cut after 4 KiB
@@ -212,7 +217,8 @@ void TestCliOutputs::refusesNonRegularTarget()
     QVERIFY2(r.exitCode > 0, r.err.constData());
     QVERIFY2(r.err.contains(says), r.err.constData());
     QCOMPARE(modeOf(out), before);
-    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot), QStringList { "out.png" });
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
+        QStringList { "out.png" });
 }
 
 void TestCliOutputs::refusesInputAsOutput_data()
@@ -223,25 +229,24 @@ void TestCliOutputs::refusesInputAsOutput_data()
     const QString plan = QStringLiteral("PLAN");
     const QString prices = QStringLiteral("PRICES");
     QTest::newRow("plan consolidate nodes.json -o nodes.json")
-        << QStringList { QStringLiteral("plan"), QStringLiteral("consolidate"), cluster, QStringLiteral("-o"), cluster } << cluster;
-    QTest::newRow("plan check --plan p.json -o p.json")
-        << QStringList { QStringLiteral("plan"), QStringLiteral("check"), cluster, QStringLiteral("--plan"), plan, QStringLiteral("-o"), plan } << plan;
-    QTest::newRow("plan export --csv onto --prices")
-        << QStringList { QStringLiteral("plan"), QStringLiteral("export"), cluster, QStringLiteral("--plan"), plan, QStringLiteral("--prices"), prices,
-               QStringLiteral("--csv"), prices }
-        << prices;
-    QTest::newRow("plan export --kubectl-script onto the cluster file")
-        << QStringList { QStringLiteral("plan"), QStringLiteral("export"), cluster, QStringLiteral("--plan"), plan, QStringLiteral("--kubectl-script"),
-               cluster }
+        << QStringList { QStringLiteral("plan"), QStringLiteral("consolidate"), cluster, QStringLiteral("-o"), cluster }
         << cluster;
-    QTest::newRow("plan add-nodes -o onto the cluster file")
-        << QStringList { QStringLiteral("plan"), QStringLiteral("add-nodes"), cluster, QStringLiteral("--instance-type"), QStringLiteral("m5.xlarge"),
-               QStringLiteral("--count"), QStringLiteral("1"), QStringLiteral("-o"), cluster }
-        << cluster;
-    QTest::newRow("plan place -o onto the cluster file")
-        << QStringList { QStringLiteral("plan"), QStringLiteral("place"), cluster, QStringLiteral("--pods"), QStringLiteral("1"), QStringLiteral("--cpu"),
-               QStringLiteral("1"), QStringLiteral("--memory"), QStringLiteral("1Gi"), QStringLiteral("-o"), cluster }
-        << cluster;
+    QTest::newRow("plan check --plan p.json -o p.json") << QStringList { QStringLiteral("plan"), QStringLiteral("check"), cluster,
+        QStringLiteral("--plan"), plan, QStringLiteral("-o"), plan }
+                                                        << plan;
+    QTest::newRow("plan export --csv onto --prices") << QStringList { QStringLiteral("plan"), QStringLiteral("export"), cluster,
+        QStringLiteral("--plan"), plan, QStringLiteral("--prices"), prices, QStringLiteral("--csv"), prices }
+                                                     << prices;
+    QTest::newRow("plan export --kubectl-script onto the cluster file") << QStringList { QStringLiteral("plan"),
+        QStringLiteral("export"), cluster, QStringLiteral("--plan"), plan, QStringLiteral("--kubectl-script"), cluster }
+                                                                        << cluster;
+    QTest::newRow("plan add-nodes -o onto the cluster file") << QStringList { QStringLiteral("plan"), QStringLiteral("add-nodes"),
+        cluster, QStringLiteral("--instance-type"), QStringLiteral("m5.xlarge"), QStringLiteral("--count"), QStringLiteral("1"),
+        QStringLiteral("-o"), cluster } << cluster;
+    QTest::newRow("plan place -o onto the cluster file") << QStringList { QStringLiteral("plan"), QStringLiteral("place"),
+        cluster, QStringLiteral("--pods"), QStringLiteral("1"), QStringLiteral("--cpu"), QStringLiteral("1"),
+        QStringLiteral("--memory"), QStringLiteral("1Gi"), QStringLiteral("-o"), cluster }
+                                                         << cluster;
     QTest::newRow("screenshot -o onto a cluster file (hard link named .png)")
         << QStringList { QStringLiteral("screenshot"), cluster, QStringLiteral("-o"), QStringLiteral("LINK") } << cluster;
 }
@@ -274,8 +279,9 @@ void TestCliOutputs::refusesTwoOutputsToOneFile()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString out = dir.filePath(QStringLiteral("out.txt"));
-    const FleetscopeRun r = run({ QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster.json"), QStringLiteral("--plan"),
-        kPlanData + QStringLiteral("/plan.json"), QStringLiteral("-o"), out, QStringLiteral("--csv"), out });
+    const FleetscopeRun r = run(
+        { QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster.json"), QStringLiteral("--plan"),
+            kPlanData + QStringLiteral("/plan.json"), QStringLiteral("-o"), out, QStringLiteral("--csv"), out });
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("-o and --csv name the same file"), r.err.constData());
     QVERIFY(!QFile::exists(out));
@@ -291,8 +297,8 @@ void TestCliOutputs::exportToStandardOutput()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString csv = dir.filePath(QStringLiteral("plan.csv"));
-    const QStringList base { QStringLiteral("plan"), QStringLiteral("export"), kPlanData + QStringLiteral("/cluster.json"), QStringLiteral("--plan"),
-        kPlanData + QStringLiteral("/plan.json") };
+    const QStringList base { QStringLiteral("plan"), QStringLiteral("export"), kPlanData + QStringLiteral("/cluster.json"),
+        QStringLiteral("--plan"), kPlanData + QStringLiteral("/plan.json") };
     const FleetscopeRun file = run(base + QStringList { QStringLiteral("--csv"), csv });
     QVERIFY2(file.exitCode == 0 || file.exitCode == 1, file.err.constData());
     const FleetscopeRun stdoutRun = run(base + QStringList { QStringLiteral("--csv"), QStringLiteral("-") });
@@ -309,8 +315,8 @@ void TestCliOutputs::scriptKeepsItsMode()
     const QString script = dir.filePath(QStringLiteral("drain.sh"));
     QVERIFY(writeBytes(script, "#!/bin/bash\n"));
     QVERIFY(::chmod(QFile::encodeName(script).constData(), 0750) == 0);
-    const FleetscopeRun r = run({ QStringLiteral("plan"), QStringLiteral("export"), kPlanData + QStringLiteral("/cluster.json"), QStringLiteral("--plan"),
-        kPlanData + QStringLiteral("/plan.json"), QStringLiteral("--kubectl-script"), script });
+    const FleetscopeRun r = run({ QStringLiteral("plan"), QStringLiteral("export"), kPlanData + QStringLiteral("/cluster.json"),
+        QStringLiteral("--plan"), kPlanData + QStringLiteral("/plan.json"), QStringLiteral("--kubectl-script"), script });
     QVERIFY2(r.exitCode == 0 || r.exitCode == 1, r.err.constData());
     QVERIFY(readAll(script).startsWith("#!"));
     QVERIFY(readAll(script).size() > 20);
@@ -330,19 +336,22 @@ void TestCliOutputs::fileSizeLimitKeepsPreviousFile()
     QProcess p;
     p.setProcessEnvironment(fleet::tests::headlessEnvironment());
     p.setChildProcessModifier([] {
-        const struct rlimit limit { 8192, 8192 };
+        const struct rlimit limit {
+            8192, 8192
+        };
         ::setrlimit(RLIMIT_FSIZE, &limit);
     });
     p.start(QStringLiteral(FLEETSCOPE_EXECUTABLE),
-        { QStringLiteral("plan"), QStringLiteral("export"), QStringLiteral("--simulate"), kSimulatedNodes, QStringLiteral("--plan"), m_plan,
-            QStringLiteral("--kubectl-script"), out });
+        { QStringLiteral("plan"), QStringLiteral("export"), QStringLiteral("--simulate"), kSimulatedNodes,
+            QStringLiteral("--plan"), m_plan, QStringLiteral("--kubectl-script"), out });
     QVERIFY(p.waitForFinished(120'000));
     const QByteArray err = p.readAllStandardError();
     QCOMPARE(p.exitStatus(), QProcess::NormalExit); // not killed by SIGXFSZ
     QVERIFY2(p.exitCode() != 0, err.constData());
     QVERIFY2(err.contains("file too large (File too large)"), err.constData());
     QCOMPARE(readAll(out), old);
-    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot), QStringList { "drain.sh" });
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
+        QStringList { "drain.sh" });
 }
 
 QTEST_GUILESS_MAIN(TestCliOutputs)

@@ -163,8 +163,8 @@ void TestPlanFiles::saveKeepsPreviousFileOnFullDisk()
     }
     const QString filled = disk.fill(0);
     QVERIFY2(filled.isEmpty(), qPrintable(filled));
-    const QString errors[] = { plan->savePlan(disk.filePath(names[0]), m_window->planSource()), plan->exportPlan(disk.filePath(names[1]), false),
-        plan->exportPlan(disk.filePath(names[2]), true) };
+    const QString errors[] = { plan->savePlan(disk.filePath(names[0]), m_window->planSource()),
+        plan->exportPlan(disk.filePath(names[1]), false), plan->exportPlan(disk.filePath(names[2]), true) };
     for (int i = 0; i < 3; ++i) {
         QVERIFY2(errors[i].contains(QStringLiteral("disk full (No space left on device)")), qPrintable(errors[i]));
         QCOMPARE(readAll(disk.filePath(names[i])), old);

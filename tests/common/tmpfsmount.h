@@ -67,7 +67,8 @@ public:
                 if (s.write(page) != page.size() || !s.flush())
                     return QStringLiteral("the spacer of %1 bytes does not fit").arg(freeBytes);
         }
-        const int fd = ::open(QFile::encodeName(filePath(QStringLiteral(".filler"))).constData(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int fd
+            = ::open(QFile::encodeName(filePath(QStringLiteral(".filler"))).constData(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fd < 0)
             return QStringLiteral("cannot make the filler: %1").arg(QString::fromLocal8Bit(std::strerror(errno)));
         int error = 0;

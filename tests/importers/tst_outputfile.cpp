@@ -55,7 +55,8 @@ mode_t currentUmask()
 QString writeError(const QString& path, const QByteArray& bytes, const OutputFileOptions& options = {})
 {
     try {
-        importers::writeOutputFile(path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), options);
+        importers::writeOutputFile(
+            path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), options);
     } catch (const OutputFileError& e) {
         return QString::fromStdString(e.what());
     }
@@ -105,7 +106,8 @@ void TestOutputFile::writesNewFileWithUmaskMode()
     const QString sh = dir.filePath(QStringLiteral("drain.sh"));
     QCOMPARE(writeError(sh, "#!/bin/bash\n", script), QString());
     QCOMPARE(modeOf(sh) & 07777, 0777 & ~currentUmask());
-    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList({ "drain.sh", "out.csv" }));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+        QStringList({ "drain.sh", "out.csv" }));
 }
 
 void TestOutputFile::replacesAndKeepsMode()
@@ -168,7 +170,8 @@ void TestOutputFile::diskFullNewFileLeavesNothing()
     const QString filled = disk.fill(4096);
     QVERIFY2(filled.isEmpty(), qPrintable(filled));
     const QString error = writeError(disk.filePath(QStringLiteral("plan.json")), bigText(12'000));
-    QVERIFY2(error.contains(QStringLiteral("disk full")) && error.contains(QStringLiteral("no file was written")), qPrintable(error));
+    QVERIFY2(
+        error.contains(QStringLiteral("disk full")) && error.contains(QStringLiteral("no file was written")), qPrintable(error));
     QCOMPARE(disk.entries(), QStringList());
 }
 
@@ -176,11 +179,16 @@ void TestOutputFile::refusesNonRegularTarget_data()
 {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("says");
-    QTest::newRow("FIFO") << "fifo" << "a FIFO (named pipe), not a regular file";
-    QTest::newRow("folder") << "folder" << "a folder, not a regular file";
-    QTest::newRow("character device like /dev/null") << "chardev" << "a character device, not a regular file";
-    QTest::newRow("symbolic link to a FIFO") << "link-to-fifo" << "a FIFO (named pipe), not a regular file";
-    QTest::newRow("symbolic link to nothing") << "dangling-link" << "a symbolic link to a file that does not exist";
+    QTest::newRow("FIFO") << "fifo"
+                          << "a FIFO (named pipe), not a regular file";
+    QTest::newRow("folder") << "folder"
+                            << "a folder, not a regular file";
+    QTest::newRow("character device like /dev/null") << "chardev"
+                                                     << "a character device, not a regular file";
+    QTest::newRow("symbolic link to a FIFO") << "link-to-fifo"
+                                             << "a FIFO (named pipe), not a regular file";
+    QTest::newRow("symbolic link to nothing") << "dangling-link"
+                                              << "a symbolic link to a file that does not exist";
 }
 
 void TestOutputFile::refusesNonRegularTarget()
@@ -203,7 +211,8 @@ void TestOutputFile::refusesNonRegularTarget()
     else
         QVERIFY(::symlink(other.constData(), native.constData()) == 0);
     const mode_t before = modeOf(path);
-    const QStringList entriesBefore = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+    const QStringList entriesBefore
+        = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
     // Checked before any work, and again when writing.
     try {
         importers::checkOutputTarget(path.toStdString());
@@ -274,7 +283,8 @@ void TestOutputFile::refusesMissingFolder()
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("missing/plan.json"));
     const QString error = writeError(path, "{}");
-    QVERIFY2(error.contains(QStringLiteral("the folder ") + dir.filePath(QStringLiteral("missing")) + QStringLiteral(" does not exist")),
+    QVERIFY2(error.contains(
+                 QStringLiteral("the folder ") + dir.filePath(QStringLiteral("missing")) + QStringLiteral(" does not exist")),
         qPrintable(error));
 }
 
@@ -295,7 +305,8 @@ void TestOutputFile::distinctOutputs()
         return QString();
     };
     QVERIFY(refused({ { "-o", a }, { "--csv", a } }, false).contains(QStringLiteral("-o and --csv name the same file")));
-    QVERIFY(refused({ { "--csv", "-" }, { "--kubectl-script", "-" } }, true).contains(QStringLiteral("the same standard output")));
+    QVERIFY(
+        refused({ { "--csv", "-" }, { "--kubectl-script", "-" } }, true).contains(QStringLiteral("the same standard output")));
     QVERIFY(writeBytes(QString::fromStdString(a), "x"));
     QVERIFY(::link(a.c_str(), b.c_str()) == 0); // existing files: by device and inode
     QVERIFY(refused({ { "-o", a }, { "--csv", b } }, false).contains(QStringLiteral("name the same file")));
@@ -342,7 +353,8 @@ void TestOutputFile::standardOutputFull()
     ::dup2(saved, STDOUT_FILENO);
     ::close(saved);
     ::close(full);
-    QVERIFY2(error.contains(QStringLiteral("cannot write to standard output: disk full (No space left on device)")), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("cannot write to standard output: disk full (No space left on device)")),
+        qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestOutputFile)
