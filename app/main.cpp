@@ -17,6 +17,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
 
@@ -205,6 +206,10 @@ int runGui(int& argc, char** argv)
 int main(int argc, char** argv)
 {
     markMainEntered();
+    // A file-size limit (ulimit -f) then fails the write with EFBIG, which the output writer
+    // reports ("file too large") after removing its temporary file, instead of killing the
+    // process mid-write with SIGXFSZ and leaving the temporary file behind.
+    std::signal(SIGXFSZ, SIG_IGN);
     // Before any Q*Application: Qt reads XDG_RUNTIME_DIR when the platform starts.
     const PrivateRuntimeDir runtimeDir;
     setApplicationInfo();

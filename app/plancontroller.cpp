@@ -11,6 +11,7 @@
 #include "planstepcommand.h"
 #include "planprices.h"
 
+#include "importers/output/outputfile.h"
 #include "importers/plan/jsontext.h"
 #include "importers/plan/planfile.h"
 #include "model/domainpath.h"
@@ -793,8 +794,11 @@ QString PlanController::savePlan(const QString& path, const importers::PlanSourc
     doc.source = source;
     for (const model::AppliedAction& a : m_engine->applied())
         doc.actions.push_back(a.action);
+    importers::OutputFileOptions options; // the loaded files: a plan saved over one would destroy the cluster it names
+    for (const importers::PlanSource::File& f : source.files)
+        options.inputs.push_back(f.name);
     try {
-        importers::writePlanFile(doc, path.toStdString());
+        importers::writeOutputFile(path.toStdString(), importers::planJson(doc), options);
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
@@ -813,7 +817,9 @@ QString PlanController::exportPlan(const QString& path, bool kubectlScript, cons
     evaluation.state = source;
     try { // a name no shell word can carry (a NUL byte) refuses the script
         const std::string text = kubectlScript ? importers::planKubectlScript(evaluation, *m_store) : importers::planCsv(evaluation, *m_store);
-        importers::writeTextFileAtomically(text, path.toStdString(), kubectlScript); // a failure leaves the previous file
+        importers::OutputFileOptions options;
+        options.executable = kubectlScript;
+        importers::writeOutputFile(path.toStdString(), text, options); // a failure leaves the previous file
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }

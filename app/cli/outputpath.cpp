@@ -1,35 +1,45 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "outputpath.h"
 
-#include <QFileInfo>
-
-#include <sys/stat.h>
+#include <QCommandLineParser>
 
 namespace fleet::app {
 
-QString outputPathProblem(const QString& path)
+std::vector<std::string> commandInputPaths(const QCommandLineParser& parser)
 {
-    const QByteArray native = QFile::encodeName(path);
-    struct stat st { };
-    if (::stat(native.constData(), &st) == 0) {
-        if (S_ISREG(st.st_mode))
-            return {}; // replaced as a whole when the image is complete
-        const char* kind = S_ISDIR(st.st_mode) ? "a folder"
-            : S_ISCHR(st.st_mode)              ? "a character device"
-            : S_ISBLK(st.st_mode)              ? "a block device"
-            : S_ISFIFO(st.st_mode)             ? "a FIFO (named pipe)"
-            : S_ISSOCK(st.st_mode)             ? "a socket"
-                                               : "not a regular file";
-        return QStringLiteral("%1 is %2, not a regular file: give a file name for the PNG").arg(path, QLatin1String(kind));
+    std::vector<std::string> inputs;
+    for (const QString& file : parser.positionalArguments())
+        inputs.push_back(file.toStdString());
+    // optionNames(): the options given, so that an option this command lacks is not asked for.
+    const QStringList given = parser.optionNames();
+    for (const char* name : { "plan", "prices", "node-groups", "pod-template", "kubeconfig", "usage-config",
+             "prometheus-token-file", "prometheus-ca" }) {
+        const QString option = QString::fromLatin1(name);
+        if (given.contains(option))
+            for (const QString& value : parser.values(option))
+                inputs.push_back(value.toStdString());
     }
-    const QFileInfo info(path);
-    const QFileInfo folder(info.absolutePath());
-    if (!folder.exists())
-        return QStringLiteral("cannot write %1: the folder %2 does not exist").arg(path, folder.filePath());
-    if (!folder.isDir())
-        return QStringLiteral("cannot write %1: %2 is not a folder").arg(path, folder.filePath());
-    if (!folder.isWritable())
-        return QStringLiteral("cannot write %1: the folder %2 is not writable").arg(path, folder.filePath());
+    return inputs;
+}
+
+importers::OutputFileOptions commandOutputOptions(const QCommandLineParser& parser, bool executable, bool allowStandardOutput)
+{
+    importers::OutputFileOptions options;
+    options.inputs = commandInputPaths(parser);
+    options.executable = executable;
+    options.allowStandardOutput = allowStandardOutput;
+    return options;
+}
+
+std::string outputTargetProblem(const std::string& option, const std::string& path, const importers::OutputFileOptions& options)
+{
+    if (path == "-" && !options.allowStandardOutput)
+        return option + " -: standard output carries this command's report; give a file name";
+    try {
+        importers::checkOutputTarget(path, options);
+    } catch (const importers::OutputFileError& e) {
+        return option + ": " + e.what();
+    }
     return {};
 }
 

@@ -3,6 +3,7 @@
 #include "plancommand.h"
 
 #include "clustersource.h"
+#include "outputpath.h"
 
 #include "app/importfailure.h"
 #include "app/planprices.h"
@@ -75,6 +76,10 @@ int runPlanAddNodes(const QStringList& arguments)
         return fail("--max-nodes: expected a whole number from 1 to 100000");
     if (!parser.isSet(QStringLiteral("output")))
         return fail("-o PLAN.json is needed");
+    const std::string planPath = parser.value(QStringLiteral("output")).toStdString();
+    const importers::OutputFileOptions planOutput = commandOutputOptions(parser);
+    if (const std::string problem = outputTargetProblem("-o", planPath, planOutput); !problem.empty())
+        return fail(problem);
     model::PlanAction action;
     action.type = model::ActionType::AddNode;
     action.instanceType = parser.value(QStringLiteral("instance-type")).toStdString();
@@ -126,7 +131,7 @@ int runPlanAddNodes(const QStringList& arguments)
     if (action.count > 0) {
         plan.actions.push_back(action);
         try {
-            importers::writePlanFile(plan, parser.value(QStringLiteral("output")).toStdString());
+            importers::writeOutputFile(planPath, importers::planJson(plan), planOutput);
         } catch (const std::exception& e) {
             return fail(e.what());
         }

@@ -2,6 +2,7 @@
 #include "plancommand.h"
 
 #include "helptext.h"
+#include "outputpath.h"
 #include "planaddnodescommand.h"
 #include "planconsolidatecommand.h"
 #include "planplacecommand.h"
@@ -19,6 +20,9 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace fleet::app {
 
@@ -131,6 +135,30 @@ int runPlan(const QStringList& arguments)
         std::fprintf(stderr, "%sgive --csv OUT.csv or --kubectl-script OUT.sh (or both)\n", prefix.c_str());
         return 2;
     }
+    // The outputs, checked before anything is read: none may be a device, a FIFO, a folder or
+    // one of the inputs, nor two the same file. plan export prints nothing else, so there one
+    // of them may be standard output ("-").
+    const importers::OutputFileOptions textOutput = commandOutputOptions(parser, false, exportOnly);
+    const importers::OutputFileOptions scriptOutput = commandOutputOptions(parser, true, exportOnly);
+    std::vector<std::pair<std::string, std::string>> outputs;
+    if (!exportOnly && parser.isSet(QStringLiteral("output")))
+        outputs.emplace_back("-o", parser.value(QStringLiteral("output")).toStdString());
+    if (parser.isSet(QStringLiteral("csv")))
+        outputs.emplace_back("--csv", parser.value(QStringLiteral("csv")).toStdString());
+    if (parser.isSet(QStringLiteral("kubectl-script")))
+        outputs.emplace_back("--kubectl-script", parser.value(QStringLiteral("kubectl-script")).toStdString());
+    for (const auto& [option, path] : outputs) {
+        if (const std::string problem = outputTargetProblem(option, path, textOutput); !problem.empty()) {
+            std::fprintf(stderr, "%s%s\n", prefix.c_str(), problem.c_str());
+            return 2;
+        }
+    }
+    try {
+        importers::checkDistinctOutputs(outputs, exportOnly);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
+        return 2;
+    }
     ClusterSource source;
     QString error;
     if (!readClusterSource(parser, false, source, error)) {
@@ -189,13 +217,13 @@ int runPlan(const QStringList& arguments)
         const bool script = parser.isSet(QStringLiteral("kubectl-script"));
         const std::string scriptText = script ? importers::planKubectlScript(evaluation, *loaded.store) : std::string();
         if (!exportOnly && parser.isSet(QStringLiteral("output")))
-            importers::writeTextFileAtomically(importers::evaluationJson(planPath, evaluation, *loaded.store),
-                parser.value(QStringLiteral("output")).toStdString());
+            importers::writeOutputFile(parser.value(QStringLiteral("output")).toStdString(),
+                importers::evaluationJson(planPath, evaluation, *loaded.store), textOutput);
         if (parser.isSet(QStringLiteral("csv")))
-            importers::writeTextFileAtomically(importers::planCsv(evaluation, *loaded.store), parser.value(QStringLiteral("csv")).toStdString());
-        if (script)
-            importers::writeTextFileAtomically(scriptText, parser.value(QStringLiteral("kubectl-script")).toStdString(),
-                true); // a script to review and run: executable, as the window's export
+            importers::writeOutputFile(
+                parser.value(QStringLiteral("csv")).toStdString(), importers::planCsv(evaluation, *loaded.store), textOutput);
+        if (script) // a script to review and run: executable, as the window's export
+            importers::writeOutputFile(parser.value(QStringLiteral("kubectl-script")).toStdString(), scriptText, scriptOutput);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
         return 2;

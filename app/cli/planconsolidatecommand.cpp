@@ -223,8 +223,10 @@ int runPlanConsolidate(const QStringList& arguments)
         return 2;
     }
     const QString output = parser.value(QStringLiteral("output"));
-    if (const QString problem = outputPathProblem(output); !problem.isEmpty()) {
-        std::fprintf(stderr, "%s%s\n", prefix.c_str(), qPrintable(problem));
+    // Checked before the search, which can take minutes, and again when the plan is written.
+    const importers::OutputFileOptions planOutput = commandOutputOptions(parser);
+    if (const std::string problem = outputTargetProblem("-o", output.toStdString(), planOutput); !problem.empty()) {
+        std::fprintf(stderr, "%s%s\n", prefix.c_str(), problem.c_str());
         return 2;
     }
     ClusterSource source;
@@ -264,7 +266,7 @@ int runPlanConsolidate(const QStringList& arguments)
     plan.actions.insert(plan.actions.end(), ours.actions.begin(), ours.actions.end());
     const std::string planPath = output.toStdString();
     try {
-        importers::writePlanFile(plan, planPath);
+        importers::writeOutputFile(planPath, importers::planJson(plan), planOutput);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
         return 2;

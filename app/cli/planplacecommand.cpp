@@ -4,6 +4,7 @@
 
 #include "clustersource.h"
 #include "helptext.h"
+#include "outputpath.h"
 
 #include "app/importfailure.h"
 #include "app/placerequest.h"
@@ -123,6 +124,10 @@ int runPlanPlace(const QStringList& arguments)
     input.gang = !parser.isSet(QStringLiteral("no-gang"));
     if (!parser.isSet(QStringLiteral("output")))
         return fail("-o PLAN.json is needed");
+    const std::string planPath = parser.value(QStringLiteral("output")).toStdString();
+    const importers::OutputFileOptions planOutput = commandOutputOptions(parser);
+    if (const std::string problem = outputTargetProblem("-o", planPath, planOutput); !problem.empty())
+        return fail(problem);
     const int pods = input.pods;
     model::PlanAction action;
     try { // the flags' rules before the cluster is read (placerequest.h, shared with the window)
@@ -168,7 +173,7 @@ int runPlanPlace(const QStringList& arguments)
     if (placed) {
         plan.actions.push_back(action);
         try {
-            importers::writePlanFile(plan, parser.value(QStringLiteral("output")).toStdString());
+            importers::writeOutputFile(planPath, importers::planJson(plan), planOutput);
         } catch (const std::exception& e) {
             return fail(e.what());
         }

@@ -17,6 +17,7 @@
 #include "views/panels/nodefilter.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QEventLoop>
 #include <QFile>
@@ -24,7 +25,6 @@
 #include <QImage>
 #include <QPainter>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QTimer>
 
 #include <algorithm>
@@ -32,6 +32,8 @@
 #include <exception>
 #include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace fleet::app {
@@ -52,6 +54,7 @@ constexpr int kMaximumSize = 8192; // pixels, either side: the largest Xvfb scre
 struct ScreenshotOptions {
     ClusterSource source;
     QString output;
+    importers::OutputFileOptions outputOptions; // the command's inputs, which -o may not overwrite
     QSize size { 1280, 860 };
     QString metric = QStringLiteral("gpu"); // an id of model::MetricRegistry::builtin()
     QString pricesFile; // --prices: overrides the shipped price table
@@ -152,8 +155,10 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
     // Checked before the import, which can take seconds, and again before writing. A path that
     // cannot take the image is a failure to write it (1), as when writing fails later; 2 stays
     // for options that are malformed as typed.
-    if (const QString problem = outputPathProblem(options.output); !problem.isEmpty())
-        return fail(problem, 1);
+    options.outputOptions = commandOutputOptions(parser);
+    if (const std::string problem = outputTargetProblem("-o", options.output.toStdString(), options.outputOptions);
+        !problem.empty())
+        return fail(QString::fromStdString(problem), 1);
     // The file gets the format its name asks for (a ".jpg" once received PNG bytes).
     options.imageFormat = imageFormatForPath(options.output);
     if (options.imageFormat.isEmpty())
@@ -412,17 +417,23 @@ int render(const ScreenshotOptions& options)
         }
     }
 
-    if (const QString problem = outputPathProblem(options.output); !problem.isEmpty())
-        return fail(problem, 1); // changed while we rendered
-    QSaveFile file(options.output);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(QStringLiteral("cannot write %1: %2").arg(options.output, file.errorString()), 1);
-    if (!image.save(&file, options.imageFormat.constData(), options.imageFormat == "JPEG" ? 95 : -1)) {
-        file.cancelWriting();
-        return fail(QStringLiteral("cannot encode the %1 image for %2").arg(QString::fromLatin1(options.imageFormat), options.output), 1);
+    // Encoded in memory first, then written as a whole (importers/output/outputfile.h), so that
+    // a full disk or a target changed while we rendered leaves the previous image as it was.
+    QByteArray encoded;
+    {
+        QBuffer buffer(&encoded);
+        buffer.open(QIODevice::WriteOnly);
+        if (!image.save(&buffer, options.imageFormat.constData(), options.imageFormat == "JPEG" ? 95 : -1))
+            return fail(
+                QStringLiteral("cannot encode the %1 image for %2").arg(QString::fromLatin1(options.imageFormat), options.output),
+                1);
     }
-    if (!file.commit())
-        return fail(QStringLiteral("cannot write %1: %2").arg(options.output, file.errorString()), 1);
+    try {
+        importers::writeOutputFile(options.output.toStdString(),
+            std::string_view(encoded.constData(), static_cast<std::size_t>(encoded.size())), options.outputOptions);
+    } catch (const std::exception& e) {
+        return fail(QString::fromStdString(e.what()), 1);
+    }
     std::printf("wrote %s (%dx%d)\n", qPrintable(QFileInfo(options.output).absoluteFilePath()), image.width(), image.height());
     std::fflush(stdout);
     return 0;

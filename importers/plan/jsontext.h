@@ -112,10 +112,4 @@ private:
     bool m_afterKey = false;
 };
 
-/// Writes `text` to `path` atomically (QSaveFile: a temporary file in the same folder renamed
-/// over the target), so that a failure never leaves a half-written file and keeps the previous
-/// one. `executable`: the file is also made executable by its owner (a script). Throws
-/// PlanFileError naming the path and why.
-void writeTextFileAtomically(const std::string& text, const std::string& path, bool executable = false);
-
 } // namespace fleet::importers

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // Plan files: read (simdjson DOM, validated field by field, every error with its JSON path),
-// write (QSaveFile: a temporary file renamed over the target) and the JSON text.
+// write (importers/output/outputfile.h: atomic and checked) and the JSON text.
 // The schema is resources/schemas/plan-v1.md.
 #include "planfile.h"
 
 #include "jsontext.h"
 #include "plansource.h"
 
+#include "importers/output/outputfile.h"
 #include "model/placement/drainpolicy.h"
 
 #include <QCryptographicHash>
 #include <QFile>
-#include <QSaveFile>
 #include <QString>
 
 #include <simdjson.h>
@@ -356,28 +356,13 @@ std::string planJson(const PlanDocument& plan)
     return w.text() + "\n";
 }
 
-void writeTextFileAtomically(const std::string& text, const std::string& path, bool executable)
-{
-    QSaveFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::WriteOnly))
-        throw PlanFileError(path + ": cannot write: " + file.errorString().toStdString());
-    const qint64 written = file.write(text.data(), static_cast<qint64>(text.size()));
-    if (written != static_cast<qint64>(text.size())) {
-        const std::string why = file.errorString().toStdString();
-        file.cancelWriting();
-        throw PlanFileError(path + ": cannot write: " + why + " (the previous file, if any, is unchanged)");
-    }
-    if (!file.commit())
-        throw PlanFileError(path + ": cannot write: " + file.errorString().toStdString() + " (the previous file, if any, is unchanged)");
-    // After commit() the QSaveFile names no file any more: set the mode on the path itself.
-    const QString target = QString::fromStdString(path);
-    if (executable && !QFile::setPermissions(target, QFile::permissions(target) | QFileDevice::ExeOwner))
-        throw PlanFileError(path + ": written, but cannot make it executable");
-}
-
 void writePlanFile(const PlanDocument& plan, const std::string& path)
 {
-    writeTextFileAtomically(planJson(plan), path);
+    try {
+        writeOutputFile(path, planJson(plan));
+    } catch (const OutputFileError& e) {
+        throw PlanFileError(e.what());
+    }
 }
 
 std::string fileSha256(const std::string& path)

@@ -16,8 +16,11 @@
 
 #include <cmath>
 #include <csignal>
+#include <ctime>
 
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
 
 namespace {
 
@@ -111,6 +114,7 @@ private slots:
     void noRuntimeDirWarning();
     void signalRemovesRuntimeDir_data();
     void signalRemovesRuntimeDir();
+    void staleRuntimeDirRemovedAtStart();
 };
 
 void TestCli::initTestCase()
@@ -402,6 +406,89 @@ void TestCli::signalRemovesRuntimeDir()
         return !stat.readAll().contains(") Z ");
     };
     QTRY_VERIFY_WITH_TIMEOUT(!xvfbAlive(), 10'000);
+}
+
+// A screenshot killed by SIGKILL cannot remove its private runtime folder: the next run does,
+// and only folders that no running process holds (its lock), that are ours, by name and mode.
+void TestCli::staleRuntimeDirRemovedAtStart()
+{
+    QTemporaryDir tmp; // the children's TMPDIR
+    QTemporaryDir out;
+    QVERIFY(tmp.isValid() && out.isValid());
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char* name : { "DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "XDG_RUNTIME_DIR" })
+        env.remove(QString::fromLatin1(name));
+    env.insert(QStringLiteral("TMPDIR"), tmp.path());
+    auto runtimeDirs = [&] {
+        return QDir(tmp.path()).entryList({ QStringLiteral("fleetscope-runtime-*") }, QDir::Dirs | QDir::NoDotAndDotDot);
+    };
+    // A screenshot long enough to be caught while it imports; returns its folder's name.
+    auto startScreenshot = [&](QProcess& p, const QString& name) {
+        const QStringList before = runtimeDirs();
+        p.setProcessEnvironment(env);
+        p.start(kFleetscope,
+            { QStringLiteral("screenshot"), QStringLiteral("--simulate"), QStringLiteral("1000000"), QStringLiteral("-o"),
+                out.filePath(name) });
+        if (!p.waitForStarted(10'000))
+            return QString();
+        QString mine;
+        auto newFolder = [&] {
+            for (const QString& d : runtimeDirs())
+                if (!before.contains(d))
+                    return d;
+            return QString();
+        };
+        // Its Xvfb runs (the child's only child): the folder is made and set up well before.
+        auto hasChild = [&] {
+            QFile f(QStringLiteral("/proc/%1/task/%1/children").arg(p.processId()));
+            return f.open(QIODevice::ReadOnly) && !f.readAll().trimmed().isEmpty();
+        };
+        (void)QTest::qWaitFor([&] { return (!newFolder().isEmpty() && hasChild()) || p.state() != QProcess::Running; }, 60'000);
+        mine = newFolder();
+        return p.state() == QProcess::Running ? mine : QString();
+    };
+    QProcess killed;
+    const QString killedDir = startScreenshot(killed, QStringLiteral("killed.png"));
+    QVERIFY2(!killedDir.isEmpty(), killed.readAllStandardError().constData());
+    QVERIFY(::kill(static_cast<pid_t>(killed.processId()), SIGKILL) == 0);
+    QVERIFY(killed.waitForFinished(30'000));
+    QVERIFY(QDir(tmp.filePath(killedDir)).exists()); // SIGKILL left it, as the user saw
+
+    // What is not a stale folder of ours stays; a lock-less one older than 10 minutes goes.
+    auto makeFolder = [&](const QString& name, mode_t mode, qint64 ageSeconds) {
+        const QByteArray path = QFile::encodeName(tmp.filePath(name));
+        if (::mkdir(path.constData(), mode) != 0 || ::chmod(path.constData(), mode) != 0)
+            return false;
+        const struct timeval times[2] = { { ::time(nullptr) - ageSeconds, 0 }, { ::time(nullptr) - ageSeconds, 0 } };
+        return ::utimes(path.constData(), times) == 0;
+    };
+    QVERIFY(makeFolder(QStringLiteral("fleetscope-runtime-old123"), 0700, 3600)); // before the lock: stale
+    QVERIFY(makeFolder(QStringLiteral("fleetscope-runtime-new456"), 0700, 0)); // could be starting: kept
+    QVERIFY(makeFolder(QStringLiteral("fleetscope-runtime-mode77"), 0755, 3600)); // not mkdtemp's mode: kept
+    QVERIFY(makeFolder(QStringLiteral("fleetscope-runtime-longer-name"), 0700, 3600)); // not the pattern: kept
+
+    QProcess alive; // a running process's folder is never taken
+    const QString aliveDir = startScreenshot(alive, QStringLiteral("alive.png"));
+    QVERIFY2(!aliveDir.isEmpty(), alive.readAllStandardError().constData());
+
+    QProcess next;
+    next.setProcessEnvironment(env);
+    next.start(kFleetscope,
+        { QStringLiteral("summary"), QStringLiteral("--simulate"), QStringLiteral("20"), QStringLiteral("--only"),
+            QStringLiteral("totals"), QStringLiteral("--format"), QStringLiteral("json") });
+    QVERIFY(next.waitForFinished(60'000));
+    QCOMPARE(next.exitCode(), 0);
+    QStringList left = runtimeDirs();
+    QVERIFY(alive.state() == QProcess::Running);
+    QVERIFY2(left.contains(aliveDir), qPrintable(left.join(u' ')));
+    left.removeAll(aliveDir);
+    left.sort();
+    QCOMPARE(left,
+        QStringList({ QStringLiteral("fleetscope-runtime-longer-name"), QStringLiteral("fleetscope-runtime-mode77"),
+            QStringLiteral("fleetscope-runtime-new456") }));
+    QVERIFY(::kill(static_cast<pid_t>(alive.processId()), SIGTERM) == 0); // its handler removes its folder
+    QVERIFY(alive.waitForFinished(30'000));
+    QVERIFY(!runtimeDirs().contains(aliveDir));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

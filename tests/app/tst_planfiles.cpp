@@ -5,6 +5,7 @@
 // re-evaluated against the shown state each holds as it did in the window), the CSV's rows, the script's
 // node list and the state it names (and bash can parse it).
 
+#include "common/tmpfsmount.h"
 #include "planwindowfixture.h"
 
 #include "app/importcontroller.h"
@@ -19,6 +20,8 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 
+#include <sys/stat.h>
+
 using namespace fleet;
 using namespace planwindow;
 
@@ -28,6 +31,8 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void saveAndExportThroughTheMenu();
+    void saveKeepsPreviousFileOnFullDisk();
+    void saveRefusesNonRegularAndInputTargets();
 
 private:
     /// Triggers File menu action `name`, answering its save dialog with `path`; false when the
@@ -137,6 +142,73 @@ void TestPlanFiles::saveAndExportThroughTheMenu()
     QCOMPARE(bash.exitCode(), 0);
 
     m_window->undoStack()->undo();
+    m_window->undoStack()->undo();
+    QVERIFY(engine->applied().empty());
+}
+
+// The window's Save Plan and exports write through the same writer as the commands
+// (importers/output/outputfile.h): on a full disk each says "disk full" and keeps the old file.
+void TestPlanFiles::saveKeepsPreviousFileOnFullDisk()
+{
+    app::PlanController* plan = m_window->planController();
+    const auto engine = plan->engine();
+    model::PodId pod;
+    model::NodeId to;
+    QVERIFY(findFeasibleMove(engine->state(), pod, to));
+    QVERIFY(plan->movePod(pod, to, false));
+    fleet::tests::TmpfsMount disk;
+    QVERIFY2(disk.isMounted(), qPrintable(disk.error()));
+    const QByteArray old = QByteArray(3000, 'o');
+    const QStringList names { QStringLiteral("plan.json"), QStringLiteral("plan.csv"), QStringLiteral("plan.sh") };
+    for (const QString& name : names) {
+        QFile f(disk.filePath(name));
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(old) == old.size());
+    }
+    const QString filled = disk.fill(0);
+    QVERIFY2(filled.isEmpty(), qPrintable(filled));
+    const QString errors[] = { plan->savePlan(disk.filePath(names[0]), m_window->planSource()),
+        plan->exportPlan(disk.filePath(names[1]), false), plan->exportPlan(disk.filePath(names[2]), true) };
+    for (int i = 0; i < 3; ++i) {
+        QVERIFY2(errors[i].contains(QStringLiteral("disk full (No space left on device)")), qPrintable(errors[i]));
+        QCOMPARE(readAll(disk.filePath(names[i])), old);
+    }
+    QStringList left = disk.entries();
+    left.sort();
+    QCOMPARE(left, QStringList({ QStringLiteral("plan.csv"), QStringLiteral("plan.json"), QStringLiteral("plan.sh") }));
+    m_window->undoStack()->undo();
+    QVERIFY(engine->applied().empty());
+}
+
+// A FIFO or a folder is refused and stays; so is a file the cluster was opened from.
+void TestPlanFiles::saveRefusesNonRegularAndInputTargets()
+{
+    app::PlanController* plan = m_window->planController();
+    const auto engine = plan->engine();
+    model::PodId pod;
+    model::NodeId to;
+    QVERIFY(findFeasibleMove(engine->state(), pod, to));
+    QVERIFY(plan->movePod(pod, to, false));
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString fifo = dir.filePath(QStringLiteral("plan.json"));
+    QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0644) == 0);
+    const QString error = plan->savePlan(fifo, m_window->planSource());
+    QVERIFY2(error.contains(QStringLiteral("a FIFO (named pipe), not a regular file")), qPrintable(error));
+    const QString scriptError = plan->exportPlan(dir.path(), true);
+    QVERIFY2(scriptError.contains(QStringLiteral("a folder, not a regular file")), qPrintable(scriptError));
+    struct stat st { };
+    QVERIFY(::stat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
+    // A plan whose source is a file: saving over that file is refused.
+    const QString cluster = dir.filePath(QStringLiteral("nodes.json"));
+    {
+        QFile f(cluster);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write("{\"kind\": \"NodeList\", \"items\": []}\n") > 0);
+    }
+    importers::PlanSource source;
+    source.files.push_back({ cluster.toStdString(), std::string(64, '0') });
+    const QString inputError = plan->savePlan(cluster, source);
+    QVERIFY2(inputError.contains(QStringLiteral("same file as the input")), qPrintable(inputError));
+    QCOMPARE(readAll(cluster), QByteArray("{\"kind\": \"NodeList\", \"items\": []}\n"));
     m_window->undoStack()->undo();
     QVERIFY(engine->applied().empty());
 }

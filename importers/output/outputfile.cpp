@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "outputfile.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <random>
+#include <system_error>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fleet::importers {
+
+namespace {
+
+// The file an output path names, once symbolic links are followed.
+struct Target {
+    std::string writePath; // where the bytes go: `path`, or the regular file a link points to
+    bool exists = false;
+    struct stat st { };
+};
+
+std::string errnoMessage(int errorNumber)
+{
+    return std::error_code(errorNumber, std::generic_category()).message();
+}
+
+std::string folderOf(const std::string& path)
+{
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    return parent.empty() ? std::string(".") : parent.string();
+}
+
+const char* kindOf(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a folder";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISFIFO(mode))
+        return "a FIFO (named pipe)";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a regular file";
+}
+
+[[noreturn]] void refuse(const std::string& path, const std::string& why)
+{
+    throw OutputFileError(path + ": cannot write: " + why);
+}
+
+Target resolveTarget(const std::string& path, const OutputFileOptions& options)
+{
+    if (path.empty())
+        throw OutputFileError("cannot write: no output file named (an empty path)");
+    Target t;
+    t.writePath = path;
+    struct stat link { };
+    if (::lstat(path.c_str(), &link) != 0) {
+        const int e = errno;
+        if (e == ENOENT || e == ENOTDIR)
+            return t; // a new file; checkFolder() says what is wrong with its folder
+        refuse(path, writeErrorText(e));
+    }
+    if (::stat(path.c_str(), &t.st) != 0) {
+        const int e = errno;
+        if (e == ENOENT)
+            refuse(path, "it is a symbolic link to a file that does not exist");
+        refuse(path, writeErrorText(e));
+    }
+    if (!S_ISREG(t.st.st_mode)) {
+        // Renaming over it would replace the device node, the pipe or the folder with a file.
+        refuse(path,
+            std::string("it is ") + kindOf(t.st.st_mode) + ", not a regular file; give the name of a file"
+                + (options.allowStandardOutput ? " (or - for standard output)" : ""));
+    }
+    t.exists = true;
+    if (S_ISLNK(link.st_mode)) {
+        // The link stays; the file it points to is replaced within its own folder.
+        std::error_code ec;
+        const std::filesystem::path real = std::filesystem::canonical(path, ec);
+        if (ec)
+            refuse(path, "cannot follow the symbolic link: " + ec.message());
+        t.writePath = real.string();
+    }
+    return t;
+}
+
+void checkNotAnInput(const std::string& path, const Target& t, const OutputFileOptions& options)
+{
+    if (!t.exists)
+        return; // a file that does not exist yet is no input
+    for (const std::string& input : options.inputs) {
+        struct stat st { };
+        if (input.empty() || ::stat(input.c_str(), &st) != 0)
+            continue;
+        if (st.st_dev == t.st.st_dev && st.st_ino == t.st.st_ino)
+            refuse(path, "it is the same file as the input " + input + ", which writing would destroy; give another output file");
+    }
+}
+
+void checkFolder(const std::string& path, const Target& t)
+{
+    const std::string folder = folderOf(t.writePath);
+    struct stat st { };
+    if (::stat(folder.c_str(), &st) != 0) {
+        const int e = errno;
+        if (e == ENOENT || e == ENOTDIR)
+            refuse(path, "the folder " + folder + " does not exist");
+        refuse(path, "the folder " + folder + ": " + writeErrorText(e));
+    }
+    if (!S_ISDIR(st.st_mode))
+        refuse(path, folder + " is not a folder");
+    if (::access(folder.c_str(), W_OK | X_OK) != 0)
+        refuse(path, "the folder " + folder + " is not writable: " + writeErrorText(errno));
+}
+
+void writeAll(int fd, std::string_view bytes, int& errorNumber)
+{
+    const char* p = bytes.data();
+    std::size_t left = bytes.size();
+    while (left > 0) {
+        const std::size_t chunk = left < (std::size_t { 1 } << 30) ? left : (std::size_t { 1 } << 30);
+        const ssize_t n = ::write(fd, p, chunk);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) { // a non-blocking standard output
+                pollfd pfd { fd, POLLOUT, 0 };
+                (void)::poll(&pfd, 1, -1);
+                continue;
+            }
+            errorNumber = errno;
+            return;
+        }
+        if (n == 0) {
+            errorNumber = EIO;
+            return;
+        }
+        p += n;
+        left -= static_cast<std::size_t>(n);
+    }
+    errorNumber = 0;
+}
+
+void writeStandardOutput(std::string_view bytes)
+{
+    // Whatever the command printed before goes first.
+    std::cout.flush();
+    std::fflush(stdout);
+    int e = 0;
+    writeAll(STDOUT_FILENO, bytes, e);
+    if (e != 0)
+        throw OutputFileError("cannot write to standard output: " + writeErrorText(e));
+}
+
+// A new name beside the target, hidden, that no one else holds (O_EXCL).
+int createTemporary(const std::string& writePath, mode_t mode, std::string& temporary)
+{
+    static constexpr char kLetters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    std::random_device device;
+    std::mt19937 random(device());
+    std::uniform_int_distribution<int> letter(0, static_cast<int>(sizeof kLetters) - 2);
+    const std::filesystem::path target(writePath);
+    const std::string folder = folderOf(writePath);
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        std::string suffix;
+        for (int i = 0; i < 8; ++i)
+            suffix += kLetters[letter(random)];
+        temporary = folder + "/." + target.filename().string() + "." + suffix + ".tmp";
+        const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+} // namespace
+
+std::string writeErrorText(int errorNumber)
+{
+    const std::string text = errnoMessage(errorNumber);
+    switch (errorNumber) {
+    case ENOSPC:
+        return "disk full (" + text + ")";
+    case EDQUOT:
+        return "disk quota exceeded (" + text + ")";
+    case EFBIG:
+        return "file too large (" + text + ")";
+    case EROFS:
+        return "read-only file system (" + text + ")";
+    case EACCES:
+    case EPERM:
+        return "permission denied (" + text + ")";
+    case EIO:
+        return "input/output error (" + text + ")";
+    default:
+        return text;
+    }
+}
+
+bool isStandardOutput(const std::string& path, const OutputFileOptions& options) noexcept
+{
+    return options.allowStandardOutput && path == "-";
+}
+
+void checkOutputTarget(const std::string& path, const OutputFileOptions& options)
+{
+    if (isStandardOutput(path, options))
+        return;
+    const Target t = resolveTarget(path, options);
+    checkNotAnInput(path, t, options);
+    checkFolder(path, t);
+}
+
+void writeOutputFile(const std::string& path, std::string_view bytes, const OutputFileOptions& options)
+{
+    if (isStandardOutput(path, options)) {
+        writeStandardOutput(bytes);
+        return;
+    }
+    // The checks again, at the moment of writing: the target may have changed since the command
+    // started (a long consolidation, a screenshot's rendering).
+    const Target t = resolveTarget(path, options);
+    checkNotAnInput(path, t, options);
+    checkFolder(path, t);
+
+    const std::string unchanged = t.exists ? "; the previous file is unchanged" : "; no file was written";
+    auto fail = [&](const std::string& temporary, const std::string& what, int errorNumber) {
+        if (!temporary.empty())
+            ::unlink(temporary.c_str());
+        refuse(path, what + writeErrorText(errorNumber) + unchanged);
+    };
+
+    std::string temporary;
+    const int fd = createTemporary(t.writePath, options.executable ? 0777 : 0666, temporary);
+    if (fd < 0)
+        fail({}, "cannot make a temporary file in " + folderOf(t.writePath) + ": ", errno);
+    if (t.exists) {
+        // Keep what the user gave the file; a script also stays executable by its owner.
+        const mode_t mode = (t.st.st_mode & 07777) | (options.executable ? S_IXUSR : 0);
+        if (::fchmod(fd, mode) != 0) {
+            const int e = errno;
+            ::close(fd);
+            fail(temporary, "cannot keep the file's mode: ", e);
+        }
+        if (t.st.st_uid != ::geteuid() || t.st.st_gid != ::getegid())
+            (void)::fchown(fd, t.st.st_uid, t.st.st_gid); // only root may give a file away: else it is ours, as any editor's
+    }
+    int e = 0;
+    writeAll(fd, bytes, e);
+    if (e != 0) {
+        ::close(fd);
+        fail(temporary, "", e);
+    }
+    if (::fsync(fd) != 0) {
+        e = errno;
+        ::close(fd);
+        fail(temporary, "", e);
+    }
+    if (::close(fd) != 0) // the descriptor is gone either way (Linux); never closed twice
+        fail(temporary, "", errno);
+    if (::rename(temporary.c_str(), t.writePath.c_str()) != 0)
+        fail(temporary, "cannot replace the file: ", errno);
+    // The rename is durable only once the folder's entry is on disk.
+    const std::string folder = folderOf(t.writePath);
+    const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0)
+        refuse(path, "it was written, but its folder could not be opened to sync it: " + writeErrorText(errno));
+    if (::fsync(dir) != 0 && errno != EINVAL) { // EINVAL: a file system that cannot sync folders
+        e = errno;
+        ::close(dir);
+        refuse(path, "it was written, but its folder could not be synced to disk: " + writeErrorText(e));
+    }
+    ::close(dir);
+}
+
+void checkDistinctOutputs(const std::vector<std::pair<std::string, std::string>>& outputs, bool allowStandardOutput)
+{
+    struct Identity {
+        bool isFile = false;
+        dev_t dev = 0;
+        ino_t ino = 0;
+        std::string absolute;
+    };
+    auto identify = [](const std::string& path) {
+        Identity id;
+        struct stat st { };
+        if (::stat(path.c_str(), &st) == 0) {
+            id.isFile = true;
+            id.dev = st.st_dev;
+            id.ino = st.st_ino;
+        } else {
+            std::error_code ec;
+            id.absolute = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec).string();
+        }
+        return id;
+    };
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        for (std::size_t j = i + 1; j < outputs.size(); ++j) {
+            const std::string& a = outputs[i].second;
+            const std::string& b = outputs[j].second;
+            bool same = false;
+            if (allowStandardOutput && (a == "-" || b == "-")) {
+                same = a == b;
+            } else {
+                const Identity x = identify(a);
+                const Identity y = identify(b);
+                same = x.isFile == y.isFile && (x.isFile ? x.dev == y.dev && x.ino == y.ino : x.absolute == y.absolute);
+            }
+            if (same)
+                throw OutputFileError(outputs[i].first + " and " + outputs[j].first + " name the same "
+                    + (a == "-" ? "standard output" : "file (" + a + ")") + ": one would overwrite the other; give each its own");
+        }
+    }
+}
+
+} // namespace fleet::importers

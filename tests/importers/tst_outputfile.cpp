@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: Apache-2.0
+// The output writer (importers/output/outputfile.h) that every command and the window use: a
+// full disk on a real tmpfs, targets that are not regular files, outputs that are inputs, kept
+// modes, symbolic links and standard output.
+
+#include "common/tmpfsmount.h"
+#include "importers/output/outputfile.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+using namespace fleet;
+using fleet::importers::OutputFileError;
+using fleet::importers::OutputFileOptions;
+
+namespace {
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<unreadable>");
+}
+
+bool writeBytes(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size() && f.flush();
+}
+
+mode_t modeOf(const QString& path)
+{
+    struct stat st { };
+    return ::lstat(QFile::encodeName(path).constData(), &st) == 0 ? st.st_mode : 0;
+}
+
+mode_t currentUmask()
+{
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    return mask;
+}
+
+// The text of the exception writeOutputFile throws, or "" when it wrote.
+QString writeError(const QString& path, const QByteArray& bytes, const OutputFileOptions& options = {})
+{
+    try {
+        importers::writeOutputFile(
+            path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), options);
+    } catch (const OutputFileError& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+QByteArray bigText(int bytes)
+{
+    QByteArray text;
+    while (text.size() < bytes)
+        text += "kubectl drain node-" + QByteArray::number(text.size()) + " --ignore-daemonsets --delete-emptydir-data\n";
+    return text;
+}
+
+} // namespace
+
+class TestOutputFile : public QObject {
+    Q_OBJECT
+
+private slots:
+    void writesNewFileWithUmaskMode();
+    void replacesAndKeepsMode();
+    void diskFullKeepsPreviousFile_data();
+    void diskFullKeepsPreviousFile();
+    void diskFullNewFileLeavesNothing();
+    void refusesNonRegularTarget_data();
+    void refusesNonRegularTarget();
+    void followsLinkToRegularFile();
+    void refusesInput_data();
+    void refusesInput();
+    void refusesMissingFolder();
+    void distinctOutputs();
+    void standardOutput();
+    void standardOutputFull();
+};
+
+void TestOutputFile::writesNewFileWithUmaskMode()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString text = dir.filePath(QStringLiteral("out.csv"));
+    QCOMPARE(writeError(text, "a,b\n"), QString());
+    QCOMPARE(readAll(text), QByteArray("a,b\n"));
+    QCOMPARE(modeOf(text) & 07777, 0666 & ~currentUmask());
+    OutputFileOptions script;
+    script.executable = true;
+    const QString sh = dir.filePath(QStringLiteral("drain.sh"));
+    QCOMPARE(writeError(sh, "#!/bin/bash\n", script), QString());
+    QCOMPARE(modeOf(sh) & 07777, 0777 & ~currentUmask());
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+        QStringList({ "drain.sh", "out.csv" }));
+}
+
+void TestOutputFile::replacesAndKeepsMode()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("drain.sh"));
+    QVERIFY(writeBytes(path, "old"));
+    QVERIFY(::chmod(QFile::encodeName(path).constData(), 0640) == 0);
+    QCOMPARE(writeError(path, "new text"), QString());
+    QCOMPARE(readAll(path), QByteArray("new text"));
+    QCOMPARE(modeOf(path) & 07777, mode_t(0640));
+    OutputFileOptions script;
+    script.executable = true; // a script stays runnable by its owner
+    QCOMPARE(writeError(path, "#!/bin/bash\n", script), QString());
+    QCOMPARE(modeOf(path) & 07777, mode_t(0740));
+}
+
+void TestOutputFile::diskFullKeepsPreviousFile_data()
+{
+    QTest::addColumn<qint64>("freeBytes");
+    QTest::addColumn<int>("size");
+    // Nothing free: the first write fails.
+    QTest::newRow("0 free, 40 KB") << qint64(0) << 40'000;
+    // One page free: the write is cut after 4 KiB (Qt's QSaveFile took that for success when
+    // the text fit its 16 KB buffer, and renamed the cut file over the old one).
+    QTest::newRow("4 KiB free, 10 KB") << qint64(4096) << 10'000;
+    QTest::newRow("4 KiB free, 40 KB") << qint64(4096) << 40'000;
+    QTest::newRow("64 KiB free, 500 KB") << qint64(65536) << 500'000;
+}
+
+void TestOutputFile::diskFullKeepsPreviousFile()
+{
+    QFETCH(qint64, freeBytes);
+    QFETCH(int, size);
+    fleet::tests::TmpfsMount disk;
+    QVERIFY2(disk.isMounted(), qPrintable(disk.error()));
+    const QString path = disk.filePath(QStringLiteral("drain.sh"));
+    const QByteArray old = bigText(2000);
+    QVERIFY(writeBytes(path, old));
+    QVERIFY(::chmod(QFile::encodeName(path).constData(), 0755) == 0);
+    const QString filled = disk.fill(freeBytes);
+    QVERIFY2(filled.isEmpty(), qPrintable(filled));
+    OutputFileOptions script;
+    script.executable = true;
+    const QString error = writeError(path, bigText(size), script);
+    QVERIFY2(error.contains(QStringLiteral("disk full (No space left on device)")), qPrintable(error));
+    QVERIFY2(error.contains(path), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("the previous file is unchanged")), qPrintable(error));
+    QVERIFY2(!error.contains(QStringLiteral("Unknown error")), qPrintable(error));
+    QCOMPARE(readAll(path), old);
+    QCOMPARE(modeOf(path) & 07777, mode_t(0755));
+    QCOMPARE(disk.entries(), QStringList { QStringLiteral("drain.sh") }); // no temporary file left
+}
+
+void TestOutputFile::diskFullNewFileLeavesNothing()
+{
+    fleet::tests::TmpfsMount disk;
+    QVERIFY2(disk.isMounted(), qPrintable(disk.error()));
+    const QString filled = disk.fill(4096);
+    QVERIFY2(filled.isEmpty(), qPrintable(filled));
+    const QString error = writeError(disk.filePath(QStringLiteral("plan.json")), bigText(12'000));
+    QVERIFY2(
+        error.contains(QStringLiteral("disk full")) && error.contains(QStringLiteral("no file was written")), qPrintable(error));
+    QCOMPARE(disk.entries(), QStringList());
+}
+
+void TestOutputFile::refusesNonRegularTarget_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("FIFO") << "fifo"
+                          << "a FIFO (named pipe), not a regular file";
+    QTest::newRow("folder") << "folder"
+                            << "a folder, not a regular file";
+    QTest::newRow("character device like /dev/null") << "chardev"
+                                                     << "a character device, not a regular file";
+    QTest::newRow("symbolic link to a FIFO") << "link-to-fifo"
+                                             << "a FIFO (named pipe), not a regular file";
+    QTest::newRow("symbolic link to nothing") << "dangling-link"
+                                              << "a symbolic link to a file that does not exist";
+}
+
+void TestOutputFile::refusesNonRegularTarget()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, says);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("out"));
+    const QByteArray native = QFile::encodeName(path);
+    const QByteArray other = QFile::encodeName(dir.filePath(QStringLiteral("other")));
+    if (kind == QLatin1String("fifo"))
+        QVERIFY(::mkfifo(native.constData(), 0644) == 0);
+    else if (kind == QLatin1String("folder"))
+        QVERIFY(QDir().mkdir(path));
+    else if (kind == QLatin1String("chardev")) // the numbers of /dev/null; we run as root
+        QVERIFY2(::mknod(native.constData(), S_IFCHR | 0666, makedev(1, 3)) == 0, std::strerror(errno));
+    else if (kind == QLatin1String("link-to-fifo"))
+        QVERIFY(::mkfifo(other.constData(), 0644) == 0 && ::symlink(other.constData(), native.constData()) == 0);
+    else
+        QVERIFY(::symlink(other.constData(), native.constData()) == 0);
+    const mode_t before = modeOf(path);
+    const QStringList entriesBefore
+        = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+    // Checked before any work, and again when writing.
+    try {
+        importers::checkOutputTarget(path.toStdString());
+        QFAIL("checkOutputTarget accepted it");
+    } catch (const OutputFileError& e) {
+        QVERIFY2(QString::fromLatin1(e.what()).contains(says), e.what());
+    }
+    const QString error = writeError(path, "x");
+    QVERIFY2(error.contains(says) && error.contains(path), qPrintable(error));
+    QCOMPARE(modeOf(path), before); // still the FIFO, folder, device or link it was
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot), entriesBefore);
+}
+
+void TestOutputFile::followsLinkToRegularFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid() && QDir(dir.path()).mkdir(QStringLiteral("real")));
+    const QString real = dir.filePath(QStringLiteral("real/plan.json"));
+    const QString link = dir.filePath(QStringLiteral("plan.json"));
+    QVERIFY(writeBytes(real, "old"));
+    QVERIFY(::symlink(QFile::encodeName(real).constData(), QFile::encodeName(link).constData()) == 0);
+    QCOMPARE(writeError(link, "new"), QString());
+    QVERIFY(S_ISLNK(modeOf(link))); // the link stays a link
+    QCOMPARE(readAll(real), QByteArray("new"));
+    QCOMPARE(QDir(dir.filePath(QStringLiteral("real"))).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+        QStringList { QStringLiteral("plan.json") });
+}
+
+void TestOutputFile::refusesInput_data()
+{
+    QTest::addColumn<QString>("how");
+    QTest::newRow("same path") << "same";
+    QTest::newRow("another spelling of the path") << "dotted";
+    QTest::newRow("a hard link to the input") << "hardlink";
+    QTest::newRow("a symbolic link to the input") << "symlink";
+}
+
+void TestOutputFile::refusesInput()
+{
+    QFETCH(QString, how);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString input = dir.filePath(QStringLiteral("nodes.json"));
+    const QByteArray cluster = "{\"kind\": \"NodeList\", \"items\": []}\n";
+    QVERIFY(writeBytes(input, cluster));
+    QString output = input;
+    if (how == QLatin1String("dotted"))
+        output = dir.path() + QStringLiteral("/./nodes.json");
+    else if (how == QLatin1String("hardlink")) {
+        output = dir.filePath(QStringLiteral("plan.json"));
+        QVERIFY(::link(QFile::encodeName(input).constData(), QFile::encodeName(output).constData()) == 0);
+    } else if (how == QLatin1String("symlink")) {
+        output = dir.filePath(QStringLiteral("plan.json"));
+        QVERIFY(::symlink(QFile::encodeName(input).constData(), QFile::encodeName(output).constData()) == 0);
+    }
+    OutputFileOptions options;
+    options.inputs = { dir.filePath(QStringLiteral("pods.json")).toStdString(), input.toStdString() }; // the first does not exist
+    const QString error = writeError(output, "{\"fleetscopePlan\": 1}\n", options);
+    QVERIFY2(error.contains(QStringLiteral("same file as the input ") + input), qPrintable(error));
+    QCOMPARE(readAll(input), cluster);
+    // Another file beside it is fine.
+    QCOMPARE(writeError(dir.filePath(QStringLiteral("other.json")), "{}", options), QString());
+}
+
+void TestOutputFile::refusesMissingFolder()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("missing/plan.json"));
+    const QString error = writeError(path, "{}");
+    QVERIFY2(error.contains(
+                 QStringLiteral("the folder ") + dir.filePath(QStringLiteral("missing")) + QStringLiteral(" does not exist")),
+        qPrintable(error));
+}
+
+void TestOutputFile::distinctOutputs()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string a = dir.filePath(QStringLiteral("a.csv")).toStdString();
+    const std::string b = dir.filePath(QStringLiteral("b.csv")).toStdString();
+    importers::checkDistinctOutputs({ { "-o", a }, { "--csv", b } });
+    importers::checkDistinctOutputs({ { "--csv", "-" }, { "--kubectl-script", b } }, true);
+    auto refused = [](const std::vector<std::pair<std::string, std::string>>& outputs, bool allowStdout) {
+        try {
+            importers::checkDistinctOutputs(outputs, allowStdout);
+        } catch (const OutputFileError& e) {
+            return QString::fromStdString(e.what());
+        }
+        return QString();
+    };
+    QVERIFY(refused({ { "-o", a }, { "--csv", a } }, false).contains(QStringLiteral("-o and --csv name the same file")));
+    QVERIFY(
+        refused({ { "--csv", "-" }, { "--kubectl-script", "-" } }, true).contains(QStringLiteral("the same standard output")));
+    QVERIFY(writeBytes(QString::fromStdString(a), "x"));
+    QVERIFY(::link(a.c_str(), b.c_str()) == 0); // existing files: by device and inode
+    QVERIFY(refused({ { "-o", a }, { "--csv", b } }, false).contains(QStringLiteral("name the same file")));
+}
+
+void TestOutputFile::standardOutput()
+{
+    int pipeFds[2];
+    QVERIFY(::pipe(pipeFds) == 0);
+    std::fflush(stdout);
+    const int saved = ::dup(STDOUT_FILENO);
+    QVERIFY(::dup2(pipeFds[1], STDOUT_FILENO) == STDOUT_FILENO);
+    OutputFileOptions options;
+    options.allowStandardOutput = true;
+    const QString error = writeError(QStringLiteral("-"), "pod,from,to\n", options);
+    ::dup2(saved, STDOUT_FILENO);
+    ::close(saved);
+    ::close(pipeFds[1]);
+    QCOMPARE(error, QString());
+    char buffer[64] = {};
+    const ssize_t n = ::read(pipeFds[0], buffer, sizeof buffer);
+    ::close(pipeFds[0]);
+    QCOMPARE(QByteArray(buffer, int(n)), QByteArray("pod,from,to\n"));
+    // Without allowStandardOutput "-" is a file of that name (the command refuses it first).
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(QDir::setCurrent(dir.path()));
+    QCOMPARE(writeError(QStringLiteral("-"), "x"), QString());
+    QCOMPARE(readAll(dir.filePath(QStringLiteral("-"))), QByteArray("x"));
+    QVERIFY(QDir::setCurrent(QDir::rootPath()));
+}
+
+// Standard output on a full device: the error says so, as for a file.
+void TestOutputFile::standardOutputFull()
+{
+    const int full = ::open("/dev/full", O_WRONLY);
+    QVERIFY2(full >= 0, std::strerror(errno));
+    std::fflush(stdout);
+    const int saved = ::dup(STDOUT_FILENO);
+    QVERIFY(::dup2(full, STDOUT_FILENO) == STDOUT_FILENO);
+    OutputFileOptions options;
+    options.allowStandardOutput = true;
+    const QString error = writeError(QStringLiteral("-"), "pod,from,to\n", options);
+    ::dup2(saved, STDOUT_FILENO);
+    ::close(saved);
+    ::close(full);
+    QVERIFY2(error.contains(QStringLiteral("cannot write to standard output: disk full (No space left on device)")),
+        qPrintable(error));
+}
+
+QTEST_GUILESS_MAIN(TestOutputFile)
+#include "tst_outputfile.moc"
