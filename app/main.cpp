@@ -11,6 +11,7 @@
 #include "cli/benchcommand.h"
 #include "cli/checkmovecommand.h"
 #include "cli/clustersource.h"
+#include "cli/commandlinepath.h"
 #include "cli/helptext.h"
 #include "cli/plancommand.h"
 #include "cli/screenshotcommand.h"
@@ -223,6 +224,7 @@ int runGui(int& argc, char** argv)
 int main(int argc, char** argv)
 {
     markMainEntered();
+    rememberCommandLine(argc, argv);
     // Before any Q*Application: Qt reads XDG_RUNTIME_DIR when the platform starts.
     const PrivateRuntimeDir runtimeDir;
     setApplicationInfo();

@@ -1,12 +1,14 @@
 #include "clustersource.h"
 
 #include "app/importfailure.h"
+#include "commandlinepath.h"
+
 #include "importers/kube/kubeconfig.h"
+#include "importers/optionfile.h"
 #include "importers/plan/plansource.h"
 #include "importers/prometheus/usageconfig.h"
 
 #include <QCommandLineParser>
-#include <QFile>
 
 namespace fleet::app {
 
@@ -65,7 +67,7 @@ bool readUsageSource(const QCommandLineParser& parser, ClusterSource& source, QS
     importers::prometheus::UsageSource usage;
     if (config) {
         try {
-            usage = importers::prometheus::readUsageConfig(parser.value(QStringLiteral("usage-config")).toStdString());
+            usage = importers::prometheus::readUsageConfig(commandLinePath(parser.value(QStringLiteral("usage-config"))));
         } catch (const importers::ImportError& e) {
             error = QStringLiteral("--usage-config: ") + QString::fromStdString(e.what());
             return false;
@@ -77,14 +79,18 @@ bool readUsageSource(const QCommandLineParser& parser, ClusterSource& source, QS
             return false;
         }
         if (parser.isSet(QStringLiteral("prometheus-token-file"))) {
-            QFile f(parser.value(QStringLiteral("prometheus-token-file")));
-            if (!f.open(QIODevice::ReadOnly)) {
-                error = QStringLiteral("--prometheus-token-file: cannot read %1: %2").arg(f.fileName(), f.errorString());
+            try {
+                usage.server.bearerToken = QByteArray::fromStdString(importers::readOptionFile(
+                                                                         commandLinePath(parser.value(QStringLiteral("prometheus-token-file"))),
+                                                                         importers::OptionFileKind::BearerToken))
+                                               .trimmed()
+                                               .toStdString();
+            } catch (const importers::OptionFileError& e) {
+                error = QStringLiteral("--prometheus-token-file: ") + QString::fromStdString(e.what());
                 return false;
             }
-            usage.server.bearerToken = f.readAll().trimmed().toStdString();
         }
-        usage.server.certificateAuthority = parser.value(QStringLiteral("prometheus-ca")).toStdString();
+        usage.server.certificateAuthority = commandLinePath(parser.value(QStringLiteral("prometheus-ca")));
     }
     if (parser.isSet(QStringLiteral("usage-time"))) {
         const QString text = parser.value(QStringLiteral("usage-time"));
@@ -168,7 +174,7 @@ importers::LoadedCluster loadClusterOnly(const ClusterSource& source)
 {
     if (source.live) {
         const auto config = importers::kube::loadKubeconfig(
-            importers::kube::KubeconfigRequest::fromEnvironment(source.kubeconfig.toStdString(), source.context.toStdString()));
+            importers::kube::KubeconfigRequest::fromEnvironment(commandLinePath(source.kubeconfig), source.context.toStdString()));
         return importers::loadLiveCluster(config);
     }
     if (source.simulate) {
@@ -179,7 +185,7 @@ importers::LoadedCluster loadClusterOnly(const ClusterSource& source)
     }
     std::vector<std::string> files;
     for (const QString& f : source.files)
-        files.push_back(f.toStdString());
+        files.push_back(commandLinePath(f));
     return importers::loadClusterFiles(files);
 }
 
@@ -191,7 +197,7 @@ importers::PlanSource clusterPlanSource(const ClusterSource& source, const impor
         return importers::sourceOfSimulation(source.simulatedNodes, source.seed);
     std::vector<std::string> files;
     for (const QString& f : source.files)
-        files.push_back(f.toStdString());
+        files.push_back(commandLinePath(f));
     return importers::sourceOfFiles(files);
 }
 

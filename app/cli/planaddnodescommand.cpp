@@ -1,4 +1,5 @@
 #include "planaddnodescommand.h"
+#include "commandlinepath.h"
 #include "plancommand.h"
 
 #include "clustersource.h"
@@ -95,7 +96,7 @@ int runPlanAddNodes(const QStringList& arguments)
     }
     model::PriceTable prices;
     try {
-        prices = importers::loadPriceTable(parser.value(QStringLiteral("prices")).toStdString());
+        prices = importers::loadPriceTable(commandLinePath(parser.value(QStringLiteral("prices"))));
     } catch (const std::exception& e) {
         return fail(std::string("--prices: ") + e.what());
     }

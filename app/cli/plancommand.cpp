@@ -1,4 +1,5 @@
 #include "plancommand.h"
+#include "commandlinepath.h"
 
 #include "helptext.h"
 #include "planaddnodescommand.h"
@@ -56,7 +57,7 @@ importers::PlanSource planSourceOf(const ClusterSource& source, const importers:
         return importers::sourceOfLiveCluster(loaded.server, loaded.resourceVersion);
     std::vector<std::string> files;
     for (const QString& f : source.files)
-        files.push_back(f.toStdString());
+        files.push_back(commandLinePath(f));
     return importers::sourceOfFiles(files);
 }
 
@@ -87,7 +88,10 @@ int runPlan(const QStringList& arguments)
                 verb.isEmpty() ? stderr : stdout);
             return verb.isEmpty() ? 2 : 0;
         }
-        std::fprintf(stderr, "fleetscope plan: expected check or export, got \"%s\"\n", qPrintable(verb));
+        std::fprintf(stderr,
+            "fleetscope plan: unknown verb \"%s\"; expected check, export, consolidate, place or add-nodes "
+            "(fleetscope plan --help)\n",
+            qPrintable(verb));
         return 2;
     }
     QCommandLineParser parser;
@@ -133,7 +137,7 @@ int runPlan(const QStringList& arguments)
         std::fprintf(stderr, "%s%s\n", prefix.c_str(), qPrintable(error));
         return 2;
     }
-    const std::string planPath = parser.value(QStringLiteral("plan")).toStdString();
+    const std::string planPath = commandLinePath(parser.value(QStringLiteral("plan")));
     importers::PlanDocument plan;
     try {
         plan = importers::readPlanFile(planPath);
@@ -158,7 +162,7 @@ int runPlan(const QStringList& arguments)
     // The cost per hour: the shipped price table, with --prices' rows over it (as the window).
     model::PriceTable prices;
     try {
-        prices = importers::loadPriceTable(parser.value(QStringLiteral("prices")).toStdString());
+        prices = importers::loadPriceTable(commandLinePath(parser.value(QStringLiteral("prices"))));
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s--prices: %s\n", prefix.c_str(), e.what());
         return 2;
