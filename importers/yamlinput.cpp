@@ -3,6 +3,8 @@
 
 #include "importers/quotedtext.h"
 
+#include <yaml-cpp/depthguard.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <unordered_map>
@@ -146,6 +148,10 @@ YAML::Node loadBoundedYaml(const std::string& text)
     YAML::Node root;
     try {
         root = YAML::Load(text);
+    } catch (const YAML::DeepRecursion& e) {
+        // yaml-cpp's own guard (2,000 levels of its parser), whose message is "bad file".
+        throw YamlInputError(e.mark.line >= 0 ? static_cast<std::size_t>(e.mark.line) + 1 : 0, {},
+            "nested more than " + std::to_string(kYamlMaxDepth) + " levels deep");
     } catch (const YAML::Exception& e) {
         throw YamlInputError(e.mark.line >= 0 ? static_cast<std::size_t>(e.mark.line) + 1 : 0, {}, "not valid YAML: " + e.msg);
     }

@@ -106,6 +106,9 @@ void TestYamlInput::refusedByEveryReader_data()
         QTest::addRow("%s: alias bomb", name) << QByteArray::fromStdString(aliasBomb()) << 0 << QStringLiteral("an alias bomb");
         QTest::addRow("%s: nested too deep", name)
             << (QByteArray("a: ") + QByteArray(150, '[') + QByteArray(150, ']') + "\n") << 1 << QStringLiteral("nested more than 100 levels deep");
+        // Past yaml-cpp's own parser guard, whose message was "bad file".
+        QTest::addRow("%s: nested far too deep", name)
+            << (QByteArray("a: ") + QByteArray(1500, '[') + QByteArray(1500, ']') + "\n") << 1 << QStringLiteral("nested more than 100 levels deep");
         QTest::addRow("%s: key twice", name) << QByteArray("a: 1\nb: 2\na: 3\n") << 3
                                              << QStringLiteral("a: the key \"a\" is given twice in one mapping (lines 1 and 3)");
         QTest::addRow("%s: key twice, nested", name) << QByteArray("a:\n  - b: 1\n    b: 2\n") << 3
