@@ -9,7 +9,9 @@
 // - the tree is walked as the reader would, aliases expanded, with a budget: at most
 //   kYamlMaxDepth levels of nesting, and at most 2 x the text's bytes + 1 MiB of nodes and
 //   scalar bytes (a document without aliases is well within it: every node and every scalar
-//   byte takes at least one byte of text). An alias that contains itself is named as such;
+//   byte takes at least one byte of text). An alias inside its own anchor makes the walk
+//   too deep: it is named as a cycle when the walk finds the node on its own stack, else
+//   refused as nested too deep (never followed for ever);
 // - every mapping key must be a scalar (the files are JSON-shaped), and a key given twice in
 //   one mapping is refused (yaml-cpp keeps both; readers would silently take one of them).
 // These are also the YAML 1.2 rules for JSON documents (unique keys, no cycles).

@@ -85,6 +85,7 @@ private slots:
     void refusedByEveryReader_data();
     void refusedByEveryReader();
     void validDocumentsWithAliasesRead();
+    void podTemplateThatContainsItself();
     void budgetScalesWithTheText();
 };
 
@@ -150,6 +151,22 @@ void TestYamlInput::validDocumentsWithAliasesRead()
     const std::string json = importers::podTemplateFromFile(path, "placed");
     QVERIFY2(json.find("\"limits\":{\"cpu\":\"1\",\"memory\":\"1Gi\"}") != std::string::npos, json.c_str());
     QVERIFY2(json.find("\"annotations\":{\"app\":\"a\"}") != std::string::npos, json.c_str());
+}
+
+// A whole Pod whose spec contains itself through an alias: the template is written out as
+// JSON by walking it, which recursed until the stack overflowed (a crash).
+void TestYamlInput::podTemplateThatContainsItself()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("pod.yaml")).toStdString();
+    std::ofstream(path, std::ios::binary) << "kind: Pod\nmetadata: {name: loop}\nspec: &s\n  containers: [{name: main}]\n  extra: *s\n";
+    const std::string what = podTemplate(path);
+    // A mapping reached again through an alias is refused at the depth bound; the cycle is named
+    // when the node repeats on the walk's stack (a list inside its anchor), else as too deep.
+    QVERIFY2(what.find(": line ") != std::string::npos
+            && (what.find("refers to a mapping or list that contains it") != std::string::npos
+                || what.find("nested more than 100 levels deep") != std::string::npos),
+        what.c_str());
 }
 
 // The budget is 2 x the text's bytes + 1 MiB: a long document without aliases always passes
