@@ -4,6 +4,7 @@
 #include "importers/kube/kubeapiclient.h"
 #include "importers/kube/kubeconfig.h"
 
+#include "cli/commandlinepath.h"
 #include "importfailure.h"
 
 #include <QFutureWatcher>
@@ -90,7 +91,7 @@ void ImportController::startFiles(const QStringList& paths, Usage usage)
     std::vector<std::string> files;
     files.reserve(static_cast<std::size_t>(paths.size()));
     for (const QString& p : paths)
-        files.push_back(p.toStdString());
+        files.push_back(commandLinePath(p));
     start(filesSourceLabel(paths), std::move(usage),
         [files](importers::ImportProgress* progress) { return importers::loadClusterFiles(files, progress); });
 }

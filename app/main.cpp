@@ -5,6 +5,7 @@
 
 #include "importers/simulated/simulatedlivefeed.h"
 #include "cli/clustersource.h"
+#include "cli/commandlinepath.h"
 #include "cli/helptext.h"
 #include "cli/subcommands.h"
 #include "mainwindow.h"
@@ -210,6 +211,7 @@ int main(int argc, char** argv)
     // reports ("file too large") after removing its temporary file, instead of killing the
     // process mid-write with SIGXFSZ and leaving the temporary file behind.
     std::signal(SIGXFSZ, SIG_IGN);
+    rememberCommandLine(argc, argv);
     // Before any Q*Application: Qt reads XDG_RUNTIME_DIR when the platform starts.
     const PrivateRuntimeDir runtimeDir;
     setApplicationInfo();

@@ -2,6 +2,7 @@
 #include "mainwindow.h"
 
 #include "cli/clustersource.h"
+#include "cli/commandlinepath.h"
 
 #include "connectdialog.h"
 #include "simulatedialog.h"
@@ -447,7 +448,7 @@ importers::PlanSource MainWindow::planSource() const
     if (!m_shownFiles.isEmpty()) {
         std::vector<std::string> files;
         for (const QString& f : m_shownFiles)
-            files.push_back(f.toStdString());
+            files.push_back(commandLinePath(f));
         return importers::sourceOfFiles(files);
     }
     importers::PlanSource source;
@@ -495,7 +496,7 @@ QString MainWindow::planStatusText() const
 bool MainWindow::setPriceOverrideFile(const QString& overrideFile, QString& error)
 {
     try {
-        m_prices = std::make_shared<const model::PriceTable>(importers::loadPriceTable(overrideFile.toStdString()));
+        m_prices = std::make_shared<const model::PriceTable>(importers::loadPriceTable(commandLinePath(overrideFile)));
         m_map->setPrices(m_prices);
         return true;
     } catch (const std::exception& e) {

@@ -2,9 +2,12 @@
 #include "clustersource.h"
 
 #include "app/importfailure.h"
+#include "commandlinepath.h"
+
 #include "importers/kube/kubeapiclient.h"
 #include "importers/kube/kubeconfig.h"
 #include "importers/kube/secrets.h"
+#include "importers/optionfile.h"
 #include "importers/plan/plansource.h"
 #include "importers/prometheus/usageconfig.h"
 
@@ -77,7 +80,7 @@ bool readUsageSource(const QCommandLineParser& parser, ClusterSource& source, QS
     importers::prometheus::UsageSource usage;
     if (config) {
         try {
-            usage = importers::prometheus::readUsageConfig(parser.value(QStringLiteral("usage-config")).toStdString());
+            usage = importers::prometheus::readUsageConfig(commandLinePath(parser.value(QStringLiteral("usage-config"))));
         } catch (const importers::ImportError& e) {
             error = QStringLiteral("--usage-config: ") + QString::fromStdString(e.what());
             return false;
@@ -90,21 +93,25 @@ bool readUsageSource(const QCommandLineParser& parser, ClusterSource& source, QS
             return false;
         }
         if (parser.isSet(QStringLiteral("prometheus-token-file"))) {
-            QFile f(parser.value(QStringLiteral("prometheus-token-file")));
-            if (!f.open(QIODevice::ReadOnly)) {
-                error = QStringLiteral("--prometheus-token-file: cannot read %1: %2").arg(f.fileName(), f.errorString());
+            try {
+                usage.server.bearerToken = QByteArray::fromStdString(importers::readOptionFile(
+                                                                         commandLinePath(parser.value(QStringLiteral("prometheus-token-file"))),
+                                                                         importers::OptionFileKind::BearerToken))
+                                               .trimmed()
+                                               .toStdString();
+            } catch (const importers::OptionFileError& e) {
+                error = QStringLiteral("--prometheus-token-file: ") + QString::fromStdString(e.what());
                 return false;
             }
             // The token goes into an HTTP header: a CR or LF inside it would add a header of its own.
-            usage.server.bearerToken = f.readAll().trimmed().toStdString();
-            if (auto problem
-                = importers::kube::bearerTokenProblem(usage.server.bearerToken, "the token in " + f.fileName().toStdString())) {
+            if (auto problem = importers::kube::bearerTokenProblem(usage.server.bearerToken,
+                    "the token in " + commandLinePath(parser.value(QStringLiteral("prometheus-token-file"))))) {
                 usage.server.bearerToken.clear();
                 error = QStringLiteral("--prometheus-token-file: %1").arg(QString::fromStdString(*problem));
                 return false;
             }
         }
-        usage.server.certificateAuthority = parser.value(QStringLiteral("prometheus-ca")).toStdString();
+        usage.server.certificateAuthority = commandLinePath(parser.value(QStringLiteral("prometheus-ca")));
     }
     if (parser.isSet(QStringLiteral("usage-time"))) {
         const QString text = parser.value(QStringLiteral("usage-time"));
@@ -252,8 +259,7 @@ std::optional<std::chrono::milliseconds> parseRequestTimeout(const QString& text
 importers::LoadedCluster loadClusterOnly(const ClusterSource& source)
 {
     if (source.live) {
-        auto request
-            = importers::kube::KubeconfigRequest::fromEnvironment(source.kubeconfig.toStdString(), source.context.toStdString());
+        auto request = importers::kube::KubeconfigRequest::fromEnvironment(commandLinePath(source.kubeconfig), source.context.toStdString());
         request.requestTimeout = source.requestTimeout;
         const auto config = importers::kube::loadKubeconfig(request);
         StderrRequestReporter reporter;
@@ -267,7 +273,7 @@ importers::LoadedCluster loadClusterOnly(const ClusterSource& source)
     }
     std::vector<std::string> files;
     for (const QString& f : source.files)
-        files.push_back(f.toStdString());
+        files.push_back(commandLinePath(f));
     return importers::loadClusterFiles(files);
 }
 
@@ -279,7 +285,7 @@ importers::PlanSource clusterPlanSource(const ClusterSource& source, const impor
         return importers::sourceOfSimulation(source.simulatedNodes, source.seed);
     std::vector<std::string> files;
     for (const QString& f : source.files)
-        files.push_back(f.toStdString());
+        files.push_back(commandLinePath(f));
     return importers::sourceOfFiles(files);
 }
 

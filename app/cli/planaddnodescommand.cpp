@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "planaddnodescommand.h"
+#include "commandlinepath.h"
 #include "plancommand.h"
 
 #include "clustersource.h"
@@ -101,7 +102,7 @@ int runPlanAddNodes(const QStringList& arguments)
     }
     model::PriceTable prices;
     try {
-        prices = importers::loadPriceTable(parser.value(QStringLiteral("prices")).toStdString());
+        prices = importers::loadPriceTable(commandLinePath(parser.value(QStringLiteral("prices"))));
     } catch (const std::exception& e) {
         return fail(std::string("--prices: ") + e.what());
     }

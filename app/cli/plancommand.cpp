@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plancommand.h"
+#include "commandlinepath.h"
 
 #include "helptext.h"
 #include "outputpath.h"
@@ -61,7 +62,7 @@ importers::PlanSource planSourceOf(const ClusterSource& source, const importers:
         return importers::sourceOfLiveCluster(loaded.server, loaded.resourceVersion);
     std::vector<std::string> files;
     for (const QString& f : source.files)
-        files.push_back(f.toStdString());
+        files.push_back(commandLinePath(f));
     return importers::sourceOfFiles(files);
 }
 
@@ -92,7 +93,10 @@ int runPlan(const QStringList& arguments)
                 verb.isEmpty() ? stderr : stdout);
             return verb.isEmpty() ? 2 : 0;
         }
-        std::fprintf(stderr, "fleetscope plan: expected check or export, got \"%s\"\n", qPrintable(verb));
+        std::fprintf(stderr,
+            "fleetscope plan: unknown verb \"%s\"; expected check, export, consolidate, place or add-nodes "
+            "(fleetscope plan --help)\n",
+            qPrintable(verb));
         return 2;
     }
     QCommandLineParser parser;
@@ -165,7 +169,7 @@ int runPlan(const QStringList& arguments)
         std::fprintf(stderr, "%s%s\n", prefix.c_str(), qPrintable(error));
         return 2;
     }
-    const std::string planPath = parser.value(QStringLiteral("plan")).toStdString();
+    const std::string planPath = commandLinePath(parser.value(QStringLiteral("plan")));
     importers::PlanDocument plan;
     try {
         plan = importers::readPlanFile(planPath);
@@ -197,7 +201,7 @@ int runPlan(const QStringList& arguments)
     // The cost per hour: the shipped price table, with --prices' rows over it (as the window).
     model::PriceTable prices;
     try {
-        prices = importers::loadPriceTable(parser.value(QStringLiteral("prices")).toStdString());
+        prices = importers::loadPriceTable(commandLinePath(parser.value(QStringLiteral("prices"))));
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s--prices: %s\n", prefix.c_str(), e.what());
         return 2;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "planconsolidatecommand.h"
+#include "commandlinepath.h"
 #include "plancommand.h"
 
 #include "clustersource.h"
@@ -159,6 +160,9 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
 
 } // namespace
 
+// The longest --time-limit: a year, in seconds.
+constexpr double kMaxTimeLimitSeconds = 365.0 * 24 * 3600;
+
 int runPlanConsolidate(const QStringList& arguments)
 {
     const std::string prefix = "fleetscope plan consolidate: ";
@@ -212,9 +216,11 @@ int runPlanConsolidate(const QStringList& arguments)
     if (parser.isSet(QStringLiteral("time-limit"))) {
         bool ok = false;
         options.timeLimitSeconds = parser.value(QStringLiteral("time-limit")).toDouble(&ok);
-        if (!ok || options.timeLimitSeconds <= 0) {
-            std::fprintf(stderr, "%s--time-limit: expected seconds > 0, got \"%s\"\n", prefix.c_str(),
-                qPrintable(parser.value(QStringLiteral("time-limit"))));
+        // A range, as for every number: no nan or inf, and at most a year, far below the
+        // 292 years after which the deadline (steady_clock nanoseconds) would wrap into the past.
+        if (!ok || !(options.timeLimitSeconds > 0) || options.timeLimitSeconds > kMaxTimeLimitSeconds) {
+            std::fprintf(stderr, "%s--time-limit: expected seconds from above 0 to %.0f (a year), got \"%s\"\n", prefix.c_str(),
+                kMaxTimeLimitSeconds, qPrintable(parser.value(QStringLiteral("time-limit"))));
             return 2;
         }
     }
@@ -239,8 +245,8 @@ int runPlanConsolidate(const QStringList& arguments)
     model::PriceTable prices;
     try {
         if (parser.isSet(QStringLiteral("node-groups")))
-            input.groupMinimums = importers::readNodeGroupSettings(parser.value(QStringLiteral("node-groups")).toStdString());
-        prices = importers::loadPriceTable(parser.value(QStringLiteral("prices")).toStdString());
+            input.groupMinimums = importers::readNodeGroupSettings(commandLinePath(parser.value(QStringLiteral("node-groups"))));
+        prices = importers::loadPriceTable(commandLinePath(parser.value(QStringLiteral("prices"))));
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
         return 2;

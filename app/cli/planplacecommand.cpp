@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "planplacecommand.h"
+#include "commandlinepath.h"
 #include "plancommand.h"
 
 #include "clustersource.h"
@@ -113,7 +114,7 @@ int runPlanPlace(const QStringList& arguments)
     if (parser.isSet(QStringLiteral("cpu")) != !input.cpu.empty() || parser.isSet(QStringLiteral("memory")) != !input.memory.empty())
         return fail("--cpu and --memory need a quantity");
     input.gpuModel = text("gpu-model");
-    input.podTemplatePath = text("pod-template");
+    input.podTemplatePath = commandLinePath(parser.value(QStringLiteral("pod-template")));
     if (parser.isSet(QStringLiteral("pod-template")) && input.podTemplatePath.empty())
         return fail("--pod-template needs a file");
     input.namespaceName = text("namespace");
@@ -157,7 +158,7 @@ int runPlanPlace(const QStringList& arguments)
     }
     model::PriceTable prices;
     try {
-        prices = importers::loadPriceTable(parser.value(QStringLiteral("prices")).toStdString());
+        prices = importers::loadPriceTable(commandLinePath(parser.value(QStringLiteral("prices"))));
     } catch (const std::exception& e) {
         return fail(std::string("--prices: ") + e.what());
     }

@@ -2,6 +2,7 @@
 #include "screenshotcommand.h"
 
 #include "clustersource.h"
+#include "commandlinepath.h"
 #include "helptext.h"
 #include "outputpath.h"
 
@@ -13,6 +14,7 @@
 #include "model/metrics/usagemetrics.h"
 
 #include "model/domainpath.h"
+#include "importers/optionfile.h"
 #include "model/labelselector.h"
 #include "views/panels/nodefilter.h"
 
@@ -189,11 +191,11 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
     if (!options.pricesFile.isEmpty()) {
         // A file that cannot be read fails (1) before the import; a malformed one is refused
         // (2) when it is parsed, naming its line and column.
-        QFile prices(options.pricesFile);
-        if (QFileInfo(options.pricesFile).isDir() || !prices.open(QIODevice::ReadOnly))
-            return fail(QStringLiteral("--prices: cannot read %1: %2")
-                            .arg(options.pricesFile, QFileInfo(options.pricesFile).isDir() ? QStringLiteral("it is a folder") : prices.errorString()),
-                1);
+        try {
+            (void)importers::readOptionFile(commandLinePath(options.pricesFile), importers::OptionFileKind::Prices);
+        } catch (const importers::OptionFileError& e) {
+            return fail(QStringLiteral("--prices: cannot read %1").arg(QString::fromStdString(e.what())), 1);
+        }
     }
     options.mapOnly = parser.isSet(QStringLiteral("map-only"));
     if (parser.isSet(QStringLiteral("selector"))) {

@@ -2,6 +2,7 @@
 #include "importers/kube/kubeapiclient.h"
 
 #include "importers/kube/tlssocket.h"
+#include "importers/optionfile.h"
 #include "importers/quotedtext.h"
 
 #include <QByteArray>
@@ -79,14 +80,16 @@ int pemCertificateCount(const std::string& pem)
     return count;
 }
 
+// A file a kubeconfig names (certificate-authority, client-certificate, client-key, tokenFile),
+// through the one option file reader: a regular file of the kind's size at most.
 std::string readWholeFile(const std::string& server, const std::string& path, const char* what)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw KubeApiError(server, {}, 0, std::string("cannot read the ") + what + " file " + path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
+    const OptionFileKind kind = std::string_view(what) == "tokenFile" ? OptionFileKind::BearerToken : OptionFileKind::PemFile;
+    try {
+        return readOptionFile(path, kind);
+    } catch (const OptionFileError& e) {
+        throw KubeApiError(server, {}, 0, std::string("cannot read the ") + what + " file " + path + ": it " + e.message());
+    }
 }
 
 // Inflates a gzip body (Content-Encoding: gzip, RFC 1952) with zlib. Throws std::runtime_error

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "importers/kube/kubeconfig.h"
 
+#include "importers/optionfile.h"
+#include "importers/yamlinput.h"
+
 #include <QByteArray>
 
 #include <yaml-cpp/yaml.h>
@@ -8,7 +11,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -156,26 +158,23 @@ Merged readAll(const KubeconfigRequest& request)
     bool explicitFile = false;
     Merged merged;
     for (const std::string& file : precedence(request, explicitFile)) {
-        std::error_code ec;
-        if (!fs::exists(file, ec)) {
-            if (explicitFile)
-                throw KubeconfigError(file, 0, {}, "kubeconfig file does not exist (given with --kubeconfig)");
-            continue; // client-go skips missing files of KUBECONFIG
+        std::string text;
+        try {
+            text = readOptionFile(file, OptionFileKind::Kubeconfig);
+        } catch (const OptionFileError& e) {
+            if (e.missing() && !explicitFile)
+                continue; // client-go skips missing files of KUBECONFIG
+            throw KubeconfigError(file, 0, {},
+                e.message() + (e.missing() ? " (given with --kubeconfig)" : explicitFile ? "" : " (named by KUBECONFIG or ~/.kube/config)"));
         }
-        std::ifstream in(file, std::ios::binary);
-        std::stringstream text;
-        text << in.rdbuf();
-        if (!in && !in.eof())
-            throw KubeconfigError(file, 0, {}, "cannot be read");
         merged.files.push_back(file);
-        if (text.str().find_first_not_of(" \t\r\n") == std::string::npos)
+        if (text.find_first_not_of(" \t\r\n") == std::string::npos)
             continue; // an empty file is an empty config, as in client-go
         YAML::Node root;
         try {
-            root = YAML::Load(text.str());
-        } catch (const YAML::Exception& e) {
-            throw KubeconfigError(file, e.mark.line >= 0 ? static_cast<std::size_t>(e.mark.line) + 1 : 0, {},
-                                  "not valid YAML: " + e.msg);
+            root = loadBoundedYaml(text);
+        } catch (const YamlInputError& e) {
+            throw KubeconfigError(file, e.line(), e.keyPath(), e.message());
         }
         if (root.IsNull())
             continue;
@@ -196,6 +195,47 @@ std::string joined(const std::vector<std::string>& items)
     for (const auto& s : items)
         out += (out.empty() ? "" : ", ") + s;
     return out.empty() ? "none" : out;
+}
+
+// Edit distance (Levenshtein) between a and b, each cut to 64 bytes: names are compared for a
+// "did you mean", not matched.
+std::size_t editDistance(std::string_view a, std::string_view b)
+{
+    a = a.substr(0, 64);
+    b = b.substr(0, 64);
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({ row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1) });
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// The context names for a message: all of them when there are few, else how many there are
+// and the few closest to `wanted` (a kubeconfig may hold thousands: one per cluster of a fleet).
+std::string contextsText(const std::vector<std::string>& names, const std::string& wanted)
+{
+    constexpr std::size_t kAll = 8, kClosest = 5;
+    if (names.size() <= kAll)
+        return "contexts: " + joined(names);
+    std::vector<std::pair<std::size_t, const std::string*>> ranked;
+    ranked.reserve(names.size());
+    for (const std::string& n : names)
+        ranked.emplace_back(wanted.empty() ? 0 : editDistance(wanted, n), &n);
+    std::partial_sort(ranked.begin(), ranked.begin() + kClosest, ranked.end(),
+        [](const auto& x, const auto& y) { return x.first != y.first ? x.first < y.first : *x.second < *y.second; });
+    std::vector<std::string> closest;
+    for (std::size_t i = 0; i < kClosest; ++i)
+        closest.push_back(*ranked[i].second);
+    return std::to_string(names.size()) + " contexts; " + (wanted.empty() ? "the first: " : "the closest: ") + joined(closest)
+        + "; list them all with kubectl config get-contexts";
 }
 
 ExecConfig readExec(const std::string& file, const YAML::Node& e, const std::string& path)
@@ -280,12 +320,12 @@ ResolvedKubeconfig loadKubeconfig(const KubeconfigRequest& request)
     if (out.contextName.empty())
         throw KubeconfigError(source, 0, {},
                               "no context: current-context is not set (read: " + where +
-                                  "); pass --context NAME (contexts: " + joined(out.contexts) + ")");
+                                  "); pass --context NAME (" + contextsText(out.contexts, {}) + ")");
     auto ctx = merged.contexts.find(out.contextName);
     if (ctx == merged.contexts.end())
         throw KubeconfigError(source, 0, {},
                               "context \"" + out.contextName + "\" does not exist (read: " + where +
-                                  "; contexts: " + joined(out.contexts) + ")");
+                                  "; " + contextsText(out.contexts, out.contextName) + ")");
     const std::string ctxFile = merged.originOf["context:" + out.contextName];
     const YAML::Node& c = ctx->second.body;
     const std::string clusterName = str(ctxFile, c, "cluster", ctx->second.path);

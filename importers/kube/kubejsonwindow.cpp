@@ -590,8 +590,10 @@ KubectlJsonImporter::Outcome KubectlJsonImporter::itemsLoop(od::value itemsValue
             m_path.pushIndex(m_itemIndex);
             od::object object = objectValue(item, "a Node or Pod object");
             beginItem();
+            SeenKeys seen;
             for (auto fieldResult : object) {
                 od::field& f = fieldOf(fieldResult);
+                uniqueKey(seen, f.key().raw());
                 parseItemField(f, false);
             }
             commitItem(itemStart);

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "nodegroupsettings.h"
 
-#include <yaml-cpp/yaml.h>
-
-#include <fstream>
-#include <sstream>
+#include "importers/optionfile.h"
+#include "importers/yamlinput.h"
 
 namespace fleet::importers {
 
@@ -15,9 +13,9 @@ std::vector<model::NodeGroupMinimum> parseNodeGroupSettings(const std::string& t
     };
     YAML::Node root;
     try {
-        root = YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-        throw NodeGroupSettingsError(name + ": line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
+        root = loadBoundedYaml(text);
+    } catch (const YamlInputError& e) {
+        throw NodeGroupSettingsError(name + ": " + e.what());
     }
     if (!root.IsMap())
         throw fail("$", "expected a mapping with the key nodeGroups");
@@ -68,6 +66,10 @@ std::vector<model::NodeGroupMinimum> parseNodeGroupSettings(const std::string& t
         }
         if (!hasName || !hasMin)
             throw fail(at, std::string("missing ") + (!hasName ? "name" : "minSize"));
+        for (std::size_t j = 0; j < out.size(); ++j)
+            if (out[j].labelKey == m.labelKey && out[j].value == m.value)
+                throw fail(at, "the node group " + m.labelKey + "=" + m.value + " is given twice (also at $.nodeGroups[" + std::to_string(j)
+                        + "]); give each group once");
         out.push_back(std::move(m));
     }
     return out;
@@ -75,12 +77,13 @@ std::vector<model::NodeGroupMinimum> parseNodeGroupSettings(const std::string& t
 
 std::vector<model::NodeGroupMinimum> readNodeGroupSettings(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw NodeGroupSettingsError(path + ": cannot be read");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseNodeGroupSettings(text.str(), path);
+    std::string text;
+    try {
+        text = readOptionFile(path, OptionFileKind::NodeGroups);
+    } catch (const OptionFileError& e) {
+        throw NodeGroupSettingsError(e.what());
+    }
+    return parseNodeGroupSettings(text, path);
 }
 
 } // namespace fleet::importers

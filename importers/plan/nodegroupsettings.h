@@ -9,7 +9,9 @@
 //       name: gpu-p5                         # the label's value
 //       minSize: 2                           # nodes that always stay (an integer >= 0)
 // or {"nodeGroups": [{"label": "karpenter.sh/nodepool", "name": "default", "minSize": 3}]}.
-// Other keys are refused (a typo would silently drop a minimum). Examples: tests/data/plan/.
+// Other keys are refused (a typo would silently drop a minimum), and so are a key given twice
+// and a group given twice (which minimum would hold?). YAML bounds: importers/yamlinput.h; the
+// file is read by importers/optionfile.h (a regular file of at most 1 MiB). Examples: tests/data/plan/.
 //
 // Thread: any.
 

@@ -8,6 +8,8 @@
 #include "plansource.h"
 
 #include "importers/output/outputfile.h"
+#include "importers/optionfile.h"
+#include "importers/quotedtext.h"
 #include "model/placement/drainpolicy.h"
 
 #include <QCryptographicHash>
@@ -16,8 +18,14 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <set>
 #include <sstream>
+#include <unistd.h>
+#include <unordered_set>
 
 namespace fleet::importers {
 
@@ -43,14 +51,41 @@ public:
         dom::object o;
         if (e.get_object().get(o) != simdjson::SUCCESS)
             fail(path, "expected an object");
+        std::vector<std::string_view> seen;
         for (auto field : o) {
             bool ok = false;
             for (const std::string_view k : known)
                 ok = ok || field.key == k;
             if (!ok)
                 fail(path, "unknown field \"" + std::string(field.key) + "\"");
+            duplicateCheck(seen, field.key, path);
         }
         return o;
+    }
+    // A strict reader: a field given twice is refused, since JSON readers differ on which one
+    // they take (simdjson the first, jq and Python the last), and a reviewer must read the
+    // plan that runs.
+    void duplicateCheck(std::vector<std::string_view>& seen, std::string_view key, const std::string& path) const
+    {
+        if (std::find(seen.begin(), seen.end(), key) != seen.end())
+            fail(path, "the field " + quotedText(key, 80) + " is given twice; give each field once");
+        seen.push_back(key);
+    }
+    // The same for every object inside `e` (a pod template is a whole Pod object), depth first.
+    void noDuplicateKeys(dom::element e, const std::string& path) const
+    {
+        if (dom::object o; e.get_object().get(o) == simdjson::SUCCESS) {
+            std::unordered_set<std::string_view> seen;
+            for (auto field : o) {
+                if (!seen.insert(field.key).second)
+                    fail(path, "the field " + quotedText(field.key, 80) + " is given twice; give each field once");
+                noDuplicateKeys(field.value, path + "." + std::string(field.key));
+            }
+        } else if (dom::array a; e.get_array().get(a) == simdjson::SUCCESS) {
+            std::size_t i = 0;
+            for (dom::element item : a)
+                noDuplicateKeys(item, path + "[" + std::to_string(i++) + "]");
+        }
     }
     std::string string(dom::object o, std::string_view key, const std::string& path, bool required) const
     {
@@ -95,10 +130,13 @@ public:
 
     PlanDocument read()
     {
-        simdjson::padded_string text;
-        if (simdjson::padded_string::load(m_file).get(text) != simdjson::SUCCESS)
-            throw PlanFileError(m_file + ": cannot read the file");
-        return parse(text);
+        std::string text;
+        try {
+            text = readOptionFile(m_file, OptionFileKind::Plan);
+        } catch (const OptionFileError& e) {
+            throw PlanFileError(e.what());
+        }
+        return parse(simdjson::padded_string(text));
     }
 
     PlanDocument parse(const simdjson::padded_string& text)
@@ -234,6 +272,7 @@ public:
             if (dom::element t; o.at_key("podTemplate").get(t) == simdjson::SUCCESS) {
                 if (!t.is_object())
                     fail(path + ".podTemplate", "expected a Pod object");
+                noDuplicateKeys(t, path + ".podTemplate");
                 a.podTemplate = simdjson::minify(t);
             }
             a.requiredLevel = string(o, "requiredLevel", path, false);
@@ -367,12 +406,26 @@ void writePlanFile(const PlanDocument& plan, const std::string& path)
 
 std::string fileSha256(const std::string& path)
 {
-    QFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::ReadOnly))
-        throw PlanFileError(path + ": cannot read: " + file.errorString().toStdString());
+    // POSIX, not QFile: the path is bytes (a name that is not UTF-8 would not survive a QString).
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        throw PlanFileError(path + ": cannot read: " + std::strerror(errno));
     QCryptographicHash hash(QCryptographicHash::Sha256);
-    if (!hash.addData(&file))
-        throw PlanFileError(path + ": cannot read: " + file.errorString().toStdString());
+    std::vector<char> buffer(std::size_t { 1 } << 20);
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            const int error = errno;
+            ::close(fd);
+            throw PlanFileError(path + ": cannot read: " + std::strerror(error));
+        }
+        if (n == 0)
+            break;
+        hash.addData(QByteArrayView(buffer.data(), n));
+    }
+    ::close(fd);
     return hash.result().toHex().toStdString();
 }
 

@@ -8,12 +8,12 @@
 
 #include "importers/importreport.h"
 #include "importers/kube/kubejson.h"
+#include "importers/optionfile.h"
+#include "importers/yamlinput.h"
 
 #include <simdjson.h>
 #include <yaml-cpp/yaml.h>
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 namespace fleet::importers {
@@ -88,16 +88,6 @@ std::string minified(const std::string& json, const std::string& where)
     return simdjson::minify(root);
 }
 
-std::string readAll(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw std::runtime_error(path + ": cannot read the file");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 } // namespace
 
 std::string podTemplateFromShape(const PodShapeSpec& shape)
@@ -145,7 +135,12 @@ std::string podTemplateFromShape(const PodShapeSpec& shape)
 
 std::string podTemplateFromFile(const std::string& path, const std::string& defaultName)
 {
-    const std::string text = readAll(path);
+    std::string text;
+    try {
+        text = readOptionFile(path, OptionFileKind::PodTemplate);
+    } catch (const OptionFileError& e) {
+        throw std::runtime_error(e.what());
+    }
     YAML::Node doc;
     const std::size_t first = text.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && text[first] == '{') {
@@ -156,9 +151,9 @@ std::string podTemplateFromFile(const std::string& path, const std::string& defa
             throw std::runtime_error(path + ": not valid JSON (" + std::string(simdjson::error_message(err)) + ")");
     }
     try {
-        doc = YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-        throw std::runtime_error(path + ": not valid YAML: line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
+        doc = loadBoundedYaml(text);
+    } catch (const YamlInputError& e) {
+        throw std::runtime_error(path + ": " + e.what());
     }
     if (!doc.IsMap())
         throw std::runtime_error(path + ": expected a Pod object (a mapping with metadata and spec)");

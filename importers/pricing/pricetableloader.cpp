@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "pricetableloader.h"
 
+#include "importers/optionfile.h"
+
 #include <charconv>
-#include <fstream>
-#include <sstream>
+#include <map>
 #include <vector>
 
 namespace fleet::importers {
 
 PriceTableError::PriceTableError(std::string file, int line, int column, const std::string& message)
-    : std::runtime_error(file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message)
+    : std::runtime_error(file + (line > 0 ? ":" + std::to_string(line) + ":" + std::to_string(column) : std::string()) + ": " + message)
     , m_file(std::move(file))
     , m_line(line)
     , m_column(column)
@@ -55,6 +56,7 @@ model::PriceTable parsePriceTable(std::string_view text, const std::string& file
     bool haveHeader = false;
     std::size_t expectedFields = 0;
     int lineNo = 0;
+    std::map<std::string, int> firstLineOf; // region, type, capacity -> line
     std::size_t pos = 0;
     while (pos <= text.size()) {
         const std::size_t end = text.find('\n', pos);
@@ -102,6 +104,13 @@ model::PriceTable parsePriceTable(std::string_view text, const std::string& file
         if (price.text.empty() || ec != std::errc() || ptr != last || !(dollars >= 0) || dollars > 1e9)
             throw PriceTableError(fileName, lineNo, price.column,
                 "expected usd_per_hour, a non-negative number of US dollars, got \"" + std::string(price.text) + "\"");
+        // One price per key: with two, which one a reader took would be a silent choice.
+        const std::string key = std::string(region.text) + '\0' + std::string(type.text) + '\0' + std::to_string(static_cast<int>(*cap));
+        if (const auto [at, fresh] = firstLineOf.emplace(key, lineNo); !fresh)
+            throw PriceTableError(fileName, lineNo, region.column,
+                "a price for region " + std::string(region.text) + ", instance type " + std::string(type.text) + ", capacity type "
+                    + std::string(capacity.text) + " is given twice (lines " + std::to_string(at->second) + " and "
+                    + std::to_string(lineNo) + "; capacity-block is reserved); give one row per key");
         table.set(region.text, type.text, *cap, dollars);
     }
     if (!haveHeader)
@@ -121,14 +130,13 @@ model::PriceTable loadPriceTable(const std::string& overridePath)
     model::PriceTable table = shippedPriceTable();
     if (overridePath.empty())
         return table;
-    std::ifstream in(overridePath, std::ios::binary);
-    if (!in)
-        throw PriceTableError(overridePath, 0, 0, "cannot open the price file for reading");
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-        throw PriceTableError(overridePath, 0, 0, "cannot read the price file");
-    table.overrideWith(parsePriceTable(text.str(), overridePath));
+    std::string text;
+    try {
+        text = readOptionFile(overridePath, OptionFileKind::Prices);
+    } catch (const OptionFileError& e) {
+        throw PriceTableError(overridePath, 0, 0, e.message());
+    }
+    table.overrideWith(parsePriceTable(text, overridePath));
     return table;
 }
 

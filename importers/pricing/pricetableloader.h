@@ -8,7 +8,7 @@
 // source); blank lines and lines starting with '#' are skipped; fields are not quoted.
 // capacity_type is on-demand, spot, reserved or capacity-block (= reserved);
 // usd_per_hour a non-negative decimal number. region "*" applies to every region.
-// Errors: the whole file is refused at the first bad row, with an error naming the file,
+// Errors: the whole file is refused at the first bad row (a key given twice is a bad row), with an error naming the file,
 // line and column (1-based) and what was expected; a valid file replaces every shipped row
 // with the same key and adds the others. Plain C++ (no Qt). Thread: any.
 
@@ -20,8 +20,8 @@
 
 namespace fleet::importers {
 
-/// A malformed or unreadable price file. what() is "FILE:LINE:COLUMN: message" (line and
-/// column 0 when the file cannot be read at all).
+/// A malformed or unreadable price file. what() is "FILE:LINE:COLUMN: message", or
+/// "FILE: message" when the file cannot be read at all (line and column 0).
 class PriceTableError : public std::runtime_error {
 public:
     PriceTableError(std::string file, int line, int column, const std::string& message);

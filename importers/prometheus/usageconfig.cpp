@@ -3,7 +3,9 @@
 #include "importers/prometheus/usageconfig.h"
 
 #include "importers/kube/secrets.h"
+#include "importers/optionfile.h"
 #include "importers/quotedtext.h"
+#include "importers/yamlinput.h"
 
 #include <QDateTime>
 #include <QString>
@@ -14,9 +16,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
-#include <sstream>
 #include <vector>
 
 namespace fleet::importers::prometheus {
@@ -156,9 +156,9 @@ UsageSource parseUsageConfig(const std::string& text, const std::string& path)
 {
     YAML::Node root;
     try {
-        root = YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-        throw ImportError(path, e.mark.line >= 0 ? static_cast<std::size_t>(e.mark.line) + 1 : 0, {}, "not valid YAML: " + e.msg);
+        root = loadBoundedYaml(text);
+    } catch (const YamlInputError& e) {
+        throw ImportError(path, e.line(), e.keyPath(), e.message());
     }
     const Reader r { path };
     UsageSource source;
@@ -241,12 +241,12 @@ UsageSource parseUsageConfig(const std::string& text, const std::string& path)
     if (!tokenFile.empty()) {
         if (!source.server.bearerToken.empty())
             r.fail(tokenLine, "prometheus.bearerTokenFile", "give bearerToken or bearerTokenFile, not both");
-        std::ifstream in(tokenFile, std::ios::binary);
-        std::stringstream token;
-        token << in.rdbuf();
-        if (!in.is_open() || (!in && !in.eof()))
-            r.fail(tokenLine, "prometheus.bearerTokenFile", "cannot read " + quotedText(tokenFile, 200));
-        std::string t = token.str();
+        std::string t;
+        try {
+            t = readOptionFile(tokenFile, OptionFileKind::BearerToken);
+        } catch (const OptionFileError& e) {
+            r.fail(tokenLine, "prometheus.bearerTokenFile", quotedText(tokenFile, 200) + " " + e.message());
+        }
         while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' ' || t.back() == '\t'))
             t.pop_back();
         source.server.bearerToken = std::move(t);
@@ -256,14 +256,7 @@ UsageSource parseUsageConfig(const std::string& text, const std::string& path)
 
 UsageSource readUsageConfig(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in.is_open())
-        throw ImportError(path, 0, {}, "the usage config cannot be read (no such file, or no permission)");
-    std::stringstream text;
-    text << in.rdbuf();
-    if (!in && !in.eof())
-        throw ImportError(path, 0, {}, "the usage config cannot be read");
-    return parseUsageConfig(text.str(), path);
+    return parseUsageConfig(readOptionFile(path, OptionFileKind::UsageConfig), path);
 }
 
 } // namespace fleet::importers::prometheus

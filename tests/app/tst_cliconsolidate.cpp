@@ -199,7 +199,18 @@ private slots:
                                 << QByteArray("--policy: unknown policy \"FGD\" (known: default, LeastAllocated, MostAllocated, BestFit, GpuPacking, GpuClustering, DotProduct)");
         QTest::newRow("groups file") << QStringList { QStringLiteral("--node-groups"), QStringLiteral("@BAD@") } << QByteArray("at $.nodeGroups[0].minSize");
         QTest::newRow("missing groups") << QStringList { QStringLiteral("--node-groups"), QStringLiteral("/nonexistent/groups.yaml") }
-                                        << QByteArray("/nonexistent/groups.yaml: cannot be read");
+                                        << QByteArray("/nonexistent/groups.yaml: does not exist");
+        QTest::newRow("groups folder") << QStringList { QStringLiteral("--node-groups"), QStringLiteral("@DIR@") } << QByteArray(": is a folder, not a file");
+        // Two minimums for one group (the reader took the last) or a key twice: refused.
+        QTest::newRow("minSize twice") << QStringList { QStringLiteral("--node-groups"), QStringLiteral("@TWICE@") }
+                                       << QByteArray("line 4: nodeGroups[0].minSize: the key \"minSize\" is given twice in one mapping (lines 3 and 4)");
+        QTest::newRow("group twice") << QStringList { QStringLiteral("--node-groups"), QStringLiteral("@GROUP-TWICE@") }
+                                     << QByteArray("at $.nodeGroups[1]: the node group eks.amazonaws.com/nodegroup=cpu is given twice");
+        // --time-limit is range-checked like every number: nan, inf and a deadline past what the
+        // clock can hold (the search stopped at once, "stopped at --time-limit") are refused.
+        for (const char* t : { "inf", "nan", "-inf", "9.3e9", "1e300", "0", "-1", "31536001" })
+            QTest::addRow("time-limit %s", t) << QStringList { QStringLiteral("--time-limit=") + QString::fromLatin1(t) }
+                                              << QByteArray("--time-limit: expected seconds from above 0 to 31536000 (a year), got \"") + t + "\"";
     }
     void errors()
     {
@@ -207,9 +218,18 @@ private slots:
         QFETCH(QByteArray, message);
         QTemporaryDir dir;
         const QString bad = writeText(dir, QStringLiteral("bad.yaml"), "nodeGroups:\n  - name: cpu\n    minSize: -1\n");
+        const QString twice = writeText(dir, QStringLiteral("twice.yaml"), "nodeGroups:\n  - name: cpu\n    minSize: 2\n    minSize: 0\n");
+        const QString groupTwice = writeText(dir, QStringLiteral("group-twice.yaml"),
+            "nodeGroups:\n  - {name: cpu, minSize: 2}\n  - {name: cpu, minSize: 0}\n");
         for (QString& e : extra)
             if (e == QLatin1String("@BAD@"))
                 e = bad;
+            else if (e == QLatin1String("@DIR@"))
+                e = dir.path();
+            else if (e == QLatin1String("@TWICE@"))
+                e = twice;
+            else if (e == QLatin1String("@GROUP-TWICE@"))
+                e = groupTwice;
         const QString plan = dir.filePath(QStringLiteral("plan.json"));
         const Run r = fleetscope(consolidateArgs(plan, extra));
         QCOMPARE(r.exitCode, 2);

@@ -320,7 +320,9 @@ void TestCliPlan::planErrors_data()
     const QString cluster = kPlanData + QStringLiteral("/cluster.json");
     const QString plan = kPlanData + QStringLiteral("/plan.json");
     QTest::newRow("unreadable plan") << QStringList { QStringLiteral("check"), cluster, QStringLiteral("--plan"), kPlanData + QStringLiteral("/none.json") }
-                                     << QStringLiteral("none.json: cannot read");
+                                     << QStringLiteral("none.json: does not exist");
+    QTest::newRow("plan is a folder") << QStringList { QStringLiteral("check"), cluster, QStringLiteral("--plan"), kPlanData }
+                                      << QStringLiteral("plan: is a folder, not a file");
     QTest::newRow("plan is not a plan") << QStringList { QStringLiteral("check"), cluster, QStringLiteral("--plan"), cluster }
                                         << QStringLiteral("cluster.json: at $: unknown field");
     QTest::newRow("unreadable cluster") << QStringList { QStringLiteral("check"), kPlanData + QStringLiteral("/none.json"), QStringLiteral("--plan"), plan }
@@ -328,7 +330,9 @@ void TestCliPlan::planErrors_data()
     QTest::newRow("no plan") << QStringList { QStringLiteral("check"), cluster } << QStringLiteral("--plan PLAN.json is needed");
     QTest::newRow("export without output") << QStringList { QStringLiteral("export"), cluster, QStringLiteral("--plan"), plan }
                                            << QStringLiteral("give --csv OUT.csv or --kubectl-script OUT.sh");
-    QTest::newRow("unknown verb") << QStringList { QStringLiteral("apply"), cluster } << QStringLiteral("expected check or export");
+    // Every verb is listed, not two of five.
+    QTest::newRow("unknown verb") << QStringList { QStringLiteral("apply"), cluster }
+                                  << QStringLiteral("unknown verb \"apply\"; expected check, export, consolidate, place or add-nodes");
     QTest::newRow("unwritable output") << QStringList { QStringLiteral("check"), cluster, QStringLiteral("--plan"), plan, QStringLiteral("-o"),
                                               QStringLiteral("/nonexistent-dir/evaluation.json") }
                                        << QStringLiteral("/nonexistent-dir/evaluation.json: cannot write");

@@ -149,7 +149,7 @@ void TestCliPlanPlace::errors_data()
         << QStringLiteral("\"rack\" is not a topology level; the levels are: topology.kubernetes.io/region");
     QTest::newRow("missing template")
         << QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--pod-template"), QStringLiteral("/nonexistent/pod.yaml"), QStringLiteral("-o"), QStringLiteral("p.json") }
-        << QStringLiteral("/nonexistent/pod.yaml: cannot read the file");
+        << QStringLiteral("/nonexistent/pod.yaml: does not exist");
 }
 
 void TestCliPlanPlace::errors()

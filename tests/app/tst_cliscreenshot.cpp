@@ -166,8 +166,8 @@ void TstCliScreenshot::screenshotUnreadablePrices_data()
 {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("inStderr");
-    QTest::newRow("missing") << "missing" << "No such file";
-    QTest::newRow("folder") << "folder" << "it is a folder";
+    QTest::newRow("missing") << "missing" << "does not exist";
+    QTest::newRow("folder") << "folder" << "is a folder, not a file";
 }
 
 // `--prices FILE` that cannot be read: exit 1 before any import, naming the file, no image.

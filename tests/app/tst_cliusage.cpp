@@ -146,7 +146,7 @@ void TstCliUsage::badOptions_data()
     QTest::newRow("bad time") << QStringList { QStringLiteral("--prometheus"), QStringLiteral("http://x"), QStringLiteral("--usage-time"),
         QStringLiteral("yesterday") } << "--usage-time: expected seconds since the epoch or an ISO 8601 time";
     QTest::newRow("unreadable token") << QStringList { QStringLiteral("--prometheus"), QStringLiteral("http://x"),
-        QStringLiteral("--prometheus-token-file"), QStringLiteral("/nonexistent/token") } << "--prometheus-token-file: cannot read /nonexistent/token";
+        QStringLiteral("--prometheus-token-file"), QStringLiteral("/nonexistent/token") } << "--prometheus-token-file: /nonexistent/token: does not exist";
 }
 
 void TstCliUsage::badOptions()

@@ -234,7 +234,7 @@ void TestPlaceWorkload::badFieldsAreNamed()
 
     dialog()->setPodTemplate(QStringLiteral("/nonexistent/pod.yaml"));
     QVERIFY(!dialog()->place());
-    QVERIFY2(dialog()->messageText().startsWith(QStringLiteral("Pod template: /nonexistent/pod.yaml: cannot read the file")),
+    QVERIFY2(dialog()->messageText().startsWith(QStringLiteral("Pod template: /nonexistent/pod.yaml: does not exist")),
         qPrintable(dialog()->messageText()));
 
     // A template file naming a pod of the cluster, no Name given: refused at once (it once looped

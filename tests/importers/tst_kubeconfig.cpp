@@ -15,6 +15,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace fleet::importers::kube;
 
 namespace {
@@ -105,6 +109,8 @@ private slots:
     void listsContexts();
     void errors_data();
     void errors();
+    void manyContextsNameTheClosest();
+    void unreadableFiles();
 
 private:
     // What kubectl resolves for the same request, or an empty object when kubectl is absent.
@@ -329,6 +335,82 @@ void TstKubeconfig::errors()
         QVERIFY2(what.contains(expected), qPrintable(what));
         QVERIFY2(!what.contains("s3cr") && !what.contains("SECRET"), qPrintable(what));
     }
+}
+
+// A kubeconfig of a whole fleet holds thousands of contexts: an unknown --context names the
+// closest few (edit distance) and how many there are, on one short line, not all of them.
+void TstKubeconfig::manyContextsNameTheClosest()
+{
+    QByteArray yaml = "clusters:\n- name: c\n  cluster: {server: https://x}\ncontexts:\n";
+    for (int i = 0; i < 10000; ++i)
+        yaml += QByteArray("- {name: ") + QByteArray::number(i).rightJustified(5, '0').prepend("ctx-") + ", context: {cluster: c}}\n";
+    QTemporaryDir dir;
+    const QString file = dir.filePath("config");
+    writeFile(file, yaml);
+    const auto failure = [&](const char* context) {
+        KubeconfigRequest r;
+        r.explicitPath = file.toStdString();
+        r.context = context;
+        try {
+            (void)loadKubeconfig(r);
+        } catch (const KubeconfigError& e) {
+            return QString::fromUtf8(e.what());
+        }
+        return QString();
+    };
+    const QString typo = failure("ctx-0999");
+    QVERIFY2(typo.contains("context \"ctx-0999\" does not exist") && typo.contains("10000 contexts; the closest: ctx-00999, ctx-01999, ctx-02999, ctx-03999, ctx-04999;"),
+             qPrintable(typo));
+    QVERIFY2(typo.size() < 400, qPrintable(typo));
+    const QString nope = failure("nope");
+    QVERIFY2(nope.contains("context \"nope\" does not exist") && nope.contains("10000 contexts; the closest: ") && nope.size() < 400, qPrintable(nope));
+    const QString none = failure("");
+    QVERIFY2(none.contains("no context: current-context is not set") && none.contains("10000 contexts; the first: ctx-00000, ctx-00001,") && none.size() < 400,
+             qPrintable(none));
+    // A few contexts are all listed.
+    writeFile(file, "clusters:\n- name: c\n  cluster: {server: https://x}\ncontexts:\n- {name: a, context: {cluster: c}}\n- {name: b, context: {cluster: c}}\n");
+    QVERIFY2(failure("nope").contains("contexts: a, b)"), qPrintable(failure("nope")));
+}
+
+// --kubeconfig and KUBECONFIG entries are read by the option file reader: a folder, a symbolic
+// link loop and a FIFO are named as such (a loop was "does not exist"), a missing KUBECONFIG
+// entry is skipped as kubectl skips it, and a file name that is not UTF-8 is read.
+void TstKubeconfig::unreadableFiles()
+{
+    QTemporaryDir dir;
+    const std::string base = dir.path().toStdString();
+    QCOMPARE(::symlink((base + "/loop-b").c_str(), (base + "/loop-a").c_str()), 0);
+    QCOMPARE(::symlink((base + "/loop-a").c_str(), (base + "/loop-b").c_str()), 0);
+    QCOMPARE(::mkfifo((base + "/fifo").c_str(), 0600), 0);
+    const auto failure = [&](const std::string& explicitPath, const std::string& env) {
+        KubeconfigRequest r;
+        r.explicitPath = explicitPath;
+        r.kubeconfigEnv = env;
+        r.context = "x";
+        try {
+            (void)loadKubeconfig(r);
+        } catch (const KubeconfigError& e) {
+            return QString::fromUtf8(e.what());
+        }
+        return QString();
+    };
+    QString what = failure(base, {});
+    QVERIFY2(what == QString::fromStdString(base + ": is a folder, not a file"), qPrintable(what));
+    what = failure(base + "/loop-a", {});
+    QVERIFY2(what.contains("loop-a: is a symbolic link loop"), qPrintable(what));
+    what = failure({}, base + "/loop-a");
+    QVERIFY2(what.contains("loop-a: is a symbolic link loop") && what.contains("(named by KUBECONFIG or ~/.kube/config)"), qPrintable(what));
+    what = failure(base + "/fifo", {});
+    QVERIFY2(what.contains("fifo: is a pipe (FIFO), not a regular file"), qPrintable(what));
+    what = failure(base + "/none", {});
+    QVERIFY2(what.contains("none: does not exist (given with --kubeconfig)"), qPrintable(what));
+    const std::string latin1 = base + "/caf\xE9.yaml";
+    std::ofstream(latin1) << "clusters:\n- name: c\n  cluster: {server: https://latin1}\ncontexts:\n- {name: x, context: {cluster: c}}\n";
+    KubeconfigRequest r;
+    r.kubeconfigEnv = base + "/none:" + latin1;
+    r.context = "x";
+    QCOMPARE(loadKubeconfig(r).cluster.server, std::string("https://latin1"));
+    QCOMPARE(::unlink(latin1.c_str()), 0); // QTemporaryDir cannot remove a name that is not UTF-8
 }
 
 QTEST_APPLESS_MAIN(TstKubeconfig)

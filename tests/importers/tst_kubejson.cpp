@@ -407,6 +407,22 @@ void TestKubeJson::malformed_data()
     };
     const QString cpuPath = "items[1].spec.containers[0].resources.requests.cpu";
     QTest::newRow("empty text") << std::string() << 0 << QString() << QStringList { "empty file" };
+    // A key given twice: kubectl never writes one, and readers differ on which value counts (this
+    // importer took the last: a node silently renamed).
+    QTest::newRow("node name twice") << std::string("{\"kind\": \"NodeList\", \"items\": [\n{\"metadata\": {\"name\": \"a\",\n\"name\": \"b\"}}]}")
+                                     << 3 << QString("items[0].metadata") << QStringList { "the key \"name\" is given twice in one object" };
+    QTest::newRow("item field twice") << std::string("{\"kind\": \"PodList\", \"items\": [\n{\"metadata\": {\"name\": \"a\", \"namespace\": \"n\"},\n"
+                                                     "\"spec\": {\"nodeName\": \"x\"},\n\"spec\": {\"nodeName\": \"y\"}}]}")
+                                      << 4 << QString("items[0]") << QStringList { "the key \"spec\" is given twice in one object" };
+    {
+        std::string labels;
+        for (int i = 0; i < 20; ++i)
+            labels += "\"k" + std::to_string(i) + "\": \"v\", ";
+        QTest::newRow("label twice in a large object")
+            << std::string("{\"kind\": \"NodeList\", \"items\": [\n{\"metadata\": {\"name\": \"a\", \"labels\": {") + labels
+                + "\n\"k3\": \"w\"}}}]}"
+            << 3 << QString("items[0].metadata.labels") << QStringList { "the key \"k3\" is given twice in one object" };
+    }
     QTest::newRow("bad lastTransitionTime")
         << std::string("{\"kind\": \"NodeList\", \"items\": [\n{\"metadata\": {\"name\": \"a\"}, \"status\": {\"conditions\": [\n"
                        "{\"type\": \"Ready\", \"status\": \"True\", \"lastTransitionTime\": \"yesterday\"}]}}]}")

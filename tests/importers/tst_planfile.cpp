@@ -137,6 +137,22 @@ void TestPlanFile::errorsNameTheFileAndPath_data()
         << QStringLiteral("at $.actions[0].override: expected true or false");
     QTest::newRow("unknown action field") << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"fail-node\", \"node\": \"a\", \"nodes\": []}]}")
                                           << QStringLiteral("at $.actions[0]: unknown field \"nodes\"");
+    // A strict reader: a field given twice is refused wherever it is, since JSON readers differ
+    // on which one they take (this reader took the first, jq and Python the last).
+    QTest::newRow("node twice") << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"drain-node\", \"node\": \"node-b\", \"node\": \"node-a\"}]}")
+                                << QStringLiteral("at $.actions[0]: the field \"node\" is given twice");
+    QTest::newRow("version twice") << QByteArray("{\"fleetscopePlan\": 1, \"fleetscopePlan\": 1, \"actions\": []}")
+                                   << QStringLiteral("at $: the field \"fleetscopePlan\" is given twice");
+    QTest::newRow("pod field twice")
+        << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"move-pod\", \"pod\": {\"namespace\": \"a\", \"name\": \"p\", \"name\": \"q\"}, \"node\": \"n\"}]}")
+        << QStringLiteral("at $.actions[0].pod: the field \"name\" is given twice");
+    QTest::newRow("source file twice")
+        << QByteArray("{\"fleetscopePlan\": 1, \"source\": {\"simulated\": \"a\", \"simulated\": \"b\"}, \"actions\": []}")
+        << QStringLiteral("at $.source: the field \"simulated\" is given twice");
+    QTest::newRow("inside a pod template")
+        << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"place-pods\", \"pod\": {\"namespace\": \"a\", \"name\": \"p\"}, "
+                      "\"count\": 1, \"podTemplate\": {\"kind\": \"Pod\", \"spec\": {\"nodeSelector\": {\"zone\": \"a\", \"zone\": \"b\"}}}}]}")
+        << QStringLiteral("at $.actions[0].podTemplate.spec.nodeSelector: the field \"zone\" is given twice");
 }
 
 void TestPlanFile::errorsNameTheFileAndPath()

@@ -144,6 +144,13 @@ void TestPriceTable::errors_data()
                                    << ":2:23: expected 4 fields as in the header, got 3";
     QTest::newRow("empty type") << "region,instance_type,capacity_type,usd_per_hour\nus-east-1,,spot,1\n"
                                 << ":2:11: expected an instance type";
+    // A key given twice is refused: which row wins would be a silent choice.
+    QTest::newRow("key twice") << "region,instance_type,capacity_type,usd_per_hour\nus-east-1,m7i.4xlarge,spot,1\n"
+                                  "us-east-2,m7i.4xlarge,spot,2\nus-east-1,m7i.4xlarge,spot,3\n"
+                               << ":4:1: a price for region us-east-1, instance type m7i.4xlarge, capacity type spot is given twice (lines 2 and 4";
+    QTest::newRow("capacity-block is reserved") << "region,instance_type,capacity_type,usd_per_hour\n*,p5.48xlarge,reserved,1\n"
+                                                   "*,p5.48xlarge,capacity-block,2\n"
+                                                << ":3:1: a price for region *, instance type p5.48xlarge, capacity type capacity-block is given twice (lines 2 and 3";
 }
 
 void TestPriceTable::errors()

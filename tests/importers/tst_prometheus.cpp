@@ -460,8 +460,8 @@ void TstPrometheus::usageConfigRefuses_data()
     QTest::newRow("token twice") << QByteArray("prometheus: {url: http://x, bearerToken: s3cret, bearerTokenFile: /dev/null}\n")
                                  << "give bearerToken or bearerTokenFile, not both";
     QTest::newRow("token file") << QByteArray("prometheus: {url: http://x, bearerTokenFile: /nonexistent/t}\n")
-                                << "prometheus.bearerTokenFile: cannot read \"/nonexistent/t\"";
-    QTest::newRow("twice") << QByteArray("prometheus:\n  url: http://x\n  url: http://y\n") << "c.yaml:3: prometheus.url: given twice";
+                                << "prometheus.bearerTokenFile: \"/nonexistent/t\" does not exist";
+    QTest::newRow("twice") << QByteArray("prometheus:\n  url: http://x\n  url: http://y\n") << "c.yaml:3: prometheus.url: the key \"url\" is given twice in one mapping (lines 2 and 3)";
     QTest::newRow("time") << QByteArray("prometheus: {url: http://x}\ntime: soon\n") << "c.yaml:2: time: expected seconds since the epoch";
 }
 
