@@ -20,6 +20,8 @@ PACKAGES=(
   clang-14 libclang-rt-14-dev
   # an X server for GUI tests and for headless screenshots
   xvfb xauth libxcb1-dev
+  # the end-to-end tests (tests/e2e): a window manager, real X input, screenshots of the screen
+  openbox xdotool x11-utils imagemagick
 )
 
 SUDO=""
