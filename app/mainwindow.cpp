@@ -13,6 +13,8 @@
 #include "consolidatecontroller.h"
 #include "placeworkloaddialog.h"
 #include "plancontroller.h"
+#include "plannodeactions.h"
+#include "markersmenu.h"
 #include "statusfield.h"
 
 #include "importers/plan/plansource.h"
@@ -132,6 +134,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_explore = new ExplorePanels(this, m_map);
     createLivePanel();
     connect(m_explore->filterField(), &views::FilterField::maskChanged, m_plan, &PlanController::setNodeMask);
+    connect(m_explore->filterField(), &views::FilterField::maskChanged, findChild<PlanNodeActions*>(), &PlanNodeActions::setNodeMask);
     connect(m_plan, &PlanController::planChanged, this, [this] {
         applyMetric();
         m_explore->nodeInspector()->setPlanState(m_plan->planState());
@@ -285,9 +288,11 @@ void MainWindow::createMenus()
     QAction* reset = view->addAction(tr("&Reset Zoom"), this, [this] { m_map->resetView(); });
     reset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     view->addAction(m_plan->dock()->toggleViewAction());
+    addMarkersMenu(view, m_map);
     new ConsolidateController(this, m_plan); // Plan > Consolidate (issue 7)
     new AddNodesDialog(this, m_plan, m_map); // Plan > Add Nodes (issue 6)
     new PlaceWorkloadDialog(this, m_plan); // Plan > Place Workload (issue 7)
+    new PlanNodeActions(this, m_plan, m_map); // Plan > Drain / Fail Selected Node, Fail Domain...
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Fleetscope"), this, [this] {
@@ -402,6 +407,7 @@ void MainWindow::createPlanMenus(QMenu* file, QMenu* metric)
     if (file) {
         QAction* save = file->addAction(tr("Save &Plan…"), this, &MainWindow::savePlan);
         save->setObjectName(QStringLiteral("actionSavePlan"));
+        save->setShortcut(QKeySequence::Save);
         QAction* csv = file->addAction(tr("Export Plan as &CSV…"), this, [this] { exportPlan(false); });
         csv->setObjectName(QStringLiteral("actionExportPlanCsv"));
         QAction* script = file->addAction(tr("Export Plan as &kubectl Script…"), this, [this] { exportPlan(true); });

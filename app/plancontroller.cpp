@@ -15,6 +15,7 @@
 #include "importers/plan/jsontext.h"
 #include "importers/plan/planfile.h"
 #include "model/domainpath.h"
+#include "model/plan/evictionrules.h"
 #include "model/scheduling/filters.h"
 #include "views/plan/planactionsmodel.h"
 #include "views/plan/planmarksbuilder.h"
@@ -316,6 +317,14 @@ void PlanController::onDragStarted(model::PodId pod, Qt::KeyboardModifiers modif
     m_feasibility = std::make_unique<model::PodFeasibility>(m_engine->state(), pod);
     m_feasible = std::make_shared<std::vector<std::uint8_t>>();
     m_feasibility->feasibleNodes(*m_feasible); // store nodes, then added ones (their squares)
+    // A bound pod that the eviction rules keep from moving alone (one member of a gang, no
+    // controller, do-not-disrupt) is refused at the drop whatever the node: no node may look
+    // as if it could take it, and each says why (onDragMoved).
+    if (!m_dragWorkload.isValid() && m_engine->state().podNode(pod).isValid()) {
+        m_dragBlockers = model::checkEviction(*m_store, pod).blockers;
+        if (!m_dragBlockers.empty())
+            std::fill(m_feasible->begin(), m_feasible->end(), std::uint8_t { 0 });
+    }
     m_lastFeasibilityMs = timer.nsecsElapsed() / 1e6;
     m_map->setDragShading(m_feasible);
 }
@@ -335,10 +344,22 @@ void PlanController::onDragMoved(model::NodeId node, model::DomainId label, cons
                 m_map);
         return;
     }
-    const bool feasible = node.isValid() && m_feasibility->feasible(node);
+    const bool feasible = node.isValid() && m_dragBlockers.empty() && m_feasibility->feasible(node);
     m_map->setDragTarget(node, feasible, label);
     if (!node.isValid()) {
         QToolTip::hideText();
+        return;
+    }
+    if (!m_dragBlockers.empty()) {
+        const bool gang = std::any_of(m_dragBlockers.begin(), m_dragBlockers.end(),
+            [](const model::Reason& r) { return r.kind == model::ReasonKind::GangMember; });
+        QString hint = gang ? tr("Hold Alt when you start the drag to move the whole workload (every pod of the gang) into a domain.")
+                            : QString();
+        hint += (hint.isEmpty() ? QString() : QStringLiteral("<br>")) + tr("Shift+drop moves it anyway, as a violation.");
+        QToolTip::showText(globalPos,
+            tr("<b>%1</b> cannot take %2:<br>%3<br>%4")
+                .arg(nodeText(node).toHtmlEscaped(), podText(m_dragPod).toHtmlEscaped(), reasonLines(m_dragBlockers), hint),
+            m_map);
         return;
     }
     if (feasible) {
@@ -385,6 +406,7 @@ void PlanController::endDrag()
     m_feasible.reset();
     m_dragPod = {};
     m_dragWorkload = {};
+    m_dragBlockers.clear();
     if (was)
         m_map->setDragShading(nullptr);
 }
@@ -424,13 +446,18 @@ bool PlanController::movePod(model::PodId pod, model::NodeId node, bool override
     a.type = model::ActionType::MovePod;
     a.pod = model::podRef(*m_store, pod);
     a.node = std::string(state.nodeName(node));
-    a.override = !verdict.feasible;
+    // Shift also overrides the eviction rules (a gang member moved alone), which the engine
+    // checks and the filters' verdict does not.
+    const std::vector<model::Reason> blockers
+        = override && state.podNode(pod).isValid() ? model::checkEviction(*m_store, pod).blockers : std::vector<model::Reason> {};
+    a.override = !verdict.feasible || !blockers.empty();
     QString refusal;
     if (!pushAction(a, tr("Move %1 to %2").arg(podText(pod), nodeText(node)), &refusal)) {
         showMessage(tr("Cannot move %1 to %2: %3.").arg(podText(pod), nodeText(node), refusal));
         return false;
     }
-    showMessage(a.override ? tr("Moved %1 to %2 as a violation: %3.").arg(podText(pod), nodeText(node), reasonsText(verdict.reasons))
+    showMessage(a.override ? tr("Moved %1 to %2 as a violation: %3.")
+                                 .arg(podText(pod), nodeText(node), reasonsText(verdict.feasible ? blockers : verdict.reasons))
                            : tr("Moved %1 to %2.").arg(podText(pod), nodeText(node)));
     return true;
 }

@@ -219,6 +219,7 @@ private:
     // The drag in progress.
     model::PodId m_dragPod;
     model::WorkloadId m_dragWorkload; // valid: the whole workload is dragged
+    std::vector<model::Reason> m_dragBlockers; // why the dragged pod cannot move alone (eviction rules)
     std::unique_ptr<model::PodFeasibility> m_feasibility;
     std::shared_ptr<std::vector<std::uint8_t>> m_feasible;
     double m_lastFeasibilityMs = 0;

@@ -23,8 +23,8 @@ PACKAGES=(
   python3
   # an X server for GUI tests and for headless screenshots
   xvfb xauth libxcb1-dev
-  # the end-to-end window tests: a window manager, real X input, window properties
-  openbox xdotool x11-utils
+  # the end-to-end tests (tests/e2e): a window manager, real X input, screenshots of the screen
+  openbox xdotool x11-utils imagemagick
 )
 
 SUDO=""

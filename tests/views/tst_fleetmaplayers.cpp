@@ -74,6 +74,9 @@ private slots:
     void neighbouringCellsStayApartAtDeepZoom();
     void resizeRefitsTheMap_data();
     void resizeRefitsTheMap();
+    void resizeWhileZoomedKeepsTheView_data();
+    void resizeWhileZoomedKeepsTheView();
+    void markersCanBeHiddenAndFadeWithTheirNodes();
     void breadcrumbNamesWhereYouAre();
     void clickOnADomainLabel();
     void keyboardWorksAfterADialog();
@@ -305,6 +308,92 @@ void TestFleetMapLayers::resizeRefitsTheMap()
             }
     const double fw = double(right - left) / g.width(), fh = double(bottom - top) / g.height();
     QVERIFY2(std::max(fw, fh) > 0.88 && std::min(fw, fh) > 0.75, qPrintable(QStringLiteral("%1 x %2").arg(fw).arg(fh)));
+}
+
+void TestFleetMapLayers::resizeWhileZoomedKeepsTheView_data()
+{
+    QTest::addColumn<QSize>("to");
+    QTest::newRow("wider") << QSize(1900, 600);
+    QTest::newRow("a dock opens below") << QSize(900, 380);
+    QTest::newRow("a dock opens beside") << QSize(480, 600);
+}
+
+void TestFleetMapLayers::resizeWhileZoomedKeepsTheView()
+{
+    // Zoomed to a node, any change of the view's size (a dock opening, a dock resized) keeps
+    // the zoom and what is at the centre, though the map is laid out again for the new shape.
+    QFETCH(QSize, to);
+    show(makeCluster({ 2, 3, 4, 200, 1 }));
+    const model::NodeId n = m_cluster.store->findNode("node-0000031");
+    m_view->zoomToNode(n);
+    const QImage zoomed = m_view->grabImage();
+    const QRectF before = m_view->cellRect(n);
+    const QPointF fromCentreBefore = before.center() - QRectF(gl()->geometry()).center();
+    m_view->resize(to);
+    QTRY_COMPARE(m_view->size(), to);
+    const QImage image = m_view->grabImage();
+    image.save(QDir::current().filePath(QStringLiteral("tst_fleetmaplayers_zoomed_resized_%1x%2.png").arg(to.width()).arg(to.height())));
+    const QRectF after = m_view->cellRect(n);
+    QVERIFY2(std::abs(after.width() - before.width()) < 0.01,
+        qPrintable(QStringLiteral("cell %1 px wide before, %2 after").arg(before.width()).arg(after.width())));
+    const QPointF fromCentreAfter = after.center() - QRectF(gl()->geometry()).center();
+    QVERIFY2((fromCentreAfter - fromCentreBefore).manhattanLength() < 2.0,
+        qPrintable(QStringLiteral("(%1, %2) from the centre before, (%3, %4) after")
+                       .arg(fromCentreBefore.x())
+                       .arg(fromCentreBefore.y())
+                       .arg(fromCentreAfter.x())
+                       .arg(fromCentreAfter.y())));
+    // The pixels say so too: the node's cell shows the same colour where it was drawn.
+    QVERIFY(near(pixel(image, after.center()), pixel(zoomed, before.center()), 3));
+}
+
+void TestFleetMapLayers::markersCanBeHiddenAndFadeWithTheirNodes()
+{
+    show(makeCluster({ 2, 4, 10, 600, 1 }, 12345, 20001));
+    const model::NodeId bad = m_cluster.store->findNode("node-0012345");
+    const model::NodeId cordoned = m_cluster.store->findNode("node-0020001");
+    const QColor red = views::MarkerLayer::markerColor(views::NodeMarkerKind::NotReady);
+    const QColor pink = views::MarkerLayer::markerColor(views::NodeMarkerKind::Cordoned);
+    // Around the cell, not on it (a cordoned cell is filled pink itself): the marker's
+    // stroke, kMarkerPx across, lies 3 to 6 px from the cell's centre.
+    const auto countNear = [&](const QImage& image, model::NodeId n, QColor colour) {
+        const QPointF c = m_view->cellRect(n).center();
+        int count = 0;
+        for (int dy = -6; dy <= 6; ++dy)
+            for (int dx = -6; dx <= 6; ++dx)
+                if (std::max(std::abs(dx), std::abs(dy)) >= 3)
+                    count += near(pixel(image, c + QPointF(dx, dy)), colour, 20) ? 1 : 0;
+        return count;
+    };
+    QCOMPARE(m_view->shownMarkerKinds(), FleetMapView::kAllMarkerKinds);
+    const QImage all = m_view->grabImage();
+    QVERIFY(countNear(all, bad, red) >= 12);
+    QVERIFY(countNear(all, cordoned, pink) >= 12);
+    m_view->setShownMarkerKinds(0);
+    const QImage none = m_view->grabImage();
+    QCOMPARE(countNear(none, bad, red), 0);
+    QCOMPARE(countNear(none, cordoned, pink), 0);
+    m_view->setShownMarkerKinds(1u << static_cast<unsigned>(views::NodeMarkerKind::Cordoned));
+    const QImage onlyCordoned = m_view->grabImage();
+    QCOMPARE(countNear(onlyCordoned, bad, red), 0);
+    QVERIFY(countNear(onlyCordoned, cordoned, pink) >= 12);
+    // A filter that dims the NotReady node fades its marker with it; the kept one stays whole.
+    m_view->setShownMarkerKinds(FleetMapView::kAllMarkerKinds);
+    auto mask = std::make_shared<std::vector<std::uint8_t>>(m_cluster.store->nodeCount(), 1);
+    (*mask)[bad.index()] = 0;
+    m_view->setNodeMask(mask);
+    const QImage filtered = m_view->grabImage();
+    filtered.save(QDir::current().filePath(QStringLiteral("tst_fleetmaplayers_markers_filtered.png")));
+    QVERIFY2(countNear(filtered, bad, red) < 3, qPrintable(QString::number(countNear(filtered, bad, red))));
+    QVERIFY(countNear(filtered, cordoned, pink) >= 12);
+    // Faded, not gone: the ring still differs from the map without markers.
+    const QPointF c = m_view->cellRect(bad).center();
+    int differs = 0;
+    for (int dy = -6; dy <= 6; ++dy)
+        for (int dx = -6; dx <= 6; ++dx)
+            if (std::max(std::abs(dx), std::abs(dy)) >= 3)
+                differs += near(pixel(filtered, c + QPointF(dx, dy)), pixel(none, c + QPointF(dx, dy)), 12) ? 0 : 1;
+    QVERIFY2(differs >= 8, qPrintable(QString::number(differs)));
 }
 
 void TestFleetMapLayers::breadcrumbNamesWhereYouAre()

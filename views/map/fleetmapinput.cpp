@@ -59,8 +59,10 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
         if (scene.topology
             && (ratio > kRelayoutAspectFactor || ratio < 1.0 / kRelayoutAspectFactor || areaRatio > kRelayoutAreaFactor
                 || areaRatio < 1.0 / kRelayoutAreaFactor)) {
-            relayout();
-            userMovedView = false;
+            if (userMovedView)
+                relayoutKeepingView();
+            else
+                relayout();
         }
         if (!userMovedView)
             fitView();
@@ -89,6 +91,9 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
         return handleKey(static_cast<QKeyEvent*>(event));
     case QEvent::ContextMenu: {
         auto* e = static_cast<QContextMenuEvent*>(event);
+        // The right press or Menu key that made this event opened the menu already (below).
+        if (menuOpenedFor(e))
+            return true;
         emit q->contextMenuRequested(targetAtGl(e->pos()), frames->labelAt(e->pos()), e->globalPos());
         return true;
     }
@@ -129,6 +134,14 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
     }
     case QEvent::MouseButtonPress: {
         auto* e = static_cast<QMouseEvent*>(event);
+        if (e->button() == Qt::RightButton && !pressed && !podDrag) {
+            // Qt 6.4 makes no QContextMenuEvent from a right press on a plain QWindow (the
+            // native render window the map draws in), so the press opens the menu itself, as
+            // X11 desktops do on the press.
+            gl->setFocus(Qt::MouseFocusReason);
+            requestContextMenu(e->position(), e->globalPosition().toPoint(), e->timestamp(), QContextMenuEvent::Mouse);
+            return true;
+        }
         if (e->button() != Qt::LeftButton)
             return false;
         gl->setFocus(Qt::MouseFocusReason);
@@ -249,12 +262,59 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
     }
 }
 
+void FleetMapView::Private::relayoutKeepingView()
+{
+    // The anchor: the node nearest the view's centre (a ring search, at most kAnchorReach
+    // cells out), and where the centre is from its cell. Cells are one world unit in every
+    // layout, so the scale (units per pixel) carries over as it is.
+    constexpr int kAnchorReach = 256;
+    const double cx = centerX;
+    const double cy = scene.layout.height() - centerY; // rows from the top
+    const int x0 = static_cast<int>(std::floor(cx));
+    const int y0 = static_cast<int>(std::floor(cy));
+    NodeId anchor;
+    for (int r = 0; r <= kAnchorReach && !anchor.isValid(); ++r)
+        for (int dy = -r; dy <= r && !anchor.isValid(); ++dy)
+            for (int dx = -r; dx <= r; ++dx) {
+                if (std::max(std::abs(dx), std::abs(dy)) != r)
+                    continue; // the ring only
+                if (const NodeId n = scene.layout.nodeAt(x0 + dx, y0 + dy); n.isValid()) {
+                    anchor = n;
+                    break;
+                }
+            }
+    const CellPos before = scene.layout.nodeCell(anchor);
+    const double fx = scene.layout.width() > 0 ? cx / scene.layout.width() : 0.5;
+    const double fy = scene.layout.height() > 0 ? cy / scene.layout.height() : 0.5;
+    relayout();
+    const CellPos after = scene.layout.nodeCell(anchor);
+    double nx = fx * scene.layout.width(), ny = fy * scene.layout.height();
+    if (before.isValid() && after.isValid()) {
+        nx = after.x + (cx - before.x);
+        ny = after.y + (cy - before.y);
+    }
+    centerX = nx;
+    centerY = scene.layout.height() - ny;
+    unitsPerPixel = std::clamp(unitsPerPixel, fleetmap::kMinUnitsPerPixel, fitUnitsPerPixel(scene.layout) * 4.0);
+}
+
 bool FleetMapView::Private::handleKey(QKeyEvent* e)
 {
     const QPointF centre(gl->width() / 2.0, gl->height() / 2.0);
     const double panX = gl->width() * kKeyPanShare * unitsPerPixel;
     const double panY = gl->height() * kKeyPanShare * unitsPerPixel;
     switch (e->key()) {
+    case Qt::Key_Menu: {
+        // The pointer's node when the pointer is over the map, else the selected node's cell,
+        // else the view's centre.
+        QPointF at = centre;
+        if (scene.pointerInside)
+            at = scene.pointerPos;
+        else if (const QPoint cell = q->cellCenter(scene.selected); !cell.isNull())
+            at = QPointF(cell - gl->pos());
+        requestContextMenu(at, gl->mapToGlobal(at.toPoint()), e->timestamp(), QContextMenuEvent::Keyboard);
+        return true;
+    }
     case Qt::Key_Plus:
     case Qt::Key_Equal:
         zoomBy(kKeyZoomFactor, centre);
@@ -296,6 +356,32 @@ bool FleetMapView::Private::handleKey(QKeyEvent* e)
     default:
         return false;
     }
+}
+
+void FleetMapView::Private::requestContextMenu(
+    const QPointF& glPos, const QPoint& globalPos, quint64 timestamp, QContextMenuEvent::Reason reason)
+{
+    if (QToolTip::isVisible())
+        QToolTip::hideText();
+    // Runs the menu's own event loop; the platform's context-menu event for the same gesture
+    // (a Qt that makes one, or the X11 Menu key) may come after it closes.
+    emit q->contextMenuRequested(targetAtGl(glPos), frames->labelAt(glPos), globalPos);
+    menuOpened.reason = reason;
+    menuOpened.timestamp = timestamp;
+    menuOpened.closed.start();
+}
+
+bool FleetMapView::Private::menuOpenedFor(const QContextMenuEvent* e)
+{
+    // Same gesture: the event carries the press's or key's timestamp, or it follows the menu
+    // at once (the X11 Menu key's event has a time of its own).
+    constexpr qint64 kSameGestureMs = 300;
+    if (!menuOpened.closed.isValid() || e->reason() != menuOpened.reason)
+        return false;
+    const bool same = (e->timestamp() != 0 && e->timestamp() == menuOpened.timestamp)
+        || menuOpened.closed.elapsed() < kSameGestureMs;
+    menuOpened.closed.invalidate();
+    return same;
 }
 
 } // namespace fleet::views

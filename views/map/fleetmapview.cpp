@@ -49,7 +49,7 @@ namespace {
 // the label rows before the layout exists (see relayout()).
 constexpr double kCellsPerNodeGuess = 4.0;
 // Zoom limits: a cell at most 256 px wide; the whole map at least a quarter of the view.
-constexpr double kMinUnitsPerPixel = 1.0 / 256.0;
+constexpr double kMinUnitsPerPixel = fleetmap::kMinUnitsPerPixel;
 // Hover and click on a gutter pick the nearest cell within this distance (logical px): at the
 // fitted zoom on 100,000 nodes a cell is about 1 px and most pixels are gutters (user trial).
 constexpr double kPickSlopPx = 2.0;
@@ -482,6 +482,20 @@ void FleetMapView::setProblemNodes(std::vector<NodeId> nodes)
 {
     d->scene.problemNodes = std::move(nodes);
     d->notify(MapLayer::ProblemsChanged);
+}
+
+void FleetMapView::setShownMarkerKinds(unsigned kinds)
+{
+    kinds &= kAllMarkerKinds;
+    if (kinds == d->scene.shownMarkerKinds)
+        return;
+    d->scene.shownMarkerKinds = kinds;
+    d->notify(MapLayer::ProblemsChanged);
+}
+
+unsigned FleetMapView::shownMarkerKinds() const
+{
+    return d->scene.shownMarkerKinds;
 }
 
 void FleetMapView::zoomToNode(NodeId n)

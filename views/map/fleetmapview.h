@@ -121,6 +121,12 @@ public:
     /// Nodes drawn with a problem marker of a minimum on-screen size at every zoom (the
     /// app feeds model::findNodeProblems()); NotReady and cordoned nodes are marked too.
     void setProblemNodes(std::vector<model::NodeId> nodes);
+    /// Which problem marker kinds are drawn (and counted in the legend's key): bit
+    /// (1 << NodeMarkerKind) each, kAllMarkerKinds by default, 0 none (the metric's colours
+    /// alone). The markers of nodes the mask dims are drawn faded.
+    void setShownMarkerKinds(unsigned kinds);
+    [[nodiscard]] unsigned shownMarkerKinds() const;
+    static constexpr unsigned kAllMarkerKinds = 0x7;
     /// Zooms and pans so that node n fills a comfortable part of the view (its GPUs, pods
     /// and name drawn), or domain d fits, or the selection does. No-op for invalid ids.
     void zoomToNode(model::NodeId n);

@@ -18,6 +18,8 @@
 #include "views/map/maplegend.h"
 #include "views/vtk/vtkopenglwidget.h"
 
+#include <QContextMenuEvent>
+#include <QElapsedTimer>
 #include <QLoggingCategory>
 #include <QPainter>
 #include <QPointF>
@@ -36,6 +38,8 @@ namespace fleet::views {
 namespace fleetmap {
 // The fitted map leaves this factor of room around the grid.
 inline constexpr double kFitMargin = 1.02;
+// Zoom limit: a cell at most 256 px wide.
+inline constexpr double kMinUnitsPerPixel = 1.0 / 256.0;
 } // namespace fleetmap
 
 struct FleetMapView::Private {
@@ -124,6 +128,9 @@ struct FleetMapView::Private {
             byKind[static_cast<int>(NodeMarkerKind::Cordoned)], byKind[static_cast<int>(NodeMarkerKind::Problem)]);
     }
     void relayout();
+    /// Lays out again for a new view size and keeps what the user looks at: the node nearest
+    /// the view's centre stays at the same place from the centre, and the scale stays.
+    void relayoutKeepingView();
     void fitView();
     void requestRender()
     {
@@ -188,6 +195,16 @@ struct FleetMapView::Private {
     void refreshHover(bool newCluster);
     void showToolTip(model::NodeId n, const QPointF& glPos, const QPoint& globalPos);
     bool handleEvent(QEvent* event);
+    /// Emits contextMenuRequested for what is at glPos (the map's own right press and Menu
+    /// key), and remembers the gesture so that a platform context-menu event for the same
+    /// one opens no second menu (menuOpenedFor).
+    void requestContextMenu(const QPointF& glPos, const QPoint& globalPos, quint64 timestamp, QContextMenuEvent::Reason reason);
+    [[nodiscard]] bool menuOpenedFor(const QContextMenuEvent* e);
+    struct {
+        QContextMenuEvent::Reason reason = QContextMenuEvent::Mouse;
+        quint64 timestamp = 0;
+        QElapsedTimer closed; // since the menu closed; invalid: no gesture to match
+    } menuOpened;
     bool handleKey(QKeyEvent* event);
     void zoomBy(double factor, const QPointF& anchorGl);
     void zoomToCells(double x, double y, double w, double h, double marginFactor);

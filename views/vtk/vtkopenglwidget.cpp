@@ -13,6 +13,7 @@
 #include <QOpenGLPaintDevice>
 #include <QPainter>
 #include <QPointer>
+#include <QScopedValueRollback>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QWindow>
@@ -75,6 +76,7 @@ protected:
         case QEvent::DragMove:
         case QEvent::DragLeave:
         case QEvent::Drop:
+        case QEvent::ContextMenu: // the Menu key while this window holds the X focus
             return forward(e);
         default:
             return QWindow::event(e);
@@ -89,6 +91,18 @@ private:
     {
         if (!m_adapter)
             return false;
+        // A drag event never comes back here while one is being forwarded: QApplication sends
+        // DragMove and Drop to the drag's current target widget, whatever the receiver, so if
+        // that target were the container, the container would hand the event to this window
+        // again and the two would recurse until the stack overflows. The container refuses
+        // drops (see the constructor), so the adapter is the target; this stops any other path.
+        const bool drag = e->type() == QEvent::DragEnter || e->type() == QEvent::DragMove
+            || e->type() == QEvent::DragLeave || e->type() == QEvent::Drop;
+        if (drag && m_forwardingDrag) {
+            e->ignore();
+            return false;
+        }
+        const QScopedValueRollback<bool> guard(m_forwardingDrag, m_forwardingDrag || drag);
         QWidget* target = m_adapter;
         if (e->type() == QEvent::KeyPress || e->type() == QEvent::KeyRelease || e->type() == QEvent::ShortcutOverride)
             if (QWidget* focus = QApplication::focusWidget(); focus && focus->window() == m_adapter->window())
@@ -109,6 +123,7 @@ private:
 
     QPointer<VtkOpenGLWidget> m_adapter;
     std::function<void()> m_exposed;
+    bool m_forwardingDrag = false;
 };
 
 // Design note (speed): vtkOpenGLRenderWindow::Start() binds VTK's own RenderFramebuffer, so
@@ -253,6 +268,12 @@ VtkOpenGLWidget::VtkOpenGLWidget(QWidget* parent)
     d->container->setFocusPolicy(Qt::NoFocus);
     d->container->setFocusProxy(this);
     d->container->setMouseTracking(true);
+    // Drops are the adapter's (its owner calls setAcceptDrops on it). The container accepts
+    // drops by default and would then be the drag's target: QApplication sends every DragMove
+    // and Drop to that target, the container hands them to the embedded window, and the
+    // window forwards them to the adapter, which QApplication sends to the target again (an
+    // endless recursion: a crash on the first pod dragged from the node inspector).
+    d->container->setAcceptDrops(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(d->container);

@@ -122,6 +122,9 @@ struct MapScene {
     std::shared_ptr<const std::vector<std::uint8_t>> mask;
     /// Nodes with a problem other than NotReady / cordoned (setProblemNodes()).
     std::vector<model::NodeId> problemNodes;
+    /// The problem marker kinds drawn: bit (1 << NodeMarkerKind) each, all three by default
+    /// (FleetMapView::setShownMarkerKinds()).
+    unsigned shownMarkerKinds = 0x7;
     /// The pointer's position over the GL widget, valid after a real pointer move while it
     /// is inside (never a position the pointer merely rests at when the window appears).
     bool pointerInside = false;

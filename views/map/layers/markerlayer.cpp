@@ -34,17 +34,20 @@ void MarkerLayer::sceneChanged(const MapScene& scene, unsigned changes)
     if (!scene.hasMap())
         return;
     const model::ClusterStore& store = *scene.store;
+    const auto shown = [&](NodeMarkerKind kind) { return (scene.shownMarkerKinds & (1u << static_cast<unsigned>(kind))) != 0; };
     std::vector<std::uint8_t> marked(store.nodeCount(), 0);
     std::vector<std::pair<model::NodeId, NodeMarkerKind>> notReady, cordoned;
     for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
         const model::NodeId n(i);
         switch (nodeMark(store, n)) {
         case NodeMark::NotReady:
-            notReady.emplace_back(n, NodeMarkerKind::NotReady);
+            if (shown(NodeMarkerKind::NotReady))
+                notReady.emplace_back(n, NodeMarkerKind::NotReady);
             marked[i] = 1;
             break;
         case NodeMark::Cordoned:
-            cordoned.emplace_back(n, NodeMarkerKind::Cordoned);
+            if (shown(NodeMarkerKind::Cordoned))
+                cordoned.emplace_back(n, NodeMarkerKind::Cordoned);
             marked[i] = 1;
             break;
         case NodeMark::None:
@@ -52,7 +55,7 @@ void MarkerLayer::sceneChanged(const MapScene& scene, unsigned changes)
         }
     }
     for (const model::NodeId n : scene.problemNodes)
-        if (n.isValid() && n.index() < marked.size() && !marked[n.index()]) {
+        if (shown(NodeMarkerKind::Problem) && n.isValid() && n.index() < marked.size() && !marked[n.index()]) {
             m_markers.emplace_back(n, NodeMarkerKind::Problem);
             marked[n.index()] = 1;
         }
@@ -142,7 +145,18 @@ void MarkerLayer::paint(QPainter& painter, const MapScene& scene, const MapCamer
 {
     if (!scene.hasMap() || m_markers.empty())
         return;
-    paintMarkers(painter, scene, camera, m_markers);
+    if (!scene.mask) {
+        paintMarkers(painter, scene, camera, m_markers);
+        return;
+    }
+    std::vector<std::pair<model::NodeId, NodeMarkerKind>> dimmed, kept;
+    for (const auto& marker : m_markers)
+        (scene.isDimmed(marker.first) ? dimmed : kept).push_back(marker);
+    painter.save();
+    painter.setOpacity(kDimmedMarkerOpacity);
+    paintMarkers(painter, scene, camera, dimmed);
+    painter.restore();
+    paintMarkers(painter, scene, camera, kept);
 }
 
 void MarkerLayer::paintMarkers(

@@ -25,14 +25,19 @@ inline constexpr int kNodeMarkerKinds = 4;
 
 /// Markers are collected on ClusterChanged / ProblemsChanged (one pass over the readiness
 /// and unschedulable columns); a paint draws one sprite per marker on screen (drawMarker()
-/// rendered once per kind and device pixel ratio), the most severe kind last (on top).
+/// rendered once per kind and device pixel ratio), the most severe kind last (on top). Only the
+/// kinds of MapScene::shownMarkerKinds are collected; the markers of dimmed nodes are drawn
+/// first, faded (kDimmedMarkerOpacity), so a filter's nodes keep their markers on top.
 class MarkerLayer final : public MapLayer {
 public:
     /// Marker diameter in logical pixels.
     static constexpr int kMarkerPx = 9;
 
     void sceneChanged(const MapScene& scene, unsigned changes) override;
-    [[nodiscard]] unsigned paintDependsOn() const override { return ClusterChanged | ProblemsChanged; }
+    /// Opacity of the marker of a node the filter dims (MapScene::mask): it fades with its cell.
+    static constexpr double kDimmedMarkerOpacity = 0.3;
+
+    [[nodiscard]] unsigned paintDependsOn() const override { return ClusterChanged | ProblemsChanged | MaskChanged; }
     [[nodiscard]] bool paintsAnything(const MapScene& scene, const MapCamera&) const override
     {
         return scene.hasMap() && !m_markers.empty();
