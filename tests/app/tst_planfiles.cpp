@@ -167,7 +167,8 @@ void TestPlanFiles::saveKeepsPreviousFileOnFullDisk()
     const QString filled = disk.fill(0);
     QVERIFY2(filled.isEmpty(), qPrintable(filled));
     const QString errors[] = { plan->savePlan(disk.filePath(names[0]), m_window->planSource()),
-        plan->exportPlan(disk.filePath(names[1]), false), plan->exportPlan(disk.filePath(names[2]), true) };
+        plan->exportPlan(disk.filePath(names[1]), false, m_window->planSource()),
+        plan->exportPlan(disk.filePath(names[2]), true, m_window->planSource()) };
     for (int i = 0; i < 3; ++i) {
         QVERIFY2(errors[i].contains(QStringLiteral("disk full (No space left on device)")), qPrintable(errors[i]));
         QCOMPARE(readAll(disk.filePath(names[i])), old);
@@ -194,7 +195,7 @@ void TestPlanFiles::saveRefusesNonRegularAndInputTargets()
     QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0644) == 0);
     const QString error = plan->savePlan(fifo, m_window->planSource());
     QVERIFY2(error.contains(QStringLiteral("a FIFO (named pipe), not a regular file")), qPrintable(error));
-    const QString scriptError = plan->exportPlan(dir.path(), true);
+    const QString scriptError = plan->exportPlan(dir.path(), true, m_window->planSource());
     QVERIFY2(scriptError.contains(QStringLiteral("a folder, not a regular file")), qPrintable(scriptError));
     struct stat st { };
     QVERIFY(::stat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
