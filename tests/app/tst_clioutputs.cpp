@@ -298,8 +298,9 @@ void TestCliOutputs::exportToStandardOutput()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString csv = dir.filePath(QStringLiteral("plan.csv"));
+    // The fixture plan names a placeholder digest for its cluster: --force exports it anyway.
     const QStringList base { QStringLiteral("plan"), QStringLiteral("export"), kPlanData + QStringLiteral("/cluster.json"),
-        QStringLiteral("--plan"), kPlanData + QStringLiteral("/plan.json") };
+        QStringLiteral("--plan"), kPlanData + QStringLiteral("/plan.json"), QStringLiteral("--force") };
     const FleetscopeRun file = run(base + QStringList { QStringLiteral("--csv"), csv });
     QVERIFY2(file.exitCode == 0 || file.exitCode == 1, file.err.constData());
     const FleetscopeRun stdoutRun = run(base + QStringList { QStringLiteral("--csv"), QStringLiteral("-") });
@@ -317,7 +318,8 @@ void TestCliOutputs::scriptKeepsItsMode()
     QVERIFY(writeBytes(script, "#!/bin/bash\n"));
     QVERIFY(::chmod(QFile::encodeName(script).constData(), 0750) == 0);
     const FleetscopeRun r = run({ QStringLiteral("plan"), QStringLiteral("export"), kPlanData + QStringLiteral("/cluster.json"),
-        QStringLiteral("--plan"), kPlanData + QStringLiteral("/plan.json"), QStringLiteral("--kubectl-script"), script });
+        QStringLiteral("--plan"), kPlanData + QStringLiteral("/plan.json"), QStringLiteral("--force"), QStringLiteral("--kubectl-script"),
+        script });
     QVERIFY2(r.exitCode == 0 || r.exitCode == 1, r.err.constData());
     QVERIFY(readAll(script).startsWith("#!"));
     QVERIFY(readAll(script).size() > 20);
