@@ -6,6 +6,7 @@
 #include "importers/kube/kubelist.h"
 #include "importers/kube/metricsapi.h"
 #include "importers/live/livefeed.h"
+#include "importers/quotedtext.h"
 #include "importers/simulated/simulatedusage.h"
 #include "importers/traces/alibabacsv.h"
 
@@ -62,6 +63,7 @@ void finish(LoadedCluster& result, const model::TopologySpec& topologySpec, cons
     if (unknown > 0) {
         // Name what it is about: the first few pods with the node they name, then a count.
         constexpr std::size_t kNamed = 3;
+        constexpr std::size_t kNameChars = 253; // a DNS subdomain name, the longest Kubernetes name
         std::string named;
         std::size_t listed = 0;
         std::vector<std::string_view> missingNodes;
@@ -72,8 +74,10 @@ void finish(LoadedCluster& result, const model::TopologySpec& topologySpec, cons
             if (std::find(missingNodes.begin(), missingNodes.end(), store.podNodeName(p)) == missingNodes.end())
                 missingNodes.push_back(store.podNodeName(p));
             if (listed < kNamed) {
-                named += (listed ? ", " : "") + std::string(store.podNamespace(p)) + "/" + std::string(store.podName(p)) + " on "
-                    + std::string(store.podNodeName(p));
+                // Names come from the input: escaped, so that a control sequence in one never
+                // reaches the operator's terminal or splits the warning's line.
+                named += (listed ? ", " : "") + escapedText(store.podNamespace(p), kNameChars) + "/"
+                    + escapedText(store.podName(p), kNameChars) + " on " + escapedText(store.podNodeName(p), kNameChars);
                 ++listed;
             }
         }

@@ -8,6 +8,7 @@
 #include "app/importfailure.h"
 
 #include "importers/plan/jsontext.h"
+#include "importers/quotedtext.h"
 #include "model/scheduling/filters.h"
 
 #include <QCommandLineParser>
@@ -122,9 +123,13 @@ int runCheckMove(const QStringList& arguments)
         w.endObject();
         out = w.text() + "\n";
     } else {
-        out = ns + "/" + name + " -> " + node + ": " + (verdict.feasible ? "feasible" : "not feasible") + "\n";
+        // Every line quotes names from the input: escaped, so that a control sequence in a name
+        // never reaches the terminal (the JSON form escapes them as JSON does).
+        constexpr std::size_t kLineChars = 4096;
+        out = importers::escapedText(ns + "/" + name + " -> " + node + ": " + (verdict.feasible ? "feasible" : "not feasible"), kLineChars)
+            + "\n";
         for (const model::Reason& r : verdict.reasons)
-            out += "  " + r.code() + ": " + r.message + "\n";
+            out += "  " + importers::escapedText(r.code() + ": " + r.message, kLineChars) + "\n";
     }
     std::cout << out;
     std::cout.flush();

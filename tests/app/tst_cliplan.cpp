@@ -101,6 +101,21 @@ void TestCliPlan::checkMoveTextAndSimulated()
         QStringLiteral("default/api-0"), QStringLiteral("--to"), QStringLiteral("cpu-b1") });
     QCOMPARE(ok.exitCode, 0);
     QCOMPARE(ok.out, QByteArray("default/api-0 -> cpu-b1: feasible\n"));
+    // A node name from the input that holds a control sequence is printed escaped, never raw.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QByteArray cluster = readFile(kPlanData + QStringLiteral("/cluster.json"));
+    QVERIFY(!cluster.isEmpty());
+    cluster.replace("\"cpu-b1\"", "\"cpu-b1\\u001b[2J\"");
+    const QString hostile = dir.filePath(QStringLiteral("cluster.json"));
+    QFile f(hostile);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write(cluster) == cluster.size());
+    f.close();
+    const Run esc = fleetscope({ QStringLiteral("check-move"), hostile, QStringLiteral("--pod"), QStringLiteral("default/api-0"),
+        QStringLiteral("--to"), QStringLiteral("cpu-b1\x1b[2J") });
+    QCOMPARE(esc.exitCode, 0);
+    QVERIFY2(!esc.out.contains('\x1b'), esc.out.constData());
+    QCOMPARE(esc.out, QByteArray("default/api-0 -> cpu-b1\\x1B[2J: feasible\n"));
     // --simulate: a pod it does not have is an error naming the simulated cluster.
     const Run sim = fleetscope({ QStringLiteral("check-move"), QStringLiteral("--simulate"), QStringLiteral("50"), QStringLiteral("--seed"),
         QStringLiteral("3"), QStringLiteral("--pod"), QStringLiteral("nowhere/nothing"), QStringLiteral("--to"), QStringLiteral("x") });

@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <fstream>
 
 #include <sys/stat.h>
@@ -118,6 +119,27 @@ private slots:
             QVERIFY(!c.store->podIsCounted(model::PodId(p)));
         const QJsonObject s = summaryOf(c);
         QCOMPARE(s["warnings"].toArray().size(), 2);
+    }
+
+    // Names in the warning come from the input: a control sequence in one is escaped, so that it
+    // never drives the operator's terminal or splits the line.
+    void podsWithoutNodesWarnEscapesNames()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string json = std::string("{'apiVersion':'v1','kind':'PodList','items':[{'apiVersion':'v1','kind':'Pod',")
+            + "'metadata':{'name':'p\\u001b]0;OWNED\\u0007','namespace':'ns\\u001b[2J','uid':'u1'},"
+            + "'spec':{'nodeName':'n\\nx','containers':[{'name':'c'}]},'status':{'phase':'Running'}}]}";
+        std::string quoted = json;
+        std::replace(quoted.begin(), quoted.end(), '\'', '"');
+        const std::string pods = writeFile(dir, "pods.json", quoted);
+        const auto c = importers::loadClusterFiles({ pods });
+        QCOMPARE(c.store->podCount(), std::size_t(1));
+        QVERIFY(!c.report.warnings.empty());
+        const std::string& w = c.report.warnings[0];
+        QVERIFY2(w.find('\x1b') == std::string::npos && w.find('\x07') == std::string::npos && w.find('\n') == std::string::npos,
+            w.c_str());
+        QVERIFY2(w.find("ns\\x1B[2J/p\\x1B]0;OWNED\\x07 on n\\x0Ax") != std::string::npos, w.c_str());
     }
 
     void alibabaTrace()
