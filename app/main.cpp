@@ -8,10 +8,10 @@
 #include "cli/commandlinepath.h"
 #include "cli/helptext.h"
 #include "cli/subcommands.h"
-#include "mainwindow.h"
-#include "runtimedir.h"
-#include "startupclock.h"
-#include "surfaceformat.h"
+#include "app/window/mainwindow.h"
+#include "app/startup/runtimedir.h"
+#include "app/startup/startupclock.h"
+#include "app/startup/surfaceformat.h"
 #include "xvfb/privatexserver.h"
 
 #include <QApplication>

@@ -5,7 +5,7 @@
 #include "helptext.h"
 #include "plancommand.h"
 
-#include "app/importfailure.h"
+#include "app/shared/importfailure.h"
 
 #include "importers/plan/jsontext.h"
 #include "importers/quotedtext.h"

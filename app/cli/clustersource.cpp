@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clustersource.h"
 
-#include "app/importfailure.h"
+#include "app/shared/importfailure.h"
 #include "commandlinepath.h"
 
 #include "importers/kube/kubeapiclient.h"

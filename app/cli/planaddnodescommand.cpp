@@ -6,7 +6,7 @@
 #include "clustersource.h"
 #include "outputpath.h"
 
-#include "app/importfailure.h"
+#include "app/shared/importfailure.h"
 #include "app/planprices.h"
 
 #include "importers/plan/jsontext.h"

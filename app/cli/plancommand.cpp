@@ -8,7 +8,7 @@
 #include "planconsolidatecommand.h"
 #include "planplacecommand.h"
 
-#include "app/importfailure.h"
+#include "app/shared/importfailure.h"
 #include "app/planprices.h"
 
 #include "importers/plan/jsontext.h"

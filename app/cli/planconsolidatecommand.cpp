@@ -7,7 +7,7 @@
 #include "helptext.h"
 #include "outputpath.h"
 
-#include "app/importfailure.h"
+#include "app/shared/importfailure.h"
 #include "app/planprices.h"
 
 #include "importers/plan/jsontext.h"

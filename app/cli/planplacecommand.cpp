@@ -7,8 +7,8 @@
 #include "helptext.h"
 #include "outputpath.h"
 
-#include "app/importfailure.h"
-#include "app/placerequest.h"
+#include "app/shared/importfailure.h"
+#include "app/shared/placerequest.h"
 #include "app/planprices.h"
 
 #include "importers/plan/jsontext.h"

@@ -6,9 +6,9 @@
 #include "helptext.h"
 #include "outputpath.h"
 
-#include "app/explorepanels.h"
-#include "app/mainwindow.h"
-#include "app/surfaceformat.h"
+#include "app/window/explorepanels.h"
+#include "app/window/mainwindow.h"
+#include "app/startup/surfaceformat.h"
 #include "app/xvfb/privatexserver.h"
 #include "model/metrics/metricregistry.h"
 #include "model/metrics/usagemetrics.h"

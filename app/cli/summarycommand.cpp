@@ -4,7 +4,7 @@
 #include "clustersource.h"
 #include "helptext.h"
 
-#include "app/importfailure.h"
+#include "app/shared/importfailure.h"
 
 #include "importers/clusterloader.h"
 #include "importers/export/summaryjson.h"

@@ -14,7 +14,7 @@
 // pod); O(log k_max) evaluations of O(pods) placements each.
 //
 // Thread: the thread that owns the engine (run it on a worker over an engine of its own:
-// app/addnodesdialog.h builds one from the window's plan).
+// app/dialogs/addnodesdialog.h builds one from the window's plan).
 
 #include "model/plan/plan.h"
 

@@ -5,8 +5,8 @@
 // map's GL widget, the pixel of a pod's strip on the zoomed map, and a hook that acts on the
 // next popup menu or modal dialog (a context menu, a file dialog) once it shows.
 
-#include "app/mainwindow.h"
-#include "app/plancontroller.h"
+#include "app/window/mainwindow.h"
+#include "app/controllers/plancontroller.h"
 #include "model/scheduling/filters.h"
 #include "views/map/fleetmapview.h"
 #include "views/vtk/vtkopenglwidget.h"

@@ -4,7 +4,7 @@
 // the totals line (the most basic figures last to go), memory units, pods on unknown nodes,
 // and its full details.
 
-#include "app/clustertotals.h"
+#include "app/window/clustertotals.h"
 #include "importers/clusterloader.h"
 #include "model/clusterstore.h"
 

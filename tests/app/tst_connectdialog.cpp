@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// File > Connect (app/connectdialog.h, issue 8): the contexts of a kubeconfig with the current
+// File > Connect (app/dialogs/connectdialog.h, issue 8): the contexts of a kubeconfig with the current
 // one chosen; a bad kubeconfig shows where and what and cannot be accepted; and, end to end in
 // the window, connecting to the fake API server (tests/importers/fakekubeapiserver.h) shows
 // that cluster and names it as the source; a user who may list pods in some namespaces only
 // gets a visible partial-view notice (status bar and connection panel) until the view is whole;
 // the Prometheus typed in the dialog gives that connection its usage, and that connection only.
 
-#include "app/connectdialog.h"
-#include "app/connectionpanel.h"
-#include "app/importcontroller.h"
-#include "app/livecontroller.h"
-#include "app/mainwindow.h"
+#include "app/dialogs/connectdialog.h"
+#include "app/window/connectionpanel.h"
+#include "app/controllers/importcontroller.h"
+#include "app/controllers/livecontroller.h"
+#include "app/window/mainwindow.h"
 #include "importers/fakekubeapiserver.h"
 #include "importers/prometheusserver.h"
 #include "importers/stallingserver.h"

@@ -2,8 +2,8 @@
 // Tests of the exploring docks as the main window wires them (a real FleetMapView, so under
 // xvfb-run) and of the panels `screenshot --panel` renders.
 
-#include "app/explorepanels.h"
-#include "app/surfaceformat.h"
+#include "app/window/explorepanels.h"
+#include "app/startup/surfaceformat.h"
 #include "importers/clusterloader.h"
 #include "views/heatmaps/domainheatmap.h"
 #include "views/heatmaps/heatmappanel.h"

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// A watched live cluster's usage from Prometheus stays current (app/mainwindow_usage.cpp, issue
+// A watched live cluster's usage from Prometheus stays current (app/window/mainwindow_usage.cpp, issue
 // 8): with the refresh interval shortened, a real Prometheus (tests/importers/prometheusserver.h)
 // holds an hour of dcgm-exporter samples at 1% for a pod the cluster does not have yet; once the
 // watch adds that pod, the next refresh joins the series to it and the allocated-but-idle GPU
 // appears, with no new import. A file opened next stops the refresh (its usage stays none).
 
-#include "app/mainwindow.h"
+#include "app/window/mainwindow.h"
 #include "importers/fakekubeapiserver.h"
 #include "importers/prometheusserver.h"
 #include "model/usage.h"

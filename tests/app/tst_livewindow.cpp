@@ -7,8 +7,8 @@
 #include "manualfeed.h"
 #include "planwindowfixture.h"
 
-#include "app/connectionpanel.h"
-#include "app/livecontroller.h"
+#include "app/window/connectionpanel.h"
+#include "app/controllers/livecontroller.h"
 #include "views/plan/planactionsmodel.h"
 #include "views/plan/planpanel.h"
 #include "importers/simulated/simulatedlivefeed.h"

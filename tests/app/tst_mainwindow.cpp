@@ -6,10 +6,10 @@
 // cleared, the smallest window, the metric menu checked on rendered pixels, and the GUI
 // program removing its private runtime folder on SIGINT, SIGTERM and SIGHUP.
 
-#include "app/mainwindow.h"
-#include "app/simulatedialog.h"
-#include "app/statusfield.h"
-#include "app/surfaceformat.h"
+#include "app/window/mainwindow.h"
+#include "app/dialogs/simulatedialog.h"
+#include "app/window/statusfield.h"
+#include "app/startup/surfaceformat.h"
 #include "model/metrics/metricregistry.h"
 #include "views/map/colormap.h"
 #include "views/map/maplegend.h"

@@ -9,8 +9,8 @@
 #include "manualfeed.h"
 #include "planwindowfixture.h"
 
-#include "app/livecontroller.h"
-#include "app/placeworkloaddialog.h"
+#include "app/controllers/livecontroller.h"
+#include "app/dialogs/placeworkloaddialog.h"
 #include "importers/simulated/simulatedlivefeed.h"
 #include "model/clusterchange.h"
 

@@ -8,9 +8,9 @@
 
 #include "planwindowfixture.h"
 
-#include "app/placeworkloaddialog.h"
-#include "app/storereaders.h"
-#include "app/surfaceformat.h"
+#include "app/dialogs/placeworkloaddialog.h"
+#include "app/controllers/storereaders.h"
+#include "app/startup/surfaceformat.h"
 #include "model/domainpath.h"
 #include "model/topology.h"
 #include "views/plan/placedpodsmodel.h"

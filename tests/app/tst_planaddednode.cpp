@@ -9,8 +9,8 @@
 
 #include "planwindowfixture.h"
 
-#include "app/explorepanels.h"
-#include "app/surfaceformat.h"
+#include "app/window/explorepanels.h"
+#include "app/startup/surfaceformat.h"
 #include "model/scheduling/filters.h"
 #include "views/inspectors/nodeinspector.h"
 #include "views/itemmodels/itemmodelroles.h"

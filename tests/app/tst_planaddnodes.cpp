@@ -6,8 +6,8 @@
 
 #include "planwindowfixture.h"
 
-#include "app/addnodesdialog.h"
-#include "app/surfaceformat.h"
+#include "app/dialogs/addnodesdialog.h"
+#include "app/startup/surfaceformat.h"
 #include "model/domainpath.h"
 #include "model/search/nodesneeded.h"
 

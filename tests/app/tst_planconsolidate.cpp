@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// Plan > Consolidate in the window (app/consolidatecontroller.h) on a small simulated cluster,
+// Plan > Consolidate in the window (app/controllers/consolidatecontroller.h) on a small simulated cluster,
 // under xvfb: the action is in the Plan menu, the computation reports progress and lands as
 // drain-node actions that one undo reverts and one redo re-applies, that the plan panel's Remove
 // Last (and Undo Back to Here) takes back one action at a time from the last, and the dialog lists
 // the nodes that stay with their reasons.
 
-#include "app/consolidatecontroller.h"
-#include "app/mainwindow.h"
-#include "app/plancontroller.h"
+#include "app/controllers/consolidatecontroller.h"
+#include "app/window/mainwindow.h"
+#include "app/controllers/plancontroller.h"
 
 #include <QAction>
 #include <QDialog>

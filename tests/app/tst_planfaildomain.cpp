@@ -7,8 +7,8 @@
 
 #include "planwindowfixture.h"
 
-#include "app/importcontroller.h"
-#include "app/surfaceformat.h"
+#include "app/controllers/importcontroller.h"
+#include "app/startup/surfaceformat.h"
 #include "model/domainpath.h"
 #include "model/plan/evictionrules.h"
 #include "views/plan/planactionsmodel.h"

@@ -8,8 +8,8 @@
 #include "common/tmpfsmount.h"
 #include "planwindowfixture.h"
 
-#include "app/importcontroller.h"
-#include "app/surfaceformat.h"
+#include "app/controllers/importcontroller.h"
+#include "app/startup/surfaceformat.h"
 #include "importers/plan/planfile.h"
 #include "model/scheduling/filters.h"
 

@@ -5,7 +5,7 @@
 
 #include "planwindowfixture.h"
 
-#include "app/surfaceformat.h"
+#include "app/startup/surfaceformat.h"
 #include "model/plan/evictionrules.h"
 #include "model/scheduling/filters.h"
 

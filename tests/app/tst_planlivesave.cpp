@@ -7,7 +7,7 @@
 
 #include "planwindowfixture.h"
 
-#include "app/surfaceformat.h"
+#include "app/startup/surfaceformat.h"
 #include "importers/fakekubeapiserver.h"
 #include "importers/plan/planfile.h"
 #include "model/scheduling/filters.h"

@@ -5,9 +5,9 @@
 // re-apply the colours; a drop on a node that cannot take the pod is refused with its reasons;
 // a drain is one undo step; the plan panel's model under QAbstractItemModelTester.
 
-#include "app/mainwindow.h"
-#include "app/plancontroller.h"
-#include "app/surfaceformat.h"
+#include "app/window/mainwindow.h"
+#include "app/controllers/plancontroller.h"
+#include "app/startup/surfaceformat.h"
 #include "model/scheduling/filters.h"
 #include "views/map/fleetmapview.h"
 #include "views/plan/planactionsmodel.h"

@@ -13,10 +13,10 @@
 
 #include "planwindowfixture.h"
 
-#include "app/consolidatecontroller.h"
-#include "app/placeworkloaddialog.h"
-#include "app/planopener.h"
-#include "app/surfaceformat.h"
+#include "app/controllers/consolidatecontroller.h"
+#include "app/dialogs/placeworkloaddialog.h"
+#include "app/controllers/planopener.h"
+#include "app/startup/surfaceformat.h"
 #include "importers/plan/planfile.h"
 #include "views/inspectors/nodeinspector.h"
 #include "views/itemmodels/nodepodsmodel.h"
@@ -24,7 +24,7 @@
 #include "views/plan/planmarksbuilder.h"
 #include "views/plan/planpanel.h"
 #include "views/map/planmarks.h"
-#include "app/explorepanels.h"
+#include "app/window/explorepanels.h"
 
 #include "../views/mapviewprobe.h"
 

@@ -8,9 +8,9 @@
 
 #include "planwindowfixture.h"
 
-#include "app/explorepanels.h"
-#include "app/importcontroller.h"
-#include "app/surfaceformat.h"
+#include "app/window/explorepanels.h"
+#include "app/controllers/importcontroller.h"
+#include "app/startup/surfaceformat.h"
 #include "model/domainpath.h"
 #include "model/scheduling/filters.h"
 #include "views/inspectors/nodeinspector.h"

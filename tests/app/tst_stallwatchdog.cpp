@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// StallWatchdog (app/stallwatchdog.h): a turn of the event loop that a busy GUI thread holds for
+// StallWatchdog (app/window/stallwatchdog.h): a turn of the event loop that a busy GUI thread holds for
 // 150 ms is recorded as a stall of at least that long, charged to the context set while it ran;
 // turns with nothing to do are not stalls of that size; reset() forgets; a stopped watchdog
 // records nothing.
 
-#include "app/stallwatchdog.h"
+#include "app/window/stallwatchdog.h"
 
 #include <QElapsedTimer>
 #include <QTimer>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // StatusField: the longest variant that fits, then the shortest elided; never wider than asked.
 
-#include "app/statusfield.h"
+#include "app/window/statusfield.h"
 
 #include <QApplication>
 #include <QFontMetrics>

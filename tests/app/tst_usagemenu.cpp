@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// The Metric menu's usage section (app/mainwindow_usage.cpp, issue 8): enabled for a cluster
+// The Metric menu's usage section (app/window/mainwindow_usage.cpp, issue 8): enabled for a cluster
 // with usage (the simulated one), colouring the map by it, and disabled again, falling back
 // to GPU requested, for a cluster without usage (a kubectl JSON file); a file's usage from a
 // real Prometheus described by a --usage-config file (importers/prometheus/usageconfig.h), as
 // `fleetscope --usage-config FILE` opens it, down to the node inspector's idle GPUs.
 
-#include "app/explorepanels.h"
+#include "app/window/explorepanels.h"
 #include "app/cli/clustersource.h"
-#include "app/importcontroller.h"
-#include "app/mainwindow.h"
+#include "app/controllers/importcontroller.h"
+#include "app/window/mainwindow.h"
 #include "importers/prometheus/usageconfig.h"
 #include "importers/prometheusserver.h"
 #include "model/metrics/usagemetrics.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // bench_gui: the GUI thread's longest stalls while the real main window goes through the what-if
 // flows on the simulated fleet (issue 23; DESIGN.md "Threads": no event-loop turn over 50 ms at
-// 100,000 nodes). A StallWatchdog (app/stallwatchdog.h) records every gap between event-loop
+// 100,000 nodes). A StallWatchdog (app/window/stallwatchdog.h) records every gap between event-loop
 // turns, charged to the flow and action running when it ended. The flows, each through the
 // window's own actions and controllers, each followed by the event loop running until the
 // window is idle (the repaint it asked for included):
@@ -20,14 +20,14 @@
 // {"nodes": N, "flows": [{"flow", "ms", "max_stall_ms", "action"}...], "max_stall_ms", "stalls_over_50ms",
 //  "p99_stall_ms", "longest": {"flow", "action", "ms"}, "max_stall_after_load_ms", "longest_after_load": {...}}
 
-#include "app/consolidatecontroller.h"
-#include "app/explorepanels.h"
-#include "app/mainwindow.h"
-#include "app/placeworkloaddialog.h"
-#include "app/plancontroller.h"
-#include "app/planopener.h"
-#include "app/stallwatchdog.h"
-#include "app/surfaceformat.h"
+#include "app/controllers/consolidatecontroller.h"
+#include "app/window/explorepanels.h"
+#include "app/window/mainwindow.h"
+#include "app/dialogs/placeworkloaddialog.h"
+#include "app/controllers/plancontroller.h"
+#include "app/controllers/planopener.h"
+#include "app/window/stallwatchdog.h"
+#include "app/startup/surfaceformat.h"
 #include "views/inspectors/nodeinspector.h"
 #include "views/map/fleetmapview.h"
 

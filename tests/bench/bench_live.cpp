@@ -24,10 +24,10 @@
 
 #include "livelistbench.h"
 
-#include "app/livecontroller.h"
-#include "app/mainwindow.h"
-#include "app/storereaders.h"
-#include "app/surfaceformat.h"
+#include "app/controllers/livecontroller.h"
+#include "app/window/mainwindow.h"
+#include "app/controllers/storereaders.h"
+#include "app/startup/surfaceformat.h"
 #include "importers/simulated/simulatedchanges.h"
 #include "importers/simulated/simulatedcluster.h"
 #include "views/map/fleetmapview.h"

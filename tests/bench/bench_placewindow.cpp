@@ -9,10 +9,10 @@
 // next map frame. One JSON object last.
 // Usage: xvfb-run -a -s "-screen 0 1600x1200x24" ./bench_placewindow [--nodes N] [--pods N]
 
-#include "app/mainwindow.h"
-#include "app/placeworkloaddialog.h"
-#include "app/plancontroller.h"
-#include "app/surfaceformat.h"
+#include "app/window/mainwindow.h"
+#include "app/dialogs/placeworkloaddialog.h"
+#include "app/controllers/plancontroller.h"
+#include "app/startup/surfaceformat.h"
 #include "views/map/fleetmapview.h"
 
 #include <QApplication>

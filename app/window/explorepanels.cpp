@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "explorepanels.h"
-#include "storereaders.h"
+#include "app/controllers/storereaders.h"
 
 #include "model/figures.h"
 #include "views/heatmaps/heatmappanel.h"

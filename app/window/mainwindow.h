@@ -2,7 +2,7 @@
 #pragma once
 // The main window: the fleet map, its menus, the import progress and the totals.
 
-#include "importcontroller.h"
+#include "app/controllers/importcontroller.h"
 
 #include "importers/plan/planfile.h"
 

@@ -4,8 +4,8 @@
 #include "importers/kube/kubeapiclient.h"
 #include "importers/kube/kubeconfig.h"
 
-#include "cli/commandlinepath.h"
-#include "importfailure.h"
+#include "app/cli/commandlinepath.h"
+#include "app/shared/importfailure.h"
 
 #include <QFutureWatcher>
 #include <QPointer>

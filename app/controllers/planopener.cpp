@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "planopener.h"
 
-#include "plancontroller.h"
-#include "storereaders.h"
+#include "app/controllers/plancontroller.h"
+#include "app/controllers/storereaders.h"
 
 #include "importers/plan/plansource.h"
 #include "model/plan/notfounderror.h"

@@ -3,10 +3,10 @@
 // plan named on the command line), where it was saved, and the question before the window closes
 // with a plan that is not saved. One "modified" state: the undo stack's clean state.
 
-#include "mainwindow.h"
+#include "app/window/mainwindow.h"
 
-#include "planopener.h"
-#include "plancontroller.h"
+#include "app/controllers/planopener.h"
+#include "app/controllers/plancontroller.h"
 
 #include "importers/plan/plansource.h"
 

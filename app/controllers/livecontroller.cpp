@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "livecontroller.h"
 
-#include "applog.h"
-#include "storereaders.h"
+#include "app/window/applog.h"
+#include "app/controllers/storereaders.h"
 
 #include <QElapsedTimer>
 #include <QMetaObject>

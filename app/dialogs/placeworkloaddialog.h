@@ -3,7 +3,7 @@
 // Plan > Place Workload in the window (issue 7, "Placement of a new workload"): N new pods of a
 // shape or a pod template file placed in the network topology with Kueue's Topology Aware
 // Scheduling semantics (model/placement/topologyplacement.h), as `fleetscope plan place` does
-// headless: the same request conversion (app/placerequest.h), the same place-pods action.
+// headless: the same request conversion (app/shared/placerequest.h), the same place-pods action.
 //
 // The template pod must be a pod of the engine's store, and the shown store is immutable (and
 // 100,000 nodes large): the worker copies it (ClusterStore::clone()), adds the template pod to the
@@ -12,7 +12,7 @@
 // one command (PlanController::adoptPlacement()). A name whose template is in the engine's
 // store already with the same spec (the same workload placed again) reuses that store.
 
-#include "placerequest.h"
+#include "app/shared/placerequest.h"
 
 #include "model/ids.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "planstepcommand.h"
 
-#include "plancommand.h"
+#include "app/commands/plancommand.h"
 
 namespace fleet::app {
 

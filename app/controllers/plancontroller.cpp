@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plancontroller.h"
-#include "offthreadrelease.h"
-#include "storereaders.h"
+#include "app/controllers/offthreadrelease.h"
+#include "app/controllers/storereaders.h"
 #include "model/plan/planstaleness.h"
 #include "views/plan/planactionsmodel.h"
 #include <QTimer>
 
-#include "plancommand.h"
-#include "removeactionscommand.h"
-#include "planstepcommand.h"
-#include "planprices.h"
+#include "app/commands/plancommand.h"
+#include "app/commands/removeactionscommand.h"
+#include "app/commands/planstepcommand.h"
+#include "app/planprices.h"
 
 #include "importers/output/outputfile.h"
 #include "importers/plan/jsontext.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "addnodesdialog.h"
 
-#include "plancontroller.h"
+#include "app/controllers/plancontroller.h"
 
 #include "model/domainpath.h"
 #include "model/figures.h"

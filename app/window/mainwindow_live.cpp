@@ -17,15 +17,15 @@
 //   live have no usage (unknown), which the usage metrics say.
 // Workers that read the store hold a StoreReadGuard; batches wait for them (LiveController).
 
-#include "mainwindow.h"
+#include "app/window/mainwindow.h"
 
-#include "clustertotals.h"
-#include "connectionpanel.h"
-#include "explorepanels.h"
-#include "livecontroller.h"
-#include "plancontroller.h"
-#include "statusfield.h"
-#include "storereaders.h"
+#include "app/window/clustertotals.h"
+#include "app/window/connectionpanel.h"
+#include "app/window/explorepanels.h"
+#include "app/controllers/livecontroller.h"
+#include "app/controllers/plancontroller.h"
+#include "app/window/statusfield.h"
+#include "app/controllers/storereaders.h"
 
 #include "importers/live/kubewatchfeed.h"
 #include "model/topology.h"

@@ -2,7 +2,7 @@
 #pragma once
 // Runs cluster imports on a worker thread for the GUI: progress, cancel, stale results dropped.
 
-#include "clustertotals.h"
+#include "app/window/clustertotals.h"
 
 #include "importers/clusterloader.h"
 #include "importers/importreport.h"

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // MainWindow's usage metrics (issue 8): the Metric menu's usage section, and the refresh of a
 // watched live cluster's usage from its Prometheus.
-#include "mainwindow.h"
+#include "app/window/mainwindow.h"
 
-#include "applog.h"
-#include "explorepanels.h"
-#include "importcontroller.h"
+#include "app/window/applog.h"
+#include "app/window/explorepanels.h"
+#include "app/controllers/importcontroller.h"
 #include "importers/prometheus/prometheusclient.h"
 #include "model/metrics/usagemetrics.h"
 #include "views/inspectors/nodeinspector.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "consolidatecontroller.h"
-#include "storereaders.h"
+#include "app/controllers/storereaders.h"
 
-#include "plancontroller.h"
+#include "app/controllers/plancontroller.h"
 
 #include "model/search/consolidationbound.h"
 #include "model/search/karpenterbaseline.h"

@@ -52,7 +52,7 @@ namespace fleet::app {
 /// - a node the plan added (its square under its domain, AddedNodeLayer) is a node like any
 ///   other here: a drop target (its verdict from the same PodFeasibility), drained or failed
 ///   from its context menu, its domain (the add-node action's) a workload's target.
-/// - Plan > Add Nodes (app/addnodesdialog.h) calls addNodes().
+/// - Plan > Add Nodes (app/dialogs/addnodesdialog.h) calls addNodes().
 /// After every change the map shows the plan (PlanMarks, the plan-aware metrics) and the
 /// panel refreshes; planChanged() follows. Thread: GUI thread.
 class PlanController : public QObject {
@@ -125,7 +125,7 @@ public:
     bool addNodes(const QString& instanceType, const QString& capacityType, model::DomainId domain, int count);
     /// PlaceWorkload of `workload` inside `domain`.
     bool placeWorkload(model::WorkloadId workload, model::DomainId domain);
-    /// Plan > Place Workload's result (app/placeworkloaddialog.h): `engine`, built on a worker
+    /// Plan > Place Workload's result (app/dialogs/placeworkloaddialog.h): `engine`, built on a worker
     /// over `store` (the shown store's clone, ClusterStore::clone(), with the template pod), replayed
     /// this plan's actions and then applied `action` last. The window takes that store and
     /// engine (the stack's commands move to it) and pushes one command for the placement, so
@@ -140,7 +140,7 @@ public:
     /// this thread. False (nothing changed) when the plan changed since, or `engine` reads
     /// another store or added nothing. O(commands) on this thread.
     bool adoptStep(std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, const QString& text);
-    /// File > Open Plan's result (app/planopener.h): `engine`, built on a worker over `store`
+    /// File > Open Plan's result (app/controllers/planopener.h): `engine`, built on a worker over `store`
     /// (the shown store, or its copy with the plan's template pods), applied the file's actions;
     /// `notApplied` the ones it could not apply, by file index. It replaces the plan: the undo
     /// stack is cleared, then the applied actions are one undo step named `text` (Undo empties

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "connectionpanel.h"
 
-#include "livecontroller.h"
+#include "app/controllers/livecontroller.h"
 
 #include <QFormLayout>
 #include <QLabel>

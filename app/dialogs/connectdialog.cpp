@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "app/connectdialog.h"
+#include "connectdialog.h"
 
 #include "importers/kube/kubeconfig.h"
 #include "importers/prometheus/prometheusclient.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plannodeactions.h"
 
-#include "plancontroller.h"
+#include "app/controllers/plancontroller.h"
 #include "views/map/fleetmapview.h"
 
 #include <QAction>
