@@ -7,7 +7,7 @@
 #include "outputpath.h"
 
 #include "app/shared/importfailure.h"
-#include "app/planprices.h"
+#include "model/plan/planprices.h"
 
 #include "importers/plan/jsontext.h"
 #include "importers/plan/planfile.h"
@@ -107,7 +107,7 @@ int runPlanAddNodes(const QStringList& arguments)
         return fail(std::string("--prices: ") + e.what());
     }
     const model::ClusterStore& store = *loaded.store;
-    model::PlanEngine engine(store, *loaded.topology, planNodePrices(store, &prices));
+    model::PlanEngine engine(store, *loaded.topology, model::planNodePrices(store, &prices));
     model::NodesNeededAnswer answer;
     std::string templateNode; // the node a copy copies (model::templateNodeFor), said in the answer
     try {

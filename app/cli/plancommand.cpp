@@ -9,7 +9,7 @@
 #include "planplacecommand.h"
 
 #include "app/shared/importfailure.h"
-#include "app/planprices.h"
+#include "model/plan/planprices.h"
 
 #include "importers/plan/jsontext.h"
 #include "importers/plan/planfile.h"
@@ -213,7 +213,7 @@ int runPlan(const QStringList& arguments)
         return 2;
     }
     importers::PlanEvaluation evaluation
-        = importers::evaluatePlan(*loaded.store, *loaded.topology, plan, planNodePrices(*loaded.store, &prices));
+        = importers::evaluatePlan(*loaded.store, *loaded.topology, plan, model::planNodePrices(*loaded.store, &prices));
     evaluation.state = current;
     evaluation.sourceNote = sourceNote;
     try {

@@ -8,7 +8,7 @@
 #include "outputpath.h"
 
 #include "app/shared/importfailure.h"
-#include "app/planprices.h"
+#include "model/plan/planprices.h"
 
 #include "importers/plan/jsontext.h"
 #include "importers/plan/nodegroupsettings.h"
@@ -261,7 +261,7 @@ int runPlanConsolidate(const QStringList& arguments)
         return 2;
     }
     const model::ClusterStore& store = *loaded.store;
-    input.nodePricePerHour = planNodePrices(store, &prices);
+    input.nodePricePerHour = model::planNodePrices(store, &prices);
     options.progress = [](double f) { std::fprintf(stderr, "\rconsolidating: %3.0f%%", f * 100); };
     const model::ConsolidationResult ours = model::consolidate(store, *loaded.topology, input, options);
     std::fprintf(stderr, "\rbaseline:      ");

@@ -9,7 +9,7 @@
 
 #include "app/shared/importfailure.h"
 #include "app/shared/placerequest.h"
-#include "app/planprices.h"
+#include "model/plan/planprices.h"
 
 #include "importers/plan/jsontext.h"
 #include "importers/plan/planfile.h"
@@ -162,7 +162,7 @@ int runPlanPlace(const QStringList& arguments)
     } catch (const std::exception& e) {
         return fail(std::string("--prices: ") + e.what());
     }
-    model::PlanEngine engine(store, *loaded.topology, planNodePrices(store, &prices));
+    model::PlanEngine engine(store, *loaded.topology, model::planNodePrices(store, &prices));
     const model::AppliedAction* applied = nullptr;
     try {
         applied = &engine.apply(action);

@@ -9,7 +9,7 @@
 #include "app/commands/plancommand.h"
 #include "app/commands/removeactionscommand.h"
 #include "app/commands/planstepcommand.h"
-#include "app/planprices.h"
+#include "model/plan/planprices.h"
 
 #include "importers/output/outputfile.h"
 #include "importers/plan/jsontext.h"
@@ -136,7 +136,7 @@ void PlanController::setCluster(std::shared_ptr<const model::ClusterStore> store
     if (!m_store || !m_topology)
         return;
     m_priceTable = std::move(prices);
-    m_prices = planNodePrices(*m_store, m_priceTable.get());
+    m_prices = model::planNodePrices(*m_store, m_priceTable.get());
     startEngineBuild();
 }
 
@@ -144,7 +144,7 @@ void PlanController::startEngineBuild()
 {
     const std::uint64_t generation = ++m_generation;
     if (m_prices.size() != m_store->nodeCount()) // a live cluster gained nodes
-        m_prices = planNodePrices(*m_store, m_priceTable.get());
+        m_prices = model::planNodePrices(*m_store, m_priceTable.get());
     // The ledger's indexes are O(nodes + pods): on a worker over the store, which no live
     // batch changes while the worker holds its StoreReadGuard.
     auto* watcher = new QFutureWatcher<std::shared_ptr<model::PlanEngine>>(this);

@@ -9,21 +9,13 @@
 
 namespace fleet::app {
 
+using model::CoreResource;
+
 ClusterTotals computeTotals(const model::ClusterStore& store, const importers::ImportReport& report)
 {
-    using model::CoreResource;
     ClusterTotals t;
-    static_cast<model::ClusterCounts&>(t) = store.counts();
-    const model::ResourceVector alloc = store.totalAllocatable();
-    const model::ResourceVector req = store.totalRequested();
-    t.gpuAllocatableMilli = alloc[CoreResource::Gpu];
-    t.gpuRequestedMilli = req[CoreResource::Gpu];
-    t.cpuAllocatableMillicores = alloc[CoreResource::Cpu];
-    t.cpuRequestedMillicores = req[CoreResource::Cpu];
-    t.memoryAllocatableBytes = alloc[CoreResource::Memory];
-    t.memoryRequestedBytes = req[CoreResource::Memory];
+    static_cast<model::ClusterTotals&>(t) = model::computeClusterTotals(store);
     t.warnings = report.warnings.size();
-    t.accelerators = model::acceleratorTotals(store);
     return t;
 }
 
@@ -49,14 +41,14 @@ QString memoryText(std::int64_t requestedBytes, std::int64_t allocatableBytes)
 // "GPUs 322,935 / 371,000 (MIG slices 61,000 / 76,904), Neuron 200,000 / 219,344 devices
 // (0 / 1,754,752 cores)": one part of the line (the status bar drops parts whole); the
 // shorter variants keep "GPUs r / a" alone, as they drop the node and pod breakdowns. Physical devices, each once, with their slices and cores beside them.
-// Totals computed without accelerators (a hand-made ClusterTotals) fall back to gpu*Milli.
+// Totals computed without accelerators (a hand-made ClusterTotals) fall back to the gpu resource.
 QString gpuText(const ClusterTotals& t, bool detailed)
 {
     const model::AcceleratorTotals& a = t.accelerators;
     const bool known = a.wholeGpuAllocatableMilli != 0 || a.migPartitionedGpus != 0 || a.neuronDevicesAllocatable != 0
         || a.neuronCoresAllocatable != 0;
-    const std::int64_t requested = known ? a.physicalGpusRequestedMilli() : t.gpuRequestedMilli;
-    const std::int64_t allocatable = known ? a.physicalGpusMilli() : t.gpuAllocatableMilli;
+    const std::int64_t requested = known ? a.physicalGpusRequestedMilli() : t.requested[CoreResource::Gpu];
+    const std::int64_t allocatable = known ? a.physicalGpusMilli() : t.allocatable[CoreResource::Gpu];
     QString s = QStringLiteral("GPUs %1 / %2").arg(text(model::formatGpus(requested)), text(model::formatGpus(allocatable)));
     if (!detailed)
         return s;
@@ -73,7 +65,7 @@ QString gpuText(const ClusterTotals& t, bool detailed)
 QString cpuText(const ClusterTotals& t)
 {
     return QStringLiteral("CPU %1 / %2 cores")
-        .arg(text(model::formatCores(t.cpuRequestedMillicores)), text(model::formatCores(t.cpuAllocatableMillicores)));
+        .arg(text(model::formatCores(t.requested[CoreResource::Cpu])), text(model::formatCores(t.allocatable[CoreResource::Cpu])));
 }
 
 // ", 2 on unknown nodes" when there are any.
@@ -129,7 +121,7 @@ QStringList clusterTotalsVariants(const ClusterTotals& t)
     const QString sep = QStringLiteral(" | ");
     const QString nodes = QStringLiteral("Nodes %1").arg(count(t.nodes));
     const QString pods = QStringLiteral("Pods %1").arg(count(t.pods));
-    const QString memory = memoryText(t.memoryRequestedBytes, t.memoryAllocatableBytes);
+    const QString memory = memoryText(t.requested[CoreResource::Memory], t.allocatable[CoreResource::Memory]);
     const QString detailed = gpuText(t, true) + sep + cpuText(t) + sep + memory;
     const QString resources = gpuText(t, false) + sep + cpuText(t) + sep + memory;
     // The most basic figures go last: breakdowns, then memory, CPU, GPUs, pods.
@@ -151,13 +143,13 @@ QString clusterTotalsDetails(const ClusterTotals& t)
                           "Pods %5: %6 counted, %7 pending%8\n"
                           "GPUs requested / allocatable: %9 / %10\n")
                .arg(count(t.nodes), count(t.nodesReady), count(t.nodesNotReady), count(t.nodesCordoned), count(t.pods),
-                   count(t.podsCounted), count(t.podsPending), unknownNodesPart(t), exactMilli(t.gpuRequestedMilli))
-               .arg(exactMilli(t.gpuAllocatableMilli))
+                   count(t.podsCounted), count(t.podsPending), unknownNodesPart(t), exactMilli(t.requested[CoreResource::Gpu]))
+               .arg(exactMilli(t.allocatable[CoreResource::Gpu]))
         + acceleratorDetails(t)
         + QStringLiteral("CPU requested / allocatable: %1 / %2 cores\n"
                          "Memory requested / allocatable: %3 / %4 bytes")
-              .arg(exactMilli(t.cpuRequestedMillicores), exactMilli(t.cpuAllocatableMillicores),
-                  text(model::formatCount(t.memoryRequestedBytes)), text(model::formatCount(t.memoryAllocatableBytes)));
+              .arg(exactMilli(t.requested[CoreResource::Cpu]), exactMilli(t.allocatable[CoreResource::Cpu]),
+                  text(model::formatCount(t.requested[CoreResource::Memory])), text(model::formatCount(t.allocatable[CoreResource::Memory])));
 }
 
 QString formatTotals(const ClusterTotals& t)

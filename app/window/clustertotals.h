@@ -3,8 +3,8 @@
 // The totals the main window's status bar shows for one cluster.
 
 #include "importers/importreport.h"
-#include "model/accelerators.h"
 #include "model/clusterstore.h"
+#include "model/clustertotals.h"
 
 #include <QString>
 
@@ -12,24 +12,14 @@
 
 namespace fleet::app {
 
-/// Whole-cluster figures, computed once per import on the worker: the node and pod counts
-/// of model::ClusterStore::counts() plus the resource totals, O(nodes + pods), ~10 ms for
-/// 100k nodes and 2M pods. Units: cpu millicores, memory bytes, gpu milli-GPU (as in
-/// model/resources.h).
-struct ClusterTotals : model::ClusterCounts {
-    std::int64_t gpuAllocatableMilli = 0;
-    std::int64_t gpuRequestedMilli = 0;
-    std::int64_t cpuAllocatableMillicores = 0;
-    std::int64_t cpuRequestedMillicores = 0;
-    std::int64_t memoryAllocatableBytes = 0;
-    std::int64_t memoryRequestedBytes = 0;
+/// The status bar's figures: the model's totals (model/clustertotals.h, the same computation
+/// as `summary`'s) and the import's warning count. Computed once per import on the worker.
+struct ClusterTotals : model::ClusterTotals {
     std::size_t warnings = 0;
-    /// Physical accelerators (a MIG-partitioned GPU once, a Neuron device once) with MIG
-    /// slices and NeuronCores; the GPU figures of the status bar are these, not gpu*Milli.
-    model::AcceleratorTotals accelerators;
 };
 
-/// Computes the totals of a finalized store. Thread: any (reads only).
+/// model::computeClusterTotals() of a finalized store with the warning count of `report`.
+/// Thread: any (reads only).
 [[nodiscard]] ClusterTotals computeTotals(const model::ClusterStore& store, const importers::ImportReport& report);
 
 /// "1 warning", "12 warnings".

@@ -11,7 +11,7 @@
 #include "views/panels/pendingpanel.h"
 #include "views/panels/problemspanel.h"
 #include "views/panels/searchfield.h"
-#include "views/panels/searchindex.h"
+#include "model/searchindex.h"
 
 #include <QAbstractItemView>
 #include <QAction>
@@ -216,7 +216,7 @@ void ExplorePanels::setCluster(std::shared_ptr<const model::ClusterStore> store,
         a.generation = generation;
         a.problems = model::findNodeProblems(*store);
         a.shapes = model::groupPendingPods(*store);
-        a.index = views::SearchIndex::build(store);
+        a.index = model::SearchIndex::build(store);
         return a;
     }));
 }

@@ -30,8 +30,11 @@ class NodeInspector;
 class PendingPanel;
 class ProblemsPanel;
 class SearchField;
-class SearchIndex;
 } // namespace fleet::views
+
+namespace fleet::model {
+class SearchIndex;
+} // namespace fleet::model
 
 namespace fleet::app {
 
@@ -81,7 +84,7 @@ public:
         std::uint64_t generation = 0;
         std::vector<model::NodeProblem> problems;
         std::vector<model::PendingShape> shapes;
-        std::shared_ptr<const views::SearchIndex> index;
+        std::shared_ptr<const model::SearchIndex> index;
     };
 
 signals:

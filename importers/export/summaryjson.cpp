@@ -2,11 +2,11 @@
 #include "summaryjson.h"
 
 #include "model/accelerators.h"
+#include "model/clustertotals.h"
 #include "model/figures.h"
 #include "model/quantity.h"
 
 #include <cstdio>
-#include <map>
 
 namespace fleet::importers {
 namespace {
@@ -75,92 +75,72 @@ std::string formatMilliDecimal(std::int64_t milli)
 
 void writeSummaryJson(const model::ClusterStore& store, const ImportReport& report, std::ostream& out, const SummaryParts& parts)
 {
-    std::map<ResourceKey, std::int64_t> extAllocatable, extRequested, extPending;
-    const model::ClusterCounts counts = store.counts();
-    ResourceVector pendingTotal;
     const char* separator = "{";
     auto key = [&](const char* name) {
         out << separator << '"' << name << "\": ";
         separator = ",\n";
     };
 
-    // Totals of extended resources are summed on the way through the nodes and pods, or in a
-    // pass of their own when those are left out.
     if (parts.nodes) {
         key("nodes");
         out << '[';
-    }
-    Extended alloc, req;
-    for (std::uint32_t i = 0; i < store.nodeCount() && (parts.nodes || parts.totals); ++i) {
-        const model::NodeId n(i);
-        alloc.clear();
-        req.clear();
-        for (const auto& [rkey, value] : store.nodeExtendedAllocatable(n)) {
-            const std::int64_t r = store.nodeExtendedRequested(n, rkey);
-            extAllocatable[rkey] += value;
-            extRequested[rkey] += r;
-            if (parts.nodes) {
+        Extended alloc, req;
+        for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
+            const model::NodeId n(i);
+            alloc.clear();
+            req.clear();
+            for (const auto& [rkey, value] : store.nodeExtendedAllocatable(n)) {
                 alloc.emplace_back(rkey, value);
-                req.emplace_back(rkey, r);
+                req.emplace_back(rkey, store.nodeExtendedRequested(n, rkey));
             }
+            out << (i ? ",\n  " : "\n  ") << "{\"name\": ";
+            writeString(out, store.nodeName(n));
+            out << ", \"ready\": \"" << model::readinessName(store.nodeReadiness(n)) << "\", \"cordoned\": "
+                << (store.nodeUnschedulable(n) ? "true" : "false") << ", \"allocatable\": ";
+            writeResources(out, store, store.nodeAllocatable(n), alloc);
+            out << ", \"requested\": ";
+            writeResources(out, store, store.nodeRequested(n), req);
+            out << '}';
         }
-        if (!parts.nodes)
-            continue;
-        out << (i ? ",\n  " : "\n  ") << "{\"name\": ";
-        writeString(out, store.nodeName(n));
-        out << ", \"ready\": \"" << model::readinessName(store.nodeReadiness(n)) << "\", \"cordoned\": "
-            << (store.nodeUnschedulable(n) ? "true" : "false") << ", \"allocatable\": ";
-        writeResources(out, store, store.nodeAllocatable(n), alloc);
-        out << ", \"requested\": ";
-        writeResources(out, store, store.nodeRequested(n), req);
-        out << '}';
-    }
-    if (parts.nodes)
         out << ']';
+    }
     if (parts.pods) {
         key("pods");
         out << '[';
-    }
-    Extended podExt;
-    for (std::uint32_t i = 0; i < store.podCount() && (parts.pods || parts.totals); ++i) {
-        const model::PodId p(i);
-        if (store.podIsPending(p)) {
-            pendingTotal += store.podRequest(p);
-            for (const auto& [rkey, value] : store.podExtendedRequest(p))
-                extPending[rkey] += value;
+        Extended podExt;
+        for (std::uint32_t i = 0; i < store.podCount(); ++i) {
+            const model::PodId p(i);
+            podExt.assign(store.podExtendedRequest(p).begin(), store.podExtendedRequest(p).end());
+            const bool isCounted = store.podIsCounted(p);
+            out << (i ? ",\n  " : "\n  ") << "{\"namespace\": ";
+            writeString(out, store.podNamespace(p));
+            out << ", \"name\": ";
+            writeString(out, store.podName(p));
+            out << ", \"node\": ";
+            if (store.podNodeName(p).empty())
+                out << "null";
+            else
+                writeString(out, store.podNodeName(p));
+            out << ", \"phase\": \"" << model::podPhaseName(store.podPhase(p)) << "\", \"counted\": " << (isCounted ? "true" : "false")
+                << ", \"request\": ";
+            writeResources(out, store, store.podRequest(p), podExt);
+            out << '}';
         }
-        if (!parts.pods)
-            continue;
-        podExt.assign(store.podExtendedRequest(p).begin(), store.podExtendedRequest(p).end());
-        const bool isCounted = store.podIsCounted(p);
-        out << (i ? ",\n  " : "\n  ") << "{\"namespace\": ";
-        writeString(out, store.podNamespace(p));
-        out << ", \"name\": ";
-        writeString(out, store.podName(p));
-        out << ", \"node\": ";
-        if (store.podNodeName(p).empty())
-            out << "null";
-        else
-            writeString(out, store.podNodeName(p));
-        out << ", \"phase\": \"" << model::podPhaseName(store.podPhase(p)) << "\", \"counted\": " << (isCounted ? "true" : "false")
-            << ", \"request\": ";
-        writeResources(out, store, store.podRequest(p), podExt);
-        out << '}';
-    }
-    if (parts.pods)
         out << ']';
+    }
     if (parts.totals) {
-        auto toVector = [](const std::map<ResourceKey, std::int64_t>& m) { return Extended(m.begin(), m.end()); };
+        // The one computation of the totals (model/clustertotals.h), as the status bar's.
+        const model::ClusterTotals t = model::computeClusterTotals(store);
         key("totals");
-        out << "{\"nodes\": " << counts.nodes << ", \"ready_nodes\": " << counts.nodesReady << ", \"cordoned_nodes\": "
-            << counts.nodesCordoned << ", \"pods\": " << counts.pods << ", \"counted_pods\": " << counts.podsCounted
-            << ", \"pending_pods\": " << counts.podsPending << ",\n  \"allocatable\": ";
-        writeResources(out, store, store.totalAllocatable(), toVector(extAllocatable));
+        out << "{\"nodes\": " << t.nodes << ", \"ready_nodes\": " << t.nodesReady << ", \"cordoned_nodes\": "
+            << t.nodesCordoned << ", \"pods\": " << t.pods << ", \"counted_pods\": " << t.podsCounted
+            << ", \"pending_pods\": " << t.podsPending << ",\n  \"allocatable\": ";
+        writeResources(out, store, t.allocatable, t.extendedAllocatable);
         out << ",\n  \"requested\": ";
-        writeResources(out, store, store.totalRequested(), toVector(extRequested));
+        writeResources(out, store, t.requested, t.extendedRequested);
         out << ",\n  \"pending\": ";
-        writeResources(out, store, pendingTotal, toVector(extPending));
-        const model::AcceleratorTotals a = model::acceleratorTotals(store);
+        writeResources(out, store, t.pending, t.extendedPending);
+        const model::AcceleratorTotals& a = t.accelerators;
         out << ",\n  \"accelerators\": {\"gpus\": " << formatMilliDecimal(a.physicalGpusMilli())
             << ", \"gpus_requested\": " << formatMilliDecimal(a.physicalGpusRequestedMilli())
             << ", \"mig_partitioned_gpus\": " << a.migPartitionedGpus << ", \"mig_slices\": " << a.migSlicesAllocatable
@@ -195,10 +175,11 @@ std::string percentText(std::int64_t part, std::int64_t whole)
 
 void writeSummaryText(const model::ClusterStore& store, const ImportReport& report, std::ostream& out)
 {
-    const model::ClusterCounts c = store.counts();
-    const ResourceVector alloc = store.totalAllocatable();
-    const ResourceVector req = store.totalRequested();
-    const ResourceVector pend = store.totalPending();
+    const model::ClusterTotals totals = model::computeClusterTotals(store);
+    const model::ClusterCounts& c = totals;
+    const ResourceVector& alloc = totals.allocatable;
+    const ResourceVector& req = totals.requested;
+    const ResourceVector& pend = totals.pending;
     out << "nodes:     " << groupThousands(store.nodeCount()) << " ("
         << groupThousands(c.nodesReady) << " ready, "
         << groupThousands(c.nodesNotReady) << " not ready, "
@@ -230,7 +211,7 @@ void writeSummaryText(const model::ClusterStore& store, const ImportReport& repo
     row("gpu", formatGpuMilli(req[gpu]), formatGpuMilli(alloc[gpu]), req[gpu], alloc[gpu], formatGpuMilli(pend[gpu]));
     row("pods", formatCount(req[pods]), formatCount(alloc[pods]), req[pods], alloc[pods], formatCount(pend[pods]));
     // Physical accelerators, each once (model/accelerators.h), with MIG slices and NeuronCores.
-    const model::AcceleratorTotals a = model::acceleratorTotals(store);
+    const model::AcceleratorTotals& a = totals.accelerators;
     if (a.migSlicesAllocatable > 0 || a.neuronDevicesAllocatable > 0 || a.neuronCoresAllocatable > 0) {
         out << "\naccelerators (each device once: a MIG-partitioned GPU is one GPU, a Neuron device one device):\n";
         auto device = [&](const char* name, std::int64_t r, std::int64_t al) {

@@ -81,7 +81,7 @@ struct NodeGroupMinimum {
 };
 
 struct ConsolidationInput {
-    /// Each store node's price in $/h (indexed by NodeId; app::planNodePrices()); empty: all 0.
+    /// Each store node's price in $/h (indexed by NodeId; model::planNodePrices()); empty: all 0.
     std::vector<double> nodePricePerHour;
     std::vector<NodeGroupMinimum> groupMinimums;
 };

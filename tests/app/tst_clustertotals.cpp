@@ -11,6 +11,7 @@
 #include <QtTest>
 
 using fleet::app::ClusterTotals;
+using fleet::model::CoreResource;
 Q_DECLARE_METATYPE(fleet::app::ClusterTotals)
 
 class TestClusterTotals : public QObject {
@@ -40,12 +41,12 @@ void TestClusterTotals::variants_data()
     big.pods = 2000000;
     big.podsCounted = 1900000;
     big.podsPending = 1234;
-    big.gpuRequestedMilli = 322'935'000;
-    big.gpuAllocatableMilli = 360'464'000;
-    big.cpuRequestedMillicores = 8'437'551'250;
-    big.cpuAllocatableMillicores = 12'800'000'000;
-    big.memoryRequestedBytes = static_cast<std::int64_t>(69.9 * double(1LL << 50));
-    big.memoryAllocatableBytes = 111LL << 50;
+    big.requested[CoreResource::Gpu] = 322'935'000;
+    big.allocatable[CoreResource::Gpu] = 360'464'000;
+    big.requested[CoreResource::Cpu] = 8'437'551'250;
+    big.allocatable[CoreResource::Cpu] = 12'800'000'000;
+    big.requested[CoreResource::Memory] = static_cast<std::int64_t>(69.9 * double(1LL << 50));
+    big.allocatable[CoreResource::Memory] = 111LL << 50;
     const QString resources = QStringLiteral("GPUs 322,935 / 360,464 | CPU 8.44M / 12.8M cores | Memory 69.9 PiB / 111 PiB");
     // The user trial: at narrow widths nodes and pods went first; now they go last.
     QTest::newRow("100k nodes") << big
@@ -69,12 +70,12 @@ void TestClusterTotals::variants_data()
     small.pods = 5;
     small.podsCounted = 3;
     small.podsPending = 1;
-    small.gpuRequestedMilli = 4000;
-    small.gpuAllocatableMilli = 8000;
-    small.cpuRequestedMillicores = 12000;
-    small.cpuAllocatableMillicores = 76000;
-    small.memoryRequestedBytes = 40LL << 30;
-    small.memoryAllocatableBytes = 304LL << 30;
+    small.requested[CoreResource::Gpu] = 4000;
+    small.allocatable[CoreResource::Gpu] = 8000;
+    small.requested[CoreResource::Cpu] = 12000;
+    small.allocatable[CoreResource::Cpu] = 76000;
+    small.requested[CoreResource::Memory] = 40LL << 30;
+    small.allocatable[CoreResource::Memory] = 304LL << 30;
     QTest::newRow("small-cluster") << small
                                    << QStringList {
                                           QStringLiteral(
@@ -90,8 +91,8 @@ void TestClusterTotals::variants_data()
 
     // TiB: 2,048 GiB allocatable; the requested half of a TiB in GiB.
     ClusterTotals tib;
-    tib.memoryRequestedBytes = 512LL << 30;
-    tib.memoryAllocatableBytes = 2048LL << 30;
+    tib.requested[CoreResource::Memory] = 512LL << 30;
+    tib.allocatable[CoreResource::Memory] = 2048LL << 30;
     QTest::newRow("TiB") << tib
                          << QStringList {
                                 QStringLiteral("Nodes 0 (0 ready, 0 NotReady, 0 cordoned) | Pods 0 (0 counted, 0 pending) | "
@@ -154,8 +155,8 @@ void TestClusterTotals::memory()
     QFETCH(qint64, requested);
     QFETCH(qint64, allocatable);
     ClusterTotals t;
-    t.memoryRequestedBytes = requested;
-    t.memoryAllocatableBytes = allocatable;
+    t.requested[CoreResource::Memory] = requested;
+    t.allocatable[CoreResource::Memory] = allocatable;
     QTEST(fleet::app::formatClusterTotals(t).section(QStringLiteral(" | "), -1), "text");
 }
 
@@ -199,10 +200,10 @@ void TestClusterTotals::details()
     t.nodesReady = 2;
     t.pods = 11;
     t.podsCounted = 11;
-    t.cpuRequestedMillicores = 450;
-    t.cpuAllocatableMillicores = 15820;
-    t.memoryRequestedBytes = 200LL << 20;
-    t.memoryAllocatableBytes = 2 * 31127824LL * 1024;
+    t.requested[CoreResource::Cpu] = 450;
+    t.allocatable[CoreResource::Cpu] = 15820;
+    t.requested[CoreResource::Memory] = 200LL << 20;
+    t.allocatable[CoreResource::Memory] = 2 * 31127824LL * 1024;
     QCOMPARE(fleet::app::clusterTotalsDetails(t),
         QStringLiteral("Nodes 2: 2 ready, 0 NotReady, 0 cordoned\n"
                        "Pods 11: 11 counted, 0 pending\n"
@@ -229,8 +230,8 @@ void TestClusterTotals::detailsWithUnknownNodes()
 void TestClusterTotals::acceleratorsCountedOnce()
 {
     ClusterTotals t;
-    t.gpuRequestedMilli = 300'000'000;
-    t.gpuAllocatableMilli = 350'000'000;
+    t.requested[CoreResource::Gpu] = 300'000'000;
+    t.allocatable[CoreResource::Gpu] = 350'000'000;
     t.accelerators.wholeGpuRequestedMilli = 300'000'000;
     t.accelerators.wholeGpuAllocatableMilli = 350'000'000;
     t.accelerators.migPartitionedGpus = 10'986;
@@ -250,7 +251,7 @@ void TestClusterTotals::acceleratorsCountedOnce()
     const ClusterTotals real = fleet::app::computeTotals(*c.store, c.report);
     QVERIFY(real.accelerators.migSlicesAllocatable > 0);
     QVERIFY(real.accelerators.neuronDevicesAllocatable > 0);
-    QVERIFY(real.accelerators.physicalGpusMilli() > real.gpuAllocatableMilli);
+    QVERIFY(real.accelerators.physicalGpusMilli() > real.allocatable[CoreResource::Gpu]);
     const QString simulated = fleet::app::formatClusterTotals(real);
     QVERIFY2(simulated.contains(QStringLiteral("(MIG slices ")) && simulated.contains(QStringLiteral(" devices (")), qPrintable(simulated));
     // The shorter variants keep the physical GPU count; the tooltip lists slices and devices.

@@ -13,7 +13,7 @@
 #include "views/itemmodels/itemmodelroles.h"
 #include "views/itemmodels/nodetablemodel.h"
 #include "views/panels/nodefilter.h"
-#include "views/panels/searchindex.h"
+#include "model/searchindex.h"
 
 #include <QApplication>
 #include <QSortFilterProxyModel>
@@ -49,7 +49,7 @@ int main(int argc, char** argv)
     const model::ClusterStore& store = *cluster.store;
 
     auto t = Clock::now();
-    const auto index = views::SearchIndex::build(cluster.store);
+    const auto index = model::SearchIndex::build(cluster.store);
     const double buildMs = msSince(t);
 
     // Every prefix of a sample of node names and pod keys, as typed one key at a time.

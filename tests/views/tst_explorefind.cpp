@@ -7,7 +7,7 @@
 #include "views/panels/filterfield.h"
 #include "views/panels/nodefilter.h"
 #include "views/panels/searchfield.h"
-#include "views/panels/searchindex.h"
+#include "model/searchindex.h"
 
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -24,8 +24,8 @@ private slots:
     {
         m_eks = testing::loadEksFixture().store;
         m_sim = testing::loadSimulated(500).store;
-        m_eksIndex = views::SearchIndex::build(m_eks);
-        m_simIndex = views::SearchIndex::build(m_sim);
+        m_eksIndex = model::SearchIndex::build(m_eks);
+        m_simIndex = model::SearchIndex::build(m_sim);
     }
 
     void find_data()
@@ -213,8 +213,8 @@ private slots:
 private:
     std::shared_ptr<model::ClusterStore> m_eks;
     std::shared_ptr<model::ClusterStore> m_sim;
-    std::shared_ptr<const views::SearchIndex> m_eksIndex;
-    std::shared_ptr<const views::SearchIndex> m_simIndex;
+    std::shared_ptr<const model::SearchIndex> m_eksIndex;
+    std::shared_ptr<const model::SearchIndex> m_simIndex;
 };
 
 QTEST_MAIN(TestExploreFind)

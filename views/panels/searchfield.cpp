@@ -34,7 +34,7 @@ SearchField::SearchField(QWidget* parent)
     setIndex(nullptr);
 }
 
-void SearchField::setIndex(std::shared_ptr<const SearchIndex> index)
+void SearchField::setIndex(std::shared_ptr<const model::SearchIndex> index)
 {
     m_index = std::move(index);
     m_edit->setEnabled(m_index != nullptr);
@@ -69,7 +69,7 @@ model::NodeId SearchField::search(const QString& text)
     const QString wanted = text.trimmed();
     if (!m_index || wanted.isEmpty())
         return {};
-    const SearchIndex::Match m = m_index->find(wanted.toStdString());
+    const model::SearchIndex::Match m = m_index->find(wanted.toStdString());
     const QString what = QString::fromStdString(m.text);
     if (!m.node.isValid() && !m.pod.isValid()) {
         m_result->setText(tr("No node or pod starts with \u201c%1\u201d").arg(wanted));

@@ -4,7 +4,7 @@
 
 // fleetmapview.h declares NodeId as a metatype; every moc that uses NodeId must see it first.
 #include "views/map/fleetmapview.h"
-#include "views/panels/searchindex.h"
+#include "model/searchindex.h"
 
 #include <QWidget>
 
@@ -17,10 +17,10 @@ class QStringListModel;
 
 namespace fleet::views {
 
-/// A line edit with a popup of up to kMaxCompletions completions (SearchIndex::complete,
+/// A line edit with a popup of up to kMaxCompletions completions (model::SearchIndex::complete,
 /// computed per keystroke in O(log n + 50), so it stays instant at 1.7M pods), and a short
 /// result line beside it. Enter or picking a completion looks the text up
-/// (SearchIndex::find): a node, or a pod's node, emits nodeFound; a pending pod or an
+/// (model::SearchIndex::find): a node, or a pod's node, emits nodeFound; a pending pod or an
 /// unknown name says so in the result line. Until setIndex() the field is disabled with
 /// "Indexing names…". Thread: GUI thread.
 class SearchField : public QWidget {
@@ -31,8 +31,8 @@ public:
     explicit SearchField(QWidget* parent = nullptr);
 
     /// The index to search (null: disabled). Built on a worker by the caller.
-    void setIndex(std::shared_ptr<const SearchIndex> index);
-    [[nodiscard]] const std::shared_ptr<const SearchIndex>& index() const noexcept { return m_index; }
+    void setIndex(std::shared_ptr<const model::SearchIndex> index);
+    [[nodiscard]] const std::shared_ptr<const model::SearchIndex>& index() const noexcept { return m_index; }
     /// Looks `text` up as Enter does; returns the node found (invalid when none).
     model::NodeId search(const QString& text);
     [[nodiscard]] QLineEdit* lineEdit() const noexcept { return m_edit; }
@@ -48,7 +48,7 @@ signals:
 private:
     void updateCompletions(const QString& text);
 
-    std::shared_ptr<const SearchIndex> m_index;
+    std::shared_ptr<const model::SearchIndex> m_index;
     QLineEdit* m_edit = nullptr;
     QCompleter* m_completer = nullptr;
     QStringListModel* m_completions = nullptr;

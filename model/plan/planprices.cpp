@@ -5,20 +5,20 @@
 
 #include <cmath>
 
-namespace fleet::app {
+namespace fleet::model {
 
-std::vector<double> planNodePrices(const model::ClusterStore& store, const model::PriceTable* prices)
+std::vector<double> planNodePrices(const ClusterStore& store, const PriceTable* prices)
 {
     std::vector<double> out;
     if (!prices)
         return out;
-    const model::MetricContext context(store, prices);
+    const MetricContext context(store, prices);
     out.resize(store.nodeCount());
     for (std::size_t i = 0; i < out.size(); ++i) {
-        const double p = context.nodeDollarsPerHour(model::NodeId(static_cast<std::uint32_t>(i)));
+        const double p = context.nodeDollarsPerHour(NodeId(static_cast<std::uint32_t>(i)));
         out[i] = std::isnan(p) ? 0.0 : p;
     }
     return out;
 }
 
-} // namespace fleet::app
+} // namespace fleet::model

@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-namespace fleet::views {
+namespace fleet::model {
 
 /// Prefix completion and lookup of node names and pod names. Immutable once built.
 /// Thread: build() on any thread; const use from any thread.
@@ -30,12 +30,12 @@ public:
     /// pending or on an unknown node).
     struct Match {
         std::string text; // the node's name or the pod's "namespace/name"
-        model::NodeId node;
-        model::PodId pod; // invalid for a node
+        NodeId node;
+        PodId pod; // invalid for a node
     };
 
     /// Sorts the ids of `store` (which the index keeps alive). O((N + P) log(N + P)).
-    [[nodiscard]] static std::shared_ptr<const SearchIndex> build(std::shared_ptr<const model::ClusterStore> store);
+    [[nodiscard]] static std::shared_ptr<const SearchIndex> build(std::shared_ptr<const ClusterStore> store);
 
     /// Up to `limit` completions of `prefix` (case-sensitive; Kubernetes names are lower
     /// case): node names first, then pods by "namespace/name", then pods by name alone, each
@@ -45,17 +45,17 @@ public:
     /// of that name alone (the first in namespace order), else the first completion; a Match
     /// with invalid ids when nothing starts with it.
     [[nodiscard]] Match find(std::string_view text) const;
-    [[nodiscard]] const std::shared_ptr<const model::ClusterStore>& store() const noexcept { return m_store; }
+    [[nodiscard]] const std::shared_ptr<const ClusterStore>& store() const noexcept { return m_store; }
 
 private:
-    [[nodiscard]] int comparePodKey(model::PodId p, std::string_view prefix) const noexcept;
-    [[nodiscard]] Match nodeMatch(model::NodeId n) const;
-    [[nodiscard]] Match podMatch(model::PodId p) const;
+    [[nodiscard]] int comparePodKey(PodId p, std::string_view prefix) const noexcept;
+    [[nodiscard]] Match nodeMatch(NodeId n) const;
+    [[nodiscard]] Match podMatch(PodId p) const;
 
-    std::shared_ptr<const model::ClusterStore> m_store;
-    std::vector<model::NodeId> m_nodes; // by name
-    std::vector<model::PodId> m_pods; // by namespace/name
-    std::vector<model::PodId> m_podsByName; // by name, then namespace/name order
+    std::shared_ptr<const ClusterStore> m_store;
+    std::vector<NodeId> m_nodes; // by name
+    std::vector<PodId> m_pods; // by namespace/name
+    std::vector<PodId> m_podsByName; // by name, then namespace/name order
 };
 
-} // namespace fleet::views
+} // namespace fleet::model

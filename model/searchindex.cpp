@@ -6,7 +6,7 @@
 #include <thread>
 #include <unordered_map>
 
-namespace fleet::views {
+namespace fleet::model {
 
 namespace {
 
@@ -44,25 +44,25 @@ int comparePrefix(std::string_view key, std::string_view prefix) noexcept
 
 } // namespace
 
-std::shared_ptr<const SearchIndex> SearchIndex::build(std::shared_ptr<const model::ClusterStore> store)
+std::shared_ptr<const SearchIndex> SearchIndex::build(std::shared_ptr<const ClusterStore> store)
 {
     auto index = std::make_shared<SearchIndex>();
     index->m_store = std::move(store);
     if (!index->m_store)
         return index;
-    const model::ClusterStore& st = *index->m_store;
+    const ClusterStore& st = *index->m_store;
     index->m_nodes.resize(st.nodeCount());
     for (std::size_t i = 0; i < st.nodeCount(); ++i)
-        index->m_nodes[i] = model::NodeId(static_cast<std::uint32_t>(i));
+        index->m_nodes[i] = NodeId(static_cast<std::uint32_t>(i));
     std::sort(index->m_nodes.begin(), index->m_nodes.end(),
-        [&](model::NodeId a, model::NodeId b) { return st.nodeName(a) < st.nodeName(b); });
+        [&](NodeId a, NodeId b) { return st.nodeName(a) < st.nodeName(b); });
 
     // Namespaces in "namespace/" order, a rank each. Interned strings share their bytes, so
     // the view's data pointer identifies a namespace without hashing its text.
     std::unordered_map<const char*, std::uint32_t> rankOf;
     std::vector<std::string_view> namespaces;
     for (std::size_t i = 0; i < st.podCount(); ++i) {
-        const std::string_view ns = st.podNamespace(model::PodId(static_cast<std::uint32_t>(i)));
+        const std::string_view ns = st.podNamespace(PodId(static_cast<std::uint32_t>(i)));
         if (rankOf.emplace(ns.data(), 0).second)
             namespaces.push_back(ns);
     }
@@ -87,7 +87,7 @@ std::shared_ptr<const SearchIndex> SearchIndex::build(std::shared_ptr<const mode
     };
     std::vector<SortKey> keys(st.podCount());
     for (std::size_t i = 0; i < st.podCount(); ++i) {
-        const model::PodId p(static_cast<std::uint32_t>(i));
+        const PodId p(static_cast<std::uint32_t>(i));
         const std::string_view name = st.podName(p);
         keys[i] = { rankOf[st.podNamespace(p).data()], static_cast<std::uint32_t>(i), bytes8(name, 0), bytes8(name, 8) };
     }
@@ -99,14 +99,14 @@ std::shared_ptr<const SearchIndex> SearchIndex::build(std::shared_ptr<const mode
             return a.prefix < b.prefix;
         if (a.prefix2 != b.prefix2)
             return a.prefix2 < b.prefix2;
-        return tail16(st.podName(model::PodId(a.pod))) < tail16(st.podName(model::PodId(b.pod)));
+        return tail16(st.podName(PodId(a.pod))) < tail16(st.podName(PodId(b.pod)));
     };
     auto byNameKey = [&st](const SortKey& a, const SortKey& b) {
         if (a.prefix != b.prefix)
             return a.prefix < b.prefix;
         if (a.prefix2 != b.prefix2)
             return a.prefix2 < b.prefix2;
-        const int c = tail16(st.podName(model::PodId(a.pod))).compare(tail16(st.podName(model::PodId(b.pod))));
+        const int c = tail16(st.podName(PodId(a.pod))).compare(tail16(st.podName(PodId(b.pod))));
         return c != 0 ? c < 0 : a.rank < b.rank; // same name: namespace order
     };
     // The two sorts are independent: one on a second thread (2 cores is the design machine).
@@ -116,23 +116,23 @@ std::shared_ptr<const SearchIndex> SearchIndex::build(std::shared_ptr<const mode
     index->m_pods.resize(keys.size());
     index->m_podsByName.resize(byName.size());
     for (std::size_t i = 0; i < keys.size(); ++i) {
-        index->m_pods[i] = model::PodId(keys[i].pod);
-        index->m_podsByName[i] = model::PodId(byName[i].pod);
+        index->m_pods[i] = PodId(keys[i].pod);
+        index->m_podsByName[i] = PodId(byName[i].pod);
     }
     return index;
 }
 
-int SearchIndex::comparePodKey(model::PodId p, std::string_view prefix) const noexcept
+int SearchIndex::comparePodKey(PodId p, std::string_view prefix) const noexcept
 {
     return compareConcatPrefix(m_store->podNamespace(p), m_store->podName(p), prefix);
 }
 
-SearchIndex::Match SearchIndex::nodeMatch(model::NodeId n) const
+SearchIndex::Match SearchIndex::nodeMatch(NodeId n) const
 {
     return { std::string(m_store->nodeName(n)), n, {} };
 }
 
-SearchIndex::Match SearchIndex::podMatch(model::PodId p) const
+SearchIndex::Match SearchIndex::podMatch(PodId p) const
 {
     std::string text(m_store->podNamespace(p));
     text += '/';
@@ -145,18 +145,18 @@ std::vector<SearchIndex::Match> SearchIndex::complete(std::string_view prefix, s
     std::vector<Match> out;
     if (!m_store || prefix.empty())
         return out;
-    const model::ClusterStore& st = *m_store;
+    const ClusterStore& st = *m_store;
     auto n = std::lower_bound(m_nodes.begin(), m_nodes.end(), prefix,
-        [&](model::NodeId id, std::string_view pre) { return comparePrefix(st.nodeName(id), pre) < 0; });
+        [&](NodeId id, std::string_view pre) { return comparePrefix(st.nodeName(id), pre) < 0; });
     for (; n != m_nodes.end() && out.size() < limit && comparePrefix(st.nodeName(*n), prefix) == 0; ++n)
         out.push_back(nodeMatch(*n));
     auto p = std::lower_bound(
-        m_pods.begin(), m_pods.end(), prefix, [&](model::PodId id, std::string_view pre) { return comparePodKey(id, pre) < 0; });
+        m_pods.begin(), m_pods.end(), prefix, [&](PodId id, std::string_view pre) { return comparePodKey(id, pre) < 0; });
     const std::size_t podsStart = out.size();
     for (; p != m_pods.end() && out.size() < limit && comparePodKey(*p, prefix) == 0; ++p)
         out.push_back(podMatch(*p));
     auto q = std::lower_bound(m_podsByName.begin(), m_podsByName.end(), prefix,
-        [&](model::PodId id, std::string_view pre) { return comparePrefix(st.podName(id), pre) < 0; });
+        [&](PodId id, std::string_view pre) { return comparePrefix(st.podName(id), pre) < 0; });
     for (; q != m_podsByName.end() && out.size() < limit && comparePrefix(st.podName(*q), prefix) == 0; ++q) {
         const bool duplicate = std::any_of(
             out.begin() + static_cast<std::ptrdiff_t>(podsStart), out.end(), [&](const Match& m) { return m.pod == *q; });
@@ -170,20 +170,20 @@ SearchIndex::Match SearchIndex::find(std::string_view text) const
 {
     if (!m_store || text.empty())
         return {};
-    const model::ClusterStore& st = *m_store;
-    if (const model::NodeId n = st.findNode(text); n.isValid())
+    const ClusterStore& st = *m_store;
+    if (const NodeId n = st.findNode(text); n.isValid())
         return nodeMatch(n);
     auto p = std::lower_bound(
-        m_pods.begin(), m_pods.end(), text, [&](model::PodId id, std::string_view pre) { return comparePodKey(id, pre) < 0; });
+        m_pods.begin(), m_pods.end(), text, [&](PodId id, std::string_view pre) { return comparePodKey(id, pre) < 0; });
     if (p != m_pods.end() && comparePodKey(*p, text) == 0
         && st.podNamespace(*p).size() + 1 + st.podName(*p).size() == text.size())
         return podMatch(*p);
     auto q = std::lower_bound(m_podsByName.begin(), m_podsByName.end(), text,
-        [&](model::PodId id, std::string_view pre) { return comparePrefix(st.podName(id), pre) < 0; });
+        [&](PodId id, std::string_view pre) { return comparePrefix(st.podName(id), pre) < 0; });
     if (q != m_podsByName.end() && st.podName(*q) == text)
         return podMatch(*q);
     const auto first = complete(text, 1);
     return first.empty() ? Match {} : first.front();
 }
 
-} // namespace fleet::views
+} // namespace fleet::model
