@@ -18,7 +18,7 @@ failures=0
 make_tree() {
     local root=$1 sub
     rm -rf "$root"
-    mkdir -p "$root/importers" "$root/app"
+    mkdir -p "$root/importers" "$root/app/window"
     mkdir -p "$root/model"
     printf '#pragma once\n' >"$root/model/ids.h"
     for sub in scheduling placement metrics plan; do
@@ -32,7 +32,8 @@ make_tree() {
     done
     printf '#include "views/vtk/vtk.h"\n' >>"$root/views/map/map.h"
     printf '#pragma once\n' >"$root/importers/importreport.h"
-    printf '#pragma once\n' >"$root/app/mainwindow.h"
+    printf '#pragma once\n' >"$root/app/window/mainwindow.h"
+    printf 'int main() { return 0; }\n' >"$root/app/main.cpp"
 }
 
 # $1 = case name, $2 = expected exit code, $3 = text the output must hold (or empty).
@@ -52,11 +53,11 @@ make_tree "$work/tree"
 expect "clean tree passes" 0 "check-layers: OK"
 
 make_tree "$work/tree"
-printf '#include "app/mainwindow.h"\n' >>"$work/tree/views/map/map.h"
-expect "views/ including app/ fails" 1 'views/map/map.h:4: includes "app/mainwindow.h", which is app/mainwindow.h; views/ may not depend on app/'
+printf '#include "app/window/mainwindow.h"\n' >>"$work/tree/views/map/map.h"
+expect "views/ including app/ fails" 1 'views/map/map.h:4: includes "app/window/mainwindow.h", which is app/window/mainwindow.h; views/ may not depend on app/'
 
 make_tree "$work/tree"
-printf '#include "../../app/mainwindow.h"\n' >>"$work/tree/views/panels/panels.h"
+printf '#include "../../app/window/mainwindow.h"\n' >>"$work/tree/views/panels/panels.h"
 expect "views/ including app/ by a relative path fails" 1 "views/ may not depend on app/"
 
 make_tree "$work/tree"
@@ -92,6 +93,15 @@ expect "a search's header in placement/ including the plan fails" 1 "model/place
 make_tree "$work/tree"
 printf '#include <QString>\n' >>"$work/tree/model/plan/plan.h"
 expect "model/ including Qt still fails" 1 "model/ may use the C++ standard library only"
+
+make_tree "$work/tree"
+printf '#pragma once\n' >"$work/tree/app/plancommand.h"
+expect "a file in app/'s root other than main.cpp fails" 1 "app/plancommand.h:0: is in app/'s root, which holds main.cpp only"
+
+make_tree "$work/tree"
+mkdir -p "$work/tree/app/misc"
+printf '#pragma once\n' >"$work/tree/app/misc/misc.h"
+expect "an app/ folder that is not a kind fails" 1 "app/misc:0: is not one of app/'s folders"
 
 if ((failures > 0)); then
     echo "check-layers-test: $failures case(s) failed" >&2

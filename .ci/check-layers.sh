@@ -8,6 +8,7 @@
 #   importers/  "Qt Core at most": no Qt module but Qt Core (so no Qt Gui, Widgets, OpenGL),
 #               no VTK, no header from views/ or app/.
 #   views/      no header from app/, and no link to the fleetscope executable.
+#   app/        one folder per kind of file (app_kinds below); its root holds main.cpp only.
 #
 # Inside a layer, subfolders have an order too (STYLE.md, "Layout"): a file may include headers
 # of its own subfolder, of the subfolders before it in the layer's order, and of the layer's own
@@ -170,6 +171,10 @@ declare -A layer_order=(
     [model]="pricing scheduling placement metrics plan search"
     [views]="vtk nodeview map itemmodels plan heatmaps panels inspectors"
 )
+# app/: one folder for each kind of file (docs/architecture.md, "The layers"): the window, its
+# dialogs, the controllers behind it, undo commands, what the window and the command line share,
+# what main() sets up first, the CLI verbs, the private X server. The root holds main.cpp only.
+app_kinds="window dialogs controllers commands shared startup cli xvfb"
 declare -A known_exceptions=()
 declare -A exceptions_seen=()
 
@@ -316,6 +321,24 @@ check_cmake_links() {
     done < <(grep -n '' "$file")
 }
 
+# app/ keeps each kind of file in its folder: a subfolder not in app_kinds, or a source file in
+# app/'s root other than main.cpp, is a violation.
+check_app_layout() {
+    local dir sub file
+    for dir in app/*/; do
+        [[ -d $dir ]] || continue
+        sub=${dir%/}
+        sub=${sub##*/}
+        if [[ " $app_kinds " != *" $sub "* ]]; then
+            report "app/$sub" 0 "is not one of app/'s folders ($app_kinds); put the file in the folder of its kind, or add the kind to app_kinds in .ci/check-layers.sh and to docs/architecture.md"
+        fi
+    done
+    while IFS= read -r file; do
+        [[ $file == app/main.cpp ]] && continue
+        report "$file" 0 "is in app/'s root, which holds main.cpp only; put it in the folder of its kind ($app_kinds)"
+    done < <(find app -maxdepth 1 -type f \( -name '*.h' -o -name '*.cpp' \) | LC_ALL=C sort)
+}
+
 if [[ ! -d model || ! -d importers ]]; then
     echo "check-layers: $root has no model/ and importers/ folders" >&2
     exit 2
@@ -339,6 +362,9 @@ if [[ -d views ]]; then
     check_subfolders_named views
 fi
 check_subfolders_named model
+if [[ -d app ]]; then
+    check_app_layout
+fi
 
 while IFS= read -r file; do
     check_cmake_links "$file" '\bQt[0-9]*::[A-Za-z0-9]+|\bVTK::[A-Za-z0-9]+|\$\{VTK_LIBRARIES\}|\bBoost::[A-Za-z0-9_]+|\bfleet_(importers|views)\b|\bfleetscope\b' \
@@ -368,4 +394,4 @@ if ((violations > 0)); then
     echo "check-layers: $violations violation(s) of the layer order model <- importers <- views <- app or of a layer's subfolder order (DESIGN.md, STYLE.md)" >&2
     exit 1
 fi
-echo "check-layers: OK, $checked source files under model/, importers/ and views/ keep the layer order and the subfolder orders (${#exceptions_seen[@]} known exception(s) left)"
+echo "check-layers: OK, $checked source files under model/, importers/ and views/ keep the layer order and the subfolder orders, app/ keeps its folders (${#exceptions_seen[@]} known exception(s) left)"
