@@ -51,6 +51,10 @@ add_custom_target(fleetscope_package_files
   DEPENDS ${_fleet_package_outputs} ${FLEET_PACKAGE_DIR}/fleetscope.1.gz ${FLEET_PACKAGE_DIR}/changelog.gz)
 
 # --- What the package installs (besides bin/fleetscope, installed by app/).
+# No RUNPATH in the installed program (Debian policy 10.2): qt_standard_project_setup() gives it
+# $ORIGIN:$ORIGIN/../lib for relocatable installs, but every library it links is in the
+# system's search path.
+set_target_properties(fleetscope PROPERTIES INSTALL_RPATH "")
 install(FILES ${PROJECT_SOURCE_DIR}/resources/fleetscope.desktop DESTINATION share/applications)
 install(FILES ${PROJECT_SOURCE_DIR}/resources/io.fleetscope.Fleetscope.metainfo.xml DESTINATION share/metainfo)
 install(FILES ${PROJECT_SOURCE_DIR}/resources/mime/fleetscope.xml DESTINATION share/mime/packages)

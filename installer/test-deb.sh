@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Tests the Debian package as an operator gets it: builds it from a finished build folder
+# (installer/build-deb.sh, which also runs lintian and the desktop and AppStream validators),
+# installs it with apt-get, then runs the installed copy with the checkout out of reach (a
+# private mount namespace hides it under an empty tmpfs; a clean environment; a temporary working
+# folder): --version, the man page against --help, the MIME type of .fleet documents, a headless
+# screenshot and report of a simulated 2,000-node fleet, checked; then removes the package and
+# checks that none of its files is left. Runs as root (CI does), on Debian 12.
+# Usage: installer/test-deb.sh [build folder, default build]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SRC=$PWD
+BUILD=$(realpath "${1:-build}")
+NODES=2000
+
+fail() { echo "test-deb: FAIL: $*" >&2; exit 1; }
+step() { echo "test-deb: $*"; }
+passed=0
+ok() { passed=$((passed + 1)); echo "test-deb: ok: $*"; }
+[ "$(id -u)" -eq 0 ] || fail "run as root (it installs and removes the package)"
+
+deb=$(installer/build-deb.sh "$BUILD" | tee /dev/stderr | tail -n 1)
+[ -f "$deb" ] || fail "build-deb.sh made no package"
+version=$(dpkg-deb -f "$deb" Version)
+
+work=$(mktemp -d /tmp/fleetscope-test-deb.XXXXXX)
+cleanup() { rm -rf "$work"; }
+trap cleanup EXIT
+cp "$deb" "$work/"
+mkdir -p "$work/home" "$work/out"
+
+export DEBIAN_FRONTEND=noninteractive
+if dpkg-query -W -f '${Status}' fleetscope 2>/dev/null | grep -q installed; then
+  step "removing a fleetscope installed before"
+  apt-get purge -y -q fleetscope >/dev/null
+fi
+step "apt-get install ./$(basename "$deb")"
+(cd "$work" && apt-get install -y -q --no-install-recommends ./"$(basename "$deb")") >"$work/apt-install.log" 2>&1 \
+  || { cat "$work/apt-install.log"; fail "apt-get install"; }
+dpkg -L fleetscope | sort >"$work/installed-paths.txt"
+ok "installed $(grep -c . "$work/installed-paths.txt") paths"
+
+# The installed copy, run with the checkout and the build folder hidden (an empty tmpfs over
+# each, in a private mount namespace), from an empty folder, with a clean environment: what it
+# needs must come from the package and its dependencies.
+hidden=("$SRC")
+case "$BUILD/" in "$SRC"/*) ;; *) hidden+=("$BUILD") ;; esac
+installed() {
+  local mounts=""
+  for d in "${hidden[@]}"; do mounts+="mount -t tmpfs -o ro,size=1m none '$d' && "; done
+  unshare --mount --propagation private sh -c "${mounts} cd '$work/out' && exec \"\$@\"" installed \
+    env -i HOME="$work/home" PATH=/usr/bin:/bin LANG=C.UTF-8 "$@"
+}
+[ "$(installed sh -c 'ls -A "$0" | wc -l' "$SRC")" = 0 ] || fail "the checkout is still visible to the installed copy"
+[ "$(installed sh -c 'command -v fleetscope')" = /usr/bin/fleetscope ] || fail "fleetscope is not /usr/bin/fleetscope on a clean PATH"
+if readelf -d /usr/bin/fleetscope | grep -qE 'RPATH|RUNPATH'; then fail "/usr/bin/fleetscope has an RPATH"; fi
+installed ldd /usr/bin/fleetscope >"$work/ldd.txt"
+if grep -q "not found" "$work/ldd.txt"; then grep "not found" "$work/ldd.txt"; fail "libraries not found"; fi
+if grep -qF -e "$SRC" -e "$BUILD" "$work/ldd.txt"; then fail "a library resolves into the checkout or build folder"; fi
+ok "ldd: $(grep -c '=>' "$work/ldd.txt") libraries, none missing, none in the checkout"
+
+[ "$(installed fleetscope --version)" = "fleetscope $version" ] || fail "fleetscope --version is not 'fleetscope $version'"
+ok "fleetscope --version: fleetscope $version"
+
+# The man page lists every verb (and action) of --help's subcommand table.
+installed fleetscope --help >"$work/help.txt"
+zcat /usr/share/man/man1/fleetscope.1.gz >"$work/fleetscope.1"
+verbs=0
+while read -r key; do
+  grep -qxF ".SS $(printf '%s' "$key" | sed 's/-/\\-/g')" "$work/fleetscope.1" || fail "the man page has no section for '$key'"
+  verbs=$((verbs + 1))
+done < <(sed -n '/^Subcommands/,/^Run a subcommand/s/^  fleetscope \(\([a-z][a-z0-9-]* \?\)*\).*/\1/p' "$work/help.txt" | sed 's/ *$//' | sort -u)
+[ "$verbs" -gt 0 ] || fail "no subcommand read from fleetscope --help"
+man_warnings=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z /usr/share/man/man1/fleetscope.1.gz 2>&1 >/dev/null)
+[ -z "$man_warnings" ] || fail "man reports: $man_warnings"
+ok "man page: all $verbs subcommands of --help, no groff warning"
+
+# The MIME type: a .fleet document by its name, and by its content (SQLite header and the
+# application_id 0x46534350) under any name; another SQLite database stays application/vnd.sqlite3.
+python3 - "$work/out" <<'EOF'
+import sqlite3, sys
+for name, app_id in (("doc.fleet", 0x46534350), ("doc-renamed.db", 0x46534350), ("other.db", 0)):
+    db = sqlite3.connect(f"{sys.argv[1]}/{name}")
+    db.execute(f"PRAGMA application_id = {app_id}")
+    db.execute("CREATE TABLE t (x)")
+    db.commit()
+    db.close()
+EOF
+mimetype() { installed gio info -a standard::content-type "$work/out/$1" | sed -n 's/^ *standard::content-type: //p'; }
+[ "$(mimetype doc.fleet)" = application/x-fleetscope ] || fail "doc.fleet is $(mimetype doc.fleet)"
+[ "$(mimetype doc-renamed.db)" = application/x-fleetscope ] || fail "a document named .db is $(mimetype doc-renamed.db)"
+[ "$(mimetype other.db)" = application/vnd.sqlite3 ] || fail "another SQLite database is $(mimetype other.db)"
+installed gio mime application/x-fleetscope | grep -q "fleetscope.desktop" || fail "no application registered for application/x-fleetscope"
+desktop-file-validate /usr/share/applications/fleetscope.desktop
+appstreamcli validate --no-net /usr/share/metainfo/io.fleetscope.Fleetscope.metainfo.xml >/dev/null
+ok "MIME: .fleet by name and by content, opened by fleetscope.desktop; desktop file and metainfo valid"
+
+# A headless screenshot (a private Xvfb: no DISPLAY in the clean environment).
+installed fleetscope screenshot --simulate "$NODES" -o "$work/out/fleet.png" --size 800x600 >"$work/screenshot.log" 2>&1 \
+  || { cat "$work/screenshot.log"; fail "fleetscope screenshot"; }
+read -r w h colours mean < <(identify -format '%w %h %k %[fx:mean]\n' "$work/out/fleet.png")
+[ "$w" = 800 ] && [ "$h" = 600 ] || fail "fleet.png is ${w}x${h}, not 800x600"
+[ "$colours" -ge 16 ] || fail "fleet.png has $colours colours: blank"
+ok "screenshot --simulate $NODES: ${w}x${h} PNG, $colours colours, mean level $mean"
+
+# A headless report, where this build has the report subcommand.
+if grep -qE '^  fleetscope report( |$)' "$work/help.txt"; then
+  installed fleetscope report --simulate "$NODES" -o "$work/out/report.pdf" >"$work/report.log" 2>&1 \
+    || { cat "$work/report.log"; fail "fleetscope report (listed by --help) failed"; }
+  pages=$(pdfinfo "$work/out/report.pdf" | sed -n 's/^Pages: *//p')
+  [ "${pages:-0}" -ge 1 ] || fail "report.pdf has no page"
+  pdftotext -layout "$work/out/report.pdf" "$work/report.txt"
+  grep -qF "$version" "$work/report.txt" || fail "report.pdf's text does not name Fleetscope $version"
+  tr -d ',' <"$work/report.txt" | grep -qw "$NODES" || fail "report.pdf's text does not give the $NODES nodes"
+  ok "report --simulate $NODES: $pages pages, text names the version and the $NODES nodes"
+else
+  echo "test-deb: ################################################################"
+  echo "test-deb: NOTE: the report step did NOT run: this build has no 'report' subcommand"
+  echo "test-deb: ################################################################"
+fi
+
+step "apt-get remove fleetscope"
+apt-get remove -y -q fleetscope >"$work/apt-remove.log" 2>&1 || { cat "$work/apt-remove.log"; fail "apt-get remove"; }
+status=$(dpkg-query -W -f '${db:Status-Abbrev}' fleetscope 2>/dev/null || true)
+case "$status" in ""|un*|"pn "*) ;; *) fail "after remove, dpkg says fleetscope is '$status'" ;; esac
+left=0
+while read -r path; do
+  [ -e "$path" ] || [ -L "$path" ] || continue
+  # A folder that another package also ships stays; anything else of the package must be gone.
+  if [ -d "$path" ] && [ ! -L "$path" ] && dpkg -S "$path" >/dev/null 2>&1; then continue; fi
+  echo "test-deb: left after remove: $path" >&2
+  left=$((left + 1))
+done <"$work/installed-paths.txt"
+[ "$left" -eq 0 ] || fail "$left paths of the package left after apt-get remove"
+[ "$(mimetype doc.fleet)" != application/x-fleetscope ] || fail "the MIME database still knows application/x-fleetscope"
+ok "removed: none of its $(grep -c . "$work/installed-paths.txt") paths left, MIME type gone"
+
+echo "test-deb: $passed passed, 0 failed"
