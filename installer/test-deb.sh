@@ -9,6 +9,8 @@
 # checks that none of its files is left. Runs as root (CI does), on Debian 12.
 # Usage: installer/test-deb.sh [build folder, default build]
 set -euo pipefail
+# (No `grep -q` after a pipe: it stops reading at the first match, and the writer's SIGPIPE then
+# fails the pipeline under pipefail.)
 cd "$(dirname "$0")/.."
 SRC=$PWD
 BUILD=$(realpath "${1:-build}")
@@ -31,7 +33,7 @@ cp "$deb" "$work/"
 mkdir -p "$work/home" "$work/out"
 
 export DEBIAN_FRONTEND=noninteractive
-if dpkg-query -W -f '${Status}' fleetscope 2>/dev/null | grep -q installed; then
+if dpkg-query -W -f '${Status}' fleetscope 2>/dev/null | grep installed >/dev/null; then
   step "removing a fleetscope installed before"
   apt-get purge -y -q fleetscope >/dev/null
 fi
@@ -54,11 +56,12 @@ installed() {
 }
 [ "$(installed sh -c 'ls -A "$0" | wc -l' "$SRC")" = 0 ] || fail "the checkout is still visible to the installed copy"
 [ "$(installed sh -c 'command -v fleetscope')" = /usr/bin/fleetscope ] || fail "fleetscope is not /usr/bin/fleetscope on a clean PATH"
-if readelf -d /usr/bin/fleetscope | grep -qE 'RPATH|RUNPATH'; then fail "/usr/bin/fleetscope has an RPATH"; fi
+if readelf -d /usr/bin/fleetscope | grep -E 'RPATH|RUNPATH'; then fail "/usr/bin/fleetscope has an RPATH"; fi
 installed ldd /usr/bin/fleetscope >"$work/ldd.txt"
 if grep -q "not found" "$work/ldd.txt"; then grep "not found" "$work/ldd.txt"; fail "libraries not found"; fi
 if grep -qF -e "$SRC" -e "$BUILD" "$work/ldd.txt"; then fail "a library resolves into the checkout or build folder"; fi
-ok "ldd: $(grep -c '=>' "$work/ldd.txt") libraries, none missing, none in the checkout"
+dpkg --verify fleetscope || fail "dpkg --verify: installed files differ from the package"
+ok "ldd: $(grep -c '=>' "$work/ldd.txt") libraries, none missing, none in the checkout; dpkg --verify clean"
 
 [ "$(installed fleetscope --version)" = "fleetscope $version" ] || fail "fleetscope --version is not 'fleetscope $version'"
 ok "fleetscope --version: fleetscope $version"
@@ -91,18 +94,36 @@ mimetype() { installed gio info -a standard::content-type "$work/out/$1" | sed -
 [ "$(mimetype doc.fleet)" = application/x-fleetscope ] || fail "doc.fleet is $(mimetype doc.fleet)"
 [ "$(mimetype doc-renamed.db)" = application/x-fleetscope ] || fail "a document named .db is $(mimetype doc-renamed.db)"
 [ "$(mimetype other.db)" = application/vnd.sqlite3 ] || fail "another SQLite database is $(mimetype other.db)"
-installed gio mime application/x-fleetscope | grep -q "fleetscope.desktop" || fail "no application registered for application/x-fleetscope"
+installed gio mime application/x-fleetscope | grep "fleetscope.desktop" >/dev/null || fail "no application registered for application/x-fleetscope"
 desktop-file-validate /usr/share/applications/fleetscope.desktop
 appstreamcli validate --no-net /usr/share/metainfo/io.fleetscope.Fleetscope.metainfo.xml >/dev/null
 ok "MIME: .fleet by name and by content, opened by fleetscope.desktop; desktop file and metainfo valid"
 
-# A headless screenshot (a private Xvfb: no DISPLAY in the clean environment).
-installed fleetscope screenshot --simulate "$NODES" -o "$work/out/fleet.png" --size 800x600 >"$work/screenshot.log" 2>&1 \
+# A headless screenshot (a private Xvfb: no DISPLAY in the clean environment), with the dynamic
+# loader logging what it loads (LD_DEBUG=files, one log per process).
+mkdir -p "$work/ld"
+installed env LD_DEBUG=files LD_DEBUG_OUTPUT="$work/ld/log" \
+  fleetscope screenshot --simulate "$NODES" -o "$work/out/fleet.png" --size 800x600 >"$work/screenshot.log" 2>&1 \
   || { cat "$work/screenshot.log"; fail "fleetscope screenshot"; }
 read -r w h colours mean < <(identify -format '%w %h %k %[fx:mean]\n' "$work/out/fleet.png")
 [ "$w" = 800 ] && [ "$h" = 600 ] || fail "fleet.png is ${w}x${h}, not 800x600"
 [ "$colours" -ge 16 ] || fail "fleet.png has $colours colours: blank"
 ok "screenshot --simulate $NODES: ${w}x${h} PNG, $colours colours, mean level $mean"
+
+# Every library the program needed comes from a package in its Depends closure: shlibdeps sees
+# only what it links, not what is loaded at run time (Qt's xcb platform plugin, Mesa's driver).
+apt-cache depends --recurse --installed --no-recommends --no-suggests --no-conflicts --no-breaks \
+    --no-replaces --no-enhances fleetscope \
+  | sed -n 's/^ *\(|\?[A-Za-z]*: \)\?<\?\([a-z0-9][a-z0-9.+-]*\)\(:[a-z0-9]*\)\?>\?$/\2/p' | sort -u >"$work/closure.txt"
+grep -qxF libqt6gui6 "$work/closure.txt" || fail "the dependency closure read from apt-cache has no libqt6gui6"
+log=$(grep -lE "initialize program: (/usr/bin/)?fleetscope$" "$work"/ld/log.* | head -n 1) || true
+[ -n "$log" ] || fail "no loader log of /usr/bin/fleetscope"
+python3 installer/loaded-libraries.py "$log" >"$work/loaded.txt"
+if ! python3 installer/loaded-libraries.py "$log" --packages "$work/closure.txt" >"$work/outside.txt"; then
+  sed 's/^/test-deb: loaded but in none of its dependencies: /' "$work/outside.txt" >&2
+  fail "$(grep -c . "$work/outside.txt") loaded libraries are outside the package's dependency closure"
+fi
+ok "the $(grep -c . "$work/loaded.txt") libraries it loaded come from its $(grep -c . "$work/closure.txt") dependency packages"
 
 # A headless report, where this build has the report subcommand.
 if grep -qE '^  fleetscope report( |$)' "$work/help.txt"; then
@@ -112,7 +133,7 @@ if grep -qE '^  fleetscope report( |$)' "$work/help.txt"; then
   [ "${pages:-0}" -ge 1 ] || fail "report.pdf has no page"
   pdftotext -layout "$work/out/report.pdf" "$work/report.txt"
   grep -qF "$version" "$work/report.txt" || fail "report.pdf's text does not name Fleetscope $version"
-  tr -d ',' <"$work/report.txt" | grep -qw "$NODES" || fail "report.pdf's text does not give the $NODES nodes"
+  tr -d ',' <"$work/report.txt" | grep -w "$NODES" >/dev/null || fail "report.pdf's text does not give the $NODES nodes"
   ok "report --simulate $NODES: $pages pages, text names the version and the $NODES nodes"
 else
   echo "test-deb: ################################################################"
