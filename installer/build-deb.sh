@@ -3,8 +3,9 @@
 # Makes the Debian package fleetscope_<version>_amd64.deb from a configured build folder: builds
 # fleetscope and the package's generated files (icons, man page, changelog.gz), runs CPack, then
 # checks the package with lintian (no error allowed), desktop-file-validate and
-# appstreamcli validate --no-net. The package lands in the build folder; its path is the last
-# line printed. Layout and the kept lintian warnings: docs/package.md.
+# appstreamcli validate --no-net (the metainfo, then the whole installed tree). The package
+# lands in the build folder; its path is the last line printed. Layout and the kept lintian
+# tags: docs/package.md.
 # Usage: installer/build-deb.sh [build folder, default build]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,10 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
   echo "build-deb: $BUILD is not a configured build folder (cmake -S . -B $BUILD -G Ninja)" >&2
   exit 2
 fi
+
+for tool in cpack rsvg-convert python3 gzip objcopy dpkg-shlibdeps lintian desktop-file-validate appstreamcli; do
+  command -v "$tool" >/dev/null || { echo "build-deb: $tool is missing: run installer/install-deps.sh (as root)" >&2; exit 2; }
+done
 
 # The changelog's newest entry names the version the program reports.
 version=$(sed -n '1s/^fleetscope (\([^)]*\)).*/\1/p' installer/debian/changelog)
@@ -32,6 +37,8 @@ cmake --build "$BUILD" -j2 --target fleetscope fleetscope_package_files
 rm -f "$BUILD"/fleetscope_*.deb
 (cd "$BUILD" && cpack -G DEB >/dev/null)
 deb=$(ls "$BUILD"/fleetscope_"$version"_*.deb)
+# The installed tree as a whole: the metainfo's launchable desktop file and icon are there.
+appstreamcli validate-tree --no-net "$BUILD/_CPack_Packages/Linux/DEB/fleetscope-$version-Linux"
 
 echo "build-deb: lintian $deb"
 # --fail-on error: warnings are listed (docs/package.md says why each one is kept), errors fail.

@@ -27,7 +27,14 @@ deb=$(installer/build-deb.sh "$BUILD" | tee /dev/stderr | tail -n 1)
 version=$(dpkg-deb -f "$deb" Version)
 
 work=$(mktemp -d /tmp/fleetscope-test-deb.XXXXXX)
-cleanup() { rm -rf "$work"; }
+installed_here=0
+cleanup() {
+  # A failed run takes the package it installed away again.
+  if [ "$installed_here" = 1 ] && dpkg-query -W -f '${Status}' fleetscope 2>/dev/null | grep installed >/dev/null; then
+    apt-get remove -y -q fleetscope >/dev/null 2>&1 || echo "test-deb: apt-get remove fleetscope failed" >&2
+  fi
+  rm -rf "$work"
+}
 trap cleanup EXIT
 cp "$deb" "$work/"
 mkdir -p "$work/home" "$work/out"
@@ -40,6 +47,7 @@ fi
 step "apt-get install ./$(basename "$deb")"
 (cd "$work" && apt-get install -y -q --no-install-recommends ./"$(basename "$deb")") >"$work/apt-install.log" 2>&1 \
   || { cat "$work/apt-install.log"; fail "apt-get install"; }
+installed_here=1
 dpkg -L fleetscope | sort >"$work/installed-paths.txt"
 ok "installed $(grep -c . "$work/installed-paths.txt") paths"
 
