@@ -43,5 +43,5 @@ appstreamcli validate-tree --no-net "$BUILD/_CPack_Packages/Linux/DEB/fleetscope
 echo "build-deb: lintian $deb"
 # --fail-on error: warnings are listed (docs/package.md says why each one is kept), errors fail.
 lintian --fail-on error --display-info "$deb"
-dpkg-deb --info "$deb" | sed -n '/Package:/,$p'
+dpkg-deb -f "$deb" Package Version Installed-Size Maintainer Depends
 echo "$deb"

@@ -22,10 +22,6 @@ passed=0
 ok() { passed=$((passed + 1)); echo "test-deb: ok: $*"; }
 [ "$(id -u)" -eq 0 ] || fail "run as root (it installs and removes the package)"
 
-deb=$(installer/build-deb.sh "$BUILD" | tee /dev/stderr | tail -n 1)
-[ -f "$deb" ] || fail "build-deb.sh made no package"
-version=$(dpkg-deb -f "$deb" Version)
-
 work=$(mktemp -d /tmp/fleetscope-test-deb.XXXXXX)
 installed_here=0
 cleanup() {
@@ -36,6 +32,12 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+
+installer/build-deb.sh "$BUILD" >"$work/build-deb.log" 2>&1 || { cat "$work/build-deb.log"; fail "build-deb.sh"; }
+grep -v '^running with root privileges' "$work/build-deb.log"
+deb=$(tail -n 1 "$work/build-deb.log")
+[ -f "$deb" ] || fail "build-deb.sh made no package"
+version=$(dpkg-deb -f "$deb" Version)
 cp "$deb" "$work/"
 mkdir -p "$work/home" "$work/out"
 
