@@ -50,6 +50,14 @@ add_custom_command(OUTPUT ${FLEET_PACKAGE_DIR}/changelog.gz
 add_custom_target(fleetscope_package_files
   DEPENDS ${_fleet_package_outputs} ${FLEET_PACKAGE_DIR}/fleetscope.1.gz ${FLEET_PACKAGE_DIR}/changelog.gz)
 
+# The same check as the package test's, for whoever adds a subcommand: the page made from the
+# built program's --help has a section for each subcommand and no groff warning.
+if(FLEET_BUILD_TESTS)
+  add_test(NAME manpage COMMAND bash ${PROJECT_SOURCE_DIR}/installer/check-manpage.sh
+           --generate $<TARGET_FILE:fleetscope> ${FLEET_PACKAGE_DIR}/manpage-test)
+  set_tests_properties(manpage PROPERTIES LABELS installer)
+endif()
+
 # --- What the package installs (besides bin/fleetscope, installed by app/).
 # No RUNPATH in the installed program (Debian policy 10.2): qt_standard_project_setup() gives it
 # $ORIGIN:$ORIGIN/../lib for relocatable installs, but every library it links is in the

@@ -51,7 +51,15 @@ step "apt-get install ./$(basename "$deb")"
   || { cat "$work/apt-install.log"; fail "apt-get install"; }
 installed_here=1
 dpkg -L fleetscope | sort >"$work/installed-paths.txt"
-ok "installed $(grep -c . "$work/installed-paths.txt") paths"
+for path in /usr/bin/fleetscope /usr/share/applications/fleetscope.desktop \
+    /usr/share/icons/hicolor/scalable/apps/fleetscope.svg /usr/share/icons/hicolor/48x48/apps/fleetscope.png \
+    /usr/share/mime/packages/fleetscope.xml /usr/share/metainfo/io.fleetscope.Fleetscope.metainfo.xml \
+    /usr/share/man/man1/fleetscope.1.gz /usr/share/fleetscope/prices/aws-ec2-prices.csv \
+    /usr/share/fleetscope/kubernetes/fleetscope-readonly-clusterrole.yaml \
+    /usr/share/doc/fleetscope/copyright /usr/share/doc/fleetscope/changelog.gz; do
+  grep -qxF "$path" "$work/installed-paths.txt" && [ -s "$path" ] || fail "the package did not install $path"
+done
+ok "installed $(grep -c . "$work/installed-paths.txt") paths, the program, desktop, icon, MIME, metainfo, man page, data and doc files among them"
 
 # The installed copy, run with the checkout and the build folder hidden (an empty tmpfs over
 # each, in a private mount namespace), from an empty folder, with a clean environment: what it
@@ -76,18 +84,10 @@ ok "ldd: $(grep -c '=>' "$work/ldd.txt") libraries, none missing, none in the ch
 [ "$(installed fleetscope --version)" = "fleetscope $version" ] || fail "fleetscope --version is not 'fleetscope $version'"
 ok "fleetscope --version: fleetscope $version"
 
-# The man page lists every verb (and action) of --help's subcommand table.
+# The man page lists every verb (and action) of the installed --help's subcommand table.
 installed fleetscope --help >"$work/help.txt"
-zcat /usr/share/man/man1/fleetscope.1.gz >"$work/fleetscope.1"
-verbs=0
-while read -r key; do
-  grep -qxF ".SS $(printf '%s' "$key" | sed 's/-/\\-/g')" "$work/fleetscope.1" || fail "the man page has no section for '$key'"
-  verbs=$((verbs + 1))
-done < <(sed -n '/^Subcommands/,/^Run a subcommand/s/^  fleetscope \(\([a-z][a-z0-9-]* \?\)*\).*/\1/p' "$work/help.txt" | sed 's/ *$//' | sort -u)
-[ "$verbs" -gt 0 ] || fail "no subcommand read from fleetscope --help"
-man_warnings=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z /usr/share/man/man1/fleetscope.1.gz 2>&1 >/dev/null)
-[ -z "$man_warnings" ] || fail "man reports: $man_warnings"
-ok "man page: all $verbs subcommands of --help, no groff warning"
+man_check=$(installer/check-manpage.sh "$work/help.txt" /usr/share/man/man1/fleetscope.1.gz) || fail "the installed man page"
+ok "$man_check"
 
 # The MIME type: a .fleet document by its name, and by its content (SQLite header and the
 # application_id 0x46534350) under any name; another SQLite database stays application/vnd.sqlite3.
