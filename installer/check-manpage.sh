@@ -11,7 +11,7 @@ if [ "${1:-}" = --generate ]; then
   program=$2 dir=$3
   mkdir -p "$dir"
   env -u DISPLAY -u WAYLAND_DISPLAY "$program" --help >"$dir/help.txt"
-  python3 "$here/manpage.py" --program "$program" --summary "man page test" \
+  /usr/bin/python3 "$here/manpage.py" --program "$program" --summary "man page test" \
     --changelog "$here/debian/changelog" -o "$dir/fleetscope.1"
   set -- "$dir/help.txt" "$dir/fleetscope.1"
 fi

@@ -17,7 +17,8 @@ set(FLEET_PACKAGE_SUMMARY "cluster visualizer and planner for Kubernetes GPU fle
 # fleetscope; installer/build-deb.sh builds this target before cpack).
 find_program(FLEET_RSVG_CONVERT rsvg-convert)
 find_program(FLEET_GZIP gzip)
-find_package(Python3 COMPONENTS Interpreter QUIET)
+# Debian's python3 (installer/install-deps.sh), before any other on PATH.
+find_program(FLEET_PYTHON3 python3 HINTS /usr/bin)
 # Sizes of the hicolor PNGs: 48x48 is the theme's required fallback, the others are what menus,
 # docks and software centres ask for.
 set(FLEET_ICON_SIZES 16 24 32 48 64 128 256)
@@ -36,7 +37,7 @@ endforeach()
 # The man page is made from the program's own --help (the subcommand table and each
 # subcommand's options), so a subcommand added to the table is in the man page too.
 add_custom_command(OUTPUT ${FLEET_PACKAGE_DIR}/fleetscope.1.gz
-  COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/installer/manpage.py
+  COMMAND ${FLEET_PYTHON3} ${PROJECT_SOURCE_DIR}/installer/manpage.py
           --program $<TARGET_FILE:fleetscope> --summary ${FLEET_PACKAGE_SUMMARY} --changelog ${FLEET_DEBIAN_DIR}/changelog
           -o ${FLEET_PACKAGE_DIR}/fleetscope.1
   COMMAND ${FLEET_GZIP} -9nf ${FLEET_PACKAGE_DIR}/fleetscope.1

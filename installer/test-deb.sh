@@ -91,7 +91,7 @@ ok "$man_check"
 
 # The MIME type: a .fleet document by its name, and by its content (SQLite header and the
 # application_id 0x46534350) under any name; another SQLite database stays application/vnd.sqlite3.
-python3 - "$work/out" <<'EOF'
+/usr/bin/python3 - "$work/out" <<'EOF'
 import sqlite3, sys
 for name, app_id in (("doc.fleet", 0x46534350), ("doc-renamed.db", 0x46534350), ("other.db", 0)):
     db = sqlite3.connect(f"{sys.argv[1]}/{name}")
@@ -128,8 +128,8 @@ apt-cache depends --recurse --installed --no-recommends --no-suggests --no-confl
 grep -qxF libqt6gui6 "$work/closure.txt" || fail "the dependency closure read from apt-cache has no libqt6gui6"
 log=$(grep -lE "initialize program: (/usr/bin/)?fleetscope$" "$work"/ld/log.* | head -n 1) || true
 [ -n "$log" ] || fail "no loader log of /usr/bin/fleetscope"
-python3 installer/loaded-libraries.py "$log" >"$work/loaded.txt"
-if ! python3 installer/loaded-libraries.py "$log" --packages "$work/closure.txt" >"$work/outside.txt"; then
+/usr/bin/python3 installer/loaded-libraries.py "$log" >"$work/loaded.txt"
+if ! /usr/bin/python3 installer/loaded-libraries.py "$log" --packages "$work/closure.txt" >"$work/outside.txt"; then
   sed 's/^/test-deb: loaded but in none of its dependencies: /' "$work/outside.txt" >&2
   fail "$(grep -c . "$work/outside.txt") loaded libraries are outside the package's dependency closure"
 fi
