@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # Makes the Debian package fleetscope_<version>_amd64.deb from a configured build folder: builds
 # fleetscope and the package's generated files (icons, man page, changelog.gz), runs CPack, then
-# checks the package with lintian (no error allowed), desktop-file-validate and
-# appstreamcli validate --no-net (the metainfo, then the whole installed tree). The package
-# lands in the build folder; its path is the last line printed. Layout and the kept lintian
-# tags: docs/package.md.
+# checks the package with lintian (no error allowed), the copyright file's DEP-5 form
+# (installer/check-copyright.py), desktop-file-validate and appstreamcli validate --no-net (the
+# metainfo, then the whole installed tree). The package lands in the build folder; its path is
+# the last line printed. Layout and the kept lintian tags: docs/package.md.
 # Usage: installer/build-deb.sh [build folder, default build]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +29,7 @@ if [ "$version" != "$project_version" ]; then
 fi
 
 desktop-file-validate resources/fleetscope.desktop
+/usr/bin/python3 installer/check-copyright.py installer/debian/copyright
 appstreamcli validate --no-net resources/io.fleetscope.Fleetscope.metainfo.xml
 
 # Reconfigure so that CPack's configuration follows installer/cpack.cmake.
