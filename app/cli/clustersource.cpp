@@ -11,6 +11,8 @@
 #include "importers/plan/plansource.h"
 #include "importers/prometheus/usageconfig.h"
 
+#include "importers/terminaltext.h"
+
 #include <QCommandLineParser>
 #include <QFile>
 #include <QRegularExpression>
@@ -215,7 +217,7 @@ public:
     bool isCancelled() const override { return false; }
     void requestWaiting(const importers::kube::RequestWait& wait) override
     {
-        std::fprintf(stderr, "fleetscope: %s\n", wait.describe().c_str());
+        importers::printTerminalf(stderr, "fleetscope: %s\n", wait.describe().c_str());
         std::fflush(stderr);
     }
 };

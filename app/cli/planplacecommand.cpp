@@ -19,6 +19,8 @@
 #include "model/plan/plan.h"
 #include "model/topology.h"
 
+#include "importers/terminaltext.h"
+
 #include <QCommandLineParser>
 
 #include <cstdio>
@@ -85,7 +87,7 @@ int runPlanPlace(const QStringList& arguments)
     if (const int done = parsePlanVerb(parser, arguments, kPrefix, kUsage); done >= 0)
         return done;
     auto fail = [](const std::string& what) {
-        std::fprintf(stderr, "%s%s\n", kPrefix, what.c_str());
+        importers::printTerminalf(stderr, "%s%s\n", kPrefix, what.c_str());
         return 2;
     };
     auto integer = [&](const char* name, int fallback, int& out) {
@@ -134,7 +136,7 @@ int runPlanPlace(const QStringList& arguments)
     try { // the flags' rules before the cluster is read (placerequest.h, shared with the window)
         (void)placePodsAction(input, {});
     } catch (const PlaceRequestError& e) {
-        return fail(e.what());
+        return fail(importers::messageText(e));
     }
 
     ClusterSource source;
@@ -154,20 +156,20 @@ int runPlanPlace(const QStringList& arguments)
         action = placePodsAction(input, gpuModelLabelOf(store));
         addPlaceTemplatePod(store, action, input.podTemplatePath.empty() ? std::string() : input.namespaceName);
     } catch (const std::exception& e) {
-        return fail(e.what());
+        return fail(importers::messageText(e));
     }
     model::PriceTable prices;
     try {
         prices = importers::loadPriceTable(commandLinePath(parser.value(QStringLiteral("prices"))));
     } catch (const std::exception& e) {
-        return fail(std::string("--prices: ") + e.what());
+        return fail(std::string("--prices: ") + importers::messageText(e));
     }
     model::PlanEngine engine(store, *loaded.topology, planNodePrices(store, &prices));
     const model::AppliedAction* applied = nullptr;
     try {
         applied = &engine.apply(action);
     } catch (const std::exception& e) {
-        return fail(e.what());
+        return fail(importers::messageText(e));
     }
     const model::AppliedAction& r = *applied;
     const bool placed = !r.podsAdded.empty();
@@ -176,7 +178,7 @@ int runPlanPlace(const QStringList& arguments)
         try {
             importers::writeOutputFile(planPath, importers::planJson(plan), planOutput);
         } catch (const std::exception& e) {
-            return fail(e.what());
+            return fail(importers::messageText(e));
         }
     }
     const auto perDomain = podsPerDomain(*loaded.topology, r);
@@ -203,18 +205,22 @@ int runPlanPlace(const QStringList& arguments)
         w.endObject();
         std::cout << w.text() << "\n";
     } else if (placed) {
-        std::cout << "placed " << r.podsAdded.size() << " of " << pods << " pods like " << who << " at level " << r.topologyLevel << " in "
-                  << (r.topologyDomains.size() == 1 ? r.topologyDomains.front() : std::to_string(r.topologyDomains.size()) + " domains") << "\n";
+        // Every line names input (the template pod, label keys and values, reasons): one
+        // terminal line each.
+        std::cout << importers::terminalLineOf("placed ", r.podsAdded.size(), " of ", pods, " pods like ", who, " at level ", r.topologyLevel, " in ",
+            (r.topologyDomains.size() == 1 ? r.topologyDomains.front() : std::to_string(r.topologyDomains.size()) + " domains"))
+                  << "\n";
         for (const auto& [path, c] : perDomain)
-            std::cout << "  " << path << ": " << c.pods << " pods on " << c.nodes.size() << " nodes\n";
+            std::cout << "  " << importers::terminalLineOf(path, ": ", c.pods, " pods on ", c.nodes.size(), " nodes") << "\n";
         for (const model::Reason& x : r.reasons)
-            std::cout << "  " << x.code() << ": " << x.message << "\n";
-        std::cout << "plan written to " << parser.value(QStringLiteral("output")).toStdString() << "\n";
+            std::cout << "  " << importers::terminalLineOf(x.code(), ": ", x.message) << "\n";
+        std::cout << importers::terminalLineOf("plan written to ", parser.value(QStringLiteral("output")).toStdString()) << "\n";
     } else {
-        std::cout << "the " << pods << " pods like " << who << " do not fit" << (action.gang ? " (a gang: all or nothing; nothing placed)" : "")
-                  << ":\n";
+        std::cout << importers::terminalLineOf("the ", pods, " pods like ", who, " do not fit",
+            (action.gang ? " (a gang: all or nothing; nothing placed)" : ""), ":")
+                  << "\n";
         for (const model::Reason& x : r.reasons)
-            std::cout << "  " << x.code() << ": " << x.message << "\n";
+            std::cout << "  " << importers::terminalLineOf(x.code(), ": ", x.message) << "\n";
     }
     std::cout.flush();
     if (!std::cout)
