@@ -388,17 +388,19 @@ if [ -z "$expected" ]; then
 elif [ -n "$server" ] && [ "$server" != "$expected" ]; then
     fail "--server $server is not the server this plan was made on ($expected)"
 fi
-actual=$(kubectl --context "$context" config view --minify -o 'jsonpath={.clusters[0].cluster.server}') \
+# --context=NAME as one word: a context whose name starts with '-' stays a context's name
+# for kubectl, never becomes another option (--context --kubeconfig=... would).
+actual=$(kubectl --context="$context" config view --minify -o 'jsonpath={.clusters[0].cluster.server}') \
     || fail "cannot read the server of context \"$context\" (kubectl config view failed)"
 [ "$actual" = "$expected" ] \
     || fail "context \"$context\" points at ${actual:-no server}, not at $expected where this plan was made: nothing was run"
 
 run() {
     if [ "$apply" = 1 ]; then
-        printf '+ kubectl --context %q' "$context"; printf ' %q' "$@"; printf '\n'
-        kubectl --context "$context" "$@"
+        printf '+ kubectl %q' "--context=$context"; printf ' %q' "$@"; printf '\n'
+        kubectl --context="$context" "$@"
     else
-        printf 'would run: kubectl --context %q' "$context"; printf ' %q' "$@"; printf '\n'
+        printf 'would run: kubectl %q' "--context=$context"; printf ' %q' "$@"; printf '\n'
     fi
 }
 
