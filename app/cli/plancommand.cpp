@@ -232,8 +232,23 @@ int runPlan(const QStringList& arguments)
         if (script) // a script to review and run: executable, as the window's export
             importers::writeOutputFile(parser.value(QStringLiteral("kubectl-script")).toStdString(), scriptText, scriptOutput);
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
+        importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), importers::messageText(e).c_str());
         return 2;
+    }
+    if (exportOnly && !evaluation.allHold()) {
+        // Exit status 1 says some actions do not hold; say which, what was written of them and
+        // what to do, rather than leave a bare status.
+        const auto broken = std::count_if(evaluation.actions.begin(), evaluation.actions.end(), [](const auto& a) { return !a.holds; });
+        std::string written;
+        if (parser.isSet(QStringLiteral("csv")))
+            written += "the CSV marks them holds=false";
+        if (parser.isSet(QStringLiteral("kubectl-script")))
+            written += std::string(written.empty() ? "" : " and ") + "the kubectl script leaves them out (a comment says why)";
+        importers::printTerminalf(stderr,
+            "%s%lld of %zu actions do not hold against %s: %s. Written anyway: %s. Run `fleetscope plan check` with the same "
+            "inputs and --plan for each reason, and make a new plan on this state before acting on it. Exit status 1.\n",
+            prefix.c_str(), static_cast<long long>(broken), evaluation.actions.size(), qPrintable(label),
+            importers::notHoldingText(evaluation).c_str(), written.c_str());
     }
     if (!exportOnly) {
         std::cout << (format == QLatin1String("json") ? importers::evaluationJson(planPath, evaluation, *loaded.store)

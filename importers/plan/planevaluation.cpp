@@ -291,6 +291,32 @@ std::string evaluationText(const std::string& planName, const PlanEvaluation& e,
     return out;
 }
 
+std::string notHoldingText(const PlanEvaluation& e, std::size_t listed)
+{
+    std::string out;
+    std::size_t shown = 0;
+    std::size_t more = 0;
+    for (std::size_t i = 0; i < e.actions.size(); ++i) {
+        const model::AppliedAction& a = e.actions[i];
+        if (a.holds)
+            continue;
+        if (shown == listed) {
+            ++more;
+            continue;
+        }
+        std::string codes; // each code once (a drain has one per pod that finds no node)
+        std::set<std::string> seen;
+        for (const model::Reason& r : a.reasons)
+            if (seen.insert(r.code()).second)
+                codes += (codes.empty() ? "" : " ") + r.code();
+        out += (shown++ ? "; [" : "[") + std::to_string(i) + "] " + std::string(model::actionTypeName(a.action.type)) + " "
+            + terminalLine(actionSubject(a.action)) + (codes.empty() ? "" : " (" + terminalLine(codes) + ")");
+    }
+    if (more > 0)
+        out += "; and " + std::to_string(more) + " more";
+    return out;
+}
+
 std::string planCsv(const PlanEvaluation& e, const model::ClusterStore& store)
 {
     // Every text field goes through csvTextField (importers/export/exportquoting.h): names come from the input.
