@@ -78,6 +78,7 @@ private:
     QString m_pending;
     QString m_plan;
     QString m_template;
+    QString m_kubeconfig;
 };
 
 void TestCliEscapes::initTestCase()
@@ -101,6 +102,12 @@ void TestCliEscapes::initTestCase()
         + "\"}, \"node\": \"cpu-a1\"}]}";
     m_plan = m_dir.filePath(QStringLiteral("plan.json"));
     QVERIFY(writeFile(m_plan, plan));
+    // A kubeconfig whose context, cluster and user names hold the hostile text.
+    m_kubeconfig = m_dir.filePath(QStringLiteral("kubeconfig"));
+    QVERIFY(writeFile(m_kubeconfig,
+        QByteArray("apiVersion: v1\nkind: Config\nclusters:\n- name: \"c") + kHostileJson + "\"\n  cluster: {server: \"https://127.0.0.1:1\"}\n"
+            + "contexts:\n- name: \"ctx" + kHostileJson + "\"\n  context: {cluster: \"gone" + kHostileJson + "\", user: u}\n"
+            + "current-context: \"ctx" + kHostileJson + "\"\nusers:\n- name: u\n  user: {token: x}\n"));
     // A pod template whose namespace and name hold the hostile text.
     m_template = m_dir.filePath(QStringLiteral("pod.json"));
     QVERIFY(writeFile(m_template,
@@ -138,6 +145,10 @@ void TestCliEscapes::textOutputsAndMessages_data()
         QStringLiteral("evil") + kHostile, QStringLiteral("-o"), out } << QByteArray("evil" + escaped);
     QTest::newRow("plan place: pod template") << QStringList { QStringLiteral("plan"), QStringLiteral("place"), m_cluster, QStringLiteral("--pods"),
         QStringLiteral("2"), QStringLiteral("--pod-template"), m_template, QStringLiteral("-o"), out } << QByteArray("tns" + escaped);
+    QTest::newRow("summary: kubeconfig context not there") << QStringList { QStringLiteral("summary"), QStringLiteral("--kubeconfig"), m_kubeconfig,
+        QStringLiteral("--context"), QStringLiteral("nope") } << QByteArray("ctx" + escaped);
+    QTest::newRow("summary: kubeconfig cluster not there") << QStringList { QStringLiteral("summary"), QStringLiteral("--kubeconfig"), m_kubeconfig }
+                                                          << QByteArray("gone" + escaped);
     QTest::newRow("plan add-nodes") << QStringList { QStringLiteral("plan"), QStringLiteral("add-nodes"), m_pending, QStringLiteral("--instance-type"),
         QStringLiteral("m5.xlarge"), QStringLiteral("--fit-pending"), QStringLiteral("-o"), out } << QByteArray("ml" + escaped);
     QTest::newRow("plan add-nodes: unknown instance type") << QStringList { QStringLiteral("plan"), QStringLiteral("add-nodes"), m_pending,
