@@ -19,6 +19,7 @@
 #include "model/plan/plan.h"
 #include "model/topology.h"
 
+#include "importers/quotedtext.h"
 #include "importers/terminaltext.h"
 
 #include <QCommandLineParser>
@@ -103,8 +104,11 @@ int runPlanPlace(const QStringList& arguments)
     if (format != QLatin1String("text") && format != QLatin1String("json"))
         return fail("--format: expected text or json, got \"" + format.toStdString() + "\"");
     PlaceRequestInput input;
-    if (!parser.isSet(QStringLiteral("pods")) || !integer("pods", 0, input.pods) || input.pods < 1)
+    if (!parser.isSet(QStringLiteral("pods")))
         return fail("--pods N is needed, N a whole number of at least 1");
+    if (!integer("pods", 0, input.pods) || input.pods < 1) // too large for an int is said as such, not as "needed"
+        return fail("--pods: expected a whole number of pods of at least 1 (at most 1000000), got "
+            + importers::quotedText(parser.value(QStringLiteral("pods")).toStdString()));
     if (!integer("gpu", 0, input.gpus) || input.gpus < 0)
         return fail("--gpu: expected a whole number of GPUs");
     if (!integer("slice-size", 0, input.sliceSize) || input.sliceSize < 0)

@@ -139,6 +139,9 @@ void TestCliPlanPlace::errors_data()
         << QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--cpu"), QStringLiteral("1"), QStringLiteral("-o"), QStringLiteral("p.json") }
         << QStringLiteral("a pod shape needs both --cpu and --memory");
     // A bad quantity names its option and value, not the template made of them.
+    QTest::newRow("pods too many for an int")
+        << (shape + QStringList { QStringLiteral("--pods"), QStringLiteral("99999999999"), QStringLiteral("-o"), QStringLiteral("p.json") })
+        << QStringLiteral("--pods: expected a whole number of pods of at least 1 (at most 1000000), got \"99999999999\"");
     QTest::newRow("cpu nan")
         << QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--cpu"), QStringLiteral("nan"), QStringLiteral("--memory"),
                QStringLiteral("1Gi"), QStringLiteral("-o"), QStringLiteral("p.json") }
