@@ -79,6 +79,7 @@ private:
     QString m_plan;
     QString m_template;
     QString m_kubeconfig;
+    QString m_twice;
 };
 
 void TestCliEscapes::initTestCase()
@@ -102,6 +103,9 @@ void TestCliEscapes::initTestCase()
         + "\"}, \"node\": \"cpu-a1\"}]}";
     m_plan = m_dir.filePath(QStringLiteral("plan.json"));
     QVERIFY(writeFile(m_plan, plan));
+    // Two nodes of one hostile name: the error quotes it.
+    m_twice = m_dir.filePath(QStringLiteral("twice.json"));
+    QVERIFY(writeFile(m_twice, hostile(QStringLiteral("cluster.json"), { "cpu-a1", "cpu-a2" }).replace("cpu-a2", "cpu-a1")));
     // A kubeconfig whose context, cluster and user names hold the hostile text.
     m_kubeconfig = m_dir.filePath(QStringLiteral("kubeconfig"));
     QVERIFY(writeFile(m_kubeconfig,
@@ -124,6 +128,7 @@ void TestCliEscapes::textOutputsAndMessages_data()
     const QByteArray escaped = "\\x1B[2J\\x0D\\x0AFORGED line\\x07";
     QTest::newRow("summary: warning naming pods on unknown nodes") << QStringList { QStringLiteral("summary"), m_cluster }
                                                                    << QByteArray("gone" + escaped);
+    QTest::newRow("summary: a node name twice") << QStringList { QStringLiteral("summary"), m_twice } << QByteArray("cpu-a1" + escaped);
     QTest::newRow("check-move") << QStringList { QStringLiteral("check-move"), m_cluster, QStringLiteral("--pod"),
         QStringLiteral("default/api-0"), QStringLiteral("--to"), hostileNode } << QByteArray("cpu-b1" + escaped);
     QTest::newRow("check-move: pod not in the input") << QStringList { QStringLiteral("check-move"), m_cluster, QStringLiteral("--pod"),
