@@ -7,6 +7,7 @@
 #include "importers/kube/metricsapi.h"
 #include "importers/live/livefeed.h"
 #include "importers/quotedtext.h"
+#include "importers/terminaltext.h"
 #include "importers/simulated/simulatedusage.h"
 #include "importers/traces/alibabacsv.h"
 
@@ -51,14 +52,14 @@ void finish(LoadedCluster& result, const model::TopologySpec& topologySpec, cons
         throw ImportError(what, 0, "", "the input holds no nodes and no pods");
     if (const auto [dup, first] = store.findDuplicatePod(); dup.isValid())
         throw ImportError(what, 0, "",
-                          "pod " + std::string(store.podNamespace(dup)) + "/" + std::string(store.podName(dup))
+                          "pod " + escapedText(store.podNamespace(dup), 253) + "/" + escapedText(store.podName(dup), 253)
                               + " appears twice (pod " + std::to_string(first.value + 1) + " and pod " + std::to_string(dup.value + 1)
                               + " of the input): namespace/name must be unique; was a file loaded twice, or two pod lists of one trace?");
     std::size_t unknown = 0;
     try {
         unknown = store.finalize();
     } catch (const std::overflow_error& e) {
-        throw ImportError(what, 0, "", e.what());
+        throw ImportError(what, 0, "", terminalLine(e.what())); // a model error may quote a name
     }
     if (unknown > 0) {
         // Name what it is about: the first few pods with the node they name, then a count.

@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "importreport.h"
 
+#include "terminaltext.h"
+
 namespace fleet::importers {
 namespace {
 std::string describe(const std::string& file, std::size_t line, const std::string& path, const std::string& message)
 {
-    std::string s = file;
+    // The file name and the place may come from the input as much as the message: escaped.
+    std::string s = terminalLine(file);
     if (line > 0)
         s += ":" + std::to_string(line);
     s += ": ";
     if (!path.empty())
-        s += path + ": ";
-    return s + message;
+        s += terminalLine(path) + ": ";
+    return s + terminalLines(message);
 }
 } // namespace
 
@@ -22,6 +25,11 @@ ImportError::ImportError(std::string file, std::size_t line, std::string path, c
     , m_path(std::move(path))
     , m_message(message)
 {
+}
+
+void ImportReport::warn(std::string_view text)
+{
+    warnings.push_back(terminalLine(text));
 }
 
 } // namespace fleet::importers

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fleet::importers {
@@ -14,7 +15,8 @@ namespace fleet::importers {
 class ImportError : public std::runtime_error {
 public:
     /// what() becomes "file:line: path: message"; ":line" is left out when `line` is 0 and
-    /// "path: " when `path` is empty.
+    /// "path: " when `path` is empty. In what(), `file` and `path` are escaped as one line and
+    /// `message` line by line (importers/terminaltext.h): no control byte but its line breaks.
     ImportError(std::string file, std::size_t line, std::string path, const std::string& message);
     /// The file (or source name) the error is in.
     const std::string& file() const noexcept { return m_file; }
@@ -41,8 +43,11 @@ struct ImportReport {
     std::size_t nodesRead = 0;
     std::size_t podsRead = 0;
     std::size_t bytesRead = 0;
-    /// Adds one warning (one line of text, naming the file and place where it can).
-    void warn(std::string text) { warnings.push_back(std::move(text)); }
+    /// Adds one warning (one line of text, naming the file and place where it can). The text
+    /// is kept as terminalLine() (importers/terminaltext.h) makes it: names from the input it
+    /// embeds reach the terminal, the window and the JSON summary with every control byte
+    /// (newlines too) escaped as \xNN, so none can drive a terminal or forge another line.
+    void warn(std::string_view text);
 };
 
 /// Progress and cancellation for long imports (plain interface; app/ adapts it to Qt).

@@ -70,9 +70,11 @@ public:
                 const auto [at, fresh] = lines.emplace(name, lineOf(key));
                 if (!fresh) {
                     m_path.push_back(segment(name));
-                    fail(key,
-                        "the key " + quotedText(name, 80) + " is given twice in one mapping (lines " + std::to_string(at->second) + " and "
-                            + std::to_string(lineOf(key)) + "); give it once");
+                    // Both on one line (a flow mapping, {a: 1, a: 2}): "line N" once, not "lines N and N".
+                    const std::string where = at->second == lineOf(key)
+                        ? "on line " + std::to_string(at->second)
+                        : "lines " + std::to_string(at->second) + " and " + std::to_string(lineOf(key));
+                    fail(key, "the key " + quotedText(name, 80) + " is given twice in one mapping (" + where + "); give it once");
                 }
                 m_path.push_back(segment(name));
                 visit(kv.second);

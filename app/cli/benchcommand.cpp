@@ -7,6 +7,8 @@
 #include "importers/traces/fgdtrace.h"
 #include "model/search/tracereplay.h"
 
+#include "importers/terminaltext.h"
+
 #include <QCommandLineParser>
 
 #include <algorithm>
@@ -113,7 +115,7 @@ int runBench(const QStringList& arguments)
     if (fgd)
         args.removeAt(1);
     if (!parser.parse(args)) {
-        std::fprintf(stderr, "fleetscope bench: %s\n", qPrintable(parser.errorText()));
+        importers::printTerminalf(stderr, "fleetscope bench: %s\n", qPrintable(parser.errorText()));
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
@@ -121,17 +123,17 @@ int runBench(const QStringList& arguments)
         return 0;
     }
     if (!fgd) {
-        std::fprintf(stderr, "fleetscope bench: expected the benchmark's name, fgd: %s\n", kUsage);
+        importers::printTerminalf(stderr, "fleetscope bench: expected the benchmark's name, fgd: %s\n", kUsage);
         return 2;
     }
     const QString format = parser.value(QStringLiteral("format"));
     if (format != QLatin1String("text") && format != QLatin1String("json")) {
-        std::fprintf(stderr, "fleetscope bench fgd: --format: expected text or json, got \"%s\"\n", qPrintable(format));
+        importers::printTerminalf(stderr, "fleetscope bench fgd: --format: expected text or json, got \"%s\"\n", qPrintable(format));
         return 2;
     }
     std::uint64_t first = 0, last = 0;
     if (!parseSeeds(parser.value(QStringLiteral("seeds")), first, last)) {
-        std::fprintf(stderr, "fleetscope bench fgd: --seeds: expected FIRST-LAST (FIRST <= LAST, at most 1000 seeds) or one seed, got \"%s\"\n",
+        importers::printTerminalf(stderr, "fleetscope bench fgd: --seeds: expected FIRST-LAST (FIRST <= LAST, at most 1000 seeds) or one seed, got \"%s\"\n",
             qPrintable(parser.value(QStringLiteral("seeds"))));
         return 2;
     }
@@ -143,18 +145,18 @@ int runBench(const QStringList& arguments)
             const std::string name = p.trimmed().toStdString();
             const auto& all = model::placementPolicyNames();
             if (std::find(all.begin(), all.end(), name) == all.end()) {
-                std::fprintf(stderr, "fleetscope bench fgd: --policies: unknown policy \"%s\" (known: %s)\n", name.c_str(), known.c_str());
+                importers::printTerminalf(stderr, "fleetscope bench fgd: --policies: unknown policy \"%s\" (known: %s)\n", name.c_str(), known.c_str());
                 return 2;
             }
             policies.push_back(name);
         }
         if (policies.empty()) {
-            std::fprintf(stderr, "fleetscope bench fgd: --policies: expected at least one policy (known: %s)\n", known.c_str());
+            importers::printTerminalf(stderr, "fleetscope bench fgd: --policies: expected at least one policy (known: %s)\n", known.c_str());
             return 2;
         }
     }
     if (!parser.isSet(QStringLiteral("data")) || !parser.isSet(QStringLiteral("trace"))) {
-        std::fprintf(stderr, "fleetscope bench fgd: --data DIR and --trace NAME|all are needed: %s\n", kUsage);
+        importers::printTerminalf(stderr, "fleetscope bench fgd: --data DIR and --trace NAME|all are needed: %s\n", kUsage);
         return 2;
     }
     const std::string data = parser.value(QStringLiteral("data")).toStdString();
@@ -186,7 +188,7 @@ int runBench(const QStringList& arguments)
                     const model::ReplayResult r = model::replayTracePolicy(store, typical, policy, seed);
                     values.push_back(r.unallocatedGpuPercent);
                     f.secondsMax = std::max(f.secondsMax, r.seconds);
-                    std::fprintf(stderr, "bench fgd: [%zu/%zu] %s %s seed %llu: %.2f%% unallocated (%.2f s)\n", ++done, runs,
+                    importers::printTerminalf(stderr, "bench fgd: [%zu/%zu] %s %s seed %llu: %.2f%% unallocated (%.2f s)\n", ++done, runs,
                         trace.c_str(), policy.c_str(), static_cast<unsigned long long>(seed), r.unallocatedGpuPercent, r.seconds);
                 }
                 for (const double v : values)
@@ -199,7 +201,7 @@ int runBench(const QStringList& arguments)
             }
         }
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "fleetscope bench fgd: %s\n", e.what());
+        importers::printTerminalf(stderr, "fleetscope bench fgd: %s\n", importers::messageText(e).c_str());
         return 1;
     }
 
@@ -232,7 +234,8 @@ int runBench(const QStringList& arguments)
     } else {
         char line[256];
         for (const std::string& trace : traces) {
-            std::snprintf(line, sizeof line, "%s: unallocated GPU %% at 100%% arrived, seeds %llu-%llu\n", trace.c_str(),
+            // The trace's name comes from --trace or a file name under --data: one terminal line.
+            std::snprintf(line, sizeof line, "%s: unallocated GPU %% at 100%% arrived, seeds %llu-%llu\n", importers::terminalLine(trace).c_str(),
                 static_cast<unsigned long long>(first), static_cast<unsigned long long>(last));
             out += line;
             std::snprintf(line, sizeof line, "  %-15s %7s %6s %7s %7s %9s\n", "policy", "mean", "sd", "paper", "diff", "max s");

@@ -11,6 +11,8 @@
 #include "importers/quotedtext.h"
 #include "model/scheduling/filters.h"
 
+#include "importers/terminaltext.h"
+
 #include <QCommandLineParser>
 
 #include <cstdio>
@@ -49,7 +51,7 @@ int runCheckMove(const QStringList& arguments)
         args.removeAt(1); // "check-move"
     const char* usage = "fleetscope check-move (FILE... | --simulate NODES [--seed N]) --pod NAMESPACE/NAME --to NODE [--format text|json]";
     if (!parser.parse(args)) {
-        std::fprintf(stderr, "fleetscope check-move: %s\n", qPrintable(parser.errorText()));
+        importers::printTerminalf(stderr, "fleetscope check-move: %s\n", qPrintable(parser.errorText()));
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
@@ -58,7 +60,7 @@ int runCheckMove(const QStringList& arguments)
     }
     const QString format = parser.value(QStringLiteral("format"));
     if (format != QLatin1String("text") && format != QLatin1String("json")) {
-        std::fprintf(stderr, "fleetscope check-move: --format: expected text or json, got \"%s\"\n", qPrintable(format));
+        importers::printTerminalf(stderr, "fleetscope check-move: --format: expected text or json, got \"%s\"\n", qPrintable(format));
         return 2;
     }
     const QString podArg = parser.value(QStringLiteral("pod"));
@@ -67,18 +69,18 @@ int runCheckMove(const QStringList& arguments)
         // A name alone is what a user of the Alibaba trace writes (its pods have no namespace:
         // they are imported into "default"): say so.
         const QString hint = !podArg.isEmpty() && slash < 0 ? QStringLiteral(" (a pod without a namespace, as the Alibaba trace's, is in default: default/%1)").arg(podArg) : QString();
-        std::fprintf(stderr, "fleetscope check-move: --pod: expected NAMESPACE/NAME, got \"%s\"%s\n", qPrintable(podArg), qPrintable(hint));
+        importers::printTerminalf(stderr, "fleetscope check-move: --pod: expected NAMESPACE/NAME, got \"%s\"%s\n", qPrintable(podArg), qPrintable(hint));
         return 2;
     }
     const QString to = parser.value(QStringLiteral("to"));
     if (to.isEmpty()) {
-        std::fprintf(stderr, "fleetscope check-move: --to NODE is needed\n");
+        importers::printTerminalf(stderr, "fleetscope check-move: --to NODE is needed\n");
         return 2;
     }
     ClusterSource source;
     QString error;
     if (!readClusterSource(parser, false, source, error)) {
-        std::fprintf(stderr, "fleetscope check-move: %s\n", qPrintable(error));
+        importers::printTerminalf(stderr, "fleetscope check-move: %s\n", qPrintable(error));
         return 2;
     }
     const QString label = clusterSourceLabel(source);
@@ -86,7 +88,7 @@ int runCheckMove(const QStringList& arguments)
     try {
         loaded = loadClusterSource(source);
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "fleetscope check-move: %s\n", qPrintable(importFailureMessage(e, label)));
+        importers::printTerminalf(stderr, "fleetscope check-move: %s\n", qPrintable(importFailureMessage(e, label)));
         return 1;
     }
     const model::ClusterStore& store = *loaded.store;
@@ -94,13 +96,14 @@ int runCheckMove(const QStringList& arguments)
     const std::string name = podArg.mid(slash + 1).toStdString();
     const model::PodId pod = findPodByName(store, ns, name);
     if (!pod.isValid()) {
-        std::fprintf(stderr, "fleetscope check-move: pod %s/%s is not in %s\n", ns.c_str(), name.c_str(), qPrintable(label));
+        importers::printTerminalf(stderr, "fleetscope check-move: pod %s/%s is not in %s\n", importers::terminalLine(ns).c_str(),
+            importers::terminalLine(name).c_str(), qPrintable(label));
         return 1;
     }
     const std::string node = to.toStdString();
     const model::NodeId target = store.findNode(node);
     if (!target.isValid()) {
-        std::fprintf(stderr, "fleetscope check-move: node %s is not in %s\n", node.c_str(), qPrintable(label));
+        importers::printTerminalf(stderr, "fleetscope check-move: node %s is not in %s\n", importers::terminalLine(node).c_str(), qPrintable(label));
         return 1;
     }
     const model::PlacementState state(store);
@@ -134,7 +137,7 @@ int runCheckMove(const QStringList& arguments)
     std::cout << out;
     std::cout.flush();
     if (!std::cout) {
-        std::fprintf(stderr, "fleetscope check-move: cannot write to standard output\n");
+        importers::printTerminalf(stderr, "fleetscope check-move: cannot write to standard output\n");
         return 1;
     }
     return 0;

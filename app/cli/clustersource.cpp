@@ -11,6 +11,8 @@
 #include "importers/plan/plansource.h"
 #include "importers/prometheus/usageconfig.h"
 
+#include "importers/terminaltext.h"
+
 #include <QCommandLineParser>
 #include <QFile>
 #include <QRegularExpression>
@@ -36,7 +38,7 @@ void addClusterSourceOptions(QCommandLineParser& parser, bool simulateByDefault)
     parser.addOption(QCommandLineOption(QStringLiteral("context"),
         QStringLiteral("The kubeconfig context of the live cluster (default: its current-context)."), QStringLiteral("NAME")));
     parser.addOption(QCommandLineOption(QStringLiteral("request-timeout"),
-        QStringLiteral("The longest one request to the live cluster may take, its retries included, as kubectl's: whole seconds "
+        QStringLiteral("The longest one request to the live cluster or one query to --prometheus may take, its retries included, as kubectl's: whole seconds "
                        "or a duration (30s, 2m, 1m30s); 0 for no bound but 60 s per step (default: 60s, the API server's own). "
                        "A request still waiting after 3 s is said on stderr."),
         QStringLiteral("DURATION")));
@@ -147,12 +149,15 @@ bool readClusterSource(const QCommandLineParser& parser, bool simulateByDefault,
                         .arg(parser.value(QStringLiteral("request-timeout")));
             return false;
         }
-        if (!parser.isSet(QStringLiteral("kubeconfig")) && !parser.isSet(QStringLiteral("context"))) {
-            error = QStringLiteral("--request-timeout applies to a live cluster (--kubeconfig or --context) only");
+        if (!parser.isSet(QStringLiteral("kubeconfig")) && !parser.isSet(QStringLiteral("context")) && !source.usage) {
+            error = QStringLiteral(
+                "--request-timeout applies to a live cluster (--kubeconfig or --context) or a Prometheus (--prometheus or --usage-config) only");
             return false;
         }
         source.requestTimeout = *timeout;
     }
+    if (source.usage)
+        source.usage->server.requestTimeout = source.requestTimeout;
     if (parser.isSet(QStringLiteral("kubeconfig")) || parser.isSet(QStringLiteral("context"))) {
         if (parser.isSet(QStringLiteral("simulate")) || !source.files.isEmpty() || parser.isSet(QStringLiteral("seed"))) {
             error = QStringLiteral("--kubeconfig and --context read a live cluster: they cannot be combined with files, --simulate or --seed");
@@ -197,14 +202,6 @@ bool readClusterSource(const QCommandLineParser& parser, bool simulateByDefault,
     return true;
 }
 
-importers::LoadedCluster loadClusterSource(const ClusterSource& source)
-{
-    importers::LoadedCluster loaded = loadClusterOnly(source);
-    if (source.usage)
-        loaded.usage = importers::prometheus::loadClusterUsage(*source.usage, *loaded.store, loaded.report);
-    return loaded;
-}
-
 namespace {
 
 // Says on stderr what a slow request of the live LIST waits for (the command line has no other
@@ -215,7 +212,7 @@ public:
     bool isCancelled() const override { return false; }
     void requestWaiting(const importers::kube::RequestWait& wait) override
     {
-        std::fprintf(stderr, "fleetscope: %s\n", wait.describe().c_str());
+        importers::printTerminalf(stderr, "fleetscope: %s\n", wait.describe().c_str());
         std::fflush(stderr);
     }
 };
@@ -275,6 +272,24 @@ importers::LoadedCluster loadClusterOnly(const ClusterSource& source)
     for (const QString& f : source.files)
         files.push_back(commandLinePath(f));
     return importers::loadClusterFiles(files);
+}
+
+importers::LoadedCluster loadClusterSource(const ClusterSource& source)
+{
+    importers::LoadedCluster loaded = loadClusterOnly(source);
+    if (source.usage) {
+        // A slow Prometheus is said on stderr as a slow API server is; one that fails does not
+        // stop the command (importers/prometheus/usagequery.h), and the command says so here,
+        // whatever it prints of the report's warnings.
+        importers::prometheus::UsageSource usage = *source.usage;
+        StderrRequestReporter reporter;
+        usage.server.observer = &reporter;
+        loaded.usage = importers::prometheus::loadClusterUsage(usage, *loaded.store, loaded.report);
+        if (!loaded.usage && !loaded.report.warnings.empty())
+            importers::printTerminalf(stderr, "fleetscope: warning: %s; going on without usage figures (the cluster itself was read)\n",
+                loaded.report.warnings.back().c_str());
+    }
+    return loaded;
 }
 
 importers::PlanSource clusterPlanSource(const ClusterSource& source, const importers::LoadedCluster& loaded)

@@ -28,8 +28,9 @@ struct ClusterSource {
     bool live = false;
     QString kubeconfig; ///< --kubeconfig (empty: KUBECONFIG or ~/.kube/config, as kubectl)
     QString context;    ///< --context (empty: the current-context)
-    /// --request-timeout: the longest one request to the API server may take, retries included
-    /// (0: no bound but 60 s per step); kube::kDefaultRequestTimeout when not given.
+    /// --request-timeout: the longest one request to the API server, or one query to the
+    /// Prometheus, may take, retries included (0: no bound but 60 s per step);
+    /// kube::kDefaultRequestTimeout when not given.
     std::chrono::milliseconds requestTimeout { 60'000 };
     /// --prometheus URL [--prometheus-token-file FILE] [--prometheus-ca FILE] [--usage-time T],
     /// or --usage-config FILE [--usage-time T] (importers/prometheus/usageconfig.h): the usage of the loaded cluster from Prometheus (importers/prometheus/usagequery.h);

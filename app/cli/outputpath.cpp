@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "outputpath.h"
 
+#include "importers/terminaltext.h"
+
 #include <QCommandLineParser>
 
 namespace fleet::app {
@@ -38,7 +40,7 @@ std::string outputTargetProblem(const std::string& option, const std::string& pa
     try {
         importers::checkOutputTarget(path, options);
     } catch (const importers::OutputFileError& e) {
-        return option + ": " + e.what();
+        return option + ": " + importers::messageText(e);
     }
     return {};
 }

@@ -16,6 +16,8 @@
 #include "model/plan/evictionrules.h"
 #include "model/search/nodesneeded.h"
 
+#include "importers/terminaltext.h"
+
 #include <QCommandLineParser>
 
 #include <cstdio>
@@ -54,7 +56,7 @@ int runPlanAddNodes(const QStringList& arguments)
     if (const int done = parsePlanVerb(parser, arguments, kPrefix, kUsage); done >= 0)
         return done;
     auto fail = [](const std::string& what) {
-        std::fprintf(stderr, "%s%s\n", kPrefix, what.c_str());
+        importers::printTerminalf(stderr, "%s%s\n", kPrefix, what.c_str());
         return 2;
     };
     const QString format = parser.value(QStringLiteral("format"));
@@ -104,7 +106,7 @@ int runPlanAddNodes(const QStringList& arguments)
     try {
         prices = importers::loadPriceTable(commandLinePath(parser.value(QStringLiteral("prices"))));
     } catch (const std::exception& e) {
-        return fail(std::string("--prices: ") + e.what());
+        return fail(std::string("--prices: ") + importers::messageText(e));
     }
     const model::ClusterStore& store = *loaded.store;
     model::PlanEngine engine(store, *loaded.topology, model::planNodePrices(store, &prices));
@@ -127,14 +129,14 @@ int runPlanAddNodes(const QStringList& arguments)
         if (action.count > 0)
             (void)engine.apply(action); // refuses (throws) what the state lacks, as plan check would
     } catch (const std::exception& e) {
-        return fail(e.what());
+        return fail(importers::messageText(e));
     }
     if (action.count > 0) {
         plan.actions.push_back(action);
         try {
             importers::writeOutputFile(planPath, importers::planJson(plan), planOutput);
         } catch (const std::exception& e) {
-            return fail(e.what());
+            return fail(importers::messageText(e));
         }
     }
     const model::PlanTotals& after = engine.state().totals();
@@ -162,18 +164,21 @@ int runPlanAddNodes(const QStringList& arguments)
         w.endObject();
         std::cout << w.text() << "\n";
     } else {
-        std::cout << "a " << action.instanceType << " node added copies " << templateNode << "\n";
+        // Every line names input (instance types, nodes, pods, reasons): one terminal line each.
+        std::cout << importers::terminalLineOf("a ", action.instanceType, " node added copies ", templateNode) << "\n";
         if (fit)
-            std::cout << "the " << answer.pods << " pending pods take " << answer.nodes << " " << action.instanceType << " node(s): "
-                      << answer.podsPlaced << " placed" << (answer.limitReached ? " (the search stopped at --max-nodes)" : "") << "\n";
+            std::cout << importers::terminalLineOf("the ", answer.pods, " pending pods take ", answer.nodes, " ", action.instanceType, " node(s): ",
+                answer.podsPlaced, " placed", (answer.limitReached ? " (the search stopped at --max-nodes)" : ""))
+                      << "\n";
         for (const auto& [pod, reasons] : answer.unplaced) {
-            std::cout << "  still does not fit: " << model::podKey(store, pod) << "\n";
+            std::cout << "  " << importers::terminalLineOf("still does not fit: ", model::podKey(store, pod)) << "\n";
             for (const model::Reason& r : reasons)
-                std::cout << "    " << r.code() << ": " << r.message << "\n";
+                std::cout << "    " << importers::terminalLineOf(r.code(), ": ", r.message) << "\n";
         }
         if (action.count > 0)
-            std::cout << "added " << action.count << " " << action.instanceType << " node(s), " << (after.costPerHour - before.costPerHour)
-                      << " $/h; plan written to " << parser.value(QStringLiteral("output")).toStdString() << "\n";
+            std::cout << importers::terminalLineOf("added ", action.count, " ", action.instanceType, " node(s), ", (after.costPerHour - before.costPerHour),
+                " $/h; plan written to ", parser.value(QStringLiteral("output")).toStdString())
+                      << "\n";
         else
             std::cout << "no node would help; no plan written\n";
     }

@@ -16,8 +16,11 @@
 #include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
 
+#include "importers/terminaltext.h"
+
 #include <QCommandLineParser>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -34,7 +37,7 @@ int parsePlanVerb(QCommandLineParser& parser, const QStringList& arguments, cons
     args.removeAt(2); // the verb
     args.removeAt(1); // "plan"
     if (!parser.parse(args)) {
-        std::fprintf(stderr, "%s%s\n", prefix, qPrintable(parser.errorText()));
+        importers::printTerminalf(stderr, "%s%s\n", prefix, qPrintable(parser.errorText()));
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
@@ -93,7 +96,7 @@ int runPlan(const QStringList& arguments)
                 verb.isEmpty() ? stderr : stdout);
             return verb.isEmpty() ? 2 : 0;
         }
-        std::fprintf(stderr,
+        importers::printTerminalf(stderr,
             "fleetscope plan: unknown verb \"%s\"; expected check, export, consolidate, place or add-nodes "
             "(fleetscope plan --help)\n",
             qPrintable(verb));
@@ -128,15 +131,15 @@ int runPlan(const QStringList& arguments)
         return done;
     const QString format = exportOnly ? QStringLiteral("text") : parser.value(QStringLiteral("format"));
     if (format != QLatin1String("text") && format != QLatin1String("json")) {
-        std::fprintf(stderr, "%s--format: expected text or json, got \"%s\"\n", prefix.c_str(), qPrintable(format));
+        importers::printTerminalf(stderr, "%s--format: expected text or json, got \"%s\"\n", prefix.c_str(), qPrintable(format));
         return 2;
     }
     if (!parser.isSet(QStringLiteral("plan"))) {
-        std::fprintf(stderr, "%s--plan PLAN.json is needed\n", prefix.c_str());
+        importers::printTerminalf(stderr, "%s--plan PLAN.json is needed\n", prefix.c_str());
         return 2;
     }
     if (exportOnly && !parser.isSet(QStringLiteral("csv")) && !parser.isSet(QStringLiteral("kubectl-script"))) {
-        std::fprintf(stderr, "%sgive --csv OUT.csv or --kubectl-script OUT.sh (or both)\n", prefix.c_str());
+        importers::printTerminalf(stderr, "%sgive --csv OUT.csv or --kubectl-script OUT.sh (or both)\n", prefix.c_str());
         return 2;
     }
     // The outputs, checked before anything is read: none may be a device, a FIFO, a folder or
@@ -153,20 +156,20 @@ int runPlan(const QStringList& arguments)
         outputs.emplace_back("--kubectl-script", parser.value(QStringLiteral("kubectl-script")).toStdString());
     for (const auto& [option, path] : outputs) {
         if (const std::string problem = outputTargetProblem(option, path, textOutput); !problem.empty()) {
-            std::fprintf(stderr, "%s%s\n", prefix.c_str(), problem.c_str());
+            importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), problem.c_str());
             return 2;
         }
     }
     try {
         importers::checkDistinctOutputs(outputs, exportOnly);
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
+        importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), importers::messageText(e).c_str());
         return 2;
     }
     ClusterSource source;
     QString error;
     if (!readClusterSource(parser, false, source, error)) {
-        std::fprintf(stderr, "%s%s\n", prefix.c_str(), qPrintable(error));
+        importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), qPrintable(error));
         return 2;
     }
     const std::string planPath = commandLinePath(parser.value(QStringLiteral("plan")));
@@ -174,7 +177,7 @@ int runPlan(const QStringList& arguments)
     try {
         plan = importers::readPlanFile(planPath);
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
+        importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), importers::messageText(e).c_str());
         return 2;
     }
     const QString label = clusterSourceLabel(source);
@@ -184,18 +187,18 @@ int runPlan(const QStringList& arguments)
         loaded = loadClusterSource(source);
         current = clusterPlanSource(source, loaded);
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s%s\n", prefix.c_str(), qPrintable(importFailureMessage(e, label)));
+        importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), qPrintable(importFailureMessage(e, label)));
         return 2;
     }
     // Say when the state is not the one the plan was made on (its holds may differ).
     const std::string sourceNote = importers::sourceDifference(plan.source, current);
     if (!sourceNote.empty())
-        std::fprintf(stderr, "%snote: %s\n", prefix.c_str(), sourceNote.c_str());
+        importers::printTerminalf(stderr, "%snote: %s\n", prefix.c_str(), sourceNote.c_str());
     // A script or CSV made against another cluster than the plan's would act on the wrong one.
     const bool exporting = parser.isSet(QStringLiteral("csv")) || parser.isSet(QStringLiteral("kubectl-script"));
     if (const std::string other = importers::clusterDifference(plan.source, current);
         exporting && !other.empty() && !parser.isSet(QStringLiteral("force"))) {
-        std::fprintf(stderr, "%srefusing to write --csv or --kubectl-script: %s; give --force to write them anyway\n", prefix.c_str(), other.c_str());
+        importers::printTerminalf(stderr, "%srefusing to write --csv or --kubectl-script: %s; give --force to write them anyway\n", prefix.c_str(), other.c_str());
         return 2;
     }
     // The cost per hour: the shipped price table, with --prices' rows over it (as the window).
@@ -203,13 +206,13 @@ int runPlan(const QStringList& arguments)
     try {
         prices = importers::loadPriceTable(commandLinePath(parser.value(QStringLiteral("prices"))));
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s--prices: %s\n", prefix.c_str(), e.what());
+        importers::printTerminalf(stderr, "%s--prices: %s\n", prefix.c_str(), importers::messageText(e).c_str());
         return 2;
     }
     try { // place-pods actions bring their template pod when the state lacks it
         importers::addPlanTemplatePods(*loaded.store, plan, planPath);
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
+        importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), importers::messageText(e).c_str());
         return 2;
     }
     importers::PlanEvaluation evaluation
@@ -229,15 +232,30 @@ int runPlan(const QStringList& arguments)
         if (script) // a script to review and run: executable, as the window's export
             importers::writeOutputFile(parser.value(QStringLiteral("kubectl-script")).toStdString(), scriptText, scriptOutput);
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
+        importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), importers::messageText(e).c_str());
         return 2;
+    }
+    if (exportOnly && !evaluation.allHold()) {
+        // Exit status 1 says some actions do not hold; say which, what was written of them and
+        // what to do, rather than leave a bare status.
+        const auto broken = std::count_if(evaluation.actions.begin(), evaluation.actions.end(), [](const auto& a) { return !a.holds; });
+        std::string written;
+        if (parser.isSet(QStringLiteral("csv")))
+            written += "the CSV marks them holds=false";
+        if (parser.isSet(QStringLiteral("kubectl-script")))
+            written += std::string(written.empty() ? "" : " and ") + "the kubectl script leaves them out (a comment says why)";
+        importers::printTerminalf(stderr,
+            "%s%lld of %zu actions do not hold against %s: %s. Written anyway: %s. Run `fleetscope plan check` with the same "
+            "inputs and --plan for each reason, and make a new plan on this state before acting on it. Exit status 1.\n",
+            prefix.c_str(), static_cast<long long>(broken), evaluation.actions.size(), qPrintable(label),
+            importers::notHoldingText(evaluation).c_str(), written.c_str());
     }
     if (!exportOnly) {
         std::cout << (format == QLatin1String("json") ? importers::evaluationJson(planPath, evaluation, *loaded.store)
                                                       : importers::evaluationText(planPath, evaluation, *loaded.store));
         std::cout.flush();
         if (!std::cout) {
-            std::fprintf(stderr, "%scannot write to standard output\n", prefix.c_str());
+            importers::printTerminalf(stderr, "%scannot write to standard output\n", prefix.c_str());
             return 2;
         }
     }

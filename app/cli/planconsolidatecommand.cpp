@@ -15,6 +15,7 @@
 #include "importers/plan/planfile.h"
 #include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
+#include "importers/terminaltext.h"
 #include "model/search/consolidationbound.h"
 #include "model/placement/drainpolicy.h"
 #include "model/search/karpenterbaseline.h"
@@ -25,9 +26,12 @@
 
 #include <cstdio>
 #include <exception>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <sstream>
+
+#include <unistd.h>
 
 namespace fleet::app {
 
@@ -117,11 +121,15 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
 {
     std::ostringstream out;
     char line[512];
+    // Lines that embed names from the input (nodes, reason codes and messages naming labels
+    // and taints, the plan's path) go through terminalLine(): no control byte reaches the
+    // terminal and no name forges a line.
+    const std::string shownPath = importers::terminalLine(planPath);
     if (ours.pendingPlaced.empty())
-        std::snprintf(line, sizeof line, "Consolidation plan written to %s (%zu drain-node actions)\n", planPath.c_str(), ours.actions.size());
+        std::snprintf(line, sizeof line, "Consolidation plan written to %s (%zu drain-node actions)\n", shownPath.c_str(), ours.actions.size());
     else
         std::snprintf(line, sizeof line, "Consolidation plan written to %s (%zu move-pod actions for pending pods, then %zu drain-node actions)\n",
-            planPath.c_str(), ours.pendingPlaced.size(), ours.actions.size());
+            shownPath.c_str(), ours.pendingPlaced.size(), ours.actions.size());
     out << line;
     if (!ours.pendingPlaced.empty() || ours.pendingLeft > 0) {
         std::snprintf(line, sizeof line, "  pending pods:       %zu placed first (room the drains keep), %lld stay pending (no node fits, or gated)\n",
@@ -144,13 +152,15 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
     out << line;
     out << "  nodes that stay: " << ours.kept.size() << "\n";
     for (const auto& [code, nodes] : keptByCode(ours)) {
-        std::snprintf(line, sizeof line, "    %8s  %s\n", model::formatCount(nodes).c_str(), code.c_str());
-        out << line;
+        out << "    " << std::setw(8) << model::formatCount(nodes) << "  " << importers::terminalLine(code) << "\n";
     }
     if (ours.kept.size() > 20)
         out << "  the first 20 (--format json lists all):\n";
     for (std::size_t i = 0; i < ours.kept.size() && i < 20; ++i)
-        out << "    " << store.nodeName(ours.kept[i].node) << ": " << ours.kept[i].reason.message << " [" << ours.kept[i].reason.code() << "]\n";
+        out << "    "
+            << importers::terminalLine(std::string(store.nodeName(ours.kept[i].node)) + ": " + ours.kept[i].reason.message + " ["
+                   + ours.kept[i].reason.code() + "]")
+            << "\n";
     if (ours.cancelled)
         out << "  (cancelled: the plan so far)\n";
     if (ours.timedOut)
@@ -194,12 +204,12 @@ int runPlanConsolidate(const QStringList& arguments)
         return done;
     const QString format = parser.value(QStringLiteral("format"));
     if (format != QLatin1String("text") && format != QLatin1String("json")) {
-        std::fprintf(stderr, "%s--format: expected text or json, got \"%s\"\n", prefix.c_str(), qPrintable(format));
+        importers::printTerminalf(stderr, "%s--format: expected text or json, got \"%s\"\n", prefix.c_str(), qPrintable(format));
         return 2;
     }
     const std::string policy = parser.value(QStringLiteral("policy")).toStdString();
     if (policy.empty() || !model::isDrainPolicy(policy)) {
-        std::fprintf(stderr, "%s--policy: unknown policy \"%s\" (known: %s)\n", prefix.c_str(), policy.c_str(), model::knownDrainPolicies().c_str());
+        importers::printTerminalf(stderr, "%s--policy: unknown policy \"%s\" (known: %s)\n", prefix.c_str(), policy.c_str(), model::knownDrainPolicies().c_str());
         return 2;
     }
     model::ConsolidationOptions options;
@@ -208,7 +218,7 @@ int runPlanConsolidate(const QStringList& arguments)
         bool ok = false;
         options.maxMoves = parser.value(QStringLiteral("max-moves")).toLongLong(&ok);
         if (!ok || options.maxMoves < 0) {
-            std::fprintf(stderr, "%s--max-moves: expected a whole number >= 0, got \"%s\"\n", prefix.c_str(),
+            importers::printTerminalf(stderr, "%s--max-moves: expected a whole number >= 0, got \"%s\"\n", prefix.c_str(),
                 qPrintable(parser.value(QStringLiteral("max-moves"))));
             return 2;
         }
@@ -219,26 +229,26 @@ int runPlanConsolidate(const QStringList& arguments)
         // A range, as for every number: no nan or inf, and at most a year, far below the
         // 292 years after which the deadline (steady_clock nanoseconds) would wrap into the past.
         if (!ok || !(options.timeLimitSeconds > 0) || options.timeLimitSeconds > kMaxTimeLimitSeconds) {
-            std::fprintf(stderr, "%s--time-limit: expected seconds from above 0 to %.0f (a year), got \"%s\"\n", prefix.c_str(),
+            importers::printTerminalf(stderr, "%s--time-limit: expected seconds from above 0 to %.0f (a year), got \"%s\"\n", prefix.c_str(),
                 kMaxTimeLimitSeconds, qPrintable(parser.value(QStringLiteral("time-limit"))));
             return 2;
         }
     }
     if (!parser.isSet(QStringLiteral("output"))) {
-        std::fprintf(stderr, "%s-o PLAN.json is needed\n", prefix.c_str());
+        importers::printTerminalf(stderr, "%s-o PLAN.json is needed\n", prefix.c_str());
         return 2;
     }
     const QString output = parser.value(QStringLiteral("output"));
     // Checked before the search, which can take minutes, and again when the plan is written.
     const importers::OutputFileOptions planOutput = commandOutputOptions(parser);
     if (const std::string problem = outputTargetProblem("-o", output.toStdString(), planOutput); !problem.empty()) {
-        std::fprintf(stderr, "%s%s\n", prefix.c_str(), problem.c_str());
+        importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), problem.c_str());
         return 2;
     }
     ClusterSource source;
     QString error;
     if (!readClusterSource(parser, false, source, error)) {
-        std::fprintf(stderr, "%s%s\n", prefix.c_str(), qPrintable(error));
+        importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), qPrintable(error));
         return 2;
     }
     model::ConsolidationInput input;
@@ -248,7 +258,7 @@ int runPlanConsolidate(const QStringList& arguments)
             input.groupMinimums = importers::readNodeGroupSettings(commandLinePath(parser.value(QStringLiteral("node-groups"))));
         prices = importers::loadPriceTable(commandLinePath(parser.value(QStringLiteral("prices"))));
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
+        importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), importers::messageText(e).c_str());
         return 2;
     }
     importers::LoadedCluster loaded;
@@ -257,16 +267,21 @@ int runPlanConsolidate(const QStringList& arguments)
         loaded = loadClusterSource(source);
         plan.source = planSourceOf(source, loaded);
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s%s\n", prefix.c_str(), qPrintable(importFailureMessage(e, clusterSourceLabel(source))));
+        importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), qPrintable(importFailureMessage(e, clusterSourceLabel(source))));
         return 2;
     }
     const model::ClusterStore& store = *loaded.store;
     input.nodePricePerHour = model::planNodePrices(store, &prices);
-    options.progress = [](double f) { std::fprintf(stderr, "\rconsolidating: %3.0f%%", f * 100); };
+    // Progress rewrites its line with CR: only on a terminal (a log or a pipe gets no CRs).
+    const bool progressShown = ::isatty(STDERR_FILENO) == 1;
+    if (progressShown)
+        options.progress = [](double f) { std::fprintf(stderr, "\rconsolidating: %3.0f%%", f * 100); };
     const model::ConsolidationResult ours = model::consolidate(store, *loaded.topology, input, options);
-    std::fprintf(stderr, "\rbaseline:      ");
+    if (progressShown)
+        std::fprintf(stderr, "\rbaseline:      ");
     const model::ConsolidationResult base = model::karpenterMultiNodeConsolidation(store, *loaded.topology, input, options);
-    std::fprintf(stderr, "\r                       \r");
+    if (progressShown)
+        std::fprintf(stderr, "\r                       \r");
     const model::NodeCountBound bound = model::nodeCountLowerBound(store, ours.pendingPods);
     plan.actions = ours.pendingPlaced; // the pending pods first (consolidation.h), then the drains
     plan.actions.insert(plan.actions.end(), ours.actions.begin(), ours.actions.end());
@@ -274,13 +289,13 @@ int runPlanConsolidate(const QStringList& arguments)
     try {
         importers::writeOutputFile(planPath, importers::planJson(plan), planOutput);
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
+        importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), importers::messageText(e).c_str());
         return 2;
     }
     std::cout << (format == QLatin1String("json") ? summaryJson(ours, base, bound, store) : summaryText(ours, base, bound, store, planPath));
     std::cout.flush();
     if (!std::cout) {
-        std::fprintf(stderr, "%scannot write to standard output\n", prefix.c_str());
+        importers::printTerminalf(stderr, "%scannot write to standard output\n", prefix.c_str());
         return 2;
     }
     return 0;

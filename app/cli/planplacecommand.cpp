@@ -19,6 +19,9 @@
 #include "model/plan/plan.h"
 #include "model/topology.h"
 
+#include "importers/quotedtext.h"
+#include "importers/terminaltext.h"
+
 #include <QCommandLineParser>
 
 #include <cstdio>
@@ -85,7 +88,7 @@ int runPlanPlace(const QStringList& arguments)
     if (const int done = parsePlanVerb(parser, arguments, kPrefix, kUsage); done >= 0)
         return done;
     auto fail = [](const std::string& what) {
-        std::fprintf(stderr, "%s%s\n", kPrefix, what.c_str());
+        importers::printTerminalf(stderr, "%s%s\n", kPrefix, what.c_str());
         return 2;
     };
     auto integer = [&](const char* name, int fallback, int& out) {
@@ -101,8 +104,11 @@ int runPlanPlace(const QStringList& arguments)
     if (format != QLatin1String("text") && format != QLatin1String("json"))
         return fail("--format: expected text or json, got \"" + format.toStdString() + "\"");
     PlaceRequestInput input;
-    if (!parser.isSet(QStringLiteral("pods")) || !integer("pods", 0, input.pods) || input.pods < 1)
+    if (!parser.isSet(QStringLiteral("pods")))
         return fail("--pods N is needed, N a whole number of at least 1");
+    if (!integer("pods", 0, input.pods) || input.pods < 1) // too large for an int is said as such, not as "needed"
+        return fail("--pods: expected a whole number of pods of at least 1 (at most 1000000), got "
+            + importers::quotedText(parser.value(QStringLiteral("pods")).toStdString()));
     if (!integer("gpu", 0, input.gpus) || input.gpus < 0)
         return fail("--gpu: expected a whole number of GPUs");
     if (!integer("slice-size", 0, input.sliceSize) || input.sliceSize < 0)
@@ -134,7 +140,7 @@ int runPlanPlace(const QStringList& arguments)
     try { // the flags' rules before the cluster is read (placerequest.h, shared with the window)
         (void)placePodsAction(input, {});
     } catch (const PlaceRequestError& e) {
-        return fail(e.what());
+        return fail(importers::messageText(e));
     }
 
     ClusterSource source;
@@ -154,20 +160,20 @@ int runPlanPlace(const QStringList& arguments)
         action = placePodsAction(input, gpuModelLabelOf(store));
         addPlaceTemplatePod(store, action, input.podTemplatePath.empty() ? std::string() : input.namespaceName);
     } catch (const std::exception& e) {
-        return fail(e.what());
+        return fail(importers::messageText(e));
     }
     model::PriceTable prices;
     try {
         prices = importers::loadPriceTable(commandLinePath(parser.value(QStringLiteral("prices"))));
     } catch (const std::exception& e) {
-        return fail(std::string("--prices: ") + e.what());
+        return fail(std::string("--prices: ") + importers::messageText(e));
     }
     model::PlanEngine engine(store, *loaded.topology, model::planNodePrices(store, &prices));
     const model::AppliedAction* applied = nullptr;
     try {
         applied = &engine.apply(action);
     } catch (const std::exception& e) {
-        return fail(e.what());
+        return fail(importers::messageText(e));
     }
     const model::AppliedAction& r = *applied;
     const bool placed = !r.podsAdded.empty();
@@ -176,7 +182,7 @@ int runPlanPlace(const QStringList& arguments)
         try {
             importers::writeOutputFile(planPath, importers::planJson(plan), planOutput);
         } catch (const std::exception& e) {
-            return fail(e.what());
+            return fail(importers::messageText(e));
         }
     }
     const auto perDomain = podsPerDomain(*loaded.topology, r);
@@ -203,18 +209,22 @@ int runPlanPlace(const QStringList& arguments)
         w.endObject();
         std::cout << w.text() << "\n";
     } else if (placed) {
-        std::cout << "placed " << r.podsAdded.size() << " of " << pods << " pods like " << who << " at level " << r.topologyLevel << " in "
-                  << (r.topologyDomains.size() == 1 ? r.topologyDomains.front() : std::to_string(r.topologyDomains.size()) + " domains") << "\n";
+        // Every line names input (the template pod, label keys and values, reasons): one
+        // terminal line each.
+        std::cout << importers::terminalLineOf("placed ", r.podsAdded.size(), " of ", pods, " pods like ", who, " at level ", r.topologyLevel, " in ",
+            (r.topologyDomains.size() == 1 ? r.topologyDomains.front() : std::to_string(r.topologyDomains.size()) + " domains"))
+                  << "\n";
         for (const auto& [path, c] : perDomain)
-            std::cout << "  " << path << ": " << c.pods << " pods on " << c.nodes.size() << " nodes\n";
+            std::cout << "  " << importers::terminalLineOf(path, ": ", c.pods, " pods on ", c.nodes.size(), " nodes") << "\n";
         for (const model::Reason& x : r.reasons)
-            std::cout << "  " << x.code() << ": " << x.message << "\n";
-        std::cout << "plan written to " << parser.value(QStringLiteral("output")).toStdString() << "\n";
+            std::cout << "  " << importers::terminalLineOf(x.code(), ": ", x.message) << "\n";
+        std::cout << importers::terminalLineOf("plan written to ", parser.value(QStringLiteral("output")).toStdString()) << "\n";
     } else {
-        std::cout << "the " << pods << " pods like " << who << " do not fit" << (action.gang ? " (a gang: all or nothing; nothing placed)" : "")
-                  << ":\n";
+        std::cout << importers::terminalLineOf("the ", pods, " pods like ", who, " do not fit",
+            (action.gang ? " (a gang: all or nothing; nothing placed)" : ""), ":")
+                  << "\n";
         for (const model::Reason& x : r.reasons)
-            std::cout << "  " << x.code() << ": " << x.message << "\n";
+            std::cout << "  " << importers::terminalLineOf(x.code(), ": ", x.message) << "\n";
     }
     std::cout.flush();
     if (!std::cout)

@@ -18,6 +18,8 @@
 #include "model/labelselector.h"
 #include "views/panels/nodefilter.h"
 
+#include "importers/terminaltext.h"
+
 #include <QApplication>
 #include <QBuffer>
 #include <QCommandLineParser>
@@ -94,7 +96,7 @@ QByteArray imageFormatForPath(const QString& path)
 
 int fail(const QString& text, int code)
 {
-    std::fprintf(stderr, "fleetscope screenshot: %s\n", qPrintable(text));
+    importers::printTerminalf(stderr, "fleetscope screenshot: %s\n", qPrintable(text));
     return code;
 }
 
@@ -336,7 +338,7 @@ int render(const ScreenshotOptions& options)
         auto mask = filter.mask;
         // Every node dimmed with no word of why looked like a broken map (user trial).
         if (filter.matching == 0)
-            std::fprintf(stderr, "fleetscope screenshot: warning: --selector %s matches none of the %zu nodes\n",
+            importers::printTerminalf(stderr, "fleetscope screenshot: warning: --selector %s matches none of the %zu nodes\n",
                 qPrintable(options.selectorText), cluster.store->nodeCount());
         window.mapView()->setNodeMask(std::move(mask));
     }
@@ -412,10 +414,10 @@ int render(const ScreenshotOptions& options)
         const model::NodeId node = store.findNode(name.toStdString());
         const QPoint centre = map->cellCenter(node);
         if (centre.isNull())
-            std::printf("cell %s hidden\n", qPrintable(name));
+            importers::printTerminalf(stdout, "cell %s hidden\n", qPrintable(name));
         else {
             const QPoint p = mapOffset + centre * mapImage.devicePixelRatio();
-            std::printf("cell %s %d %d\n", qPrintable(name), p.x(), p.y());
+            importers::printTerminalf(stdout, "cell %s %d %d\n", qPrintable(name), p.x(), p.y());
         }
     }
 
@@ -436,7 +438,7 @@ int render(const ScreenshotOptions& options)
     } catch (const std::exception& e) {
         return fail(QString::fromStdString(e.what()), 1);
     }
-    std::printf("wrote %s (%dx%d)\n", qPrintable(QFileInfo(options.output).absoluteFilePath()), image.width(), image.height());
+    importers::printTerminalf(stdout, "wrote %s (%dx%d)\n", qPrintable(QFileInfo(options.output).absoluteFilePath()), image.width(), image.height());
     std::fflush(stdout);
     return 0;
 }

@@ -10,6 +10,8 @@
 #include "importers/export/summaryjson.h"
 #include "model/metrics/usagemetrics.h"
 
+#include "importers/terminaltext.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
@@ -36,7 +38,7 @@ int runSummary(const QStringList& arguments)
     if (args.size() > 1)
         args.removeAt(1); // "summary"
     if (!parser.parse(args)) {
-        std::fprintf(stderr, "fleetscope summary: %s\n", qPrintable(parser.errorText()));
+        importers::printTerminalf(stderr, "fleetscope summary: %s\n", qPrintable(parser.errorText()));
         return 2;
     }
     if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))) {
@@ -47,13 +49,13 @@ int runSummary(const QStringList& arguments)
     }
     const QString format = parser.value(QStringLiteral("format"));
     if (format != QLatin1String("text") && format != QLatin1String("json")) {
-        std::fprintf(stderr, "fleetscope summary: --format: expected text or json, got \"%s\"\n", qPrintable(format));
+        importers::printTerminalf(stderr, "fleetscope summary: --format: expected text or json, got \"%s\"\n", qPrintable(format));
         return 2;
     }
     importers::SummaryParts parts;
     if (parser.isSet(QStringLiteral("only"))) {
         if (format != QLatin1String("json")) {
-            std::fprintf(stderr, "fleetscope summary: --only works with --format json (the text summary is totals only)\n");
+            importers::printTerminalf(stderr, "fleetscope summary: --only works with --format json (the text summary is totals only)\n");
             return 2;
         }
         parts = { false, false, false };
@@ -66,7 +68,7 @@ int runSummary(const QStringList& arguments)
             else if (p == QLatin1String("pods"))
                 parts.pods = true;
             else {
-                std::fprintf(stderr, "fleetscope summary: --only: expected totals, nodes or pods (comma-separated), got \"%s\"\n",
+                importers::printTerminalf(stderr, "fleetscope summary: --only: expected totals, nodes or pods (comma-separated), got \"%s\"\n",
                     qPrintable(p));
                 return 2;
             }
@@ -75,7 +77,7 @@ int runSummary(const QStringList& arguments)
     ClusterSource source;
     QString error;
     if (!readClusterSource(parser, false, source, error)) {
-        std::fprintf(stderr, "fleetscope summary: %s\n", qPrintable(error));
+        importers::printTerminalf(stderr, "fleetscope summary: %s\n", qPrintable(error));
         return 2;
     }
 
@@ -87,15 +89,15 @@ int runSummary(const QStringList& arguments)
         else {
             importers::writeSummaryText(*loaded.store, loaded.report, std::cout);
             if (loaded.usage)
-                std::cout << "\nusage (" << loaded.usage->source << "): " << model::idleGpuSentence(*loaded.usage) << "\n";
+                std::cout << "\n" << importers::terminalLineOf("usage (", loaded.usage->source, "): ", model::idleGpuSentence(*loaded.usage)) << "\n";
         }
         std::cout.flush();
         if (!std::cout) {
-            std::fprintf(stderr, "fleetscope summary: cannot write to standard output\n");
+            importers::printTerminalf(stderr, "fleetscope summary: cannot write to standard output\n");
             return 1;
         }
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "fleetscope summary: %s\n", qPrintable(importFailureMessage(e, label)));
+        importers::printTerminalf(stderr, "fleetscope summary: %s\n", qPrintable(importFailureMessage(e, label)));
         return 1;
     }
     return 0;

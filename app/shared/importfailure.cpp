@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "importfailure.h"
 
+#include "importers/terminaltext.h"
+
 #include <QObject>
 
 #include <new>
@@ -11,7 +13,7 @@ QString importFailureMessage(const std::exception& error, const QString& sourceL
 {
     if (dynamic_cast<const std::bad_alloc*>(&error))
         return QObject::tr("out of memory while importing %1").arg(sourceLabel);
-    return QString::fromStdString(error.what());
+    return QString::fromStdString(importers::messageText(error)); // names in it escaped (importers/terminaltext.h)
 }
 
 QString filesSourceLabel(const QStringList& paths)

@@ -2,6 +2,8 @@
 #include "placerequest.h"
 
 #include "importers/plan/podtemplate.h"
+#include "importers/quotedtext.h"
+#include "model/quantity.h"
 #include "model/wellknownlabels.h"
 
 #include <QJsonDocument>
@@ -67,6 +69,24 @@ model::PlanAction placePodsAction(const PlaceRequestInput& in, const std::string
         fail(PlaceField::Cpu, "a pod shape needs both --cpu and --memory");
     if (shape && in.memory.empty())
         fail(PlaceField::Memory, "a pod shape needs both --cpu and --memory");
+    // The shape's quantities are checked here, where the option is known: read later from the
+    // template made of them, an error could only name "the pod template".
+    auto quantity = [&](PlaceField f, const std::string& text, bool milli, const char* example) {
+        if (text.empty())
+            return;
+        std::string problem;
+        try {
+            if ((milli ? model::parseQuantityMilli(text) : model::parseQuantity(text)) < 0)
+                problem = "a request cannot be negative";
+        } catch (const std::exception& e) {
+            problem = e.what();
+        }
+        if (!problem.empty())
+            fail(f, std::string(placeFieldFlag(f)) + ": expected a Kubernetes quantity such as " + example + ", got "
+                    + importers::quotedText(text) + " (" + problem + ")");
+    };
+    quantity(PlaceField::Cpu, in.cpu, true, "8 or 500m");
+    quantity(PlaceField::Memory, in.memory, false, "64Gi or 512Mi");
     if (templ && (in.gpusGiven || !in.gpuModel.empty()))
         fail(in.gpusGiven ? PlaceField::Gpu : PlaceField::GpuModel, "--gpu and --gpu-model describe a shape; with --pod-template the template says it");
     if (!in.requiredLevel.empty() && !in.preferredLevel.empty())

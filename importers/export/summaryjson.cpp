@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "summaryjson.h"
 
+#include "importers/terminaltext.h"
+
 #include "model/accelerators.h"
 #include "model/clustertotals.h"
 #include "model/figures.h"
@@ -229,7 +231,7 @@ void writeSummaryText(const model::ClusterStore& store, const ImportReport& repo
         }
     }
     for (const auto& w : report.warnings)
-        out << "warning: " << w << "\n";
+        out << "warning: " << terminalLine(w) << "\n"; // kept escaped by ImportReport::warn(); escaped again for any other writer
 }
 
 } // namespace fleet::importers

@@ -2,6 +2,7 @@
 #include "importers/kube/kubeconfig.h"
 
 #include "importers/optionfile.h"
+#include "importers/quotedtext.h"
 #include "importers/yamlinput.h"
 
 #include <QByteArray>
@@ -218,10 +219,23 @@ std::size_t editDistance(std::string_view a, std::string_view b)
     return row[b.size()];
 }
 
+// A context, cluster or user name in a message: escaped (importers/quotedtext.h), so that a
+// name holding a line break or an escape sequence neither forges a line nor drives a terminal.
+std::string named(std::string_view name)
+{
+    constexpr std::size_t kNameChars = 253; // a DNS subdomain name, as long as names get
+    return escapedText(name, kNameChars);
+}
+
 // The context names for a message: all of them when there are few, else how many there are
 // and the few closest to `wanted` (a kubeconfig may hold thousands: one per cluster of a fleet).
-std::string contextsText(const std::vector<std::string>& names, const std::string& wanted)
+// Each name escaped (named()).
+std::string contextsText(const std::vector<std::string>& rawNames, const std::string& wanted)
 {
+    std::vector<std::string> names;
+    names.reserve(rawNames.size());
+    for (const std::string& n : rawNames)
+        names.push_back(named(n));
     constexpr std::size_t kAll = 8, kClosest = 5;
     if (names.size() <= kAll)
         return "contexts: " + joined(names);
@@ -324,7 +338,7 @@ ResolvedKubeconfig loadKubeconfig(const KubeconfigRequest& request)
     auto ctx = merged.contexts.find(out.contextName);
     if (ctx == merged.contexts.end())
         throw KubeconfigError(source, 0, {},
-                              "context \"" + out.contextName + "\" does not exist (read: " + where +
+                              "context \"" + named(out.contextName) + "\" does not exist (read: " + where +
                                   "; " + contextsText(out.contexts, out.contextName) + ")");
     const std::string ctxFile = merged.originOf["context:" + out.contextName];
     const YAML::Node& c = ctx->second.body;
@@ -335,8 +349,8 @@ ResolvedKubeconfig loadKubeconfig(const KubeconfigRequest& request)
     auto cl = merged.clusters.find(clusterName);
     if (clusterName.empty() || cl == merged.clusters.end())
         fail(ctxFile, c, ctx->second.path + ".cluster",
-             clusterName.empty() ? "context \"" + out.contextName + "\" names no cluster"
-                                 : "cluster \"" + clusterName + "\" of context \"" + out.contextName + "\" does not exist");
+             clusterName.empty() ? "context \"" + named(out.contextName) + "\" names no cluster"
+                                 : "cluster \"" + named(clusterName) + "\" of context \"" + named(out.contextName) + "\" does not exist");
     {
         const std::string file = merged.originOf["cluster:" + clusterName];
         const YAML::Node& b = cl->second.body;
@@ -346,7 +360,7 @@ ResolvedKubeconfig loadKubeconfig(const KubeconfigRequest& request)
         k.origin = file;
         k.server = str(file, b, "server", p);
         if (k.server.empty())
-            fail(file, b, p + ".server", "cluster \"" + clusterName + "\" has no server");
+            fail(file, b, p + ".server", "cluster \"" + named(clusterName) + "\" has no server");
         k.certificateAuthority = resolvePath(str(file, b, "certificate-authority", p), file);
         k.certificateAuthorityData = data(file, b, "certificate-authority-data", p);
         k.tlsServerName = str(file, b, "tls-server-name", p);
@@ -358,7 +372,7 @@ ResolvedKubeconfig loadKubeconfig(const KubeconfigRequest& request)
         auto us = merged.users.find(userName);
         if (us == merged.users.end())
             fail(ctxFile, c, ctx->second.path + ".user",
-                 "user \"" + userName + "\" of context \"" + out.contextName + "\" does not exist");
+                 "user \"" + named(userName) + "\" of context \"" + named(out.contextName) + "\" does not exist");
         const std::string file = merged.originOf["user:" + userName];
         const YAML::Node& b = us->second.body;
         const std::string& p = us->second.path;

@@ -7,6 +7,7 @@
 // Separate from kubejsonwindow.cpp, which only finds the items and reports errors, so that
 // the Kubernetes rules can be read and changed without the windowing.
 #include "kubejsonimporter_p.h"
+#include "importers/terminaltext.h"
 #include "model/wellknownlabels.h"
 
 #include <charconv>
@@ -787,7 +788,7 @@ void KubectlJsonImporter::commitItem(const char* itemStart)
         try {
             m_store.addNode(m_node);
         } catch (const std::invalid_argument& e) {
-            failAtName(itemStart, std::string(e.what()) + ": a node name appears twice (in this file or an earlier one)", true);
+            failAtName(itemStart, terminalLine(e.what()) + ": a node name appears twice (in this file or an earlier one)", true);
         }
         ++m_nodes;
         return;

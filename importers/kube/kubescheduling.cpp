@@ -7,6 +7,7 @@
 // (pkg/apis/core/validation/validation.go, pkg/apis/policy/validation/validation.go): what it
 // rejects is an error here too, with file, line and JSON path.
 #include "kubejsonimporter_p.h"
+#include "importers/terminaltext.h"
 
 #include <charconv>
 #include <unordered_map>
@@ -409,7 +410,7 @@ void KubectlJsonImporter::commitExtraItem(ItemKind kind, const char* itemStart)
         try {
             m_store.addDisruptionBudget(m_budget);
         } catch (const std::invalid_argument& e) {
-            failAtName(itemStart, std::string(e.what()) + " (in this file or an earlier one)", true);
+            failAtName(itemStart, terminalLine(e.what()) + " (in this file or an earlier one)", true);
         }
         ++m_budgetsRead;
         break;

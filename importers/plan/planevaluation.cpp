@@ -4,6 +4,7 @@
 #include "planfile.h"
 
 #include "importers/export/exportquoting.h"
+#include "importers/terminaltext.h"
 #include "jsontext.h"
 #include "plansource.h"
 #include "podtemplate.h"
@@ -254,15 +255,18 @@ std::string evaluationJson(const std::string& planName, const PlanEvaluation& e,
 
 std::string evaluationText(const std::string& planName, const PlanEvaluation& e, const model::ClusterStore& store)
 {
-    std::string out = "plan " + planName + ": " + std::to_string(e.actions.size()) + " action" + (e.actions.size() == 1 ? "" : "s") + ", ";
+    // Every line that names input (the plan's path, action subjects, reasons naming pods,
+    // nodes, labels and taints) goes through terminalLine(): one terminal line each, with no
+    // control byte.
+    std::string out = "plan " + terminalLine(planName) + ": " + std::to_string(e.actions.size()) + " action" + (e.actions.size() == 1 ? "" : "s") + ", ";
     const auto broken = std::count_if(e.actions.begin(), e.actions.end(), [](const auto& a) { return !a.holds; });
     out += broken == 0 ? "all hold\n" : std::to_string(broken) + " do not hold\n";
     if (!e.sourceNote.empty())
-        out += "  note: " + e.sourceNote + "\n";
+        out += "  note: " + terminalLine(e.sourceNote) + "\n";
     for (std::size_t i = 0; i < e.actions.size(); ++i) {
         const model::AppliedAction& a = e.actions[i];
-        out += "  [" + std::to_string(i) + "] " + std::string(model::actionTypeName(a.action.type)) + " " + actionSubject(a.action) + ": "
-            + (a.holds ? "holds" : "DOES NOT HOLD");
+        out += "  [" + std::to_string(i) + "] " + std::string(model::actionTypeName(a.action.type)) + " " + terminalLine(actionSubject(a.action))
+            + ": " + (a.holds ? "holds" : "DOES NOT HOLD");
         if (!a.changes.empty()) {
             const bool placing = a.action.type == model::ActionType::PlacePods || a.action.type == model::ActionType::PlaceWorkload;
             out += " (" + std::to_string(a.changes.size()) + " pod" + (a.changes.size() == 1 ? "" : "s")
@@ -270,7 +274,7 @@ std::string evaluationText(const std::string& planName, const PlanEvaluation& e,
         }
         out += "\n";
         for (const model::Reason& r : a.reasons)
-            out += "      " + r.code() + ": " + r.message + "\n";
+            out += "      " + terminalLine(r.code() + ": " + r.message) + "\n";
     }
     auto totals = [&](const char* label, const model::PlanTotals& t) {
         char buf[400];
@@ -284,6 +288,32 @@ std::string evaluationText(const std::string& planName, const PlanEvaluation& e,
     };
     totals("before:", e.before);
     totals("after:", e.after);
+    return out;
+}
+
+std::string notHoldingText(const PlanEvaluation& e, std::size_t listed)
+{
+    std::string out;
+    std::size_t shown = 0;
+    std::size_t more = 0;
+    for (std::size_t i = 0; i < e.actions.size(); ++i) {
+        const model::AppliedAction& a = e.actions[i];
+        if (a.holds)
+            continue;
+        if (shown == listed) {
+            ++more;
+            continue;
+        }
+        std::string codes; // each code once (a drain has one per pod that finds no node)
+        std::set<std::string> seen;
+        for (const model::Reason& r : a.reasons)
+            if (seen.insert(r.code()).second)
+                codes += (codes.empty() ? "" : " ") + r.code();
+        out += (shown++ ? "; [" : "[") + std::to_string(i) + "] " + std::string(model::actionTypeName(a.action.type)) + " "
+            + terminalLine(actionSubject(a.action)) + (codes.empty() ? "" : " (" + terminalLine(codes) + ")");
+    }
+    if (more > 0)
+        out += "; and " + std::to_string(more) + " more";
     return out;
 }
 
@@ -384,17 +414,19 @@ if [ -z "$expected" ]; then
 elif [ -n "$server" ] && [ "$server" != "$expected" ]; then
     fail "--server $server is not the server this plan was made on ($expected)"
 fi
-actual=$(kubectl --context "$context" config view --minify -o 'jsonpath={.clusters[0].cluster.server}') \
+# --context=NAME as one word: a context whose name starts with '-' stays a context's name
+# for kubectl, never becomes another option (--context --kubeconfig=... would).
+actual=$(kubectl --context="$context" config view --minify -o 'jsonpath={.clusters[0].cluster.server}') \
     || fail "cannot read the server of context \"$context\" (kubectl config view failed)"
 [ "$actual" = "$expected" ] \
     || fail "context \"$context\" points at ${actual:-no server}, not at $expected where this plan was made: nothing was run"
 
 run() {
     if [ "$apply" = 1 ]; then
-        printf '+ kubectl --context %q' "$context"; printf ' %q' "$@"; printf '\n'
-        kubectl --context "$context" "$@"
+        printf '+ kubectl %q' "--context=$context"; printf ' %q' "$@"; printf '\n'
+        kubectl --context="$context" "$@"
     else
-        printf 'would run: kubectl --context %q' "$context"; printf ' %q' "$@"; printf '\n'
+        printf 'would run: kubectl %q' "--context=$context"; printf ' %q' "$@"; printf '\n'
     fi
 }
 

@@ -2,6 +2,7 @@
 #include "pricetableloader.h"
 
 #include "importers/optionfile.h"
+#include "importers/quotedtext.h"
 
 #include <charconv>
 #include <map>
@@ -69,6 +70,14 @@ model::PriceTable parsePriceTable(std::string_view text, const std::string& file
             continue;
         const std::vector<Field> fields = splitFields(line);
         if (!haveHeader) {
+            // A column named twice is refused: which of the two holds the price would be a
+            // guess (a spreadsheet's reader takes one, this one the other).
+            for (std::size_t i = 0; i < fields.size(); ++i)
+                for (std::size_t j = 0; j < i; ++j)
+                    if (!fields[i].text.empty() && fields[i].text == fields[j].text)
+                        throw PriceTableError(fileName, lineNo, fields[i].column,
+                            "the header names column " + quotedText(fields[i].text) + " twice (fields " + std::to_string(j + 1) + " and "
+                                + std::to_string(i + 1) + "); name each column once");
             for (std::size_t i = 0; i < fields.size(); ++i)
                 for (int c = 0; c < 4; ++c)
                     if (fields[i].text == kColumns[c])

@@ -229,8 +229,10 @@ PrometheusClient::PrometheusClient(PrometheusSettings settings)
     config.cluster.insecureSkipTlsVerify = d->settings.insecureSkipTlsVerify;
     config.user.name = "prometheus";
     config.user.token = d->settings.bearerToken;
+    config.requestTimeout = d->settings.requestTimeout;
     try {
         d->http = std::make_unique<kube::KubeApiClient>(config);
+        d->http->setObserver(d->settings.observer);
     } catch (const kube::KubeApiError& e) {
         throw PrometheusError(d->source, {}, e.message());
     }

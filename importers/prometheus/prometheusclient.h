@@ -22,6 +22,10 @@
 #include <utility>
 #include <vector>
 
+namespace fleet::importers::kube {
+class RequestObserver;
+} // namespace fleet::importers::kube
+
 namespace fleet::importers::prometheus {
 
 /// Where the server is and how to reach it.
@@ -31,6 +35,12 @@ struct PrometheusSettings {
     std::string bearerToken;           ///< sent as "Authorization: Bearer"; never in an error
     std::string certificateAuthority;  ///< PEM file for https, or empty: the system's roots
     bool insecureSkipTlsVerify = false;
+    /// The longest one query may take, as the Kubernetes client's requests (the command line's
+    /// --request-timeout; 0: no bound but 60 s per step). Default 60 s.
+    std::chrono::milliseconds requestTimeout { 60'000 };
+    /// Told what a query that takes long waits for (kube::RequestObserver: after 3 s, then
+    /// every 5 s), or nullptr. Not owned; it must outlive the client.
+    kube::RequestObserver* observer = nullptr;
 };
 
 /// One series' labels, sorted by name as the server sends them (__name__ included).

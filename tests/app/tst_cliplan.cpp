@@ -259,6 +259,18 @@ void TestCliPlan::planExport()
     QCOMPARE(check.exitCode, 2);
     QVERIFY2(check.err.contains("refusing to write"), check.err.constData());
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("check.sh"))));
+    // Forced onto the changed state, where actions 0 and 1 no longer hold: exit status 1, and
+    // stderr says which actions, why, what was written of them and what to do.
+    const Run broken = fleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("export"), kPlanData + QStringLiteral("/cluster-changed.json"),
+                                      QStringLiteral("--plan"), plan, QStringLiteral("--force") }
+        + outputs);
+    QCOMPARE(broken.exitCode, 1);
+    QVERIFY(QFile::exists(csv) && QFile::exists(script));
+    QVERIFY2(broken.err.contains("2 of 4 actions do not hold against")
+            && broken.err.contains("[0] move-pod default/web-7f9c-aaaaa -> cpu-b1 (not-found:node/cpu-b1); [1] drain-node cpu-a1 (")
+            && broken.err.contains("the CSV marks them holds=false and the kubectl script leaves them out")
+            && broken.err.contains("fleetscope plan check"),
+        broken.err.constData());
 }
 
 void TestCliPlan::planCheckCostsFromThePriceTable_data()

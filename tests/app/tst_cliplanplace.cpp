@@ -138,6 +138,18 @@ void TestCliPlanPlace::errors_data()
     QTest::newRow("cpu without memory")
         << QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--cpu"), QStringLiteral("1"), QStringLiteral("-o"), QStringLiteral("p.json") }
         << QStringLiteral("a pod shape needs both --cpu and --memory");
+    // A bad quantity names its option and value, not the template made of them.
+    QTest::newRow("pods too many for an int")
+        << (shape + QStringList { QStringLiteral("--pods"), QStringLiteral("99999999999"), QStringLiteral("-o"), QStringLiteral("p.json") })
+        << QStringLiteral("--pods: expected a whole number of pods of at least 1 (at most 1000000), got \"99999999999\"");
+    QTest::newRow("cpu nan")
+        << QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--cpu"), QStringLiteral("nan"), QStringLiteral("--memory"),
+               QStringLiteral("1Gi"), QStringLiteral("-o"), QStringLiteral("p.json") }
+        << QStringLiteral("--cpu: expected a Kubernetes quantity such as 8 or 500m, got \"nan\"");
+    QTest::newRow("memory negative")
+        << QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--cpu"), QStringLiteral("1"), QStringLiteral("--memory"),
+               QStringLiteral("-1Gi"), QStringLiteral("-o"), QStringLiteral("p.json") }
+        << QStringLiteral("--memory: expected a Kubernetes quantity such as 64Gi or 512Mi, got \"-1Gi\"");
     QTest::newRow("both levels")
         << (shape + QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--required-level"), kL1, QStringLiteral("--preferred-level"), kL3, QStringLiteral("-o"), QStringLiteral("p.json") })
         << QStringLiteral("give --required-level or --preferred-level, not both");

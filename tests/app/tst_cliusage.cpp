@@ -14,6 +14,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 using fleet::tests::runFleetscope;
 
 namespace {
@@ -43,6 +48,7 @@ private slots:
     void badUsageConfig();
     void simulatedHasUsage();
     void unreachableIsAWarning();
+    void silentPrometheusIsBounded();
     void badOptions_data();
     void badOptions();
 };
@@ -133,6 +139,36 @@ void TstCliUsage::unreachableIsAWarning()
         + usage);
     QCOMPARE(shot.exitCode, 1);
     QVERIFY2(shot.err.contains("--metric gpu-idle: ") && shot.err.contains("has no usage data"), shot.err.constData());
+}
+
+// A Prometheus that accepts the connection and never answers (a listening socket nobody
+// accepts from: the kernel completes the handshake): the wait is said on stderr after 3 s,
+// --request-timeout bounds it, and the command goes on without usage, saying so.
+void TstCliUsage::silentPrometheusIsBounded()
+{
+    const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+    QVERIFY(listener >= 0);
+    sockaddr_in address {};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    QVERIFY(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    QVERIFY(::listen(listener, 16) == 0);
+    socklen_t length = sizeof address;
+    QVERIFY(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+    const QString url = QStringLiteral("http://127.0.0.1:%1").arg(ntohs(address.sin_port));
+    QTemporaryDir dir;
+    for (const QStringList& command : { QStringList { QStringLiteral("summary"), kSmall },
+             QStringList { QStringLiteral("plan"), QStringLiteral("consolidate"), kSmall, QStringLiteral("-o"), dir.filePath(QStringLiteral("p.json")) } }) {
+        QElapsedTimer clock;
+        clock.start();
+        const auto r = runFleetscope(command + QStringList { QStringLiteral("--prometheus"), url, QStringLiteral("--request-timeout"), QStringLiteral("4s") },
+            fleet::tests::headlessEnvironment(), 60'000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(clock.elapsed() < 30'000, "--request-timeout did not bound the wait");
+        QVERIFY2(r.err.contains("waiting for " + url.toUtf8()), r.err.constData());
+        QVERIFY2(r.err.contains("gave up after 4 s") && r.err.contains("going on without usage figures"), r.err.constData());
+    }
+    ::close(listener);
 }
 
 void TstCliUsage::badOptions_data()

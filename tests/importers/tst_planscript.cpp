@@ -55,21 +55,21 @@ const std::vector<PodName> kEvilPods = {
 const QStringList kConfigView = { QStringLiteral("config"), QStringLiteral("view"), QStringLiteral("--minify"),
     QStringLiteral("-o"), QStringLiteral("jsonpath={.clusters[0].cluster.server}") };
 
-// The stub kubectl: one file per call, its argv NUL-separated; `--context C config view` prints
+// The stub kubectl: one file per call, its argv NUL-separated; `--context=C config view` prints
 // C's server from $STUB_CONTEXTS ("name server" lines) or fails as kubectl does (or passes the
 // call to the real kubectl $STUB_REAL_KUBECTL); a call whose subcommand is $STUB_FAIL_ON fails.
 const char* kStubKubectl = R"SH(#!/usr/bin/env bash
 n=$(ls "$STUB_LOG" | wc -l)
 printf '%s\0' "$@" > "$STUB_LOG/$(printf %05d "$n")"
-if [ "${1-}" = --context ] && [ "${3-}" = config ]; then
+if [ "${1%%=*}" = --context ] && [ "${2-}" = config ]; then
     if [ -n "${STUB_REAL_KUBECTL-}" ]; then exec "$STUB_REAL_KUBECTL" "$@"; fi
     while read -r name server; do
-        if [ "$name" = "$2" ]; then printf '%s' "$server"; exit 0; fi
+        if [ "$name" = "${1#--context=}" ]; then printf '%s' "$server"; exit 0; fi
     done < "$STUB_CONTEXTS"
-    echo "error: cannot locate context $2" >&2
+    echo "error: cannot locate context ${1#--context=}" >&2
     exit 1
 fi
-if [ -n "${STUB_FAIL_ON-}" ] && [ "${3-}" = "$STUB_FAIL_ON" ]; then echo "error: $3 failed" >&2; exit 1; fi
+if [ -n "${STUB_FAIL_ON-}" ] && [ "${2-}" = "$STUB_FAIL_ON" ]; then echo "error: $2 failed" >&2; exit 1; fi
 exit 0
 )SH";
 
@@ -81,6 +81,12 @@ QString qs(const std::string& s)
 QStringList context(const QString& name, const QStringList& rest)
 {
     return QStringList { QStringLiteral("--context"), name } + rest;
+}
+
+// The argv of a kubectl call the script makes in context `name`: --context=NAME, one word.
+QStringList kubectlCall(const QString& name, const QStringList& rest)
+{
+    return QStringList { QStringLiteral("--context=") + name } + rest;
 }
 
 // cluster.json with the names above, written into `dir`.
@@ -182,6 +188,7 @@ private slots:
     void refusesAnotherCluster_data();
     void refusesAnotherCluster();
     void contextFromTheEnvironment();
+    void aContextNamedLikeAnOptionStaysAContext();
     void batchesWithAPause();
     void aPlanWithoutServerNeedsOne();
     void aFailedDrainStops();
@@ -216,7 +223,7 @@ void TstPlanScript::initTestCase()
     QVERIFY(stub.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
     QFile contexts(m_dir.filePath(QStringLiteral("contexts")));
     QVERIFY(contexts.open(QIODevice::WriteOnly));
-    contexts.write(QByteArray::fromStdString("prod " + kServer + "\nstaging https://staging.example:6443\n"));
+    contexts.write(QByteArray::fromStdString("prod " + kServer + "\nstaging https://staging.example:6443\n--kubeconfig=/dev/null " + kServer + "\n"));
     m_pwned = m_dir.filePath(QStringLiteral("pwned"));
 }
 
@@ -278,11 +285,11 @@ void TstPlanScript::hostileNamesReachKubectlExactly()
                   flags2 = QStringLiteral("--delete-emptydir-data"), timeout = QStringLiteral("--timeout=10m"),
                   end = QStringLiteral("--");
     const std::vector<QStringList> expected = {
-        context(QStringLiteral("prod"), kConfigView),
-        context(QStringLiteral("prod"), { QStringLiteral("cordon"), end, qs(kEvilNode) }),
-        context(QStringLiteral("prod"), { QStringLiteral("cordon"), end, qs(kDashNode) }),
-        context(QStringLiteral("prod"), { drain, flags1, flags2, timeout, end, qs(kEvilNode) }),
-        context(QStringLiteral("prod"), { drain, flags1, flags2, timeout, end, qs(kDashNode) }),
+        kubectlCall(QStringLiteral("prod"), kConfigView),
+        kubectlCall(QStringLiteral("prod"), { QStringLiteral("cordon"), end, qs(kEvilNode) }),
+        kubectlCall(QStringLiteral("prod"), { QStringLiteral("cordon"), end, qs(kDashNode) }),
+        kubectlCall(QStringLiteral("prod"), { drain, flags1, flags2, timeout, end, qs(kEvilNode) }),
+        kubectlCall(QStringLiteral("prod"), { drain, flags1, flags2, timeout, end, qs(kDashNode) }),
     };
     QCOMPARE(r.calls, expected);
     // The comments still say where each pod is expected to go, escaped.
@@ -298,11 +305,11 @@ void TstPlanScript::dryRunChangesNothing()
 {
     const ScriptRun r = run(importers::planKubectlScript(m_evaluation, *m_cluster.store), context(QStringLiteral("prod"), {}));
     QVERIFY2(r.exitCode == 0, r.err.constData());
-    QCOMPARE(r.calls, std::vector<QStringList> { context(QStringLiteral("prod"), kConfigView) });
+    QCOMPARE(r.calls, std::vector<QStringList> { kubectlCall(QStringLiteral("prod"), kConfigView) });
     QVERIFY2(r.out.contains("dry run"), r.out.constData());
-    QCOMPARE(r.out.count("would run: kubectl --context prod cordon -- "), 2);
+    QCOMPARE(r.out.count("would run: kubectl --context=prod cordon -- "), 2);
     QCOMPARE(
-        r.out.count("would run: kubectl --context prod drain --ignore-daemonsets --delete-emptydir-data --timeout=10m -- "), 2);
+        r.out.count("would run: kubectl --context=prod drain --ignore-daemonsets --delete-emptydir-data --timeout=10m -- "), 2);
     QVERIFY2(r.out.contains("cordon -- --kubeconfig=/dev/null\\;touch\\ \\\"\\$PWNED\\\""), r.out.constData());
     QVERIFY(!QFile::exists(m_pwned));
 }
@@ -349,7 +356,21 @@ void TstPlanScript::contextFromTheEnvironment()
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QCOMPARE(r.calls.size(), std::size_t(5));
     QCOMPARE(
-        r.calls.at(1).mid(0, 3), (QStringList { QStringLiteral("--context"), QStringLiteral("prod"), QStringLiteral("cordon") }));
+        r.calls.at(1).mid(0, 2), (QStringList { QStringLiteral("--context=prod"), QStringLiteral("cordon") }));
+}
+
+// A context whose name starts with '-' reaches kubectl as --context=NAME, one word: kubectl
+// cannot read it as another option (here --kubeconfig, which would point it at another file).
+void TstPlanScript::aContextNamedLikeAnOptionStaysAContext()
+{
+    const QString name = QStringLiteral("--kubeconfig=/dev/null");
+    const ScriptRun r = run(importers::planKubectlScript(m_evaluation, *m_cluster.store), context(name, { QStringLiteral("--apply") }));
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QCOMPARE(r.calls.size(), std::size_t(5));
+    QCOMPARE(r.calls.at(0), kubectlCall(name, kConfigView));
+    for (const QStringList& call : r.calls)
+        QCOMPARE(call.at(0), QStringLiteral("--context=") + name);
+    QVERIFY2(r.out.contains("+ kubectl --context=--kubeconfig=/dev/null cordon -- "), r.out.constData());
 }
 
 // Five drains of plain nodes (an evaluation made by hand: the script reads only its actions).
@@ -374,13 +395,13 @@ void TstPlanScript::batchesWithAPause()
             { QStringLiteral("--apply"), QStringLiteral("--batch-size"), QStringLiteral("2"), QStringLiteral("--pause=0"),
                 QStringLiteral("--timeout"), QStringLiteral("90s") }));
     QVERIFY2(r.exitCode == 0, r.err.constData());
-    std::vector<QStringList> expected = { context(QStringLiteral("prod"), kConfigView) };
+    std::vector<QStringList> expected = { kubectlCall(QStringLiteral("prod"), kConfigView) };
     const std::vector<std::vector<QString>> batches = { { "n1", "n2" }, { "n3", "n4" }, { "n5" } };
     for (const auto& batch : batches) {
         for (const QString& n : batch)
-            expected.push_back(context(QStringLiteral("prod"), { QStringLiteral("cordon"), QStringLiteral("--"), n }));
+            expected.push_back(kubectlCall(QStringLiteral("prod"), { QStringLiteral("cordon"), QStringLiteral("--"), n }));
         for (const QString& n : batch)
-            expected.push_back(context(QStringLiteral("prod"),
+            expected.push_back(kubectlCall(QStringLiteral("prod"),
                 { QStringLiteral("drain"), QStringLiteral("--ignore-daemonsets"), QStringLiteral("--delete-emptydir-data"),
                     QStringLiteral("--timeout=90s"), QStringLiteral("--"), n }));
     }

@@ -144,6 +144,11 @@ void TestPriceTable::errors_data()
                                    << ":2:23: expected 4 fields as in the header, got 3";
     QTest::newRow("empty type") << "region,instance_type,capacity_type,usd_per_hour\nus-east-1,,spot,1\n"
                                 << ":2:11: expected an instance type";
+    // A column named twice is refused: which one holds the price would be a silent choice.
+    QTest::newRow("column twice") << "region,instance_type,capacity_type,usd_per_hour,usd_per_hour\nus-east-1,m7i.4xlarge,spot,1,2\n"
+                                  << ":1:49: the header names column \"usd_per_hour\" twice (fields 4 and 5)";
+    QTest::newRow("unknown column twice") << "note,region,instance_type,capacity_type,usd_per_hour,note\n"
+                                          << ":1:54: the header names column \"note\" twice (fields 1 and 6)";
     // A key given twice is refused: which row wins would be a silent choice.
     QTest::newRow("key twice") << "region,instance_type,capacity_type,usd_per_hour\nus-east-1,m7i.4xlarge,spot,1\n"
                                   "us-east-2,m7i.4xlarge,spot,2\nus-east-1,m7i.4xlarge,spot,3\n"

@@ -2,7 +2,9 @@
 // Tests of importers/quotedtext.h: quoting input text in error messages, and telling binary
 // files from text by their first bytes.
 
+#include "importers/importreport.h"
 #include "importers/quotedtext.h"
+#include "importers/terminaltext.h"
 
 #include <QtTest>
 
@@ -20,6 +22,8 @@ private slots:
     void quotedAddsQuotes();
     void binaryFile_data();
     void binaryFile();
+    void terminalTextKeepsOnlyLineBreaks();
+    void reportAndErrorsAreEscaped();
 };
 
 void TstQuotedText::escaped_data()
@@ -123,6 +127,31 @@ void TstQuotedText::binaryFile()
     }
     QVERIFY(message.has_value());
     QVERIFY2(QString::fromStdString(*message).startsWith(expected), message->c_str());
+}
+
+// terminalLine() escapes line breaks too; terminalLines() keeps them and escapes the rest.
+void TstQuotedText::terminalTextKeepsOnlyLineBreaks()
+{
+    QCOMPARE(fleet::importers::terminalLine("a\x1b[2J\r\nb\x07"), std::string("a\\x1B[2J\\x0D\\x0Ab\\x07"));
+    QCOMPARE(fleet::importers::terminalLines("one\x1b]0;t\x07\ntwo\r\n"), std::string("one\\x1B]0;t\\x07\ntwo\\x0D\n"));
+    QCOMPARE(fleet::importers::terminalLines(""), std::string());
+    QCOMPARE(fleet::importers::terminalLineOf("node ", std::string("n\n1"), ": ", 3), std::string("node n\\x0A1: 3"));
+    // Escaping twice gives what once gave: a sink may escape what a formatter escaped.
+    const std::string once = fleet::importers::terminalLine("x\x1by");
+    QCOMPARE(fleet::importers::terminalLine(once), once);
+}
+
+// The report's warning sink and ImportError escape what they are given; messageText() passes
+// an ImportError's text as it is and makes any other exception's one line.
+void TstQuotedText::reportAndErrorsAreEscaped()
+{
+    fleet::importers::ImportReport report;
+    report.warn("pod a\nFORGED\x1b[2J on node b");
+    QCOMPARE(report.warnings.back(), std::string("pod a\\x0AFORGED\\x1B[2J on node b"));
+    const fleet::importers::ImportError error("f\x1b.json", 3, "items[0]", "bad \"x\x07\"\nsecond line");
+    QCOMPARE(std::string(error.what()), std::string("f\\x1B.json:3: items[0]: bad \"x\\x07\"\nsecond line"));
+    QCOMPARE(fleet::importers::messageText(error), std::string(error.what()));
+    QCOMPARE(fleet::importers::messageText(std::invalid_argument("no node n\nFORGED")), std::string("no node n\\x0AFORGED"));
 }
 
 QTEST_GUILESS_MAIN(TstQuotedText)

@@ -115,6 +115,8 @@ void TestYamlInput::refusedByEveryReader_data()
                                              << QStringLiteral("a: the key \"a\" is given twice in one mapping (lines 1 and 3)");
         QTest::addRow("%s: key twice, nested", name) << QByteArray("a:\n  - b: 1\n    b: 2\n") << 3
                                                      << QStringLiteral("a[0].b: the key \"b\" is given twice in one mapping (lines 2 and 3)");
+        QTest::addRow("%s: key twice on one line", name) << QByteArray("a: {b: 1, b: 2}\n") << 1
+                                                         << QStringLiteral("a.b: the key \"b\" is given twice in one mapping (on line 1); give it once");
         QTest::addRow("%s: list as a key", name) << QByteArray("? [x, y]\n: 1\n") << 1
                                                  << QStringLiteral("a mapping key must be a plain value (a string), not a list");
     }
