@@ -167,8 +167,8 @@ classify() {
 # views/: the VTK adapter, the plan's view of a node, the map (and the pod drag format it
 # accepts), item models, the plan panel, heatmaps, panels and inspectors, from the bottom up.
 declare -A layer_order=(
-    [model]="pricing scheduling placement metrics plan search"
-    [views]="vtk nodeview map itemmodels plan heatmaps panels inspectors"
+    [model]="pricing scheduling placement metrics plan search report"
+    [views]="vtk nodeview map itemmodels plan heatmaps panels inspectors report"
 )
 declare -A known_exceptions=()
 declare -A exceptions_seen=()

@@ -25,6 +25,8 @@ PACKAGES=(
   xvfb xauth libxcb1-dev
   # the end-to-end tests (tests/e2e): a window manager, real X input, screenshots of the screen
   openbox xdotool x11-utils imagemagick
+  # the report tests read the PDF back: its text (pdftotext) and its pages as images (pdftoppm)
+  poppler-utils
 )
 
 SUDO=""
