@@ -25,6 +25,7 @@
 #include <QDateTime>
 #include <QFileInfo>
 #include <QImage>
+#include <QLoggingCategory>
 #include <QRegularExpression>
 
 #include <chrono>
@@ -35,6 +36,9 @@
 
 namespace fleet::app {
 namespace {
+
+// The time of each step, for the benchmark's breakdown: QT_LOGGING_RULES="fleet.app.report.debug=true".
+Q_LOGGING_CATEGORY(lcReport, "fleet.app.report", QtInfoMsg)
 
 const char* kUsage = "fleetscope report (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) [--plan PLAN.json] "
                      "[--title TEXT] [--prices FILE] [--metric gpu|cpu|memory] -o REPORT.pdf|REPORT.png [--size WxH]";
@@ -149,6 +153,11 @@ QStringList provenanceLines(const importers::PlanSource& source, const QString& 
 int run(const ReportOptions& options)
 {
     const auto started = std::chrono::steady_clock::now();
+    auto step = [&, last = started](const char* what) mutable {
+        const auto now = std::chrono::steady_clock::now();
+        qCDebug(lcReport, "%s: %.0f ms", what, std::chrono::duration<double, std::milli>(now - last).count());
+        last = now;
+    };
     // The plan and the prices are read before the import, which can take seconds.
     importers::PlanDocument plan;
     const std::string planPath = options.planPath.isEmpty() ? std::string() : commandLinePath(options.planPath);
@@ -176,6 +185,7 @@ int run(const ReportOptions& options)
     } catch (const std::exception& e) {
         return fail(importFailureMessage(e, label), 1);
     }
+    step("import");
     std::shared_ptr<const model::ClusterStore> store = loaded.store;
     std::shared_ptr<const model::Topology> topology = loaded.topology;
 
@@ -191,6 +201,7 @@ int run(const ReportOptions& options)
         if (!sourceNote.empty())
             std::fprintf(stderr, "fleetscope report: note: %s\n", sourceNote.c_str());
     }
+    step("plan replay");
     const model::MetricContext context(*store, prices.get());
 
     views::ReportMapInput mapInput;
@@ -220,9 +231,11 @@ int run(const ReportOptions& options)
     input.maps = views::renderReportMaps(mapInput, kMapLogicalSize);
     if (input.maps.before.isNull())
         return fail(QStringLiteral("the map could not be rendered (no OpenGL?)"), 1);
+    step("maps");
 
     views::ReportPages pages(input.title);
     views::buildFleetReport(input, pages);
+    step("figures and layout");
     QByteArray bytes;
     if (options.png) {
         const QImage image = pages.pageImage(0, options.pngWidth);
@@ -235,6 +248,7 @@ int run(const ReportOptions& options)
         if (bytes.isEmpty())
             return fail(QStringLiteral("cannot paint the PDF for %1").arg(options.output), 1);
     }
+    step(options.png ? "paint PNG" : "paint PDF");
     // Written as a whole (importers/output/outputfile.h): a failure keeps the previous file.
     try {
         importers::writeOutputFile(options.output.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),

@@ -8,7 +8,9 @@
 #include "model/report/reportfigures.h"
 #include "model/search/consolidationbound.h"
 
+#include <QElapsedTimer>
 #include <QLocale>
+#include <QLoggingCategory>
 
 #include <algorithm>
 #include <cmath>
@@ -18,6 +20,9 @@
 namespace fleet::views {
 
 namespace {
+
+// The time of each section, for the benchmark's breakdown: QT_LOGGING_RULES="fleet.views.report.debug=true".
+Q_LOGGING_CATEGORY(lcReportLayout, "fleet.views.report", QtInfoMsg)
 
 QString q(const std::string& s)
 {
@@ -58,12 +63,28 @@ QString signedDollars(double d)
                                : (d > 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) + reportDollars(std::abs(d));
 }
 
+// The reasons of one action, one line per code: "code: first message" and, when the code comes
+// more than once (a drain's local-storage note for each of its pods), "(and N more)". The full
+// list is `plan check --format json`'s; a row of a hundred notes would bury the table.
 QString reasonsText(const std::vector<model::Reason>& reasons)
 {
-    QStringList parts;
-    for (const model::Reason& r : reasons)
-        parts << q(r.code()) + QStringLiteral(": ") + q(r.message);
-    return parts.join(QStringLiteral("; "));
+    QStringList lines;
+    std::vector<std::pair<std::string, int>> seen; // code, count, in first-seen order
+    std::vector<const model::Reason*> first;
+    for (const model::Reason& r : reasons) {
+        const std::string code = r.code();
+        auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == code; });
+        if (it == seen.end()) {
+            seen.emplace_back(code, 1);
+            first.push_back(&r);
+        } else {
+            ++it->second;
+        }
+    }
+    for (std::size_t i = 0; i < seen.size(); ++i)
+        lines << q(seen[i].first) + QStringLiteral(": ") + q(first[i]->message)
+                + (seen[i].second > 1 ? QStringLiteral(" (and %1 more)").arg(seen[i].second - 1) : QString());
+    return lines.join(QLatin1Char('\n'));
 }
 
 // The zone-level domain of a node (the ancestor two levels under the root, or the node's own
@@ -184,7 +205,8 @@ void planSection(const FleetReportInput& in, ReportPages& pages, bool& appendix)
                                reportCount(static_cast<std::int64_t>(actions.size()) - broken), reportCount(broken)));
     if (!in.planNote.isEmpty())
         pages.addParagraph(QStringLiteral("Note: ") + in.planNote, 8.5);
-    pages.addSwatches({ { kNotHoldFill, QStringLiteral("does not hold") } });
+    if (broken > 0)
+        pages.addSwatches({ { kNotHoldFill, QStringLiteral("does not hold") } });
     if (actions.size() <= in.groupActionsAbove) {
         pages.addTable(actionsTable(in));
         return;
@@ -251,6 +273,10 @@ void riskSection(const FleetReportInput& in, ReportPages& pages)
     if (!in.evaluation)
         return;
     const model::PlanRisks r = model::planRisks(*in.store, in.evaluation->actions);
+    std::int64_t localStorage = 0; // the evictions' local-storage notes (evictionrules.h), one per pod
+    for (const model::AppliedAction& a : in.evaluation->actions)
+        for (const model::Reason& reason : a.reasons)
+            localStorage += reason.kind == model::ReasonKind::LocalStorage ? 1 : 0;
     pages.addHeading(QStringLiteral("What the plan risks"), 2);
     ReportPages::Table t;
     t.header = { QStringLiteral("Risk"), QStringLiteral("Count"), QStringLiteral("Which") };
@@ -272,6 +298,7 @@ void riskSection(const FleetReportInput& in, ReportPages& pages)
         { QStringLiteral("Gangs moved (pods)"), reportCount(r.gangsMoved) + QStringLiteral(" (") + reportCount(r.gangPodsMoved) + QLatin1Char(')'),
             names(r.gangExamples) },
         { QStringLiteral("Nodes cordoned and drained"), reportCount(r.nodesCordoned), QString() },
+        { QStringLiteral("Pods whose emptyDir data is deleted"), reportCount(localStorage), QString() },
     };
     if (r.nodesFailed > 0) {
         t.rows.push_back({ QStringLiteral("Nodes failed (what-if)"), reportCount(r.nodesFailed), QString() });
@@ -336,7 +363,12 @@ void mapsSection(const FleetReportInput& in, ReportPages& pages)
         pages.addImage(in.maps.after, height, QStringLiteral("After the plan: nodes the plan removes are grey (not applicable)."));
     if (!in.maps.difference.isNull())
         pages.addImage(in.maps.difference, height,
-            QStringLiteral("The plan's difference: after minus before (blue less, red more; cool-to-warm), the nodes the plan changes outlined."));
+            in.maps.marked
+                ? QStringLiteral("The plan's difference: after minus before (blue less, red more; cool-to-warm), the nodes the plan changes "
+                                 "outlined, removed ones crossed.")
+                : QStringLiteral("The plan's difference: after minus before (blue less, red more; cool-to-warm). The plan changes more "
+                                 "than %1 nodes: they are not outlined one by one at this scale.")
+                      .arg(reportCount(static_cast<std::int64_t>(kMaxMarkedNodes))));
 }
 
 } // namespace
@@ -381,19 +413,28 @@ void buildFleetReport(const FleetReportInput& in, ReportPages& pages)
     if (!in.planNote.isEmpty())
         about.rows.push_back({ QStringLiteral("Note"), in.planNote });
     pages.addTable(about);
+    QElapsedTimer clock;
+    clock.start();
+    auto step = [&](const char* what) { qCDebug(lcReportLayout, "%s: %lld ms", what, static_cast<long long>(clock.restart())); };
     figuresSection(in, pages);
+    step("figures");
     mapsSection(in, pages);
     bool appendix = false;
     planSection(in, pages, appendix);
+    step("plan");
     if (!in.evaluation)
         pages.addHeading(QStringLiteral("The fleet"), 1);
     staySection(in, pages);
+    step("why nodes stay");
     riskSection(in, pages);
+    step("risks");
     wasteSection(in, pages);
+    step("waste and pending");
     if (appendix) {
         pages.addHeading(QStringLiteral("Appendix: every action of the plan"), 1);
         pages.addSwatches({ { kNotHoldFill, QStringLiteral("does not hold") } });
         pages.addTable(actionsTable(in));
+        step("appendix");
     }
 }
 

@@ -33,7 +33,11 @@ struct ReportMaps {
     QImage after;      // under the plan (null without one)
     QImage difference; // after minus before, with the plan's marks (null without a plan)
     QString metricTitle; // the legend's title of `before`
+    bool marked = false; // the difference map outlines the nodes the plan changes (<= kMaxMarkedNodes)
 };
+
+/// The difference map outlines the changed nodes up to this many (see renderReportMaps()).
+inline constexpr std::size_t kMaxMarkedNodes = 2000;
 
 /// Renders the maps at `logicalSize` (logical pixels of the view, legend included), at the
 /// application's device pixel ratio (QT_SCALE_FACTOR gives print resolution). The whole fleet

@@ -7,6 +7,8 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QTextLayout>
+#include <QTextOption>
 
 #include <algorithm>
 #include <cmath>
@@ -39,7 +41,17 @@ QString capped(const QString& text)
     return text.size() > ReportPages::kMaxCellChars ? text.left(ReportPages::kMaxCellChars - 1) + QChar(0x2026) : text;
 }
 
-constexpr int kWrap = Qt::TextWordWrap | Qt::TextWrapAnywhere;
+// Text wraps at word boundaries, and inside a word only when the word alone is wider than the
+// line (a digest, a long pod name): QTextOption::WrapAtWordBoundaryOrAnywhere, which drawText's
+// flags cannot ask for (Qt::TextWrapAnywhere breaks every line anywhere).
+QTextOption wrapOption(Qt::Alignment alignment)
+{
+    QTextOption option(alignment);
+    option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    return option;
+}
+
+constexpr int kWrap = 0; // Item::flags of wrapped text: its alignment only (wrapOption() wraps)
 
 } // namespace
 
@@ -66,16 +78,32 @@ int ReportPages::font(qreal size, bool bold)
     f.setBold(bold);
     // Unhinted metrics: the same advances at 72 dpi (layout), on the PDF and on a page image.
     f.setHintingPreference(QFont::PreferNoHinting);
+    // No ligatures: the PDF's text must read back as typed ("ff" in a digest, not U+FB00), so
+    // that a search or pdftotext finds names and digests.
+    f.setStyleStrategy(QFont::PreferNoShaping);
     m_fonts.push_back(f);
     return static_cast<int>(m_fonts.size() - 1);
 }
 
 qreal ReportPages::textHeight(const QString& text, int fontIndex, qreal width) const
 {
-    const QFontMetricsF metrics(m_fonts[static_cast<std::size_t>(fontIndex)], measuringDevice());
+    const QFont& f = m_fonts[static_cast<std::size_t>(fontIndex)];
+    const QFontMetricsF metrics(f, measuringDevice());
     if (!text.contains(QLatin1Char('\n')) && metrics.horizontalAdvance(text) <= width)
         return metrics.height(); // one line: the common case, without a wrap pass
-    return metrics.boundingRect(QRectF(0, 0, width, 1e6), kWrap, text).height();
+    // The lines drawText() makes with wrapOption(): line breaks as the painter's.
+    QString laid = text;
+    laid.replace(QLatin1Char('\n'), QChar::LineSeparator);
+    QTextLayout layout(laid, f, measuringDevice());
+    layout.setTextOption(wrapOption(Qt::AlignLeft));
+    layout.beginLayout();
+    int lines = 0;
+    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+        line.setLineWidth(width);
+        ++lines;
+    }
+    layout.endLayout();
+    return std::max(1, lines) * metrics.height();
 }
 
 qreal ReportPages::roomLeft() const
@@ -249,7 +277,7 @@ void ReportPages::addSwatches(const std::vector<std::pair<QColor, QString>>& swa
         place({ Item::Fill, QRectF(x, m_y + 1, h - 2, h - 2), {}, 0, 0, color });
         x += h + 2;
         const qreal w = metrics.horizontalAdvance(label) + 2;
-        place({ Item::Text, QRectF(x, m_y, w, h), label, f, Qt::AlignLeft, Qt::black });
+        place({ Item::Text, QRectF(x, m_y, w, h), label, f, Qt::AlignLeft | Qt::TextSingleLine, Qt::black });
         x += w + 12;
     }
     m_y += h + 4;
@@ -281,7 +309,10 @@ void ReportPages::paintPage(QPainter& painter, int index) const
         case Item::Text:
             painter.setFont(m_fonts[static_cast<std::size_t>(item.font)]);
             painter.setPen(item.color);
-            painter.drawText(item.rect, item.flags, item.text);
+            if (item.flags & Qt::TextSingleLine)
+                painter.drawText(item.rect, item.flags, item.text);
+            else
+                painter.drawText(item.rect, item.text, wrapOption(Qt::Alignment::fromInt(item.flags & 0x1ff)));
             break;
         }
     }
