@@ -363,6 +363,7 @@ int render(const ScreenshotOptions& options)
             return fail(QStringLiteral("--plan: %1").arg(window.planOpener()->lastMessage()), 1);
         window.setMetric(options.metric);
         QCoreApplication::processEvents();
+        fitMapToSize(); // the Plan dock that opened with the plan took room from the map
     }
 
     // The view state the window would have: the filter, then the focus.

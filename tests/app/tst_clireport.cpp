@@ -128,6 +128,7 @@ private slots:
     void pngIsTheFirstPage();
     void failureKeepsThePreviousFile_data();
     void failureKeepsThePreviousFile();
+    void screenshotUnderPlan();
 
 private:
     QTemporaryDir m_dir;
@@ -198,8 +199,10 @@ void TstCliReport::figuresAreSummaryAndPlanCheck()
     const QJsonArray actions = check.value(QStringLiteral("actions")).toArray();
     QVERIFY(!actions.isEmpty());
     for (const QJsonValue& v : actions) {
-        const QJsonObject a = v.toObject();
-        QVERIFY2(text.contains(a.value(QStringLiteral("subject")).toString()), qPrintable(a.value(QStringLiteral("subject")).toString()));
+        // A subject wider than its column wraps (at a space or a slash): each of its parts.
+        const QString subject = v.toObject().value(QStringLiteral("subject")).toString();
+        for (const QString& part : subject.split(QRegularExpression(QStringLiteral("[\\s/]+")), Qt::SkipEmptyParts))
+            QVERIFY2(text.contains(part), qPrintable(subject + QStringLiteral(": ") + part));
     }
     QVERIFY(text.contains(QStringLiteral("%1 actions, %1 hold, 0 do not hold").arg(actions.size())));
     // The title block: the input's digest and the version.
@@ -357,6 +360,43 @@ void TstCliReport::failureKeepsThePreviousFile()
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(f.readAll(), QByteArray("the previous report"));
     QCOMPARE(QDir(m_dir.path()).entryList({ QStringLiteral(".previous*") }, QDir::Files | QDir::Hidden).size(), 0);
+}
+
+void TstCliReport::screenshotUnderPlan()
+{
+    // screenshot --plan: the map under the plan; --metric plan-difference colours the nodes by
+    // what they gain or lose, where the plain map shows their share.
+    const QString cluster = kPlanData + QStringLiteral("/cluster.json");
+    auto shot = [&](const QString& name, const QStringList& extra, QPoint& cell) {
+        const QString png = m_dir.filePath(name);
+        const Run r = runFleetscope(QStringList { QStringLiteral("screenshot"), cluster, QStringLiteral("--map-only"), QStringLiteral("--size"),
+                                        QStringLiteral("800x600"), QStringLiteral("--print-cell"), QStringLiteral("cpu-a2"), QStringLiteral("-o"), png }
+            + extra);
+        if (r.exitCode != 0)
+            qWarning("%s", r.err.constData());
+        const auto m = QRegularExpression(QStringLiteral("cell cpu-a2 (\\d+) (\\d+)")).match(QString::fromUtf8(r.out));
+        cell = m.hasMatch() ? QPoint(m.captured(1).toInt(), m.captured(2).toInt()) : QPoint(-1, -1);
+        return r.exitCode == 0 ? QImage(png) : QImage();
+    };
+    QPoint plainCell, planCell;
+    const QImage plain = shot(QStringLiteral("plain.png"), { QStringLiteral("--metric"), QStringLiteral("cpu") }, plainCell);
+    const QImage planned = shot(QStringLiteral("planned.png"),
+        { QStringLiteral("--plan"), kPlanData + QStringLiteral("/plan.json"), QStringLiteral("--metric"), QStringLiteral("plan-difference") }, planCell);
+    QVERIFY(!plain.isNull());
+    QVERIFY(!planned.isNull());
+    QCOMPARE(planned.size(), QSize(800, 600)); // --map-only: the map alone, no menus or status bar
+    QVERIFY(plainCell.x() >= 0 && planCell == plainCell);
+    // The difference's legend and cells use the diverging scale (its cool end: nodes that lose,
+    // as cpu-a2 loses api-0), which the plain map (viridis) has nowhere.
+    const QRgb cool = fleet::views::divergingColorTable().front();
+    QCOMPARE(countNear(plain.convertToFormat(QImage::Format_RGB32), cool, 8), 0);
+    QVERIFY2(countNear(planned.convertToFormat(QImage::Format_RGB32), cool, 8) > 20, qPrintable(QString::number(cool, 16)));
+    QVERIFY(plain != planned);
+    // Without a plan, a plan metric is refused.
+    const Run refused = runFleetscope({ QStringLiteral("screenshot"), cluster, QStringLiteral("--metric"), QStringLiteral("plan-difference"),
+        QStringLiteral("-o"), m_dir.filePath(QStringLiteral("refused.png")) });
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY(refused.err.contains("--plan"));
 }
 
 QTEST_GUILESS_MAIN(TstCliReport)
