@@ -84,7 +84,7 @@ std::optional<int> parseOptions(int argc, char** argv, ReportOptions& options)
     parser.addOption(QCommandLineOption(QStringLiteral("plan"),
         QStringLiteral("A plan file (resources/schemas/plan-v1.md), re-evaluated against the cluster as `plan check` does."),
         QStringLiteral("PLAN.json")));
-    parser.addOption(QCommandLineOption(QStringLiteral("title"), QStringLiteral("The report's title (default: \"Fleet report\", "
+    parser.addOption(QCommandLineOption(QStringLiteral("title"), QStringLiteral("The report's title (default: \"Fleet report: SOURCE\", "
                                                                                 "or \"Plan review: PLAN\" with --plan)."),
         QStringLiteral("TEXT")));
     parser.addOption(QCommandLineOption(QStringLiteral("prices"),
