@@ -163,13 +163,14 @@ classify() {
 # model/: the planner's order is scheduling (filters, the ledger) <- placement (policies that
 # rank nodes and pick devices) <- metrics (per-node figures, some of which rank typical pods) <-
 # plan (actions, engine, undo) <- search (the searches that drive the engine: consolidation, its
-# bound, the Karpenter-style baseline, nodes-needed, the trace replay); prices have a home of
-# their own below all of them.
+# bound, the Karpenter-style baseline, nodes-needed, the trace replay) <- report (the figures a
+# report gives, from all of them); prices have a home of their own below all of them.
 # views/: the VTK adapter, the plan's view of a node, the map (and the pod drag format it
-# accepts), item models, the plan panel, heatmaps, panels and inspectors, from the bottom up.
+# accepts), item models, the plan panel, heatmaps, panels, inspectors and the report's pages and
+# maps, from the bottom up.
 declare -A layer_order=(
-    [model]="pricing scheduling placement metrics plan search"
-    [views]="vtk nodeview map itemmodels plan heatmaps panels inspectors"
+    [model]="pricing scheduling placement metrics plan search report"
+    [views]="vtk nodeview map itemmodels plan heatmaps panels inspectors report"
 )
 # app/: one folder for each kind of file (docs/architecture.md, "The layers"): the window, its
 # dialogs, the controllers behind it, undo commands, what the window and the command line share,

@@ -26,7 +26,8 @@ PACKAGES=(
   # the end-to-end tests (tests/e2e): a window manager, real X input, screenshots of the screen
   openbox xdotool x11-utils imagemagick
   # the Debian package (installer/build-deb.sh, test-deb.sh): icons from the SVG, the checks of
-  # the package and of its desktop, AppStream and MIME files, the PDF report's text
+  # the package and of its desktop, AppStream and MIME files; the report tests read the PDF back:
+  # its text (pdftotext) and its pages as images (pdftoppm)
   librsvg2-bin lintian desktop-file-utils appstream shared-mime-info libglib2.0-bin poppler-utils python3-debian
 )
 

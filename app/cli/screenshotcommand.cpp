@@ -8,9 +8,12 @@
 
 #include "app/window/explorepanels.h"
 #include "app/window/mainwindow.h"
+#include "app/controllers/plancontroller.h"
+#include "app/controllers/planopener.h"
 #include "app/startup/surfaceformat.h"
 #include "app/xvfb/privatexserver.h"
 #include "model/metrics/metricregistry.h"
+#include "model/metrics/planmetrics.h"
 #include "model/metrics/usagemetrics.h"
 
 #include "model/domainpath.h"
@@ -69,6 +72,7 @@ struct ScreenshotOptions {
     model::LabelSelector selector;
     QString focus; // --focus node/NAME or KEY=VALUE[/KEY=VALUE...]
     QString panel; // --panel problems|pending|heatmap: drawn below the window, in the same image
+    QString planPath; // --plan: the map under this plan (re-checked against the cluster, as File > Open Plan)
     /// The window's size: the whole image, less the panel's band when there is one.
     [[nodiscard]] QSize windowSize() const { return QSize(size.width(), size.height() - panelHeight()); }
     /// The panel's band: 40% of the image, at least 120 px, at most 600 px (0 without --panel).
@@ -119,13 +123,18 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
     parser.addOption(QCommandLineOption(QStringLiteral("size"), QStringLiteral("Size of the image in pixels (default 1280x860)."),
         QStringLiteral("WxH"), QStringLiteral("1280x860")));
     parser.addOption(QCommandLineOption(QStringLiteral("metric"),
-        QStringLiteral("Colour by a metric: %1 (default gpu).")
+        QStringLiteral("Colour by a metric: %1 (default gpu); with --plan also plan-difference (plan-diff-gpu), plan-diff-cpu, "
+                       "plan-diff-memory.")
             .arg(QString::fromStdString(model::MetricRegistry::builtin().validIds()) + usageIds()),
         QStringLiteral("NAME"), QStringLiteral("gpu")));
     parser.addOption(QCommandLineOption(QStringLiteral("prices"),
         QStringLiteral("A CSV of node prices (region,instance_type,capacity_type,usd_per_hour) whose rows replace the "
                        "shipped ones."),
         QStringLiteral("FILE")));
+    parser.addOption(QCommandLineOption(QStringLiteral("plan"),
+        QStringLiteral("Show the map under this plan (resources/schemas/plan-v1.md), re-checked against the cluster as File > "
+                       "Open Plan does: gpu, cpu and memory are then their shares under the plan."),
+        QStringLiteral("PLAN.json")));
     parser.addOption(QCommandLineOption(
         QStringLiteral("map-only"), QStringLiteral("Write only the map with its legend, not the whole window.")));
     parser.addOption(QCommandLineOption(QStringLiteral("selector"),
@@ -183,8 +192,16 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
                         .arg(sizeText),
             2);
     options.metric = parser.value(QStringLiteral("metric"));
+    options.planPath = parser.value(QStringLiteral("plan"));
+    if (options.metric == QLatin1String("plan-difference"))
+        options.metric = QStringLiteral("plan-diff-gpu");
+    const bool planMetric = !model::planMetricBaseId(options.metric.toStdString()).empty();
+    if (planMetric && options.planPath.isEmpty())
+        return fail(QStringLiteral("--metric %1 needs --plan PLAN.json").arg(parser.value(QStringLiteral("metric"))), 2);
+    if (!options.planPath.isEmpty() && !QFileInfo(commandLinePath(options.planPath).c_str()).isReadable())
+        return fail(QStringLiteral("--plan: cannot read %1").arg(options.planPath), 2);
     model::UsageMetricKind usageKind;
-    if (!model::MetricRegistry::builtin().find(options.metric.toStdString())
+    if (!planMetric && !model::MetricRegistry::builtin().find(options.metric.toStdString())
         && !model::usageMetricKind(options.metric.toStdString(), usageKind))
         return fail(QStringLiteral("--metric: expected one of %1, got \"%2\"")
                         .arg(QString::fromStdString(model::MetricRegistry::builtin().validIds()) + usageIds(), options.metric),
@@ -328,6 +345,28 @@ int render(const ScreenshotOptions& options)
         QCoreApplication::processEvents();
     }
     fitMapToSize();
+
+    // --plan: opened as File > Open Plan opens it (re-checked on a worker), then the metric
+    // again, so that gpu, cpu and memory are their shares under the plan.
+    if (!options.planPath.isEmpty()) {
+        if (!window.planController()->engine())
+            window.planController()->buildEngineNow();
+        bool planDone = false;
+        bool planOpened = false;
+        QObject::connect(window.planOpener(), &PlanOpener::finished, &window, [&](bool opened) {
+            planOpened = opened;
+            planDone = true;
+        });
+        if (!window.openPlanFile(QString::fromStdString(commandLinePath(options.planPath))))
+            return fail(QStringLiteral("--plan: cannot open %1").arg(options.planPath), 1);
+        if (!waitFor(planDone, kTimeoutMs))
+            return fail(QStringLiteral("timed out re-checking the plan %1").arg(options.planPath), 1);
+        if (!planOpened)
+            return fail(QStringLiteral("--plan: %1").arg(window.planOpener()->lastMessage()), 1);
+        window.setMetric(options.metric);
+        QCoreApplication::processEvents();
+        fitMapToSize(); // the Plan dock that opened with the plan took room from the map
+    }
 
     // The view state the window would have: the filter, then the focus.
     const ImportedCluster& cluster = *window.cluster();

@@ -4,6 +4,7 @@
 #include "benchcommand.h"
 #include "checkmovecommand.h"
 #include "plancommand.h"
+#include "reportcommand.h"
 #include "screenshotcommand.h"
 #include "summarycommand.h"
 
@@ -16,7 +17,10 @@ namespace {
 
 const Subcommand kSubcommands[] = {
     { "summary", "fleetscope summary [--format text|json] (FILE... | --simulate NODES)", &runSummary, nullptr },
-    { "screenshot", "fleetscope screenshot [FILE...] [--simulate N] [--seed N] -o out.png [--size WxH]", nullptr, &runScreenshot },
+    { "screenshot", "fleetscope screenshot [FILE...] [--simulate N] [--seed N] [--plan PLAN.json [--metric plan-difference]] [--map-only] -o out.png [--size WxH]", nullptr, &runScreenshot },
+    { "report",
+        "fleetscope report (FILE... | --simulate N | --kubeconfig FILE) [--plan PLAN.json] [--title TEXT] -o REPORT.pdf|REPORT.png [--size WxH]",
+        nullptr, &runReport },
     { "check-move", "fleetscope check-move (FILE... | --simulate N) --pod NAMESPACE/NAME --to NODE [--format text|json]",
         &runCheckMove, nullptr },
     { "plan",

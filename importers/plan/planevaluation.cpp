@@ -2,6 +2,7 @@
 // evaluatePlan and its outputs: the evaluation as JSON and text (`plan check`), CSV, and the
 // reviewable kubectl script (planfile.h).
 #include "planfile.h"
+#include "planevaluation.h"
 
 #include "importers/export/exportquoting.h"
 #include "importers/terminaltext.h"
@@ -151,6 +152,12 @@ PlanEvaluation evaluatePlan(
     const model::ClusterStore& store, const model::Topology& topology, const PlanDocument& plan, std::vector<double> nodePricePerHour)
 {
     model::PlanEngine engine(store, topology, std::move(nodePricePerHour));
+    return evaluatePlanOn(engine, plan);
+}
+
+PlanEvaluation evaluatePlanOn(model::PlanEngine& engine, const PlanDocument& plan)
+{
+    const model::ClusterStore& store = engine.state().store();
     PlanEvaluation e;
     e.before = engine.state().totals();
     for (const model::PlanAction& a : plan.actions) {
@@ -180,6 +187,11 @@ PlanEvaluation evaluatePlan(
         e.addedPods.emplace_back(std::string(store.podNamespace(state.podTemplate(p))), std::string(state.podName(p)));
     }
     return e;
+}
+
+std::string planActionSubject(const model::PlanAction& action)
+{
+    return actionSubject(action);
 }
 
 std::vector<std::string> addedNodeNames(const model::PlacementState& state)

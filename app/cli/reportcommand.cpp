@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "reportcommand.h"
+
+#include "clustersource.h"
+#include "commandlinepath.h"
+#include "helptext.h"
+#include "outputpath.h"
+
+#include "app/importfailure.h"
+#include "app/planprices.h"
+#include "app/surfaceformat.h"
+#include "app/xvfb/privatexserver.h"
+
+#include "importers/plan/planevaluation.h"
+#include "importers/plan/plansource.h"
+#include "importers/pricing/pricetableloader.h"
+#include "model/metrics/metric.h"
+#include "views/report/fleetreport.h"
+#include "views/report/reportmaps.h"
+#include "views/report/reportpages.h"
+
+#include <QApplication>
+#include <QBuffer>
+#include <QCommandLineParser>
+#include <QDateTime>
+#include <QFileInfo>
+#include <QImage>
+#include <QLoggingCategory>
+#include <QRegularExpression>
+
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <optional>
+
+namespace fleet::app {
+namespace {
+
+// The time of each step, for the benchmark's breakdown: QT_LOGGING_RULES="fleet.app.report.debug=true".
+Q_LOGGING_CATEGORY(lcReport, "fleet.app.report", QtInfoMsg)
+
+const char* kUsage = "fleetscope report (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) [--plan PLAN.json] "
+                     "[--title TEXT] [--prices FILE] [--metric gpu|cpu|memory] -o REPORT.pdf|REPORT.png [--size WxH]";
+
+// The map's view in logical pixels, and the scale that puts it at print resolution: 720 logical
+// pixels span the 515 points of an A4 page's text width, at 3 device pixels each about 300 dpi.
+const QSize kMapLogicalSize(720, 500);
+constexpr const char* kMapScale = "3";
+
+struct ReportOptions {
+    ClusterSource source;
+    QString output;
+    importers::OutputFileOptions outputOptions;
+    bool png = false;
+    int pngWidth = 1240; // A4 at 150 dpi
+    QString title;
+    QString planPath;
+    QString pricesPath;
+    QString metric = QStringLiteral("gpu");
+};
+
+int fail(const QString& text, int code)
+{
+    std::fprintf(stderr, "fleetscope report: %s\n", qPrintable(text));
+    return code;
+}
+
+std::optional<int> parseOptions(int argc, char** argv, ReportOptions& options)
+{
+    QStringList args;
+    for (int i = 0; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    if (args.size() > 1)
+        args.removeAt(1); // "report"
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Writes a report for a change review: the cluster's figures before and after a plan, the maps, the plan in full with "
+        "what holds and why, why nodes stay, what the plan risks, wasted GPUs by domain and pending demand. A PDF (text is "
+        "text), or its first page as a PNG. Needs no display: starts a private Xvfb when none can be opened."));
+    parser.addHelpOption();
+    parser.addOption(QCommandLineOption({ QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("The report to write: REPORT.pdf, or REPORT.png (the first page as an image)."), QStringLiteral("REPORT.pdf")));
+    parser.addOption(QCommandLineOption(QStringLiteral("plan"),
+        QStringLiteral("A plan file (resources/schemas/plan-v1.md), re-evaluated against the cluster as `plan check` does."),
+        QStringLiteral("PLAN.json")));
+    parser.addOption(QCommandLineOption(QStringLiteral("title"), QStringLiteral("The report's title (default: \"Fleet report: SOURCE\", "
+                                                                                "or \"Plan review: PLAN\" with --plan)."),
+        QStringLiteral("TEXT")));
+    parser.addOption(QCommandLineOption(QStringLiteral("prices"),
+        QStringLiteral("A CSV of node prices (region,instance_type,capacity_type,usd_per_hour) whose rows replace the shipped "
+                       "table's, for the costs."),
+        QStringLiteral("FILE")));
+    parser.addOption(QCommandLineOption(QStringLiteral("metric"),
+        QStringLiteral("Colour the maps by gpu (default), cpu or memory requested."), QStringLiteral("gpu|cpu|memory"),
+        QStringLiteral("gpu")));
+    parser.addOption(QCommandLineOption(QStringLiteral("size"),
+        QStringLiteral("With a .png output: the image's size in pixels (default 1240x1754, A4 at 150 dpi; the height follows the "
+                       "page's aspect)."),
+        QStringLiteral("WxH")));
+    addClusterSourceOptions(parser, false);
+    if (!parser.parse(args))
+        return fail(parser.errorText(), 2);
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(helpTextWithUsage(parser, QString::fromLatin1(kUsage))), stdout);
+        return 0;
+    }
+    options.output = parser.value(QStringLiteral("output"));
+    if (options.output.isEmpty())
+        return fail(QStringLiteral("-o REPORT.pdf or -o REPORT.png is required"), 2);
+    const QString suffix = QFileInfo(options.output).suffix().toLower();
+    if (suffix != QLatin1String("pdf") && suffix != QLatin1String("png"))
+        return fail(QStringLiteral("-o %1: name the report .pdf or .png").arg(options.output), 2);
+    options.png = suffix == QLatin1String("png");
+    options.outputOptions = commandOutputOptions(parser);
+    if (const std::string problem = outputTargetProblem("-o", options.output.toStdString(), options.outputOptions); !problem.empty())
+        return fail(QString::fromStdString(problem), 1);
+    if (parser.isSet(QStringLiteral("size"))) {
+        static const QRegularExpression sizeRe(QStringLiteral("^(\\d{1,5})x(\\d{1,5})$"));
+        const auto m = sizeRe.match(parser.value(QStringLiteral("size")));
+        if (!options.png)
+            return fail(QStringLiteral("--size applies to a .png report (a PDF's pages are A4)"), 2);
+        if (!m.hasMatch() || m.captured(1).toInt() < 300 || m.captured(1).toInt() > 8192)
+            return fail(QStringLiteral("--size: expected WxH with W from 300 to 8192, got \"%1\"").arg(parser.value(QStringLiteral("size"))), 2);
+        options.pngWidth = m.captured(1).toInt();
+    }
+    options.metric = parser.value(QStringLiteral("metric"));
+    if (options.metric != QLatin1String("gpu") && options.metric != QLatin1String("cpu") && options.metric != QLatin1String("memory"))
+        return fail(QStringLiteral("--metric: expected gpu, cpu or memory, got \"%1\"").arg(options.metric), 2);
+    options.planPath = parser.value(QStringLiteral("plan"));
+    options.pricesPath = parser.value(QStringLiteral("prices"));
+    options.title = parser.value(QStringLiteral("title"));
+    QString error;
+    if (!readClusterSource(parser, false, options.source, error))
+        return fail(error, 2);
+    return std::nullopt;
+}
+
+QStringList provenanceLines(const importers::PlanSource& source, const QString& label)
+{
+    QStringList lines;
+    if (!source.simulated.empty())
+        lines << QStringLiteral("simulated cluster, %1 (deterministic: the same seed gives the same cluster)").arg(QString::fromStdString(source.simulated));
+    for (const auto& f : source.files)
+        lines << QStringLiteral("file %1, SHA-256 %2").arg(QString::fromStdString(f.name), QString::fromStdString(f.sha256));
+    if (!source.server.empty())
+        lines << QStringLiteral("live cluster %1, resourceVersion %2").arg(QString::fromStdString(source.server), QString::fromStdString(source.resourceVersion));
+    if (lines.isEmpty())
+        lines << label;
+    return lines;
+}
+
+int run(const ReportOptions& options)
+{
+    const auto started = std::chrono::steady_clock::now();
+    auto step = [&, last = started](const char* what) mutable {
+        const auto now = std::chrono::steady_clock::now();
+        qCDebug(lcReport, "%s: %.0f ms", what, std::chrono::duration<double, std::milli>(now - last).count());
+        last = now;
+    };
+    // The plan and the prices are read before the import, which can take seconds.
+    importers::PlanDocument plan;
+    const std::string planPath = options.planPath.isEmpty() ? std::string() : commandLinePath(options.planPath);
+    if (!planPath.empty()) {
+        try {
+            plan = importers::readPlanFile(planPath);
+        } catch (const std::exception& e) {
+            return fail(QString::fromStdString(e.what()), 2);
+        }
+    }
+    auto prices = std::make_shared<model::PriceTable>();
+    try {
+        *prices = importers::loadPriceTable(options.pricesPath.isEmpty() ? std::string() : commandLinePath(options.pricesPath));
+    } catch (const std::exception& e) {
+        return fail(QStringLiteral("--prices: %1").arg(QString::fromStdString(e.what())), 2);
+    }
+    const QString label = clusterSourceLabel(options.source);
+    importers::LoadedCluster loaded;
+    importers::PlanSource current;
+    try {
+        loaded = loadClusterSource(options.source);
+        current = clusterPlanSource(options.source, loaded);
+        if (!planPath.empty()) // place-pods actions bring their template pod when the state lacks it
+            importers::addPlanTemplatePods(*loaded.store, plan, planPath);
+    } catch (const std::exception& e) {
+        return fail(importFailureMessage(e, label), 1);
+    }
+    step("import");
+    std::shared_ptr<const model::ClusterStore> store = loaded.store;
+    std::shared_ptr<const model::Topology> topology = loaded.topology;
+
+    // The engine gives the loaded state's totals too (no plan: no action applied).
+    const auto engine = std::make_shared<model::PlanEngine>(*store, *topology, planNodePrices(*store, prices.get()));
+    importers::PlanEvaluation evaluation;
+    std::string sourceNote;
+    if (!planPath.empty()) {
+        evaluation = importers::evaluatePlanOn(*engine, plan);
+        evaluation.state = current;
+        sourceNote = importers::sourceDifference(plan.source, current);
+        evaluation.sourceNote = sourceNote;
+        if (!sourceNote.empty())
+            std::fprintf(stderr, "fleetscope report: note: %s\n", sourceNote.c_str());
+    }
+    step("plan replay");
+    const model::MetricContext context(*store, prices.get());
+
+    views::ReportMapInput mapInput;
+    mapInput.store = store;
+    mapInput.topology = topology;
+    mapInput.prices = prices;
+    mapInput.engine = planPath.empty() ? nullptr : engine;
+    mapInput.metric = options.metric.toStdString();
+
+    views::FleetReportInput input;
+    const QString planName = planPath.empty() ? QString() : QFileInfo(options.planPath).fileName();
+    input.title = !options.title.isEmpty() ? options.title
+        : planName.isEmpty()                ? QStringLiteral("Fleet report: %1").arg(QString::fromStdString(loaded.sourceLabel))
+                                            : QStringLiteral("Plan review: %1").arg(planName);
+    input.provenance = provenanceLines(current, label);
+    input.created = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"));
+    input.version = QStringLiteral(FLEET_VERSION);
+    input.planName = planPath.empty() ? QString() : QString::fromStdString(planPath);
+    input.planNote = QString::fromStdString(sourceNote);
+    input.store = store.get();
+    input.topology = topology.get();
+    input.context = &context;
+    input.usage = loaded.usage.get();
+    input.engine = engine.get();
+    input.evaluation = planPath.empty() ? nullptr : &evaluation;
+    input.hasPrices = true;
+    input.maps = views::renderReportMaps(mapInput, kMapLogicalSize);
+    if (input.maps.before.isNull())
+        return fail(QStringLiteral("the map could not be rendered (no OpenGL?)"), 1);
+    step("maps");
+
+    views::ReportPages pages(input.title);
+    views::buildFleetReport(input, pages);
+    step("figures and layout");
+    QByteArray bytes;
+    if (options.png) {
+        const QImage image = pages.pageImage(0, options.pngWidth);
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        if (!image.save(&buffer, "PNG"))
+            return fail(QStringLiteral("cannot encode the PNG image for %1").arg(options.output), 1);
+    } else {
+        bytes = pages.pdf(input.title, QStringLiteral("Fleetscope %1").arg(QStringLiteral(FLEET_VERSION)));
+        if (bytes.isEmpty())
+            return fail(QStringLiteral("cannot paint the PDF for %1").arg(options.output), 1);
+    }
+    step(options.png ? "paint PNG" : "paint PDF");
+    // Written as a whole (importers/output/outputfile.h): a failure keeps the previous file.
+    try {
+        importers::writeOutputFile(options.output.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+            options.outputOptions);
+    } catch (const std::exception& e) {
+        return fail(QString::fromStdString(e.what()), 1);
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::printf("wrote %s (%d pages%s, %lld bytes, %.1f s)\n", qPrintable(QFileInfo(options.output).absoluteFilePath()), pages.pageCount(),
+        options.png ? ", the first as an image" : "", static_cast<long long>(bytes.size()), seconds);
+    std::fflush(stdout);
+    return 0;
+}
+
+} // namespace
+
+int runReport(int& argc, char** argv)
+{
+    ReportOptions options;
+    if (const auto stop = parseOptions(argc, argv, options))
+        return *stop;
+    // Print resolution for the maps: the view's logical pixels times this scale.
+    qputenv("QT_SCALE_FACTOR", kMapScale);
+    PrivateXServer xserver; // destroyed after the QApplication below
+    try {
+        ensureXDisplay(xserver, 1280, 1024);
+    } catch (const std::exception& e) {
+        return fail(QString::fromStdString(e.what()), 1);
+    }
+    setDefaultSurfaceFormat();
+    try {
+        QApplication app(argc, argv);
+        QApplication::setApplicationName(QStringLiteral("fleetscope"));
+        return run(options);
+    } catch (const std::exception& e) {
+        return fail(QString::fromStdString(e.what()), 1);
+    }
+}
+
+} // namespace fleet::app

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The figures of a report (`fleetscope report`): the fleet before and after a plan, what the
+// plan risks, why nodes stay, and where GPUs are wasted, computed once here so that the PDF
+// says what `summary --format json` and `plan check --format json` say about the same input.
+//
+// Sources of each figure (so that they agree by construction):
+//  - nodes, GPUs, GPUs allocated, cost per hour, pods without a node: PlanTotals of the plan
+//    engine's ledger (PlacementState::totalsBefore() / totals()), the same record `plan check`
+//    writes as "before" and "after";
+//  - pending pods before: ClusterCounts::podsPending (`summary`'s "pending_pods"); after: those
+//    of them the plan left without a node;
+//  - fragmented GPUs: FGD's fragmentation (Weng et al., USENIX ATC '23; placement/typicalpods.h)
+//    summed over nodes, against MetricContext::gpuTypicalPods(): before as the map's
+//    "gpu-fragmentation" legend totals it (gpuFragmentation()), after over the ledger;
+//  - idle allocated GPUs: ClusterUsage::idleAllocatedGpuTotal() (usage is measured, not planned:
+//    the report gives it once).
+// A cost per month is 730 hours (365 x 24 / 12), as cloud price lists count a month.
+//
+// Thread: any (pure functions of their inputs; the store and ledger must not change meanwhile).
+
+#include "model/clusterstore.h"
+#include "model/metrics/metric.h"
+#include "model/plan/plan.h"
+#include "model/scheduling/placementstate.h"
+#include "model/topology.h"
+#include "model/usage.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace fleet::model {
+
+inline constexpr double kHoursPerMonth = 730;
+
+/// The fleet's figures in one state (loaded, or under a plan).
+struct FleetFigures {
+    std::int64_t nodes = 0;             // PlanTotals::nodes
+    std::int64_t nodesInUse = 0;        // PlanTotals::nodesInUse
+    std::int64_t nodesEmpty = 0;        // PlanTotals::nodesEmpty
+    std::int64_t gpus = 0;              // PlanTotals::gpus (whole GPUs)
+    std::int64_t gpuMilliAllocated = 0; // PlanTotals::gpuMilliAllocated
+    /// gpuMilliAllocated / (gpus x 1000); NaN without GPUs.
+    double gpuAllocatedShare = std::numeric_limits<double>::quiet_NaN();
+    /// FGD's expected fragmented GPUs (whole GPUs, fractional); NaN when the workload asks for
+    /// no GPU or no node tracks its GPUs one by one.
+    double fragmentedGpus = std::numeric_limits<double>::quiet_NaN();
+    std::int64_t pendingPods = 0;       // pending pods without a node in this state
+    std::int64_t podsWithoutNode = 0;   // PlanTotals::podsUnplaced
+    std::int64_t podsPlaced = 0;        // PlanTotals::podsPlaced
+    double costPerHour = 0;             // PlanTotals::costPerHour ($/h; 0 without prices)
+    std::int64_t idleAllocatedGpus = -1; // ClusterUsage::idleAllocatedGpuTotal(); -1 unknown
+    [[nodiscard]] double costPerMonth() const noexcept { return costPerHour * kHoursPerMonth; }
+};
+
+/// The loaded state's figures (the ledger's totalsBefore()). `usage` may be null. O(nodes x
+/// typical pods + pods).
+[[nodiscard]] FleetFigures figuresBefore(const PlacementState& state, const MetricContext& context, const ClusterUsage* usage);
+/// The figures under the plan the ledger holds (its totals()). O(nodes x typical pods + pods).
+[[nodiscard]] FleetFigures figuresAfter(const PlacementState& state, const MetricContext& context, const ClusterUsage* usage);
+
+/// What a plan risks: budgets it spends, pods that asked not to be disrupted, gangs it moves,
+/// nodes it cordons and drains, and what its failures cost.
+struct PlanRisks {
+    struct Budget {
+        std::string name;          // namespace/name
+        std::int32_t spent = 0;    // evictions of pods it guards, by the plan
+        std::int32_t allowed = 0;  // disruptionsAllowed before the plan (DisruptionBudgets)
+    };
+    std::vector<Budget> budgets;   // the budgets the plan spends, most spent first
+    std::int64_t doNotDisruptPods = 0; // pods moved or evicted with PodFlagDoNotDisrupt
+    std::vector<std::string> doNotDisruptExamples; // their names, the first few
+    std::int64_t gangPodsMoved = 0;
+    std::int64_t gangsMoved = 0;       // distinct workloads of those pods
+    std::vector<std::string> gangExamples; // namespace/name of the first few gangs
+    std::int64_t nodesCordoned = 0;    // nodes the plan drains (cordon, then evict)
+    std::int64_t nodesFailed = 0;      // nodes a failure what-if removes
+    std::int64_t podsStranded = 0;     // pods a failure left without a node
+    std::int64_t gpuMilliLost = 0;     // allocatable milli-GPU of the failed nodes
+};
+/// The risks of the applied actions `applied` (PlanEngine::applied() or an evaluation's) over
+/// `store`. O(changes + budgets x label sets).
+[[nodiscard]] PlanRisks planRisks(const ClusterStore& store, const std::vector<AppliedAction>& applied);
+
+/// Why the nodes the plan does not remove stay, by reason code: the reason of an action on the
+/// node that did not hold, "prepaid" capacity (saves nothing when emptied), the first pod
+/// whose eviction is refused (evictionrules.h), "destination" for a node that receives pods
+/// the plan moved, else "not-in-plan" (a plan file does not record why its search kept a node).
+struct StayReason {
+    std::string code;
+    std::int64_t nodes = 0;
+    std::vector<std::pair<std::string, std::string>> examples; // node name, message (first few)
+};
+/// Every present store node the plan keeps, grouped (most nodes first). Only nodes of the store
+/// (not added ones). `examplesPerCode` examples each. O(nodes + pods of kept nodes).
+[[nodiscard]] std::vector<StayReason> whyNodesStay(const PlacementState& state, const std::vector<AppliedAction>& applied,
+    const MetricContext& context, std::size_t examplesPerCode = 3);
+
+/// One topology domain's wasted GPUs (loaded state).
+struct DomainWaste {
+    DomainId domain;
+    std::int64_t nodes = 0;
+    std::int64_t gpus = 0;
+    double fragmentedGpus = 0;       // FGD, as FleetFigures
+    std::int64_t idleAllocatedGpus = -1; // -1 unknown
+    std::int64_t unallocatedGpus = 0; // whole GPUs with nothing requested (milli / 1000 of free)
+};
+/// The `limit` leaf domains (the deepest topology level) with the most fragmented plus idle
+/// GPUs, most first; domains with neither left out. O(nodes x typical pods).
+[[nodiscard]] std::vector<DomainWaste> gpuWasteByDomain(
+    const Topology& topology, const MetricContext& context, const ClusterUsage* usage, std::size_t limit = 10);
+
+} // namespace fleet::model

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: Apache-2.0
+// `fleetscope report` run as a user runs it (QProcess, DISPLAY removed: it starts its own Xvfb),
+// its PDF read back with Debian's poppler-utils: the text (pdftotext) holds the same figures as
+// `summary --format json` and `plan check --format json` on the same input and plan (thousands
+// separators taken out), the footer says "page N of M" on every page (M from pdfinfo), a table
+// that spans pages repeats its header, the pages as images (pdftoppm) show the maps and the
+// legend's colours, a PNG report is the first page, and a failed run leaves the previous file.
+
+#include "fleetscoperun.h"
+#include "views/map/colormap.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+namespace {
+
+const QString kPlanData = QStringLiteral(FLEET_TEST_DATA_DIR "/plan");
+
+using Run = fleet::tests::FleetscopeRun;
+using fleet::tests::runFleetscope;
+
+// Runs a poppler tool; its standard output, or a failed QVERIFY in the caller (empty result).
+QByteArray runTool(const QString& program, const QStringList& args, int* exitCode = nullptr)
+{
+    QProcess p;
+    p.start(program, args);
+    if (!p.waitForStarted(10'000) || !p.waitForFinished(120'000)) {
+        if (exitCode)
+            *exitCode = -1;
+        return {};
+    }
+    if (exitCode)
+        *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    return p.readAllStandardOutput();
+}
+
+// The text of pages [first, last] (1-based; 0: all), layout kept, thousands separators taken out
+// ("12,345" -> "12345") so that the figures compare with JSON numbers.
+QString pdfText(const QString& pdf, int first = 0, int last = 0)
+{
+    QStringList args { QStringLiteral("-layout") };
+    if (first > 0)
+        args << QStringLiteral("-f") << QString::number(first) << QStringLiteral("-l") << QString::number(last);
+    args << pdf << QStringLiteral("-");
+    QString text = QString::fromUtf8(runTool(QStringLiteral("pdftotext"), args));
+    static const QRegularExpression separator(QStringLiteral("(\\d),(\\d{3})(?!\\d)"));
+    QString previous;
+    while (previous != text) {
+        previous = text;
+        text.replace(separator, QStringLiteral("\\1\\2"));
+    }
+    return text;
+}
+
+int pdfPages(const QString& pdf)
+{
+    const QString info = QString::fromUtf8(runTool(QStringLiteral("pdfinfo"), { pdf }));
+    static const QRegularExpression pages(QStringLiteral("^Pages:\\s+(\\d+)"), QRegularExpression::MultilineOption);
+    const auto m = pages.match(info);
+    return m.hasMatch() ? m.captured(1).toInt() : -1;
+}
+
+QJsonObject runJson(const QStringList& args)
+{
+    const Run r = runFleetscope(args);
+    // plan check exits 1 when some action does not hold; its JSON is written all the same.
+    if (r.exitCode != 0 && r.exitCode != 1)
+        qWarning("fleetscope %s: %s", qPrintable(args.join(QLatin1Char(' '))), r.err.constData());
+    return QJsonDocument::fromJson(r.out).object();
+}
+
+QString dollars(double v)
+{
+    return QStringLiteral("$") + QString::number(v, 'f', 2);
+}
+
+// Milli-units as the report writes them, without separators: "8", "15.5".
+QString milli(double v)
+{
+    QString s = QString::number(v, 'f', 3);
+    while (s.endsWith(QLatin1Char('0')))
+        s.chop(1);
+    if (s.endsWith(QLatin1Char('.')))
+        s.chop(1);
+    return s;
+}
+
+bool near(QRgb a, QRgb b, int tolerance)
+{
+    return std::abs(qRed(a) - qRed(b)) <= tolerance && std::abs(qGreen(a) - qGreen(b)) <= tolerance
+        && std::abs(qBlue(a) - qBlue(b)) <= tolerance;
+}
+
+int countNear(const QImage& image, QRgb colour, int tolerance)
+{
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+        for (int x = 0; x < image.width(); ++x)
+            n += near(line[x], colour, tolerance) ? 1 : 0;
+    }
+    return n;
+}
+
+} // namespace
+
+class TstCliReport : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void figuresAreSummaryAndPlanCheck();
+    void pagesAsImages();
+    void notHoldingActionsAreMarked();
+    void tableRepeatsHeaderAcrossPages();
+    void pngIsTheFirstPage();
+    void failureKeepsThePreviousFile_data();
+    void failureKeepsThePreviousFile();
+    void screenshotUnderPlan();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_pdf; // cluster.json + plan.json + prices.csv
+};
+
+void TstCliReport::initTestCase()
+{
+    QVERIFY2(QFileInfo(QStringLiteral(FLEETSCOPE_EXECUTABLE)).isExecutable(), FLEETSCOPE_EXECUTABLE);
+    for (const char* tool : { "pdftotext", "pdftoppm", "pdfinfo" })
+        QVERIFY2(!QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty(),
+            "poppler-utils is not installed (installer/install-deps.sh installs it)");
+    QVERIFY(m_dir.isValid());
+    m_pdf = m_dir.filePath(QStringLiteral("review.pdf"));
+    const Run r = runFleetscope({ QStringLiteral("report"), kPlanData + QStringLiteral("/cluster.json"), QStringLiteral("--plan"),
+        kPlanData + QStringLiteral("/plan.json"), QStringLiteral("--prices"), kPlanData + QStringLiteral("/prices.csv"), QStringLiteral("-o"),
+        m_pdf });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(r.out.contains("wrote "), r.out.constData());
+    QVERIFY(QFileInfo(m_pdf).size() > 10'000);
+}
+
+void TstCliReport::figuresAreSummaryAndPlanCheck()
+{
+    const QString cluster = kPlanData + QStringLiteral("/cluster.json");
+    const QJsonObject summary
+        = runJson({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--only"), QStringLiteral("totals"), cluster })
+              .value(QStringLiteral("totals"))
+              .toObject();
+    const QJsonObject check = runJson({ QStringLiteral("plan"), QStringLiteral("check"), cluster, QStringLiteral("--plan"),
+        kPlanData + QStringLiteral("/plan.json"), QStringLiteral("--prices"), kPlanData + QStringLiteral("/prices.csv"),
+        QStringLiteral("--format"), QStringLiteral("json") });
+    QVERIFY(!summary.isEmpty());
+    QVERIFY(!check.isEmpty());
+    const QJsonObject before = check.value(QStringLiteral("before")).toObject();
+    const QJsonObject after = check.value(QStringLiteral("after")).toObject();
+    const QString text = pdfText(m_pdf);
+
+    // The summary's node count is the plan check's "before" (both the loaded state).
+    QCOMPARE(before.value(QStringLiteral("nodes")).toInteger(), summary.value(QStringLiteral("nodes")).toInteger());
+    auto row = [&](const QString& label, const QString& b, const QString& a) {
+        const QRegularExpression re(QStringLiteral("^\\s*") + QRegularExpression::escape(label) + QStringLiteral("\\s{2,}")
+                + QRegularExpression::escape(b) + QStringLiteral("\\s{2,}") + QRegularExpression::escape(a) + QStringLiteral("(\\s|$)"),
+            QRegularExpression::MultilineOption);
+        return re.match(text).hasMatch();
+    };
+    auto n = [](const QJsonObject& o, const char* key) { return QString::number(o.value(QLatin1String(key)).toInteger()); };
+    QVERIFY2(row(QStringLiteral("Nodes"), n(before, "nodes"), n(after, "nodes")), qPrintable(text));
+    QVERIFY(row(QStringLiteral("Nodes in use"), n(before, "nodesInUse"), n(after, "nodesInUse")));
+    QVERIFY(row(QStringLiteral("GPUs"), n(before, "gpus"), n(after, "gpus")));
+    QVERIFY(row(QStringLiteral("Pods without a node"), n(before, "podsUnplaced"), n(after, "podsUnplaced")));
+    const QString gpuBefore = milli(before.value(QStringLiteral("gpuMilliAllocated")).toDouble() / 1000.0);
+    const QString gpuAfter = milli(after.value(QStringLiteral("gpuMilliAllocated")).toDouble() / 1000.0);
+    QVERIFY2(QRegularExpression(QStringLiteral("GPUs allocated\\s+") + QRegularExpression::escape(gpuBefore) + QStringLiteral(" \\([^)]*\\)\\s+")
+                 + QRegularExpression::escape(gpuAfter) + QStringLiteral(" \\("))
+                 .match(text)
+                 .hasMatch(),
+        qPrintable(gpuBefore + QLatin1Char(' ') + gpuAfter));
+    QVERIFY(row(QStringLiteral("Cost per hour"), dollars(before.value(QStringLiteral("costPerHour")).toDouble()),
+        dollars(after.value(QStringLiteral("costPerHour")).toDouble())));
+    QVERIFY(row(QStringLiteral("Cost per month (730 h)"), dollars(before.value(QStringLiteral("costPerHour")).toDouble() * 730),
+        dollars(after.value(QStringLiteral("costPerHour")).toDouble() * 730)));
+    // Pending pods: the summary's count before the plan.
+    QVERIFY(QRegularExpression(QStringLiteral("Pending pods\\s{2,}") + QString::number(summary.value(QStringLiteral("pending_pods")).toInteger()) + QStringLiteral("\\s"))
+                .match(text)
+                .hasMatch());
+    // Every action, with plan check's subject and verdict.
+    const QJsonArray actions = check.value(QStringLiteral("actions")).toArray();
+    QVERIFY(!actions.isEmpty());
+    for (const QJsonValue& v : actions) {
+        // A subject wider than its column wraps (at a space or a slash): each of its parts.
+        const QString subject = v.toObject().value(QStringLiteral("subject")).toString();
+        for (const QString& part : subject.split(QRegularExpression(QStringLiteral("[\\s/]+")), Qt::SkipEmptyParts))
+            QVERIFY2(text.contains(part), qPrintable(subject + QStringLiteral(": ") + part));
+    }
+    QVERIFY(text.contains(QStringLiteral("%1 actions, %1 hold, 0 do not hold").arg(actions.size())));
+    // The title block: the input's digest and the version.
+    QFile file(cluster);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray digest = QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256).toHex();
+    QVERIFY2(text.contains(QString::fromLatin1(digest)), digest.constData());
+    const Run version = runFleetscope({ QStringLiteral("--version") });
+    QVERIFY(text.contains(QString::fromUtf8(version.out).trimmed().section(QLatin1Char(' '), 1)));
+    QVERIFY(text.contains(QStringLiteral("plan.json")));
+
+    // The footer on every page, M from pdfinfo.
+    const int pages = pdfPages(m_pdf);
+    QVERIFY(pages >= 3);
+    for (int p = 1; p <= pages; ++p)
+        QVERIFY2(pdfText(m_pdf, p, p).contains(QStringLiteral("page %1 of %2").arg(p).arg(pages)), qPrintable(QString::number(p)));
+}
+
+void TstCliReport::pagesAsImages()
+{
+    const QString prefix = m_dir.filePath(QStringLiteral("page"));
+    int code = -1;
+    runTool(QStringLiteral("pdftoppm"), { QStringLiteral("-r"), QStringLiteral("60"), QStringLiteral("-png"), m_pdf, prefix }, &code);
+    QCOMPARE(code, 0);
+    const QStringList files = QDir(m_dir.path()).entryList({ QStringLiteral("page-*.png") }, QDir::Files, QDir::Name);
+    QCOMPARE(files.size(), pdfPages(m_pdf));
+    // The maps' page: the legend's viridis ends (0 and 100% requested) and many colours (the
+    // map is not blank). The GPU node is fully requested: the top of the scale is a cell too.
+    const QRgb low = fleet::views::shareRgb(0.0);
+    const QRgb high = fleet::views::shareRgb(1.0);
+    bool mapsFound = false;
+    for (const QString& f : files) {
+        const QImage page(m_dir.filePath(f));
+        QVERIFY(!page.isNull());
+        QSet<QRgb> colours;
+        for (int y = 0; y < page.height(); y += 2)
+            for (int x = 0; x < page.width(); x += 2)
+                colours.insert(page.pixel(x, y) & 0xf0f0f0);
+        if (countNear(page, low, 10) > 4 && countNear(page, high, 10) > 4 && colours.size() > 40)
+            mapsFound = true;
+    }
+    QVERIFY2(mapsFound, "no page shows a map with the legend's colours");
+}
+
+void TstCliReport::notHoldingActionsAreMarked()
+{
+    // Against the changed cluster two actions do not hold: the rows say so, and are filled.
+    const QString pdf = m_dir.filePath(QStringLiteral("changed.pdf"));
+    const Run r = runFleetscope({ QStringLiteral("report"), kPlanData + QStringLiteral("/cluster-changed.json"), QStringLiteral("--plan"),
+        kPlanData + QStringLiteral("/plan.json"), QStringLiteral("-o"), pdf, QStringLiteral("--title"), QStringLiteral("Changed review") });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QString text = pdfText(pdf);
+    QVERIFY(text.contains(QStringLiteral("Changed review")));
+    QVERIFY(text.contains(QStringLiteral("does not hold")));
+    QVERIFY(text.contains(QStringLiteral("not-found:node/cpu-b1")));
+    QVERIFY(text.contains(QStringLiteral("Note:"))); // the state is not the plan's source
+    const QString prefix = m_dir.filePath(QStringLiteral("changed"));
+    int code = -1;
+    runTool(QStringLiteral("pdftoppm"), { QStringLiteral("-r"), QStringLiteral("60"), QStringLiteral("-png"), pdf, prefix }, &code);
+    QCOMPARE(code, 0);
+    int filled = 0;
+    for (const QString& f : QDir(m_dir.path()).entryList({ QStringLiteral("changed-*.png") }, QDir::Files))
+        filled += countNear(QImage(m_dir.filePath(f)).convertToFormat(QImage::Format_RGB32), qRgb(0xf6, 0xd5, 0xc4), 6);
+    QVERIFY2(filled > 200, qPrintable(QString::number(filled)));
+}
+
+void TstCliReport::tableRepeatsHeaderAcrossPages()
+{
+    // A consolidation of a simulated 2,000-node fleet: hundreds of actions, a table over pages.
+    const QString plan = m_dir.filePath(QStringLiteral("consolidation.json"));
+    const Run c = runFleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), QStringLiteral("--simulate"), QStringLiteral("2000"),
+        QStringLiteral("-o"), plan });
+    QVERIFY2(c.exitCode == 0, c.err.constData());
+    const QString pdf = m_dir.filePath(QStringLiteral("consolidation.pdf"));
+    const Run r = runFleetscope(
+        { QStringLiteral("report"), QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("--plan"), plan, QStringLiteral("-o"), pdf });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QString all = pdfText(pdf);
+    QVERIFY(all.contains(QStringLiteral("simulated cluster, nodes=2000 seed=1")));
+    const int pages = pdfPages(pdf);
+    int tablePages = 0;
+    static const QRegularExpression actionRow(QStringLiteral("^\\s*\\d+\\s+drain-node\\s"), QRegularExpression::MultilineOption);
+    static const QRegularExpression header(QStringLiteral("^\\s*#\\s+Action\\s+Subject\\s+Holds\\s+Pods\\s+Reasons"), QRegularExpression::MultilineOption);
+    for (int p = 1; p <= pages; ++p) {
+        const QString page = pdfText(pdf, p, p);
+        if (!actionRow.match(page).hasMatch())
+            continue;
+        ++tablePages;
+        // The header comes before the page's first row.
+        const auto h = header.match(page);
+        QVERIFY2(h.hasMatch(), qPrintable(QStringLiteral("page %1 has action rows but no header").arg(p)));
+        QVERIFY(h.capturedStart() < actionRow.match(page).capturedStart());
+    }
+    QVERIFY2(tablePages >= 2, qPrintable(QString::number(tablePages)));
+    // Every action is there, numbered without a gap.
+    const QJsonObject plans = QJsonDocument::fromJson([&] {
+        QFile f(plan);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }()).object();
+    const qsizetype count = plans.value(QStringLiteral("actions")).toArray().size();
+    QVERIFY(count > 50);
+    QVERIFY(QRegularExpression(QStringLiteral("^\\s*%1\\s+drain-node\\s").arg(count - 1), QRegularExpression::MultilineOption).match(all).hasMatch());
+}
+
+void TstCliReport::pngIsTheFirstPage()
+{
+    const QString png = m_dir.filePath(QStringLiteral("first.png"));
+    const Run r = runFleetscope({ QStringLiteral("report"), kPlanData + QStringLiteral("/cluster.json"), QStringLiteral("--plan"),
+        kPlanData + QStringLiteral("/plan.json"), QStringLiteral("-o"), png, QStringLiteral("--size"), QStringLiteral("620x877") });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QImage image(png);
+    QCOMPARE(image.width(), 620);
+    QCOMPARE(image.height(), 877); // A4's aspect
+    // Text on white: dark pixels in the title's band, and the header fill of the tables.
+    int dark = 0;
+    for (int y = 0; y < image.height() / 4; ++y)
+        for (int x = 0; x < image.width(); ++x)
+            dark += qGray(image.pixel(x, y)) < 100 ? 1 : 0;
+    QVERIFY2(dark > 200, qPrintable(QString::number(dark)));
+    QVERIFY(countNear(image.convertToFormat(QImage::Format_RGB32), qRgb(0xe3, 0xe8, 0xef), 4) > 500);
+}
+
+void TstCliReport::failureKeepsThePreviousFile_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("plan unreadable") << QStringList { kPlanData + QStringLiteral("/cluster.json"), QStringLiteral("--plan"),
+        kPlanData + QStringLiteral("/no-such-plan.json") } << 2 << QStringLiteral("no-such-plan.json");
+    QTest::newRow("plan not a plan") << QStringList { kPlanData + QStringLiteral("/cluster.json"), QStringLiteral("--plan"),
+        kPlanData + QStringLiteral("/prices.csv") } << 2 << QStringLiteral("prices.csv");
+    QTest::newRow("cluster unreadable") << QStringList { kPlanData + QStringLiteral("/no-such-cluster.json") } << 1
+                                        << QStringLiteral("no-such-cluster.json");
+    QTest::newRow("metric") << QStringList { QStringLiteral("--simulate"), QStringLiteral("100"), QStringLiteral("--metric"), QStringLiteral("cost") }
+                            << 2 << QStringLiteral("--metric");
+    QTest::newRow("size on a pdf") << QStringList { QStringLiteral("--simulate"), QStringLiteral("100"), QStringLiteral("--size"), QStringLiteral("800x600") }
+                                   << 2 << QStringLiteral("--size");
+}
+
+void TstCliReport::failureKeepsThePreviousFile()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    const QString pdf = m_dir.filePath(QStringLiteral("previous.pdf"));
+    {
+        QFile f(pdf);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("the previous report");
+    }
+    const Run r = runFleetscope(QStringList { QStringLiteral("report") } + args + QStringList { QStringLiteral("-o"), pdf });
+    QCOMPARE(r.exitCode, exitCode);
+    QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+    QFile f(pdf);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("the previous report"));
+    QCOMPARE(QDir(m_dir.path()).entryList({ QStringLiteral(".previous*") }, QDir::Files | QDir::Hidden).size(), 0);
+}
+
+void TstCliReport::screenshotUnderPlan()
+{
+    // screenshot --plan: the map under the plan; --metric plan-difference colours the nodes by
+    // what they gain or lose, where the plain map shows their share.
+    const QString cluster = kPlanData + QStringLiteral("/cluster.json");
+    auto shot = [&](const QString& name, const QStringList& extra, QPoint& cell) {
+        const QString png = m_dir.filePath(name);
+        const Run r = runFleetscope(QStringList { QStringLiteral("screenshot"), cluster, QStringLiteral("--map-only"), QStringLiteral("--size"),
+                                        QStringLiteral("800x600"), QStringLiteral("--print-cell"), QStringLiteral("cpu-a2"), QStringLiteral("-o"), png }
+            + extra);
+        if (r.exitCode != 0)
+            qWarning("%s", r.err.constData());
+        const auto m = QRegularExpression(QStringLiteral("cell cpu-a2 (\\d+) (\\d+)")).match(QString::fromUtf8(r.out));
+        cell = m.hasMatch() ? QPoint(m.captured(1).toInt(), m.captured(2).toInt()) : QPoint(-1, -1);
+        return r.exitCode == 0 ? QImage(png) : QImage();
+    };
+    QPoint plainCell, planCell;
+    const QImage plain = shot(QStringLiteral("plain.png"), { QStringLiteral("--metric"), QStringLiteral("cpu") }, plainCell);
+    const QImage planned = shot(QStringLiteral("planned.png"),
+        { QStringLiteral("--plan"), kPlanData + QStringLiteral("/plan.json"), QStringLiteral("--metric"), QStringLiteral("plan-difference") }, planCell);
+    QVERIFY(!plain.isNull());
+    QVERIFY(!planned.isNull());
+    QCOMPARE(planned.size(), QSize(800, 600)); // --map-only: the map alone, no menus or status bar
+    QVERIFY(plainCell.x() >= 0 && planCell == plainCell);
+    // The difference's legend and cells use the diverging scale (its cool end: nodes that lose,
+    // as cpu-a2 loses api-0), which the plain map (viridis) has nowhere.
+    const QRgb cool = fleet::views::divergingColorTable().front();
+    QCOMPARE(countNear(plain.convertToFormat(QImage::Format_RGB32), cool, 8), 0);
+    QVERIFY2(countNear(planned.convertToFormat(QImage::Format_RGB32), cool, 8) > 20, qPrintable(QString::number(cool, 16)));
+    QVERIFY(plain != planned);
+    // Without a plan, a plan metric is refused.
+    const Run refused = runFleetscope({ QStringLiteral("screenshot"), cluster, QStringLiteral("--metric"), QStringLiteral("plan-difference"),
+        QStringLiteral("-o"), m_dir.filePath(QStringLiteral("refused.png")) });
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY(refused.err.contains("--plan"));
+}
+
+QTEST_GUILESS_MAIN(TstCliReport)
+#include "tst_clireport.moc"

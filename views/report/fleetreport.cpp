@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "fleetreport.h"
+
+#include "importers/plan/planevaluation.h"
+#include "model/domainpath.h"
+#include "model/figures.h"
+#include "model/pendingdemand.h"
+#include "model/report/reportfigures.h"
+#include "model/search/consolidationbound.h"
+
+#include <QElapsedTimer>
+#include <QLocale>
+#include <QLoggingCategory>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+
+namespace fleet::views {
+
+namespace {
+
+// The time of each section, for the benchmark's breakdown: QT_LOGGING_RULES="fleet.views.report.debug=true".
+Q_LOGGING_CATEGORY(lcReportLayout, "fleet.views.report", QtInfoMsg)
+
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+// Okabe-Ito vermillion, lightened: a row that does not hold (its text says so too).
+const QColor kNotHoldFill(0xf6, 0xd5, 0xc4);
+
+QString share(double v)
+{
+    return std::isnan(v) ? QStringLiteral("n/a") : q(model::formatShare(v));
+}
+
+QString gpusWithShare(std::int64_t milli, double s)
+{
+    return reportMilli(milli) + QStringLiteral(" (") + share(s) + QLatin1Char(')');
+}
+
+QString fragmented(double gpus)
+{
+    return std::isnan(gpus) ? QStringLiteral("n/a (no GPU workload)") : reportMilli(std::llround(gpus * 1000.0));
+}
+
+QString signedCount(std::int64_t d)
+{
+    return d == 0 ? QStringLiteral("0") : (d > 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) + reportCount(std::abs(d));
+}
+
+QString signedMilli(std::int64_t d)
+{
+    return d == 0 ? QStringLiteral("0") : (d > 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) + reportMilli(std::abs(d));
+}
+
+QString signedDollars(double d)
+{
+    return std::abs(d) < 0.005 ? QStringLiteral("$0.00")
+                               : (d > 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) + reportDollars(std::abs(d));
+}
+
+// The reasons of one action, one line per code: "code: first message" and, when the code comes
+// more than once (a drain's local-storage note for each of its pods), "(and N more)". The full
+// list is `plan check --format json`'s; a row of a hundred notes would bury the table.
+QString reasonsText(const std::vector<model::Reason>& reasons)
+{
+    QStringList lines;
+    std::vector<std::pair<std::string, int>> seen; // code, count, in first-seen order
+    std::vector<const model::Reason*> first;
+    for (const model::Reason& r : reasons) {
+        const std::string code = r.code();
+        auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == code; });
+        if (it == seen.end()) {
+            seen.emplace_back(code, 1);
+            first.push_back(&r);
+        } else {
+            ++it->second;
+        }
+    }
+    for (std::size_t i = 0; i < seen.size(); ++i)
+        lines << q(seen[i].first) + QStringLiteral(": ") + q(first[i]->message)
+                + (seen[i].second > 1 ? QStringLiteral(" (and %1 more)").arg(seen[i].second - 1) : QString());
+    return lines.join(QLatin1Char('\n'));
+}
+
+// The zone-level domain of a node (the ancestor two levels under the root, or the node's own
+// when the tree is shallower), as a path; "" when the node is not in the store.
+QString zoneOf(const model::ClusterStore& store, const model::Topology& topology, const std::string& nodeName)
+{
+    if (nodeName.empty())
+        return {};
+    const model::NodeId n = store.findNode(nodeName);
+    if (!n.isValid())
+        return {};
+    model::DomainId d = topology.nodeDomain(n);
+    while (d.isValid() && topology.domainLevel(d) > 2)
+        d = topology.domainParent(d);
+    return d.isValid() ? q(model::domainPathText(topology, d)) : QString();
+}
+
+void figuresSection(const FleetReportInput& in, ReportPages& pages)
+{
+    const model::PlacementState* state = &in.engine->state();
+    const model::FleetFigures b = model::figuresBefore(*state, *in.context, in.usage);
+    const bool plan = in.evaluation != nullptr;
+    pages.addHeading(plan ? QStringLiteral("Figures, before \u2192 after the plan") : QStringLiteral("Figures"), 2);
+    ReportPages::Table t;
+    t.fontSize = 8.5;
+    const QString idleBefore = b.idleAllocatedGpus < 0 ? QStringLiteral("no usage data") : reportCount(b.idleAllocatedGpus);
+    const QString cost = in.hasPrices ? QString() : QStringLiteral(" (no price table)");
+    if (!plan) {
+        t.header = { QStringLiteral("Figure"), QStringLiteral("Value") };
+        t.columnShares = { 0.45, 0.55 };
+        t.rows = {
+            { QStringLiteral("Nodes"), reportCount(b.nodes) },
+            { QStringLiteral("Nodes in use"), reportCount(b.nodesInUse) },
+            { QStringLiteral("GPUs"), reportCount(b.gpus) },
+            { QStringLiteral("GPUs allocated"), gpusWithShare(b.gpuMilliAllocated, b.gpuAllocatedShare) },
+            { QStringLiteral("Idle allocated GPUs"), idleBefore },
+            { QStringLiteral("Fragmented GPUs (FGD)"), fragmented(b.fragmentedGpus) },
+            { QStringLiteral("Pending pods"), reportCount(b.pendingPods) },
+            { QStringLiteral("Cost per hour") + cost, reportDollars(b.costPerHour) },
+            { QStringLiteral("Cost per month (730 h)") + cost, reportDollars(b.costPerMonth()) },
+        };
+        pages.addTable(t);
+        return;
+    }
+    const model::FleetFigures a = model::figuresAfter(*state, *in.context, in.usage);
+    t.header = { QStringLiteral("Figure"), QStringLiteral("Before"), QStringLiteral("After"), QStringLiteral("Change") };
+    t.columnShares = { 0.34, 0.22, 0.22, 0.22 };
+    const double fragChange = std::isnan(a.fragmentedGpus) || std::isnan(b.fragmentedGpus) ? std::nan("") : a.fragmentedGpus - b.fragmentedGpus;
+    t.rows = {
+        { QStringLiteral("Nodes"), reportCount(b.nodes), reportCount(a.nodes), signedCount(a.nodes - b.nodes) },
+        { QStringLiteral("Nodes freed"), QString(), reportCount(std::max<std::int64_t>(0, b.nodes - a.nodes)), QString() },
+        { QStringLiteral("Nodes in use"), reportCount(b.nodesInUse), reportCount(a.nodesInUse), signedCount(a.nodesInUse - b.nodesInUse) },
+        { QStringLiteral("GPUs"), reportCount(b.gpus), reportCount(a.gpus), signedCount(a.gpus - b.gpus) },
+        { QStringLiteral("GPUs allocated"), gpusWithShare(b.gpuMilliAllocated, b.gpuAllocatedShare),
+            gpusWithShare(a.gpuMilliAllocated, a.gpuAllocatedShare), signedMilli(a.gpuMilliAllocated - b.gpuMilliAllocated) },
+        { QStringLiteral("Idle allocated GPUs"), idleBefore, b.idleAllocatedGpus < 0 ? QString() : QStringLiteral("(measured, not planned)"),
+            QString() },
+        { QStringLiteral("Fragmented GPUs (FGD)"), fragmented(b.fragmentedGpus), fragmented(a.fragmentedGpus),
+            std::isnan(fragChange) ? QString() : signedMilli(std::llround(fragChange * 1000.0)) },
+        { QStringLiteral("Pending pods"), reportCount(b.pendingPods), reportCount(a.pendingPods), signedCount(a.pendingPods - b.pendingPods) },
+        { QStringLiteral("Pods without a node"), reportCount(b.podsWithoutNode), reportCount(a.podsWithoutNode),
+            signedCount(a.podsWithoutNode - b.podsWithoutNode) },
+        { QStringLiteral("Cost per hour") + cost, reportDollars(b.costPerHour), reportDollars(a.costPerHour), signedDollars(a.costPerHour - b.costPerHour) },
+        { QStringLiteral("Cost per month (730 h)") + cost, reportDollars(b.costPerMonth()), reportDollars(a.costPerMonth()),
+            signedDollars(a.costPerMonth() - b.costPerMonth()) },
+    };
+    pages.addTable(t);
+    // Beside a consolidation (a plan that drains nodes): the lower bound, cheap to compute.
+    const bool drains = std::any_of(in.engine->applied().begin(), in.engine->applied().end(),
+        [](const model::AppliedAction& x) { return x.action.type == model::ActionType::DrainNode; });
+    if (drains) {
+        const model::NodeCountBound bound = model::nodeCountLowerBound(*in.store);
+        pages.addParagraph(QStringLiteral("Lower bound on the node count (volume of requests per GPU model, cpu and memory, and nodes "
+                                          "that cannot be drained): %1 nodes; the plan leaves %2 (%3 times the bound). The Karpenter "
+                                          "multi-node baseline is not computed in a report (it re-runs a search): `fleetscope plan "
+                                          "consolidate` prints it beside the plan it writes.")
+                               .arg(reportCount(bound.nodes), reportCount(a.nodes),
+                                   bound.nodes > 0 ? QString::number(static_cast<double>(a.nodes) / static_cast<double>(bound.nodes), 'f', 3)
+                                                   : QStringLiteral("n/a")),
+            8.5);
+    }
+}
+
+QStringList actionRow(const FleetReportInput& in, std::size_t i, const model::AppliedAction& a)
+{
+    return { reportCount(static_cast<std::int64_t>(i)), q(std::string(model::actionTypeName(a.action.type))),
+        q(importers::planActionSubject(a.action)), a.holds ? QStringLiteral("holds") : QStringLiteral("does not hold"),
+        reportCount(static_cast<std::int64_t>(a.changes.size())), reasonsText(a.reasons) };
+}
+
+ReportPages::Table actionsTable(const FleetReportInput& in)
+{
+    ReportPages::Table t;
+    t.header = { QStringLiteral("#"), QStringLiteral("Action"), QStringLiteral("Subject"), QStringLiteral("Holds"), QStringLiteral("Pods"),
+        QStringLiteral("Reasons") };
+    t.columnShares = { 0.07, 0.11, 0.33, 0.1, 0.06, 0.33 };
+    t.fontSize = 7;
+    const auto& actions = in.evaluation->actions;
+    t.rows.reserve(actions.size());
+    t.fill.reserve(actions.size());
+    for (std::size_t i = 0; i < actions.size(); ++i) {
+        t.rows.push_back(actionRow(in, i, actions[i]));
+        t.fill.push_back(actions[i].holds ? QColor() : kNotHoldFill);
+    }
+    return t;
+}
+
+void planSection(const FleetReportInput& in, ReportPages& pages, bool& appendix)
+{
+    appendix = false;
+    if (!in.evaluation)
+        return;
+    const auto& actions = in.evaluation->actions;
+    pages.addHeading(QStringLiteral("The plan"), 1);
+    const auto broken = std::count_if(actions.begin(), actions.end(), [](const model::AppliedAction& a) { return !a.holds; });
+    pages.addParagraph(QStringLiteral("%1: %2 actions, %3 hold, %4 do not hold.")
+                           .arg(in.planName, reportCount(static_cast<std::int64_t>(actions.size())),
+                               reportCount(static_cast<std::int64_t>(actions.size()) - broken), reportCount(broken)));
+    if (!in.planNote.isEmpty())
+        pages.addParagraph(QStringLiteral("Note: ") + in.planNote, 8.5);
+    if (broken > 0)
+        pages.addSwatches({ { kNotHoldFill, QStringLiteral("does not hold") } });
+    if (actions.size() <= in.groupActionsAbove) {
+        pages.addTable(actionsTable(in));
+        return;
+    }
+    // Thousands of actions: by type and zone here, every action in the appendix.
+    struct Group {
+        std::int64_t actions = 0, hold = 0, pods = 0;
+    };
+    std::map<std::pair<QString, QString>, Group> groups;
+    for (const model::AppliedAction& a : actions) {
+        Group& g = groups[{ q(std::string(model::actionTypeName(a.action.type))), zoneOf(*in.store, *in.topology, a.action.node) }];
+        ++g.actions;
+        g.hold += a.holds ? 1 : 0;
+        g.pods += static_cast<std::int64_t>(a.changes.size());
+    }
+    pages.addParagraph(QStringLiteral("The actions by type and zone (the zone of the node each names); every action, with its reasons, "
+                                      "is listed in the appendix."),
+        8.5);
+    ReportPages::Table t;
+    t.header = { QStringLiteral("Action"), QStringLiteral("Zone"), QStringLiteral("Actions"), QStringLiteral("Hold"),
+        QStringLiteral("Do not hold"), QStringLiteral("Pods") };
+    t.columnShares = { 0.14, 0.38, 0.12, 0.12, 0.12, 0.12 };
+    for (const auto& [key, g] : groups) {
+        t.rows.push_back({ key.first, key.second.isEmpty() ? QStringLiteral("\u2014") : key.second, reportCount(g.actions), reportCount(g.hold),
+            reportCount(g.actions - g.hold), reportCount(g.pods) });
+        t.fill.push_back(g.hold < g.actions ? kNotHoldFill : QColor());
+    }
+    pages.addTable(t);
+    appendix = true;
+}
+
+void staySection(const FleetReportInput& in, ReportPages& pages)
+{
+    if (!in.evaluation)
+        return;
+    const auto& applied = in.evaluation->actions;
+    const bool drains = std::any_of(applied.begin(), applied.end(), [](const model::AppliedAction& x) {
+        return x.action.type == model::ActionType::DrainNode || x.action.type == model::ActionType::FailNode
+            || x.action.type == model::ActionType::FailDomain;
+    });
+    pages.addHeading(QStringLiteral("Why nodes stay"), 2);
+    if (!drains) {
+        pages.addParagraph(QStringLiteral("The plan removes no node."), 8.5);
+        return;
+    }
+    const std::vector<model::StayReason> reasons = model::whyNodesStay(in.engine->state(), applied, *in.context, 3);
+    pages.addParagraph(QStringLiteral("Every node the plan keeps, by the first reason found: an action on it that does not hold, prepaid "
+                                      "capacity, a pod whose eviction is refused, a node that receives moved pods; else not-in-plan."),
+        8.5);
+    ReportPages::Table t;
+    t.header = { QStringLiteral("Reason"), QStringLiteral("Nodes"), QStringLiteral("First examples") };
+    t.columnShares = { 0.26, 0.1, 0.64 };
+    for (const model::StayReason& r : reasons) {
+        QStringList examples;
+        for (const auto& [node, message] : r.examples)
+            examples << q(node) + QStringLiteral(": ") + q(message);
+        t.rows.push_back({ q(r.code), reportCount(r.nodes), examples.join(QLatin1Char('\n')) });
+    }
+    pages.addTable(t);
+}
+
+void riskSection(const FleetReportInput& in, ReportPages& pages)
+{
+    if (!in.evaluation)
+        return;
+    const model::PlanRisks r = model::planRisks(*in.store, in.evaluation->actions);
+    std::int64_t localStorage = 0; // the evictions' local-storage notes (evictionrules.h), one per pod
+    for (const model::AppliedAction& a : in.evaluation->actions)
+        for (const model::Reason& reason : a.reasons)
+            localStorage += reason.kind == model::ReasonKind::LocalStorage ? 1 : 0;
+    pages.addHeading(QStringLiteral("What the plan risks"), 2);
+    ReportPages::Table t;
+    t.header = { QStringLiteral("Risk"), QStringLiteral("Count"), QStringLiteral("Which") };
+    t.columnShares = { 0.3, 0.12, 0.58 };
+    QStringList budgets;
+    for (std::size_t i = 0; i < r.budgets.size() && i < 5; ++i)
+        budgets << QStringLiteral("%1 (%2 of %3 allowed)").arg(q(r.budgets[i].name)).arg(r.budgets[i].spent).arg(r.budgets[i].allowed);
+    if (r.budgets.size() > 5)
+        budgets << QStringLiteral("and %1 more").arg(r.budgets.size() - 5);
+    auto names = [](const std::vector<std::string>& v) {
+        QStringList out;
+        for (const std::string& s : v)
+            out << q(s);
+        return out.join(QStringLiteral(", "));
+    };
+    t.rows = {
+        { QStringLiteral("PodDisruptionBudgets spent"), reportCount(static_cast<std::int64_t>(r.budgets.size())), budgets.join(QStringLiteral(", ")) },
+        { QStringLiteral("Do-not-disrupt pods evicted"), reportCount(r.doNotDisruptPods), names(r.doNotDisruptExamples) },
+        { QStringLiteral("Gangs moved (pods)"), reportCount(r.gangsMoved) + QStringLiteral(" (") + reportCount(r.gangPodsMoved) + QLatin1Char(')'),
+            names(r.gangExamples) },
+        { QStringLiteral("Nodes cordoned and drained"), reportCount(r.nodesCordoned), QString() },
+        { QStringLiteral("Pods whose emptyDir data is deleted"), reportCount(localStorage), QString() },
+    };
+    if (r.nodesFailed > 0) {
+        t.rows.push_back({ QStringLiteral("Nodes failed (what-if)"), reportCount(r.nodesFailed), QString() });
+        t.rows.push_back({ QStringLiteral("Pods stranded by failures"), reportCount(r.podsStranded), QString() });
+        t.rows.push_back({ QStringLiteral("GPUs lost with failed nodes"), reportMilli(r.gpuMilliLost), QString() });
+    }
+    pages.addTable(t);
+}
+
+void wasteSection(const FleetReportInput& in, ReportPages& pages)
+{
+    pages.addHeading(QStringLiteral("Idle and fragmented GPUs by domain (top ten)"), 2);
+    const std::vector<model::DomainWaste> waste = model::gpuWasteByDomain(*in.topology, *in.context, in.usage, 10);
+    if (waste.empty()) {
+        pages.addParagraph(QStringLiteral("No domain has fragmented or idle allocated GPUs."), 8.5);
+    } else {
+        ReportPages::Table t;
+        t.header = { QStringLiteral("Domain"), QStringLiteral("Nodes"), QStringLiteral("GPUs"), QStringLiteral("Fragmented"),
+            QStringLiteral("Idle allocated"), QStringLiteral("Unallocated") };
+        t.columnShares = { 0.45, 0.09, 0.1, 0.12, 0.12, 0.12 };
+        for (const model::DomainWaste& w : waste)
+            t.rows.push_back({ q(model::domainPathText(*in.topology, w.domain)), reportCount(w.nodes), reportCount(w.gpus),
+                reportMilli(std::llround(w.fragmentedGpus * 1000.0)),
+                w.idleAllocatedGpus < 0 ? QStringLiteral("n/a") : reportCount(w.idleAllocatedGpus), reportCount(w.unallocatedGpus) });
+        pages.addTable(t);
+    }
+    pages.addHeading(QStringLiteral("Pending demand by shape"), 2);
+    const std::vector<model::PendingShape> shapes = model::groupPendingPods(*in.store);
+    if (shapes.empty()) {
+        pages.addParagraph(QStringLiteral("No pod is pending."), 8.5);
+        return;
+    }
+    ReportPages::Table t;
+    t.header = { QStringLiteral("Pods"), QStringLiteral("CPU each"), QStringLiteral("Memory each"), QStringLiteral("GPU each"),
+        QStringLiteral("GPU model"), QStringLiteral("Gated"), QStringLiteral("Why (most common)") };
+    t.columnShares = { 0.08, 0.1, 0.11, 0.08, 0.13, 0.07, 0.43 };
+    for (std::size_t i = 0; i < shapes.size() && i < 20; ++i) {
+        const model::PendingShape& s = shapes[i];
+        t.rows.push_back({ reportCount(static_cast<std::int64_t>(s.podCount)), q(model::formatCpuMillicores(s.request[model::CoreResource::Cpu])),
+            q(model::formatBytes(s.request[model::CoreResource::Memory])), reportMilli(s.request[model::CoreResource::Gpu]),
+            s.gpuModel.empty() ? QStringLiteral("any") : q(s.gpuModel), reportCount(static_cast<std::int64_t>(s.gatedPods)), q(s.reason) });
+    }
+    pages.addTable(t);
+    if (shapes.size() > 20)
+        pages.addParagraph(QStringLiteral("And %1 more shapes.").arg(reportCount(static_cast<std::int64_t>(shapes.size() - 20))), 8.5);
+}
+
+void mapsSection(const FleetReportInput& in, ReportPages& pages)
+{
+    pages.addHeading(QStringLiteral("The map"), 1);
+    pages.addParagraph(QStringLiteral("Every node is one cell, nested by region, zone and network layer; one cell is one node at any "
+                                      "size. Colours: %1 (viridis; the legend at the right of each map gives the scale). ")
+                           .arg(in.maps.metricTitle),
+        8.5);
+    const qreal height = in.maps.after.isNull() ? 520 : 330;
+    if (in.maps.before.isNull()) {
+        pages.addParagraph(QStringLiteral("The map could not be rendered (no OpenGL)."), 9, true);
+        return;
+    }
+    pages.addImage(in.maps.before, height, in.evaluation ? QStringLiteral("Before the plan: the loaded state.") : QStringLiteral("The loaded state."));
+    if (!in.maps.after.isNull())
+        pages.addImage(in.maps.after, height, QStringLiteral("After the plan: nodes the plan removes are grey (not applicable)."));
+    if (!in.maps.difference.isNull())
+        pages.addImage(in.maps.difference, height,
+            in.maps.marked
+                ? QStringLiteral("The plan's difference: after minus before (blue less, red more; cool-to-warm), the nodes the plan changes "
+                                 "outlined, removed ones crossed.")
+                : QStringLiteral("The plan's difference: after minus before (blue less, red more; cool-to-warm). The plan changes more "
+                                 "than %1 nodes: they are not outlined one by one at this scale.")
+                      .arg(reportCount(static_cast<std::int64_t>(kMaxMarkedNodes))));
+}
+
+} // namespace
+
+QString reportCount(std::int64_t n)
+{
+    return q(model::formatCount(n));
+}
+
+QString reportMilli(std::int64_t milli)
+{
+    const bool negative = milli < 0;
+    const std::int64_t m = negative ? -milli : milli;
+    QString s = reportCount(m / 1000);
+    if (const std::int64_t frac = m % 1000; frac != 0) {
+        QString f = QStringLiteral(".%1").arg(frac, 3, 10, QLatin1Char('0'));
+        while (f.endsWith(QLatin1Char('0')))
+            f.chop(1);
+        s += f;
+    }
+    return negative ? QStringLiteral("-") + s : s;
+}
+
+QString reportDollars(double dollars)
+{
+    const std::int64_t cents = std::llround(std::abs(dollars) * 100.0);
+    return (dollars < 0 ? QStringLiteral("-$") : QStringLiteral("$")) + reportCount(cents / 100)
+        + QStringLiteral(".%1").arg(cents % 100, 2, 10, QLatin1Char('0'));
+}
+
+void buildFleetReport(const FleetReportInput& in, ReportPages& pages)
+{
+    pages.addHeading(in.title, 1);
+    ReportPages::Table about;
+    about.header = { QStringLiteral("About this report"), QString() };
+    about.columnShares = { 0.22, 0.78 };
+    about.fontSize = 8.5;
+    about.rows.push_back({ QStringLiteral("Cluster"), in.provenance.join(QLatin1Char('\n')) });
+    about.rows.push_back({ QStringLiteral("Made"), in.created });
+    about.rows.push_back({ QStringLiteral("Fleetscope"), in.version });
+    about.rows.push_back({ QStringLiteral("Plan"), in.planName.isEmpty() ? QStringLiteral("none") : in.planName });
+    if (!in.planNote.isEmpty())
+        about.rows.push_back({ QStringLiteral("Note"), in.planNote });
+    pages.addTable(about);
+    QElapsedTimer clock;
+    clock.start();
+    auto step = [&](const char* what) { qCDebug(lcReportLayout, "%s: %lld ms", what, static_cast<long long>(clock.restart())); };
+    figuresSection(in, pages);
+    step("figures");
+    mapsSection(in, pages);
+    bool appendix = false;
+    planSection(in, pages, appendix);
+    step("plan");
+    if (!in.evaluation)
+        pages.addHeading(QStringLiteral("The fleet"), 1);
+    staySection(in, pages);
+    step("why nodes stay");
+    riskSection(in, pages);
+    step("risks");
+    wasteSection(in, pages);
+    step("waste and pending");
+    if (appendix) {
+        pages.addHeading(QStringLiteral("Appendix: every action of the plan"), 1);
+        pages.addSwatches({ { kNotHoldFill, QStringLiteral("does not hold") } });
+        pages.addTable(actionsTable(in));
+        step("appendix");
+    }
+}
+
+} // namespace fleet::views

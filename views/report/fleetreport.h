@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// What a report says, in order: the title block (the cluster's source and provenance, when,
+// Fleetscope's version, the plan), the figures before -> after, the maps, the plan in full,
+// why nodes stay, what the plan risks, wasted GPUs by domain and pending demand by shape.
+// The figures come from model/report/reportfigures.h and the plan's records from the same
+// evaluation `plan check` prints (importers/plan/planevaluation.h), so the numbers are theirs.
+//
+// Numbers are written exactly (counts and GPUs with thousands separators, "12,345.5"; dollars
+// with two decimals, "$1,234.56"), not rounded to three digits as the window's status bar
+// does, so that a reviewer can reconcile them with `plan check --format json`.
+
+#include "importers/plan/planfile.h"
+#include "model/metrics/metric.h"
+#include "model/plan/plan.h"
+#include "model/topology.h"
+#include "model/usage.h"
+#include "views/report/reportmaps.h"
+#include "views/report/reportpages.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace fleet::views {
+
+struct FleetReportInput {
+    QString title;            // the report's title (the first heading and the footer)
+    QStringList provenance;   // the cluster's source, one line each ("file nodes.json, SHA-256 ...")
+    QString created;          // when, as text (UTC)
+    QString version;          // Fleetscope's version
+    QString planName;         // the plan file ("" without a plan)
+    QString planNote;         // why the cluster is not the plan's source ("" when it is)
+    const model::ClusterStore* store = nullptr;
+    const model::Topology* topology = nullptr;
+    const model::MetricContext* context = nullptr; // over `store`, with the prices
+    const model::ClusterUsage* usage = nullptr;    // may be null
+    /// The plan engine over `store` with the prices: the plan applied (its replay is
+    /// `evaluation`), or no action when there is no plan (the loaded state's totals). Not null.
+    const model::PlanEngine* engine = nullptr;
+    const importers::PlanEvaluation* evaluation = nullptr; // null: no plan
+    bool hasPrices = false;
+    ReportMaps maps;
+    /// More actions than this: the plan section groups them by type and zone, and the full
+    /// list goes to an appendix.
+    std::size_t groupActionsAbove = 1000;
+};
+
+/// Lays the report out on `pages` (which must be empty). Thread: GUI thread (fonts).
+void buildFleetReport(const FleetReportInput& input, ReportPages& pages);
+
+/// "12,345" for a count, "12,345.5" for milli-units (exact, trailing zeros dropped), "$1,234.56"
+/// for dollars. Thread: any.
+[[nodiscard]] QString reportCount(std::int64_t n);
+[[nodiscard]] QString reportMilli(std::int64_t milli);
+[[nodiscard]] QString reportDollars(double dollars);
+
+} // namespace fleet::views

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "reportpages.h"
+
+#include <QBuffer>
+#include <QFontMetricsF>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QTextLayout>
+#include <QTextOption>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fleet::views {
+
+namespace {
+
+// Fonts are measured and painted at 72 dots per inch: one unit is one point on every device.
+constexpr int kDotsPerMeterAt72Dpi = 2835; // 72 / 0.0254
+constexpr qreal kCellPadding = 2.5;
+constexpr qreal kFooterHeight = 18;
+const QColor kRuleColor(0x9e, 0x9e, 0x9e);
+const QColor kHeaderFill(0xe3, 0xe8, 0xef);
+const QColor kStripeFill(0xf6, 0xf7, 0xf9);
+
+const QPaintDevice* measuringDevice()
+{
+    static const QImage device = [] {
+        QImage image(8, 8, QImage::Format_RGB32);
+        image.setDotsPerMeterX(kDotsPerMeterAt72Dpi);
+        image.setDotsPerMeterY(kDotsPerMeterAt72Dpi);
+        return image;
+    }();
+    return &device;
+}
+
+QString capped(const QString& text)
+{
+    return text.size() > ReportPages::kMaxCellChars ? text.left(ReportPages::kMaxCellChars - 1) + QChar(0x2026) : text;
+}
+
+// Text wraps at word boundaries, and inside a word only when the word alone is wider than the
+// line (a digest, a long pod name): QTextOption::WrapAtWordBoundaryOrAnywhere, which drawText's
+// flags cannot ask for (Qt::TextWrapAnywhere breaks every line anywhere).
+QTextOption wrapOption(Qt::Alignment alignment)
+{
+    QTextOption option(alignment);
+    option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    return option;
+}
+
+constexpr int kWrap = 0; // Item::flags of wrapped text: its alignment only (wrapOption() wraps)
+
+} // namespace
+
+ReportPages::ReportPages(QString footerTitle, QSizeF pageSize, qreal margin)
+    : m_footerTitle(std::move(footerTitle))
+    , m_pageSize(pageSize)
+    , m_margin(margin)
+{
+    m_pages.emplace_back();
+    m_y = m_margin;
+    m_footerFont = font(7, false);
+}
+
+ReportPages::~ReportPages() = default;
+
+int ReportPages::font(qreal size, bool bold)
+{
+    for (std::size_t i = 0; i < m_fonts.size(); ++i)
+        if (qFuzzyCompare(m_fonts[i].pointSizeF(), size) && m_fonts[i].bold() == bold)
+            return static_cast<int>(i);
+    QFont f(QStringLiteral("DejaVu Sans"));
+    f.setStyleHint(QFont::SansSerif);
+    f.setPointSizeF(size);
+    f.setBold(bold);
+    // Unhinted metrics: the same advances at 72 dpi (layout), on the PDF and on a page image.
+    f.setHintingPreference(QFont::PreferNoHinting);
+    // No ligatures: the PDF's text must read back as typed ("ff" in a digest, not U+FB00), so
+    // that a search or pdftotext finds names and digests.
+    f.setStyleStrategy(QFont::PreferNoShaping);
+    m_fonts.push_back(f);
+    return static_cast<int>(m_fonts.size() - 1);
+}
+
+qreal ReportPages::textHeight(const QString& text, int fontIndex, qreal width) const
+{
+    const QFont& f = m_fonts[static_cast<std::size_t>(fontIndex)];
+    const QFontMetricsF metrics(f, measuringDevice());
+    if (!text.contains(QLatin1Char('\n')) && metrics.horizontalAdvance(text) <= width)
+        return metrics.height(); // one line: the common case, without a wrap pass
+    // The lines drawText() makes with wrapOption(): line breaks as the painter's.
+    QString laid = text;
+    laid.replace(QLatin1Char('\n'), QChar::LineSeparator);
+    QTextLayout layout(laid, f, measuringDevice());
+    layout.setTextOption(wrapOption(Qt::AlignLeft));
+    layout.beginLayout();
+    int lines = 0;
+    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+        line.setLineWidth(width);
+        ++lines;
+    }
+    layout.endLayout();
+    return std::max(1, lines) * metrics.height();
+}
+
+qreal ReportPages::roomLeft() const
+{
+    return m_pageSize.height() - m_margin - kFooterHeight - m_y;
+}
+
+void ReportPages::newPage()
+{
+    m_pages.emplace_back();
+    m_y = m_margin;
+}
+
+void ReportPages::ensureRoom(qreal height)
+{
+    if (height > roomLeft() && !m_pages.back().empty())
+        newPage();
+}
+
+void ReportPages::place(Item item)
+{
+    m_pages.back().push_back(std::move(item));
+}
+
+void ReportPages::addHeading(const QString& text, int level)
+{
+    const qreal size = level <= 1 ? 17 : level == 2 ? 12.5 : 10;
+    const int f = font(size, true);
+    const qreal width = m_pageSize.width() - 2 * m_margin;
+    const qreal h = textHeight(text, f, width);
+    if (level <= 1 && !m_pages.back().empty())
+        newPage();
+    // A heading keeps at least a few lines of what follows on its page.
+    ensureRoom(h + 60);
+    m_y += m_pages.back().empty() ? 0 : (level <= 1 ? 10 : 8);
+    place({ Item::Text, QRectF(m_margin, m_y, width, h), text, f, Qt::AlignLeft | kWrap, QColor(0x1a, 0x23, 0x7e) });
+    m_y += h + 4;
+    if (level <= 1) {
+        place({ Item::Line, QRectF(m_margin, m_y, width, 0), {}, 0, 0, QColor(0x1a, 0x23, 0x7e) });
+        m_y += 6;
+    }
+}
+
+void ReportPages::addParagraph(const QString& text, qreal size, bool bold, const QColor& color)
+{
+    const int f = font(size, bold);
+    const qreal width = m_pageSize.width() - 2 * m_margin;
+    const QFontMetricsF metrics(m_fonts[static_cast<std::size_t>(f)], measuringDevice());
+    // Paragraph by paragraph, so that a long text continues on the next page.
+    for (const QString& part : text.split(QLatin1Char('\n'))) {
+        const qreal h = part.isEmpty() ? metrics.height() : textHeight(part, f, width);
+        ensureRoom(h);
+        place({ Item::Text, QRectF(m_margin, m_y, width, h), part, f, Qt::AlignLeft | kWrap, color });
+        m_y += h;
+    }
+    m_y += 3;
+}
+
+void ReportPages::addSpace(qreal points)
+{
+    m_y += points;
+}
+
+void ReportPages::tableHeader(const Table& table, const std::vector<qreal>& widths, int fontIndex, int boldIndex)
+{
+    (void)fontIndex;
+    qreal h = 0;
+    for (int c = 0; c < table.header.size(); ++c)
+        h = std::max(h, textHeight(table.header[c], boldIndex, widths[static_cast<std::size_t>(c)] - 2 * kCellPadding));
+    h += 2 * kCellPadding;
+    const qreal width = m_pageSize.width() - 2 * m_margin;
+    place({ Item::Fill, QRectF(m_margin, m_y, width, h), {}, 0, 0, kHeaderFill });
+    qreal x = m_margin;
+    for (int c = 0; c < table.header.size(); ++c) {
+        const qreal w = widths[static_cast<std::size_t>(c)];
+        place({ Item::Text, QRectF(x + kCellPadding, m_y + kCellPadding, w - 2 * kCellPadding, h - 2 * kCellPadding), table.header[c],
+            boldIndex, Qt::AlignLeft | kWrap, Qt::black });
+        x += w;
+    }
+    m_y += h;
+    place({ Item::Line, QRectF(m_margin, m_y, width, 0), {}, 0, 0, kRuleColor });
+}
+
+void ReportPages::addTable(const Table& table)
+{
+    const int columns = static_cast<int>(table.header.size());
+    if (columns == 0)
+        return;
+    const qreal width = m_pageSize.width() - 2 * m_margin;
+    std::vector<qreal> widths(static_cast<std::size_t>(columns), width / columns);
+    if (table.columnShares.size() == static_cast<std::size_t>(columns)) {
+        qreal sum = 0;
+        for (const qreal s : table.columnShares)
+            sum += s;
+        for (int c = 0; c < columns; ++c)
+            widths[static_cast<std::size_t>(c)] = width * table.columnShares[static_cast<std::size_t>(c)] / (sum > 0 ? sum : 1);
+    }
+    const int f = font(table.fontSize, false);
+    const int bold = font(table.fontSize, true);
+    const QFontMetricsF metrics(m_fonts[static_cast<std::size_t>(f)], measuringDevice());
+    // The header and at least one row stay together.
+    ensureRoom(2 * (metrics.height() + 2 * kCellPadding) + 4);
+    tableHeader(table, widths, f, bold);
+    QStringList cells;
+    for (std::size_t r = 0; r < table.rows.size(); ++r) {
+        cells.clear();
+        qreal h = metrics.height();
+        for (int c = 0; c < columns; ++c) {
+            const QString text = c < table.rows[r].size() ? capped(table.rows[r][c]) : QString();
+            const qreal cellWidth = widths[static_cast<std::size_t>(c)] - 2 * kCellPadding;
+            if (!text.isEmpty() && (text.contains(QLatin1Char('\n')) || metrics.horizontalAdvance(text) > cellWidth))
+                h = std::max(h, textHeight(text, f, cellWidth));
+            cells << text;
+        }
+        h += 2 * kCellPadding;
+        if (h > roomLeft()) {
+            newPage();
+            tableHeader(table, widths, f, bold);
+        }
+        QColor fill = r < table.fill.size() ? table.fill[r] : QColor();
+        if (!fill.isValid() && r % 2 == 1)
+            fill = kStripeFill;
+        if (fill.isValid())
+            place({ Item::Fill, QRectF(m_margin, m_y, width, h), {}, 0, 0, fill });
+        qreal x = m_margin;
+        for (int c = 0; c < columns; ++c) {
+            const qreal w = widths[static_cast<std::size_t>(c)];
+            if (!cells[c].isEmpty())
+                place({ Item::Text, QRectF(x + kCellPadding, m_y + kCellPadding, w - 2 * kCellPadding, h - 2 * kCellPadding), cells[c], f,
+                    Qt::AlignLeft | Qt::AlignTop | kWrap, Qt::black });
+            x += w;
+        }
+        m_y += h;
+    }
+    place({ Item::Line, QRectF(m_margin, m_y, width, 0), {}, 0, 0, kRuleColor });
+    m_y += 8;
+}
+
+void ReportPages::addImage(const QImage& image, qreal heightPt, const QString& caption)
+{
+    if (image.isNull())
+        return;
+    const qreal textWidth = m_pageSize.width() - 2 * m_margin;
+    qreal h = heightPt;
+    qreal w = h * image.width() / std::max(1, image.height());
+    if (w > textWidth) {
+        w = textWidth;
+        h = w * image.height() / std::max(1, image.width());
+    }
+    const int f = font(8, false);
+    const qreal captionHeight = caption.isEmpty() ? 0 : textHeight(caption, f, textWidth) + 2;
+    ensureRoom(h + captionHeight + 4);
+    m_images.push_back(image);
+    place({ Item::Image, QRectF(m_margin + (textWidth - w) / 2, m_y, w, h), {}, 0, 0, {}, static_cast<int>(m_images.size() - 1) });
+    m_y += h + 2;
+    if (!caption.isEmpty()) {
+        place({ Item::Text, QRectF(m_margin, m_y, textWidth, captionHeight), caption, f, Qt::AlignHCenter | kWrap, QColor(0x42, 0x42, 0x42) });
+        m_y += captionHeight;
+    }
+    m_y += 6;
+}
+
+void ReportPages::addSwatches(const std::vector<std::pair<QColor, QString>>& swatches, qreal size)
+{
+    const int f = font(size, false);
+    const QFontMetricsF metrics(m_fonts[static_cast<std::size_t>(f)], measuringDevice());
+    const qreal h = metrics.height();
+    ensureRoom(h + 4);
+    qreal x = m_margin;
+    for (const auto& [color, label] : swatches) {
+        place({ Item::Fill, QRectF(x, m_y + 1, h - 2, h - 2), {}, 0, 0, color });
+        x += h + 2;
+        const qreal w = metrics.horizontalAdvance(label) + 2;
+        place({ Item::Text, QRectF(x, m_y, w, h), label, f, Qt::AlignLeft | Qt::TextSingleLine, Qt::black });
+        x += w + 12;
+    }
+    m_y += h + 4;
+}
+
+int ReportPages::pageCount() const
+{
+    return static_cast<int>(m_pages.size());
+}
+
+void ReportPages::paintPage(QPainter& painter, int index) const
+{
+    if (index < 0 || index >= pageCount())
+        return;
+    painter.save();
+    for (const Item& item : m_pages[static_cast<std::size_t>(index)]) {
+        switch (item.kind) {
+        case Item::Fill:
+            painter.fillRect(item.rect, item.color);
+            break;
+        case Item::Line:
+            painter.setPen(QPen(item.color, 0.6));
+            painter.drawLine(item.rect.topLeft(), item.rect.topRight());
+            break;
+        case Item::Image:
+            painter.setRenderHint(QPainter::SmoothPixmapTransform, true);
+            painter.drawImage(item.rect, m_images[static_cast<std::size_t>(item.image)]);
+            break;
+        case Item::Text:
+            painter.setFont(m_fonts[static_cast<std::size_t>(item.font)]);
+            painter.setPen(item.color);
+            if (item.flags & Qt::TextSingleLine)
+                painter.drawText(item.rect, item.flags, item.text);
+            else
+                painter.drawText(item.rect, item.text, wrapOption(Qt::Alignment::fromInt(item.flags & 0x1ff)));
+            break;
+        }
+    }
+    // The footer: the title at the left, "page N of M" at the right.
+    const QRectF footer(m_margin, m_pageSize.height() - m_margin + 4, m_pageSize.width() - 2 * m_margin, kFooterHeight);
+    painter.setPen(QPen(kRuleColor, 0.6));
+    painter.drawLine(footer.topLeft(), footer.topRight());
+    painter.setFont(m_fonts[static_cast<std::size_t>(m_footerFont)]);
+    painter.setPen(QColor(0x42, 0x42, 0x42));
+    painter.drawText(footer.adjusted(0, 2, 0, 0), Qt::AlignLeft | Qt::AlignTop, m_footerTitle);
+    painter.drawText(footer.adjusted(0, 2, 0, 0), Qt::AlignRight | Qt::AlignTop,
+        QStringLiteral("page %1 of %2").arg(index + 1).arg(pageCount()));
+    painter.restore();
+}
+
+QByteArray ReportPages::pdf(const QString& title, const QString& creator) const
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    if (!buffer.open(QIODevice::WriteOnly))
+        return {};
+    {
+        QPdfWriter writer(&buffer);
+        writer.setResolution(72); // one device unit is one point, as the layout
+        writer.setTitle(title);
+        writer.setCreator(creator);
+        writer.setPageLayout(QPageLayout(QPageSize(m_pageSize, QPageSize::Point), QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        QPainter painter;
+        if (!painter.begin(&writer))
+            return {};
+        for (int i = 0; i < pageCount(); ++i) {
+            if (i > 0 && !writer.newPage())
+                return {};
+            paintPage(painter, i);
+        }
+        if (!painter.end())
+            return {};
+    }
+    buffer.close();
+    return bytes;
+}
+
+QImage ReportPages::pageImage(int index, int width) const
+{
+    const qreal scale = width / m_pageSize.width();
+    QImage image(width, static_cast<int>(std::lround(m_pageSize.height() * scale)), QImage::Format_RGB32);
+    // 72 dpi, as the layout measured the fonts; the painter's scale makes the pixels.
+    image.setDotsPerMeterX(kDotsPerMeterAt72Dpi);
+    image.setDotsPerMeterY(kDotsPerMeterAt72Dpi);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setRenderHint(QPainter::TextAntialiasing, true);
+    painter.scale(scale, scale);
+    paintPage(painter, index);
+    painter.end();
+    return image;
+}
+
+} // namespace fleet::views

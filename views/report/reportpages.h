@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The pages of a report: headings, paragraphs, tables and images laid out on fixed-size pages,
+// then painted with QPainter onto a PDF (QPdfWriter: text stays text, selectable and
+// searchable, fonts embedded) or onto an image.
+//
+// Design note. QPdfWriter writes pages in order and cannot go back, so a footer "page N of M"
+// needs M before page 1 is painted: everything is laid out first (positions in points, 1/72
+// inch, measured with the fonts at 72 dpi), and painting replays the laid-out items page by
+// page. A table row never splits across pages: a row that does not fit starts a new page, and
+// the table's header row is painted again at the top of each page it continues on. A cell's
+// text wraps inside its column (at word boundaries, anywhere within a word too long for the
+// column), so nothing is cut; a single row taller than a page (which no real cell reaches: cells
+// are capped at kMaxCellChars characters, with an ellipsis) is the one exception.
+//
+// Thread: the GUI thread (QFont, QFontMetricsF need the application's font database).
+
+#include <QByteArray>
+#include <QColor>
+#include <QFont>
+#include <QImage>
+#include <QRectF>
+#include <QSizeF>
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+class QPainter;
+
+namespace fleet::views {
+
+class ReportPages {
+public:
+    /// A4 portrait in points, the default page.
+    static constexpr qreal kA4Width = 595.0;
+    static constexpr qreal kA4Height = 842.0;
+    /// A cell holds at most this many characters (more are cut with an ellipsis).
+    static constexpr int kMaxCellChars = 600;
+
+    /// A table: a header row, rows of cells, each column's share of the text width (summing
+    /// to 1; empty: equal shares). `fill`, per row (may be empty), paints the row's background
+    /// (e.g. a does-not-hold row); invalid colours paint none.
+    struct Table {
+        QStringList header;
+        std::vector<QStringList> rows;
+        std::vector<qreal> columnShares;
+        std::vector<QColor> fill;
+        qreal fontSize = 7.5; // points
+    };
+
+    /// `footerTitle` is printed at the left of every page's footer; margins in points.
+    explicit ReportPages(QString footerTitle, QSizeF pageSize = QSizeF(kA4Width, kA4Height), qreal margin = 40);
+    ~ReportPages();
+
+    /// A heading: level 1 (17 pt, starts a page unless the page is still empty), 2 (12.5 pt) or 3 (10 pt).
+    void addHeading(const QString& text, int level);
+    /// Wrapped text, `size` points.
+    void addParagraph(const QString& text, qreal size = 9, bool bold = false, const QColor& color = Qt::black);
+    /// A table (above). Rows that do not fit continue on new pages under a repeated header.
+    void addTable(const Table& table);
+    /// An image `heightPt` high (its width follows its aspect ratio, at most the text width),
+    /// centred, with a caption under it. The image is embedded at its own resolution.
+    void addImage(const QImage& image, qreal heightPt, const QString& caption);
+    /// A row of colour swatches with their labels (a key for a table's fills).
+    void addSwatches(const std::vector<std::pair<QColor, QString>>& swatches, qreal size = 8);
+    /// Vertical space in points.
+    void addSpace(qreal points);
+    /// Ends the page; the next item starts a new one.
+    void newPage();
+    /// Room left on the current page, in points.
+    [[nodiscard]] qreal roomLeft() const;
+
+    [[nodiscard]] int pageCount() const;
+    [[nodiscard]] QSizeF pageSize() const noexcept { return m_pageSize; }
+    /// Paints page `index` (0-based) with its footer ("page N of M"), in points (the painter's
+    /// coordinates must be points: scale it for a device of another resolution).
+    void paintPage(QPainter& painter, int index) const;
+    /// The whole document as PDF bytes (QPdfWriter into a buffer; PDF metadata title and
+    /// creator set). Returns empty bytes when painting failed.
+    [[nodiscard]] QByteArray pdf(const QString& title, const QString& creator) const;
+    /// Page `index` as an image of `width` pixels (the height follows the page's aspect).
+    [[nodiscard]] QImage pageImage(int index, int width) const;
+
+private:
+    struct Item {
+        enum Kind : unsigned char { Text, Fill, Image, Line } kind = Text;
+        QRectF rect;
+        QString text;
+        int font = 0;      // index into m_fonts
+        int flags = 0;     // Qt::AlignmentFlag | Qt::TextFlag for Text
+        QColor color;
+        int image = -1;    // index into m_images
+    };
+    int font(qreal size, bool bold);
+    [[nodiscard]] qreal textHeight(const QString& text, int font, qreal width) const;
+    void ensureRoom(qreal height);
+    void place(Item item);
+    void tableHeader(const Table& table, const std::vector<qreal>& widths, int fontIndex, int boldIndex);
+
+    QString m_footerTitle;
+    QSizeF m_pageSize;
+    qreal m_margin;
+    qreal m_y = 0;        // the next item's top on the current page
+    std::vector<std::vector<Item>> m_pages;
+    std::vector<QFont> m_fonts;
+    std::vector<QImage> m_images;
+    int m_footerFont = 0;
+};
+
+} // namespace fleet::views
