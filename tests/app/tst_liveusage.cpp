@@ -6,7 +6,7 @@
 // appears, with no new import. A file opened next stops the refresh (its usage stays none).
 
 #include "app/window/mainwindow.h"
-#include "importers/fakekubeapiserver.h"
+#include "common/fakekubeapiserver.h"
 #include "importers/prometheusserver.h"
 #include "model/usage.h"
 

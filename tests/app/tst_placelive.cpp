@@ -9,6 +9,9 @@
 #include "manualfeed.h"
 #include "planwindowfixture.h"
 
+#include "common/records.h"
+#include "common/units.h"
+
 #include "app/controllers/livecontroller.h"
 #include "app/dialogs/placeworkloaddialog.h"
 #include "importers/simulated/simulatedlivefeed.h"
@@ -74,14 +77,7 @@ Placed placeSix()
 model::ClusterChangeBatch podOn(const model::ClusterStore& store, model::NodeId node, const char* name, std::int64_t cpuMilli)
 {
     model::ClusterChangeBatch b;
-    model::PodRecord r;
-    r.namespaceName = "default";
-    r.name = name;
-    r.nodeName = std::string(store.nodeName(node));
-    r.phase = model::PodPhase::Running;
-    r.request.setCore(model::CoreResource::Cpu, cpuMilli);
-    r.request.setCore(model::CoreResource::Memory, 1LL << 30);
-    b.upserted.addPod(r);
+    b.upserted.addPod(testing::podRecord("default", name, std::string(store.nodeName(node)), cpuMilli, testing::kGi, model::PodPhase::Running));
     b.events = 1;
     return b;
 }

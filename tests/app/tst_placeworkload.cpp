@@ -16,7 +16,9 @@
 #include "views/plan/placedpodsmodel.h"
 #include "views/plan/planpanel.h"
 
-#include "../views/mapviewprobe.h"
+#include "common/mapviewprobe.h"
+
+#include "common/guitestmain.h"
 
 #include <QAbstractItemModelTester>
 #include <QContextMenuEvent>
@@ -329,11 +331,5 @@ void TestPlaceWorkload::placeWorkloadHereOnADomainLabel()
     QVERIFY(engine->applied().empty());
 }
 
-int main(int argc, char** argv)
-{
-    fleet::app::setDefaultSurfaceFormat();
-    QApplication app(argc, argv);
-    TestPlaceWorkload test;
-    return QTest::qExec(&test, argc, argv);
-}
+FLEET_GUI_TEST_MAIN(TestPlaceWorkload, fleet::app::setDefaultSurfaceFormat)
 #include "tst_placeworkload.moc"

@@ -13,7 +13,10 @@
 #include "views/plan/planactionsmodel.h"
 #include "views/plan/planpanel.h"
 
-#include "../views/mapviewprobe.h"
+#include "common/mapviewprobe.h"
+#include "common/pixelchecks.h"
+
+#include "common/guitestmain.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -29,11 +32,7 @@ using namespace fleet;
 
 namespace {
 
-bool near(QColor a, QColor b, int tolerance)
-{
-    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance
-        && std::abs(a.blue() - b.blue()) <= tolerance;
-}
+using fleet::testing::near;
 
 void sendMouse(QWidget* gl, QEvent::Type type, const QPoint& pos, Qt::MouseButtons buttons, Qt::KeyboardModifiers mods = {})
 {
@@ -239,12 +238,6 @@ void TestPlanWindow::drainIsOneUndoStep()
     QCOMPARE(engine->state().totals(), totals);
 }
 
-int main(int argc, char** argv)
-{
-    app::setDefaultSurfaceFormat();
-    QApplication a(argc, argv);
-    TestPlanWindow t;
-    return QTest::qExec(&t, argc, argv);
-}
+FLEET_GUI_TEST_MAIN(TestPlanWindow, fleet::app::setDefaultSurfaceFormat)
 
 #include "tst_planwindow.moc"

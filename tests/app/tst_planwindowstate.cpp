@@ -26,7 +26,9 @@
 #include "views/map/planmarks.h"
 #include "app/window/explorepanels.h"
 
-#include "../views/mapviewprobe.h"
+#include "common/mapviewprobe.h"
+
+#include "common/guitestmain.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -372,10 +374,7 @@ void TestPlanWindowState::openPlanFromFileOpenAndBrokenFile()
 
 int main(int argc, char** argv)
 {
-    fleet::app::setDefaultSurfaceFormat();
-    QApplication app(argc, argv);
-    QApplication::setQuitOnLastWindowClosed(false); // the tests close and show the window again
-    TestPlanWindowState test;
-    return QTest::qExec(&test, argc, argv);
+    // the tests close and show the window again
+    return fleet::testing::runGuiTest<TestPlanWindowState>(argc, argv, &fleet::app::setDefaultSurfaceFormat, { .quitOnLastWindowClosed = false });
 }
 #include "tst_planwindowstate.moc"

@@ -16,6 +16,8 @@
 #include "views/inspectors/nodeinspector.h"
 #include "views/itemmodels/nodepodsmodel.h"
 
+#include "common/guitestmain.h"
+
 #include <QDropEvent>
 #include <QMimeData>
 #include <QUndoStack>
@@ -294,12 +296,6 @@ void TestPlanWorkloadDrag::podDraggedFromTheInspectorMovesThere()
     QVERIFY(!podPixel(map(), from, pod).isNull());
 }
 
-int main(int argc, char** argv)
-{
-    app::setDefaultSurfaceFormat();
-    QApplication a(argc, argv);
-    TestPlanWorkloadDrag t;
-    return QTest::qExec(&t, argc, argv);
-}
+FLEET_GUI_TEST_MAIN(TestPlanWorkloadDrag, fleet::app::setDefaultSurfaceFormat)
 
 #include "tst_planworkloaddrag.moc"

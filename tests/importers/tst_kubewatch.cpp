@@ -8,7 +8,7 @@
 // token; a user refused the cluster-wide pods gets each allowed namespace watched, with the
 // partial view said; the real kubectl 1.33 watches the same server.
 
-#include "fakekubeapiserver.h"
+#include "common/fakekubeapiserver.h"
 
 #include "importers/kube/kubeapiclient.h"
 #include "importers/kube/kubeconfig.h"

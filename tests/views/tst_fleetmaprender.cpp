@@ -2,14 +2,16 @@
 // Renders a small hand-made cluster with FleetMapView (VTK in an embedded OpenGL window, under
 // xvfb-run) and checks pixels: the colour at a known node's cell, picking, click, zoom.
 
-#include "pixelchecks.h"
+#include "common/pixelchecks.h"
 #include "mapfixtures.h"
-#include "mapviewprobe.h"
+#include "common/mapviewprobe.h"
 #include "views/map/colormap.h"
 #include "views/map/fleetmapview.h"
 #include "views/map/maplegend.h"
 #include "views/map/mapraster.h"
 #include "views/vtk/vtkopenglwidget.h"
+
+#include "common/guitestmain.h"
 
 #include <QApplication>
 #include <QScreen>
@@ -110,10 +112,7 @@ void TestFleetMapRender::cleanup()
 
 void TestFleetMapRender::showAndWaitForFrame()
 {
-    QSignalSpy frames(m_view.get(), &FleetMapView::frameRendered);
-    m_view->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
-    QVERIFY(frames.count() > 0 || frames.wait(10000));
+    QVERIFY(testing::showAndWaitForFrame(*m_view));
 }
 
 void TestFleetMapRender::checkKnownColours(const QImage& image, const char* what)
@@ -597,12 +596,6 @@ void TestFleetMapRender::legendTitleFollowsTheFleet()
     QCOMPARE(legend->title(), QStringLiteral("GPU requested"));
 }
 
-int main(int argc, char** argv)
-{
-    QSurfaceFormat::setDefaultFormat(views::VtkOpenGLWidget::vtkSurfaceFormat());
-    QApplication app(argc, argv);
-    TestFleetMapRender test;
-    return QTest::qExec(&test, argc, argv);
-}
+FLEET_GUI_TEST_MAIN(TestFleetMapRender, fleet::testing::setVtkSurfaceFormat)
 
 #include "tst_fleetmaprender.moc"
