@@ -137,8 +137,7 @@ void TstConnectDialog::connectShowsTheLiveCluster()
     const auto node2 = window.cluster()->store->findNode("node-2");
     QVERIFY(!window.cluster()->store->nodeUnschedulable(node2));
     QVERIFY(window.liveController()->isRunning());
-    for (int i = 0; i < 300 && server.openWatches() < 2; ++i)
-        QTest::qWait(50);
+    QTRY_VERIFY_WITH_TIMEOUT(server.openWatches() >= 2, 15000);
     QJsonObject node = fleet::tests::itemsOfListFile(dataFile("scheduling-nodes.json")).at(1).toObject();
     QJsonObject spec = node.value("spec").toObject();
     spec["unschedulable"] = true;

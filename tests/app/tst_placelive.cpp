@@ -19,6 +19,8 @@
 
 #include <QtTest>
 
+#include <memory>
+
 
 using namespace fleet;
 
@@ -34,6 +36,9 @@ struct Placed {
     model::NodeId node;
     model::NodeId other; // a store node no placed pod is on
     QString podName;     // the first placed pod, namespace/name
+    /// Held batches announced (LiveController::batchHeld, on the GUI thread): the plan checked
+    /// each one in that signal's slot (PlanController::checkStale) before the count moved.
+    std::shared_ptr<std::size_t> announced = std::make_shared<std::size_t>(0);
 };
 
 Placed placeSix()
@@ -69,6 +74,8 @@ Placed placeSix()
     out.feed = feed.get();
     if (!window->startLiveFeed(std::move(feed)))
         return out;
+    QObject::connect(window->liveController(), &app::LiveController::batchHeld, window.get(),
+        [announced = out.announced] { ++*announced; });
     out.window = std::move(window);
     return out;
 }
@@ -100,14 +107,12 @@ QString lastStale(const Placed& p)
     return stale.empty() ? QString() : stale.back();
 }
 
-/// Waits until the window holds `batches` batches, then lets the GUI thread announce them
-/// (LiveController posts batchHeld() to it: the plan checks each there).
+/// Waits until the window holds `batches` batches and has announced them (LiveController posts
+/// batchHeld() to the GUI thread: the plan checks each there); false after 30 s.
 bool held(const Placed& p, std::size_t batches)
 {
-    if (!QTest::qWaitFor([&] { return p.window->liveController()->batchesWaiting() >= batches; }, 10000))
-        return false;
-    QTest::qWait(200);
-    return true;
+    return QTest::qWaitFor(
+        [&] { return p.window->liveController()->batchesWaiting() >= batches && *p.announced >= batches; }, 30000);
 }
 
 } // namespace

@@ -30,6 +30,8 @@
 
 #include "common/guitestmain.h"
 
+#include "common/eventloop.h"
+
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QDialog>
@@ -95,7 +97,7 @@ void TestPlanWindowState::consolidationUndoRefreshesOnceWithRightMarks()
     auto* consolidate = window->findChild<app::ConsolidateController*>();
     QSignalSpy finished(consolidate, &app::ConsolidateController::finished);
     plan->dock()->show(); // the dock narrows the map: open it before the first grab
-    QTest::qWait(50);
+    QVERIFY(testing::deliverPostedEvents()); // the main window's layout request: the map is narrowed
     views::FleetMapView* map = window->mapView();
     const QImage before = map->grabImage();
 

@@ -21,6 +21,7 @@
 #include <QSignalSpy>
 #include <QSurfaceFormat>
 #include <QTest>
+#include <QTimer>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -182,23 +183,39 @@ void TestFleetMapRender::knownNodesHaveTheirColours()
 void TestFleetMapRender::windowShowsWhatGrabImageShows()
 {
     showAndWaitForFrame();
-    QTest::qWait(50); // the swap reaches the X server
-    const QPoint origin = m_view->mapToGlobal(QPoint(0, 0)); // the map and its legend
-    QImage screen = m_view->screen()->grabWindow(0, origin.x(), origin.y(), m_view->width(), m_view->height())
-                        .toImage()
-                        .convertToFormat(QImage::Format_RGB32);
-    screen.setDevicePixelRatio(m_view->devicePixelRatioF());
     const QImage grabbed = m_view->grabImage().convertToFormat(QImage::Format_RGB32);
+    const QPoint origin = m_view->mapToGlobal(QPoint(0, 0)); // the map and its legend
+    const auto grabScreen = [&] {
+        QImage image = m_view->screen()->grabWindow(0, origin.x(), origin.y(), m_view->width(), m_view->height())
+                           .toImage()
+                           .convertToFormat(QImage::Format_RGB32);
+        image.setDevicePixelRatio(m_view->devicePixelRatioF());
+        return image;
+    };
+    const auto differing = [&](const QImage& screen) {
+        std::size_t differ = 0;
+        for (int y = 0; y < screen.height(); ++y)
+            for (int x = 0; x < screen.width(); ++x)
+                differ += screen.pixel(x, y) != grabbed.pixel(x, y) ? 1 : 0;
+        return differ;
+    };
+    // The swapped frame reaches the X server some time after frameRendered: read the screen
+    // until it shows the frame (at most 10 s), then check what it shows (the checks below say
+    // what differs when it never does).
+    QImage screen;
+    (void)QTest::qWaitFor(
+        [&] {
+            screen = grabScreen();
+            return screen.size() == grabbed.size() && differing(screen) * 1000 < static_cast<std::size_t>(screen.width()) * screen.height();
+        },
+        10000);
     QCOMPARE(screen.size(), grabbed.size());
     const QString out = QDir::current().filePath(QStringLiteral("tst_fleetmaprender-window.png"));
     QVERIFY(screen.save(out));
     checkKnownColours(screen, "window");
     if (QTest::currentTestFailed())
         return;
-    std::size_t differ = 0;
-    for (int y = 0; y < screen.height(); ++y)
-        for (int x = 0; x < screen.width(); ++x)
-            differ += screen.pixel(x, y) != grabbed.pixel(x, y) ? 1 : 0;
+    const std::size_t differ = differing(screen);
     QVERIFY2(differ * 1000 < static_cast<std::size_t>(screen.width()) * screen.height(),
         qPrintable(QStringLiteral("%1 of %2 pixels differ; window saved as %3").arg(differ).arg(screen.width() * screen.height()).arg(out)));
 }
@@ -279,7 +296,11 @@ void TestFleetMapRender::renderRequestsAreMerged()
         m_view->setMetric(i % 2 ? MapMetric::CpuRequested : MapMetric::MemoryRequested);
     }
     QVERIFY(frames.wait(10000));
-    QTest::qWait(300);
+    // A second frame would be a zero-time timer queued before this one (requestRender()): once
+    // this one has fired, every frame the five requests asked for has been rendered.
+    bool flushed = false;
+    QTimer::singleShot(0, m_view.get(), [&] { flushed = true; });
+    QTRY_VERIFY_WITH_TIMEOUT(flushed, 10000);
     QCOMPARE(frames.count(), 1);
 }
 
