@@ -5,6 +5,7 @@
 // map's GL widget, the pixel of a pod's strip on the zoomed map, and a hook that acts on the
 // next popup menu or modal dialog (a context menu, a file dialog) once it shows.
 
+#include "common/pixelchecks.h"
 #include "app/window/mainwindow.h"
 #include "app/controllers/plancontroller.h"
 #include "model/scheduling/filters.h"
@@ -27,11 +28,7 @@ namespace planwindow {
 
 using namespace fleet;
 
-inline bool near(QColor a, QColor b, int tolerance)
-{
-    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance
-        && std::abs(a.blue() - b.blue()) <= tolerance;
-}
+using fleet::testing::near;
 
 /// The map's GL widget (mouse events go there; its position in the map is gl->pos()).
 inline QWidget* glOf(const views::FleetMapView* map) { return map->findChild<views::VtkOpenGLWidget*>(); }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // File > Connect (app/dialogs/connectdialog.h, issue 8): the contexts of a kubeconfig with the current
 // one chosen; a bad kubeconfig shows where and what and cannot be accepted; and, end to end in
-// the window, connecting to the fake API server (tests/importers/fakekubeapiserver.h) shows
+// the window, connecting to the fake API server (tests/common/fakekubeapiserver.h) shows
 // that cluster and names it as the source; a user who may list pods in some namespaces only
 // gets a visible partial-view notice (status bar and connection panel) until the view is whole;
 // the Prometheus typed in the dialog gives that connection its usage, and that connection only.
@@ -11,7 +11,7 @@
 #include "app/controllers/importcontroller.h"
 #include "app/controllers/livecontroller.h"
 #include "app/window/mainwindow.h"
-#include "importers/fakekubeapiserver.h"
+#include "common/fakekubeapiserver.h"
 #include "importers/prometheusserver.h"
 #include "importers/stallingserver.h"
 
@@ -137,8 +137,7 @@ void TstConnectDialog::connectShowsTheLiveCluster()
     const auto node2 = window.cluster()->store->findNode("node-2");
     QVERIFY(!window.cluster()->store->nodeUnschedulable(node2));
     QVERIFY(window.liveController()->isRunning());
-    for (int i = 0; i < 300 && server.openWatches() < 2; ++i)
-        QTest::qWait(50);
+    QTRY_VERIFY_WITH_TIMEOUT(server.openWatches() >= 2, 15000);
     QJsonObject node = fleet::tests::itemsOfListFile(dataFile("scheduling-nodes.json")).at(1).toObject();
     QJsonObject spec = node.value("spec").toObject();
     spec["unschedulable"] = true;

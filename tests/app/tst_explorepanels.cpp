@@ -16,6 +16,8 @@
 #include "views/panels/problemspanel.h"
 #include "views/panels/searchfield.h"
 
+#include "common/guitestmain.h"
+
 #include <QApplication>
 #include <QDockWidget>
 #include <QLineEdit>
@@ -188,11 +190,5 @@ private slots:
     }
 };
 
-int main(int argc, char** argv)
-{
-    fleet::app::setDefaultSurfaceFormat(); // before QApplication, as in fleetscope
-    QApplication app(argc, argv);
-    TestExplorePanels test;
-    return QTest::qExec(&test, argc, argv);
-}
+FLEET_GUI_TEST_MAIN(TestExplorePanels, fleet::app::setDefaultSurfaceFormat)
 #include "tst_explorepanels.moc"

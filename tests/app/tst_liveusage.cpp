@@ -6,7 +6,7 @@
 // appears, with no new import. A file opened next stops the refresh (its usage stays none).
 
 #include "app/window/mainwindow.h"
-#include "importers/fakekubeapiserver.h"
+#include "common/fakekubeapiserver.h"
 #include "importers/prometheusserver.h"
 #include "model/usage.h"
 
@@ -94,8 +94,7 @@ void TstLiveUsage::usageRefreshFollowsTheWatchedCluster()
     QCOMPARE(window.cluster()->usage->idleAllocatedGpuTotal(), std::int64_t(0));
 
     // The pod arrives through the watch; a refresh after it finds its GPU idle.
-    for (int i = 0; i < 300 && server.openWatches() < 2; ++i)
-        QTest::qWait(50);
+    QTRY_VERIFY_WITH_TIMEOUT(server.openWatches() >= 2, 15000);
     server.addEvent("/api/v1/pods", "ADDED", gpuPod("shop", "gpu-job", "node-1"));
     QTRY_VERIFY_WITH_TIMEOUT(window.cluster()->store->findPod("shop", "gpu-job").isValid(), 30000);
     const auto pod = window.cluster()->store->findPod("shop", "gpu-job");
@@ -112,7 +111,10 @@ void TstLiveUsage::usageRefreshFollowsTheWatchedCluster()
     QVERIFY(shown.wait(60000));
     QVERIFY(!window.cluster()->usage);
     const std::uint64_t refreshes = window.usageRefreshes();
-    QTest::qWait(1500);
+    // A refresh still running would be joined within a few of its 300 ms intervals: no
+    // usageRefreshed in ten of them (the wait ends at the first one, failing at once).
+    QSignalSpy lateRefresh(&window, &MainWindow::usageRefreshed);
+    QVERIFY2(!lateRefresh.wait(10 * 300), "a usage refresh was joined to the file's cluster");
     QCOMPARE(window.usageRefreshes(), refreshes);
     QVERIFY(!window.cluster()->usage);
 }

@@ -19,6 +19,7 @@
 
 
 using namespace fleet;
+using fleet::testing::describe;
 using planwindow::near;
 
 namespace {
@@ -35,11 +36,6 @@ model::ClusterChangeBatch readiness(const model::ClusterStore& store, model::Nod
     b.upserted.addNode(r, store);
     b.events = 1;
     return b;
-}
-
-QString describe(QColor c)
-{
-    return QStringLiteral("(%1,%2,%3)").arg(c.red()).arg(c.green()).arg(c.blue());
 }
 
 QColor pixelOf(views::FleetMapView* map, model::NodeId n)

@@ -14,6 +14,8 @@
 #include "views/map/colormap.h"
 #include "views/map/maplegend.h"
 
+#include "common/guitestmain.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QDialog>
@@ -613,12 +615,6 @@ void TestMainWindow::guiSignalRemovesRuntimeDir()
     QCOMPARE(QDir(tmp.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
 }
 
-int main(int argc, char** argv)
-{
-    fleet::app::setDefaultSurfaceFormat(); // before QApplication, as in fleetscope
-    QApplication app(argc, argv);
-    TestMainWindow test;
-    return QTest::qExec(&test, argc, argv);
-}
+FLEET_GUI_TEST_MAIN(TestMainWindow, fleet::app::setDefaultSurfaceFormat)
 
 #include "tst_mainwindow.moc"

@@ -9,12 +9,17 @@
 #include "manualfeed.h"
 #include "planwindowfixture.h"
 
+#include "common/records.h"
+#include "common/units.h"
+
 #include "app/controllers/livecontroller.h"
 #include "app/dialogs/placeworkloaddialog.h"
 #include "importers/simulated/simulatedlivefeed.h"
 #include "model/clusterchange.h"
 
 #include <QtTest>
+
+#include <memory>
 
 
 using namespace fleet;
@@ -31,6 +36,9 @@ struct Placed {
     model::NodeId node;
     model::NodeId other; // a store node no placed pod is on
     QString podName;     // the first placed pod, namespace/name
+    /// Held batches announced (LiveController::batchHeld, on the GUI thread): the plan checked
+    /// each one in that signal's slot (PlanController::checkStale) before the count moved.
+    std::shared_ptr<std::size_t> announced = std::make_shared<std::size_t>(0);
 };
 
 Placed placeSix()
@@ -66,6 +74,8 @@ Placed placeSix()
     out.feed = feed.get();
     if (!window->startLiveFeed(std::move(feed)))
         return out;
+    QObject::connect(window->liveController(), &app::LiveController::batchHeld, window.get(),
+        [announced = out.announced] { ++*announced; });
     out.window = std::move(window);
     return out;
 }
@@ -74,14 +84,7 @@ Placed placeSix()
 model::ClusterChangeBatch podOn(const model::ClusterStore& store, model::NodeId node, const char* name, std::int64_t cpuMilli)
 {
     model::ClusterChangeBatch b;
-    model::PodRecord r;
-    r.namespaceName = "default";
-    r.name = name;
-    r.nodeName = std::string(store.nodeName(node));
-    r.phase = model::PodPhase::Running;
-    r.request.setCore(model::CoreResource::Cpu, cpuMilli);
-    r.request.setCore(model::CoreResource::Memory, 1LL << 30);
-    b.upserted.addPod(r);
+    b.upserted.addPod(testing::podRecord("default", name, std::string(store.nodeName(node)), cpuMilli, testing::kGi, model::PodPhase::Running));
     b.events = 1;
     return b;
 }
@@ -104,14 +107,12 @@ QString lastStale(const Placed& p)
     return stale.empty() ? QString() : stale.back();
 }
 
-/// Waits until the window holds `batches` batches, then lets the GUI thread announce them
-/// (LiveController posts batchHeld() to it: the plan checks each there).
+/// Waits until the window holds `batches` batches and has announced them (LiveController posts
+/// batchHeld() to the GUI thread: the plan checks each there); false after 30 s.
 bool held(const Placed& p, std::size_t batches)
 {
-    if (!QTest::qWaitFor([&] { return p.window->liveController()->batchesWaiting() >= batches; }, 10000))
-        return false;
-    QTest::qWait(200);
-    return true;
+    return QTest::qWaitFor(
+        [&] { return p.window->liveController()->batchesWaiting() >= batches && *p.announced >= batches; }, 30000);
 }
 
 } // namespace

@@ -16,7 +16,11 @@
 #include "views/plan/placedpodsmodel.h"
 #include "views/plan/planpanel.h"
 
-#include "../views/mapviewprobe.h"
+#include "common/mapviewprobe.h"
+
+#include "common/guitestmain.h"
+
+#include "common/eventloop.h"
 
 #include <QAbstractItemModelTester>
 #include <QContextMenuEvent>
@@ -79,7 +83,6 @@ bool TestPlaceWorkload::runPlace()
     QSignalSpy finished(dialog(), &app::PlaceWorkloadDialog::finished);
     if (!dialog()->place())
         return false;
-    QTest::qWait(0);
     return finished.count() > 0 || finished.wait(60000);
 }
 
@@ -99,7 +102,7 @@ void TestPlaceWorkload::placesAGangInOneUndoStep()
     // The plan dock opens with the first action and narrows the map: open it first, so that
     // before and after compare the same cells.
     plan->dock()->show();
-    QTest::qWait(50);
+    QVERIFY(testing::deliverPostedEvents()); // the main window's layout request: the map is narrowed
     const QImage before = map()->grabImage();
     const std::size_t storePods = m_window->cluster()->store->podCount();
 
@@ -284,7 +287,7 @@ void TestPlaceWorkload::cancelLeavesThePlanAsItWas()
     QVERIFY(dialog()->lastOutcome().cancelled);
     // The worker ends (at its next stage, or with a result that is dropped): nothing applied.
     QTRY_COMPARE_WITH_TIMEOUT(app::storeReadersRunning().load(), 0, 60000); // its StoreReadGuard is gone
-    QTest::qWait(20);
+    QVERIFY(testing::deliverPostedEvents()); // a result the worker posted before that has arrived
     QCOMPARE(finished.count(), 1);
     QVERIFY(plan->engine()->applied().empty());
     QCOMPARE(m_window->undoStack()->count(), commands);
@@ -329,11 +332,5 @@ void TestPlaceWorkload::placeWorkloadHereOnADomainLabel()
     QVERIFY(engine->applied().empty());
 }
 
-int main(int argc, char** argv)
-{
-    fleet::app::setDefaultSurfaceFormat();
-    QApplication app(argc, argv);
-    TestPlaceWorkload test;
-    return QTest::qExec(&test, argc, argv);
-}
+FLEET_GUI_TEST_MAIN(TestPlaceWorkload, fleet::app::setDefaultSurfaceFormat)
 #include "tst_placeworkload.moc"

@@ -22,6 +22,8 @@
 
 #include "views/map/layers/selectionlayer.h"
 
+#include "common/guitestmain.h"
+
 #include <QContextMenuEvent>
 #include <QTreeWidget>
 #include <QMenu>
@@ -232,11 +234,5 @@ void TestPlanAddedNode::addedNodeIsSelectedInspectedAndADropTarget()
     QVERIFY(!inspector->node().isValid());
 }
 
-int main(int argc, char** argv)
-{
-    fleet::app::setDefaultSurfaceFormat();
-    QApplication app(argc, argv);
-    TestPlanAddedNode test;
-    return QTest::qExec(&test, argc, argv);
-}
+FLEET_GUI_TEST_MAIN(TestPlanAddedNode, fleet::app::setDefaultSurfaceFormat)
 #include "tst_planaddednode.moc"

@@ -11,6 +11,8 @@
 #include "model/domainpath.h"
 #include "model/search/nodesneeded.h"
 
+#include "common/guitestmain.h"
+
 #include <QAction>
 #include <QLabel>
 #include <QUndoStack>
@@ -149,11 +151,5 @@ void TestPlanAddNodes::answersHowManyNodes()
     QVERIFY(engine->applied().empty());
 }
 
-int main(int argc, char** argv)
-{
-    fleet::app::setDefaultSurfaceFormat();
-    QApplication app(argc, argv);
-    TestPlanAddNodes test;
-    return QTest::qExec(&test, argc, argv);
-}
+FLEET_GUI_TEST_MAIN(TestPlanAddNodes, fleet::app::setDefaultSurfaceFormat)
 #include "tst_planaddnodes.moc"

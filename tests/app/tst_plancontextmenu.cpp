@@ -18,6 +18,8 @@
 #include "views/map/layers/nodedetaillayer.h"
 #include "views/map/nodetooltip.h"
 
+#include "common/guitestmain.h"
+
 #include <QContextMenuEvent>
 #include <QLineEdit>
 #include <QMenu>
@@ -248,12 +250,6 @@ void TestPlanContextMenu::drainFilteredNodes()
     filter->apply();
 }
 
-int main(int argc, char** argv)
-{
-    app::setDefaultSurfaceFormat();
-    QApplication a(argc, argv);
-    TestPlanContextMenu t;
-    return QTest::qExec(&t, argc, argv);
-}
+FLEET_GUI_TEST_MAIN(TestPlanContextMenu, fleet::app::setDefaultSurfaceFormat)
 
 #include "tst_plancontextmenu.moc"

@@ -14,6 +14,8 @@
 #include "views/plan/planactionsmodel.h"
 #include "views/plan/planpanel.h"
 
+#include "common/guitestmain.h"
+
 #include <QContextMenuEvent>
 #include <QMenu>
 #include <QUndoStack>
@@ -131,11 +133,5 @@ void TestPlanFailDomain::failDomainStrandsAGang()
         QVERIFY(engine->state().nodePresent(n));
 }
 
-int main(int argc, char** argv)
-{
-    fleet::app::setDefaultSurfaceFormat();
-    QApplication app(argc, argv);
-    TestPlanFailDomain test;
-    return QTest::qExec(&test, argc, argv);
-}
+FLEET_GUI_TEST_MAIN(TestPlanFailDomain, fleet::app::setDefaultSurfaceFormat)
 #include "tst_planfaildomain.moc"

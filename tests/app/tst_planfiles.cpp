@@ -13,6 +13,8 @@
 #include "importers/plan/planfile.h"
 #include "model/scheduling/filters.h"
 
+#include "common/guitestmain.h"
+
 #include <QAction>
 #include <QFile>
 #include <QFileDialog>
@@ -214,12 +216,6 @@ void TestPlanFiles::saveRefusesNonRegularAndInputTargets()
     QVERIFY(engine->applied().empty());
 }
 
-int main(int argc, char** argv)
-{
-    app::setDefaultSurfaceFormat();
-    QApplication a(argc, argv);
-    TestPlanFiles t;
-    return QTest::qExec(&t, argc, argv);
-}
+FLEET_GUI_TEST_MAIN(TestPlanFiles, fleet::app::setDefaultSurfaceFormat)
 
 #include "tst_planfiles.moc"

@@ -9,6 +9,8 @@
 #include "model/plan/evictionrules.h"
 #include "model/scheduling/filters.h"
 
+#include "common/guitestmain.h"
+
 #include <QToolTip>
 #include <QUndoStack>
 
@@ -90,12 +92,6 @@ void TestPlanGangDrag::shiftDropMovesItAsAViolation()
     QVERIFY(engine->applied().empty());
 }
 
-int main(int argc, char** argv)
-{
-    app::setDefaultSurfaceFormat();
-    QApplication a(argc, argv);
-    TestPlanGangDrag t;
-    return QTest::qExec(&t, argc, argv);
-}
+FLEET_GUI_TEST_MAIN(TestPlanGangDrag, fleet::app::setDefaultSurfaceFormat)
 
 #include "tst_plangangdrag.moc"

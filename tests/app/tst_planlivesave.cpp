@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // File > Save Plan from a window that shows a live cluster (issues 6 and 8), under xvfb-run: the
-// window lists the loopback HTTPS fake API server (tests/importers/fakekubeapiserver.h) serving
+// window lists the loopback HTTPS fake API server (tests/common/fakekubeapiserver.h) serving
 // the real EKS fixture through a kubeconfig, a pod is moved, the plan is saved through the
 // menu's file dialog, and the file names the server and the pod list's resourceVersion (4242,
 // the fake server's) and re-reads as the same action.
@@ -8,9 +8,11 @@
 #include "planwindowfixture.h"
 
 #include "app/startup/surfaceformat.h"
-#include "importers/fakekubeapiserver.h"
+#include "common/fakekubeapiserver.h"
 #include "importers/plan/planfile.h"
 #include "model/scheduling/filters.h"
+
+#include "common/guitestmain.h"
 
 #include <QAction>
 #include <QFile>
@@ -144,12 +146,6 @@ void TestPlanLiveSave::savedPlanNamesTheLiveSource()
     QCOMPARE(doc.source.resourceVersion, std::string("4242"));
 }
 
-int main(int argc, char** argv)
-{
-    app::setDefaultSurfaceFormat();
-    QApplication a(argc, argv);
-    TestPlanLiveSave t;
-    return QTest::qExec(&t, argc, argv);
-}
+FLEET_GUI_TEST_MAIN(TestPlanLiveSave, fleet::app::setDefaultSurfaceFormat)
 
 #include "tst_planlivesave.moc"

@@ -26,7 +26,11 @@
 #include "views/map/planmarks.h"
 #include "app/window/explorepanels.h"
 
-#include "../views/mapviewprobe.h"
+#include "common/mapviewprobe.h"
+
+#include "common/guitestmain.h"
+
+#include "common/eventloop.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -93,7 +97,7 @@ void TestPlanWindowState::consolidationUndoRefreshesOnceWithRightMarks()
     auto* consolidate = window->findChild<app::ConsolidateController*>();
     QSignalSpy finished(consolidate, &app::ConsolidateController::finished);
     plan->dock()->show(); // the dock narrows the map: open it before the first grab
-    QTest::qWait(50);
+    QVERIFY(testing::deliverPostedEvents()); // the main window's layout request: the map is narrowed
     views::FleetMapView* map = window->mapView();
     const QImage before = map->grabImage();
 
@@ -372,10 +376,7 @@ void TestPlanWindowState::openPlanFromFileOpenAndBrokenFile()
 
 int main(int argc, char** argv)
 {
-    fleet::app::setDefaultSurfaceFormat();
-    QApplication app(argc, argv);
-    QApplication::setQuitOnLastWindowClosed(false); // the tests close and show the window again
-    TestPlanWindowState test;
-    return QTest::qExec(&test, argc, argv);
+    // the tests close and show the window again
+    return fleet::testing::runGuiTest<TestPlanWindowState>(argc, argv, &fleet::app::setDefaultSurfaceFormat, { .quitOnLastWindowClosed = false });
 }
 #include "tst_planwindowstate.moc"

@@ -16,6 +16,8 @@
 #include "views/inspectors/nodeinspector.h"
 #include "views/itemmodels/nodepodsmodel.h"
 
+#include "common/guitestmain.h"
+
 #include <QDropEvent>
 #include <QMimeData>
 #include <QUndoStack>
@@ -142,8 +144,7 @@ void TestPlanWorkloadDrag::altDragPlacesTheWholeWorkloadInADomain()
 void TestPlanWorkloadDrag::altDropOnADomainTooSmallChangesNothing()
 {
     WorkloadDrag drag;
-    if (!findWorkloadDrag(drag, false))
-        QSKIP("every visible domain takes every draggable workload in this simulated fleet");
+    QVERIFY2(findWorkloadDrag(drag, false), "no visible domain of the simulated fleet is too small for a draggable workload");
     const auto engine = m_window->planController()->engine();
     const model::PlanTotals totals = engine->state().totals();
     altDrag(drag);
@@ -205,8 +206,7 @@ void TestPlanWorkloadDrag::altDropOnADomainLabel()
             }
         }
     }
-    if (!domain.isValid())
-        QSKIP("no domain label beside a draggable pod takes its workload at this zoom");
+    QVERIFY2(domain.isValid(), "no domain label beside a draggable pod takes its workload at this zoom");
     sendMouse(map(), QEvent::MouseButtonPress, press, Qt::LeftButton, Qt::AltModifier);
     sendMouse(map(), QEvent::MouseMove, press + QPoint(12, 0), Qt::LeftButton, Qt::AltModifier);
     QVERIFY(map()->isDraggingPod());
@@ -294,12 +294,6 @@ void TestPlanWorkloadDrag::podDraggedFromTheInspectorMovesThere()
     QVERIFY(!podPixel(map(), from, pod).isNull());
 }
 
-int main(int argc, char** argv)
-{
-    app::setDefaultSurfaceFormat();
-    QApplication a(argc, argv);
-    TestPlanWorkloadDrag t;
-    return QTest::qExec(&t, argc, argv);
-}
+FLEET_GUI_TEST_MAIN(TestPlanWorkloadDrag, fleet::app::setDefaultSurfaceFormat)
 
 #include "tst_planworkloaddrag.moc"

@@ -6,7 +6,7 @@
 // importers::kube::listCluster() with its paging, then finalized, as `--kubeconfig` does.
 // Returns the figures; the caller prints them.
 
-#include "importers/fakekubeapiserver.h"
+#include "common/fakekubeapiserver.h"
 #include "kubelistgen.h"
 
 #include "importers/kube/kubeapiclient.h"

@@ -9,7 +9,7 @@
 //   "the system's CAs"; insecure-skip-tls-verify with a CA is an error, as kubectl makes it;
 // - an exec plugin cut at its timeout is killed with the processes it started.
 
-#include "fakekubeapiserver.h"
+#include "common/fakekubeapiserver.h"
 
 #include "importers/clusterloader.h"
 #include "importers/kube/kubeapiclient.h"

@@ -7,7 +7,7 @@
 // (files or data) authenticates, one another CA signed gets the server's 401.
 
 #include "connectproxy.h"
-#include "fakekubeapiserver.h"
+#include "common/fakekubeapiserver.h"
 
 #include "importers/clusterloader.h"
 #include "importers/export/summaryjson.h"

@@ -8,7 +8,7 @@
 // token; a user refused the cluster-wide pods gets each allowed namespace watched, with the
 // partial view said; the real kubectl 1.33 watches the same server.
 
-#include "fakekubeapiserver.h"
+#include "common/fakekubeapiserver.h"
 
 #include "importers/kube/kubeapiclient.h"
 #include "importers/kube/kubeconfig.h"
@@ -539,9 +539,7 @@ void TstKubeWatch::kubectlWatchesTheServer()
     kubectl.start(kKubectl, {"--cache-dir", m_dir.filePath("cache"), "get", "pods", "-A", "--watch", "-o",
                              "jsonpath={.metadata.namespace}/{.metadata.name} {.status.phase}{\"\\n\"}"});
     QVERIFY(kubectl.waitForStarted());
-    for (int i = 0; i < 300 && server.openWatches() == 0; ++i)
-        QTest::qWait(100); // until kubectl's watch is open (it lists first)
-    QCOMPARE(server.openWatches(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(server.openWatches(), 1, 30000); // kubectl lists first, then watches
     server.addEvent("/api/v1/pods", "ADDED", podObject("a", "seen-by-kubectl", "node-1", "Running"));
     QByteArray out;
     for (int i = 0; i < 300 && !out.contains("a/seen-by-kubectl Running"); ++i) {

@@ -3,6 +3,8 @@
 // A small cluster built by hand for the plan engine's tests (tst_plan*.cpp), and a snapshot of
 // the ledger to check that undo restores it exactly.
 
+#include "common/records.h"
+#include "common/units.h"
 #include "model/clusterstore.h"
 #include "model/plan/plan.h"
 #include "model/topology.h"
@@ -16,7 +18,7 @@ namespace planfixture {
 
 using namespace fleet::model;
 
-constexpr std::int64_t kGi = 1024LL * 1024 * 1024;
+using fleet::testing::kGi;
 inline const std::string kZoneKey = "topology.kubernetes.io/zone";
 
 struct Cluster {
@@ -26,21 +28,16 @@ struct Cluster {
     void node(const std::string& name, const std::string& zone, std::int64_t cpuMilli, std::int64_t gpus = 0,
         const std::string& instanceType = "m5.xlarge", std::vector<std::pair<std::string, std::string>> extraLabels = {})
     {
-        NodeRecord r;
-        r.name = name;
+        NodeRecord r = fleet::testing::nodeRecord(name, cpuMilli, 16 * kGi);
         r.labels = { { "topology.kubernetes.io/region", "us-east-1" }, { kZoneKey, zone }, { "kubernetes.io/hostname", name },
             { "node.kubernetes.io/instance-type", instanceType } };
         r.labels.insert(r.labels.end(), extraLabels.begin(), extraLabels.end());
-        r.allocatable.setCore(CoreResource::Cpu, cpuMilli);
-        r.allocatable.setCore(CoreResource::Memory, 16 * kGi);
-        r.allocatable.setCore(CoreResource::Pods, 110);
         if (gpus > 0) {
             r.allocatable.setCore(CoreResource::Gpu, gpus * 1000);
             r.gpuCount = static_cast<std::int32_t>(gpus);
             r.gpuModel = "A100";
         }
         r.capacity = r.allocatable;
-        r.ready = Readiness::True;
         r.instanceType = instanceType;
         store->addNode(r);
     }
@@ -49,11 +46,7 @@ struct Cluster {
         const std::string& workload, std::uint16_t flags = PodFlagReady, std::int64_t gpus = 0, OwnerKind kind = OwnerKind::ReplicaSet,
         std::vector<std::pair<std::string, std::string>> labels = {})
     {
-        PodRecord r;
-        r.namespaceName = ns;
-        r.name = name;
-        r.nodeName = node;
-        r.phase = PodPhase::Running;
+        PodRecord r = fleet::testing::podRecord(ns, name, node, cpuMilli, kGi, PodPhase::Running);
         r.uid = "uid-" + name;
         if (!workload.empty()) {
             r.ownerKind = kind;
@@ -64,8 +57,6 @@ struct Cluster {
         if (labels.empty() || std::none_of(labels.begin(), labels.end(), [](const auto& l) { return l.first == "app"; }))
             labels.emplace_back("app", workload.empty() ? name : workload);
         r.labels = labels;
-        r.request.setCore(CoreResource::Cpu, cpuMilli);
-        r.request.setCore(CoreResource::Memory, kGi);
         if (gpus > 0)
             r.request.setCore(CoreResource::Gpu, gpus * 1000);
         r.flags = flags;

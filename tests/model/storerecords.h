@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Shared by the ClusterStore tests (tst_clusterstore.cpp, tst_clusterstoreinterning.cpp):
-// NodeRecord and PodRecord builders and ResourceVector comparison with a readable failure.
+// NodeRecord and PodRecord builders (over tests/common/records.h) and ResourceVector comparison with a readable failure.
 // Thread: the test's.
 
+#include "common/records.h"
+#include "common/units.h"
 #include "model/clusterstore.h"
 
 #include <QString>
@@ -18,32 +20,19 @@ namespace fleet::testing {
 
 using namespace fleet::model;
 
-inline constexpr std::int64_t kGi = std::int64_t { 1 } << 30;
 
 inline NodeRecord node(const std::string& name, std::int64_t cpuMilli, std::int64_t memoryBytes, const std::string& zone = {})
 {
-    NodeRecord r;
-    r.name = name;
-    r.allocatable.setCore(CoreResource::Cpu, cpuMilli);
-    r.allocatable.setCore(CoreResource::Memory, memoryBytes);
-    r.allocatable.setCore(CoreResource::Pods, 110);
+    NodeRecord r = nodeRecord(name, cpuMilli, memoryBytes);
     if (!zone.empty())
         r.labels.emplace_back("topology.kubernetes.io/zone", zone);
-    r.ready = Readiness::True;
     return r;
 }
 
 inline PodRecord pod(const std::string& ns, const std::string& name, const std::string& nodeName, std::int64_t cpuMilli,
     std::int64_t memoryBytes, PodPhase phase = PodPhase::Running)
 {
-    PodRecord r;
-    r.namespaceName = ns;
-    r.name = name;
-    r.nodeName = nodeName;
-    r.phase = phase;
-    r.request.setCore(CoreResource::Cpu, cpuMilli);
-    r.request.setCore(CoreResource::Memory, memoryBytes);
-    return r;
+    return podRecord(ns, name, nodeName, cpuMilli, memoryBytes, phase);
 }
 
 inline ResourceVector vec(std::int64_t cpu, std::int64_t memory, std::int64_t gpu, std::int64_t pods, std::int64_t storage = 0)

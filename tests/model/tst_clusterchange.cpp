@@ -7,6 +7,8 @@
 
 #include "model/clusterchange.h"
 
+#include "common/units.h"
+
 #include <QtTest>
 
 #include <functional>
@@ -18,7 +20,7 @@ using namespace fleet::model;
 
 namespace {
 
-constexpr std::int64_t kGi = std::int64_t { 1 } << 30;
+using fleet::testing::kGi;
 constexpr const char* kMig = "nvidia.com/mig-1g.10gb";
 
 NodeRecord node(ClusterStore& s, const std::string& name, const std::string& zone, bool ready = true, std::int64_t mig = 0)

@@ -5,16 +5,18 @@
 
 #include "model/figures.h"
 
+#include "common/units.h"
+
 #include <QtTest>
 
 #include <cmath>
 #include <limits>
 
 namespace {
-constexpr qint64 kKi = 1024;
-constexpr qint64 kMi = kKi * 1024;
-constexpr qint64 kGi = kMi * 1024;
-constexpr qint64 kTi = kGi * 1024;
+using fleet::testing::kGi;
+using fleet::testing::kKi;
+using fleet::testing::kMi;
+using fleet::testing::kTi;
 constexpr qint64 kPi = kTi * 1024;
 constexpr qint64 kEi = kPi * 1024;
 } // namespace

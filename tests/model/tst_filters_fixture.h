@@ -4,6 +4,8 @@
 // NodeRecord / PodRecord (no importer): a node has cpu, memory, pods, a hostname and a zone;
 // a pod has cpu and memory requests. Tests then adjust the records before adding them.
 
+#include "common/records.h"
+#include "common/units.h"
 #include "model/clusterstore.h"
 #include "model/scheduling/filters.h"
 
@@ -15,35 +17,25 @@ namespace fixture {
 
 using namespace fleet::model;
 
-constexpr qint64 kGi = 1024LL * 1024 * 1024; // qint64, as QtTest columns of memory are
+using fleet::testing::kGi; // qint64, as QtTest columns of memory are
 
 inline NodeRecord node(const std::string& name, std::int64_t cpuMilli = 4000, std::int64_t memoryBytes = 16 * kGi,
     std::int64_t pods = 110, const std::string& zone = "a")
 {
-    NodeRecord r;
-    r.name = name;
+    NodeRecord r = fleet::testing::nodeRecord(name, cpuMilli, memoryBytes, pods);
     r.labels = { { "kubernetes.io/hostname", name }, { "topology.kubernetes.io/zone", zone } };
-    r.allocatable.setCore(CoreResource::Cpu, cpuMilli);
-    r.allocatable.setCore(CoreResource::Memory, memoryBytes);
-    r.allocatable.setCore(CoreResource::Pods, pods);
     r.allocatable.setCore(CoreResource::EphemeralStorage, 100 * kGi);
     r.capacity = r.allocatable;
-    r.ready = Readiness::True;
     return r;
 }
 
 inline PodRecord pod(const std::string& name, const std::string& nodeName = {}, std::int64_t cpuMilli = 100,
     std::int64_t memoryBytes = kGi / 4, const std::string& ns = "default")
 {
-    PodRecord r;
-    r.namespaceName = ns;
-    r.name = name;
-    r.nodeName = nodeName;
-    r.phase = nodeName.empty() ? PodPhase::Pending : PodPhase::Running;
+    PodRecord r = fleet::testing::podRecord(
+        ns, name, nodeName, cpuMilli, memoryBytes, nodeName.empty() ? PodPhase::Pending : PodPhase::Running);
     r.ownerKind = OwnerKind::ReplicaSet;
     r.ownerName = name + "-rs";
-    r.request.setCore(CoreResource::Cpu, cpuMilli);
-    r.request.setCore(CoreResource::Memory, memoryBytes);
     return r;
 }
 

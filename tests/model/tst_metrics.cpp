@@ -6,6 +6,8 @@
 #include "model/metrics/builtinmetrics.h"
 #include "model/metrics/metricregistry.h"
 
+#include "common/units.h"
+
 #include <QTest>
 
 #include <cmath>
@@ -15,13 +17,13 @@ using model::CoreResource;
 
 namespace {
 
-constexpr std::int64_t kGiB = 1LL << 30;
+using fleet::testing::kGi;
 
 struct NodeSpec {
     std::string name;
     std::string instanceType;
     std::int64_t cpuMilli = 8000;
-    std::int64_t memoryBytes = 32 * kGiB;
+    std::int64_t memoryBytes = 32 * kGi;
     std::int64_t gpuMilli = 0;
     std::vector<std::pair<std::string, std::int64_t>> extended;
     std::vector<std::pair<std::string, std::string>> labels;
@@ -75,27 +77,27 @@ model::ClusterStore& fleetStore()
 {
     static model::ClusterStore store = [] {
         model::ClusterStore s;
-        addNode(s, { "gpu-quarter", "p5.48xlarge", 192000, 2048 * kGiB, 8000, {}, kUsEast1OnDemand });
-        addNode(s, { "gpu-shared", "g6e.48xlarge", 192000, 1536 * kGiB, 8000, {}, kUsEast1OnDemand });
+        addNode(s, { "gpu-quarter", "p5.48xlarge", 192000, 2048 * kGi, 8000, {}, kUsEast1OnDemand });
+        addNode(s, { "gpu-shared", "g6e.48xlarge", 192000, 1536 * kGi, 8000, {}, kUsEast1OnDemand });
         addNode(s,
-            { "cpu-only", "m7i.4xlarge", 16000, 64 * kGiB, 0, {},
+            { "cpu-only", "m7i.4xlarge", 16000, 64 * kGi, 0, {},
                 { { "topology.kubernetes.io/region", "us-east-1" }, { "karpenter.sh/capacity-type", "spot" },
                     { "eks.amazonaws.com/nodegroup", "cpu" } } });
         addNode(s,
-            { "mig", "p5.48xlarge", 192000, 2048 * kGiB, 0, { { "nvidia.com/mig-1g.10gb", 56 } }, kUsEast1OnDemand,
+            { "mig", "p5.48xlarge", 192000, 2048 * kGi, 0, { { "nvidia.com/mig-1g.10gb", 56 } }, kUsEast1OnDemand,
                 model::Readiness::True, false, 8 });
         addNode(s,
-            { "trn", "trn2.48xlarge", 192000, 2048 * kGiB, 0,
+            { "trn", "trn2.48xlarge", 192000, 2048 * kGi, 0,
                 { { "aws.amazon.com/neuron", 16 }, { "aws.amazon.com/neuroncore", 128 } },
                 { { "topology.kubernetes.io/region", "us-east-1" }, { "eks.amazonaws.com/capacityType", "CAPACITY_BLOCK" },
                     { "eks.amazonaws.com/nodegroup", "train" } } });
-        addNode(s, { "not-ready", "p5.48xlarge", 192000, 2048 * kGiB, 8000, {}, kUsEast1OnDemand, model::Readiness::Unknown });
-        addNode(s, { "cordoned", "unknown.type", 16000, 64 * kGiB, 0, {}, {}, model::Readiness::True, true });
-        addPod(s, "gpu-quarter", 48000, 512 * kGiB, 2000);
-        addPod(s, "gpu-shared", 1000, 1 * kGiB, 2500);
-        addPod(s, "cpu-only", 8000, 16 * kGiB);
-        addPod(s, "mig", 4000, 10 * kGiB, 0, { { "nvidia.com/mig-1g.10gb", 14 } });
-        addPod(s, "trn", 4000, 10 * kGiB, 0, { { "aws.amazon.com/neuron", 4 }, { "aws.amazon.com/neuroncore", 32 } });
+        addNode(s, { "not-ready", "p5.48xlarge", 192000, 2048 * kGi, 8000, {}, kUsEast1OnDemand, model::Readiness::Unknown });
+        addNode(s, { "cordoned", "unknown.type", 16000, 64 * kGi, 0, {}, {}, model::Readiness::True, true });
+        addPod(s, "gpu-quarter", 48000, 512 * kGi, 2000);
+        addPod(s, "gpu-shared", 1000, 1 * kGi, 2500);
+        addPod(s, "cpu-only", 8000, 16 * kGi);
+        addPod(s, "mig", 4000, 10 * kGi, 0, { { "nvidia.com/mig-1g.10gb", 14 } });
+        addPod(s, "trn", 4000, 10 * kGi, 0, { { "aws.amazon.com/neuron", 4 }, { "aws.amazon.com/neuroncore", 32 } });
         s.finalize();
         return s;
     }();
@@ -220,7 +222,7 @@ void TestMetrics::cpuFallbackWithoutAccelerators()
 {
     model::ClusterStore store;
     addNode(store, { "a", "m7i.4xlarge" });
-    addPod(store, "a", 2000, kGiB);
+    addPod(store, "a", 2000, kGi);
     store.finalize();
     const model::MetricContext context(store);
     QVERIFY(!context.fleetHasAccelerators());
@@ -335,7 +337,7 @@ void TestMetrics::capacityTypeFromLabels()
     QFETCH(QString, value);
     QFETCH(int, expected);
     model::ClusterStore store;
-    addNode(store, { "n", "m7i.4xlarge", 8000, kGiB, 0, {}, { { key.toStdString(), value.toStdString() } } });
+    addNode(store, { "n", "m7i.4xlarge", 8000, kGi, 0, {}, { { key.toStdString(), value.toStdString() } } });
     store.finalize();
     QCOMPARE(int(model::nodeCapacityType(store, model::NodeId(0))), expected);
     QCOMPARE(model::isPrepaid(static_cast<model::CapacityType>(expected)), expected == int(model::CapacityType::Reserved));

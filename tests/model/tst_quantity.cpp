@@ -9,6 +9,8 @@
 
 #include "model/quantity.h"
 
+#include "common/units.h"
+
 #include <QtTest>
 
 #include <cstdint>
@@ -23,10 +25,10 @@ using fleet::model::QuantityError;
 namespace {
 constexpr qint64 kMax = std::numeric_limits<std::int64_t>::max();
 constexpr qint64 kMin = std::numeric_limits<std::int64_t>::min();
-constexpr qint64 kKi = 1024;
-constexpr qint64 kMi = kKi * 1024;
-constexpr qint64 kGi = kMi * 1024;
-constexpr qint64 kTi = kGi * 1024;
+using fleet::testing::kGi;
+using fleet::testing::kKi;
+using fleet::testing::kMi;
+using fleet::testing::kTi;
 constexpr qint64 kPi = kTi * 1024;
 constexpr qint64 kEi = kPi * 1024;
 

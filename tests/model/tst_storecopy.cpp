@@ -7,13 +7,15 @@
 
 #include "model/clusterchange.h"
 
+#include "common/units.h"
+
 #include <QtTest>
 
 using namespace fleet::model;
 
 namespace {
 
-constexpr std::int64_t kGi = std::int64_t { 1 } << 30;
+using fleet::testing::kGi;
 
 ClusterStore source()
 {

@@ -3,6 +3,7 @@
 // Small hand-made clusters for the map tests: nodes with region / zone / network-layer
 // labels, chosen allocatable and pods whose requests give each node a known share.
 
+#include "common/records.h"
 #include "model/clusterstore.h"
 #include "model/topology.h"
 
@@ -71,13 +72,7 @@ inline std::size_t addFleetNodes(
 inline void addPod(model::ClusterStore& store, const std::string& name, const std::string& nodeName, std::int64_t cpuMillicores,
     std::int64_t memoryBytes, std::int64_t gpuMilli)
 {
-    model::PodRecord pod;
-    pod.namespaceName = "default";
-    pod.name = name;
-    pod.nodeName = nodeName;
-    pod.phase = model::PodPhase::Running;
-    pod.request.setCore(model::CoreResource::Cpu, cpuMillicores);
-    pod.request.setCore(model::CoreResource::Memory, memoryBytes);
+    model::PodRecord pod = podRecord("default", name, nodeName, cpuMillicores, memoryBytes, model::PodPhase::Running);
     if (gpuMilli > 0)
         pod.request.setCore(model::CoreResource::Gpu, gpuMilli);
     store.addPod(pod);

@@ -4,15 +4,17 @@
 // between cells at deep zoom, re-fit on resize, breadcrumb, domain label click, keyboard
 // navigation after a dialog, and no hover from a pointer that never moved.
 
-#include "pixelchecks.h"
+#include "common/pixelchecks.h"
 #include "mapfixtures.h"
-#include "mapviewprobe.h"
+#include "common/mapviewprobe.h"
 #include "views/map/colormap.h"
 #include "views/map/fleetmapview.h"
 #include "views/map/layers/markerlayer.h"
 #include "views/map/layers/nodedetaillayer.h"
 #include "views/map/layers/selectionlayer.h"
 #include "views/vtk/vtkopenglwidget.h"
+
+#include "common/guitestmain.h"
 
 #include <QApplication>
 #include <QDialog>
@@ -99,10 +101,7 @@ void TestFleetMapLayers::show(const Cluster& c, QSize size)
     m_view = std::make_unique<FleetMapView>();
     m_view->resize(size);
     m_view->setCluster(c.store, c.topology);
-    QSignalSpy frames(m_view.get(), &FleetMapView::frameRendered);
-    m_view->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
-    QVERIFY(frames.count() > 0 || frames.wait(10000));
+    QVERIFY(testing::showAndWaitForFrame(*m_view));
 }
 
 void TestFleetMapLayers::selectedNodeIsHighlighted()
@@ -503,12 +502,6 @@ void TestFleetMapLayers::clickSelects()
     QCOMPARE(m_view->selectedNode(), n);
 }
 
-int main(int argc, char** argv)
-{
-    QSurfaceFormat::setDefaultFormat(views::VtkOpenGLWidget::vtkSurfaceFormat());
-    QApplication app(argc, argv);
-    TestFleetMapLayers test;
-    return QTest::qExec(&test, argc, argv);
-}
+FLEET_GUI_TEST_MAIN(TestFleetMapLayers, fleet::testing::setVtkSurfaceFormat)
 
 #include "tst_fleetmaplayers.moc"

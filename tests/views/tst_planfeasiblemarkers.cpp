@@ -5,12 +5,15 @@
 // square of MarkerLayer::kMarkerPx: its pixels show around the node's cell while the drag lasts,
 // none when every node is feasible (the feasible area is visible then) or the drag ends.
 
-#include "pixelchecks.h"
+#include "common/mapviewprobe.h"
+#include "common/pixelchecks.h"
 #include "mapfixtures.h"
 #include "views/map/fleetmapview.h"
 #include "views/map/layers/markerlayer.h"
 #include "views/map/layers/planlayer.h"
 #include "views/vtk/vtkopenglwidget.h"
+
+#include "common/guitestmain.h"
 
 #include <QApplication>
 #include <QSignalSpy>
@@ -61,10 +64,7 @@ void TestPlanFeasibleMarkers::fewFeasibleNodesAreMarked()
     FleetMapView view;
     view.resize(1200, 800);
     view.setCluster(store, topology);
-    QSignalSpy frames(&view, &FleetMapView::frameRendered);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    QVERIFY(frames.count() > 0 || frames.wait(20000));
+    QVERIFY(testing::showAndWaitForFrame(view, 20000));
     view.resetView();
     const model::NodeId a(12345), b(87654), c(500);
     QVERIFY(view.cellRect(a).width() < MarkerLayer::kMarkerPx / 2.0); // a few pixels at most: hard to see without a marker
@@ -86,12 +86,6 @@ void TestPlanFeasibleMarkers::fewFeasibleNodesAreMarked()
     QCOMPARE(markerPixels(view, a), 0);
 }
 
-int main(int argc, char** argv)
-{
-    QSurfaceFormat::setDefaultFormat(views::VtkOpenGLWidget::vtkSurfaceFormat());
-    QApplication app(argc, argv);
-    TestPlanFeasibleMarkers t;
-    return QTest::qExec(&t, argc, argv);
-}
+FLEET_GUI_TEST_MAIN(TestPlanFeasibleMarkers, fleet::testing::setVtkSurfaceFormat)
 
 #include "tst_planfeasiblemarkers.moc"

@@ -4,15 +4,17 @@
 // query, and the drag gestures' signals (a press on a pod strip, move, release on a node;
 // a drop of pod mime data from another widget). Under xvfb-run.
 
-#include "pixelchecks.h"
+#include "common/pixelchecks.h"
 #include "mapfixtures.h"
-#include "mapviewprobe.h"
+#include "common/mapviewprobe.h"
 #include "views/map/podmime.h"
 #include "views/map/colormap.h"
 #include "views/map/fleetmapview.h"
 #include "views/map/layers/planlayer.h"
 #include "views/map/planmarks.h"
 #include "views/vtk/vtkopenglwidget.h"
+
+#include "common/guitestmain.h"
 
 #include <QApplication>
 #include <QDir>
@@ -102,10 +104,7 @@ void TestPlanMap::cleanup()
 
 void TestPlanMap::show()
 {
-    QSignalSpy frames(m_view.get(), &FleetMapView::frameRendered);
-    m_view->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
-    QVERIFY(frames.count() > 0 || frames.wait(10000));
+    QVERIFY(testing::showAndWaitForFrame(*m_view));
 }
 
 void TestPlanMap::shadingKeepsFeasibleAndWashesInfeasible_data()
@@ -272,12 +271,6 @@ void TestPlanMap::droppedPodMimeDataIsAPodDrag()
     QCOMPARE(started.count(), 2);
 }
 
-int main(int argc, char** argv)
-{
-    QSurfaceFormat::setDefaultFormat(views::VtkOpenGLWidget::vtkSurfaceFormat());
-    QApplication app(argc, argv);
-    TestPlanMap t;
-    return QTest::qExec(&t, argc, argv);
-}
+FLEET_GUI_TEST_MAIN(TestPlanMap, fleet::testing::setVtkSurfaceFormat)
 
 #include "tst_planmap.moc"

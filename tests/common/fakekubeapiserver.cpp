@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "fakekubeapiserver.h"
+#include "common/fakekubeapiserver.h"
 
 #include <QFile>
 #include <QJsonDocument>

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: Apache-2.0
+// Every undo command of the what-if (app/commands/: PlanCommand, PlanStepCommand,
+// RemoveActionsCommand) through a QUndoStack, with every kind of step they carry (move, drain,
+// fail, fail domain, add nodes, place workload, place pods, a consolidation): push (the first
+// redo), undo, redo, and after each the ledger (every pod's node, every node's requests and
+// presence, the plan's cordons and GPU shares, the totals) equals a fresh evaluation, a new
+// PlanEngine that applies the engine's applied actions from scratch. A redo replays what an undo
+// took back (PlanEngine::reapplyUndone) rather than planning it again: a replay that drifted
+// from planning would show here. On a small hand-made fleet (tests/model/planfixture.h).
+
+#include "app/commands/plancommand.h"
+#include "app/commands/planstepcommand.h"
+#include "app/commands/removeactionscommand.h"
+#include "model/search/consolidation.h"
+
+#include "model/planfixture.h"
+
+#include <QUndoStack>
+#include <QtTest>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace fleet;
+using namespace planfixture;
+using app::PlanCommand;
+using app::PlanStepCommand;
+using app::RemoveActionsCommand;
+
+namespace {
+
+const std::string kZoneA = "topology.kubernetes.io/zone=us-east-1a";
+const std::string kZoneB = "topology.kubernetes.io/zone=us-east-1b";
+const std::string kZoneC = "topology.kubernetes.io/zone=us-east-1c";
+
+/// Zone a: n1, n2; zone b: n3, n5; zone c: n4 (4 cpu each, m5.xlarge). Deployment web: 3 pods
+/// of 1 cpu on n1; Deployment batch: 2 pods of 1 cpu on n3; a DaemonSet pod on every node; n4
+/// and n5 hold only that: a consolidation frees them.
+Cluster smallFleet()
+{
+    Cluster c;
+    c.node("n1", "us-east-1a", 4000);
+    c.node("n2", "us-east-1a", 4000);
+    c.node("n3", "us-east-1b", 4000);
+    c.node("n4", "us-east-1c", 4000);
+    c.node("n5", "us-east-1b", 4000);
+    for (int i = 0; i < 3; ++i)
+        c.pod("default", "web-" + std::to_string(i), "n1", 1000, "web");
+    for (int i = 0; i < 2; ++i)
+        c.pod("default", "batch-" + std::to_string(i), "n3", 1000, "batch");
+    for (const char* n : { "n1", "n2", "n3", "n4", "n5" })
+        c.pod("kube-system", std::string("agent-") + n, n, 100, "agent", PodFlagReady, 0, OwnerKind::DaemonSet);
+    c.finish();
+    return c;
+}
+
+/// The whole ledger of a state, added pods and nodes included.
+struct FullLedger {
+    PlanTotals totals;
+    std::vector<NodeId> podNodes;
+    std::vector<bool> podChanged;
+    std::vector<std::string> nodeNames;
+    std::vector<bool> nodePresent;
+    std::vector<bool> nodeCordoned; // by the plan
+    std::vector<ResourceVector> nodeRequested;
+    std::vector<std::vector<std::int32_t>> nodeGpuShares;
+    bool operator==(const FullLedger&) const = default;
+};
+
+FullLedger fullLedgerOf(const PlacementState& s)
+{
+    FullLedger l;
+    l.totals = s.totals();
+    for (std::uint32_t i = 0; i < s.podCount(); ++i) {
+        l.podNodes.push_back(s.podNode(PodId(i)));
+        l.podChanged.push_back(s.podChanged(PodId(i)));
+    }
+    for (std::uint32_t i = 0; i < s.nodeCount(); ++i) {
+        const NodeId n(i);
+        l.nodeNames.emplace_back(s.nodeName(n));
+        l.nodePresent.push_back(s.nodePresent(n));
+        l.nodeCordoned.push_back(s.nodeCordonedByPlan(n));
+        l.nodeRequested.push_back(s.nodeRequested(n));
+        const auto shares = s.nodeGpuShares(n);
+        l.nodeGpuShares.emplace_back(shares.begin(), shares.end());
+    }
+    return l;
+}
+
+/// The first difference of two ledgers, for a failure message ("" when equal).
+QString firstDifference(const FullLedger& got, const FullLedger& want)
+{
+    if (!(got.totals == want.totals))
+        return QStringLiteral("totals: nodes %1 vs %2, pods placed %3 vs %4, unplaced %5 vs %6, in use %7 vs %8")
+            .arg(got.totals.nodes)
+            .arg(want.totals.nodes)
+            .arg(got.totals.podsPlaced)
+            .arg(want.totals.podsPlaced)
+            .arg(got.totals.podsUnplaced)
+            .arg(want.totals.podsUnplaced)
+            .arg(got.totals.nodesInUse)
+            .arg(want.totals.nodesInUse);
+    if (got.podNodes.size() != want.podNodes.size())
+        return QStringLiteral("%1 pods vs %2").arg(got.podNodes.size()).arg(want.podNodes.size());
+    for (std::size_t i = 0; i < got.podNodes.size(); ++i)
+        if (got.podNodes[i] != want.podNodes[i] || got.podChanged[i] != want.podChanged[i])
+            return QStringLiteral("pod %1: node %2 vs %3").arg(i).arg(got.podNodes[i].value).arg(want.podNodes[i].value);
+    if (got.nodeNames != want.nodeNames)
+        return QStringLiteral("%1 nodes vs %2 (or their names differ)").arg(got.nodeNames.size()).arg(want.nodeNames.size());
+    for (std::size_t i = 0; i < got.nodeNames.size(); ++i) {
+        const QString name = QString::fromStdString(got.nodeNames[i]);
+        if (got.nodePresent[i] != want.nodePresent[i])
+            return QStringLiteral("node %1: present %2 vs %3").arg(name).arg(got.nodePresent[i]).arg(want.nodePresent[i]);
+        if (got.nodeCordoned[i] != want.nodeCordoned[i])
+            return QStringLiteral("node %1: cordoned %2 vs %3").arg(name).arg(got.nodeCordoned[i]).arg(want.nodeCordoned[i]);
+        if (!(got.nodeRequested[i] == want.nodeRequested[i]))
+            return QStringLiteral("node %1: cpu requested %2 vs %3")
+                .arg(name)
+                .arg(got.nodeRequested[i][CoreResource::Cpu])
+                .arg(want.nodeRequested[i][CoreResource::Cpu]);
+        if (got.nodeGpuShares[i] != want.nodeGpuShares[i])
+            return QStringLiteral("node %1: GPU shares differ").arg(name);
+    }
+    return {};
+}
+
+/// The ledger a new engine reaches applying `engine`'s applied actions in order; every one
+/// must be applied again (a refusal here is a failure of the comparison).
+FullLedger freshLedger(const Cluster& c, const PlanEngine& engine, bool& allApplied)
+{
+    PlanEngine fresh(*c.store, *c.topology);
+    for (const AppliedAction& a : engine.applied())
+        fresh.apply(a.action);
+    allApplied = fresh.applied().size() == engine.applied().size();
+    return fullLedgerOf(fresh.state());
+}
+
+/// Compares the engine's ledger with a fresh evaluation of its applied actions, and the number
+/// of those with `count`.
+#define COMPARE_WITH_FRESH(c, engine, count, when)                                                                               \
+    do {                                                                                                                           \
+        QCOMPARE((engine).applied().size(), std::size_t(count));                                                                   \
+        bool allApplied_ = false;                                                                                                  \
+        const FullLedger fresh_ = freshLedger((c), (engine), allApplied_);                                                         \
+        QVERIFY2(allApplied_, when ": the fresh engine refused an action the engine holds");                                       \
+        const FullLedger got_ = fullLedgerOf((engine).state());                                                                    \
+        QVERIFY2(got_ == fresh_, qPrintable(QStringLiteral(when ": ") + firstDifference(got_, fresh_)));                           \
+    } while (false)
+
+PlanAction drainOf(const std::string& node) { return onNode(ActionType::DrainNode, node); }
+
+} // namespace
+
+class TestUndoCommands : public QObject {
+    Q_OBJECT
+private slots:
+    void planCommandRedoUndoRedo_data();
+    void planCommandRedoUndoRedo();
+    void planCommandAppliedAlready();
+    void stepOfDrains();
+    void stepOfAConsolidation();
+    void removeActions();
+};
+
+void TestUndoCommands::planCommandRedoUndoRedo_data()
+{
+    QTest::addColumn<int>("kind"); // index into the actions below
+    QTest::newRow("move") << 0;
+    QTest::newRow("drain") << 1;
+    QTest::newRow("fail node") << 2;
+    QTest::newRow("fail domain") << 3;
+    QTest::newRow("add nodes") << 4;
+    QTest::newRow("place workload") << 5;
+    QTest::newRow("place pods") << 6;
+}
+
+// One PlanCommand of each kind on top of a move already in the plan (a prior command, so that the
+// undo must leave the earlier action's effects as they were).
+void TestUndoCommands::planCommandRedoUndoRedo()
+{
+    QFETCH(int, kind);
+    const Cluster c = smallFleet();
+    auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
+    const FullLedger empty = fullLedgerOf(engine->state());
+    QUndoStack stack;
+    int changes = 0;
+    const auto changed = [&changes] { ++changes; };
+    stack.push(new PlanCommand(engine, move("default", "batch-0", "n5"), QStringLiteral("Move batch-0"), changed));
+    COMPARE_WITH_FRESH(c, *engine, 1, "the prior move");
+
+    PlanAction action;
+    switch (kind) {
+    case 0:
+        action = move("default", "web-0", "n2");
+        break;
+    case 1:
+        action = drainOf("n1");
+        break;
+    case 2:
+        action = onNode(ActionType::FailNode, "n3");
+        break;
+    case 3:
+        action = inDomain(ActionType::FailDomain, kZoneA);
+        break;
+    case 4:
+        action = inDomain(ActionType::AddNode, kZoneC);
+        action.instanceType = "m5.xlarge";
+        action.count = 2;
+        break;
+    case 5:
+        action = inDomain(ActionType::PlaceWorkload, kZoneC);
+        action.workloadNamespace = "default";
+        action.workloadName = "web";
+        action.workloadKind = "Deployment";
+        break;
+    case 6:
+        action.type = ActionType::PlacePods;
+        action.pod = { "default", "web-0", "" };
+        action.count = 2;
+        action.requiredLevel = kZoneKey;
+        break;
+    default:
+        QFAIL("no such kind");
+    }
+    auto* command = new PlanCommand(engine, action, QStringLiteral("under test"), changed);
+    stack.push(command);
+    QVERIFY2(!command->wasRefused() && command->applied(), "the engine refused the action on the small fleet");
+    QCOMPARE(stack.count(), 2);
+    QCOMPARE(changes, 2);
+    const FullLedger applied = fullLedgerOf(engine->state());
+    QVERIFY(!(applied == empty));
+    COMPARE_WITH_FRESH(c, *engine, 2, "pushed");
+
+    stack.undo();
+    QCOMPARE(changes, 3);
+    QVERIFY(!command->applied());
+    COMPARE_WITH_FRESH(c, *engine, 1, "undone");
+
+    stack.redo();
+    QCOMPARE(changes, 4);
+    QVERIFY(command->applied());
+    COMPARE_WITH_FRESH(c, *engine, 2, "redone");
+    QVERIFY2(fullLedgerOf(engine->state()) == applied, "the redo left another ledger than the first apply");
+
+    stack.undo();
+    stack.undo();
+    COMPARE_WITH_FRESH(c, *engine, 0, "both undone");
+    QVERIFY(fullLedgerOf(engine->state()) == empty);
+}
+
+// Plan > Place Workload applies on a worker, then pushes a command that only records the action
+// (setAppliedAlready): its later undo and redo work on the engine as any other's.
+void TestUndoCommands::planCommandAppliedAlready()
+{
+    const Cluster c = smallFleet();
+    auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
+    QUndoStack stack;
+    PlanAction place;
+    place.type = ActionType::PlacePods;
+    place.pod = { "default", "batch-0", "" };
+    place.count = 3;
+    place.requiredLevel = kZoneKey;
+    QVERIFY(engine->apply(place).holds);
+    auto* command = new PlanCommand(engine, engine->applied().back().action, QStringLiteral("Place"), {});
+    command->setAppliedAlready();
+    stack.push(command);
+    QVERIFY(command->applied());
+    COMPARE_WITH_FRESH(c, *engine, 1, "recorded");
+    stack.undo();
+    COMPARE_WITH_FRESH(c, *engine, 0, "undone");
+    QCOMPARE(engine->state().podCount(), c.store->podCount());
+    stack.redo();
+    COMPARE_WITH_FRESH(c, *engine, 1, "redone");
+    QCOMPARE(engine->state().podCount(), c.store->podCount() + 3);
+}
+
+// Plan > Drain of the filtered nodes: one step, its children refresh nothing themselves, the step
+// refreshes once per redo and undo.
+void TestUndoCommands::stepOfDrains()
+{
+    const Cluster c = smallFleet();
+    auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
+    QUndoStack stack;
+    int changes = 0;
+    auto* step = new PlanStepCommand(QStringLiteral("Drain 2 nodes"), [&changes] { ++changes; });
+    new PlanCommand(engine, move("default", "batch-1", "n4"), QStringLiteral("Move batch-1"), {}, step);
+    new PlanCommand(engine, drainOf("n1"), QStringLiteral("Drain n1"), {}, step);
+    new PlanCommand(engine, drainOf("n3"), QStringLiteral("Drain n3"), {}, step);
+    stack.push(step);
+    QCOMPARE(stack.count(), 1);
+    QCOMPARE(step->appliedChildren(), 3);
+    QCOMPARE(changes, 1);
+    COMPARE_WITH_FRESH(c, *engine, 3, "pushed");
+    const FullLedger applied = fullLedgerOf(engine->state());
+    stack.undo();
+    QCOMPARE(changes, 2);
+    QCOMPARE(step->appliedChildren(), 0);
+    COMPARE_WITH_FRESH(c, *engine, 0, "undone");
+    stack.redo();
+    QCOMPARE(changes, 3);
+    COMPARE_WITH_FRESH(c, *engine, 3, "redone");
+    QVERIFY(fullLedgerOf(engine->state()) == applied);
+}
+
+// Plan > Consolidate: the search's actions (pending pods placed, then drains) applied on a
+// worker, adopted as one step of commands that only record them (setAppliedAlready(index)).
+void TestUndoCommands::stepOfAConsolidation()
+{
+    const Cluster c = smallFleet();
+    const ConsolidationResult result = consolidate(*c.store, *c.topology, {});
+    QVERIFY2(result.actions.size() >= 2, "the small fleet's consolidation drains n4 and n5 at least");
+    auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
+    for (const PlanAction& a : result.pendingPlaced)
+        engine->apply(a);
+    for (const PlanAction& a : result.actions)
+        engine->apply(a);
+    const std::size_t actions = result.pendingPlaced.size() + result.actions.size();
+    QCOMPARE(engine->applied().size(), actions);
+    QCOMPARE(engine->state().totals(), result.after);
+    QUndoStack stack;
+    int changes = 0;
+    auto* step = new PlanStepCommand(QStringLiteral("Consolidate"), [&changes] { ++changes; });
+    for (std::size_t i = 0; i < actions; ++i)
+        (new PlanCommand(engine, engine->applied()[i].action, QStringLiteral("action"), {}, step))->setAppliedAlready(i);
+    stack.push(step);
+    QCOMPARE(step->appliedChildren(), static_cast<int>(actions));
+    QCOMPARE(changes, 1);
+    COMPARE_WITH_FRESH(c, *engine, actions, "adopted");
+    const FullLedger consolidated = fullLedgerOf(engine->state());
+    stack.undo();
+    QCOMPARE(changes, 2);
+    COMPARE_WITH_FRESH(c, *engine, 0, "undone");
+    stack.redo();
+    QCOMPARE(changes, 3);
+    COMPARE_WITH_FRESH(c, *engine, actions, "redone");
+    QVERIFY(fullLedgerOf(engine->state()) == consolidated);
+    QCOMPARE(engine->state().totals(), result.after);
+}
+
+// The plan panel's "remove the last actions": the last two of three actions, whatever command
+// applied them (here two of a step's children), taken back as one step and put back by its undo.
+void TestUndoCommands::removeActions()
+{
+    const Cluster c = smallFleet();
+    auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
+    QUndoStack stack;
+    int changes = 0;
+    const auto changed = [&changes] { ++changes; };
+    stack.push(new PlanCommand(engine, move("default", "web-0", "n2"), QStringLiteral("Move web-0"), changed));
+    auto* step = new PlanStepCommand(QStringLiteral("Fail and drain"), changed);
+    new PlanCommand(engine, onNode(ActionType::FailNode, "n3"), QStringLiteral("Fail n3"), {}, step);
+    new PlanCommand(engine, drainOf("n1"), QStringLiteral("Drain n1"), {}, step);
+    stack.push(step);
+    COMPARE_WITH_FRESH(c, *engine, 3, "three actions");
+    const FullLedger three = fullLedgerOf(engine->state());
+    const PlanAction first = engine->applied().front().action;
+
+    auto* removal = new RemoveActionsCommand(engine, 2, QStringLiteral("Remove 2"), changed);
+    QCOMPARE(removal->count(), std::size_t(2));
+    changes = 0;
+    stack.push(removal);
+    QCOMPARE(changes, 1);
+    COMPARE_WITH_FRESH(c, *engine, 1, "removed");
+    QVERIFY(engine->applied().front().action == first);
+    stack.undo();
+    QCOMPARE(changes, 2);
+    COMPARE_WITH_FRESH(c, *engine, 3, "put back");
+    QVERIFY(fullLedgerOf(engine->state()) == three);
+    stack.redo();
+    QCOMPARE(changes, 3);
+    COMPARE_WITH_FRESH(c, *engine, 1, "removed again");
+    // The commands below see their own actions as the engine's last once the removal is undone.
+    stack.undo();
+    stack.undo();
+    COMPARE_WITH_FRESH(c, *engine, 1, "the step undone");
+    stack.undo();
+    COMPARE_WITH_FRESH(c, *engine, 0, "all undone");
+}
+
+QTEST_GUILESS_MAIN(TestUndoCommands)
+#include "tst_undocommands.moc"
