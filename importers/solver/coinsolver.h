@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Solves a model::LinearProgram with COIN-OR (Debian's coinor-libclp-dev and coinor-libcbc-dev,
-// EPL-2.0): Clp's dual simplex for a program without integer columns (or with
+// EPL-2.0): Clp (presolve, then its automatic choice of method) for a program without integer columns (or with
 // LinearProgramLimits::relaxIntegers), Cbc's branch and bound over Clp otherwise. The COIN
 // headers stay in coinsolver.cpp.
 //

@@ -298,7 +298,6 @@ LinearProgram packingRelaxation(const ClusterStore& store, std::span<const std::
                 }
         }
         key.clear();
-        append(key, store.podWorkload(p));
         append(key, store.podRequest(p).amounts);
         for (const auto& [k, amount] : store.podExtendedRequest(p)) {
             append(key, k);

@@ -11,9 +11,9 @@
 //    the keep-within key). A class has `count` nodes, `pinned` of which must stay: prepaid
 //    nodes (consolidation.h never drains them) and nodes holding a pod whose eviction is
 //    refused (checkEviction() blockers) or that no filter would place elsewhere.
-//  - a pod class: movable pods (not DaemonSet, mirror or finished; no eviction blocker) of one
-//    workload with the same requests, tolerations, nodeSelector, required node affinity and
-//    volumes; its eligible node classes are those whose first node passes the filters that do
+//  - a pod class: movable pods (not DaemonSet, mirror or finished; no eviction blocker) with
+//    the same requests, tolerations, nodeSelector, required node affinity and volumes, of
+//    whatever workload; its eligible node classes are those whose first node passes the filters that do
 //    not depend on where other pods are (NodeUnschedulable, TaintToleration, NodeAffinity, the
 //    GPU model, VolumeBinding's node affinity, VolumeZone: checkMove() on the loaded state,
 //    with its resource, port, spread and inter-pod reasons ignored), plus the class of the node
