@@ -13,6 +13,8 @@ PACKAGES=(
   libvtk9-dev libgl1-mesa-dri
   # formats, network, storage
   libboost-dev libsqlite3-dev libsimdjson-dev libyaml-cpp-dev libssl-dev zlib1g-dev
+  # COIN-OR Clp and Cbc (EPL-2.0): the LP lower bound of a consolidation
+  coinor-libclp-dev coinor-libcbc-dev
   # the openssl command: the live-cluster tests make their own CA and server certificate
   openssl
   # a real Prometheus server and promtool for the usage tests (started on loopback by the test)

@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <exception>
 #include <iomanip>
+#include <stdexcept>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -38,7 +39,7 @@ namespace fleet::app {
 namespace {
 
 const char* kUsage = "fleetscope plan consolidate (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) "
-                     "[--policy default|LeastAllocated|MostAllocated|BestFit|GpuPacking|GpuClustering|DotProduct] [--max-moves N] [--time-limit S] [--node-groups FILE] [--prices FILE] [--format text|json] -o PLAN.json";
+                     "[--policy default|LeastAllocated|MostAllocated|BestFit|GpuPacking|GpuClustering|DotProduct] [--max-moves N] [--time-limit S] [--keep-within LABEL] [--node-groups FILE] [--prices FILE] [--format text|json] -o PLAN.json";
 
 /// The nodes that stay by reason code: (code, nodes), the most nodes first, ties by code. A
 /// code whose detail names one object (a budget, a pod, a node group, a port, what a plan
@@ -193,6 +194,10 @@ int runPlanConsolidate(const QStringList& arguments)
     parser.addOption(QCommandLineOption(QStringLiteral("max-moves"), QStringLiteral("At most N pods moved in all."), QStringLiteral("N")));
     parser.addOption(QCommandLineOption(QStringLiteral("time-limit"),
         QStringLiteral("Stop after S seconds with the best plan found so far (default: no limit)."), QStringLiteral("S")));
+    parser.addOption(QCommandLineOption(QStringLiteral("keep-within"),
+        QStringLiteral("A topology level's label key (topology.kubernetes.io/region, topology.kubernetes.io/zone, ...): evicted pods "
+                       "stay inside their node's domain of that level; each drain-node action carries the domain (default: none)."),
+        QStringLiteral("LABEL")));
     parser.addOption(QCommandLineOption(QStringLiteral("node-groups"),
         QStringLiteral("Node-group minimum sizes (YAML or JSON; importers/plan/nodegroupsettings.h)."), QStringLiteral("FILE")));
     parser.addOption(QCommandLineOption(QStringLiteral("prices"),
@@ -214,6 +219,7 @@ int runPlanConsolidate(const QStringList& arguments)
     }
     model::ConsolidationOptions options;
     options.policy = policy == "default" ? std::string() : policy;
+    options.keepWithinLabel = parser.value(QStringLiteral("keep-within")).toStdString();
     if (parser.isSet(QStringLiteral("max-moves"))) {
         bool ok = false;
         options.maxMoves = parser.value(QStringLiteral("max-moves")).toLongLong(&ok);
@@ -276,7 +282,15 @@ int runPlanConsolidate(const QStringList& arguments)
     const bool progressShown = ::isatty(STDERR_FILENO) == 1;
     if (progressShown)
         options.progress = [](double f) { std::fprintf(stderr, "\rconsolidating: %3.0f%%", f * 100); };
-    const model::ConsolidationResult ours = model::consolidate(store, *loaded.topology, input, options);
+    model::ConsolidationResult ours;
+    try {
+        ours = model::consolidate(store, *loaded.topology, input, options);
+    } catch (const std::invalid_argument& e) { // --keep-within that is not a topology level
+        if (progressShown)
+            std::fprintf(stderr, "\r");
+        importers::printTerminalf(stderr, "%s--%s\n", prefix.c_str(), e.what());
+        return 2;
+    }
     if (progressShown)
         std::fprintf(stderr, "\rbaseline:      ");
     const model::ConsolidationResult base = model::karpenterMultiNodeConsolidation(store, *loaded.topology, input, options);

@@ -217,10 +217,11 @@ public:
             a.node = nonEmpty(o, "node", path);
             a.override = boolean(o, "override", path);
         } else if (type == "drain-node") {
-            const dom::object o = object(e, path, { "type", "node", "policy" });
+            const dom::object o = object(e, path, { "type", "node", "policy", "domain" });
             a.type = model::ActionType::DrainNode;
             a.node = nonEmpty(o, "node", path);
             a.policy = string(o, "policy", path, false);
+            a.domain = string(o, "domain", path, false);
             if (!model::isDrainPolicy(a.policy))
                 fail(path + ".policy", "unknown drain policy \"" + a.policy + "\" (known: " + model::knownDrainPolicies() + ")");
         } else if (type == "fail-node") {
@@ -340,6 +341,8 @@ std::string planJson(const PlanDocument& plan)
             w.key("node").value(a.node);
             if (!a.policy.empty())
                 w.key("policy").value(a.policy);
+            if (!a.domain.empty())
+                w.key("domain").value(a.domain);
             break;
         case model::ActionType::FailNode:
             w.key("node").value(a.node);

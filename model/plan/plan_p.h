@@ -300,19 +300,21 @@ struct PlanEngine::Private {
             it = drainPolicies.emplace(name, makeDrainPolicy(name)).first;
         return it->second.get();
     }
-    /// A scored policy's choice among every present, uncordoned node with the pod's cpu, memory
-    /// and GPU free that passes every filter (drainpolicy.h); invalid when none.
-    NodeId chooseScored(PodId p, PlacementPolicy& policy) const
+    /// A scored policy's choice among every present, uncordoned node (inside `within`, the whole
+    /// cluster when invalid) with the pod's cpu, memory and GPU free that passes every filter
+    /// (drainpolicy.h); invalid when none.
+    NodeId chooseScored(PodId p, PlacementPolicy& policy, DomainId within = {}) const
     {
         const PodFeasibility feasibility(state, p);
         if (feasibility.immovable())
             return {};
         const ResourceVector& req = store.podRequest(p);
         const CapacityIndex& cap = capacity();
+        const DomainFilter filter = domainFilter(within);
         std::vector<NodeId> feasible;
         for (std::size_t i = 0; i < state.nodeCount(); ++i) {
             const NodeId n(static_cast<std::uint32_t>(i));
-            if (!state.nodePresent(n) || isCordoned(n) || cap.freeOf(n, CapacityIndex::Cpu) < req[CoreResource::Cpu]
+            if (!state.nodePresent(n) || isCordoned(n) || !inDomain(filter, n) || cap.freeOf(n, CapacityIndex::Cpu) < req[CoreResource::Cpu]
                 || cap.freeOf(n, CapacityIndex::Memory) < req[CoreResource::Memory] || cap.freeOf(n, CapacityIndex::Gpu) < req[CoreResource::Gpu])
                 continue;
             if (feasibility.feasible(n))

@@ -12,6 +12,9 @@ bool PlanEngine::Private::drainNode(const PlanAction& a, AppliedAction& r)
 {
     PlacementPolicy* policy = drainPolicy(a.policy); // throws for an unknown name, before any change
     const NodeId n = resolveNode(a.node);
+    // A domain keeps the evicted pods inside it (consolidation's keep-within); throws
+    // NotFoundError for a domain the state lacks, before any change.
+    const DomainId within = a.domain.empty() ? DomainId() : resolveDomain(a.domain);
     if (!state.nodePresent(n)) {
         r.holds = false;
         r.reasons.push_back(makeReason(ReasonKind::NodeGone, {}, "the plan removed or failed node " + a.node + " already"));
@@ -42,9 +45,9 @@ bool PlanEngine::Private::drainNode(const PlanAction& a, AppliedAction& r)
         }
         NodeId target;
         if (why.empty()) {
-            target = policy ? chooseScored(p, *policy) : choose(p, {});
+            target = policy ? chooseScored(p, *policy, within) : choose(p, within);
             if (!target.isValid())
-                why = whyNotPlaced(p, {});
+                why = whyNotPlaced(p, within);
         }
         if (!why.empty()) {
             emptied = false;

@@ -108,6 +108,11 @@ struct ConsolidationOptions {
     /// scored policy such as "MostAllocated"; the drain-node actions carry it. consolidate()
     /// throws std::invalid_argument (naming the known ones) for an unknown name.
     std::string policy;
+    /// A topology level's label key (Topology::levelKeys(), e.g. topology.kubernetes.io/region
+    /// or /zone): evicted pods stay inside their node's domain of that level (each drain-node
+    /// action carries the domain); "" for no such rule. consolidate() throws
+    /// std::invalid_argument (naming the levels) for a key that is not a level.
+    std::string keepWithinLabel;
 };
 
 /// Why a node stays. `pod` is invalid for reasons of the node itself (prepaid, group minimum).

@@ -96,14 +96,21 @@ private:
     // node groups with a minimum: per node the indices into m_groups; present counts
     std::vector<NodeGroupMinimum> m_groups;
     std::string m_policy; // the drain-node actions' policy ("" the default)
+    std::vector<std::string> m_keepWithin; // per node: the domain its pods stay in (empty: none)
     std::vector<std::vector<std::uint32_t>> m_nodeGroups;
     std::vector<std::int32_t> m_groupPresent;
-    // workloads that failed: the pod and the reason (message without the pod's key)
+    // workloads that failed: the pod and the reason (message without the pod's key), by
+    // failureKey() (with keep-within, a failure in one domain says nothing of another)
     struct Failure {
         PodId pod;
         Reason reason;
     };
-    std::unordered_map<std::uint32_t, Failure> m_failedWorkloads;
+    std::unordered_map<std::uint64_t, Failure> m_failedWorkloads;
+    std::vector<std::uint32_t> m_keepWithinId; // per node: an index of its keep-within domain
+    [[nodiscard]] std::uint64_t failureKey(WorkloadId w, NodeId n) const noexcept
+    {
+        return (m_keepWithinId.empty() ? 0 : static_cast<std::uint64_t>(m_keepWithinId[n.index()]) << 32) | w.value;
+    }
     std::vector<std::optional<KeptNode>> m_kept; // per node: why it stays (last refusal)
     std::vector<std::optional<KeptNode>> m_keptInitial; // prepaid and blocked nodes only
     std::vector<std::int32_t> m_groupPresentInitial;

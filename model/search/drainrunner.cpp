@@ -4,14 +4,17 @@
 
 #include "model/placement/drainpolicy.h"
 
+#include "model/domainpath.h"
 #include "model/figures.h"
 #include "model/resourceamount.h"
 #include "model/pricing/pricetable.h"
 #include "model/plan/evictionrules.h"
 #include "model/scheduling/gpuresourcename.h"
+#include "model/topology.h"
 
 #include <algorithm>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace fleet::model::consolidation_detail {
 
@@ -37,6 +40,34 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
 {
     if (!isDrainPolicy(m_policy))
         throw std::invalid_argument("unknown drain policy \"" + m_policy + "\" (known: " + knownDrainPolicies() + ")");
+    if (!options.keepWithinLabel.empty()) {
+        const int levels = static_cast<int>(topology.levelKeys().size());
+        int level = 0;
+        std::string known;
+        for (int l = 1; l <= levels; ++l) {
+            const std::string key = levelUserKey(topology, l);
+            if (key == options.keepWithinLabel)
+                level = l;
+            known += (known.empty() ? "" : ", ") + key;
+        }
+        if (level == 0)
+            throw std::invalid_argument("keep-within: \"" + options.keepWithinLabel + "\" is not a topology level (levels: " + known + ")");
+        std::unordered_map<std::uint32_t, std::string> pathOf;
+        m_keepWithin.resize(store.nodeCount());
+        m_keepWithinId.assign(store.nodeCount(), 0);
+        for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
+            DomainId d = topology.nodeDomain(NodeId(i));
+            while (d.isValid() && topology.domainLevel(d) > level)
+                d = topology.domainParent(d);
+            if (!d.isValid())
+                continue;
+            auto [it, added] = pathOf.try_emplace(static_cast<std::uint32_t>(d.index()));
+            if (added)
+                it->second = domainPathText(topology, d);
+            m_keepWithin[i] = it->second;
+            m_keepWithinId[i] = static_cast<std::uint32_t>(d.index());
+        }
+    }
     for (const PlanAction& a : options.startFrom)
         m_engine.apply(a);
     if (options.placePendingFirst)
@@ -234,7 +265,7 @@ std::optional<std::pair<PodId, Reason>> DrainRunner::cheapRefusal(NodeId n, cons
     std::array<std::int64_t, AxisCount> sum {};
     for (const PodId p : pods) {
         if (const WorkloadId w = m_store.podWorkload(p); w.isValid()) {
-            if (auto it = m_failedWorkloads.find(w.value); it != m_failedWorkloads.end()) {
+            if (auto it = m_failedWorkloads.find(failureKey(w, n)); it != m_failedWorkloads.end()) {
                 Reason r = it->second.reason;
                 r.message = podKey(m_store, p) + it->second.reason.message + " (found for " + podKey(m_store, it->second.pod) + ", of the same workload)";
                 return std::pair(p, std::move(r));
@@ -340,6 +371,8 @@ bool DrainRunner::tryDrain(NodeId n)
     drain.type = ActionType::DrainNode;
     drain.policy = m_policy;
     drain.node = std::string(m_store.nodeName(n));
+    if (!m_keepWithin.empty())
+        drain.domain = m_keepWithin[n.index()];
     const std::size_t before = m_engine.applied().size();
     ++m_tried;
     const AppliedAction& a = m_engine.apply(drain);
@@ -357,7 +390,7 @@ bool DrainRunner::tryDrain(NodeId n)
         if (const WorkloadId w = m_store.podWorkload(stuck); w.isValid()) {
             Reason stem = why;
             stem.message = stemAfter(why.message, podKey(m_store, stuck));
-            m_failedWorkloads.emplace(w.value, Failure { stuck, std::move(stem) });
+            m_failedWorkloads.emplace(failureKey(w, n), Failure { stuck, std::move(stem) });
         }
     }
     m_engine.undo();
@@ -385,6 +418,8 @@ bool DrainRunner::tryDrainBatch(const std::vector<NodeId>& nodes)
         drain.type = ActionType::DrainNode;
         drain.policy = m_policy;
         drain.node = std::string(m_store.nodeName(n));
+        if (!m_keepWithin.empty())
+            drain.domain = m_keepWithin[n.index()];
         ++m_tried;
         const AppliedAction& a = m_engine.apply(drain);
         moves += static_cast<std::int64_t>(a.changes.size());

@@ -70,6 +70,28 @@ private slots:
         QVERIFY2(check.exitCode == 0, check.out.constData());
     }
 
+    void keepWithinZone()
+    {
+        // Every drain-node action names its node's zone, and the plan, read back, still holds
+        // (plan check re-applies each drain inside its domain).
+        QTemporaryDir dir;
+        const QString plan = dir.filePath(QStringLiteral("plan.json"));
+        const Run r = fleetscope(consolidateArgs(plan, { QStringLiteral("--keep-within"), QStringLiteral("topology.kubernetes.io/zone") }));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonArray actions = QJsonDocument::fromJson([&] {
+            QFile f(plan);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        }()).object().value(QStringLiteral("actions")).toArray();
+        QVERIFY(!actions.isEmpty());
+        for (const QJsonValue& a : actions) {
+            const QString domain = a.toObject().value(QStringLiteral("domain")).toString();
+            QVERIFY2(domain.contains(QLatin1String("topology.kubernetes.io/zone=")), qPrintable(domain));
+        }
+        const Run check = fleetscope({ QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster.json"),
+            QStringLiteral("--plan"), plan });
+        QVERIFY2(check.exitCode == 0, check.out.constData());
+    }
+
     void jsonSummaryAgainstTheBaseline()
     {
         QTemporaryDir dir;
@@ -197,6 +219,8 @@ private slots:
         QTest::newRow("max-moves") << QStringList { QStringLiteral("--max-moves"), QStringLiteral("many") } << QByteArray("--max-moves: expected a whole number");
         QTest::newRow("policy") << QStringList { QStringLiteral("--policy"), QStringLiteral("FGD") }
                                 << QByteArray("--policy: unknown policy \"FGD\" (known: default, LeastAllocated, MostAllocated, BestFit, GpuPacking, GpuClustering, DotProduct)");
+        QTest::newRow("keep-within") << QStringList { QStringLiteral("--keep-within"), QStringLiteral("example.com/rack") }
+                                     << QByteArray("--keep-within: \"example.com/rack\" is not a topology level (levels: topology.kubernetes.io/region");
         QTest::newRow("groups file") << QStringList { QStringLiteral("--node-groups"), QStringLiteral("@BAD@") } << QByteArray("at $.nodeGroups[0].minSize");
         QTest::newRow("missing groups") << QStringList { QStringLiteral("--node-groups"), QStringLiteral("/nonexistent/groups.yaml") }
                                         << QByteArray("/nonexistent/groups.yaml: does not exist");

@@ -17,16 +17,24 @@
 // (the gang keys: gang placement, tests/bench/gangbench.h, as bench_gang prints them), then
 // "cpu_seconds" (ours: the process's CPU time over every thread, std::clock), "saved_per_hour" and
 // "baseline_saved_per_hour" ($/h). Also prints, on lines before
-// the JSON, the cost per hour saved, pods moved and drains tried of both. Passes or fails nothing.
+// the JSON, the cost per hour saved, pods moved and drains tried of both. Then the LP bound
+// (model/search/packingrelaxation.h, solved by Clp: importers/solver/coinsolver.h, 300 s limit,
+// timed apart from the search): "lp_bound_nodes" (0 when the solver gave none),
+// "lp_bound_seconds" (building the classes and the program, then solving it) and
+// "ratio_to_bound" (the plan's node count over the better of the two bounds). Passes or fails
+// nothing.
 
 #include "gangbench.h"
 #include "importers/clusterloader.h"
 #include "importers/pricing/pricetableloader.h"
+#include "importers/solver/coinsolver.h"
 #include "model/metrics/metric.h"
 #include "model/search/consolidation.h"
 #include "model/search/consolidationbound.h"
 #include "model/search/karpenterbaseline.h"
+#include "model/search/packingrelaxation.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -75,6 +83,16 @@ int main(int argc, char** argv)
         static_cast<long long>(ours.drainsTried), ours.seconds, oursCpu, static_cast<long long>(ours.after.nodes), static_cast<long long>(bound.nodes),
         bound.nodes > 0 ? static_cast<double>(ours.after.nodes) / static_cast<double>(bound.nodes) : 0.0);
     std::fflush(stdout);
+    PackingRelaxationOptions lpOptions;
+    lpOptions.timeLimitSeconds = 300;
+    const PackingBound lp = packingLowerBound(store, ours.pendingPods, lpOptions, importers::solveWithCoin);
+    const std::int64_t betterBound = std::max(bound.nodes, lp.valid ? lp.nodes : 0);
+    const double ratioToBound = betterBound > 0 ? static_cast<double>(ours.after.nodes) / static_cast<double>(betterBound) : 0.0;
+    std::printf("LP bound (%s): %lld nodes (%.2f), %zu node classes (%zu pinned nodes), %zu pod classes (%zu movable pods), "
+                "%zu columns, %zu rows; built in %.2f s, solved in %.2f s; ours keeps %lld: %.3f of the better bound\n",
+        lp.status.c_str(), static_cast<long long>(lp.nodes), lp.objective, lp.nodeClasses, lp.pinnedNodes, lp.podClasses, lp.movablePods,
+        lp.columns, lp.rows, lp.buildSeconds, lp.solveSeconds, static_cast<long long>(ours.after.nodes), ratioToBound);
+    std::fflush(stdout);
     const ConsolidationResult base = karpenterMultiNodeConsolidation(store, *cluster.topology, input, options);
     std::fprintf(stderr, "\n");
     std::printf("baseline (karpenter multi-node, deletion only): %lld nodes freed, %lld pods moved, $%.2f/h saved, %lld drains tried, %.2f s\n",
@@ -91,9 +109,11 @@ int main(int argc, char** argv)
     std::printf("{\"nodes\": %zu, \"pods\": %zu, \"seconds\": %.3f, \"nodes_freed\": %lld, \"lower_bound_nodes\": %lld, "
                 "\"baseline_nodes_freed\": %lld, \"baseline_seconds\": %.3f, \"gang_pods\": %d, \"gang_place_ms\": %.1f, "
                 "\"gang_reject_ms\": %.1f, \"cpu_seconds\": %.3f, \"saved_per_hour\": %.2f, \"baseline_saved_per_hour\": %.2f, "
-                "\"pending_placed\": %zu, \"pending_left\": %lld}\n",
+                "\"pending_placed\": %zu, \"pending_left\": %lld, \"lp_bound_nodes\": %lld, \"lp_bound_seconds\": %.3f, "
+                "\"ratio_to_bound\": %.4f}\n",
         store.nodeCount(), pods, ours.seconds, static_cast<long long>(ours.nodesFreed), static_cast<long long>(bound.nodes),
         static_cast<long long>(base.nodesFreed), base.seconds, gang.gangPods, gang.placeMs, gang.rejectMs, oursCpu, ours.savedPerHour, base.savedPerHour,
-        ours.pendingPlaced.size(), static_cast<long long>(ours.pendingLeft));
+        ours.pendingPlaced.size(), static_cast<long long>(ours.pendingLeft), static_cast<long long>(lp.valid ? lp.nodes : 0),
+        lp.buildSeconds + lp.solveSeconds, ratioToBound);
     return 0;
 }

@@ -351,6 +351,55 @@ private slots:
         QCOMPARE(r.pendingLeft, 0);
         QCOMPARE(drainedNames(r, c), (std::vector<std::string> { "n2", "n3" }));
     }
+
+    void keepWithinZone_data()
+    {
+        QTest::addColumn<QString>("policy");
+        QTest::newRow("default policy") << QString();
+        QTest::newRow("MostAllocated") << QStringLiteral("MostAllocated");
+    }
+    void keepWithinZone()
+    {
+        // Zone a: a1 and a2 with 1 cpu each used of 4; zone b: b1 with 2 cpu used. Without the
+        // rule two nodes go (everything fits on one); keeping pods in their zone, only one of
+        // zone a goes, and no pod changes zone.
+        QFETCH(QString, policy);
+        Cluster c;
+        c.node("a1", "us-east-1a", 4000);
+        c.node("a2", "us-east-1a", 4000);
+        c.node("b1", "us-east-1b", 4000);
+        c.pod("default", "w-0", "a1", 1000, "w");
+        c.pod("default", "w-1", "a2", 1000, "w");
+        c.pod("default", "w-2", "b1", 2000, "w");
+        c.finish();
+        ConsolidationInput in;
+        in.nodePricePerHour = { 1.0, 1.0, 1.0 };
+        ConsolidationOptions options;
+        options.policy = policy.toStdString();
+        QCOMPARE(consolidate(*c.store, *c.topology, in, options).nodesFreed, 2);
+        options.keepWithinLabel = kZoneKey;
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, in, options);
+        QCOMPARE(r.nodesFreed, 1);
+        QVERIFY(replayHolds(c, r, in));
+        PlanEngine engine(*c.store, *c.topology, in.nodePricePerHour);
+        for (const PlanAction& a : r.actions) {
+            QCOMPARE(a.domain, std::string("topology.kubernetes.io/region=us-east-1/topology.kubernetes.io/zone=us-east-1a"));
+            for (const AppliedAction::PodChange& m : engine.apply(a).changes) {
+                QVERIFY(m.to.isValid());
+                QCOMPARE(c.store->nodeLabel(m.to, c.store->strings().find(kZoneKey)), c.store->nodeLabel(m.from, c.store->strings().find(kZoneKey)));
+            }
+        }
+        const KeptNode* k = keptOf(r, c, "b1");
+        QVERIFY(k);
+        QVERIFY2(k->reason.message.find("us-east-1b") != std::string::npos, k->reason.message.c_str());
+        options.keepWithinLabel = "example.com/rack";
+        try {
+            (void)consolidate(*c.store, *c.topology, in, options);
+            QFAIL("a key that is not a topology level was accepted");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("topology.kubernetes.io/zone") != std::string::npos, e.what());
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestConsolidation)
