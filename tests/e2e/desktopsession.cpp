@@ -445,6 +445,37 @@ QImage DesktopSession::grabScreen()
     return image;
 }
 
+quint32 DesktopSession::waitForWindow(const QString& title, int timeoutMs)
+{
+    QString ids;
+    if (!waitUntil(
+            [&] {
+                ids.clear();
+                return xdotool({ QStringLiteral("search"), QStringLiteral("--onlyvisible"), QStringLiteral("--name"), title }, &ids)
+                    && !ids.trimmed().isEmpty();
+            },
+            timeoutMs)) {
+        m_error = QStringLiteral("no window titled /%1/ showed within %2 ms").arg(title).arg(timeoutMs);
+        return 0;
+    }
+    return ids.trimmed().split(QLatin1Char('\n')).first().toUInt();
+}
+
+bool DesktopSession::waitForNoWindow(const QString& title, int timeoutMs)
+{
+    // xdotool search fails (exit 1) when nothing matches.
+    const bool gone = waitUntil(
+        [&] {
+            QString ids;
+            return !xdotool({ QStringLiteral("search"), QStringLiteral("--onlyvisible"), QStringLiteral("--name"), title }, &ids)
+                || ids.trimmed().isEmpty();
+        },
+        timeoutMs);
+    if (!gone)
+        m_error = QStringLiteral("a window titled /%1/ still shows after %2 ms").arg(title).arg(timeoutMs);
+    return gone;
+}
+
 bool DesktopSession::savePlanAs(const QString& path, int timeoutMs)
 {
     QFile::remove(path);
