@@ -119,6 +119,33 @@ private slots:
         QVERIFY(inspector.headerText().startsWith(QStringLiteral("No node selected")));
     }
 
+    void nodeInspector_headerNamesTheCapacityType()
+    {
+        // Two nodes of one type at two prices side by side: the header says how each is bought,
+        // as its label spells it, next to its type and price.
+        model::NodeId block, onDemand;
+        for (std::size_t i = 0; i < m_sim->nodeCount(); ++i) {
+            const model::NodeId n(static_cast<std::uint32_t>(i));
+            for (const model::Label& l : m_sim->nodeLabels(n))
+                if (m_sim->str(l.key) == "eks.amazonaws.com/capacityType") {
+                    model::NodeId& slot = m_sim->str(l.value) == "CAPACITY_BLOCK" ? block : onDemand;
+                    if (!slot.isValid() && (!block.isValid() || m_sim->nodeInstanceType(n) == m_sim->nodeInstanceType(block)))
+                        slot = n;
+                }
+        }
+        QVERIFY(block.isValid() && onDemand.isValid());
+        views::NodeInspector inspector;
+        std::vector<double> prices(m_sim->nodeCount(), 0.0);
+        prices[block.index()] = 44.24;
+        prices[onDemand.index()] = 98.32;
+        inspector.setPrices(prices);
+        inspector.setNode(m_sim, m_simTopology, block);
+        const QString type = QString::fromUtf8(m_sim->nodeInstanceType(block));
+        QVERIFY2(inspector.headerText().contains(type + QStringLiteral(" - CAPACITY_BLOCK - $44.24/h")), qPrintable(inspector.headerText()));
+        inspector.setNode(m_sim, m_simTopology, onDemand);
+        QVERIFY2(inspector.headerText().contains(QStringLiteral(" - ON_DEMAND - $98.32/h")), qPrintable(inspector.headerText()));
+    }
+
     void domainInspector_aggregates()
     {
         const model::DomainId zone = views::domainsAtLevel(*m_simTopology, 2).front();
