@@ -234,6 +234,10 @@ void ExplorePanels::applyAnalysis(const Analysis& analysis)
     nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
     m_map->setProblemNodes(std::move(nodes));
     m_pending->setShapes(m_store, analysis.shapes);
+    if (m_pending->unboundInput()) { // an all-empty map: its banner says why and what to do
+        m_pendingDock->show();
+        m_pendingDock->raise();
+    }
     m_pendingDock->setWindowTitle(tr("Pending (%1 pods)").arg(count(m_pending->pendingPodCount())));
     m_search->setIndex(analysis.index);
     emit analysisApplied();

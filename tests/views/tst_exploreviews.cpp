@@ -16,6 +16,8 @@
 #include "views/itemmodels/noderesourcesmodel.h"
 #include "views/itemmodels/nodetablemodel.h"
 #include "views/map/colormap.h"
+#include "views/panels/pendingpanel.h"
+#include "model/pendingdemand.h"
 
 #include <QAbstractItemModelTester>
 #include <QLineEdit>
@@ -253,6 +255,23 @@ private slots:
         QCOMPARE(spy.at(0).at(0).value<model::DomainId>(), heatmap.domainAt(1));
         QTest::mouseClick(&heatmap, Qt::LeftButton, {}, QPoint(2, 2)); // the header: nothing
         QCOMPARE(spy.count(), 1);
+    }
+
+    void pendingPanel_saysWhenNoPodIsBound()
+    {
+        views::PendingPanel panel;
+        panel.setShapes(m_sim, model::groupPendingPods(*m_sim));
+        QVERIFY(!panel.unboundInput()); // a simulated fleet runs its pods
+        QVERIFY(panel.bannerText().isEmpty());
+        // The Alibaba trace lists its pods without nodes: every one is pending.
+        const std::string dir = std::string(FLEET_SHARED_DATA_DIR) + "/alibaba-gpu-v2023-openb/csv/";
+        const auto trace = importers::loadClusterFiles({ dir + "openb_node_list_gpu_node.csv", dir + "openb_pod_list_default.csv" });
+        QVERIFY(trace.store && trace.store->podCount() > 0);
+        panel.setShapes(trace.store, model::groupPendingPods(*trace.store));
+        QVERIFY(panel.unboundInput());
+        QVERIFY2(panel.bannerText().contains(QStringLiteral("Plan > Consolidate")) && panel.bannerText().contains(QStringLiteral("Place Workload")),
+            qPrintable(panel.bannerText()));
+        QVERIFY(panel.pendingPodCount() > 0);
     }
 
     void heatmapPanel_levels()
