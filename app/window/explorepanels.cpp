@@ -7,6 +7,7 @@
 #include "views/inspectors/domaininspector.h"
 #include "views/inspectors/nodeinspector.h"
 #include "views/map/fleetmapview.h"
+#include "views/map/maplegend.h"
 #include "views/panels/filterfield.h"
 #include "views/panels/pendingpanel.h"
 #include "views/panels/problemspanel.h"
@@ -57,6 +58,7 @@ ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map)
     m_problems = new views::ProblemsPanel(window);
     m_pending = new views::PendingPanel(window);
     m_heatmap = new views::HeatmapPanel(window);
+    m_heatmap->followLegend(map->findChild<views::MapLegend*>()); // the chosen metric's column
 
     // What-if (issue 6): pods are dragged from the inspector's table onto the map (podmime.h).
     if (auto* pods = m_nodeInspector->findChild<QAbstractItemView*>(QStringLiteral("nodeInspectorPods"))) {
