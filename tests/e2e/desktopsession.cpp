@@ -71,8 +71,11 @@ bool GuiStallProbe::start(const QString& display, quint32 window, int intervalMs
     m_window = window;
     m_protocols = internAtom(c, "WM_PROTOCOLS");
     m_ping = internAtom(c, "_NET_WM_PING");
-    // The answer is sent to the root window for its SubstructureNotify listeners.
-    const uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
+    // The answer is sent to the root window: Qt's xcb plugin sends it with the StructureNotify
+    // and SubstructureRedirect masks (the latter is the window manager's), other clients with
+    // SubstructureNotify; listening to SubstructureNotify alone heard no answer from Qt, and
+    // every ping looked like a stall.
+    const uint32_t mask = XCB_EVENT_MASK_STRUCTURE_NOTIFY | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
     xcb_change_window_attributes(c, m_root, XCB_CW_EVENT_MASK, &mask);
     xcb_flush(c);
     m_clock.start();
