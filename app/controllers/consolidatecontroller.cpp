@@ -4,6 +4,7 @@
 
 #include "app/controllers/plancontroller.h"
 
+#include "model/figures.h"
 #include "model/search/consolidationbound.h"
 #include "model/search/karpenterbaseline.h"
 
@@ -134,8 +135,10 @@ void ConsolidateController::onResult(std::uint64_t generation, std::shared_ptr<m
     m_last = std::move(*result);
     if (engine) {
         const QString text = m_last.pendingPlaced.empty()
-            ? tr("Consolidate: drain %1 nodes").arg(m_last.drained.size())
-            : tr("Consolidate: place %1 pending pods, drain %2 nodes").arg(m_last.pendingPlaced.size()).arg(m_last.drained.size());
+            ? tr("Consolidate: drain %1 nodes").arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_last.drained.size()))))
+            : tr("Consolidate: place %1 pending pods, drain %2 nodes")
+                  .arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_last.pendingPlaced.size()))),
+                      QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_last.drained.size()))));
         if (!m_plan->adoptStep(engine, appliedBefore, text))
             m_plan->drainNodes(m_last.drained, m_last.pendingPlaced); // the plan moved on meanwhile: applied here
     }
@@ -164,24 +167,25 @@ void ConsolidateController::showResult(const model::ConsolidationResult& baselin
         m_dialog->resize(720, 480);
     }
     const model::ClusterStore& store = *m_plan->store();
+    auto count = [](std::int64_t n) { return QString::fromStdString(model::formatCount(n)); }; // "19,066"
     const double ratio = bound > 0 ? static_cast<double>(m_last.after.nodes) / static_cast<double>(bound) : 0.0;
     m_dialog->findChild<QLabel*>(QStringLiteral("consolidateSummary"))
         ->setText(tr("%1 nodes freed, %2 pods moved, $%3/h saved%4.\nLower bound: %5 nodes (plan / bound = %6).\n"
                      "Baseline (Karpenter multi-node consolidation, deletion only): %7 nodes freed, $%8/h saved.\n"
                      "%9Undo reverts the whole consolidation in one step.")
-                      .arg(m_last.nodesFreed)
-                      .arg(m_last.podsMoved)
+                      .arg(count(m_last.nodesFreed))
+                      .arg(count(m_last.podsMoved))
                       .arg(m_last.savedPerHour, 0, 'f', 2)
                       .arg(m_last.cancelled ? tr(" (cancelled: the plan so far)") : QString())
-                      .arg(bound)
+                      .arg(count(bound))
                       .arg(ratio, 0, 'f', 3)
-                      .arg(baseline.nodesFreed)
+                      .arg(count(baseline.nodesFreed))
                       .arg(baseline.savedPerHour, 0, 'f', 2)
                       .arg(m_last.pendingPlaced.empty() && m_last.pendingLeft == 0
                               ? QString()
                               : tr("Pending pods: %1 placed first (the drains keep their room), %2 stay pending.\n")
-                                    .arg(m_last.pendingPlaced.size())
-                                    .arg(m_last.pendingLeft)));
+                                    .arg(count(static_cast<std::int64_t>(m_last.pendingPlaced.size())))
+                                    .arg(count(static_cast<std::int64_t>(m_last.pendingLeft)))));
     auto* list = m_dialog->findChild<QListWidget*>(QStringLiteral("consolidateKept"));
     list->clear();
     constexpr std::size_t kShown = 5000; // a list of 100,000 rows helps no one; the CLI's JSON has them all

@@ -94,7 +94,7 @@ AddNodesDialog::AddNodesDialog(QMainWindow* window, PlanController* plan, views:
     column->addWidget(new QLabel(tr("How many nodes would it take to place:"), this));
     column->addWidget(m_pending);
     column->addWidget(m_workloadButton);
-    m_compute = new QPushButton(tr("How Many?"), this);
+    m_compute = new QPushButton(tr("&How Many?"), this); // Alt+H from the keyboard
     m_compute->setObjectName(QStringLiteral("addNodesCompute"));
     column->addWidget(m_compute, 0, Qt::AlignLeft);
     m_answerLabel = new QLabel(this);
@@ -103,7 +103,7 @@ AddNodesDialog::AddNodesDialog(QMainWindow* window, PlanController* plan, views:
     m_answerLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     column->addWidget(m_answerLabel, 1);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
-    QPushButton* add = buttons->addButton(tr("Add"), QDialogButtonBox::AcceptRole);
+    QPushButton* add = buttons->addButton(tr("&Add"), QDialogButtonBox::AcceptRole);
     add->setObjectName(QStringLiteral("addNodesAdd"));
     column->addWidget(buttons);
 

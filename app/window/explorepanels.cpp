@@ -7,6 +7,7 @@
 #include "views/inspectors/domaininspector.h"
 #include "views/inspectors/nodeinspector.h"
 #include "views/map/fleetmapview.h"
+#include "views/map/maplegend.h"
 #include "views/panels/filterfield.h"
 #include "views/panels/pendingpanel.h"
 #include "views/panels/problemspanel.h"
@@ -57,6 +58,7 @@ ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map)
     m_problems = new views::ProblemsPanel(window);
     m_pending = new views::PendingPanel(window);
     m_heatmap = new views::HeatmapPanel(window);
+    m_heatmap->followLegend(map->findChild<views::MapLegend*>()); // the chosen metric's column
 
     // What-if (issue 6): pods are dragged from the inspector's table onto the map (podmime.h).
     if (auto* pods = m_nodeInspector->findChild<QAbstractItemView*>(QStringLiteral("nodeInspectorPods"))) {
@@ -234,6 +236,10 @@ void ExplorePanels::applyAnalysis(const Analysis& analysis)
     nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
     m_map->setProblemNodes(std::move(nodes));
     m_pending->setShapes(m_store, analysis.shapes);
+    if (m_pending->unboundInput()) { // an all-empty map: its banner says why and what to do
+        m_pendingDock->show();
+        m_pendingDock->raise();
+    }
     m_pendingDock->setWindowTitle(tr("Pending (%1 pods)").arg(count(m_pending->pendingPodCount())));
     m_search->setIndex(analysis.index);
     emit analysisApplied();

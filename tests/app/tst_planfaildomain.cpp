@@ -125,6 +125,7 @@ void TestPlanFailDomain::failDomainStrandsAGang()
     const QString row = panel->model()->index(0, views::PlanActionsModel::ActionColumn).data().toString();
     QVERIFY2(row.contains(QStringLiteral("Fail domain ")) && row.endsWith(costText), qPrintable(row));
     QVERIFY2(panel->summaryText().contains(QStringLiteral("failures cost ") + costText), qPrintable(panel->summaryText()));
+    QVERIFY2(panel->summaryText().startsWith(QStringLiteral("1 action. ")), qPrintable(panel->summaryText()));
     saveScreenshot(m_window.get(), QStringLiteral("fail-domain"));
 
     m_window->undoStack()->undo();

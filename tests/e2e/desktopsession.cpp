@@ -71,8 +71,11 @@ bool GuiStallProbe::start(const QString& display, quint32 window, int intervalMs
     m_window = window;
     m_protocols = internAtom(c, "WM_PROTOCOLS");
     m_ping = internAtom(c, "_NET_WM_PING");
-    // The answer is sent to the root window for its SubstructureNotify listeners.
-    const uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
+    // The answer is sent to the root window: Qt's xcb plugin sends it with the StructureNotify
+    // and SubstructureRedirect masks (the latter is the window manager's), other clients with
+    // SubstructureNotify; listening to SubstructureNotify alone heard no answer from Qt, and
+    // every ping looked like a stall.
+    const uint32_t mask = XCB_EVENT_MASK_STRUCTURE_NOTIFY | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
     xcb_change_window_attributes(c, m_root, XCB_CW_EVENT_MASK, &mask);
     xcb_flush(c);
     m_clock.start();
@@ -443,6 +446,37 @@ QImage DesktopSession::grabScreen()
     if (m_dir.autoRemove())
         QFile::remove(file);
     return image;
+}
+
+quint32 DesktopSession::waitForWindow(const QString& title, int timeoutMs)
+{
+    QString ids;
+    if (!waitUntil(
+            [&] {
+                ids.clear();
+                return xdotool({ QStringLiteral("search"), QStringLiteral("--onlyvisible"), QStringLiteral("--name"), title }, &ids)
+                    && !ids.trimmed().isEmpty();
+            },
+            timeoutMs)) {
+        m_error = QStringLiteral("no window titled /%1/ showed within %2 ms").arg(title).arg(timeoutMs);
+        return 0;
+    }
+    return ids.trimmed().split(QLatin1Char('\n')).first().toUInt();
+}
+
+bool DesktopSession::waitForNoWindow(const QString& title, int timeoutMs)
+{
+    // xdotool search fails (exit 1) when nothing matches.
+    const bool gone = waitUntil(
+        [&] {
+            QString ids;
+            return !xdotool({ QStringLiteral("search"), QStringLiteral("--onlyvisible"), QStringLiteral("--name"), title }, &ids)
+                || ids.trimmed().isEmpty();
+        },
+        timeoutMs);
+    if (!gone)
+        m_error = QStringLiteral("a window titled /%1/ still shows after %2 ms").arg(title).arg(timeoutMs);
+    return gone;
 }
 
 bool DesktopSession::savePlanAs(const QString& path, int timeoutMs)

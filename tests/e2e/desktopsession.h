@@ -124,6 +124,13 @@ public:
     bool key(const QString& keys);
     bool type(const QString& text);
 
+    /// Waits (at most `timeoutMs`) for a visible window whose title matches the regular
+    /// expression `title` (xdotool search --name: a dialog the program opened); its X id, 0
+    /// when none showed (error() says so).
+    quint32 waitForWindow(const QString& title, int timeoutMs = 15000);
+    /// Waits until no visible window's title matches `title`; false after `timeoutMs`.
+    bool waitForNoWindow(const QString& title, int timeoutMs = 15000);
+
     /// The screen as an image (ImageMagick's `import -window root`), null on failure.
     QImage grabScreen();
     /// Waits until two screenshots in a row are the same (the program painted what it was

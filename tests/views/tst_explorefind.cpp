@@ -10,6 +10,8 @@
 #include "model/searchindex.h"
 
 #include <QLineEdit>
+#include <QAbstractItemView>
+#include <QCompleter>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -134,6 +136,16 @@ private slots:
         QSignalSpy spy(&field, &views::SearchField::nodeFound);
         QTest::keyClicks(field.lineEdit(), QStringLiteral("kube-system/ca"));
         QCOMPARE(field.completions(), QStringList { QStringLiteral("kube-system/calico-node-h2bjp") });
+        // The popup is as wide as its longest completion, not as narrow as a narrow field.
+        field.lineEdit()->setFixedWidth(60);
+        field.lineEdit()->clear();
+        QTest::keyClicks(field.lineEdit(), QStringLiteral("kube-system/ca"));
+        QVERIFY(!field.completions().isEmpty());
+        int widest = 0;
+        for (const QString& c : field.completions())
+            widest = std::max(widest, field.completer()->popup()->fontMetrics().horizontalAdvance(c));
+        QVERIFY2(field.completer()->popup()->width() > widest,
+            qPrintable(QStringLiteral("popup %1 px for a %2 px completion").arg(field.completer()->popup()->width()).arg(widest)));
         QCOMPARE(field.search(QStringLiteral("kube-system/calico-node-h2bjp")), m_eks->findNode("duckboat-01"));
         QCOMPARE(spy.count(), 1);
         QVERIFY(field.resultText().contains(QStringLiteral("duckboat-01")));

@@ -16,6 +16,13 @@
 #include "views/itemmodels/noderesourcesmodel.h"
 #include "views/itemmodels/nodetablemodel.h"
 #include "views/map/colormap.h"
+#include "views/map/maplegend.h"
+#include "views/panels/pendingpanel.h"
+#include "model/pendingdemand.h"
+#include "model/domainpath.h"
+#include "model/metrics/builtinmetrics.h"
+#include "model/metrics/metric.h"
+#include "model/metrics/metricregistry.h"
 
 #include <QAbstractItemModelTester>
 #include <QLineEdit>
@@ -117,6 +124,33 @@ private slots:
         inspector.setNode(m_sim, m_simTopology, {});
         QCOMPARE(inspector.podsModel()->rowCount(), 0);
         QVERIFY(inspector.headerText().startsWith(QStringLiteral("No node selected")));
+    }
+
+    void nodeInspector_headerNamesTheCapacityType()
+    {
+        // Two nodes of one type at two prices side by side: the header says how each is bought,
+        // as its label spells it, next to its type and price.
+        model::NodeId block, onDemand;
+        for (std::size_t i = 0; i < m_sim->nodeCount(); ++i) {
+            const model::NodeId n(static_cast<std::uint32_t>(i));
+            for (const model::Label& l : m_sim->nodeLabels(n))
+                if (m_sim->str(l.key) == "eks.amazonaws.com/capacityType") {
+                    model::NodeId& slot = m_sim->str(l.value) == "CAPACITY_BLOCK" ? block : onDemand;
+                    if (!slot.isValid() && (!block.isValid() || m_sim->nodeInstanceType(n) == m_sim->nodeInstanceType(block)))
+                        slot = n;
+                }
+        }
+        QVERIFY(block.isValid() && onDemand.isValid());
+        views::NodeInspector inspector;
+        std::vector<double> prices(m_sim->nodeCount(), 0.0);
+        prices[block.index()] = 44.24;
+        prices[onDemand.index()] = 98.32;
+        inspector.setPrices(prices);
+        inspector.setNode(m_sim, m_simTopology, block);
+        const QString type = QString::fromUtf8(m_sim->nodeInstanceType(block));
+        QVERIFY2(inspector.headerText().contains(type + QStringLiteral(" - CAPACITY_BLOCK - $44.24/h")), qPrintable(inspector.headerText()));
+        inspector.setNode(m_sim, m_simTopology, onDemand);
+        QVERIFY2(inspector.headerText().contains(QStringLiteral(" - ON_DEMAND - $98.32/h")), qPrintable(inspector.headerText()));
     }
 
     void domainInspector_aggregates()
@@ -226,6 +260,77 @@ private slots:
         QCOMPARE(spy.at(0).at(0).value<model::DomainId>(), heatmap.domainAt(1));
         QTest::mouseClick(&heatmap, Qt::LeftButton, {}, QPoint(2, 2)); // the header: nothing
         QCOMPARE(spy.count(), 1);
+    }
+
+    void heatmapPanel_followsTheChosenMetric()
+    {
+        // The map's legend over the fleet, coloured by fragmented GPUs.
+        views::MapLegend legend;
+        legend.setMetric(model::MetricRegistry::builtin().find("gpu-fragmentation"));
+        auto context = std::make_shared<const model::MetricContext>(*m_sim);
+        legend.setContext(context);
+        views::HeatmapPanel panel;
+        panel.setCluster(m_sim, m_simTopology);
+        panel.followLegend(&legend);
+        panel.setLevel(2); // zones, under their regions
+        views::DomainHeatmap* heatmap = panel.heatmap();
+        QVERIFY(heatmap->rowCount() > 1);
+        // A column for every ranking figure, the chosen one marked and the rows sorted by it.
+        const int unallocated = heatmap->columnOf(QStringLiteral("gpu-unallocated"));
+        const int fragmented = heatmap->columnOf(QStringLiteral("gpu-fragmentation"));
+        const int cost = heatmap->columnOf(QStringLiteral("cost"));
+        QVERIFY(unallocated >= 3 && fragmented >= 3 && cost >= 3);
+        QCOMPARE(heatmap->columnTitle(fragmented), QStringLiteral("Fragmented GPUs"));
+        QCOMPARE(heatmap->chosenColumn(), fragmented);
+        QCOMPARE(heatmap->sortColumn(), fragmented);
+        for (int row = 0; row < heatmap->rowCount(); ++row) {
+            double sum = 0;
+            for (const model::NodeId n : m_simTopology->domainNodes(heatmap->domainAt(row)))
+                if (const double v = model::gpuFragmentation(*context, n); !std::isnan(v))
+                    sum += v;
+            QVERIFY2(std::abs(heatmap->cellValue(row, fragmented) - sum) < 1e-6 || (sum == 0 && std::isnan(heatmap->cellValue(row, fragmented))),
+                qPrintable(QStringLiteral("row %1: %2 against %3").arg(row).arg(heatmap->cellValue(row, fragmented)).arg(sum)));
+            if (row > 0 && !std::isnan(heatmap->cellValue(row, fragmented)))
+                QVERIFY(heatmap->cellValue(row - 1, fragmented) >= heatmap->cellValue(row, fragmented));
+        }
+        // Another metric: its own column when it is none of those, chosen and sorted by.
+        legend.setMetric(model::MetricRegistry::builtin().find("cost-unallocated"));
+        QVERIFY(heatmap->chosenColumn() >= 6);
+        QCOMPARE(heatmap->chosenColumn(), heatmap->columnOf(QStringLiteral("cost-unallocated")));
+        QCOMPARE(heatmap->sortColumn(), heatmap->chosenColumn());
+        // A click on a header sorts by it, highest first; again, lowest first.
+        heatmap->resize(heatmap->sizeHint());
+        QTest::mouseClick(heatmap, Qt::LeftButton, {}, heatmap->headerRect(unallocated).center());
+        QCOMPARE(heatmap->sortColumn(), unallocated);
+        QCOMPARE(heatmap->sortOrder(), Qt::DescendingOrder);
+        QTest::mouseClick(heatmap, Qt::LeftButton, {}, heatmap->headerRect(unallocated).center());
+        QCOMPARE(heatmap->sortOrder(), Qt::AscendingOrder);
+        for (int row = 1; row < heatmap->rowCount(); ++row)
+            if (!std::isnan(heatmap->cellValue(row, unallocated)))
+                QVERIFY(heatmap->cellValue(row - 1, unallocated) <= heatmap->cellValue(row, unallocated));
+        // Zones named with their parent path, the tooltip with the label=value path.
+        const model::DomainId zone = heatmap->domainAt(0);
+        const QString parent = QString::fromStdString(m_simTopology->domainName(m_simTopology->domainParent(zone)));
+        QCOMPARE(heatmap->rowLabel(0), parent + QStringLiteral(" / ") + QString::fromStdString(m_simTopology->domainName(zone)));
+        QVERIFY2(heatmap->rowToolTip(0).startsWith(QString::fromStdString(model::domainPathText(*m_simTopology, zone))),
+            qPrintable(heatmap->rowToolTip(0)));
+    }
+
+    void pendingPanel_saysWhenNoPodIsBound()
+    {
+        views::PendingPanel panel;
+        panel.setShapes(m_sim, model::groupPendingPods(*m_sim));
+        QVERIFY(!panel.unboundInput()); // a simulated fleet runs its pods
+        QVERIFY(panel.bannerText().isEmpty());
+        // The Alibaba trace lists its pods without nodes: every one is pending.
+        const std::string dir = std::string(FLEET_SHARED_DATA_DIR) + "/alibaba-gpu-v2023-openb/csv/";
+        const auto trace = importers::loadClusterFiles({ dir + "openb_node_list_gpu_node.csv", dir + "openb_pod_list_default.csv" });
+        QVERIFY(trace.store && trace.store->podCount() > 0);
+        panel.setShapes(trace.store, model::groupPendingPods(*trace.store));
+        QVERIFY(panel.unboundInput());
+        QVERIFY2(panel.bannerText().contains(QStringLiteral("Plan > Consolidate")) && panel.bannerText().contains(QStringLiteral("Place Workload")),
+            qPrintable(panel.bannerText()));
+        QVERIFY(panel.pendingPodCount() > 0);
     }
 
     void heatmapPanel_levels()

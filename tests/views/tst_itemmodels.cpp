@@ -346,12 +346,21 @@ private slots:
         QCOMPARE(sortValue(model, 2, views::PendingShapesModel::TotalGpuColumn), qint64(5000));
         QCOMPARE(sortValue(model, 2, views::PendingShapesModel::GatedColumn), qint64(2));
         QCOMPARE(model.data(model.index(1, views::PendingShapesModel::GpuColumn)).toString(), QString()); // no GPU: blank
+        // A shape without a scheduler message (a trace's unbound pods) still says why it waits.
+        const QString unbound = model.data(model.index(1, views::PendingShapesModel::ReasonColumn)).toString();
+        QVERIFY2(unbound.contains(QStringLiteral("no node in the input")) && unbound.contains(QStringLiteral("Plan > Consolidate")),
+            qPrintable(unbound));
         // The totals row stays last when sorting by a per-pod column, ascending.
         QSortFilterProxyModel proxy;
         proxy.setSortRole(kSortRole);
         proxy.setSourceModel(&model);
         proxy.sort(views::PendingShapesModel::CpuColumn, Qt::AscendingOrder);
         QCOMPARE(proxy.mapToSource(proxy.index(2, 0)).row(), 2);
+
+        shapes[1].gatedPods = 3; // every pod of the shape gated, no message
+        model.setShapes(m_sim, shapes);
+        QVERIFY2(model.data(model.index(1, views::PendingShapesModel::ReasonColumn)).toString().contains(QStringLiteral("scheduling gates")),
+            qPrintable(model.data(model.index(1, views::PendingShapesModel::ReasonColumn)).toString()));
 
         model.setShapes(m_sim, {});
         QCOMPARE(model.rowCount(), 0); // no totals row over nothing

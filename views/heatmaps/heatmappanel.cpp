@@ -5,6 +5,7 @@
 #include "domainaggregates.h"
 #include "domainheatmap.h"
 #include "utilizationhistogram.h"
+#include "views/map/maplegend.h"
 
 #include "model/figures.h"
 
@@ -13,6 +14,8 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace fleet::views {
 
@@ -23,7 +26,7 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     row->setContentsMargins(4, 4, 4, 4);
     auto* left = new QVBoxLayout;
     auto* chooser = new QHBoxLayout;
-    auto* label = new QLabel(tr("Requested share by"), this);
+    auto* label = new QLabel(tr("Domains by"), this);
     m_level = new QComboBox(this);
     m_level->setObjectName(QStringLiteral("heatmapLevel"));
     chooser->addWidget(label);
@@ -80,11 +83,32 @@ void HeatmapPanel::setCluster(std::shared_ptr<const model::ClusterStore> store, 
     }
 }
 
+void HeatmapPanel::followLegend(MapLegend* legend)
+{
+    disconnect(m_legendConnection);
+    m_legend = legend;
+    m_legendContext = nullptr;
+    if (!legend)
+        return;
+    auto follow = [this] {
+        if (!m_legend)
+            return;
+        if (m_legend->context().get() != m_legendContext) {
+            m_legendContext = m_legend->context().get();
+            m_heatmap->setMetricContext(m_legend->context());
+        }
+        m_heatmap->setChosenMetric(m_legend->currentMetric(), m_legend->column());
+        m_scroll->setMinimumWidth(std::min(m_heatmap->sizeHint().width() + 24, 900));
+    };
+    m_legendConnection = connect(legend, &MapLegend::columnChanged, this, follow);
+    follow();
+}
+
 void HeatmapPanel::setLevel(int level)
 {
     m_heatmap->setCluster(m_store, m_topology, level);
     m_heatmap->resize(m_heatmap->sizeHint());
-    m_scroll->setMinimumWidth(m_heatmap->sizeHint().width() + 24);
+    m_scroll->setMinimumWidth(std::min(m_heatmap->sizeHint().width() + 24, 900));
 }
 
 } // namespace fleet::views

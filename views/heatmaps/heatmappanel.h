@@ -7,6 +7,7 @@
 #include "model/topology.h"
 #include "views/map/fleetmapview.h"
 
+#include <QPointer>
 #include <QWidget>
 
 #include <memory>
@@ -17,6 +18,7 @@ class QScrollArea;
 namespace fleet::views {
 
 class DomainHeatmap;
+class MapLegend;
 class UtilizationHistogram;
 
 /// A level chooser (the topology's level keys; the first one with more than one domain by
@@ -31,6 +33,10 @@ public:
     void setCluster(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology);
     /// Shows the domains at depth `level` (1 = outermost).
     void setLevel(int level);
+    /// Follows the map's legend: its metric becomes the heatmap's chosen column (rows sorted
+    /// by it) and its fleet context gives the amount columns (unallocated and fragmented
+    /// GPUs, cost), on every MapLegend::columnChanged. Null stops following.
+    void followLegend(MapLegend* legend);
     [[nodiscard]] DomainHeatmap* heatmap() const noexcept { return m_heatmap; }
     [[nodiscard]] UtilizationHistogram* histogram() const noexcept { return m_histogram; }
     [[nodiscard]] QComboBox* levelBox() const noexcept { return m_level; }
@@ -45,6 +51,9 @@ private:
     QScrollArea* m_scroll = nullptr;
     DomainHeatmap* m_heatmap = nullptr;
     UtilizationHistogram* m_histogram = nullptr;
+    QPointer<MapLegend> m_legend;
+    QMetaObject::Connection m_legendConnection;
+    const void* m_legendContext = nullptr; // the context the heatmap's amount columns are over
 };
 
 } // namespace fleet::views

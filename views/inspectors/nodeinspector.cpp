@@ -42,6 +42,23 @@ QString s(std::string_view v)
     return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
 }
 
+/// How the node is bought, as its own label spells it: eks.amazonaws.com/capacityType
+/// (ON_DEMAND, SPOT, CAPACITY_BLOCK), else karpenter.sh/capacity-type (on-demand, spot,
+/// reserved), the labels model::nodeCapacityType() reads the price by; empty with neither.
+/// Two nodes of one instance type at two prices differ here.
+QString capacityLabelText(const model::ClusterStore& st, model::NodeId n)
+{
+    std::string_view eks, karpenter;
+    for (const model::Label& l : st.nodeLabels(n)) {
+        const std::string_view key = st.str(l.key);
+        if (key == "eks.amazonaws.com/capacityType")
+            eks = st.str(l.value);
+        else if (key == "karpenter.sh/capacity-type")
+            karpenter = st.str(l.value);
+    }
+    return s(eks.empty() ? karpenter : eks);
+}
+
 } // namespace
 
 NodeInspector::NodeInspector(QWidget* parent)
@@ -212,16 +229,23 @@ void NodeInspector::fillDetails()
     const QString path = added ? QString() : domainPathText(m_topology.get(), m_node);
     if (!path.isEmpty())
         facts << path;
+    // "p5.48xlarge - CAPACITY_BLOCK - $44.24/h": the type, how it is bought, what it costs,
+    // together, since the price follows from the other two.
+    QStringList bought;
     if (!st.nodeInstanceType(spec).empty())
-        facts << s(st.nodeInstanceType(spec));
+        bought << s(st.nodeInstanceType(spec));
+    if (const QString capacity = capacityLabelText(st, spec); !capacity.isEmpty())
+        bought << capacity;
+    if (spec.index() < m_prices.size() && m_prices[spec.index()] > 0)
+        bought << (added ? tr("$%1/h (its template's price)") : tr("$%1/h")).arg(m_prices[spec.index()], 0, 'f', 2);
+    if (!bought.isEmpty())
+        facts << bought.join(QStringLiteral(" - "));
     const model::Readiness ready = added ? m_plan->nodeReadiness(m_node) : st.nodeReadiness(m_node);
     facts << (ready == model::Readiness::True ? tr("Ready") : tr("NotReady (Ready %1)").arg(s(model::readinessName(ready))));
     if (!added && st.nodeUnschedulable(m_node))
         facts << tr("cordoned");
     if (const QString planned = shown.planStateText(m_node); !planned.isEmpty())
         facts << planned;
-    if (spec.index() < m_prices.size() && m_prices[spec.index()] > 0)
-        facts << (added ? tr("$%1/h (its template's price)") : tr("$%1/h")).arg(m_prices[spec.index()], 0, 'f', 2);
     m_subtitle->setText(facts.join(QStringLiteral(" \u00b7 ")));
 
     // GPUs: whole nvidia.com/gpu where allocatable; else the accelerator resources the node

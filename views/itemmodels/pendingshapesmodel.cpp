@@ -121,7 +121,13 @@ QVariant PendingShapesModel::data(const QModelIndex& index, int role) const
             return QString();
         return amount(kGpu, s.total[model::CoreResource::Gpu]);
     case ReasonColumn:
-        return QString::fromStdString(s.reason);
+        if (!s.reason.empty())
+            return QString::fromStdString(s.reason);
+        // No PodScheduled message in the input: say what is known instead of nothing.
+        if (s.gatedPods == s.podCount)
+            return tr("Held by their scheduling gates (spec.schedulingGates): no scheduler has tried them");
+        return tr("Unbound: no node in the input and no scheduler message (a trace binds no pod). "
+                  "Plan > Consolidate places them first, or Plan > Place Workload");
     case GatedColumn:
         if (!sort && s.gatedPods == 0)
             return QString();

@@ -137,6 +137,7 @@ void MapLegend::recompute(bool countMarks)
             }
     }
     update();
+    emit columnChanged();
 }
 
 QString MapLegend::title() const

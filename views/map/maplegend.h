@@ -53,8 +53,15 @@ public:
     [[nodiscard]] QStringList entries() const;
     /// The column of the metric over the context (empty without a context).
     [[nodiscard]] const model::MetricColumn& column() const noexcept { return m_column; }
+    /// The fleet the column is over (null without one).
+    [[nodiscard]] const std::shared_ptr<const model::MetricContext>& context() const noexcept { return m_context; }
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override;
+
+signals:
+    /// The column was computed again: another metric, another fleet, or the same metric's
+    /// new values (a plan-aware metric whose plan changed).
+    void columnChanged();
 
 protected:
     void paintEvent(QPaintEvent* event) override;

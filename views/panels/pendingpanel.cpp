@@ -22,6 +22,12 @@ PendingPanel::PendingPanel(QWidget* parent)
 {
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(4, 4, 4, 4);
+    m_banner = new QLabel(this);
+    m_banner->setObjectName(QStringLiteral("pendingUnboundBanner"));
+    m_banner->setWordWrap(true);
+    m_banner->setStyleSheet(QStringLiteral("QLabel { background: #fff3c4; color: #3b3000; border: 1px solid #e0c060; padding: 4px; }"));
+    m_banner->hide();
+    column->addWidget(m_banner);
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("pendingSummary"));
     column->addWidget(m_summary);
@@ -34,6 +40,21 @@ PendingPanel::PendingPanel(QWidget* parent)
 
 void PendingPanel::setShapes(std::shared_ptr<const model::ClusterStore> store, std::vector<model::PendingShape> shapes)
 {
+    // An input whose pods are all pending, none on a node, was never scheduled (a trace):
+    // its map is all empty nodes, which says nothing of why.
+    m_unbound = false;
+    if (store && store->podCount() > 0) {
+        bool anyBound = false;
+        for (std::uint32_t i = 0; i < store->podCount() && !anyBound; ++i)
+            anyBound = store->podNode(model::PodId(i)).isValid();
+        m_unbound = !anyBound;
+    }
+    if (m_unbound)
+        m_banner->setText(tr("None of the %1 pods of this input is bound to a node (a trace such as Alibaba's lists pods without "
+                             "placing them), so every node shows empty. Plan > Consolidate places the pending pods first, then "
+                             "frees nodes; Plan > Place Workload places new ones.")
+                              .arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(store->podCount())))));
+    m_banner->setVisible(m_unbound);
     m_model->setShapes(std::move(store), std::move(shapes));
     m_view->sortByColumn(-1, Qt::AscendingOrder); // the model's order: most pods first
     std::size_t gated = 0;
@@ -57,6 +78,11 @@ void PendingPanel::setShapes(std::shared_ptr<const model::ClusterStore> store, s
 std::size_t PendingPanel::pendingPodCount() const
 {
     return m_model->pendingPodCount();
+}
+
+QString PendingPanel::bannerText() const
+{
+    return m_unbound ? m_banner->text() : QString();
 }
 
 QString PendingPanel::summaryText() const

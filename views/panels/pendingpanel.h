@@ -27,6 +27,11 @@ public:
     void setShapes(std::shared_ptr<const model::ClusterStore> store, std::vector<model::PendingShape> shapes);
     [[nodiscard]] PendingShapesModel* shapesModel() const noexcept { return m_model; }
     [[nodiscard]] QTableView* view() const noexcept { return m_view; }
+    /// Whether the input binds none of its pods (a trace such as Alibaba's lists pods without
+    /// nodes): the banner above the table says so and where to place them.
+    [[nodiscard]] bool unboundInput() const noexcept { return m_unbound; }
+    /// The banner's text ("" when hidden).
+    [[nodiscard]] QString bannerText() const;
     /// Pending pods over all shapes.
     [[nodiscard]] std::size_t pendingPodCount() const;
     [[nodiscard]] QString summaryText() const;
@@ -35,6 +40,8 @@ private:
     PendingShapesModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     QLabel* m_summary = nullptr;
+    QLabel* m_banner = nullptr;
+    bool m_unbound = false;
     QTableView* m_view = nullptr;
 };
 

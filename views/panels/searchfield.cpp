@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "searchfield.h"
 
+#include <QAbstractItemView>
 #include <QCompleter>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QStringListModel>
+
+#include <algorithm>
 
 namespace fleet::views {
 
@@ -50,8 +54,18 @@ void SearchField::updateCompletions(const QString& text)
         for (const auto& m : m_index->complete(text.trimmed().toStdString(), kMaxCompletions))
             list << QString::fromStdString(m.text);
     m_completions->setStringList(list);
-    if (!list.isEmpty())
+    if (!list.isEmpty()) {
+        // As wide as the longest completion (a pod's namespace/name outgrows the field), at
+        // least the field's width, at most 900 px.
+        QAbstractItemView* popup = m_completer->popup();
+        int widest = 0;
+        for (const QString& c : list)
+            widest = std::max(widest, popup->fontMetrics().horizontalAdvance(c));
+        // A minimum width: the line edit's own complete() after a key places the popup at the
+        // field's width, which a minimum overrides.
+        popup->setMinimumWidth(std::min(900, std::max(m_edit->width(), widest + popup->verticalScrollBar()->sizeHint().width() + 24)));
         m_completer->complete();
+    }
 }
 
 QStringList SearchField::completions() const

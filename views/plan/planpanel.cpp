@@ -132,7 +132,9 @@ void PlanPanel::refresh()
     }
     if (anyFailure)
         parts << tr("failures cost %1").arg(failureCostText(failures));
-    m_summary->setText(tr("%1 actions. ").arg(m_engine->applied().size()) + parts.join(QStringLiteral(", ")) + QLatin1Char('.'));
+    const std::size_t count = m_engine->applied().size();
+    const QString actions = count == 1 ? tr("1 action. ") : tr("%1 actions. ").arg(s(model::formatCount(static_cast<std::int64_t>(count))));
+    m_summary->setText(actions + parts.join(QStringLiteral(", ")) + QLatin1Char('.'));
 }
 
 QString PlanPanel::summaryText() const

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Plan menu's flows and the explore flows that feed them, driven as a person drives them
+// (desktopsession.h): the real fleetscope on a private Xvfb with openbox, real X input through
+// xdotool (menus by their keyboard mnemonics, dialogs by their keys), and the results read from
+// the plan the program saves through its own File > Save Plan, compared with what the same
+// planner answers on the command line (`fleetscope plan consolidate`, `plan add-nodes
+// --fit-pending`). One program runs for the whole test (its start costs more than a flow); each
+// flow leaves the plan as it found it (undo), and the order below is the order they run in.
+
+#include "e2e/desktopsession.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+#include <QSet>
+#include <QtTest>
+
+#include <functional>
+
+using fleet::e2e::DesktopSession;
+using fleet::e2e::waitUntil;
+
+namespace {
+
+const QStringList kSource { QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("--seed"), QStringLiteral("3") };
+const QSize kWindow(1400, 900);
+
+QByteArray runFleetscope(const QStringList& args, int* exitCode = nullptr)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::SeparateChannels);
+    p.start(DesktopSession::executable(), args);
+    p.waitForFinished(120000);
+    if (exitCode)
+        *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    return p.readAllStandardOutput();
+}
+
+/// The plan's actions counted by type: {"drain-node": 518, "move-pod": 93}.
+QMap<QString, int> typeCounts(const QJsonArray& actions)
+{
+    QMap<QString, int> counts;
+    for (const QJsonValue& a : actions)
+        ++counts[a.toObject().value(QStringLiteral("type")).toString()];
+    return counts;
+}
+
+QString describe(const QMap<QString, int>& counts)
+{
+    QStringList parts;
+    for (auto it = counts.begin(); it != counts.end(); ++it)
+        parts << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
+    return parts.join(QStringLiteral(", "));
+}
+
+QStringList drainedNodes(const QJsonArray& actions)
+{
+    QStringList nodes;
+    for (const QJsonValue& a : actions)
+        if (a.toObject().value(QStringLiteral("type")).toString() == QLatin1String("drain-node"))
+            nodes << a.toObject().value(QStringLiteral("node")).toString();
+    return nodes;
+}
+
+QStringList fleetNodes()
+{
+    QStringList nodes;
+    const QJsonObject summary = QJsonDocument::fromJson(runFleetscope(QStringList { QStringLiteral("summary"), QStringLiteral("--format"),
+                                                              QStringLiteral("json"), QStringLiteral("--only"), QStringLiteral("nodes") }
+                                                                  + kSource))
+                                    .object();
+    for (const QJsonValue& n : summary.value(QStringLiteral("nodes")).toArray())
+        nodes << n.toObject().value(QStringLiteral("name")).toString();
+    return nodes;
+}
+
+} // namespace
+
+class TestE2ePlan : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void consolidateUndoRedo();
+    void addNodesHowManyUndoRedo();
+    void placeWorkloadUndoRedo();
+    void searchSelectsTheNodeToDrain();
+    void filterScopesDrainTheFilteredNodes();
+    void failDomainOfTheSelectedNode();
+
+private:
+    /// The plan as saved now through File > Save Plan (Ctrl+S); empty when no plan was saved.
+    QJsonArray savedPlan(int timeoutMs = 5000);
+    /// Saves until the plan has `count` actions (an undo or a worker's result lands on the
+    /// event loop a moment after the keys); the last saved plan.
+    QJsonArray planOf(int count, int timeoutMs = 20000);
+    /// Whether the plan is empty: File > Save Plan stays disabled, no dialog opens.
+    bool planIsEmpty();
+    /// Edit > Undo (Ctrl+Z) until the plan has `count` actions, checked by saving.
+    bool undoTo(int count);
+    /// Opens the Plan menu by its mnemonic (Alt+P) and chooses the entry of mnemonic `letter`.
+    bool planMenu(const QString& letter);
+
+    std::unique_ptr<DesktopSession> m_session;
+    int m_plans = 0;
+    QStringList m_nodes;
+    QString m_selected; // the node the search selected (drained first, kept for later flows)
+};
+
+void TestE2ePlan::initTestCase()
+{
+    m_nodes = fleetNodes();
+    QVERIFY2(m_nodes.size() == 2000, qPrintable(QString::number(m_nodes.size())));
+    m_session = std::make_unique<DesktopSession>();
+    QVERIFY2(m_session->startDesktop(1600, 1000), qPrintable(m_session->error()));
+    QVERIFY2(m_session->startApp(kSource, kWindow), qPrintable(m_session->error()));
+}
+
+void TestE2ePlan::cleanupTestCase()
+{
+    if (!m_session)
+        return;
+    // The last flow saved the plan it ends on: nothing unsaved, the quit asks nothing.
+    const bool quit = m_session->quitApp();
+    if (!quit)
+        qWarning("fleetscope did not quit cleanly: %s %s\n%s", qPrintable(m_session->error()), qPrintable(m_session->appExitText()),
+            qPrintable(m_session->appOutput()));
+    m_session.reset();
+    QVERIFY(quit);
+}
+
+QJsonArray TestE2ePlan::savedPlan(int timeoutMs)
+{
+    const QString path = m_session->path(QStringLiteral("plan-%1.json").arg(++m_plans));
+    if (!m_session->savePlanAs(path, timeoutMs))
+        return {};
+    return DesktopSession::planActions(path);
+}
+
+QJsonArray TestE2ePlan::planOf(int count, int timeoutMs)
+{
+    QJsonArray actions;
+    QElapsedTimer clock;
+    clock.start();
+    do {
+        if (!m_session->appRunning())
+            return {};
+        actions = savedPlan();
+    } while (actions.size() != count && clock.elapsed() < timeoutMs);
+    return actions;
+}
+
+bool TestE2ePlan::planIsEmpty()
+{
+    const QString path = m_session->path(QStringLiteral("empty-%1.json").arg(++m_plans));
+    return m_session->appRunning() && !m_session->savePlanAs(path, 2500) && !QFile::exists(path);
+}
+
+bool TestE2ePlan::undoTo(int count)
+{
+    if (!m_session->key(QStringLiteral("ctrl+z")))
+        return false;
+    return count == 0 ? planIsEmpty() : planOf(count).size() == count;
+}
+
+bool TestE2ePlan::planMenu(const QString& letter)
+{
+    return m_session->key(QStringLiteral("alt+p")) && m_session->key(letter);
+}
+
+void TestE2ePlan::consolidateUndoRedo()
+{
+    DesktopSession& s = *m_session;
+    // What the command line's consolidation plans for the same fleet (deterministic: no time limit).
+    const QString cliPlan = s.path(QStringLiteral("cli-consolidate.json"));
+    int code = -1;
+    runFleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("consolidate") } + kSource
+            + QStringList { QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("-o"), cliPlan },
+        &code);
+    const QJsonArray expected = DesktopSession::planActions(cliPlan);
+    QVERIFY2(!expected.isEmpty(), qPrintable(QStringLiteral("plan consolidate exited %1 with no plan").arg(code)));
+
+    // Plan > Consolidate…: a worker, its progress, then the result dialog, closed with Escape.
+    // The what-if engine is built on a worker after the window shows: until then the entry
+    // does nothing, so it is tried again until the dialog shows.
+    QElapsedTimer clock;
+    clock.start();
+    quint32 dialog = 0;
+    while (!dialog && clock.elapsed() < 60000) {
+        QVERIFY(planMenu(QStringLiteral("c")));
+        dialog = s.waitForWindow(QStringLiteral("^Consolidation$"), 8000);
+    }
+    QVERIFY2(dialog, qPrintable(s.error()));
+    QVERIFY(s.xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(dialog) }));
+    QVERIFY(s.key(QStringLiteral("Escape")));
+    QVERIFY2(s.waitForNoWindow(QStringLiteral("^Consolidation$")), qPrintable(s.error()));
+    QJsonArray actions = planOf(static_cast<int>(expected.size()));
+    QCOMPARE(describe(typeCounts(actions)), describe(typeCounts(expected)));
+    QCOMPARE(drainedNodes(actions), drainedNodes(expected));
+
+    // Undo takes the whole consolidation back in one step; redo puts it again.
+    QVERIFY2(undoTo(0), "the plan is not empty after one undo of the consolidation");
+    QVERIFY(s.key(QStringLiteral("ctrl+shift+z")));
+    actions = planOf(static_cast<int>(expected.size()));
+    QCOMPARE(describe(typeCounts(actions)), describe(typeCounts(expected)));
+    QVERIFY2(undoTo(0), "the plan is not empty after undoing the redone consolidation");
+}
+
+void TestE2ePlan::addNodesHowManyUndoRedo()
+{
+    DesktopSession& s = *m_session;
+    // The pending pods of the simulated fleet wait for p6-b200 nodes: the command line's answer.
+    const QString type = QStringLiteral("p6-b200.48xlarge");
+    const QString cliPlan = s.path(QStringLiteral("cli-add-nodes.json"));
+    runFleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("add-nodes") } + kSource
+        + QStringList { QStringLiteral("--instance-type"), type, QStringLiteral("--fit-pending"), QStringLiteral("-o"), cliPlan });
+    const QJsonArray expected = DesktopSession::planActions(cliPlan);
+    QVERIFY2(expected.size() == 1, "plan add-nodes --fit-pending wrote no plan");
+    const int needed = expected.at(0).toObject().value(QStringLiteral("count")).toInt();
+    QVERIFY2(needed > 1, qPrintable(QString::number(needed)));
+
+    // Plan > Add Nodes…: the instance type chosen by typing its name into the focused list,
+    // How Many? (Alt+H) on a worker, then Add (Alt+A) once its answer filled the count. The
+    // answer cannot be read but as pixels: the dialog is still once it is shown; a count read
+    // too early (1) is undone and asked again.
+    QJsonArray actions;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        QVERIFY(planMenu(QStringLiteral("a")));
+        const quint32 dialog = s.waitForWindow(QStringLiteral("^Add Nodes$"));
+        QVERIFY2(dialog, qPrintable(s.error()));
+        QVERIFY(s.xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(dialog) }));
+        QVERIFY(s.type(type));
+        QVERIFY(s.key(QStringLiteral("alt+h")));
+        QVERIFY(s.waitForStillScreen());
+        QVERIFY(s.key(QStringLiteral("alt+a")));
+        QVERIFY2(s.waitForNoWindow(QStringLiteral("^Add Nodes$")), qPrintable(s.error()));
+        actions = planOf(1);
+        QCOMPARE(actions.size(), 1);
+        if (actions.at(0).toObject().value(QStringLiteral("count")).toInt() == needed)
+            break;
+        qWarning("attempt %d: Add took %d nodes before How Many? answered %d", attempt + 1,
+            actions.at(0).toObject().value(QStringLiteral("count")).toInt(), needed);
+        QVERIFY(undoTo(0));
+    }
+    const QJsonObject add = actions.at(0).toObject();
+    QCOMPARE(add.value(QStringLiteral("type")).toString(), QStringLiteral("add-node"));
+    QCOMPARE(add.value(QStringLiteral("instanceType")).toString(), type);
+    QCOMPARE(add.value(QStringLiteral("count")).toInt(), needed);
+
+    QVERIFY2(undoTo(0), "the plan is not empty after undoing Add Nodes");
+    QVERIFY(s.key(QStringLiteral("ctrl+y")));
+    actions = planOf(1);
+    QCOMPARE(actions.size(), 1);
+    QCOMPARE(actions.at(0).toObject().value(QStringLiteral("count")).toInt(), needed);
+    QVERIFY2(undoTo(0), "the plan is not empty after undoing the redone Add Nodes");
+}
+
+void TestE2ePlan::placeWorkloadUndoRedo()
+{
+    DesktopSession& s = *m_session;
+    // Plan > Place Workload…: its defaults (8 pods of 8 CPU, 64Gi, a gang) placed by Return
+    // (Place is the default button) on a worker; Close (Escape) stops a placement still running,
+    // so the dialog closes once the screen is still, and the gesture is repeated until the plan
+    // holds the placement.
+    QElapsedTimer clock;
+    clock.start();
+    QJsonArray actions;
+    while (actions.isEmpty() && clock.elapsed() < 60000) {
+        QVERIFY(planMenu(QStringLiteral("p")));
+        const quint32 dialog = s.waitForWindow(QStringLiteral("^Place Workload$"));
+        QVERIFY2(dialog, qPrintable(s.error()));
+        QVERIFY(s.xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(dialog) }));
+        QVERIFY(s.key(QStringLiteral("Return")));
+        QVERIFY(s.waitForStillScreen());
+        QVERIFY(s.key(QStringLiteral("Escape")));
+        QVERIFY2(s.waitForNoWindow(QStringLiteral("^Place Workload$")), qPrintable(s.error()));
+        actions = savedPlan(3000);
+    }
+    QCOMPARE(actions.size(), 1);
+    QJsonObject place = actions.at(0).toObject();
+    QCOMPARE(place.value(QStringLiteral("type")).toString(), QStringLiteral("place-pods"));
+    QCOMPARE(place.value(QStringLiteral("count")).toInt(), 8);
+
+    QVERIFY2(undoTo(0), "the plan is not empty after undoing Place Workload");
+    QVERIFY(s.key(QStringLiteral("ctrl+shift+z")));
+    actions = planOf(1);
+    QCOMPARE(actions.size(), 1);
+    QCOMPARE(actions.at(0).toObject().value(QStringLiteral("type")).toString(), QStringLiteral("place-pods"));
+    QVERIFY2(undoTo(0), "the plan is not empty after undoing the redone placement");
+}
+
+void TestE2ePlan::searchSelectsTheNodeToDrain()
+{
+    DesktopSession& s = *m_session;
+    // Find (Ctrl+F) a node by its name, Return selects it; Plan > Drain Selected Node then
+    // drains what the search selected. The menu by its mnemonic (Alt+P, D highlights the first
+    // entry of that letter, Return takes it): the focus stays in the search field, where a
+    // line edit may take Ctrl+D for itself (delete, on some desktops).
+    m_selected = m_nodes.at(1234);
+    QVERIFY(s.key(QStringLiteral("ctrl+f")) && s.type(m_selected) && s.key(QStringLiteral("Return")));
+    QVERIFY(s.waitForStillScreen());
+    QVERIFY(planMenu(QStringLiteral("d")) && s.key(QStringLiteral("Return")));
+    const QJsonArray actions = planOf(1);
+    QCOMPARE(drainedNodes(actions), QStringList { m_selected });
+    // Saved as it is: the flows below start from this one action.
+}
+
+void TestE2ePlan::filterScopesDrainTheFilteredNodes()
+{
+    DesktopSession& s = *m_session;
+    QVERIFY(!m_selected.isEmpty());
+    // Filter (Ctrl+L) by a label selector that keeps three nodes; Plan > Drain the Filtered
+    // Nodes drains exactly those.
+    const QStringList kept { m_nodes.at(7), m_nodes.at(700), m_nodes.at(1700) };
+    QVERIFY(s.key(QStringLiteral("ctrl+l")) && s.key(QStringLiteral("ctrl+a"))
+        && s.type(QStringLiteral("kubernetes.io/hostname in (%1)").arg(kept.join(QLatin1Char(',')))) && s.key(QStringLiteral("Return")));
+    QVERIFY(s.waitForStillScreen());
+    QVERIFY(planMenu(QStringLiteral("r"))); // Drain the Filte&red Nodes
+    QJsonArray actions = planOf(4);
+    QStringList drained = drainedNodes(actions);
+    QCOMPARE(drained.size(), 4);
+    QCOMPARE(drained.first(), m_selected);
+    QCOMPARE(QSet<QString>(drained.begin() + 1, drained.end()), QSet<QString>(kept.begin(), kept.end()));
+
+    QVERIFY2(undoTo(1), "undo did not take the filtered drain back in one step");
+    QVERIFY(s.key(QStringLiteral("ctrl+shift+z")));
+    QCOMPARE(planOf(4).size(), 4);
+    QVERIFY(undoTo(1));
+    // The filter cleared: every node shown again.
+    QVERIFY(s.key(QStringLiteral("ctrl+l")) && s.key(QStringLiteral("ctrl+a")) && s.key(QStringLiteral("BackSpace"))
+        && s.key(QStringLiteral("Return")));
+}
+
+void TestE2ePlan::failDomainOfTheSelectedNode()
+{
+    DesktopSession& s = *m_session;
+    QVERIFY(!m_selected.isEmpty());
+    // Plan > Fail Domain… (Ctrl+Shift+G) for the selected node: its dialog lists the node's
+    // domains innermost first; Return takes the innermost.
+    QVERIFY(s.key(QStringLiteral("ctrl+shift+g")));
+    const quint32 dialog = s.waitForWindow(QStringLiteral("^Fail Domain$"));
+    QVERIFY2(dialog, qPrintable(s.error()));
+    QVERIFY(s.xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(dialog) }));
+    QVERIFY(s.key(QStringLiteral("Return")));
+    QVERIFY2(s.waitForNoWindow(QStringLiteral("^Fail Domain$")), qPrintable(s.error()));
+    QJsonArray actions = planOf(2);
+    QCOMPARE(actions.size(), 2);
+    const QJsonObject fail = actions.at(1).toObject();
+    QCOMPARE(fail.value(QStringLiteral("type")).toString(), QStringLiteral("fail-domain"));
+    QVERIFY2(!fail.value(QStringLiteral("domain")).toString().isEmpty(), "a fail-domain without its domain");
+
+    QVERIFY2(undoTo(1), "undo did not take the failed domain back");
+    QVERIFY(s.key(QStringLiteral("ctrl+shift+z")));
+    actions = planOf(2);
+    QCOMPARE(actions.size(), 2);
+    QCOMPARE(actions.at(1).toObject().value(QStringLiteral("domain")).toString(), fail.value(QStringLiteral("domain")).toString());
+    // Ends saved: the quit asks nothing.
+}
+
+QTEST_GUILESS_MAIN(TestE2ePlan)
+#include "tst_e2e_plan.moc"
