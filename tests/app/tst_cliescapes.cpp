@@ -71,6 +71,7 @@ private slots:
     void textOutputsAndMessages();
     void jsonOutputsStayJson_data();
     void jsonOutputsStayJson();
+    void csvKeepsTheNameInOneQuotedField();
 
 private:
     QTemporaryDir m_dir;
@@ -199,6 +200,32 @@ void TestCliEscapes::jsonOutputsStayJson()
     QJsonDocument::fromJson(r.out, &error);
     QCOMPARE(error.errorString(), QJsonParseError().errorString());
     QVERIFY2(r.out.contains("\\u001b") || r.out.contains("\\u001B") || r.out.contains("\\\\x1B"), r.out.constData());
+}
+
+// The CSV is data, not terminal text: the name is kept as it is, whole, inside one quoted field
+// (RFC 4180: a field holding CR, LF or a quote is quoted), so a CSV reader gets it back and no
+// row is forged; the text output of the same run escapes it.
+void TestCliEscapes::csvKeepsTheNameInOneQuotedField()
+{
+    const QString csv = m_dir.filePath(QStringLiteral("plan.csv"));
+    const Run r = fleet::tests::runFleetscope({ QStringLiteral("plan"), QStringLiteral("export"), m_cluster, QStringLiteral("--plan"), m_plan,
+        QStringLiteral("--csv"), csv, QStringLiteral("--force") });
+    QVERIFY2(r.exitCode == 1, r.err.constData()); // two of the plan's actions do not hold
+    QVERIFY2(terminalProblem(r.err).isEmpty(), qPrintable(terminalProblem(r.err)));
+    const QByteArray rows = readFile(csv);
+    const QByteArray field = "\"cpu-b1" + kHostile.toUtf8() + "\"";
+    QVERIFY2(rows.contains("," + field + ","), rows.constData());
+    // Outside quoted fields, the only line breaks are the rows' CRLF: a header and three rows.
+    QByteArray outside;
+    bool quoted = false;
+    for (const char c : rows) {
+        if (c == '"')
+            quoted = !quoted;
+        else if (!quoted)
+            outside += c;
+    }
+    QCOMPARE(outside.count("\r\n"), 4);
+    QCOMPARE(outside.count('\n'), 4);
 }
 
 QTEST_GUILESS_MAIN(TestCliEscapes)

@@ -221,7 +221,7 @@ bool DesktopSession::startDesktop(int widthPx, int heightPx)
         return false;
     }
     // The window manager runs once it has set the EWMH desktop count on the root window.
-    if (!waitUntil([this] { return xdotool({ QStringLiteral("get_num_desktops") }); }, 15000)) {
+    if (!waitUntil([this] { return xdotool({ QStringLiteral("get_num_desktops") }); }, 60000)) {
         m_error = QStringLiteral("openbox did not come up on %1").arg(display());
         return false;
     }
