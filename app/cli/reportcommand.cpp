@@ -6,9 +6,9 @@
 #include "helptext.h"
 #include "outputpath.h"
 
-#include "app/importfailure.h"
-#include "app/planprices.h"
-#include "app/surfaceformat.h"
+#include "app/shared/importfailure.h"
+#include "model/plan/planprices.h"
+#include "app/startup/surfaceformat.h"
 #include "app/xvfb/privatexserver.h"
 
 #include "importers/plan/planevaluation.h"
@@ -190,7 +190,7 @@ int run(const ReportOptions& options)
     std::shared_ptr<const model::Topology> topology = loaded.topology;
 
     // The engine gives the loaded state's totals too (no plan: no action applied).
-    const auto engine = std::make_shared<model::PlanEngine>(*store, *topology, planNodePrices(*store, prices.get()));
+    const auto engine = std::make_shared<model::PlanEngine>(*store, *topology, model::planNodePrices(*store, prices.get()));
     importers::PlanEvaluation evaluation;
     std::string sourceNote;
     if (!planPath.empty()) {
