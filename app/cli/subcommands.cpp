@@ -3,6 +3,7 @@
 
 #include "benchcommand.h"
 #include "checkmovecommand.h"
+#include "diffcommand.h"
 #include "plancommand.h"
 #include "savecommand.h"
 #include "screenshotcommand.h"
@@ -30,6 +31,7 @@ const Subcommand kSubcommands[] = {
     { "save",
         "fleetscope save (FILE... | --simulate N | --kubeconfig FILE) -o FILE.fleet [--plan PLAN.json]... [--notes TEXT]",
         &runSave, nullptr },
+    { "diff", "fleetscope diff BEFORE AFTER [--format text|json]", &runDiff, nullptr },
     { "bench", "fleetscope bench fgd --data DIR --trace NAME|all [--seeds 42-51] [--policies LIST] [--format text|json]", &runBench,
         nullptr },
 };

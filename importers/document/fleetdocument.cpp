@@ -34,7 +34,7 @@ constexpr const char* kSchema[] = {
     "CREATE TABLE source_files(position INTEGER PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL)",
     "CREATE TABLE warnings(position INTEGER PRIMARY KEY, text TEXT NOT NULL)",
     "CREATE TABLE topology_keys(position INTEGER PRIMARY KEY, key TEXT NOT NULL)",
-    "CREATE TABLE columns(name TEXT PRIMARY KEY NOT NULL, raw_size INTEGER NOT NULL, data BLOB NOT NULL)",
+    "CREATE TABLE columns(name TEXT PRIMARY KEY NOT NULL, compression TEXT NOT NULL, raw_size INTEGER NOT NULL, data BLOB NOT NULL)",
     "CREATE TABLE plans(position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, plan_json TEXT NOT NULL, "
     "evaluation_json TEXT NOT NULL, notes TEXT NOT NULL, saved_at TEXT NOT NULL)",
 };
@@ -141,6 +141,47 @@ std::string readAll(const std::string& path)
     return bytes;
 }
 
+// The header check, then SQLite over the bytes with the untrusted checks: quick_check, the
+// exact schema, the version again.
+Sqlite openChecked(std::string_view bytes)
+{
+    checkHeader(bytes);
+    Sqlite db = Sqlite::openReadOnlyImage(bytes);
+    {
+        Statement check(db, "PRAGMA quick_check");
+        std::string problems;
+        while (check.step())
+            if (check.text(0) != "ok" && problems.size() < 400)
+                problems += (problems.empty() ? "" : "; ") + check.text(0);
+        if (!problems.empty())
+            throw DocumentFormatError("damaged (SQLite quick_check: " + problems + ")");
+    }
+    if (schemaText(db) != expectedSchema())
+        throw DocumentFormatError("its tables are not those of a version-1 document (the schema differs)");
+    Statement v(db, "PRAGMA user_version");
+    if (!v.step() || v.integer(0) != kFleetDocumentVersion)
+        throw DocumentFormatError("user_version differs from the header's");
+    return db;
+}
+
+PlanSource readProvenance(Sqlite& db)
+{
+    PlanSource source;
+    Statement kv(db, "SELECT key, value FROM document WHERE key IN ('server', 'resource_version', 'simulated')");
+    while (kv.step())
+        (kv.text(0) == "server" ? source.server : kv.text(0) == "simulated" ? source.simulated : source.resourceVersion) = kv.text(1);
+    Statement q(db, "SELECT name, sha256 FROM source_files ORDER BY position");
+    while (q.step()) {
+        PlanSource::File f { q.text(0), q.text(1) };
+        if (f.sha256.size() != 64 || !std::all_of(f.sha256.begin(), f.sha256.end(), [](char ch) {
+                return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f');
+            }))
+            throw DocumentFormatError("source file \"" + f.name.substr(0, 80) + "\" has no SHA-256 digest");
+        source.files.push_back(std::move(f));
+    }
+    return source;
+}
+
 std::uint64_t parseCount(const std::string& text, const char* key)
 {
     if (text.empty() || text.size() > 19 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
@@ -195,11 +236,18 @@ std::string serializeFleetDocument(const FleetDocument& doc, const std::string& 
     auto raw = document::encodeStore(*doc.cluster.store, doc.cluster.usage.get());
     std::vector<std::future<std::string>> compressed;
     for (const auto& [name, bytes] : raw)
-        compressed.push_back(std::async(std::launch::async, [&bytes] { return document::compressColumn(bytes); }));
+        compressed.push_back(std::async(std::launch::async, [&name, &bytes] {
+            return document::columnIsCompressed(name) ? document::compressColumn(bytes) : std::string();
+        }));
 
     try {
         Sqlite db(":memory:");
-        db.run("PRAGMA page_size = 65536");
+        // Large pages for a large state (fewer overflow pages to chain and check), small ones
+        // for a small state (a document of a few nodes stays a few KB).
+        std::size_t rawBytes = 0;
+        for (const auto& column : raw)
+            rawBytes += column.second.size();
+        db.run(rawBytes > (std::size_t { 8 } << 20) ? "PRAGMA page_size = 65536" : "PRAGMA page_size = 4096");
         db.run("PRAGMA application_id = 1179861840"); // kFleetApplicationId, "FSCP"
         db.run("PRAGMA user_version = 1");            // kFleetDocumentVersion
         static_assert(kFleetApplicationId == 1179861840 && kFleetDocumentVersion == 1);
@@ -255,12 +303,14 @@ std::string serializeFleetDocument(const FleetDocument& doc, const std::string& 
             plan.bindText(6, p.savedAt);
             plan.stepDone();
         }
-        Statement column(db, "INSERT INTO columns(name, raw_size, data) VALUES (?1, ?2, ?3)");
+        Statement column(db, "INSERT INTO columns(name, compression, raw_size, data) VALUES (?1, ?2, ?3, ?4)");
         for (std::size_t i = 0; i < raw.size(); ++i) {
             const std::string data = compressed[i].get();
+            const bool zlib = document::columnIsCompressed(raw[i].first);
             column.bindText(1, raw[i].first);
-            column.bindInt(2, static_cast<std::int64_t>(raw[i].second.size()));
-            column.bindBlob(3, data);
+            column.bindText(2, zlib ? "zlib" : "none");
+            column.bindInt(3, static_cast<std::int64_t>(raw[i].second.size()));
+            column.bindBlob(4, zlib ? std::string_view(data) : std::string_view(raw[i].second));
             column.stepDone();
         }
         db.run("COMMIT");
@@ -289,6 +339,19 @@ void saveFleetDocument(const FleetDocument& doc, const std::string& path, const 
     writeOutputFile(path, bytes, options);
 }
 
+PlanSource readFleetDocumentProvenance(const std::string& path)
+{
+    const std::string bytes = readAll(path);
+    try {
+        Sqlite db = openChecked(bytes);
+        return readProvenance(db);
+    } catch (const DocumentFormatError& e) {
+        throw FleetDocumentError(path, e.what());
+    } catch (const document::SqliteError& e) {
+        throw FleetDocumentError(path, std::string("damaged (SQLite: ") + e.what() + ")");
+    }
+}
+
 FleetDocument openFleetDocument(const std::string& path, const model::TopologySpec* topologySpec)
 {
     const std::string bytes = readAll(path);
@@ -299,24 +362,7 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
 {
     FleetDocument doc;
     try {
-        checkHeader(bytes);
-        Sqlite db = Sqlite::openReadOnlyImage(bytes);
-        {
-            Statement check(db, "PRAGMA quick_check");
-            std::string problems;
-            while (check.step())
-                if (check.text(0) != "ok" && problems.size() < 400)
-                    problems += (problems.empty() ? "" : "; ") + check.text(0);
-            if (!problems.empty())
-                throw DocumentFormatError("damaged (SQLite quick_check: " + problems + ")");
-        }
-        if (schemaText(db) != expectedSchema())
-            throw DocumentFormatError("its tables are not those of a version-1 document (the schema differs)");
-        {
-            Statement v(db, "PRAGMA user_version");
-            if (!v.step() || v.integer(0) != kFleetDocumentVersion)
-                throw DocumentFormatError("user_version differs from the header's");
-        }
+        Sqlite db = openChecked(bytes);
 
         std::map<std::string, std::string> values;
         {
@@ -343,17 +389,7 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
         doc.priceTableCsv = values["price_table_csv"];
         c.partialView = values["partial_view"];
 
-        {
-            Statement q(db, "SELECT name, sha256 FROM source_files ORDER BY position");
-            while (q.step()) {
-                PlanSource::File f { q.text(0), q.text(1) };
-                if (f.sha256.size() != 64 || !std::all_of(f.sha256.begin(), f.sha256.end(), [](char ch) {
-                        return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f');
-                    }))
-                    throw DocumentFormatError("source file \"" + f.name.substr(0, 80) + "\" has no SHA-256 digest");
-                doc.provenance.files.push_back(std::move(f));
-            }
-        }
+        doc.provenance.files = readProvenance(db).files;
         {
             Statement q(db, "SELECT text FROM warnings ORDER BY position");
             while (q.step())
@@ -380,18 +416,30 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
         }
 
         // The columns: every one version 1 writes, no other; inflated in parallel.
-        std::map<std::string, std::pair<std::uint64_t, std::string>> stored;
+        struct Stored {
+            bool zlib = false;
+            std::uint64_t rawSize = 0;
+            std::string data;
+        };
+        std::map<std::string, Stored> stored;
         {
-            Statement q(db, "SELECT name, raw_size, data FROM columns");
+            Statement q(db, "SELECT name, compression, raw_size, data FROM columns");
             while (q.step()) {
                 const std::string name = q.text(0);
                 const auto& names = document::storeColumnNames();
                 if (std::find(names.begin(), names.end(), name) == names.end())
                     throw DocumentFormatError("column \"" + name.substr(0, 40) + "\" is not one version 1 writes");
-                const std::int64_t size = q.integer(1);
+                const std::string compression = q.text(1);
+                if (compression != "zlib" && compression != "none")
+                    throw DocumentFormatError("column " + name + " is compressed with \"" + compression.substr(0, 20)
+                                              + "\", not zlib or none");
+                const std::int64_t size = q.integer(2);
                 if (size < 0)
                     throw DocumentFormatError("column " + name + " has a negative size");
-                stored[name] = { static_cast<std::uint64_t>(size), q.blob(2) };
+                stored[name] = { compression == "zlib", static_cast<std::uint64_t>(size), q.blob(3) };
+                if (!stored[name].zlib && stored[name].data.size() != static_cast<std::uint64_t>(size))
+                    throw DocumentFormatError("column " + name + " holds " + std::to_string(stored[name].data.size())
+                                              + " bytes, its size says " + std::to_string(size));
             }
         }
         std::map<std::string, std::future<std::string>> inflating;
@@ -399,11 +447,15 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
             const auto it = stored.find(name);
             if (it == stored.end())
                 throw DocumentFormatError("column " + name + " is missing");
-            inflating[name] = std::async(std::launch::async, [&entry = it->second, name] {
-                return document::decompressColumn(entry.second, entry.first, name);
-            });
+            if (it->second.zlib)
+                inflating[name] = std::async(std::launch::async, [&entry = it->second, name] {
+                    return document::decompressColumn(entry.data, entry.rawSize, name);
+                });
         }
         std::map<std::string, std::string> columns;
+        for (auto& [name, entry] : stored)
+            if (!entry.zlib)
+                columns[name] = std::move(entry.data);
         for (auto& [name, f] : inflating)
             columns[name] = f.get();
         stored.clear();

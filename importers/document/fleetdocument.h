@@ -91,6 +91,11 @@ void saveFleetDocument(const FleetDocument& document, const std::string& path, c
 /// wrong (not a document, a newer version, damaged, a value out of range, ...).
 [[nodiscard]] FleetDocument openFleetDocument(const std::string& path, const model::TopologySpec* topologySpec = nullptr);
 
+/// Only where the document's state came from (FleetDocument::provenance), with the same checks
+/// of the file but without rebuilding the cluster: what a plan made on the document names as its
+/// source. Throws FleetDocumentError.
+[[nodiscard]] PlanSource readFleetDocumentProvenance(const std::string& path);
+
 /// openFleetDocument() over bytes already in memory; `fileName` names them in errors.
 [[nodiscard]] FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileName,
                                               const model::TopologySpec* topologySpec = nullptr);

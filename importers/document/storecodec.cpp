@@ -54,6 +54,11 @@ const std::vector<std::string>& storeColumnNames()
     return names;
 }
 
+bool columnIsCompressed(const std::string& name)
+{
+    return name != "pod_uids";
+}
+
 namespace {
 
 // ---- encoding -------------------------------------------------------------------------
@@ -230,6 +235,46 @@ private:
     const ClusterStore& m_s;
 };
 
+// What makes two pods' templates equal, by the addresses of their interned sets.
+struct TemplateKey {
+    const void* addresses[12] {};
+    std::size_t sizes[12] {};
+    WorkloadId workload;
+    std::int32_t priority = 0;
+    std::int32_t gpuShare = 0;
+    bool mirror = false;
+    ResourceVector request;
+    bool operator==(const TemplateKey&) const noexcept = default;
+};
+
+TemplateKey templateKey(const ClusterStore& s, PodId p)
+{
+    TemplateKey k;
+    int i = 0;
+    auto add = [&](const auto& span) {
+        k.addresses[i] = span.data();
+        k.sizes[i++] = span.size();
+    };
+    add(s.podNamespace(p));
+    add(s.podTolerations(p));
+    add(s.podNodeSelector(p));
+    add(s.podRequiredAffinity(p));
+    add(s.podLabels(p));
+    add(s.podSchedulingMessage(p));
+    add(s.podSchedulingGates(p));
+    add(s.podAffinity(p));
+    add(s.podAntiAffinity(p));
+    add(s.podSpreadConstraints(p));
+    add(s.podHostPorts(p));
+    add(s.podVolumes(p));
+    k.workload = s.podWorkload(p);
+    k.priority = s.podPriority(p);
+    k.gpuShare = s.podGpuShareMilli(p);
+    k.mirror = s.podIsMirror(p);
+    k.request = s.podRequest(p);
+    return k;
+}
+
 int hexDigit(char c) noexcept
 {
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
@@ -273,10 +318,21 @@ std::vector<std::pair<std::string, std::string>> encodeStore(const ClusterStore&
     const Encoder enc(s);
     std::vector<std::pair<std::string, std::string>> out;
 
+    // Front-coded: each string as the length of the prefix it shares with the one before, then
+    // the rest (pod names of one workload share most of their characters).
     ByteWriter strings;
     strings.varint(s.strings().size());
-    for (std::size_t i = 0; i < s.strings().size(); ++i)
-        strings.text(s.strings().view(StringId(static_cast<std::uint32_t>(i))));
+    std::string_view previous;
+    for (std::size_t i = 0; i < s.strings().size(); ++i) {
+        const std::string_view text = s.strings().view(StringId(static_cast<std::uint32_t>(i)));
+        const std::size_t limit = std::min(previous.size(), text.size());
+        std::size_t shared = 0;
+        while (shared < limit && previous[shared] == text[shared])
+            ++shared;
+        strings.varint(shared);
+        strings.text(text.substr(shared));
+        previous = text;
+    }
     out.emplace_back("strings", std::move(strings.bytes()));
 
     ByteWriter resources;
@@ -310,7 +366,16 @@ std::vector<std::pair<std::string, std::string>> encodeStore(const ClusterStore&
     std::unordered_map<std::string, std::uint32_t> templateIds;
     std::vector<std::uint32_t> podTemplate(live.size());
     ByteWriter scratch;
+    TemplateKey previousKey;
     for (std::size_t i = 0; i < live.size(); ++i) {
+        // The pods of one workload come one after the other and share their interned sets: a
+        // pod whose sets (by address) and values are the previous pod's has its template.
+        const TemplateKey key = templateKey(s, live[i]);
+        if (i > 0 && key == previousKey && std::ranges::equal(s.podExtendedRequest(live[i]), s.podExtendedRequest(live[i - 1]))) {
+            podTemplate[i] = podTemplate[i - 1];
+            continue;
+        }
+        previousKey = key;
         scratch.bytes().clear();
         enc.podTemplate(scratch, live[i]);
         const auto [it, added] = templateIds.try_emplace(scratch.bytes(), static_cast<std::uint32_t>(templateIds.size()));
@@ -332,8 +397,23 @@ std::vector<std::pair<std::string, std::string>> encodeStore(const ClusterStore&
             last = v;
         }
     };
-    deltas([&](PodId p) { return std::int64_t(enc.id(s.podName(p))); });
-    deltas([&](PodId p) { return std::int64_t(enc.id(s.podNodeName(p))); });
+    // A pod's name was interned just after the previous pod's, a few ids on at most, in a store
+    // an importer filled: tried by address before the pool's hash lookup.
+    std::uint32_t lastName = 0;
+    deltas([&](PodId p) {
+        const std::string_view name = s.podName(p);
+        for (std::uint32_t guess = lastName + 1; guess <= lastName + 8 && guess < s.strings().size(); ++guess)
+            if (s.strings().view(StringId(guess)).data() == name.data() && s.strings().view(StringId(guess)).size() == name.size())
+                return std::int64_t(lastName = guess);
+        return std::int64_t(lastName = enc.id(name));
+    });
+    std::vector<std::uint32_t> nodeNameId(s.nodeCount());
+    for (std::size_t n = 0; n < s.nodeCount(); ++n)
+        nodeNameId[n] = enc.id(s.nodeName(NodeId(static_cast<std::uint32_t>(n))));
+    deltas([&](PodId p) {
+        const NodeId n = s.podNode(p);
+        return std::int64_t(n.isValid() ? nodeNameId[n.index()] : enc.id(s.podNodeName(p)));
+    });
     for (PodId p : live)
         pods.byte(static_cast<std::uint8_t>(s.podPhase(p)));
     for (PodId p : live)
@@ -665,9 +745,15 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
     const std::size_t stringCount = strings.count("strings");
     if (stringCount == 0)
         strings.fail("no strings (the empty string is always string 0)");
+    std::string text;
     for (std::size_t i = 0; i < stringCount; ++i) {
-        const std::string_view t = strings.text("string");
-        if (s.strings().intern(t).value != i)
+        const std::uint64_t shared = strings.varint();
+        if (shared > text.size())
+            strings.fail("string " + std::to_string(i) + " shares " + std::to_string(shared) + " characters with a string of "
+                         + std::to_string(text.size()));
+        text.resize(shared);
+        text += strings.text("string");
+        if (s.strings().intern(text).value != i)
             strings.fail("string " + std::to_string(i) + " repeats an earlier one");
     }
     strings.expectEnd();
