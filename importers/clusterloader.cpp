@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clusterloader.h"
 
+#include "importers/document/fleetdocument.h"
 #include "importers/kube/kubeapiclient.h"
 #include "importers/kube/kubejson.h"
 #include "importers/kube/kubelist.h"
@@ -126,6 +127,19 @@ LoadedCluster loadClusterFiles(const std::vector<std::string>& paths, ImportProg
 {
     if (paths.empty())
         throw ImportError("(no file)", 0, "", "no input file given");
+    // A .fleet document (told by its SQLite header and application_id, whatever its name) is a
+    // whole cluster state: it is opened alone, with its own topology keys unless others are asked.
+    for (const auto& path : paths)
+        if (isFleetDocumentFile(path)) {
+            if (paths.size() != 1)
+                throw ImportError(path, 0, "", "is a .fleet document, a whole cluster state: open it alone, not with other files");
+            const bool defaults = topologySpec.levelKeys == model::TopologySpec::defaults().levelKeys;
+            FleetDocument doc = openFleetDocument(path, defaults ? nullptr : &topologySpec);
+            doc.cluster.sourceLabel = baseName(path) + (doc.cluster.sourceLabel.empty() ? "" : " (" + doc.cluster.sourceLabel + ")");
+            if (progress)
+                progress->progress(1, 1);
+            return std::move(doc.cluster);
+        }
     LoadedCluster result;
     result.store = std::make_shared<model::ClusterStore>();
 

@@ -12,14 +12,15 @@ BUILD="${2:-build-fuzz}"
 
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLEET_FUZZ=ON -DFLEET_BUILD_TESTS=OFF -DFLEET_BUILD_BENCH=OFF \
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
-cmake --build "$BUILD" -j2 --target fuzz_kubeconfig fuzz_watchstream fuzz_prometheus fuzz_kubejson fuzz_alibabacsv fuzz_usageconfig fuzz_planfile fuzz_prices fuzz_podtemplate fuzz_nodegroups
+cmake --build "$BUILD" -j2 --target fuzz_kubeconfig fuzz_watchstream fuzz_prometheus fuzz_kubejson fuzz_alibabacsv fuzz_usageconfig fuzz_planfile fuzz_prices fuzz_podtemplate fuzz_nodegroups fuzz_document
 
 status=0
-for h in kubeconfig watchstream prometheus kubejson alibabacsv usageconfig planfile prices podtemplate nodegroups; do
+for h in kubeconfig watchstream prometheus kubejson alibabacsv usageconfig planfile prices podtemplate nodegroups document; do
   dict=()
   case $h in
     kubeconfig|usageconfig|podtemplate|nodegroups) dict=(-dict="$PWD/tests/fuzz/dict/yaml.dict") ;;
     planfile) dict=(-dict="$PWD/tests/fuzz/dict/planfile.dict") ;;
+    document) dict=(-dict="$PWD/tests/fuzz/dict/document.dict") ;;
   esac
   work="$BUILD/fuzz-run/$h"
   rm -rf "$work" && mkdir -p "$work/corpus"

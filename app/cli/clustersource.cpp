@@ -4,6 +4,7 @@
 #include "app/shared/importfailure.h"
 #include "commandlinepath.h"
 
+#include "importers/document/fleetdocument.h"
 #include "importers/kube/kubeapiclient.h"
 #include "importers/kube/kubeconfig.h"
 #include "importers/kube/secrets.h"
@@ -301,6 +302,15 @@ importers::PlanSource clusterPlanSource(const ClusterSource& source, const impor
     std::vector<std::string> files;
     for (const QString& f : source.files)
         files.push_back(commandLinePath(f));
+    // A .fleet document is the state it was saved from: a plan made on it names that source,
+    // so that it re-checks against the original files (or the document) without a note.
+    if (files.size() == 1 && importers::isFleetDocumentFile(files.front())) {
+        try {
+            return importers::readFleetDocumentProvenance(files.front());
+        } catch (const importers::FleetDocumentError& e) {
+            throw importers::PlanFileError(e.what());
+        }
+    }
     return importers::sourceOfFiles(files);
 }
 

@@ -59,14 +59,7 @@ void addPlanWriterOptions(QCommandLineParser& parser)
 
 importers::PlanSource planSourceOf(const ClusterSource& source, const importers::LoadedCluster& loaded)
 {
-    if (source.simulate)
-        return importers::sourceOfSimulation(source.simulatedNodes, source.seed);
-    if (source.live)
-        return importers::sourceOfLiveCluster(loaded.server, loaded.resourceVersion);
-    std::vector<std::string> files;
-    for (const QString& f : source.files)
-        files.push_back(commandLinePath(f));
-    return importers::sourceOfFiles(files);
+    return clusterPlanSource(source, loaded); // one rule for every verb (a .fleet names its own source)
 }
 
 int runPlan(const QStringList& arguments)

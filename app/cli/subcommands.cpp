@@ -3,8 +3,10 @@
 
 #include "benchcommand.h"
 #include "checkmovecommand.h"
+#include "diffcommand.h"
 #include "plancommand.h"
 #include "reportcommand.h"
+#include "savecommand.h"
 #include "screenshotcommand.h"
 #include "summarycommand.h"
 
@@ -30,6 +32,10 @@ const Subcommand kSubcommands[] = {
         "fleetscope plan place (FILE... | --simulate N) --pods N (--cpu Q --memory Q [--gpu N] | --pod-template POD) -o PLAN.json\n"
         "fleetscope plan add-nodes (FILE... | --simulate N) --instance-type TYPE (--count N | --fit-pending) -o PLAN.json",
         &runPlan, nullptr },
+    { "save",
+        "fleetscope save (FILE... | --simulate N | --kubeconfig FILE) -o FILE.fleet [--plan PLAN.json]... [--notes TEXT]",
+        &runSave, nullptr },
+    { "diff", "fleetscope diff BEFORE AFTER [--format text|json]", &runDiff, nullptr },
     { "bench", "fleetscope bench fgd --data DIR --trace NAME|all [--seeds 42-51] [--policies LIST] [--format text|json]", &runBench,
         nullptr },
 };

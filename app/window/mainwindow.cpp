@@ -555,7 +555,8 @@ void MainWindow::cancelImport()
 void MainWindow::showOpenDialog()
 {
     const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open Cluster Files"), QString(),
-        tr("Cluster files or a plan (*.json *.csv);;kubectl JSON (*.json);;Alibaba GPU trace CSV (*.csv);;Plan files (*.json);;All files (*)"));
+        tr("Cluster files or a plan (*.json *.csv *.fleet);;kubectl JSON (*.json);;Alibaba GPU trace CSV (*.csv);;"
+           "Fleetscope documents (*.fleet);;Plan files (*.json);;All files (*)"));
     restoreMapFocus();
     openFiles(paths);
 }

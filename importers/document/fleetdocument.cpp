@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "fleetdocument.h"
+
+#include "bytecolumns.h"
+#include "sqlitehandle_p.h"
+#include "storecodec.h"
+
+#include "importers/plan/plansource.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <future>
+#include <map>
+#include <set>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fleet::importers {
+
+using document::DocumentFormatError;
+using document::Sqlite;
+using document::Statement;
+
+namespace {
+
+// The version-1 schema. The reader compares a file's sqlite_schema with the schema an empty
+// database made from these statements has: any other table, index, trigger or view is refused.
+constexpr const char* kSchema[] = {
+    "CREATE TABLE document(key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE source_files(position INTEGER PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL)",
+    "CREATE TABLE warnings(position INTEGER PRIMARY KEY, text TEXT NOT NULL)",
+    "CREATE TABLE topology_keys(position INTEGER PRIMARY KEY, key TEXT NOT NULL)",
+    "CREATE TABLE columns(name TEXT PRIMARY KEY NOT NULL, compression TEXT NOT NULL, raw_size INTEGER NOT NULL, data BLOB NOT NULL)",
+    "CREATE TABLE plans(position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, plan_json TEXT NOT NULL, "
+    "evaluation_json TEXT NOT NULL, notes TEXT NOT NULL, saved_at TEXT NOT NULL)",
+};
+
+// The keys of the document table; each is present exactly once.
+const std::vector<std::string>& documentKeys()
+{
+    static const std::vector<std::string> keys { "source_label", "taken_at", "server", "resource_version", "simulated",
+                                                 "nodes_read", "pods_read", "bytes_read", "price_table_csv", "partial_view" };
+    return keys;
+}
+
+std::uint32_t bigEndian32(const unsigned char* p) noexcept
+{
+    return std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3];
+}
+
+std::string hex32(std::uint32_t v)
+{
+    char b[16];
+    std::snprintf(b, sizeof b, "0x%08x", v);
+    return b;
+}
+
+void createSchema(Sqlite& db)
+{
+    for (const char* sql : kSchema)
+        db.run(sql);
+}
+
+// sqlite_schema of `db` as text, one line per object, ordered by name.
+std::string schemaText(Sqlite& db)
+{
+    Statement q(db, "SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_schema ORDER BY name");
+    std::string text;
+    while (q.step())
+        text += q.text(0) + "|" + q.text(1) + "|" + q.text(2) + "|" + q.text(3) + "\n";
+    return text;
+}
+
+const std::string& expectedSchema()
+{
+    static const std::string text = [] {
+        Sqlite db(":memory:");
+        createSchema(db);
+        return schemaText(db);
+    }();
+    return text;
+}
+
+// A check of the header before SQLite reads anything: says "not a document" or "newer" plainly.
+void checkHeader(std::string_view bytes)
+{
+    static constexpr char kMagic[] = "SQLite format 3";
+    if (bytes.size() < 100 || std::memcmp(bytes.data(), kMagic, 16) != 0)
+        throw DocumentFormatError(bytes.size() < 100 && bytes.size() >= 16 && std::memcmp(bytes.data(), kMagic, 16) == 0
+                                      ? "cut short: " + std::to_string(bytes.size()) + " bytes, less than an SQLite header"
+                                      : "not a Fleetscope document (not an SQLite database)");
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+    const std::uint32_t app = bigEndian32(p + 68);
+    if (app != kFleetApplicationId)
+        throw DocumentFormatError("not a Fleetscope document (an SQLite database with application_id " + hex32(app)
+                                  + ", expected " + hex32(kFleetApplicationId) + " \"FSCP\")");
+    const std::uint32_t version = bigEndian32(p + 60);
+    if (version > static_cast<std::uint32_t>(kFleetDocumentVersion))
+        throw DocumentFormatError("written by a newer Fleetscope (document version " + std::to_string(version)
+                                  + "); this Fleetscope reads versions 1 to " + std::to_string(kFleetDocumentVersion)
+                                  + ": open it with a newer Fleetscope");
+    if (version < 1)
+        throw DocumentFormatError("document version 0 is not one Fleetscope ever wrote (user_version 0)");
+}
+
+std::string readAll(const std::string& path)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        throw FleetDocumentError(path, std::string("cannot open the file: ") + std::strerror(errno));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer { fd };
+    struct stat st {};
+    if (::fstat(fd, &st) != 0)
+        throw FleetDocumentError(path, std::string("cannot read the file: ") + std::strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        throw FleetDocumentError(path, "is a folder, not a .fleet document");
+    if (!S_ISREG(st.st_mode))
+        throw FleetDocumentError(path, "is not a regular file (pipes and devices are not read)");
+    if (static_cast<std::uint64_t>(st.st_size) > kMaxFleetDocumentBytes)
+        throw FleetDocumentError(path, "is " + std::to_string(st.st_size) + " bytes, more than the "
+                                           + std::to_string(kMaxFleetDocumentBytes >> 20) + " MiB a document may have");
+    std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            throw FleetDocumentError(path, std::string("cannot read the file: ") + std::strerror(errno));
+        if (n == 0)
+            throw FleetDocumentError(path, "the file shrank while it was read");
+        done += static_cast<std::size_t>(n);
+    }
+    return bytes;
+}
+
+// The header check, then SQLite over the bytes with the untrusted checks: quick_check, the
+// exact schema, the version again.
+Sqlite openChecked(std::string_view bytes)
+{
+    checkHeader(bytes);
+    Sqlite db = Sqlite::openReadOnlyImage(bytes);
+    {
+        Statement check(db, "PRAGMA quick_check");
+        std::string problems;
+        while (check.step())
+            if (check.text(0) != "ok" && problems.size() < 400)
+                problems += (problems.empty() ? "" : "; ") + check.text(0);
+        if (!problems.empty())
+            throw DocumentFormatError("damaged (SQLite quick_check: " + problems + ")");
+    }
+    if (schemaText(db) != expectedSchema())
+        throw DocumentFormatError("its tables are not those of a version-1 document (the schema differs)");
+    Statement v(db, "PRAGMA user_version");
+    if (!v.step() || v.integer(0) != kFleetDocumentVersion)
+        throw DocumentFormatError("user_version differs from the header's");
+    return db;
+}
+
+PlanSource readProvenance(Sqlite& db)
+{
+    PlanSource source;
+    Statement kv(db, "SELECT key, value FROM document WHERE key IN ('server', 'resource_version', 'simulated')");
+    while (kv.step())
+        (kv.text(0) == "server" ? source.server : kv.text(0) == "simulated" ? source.simulated : source.resourceVersion) = kv.text(1);
+    Statement q(db, "SELECT name, sha256 FROM source_files ORDER BY position");
+    while (q.step()) {
+        PlanSource::File f { q.text(0), q.text(1) };
+        if (f.sha256.size() != 64 || !std::all_of(f.sha256.begin(), f.sha256.end(), [](char ch) {
+                return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f');
+            }))
+            throw DocumentFormatError("source file \"" + f.name.substr(0, 80) + "\" has no SHA-256 digest");
+        source.files.push_back(std::move(f));
+    }
+    return source;
+}
+
+std::uint64_t parseCount(const std::string& text, const char* key)
+{
+    if (text.empty() || text.size() > 19 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        throw DocumentFormatError(std::string("document.") + key + " is \"" + text.substr(0, 40) + "\", expected a count");
+    return std::stoull(text);
+}
+
+} // namespace
+
+std::string utcNowIso()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm tm {};
+    gmtime_r(&now, &tm);
+    char b[32];
+    std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return b;
+}
+
+bool isFleetDocumentFile(const std::string& path)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    unsigned char head[72];
+    std::size_t got = 0;
+    while (got < sizeof head) {
+        const ssize_t n = ::read(fd, head + got, sizeof head - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    return got == sizeof head && std::memcmp(head, "SQLite format 3", 16) == 0 && bigEndian32(head + 68) == kFleetApplicationId;
+}
+
+std::string serializeFleetDocument(const FleetDocument& doc, const std::string& fileName)
+{
+    std::set<std::string> planNames;
+    for (const DocumentPlan& p : doc.plans) {
+        if (p.name.empty())
+            throw FleetDocumentError(fileName, "a plan without a name cannot be saved");
+        if (!planNames.insert(p.name).second)
+            throw FleetDocumentError(fileName, "two plans are named \"" + p.name + "\"; plan names must differ");
+    }
+    if (!doc.cluster.store)
+        throw FleetDocumentError(fileName, "no cluster to save");
+
+    // The columns are compressed in parallel: zlib is most of a save's time.
+    auto raw = document::encodeStore(*doc.cluster.store, doc.cluster.usage.get());
+    std::vector<std::future<std::string>> compressed;
+    for (const auto& [name, bytes] : raw)
+        compressed.push_back(std::async(std::launch::async, [&name, &bytes] {
+            return document::columnIsCompressed(name) ? document::compressColumn(bytes) : std::string();
+        }));
+
+    try {
+        Sqlite db(":memory:");
+        // Large pages for a large state (fewer overflow pages to chain and check), small ones
+        // for a small state (a document of a few nodes stays a few KB).
+        std::size_t rawBytes = 0;
+        for (const auto& column : raw)
+            rawBytes += column.second.size();
+        db.run(rawBytes > (std::size_t { 8 } << 20) ? "PRAGMA page_size = 65536" : "PRAGMA page_size = 4096");
+        db.run("PRAGMA application_id = 1179861840"); // kFleetApplicationId, "FSCP"
+        db.run("PRAGMA user_version = 1");            // kFleetDocumentVersion
+        static_assert(kFleetApplicationId == 1179861840 && kFleetDocumentVersion == 1);
+        db.run("BEGIN");
+        createSchema(db);
+
+        Statement kv(db, "INSERT INTO document(key, value) VALUES (?1, ?2)");
+        const LoadedCluster& c = doc.cluster;
+        const std::map<std::string, std::string> values {
+            { "source_label", c.sourceLabel },
+            { "taken_at", doc.takenAt },
+            { "server", doc.provenance.server },
+            { "resource_version", doc.provenance.resourceVersion },
+            { "simulated", doc.provenance.simulated },
+            { "nodes_read", std::to_string(c.report.nodesRead) },
+            { "pods_read", std::to_string(c.report.podsRead) },
+            { "bytes_read", std::to_string(c.report.bytesRead) },
+            { "price_table_csv", doc.priceTableCsv },
+            { "partial_view", c.partialView },
+        };
+        for (const std::string& key : documentKeys()) {
+            kv.bindText(1, key);
+            kv.bindText(2, values.at(key));
+            kv.stepDone();
+        }
+        Statement file(db, "INSERT INTO source_files(position, name, sha256) VALUES (?1, ?2, ?3)");
+        for (std::size_t i = 0; i < doc.provenance.files.size(); ++i) {
+            file.bindInt(1, static_cast<std::int64_t>(i));
+            file.bindText(2, doc.provenance.files[i].name);
+            file.bindText(3, doc.provenance.files[i].sha256);
+            file.stepDone();
+        }
+        Statement warning(db, "INSERT INTO warnings(position, text) VALUES (?1, ?2)");
+        for (std::size_t i = 0; i < c.report.warnings.size(); ++i) {
+            warning.bindInt(1, static_cast<std::int64_t>(i));
+            warning.bindText(2, c.report.warnings[i]);
+            warning.stepDone();
+        }
+        Statement key(db, "INSERT INTO topology_keys(position, key) VALUES (?1, ?2)");
+        for (std::size_t i = 0; i < doc.topologyKeys.size(); ++i) {
+            key.bindInt(1, static_cast<std::int64_t>(i));
+            key.bindText(2, doc.topologyKeys[i]);
+            key.stepDone();
+        }
+        Statement plan(db, "INSERT INTO plans(position, name, plan_json, evaluation_json, notes, saved_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+        for (std::size_t i = 0; i < doc.plans.size(); ++i) {
+            const DocumentPlan& p = doc.plans[i];
+            plan.bindInt(1, static_cast<std::int64_t>(i));
+            plan.bindText(2, p.name);
+            plan.bindText(3, p.planJson);
+            plan.bindText(4, p.evaluationJson);
+            plan.bindText(5, p.notes);
+            plan.bindText(6, p.savedAt);
+            plan.stepDone();
+        }
+        Statement column(db, "INSERT INTO columns(name, compression, raw_size, data) VALUES (?1, ?2, ?3, ?4)");
+        for (std::size_t i = 0; i < raw.size(); ++i) {
+            const std::string data = compressed[i].get();
+            const bool zlib = document::columnIsCompressed(raw[i].first);
+            column.bindText(1, raw[i].first);
+            column.bindText(2, zlib ? "zlib" : "none");
+            column.bindInt(3, static_cast<std::int64_t>(raw[i].second.size()));
+            column.bindBlob(4, zlib ? std::string_view(data) : std::string_view(raw[i].second));
+            column.stepDone();
+        }
+        db.run("COMMIT");
+        return db.serialize();
+    } catch (const document::SqliteError& e) {
+        throw FleetDocumentError(fileName, std::string("cannot build the document: ") + e.what());
+    }
+}
+
+void saveFleetDocument(const FleetDocument& doc, const std::string& path, const OutputFileOptions& options)
+{
+    // A newer Fleetscope's document may hold what this one cannot write back: never replace it.
+    if (isFleetDocumentFile(path)) {
+        unsigned char head[100];
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            const ssize_t n = ::read(fd, head, sizeof head);
+            ::close(fd);
+            if (n == static_cast<ssize_t>(sizeof head) && bigEndian32(head + 60) > static_cast<std::uint32_t>(kFleetDocumentVersion))
+                throw FleetDocumentError(path, "was written by a newer Fleetscope (document version " + std::to_string(bigEndian32(head + 60))
+                                                   + "); saving over it would lose what that version keeps: save under another name");
+        }
+    }
+    checkOutputTarget(path, options);
+    const std::string bytes = serializeFleetDocument(doc, path);
+    writeOutputFile(path, bytes, options);
+}
+
+PlanSource readFleetDocumentProvenance(const std::string& path)
+{
+    const std::string bytes = readAll(path);
+    try {
+        Sqlite db = openChecked(bytes);
+        return readProvenance(db);
+    } catch (const DocumentFormatError& e) {
+        throw FleetDocumentError(path, e.what());
+    } catch (const document::SqliteError& e) {
+        throw FleetDocumentError(path, std::string("damaged (SQLite: ") + e.what() + ")");
+    }
+}
+
+FleetDocument openFleetDocument(const std::string& path, const model::TopologySpec* topologySpec)
+{
+    const std::string bytes = readAll(path);
+    return readFleetDocument(bytes, path, topologySpec);
+}
+
+FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileName, const model::TopologySpec* topologySpec)
+{
+    FleetDocument doc;
+    try {
+        Sqlite db = openChecked(bytes);
+
+        std::map<std::string, std::string> values;
+        {
+            Statement q(db, "SELECT key, value FROM document");
+            while (q.step()) {
+                const std::string key = q.text(0);
+                if (std::find(documentKeys().begin(), documentKeys().end(), key) == documentKeys().end())
+                    throw DocumentFormatError("document." + key.substr(0, 40) + " is not a key version 1 writes");
+                values[key] = q.text(1);
+            }
+            for (const std::string& key : documentKeys())
+                if (!values.count(key))
+                    throw DocumentFormatError("document." + key + " is missing");
+        }
+        LoadedCluster& c = doc.cluster;
+        c.sourceLabel = values["source_label"];
+        doc.takenAt = values["taken_at"];
+        doc.provenance.server = c.server = values["server"];
+        doc.provenance.resourceVersion = c.resourceVersion = values["resource_version"];
+        doc.provenance.simulated = values["simulated"];
+        c.report.nodesRead = parseCount(values["nodes_read"], "nodes_read");
+        c.report.podsRead = parseCount(values["pods_read"], "pods_read");
+        c.report.bytesRead = parseCount(values["bytes_read"], "bytes_read");
+        doc.priceTableCsv = values["price_table_csv"];
+        c.partialView = values["partial_view"];
+
+        doc.provenance.files = readProvenance(db).files;
+        {
+            Statement q(db, "SELECT text FROM warnings ORDER BY position");
+            while (q.step())
+                c.report.warnings.push_back(q.text(0));
+        }
+        {
+            Statement q(db, "SELECT key FROM topology_keys ORDER BY position");
+            while (q.step())
+                doc.topologyKeys.push_back(q.text(0));
+        }
+        {
+            Statement q(db, "SELECT name, plan_json, evaluation_json, notes, saved_at FROM plans ORDER BY position");
+            while (q.step()) {
+                DocumentPlan p { q.text(0), q.text(1), q.text(2), q.text(3), q.text(4) };
+                if (p.name.empty())
+                    throw DocumentFormatError("a plan has no name");
+                try {
+                    (void)parsePlanText(p.planJson, fileName + ": plan \"" + p.name + "\"");
+                } catch (const PlanFileError& e) {
+                    throw DocumentFormatError(e.what());
+                }
+                doc.plans.push_back(std::move(p));
+            }
+        }
+
+        // The columns: every one version 1 writes, no other; inflated in parallel.
+        struct Stored {
+            bool zlib = false;
+            std::uint64_t rawSize = 0;
+            std::string data;
+        };
+        std::map<std::string, Stored> stored;
+        {
+            Statement q(db, "SELECT name, compression, raw_size, data FROM columns");
+            while (q.step()) {
+                const std::string name = q.text(0);
+                const auto& names = document::storeColumnNames();
+                if (std::find(names.begin(), names.end(), name) == names.end())
+                    throw DocumentFormatError("column \"" + name.substr(0, 40) + "\" is not one version 1 writes");
+                const std::string compression = q.text(1);
+                if (compression != "zlib" && compression != "none")
+                    throw DocumentFormatError("column " + name + " is compressed with \"" + compression.substr(0, 20)
+                                              + "\", not zlib or none");
+                const std::int64_t size = q.integer(2);
+                if (size < 0)
+                    throw DocumentFormatError("column " + name + " has a negative size");
+                stored[name] = { compression == "zlib", static_cast<std::uint64_t>(size), q.blob(3) };
+                if (!stored[name].zlib && stored[name].data.size() != static_cast<std::uint64_t>(size))
+                    throw DocumentFormatError("column " + name + " holds " + std::to_string(stored[name].data.size())
+                                              + " bytes, its size says " + std::to_string(size));
+            }
+        }
+        std::map<std::string, std::future<std::string>> inflating;
+        for (const std::string& name : document::storeColumnNames()) {
+            const auto it = stored.find(name);
+            if (it == stored.end())
+                throw DocumentFormatError("column " + name + " is missing");
+            if (it->second.zlib)
+                inflating[name] = std::async(std::launch::async, [&entry = it->second, name] {
+                    return document::decompressColumn(entry.data, entry.rawSize, name);
+                });
+        }
+        std::map<std::string, std::string> columns;
+        for (auto& [name, entry] : stored)
+            if (!entry.zlib)
+                columns[name] = std::move(entry.data);
+        for (auto& [name, f] : inflating)
+            columns[name] = f.get();
+        stored.clear();
+        document::DecodedStore decoded = document::decodeStore([&](const std::string& name) -> std::string_view { return columns.at(name); });
+        c.store = std::move(decoded.store);
+        c.usage = std::move(decoded.usage);
+    } catch (const DocumentFormatError& e) {
+        throw FleetDocumentError(fileName, e.what());
+    } catch (const document::SqliteError& e) {
+        throw FleetDocumentError(fileName, std::string("damaged (SQLite: ") + e.what() + ")");
+    } catch (const std::bad_alloc&) {
+        throw FleetDocumentError(fileName, "not enough memory to open the document");
+    }
+    if (doc.cluster.store->nodeCount() == 0 && doc.cluster.store->podCount() == 0)
+        throw FleetDocumentError(fileName, "holds no nodes and no pods");
+    model::TopologySpec spec;
+    if (topologySpec)
+        spec = *topologySpec;
+    else
+        spec.levelKeys = doc.topologyKeys.empty() ? model::TopologySpec::defaults().levelKeys : doc.topologyKeys;
+    doc.cluster.topology = std::make_shared<model::Topology>(model::Topology::build(*doc.cluster.store, spec));
+    return doc;
+}
+
+} // namespace fleet::importers

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: Apache-2.0
+// `fleetscope save` and the .fleet document as every subcommand's input, run as a user runs
+// them (real processes, real files): summary of a document equals summary of its source byte
+// for byte; a plan saved in it re-checks on it as on its source; a newer document is refused;
+// kill -9 during a large save, a full disk and a read-only folder leave the previous document
+// whole; opening leaves the file as it was.
+
+#include "app/fleetscoperun.h"
+#include "common/tmpfsmount.h"
+#include "shareddata.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+using fleet::tests::runFleetscope;
+
+namespace {
+
+const QString kData = QStringLiteral(FLEET_TEST_DATA_DIR);
+const QString kShared = QStringLiteral(FLEET_SHARED_DATA_DIR);
+
+QByteArray fileBytes(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<unreadable>");
+}
+
+QString runText(const fleet::tests::FleetscopeRun& r)
+{
+    return QStringLiteral("exit %1, stderr: %2").arg(r.exitCode).arg(QString::fromUtf8(r.err.left(2000)));
+}
+
+// Files other than `keep` in `folder`, hidden ones included.
+QStringList otherFiles(const QString& folder, const QString& keep)
+{
+    QStringList files = QDir(folder).entryList(QDir::Files | QDir::Hidden | QDir::System);
+    files.removeAll(keep);
+    return files;
+}
+
+} // namespace
+
+class TestCliDocument : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { FLEET_REQUIRE_SHARED_DATA(); }
+    void summaryOfDocumentEqualsSource_data();
+    void summaryOfDocumentEqualsSource();
+    void planRoundTrip();
+    void newerDocumentRefused();
+    void diffOfTwoStates();
+    void killDuringLargeSaveKeepsPrevious();
+    void fullDiskKeepsPrevious();
+    void readOnlyFolderKeepsPrevious();
+};
+
+void TestCliDocument::summaryOfDocumentEqualsSource_data()
+{
+    QTest::addColumn<QStringList>("source");
+    const QString kube = kData + QStringLiteral("/kube/");
+    QTest::newRow("scheduling fixtures") << QStringList { kube + "scheduling-nodes.json", kube + "scheduling-pods.json",
+                                                          kube + "scheduling-pdbs.json", kube + "scheduling-pvs.json",
+                                                          kube + "scheduling-namespaces.json" };
+    QTest::newRow("mixed list") << QStringList { kube + "mixed-list.json" };
+    QTest::newRow("paginated") << QStringList { kube + "paginated.json" };
+    QTest::newRow("small cluster") << QStringList { kData + "/app/small-cluster.json" };
+    QTest::newRow("plan cluster") << QStringList { kData + "/plan/cluster.json" };
+    QTest::newRow("pending cluster") << QStringList { kData + "/plan/cluster-pending.json" };
+    QTest::newRow("honeycomb EKS") << QStringList { kShared + "/k8s-fixture-honeycomb-eks/nodes.json",
+                                                    kShared + "/k8s-fixture-honeycomb-eks/pods.json" };
+    QTest::newRow("alibaba openb trace") << QStringList { kShared + "/alibaba-gpu-v2023-openb/csv/openb_node_list_gpu_node.csv",
+                                                          kShared + "/alibaba-gpu-v2023-openb/csv/openb_pod_list_cpu050.csv" };
+    QTest::newRow("simulated 2000") << QStringList { "--simulate", "2000", "--seed", "7" };
+}
+
+void TestCliDocument::summaryOfDocumentEqualsSource()
+{
+    QFETCH(QStringList, source);
+    QTemporaryDir dir;
+    const QString doc = dir.filePath(QStringLiteral("state.fleet"));
+    const auto saved = runFleetscope(QStringList { QStringLiteral("save") } + source + QStringList { QStringLiteral("-o"), doc });
+    QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
+    QCOMPARE(otherFiles(dir.path(), QStringLiteral("state.fleet")), QStringList());
+
+    const auto expected = runFleetscope(QStringList { QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json") } + source);
+    QVERIFY2(expected.exitCode == 0, qPrintable(runText(expected)));
+    // Opening is read-only: bytes, mtime and the folder's files stay as they were.
+    const QByteArray before = fileBytes(doc);
+    const QDateTime mtime = QFileInfo(doc).lastModified();
+    const auto got = runFleetscope({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), doc });
+    QVERIFY2(got.exitCode == 0, qPrintable(runText(got)));
+    QVERIFY(got.out.size() > 100);
+    QVERIFY2(got.out == expected.out, "summary --format json of the document differs from its source's");
+    // A document named without .fleet is told by its header.
+    const QString renamed = dir.filePath(QStringLiteral("state.json"));
+    QVERIFY(QFile::copy(doc, renamed));
+    const auto byHeader = runFleetscope({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), renamed });
+    QVERIFY2(byHeader.exitCode == 0 && byHeader.out == expected.out, qPrintable(runText(byHeader)));
+    QCOMPARE(fileBytes(doc), before);
+    QCOMPARE(QFileInfo(doc).lastModified(), mtime);
+    QCOMPARE(otherFiles(dir.path(), QStringLiteral("state.fleet")), QStringList { QStringLiteral("state.json") });
+}
+
+void TestCliDocument::planRoundTrip()
+{
+    QTemporaryDir dir;
+    const QString cluster = kData + QStringLiteral("/plan/cluster.json");
+    const QString plan = dir.filePath(QStringLiteral("consolidate.json"));
+    const auto made = runFleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), cluster, QStringLiteral("-o"), plan });
+    QVERIFY2(made.exitCode == 0, qPrintable(runText(made)));
+    const QString doc = dir.filePath(QStringLiteral("state.fleet"));
+    const auto saved = runFleetscope({ QStringLiteral("save"), cluster, QStringLiteral("--plan"), plan, QStringLiteral("-o"), doc });
+    QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
+    // The plan names the source files; the document is that state: checking the plan on the
+    // document says the same as on the files, with no note that the state differs.
+    const QStringList check { QStringLiteral("plan"), QStringLiteral("check"), QStringLiteral("--format"), QStringLiteral("json"),
+                              QStringLiteral("--plan"), plan };
+    const auto onFiles = runFleetscope(check + QStringList { cluster });
+    const auto onDoc = runFleetscope(check + QStringList { doc });
+    QVERIFY2(onFiles.exitCode == 0, qPrintable(runText(onFiles)));
+    QVERIFY2(onDoc.exitCode == 0, qPrintable(runText(onDoc)));
+    QVERIFY2(!onDoc.err.contains("note:"), onDoc.err.constData());
+    QCOMPARE(onDoc.out, onFiles.out);
+    // A plan made on the document names the files it was saved from.
+    const QString plan2 = dir.filePath(QStringLiteral("again.json"));
+    const auto again = runFleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), doc, QStringLiteral("-o"), plan2 });
+    QVERIFY2(again.exitCode == 0, qPrintable(runText(again)));
+    QVERIFY2(fileBytes(plan2).contains("\"" + QFile::encodeName(cluster) + "\""), fileBytes(plan2).left(400).constData());
+    QCOMPARE(fileBytes(plan2), fileBytes(plan));
+    // An unreadable plan fails the save and writes nothing.
+    const QString none = dir.filePath(QStringLiteral("none.fleet"));
+    const auto bad = runFleetscope({ QStringLiteral("save"), cluster, QStringLiteral("--plan"), cluster, QStringLiteral("-o"), none });
+    QCOMPARE(bad.exitCode, 1);
+    QVERIFY(!QFile::exists(none));
+}
+
+void TestCliDocument::newerDocumentRefused()
+{
+    QTemporaryDir dir;
+    const QString doc = dir.filePath(QStringLiteral("new.fleet"));
+    const auto saved = runFleetscope({ QStringLiteral("save"), kData + QStringLiteral("/plan/cluster.json"), QStringLiteral("-o"), doc });
+    QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
+    QByteArray bytes = fileBytes(doc);
+    bytes[63] = 2; // user_version 2
+    QFile f(doc);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size());
+    f.close();
+    const auto r = runFleetscope({ QStringLiteral("summary"), doc });
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QFile::encodeName(doc) + ": written by a newer Fleetscope (document version 2)"), r.err.constData());
+    QVERIFY(r.out.isEmpty());
+}
+
+void TestCliDocument::diffOfTwoStates()
+{
+    QTemporaryDir dir;
+    const QString before = dir.filePath(QStringLiteral("before.fleet"));
+    const auto saved = runFleetscope({ QStringLiteral("save"), kData + QStringLiteral("/plan/cluster.json"), QStringLiteral("-o"), before });
+    QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
+    // cpu-b1 went away with its DaemonSet pod (tests/data/plan/README.md).
+    const auto r = runFleetscope({ QStringLiteral("diff"), before, kData + QStringLiteral("/plan/cluster-changed.json"),
+                                   QStringLiteral("--format"), QStringLiteral("json") });
+    QVERIFY2(r.exitCode == 0, qPrintable(runText(r)));
+    const QJsonObject d = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(d[QStringLiteral("before")][QStringLiteral("nodes")].toInt(), 4);
+    QCOMPARE(d[QStringLiteral("after")][QStringLiteral("nodes")].toInt(), 3);
+    QCOMPARE(d[QStringLiteral("nodes")][QStringLiteral("removed")].toArray(), QJsonArray { QStringLiteral("cpu-b1") });
+    QCOMPARE(d[QStringLiteral("nodes")][QStringLiteral("added")].toArray(), QJsonArray());
+    QCOMPARE(d[QStringLiteral("pods")][QStringLiteral("deleted")].toInt(), 1);
+    QCOMPARE(d[QStringLiteral("pods")][QStringLiteral("moved")].toInt(), 0);
+    const QJsonArray byWorkload = d[QStringLiteral("pods")][QStringLiteral("by_workload")].toArray();
+    QCOMPARE(byWorkload.size(), 1);
+    QCOMPARE(byWorkload[0][QStringLiteral("kind")].toString(), QStringLiteral("DaemonSet"));
+    QCOMPARE(byWorkload[0][QStringLiteral("name")].toString(), QStringLiteral("node-agent"));
+    QVERIFY(d[QStringLiteral("before")][QStringLiteral("dollars_per_hour")].toDouble() > 32.7);
+    // Labels added to every node: relabelled, nothing else.
+    const auto relabelled = runFleetscope({ QStringLiteral("diff"), before, kData + QStringLiteral("/plan/cluster-nodegroups.json") });
+    QVERIFY2(relabelled.exitCode == 0, qPrintable(runText(relabelled)));
+    QVERIFY2(relabelled.out.contains("nodes: 0 added, 0 removed, 4 relabelled, 0 tainted\n"), relabelled.out.constData());
+    QVERIFY2(relabelled.out.contains("pods: 0 moved, 0 created, 0 deleted\n"), relabelled.out.constData());
+    const auto same = runFleetscope({ QStringLiteral("diff"), before, kData + QStringLiteral("/plan/cluster.json") });
+    QVERIFY2(same.out.contains("nodes: 0 added, 0 removed, 0 relabelled, 0 tainted\n"), same.out.constData());
+}
+
+void TestCliDocument::killDuringLargeSaveKeepsPrevious()
+{
+    QTemporaryDir dir;
+    const QString doc = dir.filePath(QStringLiteral("state.fleet"));
+    const auto first = runFleetscope({ QStringLiteral("save"), kData + QStringLiteral("/plan/cluster.json"), QStringLiteral("-o"), doc });
+    QVERIFY2(first.exitCode == 0, qPrintable(runText(first)));
+    const QByteArray previous = fileBytes(doc);
+    const auto expected = runFleetscope({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), doc });
+    QVERIFY(expected.exitCode == 0);
+    // Killed at several points of a 100,000-node save: while it loads, once its temporary file
+    // appears beside the target, and once that file has grown past 1 and 16 MB (of about 48).
+    // The write is one call followed by fsync and rename: a save that ended before the poll saw
+    // its file reach the point is run again (at most 5 times).
+    const qint64 points[] = { -1, 0, 1 << 20, 16 << 20 };
+    for (const qint64 point : points) {
+        QProcess p;
+        bool reached = false;
+        for (int attempt = 0; attempt < 5 && !reached; ++attempt) {
+            p.setProcessEnvironment(fleet::tests::headlessEnvironment());
+            p.start(QStringLiteral(FLEETSCOPE_EXECUTABLE), { QStringLiteral("save"), QStringLiteral("--simulate"), QStringLiteral("100000"),
+                                                             QStringLiteral("-o"), doc });
+            QVERIFY(p.waitForStarted());
+            reached = point < 0;
+            QElapsedTimer clock;
+            clock.start();
+            while (!reached && p.state() == QProcess::Running && clock.elapsed() < 240'000) {
+                for (const QString& name : otherFiles(dir.path(), QStringLiteral("state.fleet")))
+                    if (name.startsWith(QStringLiteral(".state.fleet.")) && QFileInfo(dir.filePath(name)).size() >= point)
+                        reached = true;
+                if (!reached)
+                    p.waitForFinished(1); // poll the folder every millisecond or so
+            }
+            if (!reached) { // the save ended first: put the previous document back and try again
+                p.waitForFinished();
+                QFile::remove(doc);
+                QFile back(doc);
+                QVERIFY(back.open(QIODevice::WriteOnly) && back.write(previous) == previous.size());
+            }
+        }
+        QVERIFY2(reached, qPrintable(QStringLiteral("the save never reached %1 bytes of its temporary file").arg(point)));
+        QVERIFY(::kill(static_cast<pid_t>(p.processId()), SIGKILL) == 0);
+        QVERIFY(p.waitForFinished());
+        QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+        QCOMPARE(fileBytes(doc), previous);
+        const auto opened = runFleetscope({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), doc });
+        QVERIFY2(opened.exitCode == 0 && opened.out == expected.out, qPrintable(runText(opened)));
+        // What a killed process cannot remove is its own temporary file; never a -journal or -wal.
+        for (const QString& name : otherFiles(dir.path(), QStringLiteral("state.fleet"))) {
+            QVERIFY2(name.startsWith(QStringLiteral(".state.fleet.")) && name.endsWith(QStringLiteral(".tmp")), qPrintable(name));
+            QVERIFY(QFile::remove(dir.filePath(name)));
+        }
+    }
+}
+
+void TestCliDocument::fullDiskKeepsPrevious()
+{
+    fleet::tests::TmpfsMount disk(4 * 1024 * 1024);
+    QVERIFY2(disk.isMounted(), qPrintable(disk.error()));
+    const QString doc = disk.filePath(QStringLiteral("state.fleet"));
+    const auto first = runFleetscope({ QStringLiteral("save"), kData + QStringLiteral("/plan/cluster.json"), QStringLiteral("-o"), doc });
+    QVERIFY2(first.exitCode == 0, qPrintable(runText(first)));
+    const QByteArray previous = fileBytes(doc);
+    const QString full = disk.fill(64 * 1024);
+    QVERIFY2(full.isEmpty(), qPrintable(full));
+    // About 1.5 MB: more than the 64 KB left.
+    const auto r = runFleetscope({ QStringLiteral("save"), QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("-o"), doc });
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QFile::encodeName(doc) + ": cannot write: disk full"), r.err.constData());
+    QCOMPARE(fileBytes(doc), previous);
+    const auto opened = runFleetscope({ QStringLiteral("summary"), doc });
+    QVERIFY2(opened.exitCode == 0, qPrintable(runText(opened)));
+    QVERIFY(!otherFiles(disk.path(), QStringLiteral("state.fleet")).join(QLatin1Char(' ')).contains(QStringLiteral(".tmp")));
+}
+
+void TestCliDocument::readOnlyFolderKeepsPrevious()
+{
+    fleet::tests::TmpfsMount disk(4 * 1024 * 1024);
+    QVERIFY2(disk.isMounted(), qPrintable(disk.error()));
+    const QString doc = disk.filePath(QStringLiteral("state.fleet"));
+    const auto first = runFleetscope({ QStringLiteral("save"), kData + QStringLiteral("/plan/cluster.json"), QStringLiteral("-o"), doc });
+    QVERIFY2(first.exitCode == 0, qPrintable(runText(first)));
+    const QByteArray previous = fileBytes(doc);
+    // Read-only for root too (permission bits would not stop the tests' root): the file system.
+    QVERIFY(::mount(nullptr, QFile::encodeName(disk.path()).constData(), nullptr, MS_REMOUNT | MS_RDONLY, nullptr) == 0);
+    const auto r = runFleetscope({ QStringLiteral("save"), QStringLiteral("--simulate"), QStringLiteral("200"), QStringLiteral("-o"), doc });
+    QCOMPARE(r.exitCode == 0, false);
+    QVERIFY2(r.err.contains(QFile::encodeName(doc)) && r.err.contains("read-only file system"), r.err.constData());
+    QCOMPARE(fileBytes(doc), previous);
+    const auto opened = runFleetscope({ QStringLiteral("summary"), doc });
+    QVERIFY2(opened.exitCode == 0, qPrintable(runText(opened)));
+    QVERIFY(::mount(nullptr, QFile::encodeName(disk.path()).constData(), nullptr, MS_REMOUNT, nullptr) == 0);
+}
+
+QTEST_GUILESS_MAIN(TestCliDocument)
+#include "tst_clidocument.moc"

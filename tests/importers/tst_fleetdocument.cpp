@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: Apache-2.0
+// The .fleet document (importers/document/fleetdocument.h) in process, on real SQLite images: a
+// state and its plans round trip exactly; the shipped version-1 fixture opens; a newer version,
+// another application's database and another schema are refused by name; bit flips and
+// truncation at many offsets give an error naming the file or a correct open, never a crash;
+// opening leaves the file's bytes and mtime as they were and nothing beside it.
+
+#include "importers/clusterloader.h"
+#include "importers/document/fleetdocument.h"
+#include "importers/document/sqlitehandle_p.h"
+#include "importers/export/summaryjson.h"
+#include "importers/plan/planfile.h"
+#include "importers/plan/plansource.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cstring>
+#include <sstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+using namespace fleet;
+using importers::FleetDocument;
+using importers::FleetDocumentError;
+
+namespace {
+
+const QString kData = QStringLiteral(FLEET_TEST_DATA_DIR);
+
+std::vector<std::string> schedulingFiles()
+{
+    std::vector<std::string> files;
+    for (const char* f : { "scheduling-nodes.json", "scheduling-pods.json", "scheduling-pdbs.json", "scheduling-pvs.json",
+                           "scheduling-namespaces.json" })
+        files.push_back((kData + QStringLiteral("/kube/") + QLatin1String(f)).toStdString());
+    return files;
+}
+
+std::string summaryOf(const importers::LoadedCluster& c)
+{
+    std::ostringstream out;
+    importers::writeSummaryJson(*c.store, c.report, out);
+    return out.str();
+}
+
+// The plan fixture's state with its plan: what the version-1 fixture holds.
+FleetDocument planDocument()
+{
+    const std::string cluster = (kData + QStringLiteral("/plan/cluster.json")).toStdString();
+    FleetDocument doc;
+    doc.cluster = importers::loadClusterFiles({ cluster });
+    doc.provenance = importers::sourceOfFiles({ cluster });
+    doc.provenance.files.front().name = "cluster.json";
+    doc.takenAt = "2026-12-06T07:00:00Z";
+    doc.topologyKeys = model::TopologySpec::defaults().levelKeys;
+    const importers::PlanDocument plan = importers::readPlanFile((kData + QStringLiteral("/plan/plan.json")).toStdString());
+    doc.plans.push_back({ "plan", importers::planJson(plan), "{\"evaluated\": true}", "moves web off cpu-a1", doc.takenAt });
+    return doc;
+}
+
+std::string errorOf(std::string_view bytes, const std::string& name = "doc.fleet")
+{
+    try {
+        (void)importers::readFleetDocument(bytes, name);
+    } catch (const FleetDocumentError& e) {
+        return e.what();
+    }
+    return {};
+}
+
+// The image with one SQL statement run on a writable copy.
+std::string altered(const std::string& image, const char* sql)
+{
+    using namespace importers::document;
+    Sqlite db(":memory:");
+    auto* copy = static_cast<unsigned char*>(sqlite3_malloc64(image.size()));
+    std::memcpy(copy, image.data(), image.size());
+    if (sqlite3_deserialize(db.handle(), "main", copy, image.size(), image.size(), SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE)
+        != SQLITE_OK)
+        return {};
+    db.run(sql);
+    return db.serialize();
+}
+
+} // namespace
+
+class TestFleetDocument : public QObject {
+    Q_OBJECT
+private slots:
+    void roundTripsStateAndPlans();
+    void shippedVersion1FixtureOpens();
+    void refusesNewerVersionAndOtherFiles();
+    void refusesOtherSchemaAndValues();
+    void bitFlipsAndTruncationNeverCrash();
+    void openLeavesFileUnchanged();
+    void saveRefusesOverNewerDocument();
+};
+
+void TestFleetDocument::roundTripsStateAndPlans()
+{
+    FleetDocument doc;
+    doc.cluster = importers::loadClusterFiles(schedulingFiles());
+    doc.provenance = importers::sourceOfFiles(schedulingFiles());
+    doc.takenAt = "2026-12-06T07:00:00Z";
+    doc.topologyKeys = { "topology.kubernetes.io/zone" };
+    doc.priceTableCsv = "region,instance_type,capacity_type,usd_per_hour\n";
+    doc.plans.push_back({ "first", importers::planJson(importers::readPlanFile((kData + "/plan/plan.json").toStdString())), "{}", "notes",
+                          doc.takenAt });
+    doc.plans.push_back({ "second", doc.plans.front().planJson, "", "", doc.takenAt });
+    const std::string image = importers::serializeFleetDocument(doc, "doc.fleet");
+    const FleetDocument back = importers::readFleetDocument(image, "doc.fleet");
+    QCOMPARE(summaryOf(back.cluster), summaryOf(doc.cluster));
+    QCOMPARE(back.cluster.store->disruptionBudgets().size(), doc.cluster.store->disruptionBudgets().size());
+    QVERIFY(back.cluster.store->namespacesKnown());
+    QCOMPARE(back.provenance.files.size(), doc.provenance.files.size());
+    QCOMPARE(back.provenance.files[0].sha256, doc.provenance.files[0].sha256);
+    QCOMPARE(importers::sourceDifference(doc.provenance, back.provenance), std::string());
+    QCOMPARE(back.takenAt, doc.takenAt);
+    QCOMPARE(back.topologyKeys, doc.topologyKeys);
+    QCOMPARE(back.cluster.topology->levelKeys(), std::vector<std::string>({ "topology.kubernetes.io/zone" }));
+    QCOMPARE(back.priceTableCsv, doc.priceTableCsv);
+    QCOMPARE(back.plans.size(), std::size_t(2));
+    QCOMPARE(back.plans[0].name, std::string("first"));
+    QCOMPARE(back.plans[0].planJson, doc.plans[0].planJson);
+    QCOMPARE(back.plans[0].evaluationJson, std::string("{}"));
+    QCOMPARE(back.plans[0].notes, std::string("notes"));
+    QCOMPARE(back.plans[1].name, std::string("second"));
+    // Serializing what was opened gives the same cluster again (the columns are a fixed point).
+    const FleetDocument again = importers::readFleetDocument(importers::serializeFleetDocument(back, "again.fleet"), "again.fleet");
+    QCOMPARE(summaryOf(again.cluster), summaryOf(doc.cluster));
+
+    doc.plans.push_back({ "first", "", "", "", "" });
+    QVERIFY_THROWS_EXCEPTION(FleetDocumentError, (void)importers::serializeFleetDocument(doc, "doc.fleet"));
+}
+
+void TestFleetDocument::shippedVersion1FixtureOpens()
+{
+    // Written by the first version and never rewritten: every later version must open it
+    // (a migration from version 1, when there is a version 2, is tested here).
+    const std::string path = (kData + QStringLiteral("/document/plan-cluster-v1.fleet")).toStdString();
+    QVERIFY(importers::isFleetDocumentFile(path));
+    const FleetDocument doc = importers::openFleetDocument(path);
+    QCOMPARE(summaryOf(doc.cluster), summaryOf(planDocument().cluster));
+    QCOMPARE(doc.plans.size(), std::size_t(1));
+    QCOMPARE(doc.plans[0].name, std::string("plan"));
+    QCOMPARE(importers::parsePlanText(doc.plans[0].planJson, "plan").actions.size(), std::size_t(4));
+    QCOMPARE(doc.provenance.files.at(0).name, std::string("cluster.json"));
+    QVERIFY2(doc.takenAt.size() == 20 && doc.takenAt.starts_with("2026-") && doc.takenAt.ends_with("Z"), doc.takenAt.c_str());
+    QVERIFY(doc.plans[0].evaluationJson.find("\"actions\"") != std::string::npos);
+}
+
+void TestFleetDocument::refusesNewerVersionAndOtherFiles()
+{
+    std::string image = importers::serializeFleetDocument(planDocument(), "doc.fleet");
+    QCOMPARE(image.substr(68, 4), std::string("FSCP"));
+    QCOMPARE(image.substr(60, 4), std::string("\0\0\0\1", 4));
+
+    std::string newer = image;
+    newer[63] = 2;
+    const std::string e = errorOf(newer, "new.fleet");
+    QVERIFY2(e.starts_with("new.fleet: written by a newer Fleetscope (document version 2)"), e.c_str());
+
+    std::string other = image;
+    other.replace(68, 4, "ABCD");
+    QVERIFY2(errorOf(other).find("not a Fleetscope document (an SQLite database with application_id 0x41424344") != std::string::npos,
+             errorOf(other).c_str());
+    QVERIFY2(errorOf("{\"kind\": \"List\"}").find("not a Fleetscope document (not an SQLite database)") != std::string::npos,
+             errorOf("{}").c_str());
+    QVERIFY2(errorOf(image.substr(0, 50)).find("cut short: 50 bytes, less than an SQLite header") != std::string::npos,
+             errorOf(image.substr(0, 50)).c_str());
+}
+
+void TestFleetDocument::refusesOtherSchemaAndValues()
+{
+    const std::string image = importers::serializeFleetDocument(planDocument(), "doc.fleet");
+    QVERIFY(errorOf(image).empty());
+    // A trigger, a view or a table more: the schema is matched exactly.
+    for (const char* sql : { "CREATE TABLE extra(a)", "CREATE VIEW v AS SELECT 1",
+                             "CREATE TRIGGER t AFTER INSERT ON warnings BEGIN DELETE FROM plans; END",
+                             "CREATE INDEX i ON plans(notes)" }) {
+        const std::string e = errorOf(altered(image, sql));
+        QVERIFY2(e.find("the schema differs") != std::string::npos, (std::string(sql) + ": " + e).c_str());
+    }
+    // Values the reader checks.
+    const std::pair<const char*, const char*> cases[] = {
+        { "UPDATE document SET value = 'many' WHERE key = 'nodes_read'", "document.nodes_read is \"many\", expected a count" },
+        { "DELETE FROM document WHERE key = 'taken_at'", "document.taken_at is missing" },
+        { "INSERT INTO document VALUES ('extra', '')", "document.extra is not a key version 1 writes" },
+        { "UPDATE columns SET raw_size = raw_size + 1 WHERE name = 'nodes'", "column nodes: the compressed data is damaged" },
+        { "UPDATE columns SET raw_size = 1000000000000 WHERE name = 'pods'", "more than zlib can hold" },
+        { "UPDATE columns SET compression = 'lz4' WHERE name = 'pods'", "column pods is compressed with \"lz4\"" },
+        { "DELETE FROM columns WHERE name = 'usage'", "column usage is missing" },
+        { "UPDATE columns SET data = 1 WHERE name = 'strings'", "holds a integer, expected a blob" },
+        { "UPDATE plans SET plan_json = '{}'", "plan \"plan\"" },
+        { "UPDATE source_files SET sha256 = 'x'", "has no SHA-256 digest" },
+        { "UPDATE columns SET data = (SELECT data FROM columns WHERE name = 'pods'), raw_size = (SELECT raw_size FROM columns WHERE "
+          "name = 'pods') WHERE name = 'nodes'",
+          "column nodes, byte" },
+    };
+    for (const auto& [sql, expected] : cases) {
+        const std::string e = errorOf(altered(image, sql));
+        QVERIFY2(e.starts_with("doc.fleet: ") && e.find(expected) != std::string::npos, (std::string(sql) + " -> " + e).c_str());
+    }
+}
+
+void TestFleetDocument::bitFlipsAndTruncationNeverCrash()
+{
+    FleetDocument doc;
+    doc.cluster = importers::loadClusterFiles(schedulingFiles());
+    doc.plans = planDocument().plans;
+    const std::string image = importers::serializeFleetDocument(doc, "doc.fleet");
+    const std::string expected = summaryOf(doc.cluster);
+    int errors = 0, opened = 0;
+    auto tryOpen = [&](const std::string& bytes, const std::string& what) {
+        try {
+            const FleetDocument d = importers::readFleetDocument(bytes, "doc.fleet");
+            ++opened;
+            // A flip SQLite and zlib cannot see (an unused byte, a free page) leaves a store
+            // that is whole: the same nodes and pods.
+            QVERIFY2(d.cluster.store->nodeCount() == doc.cluster.store->nodeCount()
+                         && d.cluster.store->podCount() == doc.cluster.store->podCount(),
+                     what.c_str());
+        } catch (const FleetDocumentError& e) {
+            ++errors;
+            QVERIFY2(std::string(e.what()).starts_with("doc.fleet: "), (what + ": " + e.what()).c_str());
+        }
+    };
+    // Every 7th byte of the first 8 KB (header, schema, document table), then spread over the rest.
+    for (std::size_t at = 0; at < image.size(); at += at < 8192 ? 7 : 97) {
+        std::string flipped = image;
+        flipped[at] = static_cast<char>(flipped[at] ^ (1 << (at % 8)));
+        tryOpen(flipped, "bit flip at " + std::to_string(at));
+    }
+    for (std::size_t size = 0; size < image.size(); size += size < 200 ? 1 : 509)
+        tryOpen(image.substr(0, size), "cut at " + std::to_string(size));
+    QVERIFY(errors > 100);
+    QVERIFY(opened > 0);
+    QCOMPARE(summaryOf(importers::readFleetDocument(image, "doc.fleet").cluster), expected);
+}
+
+void TestFleetDocument::openLeavesFileUnchanged()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("state.fleet"));
+    importers::saveFleetDocument(planDocument(), path.toStdString());
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList { QStringLiteral("state.fleet") });
+    // An mtime in the past, so that a rewrite within the same second would show.
+    const QByteArray native = QFile::encodeName(path);
+    const struct timespec times[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+    QVERIFY(::utimensat(AT_FDCWD, native.constData(), times, 0) == 0);
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray before = f.readAll();
+    f.close();
+    const FleetDocument doc = importers::openFleetDocument(path.toStdString());
+    QCOMPARE(doc.plans.size(), std::size_t(1));
+    struct stat st {};
+    QVERIFY(::stat(native.constData(), &st) == 0);
+    QCOMPARE(st.st_mtim.tv_sec, time_t(1000000000));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), before);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList { QStringLiteral("state.fleet") });
+}
+
+void TestFleetDocument::saveRefusesOverNewerDocument()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("state.fleet"));
+    std::string newer = importers::serializeFleetDocument(planDocument(), "x");
+    newer[63] = 3;
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(newer.data(), static_cast<qint64>(newer.size()));
+    f.close();
+    try {
+        importers::saveFleetDocument(planDocument(), path.toStdString());
+        QFAIL("saved over a newer document");
+    } catch (const FleetDocumentError& e) {
+        QVERIFY2(std::string(e.what()).find("written by a newer Fleetscope (document version 3)") != std::string::npos, e.what());
+    }
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray(newer.data(), static_cast<qsizetype>(newer.size())));
+}
+
+QTEST_GUILESS_MAIN(TestFleetDocument)
+#include "tst_fleetdocument.moc"
