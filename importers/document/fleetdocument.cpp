@@ -35,8 +35,8 @@ constexpr const char* kSchema[] = {
     "CREATE TABLE warnings(position INTEGER PRIMARY KEY, text TEXT NOT NULL)",
     "CREATE TABLE topology_keys(position INTEGER PRIMARY KEY, key TEXT NOT NULL)",
     "CREATE TABLE columns(name TEXT PRIMARY KEY NOT NULL, compression TEXT NOT NULL, raw_size INTEGER NOT NULL, data BLOB NOT NULL)",
-    "CREATE TABLE plans(position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, plan_json TEXT NOT NULL, "
-    "evaluation_json TEXT NOT NULL, notes TEXT NOT NULL, saved_at TEXT NOT NULL)",
+    ("CREATE TABLE plans(position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, plan_json TEXT NOT NULL, "
+     "evaluation_json TEXT NOT NULL, notes TEXT NOT NULL, saved_at TEXT NOT NULL)"),
 };
 
 // The keys of the document table; each is present exactly once.
@@ -235,9 +235,9 @@ std::string serializeFleetDocument(const FleetDocument& doc, const std::string& 
     // The columns are compressed in parallel: zlib is most of a save's time.
     auto raw = document::encodeStore(*doc.cluster.store, doc.cluster.usage.get());
     std::vector<std::future<std::string>> compressed;
-    for (const auto& [name, bytes] : raw)
-        compressed.push_back(std::async(std::launch::async, [&name, &bytes] {
-            return document::columnIsCompressed(name) ? document::compressColumn(bytes) : std::string();
+    for (const auto& column : raw)
+        compressed.push_back(std::async(std::launch::async, [&column] {
+            return document::columnIsCompressed(column.first) ? document::compressColumn(column.second) : std::string();
         }));
 
     try {
