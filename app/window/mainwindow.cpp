@@ -90,7 +90,6 @@ QString withFullStop(const QString& sentence)
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_imports(new ImportController(this))
-    , m_undoStack(new QUndoStack(this))
 {
     setWindowTitle(tr("Fleetscope"));
 
@@ -128,7 +127,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_legend = m_map->findChild<views::MapLegend*>();
     m_map->installEventFilter(this);
 
-    m_plan = new PlanController(this, m_map, m_undoStack);
+    m_plan = new PlanController(this, m_map);
+    m_undoStack = m_plan->undoStack(); // the plan's engine host owns it with the engine its commands act on
     createMenus();
     createStatusBar();
     m_explore = new ExplorePanels(this, m_map);
