@@ -97,9 +97,12 @@ void PlanEngineHost::storeChanged(std::shared_ptr<const model::Topology> topolog
         return;
     m_topology = std::move(topology);
     // The commands left on the stack (undone ones, or removals of every action) act on the
-    // engine dropped here: they go with it.
-    if (m_engine || m_store != m_shownStore)
+    // engine dropped here: they go with it, once the stack has returned (this runs inside an
+    // undo that emptied the plan, which let the held live batches in).
+    if (m_store != m_shownStore)
         m_stack->clear();
+    else if (m_engine)
+        QMetaObject::invokeMethod(m_stack, &QUndoStack::clear, Qt::QueuedConnection);
     m_store = m_shownStore; // a placement's copy: the live store moved on without it
     ++m_generation; // a build running now saw the old state: its result is dropped
     if (m_engine) {
