@@ -1,17 +1,32 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plancommand.h"
 
+#include "app/controllers/planenginehost.h"
+
 #include <stdexcept>
 
 namespace fleet::app {
 
-PlanCommand::PlanCommand(std::shared_ptr<model::PlanEngine> engine, model::PlanAction action, QString text,
-    std::function<void()> changed, QUndoCommand* parent)
+PlanCommand::PlanCommand(
+    PlanEngineHost& host, model::PlanAction action, QString text, std::function<void()> changed, QUndoCommand* parent)
     : QUndoCommand(std::move(text), parent)
-    , m_engine(std::move(engine))
+    , m_host(host)
     , m_action(std::move(action))
     , m_changed(std::move(changed))
 {
+}
+
+PlanCommand::PlanCommand(PlanEngineHost& host, model::PlanAction action, QString text, std::function<void()> changed,
+    AppliedAt applied, QUndoCommand* parent)
+    : PlanCommand(host, std::move(action), std::move(text), std::move(changed), parent)
+{
+    m_appliedAlready = true;
+    m_appliedIndex = applied.index;
+}
+
+model::PlanEngine& PlanCommand::engine() const
+{
+    return *m_host.engine();
 }
 
 void PlanCommand::redo()
@@ -20,15 +35,16 @@ void PlanCommand::redo()
         m_appliedAlready = false;
         m_applied = true;
         m_appliedOnce = true;
-        m_index = m_appliedIndex != static_cast<std::size_t>(-1) ? m_appliedIndex : m_engine->applied().size() - 1;
+        m_index = m_appliedIndex;
         if (m_changed)
             m_changed();
         return;
     }
-    const std::size_t before = m_engine->applied().size();
+    model::PlanEngine& plan = engine();
+    const std::size_t before = plan.applied().size();
     // A redo after an undo replays what the action did (PlanEngine::reapplyUndone(): O(its
     // effects)); planning a drain again would cost as much as its first apply.
-    if (m_appliedOnce && m_engine->reapplyUndone(m_action)) {
+    if (m_appliedOnce && plan.reapplyUndone(m_action)) {
         m_applied = true;
         m_index = before;
         if (m_changed)
@@ -36,8 +52,8 @@ void PlanCommand::redo()
         return;
     }
     try {
-        const model::AppliedAction& result = m_engine->apply(m_action);
-        if (m_engine->applied().size() == before) {
+        const model::AppliedAction& result = plan.apply(m_action);
+        if (plan.applied().size() == before) {
             m_refused = result;
             m_refusedOnce = true;
             setObsolete(true);
@@ -64,7 +80,7 @@ void PlanCommand::undo()
 {
     if (!m_applied)
         return;
-    m_engine->undo();
+    engine().undo();
     m_applied = false;
     if (m_changed)
         m_changed();
@@ -72,7 +88,10 @@ void PlanCommand::undo()
 
 const model::AppliedAction* PlanCommand::applied() const noexcept
 {
-    return m_applied && m_index < m_engine->applied().size() ? &m_engine->applied()[m_index] : nullptr;
+    if (!m_applied || !m_host.engine())
+        return nullptr;
+    const auto& applied = m_host.engine()->applied();
+    return m_index < applied.size() ? &applied[m_index] : nullptr;
 }
 
 } // namespace fleet::app

@@ -6,12 +6,16 @@
 
 #include <QUndoCommand>
 
+#include <cstddef>
 #include <functional>
-#include <memory>
 
 namespace fleet::app {
 
-/// Wraps PlanEngine::apply (redo) and PlanEngine::undo (undo) of one PlanAction. The stack
+class PlanEngineHost;
+
+/// Wraps PlanEngine::apply (redo) and PlanEngine::undo (undo) of one PlanAction on the engine
+/// of `host` (PlanEngineHost::engine(), read at each redo and undo: the host may replace its
+/// engine with one that replayed the same actions, and the command follows). The stack
 /// guarantees last-in first-out, so undo() always reverts the engine's last applied action,
 /// which is this one, and a redo after it puts back the engine's last undone one
 /// (PlanEngine::reapplyUndone(), which replays its effects instead of planning it again). An action the engine refuses (not appended to applied()) makes the
@@ -22,8 +26,16 @@ namespace fleet::app {
 /// Thread: GUI thread.
 class PlanCommand : public QUndoCommand {
 public:
-    PlanCommand(std::shared_ptr<model::PlanEngine> engine, model::PlanAction action, QString text,
-        std::function<void()> changed, QUndoCommand* parent = nullptr);
+    PlanCommand(PlanEngineHost& host, model::PlanAction action, QString text, std::function<void()> changed,
+        QUndoCommand* parent = nullptr);
+    /// A command whose action the engine applied already, at `index` of its applied()
+    /// (computed on a worker: Plan > Place Workload, Plan > Consolidate, File > Open Plan):
+    /// the first redo, push()'s, only records it; later redos apply it again.
+    struct AppliedAt {
+        std::size_t index;
+    };
+    PlanCommand(PlanEngineHost& host, model::PlanAction action, QString text, std::function<void()> changed, AppliedAt applied,
+        QUndoCommand* parent = nullptr);
 
     void redo() override;
     void undo() override;
@@ -38,22 +50,11 @@ public:
     [[nodiscard]] const model::AppliedAction& refused() const noexcept { return m_refused; }
     /// The applied action (valid while applied).
     [[nodiscard]] const model::AppliedAction* applied() const noexcept;
-    /// The action is the engine's last applied one already (computed on a worker, Plan > Place
-    /// Workload): the first redo, push()'s, only records it; later redos apply it again.
-    void setAppliedAlready() noexcept { m_appliedAlready = true; }
-    /// The same for an action applied on a worker at index `index` of the engine's applied()
-    /// (File > Open Plan: every action of the file, one command each under one step).
-    void setAppliedAlready(std::size_t index) noexcept
-    {
-        m_appliedAlready = true;
-        m_appliedIndex = index;
-    }
-    /// Moves the command to `engine`, one that replayed the same actions (a copy of the state
-    /// with more template pods): the stack's commands follow the engine the window shows.
-    void setEngine(std::shared_ptr<model::PlanEngine> engine) { m_engine = std::move(engine); }
 
 private:
-    std::shared_ptr<model::PlanEngine> m_engine;
+    [[nodiscard]] model::PlanEngine& engine() const;
+
+    PlanEngineHost& m_host;
     model::PlanAction m_action;
     std::function<void()> m_changed;
     std::function<void(const model::AppliedAction&)> m_onRefused;
@@ -63,7 +64,7 @@ private:
     bool m_appliedOnce = false; // applied by a redo before: a later redo replays it
     bool m_appliedAlready = false;
     std::size_t m_index = 0; // in PlanEngine::applied() while applied
-    std::size_t m_appliedIndex = static_cast<std::size_t>(-1); // setAppliedAlready(index); -1: the last
+    std::size_t m_appliedIndex = 0; // AppliedAt
 };
 
 } // namespace fleet::app

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "removeactionscommand.h"
 
+#include "app/controllers/planenginehost.h"
+
 #include <algorithm>
 
 namespace fleet::app {
 
-RemoveActionsCommand::RemoveActionsCommand(
-    std::shared_ptr<model::PlanEngine> engine, std::size_t count, QString text, std::function<void()> changed)
+RemoveActionsCommand::RemoveActionsCommand(PlanEngineHost& host, std::size_t count, QString text, std::function<void()> changed)
     : QUndoCommand(std::move(text))
-    , m_engine(std::move(engine))
+    , m_host(host)
     , m_count(count)
     , m_changed(std::move(changed))
 {
@@ -16,10 +17,11 @@ RemoveActionsCommand::RemoveActionsCommand(
 
 void RemoveActionsCommand::redo()
 {
+    model::PlanEngine& engine = *m_host.engine();
     m_removed.clear();
-    for (std::size_t k = 0; k < m_count && !m_engine->applied().empty(); ++k) {
-        m_removed.push_back(m_engine->applied().back().action);
-        m_engine->undo();
+    for (std::size_t k = 0; k < m_count && !engine.applied().empty(); ++k) {
+        m_removed.push_back(engine.applied().back().action);
+        engine.undo();
     }
     std::reverse(m_removed.begin(), m_removed.end());
     m_count = m_removed.size();
@@ -31,9 +33,10 @@ void RemoveActionsCommand::undo()
 {
     // Each was applied to this very state before, so the engine takes it again (no throw):
     // replayed from what its undo recorded when it can be (PlanEngine::reapplyUndone()).
+    model::PlanEngine& engine = *m_host.engine();
     for (const model::PlanAction& a : m_removed)
-        if (!m_engine->reapplyUndone(a))
-            m_engine->apply(a);
+        if (!engine.reapplyUndone(a))
+            engine.apply(a);
     m_removed.clear();
     if (m_changed)
         m_changed();

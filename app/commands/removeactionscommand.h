@@ -8,12 +8,14 @@
 #include <QUndoCommand>
 
 #include <functional>
-#include <memory>
 #include <vector>
 
 namespace fleet::app {
 
-/// Removes the engine's last `count` applied actions, whatever command applied them (one
+class PlanEngineHost;
+
+/// Removes the last `count` applied actions of the engine of `host` (PlanEngineHost::engine(),
+/// read at each redo and undo, so the command follows a replaced engine), whatever command applied them (one
 /// drain of a consolidation's macro, say): redo() undoes them (PlanEngine::undo, last first)
 /// and keeps their PlanActions; undo() applies them again in their order, which gives the
 /// same effects since the state is the one they were applied to. The stack's last-in
@@ -22,7 +24,7 @@ namespace fleet::app {
 /// nothing. Thread: GUI thread.
 class RemoveActionsCommand : public QUndoCommand {
 public:
-    RemoveActionsCommand(std::shared_ptr<model::PlanEngine> engine, std::size_t count, QString text, std::function<void()> changed);
+    RemoveActionsCommand(PlanEngineHost& host, std::size_t count, QString text, std::function<void()> changed);
 
     void redo() override;
     void undo() override;
@@ -31,7 +33,7 @@ public:
     [[nodiscard]] std::size_t count() const noexcept { return m_count; }
 
 private:
-    std::shared_ptr<model::PlanEngine> m_engine;
+    PlanEngineHost& m_host;
     std::size_t m_count;
     std::function<void()> m_changed;
     std::vector<model::PlanAction> m_removed; // in applied order, while removed

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The what-if in the window (issue 6): the plan of the shown cluster, its drags and drops on
-// the fleet map, its context-menu actions, the plan panel dock, and the undo stack's commands.
+// The what-if in the window: the user's gestures on the plan of the shown cluster as undo
+// commands, and the plan panel dock that lists them.
 
+#include "app/controllers/planenginehost.h"
 #include "importers/plan/planfile.h"
 #include "model/clusterchange.h"
 #include "model/clusterstore.h"
@@ -14,13 +15,13 @@
 #include "views/map/fleetmapview.h"
 
 #include <QObject>
+#include <QPoint>
 #include <QString>
 
 #include <memory>
 #include <vector>
 
 class QDockWidget;
-class QTimer;
 class QMainWindow;
 class QMenu;
 class QUndoStack;
@@ -31,34 +32,32 @@ class PlanPanel;
 
 namespace fleet::app {
 
+class PlanContextMenu;
+class PlanDragController;
+
 /// The window's Plan menu (objectName menuPlan), made at the end of its menu bar when missing:
 /// where Consolidate and Add Nodes put their actions. Thread: GUI thread.
 [[nodiscard]] QMenu* planMenu(QMainWindow* window);
 
-/// Owns the PlanEngine of the shown cluster (built on a worker when a cluster arrives: the
-/// ledger's indexes are O(nodes + pods); until it is ready a drag says so and does nothing)
-/// and turns the user's what-if gestures into PlanCommands on the window's QUndoStack:
-/// - a pod dragged on the map (from the node inspector's pod table or a pod strip of the
-///   zoomed map) shades every node by PodFeasibility::feasibleNodes; over a node that cannot
-///   take it the tooltip lists the verdict's reasons, "message (code)" each; a drop on a
-///   feasible node is one command (MovePod); a drop on an infeasible node is refused with its
-///   reasons (status message and tooltip), unless Shift is held: then the move is applied as an
-///   override, which the plan marks as a violation (DaemonSet and mirror pods never move).
-/// - Alt held when the drag starts drags the pod's whole workload (Deployment, StatefulSet,
-///   Job, or a gang workload): a drop on a domain label, or on a node (its innermost domain),
-///   places every pod of it inside that domain, all or nothing (PlaceWorkload).
-/// - the map's context menu: Drain Node, Fail Node, Add a Node Like This on a node; Drain the filtered nodes when a
-///   filter is active (one undo step); Fail Domain and Place Workload Here on a domain label.
-/// - a node the plan added (its square under its domain, AddedNodeLayer) is a node like any
-///   other here: a drop target (its verdict from the same PodFeasibility), drained or failed
-///   from its context menu, its domain (the add-node action's) a workload's target.
-/// - Plan > Add Nodes (app/dialogs/addnodesdialog.h) calls addNodes().
-/// After every change the map shows the plan (PlanMarks, the plan-aware metrics) and the
-/// panel refreshes; planChanged() follows. Thread: GUI thread.
+/// The what-if in the window, as gestures: turns each into PlanCommands on the undo stack of
+/// its PlanEngineHost (which owns the engine of the shown cluster and the stack), and after
+/// every change shows the plan on the map (PlanMarks, the plan-aware metrics) and in the plan
+/// panel; planChanged() follows. Composes:
+/// - PlanEngineHost (app/controllers/planenginehost.h): the engine, its build on a worker, its
+///   rebuild after live diffs, the undo stack, the stale marks;
+/// - PlanDragController (plandragcontroller.h): pod and workload drags on the map, which end
+///   in movePod() or placeWorkload();
+/// - PlanContextMenu (plancontextmenu.h): the map's context menu, whose actions call
+///   drainNodes(), failNode(), addNodeLike(), failDomain();
+/// - savePlanFile() / exportPlanFile() (plansaver.h) behind savePlan() / exportPlan().
+/// Plan > Add Nodes (app/dialogs/addnodesdialog.h) calls addNodes(). To add a gesture: a
+/// method here that builds the PlanAction and calls pushAction() (one command), or a
+/// PlanStepCommand with PlanCommand children (one undo step). A node the plan added
+/// (AddedNodeLayer) is a node like any other here. Thread: GUI thread.
 class PlanController : public QObject {
     Q_OBJECT
 public:
-    PlanController(QMainWindow* window, views::FleetMapView* map, QUndoStack* stack);
+    PlanController(QMainWindow* window, views::FleetMapView* map);
     ~PlanController() override;
 
     /// A new cluster: the plan and the undo stack are cleared, a new engine is built on a
@@ -80,16 +79,19 @@ public:
     /// stays until the action is undone or the cluster replaced.
     void checkStale(const model::ClusterChangeBatch& batch);
     /// Why each applied action is stale ("" when it is not), by action index.
-    [[nodiscard]] const std::vector<QString>& staleReasons() const noexcept { return m_stale; }
-    static constexpr int kLiveRebuildMs = 3000;
+    [[nodiscard]] const std::vector<QString>& staleReasons() const noexcept { return m_host->staleReasons(); }
+    static constexpr int kLiveRebuildMs = PlanEngineHost::kLiveRebuildMs;
 
-    [[nodiscard]] std::shared_ptr<const model::PlanEngine> engine() const noexcept { return m_engine; }
+    /// The engine and the undo stack (the window's Edit > Undo / Redo act on it).
+    [[nodiscard]] PlanEngineHost* host() const noexcept { return m_host; }
+    [[nodiscard]] QUndoStack* undoStack() const noexcept { return m_host->undoStack(); }
+    [[nodiscard]] std::shared_ptr<const model::PlanEngine> engine() const noexcept { return m_host->engine(); }
     /// The shown cluster and its node prices ($/h by NodeId; empty without a price table), for
     /// work that builds its own engine on a worker (Plan > Consolidate).
-    [[nodiscard]] std::shared_ptr<const model::ClusterStore> store() const noexcept { return m_store; }
-    [[nodiscard]] std::shared_ptr<const model::Topology> topology() const noexcept { return m_topology; }
-    [[nodiscard]] const std::vector<double>& nodePrices() const noexcept { return m_prices; }
-    [[nodiscard]] bool hasPlan() const noexcept;
+    [[nodiscard]] std::shared_ptr<const model::ClusterStore> store() const noexcept { return m_host->store(); }
+    [[nodiscard]] std::shared_ptr<const model::Topology> topology() const noexcept { return m_host->topology(); }
+    [[nodiscard]] const std::vector<double>& nodePrices() const noexcept { return m_host->nodePrices(); }
+    [[nodiscard]] bool hasPlan() const noexcept { return m_host->hasPlan(); }
     /// The engine's ledger while the plan has actions (what the map's node detail and tooltip
     /// and the node inspector show; it keeps the engine alive), else null (the loaded state).
     [[nodiscard]] std::shared_ptr<const model::PlacementState> planState() const;
@@ -99,7 +101,7 @@ public:
     [[nodiscard]] QString lastMessage() const { return m_lastMessage; }
     /// Milliseconds from the start of the last drag to its shading bytes (PodFeasibility built
     /// and feasibleNodes filled), and the plan layer's image build.
-    [[nodiscard]] double lastFeasibilityMs() const noexcept { return m_lastFeasibilityMs; }
+    [[nodiscard]] double lastFeasibilityMs() const noexcept;
 
     /// The map's metric for a chosen metric id: under a plan with actions, "gpu", "cpu" and
     /// "memory" become their "plan-" versions; "plan-diff-*" need an engine. Null: use the
@@ -159,9 +161,13 @@ public:
     bool removeLastAction();
 
     /// The filter's mask (FilterField::maskChanged), for "Drain Filtered Nodes".
-    void setNodeMask(std::shared_ptr<const std::vector<std::uint8_t>> mask) { m_mask = std::move(mask); }
+    void setNodeMask(std::shared_ptr<const std::vector<std::uint8_t>> mask);
 
-    /// Writes the plan (importers::writePlanFile) naming `source` (the loaded state: files with
+    /// A sentence for the status bar (messageShown()), also shown as a tooltip at `globalPos`
+    /// unless null (a refused drop).
+    void showMessage(const QString& message, const QPoint& globalPos = {});
+
+    /// Writes the plan (savePlanFile(), app/controllers/plansaver.h) naming `source` (the loaded state: files with
     /// their SHA-256, a live cluster's server and resourceVersion, or a simulation;
     /// MainWindow::planSource()); exportPlan() writes its evaluation as CSV or a kubectl
     /// script, which records `source`'s server as the cluster it may run on. Each returns ""
@@ -180,49 +186,21 @@ signals:
     void messageShown(const QString& message);
 
 private:
-    void onDragStarted(model::PodId pod, Qt::KeyboardModifiers modifiers);
-    void onDragMoved(model::NodeId node, model::DomainId label, const QPoint& globalPos, Qt::KeyboardModifiers modifiers);
-    void onDropped(model::NodeId node, model::DomainId label, const QPoint& globalPos, Qt::KeyboardModifiers modifiers);
-    void onDragCancelled();
-    void onContextMenu(model::NodeId node, model::DomainId label, const QPoint& globalPos);
-    void endDrag();
     /// Pushes one PlanCommand; false (and `refusal` set to the engine's reasons) when refused.
     bool pushAction(const model::PlanAction& action, const QString& text, QString* refusal);
+    /// Shows the plan on the map and the panel (once per undo step: m_batch > 0 defers it).
     void afterChange();
-    /// Moves every command of the stack (children of a step too) to `engine`.
-    void rebindCommands(const std::shared_ptr<model::PlanEngine>& engine);
-    void showMessage(const QString& message, const QPoint& globalPos = {});
-    void installEngine(std::shared_ptr<model::PlanEngine> engine);
-    [[nodiscard]] QString podText(model::PodId pod) const;
-    [[nodiscard]] QString nodeText(model::NodeId node) const;
-    [[nodiscard]] QString domainText(model::DomainId domain) const;
-    [[nodiscard]] bool workloadDraggable(model::WorkloadId w) const;
-    /// The innermost domain of a store node; for a node the plan added, its add-node's domain.
-    [[nodiscard]] model::DomainId domainOfNode(model::NodeId node) const;
+    /// The host installed an engine (or none): the panel and the map start from the loaded state.
+    void onEngineInstalled();
+    /// The engine and store the panel shows are the host's again (after a replacement).
+    void showEngineInPanel();
 
-    QMainWindow* m_window = nullptr;
     views::FleetMapView* m_map = nullptr;
-    QUndoStack* m_stack = nullptr;
+    PlanEngineHost* m_host = nullptr;
+    PlanDragController* m_drag = nullptr;
+    PlanContextMenu* m_contextMenu = nullptr;
     views::PlanPanel* m_panel = nullptr;
     QDockWidget* m_dock = nullptr;
-    std::shared_ptr<const model::ClusterStore> m_store;       // the engine's: the shown one, or its copy with template pods
-    std::shared_ptr<const model::ClusterStore> m_shownStore;  // the window's
-    std::shared_ptr<const model::Topology> m_topology;
-    std::vector<double> m_prices;
-    std::shared_ptr<model::PlanEngine> m_engine;
-    std::uint64_t m_generation = 0;
-    std::vector<QString> m_stale;        // by applied action index
-    std::shared_ptr<const model::PriceTable> m_priceTable;
-    QTimer* m_liveRebuild = nullptr;     // single shot: the engine's build after live diffs
-    void startEngineBuild();
-    std::shared_ptr<const std::vector<std::uint8_t>> m_mask;
-    // The drag in progress.
-    model::PodId m_dragPod;
-    model::WorkloadId m_dragWorkload; // valid: the whole workload is dragged
-    std::vector<model::Reason> m_dragBlockers; // why the dragged pod cannot move alone (eviction rules)
-    std::unique_ptr<model::PodFeasibility> m_feasibility;
-    std::shared_ptr<std::vector<std::uint8_t>> m_feasible;
-    double m_lastFeasibilityMs = 0;
     int m_batch = 0;
     QString m_lastMessage;
 };

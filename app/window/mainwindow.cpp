@@ -15,7 +15,9 @@
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/plannodeactions.h"
 #include "app/window/markersmenu.h"
-#include "app/window/statusfield.h"
+#include "app/window/metricmenu.h"
+#include "app/window/plandocument.h"
+#include "app/controllers/planopener.h"
 
 #include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
@@ -29,6 +31,7 @@
 #include <QActionGroup>
 #include <QDockWidget>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QElapsedTimer>
 #include <QEvent>
 #include <QFileDialog>
@@ -90,7 +93,6 @@ QString withFullStop(const QString& sentence)
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_imports(new ImportController(this))
-    , m_undoStack(new QUndoStack(this))
 {
     setWindowTitle(tr("Fleetscope"));
 
@@ -128,9 +130,11 @@ MainWindow::MainWindow(QWidget* parent)
     m_legend = m_map->findChild<views::MapLegend*>();
     m_map->installEventFilter(this);
 
-    m_plan = new PlanController(this, m_map, m_undoStack);
+    m_plan = new PlanController(this, m_map);
+    m_undoStack = m_plan->undoStack(); // the plan's engine host owns it with the engine its commands act on
+    m_status = new WindowStatusBar(this, m_imports);
+    connect(m_status, &WindowStatusBar::cancelRequested, this, &MainWindow::cancelImport);
     createMenus();
-    createStatusBar();
     m_explore = new ExplorePanels(this, m_map);
     createLivePanel();
     connect(m_explore->filterField(), &views::FilterField::maskChanged, m_plan, &PlanController::setNodeMask);
@@ -138,48 +142,16 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_plan, &PlanController::planChanged, this, [this] {
         applyMetric();
         m_explore->nodeInspector()->setPlanState(m_plan->planState());
-        for (QAction* a : m_planFileActions)
-            a->setEnabled(m_plan->hasPlan());
+        m_planDocument->setActionsEnabled(m_plan->hasPlan());
         updateLiveHold();
     });
     connect(m_plan, &PlanController::engineReady, this, [this] { m_explore->nodeInspector()->setPrices(m_plan->nodePrices()); });
-    connect(m_plan, &PlanController::messageShown, this, [this](const QString& message) {
-        m_planStatus->setToolTip(message);
-        m_planStatus->setVariants({ message, message.section(QLatin1Char(':'), 0, 0) });
-        m_planStatus->show();
-        m_planMessageTimer->start(3 * kMessageMs);
-        fitHoverField();
-    });
-    {
-        // The panel's buttons keep short texts (the Edit menu's name the command).
-        auto* undo = new QAction(tr("Undo"), this);
-        auto* redo = new QAction(tr("Redo"), this);
-        undo->setObjectName(QStringLiteral("planPanelUndo"));
-        redo->setObjectName(QStringLiteral("planPanelRedo"));
-        undo->setEnabled(false);
-        redo->setEnabled(false);
-        connect(undo, &QAction::triggered, m_undoStack, &QUndoStack::undo);
-        connect(redo, &QAction::triggered, m_undoStack, &QUndoStack::redo);
-        connect(m_undoStack, &QUndoStack::canUndoChanged, undo, &QAction::setEnabled);
-        connect(m_undoStack, &QUndoStack::canRedoChanged, redo, &QAction::setEnabled);
-        connect(m_undoStack, &QUndoStack::undoTextChanged, undo, [undo](const QString& t) { undo->setToolTip(tr("Undo %1").arg(t)); });
-        connect(m_undoStack, &QUndoStack::redoTextChanged, redo, [redo](const QString& t) { redo->setToolTip(tr("Redo %1").arg(t)); });
-        // One action at a time from the last, even inside one undo step (a consolidation's drains).
-        auto* removeLast = new QAction(tr("Remove Last"), this);
-        removeLast->setObjectName(QStringLiteral("planPanelRemoveLast"));
-        removeLast->setToolTip(tr("Remove the plan's last action (Undo puts it back)"));
-        removeLast->setEnabled(false);
-        connect(removeLast, &QAction::triggered, m_plan, &PlanController::removeLastAction);
-        connect(m_plan, &PlanController::planChanged, removeLast, [this, removeLast] { removeLast->setEnabled(m_plan->hasPlan()); });
-        m_plan->panel()->addToolActions({ undo, redo, removeLast });
-    }
+    connect(m_plan, &PlanController::messageShown, m_status, &WindowStatusBar::showPlanMessage);
+    createPlanPanelActions();
 
     connect(m_imports, &ImportController::importStarted, this, &MainWindow::onImportStarted);
     connect(m_imports, &ImportController::progressChanged, this, &MainWindow::onProgress);
-    connect(m_imports, &ImportController::importWaiting, this, [this](const QString& text) {
-        m_importStatus->setToolTip(text);
-        m_importStatus->setVariants({ tr("Importing\u2026 %1").arg(text), tr("Importing\u2026 (slow server)") });
-    });
+    connect(m_imports, &ImportController::importWaiting, m_status, &WindowStatusBar::setImportWaiting);
     connect(m_imports, &ImportController::importFinished, this, &MainWindow::onImportFinished);
     connect(m_imports, &ImportController::importFailed, this, &MainWindow::onImportFailed);
     connect(m_imports, &ImportController::importCancelled, this, &MainWindow::onImportCancelled);
@@ -205,84 +177,26 @@ void MainWindow::createMenus()
     QAction* connectAction = file->addAction(tr("&Connect to Cluster\u2026"), this, &MainWindow::showConnectDialog);
     connectAction->setObjectName(QStringLiteral("actionConnect"));
     file->addSeparator();
-    createPlanFileActions(file);
-    createPlanMenus(file, nullptr);
+    m_planDocument = new PlanDocument(this, m_plan);
+    m_planDocument->addOpenAction(file);
+    m_planDocument->addSaveActions(file);
+    createEditMenu();
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu* metric = menuBar()->addMenu(tr("&Metric"));
-    m_metricGroup = new QActionGroup(this);
-    m_metricGroup->setExclusive(true);
-    // Every metric of the registry, in its order, Ctrl+1 onwards; then the predefined
-    // label metrics and "Colour by Label..." for any other key.
-    auto addMetric = [&](const QString& text, const QString& id, const QString& name) {
-        QAction* a = metric->addAction(text);
-        a->setCheckable(true);
-        a->setObjectName(name);
-        m_metricGroup->addAction(a);
-        connect(a, &QAction::triggered, this, [this, id] { setMetric(id); });
-        m_metricActions.insert(id, a);
-        return a;
-    };
-    struct MenuEntry {
-        const char* id;
-        const char* text;
-        const char* name;
-    };
-    static constexpr MenuEntry kEntries[] = {
-        { "gpu", QT_TR_NOOP("&GPU Requested"), "actionMetricGpu" },
-        { "cpu", QT_TR_NOOP("&CPU Requested"), "actionMetricCpu" },
-        { "memory", QT_TR_NOOP("&Memory Requested"), "actionMetricMemory" },
-        { "gpu-unallocated", QT_TR_NOOP("&Unallocated GPUs"), "actionMetricGpuUnallocated" },
-        { "gpu-fragmentation", QT_TR_NOOP("GPU &Fragmentation"), "actionMetricGpuFragmentation" },
-        { "cost", QT_TR_NOOP("C&ost per Hour"), "actionMetricCost" },
-        { "cost-unallocated", QT_TR_NOOP("Cost of Unallocated &Capacity"), "actionMetricCostUnallocated" },
-        { "state", QT_TR_NOOP("Node &State"), "actionMetricState" },
-    };
-    int shortcut = 0;
-    for (const auto& m : model::MetricRegistry::builtin().metrics()) {
-        const QString id = QString::fromStdString(m->id());
-        QString text = QString::fromStdString(m->title());
-        QString name = QStringLiteral("actionMetric_") + id;
-        for (const MenuEntry& e : kEntries)
-            if (id == QLatin1String(e.id)) {
-                text = tr(e.text);
-                name = QLatin1String(e.name);
-            }
-        QAction* a = addMetric(text, id, name);
-        if (shortcut < 9)
-            a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + shortcut++)));
-    }
-    m_gpuMetric = m_metricActions.value(QStringLiteral("gpu"));
-    m_cpuMetric = m_metricActions.value(QStringLiteral("cpu"));
-    m_memoryMetric = m_metricActions.value(QStringLiteral("memory"));
-    metric->addSeparator();
-    addMetric(tr("Colour by Node &Group"), QStringLiteral("label:eks.amazonaws.com/nodegroup"), QStringLiteral("actionMetricNodeGroup"));
-    addMetric(tr("Colour by Capacity &Type"), QStringLiteral("label:eks.amazonaws.com/capacityType"),
-        QStringLiteral("actionMetricCapacityType"));
-    addMetric(tr("Colour by &Instance Type"), QStringLiteral("label:node.kubernetes.io/instance-type"),
-        QStringLiteral("actionMetricInstanceType"));
-    m_otherLabelMetric = metric->addAction(tr("Colour by &Label\u2026"));
-    m_otherLabelMetric->setCheckable(true);
-    m_otherLabelMetric->setObjectName(QStringLiteral("actionMetricLabel"));
-    m_metricGroup->addAction(m_otherLabelMetric);
-    connect(m_otherLabelMetric, &QAction::triggered, this, [this] {
-        bool ok = false;
-        const QString key = QInputDialog::getText(this, tr("Colour by Label"),
-            tr("Node label key (for example topology.kubernetes.io/zone):"), QLineEdit::Normal, QString(), &ok)
-                                .trimmed();
-        if (!ok || key.isEmpty() || !setMetric(QStringLiteral("label:") + key))
-            setMetric(m_metricId); // restore the check mark
-    });
+    m_metricMenu = new MetricMenu(this, metric, [this](const QString& id) { return setMetric(id); });
+    m_metricMenu->addRegistryMetrics();
     {
         QString error;
         setPriceOverrideFile(QString(), error);
     }
     setMetric(m_map->metric());
 
-    createPlanMenus(nullptr, metric);
-    createUsageMenu(metric);
+    m_metricMenu->addPlanMetrics();
+    m_metricMenu->addUsageMetrics();
+    updateUsageMenu();
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* reset = view->addAction(tr("&Reset Zoom"), this, [this] { m_map->resetView(); });
@@ -304,64 +218,29 @@ void MainWindow::createMenus()
     });
 }
 
-void MainWindow::createStatusBar()
+void MainWindow::createPlanPanelActions()
 {
-    // Long totals are shortened (StatusField), never cut off and never widen the window.
-    m_totalsLabel = new StatusField(this);
-    m_totalsLabel->setObjectName(QStringLiteral("totalsLabel"));
-    m_totalsLabel->setToolTip(
-        tr("GPUs, CPU and memory: requested by counted pods, of allocatable. Counted pods: bound to a "
-           "node and not Succeeded/Failed. Pending: no node yet. On unknown nodes: bound to a node that is not in the input."));
-    statusBar()->addWidget(m_totalsLabel, 1);
-
-    m_warningCountLabel = new QLabel(this);
-    m_warningCountLabel->setObjectName(QStringLiteral("warningCountLabel"));
-    statusBar()->addPermanentWidget(m_warningCountLabel);
-
-    m_hoverLabel = new StatusField(this);
-    m_hoverLabel->setObjectName(QStringLiteral("hoverLabel"));
-    statusBar()->addPermanentWidget(m_hoverLabel);
-
-    // The import's progress and messages ("Import of ... cancelled.") in one field beside the
-    // bar: one line that shortens to fit, never clipped by the bar's own small width and never
-    // in place of the totals (QStatusBar::showMessage() would hide them).
-    m_importStatus = new StatusField(this);
-    m_importStatus->setObjectName(QStringLiteral("importStatus"));
-    statusBar()->addPermanentWidget(m_importStatus);
-    m_messageTimer = new QTimer(this);
-    m_messageTimer->setSingleShot(true);
-    connect(m_messageTimer, &QTimer::timeout, this, [this] {
-        if (!m_imports->isBusy())
-            m_importStatus->setText(QString());
-    });
-
-    // The what-if's messages (a refused drop's reasons), apart from the import's.
-    m_planStatus = new StatusField(this);
-    m_planStatus->setObjectName(QStringLiteral("planStatus"));
-    statusBar()->addPermanentWidget(m_planStatus);
-    m_planStatus->hide(); // only while it has a message: the totals never give way to it
-    m_planMessageTimer = new QTimer(this);
-    m_planMessageTimer->setSingleShot(true);
-    connect(m_planMessageTimer, &QTimer::timeout, this, [this] {
-        m_planStatus->setText(QString());
-        m_planStatus->hide();
-        fitHoverField();
-    });
-
-    m_progressBar = new QProgressBar(this);
-    m_progressBar->setObjectName(QStringLiteral("importProgress"));
-    m_progressBar->setMinimumWidth(40);
-    m_progressBar->setMaximumWidth(180);
-    m_progressBar->setRange(0, 1000);
-    m_progressBar->setTextVisible(false); // the text is m_importStatus's
-    statusBar()->addPermanentWidget(m_progressBar);
-
-    m_cancelButton = new QToolButton(this);
-    m_cancelButton->setObjectName(QStringLiteral("cancelImportButton"));
-    m_cancelButton->setText(tr("Cancel"));
-    connect(m_cancelButton, &QToolButton::clicked, this, &MainWindow::cancelImport);
-    statusBar()->addPermanentWidget(m_cancelButton);
-    setBusy(false);
+    // The panel's buttons keep short texts (the Edit menu's name the command).
+    auto* undo = new QAction(tr("Undo"), this);
+    auto* redo = new QAction(tr("Redo"), this);
+    undo->setObjectName(QStringLiteral("planPanelUndo"));
+    redo->setObjectName(QStringLiteral("planPanelRedo"));
+    undo->setEnabled(false);
+    redo->setEnabled(false);
+    connect(undo, &QAction::triggered, m_undoStack, &QUndoStack::undo);
+    connect(redo, &QAction::triggered, m_undoStack, &QUndoStack::redo);
+    connect(m_undoStack, &QUndoStack::canUndoChanged, undo, &QAction::setEnabled);
+    connect(m_undoStack, &QUndoStack::canRedoChanged, redo, &QAction::setEnabled);
+    connect(m_undoStack, &QUndoStack::undoTextChanged, undo, [undo](const QString& t) { undo->setToolTip(tr("Undo %1").arg(t)); });
+    connect(m_undoStack, &QUndoStack::redoTextChanged, redo, [redo](const QString& t) { redo->setToolTip(tr("Redo %1").arg(t)); });
+    // One action at a time from the last, even inside one undo step (a consolidation's drains).
+    auto* removeLast = new QAction(tr("Remove Last"), this);
+    removeLast->setObjectName(QStringLiteral("planPanelRemoveLast"));
+    removeLast->setToolTip(tr("Remove the plan's last action (Undo puts it back)"));
+    removeLast->setEnabled(false);
+    connect(removeLast, &QAction::triggered, m_plan, &PlanController::removeLastAction);
+    connect(m_plan, &PlanController::planChanged, removeLast, [this, removeLast] { removeLast->setEnabled(m_plan->hasPlan()); });
+    m_plan->panel()->addToolActions({ undo, redo, removeLast });
 }
 
 void MainWindow::setMetric(views::MapMetric metric)
@@ -376,10 +255,8 @@ bool MainWindow::setMetric(const QString& id)
         return false;
     m_metricId = id;
     applyMetric();
-    if (QAction* a = m_metricActions.value(id))
-        a->setChecked(true);
-    else if (m_otherLabelMetric)
-        m_otherLabelMetric->setChecked(true);
+    if (m_metricMenu)
+        m_metricMenu->check(id);
     return true;
 }
 
@@ -402,51 +279,17 @@ void MainWindow::applyMetric()
         m_map->setMetric(metric);
 }
 
-void MainWindow::createPlanMenus(QMenu* file, QMenu* metric)
+void MainWindow::createEditMenu()
 {
-    if (file) {
-        QAction* save = file->addAction(tr("Save &Plan…"), this, &MainWindow::savePlan);
-        save->setObjectName(QStringLiteral("actionSavePlan"));
-        save->setShortcut(QKeySequence::Save);
-        QAction* csv = file->addAction(tr("Export Plan as &CSV…"), this, [this] { exportPlan(false); });
-        csv->setObjectName(QStringLiteral("actionExportPlanCsv"));
-        QAction* script = file->addAction(tr("Export Plan as &kubectl Script…"), this, [this] { exportPlan(true); });
-        script->setObjectName(QStringLiteral("actionExportPlanScript"));
-        m_planFileActions = { save, csv, script };
-        for (QAction* a : m_planFileActions)
-            a->setEnabled(false);
-        QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-        QAction* undo = m_undoStack->createUndoAction(this, tr("&Undo"));
-        undo->setObjectName(QStringLiteral("actionUndo"));
-        undo->setShortcut(QKeySequence::Undo);
-        QAction* redo = m_undoStack->createRedoAction(this, tr("&Redo"));
-        redo->setObjectName(QStringLiteral("actionRedo"));
-        redo->setShortcuts({ QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y) });
-        edit->addAction(undo);
-        edit->addAction(redo);
-    }
-    if (metric) {
-        metric->addSeparator();
-        struct Entry {
-            const char* id;
-            const char* text;
-        };
-        static constexpr Entry kPlanEntries[] = {
-            { "plan-diff-gpu", QT_TR_NOOP("Plan Difference: &GPU Requested") },
-            { "plan-diff-cpu", QT_TR_NOOP("Plan Difference: C&PU Requested") },
-            { "plan-diff-memory", QT_TR_NOOP("Plan Difference: Memor&y Requested") },
-        };
-        for (const Entry& e : kPlanEntries) {
-            const QString id = QLatin1String(e.id);
-            QAction* a = metric->addAction(tr(e.text));
-            a->setCheckable(true);
-            a->setObjectName(QStringLiteral("actionMetric_") + id);
-            a->setToolTip(tr("The requested share under the plan minus now (red gains, blue loses)"));
-            m_metricGroup->addAction(a);
-            connect(a, &QAction::triggered, this, [this, id] { setMetric(id); });
-            m_metricActions.insert(id, a);
-        }
-    }
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_undoStack->createUndoAction(this, tr("&Undo"));
+    undo->setObjectName(QStringLiteral("actionUndo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_undoStack->createRedoAction(this, tr("&Redo"));
+    redo->setObjectName(QStringLiteral("actionRedo"));
+    redo->setShortcuts({ QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y) });
+    edit->addAction(undo);
+    edit->addAction(redo);
 }
 
 importers::PlanSource MainWindow::planSource() const
@@ -464,39 +307,62 @@ importers::PlanSource MainWindow::planSource() const
     return source;
 }
 
-bool MainWindow::savePlan()
+std::function<importers::PlanSource()> MainWindow::planSourceOnWorker() const
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Plan"), m_planPath.isEmpty() ? QStringLiteral("plan.json") : m_planPath, tr("Plan files (*.json)"));
-    restoreMapFocus();
-    if (path.isEmpty())
-        return false;
-    const QString error = savePlanTo(path);
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Save Plan"), withFullStop(error));
-    return error.isEmpty();
+    std::vector<std::string> files;
+    for (const QString& f : m_shownFiles)
+        files.push_back(f.toStdString());
+    const std::string simulated = m_shownSimulation.toStdString();
+    const std::string server = m_cluster ? m_cluster->server.toStdString() : std::string();
+    const std::string resourceVersion = m_cluster ? m_cluster->resourceVersion.toStdString() : std::string();
+    return [files, simulated, server, resourceVersion] {
+        if (!files.empty())
+            return importers::sourceOfFiles(files);
+        importers::PlanSource s;
+        s.simulated = simulated;
+        if (simulated.empty())
+            s = importers::sourceOfLiveCluster(server, resourceVersion);
+        return s;
+    };
 }
 
-void MainWindow::exportPlan(bool kubectlScript)
+bool MainWindow::isPlanModified() const
 {
-    const QString path = kubectlScript
-        ? QFileDialog::getSaveFileName(this, tr("Export Plan as kubectl Script"), QStringLiteral("plan.sh"), tr("Shell scripts (*.sh)"))
-        : QFileDialog::getSaveFileName(this, tr("Export Plan as CSV"), QStringLiteral("plan.csv"), tr("CSV files (*.csv)"));
-    restoreMapFocus();
-    if (path.isEmpty())
+    return m_planDocument->isModified();
+}
+
+bool MainWindow::openPlanFile(const QString& path)
+{
+    return m_planDocument->open(path);
+}
+
+PlanOpener* MainWindow::planOpener() const
+{
+    return m_planDocument->opener();
+}
+
+QString MainWindow::planPath() const
+{
+    return m_planDocument->path();
+}
+
+QString MainWindow::savePlanTo(const QString& path)
+{
+    return m_planDocument->saveTo(path);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!m_planDocument->confirmClose()) {
+        event->ignore();
         return;
-    QString error;
-    try {
-        error = m_plan->exportPlan(path, kubectlScript, planSource());
-    } catch (const std::exception& e) {
-        error = tr("Cannot name the plan's source: %1").arg(QString::fromStdString(e.what()));
     }
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Export Plan"), withFullStop(error));
+    QMainWindow::closeEvent(event);
 }
 
 QString MainWindow::planStatusText() const
 {
-    return m_planStatus->text();
+    return m_status->planStatusText();
 }
 
 bool MainWindow::setPriceOverrideFile(const QString& overrideFile, QString& error)
@@ -513,7 +379,7 @@ bool MainWindow::setPriceOverrideFile(const QString& overrideFile, QString& erro
 
 void MainWindow::openFiles(const QStringList& paths, ImportController::Usage usage)
 {
-    const QStringList clusterFiles = takePlanFiles(paths);
+    const QStringList clusterFiles = m_planDocument->takePlanFiles(paths);
     if (clusterFiles.isEmpty())
         return;
     m_requestedFiles = clusterFiles;
@@ -602,61 +468,34 @@ void MainWindow::showWarningDetails()
     box->open();
 }
 
-void MainWindow::setBusy(bool busy)
-{
-    m_progressBar->setVisible(busy);
-    m_cancelButton->setVisible(busy);
-    m_cancelButton->setEnabled(busy);
-}
-
 void MainWindow::onImportStarted(const QString& label)
 {
     m_pendingLabel = label;
-    setBusy(true);
-    m_progressBar->setToolTip(tr("Reading %1").arg(label));
-    m_importStatus->setToolTip(tr("Reading %1").arg(label));
-    m_messageTimer->stop();
-    onProgress(-1);
+    m_status->importStarted(label);
 }
 
 void MainWindow::onProgress(int permille)
 {
-    if (permille < 0) {
-        m_progressBar->setRange(0, 0); // busy indicator until the total is known
-        m_importStatus->setVariants({ tr("Importing\u2026") });
-    } else {
-        m_progressBar->setRange(0, 1000);
-        m_progressBar->setValue(permille);
-        const int percent = permille / 10;
-        m_importStatus->setVariants({ tr("Importing\u2026 %1%").arg(percent), tr("%1%").arg(percent) });
-    }
-}
-
-void MainWindow::showImportMessage(const QStringList& variants)
-{
-    m_importStatus->setToolTip(variants.value(0));
-    m_importStatus->setVariants(variants);
-    m_messageTimer->start(kMessageMs);
+    m_status->setProgress(permille);
 }
 
 QString MainWindow::importStatusText() const
 {
-    return m_importStatus->text();
+    return m_status->importStatusText();
 }
 
 QString MainWindow::hoverText() const
 {
-    return m_hoverLabel->text();
+    return m_status->hoverText();
 }
 
 void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster)
 {
     stopLiveFeed(); // its batches are the previous cluster's
-    setBusy(false);
-    m_importStatus->setText(QString());
+    m_status->importEnded();
     m_cluster = std::move(cluster);
     // The node under the pointer was the previous cluster's: the view reports the next one.
-    m_hoverLabel->setText(QString());
+    m_status->setHover(QString());
     // The plan first: its metrics read the old plan's ledger, which must not meet the new store.
     m_shownFiles = m_requestedFiles;
     m_shownSimulation = m_requestedSimulation;
@@ -669,12 +508,9 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
     m_explore->setCluster(m_cluster->store, m_cluster->topology);
     m_explore->nodeInspector()->setUsage(m_cluster->usage); // after the store: the usage's ids are its
 
-    m_totalsLabel->setVariants(clusterTotalsVariants(m_cluster->totals));
-    m_warningCountLabel->setText(formatWarningCount(m_cluster->totals.warnings));
-    m_warningCountLabel->setStyleSheet(
-        m_cluster->totals.warnings > 0 ? QStringLiteral("color: #8a5a00; font-weight: bold;") : QString());
-    fitHoverField();
-    m_totalsLabel->setToolTip(
+    m_status->setTotals(m_cluster->totals);
+    m_status->setWarningCount(m_cluster->totals.warnings);
+    m_status->setTotalsToolTip(
         tr("%1: imported in %2 ms, laid out in %3 ms.\n%4\nGPUs, CPU and memory: requested by counted "
            "pods / allocatable. Counted pods: bound to a node and not Succeeded/Failed. Pending: no node yet. On "
            "unknown nodes: bound to a node that is not in the input.")
@@ -701,8 +537,7 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
 
 void MainWindow::onImportFailed(const QString& message)
 {
-    setBusy(false);
-    m_importStatus->setText(QString());
+    m_status->importEnded();
     const QString kept = m_cluster ? tr("The previous cluster (%1) is still shown.").arg(m_cluster->sourceLabel) : QString();
     // ImportError::what() names the file and the place already; a sentence of its own.
     const QString sentence = withFullStop(message);
@@ -716,41 +551,37 @@ void MainWindow::onImportFailed(const QString& message)
 
 void MainWindow::onImportCancelled()
 {
-    setBusy(false);
-    showImportMessage({ tr("Import of %1 cancelled.").arg(m_pendingLabel), tr("Import cancelled."), tr("Cancelled.") });
+    m_status->setBusy(false);
+    m_status->showImportMessage({ tr("Import of %1 cancelled.").arg(m_pendingLabel), tr("Import cancelled."), tr("Cancelled.") });
 }
 
 void MainWindow::onNodeHovered(model::NodeId node)
 {
     if (!m_cluster || !node.isValid() || node.index() >= m_cluster->store->nodeCount()) {
-        m_hoverLabel->setText(QString());
+        m_status->setHover(QString());
         return;
     }
-    m_hoverLabel->setText(
-        QString::fromUtf8(m_cluster->store->nodeName(node).data(), qsizetype(m_cluster->store->nodeName(node).size())));
-    fitHoverField();
+    m_status->setHover(QString::fromUtf8(m_cluster->store->nodeName(node).data(), qsizetype(m_cluster->store->nodeName(node).size())));
 }
 
 QString MainWindow::totalsText() const
 {
-    if (m_totalsLabel->text().isEmpty())
-        return {};
-    return m_totalsLabel->text() + QStringLiteral(" | ") + m_warningCountLabel->text();
+    return m_status->totalsText();
 }
 
 QString MainWindow::displayedTotalsText() const
 {
-    return m_totalsLabel->displayedText();
+    return m_status->displayedTotalsText();
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == m_map && event->type() == QEvent::Resize) {
         updateLegendVisibility();
-        fitHoverField();
+        m_status->fitHoverField();
     }
     if (watched == m_map && event->type() == QEvent::Leave)
-        m_hoverLabel->setText(QString()); // the pointer left the map: no node under it
+        m_status->setHover(QString()); // the pointer left the map: no node under it
 
     return QMainWindow::eventFilter(watched, event);
 }
@@ -760,26 +591,6 @@ void MainWindow::restoreMapFocus()
     activateWindow();
     raise();
     m_map->setFocus(Qt::OtherFocusReason);
-}
-
-void MainWindow::fitHoverField()
-{
-    // The hover field gets what the totals, the warning count and the import field leave;
-    // below a few characters it hides. The totals' full text is never shortened for it.
-    const int spacing = 2 * statusBar()->layout()->spacing() + 24;
-    int taken = m_totalsLabel->sizeHint().width() + m_warningCountLabel->sizeHint().width() + spacing;
-    if (m_importStatus->isVisible())
-        taken += m_importStatus->sizeHint().width();
-    if (m_planStatus && m_planStatus->isVisible())
-        taken += m_planStatus->sizeHint().width();
-    if (m_partialViewNotice && m_partialViewNotice->isVisible())
-        taken += m_partialViewNotice->sizeHint().width();
-    if (m_progressBar->isVisible())
-        taken += m_progressBar->minimumWidth() + m_cancelButton->sizeHint().width();
-    const int room = statusBar()->width() - taken;
-    const bool fits = room >= m_hoverLabel->minimumSizeHint().width() * 2;
-    m_hoverLabel->setMaximumWidth(std::max(0, room));
-    m_hoverLabel->setVisible(fits && !m_hoverLabel->text().isEmpty());
 }
 
 void MainWindow::updateLegendVisibility()

@@ -3,6 +3,7 @@
 // The main window: the fleet map, its menus, the import progress and the totals.
 
 #include "app/controllers/importcontroller.h"
+#include "app/window/windowstatusbar.h"
 
 #include "importers/plan/planfile.h"
 
@@ -12,6 +13,7 @@
 #include <QMainWindow>
 
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <memory>
 
@@ -28,9 +30,7 @@ class QActionGroup;
 class QDockWidget;
 class QFrame;
 class QLabel;
-class QProgressBar;
 class QTimer;
-class QToolButton;
 class QMenu;
 class QUndoStack;
 
@@ -46,6 +46,8 @@ class StatusField;
 class ExplorePanels;
 class PlanController;
 class PlanOpener;
+class PlanDocument;
+class MetricMenu;
 class LiveController;
 class ConnectionPanel;
 
@@ -53,11 +55,13 @@ class ConnectionPanel;
 /// one stays empty): "a.json:3: bad quantity" -> "a.json:3: bad quantity.". Thread: any.
 [[nodiscard]] QString withFullStop(const QString& sentence);
 
-/// The main window. Central widget: an error banner and a warning banner (hidden until
-/// needed) above the FleetMapView. Status bar: the cluster totals (ClusterTotals), the node
-/// under the mouse, the import's progress or last message ("Import of ... cancelled.", for
-/// kMessageMs) in a field of its own, and while an import runs a progress bar with a Cancel
-/// button. Messages never replace the totals.
+/// The main window, the composition root of the GUI: it makes the parts and wires them.
+/// Central widget: an error banner and a warning banner (hidden until needed) above the
+/// FleetMapView. Status bar: WindowStatusBar (the cluster totals, the node under the mouse,
+/// the import's progress or last message, the what-if's messages). The plan: PlanController
+/// (gestures, undo stack, Plan dock) and PlanDocument (File > Open / Save / Export Plan, the
+/// unsaved-plan question). The exploring docks: ExplorePanels; the live cluster: LiveController
+/// and ConnectionPanel (mainwindow_live.cpp); the usage metrics (mainwindow_usage.cpp).
 ///
 /// Imports run on a worker (ImportController); the window stays responsive and keeps
 /// showing the previous cluster until a new one is ready. A failed import keeps the
@@ -74,7 +78,7 @@ public:
     /// The smallest size of the window (also the smallest `screenshot --size`).
     static constexpr QSize kMinimumSize { 200, 150 };
     /// How long a message of the import (cancelled) stays in the status bar, in ms.
-    static constexpr int kMessageMs = 5000;
+    static constexpr int kMessageMs = WindowStatusBar::kMessageMs;
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -167,12 +171,19 @@ public:
     /// when the current plan is modified. False when nothing started (no what-if ready yet, the
     /// user cancelled, or an open runs).
     bool openPlanFile(const QString& path);
-    [[nodiscard]] PlanOpener* planOpener() const noexcept { return m_planOpener; }
+    [[nodiscard]] PlanOpener* planOpener() const;
     /// The plan file last saved to or opened ("" when none): where the quit prompt's Save writes.
-    [[nodiscard]] QString planPath() const { return m_planPath; }
+    [[nodiscard]] QString planPath() const;
     /// Writes the plan to `path` (naming planSource()); on success the stack's clean state is
     /// now and planPath() is `path`. Returns "" or the error for people.
     QString savePlanTo(const QString& path);
+    /// The source of the shown cluster as planSource() names it, as a function to run on a
+    /// worker (the files' digests are read there; File > Open Plan).
+    [[nodiscard]] std::function<importers::PlanSource()> planSourceOnWorker() const;
+    /// After a dialog closed: activates the window again and gives the map the keyboard
+    /// focus. Without a window manager (Xvfb, some kiosk setups) nothing re-activates the
+    /// window, and its shortcuts stayed dead until the map was clicked (user trial).
+    void restoreMapFocus();
 
     /// Colours the map by `metric` and checks the matching Metric menu action.
     void setMetric(views::MapMetric metric);
@@ -205,7 +216,6 @@ signals:
 
 private:
     void createMenus();
-    void createStatusBar();
     void showOpenDialog();
     void showSimulateDialog();
     /// File > Connect to Cluster: a kubeconfig context (ConnectDialog), listed on a worker.
@@ -217,12 +227,13 @@ private:
     void onImportFailed(const QString& message);
     void onImportCancelled();
     void onNodeHovered(model::NodeId node);
-    void showImportMessage(const QStringList& variants);
-    void setBusy(bool busy);
     void updateLegendVisibility();
     /// Colours the map by m_metricId, through its plan-aware version while a plan exists.
     void applyMetric();
-    void createPlanMenus(QMenu* file, QMenu* metric);
+    /// The Edit menu: Undo, Redo of the plan's stack.
+    void createEditMenu();
+    /// The plan panel's tool buttons: Undo, Redo, Remove Last.
+    void createPlanPanelActions();
     void createLivePanel();
     void onLiveDiff(const model::ClusterDiff& diff, const model::ClusterChangeBatch& batch);
     void updateLiveTotals();
@@ -231,9 +242,8 @@ private:
     void updatePartialView();
     /// The shown cluster's LIST view to the connection panel and the notice (a new cluster).
     void showListedView();
-    /// The Metric menu's usage section (mainwindow_usage.cpp): cpu, memory and GPU used,
-    /// allocated-but-idle GPUs; enabled when the shown cluster has usage (updateUsageMenu()).
-    void createUsageMenu(QMenu* metric);
+    /// Enables the Metric menu's usage section when the shown cluster has usage, and recolours
+    /// a usage metric over the new usage (or falls back to GPU requested) (mainwindow_usage.cpp).
     void updateUsageMenu();
     /// Starts (the watched cluster has a Prometheus) or stops the usage refresh timer.
     void startUsageRefresh();
@@ -244,29 +254,11 @@ private:
     void showUsage(std::shared_ptr<const model::ClusterUsage> usage);
     /// The usage metric `id` over the shown cluster's usage; null for other ids or no usage.
     [[nodiscard]] std::shared_ptr<const model::Metric> usageMetricFor(const QString& id) const;
-    /// File > Save Plan: asks for a file; true when the plan was written.
-    bool savePlan();
-    /// When the plan is modified, asks Save / Discard / Cancel (a QMessageBox titled "Unsaved
-    /// Plan"); true to go on: saved (to planPath(), else a file asked for) or discarded.
-    bool confirmPlanClose();
-    void showOpenPlanDialog();
-    void createPlanFileActions(QMenu* file);
-    /// Of the files given to open, opens a plan file as a plan (File > Open, the command line):
-    /// returns the cluster files left. A plan beside cluster files opens once their what-if is
-    /// ready. More than one plan opens none (a warning says so).
-    QStringList takePlanFiles(const QStringList& paths);
-    void exportPlan(bool kubectlScript);
-    /// After a dialog closed: activates the window again and gives the map the keyboard
-    /// focus. Without a window manager (Xvfb, some kiosk setups) nothing re-activates the
-    /// window, and its shortcuts stayed dead until the map was clicked (user trial).
-    void restoreMapFocus();
-    /// Keeps the hover name from taking the totals' room: the totals never give way.
-    void fitHoverField();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
     /// Closing the window (Ctrl+Q, File > Quit, the window manager) with a modified plan asks
-    /// Save / Discard / Cancel first (confirmPlanClose()); Cancel, or a save that fails or is
+    /// Save / Discard / Cancel first (PlanDocument::confirmClose()); Cancel, or a save that fails or is
     /// cancelled, keeps the window open.
     void closeEvent(QCloseEvent* event) override;
 
@@ -281,13 +273,8 @@ private:
     // The source of the requested and of the shown cluster, for a saved plan.
     QStringList m_requestedFiles, m_shownFiles;
     QString m_requestedSimulation, m_shownSimulation;
-    StatusField* m_planStatus = nullptr;
-    QTimer* m_planMessageTimer = nullptr;
-    QList<QAction*> m_planFileActions;
-    PlanOpener* m_planOpener = nullptr;
-    QString m_planPath;        // the plan file last saved or opened
-    QString m_planToOpen;      // a plan given beside cluster files: opened once their what-if is ready
-    QList<QAction*> m_usageActions;
+    PlanDocument* m_planDocument = nullptr;
+    WindowStatusBar* m_status = nullptr;
     std::shared_ptr<const ImportedCluster> m_cluster;
     QString m_pendingLabel;
     QString m_errorMessage; // plain text of the error banner
@@ -301,24 +288,11 @@ private:
     QFrame* m_warningBanner = nullptr;
     QLabel* m_warningLabel = nullptr;
     views::MapLegend* m_legend = nullptr; // the map's own, hidden while the map is too small
-    StatusField* m_totalsLabel = nullptr;
-    StatusField* m_hoverLabel = nullptr;
-    QLabel* m_warningCountLabel = nullptr; // apart from the totals, so that it is never clipped
-    StatusField* m_importStatus = nullptr; // progress text or the last message, beside the bar
-    QTimer* m_messageTimer = nullptr; // clears a message after kMessageMs
-    QProgressBar* m_progressBar = nullptr;
-    QToolButton* m_cancelButton = nullptr;
-    QActionGroup* m_metricGroup = nullptr;
-    QAction* m_gpuMetric = nullptr;
-    QAction* m_cpuMetric = nullptr;
-    QAction* m_memoryMetric = nullptr;
-    QHash<QString, QAction*> m_metricActions; // by metric id, every action of the Metric menu
-    QAction* m_otherLabelMetric = nullptr; // "Colour by Label...": checked for an unlisted label key
+    MetricMenu* m_metricMenu = nullptr;
 
     LiveController* m_live = nullptr;
     ConnectionPanel* m_connectionPanel = nullptr;
     QDockWidget* m_connectionDock = nullptr;
-    StatusField* m_partialViewNotice = nullptr; // shown while the live view is partial
     QTimer* m_liveTotalsTimer = nullptr; // the O(pods) totals at most once a second while live
     std::uint64_t m_liveDiffsShown = 0;
     bool m_liveRecolourPosted = false;

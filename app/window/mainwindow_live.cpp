@@ -54,13 +54,6 @@ void MainWindow::createLivePanel()
     connect(m_live, &LiveController::applyFailed, this, [this](const QString& message) {
         m_plan->messageShown(tr("A live change was refused: %1").arg(message));
     });
-    // A user allowed to list pods in some namespaces only sees those: said in the status bar
-    // for as long as it lasts, beside the totals it makes smaller than the cluster's.
-    m_partialViewNotice = new StatusField(this);
-    m_partialViewNotice->setObjectName(QStringLiteral("partialViewNotice"));
-    m_partialViewNotice->setStyleSheet(QStringLiteral("color: #8a5a00; font-weight: bold;"));
-    statusBar()->addPermanentWidget(m_partialViewNotice);
-    m_partialViewNotice->hide();
     connect(m_live, &LiveController::liveStatusChanged, this, &MainWindow::updatePartialView);
     m_liveTotalsTimer = new QTimer(this);
     m_liveTotalsTimer->setSingleShot(true);
@@ -105,14 +98,12 @@ void MainWindow::updatePartialView()
     const QString partial = m_connectionPanel->partialView();
     // The whole words, then shorter ones down to "Partial view" as the status bar narrows.
     const QString counts = partial.section(QStringLiteral(" ("), 0, 0); // "pods of 1 of 2 namespaces"
-    m_partialViewNotice->setVariants(partial.isEmpty() ? QStringList()
-                                                       : QStringList { tr("Partial view: %1").arg(partial),
-                                                             tr("Partial view: %1").arg(counts), tr("Partial view") });
-    m_partialViewNotice->setToolTip(partial.isEmpty() ? QString()
-        : tr("Partial view: %1. The cluster-wide pod list was refused; the totals and the map count the pods of these "
-             "namespaces only.").arg(partial));
-    m_partialViewNotice->setVisible(!partial.isEmpty());
-    fitHoverField();
+    m_status->setPartialView(partial.isEmpty() ? QStringList()
+                                               : QStringList { tr("Partial view: %1").arg(partial),
+                                                     tr("Partial view: %1").arg(counts), tr("Partial view") },
+        partial.isEmpty() ? QString()
+                          : tr("Partial view: %1. The cluster-wide pod list was refused; the totals and the map count the pods of these "
+                               "namespaces only.").arg(partial));
 }
 
 void MainWindow::showListedView()
@@ -123,7 +114,7 @@ void MainWindow::showListedView()
 
 QString MainWindow::partialViewNotice() const
 {
-    return m_partialViewNotice->isHidden() ? QString() : m_partialViewNotice->text();
+    return m_status->partialViewText();
 }
 
 void MainWindow::updateLiveHold()
@@ -174,8 +165,7 @@ void MainWindow::updateLiveTotals()
     auto cluster = std::make_shared<ImportedCluster>(*m_cluster);
     cluster->totals = computeTotals(*cluster->store, cluster->report);
     m_cluster = std::move(cluster);
-    m_totalsLabel->setVariants(clusterTotalsVariants(m_cluster->totals));
-    fitHoverField();
+    m_status->setTotals(m_cluster->totals);
 }
 
 } // namespace fleet::app

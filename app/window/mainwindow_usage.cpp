@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// MainWindow's usage metrics (issue 8): the Metric menu's usage section, and the refresh of a
-// watched live cluster's usage from its Prometheus.
+// MainWindow's usage metrics: the Metric menu's usage section enabled for a cluster with usage,
+// and the refresh of a watched live cluster's usage from its Prometheus.
 #include "app/window/mainwindow.h"
 
 #include "app/window/applog.h"
 #include "app/window/explorepanels.h"
+#include "app/window/metricmenu.h"
 #include "app/controllers/importcontroller.h"
 #include "importers/prometheus/prometheusclient.h"
 #include "model/metrics/usagemetrics.h"
@@ -22,42 +23,12 @@
 
 namespace fleet::app {
 
-void MainWindow::createUsageMenu(QMenu* metric)
-{
-    metric->addSeparator();
-    struct Entry {
-        model::UsageMetricKind kind;
-        const char* text;
-        const char* name;
-    };
-    static constexpr Entry kEntries[] = {
-        { model::UsageMetricKind::CpuUsed, QT_TR_NOOP("CPU &Used"), "actionMetricCpuUsed" },
-        { model::UsageMetricKind::MemoryUsed, QT_TR_NOOP("Memory U&sed"), "actionMetricMemoryUsed" },
-        { model::UsageMetricKind::GpuUsed, QT_TR_NOOP("GPU Uti&lization"), "actionMetricGpuUsed" },
-        { model::UsageMetricKind::GpuIdle, QT_TR_NOOP("Allocated but &Idle GPUs"), "actionMetricGpuIdle" },
-    };
-    for (const Entry& e : kEntries) {
-        const QString id = QString::fromLatin1(model::usageMetricId(e.kind));
-        QAction* a = metric->addAction(tr(e.text));
-        a->setCheckable(true);
-        a->setObjectName(QLatin1String(e.name));
-        m_metricGroup->addAction(a);
-        connect(a, &QAction::triggered, this, [this, id] { setMetric(id); });
-        m_metricActions.insert(id, a);
-        m_usageActions << a;
-    }
-    updateUsageMenu();
-}
-
 void MainWindow::updateUsageMenu()
 {
     const bool has = m_cluster && m_cluster->usage;
     const QString tip = has ? tr("Usage from %1").arg(QString::fromStdString(m_cluster->usage->source))
                             : tr("No usage for this cluster: the simulated cluster has its own; files and live lists need a usage source");
-    for (QAction* a : m_usageActions) {
-        a->setEnabled(has);
-        a->setToolTip(tip);
-    }
+    m_metricMenu->setUsageAvailable(has, tip);
     model::UsageMetricKind kind;
     if (model::usageMetricKind(m_metricId.toStdString(), kind)) {
         if (has)

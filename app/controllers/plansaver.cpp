@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "plansaver.h"
+
+#include "importers/output/outputfile.h"
+#include "importers/plan/jsontext.h"
+
+#include <QObject>
+
+#include <exception>
+
+namespace fleet::app {
+
+QString savePlanFile(const model::PlanEngine* engine, const QString& path, const importers::PlanSource& source)
+{
+    if (!engine)
+        return QObject::tr("No plan to save.");
+    importers::PlanDocument doc;
+    doc.source = source;
+    for (const model::AppliedAction& a : engine->applied())
+        doc.actions.push_back(a.action);
+    importers::OutputFileOptions options; // the loaded files: a plan saved over one would destroy the cluster it names
+    for (const importers::PlanSource::File& f : source.files)
+        options.inputs.push_back(f.name);
+    try {
+        importers::writeOutputFile(path.toStdString(), importers::planJson(doc), options);
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+QString exportPlanFile(const model::PlanEngine* engine, const QString& path, bool kubectlScript,
+    const importers::PlanSource& source)
+{
+    if (!engine)
+        return QObject::tr("No plan to export.");
+    const model::ClusterStore& store = engine->state().store();
+    importers::PlanEvaluation evaluation;
+    evaluation.actions = engine->applied();
+    evaluation.before = engine->state().totalsBefore();
+    evaluation.after = engine->state().totals();
+    evaluation.addedNodeNames = importers::addedNodeNames(engine->state());
+    evaluation.state = source;
+    try { // a name no shell word can carry (a NUL byte) refuses the script
+        const std::string text = kubectlScript ? importers::planKubectlScript(evaluation, store) : importers::planCsv(evaluation, store);
+        importers::OutputFileOptions options;
+        options.executable = kubectlScript;
+        importers::writeOutputFile(path.toStdString(), text, options); // a failure leaves the previous file
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+} // namespace fleet::app

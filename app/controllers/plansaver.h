@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The plan written to files: the plan file itself (File > Save Plan) and its evaluation
+// (File > Export Plan: CSV or a kubectl script). Reading a plan back is PlanOpener's
+// (app/controllers/planopener.h).
+
+#include "importers/plan/planfile.h"
+#include "model/clusterstore.h"
+#include "model/plan/plan.h"
+
+#include <QString>
+
+namespace fleet::app {
+
+/// Writes the applied actions of `engine` (null: "No plan to save.") as a plan file
+/// (importers::writePlanFile's JSON) naming `source` (the loaded state: files with their SHA-256,
+/// a live cluster's server and resourceVersion, or a simulation; MainWindow::planSource()),
+/// through importers::writeOutputFile (whole or not at all; never over one of `source`'s files).
+/// Returns "" or the error for people. Thread: any (reads the engine).
+[[nodiscard]] QString savePlanFile(const model::PlanEngine* engine, const QString& path, const importers::PlanSource& source);
+
+/// Writes the evaluation of `engine`'s plan (over the store it reads) as CSV, or as a kubectl
+/// script (executable) that records `source`'s server as the cluster it may run on. A name no
+/// shell word can carry refuses the script. A failure leaves the previous file. Returns "" or
+/// the error for people. Thread: any (reads the engine).
+[[nodiscard]] QString exportPlanFile(const model::PlanEngine* engine, const QString& path,
+    bool kubectlScript, const importers::PlanSource& source);
+
+} // namespace fleet::app

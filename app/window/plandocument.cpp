@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "plandocument.h"
+
+#include "app/controllers/plancontroller.h"
+#include "app/controllers/planopener.h"
+#include "app/window/mainwindow.h"
+
+#include <QAction>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QUndoStack>
+
+#include <exception>
+#include <utility>
+
+namespace fleet::app {
+
+PlanDocument::PlanDocument(MainWindow* window, PlanController* plan)
+    : QObject(window)
+    , m_window(window)
+    , m_plan(plan)
+{
+    m_opener = new PlanOpener(window, plan);
+    connect(m_plan, &PlanController::engineReady, this, [this] {
+        if (m_toOpen.isEmpty())
+            return;
+        const QString path = std::exchange(m_toOpen, QString());
+        open(path);
+    });
+    connect(m_opener, &PlanOpener::finished, this, [this](bool opened) {
+        if (opened)
+            m_path = m_opener->path();
+    });
+}
+
+void PlanDocument::addOpenAction(QMenu* file)
+{
+    QAction* open = file->addAction(tr("Open P&lan\u2026"), this, &PlanDocument::showOpenDialog);
+    open->setObjectName(QStringLiteral("actionOpenPlan"));
+    open->setStatusTip(tr("Open a saved plan and check it against the shown cluster, as `plan check` does"));
+}
+
+void PlanDocument::addSaveActions(QMenu* file)
+{
+    QAction* save = file->addAction(tr("Save &Plan…"), this, &PlanDocument::saveAs);
+    save->setObjectName(QStringLiteral("actionSavePlan"));
+    save->setShortcut(QKeySequence::Save);
+    QAction* csv = file->addAction(tr("Export Plan as &CSV…"), this, [this] { exportPlan(false); });
+    csv->setObjectName(QStringLiteral("actionExportPlanCsv"));
+    QAction* script = file->addAction(tr("Export Plan as &kubectl Script…"), this, [this] { exportPlan(true); });
+    script->setObjectName(QStringLiteral("actionExportPlanScript"));
+    m_actions = { save, csv, script };
+    setActionsEnabled(false);
+}
+
+void PlanDocument::setActionsEnabled(bool enabled)
+{
+    for (QAction* a : m_actions)
+        a->setEnabled(enabled);
+}
+
+bool PlanDocument::isModified() const
+{
+    return !m_plan->undoStack()->isClean();
+}
+
+QStringList PlanDocument::takePlanFiles(const QStringList& paths)
+{
+    QStringList plans, cluster;
+    for (const QString& p : paths)
+        (p.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive) && looksLikePlanFile(p) ? plans : cluster) << p;
+    if (plans.size() > 1) {
+        QMessageBox::warning(m_window, tr("Open"),
+            tr("Open one plan at a time: %1 are plan files. Nothing was opened.").arg(plans.join(QStringLiteral(", "))));
+        return {};
+    }
+    if (plans.isEmpty())
+        return cluster;
+    if (cluster.isEmpty())
+        open(plans.front());
+    else
+        m_toOpen = plans.front(); // once the cluster files' what-if is ready
+    return cluster;
+}
+
+void PlanDocument::showOpenDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(m_window, tr("Open Plan"), QString(), tr("Plan files (*.json);;All files (*)"));
+    m_window->restoreMapFocus();
+    if (!path.isEmpty())
+        open(path);
+}
+
+bool PlanDocument::open(const QString& path)
+{
+    if (!m_plan->engine()) {
+        QMessageBox::information(m_window, tr("Open Plan"),
+            m_window->cluster() ? tr("The what-if is still being prepared for this cluster; open the plan again in a moment.")
+                                : tr("Open a cluster first: a plan is checked against the cluster shown."));
+        return false;
+    }
+    if (m_opener->isRunning() || !confirmClose())
+        return false;
+    return m_opener->open(path, m_window->planSourceOnWorker());
+}
+
+QString PlanDocument::saveTo(const QString& path)
+{
+    QString error;
+    try {
+        error = m_plan->savePlan(path, m_window->planSource());
+    } catch (const std::exception& e) {
+        error = tr("Cannot name the plan's source: %1").arg(QString::fromStdString(e.what()));
+    }
+    if (error.isEmpty()) {
+        m_path = path;
+        m_plan->undoStack()->setClean();
+    }
+    return error;
+}
+
+bool PlanDocument::saveAs()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        m_window, tr("Save Plan"), m_path.isEmpty() ? QStringLiteral("plan.json") : m_path, tr("Plan files (*.json)"));
+    m_window->restoreMapFocus();
+    if (path.isEmpty())
+        return false;
+    const QString error = saveTo(path);
+    if (!error.isEmpty())
+        QMessageBox::warning(m_window, tr("Save Plan"), withFullStop(error));
+    return error.isEmpty();
+}
+
+void PlanDocument::exportPlan(bool kubectlScript)
+{
+    const QString path = kubectlScript
+        ? QFileDialog::getSaveFileName(m_window, tr("Export Plan as kubectl Script"), QStringLiteral("plan.sh"), tr("Shell scripts (*.sh)"))
+        : QFileDialog::getSaveFileName(m_window, tr("Export Plan as CSV"), QStringLiteral("plan.csv"), tr("CSV files (*.csv)"));
+    m_window->restoreMapFocus();
+    if (path.isEmpty())
+        return;
+    QString error;
+    try {
+        error = m_plan->exportPlan(path, kubectlScript, m_window->planSource());
+    } catch (const std::exception& e) {
+        error = tr("Cannot name the plan's source: %1").arg(QString::fromStdString(e.what()));
+    }
+    if (!error.isEmpty())
+        QMessageBox::warning(m_window, tr("Export Plan"), withFullStop(error));
+}
+
+bool PlanDocument::confirmClose()
+{
+    if (!isModified())
+        return true;
+    const std::size_t actions = m_plan->engine() ? m_plan->engine()->applied().size() : 0;
+    QMessageBox box(QMessageBox::Warning, tr("Unsaved Plan"),
+        m_path.isEmpty() ? tr("The plan (%n action(s)) is not saved.", nullptr, static_cast<int>(actions))
+                         : tr("The plan has changed since it was saved to %1.").arg(QFileInfo(m_path).fileName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, m_window);
+    box.setObjectName(QStringLiteral("unsavedPlanBox"));
+    box.setInformativeText(tr("Save the plan before it is closed?"));
+    box.button(QMessageBox::Save)->setText(m_path.isEmpty() ? tr("&Save\u2026") : tr("&Save"));
+    box.button(QMessageBox::Discard)->setText(tr("&Discard"));
+    box.button(QMessageBox::Cancel)->setText(tr("&Cancel"));
+    box.setDefaultButton(QMessageBox::Save);
+    box.setEscapeButton(QMessageBox::Cancel);
+    const int choice = box.exec();
+    if (choice == QMessageBox::Discard)
+        return true;
+    if (choice == QMessageBox::Save) {
+        if (m_path.isEmpty())
+            return saveAs();
+        const QString error = saveTo(m_path);
+        if (error.isEmpty())
+            return true;
+        QMessageBox::warning(m_window, tr("Save Plan"), withFullStop(error));
+        return false;
+    }
+    m_window->restoreMapFocus();
+    return false;
+}
+
+} // namespace fleet::app

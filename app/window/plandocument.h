@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The plan as a document of the main window: File > Open Plan (also File > Open on a plan
+// file, and a plan named on the command line), Save Plan, Export Plan, where it was saved, and
+// the question before the plan is closed unsaved. One "modified" state: the undo stack's clean
+// state.
+
+#include "importers/plan/planfile.h"
+
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+class QAction;
+class QMenu;
+
+namespace fleet::app {
+
+class MainWindow;
+class PlanController;
+class PlanOpener;
+
+/// The File menu's plan entries and what they do, for `window` and its `plan`:
+/// - Open Plan… re-evaluates a plan file against the shown cluster on a worker (PlanOpener:
+///   progress and Cancel after half a second), after confirmClose();
+/// - Save Plan… (Ctrl+S), Export Plan as CSV… / as kubectl Script…, enabled while the plan has
+///   actions (setActionsEnabled()); each names MainWindow::planSource();
+/// - confirmClose(): Save / Discard / Cancel when the plan is modified (the window's closeEvent
+///   and every replacement of the plan ask it).
+/// Errors go to a QMessageBox naming what failed. Thread: GUI thread.
+class PlanDocument : public QObject {
+    Q_OBJECT
+public:
+    PlanDocument(MainWindow* window, PlanController* plan);
+
+    /// File > Open Plan… into `file`.
+    void addOpenAction(QMenu* file);
+    /// File > Save Plan…, Export Plan as CSV…, as kubectl Script… into `file` (disabled until
+    /// the plan has actions).
+    void addSaveActions(QMenu* file);
+    /// Enables Save and Export (the plan has actions) or not.
+    void setActionsEnabled(bool enabled);
+
+    /// True when the plan differs from what was last saved or opened (QUndoStack::isClean()).
+    [[nodiscard]] bool isModified() const;
+    /// See MainWindow::openPlanFile().
+    bool open(const QString& path);
+    /// Of the files given to open, opens a plan file as a plan: returns the cluster files left.
+    /// A plan beside cluster files opens once their what-if is ready (PlanController::engineReady).
+    /// More than one plan opens none (a warning says so).
+    QStringList takePlanFiles(const QStringList& paths);
+    [[nodiscard]] PlanOpener* opener() const noexcept { return m_opener; }
+    /// The plan file last saved to or opened ("" when none).
+    [[nodiscard]] QString path() const { return m_path; }
+    /// Writes the plan to `path`; on success the stack's clean state is now and path() is
+    /// `path`. Returns "" or the error for people.
+    QString saveTo(const QString& path);
+    /// When the plan is modified, asks Save / Discard / Cancel (a QMessageBox titled "Unsaved
+    /// Plan", objectName unsavedPlanBox); true to go on: saved (to path(), else a file asked
+    /// for) or discarded.
+    bool confirmClose();
+
+private:
+    /// Asks for a file and saves there; true when the plan was written.
+    bool saveAs();
+    void exportPlan(bool kubectlScript);
+    void showOpenDialog();
+
+    MainWindow* m_window = nullptr;
+    PlanController* m_plan = nullptr;
+    PlanOpener* m_opener = nullptr;
+    QList<QAction*> m_actions; // Save, Export as CSV, Export as script
+    QString m_path; // the plan file last saved or opened
+    QString m_toOpen; // a plan given beside cluster files: opened once their what-if is ready
+};
+
+} // namespace fleet::app
