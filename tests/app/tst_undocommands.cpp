@@ -11,6 +11,7 @@
 #include "app/commands/plancommand.h"
 #include "app/commands/planstepcommand.h"
 #include "app/commands/removeactionscommand.h"
+#include "app/controllers/planenginehost.h"
 #include "model/search/consolidation.h"
 
 #include "model/planfixture.h"
@@ -182,11 +183,13 @@ void TestUndoCommands::planCommandRedoUndoRedo()
     QFETCH(int, kind);
     const Cluster c = smallFleet();
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
+    PlanEngineHost host;
+    (void)host.replaceEngine(c.store, engine);
     const FullLedger empty = fullLedgerOf(engine->state());
     QUndoStack stack;
     int changes = 0;
     const auto changed = [&changes] { ++changes; };
-    stack.push(new PlanCommand(engine, move("default", "batch-0", "n5"), QStringLiteral("Move batch-0"), changed));
+    stack.push(new PlanCommand(host, move("default", "batch-0", "n5"), QStringLiteral("Move batch-0"), changed));
     COMPARE_WITH_FRESH(c, *engine, 1, "the prior move");
 
     PlanAction action;
@@ -223,7 +226,7 @@ void TestUndoCommands::planCommandRedoUndoRedo()
     default:
         QFAIL("no such kind");
     }
-    auto* command = new PlanCommand(engine, action, QStringLiteral("under test"), changed);
+    auto* command = new PlanCommand(host, action, QStringLiteral("under test"), changed);
     stack.push(command);
     QVERIFY2(!command->wasRefused() && command->applied(), "the engine refused the action on the small fleet");
     QCOMPARE(stack.count(), 2);
@@ -255,6 +258,8 @@ void TestUndoCommands::planCommandAppliedAlready()
 {
     const Cluster c = smallFleet();
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
+    PlanEngineHost host;
+    (void)host.replaceEngine(c.store, engine);
     QUndoStack stack;
     PlanAction place;
     place.type = ActionType::PlacePods;
@@ -262,8 +267,8 @@ void TestUndoCommands::planCommandAppliedAlready()
     place.count = 3;
     place.requiredLevel = kZoneKey;
     QVERIFY(engine->apply(place).holds);
-    auto* command = new PlanCommand(engine, engine->applied().back().action, QStringLiteral("Place"), {});
-    command->setAppliedAlready();
+    auto* command = new PlanCommand(host, engine->applied().back().action, QStringLiteral("Place"), {},
+        PlanCommand::AppliedAt { engine->applied().size() - 1 });
     stack.push(command);
     QVERIFY(command->applied());
     COMPARE_WITH_FRESH(c, *engine, 1, "recorded");
@@ -281,12 +286,14 @@ void TestUndoCommands::stepOfDrains()
 {
     const Cluster c = smallFleet();
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
+    PlanEngineHost host;
+    (void)host.replaceEngine(c.store, engine);
     QUndoStack stack;
     int changes = 0;
     auto* step = new PlanStepCommand(QStringLiteral("Drain 2 nodes"), [&changes] { ++changes; });
-    new PlanCommand(engine, move("default", "batch-1", "n4"), QStringLiteral("Move batch-1"), {}, step);
-    new PlanCommand(engine, drainOf("n1"), QStringLiteral("Drain n1"), {}, step);
-    new PlanCommand(engine, drainOf("n3"), QStringLiteral("Drain n3"), {}, step);
+    new PlanCommand(host, move("default", "batch-1", "n4"), QStringLiteral("Move batch-1"), {}, step);
+    new PlanCommand(host, drainOf("n1"), QStringLiteral("Drain n1"), {}, step);
+    new PlanCommand(host, drainOf("n3"), QStringLiteral("Drain n3"), {}, step);
     stack.push(step);
     QCOMPARE(stack.count(), 1);
     QCOMPARE(step->appliedChildren(), 3);
@@ -311,6 +318,8 @@ void TestUndoCommands::stepOfAConsolidation()
     const ConsolidationResult result = consolidate(*c.store, *c.topology, {});
     QVERIFY2(result.actions.size() >= 2, "the small fleet's consolidation drains n4 and n5 at least");
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
+    PlanEngineHost host;
+    (void)host.replaceEngine(c.store, engine);
     for (const PlanAction& a : result.pendingPlaced)
         engine->apply(a);
     for (const PlanAction& a : result.actions)
@@ -322,7 +331,7 @@ void TestUndoCommands::stepOfAConsolidation()
     int changes = 0;
     auto* step = new PlanStepCommand(QStringLiteral("Consolidate"), [&changes] { ++changes; });
     for (std::size_t i = 0; i < actions; ++i)
-        (new PlanCommand(engine, engine->applied()[i].action, QStringLiteral("action"), {}, step))->setAppliedAlready(i);
+        new PlanCommand(host, engine->applied()[i].action, QStringLiteral("action"), {}, PlanCommand::AppliedAt { i }, step);
     stack.push(step);
     QCOMPARE(step->appliedChildren(), static_cast<int>(actions));
     QCOMPARE(changes, 1);
@@ -344,19 +353,21 @@ void TestUndoCommands::removeActions()
 {
     const Cluster c = smallFleet();
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
+    PlanEngineHost host;
+    (void)host.replaceEngine(c.store, engine);
     QUndoStack stack;
     int changes = 0;
     const auto changed = [&changes] { ++changes; };
-    stack.push(new PlanCommand(engine, move("default", "web-0", "n2"), QStringLiteral("Move web-0"), changed));
+    stack.push(new PlanCommand(host, move("default", "web-0", "n2"), QStringLiteral("Move web-0"), changed));
     auto* step = new PlanStepCommand(QStringLiteral("Fail and drain"), changed);
-    new PlanCommand(engine, onNode(ActionType::FailNode, "n3"), QStringLiteral("Fail n3"), {}, step);
-    new PlanCommand(engine, drainOf("n1"), QStringLiteral("Drain n1"), {}, step);
+    new PlanCommand(host, onNode(ActionType::FailNode, "n3"), QStringLiteral("Fail n3"), {}, step);
+    new PlanCommand(host, drainOf("n1"), QStringLiteral("Drain n1"), {}, step);
     stack.push(step);
     COMPARE_WITH_FRESH(c, *engine, 3, "three actions");
     const FullLedger three = fullLedgerOf(engine->state());
     const PlanAction first = engine->applied().front().action;
 
-    auto* removal = new RemoveActionsCommand(engine, 2, QStringLiteral("Remove 2"), changed);
+    auto* removal = new RemoveActionsCommand(host, 2, QStringLiteral("Remove 2"), changed);
     QCOMPARE(removal->count(), std::size_t(2));
     changes = 0;
     stack.push(removal);
