@@ -253,7 +253,7 @@ void TestUndoCommands::planCommandRedoUndoRedo()
 }
 
 // Plan > Place Workload applies on a worker, then pushes a command that only records the action
-// (setAppliedAlready): its later undo and redo work on the engine as any other's.
+// (PlanCommand::AppliedAt): its later undo and redo work on the engine as any other's.
 void TestUndoCommands::planCommandAppliedAlready()
 {
     const Cluster c = smallFleet();
@@ -311,7 +311,7 @@ void TestUndoCommands::stepOfDrains()
 }
 
 // Plan > Consolidate: the search's actions (pending pods placed, then drains) applied on a
-// worker, adopted as one step of commands that only record them (setAppliedAlready(index)).
+// worker, adopted as one step of commands that only record them (PlanCommand::AppliedAt).
 void TestUndoCommands::stepOfAConsolidation()
 {
     const Cluster c = smallFleet();
