@@ -25,9 +25,18 @@
 
 using namespace fleet;
 using namespace planfixture;
+using app::PlanEngineHost;
 using app::PlanCommand;
 using app::PlanStepCommand;
 using app::RemoveActionsCommand;
+
+namespace {
+/// The host shares the store it hands to the engine; here the fixture owns it and outlives the host.
+std::shared_ptr<const model::ClusterStore> borrowed(const model::ClusterStore& store)
+{
+    return std::shared_ptr<const model::ClusterStore>(&store, [](const model::ClusterStore*) {});
+}
+} // namespace
 
 namespace {
 
@@ -184,7 +193,7 @@ void TestUndoCommands::planCommandRedoUndoRedo()
     const Cluster c = smallFleet();
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
     PlanEngineHost host;
-    (void)host.replaceEngine(c.store, engine);
+    (void)host.replaceEngine(borrowed(*c.store), engine);
     const FullLedger empty = fullLedgerOf(engine->state());
     QUndoStack stack;
     int changes = 0;
@@ -259,7 +268,7 @@ void TestUndoCommands::planCommandAppliedAlready()
     const Cluster c = smallFleet();
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
     PlanEngineHost host;
-    (void)host.replaceEngine(c.store, engine);
+    (void)host.replaceEngine(borrowed(*c.store), engine);
     QUndoStack stack;
     PlanAction place;
     place.type = ActionType::PlacePods;
@@ -287,7 +296,7 @@ void TestUndoCommands::stepOfDrains()
     const Cluster c = smallFleet();
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
     PlanEngineHost host;
-    (void)host.replaceEngine(c.store, engine);
+    (void)host.replaceEngine(borrowed(*c.store), engine);
     QUndoStack stack;
     int changes = 0;
     auto* step = new PlanStepCommand(QStringLiteral("Drain 2 nodes"), [&changes] { ++changes; });
@@ -319,7 +328,7 @@ void TestUndoCommands::stepOfAConsolidation()
     QVERIFY2(result.actions.size() >= 2, "the small fleet's consolidation drains n4 and n5 at least");
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
     PlanEngineHost host;
-    (void)host.replaceEngine(c.store, engine);
+    (void)host.replaceEngine(borrowed(*c.store), engine);
     for (const PlanAction& a : result.pendingPlaced)
         engine->apply(a);
     for (const PlanAction& a : result.actions)
@@ -354,7 +363,7 @@ void TestUndoCommands::removeActions()
     const Cluster c = smallFleet();
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
     PlanEngineHost host;
-    (void)host.replaceEngine(c.store, engine);
+    (void)host.replaceEngine(borrowed(*c.store), engine);
     QUndoStack stack;
     int changes = 0;
     const auto changed = [&changes] { ++changes; };
