@@ -203,9 +203,16 @@ std::string utcNowIso()
 
 bool isFleetDocumentFile(const std::string& path)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // Only a regular file is sniffed: opening a FIFO would block for a writer and reading it
+    // would eat what the cluster reader needs (which refuses FIFOs and devices by name).
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return false;
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return false;
+    }
     unsigned char head[72];
     std::size_t got = 0;
     while (got < sizeof head) {

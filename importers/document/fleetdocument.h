@@ -73,8 +73,8 @@ struct FleetDocument {
     std::vector<DocumentPlan> plans;
 };
 
-/// True when `path` starts with SQLite's header and kFleetApplicationId (reads 72 bytes; false
-/// for a missing or short file). Thread: any.
+/// True when `path` is a regular file that starts with SQLite's header and kFleetApplicationId
+/// (reads 72 bytes; false for a missing or short file, a FIFO, a device or a folder). Thread: any.
 [[nodiscard]] bool isFleetDocumentFile(const std::string& path);
 
 /// The document's database as bytes (what saveFleetDocument() writes). Throws
