@@ -58,7 +58,7 @@ int runSave(const QStringList& arguments)
     }
     const std::string outPath = commandLinePath(parser.value(QStringLiteral("output")));
     const importers::OutputFileOptions options = commandOutputOptions(parser);
-    if (const std::string problem = outputTargetProblem("-o", outPath, options); !problem.empty()) {
+    if (const std::string problem = outputTargetProblem("-o", outPath, options, /*documentOutput=*/true); !problem.empty()) {
         std::fprintf(stderr, "fleetscope save: %s\n", problem.c_str());
         return 2;
     }

@@ -60,6 +60,7 @@ private slots:
     void summaryOfDocumentEqualsSource();
     void planRoundTrip();
     void newerDocumentRefused();
+    void otherOutputsNeverReplaceADocument();
     void diffOfTwoStates();
     void killDuringLargeSaveKeepsPrevious();
     void fullDiskKeepsPrevious();
@@ -161,6 +162,25 @@ void TestCliDocument::newerDocumentRefused()
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QFile::encodeName(doc) + ": written by a newer Fleetscope (document version 2)"), r.err.constData());
     QVERIFY(r.out.isEmpty());
+}
+
+// A plan, CSV, script, image or report written over a .fleet would lose the saved cluster and
+// its plans: every output but save's refuses it, and the document stays byte-identical.
+void TestCliDocument::otherOutputsNeverReplaceADocument()
+{
+    QTemporaryDir dir;
+    const QString cluster = kData + QStringLiteral("/plan/cluster.json");
+    const QString doc = dir.filePath(QStringLiteral("keep.fleet"));
+    const auto saved = runFleetscope({ QStringLiteral("save"), cluster, QStringLiteral("-o"), doc });
+    QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
+    const QByteArray before = fileBytes(doc);
+    const auto r = runFleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), cluster, QStringLiteral("-o"), doc });
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("is a Fleetscope document"), r.err.constData());
+    QCOMPARE(fileBytes(doc), before);
+    // save itself replaces a document (of this version).
+    const auto again = runFleetscope({ QStringLiteral("save"), cluster, QStringLiteral("-o"), doc });
+    QVERIFY2(again.exitCode == 0, qPrintable(runText(again)));
 }
 
 void TestCliDocument::diffOfTwoStates()
