@@ -601,6 +601,21 @@ struct KubeApiClient::Impl {
         }
     }
 
+    // A server may echo the request's credentials in an error (a proxy's "bad auth Bearer ..."):
+    // the tokens never reach a message, so an error body has them replaced before anyone reads
+    // it. A 200 body is the cluster's data and is not scanned (it never carries our token).
+    void redactCredentials(ApiResponse& r) const
+    {
+        if (r.status == 200)
+            return;
+        for (const std::string* token : { &staticToken, &execToken }) {
+            if (token->size() < 4)
+                continue;
+            for (std::size_t at = r.body.find(*token); at != std::string::npos; at = r.body.find(*token, at))
+                r.body.replace(at, token->size(), "REDACTED");
+        }
+    }
+
     http::request<http::empty_body> request(const std::string& target) const
     {
         http::request<http::empty_body> req{http::verb::get, basePath + target, 11};
@@ -792,6 +807,7 @@ ApiResponse KubeApiClient::stream(const std::string& target, const std::function
             d->failTransient(target, d->pastDeadline() ? d->gaveUp() : "request failed: " + e.code().message());
         }
     }
+    d->redactCredentials(r);
     return r;
 }
 
@@ -858,6 +874,7 @@ ApiResponse KubeApiClient::get(const std::string& target, std::chrono::steady_cl
             d->failTransient(target, d->pastDeadline() ? d->gaveUp() : "request failed: " + e.code().message());
         }
     }
+    d->redactCredentials(r);
     return r;
 }
 

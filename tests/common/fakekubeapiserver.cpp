@@ -372,7 +372,11 @@ struct FakeKubeApiServer::Impl {
                          {"resources", QJsonArray{resource("poddisruptionbudgets", "PodDisruptionBudget", true, "pdb")}}});
         } else if (isForbidden(path)) {
             code = 403;
-            body = status(403, "Forbidden", QString("%1 is forbidden: User \"test\" cannot list resource").arg(QString::fromStdString(path)));
+            QString message = QString("%1 is forbidden: User \"test\" cannot list resource").arg(QString::fromStdString(path));
+            if (options.echoCredentials)
+                if (const auto auth = req.find(http::field::authorization); auth != req.end())
+                    message += QString(" (request had %1)").arg(QString::fromStdString(std::string(auth->value())));
+            body = status(403, "Forbidden", message);
         } else if (const std::optional<QJsonArray> list = listOf(path)) {
             const QString token = query.queryItemValue("continue");
             bool expire = false, throttle = false;

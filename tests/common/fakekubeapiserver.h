@@ -40,6 +40,7 @@ public:
         int expireContinue = 0;                 ///< this many requests with a continue token get 410 Gone
         int throttle = 0;                       ///< this many LISTs get 429 with Retry-After: 0
         std::vector<std::string> forbidden;     ///< collection paths answered with 403, their lists and watches
+        bool echoCredentials = false;           ///< a 403 list answer quotes the request's Authorization header (a careless proxy)
         int watchGone = 0;                      ///< this many WATCH requests get an HTTP 410 Gone status
         int delayMs = 0;                        ///< every answer waits this long first (a slow server)
         /// Pre-built answers by exact request target ("/api/v1/pods?limit=500&continue=..."),

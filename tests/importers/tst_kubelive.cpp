@@ -224,6 +224,16 @@ void TstKubeLive::forbiddenOptionalListWarns()
         QCOMPARE(e.status(), 403u);
         QVERIFY2(QString(e.what()).contains("/api/v1/pods: 403: /api/v1/pods is forbidden") && QString(e.what()).contains("namespaces cannot be listed"), e.what());
     }
+
+    // A server that echoes the request's bearer token in its error never gets it into a message.
+    o.echoCredentials = true;
+    FakeKubeApiServer echoing(m_pki, lists(), o);
+    try {
+        (void)loadLiveCluster(config(echoing, "fleet-test-token", m_pki.caFile));
+        QFAIL("expected a KubeApiError");
+    } catch (const kube::KubeApiError& e) {
+        QVERIFY2(!QString(e.what()).contains("fleet-test-token") && QString(e.what()).contains("Bearer REDACTED"), e.what());
+    }
 }
 
 void TstKubeLive::podsByNamespaceWhenClusterWideIsRefused()
