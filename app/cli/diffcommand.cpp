@@ -7,6 +7,7 @@
 #include "app/shared/importfailure.h"
 #include "model/plan/planprices.h"
 
+#include "importers/terminaltext.h"
 #include "importers/clusterloader.h"
 #include "importers/document/statediff.h"
 #include "importers/pricing/pricetableloader.h"
@@ -34,7 +35,7 @@ int runDiff(const QStringList& arguments)
     if (args.size() > 1)
         args.removeAt(1); // "diff"
     if (!parser.parse(args)) {
-        std::fprintf(stderr, "fleetscope diff: %s\n", qPrintable(parser.errorText()));
+        importers::printTerminalf(stderr, "fleetscope diff: %s\n", qPrintable(parser.errorText()));
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
@@ -43,11 +44,11 @@ int runDiff(const QStringList& arguments)
     }
     const QString format = parser.value(QStringLiteral("format"));
     if (format != QLatin1String("text") && format != QLatin1String("json")) {
-        std::fprintf(stderr, "fleetscope diff: --format: expected text or json, got \"%s\"\n", qPrintable(format));
+        importers::printTerminalf(stderr, "fleetscope diff: --format: expected text or json, got \"%s\"\n", qPrintable(format));
         return 2;
     }
     if (parser.positionalArguments().size() != 2) {
-        std::fprintf(stderr, "fleetscope diff: give two states, BEFORE and AFTER (each a .fleet document or a cluster file)\n");
+        importers::printTerminalf(stderr, "fleetscope diff: give two states, BEFORE and AFTER (each a .fleet document or a cluster file)\n");
         return 2;
     }
     try {
@@ -59,11 +60,11 @@ int runDiff(const QStringList& arguments)
         std::cout << (format == QLatin1String("json") ? importers::stateDiffJson(diff) : importers::stateDiffText(diff));
         std::cout.flush();
         if (!std::cout) {
-            std::fprintf(stderr, "fleetscope diff: cannot write to standard output\n");
+            importers::printTerminalf(stderr, "fleetscope diff: cannot write to standard output\n");
             return 1;
         }
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "fleetscope diff: %s\n", qPrintable(importFailureMessage(e, parser.positionalArguments().join(QLatin1Char(' ')))));
+        importers::printTerminalf(stderr, "fleetscope diff: %s\n", qPrintable(importFailureMessage(e, parser.positionalArguments().join(QLatin1Char(' ')))));
         return 1;
     }
     return 0;

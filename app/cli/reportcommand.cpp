@@ -11,6 +11,7 @@
 #include "app/startup/surfaceformat.h"
 #include "app/xvfb/privatexserver.h"
 
+#include "importers/terminaltext.h"
 #include "importers/plan/planevaluation.h"
 #include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
@@ -62,7 +63,7 @@ struct ReportOptions {
 
 int fail(const QString& text, int code)
 {
-    std::fprintf(stderr, "fleetscope report: %s\n", qPrintable(text));
+    importers::printTerminalf(stderr, "fleetscope report: %s\n", qPrintable(text));
     return code;
 }
 
@@ -199,7 +200,7 @@ int run(const ReportOptions& options)
         sourceNote = importers::sourceDifference(plan.source, current);
         evaluation.sourceNote = sourceNote;
         if (!sourceNote.empty())
-            std::fprintf(stderr, "fleetscope report: note: %s\n", sourceNote.c_str());
+            importers::printTerminalf(stderr, "fleetscope report: note: %s\n", sourceNote.c_str());
     }
     step("plan replay");
     const model::MetricContext context(*store, prices.get());

@@ -9,6 +9,7 @@
 #include "app/shared/importfailure.h"
 #include "model/plan/planprices.h"
 
+#include "importers/terminaltext.h"
 #include "importers/document/fleetdocument.h"
 #include "importers/plan/planfile.h"
 #include "importers/pricing/pricetableloader.h"
@@ -45,7 +46,7 @@ int runSave(const QStringList& arguments)
     if (args.size() > 1)
         args.removeAt(1); // "save"
     if (!parser.parse(args)) {
-        std::fprintf(stderr, "fleetscope save: %s\n", qPrintable(parser.errorText()));
+        importers::printTerminalf(stderr, "fleetscope save: %s\n", qPrintable(parser.errorText()));
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
@@ -53,19 +54,19 @@ int runSave(const QStringList& arguments)
         return 0;
     }
     if (!parser.isSet(QStringLiteral("output"))) {
-        std::fprintf(stderr, "fleetscope save: -o FILE.fleet is needed\n");
+        importers::printTerminalf(stderr, "fleetscope save: -o FILE.fleet is needed\n");
         return 2;
     }
     const std::string outPath = commandLinePath(parser.value(QStringLiteral("output")));
     const importers::OutputFileOptions options = commandOutputOptions(parser);
     if (const std::string problem = outputTargetProblem("-o", outPath, options, /*documentOutput=*/true); !problem.empty()) {
-        std::fprintf(stderr, "fleetscope save: %s\n", problem.c_str());
+        importers::printTerminalf(stderr, "fleetscope save: %s\n", problem.c_str());
         return 2;
     }
     ClusterSource source;
     QString error;
     if (!readClusterSource(parser, false, source, error)) {
-        std::fprintf(stderr, "fleetscope save: %s\n", qPrintable(error));
+        importers::printTerminalf(stderr, "fleetscope save: %s\n", qPrintable(error));
         return 2;
     }
 
@@ -83,7 +84,7 @@ int runSave(const QStringList& arguments)
         try {
             plans.push_back(importers::readPlanFile(path));
         } catch (const std::exception& e) {
-            std::fprintf(stderr, "fleetscope save: %s\n", e.what());
+            importers::printTerminalf(stderr, "fleetscope save: %s\n", e.what());
             return 1;
         }
         entry.planJson = importers::planJson(plans.back());
@@ -111,10 +112,10 @@ int runSave(const QStringList& arguments)
         }
         importers::saveFleetDocument(doc, outPath, options);
     } catch (const importers::OutputFileError& e) {
-        std::fprintf(stderr, "fleetscope save: %s\n", e.what());
+        importers::printTerminalf(stderr, "fleetscope save: %s\n", e.what());
         return 1;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "fleetscope save: %s\n", qPrintable(importFailureMessage(e, label)));
+        importers::printTerminalf(stderr, "fleetscope save: %s\n", qPrintable(importFailureMessage(e, label)));
         return 1;
     }
     return 0;
