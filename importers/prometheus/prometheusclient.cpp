@@ -199,7 +199,7 @@ std::string prometheusWording(std::string message, const PrometheusSettings& set
         { "the certificate-authority " + ca + " of cluster \"prometheus\"", "the Prometheus CA file " + ca + " (--prometheus-ca)" },
         { "cluster \"prometheus\" sets insecure-skip-tls-verify together with a certificate-authority",
             "the Prometheus settings set insecureSkipTlsVerify together with a CA file (--prometheus-ca)" },
-        { "cannot read the certificate-authority file", "cannot read the Prometheus CA file (--prometheus-ca)" },
+        { "cannot read the certificate-authority file", "cannot read the --prometheus-ca file" },
         { "the cluster's certificate-authority", "the Prometheus CA file (--prometheus-ca)" },
         { "the cluster's CA or the user's client certificate or key", "the Prometheus CA file (--prometheus-ca)" },
         { "cluster \"prometheus\"", "the Prometheus server" },
