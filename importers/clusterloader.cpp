@@ -50,7 +50,9 @@ void finish(LoadedCluster& result, const model::TopologySpec& topologySpec, cons
 {
     model::ClusterStore& store = *result.store;
     if (store.nodeCount() == 0 && store.podCount() == 0)
-        throw ImportError(what, 0, "", "the input holds no nodes and no pods");
+        throw ImportError(what, 0, "", "the input holds no nodes and no pods (a PodDisruptionBudget, PersistentVolume or Namespace list, or an "
+                                       "empty list, describes no cluster by itself): load the node and pod lists too "
+                                       "(kubectl get nodes -o json; kubectl get pods -A -o json)");
     if (const auto [dup, first] = store.findDuplicatePod(); dup.isValid())
         throw ImportError(what, 0, "",
                           "pod " + escapedText(store.podNamespace(dup), 253) + "/" + escapedText(store.podName(dup), 253)

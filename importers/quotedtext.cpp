@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "quotedtext.h"
 
+#include "importers/output/documentheader.h"
+
 #include <simdjson.h>
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 
 namespace fleet::importers {
@@ -114,6 +118,22 @@ std::string quotedText(std::string_view text, std::size_t maxChars)
 std::optional<std::string> binaryFileMessage(std::string_view head)
 {
     head = head.substr(0, kBinaryCheckBytes);
+    // An SQLite file (SQLite's file format: the magic string, application_id big-endian at 68):
+    // a .fleet document that another program changed, or that was cut short, is said as such.
+    static constexpr std::string_view kSqliteMagic("SQLite format 3\0", 16);
+    if (head.starts_with(kSqliteMagic)) {
+        if (head.size() < 72)
+            return "a truncated Fleetscope document (it ends after " + std::to_string(head.size())
+                + " bytes, inside SQLite's 100-byte header), not kubectl JSON or a trace CSV";
+        const auto* p = reinterpret_cast<const unsigned char*>(head.data()) + 68;
+        const std::uint32_t applicationId = std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3];
+        if (applicationId == kFleetApplicationId)
+            return "a truncated Fleetscope document (" + std::to_string(head.size()) + " bytes), not kubectl JSON or a trace CSV";
+        char id[16];
+        std::snprintf(id, sizeof id, "0x%08x", applicationId);
+        return std::string("a SQLite database that is not a Fleetscope document (application_id ") + id
+            + "; a .fleet document has 0x46534350 \"FSCP\"), not kubectl JSON or a trace CSV";
+    }
     for (const Magic& m : kMagics) {
         if (head.starts_with(m.bytes))
             return "binary file (looks like " + std::string(m.kind) + "), not kubectl JSON or a trace CSV";

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "outputpath.h"
 
-#include "importers/document/fleetdocument.h"
 #include "importers/terminaltext.h"
 
 #include <QCommandLineParser>
@@ -35,15 +34,10 @@ importers::OutputFileOptions commandOutputOptions(const QCommandLineParser& pars
 }
 
 std::string outputTargetProblem(
-    const std::string& option, const std::string& path, const importers::OutputFileOptions& options, bool documentOutput)
+    const std::string& option, const std::string& path, const importers::OutputFileOptions& options)
 {
     if (path == "-" && !options.allowStandardOutput)
         return option + " -: standard output carries this command's report; give a file name";
-    // A .fleet document keeps a cluster with its plans and notes: only a document replaces it.
-    if (!documentOutput && importers::isFleetDocumentFile(path))
-        return option + ": " + importers::terminalLine(path)
-            + " is a Fleetscope document (a saved cluster with its plans): writing this output over it would lose them;"
-              " give another file name (fleetscope save writes documents)";
     try {
         importers::checkOutputTarget(path, options);
     } catch (const importers::OutputFileError& e) {

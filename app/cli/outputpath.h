@@ -26,10 +26,9 @@ namespace fleet::app {
 /// Checks, before the work, that the output `path` (given as `option`, e.g. "-o") can be
 /// written with `options` (importers::checkOutputTarget). Where standard output carries the
 /// command's report (`allowStandardOutput` false), "-" is refused rather than taken as a file
-/// named "-". An existing Fleetscope document (importers::isFleetDocumentFile) is refused unless
-/// `documentOutput` (fleetscope save): a plan, CSV or image never replaces a saved cluster with
-/// its plans. Returns "" or the message for stderr. Thread: any.
+/// named "-". An existing Fleetscope document is refused unless `options.replacesDocument`
+/// (fleetscope save). Returns "" or the message for stderr. Thread: any.
 [[nodiscard]] std::string outputTargetProblem(const std::string& option, const std::string& path,
-    const importers::OutputFileOptions& options, bool documentOutput = false);
+    const importers::OutputFileOptions& options);
 
 } // namespace fleet::app

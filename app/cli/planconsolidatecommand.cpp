@@ -10,6 +10,7 @@
 #include "app/shared/importfailure.h"
 #include "model/plan/planprices.h"
 
+#include "importers/kubenames.h"
 #include "importers/plan/jsontext.h"
 #include "importers/plan/nodegroupsettings.h"
 #include "importers/plan/planfile.h"
@@ -220,6 +221,13 @@ int runPlanConsolidate(const QStringList& arguments)
     model::ConsolidationOptions options;
     options.policy = policy == "default" ? std::string() : policy;
     options.keepWithinLabel = parser.value(QStringLiteral("keep-within")).toStdString();
+    // Given, it must be a label key: an empty one would silently be no constraint at all.
+    if (parser.isSet(QStringLiteral("keep-within")))
+        if (const std::string problem = importers::labelKeyProblem(options.keepWithinLabel); !problem.empty()) {
+            importers::printTerminalf(stderr, "%s--keep-within: %s; give a topology level's label key, e.g. topology.kubernetes.io/zone\n",
+                prefix.c_str(), problem.c_str());
+            return 2;
+        }
     if (parser.isSet(QStringLiteral("max-moves"))) {
         bool ok = false;
         options.maxMoves = parser.value(QStringLiteral("max-moves")).toLongLong(&ok);

@@ -12,6 +12,7 @@
 #include "importers/terminaltext.h"
 #include "importers/document/fleetdocument.h"
 #include "importers/plan/planfile.h"
+#include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
 
 #include <QCommandLineParser>
@@ -24,7 +25,7 @@
 namespace fleet::app {
 
 namespace {
-constexpr const char* kUsage = "fleetscope save (FILE... | --simulate N | --kubeconfig FILE) -o FILE.fleet [--plan PLAN.json]... [--notes TEXT]";
+constexpr const char* kUsage = "fleetscope save (FILE... | --simulate N | --kubeconfig FILE) -o FILE.fleet [--plan PLAN.json]... [--notes TEXT] [--force]";
 }
 
 int runSave(const QStringList& arguments)
@@ -41,6 +42,8 @@ int runSave(const QStringList& arguments)
         QStringLiteral("A plan file (resources/schemas/plan-v1.md) to keep in the document, named after its file; may be repeated."),
         QStringLiteral("PLAN.json")));
     parser.addOption(QCommandLineOption(QStringLiteral("notes"), QStringLiteral("Notes kept with every --plan."), QStringLiteral("TEXT")));
+    parser.addOption(QCommandLineOption(QStringLiteral("force"),
+        QStringLiteral("Keep a --plan even when it was made on another cluster than the one saved.")));
     addClusterSourceOptions(parser, false);
     QStringList args = arguments;
     if (args.size() > 1)
@@ -58,8 +61,9 @@ int runSave(const QStringList& arguments)
         return 2;
     }
     const std::string outPath = commandLinePath(parser.value(QStringLiteral("output")));
-    const importers::OutputFileOptions options = commandOutputOptions(parser);
-    if (const std::string problem = outputTargetProblem("-o", outPath, options, /*documentOutput=*/true); !problem.empty()) {
+    importers::OutputFileOptions options = commandOutputOptions(parser);
+    options.replacesDocument = true; // save writes a document: it may replace one
+    if (const std::string problem = outputTargetProblem("-o", outPath, options); !problem.empty()) {
         importers::printTerminalf(stderr, "fleetscope save: %s\n", problem.c_str());
         return 2;
     }
@@ -73,8 +77,10 @@ int runSave(const QStringList& arguments)
     importers::FleetDocument doc;
     std::vector<importers::PlanDocument> plans;
     std::set<std::string> names;
+    std::vector<std::string> planPaths;
     for (const QString& planArg : parser.values(QStringLiteral("plan"))) {
         const std::string path = commandLinePath(planArg);
+        planPaths.push_back(path);
         importers::DocumentPlan entry;
         entry.name = QFileInfo(planArg).completeBaseName().toStdString();
         if (entry.name.empty())
@@ -97,6 +103,20 @@ int runSave(const QStringList& arguments)
         doc.takenAt = importers::utcNowIso();
         doc.cluster = loadClusterSource(source);
         doc.provenance = clusterPlanSource(source, doc.cluster);
+        // As plan export: a plan made on another cluster, kept beside this state, would be
+        // reviewed and evaluated on the wrong cluster; kept only when forced. Another state of
+        // the same cluster is said.
+        for (std::size_t i = 0; i < plans.size(); ++i) {
+            const std::string other = importers::clusterDifference(plans[i].source, doc.provenance);
+            if (!other.empty() && !parser.isSet(QStringLiteral("force"))) {
+                importers::printTerminalf(stderr, "fleetscope save: refusing to keep --plan %s: %s; give --force to keep it anyway\n",
+                    planPaths[i].c_str(), other.c_str());
+                return 2;
+            }
+            if (const std::string note = other.empty() ? importers::sourceDifference(plans[i].source, doc.provenance) : other;
+                !note.empty())
+                importers::printTerminalf(stderr, "fleetscope save: note: --plan %s: %s\n", planPaths[i].c_str(), note.c_str());
+        }
         doc.topologyKeys = model::TopologySpec::defaults().levelKeys;
         doc.priceTableCsv = std::string(importers::shippedPriceTableText());
         // Each plan's evaluation on the saved state, on a copy: a place-pods action adds its

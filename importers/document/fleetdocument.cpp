@@ -6,6 +6,7 @@
 #include "storecodec.h"
 
 #include "importers/plan/plansource.h"
+#include "importers/quotedtext.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -98,13 +99,21 @@ void checkHeader(std::string_view bytes)
     if (app != kFleetApplicationId)
         throw DocumentFormatError("not a Fleetscope document (an SQLite database with application_id " + hex32(app)
                                   + ", expected " + hex32(kFleetApplicationId) + " \"FSCP\")");
-    const std::uint32_t version = bigEndian32(p + 60);
-    if (version > static_cast<std::uint32_t>(kFleetDocumentVersion))
+    // user_version is a signed 32-bit integer (SQLite's file format, offset 60).
+    const auto version = static_cast<std::int32_t>(bigEndian32(p + 60));
+    if (version > kFleetDocumentVersion)
         throw DocumentFormatError("written by a newer Fleetscope (document version " + std::to_string(version)
                                   + "); this Fleetscope reads versions 1 to " + std::to_string(kFleetDocumentVersion)
                                   + ": open it with a newer Fleetscope");
     if (version < 1)
-        throw DocumentFormatError("document version 0 is not one Fleetscope ever wrote (user_version 0)");
+        throw DocumentFormatError("document version " + std::to_string(version) + " is not one Fleetscope ever wrote (user_version "
+                                  + std::to_string(version) + ")");
+    // Bytes 18 and 19 are 2 in WAL journal mode. Fleetscope never writes one: another program
+    // changed the file, and its latest changes may sit in a -wal file beside it, which an
+    // image read into memory cannot see (SQLite would say only "unable to open database file").
+    if (p[18] == 2 || p[19] == 2)
+        throw DocumentFormatError("is in SQLite's WAL journal mode, which Fleetscope never writes (another program changed it): "
+                                  "turn WAL off with  sqlite3 FILE 'PRAGMA journal_mode=DELETE'  and open it again");
 }
 
 std::string readAll(const std::string& path)
@@ -199,32 +208,6 @@ std::string utcNowIso()
     char b[32];
     std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return b;
-}
-
-bool isFleetDocumentFile(const std::string& path)
-{
-    // Only a regular file is sniffed: opening a FIFO would block for a writer and reading it
-    // would eat what the cluster reader needs (which refuses FIFOs and devices by name).
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return false;
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        return false;
-    }
-    unsigned char head[72];
-    std::size_t got = 0;
-    while (got < sizeof head) {
-        const ssize_t n = ::read(fd, head + got, sizeof head - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += static_cast<std::size_t>(n);
-    }
-    ::close(fd);
-    return got == sizeof head && std::memcmp(head, "SQLite format 3", 16) == 0 && bigEndian32(head + 68) == kFleetApplicationId;
 }
 
 std::string serializeFleetDocument(const FleetDocument& doc, const std::string& fileName)
@@ -336,14 +319,17 @@ void saveFleetDocument(const FleetDocument& doc, const std::string& path, const 
         if (fd >= 0) {
             const ssize_t n = ::read(fd, head, sizeof head);
             ::close(fd);
-            if (n == static_cast<ssize_t>(sizeof head) && bigEndian32(head + 60) > static_cast<std::uint32_t>(kFleetDocumentVersion))
-                throw FleetDocumentError(path, "was written by a newer Fleetscope (document version " + std::to_string(bigEndian32(head + 60))
+            const auto version = static_cast<std::int32_t>(bigEndian32(head + 60)); // signed, as SQLite's user_version
+            if (n == static_cast<ssize_t>(sizeof head) && version > kFleetDocumentVersion)
+                throw FleetDocumentError(path, "was written by a newer Fleetscope (document version " + std::to_string(version)
                                                    + "); saving over it would lose what that version keeps: save under another name");
         }
     }
-    checkOutputTarget(path, options);
+    OutputFileOptions documentOutput = options;
+    documentOutput.replacesDocument = true;
+    checkOutputTarget(path, documentOutput);
     const std::string bytes = serializeFleetDocument(doc, path);
-    writeOutputFile(path, bytes, options);
+    writeOutputFile(path, bytes, documentOutput);
 }
 
 PlanSource readFleetDocumentProvenance(const std::string& path)
@@ -414,7 +400,8 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
                 if (p.name.empty())
                     throw DocumentFormatError("a plan has no name");
                 try {
-                    (void)parsePlanText(p.planJson, fileName + ": plan \"" + p.name + "\"");
+                    // Named by the plan only: the error that wraps this one names the file.
+                    (void)parsePlanText(p.planJson, "plan " + quotedText(p.name));
                 } catch (const PlanFileError& e) {
                     throw DocumentFormatError(e.what());
                 }

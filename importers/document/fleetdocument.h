@@ -21,6 +21,7 @@
 
 #include "importers/clusterloader.h"
 #include "importers/importreport.h"
+#include "importers/output/documentheader.h"
 #include "importers/output/outputfile.h"
 #include "importers/plan/planfile.h"
 
@@ -31,9 +32,7 @@
 
 namespace fleet::importers {
 
-/// PRAGMA application_id of every .fleet file: ASCII "FSCP", big-endian at header offset 68.
-/// The Debian package's MIME type matches these bytes: never change it.
-inline constexpr std::uint32_t kFleetApplicationId = 0x46534350;
+// kFleetApplicationId and isFleetDocumentFile(): importers/output/documentheader.h.
 /// PRAGMA user_version this build writes, and the newest it reads.
 inline constexpr int kFleetDocumentVersion = 1;
 /// The largest file opened (a 100,000-node, 1.6M-pod state is about 70 MB).
@@ -72,10 +71,6 @@ struct FleetDocument {
     std::string priceTableCsv;
     std::vector<DocumentPlan> plans;
 };
-
-/// True when `path` is a regular file that starts with SQLite's header and kFleetApplicationId
-/// (reads 72 bytes; false for a missing or short file, a FIFO, a device or a folder). Thread: any.
-[[nodiscard]] bool isFleetDocumentFile(const std::string& path);
 
 /// The document's database as bytes (what saveFleetDocument() writes). Throws
 /// FleetDocumentError naming `fileName` when SQLite refuses (out of memory), or for a plan

@@ -3,6 +3,8 @@
 
 #include "bytecolumns.h"
 
+#include "importers/kubenames.h"
+
 #include <zlib.h>
 
 #include <algorithm>
@@ -733,6 +735,37 @@ auto refused(const std::string& column, const std::string& what, F&& f)
     }
 }
 
+// No Kubernetes name or label holds a control character (importers/kubenames.h): a document
+// whose names hold one was forged or damaged, and is refused before they reach a terminal, a
+// CSV or a script.
+void checkNames(const ClusterStore& s)
+{
+    auto check = [](std::string_view text, const char* what, const std::string& where) {
+        if (std::string problem = controlCharacterProblem(text, what); !problem.empty())
+            throw DocumentFormatError(where + ": " + problem);
+    };
+    auto checkLabels = [&](std::span<const Label> labels, const std::string& where) {
+        for (const Label& l : labels) {
+            check(s.str(l.key), "the label key", where);
+            check(s.str(l.value), "the label value", where);
+        }
+    };
+    for (std::size_t i = 0; i < s.nodeCount(); ++i) {
+        const NodeId n(static_cast<std::uint32_t>(i));
+        const std::string where = "column nodes: node " + std::to_string(i + 1);
+        check(s.nodeName(n), "the node name", where);
+        checkLabels(s.nodeLabels(n), where);
+    }
+    for (std::size_t i = 0; i < s.podCount(); ++i) {
+        const PodId p(static_cast<std::uint32_t>(i));
+        const std::string where = "column pods: pod " + std::to_string(i + 1);
+        check(s.podName(p), "the pod name", where);
+        check(s.podNamespace(p), "the namespace", where);
+        check(s.podNodeName(p), "the node name", where);
+        checkLabels(s.podLabels(p), where);
+    }
+}
+
 } // namespace
 
 DecodedStore decodeStore(const std::function<std::string_view(const std::string&)>& column)
@@ -892,6 +925,7 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
     if (const auto [dup, first] = s.findDuplicatePod(); dup.isValid())
         throw DocumentFormatError("column pods: pod " + std::to_string(dup.value + 1) + " has the namespace/name of pod "
                                   + std::to_string(first.value + 1));
+    checkNames(s);
     out.podsOnUnknownNodes = refused("pods", "the sums of requests", [&] { return s.finalize(); });
 
     ByteReader u(column("usage"), "usage");

@@ -2,6 +2,7 @@
 // Quoting for exported scripts and CSV (exportquoting.h).
 #include "exportquoting.h"
 
+#include <cstdio>
 #include <stdexcept>
 
 namespace fleet::importers {
@@ -95,12 +96,29 @@ std::string shellCommentText(std::string_view s)
 
 std::string csvTextField(std::string_view s)
 {
+    // Control characters first (a CSV printed to a terminal with --csv - must not drive it, and
+    // no Kubernetes name holds one: importers/kubenames.h), then the formula prefix.
     std::string text;
-    const char first = s.empty() ? 'x' : s.front();
-    if (first == '=' || first == '+' || first == '-' || first == '@' || first == '\t' || first == '\r' || first == '\0')
-        text = "'";
-    text += s;
-    if (text.find_first_of(",\"\r\n") == std::string::npos)
+    text.reserve(s.size() + 2);
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        const bool c1 = c == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80
+            && static_cast<unsigned char>(s[i + 1]) <= 0x9f;
+        if (c < 0x20 || c == 0x7f || c1) {
+            char escaped[16];
+            if (c1)
+                std::snprintf(escaped, sizeof escaped, "\\xC2\\x%02X", static_cast<unsigned char>(s[++i]));
+            else
+                std::snprintf(escaped, sizeof escaped, "\\x%02X", c);
+            text += escaped;
+        } else {
+            text += s[i];
+        }
+    }
+    const char first = text.empty() ? 'x' : text.front();
+    if (first == '=' || first == '+' || first == '-' || first == '@')
+        text.insert(0, 1, '\'');
+    if (text.find_first_of(",\"") == std::string::npos)
         return text;
     std::string out = "\"";
     for (const char c : text) {

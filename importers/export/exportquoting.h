@@ -11,11 +11,14 @@
 // are shown as \n, \r, \t or \xHH (and a backslash as \\), so a name cannot end the comment and
 // run as a command, nor hide text on a terminal.
 //
-// CSV (RFC 4180): a field is double-quoted when it holds a comma, a double quote, CR or LF, its
-// quotes doubled. A text field whose first character is =, +, -, @, TAB, CR or NUL is prefixed
-// with a single quote, so that spreadsheets read it as text, not as a formula (OWASP, "CSV
-// Injection", and OWASP ASVS 5.0 requirement 1.2.10). Numeric columns are written as numbers,
-// never prefixed.
+// CSV (RFC 4180): a field is double-quoted when it holds a comma or a double quote, its quotes
+// doubled. A control character (C0 with NUL, TAB, CR and LF; DEL; C1) is written as \xNN, as
+// escapedText() writes it: no Kubernetes name holds one (importers/kubenames.h), and a CSV goes
+// to a terminal too (`--csv -`), where ESC, BEL or CR would drive it. A text field whose first
+// character is then =, +, -, or @ is prefixed with a single quote, so that spreadsheets read it
+// as text, not as a formula (OWASP, "CSV Injection", and OWASP ASVS 5.0 requirement 1.2.10;
+// OWASP's TAB and CR triggers can no longer lead, being escaped). Numeric columns are written
+// as numbers, never prefixed.
 //
 // Thread: any (pure functions).
 
@@ -38,8 +41,9 @@ namespace fleet::importers {
 /// The result holds no byte below 0x20 and none above 0x7e.
 [[nodiscard]] std::string shellCommentText(std::string_view s);
 
-/// One CSV text field (RFC 4180), formula-neutralised: a leading =, +, -, @, TAB, CR or NUL gets
-/// a ' in front; then the field is double-quoted if it holds , " CR or LF.
+/// One CSV text field (RFC 4180), control characters as \xNN (C1 U+0080-U+009F as \xC2\xNN),
+/// then formula-neutralised (a leading =, +, - or @ gets a ' in front), then double-quoted if it
+/// holds , or ". The result holds no control byte.
 [[nodiscard]] std::string csvTextField(std::string_view s);
 
 /// One CSV numeric field: the integer in decimal, never quoted nor prefixed.

@@ -7,6 +7,7 @@
 // Separate from kubejsonwindow.cpp, which only finds the items and reports errors, so that
 // the Kubernetes rules can be read and changed without the windowing.
 #include "kubejsonimporter_p.h"
+#include "importers/kubenames.h"
 #include "importers/terminaltext.h"
 #include "model/wellknownlabels.h"
 
@@ -230,8 +231,18 @@ void KubectlJsonImporter::parseMetadata(od::value v, bool isRoot)
     forEachField(v, "an object", [&](od::field& f, const char* k) {
         switch (k[0]) {
         case 'n':
-            onKey(k, "name", [&] { m_itemName.assign(stringValue(f.value(), "a string", &m_nameWhere)); })
-                || onKey(k, "namespace", [&] { m_pod.namespaceName.assign(stringValue(f.value(), "a string")); });
+            // No Kubernetes name holds a control character (importers/kubenames.h): one that
+            // does is refused here, before it can reach a terminal, a CSV or a script.
+            onKey(k, "name", [&] {
+                m_itemName.assign(stringValue(f.value(), "a string", &m_nameWhere));
+                if (std::string problem = controlCharacterProblem(m_itemName, "the name"); !problem.empty())
+                    fail(m_nameWhere, std::move(problem));
+            }) || onKey(k, "namespace", [&] {
+                const char* where = nullptr;
+                m_pod.namespaceName.assign(stringValue(f.value(), "a string", &where));
+                if (std::string problem = controlCharacterProblem(m_pod.namespaceName, "the namespace"); !problem.empty())
+                    fail(where, std::move(problem));
+            });
             break;
         case 'l':
             // Into the node's labels for either kind: commitItem hands them to a pod.
@@ -286,7 +297,13 @@ void KubectlJsonImporter::parseStringMap(
         m_path.pushRawKey(k);
         StringPair& entry = slots.slot(into);
         entry.first.assign(keyText(f));
-        entry.second.assign(stringValue(f.value(), valueWhat));
+        const char* where = nullptr;
+        entry.second.assign(stringValue(f.value(), valueWhat, &where));
+        // Label keys and values never hold a control character (importers/kubenames.h).
+        if (std::string problem = controlCharacterProblem(entry.first, "the label key"); !problem.empty())
+            fail(where, std::move(problem));
+        if (std::string problem = controlCharacterProblem(entry.second, "the label value"); !problem.empty())
+            fail(where, std::move(problem));
         m_path.pop();
     });
 }
@@ -349,7 +366,14 @@ void KubectlJsonImporter::parseSpec(od::value v)
             break;
         case 'n':
             if (want.pod)
-                onKey(k, "nodeName", [&] { optionalString(f.value(), m_pod.nodeName); }) || onKey(k, "nodeSelector", [&] {
+                onKey(k, "nodeName", [&] {
+                    if (isNull(f.value()))
+                        return;
+                    const char* where = nullptr;
+                    m_pod.nodeName.assign(stringValue(f.value(), "a string", &where));
+                    if (std::string problem = controlCharacterProblem(m_pod.nodeName, "the node name"); !problem.empty())
+                        fail(where, std::move(problem));
+                }) || onKey(k, "nodeSelector", [&] {
                     parseStringMap(f.value(), "a string", m_pod.nodeSelector, m_selectorSlots);
                 });
             break;

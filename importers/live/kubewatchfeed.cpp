@@ -4,6 +4,7 @@
 #include "importers/kube/kubeapiclient.h"
 #include "importers/kube/kubejson.h"
 #include "importers/live/watchstream.h"
+#include "importers/quotedtext.h"
 
 #include <algorithm>
 #include <atomic>
@@ -696,7 +697,7 @@ private:
                     import(kind == &nodes ? "NodeList" : "PodList", *kind, i, i + 1, fresh);
                 } catch (const ImportError& e) {
                     const Latest& l = *(*kind)[i];
-                    error = "left out " + (l.namespaceName.empty() ? l.name : l.namespaceName + "/" + l.name) + ": " + e.what();
+                    error = "left out " + quotedText(l.namespaceName.empty() ? l.name : l.namespaceName + "/" + l.name) + ": " + e.what();
                 }
             }
         }

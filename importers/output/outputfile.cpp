@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "outputfile.h"
+#include "documentheader.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -103,6 +104,14 @@ void checkNotAnInput(const std::string& path, const Target& t, const OutputFileO
         if (st.st_dev == t.st.st_dev && st.st_ino == t.st.st_ino)
             refuse(path, "it is the same file as the input " + input + ", which writing would destroy; give another output file");
     }
+}
+
+void checkNotADocument(const std::string& path, const Target& t, const OutputFileOptions& options)
+{
+    // A .fleet keeps a cluster with its plans and notes: only a document replaces it.
+    if (t.exists && !options.replacesDocument && isFleetDocumentFile(t.writePath))
+        refuse(path, "it is a Fleetscope document (a saved cluster with its plans), which writing this output over it would lose; "
+                     "give another file name (fleetscope save writes documents)");
 }
 
 void checkFolder(const std::string& path, const Target& t)
@@ -217,6 +226,7 @@ void checkOutputTarget(const std::string& path, const OutputFileOptions& options
         return;
     const Target t = resolveTarget(path, options);
     checkNotAnInput(path, t, options);
+    checkNotADocument(path, t, options);
     checkFolder(path, t);
 }
 
@@ -230,6 +240,7 @@ void writeOutputFile(const std::string& path, std::string_view bytes, const Outp
     // started (a long consolidation, a screenshot's rendering).
     const Target t = resolveTarget(path, options);
     checkNotAnInput(path, t, options);
+    checkNotADocument(path, t, options);
     checkFolder(path, t);
 
     const std::string unchanged = t.exists ? "; the previous file is unchanged" : "; no file was written";

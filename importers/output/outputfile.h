@@ -20,7 +20,10 @@
 //   such as /dev/null, a socket): renaming over it would replace the device node or the pipe;
 // - the same file (device and inode, after following symbolic links) as one of the command's
 //   inputs: `plan consolidate nodes.json -o nodes.json` would destroy the cluster it read;
-// - a missing or unwritable folder.
+// - a missing or unwritable folder;
+// - an existing Fleetscope document (documentheader.h), unless the output is a document
+//   (OutputFileOptions::replacesDocument): a plan, CSV, script or image written over a .fleet
+//   would lose the saved cluster with its plans.
 // A symbolic link to a regular file is followed: the file it points to is replaced (in its own
 // folder) and the link stays a link. A link to nothing is refused.
 // "-" means standard output where a caller allows it (OutputFileOptions::allowStandardOutput);
@@ -58,13 +61,17 @@ struct OutputFileOptions {
     /// "-" writes to standard output (stdout is flushed first, so the order with other output
     /// holds). Otherwise "-" is a file named "-" in the current folder.
     bool allowStandardOutput = false;
+    /// The output is itself a .fleet document (saveFleetDocument() sets it): it may replace an
+    /// existing document. Every other output refuses one.
+    bool replacesDocument = false;
 };
 
 /// True for the path "-" when `options` allow standard output.
 [[nodiscard]] bool isStandardOutput(const std::string& path, const OutputFileOptions& options) noexcept;
 
 /// Checks, without writing anything, that `path` can take the output: the rules of this file's
-/// header (not a non-regular file, not an input, a folder that exists and is writable). Call it
+/// header (not a non-regular file, not an input, not a document unless the output is one, a
+/// folder that exists and is writable). Call it
 /// before long work so that a refused target is said at once. Throws OutputFileError.
 void checkOutputTarget(const std::string& path, const OutputFileOptions& options = {});
 

@@ -9,6 +9,7 @@
 
 #include "importers/output/outputfile.h"
 #include "importers/optionfile.h"
+#include "importers/output/documentheader.h"
 #include "importers/quotedtext.h"
 #include "model/placement/drainpolicy.h"
 
@@ -130,6 +131,11 @@ public:
 
     PlanDocument read()
     {
+        // A .fleet holds a cluster and its plans: read as JSON, it would only be "not valid JSON".
+        if (isFleetDocumentFile(m_file))
+            throw PlanFileError(m_file + ": is a Fleetscope document (a saved cluster with its plans), not a plan file: give it as "
+                                         "the cluster (fleetscope plan check " + m_file + " --plan PLAN.json), or open it in the window "
+                                         "(fleetscope " + m_file + ") to review the plans it keeps");
         std::string text;
         try {
             text = readOptionFile(m_file, OptionFileKind::Plan);

@@ -187,6 +187,32 @@ PromResult parsePrometheusResponse(std::string_view body, const std::string& sou
     return ResponseReader(source, path).read(body);
 }
 
+namespace {
+
+// The transport is the Kubernetes client's, whose messages speak of a kubeconfig's cluster
+// ("the certificate-authority ... of cluster \"prometheus\""): said here in the words of the
+// Prometheus settings (--prometheus-ca, the usage config's insecureSkipTlsVerify) instead.
+std::string prometheusWording(std::string message, const PrometheusSettings& settings)
+{
+    const std::string ca = settings.certificateAuthority;
+    const std::pair<std::string, std::string> terms[] = {
+        { "the certificate-authority " + ca + " of cluster \"prometheus\"", "the Prometheus CA file " + ca + " (--prometheus-ca)" },
+        { "cluster \"prometheus\" sets insecure-skip-tls-verify together with a certificate-authority",
+            "the Prometheus settings set insecureSkipTlsVerify together with a CA file (--prometheus-ca)" },
+        { "cannot read the certificate-authority file", "cannot read the --prometheus-ca file" },
+        { "the cluster's certificate-authority", "the Prometheus CA file (--prometheus-ca)" },
+        { "the cluster's CA or the user's client certificate or key", "the Prometheus CA file (--prometheus-ca)" },
+        { "cluster \"prometheus\"", "the Prometheus server" },
+        { "user \"prometheus\"", "the Prometheus server" },
+    };
+    for (const auto& [from, to] : terms)
+        for (std::size_t at = message.find(from); at != std::string::npos; at = message.find(from, at + to.size()))
+            message.replace(at, from.size(), to);
+    return message;
+}
+
+} // namespace
+
 struct PrometheusClient::Impl {
     PrometheusSettings settings;
     std::string source; // settings.baseUrl redacted (kube/secrets.h): what messages name
@@ -198,7 +224,7 @@ struct PrometheusClient::Impl {
         try {
             response = http->get(path + "?" + query);
         } catch (const kube::KubeApiError& e) {
-            throw PrometheusError(source, path, e.message(), e.status());
+            throw PrometheusError(source, path, prometheusWording(e.message(), settings), e.status());
         }
         if (response.status < 200 || response.status >= 300) {
             // The API answers 400 (bad_data), 422 (execution), 503 (timeout) with its JSON envelope.
@@ -234,7 +260,7 @@ PrometheusClient::PrometheusClient(PrometheusSettings settings)
         d->http = std::make_unique<kube::KubeApiClient>(config);
         d->http->setObserver(d->settings.observer);
     } catch (const kube::KubeApiError& e) {
-        throw PrometheusError(d->source, {}, e.message());
+        throw PrometheusError(d->source, {}, prometheusWording(e.message(), d->settings));
     }
 }
 

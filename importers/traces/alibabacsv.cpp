@@ -3,6 +3,7 @@
 
 #include "csvreader.h"
 #include "importers/badvalues.h"
+#include "importers/kubenames.h"
 #include "importers/namedvalue.h"
 #include "importers/progressthrottle.h"
 #include "importers/quotedtext.h"
@@ -229,6 +230,9 @@ void readNodes(CsvReader& reader, const std::string& file, std::string_view head
             continue;
         NodeRow n;
         n.name = std::string(row.requiredText(0, "a node name"));
+        // No Kubernetes name holds a control character (importers/kubenames.h).
+        if (std::string problem = controlCharacterProblem(n.name, "the node name"); !problem.empty())
+            row.fail(0, std::move(problem));
         n.cpuMilli = row.integer(1);
         n.memoryBytes = row.mebibytes(2);
         n.gpuCount = static_cast<std::int32_t>(row.gpuCount(3));
@@ -296,6 +300,8 @@ void readPods(CsvReader& reader, const std::string& file, std::string_view heade
             continue;
         PodRow p;
         p.name = std::string(row.requiredText(0, "a pod name"));
+        if (std::string problem = controlCharacterProblem(p.name, "the pod name"); !problem.empty())
+            row.fail(0, std::move(problem));
         if (!row.isBad(0))
             if (auto [it, added] = lineByName.emplace(p.name, row.line()); !added)
                 row.fail(0, "duplicate pod name " + quotedText(p.name) + ", first on line " + std::to_string(it->second));

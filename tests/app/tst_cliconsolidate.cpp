@@ -221,6 +221,11 @@ private slots:
                                 << QByteArray("--policy: unknown policy \"FGD\" (known: default, LeastAllocated, MostAllocated, BestFit, GpuPacking, GpuClustering, DotProduct)");
         QTest::newRow("keep-within") << QStringList { QStringLiteral("--keep-within"), QStringLiteral("example.com/rack") }
                                      << QByteArray("--keep-within: \"example.com/rack\" is not a topology level (levels: topology.kubernetes.io/region");
+        // Given, --keep-within is a label key: an empty one was silently no constraint.
+        QTest::newRow("keep-within empty") << QStringList { QStringLiteral("--keep-within=") }
+                                           << QByteArray("--keep-within: an empty label key; give a topology level's label key, e.g. topology.kubernetes.io/zone");
+        QTest::newRow("keep-within not a key") << QStringList { QStringLiteral("--keep-within"), QStringLiteral("zone/") }
+                                               << QByteArray("--keep-within: \"zone/\" is not a label key: the name after '/' is empty");
         QTest::newRow("groups file") << QStringList { QStringLiteral("--node-groups"), QStringLiteral("@BAD@") } << QByteArray("at $.nodeGroups[0].minSize");
         QTest::newRow("missing groups") << QStringList { QStringLiteral("--node-groups"), QStringLiteral("/nonexistent/groups.yaml") }
                                         << QByteArray("/nonexistent/groups.yaml: does not exist");

@@ -65,6 +65,10 @@ private slots:
     void killDuringLargeSaveKeepsPrevious();
     void fullDiskKeepsPrevious();
     void readOnlyFolderKeepsPrevious();
+    void damagedDocumentsSaidPlainly_data();
+    void damagedDocumentsSaidPlainly();
+    void documentGivenAsPlan();
+    void savePlanOfAnotherCluster();
 };
 
 void TestCliDocument::summaryOfDocumentEqualsSource_data()
@@ -305,6 +309,93 @@ void TestCliDocument::readOnlyFolderKeepsPrevious()
     const auto opened = runFleetscope({ QStringLiteral("summary"), doc });
     QVERIFY2(opened.exitCode == 0, qPrintable(runText(opened)));
     QVERIFY(::mount(nullptr, QFile::encodeName(disk.path()).constData(), nullptr, MS_REMOUNT, nullptr) == 0);
+}
+
+// A document another program changed or cut is said as such, in these exact words (it was a
+// "binary file", "unable to open database file", or version 4294967295).
+void TestCliDocument::damagedDocumentsSaidPlainly_data()
+{
+    QTest::addColumn<int>("offset");      // where `bytes` replace the saved document's; -1: cut to `cut` bytes
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<int>("cut");
+    QTest::addColumn<QByteArray>("message"); // after "FILE: "
+    QTest::newRow("application_id changed") << 68 << QByteArray(4, '\0') << 0
+        << QByteArray("a SQLite database that is not a Fleetscope document (application_id 0x00000000; a .fleet document has 0x46534350 \"FSCP\"), "
+                      "not kubectl JSON or a trace CSV");
+    QTest::newRow("cut at 50 bytes") << -1 << QByteArray() << 50
+        << QByteArray("a truncated Fleetscope document (it ends after 50 bytes, inside SQLite's 100-byte header), not kubectl JSON or a trace CSV");
+    QTest::newRow("WAL journal mode") << 18 << QByteArray("\x02\x02", 2) << 0
+        << QByteArray("is in SQLite's WAL journal mode, which Fleetscope never writes (another program changed it): turn WAL off with  "
+                      "sqlite3 FILE 'PRAGMA journal_mode=DELETE'  and open it again");
+    QTest::newRow("user_version -1") << 60 << QByteArray("\xff\xff\xff\xff", 4) << 0
+        << QByteArray("document version -1 is not one Fleetscope ever wrote (user_version -1)");
+}
+
+void TestCliDocument::damagedDocumentsSaidPlainly()
+{
+    QFETCH(int, offset);
+    QFETCH(QByteArray, bytes);
+    QFETCH(int, cut);
+    QFETCH(QByteArray, message);
+    QTemporaryDir dir;
+    const QString doc = dir.filePath(QStringLiteral("state.fleet"));
+    const auto saved = runFleetscope({ QStringLiteral("save"), kData + QStringLiteral("/plan/cluster.json"), QStringLiteral("-o"), doc });
+    QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
+    QByteArray image = fileBytes(doc);
+    if (offset < 0)
+        image.truncate(cut);
+    else
+        image.replace(offset, bytes.size(), bytes);
+    const QString changed = dir.filePath(QStringLiteral("changed.db"));
+    {
+        QFile f(changed);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(image) == image.size());
+    }
+    const auto r = runFleetscope({ QStringLiteral("summary"), changed });
+    QVERIFY2(r.exitCode != 0, qPrintable(runText(r)));
+    QVERIFY2(r.err.contains(QFile::encodeName(changed) + ": " + message), r.err.constData());
+    QCOMPARE(r.err.count(QFile::encodeName(changed)), 1);
+}
+
+// A .fleet given as --plan is said to be a document, with how to use it (it was "not valid JSON").
+void TestCliDocument::documentGivenAsPlan()
+{
+    QTemporaryDir dir;
+    const QString cluster = kData + QStringLiteral("/plan/cluster.json");
+    const QString doc = dir.filePath(QStringLiteral("state.fleet"));
+    const auto saved = runFleetscope({ QStringLiteral("save"), cluster, QStringLiteral("-o"), doc });
+    QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
+    const auto r = runFleetscope({ QStringLiteral("plan"), QStringLiteral("check"), cluster, QStringLiteral("--plan"), doc });
+    QVERIFY2(r.exitCode == 2, qPrintable(runText(r)));
+    const QByteArray name = QFile::encodeName(doc);
+    QVERIFY2(r.err.contains(name + ": is a Fleetscope document (a saved cluster with its plans), not a plan file: give it as the cluster "
+                                   "(fleetscope plan check " + name + " --plan PLAN.json), or open it in the window (fleetscope " + name
+                 + ") to review the plans it keeps"),
+        r.err.constData());
+    QVERIFY2(!r.err.contains("JSON"), r.err.constData());
+}
+
+// As plan export: a plan made on another cluster is not kept in a document unless forced (it
+// was kept silently, to be reviewed on the wrong cluster).
+void TestCliDocument::savePlanOfAnotherCluster()
+{
+    QTemporaryDir dir;
+    const QString plan = dir.filePath(QStringLiteral("consolidate.json"));
+    const auto made = runFleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), kData + QStringLiteral("/plan/cluster.json"),
+                                      QStringLiteral("-o"), plan });
+    QVERIFY2(made.exitCode == 0, qPrintable(runText(made)));
+    const QString other = kData + QStringLiteral("/plan/cluster-changed.json");
+    const QString doc = dir.filePath(QStringLiteral("other.fleet"));
+    const auto refused = runFleetscope({ QStringLiteral("save"), other, QStringLiteral("--plan"), plan, QStringLiteral("-o"), doc });
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.startsWith("fleetscope save: refusing to keep --plan " + QFile::encodeName(plan) + ": "), refused.err.constData());
+    QVERIFY2(refused.err.contains("; give --force to keep it anyway\n"), refused.err.constData());
+    QVERIFY(!QFile::exists(doc));
+    const auto forced = runFleetscope({ QStringLiteral("save"), other, QStringLiteral("--plan"), plan, QStringLiteral("-o"), doc,
+                                        QStringLiteral("--force") });
+    QVERIFY2(forced.exitCode == 0, qPrintable(runText(forced)));
+    QVERIFY2(forced.err.startsWith("fleetscope save: note: --plan " + QFile::encodeName(plan) + ": "), forced.err.constData());
+    QVERIFY(QFile::exists(doc));
 }
 
 QTEST_GUILESS_MAIN(TestCliDocument)

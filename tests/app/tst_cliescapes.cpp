@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Names from the input never drive the operator's terminal nor forge a line: the fleetscope
-// executable, run as a user runs it (QProcess, no display), on a cluster whose node, label,
-// namespace and pod names hold an ESC sequence, CR, LF and BEL, through every subcommand's
-// text output and its messages on standard error. Only the output's own line breaks and tabs
-// may be control bytes; no line may start with the text that followed a newline in a name.
-// The JSON forms escape as JSON does and stay valid JSON.
+// executable, run as a user runs it (QProcess, no display), with names that hold an ESC
+// sequence, CR, LF and BEL: in a cluster file (refused, the name quoted escaped: no Kubernetes
+// name holds a control character), in plan files, kubeconfigs, pod templates, file names and
+// arguments, through every subcommand's text output and its messages on standard error. Only
+// the output's own line breaks and tabs may be control bytes; no line may start with the text
+// that followed a newline in a name. The JSON forms escape as JSON does and stay valid JSON;
+// the CSV writes control characters as \xNN, to a file and to standard output alike.
 
 #include <QFile>
 #include <QJsonDocument>
@@ -71,10 +73,13 @@ private slots:
     void textOutputsAndMessages();
     void jsonOutputsStayJson_data();
     void jsonOutputsStayJson();
-    void csvKeepsTheNameInOneQuotedField();
+    void csvNeutralisesControlCharacters();
 
 private:
     QTemporaryDir m_dir;
+    QString m_clean;
+    QString m_cleanPending;
+    QString m_nul;
     QString m_cluster;
     QString m_pending;
     QString m_plan;
@@ -94,6 +99,11 @@ void TestCliEscapes::initTestCase()
     QVERIFY(cluster.contains("\"gone\\u001b"));
     m_cluster = m_dir.filePath(QStringLiteral("cluster.json"));
     QVERIFY(writeFile(m_cluster, cluster));
+    m_clean = kPlanData + QStringLiteral("/cluster.json");
+    m_cleanPending = kPlanData + QStringLiteral("/cluster-pending.json");
+    // A NUL in a node name (JSON's \u0000): refused like any control character.
+    m_nul = m_dir.filePath(QStringLiteral("nul.json"));
+    QVERIFY(writeFile(m_nul, readFile(m_clean).replace("\"cpu-b1\"", "\"cpu-b1\\u0000x\"")));
     m_pending = m_dir.filePath(QStringLiteral("pending.json"));
     QVERIFY(writeFile(m_pending, hostile(QStringLiteral("cluster-pending.json"), { "ml", "gpu-job-0", "cpu-b1" })));
     // A plan naming the hostile node and pod, and a node and a pod that are not there.
@@ -127,39 +137,61 @@ void TestCliEscapes::textOutputsAndMessages_data()
     const QString out = m_dir.filePath(QStringLiteral("out.json"));
     const QString hostileNode = QStringLiteral("cpu-b1") + kHostile;
     const QByteArray escaped = "\\x1B[2J\\x0D\\x0AFORGED line\\x07";
-    QTest::newRow("summary: warning naming pods on unknown nodes") << QStringList { QStringLiteral("summary"), m_cluster }
-                                                                   << QByteArray("gone" + escaped);
+    // A cluster file whose names hold control characters is refused, the name quoted escaped.
+    QTest::newRow("summary: hostile names refused") << QStringList { QStringLiteral("summary"), m_cluster } << escaped;
     QTest::newRow("summary: a node name twice") << QStringList { QStringLiteral("summary"), m_twice } << QByteArray("cpu-a1" + escaped);
-    QTest::newRow("check-move") << QStringList { QStringLiteral("check-move"), m_cluster, QStringLiteral("--pod"),
+    QTest::newRow("summary: NUL in a node name") << QStringList { QStringLiteral("summary"), m_nul }
+                                                 << QByteArray("the name \"cpu-b1\\x00x\" holds the control character \\x00");
+    QTest::newRow("plan consolidate: hostile names refused") << QStringList { QStringLiteral("plan"), QStringLiteral("consolidate"), m_cluster,
+        QStringLiteral("-o"), out } << escaped;
+    QTest::newRow("plan add-nodes: hostile names refused") << QStringList { QStringLiteral("plan"), QStringLiteral("add-nodes"), m_pending,
+        QStringLiteral("--instance-type"), QStringLiteral("m5.xlarge"), QStringLiteral("--fit-pending"), QStringLiteral("-o"), out } << escaped;
+    // Names from arguments, plan files, kubeconfigs and pod templates, on a clean cluster.
+    QTest::newRow("check-move") << QStringList { QStringLiteral("check-move"), m_clean, QStringLiteral("--pod"),
         QStringLiteral("default/api-0"), QStringLiteral("--to"), hostileNode } << QByteArray("cpu-b1" + escaped);
-    QTest::newRow("check-move: pod not in the input") << QStringList { QStringLiteral("check-move"), m_cluster, QStringLiteral("--pod"),
+    QTest::newRow("check-move: pod not in the input") << QStringList { QStringLiteral("check-move"), m_clean, QStringLiteral("--pod"),
         QStringLiteral("default/x") + kHostile, QStringLiteral("--to"), hostileNode } << QByteArray("x" + escaped);
-    QTest::newRow("plan check") << QStringList { QStringLiteral("plan"), QStringLiteral("check"), m_cluster, QStringLiteral("--plan"), m_plan }
+    QTest::newRow("plan check") << QStringList { QStringLiteral("plan"), QStringLiteral("check"), m_clean, QStringLiteral("--plan"), m_plan }
                                 << QByteArray("nowhere" + escaped);
-    QTest::newRow("plan check: plan path") << QStringList { QStringLiteral("plan"), QStringLiteral("check"), m_cluster, QStringLiteral("--plan"),
+    QTest::newRow("plan check: plan path") << QStringList { QStringLiteral("plan"), QStringLiteral("check"), m_clean, QStringLiteral("--plan"),
         m_dir.filePath(QStringLiteral("no")) + kHostile } << QByteArray("no" + escaped);
-    QTest::newRow("plan export") << QStringList { QStringLiteral("plan"), QStringLiteral("export"), m_cluster, QStringLiteral("--plan"), m_plan,
+    QTest::newRow("plan export") << QStringList { QStringLiteral("plan"), QStringLiteral("export"), m_clean, QStringLiteral("--plan"), m_plan,
         QStringLiteral("--csv"), m_dir.filePath(QStringLiteral("out.csv")), QStringLiteral("--force") } << QByteArray();
-    QTest::newRow("plan consolidate") << QStringList { QStringLiteral("plan"), QStringLiteral("consolidate"), m_cluster, QStringLiteral("-o"), out }
-                                      << QByteArray(escaped);
-    QTest::newRow("plan place") << QStringList { QStringLiteral("plan"), QStringLiteral("place"), m_cluster, QStringLiteral("--pods"),
+    QTest::newRow("plan place") << QStringList { QStringLiteral("plan"), QStringLiteral("place"), m_clean, QStringLiteral("--pods"),
         QStringLiteral("2"), QStringLiteral("--cpu"), QStringLiteral("1"), QStringLiteral("--memory"), QStringLiteral("1Gi"), QStringLiteral("--name"),
         QStringLiteral("evil") + kHostile, QStringLiteral("--required-level"), QStringLiteral("topology.kubernetes.io/zone"), QStringLiteral("-o"), out }
                                 << QByteArray("evil" + escaped);
-    QTest::newRow("plan place: does not fit") << QStringList { QStringLiteral("plan"), QStringLiteral("place"), m_cluster, QStringLiteral("--pods"),
+    QTest::newRow("plan place: does not fit") << QStringList { QStringLiteral("plan"), QStringLiteral("place"), m_clean, QStringLiteral("--pods"),
         QStringLiteral("50"), QStringLiteral("--cpu"), QStringLiteral("4"), QStringLiteral("--memory"), QStringLiteral("1Gi"), QStringLiteral("--name"),
         QStringLiteral("evil") + kHostile, QStringLiteral("-o"), out } << QByteArray("evil" + escaped);
-    QTest::newRow("plan place: pod template") << QStringList { QStringLiteral("plan"), QStringLiteral("place"), m_cluster, QStringLiteral("--pods"),
+    QTest::newRow("plan place: pod template") << QStringList { QStringLiteral("plan"), QStringLiteral("place"), m_clean, QStringLiteral("--pods"),
         QStringLiteral("2"), QStringLiteral("--pod-template"), m_template, QStringLiteral("-o"), out } << QByteArray("tns" + escaped);
     QTest::newRow("summary: kubeconfig context not there") << QStringList { QStringLiteral("summary"), QStringLiteral("--kubeconfig"), m_kubeconfig,
         QStringLiteral("--context"), QStringLiteral("nope") } << QByteArray("ctx" + escaped);
     QTest::newRow("summary: kubeconfig cluster not there") << QStringList { QStringLiteral("summary"), QStringLiteral("--kubeconfig"), m_kubeconfig }
                                                           << QByteArray("gone" + escaped);
-    QTest::newRow("plan add-nodes") << QStringList { QStringLiteral("plan"), QStringLiteral("add-nodes"), m_pending, QStringLiteral("--instance-type"),
-        QStringLiteral("m5.xlarge"), QStringLiteral("--fit-pending"), QStringLiteral("-o"), out } << QByteArray("ml" + escaped);
-    QTest::newRow("plan add-nodes: unknown instance type") << QStringList { QStringLiteral("plan"), QStringLiteral("add-nodes"), m_pending,
+    QTest::newRow("plan add-nodes: unknown instance type") << QStringList { QStringLiteral("plan"), QStringLiteral("add-nodes"), m_cleanPending,
         QStringLiteral("--instance-type"), QStringLiteral("m5") + kHostile, QStringLiteral("--count"), QStringLiteral("1"), QStringLiteral("-o"), out }
                                                           << QByteArray("m5" + escaped);
+    // save, diff and report: file names and the input's names in their messages.
+    const QString hostileFolder = m_dir.filePath(QStringLiteral("no")) + kHostile;
+    QTest::newRow("save: output folder") << QStringList { QStringLiteral("save"), m_clean, QStringLiteral("-o"),
+        hostileFolder + QStringLiteral("/state.fleet") } << QByteArray("no" + escaped);
+    QTest::newRow("save: input file") << QStringList { QStringLiteral("save"), hostileFolder, QStringLiteral("-o"),
+        m_dir.filePath(QStringLiteral("state.fleet")) } << QByteArray("no" + escaped);
+    QTest::newRow("save: hostile names refused") << QStringList { QStringLiteral("save"), m_cluster, QStringLiteral("-o"),
+        m_dir.filePath(QStringLiteral("state.fleet")) } << escaped;
+    QTest::newRow("save: plan file") << QStringList { QStringLiteral("save"), m_clean, QStringLiteral("--plan"), hostileFolder,
+        QStringLiteral("-o"), m_dir.filePath(QStringLiteral("state.fleet")) } << QByteArray("no" + escaped);
+    QTest::newRow("diff: after file") << QStringList { QStringLiteral("diff"), m_clean, hostileFolder } << QByteArray("no" + escaped);
+    QTest::newRow("diff: before file") << QStringList { QStringLiteral("diff"), hostileFolder, m_clean } << QByteArray("no" + escaped);
+    QTest::newRow("diff: hostile names refused") << QStringList { QStringLiteral("diff"), m_clean, m_cluster } << escaped;
+    QTest::newRow("report: output folder") << QStringList { QStringLiteral("report"), m_clean, QStringLiteral("-o"),
+        hostileFolder + QStringLiteral("/report.pdf") } << QByteArray("no" + escaped);
+    QTest::newRow("report: input file") << QStringList { QStringLiteral("report"), hostileFolder, QStringLiteral("-o"),
+        m_dir.filePath(QStringLiteral("report.pdf")) } << QByteArray("no" + escaped);
+    QTest::newRow("report: plan file") << QStringList { QStringLiteral("report"), m_clean, QStringLiteral("--plan"), hostileFolder,
+        QStringLiteral("-o"), m_dir.filePath(QStringLiteral("report.pdf")) } << QByteArray("no" + escaped);
 }
 
 void TestCliEscapes::textOutputsAndMessages()
@@ -180,13 +212,10 @@ void TestCliEscapes::textOutputsAndMessages()
 void TestCliEscapes::jsonOutputsStayJson_data()
 {
     QTest::addColumn<QStringList>("args");
-    QTest::newRow("summary") << QStringList { QStringLiteral("summary"), m_cluster, QStringLiteral("--format"), QStringLiteral("json") };
-    QTest::newRow("check-move") << QStringList { QStringLiteral("check-move"), m_cluster, QStringLiteral("--pod"), QStringLiteral("default/api-0"),
-        QStringLiteral("--to"), QStringLiteral("cpu-b1") + kHostile, QStringLiteral("--format"), QStringLiteral("json") };
-    QTest::newRow("plan check") << QStringList { QStringLiteral("plan"), QStringLiteral("check"), m_cluster, QStringLiteral("--plan"), m_plan,
+    // Cluster files with such names are refused (textOutputsAndMessages); names from plan files
+    // still reach the JSON.
+    QTest::newRow("plan check") << QStringList { QStringLiteral("plan"), QStringLiteral("check"), m_clean, QStringLiteral("--plan"), m_plan,
         QStringLiteral("--format"), QStringLiteral("json") };
-    QTest::newRow("plan consolidate") << QStringList { QStringLiteral("plan"), QStringLiteral("consolidate"), m_cluster, QStringLiteral("-o"),
-        m_dir.filePath(QStringLiteral("c.json")), QStringLiteral("--format"), QStringLiteral("json") };
 }
 
 void TestCliEscapes::jsonOutputsStayJson()
@@ -202,30 +231,28 @@ void TestCliEscapes::jsonOutputsStayJson()
     QVERIFY2(r.out.contains("\\u001b") || r.out.contains("\\u001B") || r.out.contains("\\\\x1B"), r.out.constData());
 }
 
-// The CSV is data, not terminal text: the name is kept as it is, whole, inside one quoted field
-// (RFC 4180: a field holding CR, LF or a quote is quoted), so a CSV reader gets it back and no
-// row is forged; the text output of the same run escapes it.
-void TestCliEscapes::csvKeepsTheNameInOneQuotedField()
+// The CSV may go to a terminal (--csv -): a control character in a name (here from the plan
+// file; cluster files with one are refused) is written as \xNN, to standard output and to a
+// file alike, so no byte but the rows' CRLF is a control byte and no row is forged.
+void TestCliEscapes::csvNeutralisesControlCharacters()
 {
     const QString csv = m_dir.filePath(QStringLiteral("plan.csv"));
-    const Run r = fleet::tests::runFleetscope({ QStringLiteral("plan"), QStringLiteral("export"), m_cluster, QStringLiteral("--plan"), m_plan,
-        QStringLiteral("--csv"), csv, QStringLiteral("--force") });
-    QVERIFY2(r.exitCode == 1, r.err.constData()); // two of the plan's actions do not hold
-    QVERIFY2(terminalProblem(r.err).isEmpty(), qPrintable(terminalProblem(r.err)));
-    const QByteArray rows = readFile(csv);
-    const QByteArray field = "\"cpu-b1" + kHostile.toUtf8() + "\"";
-    QVERIFY2(rows.contains("," + field + ","), rows.constData());
-    // Outside quoted fields, the only line breaks are the rows' CRLF: a header and three rows.
-    QByteArray outside;
-    bool quoted = false;
-    for (const char c : rows) {
-        if (c == '"')
-            quoted = !quoted;
-        else if (!quoted)
-            outside += c;
+    const QStringList args { QStringLiteral("plan"), QStringLiteral("export"), m_clean, QStringLiteral("--plan"), m_plan, QStringLiteral("--force"),
+        QStringLiteral("--csv") };
+    const Run toFile = fleet::tests::runFleetscope(args + QStringList { csv });
+    QVERIFY2(toFile.exitCode == 1, toFile.err.constData()); // the plan's actions do not hold
+    const Run toStdout = fleet::tests::runFleetscope(args + QStringList { QStringLiteral("-") });
+    QVERIFY2(toStdout.exitCode == 1, toStdout.err.constData());
+    QVERIFY2(terminalProblem(toStdout.err).isEmpty(), qPrintable(terminalProblem(toStdout.err)));
+    for (const QByteArray& rows : { readFile(csv), toStdout.out }) {
+        QVERIFY2(rows.contains("nowhere\\x1B[2J\\x0D\\x0AFORGED line\\x07"), rows.constData());
+        QByteArray lines = rows;
+        lines.replace("\r\n", "\n");
+        const QString problem = terminalProblem(lines);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem + QStringLiteral(":\n") + QString::fromUtf8(rows.toPercentEncoding(" \n/:,.()[]=\\"))));
+        QCOMPARE(rows.count("\r\n"), rows.count('\n'));
     }
-    QCOMPARE(outside.count("\r\n"), 4);
-    QCOMPARE(outside.count('\n'), 4);
+    QCOMPARE(readFile(csv), toStdout.out);
 }
 
 QTEST_GUILESS_MAIN(TestCliEscapes)

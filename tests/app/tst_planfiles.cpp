@@ -212,6 +212,21 @@ void TestPlanFiles::saveRefusesNonRegularAndInputTargets()
     const QString inputError = plan->savePlan(cluster, source);
     QVERIFY2(inputError.contains(QStringLiteral("same file as the input")), qPrintable(inputError));
     QCOMPARE(readAll(cluster), QByteArray("{\"kind\": \"NodeList\", \"items\": []}\n"));
+    // A .fleet document (a saved cluster with its plans) is never replaced by a plan or an
+    // export: the window's Save Plan and Export go through the writer's target check.
+    const QString document = dir.filePath(QStringLiteral("keep.fleet"));
+    QByteArray header(100, '\0');
+    header.replace(0, 16, QByteArray("SQLite format 3", 16));
+    header.replace(68, 4, QByteArray("FSCP"));
+    {
+        QFile f(document);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(header) == header.size());
+    }
+    const QString documentError = plan->savePlan(document, m_window->planSource());
+    QVERIFY2(documentError.contains(QStringLiteral("it is a Fleetscope document")), qPrintable(documentError));
+    const QString documentExportError = plan->exportPlan(document, false, m_window->planSource());
+    QVERIFY2(documentExportError.contains(QStringLiteral("it is a Fleetscope document")), qPrintable(documentExportError));
+    QCOMPARE(readAll(document), header);
     m_window->undoStack()->undo();
     QVERIFY(engine->applied().empty());
 }

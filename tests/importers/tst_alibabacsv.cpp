@@ -353,6 +353,11 @@ void TstAlibabaCsv::malformed_data()
                                     << "first on line 2";
     QTest::newRow("gpu_spec") << "bad_gpu_spec.csv" << 2 << "column 6 (gpu_spec)"
                               << "empty model";
+    // No Kubernetes name holds a control character: a name with one is refused, quoted escaped.
+    QTest::newRow("node name with ESC") << "control_name.csv" << 3 << "column 1 (sn)"
+                                        << "the node name \"openb-node-0001\\x1B[2J\\x07\" holds the control character \\x1B (byte 16), which no Kubernetes name or label holds";
+    QTest::newRow("pod name with CR") << "control_pod_name.csv" << 3 << "column 1 (name)"
+                                      << "the pod name \"openb-pod\\x0D0001\" holds the control character \\x0D (byte 10)";
     QTest::newRow("not UTF-8") << "nonutf8.csv" << 3 << "column 1 (sn)"
                                << "not valid UTF-8: \"openb-node-00\\xFF1\"";
 }

@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
@@ -176,6 +178,31 @@ void TstExportQuoting::commentsRunNothing()
     QVERIFY2(!QFile::exists(pwned), "a comment ran its payload");
 }
 
+namespace {
+// What a CSV reader gets back of csvTextField(text): control characters as \xNN (C1 as
+// \xC2\xNN), then a ' before a leading =, +, - or @.
+std::string csvCell(const std::string& text)
+{
+    std::string cell;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        char b[16];
+        if (c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80
+            && static_cast<unsigned char>(text[i + 1]) <= 0x9f) {
+            std::snprintf(b, sizeof b, "\\xC2\\x%02X", static_cast<unsigned char>(text[++i]));
+            cell += b;
+        } else if (c < 0x20 || c == 0x7f) {
+            std::snprintf(b, sizeof b, "\\x%02X", c);
+            cell += b;
+        } else {
+            cell += text[i];
+        }
+    }
+    const bool trigger = !cell.empty() && std::string("=+-@").find(cell.front()) != std::string::npos;
+    return (trigger ? "'" : "") + cell;
+}
+} // namespace
+
 void TstExportQuoting::csvTextFields_data()
 {
     QTest::addColumn<std::string>("text");
@@ -185,13 +212,21 @@ void TstExportQuoting::csvTextFields_data()
     QTest::newRow("+") << std::string("+1") << std::string("'+1");
     QTest::newRow("-") << std::string("-2+3") << std::string("'-2+3");
     QTest::newRow("@") << std::string("@SUM(1)") << std::string("'@SUM(1)");
-    QTest::newRow("tab") << std::string("\tx") << std::string("'\tx");
-    QTest::newRow("CR") << std::string("\rx") << std::string("\"'\rx\"");
-    QTest::newRow("NUL") << std::string("\0x", 2) << std::string("'\0x", 3);
+    // Control characters are written as \xNN (a CSV may go to a terminal): OWASP's TAB and CR
+    // triggers cannot lead a field any more, and no field needs quotes for a line break.
+    QTest::newRow("tab") << std::string("\tx") << std::string("\\x09x");
+    QTest::newRow("CR") << std::string("\rx") << std::string("\\x0Dx");
+    QTest::newRow("NUL") << std::string("\0x", 2) << std::string("\\x00x");
+    QTest::newRow("ESC BEL") << std::string("a\x1b[2Jb\x07") << std::string("a\\x1B[2Jb\\x07");
+    QTest::newRow("DEL") << std::string("a\x7f") << std::string("a\\x7F");
+    QTest::newRow("C1 CSI") << std::string("a\xc2\x9b" "2J") << std::string("a\\xC2\\x9B2J");
+    QTest::newRow("not C1: U+00A0") << std::string("a\xc2\xa0") << std::string("a\xc2\xa0");
+    QTest::newRow("= after a control") << std::string("\x1b=1") << std::string("\\x1B=1");
     QTest::newRow("plain") << std::string("web-0") << std::string("web-0");
     QTest::newRow("inner = stays") << std::string("a=b") << std::string("a=b");
     QTest::newRow("comma") << std::string("a,b") << std::string("\"a,b\"");
-    QTest::newRow("newline") << std::string("a\nb") << std::string("\"a\nb\"");
+    QTest::newRow("newline") << std::string("a\nb") << std::string("a\\x0Ab");
+    QTest::newRow("newline and comma") << std::string("a\r\n,b") << std::string("\"a\\x0D\\x0A,b\"");
     QTest::newRow("empty") << std::string() << std::string();
 }
 
@@ -202,8 +237,8 @@ void TstExportQuoting::csvTextFields()
     QCOMPARE(csvTextField(text), expected);
 }
 
-// Python's csv module (RFC 4180 reader) gives back every cell: the text with its ' prefix when
-// it began with a formula trigger, numbers as numbers.
+// Python's csv module (RFC 4180 reader) gives back every cell: the text (control characters as
+// \xNN) with its ' prefix when it began with a formula trigger, numbers as numbers.
 void TstExportQuoting::csvReadsBackWithPython()
 {
     std::vector<std::string> texts = hostileNames();
@@ -240,9 +275,7 @@ void TstExportQuoting::csvReadsBackWithPython()
         const int row = static_cast<int>(i);
         QCOMPARE(rows.at(row).toArray().size(), 2);
         QCOMPARE(cell(row, 0), std::to_string(-static_cast<std::int64_t>(i)));
-        const std::string& t = texts[i];
-        const bool trigger = !t.empty() && std::string("=+-@\t\r").find(t.front()) != std::string::npos;
-        QCOMPARE(cell(row, 1), (trigger ? "'" : "") + t);
+        QCOMPARE(cell(row, 1), csvCell(texts[i]));
     }
 }
 
@@ -304,9 +337,9 @@ void TstExportQuoting::randomNamesRoundTrip()
         for (const QJsonValue& v : row.isEmpty() ? QJsonArray() : row.at(0).toArray())
             cell += static_cast<char>(v.toInt());
         const std::string& n = names[i];
-        const bool trigger = !n.empty() && std::string("=+-@\t\r").find(n.front()) != std::string::npos;
         QCOMPARE(row.size(), n.empty() ? 0 : 1); // csv reads an empty line as no cell
-        QCOMPARE(cell, (trigger ? "'" : "") + n);
+        QCOMPARE(cell, csvCell(n));
+        QVERIFY(std::none_of(cell.begin(), cell.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }));
     }
     qInfo("%zu generated names: bash read every word back exactly, no payload ran, every CSV cell read back", names.size());
 }

@@ -98,6 +98,8 @@ private slots:
     void bitFlipsAndTruncationNeverCrash();
     void openLeavesFileUnchanged();
     void saveRefusesOverNewerDocument();
+    void refusesControlCharactersInNames_data();
+    void refusesControlCharactersInNames();
 };
 
 void TestFleetDocument::roundTripsStateAndPlans()
@@ -172,6 +174,24 @@ void TestFleetDocument::refusesNewerVersionAndOtherFiles()
              errorOf("{}").c_str());
     QVERIFY2(errorOf(image.substr(0, 50)).find("cut short: 50 bytes, less than an SQLite header") != std::string::npos,
              errorOf(image.substr(0, 50)).c_str());
+
+    // user_version is signed: -1 is said as -1, not as 4294967295.
+    std::string negative = image;
+    negative.replace(60, 4, "\xff\xff\xff\xff");
+    QCOMPARE(errorOf(negative, "neg.fleet"),
+             std::string("neg.fleet: document version -1 is not one Fleetscope ever wrote (user_version -1)"));
+    // WAL journal mode (header bytes 18 and 19 set to 2, as PRAGMA journal_mode=WAL sets them):
+    // said as such, not as SQLite's "unable to open database file".
+    std::string wal = image;
+    wal[18] = 2;
+    wal[19] = 2;
+    QCOMPARE(errorOf(wal, "wal.fleet"),
+             std::string("wal.fleet: is in SQLite's WAL journal mode, which Fleetscope never writes (another program changed it): "
+                         "turn WAL off with  sqlite3 FILE 'PRAGMA journal_mode=DELETE'  and open it again"));
+    // A bad plan inside a document names the file once, then the plan.
+    const std::string badPlan = errorOf(altered(image, "UPDATE plans SET plan_json = '{\"fleetscopePlan\": 7}'"), "doc.fleet");
+    QVERIFY2(badPlan.starts_with("doc.fleet: plan \"plan\""), badPlan.c_str());
+    QVERIFY2(badPlan.find("doc.fleet", 1) == std::string::npos, badPlan.c_str());
 }
 
 void TestFleetDocument::refusesOtherSchemaAndValues()
@@ -286,5 +306,39 @@ void TestFleetDocument::saveRefusesOverNewerDocument()
     QCOMPARE(f.readAll(), QByteArray(newer.data(), static_cast<qsizetype>(newer.size())));
 }
 
+
+void TestFleetDocument::refusesControlCharactersInNames_data()
+{
+    QTest::addColumn<std::string>("nodeName");
+    QTest::addColumn<std::string>("labelValue");
+    QTest::addColumn<std::string>("expected");
+    QTest::newRow("ESC in a node name") << std::string("cpu\x1b[2J") << std::string("z")
+                                        << std::string("the node name \"cpu\\x1B[2J\" holds the control character \\x1B (byte 4)");
+    QTest::newRow("NUL in a node name") << std::string("cpu\0x", 5) << std::string("z")
+                                        << std::string("the node name \"cpu\\x00x\" holds the control character \\x00 (byte 4)");
+    QTest::newRow("CR in a label value") << std::string("cpu") << std::string("z\r")
+                                         << std::string("the label value \"z\\x0D\" holds the control character \\x0D (byte 2)");
+}
+
+// No Kubernetes name or label holds a control character: a document whose names hold one (a
+// forged file; every importer refuses such names) is refused as a whole, naming the node.
+void TestFleetDocument::refusesControlCharactersInNames()
+{
+    QFETCH(std::string, nodeName);
+    QFETCH(std::string, labelValue);
+    QFETCH(std::string, expected);
+    FleetDocument doc = planDocument();
+    auto store = std::make_shared<model::ClusterStore>();
+    model::NodeRecord node;
+    node.name = nodeName;
+    node.labels.emplace_back("topology.kubernetes.io/zone", labelValue);
+    store->addNode(node);
+    store->finalize();
+    doc.cluster.store = store;
+    doc.cluster.usage.reset();
+    const std::string e = errorOf(importers::serializeFleetDocument(doc, "forged.fleet"), "forged.fleet");
+    QVERIFY2(e.starts_with("forged.fleet: "), e.c_str());
+    QVERIFY2(e.find("column nodes: node 1: " + expected + ", which no Kubernetes name or label holds") != std::string::npos, e.c_str());
+}
 QTEST_GUILESS_MAIN(TestFleetDocument)
 #include "tst_fleetdocument.moc"

@@ -540,6 +540,23 @@ void TestKubeJson::malformed_data()
                                           << QString("items[0]") << QStringList { "cannot tell whether" };
     QTest::newRow("single Deployment") << std::string("{\"kind\":\"Deployment\",\"metadata\":{\"name\":\"d\"}}") << 1 << QString()
                                        << QStringList { "got kind Deployment" };
+    // No Kubernetes name or label holds a control character (DNS-1123, label syntax): a name with
+    // one is refused where it stands, never carried on to a terminal, a CSV or a script.
+    QTest::newRow("node name with ESC") << std::string("{\"kind\":\"NodeList\",\"items\":[\n{\"metadata\":{\"name\":\"a\\u001b[2J\"}}]}")
+                                        << 2 << QString("items[0].metadata.name")
+                                        << QStringList { "the name \"a\\x1B[2J\" holds the control character \\x1B (byte 2), which no Kubernetes name or label holds" };
+    QTest::newRow("node name with NUL") << std::string("{\"kind\":\"NodeList\",\"items\":[\n{\"metadata\":{\"name\":\"a\\u0000b\"}}]}")
+                                        << 2 << QString("items[0].metadata.name") << QStringList { "holds the control character \\x00 (byte 2)" };
+    QTest::newRow("pod name with CR") << std::string("{\"kind\":\"PodList\",\"items\":[\n{\"metadata\":{\"namespace\":\"n\",\n\"name\":\"p\\r\"}}]}")
+                                      << 3 << QString("items[0].metadata.name") << QStringList { "the name \"p\\x0D\" holds the control character \\x0D" };
+    QTest::newRow("namespace with C1 CSI") << std::string("{\"kind\":\"PodList\",\"items\":[\n{\"metadata\":{\"name\":\"p\",\n\"namespace\":\"n\\u009b2J\"}}]}")
+                                           << 3 << QString("items[0].metadata.namespace") << QStringList { "the namespace", "holds the control character U+009B" };
+    QTest::newRow("label value with BEL") << std::string("{\"kind\":\"NodeList\",\"items\":[\n{\"metadata\":{\"name\":\"a\",\n\"labels\":{\"zone\":\"z\\u0007\"}}}]}")
+                                          << 3 << QString("items[0].metadata.labels.zone") << QStringList { "the label value \"z\\x07\" holds the control character \\x07" };
+    QTest::newRow("label key with LF") << std::string("{\"kind\":\"NodeList\",\"items\":[\n{\"metadata\":{\"name\":\"a\",\n\"labels\":{\"zo\\nne\":\"z\"}}}]}")
+                                       << 3 << QString("items[0].metadata.labels[\"zo\\nne\"]") << QStringList { "the label key \"zo\\x0Ane\" holds the control character \\x0A" };
+    QTest::newRow("pod node name with ESC") << std::string("{\"kind\":\"PodList\",\"items\":[\n{\"metadata\":{\"name\":\"p\",\"namespace\":\"n\"},\n\"spec\":{\"nodeName\":\"x\\u001b]0;t\\u0007\",\"containers\":[]}}]}")
+                                            << 3 << QString("items[0].spec.nodeName") << QStringList { "the node name \"x\\x1B]0;t\\x07\" holds the control character \\x1B" };
     QTest::newRow("trailing comma") << std::string("{\"kind\":\"NodeList\",\"items\":[\n{\"metadata\":{\"name\":\"a\"}},\n]}")
                                     << 3 << QString("items[1]") << QStringList { "malformed JSON" };
     QTest::newRow("two commas") << std::string(

@@ -4,6 +4,7 @@
 // modes, symbolic links and standard output.
 
 #include "common/tmpfsmount.h"
+#include "importers/output/documentheader.h"
 #include "importers/output/outputfile.h"
 
 #include <QFile>
@@ -89,6 +90,7 @@ private slots:
     void refusesInput_data();
     void refusesInput();
     void refusesMissingFolder();
+    void refusesDocumentUnlessADocument();
     void distinctOutputs();
     void standardOutput();
     void standardOutputFull();
@@ -276,6 +278,44 @@ void TestOutputFile::refusesInput()
     QCOMPARE(readAll(input), cluster);
     // Another file beside it is fine.
     QCOMPARE(writeError(dir.filePath(QStringLiteral("other.json")), "{}", options), QString());
+}
+
+// A plan, CSV, script or image written over a .fleet would lose the saved cluster and its
+// plans: only an output that is itself a document replaces one; a link to one is refused too.
+void TestOutputFile::refusesDocumentUnlessADocument()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QByteArray header(100, '\0');
+    header.replace(0, 16, QByteArray("SQLite format 3", 16));
+    header.replace(68, 4, QByteArray("FSCP"));
+    const QString document = dir.filePath(QStringLiteral("state.fleet"));
+    QVERIFY(writeBytes(document, header));
+    QVERIFY(importers::isFleetDocumentFile(document.toStdString()));
+    const QString error = writeError(document, "{}\n");
+    QVERIFY2(error.startsWith(document + QStringLiteral(": cannot write: it is a Fleetscope document (a saved cluster with its plans)")),
+        qPrintable(error));
+    QCOMPARE(readAll(document), header);
+    const QString link = dir.filePath(QStringLiteral("link.json"));
+    QVERIFY(QFile::link(document, link));
+    QVERIFY2(writeError(link, "{}\n").contains(QStringLiteral("it is a Fleetscope document")), "a link to a document");
+    try {
+        importers::checkOutputTarget(document.toStdString());
+        QFAIL("checkOutputTarget took a document");
+    } catch (const OutputFileError& e) {
+        QVERIFY2(std::string(e.what()).find("Fleetscope document") != std::string::npos, e.what());
+    }
+    QCOMPARE(readAll(document), header);
+    // Another SQLite database is a file like any other.
+    QByteArray other = header;
+    other.replace(68, 4, QByteArray(4, '\0'));
+    const QString database = dir.filePath(QStringLiteral("other.db"));
+    QVERIFY(writeBytes(database, other));
+    QCOMPARE(writeError(database, "x"), QString());
+    OutputFileOptions documentOutput;
+    documentOutput.replacesDocument = true;
+    QCOMPARE(writeError(document, "new document", documentOutput), QString());
+    QCOMPARE(readAll(document), QByteArray("new document"));
 }
 
 void TestOutputFile::refusesMissingFolder()

@@ -85,6 +85,7 @@ QByteArray sample(const QString& series, double value, qint64 t)
 class TstPrometheus : public QObject {
     Q_OBJECT
 private slots:
+    void caErrorsUseThePrometheusWords();
     void parses();
     void refuses_data();
     void refuses();
@@ -511,4 +512,34 @@ void TstPrometheus::queryRefusesUnboundedWindow()
 }
 
 QTEST_GUILESS_MAIN(TstPrometheus)
+// The transport is the Kubernetes client's: its refusals of a CA are said in the words of the
+// Prometheus settings, never of a kubeconfig's cluster.
+void TstPrometheus::caErrorsUseThePrometheusWords()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string empty = dir.filePath(QStringLiteral("empty.pem")).toStdString();
+    QVERIFY(QFile(QString::fromStdString(empty)).open(QIODevice::WriteOnly));
+    auto errorOf = [](const PrometheusSettings& settings) -> std::string {
+        try {
+            PrometheusClient client(settings);
+        } catch (const PrometheusError& e) {
+            return e.message();
+        }
+        return "accepted";
+    };
+    PrometheusSettings s;
+    s.baseUrl = "https://127.0.0.1:1";
+    s.certificateAuthority = empty;
+    QCOMPARE(errorOf(s), "the Prometheus CA file " + empty + " (--prometheus-ca) holds no PEM certificate (it is empty)");
+    s.certificateAuthority = dir.path().toStdString();
+    QCOMPARE(errorOf(s), "the Prometheus CA file " + dir.path().toStdString() + " (--prometheus-ca) is a folder, not a PEM file of CA certificates");
+    s.certificateAuthority = empty;
+    s.insecureSkipTlsVerify = true;
+    const std::string both = errorOf(s);
+    QVERIFY2(both.starts_with("the Prometheus settings set insecureSkipTlsVerify together with a CA file (--prometheus-ca)"), both.c_str());
+    for (const std::string& e : { errorOf(s), both })
+        QVERIFY2(e.find("cluster") == std::string::npos && e.find("kubeconfig") == std::string::npos, e.c_str());
+}
+
 #include "tst_prometheus.moc"

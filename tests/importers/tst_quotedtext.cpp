@@ -107,6 +107,17 @@ void TstQuotedText::binaryFile_data()
     QTest::newRow("NUL at byte 4095") << std::string(4095, ' ') + std::string(1, '\0')
                                       << "binary file (it holds NUL bytes)" + tail;
     QTest::newRow("NUL at byte 4096 not looked at") << std::string(4096, ' ') + std::string(1, '\0') << QString();
+    // An SQLite file: another application's database, or a .fleet document cut short.
+    {
+        std::string database = std::string("SQLite format 3\0", 16) + std::string(84, '\0');
+        QTest::newRow("SQLite, application_id 0") << database
+            << "a SQLite database that is not a Fleetscope document (application_id 0x00000000; a .fleet document has 0x46534350 \"FSCP\")" + tail;
+        database.replace(68, 4, "ABCD");
+        QTest::newRow("SQLite, application_id ABCD") << database
+            << "a SQLite database that is not a Fleetscope document (application_id 0x41424344; a .fleet document has 0x46534350 \"FSCP\")" + tail;
+        QTest::newRow("SQLite header cut at 50 bytes") << database.substr(0, 50)
+            << "a truncated Fleetscope document (it ends after 50 bytes, inside SQLite's 100-byte header)" + tail;
+    }
     QTest::newRow("UTF-16LE BOM") << std::string("\xFF\xFE{\0", 4) << "UTF-16 text";
     QTest::newRow("UTF-16BE BOM") << std::string("\xFE\xFF\0{", 4) << "UTF-16 text";
     QTest::newRow("JSON") << std::string("{\"kind\": \"List\"}") << QString();
