@@ -275,6 +275,22 @@ auto refused(const std::string& column, const std::string& what, F&& f)
     }
 }
 
+// refused() for the item at `index` (1-based in the message): the message is built only when
+// the store refuses, since the pods' loop runs 1.6M times.
+template <class F>
+auto refusedAt(const char* column, const char* item, std::size_t index, F&& f)
+{
+    try {
+        return f();
+    } catch (const std::invalid_argument& e) {
+        throw DocumentFormatError(std::string("column ") + column + ": " + item + " " + std::to_string(index + 1) + ": " + e.what());
+    } catch (const std::out_of_range& e) {
+        throw DocumentFormatError(std::string("column ") + column + ": " + item + " " + std::to_string(index + 1) + ": " + e.what());
+    } catch (const std::overflow_error& e) {
+        throw DocumentFormatError(std::string("column ") + column + ": " + item + " " + std::to_string(index + 1) + ": " + e.what());
+    }
+}
+
 } // namespace
 
 DecodedStore decodeStore(const std::function<std::string_view(const std::string&)>& column)
@@ -287,6 +303,7 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
     const std::size_t stringCount = strings.count("strings");
     if (stringCount == 0)
         strings.fail("no strings (the empty string is always string 0)");
+    s.strings().reserve(stringCount);
     std::string text;
     for (std::size_t i = 0; i < stringCount; ++i) {
         const std::uint64_t shared = strings.varint();
@@ -317,7 +334,7 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
     const std::size_t nodeCount = nodes.count("nodes", 20);
     for (std::size_t i = 0; i < nodeCount; ++i) {
         const NodeRecord r = dec.node(nodes);
-        refused("nodes", "node " + std::to_string(i + 1), [&] { return s.addNode(r); });
+        refusedAt("nodes", "node", i, [&] { return s.addNode(r); });
     }
     nodes.expectEnd();
 
@@ -358,36 +375,47 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
         ByteReader(uidColumn, "pod_uids").fail("holds fewer kinds than pods");
     ByteReader uidData(uidColumn.substr(podCount), "pod_uids");
     s.reserve(nodeCount, podCount);
+    // The first pod of each template is added from its record (the importers' path, every
+    // check of addPod()); the others copy that pod's interned attributes (addPodLike()), which
+    // is what addPod() would make of the same record with another name, node, phase, flags
+    // and uid.
+    std::vector<PodId> firstOfTemplate(podTemplates.size());
     PodRecord r;
-    std::uint32_t current = UINT32_MAX;
     for (std::size_t i = 0; i < podCount; ++i) {
-        if (templateOf[i] != current) {
-            r = podTemplates[templateOf[i]];
-            current = templateOf[i];
-        }
-        r.name = s.str(StringId(names[i]));
-        r.nodeName = s.str(StringId(nodeNames[i]));
-        r.phase = phases[i];
-        r.flags = flags[i];
+        std::string_view uid;
+        std::string uidText;
         switch (static_cast<std::uint8_t>(uidColumn[i])) {
         case 0:
-            r.uid.clear();
             break;
         case 1: {
             unsigned char packed[16];
             for (unsigned char& b : packed)
                 b = uidData.byte();
-            r.uid = unpackUuid(packed);
+            uidText = unpackUuid(packed);
+            uid = uidText;
             break;
         }
         case 2:
-            r.uid = uidData.text("uid");
+            uid = uidData.text("uid");
             break;
         default:
             throw DocumentFormatError("column pod_uids, byte " + std::to_string(i) + ": uid kind "
                                       + std::to_string(static_cast<std::uint8_t>(uidColumn[i])) + " is not one this version knows");
         }
-        refused("pods", "pod " + std::to_string(i + 1), [&] { return s.addPod(r); });
+        PodId& first = firstOfTemplate[templateOf[i]];
+        if (first.isValid()) {
+            refusedAt("pods", "pod", i, [&] {
+                return s.addPodLike(first, StringId(names[i]), StringId(nodeNames[i]), phases[i], flags[i], uid);
+            });
+            continue;
+        }
+        r = podTemplates[templateOf[i]];
+        r.name = s.str(StringId(names[i]));
+        r.nodeName = s.str(StringId(nodeNames[i]));
+        r.phase = phases[i];
+        r.flags = flags[i];
+        r.uid = uid;
+        first = refusedAt("pods", "pod", i, [&] { return s.addPod(r); });
     }
     uidData.expectEnd();
 
