@@ -129,7 +129,7 @@ int runPlan(const QStringList& arguments)
         return 2;
     }
     if (!parser.isSet(QStringLiteral("plan"))) {
-        importers::printTerminalf(stderr, "%s--plan PLAN.json (or --plan NAME of a plan in a .fleet input) is needed\n", prefix.c_str());
+        importers::printTerminalf(stderr, "%s--plan PLAN.json is needed (or --plan NAME, a plan kept in the .fleet input)\n", prefix.c_str());
         return 2;
     }
     if (exportOnly && !parser.isSet(QStringLiteral("csv")) && !parser.isSet(QStringLiteral("kubectl-script"))) {
