@@ -257,6 +257,15 @@ public:
     NodeId addNode(const NodeRecord& record);
     /// Appends a pod. Throws std::invalid_argument when namespace/name is empty.
     PodId addPod(const PodRecord& record);
+    /// Appends a pod that shares every attribute of pod `like` (namespace, owner, priority,
+    /// request, every constraint set, labels, GPU share, scheduling message and gates) but its
+    /// name, spec.nodeName, phase, flags and uid: what addPod() makes of a record that differs
+    /// from `like`'s only there, without interning the record's strings and sets again (the
+    /// .fleet reader's path: a document keeps one record per workload template). `name` and
+    /// `nodeName` are ids of this store's strings (nodeName 0 = pending). Throws
+    /// std::out_of_range for a `like`, `name` or `nodeName` not in the store and
+    /// std::invalid_argument for an empty name. O(1) amortised.
+    PodId addPodLike(PodId like, StringId name, StringId nodeName, PodPhase phase, std::uint16_t flags, std::string_view uid);
     /// Binds pods to nodes by spec.nodeName and sums the requests of counted pods into
     /// each node. Call after the last add; cheap to call again. Returns the number of
     /// pods naming a node that is not in the store (they count as nowhere).
@@ -541,6 +550,7 @@ private:
     struct SchedulingColumns;
     static std::shared_ptr<SchedulingColumns> makeSchedulingColumns();
     void addPodScheduling(const PodRecord& r); // the scheduling fields of the pod just added
+    void addPodSchedulingLike(PodId like, std::uint16_t flags, std::string_view uid); // addPodLike()'s
     void reserveScheduling(std::size_t pods);
     [[nodiscard]] std::size_t schedulingMemoryBytes() const noexcept;
     std::shared_ptr<SchedulingColumns> m_scheduling; // never null; shared_ptr keeps the store movable with an incomplete type

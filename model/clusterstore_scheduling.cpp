@@ -221,6 +221,20 @@ void ClusterStore::addPodScheduling(const PodRecord& r)
     updatePodScheduling(PodId(static_cast<std::uint32_t>(c.profile.size() - 1)), r);
 }
 
+void ClusterStore::addPodSchedulingLike(PodId like, std::uint16_t flags, std::string_view uid)
+{
+    SchedulingColumns& c = *m_scheduling;
+    if (c.uidChars.size() + uid.size() > std::numeric_limits<std::uint32_t>::max())
+        throw std::length_error("pod uids exceed 4 GiB");
+    c.profile.push_back(c.profile[like.index()]);
+    c.flags.push_back(flags);
+    c.gpuShare.push_back(c.gpuShare[like.index()]);
+    if (c.uidChars.size() + uid.size() > c.uidChars.capacity())
+        c.uidChars.reserve(std::max(c.uidChars.size() + uid.size(), c.uidChars.capacity() + c.uidChars.capacity() / 4 + 4096));
+    c.uidChars.insert(c.uidChars.end(), uid.begin(), uid.end());
+    c.uidEnd.push_back(static_cast<std::uint32_t>(c.uidChars.size()));
+}
+
 void ClusterStore::updatePodScheduling(PodId pod, const PodRecord& r)
 {
     SchedulingColumns& c = *m_scheduling;

@@ -70,6 +70,13 @@ void StringPool::grow()
     m_slots.swap(slots);
 }
 
+void StringPool::reserve(std::size_t count)
+{
+    m_views.reserve(count);
+    while (count * 2 > m_slots.size())
+        grow();
+}
+
 StringId StringPool::intern(std::string_view text)
 {
     const std::size_t mask = m_slots.size() - 1;

@@ -29,6 +29,9 @@ public:
 
     /// Returns the id of `text`, adding it if new. Amortised O(length).
     StringId intern(std::string_view text);
+    /// Makes room for `count` strings in all, so that interning up to that many never rehashes
+    /// the table (a reader that knows the count up front: the .fleet document). O(size()).
+    void reserve(std::size_t count);
     /// Returns the id of `text` or an invalid id if it was never interned.
     [[nodiscard]] StringId find(std::string_view text) const noexcept;
     /// The characters of `id` (valid until the pool is destroyed). Invalid id -> "".

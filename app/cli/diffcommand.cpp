@@ -2,6 +2,7 @@
 #include "diffcommand.h"
 
 #include "commandlinepath.h"
+#include "commandplan.h"
 #include "helptext.h"
 
 #include "app/shared/importfailure.h"
@@ -9,7 +10,9 @@
 
 #include "importers/terminaltext.h"
 #include "importers/clusterloader.h"
+#include "importers/document/planoutcome.h"
 #include "importers/document/statediff.h"
+#include "importers/plan/planfile.h"
 #include "importers/pricing/pricetableloader.h"
 
 #include <QCommandLineParser>
@@ -17,6 +20,7 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <optional>
 
 namespace fleet::app {
 
@@ -25,10 +29,20 @@ int runDiff(const QStringList& arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Compares two cluster states: nodes added, removed, relabelled and tainted; pods moved, created and deleted, by "
-        "workload; nodes, pods, GPUs allocated and $/h then and now. Each state is a .fleet document or a cluster file."));
+        "workload; nodes, pods, GPUs allocated and $/h then and now. Each state is a .fleet document or a cluster file. "
+        "With --plan, a plan made on BEFORE against what happened by AFTER instead: each action carried out, not carried "
+        "out, or no longer possible (with the reason codes), and the savings planned against those realised."));
     parser.addHelpOption();
     parser.addOption(QCommandLineOption(QStringLiteral("format"), QStringLiteral("Output format: text (default) or json."),
         QStringLiteral("text|json"), QStringLiteral("text")));
+    parser.addOption(QCommandLineOption(QStringLiteral("plan"),
+        QStringLiteral("The plan to check against AFTER: the name of a plan kept in BEFORE (fleetscope plans BEFORE.fleet "
+                       "lists them), or a plan file made on BEFORE."),
+        QStringLiteral("NAME|PLAN.json")));
+    parser.addOption(QCommandLineOption(QStringLiteral("prices"),
+        QStringLiteral("A CSV of node prices (region,instance_type,capacity_type,usd_per_hour) whose rows replace the "
+                       "shipped table's (resources/prices) for the $/h then and now."),
+        QStringLiteral("FILE")));
     parser.addPositionalArgument(QStringLiteral("BEFORE"), QStringLiteral("The earlier state (.fleet or a cluster file)."));
     parser.addPositionalArgument(QStringLiteral("AFTER"), QStringLiteral("The later state (.fleet or a cluster file)."));
     QStringList args = arguments;
@@ -39,7 +53,7 @@ int runDiff(const QStringList& arguments)
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(helpTextWithUsage(parser, QStringLiteral("fleetscope diff BEFORE AFTER [--format text|json]"))), stdout);
+        std::fputs(qPrintable(helpTextWithUsage(parser, QStringLiteral("fleetscope diff BEFORE AFTER [--plan NAME|PLAN.json] [--prices FILE] [--format text|json]"))), stdout);
         return 0;
     }
     const QString format = parser.value(QStringLiteral("format"));
@@ -51,10 +65,37 @@ int runDiff(const QStringList& arguments)
         importers::printTerminalf(stderr, "fleetscope diff: give two states, BEFORE and AFTER (each a .fleet document or a cluster file)\n");
         return 2;
     }
+    std::optional<CommandPlan> plan;
+    if (parser.isSet(QStringLiteral("plan"))) {
+        try {
+            plan = readCommandPlan(parser.value(QStringLiteral("plan")), { parser.positionalArguments()[0] });
+        } catch (const std::exception& e) {
+            importers::printTerminalf(stderr, "fleetscope diff: %s\n", importers::messageText(e).c_str());
+            return 2;
+        }
+    }
     try {
         const auto before = importers::loadClusterFiles({ commandLinePath(parser.positionalArguments()[0]) });
         const auto after = importers::loadClusterFiles({ commandLinePath(parser.positionalArguments()[1]) });
-        const model::PriceTable& prices = importers::shippedPriceTable();
+        const model::PriceTable prices = importers::loadPriceTable(commandLinePath(parser.value(QStringLiteral("prices"))));
+        if (plan) {
+            // place-pods actions bring their template pod to each state that lacks it.
+            importers::addPlanTemplatePods(*before.store, plan->plan, plan->label);
+            importers::addPlanTemplatePods(*after.store, plan->plan, plan->label);
+            const importers::PlanOutcome outcome = importers::comparePlanOutcome(
+                *before.store, *before.topology, model::planNodePrices(*before.store, &prices), *after.store, *after.topology,
+                model::planNodePrices(*after.store, &prices), plan->plan);
+            const std::string beforeLabel = commandLinePath(parser.positionalArguments()[0]);
+            const std::string afterLabel = commandLinePath(parser.positionalArguments()[1]);
+            std::cout << (format == QLatin1String("json") ? importers::planOutcomeJson(outcome, plan->label, beforeLabel, afterLabel)
+                                                          : importers::planOutcomeText(outcome, plan->label, afterLabel));
+            std::cout.flush();
+            if (!std::cout) {
+                importers::printTerminalf(stderr, "fleetscope diff: cannot write to standard output\n");
+                return 1;
+            }
+            return 0;
+        }
         const importers::StateDiff diff = importers::diffStates(*before.store, *after.store, model::planNodePrices(*before.store, &prices),
                                                                 model::planNodePrices(*after.store, &prices));
         std::cout << (format == QLatin1String("json") ? importers::stateDiffJson(diff) : importers::stateDiffText(diff));

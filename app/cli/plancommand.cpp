@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plancommand.h"
 #include "commandlinepath.h"
+#include "commandplan.h"
 
 #include "helptext.h"
 #include "outputpath.h"
@@ -104,7 +105,7 @@ int runPlan(const QStringList& arguments)
             : QStringLiteral("Re-evaluates a saved plan against a (possibly newer) cluster state and reports each action that no "
                              "longer holds and why. Exit status: 0 every action holds, 1 some do not, 2 an input cannot be read."));
     parser.addHelpOption();
-    parser.addOption(QCommandLineOption(QStringLiteral("plan"), QStringLiteral("The plan file (resources/schemas/plan-v1.md)."), QStringLiteral("PLAN.json")));
+    parser.addOption(QCommandLineOption(QStringLiteral("plan"), QStringLiteral("The plan file (resources/schemas/plan-v1.md), or the name of a plan kept in the .fleet document given as the state (fleetscope plans DOC.fleet lists them)."), QStringLiteral("PLAN.json|NAME")));
     if (!exportOnly) {
         parser.addOption(QCommandLineOption(QStringLiteral("format"), QStringLiteral("Output format: text (default) or json."),
             QStringLiteral("text|json"), QStringLiteral("text")));
@@ -128,7 +129,7 @@ int runPlan(const QStringList& arguments)
         return 2;
     }
     if (!parser.isSet(QStringLiteral("plan"))) {
-        importers::printTerminalf(stderr, "%s--plan PLAN.json is needed\n", prefix.c_str());
+        importers::printTerminalf(stderr, "%s--plan PLAN.json is needed (or --plan NAME, a plan kept in the .fleet input)\n", prefix.c_str());
         return 2;
     }
     if (exportOnly && !parser.isSet(QStringLiteral("csv")) && !parser.isSet(QStringLiteral("kubectl-script"))) {
@@ -165,10 +166,13 @@ int runPlan(const QStringList& arguments)
         importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), qPrintable(error));
         return 2;
     }
-    const std::string planPath = commandLinePath(parser.value(QStringLiteral("plan")));
+    // A plan file, or the name of a plan kept in the .fleet document given as the state.
+    std::string planPath;
     importers::PlanDocument plan;
     try {
-        plan = importers::readPlanFile(planPath);
+        CommandPlan chosen = readCommandPlan(parser.value(QStringLiteral("plan")), source.files);
+        plan = std::move(chosen.plan);
+        planPath = chosen.label;
     } catch (const std::exception& e) {
         importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), importers::messageText(e).c_str());
         return 2;

@@ -3,6 +3,7 @@
 
 #include "clustersource.h"
 #include "commandlinepath.h"
+#include "commandplan.h"
 #include "helptext.h"
 #include "outputpath.h"
 
@@ -83,8 +84,9 @@ std::optional<int> parseOptions(int argc, char** argv, ReportOptions& options)
     parser.addOption(QCommandLineOption({ QStringLiteral("o"), QStringLiteral("output") },
         QStringLiteral("The report to write: REPORT.pdf, or REPORT.png (the first page as an image)."), QStringLiteral("REPORT.pdf")));
     parser.addOption(QCommandLineOption(QStringLiteral("plan"),
-        QStringLiteral("A plan file (resources/schemas/plan-v1.md), re-evaluated against the cluster as `plan check` does."),
-        QStringLiteral("PLAN.json")));
+        QStringLiteral("A plan file (resources/schemas/plan-v1.md), or the name of a plan kept in the .fleet document given as "
+                       "the state, re-evaluated against the cluster as `plan check` does."),
+        QStringLiteral("PLAN.json|NAME")));
     parser.addOption(QCommandLineOption(QStringLiteral("title"), QStringLiteral("The report's title (default: \"Fleet report: SOURCE\", "
                                                                                 "or \"Plan review: PLAN\" with --plan)."),
         QStringLiteral("TEXT")));
@@ -161,10 +163,13 @@ int run(const ReportOptions& options)
     };
     // The plan and the prices are read before the import, which can take seconds.
     importers::PlanDocument plan;
-    const std::string planPath = options.planPath.isEmpty() ? std::string() : commandLinePath(options.planPath);
-    if (!planPath.empty()) {
+    // A plan file, or the name of a plan kept in the .fleet document given as the state.
+    std::string planPath;
+    if (!options.planPath.isEmpty()) {
         try {
-            plan = importers::readPlanFile(planPath);
+            CommandPlan chosen = readCommandPlan(options.planPath, options.source.files);
+            plan = std::move(chosen.plan);
+            planPath = chosen.label;
         } catch (const std::exception& e) {
             return fail(QString::fromStdString(e.what()), 2);
         }
@@ -213,7 +218,7 @@ int run(const ReportOptions& options)
     mapInput.metric = options.metric.toStdString();
 
     views::FleetReportInput input;
-    const QString planName = planPath.empty() ? QString() : QFileInfo(options.planPath).fileName();
+    const QString planName = planPath.empty() ? QString() : QFileInfo(QString::fromStdString(planPath)).fileName();
     input.title = !options.title.isEmpty() ? options.title
         : planName.isEmpty()                ? QStringLiteral("Fleet report: %1").arg(QString::fromStdString(loaded.sourceLabel))
                                             : QStringLiteral("Plan review: %1").arg(planName);

@@ -5,6 +5,7 @@
 #include "checkmovecommand.h"
 #include "diffcommand.h"
 #include "plancommand.h"
+#include "planscommand.h"
 #include "reportcommand.h"
 #include "savecommand.h"
 #include "screenshotcommand.h"
@@ -21,13 +22,13 @@ const Subcommand kSubcommands[] = {
     { "summary", "fleetscope summary [--format text|json] (FILE... | --simulate NODES)", &runSummary, nullptr },
     { "screenshot", "fleetscope screenshot [FILE...] [--simulate N] [--seed N] [--plan PLAN.json [--metric plan-difference]] [--map-only] -o out.png [--size WxH]", nullptr, &runScreenshot },
     { "report",
-        "fleetscope report (FILE... | --simulate N | --kubeconfig FILE) [--plan PLAN.json] [--title TEXT] -o REPORT.pdf|REPORT.png [--size WxH]",
+        "fleetscope report (FILE... | --simulate N | --kubeconfig FILE) [--plan PLAN.json|NAME] [--title TEXT] -o REPORT.pdf|REPORT.png [--size WxH]",
         nullptr, &runReport },
     { "check-move", "fleetscope check-move (FILE... | --simulate N) --pod NAMESPACE/NAME --to NODE [--format text|json]",
         &runCheckMove, nullptr },
     { "plan",
-        "fleetscope plan check (FILE... | --simulate N) --plan PLAN.json [--format text|json] [-o EVALUATION.json]\n"
-        "fleetscope plan export (FILE... | --simulate N) --plan PLAN.json (--csv OUT.csv | --kubectl-script OUT.sh)\n"
+        "fleetscope plan check (FILE... | --simulate N) --plan PLAN.json|NAME [--format text|json] [-o EVALUATION.json]\n"
+        "fleetscope plan export (FILE... | --simulate N) --plan PLAN.json|NAME (--csv OUT.csv | --kubectl-script OUT.sh)\n"
         "fleetscope plan consolidate (FILE... | --simulate N) [--policy P] [--max-moves N] [--time-limit S] [--keep-within LABEL] [--node-groups FILE] -o PLAN.json\n"
         "fleetscope plan place (FILE... | --simulate N) --pods N (--cpu Q --memory Q [--gpu N] | --pod-template POD) -o PLAN.json\n"
         "fleetscope plan add-nodes (FILE... | --simulate N) --instance-type TYPE (--count N | --fit-pending) -o PLAN.json",
@@ -35,7 +36,8 @@ const Subcommand kSubcommands[] = {
     { "save",
         "fleetscope save (FILE... | --simulate N | --kubeconfig FILE) -o FILE.fleet [--plan PLAN.json]... [--notes TEXT]",
         &runSave, nullptr },
-    { "diff", "fleetscope diff BEFORE AFTER [--format text|json]", &runDiff, nullptr },
+    { "plans", "fleetscope plans DOC.fleet [--format text|json]", &runPlans, nullptr },
+    { "diff", "fleetscope diff BEFORE AFTER [--plan NAME|PLAN.json] [--prices FILE] [--format text|json]", &runDiff, nullptr },
     { "bench", "fleetscope bench fgd --data DIR --trace NAME|all [--seeds 42-51] [--policies LIST] [--format text|json]", &runBench,
         nullptr },
 };

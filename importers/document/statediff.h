@@ -21,6 +21,7 @@ struct WorkloadChanges {
     std::string kind; // ownerKindName(), "" for pods without a controller
     std::string name; // the workload's name, or the pod's own for a pod without a controller
     std::size_t moved = 0, created = 0, deleted = 0;
+    std::size_t stranded = 0; ///< see StateDiff::podsStranded
 };
 
 /// One state's totals.
@@ -34,6 +35,10 @@ struct StateTotals {
 struct StateDiff {
     std::vector<std::string> nodesAdded, nodesRemoved, nodesRelabelled, nodesTainted; ///< node names, sorted
     std::size_t podsMoved = 0, podsCreated = 0, podsDeleted = 0;
+    /// Pods of the later state that name a node it no longer holds (their node was removed and
+    /// the pods were not deleted or re-created): they run nowhere and count on no node. A pod
+    /// already on an unknown node before is not counted again.
+    std::size_t podsStranded = 0;
     std::vector<WorkloadChanges> workloads; ///< sorted by namespace, kind, name
     StateTotals before, after;
 };
@@ -47,7 +52,12 @@ struct StateDiff {
 /// "by_workload": [...]}}), names as they are (JSON-escaped).
 [[nodiscard]] std::string stateDiffJson(const StateDiff& diff);
 /// The diff as text for a terminal: totals, then at most `listed` names of each node list and
-/// workloads (names escaped, escapedText()).
+/// workloads (names escaped, escapedText()). Counts with thousands separators ("1,617,779
+/// pods"), "1 node" in the singular (model/figures.h's rule).
 [[nodiscard]] std::string stateDiffText(const StateDiff& diff, std::size_t listed = 20);
+
+/// Dollars per hour to the cent with thousands separators, "$12,345.67/h", "-$0.25/h": the
+/// form a comparison of two totals needs (model/figures.h rounds to three digits). Thread: any.
+[[nodiscard]] std::string dollarsPerHourExact(double perHour);
 
 } // namespace fleet::importers

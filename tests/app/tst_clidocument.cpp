@@ -16,6 +16,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -62,6 +63,9 @@ private slots:
     void newerDocumentRefused();
     void otherOutputsNeverReplaceADocument();
     void diffOfTwoStates();
+    void diffCountsPodsStrandedByARemovedNode();
+    void plansOfADocumentByName();
+    void planAgainstWhatHappened();
     void killDuringLargeSaveKeepsPrevious();
     void fullDiskKeepsPrevious();
     void readOnlyFolderKeepsPrevious();
@@ -158,13 +162,13 @@ void TestCliDocument::newerDocumentRefused()
     const auto saved = runFleetscope({ QStringLiteral("save"), kData + QStringLiteral("/plan/cluster.json"), QStringLiteral("-o"), doc });
     QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
     QByteArray bytes = fileBytes(doc);
-    bytes[63] = 2; // user_version 2
+    bytes[63] = 3; // user_version 3
     QFile f(doc);
     QVERIFY(f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size());
     f.close();
     const auto r = runFleetscope({ QStringLiteral("summary"), doc });
     QCOMPARE(r.exitCode, 1);
-    QVERIFY2(r.err.contains(QFile::encodeName(doc) + ": written by a newer Fleetscope (document version 2)"), r.err.constData());
+    QVERIFY2(r.err.contains(QFile::encodeName(doc) + ": written by a newer Fleetscope (document version 3)"), r.err.constData());
     QVERIFY(r.out.isEmpty());
 }
 
@@ -213,9 +217,176 @@ void TestCliDocument::diffOfTwoStates()
     const auto relabelled = runFleetscope({ QStringLiteral("diff"), before, kData + QStringLiteral("/plan/cluster-nodegroups.json") });
     QVERIFY2(relabelled.exitCode == 0, qPrintable(runText(relabelled)));
     QVERIFY2(relabelled.out.contains("nodes: 0 added, 0 removed, 4 relabelled, 0 tainted\n"), relabelled.out.constData());
-    QVERIFY2(relabelled.out.contains("pods: 0 moved, 0 created, 0 deleted\n"), relabelled.out.constData());
+    QVERIFY2(relabelled.out.contains("pods: 0 moved, 0 created, 0 deleted, 0 stranded on removed nodes\n"), relabelled.out.constData());
     const auto same = runFleetscope({ QStringLiteral("diff"), before, kData + QStringLiteral("/plan/cluster.json") });
     QVERIFY2(same.out.contains("nodes: 0 added, 0 removed, 0 relabelled, 0 tainted\n"), same.out.constData());
+}
+
+void TestCliDocument::diffCountsPodsStrandedByARemovedNode()
+{
+    // cpu-a1 removed, its three pods left naming it (tests/data/plan/README.md).
+    const QString before = kData + QStringLiteral("/plan/cluster.json");
+    const QString after = kData + QStringLiteral("/plan/cluster-stranded.json");
+    const auto json = runFleetscope({ QStringLiteral("diff"), before, after, QStringLiteral("--format"), QStringLiteral("json") });
+    QVERIFY2(json.exitCode == 0, qPrintable(runText(json)));
+    const QJsonObject d = QJsonDocument::fromJson(json.out).object();
+    QCOMPARE(d[QStringLiteral("nodes")][QStringLiteral("removed")].toArray(), QJsonArray { QStringLiteral("cpu-a1") });
+    QCOMPARE(d[QStringLiteral("pods")][QStringLiteral("stranded")].toInt(), 3);
+    QCOMPARE(d[QStringLiteral("pods")][QStringLiteral("deleted")].toInt(), 0);
+    QCOMPARE(d[QStringLiteral("pods")][QStringLiteral("moved")].toInt(), 0);
+    int web = 0;
+    for (const QJsonValue w : d[QStringLiteral("pods")][QStringLiteral("by_workload")].toArray())
+        if (w[QStringLiteral("kind")].toString() == QStringLiteral("Deployment"))
+            web = w[QStringLiteral("stranded")].toInt();
+    QCOMPARE(web, 2);
+    const auto text = runFleetscope({ QStringLiteral("diff"), before, after });
+    QVERIFY2(text.exitCode == 0, qPrintable(runText(text)));
+    QVERIFY2(text.out.contains("pods: 0 moved, 0 created, 0 deleted, 3 stranded on removed nodes\n"), text.out.constData());
+    QVERIFY2(text.out.contains("after:  3 nodes, 7 pods,"), text.out.constData());
+    QVERIFY2(text.out.contains("default/Deployment/web: 0 moved, 0 created, 0 deleted, 2 stranded\n"), text.out.constData());
+    // Figures follow model/figures.h: separators, and one node is "1 node".
+    QTemporaryDir dir;
+    const QString big = dir.filePath(QStringLiteral("big.fleet"));
+    const auto saved = runFleetscope({ QStringLiteral("save"), QStringLiteral("--simulate"), QStringLiteral("1000"), QStringLiteral("-o"), big });
+    QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
+    const auto figures = runFleetscope({ QStringLiteral("diff"), big, kData + QStringLiteral("/app/small-cluster.json") });
+    QVERIFY2(figures.exitCode == 0, qPrintable(runText(figures)));
+    QVERIFY2(QRegularExpression(QStringLiteral("before: 1,000 nodes, \\d{1,3}(,\\d{3})+ pods, ")).match(QString::fromUtf8(figures.out)).hasMatch(),
+             figures.out.left(400).constData());
+    QVERIFY2(QRegularExpression(QStringLiteral("nodes: \\d+ added, 1,000 removed")).match(QString::fromUtf8(figures.out)).hasMatch(),
+             figures.out.left(400).constData());
+    const QString one = dir.filePath(QStringLiteral("one-node.json"));
+    QFile f(one);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
+        "status": {"allocatable": {"cpu": "4", "memory": "16Gi"}, "capacity": {"cpu": "4", "memory": "16Gi"}}}]})");
+    f.close();
+    const auto single = runFleetscope({ QStringLiteral("diff"), one, one });
+    QVERIFY2(single.exitCode == 0, qPrintable(runText(single)));
+    QVERIFY2(single.out.startsWith("before: 1 node, 0 pods, 0 GPUs allocated, $0.00/h\n"), single.out.constData());
+}
+
+// `--plan NAME` takes a plan kept in the .fleet input; `plans` lists the names.
+void TestCliDocument::plansOfADocumentByName()
+{
+    QTemporaryDir dir;
+    const QString cluster = kData + QStringLiteral("/plan/cluster.json");
+    const QString planFile = kData + QStringLiteral("/plan/plan.json");
+    const QString consolidate = dir.filePath(QStringLiteral("consolidate.json"));
+    const auto made = runFleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), cluster, QStringLiteral("-o"), consolidate });
+    QVERIFY2(made.exitCode == 0, qPrintable(runText(made)));
+    const QString doc = dir.filePath(QStringLiteral("state.fleet"));
+    const auto saved = runFleetscope({ QStringLiteral("save"), cluster, QStringLiteral("--plan"), planFile, QStringLiteral("--plan"),
+                                       consolidate, QStringLiteral("--notes"), QStringLiteral("for review"), QStringLiteral("-o"), doc });
+    QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
+
+    const auto listed = runFleetscope({ QStringLiteral("plans"), doc, QStringLiteral("--format"), QStringLiteral("json") });
+    QVERIFY2(listed.exitCode == 0, qPrintable(runText(listed)));
+    const QJsonArray plans = QJsonDocument::fromJson(listed.out).object()[QStringLiteral("plans")].toArray();
+    QCOMPARE(plans.size(), 2);
+    QCOMPARE(plans[0][QStringLiteral("name")].toString(), QStringLiteral("plan"));
+    QCOMPARE(plans[0][QStringLiteral("actions")].toInt(), 4);
+    QCOMPARE(plans[0][QStringLiteral("notes")].toString(), QStringLiteral("for review"));
+    QCOMPARE(plans[0][QStringLiteral("evaluation_kept")].toBool(), true);
+    QCOMPARE(plans[1][QStringLiteral("name")].toString(), QStringLiteral("consolidate"));
+    const auto text = runFleetscope({ QStringLiteral("plans"), doc });
+    QVERIFY2(text.exitCode == 0, qPrintable(runText(text)));
+    QVERIFY2(text.out.contains(": 2 plans\n  plan: 4 actions, saved "), text.out.constData());
+    const auto notADocument = runFleetscope({ QStringLiteral("plans"), cluster });
+    QCOMPARE(notADocument.exitCode, 1);
+    QVERIFY2(notADocument.err.contains("not a .fleet document"), notADocument.err.constData());
+
+    // The plan by name checks as the same plan from its file.
+    const QStringList check { QStringLiteral("plan"), QStringLiteral("check"), doc, QStringLiteral("--format"), QStringLiteral("json"),
+                              QStringLiteral("--plan") };
+    const auto byName = runFleetscope(check + QStringList { QStringLiteral("plan") });
+    const auto byFile = runFleetscope(check + QStringList { planFile });
+    QVERIFY2(byName.exitCode == 0, qPrintable(runText(byName)));
+    QVERIFY2(byFile.exitCode == 0, qPrintable(runText(byFile)));
+    const QJsonObject a = QJsonDocument::fromJson(byName.out).object(), b = QJsonDocument::fromJson(byFile.out).object();
+    QCOMPARE(a[QStringLiteral("actions")], b[QStringLiteral("actions")]);
+    QCOMPARE(a[QStringLiteral("after")], b[QStringLiteral("after")]);
+    QCOMPARE(a[QStringLiteral("plan")].toString(), doc + QStringLiteral(":plan"));
+    // An unknown name says which names there are.
+    const auto unknown = runFleetscope(check + QStringList { QStringLiteral("nope") });
+    QCOMPARE(unknown.exitCode, 2);
+    QVERIFY2(unknown.err.contains("holds no plan named \"nope\" (its plans: plan, consolidate)"), unknown.err.constData());
+    QVERIFY(unknown.out.isEmpty());
+    // Not a document: --plan is a file, as before.
+    const auto onFile = runFleetscope({ QStringLiteral("plan"), QStringLiteral("check"), cluster, QStringLiteral("--plan"), QStringLiteral("plan") });
+    QCOMPARE(onFile.exitCode, 2);
+    // export takes the name too.
+    const QString csv = dir.filePath(QStringLiteral("plan.csv"));
+    const auto exported = runFleetscope({ QStringLiteral("plan"), QStringLiteral("export"), doc, QStringLiteral("--plan"),
+                                          QStringLiteral("consolidate"), QStringLiteral("--csv"), csv });
+    QVERIFY2(exported.exitCode == 0, qPrintable(runText(exported)));
+    QVERIFY(fileBytes(csv).count('\n') > 1);
+}
+
+// A plan kept in a document, against a later state where part of it was carried out
+// (tests/data/plan/README.md, cluster-after-plan.json).
+void TestCliDocument::planAgainstWhatHappened()
+{
+    QTemporaryDir dir;
+    const QString doc = dir.filePath(QStringLiteral("before.fleet"));
+    const auto saved = runFleetscope({ QStringLiteral("save"), kData + QStringLiteral("/plan/cluster.json"), QStringLiteral("--plan"),
+                                       kData + QStringLiteral("/plan/plan.json"), QStringLiteral("-o"), doc });
+    QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
+    const QString after = kData + QStringLiteral("/plan/cluster-after-plan.json");
+    // prices.csv prices m5.xlarge at $0.25/h and m5.2xlarge at $0.50/h.
+    const auto r = runFleetscope({ QStringLiteral("diff"), doc, after, QStringLiteral("--plan"), QStringLiteral("plan"), QStringLiteral("--prices"),
+                                   kData + QStringLiteral("/plan/prices.csv"), QStringLiteral("--format"), QStringLiteral("json") });
+    QVERIFY2(r.exitCode == 0, qPrintable(runText(r)));
+    const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    const QJsonArray actions = o[QStringLiteral("actions")].toArray();
+    QCOMPARE(actions.size(), 4);
+    QStringList outcomes;
+    for (const QJsonValue a : actions)
+        outcomes << a[QStringLiteral("outcome")].toString();
+    QCOMPARE(outcomes, (QStringList { QStringLiteral("carried-out"), QStringLiteral("carried-out"), QStringLiteral("not-carried-out"),
+                                      QStringLiteral("no-longer-possible") }));
+    QCOMPARE(actions[0][QStringLiteral("evidence")].toString(), QStringLiteral("default/web-7f9c-aaaaa runs on cpu-b1"));
+    QCOMPARE(actions[1][QStringLiteral("evidence")].toString(), QStringLiteral("cpu-a1 is gone"));
+    QVERIFY(actions[2][QStringLiteral("reasons")].toArray().isEmpty());
+    const QJsonArray reasons = actions[3][QStringLiteral("reasons")].toArray();
+    QVERIFY(!reasons.isEmpty());
+    QVERIFY2(reasons[0][QStringLiteral("code")].toString().startsWith(QStringLiteral("not-found")),
+             qPrintable(reasons[0][QStringLiteral("code")].toString()));
+    const QJsonObject totals = o[QStringLiteral("totals")].toObject();
+    QCOMPARE(totals[QStringLiteral("carried_out")].toInt(), 2);
+    QCOMPARE(totals[QStringLiteral("not_carried_out")].toInt(), 1);
+    QCOMPARE(totals[QStringLiteral("no_longer_possible")].toInt(), 1);
+    // Realised: cpu-a1 is gone, cpu-a2 and cpu-b1 stay and nothing was added.
+    const QJsonObject savings = o[QStringLiteral("savings")].toObject();
+    QCOMPARE(savings[QStringLiteral("touched_nodes")].toArray(),
+             (QJsonArray { QStringLiteral("cpu-a1"), QStringLiteral("cpu-a2"), QStringLiteral("cpu-b1") }));
+    const double then = savings[QStringLiteral("then_dollars_per_hour")].toDouble();
+    const double now = savings[QStringLiteral("now_dollars_per_hour")].toDouble();
+    const double realised = savings[QStringLiteral("realised_dollars_per_hour")].toDouble();
+    QCOMPARE(then, 1.0);  // cpu-a1, cpu-a2, cpu-b1
+    QCOMPARE(now, 0.75);  // cpu-a2, cpu-b1
+    QCOMPARE(realised, 0.25);
+    // Planned: cpu-a1 drained ($0.25/h less), one m5.xlarge added ($0.25/h more).
+    QCOMPARE(savings[QStringLiteral("planned_dollars_per_hour")].toDouble(), 0.0);
+    // The same from the plan file, in text.
+    const auto text = runFleetscope({ QStringLiteral("diff"), doc, after, QStringLiteral("--plan"), kData + QStringLiteral("/plan/plan.json") });
+    QVERIFY2(text.exitCode == 0, qPrintable(runText(text)));
+    QVERIFY2(text.out.contains(": 2 carried out, 1 not carried out, 1 no longer possible (of 4 actions)\n"), text.out.constData());
+    QVERIFY2(text.out.contains("[1] drain-node cpu-a1: carried-out (cpu-a1 is gone)\n"), text.out.constData());
+    QVERIFY2(text.out.contains("savings: planned $0.00/h, realised $0.00/h (the 3 nodes the plan touched: "), text.out.constData());
+    const auto priced = runFleetscope({ QStringLiteral("diff"), doc, after, QStringLiteral("--plan"), QStringLiteral("plan"),
+                                        QStringLiteral("--prices"), kData + QStringLiteral("/plan/prices.csv") });
+    QVERIFY2(priced.out.contains("savings: planned $0.00/h, realised $0.25/h (the 3 nodes the plan touched: $1.00/h then, $0.75/h now)\n"),
+             priced.out.constData());
+    // Unchanged state: nothing carried out, all still possible.
+    const auto same = runFleetscope({ QStringLiteral("diff"), doc, kData + QStringLiteral("/plan/cluster.json"), QStringLiteral("--plan"),
+                                      QStringLiteral("plan"), QStringLiteral("--format"), QStringLiteral("json") });
+    QVERIFY2(same.exitCode == 0, qPrintable(runText(same)));
+    QCOMPARE(QJsonDocument::fromJson(same.out).object()[QStringLiteral("totals")][QStringLiteral("not_carried_out")].toInt(), 4);
+    // An unknown name lists the document's plans.
+    const auto unknown = runFleetscope({ QStringLiteral("diff"), doc, after, QStringLiteral("--plan"), QStringLiteral("other") });
+    QCOMPARE(unknown.exitCode, 2);
+    QVERIFY2(unknown.err.contains("(its plans: plan)"), unknown.err.constData());
 }
 
 void TestCliDocument::killDuringLargeSaveKeepsPrevious()

@@ -153,18 +153,41 @@ void TestFleetDocument::shippedVersion1FixtureOpens()
     QCOMPARE(doc.provenance.files.at(0).name, std::string("cluster.json"));
     QVERIFY2(doc.takenAt.size() == 20 && doc.takenAt.starts_with("2026-") && doc.takenAt.ends_with("Z"), doc.takenAt.c_str());
     QVERIFY(doc.plans[0].evaluationJson.find("\"actions\"") != std::string::npos);
+    // Migrated: saved again it is a version-2 document (plans compressed) with the same plans.
+    const std::string image = importers::serializeFleetDocument(doc, "migrated.fleet");
+    QCOMPARE(image.substr(60, 4), std::string("\0\0\0\2", 4));
+    const FleetDocument migrated = importers::readFleetDocument(image, "migrated.fleet");
+    QCOMPARE(summaryOf(migrated.cluster), summaryOf(doc.cluster));
+    QCOMPARE(migrated.plans.size(), std::size_t(1));
+    QCOMPARE(migrated.plans[0].planJson, doc.plans[0].planJson);
+    QCOMPARE(migrated.plans[0].evaluationJson, doc.plans[0].evaluationJson);
+    QCOMPARE(migrated.plans[0].savedAt, doc.plans[0].savedAt);
+    // Its plans, read alone, are the same.
+    const QString copy = QDir::temp().filePath(QStringLiteral("tst_fleetdocument-migrated-%1.fleet").arg(QCoreApplication::applicationPid()));
+    {
+        QFile f(copy);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(image.data(), qint64(image.size())) == qint64(image.size()));
+    }
+    const auto plans = importers::readFleetDocumentPlans(copy.toStdString());
+    QFile::remove(copy);
+    QCOMPARE(plans.size(), std::size_t(1));
+    QCOMPARE(plans[0].evaluationJson, doc.plans[0].evaluationJson);
 }
 
 void TestFleetDocument::refusesNewerVersionAndOtherFiles()
 {
     std::string image = importers::serializeFleetDocument(planDocument(), "doc.fleet");
     QCOMPARE(image.substr(68, 4), std::string("FSCP"));
-    QCOMPARE(image.substr(60, 4), std::string("\0\0\0\1", 4));
+    QCOMPARE(image.substr(60, 4), std::string("\0\0\0\2", 4));
 
     std::string newer = image;
-    newer[63] = 2;
+    newer[63] = 3;
     const std::string e = errorOf(newer, "new.fleet");
-    QVERIFY2(e.starts_with("new.fleet: written by a newer Fleetscope (document version 2)"), e.c_str());
+    QVERIFY2(e.starts_with("new.fleet: written by a newer Fleetscope (document version 3)"), e.c_str());
+    // A version-2 file that says it is version 1 has the wrong tables for it.
+    std::string older = image;
+    older[63] = 1;
+    QVERIFY2(errorOf(older).find("its tables are not those of a version-1 document") != std::string::npos, errorOf(older).c_str());
 
     std::string other = image;
     other.replace(68, 4, "ABCD");
@@ -215,7 +238,10 @@ void TestFleetDocument::refusesOtherSchemaAndValues()
         { "UPDATE columns SET compression = 'lz4' WHERE name = 'pods'", "column pods is compressed with \"lz4\"" },
         { "DELETE FROM columns WHERE name = 'usage'", "column usage is missing" },
         { "UPDATE columns SET data = 1 WHERE name = 'strings'", "holds a integer, expected a blob" },
-        { "UPDATE plans SET plan_json = '{}'", "plan \"plan\"" },
+        { "UPDATE plans SET plan_size = plan_size + 1", "column plans.plan.plan: the compressed data is damaged" },
+        { "UPDATE plans SET evaluation_zlib = X'00', evaluation_size = 0", "plans.plan.evaluation holds data but its size says 0" },
+        { "UPDATE plans SET evaluation_size = -1", "plans.plan.evaluation has a negative size" },
+        { "UPDATE plans SET plan_zlib = X'78014b4a4c4c010003d50189', plan_size = 4", "plan \"plan\"" },
         { "UPDATE source_files SET sha256 = 'x'", "has no SHA-256 digest" },
         { "UPDATE columns SET data = (SELECT data FROM columns WHERE name = 'pods'), raw_size = (SELECT raw_size FROM columns WHERE "
           "name = 'pods') WHERE name = 'nodes'",

@@ -26,6 +26,7 @@ private slots:
     void stringPoolAtScale();
     void podLabelSetsStayCompact();
     void schedulingConstraintsInternedPerWorkload();
+    void podLikeAnotherIsThatPodsRecordAdded();
 };
 
 void TestClusterStoreInterning::labelsAndTaintsGoThroughThePool()
@@ -297,4 +298,86 @@ void TestClusterStoreInterning::schedulingConstraintsInternedPerWorkload()
 }
 
 QTEST_GUILESS_MAIN(TestClusterStoreInterning)
+// addPodLike() makes what addPod() makes of the same record with another name, node, phase,
+// flags and uid (the .fleet reader's path), and refuses what addPod() refuses.
+void TestClusterStoreInterning::podLikeAnotherIsThatPodsRecordAdded()
+{
+    auto record = [](ClusterStore& s, const std::string& name, const std::string& node, PodPhase phase, std::uint16_t flags,
+                     const std::string& uid) {
+        PodRecord p = pod("shop", name, node, 250, 1);
+        p.ownerKind = OwnerKind::ReplicaSet;
+        p.ownerName = "web-7f9c";
+        p.priority = 7;
+        p.labels = { { "app", "web" }, { "pod-template-hash", "7f9c" } };
+        p.tolerations = { { "gpu", TolerationOperator::Exists, "", TaintEffect::NoSchedule } };
+        p.nodeSelector = { { "pool", "a" } };
+        p.request.extended = { { s.resources().keyFor("example.com/fpga"), 2 } };
+        p.schedulingGates = { "wait" };
+        PodAffinityTerm anti;
+        anti.selector = s.internSelector(false, { { "app", "web" } }, {});
+        anti.topologyKey = s.strings().intern("kubernetes.io/hostname");
+        p.podAntiAffinity = { anti };
+        p.hostPorts = { { 8080, PortProtocol::TCP, {} } };
+        p.gpuShareMilli = 500;
+        p.name = name;
+        p.nodeName = node;
+        p.phase = phase;
+        p.flags = flags;
+        p.uid = uid;
+        return p;
+    };
+    ClusterStore viaRecord, viaLike;
+    for (ClusterStore* s : { &viaRecord, &viaLike }) {
+        NodeRecord n;
+        n.name = "n1";
+        s->addNode(n);
+        s->addPod(record(*s, "web-0", "n1", PodPhase::Running, PodFlagReady, "uid-0"));
+    }
+    viaRecord.addPod(record(viaRecord, "web-1", "", PodPhase::Pending, 0, "uid-1"));
+    viaRecord.addPod(record(viaRecord, "web-2", "n1", PodPhase::Succeeded, PodFlagReady, ""));
+    viaLike.addPodLike(PodId(0), viaLike.strings().intern("web-1"), StringId(0), PodPhase::Pending, 0, "uid-1");
+    viaLike.addPodLike(PodId(0), viaLike.strings().intern("web-2"), viaLike.strings().intern("n1"), PodPhase::Succeeded, PodFlagReady, "");
+    QCOMPARE(viaRecord.finalize(), viaLike.finalize());
+    QCOMPARE(viaLike.podCount(), std::size_t(3));
+    for (std::uint32_t i = 0; i < 3; ++i) {
+        const PodId p(i);
+        QCOMPARE(viaLike.podName(p), viaRecord.podName(p));
+        QCOMPARE(viaLike.podNamespace(p), viaRecord.podNamespace(p));
+        QCOMPARE(viaLike.podNodeName(p), viaRecord.podNodeName(p));
+        QCOMPARE(viaLike.podNode(p), viaRecord.podNode(p));
+        QCOMPARE(viaLike.podPhase(p), viaRecord.podPhase(p));
+        QCOMPARE(viaLike.podFlags(p), viaRecord.podFlags(p));
+        QCOMPARE(viaLike.podUid(p), viaRecord.podUid(p));
+        QCOMPARE(viaLike.podPriority(p), viaRecord.podPriority(p));
+        QCOMPARE(viaLike.podRequest(p), viaRecord.podRequest(p));
+        QVERIFY(std::ranges::equal(viaLike.podExtendedRequest(p), viaRecord.podExtendedRequest(p)));
+        QCOMPARE(viaLike.workloadName(viaLike.podWorkload(p)), viaRecord.workloadName(viaRecord.podWorkload(p)));
+        QCOMPARE(viaLike.podOwnerKind(p), viaRecord.podOwnerKind(p));
+        QCOMPARE(viaLike.podLabels(p).size(), viaRecord.podLabels(p).size());
+        QCOMPARE(viaLike.podTolerations(p).size(), std::size_t(1));
+        QCOMPARE(viaLike.podNodeSelector(p).size(), std::size_t(1));
+        QCOMPARE(viaLike.podSchedulingGates(p).size(), std::size_t(1));
+        QCOMPARE(viaLike.podAntiAffinity(p).size(), std::size_t(1));
+        QCOMPARE(viaLike.podHostPorts(p).size(), std::size_t(1));
+        QCOMPARE(viaLike.podGpuShareMilli(p), 500);
+        QCOMPARE(viaLike.podIsPending(p), viaRecord.podIsPending(p));
+        QCOMPARE(viaLike.podIsCounted(p), viaRecord.podIsCounted(p));
+    }
+    // The pods share their sets with the one they copy, as interning gives.
+    QCOMPARE(viaLike.podLabels(PodId(2)).data(), viaLike.podLabels(PodId(0)).data());
+    QCOMPARE(viaLike.nodeRequested(NodeId(0)), viaRecord.nodeRequested(NodeId(0)));
+    QCOMPARE(viaLike.counts().podsPending, std::size_t(1));
+
+    // Refused, before any column holds a pod.
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, viaLike.addPodLike(PodId(3), StringId(1), StringId(0), PodPhase::Running, 0, ""));
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, viaLike.addPodLike(PodId {}, StringId(1), StringId(0), PodPhase::Running, 0, ""));
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range,
+        viaLike.addPodLike(PodId(0), StringId(static_cast<std::uint32_t>(viaLike.strings().size())), StringId(0), PodPhase::Running, 0, ""));
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range,
+        viaLike.addPodLike(PodId(0), StringId(1), StringId(static_cast<std::uint32_t>(viaLike.strings().size())), PodPhase::Running, 0, ""));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, viaLike.addPodLike(PodId(0), StringId(0), StringId(0), PodPhase::Running, 0, ""));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, viaLike.addPodLike(PodId(0), StringId(1), StringId(0), static_cast<PodPhase>(9), 0, ""));
+    QCOMPARE(viaLike.podCount(), std::size_t(3));
+}
+
 #include "tst_clusterstoreinterning.moc"

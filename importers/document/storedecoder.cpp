@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+// The store rebuilt from the document's columns (storecodec.h): the untrusted side, where every
+// value and reference is checked before the store takes it.
 #include "storecodec.h"
 
 #include "bytecolumns.h"
@@ -11,23 +13,10 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
-#include <unordered_map>
 
 namespace fleet::importers::document {
 
 using namespace fleet::model;
-
-std::string compressColumn(std::string_view raw)
-{
-    uLongf size = compressBound(static_cast<uLong>(raw.size()));
-    std::string out(size, '\0');
-    const int rc = compress2(reinterpret_cast<Bytef*>(out.data()), &size, reinterpret_cast<const Bytef*>(raw.data()),
-                             static_cast<uLong>(raw.size()), 1);
-    if (rc != Z_OK)
-        throw std::bad_alloc();
-    out.resize(size);
-    return out;
-}
 
 std::string decompressColumn(std::string_view compressed, std::uint64_t rawSize, const std::string& column)
 {
@@ -49,256 +38,9 @@ std::string decompressColumn(std::string_view compressed, std::uint64_t rawSize,
     return out;
 }
 
-const std::vector<std::string>& storeColumnNames()
-{
-    static const std::vector<std::string> names { "strings", "resources", "nodes", "pod_templates", "pods", "pod_uids",
-                                                  "namespaces", "budgets", "usage" };
-    return names;
-}
-
-bool columnIsCompressed(const std::string& name)
-{
-    return name != "pod_uids";
-}
-
 namespace {
 
-// ---- encoding -------------------------------------------------------------------------
-
-// A StringId as written: its value + 1, so that an invalid id (an absent value) is 0.
-void sidOut(ByteWriter& w, StringId s)
-{
-    w.varint(s.isValid() ? std::uint64_t { s.value } + 1 : 0);
-}
-
-class Encoder {
-public:
-    explicit Encoder(const ClusterStore& s) : m_s(s) {}
-
-    // The id as sidOut() writes it (value + 1).
-    std::uint64_t id1(std::string_view text) const { return std::uint64_t { id(text) } + 1; }
-    std::uint32_t id(std::string_view text) const
-    {
-        const StringId i = m_s.strings().find(text);
-        return i.isValid() ? i.value : 0; // every view the store hands out is interned
-    }
-    static void ids(ByteWriter& w, std::span<const StringId> v)
-    {
-        w.varint(v.size());
-        for (StringId s : v)
-            sidOut(w, s);
-    }
-    static void labels(ByteWriter& w, std::span<const Label> v)
-    {
-        w.varint(v.size());
-        for (const Label& l : v) {
-            sidOut(w, l.key);
-            sidOut(w, l.value);
-        }
-    }
-    static void core(ByteWriter& w, const ResourceVector& r)
-    {
-        for (std::int64_t a : r.amounts)
-            w.zigzag(a);
-    }
-    static void extended(ByteWriter& w, std::span<const std::pair<ResourceKey, std::int64_t>> v)
-    {
-        w.varint(v.size());
-        for (const auto& [k, a] : v) {
-            w.varint(k);
-            w.zigzag(a);
-        }
-    }
-    static void selector(ByteWriter& w, const InternedSelector& s)
-    {
-        w.byte(s.null ? 1 : 0);
-        w.varint(s.requirements.size());
-        for (const MatchRequirement& q : s.requirements) {
-            sidOut(w, q.key);
-            w.byte(static_cast<std::uint8_t>(q.op));
-            ids(w, q.values);
-        }
-    }
-    static void terms(ByteWriter& w, std::span<const NodeSelectorTerm> v)
-    {
-        w.varint(v.size());
-        for (const NodeSelectorTerm& t : v) {
-            w.varint(t.requirements.size());
-            for (const NodeSelectorRequirement& q : t.requirements) {
-                sidOut(w, q.key);
-                w.byte(static_cast<std::uint8_t>(q.op));
-                ids(w, q.values);
-                w.byte(q.matchField ? 1 : 0);
-            }
-        }
-    }
-    static void podAffinity(ByteWriter& w, std::span<const PodAffinityTerm> v)
-    {
-        w.varint(v.size());
-        for (const PodAffinityTerm& t : v) {
-            selector(w, t.selector);
-            ids(w, t.namespaces);
-            w.byte(t.hasNamespaceSelector ? 1 : 0);
-            selector(w, t.namespaceSelector);
-            sidOut(w, t.topologyKey);
-        }
-    }
-    static void intOrPercent(ByteWriter& w, const IntOrPercent& v)
-    {
-        w.byte(v.set ? 1 : 0);
-        w.byte(v.percent ? 1 : 0);
-        w.zigzag(v.value);
-    }
-
-    void node(ByteWriter& w, NodeId n) const
-    {
-        w.varint(id1(m_s.nodeName(n)));
-        labels(w, m_s.nodeLabels(n));
-        w.varint(m_s.nodeTaints(n).size());
-        for (const Taint& t : m_s.nodeTaints(n)) {
-            sidOut(w, t.key);
-            sidOut(w, t.value);
-            w.byte(static_cast<std::uint8_t>(t.effect));
-        }
-        core(w, m_s.nodeAllocatable(n));
-        core(w, m_s.nodeCapacity(n));
-        extended(w, m_s.nodeExtendedAllocatable(n));
-        extended(w, m_s.nodeExtendedCapacity(n));
-        w.byte(static_cast<std::uint8_t>(m_s.nodeReadiness(n)));
-        w.byte(m_s.nodeUnschedulable(n) ? 1 : 0);
-        w.varint(id1(m_s.nodeGpuModel(n)));
-        w.zigzag(m_s.nodeGpuCount(n));
-        w.varint(id1(m_s.nodeInstanceType(n)));
-        w.varint(m_s.nodeConditions(n).size());
-        for (const NodeCondition& c : m_s.nodeConditions(n)) {
-            sidOut(w, c.type);
-            w.byte(static_cast<std::uint8_t>(c.status));
-            w.zigzag(c.lastTransitionUnixSeconds);
-            sidOut(w, c.reason);
-            sidOut(w, c.message);
-        }
-    }
-
-    // What the pods of one workload share (see storecodec.h).
-    void podTemplate(ByteWriter& w, PodId p) const
-    {
-        w.varint(id1(m_s.podNamespace(p)));
-        const WorkloadId wl = m_s.podWorkload(p);
-        w.byte(static_cast<std::uint8_t>(wl.isValid() ? m_s.workloadKind(wl) : OwnerKind::None));
-        w.varint(wl.isValid() ? id1(m_s.workloadName(wl)) : 1);
-        w.byte(m_s.podIsMirror(p) ? 1 : 0);
-        w.zigzag(m_s.podPriority(p));
-        core(w, m_s.podRequest(p));
-        extended(w, m_s.podExtendedRequest(p));
-        w.varint(m_s.podTolerations(p).size());
-        for (const Toleration& t : m_s.podTolerations(p)) {
-            sidOut(w, t.key);
-            w.byte(static_cast<std::uint8_t>(t.op));
-            sidOut(w, t.value);
-            w.byte(static_cast<std::uint8_t>(t.effect));
-        }
-        labels(w, m_s.podNodeSelector(p));
-        terms(w, m_s.podRequiredAffinity(p));
-        labels(w, m_s.podLabels(p));
-        w.varint(id1(m_s.podSchedulingMessage(p)));
-        ids(w, m_s.podSchedulingGates(p));
-        podAffinity(w, m_s.podAffinity(p));
-        podAffinity(w, m_s.podAntiAffinity(p));
-        w.varint(m_s.podSpreadConstraints(p).size());
-        for (const TopologySpreadConstraint& c : m_s.podSpreadConstraints(p)) {
-            w.zigzag(c.maxSkew);
-            sidOut(w, c.topologyKey);
-            w.byte(static_cast<std::uint8_t>(c.whenUnsatisfiable));
-            selector(w, c.selector);
-            w.zigzag(c.minDomains);
-            w.byte(static_cast<std::uint8_t>(c.nodeAffinityPolicy));
-            w.byte(static_cast<std::uint8_t>(c.nodeTaintsPolicy));
-        }
-        w.varint(m_s.podHostPorts(p).size());
-        for (const HostPort& h : m_s.podHostPorts(p)) {
-            w.varint(h.port);
-            w.byte(static_cast<std::uint8_t>(h.protocol));
-            sidOut(w, h.hostIP);
-        }
-        w.varint(m_s.podVolumes(p).size());
-        for (const VolumeConstraint& v : m_s.podVolumes(p)) {
-            sidOut(w, v.volume);
-            w.varint(v.zoneLabels.size());
-            for (const auto& [key, values] : v.zoneLabels) {
-                sidOut(w, key);
-                ids(w, values);
-            }
-            terms(w, v.nodeAffinity);
-        }
-        w.zigzag(m_s.podGpuShareMilli(p));
-    }
-
-private:
-    const ClusterStore& m_s;
-};
-
-// What makes two pods' templates equal, by the addresses of their interned sets.
-struct TemplateKey {
-    const void* addresses[12] {};
-    std::size_t sizes[12] {};
-    WorkloadId workload;
-    std::int32_t priority = 0;
-    std::int32_t gpuShare = 0;
-    bool mirror = false;
-    ResourceVector request;
-    bool operator==(const TemplateKey&) const noexcept = default;
-};
-
-TemplateKey templateKey(const ClusterStore& s, PodId p)
-{
-    TemplateKey k;
-    int i = 0;
-    auto add = [&](const auto& span) {
-        k.addresses[i] = span.data();
-        k.sizes[i++] = span.size();
-    };
-    add(s.podNamespace(p));
-    add(s.podTolerations(p));
-    add(s.podNodeSelector(p));
-    add(s.podRequiredAffinity(p));
-    add(s.podLabels(p));
-    add(s.podSchedulingMessage(p));
-    add(s.podSchedulingGates(p));
-    add(s.podAffinity(p));
-    add(s.podAntiAffinity(p));
-    add(s.podSpreadConstraints(p));
-    add(s.podHostPorts(p));
-    add(s.podVolumes(p));
-    k.workload = s.podWorkload(p);
-    k.priority = s.podPriority(p);
-    k.gpuShare = s.podGpuShareMilli(p);
-    k.mirror = s.podIsMirror(p);
-    k.request = s.podRequest(p);
-    return k;
-}
-
-int hexDigit(char c) noexcept
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-// A canonical lowercase UUID (8-4-4-4-12) as 16 bytes; false for any other text.
-bool packUuid(std::string_view s, unsigned char out[16]) noexcept
-{
-    if (s.size() != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-')
-        return false;
-    int at = 0;
-    for (std::size_t i = 0; i < 36; i += 2) {
-        if (s[i] == '-')
-            ++i;
-        const int hi = hexDigit(s[i]), lo = hexDigit(s[i + 1]);
-        if (hi < 0 || lo < 0)
-            return false;
-        out[at++] = static_cast<unsigned char>(hi << 4 | lo);
-    }
-    return at == 16;
-}
-
+// A canonical UUID's 16 bytes as its lowercase text (8-4-4-4-12).
 std::string unpackUuid(const unsigned char in[16])
 {
     static constexpr char kHex[] = "0123456789abcdef";
@@ -312,206 +54,6 @@ std::string unpackUuid(const unsigned char in[16])
     }
     return s;
 }
-
-} // namespace
-
-std::vector<std::pair<std::string, std::string>> encodeStore(const ClusterStore& s, const ClusterUsage* usage)
-{
-    const Encoder enc(s);
-    std::vector<std::pair<std::string, std::string>> out;
-
-    // Front-coded: each string as the length of the prefix it shares with the one before, then
-    // the rest (pod names of one workload share most of their characters).
-    ByteWriter strings;
-    strings.varint(s.strings().size());
-    std::string_view previous;
-    for (std::size_t i = 0; i < s.strings().size(); ++i) {
-        const std::string_view text = s.strings().view(StringId(static_cast<std::uint32_t>(i)));
-        const std::size_t limit = std::min(previous.size(), text.size());
-        std::size_t shared = 0;
-        while (shared < limit && previous[shared] == text[shared])
-            ++shared;
-        strings.varint(shared);
-        strings.text(text.substr(shared));
-        previous = text;
-    }
-    out.emplace_back("strings", std::move(strings.bytes()));
-
-    ByteWriter resources;
-    resources.varint(s.resources().size());
-    for (std::size_t k = kFirstExtendedKey; k < s.resources().size(); ++k)
-        resources.text(s.resources().name(static_cast<ResourceKey>(k)));
-    out.emplace_back("resources", std::move(resources.bytes()));
-
-    // Live rows only; a tombstone's id is skipped and the rows after it renumbered.
-    std::vector<std::uint32_t> nodeIndex(s.nodeCount(), std::numeric_limits<std::uint32_t>::max());
-    std::uint32_t liveNodes = 0;
-    for (std::size_t n = 0; n < s.nodeCount(); ++n)
-        if (!s.nodeIsDeleted(NodeId(static_cast<std::uint32_t>(n))))
-            nodeIndex[n] = liveNodes++;
-    ByteWriter nodes;
-    nodes.varint(liveNodes);
-    for (std::size_t n = 0; n < s.nodeCount(); ++n)
-        if (nodeIndex[n] != std::numeric_limits<std::uint32_t>::max())
-            enc.node(nodes, NodeId(static_cast<std::uint32_t>(n)));
-    out.emplace_back("nodes", std::move(nodes.bytes()));
-
-    std::vector<std::uint32_t> podIndex(s.podCount(), std::numeric_limits<std::uint32_t>::max());
-    std::vector<PodId> live;
-    live.reserve(s.podCount());
-    for (std::size_t p = 0; p < s.podCount(); ++p)
-        if (!s.podIsDeleted(PodId(static_cast<std::uint32_t>(p)))) {
-            podIndex[p] = static_cast<std::uint32_t>(live.size());
-            live.emplace_back(static_cast<std::uint32_t>(p));
-        }
-    ByteWriter templates, pods, uids;
-    std::unordered_map<std::string, std::uint32_t> templateIds;
-    std::vector<std::uint32_t> podTemplate(live.size());
-    ByteWriter scratch;
-    TemplateKey previousKey;
-    for (std::size_t i = 0; i < live.size(); ++i) {
-        // The pods of one workload come one after the other and share their interned sets: a
-        // pod whose sets (by address) and values are the previous pod's has its template.
-        const TemplateKey key = templateKey(s, live[i]);
-        if (i > 0 && key == previousKey && std::ranges::equal(s.podExtendedRequest(live[i]), s.podExtendedRequest(live[i - 1]))) {
-            podTemplate[i] = podTemplate[i - 1];
-            continue;
-        }
-        previousKey = key;
-        scratch.bytes().clear();
-        enc.podTemplate(scratch, live[i]);
-        const auto [it, added] = templateIds.try_emplace(scratch.bytes(), static_cast<std::uint32_t>(templateIds.size()));
-        if (added)
-            templates.raw(scratch.bytes());
-        podTemplate[i] = it->second;
-    }
-    ByteWriter templateColumn;
-    templateColumn.varint(templateIds.size());
-    templateColumn.raw(templates.bytes());
-    out.emplace_back("pod_templates", std::move(templateColumn.bytes()));
-
-    pods.varint(live.size());
-    auto deltas = [&](auto idOf) {
-        std::int64_t last = 0;
-        for (PodId p : live) {
-            const std::int64_t v = idOf(p);
-            pods.zigzag(v - last);
-            last = v;
-        }
-    };
-    // A pod's name was interned just after the previous pod's, a few ids on at most, in a store
-    // an importer filled: tried by address before the pool's hash lookup.
-    std::uint32_t lastName = 0;
-    deltas([&](PodId p) {
-        const std::string_view name = s.podName(p);
-        for (std::uint32_t guess = lastName + 1; guess <= lastName + 8 && guess < s.strings().size(); ++guess)
-            if (s.strings().view(StringId(guess)).data() == name.data() && s.strings().view(StringId(guess)).size() == name.size())
-                return std::int64_t(lastName = guess);
-        return std::int64_t(lastName = enc.id(name));
-    });
-    std::vector<std::uint32_t> nodeNameId(s.nodeCount());
-    for (std::size_t n = 0; n < s.nodeCount(); ++n)
-        nodeNameId[n] = enc.id(s.nodeName(NodeId(static_cast<std::uint32_t>(n))));
-    deltas([&](PodId p) {
-        const NodeId n = s.podNode(p);
-        return std::int64_t(n.isValid() ? nodeNameId[n.index()] : enc.id(s.podNodeName(p)));
-    });
-    for (PodId p : live)
-        pods.byte(static_cast<std::uint8_t>(s.podPhase(p)));
-    for (PodId p : live)
-        pods.varint(s.podFlags(p));
-    for (std::uint32_t t : podTemplate)
-        pods.varint(t);
-    out.emplace_back("pods", std::move(pods.bytes()));
-
-    // uids: a kind byte per pod (0 none, 1 a canonical UUID as 16 bytes, 2 other text), then the data.
-    std::string uidData;
-    for (PodId p : live) {
-        const std::string_view u = s.podUid(p);
-        unsigned char packed[16];
-        if (u.empty())
-            uids.byte(0);
-        else if (packUuid(u, packed)) {
-            uids.byte(1);
-            uidData.append(reinterpret_cast<const char*>(packed), 16);
-        } else {
-            uids.byte(2);
-            ByteWriter t;
-            t.text(u);
-            uidData += t.bytes();
-        }
-    }
-    uids.raw(uidData);
-    out.emplace_back("pod_uids", std::move(uids.bytes()));
-
-    ByteWriter namespaces;
-    namespaces.byte(s.namespacesKnown() ? 1 : 0);
-    std::vector<std::uint32_t> labelled;
-    if (s.namespacesKnown())
-        for (std::size_t i = 0; i < s.strings().size(); ++i)
-            if (!s.namespaceLabels(StringId(static_cast<std::uint32_t>(i))).empty())
-                labelled.push_back(static_cast<std::uint32_t>(i));
-    namespaces.varint(labelled.size());
-    for (std::uint32_t i : labelled) {
-        namespaces.varint(std::uint64_t { i } + 1);
-        Encoder::labels(namespaces, s.namespaceLabels(StringId(i)));
-    }
-    out.emplace_back("namespaces", std::move(namespaces.bytes()));
-
-    ByteWriter budgets;
-    budgets.varint(s.disruptionBudgets().size());
-    for (const DisruptionBudget& b : s.disruptionBudgets()) {
-        sidOut(budgets, b.namespaceName);
-        sidOut(budgets, b.name);
-        Encoder::selector(budgets, b.selector);
-        Encoder::intOrPercent(budgets, b.minAvailable);
-        Encoder::intOrPercent(budgets, b.maxUnavailable);
-        budgets.zigzag(b.disruptionsAllowed);
-    }
-    out.emplace_back("budgets", std::move(budgets.bytes()));
-
-    ByteWriter u;
-    const bool hasUsage = usage && usage->nodeCount() == s.nodeCount() && usage->memoryUsedBytes.size() == s.nodeCount()
-        && usage->gpuUtilization.size() == s.nodeCount() && usage->gpusMeasured.size() == s.nodeCount()
-        && usage->idleAllocatedGpus.size() == s.nodeCount();
-    u.byte(hasUsage ? 1 : 0);
-    if (hasUsage) {
-        for (std::size_t n = 0; n < s.nodeCount(); ++n)
-            if (nodeIndex[n] != std::numeric_limits<std::uint32_t>::max()) {
-                u.float64(usage->cpuUsedMilli[n]);
-                u.float64(usage->memoryUsedBytes[n]);
-                u.float64(usage->gpuUtilization[n]);
-                u.zigzag(usage->gpusMeasured[n]);
-                u.zigzag(usage->idleAllocatedGpus[n]);
-            }
-        std::size_t kept = 0;
-        for (const IdleGpu& g : usage->idleGpus)
-            kept += g.node.isValid() && g.node.index() < nodeIndex.size() && nodeIndex[g.node.index()] != UINT32_MAX
-                && g.pod.isValid() && g.pod.index() < podIndex.size() && podIndex[g.pod.index()] != UINT32_MAX;
-        u.varint(kept);
-        for (const IdleGpu& g : usage->idleGpus) {
-            if (!(g.node.isValid() && g.node.index() < nodeIndex.size() && nodeIndex[g.node.index()] != UINT32_MAX && g.pod.isValid()
-                  && g.pod.index() < podIndex.size() && podIndex[g.pod.index()] != UINT32_MAX))
-                continue;
-            u.varint(nodeIndex[g.node.index()]);
-            u.varint(podIndex[g.pod.index()]);
-            u.zigzag(g.device);
-            u.float64(g.peakUtilization);
-            u.zigzag(g.sharedBy);
-        }
-        u.zigzag(usage->allocatedGpusMeasured);
-        u.float64(usage->windowSeconds);
-        u.float64(usage->idleThreshold);
-        u.float64(usage->time);
-        u.text(usage->source);
-    }
-    out.emplace_back("usage", std::move(u.bytes()));
-    return out;
-}
-
-// ---- decoding -------------------------------------------------------------------------
-
-namespace {
 
 class Decoder {
 public:
@@ -740,29 +282,45 @@ auto refused(const std::string& column, const std::string& what, F&& f)
 // CSV or a script.
 void checkNames(const ClusterStore& s)
 {
-    auto check = [](std::string_view text, const char* what, const std::string& where) {
+    // The message (and its "where") is built only when a name is refused: the pods' loop runs
+    // 1.6M times at 100,000 nodes.
+    auto check = [](std::string_view text, const char* what, const char* item, std::size_t index) {
         if (std::string problem = controlCharacterProblem(text, what); !problem.empty())
-            throw DocumentFormatError(where + ": " + problem);
+            throw DocumentFormatError(std::string("column ") + item + "s: " + item + " " + std::to_string(index + 1) + ": " + problem);
     };
-    auto checkLabels = [&](std::span<const Label> labels, const std::string& where) {
+    auto checkLabels = [&](std::span<const Label> labels, const char* item, std::size_t index) {
         for (const Label& l : labels) {
-            check(s.str(l.key), "the label key", where);
-            check(s.str(l.value), "the label value", where);
+            check(s.str(l.key), "the label key", item, index);
+            check(s.str(l.value), "the label value", item, index);
         }
     };
     for (std::size_t i = 0; i < s.nodeCount(); ++i) {
         const NodeId n(static_cast<std::uint32_t>(i));
-        const std::string where = "column nodes: node " + std::to_string(i + 1);
-        check(s.nodeName(n), "the node name", where);
-        checkLabels(s.nodeLabels(n), where);
+        check(s.nodeName(n), "the node name", "node", i);
+        checkLabels(s.nodeLabels(n), "node", i);
     }
     for (std::size_t i = 0; i < s.podCount(); ++i) {
         const PodId p(static_cast<std::uint32_t>(i));
-        const std::string where = "column pods: pod " + std::to_string(i + 1);
-        check(s.podName(p), "the pod name", where);
-        check(s.podNamespace(p), "the namespace", where);
-        check(s.podNodeName(p), "the node name", where);
-        checkLabels(s.podLabels(p), where);
+        check(s.podName(p), "the pod name", "pod", i);
+        check(s.podNamespace(p), "the namespace", "pod", i);
+        check(s.podNodeName(p), "the node name", "pod", i);
+        checkLabels(s.podLabels(p), "pod", i);
+    }
+}
+
+// refused() for the item at `index` (1-based in the message): the message is built only when
+// the store refuses, since the pods' loop runs 1.6M times.
+template <class F>
+auto refusedAt(const char* column, const char* item, std::size_t index, F&& f)
+{
+    try {
+        return f();
+    } catch (const std::invalid_argument& e) {
+        throw DocumentFormatError(std::string("column ") + column + ": " + item + " " + std::to_string(index + 1) + ": " + e.what());
+    } catch (const std::out_of_range& e) {
+        throw DocumentFormatError(std::string("column ") + column + ": " + item + " " + std::to_string(index + 1) + ": " + e.what());
+    } catch (const std::overflow_error& e) {
+        throw DocumentFormatError(std::string("column ") + column + ": " + item + " " + std::to_string(index + 1) + ": " + e.what());
     }
 }
 
@@ -778,6 +336,7 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
     const std::size_t stringCount = strings.count("strings");
     if (stringCount == 0)
         strings.fail("no strings (the empty string is always string 0)");
+    s.strings().reserve(stringCount);
     std::string text;
     for (std::size_t i = 0; i < stringCount; ++i) {
         const std::uint64_t shared = strings.varint();
@@ -808,7 +367,7 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
     const std::size_t nodeCount = nodes.count("nodes", 20);
     for (std::size_t i = 0; i < nodeCount; ++i) {
         const NodeRecord r = dec.node(nodes);
-        refused("nodes", "node " + std::to_string(i + 1), [&] { return s.addNode(r); });
+        refusedAt("nodes", "node", i, [&] { return s.addNode(r); });
     }
     nodes.expectEnd();
 
@@ -849,36 +408,47 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
         ByteReader(uidColumn, "pod_uids").fail("holds fewer kinds than pods");
     ByteReader uidData(uidColumn.substr(podCount), "pod_uids");
     s.reserve(nodeCount, podCount);
+    // The first pod of each template is added from its record (the importers' path, every
+    // check of addPod()); the others copy that pod's interned attributes (addPodLike()), which
+    // is what addPod() would make of the same record with another name, node, phase, flags
+    // and uid.
+    std::vector<PodId> firstOfTemplate(podTemplates.size());
     PodRecord r;
-    std::uint32_t current = UINT32_MAX;
     for (std::size_t i = 0; i < podCount; ++i) {
-        if (templateOf[i] != current) {
-            r = podTemplates[templateOf[i]];
-            current = templateOf[i];
-        }
-        r.name = s.str(StringId(names[i]));
-        r.nodeName = s.str(StringId(nodeNames[i]));
-        r.phase = phases[i];
-        r.flags = flags[i];
+        std::string_view uid;
+        std::string uidText;
         switch (static_cast<std::uint8_t>(uidColumn[i])) {
         case 0:
-            r.uid.clear();
             break;
         case 1: {
             unsigned char packed[16];
             for (unsigned char& b : packed)
                 b = uidData.byte();
-            r.uid = unpackUuid(packed);
+            uidText = unpackUuid(packed);
+            uid = uidText;
             break;
         }
         case 2:
-            r.uid = uidData.text("uid");
+            uid = uidData.text("uid");
             break;
         default:
             throw DocumentFormatError("column pod_uids, byte " + std::to_string(i) + ": uid kind "
                                       + std::to_string(static_cast<std::uint8_t>(uidColumn[i])) + " is not one this version knows");
         }
-        refused("pods", "pod " + std::to_string(i + 1), [&] { return s.addPod(r); });
+        PodId& first = firstOfTemplate[templateOf[i]];
+        if (first.isValid()) {
+            refusedAt("pods", "pod", i, [&] {
+                return s.addPodLike(first, StringId(names[i]), StringId(nodeNames[i]), phases[i], flags[i], uid);
+            });
+            continue;
+        }
+        r = podTemplates[templateOf[i]];
+        r.name = s.str(StringId(names[i]));
+        r.nodeName = s.str(StringId(nodeNames[i]));
+        r.phase = phases[i];
+        r.flags = flags[i];
+        r.uid = uid;
+        first = refusedAt("pods", "pod", i, [&] { return s.addPod(r); });
     }
     uidData.expectEnd();
 

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "planscommand.h"
+
+#include "commandlinepath.h"
+#include "helptext.h"
+
+#include "importers/document/fleetdocument.h"
+#include "importers/plan/jsontext.h"
+#include "importers/terminaltext.h"
+#include "model/figures.h"
+
+#include <QCommandLineParser>
+
+#include <cstdio>
+#include <iostream>
+
+namespace fleet::app {
+
+int runPlans(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Lists the named plans a .fleet document keeps: the names --plan NAME takes when the input is that document."));
+    parser.addHelpOption();
+    parser.addOption(QCommandLineOption(QStringLiteral("format"), QStringLiteral("Output format: text (default) or json."),
+        QStringLiteral("text|json"), QStringLiteral("text")));
+    parser.addPositionalArgument(QStringLiteral("DOC.fleet"), QStringLiteral("The document."));
+    QStringList args = arguments;
+    if (args.size() > 1)
+        args.removeAt(1); // "plans"
+    if (!parser.parse(args)) {
+        importers::printTerminalf(stderr, "fleetscope plans: %s\n", qPrintable(parser.errorText()));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(helpTextWithUsage(parser, QStringLiteral("fleetscope plans DOC.fleet [--format text|json]"))), stdout);
+        return 0;
+    }
+    const QString format = parser.value(QStringLiteral("format"));
+    if (format != QLatin1String("text") && format != QLatin1String("json")) {
+        importers::printTerminalf(stderr, "fleetscope plans: --format: expected text or json, got \"%s\"\n", qPrintable(format));
+        return 2;
+    }
+    if (parser.positionalArguments().size() != 1) {
+        importers::printTerminalf(stderr, "fleetscope plans: give one .fleet document\n");
+        return 2;
+    }
+    const std::string path = commandLinePath(parser.positionalArguments()[0]);
+    if (!importers::isFleetDocumentFile(path)) {
+        importers::printTerminalf(stderr, "fleetscope plans: %s: not a .fleet document (only a document keeps plans)\n", path.c_str());
+        return 1;
+    }
+    std::vector<importers::DocumentPlan> plans;
+    std::vector<std::size_t> actions;
+    try {
+        plans = importers::readFleetDocumentPlans(path);
+        for (const importers::DocumentPlan& p : plans)
+            actions.push_back(importers::parsePlanText(p.planJson, path + ":" + p.name).actions.size());
+    } catch (const std::exception& e) {
+        importers::printTerminalf(stderr, "fleetscope plans: %s\n", importers::messageText(e).c_str());
+        return 1;
+    }
+    std::string out;
+    if (format == QLatin1String("json")) {
+        importers::JsonWriter w;
+        w.beginObject();
+        w.key("document").value(path);
+        w.key("plans").beginArray();
+        for (std::size_t i = 0; i < plans.size(); ++i) {
+            w.beginObject();
+            w.key("name").value(plans[i].name);
+            w.key("actions").value(static_cast<std::int64_t>(actions[i]));
+            w.key("saved_at").value(plans[i].savedAt);
+            w.key("evaluation_kept").value(!plans[i].evaluationJson.empty());
+            w.key("notes").value(plans[i].notes);
+            w.endObject();
+        }
+        w.endArray();
+        w.endObject();
+        out = w.text() + "\n";
+    } else {
+        out = importers::terminalLineOf(path, ": ", model::formatCount(static_cast<std::int64_t>(plans.size())),
+                                        plans.size() == 1 ? " plan" : " plans")
+            + "\n";
+        for (std::size_t i = 0; i < plans.size(); ++i) {
+            out += importers::terminalLineOf("  ", plans[i].name, ": ", model::formatCount(static_cast<std::int64_t>(actions[i])),
+                                             actions[i] == 1 ? " action" : " actions", ", saved ", plans[i].savedAt,
+                                             plans[i].notes.empty() ? "" : ", notes: ", plans[i].notes)
+                + "\n";
+        }
+        if (!plans.empty())
+            out += importers::terminalLineOf("Use one with --plan NAME and ", path, " as the input.") + "\n";
+    }
+    std::cout << out;
+    std::cout.flush();
+    if (!std::cout) {
+        importers::printTerminalf(stderr, "fleetscope plans: cannot write to standard output\n");
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace fleet::app
