@@ -198,8 +198,15 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
     const bool planMetric = !model::planMetricBaseId(options.metric.toStdString()).empty();
     if (planMetric && options.planPath.isEmpty())
         return fail(QStringLiteral("--metric %1 needs --plan PLAN.json").arg(parser.value(QStringLiteral("metric"))), 2);
-    if (!options.planPath.isEmpty() && !QFileInfo(commandLinePath(options.planPath).c_str()).isReadable())
-        return fail(QStringLiteral("--plan: cannot read %1").arg(options.planPath), 2);
+    if (!options.planPath.isEmpty()) {
+        // The one bounded reader of option files says why a plan cannot be read (missing, a
+        // folder, a FIFO, a symbolic link loop, too large), as every other command does.
+        try {
+            (void)importers::readOptionFile(commandLinePath(options.planPath), importers::OptionFileKind::Plan);
+        } catch (const importers::OptionFileError& e) {
+            return fail(QStringLiteral("--plan: cannot read %1").arg(QString::fromStdString(e.what())), 2);
+        }
+    }
     model::UsageMetricKind usageKind;
     if (!planMetric && !model::MetricRegistry::builtin().find(options.metric.toStdString())
         && !model::usageMetricKind(options.metric.toStdString(), usageKind))

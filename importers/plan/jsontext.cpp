@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "jsontext.h"
 
+#include <simdjson.h>
+
 #include <cmath>
 #include <cstdio>
 
@@ -19,7 +21,43 @@ JsonWriter& JsonWriter::value(double v)
     return *this;
 }
 
+namespace {
+
+// The length of the UTF-8 sequence that starts with lead byte `c` (1 for ASCII and for a byte
+// that cannot start one).
+std::size_t sequenceLength(unsigned char c) noexcept
+{
+    return c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+}
+
+} // namespace
+
 void JsonWriter::appendString(std::string_view s)
+{
+    // RFC 8259 text is UTF-8: a byte that is not part of a valid sequence (a file name in
+    // Latin-1, a forged value) is written as U+FFFD, so the output stays JSON every reader
+    // (Fleetscope's own included) accepts. Validity is simdjson's (no overlong forms, no
+    // surrogates, at most U+10FFFF).
+    if (!simdjson::validate_utf8(s.data(), s.size())) {
+        std::string valid;
+        valid.reserve(s.size() + 8);
+        for (std::size_t i = 0; i < s.size();) {
+            const std::size_t n = sequenceLength(static_cast<unsigned char>(s[i]));
+            if (i + n <= s.size() && simdjson::validate_utf8(s.data() + i, n)) {
+                valid.append(s.data() + i, n);
+                i += n;
+            } else {
+                valid += "\xEF\xBF\xBD";
+                ++i;
+            }
+        }
+        appendValidString(valid);
+        return;
+    }
+    appendValidString(s);
+}
+
+void JsonWriter::appendValidString(std::string_view s)
 {
     m_out += '"';
     for (const char ch : s) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A small JSON text writer for plan files and evaluations: objects, arrays, strings escaped
-// as RFC 8259 requires (quote, backslash, control characters), integers, doubles, booleans,
+// as RFC 8259 requires (quote, backslash, control characters; a byte of invalid UTF-8 becomes
+// U+FFFD), integers, doubles, booleans,
 // null; commas and indentation (two spaces) handled by nesting. Thread: any (one per writer).
 
 #include <cstdint>
@@ -106,6 +107,7 @@ private:
         newline();
     }
     void appendString(std::string_view s);
+    void appendValidString(std::string_view s);
 
     std::string m_out;
     std::vector<bool> m_first;

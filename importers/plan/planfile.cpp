@@ -487,12 +487,12 @@ std::string sourceText(const PlanSource& source)
 {
     std::string out;
     for (const PlanSource::File& f : source.files)
-        out += (out.empty() ? "" : ", ") + f.name + " (sha256 " + f.sha256.substr(0, 12) + ")";
+        out += (out.empty() ? "" : ", ") + escapedText(f.name) + " (sha256 " + escapedText(f.sha256.substr(0, 12)) + ")";
     if (!source.server.empty())
-        out += (out.empty() ? "" : ", ") + std::string("live cluster ") + source.server
-            + (source.resourceVersion.empty() ? std::string() : " at resourceVersion " + source.resourceVersion);
+        out += (out.empty() ? "" : ", ") + std::string("live cluster ") + escapedText(source.server)
+            + (source.resourceVersion.empty() ? std::string() : " at resourceVersion " + escapedText(source.resourceVersion));
     if (!source.simulated.empty())
-        out += (out.empty() ? "" : ", ") + std::string("simulated cluster ") + source.simulated;
+        out += (out.empty() ? "" : ", ") + std::string("simulated cluster ") + escapedText(source.simulated);
     return out.empty() ? "an unnamed source" : out;
 }
 

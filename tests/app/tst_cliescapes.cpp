@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <unistd.h>
+
 #include "fleetscoperun.h"
 
 namespace {
@@ -74,6 +76,7 @@ private slots:
     void jsonOutputsStayJson_data();
     void jsonOutputsStayJson();
     void csvNeutralisesControlCharacters();
+    void nonUtf8FileNameKeepsJsonValid();
 
 private:
     QTemporaryDir m_dir;
@@ -83,6 +86,7 @@ private:
     QString m_cluster;
     QString m_pending;
     QString m_plan;
+    QString m_foreignPlan;
     QString m_template;
     QString m_kubeconfig;
     QString m_twice;
@@ -114,6 +118,13 @@ void TestCliEscapes::initTestCase()
         + "\"}, \"node\": \"cpu-a1\"}]}";
     m_plan = m_dir.filePath(QStringLiteral("plan.json"));
     QVERIFY(writeFile(m_plan, plan));
+    // A plan made on another cluster, whose source names hostile files, server and simulation:
+    // the note that says so quotes them.
+    m_foreignPlan = m_dir.filePath(QStringLiteral("foreign.json"));
+    QVERIFY(writeFile(m_foreignPlan,
+        QByteArray("{\"fleetscopePlan\": 1, \"source\": {\"files\": [{\"name\": \"f") + kHostileJson + "\", \"sha256\": \""
+            + QByteArray(64, 'a') + "\"}], \"server\": \"https://s" + kHostileJson + "\", \"simulated\": \"sim" + kHostileJson
+            + "\"}, \"actions\": [{\"type\": \"drain-node\", \"node\": \"cpu-b1\"}]}"));
     // Two nodes of one hostile name: the error quotes it.
     m_twice = m_dir.filePath(QStringLiteral("twice.json"));
     QVERIFY(writeFile(m_twice, hostile(QStringLiteral("cluster.json"), { "cpu-a1", "cpu-a2" }).replace("cpu-a2", "cpu-a1")));
@@ -153,6 +164,8 @@ void TestCliEscapes::textOutputsAndMessages_data()
         QStringLiteral("default/x") + kHostile, QStringLiteral("--to"), hostileNode } << QByteArray("x" + escaped);
     QTest::newRow("plan check") << QStringList { QStringLiteral("plan"), QStringLiteral("check"), m_clean, QStringLiteral("--plan"), m_plan }
                                 << QByteArray("nowhere" + escaped);
+    QTest::newRow("plan check: plan of another cluster") << QStringList { QStringLiteral("plan"), QStringLiteral("check"), m_clean,
+        QStringLiteral("--plan"), m_foreignPlan } << QByteArray("f" + escaped);
     QTest::newRow("plan check: plan path") << QStringList { QStringLiteral("plan"), QStringLiteral("check"), m_clean, QStringLiteral("--plan"),
         m_dir.filePath(QStringLiteral("no")) + kHostile } << QByteArray("no" + escaped);
     QTest::newRow("plan export") << QStringList { QStringLiteral("plan"), QStringLiteral("export"), m_clean, QStringLiteral("--plan"), m_plan,
@@ -253,6 +266,33 @@ void TestCliEscapes::csvNeutralisesControlCharacters()
         QCOMPARE(rows.count("\r\n"), rows.count('\n'));
     }
     QCOMPARE(readFile(csv), toStdout.out);
+}
+
+// A cluster file whose name is not UTF-8 (bytes FF FE, as Latin-1 names are): the plan JSON
+// that names it as its source is still UTF-8 JSON (the bytes become U+FFFD), and Fleetscope
+// reads it back. QProcess cannot pass such a name, so a shell does.
+void TestCliEscapes::nonUtf8FileNameKeepsJsonValid()
+{
+    const QByteArray dir = QFile::encodeName(m_dir.filePath(QStringLiteral("latin1")));
+    QVERIFY(QDir().mkpath(QString::fromUtf8(dir)));
+    QVERIFY(::link(QFile::encodeName(m_clean).constData(), (dir + "/c\xff\xfe.json").constData()) == 0);
+    const QString script = QStringLiteral(
+        "cd \"$1\" || exit 9; n=$(printf 'c\\377\\376.json'); "
+        "\"$0\" plan consolidate \"$n\" -o plan.json || exit 8; exec \"$0\" plan check \"$n\" --plan plan.json --format json");
+    QProcess p;
+    p.setProcessEnvironment(fleet::tests::headlessEnvironment());
+    p.start(QStringLiteral("/bin/sh"), { QStringLiteral("-c"), script, QStringLiteral(FLEETSCOPE_EXECUTABLE), QString::fromUtf8(dir) });
+    QVERIFY(p.waitForFinished(120'000));
+    const QByteArray err = p.readAllStandardError();
+    QVERIFY2(p.exitCode() == 0 || p.exitCode() == 1, err.constData());
+    QFile plan(QString::fromUtf8(dir) + QStringLiteral("/plan.json"));
+    QVERIFY(plan.open(QIODevice::ReadOnly));
+    const QByteArray text = plan.readAll();
+    QJsonParseError error {};
+    QJsonDocument::fromJson(text, &error);
+    QCOMPARE(error.errorString(), QJsonParseError().errorString());
+    QVERIFY2(text.contains("c\xEF\xBF\xBD\xEF\xBF\xBD.json"), text.left(400).constData());
+    QVERIFY2(!err.contains("not valid JSON"), err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCliEscapes)

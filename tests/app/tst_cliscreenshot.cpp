@@ -48,6 +48,8 @@ private slots:
     void screenshotBadPrices();
     void screenshotUnreadablePrices_data();
     void screenshotUnreadablePrices();
+    void screenshotUnreadablePlan_data();
+    void screenshotUnreadablePlan();
     void screenshotRefusesOutput_data();
     void screenshotRefusesOutput();
     void screenshotSizeIsExact_data();
@@ -168,6 +170,36 @@ void TstCliScreenshot::screenshotUnreadablePrices_data()
     QTest::addColumn<QString>("inStderr");
     QTest::newRow("missing") << "missing" << "does not exist";
     QTest::newRow("folder") << "folder" << "is a folder, not a file";
+}
+
+// `--plan FILE` that cannot be read: exit 2 before any import, naming the file and saying why
+// (as every other command's --plan does), no image.
+void TstCliScreenshot::screenshotUnreadablePlan_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("inStderr");
+    QTest::newRow("missing") << "missing" << "does not exist";
+    QTest::newRow("folder") << "folder" << "is a folder, not a file";
+    QTest::newRow("symlink loop") << "loop" << "symbolic link loop";
+}
+
+void TstCliScreenshot::screenshotUnreadablePlan()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, inStderr);
+    QTemporaryDir dir;
+    const QString plan = dir.filePath(QStringLiteral("plan.json"));
+    if (kind == QLatin1String("folder"))
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("plan.json")));
+    if (kind == QLatin1String("loop"))
+        QVERIFY(QFile::link(plan, plan));
+    const QString png = dir.filePath(QStringLiteral("map.png"));
+    const Run r = runFleetscope({ QStringLiteral("screenshot"), kAppData + QStringLiteral("/small-cluster.json"), QStringLiteral("-o"), png,
+        QStringLiteral("--plan"), plan });
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--plan: cannot read %1: ").arg(plan).toUtf8()), r.err.constData());
+    QVERIFY2(r.err.contains(inStderr.toUtf8()), r.err.constData());
+    QVERIFY(!QFileInfo::exists(png));
 }
 
 // `--prices FILE` that cannot be read: exit 1 before any import, naming the file, no image.
