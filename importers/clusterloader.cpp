@@ -100,13 +100,26 @@ void finish(LoadedCluster& result, const model::TopologySpec& topologySpec, cons
 
 } // namespace
 
+namespace {
+
+// How much of a file's head detectFileFormat() reads: far more than any trace CSV header.
+constexpr std::size_t kFormatSniffBytes = 64 * 1024;
+
+} // namespace
+
 FileFormat detectFileFormat(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw ImportError(path, 0, "", std::string("cannot open the file: ") + std::strerror(errno));
-    std::string firstLine;
-    std::getline(in, firstLine);
+    // Only the head is read: a header line is short, and a large binary file (a 3 GB disk
+    // image) is refused from its first bytes rather than read whole looking for a newline.
+    std::string head(kFormatSniffBytes, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    if (auto binary = binaryFileMessage(head))
+        throw ImportError(path, 0, "", *binary);
+    std::string firstLine = head.substr(0, head.find('\n'));
     if (firstLine.starts_with("\xEF\xBB\xBF"))
         firstLine.erase(0, 3);
     if (!firstLine.empty() && firstLine.back() == '\r')

@@ -47,9 +47,10 @@ struct LoadedCluster {
 /// The formats loadClusterFiles() recognises.
 enum class FileFormat { KubectlJson, AlibabaCsv };
 
-/// Detects the format of `path` from its first bytes: an Alibaba trace CSV header, else
-/// kubectl JSON (whose importer gives the precise error for anything else).
-/// Throws ImportError when the file cannot be read. Thread: any.
+/// Detects the format of `path` from its first bytes (at most 64 KiB are read): an Alibaba
+/// trace CSV header, else kubectl JSON (whose importer gives the precise error for anything
+/// else). Throws ImportError when the file cannot be read or its head shows a binary file
+/// (binaryFileMessage()). Thread: any.
 [[nodiscard]] FileFormat detectFileFormat(const std::string& path);
 
 /// Imports every file into one new store (kubectl JSON: nodes, pods, PersistentVolume,
