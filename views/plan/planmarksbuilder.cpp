@@ -19,7 +19,8 @@ void sortUnique(std::vector<model::NodeId>& v)
 }
 
 /// Counted pods other than DaemonSet and mirror pods (PlanTotals::nodesInUse's rule).
-bool holdsWorkPods(const model::ClusterStore& store, const std::vector<model::PodId>& pods)
+template <class Pods>
+bool holdsWorkPods(const model::ClusterStore& store, const Pods& pods)
 {
     for (model::PodId p : pods)
         if (p.index() < store.podCount() && !store.podIsTerminal(p) && !model::isNodeBoundPod(store, p))
@@ -71,8 +72,7 @@ std::shared_ptr<const PlanMarks> buildPlanMarks(const model::PlanEngine& engine,
     std::erase_if(marks->removed, [&](model::NodeId n) { return state.nodePresent(n); });
     std::erase_if(marks->changed, [&](model::NodeId n) { return !state.nodePresent(n); });
     for (model::NodeId n : marks->changed) {
-        const auto before = store.nodePods(n);
-        if (holdsWorkPods(store, std::vector<model::PodId>(before.begin(), before.end())) && !holdsWorkPods(store, state.nodePods(n)))
+        if (holdsWorkPods(store, store.nodePods(n)) && !holdsWorkPods(store, state.nodePods(n)))
             marks->emptied.push_back(n);
     }
     return marks;
