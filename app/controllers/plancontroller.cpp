@@ -472,11 +472,13 @@ bool PlanController::adoptPlacement(std::shared_ptr<const model::ClusterStore> s
         return false;
     m_drag->endDrag();
     // The stack's commands reach the engine through the host: they act on this one from now on.
-    const PlanEngineHost::Replaced replaced = m_host->replaceEngine(std::move(store), std::move(engine));
+    // The replaced engine and store copy are O(nodes + pods) to free: on a worker, as in adoptStep().
+    auto replaced = std::make_shared<PlanEngineHost::Replaced>(m_host->replaceEngine(std::move(store), std::move(engine)));
     showEngineInPanel();
     const std::size_t last = m_host->engine()->applied().size() - 1;
     m_host->undoStack()->push(new PlanCommand(*m_host, m_host->engine()->applied()[last].action, text, [this] { afterChange(); },
         PlanCommand::AppliedAt { last })); // its redo records the applied action and refreshes the map and panel
+    releaseOffGuiThread(std::move(replaced));
     return true;
 }
 
