@@ -31,6 +31,18 @@ bool PlanStepRunner::start(PlanStepCommand& step, bool undo)
     m_next = undo ? step.childCount() - 1 : 0;
     m_done = 0;
     m_clock.start();
+    // The first slice runs now: a step that takes less than a slice stays synchronous (its undo
+    // or redo is done when the stack's call returns), as every step of a small cluster is.
+    QElapsedTimer clock;
+    clock.start();
+    bool more = true;
+    for (int k = 0; more && clock.elapsed() < kSliceMs && (m_maxPerSlice == 0 || k < m_maxPerSlice); ++k)
+        more = stepOne();
+    if (!more) {
+        m_step = nullptr;
+        step.finishDeferred();
+        return true;
+    }
     if (m_dialogParent && !m_progress) {
         m_progress = new QProgressDialog(m_dialogParent);
         m_progress->setObjectName(QStringLiteral("planStepProgress"));
@@ -44,7 +56,7 @@ bool PlanStepRunner::start(PlanStepCommand& step, bool undo)
     if (m_progress) {
         m_progress->setLabelText(undo ? tr("Undoing %1\u2026").arg(step.text()) : tr("Redoing %1\u2026").arg(step.text()));
         m_progress->setRange(0, step.childCount());
-        m_progress->setValue(0); // starts the minimum-duration clock
+        m_progress->setValue(m_done); // starts the minimum-duration clock
     }
     emit busyChanged(true);
     QTimer::singleShot(0, this, &PlanStepRunner::slice);

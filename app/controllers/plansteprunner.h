@@ -17,7 +17,8 @@ namespace fleet::app {
 class PlanStepCommand;
 
 /// Runs a PlanStepCommand's children (PlanStepCommand::undoChild() / redoChild(), each O(its
-/// effects): PlanEngine::undo() or reapplyUndone()) a slice of kSliceMs at a time from a
+/// effects): PlanEngine::undo() or reapplyUndone()) a slice of kSliceMs at a time, the first at
+/// once (a step done within it is synchronous, as on a small cluster), the rest from a
 /// zero-timer, then calls PlanStepCommand::finishDeferred() (the one refresh of the map and the
 /// panel). The engine is consistent between slices (the same thread), so the map may repaint
 /// meanwhile; every gesture that changes the plan asks isBusy() first and is refused while it
