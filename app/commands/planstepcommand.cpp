@@ -20,8 +20,33 @@ int PlanStepCommand::appliedChildren() const
     return n;
 }
 
+// QUndoCommand hands its children out as const only; they are this step's own.
+void PlanStepCommand::undoChild(int i)
+{
+    const_cast<QUndoCommand*>(child(i))->undo();
+}
+
+void PlanStepCommand::redoChild(int i)
+{
+    const_cast<QUndoCommand*>(child(i))->redo();
+}
+
+void PlanStepCommand::finishDeferred()
+{
+    if (m_changed)
+        m_changed();
+}
+
 void PlanStepCommand::redo()
 {
+    if (m_doneAhead) {
+        m_doneAhead = false;
+        finishDeferred();
+        return;
+    }
+    // push()'s redo only records children a worker applied (PlanCommand::AppliedAt): no slices.
+    if (m_pushed && m_runner && childCount() >= kSlicedChildren && m_runner(*this, false))
+        return;
     QUndoCommand::redo();
     if (!m_pushed) {
         m_pushed = true;
@@ -30,15 +55,20 @@ void PlanStepCommand::redo()
             return;
         }
     }
-    if (m_changed)
-        m_changed();
+    finishDeferred();
 }
 
 void PlanStepCommand::undo()
 {
+    if (m_doneAhead) {
+        m_doneAhead = false;
+        finishDeferred();
+        return;
+    }
+    if (m_runner && childCount() >= kSlicedChildren && m_runner(*this, true))
+        return;
     QUndoCommand::undo();
-    if (m_changed)
-        m_changed();
+    finishDeferred();
 }
 
 } // namespace fleet::app

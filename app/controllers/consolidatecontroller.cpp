@@ -46,7 +46,7 @@ ConsolidateController::~ConsolidateController()
 bool ConsolidateController::start()
 {
     const auto engine = m_plan->engine();
-    if (m_running || !engine || !m_plan->store() || !m_plan->topology())
+    if (m_running || !engine || !m_plan->store() || !m_plan->topology() || m_plan->isBusy())
         return false;
     m_running = true;
     m_cancel = std::make_shared<std::atomic<bool>>(false);

@@ -8,6 +8,7 @@
 #include "app/controllers/plancontextmenu.h"
 #include "app/controllers/plandragcontroller.h"
 #include "app/controllers/plansaver.h"
+#include "app/controllers/plansteprunner.h"
 #include "model/domainpath.h"
 #include "model/plan/evictionrules.h"
 #include "model/scheduling/filters.h"
@@ -63,6 +64,11 @@ PlanController::PlanController(QMainWindow* window, views::FleetMapView* map)
     m_dock->hide();
     connect(m_panel, &views::PlanPanel::undoBackToRequested, this, &PlanController::undoBackTo);
     connect(m_host, &PlanEngineHost::engineInstalled, this, &PlanController::onEngineInstalled);
+    m_steps = new PlanStepRunner(m_host->undoStack(), window, this);
+    connect(m_steps, &PlanStepRunner::finished, this, [this](bool cancelled) {
+        if (cancelled)
+            showMessage(tr("Cancelled: the plan is as it was."));
+    });
     m_drag = new PlanDragController(m_map, m_host, this);
     m_contextMenu = new PlanContextMenu(window, m_map, m_host, this);
     connect(m_contextMenu, &PlanContextMenu::placeWorkloadRequested, this, &PlanController::placeWorkloadRequested);
@@ -88,6 +94,7 @@ void PlanController::setNodeMask(std::shared_ptr<const std::vector<std::uint8_t>
 void PlanController::setCluster(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology,
     std::shared_ptr<const model::PriceTable> prices)
 {
+    m_steps->abandon(); // the stack is cleared with the cluster
     m_drag->endDrag();
     m_contextMenu->clearNodeMask();
     m_host->setCluster(std::move(store), std::move(topology), std::move(prices)); // onEngineInstalled(): none yet
@@ -100,7 +107,7 @@ void PlanController::buildEngineNow()
 
 void PlanController::storeChanged(std::shared_ptr<const model::Topology> topology)
 {
-    if (m_host->hasPlan() || !m_host->store())
+    if (m_host->hasPlan() || !m_host->store() || m_steps->isBusy())
         return;
     m_drag->endDrag();
     if (m_host->engine()) { // let go of the engine that the host frees off this thread
@@ -147,6 +154,26 @@ void PlanController::showMessage(const QString& message, const QPoint& globalPos
 
 // ---- commands ---------------------------------------------------------------------------
 
+PlanStepCommand* PlanController::newStep(const QString& text)
+{
+    auto* step = new PlanStepCommand(text, [this] { afterChange(); });
+    step->setRunner([this](PlanStepCommand& s, bool undo) { return m_steps->start(s, undo); });
+    return step;
+}
+
+bool PlanController::isBusy() const noexcept
+{
+    return m_steps->isBusy();
+}
+
+bool PlanController::refuseWhileBusy()
+{
+    if (!m_steps->isBusy())
+        return false;
+    showMessage(tr("The plan is being undone or redone; wait for it, or cancel it."));
+    return true;
+}
+
 bool PlanController::pushAction(const model::PlanAction& action, const QString& text, QString* refusal)
 {
     auto* command = new PlanCommand(*m_host, action, text, [this] { afterChange(); });
@@ -161,6 +188,8 @@ bool PlanController::pushAction(const model::PlanAction& action, const QString& 
 
 bool PlanController::movePod(model::PodId pod, model::NodeId node, bool override)
 {
+    if (refuseWhileBusy())
+        return false;
     if (!m_host->engine() || !m_host->store() || pod.index() >= m_host->store()->podCount() || !node.isValid())
         return false;
     const model::PlacementState& state = m_host->engine()->state();
@@ -198,6 +227,8 @@ bool PlanController::movePod(model::PodId pod, model::NodeId node, bool override
 
 bool PlanController::drainNodes(const std::vector<model::NodeId>& nodes, const std::vector<model::PlanAction>& first)
 {
+    if (refuseWhileBusy())
+        return false;
     if (!m_host->engine() || (nodes.empty() && first.empty()))
         return false;
     const std::size_t before = m_host->engine()->applied().size();
@@ -213,9 +244,8 @@ bool PlanController::drainNodes(const std::vector<model::NodeId>& nodes, const s
     std::size_t drainsFrom = before;
     if (nodes.size() + first.size() > 1) {
         // One step whose children refresh nothing themselves: the map and panel follow once.
-        auto* step = new PlanStepCommand(first.empty() ? tr("Drain %1 nodes").arg(nodes.size())
-                                                       : tr("Place %1 pending pods, drain %2 nodes").arg(first.size()).arg(nodes.size()),
-            [this] { afterChange(); });
+        auto* step = newStep(first.empty() ? tr("Drain %1 nodes").arg(nodes.size())
+                                           : tr("Place %1 pending pods, drain %2 nodes").arg(first.size()).arg(nodes.size()));
         for (const model::PlanAction& a : first)
             new PlanCommand(*m_host, a, moveText(a), {}, step);
         for (model::NodeId n : nodes)
@@ -247,6 +277,8 @@ bool PlanController::drainNodes(const std::vector<model::NodeId>& nodes, const s
 
 bool PlanController::failNode(model::NodeId node)
 {
+    if (refuseWhileBusy())
+        return false;
     if (!m_host->engine() || !node.isValid())
         return false;
     model::PlanAction a;
@@ -264,6 +296,8 @@ bool PlanController::failNode(model::NodeId node)
 
 bool PlanController::addNodeLike(model::NodeId node)
 {
+    if (refuseWhileBusy())
+        return false;
     if (!m_host->engine() || !node.isValid() || node.index() >= m_host->store()->nodeCount() || m_host->store()->nodeInstanceType(node).empty())
         return false;
     const model::DomainId domain = m_host->topology()->nodeDomain(node);
@@ -285,6 +319,8 @@ bool PlanController::addNodeLike(model::NodeId node)
 
 bool PlanController::addNodes(const QString& instanceType, const QString& capacityType, model::DomainId domain, int count)
 {
+    if (refuseWhileBusy())
+        return false;
     if (!m_host->engine() || instanceType.isEmpty() || count < 1)
         return false;
     model::PlanAction a;
@@ -306,6 +342,8 @@ bool PlanController::addNodes(const QString& instanceType, const QString& capaci
 
 bool PlanController::failDomain(model::DomainId domain)
 {
+    if (refuseWhileBusy())
+        return false;
     if (!m_host->engine() || !domain.isValid() || domain == m_host->topology()->root())
         return false;
     model::PlanAction a;
@@ -327,6 +365,8 @@ bool PlanController::failDomain(model::DomainId domain)
 
 bool PlanController::placeWorkload(model::WorkloadId workload, model::DomainId domain)
 {
+    if (refuseWhileBusy())
+        return false;
     if (!m_host->engine() || !workload.isValid() || !domain.isValid())
         return false;
     model::PlanAction a;
@@ -372,6 +412,8 @@ std::optional<std::ptrdiff_t> undoDelta(const QUndoCommand* c)
 
 void PlanController::undoBackTo(int row)
 {
+    if (refuseWhileBusy())
+        return;
     if (!m_host->engine() || row < 0)
         return;
     const auto target = static_cast<std::size_t>(row);
@@ -381,6 +423,7 @@ void PlanController::undoBackTo(int row)
         if (delta && static_cast<std::ptrdiff_t>(m_host->engine()->applied().size()) + *delta < static_cast<std::ptrdiff_t>(target))
             break; // it straddles the row: remove its actions after the row instead
         m_host->undoStack()->undo();
+        m_steps->finishNow(); // a large step's undo runs in slices: the loop needs it done
     }
     if (const std::size_t n = m_host->engine()->applied().size(); n > target)
         m_host->undoStack()->push(new RemoveActionsCommand(*m_host, n - target, tr("Remove the plan's actions from row %1").arg(row + 1),
@@ -391,6 +434,8 @@ void PlanController::undoBackTo(int row)
 
 bool PlanController::removeLastAction()
 {
+    if (refuseWhileBusy())
+        return false;
     if (!hasPlan())
         return false;
     const std::size_t before = m_host->engine()->applied().size();
@@ -421,21 +466,25 @@ void PlanController::afterChange()
 bool PlanController::adoptPlacement(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<model::PlanEngine> engine,
     std::size_t appliedBefore, const QString& text)
 {
+    m_steps->finishNow(); // the plan it compares with is the one the step leaves
     const auto& current = m_host->engine();
     if (!current || !engine || !store || current->applied().size() != appliedBefore || engine->applied().size() != appliedBefore + 1)
         return false;
     m_drag->endDrag();
     // The stack's commands reach the engine through the host: they act on this one from now on.
-    const PlanEngineHost::Replaced replaced = m_host->replaceEngine(std::move(store), std::move(engine));
+    // The replaced engine and store copy are O(nodes + pods) to free: on a worker, as in adoptStep().
+    auto replaced = std::make_shared<PlanEngineHost::Replaced>(m_host->replaceEngine(std::move(store), std::move(engine)));
     showEngineInPanel();
     const std::size_t last = m_host->engine()->applied().size() - 1;
     m_host->undoStack()->push(new PlanCommand(*m_host, m_host->engine()->applied()[last].action, text, [this] { afterChange(); },
         PlanCommand::AppliedAt { last })); // its redo records the applied action and refreshes the map and panel
+    releaseOffGuiThread(std::move(replaced));
     return true;
 }
 
 bool PlanController::adoptStep(std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, const QString& text)
 {
+    m_steps->finishNow(); // the plan it compares with is the one the step leaves
     const auto& current = m_host->engine();
     if (!current || !engine || &engine->state().store() != m_host->store().get() || current->applied().size() != appliedBefore
         || engine->applied().size() <= appliedBefore)
@@ -450,7 +499,7 @@ bool PlanController::adoptStep(std::shared_ptr<model::PlanEngine> engine, std::s
     m_panel->model()->setStale(m_host->staleReasons());
     const auto& applied = m_host->engine()->applied();
     const model::ClusterStore& shown = *m_host->store();
-    auto* step = new PlanStepCommand(text, [this] { afterChange(); });
+    auto* step = newStep(text);
     for (std::size_t i = appliedBefore; i < applied.size(); ++i)
         new PlanCommand(*m_host, applied[i].action, views::planActionText(shown, applied[i]), {}, PlanCommand::AppliedAt { i }, step);
     m_host->undoStack()->push(step); // records them as applied, then one refresh
@@ -462,6 +511,7 @@ void PlanController::adoptOpenedPlan(std::shared_ptr<const model::ClusterStore> 
 {
     if (!store || !engine)
         return;
+    m_steps->abandon(); // the stack is cleared below: the plan is replaced
     m_drag->endDrag();
     m_host->cancelBuild(); // an engine build still running is for the plan replaced here
     m_host->undoStack()->clear(); // its commands are the plan replaced here
@@ -472,7 +522,7 @@ void PlanController::adoptOpenedPlan(std::shared_ptr<const model::ClusterStore> 
     const auto& applied = m_host->engine()->applied();
     if (!applied.empty()) {
         const model::ClusterStore& opened = *m_host->store();
-        auto* step = new PlanStepCommand(text, [this] { afterChange(); });
+        auto* step = newStep(text);
         for (std::size_t i = 0; i < applied.size(); ++i)
             new PlanCommand(*m_host, applied[i].action, views::planActionText(opened, applied[i]), {}, PlanCommand::AppliedAt { i }, step);
         m_host->undoStack()->push(step); // records them as applied, then one refresh
@@ -489,11 +539,13 @@ void PlanController::adoptOpenedPlan(std::shared_ptr<const model::ClusterStore> 
 
 QString PlanController::savePlan(const QString& path, const importers::PlanSource& source) const
 {
+    m_steps->finishNow(); // the plan as the stack has it, not half undone
     return savePlanFile(m_host->engine().get(), path, source);
 }
 
 QString PlanController::exportPlan(const QString& path, bool kubectlScript, const importers::PlanSource& source) const
 {
+    m_steps->finishNow();
     return exportPlanFile(m_host->engine().get(), path, kubectlScript, source);
 }
 

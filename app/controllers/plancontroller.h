@@ -34,6 +34,8 @@ namespace fleet::app {
 
 class PlanContextMenu;
 class PlanDragController;
+class PlanStepCommand;
+class PlanStepRunner;
 
 /// The window's Plan menu (objectName menuPlan), made at the end of its menu bar when missing:
 /// where Consolidate and Add Nodes put their actions. Thread: GUI thread.
@@ -160,6 +162,11 @@ public:
     /// with nothing pushed, when the plan has no action.
     bool removeLastAction();
 
+    /// True while a large undo step is undone or redone in slices (PlanStepRunner): every
+    /// gesture above is refused meanwhile, with a message.
+    [[nodiscard]] bool isBusy() const noexcept;
+    [[nodiscard]] PlanStepRunner* stepRunner() const noexcept { return m_steps; }
+
     /// The filter's mask (FilterField::maskChanged), for "Drain Filtered Nodes".
     void setNodeMask(std::shared_ptr<const std::vector<std::uint8_t>> mask);
 
@@ -188,6 +195,10 @@ signals:
 private:
     /// Pushes one PlanCommand; false (and `refusal` set to the engine's reasons) when refused.
     bool pushAction(const model::PlanAction& action, const QString& text, QString* refusal);
+    /// An undo step whose children are undone and redone in slices when it is large.
+    [[nodiscard]] PlanStepCommand* newStep(const QString& text);
+    /// True (with a message) while a step runs in slices.
+    bool refuseWhileBusy();
     /// Shows the plan on the map and the panel (once per undo step: m_batch > 0 defers it).
     void afterChange();
     /// The host installed an engine (or none): the panel and the map start from the loaded state.
@@ -199,6 +210,7 @@ private:
     PlanEngineHost* m_host = nullptr;
     PlanDragController* m_drag = nullptr;
     PlanContextMenu* m_contextMenu = nullptr;
+    PlanStepRunner* m_steps = nullptr;
     views::PlanPanel* m_panel = nullptr;
     QDockWidget* m_dock = nullptr;
     int m_batch = 0;

@@ -14,6 +14,7 @@
 #include "app/dialogs/placeworkloaddialog.h"
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/plannodeactions.h"
+#include "app/controllers/plansteprunner.h"
 #include "app/window/markersmenu.h"
 #include "app/window/metricmenu.h"
 #include "app/window/plandocument.h"
@@ -51,6 +52,24 @@
 #include <QVBoxLayout>
 
 namespace fleet::app {
+
+namespace {
+
+/// While a large step is undone or redone in slices (PlanStepRunner), `undo` and `redo` wait
+/// for it. The stack enables them again when its index moves, which is after the runner
+/// started: hence the queued call.
+void followStepRunner(PlanController* plan, QUndoStack* stack, QAction* undo, QAction* redo)
+{
+    QObject::connect(plan->stepRunner(), &PlanStepRunner::busyChanged, undo,
+        [plan, stack, undo, redo](bool) {
+            const bool busy = plan->isBusy();
+            undo->setEnabled(!busy && stack->canUndo());
+            redo->setEnabled(!busy && stack->canRedo());
+        },
+        Qt::QueuedConnection);
+}
+
+} // namespace
 
 namespace {
 
@@ -241,6 +260,7 @@ void MainWindow::createPlanPanelActions()
     connect(removeLast, &QAction::triggered, m_plan, &PlanController::removeLastAction);
     connect(m_plan, &PlanController::planChanged, removeLast, [this, removeLast] { removeLast->setEnabled(m_plan->hasPlan()); });
     m_plan->panel()->addToolActions({ undo, redo, removeLast });
+    followStepRunner(m_plan, m_undoStack, undo, redo);
 }
 
 void MainWindow::setMetric(views::MapMetric metric)
@@ -290,6 +310,7 @@ void MainWindow::createEditMenu()
     redo->setShortcuts({ QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y) });
     edit->addAction(undo);
     edit->addAction(redo);
+    followStepRunner(m_plan, m_undoStack, undo, redo);
 }
 
 importers::PlanSource MainWindow::planSource() const

@@ -12,6 +12,7 @@
 #include "app/commands/planstepcommand.h"
 #include "app/commands/removeactionscommand.h"
 #include "app/controllers/planenginehost.h"
+#include "app/controllers/plansteprunner.h"
 #include "model/search/consolidation.h"
 
 #include "model/planfixture.h"
@@ -19,6 +20,7 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,6 +30,7 @@ using namespace planfixture;
 using app::PlanEngineHost;
 using app::PlanCommand;
 using app::PlanStepCommand;
+using app::PlanStepRunner;
 using app::RemoveActionsCommand;
 
 namespace {
@@ -160,6 +163,19 @@ FullLedger freshLedger(const Cluster& c, const PlanEngine& engine, bool& allAppl
 
 PlanAction drainOf(const std::string& node) { return onNode(ActionType::DrainNode, node); }
 
+/// `nodes` nodes n0.. of 4 cpu in one zone, one 1-cpu pod p<i> on each: room for every
+/// pod to move to the next node.
+Cluster ringFleet(int nodes)
+{
+    Cluster c;
+    for (int i = 0; i < nodes; ++i)
+        c.node("n" + std::to_string(i), "us-east-1a", 4000);
+    for (int i = 0; i < nodes; ++i)
+        c.pod("default", "p" + std::to_string(i), "n" + std::to_string(i), 1000, "ring");
+    c.finish();
+    return c;
+}
+
 } // namespace
 
 class TestUndoCommands : public QObject {
@@ -171,6 +187,9 @@ private slots:
     void stepOfDrains();
     void stepOfAConsolidation();
     void removeActions();
+    void largeStepInSlices();
+    void largeStepCancelled_data();
+    void largeStepCancelled();
 };
 
 void TestUndoCommands::planCommandRedoUndoRedo_data()
@@ -396,6 +415,133 @@ void TestUndoCommands::removeActions()
     COMPARE_WITH_FRESH(c, *engine, 1, "the step undone");
     stack.undo();
     COMPARE_WITH_FRESH(c, *engine, 0, "all undone");
+}
+
+// A step of PlanStepCommand::kSlicedChildren or more children with a runner: the stack's undo
+// and redo return at once and the runner takes the children over later turns of the event
+// loop; `changed` follows once, when the engine is there. A redo asked for while the undo
+// runs finishes the undo first (last in, first out).
+void TestUndoCommands::largeStepInSlices()
+{
+    const int n = PlanStepCommand::kSlicedChildren + 16;
+    const Cluster c = ringFleet(n);
+    auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
+    PlanEngineHost host;
+    (void)host.replaceEngine(borrowed(*c.store), engine);
+    QUndoStack stack;
+    PlanStepRunner runner(&stack, nullptr);
+    runner.setMaxChildrenPerSlice(8); // the first slice runs within the stack's call, the rest later
+    int changes = 0;
+    auto* step = new PlanStepCommand(QStringLiteral("Move them all"), [&changes] { ++changes; });
+    step->setRunner([&runner](PlanStepCommand& s, bool undo) { return runner.start(s, undo); });
+    for (int i = 0; i < n; ++i)
+        new PlanCommand(host, move("default", "p" + std::to_string(i), "n" + std::to_string((i + 1) % n)), QStringLiteral("move"), {}, step);
+    stack.push(step); // push()'s redo runs here, at once
+    QVERIFY(!runner.isBusy());
+    QCOMPARE(changes, 1);
+    COMPARE_WITH_FRESH(c, *engine, n, "pushed");
+    const FullLedger moved = fullLedgerOf(engine->state());
+
+    stack.undo();
+    QVERIFY(runner.isBusy());
+    QCOMPARE(engine->applied().size(), std::size_t(n - 8)); // one slice: the rest run from the event loop
+    QCOMPARE(changes, 1);
+    QTRY_VERIFY(!runner.isBusy());
+    QCOMPARE(changes, 2);
+    QCOMPARE(stack.index(), 0);
+    COMPARE_WITH_FRESH(c, *engine, 0, "undone in slices");
+
+    stack.redo();
+    QVERIFY(runner.isBusy());
+    QTRY_VERIFY(!runner.isBusy());
+    QCOMPARE(changes, 3);
+    COMPARE_WITH_FRESH(c, *engine, n, "redone in slices");
+    QVERIFY(fullLedgerOf(engine->state()) == moved);
+
+    // Undo then Redo at once: the redo waits for the undo to be complete.
+    stack.undo();
+    stack.redo();
+    QCOMPARE(changes, 4); // the undo, finished by the redo's start
+    QTRY_VERIFY(!runner.isBusy());
+    QCOMPARE(changes, 5);
+    QCOMPARE(stack.index(), 1);
+    QVERIFY(fullLedgerOf(engine->state()) == moved);
+
+    // A step done within one slice is synchronous: no event loop needed.
+    runner.setMaxChildrenPerSlice(0);
+    stack.undo();
+    QVERIFY(!runner.isBusy());
+    QCOMPARE(changes, 6);
+    COMPARE_WITH_FRESH(c, *engine, 0, "undone within one slice");
+}
+
+void TestUndoCommands::largeStepCancelled_data()
+{
+    QTest::addColumn<bool>("undo");
+    QTest::addColumn<int>("cancelAfter"); // children run before the cancel (0: before the first slice)
+    QTest::newRow("undo, at once") << true << 0;
+    QTest::newRow("undo, half way") << true << 40;
+    QTest::newRow("redo, at once") << false << 0;
+    QTest::newRow("redo, half way") << false << 40;
+}
+
+// A cancelled undo (redo) leaves the plan and the stack as they were before it.
+void TestUndoCommands::largeStepCancelled()
+{
+    QFETCH(bool, undo);
+    QFETCH(int, cancelAfter);
+    const int n = PlanStepCommand::kSlicedChildren + 16;
+    const Cluster c = ringFleet(n);
+    auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
+    PlanEngineHost host;
+    (void)host.replaceEngine(borrowed(*c.store), engine);
+    QUndoStack stack;
+    PlanStepRunner runner(&stack, nullptr);
+    runner.setMaxChildrenPerSlice(8);
+    auto* step = new PlanStepCommand(QStringLiteral("Move them all"), {});
+    step->setRunner([&runner](PlanStepCommand& s, bool u) { return runner.start(s, u); });
+    for (int i = 0; i < n; ++i)
+        new PlanCommand(host, move("default", "p" + std::to_string(i), "n" + std::to_string((i + 1) % n)), QStringLiteral("move"), {}, step);
+    stack.push(step);
+    if (!undo) {
+        stack.undo();
+        QTRY_VERIFY(!runner.isBusy());
+    }
+    const FullLedger before = fullLedgerOf(engine->state());
+    const int indexBefore = stack.index();
+    const std::size_t appliedBefore = engine->applied().size();
+    int mostDone = -1;
+    bool cancelled = false;
+    bool armed = true; // one cancel: the undo and redo below run to their end
+    connect(&runner, &PlanStepRunner::progressed, &runner, [&](int done, int) {
+        if (!armed)
+            return;
+        mostDone = std::max(mostDone, done);
+        if (done >= cancelAfter)
+            runner.cancel();
+    });
+    connect(&runner, &PlanStepRunner::finished, &runner, [&](bool c) { cancelled = c; });
+    if (undo)
+        stack.undo();
+    else
+        stack.redo();
+    if (cancelAfter == 0)
+        runner.cancel();
+    QTRY_VERIFY(!runner.isBusy());
+    armed = false;
+    QVERIFY(cancelled);
+    if (cancelAfter > 0)
+        QVERIFY2(mostDone >= cancelAfter && mostDone < n, "the cancel came half way, after some children ran");
+    QCOMPARE(stack.index(), indexBefore);
+    QCOMPARE(engine->applied().size(), appliedBefore);
+    QVERIFY2(fullLedgerOf(engine->state()) == before, "the plan is as before the cancelled command");
+    COMPARE_WITH_FRESH(c, *engine, appliedBefore, "after the cancel");
+    // The stack still works both ways.
+    stack.undo();
+    QTRY_VERIFY(!runner.isBusy());
+    stack.redo();
+    QTRY_VERIFY(!runner.isBusy());
+    COMPARE_WITH_FRESH(c, *engine, n, "undone and redone after");
 }
 
 QTEST_GUILESS_MAIN(TestUndoCommands)

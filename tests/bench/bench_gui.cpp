@@ -10,6 +10,9 @@
 //   inspect         the node inspector on 20 nodes
 //   consolidate     Plan > Consolidate (worker), its drains applied as one undo step
 //   undo / redo     Edit > Undo and Redo of that step
+//   click           a click on 20 nodes under the plan (the map's selection, the node inspector)
+//   drag            a pod dragged across 20 nodes under the plan and dropped, then Undo
+//   fail-domain     Plan > Fail Domain of a node's innermost domain under the plan, Undo, Redo, Undo
 //   remove-last     the plan panel's Remove Last, then Undo
 //   save-plan       File > Save Plan to a file
 //   open-plan       File > Open Plan of that file (worker), one undo step
@@ -30,6 +33,7 @@
 #include "app/startup/surfaceformat.h"
 #include "views/inspectors/nodeinspector.h"
 #include "views/map/fleetmapview.h"
+#include "model/nodeboundpods.h"
 
 #include <QAction>
 #include <QApplication>
@@ -112,6 +116,14 @@ int main(int argc, char** argv)
         return ok;
     };
     auto waitFor = [](QSignalSpy& spy, int ms = 600000) { return spy.count() > 0 || spy.wait(ms); };
+    // A large step's undo or redo runs in slices of the event loop (PlanStepRunner): until done.
+    auto settle = [&] {
+        QElapsedTimer clock;
+        clock.start();
+        while (plan->isBusy() && clock.elapsed() < 600000)
+            QTest::qWait(5);
+        return !plan->isBusy();
+    };
 
     watchdog.start();
     // ---- load ----
@@ -158,12 +170,86 @@ int main(int argc, char** argv)
     beginFlow(QStringLiteral("undo"));
     act(QStringLiteral("undo"), QStringLiteral("Edit > Undo of the consolidation"), [&] {
         stack->undo();
+        settle();
         return plan->engine()->applied().empty();
     });
     endFlow();
     beginFlow(QStringLiteral("redo"));
     act(QStringLiteral("redo"), QStringLiteral("Edit > Redo of the consolidation"), [&] {
         stack->redo();
+        settle();
+        return plan->engine()->applied().size() == actions;
+    });
+    endFlow();
+    // ---- a click on nodes under the plan ----
+    views::FleetMapView* map = window.mapView();
+    const std::size_t storeNodes = store->nodeCount();
+    auto nodeAt = [&](std::uint32_t k) { return model::NodeId(static_cast<std::uint32_t>((k * 7919u + 13u) % storeNodes)); };
+    beginFlow(QStringLiteral("click"));
+    for (std::uint32_t k = 0; k < 20; ++k)
+        act(QStringLiteral("click"), QStringLiteral("click node %1").arg(k), [&] {
+            const model::NodeId n = nodeAt(k);
+            map->setSelectedNode(n);
+            emit map->nodeActivated(n);
+            return true;
+        });
+    endFlow();
+    // ---- a pod dragged under the plan ----
+    beginFlow(QStringLiteral("drag"));
+    model::PodId dragged;
+    for (std::uint32_t k = 0; k < storeNodes && !dragged.isValid(); ++k) {
+        const auto state = plan->planState();
+        const model::NodeId n = nodeAt(k);
+        if (!state || !state->nodePresent(n))
+            continue;
+        for (model::PodId p : state->nodePods(n))
+            if (!model::isNodeBoundPod(*store, p) && store->podWorkload(p).isValid()) {
+                dragged = p;
+                break;
+            }
+    }
+    const QPoint pointer = map->mapToGlobal(map->rect().center());
+    act(QStringLiteral("drag"), QStringLiteral("drag start"), [&] {
+        emit map->podDragStarted(dragged, Qt::NoModifier);
+        return dragged.isValid();
+    });
+    model::NodeId dropOn;
+    for (std::uint32_t k = 0; k < 20; ++k)
+        act(QStringLiteral("drag"), QStringLiteral("drag over node %1").arg(k), [&] {
+            dropOn = nodeAt(k + 100);
+            emit map->podDragMoved(dropOn, {}, pointer, Qt::NoModifier);
+            return true;
+        });
+    const std::size_t beforeDrop = plan->engine()->applied().size();
+    act(QStringLiteral("drag"), QStringLiteral("drop (Shift: as a violation)"), [&] {
+        emit map->podDropped(dropOn, {}, pointer, Qt::ShiftModifier);
+        return plan->engine()->applied().size() == beforeDrop + 1;
+    });
+    act(QStringLiteral("drag"), QStringLiteral("Edit > Undo of the drop"), [&] {
+        stack->undo();
+        settle();
+        return plan->engine()->applied().size() == beforeDrop;
+    });
+    endFlow();
+    // ---- fail a domain under the plan ----
+    beginFlow(QStringLiteral("fail-domain"));
+    const model::DomainId failed = window.cluster()->topology->nodeDomain(nodeAt(3));
+    act(QStringLiteral("fail-domain"), QStringLiteral("Plan > Fail Domain"), [&] {
+        return plan->failDomain(failed) || plan->engine()->applied().size() == actions + 1;
+    });
+    act(QStringLiteral("fail-domain"), QStringLiteral("Edit > Undo of the failure"), [&] {
+        stack->undo();
+        settle();
+        return plan->engine()->applied().size() == actions;
+    });
+    act(QStringLiteral("fail-domain"), QStringLiteral("Edit > Redo of the failure"), [&] {
+        stack->redo();
+        settle();
+        return plan->engine()->applied().size() == actions + 1;
+    });
+    act(QStringLiteral("fail-domain"), QStringLiteral("Edit > Undo of the failure, again"), [&] {
+        stack->undo();
+        settle();
         return plan->engine()->applied().size() == actions;
     });
     endFlow();
@@ -172,6 +258,7 @@ int main(int argc, char** argv)
     act(QStringLiteral("remove-last"), QStringLiteral("Remove Last"), [&] { return plan->removeLastAction(); });
     act(QStringLiteral("remove-last"), QStringLiteral("Undo of Remove Last"), [&] {
         stack->undo();
+        settle();
         return plan->engine()->applied().size() == actions;
     });
     endFlow();
@@ -200,6 +287,7 @@ int main(int argc, char** argv)
     });
     act(QStringLiteral("place-workload"), QStringLiteral("Edit > Undo of the placement"), [&] {
         stack->undo();
+        settle();
         return true;
     });
     endFlow();

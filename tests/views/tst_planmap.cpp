@@ -68,6 +68,7 @@ private slots:
     void shadingKeepsFeasibleAndWashesInfeasible_data();
     void shadingKeepsFeasibleAndWashesInfeasible();
     void planMarksAreDrawn();
+    void manyPlanMarksAreTexels();
     void podStripQueryNamesThePod();
     void pressMoveReleaseOnAPodDragsIt();
     void droppedPodMimeDataIsAPodDrag();
@@ -171,6 +172,45 @@ void TestPlanMap::planMarksAreDrawn()
     const QImage cleared = m_view->grabImage();
     QVERIFY(!near(cleared.pixelColor(qRound((cell.center().x() + half) * dpr), qRound(cell.center().y() * dpr)),
         PlanLayer::changedColor(), 40));
+}
+
+// More than kMaxDrawnMarks marks in view (a consolidation's): each marked cell is one texel of
+// its mark's colour, the kept image follows a new set of marks, and a repaint for another
+// reason (a selection) keeps them.
+void TestPlanMap::manyPlanMarksAreTexels()
+{
+    Cluster big;
+    testing::addFleetNodes(*big.store, testing::FleetShape { 2, 4, 10, 30, 1 }); // 2,400 nodes
+    big.store->finalize();
+    big.topology = std::make_shared<model::Topology>(model::Topology::build(*big.store));
+    m_cluster = big;
+    m_view->setCluster(m_cluster.store, m_cluster.topology);
+    show();
+    const QImage before = m_view->grabImage();
+    auto marks = std::make_shared<views::PlanMarks>();
+    for (std::uint32_t i = 0; i < m_cluster.store->nodeCount(); ++i)
+        (i % 10 == 3 ? marks->removed : marks->changed).push_back(model::NodeId(i));
+    QVERIFY(marks->changed.size() > PlanLayer::kMaxDrawnMarks);
+    m_view->setPlanMarks(marks);
+    const model::NodeId changed(100), removed(103);
+    QImage image = m_view->grabImage();
+    image.save(QStringLiteral("shots/tst_planmap-marks-texels.png"));
+    QVERIFY2(near(testing::swatchColor(*m_view, image, changed), PlanLayer::changedColor(), 8),
+        qPrintable(describe(testing::swatchColor(*m_view, image, changed))));
+    QVERIFY2(near(testing::swatchColor(*m_view, image, removed), PlanLayer::removedTexelColor(), 8),
+        qPrintable(describe(testing::swatchColor(*m_view, image, removed))));
+    // A repaint for the selection keeps the marks.
+    m_view->setSelectedNode(model::NodeId(500));
+    image = m_view->grabImage();
+    QVERIFY(near(testing::swatchColor(*m_view, image, changed), PlanLayer::changedColor(), 8));
+    // New marks replace the kept ones: node 100 is no longer marked.
+    auto fewer = std::make_shared<views::PlanMarks>(*marks);
+    std::erase(fewer->changed, changed);
+    m_view->setPlanMarks(fewer);
+    image = m_view->grabImage();
+    QVERIFY2(near(testing::swatchColor(*m_view, image, changed), testing::swatchColor(*m_view, before, changed), 2),
+        qPrintable(describe(testing::swatchColor(*m_view, image, changed))));
+    QVERIFY(near(testing::swatchColor(*m_view, image, removed), PlanLayer::removedTexelColor(), 8));
 }
 
 void TestPlanMap::podStripQueryNamesThePod()

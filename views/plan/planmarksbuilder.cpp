@@ -7,19 +7,28 @@
 #include <stdexcept>
 
 #include <algorithm>
+#include <cstdint>
 
 namespace fleet::views {
 
 namespace {
 
-void sortUnique(std::vector<model::NodeId>& v)
+/// Sorted and unique, by a byte per node rather than a sort: a consolidation's marks list some
+/// 450,000 node ids (two per pod moved), which std::sort took tens of ms over.
+void sortUnique(std::vector<model::NodeId>& v, std::size_t nodeCount)
 {
-    std::sort(v.begin(), v.end());
-    v.erase(std::unique(v.begin(), v.end()), v.end());
+    std::vector<std::uint8_t> seen(nodeCount, 0);
+    for (model::NodeId n : v)
+        seen[n.index()] = 1;
+    v.clear();
+    for (std::size_t i = 0; i < nodeCount; ++i)
+        if (seen[i] != 0)
+            v.push_back(model::NodeId(static_cast<std::uint32_t>(i)));
 }
 
 /// Counted pods other than DaemonSet and mirror pods (PlanTotals::nodesInUse's rule).
-bool holdsWorkPods(const model::ClusterStore& store, const std::vector<model::PodId>& pods)
+template <class Pods>
+bool holdsWorkPods(const model::ClusterStore& store, const Pods& pods)
 {
     for (model::PodId p : pods)
         if (p.index() < store.podCount() && !store.podIsTerminal(p) && !model::isNodeBoundPod(store, p))
@@ -64,15 +73,14 @@ std::shared_ptr<const PlanMarks> buildPlanMarks(const model::PlanEngine& engine,
                     marks->added.emplace_back(n, domain);
         }
     }
-    sortUnique(marks->changed);
-    sortUnique(marks->violations);
-    sortUnique(marks->removed);
+    sortUnique(marks->changed, store.nodeCount()); // onMap(): every id is a store node's
+    sortUnique(marks->violations, store.nodeCount());
+    sortUnique(marks->removed, store.nodeCount());
     // Still gone under the plan (an undone failure is no longer applied, so it is not listed).
     std::erase_if(marks->removed, [&](model::NodeId n) { return state.nodePresent(n); });
     std::erase_if(marks->changed, [&](model::NodeId n) { return !state.nodePresent(n); });
     for (model::NodeId n : marks->changed) {
-        const auto before = store.nodePods(n);
-        if (holdsWorkPods(store, std::vector<model::PodId>(before.begin(), before.end())) && !holdsWorkPods(store, state.nodePods(n)))
+        if (holdsWorkPods(store, store.nodePods(n)) && !holdsWorkPods(store, state.nodePods(n)))
             marks->emptied.push_back(n);
     }
     return marks;

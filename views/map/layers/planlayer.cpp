@@ -39,6 +39,10 @@ QRectF PlanLayer::markRect(const MapScene& scene, const MapCamera& camera, NodeI
 
 void PlanLayer::sceneChanged(const MapScene& scene, unsigned changes)
 {
+    if (changes & ClusterChanged) { // a relayout moves the cells under the kept marks
+        m_marksImage = QImage();
+        m_texelsSource.reset();
+    }
     if (!(changes & (ClusterChanged | DragChanged)))
         return;
     const bool shading = scene.hasMap() && scene.dragFeasible;
@@ -100,7 +104,92 @@ void PlanLayer::paint(QPainter& painter, const MapScene& scene, const MapCamera&
     paintMarks(painter, scene, camera);
 }
 
+std::size_t PlanLayer::visibleMarks(const MapScene& scene, const MapCamera& camera, std::size_t limit)
+{
+    const PlanMarks* marks = scene.planMarks.get();
+    if (!marks)
+        return 0;
+    const CellRect v = camera.visibleCells(scene.layout.width(), scene.layout.height());
+    std::size_t n = 0;
+    for (const std::vector<NodeId>* list : { &marks->changed, &marks->violations, &marks->emptied, &marks->removed })
+        for (NodeId node : *list) {
+            const CellPos c = scene.layout.nodeCell(node);
+            if (c.isValid() && c.x >= v.x - 1 && c.x <= v.x + v.width && c.y >= v.y - 1 && c.y <= v.y + v.height && ++n > limit)
+                return n;
+        }
+    return n;
+}
+
+void PlanLayer::buildMarkTexels(const MapScene& scene)
+{
+    const MapLayout& layout = scene.layout;
+    if (m_markTexels.width() != layout.width() || m_markTexels.height() != layout.height())
+        m_markTexels = QImage(std::max(1, layout.width()), std::max(1, layout.height()), QImage::Format_ARGB32_Premultiplied);
+    m_markTexels.fill(Qt::transparent);
+    auto* bits = reinterpret_cast<QRgb*>(m_markTexels.bits());
+    const auto stride = static_cast<std::size_t>(m_markTexels.bytesPerLine() / 4);
+    auto put = [&](const std::vector<NodeId>& nodes, const QColor& colour) {
+        for (NodeId n : nodes) {
+            const CellPos c = layout.nodeCell(n);
+            if (c.isValid() && c.x < m_markTexels.width() && c.y < m_markTexels.height())
+                bits[static_cast<std::size_t>(c.y) * stride + static_cast<std::size_t>(c.x)] = colour.rgba();
+        }
+    };
+    // Later kinds win a cell, as later marks are drawn over earlier ones.
+    if (const PlanMarks* marks = scene.planMarks.get()) {
+        put(marks->changed, changedColor());
+        put(marks->violations, violationColor());
+        put(marks->emptied, QColor(250, 250, 250));
+        put(marks->removed, removedTexelColor());
+    }
+}
+
 void PlanLayer::paintMarks(QPainter& painter, const MapScene& scene, const MapCamera& camera)
+{
+    // The marks change with the plan and the camera only: drawn once into a view-sized image
+    // and reused by every frame between (a drag's pointer moves, a selection, a hover).
+    const bool sameCamera = camera.centerX == m_marksCamera.centerX && camera.centerY == m_marksCamera.centerY
+        && camera.unitsPerPixel == m_marksCamera.unitsPerPixel && camera.viewport == m_marksCamera.viewport
+        && camera.layoutHeight == m_marksCamera.layoutHeight && camera.devicePixelRatio == m_marksCamera.devicePixelRatio;
+    if (!scene.planMarks) {
+        m_marksSource.reset();
+        paintDragTarget(painter, scene, camera);
+        return;
+    }
+    if (m_marksSource != scene.planMarks || !sameCamera || m_marksImage.isNull()) {
+        m_marksSource = scene.planMarks;
+        m_marksCamera = camera;
+        const QSize device = (QSizeF(camera.viewport) * camera.devicePixelRatio).toSize();
+        if (m_marksImage.size() != device || m_marksImage.devicePixelRatio() != camera.devicePixelRatio) {
+            m_marksImage = QImage(device.expandedTo(QSize(1, 1)), QImage::Format_ARGB32_Premultiplied);
+            m_marksImage.setDevicePixelRatio(camera.devicePixelRatio);
+        }
+        m_marksImage.fill(Qt::transparent);
+        QPainter marksPainter(&m_marksImage);
+        if (visibleMarks(scene, camera, kMaxDrawnMarks) > kMaxDrawnMarks)
+            paintMarkTexels(marksPainter, scene, camera);
+        else
+            paintMarkShapes(marksPainter, scene, camera);
+    }
+    painter.drawImage(QPointF(0, 0), m_marksImage);
+    paintDragTarget(painter, scene, camera);
+}
+
+void PlanLayer::paintMarkTexels(QPainter& painter, const MapScene& scene, const MapCamera& camera)
+{
+    if (m_texelsSource != scene.planMarks || m_markTexels.width() != scene.layout.width()
+        || m_markTexels.height() != scene.layout.height()) {
+        m_texelsSource = scene.planMarks;
+        buildMarkTexels(scene);
+    }
+    const CellRect v = camera.visibleCells(scene.layout.width(), scene.layout.height());
+    if (v.width <= 0 || v.height <= 0)
+        return;
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    painter.drawImage(camera.cellsToWidget(v.x, v.y, v.width, v.height).normalized(), m_markTexels, QRectF(v.x, v.y, v.width, v.height));
+}
+
+void PlanLayer::paintMarkShapes(QPainter& painter, const MapScene& scene, const MapCamera& camera)
 {
     const QRectF view(QPointF(0, 0), QSizeF(camera.viewport));
     painter.save();
@@ -138,6 +227,14 @@ void PlanLayer::paintMarks(QPainter& painter, const MapScene& scene, const MapCa
         for (NodeId n : marks->removed)
             cross(n, QColor(255, 70, 70), true);
     }
+    painter.restore();
+}
+
+void PlanLayer::paintDragTarget(QPainter& painter, const MapScene& scene, const MapCamera& camera)
+{
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setBrush(Qt::NoBrush);
     if (scene.dragFeasible && scene.dragDomain.isValid() && scene.dragDomain != scene.topology->root()) {
         // A workload's target domain: its block outlined.
         const CellRect d = scene.layout.domainRect(scene.dragDomain);

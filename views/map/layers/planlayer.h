@@ -13,7 +13,13 @@
 // (MarkerLayer::paintMarkers), since at 100,000 nodes a feasible cell is a single texel
 // nobody can see.
 //
-// Design note (speed): the shading is one image with a texel per layout cell (built once per
+// Design note (speed): the marks are drawn once per plan change and camera into a view-sized
+// image that every other frame reuses (a drag's pointer moves, a hover, a selection repaint
+// the overlay); when more than kMaxDrawnMarks marks are in view (a consolidation marks some
+// 40,000 of 100,000 nodes at the fitted zoom, where the 9 px marks of neighbouring one-pixel
+// cells cover each other), each marked cell is one texel of a layout-sized image drawn as one
+// scaled image, in O(marks): drawing each mark took half a second per frame there.
+// The shading is one image with a texel per layout cell (built once per
 // drag in O(nodes), about 1 ms at 100,000 nodes, from the feasibility bytes), drawn each frame
 // as one scaled image over the visible cells with nearest filtering (the OpenGL paint engine
 // uploads it once and draws one quad); no per-node geometry. Why not in the texel image
@@ -37,6 +43,10 @@ public:
     /// The smallest on-screen size of a plan mark or the drag target's ring, logical px.
     static constexpr double kMinMarkPx = 9.0;
     static constexpr double kMinTargetPx = 15.0;
+    /// Up to this many plan marks in view are drawn as outlines and crosses; more as texels.
+    static constexpr std::size_t kMaxDrawnMarks = 2000;
+    /// A removed node's texel when marks are texels (the darkened cell of its cross).
+    [[nodiscard]] static QColor removedTexelColor() { return QColor(200, 40, 48); }
     /// Up to this many feasible nodes are also marked while dragging (more are visible as an area).
     static constexpr std::size_t kMaxFeasibleMarkers = 256;
 
@@ -67,6 +77,17 @@ public:
 
 private:
     void paintMarks(QPainter& painter, const MapScene& scene, const MapCamera& camera);
+    void paintMarkShapes(QPainter& painter, const MapScene& scene, const MapCamera& camera);
+    void paintMarkTexels(QPainter& painter, const MapScene& scene, const MapCamera& camera);
+    void paintDragTarget(QPainter& painter, const MapScene& scene, const MapCamera& camera);
+    void buildMarkTexels(const MapScene& scene);
+    /// The marks whose cells are in view, counted up to `limit` + 1.
+    [[nodiscard]] static std::size_t visibleMarks(const MapScene& scene, const MapCamera& camera, std::size_t limit);
+    QImage m_marksImage; // view-sized: the marks as last drawn
+    std::shared_ptr<const PlanMarks> m_marksSource; // drawn into it (held: a new one never reuses its address)
+    MapCamera m_marksCamera;
+    QImage m_markTexels; // layout-sized: a texel per marked cell
+    std::shared_ptr<const PlanMarks> m_texelsSource;
     QImage m_shade; // layout-sized, premultiplied; transparent where feasible or no node
     bool m_shading = false;
     const void* m_shadeSource = nullptr; // the bytes the image was built from

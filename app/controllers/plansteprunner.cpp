@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "plansteprunner.h"
+
+#include "app/commands/planstepcommand.h"
+
+#include <QElapsedTimer>
+#include <QProgressDialog>
+#include <QTimer>
+#include <QUndoStack>
+
+namespace fleet::app {
+
+PlanStepRunner::PlanStepRunner(QUndoStack* stack, QWidget* dialogParent, QObject* parent)
+    : QObject(parent)
+    , m_stack(stack)
+    , m_dialogParent(dialogParent)
+{
+}
+
+PlanStepRunner::~PlanStepRunner()
+{
+    delete m_progress;
+}
+
+bool PlanStepRunner::start(PlanStepCommand& step, bool undo)
+{
+    finishNow(); // last in, first out: a step still running goes first
+    m_step = &step;
+    m_undo = undo;
+    m_cancelled = false;
+    m_next = undo ? step.childCount() - 1 : 0;
+    m_done = 0;
+    m_clock.start();
+    // The first slice runs now: a step that takes less than a slice stays synchronous (its undo
+    // or redo is done when the stack's call returns), as every step of a small cluster is.
+    QElapsedTimer clock;
+    clock.start();
+    bool more = true;
+    for (int k = 0; more && clock.elapsed() < kSliceMs && (m_maxPerSlice == 0 || k < m_maxPerSlice); ++k)
+        more = stepOne();
+    if (!more) {
+        m_step = nullptr;
+        step.finishDeferred();
+        return true;
+    }
+    if (m_dialogParent && !m_progress) {
+        m_progress = new QProgressDialog(m_dialogParent);
+        m_progress->setObjectName(QStringLiteral("planStepProgress"));
+        m_progress->setWindowModality(Qt::WindowModal);
+        m_progress->setAutoReset(false);
+        m_progress->setAutoClose(false);
+        m_progress->setMinimumDuration(kProgressDelayMs);
+        m_progress->reset(); // QProgressDialog shows itself after its minimum duration unless reset
+        connect(m_progress, &QProgressDialog::canceled, this, &PlanStepRunner::cancel);
+    }
+    if (m_progress) {
+        m_progress->setLabelText(undo ? tr("Undoing %1\u2026").arg(step.text()) : tr("Redoing %1\u2026").arg(step.text()));
+        m_progress->setRange(0, step.childCount());
+        m_progress->setValue(m_done); // starts the minimum-duration clock
+    }
+    emit busyChanged(true);
+    QTimer::singleShot(0, this, &PlanStepRunner::slice);
+    return true;
+}
+
+bool PlanStepRunner::stepOne()
+{
+    if (m_undo) {
+        if (m_next < 0)
+            return false;
+        m_step->undoChild(m_next--);
+    } else {
+        if (m_next >= m_step->childCount())
+            return false;
+        m_step->redoChild(m_next++);
+    }
+    if (!m_cancelled)
+        ++m_done;
+    else
+        --m_done;
+    return true;
+}
+
+void PlanStepRunner::slice()
+{
+    if (!m_step)
+        return;
+    QElapsedTimer clock;
+    clock.start();
+    bool more = true;
+    for (int n = 0; more && clock.elapsed() < kSliceMs && (m_maxPerSlice == 0 || n < m_maxPerSlice); ++n)
+        more = stepOne();
+    if (!more) {
+        complete();
+        return;
+    }
+    if (m_progress && !m_progress->wasCanceled())
+        m_progress->setValue(m_done);
+    emit progressed(m_done, m_step->childCount());
+    if (m_step) // a slot may have cancelled or abandoned it
+        QTimer::singleShot(0, this, &PlanStepRunner::slice);
+}
+
+void PlanStepRunner::finishNow()
+{
+    if (!m_step)
+        return;
+    while (stepOne()) {
+    }
+    complete();
+}
+
+void PlanStepRunner::cancel()
+{
+    if (!m_step || m_cancelled)
+        return;
+    m_cancelled = true;
+    // Back over the children run so far: an undo that went down to m_next + 1 redoes from
+    // there up, a redo that went up to m_next - 1 undoes from there down.
+    m_undo = !m_undo;
+    m_next = m_undo ? m_next - 1 : m_next + 1;
+    if (m_progress)
+        m_progress->setLabelText(tr("Cancelling\u2026"));
+}
+
+void PlanStepRunner::complete()
+{
+    PlanStepCommand* step = m_step;
+    const bool cancelled = m_cancelled;
+    const bool undone = m_undo; // the direction the children ended in
+    m_step = nullptr;
+    if (m_progress)
+        m_progress->reset();
+    if (cancelled) {
+        // The stack moved past the step when it asked for it; the children are back as they
+        // were, so the stack goes back without running them (and refreshes once).
+        step->setDoneAhead();
+        if (undone)
+            m_stack->undo(); // a cancelled redo
+        else
+            m_stack->redo(); // a cancelled undo
+    } else {
+        step->finishDeferred();
+    }
+    emit busyChanged(false);
+    emit finished(cancelled);
+}
+
+void PlanStepRunner::abandon()
+{
+    if (!m_step)
+        return;
+    m_step = nullptr;
+    if (m_progress)
+        m_progress->reset();
+    emit busyChanged(false);
+}
+
+} // namespace fleet::app
