@@ -482,8 +482,8 @@ bool DesktopSession::waitForNoWindow(const QString& title, int timeoutMs)
 bool DesktopSession::savePlanAs(const QString& path, int timeoutMs)
 {
     QFile::remove(path);
-    // File > Save Plan… by its shortcut, as a keyboard user opens it.
-    if (!key(QStringLiteral("ctrl+s")))
+    // File > Save Plan… by its shortcut, as a keyboard user opens it (Ctrl+S saves the document).
+    if (!key(QStringLiteral("ctrl+alt+s")))
         return false;
     QString ids;
     if (!waitUntil(
@@ -493,7 +493,7 @@ bool DesktopSession::savePlanAs(const QString& path, int timeoutMs)
                     && !ids.trimmed().isEmpty();
             },
             timeoutMs)) {
-        m_error = QStringLiteral("File > Save Plan (Ctrl+S) opened no dialog (is the plan empty?)");
+        m_error = QStringLiteral("File > Save Plan (Ctrl+Alt+S) opened no dialog (is the plan empty?)");
         return false;
     }
     // The file name field has the focus with "plan.json" selected: type over it.

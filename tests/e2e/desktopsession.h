@@ -137,7 +137,7 @@ public:
     /// asked: a resize, a new layout); false after `timeoutMs`.
     bool waitForStillScreen(int timeoutMs = 15000);
 
-    /// File > Save Plan (Ctrl+S) and the window's own file dialog, typing `path`; waits
+    /// File > Save Plan (Ctrl+Alt+S) and the window's own file dialog, typing `path`; waits
     /// for the file to appear. False (error() says why) when the dialog or file never did.
     bool savePlanAs(const QString& path, int timeoutMs = 15000);
     /// Reads a saved plan's actions (the "actions" array of plan-v1). Empty when unreadable.
