@@ -196,7 +196,34 @@ QProcessEnvironment DesktopSession::environment() const
     env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("home/.cache")));
     env.remove(QStringLiteral("XAUTHORITY"));
     env.remove(QStringLiteral("QT_LOGGING_RULES"));
+    for (auto it = m_extraEnvironment.begin(); it != m_extraEnvironment.end(); ++it)
+        env.insert(it.key(), it.value());
     return env;
+}
+
+bool DesktopSession::waitForAppExit(int timeoutMs)
+{
+    if (appRunning() && !m_app.waitForFinished(timeoutMs)) {
+        m_error = QStringLiteral("fleetscope did not exit within %1 ms").arg(timeoutMs);
+        return false;
+    }
+    return m_app.exitStatus() == QProcess::NormalExit && m_app.exitCode() == 0;
+}
+
+bool DesktopSession::killApp()
+{
+    if (!appRunning())
+        return true;
+    m_app.kill();
+    return m_app.waitForFinished(10000);
+}
+
+QString DesktopSession::windowTitle()
+{
+    QString title;
+    if (!xdotool({ QStringLiteral("getwindowname"), QString::number(m_window) }, &title))
+        return {};
+    return title.trimmed();
 }
 
 bool DesktopSession::startDesktop(int widthPx, int heightPx)

@@ -102,6 +102,17 @@ public:
     /// A private folder for this session's files (plans, screenshots).
     [[nodiscard]] QString path(const QString& name) const { return m_dir.filePath(name); }
 
+    /// An environment variable for the programs started from now on (FLEET_AUTOSAVE_MS=500).
+    void setAppEnvironment(const QString& name, const QString& value) { m_extraEnvironment.insert(name, value); }
+    /// Waits for the program to exit by itself; true when it exited with code 0 within `timeoutMs`.
+    bool waitForAppExit(int timeoutMs = 20000);
+    /// Kills the program (SIGKILL, as a crash or the OOM killer ends it) and waits for it.
+    bool killApp();
+    /// The main window's title as the window manager sees it ("doc.fleet* — Fleetscope"), "" on failure.
+    [[nodiscard]] QString windowTitle();
+    /// The private HOME the program runs with (its data folder is under .local/share).
+    [[nodiscard]] QString home() const { return m_dir.filePath(QStringLiteral("home")); }
+
     /// Whether the program still runs; its exit code and status once it ended.
     [[nodiscard]] bool appRunning() const;
     [[nodiscard]] QString appExitText() const;
@@ -166,6 +177,7 @@ private:
     QByteArray m_appOutput;
     quint32 m_window = 0;
     QString m_error;
+    QMap<QString, QString> m_extraEnvironment;
     int m_screens = 0; // screenshots taken (their file names)
     int m_legendWidth = -1; // the map legend's width, measured once (mapCells)
     [[nodiscard]] QProcessEnvironment environment() const;
