@@ -155,7 +155,8 @@ void PlanAutosave::offerRecovery()
         if (readable && actions > 0) {
             const QString when = QLocale().toString(file.lastModified().time(), QLocale::ShortFormat);
             QMessageBox box(QMessageBox::Question, tr("Recover Plan"),
-                tr("Fleetscope did not quit cleanly. Recover the plan from %1 (%n action(s))?", nullptr, static_cast<int>(actions)).arg(when),
+                tr("Fleetscope did not quit cleanly. Recover the plan from %1 (%2)?")
+                    .arg(when, actions == 1 ? tr("1 action") : tr("%1 actions").arg(QLocale().toString(static_cast<qulonglong>(actions)))),
                 QMessageBox::Yes | QMessageBox::No, m_window);
             box.setObjectName(QStringLiteral("recoverPlanBox"));
             box.setInformativeText(tr("It is added to the plans and checked against the cluster shown; Discard deletes it."));

@@ -87,14 +87,17 @@ WindowDocument::WindowDocument(MainWindow* window, PlanController* plan, PlanDoc
             m_current = index;
             if (modifies)
                 setListModified(true);
+        } else if (m_previous >= 0 && static_cast<std::size_t>(m_previous) < m_plans.size()) {
+            m_current = m_previous; // the window still shows the plan it was to leave
         } else {
-            // The plan could not be shown: it stays in the list as it was, and the window
-            // shows a new empty plan of its own (never the failed one's entry, whose actions
-            // a save would otherwise replace by the ones shown).
+            // The plan could not be shown and none was before (a document's first plan): it
+            // stays in the list as it was, and the window shows a new empty plan of its own
+            // (never the failed one's entry, whose actions a save would replace by the shown ones).
             m_plans.push_back(importers::DocumentPlan { uniqueName(tr("Plan %1").arg(m_plans.size() + 1)).toStdString(), {}, {}, {}, {} });
             m_current = static_cast<int>(m_plans.size()) - 1;
             setListModified(true);
         }
+        m_previous = -1;
         emit plansChanged();
     });
 }
@@ -153,6 +156,7 @@ void WindowDocument::setCluster(std::shared_ptr<const ImportedCluster> cluster, 
 {
     m_cluster = std::move(cluster);
     m_pending = -1;
+    m_previous = -1;
     m_pendingModifies = false;
     m_plans.clear();
     m_path.clear();
@@ -509,6 +513,7 @@ bool WindowDocument::switchToPlan(int index)
         m_current = previous;
         return false;
     }
+    m_previous = previous;
     emit plansChanged();
     return true;
 }
@@ -582,6 +587,7 @@ bool WindowDocument::deletePlan(int index)
     if (m_plans.empty())
         m_plans.push_back(importers::DocumentPlan { tr("Plan 1").toStdString(), {}, {}, {}, {} });
     m_current = -1;
+    m_previous = -1; // deleted: a failed open leaves a new empty plan shown
     setListModified(true);
     const int next = std::min(index, static_cast<int>(m_plans.size()) - 1);
     if (!openPlanAt(next))

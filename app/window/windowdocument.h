@@ -160,6 +160,7 @@ private:
     std::vector<importers::DocumentPlan> m_plans;
     int m_current = -1;
     int m_pending = -1;        // the plan being opened by switchToPlan()
+    int m_previous = -1;       // the plan shown before it, shown again when the open fails
     bool m_openFirst = false;  // the document's first plan opens once the what-if is ready
     bool m_pendingModifies = false; // the plan being opened makes the document modified (added, recovered)
     bool m_listModified = false;
