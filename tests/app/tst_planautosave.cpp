@@ -88,10 +88,10 @@ void TestPlanAutosave::writesTheChangedPlanAndRemovesItOnCleanClose()
     QCOMPARE(actionsInFile(autosave->filePath()), std::size_t(2));
     QVERIFY(QFile::exists(QDir(app::PlanAutosave::folder()).filePath(QStringLiteral("plan-%1.lock").arg(QCoreApplication::applicationPid()))));
 
-    window->undoStack()->undo();
-    window->undoStack()->undo();
-    QVERIFY(written.wait(5000));
-    QCOMPARE(written.takeLast().at(0).toInt(), 0);
+    window->undoStack()->setIndex(0); // every drain undone (a drain that did not hold was removed by a command of its own)
+    QCOMPARE(window->planController()->engine()->applied().size(), std::size_t(0));
+    // A write of the two actions may still be on its way: the last one written is the empty plan.
+    QTRY_VERIFY_WITH_TIMEOUT(!written.isEmpty() && written.last().at(0).toInt() == 0, 5000);
     QVERIFY(!QFile::exists(autosave->filePath()));
 
     QCOMPARE(drainSome(window->planController(), 1), 1);

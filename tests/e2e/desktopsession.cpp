@@ -256,7 +256,7 @@ bool DesktopSession::startDesktop(int widthPx, int heightPx)
     return true;
 }
 
-bool DesktopSession::startApp(const QStringList& arguments, const QSize& windowSize, int timeoutMs)
+bool DesktopSession::startApp(const QStringList& arguments, const QSize& windowSize, int timeoutMs, const std::function<bool()>& beforePlacing)
 {
     m_appOutput.clear();
     m_app.setProcessEnvironment(environment());
@@ -287,6 +287,8 @@ bool DesktopSession::startApp(const QStringList& arguments, const QSize& windowS
         return false;
     }
     m_window = ids.trimmed().split(QLatin1Char('\n')).first().toUInt();
+    if (beforePlacing && !beforePlacing())
+        return false;
     const QString wid = QString::number(m_window);
     // The window manager may place the window after it showed (a race with our move): ask
     // again until it sits at the screen's corner with the size asked for.

@@ -88,7 +88,10 @@ public:
     /// Starts fleetscope with `arguments` and a private HOME, and waits (at most
     /// `timeoutMs`) for its window to show a loaded cluster (its title "... — Fleetscope"),
     /// then moves it to the screen's top-left corner at `windowSize` and gives it the focus.
-    bool startApp(const QStringList& arguments, const QSize& windowSize, int timeoutMs = 60000);
+    /// `beforePlacing`, when given, runs once the window shows a cluster and before it is moved
+    /// and activated (answering a question the program asks at its start); false fails the start.
+    bool startApp(const QStringList& arguments, const QSize& windowSize, int timeoutMs = 60000,
+        const std::function<bool()>& beforePlacing = {});
 
     /// The path of the program under test: $FLEETSCOPE_E2E_EXECUTABLE when set (to run the
     /// same tests against another build, e.g. to see them fail before a fix), else the one

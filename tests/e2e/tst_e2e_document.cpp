@@ -64,8 +64,9 @@ private slots:
 
 private:
     /// Plan > Consolidate by its mnemonics until the result shows (the what-if is built on a
-    /// worker after the window shows), then Escape; the plan's actions as saved (Save Plan).
-    int consolidate(DesktopSession& s);
+    /// worker after the window shows), then Escape; the plan's actions as saved (Save Plan,
+    /// which marks the plan saved), or with `count` false 1 without saving.
+    int consolidate(DesktopSession& s, bool count = true);
     /// Saves the plan (File > Save Plan, Ctrl+Alt+S) until it has `count` actions (an open runs
     /// on a worker); the last count seen.
     int planActionsOnceThere(DesktopSession& s, int count, int timeoutMs = 30000);
@@ -76,7 +77,7 @@ private:
     int m_saves = 0;
 };
 
-int TestE2eDocument::consolidate(DesktopSession& s)
+int TestE2eDocument::consolidate(DesktopSession& s, bool count)
 {
     QElapsedTimer clock;
     clock.start();
@@ -89,6 +90,8 @@ int TestE2eDocument::consolidate(DesktopSession& s)
     if (!dialog || !answer(s, QStringLiteral("^Consolidation$"), QStringLiteral("Escape"))
         || !s.waitForNoWindow(QStringLiteral("^Consolidation$")))
         return -1;
+    if (!count)
+        return 1;
     const QString path = s.path(QStringLiteral("consolidated-%1.json").arg(++m_saves));
     return s.savePlanAs(path) ? static_cast<int>(DesktopSession::planActions(path).size()) : -1;
 }
@@ -127,8 +130,7 @@ void TestE2eDocument::saveReopenAndQuitAsks()
     QVERIFY2(s.startDesktop(1400, 1000), qPrintable(s.error()));
     QVERIFY2(s.startApp(kSource, kWindow), qPrintable(s.error()));
     QVERIFY2(!s.windowTitle().contains(QLatin1Char('*')), qPrintable(s.windowTitle()));
-    const int actions = consolidate(s);
-    QVERIFY2(actions > 0, qPrintable(s.error()));
+    QVERIFY2(consolidate(s, false) > 0, qPrintable(s.error()));
     QVERIFY2(waitUntil([&] { return s.windowTitle().endsWith(QStringLiteral("* \u2014 Fleetscope")); }, 5000),
         qPrintable(QStringLiteral("a changed plan marks the title: %1").arg(s.windowTitle())));
 
@@ -142,7 +144,8 @@ void TestE2eDocument::saveReopenAndQuitAsks()
     QVERIFY2(saved == source, "summary of the saved document equals summary of its source");
     const fleet::importers::FleetDocument doc = fleet::importers::openFleetDocument(path.toStdString());
     QCOMPARE(doc.plans.size(), std::size_t(1));
-    QCOMPARE(actionsIn(doc.plans[0]), std::size_t(actions));
+    const int actions = static_cast<int>(actionsIn(doc.plans[0]));
+    QVERIFY(actions > 0);
     QVERIFY2(s.quitApp(), qPrintable(s.error() + QLatin1Char(' ') + s.appExitText())); // saved: no question
 
     // Opened from the command line: its plan is shown again.
@@ -181,10 +184,11 @@ void TestE2eDocument::killThenRestartOffersRecovery()
     const QString crashed = autosaves(s).front();
     QVERIFY(s.killApp());
 
-    QVERIFY2(s.startApp(kSource, kWindow), qPrintable(s.error()));
-    QVERIFY2(answer(s, QStringLiteral("^Recover Plan$"), QStringLiteral("alt+r")), qPrintable(s.error()));
-    QVERIFY(s.waitForNoWindow(QStringLiteral("^Recover Plan$")));
-    QVERIFY(s.xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(s.window()) }));
+    // The question comes once the what-if is ready, maybe before the window is placed: it is
+    // answered first.
+    QVERIFY2(s.startApp(kSource, kWindow, 60000,
+                 [&] { return answer(s, QStringLiteral("^Recover Plan$"), QStringLiteral("alt+r")) && s.waitForNoWindow(QStringLiteral("^Recover Plan$")); }),
+        qPrintable(s.error()));
     QCOMPARE(planActionsOnceThere(s, actions), actions);
     QVERIFY2(!QFile::exists(crashed), "the recovered autosave is removed");
     // The recovered plan is not saved anywhere yet: quitting asks; Discard quits cleanly and
