@@ -9,6 +9,7 @@
 #include "cli/helptext.h"
 #include "cli/subcommands.h"
 #include "app/window/mainwindow.h"
+#include "app/window/planautosave.h"
 #include "app/startup/runtimedir.h"
 #include "app/startup/startupclock.h"
 #include "app/startup/surfaceformat.h"
@@ -194,6 +195,13 @@ int runGui(int& argc, char** argv)
             window.startLiveFeed(std::make_unique<fleet::importers::SimulatedLiveFeed>(
                 fleet::importers::SimulationSpec { source.simulatedNodes, source.seed }, rate));
         });
+    }
+    if (!measure) {
+        // The window's geometry and docks as they were left; the shown plan autosaved every
+        // minute (FLEET_AUTOSAVE_MS: another interval, for tests) and offered back after a crash.
+        window.rememberSession();
+        const int autosaveMs = qEnvironmentVariableIntValue("FLEET_AUTOSAVE_MS");
+        window.startAutosave(autosaveMs > 0 ? autosaveMs : fleet::app::PlanAutosave::kDefaultIntervalMs);
     }
     // Start the import first: it runs on a worker while the window appears.
     window.openSource(source);

@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <exception>
+#include <filesystem>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -92,6 +93,28 @@ void ImportController::startFiles(const QStringList& paths, Usage usage)
     files.reserve(static_cast<std::size_t>(paths.size()));
     for (const QString& p : paths)
         files.push_back(commandLinePath(p));
+    if (files.size() == 1 && importers::isFleetDocumentFile(files.front())) {
+        // The document's plans travel beside its cluster, filled in on the worker.
+        auto document = std::make_shared<OpenedDocument>();
+        document->path = paths.front();
+        start(filesSourceLabel(paths), std::move(usage),
+            [path = files.front(), document](importers::ImportProgress* progress) {
+                importers::FleetDocument doc = importers::openFleetDocument(path);
+                document->plans = std::move(doc.plans);
+                document->provenance = std::move(doc.provenance);
+                document->takenAt = std::move(doc.takenAt);
+                document->topologyKeys = std::move(doc.topologyKeys);
+                document->priceTableCsv = std::move(doc.priceTableCsv);
+                document->sourceLabel = doc.cluster.sourceLabel;
+                const std::string base = std::filesystem::path(path).filename().string();
+                doc.cluster.sourceLabel = base + (doc.cluster.sourceLabel.empty() ? "" : " (" + doc.cluster.sourceLabel + ")");
+                if (progress)
+                    progress->progress(1, 1);
+                return std::move(doc.cluster);
+            },
+            document);
+        return;
+    }
     start(filesSourceLabel(paths), std::move(usage),
         [files](importers::ImportProgress* progress) { return importers::loadClusterFiles(files, progress); });
 }
@@ -113,7 +136,8 @@ void ImportController::startLive(const QString& kubeconfig, const QString& conte
     });
 }
 
-template <class Load> void ImportController::start(const QString& label, Usage usage, Load load)
+template <class Load>
+void ImportController::start(const QString& label, Usage usage, Load load, std::shared_ptr<OpenedDocument> document)
 {
     if (m_job) {
         m_job->progress.cancel();
@@ -142,7 +166,7 @@ template <class Load> void ImportController::start(const QString& label, Usage u
     });
 
     // The worker owns a copy of `job` (progress and cancel flag) and works only on its own data.
-    watcher->setFuture(QtConcurrent::run([job, load, label, usage = std::move(usage)]() -> Outcome {
+    watcher->setFuture(QtConcurrent::run([job, load, label, usage = std::move(usage), document]() -> Outcome {
         Outcome out;
         QElapsedTimer clock;
         clock.start();
@@ -169,6 +193,7 @@ template <class Load> void ImportController::start(const QString& label, Usage u
             result->kubeconfig = std::move(loaded.kubeconfig);
             result->partialView = QString::fromStdString(loaded.partialView);
             result->sourceLabel = loaded.sourceLabel.empty() ? label : QString::fromStdString(loaded.sourceLabel);
+            result->document = document;
             result->loadMs = clock.elapsed();
             out.cluster = std::move(result);
         } catch (const importers::ImportCancelled&) {

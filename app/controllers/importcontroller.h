@@ -5,6 +5,7 @@
 #include "app/window/clustertotals.h"
 
 #include "importers/clusterloader.h"
+#include "importers/document/fleetdocument.h"
 #include "importers/importreport.h"
 #include "importers/prometheus/usagequery.h"
 
@@ -46,6 +47,18 @@ private:
     std::atomic<bool> m_cancelled { false };
 };
 
+/// What a .fleet document holds besides its cluster (importers::FleetDocument), when the
+/// imported file was one: the window keeps its plans and re-saves its provenance.
+struct OpenedDocument {
+    QString path; ///< the .fleet file as given
+    std::string sourceLabel; ///< the label the state was saved with (the cluster's is "FILE.fleet (LABEL)")
+    std::vector<importers::DocumentPlan> plans;
+    importers::PlanSource provenance;
+    std::string takenAt;
+    std::vector<std::string> topologyKeys;
+    std::string priceTableCsv;
+};
+
 /// What the worker hands back: the cluster (immutable from now on) and its totals.
 struct ImportedCluster {
     std::shared_ptr<const model::ClusterStore> store;
@@ -67,6 +80,8 @@ struct ImportedCluster {
     /// A live cluster only: "" when the LIST saw every namespace's pods, else what it saw
     /// (importers::LoadedCluster::partialView), for the partial-view notice.
     QString partialView;
+    /// The document's plans and provenance when the source was one .fleet file; else null.
+    std::shared_ptr<const OpenedDocument> document;
     ClusterTotals totals;
     qint64 loadMs = 0; // wall time on the worker: import/generate, finalize, topology, totals
     qint64 totalsMs = 0; // of which computeTotals()
@@ -90,6 +105,8 @@ public:
     /// source has (the simulated cluster's, metrics-server's for a live cluster).
     using Usage = std::optional<importers::prometheus::UsageSource>;
     /// Imports `paths` (kubectl JSON, Alibaba CSV, ...; see loadClusterFiles) into one cluster.
+    /// One .fleet document (importers::isFleetDocumentFile) is opened with its plans
+    /// (ImportedCluster::document).
     void startFiles(const QStringList& paths, Usage usage = std::nullopt);
     /// Generates a simulated cluster of `nodeCount` nodes from `seed`.
     void startSimulated(std::size_t nodeCount, std::uint64_t seed, Usage usage = std::nullopt);
@@ -122,7 +139,8 @@ signals:
 
 private:
     struct Job;
-    template <class Load> void start(const QString& label, Usage usage, Load load);
+    template <class Load>
+    void start(const QString& label, Usage usage, Load load, std::shared_ptr<OpenedDocument> document = nullptr);
     void pollProgress();
 
     std::uint64_t m_generation = 0;

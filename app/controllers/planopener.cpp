@@ -34,14 +34,18 @@ model::AppliedAction notApplied(const model::PlanAction& action, const model::Pl
 
 } // namespace
 
-OpenedPlan openPlanFile(const std::string& path, std::shared_ptr<const model::ClusterStore> store, const model::Topology& topology,
-    const std::vector<double>& nodePricePerHour, const std::function<importers::PlanSource()>& currentSource, const std::atomic<bool>* cancel,
-    const std::function<void(double)>& progress)
+namespace {
+
+// The plan read by `read` (a file, or JSON text kept in a .fleet document) applied as
+// openPlanFile() describes; `name` names it in errors.
+OpenedPlan openPlan(const std::function<importers::PlanDocument()>& read, const std::string& name,
+    std::shared_ptr<const model::ClusterStore> store, const model::Topology& topology, const std::vector<double>& nodePricePerHour,
+    const std::function<importers::PlanSource()>& currentSource, const std::atomic<bool>* cancel, const std::function<void(double)>& progress)
 {
     OpenedPlan out;
     importers::PlanDocument doc;
     try {
-        doc = importers::readPlanFile(path);
+        doc = read();
         // A place-pods action names a template pod; a state without it gets it from the action
         // (as `plan check` does), on a copy: the shown store never changes.
         bool lacksTemplates = false;
@@ -50,7 +54,7 @@ OpenedPlan openPlanFile(const std::string& path, std::shared_ptr<const model::Cl
                 lacksTemplates = true;
         if (lacksTemplates) {
             auto copy = std::make_shared<model::ClusterStore>(store->clone());
-            importers::addPlanTemplatePods(*copy, doc, path);
+            importers::addPlanTemplatePods(*copy, doc, name);
             store = std::move(copy);
         }
     } catch (const std::exception& e) {
@@ -93,6 +97,24 @@ OpenedPlan openPlanFile(const std::string& path, std::shared_ptr<const model::Cl
     return out;
 }
 
+} // namespace
+
+OpenedPlan openPlanFile(const std::string& path, std::shared_ptr<const model::ClusterStore> store, const model::Topology& topology,
+    const std::vector<double>& nodePricePerHour, const std::function<importers::PlanSource()>& currentSource, const std::atomic<bool>* cancel,
+    const std::function<void(double)>& progress)
+{
+    return openPlan([&path] { return importers::readPlanFile(path); }, path, std::move(store), topology, nodePricePerHour, currentSource,
+        cancel, progress);
+}
+
+OpenedPlan openPlanText(const std::string& json, const std::string& name, std::shared_ptr<const model::ClusterStore> store,
+    const model::Topology& topology, const std::vector<double>& nodePricePerHour, const std::function<importers::PlanSource()>& currentSource,
+    const std::atomic<bool>* cancel, const std::function<void(double)>& progress)
+{
+    return openPlan([&json, &name] { return importers::parsePlanText(json, name); }, name, std::move(store), topology, nodePricePerHour,
+        currentSource, cancel, progress);
+}
+
 bool looksLikePlanFile(const QString& path)
 {
     QFile file(path);
@@ -125,6 +147,16 @@ void PlanOpener::cancel()
 
 bool PlanOpener::open(const QString& path, std::function<importers::PlanSource()> currentSource)
 {
+    return start(path, path, std::string(), std::move(currentSource));
+}
+
+bool PlanOpener::openText(const QString& name, std::string json, std::function<importers::PlanSource()> currentSource)
+{
+    return start(QString(), name, std::move(json), std::move(currentSource));
+}
+
+bool PlanOpener::start(const QString& path, const QString& name, std::string json, std::function<importers::PlanSource()> currentSource)
+{
     const auto engine = m_plan->engine();
     if (m_running || !engine || !m_plan->store() || !m_plan->topology())
         return false;
@@ -144,13 +176,13 @@ bool PlanOpener::open(const QString& path, std::function<importers::PlanSource()
         connect(m_progress, &QProgressDialog::canceled, this, &PlanOpener::cancel);
         connect(this, &PlanOpener::progressed, m_progress, &QProgressDialog::setValue);
     }
-    m_progress->setLabelText(tr("Checking %1 against the shown cluster\u2026").arg(QFileInfo(path).fileName()));
+    m_progress->setLabelText(tr("Checking %1 against the shown cluster\u2026").arg(path.isEmpty() ? name : QFileInfo(path).fileName()));
     m_progress->reset();
     m_progress->setValue(0);
     QPointer<PlanOpener> self(this);
     auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for this worker
-    (void)QtConcurrent::run([self, generation, path, store = m_plan->store(), topology = m_plan->topology(), prices = m_plan->nodePrices(),
-                                source = std::move(currentSource), cancel = m_cancel, reading] {
+    (void)QtConcurrent::run([self, generation, path, name, json = std::move(json), store = m_plan->store(), topology = m_plan->topology(),
+                                prices = m_plan->nodePrices(), source = std::move(currentSource), cancel = m_cancel, reading] {
         QElapsedTimer sinceProgress;
         sinceProgress.start();
         auto progress = [&](double f) {
@@ -160,21 +192,23 @@ bool PlanOpener::open(const QString& path, std::function<importers::PlanSource()
             QMetaObject::invokeMethod(
                 self, [self, f] { if (self) emit self->progressed(static_cast<int>(f * 100)); }, Qt::QueuedConnection);
         };
-        auto result = std::make_shared<OpenedPlan>(openPlanFile(path.toStdString(), store, *topology, prices, source, cancel.get(), progress));
+        auto result = std::make_shared<OpenedPlan>(path.isEmpty()
+                ? openPlanText(json, name.toStdString(), store, *topology, prices, source, cancel.get(), progress)
+                : openPlanFile(path.toStdString(), store, *topology, prices, source, cancel.get(), progress));
+        const QString shownName = path.isEmpty() ? name : QFileInfo(path).fileName();
         QMetaObject::invokeMethod(
-            self, [self, generation, path, result] { if (self) self->onResult(generation, path, result); }, Qt::QueuedConnection);
+            self, [self, generation, shownName, result] { if (self) self->onResult(generation, shownName, result); }, Qt::QueuedConnection);
     });
     return true;
 }
 
-void PlanOpener::onResult(std::uint64_t generation, const QString& path, std::shared_ptr<OpenedPlan> result)
+void PlanOpener::onResult(std::uint64_t generation, const QString& name, std::shared_ptr<OpenedPlan> result)
 {
     m_running = false;
     if (m_progress) {
         m_progress->reset();
         m_progress->hide();
     }
-    const QString name = QFileInfo(path).fileName();
     if (!result->error.empty()) {
         m_lastMessage = tr("Cannot open the plan %1: %2").arg(name, QString::fromStdString(result->error));
         auto* box = new QMessageBox(QMessageBox::Warning, tr("Open Plan"), m_lastMessage, QMessageBox::Close, m_window);

@@ -52,6 +52,12 @@ struct OpenedPlan {
     const model::Topology& topology, const std::vector<double>& nodePricePerHour, const std::function<importers::PlanSource()>& currentSource,
     const std::atomic<bool>* cancel, const std::function<void(double)>& progress);
 
+/// openPlanFile() over plan JSON `json` already in memory (a plan kept in a .fleet document,
+/// importers::DocumentPlan::planJson); `name` names it in errors. Thread: any, as openPlanFile().
+[[nodiscard]] OpenedPlan openPlanText(const std::string& json, const std::string& name, std::shared_ptr<const model::ClusterStore> store,
+    const model::Topology& topology, const std::vector<double>& nodePricePerHour, const std::function<importers::PlanSource()>& currentSource,
+    const std::atomic<bool>* cancel, const std::function<void(double)>& progress);
+
 /// True when `path` is a plan file rather than cluster input: a JSON object whose first bytes
 /// (the first 64 KiB) name the key "fleetscopePlan" (plan-v1.md; planJson() writes it first).
 /// False for a file that cannot be read. Thread: any.
@@ -73,12 +79,15 @@ public:
     /// names it; called on the worker). False (nothing started) without an engine, or while
     /// one runs.
     bool open(const QString& path, std::function<importers::PlanSource()> currentSource);
+    /// As open(), for plan JSON `json` in memory named `name` (a plan of the .fleet document);
+    /// path() is "" afterwards.
+    bool openText(const QString& name, std::string json, std::function<importers::PlanSource()> currentSource);
     void cancel();
     [[nodiscard]] bool isRunning() const noexcept { return m_running; }
     /// The last outcome for people: "Opened plan.json: 12 actions, 10 hold, 2 do not hold." or
     /// the error ("Cannot open plan.json: ..."), or the cancellation.
     [[nodiscard]] QString lastMessage() const { return m_lastMessage; }
-    /// The file of the last open() started.
+    /// The file of the last open() started ("" after openText()).
     [[nodiscard]] QString path() const { return m_path; }
 
 signals:
@@ -87,7 +96,8 @@ signals:
     void progressed(int percent);
 
 private:
-    void onResult(std::uint64_t generation, const QString& path, std::shared_ptr<OpenedPlan> result);
+    bool start(const QString& path, const QString& name, std::string json, std::function<importers::PlanSource()> currentSource);
+    void onResult(std::uint64_t generation, const QString& name, std::shared_ptr<OpenedPlan> result);
 
     QMainWindow* m_window;
     PlanController* m_plan;

@@ -17,7 +17,10 @@
 #include "app/controllers/plansteprunner.h"
 #include "app/window/markersmenu.h"
 #include "app/window/metricmenu.h"
+#include "app/window/planautosave.h"
 #include "app/window/plandocument.h"
+#include "app/window/planspanel.h"
+#include "app/window/windowdocument.h"
 #include "app/controllers/planopener.h"
 
 #include "importers/plan/plansource.h"
@@ -45,11 +48,14 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace fleet::app {
 
@@ -156,6 +162,7 @@ MainWindow::MainWindow(QWidget* parent)
     createMenus();
     m_explore = new ExplorePanels(this, m_map);
     createLivePanel();
+    m_plansPanel = new PlansPanel(this, m_document);
     connect(m_explore->filterField(), &views::FilterField::maskChanged, m_plan, &PlanController::setNodeMask);
     connect(m_explore->filterField(), &views::FilterField::maskChanged, findChild<PlanNodeActions*>(), &PlanNodeActions::setNodeMask);
     connect(m_plan, &PlanController::planChanged, this, [this] {
@@ -188,15 +195,19 @@ MainWindow::~MainWindow()
 void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    m_planDocument = new PlanDocument(this, m_plan);
+    m_document = new WindowDocument(this, m_plan, m_planDocument);
     QAction* open = file->addAction(tr("&Open\u2026"), this, &MainWindow::showOpenDialog);
     open->setShortcut(QKeySequence::Open);
     open->setObjectName(QStringLiteral("actionOpen"));
-    QAction* simulate = file->addAction(tr("Open &Simulated Cluster\u2026"), this, &MainWindow::showSimulateDialog);
+    m_document->addRecentMenu(file);
+    QAction* simulate = file->addAction(tr("Open Si&mulated Cluster\u2026"), this, &MainWindow::showSimulateDialog);
     simulate->setObjectName(QStringLiteral("actionSimulate"));
     QAction* connectAction = file->addAction(tr("&Connect to Cluster\u2026"), this, &MainWindow::showConnectDialog);
     connectAction->setObjectName(QStringLiteral("actionConnect"));
     file->addSeparator();
-    m_planDocument = new PlanDocument(this, m_plan);
+    m_document->addFileActions(file);
+    file->addSeparator();
     m_planDocument->addOpenAction(file);
     m_planDocument->addSaveActions(file);
     createEditMenu();
@@ -315,6 +326,10 @@ void MainWindow::createEditMenu()
 
 importers::PlanSource MainWindow::planSource() const
 {
+    // A .fleet document is the state it was saved from: a plan made on it names that source
+    // (as the command line's clusterPlanSource() does).
+    if (m_cluster && m_cluster->document)
+        return m_cluster->document->provenance;
     if (!m_shownFiles.isEmpty()) {
         std::vector<std::string> files;
         for (const QString& f : m_shownFiles)
@@ -330,6 +345,8 @@ importers::PlanSource MainWindow::planSource() const
 
 std::function<importers::PlanSource()> MainWindow::planSourceOnWorker() const
 {
+    if (m_cluster && m_cluster->document)
+        return [provenance = m_cluster->document->provenance] { return provenance; };
     std::vector<std::string> files;
     for (const QString& f : m_shownFiles)
         files.push_back(f.toStdString());
@@ -374,11 +391,40 @@ QString MainWindow::savePlanTo(const QString& path)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (!m_planDocument->confirmClose()) {
+    if (!m_document->confirmClose()) {
         event->ignore();
         return;
     }
+    if (m_rememberSession) {
+        QSettings settings;
+        settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+        settings.setValue(QStringLiteral("window/state"), saveState());
+    }
+    if (m_autosave)
+        m_autosave->closedCleanly();
     QMainWindow::closeEvent(event);
+}
+
+bool MainWindow::confirmReplace()
+{
+    return m_document->confirmClose();
+}
+
+void MainWindow::rememberSession()
+{
+    m_rememberSession = true;
+    QSettings settings;
+    if (const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray(); !geometry.isEmpty())
+        restoreGeometry(geometry);
+    if (const QByteArray state = settings.value(QStringLiteral("window/state")).toByteArray(); !state.isEmpty())
+        restoreState(state);
+}
+
+void MainWindow::startAutosave(int intervalMs)
+{
+    if (!m_autosave)
+        m_autosave = new PlanAutosave(this, m_plan, m_document);
+    m_autosave->start(intervalMs);
 }
 
 QString MainWindow::planStatusText() const
@@ -442,9 +488,15 @@ void MainWindow::cancelImport()
 void MainWindow::showOpenDialog()
 {
     const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open Cluster Files"), QString(),
-        tr("Cluster files or a plan (*.json *.csv *.fleet);;kubectl JSON (*.json);;Alibaba GPU trace CSV (*.csv);;"
-           "Fleetscope documents (*.fleet);;Plan files (*.json);;All files (*)"));
+        tr("Cluster files, a document or a plan (*.json *.csv *.fleet);;Fleetscope documents (*.fleet);;kubectl JSON (*.json);;"
+           "Alibaba GPU trace CSV (*.csv);;Plan files (*.json);;All files (*)"));
     restoreMapFocus();
+    if (paths.isEmpty())
+        return;
+    // A plan alone replaces the shown plan (PlanDocument asks for it); a cluster replaces all.
+    const bool plansOnly = std::all_of(paths.begin(), paths.end(), [](const QString& p) { return looksLikePlanFile(p); });
+    if (!plansOnly && !confirmReplace())
+        return;
     openFiles(paths);
 }
 
@@ -455,7 +507,7 @@ void MainWindow::showSimulateDialog()
         dialog.setNodeCount(m_lastSimulation.first);
         dialog.setSeed(m_lastSimulation.second);
     }
-    if (dialog.exec() == QDialog::Accepted)
+    if (dialog.exec() == QDialog::Accepted && confirmReplace())
         openSimulated(dialog.nodeCount(), dialog.seed());
     restoreMapFocus();
 }
@@ -465,7 +517,7 @@ void MainWindow::showConnectDialog()
     ConnectDialog dialog(this);
     if (!m_lastKubeconfig.isEmpty())
         dialog.setKubeconfig(m_lastKubeconfig);
-    const bool ok = dialog.exec() == QDialog::Accepted;
+    const bool ok = dialog.exec() == QDialog::Accepted && confirmReplace();
     restoreMapFocus();
     if (!ok)
         return;
@@ -539,7 +591,7 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
             .arg(m_cluster->loadMs)
             .arg(m_lastSetClusterMs)
             .arg(clusterTotalsDetails(m_cluster->totals)));
-    setWindowTitle(tr("%1 \u2014 Fleetscope").arg(m_cluster->sourceLabel));
+    m_document->setCluster(m_cluster, m_shownFiles); // the title, the plans, Open Recent
     m_errorBanner->hide();
     const auto warnings = m_cluster->report.warnings.size();
     if (warnings > 0) {

@@ -47,6 +47,9 @@ class ExplorePanels;
 class PlanController;
 class PlanOpener;
 class PlanDocument;
+class WindowDocument;
+class PlansPanel;
+class PlanAutosave;
 class MetricMenu;
 class LiveController;
 class ConnectionPanel;
@@ -172,6 +175,20 @@ public:
     /// user cancelled, or an open runs).
     bool openPlanFile(const QString& path);
     [[nodiscard]] PlanOpener* planOpener() const;
+    /// The window's .fleet document: the cluster shown and its plans (File > Save, Save As, Open
+    /// Recent, the title, the Plans list); never null.
+    [[nodiscard]] WindowDocument* document() const noexcept { return m_document; }
+    /// The Plans dock and menu (never null).
+    [[nodiscard]] PlansPanel* plansPanel() const noexcept { return m_plansPanel; }
+    /// The files the shown cluster was read from (empty for a simulation or a live cluster).
+    [[nodiscard]] QStringList shownFiles() const { return m_shownFiles; }
+    /// Remembers the window's geometry and dock layout between runs (QSettings): restores them
+    /// now and saves them when the window closes. Off unless called (tests start the default layout).
+    void rememberSession();
+    /// Autosaves the shown plan every `intervalMs` into the user's data folder and, once the
+    /// first what-if is ready, offers back a plan left by a run that did not quit cleanly
+    /// (PlanAutosave). Off unless called.
+    void startAutosave(int intervalMs);
     /// The plan file last saved to or opened ("" when none): where the quit prompt's Save writes.
     [[nodiscard]] QString planPath() const;
     /// Writes the plan to `path` (naming planSource()); on success the stack's clean state is
@@ -257,10 +274,12 @@ private:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
-    /// Closing the window (Ctrl+Q, File > Quit, the window manager) with a modified plan asks
-    /// Save / Discard / Cancel first (PlanDocument::confirmClose()); Cancel, or a save that fails or is
-    /// cancelled, keeps the window open.
+    /// Closing the window (Ctrl+Q, File > Quit, the window manager) with unsaved changes asks
+    /// Save / Discard / Cancel first (WindowDocument::confirmClose(): the document, or a plan
+    /// alone); Cancel, or a save that fails or is cancelled, keeps the window open.
     void closeEvent(QCloseEvent* event) override;
+    /// Asks before the shown cluster and its plans are replaced (WindowDocument::confirmClose()).
+    bool confirmReplace();
 
 private:
     ImportController* m_imports = nullptr;
@@ -274,6 +293,10 @@ private:
     QStringList m_requestedFiles, m_shownFiles;
     QString m_requestedSimulation, m_shownSimulation;
     PlanDocument* m_planDocument = nullptr;
+    WindowDocument* m_document = nullptr;
+    PlansPanel* m_plansPanel = nullptr;
+    PlanAutosave* m_autosave = nullptr;
+    bool m_rememberSession = false;
     WindowStatusBar* m_status = nullptr;
     std::shared_ptr<const ImportedCluster> m_cluster;
     QString m_pendingLabel;

@@ -47,7 +47,8 @@ void PlanDocument::addSaveActions(QMenu* file)
 {
     QAction* save = file->addAction(tr("Save &Plan…"), this, &PlanDocument::saveAs);
     save->setObjectName(QStringLiteral("actionSavePlan"));
-    save->setShortcut(QKeySequence::Save);
+    save->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S)); // Ctrl+S saves the whole document
+    save->setStatusTip(tr("Save the shown plan alone as a plan file (File > Save keeps every plan with the cluster)"));
     QAction* csv = file->addAction(tr("Export Plan as &CSV…"), this, [this] { exportPlan(false); });
     csv->setObjectName(QStringLiteral("actionExportPlanCsv"));
     QAction* script = file->addAction(tr("Export Plan as &kubectl Script…"), this, [this] { exportPlan(true); });

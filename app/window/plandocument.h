@@ -26,7 +26,7 @@ class PlanOpener;
 /// The File menu's plan entries and what they do, for `window` and its `plan`:
 /// - Open Plan… re-evaluates a plan file against the shown cluster on a worker (PlanOpener:
 ///   progress and Cancel after half a second), after confirmClose();
-/// - Save Plan… (Ctrl+S), Export Plan as CSV… / as kubectl Script…, enabled while the plan has
+/// - Save Plan… (Ctrl+Alt+S; Ctrl+S is File > Save, the whole document), Export Plan as CSV… / as kubectl Script…, enabled while the plan has
 ///   actions (setActionsEnabled()); each names MainWindow::planSource();
 /// - confirmClose(): Save / Discard / Cancel when the plan is modified (the window's closeEvent
 ///   and every replacement of the plan ask it).

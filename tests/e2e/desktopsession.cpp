@@ -196,7 +196,34 @@ QProcessEnvironment DesktopSession::environment() const
     env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("home/.cache")));
     env.remove(QStringLiteral("XAUTHORITY"));
     env.remove(QStringLiteral("QT_LOGGING_RULES"));
+    for (auto it = m_extraEnvironment.begin(); it != m_extraEnvironment.end(); ++it)
+        env.insert(it.key(), it.value());
     return env;
+}
+
+bool DesktopSession::waitForAppExit(int timeoutMs)
+{
+    if (appRunning() && !m_app.waitForFinished(timeoutMs)) {
+        m_error = QStringLiteral("fleetscope did not exit within %1 ms").arg(timeoutMs);
+        return false;
+    }
+    return m_app.exitStatus() == QProcess::NormalExit && m_app.exitCode() == 0;
+}
+
+bool DesktopSession::killApp()
+{
+    if (!appRunning())
+        return true;
+    m_app.kill();
+    return m_app.waitForFinished(10000);
+}
+
+QString DesktopSession::windowTitle()
+{
+    QString title;
+    if (!xdotool({ QStringLiteral("getwindowname"), QString::number(m_window) }, &title))
+        return {};
+    return title.trimmed();
 }
 
 bool DesktopSession::startDesktop(int widthPx, int heightPx)
@@ -229,7 +256,7 @@ bool DesktopSession::startDesktop(int widthPx, int heightPx)
     return true;
 }
 
-bool DesktopSession::startApp(const QStringList& arguments, const QSize& windowSize, int timeoutMs)
+bool DesktopSession::startApp(const QStringList& arguments, const QSize& windowSize, int timeoutMs, const std::function<bool()>& beforePlacing)
 {
     m_appOutput.clear();
     m_app.setProcessEnvironment(environment());
@@ -260,6 +287,8 @@ bool DesktopSession::startApp(const QStringList& arguments, const QSize& windowS
         return false;
     }
     m_window = ids.trimmed().split(QLatin1Char('\n')).first().toUInt();
+    if (beforePlacing && !beforePlacing())
+        return false;
     const QString wid = QString::number(m_window);
     // The window manager may place the window after it showed (a race with our move): ask
     // again until it sits at the screen's corner with the size asked for.
@@ -482,8 +511,8 @@ bool DesktopSession::waitForNoWindow(const QString& title, int timeoutMs)
 bool DesktopSession::savePlanAs(const QString& path, int timeoutMs)
 {
     QFile::remove(path);
-    // File > Save Plan… by its shortcut, as a keyboard user opens it.
-    if (!key(QStringLiteral("ctrl+s")))
+    // File > Save Plan… by its shortcut, as a keyboard user opens it (Ctrl+S saves the document).
+    if (!key(QStringLiteral("ctrl+alt+s")))
         return false;
     QString ids;
     if (!waitUntil(
@@ -493,7 +522,7 @@ bool DesktopSession::savePlanAs(const QString& path, int timeoutMs)
                     && !ids.trimmed().isEmpty();
             },
             timeoutMs)) {
-        m_error = QStringLiteral("File > Save Plan (Ctrl+S) opened no dialog (is the plan empty?)");
+        m_error = QStringLiteral("File > Save Plan (Ctrl+Alt+S) opened no dialog (is the plan empty?)");
         return false;
     }
     // The file name field has the focus with "plan.json" selected: type over it.

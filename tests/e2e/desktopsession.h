@@ -88,7 +88,10 @@ public:
     /// Starts fleetscope with `arguments` and a private HOME, and waits (at most
     /// `timeoutMs`) for its window to show a loaded cluster (its title "... — Fleetscope"),
     /// then moves it to the screen's top-left corner at `windowSize` and gives it the focus.
-    bool startApp(const QStringList& arguments, const QSize& windowSize, int timeoutMs = 60000);
+    /// `beforePlacing`, when given, runs once the window shows a cluster and before it is moved
+    /// and activated (answering a question the program asks at its start); false fails the start.
+    bool startApp(const QStringList& arguments, const QSize& windowSize, int timeoutMs = 60000,
+        const std::function<bool()>& beforePlacing = {});
 
     /// The path of the program under test: $FLEETSCOPE_E2E_EXECUTABLE when set (to run the
     /// same tests against another build, e.g. to see them fail before a fix), else the one
@@ -101,6 +104,17 @@ public:
     [[nodiscard]] QRect windowRect();
     /// A private folder for this session's files (plans, screenshots).
     [[nodiscard]] QString path(const QString& name) const { return m_dir.filePath(name); }
+
+    /// An environment variable for the programs started from now on (FLEET_AUTOSAVE_MS=500).
+    void setAppEnvironment(const QString& name, const QString& value) { m_extraEnvironment.insert(name, value); }
+    /// Waits for the program to exit by itself; true when it exited with code 0 within `timeoutMs`.
+    bool waitForAppExit(int timeoutMs = 20000);
+    /// Kills the program (SIGKILL, as a crash or the OOM killer ends it) and waits for it.
+    bool killApp();
+    /// The main window's title as the window manager sees it ("doc.fleet* — Fleetscope"), "" on failure.
+    [[nodiscard]] QString windowTitle();
+    /// The private HOME the program runs with (its data folder is under .local/share).
+    [[nodiscard]] QString home() const { return m_dir.filePath(QStringLiteral("home")); }
 
     /// Whether the program still runs; its exit code and status once it ended.
     [[nodiscard]] bool appRunning() const;
@@ -137,7 +151,7 @@ public:
     /// asked: a resize, a new layout); false after `timeoutMs`.
     bool waitForStillScreen(int timeoutMs = 15000);
 
-    /// File > Save Plan (Ctrl+S) and the window's own file dialog, typing `path`; waits
+    /// File > Save Plan (Ctrl+Alt+S) and the window's own file dialog, typing `path`; waits
     /// for the file to appear. False (error() says why) when the dialog or file never did.
     bool savePlanAs(const QString& path, int timeoutMs = 15000);
     /// Reads a saved plan's actions (the "actions" array of plan-v1). Empty when unreadable.
@@ -166,6 +180,7 @@ private:
     QByteArray m_appOutput;
     quint32 m_window = 0;
     QString m_error;
+    QMap<QString, QString> m_extraEnvironment;
     int m_screens = 0; // screenshots taken (their file names)
     int m_legendWidth = -1; // the map legend's width, measured once (mapCells)
     [[nodiscard]] QProcessEnvironment environment() const;

@@ -91,7 +91,7 @@ private slots:
     void failDomainOfTheSelectedNode();
 
 private:
-    /// The plan as saved now through File > Save Plan (Ctrl+S); empty when no plan was saved.
+    /// The plan as saved now through File > Save Plan (Ctrl+Alt+S); empty when no plan was saved.
     QJsonArray savedPlan(int timeoutMs = 5000);
     /// Saves until the plan has `count` actions (an undo or a worker's result lands on the
     /// event loop a moment after the keys); the last saved plan.

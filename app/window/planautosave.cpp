@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "planautosave.h"
+
+#include "app/controllers/plancontroller.h"
+#include "app/window/mainwindow.h"
+#include "app/window/windowdocument.h"
+
+#include "importers/output/outputfile.h"
+#include "importers/plan/planfile.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLocale>
+#include <QLockFile>
+#include <QMessageBox>
+#include <QPointer>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTimer>
+#include <QUndoStack>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <exception>
+
+namespace fleet::app {
+
+namespace {
+
+constexpr qint64 kMaxAutosaveBytes = qint64 { 512 } << 20;
+
+QString lockPathFor(const QString& folder, const QString& pid)
+{
+    return QDir(folder).filePath(QStringLiteral("plan-%1.lock").arg(pid));
+}
+
+} // namespace
+
+PlanAutosave::PlanAutosave(MainWindow* window, PlanController* plan, WindowDocument* document)
+    : QObject(window)
+    , m_window(window)
+    , m_plan(plan)
+    , m_document(document)
+{
+    m_timer = new QTimer(this);
+    connect(m_timer, &QTimer::timeout, this, &PlanAutosave::saveIfChanged);
+    connect(m_plan->undoStack(), &QUndoStack::indexChanged, this, [this] { m_changed = true; });
+    connect(m_plan, &PlanController::planChanged, this, [this] { m_changed = true; });
+    connect(m_plan, &PlanController::engineReady, this, [this] {
+        if (!std::exchange(m_offered, true))
+            QTimer::singleShot(0, this, &PlanAutosave::offerRecovery); // after the window took the engine
+    });
+}
+
+PlanAutosave::~PlanAutosave()
+{
+    closedCleanly();
+}
+
+QString PlanAutosave::folder()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("autosave"));
+}
+
+QString PlanAutosave::filePath() const
+{
+    return QDir(folder()).filePath(QStringLiteral("plan-%1.json").arg(QCoreApplication::applicationPid()));
+}
+
+void PlanAutosave::start(int intervalMs)
+{
+    if (!m_lock) {
+        QDir().mkpath(folder());
+        m_lock = std::make_unique<QLockFile>(lockPathFor(folder(), QString::number(QCoreApplication::applicationPid())));
+        m_lock->setStaleLockTime(0);
+        (void)m_lock->tryLock(0); // our own PID: no one else holds it
+    }
+    m_timer->start(std::max(100, intervalMs));
+}
+
+void PlanAutosave::saveIfChanged()
+{
+    if (!m_changed || m_closed || m_write.isRunning())
+        return;
+    m_changed = false;
+    std::vector<model::PlanAction> actions;
+    if (const auto engine = m_plan->engine()) {
+        actions.reserve(engine->applied().size());
+        for (const model::AppliedAction& a : engine->applied())
+            actions.push_back(a.action);
+    }
+    const int count = static_cast<int>(actions.size());
+    QPointer<PlanAutosave> self(this);
+    m_write = QtConcurrent::run([self, path = filePath(), source = m_document->shownSource(), actions = std::move(actions), count]() mutable {
+        try {
+            if (actions.empty()) {
+                QFile::remove(path);
+            } else {
+                importers::PlanDocument plan;
+                plan.source = std::move(source);
+                plan.actions = std::move(actions);
+                importers::writeOutputFile(path.toStdString(), importers::planJson(plan));
+            }
+        } catch (const std::exception&) {
+            return; // a full disk: the next change tries again; the document itself is untouched
+        }
+        QMetaObject::invokeMethod(
+            self, [self, count] { if (self) emit self->autosaved(count); }, Qt::QueuedConnection);
+    });
+}
+
+void PlanAutosave::closedCleanly()
+{
+    if (m_closed)
+        return;
+    m_closed = true;
+    m_timer->stop();
+    m_write.waitForFinished();
+    if (m_lock) {
+        QFile::remove(filePath());
+        m_lock->unlock(); // removes the lock file
+    }
+}
+
+void PlanAutosave::offerRecovery()
+{
+    const QDir dir(folder());
+    const QString ownPid = QString::number(QCoreApplication::applicationPid());
+    const QFileInfoList files = dir.entryInfoList({ QStringLiteral("plan-*.json") }, QDir::Files, QDir::Time);
+    for (const QFileInfo& file : files) {
+        const QString pid = file.completeBaseName().mid(5); // "plan-"
+        if (pid == ownPid)
+            continue;
+        QLockFile owner(lockPathFor(folder(), pid));
+        owner.setStaleLockTime(0); // only a dead process's lock is stale, however old
+        if (!owner.tryLock(0))
+            continue; // another window runs: its plan is its own
+        QFile in(file.filePath());
+        std::string json;
+        std::size_t actions = 0;
+        bool readable = in.size() <= kMaxAutosaveBytes && in.open(QIODevice::ReadOnly);
+        if (readable) {
+            const QByteArray bytes = in.readAll();
+            json.assign(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+            try {
+                actions = importers::parsePlanText(json, file.filePath().toStdString()).actions.size();
+            } catch (const std::exception&) {
+                readable = false; // cut short by the crash: nothing to offer
+            }
+        }
+        in.close();
+        bool keep = false;
+        if (readable && actions > 0) {
+            const QString when = QLocale().toString(file.lastModified().time(), QLocale::ShortFormat);
+            QMessageBox box(QMessageBox::Question, tr("Recover Plan"),
+                tr("Fleetscope did not quit cleanly. Recover the plan from %1 (%2)?")
+                    .arg(when, actions == 1 ? tr("1 action") : tr("%1 actions").arg(QLocale().toString(static_cast<qulonglong>(actions)))),
+                QMessageBox::Yes | QMessageBox::No, m_window);
+            box.setObjectName(QStringLiteral("recoverPlanBox"));
+            box.setInformativeText(tr("It is added to the plans and checked against the cluster shown; Discard deletes it."));
+            box.button(QMessageBox::Yes)->setText(tr("&Recover"));
+            box.button(QMessageBox::No)->setText(tr("&Discard"));
+            box.setDefaultButton(QMessageBox::Yes);
+            const bool recover = box.exec() == QMessageBox::Yes;
+            m_window->restoreMapFocus();
+            // A plan that cannot be shown now (another is being opened) stays for the next start.
+            keep = recover && !m_document->addPlan(tr("Recovered %1").arg(when), std::move(json));
+        }
+        if (!keep)
+            QFile::remove(file.filePath());
+        owner.unlock();
+    }
+}
+
+} // namespace fleet::app

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The shown plan saved every minute into the user's data folder, and offered back after a run
+// that did not quit cleanly ("Recover the plan from 14:02?").
+
+#include <QFuture>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+class QLockFile;
+class QTimer;
+
+namespace fleet::app {
+
+class MainWindow;
+class PlanController;
+class WindowDocument;
+
+/// Autosave of the shown plan and its recovery.
+///
+/// Each running window owns two files in folder() (QStandardPaths::AppDataLocation
+/// + "/autosave"): `plan-PID.lock`, a QLockFile held while it runs, and `plan-PID.json`, the
+/// shown plan as a plan file (resources/schemas/plan-v1.md), written every interval while the
+/// plan changed since the last write (the actions copied on the GUI thread, O(actions); the
+/// JSON built and written on a worker through importers::writeOutputFile(), whole or not at
+/// all) and removed while the plan is empty. A clean quit (closedCleanly()) removes both.
+///
+/// Recovery: once the first what-if is ready, a `plan-*.json` whose lock can be taken (its
+/// process is gone: QLockFile's stale check by PID, with no age limit, so another running
+/// window's file is never taken) is offered back in a question titled "Recover Plan"
+/// ("Recover the plan from 14:02 (12 actions)?"): Recover adds it to the document's plans
+/// and shows it (WindowDocument::addPlan(), the document modified), Discard removes it; either
+/// way the leftover files are removed. Thread: GUI thread.
+class PlanAutosave : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kDefaultIntervalMs = 60000;
+
+    PlanAutosave(MainWindow* window, PlanController* plan, WindowDocument* document);
+    ~PlanAutosave() override;
+
+    /// Takes this window's lock and writes every `intervalMs` from now on.
+    void start(int intervalMs = kDefaultIntervalMs);
+    /// The folder of the autosaved plans (created by start()).
+    [[nodiscard]] static QString folder();
+    /// This window's autosave file.
+    [[nodiscard]] QString filePath() const;
+    /// Writes now when the plan changed since the last write (the timer's work).
+    void saveIfChanged();
+    /// The window closed as asked: waits for a running write, removes this window's files.
+    void closedCleanly();
+
+signals:
+    /// The plan was written to filePath() (or the file removed: `actions` 0).
+    void autosaved(int actions);
+
+private:
+    void offerRecovery();
+
+    MainWindow* m_window;
+    PlanController* m_plan;
+    WindowDocument* m_document;
+    QTimer* m_timer = nullptr;
+    std::unique_ptr<QLockFile> m_lock;
+    QFuture<void> m_write;
+    bool m_changed = false;
+    bool m_offered = false;
+    bool m_closed = false;
+};
+
+} // namespace fleet::app

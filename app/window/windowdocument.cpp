@@ -1,0 +1,641 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "windowdocument.h"
+
+#include "app/controllers/importcontroller.h"
+#include "app/controllers/plancontroller.h"
+#include "app/controllers/planopener.h"
+#include "app/controllers/storereaders.h"
+#include "app/window/mainwindow.h"
+#include "app/window/plandocument.h"
+
+#include "importers/output/outputfile.h"
+#include "importers/plan/planfile.h"
+#include "importers/pricing/pricetableloader.h"
+
+#include <QAction>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QSettings>
+#include <QUndoStack>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <exception>
+#include <utility>
+
+namespace fleet::app {
+
+namespace {
+
+const QString kRecentKey = QStringLiteral("recentSources");
+const QString kFleetSuffix = QStringLiteral(".fleet");
+constexpr qint64 kMaxPlanFileBytes = qint64 { 512 } << 20;
+
+// Plan JSON for `actions` naming `source` (planJson()); "" for no action.
+std::string planJsonOf(const importers::PlanSource& source, std::vector<model::PlanAction> actions)
+{
+    if (actions.empty())
+        return {};
+    importers::PlanDocument plan;
+    plan.source = source;
+    plan.actions = std::move(actions);
+    return importers::planJson(plan);
+}
+
+std::vector<model::PlanAction> actionsOf(const model::PlanEngine* engine)
+{
+    std::vector<model::PlanAction> actions;
+    if (!engine)
+        return actions;
+    actions.reserve(engine->applied().size());
+    for (const model::AppliedAction& a : engine->applied())
+        actions.push_back(a.action);
+    return actions;
+}
+
+} // namespace
+
+WindowDocument::WindowDocument(MainWindow* window, PlanController* plan, PlanDocument* planDocument)
+    : QObject(window)
+    , m_window(window)
+    , m_plan(plan)
+    , m_planDocument(planDocument)
+{
+    connect(m_plan->undoStack(), &QUndoStack::cleanChanged, this, &WindowDocument::updateTitle);
+    connect(m_plan->undoStack(), &QUndoStack::indexChanged, this, &WindowDocument::updateTitle);
+    connect(this, &WindowDocument::plansChanged, this, &WindowDocument::updateTitle);
+    connect(m_plan, &PlanController::engineReady, this, [this] {
+        if (!std::exchange(m_openFirst, false) || m_plans.empty())
+            return;
+        if (!switchToPlan(0)) {
+            m_current = 0; // nothing could open it: the list stays as the file has it
+            emit plansChanged();
+        }
+    });
+    connect(m_planDocument->opener(), &PlanOpener::finished, this, [this](bool opened) {
+        if (m_pending < 0)
+            return; // File > Open Plan: the shown plan's content changed, not the list
+        const int index = std::exchange(m_pending, -1);
+        const bool modifies = std::exchange(m_pendingModifies, false);
+        if (opened) {
+            m_current = index;
+            if (modifies)
+                setListModified(true);
+        } else if (m_previous >= 0 && static_cast<std::size_t>(m_previous) < m_plans.size()) {
+            m_current = m_previous; // the window still shows the plan it was to leave
+        } else {
+            // The plan could not be shown and none was before (a document's first plan): it
+            // stays in the list as it was, and the window shows a new empty plan of its own
+            // (never the failed one's entry, whose actions a save would replace by the shown ones).
+            m_plans.push_back(importers::DocumentPlan { uniqueName(tr("Plan %1").arg(m_plans.size() + 1)).toStdString(), {}, {}, {}, {} });
+            m_current = static_cast<int>(m_plans.size()) - 1;
+            setListModified(true);
+        }
+        m_previous = -1;
+        emit plansChanged();
+    });
+}
+
+WindowDocument::~WindowDocument() = default;
+
+void WindowDocument::addFileActions(QMenu* file)
+{
+    QAction* saveAction = file->addAction(tr("&Save"), this, [this] { save(); });
+    saveAction->setObjectName(QStringLiteral("actionSave"));
+    saveAction->setShortcut(QKeySequence::Save);
+    saveAction->setStatusTip(tr("Save the cluster shown and its plans as one .fleet document"));
+    QAction* saveAsAction = file->addAction(tr("Save &As\u2026"), this, [this] { saveAs(); });
+    saveAsAction->setObjectName(QStringLiteral("actionSaveAs"));
+    saveAsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+}
+
+QMenu* WindowDocument::addRecentMenu(QMenu* file)
+{
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("menuOpenRecent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &WindowDocument::rebuildRecentMenu);
+    return m_recentMenu;
+}
+
+bool WindowDocument::isModified() const
+{
+    return m_listModified || !m_plan->undoStack()->isClean();
+}
+
+void WindowDocument::setListModified(bool modified)
+{
+    if (modified)
+        ++m_listGeneration;
+    m_listModified = modified;
+    updateTitle();
+}
+
+void WindowDocument::updateTitle()
+{
+    QString name;
+    if (!m_path.isEmpty())
+        name = QFileInfo(m_path).fileName();
+    else if (m_cluster)
+        name = m_cluster->sourceLabel;
+    if (name.isEmpty()) {
+        m_window->setWindowTitle(tr("Fleetscope"));
+        return;
+    }
+    name.replace(QStringLiteral("[*]"), QStringLiteral("[*][*]")); // a literal placeholder in a file name stays literal
+    m_window->setWindowTitle(tr("%1[*] \u2014 Fleetscope").arg(name));
+    m_window->setWindowModified(isModified());
+}
+
+void WindowDocument::setCluster(std::shared_ptr<const ImportedCluster> cluster, const QStringList& files)
+{
+    m_cluster = std::move(cluster);
+    m_pending = -1;
+    m_previous = -1;
+    m_pendingModifies = false;
+    m_plans.clear();
+    m_path.clear();
+    m_source = {};
+    m_takenAt = importers::utcNowIso();
+    const OpenedDocument* document = m_cluster ? m_cluster->document.get() : nullptr;
+    if (document) {
+        m_path = document->path;
+        m_plans = document->plans;
+        m_source = document->provenance;
+    }
+    if (m_plans.empty()) {
+        m_plans.push_back(importers::DocumentPlan { tr("Plan 1").toStdString(), {}, {}, {}, {} });
+        m_current = 0;
+        m_openFirst = false;
+    } else {
+        m_current = -1; // the first plan opens once the what-if is ready
+        m_openFirst = true;
+    }
+    m_listModified = false;
+    if (!document && m_cluster) {
+        // The files' digests are read on a worker; a plan stashed before they are known names none.
+        const std::uint64_t generation = ++m_sourceGeneration;
+        QPointer<WindowDocument> self(this);
+        (void)QtConcurrent::run([self, generation, source = m_window->planSourceOnWorker()] {
+            importers::PlanSource s;
+            try {
+                s = source();
+            } catch (const std::exception&) {
+                return; // a file gone since: the plan is saved naming what can be named then
+            }
+            QMetaObject::invokeMethod(
+                self, [self, generation, s] { if (self && generation == self->m_sourceGeneration) self->m_source = s; }, Qt::QueuedConnection);
+        });
+    } else {
+        ++m_sourceGeneration;
+    }
+    if (!files.isEmpty())
+        rememberRecent(files);
+    emit plansChanged();
+}
+
+// ---- saving ------------------------------------------------------------------------------
+
+bool WindowDocument::saveTo(const QString& path)
+{
+    if (!m_cluster || m_saving || path.isEmpty())
+        return false;
+    const OpenedDocument* opened = m_cluster->document.get();
+    auto doc = std::make_shared<importers::FleetDocument>();
+    // The shown cluster is immutable while no live batch is applied, and a batch waits for the
+    // worker's StoreReadGuard: the serializer only reads the store and the topology.
+    doc->cluster.store = std::const_pointer_cast<model::ClusterStore>(m_cluster->store);
+    doc->cluster.topology = std::const_pointer_cast<model::Topology>(m_cluster->topology);
+    doc->cluster.report = m_cluster->report;
+    doc->cluster.sourceLabel = opened ? opened->sourceLabel : m_cluster->sourceLabel.toStdString();
+    doc->cluster.usage = m_cluster->usage;
+    doc->cluster.server = m_cluster->server.toStdString();
+    doc->cluster.resourceVersion = m_cluster->resourceVersion.toStdString();
+    doc->takenAt = opened ? opened->takenAt : m_takenAt;
+    doc->topologyKeys = opened && !opened->topologyKeys.empty() ? opened->topologyKeys : model::TopologySpec::defaults().levelKeys;
+    doc->priceTableCsv = opened ? opened->priceTableCsv : std::string(importers::shippedPriceTableText());
+    doc->plans = m_plans;
+    const int current = m_current;
+    std::vector<model::PlanAction> actions = current >= 0 ? actionsOf(m_plan->engine().get()) : std::vector<model::PlanAction> {};
+    const bool currentChanged = !m_plan->undoStack()->isClean();
+
+    importers::OutputFileOptions options; // a document never replaces a file its cluster was read from
+    if (!opened)
+        for (const QString& f : m_window->shownFiles())
+            options.inputs.push_back(f.toStdString());
+
+    m_saving = true;
+    const std::uint64_t generation = ++m_saveGeneration;
+    m_saveUndoIndex = m_plan->undoStack()->index();
+    m_saveListGeneration = m_listGeneration;
+    if (!m_progress) {
+        m_progress = new QProgressDialog(m_window);
+        m_progress->setObjectName(QStringLiteral("saveDocumentProgress"));
+        m_progress->setWindowTitle(tr("Save"));
+        m_progress->setCancelButton(nullptr); // the write is whole or nothing; it cannot stop halfway
+        m_progress->setWindowModality(Qt::WindowModal);
+        m_progress->setMinimumDuration(kProgressAfterMs);
+        m_progress->setAutoReset(false);
+        m_progress->setAutoClose(false);
+    }
+    m_progress->setLabelText(tr("Saving %1\u2026").arg(QFileInfo(path).fileName()));
+    m_progress->setRange(0, 0);
+    m_progress->reset();
+    m_progress->setValue(0);
+
+    auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for this worker
+    std::function<importers::PlanSource()> source;
+    if (!opened)
+        source = m_window->planSourceOnWorker();
+    QPointer<WindowDocument> self(this);
+    (void)QtConcurrent::run([self, generation, path, doc, current, actions = std::move(actions), currentChanged, source,
+                                provenance = m_source, options, reading]() mutable {
+        QString error;
+        std::string currentJson;
+        try {
+            doc->provenance = source ? source() : provenance;
+            const std::string now = importers::utcNowIso();
+            if (current >= 0 && static_cast<std::size_t>(current) < doc->plans.size()) {
+                importers::DocumentPlan& shown = doc->plans[static_cast<std::size_t>(current)];
+                shown.planJson = currentJson = planJsonOf(doc->provenance, std::move(actions));
+                if (currentChanged || shown.savedAt.empty()) {
+                    shown.evaluationJson.clear(); // the evaluation kept is the one of the plan as it was saved
+                    shown.savedAt = now;
+                }
+            }
+            // A plan without actions is not kept in the file.
+            std::erase_if(doc->plans, [](const importers::DocumentPlan& p) { return p.planJson.empty(); });
+            importers::saveFleetDocument(*doc, path.toStdString(), options);
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        doc.reset();
+        QMetaObject::invokeMethod(
+            self,
+            [self, generation, path, error, currentJson = std::move(currentJson)]() mutable {
+                if (self)
+                    self->onSaveFinished(generation, path, error, std::move(currentJson));
+            },
+            Qt::QueuedConnection);
+    });
+    return true;
+}
+
+void WindowDocument::onSaveFinished(std::uint64_t generation, const QString& path, const QString& error, std::string currentJson)
+{
+    if (generation != m_saveGeneration)
+        return;
+    m_saving = false;
+    if (m_progress) {
+        m_progress->reset();
+        m_progress->hide();
+    }
+    if (!error.isEmpty()) {
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Save"), tr("The document was not saved: %1").arg(withFullStop(error)),
+            QMessageBox::Close, m_window);
+        box->setObjectName(QStringLiteral("saveDocumentError"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        emit saveFailed(error);
+        return;
+    }
+    m_path = path;
+    if (m_current >= 0 && static_cast<std::size_t>(m_current) < m_plans.size())
+        m_plans[static_cast<std::size_t>(m_current)].planJson = std::move(currentJson);
+    // Changes made while the worker wrote stay unsaved.
+    if (m_plan->undoStack()->index() == m_saveUndoIndex)
+        m_plan->undoStack()->setClean();
+    if (m_listGeneration == m_saveListGeneration)
+        m_listModified = false;
+    rememberRecent({ path });
+    updateTitle();
+    emit saved(path);
+}
+
+QString WindowDocument::saveAndWait(const QString& path)
+{
+    if (!m_cluster)
+        return tr("There is no cluster to save.");
+    if (!saveTo(path))
+        return tr("A save is already running.");
+    QString result;
+    QEventLoop loop;
+    const auto ok = connect(this, &WindowDocument::saved, &loop, [&loop] { loop.quit(); });
+    const auto failed = connect(this, &WindowDocument::saveFailed, &loop, [&loop, &result](const QString& error) {
+        result = error;
+        loop.quit();
+    });
+    loop.exec();
+    disconnect(ok);
+    disconnect(failed);
+    return result;
+}
+
+bool WindowDocument::save()
+{
+    if (m_path.isEmpty())
+        return saveAs();
+    if (!m_cluster)
+        return false;
+    return saveTo(m_path);
+}
+
+bool WindowDocument::saveAs(bool wait)
+{
+    if (!m_cluster) {
+        QMessageBox::information(m_window, tr("Save"), tr("Open a cluster first: a document keeps the cluster shown and its plans."));
+        m_window->restoreMapFocus();
+        return false;
+    }
+    QString suggested = m_path;
+    if (suggested.isEmpty()) {
+        const QStringList files = m_window->shownFiles();
+        suggested = files.isEmpty() ? QStringLiteral("cluster.fleet") : QFileInfo(files.front()).completeBaseName() + kFleetSuffix;
+    }
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Save Document"), suggested, tr("Fleetscope documents (*.fleet)"));
+    m_window->restoreMapFocus();
+    if (path.isEmpty())
+        return false;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += kFleetSuffix;
+    if (!wait)
+        return saveTo(path);
+    return saveAndWait(path).isEmpty();
+}
+
+bool WindowDocument::confirmClose()
+{
+    if (m_saving) {
+        // The save running ends first: its result decides what is left to ask.
+        QEventLoop loop;
+        connect(this, &WindowDocument::saved, &loop, &QEventLoop::quit);
+        connect(this, &WindowDocument::saveFailed, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    if (!isModified())
+        return true;
+    const bool document = !m_path.isEmpty() || m_listModified || m_plans.size() > 1;
+    if (!document)
+        return m_planDocument->confirmClose(); // one plan alone: saved as a plan file, as before documents
+    QMessageBox box(QMessageBox::Warning, tr("Unsaved Changes"),
+        m_path.isEmpty() ? tr("The cluster's plans are not saved.")
+                         : tr("%1 has changes that are not saved.").arg(QFileInfo(m_path).fileName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, m_window);
+    box.setObjectName(QStringLiteral("unsavedDocumentBox"));
+    box.setInformativeText(tr("Save the document before it is closed?"));
+    box.button(QMessageBox::Save)->setText(m_path.isEmpty() ? tr("&Save\u2026") : tr("&Save"));
+    box.button(QMessageBox::Discard)->setText(tr("&Discard"));
+    box.button(QMessageBox::Cancel)->setText(tr("&Cancel"));
+    box.setDefaultButton(QMessageBox::Save);
+    box.setEscapeButton(QMessageBox::Cancel);
+    const int choice = box.exec();
+    if (choice == QMessageBox::Discard)
+        return true;
+    if (choice == QMessageBox::Save)
+        return m_path.isEmpty() ? saveAs(true) : saveAndWait(m_path).isEmpty();
+    m_window->restoreMapFocus();
+    return false;
+}
+
+// ---- recent files ------------------------------------------------------------------------
+
+QList<QStringList> WindowDocument::recentSources()
+{
+    QList<QStringList> out;
+    for (const QString& entry : QSettings().value(kRecentKey).toStringList())
+        if (!entry.isEmpty())
+            out << entry.split(QLatin1Char('\n'));
+    return out;
+}
+
+void WindowDocument::rememberRecent(const QStringList& files)
+{
+    QStringList absolute;
+    for (const QString& f : files)
+        absolute << QFileInfo(f).absoluteFilePath();
+    const QString entry = absolute.join(QLatin1Char('\n'));
+    QSettings settings;
+    QStringList entries = settings.value(kRecentKey).toStringList();
+    entries.removeAll(entry);
+    entries.prepend(entry);
+    while (entries.size() > kRecentFiles)
+        entries.removeLast();
+    settings.setValue(kRecentKey, entries);
+}
+
+void WindowDocument::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QList<QStringList> sources = recentSources();
+    int n = 0;
+    for (const QStringList& files : sources) {
+        QStringList names;
+        for (const QString& f : files)
+            names << QFileInfo(f).fileName();
+        QAction* a = m_recentMenu->addAction(tr("&%1 %2").arg(++n).arg(names.join(QStringLiteral(" + "))));
+        a->setToolTip(files.join(QLatin1Char('\n')));
+        a->setStatusTip(files.join(QStringLiteral(", ")));
+        connect(a, &QAction::triggered, this, [this, files] {
+            if (confirmClose())
+                m_window->openFiles(files);
+        });
+    }
+    if (sources.isEmpty())
+        m_recentMenu->addAction(tr("No Recent Files"))->setEnabled(false);
+}
+
+// ---- the plans ---------------------------------------------------------------------------
+
+std::string WindowDocument::currentPlanJson() const
+{
+    return planJsonOf(m_source, actionsOf(m_plan->engine().get()));
+}
+
+void WindowDocument::stashCurrentPlan()
+{
+    if (m_current < 0 || static_cast<std::size_t>(m_current) >= m_plans.size())
+        return;
+    importers::DocumentPlan& shown = m_plans[static_cast<std::size_t>(m_current)];
+    if (!m_plan->undoStack()->isClean()) {
+        shown.evaluationJson.clear();
+        shown.savedAt.clear();
+        setListModified(true);
+    }
+    shown.planJson = currentPlanJson();
+}
+
+QString WindowDocument::uniqueName(const QString& wanted) const
+{
+    auto taken = [this](const QString& name) {
+        return std::any_of(m_plans.begin(), m_plans.end(), [&](const importers::DocumentPlan& p) { return QString::fromStdString(p.name) == name; });
+    };
+    if (!taken(wanted))
+        return wanted;
+    for (int n = 2;; ++n)
+        if (const QString candidate = QStringLiteral("%1 (%2)").arg(wanted).arg(n); !taken(candidate))
+            return candidate;
+}
+
+bool WindowDocument::canOpenPlan() const
+{
+    return m_plan->engine() && !m_planDocument->opener()->isRunning() && !m_saving;
+}
+
+bool WindowDocument::openPlanAt(int index)
+{
+    const importers::DocumentPlan& entry = m_plans[static_cast<std::size_t>(index)];
+    std::string json = entry.planJson;
+    if (json.empty()) {
+        importers::PlanDocument empty;
+        empty.source = m_source;
+        json = importers::planJson(empty);
+    }
+    m_pending = index;
+    if (!m_planDocument->opener()->openText(QString::fromStdString(entry.name), std::move(json), m_window->planSourceOnWorker())) {
+        m_pending = -1;
+        return false;
+    }
+    return true;
+}
+
+bool WindowDocument::switchToPlan(int index)
+{
+    if (index < 0 || static_cast<std::size_t>(index) >= m_plans.size() || index == m_current || !canOpenPlan())
+        return false;
+    stashCurrentPlan();
+    const int previous = std::exchange(m_current, -1);
+    if (!openPlanAt(index)) {
+        m_current = previous;
+        return false;
+    }
+    m_previous = previous;
+    emit plansChanged();
+    return true;
+}
+
+bool WindowDocument::newPlan()
+{
+    return addPlan(tr("Plan %1").arg(m_plans.size() + 1), {});
+}
+
+bool WindowDocument::addPlan(const QString& name, std::string json)
+{
+    if (!canOpenPlan())
+        return false;
+    m_plans.push_back(importers::DocumentPlan { uniqueName(name).toStdString(), std::move(json), {}, {}, {} });
+    setListModified(true);
+    if (!switchToPlan(static_cast<int>(m_plans.size()) - 1)) {
+        emit plansChanged();
+        return false;
+    }
+    m_pendingModifies = true;
+    return true;
+}
+
+bool WindowDocument::duplicatePlan(int index)
+{
+    if (index < 0 || static_cast<std::size_t>(index) >= m_plans.size())
+        return false;
+    importers::DocumentPlan copy = m_plans[static_cast<std::size_t>(index)];
+    if (index == m_current)
+        copy.planJson = currentPlanJson();
+    copy.name = uniqueName(tr("%1 copy").arg(QString::fromStdString(copy.name))).toStdString();
+    m_plans.push_back(std::move(copy));
+    setListModified(true);
+    emit plansChanged();
+    return true;
+}
+
+bool WindowDocument::renamePlan(int index, const QString& name)
+{
+    const QString trimmed = name.trimmed();
+    if (index < 0 || static_cast<std::size_t>(index) >= m_plans.size() || trimmed.isEmpty())
+        return false;
+    importers::DocumentPlan& entry = m_plans[static_cast<std::size_t>(index)];
+    if (QString::fromStdString(entry.name) == trimmed)
+        return true;
+    if (uniqueName(trimmed) != trimmed)
+        return false;
+    entry.name = trimmed.toStdString();
+    setListModified(true);
+    emit plansChanged();
+    return true;
+}
+
+bool WindowDocument::deletePlan(int index)
+{
+    if (index < 0 || static_cast<std::size_t>(index) >= m_plans.size())
+        return false;
+    if (index != m_current) {
+        if (m_pending >= 0)
+            return false; // the indexes of a plan being opened must stay
+        m_plans.erase(m_plans.begin() + index);
+        if (index < m_current)
+            --m_current;
+        setListModified(true);
+        emit plansChanged();
+        return true;
+    }
+    if (!canOpenPlan())
+        return false;
+    m_plans.erase(m_plans.begin() + index);
+    if (m_plans.empty())
+        m_plans.push_back(importers::DocumentPlan { tr("Plan 1").toStdString(), {}, {}, {}, {} });
+    m_current = -1;
+    m_previous = -1; // deleted: a failed open leaves a new empty plan shown
+    setListModified(true);
+    const int next = std::min(index, static_cast<int>(m_plans.size()) - 1);
+    if (!openPlanAt(next))
+        m_current = next; // nothing to open it with: the list names it shown, as the engine is empty
+    emit plansChanged();
+    return true;
+}
+
+QString WindowDocument::importPlan(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return tr("Cannot read %1: %2").arg(QFileInfo(path).fileName(), file.errorString());
+    if (file.size() > kMaxPlanFileBytes)
+        return tr("%1 is larger than a plan file can be (%2 MiB).").arg(QFileInfo(path).fileName()).arg(kMaxPlanFileBytes >> 20);
+    const QByteArray bytes = file.readAll();
+    std::string json(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+    try {
+        (void)importers::parsePlanText(json, path.toStdString());
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    if (!canOpenPlan())
+        return m_plan->engine() ? tr("A plan is being opened or saved; import it again in a moment.")
+                                : tr("Open a cluster first: a plan is checked against the cluster shown.");
+    addPlan(QFileInfo(path).completeBaseName(), std::move(json));
+    return {};
+}
+
+QString WindowDocument::exportPlan(int index, const QString& path)
+{
+    if (index < 0 || static_cast<std::size_t>(index) >= m_plans.size())
+        return tr("No such plan.");
+    std::string json = index == m_current ? currentPlanJson() : m_plans[static_cast<std::size_t>(index)].planJson;
+    if (json.empty()) {
+        importers::PlanDocument empty;
+        empty.source = m_source;
+        json = importers::planJson(empty);
+    }
+    importers::OutputFileOptions options;
+    for (const QString& f : m_window->shownFiles())
+        options.inputs.push_back(f.toStdString());
+    try {
+        importers::writeOutputFile(path.toStdString(), json, options);
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+} // namespace fleet::app

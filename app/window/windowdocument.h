@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The window's .fleet document (importers/document/fleetdocument.h): the shown cluster state
+// with its named plans, saved and reopened as one file. File > Save (Ctrl+S), Save As, Open
+// Recent; the title with the document's name and its modified mark; the question before
+// unsaved changes are closed; the plans kept in the document and which one the window shows.
+
+#include "importers/document/fleetdocument.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <string>
+#include <memory>
+#include <vector>
+
+class QAction;
+class QMenu;
+class QProgressDialog;
+
+namespace fleet::app {
+
+class MainWindow;
+class PlanController;
+class PlanDocument;
+struct ImportedCluster;
+
+/// The document of `window`: the cluster it shows and the plans kept with it.
+///
+/// The plans: the window shows one of them at a time (currentPlan()); the others are kept as
+/// their plan JSON (importers::DocumentPlan). Switching stores the shown plan's actions in its
+/// entry and opens the other one through PlanOpener::openText() (re-evaluated against the
+/// shown cluster on a worker, as File > Open Plan does). A new cluster starts one empty plan,
+/// "Plan 1"; a .fleet document starts with its plans, the first one shown once the what-if is
+/// ready. A plan without actions is not written to the file.
+///
+/// One "modified" state (isModified()): the shown plan's undo stack is not at its clean state,
+/// or the list of plans changed (another plan edited then left, a plan added, renamed,
+/// duplicated or deleted) since the document was last saved or opened. The title shows it
+/// with QWidget::setWindowModified() ("doc.fleet* — Fleetscope").
+///
+/// Saving: the document is assembled on the GUI thread from shared, immutable parts (the shown
+/// store and topology, the plans' JSON, a copy of the shown plan's actions: O(actions)), then
+/// serialized and written on a worker through importers::saveFleetDocument() (the atomic
+/// output writer: temporary file, fsync, rename), with a progress dialog after half a second.
+/// A live batch waits for the worker (StoreReadGuard). Thread: GUI thread.
+class WindowDocument : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kProgressAfterMs = 500;
+    /// Entries kept in File > Open Recent.
+    static constexpr int kRecentFiles = 10;
+
+    WindowDocument(MainWindow* window, PlanController* plan, PlanDocument* planDocument);
+    ~WindowDocument() override;
+
+    /// File > Save (Ctrl+S) and Save As… (Ctrl+Shift+S) into `file`.
+    void addFileActions(QMenu* file);
+    /// File > Open Recent into `file` (QSettings "recentSources": the sources opened and the
+    /// documents saved, newest first); opening one asks confirmClose() first.
+    QMenu* addRecentMenu(QMenu* file);
+
+    /// The .fleet file saved to or opened ("" for a cluster read from other sources and never
+    /// saved as a document).
+    [[nodiscard]] QString path() const { return m_path; }
+    /// See the class comment.
+    [[nodiscard]] bool isModified() const;
+    /// True while a save runs on its worker.
+    [[nodiscard]] bool isSaving() const noexcept { return m_saving; }
+
+    /// Starts saving the document to `path` on a worker; saved() or saveFailed() follows.
+    /// False (nothing started) without a cluster or while a save runs.
+    bool saveTo(const QString& path);
+    /// saveTo() and waits for its end, the event loop running (the GUI is never blocked).
+    /// Returns "" or the error for people.
+    QString saveAndWait(const QString& path);
+    /// File > Save: to path(), else as saveAs(). True when the document was written.
+    bool save();
+    /// File > Save As…: asks for a .fleet file ("Save Document") and saves there. `wait`: until
+    /// written (true when it was); else true when the save started.
+    bool saveAs(bool wait = false);
+    /// When isModified(), asks Save / Discard / Cancel (a QMessageBox titled "Unsaved Changes",
+    /// objectName unsavedDocumentBox) for a document (path() set, or more than the shown plan
+    /// changed); else, for a plan alone, PlanDocument::confirmClose(). True to go on.
+    bool confirmClose();
+
+    // ---- the plans ----------------------------------------------------------------------
+    /// The plans of the document; the shown one's JSON is as of its last switch or save.
+    [[nodiscard]] const std::vector<importers::DocumentPlan>& plans() const noexcept { return m_plans; }
+    /// The shown cluster's source as a plan names it (MainWindow::planSource(), computed once
+    /// per cluster on a worker; empty until then).
+    [[nodiscard]] const importers::PlanSource& shownSource() const noexcept { return m_source; }
+    /// The index of the plan shown in plans(), -1 while none (a plan being opened).
+    [[nodiscard]] int currentPlan() const noexcept { return m_current; }
+    /// Shows plan `index` (see the class comment). False when nothing started: the index is
+    /// the shown one or out of range, no what-if yet, or a plan is being opened.
+    bool switchToPlan(int index);
+    /// Adds an empty plan ("Plan N") and shows it.
+    bool newPlan();
+    /// Adds a copy of plan `index` named "NAME copy" (the shown plan's current actions).
+    bool duplicatePlan(int index);
+    /// Renames plan `index`; false (unchanged) for an empty name or one another plan has.
+    bool renamePlan(int index, const QString& name);
+    /// Deletes plan `index`; the shown one is replaced by a neighbour (a new empty plan when
+    /// it was the last).
+    bool deletePlan(int index);
+    /// Adds the plan in plan file `path` (resources/schemas/plan-v1.md), named after the file,
+    /// and shows it. Returns "" or the error for people (an unreadable or invalid file).
+    QString importPlan(const QString& path);
+    /// Adds plan JSON `json` named `name` (made unique) and shows it; the document counts as
+    /// changed (an imported or a recovered plan). False when it could not be shown now (it
+    /// stays in the list).
+    bool addPlan(const QString& name, std::string json);
+    /// Writes plan `index` as a plan file to `path`. Returns "" or the error for people.
+    QString exportPlan(int index, const QString& path);
+
+    /// A new cluster is shown (MainWindow::onImportFinished()): the document is the cluster's
+    /// .fleet (cluster->document) or none; its plans replace the list. `files`: the files it was
+    /// read from, for Open Recent.
+    void setCluster(std::shared_ptr<const ImportedCluster> cluster, const QStringList& files);
+    /// The recent files (newest first), each entry the files of one source.
+    [[nodiscard]] static QList<QStringList> recentSources();
+    /// Sets the title and modified mark from the document, the cluster and the plan.
+    void updateTitle();
+
+signals:
+    /// A save ended: written to `path`.
+    void saved(const QString& path);
+    /// A save failed: `error` names the file and the reason; the previous file is as it was.
+    void saveFailed(const QString& error);
+    /// The list of plans, or which one is shown, changed.
+    void plansChanged();
+
+private:
+    void onSaveFinished(std::uint64_t generation, const QString& path, const QString& error, std::string currentJson);
+    void rememberRecent(const QStringList& files);
+    void rebuildRecentMenu();
+    /// Stores the shown plan's actions in its entry (its JSON); marks the list modified when the
+    /// plan had unsaved changes.
+    void stashCurrentPlan();
+    /// The shown plan as plan JSON naming the cached source, or "" without an engine.
+    [[nodiscard]] std::string currentPlanJson() const;
+    [[nodiscard]] QString uniqueName(const QString& wanted) const;
+    /// Opens plan `index` through PlanOpener::openText() (m_pending); false when it did not start.
+    bool openPlanAt(int index);
+    [[nodiscard]] bool canOpenPlan() const;
+    void setListModified(bool modified);
+
+    MainWindow* m_window = nullptr;
+    PlanController* m_plan = nullptr;
+    PlanDocument* m_planDocument = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QPointer<QProgressDialog> m_progress;
+
+    std::shared_ptr<const ImportedCluster> m_cluster;
+    QString m_path;
+    std::vector<importers::DocumentPlan> m_plans;
+    int m_current = -1;
+    int m_pending = -1;        // the plan being opened by switchToPlan()
+    int m_previous = -1;       // the plan shown before it, shown again when the open fails
+    bool m_openFirst = false;  // the document's first plan opens once the what-if is ready
+    bool m_pendingModifies = false; // the plan being opened makes the document modified (added, recovered)
+    bool m_listModified = false;
+    bool m_saving = false;
+    std::uint64_t m_saveGeneration = 0;
+    int m_saveUndoIndex = -1; // the undo stack's index when the running save started
+    std::uint64_t m_listGeneration = 0; // +1 per change of the list
+    std::uint64_t m_saveListGeneration = 0; // m_listGeneration when the running save started
+    std::uint64_t m_sourceGeneration = 0; // +1 per cluster: a source computed for an older one is dropped
+    std::string m_takenAt; // when the shown cluster was read, ISO 8601 UTC
+    importers::PlanSource m_source; // the shown cluster's source, computed once on a worker
+};
+
+} // namespace fleet::app

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: Apache-2.0
+// The shown plan's autosave (app/window/planautosave.h), under xvfb-run on a small simulated
+// cluster, with real files in the test-mode data folder:
+// - written after a change within the interval, as a plan file with every action, removed once
+//   the plan is empty again and by a clean close;
+// - a leftover whose lock is free is offered ("Recover Plan"): Recover adds it to the
+//   document's plans, shown, the document modified, and the leftover is removed; one whose lock
+//   a running window holds is not offered; a declined one is removed.
+// The real crash (kill -9 of the process) is tst_e2e_document's.
+
+#include "planwindowfixture.h"
+
+#include "app/startup/surfaceformat.h"
+#include "app/window/planautosave.h"
+#include "app/window/windowdocument.h"
+#include "importers/output/outputfile.h"
+#include "importers/plan/planfile.h"
+
+#include "common/guitestmain.h"
+
+#include <QDir>
+#include <QFile>
+#include <QLockFile>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QUndoStack>
+
+using namespace fleet;
+using namespace planwindow;
+
+namespace {
+
+int drainSome(app::PlanController* plan, int count)
+{
+    int drained = 0;
+    const model::ClusterStore& store = *plan->store();
+    for (std::uint32_t i = 0; i < store.nodeCount() && drained < count; ++i) {
+        const model::NodeId n(i);
+        if (store.nodePods(n).empty() || !plan->drainNodes({ n }))
+            continue;
+        if (plan->engine()->applied().back().holds)
+            ++drained;
+        else
+            plan->removeLastAction();
+    }
+    return drained;
+}
+
+std::size_t actionsInFile(const QString& path)
+{
+    try {
+        return importers::readPlanFile(path.toStdString()).actions.size();
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+} // namespace
+
+class TestPlanAutosave : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void writesTheChangedPlanAndRemovesItOnCleanClose();
+    void offersALeftoverWhoseOwnerIsGone();
+};
+
+void TestPlanAutosave::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QDir(app::PlanAutosave::folder()).removeRecursively();
+}
+
+void TestPlanAutosave::writesTheChangedPlanAndRemovesItOnCleanClose()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    auto* autosave = new app::PlanAutosave(window.get(), window->planController(), window->document());
+    QSignalSpy written(autosave, &app::PlanAutosave::autosaved);
+    autosave->start(100);
+    QVERIFY(!written.wait(400)); // nothing changed: nothing written
+    QVERIFY(!QFile::exists(autosave->filePath()));
+
+    QCOMPARE(drainSome(window->planController(), 2), 2);
+    QVERIFY(written.wait(5000));
+    QCOMPARE(written.takeLast().at(0).toInt(), 2);
+    QCOMPARE(actionsInFile(autosave->filePath()), std::size_t(2));
+    QVERIFY(QFile::exists(QDir(app::PlanAutosave::folder()).filePath(QStringLiteral("plan-%1.lock").arg(QCoreApplication::applicationPid()))));
+
+    window->undoStack()->setIndex(0); // every drain undone (a drain that did not hold was removed by a command of its own)
+    QCOMPARE(window->planController()->engine()->applied().size(), std::size_t(0));
+    // A write of the two actions may still be on its way: the last one written is the empty plan.
+    QTRY_VERIFY_WITH_TIMEOUT(!written.isEmpty() && written.last().at(0).toInt() == 0, 5000);
+    QVERIFY(!QFile::exists(autosave->filePath()));
+
+    QCOMPARE(drainSome(window->planController(), 1), 1);
+    QVERIFY(written.wait(5000));
+    QVERIFY(QFile::exists(autosave->filePath()));
+    autosave->closedCleanly();
+    QVERIFY(!QFile::exists(autosave->filePath()));
+    QCOMPARE(QDir(app::PlanAutosave::folder()).entryList(QDir::Files), QStringList());
+    window->undoStack()->setClean();
+}
+
+void TestPlanAutosave::offersALeftoverWhoseOwnerIsGone()
+{
+    // Two leftovers: one whose window is gone (no lock held), one whose window "runs" (its lock
+    // held here, as a running process holds it). A plan made on the same fleet, saved as a file.
+    const QDir folder(app::PlanAutosave::folder());
+    QVERIFY(folder.mkpath(QStringLiteral(".")));
+    std::string planText;
+    {
+        auto maker = openWindow(240, 3);
+        QVERIFY(maker);
+        QCOMPARE(drainSome(maker->planController(), 3), 3);
+        importers::PlanDocument plan;
+        plan.source = maker->planSource();
+        for (const model::AppliedAction& a : maker->planController()->engine()->applied())
+            plan.actions.push_back(a.action);
+        planText = importers::planJson(plan);
+        maker->undoStack()->setClean();
+    }
+    const QString gone = folder.filePath(QStringLiteral("plan-999991.json"));
+    const QString running = folder.filePath(QStringLiteral("plan-999992.json"));
+    importers::writeOutputFile(gone.toStdString(), planText);
+    importers::writeOutputFile(running.toStdString(), planText);
+    QLockFile held(folder.filePath(QStringLiteral("plan-999992.lock")));
+    QVERIFY(held.tryLock(0));
+
+    int asked = 0;
+    auto answerRecover = [&asked] {
+        whenShown([&asked](QWidget* w) {
+            auto* box = qobject_cast<QMessageBox*>(w);
+            if (!box || box->objectName() != QStringLiteral("recoverPlanBox"))
+                return;
+            ++asked;
+            QVERIFY(box->text().contains(QStringLiteral("(3 actions)")));
+            box->button(QMessageBox::Yes)->click();
+        });
+    };
+    auto window = std::make_unique<app::MainWindow>();
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    auto* autosave = new app::PlanAutosave(window.get(), window->planController(), window->document());
+    autosave->start(60000);
+    answerRecover();
+    QSignalSpy shown(window.get(), &app::MainWindow::clusterShown);
+    window->openSimulated(240, 3);
+    QVERIFY(shown.wait(30000));
+    app::WindowDocument* doc = window->document();
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 1, 30000);
+    QCOMPARE(asked, 1); // the running window's plan is not offered
+    QCOMPARE(doc->plans().size(), std::size_t(2));
+    QVERIFY(QString::fromStdString(doc->plans()[1].name).startsWith(QStringLiteral("Recovered ")));
+    QCOMPARE(window->planController()->engine()->applied().size(), std::size_t(3));
+    QVERIFY(doc->isModified()); // recovered, not saved anywhere
+    QVERIFY(!QFile::exists(gone));
+    QVERIFY(!QFile::exists(folder.filePath(QStringLiteral("plan-999991.lock"))));
+    QVERIFY(QFile::exists(running));
+
+    // The running one's window is gone now: the next window offers it; Discard removes it.
+    held.unlock();
+    auto next = std::make_unique<app::MainWindow>();
+    next->show();
+    QVERIFY(QTest::qWaitForWindowExposed(next.get()));
+    auto* nextAutosave = new app::PlanAutosave(next.get(), next->planController(), next->document());
+    nextAutosave->start(60000);
+    bool declined = false;
+    whenShown([&declined](QWidget* w) {
+        auto* box = qobject_cast<QMessageBox*>(w);
+        if (!box || box->objectName() != QStringLiteral("recoverPlanBox"))
+            return;
+        declined = true;
+        box->button(QMessageBox::No)->click();
+    });
+    QSignalSpy nextShown(next.get(), &app::MainWindow::clusterShown);
+    next->openSimulated(240, 3);
+    QVERIFY(nextShown.wait(30000));
+    QTRY_VERIFY_WITH_TIMEOUT(declined, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(running), 5000);
+    QCOMPARE(next->document()->plans().size(), std::size_t(1));
+    QVERIFY(!next->document()->isModified());
+    window->undoStack()->setClean();
+}
+
+int main(int argc, char** argv)
+{
+    return fleet::testing::runGuiTest<TestPlanAutosave>(argc, argv, &fleet::app::setDefaultSurfaceFormat, { .quitOnLastWindowClosed = false });
+}
+#include "tst_planautosave.moc"

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: Apache-2.0
+// The window's .fleet document (app/window/windowdocument.h), under xvfb-run on a small
+// simulated cluster, with real files:
+// - saved on a worker to a real .fleet: the file opens headless with the same cluster and the
+//   shown plan's actions, the title names it and the modified mark follows the plan;
+// - the document opened in the window shows its first plan, every action, clean;
+// - the plans list: a new plan, a switch back (the left plan's actions kept, the document
+//   modified although the shown plan's stack is clean), rename, duplicate, delete, import and
+//   export of a plan file, and all of it as saved;
+// - closing with a changed document asks "Unsaved Changes" and Save writes the document.
+
+#include "planwindowfixture.h"
+
+#include "app/controllers/planopener.h"
+#include "app/startup/surfaceformat.h"
+#include "app/window/planautosave.h"
+#include "app/window/windowdocument.h"
+#include "importers/document/fleetdocument.h"
+#include "importers/plan/planfile.h"
+
+#include "common/guitestmain.h"
+
+#include <QFile>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QUndoStack>
+
+using namespace fleet;
+using namespace planwindow;
+
+namespace {
+
+/// Drains the first `count` nodes with pods whose drain holds, one command each.
+int drainSome(app::PlanController* plan, int count, std::uint32_t from = 0)
+{
+    int drained = 0;
+    const model::ClusterStore& store = *plan->store();
+    for (std::uint32_t i = from; i < store.nodeCount() && drained < count; ++i) {
+        const model::NodeId n(i);
+        if (store.nodePods(n).empty() || !plan->drainNodes({ n }))
+            continue;
+        if (plan->engine()->applied().back().holds)
+            ++drained;
+        else
+            plan->removeLastAction();
+    }
+    return drained;
+}
+
+std::size_t actionsIn(const importers::DocumentPlan& plan)
+{
+    return plan.planJson.empty() ? 0 : importers::parsePlanText(plan.planJson, plan.name).actions.size();
+}
+
+std::size_t shownActions(const app::MainWindow& window)
+{
+    return window.planController()->engine() ? window.planController()->engine()->applied().size() : 0;
+}
+
+} // namespace
+
+class TestWindowDocument : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void saveWritesTheClusterAndPlanAndReopens();
+    void plansListSwitchRenameDuplicateDelete();
+    void closeAsksAndSaveWritesTheDocument();
+};
+
+void TestWindowDocument::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true); // Open Recent writes to a test-only settings folder
+}
+
+void TestWindowDocument::saveWritesTheClusterAndPlanAndReopens()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::WindowDocument* doc = window->document();
+    QCOMPARE(doc->path(), QString());
+    QVERIFY(!doc->isModified());
+    QVERIFY(window->windowTitle().endsWith(QStringLiteral("[*] \u2014 Fleetscope")));
+    QVERIFY(!window->isWindowModified());
+    QCOMPARE(drainSome(window->planController(), 3), 3);
+    QVERIFY(doc->isModified());
+    QVERIFY(window->isWindowModified());
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("state.fleet"));
+    QSignalSpy saved(doc, &app::WindowDocument::saved);
+    QVERIFY(doc->saveTo(path));
+    QVERIFY(doc->isSaving());
+    QVERIFY(!doc->saveTo(path)); // one save at a time
+    QVERIFY(saved.wait(60000));
+    QCOMPARE(saved.takeFirst().at(0).toString(), path);
+    QCOMPARE(doc->path(), path);
+    QVERIFY(!doc->isModified());
+    QVERIFY(!window->isWindowModified());
+    QCOMPARE(window->windowTitle(), QStringLiteral("state.fleet[*] \u2014 Fleetscope"));
+    QVERIFY(!QFile::exists(path + QStringLiteral("-journal")) && !QFile::exists(path + QStringLiteral("-wal")));
+
+    const importers::FleetDocument back = importers::openFleetDocument(path.toStdString());
+    QCOMPARE(back.cluster.store->nodeCount(), window->cluster()->store->nodeCount());
+    QCOMPARE(back.cluster.store->podCount(), window->cluster()->store->podCount());
+    QCOMPARE(back.provenance.simulated, std::string("nodes=240 seed=3"));
+    QCOMPARE(back.plans.size(), std::size_t(1));
+    QCOMPARE(back.plans[0].name, std::string("Plan 1"));
+    QCOMPARE(actionsIn(back.plans[0]), std::size_t(3));
+
+    // A change after the save marks the title again; an undo back to the saved state clears it.
+    window->undoStack()->undo();
+    QVERIFY(window->isWindowModified());
+    window->undoStack()->redo();
+    QVERIFY(!window->isWindowModified());
+
+    // Opened in a window: its plan is shown, every action, nothing to save.
+    auto reopened = std::make_unique<app::MainWindow>();
+    reopened->show();
+    QVERIFY(QTest::qWaitForWindowExposed(reopened.get()));
+    QSignalSpy shown(reopened.get(), &app::MainWindow::clusterShown);
+    reopened->openFiles({ path });
+    QVERIFY(shown.wait(30000));
+    QTRY_COMPARE_WITH_TIMEOUT(reopened->document()->currentPlan(), 0, 30000);
+    QCOMPARE(shownActions(*reopened), std::size_t(3));
+    QCOMPARE(reopened->document()->path(), path);
+    QVERIFY(!reopened->document()->isModified());
+    QCOMPARE(reopened->windowTitle(), QStringLiteral("state.fleet[*] \u2014 Fleetscope"));
+    // A plan saved from a document names the state it was saved from, not the document file.
+    QCOMPARE(reopened->planSource().simulated, std::string("nodes=240 seed=3"));
+    QVERIFY(app::WindowDocument::recentSources().contains(QStringList { QFileInfo(path).absoluteFilePath() }));
+    reopened->undoStack()->setClean();
+    window->undoStack()->setClean();
+}
+
+void TestWindowDocument::plansListSwitchRenameDuplicateDelete()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::WindowDocument* doc = window->document();
+    QCOMPARE(drainSome(window->planController(), 2), 2);
+
+    // A new plan: the first one is kept in the list with its two actions, the new one is shown empty.
+    QVERIFY(doc->newPlan());
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 1, 30000);
+    QCOMPARE(doc->plans().size(), std::size_t(2));
+    QCOMPARE(doc->plans()[1].name, std::string("Plan 2"));
+    QCOMPARE(shownActions(*window), std::size_t(0));
+    QCOMPARE(actionsIn(doc->plans()[0]), std::size_t(2));
+    QVERIFY(doc->isModified()); // the shown plan is clean, the list is not
+    QVERIFY(window->undoStack()->isClean());
+    QCOMPARE(drainSome(window->planController(), 1, 120), 1);
+
+    // Back to the first: its two actions; the second keeps its one.
+    QVERIFY(doc->switchToPlan(0));
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 0, 30000);
+    QCOMPARE(shownActions(*window), std::size_t(2));
+    QCOMPARE(actionsIn(doc->plans()[1]), std::size_t(1));
+    QVERIFY(!doc->switchToPlan(0)); // already shown
+
+    QVERIFY(doc->renamePlan(0, QStringLiteral("  drain two  ")));
+    QCOMPARE(doc->plans()[0].name, std::string("drain two"));
+    QVERIFY(!doc->renamePlan(1, QStringLiteral("drain two"))); // names are unique
+    QVERIFY(!doc->renamePlan(1, QStringLiteral("   ")));
+    QVERIFY(doc->duplicatePlan(0));
+    QCOMPARE(doc->plans()[2].name, std::string("drain two copy"));
+    QCOMPARE(actionsIn(doc->plans()[2]), std::size_t(2));
+
+    // Export the second plan, delete it, import it back: a plan named after its file, shown.
+    QTemporaryDir dir;
+    const QString exported = dir.filePath(QStringLiteral("one drain.json"));
+    QCOMPARE(doc->exportPlan(1, exported), QString());
+    QCOMPARE(importers::readPlanFile(exported.toStdString()).actions.size(), std::size_t(1));
+    QVERIFY(doc->deletePlan(1));
+    QCOMPARE(doc->plans().size(), std::size_t(2));
+    QCOMPARE(doc->currentPlan(), 0);
+    QCOMPARE(doc->importPlan(exported), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 2, 30000);
+    QCOMPARE(doc->plans()[2].name, std::string("one drain"));
+    QCOMPARE(shownActions(*window), std::size_t(1));
+    const QString broken = dir.filePath(QStringLiteral("broken.json"));
+    QFile f(broken);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"nope\"}]}") > 0);
+    f.close();
+    QVERIFY(!doc->importPlan(broken).isEmpty());
+    QCOMPARE(doc->plans().size(), std::size_t(3));
+
+    // Deleting the shown plan shows a neighbour.
+    QVERIFY(doc->deletePlan(2));
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 1, 30000);
+    QCOMPARE(shownActions(*window), std::size_t(2));
+
+    const QString path = dir.filePath(QStringLiteral("plans.fleet"));
+    QCOMPARE(doc->saveAndWait(path), QString());
+    QVERIFY(!doc->isModified());
+    const importers::FleetDocument back = importers::openFleetDocument(path.toStdString());
+    QCOMPARE(back.plans.size(), std::size_t(2));
+    QCOMPARE(back.plans[0].name, std::string("drain two"));
+    QCOMPARE(back.plans[1].name, std::string("drain two copy"));
+    QCOMPARE(actionsIn(back.plans[0]), std::size_t(2));
+    QCOMPARE(actionsIn(back.plans[1]), std::size_t(2));
+}
+
+void TestWindowDocument::closeAsksAndSaveWritesTheDocument()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::WindowDocument* doc = window->document();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("close.fleet"));
+    QCOMPARE(doc->saveAndWait(path), QString());
+    QVERIFY(window->close()); // nothing changed: no question
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    QCOMPARE(drainSome(window->planController(), 1), 1);
+
+    bool asked = false;
+    whenShown([&asked](QWidget* w) {
+        auto* box = qobject_cast<QMessageBox*>(w);
+        if (!box || box->objectName() != QStringLiteral("unsavedDocumentBox"))
+            return;
+        asked = true;
+        box->button(QMessageBox::Cancel)->click();
+    });
+    QVERIFY(!window->close());
+    QVERIFY(asked);
+
+    asked = false;
+    whenShown([&asked](QWidget* w) {
+        auto* box = qobject_cast<QMessageBox*>(w);
+        if (!box || box->objectName() != QStringLiteral("unsavedDocumentBox"))
+            return;
+        asked = true;
+        box->button(QMessageBox::Save)->click();
+    });
+    QVERIFY(window->close()); // Save writes the document to its file, then the window closes
+    QVERIFY(asked);
+    QVERIFY(!doc->isModified());
+    const importers::FleetDocument back = importers::openFleetDocument(path.toStdString());
+    QCOMPARE(back.plans.size(), std::size_t(1));
+    QCOMPARE(actionsIn(back.plans[0]), std::size_t(1));
+}
+
+int main(int argc, char** argv)
+{
+    // the tests close and show the window again
+    return fleet::testing::runGuiTest<TestWindowDocument>(argc, argv, &fleet::app::setDefaultSurfaceFormat, { .quitOnLastWindowClosed = false });
+}
+#include "tst_windowdocument.moc"
