@@ -189,6 +189,10 @@ model::NodeId SearchField::reportMatch(const model::SearchIndex::Match& m)
             setResult(tr("Node %1 is removed by the plan").arg(nodeText(node)));
             return {};
         }
+        if (planned && m_plan->nodeCordonedByPlan(node)) {
+            setResult(tr("Node %1 is drained by the plan (to be removed)").arg(nodeText(node)));
+            return {};
+        }
         const QString description = tr("Node %1").arg(nodeText(node));
         setResult(description);
         emit nodeFound(node, description);

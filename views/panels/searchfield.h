@@ -30,7 +30,7 @@ namespace fleet::views {
 /// contains it, on a worker): a node, or a pod's node, emits nodeFound (and podFound for a
 /// pod); a pending pod or an unknown name says so in the result line. Under a plan
 /// (setPlanState()), a pod is found on its node under the plan, and a node the plan removed
-/// (drained, failed) is said to be removed, never pointed at. Until setIndex() the field is
+/// (failed) or drained is said so, never pointed at. Until setIndex() the field is
 /// disabled with "Indexing names…". Thread: GUI thread.
 class SearchField : public QWidget {
     Q_OBJECT
