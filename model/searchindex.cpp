@@ -186,4 +186,47 @@ SearchIndex::Match SearchIndex::find(std::string_view text) const
     return first.empty() ? Match {} : first.front();
 }
 
+std::vector<SearchIndex::Match> SearchIndex::containing(std::string_view text, std::size_t limit, const std::atomic<bool>* cancelled) const
+{
+    std::vector<Match> out;
+    if (!m_store || text.empty() || limit == 0)
+        return out;
+    const ClusterStore& st = *m_store;
+    auto stop = [&](std::size_t i) { return cancelled && (i & 4095) == 0 && cancelled->load(std::memory_order_relaxed); };
+    for (std::size_t i = 0; i < m_nodes.size() && out.size() < limit; ++i) {
+        if (stop(i))
+            return out;
+        const std::string_view name = st.nodeName(m_nodes[i]);
+        const std::size_t at = name.find(text);
+        if (at != std::string_view::npos && at != 0)
+            out.push_back(nodeMatch(m_nodes[i]));
+    }
+    // A pod's key is "namespace/name": the text lies in the name, in the namespace, or across
+    // the '/' (only then is the key built).
+    const bool slash = text.find('/') != std::string_view::npos;
+    std::string key;
+    for (std::size_t i = 0; i < m_pods.size() && out.size() < limit; ++i) {
+        if (stop(i))
+            return out;
+        const PodId p = m_pods[i];
+        const std::string_view ns = st.podNamespace(p);
+        const std::string_view name = st.podName(p);
+        std::size_t at = std::string_view::npos;
+        if (!slash) {
+            at = ns.find(text);
+            if (at == std::string_view::npos && (at = name.find(text)) != std::string_view::npos)
+                at += ns.size() + 1;
+        } else {
+            key.assign(ns);
+            key += '/';
+            key += name;
+            at = key.find(text);
+        }
+        // Starting the key or the name alone: complete() offers it already.
+        if (at != std::string_view::npos && at != 0 && !(at == ns.size() + 1 && name.substr(0, text.size()) == text))
+            out.push_back(podMatch(p));
+    }
+    return out;
+}
+
 } // namespace fleet::model

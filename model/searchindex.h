@@ -15,6 +15,7 @@
 
 #include "model/clusterstore.h"
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -45,6 +46,12 @@ public:
     /// of that name alone (the first in namespace order), else the first completion; a Match
     /// with invalid ids when nothing starts with it.
     [[nodiscard]] Match find(std::string_view text) const;
+    /// Up to `limit` names that contain `text` anywhere (case-sensitive) but do not start with
+    /// it (complete() gives those): node names first, then pods by "namespace/name", each in
+    /// name order. A scan of every name, O(N + P) (tens of milliseconds at 1.7M pods): run it on
+    /// a worker. `cancelled`, when given, is polled every 4,096 names; a scan it stops returns
+    /// what it found so far.
+    [[nodiscard]] std::vector<Match> containing(std::string_view text, std::size_t limit, const std::atomic<bool>* cancelled = nullptr) const;
     [[nodiscard]] const std::shared_ptr<const ClusterStore>& store() const noexcept { return m_store; }
 
 private:

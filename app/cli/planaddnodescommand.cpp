@@ -40,7 +40,8 @@ int runPlanAddNodes(const QStringList& arguments)
     parser.setApplicationDescription(QStringLiteral(
         "Adds nodes of an instance type to a plan (an add-node action: each a copy of a node of that type in the cluster), "
         "or, with --fit-pending, works out how many such nodes the pending pods would take when placed by the default "
-        "policy (best fit, largest first), and which pods would still not fit and why. Exit status: 0 every pending pod "
+        "policy (best fit, largest first), and which pods would still not fit and why; the plan then holds the add-node and "
+        "a move-pod for each pending pod placed. Exit status: 0 every pending pod "
         "placed, 1 some still do not fit, 2 an input cannot be read."));
     parser.addHelpOption();
     auto option = [&](const char* name, const char* help, const char* value) {
@@ -125,14 +126,19 @@ int runPlanAddNodes(const QStringList& arguments)
             q.maxNodes = maxNodes;
             answer = model::nodesNeeded(engine, q);
             action.count = answer.nodes;
-        }
-        if (action.count > 0)
+            // The nodes and the pending pods placed on them, as the answer counted them: added
+            // nodes alone would stay empty in the plan.
+            if (action.count > 0)
+                (void)model::addNodesAndPlace(engine, q, action.count);
+        } else if (action.count > 0) {
             (void)engine.apply(action); // refuses (throws) what the state lacks, as plan check would
+        }
     } catch (const std::exception& e) {
         return fail(importers::messageText(e));
     }
     if (action.count > 0) {
-        plan.actions.push_back(action);
+        for (const model::AppliedAction& a : engine.applied())
+            plan.actions.push_back(a.action);
         try {
             importers::writeOutputFile(planPath, importers::planJson(plan), planOutput);
         } catch (const std::exception& e) {
@@ -177,7 +183,8 @@ int runPlanAddNodes(const QStringList& arguments)
         }
         if (action.count > 0)
             std::cout << importers::terminalLineOf("added ", action.count, " ", action.instanceType, " node(s), ", (after.costPerHour - before.costPerHour),
-                " $/h; plan written to ", parser.value(QStringLiteral("output")).toStdString())
+                " $/h", (fit ? ", and placed the pending pods that fit on them" : ""), "; plan written to ",
+                parser.value(QStringLiteral("output")).toStdString())
                       << "\n";
         else
             std::cout << "no node would help; no plan written\n";

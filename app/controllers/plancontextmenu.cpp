@@ -5,6 +5,8 @@
 #include "app/controllers/planenginehost.h"
 #include "views/map/fleetmapview.h"
 
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QMainWindow>
 #include <QMenu>
 
@@ -56,6 +58,14 @@ void PlanContextMenu::onContextMenu(model::NodeId node, model::DomainId label, c
             menu.addAction(tr("Place Workload Here\u2026"), this, [this, label] { emit placeWorkloadRequested(label); })
                 ->setObjectName(QStringLiteral("actionPlaceWorkloadHere"));
         }
+    }
+    // Last, after the plan's gestures (whose order a hand learns: Drain first).
+    if (node.isValid() && (engine || node.index() < store->nodeCount())) {
+        const QString name = m_host->nodeText(node);
+        if (!menu.isEmpty())
+            menu.addSeparator();
+        menu.addAction(tr("Copy Node Name"), this, [name] { QGuiApplication::clipboard()->setText(name); })
+            ->setObjectName(QStringLiteral("actionCopyNodeNameHere"));
     }
     if (menu.isEmpty())
         return;

@@ -10,6 +10,7 @@
 #include "app/controllers/plansaver.h"
 #include "app/controllers/plansteprunner.h"
 #include "model/domainpath.h"
+#include "model/figures.h"
 #include "model/plan/evictionrules.h"
 #include "model/scheduling/filters.h"
 #include "views/plan/planactionsmodel.h"
@@ -23,6 +24,7 @@
 #include <QToolTip>
 #include <QUndoStack>
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -260,18 +262,34 @@ bool PlanController::drainNodes(const std::vector<model::NodeId>& nodes, const s
     } else {
         pushAction(drainOf(nodes.front()), tr("Drain %1").arg(m_host->nodeText(nodes.front())), nullptr);
     }
-    const std::size_t done = m_host->engine()->applied().size() - drainsFrom;
-    std::size_t stay = 0;
-    for (std::size_t i = drainsFrom; i < m_host->engine()->applied().size(); ++i)
-        stay += m_host->engine()->applied()[i].unplaced.size();
-    if (first.empty())
-        showMessage(tr("Drained %1 of %2 nodes; %3 pods could not move.").arg(done).arg(nodes.size()).arg(stay));
+    // A drain that leaves pods behind is applied but does not hold: it is no drained node.
+    std::size_t holding = 0, failing = 0, stay = 0;
+    std::vector<model::Reason> why; // the stranded pods' reasons, one of each code
+    for (std::size_t i = drainsFrom; i < m_host->engine()->applied().size(); ++i) {
+        const model::AppliedAction& r = m_host->engine()->applied()[i];
+        (r.holds ? holding : failing) += 1;
+        stay += r.unplaced.size();
+        for (const auto& [pod, reasons] : r.unplaced)
+            for (const model::Reason& reason : reasons)
+                if (std::none_of(why.begin(), why.end(), [&](const model::Reason& w) { return w.code() == reason.code(); }))
+                    why.push_back(reason);
+        if (r.unplaced.empty())
+            for (const model::Reason& reason : r.reasons)
+                if (std::none_of(why.begin(), why.end(), [&](const model::Reason& w) { return w.code() == reason.code(); }))
+                    why.push_back(reason);
+    }
+    auto number = [](std::size_t n) { return QString::fromStdString(model::formatCount(static_cast<std::int64_t>(n))); };
+    QString text;
+    if (!first.empty())
+        text = tr("Placed %1 pending pods; ").arg(number(drainsFrom - before));
+    if (nodes.size() == 1 && failing == 1)
+        text += tr("The drain of %1 does not hold: %2 pods cannot move: %3.").arg(m_host->nodeText(nodes.front()), number(stay), reasonsText(why));
+    else if (failing > 0)
+        text += tr("Drained %1 of %2 nodes; %3 drains do not hold, %4 pods cannot move: %5.")
+                    .arg(number(holding), number(nodes.size()), number(failing), number(stay), reasonsText(why));
     else
-        showMessage(tr("Placed %1 pending pods; drained %2 of %3 nodes; %4 pods could not move.")
-                        .arg(drainsFrom - before)
-                        .arg(done)
-                        .arg(nodes.size())
-                        .arg(stay));
+        text += tr("Drained %1 of %2 nodes.").arg(number(holding), number(nodes.size()));
+    showMessage(text);
     return m_host->engine()->applied().size() > before;
 }
 

@@ -10,6 +10,7 @@
 #include "views/map/fleetmapview.h"
 #include "views/plan/planactionsmodel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -102,15 +103,28 @@ AddNodesDialog::AddNodesDialog(QMainWindow* window, PlanController* plan, views:
     m_answerLabel->setWordWrap(true);
     m_answerLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     column->addWidget(m_answerLabel, 1);
+    m_place = new QCheckBox(tr("Place the pods on them (as How Many? counts them)"), this);
+    m_place->setObjectName(QStringLiteral("addNodesPlacePods"));
+    m_place->setToolTip(tr("Adds a move-pod for each pending pod that fits (or places the workload), as a scheduler would "
+                           "bind them; unchecked, the added nodes stay empty"));
+    m_place->setChecked(true);
+    column->addWidget(m_place);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     QPushButton* add = buttons->addButton(tr("&Add"), QDialogButtonBox::AcceptRole);
     add->setObjectName(QStringLiteral("addNodesAdd"));
     column->addWidget(buttons);
 
-    connect(m_type, &QComboBox::currentIndexChanged, this, [this] { fillCapacityTypes(); });
+    connect(m_type, &QComboBox::currentIndexChanged, this, [this] {
+        fillCapacityTypes();
+        clearAnswer();
+    });
+    connect(m_capacity, &QComboBox::currentIndexChanged, this, [this] { clearAnswer(); });
+    connect(m_domain, &QLineEdit::textEdited, this, [this] { clearAnswer(); });
+    connect(m_pending, &QRadioButton::toggled, this, [this] { clearAnswer(); });
     connect(m_compute, &QPushButton::clicked, this, [this] { computeCount(); });
     connect(buttons, &QDialogButtonBox::accepted, this, [this] { addNodes(); });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(this, &QDialog::rejected, this, [this] { ++m_generation; }); // Cancel drops an Add still running
     connect(plan, &PlanController::engineReady, this, [this] {
         ++m_generation; // a new cluster: drop a running answer
         if (isVisible())
@@ -148,6 +162,8 @@ void AddNodesDialog::openForCluster()
     if (const auto engine = m_plan->engine())
         m_pending->setText(tr("The pending pods (%1)").arg(model::pendingPods(*engine).size()));
     m_answerLabel->clear();
+    m_answer = {};
+    m_place->setChecked(true); // the pods placed on the nodes unless asked otherwise, each time
     open();
 }
 
@@ -254,6 +270,28 @@ model::DomainId AddNodesDialog::resolveDomain(QString* error) const
     }
 }
 
+void AddNodesDialog::clearAnswer()
+{
+    ++m_generation; // an answer still computing is for the old question
+    m_answer = {};
+    m_answerLabel->clear();
+}
+
+model::NodesNeededQuestion AddNodesDialog::question() const
+{
+    model::NodesNeededQuestion q;
+    q.addNode.type = model::ActionType::AddNode;
+    q.addNode.instanceType = m_type->currentData().toString().toStdString();
+    q.addNode.capacityType = m_capacity->currentData().toString().toStdString();
+    q.addNode.domain = domainPath().toStdString();
+    if (m_workloadButton->isChecked())
+        q.workload = m_workload;
+    return q;
+}
+
+void AddNodesDialog::setPlacePods(bool place) { m_place->setChecked(place); }
+bool AddNodesDialog::placePods() const { return m_place->isChecked(); }
+
 bool AddNodesDialog::computeCount()
 {
     const auto engine = m_plan->engine();
@@ -267,13 +305,7 @@ bool AddNodesDialog::computeCount()
     m_running = true;
     m_compute->setEnabled(false);
     m_answerLabel->setText(tr("Computing\u2026"));
-    model::NodesNeededQuestion q;
-    q.addNode.type = model::ActionType::AddNode;
-    q.addNode.instanceType = m_type->currentData().toString().toStdString();
-    q.addNode.capacityType = m_capacity->currentData().toString().toStdString();
-    q.addNode.domain = domainPath().toStdString();
-    if (m_workloadButton->isChecked())
-        q.workload = m_workload;
+    const model::NodesNeededQuestion q = question();
     std::vector<model::PlanAction> current;
     for (const model::AppliedAction& a : engine->applied())
         current.push_back(a.action);
@@ -303,7 +335,7 @@ bool AddNodesDialog::computeCount()
 void AddNodesDialog::onAnswer(std::uint64_t generation, std::shared_ptr<model::NodesNeededAnswer> answer, QString error)
 {
     m_running = false;
-    m_compute->setEnabled(true);
+    m_compute->setEnabled(!m_adding);
     if (generation != m_generation)
         return;
     if (!answer) {
@@ -358,12 +390,84 @@ bool AddNodesDialog::addNodes()
         m_answerLabel->setText(error.isEmpty() ? tr("No cluster is shown.") : error);
         return false;
     }
-    if (!m_plan->addNodes(m_type->currentData().toString(), m_capacity->currentData().toString(), domain, m_count->value())) {
-        m_answerLabel->setText(m_plan->lastMessage());
+    if (m_adding)
         return false;
+    const auto engine = m_plan->engine();
+    if (!m_place->isChecked() || !engine) {
+        if (!m_plan->addNodes(m_type->currentData().toString(), m_capacity->currentData().toString(), domain, m_count->value())) {
+            m_answerLabel->setText(m_plan->lastMessage());
+            emit nodesAdded(false);
+            return false;
+        }
+        accept();
+        emit nodesAdded(true);
+        return true;
     }
-    accept();
+    // On a worker over its own engine, the window's plan replayed (the placements are
+    // O(pods x nodes) at worst); the window adopts that engine as one undo step.
+    model::NodesNeededQuestion q = question();
+    q.addNode.domain = domain != m_plan->topology()->root() ? model::domainPathText(*m_plan->topology(), domain) : std::string();
+    std::vector<model::PlanAction> current;
+    for (const model::AppliedAction& a : engine->applied())
+        current.push_back(a.action);
+    const std::uint64_t generation = ++m_generation;
+    const int count = m_count->value();
+    m_adding = true;
+    m_compute->setEnabled(false);
+    m_answerLabel->setText(tr("Adding %1 nodes and placing the pods\u2026").arg(QString::fromStdString(model::formatCount(count))));
+    QPointer<AddNodesDialog> self(this);
+    (void)QtConcurrent::run([self, generation, q, count, current, store = m_plan->store(), topology = m_plan->topology(), prices = m_plan->nodePrices()] {
+        model::NodesNeededQuestion question = q;
+        std::shared_ptr<model::PlanEngine> scratch;
+        int placed = 0;
+        QString error;
+        try {
+            scratch = std::make_shared<model::PlanEngine>(*store, *topology, prices);
+            for (const model::PlanAction& a : current)
+                scratch->apply(a);
+            if (!question.workload.isValid())
+                question.pods = model::pendingPods(*scratch);
+            placed = model::addNodesAndPlace(*scratch, question, count);
+        } catch (const std::exception& e) {
+            scratch.reset();
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(
+            self,
+            [self, generation, scratch, before = current.size(), placed, error] {
+                if (self)
+                    self->onPlaced(generation, scratch, before, placed, error);
+            },
+            Qt::QueuedConnection);
+    });
     return true;
+}
+
+void AddNodesDialog::onPlaced(std::uint64_t generation, std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, int placed, QString error)
+{
+    m_adding = false;
+    m_compute->setEnabled(!m_running);
+    if (generation != m_generation)
+        return; // a new cluster or another question meanwhile
+    const QString type = m_type->currentData().toString();
+    const int count = m_count->value();
+    const QString nodes = QString::fromStdString(model::formatCount(count));
+    if (!engine) {
+        m_answerLabel->setText(tr("Cannot add %1 %2 nodes: %3.").arg(nodes, type, error));
+        emit nodesAdded(false);
+        return;
+    }
+    const QString text = placed == 0 ? tr("Add %1 %2 nodes").arg(nodes, type)
+                                     : tr("Add %1 %2 nodes, place %3 pods on them").arg(nodes, type, QString::fromStdString(model::formatCount(placed)));
+    if (!m_plan->adoptStep(std::move(engine), appliedBefore, text)) {
+        m_answerLabel->setText(tr("The plan changed while the nodes were being added: press Add again."));
+        emit nodesAdded(false);
+        return;
+    }
+    m_plan->showMessage(placed == 0 ? tr("Added %1 %2 nodes; no pending pod fits on them.").arg(nodes, type)
+                                    : tr("Added %1 %2 nodes and placed %3 pods on them.").arg(nodes, type, QString::fromStdString(model::formatCount(placed))));
+    accept();
+    emit nodesAdded(true);
 }
 
 } // namespace fleet::app

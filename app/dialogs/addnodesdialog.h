@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -40,8 +41,13 @@ class PlanController;
 /// "How Many?" computes, on a worker over its own PlanEngine replaying the window's plan, the
 /// fewest such nodes that place the pending pods by the default policy (or a workload, by
 /// place-workload into the domain), sets the count to it and lists the pods that still do not
-/// fit with their reason codes. Add pushes one PlanCommand (PlanController::addNodes()).
-/// Thread: GUI thread.
+/// fit with their reason codes. Add, with "Place the pods on them" checked (the default), adds
+/// the nodes and places the pods asked about exactly as How Many? counted them
+/// (model::addNodesAndPlace, on a worker; the plan adopts the worker's engine as one undo step,
+/// PlanController::adoptStep()): added nodes alone would stay empty while the pods they were
+/// added for still wait. Unchecked, Add pushes the add-node alone (PlanController::addNodes()).
+/// Any change of the type, capacity type, domain or the pods asked about clears the answer
+/// (it was for other nodes). Thread: GUI thread.
 class AddNodesDialog : public QDialog {
     Q_OBJECT
 public:
@@ -67,17 +73,29 @@ public:
     /// The last answer (after countComputed) and its text.
     [[nodiscard]] const model::NodesNeededAnswer& lastAnswer() const noexcept { return m_answer; }
     [[nodiscard]] QString answerText() const;
-    /// Adds the nodes (one command) and closes; false when refused (the reason stays shown).
+    /// Adds the nodes and closes; false when refused (the reason stays shown). With
+    /// placePods() it starts the worker and returns true; nodesAdded() tells the outcome.
     bool addNodes();
+    /// Whether Add also places the pods asked about ("Place the pods on them").
+    void setPlacePods(bool place);
+    [[nodiscard]] bool placePods() const;
 
 signals:
     /// The computation finished: `ok` false when it failed (answerText() says why).
     void countComputed(bool ok);
+    /// Add finished: `ok` false when it was refused or the plan changed meanwhile (the dialog
+    /// stays open and says why).
+    void nodesAdded(bool ok);
 
 private:
     void fillTypes();
     void fillCapacityTypes();
     void onAnswer(std::uint64_t generation, std::shared_ptr<model::NodesNeededAnswer> answer, QString error);
+    /// The question changed: the answer shown was for other nodes or pods.
+    void clearAnswer();
+    /// The question the fields ask (its add-node's count unset).
+    [[nodiscard]] model::NodesNeededQuestion question() const;
+    void onPlaced(std::uint64_t generation, std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, int placed, QString error);
     [[nodiscard]] model::DomainId resolveDomain(QString* error) const;
 
     PlanController* m_plan;
@@ -89,11 +107,13 @@ private:
     QRadioButton* m_pending = nullptr;
     QRadioButton* m_workloadButton = nullptr;
     QPushButton* m_compute = nullptr;
+    QCheckBox* m_place = nullptr;
     QLabel* m_answerLabel = nullptr;
     model::WorkloadId m_workload;
     model::NodesNeededAnswer m_answer;
     std::uint64_t m_generation = 0;
     bool m_running = false;
+    bool m_adding = false;
 };
 
 } // namespace fleet::app

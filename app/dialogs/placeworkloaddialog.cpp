@@ -713,7 +713,7 @@ void PlaceWorkloadDialog::onResult(std::uint64_t generation, std::shared_ptr<Pla
     }
     for (const model::Reason& r : o.reasons)
         lines << QStringLiteral("\u2022 %1 (%2)").arg(QString::fromStdString(r.message), QString::fromStdString(r.code()));
-    lines << tr("Worker %1 ms (store copy %2 ms); window %3 ms.").arg(o.workerMs, 0, 'f', 0).arg(o.copyMs, 0, 'f', 0).arg(o.guiApplyMs, 0, 'f', 1);
+    // The timings are for the benchmark (lastOutcome()), not the user's sentence.
     setMessage(lines.join(QLatin1Char('\n')), !o.placed);
     emit finished(o.placed);
 }

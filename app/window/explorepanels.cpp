@@ -76,12 +76,14 @@ ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map)
     m_heatmapDock = makeDock(window, tr("Heatmap"), QStringLiteral("heatmapDock"), m_heatmap, Qt::BottomDockWidgetArea);
     window->tabifyDockWidget(m_problemsDock, m_pendingDock);
     window->tabifyDockWidget(m_pendingDock, m_heatmapDock);
-    // The map keeps the whole window until a panel is asked for: a click on a node or a
-    // domain opens its inspector, the toolbar's toggles (which carry the counts) open the others.
+    // The inspectors' dock is there from the start ("No node selected"): a click on a node
+    // fills it and never resizes the map, which would relayout it and move the clicked node
+    // away from the pointer. The toolbar's toggles (which carry the counts) open the others.
     window->resizeDocks({ m_nodeDock }, { 420 }, Qt::Horizontal);
     window->resizeDocks({ m_problemsDock }, { 220 }, Qt::Vertical);
-    for (QDockWidget* dock : { m_nodeDock, m_domainDock, m_problemsDock, m_pendingDock, m_heatmapDock })
+    for (QDockWidget* dock : { m_domainDock, m_problemsDock, m_pendingDock, m_heatmapDock })
         dock->hide();
+    m_nodeDock->raise();
 
     m_toolbar = window->addToolBar(tr("Find and filter"));
     m_toolbar->setObjectName(QStringLiteral("exploreToolBar"));
@@ -139,7 +141,17 @@ ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map)
         showDomain(d);
     });
     connect(m_search, &views::SearchField::nodeFound, this, [this](model::NodeId n, const QString&) { selectAndZoom(n); });
+    // A pod found: its node is shown (nodeFound came first) with the pod's row selected.
+    connect(m_search, &views::SearchField::podFound, this, [this](model::PodId p) { m_nodeInspector->selectPod(p); });
     connect(m_filter, &views::FilterField::maskChanged, m_map, &views::FleetMapView::setNodeMask);
+    // The label filter scopes the panels too, and each says so (Pending: it cannot).
+    connect(m_filter, &views::FilterField::maskChanged, this, [this](std::shared_ptr<const std::vector<std::uint8_t>> mask) {
+        m_filterMask = mask;
+        m_problems->setNodeMask(mask);
+        m_pending->setNodeMask(mask);
+        m_heatmap->setNodeMask(mask);
+        updateProblemsTitle();
+    });
 }
 
 ExplorePanels::~ExplorePanels() = default;
@@ -152,6 +164,16 @@ void ExplorePanels::setDocksVisible(bool visible)
         m_nodeDock->raise();
         m_problemsDock->raise();
     }
+}
+
+void ExplorePanels::updateProblemsTitle()
+{
+    if (m_pendingGeneration != 0)
+        return; // still analysing: "Problems (…)"
+    const auto shown = static_cast<std::size_t>(m_problems->problemCount());
+    const auto all = static_cast<std::size_t>(m_problems->totalProblemCount());
+    m_problemsDock->setWindowTitle(!m_filterMask ? tr("Problems (%1)").arg(count(all))
+                                                                                : tr("Problems (%1 of %2, filtered)").arg(count(shown), count(all)));
 }
 
 void ExplorePanels::selectAndZoom(model::NodeId node)
@@ -206,19 +228,55 @@ void ExplorePanels::setCluster(std::shared_ptr<const model::ClusterStore> store,
     }
     // O(nodes + pods) each and a sort of every name: on a worker over the immutable store.
     m_pendingGeneration = generation;
+    m_analysisAgain = m_namesAgain = false;
+    startAnalysis(true);
+}
+
+void ExplorePanels::setTotalsFunction(std::function<ClusterTotals(const model::ClusterStore&)> totals)
+{
+    m_totals = std::move(totals);
+}
+
+void ExplorePanels::refreshAnalysis(bool names)
+{
+    if (!m_store)
+        return;
+    if (m_analysisRunning) {
+        m_analysisAgain = true;
+        m_namesAgain = m_namesAgain || names;
+        return;
+    }
+    startAnalysis(names);
+}
+
+void ExplorePanels::startAnalysis(bool index)
+{
+    m_analysisRunning = true;
+    const std::uint64_t generation = m_generation;
     auto* watcher = new QFutureWatcher<Analysis>(this);
     connect(watcher, &QFutureWatcher<Analysis>::finished, this, [this, watcher] {
         watcher->deleteLater();
+        m_analysisRunning = false;
         const Analysis analysis = watcher->result();
         if (analysis.generation == m_generation) // else a newer cluster replaced this one
             applyAnalysis(analysis);
+        if (m_analysisAgain && m_store) { // batches came while it ran: the last state is shown too
+            m_analysisAgain = false;
+            const bool names = m_namesAgain;
+            m_namesAgain = false;
+            startAnalysis(names);
+        }
     });
-    watcher->setFuture(QtConcurrent::run([store = m_store, generation, reading = std::make_shared<StoreReadGuard>()] {
+    // The read guard holds the live batches while it reads: every figure is of one state.
+    watcher->setFuture(QtConcurrent::run([store = m_store, generation, index, totals = m_totals, reading = std::make_shared<StoreReadGuard>()] {
         Analysis a;
         a.generation = generation;
         a.problems = model::findNodeProblems(*store);
         a.shapes = model::groupPendingPods(*store);
-        a.index = model::SearchIndex::build(store);
+        if (index)
+            a.index = model::SearchIndex::build(store);
+        if (totals)
+            a.totals = std::make_shared<const ClusterTotals>(totals(*store));
         return a;
     }));
 }
@@ -226,8 +284,9 @@ void ExplorePanels::setCluster(std::shared_ptr<const model::ClusterStore> store,
 void ExplorePanels::applyAnalysis(const Analysis& analysis)
 {
     m_pendingGeneration = 0;
+    m_analysedTotals = analysis.totals;
     m_problems->setProblems(m_store, m_topology, analysis.problems);
-    m_problemsDock->setWindowTitle(tr("Problems (%1)").arg(count(static_cast<std::size_t>(m_problems->problemCount()))));
+    updateProblemsTitle();
     std::vector<model::NodeId> nodes;
     for (const auto& p : analysis.problems)
         if (p.node.isValid())
@@ -236,12 +295,13 @@ void ExplorePanels::applyAnalysis(const Analysis& analysis)
     nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
     m_map->setProblemNodes(std::move(nodes));
     m_pending->setShapes(m_store, analysis.shapes);
-    if (m_pending->unboundInput()) { // an all-empty map: its banner says why and what to do
+    if (analysis.index && m_pending->unboundInput()) { // a new input's all-empty map: its banner says why and what to do
         m_pendingDock->show();
         m_pendingDock->raise();
     }
     m_pendingDock->setWindowTitle(tr("Pending (%1 pods)").arg(count(m_pending->pendingPodCount())));
-    m_search->setIndex(analysis.index);
+    if (analysis.index)
+        m_search->setIndex(analysis.index);
     emit analysisApplied();
 }
 

@@ -5,6 +5,7 @@
 
 #include "model/nodeproblems.h"
 #include "model/pendingdemand.h"
+#include "app/window/clustertotals.h"
 #include "model/topology.h"
 
 #include <QObject>
@@ -13,6 +14,7 @@
 #include <QStringList>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -84,11 +86,26 @@ public:
         std::uint64_t generation = 0;
         std::vector<model::NodeProblem> problems;
         std::vector<model::PendingShape> shapes;
-        std::shared_ptr<const model::SearchIndex> index;
+        std::shared_ptr<const model::SearchIndex> index; // null: keep the one shown
+        std::shared_ptr<const ClusterTotals> totals;      // null: no totals function
     };
 
+    /// A live batch changed the store in place (no node added, removed or relabelled): the
+    /// problems, the pending shapes, the map's markers and (with setTotalsFunction()) the
+    /// status bar's totals are computed again on one worker over one state of the store, so
+    /// every count the window shows of the same thing agrees; the search index too when
+    /// `names` (pods added or removed). At most one such worker runs; batches meanwhile make it
+    /// run once more when it ends, so the last batch is always shown.
+    void refreshAnalysis(bool names);
+    /// The status bar's totals, computed by the analysis worker over the state it reads (empty:
+    /// none); analysedTotals() gives them once analysisApplied().
+    void setTotalsFunction(std::function<ClusterTotals(const model::ClusterStore&)> totals);
+    /// The totals of the last analysis applied (null without a totals function).
+    [[nodiscard]] std::shared_ptr<const ClusterTotals> analysedTotals() const { return m_analysedTotals; }
+
 signals:
-    /// The worker's results are in the panels (problems, pending, search).
+    /// The worker's results are in the panels (problems, pending, search) and, with a totals
+    /// function, analysedTotals() holds the status bar's totals over the same state.
     void analysisApplied();
 
 private:
@@ -96,13 +113,22 @@ private:
     void showNode(model::NodeId node);
     void showDomain(model::DomainId domain);
     void applyAnalysis(const Analysis& analysis);
+    /// "Problems (N)", or "Problems (N of M, filtered)" under the label filter.
+    void updateProblemsTitle();
 
     QMainWindow* m_window = nullptr;
     views::FleetMapView* m_map = nullptr;
     std::shared_ptr<const model::ClusterStore> m_store;
     std::shared_ptr<const model::Topology> m_topology;
+    std::shared_ptr<const std::vector<std::uint8_t>> m_filterMask; // the label filter's (null: none)
     std::uint64_t m_generation = 0;
     std::uint64_t m_pendingGeneration = 0;
+    /// Starts the analysis worker over m_store (the index when `index`).
+    void startAnalysis(bool index);
+    bool m_analysisRunning = false;
+    bool m_analysisAgain = false, m_namesAgain = false; // batches came while it ran
+    std::function<ClusterTotals(const model::ClusterStore&)> m_totals;
+    std::shared_ptr<const ClusterTotals> m_analysedTotals;
 
     views::NodeInspector* m_nodeInspector = nullptr;
     views::DomainInspector* m_domainInspector = nullptr;

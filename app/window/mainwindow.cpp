@@ -28,6 +28,7 @@
 #include "model/metrics/metricregistry.h"
 #include "views/map/maplegend.h"
 #include "views/panels/filterfield.h"
+#include "views/panels/searchfield.h"
 #include "views/plan/planpanel.h"
 #include "views/inspectors/nodeinspector.h"
 
@@ -35,6 +36,7 @@
 #include <QActionGroup>
 #include <QDockWidget>
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QElapsedTimer>
 #include <QEvent>
@@ -168,6 +170,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_plan, &PlanController::planChanged, this, [this] {
         applyMetric();
         m_explore->nodeInspector()->setPlanState(m_plan->planState());
+        m_explore->searchField()->setPlanState(m_plan->planState());
         m_planDocument->setActionsEnabled(m_plan->hasPlan());
         updateLiveHold();
     });
@@ -322,6 +325,22 @@ void MainWindow::createEditMenu()
     edit->addAction(undo);
     edit->addAction(redo);
     followStepRunner(m_plan, m_undoStack, undo, redo);
+    edit->addSeparator();
+    // The selected node's name, as the plan names it (a node the plan added too), for a
+    // terminal's kubectl or a ticket.
+    QAction* copyName = edit->addAction(tr("Copy Node &Name"), this, [this] {
+        const model::NodeId n = m_map->selectedNode();
+        if (!n.isValid() || !m_plan->store())
+            return;
+        const auto plan = m_plan->planState();
+        const std::string_view name = plan ? plan->nodeName(n) : (n.index() < m_plan->store()->nodeCount() ? m_plan->store()->nodeName(n) : std::string_view());
+        if (!name.empty())
+            QGuiApplication::clipboard()->setText(QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())));
+    });
+    copyName->setObjectName(QStringLiteral("actionCopyNodeName"));
+    copyName->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    copyName->setShortcutContext(Qt::WindowShortcut);
+    copyName->setStatusTip(tr("Copy the selected node's name"));
 }
 
 importers::PlanSource MainWindow::planSource() const
@@ -578,6 +597,8 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
     m_map->setCluster(m_cluster->store, m_cluster->topology);
     m_lastSetClusterMs = clock.elapsed();
     updateUsageMenu(); // a usage metric over this cluster's usage, or GPU requested when it has none
+    m_explore->setTotalsFunction({}); // the import's totals stand until a live diff
+    m_liveTotalsFor = nullptr;
     m_explore->setCluster(m_cluster->store, m_cluster->topology);
     m_explore->nodeInspector()->setUsage(m_cluster->usage); // after the store: the usage's ids are its
 

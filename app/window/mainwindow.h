@@ -319,6 +319,7 @@ private:
     QTimer* m_liveTotalsTimer = nullptr; // the O(pods) totals at most once a second while live
     std::uint64_t m_liveDiffsShown = 0;
     bool m_liveRecolourPosted = false;
+    const void* m_liveTotalsFor = nullptr; // the store the analysis' totals function was made for
     bool m_watchLive = true;
     QTimer* m_usageTimer = nullptr;
     int m_usageRefreshMs = kUsageRefreshMs;

@@ -8,7 +8,11 @@
 // - the map's colours (every metric reads the columns): recoloured once per turn of the event
 //   loop that applied diffs (FleetMapView::refreshMetric(), one pass over the nodes), so the map
 //   redraws at most once per batch; the controller applies batches for at most 12 ms a turn;
-// - the status bar's totals (O(nodes + pods)): at most once a second;
+// - the problems, pending shapes, problem markers and the status bar's totals: computed again
+//   after every diff on one worker over one state (ExplorePanels::refreshAnalysis(), which
+//   holds the batches while it reads and runs once more for the batches that came meanwhile),
+//   so the legend's marker key, the markers, the status bar and the Problems and Pending
+//   titles give the same counts;
 // - the plan engine (the what-if ledger, PlacementState): built over one state, so it is
 //   dropped on every diff and rebuilt on a worker once the feed paused for 3 s (its build holds
 //   the batches) (PlanController::storeChanged()); while a plan has actions the batches are held instead
@@ -59,6 +63,16 @@ void MainWindow::createLivePanel()
     m_liveTotalsTimer->setSingleShot(true);
     m_liveTotalsTimer->setInterval(1000);
     connect(m_liveTotalsTimer, &QTimer::timeout, this, &MainWindow::updateLiveTotals);
+    // The analysis of a live state carries the status bar's totals of that same state.
+    connect(m_explore, &ExplorePanels::analysisApplied, this, [this] {
+        const auto totals = m_explore->analysedTotals();
+        if (!totals || !m_cluster)
+            return;
+        auto cluster = std::make_shared<ImportedCluster>(*m_cluster);
+        cluster->totals = *totals;
+        m_cluster = std::move(cluster);
+        m_status->setTotals(m_cluster->totals);
+    });
 }
 
 bool MainWindow::startLiveFeed(std::unique_ptr<importers::live::LiveFeed> feed)
@@ -151,8 +165,17 @@ void MainWindow::onLiveDiff(const model::ClusterDiff& diff, const model::Cluster
             Qt::QueuedConnection);
     }
     m_plan->storeChanged(m_cluster->topology);
-    if (!m_liveTotalsTimer->isActive())
+    if (!structural) { // a structural diff re-analyses the new layout's cluster (setCluster)
+        if (m_liveTotalsFor != m_cluster->store.get()) {
+            // The import's warnings, counted in the totals, as of this cluster's load.
+            auto report = std::make_shared<const importers::ImportReport>(m_cluster->report);
+            m_explore->setTotalsFunction([report](const model::ClusterStore& store) { return computeTotals(store, *report); });
+            m_liveTotalsFor = m_cluster->store.get();
+        }
+        m_explore->refreshAnalysis(!diff.podsAdded.empty() || !diff.podsRemoved.empty());
+    } else if (!m_liveTotalsTimer->isActive()) {
         m_liveTotalsTimer->start();
+    }
     ++m_liveDiffsShown;
     if (structural)
         emit liveDiffShown();

@@ -8,6 +8,7 @@
 #include <QLayout>
 #include <QMainWindow>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolButton>
@@ -141,10 +142,29 @@ QString WindowStatusBar::importStatusText() const
     return m_importStatus->text();
 }
 
+QStringList planMessageVariants(const QString& message)
+{
+    // "Cannot move a to b: message (code); message (code). Shift+drop ..." -> "Cannot move a
+    // to b: code, code": shortened, a refusal keeps why (its reason codes), never just "Cannot move".
+    static const QRegularExpression code(QStringLiteral("\\(([A-Za-z0-9][A-Za-z0-9._/:-]*)\\)"));
+    const qsizetype colon = message.indexOf(QStringLiteral(": "));
+    if (colon < 0)
+        return { message };
+    QStringList codes;
+    for (auto it = code.globalMatch(message, colon); it.hasNext();) {
+        const QString c = it.next().captured(1);
+        if (!codes.contains(c))
+            codes << c;
+    }
+    if (codes.isEmpty())
+        return { message };
+    return { message, message.left(colon) + QStringLiteral(": ") + codes.join(QStringLiteral(", ")) };
+}
+
 void WindowStatusBar::showPlanMessage(const QString& message)
 {
     m_planStatus->setToolTip(message);
-    m_planStatus->setVariants({ message, message.section(QLatin1Char(':'), 0, 0) });
+    m_planStatus->setVariants(planMessageVariants(message));
     m_planStatus->show();
     m_planMessageTimer->start(3 * kMessageMs);
     fitHoverField();

@@ -18,6 +18,11 @@ class QToolButton;
 
 namespace fleet::app {
 
+/// The status bar's variants of a plan message, longest first: the whole sentence, then its
+/// head with the reason codes alone ("Cannot move a to b: insufficient-cpu, gang-member"), so a
+/// shortened refusal still says why. Thread: any.
+[[nodiscard]] QStringList planMessageVariants(const QString& message);
+
 class ImportController;
 class StatusField;
 

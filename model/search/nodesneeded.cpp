@@ -36,8 +36,9 @@ std::vector<Reason> whyLeft(const PlacementState& state, PodId p, const std::vec
     return { makeReason(ReasonKind::NoFeasibleNode, {}, key + ": no node passes every filter with " + std::to_string(added.size()) + " " + type + " nodes added") };
 }
 
-// f(k): applies add-node (k nodes) and the placements, reads the outcome, undoes them all.
-Evaluation evaluate(PlanEngine& engine, const NodesNeededQuestion& q, const std::vector<PodId>& pods, std::int32_t k)
+// f(k): applies add-node (k nodes) and the placements, reads the outcome, and undoes them all
+// unless `keep` (then they stay applied, the plan the answer describes).
+Evaluation evaluate(PlanEngine& engine, const NodesNeededQuestion& q, const std::vector<PodId>& pods, std::int32_t k, bool keep = false)
 {
     const std::size_t start = engine.applied().size();
     const ClusterStore& store = engine.state().store();
@@ -88,8 +89,30 @@ Evaluation evaluate(PlanEngine& engine, const NodesNeededQuestion& q, const std:
         while (engine.applied().size() > start && engine.undo()) { }
         throw;
     }
-    while (engine.applied().size() > start && engine.undo()) { }
+    if (!keep)
+        while (engine.applied().size() > start && engine.undo()) { }
     return e;
+}
+
+// The pods the question asks about, in the order they are placed: a workload's pods that have
+// not finished, or the listed pods that are not on a present node, largest first.
+std::vector<PodId> questionPods(const PlanEngine& engine, const NodesNeededQuestion& q)
+{
+    const ClusterStore& store = engine.state().store();
+    std::vector<PodId> pods;
+    if (q.workload.isValid()) {
+        if (q.workload.index() >= store.workloadCount())
+            throw std::invalid_argument("nodes needed: no such workload");
+        for (std::uint32_t i = 0; i < store.podCount(); ++i)
+            if (store.podWorkload(PodId(i)) == q.workload && !store.podIsTerminal(PodId(i)))
+                pods.push_back(PodId(i));
+    } else {
+        for (const PodId p : q.pods)
+            if (p.index() < store.podCount() && !(engine.state().podNode(p).isValid() && engine.state().nodePresent(engine.state().podNode(p))))
+                pods.push_back(p);
+        sortPodsLargestFirst(store, pods);
+    }
+    return pods;
 }
 
 } // namespace
@@ -116,20 +139,7 @@ NodesNeededAnswer nodesNeeded(PlanEngine& engine, const NodesNeededQuestion& q)
         throw std::invalid_argument("nodes needed: the question's action must be add-node");
     if (q.maxNodes < 1 || q.maxNodes > 100000)
         throw std::invalid_argument("nodes needed: the most nodes tried must be from 1 to 100000, got " + std::to_string(q.maxNodes));
-    const ClusterStore& store = engine.state().store();
-    std::vector<PodId> pods;
-    if (q.workload.isValid()) {
-        if (q.workload.index() >= store.workloadCount())
-            throw std::invalid_argument("nodes needed: no such workload");
-        for (std::uint32_t i = 0; i < store.podCount(); ++i)
-            if (store.podWorkload(PodId(i)) == q.workload && !store.podIsTerminal(PodId(i)))
-                pods.push_back(PodId(i));
-    } else {
-        for (const PodId p : q.pods)
-            if (p.index() < store.podCount() && !(engine.state().podNode(p).isValid() && engine.state().nodePresent(engine.state().podNode(p))))
-                pods.push_back(p);
-        sortPodsLargestFirst(store, pods);
-    }
+    const std::vector<PodId> pods = questionPods(engine, q);
     NodesNeededAnswer answer;
     answer.pods = static_cast<std::int32_t>(pods.size());
     if (pods.empty())
@@ -152,6 +162,15 @@ NodesNeededAnswer nodesNeeded(PlanEngine& engine, const NodesNeededQuestion& q)
     answer.unplaced = best.unplaced;
     answer.limitReached = kMax < answer.pods && !best.unplaced.empty();
     return answer;
+}
+
+std::int32_t addNodesAndPlace(PlanEngine& engine, const NodesNeededQuestion& question, std::int32_t count)
+{
+    if (question.addNode.type != ActionType::AddNode)
+        throw std::invalid_argument("add nodes and place: the question's action must be add-node");
+    if (count < 1 || count > 100000)
+        throw std::invalid_argument("add nodes and place: count must be from 1 to 100000, got " + std::to_string(count));
+    return evaluate(engine, question, questionPods(engine, question), count, true).placed;
 }
 
 } // namespace fleet::model

@@ -62,4 +62,13 @@ struct NodesNeededAnswer {
 /// copy, or the domain or workload is missing.
 [[nodiscard]] NodesNeededAnswer nodesNeeded(PlanEngine& engine, const NodesNeededQuestion& question);
 
+/// The plan the answer describes, applied to `engine` and kept: one add-node of `count` nodes
+/// (question.addNode), then the question's pods placed exactly as nodesNeeded() places them
+/// (one move-pod per pending pod the default policy puts on a node, largest first; or one
+/// place-workload). Adding nodes alone leaves them empty, while a cluster's scheduler would bind
+/// the pending pods that now fit: this is that binding, as plan actions. Returns the pods placed.
+/// Throws as PlanEngine::apply does (NotFoundError for a type or domain the state lacks) and
+/// std::invalid_argument for a count outside 1 to 100000; on a throw the engine is as it was.
+std::int32_t addNodesAndPlace(PlanEngine& engine, const NodesNeededQuestion& question, std::int32_t count);
+
 } // namespace fleet::model

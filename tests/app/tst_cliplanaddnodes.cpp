@@ -66,12 +66,20 @@ void TestCliPlanAddNodes::fitPending()
     QCOMPARE(unplaced.at(0)[QStringLiteral("pod")].toString(), QStringLiteral("ml/gpu-job-0"));
     QCOMPARE(unplaced.at(0)[QStringLiteral("reasons")].toArray().at(0)[QStringLiteral("code")].toString(), QStringLiteral("insufficient-nvidia.com/gpu"));
 
-    // The plan: one add-node of that count, and it holds against the state.
+    // The plan: one add-node of that count, then the 4 pods placed, each a move-pod (onto the
+    // added nodes, or a node the default policy prefers: added nodes alone would stay empty);
+    // it holds.
     const fleet::importers::PlanDocument doc = fleet::importers::readPlanFile(plan.toStdString());
-    QCOMPARE(doc.actions.size(), std::size_t(1));
+    QCOMPARE(doc.actions.size(), std::size_t(1 + 4));
     QCOMPARE(doc.actions[0].type, fleet::model::ActionType::AddNode);
     QCOMPARE(doc.actions[0].count, nodes);
     QCOMPARE(QString::fromStdString(doc.actions[0].instanceType), type);
+    int onAdded = 0;
+    for (std::size_t i = 1; i < doc.actions.size(); ++i) {
+        QCOMPARE(doc.actions[i].type, fleet::model::ActionType::MovePod);
+        onAdded += QString::fromStdString(doc.actions[i].node).startsWith(QStringLiteral("fleetscope-") + type) ? 1 : 0;
+    }
+    QVERIFY2(onAdded >= nodes, qPrintable(QString::number(onAdded))); // every added node takes a pod
     QCOMPARE(doc.source.files.size(), std::size_t(1));
     const Run check = fleet::tests::runFleetscope({ QStringLiteral("plan"), QStringLiteral("check"), kPending, QStringLiteral("--plan"), plan });
     QCOMPARE(check.exitCode, 0);

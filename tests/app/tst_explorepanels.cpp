@@ -5,6 +5,7 @@
 #include "app/window/explorepanels.h"
 #include "app/startup/surfaceformat.h"
 #include "importers/clusterloader.h"
+#include "model/plan/plan.h"
 #include "views/heatmaps/domainheatmap.h"
 #include "views/heatmaps/heatmappanel.h"
 #include "views/inspectors/domaininspector.h"
@@ -14,6 +15,7 @@
 #include "views/panels/filterfield.h"
 #include "views/panels/pendingpanel.h"
 #include "views/panels/problemspanel.h"
+#include "views/itemmodels/problemsmodel.h"
 #include "views/panels/searchfield.h"
 
 #include "common/guitestmain.h"
@@ -24,7 +26,10 @@
 #include <QMainWindow>
 #include <QSignalSpy>
 #include <QTest>
+#include <QToolBar>
+#include <QToolButton>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace fleet;
@@ -147,6 +152,7 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(!panels.problemsDock()->isVisible()); // the map has the window until asked
+        QVERIFY(panels.nodeDock()->isVisible()); // a click fills it without resizing the map
         const auto cluster = eks();
         map->setCluster(cluster.store, cluster.topology);
         QSignalSpy applied(&panels, &app::ExplorePanels::analysisApplied);
@@ -164,6 +170,94 @@ private slots:
         QCOMPARE(panels.nodeInspector()->node(), duckboat);
         QVERIFY(panels.nodeDock()->isVisible());
         QCOMPARE(panels.nodeDock()->windowTitle(), QStringLiteral("Node duckboat-01"));
+        // ... with the pod's row selected in the inspector's pods table.
+        const model::PodId calico = [&] {
+            for (const model::PodId p : cluster.store->nodePods(duckboat))
+                if (cluster.store->podName(p) == "calico-node-h2bjp")
+                    return p;
+            return model::PodId();
+        }();
+        QCOMPARE(panels.nodeInspector()->selectedPod(), calico);
+
+        // A part of a name, not its start: the first name containing it (on a worker).
+        QSignalSpy finished(panels.searchField(), &views::SearchField::searchFinished);
+        QVERIFY(!panels.searchField()->search(QStringLiteral("node-h2bj")).isValid()); // no name starts with it
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(panels.nodeInspector()->node(), duckboat);
+        QCOMPARE(panels.nodeInspector()->selectedPod(), calico);
+        QVERIFY2(panels.searchField()->resultText().contains(QStringLiteral("calico-node-h2bjp")), qPrintable(panels.searchField()->resultText()));
+        // Completions offer names containing the text too, after those that start with it.
+        QSignalSpy completed(panels.searchField(), &views::SearchField::completionsUpdated);
+        panels.searchField()->lineEdit()->clear();
+        QTest::keyClicks(panels.searchField()->lineEdit(), QStringLiteral("boat-0"));
+        QVERIFY(completed.wait(10000));
+        QVERIFY2(panels.searchField()->completions().contains(QStringLiteral("duckboat-01")), qPrintable(panels.searchField()->completions().join(',')));
+
+        // A long result sentence keeps its fixed width: nothing in the toolbar moves behind
+        // its extension button ("»").
+        auto* toolbar = window.findChild<QToolBar*>(QStringLiteral("exploreToolBar"));
+        QVERIFY(toolbar);
+        auto* extension = toolbar->findChild<QToolButton*>(QStringLiteral("qt_toolbar_ext_button"));
+        const bool extendedBefore = extension && extension->isVisible();
+        const int filterRight = panels.filterField()->lineEdit()->mapTo(&window, QPoint(panels.filterField()->lineEdit()->width(), 0)).x();
+        QVERIFY(!panels.searchField()->search(QStringLiteral("no-such-name-anywhere-in-this-cluster-at-all")).isValid());
+        QVERIFY(finished.wait(10000));
+        QVERIFY2(panels.searchField()->resultText().startsWith(QStringLiteral("No node or pod name contains")),
+            qPrintable(panels.searchField()->resultText()));
+        QCoreApplication::processEvents();
+        QCOMPARE(extension && extension->isVisible(), extendedBefore);
+        QCOMPARE(panels.filterField()->lineEdit()->mapTo(&window, QPoint(panels.filterField()->lineEdit()->width(), 0)).x(), filterRight);
+
+        // Under a plan that failed the node (gone), the search never points at it, and a pod of it is
+        // found where the plan moved it.
+        {
+            auto engine = std::make_shared<model::PlanEngine>(*cluster.store, *cluster.topology, std::vector<double> {});
+            model::PlanAction drain;
+            drain.type = model::ActionType::FailNode;
+            drain.node = "duckboat-01";
+            const model::AppliedAction& drained = engine->apply(drain);
+            QVERIFY(!engine->state().nodePresent(duckboat));
+            panels.searchField()->setPlanState(std::shared_ptr<const model::PlacementState>(engine, &engine->state()));
+            QVERIFY(!panels.searchField()->search(QStringLiteral("duckboat-01")).isValid());
+            QVERIFY2(panels.searchField()->resultText().contains(QStringLiteral("removed by the plan")), qPrintable(panels.searchField()->resultText()));
+            for (const auto& change : drained.changes)
+                if (change.to.isValid()) {
+                    const QString key = QString::fromStdString(std::string(cluster.store->podNamespace(change.pod)) + "/" + std::string(cluster.store->podName(change.pod)));
+                    QCOMPARE(panels.searchField()->search(key), change.to);
+                    break;
+                }
+            // A node the plan drained (removed, or cordoned to be removed) is not pointed at either.
+            model::PlanAction drainOther;
+            drainOther.type = model::ActionType::DrainNode;
+            drainOther.node = "duckboat-02";
+            (void)engine->apply(drainOther);
+            panels.searchField()->setPlanState(std::shared_ptr<const model::PlacementState>(engine, &engine->state()));
+            QVERIFY(!panels.searchField()->search(QStringLiteral("duckboat-02")).isValid());
+            QVERIFY2(panels.searchField()->resultText().contains(QStringLiteral(" by the plan")), qPrintable(panels.searchField()->resultText()));
+            panels.searchField()->setPlanState(nullptr);
+        }
+
+        // The label filter scopes Problems and the Heatmap, and Pending says it cannot.
+        const int allProblems = panels.problemsPanel()->problemCount();
+        auto mask = std::make_shared<std::vector<std::uint8_t>>(cluster.store->nodeCount(), 0);
+        (*mask)[duckboat.index()] = 1;
+        emit panels.filterField()->maskChanged(mask);
+        QVERIFY(panels.problemsPanel()->problemCount() <= allProblems);
+        for (int row = 0; row < panels.problemsPanel()->problemCount(); ++row)
+            QCOMPARE(panels.problemsPanel()->problemsModel()->nodeAt(row), duckboat);
+        QVERIFY2(panels.problemsPanel()->summaryText().startsWith(QStringLiteral("Label filter: ")), qPrintable(panels.problemsPanel()->summaryText()));
+        QVERIFY2(panels.problemsDock()->windowTitle().contains(QStringLiteral("filtered")), qPrintable(panels.problemsDock()->windowTitle()));
+        QVERIFY2(!panels.pendingPanel()->scopeText().isEmpty(), "Pending does not say the filter does not apply");
+        QVERIFY(panels.heatmapPanel()->scopeText().startsWith(QStringLiteral("Label filter: ")));
+        for (int row = 0; row < panels.heatmapPanel()->heatmap()->rowCount(); ++row) {
+            const auto nodes = cluster.topology->domainNodes(panels.heatmapPanel()->heatmap()->domainAt(row));
+            QVERIFY(std::find(nodes.begin(), nodes.end(), duckboat) != nodes.end());
+        }
+        emit panels.filterField()->maskChanged(nullptr);
+        QCOMPARE(panels.problemsPanel()->problemCount(), allProblems);
+        QVERIFY(panels.pendingPanel()->scopeText().isEmpty());
+        QVERIFY(panels.heatmapPanel()->scopeText().isEmpty());
+        QVERIFY(!panels.problemsDock()->windowTitle().contains(QStringLiteral("filtered")));
 
         // A heatmap row opens the domain inspector on that domain.
         views::DomainHeatmap* heatmap = panels.heatmapPanel()->heatmap();

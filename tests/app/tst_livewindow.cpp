@@ -8,6 +8,14 @@
 #include "planwindowfixture.h"
 
 #include "app/window/connectionpanel.h"
+#include "app/window/explorepanels.h"
+#include "model/figures.h"
+#include "model/nodeproblems.h"
+#include "views/map/maplegend.h"
+#include "views/panels/problemspanel.h"
+
+#include <QDockWidget>
+#include <algorithm>
 #include "app/controllers/livecontroller.h"
 #include "views/plan/planactionsmodel.h"
 #include "views/plan/planpanel.h"
@@ -83,6 +91,46 @@ private slots:
         QCOMPARE(shown.count(), 2);
         QVERIFY(near(pixelOf(window->mapView(), node), before, 8));
         QTRY_COMPARE_WITH_TIMEOUT(window->cluster()->totals.nodesReady, store.counts().nodesReady, 5000); // once a second
+        window->stopLiveFeed();
+    }
+
+    // Every figure of the same thing comes from one state and follows every batch: the
+    // Problems title and list, the map's markers with the legend's key, the status bar's totals
+    // (a user trial read NotReady 122 / 109 / 119 and markers that stopped updating).
+    void countsAgreeAfterEveryBatch()
+    {
+        auto window = planwindow::openWindow();
+        QVERIFY(window);
+        const model::ClusterStore& store = *window->cluster()->store;
+        app::ExplorePanels* explore = window->explorePanels();
+        QTRY_VERIFY_WITH_TIMEOUT(!explore->isIndexing(), 30000);
+        std::vector<model::NodeId> ready;
+        for (std::uint32_t i = 0; i < store.nodeCount() && ready.size() < 3; ++i)
+            if (store.nodeReadiness(model::NodeId(i)) == model::Readiness::True)
+                ready.push_back(model::NodeId(i));
+        QCOMPARE(ready.size(), std::size_t(3));
+        auto feed = std::make_unique<fleettest::ManualFeed>();
+        fleettest::ManualFeed* manual = feed.get();
+        QVERIFY(window->startLiveFeed(std::move(feed)));
+        auto* legend = window->mapView()->findChild<views::MapLegend*>();
+        QVERIFY(legend);
+        for (const model::NodeId n : ready) {
+            QSignalSpy analysed(explore, &app::ExplorePanels::analysisApplied);
+            manual->push(readiness(store, n, false));
+            QVERIFY(analysed.wait(10000));
+            QTRY_COMPARE_WITH_TIMEOUT(store.nodeReadiness(n), model::Readiness::False, 5000);
+            // The last analysis is of the state now (no batch came after it).
+            QTRY_VERIFY_WITH_TIMEOUT(explore->analysedTotals() && explore->analysedTotals()->nodesReady == store.counts().nodesReady, 10000);
+            const std::vector<model::NodeProblem> problems = model::findNodeProblems(store);
+            const auto notReady = std::count_if(problems.begin(), problems.end(), [](const model::NodeProblem& p) { return p.kind == model::NodeProblemKind::NotReady; });
+            QCOMPARE(explore->problemsPanel()->problemCount(), static_cast<int>(problems.size()));
+            QVERIFY2(explore->problemsDock()->windowTitle().contains(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(problems.size())))),
+                qPrintable(explore->problemsDock()->windowTitle()));
+            QCOMPARE(window->cluster()->totals.nodesReady, store.counts().nodesReady);
+            QCOMPARE(window->cluster()->totals.nodesNotReady, static_cast<std::size_t>(notReady));
+            const QString key = QStringLiteral("NotReady: ") + QString::fromStdString(model::formatCount(static_cast<std::int64_t>(notReady)));
+            QVERIFY2(legend->entries().contains(key), qPrintable(legend->entries().join(QStringLiteral(" | ")) + QStringLiteral(" lacks ") + key));
+        }
         window->stopLiveFeed();
     }
 

@@ -117,6 +117,9 @@ void TestPlaceWorkload::placesAGangInOneUndoStep()
     QVERIFY2(o.placed, qPrintable(dialog()->messageText()));
     QCOMPARE(o.podsPlaced, 6);
     QVERIFY2(dialog()->messageText().startsWith(QStringLiteral("Placed 6 of 6 pods like default/train at level ")), qPrintable(dialog()->messageText()));
+    // The sentence is the user's: no worker or window timings in it (they are lastOutcome()'s).
+    QVERIFY2(!dialog()->messageText().contains(QStringLiteral(" ms")), qPrintable(dialog()->messageText()));
+    QVERIFY(o.workerMs > 0);
     saveScreenshot(m_window.get(), QStringLiteral("place-workload"));
     if (const QString dir = qEnvironmentVariable("FLEET_SCREENSHOT_DIR"); !dir.isEmpty())
         dialog()->grab().save(dir + QStringLiteral("/place-workload-dialog.png"));

@@ -13,8 +13,13 @@
 
 #include "common/guitestmain.h"
 
+#include <algorithm>
+
 #include <QAction>
+
 #include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QUndoStack>
 
 using namespace fleet;
@@ -27,6 +32,7 @@ private slots:
     void cleanupTestCase();
     void addsNodesAsOneUndoStep();
     void answersHowManyNodes();
+    void answerClearedWhenTheQuestionChanges();
 
 private:
     app::AddNodesDialog* openDialog(model::NodeId selected)
@@ -63,6 +69,7 @@ void TestPlanAddNodes::addsNodesAsOneUndoStep()
     // Defaults: the selection's type and innermost domain.
     QCOMPARE(dialog->domainPath(), QString::fromStdString(model::domainPathText(topology, topology.nodeDomain(like))));
     dialog->setCount(4);
+    dialog->setPlacePods(false); // the nodes alone, empty
     QVERIFY(dialog->addNodes());
     QVERIFY(!dialog->isVisible());
     QCOMPARE(engine->applied().size(), std::size_t(1));
@@ -139,16 +146,71 @@ void TestPlanAddNodes::answersHowManyNodes()
         QVERIFY2(text.contains(QString::fromStdString(answer.unplaced.front().second.front().code())), qPrintable(text));
     saveScreenshot(m_window.get(), QStringLiteral("add-nodes-dialog-answer"));
 
-    // Adding what it computed places them: the answer's nodes are one undo step too.
-    if (answer.nodes > 0) {
-        QVERIFY(dialog->addNodes());
-        QCOMPARE(engine->applied().size(), std::size_t(1));
-        QCOMPARE(engine->applied()[0].nodesAdded.size(), static_cast<std::size_t>(answer.nodes));
-        m_window->undoStack()->undo();
-    } else {
-        dialog->reject();
+    // Adding what it computed adds the nodes and places the pods it counted on them, as the
+    // same question's addNodesAndPlace() on the test's own engine: one undo step.
+    QVERIFY(dialog->placePods()); // the default
+    const int nodes = std::max(1, answer.nodes); // this fleet's pending pods may fit without any
+    dialog->setCount(nodes);
+    const int placed = model::addNodesAndPlace(own, q, nodes);
+    if (nodes == answer.nodes)
+        QCOMPARE(placed, answer.podsPlaced);
+    QVERIFY2(placed > 0, qPrintable(QStringLiteral("%1 nodes placed no pod").arg(nodes)));
+    QSignalSpy added(dialog, &app::AddNodesDialog::nodesAdded);
+    QVERIFY(dialog->addNodes());
+    QVERIFY(added.wait(60000));
+    QCOMPARE(added.at(0).at(0).toBool(), true);
+    QVERIFY(!dialog->isVisible());
+    const auto planned = m_window->planController()->engine(); // the worker's engine, adopted
+    QCOMPARE(planned->applied().size(), std::size_t(1) + static_cast<std::size_t>(placed));
+    QCOMPARE(planned->applied()[0].action.type, model::ActionType::AddNode);
+    QCOMPARE(planned->applied()[0].nodesAdded.size(), static_cast<std::size_t>(nodes));
+    for (std::size_t i = 0; i < planned->applied().size(); ++i)
+        QVERIFY(planned->applied()[i].action == own.applied()[i].action);
+    for (std::size_t i = 1; i < planned->applied().size(); ++i)
+        QCOMPARE(planned->applied()[i].action.type, model::ActionType::MovePod);
+    QCOMPARE(model::pendingPods(*planned).size(), model::pendingPods(*engine).size() - static_cast<std::size_t>(placed));
+    QCOMPARE(m_window->undoStack()->count(), 1);
+    m_window->undoStack()->undo();
+    QVERIFY(m_window->planController()->engine()->applied().empty());
+}
+
+void TestPlanAddNodes::answerClearedWhenTheQuestionChanges()
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    model::NodeId gpuNode, otherType;
+    for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
+        const model::NodeId n(i);
+        if (!gpuNode.isValid() && store.nodeGpuCount(n) == 8)
+            gpuNode = n;
     }
-    QVERIFY(engine->applied().empty());
+    QVERIFY(gpuNode.isValid());
+    for (std::uint32_t i = 0; i < store.nodeCount() && !otherType.isValid(); ++i)
+        if (!store.nodeInstanceType(model::NodeId(i)).empty() && store.nodeInstanceType(model::NodeId(i)) != store.nodeInstanceType(gpuNode))
+            otherType = model::NodeId(i);
+    QVERIFY(otherType.isValid());
+    app::AddNodesDialog* dialog = openDialog(gpuNode);
+    QVERIFY(dialog);
+    dialog->setDomainPath({});
+    QSignalSpy computed(dialog, &app::AddNodesDialog::countComputed);
+    QVERIFY(dialog->computeCount());
+    QVERIFY(computed.wait(60000));
+    QVERIFY(dialog->lastAnswer().pods > 0);
+    QVERIFY(!dialog->findChild<QLabel*>(QStringLiteral("addNodesAnswer"))->text().isEmpty());
+    // Another instance type: the answer was for the other nodes, so it is gone.
+    QVERIFY(dialog->setInstanceType(QString::fromUtf8(store.nodeInstanceType(otherType).data(),
+        static_cast<qsizetype>(store.nodeInstanceType(otherType).size()))));
+    QCOMPARE(dialog->lastAnswer().pods, 0);
+    QVERIFY(dialog->findChild<QLabel*>(QStringLiteral("addNodesAnswer"))->text().isEmpty());
+    // An answer still computing when the type changes is dropped, not shown for the new type.
+    QVERIFY(dialog->setInstanceType(QString::fromUtf8(store.nodeInstanceType(gpuNode).data(), static_cast<qsizetype>(store.nodeInstanceType(gpuNode).size()))));
+    QVERIFY(dialog->computeCount());
+    QVERIFY(dialog->setInstanceType(QString::fromUtf8(store.nodeInstanceType(otherType).data(),
+        static_cast<qsizetype>(store.nodeInstanceType(otherType).size()))));
+    QTRY_VERIFY_WITH_TIMEOUT(dialog->findChild<QPushButton*>(QStringLiteral("addNodesCompute"))->isEnabled(), 60000);
+    QCOMPARE(dialog->lastAnswer().pods, 0);
+    QVERIFY(dialog->findChild<QLabel*>(QStringLiteral("addNodesAnswer"))->text().isEmpty());
+    dialog->reject();
 }
 
 FLEET_GUI_TEST_MAIN(TestPlanAddNodes, fleet::app::setDefaultSurfaceFormat)

@@ -18,6 +18,7 @@
 
 #include <QContextMenuEvent>
 #include <QMenu>
+#include <QTableView>
 #include <QUndoStack>
 
 #include <set>
@@ -126,6 +127,14 @@ void TestPlanFailDomain::failDomainStrandsAGang()
     QVERIFY2(row.contains(QStringLiteral("Fail domain ")) && row.endsWith(costText), qPrintable(row));
     QVERIFY2(panel->summaryText().contains(QStringLiteral("failures cost ") + costText), qPrintable(panel->summaryText()));
     QVERIFY2(panel->summaryText().startsWith(QStringLiteral("1 action. ")), qPrintable(panel->summaryText()));
+    // Every before -> after cell is shown whole: its column is wider than its text.
+    for (const int c : { views::PlanActionsModel::NodesInUseColumn, views::PlanActionsModel::EmptyNodesColumn,
+             views::PlanActionsModel::GpusColumn, views::PlanActionsModel::CostColumn }) {
+        const QString text = panel->model()->index(0, c).data().toString();
+        QVERIFY2(text.contains(QStringLiteral("\u2192")), qPrintable(text));
+        QVERIFY2(panel->table()->columnWidth(c) > panel->table()->fontMetrics().horizontalAdvance(text) + 6,
+            qPrintable(QStringLiteral("column %1: %2 px for \"%3\"").arg(c).arg(panel->table()->columnWidth(c)).arg(text)));
+    }
     saveScreenshot(m_window.get(), QStringLiteral("fail-domain"));
 
     m_window->undoStack()->undo();

@@ -8,6 +8,8 @@
 #include "app/window/mainwindow.h"
 #include "app/controllers/plancontroller.h"
 #include "app/startup/surfaceformat.h"
+#include "app/window/statusfield.h"
+#include "app/window/windowstatusbar.h"
 #include "model/scheduling/filters.h"
 #include "views/map/fleetmapview.h"
 #include "views/plan/planactionsmodel.h"
@@ -23,6 +25,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDir>
+#include <QFontMetrics>
 #include <QMouseEvent>
 #include "views/vtk/vtkopenglwidget.h"
 #include <QSignalSpy>
@@ -52,6 +55,7 @@ private slots:
     void dragMovesThePodAndUndoRestores();
     void infeasibleDropIsRefusedWithReasons();
     void drainIsOneUndoStep();
+    void drainThatDoesNotHoldSaysSo();
 
 private:
     /// A counted pod, movable, whose node and a visible neighbour that can take it are on
@@ -212,6 +216,16 @@ void TestPlanWindow::infeasibleDropIsRefusedWithReasons()
     QVERIFY(!m_window->undoStack()->canUndo());
     const QString message = m_window->planController()->lastMessage();
     QVERIFY2(message.contains(QString::fromStdString(verdict.reasons.front().code())), qPrintable(message));
+    // The status bar keeps the reason codes when it shortens the sentence (it used to keep
+    // "Cannot move a to b" alone).
+    QCOMPARE(m_window->planStatusText(), message);
+    const QFontMetrics fm(m_window->font());
+    const QString code = QString::fromStdString(verdict.reasons.front().code());
+    const QStringList variants = app::planMessageVariants(message);
+    QVERIFY2(variants.size() == 2 && variants.last().contains(code), qPrintable(variants.join(QStringLiteral(" | "))));
+    const int shortWidth = fm.horizontalAdvance(variants.last()) + 4;
+    QVERIFY(shortWidth < fm.horizontalAdvance(message));
+    QVERIFY2(app::StatusField::fitText(variants, fm, shortWidth).contains(code), qPrintable(app::StatusField::fitText(variants, fm, shortWidth)));
     // Shift+drop applies it as a violation.
     sendMouse(g, QEvent::MouseButtonPress, press - o, Qt::LeftButton);
     sendMouse(g, QEvent::MouseMove, target - o, Qt::LeftButton);
@@ -244,6 +258,39 @@ void TestPlanWindow::drainIsOneUndoStep()
     m_window->undoStack()->undo();
     QCOMPARE(engine->applied().size(), std::size_t(0));
     QCOMPARE(engine->state().totals(), totals);
+}
+
+void TestPlanWindow::drainThatDoesNotHoldSaysSo()
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    // A node whose drain leaves a pod behind, found on an engine of the test's own.
+    model::PlanEngine own(store, *m_window->planController()->topology(), m_window->planController()->nodePrices());
+    model::NodeId stuck;
+    std::vector<model::Reason> why;
+    for (std::uint32_t i = 0; i < store.nodeCount() && !stuck.isValid(); ++i) {
+        if (store.nodePods(model::NodeId(i)).empty())
+            continue;
+        model::PlanAction drain;
+        drain.type = model::ActionType::DrainNode;
+        drain.node = std::string(store.nodeName(model::NodeId(i)));
+        const model::AppliedAction& r = own.apply(drain);
+        if (!r.holds && !r.unplaced.empty()) {
+            stuck = model::NodeId(i);
+            why = r.unplaced.front().second;
+        }
+        own.undo();
+    }
+    QVERIFY2(stuck.isValid(), "no drain of the simulated fleet leaves a pod behind");
+    QVERIFY(!why.empty());
+    QVERIFY(m_window->planController()->drainNodes({ stuck }));
+    QCOMPARE(engine->applied().size(), std::size_t(1));
+    QVERIFY(!engine->applied()[0].holds);
+    const QString message = m_window->planController()->lastMessage();
+    QVERIFY2(!message.contains(QStringLiteral("Drained 1 of 1")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("does not hold")) && message.contains(QString::fromStdString(why.front().code())), qPrintable(message));
+    m_window->undoStack()->undo();
+    QCOMPARE(engine->applied().size(), std::size_t(0));
 }
 
 FLEET_GUI_TEST_MAIN(TestPlanWindow, fleet::app::setDefaultSurfaceFormat)

@@ -177,8 +177,9 @@ private slots:
     void resizingADockWhileZoomedKeepsTheZoom();
 
 private:
-    /// Clicks `node` at the fitted zoom and waits for the node inspector to open (the map
-    /// narrows); its cell afterwards (the map is laid out again for its new shape).
+    /// Clicks `node` at the fitted zoom and waits for the node inspector (a dock there from the
+    /// start) to show its pods; its cell afterwards, and m_mapMovedOnClick whether the map or
+    /// the cell moved meanwhile.
     QPoint selectNode(const QString& node);
     /// Retries `gesture` until the saved plan has `count` actions (the what-if engine is
     /// built on a worker after the window shows); the plan's actions.
@@ -187,6 +188,7 @@ private:
 
     std::unique_ptr<DesktopSession> m_session;
     int m_plans = 0;
+    bool m_mapMovedOnClick = false; // the last selectNode() saw the map or the node's cell move
 };
 
 void TestE2eWindow::initTestCase()
@@ -222,16 +224,18 @@ QPoint TestE2eWindow::selectNode(const QString& node)
         qWarning("no cell for %s: %s", qPrintable(node), qPrintable(s.error()));
         return {};
     }
-    const int fullWidth = s.mapArea(s.grabScreen()).width();
+    const QRect areaBefore = s.mapArea(s.grabScreen());
     if (!s.click(cells.value(node)))
         return {};
-    if (!waitUntil([&] { return s.mapArea(s.grabScreen()).width() < fullWidth - 100; }, 10000)) {
-        qWarning("the node inspector did not open");
+    // The inspector's dock is there from the start: the click fills it with the node's pods.
+    if (!waitUntil([&] { return findPodsTable(s.grabScreen(), dockArea()).has_value(); }, 10000)) {
+        qWarning("the node inspector did not show the node");
         return {};
     }
     const auto after = s.mapCells(kSource, { node });
     if (!after.contains(node))
         qWarning("no cell for %s after the inspector opened: %s", qPrintable(node), qPrintable(s.error()));
+    m_mapMovedOnClick = s.mapArea(s.grabScreen()) != areaBefore || after.value(node) != cells.value(node);
     return after.value(node);
 }
 
@@ -256,6 +260,9 @@ void TestE2eWindow::clickSelectsAndInspectsANode()
     const QString node = fleetFacts().pods.first().node;
     const QPoint cell = selectNode(node);
     QVERIFY2(!cell.isNull(), qPrintable(s.error()));
+    // The click did not move the map: the node is still under the pointer (a dock opened
+    // beside the map used to relayout it and move the clicked node away).
+    QVERIFY2(!m_mapMovedOnClick, "the map moved when the node inspector showed the clicked node");
     // The selection's cyan outline is drawn around the node's cell, where it now is.
     s.moveTo(QPoint(s.windowRect().left() + 5, s.windowRect().bottom() - 3));
     const QImage screen = s.grabScreen();

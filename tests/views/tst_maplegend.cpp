@@ -10,6 +10,9 @@
 #include "views/map/layers/markerlayer.h"
 #include "views/map/maplegend.h"
 
+#include <QCoreApplication>
+#include <QHelpEvent>
+
 #include <QApplication>
 #include <QTest>
 
@@ -57,6 +60,7 @@ private slots:
     void entries();
     void paintsNotApplicableSwatch();
     void markerKey();
+    void elidedRowsHaveTheirTextInATooltip();
 };
 
 void TestMapLegend::entries_data()
@@ -159,6 +163,34 @@ void TestMapLegend::markerKey()
     for (const auto kind :
         { views::NodeMarkerKind::Problem, views::NodeMarkerKind::Cordoned, views::NodeMarkerKind::NotReady, views::NodeMarkerKind::Feasible })
         QVERIFY2(count(views::MarkerLayer::markerColor(kind)) >= 4, qPrintable(views::MarkerLayer::markerMeaning(kind)));
+}
+
+// A row too long for the legend's width is shortened in the middle, and its tooltip gives it
+// whole (user trial: "No GPUs o...a" could not be read anywhere).
+void TestMapLegend::elidedRowsHaveTheirTextInATooltip()
+{
+    const auto store = makeStore();
+    views::MapLegend legend;
+    legend.resize(120, 600); // narrower than the rows
+    legend.setContext(std::make_shared<const model::MetricContext>(*store));
+    legend.setMetric(views::MapMetric::GpuRequested);
+    legend.setMarkerCounts(501, 701, 12);
+    (void)legend.grab(); // paints
+    const QStringList entries = legend.entries();
+    int elided = 0;
+    QString last;
+    for (int y = 0; y < legend.height(); ++y) {
+        const QPoint at(legend.width() / 2, y);
+        if (!legend.rowElidedAt(at) || legend.rowTextAt(at) == last)
+            continue;
+        const QString whole = last = legend.rowTextAt(at);
+        QVERIFY2(entries.contains(whole), qPrintable(whole));
+        ++elided;
+        // The tooltip event over the row shows that text.
+        QHelpEvent help(QEvent::ToolTip, at, legend.mapToGlobal(at));
+        QVERIFY(QCoreApplication::sendEvent(&legend, &help));
+    }
+    QVERIFY2(elided >= 2, qPrintable(QString::number(elided)));
 }
 
 QTEST_MAIN(TestMapLegend)

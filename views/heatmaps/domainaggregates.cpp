@@ -10,13 +10,16 @@ double DomainAggregates::share(model::CoreResource r) const noexcept
     return allocatable[r] > 0 ? static_cast<double>(requested[r]) / static_cast<double>(allocatable[r]) : std::nan("");
 }
 
-DomainAggregates DomainAggregates::compute(const model::ClusterStore& store, const model::Topology& topology, model::DomainId d)
+DomainAggregates DomainAggregates::compute(
+    const model::ClusterStore& store, const model::Topology& topology, model::DomainId d, const std::vector<std::uint8_t>* mask)
 {
     DomainAggregates a;
     if (!d.isValid() || d.index() >= topology.domainCount())
         return a;
     const model::MetricKeys keys = model::MetricKeys::find(store);
     for (model::NodeId n : topology.domainNodes(d)) {
+        if (mask && (n.index() >= mask->size() || (*mask)[n.index()] == 0))
+            continue;
         ++a.nodes;
         a.ready += store.nodeReadiness(n) == model::Readiness::True ? 1 : 0;
         a.cordoned += store.nodeUnschedulable(n) ? 1 : 0;
@@ -25,6 +28,7 @@ DomainAggregates DomainAggregates::compute(const model::ClusterStore& store, con
             a.neuronDevices += acc.devices;
         else
             a.gpus += acc.devices;
+        a.unallocatedDevices += acc.unallocatedDevices;
         a.pods += store.nodePods(n).size();
         a.requested += store.nodeRequested(n);
         a.allocatable += store.nodeAllocatable(n);

@@ -21,13 +21,19 @@ struct DomainAggregates {
     std::int64_t gpus = 0; // physical GPUs: whole ones and MIG-partitioned ones, each once
     std::int64_t neuronDevices = 0; // AWS Neuron devices (Trainium / Inferentia chips)
     std::size_t pods = 0; // counted on the nodes
+    /// Physical devices (GPUs, MIG-partitioned GPUs once, Neuron devices) with nothing
+    /// requested on them: model::NodeAccelerators::unallocatedDevices summed, the one
+    /// definition the map's and the Heatmap's "gpu-unallocated" use. A device partly requested
+    /// counts as allocated, so this is not allocatable minus requested.
+    std::int64_t unallocatedDevices = 0;
     model::ResourceVector requested;
     model::ResourceVector allocatable;
     /// requested / allocatable of `r` over the domain; NaN when the domain has none of it.
     [[nodiscard]] double share(model::CoreResource r) const noexcept;
-    /// Sums the nodes under `d`. O(nodes of d). Thread: any reader of store and topology.
-    [[nodiscard]] static DomainAggregates compute(
-        const model::ClusterStore& store, const model::Topology& topology, model::DomainId d);
+    /// Sums the nodes under `d` (those `mask` keeps, by NodeId, when given: the label
+    /// filter's). O(nodes of d). Thread: any reader of store and topology.
+    [[nodiscard]] static DomainAggregates compute(const model::ClusterStore& store, const model::Topology& topology, model::DomainId d,
+        const std::vector<std::uint8_t>* mask = nullptr);
 };
 
 /// The share the map's default metric shows for each node under `d`

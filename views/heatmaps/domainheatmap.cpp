@@ -71,6 +71,14 @@ void DomainHeatmap::setCluster(
     rebuildColumns();
 }
 
+void DomainHeatmap::setNodeMask(std::shared_ptr<const std::vector<std::uint8_t>> mask)
+{
+    if (mask == m_mask)
+        return;
+    m_mask = std::move(mask);
+    setCluster(m_store, m_topology, m_level); // the rows the mask keeps, their figures
+}
+
 void DomainHeatmap::setMetricContext(std::shared_ptr<const model::MetricContext> context)
 {
     m_context = std::move(context);
@@ -113,7 +121,8 @@ void DomainHeatmap::fillColumn(int column, const std::vector<double>& perNode, b
         double sum = 0;
         std::size_t counted = 0;
         for (const model::NodeId n : m_topology->domainNodes(row.domain))
-            if (n.index() < perNode.size() && !std::isnan(perNode[n.index()])) {
+            if (n.index() < perNode.size() && !std::isnan(perNode[n.index()])
+                && (!m_mask || (n.index() < m_mask->size() && (*m_mask)[n.index()] != 0))) {
                 sum += perNode[n.index()];
                 ++counted;
             }
@@ -139,11 +148,13 @@ void DomainHeatmap::rebuildColumns()
         row.values.assign(m_columns.size(), std::nan(""));
     if (m_store && m_topology) {
         for (Row& row : m_rows) {
-            const DomainAggregates a = DomainAggregates::compute(*m_store, *m_topology, row.domain);
+            const DomainAggregates a = DomainAggregates::compute(*m_store, *m_topology, row.domain, m_mask.get());
             row.nodes = a.nodes;
             for (int c = 0; c < kColumnCount; ++c)
                 row.values[static_cast<std::size_t>(c)] = a.share(kResources[c]);
         }
+        if (m_mask) // a domain the filter keeps no node of has no figures to rank
+            std::erase_if(m_rows, [](const Row& row) { return row.nodes == 0; });
         if (contextFits)
             for (std::size_t i = 0; i < m_amountValues.size(); ++i) {
                 m_columns[kColumnCount + i].unit = m_amountUnits[i];

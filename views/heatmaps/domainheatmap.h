@@ -57,6 +57,9 @@ public:
     /// The values are copied per domain (summed for amounts, averaged for shares). O(nodes).
     void setChosenMetric(const model::Metric& metric, const model::MetricColumn& column);
 
+    /// The label filter's node mask (null: every node): each domain's figures are over the
+    /// nodes it keeps, and a domain it keeps none of is left out. O(nodes).
+    void setNodeMask(std::shared_ptr<const std::vector<std::uint8_t>> mask);
     [[nodiscard]] int level() const noexcept { return m_level; }
     [[nodiscard]] int rowCount() const noexcept { return static_cast<int>(m_rows.size()); }
     [[nodiscard]] int columnCount() const noexcept { return static_cast<int>(m_columns.size()); }
@@ -120,6 +123,7 @@ private:
     std::shared_ptr<const model::ClusterStore> m_store;
     std::shared_ptr<const model::Topology> m_topology;
     std::shared_ptr<const model::MetricContext> m_context;
+    std::shared_ptr<const std::vector<std::uint8_t>> m_mask;
     std::vector<std::vector<double>> m_amountValues; // per amount column, per node (setMetricContext)
     QStringList m_amountUnits;
     std::vector<double> m_chosenValues; // per node, the chosen metric's column

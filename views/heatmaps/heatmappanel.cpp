@@ -32,6 +32,11 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     chooser->addWidget(label);
     chooser->addWidget(m_level, 1);
     left->addLayout(chooser);
+    m_scope = new QLabel(this);
+    m_scope->setObjectName(QStringLiteral("heatmapScope"));
+    m_scope->setWordWrap(true);
+    m_scope->hide();
+    left->addWidget(m_scope);
     m_heatmap = new DomainHeatmap(this);
     m_heatmap->setObjectName(QStringLiteral("domainHeatmap"));
     m_scroll = new QScrollArea(this);
@@ -109,6 +114,25 @@ void HeatmapPanel::setLevel(int level)
     m_heatmap->setCluster(m_store, m_topology, level);
     m_heatmap->resize(m_heatmap->sizeHint());
     m_scroll->setMinimumWidth(std::min(m_heatmap->sizeHint().width() + 24, 900));
+}
+
+void HeatmapPanel::setNodeMask(std::shared_ptr<const std::vector<std::uint8_t>> mask)
+{
+    if (mask) {
+        const auto kept = static_cast<std::int64_t>(std::count_if(mask->begin(), mask->end(), [](std::uint8_t m) { return m != 0; }));
+        m_scope->setText(tr("Label filter: the domains' figures are over the %1 nodes it keeps (the histogram: every node).")
+                             .arg(QString::fromStdString(model::formatCount(kept))));
+    } else {
+        m_scope->clear();
+    }
+    m_scope->setVisible(mask != nullptr);
+    m_heatmap->setNodeMask(std::move(mask));
+    m_heatmap->resize(m_heatmap->sizeHint());
+}
+
+QString HeatmapPanel::scopeText() const
+{
+    return m_scope->text();
 }
 
 } // namespace fleet::views

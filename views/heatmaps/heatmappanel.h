@@ -13,6 +13,7 @@
 #include <memory>
 
 class QComboBox;
+class QLabel;
 class QScrollArea;
 
 namespace fleet::views {
@@ -37,6 +38,12 @@ public:
     /// by it) and its fleet context gives the amount columns (unallocated and fragmented
     /// GPUs, cost), on every MapLegend::columnChanged. Null stops following.
     void followLegend(MapLegend* legend);
+    /// The label filter's node mask (null: none): the heatmap's rows and figures are over the
+    /// nodes it keeps, and a line above them says so (scopeText()); the histogram stays over
+    /// every node and says so too.
+    void setNodeMask(std::shared_ptr<const std::vector<std::uint8_t>> mask);
+    /// That line ("" while no filter is set).
+    [[nodiscard]] QString scopeText() const;
     [[nodiscard]] DomainHeatmap* heatmap() const noexcept { return m_heatmap; }
     [[nodiscard]] UtilizationHistogram* histogram() const noexcept { return m_histogram; }
     [[nodiscard]] QComboBox* levelBox() const noexcept { return m_level; }
@@ -48,6 +55,7 @@ private:
     std::shared_ptr<const model::ClusterStore> m_store;
     std::shared_ptr<const model::Topology> m_topology;
     QComboBox* m_level = nullptr;
+    QLabel* m_scope = nullptr;
     QScrollArea* m_scroll = nullptr;
     DomainHeatmap* m_heatmap = nullptr;
     UtilizationHistogram* m_histogram = nullptr;

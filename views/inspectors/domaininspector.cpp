@@ -146,6 +146,9 @@ QString DomainInspector::aggregatesText() const
                      .arg(share(a.share(model::CoreResource::Gpu)),
                          QString::fromStdString(model::formatGpuMilli(a.requested[model::CoreResource::Gpu])),
                          QString::fromStdString(model::formatGpuMilli(a.allocatable[model::CoreResource::Gpu])));
+    if (a.gpus + a.neuronDevices > 0) // the Heatmap's and the map's "gpu-unallocated": the same figure
+        lines << tr("Unallocated GPUs: %1 (devices with nothing requested; a partly requested one counts as allocated)")
+                     .arg(count(a.unallocatedDevices));
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -10,8 +10,10 @@
 #include "views/nodeview/plannodeview.h"
 
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMouseEvent>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -77,6 +79,9 @@ NodeInspector::NodeInspector(QWidget* parent)
     big.setPointSizeF(big.pointSizeF() * 1.2);
     m_title->setFont(big);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A double-click selects the whole node name: a word selection stops at each '-' and '.'
+    // of "ip-10-0-1-23.ec2.internal".
+    m_title->installEventFilter(this);
     m_subtitle = new QLabel(this);
     m_subtitle->setWordWrap(true);
     m_subtitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -323,6 +328,50 @@ QString NodeInspector::headerText() const
 QString NodeInspector::gpuText() const
 {
     return m_gpus->text();
+}
+
+bool NodeInspector::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_title && event->type() == QEvent::MouseButtonDblClick
+        && static_cast<QMouseEvent*>(event)->button() == Qt::LeftButton && m_node.isValid()) {
+        m_title->setSelection(0, static_cast<int>(m_title->text().size()));
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+QString NodeInspector::selectedTitleText() const
+{
+    return m_title->selectedText();
+}
+
+bool NodeInspector::selectPod(model::PodId pod)
+{
+    if (!pod.isValid())
+        return false;
+    for (int row = 0; row < m_pods->rowCount(); ++row) {
+        if (m_pods->podAt(row) != pod)
+            continue;
+        QModelIndex shown = m_podsProxy->mapFromSource(m_pods->index(row, 0));
+        if (!shown.isValid()) { // hidden by the filter line: the pod asked for comes first
+            m_podFilter->clear();
+            shown = m_podsProxy->mapFromSource(m_pods->index(row, 0));
+        }
+        if (!shown.isValid())
+            return false;
+        m_podsView->selectionModel()->setCurrentIndex(shown, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_podsView->scrollTo(shown, QAbstractItemView::PositionAtCenter);
+        return true;
+    }
+    return false;
+}
+
+model::PodId NodeInspector::selectedPod() const
+{
+    const QModelIndex current = m_podsView->selectionModel()->currentIndex();
+    if (!current.isValid())
+        return {};
+    return m_pods->podAt(m_podsProxy->mapToSource(current).row());
 }
 
 } // namespace fleet::views

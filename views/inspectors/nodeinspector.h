@@ -58,6 +58,14 @@ public:
     /// shown; a usage for another node count shows no section.
     void setUsage(std::shared_ptr<const model::ClusterUsage> usage);
 
+    /// Selects pod `pod`'s row in the pods table (clearing its filter line when that hides the
+    /// row) and scrolls to it; false when the shown node has no such pod.
+    bool selectPod(model::PodId pod);
+    /// The pod of the pods table's current row (invalid when none).
+    [[nodiscard]] model::PodId selectedPod() const;
+    /// The part of the node's name selected in the header (a double-click selects it whole).
+    [[nodiscard]] QString selectedTitleText() const;
+
     /// The parts, for tests and for the app to tune.
     [[nodiscard]] NodeResourcesModel* resourcesModel() const noexcept { return m_resources; }
     [[nodiscard]] NodePodsModel* podsModel() const noexcept { return m_pods; }
@@ -73,6 +81,9 @@ public:
     [[nodiscard]] QString headerText() const;
     /// The GPU line: "8 GPUs (NVIDIA-H100-80GB-HBM3), 5 GPUs allocated", or "No GPUs".
     [[nodiscard]] QString gpuText() const;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 signals:
     /// A pod row was double-clicked.

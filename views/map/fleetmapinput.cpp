@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace fleet::views {
 
@@ -52,6 +53,19 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
 {
     switch (event->type()) {
     case QEvent::Resize: {
+        // Zoomed in, the selected node stays where it was on the screen (a dock opened beside
+        // the map after a click on it must not move it from under the pointer); the fitted map
+        // is fitted again.
+        const QSize oldSize = static_cast<QResizeEvent*>(event)->oldSize();
+        std::optional<QPointF> keepAt;
+        if (userMovedView && scene.selected.isValid() && oldSize.isValid()) {
+            if (const CellPos c = scene.layout.nodeCell(scene.selected); c.isValid()) {
+                const double wx = c.x + 0.5, wy = scene.layout.height() - c.y - 0.5;
+                const QPointF at((wx - centerX) / unitsPerPixel + oldSize.width() / 2.0, (centerY - wy) / unitsPerPixel + oldSize.height() / 2.0);
+                if (QRectF(QPointF(0, 0), QSizeF(std::min(oldSize.width(), gl->width()), std::min(oldSize.height(), gl->height()))).contains(at))
+                    keepAt = at;
+            }
+        }
         const double aspect = viewAspect();
         const double ratio = aspect / scene.layout.viewAspect();
         const double areaRatio = std::max(1.0, double(gl->width()) * gl->height())
@@ -66,6 +80,11 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
         }
         if (!userMovedView)
             fitView();
+        if (const CellPos c = scene.layout.nodeCell(scene.selected); keepAt && c.isValid()) {
+            const double wx = c.x + 0.5, wy = scene.layout.height() - c.y - 0.5;
+            centerX = wx - (keepAt->x() - gl->width() / 2.0) * unitsPerPixel;
+            centerY = wy + (keepAt->y() - gl->height() / 2.0) * unitsPerPixel;
+        }
         scene.fittedUnitsPerPixel = fitUnitsPerPixel(scene.layout);
         refreshHover(false);
         requestRender();

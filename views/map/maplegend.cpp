@@ -5,7 +5,9 @@
 #include "views/map/colormap.h"
 #include "views/map/layers/markerlayer.h"
 
+#include <QHelpEvent>
 #include <QPainter>
+#include <QToolTip>
 
 #include <algorithm>
 
@@ -262,8 +264,39 @@ QSize MapLegend::minimumSizeHint() const
     return { kWidth, 260 };
 }
 
+QString MapLegend::rowTextAt(const QPoint& pos) const
+{
+    for (const PaintedRow& r : m_rows)
+        if (r.rect.contains(pos))
+            return r.text;
+    return {};
+}
+
+bool MapLegend::rowElidedAt(const QPoint& pos) const
+{
+    for (const PaintedRow& r : m_rows)
+        if (r.rect.contains(pos))
+            return r.elided;
+    return false;
+}
+
+bool MapLegend::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        const auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = rowTextAt(help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
 void MapLegend::paintEvent(QPaintEvent*)
 {
+    m_rows.clear();
     QPainter painter(this);
     painter.setRenderHint(QPainter::TextAntialiasing);
     const QColor text = palette().color(QPalette::WindowText);
@@ -327,8 +360,10 @@ void MapLegend::paintEvent(QPaintEvent*)
         painter.setPen(QColor(160, 164, 172));
         painter.drawRect(kMargin, y, kSwatch - 1, kSwatch - 1);
         painter.setPen(text);
+        const QString shown = fm.elidedText(s.text, Qt::ElideMiddle, width() - kSwatch - 2 * kMargin - 6);
         painter.drawText(QRect(kMargin + kSwatch + 6, y - 2, width() - kSwatch - 2 * kMargin - 6, kSwatch + 4),
-            Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(s.text, Qt::ElideMiddle, width() - kSwatch - 2 * kMargin - 6));
+            Qt::AlignLeft | Qt::AlignVCenter, shown);
+        m_rows.push_back({ QRect(0, y - 3, width(), kSwatch + 6), s.text, shown != s.text });
         y += kSwatch + 6;
     }
     y += 4;
@@ -346,8 +381,10 @@ void MapLegend::paintEvent(QPaintEvent*)
         for (int i = 0; i < key.size(); ++i) {
             MarkerLayer::drawMarker(painter, kinds[i], QPointF(kMargin + kSwatch / 2.0, y + kSwatch / 2.0));
             painter.setPen(text);
+            const QString shown = fm.elidedText(key[i], Qt::ElideMiddle, width() - kSwatch - 2 * kMargin - 6);
             painter.drawText(QRect(kMargin + kSwatch + 6, y - 2, width() - kSwatch - 2 * kMargin - 6, kSwatch + 4),
-                Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(key[i], Qt::ElideRight, width() - kSwatch - 2 * kMargin - 6));
+                Qt::AlignLeft | Qt::AlignVCenter, shown);
+            m_rows.push_back({ QRect(0, y - 3, width(), kSwatch + 6), key[i], shown != key[i] });
             y += kSwatch + 6;
         }
     }

@@ -57,6 +57,12 @@ public:
     [[nodiscard]] const std::shared_ptr<const model::MetricContext>& context() const noexcept { return m_context; }
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override;
+    /// The whole text of the swatch or marker-key row painted at `pos` (widget coordinates,
+    /// as of the last paint), "" when none: a row too long for the legend's width is elided in
+    /// the middle ("No GPUs o…a" kept neither end), and its tooltip gives it whole.
+    [[nodiscard]] QString rowTextAt(const QPoint& pos) const;
+    /// Whether the row at `pos` was painted shortened.
+    [[nodiscard]] bool rowElidedAt(const QPoint& pos) const;
 
 signals:
     /// The column was computed again: another metric, another fleet, or the same metric's
@@ -65,8 +71,15 @@ signals:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;
 
 private:
+    struct PaintedRow {
+        QRect rect;
+        QString text; // whole
+        bool elided = false;
+    };
+    std::vector<PaintedRow> m_rows; // swatch and marker-key rows of the last paint
     struct Swatch {
         QColor colour;
         QString text;

@@ -13,6 +13,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace fleet::views {
 
 PendingPanel::PendingPanel(QWidget* parent)
@@ -31,6 +33,11 @@ PendingPanel::PendingPanel(QWidget* parent)
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("pendingSummary"));
     column->addWidget(m_summary);
+    m_scope = new QLabel(this);
+    m_scope->setObjectName(QStringLiteral("pendingScope"));
+    m_scope->setWordWrap(true);
+    m_scope->hide();
+    column->addWidget(m_scope);
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(kSortRole);
     m_view = makePanelTable(this, m_proxy);
@@ -88,6 +95,23 @@ QString PendingPanel::bannerText() const
 QString PendingPanel::summaryText() const
 {
     return m_summary->text();
+}
+
+void PendingPanel::setNodeMask(std::shared_ptr<const std::vector<std::uint8_t>> mask)
+{
+    if (mask) {
+        const auto kept = static_cast<std::int64_t>(std::count_if(mask->begin(), mask->end(), [](std::uint8_t m) { return m != 0; }));
+        m_scope->setText(tr("The label filter keeps %1 nodes, but a pending pod has no node yet: every pending pod is listed.")
+                             .arg(QString::fromStdString(model::formatCount(kept))));
+    }
+    m_scope->setVisible(mask != nullptr);
+    if (!mask)
+        m_scope->clear();
+}
+
+QString PendingPanel::scopeText() const
+{
+    return m_scope->text();
 }
 
 } // namespace fleet::views

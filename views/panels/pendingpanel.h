@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -35,8 +36,15 @@ public:
     /// Pending pods over all shapes.
     [[nodiscard]] std::size_t pendingPodCount() const;
     [[nodiscard]] QString summaryText() const;
+    /// The label filter's node mask (null: none). A pending pod has no node for a node
+    /// filter to keep, so the list stays whole, and a line above it says so while a filter is
+    /// set (scopeText()).
+    void setNodeMask(std::shared_ptr<const std::vector<std::uint8_t>> mask);
+    /// That line ("" while no filter is set).
+    [[nodiscard]] QString scopeText() const;
 
 private:
+    QLabel* m_scope = nullptr;
     PendingShapesModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     QLabel* m_summary = nullptr;

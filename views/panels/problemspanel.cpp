@@ -55,16 +55,47 @@ ProblemsPanel::ProblemsPanel(QWidget* parent)
 void ProblemsPanel::setProblems(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology,
     std::vector<model::NodeProblem> problems)
 {
+    m_store = std::move(store);
+    m_topology = std::move(topology);
+    m_all = std::move(problems);
+    refill();
+}
+
+void ProblemsPanel::setNodeMask(std::shared_ptr<const std::vector<std::uint8_t>> mask)
+{
+    if (mask == m_mask)
+        return;
+    m_mask = std::move(mask);
+    refill();
+}
+
+void ProblemsPanel::refill()
+{
+    std::vector<model::NodeProblem> problems;
+    if (m_mask) {
+        for (const auto& p : m_all)
+            if (p.node.isValid() && p.node.index() < m_mask->size() && (*m_mask)[p.node.index()] != 0)
+                problems.push_back(p);
+    } else {
+        problems = m_all;
+    }
     std::map<model::NodeProblemKind, std::int64_t> byKind;
     for (const auto& p : problems)
         ++byKind[p.kind];
-    m_model->setProblems(std::move(store), std::move(topology), std::move(problems));
+    const std::size_t shown = problems.size();
+    m_model->setProblems(m_store, m_topology, std::move(problems));
     m_view->sortByColumn(-1, Qt::AscendingOrder); // the model's order: by kind, then node
     QStringList parts;
     for (const auto& [kind, n] : byKind)
         parts << QString::fromStdString(model::formatCount(n)) + QLatin1Char(' ')
                 + QString::fromUtf8(model::nodeProblemKindName(kind));
-    m_summary->setText(parts.isEmpty() ? tr("No problems found") : parts.join(QStringLiteral(" \u00b7 ")));
+    QString summary = parts.isEmpty() ? tr("No problems found") : parts.join(QStringLiteral(" \u00b7 "));
+    if (m_mask)
+        summary = tr("Label filter: %1 of %2 problems \u00b7 ")
+                      .arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(shown))),
+                          QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_all.size()))))
+            + summary;
+    m_summary->setText(summary);
     // Fit the columns to their contents (Qt samples the first 1,000 rows), then cap the long
     // ones so that the domain stays in view.
     m_view->resizeColumnsToContents();

@@ -9,6 +9,7 @@
 
 #include <QWidget>
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -34,14 +35,26 @@ public:
     [[nodiscard]] ProblemsModel* problemsModel() const noexcept { return m_model; }
     [[nodiscard]] QSortFilterProxyModel* proxy() const noexcept { return m_proxy; }
     [[nodiscard]] QTableView* view() const noexcept { return m_view; }
+    /// The label filter's node mask (FilterField::maskChanged; null: every node): only the
+    /// problems of the nodes it keeps are listed (a pod on an unknown node has none and is
+    /// left out), and the summary starts with "Label filter: N of M problems".
+    void setNodeMask(std::shared_ptr<const std::vector<std::uint8_t>> mask);
     /// The number of problems listed.
     [[nodiscard]] int problemCount() const;
+    /// The number of problems of the whole cluster (with or without a filter).
+    [[nodiscard]] int totalProblemCount() const noexcept { return static_cast<int>(m_all.size()); }
     [[nodiscard]] QString summaryText() const;
 
 signals:
     void nodeActivated(fleet::model::NodeId node);
 
 private:
+    void refill();
+
+    std::shared_ptr<const model::ClusterStore> m_store;
+    std::shared_ptr<const model::Topology> m_topology;
+    std::vector<model::NodeProblem> m_all;
+    std::shared_ptr<const std::vector<std::uint8_t>> m_mask;
     ProblemsModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     QLineEdit* m_filter = nullptr;

@@ -6,8 +6,10 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QScrollBar>
 #include <QStringListModel>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -30,6 +32,10 @@ SearchField::SearchField(QWidget* parent)
     m_edit->setCompleter(m_completer);
     m_result = new QLabel(this);
     m_result->setObjectName(QStringLiteral("searchResult"));
+    // A fixed width: a toolbar moves what no longer fits behind its extension button ("»")
+    // and a sentence of any length here would push the filter and the panels' toggles there.
+    m_result->setFixedWidth(m_result->fontMetrics().averageCharWidth() * 26);
+    m_result->setTextFormat(Qt::PlainText);
     row->addWidget(m_edit, 1);
     row->addWidget(m_result);
     connect(m_edit, &QLineEdit::textEdited, this, &SearchField::updateCompletions);
@@ -40,20 +46,74 @@ SearchField::SearchField(QWidget* parent)
 
 void SearchField::setIndex(std::shared_ptr<const model::SearchIndex> index)
 {
+    cancelScan();
     m_index = std::move(index);
     m_edit->setEnabled(m_index != nullptr);
     m_edit->setPlaceholderText(m_index ? tr("Find a node or pod (namespace/name)") : tr("Indexing names\u2026"));
     m_completions->setStringList({});
-    m_result->clear();
+    setResult({});
+}
+
+void SearchField::setPlanState(std::shared_ptr<const model::PlacementState> plan)
+{
+    m_plan = std::move(plan);
+}
+
+void SearchField::cancelScan()
+{
+    ++m_generation;
+    if (m_cancel)
+        m_cancel->store(true);
+    m_cancel.reset();
+}
+
+void SearchField::setResult(const QString& text)
+{
+    m_resultText = text;
+    m_result->setText(m_result->fontMetrics().elidedText(text, Qt::ElideMiddle, m_result->width()));
+    m_result->setToolTip(text);
+}
+
+QString SearchField::resultText() const
+{
+    return m_resultText;
 }
 
 void SearchField::updateCompletions(const QString& text)
 {
+    cancelScan();
     QStringList list;
+    const std::string wanted = text.trimmed().toStdString();
     if (m_index)
-        for (const auto& m : m_index->complete(text.trimmed().toStdString(), kMaxCompletions))
+        for (const auto& m : m_index->complete(wanted, kMaxCompletions))
             list << QString::fromStdString(m.text);
     m_completions->setStringList(list);
+    if (m_index && wanted.size() >= 2 && list.size() < kMaxCompletions) {
+        // The names that contain the text elsewhere: a scan of every name, on a worker.
+        const std::uint64_t generation = m_generation;
+        m_cancel = std::make_shared<std::atomic<bool>>(false);
+        QPointer<SearchField> self(this);
+        const std::size_t room = static_cast<std::size_t>(kMaxCompletions - list.size());
+        (void)QtConcurrent::run([self, generation, index = m_index, wanted, room, cancel = m_cancel] {
+            auto found = std::make_shared<std::vector<model::SearchIndex::Match>>(index->containing(wanted, room, cancel.get()));
+            if (cancel->load())
+                return;
+            QMetaObject::invokeMethod(
+                self,
+                [self, generation, found] {
+                    if (!self || generation != self->m_generation || found->empty())
+                        return;
+                    QStringList more = self->m_completions->stringList();
+                    for (const auto& m : *found)
+                        more << QString::fromStdString(m.text);
+                    self->m_completions->setStringList(more);
+                    if (self->m_edit->hasFocus())
+                        self->m_completer->complete();
+                    emit self->completionsUpdated();
+                },
+                Qt::QueuedConnection);
+        });
+    }
     if (!list.isEmpty()) {
         // As wide as the longest completion (a pod's namespace/name outgrows the field), at
         // least the field's width, at most 900 px.
@@ -73,35 +133,87 @@ QStringList SearchField::completions() const
     return m_completions->stringList();
 }
 
-QString SearchField::resultText() const
-{
-    return m_result->text();
-}
-
 model::NodeId SearchField::search(const QString& text)
 {
     const QString wanted = text.trimmed();
     if (!m_index || wanted.isEmpty())
         return {};
+    cancelScan();
     const model::SearchIndex::Match m = m_index->find(wanted.toStdString());
+    if (m.node.isValid() || m.pod.isValid()) {
+        const model::NodeId found = reportMatch(m);
+        emit searchFinished();
+        return found;
+    }
+    // No name starts with it: the first that contains it, from a scan on a worker.
+    setResult(tr("Looking for \u201c%1\u201d inside names\u2026").arg(wanted));
+    const std::uint64_t generation = m_generation;
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    QPointer<SearchField> self(this);
+    (void)QtConcurrent::run([self, generation, index = m_index, wanted, cancel = m_cancel] {
+        const auto found = index->containing(wanted.toStdString(), 1, cancel.get());
+        if (cancel->load())
+            return;
+        const model::SearchIndex::Match match = found.empty() ? model::SearchIndex::Match {} : found.front();
+        QMetaObject::invokeMethod(
+            self,
+            [self, generation, match, wanted] {
+                if (!self || generation != self->m_generation)
+                    return;
+                if (match.node.isValid() || match.pod.isValid())
+                    self->reportMatch(match);
+                else
+                    self->setResult(tr("No node or pod name contains \u201c%1\u201d").arg(wanted));
+                emit self->searchFinished();
+            },
+            Qt::QueuedConnection);
+    });
+    return {};
+}
+
+model::NodeId SearchField::reportMatch(const model::SearchIndex::Match& m)
+{
+    const model::ClusterStore& store = *m_index->store();
     const QString what = QString::fromStdString(m.text);
-    if (!m.node.isValid() && !m.pod.isValid()) {
-        m_result->setText(tr("No node or pod starts with \u201c%1\u201d").arg(wanted));
+    // Under a plan the pod is where the plan put it, and a node the plan removed is gone.
+    const bool planned = m_plan && &m_plan->store() == &store;
+    auto nodeText = [this, &store, planned](model::NodeId n) {
+        const std::string_view name = planned ? m_plan->nodeName(n) : store.nodeName(n);
+        return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+    };
+    model::NodeId node = m.node;
+    if (m.pod.isValid() && planned)
+        node = m_plan->podNode(m.pod);
+    if (!m.pod.isValid()) {
+        if (planned && !m_plan->nodePresent(node)) {
+            setResult(tr("Node %1 is removed by the plan").arg(nodeText(node)));
+            return {};
+        }
+        if (planned && m_plan->nodeCordonedByPlan(node)) {
+            setResult(tr("Node %1 is drained by the plan (to be removed)").arg(nodeText(node)));
+            return {};
+        }
+        const QString description = tr("Node %1").arg(nodeText(node));
+        setResult(description);
+        emit nodeFound(node, description);
+        return node;
+    }
+    if (!node.isValid() || (planned && !m_plan->nodePresent(node))) {
+        const auto storeNode = store.podNodeName(m.pod);
+        if (planned && m.node.isValid())
+            setResult(tr("Pod %1 is pending under the plan (it ran on %2)").arg(what, nodeText(m.node)));
+        else if (storeNode.empty())
+            setResult(tr("Pod %1 is pending (no node)").arg(what));
+        else
+            setResult(tr("Pod %1 names node %2, which is not in the input")
+                          .arg(what, QString::fromUtf8(storeNode.data(), static_cast<qsizetype>(storeNode.size()))));
         return {};
     }
-    if (!m.node.isValid()) {
-        const auto nodeName = m_index->store()->podNodeName(m.pod);
-        m_result->setText(nodeName.empty()
-                ? tr("Pod %1 is pending (no node)").arg(what)
-                : tr("Pod %1 names node %2, which is not in the input")
-                      .arg(what, QString::fromUtf8(nodeName.data(), static_cast<qsizetype>(nodeName.size()))));
-        return {};
-    }
-    const QString nodeName = QString::fromUtf8(m_index->store()->nodeName(m.node));
-    const QString description = m.pod.isValid() ? tr("Pod %1 on node %2").arg(what, nodeName) : tr("Node %1").arg(nodeName);
-    m_result->setText(description);
-    emit nodeFound(m.node, description);
-    return m.node;
+    const QString description = tr("Pod %1 on node %2").arg(what, nodeText(node));
+    setResult(description);
+    emit nodeFound(node, description);
+    emit podFound(m.pod);
+    return node;
 }
 
 } // namespace fleet::views

@@ -4,10 +4,13 @@
 
 // fleetmapview.h declares NodeId as a metatype; every moc that uses NodeId must see it first.
 #include "views/map/fleetmapview.h"
+#include "model/scheduling/placementstate.h"
 #include "model/searchindex.h"
 
 #include <QWidget>
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 
 class QCompleter;
@@ -17,12 +20,18 @@ class QStringListModel;
 
 namespace fleet::views {
 
-/// A line edit with a popup of up to kMaxCompletions completions (model::SearchIndex::complete,
-/// computed per keystroke in O(log n + 50), so it stays instant at 1.7M pods), and a short
-/// result line beside it. Enter or picking a completion looks the text up
-/// (model::SearchIndex::find): a node, or a pod's node, emits nodeFound; a pending pod or an
-/// unknown name says so in the result line. Until setIndex() the field is disabled with
-/// "Indexing names…". Thread: GUI thread.
+/// A line edit with a popup of up to kMaxCompletions completions: the names that start with
+/// the text first (model::SearchIndex::complete, per keystroke in O(log n + 50), instant at
+/// 1.7M pods), then the names that contain it elsewhere (SearchIndex::containing, a scan of
+/// every name on a worker, appended when it ends; a newer keystroke cancels it). A short result
+/// line beside it, of a fixed width (elided in the middle, the whole sentence in its tooltip), so
+/// a long sentence never pushes the toolbar's other items behind its extension button.
+/// Enter or picking a completion looks the text up (model::SearchIndex::find, then a name that
+/// contains it, on a worker): a node, or a pod's node, emits nodeFound (and podFound for a
+/// pod); a pending pod or an unknown name says so in the result line. Under a plan
+/// (setPlanState()), a pod is found on its node under the plan, and a node the plan removed
+/// (failed) or drained is said so, never pointed at. Until setIndex() the field is
+/// disabled with "Indexing names…". Thread: GUI thread.
 class SearchField : public QWidget {
     Q_OBJECT
 public:
@@ -33,7 +42,12 @@ public:
     /// The index to search (null: disabled). Built on a worker by the caller.
     void setIndex(std::shared_ptr<const model::SearchIndex> index);
     [[nodiscard]] const std::shared_ptr<const model::SearchIndex>& index() const noexcept { return m_index; }
-    /// Looks `text` up as Enter does; returns the node found (invalid when none).
+    /// The plan's ledger (null: the loaded state), PlanController::planState(): where a pod is
+    /// and which nodes are present under the plan.
+    void setPlanState(std::shared_ptr<const model::PlacementState> plan);
+    /// Looks `text` up as Enter does; returns the node found (invalid when none, or when only a
+    /// name containing the text can match: that scan runs on a worker and emits nodeFound or
+    /// sets the result line when it ends, searchFinished() either way).
     model::NodeId search(const QString& text);
     [[nodiscard]] QLineEdit* lineEdit() const noexcept { return m_edit; }
     [[nodiscard]] QCompleter* completer() const noexcept { return m_completer; }
@@ -44,15 +58,31 @@ public:
 signals:
     /// `node` was found for `text`; `description` says how ("pod ml/x on node y").
     void nodeFound(fleet::model::NodeId node, const QString& description);
+    /// A pod was found (after nodeFound for its node): the inspector selects its row.
+    void podFound(fleet::model::PodId pod);
+    /// A search ended (found or not): resultText() says what.
+    void searchFinished();
+    /// The completions of a name containing the text were appended (completions()).
+    void completionsUpdated();
 
 private:
     void updateCompletions(const QString& text);
+    void setResult(const QString& text);
+    /// Says what `m` names under the plan and emits nodeFound (and podFound); the node found or
+    /// an invalid id.
+    model::NodeId reportMatch(const model::SearchIndex::Match& m);
+    /// Stops a running containing() scan (its result is ignored).
+    void cancelScan();
 
     std::shared_ptr<const model::SearchIndex> m_index;
     QLineEdit* m_edit = nullptr;
     QCompleter* m_completer = nullptr;
     QStringListModel* m_completions = nullptr;
     QLabel* m_result = nullptr;
+    QString m_resultText; // whole; the label shows it elided
+    std::shared_ptr<const model::PlacementState> m_plan;
+    std::shared_ptr<std::atomic<bool>> m_cancel; // the running scan's
+    std::uint64_t m_generation = 0;
 };
 
 } // namespace fleet::views

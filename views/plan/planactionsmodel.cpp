@@ -43,6 +43,15 @@ QString beforeAfterText(std::int64_t before, std::int64_t after)
     return text;
 }
 
+QString gpusAllocatedDefinition()
+{
+    return PlanActionsModel::tr(
+        "GPUs allocated under the plan: the GPUs requested by the pods on the nodes present under the plan, of those nodes' "
+        "allocatable GPUs. It differs from the status bar's \"GPUs requested / allocatable\", which counts physical devices "
+        "(a MIG-partitioned GPU once, Neuron devices apart) in the loaded state, and from the GPU-idle legend's "
+        "\"allocated GPUs\", which counts only those with utilization figures for the whole window.");
+}
+
 QString planReasonsText(const std::vector<model::Reason>& reasons)
 {
     QStringList parts;
@@ -252,6 +261,8 @@ QVariant PlanActionsModel::data(const QModelIndex& index, int role) const
 
 QVariant PlanActionsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == GpusColumn)
+        return gpusAllocatedDefinition();
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {

@@ -32,6 +32,9 @@ struct FailureCost {
 /// "3 pods stranded, 16 GPUs lost (2 GPUs requested by stranded pods)"; the part in brackets
 /// only when the stranded pods request GPUs.
 [[nodiscard]] QString failureCostText(const FailureCost& cost);
+/// What "GPUs allocated" counts under a plan and how it differs from the status bar's and the
+/// GPU-idle legend's GPU figures (the Plan dock's tooltips). Thread: GUI thread.
+[[nodiscard]] QString gpusAllocatedDefinition();
 /// The reasons of an action, "message (code)" each, joined by "; ".
 [[nodiscard]] QString planReasonsText(const std::vector<model::Reason>& reasons);
 /// "before → after" of a count, with the change: "1,204 → 1,190 (−14)".

@@ -6,12 +6,15 @@
 #include "views/plan/planactionsmodel.h"
 
 #include <QAction>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace fleet::views {
 
@@ -49,6 +52,7 @@ PlanPanel::PlanPanel(QWidget* parent)
     m_summary->setObjectName(QStringLiteral("planSummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setToolTip(gpusAllocatedDefinition());
     m_toolbar = new QToolBar(this);
     m_toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     row->addWidget(m_summary, 1);
@@ -58,6 +62,7 @@ PlanPanel::PlanPanel(QWidget* parent)
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->horizontalHeader()->setSectionResizeMode(PlanActionsModel::ReasonsColumn, QHeaderView::Stretch);
     m_table->horizontalHeader()->resizeSection(PlanActionsModel::ActionColumn, 460);
+    m_table->setTextElideMode(Qt::ElideMiddle); // a node name's ends tell nodes apart
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_table, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
         const QModelIndex index = m_table->indexAt(pos);
@@ -94,9 +99,30 @@ void PlanPanel::addToolActions(const QList<QAction*>& actions)
     m_toolbar->addActions(actions);
 }
 
+void PlanPanel::fitBeforeAfterColumns()
+{
+    // "1,234 -> 1,200 (-34)" is read whole or not at all: each before -> after column is as
+    // wide as its widest text among the first and last rows (the plan's running totals grow
+    // or shrink monotonically enough that the ends hold the longest numbers) and its header,
+    // never narrower than it was. O(1), unlike ResizeToContents, which reads every row.
+    const QFontMetrics fm = m_table->fontMetrics();
+    const int rows = m_model->rowCount();
+    for (const int c : { PlanActionsModel::NodesInUseColumn, PlanActionsModel::EmptyNodesColumn, PlanActionsModel::GpusColumn,
+             PlanActionsModel::CostColumn }) {
+        const QFontMetrics header = m_table->horizontalHeader()->fontMetrics();
+        int widest = header.horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()) + 2 * header.averageCharWidth() + 16;
+        for (const int row : { 0, rows / 2, rows - 1 })
+            if (row >= 0 && row < rows)
+                widest = std::max(widest, fm.horizontalAdvance(m_model->index(row, c).data().toString()) + 2 * fm.averageCharWidth() + 8);
+        if (m_table->horizontalHeader()->sectionSize(c) < widest)
+            m_table->horizontalHeader()->resizeSection(c, widest);
+    }
+}
+
 void PlanPanel::refresh()
 {
     m_model->refresh();
+    fitBeforeAfterColumns();
     m_placed->refresh();
     m_placedTable->setVisible(m_placed->rowCount() > 0);
     if (!m_engine || m_engine->applied().empty()) {

@@ -49,6 +49,9 @@ signals:
     void undoBackToRequested(int row);
 
 private:
+    /// Widens the before -> after columns to their texts (never cut).
+    void fitBeforeAfterColumns();
+
     std::shared_ptr<const model::ClusterStore> m_store;
     std::shared_ptr<const model::PlanEngine> m_engine;
     PlanActionsModel* m_model = nullptr;
