@@ -28,6 +28,9 @@
 // the caller passes the time it began); a RequestObserver is told what a request waits for
 // after kRequestWaitReportAfter, then every kRequestWaitReportEvery.
 //
+// The credentials (token, tokenFile, client certificate, exec plugin, and the redaction of a
+// token a server echoes) live in kubecredentials_p.h; this file is the HTTP/TLS transport.
+//
 // Thread: one client per thread; it blocks (never use it on the GUI thread).
 
 #include "importers/importreport.h"
