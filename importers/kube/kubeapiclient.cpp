@@ -630,6 +630,7 @@ KubeApiClient::KubeApiClient(const ResolvedKubeconfig& config)
     d->parseServer();
     d->credentials = std::make_unique<KubeCredentials>(config, d->server);
     d->loadCredentials();
+    warnCleartextCredentials(config);
 }
 
 KubeApiClient::~KubeApiClient() = default;

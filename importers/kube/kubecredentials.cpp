@@ -3,6 +3,7 @@
 
 #include "importers/optionfile.h"
 #include "importers/quotedtext.h"
+#include "importers/terminaltext.h"
 
 #include <QByteArray>
 #include <QJsonDocument>
@@ -13,6 +14,8 @@
 #include <climits>
 #include <csignal>
 #include <cstdio>
+#include <mutex>
+#include <set>
 #include <unistd.h>
 
 namespace fleet::importers::kube {
@@ -38,6 +41,45 @@ std::string readKubeconfigFile(const std::string& server, const std::string& pat
     } catch (const OptionFileError& e) {
         throw KubeApiError(server, {}, 0, std::string("cannot read the ") + what + " file " + path + ": it " + e.message());
     }
+}
+
+std::optional<std::string> cleartextCredentialsWarning(const ResolvedKubeconfig& config)
+{
+    if (!config.cluster.server.starts_with("http://"))
+        return std::nullopt;
+    const KubeconfigUser& u = config.user;
+    std::string what;
+    if (!u.token.empty())
+        what = "the bearer token";
+    else if (!u.tokenFile.empty())
+        what = "the bearer token (from the tokenFile " + u.tokenFile + ")";
+    else if (u.exec)
+        what = "a bearer token from the exec plugin " + u.exec->command;
+    const bool certificate = !u.clientCertificate.empty() || !u.clientCertificateData.empty() || !u.clientKey.empty()
+        || !u.clientKeyData.empty();
+    if (what.empty() && !certificate)
+        return std::nullopt;
+    std::string text = "warning: user \"" + u.name + "\" of " + redactedUrl(config.cluster.server) + ": the server URL is plain http://";
+    if (!what.empty())
+        text += ", so " + what + " travels in cleartext: anyone on the network path can read and reuse it";
+    if (certificate)
+        text += std::string(what.empty() ? ", so" : "; and") + " the client certificate is not sent (it needs TLS)";
+    return terminalLine(text + "; use an https:// server URL");
+}
+
+void warnCleartextCredentials(const ResolvedKubeconfig& config)
+{
+    const auto warning = cleartextCredentialsWarning(config);
+    if (!warning)
+        return;
+    static std::mutex mutex;
+    static std::set<std::string> warned;
+    {
+        const std::lock_guard lock(mutex);
+        if (!warned.insert(*warning).second)
+            return;
+    }
+    printTerminalf(stderr, "%s\n", warning->c_str());
 }
 
 KubeCredentials::KubeCredentials(const ResolvedKubeconfig& config, std::string server)

@@ -30,6 +30,21 @@ namespace fleet::importers::kube {
 /// it cannot be read.
 [[nodiscard]] std::string readKubeconfigFile(const std::string& server, const std::string& path, const char* what);
 
+/// The warning for credentials sent to a plain http:// server (the kubeconfig's server or a
+/// Prometheus URL): a bearer token (token, tokenFile or an exec plugin's) travels in cleartext
+/// there, where anyone on the network path can read and reuse it; a client certificate is not
+/// sent at all (it needs TLS). nullopt for an https:// server or a user without credentials.
+/// One line, the URL redacted and control bytes escaped (terminalLine()), e.g. "warning: user
+/// \"bob\" of http://10.0.0.1:8080: the server URL is plain http://, so the bearer token travels
+/// in cleartext: anyone on the network path can read and reuse it; use an https:// server URL".
+/// Pure; thread: any.
+[[nodiscard]] std::optional<std::string> cleartextCredentialsWarning(const ResolvedKubeconfig& config);
+
+/// Prints cleartextCredentialsWarning(config), when there is one, on stderr: once per process
+/// for each warning's text (a live session makes a client per watch and per reconnect, the
+/// window one per usage refresh; the operator needs to read it once). Thread: any.
+void warnCleartextCredentials(const ResolvedKubeconfig& config);
+
 class KubeCredentials {
 public:
     /// `server` is the redacted server URL that errors name. Reads nothing yet.
