@@ -106,7 +106,7 @@ int runCheckMove(const QStringList& arguments)
         importers::printTerminalf(stderr, "fleetscope check-move: node %s is not in %s\n", importers::terminalLine(node).c_str(), qPrintable(label));
         return 1;
     }
-    const model::PlacementState state(store);
+    const model::PlanLedger state(store);
     const model::Verdict verdict = model::checkMove(state, pod, target);
     std::string out;
     if (format == QLatin1String("json")) {

@@ -9,7 +9,7 @@
 //   loop that applied diffs (FleetMapView::refreshMetric(), one pass over the nodes), so the map
 //   redraws at most once per batch; the controller applies batches for at most 12 ms a turn;
 // - the status bar's totals (O(nodes + pods)): at most once a second;
-// - the plan engine (the what-if ledger, PlacementState): built over one state, so it is
+// - the plan engine (the what-if ledger, PlanLedger): built over one state, so it is
 //   dropped on every diff and rebuilt on a worker once the feed paused for 3 s (its build holds
 //   the batches) (PlanController::storeChanged()); while a plan has actions the batches are held instead
 //   and the plan marks the actions they make stale (PlanController::checkStale());

@@ -181,7 +181,7 @@ PlanEvaluation evaluatePlanOn(model::PlanEngine& engine, const PlanDocument& pla
     }
     e.after = engine.state().totals();
     e.addedNodeNames = addedNodeNames(engine.state());
-    const model::PlacementState& state = engine.state();
+    const model::PlanLedger& state = engine.state();
     for (std::size_t i = store.podCount(); i < state.podCount(); ++i) {
         const model::PodId p(static_cast<std::uint32_t>(i));
         e.addedPods.emplace_back(std::string(store.podNamespace(state.podTemplate(p))), std::string(state.podName(p)));
@@ -194,7 +194,7 @@ std::string planActionSubject(const model::PlanAction& action)
     return actionSubject(action);
 }
 
-std::vector<std::string> addedNodeNames(const model::PlacementState& state)
+std::vector<std::string> addedNodeNames(const model::PlanLedger& state)
 {
     std::vector<std::string> names;
     for (std::size_t i = state.store().nodeCount(); i < state.nodeCount(); ++i)

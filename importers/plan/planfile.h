@@ -84,7 +84,7 @@ struct PlanEvaluation {
     std::vector<double> nodePricePerHour = {});
 /// The names of the nodes `state` added (PlanEvaluation::addedNodeNames), for an evaluation made
 /// from a plan engine already applied (the window's exports).
-[[nodiscard]] std::vector<std::string> addedNodeNames(const model::PlacementState& state);
+[[nodiscard]] std::vector<std::string> addedNodeNames(const model::PlanLedger& state);
 [[nodiscard]] std::string evaluationJson(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store);
 [[nodiscard]] std::string evaluationText(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store);
 /// The actions of `evaluation` that do not hold, for a message: "[0] move-pod default/web ->

@@ -179,7 +179,7 @@ void NodeInspector::setNode(
     fillDetails();
 }
 
-void NodeInspector::setPlanState(std::shared_ptr<const model::PlacementState> plan)
+void NodeInspector::setPlanState(std::shared_ptr<const model::PlanLedger> plan)
 {
     m_plan = std::move(plan);
     setNode(m_store, m_topology, m_node);

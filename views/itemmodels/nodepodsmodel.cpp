@@ -15,7 +15,7 @@ NodePodsModel::NodePodsModel(QObject* parent)
 {
 }
 
-void NodePodsModel::setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node, const model::PlacementState* plan)
+void NodePodsModel::setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node, const model::PlanLedger* plan)
 {
     beginResetModel();
     m_store = std::move(store);

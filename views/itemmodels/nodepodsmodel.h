@@ -3,7 +3,7 @@
 // The pods of one node as a table: a thin model over the store's pod columns.
 
 #include "model/clusterstore.h"
-#include "model/scheduling/placementstate.h"
+#include "model/scheduling/planledger.h"
 
 #include <QAbstractTableModel>
 #include <QString>
@@ -42,7 +42,7 @@ public:
     /// has no rows. Pods the plan added (place-pods) are rows too, with their own name, their
     /// template's namespace, workload and requests, and the phase "Planned"; they cannot be
     /// dragged (podAt() is invalid for them).
-    void setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node, const model::PlacementState* plan = nullptr);
+    void setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node, const model::PlanLedger* plan = nullptr);
     [[nodiscard]] model::NodeId node() const noexcept { return m_node; }
     /// The pod of a row (an invalid id outside the rows, and for a pod the plan added).
     [[nodiscard]] model::PodId podAt(int row) const noexcept;

@@ -569,7 +569,7 @@ void FleetMapView::setPlanMarks(std::shared_ptr<const PlanMarks> marks)
     d->notify(MapLayer::PlanChanged);
 }
 
-void FleetMapView::setPlanState(std::shared_ptr<const model::PlacementState> state)
+void FleetMapView::setPlanState(std::shared_ptr<const model::PlanLedger> state)
 {
     d->scene.planState = std::move(state);
     d->notify(MapLayer::PlanChanged);
