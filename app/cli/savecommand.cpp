@@ -5,6 +5,7 @@
 #include "commandlinepath.h"
 #include "helptext.h"
 #include "outputpath.h"
+#include "subcommands.h"
 
 #include "app/shared/importfailure.h"
 #include "model/plan/planprices.h"
@@ -42,13 +43,8 @@ int runSave(const QStringList& arguments)
         QStringLiteral("PLAN.json")));
     parser.addOption(QCommandLineOption(QStringLiteral("notes"), QStringLiteral("Notes kept with every --plan."), QStringLiteral("TEXT")));
     addClusterSourceOptions(parser, false);
-    QStringList args = arguments;
-    if (args.size() > 1)
-        args.removeAt(1); // "save"
-    if (!parser.parse(args)) {
-        importers::printTerminalf(stderr, "fleetscope save: %s\n", qPrintable(parser.errorText()));
+    if (!parseSubcommandArguments(parser, arguments, "save"))
         return 2;
-    }
     if (parser.isSet(QStringLiteral("help"))) {
         std::fputs(qPrintable(helpTextWithUsage(parser, QString::fromLatin1(kUsage))), stdout);
         return 0;
