@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Which GPU of a node a pod holds: the one rule the ledger (scheduling/placementstate.h), the
+// Which GPU of a node a pod holds: the one rule the ledger (scheduling/planledger.h), the
 // map's GPU tiles and the GPU fragmentation metric share. Inputs never say which device a pod
 // was given (the kubelet's device plugin decides; the Alibaba trace gives only a share of one
 // GPU), so Fleetscope assigns devices as the FGD simulator's GPU-sharing allocator does

@@ -4,6 +4,7 @@
 #include "clustersource.h"
 #include "helptext.h"
 #include "plancommand.h"
+#include "subcommands.h"
 
 #include "app/shared/importfailure.h"
 
@@ -46,14 +47,9 @@ int runCheckMove(const QStringList& arguments)
     parser.addOption(QCommandLineOption(QStringLiteral("format"), QStringLiteral("Output format: text (default) or json."),
         QStringLiteral("text|json"), QStringLiteral("text")));
     addClusterSourceOptions(parser, false);
-    QStringList args = arguments;
-    if (args.size() > 1)
-        args.removeAt(1); // "check-move"
     const char* usage = "fleetscope check-move (FILE... | --simulate NODES [--seed N]) --pod NAMESPACE/NAME --to NODE [--format text|json]";
-    if (!parser.parse(args)) {
-        importers::printTerminalf(stderr, "fleetscope check-move: %s\n", qPrintable(parser.errorText()));
+    if (!parseSubcommandArguments(parser, arguments, "check-move"))
         return 2;
-    }
     if (parser.isSet(QStringLiteral("help"))) {
         std::fputs(qPrintable(helpTextWithUsage(parser, QString::fromLatin1(usage))), stdout);
         return 0;
@@ -106,7 +102,7 @@ int runCheckMove(const QStringList& arguments)
         importers::printTerminalf(stderr, "fleetscope check-move: node %s is not in %s\n", importers::terminalLine(node).c_str(), qPrintable(label));
         return 1;
     }
-    const model::PlacementState state(store);
+    const model::PlanLedger state(store);
     const model::Verdict verdict = model::checkMove(state, pod, target);
     std::string out;
     if (format == QLatin1String("json")) {

@@ -4,6 +4,7 @@
 #include "commandlinepath.h"
 #include "commandplan.h"
 #include "helptext.h"
+#include "subcommands.h"
 
 #include "app/shared/importfailure.h"
 #include "model/plan/planprices.h"
@@ -45,13 +46,8 @@ int runDiff(const QStringList& arguments)
         QStringLiteral("FILE")));
     parser.addPositionalArgument(QStringLiteral("BEFORE"), QStringLiteral("The earlier state (.fleet or a cluster file)."));
     parser.addPositionalArgument(QStringLiteral("AFTER"), QStringLiteral("The later state (.fleet or a cluster file)."));
-    QStringList args = arguments;
-    if (args.size() > 1)
-        args.removeAt(1); // "diff"
-    if (!parser.parse(args)) {
-        importers::printTerminalf(stderr, "fleetscope diff: %s\n", qPrintable(parser.errorText()));
+    if (!parseSubcommandArguments(parser, arguments, "diff"))
         return 2;
-    }
     if (parser.isSet(QStringLiteral("help"))) {
         std::fputs(qPrintable(helpTextWithUsage(parser, QStringLiteral("fleetscope diff BEFORE AFTER [--plan NAME|PLAN.json] [--prices FILE] [--format text|json]"))), stdout);
         return 0;

@@ -12,6 +12,7 @@
 #include "app/shared/importfailure.h"
 #include "model/plan/planprices.h"
 
+#include "importers/export/planexport.h"
 #include "importers/plan/jsontext.h"
 #include "importers/plan/planfile.h"
 #include "importers/plan/plansource.h"

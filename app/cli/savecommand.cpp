@@ -5,6 +5,7 @@
 #include "commandlinepath.h"
 #include "helptext.h"
 #include "outputpath.h"
+#include "subcommands.h"
 
 #include "app/shared/importfailure.h"
 #include "model/plan/planprices.h"
@@ -45,13 +46,8 @@ int runSave(const QStringList& arguments)
     parser.addOption(QCommandLineOption(QStringLiteral("force"),
         QStringLiteral("Keep a --plan even when it was made on another cluster than the one saved.")));
     addClusterSourceOptions(parser, false);
-    QStringList args = arguments;
-    if (args.size() > 1)
-        args.removeAt(1); // "save"
-    if (!parser.parse(args)) {
-        importers::printTerminalf(stderr, "fleetscope save: %s\n", qPrintable(parser.errorText()));
+    if (!parseSubcommandArguments(parser, arguments, "save"))
         return 2;
-    }
     if (parser.isSet(QStringLiteral("help"))) {
         std::fputs(qPrintable(helpTextWithUsage(parser, QString::fromLatin1(kUsage))), stdout);
         return 0;

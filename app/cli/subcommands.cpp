@@ -11,6 +11,8 @@
 #include "screenshotcommand.h"
 #include "summarycommand.h"
 
+#include "importers/terminaltext.h"
+
 #include <algorithm>
 #include <iterator>
 
@@ -63,6 +65,18 @@ QString subcommandsHelp()
             text += QStringLiteral("  ") + line + QLatin1Char('\n');
     text += QStringLiteral("Run a subcommand with --help for its options.");
     return text;
+}
+
+bool parseSubcommandArguments(QCommandLineParser& parser, const QStringList& arguments, const char* verb)
+{
+    QStringList args = arguments;
+    if (args.size() > 1)
+        args.removeAt(1); // the verb
+    if (!parser.parse(args)) {
+        importers::printTerminalf(stderr, "fleetscope %s: %s\n", verb, qPrintable(parser.errorText()));
+        return false;
+    }
+    return true;
 }
 
 } // namespace fleet::app

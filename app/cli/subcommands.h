@@ -3,6 +3,7 @@
 // The headless subcommands of the fleetscope program, as one table: main() dispatches on it,
 // and the program's --help lists it, so a verb added here is both runnable and documented.
 
+#include <QCommandLineParser>
 #include <QString>
 #include <QStringList>
 
@@ -33,5 +34,10 @@ struct Subcommand {
 /// The "Subcommands (no display needed):" block of the program's --help, generated from
 /// subcommands(): each usage line indented by two spaces, then how to get a verb's options.
 [[nodiscard]] QString subcommandsHelp();
+
+/// The prologue of a subcommand's run(): `arguments` (program, verb, options) parsed by
+/// `parser` without the verb. On a parse error prints "fleetscope VERB: <Qt's error text>" on
+/// stderr (escaped) and returns false; the caller exits with 2.
+[[nodiscard]] bool parseSubcommandArguments(QCommandLineParser& parser, const QStringList& arguments, const char* verb);
 
 } // namespace fleet::app

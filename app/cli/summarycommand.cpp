@@ -3,6 +3,7 @@
 
 #include "clustersource.h"
 #include "helptext.h"
+#include "subcommands.h"
 
 #include "app/shared/importfailure.h"
 
@@ -34,13 +35,8 @@ int runSummary(const QStringList& arguments)
                        "always). At 100,000 nodes the whole document is about 490 MB; --only totals is a few hundred bytes."),
         QStringLiteral("totals|nodes|pods")));
     addClusterSourceOptions(parser, false);
-    QStringList args = arguments;
-    if (args.size() > 1)
-        args.removeAt(1); // "summary"
-    if (!parser.parse(args)) {
-        importers::printTerminalf(stderr, "fleetscope summary: %s\n", qPrintable(parser.errorText()));
+    if (!parseSubcommandArguments(parser, arguments, "summary"))
         return 2;
-    }
     if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))) {
         std::fputs(qPrintable(helpTextWithUsage(
                        parser, QStringLiteral("fleetscope summary [--format text|json] [--only totals,nodes,pods] (FILE... | --simulate NODES)"))),

@@ -78,7 +78,7 @@ PlanController::PlanController(QMainWindow* window, views::FleetMapView* map)
 
 PlanController::~PlanController() = default;
 
-std::shared_ptr<const model::PlacementState> PlanController::planState() const
+std::shared_ptr<const model::PlanLedger> PlanController::planState() const
 {
     return m_host->planState();
 }
@@ -194,7 +194,7 @@ bool PlanController::movePod(model::PodId pod, model::NodeId node, bool override
         return false;
     if (!m_host->engine() || !m_host->store() || pod.index() >= m_host->store()->podCount() || !node.isValid())
         return false;
-    const model::PlacementState& state = m_host->engine()->state();
+    const model::PlanLedger& state = m_host->engine()->state();
     if (state.podNode(pod) == node) {
         showMessage(tr("%1 is on %2 already.").arg(m_host->podText(pod), m_host->nodeText(node)));
         return false;

@@ -96,7 +96,7 @@ public:
     [[nodiscard]] bool hasPlan() const noexcept { return m_host->hasPlan(); }
     /// The engine's ledger while the plan has actions (what the map's node detail and tooltip
     /// and the node inspector show; it keeps the engine alive), else null (the loaded state).
-    [[nodiscard]] std::shared_ptr<const model::PlacementState> planState() const;
+    [[nodiscard]] std::shared_ptr<const model::PlanLedger> planState() const;
     [[nodiscard]] views::PlanPanel* panel() const noexcept { return m_panel; }
     [[nodiscard]] QDockWidget* dock() const noexcept { return m_dock; }
     /// The last message shown for a refused or applied gesture (also in messageShown()).

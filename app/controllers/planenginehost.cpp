@@ -47,11 +47,11 @@ PlanEngineHost::~PlanEngineHost()
     delete m_stack;
 }
 
-std::shared_ptr<const model::PlacementState> PlanEngineHost::planState() const
+std::shared_ptr<const model::PlanLedger> PlanEngineHost::planState() const
 {
     if (!hasPlan())
         return nullptr;
-    return std::shared_ptr<const model::PlacementState>(m_engine, &m_engine->state()); // aliasing: keeps the engine
+    return std::shared_ptr<const model::PlanLedger>(m_engine, &m_engine->state()); // aliasing: keeps the engine
 }
 
 void PlanEngineHost::setCluster(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology,
@@ -169,7 +169,7 @@ std::shared_ptr<const model::Metric> PlanEngineHost::planMetricFor(const QString
     if (!m_engine)
         return nullptr;
     // Aliasing: the metric keeps the engine (and so its state) alive.
-    std::shared_ptr<const model::PlacementState> state(m_engine, &m_engine->state());
+    std::shared_ptr<const model::PlanLedger> state(m_engine, &m_engine->state());
     const std::string key = id.toStdString();
     if (key.starts_with("plan-diff-"))
         return model::makePlanMetric(state, model::planMetricBaseId(key), model::PlanMetricKind::Difference);

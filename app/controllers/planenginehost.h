@@ -87,7 +87,7 @@ public:
     [[nodiscard]] const std::vector<double>& nodePrices() const noexcept { return m_prices; }
     [[nodiscard]] bool hasPlan() const noexcept { return m_engine && !m_engine->applied().empty(); }
     /// The engine's ledger while the plan has actions (it keeps the engine alive), else null.
-    [[nodiscard]] std::shared_ptr<const model::PlacementState> planState() const;
+    [[nodiscard]] std::shared_ptr<const model::PlanLedger> planState() const;
     /// The map's metric for a chosen metric id: under a plan with actions, "gpu", "cpu" and
     /// "memory" become their "plan-" versions; "plan-diff-*" need an engine. Null: use the
     /// registry's metric for `id`.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plansaver.h"
 
+#include "importers/export/planexport.h"
 #include "importers/output/outputfile.h"
 #include "importers/plan/jsontext.h"
 

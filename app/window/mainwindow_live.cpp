@@ -13,7 +13,7 @@
 //   holds the batches while it reads and runs once more for the batches that came meanwhile),
 //   so the legend's marker key, the markers, the status bar and the Problems and Pending
 //   titles give the same counts;
-// - the plan engine (the what-if ledger, PlacementState): built over one state, so it is
+// - the plan engine (the what-if ledger, PlanLedger): built over one state, so it is
 //   dropped on every diff and rebuilt on a worker once the feed paused for 3 s (its build holds
 //   the batches) (PlanController::storeChanged()); while a plan has actions the batches are held instead
 //   and the plan marks the actions they make stale (PlanController::checkStale());

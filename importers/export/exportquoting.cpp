@@ -28,6 +28,31 @@ void appendHex(std::string& out, unsigned char c)
     out += kHex[c & 0xf];
 }
 
+// The one escaping loop of both shell forms: `s` onto `out` in printable ASCII, a backslash as
+// \\, \n \r \t as those two characters, any other control character or byte >= 0x7f as \xhh
+// (lower-case hex), and with `escapeQuote` a ' as \' (inside $'...'). Not escapedText()
+// (quotedtext.h): that one keeps valid UTF-8 and leaves backslashes alone, for a reader; here
+// bash must get the exact bytes back from $'...', and a comment must say which bytes a name
+// holds in pure ASCII, so a backslash is always an escape and nothing above 0x7e stays raw.
+void appendBackslashEscaped(std::string& out, std::string_view s, bool escapeQuote)
+{
+    for (const char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c == '\\' || (escapeQuote && c == '\''))
+            out += std::string("\\") + ch;
+        else if (c == '\n')
+            out += "\\n";
+        else if (c == '\r')
+            out += "\\r";
+        else if (c == '\t')
+            out += "\\t";
+        else if (isControlOrHigh(c))
+            appendHex(out, c);
+        else
+            out += ch;
+    }
+}
+
 } // namespace
 
 std::string shellWord(std::string_view s)
@@ -54,21 +79,7 @@ std::string shellWord(std::string_view s)
     // $'...' (bash's ANSI-C quoting): every control character and byte >= 0x7f is escaped, so
     // the script shows no raw newline or terminal escape, and bash restores the exact bytes.
     out = "$'";
-    for (const char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c == '\\' || c == '\'')
-            out += std::string("\\") + ch;
-        else if (c == '\n')
-            out += "\\n";
-        else if (c == '\r')
-            out += "\\r";
-        else if (c == '\t')
-            out += "\\t";
-        else if (isControlOrHigh(c))
-            appendHex(out, c);
-        else
-            out += ch;
-    }
+    appendBackslashEscaped(out, s, true);
     return out + "'";
 }
 
@@ -76,21 +87,7 @@ std::string shellCommentText(std::string_view s)
 {
     std::string out;
     out.reserve(s.size());
-    for (const char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c == '\\')
-            out += "\\\\";
-        else if (c == '\n')
-            out += "\\n";
-        else if (c == '\r')
-            out += "\\r";
-        else if (c == '\t')
-            out += "\\t";
-        else if (isControlOrHigh(c))
-            appendHex(out, c);
-        else
-            out += ch;
-    }
+    appendBackslashEscaped(out, s, false);
     return out;
 }
 

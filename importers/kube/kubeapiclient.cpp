@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "importers/kube/kubeapiclient.h"
 
+#include "importers/kube/kubecredentials_p.h"
+
 #include "importers/kube/tlssocket.h"
-#include "importers/optionfile.h"
 #include "importers/quotedtext.h"
 
 #include <QByteArray>
-#include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
-#include <QProcessEnvironment>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -24,9 +22,7 @@
 #include <openssl/x509.h>
 
 #include <atomic>
-#include <climits>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -52,17 +48,6 @@ constexpr auto kTimeout = std::chrono::seconds(60);
 
 using Clock = std::chrono::steady_clock;
 
-// "1.5 s", "60 s": a duration for a message.
-std::string secondsText(std::chrono::milliseconds d)
-{
-    char text[32];
-    if (d.count() % 1000 == 0)
-        std::snprintf(text, sizeof text, "%lld s", static_cast<long long>(d.count() / 1000));
-    else
-        std::snprintf(text, sizeof text, "%.1f s", static_cast<double>(d.count()) / 1000.0);
-    return text;
-}
-
 // How many X.509 certificates a PEM text holds (OpenSSL's reader; what is not a certificate block
 // is skipped, as add_certificate_authority() skips it).
 int pemCertificateCount(const std::string& pem)
@@ -78,18 +63,6 @@ int pemCertificateCount(const std::string& pem)
     BIO_free(bio);
     ERR_clear_error(); // the end of the text is reported as an error
     return count;
-}
-
-// A file a kubeconfig names (certificate-authority, client-certificate, client-key, tokenFile),
-// through the one option file reader: a regular file of the kind's size at most.
-std::string readWholeFile(const std::string& server, const std::string& path, const char* what)
-{
-    const OptionFileKind kind = std::string_view(what) == "tokenFile" ? OptionFileKind::BearerToken : OptionFileKind::PemFile;
-    try {
-        return readOptionFile(path, kind);
-    } catch (const OptionFileError& e) {
-        throw KubeApiError(server, {}, 0, std::string("cannot read the ") + what + " file " + path + ": it " + e.message());
-    }
 }
 
 // Inflates a gzip body (Content-Encoding: gzip, RFC 1952) with zlib. Throws std::runtime_error
@@ -162,12 +135,8 @@ struct KubeApiClient::Impl {
     // proxy-url (http://[user:password@]host:port): an HTTP CONNECT tunnel, as client-go's
     // transport does for an http proxy.
     std::string proxyHost, proxyPort, proxyAuthorization;
-    std::string caPem, certPem, keyPem; // from kubeconfig
-    std::string staticToken;
-    // Exec credential (plugin/pkg/client/auth/exec/exec.go): cached until it expires.
-    std::string execToken, execCertPem, execKeyPem;
-    std::optional<QDateTime> execExpiry;
-    bool haveExecCredential = false;
+    std::string caPem; // from kubeconfig
+    std::unique_ptr<KubeCredentials> credentials; // the user's (kubecredentials_p.h)
 
     // The request under way (beginRequest()): when it began, when it gives up (the request
     // timeout), what it is doing, for its error and for the observer.
@@ -363,11 +332,9 @@ struct KubeApiClient::Impl {
     void loadCredentials()
     {
         const KubeconfigCluster& c = config.cluster;
-        const KubeconfigUser& u = config.user;
         if (!c.proxyUrl.empty())
             parseProxy(c);
-        if (!u.username.empty() || !u.password.empty())
-            fail({}, "user \"" + u.name + "\" uses basic auth (username/password), which Fleetscope does not support");
+        credentials->refuseUnsupported();
         const bool namedCa = !c.certificateAuthorityData.empty() || !c.certificateAuthority.empty();
         // client-go's transport.TLSConfigFor refuses the pair, and so does kubectl.
         if (c.insecureSkipTlsVerify && namedCa)
@@ -383,7 +350,7 @@ struct KubeApiClient::Impl {
                 "the certificate-authority " + c.certificateAuthority + " of cluster \"" + c.name
                     + "\" is a folder, not a PEM file of CA certificates");
         caPem = !c.certificateAuthorityData.empty() ? c.certificateAuthorityData
-            : !c.certificateAuthority.empty()        ? readWholeFile(server, c.certificateAuthority, "certificate-authority")
+            : !c.certificateAuthority.empty()        ? readKubeconfigFile(server, c.certificateAuthority, "certificate-authority")
                                                      : std::string();
         // A CA that is named but holds no certificate must never fall back to the system's CAs:
         // that would trust every public CA in place of the cluster's own.
@@ -393,112 +360,7 @@ struct KubeApiClient::Impl {
                                                     : std::string("the certificate-authority-data"))
                     + " of cluster \"" + c.name + "\" holds no PEM certificate"
                     + (caPem.empty() ? " (it is empty)" : " (no -----BEGIN CERTIFICATE----- block OpenSSL can read)"));
-        certPem = !u.clientCertificateData.empty() ? u.clientCertificateData
-            : !u.clientCertificate.empty()          ? readWholeFile(server, u.clientCertificate, "client-certificate")
-                                                    : std::string();
-        keyPem = !u.clientKeyData.empty() ? u.clientKeyData
-            : !u.clientKey.empty()         ? readWholeFile(server, u.clientKey, "client-key")
-                                           : std::string();
-        staticToken = u.token;
-        std::string tokenSource = "the token of user \"" + u.name + "\"";
-        if (staticToken.empty() && !u.tokenFile.empty()) {
-            staticToken = readWholeFile(server, u.tokenFile, "tokenFile");
-            while (!staticToken.empty() && (staticToken.back() == '\n' || staticToken.back() == '\r'))
-                staticToken.pop_back();
-            // client-go refuses an empty token file too ("read empty token from file").
-            tokenSource = "the tokenFile " + u.tokenFile + " of user \"" + u.name + "\"";
-            if (staticToken.empty())
-                fail({}, tokenSource + " is empty");
-        }
-        if (auto problem = staticToken.empty() ? std::nullopt : bearerTokenProblem(staticToken, tokenSource)) {
-            staticToken.clear();
-            fail({}, *problem);
-        }
-        if (u.exec && u.exec->interactiveMode == "Always")
-            fail({}, "the exec plugin of user \"" + u.name + "\" (" + u.exec->command
-                         + ") needs a terminal (interactiveMode: Always); Fleetscope runs it without one. Log in on a terminal first, "
-                           "or configure the plugin with interactiveMode: IfAvailable or Never");
-    }
-
-    // Runs the exec plugin and keeps its credential. Never quotes its stdout (it holds secrets).
-    void runExecPlugin()
-    {
-        const ExecConfig& e = *config.user.exec;
-        QJsonObject spec{{"interactive", false}};
-        if (e.provideClusterInfo) {
-            QJsonObject cluster{{"server", QString::fromStdString(config.cluster.server)}};
-            if (!config.cluster.tlsServerName.empty())
-                cluster["tls-server-name"] = QString::fromStdString(config.cluster.tlsServerName);
-            if (config.cluster.insecureSkipTlsVerify)
-                cluster["insecure-skip-tls-verify"] = true;
-            if (!caPem.empty())
-                cluster["certificate-authority-data"] = QString::fromLatin1(QByteArray::fromStdString(caPem).toBase64());
-            spec["cluster"] = cluster;
-        }
-        const QJsonObject info{{"apiVersion", QString::fromStdString(e.apiVersion)}, {"kind", "ExecCredential"}, {"spec", spec}};
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const auto& [name, value] : e.env)
-            env.insert(QString::fromStdString(name), QString::fromStdString(value));
-        env.insert("KUBERNETES_EXEC_INFO", QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact)));
-        QProcess p;
-        p.setProcessEnvironment(env);
-        // Its own process group: a plugin cut at its timeout is killed with every process it
-        // started (a shell script's children would otherwise keep running).
-        p.setChildProcessModifier([] { ::setpgid(0, 0); });
-        QStringList args;
-        for (const auto& a : e.args)
-            args << QString::fromStdString(a);
-        p.start(QString::fromStdString(e.command), args);
-        const std::string who = "exec plugin " + e.command + " of user \"" + config.user.name + "\"";
-        if (!p.waitForStarted(10000))
-            fail({}, who + " could not be started" + (e.installHint.empty() ? std::string() : ": " + e.installHint));
-        if (!p.waitForFinished(static_cast<int>(std::min<std::int64_t>(config.execTimeout.count(), INT_MAX)))) {
-            if (const qint64 pid = p.processId(); pid > 0)
-                ::kill(-static_cast<pid_t>(pid), SIGKILL);
-            p.kill();
-            p.waitForFinished(5000);
-            fail({},
-                who + " did not finish within " + secondsText(config.execTimeout)
-                    + "; it and the processes it started were killed");
-        }
-        if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-            const QString err = QString::fromUtf8(p.readAllStandardError()).section('\n', 0, 0);
-            fail({}, who + " failed with exit code " + std::to_string(p.exitCode()) + (err.isEmpty() ? "" : ": " + quotedText(err.toStdString(), 200)));
-        }
-        const QJsonDocument out = QJsonDocument::fromJson(p.readAllStandardOutput());
-        const QJsonObject status = out.object().value("status").toObject();
-        if (!out.isObject() || out.object().value("kind").toString() != "ExecCredential")
-            fail({}, who + " did not print an ExecCredential object");
-        if (out.object().value("apiVersion").toString().toStdString() != e.apiVersion)
-            fail({}, who + " answered with apiVersion " + out.object().value("apiVersion").toString().toStdString() + ", not " + e.apiVersion);
-        execToken = status.value("token").toString().toStdString();
-        if (auto problem = execToken.empty() ? std::nullopt : bearerTokenProblem(execToken, "the token given by " + who)) {
-            execToken.clear();
-            fail({}, *problem);
-        }
-        execCertPem = status.value("clientCertificateData").toString().toStdString();
-        execKeyPem = status.value("clientKeyData").toString().toStdString();
-        if (execToken.empty() && (execCertPem.empty() || execKeyPem.empty()))
-            fail({}, who + " gave neither a token nor a client certificate and key");
-        execExpiry.reset();
-        const QString exp = status.value("expirationTimestamp").toString();
-        if (!exp.isEmpty()) {
-            QDateTime t = QDateTime::fromString(exp, Qt::ISODate);
-            if (!t.isValid())
-                fail({}, who + " gave an expirationTimestamp that is not RFC 3339: " + quotedText(exp.toStdString(), 60));
-            execExpiry = t;
-        }
-        haveExecCredential = true;
-        if (!execCertPem.empty())
-            disconnect(); // a new client certificate needs a new TLS context
-    }
-
-    void ensureExecCredential()
-    {
-        if (!config.user.exec)
-            return;
-        if (!haveExecCredential || (execExpiry && QDateTime::currentDateTimeUtc() >= *execExpiry))
-            runExecPlugin();
+        credentials->load();
     }
 
     void disconnect()
@@ -559,8 +421,8 @@ struct KubeApiClient::Impl {
             return;
         }
         ctx = std::make_unique<ssl::context>(ssl::context::tls_client);
-        const std::string& cert = !execCertPem.empty() ? execCertPem : certPem;
-        const std::string& key = !execKeyPem.empty() ? execKeyPem : keyPem;
+        const std::string& cert = credentials->clientCertificatePem();
+        const std::string& key = credentials->clientKeyPem();
         try {
             if (config.cluster.insecureSkipTlsVerify)
                 ctx->set_verify_mode(ssl::verify_none);
@@ -601,28 +463,13 @@ struct KubeApiClient::Impl {
         }
     }
 
-    // A server may echo the request's credentials in an error (a proxy's "bad auth Bearer ..."):
-    // the tokens never reach a message, so an error body has them replaced before anyone reads
-    // it. A 200 body is the cluster's data and is not scanned (it never carries our token).
-    void redactCredentials(ApiResponse& r) const
-    {
-        if (r.status == 200)
-            return;
-        for (const std::string* token : { &staticToken, &execToken }) {
-            if (token->size() < 4)
-                continue;
-            for (std::size_t at = r.body.find(*token); at != std::string::npos; at = r.body.find(*token, at))
-                r.body.replace(at, token->size(), "REDACTED");
-        }
-    }
-
     http::request<http::empty_body> request(const std::string& target) const
     {
         http::request<http::empty_body> req{http::verb::get, basePath + target, 11};
         req.set(http::field::host, host);
         req.set(http::field::user_agent, "fleetscope/0.1 (read-only)");
         req.set(http::field::accept, "application/json");
-        const std::string& token = !execToken.empty() ? execToken : staticToken;
+        const std::string& token = credentials->bearerToken();
         if (!token.empty())
             req.set(http::field::authorization, "Bearer " + token);
         return req;
@@ -781,7 +628,9 @@ KubeApiClient::KubeApiClient(const ResolvedKubeconfig& config)
     d->server = redactedUrl(config.cluster.server);
     d->requestTimeout = config.requestTimeout;
     d->parseServer();
+    d->credentials = std::make_unique<KubeCredentials>(config, d->server);
     d->loadCredentials();
+    warnCleartextCredentials(config);
 }
 
 KubeApiClient::~KubeApiClient() = default;
@@ -791,15 +640,17 @@ const std::string& KubeApiClient::server() const { return d->server; }
 ApiResponse KubeApiClient::stream(const std::string& target, const std::function<bool(std::string_view)>& onData, std::chrono::seconds idle)
 {
     d->beginRequest(target, Clock::now());
-    d->ensureExecCredential();
+    if (d->credentials->ensureExecCredential(d->caPem))
+        d->disconnect(); // a new client certificate needs a new TLS context
     ApiResponse r;
     try {
         r = d->streamOnce(target, onData, idle);
     } catch (const boost::system::system_error& e) {
         d->failTransient(target, d->pastDeadline() ? d->gaveUp() : "request failed: " + e.code().message());
     }
-    if (r.status == 401 && d->config.user.exec && !d->interrupted) {
-        d->runExecPlugin(); // exec.go: a 401 invalidates the cached credential
+    if (r.status == 401 && d->credentials->hasExecPlugin() && !d->interrupted) {
+        if (d->credentials->renewExecCredential(d->caPem)) // exec.go: a 401 invalidates the cached credential
+            d->disconnect(); // a new client certificate needs a new TLS context
         d->beginRequest(target, Clock::now());
         try {
             r = d->streamOnce(target, onData, idle);
@@ -807,7 +658,7 @@ ApiResponse KubeApiClient::stream(const std::string& target, const std::function
             d->failTransient(target, d->pastDeadline() ? d->gaveUp() : "request failed: " + e.code().message());
         }
     }
-    d->redactCredentials(r);
+    d->credentials->redactCredentials(r);
     return r;
 }
 
@@ -848,7 +699,8 @@ ApiResponse KubeApiClient::get(const std::string& target, std::chrono::steady_cl
     d->beginRequest(target, began);
     if (d->pastDeadline())
         d->failTransient(target, d->gaveUp());
-    d->ensureExecCredential();
+    if (d->credentials->ensureExecCredential(d->caPem))
+        d->disconnect(); // a new client certificate needs a new TLS context
     ApiResponse r;
     for (int attempt = 0;; ++attempt) {
         bool reused = false;
@@ -864,8 +716,9 @@ ApiResponse KubeApiClient::get(const std::string& target, std::chrono::steady_cl
         }
         break;
     }
-    if (r.status == 401 && d->config.user.exec) {
-        d->runExecPlugin(); // exec.go: a 401 invalidates the cached credential
+    if (r.status == 401 && d->credentials->hasExecPlugin()) {
+        if (d->credentials->renewExecCredential(d->caPem)) // exec.go: a 401 invalidates the cached credential
+            d->disconnect(); // a new client certificate needs a new TLS context
         bool reused = false;
         d->setPhase("connecting");
         try {
@@ -874,7 +727,7 @@ ApiResponse KubeApiClient::get(const std::string& target, std::chrono::steady_cl
             d->failTransient(target, d->pastDeadline() ? d->gaveUp() : "request failed: " + e.code().message());
         }
     }
-    d->redactCredentials(r);
+    d->credentials->redactCredentials(r);
     return r;
 }
 

@@ -19,6 +19,8 @@
 // as Proxy-Authorization: Basic); https:// and socks5:// proxies are refused with a clear error.
 // Not supported, refused with a clear error rather than ignored: basic auth (username/password),
 // a user name or password in the server URL (https://user:pass@host), a query or fragment in it.
+// A plain http:// server with credentials is used, and warned about once on stderr (a token
+// travels in cleartext there; kubecredentials_p.h).
 // Every URL in a message is redacted (secrets.h). A bearer token (kubeconfig token, tokenFile,
 // an exec plugin's) holding a control character is refused before anything is sent. A
 // certificate-authority that cannot be read, is a folder, or holds no PEM certificate is an
@@ -27,6 +29,9 @@
 // Time: a request gives up at ResolvedKubeconfig::requestTimeout (its retries included, when
 // the caller passes the time it began); a RequestObserver is told what a request waits for
 // after kRequestWaitReportAfter, then every kRequestWaitReportEvery.
+//
+// The credentials (token, tokenFile, client certificate, exec plugin, and the redaction of a
+// token a server echoes) live in kubecredentials_p.h; this file is the HTTP/TLS transport.
 //
 // Thread: one client per thread; it blocks (never use it on the GUI thread).
 

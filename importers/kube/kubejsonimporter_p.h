@@ -450,6 +450,9 @@ private:
     void beginItem();
     void parseItemField(od::field& f, bool isRoot);
     void commitItem(const char* itemStart);
+    /// The Node or Pod part of commitItem() (kubenodes.cpp, kubepods.cpp).
+    void commitNode(const char* itemStart);
+    void commitPod(const char* itemStart);
     void parseMetadata(od::value v, bool isRoot);
     void parseSpec(od::value v);
     void parseStatus(od::value v);
@@ -748,5 +751,27 @@ private:
     std::size_t m_unknownPhases = 0;
     std::vector<std::pair<std::string, std::size_t>> m_skippedKinds;
 };
+
+// Here rather than in a .cpp: both a Node's resource lists (kubenodes.cpp) and a Pod's
+// (kubepods.cpp) use it.
+template <class Core, class Extended>
+void KubectlJsonImporter::forEachResource(od::value v, Core core, Extended extended)
+{
+    forEachField(v, "an object of resource names to quantities", [&](od::field& f, const char* k) {
+        m_path.pushRawKey(k);
+        // The common names without a lookup; everything else through the cache.
+        if (keyIs(k, "cpu"))
+            core(CoreResource::Cpu, QuantityScale::Milli, f.value());
+        else if (keyIs(k, "memory"))
+            core(CoreResource::Memory, QuantityScale::Units, f.value());
+        else if (keyIs(k, "pods"))
+            core(CoreResource::Pods, QuantityScale::Units, f.value());
+        else if (keyIs(k, "ephemeral-storage"))
+            core(CoreResource::EphemeralStorage, QuantityScale::Units, f.value());
+        else
+            extended(resourceEntry(keyText(f)), f.value());
+        m_path.pop();
+    });
+}
 
 } // namespace fleet::importers::kubejson_detail

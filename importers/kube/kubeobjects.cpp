@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// kubeobjects.cpp: the mapping half of KubectlJsonImporter (see kubejsonimporter_p.h):
-// mapping the fields of a Kubernetes Node or Pod object (metadata, spec, status, taints,
-// containers, tolerations, affinity) onto NodeRecord/PodRecord, then committing the item to
-// the ClusterStore. The value readers (strings, quantities, objects, arrays) are in
-// kubevalues.cpp.
+// kubeobjects.cpp: the mapping half of KubectlJsonImporter (see kubejsonimporter_p.h): what every
+// Kubernetes item shares (its kind, metadata, the dispatch of spec and status, conditions) and
+// the commit of the item to the ClusterStore. What is a Node's alone is in kubenodes.cpp, a
+// Pod's in kubepods.cpp (its scheduling constraints in kubescheduling.cpp), the extra kinds
+// (PersistentVolume, PodDisruptionBudget, Namespace) in kubescheduling.cpp. The value readers
+// (strings, quantities, objects, arrays) are in kubevalues.cpp.
 // Separate from kubejsonwindow.cpp, which only finds the items and reports errors, so that
 // the Kubernetes rules can be read and changed without the windowing.
 #include "kubejsonimporter_p.h"
@@ -19,50 +20,6 @@
 namespace fleet::importers::kubejson_detail {
 
 namespace {
-
-// The spellings of the core/v1 enums that are imported; the error for any other spelling
-// lists these. Source: https://kubernetes.io/docs/reference/kubernetes-api/cluster-resources/node-v1/
-// (Taint), .../workload-resources/pod-v1/ (Toleration, NodeSelectorRequirement).
-constexpr NamedValue<TaintEffect> kTaintEffects[] = {
-    { "NoSchedule", TaintEffect::NoSchedule },
-    { "PreferNoSchedule", TaintEffect::PreferNoSchedule },
-    { "NoExecute", TaintEffect::NoExecute },
-};
-// A toleration's empty effect tolerates every effect.
-constexpr NamedValue<TaintEffect> kTolerationEffects[] = {
-    { "NoSchedule", TaintEffect::NoSchedule },
-    { "PreferNoSchedule", TaintEffect::PreferNoSchedule },
-    { "NoExecute", TaintEffect::NoExecute },
-    { "", TaintEffect::Any },
-};
-constexpr NamedValue<TolerationOperator> kTolerationOperators[] = {
-    { "Equal", TolerationOperator::Equal },
-    { "Exists", TolerationOperator::Exists },
-};
-constexpr NamedValue<SelectorOperator> kSelectorOperators[] = {
-    { "In", SelectorOperator::In },
-    { "NotIn", SelectorOperator::NotIn },
-    { "Exists", SelectorOperator::Exists },
-    { "DoesNotExist", SelectorOperator::DoesNotExist },
-    { "Gt", SelectorOperator::Gt },
-    { "Lt", SelectorOperator::Lt },
-};
-
-/// The value of the first of `keys` (in that order of preference) that `labels` holds, or null.
-const std::string* firstLabelValue(const std::vector<StringPair>& labels, std::span<const std::string_view> keys)
-{
-    for (std::string_view key : keys) {
-        auto it = std::find_if(labels.begin(), labels.end(), [&](const StringPair& l) { return l.first == key; });
-        if (it != labels.end())
-            return &it->second;
-    }
-    return nullptr;
-}
-
-const std::string* firstLabelValue(const std::vector<StringPair>& labels, std::initializer_list<std::string_view> keys)
-{
-    return firstLabelValue(labels, std::span<const std::string_view>(keys.begin(), keys.size()));
-}
 
 /// Parses an RFC 3339 time ("2024-05-01T10:20:30Z", "2024-05-01T10:20:30.123456+02:00", as
 /// metav1.Time writes it) to Unix seconds (fractions dropped). False when `t` is not one.
@@ -459,27 +416,6 @@ void KubectlJsonImporter::parseStatus(od::value v)
     });
 }
 
-void KubectlJsonImporter::parseTaints(od::value v)
-{
-    forEachObject(v, "an array of taints", "an object (taint)", [&](od::value& element, od::object o) {
-        auto& taint = m_taintSlots.slot(m_node.taints);
-        std::get<0>(taint).clear();
-        std::get<1>(taint).clear();
-        bool hasEffect = false;
-        const char* start = element.raw_json_token().data();
-        forEachField(o, [&](od::field& f, const char* k) {
-            onKey(k, "key", [&] { std::get<0>(taint).assign(stringValue(f.value(), "a string")); })
-                || onKey(k, "value", [&] { std::get<1>(taint).assign(stringValue(f.value(), "a string")); })
-                || onKey(k, "effect", [&] {
-                       std::get<2>(taint) = enumValue(f.value(), kTaintEffects, "taint effect");
-                       hasEffect = true;
-                   });
-        });
-        if (!hasEffect)
-            fail(start, "a taint without an effect");
-    });
-}
-
 void KubectlJsonImporter::parseConditions(od::value v)
 {
     // Node conditions keep every field; a pod keeps only its PodScheduled message when the
@@ -551,172 +487,6 @@ void KubectlJsonImporter::parseConditions(od::value v)
     });
 }
 
-void KubectlJsonImporter::parseSchedulingGates(od::value v)
-{
-    // spec.schedulingGates[].name (KEP-3521, Pod scheduling readiness).
-    forEachObject(v, "an array of scheduling gates", "an object (scheduling gate)", [&](od::value&, od::object o) {
-        std::string& gate = m_gateSlots.slot(m_pod.schedulingGates);
-        gate.clear();
-        forEachField(o, [&](od::field& f, const char* k) { onKey(k, "name", [&] { gate.assign(stringValue(f.value(), "a string")); }); });
-    });
-}
-
-void KubectlJsonImporter::parseContainers(
-    od::value v, std::vector<model::ContainerResources>& into, Slots<model::ContainerResources>& slots, bool init)
-{
-    forEachObject(v, "an array of containers", "an object (container)", [&](od::value&, od::object o) {
-        model::ContainerResources& container = slots.slot(into);
-        container.clear();
-        // Host ports of app containers and sidecars (restartable init containers) are held
-        // while the pod runs; a plain init container's are dropped once its restartPolicy is
-        // known (it may come after the ports).
-        const std::size_t portsBefore = m_portsUsed;
-        forEachField(o, [&](od::field& f, const char* k) {
-            if (k[0] == 'p') {
-                onKey(k, "ports", [&] { parseContainerPorts(f.value(), true); });
-                return;
-            }
-            if (k[0] != 'r')
-                return;
-            onKey(k, "resources", [&] { parseContainerResources(f.value(), container.requests, container.limits); })
-                // A restartable init container is a sidecar (KEP-753).
-                || (init && onKey(k, "restartPolicy", [&] {
-                       if (!isNull(f.value()))
-                           container.restartable = stringValue(f.value(), "a string") == "Always";
-                   }));
-        });
-        if (init && !container.restartable)
-            m_portsUsed = portsBefore;
-    });
-}
-
-void KubectlJsonImporter::parseContainerResources(od::value v, model::ExactResourceList& requests, model::ExactResourceList& limits)
-{
-    forEachField(v, "an object", [&](od::field& f, const char* k) {
-        onKey(k, "requests", [&] { parseExactResourceList(f.value(), requests); })
-            || onKey(k, "limits", [&] { parseExactResourceList(f.value(), limits); });
-    });
-}
-
-template <class Core, class Extended>
-void KubectlJsonImporter::forEachResource(od::value v, Core core, Extended extended)
-{
-    forEachField(v, "an object of resource names to quantities", [&](od::field& f, const char* k) {
-        m_path.pushRawKey(k);
-        // The common names without a lookup; everything else through the cache.
-        if (keyIs(k, "cpu"))
-            core(CoreResource::Cpu, QuantityScale::Milli, f.value());
-        else if (keyIs(k, "memory"))
-            core(CoreResource::Memory, QuantityScale::Units, f.value());
-        else if (keyIs(k, "pods"))
-            core(CoreResource::Pods, QuantityScale::Units, f.value());
-        else if (keyIs(k, "ephemeral-storage"))
-            core(CoreResource::EphemeralStorage, QuantityScale::Units, f.value());
-        else
-            extended(resourceEntry(keyText(f)), f.value());
-        m_path.pop();
-    });
-}
-
-void KubectlJsonImporter::parseExactResourceList(od::value v, model::ExactResourceList& into)
-{
-    // Exact amounts: a pod's request is summed over its containers and rounded once
-    // (podrequest.h), as Kubernetes sums Quantities.
-    forEachResource(
-        v, [&](CoreResource r, QuantityScale scale, od::value& q) { into.setCore(r, exactQuantityValue(q, scale)); },
-        [&](const ResourceEntry& entry, od::value& q) { into.set(entry.key, exactQuantityValue(q, entry.scale)); });
-}
-
-void KubectlJsonImporter::parseResourceList(od::value v, ResourceList& into, std::int64_t* gpuCounts)
-{
-    forEachResource(
-        v, [&](CoreResource r, QuantityScale scale, od::value& q) { into.setCore(r, quantityValue(q, scale)); },
-        [&](const ResourceEntry& entry, od::value& q) {
-            const std::int64_t amount = quantityValue(q, entry.scale);
-            into.set(entry.key, amount);
-            if (gpuCounts != nullptr && entry.gpuCountSource >= 0)
-                gpuCounts[entry.gpuCountSource] = entry.scale == QuantityScale::ThousandUnits ? amount / 1000 : amount;
-        });
-}
-
-void KubectlJsonImporter::parseTolerations(od::value v)
-{
-    forEachObject(v, "an array of tolerations", "an object (toleration)", [&](od::value&, od::object o) {
-        auto& toleration = m_tolerationSlots.slot(m_pod.tolerations);
-        std::get<0>(toleration).clear();
-        std::get<1>(toleration) = TolerationOperator::Equal;
-        std::get<2>(toleration).clear();
-        std::get<3>(toleration) = TaintEffect::Any;
-        forEachField(o, [&](od::field& f, const char* k) {
-            onKey(k, "key", [&] { std::get<0>(toleration).assign(stringValue(f.value(), "a string")); })
-                || onKey(k, "operator",
-                    [&] {
-                        const char* where = nullptr;
-                        const std::string_view op = stringValue(f.value(), "a string", &where);
-                        // An empty operator is Equal (core/v1 Toleration), but not one to suggest.
-                        std::get<1>(toleration) = op.empty() ? TolerationOperator::Equal
-                                                             : enumValue(op, where, kTolerationOperators, "toleration operator");
-                    })
-                || onKey(k, "value", [&] { std::get<2>(toleration).assign(stringValue(f.value(), "a string")); })
-                || onKey(k, "effect",
-                    [&] { std::get<3>(toleration) = enumValue(f.value(), kTolerationEffects, "toleration effect"); });
-        });
-    });
-}
-
-void KubectlJsonImporter::parseAffinity(od::value v)
-{
-    // Only the required terms are kept (nodeAffinity, podAffinity and podAntiAffinity's
-    // requiredDuringSchedulingIgnoredDuringExecution): preferred terms only score.
-    forEachField(v, "an object", [&](od::field& f, const char* k) {
-        onKey(k, "podAffinity", [&] { parsePodAffinity(f.value(), m_affinityTerms, m_affinityUsed); })
-            || onKey(k, "podAntiAffinity", [&] { parsePodAffinity(f.value(), m_antiAffinityTerms, m_antiAffinityUsed); })
-            || onKey(k, "nodeAffinity", [&] {
-            forEachField(f.value(), "an object", [&](od::field& g, const char* gk) {
-                onKey(gk, "requiredDuringSchedulingIgnoredDuringExecution", [&] {
-                    forEachField(g.value(), "an object", [&](od::field& h, const char* hk) {
-                        onKey(hk, "nodeSelectorTerms", [&] { parseSelectorTerms(h.value()); });
-                    });
-                });
-            });
-        });
-    });
-}
-
-void KubectlJsonImporter::parseSelectorTerms(od::value v)
-{
-    forEachObject(v, "an array of node selector terms", "an object (node selector term)", [&](od::value&, od::object o) {
-        auto& term = m_termSlots.slot(m_pod.requiredAffinityTerms);
-        m_requirementSlots.begin();
-        forEachField(o, [&](od::field& f, const char* k) {
-            onKey(k, "matchExpressions", [&] { parseRequirements(f.value(), term, false); })
-                || onKey(k, "matchFields", [&] { parseRequirements(f.value(), term, true); });
-        });
-        m_requirementSlots.trim(term);
-    });
-}
-
-void KubectlJsonImporter::parseRequirements(od::value v, std::vector<PodRecord::Requirement>& into, bool matchField)
-{
-    forEachObject(
-        v, "an array of node selector requirements", "an object (node selector requirement)", [&](od::value&, od::object o) {
-            PodRecord::Requirement& req = m_requirementSlots.slot(into);
-            req.key.clear();
-            req.op = SelectorOperator::In;
-            req.matchField = matchField;
-            m_valueSlots.begin();
-            forEachField(o, [&](od::field& f, const char* k) {
-                onKey(k, "key", [&] { req.key.assign(stringValue(f.value(), "a string")); })
-                    || onKey(k, "operator", [&] { req.op = enumValue(f.value(), kSelectorOperators, "node selector operator"); })
-                    || onKey(k, "values", [&] {
-                           forEachElement(f.value(), "an array of strings",
-                               [&](od::value& value) { m_valueSlots.slot(req.values).assign(stringValue(value, "a string")); });
-                       });
-            });
-            m_valueSlots.trim(req.values);
-        });
-}
-
 void KubectlJsonImporter::commitUndecidedItems()
 {
     if (m_undecidedItems.empty())
@@ -782,69 +552,10 @@ void KubectlJsonImporter::commitItem(const char* itemStart)
         return;
     }
     m_labelSlots.trim(m_node.labels);
-    if (kind == ItemKind::Node) {
-        m_taintSlots.trim(m_node.taints);
-        m_conditionSlots.trim(m_node.conditions);
-        if (m_itemName.empty())
-            failAtName(itemStart, "a node without a name (metadata.name is missing or empty)");
-        m_node.name.assign(m_itemName);
-        // GPU model and instance type from the well-known labels, in their order of preference.
-        if (const std::string* model = firstLabelValue(m_node.labels, model::kGpuModelLabelKeys))
-            m_node.gpuModel.assign(*model);
-        if (const std::string* type = firstLabelValue(m_node.labels, model::kInstanceTypeLabelKeys))
-            m_node.instanceType.assign(*type);
-        for (int i = 0; i < 3; ++i) {
-            const std::int64_t n = m_capacityGpus[i] >= 0 ? m_capacityGpus[i] : m_allocatableGpus[i];
-            if (n >= 0) {
-                m_node.gpuCount = static_cast<std::int32_t>(std::min<std::int64_t>(n, std::numeric_limits<std::int32_t>::max()));
-                break;
-            }
-        }
-        // A node whose GPUs are all cut into MIG slices (mixed strategy) offers no
-        // nvidia.com/gpu: GPU feature discovery's count label says how many GPUs it has.
-        if (m_node.gpuCount == 0)
-            if (const std::string* count = firstLabelValue(m_node.labels, { "nvidia.com/gpu.count" })) {
-                std::int32_t n = 0;
-                const auto [end, ec] = std::from_chars(count->data(), count->data() + count->size(), n);
-                if (ec == std::errc() && end == count->data() + count->size() && n > 0)
-                    m_node.gpuCount = n;
-            }
-        try {
-            m_store.addNode(m_node);
-        } catch (const std::invalid_argument& e) {
-            failAtName(itemStart, terminalLine(e.what()) + ": a node name appears twice (in this file or an earlier one)", true);
-        }
-        ++m_nodes;
-        return;
-    }
-    m_tolerationSlots.trim(m_pod.tolerations);
-    m_selectorSlots.trim(m_pod.nodeSelector);
-    m_termSlots.trim(m_pod.requiredAffinityTerms);
-    m_containerSlots.trim(m_spec.containers);
-    m_initContainerSlots.trim(m_spec.initContainers);
-    if (m_itemName.empty())
-        failAtName(itemStart, "a pod without a name (metadata.name is missing or empty)");
-    if (m_pod.namespaceName.empty())
-        failAtName(itemStart, "a pod without a namespace (metadata.namespace is missing or empty)");
-    m_gateSlots.trim(m_pod.schedulingGates);
-    m_pod.name.assign(m_itemName);
-    m_pod.flags |= m_extraPodFlags;
-    m_pod.request = model::effectivePodRequest(m_spec, m_store.resources());
-    // metadata.labels were read into the node record (the kind may be known only at the
-    // end); lend them to the pod without a copy.
-    commitPodScheduling(m_node.labels);
-    m_pod.labels.swap(m_node.labels);
-    model::PodId added;
-    try {
-        added = m_store.addPod(m_pod);
-    } catch (...) {
-        m_pod.labels.swap(m_node.labels);
-        throw;
-    }
-    m_pod.labels.swap(m_node.labels);
-    for (std::size_t i = 0; i < m_claimsUsed; ++i)
-        m_session.claims.push_back({ added, m_claims[i], m_name });
-    ++m_pods;
+    if (kind == ItemKind::Node)
+        commitNode(itemStart);
+    else
+        commitPod(itemStart);
 }
 
 } // namespace fleet::importers::kubejson_detail

@@ -5,6 +5,10 @@
 
 #include "importers/plan/planfile.h"
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace fleet::importers {
 
 /// Applies every action of `plan` in order to `engine` (which should be fresh: its totals
@@ -16,5 +20,14 @@ namespace fleet::importers {
 /// What an action names, in a few words, as `plan check` writes it ("subject"): "ml/web-0 ->
 /// node-b", a drained node's name, "2 x p5.48xlarge in us-east-1a". Thread: any.
 [[nodiscard]] std::string planActionSubject(const model::PlanAction& action);
+
+/// The names an evaluation's outputs give (the JSON and text here, the CSV and script of
+/// importers/export/planexport.h): node n's name, a node the plan added by its added name; a
+/// pod's namespace and name, a pod the plan added (place-pods) by its template's namespace and
+/// its own name; "namespace/name"; the reasons' codes joined by spaces. Thread: any.
+[[nodiscard]] std::string nodeNameOf(const model::ClusterStore& store, const PlanEvaluation& e, model::NodeId n);
+[[nodiscard]] std::pair<std::string, std::string> podNamesOf(const model::ClusterStore& store, const PlanEvaluation& e, model::PodId p);
+[[nodiscard]] std::string podNameOf(const model::ClusterStore& store, const PlanEvaluation& e, model::PodId p);
+[[nodiscard]] std::string joinedCodes(const std::vector<model::Reason>& reasons);
 
 } // namespace fleet::importers

@@ -84,7 +84,7 @@ struct PlanEvaluation {
     std::vector<double> nodePricePerHour = {});
 /// The names of the nodes `state` added (PlanEvaluation::addedNodeNames), for an evaluation made
 /// from a plan engine already applied (the window's exports).
-[[nodiscard]] std::vector<std::string> addedNodeNames(const model::PlacementState& state);
+[[nodiscard]] std::vector<std::string> addedNodeNames(const model::PlanLedger& state);
 [[nodiscard]] std::string evaluationJson(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store);
 [[nodiscard]] std::string evaluationText(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store);
 /// The actions of `evaluation` that do not hold, for a message: "[0] move-pod default/web ->
@@ -99,17 +99,5 @@ struct PlanEvaluation {
 /// Returns how many were added. Call before building the PlanEngine (the store must not change
 /// under it). Throws PlanFileError naming the action when a template is missing or invalid.
 std::size_t addPlanTemplatePods(model::ClusterStore& store, const PlanDocument& plan, const std::string& planName);
-
-/// CSV: one row per pod change (action index, action type, namespace, pod, from, to, holds, reasons).
-[[nodiscard]] std::string planCsv(const PlanEvaluation& evaluation, const model::ClusterStore& store);
-/// A reviewable bash script (docs/kubectl-script.md): records the cluster the plan was checked
-/// against (`evaluation.state`: its API server, or none for files and simulations) and refuses
-/// to run without `--context NAME` whose server (kubectl config view --minify) is that one (or
-/// `--server URL` when none is recorded); a dry run that prints the kubectl commands unless given
-/// `--apply`; cordons and drains the nodes of the drains that hold in batches (`--batch-size`,
-/// `kubectl drain --ignore-daemonsets --delete-emptydir-data --timeout=...`, a `--pause` between
-/// batches). Each pod's intended destination and every other action are comments. Every input
-/// string is quoted or escaped by importers/export/exportquoting.h. Fleetscope never runs it.
-[[nodiscard]] std::string planKubectlScript(const PlanEvaluation& evaluation, const model::ClusterStore& store);
 
 } // namespace fleet::importers

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "accelerators.h"
 
-#include "model/scheduling/placementstate.h"
+#include "model/scheduling/planledger.h"
 
 #include <algorithm>
 #include <limits>
@@ -164,7 +164,7 @@ NodeAccelerators nodeAccelerators(const ClusterStore& store, NodeId n, const Met
         [&](ResourceKey key) { return store.nodeExtendedRequested(n, key); });
 }
 
-NodeAccelerators nodeAccelerators(const ClusterStore& store, NodeId n, const MetricKeys& keys, const PlacementState* plan) noexcept
+NodeAccelerators nodeAccelerators(const ClusterStore& store, NodeId n, const MetricKeys& keys, const PlanLedger* plan) noexcept
 {
     if (!plan)
         return nodeAccelerators(store, n, keys);

@@ -22,7 +22,7 @@ double share(std::int64_t requested, std::int64_t allocatable) noexcept
 
 class PlanMetric final : public Metric {
 public:
-    PlanMetric(std::shared_ptr<const PlacementState> state, Base base, PlanMetricKind kind)
+    PlanMetric(std::shared_ptr<const PlanLedger> state, Base base, PlanMetricKind kind)
         : m_state(std::move(state))
         , m_base(base)
         , m_kind(kind)
@@ -91,14 +91,14 @@ private:
         return share(m_state->nodeRequested(n)[r], store.nodeAllocatable(n)[r]);
     }
 
-    std::shared_ptr<const PlacementState> m_state;
+    std::shared_ptr<const PlanLedger> m_state;
     Base m_base;
     PlanMetricKind m_kind;
 };
 
 } // namespace
 
-std::shared_ptr<const Metric> makePlanMetric(std::shared_ptr<const PlacementState> state, std::string_view baseId, PlanMetricKind kind)
+std::shared_ptr<const Metric> makePlanMetric(std::shared_ptr<const PlanLedger> state, std::string_view baseId, PlanMetricKind kind)
 {
     if (!state)
         return nullptr;

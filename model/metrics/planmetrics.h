@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Plan-aware metrics (issue 6): what the fleet map colours by while a plan exists. They read
-// a PlacementState (the loaded cluster with the plan applied) besides the MetricContext, so
+// a PlanLedger (the loaded cluster with the plan applied) besides the MetricContext, so
 // they are not in the built-in registry: the app makes them for its plan and hands them to
 // the map (FleetMapView::setMetric / refreshMetric) while a plan has actions.
 //
@@ -16,7 +16,7 @@
 // mutated while a column is being computed (the GUI thread applies plans and recomputes).
 
 #include "model/metrics/metric.h"
-#include "model/scheduling/placementstate.h"
+#include "model/scheduling/planledger.h"
 
 #include <memory>
 
@@ -27,7 +27,7 @@ enum class PlanMetricKind : std::uint8_t { After, Difference };
 /// The plan-aware metric of `baseId` ("gpu", "cpu" or "memory") over `state`; null for any
 /// other id or a null state. Throws std::bad_alloc only.
 [[nodiscard]] std::shared_ptr<const Metric> makePlanMetric(
-    std::shared_ptr<const PlacementState> state, std::string_view baseId, PlanMetricKind kind);
+    std::shared_ptr<const PlanLedger> state, std::string_view baseId, PlanMetricKind kind);
 
 /// "gpu" for "plan-gpu" and "plan-diff-gpu" (likewise cpu, memory); "" for other ids.
 [[nodiscard]] std::string_view planMetricBaseId(std::string_view id) noexcept;

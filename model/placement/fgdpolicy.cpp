@@ -14,7 +14,7 @@ FgdPolicy::FgdPolicy(std::vector<TypicalPod> typical, Precision precision, doubl
 {
 }
 
-void FgdPolicy::grow(const PlacementState& state)
+void FgdPolicy::grow(const PlanLedger& state)
 {
     const std::size_t nodes = state.nodeCount();
     if (nodes <= m_nodes)
@@ -46,7 +46,7 @@ double FgdPolicy::value(double before, double after, bool gpuChoice) const noexc
     return std::floor(100.0 / (1.0 + std::exp(-delta / 1000.0)));
 }
 
-double FgdPolicy::fragmentation(const PlacementState& state, NodeId n)
+double FgdPolicy::fragmentation(const PlanLedger& state, NodeId n)
 {
     grow(state);
     Entry& e = m_before[n.index()];
@@ -63,7 +63,7 @@ double FgdPolicy::fragmentation(const PlacementState& state, NodeId n)
     return e.score;
 }
 
-FgdPolicy::Evaluated FgdPolicy::evaluate(const PlacementState& state, const PodShape& pod, NodeId n)
+FgdPolicy::Evaluated FgdPolicy::evaluate(const PlanLedger& state, const PodShape& pod, NodeId n)
 {
     const double before = fragmentation(state, n);
     const NodeView v = nodeView(state, n);
@@ -109,7 +109,7 @@ FgdPolicy::Evaluated FgdPolicy::evaluate(const PlacementState& state, const PodS
     return { value(before, nodeFragmentation(cpuAfter, gpus, m_typical, allowed), false), -1 };
 }
 
-const FgdPolicy::Entry& FgdPolicy::cached(const PlacementState& state, const PodShape& pod, NodeId n)
+const FgdPolicy::Entry& FgdPolicy::cached(const PlanLedger& state, const PodShape& pod, NodeId n)
 {
     grow(state);
     if (!(pod == m_lastShape) || m_lastShapeId == ~std::size_t { 0 }) {
@@ -133,7 +133,7 @@ const FgdPolicy::Entry& FgdPolicy::cached(const PlacementState& state, const Pod
     return e;
 }
 
-double FgdPolicy::score(const PlacementState& state, const PodShape& pod, NodeId n)
+double FgdPolicy::score(const PlanLedger& state, const PodShape& pod, NodeId n)
 {
     const double s = cached(state, pod, n).score;
     if (m_tieBreak == TieBreak::Rank)
@@ -143,7 +143,7 @@ double FgdPolicy::score(const PlacementState& state, const PodShape& pod, NodeId
     return s + (state.nodeRequested(n)[CoreResource::Pods] > 0 ? 0.25 : 0.0);
 }
 
-std::uint64_t FgdPolicy::chooseGpus(const PlacementState& state, const PodShape& pod, NodeId n)
+std::uint64_t FgdPolicy::chooseGpus(const PlanLedger& state, const PodShape& pod, NodeId n)
 {
     if (!pod.sharesGpu())
         return tightestGpus(nodeView(state, n), pod);

@@ -19,7 +19,7 @@
 //
 // Design note (speed): a node's score for a pod depends only on the node's state and the
 // pod's (cpu, m, k); the score is cached per (node, pod shape) with the node's
-// PlacementState::nodeStamp(), so that a replay, which changes one node per pod, recomputes
+// PlanLedger::nodeStamp(), so that a replay, which changes one node per pod, recomputes
 // almost nothing. The cache holds at most kMaxCachedEntries entries; beyond, scores are
 // computed each time.
 //
@@ -45,11 +45,11 @@ public:
     void setTieBreak(TieBreak t, std::string name) { m_tieBreak = t; m_name = std::move(name); }
 
     std::string_view name() const noexcept override;
-    double score(const PlacementState& state, const PodShape& pod, NodeId n) override;
-    std::uint64_t chooseGpus(const PlacementState& state, const PodShape& pod, NodeId n) override;
+    double score(const PlanLedger& state, const PodShape& pod, NodeId n) override;
+    std::uint64_t chooseGpus(const PlanLedger& state, const PodShape& pod, NodeId n) override;
 
     /// The node's fragmentation under the state, in milli-GPU (typicalpods.h).
-    [[nodiscard]] double fragmentation(const PlacementState& state, NodeId n);
+    [[nodiscard]] double fragmentation(const PlanLedger& state, NodeId n);
 
     static constexpr std::size_t kMaxCachedEntries = std::size_t { 1 } << 22;
 
@@ -63,9 +63,9 @@ private:
         double score;
         std::int32_t gpu;
     };
-    Evaluated evaluate(const PlacementState& state, const PodShape& pod, NodeId n);
-    const Entry& cached(const PlacementState& state, const PodShape& pod, NodeId n);
-    void grow(const PlacementState& state);
+    Evaluated evaluate(const PlanLedger& state, const PodShape& pod, NodeId n);
+    const Entry& cached(const PlanLedger& state, const PodShape& pod, NodeId n);
+    void grow(const PlanLedger& state);
     [[nodiscard]] double value(double before, double after, bool gpuChoice) const noexcept;
 
     std::vector<TypicalPod> m_typical;

@@ -17,7 +17,7 @@ constexpr double kCpuScale = 128000.0;
 constexpr double kGpuScale = 8000.0;
 } // namespace
 
-double BestFitPolicy::score(const PlacementState& state, const PodShape& pod, NodeId n)
+double BestFitPolicy::score(const PlanLedger& state, const PodShape& pod, NodeId n)
 {
     const NodeView v = nodeView(state, n);
     const double cpuLeft = static_cast<double>(v.cpuFree - pod.cpuMilli) / kCpuScale;
@@ -25,7 +25,7 @@ double BestFitPolicy::score(const PlacementState& state, const PodShape& pod, No
     return std::floor(100.0 * (1.0 - (0.5 * cpuLeft + 0.5 * gpuLeft)));
 }
 
-double DotProductPolicy::score(const PlacementState& state, const PodShape& pod, NodeId n)
+double DotProductPolicy::score(const PlanLedger& state, const PodShape& pod, NodeId n)
 {
     const NodeView v = nodeView(state, n);
     if (v.cpuFree < pod.cpuMilli)
@@ -35,7 +35,7 @@ double DotProductPolicy::score(const PlacementState& state, const PodShape& pod,
     return std::floor(100.0 * (1.0 - d / 2.0));
 }
 
-double GpuPackingPolicy::score(const PlacementState& state, const PodShape& pod, NodeId n)
+double GpuPackingPolicy::score(const PlanLedger& state, const PodShape& pod, NodeId n)
 {
     if (pod.gpuCount == 0)
         return 0;
@@ -78,7 +78,7 @@ int kindBit(const PodShape& s) noexcept
 }
 } // namespace
 
-std::uint32_t GpuClusteringPolicy::kindsOn(const PlacementState& state, NodeId n)
+std::uint32_t GpuClusteringPolicy::kindsOn(const PlanLedger& state, NodeId n)
 {
     if (m_stamp.size() < state.nodeCount()) {
         m_stamp.resize(state.nodeCount(), ~std::uint64_t { 0 });
@@ -95,7 +95,7 @@ std::uint32_t GpuClusteringPolicy::kindsOn(const PlacementState& state, NodeId n
     return m_kinds[n.index()];
 }
 
-double GpuClusteringPolicy::score(const PlacementState& state, const PodShape& pod, NodeId n)
+double GpuClusteringPolicy::score(const PlanLedger& state, const PodShape& pod, NodeId n)
 {
     const int bit = kindBit(pod);
     if (bit < 0)
@@ -108,14 +108,14 @@ double GpuClusteringPolicy::score(const PlacementState& state, const PodShape& p
     return static_cast<double>(kinds == 0 ? base + 25 : base);
 }
 
-NodeId RandomPolicy::choose(const PlacementState&, const PodShape&, std::span<const NodeId> feasible, std::span<const std::uint32_t>)
+NodeId RandomPolicy::choose(const PlanLedger&, const PodShape&, std::span<const NodeId> feasible, std::span<const std::uint32_t>)
 {
     if (feasible.size() == 1)
         return feasible.front();
     return feasible[m_random.below(feasible.size())];
 }
 
-std::uint64_t RandomPolicy::chooseGpus(const PlacementState& state, const PodShape& pod, NodeId n)
+std::uint64_t RandomPolicy::chooseGpus(const PlanLedger& state, const PodShape& pod, NodeId n)
 {
     const NodeView v = nodeView(state, n);
     if (!pod.sharesGpu())
@@ -128,7 +128,7 @@ std::uint64_t RandomPolicy::chooseGpus(const PlacementState& state, const PodSha
     return pick < 0 ? 0 : std::uint64_t { 1 } << pick;
 }
 
-double ResourceAllocationPolicy::score(const PlacementState& state, const PodShape& pod, NodeId n)
+double ResourceAllocationPolicy::score(const PlanLedger& state, const PodShape& pod, NodeId n)
 {
     // pkg/scheduler/util/pod_resources.go: DefaultMilliCPURequest, DefaultMemoryRequest.
     constexpr std::int64_t kDefaultCpu = 100;

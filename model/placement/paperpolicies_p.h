@@ -17,7 +17,7 @@ namespace fleet::model::placement {
 class BestFitPolicy final : public PlacementPolicy {
 public:
     std::string_view name() const noexcept override { return "BestFit"; }
-    double score(const PlacementState& state, const PodShape& pod, NodeId n) override;
+    double score(const PlanLedger& state, const PodShape& pod, NodeId n) override;
 };
 
 /// DotProduct, Tetris-style (PROTOCOL.md 4.3; plugin/dot_product_score.go, `merge` dimension
@@ -26,7 +26,7 @@ public:
 class DotProductPolicy final : public PlacementPolicy {
 public:
     std::string_view name() const noexcept override { return "DotProduct"; }
-    double score(const PlacementState& state, const PodShape& pod, NodeId n) override;
+    double score(const PlanLedger& state, const PodShape& pod, NodeId n) override;
 };
 
 /// GpuPacking (PROTOCOL.md 4.4; plugin/gpu_packing_score.go): top up a shared GPU first, then a
@@ -34,21 +34,21 @@ public:
 class GpuPackingPolicy final : public PlacementPolicy {
 public:
     std::string_view name() const noexcept override { return "GpuPacking"; }
-    double score(const PlacementState& state, const PodShape& pod, NodeId n) override;
+    double score(const PlanLedger& state, const PodShape& pod, NodeId n) override;
 };
 
 /// GpuClustering (PROTOCOL.md 4.5; plugin/gpu_clustering_score.go): pods of one GPU kind
 /// (share, 1-gpu, 2-gpu, ...) together: base = 25 (8000 - ΣL) div 8000, +75 on a node holding
 /// only that kind, +50 on one holding it among others, +25 on a node without GPU pods.
-/// The kinds on a node come from its pods under the ledger, cached by PlacementState::nodeStamp.
+/// The kinds on a node come from its pods under the ledger, cached by PlanLedger::nodeStamp.
 class GpuClusteringPolicy final : public PlacementPolicy {
 public:
     std::string_view name() const noexcept override { return "GpuClustering"; }
-    double score(const PlacementState& state, const PodShape& pod, NodeId n) override;
+    double score(const PlanLedger& state, const PodShape& pod, NodeId n) override;
 
 private:
     /// Bit per kind: 0 share, 1 + log2(k) for k whole GPUs (k a power of two), 7 other counts.
-    std::uint32_t kindsOn(const PlacementState& state, NodeId n);
+    std::uint32_t kindsOn(const PlanLedger& state, NodeId n);
     std::vector<std::uint64_t> m_stamp;
     std::vector<std::uint32_t> m_kinds;
 };
@@ -59,10 +59,10 @@ class RandomPolicy final : public PlacementPolicy {
 public:
     explicit RandomPolicy(std::uint64_t seed) : m_random(seed) {}
     std::string_view name() const noexcept override { return "Random"; }
-    double score(const PlacementState&, const PodShape&, NodeId) override { return 0; }
-    NodeId choose(const PlacementState& state, const PodShape& pod, std::span<const NodeId> feasible,
+    double score(const PlanLedger&, const PodShape&, NodeId) override { return 0; }
+    NodeId choose(const PlanLedger& state, const PodShape& pod, std::span<const NodeId> feasible,
         std::span<const std::uint32_t> rank) override;
-    std::uint64_t chooseGpus(const PlacementState& state, const PodShape& pod, NodeId n) override;
+    std::uint64_t chooseGpus(const PlanLedger& state, const PodShape& pod, NodeId n) override;
 
 private:
     ReplayRandom m_random;
@@ -85,7 +85,7 @@ public:
     {
         return m_strategy == Strategy::LeastAllocated ? "LeastAllocated" : "MostAllocated";
     }
-    double score(const PlacementState& state, const PodShape& pod, NodeId n) override;
+    double score(const PlanLedger& state, const PodShape& pod, NodeId n) override;
 
 private:
     Strategy m_strategy;

@@ -36,7 +36,7 @@ std::int64_t NodeView::gpuFreeTotal() const noexcept
     return free;
 }
 
-NodeView nodeView(const PlacementState& state, NodeId n) noexcept
+NodeView nodeView(const PlanLedger& state, NodeId n) noexcept
 {
     const ResourceVector& alloc = state.nodeAllocatable(n);
     const ResourceVector& used = state.nodeRequested(n);
@@ -74,7 +74,7 @@ std::uint64_t tightestGpus(const NodeView& node, const PodShape& pod) noexcept
 PlacementPolicy::~PlacementPolicy() = default;
 
 NodeId PlacementPolicy::choose(
-    const PlacementState& state, const PodShape& pod, std::span<const NodeId> feasible, std::span<const std::uint32_t> rank)
+    const PlanLedger& state, const PodShape& pod, std::span<const NodeId> feasible, std::span<const std::uint32_t> rank)
 {
     if (feasible.size() == 1)
         return feasible.front();
@@ -93,7 +93,7 @@ NodeId PlacementPolicy::choose(
     return best;
 }
 
-std::uint64_t PlacementPolicy::chooseGpus(const PlacementState& state, const PodShape& pod, NodeId n)
+std::uint64_t PlacementPolicy::chooseGpus(const PlanLedger& state, const PodShape& pod, NodeId n)
 {
     return tightestGpus(nodeView(state, n), pod);
 }

@@ -3,7 +3,7 @@
 // Placement policies: which feasible node a pod goes to, and which GPUs it takes there.
 //
 // Feasibility is not a policy's business: the what-if's filters decide it (filters.h,
-// PodFeasibility over a PlacementState), and the ledger (PlacementState) records the result.
+// PodFeasibility over a PlanLedger), and the ledger (PlanLedger) records the result.
 // A policy only ranks the nodes the filters let through, from what the ledger knows of each
 // (free cpu and memory, the free milli-GPU of each GPU, the GPU count and model): the view of
 // a node the FGD simulator's policies have (PROTOCOL.md section 3.2, in
@@ -17,7 +17,7 @@
 //
 // Thread: a policy object is used by one thread at a time (it may cache per-node figures).
 
-#include "model/scheduling/placementstate.h"
+#include "model/scheduling/planledger.h"
 
 #include <cstdint>
 #include <memory>
@@ -56,7 +56,7 @@ struct NodeView {
     std::int64_t cpuAllocatable = 0;
     std::int64_t memoryFree = 0;
     std::int64_t memoryAllocatable = 0;
-    std::span<const std::int32_t> gpuUsed; // used milli-GPU of each GPU (PlacementState::nodeGpuShares)
+    std::span<const std::int32_t> gpuUsed; // used milli-GPU of each GPU (PlanLedger::nodeGpuShares)
     [[nodiscard]] int gpuCount() const noexcept { return static_cast<int>(gpuUsed.size()); }
     [[nodiscard]] std::int32_t gpuFree(int i) const noexcept { return 1000 - gpuUsed[static_cast<std::size_t>(i)]; }
     /// Sum of the free milli-GPU of every GPU (PROTOCOL.md's ΣL).
@@ -64,7 +64,7 @@ struct NodeView {
 };
 
 /// The view of node n under `state`. O(1).
-[[nodiscard]] NodeView nodeView(const PlacementState& state, NodeId n) noexcept;
+[[nodiscard]] NodeView nodeView(const PlanLedger& state, NodeId n) noexcept;
 
 /// The GPUs a pod takes on a node, as the FGD simulator's `best` GPU selection does
 /// (PROTOCOL.md section 3.3): a share goes to the GPU with the least free that fits (lowest
@@ -78,15 +78,15 @@ public:
     /// The policy's name as issue 7 spells it ("FGD", "BestFit", ...).
     [[nodiscard]] virtual std::string_view name() const noexcept = 0;
     /// The score of node n for the pod (higher is better); n is feasible for it.
-    [[nodiscard]] virtual double score(const PlacementState& state, const PodShape& pod, NodeId n) = 0;
+    [[nodiscard]] virtual double score(const PlanLedger& state, const PodShape& pod, NodeId n) = 0;
     /// Chooses among `feasible` (not empty): the highest score, ties to the smallest
     /// `rank[node]` (the protocol's random node order, PROTOCOL.md section 2.5; node id order
     /// when `rank` is empty). A single feasible node is taken without scoring (section 3).
-    [[nodiscard]] virtual NodeId choose(const PlacementState& state, const PodShape& pod, std::span<const NodeId> feasible,
+    [[nodiscard]] virtual NodeId choose(const PlanLedger& state, const PodShape& pod, std::span<const NodeId> feasible,
         std::span<const std::uint32_t> rank);
-    /// The GPUs the pod takes on its chosen node, as a mask for PlacementState::movePod(); the
+    /// The GPUs the pod takes on its chosen node, as a mask for PlanLedger::movePod(); the
     /// default is tightestGpus() (the `best` selection).
-    [[nodiscard]] virtual std::uint64_t chooseGpus(const PlacementState& state, const PodShape& pod, NodeId n);
+    [[nodiscard]] virtual std::uint64_t chooseGpus(const PlanLedger& state, const PodShape& pod, NodeId n);
 };
 
 /// The policies issue 7 names, in its order: FGD, BestFit, GpuPacking, GpuClustering,

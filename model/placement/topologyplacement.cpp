@@ -27,7 +27,7 @@ constexpr const char* kLayer4 = "topology.k8s.aws/network-node-layer-4";
 constexpr std::uint32_t kPassThrough = 0xffffffffu;
 constexpr std::size_t kMaxExplainedNodes = 2048;
 
-bool someNodeCarries(const PlacementState& state, std::string_view key)
+bool someNodeCarries(const PlanLedger& state, std::string_view key)
 {
     if (key == "gpu-model" || key == "instance-type")
         return true;
@@ -118,7 +118,7 @@ void validate(const TopologyRequest& r, const std::vector<std::string>& levels)
     }
 }
 
-Tree buildTree(const PlacementState& state, const Topology& topology, PodId podSpec, const TopologyRequest& r)
+Tree buildTree(const PlanLedger& state, const Topology& topology, PodId podSpec, const TopologyRequest& r)
 {
     Tree t;
     t.keys = topologyPlacementLevels(state, topology, r);
@@ -271,7 +271,7 @@ std::string counted(std::int64_t n, const char* noun)
     return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
-LevelShortfall shortfall(const PlacementState& state, const PodFeasibility& feasibility, const Tree& t, int depth,
+LevelShortfall shortfall(const PlanLedger& state, const PodFeasibility& feasibility, const Tree& t, int depth,
     const std::vector<std::uint32_t>& sorted, std::int64_t count)
 {
     LevelShortfall s;
@@ -335,7 +335,7 @@ LevelShortfall shortfall(const PlacementState& state, const PodFeasibility& feas
 
 } // namespace
 
-std::vector<std::string> topologyPlacementLevels(const PlacementState& state, const Topology& topology, const TopologyRequest& request)
+std::vector<std::string> topologyPlacementLevels(const PlanLedger& state, const Topology& topology, const TopologyRequest& request)
 {
     std::vector<std::string> keys;
     for (int l = 1; l <= static_cast<int>(topology.levelKeys().size()); ++l)
@@ -350,7 +350,7 @@ std::vector<std::string> topologyPlacementLevels(const PlacementState& state, co
     return keys;
 }
 
-TopologyPlacement findTopologyPlacement(const PlacementState& state, const Topology& topology, PodId podSpec, const TopologyRequest& request)
+TopologyPlacement findTopologyPlacement(const PlanLedger& state, const Topology& topology, PodId podSpec, const TopologyRequest& request)
 {
     Tree t = buildTree(state, topology, podSpec, request);
     TopologyPlacement out;
@@ -454,7 +454,7 @@ TopologyPlacement findTopologyPlacement(const PlacementState& state, const Topol
     return out;
 }
 
-std::int32_t largestTopologyFit(const PlacementState& state, const Topology& topology, PodId podSpec, const TopologyRequest& request)
+std::int32_t largestTopologyFit(const PlanLedger& state, const Topology& topology, PodId podSpec, const TopologyRequest& request)
 {
     TopologyRequest r = request;
     // A count no node's capacity is cut at (a multiple of the slice size, as validate() wants).

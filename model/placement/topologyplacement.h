@@ -33,7 +33,7 @@
 // the tree and the capacities plus O(domains log domains) for the sorting.
 // Thread: a pure function of the state (any thread that may read it).
 
-#include "model/scheduling/placementstate.h"
+#include "model/scheduling/planledger.h"
 #include "model/scheduling/reasons.h"
 
 #include <cstdint>
@@ -80,7 +80,7 @@ struct TopologyPlacement {
 };
 
 /// The levels a request may name over `state` (outermost first; topology's user keys).
-[[nodiscard]] std::vector<std::string> topologyPlacementLevels(const PlacementState& state, const Topology& topology,
+[[nodiscard]] std::vector<std::string> topologyPlacementLevels(const PlanLedger& state, const Topology& topology,
     const TopologyRequest& request = {});
 
 /// Finds where `request.pods` pods like `podSpec` (a pod of the state: its template's spec for an
@@ -89,11 +89,11 @@ struct TopologyPlacement {
 /// is malformed (pods < 1, both levels, an unknown level, a slice size that does not divide
 /// pods, a slice level not below the request's level).
 [[nodiscard]] TopologyPlacement findTopologyPlacement(
-    const PlacementState& state, const Topology& topology, PodId podSpec, const TopologyRequest& request);
+    const PlanLedger& state, const Topology& topology, PodId podSpec, const TopologyRequest& request);
 
 /// The most pods like `podSpec` one domain of `request`'s required (else preferred) level holds,
 /// with its slices (a multiple of sliceSize): phase 1 alone. For the largest gang that fits.
 [[nodiscard]] std::int32_t largestTopologyFit(
-    const PlacementState& state, const Topology& topology, PodId podSpec, const TopologyRequest& request);
+    const PlanLedger& state, const Topology& topology, PodId podSpec, const TopologyRequest& request);
 
 } // namespace fleet::model

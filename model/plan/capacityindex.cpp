@@ -47,7 +47,7 @@ CapacityIndex::Key CapacityIndex::keyOf(std::int64_t free, NodeId n) const noexc
     return Key { free, tieKey(m_rank, n), n };
 }
 
-CapacityIndex::CapacityIndex(const PlacementState& state)
+CapacityIndex::CapacityIndex(const PlanLedger& state)
     : m_state(state)
 {
     const std::size_t storeNodes = state.store().nodeCount();

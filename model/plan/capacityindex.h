@@ -33,7 +33,7 @@
 //
 // Thread: one thread (the PlanEngine's); even the const firstFor() writes the index's scratch.
 
-#include "model/scheduling/placementstate.h"
+#include "model/scheduling/planledger.h"
 
 #include <algorithm>
 #include <array>
@@ -51,7 +51,7 @@ class CapacityIndex {
 public:
     enum Axis : std::uint8_t { Cpu = 0, Memory = 1, Gpu = 2 };
 
-    explicit CapacityIndex(const PlacementState& state);
+    explicit CapacityIndex(const PlanLedger& state);
 
     /// Re-keys node n (present or not, store or added) from the state.
     void update(NodeId n);
@@ -190,7 +190,7 @@ private:
     std::uint32_t classOf(NodeId n);
     ClassSets& setsOf(std::uint64_t pool, std::uint32_t cls);
 
-    const PlacementState& m_state;
+    const PlanLedger& m_state;
     ResourceKey m_traceGpuCount = 0xffff; // kTraceGpuCountResource's key (none: 0xffff)
     std::vector<StringId> m_poolKeys; // kPoolKeys as the store interns them (invalid: absent)
     // Both maps are node-based: ClassSets and PoolClasses keep their addresses.
@@ -202,7 +202,7 @@ private:
     struct StaticClass {
         std::vector<Taint> taints;         // blocking ones, in the node's order
         std::vector<ResourceKey> extended; // allocatable > 0, sorted
-        bool gpusTracked = false;          // PlacementState::nodeGpuShares() not empty: the trace's
+        bool gpusTracked = false;          // PlanLedger::nodeGpuShares() not empty: the trace's
                                            // GPU count is not judged (kTraceGpuCountResource)
         bool operator==(const StaticClass&) const = default;
     };

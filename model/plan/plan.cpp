@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// PlanEngine: applies and undoes plan actions over a PlacementState (plan.h).
+// PlanEngine: applies and undoes plan actions over a PlanLedger (plan.h).
 //
 // Design note: every change an action makes goes through a few primitives (move a pod, evict
 // it, set a node present or not, add a node, cordon a node under the plan, spend a disruption)
@@ -399,7 +399,7 @@ PlanEngine::PlanEngine(const ClusterStore& store, const Topology& topology, std:
 
 PlanEngine::~PlanEngine() = default;
 
-const PlacementState& PlanEngine::state() const noexcept
+const PlanLedger& PlanEngine::state() const noexcept
 {
     return d->state;
 }

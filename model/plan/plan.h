@@ -16,10 +16,10 @@
 // Each action, once applied, records its effects (the pods it moved, evicted or stranded, the
 // nodes it added or removed) so that undo restores the ledger exactly, in O(effects).
 //
-// Thread: one thread (the GUI thread or a CLI), with the PlacementState it owns.
+// Thread: one thread (the GUI thread or a CLI), with the PlanLedger it owns.
 
 #include "model/scheduling/filters.h"
-#include "model/scheduling/placementstate.h"
+#include "model/scheduling/planledger.h"
 #include "model/scheduling/reasons.h"
 
 #include <memory>
@@ -88,7 +88,7 @@ struct AppliedAction {
     };
     std::vector<PodChange> changes;       // in the order done (undone in reverse)
     std::vector<NodeId> nodesAdded;       // AddNode
-    std::vector<PodId> podsAdded;         // PlacePods: the new pods (PlacementState::addPod), placed
+    std::vector<PodId> podsAdded;         // PlacePods: the new pods (PlanLedger::addPod), placed
     std::string topologyLevel;            // PlacePods: the level the pods were fit at
     std::vector<std::string> topologyDomains; // PlacePods: its domains used (paths)
     std::vector<NodeId> nodesRemoved;     // DrainNode / FailNode / FailDomain
@@ -113,7 +113,7 @@ struct AppliedAction {
 /// memory request (the store's), then id (deterministic). Thread: any.
 void sortPodsLargestFirst(const ClusterStore& store, std::vector<PodId>& pods);
 
-/// Applies and undoes actions over a PlacementState. apply() is one undoable step: the GUI
+/// Applies and undoes actions over a PlanLedger. apply() is one undoable step: the GUI
 /// wraps each in a QUndoCommand (undo() reverts the last applied, redo is apply() again).
 class PlanEngine {
 public:
@@ -121,7 +121,7 @@ public:
     PlanEngine(const ClusterStore& store, const Topology& topology, std::vector<double> nodePricePerHour = {});
     ~PlanEngine();
 
-    [[nodiscard]] const PlacementState& state() const noexcept;
+    [[nodiscard]] const PlanLedger& state() const noexcept;
     [[nodiscard]] const std::vector<AppliedAction>& applied() const noexcept;
 
     /// Applies one action (last). A MovePod that is infeasible is refused (returns it with

@@ -78,7 +78,7 @@ struct PlanEngine::Private {
 
     const ClusterStore& store;
     const Topology& topology;
-    PlacementState state;
+    PlanLedger state;
     std::vector<AppliedAction> applied;
     std::vector<std::vector<Op>> undoLog; // parallel to applied
     AppliedAction refused;                // the last action refused (not appended)

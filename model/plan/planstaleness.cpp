@@ -67,7 +67,7 @@ std::string nodeChange(const ClusterStore& store, NodeId n, const ClusterStore& 
 struct PlacedNodes {
     std::unordered_map<std::string_view, NodeId> batchNode;
     std::unordered_map<std::uint32_t, ResourceVector> delta; // by store NodeId
-    PlacedNodes(const PlacementState& state, const ClusterChangeBatch& batch)
+    PlacedNodes(const PlanLedger& state, const ClusterChangeBatch& batch)
     {
         const ClusterStore& store = state.store();
         const ClusterStore& in = batch.upserted;
@@ -97,7 +97,7 @@ struct PlacedNodes {
 /// Why the batch leaves store node n unable to hold the pods the plan placed on it ("" when it
 /// still does): see findStaleActions(state) in the header. `placed` is one of them (named in
 /// the reason); `nodeWhy` the batch's reason for the node itself.
-std::string placedPodWhy(const PlacementState& state, const PlacedNodes& nodes, NodeId n, PodId placed, const std::string& nodeWhy,
+std::string placedPodWhy(const PlanLedger& state, const PlacedNodes& nodes, NodeId n, PodId placed, const std::string& nodeWhy,
     const ClusterStore& in)
 {
     const ClusterStore& store = state.store();
@@ -148,7 +148,7 @@ std::string placedPodWhy(const PlacementState& state, const PlacedNodes& nodes, 
 }
 
 std::vector<StaleAction> findStale(
-    const std::vector<AppliedAction>& applied, const ClusterStore& store, const PlacementState* state, const ClusterChangeBatch& batch)
+    const std::vector<AppliedAction>& applied, const ClusterStore& store, const PlanLedger* state, const ClusterChangeBatch& batch)
 {
     BatchIndex b;
     const ClusterStore& in = batch.upserted;
@@ -246,7 +246,7 @@ std::vector<StaleAction> findStaleActions(const std::vector<AppliedAction>& appl
     return findStale(applied, store, nullptr, batch);
 }
 
-std::vector<StaleAction> findStaleActions(const std::vector<AppliedAction>& applied, const PlacementState& state, const ClusterChangeBatch& batch)
+std::vector<StaleAction> findStaleActions(const std::vector<AppliedAction>& applied, const PlanLedger& state, const ClusterChangeBatch& batch)
 {
     return findStale(applied, state.store(), &state, batch);
 }

@@ -52,6 +52,6 @@ struct StaleAction {
 /// placement stale. Nodes the plan added are not the cluster's and never stale.
 /// O(batch + actions' effects). Thread: any reader of the state.
 [[nodiscard]] std::vector<StaleAction> findStaleActions(
-    const std::vector<AppliedAction>& applied, const PlacementState& state, const ClusterChangeBatch& batch);
+    const std::vector<AppliedAction>& applied, const PlanLedger& state, const ClusterChangeBatch& batch);
 
 } // namespace fleet::model

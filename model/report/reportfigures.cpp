@@ -54,7 +54,7 @@ std::string groupedCode(const Reason& r)
 
 } // namespace
 
-FleetFigures figuresBefore(const PlacementState& state, const MetricContext& context, const ClusterUsage* usage)
+FleetFigures figuresBefore(const PlanLedger& state, const MetricContext& context, const ClusterUsage* usage)
 {
     FleetFigures f;
     copyTotals(f, state.totalsBefore());
@@ -73,7 +73,7 @@ FleetFigures figuresBefore(const PlacementState& state, const MetricContext& con
     return f;
 }
 
-FleetFigures figuresAfter(const PlacementState& state, const MetricContext& context, const ClusterUsage* usage)
+FleetFigures figuresAfter(const PlanLedger& state, const MetricContext& context, const ClusterUsage* usage)
 {
     FleetFigures f;
     copyTotals(f, state.totals());
@@ -154,7 +154,7 @@ PlanRisks planRisks(const ClusterStore& store, const std::vector<AppliedAction>&
 }
 
 std::vector<StayReason> whyNodesStay(
-    const PlacementState& state, const std::vector<AppliedAction>& applied, const MetricContext& context, std::size_t examplesPerCode)
+    const PlanLedger& state, const std::vector<AppliedAction>& applied, const MetricContext& context, std::size_t examplesPerCode)
 {
     const ClusterStore& store = state.store();
     // The reason of an action on a node that did not hold (a drain refused, a move there

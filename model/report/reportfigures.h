@@ -6,7 +6,7 @@
 //
 // Sources of each figure (so that they agree by construction):
 //  - nodes, GPUs, GPUs allocated, cost per hour, pods without a node: PlanTotals of the plan
-//    engine's ledger (PlacementState::totalsBefore() / totals()), the same record `plan check`
+//    engine's ledger (PlanLedger::totalsBefore() / totals()), the same record `plan check`
 //    writes as "before" and "after";
 //  - pending pods before: ClusterCounts::podsPending (`summary`'s "pending_pods"); after: those
 //    of them the plan left without a node;
@@ -22,7 +22,7 @@
 #include "model/clusterstore.h"
 #include "model/metrics/metric.h"
 #include "model/plan/plan.h"
-#include "model/scheduling/placementstate.h"
+#include "model/scheduling/planledger.h"
 #include "model/topology.h"
 #include "model/usage.h"
 
@@ -57,9 +57,9 @@ struct FleetFigures {
 
 /// The loaded state's figures (the ledger's totalsBefore()). `usage` may be null. O(nodes x
 /// typical pods + pods).
-[[nodiscard]] FleetFigures figuresBefore(const PlacementState& state, const MetricContext& context, const ClusterUsage* usage);
+[[nodiscard]] FleetFigures figuresBefore(const PlanLedger& state, const MetricContext& context, const ClusterUsage* usage);
 /// The figures under the plan the ledger holds (its totals()). O(nodes x typical pods + pods).
-[[nodiscard]] FleetFigures figuresAfter(const PlacementState& state, const MetricContext& context, const ClusterUsage* usage);
+[[nodiscard]] FleetFigures figuresAfter(const PlanLedger& state, const MetricContext& context, const ClusterUsage* usage);
 
 /// What a plan risks: budgets it spends, pods that asked not to be disrupted, gangs it moves,
 /// nodes it cordons and drains, and what its failures cost.
@@ -95,7 +95,7 @@ struct StayReason {
 };
 /// Every present store node the plan keeps, grouped (most nodes first). Only nodes of the store
 /// (not added ones). `examplesPerCode` examples each. O(nodes + pods of kept nodes).
-[[nodiscard]] std::vector<StayReason> whyNodesStay(const PlacementState& state, const std::vector<AppliedAction>& applied,
+[[nodiscard]] std::vector<StayReason> whyNodesStay(const PlanLedger& state, const std::vector<AppliedAction>& applied,
     const MetricContext& context, std::size_t examplesPerCode = 3);
 
 /// One topology domain's wasted GPUs (loaded state).

@@ -7,7 +7,7 @@
 // Each plugin's file names the kube-scheduler source it follows.
 
 #include "filters.h"
-#include "placementstate_p.h"
+#include "planledger_p.h"
 
 #include <functional>
 #include <unordered_map>
@@ -23,7 +23,7 @@ inline constexpr std::uint32_t kNoNodeHasIt = kNone - 1;
 
 /// A node as the generic node-affinity templates (matching.h) read it.
 struct NodeLabels {
-    const PlacementState::Private* s;
+    const PlanLedger::Private* s;
     NodeId n;
     [[nodiscard]] StringId label(StringId key) const noexcept { return s->label(n, key); }
     [[nodiscard]] StringId name() const noexcept { return s->nameOf(n); }
@@ -42,11 +42,11 @@ struct CompiledRequirement {
 using CompiledTerm = std::vector<CompiledRequirement>;
 
 /// Compiles `terms` (ORed; requirements ANDed).
-[[nodiscard]] std::vector<CompiledTerm> compileTerms(const PlacementState::Private& s, std::span<const NodeSelectorTerm> terms);
-[[nodiscard]] bool requirementPasses(const PlacementState::Private& s, const CompiledRequirement& r, NodeId n);
-[[nodiscard]] bool termPasses(const PlacementState::Private& s, const CompiledTerm& t, NodeId n);
+[[nodiscard]] std::vector<CompiledTerm> compileTerms(const PlanLedger::Private& s, std::span<const NodeSelectorTerm> terms);
+[[nodiscard]] bool requirementPasses(const PlanLedger::Private& s, const CompiledRequirement& r, NodeId n);
+[[nodiscard]] bool termPasses(const PlanLedger::Private& s, const CompiledTerm& t, NodeId n);
 /// ORed; an empty list passes every node.
-[[nodiscard]] bool termsPass(const PlacementState::Private& s, const std::vector<CompiledTerm>& terms, NodeId n);
+[[nodiscard]] bool termsPass(const PlanLedger::Private& s, const std::vector<CompiledTerm>& terms, NodeId n);
 
 /// The pod's view of one taint list: the first blocking taint it does not tolerate (what
 /// TaintToleration reports, readiness taints included), whether a readiness taint blocks it,
@@ -133,8 +133,8 @@ struct BlockedValues {
 } // namespace scheduling
 
 struct PodFeasibility::Private {
-    const PlacementState* state = nullptr;
-    const PlacementState::Private* s = nullptr;
+    const PlanLedger* state = nullptr;
+    const PlanLedger::Private* s = nullptr;
     const ClusterStore* store = nullptr;
     PodId pod;
     NodeId from; // the pod's node under the plan (taken off it for the judgement)
@@ -213,12 +213,12 @@ void prepareInterPod(Ctx& c);
 bool checkInterPod(const Ctx& c, NodeId n, Reasons out);
 
 /// The label groups whose pods `selector` matches, in namespaces `nsOk` accepts.
-std::vector<std::uint32_t> matchingGroups(const PlacementState::Private& s, const InternedSelector& selector,
+std::vector<std::uint32_t> matchingGroups(const PlanLedger::Private& s, const InternedSelector& selector,
     const std::function<bool(StringId ns)>& namespaceOk);
 /// The pod's share of group counts at a node: the moving pod does not count where it is.
 std::int32_t countExcludingPod(const Ctx& c, std::uint32_t group, NodeId n);
 /// "key=value" of a node for a topology key, or "key (missing)".
-std::string domainText(const PlacementState::Private& s, const LabelColumn& col, NodeId n);
+std::string domainText(const PlanLedger::Private& s, const LabelColumn& col, NodeId n);
 
 } // namespace scheduling
 

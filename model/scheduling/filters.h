@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Feasibility as the kube-scheduler decides it: the filter plugins, each following its source
-// exactly, evaluated over a PlacementState (the loaded cluster with a plan applied).
+// exactly, evaluated over a PlanLedger (the loaded cluster with a plan applied).
 //
 // A move of pod P to node N is feasible when every filter passes with P taken off its current
 // node first. "Fits" means fits without preempting anyone. A verdict lists every failing
@@ -31,10 +31,10 @@
 // with taints, node affinity, spread and inter-pod rules in play; checkMove() builds one, so
 // judging many nodes for one pod should reuse a PodFeasibility.
 //
-// Thread: any reader of the PlacementState (no filter mutates it). A PodFeasibility reads the
+// Thread: any reader of the PlanLedger (no filter mutates it). A PodFeasibility reads the
 // state it was built on: rebuild it after the state changes.
 
-#include "model/scheduling/placementstate.h"
+#include "model/scheduling/planledger.h"
 #include "model/scheduling/reasons.h"
 
 #include <cstdint>
@@ -51,7 +51,7 @@ struct Verdict {
 /// Whether pod `p` could move to node `to` under `state`, with every failing filter's reason.
 /// Moving a pod to the node it is on is feasible (no change). Pods that never move (DaemonSet,
 /// mirror) and unsupported features give their reason and nothing else.
-[[nodiscard]] Verdict checkMove(const PlacementState& state, PodId p, NodeId to);
+[[nodiscard]] Verdict checkMove(const PlanLedger& state, PodId p, NodeId to);
 
 /// The per-drag precomputation for one pod: everything that depends on the pod only (its
 /// matching label sets for affinity / spread, the domain counts by topology value), so that
@@ -61,7 +61,7 @@ struct Verdict {
 /// move_apply_us builds one after each move (the re-evaluation of the moved pod).
 class PodFeasibility {
 public:
-    PodFeasibility(const PlacementState& state, PodId p);
+    PodFeasibility(const PlanLedger& state, PodId p);
     ~PodFeasibility();
     PodFeasibility(PodFeasibility&&) noexcept;
     PodFeasibility& operator=(PodFeasibility&&) noexcept;
@@ -79,7 +79,7 @@ public:
     [[nodiscard]] std::int64_t copiesThatFit(NodeId to, std::int64_t limit) const noexcept;
     /// The full verdict for one node (for a tooltip or check-move).
     [[nodiscard]] Verdict verdict(NodeId to) const;
-    /// One byte per node under the state (PlacementState::nodeCount()): 1 feasible, 0 not, for
+    /// One byte per node under the state (PlanLedger::nodeCount()): 1 feasible, 0 not, for
     /// the drag's shading. `out` is resized.
     void feasibleNodes(std::vector<std::uint8_t>& out) const;
 

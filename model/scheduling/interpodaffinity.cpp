@@ -34,7 +34,7 @@ bool namespaceMatches(const ClusterStore& store, const PodAffinityTerm& term, St
     return term.hasNamespaceSelector && selectorMatches(term.namespaceSelector, store.namespaceLabels(podNs));
 }
 
-const LabelColumn& columnOf(const PlacementState::Private& s, StringId key)
+const LabelColumn& columnOf(const PlanLedger::Private& s, StringId key)
 {
     static const LabelColumn kEmpty;
     const LabelColumn* col = s.column(key);
@@ -83,7 +83,7 @@ std::uint32_t valueAt(const LabelColumn& col, NodeId n)
 
 void prepareInterPod(Ctx& c)
 {
-    const PlacementState::Private& s = *c.s;
+    const PlanLedger::Private& s = *c.s;
     const ClusterStore& store = *c.store;
     const std::span<const Label> labels = store.podLabels(c.pod);
 

@@ -196,7 +196,7 @@ std::int64_t resourceCopies(const Ctx& c, NodeId n, std::int64_t limit)
 
 namespace fleet::model {
 
-std::string gpuResourceName(const PlacementState& state, NodeId n)
+std::string gpuResourceName(const PlanLedger& state, NodeId n)
 {
     const NodeId t = state.nodeTemplate(n);
     for (const auto& [key, amount] : state.store().nodeExtendedAllocatable(t))

@@ -15,7 +15,7 @@ using namespace scheduling;
 namespace scheduling {
 
 namespace {
-bool labelRequirementParses(const PlacementState::Private& s, const NodeSelectorRequirement& r)
+bool labelRequirementParses(const PlanLedger::Private& s, const NodeSelectorRequirement& r)
 {
     std::vector<std::string_view> values;
     values.reserve(r.values.size());
@@ -25,7 +25,7 @@ bool labelRequirementParses(const PlacementState::Private& s, const NodeSelector
 }
 } // namespace
 
-std::vector<CompiledTerm> compileTerms(const PlacementState::Private& s, std::span<const NodeSelectorTerm> terms)
+std::vector<CompiledTerm> compileTerms(const PlanLedger::Private& s, std::span<const NodeSelectorTerm> terms)
 {
     std::vector<CompiledTerm> out;
     out.reserve(terms.size());
@@ -77,7 +77,7 @@ std::vector<CompiledTerm> compileTerms(const PlacementState::Private& s, std::sp
     return out;
 }
 
-bool requirementPasses(const PlacementState::Private& s, const CompiledRequirement& r, NodeId n)
+bool requirementPasses(const PlanLedger::Private& s, const CompiledRequirement& r, NodeId n)
 {
     if (r.invalid)
         return false;
@@ -105,7 +105,7 @@ bool requirementPasses(const PlacementState::Private& s, const CompiledRequireme
     return false;
 }
 
-bool termPasses(const PlacementState::Private& s, const CompiledTerm& t, NodeId n)
+bool termPasses(const PlanLedger::Private& s, const CompiledTerm& t, NodeId n)
 {
     if (t.empty())
         return false;
@@ -115,7 +115,7 @@ bool termPasses(const PlacementState::Private& s, const CompiledTerm& t, NodeId 
     return true;
 }
 
-bool termsPass(const PlacementState::Private& s, const std::vector<CompiledTerm>& terms, NodeId n)
+bool termsPass(const PlanLedger::Private& s, const std::vector<CompiledTerm>& terms, NodeId n)
 {
     if (terms.empty())
         return true;
@@ -125,7 +125,7 @@ bool termsPass(const PlacementState::Private& s, const std::vector<CompiledTerm>
     return false;
 }
 
-std::vector<std::uint32_t> matchingGroups(const PlacementState::Private& s, const InternedSelector& selector,
+std::vector<std::uint32_t> matchingGroups(const PlanLedger::Private& s, const InternedSelector& selector,
     const std::function<bool(StringId ns)>& namespaceOk)
 {
     std::vector<std::uint32_t> out;
@@ -179,7 +179,7 @@ std::int32_t countExcludingPod(const Ctx& c, std::uint32_t group, NodeId n)
     return group == c.group && n == c.from ? count - 1 : count;
 }
 
-std::string domainText(const PlacementState::Private& s, const LabelColumn& col, NodeId n)
+std::string domainText(const PlanLedger::Private& s, const LabelColumn& col, NodeId n)
 {
     const std::uint32_t v = col.valueOfNode[n.index()];
     if (v == kNone)
@@ -205,12 +205,12 @@ bool PodFeasibility::Private::nodeAffinityPasses(NodeId n) const
 
 // ---------------------------------------------------------------------------------------------
 
-PodFeasibility::PodFeasibility(const PlacementState& state, PodId p)
+PodFeasibility::PodFeasibility(const PlanLedger& state, PodId p)
     : d(std::make_unique<Private>())
 {
     Private& c = *d;
     c.state = &state;
-    c.s = &PlacementStateInternals::of(state);
+    c.s = &PlanLedgerInternals::of(state);
     c.store = &state.store();
     if (!p.isValid() || p.index() >= state.podCount()) {
         c.pod = p;
@@ -323,7 +323,7 @@ void PodFeasibility::feasibleNodes(std::vector<std::uint8_t>& out) const
         out[n] = feasible(NodeId(static_cast<std::uint32_t>(n))) ? 1 : 0;
 }
 
-Verdict checkMove(const PlacementState& state, PodId p, NodeId to)
+Verdict checkMove(const PlanLedger& state, PodId p, NodeId to)
 {
     return PodFeasibility(state, p).verdict(to);
 }

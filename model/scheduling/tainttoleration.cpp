@@ -25,7 +25,7 @@ constexpr std::string_view kUnschedulableKey = "node.kubernetes.io/unschedulable
 constexpr std::string_view kNotReadyKey = "node.kubernetes.io/not-ready";
 constexpr std::string_view kUnreachableKey = "node.kubernetes.io/unreachable";
 
-std::string taintText(const PlacementState::Private& s, const Taint& t)
+std::string taintText(const PlanLedger::Private& s, const Taint& t)
 {
     std::string text(s.str(t.key));
     if (t.value.value != 0)

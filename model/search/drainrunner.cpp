@@ -73,7 +73,7 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
     if (options.placePendingFirst)
         placePending();
     m_base = m_engine.applied().size();
-    const PlacementState& state = m_engine.state();
+    const PlanLedger& state = m_engine.state();
     const std::size_t nodes = store.nodeCount();
     m_price.assign(nodes, 0.0);
     m_movable.assign(nodes, 0);
@@ -139,7 +139,7 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
 
 void DrainRunner::placePending()
 {
-    const PlacementState& state = m_engine.state();
+    const PlanLedger& state = m_engine.state();
     std::vector<PodId> pending;
     for (std::uint32_t i = 0; i < m_store.podCount(); ++i) {
         const PodId p(i);
@@ -205,7 +205,7 @@ void DrainRunner::placePending()
 
 std::int64_t DrainRunner::freeOf(NodeId n, Axis a) const noexcept
 {
-    const PlacementState& s = m_engine.state();
+    const PlanLedger& s = m_engine.state();
     return s.nodeAllocatable(n)[kAxisResource[a]] - s.nodeRequested(n)[kAxisResource[a]];
 }
 

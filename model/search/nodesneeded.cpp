@@ -21,7 +21,7 @@ struct Evaluation {
 
 // Why pod p is left: the filters' verdict on an empty added node (what the type lacks), else
 // that no such node was left or added.
-std::vector<Reason> whyLeft(const PlacementState& state, PodId p, const std::vector<NodeId>& added, const std::string& type)
+std::vector<Reason> whyLeft(const PlanLedger& state, PodId p, const std::vector<NodeId>& added, const std::string& type)
 {
     for (const NodeId n : added)
         if (state.nodePresent(n) && state.nodePods(n).empty()) {
@@ -119,7 +119,7 @@ std::vector<PodId> questionPods(const PlanEngine& engine, const NodesNeededQuest
 
 std::vector<PodId> pendingPods(const PlanEngine& engine)
 {
-    const PlacementState& state = engine.state();
+    const PlanLedger& state = engine.state();
     const ClusterStore& store = state.store();
     std::vector<PodId> out;
     for (std::uint32_t i = 0; i < store.podCount(); ++i) {

@@ -5,7 +5,7 @@
 #include "model/plan/evictionrules.h"
 #include "model/pricing/pricetable.h"
 #include "model/scheduling/filters.h"
-#include "model/scheduling/placementstate.h"
+#include "model/scheduling/planledger.h"
 
 #include <algorithm>
 #include <chrono>
@@ -196,7 +196,7 @@ LinearProgram packingRelaxation(const ClusterStore& store, std::span<const std::
     for (std::uint32_t i = 0; i < nodeCount; ++i)
         if (nodeClassOf[i] >= 0 && isPrepaid(nodeCapacityType(store, NodeId(i))))
             pinned[i] = 1;
-    const PlacementState state(store);
+    const PlanLedger state(store);
     for (std::uint32_t i = 0; i < podCount; ++i) {
         const NodeId n = where[i];
         if (!n.isValid() || nodeClassOf[n.index()] < 0)

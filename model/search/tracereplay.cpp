@@ -174,7 +174,7 @@ ReplayResult replayTrace(const ClusterStore& trace, const TraceWorkload& workloa
         run.addPod(podRecordOf(trace, p, std::move(name), run.resources()));
     }
     run.finalize();
-    PlacementState state(run);
+    PlanLedger state(run);
 
     ReplayResult result;
     const double gpus = static_cast<double>(state.totals().gpus);

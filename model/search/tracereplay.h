@@ -58,7 +58,7 @@ struct ReplayResult {
 };
 
 /// Places every pod of `workload` in order with `policy`: the pod's feasible nodes are the
-/// ones PodFeasibility passes under the run's PlacementState; none: the pod fails and is
+/// ones PodFeasibility passes under the run's PlanLedger; none: the pod fails and is
 /// dropped; one: it goes there; more: policy.choose() with the workload's node order. The GPUs
 /// are policy.chooseGpus()'s. Records the arrived and allocated milli-GPU after every pod.
 [[nodiscard]] ReplayResult replayTrace(const ClusterStore& trace, const TraceWorkload& workload, PlacementPolicy& policy);

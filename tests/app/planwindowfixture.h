@@ -66,7 +66,7 @@ inline std::unique_ptr<app::MainWindow> openWindow(std::size_t nodes = 240, std:
 /// The first pod (by id) that can move to another node under `state`, and that node: a counted
 /// pod that is not a DaemonSet or mirror pod, the filters' first feasible node (PodFeasibility).
 /// False when none can.
-inline bool findFeasibleMove(const model::PlacementState& state, model::PodId& pod, model::NodeId& to)
+inline bool findFeasibleMove(const model::PlanLedger& state, model::PodId& pod, model::NodeId& to)
 {
     const model::ClusterStore& store = state.store();
     for (std::uint32_t i = 0; i < store.podCount(); ++i) {

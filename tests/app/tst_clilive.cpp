@@ -6,6 +6,7 @@
 
 #include "fleetscoperun.h"
 #include "common/fakekubeapiserver.h"
+#include "common/kubeconfigfile.h"
 #include "importers/stallingserver.h"
 
 #include <QElapsedTimer>
@@ -78,16 +79,15 @@ Run TstCliLive::fleetscope(const QStringList& args, const QString& kubeconfigEnv
 
 QString TstCliLive::writeKubeconfig(const FakeKubeApiServer& server, const QString& name, const QString& token)
 {
-    const QString path = m_dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return {};
-    f.write(QString("apiVersion: v1\nkind: Config\nclusters:\n- name: eks\n  cluster:\n    server: %1\n    certificate-authority: %2\n"
-                    "users:\n- name: ops\n  user:\n    token: %3\ncontexts:\n- name: prod\n  context: {cluster: eks, user: ops}\n"
-                    "current-context: prod\n")
-                .arg(QString::fromStdString(server.url()), QString::fromStdString(m_pki.caFile), token)
-                .toUtf8());
-    return path;
+    fleet::tests::KubeconfigSpec spec;
+    spec.server = QString::fromStdString(server.url());
+    spec.certificateAuthority = QString::fromStdString(m_pki.caFile);
+    spec.token = token;
+    spec.cluster = "eks";
+    spec.user = "ops";
+    spec.contexts = QStringList { "prod" };
+    spec.currentContext = "prod";
+    return fleet::tests::writeKubeconfig(m_dir.filePath(name), spec);
 }
 
 void TstCliLive::summaryMatchesFiles()

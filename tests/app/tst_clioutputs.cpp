@@ -5,6 +5,7 @@
 // device node given as the output is refused and stays what it was; an output that is one of
 // the command's inputs is refused; `plan export` writes to standard output with "-".
 
+#include "common/specialfiles.h"
 #include "common/tmpfsmount.h"
 #include "fleetscoperun.h"
 
@@ -21,10 +22,12 @@
 
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 using fleet::tests::FleetscopeRun;
+using fleet::tests::modeOf;
+using fleet::tests::readAll;
+using fleet::tests::writeBytes;
 using fleet::tests::runFleetscope;
 
 namespace {
@@ -32,24 +35,6 @@ namespace {
 const QString kPlanData = QStringLiteral(FLEET_TEST_DATA_DIR "/plan");
 // Big enough that each output is larger than the page the disk-full case leaves free.
 const QString kSimulatedNodes = QStringLiteral("3000");
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<unreadable>");
-}
-
-bool writeBytes(const QString& path, const QByteArray& bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size() && f.flush();
-}
-
-mode_t modeOf(const QString& path)
-{
-    struct stat st { };
-    return ::lstat(QFile::encodeName(path).constData(), &st) == 0 ? st.st_mode : 0;
-}
 
 // A run that must not hang on a FIFO nobody reads: 120 s at most.
 FleetscopeRun run(const QStringList& args)
@@ -200,18 +185,11 @@ void TestCliOutputs::refusesNonRegularTarget()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString out = dir.filePath(QStringLiteral("out.png")); // a name every command takes
-    const QByteArray native = QFile::encodeName(out);
-    const char* says = nullptr;
-    if (kind == QLatin1String("fifo")) {
-        QVERIFY(::mkfifo(native.constData(), 0644) == 0);
-        says = "a FIFO (named pipe), not a regular file";
-    } else if (kind == QLatin1String("folder")) {
-        QVERIFY(QDir().mkdir(out));
-        says = "a folder, not a regular file";
-    } else { // a node like /dev/null (1, 3), made here so that the real one is never at risk
-        QVERIFY2(::mknod(native.constData(), S_IFCHR | 0666, makedev(1, 3)) == 0, std::strerror(errno));
-        says = "a character device, not a regular file";
-    }
+    const QString made = fleet::tests::makeSpecialFile(out, kind);
+    QVERIFY2(made.isEmpty(), qPrintable(made));
+    const char* says = kind == QLatin1String("fifo") ? "a FIFO (named pipe), not a regular file"
+        : kind == QLatin1String("folder")            ? "a folder, not a regular file"
+                                                     : "a character device, not a regular file";
     const mode_t before = modeOf(out);
     args.replaceInStrings(QRegularExpression(QStringLiteral("^OUT$")), out);
     const FleetscopeRun r = run(args);

@@ -93,6 +93,12 @@ void TstCliUsage::fromUsageConfig()
     QVERIFY2(summary.exitCode == 0, summary.err.constData());
     QVERIFY2(summary.out.contains("usage (Prometheus " + server.url().toUtf8() + "): 4 of 4 allocated GPUs idle for 30 min (below 95%)"),
         summary.out.constData());
+    // The token went to a plain http:// Prometheus: the operator is told, once, never shown it.
+    QVERIFY2(summary.err.contains("warning: user \"prometheus\" of " + server.url().toUtf8()
+                 + ": the server URL is plain http://, so the bearer token travels in cleartext"),
+        summary.err.constData());
+    QCOMPARE(summary.err.count("plain http://"), 1);
+    QVERIFY2(!summary.err.contains("not-a-secret"), summary.err.constData());
 }
 
 void TstCliUsage::badUsageConfig()

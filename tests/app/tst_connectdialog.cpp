@@ -12,6 +12,7 @@
 #include "app/controllers/livecontroller.h"
 #include "app/window/mainwindow.h"
 #include "common/fakekubeapiserver.h"
+#include "common/kubeconfigfile.h"
 #include "importers/prometheusserver.h"
 #include "importers/stallingserver.h"
 
@@ -47,11 +48,12 @@ QString write(const QTemporaryDir& dir, const QString& name, const QString& text
 
 QString kubeconfig(const QString& server, const QString& ca, const QString& current)
 {
-    return QString("apiVersion: v1\nkind: Config\nclusters:\n- name: fake\n  cluster:\n    server: %1\n    certificate-authority: %2\n"
-                   "users:\n- name: tester\n  user:\n    token: fleet-test-token\ncontexts:\n"
-                   "- name: alpha\n  context: {cluster: fake, user: tester}\n- name: beta\n  context: {cluster: fake, user: tester}\n"
-                   "current-context: %3\n")
-        .arg(server, ca, current);
+    fleet::tests::KubeconfigSpec spec;
+    spec.server = server;
+    spec.certificateAuthority = ca;
+    spec.contexts = QStringList { "alpha", "beta" };
+    spec.currentContext = current;
+    return fleet::tests::kubeconfigText(spec);
 }
 } // namespace
 

@@ -217,7 +217,7 @@ private slots:
             drain.node = "duckboat-01";
             const model::AppliedAction& drained = engine->apply(drain);
             QVERIFY(!engine->state().nodePresent(duckboat));
-            panels.searchField()->setPlanState(std::shared_ptr<const model::PlacementState>(engine, &engine->state()));
+            panels.searchField()->setPlanState(std::shared_ptr<const model::PlanLedger>(engine, &engine->state()));
             QVERIFY(!panels.searchField()->search(QStringLiteral("duckboat-01")).isValid());
             QVERIFY2(panels.searchField()->resultText().contains(QStringLiteral("removed by the plan")), qPrintable(panels.searchField()->resultText()));
             for (const auto& change : drained.changes)
@@ -231,7 +231,7 @@ private slots:
             drainOther.type = model::ActionType::DrainNode;
             drainOther.node = "duckboat-02";
             (void)engine->apply(drainOther);
-            panels.searchField()->setPlanState(std::shared_ptr<const model::PlacementState>(engine, &engine->state()));
+            panels.searchField()->setPlanState(std::shared_ptr<const model::PlanLedger>(engine, &engine->state()));
             QVERIFY(!panels.searchField()->search(QStringLiteral("duckboat-02")).isValid());
             QVERIFY2(panels.searchField()->resultText().contains(QStringLiteral(" by the plan")), qPrintable(panels.searchField()->resultText()));
             panels.searchField()->setPlanState(nullptr);

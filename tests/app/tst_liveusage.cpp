@@ -7,6 +7,7 @@
 
 #include "app/window/mainwindow.h"
 #include "common/fakekubeapiserver.h"
+#include "common/kubeconfigfile.h"
 #include "importers/prometheusserver.h"
 #include "model/usage.h"
 
@@ -25,15 +26,13 @@ QString dataFile(const char* name) { return QStringLiteral(FLEET_TEST_DATA_DIR "
 
 QString kubeconfig(const QTemporaryDir& dir, const std::string& server, const std::string& ca)
 {
-    QFile f(dir.filePath(QStringLiteral("config")));
-    if (!f.open(QIODevice::WriteOnly))
+    fleet::tests::KubeconfigSpec spec;
+    spec.server = QString::fromStdString(server);
+    spec.certificateAuthority = QString::fromStdString(ca);
+    const QString path = fleet::tests::writeKubeconfig(dir.filePath(QStringLiteral("config")), spec);
+    if (path.isEmpty())
         qFatal("cannot write the kubeconfig");
-    f.write(QString("apiVersion: v1\nkind: Config\nclusters:\n- name: fake\n  cluster:\n    server: %1\n    certificate-authority: %2\n"
-                    "users:\n- name: tester\n  user:\n    token: fleet-test-token\ncontexts:\n"
-                    "- name: alpha\n  context: {cluster: fake, user: tester}\ncurrent-context: alpha\n")
-                .arg(QString::fromStdString(server), QString::fromStdString(ca))
-                .toUtf8());
-    return f.fileName();
+    return path;
 }
 
 QJsonObject gpuPod(const QString& ns, const QString& name, const QString& node)

@@ -60,7 +60,7 @@ Placed placeSix()
     const model::AppliedAction& a = engine->applied().back();
     if (a.action.type != model::ActionType::PlacePods || a.podsAdded.empty())
         return out;
-    const model::PlacementState& state = engine->state();
+    const model::PlanLedger& state = engine->state();
     out.node = state.podNode(a.podsAdded.front());
     out.podName = QStringLiteral("default/") + qstr(state.podName(a.podsAdded.front()));
     for (std::uint32_t i = 0; i < window->cluster()->store->nodeCount() && !out.other.isValid(); ++i) {

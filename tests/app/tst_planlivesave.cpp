@@ -9,6 +9,7 @@
 
 #include "app/startup/surfaceformat.h"
 #include "common/fakekubeapiserver.h"
+#include "common/kubeconfigfile.h"
 #include "importers/plan/planfile.h"
 #include "model/scheduling/filters.h"
 
@@ -58,16 +59,15 @@ void TestPlanLiveSave::savedPlanNamesTheLiveSource()
             { "/apis/policy/v1/poddisruptionbudgets", {} }, { "/api/v1/persistentvolumes", {} } },
         {});
     const QString url = QString::fromStdString(server.url());
-    const QString kubeconfig = m_dir.filePath(QStringLiteral("kubeconfig"));
-    {
-        QFile f(kubeconfig);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QString("apiVersion: v1\nkind: Config\nclusters:\n- name: eks\n  cluster:\n    server: %1\n    certificate-authority: %2\n"
-                        "users:\n- name: ops\n  user:\n    token: fleet-test-token\ncontexts:\n- name: prod\n  context: {cluster: eks, user: ops}\n"
-                        "current-context: prod\n")
-                    .arg(url, QString::fromStdString(m_pki.caFile))
-                    .toUtf8());
-    }
+    fleet::tests::KubeconfigSpec spec;
+    spec.server = url;
+    spec.certificateAuthority = QString::fromStdString(m_pki.caFile);
+    spec.cluster = "eks";
+    spec.user = "ops";
+    spec.contexts = QStringList { "prod" };
+    spec.currentContext = "prod";
+    const QString kubeconfig = fleet::tests::writeKubeconfig(m_dir.filePath(QStringLiteral("kubeconfig")), spec);
+    QVERIFY(!kubeconfig.isEmpty());
 
     app::MainWindow window;
     window.resize(1200, 800);

@@ -81,7 +81,7 @@ struct FullLedger {
     bool operator==(const FullLedger&) const = default;
 };
 
-FullLedger fullLedgerOf(const PlacementState& s)
+FullLedger fullLedgerOf(const PlanLedger& s)
 {
     FullLedger l;
     l.totals = s.totals();

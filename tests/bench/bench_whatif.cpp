@@ -136,7 +136,7 @@ int main(int argc, char** argv)
     std::printf("timing %zu pods over %zu workload kinds (%zu twins with spread and inter-pod rules, from pod %zu)\n", pods.size(),
         byKind.size(), twins.size(), firstTwin);
 
-    PlacementState state(store);
+    PlanLedger state(store);
     std::printf("ledger built in %.1f ms\n", state.buildMs());
 
     std::vector<double> shadeMs, applyUs, undoUs;

@@ -29,7 +29,7 @@ struct GangFigures {
     int gangPods = 0;
     double placeMs = 0;   // largestTopologyFit + apply
     double rejectMs = 0;  // apply of gangPods + 16, refused
-    double ledgerMs = 0;  // the PlanEngine's PlacementState and its pod-name index, built once before
+    double ledgerMs = 0;  // the PlanEngine's PlanLedger and its pod-name index, built once before
     int unslicedPods = 0;       // the largest gang in one layer-1 domain without slices
     double unslicedPlaceMs = 0; // found and placed
     bool placed = false, rejected = false;

@@ -36,7 +36,7 @@ inline std::size_t movablePods(const fleet::model::ClusterStore& store, fleet::m
     return count;
 }
 
-/// Picks the nodes, adds the budgets to `store` (before any PlacementState is built over it).
+/// Picks the nodes, adds the budgets to `store` (before any PlanLedger is built over it).
 inline std::vector<fleet::model::NodeId> prepare(fleet::model::ClusterStore& store)
 {
     using namespace fleet::model;

@@ -7,7 +7,8 @@
 // - a server URL with userinfo or a query is refused, and every message redacts them;
 // - a certificate-authority that is empty, a folder or holds no certificate is an error, never
 //   "the system's CAs"; insecure-skip-tls-verify with a CA is an error, as kubectl makes it;
-// - an exec plugin cut at its timeout is killed with the processes it started.
+// - an exec plugin cut at its timeout is killed with the processes it started;
+// - credentials for a plain http:// server or Prometheus get a warning on stderr, once.
 
 #include "common/fakekubeapiserver.h"
 
@@ -22,11 +23,14 @@
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QTemporaryFile>
 #include <QtTest>
 
 #include <csignal>
 #include <fstream>
+#include <functional>
 #include <sys/types.h>
+#include <unistd.h>
 
 using namespace fleet;
 using namespace fleet::importers;
@@ -66,6 +70,30 @@ bool processGone(pid_t pid)
     return close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z';
 }
 
+// What `run` writes on the process's standard error (file descriptor 2, as the warning goes).
+QString stderrOf(const std::function<void()>& run)
+{
+    std::fflush(stderr);
+    QTemporaryFile capture;
+    if (!capture.open())
+        qFatal("cannot make a file to capture stderr in");
+    const int saved = ::dup(2);
+    ::dup2(capture.handle(), 2);
+    try {
+        run();
+    } catch (...) {
+        std::fflush(stderr);
+        ::dup2(saved, 2);
+        ::close(saved);
+        throw;
+    }
+    std::fflush(stderr);
+    ::dup2(saved, 2);
+    ::close(saved);
+    capture.seek(0);
+    return QString::fromUtf8(capture.readAll());
+}
+
 } // namespace
 
 class TstKubeCredentials : public QObject {
@@ -84,6 +112,9 @@ private slots:
     void unusableCertificateAuthorityIsAnError_data();
     void unusableCertificateAuthorityIsAnError();
     void insecureWithCertificateAuthorityIsAnError();
+    void cleartextCredentialsAreWarnedAbout_data();
+    void cleartextCredentialsAreWarnedAbout();
+    void cleartextPrometheusTokenIsWarnedAbout();
 
 private:
     /// Writes a kubeconfig whose cluster has `clusterFields` and whose user has `userFields`
@@ -430,6 +461,61 @@ void TstKubeCredentials::insecureWithCertificateAuthorityIsAnError()
         QVERIFY(code != 0);
         QVERIFY2(err.contains("specifying a root certificates file with the insecure flag is not allowed"), qPrintable(err));
     }
+}
+
+void TstKubeCredentials::cleartextCredentialsAreWarnedAbout_data()
+{
+    QTest::addColumn<QString>("server");
+    QTest::addColumn<QString>("userFields");
+    QTest::addColumn<QString>("expected"); // empty: no warning
+    const QString cert = QString("    client-certificate: %1\n    client-key: %2")
+                             .arg(QString::fromStdString(m_pki.clientCertFile), QString::fromStdString(m_pki.clientKeyFile));
+    QTest::newRow("http token") << "http://127.0.0.1:18081" << QString("    token: %1").arg(kSecret)
+                                << "warning: user \"tester\" of http://127.0.0.1:18081: the server URL is plain http://, so the "
+                                   "bearer token travels in cleartext: anyone on the network path can read and reuse it; use an "
+                                   "https:// server URL\n";
+    QTest::newRow("http tokenFile") << "http://127.0.0.1:18082" << "    tokenFile: " + m_dir.filePath("token")
+                                    << "so the bearer token (from the tokenFile " + m_dir.filePath("token")
+            + ") travels in cleartext";
+    QTest::newRow("http client certificate") << "http://127.0.0.1:18083" << cert
+                                             << "plain http://, so the client certificate is not sent (it needs TLS)";
+    QTest::newRow("http without credentials") << "http://127.0.0.1:18084" << "    {}" << "";
+    QTest::newRow("https token") << "https://127.0.0.1:18085" << QString("    token: %1").arg(kSecret) << "";
+}
+
+void TstKubeCredentials::cleartextCredentialsAreWarnedAbout()
+{
+    QFETCH(QString, server);
+    QFETCH(QString, userFields);
+    QFETCH(QString, expected);
+    QVERIFY(writeFile(m_dir.filePath("token"), QByteArray(kSecret) + "\n"));
+    const kube::ResolvedKubeconfig c = config("    server: " + server, userFields);
+    const QString first = stderrOf([&] { kube::KubeApiClient client(c); });
+    if (expected.isEmpty()) {
+        QVERIFY2(first.isEmpty(), qPrintable(first));
+        return;
+    }
+    QVERIFY2(first.contains(expected), qPrintable(first));
+    QVERIFY2(first.startsWith("warning: user \"tester\" of " + server + ": "), qPrintable(first));
+    QCOMPARE(first.count('\n'), 1);
+    QVERIFY2(!first.contains(kSecret), qPrintable(first));
+    // A live session makes a client per watch and reconnect: the operator reads it once.
+    const QString again = stderrOf([&] { kube::KubeApiClient client(c); });
+    QVERIFY2(again.isEmpty(), qPrintable(again));
+}
+
+void TstKubeCredentials::cleartextPrometheusTokenIsWarnedAbout()
+{
+    prometheus::PrometheusSettings settings;
+    settings.baseUrl = "http://127.0.0.1:19090";
+    settings.bearerToken = kSecret;
+    const QString text = stderrOf([&] { prometheus::PrometheusClient client(settings); });
+    QVERIFY2(text.contains("http://127.0.0.1:19090: the server URL is plain http://, so the bearer token travels in cleartext"),
+        qPrintable(text));
+    QVERIFY2(!text.contains(kSecret), qPrintable(text));
+    settings.baseUrl = "https://127.0.0.1:19090";
+    const QString overTls = stderrOf([&] { prometheus::PrometheusClient client(settings); });
+    QVERIFY2(overTls.isEmpty(), qPrintable(overTls));
 }
 
 QTEST_GUILESS_MAIN(TstKubeCredentials)

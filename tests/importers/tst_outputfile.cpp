@@ -3,6 +3,7 @@
 // full disk on a real tmpfs, targets that are not regular files, outputs that are inputs, kept
 // modes, symbolic links and standard output.
 
+#include "common/specialfiles.h"
 #include "common/tmpfsmount.h"
 #include "importers/output/documentheader.h"
 #include "importers/output/outputfile.h"
@@ -19,32 +20,16 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 using namespace fleet;
 using fleet::importers::OutputFileError;
 using fleet::importers::OutputFileOptions;
+using fleet::tests::modeOf;
+using fleet::tests::readAll;
+using fleet::tests::writeBytes;
 
 namespace {
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<unreadable>");
-}
-
-bool writeBytes(const QString& path, const QByteArray& bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size() && f.flush();
-}
-
-mode_t modeOf(const QString& path)
-{
-    struct stat st { };
-    return ::lstat(QFile::encodeName(path).constData(), &st) == 0 ? st.st_mode : 0;
-}
 
 mode_t currentUmask()
 {
@@ -201,18 +186,8 @@ void TestOutputFile::refusesNonRegularTarget()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("out"));
-    const QByteArray native = QFile::encodeName(path);
-    const QByteArray other = QFile::encodeName(dir.filePath(QStringLiteral("other")));
-    if (kind == QLatin1String("fifo"))
-        QVERIFY(::mkfifo(native.constData(), 0644) == 0);
-    else if (kind == QLatin1String("folder"))
-        QVERIFY(QDir().mkdir(path));
-    else if (kind == QLatin1String("chardev")) // the numbers of /dev/null; we run as root
-        QVERIFY2(::mknod(native.constData(), S_IFCHR | 0666, makedev(1, 3)) == 0, std::strerror(errno));
-    else if (kind == QLatin1String("link-to-fifo"))
-        QVERIFY(::mkfifo(other.constData(), 0644) == 0 && ::symlink(other.constData(), native.constData()) == 0);
-    else
-        QVERIFY(::symlink(other.constData(), native.constData()) == 0);
+    const QString made = fleet::tests::makeSpecialFile(path, kind);
+    QVERIFY2(made.isEmpty(), qPrintable(made));
     const mode_t before = modeOf(path);
     const QStringList entriesBefore
         = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);

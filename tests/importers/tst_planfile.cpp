@@ -4,6 +4,7 @@
 // the previous file as it was; evaluatePlan against a changed state says what broke.
 
 #include "importers/clusterloader.h"
+#include "importers/export/planexport.h"
 #include "importers/plan/planfile.h"
 #include "importers/plan/podtemplate.h"
 #include "importers/plan/plansource.h"

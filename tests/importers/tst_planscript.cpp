@@ -7,6 +7,7 @@
 // payload would create $PWNED. The CSV is read back with Python's csv module.
 
 #include "importers/clusterloader.h"
+#include "importers/export/planexport.h"
 #include "importers/plan/planfile.h"
 #include "importers/plan/plansource.h"
 

@@ -119,7 +119,7 @@ struct Ledger {
     bool operator==(const Ledger&) const = default;
 };
 
-inline Ledger ledgerOf(const PlacementState& s)
+inline Ledger ledgerOf(const PlanLedger& s)
 {
     Ledger l;
     l.totals = s.totals();

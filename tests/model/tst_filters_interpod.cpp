@@ -39,7 +39,7 @@ struct Cluster {
     /// The shading of pod `p` over n1..n4 as a string of 0 and 1, checked against each verdict.
     QString shade(PodId p)
     {
-        const PlacementState state(store);
+        const PlanLedger state(store);
         const PodFeasibility f(state, p);
         std::vector<std::uint8_t> mask;
         f.feasibleNodes(mask);
@@ -176,7 +176,7 @@ void TestFiltersInterPod::reasonsNameThePod()
     mover.podAffinity = { c.term("cache", kZone) };
     const PodId id = c.store.addPod(mover);
     c.store.finalize();
-    const PlacementState state(c.store);
+    const PlanLedger state(c.store);
     QCOMPARE(codes(checkMove(state, id, NodeId(1))), (QStringList { "pod-affinity-mismatch", "pod-anti-affinity:default/db-1" }));
     QCOMPARE(codes(checkMove(state, id, NodeId(2))), (QStringList { "pod-affinity-mismatch", "pod-anti-affinity:default/api-0" }));
 }
@@ -192,7 +192,7 @@ void TestFiltersInterPod::movingPodDoesNotCountItself()
     c.store.addPod(Cluster::labelled("web-2", "n3", "web"));
     c.store.finalize();
     QCOMPARE(c.shade(id), QStringLiteral("1101"));
-    PlacementState state(c.store);
+    PlanLedger state(c.store);
     QVERIFY(state.movePod(id, NodeId(3)));
     QCOMPARE(state.podsWithAntiAffinity().size(), std::size_t { 1 });
     QCOMPARE(state.podsWithAntiAffinity().front().second, NodeId(3));
@@ -217,7 +217,7 @@ void TestFiltersInterPod::firstPodNeedsEveryTopologyKey()
     const PodId id = c.store.addPod(mover);
     c.store.finalize();
     QCOMPARE(c.shade(id), QStringLiteral("1111"));
-    const PlacementState state(c.store);
+    const PlanLedger state(c.store);
     const Verdict v = checkMove(state, id, n5);
     QCOMPARE(codes(v), QStringList { "pod-affinity-mismatch" });
     QVERIFY2(v.reasons.front().message.find(kZone) != std::string::npos, v.reasons.front().message.c_str());

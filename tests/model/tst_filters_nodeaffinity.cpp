@@ -112,7 +112,7 @@ void TestFiltersNodeAffinity::affinity()
     }
     const PodId id = store.addPod(p);
     store.finalize();
-    const PlacementState state(store);
+    const PlanLedger state(store);
     const Verdict v = checkMove(state, id, t);
     QCOMPARE(codes(v), expected);
     QCOMPARE(PodFeasibility(state, id).feasible(t), expected.isEmpty());

@@ -73,7 +73,7 @@ void TestFiltersResources::fit()
         mover.request.set(mig, slices);
     const PodId id = store.addPod(mover);
     store.finalize();
-    const PlacementState state(store);
+    const PlanLedger state(store);
     const Verdict v = checkMove(state, id, t);
     QCOMPARE(codes(v), expected);
     QCOMPARE(PodFeasibility(state, id).feasible(t), expected.isEmpty());
@@ -98,7 +98,7 @@ void TestFiltersResources::gpuMessage()
     mover.request.setCore(CoreResource::Gpu, 2000);
     const PodId small = store.addPod(mover);
     store.finalize();
-    const PlacementState state(store);
+    const PlanLedger state(store);
     const Verdict v = checkMove(state, id, t);
     QCOMPARE(codes(v), QStringList { "insufficient-nvidia.com/gpu" });
     QCOMPARE(QString::fromStdString(v.reasons[0].message), QStringLiteral("needs 4 nvidia.com/gpu, gpu-node has 2 free of 8"));
@@ -161,7 +161,7 @@ void TestFiltersResources::zeroRequests()
         mover.request.set(mig, slices);
     const PodId id = store.addPod(mover);
     store.finalize();
-    const PlacementState state(store);
+    const PlanLedger state(store);
     const Verdict v = checkMove(state, id, t);
     QCOMPARE(codes(v), expected);
     const PodFeasibility f(state, id);
@@ -204,7 +204,7 @@ void TestFiltersResources::sharedGpus()
     mover.gpuShareMilli = share;
     const PodId id = store.addPod(mover);
     store.finalize();
-    const PlacementState state(store);
+    const PlanLedger state(store);
     const auto shares = state.nodeGpuShares(t);
     QCOMPARE(std::vector<std::int32_t>(shares.begin(), shares.end()), (std::vector<std::int32_t> { 600, 600 }));
     const Verdict v = checkMove(state, id, t);
@@ -247,7 +247,7 @@ void TestFiltersResources::hostPorts()
         { 9090, PortProtocol::TCP, {} } };
     const PodId id = store.addPod(mover);
     store.finalize();
-    const PlacementState state(store);
+    const PlanLedger state(store);
     QCOMPARE(codes(checkMove(state, id, t)), conflict ? QStringList { "host-port:8080" } : QStringList {});
 }
 
@@ -279,7 +279,7 @@ void TestFiltersResources::neverMoves()
         p.flags = PodFlagResourceClaims;
     const PodId id = store.addPod(p);
     store.finalize();
-    const PlacementState state(store);
+    const PlanLedger state(store);
     QCOMPARE(codes(checkMove(state, id, t)), expected);
     const PodFeasibility f(state, id);
     QVERIFY(f.immovable());
@@ -295,7 +295,7 @@ void TestFiltersResources::nodeGone()
     const NodeId t = store.addNode(node("target"));
     const PodId id = store.addPod(pod("web-1", "home"));
     store.finalize();
-    PlacementState state(store);
+    PlanLedger state(store);
     QVERIFY(checkMove(state, id, t).feasible);
     QVERIFY(state.setNodePresent(t, false));
     QCOMPARE(codes(checkMove(state, id, t)), QStringList { "node-gone" });

@@ -108,7 +108,7 @@ void TestFiltersSpread::spread()
     mover.spreadConstraints = { tc };
     const PodId id = store.addPod(mover);
     store.finalize();
-    const PlacementState state(store);
+    const PlanLedger state(store);
     const PodFeasibility f(state, id);
     std::vector<std::uint8_t> mask;
     f.feasibleNodes(mask);
@@ -149,7 +149,7 @@ void TestFiltersSpread::movingPodDoesNotCountItself()
             mover = id;
     }
     store.finalize();
-    PlacementState state(store);
+    PlanLedger state(store);
     const PodFeasibility f(state, mover);
     QVERIFY(f.feasible(NodeId(1))); // zone a again: 1 + 1 - 1
     QVERIFY(f.feasible(NodeId(2)));
@@ -195,7 +195,7 @@ void TestFiltersSpread::nodeSelectorBoundsEligibleDomains()
             mover.spreadConstraints = { tc };
             const PodId id = store.addPod(mover);
             store.finalize();
-            const PlacementState state(store);
+            const PlanLedger state(store);
             const PodFeasibility f(state, id);
             // Zone c a domain (minimum 0): zones a and b give skew 2 > 1; else the minimum is 1.
             const bool zoneCCounts = poolInC || policy == NodeInclusionPolicy::Ignore;

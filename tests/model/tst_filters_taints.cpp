@@ -108,7 +108,7 @@ void TestFiltersTaints::taints()
     p.tolerations = c.tolerations;
     const PodId id = store.addPod(p);
     store.finalize();
-    const PlacementState state(store);
+    const PlanLedger state(store);
     const Verdict v = checkMove(state, id, t);
     QCOMPARE(codes(v), expected);
     QCOMPARE(v.feasible, expected.isEmpty());
@@ -136,7 +136,7 @@ void TestFiltersTaints::feasibilityAgreesWithVerdict()
     store.addNode(n);
     const PodId p = store.addPod(pod("web-1", "home"));
     store.finalize();
-    const PlacementState state(store);
+    const PlanLedger state(store);
     const PodFeasibility f(state, p);
     std::vector<std::uint8_t> mask;
     f.feasibleNodes(mask);

@@ -64,7 +64,7 @@ void TestFiltersVolumes::volumes()
     p.volumes = { v };
     const PodId id = store.addPod(p);
     store.finalize();
-    const PlacementState state(store);
+    const PlanLedger state(store);
     const PodFeasibility f(state, id);
     QString got;
     for (std::uint32_t n = 0; n < 4; ++n) {

@@ -9,7 +9,7 @@
 #include "model/metrics/builtinmetrics.h"
 #include "model/metrics/metricregistry.h"
 #include "model/placement/typicalpods.h"
-#include "model/scheduling/placementstate.h"
+#include "model/scheduling/planledger.h"
 
 #include <QTest>
 
@@ -94,7 +94,7 @@ private slots:
 void TestGpuFragmentation::devicesAsTheLedgerTakesThem()
 {
     const model::ClusterStore& s = store();
-    const model::PlacementState ledger(s);
+    const model::PlanLedger ledger(s);
     const std::vector<std::vector<std::int32_t>> expected = { { 1000, 300, 0, 0 }, { 1000, 1000, 1000, 0, 0, 0, 0, 0 }, { 500, 0 }, {} };
     for (std::uint32_t i = 0; i < s.nodeCount(); ++i) {
         const model::NodeId n(i);

@@ -129,7 +129,7 @@ void TestPlacementPolicies::choice()
     QFETCH(QString, node);
     QFETCH(quint64, gpus);
     Cluster c;
-    PlacementState state(c.store);
+    PlanLedger state(c.store);
     const PodId p = findPod(c.store, pod.toStdString());
     QVERIFY(p.isValid());
     const PodFeasibility f(state, p);
@@ -163,7 +163,7 @@ void TestPlacementPolicies::fragmentationOfANode()
     // b before: the 500-milli typical pod fits leaving nothing below 500 (0); the whole-GPU one
     // fits leaving GPU 0's 500 as fragment: 0.5 * 0 + 0.5 * 500.
     Cluster c;
-    PlacementState state(c.store);
+    PlanLedger state(c.store);
     placement::FgdPolicy fgd(twoTypicalPods(), placement::FgdPolicy::Precision::Fine);
     QCOMPARE(fgd.fragmentation(state, NodeId(1)), 250.0);
     QCOMPARE(fgd.fragmentation(state, NodeId(0)), 0.0);
@@ -184,7 +184,7 @@ void TestPlacementPolicies::fragmentationOfANode()
 void TestPlacementPolicies::randomPicksAFeasibleNodeAndGpu()
 {
     Cluster c;
-    PlacementState state(c.store);
+    PlanLedger state(c.store);
     const PodId p = findPod(c.store, "share-300");
     const std::vector<NodeId> feasible { NodeId(0), NodeId(1), NodeId(2) };
     const auto random = makePlacementPolicy("Random", {}, 7);

@@ -23,7 +23,7 @@ Cluster cluster()
     return c;
 }
 
-bool shaded(const PlacementState& state, PodId p, NodeId n)
+bool shaded(const PlanLedger& state, PodId p, NodeId n)
 {
     std::vector<std::uint8_t> mask;
     PodFeasibility(state, p).feasibleNodes(mask);

@@ -23,7 +23,7 @@ struct FullLedger {
     bool operator==(const FullLedger&) const = default;
 };
 
-FullLedger fullLedgerOf(const PlacementState& s)
+FullLedger fullLedgerOf(const PlanLedger& s)
 {
     FullLedger l { ledgerOf(s), {} };
     for (std::uint32_t i = 0; i < s.nodeCount(); ++i) {
@@ -62,7 +62,7 @@ std::vector<PlanAction> someActions(const ClusterStore& store, const Topology& t
         else
             actions.push_back(drain);
     }
-    const PlacementState& state = probe.state();
+    const PlanLedger& state = probe.state();
     for (std::uint32_t i = 0; i < store.podCount(); ++i) {
         const PodId p(i);
         if (!state.podNode(p).isValid() || store.podOwnerKind(p) == OwnerKind::DaemonSet || store.podIsMirror(p))

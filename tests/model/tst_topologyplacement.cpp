@@ -77,7 +77,7 @@ Net twoNetworks(bool tolerates = true)
     return n;
 }
 
-std::vector<std::string> nodeNames(const PlacementState& s, const TopologyPlacement& p)
+std::vector<std::string> nodeNames(const PlanLedger& s, const TopologyPlacement& p)
 {
     std::vector<std::string> out;
     for (const auto& [n, k] : p.nodes)
@@ -127,7 +127,7 @@ void TestTopologyPlacement::required()
     QFETCH(int, pods);
     QFETCH(Names, nodes);
     Net n = twoNetworks();
-    const PlacementState state(*n.c.store);
+    const PlanLedger state(*n.c.store);
     TopologyRequest r;
     r.pods = pods;
     r.requiredLevel = level.toStdString();
@@ -143,7 +143,7 @@ void TestTopologyPlacement::required()
 void TestTopologyPlacement::preferredClimbsToTheSmallestDomain()
 {
     Net n = twoNetworks();
-    const PlacementState state(*n.c.store);
+    const PlanLedger state(*n.c.store);
     TopologyRequest r;
     r.pods = 5;
     r.preferredLevel = kL3; // no block holds 5: layer 2 A1 does (4 in A1a, then 1 in A1b)
@@ -181,7 +181,7 @@ void TestTopologyPlacement::slices()
     QFETCH(bool, fits);
     QFETCH(Names, nodes);
     Net n = twoNetworks();
-    const PlacementState state(*n.c.store);
+    const PlanLedger state(*n.c.store);
     TopologyRequest r;
     r.pods = pods;
     r.requiredLevel = kL1;
@@ -203,7 +203,7 @@ void TestTopologyPlacement::slices()
 void TestTopologyPlacement::gangThatFitsNowhere()
 {
     Net n = twoNetworks();
-    const PlacementState state(*n.c.store);
+    const PlanLedger state(*n.c.store);
     TopologyRequest r;
     r.pods = 9; // the cluster holds 8
     r.preferredLevel = kL3;
@@ -262,7 +262,7 @@ void TestTopologyPlacement::largestGangWithSlicesOfWholeBlocks()
     unsliced.sliceLevel.clear();
     {
         const auto n = build(false);
-        const PlacementState state(*n->c.store);
+        const PlanLedger state(*n->c.store);
         const PodId templ = n->c.podNamed("train");
         QCOMPARE(largestTopologyFit(state, *n->c.topology, templ, sliced), 8);
         QCOMPARE(largestTopologyFit(state, *n->c.topology, templ, unsliced), 10);
@@ -282,7 +282,7 @@ void TestTopologyPlacement::largestGangWithSlicesOfWholeBlocks()
     }
     {
         const auto n = build(true);
-        const PlacementState state(*n->c.store);
+        const PlanLedger state(*n->c.store);
         const PodId templ = n->c.podNamed("train");
         QCOMPARE(largestTopologyFit(state, *n->c.topology, templ, sliced), 0);
         QCOMPARE(largestTopologyFit(state, *n->c.topology, templ, unsliced), 8); // A: 3 + 3 + 2
@@ -292,7 +292,7 @@ void TestTopologyPlacement::largestGangWithSlicesOfWholeBlocks()
 void TestTopologyPlacement::withoutGangPlacesWhatFits()
 {
     Net n = twoNetworks();
-    const PlacementState state(*n.c.store);
+    const PlanLedger state(*n.c.store);
     TopologyRequest r;
     r.pods = 9;
     r.preferredLevel = kL3;
@@ -311,7 +311,7 @@ void TestTopologyPlacement::withoutGangPlacesWhatFits()
 void TestTopologyPlacement::untoleratedTaintExplained()
 {
     Net n = twoNetworks(false);
-    const PlacementState state(*n.c.store);
+    const PlanLedger state(*n.c.store);
     TopologyRequest r;
     r.pods = 1;
     r.requiredLevel = kL1;
@@ -333,7 +333,7 @@ void TestTopologyPlacement::layer4IsTheBottomWhereNodesHaveIt()
     n.gpuNode("c4", "C", "C1", "C1a");
     n.templ();
     n.c.finish();
-    const PlacementState state(*n.c.store);
+    const PlanLedger state(*n.c.store);
     const std::vector<std::string> levels = topologyPlacementLevels(state, *n.c.topology);
     QVERIFY(std::find(levels.begin(), levels.end(), kL4) != levels.end());
     QCOMPARE(*(std::find(levels.begin(), levels.end(), kL3) + 1), kL4);
@@ -367,7 +367,7 @@ void TestTopologyPlacement::layer4IsTheBottomWhereNodesHaveIt()
 void TestTopologyPlacement::badRequests()
 {
     Net n = twoNetworks();
-    const PlacementState state(*n.c.store);
+    const PlanLedger state(*n.c.store);
     const PodId t = n.c.podNamed("train");
     auto throws = [&](TopologyRequest r, const char* part) {
         try {

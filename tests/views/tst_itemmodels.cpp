@@ -127,6 +127,39 @@ private slots:
         QCOMPARE(model.data(model.index(running, views::NodePodsModel::PhaseColumn)).toString(), QStringLiteral("Running"));
     }
 
+    // Under a plan over a copy of the store (Plan > Place Workload), the model reads the copy and
+    // keeps it: the plan it was given stays alive after its caller lets go of it.
+    void nodePods_keepsThePlanItReads()
+    {
+        struct PlanOverCopy {
+            explicit PlanOverCopy(const model::ClusterStore& loaded)
+                : copy(loaded.clone())
+                , ledger(copy)
+            {
+            }
+            model::ClusterStore copy;
+            model::PlanLedger ledger;
+        };
+        views::NodePodsModel model;
+        const model::NodeId node = m_eks->findNode("duckboat-01");
+        std::weak_ptr<const model::PlanLedger> watched;
+        {
+            auto owner = std::make_shared<PlanOverCopy>(*m_eks);
+            const std::shared_ptr<const model::PlanLedger> plan(owner, &owner->ledger);
+            watched = plan;
+            model.setNode(m_eks, node, plan);
+        }
+        QVERIFY(!watched.expired());
+        QCOMPARE(model.rowCount(), static_cast<int>(m_eks->nodePods(node).size()));
+        testModel(&model);
+        const int row = findRow(model, views::NodePodsModel::NameColumn, QStringLiteral("speaker-cpxhz"));
+        QVERIFY(row >= 0);
+        QCOMPARE(
+            model.data(model.index(row, views::NodePodsModel::WorkloadColumn)).toString(), QStringLiteral("DaemonSet/speaker"));
+        model.setNode(m_eks, node); // another plan (none): the old one goes
+        QVERIFY(watched.expired());
+    }
+
     void nodePods_workload()
     {
         views::NodePodsModel model;

@@ -9,11 +9,13 @@
 #include "views/map/colormap.h"
 #include "views/map/layers/markerlayer.h"
 #include "views/map/maplegend.h"
+#include "views/map/mapmetricmodel.h"
 
 #include <QCoreApplication>
 #include <QHelpEvent>
 
 #include <QApplication>
+#include <QSignalSpy>
 #include <QTest>
 
 using namespace fleet;
@@ -61,6 +63,7 @@ private slots:
     void paintsNotApplicableSwatch();
     void markerKey();
     void elidedRowsHaveTheirTextInATooltip();
+    void drawsTheSharedMetricModel();
 };
 
 void TestMapLegend::entries_data()
@@ -191,6 +194,37 @@ void TestMapLegend::elidedRowsHaveTheirTextInATooltip()
         QVERIFY(QCoreApplication::sendEvent(&legend, &help));
     }
     QVERIFY2(elided >= 2, qPrintable(QString::number(elided)));
+}
+
+// The map's colours come from one MapMetricModel that the map and its legend both read: a
+// legend over it shows what is set on the model, the column is the model's own (no copy), and
+// the legend tells its followers (the heatmap) once per change.
+void TestMapLegend::drawsTheSharedMetricModel()
+{
+    const auto store = makeStore();
+    views::MapMetricModel metrics;
+    views::MapLegend legend(&metrics, nullptr);
+    QSignalSpy legendChanged(&legend, &views::MapLegend::columnChanged);
+    metrics.setContext(std::make_shared<const model::MetricContext>(*store));
+    QCOMPARE(legendChanged.count(), 1);
+    QCOMPARE(&legend.column(), &metrics.column());
+    QCOMPARE(legend.context(), metrics.context());
+    QCOMPARE(metrics.column().notApplicable, std::size_t(2)); // the CPU-only nodes under "gpu"
+    QVERIFY2(legend.entries().contains(QStringLiteral("NotReady: 1")), qPrintable(legend.entries().join(" | ")));
+    metrics.setMetric(views::MapMetric::CpuRequested);
+    QCOMPARE(legendChanged.count(), 2);
+    QCOMPARE(legend.metric(), views::MapMetric::CpuRequested);
+    QCOMPARE(legend.title(), QStringLiteral("CPU requested"));
+    QCOMPARE(metrics.column().notApplicable, std::size_t(0));
+    metrics.setMetric(views::MapMetric::CpuRequested); // the metric shown: nothing to do
+    QCOMPARE(legendChanged.count(), 2);
+    // Set through the legend, it is the model that changes.
+    legend.setMetric(views::MapMetric::MemoryRequested);
+    QCOMPARE(metrics.mapMetric(), views::MapMetric::MemoryRequested);
+    metrics.setContext(nullptr);
+    QCOMPARE(legendChanged.count(), 4);
+    QVERIFY(metrics.column().values.empty());
+    QVERIFY2(!legend.entries().contains(QStringLiteral("NotReady: 1")), qPrintable(legend.entries().join(" | ")));
 }
 
 QTEST_MAIN(TestMapLegend)

@@ -4,7 +4,7 @@
 #include "mapfixtures.h"
 #include "model/figures.h"
 #include "model/metrics/metricregistry.h"
-#include "model/scheduling/placementstate.h"
+#include "model/scheduling/planledger.h"
 #include "model/topology.h"
 #include "views/map/nodetooltip.h"
 #include "views/nodeview/plannodeview.h"
@@ -185,7 +185,7 @@ void TestNodeToolTip::migFigures()
     QVERIFY(keys(text).contains("Domain"));
     // Under a plan that moved the pod to node 1: the slices follow it (issue 6: they were the
     // loaded state's).
-    model::PlacementState plan(store);
+    model::PlanLedger plan(store);
     QVERIFY(plan.movePod(model::PodId(0), model::NodeId(1)));
     const model::MetricContext context(store);
     const auto metric = views::mapMetric(views::MapMetric::GpuRequested);
@@ -223,7 +223,7 @@ void TestNodeToolTip::neuronFigures()
              QStringLiteral("<td nowrap>Unallocated</td><td>12 of 16 devices</td>") })
         QVERIFY2(text.contains(part), qPrintable(QStringLiteral("'%1' not in %2").arg(part, text)));
     // Under a plan that moved the pod away, node 0's devices and cores are free.
-    model::PlacementState plan(store);
+    model::PlanLedger plan(store);
     QVERIFY(plan.movePod(model::PodId(0), model::NodeId(2)));
     const model::MetricContext context(store);
     const QString moved = views::nodeToolTip(context, model::NodeId(0), *views::mapMetric(views::MapMetric::GpuRequested), nullptr, &plan);

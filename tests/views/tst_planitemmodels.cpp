@@ -49,7 +49,8 @@ void TestPlanItemModels::addedNodeAndPlacedPods()
 
     views::NodePodsModel pods;
     QAbstractItemModelTester podsTester(&pods);
-    pods.setNode(store, where, &engine.state());
+    // Not owned: the engine outlives the model here.
+    pods.setNode(store, where, std::shared_ptr<const fleet::model::PlanLedger>(std::shared_ptr<void>(), &engine.state()));
     int planned = 0;
     for (int row = 0; row < pods.rowCount(); ++row) {
         const QString name = pods.data(pods.index(row, views::NodePodsModel::NameColumn)).toString();

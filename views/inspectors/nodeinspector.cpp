@@ -176,7 +176,7 @@ void NodeInspector::setNode(
         = m_plan && m_store && &m_plan->store() != m_store.get() ? std::shared_ptr<const model::ClusterStore>(m_plan, &m_plan->store()) : m_store;
     m_node = shown && PlanNodeView { shown.get(), m_plan.get() }.exists(node) ? node : model::NodeId {};
     m_resources->setNode(shown, m_node, m_plan.get());
-    m_pods->setNode(shown, m_node, m_plan.get());
+    m_pods->setNode(shown, m_node, m_plan);
     m_idle->setNode(m_store, m_usage, m_node);
     m_resourcesView->resizeColumnsToContents();
     m_idleView->resizeColumnsToContents();
@@ -184,7 +184,7 @@ void NodeInspector::setNode(
     fillDetails();
 }
 
-void NodeInspector::setPlanState(std::shared_ptr<const model::PlacementState> plan)
+void NodeInspector::setPlanState(std::shared_ptr<const model::PlanLedger> plan)
 {
     m_plan = std::move(plan);
     setNode(m_store, m_topology, m_node);

@@ -4,7 +4,7 @@
 
 // fleetmapview.h declares NodeId as a metatype; every moc that uses NodeId must see it first.
 #include "model/clusterstore.h"
-#include "model/scheduling/placementstate.h"
+#include "model/scheduling/planledger.h"
 #include "model/topology.h"
 #include "model/usage.h"
 #include "views/map/fleetmapview.h"
@@ -50,9 +50,9 @@ public:
     /// The plan's ledger (null: the loaded state): the resources' requested column, the GPU
     /// line, the pods table and the header show the node under it (views/nodeview/plannodeview.h).
     /// Refreshes the node shown; call again after the plan changed.
-    void setPlanState(std::shared_ptr<const model::PlacementState> plan);
+    void setPlanState(std::shared_ptr<const model::PlanLedger> plan);
     /// Node prices in $/h by store NodeId (PlanController::nodePrices(); empty: unknown), shown
-    /// in the header; an added node costs its template's (PlacementState's rule).
+    /// in the header; an added node costs its template's (PlanLedger's rule).
     void setPrices(std::vector<double> pricePerHour);
     /// The usage of the shown cluster (null: none): the idle GPUs section. Refreshes the node
     /// shown; a usage for another node count shows no section.
@@ -94,7 +94,7 @@ private:
 
     std::shared_ptr<const model::ClusterStore> m_store;
     std::shared_ptr<const model::Topology> m_topology;
-    std::shared_ptr<const model::PlacementState> m_plan;
+    std::shared_ptr<const model::PlanLedger> m_plan;
     std::vector<double> m_prices;
     std::shared_ptr<const model::ClusterUsage> m_usage;
     model::NodeId m_node;

@@ -15,15 +15,18 @@ NodePodsModel::NodePodsModel(QObject* parent)
 {
 }
 
-void NodePodsModel::setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node, const model::PlacementState* plan)
+void NodePodsModel::setNode(
+    std::shared_ptr<const model::ClusterStore> store, model::NodeId node, std::shared_ptr<const model::PlanLedger> planLedger)
 {
     beginResetModel();
+    m_plan = std::move(planLedger);
+    const model::PlanLedger* plan = m_plan.get();
     m_store = std::move(store);
     // A plan over a copy of the store with its template pods (Plan > Place Workload,
-    // ClusterStore::clone(): the same ids and more pods): the added pods' specs are read there. The
-    // caller keeps the plan, and so its store, alive while it shows it.
+    // ClusterStore::clone(): the same ids and more pods): the added pods' specs are read there.
+    // The pointer to that copy shares the plan's ownership, so the model keeps what it reads.
     if (plan && m_store && &plan->store() != m_store.get())
-        m_store = std::shared_ptr<const model::ClusterStore>(m_store, &plan->store());
+        m_store = std::shared_ptr<const model::ClusterStore>(m_plan, &plan->store());
     m_node = node;
     m_rows.clear();
     m_specs.clear();

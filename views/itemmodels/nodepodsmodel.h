@@ -3,7 +3,7 @@
 // The pods of one node as a table: a thin model over the store's pod columns.
 
 #include "model/clusterstore.h"
-#include "model/scheduling/placementstate.h"
+#include "model/scheduling/planledger.h"
 
 #include <QAbstractTableModel>
 #include <QString>
@@ -42,7 +42,9 @@ public:
     /// has no rows. Pods the plan added (place-pods) are rows too, with their own name, their
     /// template's namespace, workload and requests, and the phase "Planned"; they cannot be
     /// dragged (podAt() is invalid for them).
-    void setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node, const model::PlacementState* plan = nullptr);
+    /// The model holds `plan` (and through it the store it reads) while it shows it.
+    void setNode(
+        std::shared_ptr<const model::ClusterStore> store, model::NodeId node, std::shared_ptr<const model::PlanLedger> plan = {});
     [[nodiscard]] model::NodeId node() const noexcept { return m_node; }
     /// The pod of a row (an invalid id outside the rows, and for a pod the plan added).
     [[nodiscard]] model::PodId podAt(int row) const noexcept;
@@ -66,6 +68,7 @@ public:
 private:
     std::int64_t amount(model::PodId pod, int column) const noexcept;
 
+    std::shared_ptr<const model::PlanLedger> m_plan; // the plan shown under, or null
     std::shared_ptr<const model::ClusterStore> m_store;
     model::NodeId m_node;
     std::vector<model::PodId> m_rows;

@@ -12,7 +12,7 @@ NodeResourcesModel::NodeResourcesModel(QObject* parent)
 {
 }
 
-void NodeResourcesModel::setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node, const model::PlacementState* plan)
+void NodeResourcesModel::setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node, const model::PlanLedger* plan)
 {
     beginResetModel();
     m_store = std::move(store);

@@ -3,7 +3,7 @@
 // The resources of one node: allocatable, capacity, requested and the requested share.
 
 #include "model/clusterstore.h"
-#include "model/scheduling/placementstate.h"
+#include "model/scheduling/planledger.h"
 
 #include <QAbstractTableModel>
 
@@ -30,7 +30,7 @@ public:
     /// Under `plan` when given (read here only): the requested column is the plan's, and a node
     /// the plan added (an id from the store's node count up) shows its template's allocatable
     /// and capacity (views/nodeview/plannodeview.h).
-    void setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node, const model::PlacementState* plan = nullptr);
+    void setNode(std::shared_ptr<const model::ClusterStore> store, model::NodeId node, const model::PlanLedger* plan = nullptr);
     /// The registry key of a row.
     [[nodiscard]] model::ResourceKey keyAt(int row) const noexcept { return m_rows[static_cast<std::size_t>(row)].key; }
     /// The row of resource `name` ("cpu", "nvidia.com/mig-1g.10gb"), or -1.

@@ -86,7 +86,8 @@ FleetMapView::FleetMapView(QWidget* parent)
     setFocusProxy(d->gl);
     setFocusPolicy(Qt::WheelFocus);
     d->gl->installEventFilter(this);
-    d->legend = new MapLegend(this);
+    d->metrics = new MapMetricModel(this);
+    d->legend = new MapLegend(d->metrics, this);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
@@ -319,8 +320,8 @@ void FleetMapView::Private::zoomToCells(double x, double y, double w, double h, 
 void FleetMapView::Private::updateMetricContext()
 {
     scene.metricContext = scene.store ? std::make_shared<const model::MetricContext>(*scene.store, prices.get()) : nullptr;
-    legend->setContext(scene.metricContext); // computes the metric's column
-    scene.column = scene.metricContext ? &legend->column() : nullptr;
+    metrics->setContext(scene.metricContext); // computes the metric's column
+    scene.column = scene.metricContext ? &metrics->column() : nullptr;
 }
 
 void FleetMapView::setMetric(MapMetric metric)
@@ -335,10 +336,10 @@ void FleetMapView::setMetric(std::shared_ptr<const model::Metric> metric)
     QElapsedTimer timer;
     timer.start();
     d->scene.metricRef = std::move(metric);
-    d->legend->setMetric(d->scene.metricRef); // computes the metric's column
+    d->metrics->setMetric(d->scene.metricRef); // computes the metric's column
     const qint64 legendNs = timer.nsecsElapsed();
-    d->scene.metric = d->legend->metric();
-    d->scene.column = d->scene.metricContext ? &d->legend->column() : nullptr;
+    d->scene.metric = d->metrics->mapMetric();
+    d->scene.column = d->scene.metricContext ? &d->metrics->column() : nullptr;
     d->notify(MapLayer::MetricChanged);
     qCDebug(lcFleetMapPaint).noquote() << "setMetric ms: legend" << legendNs / 1e6 << "layers" << (timer.nsecsElapsed() - legendNs) / 1e6;
 }
@@ -569,7 +570,7 @@ void FleetMapView::setPlanMarks(std::shared_ptr<const PlanMarks> marks)
     d->notify(MapLayer::PlanChanged);
 }
 
-void FleetMapView::setPlanState(std::shared_ptr<const model::PlacementState> state)
+void FleetMapView::setPlanState(std::shared_ptr<const model::PlanLedger> state)
 {
     d->scene.planState = std::move(state);
     d->notify(MapLayer::PlanChanged);
@@ -584,12 +585,12 @@ void FleetMapView::refreshMetric(std::shared_ptr<const model::Metric> metric)
 {
     if (metric && metric != d->scene.metricRef) {
         d->scene.metricRef = std::move(metric);
-        d->legend->setMetric(d->scene.metricRef); // computes the metric's column
+        d->metrics->setMetric(d->scene.metricRef); // computes the metric's column
     } else {
-        d->legend->setContext(d->scene.metricContext); // computes it again
+        d->metrics->setContext(d->scene.metricContext); // computes it again
     }
-    d->scene.metric = d->legend->metric();
-    d->scene.column = d->scene.metricContext ? &d->legend->column() : nullptr;
+    d->scene.metric = d->metrics->mapMetric();
+    d->scene.column = d->scene.metricContext ? &d->metrics->column() : nullptr;
     d->notify(MapLayer::MetricChanged);
 }
 

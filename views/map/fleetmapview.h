@@ -33,7 +33,7 @@
 
 namespace fleet::model {
 class ClusterStore;
-class PlacementState;
+class PlanLedger;
 class Topology;
 } // namespace fleet::model
 
@@ -151,7 +151,7 @@ public:
     /// strips, pod picking) and the node tooltip show nodes under it, so that a pod the plan
     /// moved is on its new node and a drained or failed node is empty. Kept (shared) until
     /// replaced; repaints.
-    void setPlanState(std::shared_ptr<const model::PlacementState> state);
+    void setPlanState(std::shared_ptr<const model::PlanLedger> state);
     /// Computes the metric's values again (a plan-aware metric whose plan changed) and
     /// recolours; `metric`, when given, replaces the current one even when its id is the same.
     void refreshMetric(std::shared_ptr<const model::Metric> metric = {});

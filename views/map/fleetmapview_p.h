@@ -16,6 +16,7 @@
 #include "views/map/layers/planlayer.h"
 #include "views/map/maplayout.h"
 #include "views/map/maplegend.h"
+#include "views/map/mapmetricmodel.h"
 #include "views/vtk/vtkopenglwidget.h"
 
 #include <QContextMenuEvent>
@@ -45,14 +46,15 @@ inline constexpr double kMinUnitsPerPixel = 1.0 / 256.0;
 struct FleetMapView::Private {
     FleetMapView* q = nullptr;
     VtkOpenGLWidget* gl = nullptr;
+    MapMetricModel* metrics = nullptr; // the metric, its context and column: the texel layer's and the legend's
     MapLegend* legend = nullptr;
 
     MapScene scene;
     QSize layoutViewSize; // the GL widget's size when the layout was built
     std::shared_ptr<const model::PriceTable> prices; // for the cost metrics; null: none
 
-    /// A new MetricContext for the store and prices, handed to the legend, which computes
-    /// the metric's column that the texel layer draws.
+    /// A new MetricContext for the store and prices, handed to the metric model, which
+    /// computes the metric's column that the texel layer and the legend draw.
     void updateMetricContext();
 
     // The stack, bottom to top (see maplayer.h). The typed pointers are views into it for

@@ -64,9 +64,19 @@ QStringList legendTickLabels(const model::Metric& metric, const MetricColorScale
 }
 
 MapLegend::MapLegend(QWidget* parent)
-    : QWidget(parent)
-    , m_metric(mapMetric(MapMetric::GpuRequested))
+    : MapLegend(nullptr, parent)
 {
+}
+
+MapLegend::MapLegend(MapMetricModel* metrics, QWidget* parent)
+    : QWidget(parent)
+    , m_model(metrics ? metrics : new MapMetricModel(this))
+{
+    connect(m_model, &MapMetricModel::contextChanged, this, &MapLegend::countMarks);
+    connect(m_model, &MapMetricModel::columnChanged, this, [this] {
+        update();
+        emit columnChanged();
+    });
     setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
     setAutoFillBackground(true);
     QPalette p = palette();
@@ -77,10 +87,7 @@ MapLegend::MapLegend(QWidget* parent)
 
 void MapLegend::setMetric(std::shared_ptr<const model::Metric> metric)
 {
-    if (!metric || metric == m_metric)
-        return;
-    m_metric = std::move(metric);
-    recompute(false); // the NotReady and cordoned counts are the store's, not the metric's
+    m_model->setMetric(std::move(metric)); // the NotReady and cordoned counts are the store's, not the metric's
 }
 
 void MapLegend::setMetric(MapMetric metric)
@@ -90,18 +97,12 @@ void MapLegend::setMetric(MapMetric metric)
 
 MapMetric MapLegend::metric() const noexcept
 {
-    const std::string id = m_metric->id();
-    if (id == "cpu")
-        return MapMetric::CpuRequested;
-    if (id == "memory")
-        return MapMetric::MemoryRequested;
-    return MapMetric::GpuRequested;
+    return m_model->mapMetric();
 }
 
 void MapLegend::setContext(std::shared_ptr<const model::MetricContext> context)
 {
-    m_context = std::move(context);
-    recompute(true);
+    m_model->setContext(std::move(context));
 }
 
 void MapLegend::setFleetHasAccelerators(bool has)
@@ -114,18 +115,14 @@ void MapLegend::setFleetHasAccelerators(bool has)
 
 bool MapLegend::fleetHasAccelerators() const noexcept
 {
-    return m_context ? m_context->fleetHasAccelerators() : m_fleetHasAccelerators;
+    return m_model->context() ? m_model->context()->fleetHasAccelerators() : m_fleetHasAccelerators;
 }
 
-void MapLegend::recompute(bool countMarks)
+void MapLegend::countMarks()
 {
-    m_column = {};
-    if (countMarks || !m_context)
-        m_notReady = m_cordoned = 0;
-    if (m_context)
-        m_column = model::computeMetricColumn(*m_metric, *m_context);
-    if (m_context && countMarks) {
-        const model::ClusterStore& store = m_context->store();
+    m_notReady = m_cordoned = 0;
+    if (m_model->context()) {
+        const model::ClusterStore& store = m_model->context()->store();
         for (std::uint32_t i = 0; i < store.nodeCount(); ++i)
             switch (nodeMark(store, model::NodeId(i))) {
             case NodeMark::NotReady:
@@ -138,40 +135,38 @@ void MapLegend::recompute(bool countMarks)
                 break;
             }
     }
-    update();
-    emit columnChanged();
 }
 
 QString MapLegend::title() const
 {
-    if (m_metric->id() == "gpu")
+    if (m_model->metric()->id() == "gpu")
         return QString::fromLatin1(model::gpuMetricTitle(fleetHasAccelerators()).data());
-    return qs(m_metric->title());
+    return qs(m_model->metric()->title());
 }
 
 QString MapLegend::unit() const
 {
-    if (m_metric->scale() == model::ScaleKind::Categorical)
+    if (m_model->metric()->scale() == model::ScaleKind::Categorical)
         return {};
-    return qs(m_metric->unit());
+    return qs(m_model->metric()->unit());
 }
 
 QStringList MapLegend::tickLabels() const
 {
-    if (m_metric->scale() == model::ScaleKind::Categorical)
+    if (m_model->metric()->scale() == model::ScaleKind::Categorical)
         return {};
-    return legendTickLabels(*m_metric, MetricColorScale::forColumn(*m_metric, m_column));
+    return legendTickLabels(*m_model->metric(), MetricColorScale::forColumn(*m_model->metric(), m_model->column()));
 }
 
 std::vector<MapLegend::Swatch> MapLegend::swatches() const
 {
     std::vector<Swatch> out;
-    const MetricColorScale scale = MetricColorScale::forColumn(*m_metric, m_column);
+    const MetricColorScale scale = MetricColorScale::forColumn(*m_model->metric(), m_model->column());
     if (scale.kind == model::ScaleKind::Categorical) {
         std::size_t other = 0;
         std::size_t otherValues = 0;
-        for (std::size_t r = 0; r < m_column.categories.size(); ++r) {
-            const model::MetricCategory& c = m_column.categories[r];
+        for (std::size_t r = 0; r < m_model->column().categories.size(); ++r) {
+            const model::MetricCategory& c = m_model->column().categories[r];
             if (scale.nodeState || r < static_cast<std::size_t>(kCategoryColors)) {
                 out.push_back({ QColor::fromRgb(scale.color(static_cast<double>(c.code), static_cast<int>(r))),
                     QStringLiteral("%1: %2").arg(qs(c.name), count(c.nodes)) });
@@ -183,15 +178,15 @@ std::vector<MapLegend::Swatch> MapLegend::swatches() const
         if (otherValues > 0)
             out.push_back({ otherCategoryColor(), QStringLiteral("%1 other values: %2").arg(count(otherValues), count(other)) });
     }
-    const bool countsKnown = m_context != nullptr;
-    if (!countsKnown || m_column.notApplicable > 0 || scale.kind != model::ScaleKind::Categorical) {
-        QString text = notApplicableText(*m_metric);
+    const bool countsKnown = m_model->context() != nullptr;
+    if (!countsKnown || m_model->column().notApplicable > 0 || scale.kind != model::ScaleKind::Categorical) {
+        QString text = notApplicableText(*m_model->metric());
         if (countsKnown)
-            text += QStringLiteral(": %1").arg(count(m_column.notApplicable));
-        if (!(m_metric->id() == "gpu" && !fleetHasAccelerators()))
+            text += QStringLiteral(": %1").arg(count(m_model->column().notApplicable));
+        if (!(m_model->metric()->id() == "gpu" && !fleetHasAccelerators()))
             out.push_back({ notApplicableColor(), text });
     }
-    if (m_metric->marksOverride()) {
+    if (m_model->metric()->marksOverride()) {
         out.push_back({ notReadyColor(),
             countsKnown ? QStringLiteral("NotReady: %1").arg(count(m_notReady)) : QStringLiteral("NotReady") });
         out.push_back({ cordonedColor(),
@@ -203,15 +198,15 @@ std::vector<MapLegend::Swatch> MapLegend::swatches() const
 QStringList MapLegend::totals() const
 {
     QStringList out;
-    if (!m_context)
+    if (!m_model->context())
         return out;
-    const std::string unit = m_metric->unit();
+    const std::string unit = m_model->metric()->unit();
     if (unit == "$/h") {
-        out << QStringLiteral("Fleet total: %1").arg(qs(model::formatDollarsPerHour(m_column.total)));
-        if (m_column.prepaidTotal > 0)
-            out << QStringLiteral("Prepaid: %1").arg(qs(model::formatDollarsPerHour(m_column.prepaidTotal)));
+        out << QStringLiteral("Fleet total: %1").arg(qs(model::formatDollarsPerHour(m_model->column().total)));
+        if (m_model->column().prepaidTotal > 0)
+            out << QStringLiteral("Prepaid: %1").arg(qs(model::formatDollarsPerHour(m_model->column().prepaidTotal)));
     } else if (unit == "GPUs") {
-        out << QStringLiteral("Fleet total: %1 GPUs").arg(qs(model::formatCount(std::llround(m_column.total))));
+        out << QStringLiteral("Fleet total: %1 GPUs").arg(qs(model::formatCount(std::llround(m_model->column().total))));
     }
     return out;
 }
@@ -318,8 +313,8 @@ void MapLegend::paintEvent(QPaintEvent*)
         paragraph(unit(), font());
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
-    QString caption = qs(m_metric->description());
-    if (m_metric->id() == "gpu" && !fleetHasAccelerators())
+    QString caption = qs(m_model->metric()->description());
+    if (m_model->metric()->id() == "gpu" && !fleetHasAccelerators())
         caption = QStringLiteral("requested / allocatable CPU: no node has GPUs, MIG slices or Neuron devices");
     paragraph(caption, small);
     painter.setFont(font());
@@ -330,7 +325,7 @@ void MapLegend::paintEvent(QPaintEvent*)
     // Room below the bar: swatches, totals (two lines each, they may wrap), the marker key.
     const int keyBlock = m_markerCountsKnown ? 5 * (kSwatch + 6) + fm.height() + 6 : 0;
     const int swatchBlock = static_cast<int>(marks.size()) * (kSwatch + 6) + static_cast<int>(sums.size()) * 2 * fm.height() + 10 + keyBlock;
-    const MetricColorScale scale = MetricColorScale::forColumn(*m_metric, m_column);
+    const MetricColorScale scale = MetricColorScale::forColumn(*m_model->metric(), m_model->column());
     if (scale.kind != model::ScaleKind::Categorical) {
         // The colour bar: one line per pixel row, the highest value at the top, read from
         // the table the rasteriser uses.

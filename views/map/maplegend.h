@@ -9,6 +9,7 @@
 
 #include "views/map/colormap.h"
 #include "views/map/mapmetric.h"
+#include "views/map/mapmetricmodel.h"
 
 #include <QStringList>
 #include <QWidget>
@@ -22,7 +23,11 @@ namespace fleet::views {
 class MapLegend : public QWidget {
     Q_OBJECT
 public:
+    /// A legend over its own MapMetricModel (setMetric() and setContext() fill it).
     explicit MapLegend(QWidget* parent = nullptr);
+    /// A legend that draws `metrics` (not owned; it must outlive the legend), as the fleet map's
+    /// legend draws the map's. setMetric() and setContext() set that model.
+    MapLegend(MapMetricModel* metrics, QWidget* parent);
     /// Shows `metric` (never null); recomputes its column over the context; repaints.
     void setMetric(std::shared_ptr<const model::Metric> metric);
     /// Shows the built-in metric of a MapMetric.
@@ -30,7 +35,7 @@ public:
     /// The MapMetric of the metric shown when it is gpu, cpu or memory; GpuRequested otherwise.
     [[nodiscard]] MapMetric metric() const noexcept;
     /// The metric shown.
-    [[nodiscard]] const model::Metric& currentMetric() const noexcept { return *m_metric; }
+    [[nodiscard]] const model::Metric& currentMetric() const noexcept { return *m_model->metric(); }
     /// The fleet the counts and totals are over (shared: the legend keeps it); null clears.
     /// Recomputes the column (O(nodes)).
     void setContext(std::shared_ptr<const model::MetricContext> context);
@@ -52,9 +57,9 @@ public:
     /// For tests and accessibility.
     [[nodiscard]] QStringList entries() const;
     /// The column of the metric over the context (empty without a context).
-    [[nodiscard]] const model::MetricColumn& column() const noexcept { return m_column; }
+    [[nodiscard]] const model::MetricColumn& column() const noexcept { return m_model->column(); }
     /// The fleet the column is over (null without one).
-    [[nodiscard]] const std::shared_ptr<const model::MetricContext>& context() const noexcept { return m_context; }
+    [[nodiscard]] const std::shared_ptr<const model::MetricContext>& context() const noexcept { return m_model->context(); }
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override;
     /// The whole text of the swatch or marker-key row painted at `pos` (widget coordinates,
@@ -84,16 +89,14 @@ private:
         QColor colour;
         QString text;
     };
-    /// The metric's column; with `countMarks`, also the NotReady and cordoned counts.
-    void recompute(bool countMarks);
+    /// The NotReady and cordoned counts of the context's store (on each new context).
+    void countMarks();
     [[nodiscard]] QStringList tickLabels() const;
     [[nodiscard]] std::vector<Swatch> swatches() const;
     [[nodiscard]] QStringList totals() const;
     [[nodiscard]] QStringList markerKeyTexts() const; // NotReady, Cordoned, Other problem (MarkerLayer order reversed), Feasible
 
-    std::shared_ptr<const model::Metric> m_metric;
-    std::shared_ptr<const model::MetricContext> m_context;
-    model::MetricColumn m_column;
+    MapMetricModel* m_model; // the metric, its fleet and column (mapmetricmodel.h)
     std::size_t m_notReady = 0;
     std::size_t m_cordoned = 0;
     bool m_markerCountsKnown = false;

@@ -99,7 +99,7 @@ QString nodeToolTip(const model::ClusterStore& store, model::NodeId n, MapMetric
 }
 
 QString nodeToolTip(const model::MetricContext& context, model::NodeId n, const model::Metric& metric, const model::Topology* topology,
-    const model::PlacementState* plan)
+    const model::PlanLedger* plan)
 {
     const model::ClusterStore& store = context.store();
     if (!n.isValid() || n.index() >= store.nodeCount())

@@ -7,7 +7,7 @@
 #include <QString>
 
 namespace fleet::model {
-class PlacementState;
+class PlanLedger;
 class Topology;
 }
 
@@ -30,7 +30,7 @@ namespace fleet::views {
 /// Neuron) stays the loaded state's. Thread: any (reads the context's store, `topology` and
 /// `plan` only, which must have been built over that store).
 [[nodiscard]] QString nodeToolTip(const model::MetricContext& context, model::NodeId n, const model::Metric& metric,
-    const model::Topology* topology = nullptr, const model::PlacementState* plan = nullptr);
+    const model::Topology* topology = nullptr, const model::PlanLedger* plan = nullptr);
 
 /// nodeToolTip() for a share metric on a context built here (O(nodes): for tests).
 [[nodiscard]] QString nodeToolTip(

@@ -7,7 +7,7 @@
 
 #include "model/clusterstore.h"
 #include "model/metrics/accelerators.h"
-#include "model/scheduling/placementstate.h"
+#include "model/scheduling/planledger.h"
 
 #include <QString>
 
@@ -20,10 +20,10 @@ namespace fleet::views {
 /// outlive the view and not change while it is used. Thread: the GUI thread (as the plan's).
 struct PlanNodeView {
     const model::ClusterStore* store = nullptr;
-    const model::PlacementState* plan = nullptr;
+    const model::PlanLedger* plan = nullptr;
 
     /// True when n names a node to show: a store node, or a node the plan added (AddNode; ids
-    /// from store->nodeCount() up, PlacementState::nodeCount()).
+    /// from store->nodeCount() up, PlanLedger::nodeCount()).
     [[nodiscard]] bool exists(model::NodeId n) const noexcept
     {
         return n.isValid() && (n.index() < store->nodeCount() || (plan && n.index() < plan->nodeCount()));
@@ -32,19 +32,19 @@ struct PlanNodeView {
     [[nodiscard]] bool added(model::NodeId n) const noexcept { return plan && n.isValid() && n.index() >= store->nodeCount(); }
     /// The store node whose columns show n's attributes that the plan does not change
     /// (allocatable, capacity, extended resources, instance type, GPU model and count): n
-    /// itself, or the template an added node copies (PlacementState::nodeTemplate()).
+    /// itself, or the template an added node copies (PlanLedger::nodeTemplate()).
     [[nodiscard]] model::NodeId specNode(model::NodeId n) const noexcept { return added(n) ? plan->nodeTemplate(n) : n; }
     /// The node's name (an added node's own, "fleetscope-<type>-<k>").
     [[nodiscard]] QString nodeName(model::NodeId n) const;
     /// The node's labels as {key, value}: an added node's are its template's with its own
-    /// hostname and its domain's topology labels (PlacementState::nodeLabels()).
+    /// hostname and its domain's topology labels (PlanLedger::nodeLabels()).
     [[nodiscard]] std::vector<std::pair<QString, QString>> labels(model::NodeId n) const;
     /// False when the plan drained (emptied and removed) or failed the node.
     [[nodiscard]] bool present(model::NodeId n) const noexcept { return !plan || plan->nodePresent(n); }
-    /// The pods on the node: the plan's (PlacementState::nodePods: counted pods only; none on a
+    /// The pods on the node: the plan's (PlanLedger::nodePods: counted pods only; none on a
     /// node that is gone), else ClusterStore::nodePods (every pod bound there). Pods the plan
     /// added (place-pods: ids from the store's pod count up, read through
-    /// PlacementState::podTemplate()) only with `withAddedPods`: the map's pod strips read the
+    /// PlanLedger::podTemplate()) only with `withAddedPods`: the map's pod strips read the
     /// store. O(pods of the node).
     [[nodiscard]] std::vector<model::PodId> nodePods(model::NodeId n, bool withAddedPods = false) const;
     /// Requested core resources (pods included), zero on a node that is gone.

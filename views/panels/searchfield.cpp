@@ -54,7 +54,7 @@ void SearchField::setIndex(std::shared_ptr<const model::SearchIndex> index)
     setResult({});
 }
 
-void SearchField::setPlanState(std::shared_ptr<const model::PlacementState> plan)
+void SearchField::setPlanState(std::shared_ptr<const model::PlanLedger> plan)
 {
     m_plan = std::move(plan);
 }

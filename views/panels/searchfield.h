@@ -4,7 +4,7 @@
 
 // fleetmapview.h declares NodeId as a metatype; every moc that uses NodeId must see it first.
 #include "views/map/fleetmapview.h"
-#include "model/scheduling/placementstate.h"
+#include "model/scheduling/planledger.h"
 #include "model/searchindex.h"
 
 #include <QWidget>
@@ -44,7 +44,7 @@ public:
     [[nodiscard]] const std::shared_ptr<const model::SearchIndex>& index() const noexcept { return m_index; }
     /// The plan's ledger (null: the loaded state), PlanController::planState(): where a pod is
     /// and which nodes are present under the plan.
-    void setPlanState(std::shared_ptr<const model::PlacementState> plan);
+    void setPlanState(std::shared_ptr<const model::PlanLedger> plan);
     /// Looks `text` up as Enter does; returns the node found (invalid when none, or when only a
     /// name containing the text can match: that scan runs on a worker and emits nodeFound or
     /// sets the result line when it ends, searchFinished() either way).
@@ -80,7 +80,7 @@ private:
     QStringListModel* m_completions = nullptr;
     QLabel* m_result = nullptr;
     QString m_resultText; // whole; the label shows it elided
-    std::shared_ptr<const model::PlacementState> m_plan;
+    std::shared_ptr<const model::PlanLedger> m_plan;
     std::shared_ptr<std::atomic<bool>> m_cancel; // the running scan's
     std::uint64_t m_generation = 0;
 };

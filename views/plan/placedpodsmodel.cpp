@@ -59,7 +59,7 @@ QVariant PlacedPodsModel::data(const QModelIndex& index, int role) const
         || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
         return {};
     const Row& row = m_rows[static_cast<std::size_t>(index.row())];
-    const model::PlacementState& state = m_engine->state();
+    const model::PlanLedger& state = m_engine->state();
     const model::ClusterStore& store = state.store();
     const model::AppliedAction& a = m_engine->applied()[row.action];
     const model::PodId spec = state.podTemplate(row.pod);

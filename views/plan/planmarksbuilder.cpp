@@ -42,7 +42,7 @@ std::shared_ptr<const PlanMarks> buildPlanMarks(const model::PlanEngine& engine,
 {
     if (engine.applied().empty())
         return nullptr;
-    const model::PlacementState& state = engine.state();
+    const model::PlanLedger& state = engine.state();
     const model::ClusterStore& store = state.store();
     auto marks = std::make_shared<PlanMarks>();
     auto onMap = [&](model::NodeId n) { return n.isValid() && n.index() < store.nodeCount(); };

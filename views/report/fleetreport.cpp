@@ -104,7 +104,7 @@ QString zoneOf(const model::ClusterStore& store, const model::Topology& topology
 
 void figuresSection(const FleetReportInput& in, ReportPages& pages)
 {
-    const model::PlacementState* state = &in.engine->state();
+    const model::PlanLedger* state = &in.engine->state();
     const model::FleetFigures b = model::figuresBefore(*state, *in.context, in.usage);
     const bool plan = in.evaluation != nullptr;
     pages.addHeading(plan ? QStringLiteral("Figures, before \u2192 after the plan") : QStringLiteral("Figures"), 2);

@@ -43,7 +43,7 @@ ReportMaps renderReportMaps(const ReportMapInput& input, QSize logicalSize)
     if (!input.engine || input.engine->applied().empty())
         return out;
     const std::string base = input.metric == "cpu" || input.metric == "memory" ? input.metric : std::string("gpu");
-    const std::shared_ptr<const model::PlacementState> state(input.engine, &input.engine->state());
+    const std::shared_ptr<const model::PlanLedger> state(input.engine, &input.engine->state());
     view.setPlanState(state);
     view.setMetric(model::makePlanMetric(state, base, model::PlanMetricKind::After));
     QCoreApplication::processEvents();

@@ -2,7 +2,7 @@
 #include "addednodelayer.h"
 
 #include "model/figures.h"
-#include "model/scheduling/placementstate.h"
+#include "model/scheduling/planledger.h"
 #include "views/map/layers/planlayer.h"
 #include "views/map/layers/selectionlayer.h"
 #include "views/map/planmarks.h"
@@ -29,7 +29,7 @@ QString row(const QString& key, const QString& value)
 }
 
 /// The share a square is filled by: GPU on a GPU node, else the larger of CPU and memory.
-double requestedShare(const model::PlacementState& plan, model::NodeId n)
+double requestedShare(const model::PlanLedger& plan, model::NodeId n)
 {
     using model::CoreResource;
     const model::ResourceVector& req = plan.nodeRequested(n);
@@ -58,7 +58,7 @@ void AddedNodeLayer::paint(QPainter& painter, const MapScene& scene, const MapCa
     if (!paintsAnything(scene, camera))
         return;
     const auto& added = scene.planMarks->added;
-    const model::PlacementState& plan = *scene.planState;
+    const model::PlanLedger& plan = *scene.planState;
     const QRectF view(0, 0, camera.viewport.width(), camera.viewport.height());
     QFont font = painter.font();
     font.setPointSizeF(std::max(7.0, font.pointSizeF() * 0.85));
@@ -165,7 +165,7 @@ QString AddedNodeLayer::toolTip(const MapScene& scene, model::NodeId n)
     if (!listed)
         return {};
     using model::CoreResource;
-    const model::PlacementState& plan = *scene.planState;
+    const model::PlanLedger& plan = *scene.planState;
     const model::ClusterStore& store = *scene.store;
     const model::NodeId templ = plan.nodeTemplate(n);
     const model::ResourceVector& req = plan.nodeRequested(n);

@@ -45,7 +45,7 @@ public:
     [[nodiscard]] model::NodeId nodeAt(const QPointF& glPos) const;
     /// The squares of the last paint, for tests: node and its square (GL widget logical px).
     [[nodiscard]] const std::vector<std::pair<model::NodeId, QRectF>>& squares() const noexcept { return m_squares; }
-    /// Rich text for an added node n (PlacementState id >= store nodes): its name, "added by the
+    /// Rich text for an added node n (PlanLedger id >= store nodes): its name, "added by the
     /// plan like TEMPLATE", domain, instance type, CPU, memory and GPUs requested / allocatable
     /// and its pods under the plan. Empty when n is not an added node of the scene's plan.
     [[nodiscard]] static QString toolTip(const MapScene& scene, model::NodeId n);

@@ -141,7 +141,7 @@ struct MapScene {
     std::shared_ptr<const PlanMarks> planMarks;
     /// The plan's ledger, whose pods and requests the zoomed node detail and the tooltip show
     /// (nodeView()); null: the loaded state.
-    std::shared_ptr<const model::PlacementState> planState;
+    std::shared_ptr<const model::PlanLedger> planState;
     /// The camera the view fits the whole map with (to tell "zoomed in").
     double fittedUnitsPerPixel = 1;
     /// Asks for one more frame (merged: one per event-loop turn).

@@ -2,7 +2,7 @@
 #include "nodedetaillayer.h"
 
 #include "model/gpudevices.h"
-#include "model/scheduling/placementstate.h"
+#include "model/scheduling/planledger.h"
 #include "views/map/colormap.h"
 #include "views/map/podstrips.h"
 

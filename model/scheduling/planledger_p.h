@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The ledger's private parts, shared by placementstate.cpp and the filters (which read the
+// The ledger's private parts, shared by planledger.cpp and the filters (which read the
 // indexes directly: the label columns, the groups and their counts). Internal to
 // model/scheduling.
 //
-// Design note (see placementstate.h): every per-node vector is indexed by NodeId (store nodes,
+// Design note (see planledger.h): every per-node vector is indexed by NodeId (store nodes,
 // then added ones); every per-pod vector by PodId. Label columns hold, for each label key the
 // pods' rules read (topology keys, nodeSelector and affinity keys), the value of every node as
 // a dense index, and the nodes of each value, so that a rule's lookup is one load and a
@@ -12,7 +12,7 @@
 
 #include "groupcounts.h"
 #include "model/nodeboundpods.h"
-#include "placementstate.h"
+#include "planledger.h"
 
 #include <deque>
 #include <string>
@@ -47,7 +47,7 @@ struct LabelColumn {
 
 } // namespace scheduling
 
-struct PlacementState::Private {
+struct PlanLedger::Private {
     const ClusterStore* store = nullptr;
     std::vector<double> price; // store nodes; added nodes use their template's
     // The cost total in micro-dollars per hour, so that adding and removing a node's price
@@ -190,9 +190,9 @@ struct PlacementState::Private {
     void addNodeColumns(NodeId n);
 };
 
-/// The filters' way in (friend of PlacementState).
-struct PlacementStateInternals {
-    static const PlacementState::Private& of(const PlacementState& s) noexcept { return *s.d; }
+/// The filters' way in (friend of PlanLedger).
+struct PlanLedgerInternals {
+    static const PlanLedger::Private& of(const PlanLedger& s) noexcept { return *s.d; }
 };
 
 } // namespace fleet::model

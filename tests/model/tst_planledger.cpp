@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests of the ledger (model/scheduling/placementstate.h): move, evict and restore with the
+// Tests of the ledger (model/scheduling/planledger.h): move, evict and restore with the
 // nodes' figures and the totals checked after each step; added nodes from a template; failed
 // nodes stranding their pods; per-GPU shares; label-set counts and anti-affinity pods.
 //
@@ -75,7 +75,7 @@ PlanTotals expectedBefore()
 }
 } // namespace
 
-class TestPlacementState : public QObject {
+class TestPlanLedger : public QObject {
     Q_OBJECT
 private slots:
     void loadedState();
@@ -87,10 +87,10 @@ private slots:
     void countsFollowMoves();
 };
 
-void TestPlacementState::loadedState()
+void TestPlanLedger::loadedState()
 {
     Cluster c;
-    const PlacementState s(c.store, { 10.0, 2.0, 1.0 });
+    const PlanLedger s(c.store, { 10.0, 2.0, 1.0 });
     QCOMPARE(s.totals(), expectedBefore());
     QCOMPARE(s.totalsBefore(), expectedBefore());
     QCOMPARE(s.nodeCount(), std::size_t { 3 });
@@ -108,10 +108,10 @@ void TestPlacementState::loadedState()
     QVERIFY(s.buildMs() >= 0);
 }
 
-void TestPlacementState::moveEvictRestore()
+void TestPlanLedger::moveEvictRestore()
 {
     Cluster c;
-    PlacementState s(c.store, { 10.0, 2.0, 1.0 });
+    PlanLedger s(c.store, { 10.0, 2.0, 1.0 });
     const ResourceVector n1Before = s.nodeRequested(n1), n3Before = s.nodeRequested(n3);
 
     // The trainer to n3: n1 keeps its web pod (still in use), n3 becomes in use.
@@ -153,10 +153,10 @@ void TestPlacementState::moveEvictRestore()
     QCOMPARE(s.totals(), expectedBefore());
 }
 
-void TestPlacementState::pendingAndTerminalPods()
+void TestPlanLedger::pendingAndTerminalPods()
 {
     Cluster c;
-    PlacementState s(c.store, { 10.0, 2.0, 1.0 });
+    PlanLedger s(c.store, { 10.0, 2.0, 1.0 });
     QVERIFY(!s.movePod(c.done, n2)); // a Succeeded pod uses nothing and does not move
     QVERIFY(s.movePod(c.pending, n2));
     PlanTotals t = expectedBefore();
@@ -168,10 +168,10 @@ void TestPlacementState::pendingAndTerminalPods()
     QCOMPARE(s.totals(), expectedBefore());
 }
 
-void TestPlacementState::addedNodes()
+void TestPlanLedger::addedNodes()
 {
     Cluster c;
-    PlacementState s(c.store, { 10.0, 2.0, 1.0 });
+    PlanLedger s(c.store, { 10.0, 2.0, 1.0 });
     QVERIFY(!s.addNode(n1, "n2", {}).isValid()); // names are unique
     QVERIFY(!s.addNode(NodeId(9), "x", {}).isValid());
     const NodeId added = s.addNode(n3, "n3-copy", { { "kubernetes.io/hostname", "n3-copy" }, { "topology.kubernetes.io/zone", "z" } });
@@ -202,10 +202,10 @@ void TestPlacementState::addedNodes()
     QVERIFY(!s.removeLastAddedNode());
 }
 
-void TestPlacementState::failedNodes()
+void TestPlanLedger::failedNodes()
 {
     Cluster c;
-    PlacementState s(c.store, { 10.0, 2.0, 1.0 });
+    PlanLedger s(c.store, { 10.0, 2.0, 1.0 });
     QVERIFY(s.setNodePresent(n1, false));
     QVERIFY(!s.nodePresent(n1));
     PlanTotals t;
@@ -231,7 +231,7 @@ void TestPlacementState::failedNodes()
     QCOMPARE(s.totals(), expectedBefore());
 }
 
-void TestPlacementState::sharedGpus()
+void TestPlanLedger::sharedGpus()
 {
     ClusterStore store;
     NodeRecord n = node("shared", 96000, 512 * kGi);
@@ -250,7 +250,7 @@ void TestPlacementState::sharedGpus()
         pods.push_back(store.addPod(p));
     }
     store.finalize();
-    PlacementState s(store);
+    PlanLedger s(store);
     // Best fit: 500 on GPU 0; 300 onto GPU 0 (fits, least left); 400 no longer fits GPU 0 (800).
     auto shares = [&](NodeId id) {
         const auto g = s.nodeGpuShares(id);
@@ -266,10 +266,10 @@ void TestPlacementState::sharedGpus()
     QCOMPARE(shares(NodeId(1)), (std::vector<std::int32_t> { 0, 0 }));
 }
 
-void TestPlacementState::countsFollowMoves()
+void TestPlanLedger::countsFollowMoves()
 {
     Cluster c;
-    PlacementState s(c.store);
+    PlanLedger s(c.store);
     const std::uint32_t set = s.podLabelSet(c.web1);
     QCOMPARE(s.podLabelSet(c.web2), set);
     QVERIFY(s.podLabelSet(c.trainer) != set);
@@ -291,5 +291,5 @@ void TestPlacementState::countsFollowMoves()
     QCOMPARE(s.podsWithAntiAffinity().size(), std::size_t { 2 });
 }
 
-QTEST_GUILESS_MAIN(TestPlacementState)
-#include "tst_placementstate.moc"
+QTEST_GUILESS_MAIN(TestPlanLedger)
+#include "tst_planledger.moc"

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// PlacementState: the ledger of a plan (placementstate.h). The indexes are built here; the
+// PlanLedger: the ledger of a plan (planledger.h). The indexes are built here; the
 // changes (place / unplace) keep every per-node figure, the groups and the totals in step.
 #include "matching.h"
 #include "model/gpudevices.h"
 #include "model/nodeboundpods.h"
-#include "placementstate_p.h"
+#include "planledger_p.h"
 
 #include <algorithm>
 #include <bit>
@@ -63,7 +63,7 @@ std::uint64_t hashTerms(std::span<const PodAffinityTerm> terms) noexcept
 // ---------------------------------------------------------------------------------------------
 // Private helpers
 
-StringId PlacementState::Private::intern(std::string_view text)
+StringId PlanLedger::Private::intern(std::string_view text)
 {
     const StringId found = store->strings().find(text);
     if (found.isValid())
@@ -76,7 +76,7 @@ StringId PlacementState::Private::intern(std::string_view text)
     return StringId(id);
 }
 
-StringId PlacementState::Private::nameOf(NodeId n) const noexcept
+StringId PlanLedger::Private::nameOf(NodeId n) const noexcept
 {
     if (isAdded(n))
         return added[n.index() - storeNodes].name;
@@ -84,7 +84,7 @@ StringId PlacementState::Private::nameOf(NodeId n) const noexcept
     return store->strings().find(store->nodeName(n));
 }
 
-StringId PlacementState::Private::label(NodeId n, StringId key) const noexcept
+StringId PlanLedger::Private::label(NodeId n, StringId key) const noexcept
 {
     if (const scheduling::LabelColumn* c = column(key)) {
         const std::uint32_t v = c->valueOfNode[n.index()];
@@ -93,14 +93,14 @@ StringId PlacementState::Private::label(NodeId n, StringId key) const noexcept
     return scheduling::labelValue(labelsOf(n), key);
 }
 
-std::uint64_t PlacementState::Private::takeGpus(PodId p, NodeId n, std::uint64_t preferred)
+std::uint64_t PlanLedger::Private::takeGpus(PodId p, NodeId n, std::uint64_t preferred)
 {
     const auto begin = gpuBegin[n.index()], end = gpuBegin[n.index() + 1];
     return takeGpuDevices(std::span(gpuUsed.data() + begin, end - begin), store->podRequest(specOf(p))[CoreResource::Gpu],
         store->podGpuShareMilli(specOf(p)), preferred);
 }
 
-void PlacementState::Private::place(PodId p, NodeId n, std::uint64_t preferredGpus)
+void PlanLedger::Private::place(PodId p, NodeId n, std::uint64_t preferredGpus)
 {
     const PodId spec = specOf(p);
     const std::size_t i = n.index();
@@ -156,7 +156,7 @@ void PlacementState::Private::place(PodId p, NodeId n, std::uint64_t preferredGp
     }
 }
 
-void PlacementState::Private::unplace(PodId p)
+void PlanLedger::Private::unplace(PodId p)
 {
     const PodId spec = specOf(p);
     const NodeId n = podNode[p.index()];
@@ -232,7 +232,7 @@ void PlacementState::Private::unplace(PodId p)
     }
 }
 
-void PlacementState::Private::addNodeColumns(NodeId n)
+void PlanLedger::Private::addNodeColumns(NodeId n)
 {
     const std::span<const Label> labels = labelsOf(n);
     for (scheduling::LabelColumn& c : columns) {
@@ -250,7 +250,7 @@ void PlacementState::Private::addNodeColumns(NodeId n)
 // ---------------------------------------------------------------------------------------------
 // Construction
 
-PlacementState::PlacementState(const ClusterStore& store, std::vector<double> nodePricePerHour)
+PlanLedger::PlanLedger(const ClusterStore& store, std::vector<double> nodePricePerHour)
     : d(std::make_unique<Private>())
 {
     const auto start = std::chrono::steady_clock::now();
@@ -471,56 +471,56 @@ PlacementState::PlacementState(const ClusterStore& store, std::vector<double> no
     s.buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-PlacementState::~PlacementState() = default;
-PlacementState::PlacementState(PlacementState&&) noexcept = default;
-PlacementState& PlacementState::operator=(PlacementState&&) noexcept = default;
+PlanLedger::~PlanLedger() = default;
+PlanLedger::PlanLedger(PlanLedger&&) noexcept = default;
+PlanLedger& PlanLedger::operator=(PlanLedger&&) noexcept = default;
 
-const ClusterStore& PlacementState::store() const noexcept { return *d->store; }
-std::size_t PlacementState::nodeCount() const noexcept { return d->present.size(); }
-bool PlacementState::nodePresent(NodeId n) const noexcept { return n.isValid() && n.index() < d->present.size() && d->present[n.index()]; }
-NodeId PlacementState::nodeTemplate(NodeId n) const noexcept { return d->templateOf(n); }
-std::string_view PlacementState::nodeName(NodeId n) const noexcept
+const ClusterStore& PlanLedger::store() const noexcept { return *d->store; }
+std::size_t PlanLedger::nodeCount() const noexcept { return d->present.size(); }
+bool PlanLedger::nodePresent(NodeId n) const noexcept { return n.isValid() && n.index() < d->present.size() && d->present[n.index()]; }
+NodeId PlanLedger::nodeTemplate(NodeId n) const noexcept { return d->templateOf(n); }
+std::string_view PlanLedger::nodeName(NodeId n) const noexcept
 {
     return d->isAdded(n) ? d->str(d->added[n.index() - d->storeNodes].name) : d->store->nodeName(n);
 }
-std::span<const Label> PlacementState::nodeLabels(NodeId n) const noexcept { return d->labelsOf(n); }
-StringId PlacementState::nodeLabel(NodeId n, StringId key) const noexcept { return d->label(n, key); }
-const ResourceVector& PlacementState::nodeRequested(NodeId n) const noexcept { return d->requested[n.index()]; }
-std::int64_t PlacementState::nodeExtendedRequested(NodeId n, ResourceKey key) const noexcept
+std::span<const Label> PlanLedger::nodeLabels(NodeId n) const noexcept { return d->labelsOf(n); }
+StringId PlanLedger::nodeLabel(NodeId n, StringId key) const noexcept { return d->label(n, key); }
+const ResourceVector& PlanLedger::nodeRequested(NodeId n) const noexcept { return d->requested[n.index()]; }
+std::int64_t PlanLedger::nodeExtendedRequested(NodeId n, ResourceKey key) const noexcept
 {
     for (const auto& [k, v] : d->extRequested[n.index()])
         if (k == key)
             return v;
     return 0;
 }
-std::span<const std::int32_t> PlacementState::nodeGpuShares(NodeId n) const noexcept { return d->gpus(n); }
-std::span<const Taint> PlacementState::nodeTaints(NodeId n) const noexcept { return d->taintsOf(n); }
-const ResourceVector& PlacementState::nodeAllocatable(NodeId n) const noexcept { return d->store->nodeAllocatable(d->templateOf(n)); }
-Readiness PlacementState::nodeReadiness(NodeId n) const noexcept
+std::span<const std::int32_t> PlanLedger::nodeGpuShares(NodeId n) const noexcept { return d->gpus(n); }
+std::span<const Taint> PlanLedger::nodeTaints(NodeId n) const noexcept { return d->taintsOf(n); }
+const ResourceVector& PlanLedger::nodeAllocatable(NodeId n) const noexcept { return d->store->nodeAllocatable(d->templateOf(n)); }
+Readiness PlanLedger::nodeReadiness(NodeId n) const noexcept
 {
     return d->isAdded(n) ? Readiness::True : d->store->nodeReadiness(n);
 }
-bool PlacementState::nodeUnschedulable(NodeId n) const noexcept
+bool PlanLedger::nodeUnschedulable(NodeId n) const noexcept
 {
     return nodeCordonedByPlan(n) || (!d->isAdded(n) && d->store->nodeUnschedulable(n));
 }
-bool PlacementState::nodeCordonedByPlan(NodeId n) const noexcept
+bool PlanLedger::nodeCordonedByPlan(NodeId n) const noexcept
 {
     return n.isValid() && n.index() < d->cordoned.size() && d->cordoned[n.index()] != 0;
 }
-bool PlacementState::setNodeCordoned(NodeId n, bool cordoned)
+bool PlanLedger::setNodeCordoned(NodeId n, bool cordoned)
 {
     if (!n.isValid() || n.index() >= d->cordoned.size())
         return false;
     d->cordoned[n.index()] = cordoned ? 1 : 0;
     return true;
 }
-std::int32_t PlacementState::nodeGpuCount(NodeId n) const noexcept { return d->store->nodeGpuCount(d->templateOf(n)); }
-std::string_view PlacementState::str(StringId id) const noexcept { return d->str(id); }
-std::string_view PlacementState::nodeGpuModel(NodeId n) const noexcept { return d->store->nodeGpuModel(d->templateOf(n)); }
-std::uint64_t PlacementState::nodeStamp(NodeId n) const noexcept { return d->stamp[n.index()]; }
+std::int32_t PlanLedger::nodeGpuCount(NodeId n) const noexcept { return d->store->nodeGpuCount(d->templateOf(n)); }
+std::string_view PlanLedger::str(StringId id) const noexcept { return d->str(id); }
+std::string_view PlanLedger::nodeGpuModel(NodeId n) const noexcept { return d->store->nodeGpuModel(d->templateOf(n)); }
+std::uint64_t PlanLedger::nodeStamp(NodeId n) const noexcept { return d->stamp[n.index()]; }
 
-std::vector<PodId> PlacementState::nodePods(NodeId n) const
+std::vector<PodId> PlanLedger::nodePods(NodeId n) const
 {
     std::vector<PodId> out;
     if (!d->isAdded(n))
@@ -531,7 +531,7 @@ std::vector<PodId> PlacementState::nodePods(NodeId n) const
     return out;
 }
 
-bool PlacementState::nodeHostPortInUse(NodeId n, const HostPort& port) const noexcept
+bool PlanLedger::nodeHostPortInUse(NodeId n, const HostPort& port) const noexcept
 {
     // NodePorts' HostPortInfo.CheckConflict: 0.0.0.0 (an empty host IP) conflicts with every IP.
     for (const auto& [used, count] : d->hostPorts[n.index()]) {
@@ -545,16 +545,16 @@ bool PlacementState::nodeHostPortInUse(NodeId n, const HostPort& port) const noe
     return false;
 }
 
-NodeId PlacementState::podNode(PodId p) const noexcept { return d->podNode[p.index()]; }
-std::size_t PlacementState::podCount() const noexcept { return d->podNode.size(); }
-PodId PlacementState::podTemplate(PodId p) const noexcept { return d->specOf(p); }
-bool PlacementState::podAdded(PodId p) const noexcept { return d->isAddedPod(p); }
-std::string_view PlacementState::podName(PodId p) const noexcept
+NodeId PlanLedger::podNode(PodId p) const noexcept { return d->podNode[p.index()]; }
+std::size_t PlanLedger::podCount() const noexcept { return d->podNode.size(); }
+PodId PlanLedger::podTemplate(PodId p) const noexcept { return d->specOf(p); }
+bool PlanLedger::podAdded(PodId p) const noexcept { return d->isAddedPod(p); }
+std::string_view PlanLedger::podName(PodId p) const noexcept
 {
     return d->isAddedPod(p) ? d->str(d->addedPodName[p.index() - d->storePods]) : d->store->podName(p);
 }
 
-PodId PlacementState::addPod(PodId templatePod, std::string_view name)
+PodId PlanLedger::addPod(PodId templatePod, std::string_view name)
 {
     Private& s = *d;
     if (!templatePod.isValid() || templatePod.index() >= s.storePods || name.empty() || s.store->podIsTerminal(templatePod)
@@ -570,7 +570,7 @@ PodId PlacementState::addPod(PodId templatePod, std::string_view name)
     return id;
 }
 
-bool PlacementState::removeLastAddedPod()
+bool PlanLedger::removeLastAddedPod()
 {
     Private& s = *d;
     if (s.addedPodTemplate.empty() || s.podNode.back().isValid())
@@ -583,19 +583,19 @@ bool PlacementState::removeLastAddedPod()
     s.podAntiGroup.pop_back();
     return true;
 }
-bool PlacementState::podChanged(PodId p) const noexcept { return d->podNode[p.index()] != d->loadedNode(p); }
+bool PlanLedger::podChanged(PodId p) const noexcept { return d->podNode[p.index()] != d->loadedNode(p); }
 
-std::uint32_t PlacementState::podLabelSet(PodId p) const noexcept { return d->groupLabelSet[d->podGroup[p.index()]]; }
-std::size_t PlacementState::labelSetCount() const noexcept { return d->labelSets.size(); }
-std::span<const Label> PlacementState::labelSet(std::uint32_t set) const noexcept { return d->labelSets[set]; }
+std::uint32_t PlanLedger::podLabelSet(PodId p) const noexcept { return d->groupLabelSet[d->podGroup[p.index()]]; }
+std::size_t PlanLedger::labelSetCount() const noexcept { return d->labelSets.size(); }
+std::span<const Label> PlanLedger::labelSet(std::uint32_t set) const noexcept { return d->labelSets[set]; }
 
-std::int32_t PlacementState::podsWithLabelSet(std::uint32_t set, StringId ns, NodeId n) const noexcept
+std::int32_t PlanLedger::podsWithLabelSet(std::uint32_t set, StringId ns, NodeId n) const noexcept
 {
     const auto it = d->groupIndex.find(std::uint64_t { set } << 32 | ns.value);
     return it == d->groupIndex.end() ? 0 : d->labelCounts.count(it->second, n);
 }
 
-std::vector<std::pair<NodeId, std::int32_t>> PlacementState::nodesWithLabelSet(std::uint32_t set, StringId ns) const
+std::vector<std::pair<NodeId, std::int32_t>> PlanLedger::nodesWithLabelSet(std::uint32_t set, StringId ns) const
 {
     std::vector<std::pair<NodeId, std::int32_t>> out;
     const auto it = d->groupIndex.find(std::uint64_t { set } << 32 | ns.value);
@@ -606,7 +606,7 @@ std::vector<std::pair<NodeId, std::int32_t>> PlacementState::nodesWithLabelSet(s
     return out;
 }
 
-std::vector<std::pair<PodId, NodeId>> PlacementState::podsWithAntiAffinity() const
+std::vector<std::pair<PodId, NodeId>> PlanLedger::podsWithAntiAffinity() const
 {
     std::vector<std::pair<PodId, NodeId>> out;
     out.reserve(d->antiPods.size());
@@ -618,7 +618,7 @@ std::vector<std::pair<PodId, NodeId>> PlacementState::podsWithAntiAffinity() con
 // ---------------------------------------------------------------------------------------------
 // Changes
 
-bool PlacementState::movePod(PodId p, NodeId to, std::uint64_t gpuMask)
+bool PlanLedger::movePod(PodId p, NodeId to, std::uint64_t gpuMask)
 {
     Private& s = *d;
     if (gpuMask == 0 || !p.isValid() || p.index() >= s.podNode.size() || s.podNode[p.index()] == to)
@@ -630,7 +630,7 @@ bool PlacementState::movePod(PodId p, NodeId to, std::uint64_t gpuMask)
     return true;
 }
 
-bool PlacementState::movePod(PodId p, NodeId to)
+bool PlanLedger::movePod(PodId p, NodeId to)
 {
     Private& s = *d;
     if (!p.isValid() || p.index() >= s.podNode.size() || s.store->podIsTerminal(s.specOf(p)) || !nodePresent(to))
@@ -647,7 +647,7 @@ bool PlacementState::movePod(PodId p, NodeId to)
     return true;
 }
 
-bool PlacementState::evictPod(PodId p)
+bool PlanLedger::evictPod(PodId p)
 {
     Private& s = *d;
     if (!p.isValid() || p.index() >= s.podNode.size() || !s.podNode[p.index()].isValid())
@@ -656,7 +656,7 @@ bool PlacementState::evictPod(PodId p)
     return true;
 }
 
-bool PlacementState::restorePod(PodId p)
+bool PlanLedger::restorePod(PodId p)
 {
     Private& s = *d;
     if (!p.isValid() || p.index() >= s.podNode.size())
@@ -672,7 +672,7 @@ bool PlacementState::restorePod(PodId p)
     return true;
 }
 
-NodeId PlacementState::addNode(NodeId templateNode, std::string name, const std::vector<std::pair<std::string, std::string>>& labelOverrides)
+NodeId PlanLedger::addNode(NodeId templateNode, std::string name, const std::vector<std::pair<std::string, std::string>>& labelOverrides)
 {
     Private& s = *d;
     if (!templateNode.isValid() || templateNode.index() >= s.storeNodes || name.empty())
@@ -727,7 +727,7 @@ NodeId PlacementState::addNode(NodeId templateNode, std::string name, const std:
     return id;
 }
 
-bool PlacementState::removeLastAddedNode()
+bool PlanLedger::removeLastAddedNode()
 {
     Private& s = *d;
     if (s.added.empty())
@@ -764,7 +764,7 @@ bool PlacementState::removeLastAddedNode()
     return true;
 }
 
-bool PlacementState::setNodePresent(NodeId n, bool present)
+bool PlanLedger::setNodePresent(NodeId n, bool present)
 {
     Private& s = *d;
     if (!n.isValid() || n.index() >= s.present.size())
@@ -791,8 +791,8 @@ bool PlacementState::setNodePresent(NodeId n, bool present)
     return true;
 }
 
-const PlanTotals& PlacementState::totals() const noexcept { return d->totals; }
-const PlanTotals& PlacementState::totalsBefore() const noexcept { return d->before; }
-double PlacementState::buildMs() const noexcept { return d->buildMs; }
+const PlanTotals& PlanLedger::totals() const noexcept { return d->totals; }
+const PlanTotals& PlanLedger::totalsBefore() const noexcept { return d->before; }
+double PlanLedger::buildMs() const noexcept { return d->buildMs; }
 
 } // namespace fleet::model

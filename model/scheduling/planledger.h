@@ -48,15 +48,15 @@ struct PlanTotals {
     bool operator==(const PlanTotals&) const = default;
 };
 
-class PlacementState {
+class PlanLedger {
 public:
     /// Builds the ledger over `store` (which must outlive it and not change) with the plan empty.
     /// `nodePricePerHour`, when not empty, is the price of each store node (indexed by NodeId),
     /// for PlanTotals::costPerHour. O(nodes + pods).
-    explicit PlacementState(const ClusterStore& store, std::vector<double> nodePricePerHour = {});
-    ~PlacementState();
-    PlacementState(PlacementState&&) noexcept;
-    PlacementState& operator=(PlacementState&&) noexcept;
+    explicit PlanLedger(const ClusterStore& store, std::vector<double> nodePricePerHour = {});
+    ~PlanLedger();
+    PlanLedger(PlanLedger&&) noexcept;
+    PlanLedger& operator=(PlanLedger&&) noexcept;
 
     [[nodiscard]] const ClusterStore& store() const noexcept;
 
@@ -183,7 +183,7 @@ public:
     struct Private;
 
 private:
-    friend struct PlacementStateInternals; // the filters read the indexes (placementstate_p.h)
+    friend struct PlanLedgerInternals; // the filters read the indexes (planledger_p.h)
     std::unique_ptr<Private> d;
 };
 
