@@ -228,13 +228,7 @@ void ExplorePanels::applyAnalysis(const Analysis& analysis)
     m_pendingGeneration = 0;
     m_problems->setProblems(m_store, m_topology, analysis.problems);
     m_problemsDock->setWindowTitle(tr("Problems (%1)").arg(count(static_cast<std::size_t>(m_problems->problemCount()))));
-    std::vector<model::NodeId> nodes;
-    for (const auto& p : analysis.problems)
-        if (p.node.isValid())
-            nodes.push_back(p.node);
-    std::sort(nodes.begin(), nodes.end());
-    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-    m_map->setProblemNodes(std::move(nodes));
+    m_map->setProblemNodes(model::problemNodes(analysis.problems));
     m_pending->setShapes(m_store, analysis.shapes);
     if (m_pending->unboundInput()) { // an all-empty map: its banner says why and what to do
         m_pendingDock->show();
