@@ -13,6 +13,7 @@
 #include "importers/plan/planfile.h"
 #include "model/metrics/metric.h"
 #include "model/plan/plan.h"
+#include "model/search/consolidation.h"
 #include "model/topology.h"
 #include "model/usage.h"
 #include "views/report/reportmaps.h"
@@ -39,6 +40,9 @@ struct FleetReportInput {
     const model::PlanEngine* engine = nullptr;
     const importers::PlanEvaluation* evaluation = nullptr; // null: no plan
     bool hasPrices = false;
+    /// Karpenter's multi-node consolidation over the loaded state (karpenterbaseline.h), shown
+    /// beside a plan that drains nodes; null: not computed.
+    const model::ConsolidationResult* baseline = nullptr;
     ReportMaps maps;
     /// More actions than this: the plan section groups them by type and zone, and the full
     /// list goes to an appendix.
