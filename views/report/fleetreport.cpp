@@ -291,7 +291,7 @@ void riskSection(const FleetReportInput& in, ReportPages& pages)
 {
     if (!in.evaluation)
         return;
-    const model::PlanRisks r = model::planRisks(*in.store, in.evaluation->actions);
+    const model::PlanRisks r = in.risks ? *in.risks : model::planRisks(*in.store, in.evaluation->actions);
     std::int64_t localStorage = 0; // the evictions' local-storage notes (evictionrules.h), one per pod
     for (const model::AppliedAction& a : in.evaluation->actions)
         for (const model::Reason& reason : a.reasons)
