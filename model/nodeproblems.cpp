@@ -126,4 +126,16 @@ std::vector<NodeProblem> findNodeProblems(const ClusterStore& store)
     return out;
 }
 
+std::vector<NodeId> problemNodes(const std::vector<NodeProblem>& problems)
+{
+    std::vector<NodeId> nodes;
+    nodes.reserve(problems.size());
+    for (const NodeProblem& p : problems)
+        if (p.node.isValid())
+            nodes.push_back(p.node);
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    return nodes;
+}
+
 } // namespace fleet::model

@@ -54,4 +54,9 @@ struct NodeProblem {
 /// Cordoned = spec.unschedulable. O(nodes + pods). Thread: any reader of a finalized store.
 [[nodiscard]] std::vector<NodeProblem> findNodeProblems(const ClusterStore& store);
 
+/// The nodes of `problems` (valid ids only), sorted and each once: what the fleet map marks
+/// (FleetMapView::setProblemNodes()), the same for the window, `screenshot` and a report's
+/// maps, so that their legends count the same markers. O(problems log problems).
+[[nodiscard]] std::vector<NodeId> problemNodes(const std::vector<NodeProblem>& problems);
+
 } // namespace fleet::model

@@ -19,7 +19,9 @@
 #include "model/domainpath.h"
 #include "importers/optionfile.h"
 #include "model/labelselector.h"
+#include "views/map/maplegend.h"
 #include "views/panels/nodefilter.h"
+#include "views/report/reportmaps.h"
 
 #include "importers/terminaltext.h"
 
@@ -66,6 +68,7 @@ struct ScreenshotOptions {
     QString metric = QStringLiteral("gpu"); // an id of model::MetricRegistry::builtin()
     QString pricesFile; // --prices: overrides the shipped price table
     QStringList printCells;
+    bool printLegend = false;
     bool mapOnly = false;
     QByteArray imageFormat = "PNG"; // from the output's suffix (imageFormatForPath())
     QString selectorText; // --selector, checked for syntax before the import
@@ -150,6 +153,9 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
         QStringLiteral("Include a panel below the window (or the map, with --map-only), in the same --size: "
                        "problems, pending or heatmap."),
         QStringLiteral("problems|pending|heatmap")));
+    parser.addOption(QCommandLineOption(QStringLiteral("print-legend"),
+        QStringLiteral("Print the map legend's marker key with its counts, \"legend-marker TEXT\" per line (as a report's maps "
+                       "list it).")));
     parser.addOption(QCommandLineOption(QStringLiteral("print-cell"),
         QStringLiteral("Print \"cell NODE X Y\": the centre of NODE's cell in image pixels (repeatable)."),
         QStringLiteral("NODE")));
@@ -266,6 +272,7 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
         return fail(QStringLiteral("--focus: expected node/NAME, got \"node/\""), 2);
     }
     options.printCells = parser.values(QStringLiteral("print-cell"));
+    options.printLegend = parser.isSet(QStringLiteral("print-legend"));
     QString error;
     if (!readClusterSource(parser, true, options.source, error))
         return fail(error, 2);
@@ -466,6 +473,11 @@ int render(const ScreenshotOptions& options)
             importers::printTerminalf(stdout, "cell %s %d %d\n", qPrintable(name), p.x(), p.y());
         }
     }
+
+    if (options.printLegend)
+        if (const auto* legend = map->findChild<views::MapLegend*>())
+            for (const QString& line : views::legendMarkerKey(*legend))
+                importers::printTerminalf(stdout, "legend-marker %s\n", qPrintable(line));
 
     // Encoded in memory first, then written as a whole (importers/output/outputfile.h), so that
     // a full disk or a target changed while we rendered leaves the previous image as it was.

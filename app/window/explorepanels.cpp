@@ -287,13 +287,7 @@ void ExplorePanels::applyAnalysis(const Analysis& analysis)
     m_analysedTotals = analysis.totals;
     m_problems->setProblems(m_store, m_topology, analysis.problems);
     updateProblemsTitle();
-    std::vector<model::NodeId> nodes;
-    for (const auto& p : analysis.problems)
-        if (p.node.isValid())
-            nodes.push_back(p.node);
-    std::sort(nodes.begin(), nodes.end());
-    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-    m_map->setProblemNodes(std::move(nodes));
+    m_map->setProblemNodes(model::problemNodes(analysis.problems));
     m_pending->setShapes(m_store, analysis.shapes);
     if (analysis.index && m_pending->unboundInput()) { // a new input's all-empty map: its banner says why and what to do
         m_pendingDock->show();

@@ -251,4 +251,62 @@ std::vector<DomainWaste> gpuWasteByDomain(const Topology& topology, const Metric
     return out;
 }
 
+std::vector<DomainChange> domainsChangedMost(const ClusterStore& store, const Topology& topology,
+    const std::vector<AppliedAction>& applied, std::size_t limit, std::size_t maxNodes)
+{
+    // The largest domain of each level; the level the maps zoom to.
+    int deepest = 0;
+    std::vector<std::size_t> largest;
+    for (std::uint32_t i = 0; i < topology.domainCount(); ++i) {
+        const DomainId d(i);
+        const auto level = static_cast<std::size_t>(topology.domainLevel(d));
+        if (largest.size() <= level)
+            largest.resize(level + 1, 0);
+        largest[level] = std::max(largest[level], topology.domainNodes(d).size());
+        deepest = std::max(deepest, topology.domainLevel(d));
+    }
+    int level = deepest;
+    for (int l = 1; l <= deepest; ++l)
+        if (largest[static_cast<std::size_t>(l)] <= maxNodes) {
+            level = l;
+            break;
+        }
+    if (level <= 0)
+        return {};
+    auto domainAt = [&](NodeId n) {
+        if (!n.isValid() || n.index() >= store.nodeCount())
+            return DomainId(); // a node the plan added has no domain of the loaded state
+        DomainId d = topology.nodeDomain(n);
+        while (d.isValid() && topology.domainLevel(d) > level)
+            d = topology.domainParent(d);
+        return d.isValid() && topology.domainLevel(d) == level ? d : DomainId();
+    };
+    std::unordered_map<std::uint32_t, DomainChange> changes;
+    for (const AppliedAction& a : applied) {
+        for (const NodeId n : a.nodesRemoved)
+            if (const DomainId d = domainAt(n); d.isValid())
+                ++changes[d.index()].nodesFreed;
+        for (const AppliedAction::PodChange& c : a.changes)
+            if (const DomainId d = domainAt(c.from); d.isValid())
+                ++changes[d.index()].podsMoved;
+    }
+    std::vector<DomainChange> out;
+    out.reserve(changes.size());
+    for (auto& [index, change] : changes) {
+        change.domain = DomainId(index);
+        change.nodes = static_cast<std::int64_t>(topology.domainNodes(change.domain).size());
+        out.push_back(change);
+    }
+    std::sort(out.begin(), out.end(), [](const DomainChange& x, const DomainChange& y) {
+        if (x.nodesFreed != y.nodesFreed)
+            return x.nodesFreed > y.nodesFreed;
+        if (x.podsMoved != y.podsMoved)
+            return x.podsMoved > y.podsMoved;
+        return x.domain.index() < y.domain.index();
+    });
+    if (out.size() > limit)
+        out.resize(limit);
+    return out;
+}
+
 } // namespace fleet::model

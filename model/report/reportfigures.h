@@ -112,4 +112,18 @@ struct DomainWaste {
 [[nodiscard]] std::vector<DomainWaste> gpuWasteByDomain(
     const Topology& topology, const MetricContext& context, const ClusterUsage* usage, std::size_t limit = 10);
 
+/// How much a plan changes one topology domain.
+struct DomainChange {
+    DomainId domain;
+    std::int64_t nodes = 0;      // the domain's store nodes
+    std::int64_t nodesFreed = 0; // its nodes the plan drains or fails
+    std::int64_t podsMoved = 0;  // pods the plan takes off its nodes (moved or evicted)
+};
+/// The `limit` domains the plan `applied` changes most (most nodes freed, then most pods
+/// moved; none unchanged), for maps zoomed to them. The level: the shallowest whose largest
+/// domain holds at most `maxNodes` nodes (a map of it shows each node's cell), else the
+/// deepest. O(changes + domains).
+[[nodiscard]] std::vector<DomainChange> domainsChangedMost(const ClusterStore& store, const Topology& topology,
+    const std::vector<AppliedAction>& applied, std::size_t limit = 3, std::size_t maxNodes = 2000);
+
 } // namespace fleet::model

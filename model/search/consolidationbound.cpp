@@ -78,4 +78,21 @@ NodeCountBound nodeCountLowerBound(const ClusterStore& store, std::span<const st
     return b;
 }
 
+std::vector<std::pair<PodId, NodeId>> pendingPodsPlaced(const ClusterStore& store, const std::vector<AppliedAction>& applied)
+{
+    std::vector<std::pair<PodId, NodeId>> out;
+    std::vector<std::uint8_t> seen(store.podCount(), 0);
+    for (const AppliedAction& a : applied)
+        for (const AppliedAction::PodChange& c : a.changes) {
+            // Store pods only (a place-pods action's new pods are not the loaded state's), pending
+            // there, and the first node each is placed on.
+            if (c.from.isValid() || !c.to.isValid() || c.pod.index() >= seen.size() || seen[c.pod.index()]
+                || store.podNode(c.pod).isValid())
+                continue;
+            seen[c.pod.index()] = 1;
+            out.emplace_back(c.pod, c.to);
+        }
+    return out;
+}
+
 } // namespace fleet::model

@@ -16,6 +16,7 @@
 // Thread: any. O(nodes + pods).
 
 #include "model/clusterstore.h"
+#include "model/plan/plan.h"
 
 #include <cstdint>
 #include <span>
@@ -42,5 +43,12 @@ struct NodeCountBound {
 /// The bound over the loaded state, with `placedFirst` (pending pods and the nodes a
 /// consolidation placed them on first, ConsolidationResult::pendingPods) counted as bound there.
 [[nodiscard]] NodeCountBound nodeCountLowerBound(const ClusterStore& store, std::span<const std::pair<PodId, NodeId>> placedFirst = {});
+
+/// The store's pending pods that `applied` (a replayed plan, PlanEngine::applied() or
+/// PlanEvaluation::actions) places, each with the first node it goes to: the `placedFirst` of
+/// nodeCountLowerBound() for a plan read back from a file. A plan `plan consolidate` wrote
+/// places its pending pods first (consolidation.h), so this equals its
+/// ConsolidationResult::pendingPods and the bound a report prints is the one it printed.
+[[nodiscard]] std::vector<std::pair<PodId, NodeId>> pendingPodsPlaced(const ClusterStore& store, const std::vector<AppliedAction>& applied);
 
 } // namespace fleet::model

@@ -23,7 +23,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
+#include <vector>
 
 namespace {
 
@@ -115,6 +119,98 @@ int countNear(const QImage& image, QRgb colour, int tolerance)
     return n;
 }
 
+// A word of a page as pdftotext -bbox gives it, in points from the page's top left.
+struct PdfWord {
+    QString text;
+    QRectF box;
+};
+
+// The words of every page (pdftotext -bbox), page by page.
+std::vector<std::vector<PdfWord>> pdfWords(const QString& pdf)
+{
+    const QString html = QString::fromUtf8(runTool(QStringLiteral("pdftotext"), { QStringLiteral("-bbox"), pdf, QStringLiteral("-") }));
+    std::vector<std::vector<PdfWord>> pages;
+    static const QRegularExpression tag(QStringLiteral("<page |<word xMin=\"([\\d.]+)\" yMin=\"([\\d.]+)\" xMax=\"([\\d.]+)\" "
+                                                       "yMax=\"([\\d.]+)\">([^<]*)</word>"));
+    for (auto it = tag.globalMatch(html); it.hasNext();) {
+        const auto m = it.next();
+        if (m.captured(0).startsWith(QStringLiteral("<page"))) {
+            pages.emplace_back();
+            continue;
+        }
+        if (pages.empty())
+            continue;
+        const QPointF topLeft(m.captured(1).toDouble(), m.captured(2).toDouble());
+        const QPointF bottomRight(m.captured(3).toDouble(), m.captured(4).toDouble());
+        pages.back().push_back({ m.captured(5), QRectF(topLeft, bottomRight) });
+    }
+    return pages;
+}
+
+// The report's pages as images at `dpi` (pdftoppm), in order; empty on failure.
+std::vector<QImage> pdfImages(const QString& pdf, const QString& prefix, int dpi)
+{
+    int code = -1;
+    runTool(QStringLiteral("pdftoppm"), { QStringLiteral("-r"), QString::number(dpi), QStringLiteral("-png"), pdf, prefix }, &code);
+    if (code != 0)
+        return {};
+    const QFileInfo info(prefix);
+    std::vector<QImage> images;
+    for (const QString& f : QDir(info.path()).entryList({ info.fileName() + QStringLiteral("-*.png") }, QDir::Files, QDir::Name))
+        images.push_back(QImage(info.path() + QLatin1Char('/') + f).convertToFormat(QImage::Format_RGB32));
+    return images;
+}
+
+// Where text is painted over text, or under a fill painted later (the next row's), on the
+// report's pages: each word must have ink (a pixel darker than any fill) inside its box, and
+// the lines of one column must be a line apart (the same cell) or a row apart, never closer.
+QString textCutOrOverlapping(const QString& pdf, const QString& prefix)
+{
+    const auto pages = pdfWords(pdf);
+    constexpr int kDpi = 150;
+    const std::vector<QImage> images = pdfImages(pdf, prefix, kDpi);
+    if (pages.empty() || images.size() != pages.size())
+        return QStringLiteral("%1 pages of words, %2 images").arg(pages.size()).arg(images.size());
+    const double scale = kDpi / 72.0;
+    for (std::size_t p = 0; p < pages.size(); ++p) {
+        const QImage& image = images[p];
+        for (const PdfWord& w : pages[p]) {
+            const QRect px = QRectF(w.box.left() * scale, w.box.top() * scale, w.box.width() * scale, w.box.height() * scale).toAlignedRect() & image.rect();
+            int darkest = 255;
+            for (int y = px.top(); y <= px.bottom(); ++y)
+                for (int x = px.left(); x <= px.right(); ++x)
+                    darkest = std::min(darkest, qGray(image.pixel(x, y)));
+            if (darkest > 170) // the fills are lighter than 190 grey
+                return QStringLiteral("page %1: \"%2\" at (%3, %4) has no ink: painted over").arg(p + 1).arg(w.text).arg(w.box.left()).arg(w.box.top());
+        }
+        // Lines of one column (words starting at the same x) and of one size: their pitch is
+        // one line (a cell's or a paragraph's wrapped lines, laid out a line apart) or more.
+        std::map<long, std::vector<const PdfWord*>> columns;
+        for (const PdfWord& w : pages[p])
+            columns[std::lround(w.box.left() * 10)].push_back(&w);
+        for (auto& [x, words] : columns) {
+            std::sort(words.begin(), words.end(), [](const PdfWord* a, const PdfWord* b) { return a->box.top() < b->box.top(); });
+            for (std::size_t i = 1; i < words.size(); ++i) {
+                const PdfWord& a = *words[i - 1];
+                const PdfWord& b = *words[i];
+                const double h = a.box.height();
+                if (std::abs(h - b.box.height()) > 0.05 || h <= 0)
+                    continue;
+                const double pitch = b.box.top() - a.box.top();
+                if (pitch < h - 0.05)
+                    return QStringLiteral("page %1: \"%2\" and \"%3\" overlap (%4 pt apart, %5 pt high)")
+                        .arg(p + 1).arg(a.text, b.text).arg(pitch).arg(h);
+                // A wrapped cell's next line is exactly one line lower (where it was laid out);
+                // further down is another row or paragraph, at least the cell padding apart.
+                if (pitch > h + 0.15 && pitch < h + 1.5)
+                    return QStringLiteral("page %1: \"%2\" then \"%3\" %4 pt apart, not one line (%5 pt): not where they were laid out")
+                        .arg(p + 1).arg(a.text, b.text).arg(pitch).arg(h);
+            }
+        }
+    }
+    return {};
+}
+
 } // namespace
 
 class TstCliReport : public QObject {
@@ -129,10 +225,20 @@ private slots:
     void failureKeepsThePreviousFile_data();
     void failureKeepsThePreviousFile();
     void screenshotUnderPlan();
+    void wrappedTextIsWhole();
+    void arrowStaysWithItsNode();
+    void boundAndBaselineArePlanConsolidates();
+    void gpuLessClusterMapsByCpu();
+    void legendMarkersAreScreenshots();
+    void zoomedDomainMaps();
 
 private:
     QTemporaryDir m_dir;
     QString m_pdf; // cluster.json + plan.json + prices.csv
+    // `plan consolidate --simulate 2000 --format json`: its plan, its JSON, the report of it.
+    QString m_consolidation;
+    QJsonObject m_consolidate;
+    QString m_consolidationPdf;
 };
 
 void TstCliReport::initTestCase()
@@ -149,6 +255,19 @@ void TstCliReport::initTestCase()
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY2(r.out.contains("wrote "), r.out.constData());
     QVERIFY(QFileInfo(m_pdf).size() > 10'000);
+
+    // A consolidation of a simulated 2,000-node fleet: hundreds of actions (pending pods placed
+    // first, "ns/pod -> node", then drains), a table over pages, a baseline and a bound.
+    m_consolidation = m_dir.filePath(QStringLiteral("consolidation.json"));
+    const Run c = runFleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), QStringLiteral("--simulate"), QStringLiteral("2000"),
+        QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("-o"), m_consolidation });
+    QVERIFY2(c.exitCode == 0, c.err.constData());
+    m_consolidate = QJsonDocument::fromJson(c.out).object();
+    QVERIFY2(m_consolidate.contains(QStringLiteral("lowerBound")), c.out.constData());
+    m_consolidationPdf = m_dir.filePath(QStringLiteral("consolidation.pdf"));
+    const Run cr = runFleetscope({ QStringLiteral("report"), QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("--plan"),
+        m_consolidation, QStringLiteral("-o"), m_consolidationPdf });
+    QVERIFY2(cr.exitCode == 0, cr.err.constData());
 }
 
 void TstCliReport::figuresAreSummaryAndPlanCheck()
@@ -271,15 +390,9 @@ void TstCliReport::notHoldingActionsAreMarked()
 
 void TstCliReport::tableRepeatsHeaderAcrossPages()
 {
-    // A consolidation of a simulated 2,000-node fleet: hundreds of actions, a table over pages.
-    const QString plan = m_dir.filePath(QStringLiteral("consolidation.json"));
-    const Run c = runFleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), QStringLiteral("--simulate"), QStringLiteral("2000"),
-        QStringLiteral("-o"), plan });
-    QVERIFY2(c.exitCode == 0, c.err.constData());
-    const QString pdf = m_dir.filePath(QStringLiteral("consolidation.pdf"));
-    const Run r = runFleetscope(
-        { QStringLiteral("report"), QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("--plan"), plan, QStringLiteral("-o"), pdf });
-    QVERIFY2(r.exitCode == 0, r.err.constData());
+    // The consolidation of a simulated 2,000-node fleet (initTestCase): a table over pages.
+    const QString plan = m_consolidation;
+    const QString pdf = m_consolidationPdf;
     const QString all = pdfText(pdf);
     QVERIFY(all.contains(QStringLiteral("simulated cluster, nodes=2000 seed=1")));
     const int pages = pdfPages(pdf);
@@ -397,6 +510,159 @@ void TstCliReport::screenshotUnderPlan()
         QStringLiteral("-o"), m_dir.filePath(QStringLiteral("refused.png")) });
     QCOMPARE(refused.exitCode, 2);
     QVERIFY(refused.err.contains("--plan"));
+}
+
+void TstCliReport::wrappedTextIsWhole()
+{
+    // Wrapped cells (reasons, examples, provenance) on every page of both reports: no line is
+    // painted over by the next row nor drawn lower than it was laid out.
+    for (const auto& [pdf, prefix] : { std::pair { m_pdf, QStringLiteral("whole-review") },
+             std::pair { m_consolidationPdf, QStringLiteral("whole-consolidation") } }) {
+        const QString problem = textCutOrOverlapping(pdf, m_dir.filePath(prefix));
+        QVERIFY2(problem.isEmpty(), qPrintable(QFileInfo(pdf).fileName() + QStringLiteral(": ") + problem));
+    }
+    // The test sees a wrapped cell at all: the consolidation's reasons wrap.
+    const auto pages = pdfWords(m_consolidationPdf);
+    QVERIFY(!pages.empty());
+}
+
+void TstCliReport::arrowStaysWithItsNode()
+{
+    // A move's subject is "ns/pod -> node": the arrow is never split ("-" and ">" on two lines)
+    // and stays with the node it points to. The pending pods the consolidation places first
+    // are such moves, with long pod names in a narrow column.
+    const QJsonObject check = runJson({ QStringLiteral("plan"), QStringLiteral("check"), QStringLiteral("--simulate"), QStringLiteral("2000"),
+        QStringLiteral("--plan"), m_consolidation, QStringLiteral("--format"), QStringLiteral("json") });
+    const QString text = pdfText(m_consolidationPdf);
+    int arrows = 0;
+    for (const QJsonValue& v : check.value(QStringLiteral("actions")).toArray()) {
+        const QString subject = v.toObject().value(QStringLiteral("subject")).toString();
+        const qsizetype at = subject.indexOf(QStringLiteral(" -> "));
+        if (at < 0)
+            continue;
+        ++arrows;
+        // The node's name may wrap further on (at its own hyphens), but its first part is on
+        // the arrow's line.
+        const QString node = subject.mid(at + 4);
+        const QString start = node.contains(QLatin1Char('-')) ? node.section(QLatin1Char('-'), 0, 0) + QLatin1Char('-') : node;
+        QVERIFY2(text.contains(QStringLiteral("-> ") + start), qPrintable(subject));
+    }
+    QVERIFY2(arrows >= 5, qPrintable(QString::number(arrows)));
+    // Read in the text's own order (no -layout): a cell's lines follow each other.
+    const QString raw = QString::fromUtf8(runTool(QStringLiteral("pdftotext"), { m_consolidationPdf, QStringLiteral("-") }));
+    static const QRegularExpression brokenArrow(QStringLiteral("-\\n\\s*>|->\\s*\\n"));
+    const auto broken = brokenArrow.match(raw);
+    QVERIFY2(!broken.hasMatch(), qPrintable(raw.mid(std::max<qsizetype>(0, broken.capturedStart() - 80), 160)));
+}
+
+void TstCliReport::boundAndBaselineArePlanConsolidates()
+{
+    // The lower bound and the Karpenter baseline beside the consolidation are the figures
+    // `plan consolidate` printed for the same fleet.
+    const QString text = pdfText(m_consolidationPdf);
+    const QJsonObject bound = m_consolidate.value(QStringLiteral("lowerBound")).toObject();
+    const QJsonObject baseline = m_consolidate.value(QStringLiteral("baseline")).toObject();
+    const QJsonObject ours = m_consolidate.value(QStringLiteral("ours")).toObject();
+    const QString boundNodes = QString::number(bound.value(QStringLiteral("nodes")).toInteger());
+    QVERIFY2(QRegularExpression(QStringLiteral("Lower bound on the node count\\s{2,}") + boundNodes + QStringLiteral("\\s"))
+                 .match(text)
+                 .hasMatch(),
+        qPrintable(boundNodes));
+    const QRegularExpression baselineRow(QStringLiteral("Karpenter multi-node baseline\\s{2,}(\\d+)\\s{2,}(\\d+)\\s{2,}\\$([\\d.]+)"));
+    const auto m = baselineRow.match(text);
+    QVERIFY2(m.hasMatch(), qPrintable(text.left(4000)));
+    QCOMPARE(m.captured(1).toLongLong(), baseline.value(QStringLiteral("nodesAfter")).toInteger());
+    QCOMPARE(m.captured(2).toLongLong(), baseline.value(QStringLiteral("nodesFreed")).toInteger());
+    QCOMPARE(m.captured(3), QString::number(baseline.value(QStringLiteral("costPerHourSaved")).toDouble(), 'f', 2));
+    const auto plan = QRegularExpression(QStringLiteral("This plan\\s{2,}(\\d+)\\s{2,}(\\d+)\\s")).match(text);
+    QVERIFY(plan.hasMatch());
+    QCOMPARE(plan.captured(1).toLongLong(), ours.value(QStringLiteral("nodesAfter")).toInteger());
+    QCOMPARE(plan.captured(2).toLongLong(), ours.value(QStringLiteral("nodesFreed")).toInteger());
+}
+
+void TstCliReport::gpuLessClusterMapsByCpu()
+{
+    // cluster.json without its GPU node and the GPU pod: the maps under the plan are coloured
+    // by CPU requested, as the loaded map falls back to (the window's gpu metric), not by GPU.
+    QFile in(kPlanData + QStringLiteral("/cluster.json"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QJsonObject list = QJsonDocument::fromJson(in.readAll()).object();
+    QJsonArray kept;
+    for (const QJsonValue& v : list.value(QStringLiteral("items")).toArray()) {
+        const QJsonObject o = v.toObject();
+        const bool gpuNode = o.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("name")).toString() == QLatin1String("gpu-b2");
+        const bool onGpuNode = o.value(QStringLiteral("spec")).toObject().value(QStringLiteral("nodeName")).toString() == QLatin1String("gpu-b2");
+        if (!gpuNode && !onGpuNode)
+            kept.append(o);
+    }
+    QVERIFY(kept.size() < list.value(QStringLiteral("items")).toArray().size());
+    list.insert(QStringLiteral("items"), kept);
+    const QString cluster = m_dir.filePath(QStringLiteral("cpu-only.json"));
+    {
+        QFile out(cluster);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(list).toJson());
+    }
+    const QString pdf = m_dir.filePath(QStringLiteral("cpu-only.pdf"));
+    const Run r = runFleetscope({ QStringLiteral("report"), cluster, QStringLiteral("--plan"), kPlanData + QStringLiteral("/plan.json"),
+        QStringLiteral("-o"), pdf });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    // Paragraphs and captions wrap: read with single spaces.
+    static const QRegularExpression space(QStringLiteral("\\s+"));
+    const QString text = pdfText(pdf).replace(space, QStringLiteral(" "));
+    QVERIFY2(text.contains(QStringLiteral("Colours: CPU requested (no GPU nodes)")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("After the plan (CPU requested with the plan)")), qPrintable(text));
+    QVERIFY(!text.contains(QStringLiteral("GPU requested with the plan")));
+    // With GPUs, the maps stay on GPUs.
+    QVERIFY(pdfText(m_pdf).replace(space, QStringLiteral(" ")).contains(QStringLiteral("After the plan (GPU requested with the plan)")));
+}
+
+void TstCliReport::legendMarkersAreScreenshots()
+{
+    // The report's marker key (NotReady, Cordoned, other problems, with counts) is what the
+    // legend of `screenshot` counts for the same fleet, and has no window-only entry.
+    const Run shot = runFleetscope({ QStringLiteral("screenshot"), QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("--map-only"),
+        QStringLiteral("--print-legend"), QStringLiteral("-o"), m_dir.filePath(QStringLiteral("legend.png")) });
+    QVERIFY2(shot.exitCode == 0, shot.err.constData());
+    QStringList key;
+    for (const QByteArray& line : shot.out.split('\n'))
+        if (line.startsWith("legend-marker "))
+            key << QString::fromUtf8(line.mid(14));
+    QVERIFY2(key.size() >= 3, shot.out.constData());
+    QVERIFY(key.contains(QStringLiteral("Fits dragged pod"))); // the window's key has it
+    key.removeAll(QStringLiteral("Fits dragged pod"));
+    // Counts are not all zero: the simulated fleet has NotReady and cordoned nodes.
+    QVERIFY2(key.filter(QRegularExpression(QStringLiteral(": [1-9]"))).size() >= 2, qPrintable(key.join(QStringLiteral(", "))));
+    // pdftotext joins a paragraph's wrapped lines with a line break: compare without them.
+    QString text = pdfText(m_consolidationPdf);
+    text.replace(QRegularExpression(QStringLiteral("\\s+")), QStringLiteral(" "));
+    QString expected = QStringLiteral("Markers drawn over the cells, as in the window: ") + key.join(QStringLiteral(", ")) + QLatin1Char('.');
+    expected.replace(QRegularExpression(QStringLiteral("(\\d),(\\d{3})")), QStringLiteral("\\1\\2"));
+    QVERIFY2(text.contains(expected), qPrintable(expected));
+    QVERIFY(!text.contains(QStringLiteral("Fits dragged pod")));
+}
+
+void TstCliReport::zoomedDomainMaps()
+{
+    // The consolidation's report zooms to the domains it changes most, before and after, with
+    // the domain and what the plan does there in the captions, and the zoomed maps are maps.
+    QString text = pdfText(m_consolidationPdf);
+    QVERIFY(text.contains(QStringLiteral("Where the plan changes most")));
+    // Captions are centred and wrap (a domain's path breaks at a slash): read without spaces.
+    text.remove(QRegularExpression(QStringLiteral("\\s+")));
+    static const QRegularExpression caption(QStringLiteral("Beforetheplan:([^():]+)\\((\\d+)nodes\\):(\\d+)nodesfreed,(\\d+)podsmoved"));
+    int zoomed = 0;
+    std::int64_t lastFreed = std::numeric_limits<std::int64_t>::max();
+    for (auto it = caption.globalMatch(text); it.hasNext();) {
+        const auto m = it.next();
+        ++zoomed;
+        QVERIFY(m.captured(2).toLongLong() <= 2000);
+        QVERIFY(m.captured(3).toLongLong() <= lastFreed); // most nodes freed first
+        lastFreed = m.captured(3).toLongLong();
+        QVERIFY2(text.contains(QStringLiteral("Aftertheplan:") + m.captured(1)), qPrintable(m.captured(1)));
+    }
+    QVERIFY2(zoomed >= 2 && zoomed <= 4, qPrintable(QString::number(zoomed)));
+    QVERIFY(lastFreed > 0);
 }
 
 QTEST_GUILESS_MAIN(TstCliReport)

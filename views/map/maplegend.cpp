@@ -245,9 +245,16 @@ QStringList MapLegend::markerKeyTexts() const
         out << (m_markerCountsKnown ? QStringLiteral("%1: %2").arg(meaning, count(static_cast<std::int64_t>(m_markerCounts[static_cast<int>(kind)])))
                                     : meaning);
     }
-    // The plan layer's green square (issue 6): only while a pod is dragged, so without a count.
-    out << QStringLiteral("Fits dragged pod"); // markerMeaning(Feasible) is too wide for the key
+    // The plan layer's green square: only while a pod is dragged, so without a count.
+    if (m_windowKeysShown)
+        out << QStringLiteral("Fits dragged pod"); // markerMeaning(Feasible) is too wide for the key
     return out;
+}
+
+void MapLegend::setWindowKeysShown(bool shown)
+{
+    m_windowKeysShown = shown;
+    update();
 }
 
 QSize MapLegend::sizeHint() const

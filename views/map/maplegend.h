@@ -46,6 +46,9 @@ public:
     /// The map's problem markers by kind (MarkerLayer::markers()): the legend's marker key
     /// shows each kind's shape with its count. Unset: the key shows the shapes without counts.
     void setMarkerCounts(std::size_t notReady, std::size_t cordoned, std::size_t otherProblems);
+    /// Whether the key lists what only the window draws ("Fits dragged pod", while a pod is
+    /// dragged). Default true; a report's maps, which are never dragged on, set false.
+    void setWindowKeysShown(bool shown);
     /// The title the legend shows now ("GPU requested", "Cost", ...).
     [[nodiscard]] QString title() const;
     /// The unit line ("% of allocatable", "$/h", "" for categories).
@@ -100,6 +103,7 @@ private:
     std::size_t m_notReady = 0;
     std::size_t m_cordoned = 0;
     bool m_markerCountsKnown = false;
+    bool m_windowKeysShown = true;
     std::size_t m_markerCounts[3] = { 0, 0, 0 }; // by NodeMarkerKind
     bool m_fleetHasAccelerators = true;
 };

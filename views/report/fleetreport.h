@@ -13,6 +13,8 @@
 #include "importers/plan/planfile.h"
 #include "model/metrics/metric.h"
 #include "model/plan/plan.h"
+#include "model/report/reportfigures.h"
+#include "model/search/consolidation.h"
 #include "model/topology.h"
 #include "model/usage.h"
 #include "views/report/reportmaps.h"
@@ -39,6 +41,12 @@ struct FleetReportInput {
     const model::PlanEngine* engine = nullptr;
     const importers::PlanEvaluation* evaluation = nullptr; // null: no plan
     bool hasPrices = false;
+    /// Karpenter's multi-node consolidation over the loaded state (karpenterbaseline.h), shown
+    /// beside a plan that drains nodes; null: not computed.
+    const model::ConsolidationResult* baseline = nullptr;
+    /// model::planRisks() of `evaluation`, when the caller computed it (on a worker, beside
+    /// the maps); null: computed here.
+    const model::PlanRisks* risks = nullptr;
     ReportMaps maps;
     /// More actions than this: the plan section groups them by type and zone, and the full
     /// list goes to an appendix.

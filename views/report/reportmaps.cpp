@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "reportmaps.h"
 
+#include "model/domainpath.h"
+#include "model/metrics/accelerators.h"
 #include "model/metrics/metricregistry.h"
+#include "model/nodeproblems.h"
+#include "model/report/reportfigures.h"
+#include "views/map/maplegend.h"
 #include "model/metrics/planmetrics.h"
 #include "views/map/fleetmapview.h"
 #include "views/plan/planmarksbuilder.h"
@@ -15,7 +20,26 @@ namespace fleet::views {
 namespace {
 // The time of each map, for the benchmark's breakdown: QT_LOGGING_RULES="fleet.views.reportmaps.debug=true".
 Q_LOGGING_CATEGORY(lcReportMaps, "fleet.views.reportmaps", QtInfoMsg)
+// A zoomed map is printed 300 points high, smaller than the whole fleet's: at
+// half the pixels it is still about 150 dpi there, and six of them at full size took a second
+// of PDF compression and 60 MB at 100,000 nodes.
+QImage zoomedImage(const QImage& image)
+{
+    if (image.width() < 1200)
+        return image;
+    QImage half = image.scaledToWidth(image.width() / 2, Qt::SmoothTransformation);
+    half.setDevicePixelRatio(image.devicePixelRatio() / 2);
+    return half;
+}
+
 } // namespace
+
+QStringList legendMarkerKey(const MapLegend& legend)
+{
+    const QStringList entries = legend.entries();
+    const qsizetype markers = entries.indexOf(QStringLiteral("Markers"));
+    return markers < 0 ? QStringList() : entries.mid(markers + 1);
+}
 
 ReportMaps renderReportMaps(const ReportMapInput& input, QSize logicalSize)
 {
@@ -30,6 +54,10 @@ ReportMaps renderReportMaps(const ReportMapInput& input, QSize logicalSize)
     view.resize(logicalSize);
     view.setCluster(input.store, input.topology);
     view.setPrices(input.prices);
+    // The markers and their counts the window's map shows; no drag key (nothing is dragged here).
+    view.setProblemNodes(model::problemNodes(model::findNodeProblems(*input.store)));
+    if (auto* legend = view.findChild<MapLegend*>())
+        legend->setWindowKeysShown(false);
     std::shared_ptr<const model::Metric> before = model::MetricRegistry::builtin().find(input.metric);
     if (!before)
         before = model::MetricRegistry::builtin().find("gpu");
@@ -37,17 +65,45 @@ ReportMaps renderReportMaps(const ReportMapInput& input, QSize logicalSize)
     view.resetView();
     QCoreApplication::processEvents();
     out.metricTitle = QString::fromStdString(view.currentMetric().title());
+    if (auto* legend = view.findChild<MapLegend*>()) {
+        out.metricTitle = legend->title(); // "CPU requested (no GPU nodes)" where the gpu metric falls back
+        out.markerKey = legendMarkerKey(*legend);
+    }
     step("set cluster");
     out.before = view.grabImage();
     step("before");
     if (!input.engine || input.engine->applied().empty())
         return out;
-    const std::string base = input.metric == "cpu" || input.metric == "memory" ? input.metric : std::string("gpu");
+    const std::vector<model::DomainChange> domains
+        = model::domainsChangedMost(*input.store, *input.topology, input.engine->applied(), input.zoomedDomains);
+    for (const model::DomainChange& c : domains) {
+        ZoomedMaps z;
+        z.domain = QString::fromStdString(model::domainPathText(*input.topology, c.domain));
+        z.nodes = c.nodes;
+        z.nodesFreed = c.nodesFreed;
+        z.podsMoved = c.podsMoved;
+        view.zoomToDomain(c.domain);
+        z.before = zoomedImage(view.grabImage());
+        out.zoomed.push_back(std::move(z));
+    }
+    step("zoomed before");
+    // Under the plan, the base the loaded map shows: gpu on a fleet without accelerators is
+    // CPU there (the window's gpu metric falls back to CPU requested), so it is CPU here too.
+    std::string base = input.metric == "cpu" || input.metric == "memory" ? input.metric : std::string("gpu");
+    if (base == "gpu" && !model::fleetHasAccelerators(*input.store, model::MetricKeys::find(*input.store)))
+        base = "cpu";
     const std::shared_ptr<const model::PlanLedger> state(input.engine, &input.engine->state());
     view.setPlanState(state);
     view.setMetric(model::makePlanMetric(state, base, model::PlanMetricKind::After));
     QCoreApplication::processEvents();
+    out.afterTitle = QString::fromStdString(view.currentMetric().title());
     step("after metric");
+    for (std::size_t i = 0; i < domains.size(); ++i) {
+        view.zoomToDomain(domains[i].domain);
+        out.zoomed[i].after = zoomedImage(view.grabImage());
+    }
+    step("zoomed after");
+    view.resetView();
     out.after = view.grabImage();
     step("after");
     // Marks (outlines, crosses) are drawn at a minimum size each: above a few thousand nodes they

@@ -12,9 +12,11 @@
 #include <QImage>
 #include <QSize>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace fleet::views {
 
@@ -26,6 +28,16 @@ struct ReportMapInput {
     /// The metric: a registry id for the loaded map; for a plan "gpu", "cpu" or "memory" (the
     /// plan-aware metrics exist for those, model/metrics/planmetrics.h; others fall back to gpu).
     std::string metric = "gpu";
+    /// With a plan: this many domains the plan changes most get maps zoomed to them.
+    std::size_t zoomedDomains = 3;
+};
+
+/// The map zoomed to one domain the plan changes much, before and under the plan.
+struct ZoomedMaps {
+    QString domain;      // the domain's path
+    std::int64_t nodes = 0, nodesFreed = 0, podsMoved = 0; // model::DomainChange's
+    QImage before;
+    QImage after;
 };
 
 struct ReportMaps {
@@ -33,15 +45,27 @@ struct ReportMaps {
     QImage after;      // under the plan (null without one)
     QImage difference; // after minus before, with the plan's marks (null without a plan)
     QString metricTitle; // the legend's title of `before`
+    QString afterTitle;  // the legend's title of `after` ("" without a plan)
+    /// The legend's marker key with its counts ("NotReady: 3", ...): MapLegend::entries() after
+    /// "Markers", the lines `screenshot --print-legend` prints for the same cluster.
+    QStringList markerKey;
     bool marked = false; // the difference map outlines the nodes the plan changes (<= kMaxMarkedNodes)
+    std::vector<ZoomedMaps> zoomed; // the domains the plan changes most (model::domainsChangedMost()), most first
 };
 
 /// The difference map outlines the changed nodes up to this many (see renderReportMaps()).
 inline constexpr std::size_t kMaxMarkedNodes = 2000;
 
+class MapLegend;
+/// The marker key of `legend` with its counts: its entries() after the "Markers" line. Thread: GUI.
+[[nodiscard]] QStringList legendMarkerKey(const MapLegend& legend);
+
 /// Renders the maps at `logicalSize` (logical pixels of the view, legend included), at the
 /// application's device pixel ratio (QT_SCALE_FACTOR gives print resolution). The whole fleet
-/// is fitted into each. Needs a QApplication with OpenGL on an X display (a private Xvfb, as
+/// is fitted into each; the zoomed maps fit their domain. The metric is chosen as the window
+/// chooses it: "gpu" on a fleet without accelerators colours by CPU (model::gpuMetricTitle()), and
+/// so do the maps under the plan. The legends count the problem markers the window's map
+/// draws (model::findNodeProblems(), model::problemNodes()), without the window-only keys. Needs a QApplication with OpenGL on an X display (a private Xvfb, as
 /// `screenshot`). Returns null images when the map cannot be rendered. Thread: GUI thread.
 [[nodiscard]] ReportMaps renderReportMaps(const ReportMapInput& input, QSize logicalSize);
 

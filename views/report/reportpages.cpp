@@ -51,8 +51,6 @@ QTextOption wrapOption(Qt::Alignment alignment)
     return option;
 }
 
-constexpr int kWrap = 0; // Item::flags of wrapped text: its alignment only (wrapOption() wraps)
-
 } // namespace
 
 ReportPages::ReportPages(QString footerTitle, QSizeF pageSize, qreal margin)
@@ -82,28 +80,53 @@ int ReportPages::font(qreal size, bool bold)
     // that a search or pdftotext finds names and digests.
     f.setStyleStrategy(QFont::PreferNoShaping);
     m_fonts.push_back(f);
+    const QFontMetricsF metrics(f, measuringDevice());
+    m_lineMetrics.emplace_back(metrics.ascent(), metrics.height());
     return static_cast<int>(m_fonts.size() - 1);
 }
 
-qreal ReportPages::textHeight(const QString& text, int fontIndex, qreal width) const
+QString ReportPages::wrapped(const QString& text, int fontIndex, qreal width) const
 {
     const QFont& f = m_fonts[static_cast<std::size_t>(fontIndex)];
     const QFontMetricsF metrics(f, measuringDevice());
     if (!text.contains(QLatin1Char('\n')) && metrics.horizontalAdvance(text) <= width)
-        return metrics.height(); // one line: the common case, without a wrap pass
-    // The lines drawText() makes with wrapOption(): line breaks as the painter's.
-    QString laid = text;
-    laid.replace(QLatin1Char('\n'), QChar::LineSeparator);
-    QTextLayout layout(laid, f, measuringDevice());
-    layout.setTextOption(wrapOption(Qt::AlignLeft));
-    layout.beginLayout();
-    int lines = 0;
-    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
-        line.setLineWidth(width);
-        ++lines;
+        return text; // one line: the common case, without a wrap pass
+    QStringList lines;
+    for (const QString& part : text.split(QLatin1Char('\n'))) {
+        if (part.isEmpty() || metrics.horizontalAdvance(part) <= width) {
+            lines << part;
+            continue;
+        }
+        // The arrow of "pod -> node" never splits ("-" and ">" on two lines) nor ends a line:
+        // its hyphen is laid out as a non-breaking one and the space after it as a no-break
+        // space, so a line breaks before the arrow when the whole does not fit. The same
+        // number of characters: the lines are cut from the text as written.
+        QString laid = part;
+        for (qsizetype i = laid.indexOf(QStringLiteral("->")); i >= 0; i = laid.indexOf(QStringLiteral("->"), i + 2)) {
+            laid[i] = QChar(0x2011);
+            if (i + 2 < laid.size() && laid[i + 2] == QLatin1Char(' '))
+                laid[i + 2] = QChar::Nbsp;
+        }
+        QTextLayout layout(laid, f, measuringDevice());
+        layout.setTextOption(wrapOption(Qt::AlignLeft));
+        layout.beginLayout();
+        for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+            line.setLineWidth(width);
+            lines << part.mid(line.textStart(), line.textLength()).trimmed();
+        }
+        layout.endLayout();
     }
-    layout.endLayout();
-    return std::max(1, lines) * metrics.height();
+    return lines.join(QLatin1Char('\n'));
+}
+
+qreal ReportPages::lineHeight(int fontIndex) const
+{
+    return m_lineMetrics[static_cast<std::size_t>(fontIndex)].second;
+}
+
+qreal ReportPages::textHeight(const QString& wrappedText, int fontIndex) const
+{
+    return (wrappedText.count(QLatin1Char('\n')) + 1) * lineHeight(fontIndex);
 }
 
 qreal ReportPages::roomLeft() const
@@ -133,13 +156,14 @@ void ReportPages::addHeading(const QString& text, int level)
     const qreal size = level <= 1 ? 17 : level == 2 ? 12.5 : 10;
     const int f = font(size, true);
     const qreal width = m_pageSize.width() - 2 * m_margin;
-    const qreal h = textHeight(text, f, width);
+    const QString lines = wrapped(text, f, width);
+    const qreal h = textHeight(lines, f);
     if (level <= 1 && !m_pages.back().empty())
         newPage();
     // A heading keeps at least a few lines of what follows on its page.
     ensureRoom(h + 60);
     m_y += m_pages.back().empty() ? 0 : (level <= 1 ? 10 : 8);
-    place({ Item::Text, QRectF(m_margin, m_y, width, h), text, f, Qt::AlignLeft | kWrap, QColor(0x1a, 0x23, 0x7e) });
+    place({ Item::Text, QRectF(m_margin, m_y, width, h), lines, f, Qt::AlignLeft, QColor(0x1a, 0x23, 0x7e) });
     m_y += h + 4;
     if (level <= 1) {
         place({ Item::Line, QRectF(m_margin, m_y, width, 0), {}, 0, 0, QColor(0x1a, 0x23, 0x7e) });
@@ -151,12 +175,12 @@ void ReportPages::addParagraph(const QString& text, qreal size, bool bold, const
 {
     const int f = font(size, bold);
     const qreal width = m_pageSize.width() - 2 * m_margin;
-    const QFontMetricsF metrics(m_fonts[static_cast<std::size_t>(f)], measuringDevice());
     // Paragraph by paragraph, so that a long text continues on the next page.
     for (const QString& part : text.split(QLatin1Char('\n'))) {
-        const qreal h = part.isEmpty() ? metrics.height() : textHeight(part, f, width);
+        const QString lines = wrapped(part, f, width);
+        const qreal h = textHeight(lines, f);
         ensureRoom(h);
-        place({ Item::Text, QRectF(m_margin, m_y, width, h), part, f, Qt::AlignLeft | kWrap, color });
+        place({ Item::Text, QRectF(m_margin, m_y, width, h), lines, f, Qt::AlignLeft, color });
         m_y += h;
     }
     m_y += 3;
@@ -171,16 +195,19 @@ void ReportPages::tableHeader(const Table& table, const std::vector<qreal>& widt
 {
     (void)fontIndex;
     qreal h = 0;
-    for (int c = 0; c < table.header.size(); ++c)
-        h = std::max(h, textHeight(table.header[c], boldIndex, widths[static_cast<std::size_t>(c)] - 2 * kCellPadding));
+    QStringList cells;
+    for (int c = 0; c < table.header.size(); ++c) {
+        cells << wrapped(table.header[c], boldIndex, widths[static_cast<std::size_t>(c)] - 2 * kCellPadding);
+        h = std::max(h, textHeight(cells.back(), boldIndex));
+    }
     h += 2 * kCellPadding;
     const qreal width = m_pageSize.width() - 2 * m_margin;
     place({ Item::Fill, QRectF(m_margin, m_y, width, h), {}, 0, 0, kHeaderFill });
     qreal x = m_margin;
     for (int c = 0; c < table.header.size(); ++c) {
         const qreal w = widths[static_cast<std::size_t>(c)];
-        place({ Item::Text, QRectF(x + kCellPadding, m_y + kCellPadding, w - 2 * kCellPadding, h - 2 * kCellPadding), table.header[c],
-            boldIndex, Qt::AlignLeft | kWrap, Qt::black });
+        place({ Item::Text, QRectF(x + kCellPadding, m_y + kCellPadding, w - 2 * kCellPadding, h - 2 * kCellPadding), cells[c],
+            boldIndex, Qt::AlignLeft, Qt::black });
         x += w;
     }
     m_y += h;
@@ -212,10 +239,10 @@ void ReportPages::addTable(const Table& table)
         cells.clear();
         qreal h = metrics.height();
         for (int c = 0; c < columns; ++c) {
-            const QString text = c < table.rows[r].size() ? capped(table.rows[r][c]) : QString();
-            const qreal cellWidth = widths[static_cast<std::size_t>(c)] - 2 * kCellPadding;
-            if (!text.isEmpty() && (text.contains(QLatin1Char('\n')) || metrics.horizontalAdvance(text) > cellWidth))
-                h = std::max(h, textHeight(text, f, cellWidth));
+            const QString text = c < table.rows[r].size() ? wrapped(capped(table.rows[r][c]), f, widths[static_cast<std::size_t>(c)] - 2 * kCellPadding)
+                                                           : QString();
+            if (!text.isEmpty())
+                h = std::max(h, textHeight(text, f));
             cells << text;
         }
         h += 2 * kCellPadding;
@@ -233,7 +260,7 @@ void ReportPages::addTable(const Table& table)
             const qreal w = widths[static_cast<std::size_t>(c)];
             if (!cells[c].isEmpty())
                 place({ Item::Text, QRectF(x + kCellPadding, m_y + kCellPadding, w - 2 * kCellPadding, h - 2 * kCellPadding), cells[c], f,
-                    Qt::AlignLeft | Qt::AlignTop | kWrap, Qt::black });
+                    Qt::AlignLeft, Qt::black });
             x += w;
         }
         m_y += h;
@@ -254,13 +281,14 @@ void ReportPages::addImage(const QImage& image, qreal heightPt, const QString& c
         h = w * image.height() / std::max(1, image.width());
     }
     const int f = font(8, false);
-    const qreal captionHeight = caption.isEmpty() ? 0 : textHeight(caption, f, textWidth) + 2;
+    const QString captionLines = caption.isEmpty() ? QString() : wrapped(caption, f, textWidth);
+    const qreal captionHeight = caption.isEmpty() ? 0 : textHeight(captionLines, f) + 2;
     ensureRoom(h + captionHeight + 4);
     m_images.push_back(image);
     place({ Item::Image, QRectF(m_margin + (textWidth - w) / 2, m_y, w, h), {}, 0, 0, {}, static_cast<int>(m_images.size() - 1) });
     m_y += h + 2;
     if (!caption.isEmpty()) {
-        place({ Item::Text, QRectF(m_margin, m_y, textWidth, captionHeight), caption, f, Qt::AlignHCenter | kWrap, QColor(0x42, 0x42, 0x42) });
+        place({ Item::Text, QRectF(m_margin, m_y, textWidth, captionHeight), captionLines, f, Qt::AlignHCenter, QColor(0x42, 0x42, 0x42) });
         m_y += captionHeight;
     }
     m_y += 6;
@@ -277,7 +305,7 @@ void ReportPages::addSwatches(const std::vector<std::pair<QColor, QString>>& swa
         place({ Item::Fill, QRectF(x, m_y + 1, h - 2, h - 2), {}, 0, 0, color });
         x += h + 2;
         const qreal w = metrics.horizontalAdvance(label) + 2;
-        place({ Item::Text, QRectF(x, m_y, w, h), label, f, Qt::AlignLeft | Qt::TextSingleLine, Qt::black });
+        place({ Item::Text, QRectF(x, m_y, w, h), label, f, Qt::AlignLeft, Qt::black });
         x += w + 12;
     }
     m_y += h + 4;
@@ -306,14 +334,26 @@ void ReportPages::paintPage(QPainter& painter, int index) const
             painter.setRenderHint(QPainter::SmoothPixmapTransform, true);
             painter.drawImage(item.rect, m_images[static_cast<std::size_t>(item.image)]);
             break;
-        case Item::Text:
-            painter.setFont(m_fonts[static_cast<std::size_t>(item.font)]);
+        case Item::Text: {
+            // The lines as laid out (wrapped()), one under the other from the item's top: the
+            // painted text takes exactly the height the layout gave it, so nothing runs into
+            // the next row (drawText's own wrapping rounds each line's position up to a whole
+            // unit and overran the measured height by up to a point per line).
+            const QFont& f = m_fonts[static_cast<std::size_t>(item.font)];
+            const auto [ascent, height] = m_lineMetrics[static_cast<std::size_t>(item.font)];
+            painter.setFont(f);
             painter.setPen(item.color);
-            if (item.flags & Qt::TextSingleLine)
-                painter.drawText(item.rect, item.flags, item.text);
-            else
-                painter.drawText(item.rect, item.text, wrapOption(Qt::Alignment::fromInt(item.flags & 0x1ff)));
+            qreal y = item.rect.top() + ascent;
+            for (const QString& line : item.text.split(QLatin1Char('\n'))) {
+                qreal x = item.rect.left();
+                if (item.flags & Qt::AlignHCenter)
+                    x += (item.rect.width() - QFontMetricsF(f, measuringDevice()).horizontalAdvance(line)) / 2;
+                if (!line.isEmpty())
+                    painter.drawText(QPointF(x, y), line);
+                y += height;
+            }
             break;
+        }
         }
     }
     // The footer: the title at the left, "page N of M" at the right.

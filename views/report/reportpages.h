@@ -24,6 +24,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <utility>
 #include <vector>
 
 class QPainter;
@@ -88,12 +89,18 @@ private:
         QRectF rect;
         QString text;
         int font = 0;      // index into m_fonts
-        int flags = 0;     // Qt::AlignmentFlag | Qt::TextFlag for Text
+        int flags = 0;     // Qt::AlignLeft or Qt::AlignHCenter for Text (lines already wrapped)
         QColor color;
         int image = -1;    // index into m_images
     };
     int font(qreal size, bool bold);
-    [[nodiscard]] qreal textHeight(const QString& text, int font, qreal width) const;
+    /// `text` broken into the lines it takes at `width` points, joined by '\n' (its own line
+    /// breaks kept). Layout and painting both use these lines, so a cell's height is exactly
+    /// its painted text's.
+    [[nodiscard]] QString wrapped(const QString& text, int font, qreal width) const;
+    [[nodiscard]] qreal lineHeight(int font) const;
+    /// The height of wrapped() text.
+    [[nodiscard]] qreal textHeight(const QString& wrappedText, int font) const;
     void ensureRoom(qreal height);
     void place(Item item);
     void tableHeader(const Table& table, const std::vector<qreal>& widths, int fontIndex, int boldIndex);
@@ -104,6 +111,7 @@ private:
     qreal m_y = 0;        // the next item's top on the current page
     std::vector<std::vector<Item>> m_pages;
     std::vector<QFont> m_fonts;
+    std::vector<std::pair<qreal, qreal>> m_lineMetrics; // per font: ascent, line height (points)
     std::vector<QImage> m_images;
     int m_footerFont = 0;
 };
