@@ -141,6 +141,11 @@ ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map)
         showDomain(d);
     });
     connect(m_search, &views::SearchField::nodeFound, this, [this](model::NodeId n, const QString&) { selectAndZoom(n); });
+    // A search that names no node (yet) clears the selection: Plan > Drain Selected Node and the
+    // inspector never act on the node selected before it. A selection made meanwhile by other
+    // means (a click, a panel's row) wins over the answer of a scan still running.
+    connect(m_search, &views::SearchField::selectionCleared, this, [this] { m_map->setSelectedNode({}); });
+    connect(m_map, &views::FleetMapView::selectionChanged, m_search, &views::SearchField::cancelPending);
     // A pod found: its node is shown (nodeFound came first) with the pod's row selected.
     connect(m_search, &views::SearchField::podFound, this, [this](model::PodId p) { m_nodeInspector->selectPod(p); });
     connect(m_filter, &views::FilterField::maskChanged, m_map, &views::FleetMapView::setNodeMask);

@@ -88,6 +88,7 @@ private slots:
     void addNodesHowManyUndoRedo();
     void placeWorkloadUndoRedo();
     void searchSelectsTheNodeToDrain();
+    void searchOfNoNodeLeavesNothingToDrain();
     void filterScopesDrainTheFilteredNodes();
     void failDomainOfTheSelectedNode();
 
@@ -324,6 +325,31 @@ void TestE2ePlan::searchSelectsTheNodeToDrain()
     QCOMPARE(drainedNodes(actions), QStringList { m_selected });
 
     // Saved as it is: the flows below start from this one action.
+}
+
+void TestE2ePlan::searchOfNoNodeLeavesNothingToDrain()
+{
+    DesktopSession& s = *m_session;
+    QVERIFY(!m_selected.isEmpty());
+    // The drain undone, the node the search found stays selected. A search for a name that no
+    // node or pod has (typed whole, Return) must not leave it selected: Plan > Drain Selected
+    // Node then drains nothing (it asks to select a node), never the node of the search before.
+    // Edit > Undo by its mnemonics: the focus is in the search field, whose own Ctrl+Z undoes typing.
+    QVERIFY(s.key(QStringLiteral("alt+e")) && s.key(QStringLiteral("u")));
+    QVERIFY2(planIsEmpty(), "the drain of the searched node was not undone");
+    QVERIFY(s.key(QStringLiteral("ctrl+f")) && s.type(QStringLiteral("ip-10-255-255-254.no-such-region.compute.internal"))
+        && s.key(QStringLiteral("Return")));
+    QVERIFY(s.waitForStillScreen());
+    QVERIFY(planMenu(QStringLiteral("d")) && s.key(QStringLiteral("Return")));
+    QVERIFY(s.waitForStillScreen());
+    QVERIFY2(planIsEmpty(), "Drain Selected Node acted on the node selected before a search that found nothing");
+
+    // The full name of a node typed whole and Return (its completion popup open): exactly that
+    // node is selected and drained. The plan is as the search flow left it.
+    QVERIFY(s.key(QStringLiteral("ctrl+f")) && s.type(m_selected) && s.key(QStringLiteral("Return")));
+    QVERIFY(s.waitForStillScreen());
+    QVERIFY(planMenu(QStringLiteral("d")) && s.key(QStringLiteral("Return")));
+    QCOMPARE(drainedNodes(planOf(1)), QStringList { m_selected });
 }
 
 void TestE2ePlan::filterScopesDrainTheFilteredNodes()

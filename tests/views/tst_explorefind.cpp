@@ -14,6 +14,7 @@
 #include <QCompleter>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThreadPool>
 
 #include <algorithm>
 
@@ -152,6 +153,96 @@ private slots:
         QCOMPARE(field.search(QStringLiteral("zzz")).isValid(), false);
         QCOMPARE(spy.count(), 1);
         QVERIFY(field.resultText().contains(QStringLiteral("zzz")));
+    }
+
+    void searchField_enterSearchesWhatTheFieldShows()
+    {
+        // The popup open on many completions with its current row on another one than the text
+        // names (QCompleter makes the first completion current; the arrows or the pointer move
+        // it): Enter finds what the text names, once, and the field keeps its text.
+        views::SearchField field;
+        field.setIndex(m_simIndex);
+        field.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&field));
+        field.lineEdit()->setFocus();
+        const QString prefix = QStringLiteral("ip-10-1");
+        QTest::keyClicks(field.lineEdit(), prefix);
+        QAbstractItemView* popup = field.completer()->popup();
+        QTRY_VERIFY(popup->isVisible());
+        // A full list: no scan for names containing the text runs, which would refill it.
+        QCOMPARE(field.completions().size(), views::SearchField::kMaxCompletions);
+        popup->selectionModel()->setCurrentIndex(popup->model()->index(2, 0), QItemSelectionModel::NoUpdate);
+        const QString other = popup->model()->index(2, 0).data().toString();
+        const model::NodeId expected = m_simIndex->find(prefix.toStdString()).node;
+        QVERIFY(expected.isValid());
+        QVERIFY(m_sim->findNode(other.toStdString()) != expected);
+        QSignalSpy found(&field, &views::SearchField::nodeFound);
+        QTest::keyClick(popup, Qt::Key_Return);
+        QCOMPARE(found.count(), 1);
+        QCOMPARE(found.at(0).at(0).value<model::NodeId>(), expected);
+        QCOMPARE(field.lineEdit()->text(), prefix);
+        QVERIFY(!popup->isVisible());
+
+        // An exact full name typed whole, Enter while its popup is open: that node.
+        const std::string name(m_sim->nodeName(model::NodeId(17)));
+        field.lineEdit()->clear();
+        QTest::keyClicks(field.lineEdit(), QString::fromStdString(name));
+        if (popup->isVisible())
+            QTest::keyClick(popup, Qt::Key_Return);
+        else
+            QTest::keyClick(field.lineEdit(), Qt::Key_Return);
+        QCOMPARE(found.count(), 2);
+        QCOMPARE(found.at(1).at(0).value<model::NodeId>(), model::NodeId(17));
+    }
+
+    void searchField_staleScanNeverSelects()
+    {
+        // A part of a node's name that no name starts with and only that node holds: found by
+        // a scan on a worker. Until the scan answers, the selection is cleared; an answer for a
+        // text the field no longer shows, or after cancelPending() (the user selected something
+        // else), selects nothing.
+        const model::NodeId target(123);
+        const std::string name(m_sim->nodeName(target));
+        QString part;
+        for (std::size_t from = 1; from + 3 < name.size() && part.isEmpty(); ++from) {
+            const std::string candidate = name.substr(from);
+            if (m_simIndex->complete(candidate, 1).empty() && m_simIndex->containing(candidate, 2).size() == 1)
+                part = QString::fromStdString(candidate);
+        }
+        QVERIFY(!part.isEmpty());
+        views::SearchField field;
+        field.setIndex(m_simIndex);
+        QSignalSpy found(&field, &views::SearchField::nodeFound);
+        QSignalSpy cleared(&field, &views::SearchField::selectionCleared);
+        auto settle = [] {
+            QThreadPool::globalInstance()->waitForDone(); // the scan has posted its answer or stopped
+            QCoreApplication::sendPostedEvents();
+        };
+        field.lineEdit()->setText(part);
+        QVERIFY(!field.search(part).isValid());
+        QCOMPARE(cleared.count(), 1);
+        field.lineEdit()->setText(QStringLiteral("something else"));
+        settle();
+        QCOMPARE(found.count(), 0);
+
+        field.lineEdit()->setText(part);
+        QVERIFY(!field.search(part).isValid());
+        field.cancelPending();
+        settle();
+        QCOMPARE(found.count(), 0);
+
+        QSignalSpy finished(&field, &views::SearchField::searchFinished);
+        QVERIFY(!field.search(part).isValid());
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(found.count(), 1);
+        QCOMPARE(found.at(0).at(0).value<model::NodeId>(), target);
+
+        // Nothing found: the selection is cleared, not kept.
+        const int before = cleared.count();
+        QVERIFY(!field.search(QStringLiteral("no-such-node-or-pod-name")).isValid());
+        QVERIFY(finished.wait(10000));
+        QVERIFY(cleared.count() > before);
+        QCOMPARE(found.count(), 1);
     }
 
     void nodeFilter_data()

@@ -4,6 +4,7 @@
 #include <QAbstractItemView>
 #include <QCompleter>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPointer>
@@ -39,9 +40,42 @@ SearchField::SearchField(QWidget* parent)
     row->addWidget(m_edit, 1);
     row->addWidget(m_result);
     connect(m_edit, &QLineEdit::textEdited, this, &SearchField::updateCompletions);
+    // Any other change of the text (a completion taken, the arrows in the popup, clear()) also
+    // makes a running scan's answer stale.
+    // (textEdited comes first: a scan it started for this very text stays.)
+    connect(m_edit, &QLineEdit::textChanged, this, [this](const QString& text) {
+        if (m_cancel && text != m_scanFieldText)
+            cancelScan();
+    });
+    // Installed after the completer's own filter on its popup, so it runs first.
+    m_completer->popup()->installEventFilter(this);
     connect(m_edit, &QLineEdit::returnPressed, this, [this] { search(m_edit->text()); });
     connect(m_completer, qOverload<const QString&>(&QCompleter::activated), this, [this](const QString& text) { search(text); });
     setIndex(nullptr);
+}
+
+bool SearchField::eventFilter(QObject* watched, QEvent* event)
+{
+    // While the popup is open it has the keyboard, and QCompleter answers Enter by activating
+    // the popup's current row after the line edit's returnPressed: two searches, the second
+    // for another name. Enter searches exactly what the field shows, once.
+    if (watched == m_completer->popup() && event->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent*>(event)->key();
+        if (key == Qt::Key_Return || key == Qt::Key_Enter) {
+            m_completer->popup()->hide();
+            search(m_edit->text());
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void SearchField::cancelPending()
+{
+    if (!m_cancel)
+        return;
+    cancelScan();
+    setResult({});
 }
 
 void SearchField::setIndex(std::shared_ptr<const model::SearchIndex> index)
@@ -92,6 +126,7 @@ void SearchField::updateCompletions(const QString& text)
         // The names that contain the text elsewhere: a scan of every name, on a worker.
         const std::uint64_t generation = m_generation;
         m_cancel = std::make_shared<std::atomic<bool>>(false);
+        m_scanFieldText = m_edit->text();
         QPointer<SearchField> self(this);
         const std::size_t room = static_cast<std::size_t>(kMaxCompletions - list.size());
         (void)QtConcurrent::run([self, generation, index = m_index, wanted, room, cancel = m_cancel] {
@@ -101,7 +136,10 @@ void SearchField::updateCompletions(const QString& text)
             QMetaObject::invokeMethod(
                 self,
                 [self, generation, found] {
-                    if (!self || generation != self->m_generation || found->empty())
+                    if (!self || generation != self->m_generation)
+                        return;
+                    self->m_cancel.reset(); // answered: nothing runs
+                    if (found->empty())
                         return;
                     QStringList more = self->m_completions->stringList();
                     for (const auto& m : *found)
@@ -145,10 +183,13 @@ model::NodeId SearchField::search(const QString& text)
         emit searchFinished();
         return found;
     }
-    // No name starts with it: the first that contains it, from a scan on a worker.
+    // No name starts with it: the first that contains it, from a scan on a worker. Until it
+    // answers, no node is selected: the one selected before does not answer this text.
+    emit selectionCleared();
     setResult(tr("Looking for \u201c%1\u201d inside names\u2026").arg(wanted));
     const std::uint64_t generation = m_generation;
     m_cancel = std::make_shared<std::atomic<bool>>(false);
+    m_scanFieldText = m_edit->text();
     QPointer<SearchField> self(this);
     (void)QtConcurrent::run([self, generation, index = m_index, wanted, cancel = m_cancel] {
         const auto found = index->containing(wanted.toStdString(), 1, cancel.get());
@@ -160,6 +201,7 @@ model::NodeId SearchField::search(const QString& text)
             [self, generation, match, wanted] {
                 if (!self || generation != self->m_generation)
                     return;
+                self->m_cancel.reset(); // answered: nothing runs
                 if (match.node.isValid() || match.pod.isValid())
                     self->reportMatch(match);
                 else
@@ -187,10 +229,12 @@ model::NodeId SearchField::reportMatch(const model::SearchIndex::Match& m)
     if (!m.pod.isValid()) {
         if (planned && !m_plan->nodePresent(node)) {
             setResult(tr("Node %1 is removed by the plan").arg(nodeText(node)));
+            emit selectionCleared();
             return {};
         }
         if (planned && m_plan->nodeCordonedByPlan(node)) {
             setResult(tr("Node %1 is drained by the plan (to be removed)").arg(nodeText(node)));
+            emit selectionCleared();
             return {};
         }
         const QString description = tr("Node %1").arg(nodeText(node));
@@ -207,6 +251,7 @@ model::NodeId SearchField::reportMatch(const model::SearchIndex::Match& m)
         else
             setResult(tr("Pod %1 names node %2, which is not in the input")
                           .arg(what, QString::fromUtf8(storeNode.data(), static_cast<qsizetype>(storeNode.size()))));
+        emit selectionCleared();
         return {};
     }
     const QString description = tr("Pod %1 on node %2").arg(what, nodeText(node));

@@ -28,7 +28,16 @@ namespace fleet::views {
 /// a long sentence never pushes the toolbar's other items behind its extension button.
 /// Enter or picking a completion looks the text up (model::SearchIndex::find, then a name that
 /// contains it, on a worker): a node, or a pod's node, emits nodeFound (and podFound for a
-/// pod); a pending pod or an unknown name says so in the result line. Under a plan
+/// pod); a pending pod or an unknown name says so in the result line. Enter looks up exactly
+/// the text shown in the field, once, also while the popup is open: the completer's own
+/// handling of Enter (activate the popup's current row, by default the first completion) is
+/// never reached, so an exact name never finds another entry; a completion is taken by
+/// clicking it or by moving to it with the arrows (which puts it in the field). A search
+/// that does not name a node now (nothing found, a node the plan removed or drained, a pending
+/// pod, or a scan still running) emits selectionCleared, so the window never keeps showing,
+/// and acting on, the node selected before the search. A scan's answer is dropped when the
+/// text changes, another search starts or cancelPending() is called (the user selected
+/// something else meanwhile). Under a plan
 /// (setPlanState()), a pod is found on its node under the plan, and a node the plan removed
 /// (failed) or drained is said so, never pointed at. Until setIndex() the field is
 /// disabled with "Indexing names…". Thread: GUI thread.
@@ -54,16 +63,27 @@ public:
     /// The completions offered for the text typed last.
     [[nodiscard]] QStringList completions() const;
     [[nodiscard]] QString resultText() const;
+    /// Drops the answer of a running scan (the selection changed by other means: a click on
+    /// the map, a panel's row); its result line says so.
+    void cancelPending();
 
 signals:
     /// `node` was found for `text`; `description` says how ("pod ml/x on node y").
     void nodeFound(fleet::model::NodeId node, const QString& description);
     /// A pod was found (after nodeFound for its node): the inspector selects its row.
     void podFound(fleet::model::PodId pod);
+    /// A search did not select a node (yet): the selection shown before it is cleared, so
+    /// nothing acts on a node the field does not name. Emitted when a scan starts and when a
+    /// search finds no node it may point at.
+    void selectionCleared();
     /// A search ended (found or not): resultText() says what.
     void searchFinished();
     /// The completions of a name containing the text were appended (completions()).
     void completionsUpdated();
+
+protected:
+    /// Takes Enter in the completer's popup (see the class comment).
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void updateCompletions(const QString& text);
@@ -82,6 +102,7 @@ private:
     QString m_resultText; // whole; the label shows it elided
     std::shared_ptr<const model::PlanLedger> m_plan;
     std::shared_ptr<std::atomic<bool>> m_cancel; // the running scan's
+    QString m_scanFieldText; // the field's text when the running scan started
     std::uint64_t m_generation = 0;
 };
 
