@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <new>
 
 namespace fleet::importers::prometheus {
 
@@ -222,9 +223,13 @@ struct PrometheusClient::Impl {
     {
         kube::ApiResponse response;
         try {
-            response = http->get(path + "?" + query);
+            response = http->get(path + "?" + query, kube::kPrometheusLimit);
         } catch (const kube::KubeApiError& e) {
             throw PrometheusError(source, path, prometheusWording(e.message(), settings), e.status());
+        } catch (const std::bad_alloc&) {
+            // The answer is bounded (kPrometheusLimit), but the machine may have less memory:
+            // a Prometheus failure is the server's, said as such, never the cluster file's.
+            throw PrometheusError(source, path, "not enough memory for the answer (at most " + std::to_string(kube::kPrometheusLimit.bytes >> 20) + " MiB are read)");
         }
         if (response.status < 200 || response.status >= 300) {
             // The API answers 400 (bad_data), 422 (execution), 503 (timeout) with its JSON envelope.

@@ -7,6 +7,7 @@
 
 #include "fleetscoperun.h"
 #include "importers/prometheusserver.h"
+#include "importers/stallingserver.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -49,6 +50,8 @@ private slots:
     void simulatedHasUsage();
     void unreachableIsAWarning();
     void silentPrometheusIsBounded();
+    void oversizedPrometheusAnswerIsAWarning_data();
+    void oversizedPrometheusAnswerIsAWarning();
     void badOptions_data();
     void badOptions();
 };
@@ -175,6 +178,40 @@ void TstCliUsage::silentPrometheusIsBounded()
         QVERIFY2(r.err.contains("gave up after 4 s") && r.err.contains("going on without usage figures"), r.err.constData());
     }
     ::close(listener);
+}
+
+// A Prometheus whose answer has no end, or says it is 99999999999999 bytes long: the answer is
+// bounded (1 GiB, kube::kPrometheusLimit) and read within --request-timeout; the command goes
+// on without usage, naming the server, never "out of memory" against the cluster file.
+void TstCliUsage::oversizedPrometheusAnswerIsAWarning_data()
+{
+    QTest::addColumn<int>("mode");
+    QTest::addColumn<QString>("said");
+    QTest::newRow("Content-Length: 99999999999999")
+        << int(fleet::tests::StallingServer::Mode::HugeLength)
+        << ": /api/v1/query: the answer is larger than 1024 MiB, the limit for a Prometheus answer (its Content-Length says 99999999999999 bytes)";
+    QTest::newRow("endless chunked body") << int(fleet::tests::StallingServer::Mode::Endless)
+                                          << ": /api/v1/query: gave up after 3 s (the request timeout; --request-timeout sets it): ";
+}
+
+void TstCliUsage::oversizedPrometheusAnswerIsAWarning()
+{
+    QFETCH(int, mode);
+    QFETCH(QString, said);
+    fleet::tests::StallingServer server(static_cast<fleet::tests::StallingServer::Mode>(mode));
+    QVERIFY(server.port() != 0);
+    const QString url = QString::fromStdString(server.url());
+    QElapsedTimer clock;
+    clock.start();
+    const auto r = runFleetscope({ QStringLiteral("summary"), kSmall, QStringLiteral("--prometheus"), url, QStringLiteral("--request-timeout"),
+                                     QStringLiteral("3s") },
+        fleet::tests::headlessEnvironment(), 60'000);
+    const QByteArray all = r.out + r.err;
+    QVERIFY2(r.exitCode == 0, all.constData());
+    QVERIFY2(clock.elapsed() < 20'000, "--request-timeout did not bound the answer");
+    QVERIFY2(all.contains((url + said).toUtf8()), all.constData());
+    QVERIFY2(!all.contains("out of memory"), all.constData());
+    QVERIFY2(all.contains("going on without usage figures"), all.constData());
 }
 
 void TstCliUsage::badOptions_data()
