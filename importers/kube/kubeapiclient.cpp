@@ -116,7 +116,7 @@ std::string gunzip(const std::string& in, std::size_t limit)
 std::string RequestWait::describe() const
 {
     std::string out = "waiting for " + server + " " + target + ": ";
-    if (phase == "connecting" || phase == "sending the request")
+    if (phase == "connecting" || phase == "sending the request" || phase == "running the exec credential plugin")
         out += phase + ", ";
     else if (bytesReceived == 0)
         out += "no answer yet, ";
@@ -135,9 +135,11 @@ std::string statusMessage(const std::string& body)
     const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(body));
     if (doc.isObject() && doc.object().value("kind").toString() == "Status") {
         const QString m = doc.object().value("message").toString();
+        // The server's text goes into messages that keep their line breaks (ImportError): its
+        // own newlines would forge lines of Fleetscope's output, so every control byte is escaped.
         if (!m.isEmpty())
-            return m.toStdString();
-        return doc.object().value("reason").toString().toStdString();
+            return escapedText(m.toStdString(), kStatusMessageMaxChars);
+        return escapedText(doc.object().value("reason").toString().toStdString(), kStatusMessageMaxChars);
     }
     return quotedText(body.substr(0, 400), 200);
 }
@@ -688,6 +690,7 @@ KubeApiClient::KubeApiClient(const ResolvedKubeconfig& config)
     d->requestTimeout = config.requestTimeout;
     d->parseServer();
     d->credentials = std::make_unique<KubeCredentials>(config, d->server);
+    d->credentials->setWaitTick([impl = d.get()] { impl->tick(); });
     d->loadCredentials();
     warnCleartextCredentials(config);
 }

@@ -99,8 +99,13 @@ private:
     bool m_transient;
 };
 
-/// The "message" of a Kubernetes Status body ({"kind": "Status", "message": ...}), or the
-/// start of the body (quoted, at most ~200 characters) when it is not a Status. Thread: any.
+/// How many characters of a Status message statusMessage() keeps.
+inline constexpr std::size_t kStatusMessageMaxChars = 1000;
+
+/// The "message" of a Kubernetes Status body ({"kind": "Status", "message": ...}) as
+/// escapedText() (every control byte, newlines included, as \xNN; at most
+/// kStatusMessageMaxChars characters), or the start of the body (quoted, at most ~200
+/// characters) when it is not a Status. Thread: any.
 [[nodiscard]] std::string statusMessage(const std::string& body);
 
 /// First report of a request that is still waiting, and the interval of the next ones.
@@ -111,13 +116,17 @@ inline constexpr std::chrono::milliseconds kRequestWaitReportEvery { 5000 };
 struct RequestWait {
     std::string server; ///< the server URL, redacted
     std::string target; ///< the request path, its query redacted
-    std::string phase; ///< "connecting", "sending the request", "waiting for the answer", "reading the answer"
+    /// "running the exec credential plugin", "connecting", "sending the request", "waiting for
+    /// the answer", "reading the answer"
+    std::string phase;
     std::chrono::milliseconds waited { 0 }; ///< since the request began (its earlier attempts included)
     std::chrono::milliseconds limit { 0 }; ///< the request timeout (0: none)
     std::size_t bytesReceived = 0; ///< of this attempt's answer so far
     /// One line for a person: "waiting for https://h:6443 /api/v1/pods?REDACTED: no answer yet, 5 s
     /// so far (gives up at 60 s, --request-timeout)"; "connecting, ", "sending the request, " or
-    /// "N bytes of the answer so far, " in place of "no answer yet, " as the phase and bytes say.
+    /// "N bytes of the answer so far, " in place of "no answer yet, " as the phase and bytes say
+    /// ("running the exec credential plugin, " while the user's exec plugin runs: its bound is
+    /// the request timeout too).
     [[nodiscard]] std::string describe() const;
 };
 

@@ -137,7 +137,8 @@ public:
                 errorType = std::string(string(e, "errorType"));
             if (top.at_key("error").get(e) == simdjson::SUCCESS)
                 error = std::string(string(e, "error"));
-            fail({}, errorType + ": " + error);
+            // The server's words, escaped: a newline in them would forge a line of output.
+            fail({}, escapedText(errorType, 80) + ": " + escapedText(error, 1000));
         }
         dom::element data, type, result;
         if (top.at_key("data").get(data) != simdjson::SUCCESS)
