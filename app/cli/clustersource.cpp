@@ -18,6 +18,7 @@
 #include <QFile>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -119,8 +120,7 @@ bool readUsageSource(const QCommandLineParser& parser, ClusterSource& source, QS
     if (parser.isSet(QStringLiteral("usage-time"))) {
         const QString text = parser.value(QStringLiteral("usage-time"));
         if (!importers::prometheus::parseUsageTime(text.toStdString(), usage.time)) {
-            error = QStringLiteral("--usage-time: expected seconds since the epoch or an ISO 8601 time (2026-12-01T10:00:00Z), "
-                                   "got \"%1\"").arg(text);
+            error = QStringLiteral("--usage-time: %1, got \"%2\"").arg(QLatin1String(importers::prometheus::kUsageTimeExpected), text);
             return false;
         }
     }
@@ -134,9 +134,14 @@ bool readClusterSource(const QCommandLineParser& parser, bool simulateByDefault,
 {
     source.files = parser.positionalArguments();
     bool ok = true;
-    const qulonglong seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);
-    if (!ok) {
-        error = QStringLiteral("--seed: expected a non-negative integer, got \"%1\"").arg(parser.value(QStringLiteral("seed")));
+    // 0 to 2^63-1: the seed is written into plans and .fleet documents as a signed 64-bit
+    // integer (JSON readers and SQLite hold no more). Decimal digits only.
+    const QString seedText = parser.value(QStringLiteral("seed"));
+    const bool digits = !seedText.isEmpty() && seedText.size() <= 19
+        && std::all_of(seedText.begin(), seedText.end(), [](QChar c) { return c >= u'0' && c <= u'9'; });
+    const qlonglong seed = digits ? seedText.toLongLong(&ok) : 0;
+    if (!digits || !ok) {
+        error = QStringLiteral("--seed: expected an integer from 0 to 9223372036854775807, got \"%1\"").arg(seedText);
         return false;
     }
     source.seed = seed;

@@ -9,6 +9,7 @@
 #include "importers/quotedtext.h"
 
 #include <algorithm>
+#include <vector>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -169,13 +170,32 @@ Sqlite openChecked(std::string_view bytes)
     checkHeader(bytes);
     Sqlite db = Sqlite::openReadOnlyImage(bytes);
     {
+        // quick_check lists up to 100 problems, several to a row and one a line, most of them
+        // consequences of the first: the message keeps the first two (one line, each cut at
+        // 200 characters) and says how many more there are.
         Statement check(db, "PRAGMA quick_check");
-        std::string problems;
-        while (check.step())
-            if (check.text(0) != "ok" && problems.size() < 400)
-                problems += (problems.empty() ? "" : "; ") + check.text(0);
-        if (!problems.empty())
-            throw DocumentFormatError("damaged (SQLite quick_check: " + problems + ")");
+        std::vector<std::string> problems;
+        while (check.step()) {
+            const std::string row = check.text(0);
+            if (row == "ok")
+                continue;
+            std::size_t start = 0;
+            while (start <= row.size()) {
+                const std::size_t end = std::min(row.find('\n', start), row.size());
+                const std::string line = row.substr(start, end - start);
+                if (!line.empty() && line != "*** in database main ***")
+                    problems.push_back(line.size() > 200 ? line.substr(0, 200) + "..." : line);
+                start = end + 1;
+            }
+        }
+        if (!problems.empty()) {
+            std::string shown = problems[0];
+            if (problems.size() > 1)
+                shown += "; " + problems[1];
+            if (problems.size() > 2)
+                shown += "; and " + std::to_string(problems.size() - 2) + " more";
+            throw DocumentFormatError("damaged (SQLite quick_check: " + shown + ")");
+        }
     }
     const int version = static_cast<int>(bigEndian32(reinterpret_cast<const unsigned char*>(bytes.data()) + 60));
     if (schemaText(db) != expectedSchema(version))

@@ -91,6 +91,29 @@ std::string shellCommentText(std::string_view s)
     return out;
 }
 
+namespace {
+
+// True when `s` holds at `i` the UTF-8 bytes of an invisible or reordering character, the
+// ones escapedText() escapes (importers/quotedtext.h): zero-width and bidirectional marks
+// U+200B-U+200F, embeddings and overrides U+202A-U+202E, isolates U+2066-U+2069, the line and
+// paragraph separators U+2028-U+2029, and U+FEFF. A spreadsheet or terminal would show U+202E
+// as text written backwards ("exe.txt" for "txt.exe").
+bool invisibleAt(std::string_view s, std::size_t i)
+{
+    if (i + 2 >= s.size())
+        return false;
+    const auto a = static_cast<unsigned char>(s[i]), b = static_cast<unsigned char>(s[i + 1]), c = static_cast<unsigned char>(s[i + 2]);
+    if (a == 0xef)
+        return b == 0xbb && c == 0xbf;
+    if (a != 0xe2)
+        return false;
+    if (b == 0x80)
+        return (c >= 0x8b && c <= 0x8f) || (c >= 0xa8 && c <= 0xae);
+    return b == 0x81 && c >= 0xa6 && c <= 0xa9;
+}
+
+} // namespace
+
 std::string csvTextField(std::string_view s)
 {
     // Control characters first (a CSV printed to a terminal with --csv - must not drive it, and
@@ -101,6 +124,14 @@ std::string csvTextField(std::string_view s)
         const auto c = static_cast<unsigned char>(s[i]);
         const bool c1 = c == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80
             && static_cast<unsigned char>(s[i + 1]) <= 0x9f;
+        if (invisibleAt(s, i)) {
+            char escaped[16];
+            std::snprintf(escaped, sizeof escaped, "\\x%02X\\x%02X\\x%02X", c, static_cast<unsigned char>(s[i + 1]),
+                static_cast<unsigned char>(s[i + 2]));
+            text += escaped;
+            i += 2;
+            continue;
+        }
         if (c < 0x20 || c == 0x7f || c1) {
             char escaped[16];
             if (c1)

@@ -12,7 +12,8 @@
 // run as a command, nor hide text on a terminal.
 //
 // CSV (RFC 4180): a field is double-quoted when it holds a comma or a double quote, its quotes
-// doubled. A control character (C0 with NUL, TAB, CR and LF; DEL; C1) is written as \xNN, as
+// doubled. A control character (C0 with NUL, TAB, CR and LF; DEL; C1) and a bidirectional
+// override or other invisible character (U+202E shows text backwards) is written as \xNN, as
 // escapedText() writes it: no Kubernetes name holds one (importers/kubenames.h), and a CSV goes
 // to a terminal too (`--csv -`), where ESC, BEL or CR would drive it. A text field whose first
 // character is then =, +, -, or @ is prefixed with a single quote, so that spreadsheets read it
@@ -41,8 +42,9 @@ namespace fleet::importers {
 /// The result holds no byte below 0x20 and none above 0x7e.
 [[nodiscard]] std::string shellCommentText(std::string_view s);
 
-/// One CSV text field (RFC 4180), control characters as \xNN (C1 U+0080-U+009F as \xC2\xNN),
-/// then formula-neutralised (a leading =, +, - or @ gets a ' in front), then double-quoted if it
+/// One CSV text field (RFC 4180), control characters as \xNN (C1 U+0080-U+009F as \xC2\xNN)
+/// and invisible or reordering characters (U+200B-U+200F, U+2028-U+202E, U+2066-U+2069,
+/// U+FEFF, as escapedText() chooses them) as the \xNN of their three bytes, then formula-neutralised (a leading =, +, - or @ gets a ' in front), then double-quoted if it
 /// holds , or ". The result holds no control byte.
 [[nodiscard]] std::string csvTextField(std::string_view s);
 

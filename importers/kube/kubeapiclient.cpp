@@ -65,21 +65,35 @@ int pemCertificateCount(const std::string& pem)
     return count;
 }
 
+// An answer body past its BodyLimit (gzip inflated, or as read).
+struct BodyTooLarge {
+};
+
+std::string mebibytes(std::size_t bytes)
+{
+    return std::to_string(bytes >> 20) + " MiB";
+}
+
 // Inflates a gzip body (Content-Encoding: gzip, RFC 1952) with zlib. Throws std::runtime_error
-// for bytes that are not gzip or are cut short.
-std::string gunzip(const std::string& in)
+// for bytes that are not gzip or are cut short, BodyTooLarge past `limit` bytes inflated (a
+// small gzip body may inflate a thousandfold).
+std::string gunzip(const std::string& in, std::size_t limit)
 {
     z_stream z {};
     if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
         throw std::runtime_error("zlib could not start");
     std::string out;
-    out.resize(std::max<std::size_t>(in.size() * 4, 1 << 16));
+    out.resize(std::min<std::size_t>(std::max<std::size_t>(in.size() * 4, 1 << 16), limit + 1));
     z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
     z.avail_in = static_cast<uInt>(in.size());
     std::size_t done = 0;
     for (;;) {
+        if (done > limit) {
+            inflateEnd(&z);
+            throw BodyTooLarge {};
+        }
         if (done == out.size())
-            out.resize(out.size() * 2);
+            out.resize(std::min(out.size() * 2, limit + 1));
         const std::size_t room = std::min<std::size_t>(out.size() - done, std::size_t { 1 } << 30);
         z.next_out = reinterpret_cast<Bytef*>(out.data() + done);
         z.avail_out = static_cast<uInt>(room);
@@ -102,7 +116,7 @@ std::string gunzip(const std::string& in)
 std::string RequestWait::describe() const
 {
     std::string out = "waiting for " + server + " " + target + ": ";
-    if (phase == "connecting" || phase == "sending the request")
+    if (phase == "connecting" || phase == "sending the request" || phase == "running the exec credential plugin")
         out += phase + ", ";
     else if (bytesReceived == 0)
         out += "no answer yet, ";
@@ -121,9 +135,11 @@ std::string statusMessage(const std::string& body)
     const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(body));
     if (doc.isObject() && doc.object().value("kind").toString() == "Status") {
         const QString m = doc.object().value("message").toString();
+        // The server's text goes into messages that keep their line breaks (ImportError): its
+        // own newlines would forge lines of Fleetscope's output, so every control byte is escaped.
         if (!m.isEmpty())
-            return m.toStdString();
-        return doc.object().value("reason").toString().toStdString();
+            return escapedText(m.toStdString(), kStatusMessageMaxChars);
+        return escapedText(doc.object().value("reason").toString().toStdString(), kStatusMessageMaxChars);
     }
     return quotedText(body.substr(0, 400), 200);
 }
@@ -184,6 +200,17 @@ struct KubeApiClient::Impl {
             bytesBeforeClose = 0;
         }
     }
+    // Runs the exec plugin as KubeCredentials::ensureExecCredential (or renewExecCredential),
+    // its wait reported as this request's.
+    bool execCredential(bool renew)
+    {
+        if (!credentials->hasExecPlugin())
+            return false;
+        setPhase("running the exec credential plugin");
+        const bool newCertificate = renew ? credentials->renewExecCredential(caPem) : credentials->ensureExecCredential(caPem);
+        setPhase("connecting");
+        return newCertificate;
+    }
     std::size_t bytesReceived() const { return sock ? sock->bytesRead() - bytesAtStart : bytesBeforeClose; }
     // The deadline of one step: kTimeout from now, and never past the request's.
     Clock::time_point stepDeadline() const { return std::min(Clock::now() + kTimeout, deadline); }
@@ -218,7 +245,7 @@ struct KubeApiClient::Impl {
         else if (bytesReceived() == 0)
             what = "the server accepted the request and sent nothing";
         else
-            what = std::to_string(bytesReceived()) + " bytes of the answer came, then it stopped or slowed to a trickle";
+            what = std::to_string(bytesReceived()) + " bytes of the answer had come, and it had not ended";
         return "gave up after " + secondsText(requestTimeout) + " (the request timeout; --request-timeout sets it): " + what;
     }
 
@@ -521,7 +548,9 @@ struct KubeApiClient::Impl {
             if (n == 0)
                 continue;
             if (out.status != 200) {
-                out.body.append(chunk.data(), n);
+                out.body.append(chunk.data(), std::min(n, kErrorBodyLimit.bytes - std::min(out.body.size(), kErrorBodyLimit.bytes)));
+                if (out.body.size() >= kErrorBodyLimit.bytes)
+                    break; // enough to say why; the connection is closed below
                 continue;
             }
             bool more = false;
@@ -549,6 +578,8 @@ struct KubeApiClient::Impl {
     // then straight from the socket into the string. Design note (speed): beast's parser would
     // read it 64 KB at a time into `buffer` and copy it on into the body; here TLS decrypts into
     // the body itself, in reads as large as what is left.
+    // `length` is at most the request's BodyLimit (the parser refused a larger Content-Length).
+    // The request's deadline is checked after every read: a fast body is cut there too.
     void readBody(std::string& body, std::size_t length, boost::system::error_code& ec)
     {
         // Grown 256 KB at a time: resize() zeroes what it adds, and zeroes written just before
@@ -560,12 +591,34 @@ struct KubeApiClient::Impl {
         buffer.consume(early);
         for (std::size_t done = early; done < length && !ec;) {
             body.resize(std::min(length, done + TlsSocket::kBatchBytes));
-            while (done < body.size() && !ec)
+            while (done < body.size() && !ec) {
                 done += sock->readSome(body.data() + done, body.size() - done, ec);
+                if (!ec && done < length && pastDeadline())
+                    ec = beast::error::timeout;
+            }
         }
     }
 
-    ApiResponse once(const std::string& target, bool& connectionReused)
+    // Reads a chunked body, or one that ends when the connection closes, through the parser
+    // (its body_limit is the request's), within the request's deadline.
+    void readChunked(http::response_parser<http::string_body>& parser, boost::system::error_code& ec)
+    {
+        while (!parser.is_done() && !ec) {
+            http::read_some(*sock, buffer, parser, ec);
+            if (!ec && !parser.is_done() && pastDeadline())
+                ec = beast::error::timeout;
+        }
+    }
+
+    [[noreturn]] void failTooLarge(const std::string& target, BodyLimit limit, const std::string& detail)
+    {
+        disconnect(); // the rest of the answer is not read: the connection cannot be reused
+        fail(target,
+            "the answer is larger than " + mebibytes(limit.bytes) + ", the limit for " + limit.what + detail
+                + "; reading stopped there (a server that sends without end, or not an API server's answer)");
+    }
+
+    ApiResponse once(const std::string& target, bool& connectionReused, BodyLimit limit)
     {
         connectionReused = sock != nullptr;
         if (!connectionReused)
@@ -573,9 +626,9 @@ struct KubeApiClient::Impl {
         auto req = request(target);
         req.set(http::field::accept_encoding, "gzip"); // the API server compresses large answers (APIResponseCompression)
         http::response_parser<http::string_body> parser;
-        // Not boost::none: Boost 1.74's basic_parser refuses every Content-Length against it (see
-        // streamOnce).
-        parser.body_limit(std::numeric_limits<std::uint64_t>::max());
+        // The parser refuses a Content-Length above it as soon as the header is read, and a
+        // chunked body when it grows past it (http::error::body_limit).
+        parser.body_limit(std::uint64_t { limit.bytes });
         boost::system::error_code ec;
         // Within kTimeout for the request, and again for the whole response; never past the
         // request timeout (a trickle of a byte a second is cut there).
@@ -592,7 +645,13 @@ struct KubeApiClient::Impl {
             if (!parser.chunked() && parser.content_length())
                 readBody(parser.get().body(), static_cast<std::size_t>(*parser.content_length()), ec);
             else
-                http::read(*sock, buffer, parser, ec);
+                readChunked(parser, ec);
+        }
+        if (ec == http::error::body_limit) {
+            const auto length = parser.content_length();
+            failTooLarge(target, limit,
+                length ? " (its Content-Length says " + std::to_string(*length) + " bytes)"
+                       : " (" + std::to_string(parser.get().body().size()) + " bytes had come)");
         }
         if (ec) {
             disconnect();
@@ -605,7 +664,9 @@ struct KubeApiClient::Impl {
         if (auto it = res.find(http::field::content_encoding); it != res.end()) {
             if (beast::iequals(it->value(), "gzip")) {
                 try {
-                    out.body = gunzip(out.body);
+                    out.body = gunzip(out.body, limit.bytes);
+                } catch (const BodyTooLarge&) {
+                    failTooLarge(target, limit, " once its gzip is inflated");
                 } catch (const std::runtime_error& e) {
                     disconnect();
                     fail(target, std::string("the answer says Content-Encoding: gzip, but ") + e.what());
@@ -629,6 +690,7 @@ KubeApiClient::KubeApiClient(const ResolvedKubeconfig& config)
     d->requestTimeout = config.requestTimeout;
     d->parseServer();
     d->credentials = std::make_unique<KubeCredentials>(config, d->server);
+    d->credentials->setWaitTick([impl = d.get()] { impl->tick(); });
     d->loadCredentials();
     warnCleartextCredentials(config);
 }
@@ -640,7 +702,7 @@ const std::string& KubeApiClient::server() const { return d->server; }
 ApiResponse KubeApiClient::stream(const std::string& target, const std::function<bool(std::string_view)>& onData, std::chrono::seconds idle)
 {
     d->beginRequest(target, Clock::now());
-    if (d->credentials->ensureExecCredential(d->caPem))
+    if (d->execCredential(false))
         d->disconnect(); // a new client certificate needs a new TLS context
     ApiResponse r;
     try {
@@ -649,7 +711,7 @@ ApiResponse KubeApiClient::stream(const std::string& target, const std::function
         d->failTransient(target, d->pastDeadline() ? d->gaveUp() : "request failed: " + e.code().message());
     }
     if (r.status == 401 && d->credentials->hasExecPlugin() && !d->interrupted) {
-        if (d->credentials->renewExecCredential(d->caPem)) // exec.go: a 401 invalidates the cached credential
+        if (d->execCredential(true)) // exec.go: a 401 invalidates the cached credential
             d->disconnect(); // a new client certificate needs a new TLS context
         d->beginRequest(target, Clock::now());
         try {
@@ -689,23 +751,23 @@ void KubeApiClient::clearInterrupt()
     [[maybe_unused]] const auto read = ::read(d->wakeFd, &count, sizeof count); // non-blocking: drains it
 }
 
-ApiResponse KubeApiClient::get(const std::string& target)
+ApiResponse KubeApiClient::get(const std::string& target, BodyLimit limit)
 {
-    return get(target, Clock::now());
+    return get(target, Clock::now(), limit);
 }
 
-ApiResponse KubeApiClient::get(const std::string& target, std::chrono::steady_clock::time_point began)
+ApiResponse KubeApiClient::get(const std::string& target, std::chrono::steady_clock::time_point began, BodyLimit limit)
 {
     d->beginRequest(target, began);
     if (d->pastDeadline())
         d->failTransient(target, d->gaveUp());
-    if (d->credentials->ensureExecCredential(d->caPem))
+    if (d->execCredential(false))
         d->disconnect(); // a new client certificate needs a new TLS context
     ApiResponse r;
     for (int attempt = 0;; ++attempt) {
         bool reused = false;
         try {
-            r = d->once(target, reused);
+            r = d->once(target, reused, limit);
         } catch (const boost::system::system_error& e) {
             // A kept-alive connection the server closed meanwhile: reconnect once.
             if (reused && attempt == 0 && !d->pastDeadline()) {
@@ -717,12 +779,12 @@ ApiResponse KubeApiClient::get(const std::string& target, std::chrono::steady_cl
         break;
     }
     if (r.status == 401 && d->credentials->hasExecPlugin()) {
-        if (d->credentials->renewExecCredential(d->caPem)) // exec.go: a 401 invalidates the cached credential
+        if (d->execCredential(true)) // exec.go: a 401 invalidates the cached credential
             d->disconnect(); // a new client certificate needs a new TLS context
         bool reused = false;
         d->setPhase("connecting");
         try {
-            r = d->once(target, reused);
+            r = d->once(target, reused, limit);
         } catch (const boost::system::system_error& e) {
             d->failTransient(target, d->pastDeadline() ? d->gaveUp() : "request failed: " + e.code().message());
         }

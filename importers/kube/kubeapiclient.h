@@ -40,6 +40,7 @@
 #include "importers/kube/secrets.h"
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -53,6 +54,28 @@ struct ApiResponse {
     std::string body;
     std::string retryAfter; ///< the Retry-After header (seconds), or empty
 };
+
+/// The largest answer body a request reads, by kind, counted after gzip is inflated: past it
+/// the request fails ("the answer is larger than N MiB, the limit for KIND"), a Content-Length
+/// above it is refused before any byte of the body is read, and no allocation is ever sized
+/// from a Content-Length beyond it. Sized for a 100,000-node fleet:
+/// - a LIST page (kListPageLimit, 1 GiB): a page of limit=500 objects of at most 1.5 MiB each
+///   (etcd's default --max-request-bytes) is 750 MiB; 100,000 Nodes in one unpaged answer (a
+///   server that ignores limit=) at ~8 KB each are some 800 MB;
+/// - a metrics-server answer (kMetricsLimit, 256 MiB): a NodeMetrics item is ~300 bytes,
+///   100,000 of them ~30 MB;
+/// - a Prometheus answer (kPrometheusLimit, 1 GiB): 100,000 nodes of 8 GPUs, one series each
+///   with ~400 bytes of labels and a window of samples, are some 600 MB;
+/// - the body of a refused request (kErrorBodyLimit, 1 MiB): a Status or an error page.
+/// A WATCH event is bounded by its reader (live::WatchStreamReader, 64 MiB per event).
+struct BodyLimit {
+    std::size_t bytes;
+    const char* what; ///< "a LIST page", for the message
+};
+inline constexpr BodyLimit kListPageLimit { std::size_t { 1 } << 30, "a LIST page" };
+inline constexpr BodyLimit kMetricsLimit { std::size_t { 256 } << 20, "a metrics-server answer" };
+inline constexpr BodyLimit kPrometheusLimit { std::size_t { 1 } << 30, "a Prometheus answer" };
+inline constexpr BodyLimit kErrorBodyLimit { std::size_t { 1 } << 20, "the body of a refused request" };
 
 /// A failed request or an unusable configuration. what() is "SERVER: PATH: message" in
 /// ImportError's form (file = server URL, path = request path), e.g.
@@ -76,8 +99,13 @@ private:
     bool m_transient;
 };
 
-/// The "message" of a Kubernetes Status body ({"kind": "Status", "message": ...}), or the
-/// start of the body (quoted, at most ~200 characters) when it is not a Status. Thread: any.
+/// How many characters of a Status message statusMessage() keeps.
+inline constexpr std::size_t kStatusMessageMaxChars = 1000;
+
+/// The "message" of a Kubernetes Status body ({"kind": "Status", "message": ...}) as
+/// escapedText() (every control byte, newlines included, as \xNN; at most
+/// kStatusMessageMaxChars characters), or the start of the body (quoted, at most ~200
+/// characters) when it is not a Status. Thread: any.
 [[nodiscard]] std::string statusMessage(const std::string& body);
 
 /// First report of a request that is still waiting, and the interval of the next ones.
@@ -88,13 +116,17 @@ inline constexpr std::chrono::milliseconds kRequestWaitReportEvery { 5000 };
 struct RequestWait {
     std::string server; ///< the server URL, redacted
     std::string target; ///< the request path, its query redacted
-    std::string phase; ///< "connecting", "sending the request", "waiting for the answer", "reading the answer"
+    /// "running the exec credential plugin", "connecting", "sending the request", "waiting for
+    /// the answer", "reading the answer"
+    std::string phase;
     std::chrono::milliseconds waited { 0 }; ///< since the request began (its earlier attempts included)
     std::chrono::milliseconds limit { 0 }; ///< the request timeout (0: none)
     std::size_t bytesReceived = 0; ///< of this attempt's answer so far
     /// One line for a person: "waiting for https://h:6443 /api/v1/pods?REDACTED: no answer yet, 5 s
     /// so far (gives up at 60 s, --request-timeout)"; "connecting, ", "sending the request, " or
-    /// "N bytes of the answer so far, " in place of "no answer yet, " as the phase and bytes say.
+    /// "N bytes of the answer so far, " in place of "no answer yet, " as the phase and bytes say
+    /// ("running the exec credential plugin, " while the user's exec plugin runs: its bound is
+    /// the request timeout too).
     [[nodiscard]] std::string describe() const;
 };
 
@@ -124,11 +156,13 @@ public:
     /// an exec credential runs the plugin again and retries once. Returns every status; throws
     /// KubeApiError (status 0) when the connection, TLS handshake or certificate check fails, or
     /// an exec plugin fails (its exit code and stderr's first line, never its stdout).
-    [[nodiscard]] ApiResponse get(const std::string& target);
+    /// The body may be at most `limit.bytes` long (see BodyLimit), and is read within the
+    /// request timeout (a body that streams on past it fails as a slow one does).
+    [[nodiscard]] ApiResponse get(const std::string& target, BodyLimit limit = kListPageLimit);
     /// get() as one attempt of a request that began at `began` (a caller that retries): it gives
     /// up at began + requestTimeout() (a transient KubeApiError saying so), and waits are
     /// reported as counted from `began`.
-    [[nodiscard]] ApiResponse get(const std::string& target, std::chrono::steady_clock::time_point began);
+    [[nodiscard]] ApiResponse get(const std::string& target, std::chrono::steady_clock::time_point began, BodyLimit limit = kListPageLimit);
     /// The longest a request may take, retries included (0: no bound but 60 s per step).
     [[nodiscard]] std::chrono::milliseconds requestTimeout() const noexcept;
     /// Who is told about slow requests (nullptr: nobody; not owned, it must outlive the client).
@@ -137,8 +171,8 @@ public:
     /// GET `target` as a stream (a WATCH: the server keeps the response open and writes events
     /// as they happen), handing each piece of the body to `onData` as it arrives, in order. Returns
     /// the status when the server ends the body, when `onData` returns false, or when interrupt()
-    /// is called (interrupted() is then true). For a status other than 200 the body is read whole
-    /// into the response and `onData` is not called. `idle` is the longest wait for a byte; past
+    /// is called (interrupted() is then true). For a status other than 200 the body (its first
+    /// kErrorBodyLimit bytes) is read into the response and `onData` is not called. `idle` is the longest wait for a byte; past
     /// it the stream ends with a transient KubeApiError. Credentials, reconnects and errors as
     /// get(); the connection is closed after the stream.
     ApiResponse stream(const std::string& target, const std::function<bool(std::string_view)>& onData, std::chrono::seconds idle);

@@ -36,7 +36,8 @@ namespace fleet::importers::kube {
 /// server's own default (kube-apiserver --request-timeout, 1 minute), so that a server which
 /// accepts and never answers, stops mid-answer or trickles costs one minute, not several.
 inline constexpr std::chrono::milliseconds kDefaultRequestTimeout { 60'000 };
-/// How long an exec credential plugin may run before it is killed (with its children).
+/// How long an exec credential plugin may run before it is killed (with its children) when
+/// the request timeout is 0 (none) or longer; else the request timeout bounds it.
 inline constexpr std::chrono::milliseconds kDefaultExecTimeout { 120'000 };
 
 /// Where to read kubeconfig from: kubectl's flags and environment.

@@ -11,14 +11,102 @@
 #include <QProcess>
 #include <QProcessEnvironment>
 
+#include <atomic>
+#include <cerrno>
 #include <climits>
 #include <csignal>
 #include <cstdio>
 #include <mutex>
 #include <set>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 namespace fleet::importers::kube {
+
+namespace {
+
+// The process groups of the exec plugins running now (0: a free slot). A plugin runs in its
+// own process group, so that a plugin cut at its bound is killed with every process it started;
+// that also keeps a terminal's Ctrl-C (and a SIGTERM to Fleetscope) from reaching it. So when
+// Fleetscope is ended by SIGINT, SIGTERM or SIGHUP, a handler kills these groups, then lets
+// the signal do what it did before (the previous handler, or the default action). After a
+// SIGKILL of Fleetscope the plugin itself gets SIGKILL (PR_SET_PDEATHSIG); processes it started
+// in the background then stay (nothing runs in a killed process).
+constexpr int kPluginSlots = 16;
+std::atomic<pid_t> g_pluginGroups[kPluginSlots];
+constexpr int kEndingSignals[3] = { SIGINT, SIGTERM, SIGHUP };
+struct sigaction g_previousAction[3];
+
+extern "C" void killPluginGroupsAndChain(int sig)
+{
+    const int savedErrno = errno;
+    for (auto& group : g_pluginGroups)
+        if (const pid_t pg = group.load(); pg > 0)
+            ::kill(-pg, SIGKILL);
+    for (int i = 0; i < 3; ++i) {
+        if (kEndingSignals[i] != sig)
+            continue;
+        const struct sigaction& previous = g_previousAction[i];
+        if (!(previous.sa_flags & SA_SIGINFO) && previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
+            errno = savedErrno;
+            previous.sa_handler(sig);
+            return;
+        }
+        struct sigaction dfl { };
+        dfl.sa_handler = SIG_DFL;
+        sigemptyset(&dfl.sa_mask);
+        ::sigaction(sig, &dfl, nullptr);
+        errno = savedErrno;
+        ::raise(sig); // blocked while this handler runs: delivered, with the default action, on return
+        return;
+    }
+}
+
+// Installs the handler once per process (a signal the process ignores stays ignored).
+void watchEndingSignals()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        for (int i = 0; i < 3; ++i) {
+            struct sigaction previous { };
+            ::sigaction(kEndingSignals[i], nullptr, &previous);
+            if (previous.sa_handler == SIG_IGN)
+                continue;
+            g_previousAction[i] = previous;
+            struct sigaction sa { };
+            sa.sa_handler = killPluginGroupsAndChain;
+            sigemptyset(&sa.sa_mask);
+            ::sigaction(kEndingSignals[i], &sa, nullptr);
+        }
+    });
+}
+
+// Holds a running plugin's process group in g_pluginGroups for its lifetime.
+class PluginGroup {
+public:
+    explicit PluginGroup(pid_t group)
+    {
+        for (auto& slot : g_pluginGroups) {
+            pid_t free = 0;
+            if (slot.compare_exchange_strong(free, group)) {
+                m_slot = &slot;
+                return;
+            }
+        }
+    }
+    ~PluginGroup()
+    {
+        if (m_slot)
+            m_slot->store(0);
+    }
+    PluginGroup(const PluginGroup&) = delete;
+    PluginGroup& operator=(const PluginGroup&) = delete;
+
+private:
+    std::atomic<pid_t>* m_slot = nullptr;
+};
+
+} // namespace
 
 // "1.5 s", "60 s": a duration for a message.
 std::string secondsText(std::chrono::milliseconds d)
@@ -162,7 +250,12 @@ bool KubeCredentials::runExecPlugin(const std::string& caPem)
     p.setProcessEnvironment(env);
     // Its own process group: a plugin cut at its timeout is killed with every process it
     // started (a shell script's children would otherwise keep running).
-    p.setChildProcessModifier([] { ::setpgid(0, 0); });
+    // PR_SET_PDEATHSIG: killed with Fleetscope's thread that started it, even by SIGKILL.
+    p.setChildProcessModifier([] {
+        ::setpgid(0, 0);
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    });
+    watchEndingSignals();
     QStringList args;
     for (const auto& a : e.args)
         args << QString::fromStdString(a);
@@ -170,13 +263,33 @@ bool KubeCredentials::runExecPlugin(const std::string& caPem)
     const std::string who = "exec plugin " + e.command + " of user \"" + config.user.name + "\"";
     if (!p.waitForStarted(10000))
         fail({}, who + " could not be started" + (e.installHint.empty() ? std::string() : ": " + e.installHint));
-    if (!p.waitForFinished(static_cast<int>(std::min<std::int64_t>(config.execTimeout.count(), INT_MAX)))) {
+    // Listed from here on; a signal that ends Fleetscope between the start and here leaves the
+    // plugin to PR_SET_PDEATHSIG (its background children stay): a window of microseconds.
+    // The bound is the request's, and the wait is reported as a slow request's (waitTick).
+    const PluginGroup group(static_cast<pid_t>(p.processId()));
+    const auto bound = execBound();
+    const auto started = std::chrono::steady_clock::now();
+    bool finished = false;
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(started + bound - std::chrono::steady_clock::now());
+        if (left.count() <= 0)
+            break;
+        finished = p.waitForFinished(static_cast<int>(std::min<std::int64_t>(left.count(), 250)));
+        if (finished || p.state() == QProcess::NotRunning) {
+            finished = true;
+            break;
+        }
+        if (waitTick)
+            waitTick();
+    }
+    if (!finished) {
         if (const qint64 pid = p.processId(); pid > 0)
             ::kill(-static_cast<pid_t>(pid), SIGKILL);
         p.kill();
         p.waitForFinished(5000);
         fail({},
-            who + " did not finish within " + secondsText(config.execTimeout)
+            who + " did not finish within " + secondsText(bound)
+                + (bound == config.requestTimeout ? " (the request timeout; --request-timeout sets it)" : "")
                 + "; it and the processes it started were killed");
     }
     if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
@@ -220,6 +333,13 @@ void KubeCredentials::redactCredentials(ApiResponse& r) const
         for (std::size_t at = r.body.find(*token); at != std::string::npos; at = r.body.find(*token, at))
             r.body.replace(at, token->size(), "REDACTED");
     }
+}
+
+std::chrono::milliseconds KubeCredentials::execBound() const noexcept
+{
+    if (config.requestTimeout.count() > 0 && config.requestTimeout < config.execTimeout)
+        return config.requestTimeout;
+    return config.execTimeout;
 }
 
 } // namespace fleet::importers::kube

@@ -16,6 +16,7 @@
 #include <QDateTime>
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -64,6 +65,12 @@ public:
     /// Runs the exec plugin again (a 401 invalidates its cached credential); as above.
     bool renewExecCredential(const std::string& caPem);
     [[nodiscard]] bool hasExecPlugin() const noexcept { return config.user.exec.has_value(); }
+    /// Called at least every 250 ms while the exec plugin runs (the client reports a slow
+    /// request from it); null: none.
+    void setWaitTick(std::function<void()> tick) { waitTick = std::move(tick); }
+    /// The longest the exec plugin may run: the request timeout when there is one (the plugin
+    /// is part of the request), else ResolvedKubeconfig::execTimeout; never more than the latter.
+    [[nodiscard]] std::chrono::milliseconds execBound() const noexcept;
 
     /// The token to send as Authorization: Bearer (the plugin's first), or empty.
     [[nodiscard]] const std::string& bearerToken() const noexcept { return !execToken.empty() ? execToken : staticToken; }
@@ -91,6 +98,7 @@ private:
     std::string execToken, execCertPem, execKeyPem;
     std::optional<QDateTime> execExpiry;
     bool haveExecCredential = false;
+    std::function<void()> waitTick;
 };
 
 } // namespace fleet::importers::kube

@@ -63,7 +63,7 @@ model::ClusterUsage parseNodeMetrics(std::string_view body, const std::string& s
 
 std::optional<model::ClusterUsage> queryMetricsServer(KubeApiClient& client, const model::ClusterStore& store, ImportReport& report)
 {
-    const ApiResponse r = client.get(kPath);
+    const ApiResponse r = client.get(kPath, kMetricsLimit);
     const std::string source = client.server() + kPath;
     if (r.status == 404)
         return std::nullopt; // metrics-server is not installed: no usage, and the usage metrics' legends say so

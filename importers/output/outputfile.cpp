@@ -3,13 +3,16 @@
 #include "documentheader.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <random>
 #include <system_error>
+#include <vector>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -169,7 +172,45 @@ void writeStandardOutput(std::string_view bytes)
         throw OutputFileError("cannot write to standard output: " + writeErrorText(e));
 }
 
-// A new name beside the target, hidden, that no one else holds (O_EXCL).
+// Removes the temporary files a writer of the same target left when it was killed (SIGKILL,
+// a power cut): ".NAME.XXXXXXXX.tmp" beside it, a regular file of ours. A writer holds an
+// exclusive flock on its temporary file from its creation to after the rename (the kernel drops
+// it when the process ends, however it ends), so a file whose lock can be taken has no writer.
+// A file changed in the last kStaleTemporaryAge is kept all the same: a writer between creating
+// it and taking the lock, or one of a version before the lock. Best effort: a file that cannot
+// be removed stays, silently (the write itself does not depend on it).
+constexpr auto kStaleTemporaryAge = std::chrono::seconds(10);
+
+void removeStaleTemporaries(const std::string& writePath)
+{
+    namespace fs = std::filesystem;
+    const std::string prefix = "." + fs::path(writePath).filename().string() + ".";
+    const std::string folder = folderOf(writePath);
+    std::vector<std::string> stale;
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.size() != prefix.size() + 8 + 4 || !name.starts_with(prefix) || !name.ends_with(".tmp"))
+            continue;
+        if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789", prefix.size()) != prefix.size() + 8)
+            continue;
+        stale.push_back(folder + "/" + name);
+    }
+    for (const std::string& path : stale) {
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+        if (fd < 0)
+            continue;
+        struct stat st { };
+        if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() && st.st_nlink == 1
+            && std::chrono::system_clock::now() - std::chrono::system_clock::from_time_t(st.st_mtime) > kStaleTemporaryAge
+            && ::flock(fd, LOCK_EX | LOCK_NB) == 0)
+            ::unlink(path.c_str()); // under the lock: no writer can take the file meanwhile
+        ::close(fd); // drops the lock
+    }
+}
+
+// A new name beside the target, hidden, that no one else holds (O_EXCL), locked (flock) for as
+// long as the returned descriptor, or a dup() of it, is open: the mark of a live writer.
 int createTemporary(const std::string& writePath, mode_t mode, std::string& temporary)
 {
     static constexpr char kLetters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
@@ -184,7 +225,11 @@ int createTemporary(const std::string& writePath, mode_t mode, std::string& temp
             suffix += kLetters[letter(random)];
         temporary = folder + "/." + target.filename().string() + "." + suffix + ".tmp";
         const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-        if (fd >= 0 || errno != EEXIST)
+        if (fd >= 0) {
+            (void)::flock(fd, LOCK_EX | LOCK_NB); // a new file: no one else holds it
+            return fd;
+        }
+        if (errno != EEXIST)
             return fd;
     }
     errno = EEXIST;
@@ -250,6 +295,7 @@ void writeOutputFile(const std::string& path, std::string_view bytes, const Outp
         refuse(path, what + writeErrorText(errorNumber) + unchanged);
     };
 
+    removeStaleTemporaries(t.writePath);
     std::string temporary;
     const int fd = createTemporary(t.writePath, options.executable ? 0777 : 0666, temporary);
     if (fd < 0)
@@ -276,10 +322,22 @@ void writeOutputFile(const std::string& path, std::string_view bytes, const Outp
         ::close(fd);
         fail(temporary, "", e);
     }
-    if (::close(fd) != 0) // the descriptor is gone either way (Linux); never closed twice
-        fail(temporary, "", errno);
-    if (::rename(temporary.c_str(), t.writePath.c_str()) != 0)
-        fail(temporary, "cannot replace the file: ", errno);
+    // The lock outlives the checked close, up to the rename: a dup() shares it.
+    const int lockFd = ::dup(fd);
+    if (::close(fd) != 0) { // the descriptor is gone either way (Linux); never closed twice
+        e = errno;
+        if (lockFd >= 0)
+            ::close(lockFd);
+        fail(temporary, "", e);
+    }
+    if (::rename(temporary.c_str(), t.writePath.c_str()) != 0) {
+        e = errno;
+        if (lockFd >= 0)
+            ::close(lockFd);
+        fail(temporary, "cannot replace the file: ", e);
+    }
+    if (lockFd >= 0)
+        ::close(lockFd);
     // The rename is durable only once the folder's entry is on disk.
     const std::string folder = folderOf(t.writePath);
     const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -9,6 +9,9 @@
 // checked; only when all of them succeeded is the temporary file renamed over the target, and
 // the folder is synced so that the rename survives a power cut. On any failure the temporary
 // file is removed and the target is left byte for byte as it was.
+// A writer killed outright (SIGKILL, a power cut) leaves its temporary file: the next write of
+// the same target removes those no process holds a lock on (each writer holds an exclusive flock
+// on its temporary file until after the rename) and that are older than 10 s.
 //
 // QSaveFile is not used: in Qt 6.4 a write that the disk cuts short (ENOSPC after part of a
 // buffer went out) sets no error on its file engine, so QSaveFile::commit() renames the cut

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <new>
 
 namespace fleet::importers::prometheus {
 
@@ -136,7 +137,8 @@ public:
                 errorType = std::string(string(e, "errorType"));
             if (top.at_key("error").get(e) == simdjson::SUCCESS)
                 error = std::string(string(e, "error"));
-            fail({}, errorType + ": " + error);
+            // The server's words, escaped: a newline in them would forge a line of output.
+            fail({}, escapedText(errorType, 80) + ": " + escapedText(error, 1000));
         }
         dom::element data, type, result;
         if (top.at_key("data").get(data) != simdjson::SUCCESS)
@@ -222,9 +224,13 @@ struct PrometheusClient::Impl {
     {
         kube::ApiResponse response;
         try {
-            response = http->get(path + "?" + query);
+            response = http->get(path + "?" + query, kube::kPrometheusLimit);
         } catch (const kube::KubeApiError& e) {
             throw PrometheusError(source, path, prometheusWording(e.message(), settings), e.status());
+        } catch (const std::bad_alloc&) {
+            // The answer is bounded (kPrometheusLimit), but the machine may have less memory:
+            // a Prometheus failure is the server's, said as such, never the cluster file's.
+            throw PrometheusError(source, path, "not enough memory for the answer (at most " + std::to_string(kube::kPrometheusLimit.bytes >> 20) + " MiB are read)");
         }
         if (response.status < 200 || response.status >= 300) {
             // The API answers 400 (bad_data), 422 (execution), 503 (timeout) with its JSON envelope.

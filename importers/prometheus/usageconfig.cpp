@@ -13,6 +13,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -139,16 +140,23 @@ struct Reader {
 
 bool parseUsageTime(const std::string& text, double& seconds)
 {
-    char* end = nullptr;
-    const double number = text.empty() ? 0 : std::strtod(text.c_str(), &end);
-    if (end && *end == '\0' && std::isfinite(number) && number > 0) {
-        seconds = number;
-        return true;
+    // Decimal seconds only: strtod alone would take 1e308, 0x10, inf and nan.
+    double value = 0;
+    const bool decimal = !text.empty() && text.size() <= 32 && text.find_first_not_of("0123456789.") == std::string::npos
+        && std::isdigit(static_cast<unsigned char>(text.front())) && std::isdigit(static_cast<unsigned char>(text.back()))
+        && std::count(text.begin(), text.end(), '.') <= 1;
+    if (decimal)
+        value = std::strtod(text.c_str(), nullptr);
+    else {
+        const QDateTime t = QDateTime::fromString(QString::fromStdString(text), Qt::ISODateWithMs);
+        if (!t.isValid())
+            return false;
+        value = static_cast<double>(t.toMSecsSinceEpoch()) / 1000.0;
     }
-    const QDateTime t = QDateTime::fromString(QString::fromStdString(text), Qt::ISODateWithMs);
-    if (!t.isValid())
+    const double latest = static_cast<double>(QDateTime::currentSecsSinceEpoch() + kUsageTimeAfterNow);
+    if (!(value >= kEarliestUsageTime && value <= latest))
         return false;
-    seconds = static_cast<double>(t.toMSecsSinceEpoch()) / 1000.0;
+    seconds = value;
     return true;
 }
 
@@ -227,7 +235,7 @@ UsageSource parseUsageConfig(const std::string& text, const std::string& path)
                        "one series; use a longer step");
         } else if (name == "time") {
             if (!v.IsScalar() || !parseUsageTime(v.Scalar(), source.time))
-                r.fail(v, key, "expected seconds since the epoch or an ISO 8601 time (2026-12-01T10:00:00Z)");
+                r.fail(v, key, kUsageTimeExpected);
         } else {
             return false;
         }

@@ -44,8 +44,20 @@ namespace fleet::importers::prometheus {
 /// prometheus.url, or a token file that cannot be read.
 [[nodiscard]] UsageSource readUsageConfig(const std::string& path);
 
-/// A time as `--usage-time` and the config's `time` take it: seconds since the epoch (> 0) or
-/// an ISO 8601 time ("2026-12-01T10:00:00Z"). False for anything else.
+/// The range of a usage time: from 2000-01-01T00:00:00Z (946684800) to a day after now (a
+/// clock a little ahead of the machine's). Prometheus stores nothing older that a fleet could
+/// still be running with, and nothing in the future.
+inline constexpr double kEarliestUsageTime = 946684800;
+inline constexpr long long kUsageTimeAfterNow = 86400;
+/// What a usage time must be, for a message ("expected ...").
+inline constexpr const char* kUsageTimeExpected
+    = "expected seconds since the epoch (decimal digits, e.g. 1796170706) or an ISO 8601 time (2026-12-01T10:00:00Z), "
+      "from 2000-01-01 to a day from now";
+
+/// A time as `--usage-time` and the config's `time` take it: seconds since the epoch in
+/// decimal digits with an optional fraction ("1796170706.5"; never 1e9, 0x10, inf or nan), or
+/// an ISO 8601 time ("2026-12-01T10:00:00Z"), within [kEarliestUsageTime, now +
+/// kUsageTimeAfterNow]. False for anything else.
 [[nodiscard]] bool parseUsageTime(const std::string& text, double& seconds);
 
 /// The same from `text`, `path` naming it in errors and resolving relative file names.

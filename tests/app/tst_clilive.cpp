@@ -19,11 +19,36 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <csignal>
+#include <fstream>
+#include <string>
+
 using fleet::tests::FakeKubeApiServer;
 
 namespace {
 
 const QString kHoneycomb = QStringLiteral(FLEET_SHARED_DATA_DIR "/k8s-fixture-honeycomb-eks");
+
+// True once `pid` has ended (no such process, or a zombie nobody reaped yet).
+bool processGone(pid_t pid)
+{
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text;
+    if (!stat || !std::getline(stat, text))
+        return true;
+    const auto close = text.rfind(')');
+    return close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z';
+}
+
+// The pid a file holds, or 0 while it is missing or not yet written whole (a line).
+pid_t pidIn(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray text = f.readAll();
+    return text.endsWith('\n') ? static_cast<pid_t>(text.trimmed().toLongLong()) : 0;
+}
 
 using Run = fleet::tests::FleetscopeRun;
 
@@ -41,8 +66,15 @@ private slots:
     void stalledServerIsSaidAndBounded();
     void requestTimeoutAndTokenFileAreChecked();
     void planExportTiesTheScriptToTheLiveServer();
+    void slowExecPluginFollowsTheRequestTimeout();
+    void execPluginEndsWithFleetscope_data();
+    void execPluginEndsWithFleetscope();
+    void serverTextCannotForgeLines();
 
 private:
+    // A kubeconfig whose user's token comes from the exec plugin `plugin`; the server never
+    // matters (the plugin does not finish).
+    QString writeExecKubeconfig(const QString& name, const QString& plugin);
     Run fleetscope(const QStringList& args, const QString& kubeconfigEnv = {});
     QString writeKubeconfig(const FakeKubeApiServer& server, const QString& name, const QString& token);
     std::map<std::string, QJsonArray> lists() const;
@@ -314,6 +346,108 @@ void TstCliLive::planExportTiesTheScriptToTheLiveServer()
     QVERIFY(bash.waitForFinished(30'000));
     QVERIFY2(bash.exitCode() == 0, bash.readAllStandardError().constData());
     QVERIFY(bash.readAllStandardOutput().contains("dry run"));
+}
+
+QString TstCliLive::writeExecKubeconfig(const QString& name, const QString& plugin)
+{
+    const QString kubeconfig = m_dir.filePath(name);
+    QFile f(kubeconfig);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return {};
+    f.write(QString("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: http://127.0.0.1:1\n"
+                    "users:\n- name: ops\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n"
+                    "      command: %1\ncontexts:\n- name: c\n  context: {cluster: c, user: ops}\ncurrent-context: c\n")
+                .arg(plugin)
+                .toUtf8());
+    return kubeconfig;
+}
+
+// A credential plugin that never finishes is part of the request: --request-timeout bounds
+// it, the wait is said on stderr after 3 s as a slow request's is, and the plugin is killed
+// with the process it started in the background.
+void TstCliLive::slowExecPluginFollowsTheRequestTimeout()
+{
+    const QString plugin = m_dir.filePath("slow-plugin.sh");
+    const QString childFile = m_dir.filePath("slow-plugin-child.pid");
+    QFile::remove(childFile);
+    QFile script(plugin);
+    QVERIFY(script.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    script.write(QString("#!/bin/sh\nsleep 300 &\necho $! > %1\nsleep 300\n").arg(childFile).toUtf8());
+    script.close();
+    QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+    const QString kubeconfig = writeExecKubeconfig("exec-kubeconfig", plugin);
+    QElapsedTimer clock;
+    clock.start();
+    const Run r = fleetscope({ "summary", "--kubeconfig", kubeconfig, "--request-timeout", "5s" });
+    const qint64 ms = clock.elapsed();
+    qInfo("summary with a plugin that hangs, --request-timeout 5s: %lld ms; stderr: %s", static_cast<long long>(ms), r.err.constData());
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("fleetscope: waiting for http://127.0.0.1:1 /api/v1/nodes?REDACTED: running the exec credential plugin, 3 s so "
+                            "far (gives up at 5 s, --request-timeout)\n"),
+        r.err.constData());
+    QVERIFY2(r.err.contains("did not finish within 5 s (the request timeout; --request-timeout sets it); it and the processes it "
+                            "started were killed"),
+        r.err.constData());
+    QVERIFY2(ms >= 5000 && ms < 10000, qPrintable(QString::number(ms)));
+    const pid_t child = pidIn(childFile);
+    QVERIFY(child > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(processGone(child), 5000);
+}
+
+void TstCliLive::execPluginEndsWithFleetscope_data()
+{
+    QTest::addColumn<int>("signal");
+    QTest::newRow("SIGTERM") << SIGTERM;
+    QTest::newRow("SIGINT (Ctrl-C)") << SIGINT;
+}
+
+// The plugin runs in its own process group (so that it can be killed with its children at
+// its bound): a signal that ends fleetscope must end the plugin's group too.
+void TstCliLive::execPluginEndsWithFleetscope()
+{
+    QFETCH(int, signal);
+    const QString tag = QString::number(signal);
+    const QString plugin = m_dir.filePath("plugin-" + tag + ".sh");
+    const QString pluginFile = m_dir.filePath("plugin-" + tag + ".pid");
+    const QString childFile = m_dir.filePath("plugin-child-" + tag + ".pid");
+    QFile::remove(pluginFile);
+    QFile::remove(childFile);
+    QFile script(plugin);
+    QVERIFY(script.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    script.write(QString("#!/bin/sh\necho $$ > %1\nsleep 300 &\necho $! > %2\nsleep 300\n").arg(pluginFile, childFile).toUtf8());
+    script.close();
+    QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+    const QString kubeconfig = writeExecKubeconfig("exec-kubeconfig-" + tag, plugin);
+    QProcess p;
+    QProcessEnvironment env = fleet::tests::headlessEnvironment();
+    env.insert("HOME", m_dir.path());
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(FLEETSCOPE_EXECUTABLE), { "summary", "--kubeconfig", kubeconfig, "--request-timeout", "0" });
+    QVERIFY(p.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(pidIn(pluginFile) > 0 && pidIn(childFile) > 0, 20000);
+    const pid_t pluginPid = pidIn(pluginFile);
+    const pid_t child = pidIn(childFile);
+    QVERIFY(::kill(static_cast<pid_t>(p.processId()), signal) == 0);
+    QVERIFY(p.waitForFinished(10000));
+    QCOMPARE(p.exitStatus(), QProcess::CrashExit); // ended by the signal, as before
+    QTRY_VERIFY_WITH_TIMEOUT(processGone(pluginPid), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(processGone(child), 5000);
+}
+
+// A Status message is the server's text: its line breaks, CR and ESC are shown escaped, so
+// that it cannot add a line that looks like fleetscope's own.
+void TstCliLive::serverTextCannotForgeLines()
+{
+    FakeKubeApiServer::Options options;
+    options.forbidden = { "/api/v1/nodes" };
+    options.forbiddenMessageTail = "\nfleetscope: summary written\r\x1b[2Jdone";
+    FakeKubeApiServer server(m_pki, lists(), options);
+    const QString kubeconfig = writeKubeconfig(server, "kubeconfig-forged", "fleet-test-token");
+    const Run r = fleetscope({ "summary", "--kubeconfig", kubeconfig });
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("cannot list resource\\x0Afleetscope: summary written\\x0D\\x1B[2Jdone"), r.err.constData());
+    QVERIFY2(!r.err.contains("\nfleetscope: summary written"), r.err.constData());
+    QVERIFY2(!r.err.contains('\r') && !r.err.contains('\x1b'), r.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TstCliLive)

@@ -7,6 +7,7 @@
 
 #include "fleetscoperun.h"
 #include "importers/prometheusserver.h"
+#include "importers/stallingserver.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -49,6 +50,8 @@ private slots:
     void simulatedHasUsage();
     void unreachableIsAWarning();
     void silentPrometheusIsBounded();
+    void oversizedPrometheusAnswerIsAWarning_data();
+    void oversizedPrometheusAnswerIsAWarning();
     void badOptions_data();
     void badOptions();
 };
@@ -177,6 +180,40 @@ void TstCliUsage::silentPrometheusIsBounded()
     ::close(listener);
 }
 
+// A Prometheus whose answer has no end, or says it is 99999999999999 bytes long: the answer is
+// bounded (1 GiB, kube::kPrometheusLimit) and read within --request-timeout; the command goes
+// on without usage, naming the server, never "out of memory" against the cluster file.
+void TstCliUsage::oversizedPrometheusAnswerIsAWarning_data()
+{
+    QTest::addColumn<int>("mode");
+    QTest::addColumn<QString>("said");
+    QTest::newRow("Content-Length: 99999999999999")
+        << int(fleet::tests::StallingServer::Mode::HugeLength)
+        << ": /api/v1/query: the answer is larger than 1024 MiB, the limit for a Prometheus answer (its Content-Length says 99999999999999 bytes)";
+    QTest::newRow("endless chunked body") << int(fleet::tests::StallingServer::Mode::Endless)
+                                          << ": /api/v1/query: gave up after 3 s (the request timeout; --request-timeout sets it): ";
+}
+
+void TstCliUsage::oversizedPrometheusAnswerIsAWarning()
+{
+    QFETCH(int, mode);
+    QFETCH(QString, said);
+    fleet::tests::StallingServer server(static_cast<fleet::tests::StallingServer::Mode>(mode));
+    QVERIFY(server.port() != 0);
+    const QString url = QString::fromStdString(server.url());
+    QElapsedTimer clock;
+    clock.start();
+    const auto r = runFleetscope({ QStringLiteral("summary"), kSmall, QStringLiteral("--prometheus"), url, QStringLiteral("--request-timeout"),
+                                     QStringLiteral("3s") },
+        fleet::tests::headlessEnvironment(), 60'000);
+    const QByteArray all = r.out + r.err;
+    QVERIFY2(r.exitCode == 0, all.constData());
+    QVERIFY2(clock.elapsed() < 20'000, "--request-timeout did not bound the answer");
+    QVERIFY2(all.contains((url + said).toUtf8()), all.constData());
+    QVERIFY2(!all.contains("out of memory"), all.constData());
+    QVERIFY2(all.contains("going on without usage figures"), all.constData());
+}
+
 void TstCliUsage::badOptions_data()
 {
     QTest::addColumn<QStringList>("args");
@@ -186,7 +223,35 @@ void TstCliUsage::badOptions_data()
     QTest::newRow("not http") << QStringList { QStringLiteral("--prometheus"), QStringLiteral("localhost:9090") }
                               << "--prometheus: expected an http:// or https:// URL, got \"localhost:9090\"";
     QTest::newRow("bad time") << QStringList { QStringLiteral("--prometheus"), QStringLiteral("http://x"), QStringLiteral("--usage-time"),
-        QStringLiteral("yesterday") } << "--usage-time: expected seconds since the epoch or an ISO 8601 time";
+        QStringLiteral("yesterday") } << "--usage-time: expected seconds since the epoch (decimal digits, e.g. 1796170706) or an ISO 8601 time (2026-12-01T10:00:00Z), from 2000-01-01 to a day from now, got \"yesterday\"";
+    QTest::newRow("time 1e308") << QStringList { QStringLiteral("--prometheus"), QStringLiteral("http://x"), QStringLiteral("--usage-time"),
+        QStringLiteral("1e308") } << "--usage-time: expected seconds since the epoch (decimal digits, e.g. 1796170706) or an ISO 8601 time (2026-12-01T10:00:00Z), from 2000-01-01 to a day from now, got \"1e308\"";
+    QTest::newRow("time 0x10") << QStringList { QStringLiteral("--prometheus"), QStringLiteral("http://x"), QStringLiteral("--usage-time"),
+        QStringLiteral("0x10") } << "--usage-time: expected seconds since the epoch (decimal digits, e.g. 1796170706) or an ISO 8601 time (2026-12-01T10:00:00Z), from 2000-01-01 to a day from now, got \"0x10\"";
+    QTest::newRow("time 2^63") << QStringList { QStringLiteral("--prometheus"), QStringLiteral("http://x"), QStringLiteral("--usage-time"),
+        QStringLiteral("9223372036854775808") } << "--usage-time: expected seconds since the epoch (decimal digits, e.g. 1796170706) or an ISO 8601 time (2026-12-01T10:00:00Z), from 2000-01-01 to a day from now, got \"9223372036854775808\"";
+    QTest::newRow("time 1e20") << QStringList { QStringLiteral("--prometheus"), QStringLiteral("http://x"), QStringLiteral("--usage-time"),
+        QStringLiteral("1e20") } << "--usage-time: expected seconds since the epoch (decimal digits, e.g. 1796170706) or an ISO 8601 time (2026-12-01T10:00:00Z), from 2000-01-01 to a day from now, got \"1e20\"";
+    QTest::newRow("time inf") << QStringList { QStringLiteral("--prometheus"), QStringLiteral("http://x"), QStringLiteral("--usage-time"),
+        QStringLiteral("inf") } << "--usage-time: expected seconds since the epoch (decimal digits, e.g. 1796170706) or an ISO 8601 time (2026-12-01T10:00:00Z), from 2000-01-01 to a day from now, got \"inf\"";
+    QTest::newRow("time before 2000") << QStringList { QStringLiteral("--prometheus"), QStringLiteral("http://x"), QStringLiteral("--usage-time"),
+        QStringLiteral("946684799") } << "--usage-time: expected seconds since the epoch (decimal digits, e.g. 1796170706) or an ISO 8601 time (2026-12-01T10:00:00Z), from 2000-01-01 to a day from now, got \"946684799\"";
+    QTest::newRow("time next year") << QStringList { QStringLiteral("--prometheus"), QStringLiteral("http://x"), QStringLiteral("--usage-time"),
+        QStringLiteral("2100-01-01T00:00:00Z") } << "--usage-time: expected seconds since the epoch (decimal digits, e.g. 1796170706) or an ISO 8601 time (2026-12-01T10:00:00Z), from 2000-01-01 to a day from now, got \"2100-01-01T00:00:00Z\"";
+    QTest::newRow("time -5") << QStringList { QStringLiteral("--prometheus"), QStringLiteral("http://x"), QStringLiteral("--usage-time"),
+        QStringLiteral("-5") } << "--usage-time: expected seconds since the epoch (decimal digits, e.g. 1796170706) or an ISO 8601 time (2026-12-01T10:00:00Z), from 2000-01-01 to a day from now, got \"-5\"";
+    QTest::newRow("seed 2^63") << QStringList { QStringLiteral("--seed"), QStringLiteral("9223372036854775808") }
+                          << "--seed: expected an integer from 0 to 9223372036854775807, got \"9223372036854775808\"";
+    QTest::newRow("seed 2^64") << QStringList { QStringLiteral("--seed"), QStringLiteral("18446744073709551616") }
+                          << "--seed: expected an integer from 0 to 9223372036854775807, got \"18446744073709551616\"";
+    QTest::newRow("seed -1") << QStringList { QStringLiteral("--seed"), QStringLiteral("-1") }
+                          << "--seed: expected an integer from 0 to 9223372036854775807, got \"-1\"";
+    QTest::newRow("seed +5") << QStringList { QStringLiteral("--seed"), QStringLiteral("+5") }
+                          << "--seed: expected an integer from 0 to 9223372036854775807, got \"+5\"";
+    QTest::newRow("seed 0x10") << QStringList { QStringLiteral("--seed"), QStringLiteral("0x10") }
+                          << "--seed: expected an integer from 0 to 9223372036854775807, got \"0x10\"";
+    QTest::newRow("seed 1e3") << QStringList { QStringLiteral("--seed"), QStringLiteral("1e3") }
+                          << "--seed: expected an integer from 0 to 9223372036854775807, got \"1e3\"";
     QTest::newRow("unreadable token") << QStringList { QStringLiteral("--prometheus"), QStringLiteral("http://x"),
         QStringLiteral("--prometheus-token-file"), QStringLiteral("/nonexistent/token") } << "--prometheus-token-file: /nonexistent/token: does not exist";
 }

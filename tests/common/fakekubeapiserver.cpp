@@ -376,6 +376,7 @@ struct FakeKubeApiServer::Impl {
             if (options.echoCredentials)
                 if (const auto auth = req.find(http::field::authorization); auth != req.end())
                     message += QString(" (request had %1)").arg(QString::fromStdString(std::string(auth->value())));
+            message += QString::fromStdString(options.forbiddenMessageTail);
             body = status(403, "Forbidden", message);
         } else if (const std::optional<QJsonArray> list = listOf(path)) {
             const QString token = query.queryItemValue("continue");

@@ -41,6 +41,9 @@ public:
         int throttle = 0;                       ///< this many LISTs get 429 with Retry-After: 0
         std::vector<std::string> forbidden;     ///< collection paths answered with 403, their lists and watches
         bool echoCredentials = false;           ///< a 403 list answer quotes the request's Authorization header (a careless proxy)
+        /// Text a 403 list answer's Status message ends with (a server, or a man in the middle on
+        /// http://, that puts control bytes or line breaks in it); empty: none.
+        std::string forbiddenMessageTail;
         int watchGone = 0;                      ///< this many WATCH requests get an HTTP 410 Gone status
         int delayMs = 0;                        ///< every answer waits this long first (a slow server)
         /// Pre-built answers by exact request target ("/api/v1/pods?limit=500&continue=..."),

@@ -3,8 +3,11 @@
 // A test double of a server that goes wrong in time, on loopback plain HTTP: it accepts every
 // connection and reads the request, then, as asked, never answers (Silent), sends the head of
 // an answer and part of its body then nothing more (MidBody), or sends the head and then one
-// byte of body every `trickleMs` (Trickle). What the request timeout and the reports of a slow
-// request are tested against. It counts the requests it read.
+// byte of body every `trickleMs` (Trickle); or goes wrong in size: a chunked body of list
+// items sent as fast as the client reads, without end (Endless), or a header saying
+// Content-Length: 99999999999999 before a short body (HugeLength). What the request timeout,
+// the reports of a slow request and the bounds of an answer are tested against. It counts the
+// requests it read.
 //
 // Thread: its own threads (one per connection); the destructor ends them at once.
 
@@ -16,6 +19,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <chrono>
 #include <mutex>
 #include <string>
@@ -26,7 +30,7 @@ namespace fleet::tests {
 
 class StallingServer {
 public:
-    enum class Mode { Silent, MidBody, Trickle };
+    enum class Mode { Silent, MidBody, Trickle, Endless, HugeLength };
 
     explicit StallingServer(Mode mode, int trickleMs = 1000)
         : m_mode(mode)
@@ -113,7 +117,34 @@ private:
         }
         ++m_requests;
         const std::string answerHead = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n";
-        if (m_mode == Mode::MidBody) {
+        if (m_mode == Mode::Endless) {
+            const std::string chunkedHead = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+            std::string item;
+            for (int i = 0; i < 2000; ++i)
+                item += "{\"metadata\":{\"name\":\"n\"}},";
+            char size[32];
+            std::snprintf(size, sizeof size, "%zx\r\n", item.size());
+            const std::string chunk = size + item + "\r\n";
+            std::string body;
+            for (int i = 0; i < 8; ++i)
+                body += chunk;
+            const std::string start = chunkedHead + "a\r\n{\"items\":[\r\n";
+            if (::send(fd, start.data(), start.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(start.size()))
+                return;
+            // Blocking sends: as fast as the client reads; ends when it hangs up or the server stops.
+            for (;;) {
+                bool ready = false;
+                if (!waitReadable(m_stop[0], 0, ready) || ready)
+                    return;
+                if (::send(fd, body.data(), body.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(body.size()))
+                    return;
+            }
+        }
+        if (m_mode == Mode::HugeLength) {
+            const std::string answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 99999999999999\r\n\r\n"
+                                       "{\"kind\":\"NodeList\",\"apiVersion\":\"v1\",\"items\":[]}";
+            (void)::send(fd, answer.data(), answer.size(), MSG_NOSIGNAL);
+        } else if (m_mode == Mode::MidBody) {
             const std::string part = answerHead + "{\"kind\":\"NodeList\",\"apiVersion\":\"v1\",\"items\":[";
             (void)::send(fd, part.data(), part.size(), MSG_NOSIGNAL);
         } else if (m_mode == Mode::Trickle) {

@@ -180,7 +180,8 @@ void TstExportQuoting::commentsRunNothing()
 
 namespace {
 // What a CSV reader gets back of csvTextField(text): control characters as \xNN (C1 as
-// \xC2\xNN), then a ' before a leading =, +, - or @.
+// \xC2\xNN, bidi and invisible characters as the \xNN of their bytes), then a ' before a
+// leading =, +, - or @.
 std::string csvCell(const std::string& text)
 {
     std::string cell;
@@ -194,6 +195,18 @@ std::string csvCell(const std::string& text)
         } else if (c < 0x20 || c == 0x7f) {
             std::snprintf(b, sizeof b, "\\x%02X", c);
             cell += b;
+        } else if (i + 2 < text.size()
+            && ((c == 0xe2 && static_cast<unsigned char>(text[i + 1]) == 0x80
+                    && ((static_cast<unsigned char>(text[i + 2]) >= 0x8b && static_cast<unsigned char>(text[i + 2]) <= 0x8f)
+                        || (static_cast<unsigned char>(text[i + 2]) >= 0xa8 && static_cast<unsigned char>(text[i + 2]) <= 0xae)))
+                || (c == 0xe2 && static_cast<unsigned char>(text[i + 1]) == 0x81 && static_cast<unsigned char>(text[i + 2]) >= 0xa6
+                    && static_cast<unsigned char>(text[i + 2]) <= 0xa9)
+                || (c == 0xef && static_cast<unsigned char>(text[i + 1]) == 0xbb && static_cast<unsigned char>(text[i + 2]) == 0xbf))) {
+            // An invisible or reordering character: the \xNN of its three bytes.
+            std::snprintf(b, sizeof b, "\\x%02X\\x%02X\\x%02X", c, static_cast<unsigned char>(text[i + 1]),
+                static_cast<unsigned char>(text[i + 2]));
+            cell += b;
+            i += 2;
         } else {
             cell += text[i];
         }
@@ -221,6 +234,13 @@ void TstExportQuoting::csvTextFields_data()
     QTest::newRow("DEL") << std::string("a\x7f") << std::string("a\\x7F");
     QTest::newRow("C1 CSI") << std::string("a\xc2\x9b" "2J") << std::string("a\\xC2\\x9B2J");
     QTest::newRow("not C1: U+00A0") << std::string("a\xc2\xa0") << std::string("a\xc2\xa0");
+    // Reordering and invisible characters as the \xNN of their bytes: a spreadsheet would show
+    // "web-\u202Egnp.exe" as "web-exe.png".
+    QTest::newRow("U+202E RLO") << std::string("web-\xe2\x80\xaegnp.exe") << std::string("web-\\xE2\\x80\\xAEgnp.exe");
+    QTest::newRow("U+2066 LRI, U+2069 PDI") << std::string("\xe2\x81\xa6x\xe2\x81\xa9") << std::string("\\xE2\\x81\\xA6x\\xE2\\x81\\xA9");
+    QTest::newRow("U+200B ZWSP, U+FEFF") << std::string("a\xe2\x80\x8b" "b\xef\xbb\xbf") << std::string("a\\xE2\\x80\\x8Bb\\xEF\\xBB\\xBF");
+    QTest::newRow("U+2028 LS") << std::string("a\xe2\x80\xa8") << std::string("a\\xE2\\x80\\xA8");
+    QTest::newRow("not bidi: U+2010 hyphen, U+20AC euro") << std::string("a\xe2\x80\x90\xe2\x82\xac") << std::string("a\xe2\x80\x90\xe2\x82\xac");
     QTest::newRow("= after a control") << std::string("\x1b=1") << std::string("\\x1B=1");
     QTest::newRow("plain") << std::string("web-0") << std::string("web-0");
     QTest::newRow("inner = stays") << std::string("a=b") << std::string("a=b");

@@ -211,6 +211,15 @@ void TestFleetDocument::refusesNewerVersionAndOtherFiles()
     QCOMPARE(errorOf(wal, "wal.fleet"),
              std::string("wal.fleet: is in SQLite's WAL journal mode, which Fleetscope never writes (another program changed it): "
                          "turn WAL off with  sqlite3 FILE 'PRAGMA journal_mode=DELETE'  and open it again"));
+    // A damaged header (the largest root page, bytes 52-55) makes quick_check list some 15
+    // problems, a line each: the message keeps the first two, on one line, and counts the rest.
+    std::string rootPage = image;
+    rootPage[52] = '\xff';
+    const std::string damaged = errorOf(rootPage, "root.fleet");
+    QVERIFY2(damaged.starts_with("root.fleet: damaged (SQLite quick_check: max rootpage ("), damaged.c_str());
+    QVERIFY2(damaged.find('\n') == std::string::npos, damaged.c_str());
+    QVERIFY2(damaged.find("*** in database main ***") == std::string::npos, damaged.c_str());
+    QVERIFY2(damaged.ends_with(" more)"), damaged.c_str());
     // A bad plan inside a document names the file once, then the plan.
     const std::string badPlan = errorOf(altered(image, "UPDATE plans SET plan_json = '{\"fleetscopePlan\": 7}'"), "doc.fleet");
     QVERIFY2(badPlan.starts_with("doc.fleet: plan \"plan\""), badPlan.c_str());

@@ -78,6 +78,9 @@ private slots:
     void retriesStayInsideTheRequestTimeout();
     void requestTimeoutComesFromTheRequest();
     void watchSaysWhatItWaitsFor();
+    void answerPastItsLimitIsRefused_data();
+    void answerPastItsLimitIsRefused();
+    void endlessBodyStopsAtTheRequestTimeout();
 
 private:
     kube::ResolvedKubeconfig config(const std::string& server, std::chrono::milliseconds timeout);
@@ -116,9 +119,9 @@ void TstKubeTimeouts::stalledServerGivesUpAtTheRequestTimeout_data()
     QTest::newRow("accepts, never answers") << int(StallingServer::Mode::Silent)
                                             << "the server accepted the request and sent nothing";
     QTest::newRow("stops mid-body") << int(StallingServer::Mode::MidBody)
-                                    << "bytes of the answer came, then it stopped or slowed to a trickle";
+                                    << "bytes of the answer had come, and it had not ended";
     QTest::newRow("trickles") << int(StallingServer::Mode::Trickle)
-                              << "bytes of the answer came, then it stopped or slowed to a trickle";
+                              << "bytes of the answer had come, and it had not ended";
 }
 
 void TstKubeTimeouts::stalledServerGivesUpAtTheRequestTimeout()
@@ -219,6 +222,62 @@ void TstKubeTimeouts::watchSaysWhatItWaitsFor()
     QTRY_VERIFY_WITH_TIMEOUT(QString::fromStdString(sink.status().lastError).contains("gave up after 5 s"), 6000);
     QVERIFY(sink.status().retries >= 1);
     feed->stop();
+}
+
+void TstKubeTimeouts::answerPastItsLimitIsRefused_data()
+{
+    QTest::addColumn<int>("mode");
+    QTest::addColumn<QString>("said");
+    QTest::newRow("Content-Length: 99999999999999") << int(StallingServer::Mode::HugeLength)
+                                                    << "(its Content-Length says 99999999999999 bytes)";
+    QTest::newRow("chunked without end") << int(StallingServer::Mode::Endless) << "bytes had come)";
+}
+
+void TstKubeTimeouts::answerPastItsLimitIsRefused()
+{
+    // No request timeout: only the size bounds the answer. A LIST page may be 1 GiB
+    // (kube::kListPageLimit); a Content-Length above it is refused before the body is read,
+    // and a chunked body is cut when it passes it. Never an allocation the header sizes.
+    QFETCH(int, mode);
+    QFETCH(QString, said);
+    StallingServer server(static_cast<StallingServer::Mode>(mode));
+    QVERIFY(server.port() != 0);
+    QElapsedTimer clock;
+    clock.start();
+    try {
+        (void)loadLiveCluster(config(server.url(), std::chrono::milliseconds(0)));
+        QFAIL("an answer past its limit gave a cluster");
+    } catch (const kube::KubeApiError& e) {
+        qInfo("after %lld ms: %s", static_cast<long long>(clock.elapsed()), e.what());
+        QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(server.url()) + ": /api/v1/nodes?REDACTED: the answer is larger than "
+                                                                                      "1024 MiB, the limit for a LIST page "),
+            e.what());
+        QVERIFY2(QString(e.what()).contains(said), e.what());
+        QVERIFY(!e.transient()); // trying again would read as much again
+    }
+    QCOMPARE(server.requests(), 1);
+}
+
+void TstKubeTimeouts::endlessBodyStopsAtTheRequestTimeout()
+{
+    // A body that comes as fast as it is read never makes the client wait for a byte: the
+    // request timeout must still end it (or the size limit, if the machine reads faster).
+    StallingServer server(StallingServer::Mode::Endless);
+    QVERIFY(server.port() != 0);
+    QElapsedTimer clock;
+    clock.start();
+    try {
+        (void)loadLiveCluster(config(server.url(), std::chrono::milliseconds(1000)));
+        QFAIL("an endless answer gave a cluster");
+    } catch (const kube::KubeApiError& e) {
+        const qint64 ms = clock.elapsed();
+        qInfo("after %lld ms: %s", static_cast<long long>(ms), e.what());
+        const QString what = e.what();
+        QVERIFY2(what.contains("gave up after 1 s (the request timeout; --request-timeout sets it): ")
+                && what.contains(" bytes of the answer had come, and it had not ended"),
+            e.what());
+        QVERIFY2(ms < 3000, qPrintable(QString::number(ms)));
+    }
 }
 
 QTEST_GUILESS_MAIN(TstKubeTimeouts)

@@ -8,8 +8,10 @@
 #include "importers/output/documentheader.h"
 #include "importers/output/outputfile.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -20,6 +22,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 using namespace fleet;
@@ -79,6 +82,7 @@ private slots:
     void distinctOutputs();
     void standardOutput();
     void standardOutputFull();
+    void removesTemporariesOfDeadWriters();
 };
 
 void TestOutputFile::writesNewFileWithUmaskMode()
@@ -371,6 +375,63 @@ void TestOutputFile::standardOutputFull()
     ::close(full);
     QVERIFY2(error.contains(QStringLiteral("cannot write to standard output: disk full (No space left on device)")),
         qPrintable(error));
+}
+
+// A writer killed between creating its temporary file and the rename (SIGKILL, a power cut)
+// leaves ".NAME.XXXXXXXX.tmp" beside the target. The next write of that target removes it
+// when no process holds its lock (flock, taken by every writer) and it is older than a few
+// seconds; a live writer's file, a fresh one and other files stay.
+void TestOutputFile::removesTemporariesOfDeadWriters()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const auto make = [&](const QString& name, bool old) {
+        const QString path = dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write("{\"cut") != 5)
+            return QString();
+        f.close();
+        if (old) {
+            const struct timeval times[2] = { { ::time(nullptr) - 120, 0 }, { ::time(nullptr) - 120, 0 } };
+            if (::utimes(QFile::encodeName(path).constData(), times) != 0)
+                return QString();
+        }
+        return path;
+    };
+    const QString dead = make(QStringLiteral(".plan.json.k3x9q0ab.tmp"), true);
+    const QString deadToo = make(QStringLiteral(".plan.json.00000000.tmp"), true);
+    const QString live = make(QStringLiteral(".plan.json.livewrtr.tmp"), true);
+    const QString fresh = make(QStringLiteral(".plan.json.freshone.tmp"), false);
+    const QString otherTarget = make(QStringLiteral(".other.json.k3x9q0ab.tmp"), true);
+    const QString otherName = make(QStringLiteral(".plan.json.k3x9q0ab.tmp.bak"), true);
+    const QString notOurs = make(QStringLiteral(".plan.json.K3X9Q0AB.tmp"), true);
+    for (const QString& p : { dead, deadToo, live, fresh, otherTarget, otherName, notOurs })
+        QVERIFY(!p.isEmpty());
+    // A live writer: another process holds the lock (flock(1) takes the same flock(2) lock).
+    QProcess holder;
+    // --no-fork: one process (flock execs the shell, which execs sleep), ended by kill() below.
+    holder.start(QStringLiteral("flock"), { QStringLiteral("--no-fork"), QStringLiteral("-x"), live, QStringLiteral("sh"), QStringLiteral("-c"),
+                                              QStringLiteral("echo locked; exec sleep 300") });
+    QVERIFY(holder.waitForStarted());
+    QByteArray said;
+    while (!said.contains("locked") && holder.waitForReadyRead(10000))
+        said += holder.readAllStandardOutput();
+    QVERIFY2(said.contains("locked"), said.constData());
+
+    QCOMPARE(writeError(dir.filePath(QStringLiteral("plan.json")), "{}\n"), QString());
+    QCOMPARE(readAll(dir.filePath(QStringLiteral("plan.json"))), QByteArray("{}\n"));
+    QVERIFY(!QFile::exists(dead));
+    QVERIFY(!QFile::exists(deadToo));
+    QVERIFY(QFile::exists(live));
+    QVERIFY(QFile::exists(fresh));
+    QVERIFY(QFile::exists(otherTarget));
+    QVERIFY(QFile::exists(otherName));
+    QVERIFY(QFile::exists(notOurs));
+    // No temporary of this write is left either.
+    const QStringList left = QDir(dir.path()).entryList({ QStringLiteral(".plan.json.*.tmp") }, QDir::Hidden | QDir::Files);
+    QCOMPARE(left.size(), 3); // live, fresh, and K3X9Q0AB (not a name Fleetscope makes)
+    holder.kill();
+    holder.waitForFinished();
 }
 
 QTEST_GUILESS_MAIN(TestOutputFile)

@@ -463,7 +463,7 @@ void TstPrometheus::usageConfigRefuses_data()
     QTest::newRow("token file") << QByteArray("prometheus: {url: http://x, bearerTokenFile: /nonexistent/t}\n")
                                 << "prometheus.bearerTokenFile: \"/nonexistent/t\" does not exist";
     QTest::newRow("twice") << QByteArray("prometheus:\n  url: http://x\n  url: http://y\n") << "c.yaml:3: prometheus.url: the key \"url\" is given twice in one mapping (lines 2 and 3)";
-    QTest::newRow("time") << QByteArray("prometheus: {url: http://x}\ntime: soon\n") << "c.yaml:2: time: expected seconds since the epoch";
+    QTest::newRow("time") << QByteArray("prometheus: {url: http://x}\ntime: soon\n") << "c.yaml:2: time: expected seconds since the epoch (decimal digits, e.g. 1796170706) or an ISO 8601 time (2026-12-01T10:00:00Z), from 2000-01-01 to a day from now";
 }
 
 void TstPrometheus::usageConfigRefuses()
