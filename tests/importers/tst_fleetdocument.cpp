@@ -220,8 +220,9 @@ void TestFleetDocument::refusesNewerVersionAndOtherFiles()
     QVERIFY2(damaged.find('\n') == std::string::npos, damaged.c_str());
     QVERIFY2(damaged.find("*** in database main ***") == std::string::npos, damaged.c_str());
     QVERIFY2(damaged.ends_with(" more)"), damaged.c_str());
-    // A bad plan inside a document names the file once, then the plan.
-    const std::string badPlan = errorOf(altered(image, "UPDATE plans SET plan_json = '{\"fleetscopePlan\": 7}'"), "doc.fleet");
+    // A bad plan inside a document names the file once, then the plan (the plan_zlib bytes are
+    // {"fleetscopePlan": 7}, 21 bytes, deflated at level 1).
+    const std::string badPlan = errorOf(altered(image, "UPDATE plans SET plan_zlib = X'7801ab564acb494d2d294ece2f480dc849cc53b25230af0500575e0783', plan_size = 21"), "doc.fleet");
     QVERIFY2(badPlan.starts_with("doc.fleet: plan \"plan\""), badPlan.c_str());
     QVERIFY2(badPlan.find("doc.fleet", 1) == std::string::npos, badPlan.c_str());
 }
