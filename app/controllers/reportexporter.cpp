@@ -43,7 +43,7 @@ ReportExporter::ReportExporter(MainWindow* window, QMenu* file)
     : QObject(window)
     , m_window(window)
 {
-    QAction* action = file->addAction(tr("Export &Report\u2026"), this, &ReportExporter::showDialog);
+    QAction* action = file->addAction(tr("&Export Report\u2026"), this, &ReportExporter::showDialog);
     action->setObjectName(QStringLiteral("actionExportReport"));
     action->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_R));
 }
