@@ -8,6 +8,7 @@
 #include "outputpath.h"
 
 #include "app/shared/importfailure.h"
+#include "app/shared/reportbuilder.h"
 #include "model/plan/planprices.h"
 #include "app/startup/surfaceformat.h"
 #include "app/xvfb/privatexserver.h"
@@ -148,20 +149,6 @@ std::optional<int> parseOptions(int argc, char** argv, ReportOptions& options)
     return std::nullopt;
 }
 
-QStringList provenanceLines(const importers::PlanSource& source, const QString& label)
-{
-    QStringList lines;
-    if (!source.simulated.empty())
-        lines << QStringLiteral("simulated cluster, %1 (deterministic: the same seed gives the same cluster)").arg(QString::fromStdString(source.simulated));
-    for (const auto& f : source.files)
-        lines << QStringLiteral("file %1, SHA-256 %2").arg(QString::fromStdString(f.name), QString::fromStdString(f.sha256));
-    if (!source.server.empty())
-        lines << QStringLiteral("live cluster %1, resourceVersion %2").arg(QString::fromStdString(source.server), QString::fromStdString(source.resourceVersion));
-    if (lines.isEmpty())
-        lines << label;
-    return lines;
-}
-
 // What the report is made of, read before the window system is needed: the plan, the prices
 // and the cluster (the import can take seconds: it runs while the private X server starts).
 struct Prepared {
@@ -227,106 +214,34 @@ int run(const ReportOptions& options, Prepared prepared)
     if (prepared.failCode != 0)
         return fail(prepared.error, prepared.failCode);
     qCDebug(lcReport, "import (beside the X server's start): %.0f ms", prepared.importMs);
-    const importers::PlanDocument& plan = prepared.plan;
-    const std::string& planPath = prepared.planPath;
-    const std::shared_ptr<model::PriceTable> prices = prepared.prices;
-    const importers::LoadedCluster& loaded = prepared.loaded;
-    const importers::PlanSource& current = prepared.current;
     const QString label = clusterSourceLabel(options.source);
     step("wait for the import");
-    std::shared_ptr<const model::ClusterStore> store = loaded.store;
-    std::shared_ptr<const model::Topology> topology = loaded.topology;
-
-    // The engine gives the loaded state's totals too (no plan: no action applied).
-    std::vector<double> nodePrices = model::planNodePrices(*store, prices.get());
-    // Beside a consolidation, the Karpenter baseline over the same loaded state and prices, as
-    // `plan consolidate` runs it: a search of its own, on a worker while the plan is replayed.
-    const bool consolidation = std::any_of(
-        plan.actions.begin(), plan.actions.end(), [](const model::PlanAction& a) { return a.type == model::ActionType::DrainNode; });
-    std::future<model::ConsolidationResult> baseline;
-    if (consolidation && options.baseline)
-        baseline = std::async(std::launch::async, [store, topology, nodePrices] {
-            model::ConsolidationInput input;
-            input.nodePricePerHour = nodePrices;
-            return model::karpenterMultiNodeConsolidation(*store, *topology, input);
-        });
-    const auto engine = std::make_shared<model::PlanEngine>(*store, *topology, std::move(nodePrices));
-    importers::PlanEvaluation evaluation;
-    std::string sourceNote;
-    if (!planPath.empty()) {
-        evaluation = importers::evaluatePlanOn(*engine, plan);
-        evaluation.state = current;
-        sourceNote = importers::sourceDifference(plan.source, current);
-        evaluation.sourceNote = sourceNote;
-        if (!sourceNote.empty())
-            importers::printTerminalf(stderr, "fleetscope report: note: %s\n", sourceNote.c_str());
-    }
+    ReportSubject subject;
+    subject.store = prepared.loaded.store;
+    subject.topology = prepared.loaded.topology;
+    subject.usage = prepared.loaded.usage;
+    subject.prices = prepared.prices;
+    subject.plan = std::move(prepared.plan);
+    subject.planName = prepared.planPath;
+    subject.current = prepared.current;
+    subject.provenance = reportProvenanceLines(prepared.current, label);
+    subject.title = !options.title.isEmpty() ? options.title
+                                             : reportDefaultTitle(prepared.planPath, QString::fromStdString(prepared.loaded.sourceLabel));
+    subject.metric = options.metric.toStdString();
+    subject.baseline = options.baseline;
+    const std::unique_ptr<ReportJob> job = startReport(std::move(subject));
+    if (!job->sourceNote.empty())
+        importers::printTerminalf(stderr, "fleetscope report: note: %s\n", job->sourceNote.c_str());
     step("plan replay");
-    const model::MetricContext context(*store, prices.get());
-
-    views::ReportMapInput mapInput;
-    mapInput.store = store;
-    mapInput.topology = topology;
-    mapInput.prices = prices;
-    mapInput.engine = planPath.empty() ? nullptr : engine;
-    mapInput.metric = options.metric.toStdString();
-
-    views::FleetReportInput input;
-    const QString planName = planPath.empty() ? QString() : QFileInfo(QString::fromStdString(planPath)).fileName();
-    input.title = !options.title.isEmpty() ? options.title
-        : planName.isEmpty()                ? QStringLiteral("Fleet report: %1").arg(QString::fromStdString(loaded.sourceLabel))
-                                            : QStringLiteral("Plan review: %1").arg(planName);
-    input.provenance = provenanceLines(current, label);
-    input.created = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"));
-    input.version = QStringLiteral(FLEET_VERSION);
-    input.planName = planPath.empty() ? QString() : QString::fromStdString(planPath);
-    input.planNote = QString::fromStdString(sourceNote);
-    input.store = store.get();
-    input.topology = topology.get();
-    input.context = &context;
-    input.usage = loaded.usage.get();
-    input.engine = engine.get();
-    input.evaluation = planPath.empty() ? nullptr : &evaluation;
-    input.hasPrices = true;
-    // What the plan risks (about 1.4 s at 100,000 nodes: every pod's budgets) is worked out on
-    // a worker while the maps are drawn here; it reads the store and the replay, which no one
-    // changes now.
-    std::future<model::PlanRisks> risks;
-    if (!planPath.empty())
-        risks = std::async(std::launch::async, [&store, &evaluation] { return model::planRisks(*store, evaluation.actions); });
-    input.maps = views::renderReportMaps(mapInput, kMapLogicalSize);
-    if (input.maps.before.isNull())
+    views::ReportMaps maps = views::renderReportMaps(reportMapInput(*job), kMapLogicalSize);
+    if (maps.before.isNull())
         return fail(QStringLiteral("the map could not be rendered (no OpenGL?)"), 1);
     step("maps");
-    model::PlanRisks planRisks;
-    if (risks.valid()) {
-        planRisks = risks.get();
-        input.risks = &planRisks;
-        step("wait for the risks");
-    }
-    model::ConsolidationResult baselineResult;
-    if (baseline.valid()) {
-        baselineResult = baseline.get();
-        input.baseline = &baselineResult;
-        step("wait for the baseline");
-    }
-
-    views::ReportPages pages(input.title);
-    views::buildFleetReport(input, pages);
-    step("figures and layout");
-    QByteArray bytes;
-    if (options.png) {
-        const QImage image = pages.pageImage(0, options.pngWidth);
-        QBuffer buffer(&bytes);
-        buffer.open(QIODevice::WriteOnly);
-        if (!image.save(&buffer, "PNG"))
-            return fail(QStringLiteral("cannot encode the PNG image for %1").arg(options.output), 1);
-    } else {
-        bytes = pages.pdf(input.title, QStringLiteral("Fleetscope %1").arg(QStringLiteral(FLEET_VERSION)));
-        if (bytes.isEmpty())
-            return fail(QStringLiteral("cannot paint the PDF for %1").arg(options.output), 1);
-    }
-    step(options.png ? "paint PNG" : "paint PDF");
+    const FinishedReport report = finishReport(*job, std::move(maps), options.png, options.pngWidth);
+    if (report.bytes.isEmpty())
+        return fail(QStringLiteral("%1 for %2").arg(report.error, options.output), 1);
+    step("risks, baseline, figures, layout and paint");
+    const QByteArray& bytes = report.bytes;
     // Written as a whole (importers/output/outputfile.h): a failure keeps the previous file.
     try {
         importers::writeOutputFile(options.output.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
@@ -335,7 +250,7 @@ int run(const ReportOptions& options, Prepared prepared)
         return fail(QString::fromStdString(e.what()), 1);
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::printf("wrote %s (%d pages%s, %lld bytes, %.1f s)\n", qPrintable(QFileInfo(options.output).absoluteFilePath()), pages.pageCount(),
+    std::printf("wrote %s (%d pages%s, %lld bytes, %.1f s)\n", qPrintable(QFileInfo(options.output).absoluteFilePath()), report.pages,
         options.png ? ", the first as an image" : "", static_cast<long long>(bytes.size()), seconds);
     std::fflush(stdout);
     return 0;

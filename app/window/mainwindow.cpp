@@ -14,6 +14,7 @@
 #include "app/dialogs/placeworkloaddialog.h"
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/plannodeactions.h"
+#include "app/controllers/reportexporter.h"
 #include "app/controllers/plansteprunner.h"
 #include "app/window/markersmenu.h"
 #include "app/window/metricmenu.h"
@@ -213,6 +214,7 @@ void MainWindow::createMenus()
     file->addSeparator();
     m_planDocument->addOpenAction(file);
     m_planDocument->addSaveActions(file);
+    new ReportExporter(this, file); // File > Export Report
     createEditMenu();
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);

@@ -213,6 +213,10 @@ public:
     /// sets `error` ("FILE:LINE:COLUMN: ...") when the file is refused; the prices in use
     /// then stay as they were.
     bool setPriceOverrideFile(const QString& overrideFile, QString& error);
+    /// The prices in use for the cost metrics and the plan's costs (never null once the menus exist).
+    [[nodiscard]] std::shared_ptr<const model::PriceTable> prices() const noexcept { return m_prices; }
+    /// The id of the metric chosen in the Metric menu ("gpu", "cost", ...; m_metricId).
+    [[nodiscard]] QString metricId() const { return m_metricId; }
 
     /// Whether a failed import is also logged as a warning (category "fleet.app", so on
     /// stderr by default) besides the error banner. On by default; the screenshot command,

@@ -53,7 +53,8 @@ struct FleetReportInput {
     std::size_t groupActionsAbove = 1000;
 };
 
-/// Lays the report out on `pages` (which must be empty). Thread: GUI thread (fonts).
+/// Lays the report out on `pages` (which must be empty). Thread: any once the QGuiApplication
+/// exists (fonts; the window lays it out on a worker).
 void buildFleetReport(const FleetReportInput& input, ReportPages& pages);
 
 /// "12,345" for a count, "12,345.5" for milli-units (exact, trailing zeros dropped), "$1,234.56"

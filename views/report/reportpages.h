@@ -13,7 +13,8 @@
 // column), so nothing is cut; a single row taller than a page (which no real cell reaches: cells
 // are capped at kMaxCellChars characters, with an ellipsis) is the one exception.
 //
-// Thread: the GUI thread (QFont, QFontMetricsF need the application's font database).
+// Thread: any once the QGuiApplication exists (QFont and QFontMetricsF use its font database,
+// which Qt 6 serves to every thread); one object is used by one thread at a time.
 
 #include <QByteArray>
 #include <QColor>

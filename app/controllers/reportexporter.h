@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// File > Export Report: the report `fleetscope report` writes (views/report/fleetreport.h),
+// for what the window shows: the loaded state with its provenance, the plan shown (re-evaluated
+// on a plan engine of its own, as `plan check` does with the saved plan) and the chosen metric.
+// Written to a PDF (or the first page as a PNG) chosen in a file dialog, through the atomic
+// writer (importers/output/outputfile.h), which refuses to overwrite a .fleet document.
+//
+// Threads (app/shared/reportbuilder.h): the plan's replay, what it risks, the Karpenter
+// baseline, the layout and the painting run on workers; the maps are drawn on the GUI thread
+// by the fleet map's off-screen path (OpenGL needs it), as `screenshot` draws them; at 100,000
+// nodes that is the one step over 50 ms left there (the CLI's "maps" step). A progress dialog
+// with Cancel shows after half a second; Cancel stops the export at the next step and writes
+// nothing.
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+class QMenu;
+class QProgressDialog;
+
+namespace fleet::app {
+
+class MainWindow;
+struct ReportJob;
+
+class ReportExporter : public QObject {
+    Q_OBJECT
+public:
+    /// Adds File > Export Report… (objectName "actionExportReport") to `file`.
+    ReportExporter(MainWindow* window, QMenu* file);
+    ~ReportExporter() override;
+
+    /// Exports the report of what the window shows to `path` (.pdf or .png) on workers; false
+    /// when nothing started (no cluster, an export runs, a refused path: a message says why).
+    bool exportTo(const QString& path);
+    [[nodiscard]] bool isRunning() const noexcept { return m_running; }
+    /// The last export's outcome for people ("Wrote ... (N pages)", or the error).
+    [[nodiscard]] QString lastMessage() const { return m_lastMessage; }
+
+signals:
+    /// An export ended: written (`ok`), failed or cancelled.
+    void finished(bool ok, const QString& message);
+
+private:
+    void showDialog();
+    void drawMaps(std::uint64_t generation, std::shared_ptr<ReportJob> job);
+    void onDone(std::uint64_t generation, bool ok, const QString& message);
+    void cancel();
+
+    MainWindow* m_window;
+    QPointer<QProgressDialog> m_progress;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    std::uint64_t m_generation = 0;
+    bool m_running = false;
+    QString m_path;
+    QString m_lastMessage;
+};
+
+} // namespace fleet::app

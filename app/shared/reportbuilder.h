@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The steps of a report (views/report/fleetreport.h), one code path for `fleetscope report` and
+// the window's File > Export Report:
+// 1. startReport(): the plan replayed on a plan engine over the loaded state (as `plan check`
+//    does), and on workers of their own what the plan risks and, beside a consolidation, the
+//    Karpenter baseline (as `plan consolidate` runs it). Any thread.
+// 2. views::renderReportMaps(reportMapInput(job), ...): the maps, drawn by the fleet map's
+//    off-screen path (`screenshot`'s). GUI thread only.
+// 3. finishReport(): waits for the workers, lays the pages out and paints the PDF (or the first
+//    page as a PNG). Thread: any, once the QGuiApplication exists (QPainter on a QImage or a
+//    QPdfWriter, and QFont, work off the GUI thread in Qt 6).
+// The caller writes the bytes through importers/output/outputfile.h.
+
+#include "importers/plan/planevaluation.h"
+#include "importers/plan/planfile.h"
+#include "model/clusterstore.h"
+#include "model/plan/plan.h"
+#include "model/pricing/pricetable.h"
+#include "model/report/reportfigures.h"
+#include "model/search/consolidation.h"
+#include "model/topology.h"
+#include "model/usage.h"
+#include "views/report/reportmaps.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <future>
+#include <memory>
+#include <string>
+
+namespace fleet::app {
+
+/// What a report is of: the loaded state, its source, the plan and how to show it.
+struct ReportSubject {
+    std::shared_ptr<const model::ClusterStore> store;   // not null
+    std::shared_ptr<const model::Topology> topology;    // not null, over `store`
+    std::shared_ptr<const model::ClusterUsage> usage;   // may be null (no usage figures)
+    std::shared_ptr<const model::PriceTable> prices;    // not null (the shipped table at least)
+    importers::PlanDocument plan;      // its actions are replayed on the loaded state
+    std::string planName;              // the plan's file or name; "" without a plan
+    importers::PlanSource current;     // the loaded state's source (files and digests, simulation, server)
+    QStringList provenance;            // the title block's source lines (reportProvenanceLines())
+    QString title;                     // the report's title (reportDefaultTitle())
+    std::string metric = "gpu";        // the maps' metric (views::ReportMapInput::metric)
+    bool baseline = true;              // the Karpenter baseline beside a consolidation
+};
+
+/// A report under way: the replay done, the risks and the baseline on their workers.
+struct ReportJob {
+    /// Whatever the caller keeps alive as long as the job, its workers joined first (the
+    /// window's store read guard): the first member, destroyed last.
+    std::shared_ptr<const void> hold;
+    ReportSubject subject;
+    std::shared_ptr<model::PlanEngine> engine;
+    importers::PlanEvaluation evaluation;
+    std::string sourceNote; // why the state is not the plan's source ("" when it is)
+    std::future<model::PlanRisks> risks;
+    std::future<model::ConsolidationResult> baseline;
+    [[nodiscard]] bool hasPlan() const { return !subject.planName.empty(); }
+};
+
+/// The lines of the title block naming the state's source: the simulation and its seed, each
+/// file with its SHA-256, or the live server and resourceVersion; `label` when none. Thread: any.
+[[nodiscard]] QStringList reportProvenanceLines(const importers::PlanSource& source, const QString& label);
+
+/// "Plan review: PLAN" (the plan's file name) with a plan, else "Fleet report: SOURCE". Thread: any.
+[[nodiscard]] QString reportDefaultTitle(const std::string& planName, const QString& sourceLabel);
+
+/// Step 1: replays subject.plan on a new plan engine over the state and starts the workers.
+/// The job's address must not change until finishReport() returned (the risks read its
+/// evaluation): it is held by pointer. Thread: any.
+[[nodiscard]] std::unique_ptr<ReportJob> startReport(ReportSubject subject);
+
+/// The maps' input of `job` (step 2). Thread: any.
+[[nodiscard]] views::ReportMapInput reportMapInput(const ReportJob& job);
+
+/// What finishReport() made.
+struct FinishedReport {
+    QByteArray bytes;  // empty on failure: `error` says why
+    QString error;
+    int pages = 0;
+};
+
+/// Step 3: the pages with `maps`, as a PDF (A4 pages, text as text), or with `png` its first
+/// page as a PNG `pngWidth` pixels wide. Waits for the job's workers. Thread: see the header.
+[[nodiscard]] FinishedReport finishReport(ReportJob& job, views::ReportMaps maps, bool png, int pngWidth = 1240);
+
+} // namespace fleet::app
