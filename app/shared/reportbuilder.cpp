@@ -87,12 +87,15 @@ FinishedReport finishReport(ReportJob& job, views::ReportMaps maps, bool png, in
     const ReportSubject& s = job.subject;
     const model::MetricContext context(*s.store, s.prices.get());
     views::FleetReportInput input;
-    input.title = s.title;
-    input.provenance = s.provenance;
+    // Text from the input is shown escaped wherever the report repeats it (the page header,
+    // the PDF's title, the plan section's summary line): views::reportSafeText().
+    input.title = views::reportSafeText(s.title);
+    for (const QString& line : s.provenance)
+        input.provenance.push_back(views::reportSafeText(line));
     input.created = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"));
     input.version = QStringLiteral(FLEET_VERSION);
-    input.planName = QString::fromStdString(s.planName);
-    input.planNote = QString::fromStdString(job.sourceNote);
+    input.planName = views::reportSafeText(QString::fromStdString(s.planName));
+    input.planNote = views::reportSafeText(QString::fromStdString(job.sourceNote));
     input.store = s.store.get();
     input.topology = s.topology.get();
     input.context = &context;

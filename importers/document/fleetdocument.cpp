@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fleetdocument.h"
+#include "importers/optionfile.h"
 
 #include "bytecolumns.h"
 #include "sqlitehandle_p.h"
@@ -278,16 +279,35 @@ std::string inflatedText(const std::string& data, std::int64_t rawSize, const st
     return document::decompressColumn(data, static_cast<std::uint64_t>(rawSize), what);
 }
 
+// What a document's plans may inflate to, checked on their stated sizes before anything is
+// inflated (zlib lets a 1 MB file claim about 1 GB): a plan's JSON at most a plan file's
+// limit (optionFileMaxBytes(Plan)); its evaluation at most 256 MiB (a 100,000-node
+// consolidation's is about 60 MB); all the plans of a document together at most 1 GiB.
+constexpr std::int64_t kMaxEvaluationBytes = std::int64_t { 256 } << 20;
+constexpr std::int64_t kMaxAllPlansBytes = std::int64_t { 1 } << 30;
+
+void checkStatedSize(std::int64_t size, std::int64_t limit, const std::string& what, const char* kind)
+{
+    if (size > limit)
+        throw DocumentFormatError(what + " says it holds " + std::to_string(size) + " bytes, more than the " + std::to_string(limit)
+                                  + " bytes " + kind + " may hold");
+}
+
 // The plans: inflated (version 2), each plan's JSON read as a plan file. Thread: any.
 std::vector<DocumentPlan> finishPlans(std::vector<PlanRow> rows, int version, const std::string& fileName)
 {
     std::vector<DocumentPlan> plans;
+    std::int64_t total = 0;
     for (PlanRow& r : rows) {
         DocumentPlan p = std::move(r.plan);
         if (p.name.empty())
             throw DocumentFormatError("a plan has no name");
         if (version != 1) {
             const std::string where = "plans." + p.name.substr(0, 40);
+            checkStatedSize(r.planSize, static_cast<std::int64_t>(optionFileMaxBytes(OptionFileKind::Plan)), where + ".plan", "a plan");
+            checkStatedSize(r.evaluationSize, kMaxEvaluationBytes, where + ".evaluation", "a plan's evaluation");
+            total += std::max<std::int64_t>(r.planSize, 0) + std::max<std::int64_t>(r.evaluationSize, 0);
+            checkStatedSize(total, kMaxAllPlansBytes, "plans", "the plans of a document");
             p.planJson = inflatedText(r.planZlib, r.planSize, where + ".plan");
             p.evaluationJson = inflatedText(r.evaluationZlib, r.evaluationSize, where + ".evaluation");
         }

@@ -231,6 +231,7 @@ private slots:
     void gpuLessClusterMapsByCpu();
     void legendMarkersAreScreenshots();
     void zoomedDomainMaps();
+    void namesFromTheInputAddNoLines();
 
 private:
     QTemporaryDir m_dir;
@@ -364,6 +365,31 @@ void TstCliReport::pagesAsImages()
             mapsFound = true;
     }
     QVERIFY2(mapsFound, "no page shows a map with the legend's colours");
+}
+
+// A file name (and so the provenance, the plan's name and the default title) holding a
+// newline or ESC cannot add a line to the page or raw bytes to the PDF's title: the report
+// shows such text as the terminal does (\x0A).
+void TstCliReport::namesFromTheInputAddNoLines()
+{
+    const QString cluster = m_dir.filePath(QStringLiteral("c\nFAKE approved by SRE\x1b[2J.json"));
+    QVERIFY(QFile::copy(kPlanData + QStringLiteral("/cluster.json"), cluster));
+    const QString plan = m_dir.filePath(QStringLiteral("p\nFAKE plan approved.json"));
+    QVERIFY(QFile::copy(kPlanData + QStringLiteral("/plan.json"), plan));
+    const QString pdf = m_dir.filePath(QStringLiteral("names.pdf"));
+    const Run r = runFleetscope({ QStringLiteral("report"), cluster, QStringLiteral("--plan"), plan, QStringLiteral("-o"), pdf,
+        QStringLiteral("--title"), QStringLiteral("Review\nFAKE title line") });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QString text = pdfText(pdf);
+    for (const QString& line : text.split(QLatin1Char('\n')))
+        QVERIFY2(!line.trimmed().startsWith(QStringLiteral("FAKE")), qPrintable(line));
+    // The title, the cluster file and the plan file each show their newline escaped (a long
+    // cell may wrap at a space, so only the escaped newline and the word after it are matched).
+    QVERIFY2(text.count(QStringLiteral("\\x0AFAKE")) >= 3, qPrintable(text.left(2000)));
+    QVERIFY2(text.contains(QStringLiteral("\\x1B[2J")), qPrintable(text.left(2000)));
+    const QByteArray info = runTool(QStringLiteral("pdfinfo"), { pdf });
+    QVERIFY2(!info.contains('\x1b'), info.constData());
+    QVERIFY2(info.contains("Review\\x0AFAKE title line"), info.constData());
 }
 
 void TstCliReport::notHoldingActionsAreMarked()

@@ -251,6 +251,9 @@ void TestFleetDocument::refusesOtherSchemaAndValues()
         { "UPDATE plans SET plan_size = plan_size + 1", "column plans.plan.plan: the compressed data is damaged" },
         { "UPDATE plans SET evaluation_zlib = X'00', evaluation_size = 0", "plans.plan.evaluation holds data but its size says 0" },
         { "UPDATE plans SET evaluation_size = -1", "plans.plan.evaluation has a negative size" },
+        // A tiny file claiming a huge inflated plan is refused before anything is inflated.
+        { "UPDATE plans SET evaluation_size = 300000000", "more than the 268435456 bytes a plan's evaluation may hold" },
+        { "UPDATE plans SET plan_size = 900000000", "more than the 536870912 bytes a plan may hold" },
         { "UPDATE plans SET plan_zlib = X'78014b4a4c4c010003d50189', plan_size = 4", "plan \"plan\"" },
         { "UPDATE source_files SET sha256 = 'x'", "has no SHA-256 digest" },
         { "UPDATE columns SET data = (SELECT data FROM columns WHERE name = 'pods'), raw_size = (SELECT raw_size FROM columns WHERE "

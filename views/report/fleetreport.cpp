@@ -2,6 +2,7 @@
 #include "fleetreport.h"
 
 #include "importers/plan/planevaluation.h"
+#include "importers/quotedtext.h"
 #include "model/domainpath.h"
 #include "model/figures.h"
 #include "model/pendingdemand.h"
@@ -436,19 +437,30 @@ QString reportDollars(double dollars)
         + QStringLiteral(".%1").arg(cents % 100, 2, 10, QLatin1Char('0'));
 }
 
+QString reportSafeText(const QString& text)
+{
+    return QString::fromStdString(importers::escapedText(text.toStdString(), 4096));
+}
+
 void buildFleetReport(const FleetReportInput& in, ReportPages& pages)
 {
-    pages.addHeading(in.title, 1);
+    // Text from the input (file names, plan names, a document's source label) is shown as
+    // escapedText() shows it on a terminal: a newline or ESC in a name cannot add a line that
+    // looks like the report's own ("FAKE: approved by SRE" under the title).
+    QStringList provenance;
+    for (const QString& line : in.provenance)
+        provenance.push_back(reportSafeText(line));
+    pages.addHeading(reportSafeText(in.title), 1);
     ReportPages::Table about;
     about.header = { QStringLiteral("About this report"), QString() };
     about.columnShares = { 0.22, 0.78 };
     about.fontSize = 8.5;
-    about.rows.push_back({ QStringLiteral("Cluster"), in.provenance.join(QLatin1Char('\n')) });
+    about.rows.push_back({ QStringLiteral("Cluster"), provenance.join(QLatin1Char('\n')) });
     about.rows.push_back({ QStringLiteral("Made"), in.created });
     about.rows.push_back({ QStringLiteral("Fleetscope"), in.version });
-    about.rows.push_back({ QStringLiteral("Plan"), in.planName.isEmpty() ? QStringLiteral("none") : in.planName });
+    about.rows.push_back({ QStringLiteral("Plan"), in.planName.isEmpty() ? QStringLiteral("none") : reportSafeText(in.planName) });
     if (!in.planNote.isEmpty())
-        about.rows.push_back({ QStringLiteral("Note"), in.planNote });
+        about.rows.push_back({ QStringLiteral("Note"), reportSafeText(in.planNote) });
     pages.addTable(about);
     QElapsedTimer clock;
     clock.start();

@@ -53,6 +53,11 @@ struct FleetReportInput {
     std::size_t groupActionsAbove = 1000;
 };
 
+/// `text` from the input (a file name, a plan name, a source label) as the report shows it:
+/// importers::escapedText() (control, invalid and invisible bytes as \xNN; at most 4,096
+/// characters), so no name adds a line to the page or to the PDF's title. Pure; thread: any.
+QString reportSafeText(const QString& text);
+
 /// Lays the report out on `pages` (which must be empty). Thread: any once the QGuiApplication
 /// exists (fonts; the window lays it out on a worker).
 void buildFleetReport(const FleetReportInput& input, ReportPages& pages);
