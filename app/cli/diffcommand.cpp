@@ -2,6 +2,7 @@
 #include "diffcommand.h"
 
 #include "commandlinepath.h"
+#include "clustersource.h"
 #include "commandplan.h"
 #include "helptext.h"
 #include "subcommands.h"
@@ -14,6 +15,7 @@
 #include "importers/document/planoutcome.h"
 #include "importers/document/statediff.h"
 #include "importers/plan/planfile.h"
+#include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
 
 #include <QCommandLineParser>
@@ -75,6 +77,12 @@ int runDiff(const QStringList& arguments)
         const auto after = importers::loadClusterFiles({ commandLinePath(parser.positionalArguments()[1]) });
         const model::PriceTable prices = importers::loadPriceTable(commandLinePath(parser.value(QStringLiteral("prices"))));
         if (plan) {
+            // As plan check says: a plan made on another state than BEFORE judges "carried out"
+            // against the wrong baseline.
+            ClusterSource beforeSource;
+            beforeSource.files = QStringList { parser.positionalArguments()[0] };
+            if (const std::string note = importers::sourceDifference(plan->plan.source, clusterPlanSource(beforeSource, before)); !note.empty())
+                importers::printTerminalf(stderr, "fleetscope diff: note: BEFORE is not the state the plan was made on: %s\n", note.c_str());
             // place-pods actions bring their template pod to each state that lacks it.
             importers::addPlanTemplatePods(*before.store, plan->plan, plan->label);
             importers::addPlanTemplatePods(*after.store, plan->plan, plan->label);

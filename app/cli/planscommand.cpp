@@ -12,6 +12,7 @@
 #include <QCommandLineParser>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 namespace fleet::app {
@@ -47,7 +48,15 @@ int runPlans(const QStringList& arguments)
     }
     const std::string path = commandLinePath(parser.positionalArguments()[0]);
     if (!importers::isFleetDocumentFile(path)) {
-        importers::printTerminalf(stderr, "fleetscope plans: %s: not a .fleet document (only a document keeps plans)\n", path.c_str());
+        // Say why, as every other reader does: a path that is not there, a folder or a pipe is
+        // not "not a document".
+        std::error_code ec;
+        const auto status = std::filesystem::status(path, ec);
+        const char* why = ec ? (ec == std::errc::too_many_symbolic_link_levels ? "is a symbolic link loop" : "does not exist")
+            : std::filesystem::is_directory(status)      ? "is a folder, not a .fleet document"
+            : !std::filesystem::is_regular_file(status) ? "is not a regular file (only a .fleet document keeps plans)"
+                                                        : "is not a .fleet document (only a document keeps plans)";
+        importers::printTerminalf(stderr, "fleetscope plans: %s: %s\n", path.c_str(), why);
         return 1;
     }
     std::vector<importers::DocumentPlan> plans;

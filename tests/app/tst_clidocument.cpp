@@ -65,6 +65,8 @@ private slots:
     void diffOfTwoStates();
     void diffCountsPodsStrandedByARemovedNode();
     void plansOfADocumentByName();
+    void plansSaysWhyItCannotRead();
+    void diffNotesAPlanMadeOnAnotherState();
     void planAgainstWhatHappened();
     void killDuringLargeSaveKeepsPrevious();
     void fullDiskKeepsPrevious();
@@ -328,6 +330,48 @@ void TestCliDocument::plansOfADocumentByName()
 
 // A plan kept in a document, against a later state where part of it was carried out
 // (tests/data/plan/README.md, cluster-after-plan.json).
+// `plans` on something that is not a document says what it is, as every other reader does
+// (it said "not a .fleet document" for a missing file, a folder and a symbolic link loop).
+void TestCliDocument::plansSaysWhyItCannotRead()
+{
+    QTemporaryDir dir;
+    const QString loop = dir.filePath(QStringLiteral("loop.fleet"));
+    QVERIFY(QFile::link(loop, loop));
+    const std::vector<std::pair<QString, QString>> cases = {
+        { dir.filePath(QStringLiteral("missing.fleet")), QStringLiteral("missing.fleet: does not exist") },
+        { dir.path(), QStringLiteral(": is a folder, not a .fleet document") },
+        { loop, QStringLiteral("loop.fleet: is a symbolic link loop") },
+        { kData + QStringLiteral("/plan/cluster.json"), QStringLiteral("cluster.json: is not a .fleet document") },
+    };
+    for (const auto& [path, expected] : cases) {
+        const auto r = runFleetscope({ QStringLiteral("plans"), path });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(QString::fromUtf8(r.err).contains(expected), qPrintable(runText(r)));
+    }
+}
+
+// `diff BEFORE AFTER --plan` says when BEFORE is not the state the plan was made on (its
+// "carried out" would be judged against the wrong baseline), and says nothing for a plan kept
+// in the BEFORE document.
+void TestCliDocument::diffNotesAPlanMadeOnAnotherState()
+{
+    QTemporaryDir dir;
+    const QString cluster = kData + QStringLiteral("/plan/cluster.json");
+    const QString plan = dir.filePath(QStringLiteral("plan.json"));
+    QVERIFY(runFleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), cluster, QStringLiteral("-o"), plan }).exitCode == 0);
+    const QString note = QStringLiteral("note: BEFORE is not the state the plan was made on");
+    const auto other = runFleetscope({ QStringLiteral("diff"), kData + QStringLiteral("/plan/cluster-pending.json"),
+        kData + QStringLiteral("/plan/cluster-changed.json"), QStringLiteral("--plan"), plan });
+    QCOMPARE(other.exitCode, 0);
+    QVERIFY2(QString::fromUtf8(other.err).contains(note), qPrintable(runText(other)));
+    const QString doc = dir.filePath(QStringLiteral("state.fleet"));
+    QVERIFY(runFleetscope({ QStringLiteral("save"), cluster, QStringLiteral("--plan"), plan, QStringLiteral("-o"), doc }).exitCode == 0);
+    const auto kept = runFleetscope({ QStringLiteral("diff"), doc, kData + QStringLiteral("/plan/cluster-changed.json"), QStringLiteral("--plan"),
+        QStringLiteral("plan") });
+    QCOMPARE(kept.exitCode, 0);
+    QVERIFY2(!QString::fromUtf8(kept.err).contains(note), qPrintable(runText(kept)));
+}
+
 void TestCliDocument::planAgainstWhatHappened()
 {
     QTemporaryDir dir;
