@@ -170,14 +170,7 @@ DesktopSession::~DesktopSession()
         m_app.kill();
         m_app.waitForFinished(5000);
     }
-    if (m_wm.state() != QProcess::NotRunning) {
-        m_wm.terminate();
-        if (!m_wm.waitForFinished(3000)) {
-            m_wm.kill();
-            m_wm.waitForFinished(3000);
-        }
-    }
-    m_xserver.stop();
+    stopDesktop();
 }
 
 QString DesktopSession::executable()
@@ -233,10 +226,29 @@ bool DesktopSession::startDesktop(int widthPx, int heightPx)
         return false;
     }
     QDir().mkpath(m_dir.filePath(QStringLiteral("home/.config")));
+    // A desktop that does not come up (openbox exiting on a display another program's
+    // xvfb-run raced for, or starved of CPU beside another session) is started afresh on a
+    // new display, up to three times; the error names what each try saw.
+    QStringList tries;
+    for (int attempt = 1; attempt <= 3; ++attempt) {
+        QString why;
+        if (startDesktopOnce(widthPx, heightPx, why)) {
+            m_error.clear();
+            return true;
+        }
+        tries.push_back(QStringLiteral("try %1: %2").arg(attempt).arg(why));
+        stopDesktop();
+    }
+    m_error = tries.join(QStringLiteral("; "));
+    return false;
+}
+
+bool DesktopSession::startDesktopOnce(int widthPx, int heightPx, QString& why)
+{
     try {
         m_xserver.start(widthPx, heightPx);
     } catch (const std::exception& e) {
-        m_error = QString::fromStdString(e.what());
+        why = QString::fromStdString(e.what());
         return false;
     }
     m_wm.setProcessEnvironment(environment());
@@ -244,16 +256,32 @@ bool DesktopSession::startDesktop(int widthPx, int heightPx)
     m_wm.setStandardOutputFile(QProcess::nullDevice());
     m_wm.start(QStringLiteral("openbox"), { QStringLiteral("--sm-disable") });
     if (!m_wm.waitForStarted(10000)) {
-        m_error = QStringLiteral("cannot start openbox (apt-get install openbox): %1").arg(m_wm.errorString());
+        why = QStringLiteral("cannot start openbox (apt-get install openbox): %1").arg(m_wm.errorString());
         return false;
     }
-    // The window manager runs once it has set the EWMH desktop count on the root window.
-    if (!waitUntil([this] { return xdotool({ QStringLiteral("get_num_desktops") }); }, 60000)) {
-        m_error = QStringLiteral("openbox did not come up on %1").arg(display());
-        return false;
+    // The window manager runs once it has set the EWMH desktop count on the root window; an
+    // openbox that exited will not, so stop waiting then.
+    const bool up = waitUntil(
+        [this] { return m_wm.state() == QProcess::NotRunning || xdotool({ QStringLiteral("get_num_desktops") }); }, 40000);
+    if (up && m_wm.state() != QProcess::NotRunning)
+        return true;
+    if (m_wm.state() == QProcess::NotRunning)
+        why = QStringLiteral("openbox exited (status %1) on %2").arg(m_wm.exitCode()).arg(display());
+    else
+        why = QStringLiteral("openbox did not come up on %1 within 40 s").arg(display());
+    return false;
+}
+
+void DesktopSession::stopDesktop()
+{
+    if (m_wm.state() != QProcess::NotRunning) {
+        m_wm.terminate();
+        if (!m_wm.waitForFinished(3000)) {
+            m_wm.kill();
+            m_wm.waitForFinished(3000);
+        }
     }
-    m_error.clear();
-    return true;
+    m_xserver.stop();
 }
 
 bool DesktopSession::startApp(const QStringList& arguments, const QSize& windowSize, int timeoutMs, const std::function<bool()>& beforePlacing)

@@ -83,7 +83,9 @@ public:
     ~DesktopSession();
 
     /// Starts the X server (`widthPx` x `heightPx`) and openbox, and waits until the window
-    /// manager runs (it answers _NET_NUMBER_OF_DESKTOPS). False with error() set on failure.
+    /// manager runs (it answers _NET_NUMBER_OF_DESKTOPS); a desktop that does not come up
+    /// within 40 s is started again on a new display, three tries in all. False with error()
+    /// set (what each try saw) on failure.
     bool startDesktop(int widthPx, int heightPx);
     /// Starts fleetscope with `arguments` and a private HOME, and waits (at most
     /// `timeoutMs`) for its window to show a loaded cluster (its title "... — Fleetscope"),
@@ -173,6 +175,9 @@ public:
     bool quitApp(int timeoutMs = 20000);
 
 private:
+    bool startDesktopOnce(int widthPx, int heightPx, QString& why);
+    void stopDesktop();
+
     fleet::app::PrivateXServer m_xserver;
     QTemporaryDir m_dir;
     QProcess m_wm;
