@@ -30,13 +30,18 @@ struct CommandPlan {
     std::string savedEvaluationJson;
     /// The document the plan came from ("" for a plan file).
     std::string document;
+    /// A note for standard error, "" for none: the file chosen has the name of a plan the
+    /// document keeps too (the file wins).
+    std::string note;
 };
 
 /// Reads the plan `value` (an option's value) names, among `inputs` (the command's cluster
 /// files; a .fleet among them is where a name is looked up). Throws importers::PlanFileError
 /// for a bad plan file, importers::FleetDocumentError for a document that cannot be read, and
-/// std::runtime_error "--plan NAME: DOC.fleet holds no plan named NAME (its plans: a, b), and
-/// no file NAME exists" for an unknown name.
+/// std::runtime_error for an unknown name: `--plan "NAME": "DOC.fleet" holds no plan of that
+/// name (its plans: "a", "b"), and no file of that name exists`, or, when no input is a
+/// document, that only a document keeps plans by name. Names are quoted and escaped
+/// (importers::quotedText()).
 [[nodiscard]] CommandPlan readCommandPlan(const QString& value, const QStringList& inputs);
 
 } // namespace fleet::app

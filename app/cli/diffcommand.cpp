@@ -12,6 +12,7 @@
 
 #include "importers/terminaltext.h"
 #include "importers/clusterloader.h"
+#include "importers/document/fleetdocument.h"
 #include "importers/document/planoutcome.h"
 #include "importers/document/statediff.h"
 #include "importers/plan/planfile.h"
@@ -67,8 +68,13 @@ int runDiff(const QStringList& arguments)
     if (parser.isSet(QStringLiteral("plan"))) {
         try {
             plan = readCommandPlan(parser.value(QStringLiteral("plan")), { parser.positionalArguments()[0] });
+            if (!plan->note.empty())
+                importers::printTerminalf(stderr, "fleetscope diff: note: %s\n", plan->note.c_str());
         } catch (const std::exception& e) {
-            importers::printTerminalf(stderr, "fleetscope diff: %s\n", importers::messageText(e).c_str());
+            // A plan is the one made on BEFORE: names are looked up there only.
+            const bool afterKeepsPlans = importers::isFleetDocumentFile(commandLinePath(parser.positionalArguments()[1]));
+            importers::printTerminalf(stderr, "fleetscope diff: %s%s\n", importers::messageText(e).c_str(),
+                afterKeepsPlans ? " (diff looks plan names up in BEFORE, the state the plan was made on)" : "");
             return 2;
         }
     }

@@ -172,6 +172,8 @@ int runPlan(const QStringList& arguments)
     importers::PlanDocument plan;
     try {
         CommandPlan chosen = readCommandPlan(parser.value(QStringLiteral("plan")), source.files);
+        if (!chosen.note.empty())
+            importers::printTerminalf(stderr, "%snote: %s\n", prefix.c_str(), chosen.note.c_str());
         plan = std::move(chosen.plan);
         planPath = chosen.label;
     } catch (const std::exception& e) {

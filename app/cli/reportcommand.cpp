@@ -173,6 +173,8 @@ Prepared prepare(const ReportOptions& options)
     if (!options.planPath.isEmpty()) {
         try {
             CommandPlan chosen = readCommandPlan(options.planPath, options.source.files);
+            if (!chosen.note.empty())
+                importers::printTerminalf(stderr, "fleetscope report: note: %s\n", chosen.note.c_str());
             p.plan = std::move(chosen.plan);
             p.planPath = chosen.label;
         } catch (const std::exception& e) {

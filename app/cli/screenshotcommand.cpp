@@ -210,7 +210,15 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
         try {
             (void)importers::readOptionFile(commandLinePath(options.planPath), importers::OptionFileKind::Plan);
         } catch (const importers::OptionFileError& e) {
-            return fail(QStringLiteral("--plan: cannot read %1").arg(QString::fromStdString(e.what())), 2);
+            // A missing bare name was perhaps a plan a document keeps, which only a file can be here.
+            const bool bareName = !options.planPath.contains(QLatin1Char('/')) && !QFileInfo::exists(options.planPath);
+            return fail(QStringLiteral("--plan: cannot read %1%2")
+                            .arg(QString::fromStdString(e.what()),
+                                bareName ? QStringLiteral(" (screenshot --plan takes a plan file, not the name of a plan a .fleet document "
+                                                          "keeps: the window shows those from its Plans list, and `fleetscope report "
+                                                          "DOC.fleet --plan NAME` draws their maps)")
+                                         : QString()),
+                2);
         }
     }
     model::UsageMetricKind usageKind;

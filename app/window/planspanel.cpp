@@ -3,6 +3,7 @@
 
 #include "app/window/mainwindow.h"
 #include "app/window/windowdocument.h"
+#include "importers/document/fleetdocument.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -128,7 +129,9 @@ void PlansPanel::renameTarget()
         return;
     if (!m_document->renamePlan(index, name))
         QMessageBox::warning(m_window, tr("Rename Plan"),
-            name.trimmed().isEmpty() ? tr("A plan needs a name.") : tr("Another plan is named %1 already.").arg(name.trimmed()));
+            name.trimmed().isEmpty()                                           ? tr("A plan needs a name.")
+                : !importers::isPrintablePlanName(name.trimmed().toStdString()) ? tr("A plan's name is printable text: no tabs, control or invisible characters.")
+                                                                                 : tr("Another plan is named %1 already.").arg(name.trimmed()));
 }
 
 void PlansPanel::deleteTarget()

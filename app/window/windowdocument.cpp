@@ -559,7 +559,7 @@ bool WindowDocument::renamePlan(int index, const QString& name)
     importers::DocumentPlan& entry = m_plans[static_cast<std::size_t>(index)];
     if (QString::fromStdString(entry.name) == trimmed)
         return true;
-    if (uniqueName(trimmed) != trimmed)
+    if (uniqueName(trimmed) != trimmed || !importers::isPrintablePlanName(trimmed.toStdString()))
         return false;
     entry.name = trimmed.toStdString();
     setListModified(true);

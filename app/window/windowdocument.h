@@ -102,7 +102,8 @@ public:
     bool newPlan();
     /// Adds a copy of plan `index` named "NAME copy" (the shown plan's current actions).
     bool duplicatePlan(int index);
-    /// Renames plan `index`; false (unchanged) for an empty name or one another plan has.
+    /// Renames plan `index`; false (unchanged) for an empty name, one another plan has, or one
+    /// that is not printable (importers::isPrintablePlanName()).
     bool renamePlan(int index, const QString& name);
     /// Deletes plan `index`; the shown one is replaced by a neighbour (a new empty plan when
     /// it was the last).

@@ -302,6 +302,8 @@ std::vector<DocumentPlan> finishPlans(std::vector<PlanRow> rows, int version, co
         DocumentPlan p = std::move(r.plan);
         if (p.name.empty())
             throw DocumentFormatError("a plan has no name");
+        if (!isPrintablePlanName(p.name))
+            throw DocumentFormatError("a plan's name " + quotedText(p.name) + " is not printable UTF-8 text");
         if (version != 1) {
             const std::string where = "plans." + p.name.substr(0, 40);
             checkStatedSize(r.planSize, static_cast<std::int64_t>(optionFileMaxBytes(OptionFileKind::Plan)), where + ".plan", "a plan");
@@ -336,6 +338,11 @@ std::uint64_t parseCount(const std::string& text, const char* key)
 
 } // namespace
 
+bool isPrintablePlanName(std::string_view name)
+{
+    return escapedText(name, name.size() + 1) == name;
+}
+
 std::string utcNowIso()
 {
     const std::time_t now = std::time(nullptr);
@@ -352,6 +359,8 @@ std::string serializeFleetDocument(const FleetDocument& doc, const std::string& 
     for (const DocumentPlan& p : doc.plans) {
         if (p.name.empty())
             throw FleetDocumentError(fileName, "a plan without a name cannot be saved");
+        if (!isPrintablePlanName(p.name))
+            throw FleetDocumentError(fileName, "the plan name " + quotedText(p.name) + " is not printable UTF-8 text");
         if (!planNames.insert(p.name).second)
             throw FleetDocumentError(fileName, "two plans are named \"" + p.name + "\"; plan names must differ");
     }

@@ -102,6 +102,13 @@ void saveFleetDocument(const FleetDocument& document, const std::string& path, c
 [[nodiscard]] FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileName,
                                               const model::TopologySpec* topologySpec = nullptr);
 
+/// True when a plan's `name` reads as itself: printable UTF-8 without control, invisible or
+/// reordering characters (escapedText() leaves it unchanged, importers/quotedtext.h). A plan is
+/// chosen by its name on a command line (`--plan NAME`) and in the Plans list, so a name that
+/// could not be typed back or told apart from another is refused by the writer and the reader
+/// (FleetDocumentError). Pure; thread: any.
+[[nodiscard]] bool isPrintablePlanName(std::string_view name);
+
 /// The current time as ISO 8601 UTC ("2026-12-06T07:10:00Z"). Thread: any.
 [[nodiscard]] std::string utcNowIso();
 

@@ -27,8 +27,12 @@ std::string decompressColumn(std::string_view compressed, std::uint64_t rawSize,
                                   + std::to_string(compressed.size()) + " compressed bytes, more than zlib can hold");
     std::string out(rawSize, '\0');
     uLongf size = static_cast<uLongf>(rawSize);
-    const int rc = uncompress(reinterpret_cast<Bytef*>(out.data()), &size, reinterpret_cast<const Bytef*>(compressed.data()),
-                              static_cast<uLong>(compressed.size()));
+    uLong consumed = static_cast<uLong>(compressed.size());
+    const int rc = uncompress2(reinterpret_cast<Bytef*>(out.data()), &size, reinterpret_cast<const Bytef*>(compressed.data()), &consumed);
+    // The stream is consumed exactly: bytes after its end are not part of what was written.
+    if (rc == Z_OK && consumed != compressed.size())
+        throw DocumentFormatError("column " + column + ": " + std::to_string(compressed.size() - consumed)
+                                  + " bytes follow the end of the compressed data");
     if (rc != Z_OK || size != rawSize)
         throw DocumentFormatError("column " + column + ": the compressed data is damaged (zlib: "
                                   + (rc == Z_OK ? std::string("inflates to ") + std::to_string(size) + " bytes, expected "

@@ -315,11 +315,34 @@ void TestCliDocument::plansOfADocumentByName()
     // An unknown name says which names there are.
     const auto unknown = runFleetscope(check + QStringList { QStringLiteral("nope") });
     QCOMPARE(unknown.exitCode, 2);
-    QVERIFY2(unknown.err.contains("holds no plan named \"nope\" (its plans: plan, consolidate)"), unknown.err.constData());
+    QVERIFY2(unknown.err.contains("--plan \"nope\": \"" + doc.toUtf8() + "\" holds no plan of that name (its plans: \"plan\", \"consolidate\")"),
+             unknown.err.constData());
     QVERIFY(unknown.out.isEmpty());
-    // Not a document: --plan is a file, as before.
+    // Not a document: --plan is a file, as before, and a name says where names are kept.
     const auto onFile = runFleetscope({ QStringLiteral("plan"), QStringLiteral("check"), cluster, QStringLiteral("--plan"), QStringLiteral("plan") });
     QCOMPARE(onFile.exitCode, 2);
+    QVERIFY2(onFile.err.contains("--plan \"plan\": no file of that name exists, and no input is a .fleet document"), onFile.err.constData());
+    // diff looks names up in BEFORE only, and says so when AFTER is the document.
+    const auto diffAfter = runFleetscope({ QStringLiteral("diff"), cluster, doc, QStringLiteral("--plan"), QStringLiteral("consolidate") });
+    QCOMPARE(diffAfter.exitCode, 2);
+    QVERIFY2(diffAfter.err.contains("(diff looks plan names up in BEFORE"), diffAfter.err.constData());
+    // screenshot --plan takes files only, and says so for a name.
+    const auto shot = runFleetscope({ QStringLiteral("screenshot"), doc, QStringLiteral("--plan"), QStringLiteral("consolidate"),
+                                      QStringLiteral("-o"), dir.filePath(QStringLiteral("shot.png")) });
+    QCOMPARE(shot.exitCode, 2);
+    QVERIFY2(shot.err.contains("screenshot --plan takes a plan file, not the name of a plan a .fleet document keeps"), shot.err.constData());
+    // A file in the working folder named as a kept plan wins, with a note that says so.
+    const QString previous = QDir::currentPath();
+    QVERIFY(QDir::setCurrent(dir.path()));
+    QVERIFY(QFile::copy(planFile, QStringLiteral("consolidate")));
+    const auto shadowed = runFleetscope(check + QStringList { QStringLiteral("consolidate") });
+    const auto byPath = runFleetscope(check + QStringList { QStringLiteral("./consolidate") });
+    QVERIFY(QDir::setCurrent(previous));
+    QVERIFY2(shadowed.exitCode == 0, qPrintable(runText(shadowed)));
+    QVERIFY2(shadowed.err.contains("note: --plan \"consolidate\" is the file \"consolidate\" in the working folder, not the plan of that name"),
+             shadowed.err.constData());
+    QCOMPARE(QJsonDocument::fromJson(shadowed.out).object()[QStringLiteral("actions")], b[QStringLiteral("actions")]);
+    QVERIFY2(byPath.exitCode == 0 && !byPath.err.contains("in the working folder"), qPrintable(runText(byPath)));
     // export takes the name too.
     const QString csv = dir.filePath(QStringLiteral("plan.csv"));
     const auto exported = runFleetscope({ QStringLiteral("plan"), QStringLiteral("export"), doc, QStringLiteral("--plan"),
@@ -434,7 +457,7 @@ void TestCliDocument::planAgainstWhatHappened()
     // An unknown name lists the document's plans.
     const auto unknown = runFleetscope({ QStringLiteral("diff"), doc, after, QStringLiteral("--plan"), QStringLiteral("other") });
     QCOMPARE(unknown.exitCode, 2);
-    QVERIFY2(unknown.err.contains("(its plans: plan)"), unknown.err.constData());
+    QVERIFY2(unknown.err.contains("(its plans: \"plan\")"), unknown.err.constData());
 }
 
 void TestCliDocument::killDuringLargeSaveKeepsPrevious()

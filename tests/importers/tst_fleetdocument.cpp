@@ -255,6 +255,13 @@ void TestFleetDocument::refusesOtherSchemaAndValues()
         { "UPDATE plans SET evaluation_size = 300000000", "more than the 268435456 bytes a plan's evaluation may hold" },
         { "UPDATE plans SET plan_size = 900000000", "more than the 536870912 bytes a plan may hold" },
         { "UPDATE plans SET plan_zlib = X'78014b4a4c4c010003d50189', plan_size = 4", "plan \"plan\"" },
+        // A compressed stream is consumed exactly: bytes after its end were not written by a save.
+        { "UPDATE plans SET plan_zlib = CAST(plan_zlib || X'00112233' AS BLOB)", "plans.plan.plan: 4 bytes follow the end of the compressed data" },
+        { "UPDATE columns SET data = CAST(data || X'0011' AS BLOB) WHERE name = 'nodes'", "column nodes: 2 bytes follow the end of the compressed data" },
+        // A plan's name is typed back on a command line and shown in the Plans list.
+        { "UPDATE plans SET name = CAST(X'61FFFE62' AS TEXT)", "a plan's name \"a\\xFF\\xFEb\" is not printable UTF-8 text" },
+        { "UPDATE plans SET name = 'a' || char(9) || 'b'", "a plan's name \"a\\x09b\" is not printable UTF-8 text" },
+        { "UPDATE plans SET name = 'a' || char(8238) || 'b'", "is not printable UTF-8 text" },
         { "UPDATE source_files SET sha256 = 'x'", "has no SHA-256 digest" },
         { "UPDATE columns SET data = (SELECT data FROM columns WHERE name = 'pods'), raw_size = (SELECT raw_size FROM columns WHERE "
           "name = 'pods') WHERE name = 'nodes'",
@@ -263,6 +270,15 @@ void TestFleetDocument::refusesOtherSchemaAndValues()
     for (const auto& [sql, expected] : cases) {
         const std::string e = errorOf(altered(image, sql));
         QVERIFY2(e.starts_with("doc.fleet: ") && e.find(expected) != std::string::npos, (std::string(sql) + " -> " + e).c_str());
+    }
+    // The writer refuses what the reader would.
+    FleetDocument named = planDocument();
+    named.plans.front().name = "tab\there";
+    try {
+        (void)importers::serializeFleetDocument(named, "named.fleet");
+        QFAIL("a plan named with a tab was saved");
+    } catch (const importers::FleetDocumentError& e) {
+        QVERIFY2(std::string(e.what()).find("\"tab\\x09here\" is not printable UTF-8 text") != std::string::npos, e.what());
     }
 }
 
