@@ -3,6 +3,7 @@
 
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/planopener.h"
+#include "app/dialogs/unsavedchangesbox.h"
 #include "app/window/mainwindow.h"
 
 #include <QAction>
@@ -159,18 +160,11 @@ bool PlanDocument::confirmClose()
     if (!isModified())
         return true;
     const std::size_t actions = m_plan->engine() ? m_plan->engine()->applied().size() : 0;
-    QMessageBox box(QMessageBox::Warning, tr("Unsaved Plan"),
-        m_path.isEmpty() ? tr("The plan (%n action(s)) is not saved.", nullptr, static_cast<int>(actions))
-                         : tr("The plan has changed since it was saved to %1.").arg(QFileInfo(m_path).fileName()),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, m_window);
-    box.setObjectName(QStringLiteral("unsavedPlanBox"));
-    box.setInformativeText(tr("Save the plan before it is closed?"));
-    box.button(QMessageBox::Save)->setText(m_path.isEmpty() ? tr("&Save\u2026") : tr("&Save"));
-    box.button(QMessageBox::Discard)->setText(tr("&Discard"));
-    box.button(QMessageBox::Cancel)->setText(tr("&Cancel"));
-    box.setDefaultButton(QMessageBox::Save);
-    box.setEscapeButton(QMessageBox::Cancel);
-    const int choice = box.exec();
+    const auto choice = askToSaveChanges(m_window,
+        { QStringLiteral("unsavedPlanBox"), tr("Unsaved Plan"),
+          m_path.isEmpty() ? tr("The plan (%n action(s)) is not saved.", nullptr, static_cast<int>(actions))
+                           : tr("The plan has changed since it was saved to %1.").arg(QFileInfo(m_path).fileName()),
+          tr("Save the plan before it is closed?"), m_path.isEmpty() });
     if (choice == QMessageBox::Discard)
         return true;
     if (choice == QMessageBox::Save) {

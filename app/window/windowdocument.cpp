@@ -2,6 +2,7 @@
 #include "windowdocument.h"
 
 #include "app/controllers/importcontroller.h"
+#include "app/dialogs/unsavedchangesbox.h"
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/planopener.h"
 #include "app/controllers/storereaders.h"
@@ -382,18 +383,10 @@ bool WindowDocument::confirmClose()
     const bool document = !m_path.isEmpty() || m_listModified || m_plans.size() > 1;
     if (!document)
         return m_planDocument->confirmClose(); // one plan alone: saved as a plan file, as before documents
-    QMessageBox box(QMessageBox::Warning, tr("Unsaved Changes"),
-        m_path.isEmpty() ? tr("The cluster's plans are not saved.")
-                         : tr("%1 has changes that are not saved.").arg(QFileInfo(m_path).fileName()),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, m_window);
-    box.setObjectName(QStringLiteral("unsavedDocumentBox"));
-    box.setInformativeText(tr("Save the document before it is closed?"));
-    box.button(QMessageBox::Save)->setText(m_path.isEmpty() ? tr("&Save\u2026") : tr("&Save"));
-    box.button(QMessageBox::Discard)->setText(tr("&Discard"));
-    box.button(QMessageBox::Cancel)->setText(tr("&Cancel"));
-    box.setDefaultButton(QMessageBox::Save);
-    box.setEscapeButton(QMessageBox::Cancel);
-    const int choice = box.exec();
+    const auto choice = askToSaveChanges(m_window,
+        { QStringLiteral("unsavedDocumentBox"), tr("Unsaved Changes"),
+          m_path.isEmpty() ? tr("The cluster's plans are not saved.") : tr("%1 has changes that are not saved.").arg(QFileInfo(m_path).fileName()),
+          tr("Save the document before it is closed?"), m_path.isEmpty() });
     if (choice == QMessageBox::Discard)
         return true;
     if (choice == QMessageBox::Save)
