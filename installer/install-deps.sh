@@ -35,6 +35,22 @@ PACKAGES=(
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+# The live-cluster tests ask a real kubectl 1.33 (Google Cloud SDK's kubectl package puts it at
+# /usr/lib/google-cloud-sdk/bin/kubectl.1.33) whether it reads the same kubeconfig and server as
+# Fleetscope does. Debian 12's own kubernetes-client is 1.20, too old to be that oracle, so it is
+# installed only where an APT source offers the kubectl package; elsewhere the tests run without
+# the oracle half and say so.
+KUBECTL_ORACLE=/usr/lib/google-cloud-sdk/bin/kubectl.1.33
+if [ ! -x "$KUBECTL_ORACLE" ]; then
+  if apt-cache policy kubectl 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+    echo "install-deps: installing kubectl (the oracle of the live-cluster tests)"
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends kubectl || true
+  fi
+  if [ ! -x "$KUBECTL_ORACLE" ]; then
+    echo "install-deps: NOTE: no APT source here offers kubectl 1.33 ($KUBECTL_ORACLE): the live-cluster tests" >&2
+    echo "install-deps: NOTE: will skip their kubectl oracle half and say so (tst_kubeconfig, tst_kubelive, ...)" >&2
+  fi
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do
