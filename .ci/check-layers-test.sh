@@ -65,6 +65,34 @@ printf 'target_link_libraries(fleet_views PRIVATE fleetscope)\n' >"$work/tree/vi
 expect "views/ linking the executable fails" 1 "links fleetscope; views/ may not depend on app/"
 
 make_tree "$work/tree"
+printf 'target_link_libraries(fleet_views PRIVATE fleet_app)\n' >"$work/tree/views/CMakeLists.txt"
+expect "views/ linking app's library fails" 1 "links fleet_app; views/ may not depend on app/"
+
+make_tree "$work/tree"
+printf 'target_link_libraries(fleet_importers PRIVATE VTK::CommonCore)\n' >"$work/tree/importers/CMakeLists.txt"
+expect "importers/ linking VTK fails" 1 "importers/ may use Qt Core at most and no VTK, views/ or app/"
+
+make_tree "$work/tree"
+printf 'target_link_libraries(fleet_importers PRIVATE fleet_app)\n' >"$work/tree/importers/CMakeLists.txt"
+expect "importers/ linking app's library fails" 1 "links fleet_app; importers/ may use"
+
+make_tree "$work/tree"
+printf 'target_link_libraries(fleet_model PRIVATE Qt6::Core)\n' >"$work/tree/model/CMakeLists.txt"
+expect "model/ linking Qt fails" 1 "model/ may link the C++ standard library only"
+
+make_tree "$work/tree"
+printf '#include <QWidget>\n' >>"$work/tree/importers/importreport.h"
+expect "importers/ including Qt Widgets fails" 1 "importers/importreport.h:2"
+
+make_tree "$work/tree"
+printf '#include "views/map/map.h"\n' >>"$work/tree/importers/importreport.h"
+expect "importers/ including views/ fails" 1 "importers/importreport.h:2"
+
+make_tree "$work/tree"
+printf '#include "importers/importreport.h"\n' >>"$work/tree/model/ids.h"
+expect "model/ including importers/ fails" 1 "model/ids.h:2"
+
+make_tree "$work/tree"
 printf '#include "model/plan/plan.h"\n' >>"$work/tree/model/scheduling/scheduling.h"
 expect "model/scheduling including model/plan fails" 1 'model/scheduling/scheduling.h:3: includes "model/plan/plan.h" from model/plan/'
 

@@ -7,7 +7,7 @@
 #               (<vtk...>), no Boost (<boost/...>), no project header outside model/.
 #   importers/  "Qt Core at most": no Qt module but Qt Core (so no Qt Gui, Widgets, OpenGL),
 #               no VTK, no header from views/ or app/.
-#   views/      no header from app/, and no link to the fleetscope executable.
+#   views/      no header from app/, and no link to app/'s fleet_app library or the fleetscope executable.
 #   app/        one folder per kind of file (app_kinds below); its root holds main.cpp only.
 #
 # Inside a layer, subfolders have an order too (STYLE.md, "Layout"): a file may include headers
@@ -368,18 +368,18 @@ if [[ -d app ]]; then
 fi
 
 while IFS= read -r file; do
-    check_cmake_links "$file" '\bQt[0-9]*::[A-Za-z0-9]+|\bVTK::[A-Za-z0-9]+|\$\{VTK_LIBRARIES\}|\bBoost::[A-Za-z0-9_]+|\bfleet_(importers|views)\b|\bfleetscope\b' \
+    check_cmake_links "$file" '\bQt[0-9]*::[A-Za-z0-9]+|\bVTK::[A-Za-z0-9]+|\$\{VTK_LIBRARIES\}|\bBoost::[A-Za-z0-9_]+|\bfleet_(importers|views|app)\b|\bfleetscope\b' \
         "model/ may link the C++ standard library only"
 done < <(find model -type f \( -name CMakeLists.txt -o -name '*.cmake' \) | LC_ALL=C sort)
 
 while IFS= read -r file; do
-    check_cmake_links "$file" '\bQt[0-9]*::(Gui|Widgets|OpenGL|OpenGLWidgets|Svg|Quick|Qml)\b|\bVTK::[A-Za-z0-9]+|\$\{VTK_LIBRARIES\}|\bfleet_views\b|\bfleetscope\b' \
+    check_cmake_links "$file" '\bQt[0-9]*::(Gui|Widgets|OpenGL|OpenGLWidgets|Svg|Quick|Qml)\b|\bVTK::[A-Za-z0-9]+|\$\{VTK_LIBRARIES\}|\bfleet_(views|app)\b|\bfleetscope\b' \
         "importers/ may use Qt Core at most and no VTK, views/ or app/"
 done < <(find importers -type f \( -name CMakeLists.txt -o -name '*.cmake' \) | LC_ALL=C sort)
 
 if [[ -d views ]]; then
     while IFS= read -r file; do
-        check_cmake_links "$file" '\bfleetscope\b' "views/ may not depend on app/"
+        check_cmake_links "$file" '\bfleet_app\b|\bfleetscope\b' "views/ may not depend on app/"
     done < <(find views -type f \( -name CMakeLists.txt -o -name '*.cmake' \) | LC_ALL=C sort)
 fi
 
