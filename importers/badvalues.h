@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Invalid values of one input file, collected so that the file is refused once with every
-// one of them named (issue 5: "an input with several invalid quantities is refused with every
+// one of them named ("an input with several invalid quantities is refused with every
 // offending value listed ... past 20, 'and N more'"), instead of at the first.
 //
 // Used by the kubectl JSON importer (importers/kube/, invalid and negative quantities, by JSON

@@ -7,7 +7,7 @@
 // Every live source produces ClusterChangeBatch and nothing else: the Kubernetes WATCH
 // (importers/live/kubewatchfeed.h) and the simulated live feed (`--simulate N --live`) build a
 // batch on their own thread, and the GUI thread applies it to its store with applyChanges(), so
-// both go through exactly the same path (issue 8, "Simulated live feed").
+// both go through exactly the same path ("Simulated live feed").
 //
 // A batch carries final states, not a log: a source that sees a pod added, modified and deleted
 // within one batch puts only the deletion in it. The upserted nodes and pods are decoded by the

@@ -214,7 +214,7 @@ struct PodRecord {
     /// spec.schedulingGates[].name, in input order.
     std::vector<std::string> schedulingGates;
 
-    // ---- for the what-if (issue 6); the importer fills what its input has ----
+    // ---- for the what-if; the importer fills what its input has ----
     std::string uid; // metadata.uid; empty when the input has none (the trace)
     /// Required pod affinity / anti-affinity terms
     /// (spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution), selectors

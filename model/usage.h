@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Usage: what nodes and pods use, beside what they request (issue 8, "Usage and idle GPUs").
+// Usage: what nodes and pods use, beside what they request ("Usage and idle GPUs").
 // Filled by a usage source (importers/prometheus/usagequery.h from Prometheus; the simulated
 // cluster's own) for one store, read by the usage metrics (model/metrics/usagemetrics.h).
 // Where a source has no figure the value is unknown (NaN, or -1 for counts): never idle, never
@@ -26,7 +26,7 @@ struct IdleGpu {
     std::int32_t device = -1;  ///< the device index the source names (dcgm-exporter's `gpu`), -1 unknown
     double peakUtilization = 0; ///< the highest sample of the window over the whole device, 0..1
     /// Pods holding this device (MIG instances, time-slicing): each has an entry, the same
-    /// device and peak; the device counts once in idleAllocatedGpus (issue 8: "a shared GPU is
+    /// device and peak; the device counts once in idleAllocatedGpus ("a shared GPU is
     /// idle when its whole device is").
     std::int32_t sharedBy = 1;
 };
@@ -104,7 +104,7 @@ struct GpuDeviceSamples {
 ///    measured devices;
 ///  - a device is allocated when a pod held one of its instances for the whole window;
 ///  - an allocated device is idle when the peak of every instance over the window stayed below
-///    ClusterUsage::idleThreshold: "a shared GPU is idle when its whole device is" (issue 8);
+///    ClusterUsage::idleThreshold: "a shared GPU is idle when its whole device is";
 ///    it then counts once in idleAllocatedGpus, with an IdleGpu for each pod holding it
 ///    (IdleGpu::sharedBy = the pods).
 /// Thread: the thread that builds the usage.

@@ -4,7 +4,7 @@
 // [--format text|json]`: the FGD paper's experiment replayed (model/search/tracereplay.h;
 // PROTOCOL.md of the trace folder), per trace and policy the mean and sample standard
 // deviation over the seeds of the unallocated GPU % at 100% arrived, beside the paper's
-// figure (issue 7).
+// figure.
 
 #include <QStringList>
 

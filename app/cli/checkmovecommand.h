@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `fleetscope check-move FILE... --pod NAMESPACE/NAME --to NODE [--format text|json]`: whether
-// one pod could move to one node, with every failing filter's reason, headless (issue 6).
+// one pod could move to one node, with every failing filter's reason, headless.
 
 #include <QStringList>
 

@@ -2,7 +2,7 @@
 #pragma once
 // `fleetscope plan add-nodes (FILE... | --simulate N | --kubeconfig FILE) --instance-type T
 //  [--capacity-type C] [--domain PATH] (--count N | --fit-pending [--max-nodes M])
-//  [--format text|json] -o PLAN.json`: an add-node action, headless (issue 6), and the seeds'
+//  [--format text|json] -o PLAN.json`: an add-node action, headless, and the seeds'
 // capacity question "how many nodes of this type would the pending pods take"
 // (model/search/nodesneeded.h).
 

@@ -2,7 +2,7 @@
 #pragma once
 // `fleetscope plan check FILE... --plan PLAN.json [--format text|json] [-o EVALUATION.json]
 //  [--csv OUT.csv] [--kubectl-script OUT.sh]` and `fleetscope plan export ...`: a saved plan
-// re-evaluated against a (possibly newer) state, headless (issue 6).
+// re-evaluated against a (possibly newer) state, headless.
 
 #include "clustersource.h"
 

@@ -3,7 +3,7 @@
 // `fleetscope plan consolidate (FILE... | --simulate N | --kubeconfig FILE [--context NAME])
 //  [--policy default] [--max-moves N] [--node-groups FILE] [--prices FILE] -o PLAN.json`:
 // a consolidation plan (model/search/consolidation.h) written as a plan file of DrainNode
-// actions (importers/plan/planfile.h), headless (issue 7).
+// actions (importers/plan/planfile.h), headless.
 
 #include <QStringList>
 

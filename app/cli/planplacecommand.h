@@ -4,7 +4,7 @@
 //  [--gpu-model M] | --pod-template POD.json|POD.yaml) [--required-level LABEL |
 //  --preferred-level LABEL] [--slice-size S --slice-level LABEL] [--no-gang] [--format text|json]
 //  -o PLAN.json`: a new workload placed in the network topology with Kueue TAS semantics
-// (model/placement/topologyplacement.h), written as a plan of one place-pods action (issue 7).
+// (model/placement/topologyplacement.h), written as a plan of one place-pods action.
 
 #include <QStringList>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// One what-if action as an undoable command (issue 6; STYLE.md "Edits": a drop is one command).
+// One what-if action as an undoable command (STYLE.md "Edits": a drop is one command).
 
 #include "model/plan/plan.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The last actions of a plan taken back as one undoable step (issue 7: a consolidation lands
+// The last actions of a plan taken back as one undoable step (a consolidation lands
 // as one undo step, yet its actions can still be removed one at a time from the last).
 
 #include "model/plan/plan.h"

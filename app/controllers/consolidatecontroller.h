@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Plan > Consolidate in the window (issue 7): the consolidation (model/placement/
-// consolidation.h) of the shown cluster under its current plan, computed on a worker with
-// progress and cancel, its drain-node actions applied there too, then taken by the window as one
+// Plan > Consolidate in the window: the consolidation (model/search/consolidation.h) of the
+// shown cluster under its current plan, computed on a worker with progress and cancel, its drain-node actions applied there too, then taken by the window as one
 // undo step (PlanController::adoptStep(): Undo reverts the whole consolidation, Redo puts it back), with the
 // nodes that stay and why in a dialog beside the lower bound and the Karpenter baseline.
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// A live feed in the window (issue 8): the sink that takes a feed's batches on the feed's
+// A live feed in the window: the sink that takes a feed's batches on the feed's
 // thread, posts them to the GUI thread (queued), and applies each as one transaction
 // (model::applyChanges) to the shown cluster's store.
 //

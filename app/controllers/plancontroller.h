@@ -69,7 +69,7 @@ public:
     /// Builds the engine now, on this thread (tests, and the headless paths).
     void buildEngineNow();
 
-    // ---- a live cluster (issue 8) ----
+    // ---- a live cluster ----
     /// The store changed under a plan without actions (a live diff; `topology` the current
     /// one): the engine, built over the old state, is dropped at once (a gesture meanwhile says
     /// the what-if is being prepared) and built again on a worker once no diff came for

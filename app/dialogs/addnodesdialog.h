@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Plan > Add Nodes in the window (issue 6): an add-node action of N nodes of an instance type,
+// Plan > Add Nodes in the window: an add-node action of N nodes of an instance type,
 // capacity type and topology domain (one undo step), and the seeds' capacity question "how
 // many nodes of this type would this take", answered by model/search/nodesneeded.h on a worker.
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // File > Connect: which kubeconfig and which of its contexts to connect to, and optionally the
-// Prometheus its usage comes from (issue 8).
+// Prometheus its usage comes from.
 
 #include "importers/prometheus/usagequery.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Plan > Place Workload in the window (issue 7, "Placement of a new workload"): N new pods of a
+// Plan > Place Workload in the window ("Placement of a new workload"): N new pods of a
 // shape or a pod template file placed in the network topology with Kueue's Topology Aware
 // Scheduling semantics (model/placement/topologyplacement.h), as `fleetscope plan place` does
 // headless: the same request conversion (app/shared/placerequest.h), the same place-pods action.

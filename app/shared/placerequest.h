@@ -2,7 +2,7 @@
 #pragma once
 // A new workload's placement request as the user gives it, turned into the place-pods plan
 // action (model/plan/plan.h) by one piece of code that both `fleetscope plan place` (its flags)
-// and Plan > Place Workload (its dialog's fields) use (issue 7, "Placement of a new workload").
+// and Plan > Place Workload (its dialog's fields) use ("Placement of a new workload").
 //
 // Thread: any (pure functions; addPlaceTemplatePod() on the thread that owns the store).
 

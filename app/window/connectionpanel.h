@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The connection panel (a dock, issue 8): what a live feed is doing, as LiveFeedStatus says,
+// The connection panel (a dock): what a live feed is doing, as LiveFeedStatus says,
 // and what the window did with its batches.
 
 #include "importers/live/livefeed.h"

@@ -60,7 +60,7 @@ ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map)
     m_heatmap = new views::HeatmapPanel(window);
     m_heatmap->followLegend(map->findChild<views::MapLegend*>()); // the chosen metric's column
 
-    // What-if (issue 6): pods are dragged from the inspector's table onto the map (podmime.h).
+    // What-if: pods are dragged from the inspector's table onto the map (podmime.h).
     if (auto* pods = m_nodeInspector->findChild<QAbstractItemView*>(QStringLiteral("nodeInspectorPods"))) {
         pods->setDragEnabled(true);
         pods->setDragDropMode(QAbstractItemView::DragOnly);

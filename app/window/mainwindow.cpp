@@ -238,9 +238,9 @@ void MainWindow::createMenus()
     reset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     view->addAction(m_plan->dock()->toggleViewAction());
     addMarkersMenu(view, m_map);
-    new ConsolidateController(this, m_plan); // Plan > Consolidate (issue 7)
-    new AddNodesDialog(this, m_plan, m_map); // Plan > Add Nodes (issue 6)
-    new PlaceWorkloadDialog(this, m_plan); // Plan > Place Workload (issue 7)
+    new ConsolidateController(this, m_plan); // Plan > Consolidate
+    new AddNodesDialog(this, m_plan, m_map); // Plan > Add Nodes
+    new PlaceWorkloadDialog(this, m_plan); // Plan > Place Workload
     new PlanNodeActions(this, m_plan, m_map); // Plan > Drain / Fail Selected Node, Fail Domain...
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));

@@ -100,7 +100,7 @@ public:
     /// Cancels the running import (the Cancel button).
     void cancelImport();
 
-    // ---- live (issue 8; mainwindow_live.cpp) -------------------------------------------
+    // ---- live (mainwindow_live.cpp) -------------------------------------------
     /// Makes the shown cluster live: `feed` (any LiveFeed: the simulated feed, the Kubernetes
     /// watch) starts on its own thread and each of its batches is applied to the shown store
     /// as one transaction on this thread (LiveController), then the map, the status bar, the
@@ -136,7 +136,7 @@ public:
     [[nodiscard]] ImportController* importController() const noexcept { return m_imports; }
     /// The exploring docks and toolbar (inspectors, problems, pending, heatmap, search, filter).
     [[nodiscard]] ExplorePanels* explorePanels() const noexcept { return m_explore; }
-    /// The what-if plan of the shown cluster (issue 6), its undo stack (Edit menu) and dock.
+    /// The what-if plan of the shown cluster, its undo stack (Edit menu) and dock.
     [[nodiscard]] PlanController* planController() const noexcept { return m_plan; }
     /// The source a plan saved now names (resources/schemas/plan-v1.md): the shown files with
     /// their SHA-256 (read now), the simulation, or the live cluster's server and

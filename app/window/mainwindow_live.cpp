@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// MainWindow: a live cluster (issue 8). A LiveFeed's batches are applied to the shown store
+// MainWindow: a live cluster. A LiveFeed's batches are applied to the shown store
 // by the LiveController, one transaction each; this file makes the window follow each diff.
 //
 // What is built from the store at load, and what a diff does to it:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// A read-only HTTP client for the Kubernetes API (issue 8), Boost.Beast's HTTP over OpenSSL
+// A read-only HTTP client for the Kubernetes API, Boost.Beast's HTTP over OpenSSL
 // (tlssocket.h):
 // GET requests over one kept-alive connection, TLS verified against the cluster's CA, with the
 // credentials of a resolved kubeconfig (bearer token, token file, client certificate, or a

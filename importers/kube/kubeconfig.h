@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// kubeconfig as kubectl reads it (issue 8): which files, how they merge, which context, and
+// kubeconfig as kubectl reads it: which files, how they merge, which context, and
 // the cluster and user that context names, with every relative path made absolute.
 //
 // Source of the rules: client-go's tools/clientcmd/loader.go (ClientConfigLoadingRules.Load,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// One LIST of a live cluster (issue 8): nodes and pods, and the PersistentVolumes,
+// One LIST of a live cluster: nodes and pods, and the PersistentVolumes,
 // PodDisruptionBudgets and Namespaces the what-if reads, page by page, into a store, through
 // the same kubectl JSON importer as files (each page is a NodeList/PodList document).
 //

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Usage from the Kubernetes resource metrics API (issue 8): metrics.k8s.io/v1beta1 as served by
+// Usage from the Kubernetes resource metrics API: metrics.k8s.io/v1beta1 as served by
 // metrics-server, GET /apis/metrics.k8s.io/v1beta1/nodes: per node, the cpu and memory in use
 // (NodeMetrics.usage, Quantities; cpu usually in nanocores "123456789n", memory in "Ki") over
 // its `window`. Source: https://kubernetes.io/docs/reference/external-api/metrics-v1beta1/ and

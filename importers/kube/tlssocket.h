@@ -4,7 +4,7 @@
 // transport of KubeApiClient and of the test double of the API server. Internal to the kube
 // importer and its tests (it exposes Boost buffer sequences for Beast's HTTP parser).
 //
-// Why not Boost.Asio's ssl::stream (speed, issue 8): its engine moves every record through a
+// Why not Boost.Asio's ssl::stream (speed): its engine moves every record through a
 // 17 KB BIO pair and one read() or write() per record, so a 3.6 MB page of a LIST costs some
 // 500 system calls and as many copies on each side. Here:
 // - reads: OpenSSL reads straight from the socket with read-ahead into a 256 KB buffer

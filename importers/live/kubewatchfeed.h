@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The Kubernetes WATCH of a live cluster (issue 8): after the first LIST (kube/kubelist.h), the
+// The Kubernetes WATCH of a live cluster: after the first LIST (kube/kubelist.h), the
 // nodes and pods are watched from the list's resourceVersions and every change reaches the
 // window as model::ClusterChangeBatch, through the same path as the simulated feed.
 //

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// A live source of cluster changes (issue 8): the Kubernetes WATCH or the simulated feed. A
+// A live source of cluster changes: the Kubernetes WATCH or the simulated feed. A
 // feed owns one thread (for the watch, one Asio io_context on it: DESIGN.md, "Threads"), builds
 // model::ClusterChangeBatch values there and hands each to its sink, which posts it to the GUI
 // thread where it is applied as one transaction (model/clusterchange.h).

@@ -2,7 +2,7 @@
 #pragma once
 // Plan files: a plan saved as JSON (schema documented in resources/schemas/plan-v1.md, versioned
 // by "fleetscopePlan": 1), read back and re-checked against a (possibly newer) state, and
-// exported as CSV and as a reviewable kubectl script (issue 6).
+// exported as CSV and as a reviewable kubectl script.
 //
 // A plan file names its source (each input file's name and SHA-256, or a live cluster's server
 // and resourceVersion), pods by namespace, name and uid, nodes by name, domains by path

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// A read-only client for the Prometheus HTTP API (issue 8, "Usage and idle GPUs"): instant and
+// A read-only client for the Prometheus HTTP API ("Usage and idle GPUs"): instant and
 // range queries at an explicit time, over the same Beast/OpenSSL transport as the Kubernetes
 // client (importers/kube/kubeapiclient.h: TLS verified against a CA, a bearer token).
 //

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Usage of a loaded cluster from Prometheus (issue 8, "Usage and idle GPUs"): cpu and memory
+// Usage of a loaded cluster from Prometheus ("Usage and idle GPUs"): cpu and memory
 // from cAdvisor, GPU utilization from NVIDIA's dcgm-exporter, and the allocated-but-idle GPUs,
 // into a model::ClusterUsage for the store.
 //

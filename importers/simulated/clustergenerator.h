@@ -7,7 +7,7 @@
 // both halves use. Internal to importers/simulated/; the public entry point is
 // simulatedcluster.h.
 //
-// The what-if constraints (issue 6), beside what simulatedcluster.h lists: a uid on every
+// The what-if constraints, beside what simulatedcluster.h lists: a uid on every
 // pod (version-4 shaped, from a hash); required pod anti-affinity on kubernetes.io/hostname
 // against its own pods for a third of the inference Deployments (placed one replica a node);
 // zone spread constraints (maxSkew 1) on half the Deployments: DoNotSchedule only for

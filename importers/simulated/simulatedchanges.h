@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The changes of a simulated live cluster (issue 8, "Simulated live feed"): pods arrive and
+// The changes of a simulated live cluster ("Simulated live feed"): pods arrive and
 // finish, nodes fail (NotReady) and recover, and when a node of a training gang fails the
 // gang's pods go back to Pending (recreated: same names, new uids, as a Job or JobSet
 // controller recreates them), all as model::ClusterChangeBatch values, the same batches a

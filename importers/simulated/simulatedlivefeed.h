@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The simulated live feed (`fleetscope --simulate N --live [--rate EVENTS_PER_S]`, issue 8): a
+// The simulated live feed (`fleetscope --simulate N --live [--rate EVENTS_PER_S]`): a
 // live::LiveFeed whose thread generates the same simulated cluster the window shows (the same
 // SimulationSpec gives the same store) and then, every batch interval, hands the sink the next
 // SimulatedChanges batch: the same batches, through the same sink and transaction, as the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Usage for the simulated fleet (issue 8): so that every usage view (used shares, GPU
+// Usage for the simulated fleet: so that every usage view (used shares, GPU
 // utilization, allocated-but-idle GPUs) works offline and in tests, without a Prometheus.
 //
 // The rules, per workload (its pods alike), from a hash of the seed and the workload:

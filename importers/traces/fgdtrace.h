@@ -28,7 +28,7 @@ namespace fleet::importers {
 /// known ones), ImportError for a bad file.
 [[nodiscard]] model::ClusterStore loadFgdTrace(const std::string& dataDir, const std::string& trace);
 
-/// The paper's results: per trace name, per policy (issue 7's names: FGD, BestFit,
+/// The paper's results: per trace name, per policy (FGD, BestFit,
 /// GpuPacking, GpuClustering, DotProduct, Random), per seed, the unallocated GPU percent at
 /// 100% arrived, 100 - column "100" of expected_results/analysis_allo_discrete.csv
 /// (PROTOCOL.md section 5). Empty when the file is missing; ImportError for a malformed row.

@@ -83,7 +83,7 @@ struct NodeAccelerators {
 /// slice is on, so this assumes requested slices are packed onto as few GPUs as possible);
 /// Neuron allocatable - requested devices. Never negative. Thread: any.
 [[nodiscard]] NodeAccelerators nodeAccelerators(const ClusterStore& store, NodeId n, const MetricKeys& keys) noexcept;
-/// The same under a plan (issue 6): the requests are `plan`'s (PlanLedger over `store`; a
+/// The same under a plan: the requests are `plan`'s (PlanLedger over `store`; a
 /// node the plan drained or failed has none), the devices the store's. `plan` null: the loaded
 /// state. Store nodes only (n < store.nodeCount()). Thread: any reader of both.
 [[nodiscard]] NodeAccelerators nodeAccelerators(const ClusterStore& store, NodeId n, const MetricKeys& keys, const PlanLedger* plan) noexcept;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Plan-aware metrics (issue 6): what the fleet map colours by while a plan exists. They read
+// Plan-aware metrics: what the fleet map colours by while a plan exists. They read
 // a PlanLedger (the loaded cluster with the plan applied) besides the MetricContext, so
 // they are not in the built-in registry: the app makes them for its plan and hands them to
 // the map (FleetMapView::setMetric / refreshMetric) while a plan has actions.

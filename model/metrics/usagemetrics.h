@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Usage metrics (issue 8): what the map colours by when a usage source is loaded
+// Usage metrics: what the map colours by when a usage source is loaded
 // (model/usage.h). Like the plan metrics they hold their data, so they are not in the
 // built-in registry: the app makes them for its usage and hands them to the map.
 //

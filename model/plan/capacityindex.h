@@ -2,7 +2,7 @@
 #pragma once
 // An index of the present nodes of a plan by free capacity, so that the default placement
 // policy (best fit, PlanEngine::chooseNode) visits candidates from the tightest fit upward
-// instead of scanning every node (issue 6: a drain of ~30 pods in <= 20 ms at 100k nodes).
+// instead of scanning every node (a drain of ~30 pods in <= 20 ms at 100k nodes).
 //
 // Design: ordered sets per axis (cpu millicores, memory bytes, milli-GPU; GPU nodes only on
 // the GPU axis) keyed by (free amount, node name; added nodes after store nodes of the same

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // PodDisruptionBudgets as a plan spends them: every voluntary eviction of the plan (a drain, a
-// move of a running pod) draws on the budgets across the whole plan, not per node (issue 6).
+// move of a running pod) draws on the budgets across the whole plan, not per node.
 //
 // Rules, each from its source:
 //  - Which budgets guard a pod: those of its namespace whose selector is neither null nor empty

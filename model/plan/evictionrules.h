@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a voluntary eviction (a drain, a move of a running pod) must respect besides
-// PodDisruptionBudgets (disruptionbudgets.h), and which pods form gangs (issue 6).
+// PodDisruptionBudgets (disruptionbudgets.h), and which pods form gangs.
 //
 // The rules follow `kubectl drain --ignore-daemonsets --delete-emptydir-data`
 // (staging/src/k8s.io/kubectl/pkg/drain/filters.go: daemonSetFilter, mirrorPodFilter,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// A plan: an ordered list of actions over the loaded state, which it never edits (issue 6).
+// A plan: an ordered list of actions over the loaded state, which it never edits.
 // This header owns the action types of every later issue (placement adds its policies, not new
 // schema); plan files (importers/plan/planfile.h) hold exactly these, versioned.
 //

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// A plan over a live cluster (issue 8): "an open plan re-checks its actions on each diff and
+// A plan over a live cluster: "an open plan re-checks its actions on each diff and
 // marks each action whose pod or node changed or vanished as stale, with why".
 //
 // A plan is made over one state and names pods and nodes by name (PodRef, node names, as its

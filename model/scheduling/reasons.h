@@ -2,7 +2,7 @@
 #pragma once
 // The registry of reason codes: every "no" that check-move, a drag, a drain, a failure,
 // consolidation and placement can give has one stable code and one sentence, defined here and
-// nowhere else (issue 6). Codes are what plan files, `check-move --format json` and
+// nowhere else. Codes are what plan files, `check-move --format json` and
 // `plan check` carry; they never change once released (add new kinds, never rename).
 //
 // A code is a kind's stem plus, for parameterised kinds, a detail:

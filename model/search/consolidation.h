@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Consolidation (issue 7): an ordered drain plan for a loaded cluster that saves the most cost
+// Consolidation: an ordered drain plan for a loaded cluster that saves the most cost
 // per hour, then frees the most nodes, and for every node that stays the pod and the constraint
 // that keeps it there. Deletion only: Fleetscope never launches replacement nodes.
 //

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// A lower bound on the node count a consolidation can reach (issue 7), shown beside its
+// A lower bound on the node count a consolidation can reach, shown beside its
 // result with the ratio of the plan's node count to it.
 //
 // Per GPU model (GPU nodes) and per resource (cpu and memory over the whole cluster), the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The baseline beside our consolidation (issue 7): Karpenter's multi-node consolidation as it
+// The baseline beside our consolidation: Karpenter's multi-node consolidation as it
 // documents and codes it (kubernetes-sigs/karpenter, pkg/controllers/disruption/
 // multinodeconsolidation.go, firstNConsolidationOption; docs "Disruption", Consolidation):
 //  - candidates sorted by disruption cost, ascending (pkg/utils/disruption: per pod

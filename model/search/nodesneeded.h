@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The capacity question of the seeds (issue 6): "how many nodes of this type would this take".
+// The capacity question of the seeds: "how many nodes of this type would this take".
 // Answered with the plan's own actions and rules, never a second copy of them: the nodes are
 // added by an add-node action (plan.h: a copy of a node of the state of that instance type and
 // capacity type, in a domain), the pods placed by the default placement policy

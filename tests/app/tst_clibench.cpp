@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `fleetscope bench fgd`, run as a user runs it (QProcess, no display): the JSON shape with the
-// paper's figure beside ours (issue 7's on the default trace, expected_results' on another),
+// paper's figure beside ours (expected_results' on another),
 // the progress on stderr, and the errors and exit codes of a bad folder, trace, seed range,
 // policy and format.
 

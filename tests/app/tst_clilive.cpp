@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The fleetscope executable on a live cluster (issue 8), run as a user runs it: `summary` and
+// The fleetscope executable on a live cluster, run as a user runs it: `summary` and
 // `screenshot` with --kubeconfig / --context against the loopback HTTPS fake API server
 // (tests/common/fakekubeapiserver.h) serving the real EKS fixture, compared with the same
 // commands on the fixture's files.

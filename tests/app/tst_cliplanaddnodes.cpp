@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// `fleetscope plan add-nodes` (issue 6), run as a user runs it: the capacity question on
+// `fleetscope plan add-nodes`, run as a user runs it: the capacity question on
 // tests/data/plan/cluster-pending.json, whose answers its README works out by hand (3 m5.xlarge
 // or 2 m5.2xlarge; 4 of 5 pending pods placed, ml/gpu-job-0 left with
 // insufficient-nvidia.com/gpu), the plan written and re-checked by plan check, --count, and

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The usage options of the command line (app/cli/clustersource.h, issue 8): `summary` and
+// The usage options of the command line (app/cli/clustersource.h): `summary` and
 // `screenshot --metric gpu-idle` of a kubectl JSON file with its usage from a real Prometheus
 // (tests/importers/prometheusserver.h), the simulated cluster's own usage, and the errors: a
 // Prometheus that cannot be reached is a warning and the usage metric then refuses; options

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// File > Connect (app/dialogs/connectdialog.h, issue 8): the contexts of a kubeconfig with the current
+// File > Connect (app/dialogs/connectdialog.h): the contexts of a kubeconfig with the current
 // one chosen; a bad kubeconfig shows where and what and cannot be accepted; and, end to end in
 // the window, connecting to the fake API server (tests/common/fakekubeapiserver.h) shows
 // that cluster and names it as the source; a user who may list pods in some namespaces only

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The window with a live feed (issue 8), under xvfb-run: a batch posted from another thread
+// The window with a live feed, under xvfb-run: a batch posted from another thread
 // through the sink changes a node's state and its cell's colour on the map, once per batch;
 // the simulated feed streams into the window and the connection panel shows it; a plan action
 // becomes stale when a batch deletes its pod (the batch waits until the plan is cleared).

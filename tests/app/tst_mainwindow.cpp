@@ -455,7 +455,7 @@ void TestMainWindow::totalsFit()
     }
     if (figures > 0) {
         // The short form, or the long one where it fits (no hover takes room any more: the
-        // map hovers only after a real pointer move, issue 5).
+        // map hovers only after a real pointer move).
         QVERIFY2(shown.startsWith(expected.join(QStringLiteral(" | ")))
                 || shown.startsWith(expectedFull.join(QStringLiteral(" | "))),
             qPrintable(shown));

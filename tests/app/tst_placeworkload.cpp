@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Plan > Place Workload (issue 7), under xvfb-run: the dialog places a gang on the simulated fleet
+// Plan > Place Workload, under xvfb-run: the dialog places a gang on the simulated fleet
 // (a worker over a clone of the store with the template pod), the plan gets one place-pods action
 // with every pod inside one domain of the level, the plan panel lists the placed pods (under
 // QAbstractItemModelTester), the map's cells of the nodes that got pods change colour; one Undo

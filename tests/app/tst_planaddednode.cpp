@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// A node added by the plan (issue 6) in the window, under xvfb-run with real events: the map's
+// A node added by the plan in the window, under xvfb-run with real events: the map's
 // context menu on a node offers Add a Node Like it (one AddNode, one undo step); the added node,
 // which has no cell in the layout, is drawn as a square in an "Added by the plan" box under its
 // domain (AddedNodeLayer), found there by the map's picking (addedNodeAt) with its own tooltip,

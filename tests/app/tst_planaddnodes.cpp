@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Plan > Add Nodes in the window (issue 6), under xvfb-run: the dialog opens from the menu with
+// Plan > Add Nodes in the window, under xvfb-run: the dialog opens from the menu with
 // the selected node's type and domain, adds N nodes as one add-node action (one undo step, undo
 // removes them all), answers "how many nodes of this type would the pending pods take" on a
 // worker with the plan's own rules, and refuses a domain the cluster lacks.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The map's context menu in the what-if (issue 6), under xvfb-run with real events: a right
+// The map's context menu in the what-if, under xvfb-run with real events: a right
 // click (QContextMenuEvent) on a node opens the menu, and its Drain and Fail actions put one
 // action each in the plan (one undo step). Then the window shows the plan's state, not the
 // loaded one: the drained or failed node's zoomed cell has no pod strips left (podAt and its

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Fail Domain from the map's context menu (issue 6), under xvfb-run with real events: a right
+// Fail Domain from the map's context menu, under xvfb-run with real events: a right
 // click on a domain label opens the menu, its Fail Domain action puts one FailDomain in the plan
 // (one undo step), the domain's failure strands a gang as a whole (every pod of it without a node
 // under the plan, also those on surviving nodes), and the plan panel says what the failure

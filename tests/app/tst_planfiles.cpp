@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// File > Save Plan, Export Plan as CSV and Export Plan as kubectl Script in the window (issue 6),
+// File > Save Plan, Export Plan as CSV and Export Plan as kubectl Script in the window,
 // under xvfb-run: each menu action is triggered, its save dialog answered with a path, and the
 // file written is read back: the plan JSON through the plan file reader (the same actions, and
 // re-evaluated against the shown state each holds as it did in the window), the CSV's rows, the script's

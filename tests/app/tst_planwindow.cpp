@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The what-if in the main window (issue 6), under xvfb-run, on a simulated cluster: a GUI
+// The what-if in the main window, under xvfb-run, on a simulated cluster: a GUI
 // drag with mouse events (press on a pod strip of the zoomed map, move, release on a node)
 // puts the move in the plan and recolours both nodes; Edit > Undo and Redo restore and
 // re-apply the colours; a drop on a node that cannot take the pod is refused with its reasons;

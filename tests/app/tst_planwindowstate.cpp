@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The plan as the window keeps it (issue 23), under xvfb-run on a small simulated cluster:
+// The plan as the window keeps it, under xvfb-run on a small simulated cluster:
 // - a consolidation's undo step refreshes the map and panel once, not once per drain, and the
 //   map's plan marks are right after undo and redo (a drained node's cell);
 // - the node inspector follows the plan after Plan > Place Workload (whose engine reads a copy of

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Two drags of the what-if (issue 6) under xvfb-run with real events: Alt+drag of a pod strip
+// Two drags of the what-if under xvfb-run with real events: Alt+drag of a pod strip
 // on the zoomed map carries the pod's whole workload, and a drop on a node places every pod of
 // it inside that node's domain, all or nothing (a domain that cannot take them all changes
 // nothing); and a pod dragged from the node inspector's pod table (its model's mime data, in

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Quitting with a plan that is not saved, as a person does it (issue 23), under xvfb-run with a
+// Quitting with a plan that is not saved, as a person does it, under xvfb-run with a
 // window manager (openbox) and real X input (xdotool): the real fleetscope process on a small
 // simulated cluster; Plan > Consolidate from the keyboard (Alt+P, C) makes a plan; Ctrl+Q asks
 // Save / Discard / Cancel in a window titled "Unsaved Plan". Escape (Cancel) keeps it running;

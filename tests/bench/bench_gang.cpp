@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// bench_gang: topology-aware gang placement on the simulated fleet (issue 7, Speed):
+// bench_gang: topology-aware gang placement on the simulated fleet (Speed):
 // gang_place_ms, the largest gang of 8-GPU pods inside one network-node-layer-1 domain with
 // slices of 16 per layer-3 block, found and placed; gang_reject_ms, one slice more, rejected
 // with its explanation. Prints the figures, then one JSON object last.

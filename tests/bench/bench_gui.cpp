@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // bench_gui: the GUI thread's longest stalls while the real main window goes through the what-if
-// flows on the simulated fleet (issue 23; DESIGN.md "Threads": no event-loop turn over 50 ms at
+// flows on the simulated fleet (DESIGN.md "Threads": no event-loop turn over 50 ms at
 // 100,000 nodes). A StallWatchdog (app/window/stallwatchdog.h) records every gap between event-loop
 // turns, charged to the flow and action running when it ended. The flows, each through the
 // window's own actions and controllers, each followed by the event loop running until the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Benchmark of a live cluster in the window (issue 8), the watch part: the main window on the
+// Benchmark of a live cluster in the window, the watch part: the main window on the
 // simulated fleet (100,000 nodes by default) at 1920x1080 under xvfb-run, the map on screen
 // and rendering continuously (a frame requested as soon as the last one is on screen, as a
 // user panning would), while a feed thread streams a fixed mix of events through the window's

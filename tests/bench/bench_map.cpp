@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Benchmark of the fleet map (issue 5): a 1920x1080 window on the simulated fleet (100,000
+// Benchmark of the fleet map: a 1920x1080 window on the simulated fleet (100,000
 // nodes, seed 1 by default), software OpenGL under xvfb-run. Every figure is the median (p95
 // where named) of at least 30 frames after a warm-up, each from the request to the finished
 // paint (frameRendered: VTK's frame and the layers' painting composed on screen):

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// bench_placewindow: Plan > Place Workload in the window at scale (issue 7), software OpenGL
+// bench_placewindow: Plan > Place Workload in the window at scale, software OpenGL
 // under xvfb-run. The main window shows the simulated fleet; the dialog places a gang of 8-GPU
 // pods inside one network-node-layer-1 domain (a worker: the store's copy with the template pod,
 // the engine over it, the placement), then the same gang again (the template reused: no copy).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// bench_plandrag: the what-if drag on the fleet map at scale (issue 6), software OpenGL under
+// bench_plandrag: the what-if drag on the fleet map at scale, software OpenGL under
 // xvfb-run. For pods chosen across the fleet (every 997th counted pod): the drag's start to
 // its shading bytes (PodFeasibility + feasibleNodes), the plan layer's shading image, and a
 // frame of the whole map with the shading on, against a frame without. Medians; one JSON

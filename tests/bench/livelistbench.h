@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The LIST half of bench_live (issue 8): NODES nodes and PODS pods (kubelistgen.h, the
+// The LIST half of bench_live: NODES nodes and PODS pods (kubelistgen.h, the
 // verbosity of real kubectl output) served as pre-built pages of 500 from memory by the fake API
 // server over loopback TLS (so that it is not the bottleneck), listed into the model by
 // importers::kube::listCluster() with its paging, then finalized, as `--kubeconfig` does.

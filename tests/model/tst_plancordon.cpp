@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The ledger's cordons and the plan's pod identity (model/plan/plan.h, issue 6): a node a drain
+// The ledger's cordons and the plan's pod identity (model/plan/plan.h): a node a drain
 // cordoned (emptied and removed, or left with pods it could not evict) and a failed node are
 // unschedulable for every later move of the plan, for PodFeasibility and for the drag's shading
 // (feasibleNodes); undoing the drain lifts the cordon. A move-pod whose pod uid differs from

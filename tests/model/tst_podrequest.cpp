@@ -260,7 +260,7 @@ void TestPodRequest::effectiveRequest_data()
         QTest::newRow("extended resources through all of it")
             << s << list(r, { { "cpu", "1" }, { "nvidia.com/mig-1g.10gb", "5" }, { "vpc.amazonaws.com/efa", "3" } });
     }
-    // Summed exactly and rounded once (issue 6): Kubernetes adds the Quantities, then takes
+    // Summed exactly and rounded once: Kubernetes adds the Quantities, then takes
     // MilliValue() / Value(); rounding each container first would give 2m and 4 bytes.
     {
         PodResourceSpec s;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The node inspector's allocated-but-idle GPUs (views/itemmodels/idlegpusmodel.h, issue 8): the
+// The node inspector's allocated-but-idle GPUs (views/itemmodels/idlegpusmodel.h): the
 // pods holding them, grouped from the usage source's list, agreeing with the "gpu-idle" map
 // metric node by node (the same rule, judged once by the source); a hand-made usage's known
 // rows (GPUs held, devices, peak, how long); "unknown" where the node's GPUs have no figures.

@@ -183,7 +183,7 @@ void TestNodeToolTip::migFigures()
     for (const QString& key : keys(text))
         QVERIFY2(key.size() <= 11 && !key.contains('/'), qPrintable(key));
     QVERIFY(keys(text).contains("Domain"));
-    // Under a plan that moved the pod to node 1: the slices follow it (issue 6: they were the
+    // Under a plan that moved the pod to node 1: the slices follow it (they were the
     // loaded state's).
     model::PlanLedger plan(store);
     QVERIFY(plan.movePod(model::PodId(0), model::NodeId(1)));

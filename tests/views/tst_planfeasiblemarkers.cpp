@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The few nodes that could take a dragged pod, marked (issue 6), under xvfb-run: on a
+// The few nodes that could take a dragged pod, marked, under xvfb-run: on a
 // 100,000-node fleet at the fitted zoom a cell is under a pixel, so the plan layer draws each
 // feasible node (up to PlanLayer::kMaxFeasibleMarkers) with the marker layer's drawing, a green
 // square of MarkerLayer::kMarkerPx: its pixels show around the node's cell while the drag lasts,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The what-if on the fleet map (issue 6), without a plan engine: the drag shading's pixels
+// The what-if on the fleet map, without a plan engine: the drag shading's pixels
 // for a feasible vs an infeasible node (fitted and zoomed in), the plan marks, the pod-strip
 // query, and the drag gestures' signals (a press on a pod strip, move, release on a node;
 // a drop of pod mime data from another widget). Under xvfb-run.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The pods of one node that hold allocated-but-idle GPUs (issue 8: "with the pods that hold them
+// The pods of one node that hold allocated-but-idle GPUs ("with the pods that hold them
 // in the node inspector"), as a table over a usage source's list (model::ClusterUsage::idleGpus).
 // The idle rule is the usage source's (importers/prometheus/usagequery.h, the simulated
 // cluster's importers/simulated/simulatedusage.h), the one the "gpu-idle" map metric counts
@@ -28,7 +28,7 @@ namespace fleet::views {
 ///
 /// idleGpuCount() and idleGpusText() tell the node's state as the inspector's title shows it:
 /// a count, or unknown (no usage source, a usage of another snapshot, no figures for the
-/// node's GPUs), never 0 for unknown (issue 8: "No data is unknown, never idle").
+/// node's GPUs), never 0 for unknown ("No data is unknown, never idle").
 /// Thread: GUI thread.
 class IdleGpusModel : public QAbstractTableModel {
     Q_OBJECT

@@ -57,7 +57,7 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-    /// Rows are drag-enabled: a pod can be dragged onto the fleet map (what-if, issue 6).
+    /// Rows are drag-enabled: a pod can be dragged onto the fleet map (what-if).
     Qt::ItemFlags flags(const QModelIndex& index) const override;
     /// kPodMimeType (podmime.h).
     QStringList mimeTypes() const override;

@@ -107,7 +107,7 @@ public:
     /// domain path, so a domain too small for its label is still named. For tests.
     [[nodiscard]] QRect domainLabelRect(model::DomainId domain) const;
 
-    // ---- exploring (issue 5; the map's layers draw these) ---------------------------
+    // ---- exploring (the map's layers draw these) ---------------------------
     /// Selects node n (an invalid id clears it): the selection layer outlines its cell at
     /// every zoom (AddedNodeLayer its square, for a node the plan added: valid while the plan
     /// state set by setPlanState() has it; a plan without it clears the selection). Emits
@@ -137,7 +137,7 @@ public:
     /// to the whole fleet.
     [[nodiscard]] QString breadcrumbText() const;
 
-    // ---- what-if (issue 6; views/map/layers/planlayer.h draws these) ------------------
+    // ---- what-if (views/map/layers/planlayer.h draws these) ------------------
     /// While a pod is dragged: one byte per node (store nodes, then the plan's added nodes), 1
     /// when it could take the pod (PodFeasibility::feasibleNodes); infeasible nodes are shaded
     /// (added nodes' squares too). Null ends the shading.

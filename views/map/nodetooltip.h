@@ -24,7 +24,7 @@ namespace fleet::views {
 /// NotReady or cordoned cell (when the metric's colour gives way to the marks), else the
 /// metric's title and value in its unit ("not applicable" with the reason for NaN), and
 /// the metric's value beside the state in the former case. Figures through
-/// model/figures.h. Under a plan (`plan` given, issue 6) the requested figures, the GPUs
+/// model/figures.h. Under a plan (`plan` given) the requested figures, the GPUs
 /// requested, the pod count and the state are the plan's (views/nodeview/plannodeview.h), and a
 /// "Plan" row says what the plan did to the node; the accelerator breakdown (MIG slices,
 /// Neuron) stays the loaded state's. Thread: any (reads the context's store, `topology` and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// What a plan changed, as the map's plan layer draws it (issue 6): the nodes a plan touched,
+// What a plan changed, as the map's plan layer draws it: the nodes a plan touched,
 // those it emptied and those it took away. Built by the app from the PlanEngine's applied
 // actions (views/plan/planmarksbuilder.h); a value the map shares, never edits.
 

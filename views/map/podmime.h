@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The drag payload of a pod (issue 6): what the node inspector's pod table puts on a drag and
+// The drag payload of a pod: what the node inspector's pod table puts on a drag and
 // the fleet map accepts as a drop. The pod is named by its id in the shown store (the drag
 // never leaves the process) and, for other targets, as "namespace/name" text.
 

@@ -3,7 +3,7 @@
 // The pod strips of a zoomed-in node cell, laid out once for both drawing and picking: three
 // rows read as one line, each counted pod a length proportional to its GPU share, else CPU
 // share, at least 2 px. NodeDetailLayer draws the pieces; podStripAt() finds the pod under a
-// point to start a drag from the map (issue 6); tst_planmap checks that a strip's pixel names
+// point to start a drag from the map; tst_planmap checks that a strip's pixel names
 // its pod.
 
 #include "views/map/layers/maplayer.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the node views (the zoomed map's GPU tiles and pod strips, the node tooltip, the node
-// inspector) show of one node: the loaded state, or the plan's (issue 6) when a plan is given.
+// inspector) show of one node: the loaded state, or the plan's when a plan is given.
 // One place for the rule, so that every view agrees: under a plan a pod the plan moved is on
 // its new node and not on its old one, and a node the plan drained or failed (gone) is empty.
 

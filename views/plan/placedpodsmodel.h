@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The plan panel's list of the pods the plan placed (place-pods actions: Plan > Place Workload,
-// `plan place`), one row a pod (issue 7).
+// `plan place`), one row a pod.
 
 #include "model/plan/plan.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The plan panel's table: the applied actions of a plan, in order (issue 6).
+// The plan panel's table: the applied actions of a plan, in order.
 
 #include "model/clusterstore.h"
 #include "model/plan/plan.h"
@@ -18,7 +18,7 @@ namespace fleet::views {
 /// 8 GPUs lost" (failureCostText), "Fail domain zone us-east-1a: ...", "Place Deployment ns/name in us-east-1a: 8 pods".
 /// Thread: any reader of the store.
 [[nodiscard]] QString planActionText(const model::ClusterStore& store, const model::AppliedAction& action);
-/// What a failure (FailNode, FailDomain) costs, as the plan panel says it (issue 6): the pods it
+/// What a failure (FailNode, FailDomain) costs, as the plan panel says it: the pods it
 /// stranded (not re-placed), the GPUs lost (allocatable GPUs of the nodes gone, whole GPUs:
 /// PlanTotals::gpus before minus after the action) and the milli-GPU the stranded pods
 /// requested. All zero for other actions.
@@ -60,7 +60,7 @@ public:
     void setPlan(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::PlanEngine> engine);
     /// Re-reads the engine's applied actions.
     void refresh();
-    /// Why each action is stale ("" when it is not), by row (issue 8: a live change to a pod or
+    /// Why each action is stale ("" when it is not), by row (a live change to a pod or
     /// node the action names). A stale action reads "stale" in the holds column (red) and its
     /// reasons start with "Stale: why". Rows past the vector's end are not stale.
     void setStale(std::vector<QString> whyByRow);

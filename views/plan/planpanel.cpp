@@ -148,7 +148,7 @@ void PlanPanel::refresh()
     // Not work left without a node: they go with the nodes the plan removed.
     if (a.podsRemovedWithNodes > 0)
         parts << tr("DaemonSet pods removed with their nodes %1").arg(s(model::formatCount(a.podsRemovedWithNodes)));
-    // What the failures of the plan cost (issue 6: pods stranded, GPUs lost).
+    // What the failures of the plan cost (pods stranded, GPUs lost).
     FailureCost failures;
     bool anyFailure = false;
     for (const model::AppliedAction& applied : m_engine->applied()) {

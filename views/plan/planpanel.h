@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The plan panel (issue 6): the applied actions of the what-if plan, in order, with the
+// The plan panel: the applied actions of the what-if plan, in order, with the
 // plan's before/after figures, and undo / redo.
 
 #include "model/clusterstore.h"

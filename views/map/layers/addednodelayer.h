@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Layer: the nodes a plan added (AddNode, issue 6). They are not in the store, so the layout has
+// Layer: the nodes a plan added (AddNode). They are not in the store, so the layout has
 // no cell for them; this layer draws them where a user looks for them: a small box anchored
 // under the rectangle of the domain each was added in (kept inside the view), titled "Added by
 // the plan (N)", with one square per added node of a fixed on-screen size (kSquarePx at every

@@ -3,7 +3,7 @@
 // The map's frame as the layers paint it, with the raster engine, cached while nothing it
 // shows changed, and copied onto the GL frame (FrameBlit; else drawn in one opaque pass).
 //
-// Design (issue 5; design note in maplayer.h): the bottom layer (the texel image, which
+// Design (design note in maplayer.h): the bottom layer (the texel image, which
 // changes with the metric and the filter) is painted straight into an opaque view-sized
 // frame image; the other layers that paint from the scene and the camera only are painted
 // into one transparent overlay image, which is composed over it. The overlay is kept until

@@ -18,7 +18,7 @@
 // first, under all of them (the layers' frame is opaque: such a layer would have to make
 // room in it).
 //
-// Design note (speed, issue 5): on software OpenGL (llvmpipe) a frame costs what its
+// Design note (speed): on software OpenGL (llvmpipe) a frame costs what its
 // fragments cost, about 12 ms per opaque full-view pass on 2 loaded cores and twice that
 // blended, while the raster engine scales the texel image in about 2 ms. So the layers
 // paint with QPainter (raster engine) into view-sized images that the view keeps while
@@ -129,7 +129,7 @@ struct MapScene {
     /// is inside (never a position the pointer merely rests at when the window appears).
     bool pointerInside = false;
     QPointF pointerPos;
-    /// While a pod is dragged (what-if, issue 6): one byte per node (PodFeasibility::feasibleNodes),
+    /// While a pod is dragged (what-if): one byte per node (PodFeasibility::feasibleNodes),
     /// 1 when the node could take the pod; null when nothing is dragged. The plan layer shades it.
     std::shared_ptr<const std::vector<std::uint8_t>> dragFeasible;
     /// The node the dragged pod is over (invalid: none), whether it could take it, and the

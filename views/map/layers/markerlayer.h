@@ -19,7 +19,7 @@
 namespace fleet::views {
 
 /// Problem, Cordoned and NotReady are this layer's; Feasible (a green square) is the plan
-/// layer's, for the few nodes that could take a dragged pod (PlanLayer, issue 6).
+/// layer's, for the few nodes that could take a dragged pod (PlanLayer).
 enum class NodeMarkerKind : std::uint8_t { Problem, Cordoned, NotReady, Feasible };
 inline constexpr int kNodeMarkerKinds = 4;
 

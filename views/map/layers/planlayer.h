@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Layer: the what-if (issue 6). While a pod is dragged, every node is shaded by whether it
+// Layer: the what-if. While a pod is dragged, every node is shaded by whether it
 // could take it (MapScene::dragFeasible): a feasible node keeps its colour, an infeasible one
 // is washed toward a rose grey (kInfeasibleRgb at kInfeasibleAlpha), which no metric colour
 // is (viridis and the blue ramp hold no red), so the few nodes that could take a pod stand

@@ -8,7 +8,7 @@
 // (layeroverlay.h), by the raster engine's nearest-neighbour scaling of the visible cells,
 // about 2 ms for 1920x1080. As a VTK textured quad the same image cost a full-view pass of
 // llvmpipe's fragment shading (12 ms opaque, 30 ms blended with the depth test, 2 loaded
-// cores) on every frame, and the overlay a second, blended pass over it (issue 5).
+// cores) on every frame, and the overlay a second, blended pass over it.
 // Why dimming in the image and not a semi-transparent layer over it: dimmed nodes must look
 // dark, not washed out (tst_fleetmaplayers), and the dimmed copy costs one pass over the
 // dimmed nodes, nothing per frame.
