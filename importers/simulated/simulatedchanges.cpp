@@ -26,6 +26,7 @@ namespace {
 constexpr std::string_view kTrainingNamespace = "ml-training";
 constexpr std::string_view kUnreachableTaint = "node.kubernetes.io/unreachable";
 constexpr int kTries = 16;
+constexpr std::size_t kReplacementsOwed = 4096;
 
 void setReady(model::NodeRecord& r, bool ready)
 {
@@ -73,6 +74,11 @@ void SimulatedChanges::indexPod(PodId p)
         m_pending.push_back(p);
 }
 
+std::int64_t SimulatedChanges::gpuRequest(PodId p) const
+{
+    return m_state.podRequest(p)[model::CoreResource::Gpu];
+}
+
 bool SimulatedChanges::isGangPod(PodId p) const
 {
     return m_state.podNamespace(p) == kTrainingNamespace && m_state.podWorkload(p).isValid();
@@ -112,48 +118,113 @@ bool SimulatedChanges::fits(PodId pod, NodeId node) const
     return true;
 }
 
-NodeId SimulatedChanges::nodeFor(PodId templatePod, const Batch& b)
+NodeId SimulatedChanges::nodeFor(PodId templatePod, const Batch& b, NodeId left)
 {
-    // The nodes of the pod's own workload first (a Deployment's pods share a node type and its
-    // tolerations fit them), then any node.
+    // The node a finished pod left first (it freed the room its replacement needs), then the
+    // nodes of the pod's own workload (a Deployment's pods share a node type and its
+    // tolerations fit them), then the pod's own node.
     const model::WorkloadId w = m_state.podWorkload(templatePod);
     const std::vector<PodId>* siblings = w.isValid() && w.index() < m_workloadPods.size() ? &m_workloadPods[w.index()] : nullptr;
+    auto usable = [&](NodeId n) {
+        return n.isValid() && !b.boundTo.contains(n.value) && !b.touchedNodes.contains(n.value) && fits(templatePod, n);
+    };
+    if (usable(left))
+        return left;
     for (int t = 0; t < kTries; ++t) {
         NodeId n;
         if (siblings != nullptr && !siblings->empty() && t < kTries / 2)
             n = m_state.podNode((*siblings)[m_rng.below(siblings->size())]);
         else if (m_state.podNode(templatePod).isValid() && t == kTries / 2)
             n = m_state.podNode(templatePod);
-        if (!n.isValid() || b.boundTo.contains(n.value) || b.touchedNodes.contains(n.value) || !fits(templatePod, n))
-            continue;
-        return n;
+        if (usable(n))
+            return n;
     }
     return {};
 }
 
-void SimulatedChanges::podArrives(Batch& b)
+void SimulatedChanges::addArrival(Batch& b, model::PodRecord r, PodId shape, NodeId left)
 {
-    const PodId from = randomLivePod(true);
-    if (!from.isValid() || isGangPod(from) || !m_state.podWorkload(from).isValid())
-        return;
-    model::PodRecord r = m_state.podRecord(from);
+    // A copy of a copy is named after the first pod: NAME-lSERIAL, never NAME-lA-lB.
+    if (const std::size_t cut = r.name.rfind("-l"); cut != std::string::npos && cut + 2 < r.name.size()
+        && std::all_of(r.name.begin() + static_cast<std::ptrdiff_t>(cut + 2), r.name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        r.name.resize(cut);
     ++m_serial;
     r.name += "-l" + std::to_string(m_serial);
     r.uid = "sim-live-" + std::to_string(m_serial);
-    const NodeId n = nodeFor(from, b);
+    const NodeId n = nodeFor(shape, b, left);
     r.nodeName = n.isValid() ? std::string(m_state.nodeName(n)) : std::string();
     r.phase = n.isValid() ? model::PodPhase::Running : model::PodPhase::Pending;
-    if (n.isValid())
+    r.schedulingMessage.clear();
+    if (n.isValid()) {
         b.boundTo.insert(n.value);
+        ++m_runningDrift;
+        m_gpuDrift += gpuRequest(shape);
+    } else {
+        ++m_pendingDrift;
+    }
     b.pods.push_back(std::move(r));
     ++b.events;
 }
 
+void SimulatedChanges::podArrives(Batch& b)
+{
+    // A replacement owed by a finished pod's controller, of the same shape.
+    if (!m_replacements.empty()) {
+        Replacement owed = std::move(m_replacements.front());
+        m_replacements.pop_front();
+        addArrival(b, std::move(owed.record), owed.shape, owed.left);
+        return;
+    }
+    // Growth only back to the starting running pods and GPUs allocated: a copy of a pod that
+    // asks for GPUs while fewer are allocated than at the start, of one that asks none else.
+    if (m_runningDrift >= 0 && m_gpuDrift >= 0)
+        return;
+    const bool wantGpus = m_gpuDrift < 0;
+    for (int t = 0; t < kTries; ++t) {
+        const PodId from = randomLivePod(true);
+        if (!from.isValid() || isGangPod(from) || !m_state.podWorkload(from).isValid() || m_state.podIsPending(from)
+            || (gpuRequest(from) > 0) != wantGpus)
+            continue;
+        addArrival(b, m_state.podRecord(from), from, {});
+        return;
+    }
+}
+
+void SimulatedChanges::cancelPendingPod(Batch& b)
+{
+    for (int t = 0; t < kTries && !m_pending.empty(); ++t) {
+        const std::size_t i = m_rng.below(m_pending.size());
+        const PodId p = m_pending[i];
+        if (m_state.podIsDeleted(p) || !m_state.podIsPending(p)) {
+            m_pending[i] = m_pending.back();
+            m_pending.pop_back();
+            continue;
+        }
+        if (isGangPod(p) || !b.touchedPods.insert(p.value).second)
+            continue;
+        b.deletedPods.emplace_back(m_state.podNamespace(p), m_state.podName(p));
+        --m_pendingDrift;
+        ++b.events;
+        return;
+    }
+}
+
 void SimulatedChanges::podFinishes(Batch& b)
 {
-    const PodId p = randomLivePod(true);
-    if (!p.isValid() || isGangPod(p) || !b.touchedPods.insert(p.value).second)
+    if (m_pendingDrift > 0 && m_rng.below(2) == 0) {
+        cancelPendingPod(b);
         return;
+    }
+    const PodId p = randomLivePod(true);
+    if (!p.isValid() || isGangPod(p) || m_state.podIsPending(p) || !b.touchedPods.insert(p.value).second)
+        return;
+    --m_runningDrift;
+    m_gpuDrift -= gpuRequest(p);
+    if (m_state.podWorkload(p).isValid()) {
+        if (m_replacements.size() >= kReplacementsOwed)
+            m_replacements.pop_front();
+        m_replacements.push_back({ m_state.podRecord(p), p, m_state.podNode(p) });
+    }
     const model::OwnerKind kind = m_state.podOwnerKind(p);
     if (kind == model::OwnerKind::Job || kind == model::OwnerKind::CronJob) {
         model::PodRecord r = m_state.podRecord(p);
@@ -182,23 +253,33 @@ void SimulatedChanges::finishedPodDeleted(Batch& b)
 
 void SimulatedChanges::pendingPodBound(Batch& b)
 {
-    for (int t = 0; t < kTries && !m_pending.empty(); ++t) {
-        const std::size_t i = m_rng.below(m_pending.size());
-        const PodId p = m_pending[i];
+    // Half the binds go to the pods of gangs waiting for the nodes they left (most pending
+    // pods of a packed cluster have no room anywhere and would crowd them out).
+    std::vector<PodId>& candidates = !m_gangWaiting.empty() && m_rng.below(2) == 0 ? m_gangWaiting : m_pending;
+    for (int t = 0; t < kTries && !candidates.empty(); ++t) {
+        const std::size_t i = m_rng.below(candidates.size());
+        const PodId p = candidates[i];
         if (m_state.podIsDeleted(p) || !m_state.podIsPending(p)) {
-            m_pending[i] = m_pending.back();
-            m_pending.pop_back();
+            candidates[i] = candidates.back();
+            candidates.pop_back();
             continue;
         }
         if (!m_state.podSchedulingGates(p).empty() || b.touchedPods.contains(p.value))
             continue;
-        const NodeId n = nodeFor(p, b);
+        const std::string key = std::string(m_state.podNamespace(p)) + "/" + std::string(m_state.podName(p));
+        const auto left = m_gangLeft.find(key);
+        const NodeId n = nodeFor(p, b, left == m_gangLeft.end() ? NodeId {} : left->second);
+        if (left != m_gangLeft.end() && n.isValid())
+            m_gangLeft.erase(left);
         if (!n.isValid())
             continue;
         model::PodRecord r = m_state.podRecord(p);
         r.nodeName = m_state.nodeName(n);
         r.phase = model::PodPhase::Running;
         r.schedulingMessage.clear();
+        --m_pendingDrift;
+        ++m_runningDrift;
+        m_gpuDrift += gpuRequest(p);
         b.touchedPods.insert(p.value);
         b.boundTo.insert(n.value);
         b.pods.push_back(std::move(r));
@@ -241,6 +322,13 @@ void SimulatedChanges::nodeFails(Batch& b)
             for (const PodId p : m_workloadPods[w.index()]) {
                 if (m_state.podIsDeleted(p) || m_state.podIsTerminal(p) || !b.touchedPods.insert(p.value).second)
                     continue;
+                if (!m_state.podIsPending(p)) {
+                    --m_runningDrift;
+                    ++m_pendingDrift;
+                    m_gpuDrift -= gpuRequest(p);
+                }
+                if (const NodeId was = m_state.podNode(p); was.isValid())
+                    m_gangLeft[std::string(m_state.podNamespace(p)) + "/" + std::string(m_state.podName(p))] = was;
                 model::PodRecord pr = m_state.podRecord(p);
                 ++m_serial;
                 pr.uid = "sim-live-" + std::to_string(m_serial);
@@ -277,10 +365,13 @@ void SimulatedChanges::nodeRecovers(Batch& b)
 model::ClusterChangeBatch SimulatedChanges::next(std::size_t events)
 {
     Batch b;
-    static constexpr std::uint32_t kWeights[] = {30, 25, 15, 10, 10, 5, 5};
     // Bounded: an event kind may find nothing to do (no finished pod, no failed node).
     for (std::size_t draw = 0; b.events < events && draw < events * 4 + 16; ++draw) {
-        switch (m_rng.weighted(kWeights, std::size(kWeights))) {
+        // A node fails in 1 draw of 100 and a failed one recovers in 2: the NotReady nodes stay
+        // few, as in a healthy cluster (one failure in 20 draws left a fifth of the GPUs in
+        // gangs waiting for their nodes).
+        const std::uint32_t weights[] = { 31, 26, 16, m_pendingDrift > 0 ? 20u : 10u, 10, 1, 2 };
+        switch (m_rng.weighted(weights, std::size(weights))) {
         case 0: podArrives(b); break;
         case 1: podFinishes(b); break;
         case 2: finishedPodDeleted(b); break;
@@ -306,6 +397,12 @@ model::ClusterChangeBatch SimulatedChanges::next(std::size_t events)
         else if (m_state.podIsPending(p))
             m_pending.push_back(p);
     }
+    if (!m_gangLeft.empty())
+        for (const auto* ids : { &diff.podsAdded, &diff.podsChanged })
+            for (const PodId p : *ids)
+                if (m_state.podIsPending(p)
+                    && m_gangLeft.contains(std::string(m_state.podNamespace(p)) + "/" + std::string(m_state.podName(p))))
+                    m_gangWaiting.push_back(p);
     ++m_batches;
     return batch;
 }

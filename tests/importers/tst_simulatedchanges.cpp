@@ -6,10 +6,13 @@
 #include "importers/simulated/simulatedchanges.h"
 #include "importers/simulated/simulatedcluster.h"
 #include "importers/simulated/simulatedlivefeed.h"
+#include "model/clustertotals.h"
 
 #include <QtTest>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -82,6 +85,45 @@ private slots:
         importers::SimulatedChanges other(simulated(300, 5), 6);
         importers::SimulatedChanges again(simulated(300, 5), 5);
         QVERIFY(describe(other.next(50)) != describe(again.next(50)));
+    }
+
+    // Arrivals and departures balance around the starting state: a feed that ran for the
+    // equivalent of several minutes at the default rate neither drains the cluster nor piles up
+    // pending pods (it lost 31 % of its allocated GPUs and doubled its pending pods in four).
+    void arrivalsAndDeparturesBalance()
+    {
+        importers::SimulatedChanges feed(simulated(2000, 3), 3);
+        const model::ClusterTotals start = model::computeClusterTotals(feed.state());
+        const double gpus0 = static_cast<double>(start.accelerators.wholeGpuRequestedMilli);
+        const double running0 = static_cast<double>(start.podsCounted - start.podsPending);
+        QVERIFY(gpus0 > 0);
+        double lowestGpus = gpus0, highestGpus = gpus0, mostPending = static_cast<double>(start.podsPending), gpuSum = 0;
+        int samples = 0;
+        std::size_t events = 0;
+        for (int i = 0; i < 1200; ++i) {
+            events += feed.next(200).events;
+            if (i % 40 != 39)
+                continue;
+            const model::ClusterTotals t = model::computeClusterTotals(feed.state());
+            lowestGpus = std::min(lowestGpus, static_cast<double>(t.accelerators.wholeGpuRequestedMilli));
+            highestGpus = std::max(highestGpus, static_cast<double>(t.accelerators.wholeGpuRequestedMilli));
+            mostPending = std::max(mostPending, static_cast<double>(t.podsPending));
+            gpuSum += static_cast<double>(t.accelerators.wholeGpuRequestedMilli);
+            ++samples;
+            const double running = static_cast<double>(t.podsCounted - t.podsPending);
+            QVERIFY2(std::abs(running - running0) <= 0.05 * running0,
+                     qPrintable(QStringLiteral("after %1 events: %2 running pods, %3 at the start").arg(events).arg(running).arg(running0)));
+        }
+        QVERIFY(events >= 200'000);
+        // A node failure under a training gang sends hundreds of GPUs back to Pending for a while
+        // (a gang is several percent of a 2,000-node fleet's GPUs): a band, and a mean near the start.
+        QVERIFY2(lowestGpus >= 0.90 * gpus0 && highestGpus <= 1.10 * gpus0,
+                 qPrintable(QStringLiteral("GPUs allocated ranged %1..%2 milli-GPUs, %3 at the start").arg(lowestGpus).arg(highestGpus).arg(gpus0)));
+        const double meanGpus = gpuSum / samples;
+        QVERIFY2(std::abs(meanGpus - gpus0) <= 0.04 * gpus0,
+                 qPrintable(QStringLiteral("GPUs allocated averaged %1 milli-GPUs, %2 at the start").arg(meanGpus).arg(gpus0)));
+        QVERIFY2(mostPending <= static_cast<double>(start.podsPending) + 0.02 * running0,
+                 qPrintable(QStringLiteral("pending pods rose to %1 from %2").arg(mostPending).arg(start.podsPending)));
     }
 
     void gangGoesBackToPendingWhenItsNodeFails()
