@@ -32,6 +32,10 @@ void PlanContextMenu::onContextMenu(model::NodeId node, model::DomainId label, c
     PlanController* plan = m_plan;
     if (!engine) {
         menu.addAction(tr("Preparing the what-if\u2026"))->setEnabled(false);
+        // On a live cluster that keeps changing, the way to a what-if: hold the changes.
+        if (QAction* pause = m_window->findChild<QAction*>(QStringLiteral("actionPauseLiveUpdates")); pause && pause->isEnabled()
+            && !pause->isChecked())
+            menu.addAction(pause);
     } else {
         if (node.isValid()) {
             const QString name = m_host->nodeText(node);

@@ -567,4 +567,10 @@ QString PlanController::exportPlan(const QString& path, bool kubectlScript, cons
     return exportPlanFile(m_host->engine().get(), path, kubectlScript, source);
 }
 
+QString PlanController::notReadyText() const
+{
+    const QString text = tr("The what-if is still being prepared for this cluster; try again in a moment.");
+    return m_notReadyHint.isEmpty() ? text : text + QLatin1Char(' ') + m_notReadyHint;
+}
+
 } // namespace fleet::app

@@ -173,6 +173,12 @@ public:
     /// A sentence for the status bar (messageShown()), also shown as a tooltip at `globalPos`
     /// unless null (a refused drop).
     void showMessage(const QString& message, const QPoint& globalPos = {});
+    /// What a gesture says while there is no what-if yet: "The what-if is still being prepared
+    /// for this cluster; try again in a moment." plus the hint setNotReadyHint() gave (on a live
+    /// cluster that keeps changing, how to hold the changes). GUI thread.
+    [[nodiscard]] QString notReadyText() const;
+    /// See notReadyText(); "" for none.
+    void setNotReadyHint(const QString& hint) { m_notReadyHint = hint; }
 
     /// Writes the plan (savePlanFile(), app/controllers/plansaver.h) naming `source` (the loaded state: files with
     /// their SHA-256, a live cluster's server and resourceVersion, or a simulation;
@@ -208,6 +214,7 @@ private:
 
     views::FleetMapView* m_map = nullptr;
     PlanEngineHost* m_host = nullptr;
+    QString m_notReadyHint;
     PlanDragController* m_drag = nullptr;
     PlanContextMenu* m_contextMenu = nullptr;
     PlanStepRunner* m_steps = nullptr;

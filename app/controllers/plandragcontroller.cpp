@@ -79,7 +79,7 @@ void PlanDragController::onDragStarted(model::PodId pod, Qt::KeyboardModifiers m
         return;
     const auto& engine = m_host->engine();
     if (!engine) {
-        m_plan->showMessage(tr("The what-if is still being prepared for this cluster; try again in a moment."));
+        m_plan->showMessage(m_plan->notReadyText());
         return;
     }
     QElapsedTimer timer;

@@ -60,7 +60,7 @@ model::NodeId PlanNodeActions::selectedOrSay() const
 {
     const model::NodeId n = m_map->selectedNode();
     if (!m_plan->engine()) {
-        emit m_plan->messageShown(tr("The what-if is still being prepared for this cluster; try again in a moment."));
+        emit m_plan->messageShown(m_plan->notReadyText());
         return {};
     }
     if (!n.isValid())
@@ -106,7 +106,7 @@ void PlanNodeActions::drainFiltered()
     const auto engine = m_plan->engine();
     const auto store = m_plan->store();
     if (!engine || !store) {
-        emit m_plan->messageShown(tr("The what-if is still being prepared for this cluster; try again in a moment."));
+        emit m_plan->messageShown(m_plan->notReadyText());
         return;
     }
     std::vector<model::NodeId> nodes;

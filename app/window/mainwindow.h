@@ -259,6 +259,9 @@ private:
     void onLiveDiff(const model::ClusterDiff& diff, const model::ClusterChangeBatch& batch);
     void updateLiveTotals();
     void updateLiveHold();
+    /// Plan > Pause Live Updates: while paused the live batches wait (LiveController::setHeld())
+    /// and the what-if is built on the state held; resumed, they apply (unless a plan holds them).
+    void setLiveUpdatesPaused(bool paused);
     /// Shows or hides the partial-view notice as the connection panel says (on each status).
     void updatePartialView();
     /// The shown cluster's LIST view to the connection panel and the notice (a new cluster).
@@ -321,6 +324,8 @@ private:
     ConnectionPanel* m_connectionPanel = nullptr;
     QDockWidget* m_connectionDock = nullptr;
     QTimer* m_liveTotalsTimer = nullptr; // the O(pods) totals at most once a second while live
+    QAction* m_pauseLive = nullptr;      // Plan > Pause Live Updates
+    bool m_livePaused = false;
     std::uint64_t m_liveDiffsShown = 0;
     bool m_liveRecolourPosted = false;
     const void* m_liveTotalsFor = nullptr; // the store the analysis' totals function was made for

@@ -37,7 +37,11 @@
 #include <QDockWidget>
 #include <QStatusBar>
 #include <QMetaObject>
+#include <QAction>
+#include <QKeySequence>
 #include <QLabel>
+#include <QMenu>
+#include <QSignalBlocker>
 #include <QTimer>
 
 namespace fleet::app {
@@ -59,6 +63,15 @@ void MainWindow::createLivePanel()
         m_plan->messageShown(tr("A live change was refused: %1").arg(message));
     });
     connect(m_live, &LiveController::liveStatusChanged, this, &MainWindow::updatePartialView);
+    // Planning on a cluster that keeps changing: the what-if works on one state, so it is
+    // built once the feed pauses; a feed that never pauses is held by hand while one plans.
+    m_pauseLive = planMenu(this)->addAction(tr("Pause &Live Updates"));
+    m_pauseLive->setObjectName(QStringLiteral("actionPauseLiveUpdates"));
+    m_pauseLive->setCheckable(true);
+    m_pauseLive->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
+    m_pauseLive->setToolTip(tr("Hold the live cluster's changes while you plan: the what-if works on the cluster as it is now"));
+    m_pauseLive->setEnabled(false);
+    connect(m_pauseLive, &QAction::toggled, this, &MainWindow::setLiveUpdatesPaused);
     m_liveTotalsTimer = new QTimer(this);
     m_liveTotalsTimer->setSingleShot(true);
     m_liveTotalsTimer->setInterval(1000);
@@ -84,6 +97,8 @@ bool MainWindow::startLiveFeed(std::unique_ptr<importers::live::LiveFeed> feed)
     auto store = std::const_pointer_cast<model::ClusterStore>(m_cluster->store);
     m_connectionDock->show();
     m_live->start(std::move(feed), std::move(store));
+    m_pauseLive->setEnabled(true);
+    m_plan->setNotReadyHint(tr("The cluster keeps changing: Plan > Pause Live Updates (Ctrl+Shift+L) holds the changes while you plan."));
     updateLiveHold();
     return true;
 }
@@ -105,6 +120,38 @@ void MainWindow::stopLiveFeed()
     stopUsageRefresh();
     if (m_live)
         m_live->stop();
+    if (m_pauseLive) {
+        const QSignalBlocker quiet(m_pauseLive);
+        m_pauseLive->setChecked(false);
+        m_pauseLive->setEnabled(false);
+    }
+    m_livePaused = false;
+    m_plan->setNotReadyHint({});
+}
+
+void MainWindow::setLiveUpdatesPaused(bool paused)
+{
+    if (!m_live || !m_live->isRunning() || paused == m_livePaused)
+        return;
+    if (m_pauseLive->isChecked() != paused) {
+        const QSignalBlocker quiet(m_pauseLive);
+        m_pauseLive->setChecked(paused);
+    }
+    const std::size_t waiting = m_live->batchesWaiting();
+    m_livePaused = paused;
+    updateLiveHold();
+    if (paused) {
+        // The what-if on the state held now (built on a worker, with the changes waiting).
+        if (!m_plan->engine())
+            m_plan->buildEngineNow();
+        m_status->showPlanMessage(tr("Live updates paused: the what-if works on the cluster as it is now; changes wait until you "
+                                     "resume (Ctrl+Shift+L)."));
+    } else if (m_plan->hasPlan()) {
+        m_status->showPlanMessage(tr("Live updates resumed; they still wait while the plan has actions, and the actions they make "
+                                     "stale are marked."));
+    } else {
+        m_status->showPlanMessage(tr("Live updates resumed: %n batch(es) of changes that waited apply now.", nullptr, static_cast<int>(waiting)));
+    }
 }
 
 void MainWindow::updatePartialView()
@@ -135,8 +182,10 @@ void MainWindow::updateLiveHold()
 {
     if (!m_live || !m_live->isRunning())
         return;
-    m_live->setHeld(m_plan->hasPlan(),
-        tr("a plan is open; they apply once it is cleared (the plan marks the actions they make stale)"));
+    if (m_plan->hasPlan())
+        m_live->setHeld(true, tr("a plan is open; they apply once it is cleared (the plan marks the actions they make stale)"));
+    else
+        m_live->setHeld(m_livePaused, tr("updates are paused while you plan (Plan > Pause Live Updates)"));
 }
 
 void MainWindow::onLiveDiff(const model::ClusterDiff& diff, const model::ClusterChangeBatch&)

@@ -156,6 +156,57 @@ private slots:
         QCOMPARE(window->connectionPanel()->fieldText(QStringLiteral("state")), QStringLiteral("Stopped"));
     }
 
+    // A feed that never pauses kept the what-if "being prepared" forever (it is built once the
+    // cluster is quiet for 3 s). Plan > Pause Live Updates holds the changes and builds it on the
+    // state held; a plan then keeps them held; resumed with no plan, they apply.
+    void pauseLiveUpdatesLetsOnePlanOnAStreamingCluster()
+    {
+        auto window = planwindow::openWindow(240, 3);
+        QVERIFY(window);
+        QAction* pause = window->findChild<QAction*>(QStringLiteral("actionPauseLiveUpdates"));
+        QVERIFY(pause);
+        QVERIFY(!pause->isEnabled()); // no live feed yet
+        QVERIFY(window->startLiveFeed(std::make_unique<importers::SimulatedLiveFeed>(
+            importers::SimulationSpec { 240, 3 }, 2000.0, std::chrono::milliseconds(50))));
+        QVERIFY(pause->isEnabled());
+        const app::LiveController* live = window->liveController();
+        QTRY_VERIFY_WITH_TIMEOUT(live->batchesApplied() >= 3, 30000);
+        app::PlanController* plan = window->planController();
+        // Streaming: no what-if, and the message says what to do.
+        QVERIFY(!plan->engine());
+        QVERIFY2(plan->notReadyText().contains(QStringLiteral("Pause Live Updates")), qPrintable(plan->notReadyText()));
+
+        pause->trigger();
+        QVERIFY(pause->isChecked());
+        QTRY_VERIFY_WITH_TIMEOUT(plan->engine() != nullptr, 30000);
+        const std::uint64_t appliedAtPause = live->batchesApplied();
+        QTRY_VERIFY_WITH_TIMEOUT(live->batchesWaiting() >= 3, 30000);
+        QCOMPARE(live->batchesApplied(), appliedAtPause);
+        QTRY_VERIFY2_WITH_TIMEOUT(live->waitingReason().contains(QStringLiteral("paused")), qPrintable(live->waitingReason()), 10000);
+
+        // A plan on the held state; resuming keeps the changes waiting while it has actions.
+        const model::ClusterStore& store = *window->cluster()->store;
+        model::NodeId node;
+        for (std::uint32_t i = 0; i < store.nodeCount() && !node.isValid(); ++i)
+            if (store.nodeReadiness(model::NodeId(i)) == model::Readiness::True && !store.nodePods(model::NodeId(i)).empty())
+                node = model::NodeId(i);
+        QVERIFY(node.isValid());
+        plan->drainNodes({ node });
+        QTRY_VERIFY_WITH_TIMEOUT(plan->hasPlan(), 10000);
+        pause->trigger();
+        QVERIFY(!pause->isChecked());
+        QVERIFY(live->batchesWaiting() > 0);
+        QCOMPARE(live->batchesApplied(), appliedAtPause);
+        QTRY_VERIFY2_WITH_TIMEOUT(live->waitingReason().contains(QStringLiteral("a plan is open")), qPrintable(live->waitingReason()), 10000);
+
+        // The plan undone: nothing holds them, and they apply.
+        plan->undoStack()->undo();
+        QTRY_VERIFY_WITH_TIMEOUT(!plan->hasPlan(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(live->batchesApplied() > appliedAtPause, 30000);
+        window->stopLiveFeed();
+        QVERIFY(!pause->isEnabled());
+    }
+
     void slowRequestIsShownInTheConnectionPanel()
     {
         // A watch whose server is slow to answer: the Connection dock says what it waits for
