@@ -343,12 +343,16 @@ bool DesktopSession::startApp(const QStringList& arguments, const QSize& windowS
     return waitForStillScreen();
 }
 
-bool DesktopSession::waitForStillScreen(int timeoutMs)
+bool DesktopSession::waitForStillScreen(int timeoutMs, const QRect& region)
 {
-    QImage last = grabScreen();
+    const auto grab = [&] {
+        QImage screen = grabScreen();
+        return region.isEmpty() || screen.isNull() ? screen : screen.copy(region);
+    };
+    QImage last = grab();
     const bool still = waitUntil(
         [&] {
-            QImage now = grabScreen();
+            QImage now = grab();
             const bool same = !now.isNull() && now == last;
             last = std::move(now);
             return same;
@@ -634,10 +638,19 @@ QMap<QString, QPoint> DesktopSession::mapCells(const QStringList& sourceArgument
     // The pointer off the map: no tooltip over it, no hover in the status bar.
     const QRect win = windowRect();
     moveTo(QPoint(win.left() + 5, win.bottom() - 3));
-    if (!waitForStillScreen())
-        return cells;
-    const QImage screen = grabScreen();
-    const QRect area = mapArea(screen);
+    // The map still, where it is once still (a live window's Connection dock keeps counting
+    // beside it, so only the map's own area is watched).
+    QImage screen = grabScreen();
+    QRect area = mapArea(screen);
+    for (int tries = 0; tries < 3 && !area.isEmpty(); ++tries) {
+        if (!waitForStillScreen(15000, area))
+            return cells;
+        screen = grabScreen();
+        const QRect settled = mapArea(screen);
+        if (settled == area)
+            break;
+        area = settled;
+    }
     if (area.width() < 50 || area.height() < 50) {
         m_error = QStringLiteral("no map seen on the screen (background box %1x%2)").arg(area.width()).arg(area.height());
         return cells;

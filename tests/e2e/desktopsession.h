@@ -150,8 +150,8 @@ public:
     /// The screen as an image (ImageMagick's `import -window root`), null on failure.
     QImage grabScreen();
     /// Waits until two screenshots in a row are the same (the program painted what it was
-    /// asked: a resize, a new layout); false after `timeoutMs`.
-    bool waitForStillScreen(int timeoutMs = 15000);
+    /// asked: a resize, a new layout), or only their `region` when given; false after `timeoutMs`.
+    bool waitForStillScreen(int timeoutMs = 15000, const QRect& region = {});
 
     /// File > Save Plan (Ctrl+Alt+S) and the window's own file dialog, typing `path`; waits
     /// for the file to appear. False (error() says why) when the dialog or file never did.
