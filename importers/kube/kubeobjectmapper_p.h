@@ -33,7 +33,6 @@ using model::SelectorOperator;
 using model::TaintEffect;
 using model::TolerationOperator;
 
-
 /// Reuses vector elements (and the heap buffers of their strings) from item to item:
 /// slot() hands out the next element, trim() parks the unused tail in `spare` by move.
 template <class T> class Slots {
