@@ -1,19 +1,35 @@
 // SPDX-License-Identifier: Apache-2.0
 // kubejson.cpp: the public entry points of the kubectl JSON importer (kubejson.h). The
-// importer itself is KubectlJsonImporter (kubejsonimporter_p.h), implemented in
-// kubejsonwindow.cpp (windows, phases, errors) and kubeobjects.cpp (Node/Pod mapping).
+// importer itself is two classes: JsonWindowReader (kubejsonreader_p.h), which reads the
+// document in windows, and KubeObjectMapper (kubeobjectmapper_p.h), which maps its objects.
 #include "kubejson.h"
 
-#include "kubejsonimporter_p.h"
+#include "kubeobjectmapper_p.h"
 
 namespace fleet::importers {
+
+namespace kubejson_detail {
+namespace {
+
+/// One document from `source`: the reader hands the objects to the mapper.
+void importFrom(Source& source, const std::string& sourceName, model::ClusterStore& store, ImportReport& report,
+    ImportProgress* progress, const KubectlJsonOptions& options, KubectlJsonSession& session)
+{
+    JsonWindowReader reader(source, sourceName, progress, options.windowBytes);
+    KubeObjectMapper mapper(reader, sourceName, store, report, options, session);
+    reader.run(mapper);
+    mapper.finish();
+    report.bytesRead += static_cast<std::size_t>(source.size());
+}
+
+} // namespace
+} // namespace kubejson_detail
 
 void importKubectlJsonFile(const std::string& path, model::ClusterStore& store, ImportReport& report, ImportProgress* progress,
     const KubectlJsonOptions& options, KubectlJsonSession& session)
 {
     kubejson_detail::FileSource source(path);
-    kubejson_detail::KubectlJsonImporter importer(source, path, store, report, progress, options, session);
-    importer.run();
+    kubejson_detail::importFrom(source, path, store, report, progress, options, session);
 }
 
 void importKubectlJsonFile(const std::string& path, model::ClusterStore& store, ImportReport& report, ImportProgress* progress,
@@ -33,8 +49,7 @@ void importKubectlJsonText(std::string_view json, const std::string& sourceName,
     ImportProgress* progress, const KubectlJsonOptions& options, KubectlJsonSession& session)
 {
     kubejson_detail::TextSource source(json);
-    kubejson_detail::KubectlJsonImporter importer(source, sourceName, store, report, progress, options, session);
-    importer.run();
+    kubejson_detail::importFrom(source, sourceName, store, report, progress, options, session);
 }
 
 void importKubectlJsonText(std::string_view json, const std::string& sourceName, model::ClusterStore& store, ImportReport& report,

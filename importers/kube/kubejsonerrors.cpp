@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// kubejsonerrors.cpp: how KubectlJsonImporter (see kubejsonimporter_p.h) turns a failure into
+// kubejsonerrors.cpp: how JsonWindowReader (see kubejsonreader_p.h) turns a failure into
 // an ImportError: simdjson's error codes in words, the line and JSON path of the offset, the
 // text quoted from the line, the first invalid UTF-8 byte, the bad values of an item, and
 // text after the document. Separate from kubejsonwindow.cpp, which finds the windows and items.
-#include "kubejsonimporter_p.h"
+#include "kubejsonreader_p.h"
+
+#include "kubeobjectmapper_p.h" // the words for an item
 
 namespace fleet::importers::kubejson_detail {
 
@@ -94,12 +96,12 @@ std::string describeSimdjsonError(simdjson::error_code code)
     }
 }
 
-void KubectlJsonImporter::fail(const char* where, std::string message)
+void JsonWindowReader::fail(const char* where, std::string message)
 {
     throw ParseFailure { std::move(message), m_path.format(), where };
 }
 
-void KubectlJsonImporter::failType(od::value& v, const char* expected)
+void JsonWindowReader::failType(od::value& v, const char* expected)
 {
     const char* where = v.raw_json_token().data();
     od::json_type t {};
@@ -110,7 +112,7 @@ void KubectlJsonImporter::failType(od::value& v, const char* expected)
     fail(where, std::string("expected ") + expected + ", got " + jsonTypeName(t));
 }
 
-ParseFailure KubectlJsonImporter::failureFromSimdjson(simdjson::error_code code)
+ParseFailure JsonWindowReader::failureFromSimdjson(simdjson::error_code code)
 {
     ParseFailure f;
     f.message = describeSimdjsonError(code);
@@ -122,7 +124,7 @@ ParseFailure KubectlJsonImporter::failureFromSimdjson(simdjson::error_code code)
     return f;
 }
 
-std::size_t KubectlJsonImporter::lineOf(std::uint64_t offset)
+std::size_t JsonWindowReader::lineOf(std::uint64_t offset)
 {
     offset = std::min(offset, m_size);
     std::size_t lines = 1;
@@ -138,7 +140,7 @@ std::size_t KubectlJsonImporter::lineOf(std::uint64_t offset)
     return lines;
 }
 
-std::string KubectlJsonImporter::lineTextAt(std::uint64_t offset)
+std::string JsonWindowReader::lineTextAt(std::uint64_t offset)
 {
     // Find the start of the line holding `offset` (at most 4 KiB back), then show it.
     const std::uint64_t from = offset > 4096 ? offset - 4096 : 0;
@@ -154,7 +156,7 @@ std::string KubectlJsonImporter::lineTextAt(std::uint64_t offset)
     return lineExcerpt(line.substr(lead));
 }
 
-void KubectlJsonImporter::failTrailingText(std::uint64_t offset)
+void JsonWindowReader::failTrailingText(std::uint64_t offset)
 {
     // Quote the trailing text itself, not the line it is on: after a one-line document, that
     // line starts with the document.
@@ -163,12 +165,26 @@ void KubectlJsonImporter::failTrailingText(std::uint64_t offset)
     raiseAt(offset, {}, "unexpected text after the end of the JSON document: \"" + lineExcerpt(text, kTrailingTextChars) + "\"");
 }
 
-void KubectlJsonImporter::raiseAt(std::uint64_t offset, const std::string& path, const std::string& message)
+void JsonWindowReader::raiseAt(std::uint64_t offset, const std::string& path, const std::string& message)
 {
     throw ImportError(m_name, lineOf(offset), path, message);
 }
 
-void KubectlJsonImporter::raiseBadValues()
+void JsonWindowReader::recordBadValue(const char* where, std::string message)
+{
+    m_itemBadValues.push_back({offsetOf(where), m_path.format(), std::move(message)});
+}
+
+void JsonWindowReader::keepItemBadValues()
+{
+    m_badValueCount += m_itemBadValues.size();
+    for (OffsetBadValue& b : m_itemBadValues)
+        if (m_badValues.size() <= BadValueList::kListed)
+            m_badValues.push_back(std::move(b));
+    m_itemBadValues.clear();
+}
+
+void JsonWindowReader::raiseBadValues()
 {
     // Lines of the listed values in one pass over the file (they are in file order).
     std::vector<std::size_t> lines(m_badValues.size(), 1);
@@ -196,17 +212,17 @@ void KubectlJsonImporter::raiseBadValues()
     list.raise(m_name);
 }
 
-void KubectlJsonImporter::failBetweenItems(std::uint64_t offset, bool itemDue)
+void JsonWindowReader::failBetweenItems(std::uint64_t offset, bool itemDue)
 {
     // The same words as when the whole list is in one window (simdjson's error there).
     const std::string path
         = itemDue ? (m_rootIsArray ? "" : "items") + ("[" + std::to_string(m_itemIndex) + "]") : (m_rootIsArray ? "" : "items");
     const std::string message
-        = itemDue ? "malformed JSON where a Node or Pod object was expected" : describeSimdjsonError(simdjson::TAPE_ERROR);
+        = itemDue ? std::string("malformed JSON where ") + KubeObjectMapper::kItemExpected + " was expected" : describeSimdjsonError(simdjson::TAPE_ERROR);
     raiseAt(offset, path, message + "; the line reads \"" + lineTextAt(offset) + "\"");
 }
 
-void KubectlJsonImporter::raise(const ParseFailure& f)
+void JsonWindowReader::raise(const ParseFailure& f)
 {
     const std::uint64_t offset = offsetOf(f.where);
     std::string message = f.message;

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// kubejsonwindow.cpp: the reading half of KubectlJsonImporter (see kubejsonimporter_p.h):
-// the file source, the bounded windows handed to simdjson On-Demand, the parse phases (top
-// of the document, the items list window by window, the tail). Turning a failure into an
-// ImportError naming the line and JSON path is in kubejsonerrors.cpp. Separate from
-// kubeobjects.cpp, which maps the fields of each item, so that the window logic can be read
-// on its own.
-#include "kubejsonimporter_p.h"
+// kubejsonwindow.cpp: JsonWindowReader (see kubejsonreader_p.h), the reading half of the
+// kubectl JSON importer: the file source, the JSON value readers (null, object, array, string,
+// key), the bounded windows handed to simdjson On-Demand, the parse phases (top of the
+// document, the items list window by window, the tail). Turning a failure into an ImportError
+// naming the line and JSON path is in kubejsonerrors.cpp. What the root's fields and the items
+// mean is KubeObjectMapper's (kubeobjectmapper_p.h), so that the window logic can be read on
+// its own.
+#include "kubejsonreader_p.h"
+
+#include "kubeobjectmapper_p.h"
 
 #include <cerrno>
 #include <fcntl.h>
@@ -88,15 +91,63 @@ const char* scanValueEnd(const char* p, const char* end) noexcept
     return nullptr;
 }
 
-// How much an error quotes of a Status object's fields (the API server's message is kept
-// whole in practice; the bound is against a hostile one).
-constexpr std::size_t kStatusTextMaxChars = 2000;
-
 } // namespace
+
+// ---- value readers -------------------------------------------------------------------------
+
+bool JsonWindowReader::isNull(od::value& v)
+{
+    return v.raw_json_token().front() == 'n';
+}
+
+od::object JsonWindowReader::objectValue(od::value& v, const char* expected)
+{
+    if (v.raw_json_token().front() != '{')
+        failType(v, expected);
+    return v.get_object();
+}
+
+od::array JsonWindowReader::arrayValue(od::value& v, const char* expected)
+{
+    if (v.raw_json_token().front() != '[')
+        failType(v, expected);
+    return v.get_array();
+}
+
+std::string_view JsonWindowReader::stringValue(od::value& v, const char* what, const char** where)
+{
+    // Zero-copy: the raw token is the string with its quotes plus the whitespace up to the
+    // next structural character; only strings with escapes are decoded by simdjson.
+    const std::string_view token = v.raw_json_token();
+    if (where)
+        *where = token.data();
+    if (token.empty() || token.front() != '"' || token.data() >= dataEnd())
+        failType(v, what);
+    std::size_t n = token.size();
+    while (n > 1 && isJsonSpace(token[n - 1]))
+        --n;
+    if (n < 2 || token[n - 1] != '"')
+        failType(v, what);
+    const std::string_view content = token.substr(1, n - 2);
+    if (std::memchr(content.data(), '\\', content.size()) == nullptr)
+        return content;
+    return v.get_string();
+}
+
+std::string_view JsonWindowReader::keyText(od::field& f)
+{
+    const char* k = f.key().raw();
+    const char* p = k;
+    while (*p != '"' && *p != '\\')
+        ++p;
+    if (*p == '"')
+        return { k, static_cast<std::size_t>(p - k) };
+    return f.unescaped_key();
+}
 
 // ---- window management ----------------------------------------------------------------------
 
-void KubectlJsonImporter::ensureCapacity(std::size_t bytes)
+void JsonWindowReader::ensureCapacity(std::size_t bytes)
 {
     if (bytes <= m_capacity && m_buffer)
         return;
@@ -109,7 +160,7 @@ void KubectlJsonImporter::ensureCapacity(std::size_t bytes)
     m_data = m_buffer.get() + kPrefixRoom;
 }
 
-void KubectlJsonImporter::load(std::uint64_t offset, std::size_t want)
+void JsonWindowReader::load(std::uint64_t offset, std::size_t want)
 {
     want = static_cast<std::size_t>(std::min<std::uint64_t>(want, m_size - std::min(offset, m_size)));
     if (m_buffer && offset >= m_winOffset && offset <= m_winOffset + m_winLen) {
@@ -132,7 +183,7 @@ void KubectlJsonImporter::load(std::uint64_t offset, std::size_t want)
     m_final = m_winOffset + m_winLen >= m_size;
 }
 
-std::size_t KubectlJsonImporter::findCut() const
+std::size_t JsonWindowReader::findCut() const
 {
     if (m_final)
         return m_winLen;
@@ -154,7 +205,7 @@ std::size_t KubectlJsonImporter::findCut() const
     return 0;
 }
 
-KubectlJsonImporter::Outcome KubectlJsonImporter::parseWindow(Phase phase, std::string_view prefix)
+JsonWindowReader::Outcome JsonWindowReader::parseWindow(Phase phase, std::string_view prefix)
 {
     // Layout: prefix | data[0, cut) | ']' | zero padding. The bytes overwritten after the cut
     // are saved and put back afterwards, for the next window.
@@ -167,7 +218,7 @@ KubectlJsonImporter::Outcome KubectlJsonImporter::parseWindow(Phase phase, std::
     const std::size_t docLen = prefix.size() + m_cut + 1;
 
     struct Restore {
-        KubectlJsonImporter* self;
+        JsonWindowReader* self;
         std::size_t n;
         ~Restore() { std::memcpy(self->m_data + self->m_cut, self->m_saved, n); }
     } restore { this, saved };
@@ -203,7 +254,7 @@ KubectlJsonImporter::Outcome KubectlJsonImporter::parseWindow(Phase phase, std::
     }
 }
 
-void KubectlJsonImporter::checkStart(std::uint64_t& start)
+void JsonWindowReader::checkStart(std::uint64_t& start)
 {
     // Skip a UTF-8 byte order mark and whitespace; then the first character must open JSON.
     char head[4096];
@@ -254,8 +305,9 @@ void KubectlJsonImporter::checkStart(std::uint64_t& start)
     raiseAt(at, {}, message);
 }
 
-void KubectlJsonImporter::run()
+void JsonWindowReader::run(KubeObjectMapper& mapper)
 {
+    m_mapper = &mapper;
     std::uint64_t offset = 0;
     checkStart(offset);
     Phase phase = Phase::Top;
@@ -337,51 +389,14 @@ void KubectlJsonImporter::run()
     m_throttle.finish();
     if (m_badValueCount > 0)
         raiseBadValues();
-    commitUndecidedItems();
-
-    m_session.listContinue = m_continue;
-    m_session.listResourceVersion = m_listResourceVersion;
-    // Warnings that the user must see.
-    if (!m_continue.empty() && !m_session.followsPages) {
-        std::string w = m_name
-            + ": the list is incomplete: metadata.continue is set, so this is only the first page of a "
-              "paginated list";
-        if (m_remainingItems > 0)
-            w += " (" + std::to_string(m_remainingItems) + " more items on the server)";
-        w += ". kubectl was run with --chunk-size/--limit or the API was called with limit=; run kubectl get ... -o json "
-             "without --chunk-size (it follows every page itself), or keep calling with continue= until it is empty.";
-        m_report.warn(std::move(w));
-    }
-    for (const auto& [kind, count] : m_skippedKinds)
-        m_report.warn(
-            m_name + ": skipped " + std::to_string(count) + " item(s) of kind " + kind
-            + " (only Node, Pod, PersistentVolume, PodDisruptionBudget and Namespace are imported)");
-    if (m_unknownPhases > 0)
-        m_report.warn(m_name + ": " + std::to_string(m_unknownPhases)
-            + " pod(s) have an unrecognised status.phase; they are taken as Unknown");
-    if (m_defaultItemKind == ItemKind::PersistentVolume)
-        m_session.sawVolumeList = true;
-    if (m_sawItems && m_nodes == 0 && m_pods == 0 && m_skippedKinds.empty() && m_volumesRead == 0 && m_budgetsRead == 0
-        && m_namespacesRead == 0 && !isExtraKind(m_defaultItemKind))
-        m_report.warn(m_name + ": the list has no items (no nodes and no pods)");
-    m_report.nodesRead += m_nodes;
-    m_report.podsRead += m_pods;
-    m_report.bytesRead += static_cast<std::size_t>(m_size);
 }
 
 // ---- phases ---------------------------------------------------------------------------------
 
-KubectlJsonImporter::Outcome KubectlJsonImporter::parseTop()
+JsonWindowReader::Outcome JsonWindowReader::parseTop()
 {
     // Everything that the Top phase learns is learnt again when the window has to grow.
-    m_rootKind.clear();
-    m_defaultItemKind = ItemKind::Unknown;
-    m_continue.clear();
-    m_listResourceVersion.clear();
-    m_remainingItems = -1;
-    m_statusText.clear();
-    m_statusReason.clear();
-    m_statusMessage.clear();
+    m_mapper->beginDocument();
     m_rootIsArray = false;
     m_sawItems = false;
     m_itemsEnded = false;
@@ -403,7 +418,7 @@ KubectlJsonImporter::Outcome KubectlJsonImporter::parseTop()
             if (itemsOutcome.kind != Outcome::Done)
                 return itemsOutcome;
         } else {
-            failType(root, "a JSON object (a List, NodeList, PodList, Node or Pod)");
+            failType(root, KubeObjectMapper::kRootExpected);
         }
     } catch (const ParseFailure& f) {
         if (m_final)
@@ -425,7 +440,7 @@ KubectlJsonImporter::Outcome KubectlJsonImporter::parseTop()
     return afterRoot(m_final);
 }
 
-KubectlJsonImporter::Outcome KubectlJsonImporter::afterRoot(bool final)
+JsonWindowReader::Outcome JsonWindowReader::afterRoot(bool final)
 {
     const char* loc = nullptr;
     if (m_doc.current_location().get(loc) != simdjson::SUCCESS || loc >= dataEnd()) {
@@ -436,7 +451,7 @@ KubectlJsonImporter::Outcome KubectlJsonImporter::afterRoot(bool final)
     failTrailingText(offsetOf(loc));
 }
 
-KubectlJsonImporter::Outcome KubectlJsonImporter::parseItemsWindow()
+JsonWindowReader::Outcome JsonWindowReader::parseItemsWindow()
 {
     m_path.reset();
     if (!m_rootIsArray)
@@ -454,7 +469,7 @@ KubectlJsonImporter::Outcome KubectlJsonImporter::parseItemsWindow()
     return outcome;
 }
 
-KubectlJsonImporter::Outcome KubectlJsonImporter::parseTail()
+JsonWindowReader::Outcome JsonWindowReader::parseTail()
 {
     m_path.reset();
     try {
@@ -470,9 +485,10 @@ KubectlJsonImporter::Outcome KubectlJsonImporter::parseTail()
     return afterRoot(true);
 }
 
-void KubectlJsonImporter::parseRootObject(od::object root, bool tail, Outcome& itemsOutcome)
+void JsonWindowReader::parseRootObject(od::object root, bool tail, Outcome& itemsOutcome)
 {
-    beginItem();
+    m_itemBadValues.clear();
+    m_mapper->beginItem();
     const char* rootStart = m_data; // a single object starts the file
     for (auto fieldResult : root) {
         od::field& f = fieldOf(fieldResult);
@@ -493,66 +509,12 @@ void KubectlJsonImporter::parseRootObject(od::object root, bool tail, Outcome& i
             m_path.pop();
             continue;
         }
-        if (onKey(k, "kind", [&] { m_rootKind.assign(stringValue(f.value(), "a string")); })) {
-            const ItemKind kind = itemKindFromName(m_rootKind);
-            if (!tail && (kind == ItemKind::Node || kind == ItemKind::Pod || isExtraKind(kind)))
-                m_itemKind = kind;
-            if (m_rootKind.size() > 4 && m_rootKind.ends_with("List")) {
-                m_defaultKindName.assign(m_rootKind, 0, m_rootKind.size() - 4);
-                m_defaultItemKind = itemKindFromName(m_defaultKindName);
-            }
-            continue;
-        }
-        if (keyIs(k, "message") || keyIs(k, "reason")) {
-            od::value v = f.value();
-            if (v.raw_json_token().front() == '"')
-                (k[0] == 'm' ? m_statusMessage : m_statusReason).assign(stringValue(v, "a string"));
-            continue;
-        }
-        if (keyIs(k, "code")) {
-            std::int64_t code = 0;
-            if (f.value().get_int64().get(code) == simdjson::SUCCESS)
-                m_statusCode = code;
-            continue;
-        }
-        if (keyIs(k, "status") && f.value().raw_json_token().front() == '"') {
-            m_statusText.assign(stringValue(f.value(), "a string"));
-            continue;
-        }
-        if (tail) {
-            if (keyIs(k, "metadata"))
-                parseMetadata(f.value(), true);
-            continue;
-        }
-        parseItemField(f, true);
+        m_mapper->rootField(f, tail);
     }
-
-    if (m_rootKind == "Status") {
-        std::string message = "the file holds a Kubernetes Status object, not nodes or pods: the API server refused the request";
-        if (!m_statusText.empty())
-            message += " (" + escapedText(m_statusText, kStatusTextMaxChars) + ")";
-        if (!m_statusReason.empty())
-            message += ", reason " + escapedText(m_statusReason, kStatusTextMaxChars);
-        if (m_statusCode != 0)
-            message += ", code " + std::to_string(m_statusCode);
-        if (!m_statusMessage.empty())
-            message += ": " + escapedText(m_statusMessage, kStatusTextMaxChars);
-        raiseAt(offsetOf(rootStart), {}, message);
-    }
-    if (m_sawItems || tail)
-        return;
-    // A single object.
-    if (m_itemKind == ItemKind::Unknown)
-        m_itemKind = itemKindFromName(m_rootKind);
-    if (m_itemKind == ItemKind::Other || (!m_rootKind.empty() && m_itemKind == ItemKind::Unknown))
-        fail(rootStart,
-            "expected a List, NodeList, PodList, PersistentVolumeList, PodDisruptionBudgetList or NamespaceList, or one such "
-            "object; got kind "
-                + escapedText(m_rootKind));
-    commitItem(rootStart);
+    m_mapper->endRoot(rootStart, tail);
 }
 
-KubectlJsonImporter::Outcome KubectlJsonImporter::itemFailure(
+JsonWindowReader::Outcome JsonWindowReader::itemFailure(
     const ParseFailure& f, const char* itemStart, const char* lastGood, bool afterItem)
 {
     // Real error, or the window end cutting the item? Only an item that is whole in this
@@ -573,13 +535,13 @@ KubectlJsonImporter::Outcome KubectlJsonImporter::itemFailure(
     return resume(Phase::Items, offsetOf(start), between);
 }
 
-KubectlJsonImporter::Outcome KubectlJsonImporter::itemsLoop(od::value itemsValue)
+JsonWindowReader::Outcome JsonWindowReader::itemsLoop(od::value itemsValue)
 {
     const char* lastGood = nullptr; // where the next item (or the comma before it) starts
     const char* itemStart = nullptr;
     bool afterItem = false;
     try {
-        od::array items = arrayValue(itemsValue, "an array of Node or Pod objects");
+        od::array items = arrayValue(itemsValue, KubeObjectMapper::kItemsExpected);
         const char* loc = nullptr;
         lastGood = m_doc.current_location().get(loc) == simdjson::SUCCESS ? loc : dataEnd();
         for (auto itemResult : items) {
@@ -588,15 +550,16 @@ KubectlJsonImporter::Outcome KubectlJsonImporter::itemsLoop(od::value itemsValue
             itemStart = item.raw_json_token().data();
             m_path.setBase(m_pathBase);
             m_path.pushIndex(m_itemIndex);
-            od::object object = objectValue(item, "a Node or Pod object");
-            beginItem();
+            od::object object = objectValue(item, KubeObjectMapper::kItemExpected);
+            m_itemBadValues.clear();
+            m_mapper->beginItem();
             SeenKeys seen;
             for (auto fieldResult : object) {
                 od::field& f = fieldOf(fieldResult);
                 uniqueKey(seen, f.key().raw());
-                parseItemField(f, false);
+                m_mapper->itemField(f);
             }
-            commitItem(itemStart);
+            m_mapper->commitItem(itemStart);
             ++m_itemIndex;
             itemStart = nullptr;
             afterItem = true;

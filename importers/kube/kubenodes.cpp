@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // kubenodes.cpp: the mapping of a Kubernetes Node (taints, capacity and allocatable, and the
-// labels that name its GPUs and instance type) onto NodeRecord, a part of KubectlJsonImporter's
-// mapping half (kubejsonimporter_p.h; the item's metadata, spec and status dispatch, conditions
-// and commit are in kubeobjects.cpp). The value readers (strings, quantities, objects, arrays) are in
-// kubevalues.cpp.
-#include "kubejsonimporter_p.h"
+// labels that name its GPUs and instance type) onto NodeRecord, a part of KubeObjectMapper
+// (kubeobjectmapper_p.h; the item's metadata, spec and status dispatch, conditions and commit
+// are in kubeobjects.cpp). Quantities are read in kubevalues.cpp, JSON values through
+// JsonWindowReader (kubejsonreader_p.h).
+#include "kubeobjectmapper_p.h"
 
 #include "importers/terminaltext.h"
 #include "model/wellknownlabels.h"
@@ -45,28 +45,28 @@ const std::string* firstLabelValue(const std::vector<StringPair>& labels, std::i
 
 } // namespace
 
-void KubectlJsonImporter::parseTaints(od::value v)
+void KubeObjectMapper::parseTaints(od::value v)
 {
-    forEachObject(v, "an array of taints", "an object (taint)", [&](od::value& element, od::object o) {
+    m_json.forEachObject(v, "an array of taints", "an object (taint)", [&](od::value& element, od::object o) {
         auto& taint = m_taintSlots.slot(m_node.taints);
         std::get<0>(taint).clear();
         std::get<1>(taint).clear();
         bool hasEffect = false;
         const char* start = element.raw_json_token().data();
-        forEachField(o, [&](od::field& f, const char* k) {
-            onKey(k, "key", [&] { std::get<0>(taint).assign(stringValue(f.value(), "a string")); })
-                || onKey(k, "value", [&] { std::get<1>(taint).assign(stringValue(f.value(), "a string")); })
-                || onKey(k, "effect", [&] {
-                       std::get<2>(taint) = enumValue(f.value(), kTaintEffects, "taint effect");
+        m_json.forEachField(o, [&](od::field& f, const char* k) {
+            m_json.onKey(k, "key", [&] { std::get<0>(taint).assign(m_json.stringValue(f.value(), "a string")); })
+                || m_json.onKey(k, "value", [&] { std::get<1>(taint).assign(m_json.stringValue(f.value(), "a string")); })
+                || m_json.onKey(k, "effect", [&] {
+                       std::get<2>(taint) = m_json.enumValue(f.value(), kTaintEffects, "taint effect");
                        hasEffect = true;
                    });
         });
         if (!hasEffect)
-            fail(start, "a taint without an effect");
+            m_json.fail(start, "a taint without an effect");
     });
 }
 
-void KubectlJsonImporter::parseResourceList(od::value v, ResourceList& into, std::int64_t* gpuCounts)
+void KubeObjectMapper::parseResourceList(od::value v, ResourceList& into, std::int64_t* gpuCounts)
 {
     forEachResource(
         v, [&](CoreResource r, QuantityScale scale, od::value& q) { into.setCore(r, quantityValue(q, scale)); },
@@ -78,7 +78,7 @@ void KubectlJsonImporter::parseResourceList(od::value v, ResourceList& into, std
         });
 }
 
-void KubectlJsonImporter::commitNode(const char* itemStart)
+void KubeObjectMapper::commitNode(const char* itemStart)
 {
     m_taintSlots.trim(m_node.taints);
     m_conditionSlots.trim(m_node.conditions);

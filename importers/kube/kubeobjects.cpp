@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// kubeobjects.cpp: the mapping half of KubectlJsonImporter (see kubejsonimporter_p.h): what every
-// Kubernetes item shares (its kind, metadata, the dispatch of spec and status, conditions) and
-// the commit of the item to the ClusterStore. What is a Node's alone is in kubenodes.cpp, a
-// Pod's in kubepods.cpp (its scheduling constraints in kubescheduling.cpp), the extra kinds
-// (PersistentVolume, PodDisruptionBudget, Namespace) in kubescheduling.cpp. The value readers
-// (strings, quantities, objects, arrays) are in kubevalues.cpp.
-// Separate from kubejsonwindow.cpp, which only finds the items and reports errors, so that
-// the Kubernetes rules can be read and changed without the windowing.
-#include "kubejsonimporter_p.h"
+// kubeobjects.cpp: KubeObjectMapper (see kubeobjectmapper_p.h), what every Kubernetes object
+// shares: the root object (a List's kind and metadata, a Status object, a single object), an
+// item's kind, metadata, the dispatch of spec and status, conditions, and the commit of the
+// item to the ClusterStore, and the warnings at the end. What is a Node's alone is in
+// kubenodes.cpp, a Pod's in kubepods.cpp (its scheduling constraints in kubescheduling.cpp), the
+// extra kinds (PersistentVolume, PodDisruptionBudget, Namespace) in kubescheduling.cpp,
+// quantities in kubevalues.cpp. The JSON values are read through JsonWindowReader
+// (kubejsonreader_p.h), which finds the items and locates errors, so that the Kubernetes rules
+// can be read and changed without the windowing.
+#include "kubeobjectmapper_p.h"
 #include "importers/kubenames.h"
 #include "importers/terminaltext.h"
 #include "model/wellknownlabels.h"
@@ -20,6 +21,10 @@
 namespace fleet::importers::kubejson_detail {
 
 namespace {
+
+// How much an error quotes of a Status object's fields (the API server's message is kept
+// whole in practice; the bound is against a hostile one).
+constexpr std::size_t kStatusTextMaxChars = 2000;
 
 /// Parses an RFC 3339 time ("2024-05-01T10:20:30Z", "2024-05-01T10:20:30.123456+02:00", as
 /// metav1.Time writes it) to Unix seconds (fractions dropped). False when `t` is not one.
@@ -83,16 +88,121 @@ bool parseRfc3339(std::string_view t, std::int64_t& unixSeconds) noexcept
 
 } // namespace
 
-// ---- items ----------------------------------------------------------------------------------
+// ---- the document ---------------------------------------------------------------------------
 
-void KubectlJsonImporter::recordBadValue(const char* where, std::string message)
+void KubeObjectMapper::beginDocument()
 {
-    m_itemBadValues.push_back({offsetOf(where), m_path.format(), std::move(message)});
+    m_rootKind.clear();
+    m_defaultItemKind = ItemKind::Unknown;
+    m_continue.clear();
+    m_listResourceVersion.clear();
+    m_remainingItems = -1;
+    m_statusText.clear();
+    m_statusReason.clear();
+    m_statusMessage.clear();
 }
 
-void KubectlJsonImporter::beginItem()
+void KubeObjectMapper::rootField(od::field& f, bool tail)
 {
-    m_itemBadValues.clear();
+    const char* k = f.key().raw();
+    if (m_json.onKey(k, "kind", [&] { m_rootKind.assign(m_json.stringValue(f.value(), "a string")); })) {
+        const ItemKind kind = itemKindFromName(m_rootKind);
+        if (!tail && (kind == ItemKind::Node || kind == ItemKind::Pod || isExtraKind(kind)))
+            m_itemKind = kind;
+        if (m_rootKind.size() > 4 && m_rootKind.ends_with("List")) {
+            m_defaultKindName.assign(m_rootKind, 0, m_rootKind.size() - 4);
+            m_defaultItemKind = itemKindFromName(m_defaultKindName);
+        }
+        return;
+    }
+    if (keyIs(k, "message") || keyIs(k, "reason")) {
+        od::value v = f.value();
+        if (v.raw_json_token().front() == '"')
+            (k[0] == 'm' ? m_statusMessage : m_statusReason).assign(m_json.stringValue(v, "a string"));
+        return;
+    }
+    if (keyIs(k, "code")) {
+        std::int64_t code = 0;
+        if (f.value().get_int64().get(code) == simdjson::SUCCESS)
+            m_statusCode = code;
+        return;
+    }
+    if (keyIs(k, "status") && f.value().raw_json_token().front() == '"') {
+        m_statusText.assign(m_json.stringValue(f.value(), "a string"));
+        return;
+    }
+    if (tail) {
+        if (keyIs(k, "metadata"))
+            parseMetadata(f.value(), true);
+        return;
+    }
+    parseItemField(f, true);
+}
+
+void KubeObjectMapper::endRoot(const char* rootStart, bool tail)
+{
+    if (m_rootKind == "Status") {
+        std::string message = "the file holds a Kubernetes Status object, not nodes or pods: the API server refused the request";
+        if (!m_statusText.empty())
+            message += " (" + escapedText(m_statusText, kStatusTextMaxChars) + ")";
+        if (!m_statusReason.empty())
+            message += ", reason " + escapedText(m_statusReason, kStatusTextMaxChars);
+        if (m_statusCode != 0)
+            message += ", code " + std::to_string(m_statusCode);
+        if (!m_statusMessage.empty())
+            message += ": " + escapedText(m_statusMessage, kStatusTextMaxChars);
+        m_json.raiseAt(m_json.offsetOf(rootStart), {}, message);
+    }
+    if (m_json.sawItems() || tail)
+        return;
+    // A single object.
+    if (m_itemKind == ItemKind::Unknown)
+        m_itemKind = itemKindFromName(m_rootKind);
+    if (m_itemKind == ItemKind::Other || (!m_rootKind.empty() && m_itemKind == ItemKind::Unknown))
+        m_json.fail(rootStart,
+            "expected a List, NodeList, PodList, PersistentVolumeList, PodDisruptionBudgetList or NamespaceList, or one such "
+            "object; got kind "
+                + escapedText(m_rootKind));
+    commitItem(rootStart);
+}
+
+void KubeObjectMapper::finish()
+{
+    commitUndecidedItems();
+
+    m_session.listContinue = m_continue;
+    m_session.listResourceVersion = m_listResourceVersion;
+    // Warnings that the user must see.
+    if (!m_continue.empty() && !m_session.followsPages) {
+        std::string w = m_name
+            + ": the list is incomplete: metadata.continue is set, so this is only the first page of a "
+              "paginated list";
+        if (m_remainingItems > 0)
+            w += " (" + std::to_string(m_remainingItems) + " more items on the server)";
+        w += ". kubectl was run with --chunk-size/--limit or the API was called with limit=; run kubectl get ... -o json "
+             "without --chunk-size (it follows every page itself), or keep calling with continue= until it is empty.";
+        m_report.warn(std::move(w));
+    }
+    for (const auto& [kind, count] : m_skippedKinds)
+        m_report.warn(
+            m_name + ": skipped " + std::to_string(count) + " item(s) of kind " + kind
+            + " (only Node, Pod, PersistentVolume, PodDisruptionBudget and Namespace are imported)");
+    if (m_unknownPhases > 0)
+        m_report.warn(m_name + ": " + std::to_string(m_unknownPhases)
+            + " pod(s) have an unrecognised status.phase; they are taken as Unknown");
+    if (m_defaultItemKind == ItemKind::PersistentVolume)
+        m_session.sawVolumeList = true;
+    if (m_json.sawItems() && m_nodes == 0 && m_pods == 0 && m_skippedKinds.empty() && m_volumesRead == 0 && m_budgetsRead == 0
+        && m_namespacesRead == 0 && !isExtraKind(m_defaultItemKind))
+        m_report.warn(m_name + ": the list has no items (no nodes and no pods)");
+    m_report.nodesRead += m_nodes;
+    m_report.podsRead += m_pods;
+}
+
+// ---- items ----------------------------------------------------------------------------------
+
+void KubeObjectMapper::beginItem()
+{
     m_unknownPhasesBeforeItem = m_unknownPhases;
     m_itemKind = ItemKind::Unknown;
     m_itemKindName.clear();
@@ -136,28 +246,28 @@ void KubectlJsonImporter::beginItem()
     std::fill(std::begin(m_allocatableGpus), std::end(m_allocatableGpus), -1);
 }
 
-void KubectlJsonImporter::parseItemField(od::field& f, bool isRoot)
+void KubeObjectMapper::parseItemField(od::field& f, bool isRoot)
 {
     const char* k = f.key().raw();
     switch (k[0]) {
     case 'k':
         if (!isRoot)
-            onKey(k, "kind", [&] {
+            m_json.onKey(k, "kind", [&] {
                 const char* where = nullptr;
-                const std::string_view kind = stringValue(f.value(), "a string", &where);
+                const std::string_view kind = m_json.stringValue(f.value(), "a string", &where);
                 m_itemKind = itemKindFromName(kind);
                 if (m_itemKind == ItemKind::Other)
                     m_itemKindName.assign(kind);
                 // The extra kinds are read by their own rules from the start: their fields
                 // cannot be read as a Node's or Pod's first and sorted out later.
                 if (isExtraKind(m_itemKind) && m_sawItemFields && !isExtraKind(m_defaultItemKind))
-                    fail(where, "the kind " + quotedText(kind) + " comes after the item's metadata, spec or status; put kind first, "
+                    m_json.fail(where, "the kind " + quotedText(kind) + " comes after the item's metadata, spec or status; put kind first, "
                                 "as kubectl does");
             });
         return;
     case 'm':
         if (m_itemKind != ItemKind::Other)
-            onKey(k, "metadata", [&] {
+            m_json.onKey(k, "metadata", [&] {
                 m_sawItemFields = true;
                 parseMetadata(f.value(), isRoot);
             });
@@ -166,13 +276,13 @@ void KubectlJsonImporter::parseItemField(od::field& f, bool isRoot)
         if (m_itemKind == ItemKind::Other)
             return;
         if (isExtraKind(effectiveItemKind())) {
-            onKey(k, "spec", [&] { parseExtraSpec(f.value()); }) || onKey(k, "status", [&] { parseExtraStatus(f.value()); });
+            m_json.onKey(k, "spec", [&] { parseExtraSpec(f.value()); }) || m_json.onKey(k, "status", [&] { parseExtraStatus(f.value()); });
             return;
         }
-        onKey(k, "spec", [&] {
+        m_json.onKey(k, "spec", [&] {
             m_sawItemFields = true;
             parseSpec(f.value());
-        }) || onKey(k, "status", [&] {
+        }) || m_json.onKey(k, "status", [&] {
             m_sawItemFields = true;
             parseStatus(f.value());
         });
@@ -182,55 +292,55 @@ void KubectlJsonImporter::parseItemField(od::field& f, bool isRoot)
     }
 }
 
-void KubectlJsonImporter::parseMetadata(od::value v, bool isRoot)
+void KubeObjectMapper::parseMetadata(od::value v, bool isRoot)
 {
     const Wanted want = wanted();
-    forEachField(v, "an object", [&](od::field& f, const char* k) {
+    m_json.forEachField(v, "an object", [&](od::field& f, const char* k) {
         switch (k[0]) {
         case 'n':
             // No Kubernetes name holds a control character (importers/kubenames.h): one that
             // does is refused here, before it can reach a terminal, a CSV or a script.
-            onKey(k, "name", [&] {
-                m_itemName.assign(stringValue(f.value(), "a string", &m_nameWhere));
+            m_json.onKey(k, "name", [&] {
+                m_itemName.assign(m_json.stringValue(f.value(), "a string", &m_nameWhere));
                 if (std::string problem = controlCharacterProblem(m_itemName, "the name"); !problem.empty())
-                    fail(m_nameWhere, std::move(problem));
-            }) || onKey(k, "namespace", [&] {
+                    m_json.fail(m_nameWhere, std::move(problem));
+            }) || m_json.onKey(k, "namespace", [&] {
                 const char* where = nullptr;
-                m_pod.namespaceName.assign(stringValue(f.value(), "a string", &where));
+                m_pod.namespaceName.assign(m_json.stringValue(f.value(), "a string", &where));
                 if (std::string problem = controlCharacterProblem(m_pod.namespaceName, "the namespace"); !problem.empty())
-                    fail(where, std::move(problem));
+                    m_json.fail(where, std::move(problem));
             });
             break;
         case 'l':
             // Into the node's labels for either kind: commitItem hands them to a pod.
-            onKey(k, "labels", [&] { parseStringMap(f.value(), "a string (label value)", m_node.labels, m_labelSlots); });
+            m_json.onKey(k, "labels", [&] { parseStringMap(f.value(), "a string (label value)", m_node.labels, m_labelSlots); });
             break;
         case 'a':
             if (want.pod)
-                onKey(k, "annotations", [&] { parseAnnotations(f.value()); });
+                m_json.onKey(k, "annotations", [&] { parseAnnotations(f.value()); });
             break;
         case 'u':
             if (want.pod)
-                onKey(k, "uid", [&] { optionalString(f.value(), m_pod.uid); });
+                m_json.onKey(k, "uid", [&] { m_json.optionalString(f.value(), m_pod.uid); });
             break;
         case 'd':
             // A terminating pod: the API server sets deletionTimestamp (an RFC 3339 time) when
             // the pod is deleted with a grace period; its value is not needed, only that it is set.
             if (want.pod)
-                onKey(k, "deletionTimestamp", [&] {
+                m_json.onKey(k, "deletionTimestamp", [&] {
                     std::string at;
-                    optionalString(f.value(), at);
+                    m_json.optionalString(f.value(), at);
                     if (!at.empty())
                         m_pod.flags |= model::PodFlagTerminating;
                 });
             break;
         case 'o':
             if (want.pod)
-                onKey(k, "ownerReferences", [&] { parseOwnerReferences(f.value()); });
+                m_json.onKey(k, "ownerReferences", [&] { parseOwnerReferences(f.value()); });
             break;
         case 'c':
             if (isRoot)
-                onKey(k, "continue", [&] { optionalString(f.value(), m_continue); });
+                m_json.onKey(k, "continue", [&] { m_json.optionalString(f.value(), m_continue); });
             break;
         case 'r':
             if (isRoot && keyIs(k, "remainingItemCount")) {
@@ -238,7 +348,7 @@ void KubectlJsonImporter::parseMetadata(od::value v, bool isRoot)
                 if (f.value().get_int64().get(n) == simdjson::SUCCESS)
                     m_remainingItems = n;
             } else if (isRoot) {
-                onKey(k, "resourceVersion", [&] { optionalString(f.value(), m_listResourceVersion); });
+                m_json.onKey(k, "resourceVersion", [&] { m_json.optionalString(f.value(), m_listResourceVersion); });
             }
             break;
         default:
@@ -247,27 +357,27 @@ void KubectlJsonImporter::parseMetadata(od::value v, bool isRoot)
     });
 }
 
-void KubectlJsonImporter::parseStringMap(
+void KubeObjectMapper::parseStringMap(
     od::value v, const char* valueWhat, std::vector<StringPair>& into, Slots<StringPair>& slots)
 {
-    forEachField(v, "an object of label keys to values", [&](od::field& f, const char* k) {
-        m_path.pushRawKey(k);
+    m_json.forEachField(v, "an object of label keys to values", [&](od::field& f, const char* k) {
+        m_json.path().pushRawKey(k);
         StringPair& entry = slots.slot(into);
-        entry.first.assign(keyText(f));
+        entry.first.assign(m_json.keyText(f));
         const char* where = nullptr;
-        entry.second.assign(stringValue(f.value(), valueWhat, &where));
+        entry.second.assign(m_json.stringValue(f.value(), valueWhat, &where));
         // Label keys and values never hold a control character (importers/kubenames.h).
         if (std::string problem = controlCharacterProblem(entry.first, "the label key"); !problem.empty())
-            fail(where, std::move(problem));
+            m_json.fail(where, std::move(problem));
         if (std::string problem = controlCharacterProblem(entry.second, "the label value"); !problem.empty())
-            fail(where, std::move(problem));
-        m_path.pop();
+            m_json.fail(where, std::move(problem));
+        m_json.path().pop();
     });
 }
 
-void KubectlJsonImporter::parseAnnotations(od::value v)
+void KubeObjectMapper::parseAnnotations(od::value v)
 {
-    forEachField(v, "an object of annotation keys to values", [&](od::field& f, const char* k) {
+    m_json.forEachField(v, "an object of annotation keys to values", [&](od::field& f, const char* k) {
         // Static pods: the kubelet's mirror pod carries this annotation.
         // Source: https://kubernetes.io/docs/tasks/configure-pod-container/static-pod/
         if (keyIs(k, "kubernetes.io/config.mirror"))
@@ -277,16 +387,16 @@ void KubectlJsonImporter::parseAnnotations(od::value v)
     });
 }
 
-void KubectlJsonImporter::parseOwnerReferences(od::value v)
+void KubeObjectMapper::parseOwnerReferences(od::value v)
 {
-    forEachObject(v, "an array of owner references", "an object (owner reference)", [&](od::value&, od::object o) {
+    m_json.forEachObject(v, "an array of owner references", "an object (owner reference)", [&](od::value&, od::object o) {
         std::string_view kind;
         std::string_view name;
         bool controller = false;
-        forEachField(o, [&](od::field& f, const char* k) {
-            onKey(k, "kind", [&] { kind = stringValue(f.value(), "a string"); })
-                || onKey(k, "name", [&] { name = stringValue(f.value(), "a string"); })
-                || onKey(k, "controller", [&] { optionalBool(f.value(), controller); });
+        m_json.forEachField(o, [&](od::field& f, const char* k) {
+            m_json.onKey(k, "kind", [&] { kind = m_json.stringValue(f.value(), "a string"); })
+                || m_json.onKey(k, "name", [&] { name = m_json.stringValue(f.value(), "a string"); })
+                || m_json.onKey(k, "controller", [&] { m_json.optionalBool(f.value(), controller); });
         });
         if (controller) {
             // kind/name views may point into simdjson's string buffer; copy them now.
@@ -296,80 +406,80 @@ void KubectlJsonImporter::parseOwnerReferences(od::value v)
     });
 }
 
-void KubectlJsonImporter::parseSpec(od::value v)
+void KubeObjectMapper::parseSpec(od::value v)
 {
     const Wanted want = wanted();
-    forEachField(v, "an object", [&](od::field& f, const char* k) {
+    m_json.forEachField(v, "an object", [&](od::field& f, const char* k) {
         switch (k[0]) {
         case 'a':
             if (want.pod)
-                onKey(k, "affinity", [&] { parseAffinity(f.value()); });
+                m_json.onKey(k, "affinity", [&] { parseAffinity(f.value()); });
             break;
         case 'v':
             if (want.pod)
-                onKey(k, "volumes", [&] { parseVolumes(f.value()); });
+                m_json.onKey(k, "volumes", [&] { parseVolumes(f.value()); });
             break;
         case 'c':
             if (want.pod)
-                onKey(k, "containers", [&] {
+                m_json.onKey(k, "containers", [&] {
                     m_sawPodFields = true;
                     parseContainers(f.value(), m_spec.containers, m_containerSlots, false);
                 });
             break;
         case 'i':
             if (want.pod)
-                onKey(
+                m_json.onKey(
                     k, "initContainers", [&] { parseContainers(f.value(), m_spec.initContainers, m_initContainerSlots, true); });
             break;
         case 'n':
             if (want.pod)
-                onKey(k, "nodeName", [&] {
-                    if (isNull(f.value()))
+                m_json.onKey(k, "nodeName", [&] {
+                    if (m_json.isNull(f.value()))
                         return;
                     const char* where = nullptr;
-                    m_pod.nodeName.assign(stringValue(f.value(), "a string", &where));
+                    m_pod.nodeName.assign(m_json.stringValue(f.value(), "a string", &where));
                     if (std::string problem = controlCharacterProblem(m_pod.nodeName, "the node name"); !problem.empty())
-                        fail(where, std::move(problem));
-                }) || onKey(k, "nodeSelector", [&] {
+                        m_json.fail(where, std::move(problem));
+                }) || m_json.onKey(k, "nodeSelector", [&] {
                     parseStringMap(f.value(), "a string", m_pod.nodeSelector, m_selectorSlots);
                 });
             break;
         case 'o':
             if (want.pod)
-                onKey(k, "overhead", [&] { parseExactResourceList(f.value(), m_spec.overhead); });
+                m_json.onKey(k, "overhead", [&] { parseExactResourceList(f.value(), m_spec.overhead); });
             break;
         case 'p':
             if (want.pod)
-                onKey(k, "priority", [&] {
-                    if (isNull(f.value()))
+                m_json.onKey(k, "priority", [&] {
+                    if (m_json.isNull(f.value()))
                         return;
                     std::int64_t priority = 0;
                     if (f.value().get_int64().get(priority) != simdjson::SUCCESS
                         || priority < std::numeric_limits<std::int32_t>::min()
                         || priority > std::numeric_limits<std::int32_t>::max())
-                        failType(f.value(), "a 32-bit integer");
+                        m_json.failType(f.value(), "a 32-bit integer");
                     m_pod.priority = static_cast<std::int32_t>(priority);
                 });
             break;
         case 'r':
             if (want.pod)
-                onKey(k, "resources", [&] { parseContainerResources(f.value(), m_spec.podRequests, m_spec.podLimits); })
-                    || onKey(k, "resourceClaims", [&] { parseResourceClaims(f.value()); });
+                m_json.onKey(k, "resources", [&] { parseContainerResources(f.value(), m_spec.podRequests, m_spec.podLimits); })
+                    || m_json.onKey(k, "resourceClaims", [&] { parseResourceClaims(f.value()); });
             break;
         case 's':
             if (want.pod)
-                onKey(k, "schedulingGates", [&] { parseSchedulingGates(f.value()); });
+                m_json.onKey(k, "schedulingGates", [&] { parseSchedulingGates(f.value()); });
             break;
         case 't':
-            (want.node && onKey(k, "taints", [&] {
+            (want.node && m_json.onKey(k, "taints", [&] {
                 m_sawNodeFields = true;
                 parseTaints(f.value());
-            })) || (want.pod && onKey(k, "tolerations", [&] { parseTolerations(f.value()); }))
-                || (want.pod && onKey(k, "topologySpreadConstraints", [&] { parseSpreadConstraints(f.value()); }));
+            })) || (want.pod && m_json.onKey(k, "tolerations", [&] { parseTolerations(f.value()); }))
+                || (want.pod && m_json.onKey(k, "topologySpreadConstraints", [&] { parseSpreadConstraints(f.value()); }));
             break;
         case 'u':
             if (want.node)
-                onKey(k, "unschedulable", [&] { optionalBool(f.value(), m_node.unschedulable); });
+                m_json.onKey(k, "unschedulable", [&] { m_json.optionalBool(f.value(), m_node.unschedulable); });
             break;
         default:
             break;
@@ -377,31 +487,31 @@ void KubectlJsonImporter::parseSpec(od::value v)
     });
 }
 
-void KubectlJsonImporter::parseStatus(od::value v)
+void KubeObjectMapper::parseStatus(od::value v)
 {
     const Wanted want = wanted();
-    forEachField(v, "an object", [&](od::field& f, const char* k) {
+    m_json.forEachField(v, "an object", [&](od::field& f, const char* k) {
         switch (k[0]) {
         case 'a':
             if (want.node)
-                onKey(k, "allocatable", [&] {
+                m_json.onKey(k, "allocatable", [&] {
                     m_sawNodeFields = true;
                     parseResourceList(f.value(), m_node.allocatable, m_allocatableGpus);
                 });
             break;
         case 'c':
             if (want.node)
-                onKey(k, "capacity", [&] {
+                m_json.onKey(k, "capacity", [&] {
                     m_sawNodeFields = true;
                     parseResourceList(f.value(), m_node.capacity, m_capacityGpus);
                 });
-            onKey(k, "conditions", [&] { parseConditions(f.value()); });
+            m_json.onKey(k, "conditions", [&] { parseConditions(f.value()); });
             break;
         case 'p':
             if (want.pod && keyIs(k, "phase")) {
-                m_path.push("phase");
-                const std::string_view phase = stringValue(f.value(), "a string");
-                m_path.pop();
+                m_json.path().push("phase");
+                const std::string_view phase = m_json.stringValue(f.value(), "a string");
+                m_json.path().pop();
                 if (const auto* known = findNamedValue(kPodPhaseNames, phase)) {
                     m_pod.phase = known->value;
                 } else {
@@ -416,7 +526,7 @@ void KubectlJsonImporter::parseStatus(od::value v)
     });
 }
 
-void KubectlJsonImporter::parseConditions(od::value v)
+void KubeObjectMapper::parseConditions(od::value v)
 {
     // Node conditions keep every field; a pod keeps only its PodScheduled message when the
     // status is False (the scheduler's reason), so pod conditions cost no copies. The views
@@ -424,45 +534,45 @@ void KubectlJsonImporter::parseConditions(od::value v)
     // Source: https://kubernetes.io/docs/reference/node/node-status/#condition and
     // https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-conditions
     const Wanted want = wanted();
-    forEachObject(v, "an array of conditions", "an object (condition)", [&](od::value&, od::object o) {
+    m_json.forEachObject(v, "an array of conditions", "an object (condition)", [&](od::value&, od::object o) {
         std::string_view type;
         std::string_view message;
         std::string_view reason;
         std::int64_t since = 0;
         Readiness status = Readiness::Unknown;
-        forEachField(o, [&](od::field& f, const char* k) {
+        m_json.forEachField(o, [&](od::field& f, const char* k) {
             switch (k[0]) {
             case 't':
-                onKey(k, "type", [&] { type = stringValue(f.value(), "a string"); });
+                m_json.onKey(k, "type", [&] { type = m_json.stringValue(f.value(), "a string"); });
                 break;
             case 's':
-                onKey(k, "status", [&] {
-                    const std::string_view s = stringValue(f.value(), "a string");
+                m_json.onKey(k, "status", [&] {
+                    const std::string_view s = m_json.stringValue(f.value(), "a string");
                     status = s == "True" ? Readiness::True : s == "False" ? Readiness::False : Readiness::Unknown;
                 });
                 break;
             case 'm':
-                onKey(k, "message", [&] {
-                    if (!isNull(f.value()))
-                        message = stringValue(f.value(), "a string");
+                m_json.onKey(k, "message", [&] {
+                    if (!m_json.isNull(f.value()))
+                        message = m_json.stringValue(f.value(), "a string");
                 });
                 break;
             case 'r':
                 if (want.node)
-                    onKey(k, "reason", [&] {
-                        if (!isNull(f.value()))
-                            reason = stringValue(f.value(), "a string");
+                    m_json.onKey(k, "reason", [&] {
+                        if (!m_json.isNull(f.value()))
+                            reason = m_json.stringValue(f.value(), "a string");
                     });
                 break;
             case 'l':
                 if (want.node)
-                    onKey(k, "lastTransitionTime", [&] {
-                        if (isNull(f.value()))
+                    m_json.onKey(k, "lastTransitionTime", [&] {
+                        if (m_json.isNull(f.value()))
                             return;
                         const char* where = nullptr;
-                        const std::string_view text = stringValue(f.value(), "a string", &where);
+                        const std::string_view text = m_json.stringValue(f.value(), "a string", &where);
                         if (!parseRfc3339(text, since))
-                            fail(where, "expected an RFC 3339 time such as \"2024-05-01T10:20:30Z\", found " + quotedText(text));
+                            m_json.fail(where, "expected an RFC 3339 time such as \"2024-05-01T10:20:30Z\", found " + quotedText(text));
                     });
                 break;
             default:
@@ -487,14 +597,14 @@ void KubectlJsonImporter::parseConditions(od::value v)
     });
 }
 
-void KubectlJsonImporter::commitUndecidedItems()
+void KubeObjectMapper::commitUndecidedItems()
 {
     if (m_undecidedItems.empty())
         return;
     if (m_defaultItemKind == ItemKind::Namespace) {
         for (const UndecidedItem& item : m_undecidedItems) {
             if (item.name.empty())
-                raiseAt(item.offset, item.path + ".metadata", "a Namespace without a name (metadata.name is missing or empty)");
+                m_json.raiseAt(item.offset, item.path + ".metadata", "a Namespace without a name (metadata.name is missing or empty)");
             m_store.setNamespaceLabels(item.name, item.labels);
             ++m_namespacesRead;
         }
@@ -506,10 +616,10 @@ void KubectlJsonImporter::commitUndecidedItems()
                           "and no spec.containers (a Pod)";
     if (!m_rootKind.empty())
         message += ", and the list's kind (" + quotedText(m_rootKind) + ") comes after its items and names neither";
-    raiseAt(first.offset, first.path, message);
+    m_json.raiseAt(first.offset, first.path, message);
 }
 
-void KubectlJsonImporter::commitItem(const char* itemStart)
+void KubeObjectMapper::commitItem(const char* itemStart)
 {
     ItemKind kind = effectiveItemKind();
     if (kind == ItemKind::Unknown) {
@@ -517,26 +627,22 @@ void KubectlJsonImporter::commitItem(const char* itemStart)
             kind = ItemKind::Node;
         else if (m_sawPodFields && !m_sawNodeFields)
             kind = ItemKind::Pod;
-        else if (!m_sawPodFields && m_sawItems && !m_rootIsArray && m_rootKind.empty()) {
+        else if (!m_sawPodFields && m_json.sawItems() && !m_json.rootIsArray() && m_rootKind.empty()) {
             // The list's kind may follow its items: decide when it is read.
             m_labelSlots.trim(m_node.labels);
-            m_undecidedItems.push_back({ offsetOf(itemStart), m_path.format(), m_itemName, m_node.labels });
+            m_undecidedItems.push_back({ m_json.offsetOf(itemStart), m_json.path().format(), m_itemName, m_node.labels });
             m_unknownPhases = m_unknownPhasesBeforeItem; // a Namespace's status.phase is no pod's
-            m_itemBadValues.clear();
+            m_json.dropItemBadValues();
             return;
         } else
-            fail(itemStart,
+            m_json.fail(itemStart,
                 m_sawPodFields ? "cannot tell whether this item is a Node or a Pod: it has no kind, and both node fields "
                                  "(status.allocatable/capacity) and pod fields (spec.containers)"
                                : "cannot tell whether this item is a Node or a Pod: it has no kind, no "
                                  "status.allocatable/capacity (a Node) and no spec.containers (a Pod)");
     }
     if (kind != ItemKind::Other) {
-        m_badValueCount += m_itemBadValues.size();
-        for (OffsetBadValue& b : m_itemBadValues)
-            if (m_badValues.size() <= BadValueList::kListed)
-                m_badValues.push_back(std::move(b));
-        m_itemBadValues.clear();
+        m_json.keepItemBadValues();
     }
     if (isExtraKind(kind)) {
         commitExtraItem(kind, itemStart);

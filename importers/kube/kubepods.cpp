@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // kubepods.cpp: the mapping of a Kubernetes Pod (containers and their resources, scheduling
 // gates, tolerations, node affinity; pod affinity, spread, ports and volumes are in
-// kubescheduling.cpp) onto PodRecord, a part of KubectlJsonImporter's mapping half
-// (kubejsonimporter_p.h; the item's metadata, spec and status dispatch, conditions and commit are
-// in kubeobjects.cpp). The value readers (strings, quantities, objects, arrays) are in
-// kubevalues.cpp.
-#include "kubejsonimporter_p.h"
+// kubescheduling.cpp) onto PodRecord, a part of KubeObjectMapper (kubeobjectmapper_p.h; the
+// item's metadata, spec and status dispatch, conditions and commit are in kubeobjects.cpp).
+// Quantities are read in kubevalues.cpp, JSON values through JsonWindowReader
+// (kubejsonreader_p.h).
+#include "kubeobjectmapper_p.h"
 
 namespace fleet::importers::kubejson_detail {
 
@@ -36,38 +36,38 @@ constexpr NamedValue<SelectorOperator> kSelectorOperators[] = {
 
 } // namespace
 
-void KubectlJsonImporter::parseSchedulingGates(od::value v)
+void KubeObjectMapper::parseSchedulingGates(od::value v)
 {
     // spec.schedulingGates[].name (KEP-3521, Pod scheduling readiness).
-    forEachObject(v, "an array of scheduling gates", "an object (scheduling gate)", [&](od::value&, od::object o) {
+    m_json.forEachObject(v, "an array of scheduling gates", "an object (scheduling gate)", [&](od::value&, od::object o) {
         std::string& gate = m_gateSlots.slot(m_pod.schedulingGates);
         gate.clear();
-        forEachField(o, [&](od::field& f, const char* k) { onKey(k, "name", [&] { gate.assign(stringValue(f.value(), "a string")); }); });
+        m_json.forEachField(o, [&](od::field& f, const char* k) { m_json.onKey(k, "name", [&] { gate.assign(m_json.stringValue(f.value(), "a string")); }); });
     });
 }
 
-void KubectlJsonImporter::parseContainers(
+void KubeObjectMapper::parseContainers(
     od::value v, std::vector<model::ContainerResources>& into, Slots<model::ContainerResources>& slots, bool init)
 {
-    forEachObject(v, "an array of containers", "an object (container)", [&](od::value&, od::object o) {
+    m_json.forEachObject(v, "an array of containers", "an object (container)", [&](od::value&, od::object o) {
         model::ContainerResources& container = slots.slot(into);
         container.clear();
         // Host ports of app containers and sidecars (restartable init containers) are held
         // while the pod runs; a plain init container's are dropped once its restartPolicy is
         // known (it may come after the ports).
         const std::size_t portsBefore = m_portsUsed;
-        forEachField(o, [&](od::field& f, const char* k) {
+        m_json.forEachField(o, [&](od::field& f, const char* k) {
             if (k[0] == 'p') {
-                onKey(k, "ports", [&] { parseContainerPorts(f.value(), true); });
+                m_json.onKey(k, "ports", [&] { parseContainerPorts(f.value(), true); });
                 return;
             }
             if (k[0] != 'r')
                 return;
-            onKey(k, "resources", [&] { parseContainerResources(f.value(), container.requests, container.limits); })
+            m_json.onKey(k, "resources", [&] { parseContainerResources(f.value(), container.requests, container.limits); })
                 // A restartable init container is a sidecar (KEP-753).
-                || (init && onKey(k, "restartPolicy", [&] {
-                       if (!isNull(f.value()))
-                           container.restartable = stringValue(f.value(), "a string") == "Always";
+                || (init && m_json.onKey(k, "restartPolicy", [&] {
+                       if (!m_json.isNull(f.value()))
+                           container.restartable = m_json.stringValue(f.value(), "a string") == "Always";
                    }));
         });
         if (init && !container.restartable)
@@ -75,15 +75,15 @@ void KubectlJsonImporter::parseContainers(
     });
 }
 
-void KubectlJsonImporter::parseContainerResources(od::value v, model::ExactResourceList& requests, model::ExactResourceList& limits)
+void KubeObjectMapper::parseContainerResources(od::value v, model::ExactResourceList& requests, model::ExactResourceList& limits)
 {
-    forEachField(v, "an object", [&](od::field& f, const char* k) {
-        onKey(k, "requests", [&] { parseExactResourceList(f.value(), requests); })
-            || onKey(k, "limits", [&] { parseExactResourceList(f.value(), limits); });
+    m_json.forEachField(v, "an object", [&](od::field& f, const char* k) {
+        m_json.onKey(k, "requests", [&] { parseExactResourceList(f.value(), requests); })
+            || m_json.onKey(k, "limits", [&] { parseExactResourceList(f.value(), limits); });
     });
 }
 
-void KubectlJsonImporter::parseExactResourceList(od::value v, model::ExactResourceList& into)
+void KubeObjectMapper::parseExactResourceList(od::value v, model::ExactResourceList& into)
 {
     // Exact amounts: a pod's request is summed over its containers and rounded once
     // (podrequest.h), as Kubernetes sums Quantities.
@@ -92,43 +92,43 @@ void KubectlJsonImporter::parseExactResourceList(od::value v, model::ExactResour
         [&](const ResourceEntry& entry, od::value& q) { into.set(entry.key, exactQuantityValue(q, entry.scale)); });
 }
 
-void KubectlJsonImporter::parseTolerations(od::value v)
+void KubeObjectMapper::parseTolerations(od::value v)
 {
-    forEachObject(v, "an array of tolerations", "an object (toleration)", [&](od::value&, od::object o) {
+    m_json.forEachObject(v, "an array of tolerations", "an object (toleration)", [&](od::value&, od::object o) {
         auto& toleration = m_tolerationSlots.slot(m_pod.tolerations);
         std::get<0>(toleration).clear();
         std::get<1>(toleration) = TolerationOperator::Equal;
         std::get<2>(toleration).clear();
         std::get<3>(toleration) = TaintEffect::Any;
-        forEachField(o, [&](od::field& f, const char* k) {
-            onKey(k, "key", [&] { std::get<0>(toleration).assign(stringValue(f.value(), "a string")); })
-                || onKey(k, "operator",
+        m_json.forEachField(o, [&](od::field& f, const char* k) {
+            m_json.onKey(k, "key", [&] { std::get<0>(toleration).assign(m_json.stringValue(f.value(), "a string")); })
+                || m_json.onKey(k, "operator",
                     [&] {
                         const char* where = nullptr;
-                        const std::string_view op = stringValue(f.value(), "a string", &where);
+                        const std::string_view op = m_json.stringValue(f.value(), "a string", &where);
                         // An empty operator is Equal (core/v1 Toleration), but not one to suggest.
                         std::get<1>(toleration) = op.empty() ? TolerationOperator::Equal
-                                                             : enumValue(op, where, kTolerationOperators, "toleration operator");
+                                                             : m_json.enumValue(op, where, kTolerationOperators, "toleration operator");
                     })
-                || onKey(k, "value", [&] { std::get<2>(toleration).assign(stringValue(f.value(), "a string")); })
-                || onKey(k, "effect",
-                    [&] { std::get<3>(toleration) = enumValue(f.value(), kTolerationEffects, "toleration effect"); });
+                || m_json.onKey(k, "value", [&] { std::get<2>(toleration).assign(m_json.stringValue(f.value(), "a string")); })
+                || m_json.onKey(k, "effect",
+                    [&] { std::get<3>(toleration) = m_json.enumValue(f.value(), kTolerationEffects, "toleration effect"); });
         });
     });
 }
 
-void KubectlJsonImporter::parseAffinity(od::value v)
+void KubeObjectMapper::parseAffinity(od::value v)
 {
     // Only the required terms are kept (nodeAffinity, podAffinity and podAntiAffinity's
     // requiredDuringSchedulingIgnoredDuringExecution): preferred terms only score.
-    forEachField(v, "an object", [&](od::field& f, const char* k) {
-        onKey(k, "podAffinity", [&] { parsePodAffinity(f.value(), m_affinityTerms, m_affinityUsed); })
-            || onKey(k, "podAntiAffinity", [&] { parsePodAffinity(f.value(), m_antiAffinityTerms, m_antiAffinityUsed); })
-            || onKey(k, "nodeAffinity", [&] {
-            forEachField(f.value(), "an object", [&](od::field& g, const char* gk) {
-                onKey(gk, "requiredDuringSchedulingIgnoredDuringExecution", [&] {
-                    forEachField(g.value(), "an object", [&](od::field& h, const char* hk) {
-                        onKey(hk, "nodeSelectorTerms", [&] { parseSelectorTerms(h.value()); });
+    m_json.forEachField(v, "an object", [&](od::field& f, const char* k) {
+        m_json.onKey(k, "podAffinity", [&] { parsePodAffinity(f.value(), m_affinityTerms, m_affinityUsed); })
+            || m_json.onKey(k, "podAntiAffinity", [&] { parsePodAffinity(f.value(), m_antiAffinityTerms, m_antiAffinityUsed); })
+            || m_json.onKey(k, "nodeAffinity", [&] {
+            m_json.forEachField(f.value(), "an object", [&](od::field& g, const char* gk) {
+                m_json.onKey(gk, "requiredDuringSchedulingIgnoredDuringExecution", [&] {
+                    m_json.forEachField(g.value(), "an object", [&](od::field& h, const char* hk) {
+                        m_json.onKey(hk, "nodeSelectorTerms", [&] { parseSelectorTerms(h.value()); });
                     });
                 });
             });
@@ -136,41 +136,41 @@ void KubectlJsonImporter::parseAffinity(od::value v)
     });
 }
 
-void KubectlJsonImporter::parseSelectorTerms(od::value v)
+void KubeObjectMapper::parseSelectorTerms(od::value v)
 {
-    forEachObject(v, "an array of node selector terms", "an object (node selector term)", [&](od::value&, od::object o) {
+    m_json.forEachObject(v, "an array of node selector terms", "an object (node selector term)", [&](od::value&, od::object o) {
         auto& term = m_termSlots.slot(m_pod.requiredAffinityTerms);
         m_requirementSlots.begin();
-        forEachField(o, [&](od::field& f, const char* k) {
-            onKey(k, "matchExpressions", [&] { parseRequirements(f.value(), term, false); })
-                || onKey(k, "matchFields", [&] { parseRequirements(f.value(), term, true); });
+        m_json.forEachField(o, [&](od::field& f, const char* k) {
+            m_json.onKey(k, "matchExpressions", [&] { parseRequirements(f.value(), term, false); })
+                || m_json.onKey(k, "matchFields", [&] { parseRequirements(f.value(), term, true); });
         });
         m_requirementSlots.trim(term);
     });
 }
 
-void KubectlJsonImporter::parseRequirements(od::value v, std::vector<PodRecord::Requirement>& into, bool matchField)
+void KubeObjectMapper::parseRequirements(od::value v, std::vector<PodRecord::Requirement>& into, bool matchField)
 {
-    forEachObject(
+    m_json.forEachObject(
         v, "an array of node selector requirements", "an object (node selector requirement)", [&](od::value&, od::object o) {
             PodRecord::Requirement& req = m_requirementSlots.slot(into);
             req.key.clear();
             req.op = SelectorOperator::In;
             req.matchField = matchField;
             m_valueSlots.begin();
-            forEachField(o, [&](od::field& f, const char* k) {
-                onKey(k, "key", [&] { req.key.assign(stringValue(f.value(), "a string")); })
-                    || onKey(k, "operator", [&] { req.op = enumValue(f.value(), kSelectorOperators, "node selector operator"); })
-                    || onKey(k, "values", [&] {
-                           forEachElement(f.value(), "an array of strings",
-                               [&](od::value& value) { m_valueSlots.slot(req.values).assign(stringValue(value, "a string")); });
+            m_json.forEachField(o, [&](od::field& f, const char* k) {
+                m_json.onKey(k, "key", [&] { req.key.assign(m_json.stringValue(f.value(), "a string")); })
+                    || m_json.onKey(k, "operator", [&] { req.op = m_json.enumValue(f.value(), kSelectorOperators, "node selector operator"); })
+                    || m_json.onKey(k, "values", [&] {
+                           m_json.forEachElement(f.value(), "an array of strings",
+                               [&](od::value& value) { m_valueSlots.slot(req.values).assign(m_json.stringValue(value, "a string")); });
                        });
             });
             m_valueSlots.trim(req.values);
         });
 }
 
-void KubectlJsonImporter::commitPod(const char* itemStart)
+void KubeObjectMapper::commitPod(const char* itemStart)
 {
     m_tolerationSlots.trim(m_pod.tolerations);
     m_selectorSlots.trim(m_pod.nodeSelector);

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// kubescheduling.cpp: the what-if half of KubectlJsonImporter's mapping (see
-// kubejsonimporter_p.h and the file comment of kubejson.h): a pod's required pod affinity and
+// kubescheduling.cpp: the what-if half of KubeObjectMapper (see kubeobjectmapper_p.h and
+// the file comment of kubejson.h): a pod's required pod affinity and
 // anti-affinity, topology spread constraints, host ports, volumes, resource claims and the
 // annotations that stop an eviction; and the optional kinds PersistentVolume,
 // PodDisruptionBudget and Namespace. Validation follows the API server's
 // (pkg/apis/core/validation/validation.go, pkg/apis/policy/validation/validation.go): what it
 // rejects is an error here too, with file, line and JSON path.
-#include "kubejsonimporter_p.h"
+#include "kubeobjectmapper_p.h"
 #include "importers/terminaltext.h"
 
 #include <charconv>
@@ -75,7 +75,7 @@ const std::string* labelValue(const std::vector<StringPair>& labels, std::string
 
 } // namespace
 
-void KubectlJsonImporter::beginSchedulingItem()
+void KubeObjectMapper::beginSchedulingItem()
 {
     m_sawItemFields = false;
     m_affinityUsed = m_antiAffinityUsed = m_spreadUsed = m_portsUsed = m_claimsUsed = 0;
@@ -89,32 +89,32 @@ void KubectlJsonImporter::beginSchedulingItem()
 
 // ---- values ---------------------------------------------------------------------------------
 
-std::int32_t KubectlJsonImporter::int32Value(od::value& v, const char* what, std::int64_t min, std::int64_t max)
+std::int32_t KubeObjectMapper::int32Value(od::value& v, const char* what, std::int64_t min, std::int64_t max)
 {
     const char* where = v.raw_json_token().data();
     std::int64_t n = 0;
     if (v.get_int64().get(n) != simdjson::SUCCESS)
-        failType(v, what);
+        m_json.failType(v, what);
     if (n < min || n > max)
-        fail(where, std::string("expected ") + what + ", found " + std::to_string(n));
+        m_json.fail(where, std::string("expected ") + what + ", found " + std::to_string(n));
     return static_cast<std::int32_t>(n);
 }
 
-IntOrPercent KubectlJsonImporter::intOrPercentValue(od::value& v)
+IntOrPercent KubeObjectMapper::intOrPercentValue(od::value& v)
 {
     // intstr.IntOrString: a non-negative integer, or a string "N%" with N from 0 to 100
     // (ValidatePositiveIntOrPercent and IsNotMoreThan100Percent in the policy validation).
     IntOrPercent r;
-    if (isNull(v))
+    if (m_json.isNull(v))
         return r;
     const char* where = v.raw_json_token().data();
     if (v.raw_json_token().front() == '"') {
-        const std::string_view text = stringValue(v, "a string");
+        const std::string_view text = m_json.stringValue(v, "a string");
         std::int32_t n = -1;
         const char* end = text.data() + text.size();
         const auto [stop, ec] = std::from_chars(text.data(), end, n);
         if (ec != std::errc() || stop == text.data() || stop + 1 != end || *stop != '%' || n < 0 || n > 100)
-            fail(where, "expected a count or a percentage from \"0%\" to \"100%\", found " + quotedText(text));
+            m_json.fail(where, "expected a count or a percentage from \"0%\" to \"100%\", found " + quotedText(text));
         r.set = true;
         r.percent = true;
         r.value = n;
@@ -125,28 +125,28 @@ IntOrPercent KubectlJsonImporter::intOrPercentValue(od::value& v)
     return r;
 }
 
-void KubectlJsonImporter::parseStringList(od::value v, std::vector<std::string>& into)
+void KubeObjectMapper::parseStringList(od::value v, std::vector<std::string>& into)
 {
     into.clear();
-    forEachElement(v, "an array of strings", [&](od::value& e) { into.emplace_back(stringValue(e, "a string")); });
+    m_json.forEachElement(v, "an array of strings", [&](od::value& e) { into.emplace_back(m_json.stringValue(e, "a string")); });
 }
 
-void KubectlJsonImporter::parseLabelSelector(od::value v, RawSelector& into)
+void KubeObjectMapper::parseLabelSelector(od::value v, RawSelector& into)
 {
     into.clear();
-    if (isNull(v))
+    if (m_json.isNull(v))
         return;
     into.present = true;
-    forEachField(v, "an object (label selector)", [&](od::field& f, const char* k) {
-        onKey(k, "matchLabels", [&] {
-            forEachField(f.value(), "an object of label keys to values", [&](od::field& g, const char* gk) {
-                m_path.pushRawKey(gk);
-                into.matchLabels.emplace_back(keyText(g), stringValue(g.value(), "a string (label value)"));
-                m_path.pop();
+    m_json.forEachField(v, "an object (label selector)", [&](od::field& f, const char* k) {
+        m_json.onKey(k, "matchLabels", [&] {
+            m_json.forEachField(f.value(), "an object of label keys to values", [&](od::field& g, const char* gk) {
+                m_json.path().pushRawKey(gk);
+                into.matchLabels.emplace_back(m_json.keyText(g), m_json.stringValue(g.value(), "a string (label value)"));
+                m_json.path().pop();
             });
         })
-            || onKey(k, "matchExpressions", [&] {
-                   forEachObject(f.value(), "an array of label selector requirements", "an object (label selector requirement)",
+            || m_json.onKey(k, "matchExpressions", [&] {
+                   m_json.forEachObject(f.value(), "an array of label selector requirements", "an object (label selector requirement)",
                        [&](od::value& element, od::object o) {
                            const char* start = element.raw_json_token().data();
                            // Named references, not a structured binding: clang 14 (the fuzz build) cannot
@@ -156,23 +156,23 @@ void KubectlJsonImporter::parseLabelSelector(od::value v, RawSelector& into)
                            auto& op = std::get<1>(requirement);
                            auto& values = std::get<2>(requirement);
                            bool sawOperator = false;
-                           forEachField(o, [&](od::field& g, const char* gk) {
-                               onKey(gk, "key", [&] { key.assign(stringValue(g.value(), "a string")); })
-                                   || onKey(gk, "operator", [&] {
-                                          op = enumValue(g.value(), kMatchOperators, "label selector operator");
+                           m_json.forEachField(o, [&](od::field& g, const char* gk) {
+                               m_json.onKey(gk, "key", [&] { key.assign(m_json.stringValue(g.value(), "a string")); })
+                                   || m_json.onKey(gk, "operator", [&] {
+                                          op = m_json.enumValue(g.value(), kMatchOperators, "label selector operator");
                                           sawOperator = true;
                                       })
-                                   || onKey(gk, "values", [&] { parseStringList(g.value(), values); });
+                                   || m_json.onKey(gk, "values", [&] { parseStringList(g.value(), values); });
                            });
                            if (key.empty())
-                               fail(start, "a label selector requirement without a key");
+                               m_json.fail(start, "a label selector requirement without a key");
                            if (!sawOperator)
-                               fail(start, "a label selector requirement without an operator");
+                               m_json.fail(start, "a label selector requirement without an operator");
                            const bool set = op == MatchOperator::In || op == MatchOperator::NotIn;
                            if (set && values.empty())
-                               fail(start, "a label selector requirement with operator In or NotIn needs values");
+                               m_json.fail(start, "a label selector requirement with operator In or NotIn needs values");
                            if (!set && !values.empty())
-                               fail(start, "a label selector requirement with operator Exists or DoesNotExist takes no values");
+                               m_json.fail(start, "a label selector requirement with operator Exists or DoesNotExist takes no values");
                        });
                });
     });
@@ -180,57 +180,57 @@ void KubectlJsonImporter::parseLabelSelector(od::value v, RawSelector& into)
 
 // ---- pod fields -----------------------------------------------------------------------------
 
-void KubectlJsonImporter::parseAnnotation(od::field& f, const char* k)
+void KubeObjectMapper::parseAnnotation(od::field& f, const char* k)
 {
     // Source: https://karpenter.sh/docs/concepts/disruption/#pod-level-controls and the
     // cluster-autoscaler FAQ ("What types of pods can prevent CA from removing a node?").
     if (keyIs(k, "karpenter.sh/do-not-disrupt")) {
-        m_path.pushRawKey(k);
-        if (stringValue(f.value(), "a string") == "true")
+        m_json.path().pushRawKey(k);
+        if (m_json.stringValue(f.value(), "a string") == "true")
             m_pod.flags |= model::PodFlagDoNotDisrupt;
-        m_path.pop();
+        m_json.path().pop();
     } else if (keyIs(k, "cluster-autoscaler.kubernetes.io/safe-to-evict")) {
-        m_path.pushRawKey(k);
-        if (stringValue(f.value(), "a string") == "false")
+        m_json.path().pushRawKey(k);
+        if (m_json.stringValue(f.value(), "a string") == "false")
             m_pod.flags |= model::PodFlagDoNotDisrupt;
-        m_path.pop();
+        m_json.path().pop();
     }
 }
 
-void KubectlJsonImporter::parsePodAffinity(od::value v, std::vector<RawAffinityTerm>& into, std::size_t& used)
+void KubeObjectMapper::parsePodAffinity(od::value v, std::vector<RawAffinityTerm>& into, std::size_t& used)
 {
-    forEachField(v, "an object", [&](od::field& f, const char* k) {
-        onKey(k, "requiredDuringSchedulingIgnoredDuringExecution", [&] {
-            forEachObject(f.value(), "an array of pod affinity terms", "an object (pod affinity term)",
+    m_json.forEachField(v, "an object", [&](od::field& f, const char* k) {
+        m_json.onKey(k, "requiredDuringSchedulingIgnoredDuringExecution", [&] {
+            m_json.forEachObject(f.value(), "an array of pod affinity terms", "an object (pod affinity term)",
                 [&](od::value& element, od::object o) {
                     const char* start = element.raw_json_token().data();
                     RawAffinityTerm& term = nextSlot(into, used);
                     term.clear();
                     parseAffinityTerm(o, term);
                     if (term.topologyKey.empty())
-                        fail(start, "a pod affinity term without a topologyKey (an empty topologyKey is not allowed)");
+                        m_json.fail(start, "a pod affinity term without a topologyKey (an empty topologyKey is not allowed)");
                     if (!term.selector.present && (!term.matchLabelKeys.empty() || !term.mismatchLabelKeys.empty()))
-                        fail(start, "matchLabelKeys and mismatchLabelKeys need a labelSelector");
+                        m_json.fail(start, "matchLabelKeys and mismatchLabelKeys need a labelSelector");
                 });
         });
     });
 }
 
-void KubectlJsonImporter::parseAffinityTerm(od::object o, RawAffinityTerm& term)
+void KubeObjectMapper::parseAffinityTerm(od::object o, RawAffinityTerm& term)
 {
-    forEachField(o, [&](od::field& f, const char* k) {
-        onKey(k, "labelSelector", [&] { parseLabelSelector(f.value(), term.selector); })
-            || onKey(k, "namespaces", [&] { parseStringList(f.value(), term.namespaces); })
-            || onKey(k, "namespaceSelector", [&] { parseLabelSelector(f.value(), term.namespaceSelector); })
-            || onKey(k, "topologyKey", [&] { term.topologyKey.assign(stringValue(f.value(), "a string")); })
-            || onKey(k, "matchLabelKeys", [&] { parseStringList(f.value(), term.matchLabelKeys); })
-            || onKey(k, "mismatchLabelKeys", [&] { parseStringList(f.value(), term.mismatchLabelKeys); });
+    m_json.forEachField(o, [&](od::field& f, const char* k) {
+        m_json.onKey(k, "labelSelector", [&] { parseLabelSelector(f.value(), term.selector); })
+            || m_json.onKey(k, "namespaces", [&] { parseStringList(f.value(), term.namespaces); })
+            || m_json.onKey(k, "namespaceSelector", [&] { parseLabelSelector(f.value(), term.namespaceSelector); })
+            || m_json.onKey(k, "topologyKey", [&] { term.topologyKey.assign(m_json.stringValue(f.value(), "a string")); })
+            || m_json.onKey(k, "matchLabelKeys", [&] { parseStringList(f.value(), term.matchLabelKeys); })
+            || m_json.onKey(k, "mismatchLabelKeys", [&] { parseStringList(f.value(), term.mismatchLabelKeys); });
     });
 }
 
-void KubectlJsonImporter::parseSpreadConstraints(od::value v)
+void KubeObjectMapper::parseSpreadConstraints(od::value v)
 {
-    forEachObject(v, "an array of topology spread constraints", "an object (topology spread constraint)",
+    m_json.forEachObject(v, "an array of topology spread constraints", "an object (topology spread constraint)",
         [&](od::value& element, od::object o) {
             const char* start = element.raw_json_token().data();
             RawSpreadConstraint& c = nextSlot(m_spread, m_spreadUsed);
@@ -239,60 +239,60 @@ void KubectlJsonImporter::parseSpreadConstraints(od::value v)
             c.selector.clear();
             c.matchLabelKeys.clear();
             bool sawSkew = false, sawWhen = false, sawMinDomains = false;
-            forEachField(o, [&](od::field& f, const char* k) {
-                onKey(k, "maxSkew", [&] {
+            m_json.forEachField(o, [&](od::field& f, const char* k) {
+                m_json.onKey(k, "maxSkew", [&] {
                     c.value.maxSkew = int32Value(f.value(), "an integer of at least 1", 1, std::numeric_limits<std::int32_t>::max());
                     sawSkew = true;
-                }) || onKey(k, "topologyKey", [&] { c.topologyKey.assign(stringValue(f.value(), "a string")); })
-                    || onKey(k, "whenUnsatisfiable", [&] {
-                           c.value.whenUnsatisfiable = enumValue(f.value(), kWhenUnsatisfiable, "whenUnsatisfiable");
+                }) || m_json.onKey(k, "topologyKey", [&] { c.topologyKey.assign(m_json.stringValue(f.value(), "a string")); })
+                    || m_json.onKey(k, "whenUnsatisfiable", [&] {
+                           c.value.whenUnsatisfiable = m_json.enumValue(f.value(), kWhenUnsatisfiable, "whenUnsatisfiable");
                            sawWhen = true;
                        })
-                    || onKey(k, "labelSelector", [&] { parseLabelSelector(f.value(), c.selector); })
-                    || onKey(k, "matchLabelKeys", [&] { parseStringList(f.value(), c.matchLabelKeys); })
-                    || onKey(k, "minDomains", [&] {
-                           if (isNull(f.value()))
+                    || m_json.onKey(k, "labelSelector", [&] { parseLabelSelector(f.value(), c.selector); })
+                    || m_json.onKey(k, "matchLabelKeys", [&] { parseStringList(f.value(), c.matchLabelKeys); })
+                    || m_json.onKey(k, "minDomains", [&] {
+                           if (m_json.isNull(f.value()))
                                return;
                            c.value.minDomains
                                = int32Value(f.value(), "an integer of at least 1", 1, std::numeric_limits<std::int32_t>::max());
                            sawMinDomains = true;
                        })
-                    || onKey(k, "nodeAffinityPolicy", [&] {
-                           if (!isNull(f.value()))
-                               c.value.nodeAffinityPolicy = enumValue(f.value(), kInclusionPolicies, "node inclusion policy");
+                    || m_json.onKey(k, "nodeAffinityPolicy", [&] {
+                           if (!m_json.isNull(f.value()))
+                               c.value.nodeAffinityPolicy = m_json.enumValue(f.value(), kInclusionPolicies, "node inclusion policy");
                        })
-                    || onKey(k, "nodeTaintsPolicy", [&] {
-                           if (!isNull(f.value()))
-                               c.value.nodeTaintsPolicy = enumValue(f.value(), kInclusionPolicies, "node inclusion policy");
+                    || m_json.onKey(k, "nodeTaintsPolicy", [&] {
+                           if (!m_json.isNull(f.value()))
+                               c.value.nodeTaintsPolicy = m_json.enumValue(f.value(), kInclusionPolicies, "node inclusion policy");
                        });
             });
             if (!sawSkew)
-                fail(start, "a topology spread constraint without maxSkew");
+                m_json.fail(start, "a topology spread constraint without maxSkew");
             if (c.topologyKey.empty())
-                fail(start, "a topology spread constraint without a topologyKey");
+                m_json.fail(start, "a topology spread constraint without a topologyKey");
             if (!sawWhen)
-                fail(start, "a topology spread constraint without whenUnsatisfiable");
+                m_json.fail(start, "a topology spread constraint without whenUnsatisfiable");
             if (sawMinDomains && c.value.whenUnsatisfiable != WhenUnsatisfiable::DoNotSchedule)
-                fail(start, "minDomains can only be set with whenUnsatisfiable DoNotSchedule");
+                m_json.fail(start, "minDomains can only be set with whenUnsatisfiable DoNotSchedule");
         });
 }
 
-void KubectlJsonImporter::parseContainerPorts(od::value v, bool)
+void KubeObjectMapper::parseContainerPorts(od::value v, bool)
 {
-    forEachObject(v, "an array of container ports", "an object (container port)", [&](od::value&, od::object o) {
+    m_json.forEachObject(v, "an array of container ports", "an object (container port)", [&](od::value&, od::object o) {
         std::int32_t hostPort = 0;
         PortProtocol protocol = PortProtocol::TCP;
         std::string_view hostIP;
-        forEachField(o, [&](od::field& f, const char* k) {
-            onKey(k, "hostPort", [&] {
-                if (!isNull(f.value()))
+        m_json.forEachField(o, [&](od::field& f, const char* k) {
+            m_json.onKey(k, "hostPort", [&] {
+                if (!m_json.isNull(f.value()))
                     hostPort = int32Value(f.value(), "a port number from 0 to 65535", 0, 65535);
-            }) || onKey(k, "protocol", [&] {
-                if (!isNull(f.value()))
-                    protocol = enumValue(f.value(), kProtocols, "protocol");
-            }) || onKey(k, "hostIP", [&] {
-                if (!isNull(f.value()))
-                    hostIP = stringValue(f.value(), "a string");
+            }) || m_json.onKey(k, "protocol", [&] {
+                if (!m_json.isNull(f.value()))
+                    protocol = m_json.enumValue(f.value(), kProtocols, "protocol");
+            }) || m_json.onKey(k, "hostIP", [&] {
+                if (!m_json.isNull(f.value()))
+                    hostIP = m_json.stringValue(f.value(), "a string");
             });
         });
         if (hostPort == 0)
@@ -304,77 +304,77 @@ void KubectlJsonImporter::parseContainerPorts(od::value v, bool)
     });
 }
 
-void KubectlJsonImporter::parseVolumes(od::value v)
+void KubeObjectMapper::parseVolumes(od::value v)
 {
-    forEachObject(v, "an array of volumes", "an object (volume)", [&](od::value& element, od::object o) {
+    m_json.forEachObject(v, "an array of volumes", "an object (volume)", [&](od::value& element, od::object o) {
         const char* start = element.raw_json_token().data();
-        forEachField(o, [&](od::field& f, const char* k) {
-            onKey(k, "emptyDir", [&] {
-                if (!isNull(f.value()))
+        m_json.forEachField(o, [&](od::field& f, const char* k) {
+            m_json.onKey(k, "emptyDir", [&] {
+                if (!m_json.isNull(f.value()))
                     m_pod.flags |= model::PodFlagLocalStorage;
-            }) || onKey(k, "persistentVolumeClaim", [&] {
-                if (isNull(f.value()))
+            }) || m_json.onKey(k, "persistentVolumeClaim", [&] {
+                if (m_json.isNull(f.value()))
                     return;
                 std::string& claim = nextSlot(m_claims, m_claimsUsed);
                 claim.clear();
-                forEachField(f.value(), "an object", [&](od::field& g, const char* gk) {
-                    onKey(gk, "claimName", [&] { claim.assign(stringValue(g.value(), "a string")); });
+                m_json.forEachField(f.value(), "an object", [&](od::field& g, const char* gk) {
+                    m_json.onKey(gk, "claimName", [&] { claim.assign(m_json.stringValue(g.value(), "a string")); });
                 });
                 if (claim.empty())
-                    fail(start, "a persistentVolumeClaim volume without a claimName");
+                    m_json.fail(start, "a persistentVolumeClaim volume without a claimName");
             });
         });
     });
 }
 
-void KubectlJsonImporter::parseResourceClaims(od::value v)
+void KubeObjectMapper::parseResourceClaims(od::value v)
 {
-    forEachElement(v, "an array of resource claims", [&](od::value&) { m_pod.flags |= model::PodFlagResourceClaims; });
+    m_json.forEachElement(v, "an array of resource claims", [&](od::value&) { m_pod.flags |= model::PodFlagResourceClaims; });
 }
 
 // ---- the extra kinds ------------------------------------------------------------------------
 
-void KubectlJsonImporter::parseExtraSpec(od::value v)
+void KubeObjectMapper::parseExtraSpec(od::value v)
 {
     const ItemKind kind = effectiveItemKind();
-    forEachField(v, "an object", [&](od::field& f, const char* k) {
+    m_json.forEachField(v, "an object", [&](od::field& f, const char* k) {
         if (kind == ItemKind::PersistentVolume) {
-            onKey(k, "claimRef", [&] {
-                forEachField(f.value(), "an object", [&](od::field& g, const char* gk) {
-                    onKey(gk, "namespace", [&] { optionalString(g.value(), m_claimRefNamespace); })
-                        || onKey(gk, "name", [&] { optionalString(g.value(), m_claimRefName); });
+            m_json.onKey(k, "claimRef", [&] {
+                m_json.forEachField(f.value(), "an object", [&](od::field& g, const char* gk) {
+                    m_json.onKey(gk, "namespace", [&] { m_json.optionalString(g.value(), m_claimRefNamespace); })
+                        || m_json.onKey(gk, "name", [&] { m_json.optionalString(g.value(), m_claimRefName); });
                 });
-            }) || onKey(k, "nodeAffinity", [&] {
-                forEachField(f.value(), "an object", [&](od::field& g, const char* gk) {
-                    onKey(gk, "required", [&] {
-                        forEachField(g.value(), "an object", [&](od::field& h, const char* hk) {
-                            onKey(hk, "nodeSelectorTerms", [&] { parseSelectorTerms(h.value()); });
+            }) || m_json.onKey(k, "nodeAffinity", [&] {
+                m_json.forEachField(f.value(), "an object", [&](od::field& g, const char* gk) {
+                    m_json.onKey(gk, "required", [&] {
+                        m_json.forEachField(g.value(), "an object", [&](od::field& h, const char* hk) {
+                            m_json.onKey(hk, "nodeSelectorTerms", [&] { parseSelectorTerms(h.value()); });
                         });
                     });
                 });
             });
         } else if (kind == ItemKind::PodDisruptionBudget) {
-            onKey(k, "selector", [&] { parseLabelSelector(f.value(), m_budgetSelector); })
-                || onKey(k, "minAvailable", [&] { m_budget.minAvailable = intOrPercentValue(f.value()); })
-                || onKey(k, "maxUnavailable", [&] { m_budget.maxUnavailable = intOrPercentValue(f.value()); });
+            m_json.onKey(k, "selector", [&] { parseLabelSelector(f.value(), m_budgetSelector); })
+                || m_json.onKey(k, "minAvailable", [&] { m_budget.minAvailable = intOrPercentValue(f.value()); })
+                || m_json.onKey(k, "maxUnavailable", [&] { m_budget.maxUnavailable = intOrPercentValue(f.value()); });
         }
     });
 }
 
-void KubectlJsonImporter::parseExtraStatus(od::value v)
+void KubeObjectMapper::parseExtraStatus(od::value v)
 {
     if (effectiveItemKind() != ItemKind::PodDisruptionBudget)
         return;
-    forEachField(v, "an object", [&](od::field& f, const char* k) {
-        onKey(k, "disruptionsAllowed", [&] {
-            if (!isNull(f.value()))
+    m_json.forEachField(v, "an object", [&](od::field& f, const char* k) {
+        m_json.onKey(k, "disruptionsAllowed", [&] {
+            if (!m_json.isNull(f.value()))
                 m_budget.disruptionsAllowed
                     = int32Value(f.value(), "a non-negative integer", 0, std::numeric_limits<std::int32_t>::max());
         });
     });
 }
 
-void KubectlJsonImporter::commitExtraItem(ItemKind kind, const char* itemStart)
+void KubeObjectMapper::commitExtraItem(ItemKind kind, const char* itemStart)
 {
     m_labelSlots.trim(m_node.labels);
     m_termSlots.trim(m_pod.requiredAffinityTerms);
@@ -399,8 +399,8 @@ void KubectlJsonImporter::commitExtraItem(ItemKind kind, const char* itemStart)
         if (m_pod.namespaceName.empty())
             failAtName(itemStart, "a PodDisruptionBudget without a namespace (metadata.namespace is missing or empty)");
         if (m_budget.minAvailable.set && m_budget.maxUnavailable.set) {
-            m_path.push("spec");
-            fail(itemStart, "a PodDisruptionBudget with both minAvailable and maxUnavailable (the API allows one)");
+            m_json.path().push("spec");
+            m_json.fail(itemStart, "a PodDisruptionBudget with both minAvailable and maxUnavailable (the API allows one)");
         }
         m_budget.namespaceName = m_pod.namespaceName;
         m_budget.name = m_itemName;
@@ -426,7 +426,7 @@ void KubectlJsonImporter::commitExtraItem(ItemKind kind, const char* itemStart)
 
 // ---- committing a pod's constraints ---------------------------------------------------------
 
-void KubectlJsonImporter::foldLabelKeys(
+void KubeObjectMapper::foldLabelKeys(
     model::InternedSelector& s, const std::vector<std::string>& keys, MatchOperator op, const std::vector<StringPair>& labels)
 {
     // KEP-3633 / KEP-3243: each key the pod has becomes `key In (value)` (matchLabelKeys) or
@@ -436,7 +436,7 @@ void KubectlJsonImporter::foldLabelKeys(
             s.requirements.push_back({ m_store.strings().intern(key), op, { m_store.strings().intern(*value) } });
 }
 
-void KubectlJsonImporter::commitPodScheduling(const std::vector<StringPair>& labels)
+void KubeObjectMapper::commitPodScheduling(const std::vector<StringPair>& labels)
 {
     model::StringPool& strings = m_store.strings();
     auto terms = [&](const std::vector<RawAffinityTerm>& raw, std::size_t used, std::vector<model::PodAffinityTerm>& out) {
