@@ -21,6 +21,7 @@
 #include "app/window/planautosave.h"
 #include "app/window/plandocument.h"
 #include "app/window/planspanel.h"
+#include "app/window/textfieldundo.h"
 #include "app/window/windowdocument.h"
 #include "app/controllers/planopener.h"
 
@@ -327,6 +328,7 @@ void MainWindow::createEditMenu()
     edit->addAction(undo);
     edit->addAction(redo);
     followStepRunner(m_plan, m_undoStack, undo, redo);
+    new TextFieldUndo(undo, redo, this); // in a text field the keys edit the field
     edit->addSeparator();
     // The selected node's name, as the plan names it (a node the plan added too), for a
     // terminal's kubectl or a ticket.
