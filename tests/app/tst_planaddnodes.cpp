@@ -18,7 +18,10 @@
 #include <QAction>
 
 #include <QLabel>
+#include <QProgressDialog>
 #include <QPushButton>
+#include <QSemaphore>
+#include <QThreadPool>
 #include <QSignalSpy>
 #include <QUndoStack>
 
@@ -33,6 +36,7 @@ private slots:
     void addsNodesAsOneUndoStep();
     void answersHowManyNodes();
     void answerClearedWhenTheQuestionChanges();
+    void howManyAndAddShowProgressAndCancel();
 
 private:
     app::AddNodesDialog* openDialog(model::NodeId selected)
@@ -210,6 +214,89 @@ void TestPlanAddNodes::answerClearedWhenTheQuestionChanges()
     QTRY_VERIFY_WITH_TIMEOUT(dialog->findChild<QPushButton*>(QStringLiteral("addNodesCompute"))->isEnabled(), 60000);
     QCOMPARE(dialog->lastAnswer().pods, 0);
     QVERIFY(dialog->findChild<QLabel*>(QStringLiteral("addNodesAnswer"))->text().isEmpty());
+    dialog->reject();
+}
+
+namespace {
+
+/// Holds every thread of the global pool (where QtConcurrent::run starts the dialog's worker)
+/// until destroyed, so a worker started meanwhile waits: a cancel made before it runs is the
+/// first thing it sees, whatever the machine's speed.
+class HeldThreadPool {
+public:
+    HeldThreadPool()
+        : m_threads(QThreadPool::globalInstance()->maxThreadCount())
+    {
+        for (int i = 0; i < m_threads; ++i)
+            QThreadPool::globalInstance()->start([this] {
+                m_started.release();
+                m_release.acquire();
+            });
+        m_started.acquire(m_threads);
+    }
+    ~HeldThreadPool() { m_release.release(m_threads); }
+
+private:
+    int m_threads;
+    QSemaphore m_started, m_release;
+};
+
+} // namespace
+
+// How Many? and Add report progress up to 100 and stop on the progress dialog's Cancel: no
+// answer, no nodes, the plan as it was, the dialog still open saying so.
+void TestPlanAddNodes::howManyAndAddShowProgressAndCancel()
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    model::NodeId gpuNode;
+    for (std::uint32_t i = 0; i < store.nodeCount() && !gpuNode.isValid(); ++i)
+        if (store.nodeGpuCount(model::NodeId(i)) == 8)
+            gpuNode = model::NodeId(i);
+    QVERIFY(gpuNode.isValid());
+    app::AddNodesDialog* dialog = openDialog(gpuNode);
+    QVERIFY(dialog);
+    dialog->setDomainPath({});
+    QSignalSpy computed(dialog, &app::AddNodesDialog::countComputed);
+    QSignalSpy progressed(dialog, &app::AddNodesDialog::progressed);
+    QVERIFY(dialog->computeCount());
+    QVERIFY(computed.wait(60000));
+    QCOMPARE(computed.takeFirst().at(0).toBool(), true);
+    QVERIFY(!progressed.isEmpty());
+    QCOMPARE(progressed.last().at(0).toInt(), 100);
+    QVERIFY(dialog->progressDialog());
+    auto* cancelButton = dialog->progressDialog()->findChild<QPushButton*>();
+    QVERIFY(cancelButton);
+    auto* answerLabel = dialog->findChild<QLabel*>(QStringLiteral("addNodesAnswer"));
+    const int stackCount = m_window->undoStack()->count(), stackIndex = m_window->undoStack()->index();
+
+    {
+        HeldThreadPool held;
+        QVERIFY(dialog->computeCount());
+        QVERIFY(dialog->isRunning());
+        cancelButton->click(); // the progress dialog's Cancel
+    }
+    QVERIFY(computed.wait(60000));
+    QCOMPARE(computed.takeFirst().at(0).toBool(), false);
+    QVERIFY2(answerLabel->text().startsWith(QStringLiteral("Cancelled")), qPrintable(answerLabel->text()));
+    QCOMPARE(dialog->lastAnswer().pods, 0);
+    QVERIFY(!dialog->isRunning());
+
+    QSignalSpy added(dialog, &app::AddNodesDialog::nodesAdded);
+    dialog->setCount(2);
+    {
+        HeldThreadPool held;
+        QVERIFY(dialog->addNodes());
+        QVERIFY(dialog->isRunning());
+        cancelButton->click();
+    }
+    QVERIFY(added.wait(60000));
+    QCOMPARE(added.at(0).at(0).toBool(), false);
+    QVERIFY2(answerLabel->text().contains(QStringLiteral("cancelled")), qPrintable(answerLabel->text()));
+    QVERIFY(dialog->isVisible());
+    QVERIFY(m_window->planController()->engine()->applied().empty());
+    QCOMPARE(m_window->undoStack()->count(), stackCount);
+    QCOMPARE(m_window->undoStack()->index(), stackIndex);
     dialog->reject();
 }
 
