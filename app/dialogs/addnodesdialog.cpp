@@ -3,6 +3,7 @@
 
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/storereaders.h"
+#include "app/controllers/workerpool.h"
 
 #include "model/domainpath.h"
 #include "model/figures.h"
@@ -421,7 +422,7 @@ bool AddNodesDialog::computeCount()
     QPointer<AddNodesDialog> self(this);
     auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for this worker
     // Its own engine, the window's plan replayed: the shown one stays untouched on the GUI thread.
-    (void)QtConcurrent::run([self, generation, q, current = std::move(current), store = m_plan->store(), topology = m_plan->topology(),
+    (void)QtConcurrent::run(longWorkPool(), [self, generation, q, current = std::move(current), store = m_plan->store(), topology = m_plan->topology(),
                                 prices = m_plan->nodePrices(), capacity = m_capacity->currentData().toString(), cancel = m_cancel, reading] {
         model::NodesNeededQuestion question = q;
         std::shared_ptr<model::NodesNeededAnswer> answer;
@@ -549,7 +550,7 @@ bool AddNodesDialog::addNodes()
     startProgress(m_answerLabel->text());
     QPointer<AddNodesDialog> self(this);
     auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for this worker
-    (void)QtConcurrent::run([self, generation, q, count, current = std::move(current), store = m_plan->store(), topology = m_plan->topology(),
+    (void)QtConcurrent::run(longWorkPool(), [self, generation, q, count, current = std::move(current), store = m_plan->store(), topology = m_plan->topology(),
                                 prices = m_plan->nodePrices(), cancel = m_cancel, reading] {
         model::NodesNeededQuestion question = q;
         std::shared_ptr<model::PlanEngine> scratch;

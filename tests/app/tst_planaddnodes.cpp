@@ -6,6 +6,7 @@
 
 #include "planwindowfixture.h"
 
+#include "app/controllers/workerpool.h"
 #include "app/dialogs/addnodesdialog.h"
 #include "app/startup/surfaceformat.h"
 #include "model/domainpath.h"
@@ -219,16 +220,16 @@ void TestPlanAddNodes::answerClearedWhenTheQuestionChanges()
 
 namespace {
 
-/// Holds every thread of the global pool (where QtConcurrent::run starts the dialog's worker)
-/// until destroyed, so a worker started meanwhile waits: a cancel made before it runs is the
-/// first thing it sees, whatever the machine's speed.
+/// Holds every thread of the window's long-work pool (app::longWorkPool(), where the dialog's
+/// worker runs) until destroyed, so a worker started meanwhile waits: a cancel made before it
+/// runs is the first thing it sees, whatever the machine's speed.
 class HeldThreadPool {
 public:
     HeldThreadPool()
-        : m_threads(QThreadPool::globalInstance()->maxThreadCount())
+        : m_threads(app::longWorkPool()->maxThreadCount())
     {
         for (int i = 0; i < m_threads; ++i)
-            QThreadPool::globalInstance()->start([this] {
+            app::longWorkPool()->start([this] {
                 m_started.release();
                 m_release.acquire();
             });
