@@ -12,6 +12,7 @@
 // global pool stays free for Qt's painting.
 
 #include <QCoreApplication>
+#include <QMutex>
 #include <QPointer>
 #include <QThread>
 #include <QThreadPool>
@@ -21,13 +22,17 @@
 namespace fleet::app {
 
 /// The pool (as many threads as cores, at least 2), made on first use as a child of the
-/// application, whose destruction waits for the work still running, as the global pool's does.
-/// Use it as QtConcurrent::run(longWorkPool(), ...). Thread: GUI thread.
+/// application, whose destruction waits for the work still running, as the global pool's does
+/// (the main window makes it at its start, on the GUI thread; made first on another thread it
+/// has no parent and lives on). Use it as QtConcurrent::run(longWorkPool(), ...). Thread: any.
 inline QThreadPool* longWorkPool()
 {
+    static QMutex mutex;
+    const QMutexLocker lock(&mutex);
     static QPointer<QThreadPool> pool;
     if (!pool) {
-        pool = new QThreadPool(QCoreApplication::instance());
+        QCoreApplication* app = QCoreApplication::instance();
+        pool = new QThreadPool(app && QThread::currentThread() == app->thread() ? app : nullptr);
         pool->setObjectName(QStringLiteral("fleetLongWork"));
         pool->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
     }

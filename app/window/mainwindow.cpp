@@ -7,6 +7,7 @@
 #include "app/dialogs/connectdialog.h"
 #include "app/dialogs/simulatedialog.h"
 
+#include "app/controllers/workerpool.h"
 #include "app/window/applog.h"
 #include "app/window/explorepanels.h"
 #include "app/dialogs/addnodesdialog.h"
@@ -160,6 +161,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_map->installEventFilter(this);
 
     m_plan = new PlanController(this, m_map);
+    longWorkPool(); // made here, on the GUI thread, as the application's child (workerpool.h)
     m_undoStack = m_plan->undoStack(); // the plan's engine host owns it with the engine its commands act on
     m_status = new WindowStatusBar(this, m_imports);
     connect(m_status, &WindowStatusBar::cancelRequested, this, &MainWindow::cancelImport);
