@@ -220,26 +220,24 @@ void TestPlanAddNodes::answerClearedWhenTheQuestionChanges()
 
 namespace {
 
-/// Holds every thread of the window's long-work pool (app::longWorkPool(), where the dialog's
-/// worker runs) until destroyed, so a worker started meanwhile waits: a cancel made before it
-/// runs is the first thing it sees, whatever the machine's speed.
+/// Queues one waiting task per thread of the window's long-work pool (app::longWorkPool(), where
+/// the dialog's worker runs) until destroyed: a worker queued after them (the pool runs its
+/// queue in order) starts only once they end, so a cancel made meanwhile is the first thing it
+/// sees, whatever the machine's speed. The GUI thread never waits for the pool here.
 class HeldThreadPool {
 public:
     HeldThreadPool()
         : m_threads(app::longWorkPool()->maxThreadCount())
+        , m_release(std::make_shared<QSemaphore>())
     {
         for (int i = 0; i < m_threads; ++i)
-            app::longWorkPool()->start([this] {
-                m_started.release();
-                m_release.acquire();
-            });
-        m_started.acquire(m_threads);
+            app::longWorkPool()->start([release = m_release] { release->acquire(); });
     }
-    ~HeldThreadPool() { m_release.release(m_threads); }
+    ~HeldThreadPool() { m_release->release(m_threads); }
 
 private:
     int m_threads;
-    QSemaphore m_started, m_release;
+    std::shared_ptr<QSemaphore> m_release;
 };
 
 } // namespace
