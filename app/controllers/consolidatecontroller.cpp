@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "consolidatecontroller.h"
+#include "app/controllers/workerpool.h"
 #include "app/controllers/storereaders.h"
 
 #include "app/controllers/plancontroller.h"
@@ -70,7 +71,7 @@ bool ConsolidateController::start()
     input.nodePricePerHour = m_plan->nodePrices();
     auto cancelFlag = m_cancel;
     auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for this worker
-    (void)QtConcurrent::run([self, generation, store, topology, input, current, cancelFlag, reading] {
+    (void)QtConcurrent::run(longWorkPool(), [self, generation, store, topology, input, current, cancelFlag, reading] {
         model::ConsolidationOptions options;
         options.startFrom = current;
         options.cancel = cancelFlag.get();
@@ -80,6 +81,7 @@ bool ConsolidateController::start()
         };
         std::shared_ptr<model::ConsolidationResult> result, baseline;
         std::shared_ptr<model::PlanEngine> engine;
+        std::int64_t bound = 0;
         try {
             result = std::make_shared<model::ConsolidationResult>(model::consolidate(*store, *topology, input, options));
             options.progress = {};
@@ -101,14 +103,16 @@ bool ConsolidateController::start()
                     engine->apply(drain);
                 }
             }
+            // O(nodes + pods): here, not when the window takes the result.
+            bound = model::nodeCountLowerBound(*store, result->pendingPods).nodes;
         } catch (const std::exception&) {
             result.reset(); // the current plan names something the state lacks: nothing to apply
             engine.reset();
         }
         QMetaObject::invokeMethod(
-            self, [self, generation, result, baseline, engine, before = current.size()] {
+            self, [self, generation, result, baseline, engine, before = current.size(), bound] {
                 if (self)
-                    self->onResult(generation, result, baseline, engine, before);
+                    self->onResult(generation, result, baseline, engine, before, bound);
             },
             Qt::QueuedConnection);
     });
@@ -123,7 +127,7 @@ void ConsolidateController::cancel()
 }
 
 void ConsolidateController::onResult(std::uint64_t generation, std::shared_ptr<model::ConsolidationResult> result,
-    std::shared_ptr<model::ConsolidationResult> baseline, std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore)
+    std::shared_ptr<model::ConsolidationResult> baseline, std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, std::int64_t bound)
 {
     m_running = false;
     if (m_progress)
@@ -142,7 +146,7 @@ void ConsolidateController::onResult(std::uint64_t generation, std::shared_ptr<m
         if (!m_plan->adoptStep(engine, appliedBefore, text))
             m_plan->drainNodes(m_last.drained, m_last.pendingPlaced); // the plan moved on meanwhile: applied here
     }
-    showResult(*baseline, model::nodeCountLowerBound(*m_plan->store(), m_last.pendingPods).nodes);
+    showResult(*baseline, bound);
     emit finished(static_cast<int>(m_last.drained.size()));
 }
 
@@ -160,6 +164,9 @@ void ConsolidateController::showResult(const model::ConsolidationResult& baselin
         layout->addWidget(new QLabel(tr("Nodes that stay, with the pod and the constraint that keeps each:"), m_dialog));
         auto* list = new QListWidget(m_dialog);
         list->setObjectName(QStringLiteral("consolidateKept"));
+        // One row's size for all: laying out 5,000 rows each measured (its text shaped) held the
+        // GUI thread about 130 ms when the dialog showed at 100,000 nodes.
+        list->setUniformItemSizes(true);
         layout->addWidget(list);
         auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, m_dialog);
         connect(buttons, &QDialogButtonBox::rejected, m_dialog, &QDialog::hide);

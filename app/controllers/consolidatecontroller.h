@@ -50,9 +50,10 @@ signals:
 
 private:
     /// `engine`: the current plan's `appliedBefore` actions then the result's, applied on the
-    /// worker (null when the result has nothing to apply).
+    /// worker (null when the result has nothing to apply); `bound` the node count's lower bound
+    /// (model/search/consolidationbound.h), computed there too.
     void onResult(std::uint64_t generation, std::shared_ptr<model::ConsolidationResult> result, std::shared_ptr<model::ConsolidationResult> baseline,
-        std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore);
+        std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, std::int64_t bound);
     void showResult(const model::ConsolidationResult& baseline, std::int64_t bound);
 
     QMainWindow* m_window;

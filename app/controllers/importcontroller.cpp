@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "importcontroller.h"
+#include "app/controllers/workerpool.h"
 
 #include "importers/kube/kubeapiclient.h"
 #include "importers/kube/kubeconfig.h"
@@ -166,7 +167,7 @@ void ImportController::start(const QString& label, Usage usage, Load load, std::
     });
 
     // The worker owns a copy of `job` (progress and cancel flag) and works only on its own data.
-    watcher->setFuture(QtConcurrent::run([job, load, label, usage = std::move(usage), document]() -> Outcome {
+    watcher->setFuture(QtConcurrent::run(longWorkPool(), [job, load, label, usage = std::move(usage), document]() -> Outcome {
         Outcome out;
         QElapsedTimer clock;
         clock.start();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "livecontroller.h"
+#include "app/controllers/workerpool.h"
 
 #include "app/window/applog.h"
 #include "app/controllers/storereaders.h"
@@ -57,7 +58,7 @@ void LiveController::buildPodNameIndex()
     QPointer<LiveController> self(this);
     std::shared_ptr<const model::ClusterStore> store = m_store;
     auto reading = std::make_shared<StoreReadGuard>();
-    (void)QtConcurrent::run([self, store, reading] {
+    (void)QtConcurrent::run(longWorkPool(), [self, store, reading] {
         auto index = std::make_shared<model::ClusterStore::PodNameIndex>(store->makePodNameIndex());
         QMetaObject::invokeMethod(
             self,

@@ -6,6 +6,8 @@
 // hands the last reference to a worker, which frees it there. Thread: any; the object's
 // destructor must be safe on any thread (no QObject, no reference to GUI-thread state).
 
+#include "app/controllers/workerpool.h"
+
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <memory>
@@ -19,7 +21,7 @@ void releaseOffGuiThread(std::shared_ptr<T> object)
 {
     if (!object)
         return;
-    (void)QtConcurrent::run([object = std::move(object)]() mutable { object.reset(); });
+    (void)QtConcurrent::run(longWorkPool(), [object = std::move(object)]() mutable { object.reset(); });
 }
 
 } // namespace fleet::app

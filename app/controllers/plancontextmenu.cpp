@@ -5,6 +5,7 @@
 #include "app/controllers/planenginehost.h"
 #include "views/map/fleetmapview.h"
 
+#include <QAction>
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QMainWindow>
@@ -28,6 +29,7 @@ void PlanContextMenu::onContextMenu(model::NodeId node, model::DomainId label, c
     if (!store || !topology)
         return;
     QMenu menu(m_window);
+    menu.setToolTipsVisible(true); // a disabled item's tooltip says why
     const auto& engine = m_host->engine();
     PlanController* plan = m_plan;
     if (!engine) {
@@ -39,8 +41,15 @@ void PlanContextMenu::onContextMenu(model::NodeId node, model::DomainId label, c
     } else {
         if (node.isValid()) {
             const QString name = m_host->nodeText(node);
-            menu.addAction(tr("Drain %1").arg(name), plan, [plan, node] { plan->drainNodes({ node }); })
-                ->setObjectName(QStringLiteral("actionDrainNode"));
+            QAction* drain = menu.addAction(tr("Drain %1").arg(name), plan, [plan, node] { plan->drainNodes({ node }); });
+            drain->setObjectName(QStringLiteral("actionDrainNode"));
+            // A drained or removed node: the item stays in its place, disabled, saying why.
+            if (const QString why = plan->drainRefusal(node); !why.isEmpty()) {
+                drain->setEnabled(false);
+                drain->setText(tr("Drain %1 (drained or gone under the plan already)").arg(name));
+                drain->setToolTip(why);
+                drain->setStatusTip(why);
+            }
             menu.addAction(tr("Fail %1").arg(name), plan, [plan, node] { plan->failNode(node); })
                 ->setObjectName(QStringLiteral("actionFailNode"));
             if (node.index() < store->nodeCount() && !store->nodeInstanceType(node).empty())
@@ -50,7 +59,8 @@ void PlanContextMenu::onContextMenu(model::NodeId node, model::DomainId label, c
         if (m_mask) {
             std::vector<model::NodeId> nodes;
             for (std::size_t i = 0; i < m_mask->size() && i < store->nodeCount(); ++i)
-                if ((*m_mask)[i] != 0 && engine->state().nodePresent(model::NodeId(static_cast<std::uint32_t>(i))))
+                if ((*m_mask)[i] != 0 && engine->state().nodePresent(model::NodeId(static_cast<std::uint32_t>(i)))
+                    && !engine->state().nodeCordonedByPlan(model::NodeId(static_cast<std::uint32_t>(i))))
                     nodes.push_back(model::NodeId(static_cast<std::uint32_t>(i)));
             if (!nodes.empty() && nodes.size() <= 5000)
                 menu.addAction(tr("Drain the %1 Filtered Nodes").arg(nodes.size()), plan, [plan, nodes] { plan->drainNodes(nodes); })

@@ -227,12 +227,48 @@ bool PlanController::movePod(model::PodId pod, model::NodeId node, bool override
     return true;
 }
 
-bool PlanController::drainNodes(const std::vector<model::NodeId>& nodes, const std::vector<model::PlanAction>& first)
+QString PlanController::drainRefusal(model::NodeId node) const
+{
+    const auto& engine = m_host->engine();
+    if (!engine || !node.isValid() || node.index() >= engine->state().nodeCount())
+        return {};
+    const model::PlanLedger& state = engine->state();
+    if (state.nodeCordonedByPlan(node))
+        return state.nodePresent(node)
+            ? tr("%1 is drained by the plan already; that drain does not hold (pods stay on it). Undo it, or remove it in the "
+                 "Plan dock, to drain it again.")
+                  .arg(m_host->nodeText(node))
+            : tr("%1 is drained by the plan already (its pods moved, the node is gone under the plan).").arg(m_host->nodeText(node));
+    if (!state.nodePresent(node))
+        return tr("%1 is gone under the plan already (failed, or in a failed domain): there is nothing to drain.").arg(m_host->nodeText(node));
+    return {};
+}
+
+bool PlanController::drainNodes(const std::vector<model::NodeId>& requested, const std::vector<model::PlanAction>& first)
 {
     if (refuseWhileBusy())
         return false;
-    if (!m_host->engine() || (nodes.empty() && first.empty()))
+    if (!m_host->engine() || (requested.empty() && first.empty()))
         return false;
+    // A drained or removed node is left out: a second DrainNode of it is a duplicate action.
+    std::vector<model::NodeId> nodes;
+    nodes.reserve(requested.size());
+    QString refusal;
+    std::size_t refused = 0;
+    for (const model::NodeId n : requested) {
+        if (QString why = drainRefusal(n); !why.isEmpty()) {
+            if (refused++ == 0)
+                refusal = std::move(why);
+        } else {
+            nodes.push_back(n);
+        }
+    }
+    if (nodes.empty() && first.empty()) {
+        showMessage(refused == 1 ? refusal
+                                 : tr("Every one of the %1 nodes is drained or gone under the plan already; nothing to drain.")
+                                       .arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(refused)))));
+        return false;
+    }
     const std::size_t before = m_host->engine()->applied().size();
     auto drainOf = [this](model::NodeId n) {
         model::PlanAction a;
@@ -289,6 +325,8 @@ bool PlanController::drainNodes(const std::vector<model::NodeId>& nodes, const s
                     .arg(number(holding), number(nodes.size()), number(failing), number(stay), reasonsText(why));
     else
         text += tr("Drained %1 of %2 nodes.").arg(number(holding), number(nodes.size()));
+    if (refused > 0)
+        text += tr(" %1 left out, drained or gone under the plan already.").arg(number(refused));
     showMessage(text);
     return m_host->engine()->applied().size() > before;
 }

@@ -115,8 +115,14 @@ public:
     /// `override`. Pushes one command when applied.
     bool movePod(model::PodId pod, model::NodeId node, bool override);
     /// DrainNode of each node, after the actions `first` (a consolidation's pending pods placed
-    /// first, model/search/consolidation.h): one undo step.
+    /// first, model/search/consolidation.h): one undo step. A node drainRefusal() refuses is
+    /// left out (said in the status bar); when that leaves nothing, nothing is pushed (false).
     bool drainNodes(const std::vector<model::NodeId>& nodes, const std::vector<model::PlanAction>& first = {});
+    /// Why `node` cannot be drained under the plan (a sentence naming it), "" when it can: the
+    /// plan drains it already (its drain cordoned it, whether or not it emptied it: a second
+    /// drain would be a duplicate action that only re-plans the stranded pods), or the plan
+    /// removed it (failed, or in a failed domain). Also "" without an engine. O(1).
+    [[nodiscard]] QString drainRefusal(model::NodeId node) const;
     bool failNode(model::NodeId node);
     bool failDomain(model::DomainId domain);
     /// AddNode of one node like `node` (its instance type, its template) in node's innermost

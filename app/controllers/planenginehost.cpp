@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "planenginehost.h"
+#include "app/controllers/workerpool.h"
 
 #include "app/controllers/offthreadrelease.h"
 #include "app/controllers/storereaders.h"
@@ -85,7 +86,7 @@ void PlanEngineHost::startEngineBuild()
         if (generation == m_generation) // else a newer cluster replaced this one
             installEngine(watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run([store = m_store, topology = m_topology, prices = m_prices,
+    watcher->setFuture(QtConcurrent::run(longWorkPool(), [store = m_store, topology = m_topology, prices = m_prices,
                                              reading = std::make_shared<StoreReadGuard>()] {
         return std::make_shared<model::PlanEngine>(*store, *topology, prices);
     }));

@@ -112,10 +112,11 @@ void PlanNodeActions::drainFiltered()
     std::vector<model::NodeId> nodes;
     if (m_mask)
         for (std::size_t i = 0; i < m_mask->size() && i < store->nodeCount(); ++i)
-            if ((*m_mask)[i] != 0 && engine->state().nodePresent(model::NodeId(static_cast<std::uint32_t>(i))))
+            if ((*m_mask)[i] != 0 && engine->state().nodePresent(model::NodeId(static_cast<std::uint32_t>(i)))
+                && !engine->state().nodeCordonedByPlan(model::NodeId(static_cast<std::uint32_t>(i))))
                 nodes.push_back(model::NodeId(static_cast<std::uint32_t>(i)));
     if (nodes.empty()) {
-        emit m_plan->messageShown(tr("No filter is active (Ctrl+L), or it keeps no node that the plan still has."));
+        emit m_plan->messageShown(tr("No filter is active (Ctrl+L), or it keeps no node that the plan has not drained or removed."));
         return;
     }
     m_plan->drainNodes(nodes);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "planopener.h"
+#include "app/controllers/workerpool.h"
 
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/storereaders.h"
@@ -181,7 +182,7 @@ bool PlanOpener::start(const QString& path, const QString& name, std::string jso
     m_progress->setValue(0);
     QPointer<PlanOpener> self(this);
     auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for this worker
-    (void)QtConcurrent::run([self, generation, path, name, json = std::move(json), store = m_plan->store(), topology = m_plan->topology(),
+    (void)QtConcurrent::run(longWorkPool(), [self, generation, path, name, json = std::move(json), store = m_plan->store(), topology = m_plan->topology(),
                                 prices = m_plan->nodePrices(), source = std::move(currentSource), cancel = m_cancel, reading] {
         QElapsedTimer sinceProgress;
         sinceProgress.start();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "reportexporter.h"
+#include "app/controllers/workerpool.h"
 
 #include "app/controllers/importcontroller.h"
 #include "app/controllers/plancontroller.h"
@@ -35,7 +36,7 @@ constexpr int kProgressAfterMs = 500;
 void releaseOnWorker(std::shared_ptr<ReportJob> job)
 {
     if (job)
-        (void)QtConcurrent::run([job = std::move(job)]() mutable { job.reset(); });
+        (void)QtConcurrent::run(longWorkPool(), [job = std::move(job)]() mutable { job.reset(); });
 }
 } // namespace
 
@@ -136,7 +137,7 @@ bool ReportExporter::exportTo(const QString& path)
 
     QPointer<ReportExporter> self(this);
     auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for the workers
-    (void)QtConcurrent::run([self, generation, subject = std::move(subject), source = m_window->planSourceOnWorker(), sourceLabel,
+    (void)QtConcurrent::run(longWorkPool(), [self, generation, subject = std::move(subject), source = m_window->planSourceOnWorker(), sourceLabel,
                                 cancel = m_cancel, reading]() mutable {
         QElapsedTimer clock;
         clock.start();
@@ -226,7 +227,7 @@ void ReportExporter::drawMaps(std::uint64_t generation, std::shared_ptr<ReportJo
         QMetaObject::invokeMethod(
             qApp, [self, generation, ok, message] { if (self) self->onDone(generation, ok, message); }, Qt::QueuedConnection);
     };
-    (void)QtConcurrent::run([finish = std::move(finish), write, job = std::move(job)]() mutable {
+    (void)QtConcurrent::run(longWorkPool(), [finish = std::move(finish), write, job = std::move(job)]() mutable {
         write(finish());
         job.reset(); // joins the risks' and baseline's workers here, not on the GUI thread
     });

@@ -2,6 +2,8 @@
 #include "addnodesdialog.h"
 
 #include "app/controllers/plancontroller.h"
+#include "app/controllers/storereaders.h"
+#include "app/controllers/workerpool.h"
 
 #include "model/domainpath.h"
 #include "model/figures.h"
@@ -13,6 +15,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QElapsedTimer>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -20,6 +23,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPointer>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSpinBox>
@@ -39,24 +43,58 @@ QString qs(std::string_view v)
     return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
 }
 
-/// The node add-node would copy for (type, capacity) over the whole cluster: the engine's rule
-/// (model::templateNodeFor: a healthy node, of the node group the most of `pending` can use),
-/// shown with its figures and price (`pending` empty: health alone, cheap for every type) and
-/// named in the answer.
-model::NodeId templateNode(const model::ClusterStore& store, const std::string& type, const QString& capacity,
+/// The node add-node would copy among `ofType` (the nodes of one instance type) bought as
+/// `capacity` ("" any): the engine's rule (model::templateNodeFor: a healthy node, of the node
+/// group the most of `pending` can use), shown with its figures and price (`pending` empty:
+/// health alone) and named in the answer (`pending` the store's pending pods: on the worker).
+model::NodeId templateNode(const model::ClusterStore& store, const std::vector<model::NodeId>& ofType, const QString& capacity,
     std::span<const model::PodId> pending = {})
 {
-    std::optional<model::CapacityType> wanted;
-    if (!capacity.isEmpty())
-        wanted = model::capacityTypeFromName(capacity.toStdString());
-    std::vector<model::NodeId> ofType;
-    for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
-        const model::NodeId n(i);
-        if (store.nodeInstanceType(n) == type && (!wanted || model::nodeCapacityType(store, n) == *wanted))
-            ofType.push_back(n);
-    }
-    return model::templateNodeFor(store, ofType, pending);
+    if (capacity.isEmpty())
+        return model::templateNodeFor(store, ofType, pending);
+    const std::optional<model::CapacityType> wanted = model::capacityTypeFromName(capacity.toStdString());
+    std::vector<model::NodeId> bought;
+    for (const model::NodeId n : ofType)
+        if (!wanted || model::nodeCapacityType(store, n) == *wanted)
+            bought.push_back(n);
+    return model::templateNodeFor(store, bought, pending);
 }
+
+/// The nodes of instance type `type` in `store` (the worker's copy of nodesOfType()).
+std::vector<model::NodeId> nodesOf(const model::ClusterStore& store, const std::string& type)
+{
+    std::vector<model::NodeId> out;
+    for (std::uint32_t i = 0; i < store.nodeCount(); ++i)
+        if (store.nodeInstanceType(model::NodeId(i)) == type)
+            out.push_back(model::NodeId(i));
+    return out;
+}
+
+/// Progress from a worker to `dialog`'s progressed(), about ten a second, `from`..`to` percent.
+class WorkerProgress {
+public:
+    WorkerProgress(QPointer<AddNodesDialog> dialog, int from, int to)
+        : m_dialog(std::move(dialog))
+        , m_from(from)
+        , m_to(to)
+    {
+        m_clock.start();
+    }
+    void operator()(double f)
+    {
+        if (m_clock.elapsed() < 100 && f < 1.0)
+            return;
+        m_clock.restart();
+        const int percent = m_from + static_cast<int>(f * (m_to - m_from));
+        QMetaObject::invokeMethod(
+            m_dialog, [d = m_dialog, percent] { if (d) emit d->progressed(percent); }, Qt::QueuedConnection);
+    }
+
+private:
+    QPointer<AddNodesDialog> m_dialog;
+    int m_from, m_to;
+    QElapsedTimer m_clock;
+};
 
 } // namespace
 
@@ -124,9 +162,13 @@ AddNodesDialog::AddNodesDialog(QMainWindow* window, PlanController* plan, views:
     connect(m_compute, &QPushButton::clicked, this, [this] { computeCount(); });
     connect(buttons, &QDialogButtonBox::accepted, this, [this] { addNodes(); });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(this, &QDialog::rejected, this, [this] { ++m_generation; }); // Cancel drops an Add still running
+    connect(this, &QDialog::rejected, this, [this] { // Cancel stops and drops a How Many? or Add still running
+        cancel();
+        ++m_generation;
+    });
     connect(plan, &PlanController::engineReady, this, [this] {
-        ++m_generation; // a new cluster: drop a running answer
+        cancel(); // a new cluster: stop and drop a running answer
+        ++m_generation;
         if (isVisible())
             close();
     });
@@ -136,7 +178,60 @@ AddNodesDialog::AddNodesDialog(QMainWindow* window, PlanController* plan, views:
     action->setStatusTip(tr("Add nodes of an instance type to the plan, and ask how many the pending pods would take"));
 }
 
-AddNodesDialog::~AddNodesDialog() = default;
+AddNodesDialog::~AddNodesDialog()
+{
+    cancel();
+}
+
+void AddNodesDialog::cancel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+void AddNodesDialog::startProgress(const QString& label)
+{
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    if (!m_progress) {
+        m_progress = new QProgressDialog(this);
+        m_progress->setObjectName(QStringLiteral("addNodesProgress"));
+        m_progress->setWindowTitle(tr("Add Nodes"));
+        m_progress->setRange(0, 100);
+        m_progress->setWindowModality(Qt::WindowModal);
+        m_progress->setMinimumDuration(kProgressAfterMs);
+        m_progress->setAutoReset(false);
+        m_progress->setAutoClose(false);
+        connect(m_progress, &QProgressDialog::canceled, this, &AddNodesDialog::cancel);
+        connect(this, &AddNodesDialog::progressed, m_progress, [this](int percent) {
+            if (isRunning())
+                m_progress->setValue(percent);
+        });
+    }
+    m_progress->setLabelText(label);
+    m_progress->reset();
+    m_progress->setValue(0);
+}
+
+void AddNodesDialog::endProgress()
+{
+    if (m_progress) {
+        m_progress->reset();
+        m_progress->hide();
+    }
+}
+
+const std::vector<model::NodeId>& AddNodesDialog::nodesOfType(const std::string& type) const
+{
+    static const std::vector<model::NodeId> none;
+    const auto it = m_types.find(type);
+    return it == m_types.end() ? none : it->second;
+}
+
+model::NodeId AddNodesDialog::healthyTemplate(const std::string& type, const QString& capacity) const
+{
+    const auto store = m_plan->store();
+    return store ? templateNode(*store, nodesOfType(type), capacity) : model::NodeId();
+}
 
 void AddNodesDialog::openForCluster()
 {
@@ -159,8 +254,8 @@ void AddNodesDialog::openForCluster()
     }
     setWorkload(m_workload);
     m_pending->setChecked(true); // the question of the seeds; the workload is the other choice
-    if (const auto engine = m_plan->engine())
-        m_pending->setText(tr("The pending pods (%1)").arg(model::pendingPods(*engine).size()));
+    // Counted on the worker by How Many? (O(pods): 2,000,000 at 100,000 nodes).
+    m_pending->setText(tr("The pending pods"));
     m_answerLabel->clear();
     m_answer = {};
     m_place->setChecked(true); // the pods placed on the nodes unless asked otherwise, each time
@@ -173,12 +268,24 @@ void AddNodesDialog::fillTypes()
     const auto store = m_plan->store();
     if (!store)
         return;
-    std::map<std::string, model::NodeId> types; // sorted by name
-    for (std::uint32_t i = 0; i < store->nodeCount(); ++i)
-        if (const std::string_view t = store->nodeInstanceType(model::NodeId(i)); !t.empty())
-            types.try_emplace(std::string(t), model::NodeId(i));
-    for (const auto& [type, first] : types) {
-        const model::NodeId n = templateNode(*store, type, {});
+    if (m_typesOf.lock() != store) { // one pass over the nodes per cluster, not one per type
+        m_types.clear();
+        std::string_view last;
+        std::vector<model::NodeId>* group = nullptr;
+        for (std::uint32_t i = 0; i < store->nodeCount(); ++i) {
+            const std::string_view t = store->nodeInstanceType(model::NodeId(i));
+            if (t.empty())
+                continue;
+            if (!group || t != last) {
+                group = &m_types[std::string(t)];
+                last = t;
+            }
+            group->push_back(model::NodeId(i));
+        }
+        m_typesOf = store;
+    }
+    for (const auto& [type, nodes] : m_types) { // sorted by name
+        const model::NodeId n = templateNode(*store, nodes, {});
         const model::ResourceVector& alloc = store->nodeAllocatable(n);
         QString text = qs(type) + QStringLiteral(" \u2014 ");
         if (store->nodeGpuCount(n) > 0)
@@ -201,7 +308,7 @@ void AddNodesDialog::fillCapacityTypes()
         return;
     const std::vector<double>& prices = m_plan->nodePrices();
     auto priced = [&](const QString& label, const QString& capacity) {
-        const model::NodeId n = templateNode(*store, type.toStdString(), capacity);
+        const model::NodeId n = healthyTemplate(type.toStdString(), capacity);
         if (!n.isValid())
             return;
         QString text = label;
@@ -297,7 +404,7 @@ bool AddNodesDialog::computeCount()
     const auto engine = m_plan->engine();
     QString error;
     const model::DomainId domain = resolveDomain(&error);
-    if (m_running || !engine || m_type->currentData().toString().isEmpty() || !domain.isValid()) {
+    if (m_running || m_adding || !engine || m_type->currentData().toString().isEmpty() || !domain.isValid()) {
         if (!error.isEmpty())
             m_answerLabel->setText(error);
         return false;
@@ -307,43 +414,69 @@ bool AddNodesDialog::computeCount()
     m_answerLabel->setText(tr("Computing\u2026"));
     const model::NodesNeededQuestion q = question();
     std::vector<model::PlanAction> current;
+    current.reserve(engine->applied().size());
     for (const model::AppliedAction& a : engine->applied())
         current.push_back(a.action);
     const std::uint64_t generation = ++m_generation;
+    startProgress(tr("How many %1 nodes would it take\u2026").arg(m_type->currentData().toString()));
     QPointer<AddNodesDialog> self(this);
+    auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for this worker
     // Its own engine, the window's plan replayed: the shown one stays untouched on the GUI thread.
-    (void)QtConcurrent::run([self, generation, q, current, store = m_plan->store(), topology = m_plan->topology(), prices = m_plan->nodePrices()] {
+    (void)QtConcurrent::run(longWorkPool(), [self, generation, q, current = std::move(current), store = m_plan->store(), topology = m_plan->topology(),
+                                prices = m_plan->nodePrices(), capacity = m_capacity->currentData().toString(), cancel = m_cancel, reading] {
         model::NodesNeededQuestion question = q;
         std::shared_ptr<model::NodesNeededAnswer> answer;
+        model::NodeId copied;
         QString error;
         try {
+            WorkerProgress prepared(self, 0, 10);
             model::PlanEngine scratch(*store, *topology, prices);
-            for (const model::PlanAction& a : current)
-                scratch.apply(a);
+            for (std::size_t i = 0; i < current.size() && !cancel->load(); ++i) {
+                scratch.apply(current[i]);
+                prepared(static_cast<double>(i + 1) / static_cast<double>(current.size()));
+            }
             if (!question.workload.isValid())
                 question.pods = model::pendingPods(scratch);
-            answer = std::make_shared<model::NodesNeededAnswer>(model::nodesNeeded(scratch, question));
+            model::NodesNeededControl control;
+            control.cancel = cancel.get();
+            control.progress = WorkerProgress(self, 10, 100);
+            answer = std::make_shared<model::NodesNeededAnswer>();
+            if (cancel->load())
+                answer->cancelled = true;
+            else
+                *answer = model::nodesNeeded(scratch, question, control);
+            if (!answer->cancelled)
+                copied = templateNode(*store, nodesOf(*store, question.addNode.instanceType), capacity, model::storePendingPods(*store));
         } catch (const std::exception& e) {
+            answer.reset();
             error = QString::fromStdString(e.what());
         }
         QMetaObject::invokeMethod(
-            self, [self, generation, answer, error] { if (self) self->onAnswer(generation, answer, error); }, Qt::QueuedConnection);
+            self, [self, generation, answer, copied, error] { if (self) self->onAnswer(generation, answer, copied, error); }, Qt::QueuedConnection);
     });
     return true;
 }
 
-void AddNodesDialog::onAnswer(std::uint64_t generation, std::shared_ptr<model::NodesNeededAnswer> answer, QString error)
+void AddNodesDialog::onAnswer(std::uint64_t generation, std::shared_ptr<model::NodesNeededAnswer> answer, model::NodeId copied, QString error)
 {
     m_running = false;
-    m_compute->setEnabled(!m_adding);
+    m_compute->setEnabled(true);
+    endProgress();
     if (generation != m_generation)
-        return;
+        return; // another question, a new cluster, or the dialog's Cancel meanwhile
     if (!answer) {
         m_answer = {};
         m_answerLabel->setText(tr("Cannot answer: %1.").arg(error));
         emit countComputed(false);
         return;
     }
+    if (answer->cancelled) {
+        m_answer = {};
+        m_answerLabel->setText(tr("Cancelled: no answer; the plan is as it was."));
+        emit countComputed(false);
+        return;
+    }
+    m_copied = copied;
     m_answer = std::move(*answer);
     if (m_answer.nodes > 0)
         m_count->setValue(m_answer.nodes);
@@ -358,8 +491,7 @@ QString AddNodesDialog::answerText() const
         return {};
     const model::NodesNeededAnswer& a = m_answer;
     const QString type = m_type->currentData().toString();
-    const model::NodeId copied
-        = templateNode(*store, type.toStdString(), m_capacity->currentData().toString(), model::storePendingPods(*store));
+    const model::NodeId copied = m_copied.isValid() && m_copied.index() < store->nodeCount() ? m_copied : model::NodeId();
     const QString copies = copied.isValid() ? tr("A %1 node added copies %2. ").arg(type, qs(store->nodeName(copied))) : QString();
     if (a.pods == 0)
         return copies + tr("Nothing to place: no pod is pending.");
@@ -390,7 +522,7 @@ bool AddNodesDialog::addNodes()
         m_answerLabel->setText(error.isEmpty() ? tr("No cluster is shown.") : error);
         return false;
     }
-    if (m_adding)
+    if (m_adding || m_running)
         return false;
     const auto engine = m_plan->engine();
     if (!m_place->isChecked() || !engine) {
@@ -415,19 +547,32 @@ bool AddNodesDialog::addNodes()
     m_adding = true;
     m_compute->setEnabled(false);
     m_answerLabel->setText(tr("Adding %1 nodes and placing the pods\u2026").arg(QString::fromStdString(model::formatCount(count))));
+    startProgress(m_answerLabel->text());
     QPointer<AddNodesDialog> self(this);
-    (void)QtConcurrent::run([self, generation, q, count, current, store = m_plan->store(), topology = m_plan->topology(), prices = m_plan->nodePrices()] {
+    auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for this worker
+    (void)QtConcurrent::run(longWorkPool(), [self, generation, q, count, current = std::move(current), store = m_plan->store(), topology = m_plan->topology(),
+                                prices = m_plan->nodePrices(), cancel = m_cancel, reading] {
         model::NodesNeededQuestion question = q;
         std::shared_ptr<model::PlanEngine> scratch;
         int placed = 0;
         QString error;
         try {
+            WorkerProgress prepared(self, 0, 30);
             scratch = std::make_shared<model::PlanEngine>(*store, *topology, prices);
-            for (const model::PlanAction& a : current)
-                scratch->apply(a);
+            for (std::size_t i = 0; i < current.size() && !cancel->load(); ++i) {
+                scratch->apply(current[i]);
+                prepared(static_cast<double>(i + 1) / static_cast<double>(current.size()));
+            }
             if (!question.workload.isValid())
                 question.pods = model::pendingPods(*scratch);
-            placed = model::addNodesAndPlace(*scratch, question, count);
+            model::NodesNeededControl control;
+            control.cancel = cancel.get();
+            control.progress = WorkerProgress(self, 30, 100);
+            placed = cancel->load() ? -1 : model::addNodesAndPlace(*scratch, question, count, control);
+            if (placed < 0) {
+                scratch.reset();
+                error = tr("cancelled; the plan is as it was");
+            }
         } catch (const std::exception& e) {
             scratch.reset();
             error = QString::fromStdString(e.what());
@@ -446,7 +591,8 @@ bool AddNodesDialog::addNodes()
 void AddNodesDialog::onPlaced(std::uint64_t generation, std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, int placed, QString error)
 {
     m_adding = false;
-    m_compute->setEnabled(!m_running);
+    m_compute->setEnabled(true);
+    endProgress();
     if (generation != m_generation)
         return; // a new cluster or another question meanwhile
     const QString type = m_type->currentData().toString();

@@ -9,14 +9,19 @@
 #include <QDialog>
 #include <QString>
 
+#include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
 class QMainWindow;
+class QProgressDialog;
 class QPushButton;
 class QRadioButton;
 class QSpinBox;
@@ -47,10 +52,16 @@ class PlanController;
 /// PlanController::adoptStep()): added nodes alone would stay empty while the pods they were
 /// added for still wait. Unchecked, Add pushes the add-node alone (PlanController::addNodes()).
 /// Any change of the type, capacity type, domain or the pods asked about clears the answer
-/// (it was for other nodes). Thread: GUI thread.
+/// (it was for other nodes). How Many? and Add run on a worker (StoreReadGuard: a live batch
+/// waits) with a progress dialog after kProgressAfterMs and Cancel (NodesNeededControl: the
+/// search stops between two placements; Cancel of this dialog stops it too); the GUI thread only
+/// copies the plan's actions, and the node each added node copies is found on the worker.
+/// Thread: GUI thread.
 class AddNodesDialog : public QDialog {
     Q_OBJECT
 public:
+    static constexpr int kProgressAfterMs = 300;
+
     AddNodesDialog(QMainWindow* window, PlanController* plan, views::FleetMapView* map);
     ~AddNodesDialog() override;
 
@@ -79,10 +90,17 @@ public:
     /// Whether Add also places the pods asked about ("Place the pods on them").
     void setPlacePods(bool place);
     [[nodiscard]] bool placePods() const;
+    /// Stops a running How Many? or Add (the progress dialog's Cancel): countComputed(false) or
+    /// nodesAdded(false) follows, the plan as it was.
+    void cancel();
+    [[nodiscard]] bool isRunning() const noexcept { return m_running || m_adding; }
+    [[nodiscard]] QProgressDialog* progressDialog() const noexcept { return m_progress; }
 
 signals:
-    /// The computation finished: `ok` false when it failed (answerText() says why).
+    /// The computation finished: `ok` false when it failed or was cancelled (answerText() says why).
     void countComputed(bool ok);
+    /// A running How Many? or Add got this far, 0..100 (at most about ten a second).
+    void progressed(int percent);
     /// Add finished: `ok` false when it was refused or the plan changed meanwhile (the dialog
     /// stays open and says why).
     void nodesAdded(bool ok);
@@ -90,7 +108,14 @@ signals:
 private:
     void fillTypes();
     void fillCapacityTypes();
-    void onAnswer(std::uint64_t generation, std::shared_ptr<model::NodesNeededAnswer> answer, QString error);
+    void onAnswer(std::uint64_t generation, std::shared_ptr<model::NodesNeededAnswer> answer, model::NodeId copied, QString error);
+    /// A new cancel flag and the progress dialog (shown after kProgressAfterMs) labelled `label`.
+    void startProgress(const QString& label);
+    void endProgress();
+    /// The store's nodes by instance type (made once per store: fillTypes()).
+    [[nodiscard]] const std::vector<model::NodeId>& nodesOfType(const std::string& type) const;
+    /// The node add-node copies for the type and capacity ("" any) by health alone.
+    [[nodiscard]] model::NodeId healthyTemplate(const std::string& type, const QString& capacity) const;
     /// The question changed: the answer shown was for other nodes or pods.
     void clearAnswer();
     /// The question the fields ask (its add-node's count unset).
@@ -111,6 +136,11 @@ private:
     QLabel* m_answerLabel = nullptr;
     model::WorkloadId m_workload;
     model::NodesNeededAnswer m_answer;
+    model::NodeId m_copied; // the node the answer's added nodes copy (found on the worker)
+    QProgressDialog* m_progress = nullptr;
+    std::shared_ptr<std::atomic<bool>> m_cancel; // the running worker's
+    std::weak_ptr<const model::ClusterStore> m_typesOf; // the store m_types was made for
+    std::map<std::string, std::vector<model::NodeId>> m_types;
     std::uint64_t m_generation = 0;
     bool m_running = false;
     bool m_adding = false;

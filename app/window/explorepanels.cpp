@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "explorepanels.h"
+#include "app/controllers/workerpool.h"
 #include "app/controllers/storereaders.h"
 
 #include "model/figures.h"
@@ -273,7 +274,7 @@ void ExplorePanels::startAnalysis(bool index)
         }
     });
     // The read guard holds the live batches while it reads: every figure is of one state.
-    watcher->setFuture(QtConcurrent::run([store = m_store, generation, index, totals = m_totals, reading = std::make_shared<StoreReadGuard>()] {
+    watcher->setFuture(QtConcurrent::run(longWorkPool(), [store = m_store, generation, index, totals = m_totals, reading = std::make_shared<StoreReadGuard>()] {
         Analysis a;
         a.generation = generation;
         a.problems = model::findNodeProblems(*store);

@@ -7,6 +7,7 @@
 #include "app/dialogs/connectdialog.h"
 #include "app/dialogs/simulatedialog.h"
 
+#include "app/controllers/workerpool.h"
 #include "app/window/applog.h"
 #include "app/window/explorepanels.h"
 #include "app/dialogs/addnodesdialog.h"
@@ -21,6 +22,7 @@
 #include "app/window/planautosave.h"
 #include "app/window/plandocument.h"
 #include "app/window/planspanel.h"
+#include "app/window/textfieldundo.h"
 #include "app/window/windowdocument.h"
 #include "app/controllers/planopener.h"
 
@@ -159,6 +161,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_map->installEventFilter(this);
 
     m_plan = new PlanController(this, m_map);
+    longWorkPool(); // made here, on the GUI thread, as the application's child (workerpool.h)
     m_undoStack = m_plan->undoStack(); // the plan's engine host owns it with the engine its commands act on
     m_status = new WindowStatusBar(this, m_imports);
     connect(m_status, &WindowStatusBar::cancelRequested, this, &MainWindow::cancelImport);
@@ -327,6 +330,7 @@ void MainWindow::createEditMenu()
     edit->addAction(undo);
     edit->addAction(redo);
     followStepRunner(m_plan, m_undoStack, undo, redo);
+    new TextFieldUndo(undo, redo, this); // in a text field the keys edit the field
     edit->addSeparator();
     // The selected node's name, as the plan names it (a node the plan added too), for a
     // terminal's kubectl or a ticket.

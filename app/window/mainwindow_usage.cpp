@@ -2,6 +2,7 @@
 // MainWindow's usage metrics: the Metric menu's usage section enabled for a cluster with usage,
 // and the refresh of a watched live cluster's usage from its Prometheus.
 #include "app/window/mainwindow.h"
+#include "app/controllers/workerpool.h"
 
 #include "app/window/applog.h"
 #include "app/window/explorepanels.h"
@@ -86,7 +87,7 @@ void MainWindow::refreshUsage()
         emit usageRefreshed(QString());
     });
     // The worker reads nothing of the window or the store: only the queries' answers.
-    watcher->setFuture(QtConcurrent::run([source]() -> Fetched {
+    watcher->setFuture(QtConcurrent::run(longWorkPool(), [source]() -> Fetched {
         try {
             return importers::prometheus::fetchUsageSeries(source);
         } catch (const std::exception& e) {

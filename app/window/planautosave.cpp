@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "planautosave.h"
+#include "app/controllers/workerpool.h"
 
 #include "app/controllers/plancontroller.h"
 #include "app/window/mainwindow.h"
@@ -93,7 +94,7 @@ void PlanAutosave::saveIfChanged()
     }
     const int count = static_cast<int>(actions.size());
     QPointer<PlanAutosave> self(this);
-    m_write = QtConcurrent::run([self, path = filePath(), source = m_document->shownSource(), actions = std::move(actions), count]() mutable {
+    m_write = QtConcurrent::run(longWorkPool(), [self, path = filePath(), source = m_document->shownSource(), actions = std::move(actions), count]() mutable {
         try {
             if (actions.empty()) {
                 QFile::remove(path);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "windowdocument.h"
+#include "app/controllers/workerpool.h"
 
 #include "app/controllers/importcontroller.h"
 #include "app/dialogs/unsavedchangesbox.h"
@@ -182,7 +183,7 @@ void WindowDocument::setCluster(std::shared_ptr<const ImportedCluster> cluster, 
         // The files' digests are read on a worker; a plan stashed before they are known names none.
         const std::uint64_t generation = ++m_sourceGeneration;
         QPointer<WindowDocument> self(this);
-        (void)QtConcurrent::run([self, generation, source = m_window->planSourceOnWorker()] {
+        (void)QtConcurrent::run(longWorkPool(), [self, generation, source = m_window->planSourceOnWorker()] {
             importers::PlanSource s;
             try {
                 s = source();
@@ -254,7 +255,7 @@ bool WindowDocument::saveTo(const QString& path)
     if (!opened)
         source = m_window->planSourceOnWorker();
     QPointer<WindowDocument> self(this);
-    (void)QtConcurrent::run([self, generation, path, doc, current, actions = std::move(actions), currentChanged, source,
+    (void)QtConcurrent::run(longWorkPool(), [self, generation, path, doc, current, actions = std::move(actions), currentChanged, source,
                                 provenance = m_source, options, reading]() mutable {
         QString error;
         std::string currentJson;

@@ -17,6 +17,21 @@ namespace {
 struct Evaluation {
     std::int32_t placed = 0;
     std::vector<std::pair<PodId, std::vector<Reason>>> unplaced;
+    bool cancelled = false; // stopped by NodesNeededControl::cancel: nothing else is valid
+};
+
+// Progress over the whole search: evaluation `index` of about `total`, each reporting the share
+// of its pods placed so far.
+struct Progress {
+    const NodesNeededControl* control = nullptr;
+    int index = 0;
+    int total = 1;
+    [[nodiscard]] bool cancelled() const { return control && control->cancel && control->cancel->load(std::memory_order_relaxed); }
+    void report(double withinEvaluation) const
+    {
+        if (control && control->progress)
+            control->progress(std::min(1.0, (static_cast<double>(index) + withinEvaluation) / static_cast<double>(std::max(total, 1))));
+    }
 };
 
 // Why pod p is left: the filters' verdict on an empty added node (what the type lacks), else
@@ -38,7 +53,8 @@ std::vector<Reason> whyLeft(const PlanLedger& state, PodId p, const std::vector<
 
 // f(k): applies add-node (k nodes) and the placements, reads the outcome, and undoes them all
 // unless `keep` (then they stay applied, the plan the answer describes).
-Evaluation evaluate(PlanEngine& engine, const NodesNeededQuestion& q, const std::vector<PodId>& pods, std::int32_t k, bool keep = false)
+Evaluation evaluate(PlanEngine& engine, const NodesNeededQuestion& q, const std::vector<PodId>& pods, std::int32_t k, const Progress& progress,
+    bool keep = false)
 {
     const std::size_t start = engine.applied().size();
     const ClusterStore& store = engine.state().store();
@@ -66,7 +82,15 @@ Evaluation evaluate(PlanEngine& engine, const NodesNeededQuestion& q, const std:
                     e.unplaced.emplace_back(pods.front(), r.reasons);
             }
         } else {
+            std::size_t done = 0;
             for (const PodId p : pods) {
+                if ((done++ & 63) == 0) { // a placement is microseconds: a check every 64 costs nothing
+                    if (progress.cancelled()) {
+                        e.cancelled = true;
+                        break;
+                    }
+                    progress.report(static_cast<double>(done) / static_cast<double>(pods.size()));
+                }
                 const NodeId n = engine.chooseNode(p);
                 if (n.isValid()) {
                     PlanAction move;
@@ -89,8 +113,9 @@ Evaluation evaluate(PlanEngine& engine, const NodesNeededQuestion& q, const std:
         while (engine.applied().size() > start && engine.undo()) { }
         throw;
     }
-    if (!keep)
+    if (!keep || e.cancelled)
         while (engine.applied().size() > start && engine.undo()) { }
+    progress.report(1.0);
     return e;
 }
 
@@ -133,7 +158,7 @@ std::vector<PodId> pendingPods(const PlanEngine& engine)
     return out;
 }
 
-NodesNeededAnswer nodesNeeded(PlanEngine& engine, const NodesNeededQuestion& q)
+NodesNeededAnswer nodesNeeded(PlanEngine& engine, const NodesNeededQuestion& q, const NodesNeededControl& control)
 {
     if (q.addNode.type != ActionType::AddNode)
         throw std::invalid_argument("nodes needed: the question's action must be add-node");
@@ -145,18 +170,36 @@ NodesNeededAnswer nodesNeeded(PlanEngine& engine, const NodesNeededQuestion& q)
     if (pods.empty())
         return answer;
     const std::int32_t kMax = std::min<std::int32_t>(q.maxNodes, answer.pods);
-    const Evaluation best = evaluate(engine, q, pods, kMax);
+    // Evaluations: f(kMax), then the bisection's ceil(log2(kMax + 1)).
+    Progress progress { &control, 0, 1 };
+    for (std::int64_t span = static_cast<std::int64_t>(kMax) + 1; span > 1; span = (span + 1) / 2)
+        ++progress.total;
+    auto cancelled = [&] {
+        NodesNeededAnswer none;
+        none.pods = answer.pods;
+        none.cancelled = true;
+        return none;
+    };
+    const Evaluation best = evaluate(engine, q, pods, kMax, progress);
+    if (best.cancelled)
+        return cancelled();
     answer.evaluations = 1;
     // The fewest k in [0, kMax] with f(k) = f(kMax).
     std::int32_t lo = -1, hi = kMax; // f(lo) < f(kMax) (lo = -1: none known), f(hi) = f(kMax)
     while (hi - lo > 1) {
         const std::int32_t mid = lo + (hi - lo) / 2;
+        progress.index = answer.evaluations;
         ++answer.evaluations;
-        if (evaluate(engine, q, pods, mid).placed >= best.placed)
+        const Evaluation e = evaluate(engine, q, pods, mid, progress);
+        if (e.cancelled)
+            return cancelled();
+        if (e.placed >= best.placed)
             hi = mid;
         else
             lo = mid;
     }
+    if (control.progress)
+        control.progress(1.0); // the bisection may take fewer evaluations than counted
     answer.nodes = hi;
     answer.podsPlaced = best.placed;
     answer.unplaced = best.unplaced;
@@ -164,13 +207,14 @@ NodesNeededAnswer nodesNeeded(PlanEngine& engine, const NodesNeededQuestion& q)
     return answer;
 }
 
-std::int32_t addNodesAndPlace(PlanEngine& engine, const NodesNeededQuestion& question, std::int32_t count)
+std::int32_t addNodesAndPlace(PlanEngine& engine, const NodesNeededQuestion& question, std::int32_t count, const NodesNeededControl& control)
 {
     if (question.addNode.type != ActionType::AddNode)
         throw std::invalid_argument("add nodes and place: the question's action must be add-node");
     if (count < 1 || count > 100000)
         throw std::invalid_argument("add nodes and place: count must be from 1 to 100000, got " + std::to_string(count));
-    return evaluate(engine, question, questionPods(engine, question), count, true).placed;
+    const Evaluation e = evaluate(engine, question, questionPods(engine, question), count, Progress { &control, 0, 1 }, true);
+    return e.cancelled ? -1 : e.placed;
 }
 
 } // namespace fleet::model

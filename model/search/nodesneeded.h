@@ -18,7 +18,9 @@
 
 #include "model/plan/plan.h"
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -39,6 +41,16 @@ struct NodesNeededQuestion {
     std::int32_t maxNodes = 1000;
 };
 
+/// Progress and cancel of a long search (nodesNeeded() at 100,000 nodes runs O(log k) evaluations
+/// of O(pods) placements each; seconds). Both optional.
+struct NodesNeededControl {
+    /// Checked between two placements; once set, the search stops and leaves the engine as it was.
+    const std::atomic<bool>* cancel = nullptr;
+    /// The share done, 0..1, called after each placement or evaluation on the calling thread
+    /// (the caller throttles what it shows).
+    std::function<void(double fraction)> progress;
+};
+
 struct NodesNeededAnswer {
     std::int32_t nodes = 0;      // the fewest nodes that place as many pods as maxNodes would
     std::int32_t pods = 0;       // pods asked about (the workload's pods that have not finished)
@@ -49,6 +61,7 @@ struct NodesNeededAnswer {
     std::vector<std::pair<PodId, std::vector<Reason>>> unplaced;
     bool limitReached = false;   // k_max = maxNodes < pods and something is still left
     std::int32_t evaluations = 0;
+    bool cancelled = false;      // NodesNeededControl::cancel was set: no answer (the rest is 0)
 };
 
 /// The pods that wait for a node under the engine's plan: not on a present node, not finished,
@@ -60,7 +73,9 @@ struct NodesNeededAnswer {
 /// Throws std::invalid_argument for a malformed question (not add-node, maxNodes out of range)
 /// and NotFoundError (plan/notfounderror.h) when the state has no node of the instance type to
 /// copy, or the domain or workload is missing.
-[[nodiscard]] NodesNeededAnswer nodesNeeded(PlanEngine& engine, const NodesNeededQuestion& question);
+/// With `control`, progress is reported and a cancel ends the search early with
+/// NodesNeededAnswer::cancelled (the engine as it was).
+[[nodiscard]] NodesNeededAnswer nodesNeeded(PlanEngine& engine, const NodesNeededQuestion& question, const NodesNeededControl& control = {});
 
 /// The plan the answer describes, applied to `engine` and kept: one add-node of `count` nodes
 /// (question.addNode), then the question's pods placed exactly as nodesNeeded() places them
@@ -69,6 +84,7 @@ struct NodesNeededAnswer {
 /// the pending pods that now fit: this is that binding, as plan actions. Returns the pods placed.
 /// Throws as PlanEngine::apply does (NotFoundError for a type or domain the state lacks) and
 /// std::invalid_argument for a count outside 1 to 100000; on a throw the engine is as it was.
-std::int32_t addNodesAndPlace(PlanEngine& engine, const NodesNeededQuestion& question, std::int32_t count);
+/// With `control`, progress is reported; a cancel leaves the engine as it was and returns -1.
+std::int32_t addNodesAndPlace(PlanEngine& engine, const NodesNeededQuestion& question, std::int32_t count, const NodesNeededControl& control = {});
 
 } // namespace fleet::model

@@ -6,6 +6,7 @@
 // cleared, the smallest window, the metric menu checked on rendered pixels, and the GUI
 // program removing its private runtime folder on SIGINT, SIGTERM and SIGHUP.
 
+#include "app/controllers/workerpool.h"
 #include "app/window/mainwindow.h"
 #include "app/dialogs/simulatedialog.h"
 #include "app/window/statusfield.h"
@@ -208,6 +209,7 @@ void TestMainWindow::staleResultIsDropped()
     window.openFiles({ kAppData + "/small-cluster.json" });
     QVERIFY(waitShown(window, shown));
     QThreadPool::globalInstance()->waitForDone();
+    fleet::app::longWorkPool()->waitForDone(); // the import's worker
     QCoreApplication::processEvents();
     QCOMPARE(shown.count(), 1);
     QCOMPARE(window.cluster()->store->nodeCount(), std::size_t(3));
@@ -228,6 +230,7 @@ void TestMainWindow::cancelKeepsPreviousCluster()
     QVERIFY(!window.importController()->isBusy());
     // Whatever the worker hands back after the cancel is dropped.
     QThreadPool::globalInstance()->waitForDone();
+    fleet::app::longWorkPool()->waitForDone(); // the import's worker
     QCoreApplication::processEvents();
     QCOMPARE(shown.count(), 0);
     QCOMPARE(window.cluster(), before);

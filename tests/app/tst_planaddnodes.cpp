@@ -6,6 +6,7 @@
 
 #include "planwindowfixture.h"
 
+#include "app/controllers/workerpool.h"
 #include "app/dialogs/addnodesdialog.h"
 #include "app/startup/surfaceformat.h"
 #include "model/domainpath.h"
@@ -18,7 +19,10 @@
 #include <QAction>
 
 #include <QLabel>
+#include <QProgressDialog>
 #include <QPushButton>
+#include <QSemaphore>
+#include <QThreadPool>
 #include <QSignalSpy>
 #include <QUndoStack>
 
@@ -33,6 +37,7 @@ private slots:
     void addsNodesAsOneUndoStep();
     void answersHowManyNodes();
     void answerClearedWhenTheQuestionChanges();
+    void howManyAndAddShowProgressAndCancel();
 
 private:
     app::AddNodesDialog* openDialog(model::NodeId selected)
@@ -210,6 +215,87 @@ void TestPlanAddNodes::answerClearedWhenTheQuestionChanges()
     QTRY_VERIFY_WITH_TIMEOUT(dialog->findChild<QPushButton*>(QStringLiteral("addNodesCompute"))->isEnabled(), 60000);
     QCOMPARE(dialog->lastAnswer().pods, 0);
     QVERIFY(dialog->findChild<QLabel*>(QStringLiteral("addNodesAnswer"))->text().isEmpty());
+    dialog->reject();
+}
+
+namespace {
+
+/// Queues one waiting task per thread of the window's long-work pool (app::longWorkPool(), where
+/// the dialog's worker runs) until destroyed: a worker queued after them (the pool runs its
+/// queue in order) starts only once they end, so a cancel made meanwhile is the first thing it
+/// sees, whatever the machine's speed. The GUI thread never waits for the pool here.
+class HeldThreadPool {
+public:
+    HeldThreadPool()
+        : m_threads(app::longWorkPool()->maxThreadCount())
+        , m_release(std::make_shared<QSemaphore>())
+    {
+        for (int i = 0; i < m_threads; ++i)
+            app::longWorkPool()->start([release = m_release] { release->acquire(); });
+    }
+    ~HeldThreadPool() { m_release->release(m_threads); }
+
+private:
+    int m_threads;
+    std::shared_ptr<QSemaphore> m_release;
+};
+
+} // namespace
+
+// How Many? and Add report progress up to 100 and stop on the progress dialog's Cancel: no
+// answer, no nodes, the plan as it was, the dialog still open saying so.
+void TestPlanAddNodes::howManyAndAddShowProgressAndCancel()
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    model::NodeId gpuNode;
+    for (std::uint32_t i = 0; i < store.nodeCount() && !gpuNode.isValid(); ++i)
+        if (store.nodeGpuCount(model::NodeId(i)) == 8)
+            gpuNode = model::NodeId(i);
+    QVERIFY(gpuNode.isValid());
+    app::AddNodesDialog* dialog = openDialog(gpuNode);
+    QVERIFY(dialog);
+    dialog->setDomainPath({});
+    QSignalSpy computed(dialog, &app::AddNodesDialog::countComputed);
+    QSignalSpy progressed(dialog, &app::AddNodesDialog::progressed);
+    QVERIFY(dialog->computeCount());
+    QVERIFY(computed.wait(60000));
+    QCOMPARE(computed.takeFirst().at(0).toBool(), true);
+    QVERIFY(!progressed.isEmpty());
+    QCOMPARE(progressed.last().at(0).toInt(), 100);
+    QVERIFY(dialog->progressDialog());
+    auto* cancelButton = dialog->progressDialog()->findChild<QPushButton*>();
+    QVERIFY(cancelButton);
+    auto* answerLabel = dialog->findChild<QLabel*>(QStringLiteral("addNodesAnswer"));
+    const int stackCount = m_window->undoStack()->count(), stackIndex = m_window->undoStack()->index();
+
+    {
+        HeldThreadPool held;
+        QVERIFY(dialog->computeCount());
+        QVERIFY(dialog->isRunning());
+        cancelButton->click(); // the progress dialog's Cancel
+    }
+    QVERIFY(computed.wait(60000));
+    QCOMPARE(computed.takeFirst().at(0).toBool(), false);
+    QVERIFY2(answerLabel->text().startsWith(QStringLiteral("Cancelled")), qPrintable(answerLabel->text()));
+    QCOMPARE(dialog->lastAnswer().pods, 0);
+    QVERIFY(!dialog->isRunning());
+
+    QSignalSpy added(dialog, &app::AddNodesDialog::nodesAdded);
+    dialog->setCount(2);
+    {
+        HeldThreadPool held;
+        QVERIFY(dialog->addNodes());
+        QVERIFY(dialog->isRunning());
+        cancelButton->click();
+    }
+    QVERIFY(added.wait(60000));
+    QCOMPARE(added.at(0).at(0).toBool(), false);
+    QVERIFY2(answerLabel->text().contains(QStringLiteral("cancelled")), qPrintable(answerLabel->text()));
+    QVERIFY(dialog->isVisible());
+    QVERIFY(m_window->planController()->engine()->applied().empty());
+    QCOMPARE(m_window->undoStack()->count(), stackCount);
+    QCOMPARE(m_window->undoStack()->index(), stackIndex);
     dialog->reject();
 }
 

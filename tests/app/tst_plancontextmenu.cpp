@@ -20,6 +20,7 @@
 
 #include "common/guitestmain.h"
 
+#include <QAction>
 #include <QContextMenuEvent>
 #include <QLineEdit>
 #include <QMenu>
@@ -38,8 +39,18 @@ private slots:
     void drainFromTheContextMenu();
     void failFromTheContextMenu();
     void drainFilteredNodes();
+    void drainOfADrainedNodeIsRefused();
+    void drainOfANodeWhoseDrainDoesNotHoldIsRefused();
 
 private:
+    /// Right-clicks node n's cell; whether the menu had action `name`, and its enabled state and tooltip.
+    bool menuAction(model::NodeId n, const QString& name, bool& enabled, QString& toolTip);
+    /// Plan > Drain Selected Node (Ctrl+D) on node n.
+    void drainSelected(model::NodeId n)
+    {
+        map()->setSelectedNode(n);
+        m_window->findChild<QAction*>(QStringLiteral("actionDrainSelectedNode"))->trigger();
+    }
     /// Right-clicks node n's cell and triggers the menu's action `name`; false when the menu
     /// did not show or had no such action.
     bool runMenuAction(model::NodeId n, const QString& name);
@@ -96,6 +107,31 @@ bool TestPlanContextMenu::runMenuAction(model::NodeId n, const QString& name)
     QApplication::sendEvent(gl, &e); // the controller's QMenu::exec returns once the hook closed it
     if (!found)
         qWarning("menu actions: %s", qPrintable(seen.join(QLatin1Char(','))));
+    return found;
+}
+
+bool TestPlanContextMenu::menuAction(model::NodeId n, const QString& name, bool& enabled, QString& toolTip)
+{
+    map()->zoomToNode(n);
+    map()->grabImage();
+    const QPoint at = map()->cellCenter(n);
+    if (at.isNull())
+        return false;
+    bool found = false;
+    whenShown([&](QWidget* w) {
+        auto* menu = qobject_cast<QMenu*>(w);
+        if (!menu)
+            return;
+        if (QAction* a = menu->findChild<QAction*>(name)) {
+            found = true;
+            enabled = a->isEnabled();
+            toolTip = a->toolTip();
+        }
+        menu->close();
+    });
+    QWidget* gl = glOf(map());
+    QContextMenuEvent e(QContextMenuEvent::Mouse, at - gl->pos(), gl->mapToGlobal(at - gl->pos()));
+    QApplication::sendEvent(gl, &e);
     return found;
 }
 
@@ -248,6 +284,87 @@ void TestPlanContextMenu::drainFilteredNodes()
     QVERIFY(!engine->state().nodeUnschedulable(a) && !engine->state().nodeUnschedulable(b));
     filter->lineEdit()->clear();
     filter->apply();
+}
+
+// A second drain of a node the plan drained already would be a duplicate DrainNode: Plan > Drain
+// Selected Node refuses it with a sentence that says so, the context menu shows its Drain
+// disabled with that reason, and Drain the Filtered Nodes leaves that node out.
+void TestPlanContextMenu::drainOfADrainedNodeIsRefused()
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    const model::NodeId a = busyNode(), b = busyNode(a);
+    QVERIFY(a.isValid() && b.isValid());
+    drainSelected(a);
+    QCOMPARE(engine->applied().size(), std::size_t(1));
+    QVERIFY(!engine->state().nodePresent(a));
+    drainSelected(a); // Ctrl+D again on the same node
+    QCOMPARE(engine->applied().size(), std::size_t(1));
+    QCOMPARE(m_window->undoStack()->count(), 1);
+    const QString message = m_window->planController()->lastMessage();
+    QVERIFY2(message.contains(QStringLiteral("is drained by the plan already")), qPrintable(message));
+    QVERIFY2(message.contains(QString::fromStdString(std::string(store.nodeName(a)))), qPrintable(message));
+
+    bool enabled = true;
+    QString toolTip;
+    QVERIFY(menuAction(a, QStringLiteral("actionDrainNode"), enabled, toolTip));
+    QVERIFY(!enabled);
+    QVERIFY2(toolTip.contains(QStringLiteral("drained by the plan already")), qPrintable(toolTip));
+    QVERIFY(menuAction(b, QStringLiteral("actionDrainNode"), enabled, toolTip));
+    QVERIFY(enabled);
+
+    // The filter keeps both: only b is drained.
+    views::FilterField* filter = m_window->explorePanels()->filterField();
+    filter->lineEdit()->setText(QStringLiteral("kubernetes.io/hostname in (%1,%2)")
+                                    .arg(QString::fromStdString(std::string(store.nodeName(a))), QString::fromStdString(std::string(store.nodeName(b)))));
+    QVERIFY(filter->apply().mask);
+    map()->setSelectedNode(b);
+    m_window->findChild<QAction*>(QStringLiteral("actionDrainFilteredNodes"))->trigger();
+    QCOMPARE(engine->applied().size(), std::size_t(2));
+    QCOMPARE(engine->applied()[1].action.node, std::string(store.nodeName(b)));
+    QCOMPARE(m_window->undoStack()->count(), 2);
+    filter->lineEdit()->clear();
+    filter->apply();
+    m_window->undoStack()->undo();
+    m_window->undoStack()->undo();
+    QVERIFY(engine->applied().empty());
+    drainSelected(a); // drainable again once the drain is undone
+    QCOMPARE(engine->applied().size(), std::size_t(1));
+    m_window->undoStack()->undo();
+    QVERIFY(engine->applied().empty());
+}
+
+// A drain that does not hold (a pod cannot move) leaves the node cordoned with its pods: a
+// second drain is refused too, and says that the first does not hold.
+void TestPlanContextMenu::drainOfANodeWhoseDrainDoesNotHoldIsRefused()
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    model::NodeId stuck;
+    {
+        model::PlanEngine probe(store, *m_window->cluster()->topology);
+        for (std::uint32_t i = 0; i < store.nodeCount() && !stuck.isValid(); ++i) {
+            model::PlanAction drain;
+            drain.type = model::ActionType::DrainNode;
+            drain.node = std::string(store.nodeName(model::NodeId(i)));
+            const std::size_t before = probe.applied().size();
+            if (const model::AppliedAction& r = probe.apply(drain); !r.holds && probe.state().nodePresent(model::NodeId(i)))
+                stuck = model::NodeId(i);
+            if (probe.applied().size() > before)
+                probe.undo();
+        }
+    }
+    QVERIFY2(stuck.isValid(), "no node of the fixture has a drain that does not hold");
+    drainSelected(stuck);
+    QCOMPARE(engine->applied().size(), std::size_t(1));
+    QVERIFY(!engine->applied()[0].holds);
+    drainSelected(stuck);
+    QCOMPARE(engine->applied().size(), std::size_t(1));
+    QCOMPARE(m_window->undoStack()->count(), 1);
+    const QString message = m_window->planController()->lastMessage();
+    QVERIFY2(message.contains(QStringLiteral("that drain does not hold")), qPrintable(message));
+    m_window->undoStack()->undo();
+    QVERIFY(engine->applied().empty());
 }
 
 FLEET_GUI_TEST_MAIN(TestPlanContextMenu, fleet::app::setDefaultSurfaceFormat)

@@ -17,13 +17,17 @@
 //   save-plan       File > Save Plan to a file
 //   open-plan       File > Open Plan of that file (worker), one undo step
 //   place-workload  Plan > Place Workload of 8 pods (worker)
+//   how-many        (after inspect) Plan > Add Nodes of p5.48xlarge, How Many? for the pending pods
+//                   (worker), Add placing them (worker), Undo
 // Software OpenGL (llvmpipe) under xvfb-run; say whether the machine was idle.
-// Usage: xvfb-run -a -s "-screen 0 1600x1200x24" ./bench_gui [--nodes N] [--seed S]
+// Usage: xvfb-run -a -s "-screen 0 1600x1200x24" ./bench_gui [--nodes N] [--seed S] [--only FLOW,...]
+//   --only: the load and the flows named (metric, inspect, how-many, plan: consolidate and after)
 // Output: one line per flow on stderr, then one JSON object last on stdout:
 // {"nodes": N, "flows": [{"flow", "ms", "max_stall_ms", "action"}...], "max_stall_ms", "stalls_over_50ms",
 //  "p99_stall_ms", "longest": {"flow", "action", "ms"}, "max_stall_after_load_ms", "longest_after_load": {...}}
 
 #include "app/controllers/consolidatecontroller.h"
+#include "app/dialogs/addnodesdialog.h"
 #include "app/window/explorepanels.h"
 #include "app/window/mainwindow.h"
 #include "app/dialogs/placeworkloaddialog.h"
@@ -82,6 +86,12 @@ int main(int argc, char** argv)
         nodes = args[i + 1].toULongLong();
     if (const qsizetype i = args.indexOf(QStringLiteral("--seed")); i >= 0 && i + 1 < args.size())
         seed = args[i + 1].toULongLong();
+    // --only FLOW,FLOW: the load and these flows ("plan" for consolidate and the flows after it,
+    // which work on its plan); every flow without it.
+    QStringList only;
+    if (const qsizetype i = args.indexOf(QStringLiteral("--only")); i >= 0 && i + 1 < args.size())
+        only = args[i + 1].split(QLatin1Char(','));
+    auto wanted = [&](const QString& flow) { return only.isEmpty() || only.contains(flow); };
 
     app::MainWindow window;
     window.resize(1600, 1000);
@@ -138,24 +148,57 @@ int main(int argc, char** argv)
     if (!ok)
         return 1;
     // ---- metric ----
-    beginFlow(QStringLiteral("metric"));
-    act(QStringLiteral("metric"), QStringLiteral("cpu requested"), [&] { return window.setMetric(QStringLiteral("cpu")); });
-    act(QStringLiteral("metric"), QStringLiteral("gpu requested"), [&] { return window.setMetric(QStringLiteral("gpu")); });
-    endFlow();
+    if (wanted(QStringLiteral("metric"))) {
+        beginFlow(QStringLiteral("metric"));
+        act(QStringLiteral("metric"), QStringLiteral("cpu requested"), [&] { return window.setMetric(QStringLiteral("cpu")); });
+        act(QStringLiteral("metric"), QStringLiteral("gpu requested"), [&] { return window.setMetric(QStringLiteral("gpu")); });
+        endFlow();
+    }
     // ---- inspect ----
-    beginFlow(QStringLiteral("inspect"));
     views::NodeInspector* inspector = window.explorePanels()->nodeInspector();
     const auto store = window.cluster()->store;
-    for (std::uint32_t k = 0; k < 20; ++k)
-        act(QStringLiteral("inspect"), QStringLiteral("node %1").arg(k), [&] {
-            inspector->setNode(store, window.cluster()->topology, model::NodeId(static_cast<std::uint32_t>((k * 4999u) % store->nodeCount())));
-            return true;
+    if (wanted(QStringLiteral("inspect"))) {
+        beginFlow(QStringLiteral("inspect"));
+        for (std::uint32_t k = 0; k < 20; ++k)
+            act(QStringLiteral("inspect"), QStringLiteral("node %1").arg(k), [&] {
+                inspector->setNode(store, window.cluster()->topology, model::NodeId(static_cast<std::uint32_t>((k * 4999u) % store->nodeCount())));
+                return true;
+            });
+        endFlow();
+    }
+    // ---- how many: Plan > Add Nodes, How Many? for the pending pods, Add placing them, Undo ----
+    if (wanted(QStringLiteral("how-many"))) {
+        beginFlow(QStringLiteral("how-many"));
+        auto* addNodes = window.findChild<app::AddNodesDialog*>();
+        act(QStringLiteral("how-many"), QStringLiteral("Plan > Add Nodes"), [&] {
+            addNodes->openForCluster();
+            return addNodes->isVisible() && addNodes->setInstanceType(QStringLiteral("p5.48xlarge"));
         });
-    endFlow();
+        act(QStringLiteral("how-many"), QStringLiteral("How Many?"), [&] {
+            QSignalSpy computed(addNodes, &app::AddNodesDialog::countComputed);
+            const bool done = addNodes->computeCount() && waitFor(computed) && computed.first().first().toBool();
+            std::fprintf(stderr, "how many: %d nodes, %d of %d pods placed, %d evaluations\n", addNodes->lastAnswer().nodes,
+                addNodes->lastAnswer().podsPlaced, addNodes->lastAnswer().pods, addNodes->lastAnswer().evaluations);
+            return done;
+        });
+        act(QStringLiteral("how-many"), QStringLiteral("Add, placing the pods"), [&] {
+            QSignalSpy added(addNodes, &app::AddNodesDialog::nodesAdded);
+            return addNodes->addNodes() && waitFor(added) && added.first().first().toBool();
+        });
+        act(QStringLiteral("how-many"), QStringLiteral("Edit > Undo of the add"), [&] {
+            stack->undo();
+            settle();
+            return plan->engine()->applied().empty();
+        });
+        endFlow();
+    }
+    std::size_t actions = 0; // the consolidation's
+    if (!wanted(QStringLiteral("plan")))
+        goto report;
+    {
     // ---- consolidate ----
     beginFlow(QStringLiteral("consolidate"));
     auto* consolidate = window.findChild<app::ConsolidateController*>();
-    std::size_t actions = 0;
     act(QStringLiteral("consolidate"), QStringLiteral("Plan > Consolidate"), [&] {
         QSignalSpy finished(consolidate, &app::ConsolidateController::finished);
         window.findChild<QAction*>(QStringLiteral("actionConsolidate"))->trigger();
@@ -291,9 +334,15 @@ int main(int argc, char** argv)
         return true;
     });
     endFlow();
+    }
+report:
     watchdog.stop();
     stack->setClean(); // the window closes without asking
 
+    // Every stall over the budget, in order, with the action it ended in.
+    for (const app::StallWatchdog::Stall& s : watchdog.stalls())
+        if (s.ms > app::StallWatchdog::kBudgetMs)
+            std::fprintf(stderr, "stall %8.1f ms  %s\n", s.ms, qPrintable(s.context));
     // Per flow: its longest stall and the action it ended in.
     for (const app::StallWatchdog::Stall& s : watchdog.stalls())
         for (FlowFigure& f : flows)

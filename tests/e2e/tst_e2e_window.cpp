@@ -176,6 +176,7 @@ private slots:
     void menuKeyAndPlanMenuDrainTheSelectedNode();
     void podDraggedFromTheInspectorOntoNodes();
     void resizingADockWhileZoomedKeepsTheZoom();
+    void undoKeysInTheSearchFieldEditTheField();
 
 private:
     /// Clicks `node` at the fitted zoom and waits for the node inspector (a dock there from the
@@ -489,6 +490,39 @@ void TestE2eWindow::resizingADockWhileZoomedKeepsTheZoom()
     const int resizedCell = cellWidthPx(resized, narrower);
     QVERIFY2(std::abs(resizedCell - zoomedCell) <= 2,
         qPrintable(QStringLiteral("cell width: fitted %1 px, zoomed %2, after the resize %3").arg(fittedCell).arg(zoomedCell).arg(resizedCell)));
+    QVERIFY2(s.quitApp(), qPrintable(s.error()));
+}
+
+// Ctrl+Z, Ctrl+Y and Ctrl+Shift+Z while the search field has the keyboard edit the field's
+// text, never the plan (Edit > Undo's and Redo's shortcuts are the window's, and Ctrl+Y, which a
+// QLineEdit on X11 does not claim, redid a plan step). Read back through what the program does:
+// the field's text after the keys is searched with Return and drained with Ctrl+D, and the saved
+// plan must hold the first drain and exactly that node's.
+void TestE2eWindow::undoKeysInTheSearchFieldEditTheField()
+{
+    DesktopSession& s = *m_session;
+    const QString first = fleetFacts().nodes.at(20), second = fleetFacts().nodes.at(30);
+    QVERIFY(!selectNode(first).isNull());
+    QJsonArray actions = planAfter([&] { return s.key(QStringLiteral("ctrl+d")); }, 1);
+    QCOMPARE(actionTypes(actions), QStringList { QStringLiteral("drain-node") });
+    // In the field: the second node's name, two characters rubbed out (Undo brings them back),
+    // Ctrl+Y takes them out again (the field's Redo), Ctrl+Z back: the whole name.
+    QVERIFY(s.key(QStringLiteral("ctrl+f")) && s.type(second) && s.key(QStringLiteral("BackSpace"))
+        && s.key(QStringLiteral("BackSpace")));
+    QVERIFY(s.key(QStringLiteral("ctrl+z")) && s.key(QStringLiteral("ctrl+y")) && s.key(QStringLiteral("ctrl+z")));
+    QVERIFY(s.key(QStringLiteral("ctrl+shift+z")) && s.key(QStringLiteral("ctrl+z")));
+    QVERIFY(s.key(QStringLiteral("Return")) && s.key(QStringLiteral("ctrl+d")));
+    actions = planAfter([] { return true; }, 2, 5000);
+    QCOMPARE(actionTypes(actions), (QStringList { QStringLiteral("drain-node"), QStringLiteral("drain-node") }));
+    QCOMPARE(actions.at(0).toObject().value(QStringLiteral("node")).toString(), first);
+    QCOMPARE(actions.at(1).toObject().value(QStringLiteral("node")).toString(), second);
+    // Outside a field Ctrl+Z is the plan's Undo still: the map (zoomed to the node found, left
+    // of the docks) has the keyboard after a click.
+    QVERIFY(s.click(s.windowRect().topLeft() + QPoint(300, 400)));
+    QVERIFY(s.key(QStringLiteral("ctrl+z")));
+    actions = planAfter([] { return true; }, 1);
+    QCOMPARE(actions.size(), 1);
+    QCOMPARE(actions.at(0).toObject().value(QStringLiteral("node")).toString(), first);
     QVERIFY2(s.quitApp(), qPrintable(s.error()));
 }
 

@@ -62,7 +62,42 @@ private slots:
     void templateIsAHealthyNodeOfThePodsGroup();
     void workloadIntoADomain();
     void badQuestions();
+    void progressAndCancel();
 };
+
+// Progress rises to 1 over the search; a cancel set before any placement ends it with no answer
+// and the engine as it was, for the question and for the add-nodes-and-place of its answer.
+void TestNodesNeeded::progressAndCancel()
+{
+    const Cluster c = gpuCluster();
+    PlanEngine engine(*c.store, *c.topology);
+    NodesNeededQuestion q = question();
+    q.pods = pendingPods(engine);
+    std::vector<double> seen;
+    NodesNeededControl control;
+    control.progress = [&](double f) { seen.push_back(f); };
+    const NodesNeededAnswer a = nodesNeeded(engine, q, control);
+    QCOMPARE(a.nodes, 3);
+    QVERIFY(!a.cancelled);
+    QVERIFY(!seen.empty());
+    QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+    QCOMPARE(seen.back(), 1.0);
+
+    std::atomic<bool> cancel { true };
+    control.cancel = &cancel;
+    const PlanTotals before = engine.state().totals();
+    const NodesNeededAnswer none = nodesNeeded(engine, q, control);
+    QVERIFY(none.cancelled);
+    QCOMPARE(none.nodes, 0);
+    QCOMPARE(none.podsPlaced, 0);
+    QVERIFY(engine.applied().empty());
+    QCOMPARE(engine.state().totals(), before);
+    QCOMPARE(addNodesAndPlace(engine, q, 3, control), -1);
+    QVERIFY(engine.applied().empty());
+    QCOMPARE(engine.state().totals(), before);
+    cancel = false;
+    QCOMPARE(addNodesAndPlace(engine, q, 3, control), 7);
+}
 
 void TestNodesNeeded::templateIsAHealthyNodeOfThePodsGroup()
 {
