@@ -15,6 +15,7 @@
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/plannodeactions.h"
 #include "app/controllers/reportexporter.h"
+#include "app/controllers/comparecontroller.h"
 #include "app/controllers/plansteprunner.h"
 #include "app/window/markersmenu.h"
 #include "app/window/metricmenu.h"
@@ -215,6 +216,8 @@ void MainWindow::createMenus()
     m_planDocument->addOpenAction(file);
     m_planDocument->addSaveActions(file);
     new ReportExporter(this, file); // File > Export Report
+    file->addSeparator();
+    new CompareController(this, file); // File > Compare With, Export Changes
     createEditMenu();
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
