@@ -91,7 +91,7 @@ std::shared_ptr<const importers::StateDiff> CompareController::diff() const
 void CompareController::showDialog()
 {
     if (!m_window->cluster()) {
-        QMessageBox::information(m_window, tr("Compare With"), tr("Open a cluster first: it is compared with a later state."));
+        QMessageBox::information(m_window, tr("Nothing to Compare"), tr("Open a cluster first: it is compared with a later state."));
         return;
     }
     const QString path = QFileDialog::getOpenFileName(m_window, tr("Compare With"), m_lastDir,
@@ -126,7 +126,7 @@ bool CompareController::start(const QString& label, Load load)
     const std::shared_ptr<const ImportedCluster> cluster = m_window->cluster();
     if (!cluster || !cluster->store) {
         m_lastMessage = tr("Open a cluster first: it is compared with a later state.");
-        QMessageBox::information(m_window, tr("Compare With"), m_lastMessage);
+        QMessageBox::information(m_window, tr("Nothing to Compare"), m_lastMessage);
         return false;
     }
     cancel();
@@ -280,7 +280,7 @@ void CompareController::selectNode(const QString& name)
 void CompareController::showExportDialog()
 {
     if (!m_shown) {
-        QMessageBox::information(m_window, tr("Export Changes"), tr("Compare the shown state with another first: File > Compare With\u2026"));
+        QMessageBox::information(m_window, tr("Nothing to Export"), tr("Compare the shown state with another first: File > Compare With\u2026"));
         return;
     }
     const QString path = QFileDialog::getSaveFileName(m_window, tr("Export Changes"), QStringLiteral("changes.json"),
