@@ -17,6 +17,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 
@@ -58,10 +59,12 @@ public:
     [[nodiscard]] bool isRunning() const noexcept { return m_running; }
 
     /// Writes the comparison shown to `path` through the atomic writer
-    /// (importers/output/outputfile.h): `.json` as `fleetscope diff --format json`, `.csv` the
-    /// dock's rows (views::changesCsv()), anything else as `fleetscope diff`'s text. Returns ""
-    /// or the error for people (also shown in a message box when `interactive`).
-    QString exportTo(const QString& path, bool interactive = false);
+    /// (importers/output/outputfile.h) on the comparison's worker: `.json` as `fleetscope diff
+    /// --format json`, `.csv` the dock's rows (views::changesCsv()), anything else as `fleetscope
+    /// diff`'s text (every name listed). The target is checked first (a .fleet document, a
+    /// folder or a shown input is refused). False when nothing started; changesExported()
+    /// follows either way. Errors are also shown in a message box when `interactive`.
+    bool exportTo(const QString& path, bool interactive = false);
 
     /// The diff shown (null before the first comparison or after a new cluster).
     [[nodiscard]] std::shared_ptr<const importers::StateDiff> diff() const;
@@ -73,6 +76,8 @@ public:
 signals:
     /// A comparison ended: shown (`ok`), failed or cancelled; `message` says which.
     void compareFinished(bool ok, const QString& message);
+    /// An export ended: written (`ok`) or refused / failed; `message` says which (lastMessage()).
+    void changesExported(bool ok, const QString& message);
 
 private:
     template <class Load>
@@ -90,9 +95,11 @@ private:
     QPointer<QProgressDialog> m_progressDialog;
     QTimer* m_poll = nullptr;
     std::shared_ptr<AtomicImportProgress> m_progress;
+    std::shared_ptr<std::atomic<bool>> m_diffing; // the worker has read the later state and compares
     std::shared_ptr<ComparedState> m_shown;
     std::uint64_t m_generation = 0;
     bool m_running = false;
+    bool m_placed = false; // the dock tabified beside the node inspector
     QString m_lastMessage;
     QString m_lastDir;
 };

@@ -6,6 +6,8 @@
 // window's own actions and controllers, each followed by the event loop running until the
 // window is idle (the repaint it asked for included):
 //   load            the simulated cluster read, laid out and shown, the what-if engine ready
+//   compare         File > Compare With the next seed's fleet (worker), the Changes dock's
+//                   removed nodes opened and scrolled, a row clicked, Export Changes (JSON, CSV)
 //   metric          Metric > CPU, then GPU requested
 //   inspect         the node inspector on 20 nodes
 //   consolidate     Plan > Consolidate (worker), its drains applied as one undo step
@@ -18,11 +20,12 @@
 //   open-plan       File > Open Plan of that file (worker), one undo step
 //   place-workload  Plan > Place Workload of 8 pods (worker)
 // Software OpenGL (llvmpipe) under xvfb-run; say whether the machine was idle.
-// Usage: xvfb-run -a -s "-screen 0 1600x1200x24" ./bench_gui [--nodes N] [--seed S]
+// Usage: xvfb-run -a -s "-screen 0 1600x1200x24" ./bench_gui [--nodes N] [--seed S] [--compare-only]
 // Output: one line per flow on stderr, then one JSON object last on stdout:
 // {"nodes": N, "flows": [{"flow", "ms", "max_stall_ms", "action"}...], "max_stall_ms", "stalls_over_50ms",
 //  "p99_stall_ms", "longest": {"flow", "action", "ms"}, "max_stall_after_load_ms", "longest_after_load": {...}}
 
+#include "app/controllers/comparecontroller.h"
 #include "app/controllers/consolidatecontroller.h"
 #include "app/window/explorepanels.h"
 #include "app/window/mainwindow.h"
@@ -32,6 +35,8 @@
 #include "app/window/stallwatchdog.h"
 #include "app/startup/surfaceformat.h"
 #include "views/inspectors/nodeinspector.h"
+#include "views/itemmodels/changesmodel.h"
+#include "views/panels/changespanel.h"
 #include "views/map/fleetmapview.h"
 #include "model/nodeboundpods.h"
 
@@ -41,6 +46,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 #include <QUndoStack>
 
 #include <cstdio>
@@ -82,6 +88,7 @@ int main(int argc, char** argv)
         nodes = args[i + 1].toULongLong();
     if (const qsizetype i = args.indexOf(QStringLiteral("--seed")); i >= 0 && i + 1 < args.size())
         seed = args[i + 1].toULongLong();
+    const bool compareOnly = args.contains(QStringLiteral("--compare-only")); // load and compare, no plan flows
 
     app::MainWindow window;
     window.resize(1600, 1000);
@@ -137,6 +144,39 @@ int main(int argc, char** argv)
     endFlow();
     if (!ok)
         return 1;
+    // ---- compare with a later state ----
+    // The worst case for the Changes dock: the other seed's fleet, every node added and removed
+    // and every pod created and deleted (the panel lists 2 x N node rows and every workload).
+    beginFlow(QStringLiteral("compare"));
+    auto* compare = window.findChild<app::CompareController*>();
+    act(QStringLiteral("compare"), QStringLiteral("File > Compare With"), [&] {
+        QSignalSpy finished(compare, &app::CompareController::compareFinished);
+        return compare->compareWithSimulated(nodes, seed + 1) && waitFor(finished) && finished.first().first().toBool();
+    });
+    act(QStringLiteral("compare"), QStringLiteral("Changes: open and scroll the removed nodes"), [&] {
+        QTreeView* view = compare->panel()->view();
+        const QModelIndex removed = compare->panel()->model()->groupIndex(views::ChangesModel::NodesRemoved);
+        view->expand(removed);
+        view->scrollTo(compare->panel()->model()->index(compare->panel()->model()->rowCount(removed) - 1, 0, removed));
+        return compare->panel()->model()->rowCount(removed) > 0;
+    });
+    act(QStringLiteral("compare"), QStringLiteral("Changes: a removed node's row clicked"), [&] {
+        const QModelIndex removed = compare->panel()->model()->groupIndex(views::ChangesModel::NodesRemoved);
+        emit compare->panel()->view()->clicked(compare->panel()->model()->index(0, 0, removed));
+        return window.mapView()->selectedNode().isValid();
+    });
+    QTemporaryDir changesDir;
+    act(QStringLiteral("compare"), QStringLiteral("File > Export Changes (JSON)"), [&] {
+        QSignalSpy written(compare, &app::CompareController::changesExported);
+        return compare->exportTo(changesDir.filePath(QStringLiteral("changes.json"))) && waitFor(written) && written.first().first().toBool();
+    });
+    act(QStringLiteral("compare"), QStringLiteral("File > Export Changes (CSV)"), [&] {
+        QSignalSpy written(compare, &app::CompareController::changesExported);
+        return compare->exportTo(changesDir.filePath(QStringLiteral("changes.csv"))) && waitFor(written) && written.first().first().toBool();
+    });
+    endFlow();
+    std::size_t actions = 0;
+    if (!compareOnly) {
     // ---- metric ----
     beginFlow(QStringLiteral("metric"));
     act(QStringLiteral("metric"), QStringLiteral("cpu requested"), [&] { return window.setMetric(QStringLiteral("cpu")); });
@@ -155,7 +195,6 @@ int main(int argc, char** argv)
     // ---- consolidate ----
     beginFlow(QStringLiteral("consolidate"));
     auto* consolidate = window.findChild<app::ConsolidateController*>();
-    std::size_t actions = 0;
     act(QStringLiteral("consolidate"), QStringLiteral("Plan > Consolidate"), [&] {
         QSignalSpy finished(consolidate, &app::ConsolidateController::finished);
         window.findChild<QAction*>(QStringLiteral("actionConsolidate"))->trigger();
@@ -291,6 +330,7 @@ int main(int argc, char** argv)
         return true;
     });
     endFlow();
+    } // !compareOnly
     watchdog.stop();
     stack->setClean(); // the window closes without asking
 
