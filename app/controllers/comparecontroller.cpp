@@ -11,11 +11,16 @@
 #include "importers/clusterloader.h"
 #include "importers/document/statediff.h"
 #include "importers/output/outputfile.h"
+#include "model/metrics/comparedmetric.h"
+#include "model/metrics/metricregistry.h"
+#include "model/metrics/planmetrics.h"
 #include "model/plan/planprices.h"
+#include "app/controllers/plancontroller.h"
 #include "views/itemmodels/changesmodel.h"
 #include "views/panels/changespanel.h"
 
 #include <QCoreApplication>
+#include <QAction>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -41,6 +46,8 @@ struct ComparedState {
     std::shared_ptr<const model::ClusterStore> after;
     std::shared_ptr<const model::Topology> afterTopology;
     QString thenLabel, nowLabel;
+    /// The later state's nodes matched to the shown ones, for the map's difference.
+    std::shared_ptr<const model::LaterState> later;
 };
 
 namespace {
@@ -186,6 +193,7 @@ bool CompareController::start(const QString& label, Load load)
             auto state = std::make_shared<ComparedState>();
             state->diff = std::make_shared<const importers::StateDiff>(importers::diffStates(
                 *before, *after.store, model::planNodePrices(*before, prices.get()), model::planNodePrices(*after.store, prices.get())));
+            state->later = model::makeLaterState(*before, after.store, prices);
             state->after = std::move(after.store);
             state->afterTopology = std::move(after.topology);
             state->thenLabel = thenLabel;
@@ -274,6 +282,8 @@ void CompareController::finish(std::uint64_t generation, std::shared_ptr<Compare
     }
     m_dock->show();
     m_dock->raise();
+    if (m_metricAction && m_metricAction->isChecked())
+        showDifference(true);
     m_lastMessage = tr("Compared with %1: %2 nodes added, %3 removed; %4 pods moved, %5 created, %6 deleted.")
                         .arg(m_shown->nowLabel, count(d.nodesAdded.size()), count(d.nodesRemoved.size()), count(d.podsMoved),
                             count(d.podsCreated), count(d.podsDeleted));
@@ -288,8 +298,62 @@ void CompareController::clear()
     if (!m_shown)
         return;
     m_panel->setDiff(nullptr, QString(), QString());
+    if (m_metricAction && m_metricAction->isChecked())
+        m_metricAction->setChecked(false); // the map shows the new cluster's chosen metric already
     releaseOffGuiThread(std::move(m_shown));
     m_shown.reset();
+}
+
+void CompareController::addMetricAction(QMenu* metric)
+{
+    metric->addSeparator();
+    m_metricAction = metric->addAction(tr("&Difference to the Compared State"));
+    m_metricAction->setObjectName(QStringLiteral("actionCompareMetric"));
+    m_metricAction->setCheckable(true);
+    m_metricAction->setToolTip(tr("The chosen metric in the state compared with (File > Compare With) minus now"));
+    connect(m_metricAction, &QAction::triggered, this, [this](bool on) { showDifference(on); });
+    // Another metric chosen: the map shows it (MainWindow::setMetric()), no longer the difference.
+    connect(metric, &QMenu::triggered, this, [this](QAction* chosen) {
+        if (chosen != m_metricAction && m_metricAction->isChecked())
+            m_metricAction->setChecked(false);
+    });
+    // A plan's change recolours the map by the chosen metric (MainWindow::applyMetric(), which
+    // runs after this controller's slots): the difference is put back after it.
+    connect(m_window->planController(), &PlanController::planChanged, this, [this] {
+        if (m_metricAction->isChecked())
+            showDifference(true);
+    }, Qt::QueuedConnection);
+}
+
+bool CompareController::isShowingDifference() const
+{
+    return !model::comparedMetricBaseId(m_window->mapView()->currentMetric().id()).empty();
+}
+
+bool CompareController::showDifference(bool on)
+{
+    if (!on) {
+        m_window->setMetric(m_window->metricId()); // the chosen metric, as the menu shows it
+        return true;
+    }
+    auto refuse = [&](const QString& why) {
+        if (m_metricAction)
+            m_metricAction->setChecked(false);
+        m_window->statusBar()->showMessage(why, MainWindow::kMessageMs);
+        return false;
+    };
+    if (!m_shown || !m_shown->later)
+        return refuse(tr("Compare the shown state with another first: File > Compare With\u2026"));
+    const std::string chosen = m_window->metricId().toStdString();
+    const std::string_view planBase = model::planMetricBaseId(chosen);
+    auto base = model::MetricRegistry::builtin().find(planBase.empty() ? chosen : std::string(planBase));
+    auto metric = model::makeComparedMetric(base, m_shown->later);
+    if (!metric)
+        return refuse(tr("The chosen metric has no difference to show (choose a share or an amount, such as GPU requested or Cost)"));
+    m_window->mapView()->setMetric(std::move(metric));
+    if (m_metricAction)
+        m_metricAction->setChecked(true);
+    return true;
 }
 
 void CompareController::selectNode(const QString& name)

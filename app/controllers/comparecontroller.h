@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 
+class QAction;
 class QDockWidget;
 class QMenu;
 class QProgressDialog;
@@ -66,6 +67,14 @@ public:
     /// follows either way. Errors are also shown in a message box when `interactive`.
     bool exportTo(const QString& path, bool interactive = false);
 
+    /// Adds "Difference to the Compared State" (objectName "actionCompareMetric", checkable) to
+    /// the Metric menu `metric`: while checked and a comparison is shown, the map colours the
+    /// chosen metric's later value minus now (model/metrics/comparedmetric.h); choosing another
+    /// metric in the menu, or a new cluster, unchecks it.
+    void addMetricAction(QMenu* metric);
+    /// Whether the map shows the compared difference now.
+    [[nodiscard]] bool isShowingDifference() const;
+
     /// The diff shown (null before the first comparison or after a new cluster).
     [[nodiscard]] std::shared_ptr<const importers::StateDiff> diff() const;
     [[nodiscard]] views::ChangesPanel* panel() const noexcept { return m_panel; }
@@ -88,6 +97,9 @@ private:
     void finish(std::uint64_t generation, std::shared_ptr<ComparedState> result, const QString& error, bool cancelled);
     void clear();
     void selectNode(const QString& name);
+    /// Colours the map by the compared difference of the chosen metric (`on`), or by the chosen
+    /// metric again; false (and unchecked) when the metric has no difference or nothing is compared.
+    bool showDifference(bool on);
 
     MainWindow* m_window;
     views::ChangesPanel* m_panel = nullptr;
@@ -102,6 +114,7 @@ private:
     bool m_placed = false; // the dock tabified beside the node inspector
     QString m_lastMessage;
     QString m_lastDir;
+    QAction* m_metricAction = nullptr;
 };
 
 } // namespace fleet::app

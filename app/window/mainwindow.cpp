@@ -217,7 +217,7 @@ void MainWindow::createMenus()
     m_planDocument->addSaveActions(file);
     new ReportExporter(this, file); // File > Export Report
     file->addSeparator();
-    new CompareController(this, file); // File > Compare With, Export Changes
+    auto* compare = new CompareController(this, file); // File > Compare With, Export Changes
     createEditMenu();
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -235,6 +235,7 @@ void MainWindow::createMenus()
     m_metricMenu->addPlanMetrics();
     m_metricMenu->addUsageMetrics();
     updateUsageMenu();
+    compare->addMetricAction(metric);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* reset = view->addAction(tr("&Reset Zoom"), this, [this] { m_map->resetView(); });

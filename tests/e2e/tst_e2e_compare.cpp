@@ -7,7 +7,8 @@
 // and its node lists are `fleetscope diff --format json`'s for the same two documents, and the
 // JSON is that command's output byte for byte. The GUI thread's longest stall during the
 // comparison is measured (GuiStallProbe) and printed. Then `fleetscope A.fleet --compare
-// B.fleet` on the plan fixtures (pods moved, a node removed, a pod deleted), checked the same way.
+// B.fleet` on the plan fixtures (pods moved, a node removed, a pod deleted), checked the same way,
+// and Metric > Difference to the Compared State recolours the map and back (pixels).
 
 #include "e2e/desktopsession.h"
 
@@ -266,6 +267,31 @@ void TestE2eCompare::compareFromCommandLine()
     // The web Deployment's two moved pods are its row of the panel.
     const QString rows = QString::fromUtf8(fileBytes(csv));
     QVERIFY2(rows.contains(QStringLiteral("Pods by workload,default/Deployment/web,,,\"2 moved, 0 created, 0 deleted\"\n")), qPrintable(rows));
+
+    // Metric > CPU Requested (Ctrl+2), then Metric > Difference to the Compared State (Alt+M, D): the
+    // map's cells change colour (the diverging map of cpu-b1's gain, cpu-a1's and cpu-a2's
+    // loss); unchecked again, the map is as it was.
+    auto mapPixels = [&] {
+        if (!s.waitForStillScreen())
+            return QImage();
+        const QImage screen = s.grabScreen();
+        const QRect area = s.mapArea(screen);
+        return area.isValid() ? screen.copy(area) : QImage();
+    };
+    QVERIFY(s.key(QStringLiteral("ctrl+2"))); // Metric > CPU Requested (the menu's C is also Cost of Unallocated Capacity's)
+    const QImage cpu = mapPixels();
+    QVERIFY2(!cpu.isNull(), qPrintable(s.error()));
+    QVERIFY(s.key(QStringLiteral("alt+m")) && s.key(QStringLiteral("d")));
+    QVERIFY(waitUntil([&] { const QImage now = mapPixels(); return !now.isNull() && now != cpu; }, 15000));
+    QVERIFY(s.key(QStringLiteral("alt+m")) && s.key(QStringLiteral("d")));
+    QImage last;
+    const bool restored = waitUntil([&] { last = mapPixels(); return last == cpu; }, 15000);
+    if (!restored) {
+        cpu.save(QStringLiteral("/tmp/cmp_cpu.png"));
+        last.save(QStringLiteral("/tmp/cmp_last.png"));
+        s.grabScreen().save(QStringLiteral("/tmp/cmp_screen.png"));
+    }
+    QVERIFY(restored);
     QVERIFY(s.quitApp());
 }
 

@@ -11,6 +11,8 @@
 #include "importers/document/statediff.h"
 #include "importers/pricing/pricetableloader.h"
 #include "model/figures.h"
+#include "model/metrics/comparedmetric.h"
+#include "model/metrics/metricregistry.h"
 #include "model/plan/planprices.h"
 #include "views/itemmodels/changesmodel.h"
 #include "views/panels/changespanel.h"
@@ -54,6 +56,7 @@ private slots:
     void matchesDiffCommand();
     void emptyAndReset();
     void panelActivatesNodeRows();
+    void comparedMetric();
 
 private:
     /// `fleetscope save SOURCE... -o dir/name`; the path, or "" on failure.
@@ -239,6 +242,39 @@ void TestChangesModel::panelActivatesNodeRows()
     emit panel.view()->clicked(panel.model()->index(0, 0, panel.model()->groupIndex(ChangesModel::Workloads)));
     emit panel.view()->clicked(panel.model()->groupIndex(ChangesModel::NodesRemoved));
     QCOMPARE(activated.size(), 1); // a workload or a group is no node
+}
+
+// The map's difference (model/metrics/comparedmetric.h) on the plan fixtures: cpu-b1 took both
+// web pods (its share rises by theirs), cpu-a2 lost api-0, cpu-a1 is gone (minus its share),
+// gpu-b2 did not change; a categorical metric has no difference.
+void TestChangesModel::comparedMetric()
+{
+    const QString before = save({ kData + QStringLiteral("/plan/cluster.json") }, QStringLiteral("plan-before.fleet"));
+    const QString after = save({ kData + QStringLiteral("/plan/cluster-after-plan.json") }, QStringLiteral("plan-after.fleet"));
+    QVERIFY(!before.isEmpty() && !after.isEmpty());
+    const auto b = importers::loadClusterFiles({ before.toStdString() });
+    const auto a = importers::loadClusterFiles({ after.toStdString() });
+    auto prices = std::make_shared<const model::PriceTable>(importers::loadPriceTable(""));
+    const auto later = model::makeLaterState(*b.store, a.store, prices);
+    const auto cpu = model::MetricRegistry::builtin().find("cpu");
+    const auto diff = model::makeComparedMetric(cpu, later);
+    QVERIFY(diff);
+    QCOMPARE(diff->id(), std::string("compare-diff-cpu"));
+    QCOMPARE(model::comparedMetricBaseId(diff->id()), std::string_view("cpu"));
+    QVERIFY(diff->scale() == model::ScaleKind::Diverging);
+    const model::MetricContext now(*b.store, prices.get());
+    const model::MetricContext then(*a.store, prices.get());
+    auto value = [&](const char* node) { return diff->value(now, b.store->findNode(node)); };
+    auto share = [&](const model::MetricContext& c, const char* node) { return cpu->value(c, c.store().findNode(node)); };
+    QVERIFY(!later->afterNode[b.store->findNode("cpu-a1").index()].isValid());
+    QCOMPARE(value("cpu-a1"), -share(now, "cpu-a1"));
+    QVERIFY(share(now, "cpu-a1") > 0);
+    QCOMPARE(value("cpu-b1"), share(then, "cpu-b1") - share(now, "cpu-b1"));
+    QVERIFY(value("cpu-b1") > 0);
+    QVERIFY(value("cpu-a2") < 0);
+    QCOMPARE(value("gpu-b2"), 0.0);
+    QVERIFY(!model::makeComparedMetric(model::MetricRegistry::builtin().find("state"), later));
+    QVERIFY(!model::makeComparedMetric(cpu, nullptr));
 }
 
 QTEST_MAIN(TestChangesModel)
