@@ -7,7 +7,8 @@
 // window is idle (the repaint it asked for included):
 //   load            the simulated cluster read, laid out and shown, the what-if engine ready
 //   compare         File > Compare With the next seed's fleet (worker), the Changes dock's
-//                   removed nodes opened and scrolled, a row clicked, Export Changes (JSON, CSV)
+//                   removed nodes opened and scrolled, a row clicked, the map's difference on
+//                   and off, Export Changes (JSON, CSV)
 //   metric          Metric > CPU, then GPU requested
 //   inspect         the node inspector on 20 nodes
 //   consolidate     Plan > Consolidate (worker), its drains applied as one undo step
@@ -164,6 +165,14 @@ int main(int argc, char** argv)
         const QModelIndex removed = compare->panel()->model()->groupIndex(views::ChangesModel::NodesRemoved);
         emit compare->panel()->view()->clicked(compare->panel()->model()->index(0, 0, removed));
         return window.mapView()->selectedNode().isValid();
+    });
+    act(QStringLiteral("compare"), QStringLiteral("Metric > Difference to the Compared State"), [&] {
+        window.findChild<QAction*>(QStringLiteral("actionCompareMetric"))->trigger();
+        return compare->isShowingDifference();
+    });
+    act(QStringLiteral("compare"), QStringLiteral("Metric > Difference to the Compared State, off"), [&] {
+        window.findChild<QAction*>(QStringLiteral("actionCompareMetric"))->trigger();
+        return !compare->isShowingDifference();
     });
     QTemporaryDir changesDir;
     act(QStringLiteral("compare"), QStringLiteral("File > Export Changes (JSON)"), [&] {
@@ -334,6 +343,10 @@ int main(int argc, char** argv)
     watchdog.stop();
     stack->setClean(); // the window closes without asking
 
+    // Every stall over the budget with its action, for finding its cause.
+    for (const app::StallWatchdog::Stall& s : watchdog.stalls())
+        if (s.ms > app::StallWatchdog::kBudgetMs)
+            std::fprintf(stderr, "stall %8.1f ms  %s\n", s.ms, qPrintable(s.context));
     // Per flow: its longest stall and the action it ended in.
     for (const app::StallWatchdog::Stall& s : watchdog.stalls())
         for (FlowFigure& f : flows)
