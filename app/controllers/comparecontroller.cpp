@@ -11,6 +11,7 @@
 #include "importers/clusterloader.h"
 #include "importers/document/statediff.h"
 #include "importers/output/outputfile.h"
+#include "model/figures.h"
 #include "model/metrics/comparedmetric.h"
 #include "model/metrics/metricregistry.h"
 #include "model/metrics/planmetrics.h"
@@ -71,7 +72,7 @@ QThreadPool* comparePool()
 
 QString count(std::size_t n)
 {
-    return QString::number(n);
+    return QString::fromStdString(model::formatCount(static_cast<std::int64_t>(n)));
 }
 } // namespace
 

@@ -5,8 +5,10 @@
 // compares them (importers/document/statediff.h) and listed in the Changes dock
 // (views/panels/changespanel.h); File > Export Changes writes what the dock lists.
 //
-// Threads: the later state is read and the diff computed on a worker (QtConcurrent) holding a
-// StoreReadGuard (a live batch never changes the shown store under it); a progress dialog with
+// Threads: the later state is read and the diff computed on a worker (a thread of its own, not
+// Qt's global pool, which the raster engine waits on) holding a StoreReadGuard from start to end
+// (a live batch never changes the shown store under it; a live cluster's batches wait for the
+// whole comparison, the read of the later state included); a progress dialog with
 // Cancel shows after half a second, its figures polled ten times a second; a generation counter
 // drops the result of a comparison cancelled or replaced. The later state's store is freed off
 // the GUI thread (releaseOffGuiThread()). On the GUI thread only the model's reset and the
