@@ -8,6 +8,7 @@
 #include "cli/commandlinepath.h"
 #include "cli/helptext.h"
 #include "cli/subcommands.h"
+#include "app/controllers/comparecontroller.h"
 #include "app/window/mainwindow.h"
 #include "app/window/planautosave.h"
 #include "app/startup/runtimedir.h"
@@ -22,6 +23,7 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <utility>
 
 namespace {
 
@@ -88,6 +90,10 @@ int runGui(int& argc, char** argv)
     parser.addOption(QCommandLineOption(QStringLiteral("rate"),
         QStringLiteral("With --live: events per second (default %1).").arg(fleet::importers::SimulatedLiveFeed::kDefaultRate),
         QStringLiteral("EVENTS_PER_S")));
+    parser.addOption(QCommandLineOption(QStringLiteral("compare"),
+        QStringLiteral("Once the cluster is shown, compare it with a later state (File > Compare With): a .fleet document or "
+                       "a cluster file; repeat it for several files of one state."),
+        QStringLiteral("FILE")));
     parser.addOption(QCommandLineOption(QStringLiteral("quit-after-first-frame"),
         QStringLiteral("Measure startup: print the time from process start to the first frame of "
                        "the cluster on screen, with its phases, and quit.")));
@@ -202,6 +208,15 @@ int runGui(int& argc, char** argv)
         window.rememberSession();
         const int autosaveMs = qEnvironmentVariableIntValue("FLEET_AUTOSAVE_MS");
         window.startAutosave(autosaveMs > 0 ? autosaveMs : fleet::app::PlanAutosave::kDefaultIntervalMs);
+    }
+    if (const QStringList compare = parser.values(QStringLiteral("compare")); !compare.isEmpty()) {
+        auto started = std::make_shared<bool>(false);
+        QObject::connect(&window, &MainWindow::clusterShown, &window, [&window, compare, started] {
+            if (std::exchange(*started, true))
+                return;
+            if (auto* controller = window.findChild<fleet::app::CompareController*>())
+                controller->compareWithFiles(compare);
+        });
     }
     // Start the import first: it runs on a worker while the window appears.
     window.openSource(source);

@@ -16,6 +16,7 @@
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/plannodeactions.h"
 #include "app/controllers/reportexporter.h"
+#include "app/controllers/comparecontroller.h"
 #include "app/controllers/plansteprunner.h"
 #include "app/window/markersmenu.h"
 #include "app/window/metricmenu.h"
@@ -218,6 +219,8 @@ void MainWindow::createMenus()
     m_planDocument->addOpenAction(file);
     m_planDocument->addSaveActions(file);
     new ReportExporter(this, file); // File > Export Report
+    file->addSeparator();
+    auto* compare = new CompareController(this, file); // File > Compare With, Export Changes
     createEditMenu();
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -235,6 +238,7 @@ void MainWindow::createMenus()
     m_metricMenu->addPlanMetrics();
     m_metricMenu->addUsageMetrics();
     updateUsageMenu();
+    compare->addMetricAction(metric);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* reset = view->addAction(tr("&Reset Zoom"), this, [this] { m_map->resetView(); });

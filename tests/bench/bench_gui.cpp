@@ -6,6 +6,9 @@
 // window's own actions and controllers, each followed by the event loop running until the
 // window is idle (the repaint it asked for included):
 //   load            the simulated cluster read, laid out and shown, the what-if engine ready
+//   compare         File > Compare With the next seed's fleet (worker), the Changes dock's
+//                   removed nodes opened and scrolled, a row clicked, the map's difference on
+//                   and off, Export Changes (JSON, CSV)
 //   metric          Metric > CPU, then GPU requested
 //   inspect         the node inspector on 20 nodes
 //   consolidate     Plan > Consolidate (worker), its drains applied as one undo step
@@ -21,11 +24,12 @@
 //                   (worker), Add placing them (worker), Undo
 // Software OpenGL (llvmpipe) under xvfb-run; say whether the machine was idle.
 // Usage: xvfb-run -a -s "-screen 0 1600x1200x24" ./bench_gui [--nodes N] [--seed S] [--only FLOW,...]
-//   --only: the load and the flows named (metric, inspect, how-many, plan: consolidate and after)
+//   --only: the load and the flows named (compare, metric, inspect, how-many, plan: consolidate and after)
 // Output: one line per flow on stderr, then one JSON object last on stdout:
 // {"nodes": N, "flows": [{"flow", "ms", "max_stall_ms", "action"}...], "max_stall_ms", "stalls_over_50ms",
 //  "p99_stall_ms", "longest": {"flow", "action", "ms"}, "max_stall_after_load_ms", "longest_after_load": {...}}
 
+#include "app/controllers/comparecontroller.h"
 #include "app/controllers/consolidatecontroller.h"
 #include "app/dialogs/addnodesdialog.h"
 #include "app/window/explorepanels.h"
@@ -36,7 +40,9 @@
 #include "app/window/stallwatchdog.h"
 #include "app/startup/surfaceformat.h"
 #include "views/inspectors/nodeinspector.h"
+#include "views/itemmodels/changesmodel.h"
 #include "views/map/fleetmapview.h"
+#include "views/panels/changespanel.h"
 #include "model/nodeboundpods.h"
 
 #include <QAction>
@@ -44,6 +50,7 @@
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTreeView>
 #include <QTest>
 #include <QUndoStack>
 
@@ -147,6 +154,47 @@ int main(int argc, char** argv)
     endFlow();
     if (!ok)
         return 1;
+    if (wanted(QStringLiteral("compare"))) {
+        // ---- compare with a later state ----
+        // The worst case for the Changes dock: the other seed's fleet, every node added and removed
+        // and every pod created and deleted (the panel lists 2 x N node rows and every workload).
+        beginFlow(QStringLiteral("compare"));
+        auto* compare = window.findChild<app::CompareController*>();
+        act(QStringLiteral("compare"), QStringLiteral("File > Compare With"), [&] {
+            QSignalSpy finished(compare, &app::CompareController::compareFinished);
+            return compare->compareWithSimulated(nodes, seed + 1) && waitFor(finished) && finished.first().first().toBool();
+        });
+        act(QStringLiteral("compare"), QStringLiteral("Changes: open and scroll the removed nodes"), [&] {
+            QTreeView* view = compare->panel()->view();
+            const QModelIndex removed = compare->panel()->model()->groupIndex(views::ChangesModel::NodesRemoved);
+            view->expand(removed);
+            view->scrollTo(compare->panel()->model()->index(compare->panel()->model()->rowCount(removed) - 1, 0, removed));
+            return compare->panel()->model()->rowCount(removed) > 0;
+        });
+        act(QStringLiteral("compare"), QStringLiteral("Changes: a removed node's row clicked"), [&] {
+            const QModelIndex removed = compare->panel()->model()->groupIndex(views::ChangesModel::NodesRemoved);
+            emit compare->panel()->view()->clicked(compare->panel()->model()->index(0, 0, removed));
+            return window.mapView()->selectedNode().isValid();
+        });
+        act(QStringLiteral("compare"), QStringLiteral("Metric > Difference to the Compared State"), [&] {
+            window.findChild<QAction*>(QStringLiteral("actionCompareMetric"))->trigger();
+            return compare->isShowingDifference();
+        });
+        act(QStringLiteral("compare"), QStringLiteral("Metric > Difference to the Compared State, off"), [&] {
+            window.findChild<QAction*>(QStringLiteral("actionCompareMetric"))->trigger();
+            return !compare->isShowingDifference();
+        });
+        QTemporaryDir changesDir;
+        act(QStringLiteral("compare"), QStringLiteral("File > Export Changes (JSON)"), [&] {
+            QSignalSpy written(compare, &app::CompareController::changesExported);
+            return compare->exportTo(changesDir.filePath(QStringLiteral("changes.json"))) && waitFor(written) && written.first().first().toBool();
+        });
+        act(QStringLiteral("compare"), QStringLiteral("File > Export Changes (CSV)"), [&] {
+            QSignalSpy written(compare, &app::CompareController::changesExported);
+            return compare->exportTo(changesDir.filePath(QStringLiteral("changes.csv"))) && waitFor(written) && written.first().first().toBool();
+        });
+        endFlow();
+    }
     // ---- metric ----
     if (wanted(QStringLiteral("metric"))) {
         beginFlow(QStringLiteral("metric"));

@@ -35,7 +35,8 @@ QString count(std::size_t n)
 QString formatValue(const model::Metric& metric, double v)
 {
     const std::string unit = metric.unit();
-    if (metric.scale() == model::ScaleKind::Share)
+    // A difference of shares (the plan's, a compared state's) reads as one: "-40.0%", not "-0.4 % of allocatable".
+    if (metric.scale() == model::ScaleKind::Share || (metric.scale() == model::ScaleKind::Diverging && unit == "% of allocatable"))
         return qs(model::formatShare(v));
     if (unit == "$/h")
         return qs(model::formatDollarsPerHour(v));

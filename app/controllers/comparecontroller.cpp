@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "comparecontroller.h"
+
+#include "app/cli/commandlinepath.h"
+#include "app/controllers/importcontroller.h"
+#include "app/controllers/offthreadrelease.h"
+#include "app/controllers/storereaders.h"
+#include "app/shared/importfailure.h"
+#include "app/window/mainwindow.h"
+
+#include "importers/clusterloader.h"
+#include "importers/document/statediff.h"
+#include "importers/output/outputfile.h"
+#include "model/figures.h"
+#include "model/metrics/comparedmetric.h"
+#include "model/metrics/metricregistry.h"
+#include "model/metrics/planmetrics.h"
+#include "model/plan/planprices.h"
+#include "app/controllers/plancontroller.h"
+#include "views/itemmodels/changesmodel.h"
+#include "views/panels/changespanel.h"
+
+#include <QCoreApplication>
+#include <QAction>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QStatusBar>
+#include <QThreadPool>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <utility>
+
+namespace fleet::app {
+
+/// A comparison's result: the diff and the later state it was made against (kept for the
+/// map's difference), with the two labels. Immutable once handed to the GUI thread.
+struct ComparedState {
+    std::shared_ptr<const importers::StateDiff> diff;
+    std::shared_ptr<const model::ClusterStore> after;
+    std::shared_ptr<const model::Topology> afterTopology;
+    QString thenLabel, nowLabel;
+    /// The later state's nodes matched to the shown ones, for the map's difference.
+    std::shared_ptr<const model::LaterState> later;
+};
+
+namespace {
+constexpr int kProgressAfterMs = 500;
+
+/// The comparison's own worker thread. Not QThreadPool::globalInstance(): Qt's raster paint
+/// engine splits fills over that pool and waits for them on the GUI thread, so a worker holding
+/// one of its threads for seconds stalled every repaint (bench_gui: 4.4 s at 100,000 nodes, the
+/// progress bar's paint waiting), as placeworkloaddialog.cpp found. Made once, never destroyed:
+/// quitting does not wait for a comparison that runs.
+QThreadPool* comparePool()
+{
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool;
+        p->setMaxThreadCount(1);
+        p->setObjectName(QStringLiteral("compareWith"));
+        return p;
+    }();
+    return pool;
+}
+
+QString count(std::size_t n)
+{
+    return QString::fromStdString(model::formatCount(static_cast<std::int64_t>(n)));
+}
+} // namespace
+
+CompareController::CompareController(MainWindow* window, QMenu* file)
+    : QObject(window)
+    , m_window(window)
+    , m_poll(new QTimer(this))
+{
+    QAction* compare = file->addAction(tr("Compare &With\u2026"), this, &CompareController::showDialog);
+    compare->setObjectName(QStringLiteral("actionCompareWith"));
+    QAction* exportChanges = file->addAction(tr("Export C&hanges\u2026"), this, &CompareController::showExportDialog);
+    exportChanges->setObjectName(QStringLiteral("actionExportChanges"));
+
+    m_panel = new views::ChangesPanel(window);
+    m_dock = new QDockWidget(tr("Changes"), window);
+    m_dock->setObjectName(QStringLiteral("changesDock"));
+    m_dock->setWidget(m_panel);
+    m_dock->setAllowedAreas(Qt::AllDockWidgetAreas);
+    window->addDockWidget(Qt::RightDockWidgetArea, m_dock);
+    m_dock->hide();
+    connect(m_panel, &views::ChangesPanel::nodeActivated, this, &CompareController::selectNode);
+    // The "then" of the dock is the shown cluster: a new one makes it stale.
+    connect(window, &MainWindow::clusterShown, this, &CompareController::clear);
+
+    m_poll->setInterval(100); // progress at most ten times a second
+    connect(m_poll, &QTimer::timeout, this, &CompareController::pollProgress);
+}
+
+CompareController::~CompareController()
+{
+    if (m_progress)
+        m_progress->cancel();
+    if (m_shown)
+        releaseOffGuiThread(std::move(m_shown));
+}
+
+std::shared_ptr<const importers::StateDiff> CompareController::diff() const
+{
+    return m_shown ? m_shown->diff : nullptr;
+}
+
+void CompareController::showDialog()
+{
+    if (!m_window->cluster()) {
+        QMessageBox::information(m_window, tr("Nothing to Compare"), tr("Open a cluster first: it is compared with a later state."));
+        return;
+    }
+    const QString path = QFileDialog::getOpenFileName(m_window, tr("Compare With"), m_lastDir,
+        tr("Cluster states (*.fleet *.json *.csv);;Fleetscope documents (*.fleet);;All files (*)"));
+    m_window->restoreMapFocus();
+    if (path.isEmpty())
+        return;
+    m_lastDir = QFileInfo(path).absolutePath();
+    compareWithFiles({ path });
+}
+
+bool CompareController::compareWithFiles(const QStringList& paths)
+{
+    std::vector<std::string> files;
+    for (const QString& p : paths)
+        files.push_back(commandLinePath(p));
+    return start(filesSourceLabel(paths), [files](importers::ImportProgress* progress) { return importers::loadClusterFiles(files, progress); });
+}
+
+bool CompareController::compareWithSimulated(std::size_t nodeCount, std::uint64_t seed)
+{
+    importers::SimulationSpec spec;
+    spec.nodeCount = nodeCount;
+    spec.seed = seed;
+    return start(simulatedSourceLabel(nodeCount, seed),
+        [spec](importers::ImportProgress* progress) { return importers::loadSimulatedCluster(spec, progress); });
+}
+
+template <class Load>
+bool CompareController::start(const QString& label, Load load)
+{
+    const std::shared_ptr<const ImportedCluster> cluster = m_window->cluster();
+    if (!cluster || !cluster->store) {
+        m_lastMessage = tr("Open a cluster first: it is compared with a later state.");
+        QMessageBox::information(m_window, tr("Nothing to Compare"), m_lastMessage);
+        return false;
+    }
+    cancel();
+    m_running = true;
+    const std::uint64_t generation = ++m_generation;
+    auto progress = std::make_shared<AtomicImportProgress>();
+    m_progress = progress;
+    auto diffing = std::make_shared<std::atomic<bool>>(false);
+    m_diffing = diffing;
+    if (!m_progressDialog) {
+        m_progressDialog = new QProgressDialog(m_window);
+        m_progressDialog->setObjectName(QStringLiteral("compareProgress"));
+        m_progressDialog->setWindowTitle(tr("Compare With"));
+        m_progressDialog->setRange(0, 1000);
+        m_progressDialog->setWindowModality(Qt::WindowModal);
+        m_progressDialog->setMinimumDuration(kProgressAfterMs);
+        m_progressDialog->setAutoReset(false);
+        m_progressDialog->setAutoClose(false);
+        connect(m_progressDialog, &QProgressDialog::canceled, this, &CompareController::cancel);
+    }
+    m_progressDialog->setLabelText(tr("Reading %1\u2026").arg(label));
+    m_progressDialog->reset();
+    m_progressDialog->setValue(0);
+    m_poll->start();
+    m_window->statusBar()->showMessage(tr("Comparing with %1\u2026").arg(label));
+
+    QPointer<CompareController> self(this);
+    auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for the worker
+    (void)QtConcurrent::run(comparePool(), [self, generation, load, label, progress, diffing, reading, before = cluster->store,
+                                thenLabel = cluster->sourceLabel, prices = m_window->prices()]() {
+        std::shared_ptr<ComparedState> result;
+        QString error;
+        bool cancelled = false;
+        try {
+            importers::LoadedCluster after = load(progress.get());
+            if (progress->isCancelled())
+                throw importers::ImportCancelled();
+            diffing->store(true); // the diff itself reports no progress: "busy"
+            auto state = std::make_shared<ComparedState>();
+            state->diff = std::make_shared<const importers::StateDiff>(importers::diffStates(
+                *before, *after.store, model::planNodePrices(*before, prices.get()), model::planNodePrices(*after.store, prices.get())));
+            state->later = model::makeLaterState(*before, after.store, prices);
+            state->after = std::move(after.store);
+            state->afterTopology = std::move(after.topology);
+            state->thenLabel = thenLabel;
+            state->nowLabel = after.sourceLabel.empty() ? label : QString::fromStdString(after.sourceLabel);
+            result = std::move(state);
+        } catch (const importers::ImportCancelled&) {
+            cancelled = true;
+        } catch (const std::exception& e) {
+            error = importFailureMessage(e, label);
+        }
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [self, generation, result, error, cancelled]() mutable {
+                if (self)
+                    self->finish(generation, std::move(result), error, cancelled);
+                else
+                    releaseOffGuiThread(std::move(result));
+            },
+            Qt::QueuedConnection);
+    });
+    return true;
+}
+
+void CompareController::pollProgress()
+{
+    if (!m_progress || !m_progressDialog)
+        return;
+    const std::size_t total = m_progress->total();
+    if (m_diffing && m_diffing->load()) {
+        if (m_progressDialog->maximum() != 0) {
+            m_progressDialog->setLabelText(tr("Comparing the two states\u2026"));
+            m_progressDialog->setRange(0, 0);
+        }
+    } else if (total > 0) {
+        m_progressDialog->setValue(static_cast<int>(std::min<std::size_t>(999, m_progress->done() * 1000 / total)));
+    }
+}
+
+void CompareController::cancel()
+{
+    if (!m_running)
+        return;
+    if (m_progress)
+        m_progress->cancel();
+    ++m_generation; // whatever the worker returns now is stale
+    finish(m_generation, nullptr, QString(), true);
+}
+
+void CompareController::finish(std::uint64_t generation, std::shared_ptr<ComparedState> result, const QString& error, bool cancelled)
+{
+    if (generation != m_generation) {
+        releaseOffGuiThread(std::move(result));
+        return;
+    }
+    m_running = false;
+    m_progress.reset();
+    m_diffing.reset();
+    m_poll->stop();
+    if (m_progressDialog) {
+        m_progressDialog->setRange(0, 1000);
+        m_progressDialog->reset();
+        m_progressDialog->hide();
+    }
+    if (cancelled) {
+        m_lastMessage = tr("Comparison cancelled.");
+        m_window->statusBar()->showMessage(m_lastMessage, MainWindow::kMessageMs);
+        emit compareFinished(false, m_lastMessage);
+        return;
+    }
+    if (!result) {
+        m_lastMessage = withFullStop(error);
+        m_window->statusBar()->clearMessage();
+        QMessageBox::warning(m_window, tr("Cannot Compare"), m_lastMessage);
+        emit compareFinished(false, m_lastMessage);
+        return;
+    }
+    releaseOffGuiThread(std::exchange(m_shown, std::move(result)));
+    const importers::StateDiff& d = *m_shown->diff;
+    m_panel->setDiff(m_shown->diff, m_shown->thenLabel, m_shown->nowLabel);
+    if (!m_placed) {
+        // Beside the node inspector, whose dock is there from the start: a dock in an area of
+        // its own would shrink the map, which lays 100,000 cells out again (hundreds of ms).
+        if (auto* node = m_window->findChild<QDockWidget*>(QStringLiteral("nodeInspectorDock")))
+            m_window->tabifyDockWidget(node, m_dock);
+        m_placed = true;
+    }
+    m_dock->show();
+    m_dock->raise();
+    if (m_metricAction && m_metricAction->isChecked())
+        showDifference(true);
+    m_lastMessage = tr("Compared with %1: %2 nodes added, %3 removed; %4 pods moved, %5 created, %6 deleted.")
+                        .arg(m_shown->nowLabel, count(d.nodesAdded.size()), count(d.nodesRemoved.size()), count(d.podsMoved),
+                            count(d.podsCreated), count(d.podsDeleted));
+    m_window->statusBar()->showMessage(m_lastMessage, MainWindow::kMessageMs);
+    emit compareFinished(true, m_lastMessage);
+}
+
+void CompareController::clear()
+{
+    if (m_running)
+        cancel();
+    if (!m_shown)
+        return;
+    m_panel->setDiff(nullptr, QString(), QString());
+    if (m_metricAction && m_metricAction->isChecked())
+        m_metricAction->setChecked(false); // the map shows the new cluster's chosen metric already
+    releaseOffGuiThread(std::move(m_shown));
+    m_shown.reset();
+}
+
+void CompareController::addMetricAction(QMenu* metric)
+{
+    metric->addSeparator();
+    m_metricAction = metric->addAction(tr("&Difference to the Compared State"));
+    m_metricAction->setObjectName(QStringLiteral("actionCompareMetric"));
+    m_metricAction->setCheckable(true);
+    m_metricAction->setToolTip(tr("The chosen metric in the state compared with (File > Compare With) minus now"));
+    connect(m_metricAction, &QAction::triggered, this, [this](bool on) { showDifference(on); });
+    // Another metric chosen: the map shows it (MainWindow::setMetric()), no longer the difference.
+    connect(metric, &QMenu::triggered, this, [this](QAction* chosen) {
+        if (chosen != m_metricAction && m_metricAction->isChecked())
+            m_metricAction->setChecked(false);
+    });
+    // A plan's change recolours the map by the chosen metric (MainWindow::applyMetric(), which
+    // runs after this controller's slots): the difference is put back after it.
+    connect(m_window->planController(), &PlanController::planChanged, this, [this] {
+        if (m_metricAction->isChecked())
+            showDifference(true);
+    }, Qt::QueuedConnection);
+}
+
+bool CompareController::isShowingDifference() const
+{
+    return !model::comparedMetricBaseId(m_window->mapView()->currentMetric().id()).empty();
+}
+
+bool CompareController::showDifference(bool on)
+{
+    if (!on) {
+        m_window->setMetric(m_window->metricId()); // the chosen metric, as the menu shows it
+        return true;
+    }
+    auto refuse = [&](const QString& why) {
+        if (m_metricAction)
+            m_metricAction->setChecked(false);
+        m_window->statusBar()->showMessage(why, MainWindow::kMessageMs);
+        return false;
+    };
+    if (!m_shown || !m_shown->later)
+        return refuse(tr("Compare the shown state with another first: File > Compare With\u2026"));
+    const std::string chosen = m_window->metricId().toStdString();
+    const std::string_view planBase = model::planMetricBaseId(chosen);
+    auto base = model::MetricRegistry::builtin().find(planBase.empty() ? chosen : std::string(planBase));
+    auto metric = model::makeComparedMetric(base, m_shown->later);
+    if (!metric)
+        return refuse(tr("The chosen metric has no difference to show (choose a share or an amount, such as GPU requested or Cost)"));
+    m_window->mapView()->setMetric(std::move(metric));
+    if (m_metricAction)
+        m_metricAction->setChecked(true);
+    return true;
+}
+
+void CompareController::selectNode(const QString& name)
+{
+    const std::shared_ptr<const ImportedCluster> cluster = m_window->cluster();
+    const model::NodeId node = cluster && cluster->store ? cluster->store->findNode(name.toStdString()) : model::NodeId();
+    if (!node.isValid()) {
+        m_window->statusBar()->showMessage(tr("%1 is not in the shown state (it was added later).").arg(name), MainWindow::kMessageMs);
+        return;
+    }
+    // The selection opens the node inspector (ExplorePanels follows selectionChanged).
+    m_window->mapView()->setSelectedNode(node);
+    m_window->mapView()->zoomToNode(node);
+}
+
+void CompareController::showExportDialog()
+{
+    if (!m_shown) {
+        QMessageBox::information(m_window, tr("Nothing to Export"), tr("Compare the shown state with another first: File > Compare With\u2026"));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export Changes"), QStringLiteral("changes.json"),
+        tr("JSON, as fleetscope diff --format json (*.json);;CSV, the Changes panel's rows (*.csv);;Text, as fleetscope diff (*.txt)"));
+    m_window->restoreMapFocus();
+    if (!path.isEmpty())
+        exportTo(path, true);
+}
+
+bool CompareController::exportTo(const QString& path, bool interactive)
+{
+    auto fail = [&](const QString& why) {
+        m_lastMessage = withFullStop(why);
+        if (interactive)
+            QMessageBox::warning(m_window, tr("Cannot Export Changes"), m_lastMessage);
+        emit changesExported(false, m_lastMessage);
+        return false;
+    };
+    if (!m_shown)
+        return fail(tr("No comparison is shown"));
+    importers::OutputFileOptions options; // a shown input is never overwritten
+    for (const QString& f : m_window->shownFiles())
+        options.inputs.push_back(f.toStdString());
+    try { // a .fleet document, a folder or an input is refused before any work
+        importers::checkOutputTarget(path.toStdString(), options);
+    } catch (const std::exception& e) {
+        return fail(QString::fromStdString(e.what()));
+    }
+    // Written on the comparison's worker: at 100,000 nodes the text alone takes half a second.
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    QPointer<CompareController> self(this);
+    (void)QtConcurrent::run(comparePool(), [self, diff = m_shown->diff, suffix, path, options, interactive]() {
+        QString error;
+        try {
+            const std::string bytes = suffix == QLatin1String("json") ? importers::stateDiffJson(*diff)
+                : suffix == QLatin1String("csv")                       ? views::changesCsv(*diff)
+                                                                        : importers::stateDiffText(*diff, SIZE_MAX);
+            importers::writeOutputFile(path.toStdString(), bytes, options);
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [self, path, error, interactive] {
+                if (!self)
+                    return;
+                if (!error.isEmpty()) {
+                    self->m_lastMessage = withFullStop(error);
+                    if (interactive)
+                        QMessageBox::warning(self->m_window, tr("Cannot Export Changes"), self->m_lastMessage);
+                    emit self->changesExported(false, self->m_lastMessage);
+                    return;
+                }
+                self->m_lastMessage = tr("Wrote %1.").arg(path);
+                self->m_window->statusBar()->showMessage(self->m_lastMessage, MainWindow::kMessageMs);
+                emit self->changesExported(true, self->m_lastMessage);
+            },
+            Qt::QueuedConnection);
+    });
+    return true;
+}
+
+} // namespace fleet::app

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// File > Compare With...: the shown state ("then") against a later one ("now": a .fleet
+// document, cluster files, or a simulation for benchmarks), compared as `fleetscope diff`
+// compares them (importers/document/statediff.h) and listed in the Changes dock
+// (views/panels/changespanel.h); File > Export Changes writes what the dock lists.
+//
+// Threads: the later state is read and the diff computed on a worker (a thread of its own, not
+// Qt's global pool, which the raster engine waits on) holding a StoreReadGuard from start to end
+// (a live batch never changes the shown store under it; a live cluster's batches wait for the
+// whole comparison, the read of the later state included); a progress dialog with
+// Cancel shows after half a second, its figures polled ten times a second; a generation counter
+// drops the result of a comparison cancelled or replaced. The later state's store is freed off
+// the GUI thread (releaseOffGuiThread()). On the GUI thread only the model's reset and the
+// dock: O(1) in the size of the diff. A new cluster shown clears the dock (its "then" is gone).
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+class QAction;
+class QDockWidget;
+class QMenu;
+class QProgressDialog;
+class QTimer;
+
+namespace fleet::importers {
+struct StateDiff;
+}
+namespace fleet::views {
+class ChangesPanel;
+}
+
+namespace fleet::app {
+
+class MainWindow;
+class AtomicImportProgress;
+struct ComparedState;
+
+class CompareController : public QObject {
+    Q_OBJECT
+public:
+    /// Adds File > Compare With... (objectName "actionCompareWith") and File > Export
+    /// Changes... ("actionExportChanges") to `file`, and the Changes dock ("changesDock",
+    /// hidden until a comparison is shown) to `window`.
+    CompareController(MainWindow* window, QMenu* file);
+    ~CompareController() override;
+
+    /// Compares the shown state with the one read from `paths` (one .fleet document, or
+    /// cluster files as File > Open reads them) on a worker. False when nothing started (no
+    /// cluster shown yet: a message says so). A comparison running is cancelled first.
+    bool compareWithFiles(const QStringList& paths);
+    /// The same against a simulated cluster (`nodeCount` nodes from `seed`): for benchmarks.
+    bool compareWithSimulated(std::size_t nodeCount, std::uint64_t seed);
+    /// Cancels the running comparison (nothing is shown; the dock keeps what it had).
+    void cancel();
+    [[nodiscard]] bool isRunning() const noexcept { return m_running; }
+
+    /// Writes the comparison shown to `path` through the atomic writer
+    /// (importers/output/outputfile.h) on the comparison's worker: `.json` as `fleetscope diff
+    /// --format json`, `.csv` the dock's rows (views::changesCsv()), anything else as `fleetscope
+    /// diff`'s text (every name listed). The target is checked first (a .fleet document, a
+    /// folder or a shown input is refused). False when nothing started; changesExported()
+    /// follows either way. Errors are also shown in a message box when `interactive`.
+    bool exportTo(const QString& path, bool interactive = false);
+
+    /// Adds "Difference to the Compared State" (objectName "actionCompareMetric", checkable) to
+    /// the Metric menu `metric`: while checked and a comparison is shown, the map colours the
+    /// chosen metric's later value minus now (model/metrics/comparedmetric.h); choosing another
+    /// metric in the menu, or a new cluster, unchecks it.
+    void addMetricAction(QMenu* metric);
+    /// Whether the map shows the compared difference now.
+    [[nodiscard]] bool isShowingDifference() const;
+
+    /// The diff shown (null before the first comparison or after a new cluster).
+    [[nodiscard]] std::shared_ptr<const importers::StateDiff> diff() const;
+    [[nodiscard]] views::ChangesPanel* panel() const noexcept { return m_panel; }
+    [[nodiscard]] QDockWidget* dock() const noexcept { return m_dock; }
+    /// The last comparison's outcome for people ("Compared with B.fleet: ...", an error, "cancelled").
+    [[nodiscard]] QString lastMessage() const { return m_lastMessage; }
+
+signals:
+    /// A comparison ended: shown (`ok`), failed or cancelled; `message` says which.
+    void compareFinished(bool ok, const QString& message);
+    /// An export ended: written (`ok`) or refused / failed; `message` says which (lastMessage()).
+    void changesExported(bool ok, const QString& message);
+
+private:
+    template <class Load>
+    bool start(const QString& label, Load load);
+    void showDialog();
+    void showExportDialog();
+    void pollProgress();
+    void finish(std::uint64_t generation, std::shared_ptr<ComparedState> result, const QString& error, bool cancelled);
+    void clear();
+    void selectNode(const QString& name);
+    /// Colours the map by the compared difference of the chosen metric (`on`), or by the chosen
+    /// metric again; false (and unchecked) when the metric has no difference or nothing is compared.
+    bool showDifference(bool on);
+
+    MainWindow* m_window;
+    views::ChangesPanel* m_panel = nullptr;
+    QDockWidget* m_dock = nullptr;
+    QPointer<QProgressDialog> m_progressDialog;
+    QTimer* m_poll = nullptr;
+    std::shared_ptr<AtomicImportProgress> m_progress;
+    std::shared_ptr<std::atomic<bool>> m_diffing; // the worker has read the later state and compares
+    std::shared_ptr<ComparedState> m_shown;
+    std::uint64_t m_generation = 0;
+    bool m_running = false;
+    bool m_placed = false; // the dock tabified beside the node inspector
+    QString m_lastMessage;
+    QString m_lastDir;
+    QAction* m_metricAction = nullptr;
+};
+
+} // namespace fleet::app

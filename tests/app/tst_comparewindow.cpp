@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+// File > Compare With as the main window wires it (app/controllers/comparecontroller.h), on the
+// plan fixtures (tests/data/plan/README.md: both web pods moved to cpu-b1, cpu-a1 drained and
+// removed, api-0 deleted): the Changes dock shows the diff, a node row selects the node on the
+// map (one the shown state has), a cancelled comparison shows nothing, a new cluster clears the
+// dock, an export refuses a .fleet document, and the map's difference follows the Metric menu.
+// Under xvfb-run (the map is OpenGL).
+
+#include "app/controllers/comparecontroller.h"
+#include "app/startup/surfaceformat.h"
+#include "app/window/mainwindow.h"
+#include "importers/document/statediff.h"
+#include "views/itemmodels/changesmodel.h"
+#include "views/map/fleetmapview.h"
+#include "views/panels/changespanel.h"
+
+#include "common/guitestmain.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+using namespace fleet;
+using app::CompareController;
+using app::MainWindow;
+using views::ChangesModel;
+
+namespace {
+
+const QString kData = QStringLiteral(FLEET_TEST_DATA_DIR);
+constexpr int kWaitMs = 60000;
+
+bool openAndWait(MainWindow& window, const QStringList& files)
+{
+    QSignalSpy shown(&window, &MainWindow::clusterShown);
+    window.openFiles(files);
+    return shown.wait(kWaitMs) || shown.count() > 0;
+}
+
+} // namespace
+
+class TestCompareWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void compareSelectAndClear();
+    void cancelShowsNothing();
+};
+
+void TestCompareWindow::compareSelectAndClear()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, { kData + QStringLiteral("/plan/cluster.json") }));
+    auto* compare = window.findChild<CompareController*>();
+    QVERIFY(compare);
+    QVERIFY(!compare->dock()->isVisible());
+    QSignalSpy finished(compare, &CompareController::compareFinished);
+    QVERIFY(compare->compareWithFiles({ kData + QStringLiteral("/plan/cluster-after-plan.json") }));
+    QVERIFY(finished.wait(kWaitMs));
+    QVERIFY2(finished.first().first().toBool(), qPrintable(finished.first().at(1).toString()));
+    QVERIFY(compare->dock()->isVisible());
+    const auto diff = compare->diff();
+    QVERIFY(diff);
+    QCOMPARE(diff->podsMoved, std::size_t(2));
+    QCOMPARE(diff->nodesRemoved, std::vector<std::string> { "cpu-a1" });
+    ChangesModel* model = compare->panel()->model();
+    QCOMPARE(model->diff(), diff);
+
+    // A removed node's row: the shown state has it, the map selects it.
+    const QModelIndex removed = model->index(0, 0, model->groupIndex(ChangesModel::NodesRemoved));
+    QCOMPARE(removed.data().toString(), QStringLiteral("cpu-a1"));
+    emit compare->panel()->view()->clicked(removed);
+    const model::NodeId cpuA1 = window.cluster()->store->findNode("cpu-a1");
+    QVERIFY(cpuA1.isValid());
+    QCOMPARE(window.mapView()->selectedNode(), cpuA1);
+
+    // Export: a .fleet document is never overwritten; a JSON is `diff --format json`'s text.
+    QTemporaryDir dir;
+    QSignalSpy exported(compare, &CompareController::changesExported);
+    QVERIFY(compare->exportTo(dir.filePath(QStringLiteral("changes.json"))));
+    QVERIFY(exported.wait(kWaitMs));
+    QVERIFY(exported.last().first().toBool());
+    QFile json(dir.filePath(QStringLiteral("changes.json")));
+    QVERIFY(json.open(QIODevice::ReadOnly));
+    QCOMPARE(json.readAll(), QByteArray::fromStdString(importers::stateDiffJson(*diff)));
+    const QString document = dir.filePath(QStringLiteral("state.fleet"));
+    QFile::copy(kData + QStringLiteral("/document/plan-cluster-v1.fleet"), document);
+    QFile::setPermissions(document, QFile::ReadOwner | QFile::WriteOwner);
+    QVERIFY(!compare->exportTo(document));
+    QVERIFY(!exported.last().first().toBool());
+
+    // The map's difference: on from the Metric menu, off when another metric is chosen.
+    auto* difference = window.findChild<QAction*>(QStringLiteral("actionCompareMetric"));
+    QVERIFY(difference);
+    window.setMetric(QStringLiteral("cpu"));
+    difference->trigger();
+    QVERIFY(compare->isShowingDifference());
+    QCOMPARE(window.mapView()->currentMetric().id(), std::string("compare-diff-cpu"));
+    window.findChild<QAction*>(QStringLiteral("actionMetricGpu"))->trigger();
+    QVERIFY(!difference->isChecked());
+    QCOMPARE(window.mapView()->currentMetric().id(), std::string("gpu"));
+    // A categorical metric has no difference: the action stays off.
+    window.setMetric(QStringLiteral("state"));
+    difference->trigger();
+    QVERIFY(!difference->isChecked());
+    QVERIFY(!compare->isShowingDifference());
+
+    // A new cluster: the comparison's "then" is gone, the dock empties.
+    QVERIFY(openAndWait(window, { kData + QStringLiteral("/plan/cluster-changed.json") }));
+    QVERIFY(!compare->diff());
+    QCOMPARE(model->rowCount(), 0);
+}
+
+void TestCompareWindow::cancelShowsNothing()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, { kData + QStringLiteral("/plan/cluster.json") }));
+    auto* compare = window.findChild<CompareController*>();
+    QSignalSpy finished(compare, &CompareController::compareFinished);
+    QVERIFY(compare->compareWithSimulated(20000, 2)); // seconds of work: cancelled long before its end
+    QVERIFY(compare->isRunning());
+    compare->cancel();
+    QVERIFY(!compare->isRunning());
+    QCOMPARE(finished.count(), 1);
+    QVERIFY(!finished.first().first().toBool());
+    QCOMPARE(compare->lastMessage(), QStringLiteral("Comparison cancelled."));
+    QVERIFY(!compare->diff());
+    // The comparisons share one worker thread: the next one's result comes after the cancelled
+    // one's ended, which was dropped (one more compareFinished, the fixtures' diff, not 20,000 nodes').
+    QVERIFY(compare->compareWithFiles({ kData + QStringLiteral("/plan/cluster-after-plan.json") }));
+    QVERIFY(QTest::qWaitFor([&] { return finished.count() >= 2; }, kWaitMs));
+    QCOMPARE(finished.count(), 2);
+    QVERIFY(finished.last().first().toBool());
+    QVERIFY(compare->diff());
+    QCOMPARE(compare->diff()->after.nodes, std::size_t(3));
+    QVERIFY(compare->dock()->isVisible());
+}
+
+FLEET_GUI_TEST_MAIN(TestCompareWindow, fleet::app::setDefaultSurfaceFormat)
+
+#include "tst_comparewindow.moc"

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: Apache-2.0
+// File > Compare With in the real window, driven as a person does (desktopsession.h: Xvfb,
+// openbox, xdotool): a .fleet document of a 300-node simulated fleet is opened, compared with
+// another (a later state: the other seed's fleet) through the window's own file dialog (Alt+F,
+// W, the path typed), then File > Export Changes (Alt+F, H) writes the Changes panel's rows as
+// CSV and the diff as JSON. The panel's totals (nodes, pods, GPUs allocated, $/h then and now)
+// and its node lists are `fleetscope diff --format json`'s for the same two documents, and the
+// JSON is that command's output byte for byte. The GUI thread's longest stall during the
+// comparison is measured (GuiStallProbe) and printed. Then `fleetscope A.fleet --compare
+// B.fleet` on the plan fixtures (pods moved, a node removed, a pod deleted), checked the same way,
+// and Metric > Difference to the Compared State recolours the map and back (pixels).
+
+#include "e2e/desktopsession.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace fleet::e2e;
+
+namespace {
+
+const QSize kWindow(1280, 860);
+
+QByteArray run(const QStringList& args)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::SeparateChannels);
+    p.start(DesktopSession::executable(), args);
+    p.waitForFinished(120000);
+    return p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0 ? p.readAllStandardOutput() : QByteArray();
+}
+
+QByteArray fileBytes(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// One CSV line's fields (RFC 4180 quotes; the writer's formula guard "'" taken off).
+QStringList csvFields(const QString& line)
+{
+    QStringList fields;
+    QString field;
+    bool quoted = false;
+    for (int i = 0; i < line.size(); ++i) {
+        const QChar c = line[i];
+        if (quoted) {
+            if (c == QLatin1Char('"') && i + 1 < line.size() && line[i + 1] == QLatin1Char('"'))
+                field += c, ++i;
+            else if (c == QLatin1Char('"'))
+                quoted = false;
+            else
+                field += c;
+        } else if (c == QLatin1Char('"')) {
+            quoted = true;
+        } else if (c == QLatin1Char(',')) {
+            fields << field;
+            field.clear();
+        } else {
+            field += c;
+        }
+    }
+    fields << field;
+    for (QString& f : fields)
+        if (f.startsWith(QLatin1Char('\'')))
+            f.remove(0, 1);
+    return fields;
+}
+
+// "1,234" -> 1234, "$1,234.56/h" -> 1234.56, "-$0.25/h" -> -0.25, "+3" -> 3.
+double number(QString text)
+{
+    text.remove(QLatin1Char(',')).remove(QLatin1Char('$')).remove(QStringLiteral("/h")).remove(QLatin1Char('+'));
+    bool ok = false;
+    const double v = text.toDouble(&ok);
+    return ok ? v : std::nan("");
+}
+
+} // namespace
+
+class TestE2eCompare : public QObject {
+    Q_OBJECT
+private slots:
+    void compareWithAndExportChanges();
+    void compareFromCommandLine();
+
+private:
+    bool answer(DesktopSession& s, const QString& title, const QString& keys);
+    /// File > Export Changes (Alt+F, H), `path` typed into its dialog; waits for the file
+    /// (retried while the comparison is still running: "Nothing to Export").
+    bool exportChanges(DesktopSession& s, const QString& path);
+    /// The exported CSV (the panel's rows) and JSON checked against `fleetscope diff --format json`.
+    void verifyExports(const QString& csv, const QString& json, const QByteArray& diffJson);
+};
+
+bool TestE2eCompare::answer(DesktopSession& s, const QString& title, const QString& keys)
+{
+    const quint32 box = s.waitForWindow(title);
+    return box && s.xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(box) }) && s.key(keys);
+}
+
+bool TestE2eCompare::exportChanges(DesktopSession& s, const QString& path)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < 60000) {
+        if (!s.key(QStringLiteral("alt+f")) || !s.key(QStringLiteral("h")))
+            return false;
+        QString which;
+        const bool shown = waitUntil(
+            [&] {
+                for (const QString& title : { QStringLiteral("^Export Changes$"), QStringLiteral("^Nothing to Export$") }) {
+                    QString ids;
+                    if (s.xdotool({ QStringLiteral("search"), QStringLiteral("--onlyvisible"), QStringLiteral("--name"), title }, &ids)
+                        && !ids.trimmed().isEmpty()) {
+                        which = title;
+                        return true;
+                    }
+                }
+                return false;
+            },
+            15000);
+        if (!shown)
+            return false;
+        if (which == QLatin1String("^Nothing to Export$")) { // the comparison still runs
+            if (!answer(s, which, QStringLiteral("Escape")) || !s.waitForNoWindow(which))
+                return false;
+            continue;
+        }
+        return answer(s, which, QStringLiteral("ctrl+a")) && s.type(path) && s.key(QStringLiteral("Return"))
+            && waitUntil([&] { return QFile::exists(path); }, 20000) && s.waitForNoWindow(which);
+    }
+    return false;
+}
+
+void TestE2eCompare::verifyExports(const QString& csv, const QString& json, const QByteArray& diffJson)
+{
+    const QJsonObject diff = QJsonDocument::fromJson(diffJson).object();
+    // The JSON export is `fleetscope diff --format json`, byte for byte.
+    QCOMPARE(fileBytes(json), diffJson);
+
+    // The panel's rows: its totals are the command's figures.
+    QMap<QString, QStringList> totals;
+    QMap<QString, QStringList> nodeRows;
+    QMap<QString, QString> groupCounts;
+    const QStringList lines = QString::fromUtf8(fileBytes(csv)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY(lines.size() > 5);
+    QCOMPARE(lines[0], QStringLiteral("section,change,then,now,difference"));
+    for (int i = 1; i < lines.size(); ++i) {
+        const QStringList f = csvFields(lines[i]);
+        QCOMPARE(f.size(), 5);
+        if (f[0] == QLatin1String("Totals") && !f[1].isEmpty())
+            totals.insert(f[1], f.mid(2));
+        else if (f[0].startsWith(QLatin1String("Nodes ")) && !f[1].isEmpty())
+            nodeRows[f[0]] << f[1];
+        else if (f[1].isEmpty())
+            groupCounts.insert(f[0], f[4]);
+    }
+    const QJsonObject then = diff[QStringLiteral("before")].toObject();
+    const QJsonObject now = diff[QStringLiteral("after")].toObject();
+    QCOMPARE(number(totals[QStringLiteral("Nodes")].value(0)), then[QStringLiteral("nodes")].toDouble());
+    QCOMPARE(number(totals[QStringLiteral("Nodes")].value(1)), now[QStringLiteral("nodes")].toDouble());
+    QCOMPARE(number(totals[QStringLiteral("Nodes")].value(2)), now[QStringLiteral("nodes")].toDouble() - then[QStringLiteral("nodes")].toDouble());
+    QCOMPARE(number(totals[QStringLiteral("Pods")].value(0)), then[QStringLiteral("pods")].toDouble());
+    QCOMPARE(number(totals[QStringLiteral("Pods")].value(1)), now[QStringLiteral("pods")].toDouble());
+    QCOMPARE(number(totals[QStringLiteral("GPUs allocated")].value(0)), then[QStringLiteral("gpus_allocated")].toDouble());
+    QCOMPARE(number(totals[QStringLiteral("GPUs allocated")].value(1)), now[QStringLiteral("gpus_allocated")].toDouble());
+    // Dollars to the cent, as the panel writes them.
+    QCOMPARE(number(totals[QStringLiteral("Cost per hour")].value(0)), std::round(then[QStringLiteral("dollars_per_hour")].toDouble() * 100) / 100);
+    QCOMPARE(number(totals[QStringLiteral("Cost per hour")].value(1)), std::round(now[QStringLiteral("dollars_per_hour")].toDouble() * 100) / 100);
+    QVERIFY(then[QStringLiteral("dollars_per_hour")].toDouble() > 0);
+    // The node lists, name for name.
+    const QJsonObject nodes = diff[QStringLiteral("nodes")].toObject();
+    int changedNodes = 0;
+    for (const auto& [section, key] : { std::pair { QStringLiteral("Nodes added"), QStringLiteral("added") },
+             std::pair { QStringLiteral("Nodes removed"), QStringLiteral("removed") },
+             std::pair { QStringLiteral("Nodes relabelled"), QStringLiteral("relabelled") },
+             std::pair { QStringLiteral("Nodes tainted"), QStringLiteral("tainted") } }) {
+        QStringList expected;
+        for (const QJsonValue& v : nodes[key].toArray())
+            expected << v.toString();
+        QCOMPARE(nodeRows.value(section), expected);
+        QCOMPARE(number(groupCounts.value(section)), static_cast<double>(expected.size()));
+        changedNodes += static_cast<int>(expected.size());
+    }
+    QVERIFY(changedNodes > 0);
+    const QJsonObject pods = diff[QStringLiteral("pods")].toObject();
+    QVERIFY2(groupCounts.value(QStringLiteral("Pods by workload"))
+                 .startsWith(QStringLiteral("%1 moved, %2 created, %3 deleted")
+                                 .arg(pods[QStringLiteral("moved")].toInteger())
+                                 .arg(pods[QStringLiteral("created")].toInteger())
+                                 .arg(pods[QStringLiteral("deleted")].toInteger())
+                                 .replace(QRegularExpression(QStringLiteral("(\\d)(?=(\\d{3})+(?!\\d))")), QStringLiteral("\\1,"))),
+        qPrintable(groupCounts.value(QStringLiteral("Pods by workload"))));
+}
+
+void TestE2eCompare::compareWithAndExportChanges()
+{
+    DesktopSession s;
+    const QString before = s.path(QStringLiteral("before.fleet"));
+    const QString after = s.path(QStringLiteral("after.fleet"));
+    for (const auto& [path, seed] : { std::pair { before, QStringLiteral("3") }, std::pair { after, QStringLiteral("4") } })
+        run({ QStringLiteral("save"), QStringLiteral("--simulate"), QStringLiteral("300"), QStringLiteral("--seed"), seed, QStringLiteral("-o"), path });
+    QVERIFY(QFile::exists(before) && QFile::exists(after));
+    const QByteArray diffJson = run({ QStringLiteral("diff"), before, after, QStringLiteral("--format"), QStringLiteral("json") });
+    const QJsonObject diff = QJsonDocument::fromJson(diffJson).object();
+    QVERIFY(!diff.isEmpty());
+
+    QVERIFY2(s.startDesktop(1400, 1000), qPrintable(s.error()));
+    QVERIFY2(s.startApp({ before }, kWindow), qPrintable(s.error()));
+    GuiStallProbe probe;
+    QString probeError;
+    QVERIFY2(probe.start(s.display(), s.window(), 100, probeError), qPrintable(probeError));
+
+    // File > Compare With (Alt+F, W), the later document typed into the file dialog.
+    QVERIFY(s.key(QStringLiteral("alt+f")) && s.key(QStringLiteral("w")));
+    QVERIFY2(answer(s, QStringLiteral("^Compare With$"), QStringLiteral("ctrl+a")), qPrintable(s.error()));
+    QVERIFY(s.type(after) && s.key(QStringLiteral("Return")));
+    QVERIFY(s.waitForNoWindow(QStringLiteral("^Compare With$")));
+
+    const QString csv = s.path(QStringLiteral("changes.csv"));
+    QVERIFY2(exportChanges(s, csv), qPrintable(s.error() + s.appOutput()));
+    const QString json = s.path(QStringLiteral("changes.json"));
+    QVERIFY2(exportChanges(s, json), qPrintable(s.error() + s.appOutput()));
+    probe.stop();
+    std::printf("longest GUI stall from Compare With to the second export: %.0f ms (%d pings answered)\n", probe.longestMs(), probe.answered());
+    QVERIFY(s.appRunning());
+
+    verifyExports(csv, json, diffJson);
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY(s.quitApp());
+}
+
+// `fleetscope BEFORE.fleet --compare AFTER.fleet`: the plan fixtures' state and the same
+// cluster after part of the plan was carried out by hand (tests/data/plan/README.md): both web
+// pods moved to cpu-b1, cpu-a1 drained and removed with its DaemonSet pod, api-0 deleted.
+void TestE2eCompare::compareFromCommandLine()
+{
+    DesktopSession s;
+    const QString data = QStringLiteral(FLEET_TEST_DATA_DIR);
+    const QString before = s.path(QStringLiteral("before.fleet"));
+    const QString after = s.path(QStringLiteral("after.fleet"));
+    run({ QStringLiteral("save"), data + QStringLiteral("/plan/cluster.json"), QStringLiteral("-o"), before });
+    run({ QStringLiteral("save"), data + QStringLiteral("/plan/cluster-after-plan.json"), QStringLiteral("-o"), after });
+    QVERIFY(QFile::exists(before) && QFile::exists(after));
+    const QByteArray diffJson = run({ QStringLiteral("diff"), before, after, QStringLiteral("--format"), QStringLiteral("json") });
+    const QJsonObject diff = QJsonDocument::fromJson(diffJson).object();
+    QCOMPARE(diff[QStringLiteral("pods")][QStringLiteral("moved")].toInt(), 2);
+    QCOMPARE(diff[QStringLiteral("nodes")][QStringLiteral("removed")].toArray(), QJsonArray { QStringLiteral("cpu-a1") });
+
+    QVERIFY2(s.startDesktop(1400, 1000), qPrintable(s.error()));
+    QVERIFY2(s.startApp({ before, QStringLiteral("--compare"), after }, kWindow), qPrintable(s.error()));
+    const QString csv = s.path(QStringLiteral("changes.csv"));
+    QVERIFY2(exportChanges(s, csv), qPrintable(s.error() + s.appOutput()));
+    const QString json = s.path(QStringLiteral("changes.json"));
+    QVERIFY2(exportChanges(s, json), qPrintable(s.error() + s.appOutput()));
+    verifyExports(csv, json, diffJson);
+    if (QTest::currentTestFailed())
+        return;
+    // The web Deployment's two moved pods are its row of the panel.
+    const QString rows = QString::fromUtf8(fileBytes(csv));
+    QVERIFY2(rows.contains(QStringLiteral("Pods by workload,default/Deployment/web,,,\"2 moved, 0 created, 0 deleted\"\n")), qPrintable(rows));
+
+    // Metric > CPU Requested (Ctrl+2), then Metric > Difference to the Compared State (Alt+M, D): the
+    // map's cells change colour (the diverging map of cpu-b1's gain, cpu-a1's and cpu-a2's
+    // loss); unchecked again, the map is as it was.
+    auto mapPixels = [&] {
+        if (!s.waitForStillScreen())
+            return QImage();
+        const QImage screen = s.grabScreen();
+        const QRect area = s.mapArea(screen);
+        return area.isValid() ? screen.copy(area) : QImage();
+    };
+    QVERIFY(s.key(QStringLiteral("ctrl+2"))); // Metric > CPU Requested (the menu's C is also Cost of Unallocated Capacity's)
+    const QImage cpu = mapPixels();
+    QVERIFY2(!cpu.isNull(), qPrintable(s.error()));
+    QVERIFY(s.key(QStringLiteral("alt+m")) && s.key(QStringLiteral("d")));
+    QVERIFY(waitUntil([&] { const QImage now = mapPixels(); return !now.isNull() && now != cpu; }, 15000));
+    QVERIFY(s.key(QStringLiteral("alt+m")) && s.key(QStringLiteral("d")));
+    QImage last;
+    const bool restored = waitUntil([&] { last = mapPixels(); return last == cpu; }, 15000);
+    if (!restored) {
+        cpu.save(QStringLiteral("/tmp/cmp_cpu.png"));
+        last.save(QStringLiteral("/tmp/cmp_last.png"));
+        s.grabScreen().save(QStringLiteral("/tmp/cmp_screen.png"));
+    }
+    QVERIFY(restored);
+    QVERIFY(s.quitApp());
+}
+
+QTEST_GUILESS_MAIN(TestE2eCompare)
+#include "tst_e2e_compare.moc"
