@@ -3,6 +3,7 @@
 #include "importers/optionfile.h"
 
 #include "bytecolumns.h"
+#include "phasetimer.h"
 #include "sqlitehandle_p.h"
 #include "storecodec.h"
 
@@ -358,8 +359,10 @@ std::string serializeFleetDocument(const FleetDocument& doc, const std::string& 
     if (!doc.cluster.store)
         throw FleetDocumentError(fileName, "no cluster to save");
 
+    document::PhaseTimer timer("save");
     // The columns are compressed in parallel: zlib is most of a save's time.
     auto raw = document::encodeStore(*doc.cluster.store, doc.cluster.usage.get());
+    timer.mark("encode the columns");
     std::vector<std::future<std::string>> compressed;
     for (const auto& column : raw)
         compressed.push_back(std::async(std::launch::async, [&column] {
@@ -451,8 +454,12 @@ std::string serializeFleetDocument(const FleetDocument& doc, const std::string& 
             column.bindBlob(4, zlib ? std::string_view(data) : std::string_view(raw[i].second));
             column.stepDone();
         }
+        timer.mark("insert the rows (zlib beside)");
         db.run("COMMIT");
-        return db.serialize();
+        timer.mark("commit");
+        std::string image = db.serialize();
+        timer.mark("serialize");
+        return image;
     } catch (const document::SqliteError& e) {
         throw FleetDocumentError(fileName, std::string("cannot build the document: ") + e.what());
     }
@@ -477,7 +484,9 @@ void saveFleetDocument(const FleetDocument& doc, const std::string& path, const 
     documentOutput.replacesDocument = true;
     checkOutputTarget(path, documentOutput);
     const std::string bytes = serializeFleetDocument(doc, path);
+    document::PhaseTimer timer("save");
     writeOutputFile(path, bytes, documentOutput);
+    timer.mark("write, fsync, rename");
 }
 
 PlanSource readFleetDocumentProvenance(const std::string& path)
@@ -510,16 +519,19 @@ std::vector<DocumentPlan> readFleetDocumentPlans(const std::string& path)
 
 FleetDocument openFleetDocument(const std::string& path, const model::TopologySpec* topologySpec)
 {
+    document::PhaseTimer timer("open");
     const std::string bytes = readAll(path);
+    timer.mark("read the file");
     return readFleetDocument(bytes, path, topologySpec);
 }
 
 FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileName, const model::TopologySpec* topologySpec)
 {
+    document::PhaseTimer timer("open");
     FleetDocument doc;
     try {
         Sqlite db = openChecked(bytes);
-
+        timer.mark("header, quick_check, schema");
         std::map<std::string, std::string> values;
         {
             Statement q(db, "SELECT key, value FROM document");
@@ -590,6 +602,7 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
                                               + " bytes, its size says " + std::to_string(size));
             }
         }
+        timer.mark("document, plans, select columns");
         std::map<std::string, std::future<std::string>> inflating;
         for (const std::string& name : document::storeColumnNames()) {
             const auto it = stored.find(name);
@@ -607,9 +620,11 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
         for (auto& [name, f] : inflating)
             columns[name] = f.get();
         stored.clear();
+        timer.mark("inflate");
         document::DecodedStore decoded = document::decodeStore([&](const std::string& name) -> std::string_view { return columns.at(name); });
         c.store = std::move(decoded.store);
         c.usage = std::move(decoded.usage);
+        timer.mark("rebuild the store");
         doc.plans = plans.get();
     } catch (const DocumentFormatError& e) {
         throw FleetDocumentError(fileName, e.what());
@@ -620,12 +635,14 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
     }
     if (doc.cluster.store->nodeCount() == 0 && doc.cluster.store->podCount() == 0)
         throw FleetDocumentError(fileName, "holds no nodes and no pods");
+    timer.mark("wait for the plans");
     model::TopologySpec spec;
     if (topologySpec)
         spec = *topologySpec;
     else
         spec.levelKeys = doc.topologyKeys.empty() ? model::TopologySpec::defaults().levelKeys : doc.topologyKeys;
     doc.cluster.topology = std::make_shared<model::Topology>(model::Topology::build(*doc.cluster.store, spec));
+    timer.mark("topology");
     return doc;
 }
 
