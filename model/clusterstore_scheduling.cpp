@@ -15,6 +15,7 @@
 #include <limits>
 #include <stdexcept>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace fleet::model {
 
@@ -154,6 +155,7 @@ struct ClusterStore::SchedulingColumns {
     // cluster-wide
     std::unordered_map<std::uint32_t, std::vector<Label>> namespaceLabels;
     std::vector<DisruptionBudget> budgets;
+    std::unordered_set<std::uint64_t> budgetKeys; // namespace StringId << 32 | name StringId, of `budgets`
 
     std::uint32_t internProfile(const Profile& p)
     {
@@ -332,14 +334,16 @@ void ClusterStore::addDisruptionBudget(const DisruptionBudgetRecord& r)
     DisruptionBudget b;
     b.namespaceName = m_strings.intern(r.namespaceName);
     b.name = m_strings.intern(r.name);
-    for (const DisruptionBudget& e : m_scheduling->budgets)
-        if (e.namespaceName == b.namespaceName && e.name == b.name)
-            throw std::invalid_argument("PodDisruptionBudget " + r.namespaceName + "/" + r.name + " given twice");
+    // By key, not by a walk of the budgets before: O(budgets) in all, not O(budgets^2).
+    const std::uint64_t key = std::uint64_t { b.namespaceName.value } << 32 | b.name.value;
+    if (m_scheduling->budgetKeys.count(key))
+        throw std::invalid_argument("PodDisruptionBudget " + r.namespaceName + "/" + r.name + " given twice");
     b.selector = internSelector(r.selectorNull, r.matchLabels, r.matchExpressions);
     b.minAvailable = r.minAvailable;
     b.maxUnavailable = r.maxUnavailable;
     b.disruptionsAllowed = r.disruptionsAllowed;
     m_scheduling->budgets.push_back(std::move(b));
+    m_scheduling->budgetKeys.insert(key);
 }
 
 std::span<const DisruptionBudget> ClusterStore::disruptionBudgets() const noexcept { return m_scheduling->budgets; }
@@ -354,7 +358,7 @@ std::size_t ClusterStore::schedulingMemoryBytes() const noexcept
     total += bytes(c.profiles) + c.profileIndex.size() * 32;
     for (const auto& [ns, labels] : c.namespaceLabels)
         total += 48 + bytes(labels);
-    total += bytes(c.budgets);
+    total += bytes(c.budgets) + c.budgetKeys.size() * 24;
     for (const DisruptionBudget& b : c.budgets)
         total += bytes(b.selector.requirements);
     return total;

@@ -360,14 +360,17 @@ std::string serializeFleetDocument(const FleetDocument& doc, const std::string& 
         throw FleetDocumentError(fileName, "no cluster to save");
 
     document::PhaseTimer timer("save");
-    // The columns are compressed in parallel: zlib is most of a save's time.
-    auto raw = document::encodeStore(*doc.cluster.store, doc.cluster.usage.get());
-    timer.mark("encode the columns");
+    // zlib is most of a save's time: each column is compressed on a thread of its own from the
+    // moment it is encoded, the strings (the largest, encoded first) while the pods are.
+    // `raw` is declared before the futures that read it, so that it outlives them.
+    std::vector<std::pair<std::string, std::string>> raw;
     std::vector<std::future<std::string>> compressed;
-    for (const auto& column : raw)
-        compressed.push_back(std::async(std::launch::async, [&column] {
-            return document::columnIsCompressed(column.first) ? document::compressColumn(column.second) : std::string();
-        }));
+    document::encodeStoreInto(*doc.cluster.store, doc.cluster.usage.get(), raw, [&](const std::string& name, const std::string& bytes) {
+        compressed.push_back(document::columnIsCompressed(name)
+                                 ? std::async(std::launch::async, [&bytes] { return document::compressColumn(bytes); })
+                                 : std::async(std::launch::deferred, [] { return std::string(); }));
+    });
+    timer.mark("encode the columns");
 
     // The plans' evaluations (tens of MB of JSON for a large plan) compress beside the columns.
     std::vector<std::shared_future<std::string>> planTexts;
@@ -575,13 +578,15 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
                   return finishPlans(std::move(rows), version, fileName);
               });
 
-        // The columns: every one version 1 writes, no other; inflated in parallel.
-        struct Stored {
+        // The columns: every one version 1 writes, no other. Each is inflated on a thread of its
+        // own from the moment its row is read, and the store is rebuilt as the columns come:
+        // the strings (written first, the largest) are interned while the others inflate.
+        struct Column {
             bool zlib = false;
-            std::uint64_t rawSize = 0;
-            std::string data;
+            std::string raw;                           // compression "none"
+            std::shared_future<std::string> inflated; // compression "zlib"
         };
-        std::map<std::string, Stored> stored;
+        std::map<std::string, Column> columns;
         {
             Statement q(db, "SELECT name, compression, raw_size, data FROM columns");
             while (q.step()) {
@@ -596,35 +601,31 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
                 const std::int64_t size = q.integer(2);
                 if (size < 0)
                     throw DocumentFormatError("column " + name + " has a negative size");
-                stored[name] = { compression == "zlib", static_cast<std::uint64_t>(size), q.blob(3) };
-                if (!stored[name].zlib && stored[name].data.size() != static_cast<std::uint64_t>(size))
-                    throw DocumentFormatError("column " + name + " holds " + std::to_string(stored[name].data.size())
+                Column& column = columns[name];
+                column.zlib = compression == "zlib";
+                if (column.zlib) {
+                    column.inflated = std::async(std::launch::async, [data = q.blob(3), rawSize = static_cast<std::uint64_t>(size), name] {
+                                          return document::decompressColumn(data, rawSize, name);
+                                      }).share();
+                    continue;
+                }
+                column.raw = q.blob(3);
+                if (column.raw.size() != static_cast<std::uint64_t>(size))
+                    throw DocumentFormatError("column " + name + " holds " + std::to_string(column.raw.size())
                                               + " bytes, its size says " + std::to_string(size));
             }
         }
-        timer.mark("document, plans, select columns");
-        std::map<std::string, std::future<std::string>> inflating;
-        for (const std::string& name : document::storeColumnNames()) {
-            const auto it = stored.find(name);
-            if (it == stored.end())
+        for (const std::string& name : document::storeColumnNames())
+            if (!columns.count(name))
                 throw DocumentFormatError("column " + name + " is missing");
-            if (it->second.zlib)
-                inflating[name] = std::async(std::launch::async, [&entry = it->second, name] {
-                    return document::decompressColumn(entry.data, entry.rawSize, name);
-                });
-        }
-        std::map<std::string, std::string> columns;
-        for (auto& [name, entry] : stored)
-            if (!entry.zlib)
-                columns[name] = std::move(entry.data);
-        for (auto& [name, f] : inflating)
-            columns[name] = f.get();
-        stored.clear();
-        timer.mark("inflate");
-        document::DecodedStore decoded = document::decodeStore([&](const std::string& name) -> std::string_view { return columns.at(name); });
+        timer.mark("document, plans, select columns");
+        document::DecodedStore decoded = document::decodeStore([&](const std::string& name) -> std::string_view {
+            const Column& column = columns.at(name);
+            return column.zlib ? std::string_view(column.inflated.get()) : std::string_view(column.raw);
+        });
         c.store = std::move(decoded.store);
         c.usage = std::move(decoded.usage);
-        timer.mark("rebuild the store");
+        timer.mark("inflate and rebuild the store");
         doc.plans = plans.get();
     } catch (const DocumentFormatError& e) {
         throw FleetDocumentError(fileName, e.what());
