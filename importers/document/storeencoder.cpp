@@ -258,27 +258,18 @@ TemplateKey templateKey(const ClusterStore& s, PodId p)
     return k;
 }
 
-// TemplateKey's hash: its words mixed (splitmix64's finalizer per word).
+// TemplateKey's hash, of the fields that tell workloads apart (the workload, the label set, the
+// request, the priority), one multiply each: equality decides the rest. A hash of every word
+// was 7% of a save's time at 1.6M pods.
 struct TemplateKeyHash {
     std::size_t operator()(const TemplateKey& k) const noexcept
     {
-        std::uint64_t h = 0;
-        auto mix = [&h](std::uint64_t v) {
-            h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-            h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
-            h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
-            h ^= h >> 31;
-        };
-        for (int i = 0; i < 12; ++i) {
-            mix(reinterpret_cast<std::uintptr_t>(k.addresses[i]));
-            mix(k.sizes[i]);
-        }
-        mix(k.workload.value);
-        mix(static_cast<std::uint32_t>(k.priority) | std::uint64_t { static_cast<std::uint32_t>(k.gpuShare) } << 32);
-        mix(k.mirror);
-        for (std::int64_t a : k.request.amounts)
-            mix(static_cast<std::uint64_t>(a));
-        return static_cast<std::size_t>(h);
+        std::uint64_t h = k.workload.value;
+        h = (h ^ reinterpret_cast<std::uintptr_t>(k.addresses[4])) * 0x9e3779b97f4a7c15ULL; // podLabels
+        h = (h ^ static_cast<std::uint64_t>(k.request.amounts[0])) * 0x9e3779b97f4a7c15ULL;
+        h = (h ^ static_cast<std::uint64_t>(k.request.amounts[1])) * 0x9e3779b97f4a7c15ULL;
+        h = (h ^ static_cast<std::uint32_t>(k.priority)) * 0x9e3779b97f4a7c15ULL;
+        return static_cast<std::size_t>(h ^ (h >> 29));
     }
 };
 

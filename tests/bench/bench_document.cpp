@@ -172,15 +172,19 @@ int main(int argc, char** argv)
         rawBytes += bytes.size();
         auto t = Clock::now();
         const std::string z1 = zlibAt(bytes, 1);
-        level1S += since(t);
+        const double z1S = since(t);
+        level1S += z1S;
         level1 += z1.size();
         t = Clock::now();
         level6 += zlibAt(bytes, 6).size();
         level6S += since(t);
         t = Clock::now();
         (void)importers::document::decompressColumn(z1, bytes.size(), name);
-        inflateS += since(t);
-        std::printf("  column %-14s %11zu bytes raw, %10zu at zlib 1\n", name.c_str(), bytes.size(), z1.size());
+        const double inflate1S = since(t);
+        inflateS += inflate1S;
+        std::printf("  column %-14s %11zu bytes raw (%5.1f/pod), %10zu at zlib 1 (%5.1f/pod) in %.2f s, inflated in %.2f s%s\n", name.c_str(),
+            bytes.size(), double(bytes.size()) / double(store.podCount()), z1.size(), double(z1.size()) / double(store.podCount()), z1S,
+            inflate1S, importers::document::columnIsCompressed(name) ? "" : " (stored raw)");
     }
     std::printf("columns: encode %.2f s; %zu bytes raw (%.1f/pod), zlib 1: %zu (%.1f/pod) in %.2f s, inflate %.2f s; zlib 6: %zu (%.1f/pod) in %.2f s (one thread)\n",
         encodeS, rawBytes, double(rawBytes) / double(store.podCount()), level1, double(level1) / double(store.podCount()), level1S, inflateS,
