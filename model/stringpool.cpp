@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "stringpool.h"
 
+#include <bit>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 
@@ -14,6 +16,27 @@ std::size_t hashOf(std::string_view s) noexcept
     // byte-wise FNV on 30 to 60 byte pod names, which dominate interning at import.
     return std::hash<std::string_view>{}(s);
 }
+
+// A slot holds id + 1 in its low bits (as many as the table has slots: the table is at most
+// half full, so id + 1 < slots) and, in the bits above, a tag: the hash's top bits. A probe
+// compares a string only when the tags match, so that a slot of another string costs no
+// access to m_views and its characters (two cache misses each at 1.7M strings; perf put a
+// quarter of intern()'s time in them when a .fleet document's strings are interned).
+struct SlotLayout {
+    std::uint32_t idMask;
+    unsigned idBits;
+    explicit SlotLayout(std::size_t slots) noexcept
+        : idMask(slots >= (std::size_t{1} << 32) ? ~std::uint32_t{0} : static_cast<std::uint32_t>(slots - 1))
+        , idBits(static_cast<unsigned>(std::countr_zero(slots)))
+    {
+    }
+    [[nodiscard]] std::uint32_t tag(std::size_t hash) const noexcept
+    {
+        if (idBits >= 32)
+            return 0;
+        return static_cast<std::uint32_t>(static_cast<std::uint64_t>(hash) >> (32 + idBits)) << idBits;
+    }
+};
 } // namespace
 
 StringPool::StringPool()
@@ -61,11 +84,13 @@ void StringPool::grow()
 {
     std::vector<std::uint32_t> slots(m_slots.size() * 2, 0);
     const std::size_t mask = slots.size() - 1;
+    const SlotLayout layout(slots.size());
     for (std::uint32_t id = 0; id < m_views.size(); ++id) {
-        std::size_t i = hashOf(m_views[id]) & mask;
+        const std::size_t h = hashOf(m_views[id]);
+        std::size_t i = h & mask;
         while (slots[i] != 0)
             i = (i + 1) & mask;
-        slots[i] = id + 1;
+        slots[i] = layout.tag(h) | (id + 1);
     }
     m_slots.swap(slots);
 }
@@ -80,16 +105,21 @@ void StringPool::reserve(std::size_t count)
 StringId StringPool::intern(std::string_view text)
 {
     const std::size_t mask = m_slots.size() - 1;
-    std::size_t i = hashOf(text) & mask;
+    const SlotLayout layout(m_slots.size());
+    const std::size_t h = hashOf(text);
+    const std::uint32_t tag = layout.tag(h);
+    std::size_t i = h & mask;
     while (m_slots[i] != 0) {
-        const std::uint32_t id = m_slots[i] - 1;
-        if (m_views[id] == text)
-            return StringId(id);
+        if ((m_slots[i] & ~layout.idMask) == tag) {
+            const std::uint32_t id = (m_slots[i] & layout.idMask) - 1;
+            if (m_views[id] == text)
+                return StringId(id);
+        }
         i = (i + 1) & mask;
     }
     const auto id = static_cast<std::uint32_t>(m_views.size());
     m_views.emplace_back(store(text), text.size());
-    m_slots[i] = id + 1;
+    m_slots[i] = tag | (id + 1);
     if (m_views.size() * 2 > m_slots.size())
         grow();
     return StringId(id);
@@ -98,11 +128,16 @@ StringId StringPool::intern(std::string_view text)
 StringId StringPool::find(std::string_view text) const noexcept
 {
     const std::size_t mask = m_slots.size() - 1;
-    std::size_t i = hashOf(text) & mask;
+    const SlotLayout layout(m_slots.size());
+    const std::size_t h = hashOf(text);
+    const std::uint32_t tag = layout.tag(h);
+    std::size_t i = h & mask;
     while (m_slots[i] != 0) {
-        const std::uint32_t id = m_slots[i] - 1;
-        if (m_views[id] == text)
-            return StringId(id);
+        if ((m_slots[i] & ~layout.idMask) == tag) {
+            const std::uint32_t id = (m_slots[i] & layout.idMask) - 1;
+            if (m_views[id] == text)
+                return StringId(id);
+        }
         i = (i + 1) & mask;
     }
     return {};

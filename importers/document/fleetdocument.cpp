@@ -3,6 +3,7 @@
 #include "importers/optionfile.h"
 
 #include "bytecolumns.h"
+#include "phasetimer.h"
 #include "sqlitehandle_p.h"
 #include "storecodec.h"
 
@@ -367,13 +368,18 @@ std::string serializeFleetDocument(const FleetDocument& doc, const std::string& 
     if (!doc.cluster.store)
         throw FleetDocumentError(fileName, "no cluster to save");
 
-    // The columns are compressed in parallel: zlib is most of a save's time.
-    auto raw = document::encodeStore(*doc.cluster.store, doc.cluster.usage.get());
+    document::PhaseTimer timer("save");
+    // zlib is most of a save's time: each column is compressed on a thread of its own from the
+    // moment it is encoded, the strings (the largest, encoded first) while the pods are.
+    // `raw` is declared before the futures that read it, so that it outlives them.
+    std::vector<std::pair<std::string, std::string>> raw;
     std::vector<std::future<std::string>> compressed;
-    for (const auto& column : raw)
-        compressed.push_back(std::async(std::launch::async, [&column] {
-            return document::columnIsCompressed(column.first) ? document::compressColumn(column.second) : std::string();
-        }));
+    document::encodeStoreInto(*doc.cluster.store, doc.cluster.usage.get(), raw, [&](const std::string& name, const std::string& bytes) {
+        compressed.push_back(document::columnIsCompressed(name)
+                                 ? std::async(std::launch::async, [&bytes] { return document::compressColumn(bytes); })
+                                 : std::async(std::launch::deferred, [] { return std::string(); }));
+    });
+    timer.mark("encode the columns");
 
     // The plans' evaluations (tens of MB of JSON for a large plan) compress beside the columns.
     std::vector<std::shared_future<std::string>> planTexts;
@@ -460,8 +466,12 @@ std::string serializeFleetDocument(const FleetDocument& doc, const std::string& 
             column.bindBlob(4, zlib ? std::string_view(data) : std::string_view(raw[i].second));
             column.stepDone();
         }
+        timer.mark("insert the rows (zlib beside)");
         db.run("COMMIT");
-        return db.serialize();
+        timer.mark("commit");
+        std::string image = db.serialize();
+        timer.mark("serialize");
+        return image;
     } catch (const document::SqliteError& e) {
         throw FleetDocumentError(fileName, std::string("cannot build the document: ") + e.what());
     }
@@ -486,7 +496,9 @@ void saveFleetDocument(const FleetDocument& doc, const std::string& path, const 
     documentOutput.replacesDocument = true;
     checkOutputTarget(path, documentOutput);
     const std::string bytes = serializeFleetDocument(doc, path);
+    document::PhaseTimer timer("save");
     writeOutputFile(path, bytes, documentOutput);
+    timer.mark("write, fsync, rename");
 }
 
 PlanSource readFleetDocumentProvenance(const std::string& path)
@@ -519,16 +531,19 @@ std::vector<DocumentPlan> readFleetDocumentPlans(const std::string& path)
 
 FleetDocument openFleetDocument(const std::string& path, const model::TopologySpec* topologySpec)
 {
+    document::PhaseTimer timer("open");
     const std::string bytes = readAll(path);
+    timer.mark("read the file");
     return readFleetDocument(bytes, path, topologySpec);
 }
 
 FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileName, const model::TopologySpec* topologySpec)
 {
+    document::PhaseTimer timer("open");
     FleetDocument doc;
     try {
         Sqlite db = openChecked(bytes);
-
+        timer.mark("header, quick_check, schema");
         std::map<std::string, std::string> values;
         {
             Statement q(db, "SELECT key, value FROM document");
@@ -572,13 +587,15 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
                   return finishPlans(std::move(rows), version, fileName);
               });
 
-        // The columns: every one version 1 writes, no other; inflated in parallel.
-        struct Stored {
+        // The columns: every one version 1 writes, no other. Each is inflated on a thread of its
+        // own from the moment its row is read, and the store is rebuilt as the columns come:
+        // the strings (written first, the largest) are interned while the others inflate.
+        struct Column {
             bool zlib = false;
-            std::uint64_t rawSize = 0;
-            std::string data;
+            std::string raw;                           // compression "none"
+            std::shared_future<std::string> inflated; // compression "zlib"
         };
-        std::map<std::string, Stored> stored;
+        std::map<std::string, Column> columns;
         {
             Statement q(db, "SELECT name, compression, raw_size, data FROM columns");
             while (q.step()) {
@@ -593,32 +610,31 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
                 const std::int64_t size = q.integer(2);
                 if (size < 0)
                     throw DocumentFormatError("column " + name + " has a negative size");
-                stored[name] = { compression == "zlib", static_cast<std::uint64_t>(size), q.blob(3) };
-                if (!stored[name].zlib && stored[name].data.size() != static_cast<std::uint64_t>(size))
-                    throw DocumentFormatError("column " + name + " holds " + std::to_string(stored[name].data.size())
+                Column& column = columns[name];
+                column.zlib = compression == "zlib";
+                if (column.zlib) {
+                    column.inflated = std::async(std::launch::async, [data = q.blob(3), rawSize = static_cast<std::uint64_t>(size), name] {
+                                          return document::decompressColumn(data, rawSize, name);
+                                      }).share();
+                    continue;
+                }
+                column.raw = q.blob(3);
+                if (column.raw.size() != static_cast<std::uint64_t>(size))
+                    throw DocumentFormatError("column " + name + " holds " + std::to_string(column.raw.size())
                                               + " bytes, its size says " + std::to_string(size));
             }
         }
-        std::map<std::string, std::future<std::string>> inflating;
-        for (const std::string& name : document::storeColumnNames()) {
-            const auto it = stored.find(name);
-            if (it == stored.end())
+        for (const std::string& name : document::storeColumnNames())
+            if (!columns.count(name))
                 throw DocumentFormatError("column " + name + " is missing");
-            if (it->second.zlib)
-                inflating[name] = std::async(std::launch::async, [&entry = it->second, name] {
-                    return document::decompressColumn(entry.data, entry.rawSize, name);
-                });
-        }
-        std::map<std::string, std::string> columns;
-        for (auto& [name, entry] : stored)
-            if (!entry.zlib)
-                columns[name] = std::move(entry.data);
-        for (auto& [name, f] : inflating)
-            columns[name] = f.get();
-        stored.clear();
-        document::DecodedStore decoded = document::decodeStore([&](const std::string& name) -> std::string_view { return columns.at(name); });
+        timer.mark("document, plans, select columns");
+        document::DecodedStore decoded = document::decodeStore([&](const std::string& name) -> std::string_view {
+            const Column& column = columns.at(name);
+            return column.zlib ? std::string_view(column.inflated.get()) : std::string_view(column.raw);
+        });
         c.store = std::move(decoded.store);
         c.usage = std::move(decoded.usage);
+        timer.mark("inflate and rebuild the store");
         doc.plans = plans.get();
     } catch (const DocumentFormatError& e) {
         throw FleetDocumentError(fileName, e.what());
@@ -629,12 +645,14 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
     }
     if (doc.cluster.store->nodeCount() == 0 && doc.cluster.store->podCount() == 0)
         throw FleetDocumentError(fileName, "holds no nodes and no pods");
+    timer.mark("wait for the plans");
     model::TopologySpec spec;
     if (topologySpec)
         spec = *topologySpec;
     else
         spec.levelKeys = doc.topologyKeys.empty() ? model::TopologySpec::defaults().levelKeys : doc.topologyKeys;
     doc.cluster.topology = std::make_shared<model::Topology>(model::Topology::build(*doc.cluster.store, spec));
+    timer.mark("topology");
     return doc;
 }
 

@@ -47,6 +47,18 @@ namespace fleet::importers::document {
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> encodeStore(const model::ClusterStore& store,
                                                                            const model::ClusterUsage* usage);
 
+/// Called as soon as a column is complete, with its name and bytes.
+using ColumnDone = std::function<void(const std::string& name, const std::string& bytes)>;
+
+/// encodeStore() into `out` (cleared first, then one pair appended per column), calling
+/// `columnDone` on this thread for each column as soon as it is complete, so that a caller can
+/// compress a column on another thread while the next ones are encoded: the bytes stay where
+/// they are, unchanged, for as long as `out` lives (it is never reallocated), also when this
+/// throws, so declare `out` before whatever still reads them. Throws std::bad_alloc, and what
+/// `columnDone` throws. Thread: any reader of the store.
+void encodeStoreInto(const model::ClusterStore& store, const model::ClusterUsage* usage,
+                     std::vector<std::pair<std::string, std::string>>& out, const ColumnDone& columnDone);
+
 /// A store rebuilt from its columns: finalized, with its usage (null when none was saved).
 struct DecodedStore {
     std::shared_ptr<model::ClusterStore> store;

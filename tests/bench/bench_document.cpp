@@ -48,6 +48,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <sys/resource.h>
 #include <zlib.h>
 
 namespace {
@@ -56,6 +57,15 @@ using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t0)
 {
     return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// CPU seconds of this process so far, every thread's, user and system: on a shared machine the
+// wall time of a save or open varies twofold with the load, its CPU time much less.
+double cpuSeconds()
+{
+    rusage u {};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
 std::string zlibAt(std::string_view raw, int level)
@@ -172,15 +182,19 @@ int main(int argc, char** argv)
         rawBytes += bytes.size();
         auto t = Clock::now();
         const std::string z1 = zlibAt(bytes, 1);
-        level1S += since(t);
+        const double z1S = since(t);
+        level1S += z1S;
         level1 += z1.size();
         t = Clock::now();
         level6 += zlibAt(bytes, 6).size();
         level6S += since(t);
         t = Clock::now();
         (void)importers::document::decompressColumn(z1, bytes.size(), name);
-        inflateS += since(t);
-        std::printf("  column %-14s %11zu bytes raw, %10zu at zlib 1\n", name.c_str(), bytes.size(), z1.size());
+        const double inflate1S = since(t);
+        inflateS += inflate1S;
+        std::printf("  column %-14s %11zu bytes raw (%5.1f/pod), %10zu at zlib 1 (%5.1f/pod) in %.2f s, inflated in %.2f s%s\n", name.c_str(),
+            bytes.size(), double(bytes.size()) / double(store.podCount()), z1.size(), double(z1.size()) / double(store.podCount()), z1S,
+            inflate1S, importers::document::columnIsCompressed(name) ? "" : " (stored raw)");
     }
     std::printf("columns: encode %.2f s; %zu bytes raw (%.1f/pod), zlib 1: %zu (%.1f/pod) in %.2f s, inflate %.2f s; zlib 6: %zu (%.1f/pod) in %.2f s (one thread)\n",
         encodeS, rawBytes, double(rawBytes) / double(store.podCount()), level1, double(level1) / double(store.podCount()), level1S, inflateS,
@@ -202,8 +216,10 @@ int main(int argc, char** argv)
     std::fflush(stdout);
 
     t0 = Clock::now();
+    double cpu0 = cpuSeconds();
     importers::saveFleetDocument(doc, path);
     const double saveS = since(t0);
+    const double saveCpuS = cpuSeconds() - cpu0;
     const auto bytes = std::filesystem::file_size(path);
 
     {
@@ -220,8 +236,10 @@ int main(int argc, char** argv)
         std::printf("open's parts: read the file %.2f s, quick_check %.2f s (%s)\n", readS, since(t0), check.text(0).c_str());
     }
     t0 = Clock::now();
+    cpu0 = cpuSeconds();
     const importers::FleetDocument opened = importers::openFleetDocument(path);
     const double openS = since(t0);
+    const double openCpuS = cpuSeconds() - cpu0;
     if (opened.cluster.store->podCount() != store.podCount() || opened.cluster.store->nodeCount() != store.nodeCount()
         || opened.plans.size() != 1) {
         std::fprintf(stderr, "bench_document: the opened document differs from the saved one\n");
@@ -261,7 +279,8 @@ int main(int argc, char** argv)
     std::printf("diff of the saved and the opened state: %zu pods moved, %zu created, %zu deleted, %zu nodes relabelled in %.2f s\n",
         diff.podsMoved, diff.podsCreated, diff.podsDeleted, diff.nodesRelabelled.size(), diffS);
     std::filesystem::remove(path);
-    std::printf("save %.2f s, open %.2f s, %llu bytes\n", saveS, openS, static_cast<unsigned long long>(bytes));
+    std::printf("save %.2f s (CPU %.2f s, all threads), open %.2f s (CPU %.2f s), %llu bytes\n", saveS, saveCpuS, openS, openCpuS,
+        static_cast<unsigned long long>(bytes));
     char toMap[32] = "null";
     if (toMapS >= 0)
         std::snprintf(toMap, sizeof toMap, "%.3f", toMapS);

@@ -100,6 +100,7 @@ private slots:
     void saveRefusesOverNewerDocument();
     void refusesControlCharactersInNames_data();
     void refusesControlCharactersInNames();
+    void checksNamesOncePerString();
 };
 
 void TestFleetDocument::roundTripsStateAndPlans()
@@ -394,6 +395,42 @@ void TestFleetDocument::refusesControlCharactersInNames()
     const std::string e = errorOf(importers::serializeFleetDocument(doc, "forged.fleet"), "forged.fleet");
     QVERIFY2(e.starts_with("forged.fleet: "), e.c_str());
     QVERIFY2(e.find("column nodes: node 1: " + expected + ", which no Kubernetes name or label holds") != std::string::npos, e.c_str());
+}
+
+// Names are checked once per interned string: a control character in a string that is no name
+// (a condition's message may hold a newline) leaves the document open, and a pod's name that
+// holds one is refused naming that pod.
+void TestFleetDocument::checksNamesOncePerString()
+{
+    FleetDocument doc = planDocument();
+    auto store = std::make_shared<model::ClusterStore>();
+    model::NodeRecord node;
+    node.name = "cpu-1";
+    node.labels.emplace_back("topology.kubernetes.io/zone", "z");
+    node.conditions.push_back({ "Ready", model::Readiness::True, 0, "KubeletReady", "kubelet is ready.\nSecond line" });
+    store->addNode(node);
+    model::PodRecord pod;
+    pod.namespaceName = "default";
+    pod.name = "web-0";
+    pod.nodeName = "cpu-1";
+    store->addPod(pod);
+    store->finalize();
+    doc.cluster.store = store;
+    doc.cluster.usage.reset();
+    const FleetDocument opened = importers::readFleetDocument(importers::serializeFleetDocument(doc, "ok.fleet"), "ok.fleet");
+    QCOMPARE(opened.cluster.store->nodeConditions(model::NodeId(0)).size(), std::size_t { 1 });
+    QCOMPARE(std::string(opened.cluster.store->str(opened.cluster.store->nodeConditions(model::NodeId(0))[0].message)),
+             std::string("kubelet is ready.\nSecond line"));
+
+    pod.name = "web-1\x1b]0;x";
+    store = std::make_shared<model::ClusterStore>();
+    store->addNode(node);
+    store->addPod(pod);
+    store->finalize();
+    doc.cluster.store = store;
+    const std::string e = errorOf(importers::serializeFleetDocument(doc, "forged.fleet"), "forged.fleet");
+    QVERIFY2(e.find("column pods: pod 1: the pod name \"web-1\\x1B]0;x\" holds the control character \\x1B (byte 6)") != std::string::npos,
+             e.c_str());
 }
 QTEST_GUILESS_MAIN(TestFleetDocument)
 #include "tst_fleetdocument.moc"
