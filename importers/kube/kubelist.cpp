@@ -79,9 +79,13 @@ ApiResponse getWithRetries(KubeApiClient& client, const std::string& target, con
 {
     const auto began = std::chrono::steady_clock::now();
     const auto timeout = client.requestTimeout();
+    // A retry is made only when, after its wait, a quarter of a second is left for it: an attempt
+    // begun a few milliseconds before the deadline can only fail with "gave up", hiding the
+    // error that made it retry.
+    constexpr double kLeastAttemptSeconds = 0.25;
     const auto fits = [&](double waitSeconds) {
         return timeout.count() <= 0
-            || std::chrono::steady_clock::now() + std::chrono::duration<double>(waitSeconds) < began + timeout;
+            || std::chrono::steady_clock::now() + std::chrono::duration<double>(waitSeconds + kLeastAttemptSeconds) < began + timeout;
     };
     double backoff = 0.5;
     for (int attempt = 1;; ++attempt) {
