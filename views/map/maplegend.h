@@ -108,6 +108,14 @@ private:
     bool m_fleetHasAccelerators = true;
 };
 
+/// A difference of shares as a signed percentage with the decimals it needs: 0.25 -> "+25%",
+/// -0.075 -> "-7.5%", 0 -> "0%". Thread: any.
+[[nodiscard]] QString legendSignedPercent(double share);
+/// What a diverging scale spans, for its legend and captions: "Changed: N nodes" and
+/// "Scale ±E: M beyond, at the ends" (MetricColorScale::changed, beyond; E in the metric's
+/// unit); empty for other scales. Thread: any.
+[[nodiscard]] QStringList legendScaleRange(const model::Metric& metric, const MetricColorScale& scale);
+
 /// Tick labels of a continuous scale from its lowest to its highest value: 5 ticks, in the
 /// metric's unit ("0%".."100%", "$0/h".."$100/h", "0".."10 GPUs"). Thread: any.
 [[nodiscard]] QStringList legendTickLabels(const model::Metric& metric, const MetricColorScale& scale);

@@ -2,6 +2,7 @@
 #include "reportmaps.h"
 
 #include "model/domainpath.h"
+#include "model/figures.h"
 #include "model/metrics/accelerators.h"
 #include "model/metrics/metricregistry.h"
 #include "model/nodeproblems.h"
@@ -33,6 +34,25 @@ QImage zoomedImage(const QImage& image)
 }
 
 } // namespace
+
+QString differenceScaleText(const model::Metric& metric, const model::MetricColumn& column)
+{
+    const MetricColorScale scale = MetricColorScale::forColumn(metric, column);
+    if (scale.kind != model::ScaleKind::Diverging)
+        return {};
+    if (scale.changed == 0)
+        return QStringLiteral("No node changes.");
+    const QString unit = QString::fromStdString(metric.unit());
+    const bool percent = unit.startsWith(QLatin1Char('%'));
+    auto value = [&](double v) { return percent ? legendSignedPercent(v) : QString::number(v); };
+    return QStringLiteral("Scale \u00b1%1 %2: the %3th percentile of |after - before| over the %4 nodes the plan changes, "
+                          "rounded up; %5 of them beyond it are drawn at the ends (the changes range from %6 to %7).")
+        .arg(value(scale.hi).mid(percent ? 1 : 0).chopped(percent ? 1 : 0), unit)
+        .arg(qRound(kDivergingCoverage * 100))
+        .arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(scale.changed))),
+            QString::fromStdString(model::formatCount(static_cast<std::int64_t>(scale.beyond))), value(column.minValue),
+            value(column.maxValue));
+}
 
 QStringList legendMarkerKey(const MapLegend& legend)
 {
@@ -115,6 +135,8 @@ ReportMaps renderReportMaps(const ReportMapInput& input, QSize logicalSize)
         view.setPlanMarks(std::move(marks));
     view.setMetric(model::makePlanMetric(state, base, model::PlanMetricKind::Difference));
     QCoreApplication::processEvents();
+    if (const auto* legend = view.findChild<MapLegend*>())
+        out.differenceScale = differenceScaleText(legend->currentMetric(), legend->column());
     step("difference metric and marks");
     out.difference = view.grabImage();
     step("difference");

@@ -5,6 +5,7 @@
 // `fleetscope screenshot`), each with its legend (colour scale and key) beside it.
 
 #include "model/clusterstore.h"
+#include "model/metrics/metric.h"
 #include "model/plan/plan.h"
 #include "model/pricing/pricetable.h"
 #include "model/topology.h"
@@ -49,12 +50,21 @@ struct ReportMaps {
     /// The legend's marker key with its counts ("NotReady: 3", ...): MapLegend::entries() after
     /// "Markers", the lines `screenshot --print-legend` prints for the same cluster.
     QStringList markerKey;
+    /// The difference map's scale in words (its legend's ticks give it too): the range, how it was
+    /// chosen, the nodes changed and those beyond it ("" without a plan).
+    QString differenceScale;
     bool marked = false; // the difference map outlines the nodes the plan changes (<= kMaxMarkedNodes)
     std::vector<ZoomedMaps> zoomed; // the domains the plan changes most (model::domainsChangedMost()), most first
 };
 
 /// The difference map outlines the changed nodes up to this many (see renderReportMaps()).
 inline constexpr std::size_t kMaxMarkedNodes = 2000;
+
+/// The scale of a difference map in words, for a caption: "Scale ±80 % of allocatable: the 95th
+/// percentile of |after - before| over the N nodes the plan changes, rounded up; M of them beyond
+/// it are drawn at the ends (the changes range from -99.3% to +71.4%)."; "" for a metric that is
+/// not a difference. Thread: any.
+[[nodiscard]] QString differenceScaleText(const model::Metric& metric, const model::MetricColumn& column);
 
 class MapLegend;
 /// The marker key of `legend` with its counts: its entries() after the "Markers" line. Thread: GUI.
