@@ -656,8 +656,8 @@ void TstCliReport::legendMarkersAreScreenshots()
         if (line.startsWith("legend-marker "))
             key << QString::fromUtf8(line.mid(14));
     QVERIFY2(key.size() >= 3, shot.out.constData());
-    QVERIFY(key.contains(QStringLiteral("Fits dragged pod"))); // the window's key has it
-    key.removeAll(QStringLiteral("Fits dragged pod"));
+    // Nothing is dragged in a screenshot: the drag's mark has no row (it has one during a drag, tst_planmap).
+    QVERIFY(!key.contains(QStringLiteral("Fits dragged pod")));
     // Counts are not all zero: the simulated fleet has NotReady and cordoned nodes.
     QVERIFY2(key.filter(QRegularExpression(QStringLiteral(": [1-9]"))).size() >= 2, qPrintable(key.join(QStringLiteral(", "))));
     // pdftotext joins a paragraph's wrapped lines with a line break: compare without them.

@@ -547,6 +547,7 @@ model::PodId FleetMapView::Private::podAtGl(const QPointF& glPos) const
 void FleetMapView::setDragShading(std::shared_ptr<const std::vector<std::uint8_t>> feasible)
 {
     d->scene.dragFeasible = std::move(feasible);
+    d->legend->setDragKeyShown(d->scene.dragFeasible != nullptr); // the key names the drag's mark while it can be seen
     if (!d->scene.dragFeasible) {
         d->scene.dragTarget = {};
         d->scene.dragDomain = {};

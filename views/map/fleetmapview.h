@@ -140,7 +140,7 @@ public:
     // ---- what-if (issue 6; views/map/layers/planlayer.h draws these) ------------------
     /// While a pod is dragged: one byte per node (store nodes, then the plan's added nodes), 1
     /// when it could take the pod (PodFeasibility::feasibleNodes); infeasible nodes are shaded
-    /// (added nodes' squares too). Null ends the shading.
+    /// (added nodes' squares too), and the legend's key names the drag's mark. Null ends both.
     void setDragShading(std::shared_ptr<const std::vector<std::uint8_t>> feasible);
     /// The drag's target: the node under the pointer (ringed green or red by `feasible`) and
     /// the domain label under it (a workload's target).

@@ -276,14 +276,16 @@ QStringList MapLegend::markerKeyTexts() const
                                     : meaning);
     }
     // The plan layer's green square: only while a pod is dragged, so without a count.
-    if (m_windowKeysShown)
+    if (m_dragKeyShown)
         out << QStringLiteral("Fits dragged pod"); // markerMeaning(Feasible) is too wide for the key
     return out;
 }
 
-void MapLegend::setWindowKeysShown(bool shown)
+void MapLegend::setDragKeyShown(bool shown)
 {
-    m_windowKeysShown = shown;
+    if (shown == m_dragKeyShown)
+        return;
+    m_dragKeyShown = shown;
     update();
 }
 

@@ -74,10 +74,8 @@ ReportMaps renderReportMaps(const ReportMapInput& input, QSize logicalSize)
     view.resize(logicalSize);
     view.setCluster(input.store, input.topology);
     view.setPrices(input.prices);
-    // The markers and their counts the window's map shows; no drag key (nothing is dragged here).
+    // The markers and their counts the window's map shows (no drag key: nothing is dragged here).
     view.setProblemNodes(model::problemNodes(model::findNodeProblems(*input.store)));
-    if (auto* legend = view.findChild<MapLegend*>())
-        legend->setWindowKeysShown(false);
     std::shared_ptr<const model::Metric> before = model::MetricRegistry::builtin().find(input.metric);
     if (!before)
         before = model::MetricRegistry::builtin().find("gpu");
