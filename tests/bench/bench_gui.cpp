@@ -17,6 +17,7 @@
 //   save-plan       File > Save Plan to a file
 //   open-plan       File > Open Plan of that file (worker), one undo step
 //   place-workload  Plan > Place Workload of 8 pods (worker)
+//   export-report   File > Export Report of the plan to a PDF (workers; the maps: see reportexporter.h)
 // Software OpenGL (llvmpipe) under xvfb-run; say whether the machine was idle.
 // Usage: xvfb-run -a -s "-screen 0 1600x1200x24" ./bench_gui [--nodes N] [--seed S]
 // Output: one line per flow on stderr, then one JSON object last on stdout:
@@ -30,6 +31,7 @@
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/planopener.h"
 #include "app/window/stallwatchdog.h"
+#include "app/controllers/reportexporter.h"
 #include "app/startup/surfaceformat.h"
 #include "views/inspectors/nodeinspector.h"
 #include "views/map/fleetmapview.h"
@@ -289,6 +291,20 @@ int main(int argc, char** argv)
         stack->undo();
         settle();
         return true;
+    });
+    endFlow();
+    // ---- export report ----
+    // File > Export Report of the consolidation: the replay, layout and painting run on
+    // workers; what the GUI thread does for the maps is what this flow's longest stall shows.
+    beginFlow(QStringLiteral("export-report"));
+    act(QStringLiteral("export-report"), QStringLiteral("File > Export Report"), [&] {
+        auto* exporter = window.findChild<app::ReportExporter*>();
+        QSignalSpy done(exporter, &app::ReportExporter::finished);
+        const bool ok = exporter && exporter->exportTo(dir.filePath(QStringLiteral("report.pdf"))) && waitFor(done)
+            && done.first().first().toBool();
+        if (exporter)
+            std::fprintf(stderr, "bench_gui: %s\n", qPrintable(exporter->lastMessage()));
+        return ok;
     });
     endFlow();
     watchdog.stop();

@@ -73,8 +73,13 @@ public:
     void setPrices(std::shared_ptr<const model::PriceTable> prices);
     /// Renders now and returns the whole view (map + legend) as an image of size() times
     /// devicePixelRatioF() device pixels (the ratio is set on the image). Works on a view
-    /// that was never shown too (it lays itself out first), given an X server.
+    /// that was never shown too (it lays itself out first): its layers paint with the raster
+    /// engine then, without OpenGL; a shown view renders its OpenGL frame.
     QImage grabImage();
+    /// What grabImage() does first on a view that was never shown: sizes the map and the legend
+    /// and lays the fleet out for that size (O(nodes)), without rendering; a caller that draws in
+    /// slices of the event loop runs it in a slice of its own. Thread: GUI thread.
+    void layOutHidden();
     /// Centre of node n's cell in this widget's coordinates (for tests and tooltips);
     /// a null QPoint when n is not visible.
     [[nodiscard]] QPoint cellCenter(model::NodeId n) const;

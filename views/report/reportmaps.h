@@ -70,6 +70,31 @@ class MapLegend;
 /// The marker key of `legend` with its counts: its entries() after the "Markers" line. Thread: GUI.
 [[nodiscard]] QStringList legendMarkerKey(const MapLegend& legend);
 
+/// The report's maps drawn one at a time, so that a caller on the GUI thread (the window's File >
+/// Export Report) can give the event loop a turn between two maps and stop between them: each
+/// step() draws one map (the whole fleet before, each zoomed domain before and after, the whole
+/// fleet after, the difference), as renderReportMaps() draws them all. Thread: GUI thread, as
+/// renderReportMaps().
+class ReportMapRenderer {
+public:
+    ReportMapRenderer(const ReportMapInput& input, QSize logicalSize);
+    ~ReportMapRenderer();
+    ReportMapRenderer(const ReportMapRenderer&) = delete;
+    ReportMapRenderer& operator=(const ReportMapRenderer&) = delete;
+    /// Draws the next map; false when none is left (all drawn, or the first could not be).
+    bool step();
+    /// The maps drawn so far and the number of steps in all (for a progress bar; the count is an
+    /// estimate until the first step found the domains the plan changes most).
+    [[nodiscard]] std::size_t stepsDone() const noexcept;
+    [[nodiscard]] std::size_t stepCount() const noexcept;
+    /// The maps (moved out; call once, after the last step). Null images where a map was not drawn.
+    [[nodiscard]] ReportMaps take();
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
 /// Renders the maps at `logicalSize` (logical pixels of the view, legend included), at the
 /// application's device pixel ratio (QT_SCALE_FACTOR gives print resolution). The whole fleet
 /// is fitted into each; the zoomed maps fit their domain. The metric is chosen as the window
