@@ -155,7 +155,7 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
         QStringLiteral("problems|pending|heatmap")));
     parser.addOption(QCommandLineOption(QStringLiteral("print-legend"),
         QStringLiteral("Print the map legend's marker key with its counts, \"legend-marker TEXT\" per line (as a report's maps "
-                       "list it).")));
+                       "list it), and for a difference its scale, \"legend-scale TEXT\" per line.")));
     parser.addOption(QCommandLineOption(QStringLiteral("print-cell"),
         QStringLiteral("Print \"cell NODE X Y\": the centre of NODE's cell in image pixels (repeatable)."),
         QStringLiteral("NODE")));
@@ -483,9 +483,13 @@ int render(const ScreenshotOptions& options)
     }
 
     if (options.printLegend)
-        if (const auto* legend = map->findChild<views::MapLegend*>())
+        if (const auto* legend = map->findChild<views::MapLegend*>()) {
             for (const QString& line : views::legendMarkerKey(*legend))
                 importers::printTerminalf(stdout, "legend-marker %s\n", qPrintable(line));
+            const views::MetricColorScale scale = views::MetricColorScale::forColumn(legend->currentMetric(), legend->column());
+            for (const QString& line : views::legendScaleRange(legend->currentMetric(), scale))
+                importers::printTerminalf(stdout, "legend-scale %s\n", qPrintable(line));
+        }
 
     // Encoded in memory first, then written as a whole (importers/output/outputfile.h), so that
     // a full disk or a target changed while we rendered leaves the previous image as it was.

@@ -18,6 +18,7 @@
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QStatusBar>
+#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <exception>
@@ -178,15 +179,36 @@ void ReportExporter::drawMaps(std::uint64_t generation, std::shared_ptr<ReportJo
         onDone(generation, false, tr("Export cancelled"));
         return;
     }
+    // The maps need the fleet map's OpenGL context, so the GUI thread: one map per event-loop
+    // turn (views::ReportMapRenderer), each turn a fraction of the whole, with Cancel between.
+    auto renderer = std::make_shared<views::ReportMapRenderer>(reportMapInput(*job), kMapLogicalSize);
+    drawNextMap(generation, std::move(job), std::move(renderer));
+}
+
+void ReportExporter::drawNextMap(std::uint64_t generation, std::shared_ptr<ReportJob> job, std::shared_ptr<views::ReportMapRenderer> renderer)
+{
+    if (generation != m_generation || m_cancel->load()) {
+        renderer.reset();
+        releaseOnWorker(std::move(job));
+        onDone(generation, false, tr("Export cancelled"));
+        return;
+    }
     if (m_progress) {
-        m_progress->setLabelText(tr("Drawing the maps\u2026"));
+        m_progress->setLabelText(tr("Drawing the maps (%1 of %2)\u2026").arg(renderer->stepsDone() + 1).arg(renderer->stepCount()));
         m_progress->setValue(1);
     }
-    // The one step on the GUI thread: the fleet map's off-screen rendering needs its OpenGL context.
     QElapsedTimer clock;
     clock.start();
-    views::ReportMaps maps = views::renderReportMaps(reportMapInput(*job), kMapLogicalSize);
-    qCDebug(lcExport, "maps (GUI thread): %lld ms", static_cast<long long>(clock.elapsed()));
+    const bool more = renderer->step();
+    qCDebug(lcExport, "map %zu (GUI thread): %lld ms", renderer->stepsDone(), static_cast<long long>(clock.elapsed()));
+    if (more) {
+        QTimer::singleShot(0, this, [this, generation, job = std::move(job), renderer = std::move(renderer)]() mutable {
+            drawNextMap(generation, std::move(job), std::move(renderer));
+        });
+        return;
+    }
+    views::ReportMaps maps = renderer->take();
+    renderer.reset();
     if (maps.before.isNull()) {
         releaseOnWorker(std::move(job));
         onDone(generation, false, tr("The map could not be rendered"));

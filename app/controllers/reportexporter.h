@@ -8,9 +8,10 @@
 //
 // Threads (app/shared/reportbuilder.h): the plan's replay, what it risks, the Karpenter
 // baseline, the layout and the painting run on workers; the maps are drawn on the GUI thread
-// by the fleet map's off-screen path (OpenGL needs it), as `screenshot` draws them; at 100,000
-// nodes that is the one step over 50 ms left there (the CLI's "maps" step). A progress dialog
-// with Cancel shows after half a second; Cancel stops the export at the next step and writes
+// by the fleet map's off-screen path (OpenGL needs it), as `screenshot` draws them, one map per
+// event-loop turn (views::ReportMapRenderer), so that the window answers between two maps and
+// Cancel stops between them; one map's turn still grows with the fleet. A progress dialog with
+// Cancel shows after half a second; Cancel stops the export at the next step and writes
 // nothing.
 
 #include <QObject>
@@ -23,6 +24,10 @@
 
 class QMenu;
 class QProgressDialog;
+
+namespace fleet::views {
+class ReportMapRenderer;
+}
 
 namespace fleet::app {
 
@@ -50,6 +55,7 @@ signals:
 private:
     void showDialog();
     void drawMaps(std::uint64_t generation, std::shared_ptr<ReportJob> job);
+    void drawNextMap(std::uint64_t generation, std::shared_ptr<ReportJob> job, std::shared_ptr<views::ReportMapRenderer> renderer);
     void onDone(std::uint64_t generation, bool ok, const QString& message);
     void cancel();
 

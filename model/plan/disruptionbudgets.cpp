@@ -32,9 +32,33 @@ DisruptionBudgets::DisruptionBudgets(const ClusterStore& store)
         return;
     // Budgets by namespace, then matched once per (namespace, label set): the pods of a
     // workload share one interned label set, so this is O(label sets x budgets), not per pod.
-    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> byNamespace;
-    for (std::uint32_t b = 0; b < budgets.size(); ++b)
-        byNamespace[budgets[b].namespaceName.value].push_back(b);
+    // A label set is tried only against the budgets it can match: a budget whose selector has
+    // an In requirement is found by that key and its values among the set's labels (the
+    // simulated 100,000-node fleet's pods each carry a label of their own, so every set was
+    // tried against every budget of its namespace: 1.1 s of a report's replay, twice).
+    struct NamespaceBudgets {
+        std::vector<std::uint32_t> unanchored; // no In requirement: tried on every label set
+        std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> byLabel; // (key, value) of the first In requirement
+    };
+    const auto labelKey = [](StringId key, StringId value) {
+        return (static_cast<std::uint64_t>(key.value) << 32) | value.value;
+    };
+    std::unordered_map<std::uint32_t, NamespaceBudgets> byNamespace;
+    for (std::uint32_t b = 0; b < budgets.size(); ++b) {
+        NamespaceBudgets& ns = byNamespace[budgets[b].namespaceName.value];
+        const InternedSelector& selector = budgets[b].selector;
+        if (selector.null)
+            continue; // selects no pod (selectorMatches() is false for it)
+        const auto in = std::find_if(selector.requirements.begin(), selector.requirements.end(),
+            [](const MatchRequirement& r) { return r.op == MatchOperator::In; });
+        if (in == selector.requirements.end()) {
+            ns.unanchored.push_back(b);
+            continue;
+        }
+        for (const StringId value : in->values)
+            ns.byLabel[labelKey(in->key, value)].push_back(b);
+    }
+    std::vector<std::uint32_t> candidates;
     struct Match {
         std::vector<std::uint32_t> selected; // the controller's rule (empty selector: all)
         std::vector<std::uint32_t> guards;   // the eviction API's rule (empty selector: none)
@@ -54,7 +78,15 @@ DisruptionBudgets::DisruptionBudgets(const ClusterStore& store)
         auto [it, fresh] = cache[labels.data()].try_emplace(ns.value);
         Match& m = it->second;
         if (fresh) {
-            for (const std::uint32_t b : nsIt->second) {
+            const NamespaceBudgets& nsBudgets = nsIt->second;
+            candidates = nsBudgets.unanchored;
+            for (const Label& l : labels)
+                if (const auto found = nsBudgets.byLabel.find(labelKey(l.key, l.value)); found != nsBudgets.byLabel.end())
+                    candidates.insert(candidates.end(), found->second.begin(), found->second.end());
+            // In budget order, as every budget was tried before (a set's labels have distinct
+            // keys, so a budget is found at most once by its requirement).
+            std::sort(candidates.begin(), candidates.end());
+            for (const std::uint32_t b : candidates) {
                 if (!scheduling::selectorMatches(budgets[b].selector, labels))
                     continue;
                 m.selected.push_back(b);

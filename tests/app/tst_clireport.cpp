@@ -231,6 +231,7 @@ private slots:
     void gpuLessClusterMapsByCpu();
     void legendMarkersAreScreenshots();
     void zoomedDomainMaps();
+    void differenceScaleIsTheData();
     void namesFromTheInputAddNoLines();
 
 private:
@@ -655,8 +656,8 @@ void TstCliReport::legendMarkersAreScreenshots()
         if (line.startsWith("legend-marker "))
             key << QString::fromUtf8(line.mid(14));
     QVERIFY2(key.size() >= 3, shot.out.constData());
-    QVERIFY(key.contains(QStringLiteral("Fits dragged pod"))); // the window's key has it
-    key.removeAll(QStringLiteral("Fits dragged pod"));
+    // Nothing is dragged in a screenshot: the drag's mark has no row (it has one during a drag, tst_planmap).
+    QVERIFY(!key.contains(QStringLiteral("Fits dragged pod")));
     // Counts are not all zero: the simulated fleet has NotReady and cordoned nodes.
     QVERIFY2(key.filter(QRegularExpression(QStringLiteral(": [1-9]"))).size() >= 2, qPrintable(key.join(QStringLiteral(", "))));
     // pdftotext joins a paragraph's wrapped lines with a line break: compare without them.
@@ -689,6 +690,54 @@ void TstCliReport::zoomedDomainMaps()
     }
     QVERIFY2(zoomed >= 2 && zoomed <= 4, qPrintable(QString::number(zoomed)));
     QVERIFY(lastFreed > 0);
+}
+
+void TstCliReport::differenceScaleIsTheData()
+{
+    // The consolidation's difference map, from a real screenshot: its legend states the scale,
+    // chosen from the changes (views/map/colormap.h, divergingExtent()), and the changed cells
+    // spread over the scale rather than sit at its ends or in the unchanged grey.
+    const QString png = m_dir.filePath(QStringLiteral("difference.png"));
+    const Run shot = runFleetscope({ QStringLiteral("screenshot"), QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("--plan"),
+        m_consolidation, QStringLiteral("--metric"), QStringLiteral("plan-diff-cpu"), QStringLiteral("--map-only"), QStringLiteral("--size"),
+        QStringLiteral("1200x800"), QStringLiteral("--print-legend"), QStringLiteral("-o"), png });
+    QVERIFY2(shot.exitCode == 0, shot.err.constData());
+    const auto m = QRegularExpression(QStringLiteral("legend-scale Changed: ([\\d,]+) nodes\nlegend-scale Scale \u00b1(\\d+(?:\\.\\d+)?)%: ([\\d,]+) beyond, at the ends"))
+                       .match(QString::fromUtf8(shot.out));
+    QVERIFY2(m.hasMatch(), shot.out.constData());
+    const int changed = m.captured(1).remove(QLatin1Char(',')).toInt();
+    const double extent = m.captured(2).toDouble();
+    const int beyond = m.captured(3).remove(QLatin1Char(',')).toInt();
+    QVERIFY2(changed > 100 && extent > 0 && beyond * 100 <= changed * 6, shot.out.constData());
+
+    // The map's pixels (the legend, 170 px at the right, left out) in the diverging table's colours.
+    const QImage image = QImage(png).convertToFormat(QImage::Format_RGB32);
+    QCOMPARE(image.size(), QSize(1200, 800));
+    QHash<QRgb, int> index;
+    const fleet::views::ColorTable& table = fleet::views::divergingColorTable();
+    for (int i = 0; i < int(table.size()); ++i)
+        index.insert(table[std::size_t(i)] | 0xff000000u, i);
+    int coloured = 0, ends = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+        for (int x = 0; x < image.width() - 170; ++x) {
+            const auto it = index.constFind(line[x] | 0xff000000u);
+            if (it == index.constEnd() || std::abs(*it - 127.5) < 8) // not a scale colour, or the unchanged grey
+                continue;
+            ++coloured;
+            ends += *it <= 2 || *it >= int(table.size()) - 3;
+        }
+    }
+    const QString counts = QStringLiteral("%1 changed pixels, %2 at the ends; %3").arg(coloured).arg(ends).arg(QString::fromUtf8(shot.out));
+    QVERIFY2(coloured > 500, qPrintable(counts));
+    QVERIFY2(ends * 5 <= coloured, qPrintable(counts));
+
+    // The report says the same scale in the difference map's caption.
+    QString text = pdfText(m_consolidationPdf);
+    text.replace(QRegularExpression(QStringLiteral("\\s+")), QStringLiteral(" "));
+    QVERIFY2(text.contains(QRegularExpression(QStringLiteral("Scale \u00b1[\\d.]+ % of allocatable: the 95th percentile of \\|after - before\\| "
+                                                             "over the [\\d,]+ nodes the plan changes"))),
+        qPrintable(text.left(4000)));
 }
 
 QTEST_GUILESS_MAIN(TstCliReport)

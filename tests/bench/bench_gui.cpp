@@ -22,9 +22,11 @@
 //   place-workload  Plan > Place Workload of 8 pods (worker)
 //   how-many        (after inspect) Plan > Add Nodes of p5.48xlarge, How Many? for the pending pods
 //                   (worker), Add placing them (worker), Undo
+//   export-report   File > Export Report of the plan to a PDF (workers; the maps: see reportexporter.h)
 // Software OpenGL (llvmpipe) under xvfb-run; say whether the machine was idle.
 // Usage: xvfb-run -a -s "-screen 0 1600x1200x24" ./bench_gui [--nodes N] [--seed S] [--only FLOW,...]
-//   --only: the load and the flows named (compare, metric, inspect, how-many, plan: consolidate and after)
+//   --only: the load and the flows named (compare, metric, inspect, how-many, plan: consolidate and
+//           the flows after it, export-report included)
 // Output: one line per flow on stderr, then one JSON object last on stdout:
 // {"nodes": N, "flows": [{"flow", "ms", "max_stall_ms", "action"}...], "max_stall_ms", "stalls_over_50ms",
 //  "p99_stall_ms", "longest": {"flow", "action", "ms"}, "max_stall_after_load_ms", "longest_after_load": {...}}
@@ -38,6 +40,7 @@
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/planopener.h"
 #include "app/window/stallwatchdog.h"
+#include "app/controllers/reportexporter.h"
 #include "app/startup/surfaceformat.h"
 #include "views/inspectors/nodeinspector.h"
 #include "views/itemmodels/changesmodel.h"
@@ -380,6 +383,20 @@ int main(int argc, char** argv)
         stack->undo();
         settle();
         return true;
+    });
+    endFlow();
+    // ---- export report ----
+    // File > Export Report of the consolidation: the replay, layout and painting run on
+    // workers; what the GUI thread does for the maps is what this flow's longest stall shows.
+    beginFlow(QStringLiteral("export-report"));
+    act(QStringLiteral("export-report"), QStringLiteral("File > Export Report"), [&] {
+        auto* exporter = window.findChild<app::ReportExporter*>();
+        QSignalSpy done(exporter, &app::ReportExporter::finished);
+        const bool ok = exporter && exporter->exportTo(dir.filePath(QStringLiteral("report.pdf"))) && waitFor(done)
+            && done.first().first().toBool();
+        if (exporter)
+            std::fprintf(stderr, "bench_gui: %s\n", qPrintable(exporter->lastMessage()));
+        return ok;
     });
     endFlow();
     }

@@ -7,6 +7,7 @@
 #include "planfixture.h"
 
 #include "model/plan/disruptionbudgets.h"
+#include "model/scheduling/matching.h"
 
 #include <QtTest>
 
@@ -25,6 +26,7 @@ private slots:
     void evictionRulesOnDrain();
     void budgetsComputedAsTheControllerDoes_data();
     void budgetsComputedAsTheControllerDoes();
+    void budgetSelectionIsEachSelectorsMatch();
     void defaultPolicyIsBestFit();
     void missingNamesThrow();
 };
@@ -255,6 +257,73 @@ void TestPlan::budgetsComputedAsTheControllerDoes()
     QCOMPARE(budgets.count(), std::size_t(1));
     QCOMPARE(budgets.status(0).disruptionsAllowed, allowed);
     QCOMPARE(budgets.check(c.podNamed("web-0")).allowed, allowed > 0);
+}
+
+// Which pods each budget selects and guards is what its selector matches, whatever its form
+// (the budgets are looked up by a label they require where they have an In requirement).
+void TestPlan::budgetSelectionIsEachSelectorsMatch()
+{
+    Cluster c;
+    c.node("n1", "us-east-1a", 640000);
+    const std::vector<std::vector<std::pair<std::string, std::string>>> labelSets = {
+        { { "app", "web" }, { "tier", "front" } },
+        { { "app", "web" }, { "tier", "back" }, { "pod", "unique-1" } },
+        { { "app", "api" }, { "tier", "front" } },
+        { { "app", "db" } },
+        { { "tier", "front" } },
+        {},
+    };
+    int n = 0;
+    for (const std::string ns : { "default", "other" })
+        for (const auto& labels : labelSets)
+            c.pod(ns, "p-" + std::to_string(n++), "n1", 10, "w" + std::to_string(n), PodFlagReady, 0, OwnerKind::ReplicaSet, labels);
+    using Expr = std::tuple<std::string, MatchOperator, std::vector<std::string>>;
+    auto add = [&](const std::string& name, std::vector<std::pair<std::string, std::string>> matchLabels, std::vector<Expr> expressions,
+                   bool null = false) {
+        DisruptionBudgetRecord r;
+        r.namespaceName = "default";
+        r.name = name;
+        r.selectorNull = null;
+        r.matchLabels = std::move(matchLabels);
+        r.matchExpressions = std::move(expressions);
+        r.maxUnavailable = count(1); // expected: the selected live pods
+        c.store->addDisruptionBudget(r);
+    };
+    add("labels", { { "app", "web" } }, {});
+    add("in-two", {}, { Expr { "app", MatchOperator::In, { "web", "api" } } });
+    add("in-and-notin", {}, { Expr { "tier", MatchOperator::In, { "front" } }, Expr { "app", MatchOperator::NotIn, { "api" } } });
+    add("notin-only", {}, { Expr { "app", MatchOperator::NotIn, { "web" } } });
+    add("exists-only", {}, { Expr { "tier", MatchOperator::Exists, {} } });
+    add("doesnotexist-only", {}, { Expr { "app", MatchOperator::DoesNotExist, {} } });
+    add("in-no-value", {}, { Expr { "app", MatchOperator::In, {} } });
+    add("everything", {}, {});
+    add("nothing", {}, {}, true);
+    add("missing-label", { { "app", "web" }, { "zone", "a" } }, {});
+    c.finish();
+    const DisruptionBudgets budgets(*c.store);
+    const auto all = c.store->disruptionBudgets();
+    QCOMPARE(budgets.count(), all.size());
+    std::vector<std::int32_t> selected(all.size(), 0);
+    for (std::uint32_t i = 0; i < c.store->podCount(); ++i) {
+        const PodId p(i);
+        std::vector<std::uint32_t> guards;
+        for (std::uint32_t b = 0; b < all.size(); ++b) {
+            if (c.store->podNamespace(p) != c.store->strings().view(all[b].namespaceName)
+                || !scheduling::selectorMatches(all[b].selector, c.store->podLabels(p)))
+                continue;
+            ++selected[b];
+            if (!all[b].selector.requirements.empty())
+                guards.push_back(b);
+        }
+        const auto got = budgets.guarding(p);
+        QCOMPARE(std::vector<std::uint32_t>(got.begin(), got.end()), guards);
+    }
+    for (std::uint32_t b = 0; b < all.size(); ++b)
+        QVERIFY2(budgets.status(b).expected == selected[b], std::string(c.store->strings().view(all[b].name)).c_str());
+    // The cases differ: some budgets select several pods, one none, one every pod of its namespace.
+    QCOMPARE(selected[0], 2);
+    QCOMPARE(selected[7], 6);
+    QCOMPARE(selected[8], 0);
 }
 
 void TestPlan::defaultPolicyIsBestFit()

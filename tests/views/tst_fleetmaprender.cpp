@@ -74,6 +74,7 @@ private slots:
     void cleanup();
     void knownNodesHaveTheirColours();
     void windowShowsWhatGrabImageShows();
+    void hiddenViewPaintsWhatTheWindowShows();
     void pickingIsTheInverseOfCellCenter();
     void clickActivatesTheNode();
     void wheelZoomKeepsTheNodeUnderTheCursor();
@@ -218,6 +219,30 @@ void TestFleetMapRender::windowShowsWhatGrabImageShows()
     const std::size_t differ = differing(screen);
     QVERIFY2(differ * 1000 < static_cast<std::size_t>(screen.width()) * screen.height(),
         qPrintable(QStringLiteral("%1 of %2 pixels differ; window saved as %3").arg(differ).arg(screen.width() * screen.height()).arg(out)));
+}
+
+// A view that is never shown (a report's maps) paints its layers with the raster engine, with
+// no OpenGL context: the same picture as the shown view's OpenGL frame, the legend included.
+void TestFleetMapRender::hiddenViewPaintsWhatTheWindowShows()
+{
+    FleetMapView hidden;
+    hidden.setAttribute(Qt::WA_DontShowOnScreen, true);
+    hidden.resize(m_view->size());
+    hidden.setCluster(m_cluster.store, m_cluster.topology);
+    const QImage painted = hidden.grabImage().convertToFormat(QImage::Format_RGB32);
+    QVERIFY(!hidden.isVisible());
+    showAndWaitForFrame();
+    const QImage rendered = m_view->grabImage().convertToFormat(QImage::Format_RGB32);
+    QCOMPARE(painted.size(), rendered.size());
+    checkKnownColours(painted, "hidden view");
+    if (QTest::currentTestFailed())
+        return;
+    std::size_t differ = 0;
+    for (int y = 0; y < painted.height(); ++y)
+        for (int x = 0; x < painted.width(); ++x)
+            differ += near(painted.pixelColor(x, y), rendered.pixelColor(x, y), 2) ? 0 : 1;
+    QVERIFY2(differ * 1000 < static_cast<std::size_t>(painted.width()) * painted.height(),
+        qPrintable(QStringLiteral("%1 of %2 pixels differ").arg(differ).arg(painted.width() * painted.height())));
 }
 
 void TestFleetMapRender::pickingIsTheInverseOfCellCenter()

@@ -152,9 +152,16 @@ void TestMapLegend::markerKey()
     QVERIFY(!legend.entries().contains(QStringLiteral("Other problem: ") + f(model::formatCount(12))));
     legend.setMarkerCounts(501, 701, 12);
     const QStringList entries = legend.entries();
-    const QStringList key { QStringLiteral("Markers"), "NotReady: " + f(model::formatCount(501)), "Cordoned: " + f(model::formatCount(701)),
-        "Other problem: " + f(model::formatCount(12)), QStringLiteral("Fits dragged pod") };
-    QCOMPARE(entries.mid(entries.size() - 5), key);
+    QStringList key { QStringLiteral("Markers"), "NotReady: " + f(model::formatCount(501)), "Cordoned: " + f(model::formatCount(701)),
+        "Other problem: " + f(model::formatCount(12)) };
+    // No drag, no drag mark on the map: its row is not in the key.
+    QCOMPARE(entries.mid(entries.size() - 4), key);
+    QVERIFY(!entries.contains(QStringLiteral("Fits dragged pod")));
+    const QImage still = legend.grab().toImage();
+    // While a pod is dragged (FleetMapView::setDragShading()), the key names the drag's square.
+    legend.setDragKeyShown(true);
+    key << QStringLiteral("Fits dragged pod");
+    QCOMPARE(legend.entries().mid(legend.entries().size() - 5), key);
     const QImage image = legend.grab().toImage();
     auto count = [&](QColor c) {
         int n = 0;
@@ -166,6 +173,12 @@ void TestMapLegend::markerKey()
     for (const auto kind :
         { views::NodeMarkerKind::Problem, views::NodeMarkerKind::Cordoned, views::NodeMarkerKind::NotReady, views::NodeMarkerKind::Feasible })
         QVERIFY2(count(views::MarkerLayer::markerColor(kind)) >= 4, qPrintable(views::MarkerLayer::markerMeaning(kind)));
+    const QRgb feasible = views::MarkerLayer::markerColor(views::NodeMarkerKind::Feasible).rgb() & 0xFFFFFF;
+    int stillFeasible = 0;
+    for (int y = 0; y < still.height(); ++y)
+        for (int x = 0; x < still.width(); ++x)
+            stillFeasible += (still.pixel(x, y) & 0xFFFFFF) == feasible;
+    QVERIFY2(count(views::MarkerLayer::markerColor(views::NodeMarkerKind::Feasible)) >= stillFeasible + 4, "the square is drawn only during a drag");
 }
 
 // A row too long for the legend's width is shortened in the middle, and its tooltip gives it

@@ -10,6 +10,7 @@
 #include "views/map/podmime.h"
 #include "views/map/colormap.h"
 #include "views/map/fleetmapview.h"
+#include "views/map/maplegend.h"
 #include "views/map/layers/planlayer.h"
 #include "views/map/planmarks.h"
 #include "views/vtk/vtkopenglwidget.h"
@@ -132,7 +133,11 @@ void TestPlanMap::shadingKeepsFeasibleAndWashesInfeasible()
         other = visibleNeighbour(feasible);
     const QColor otherBefore = testing::swatchColor(*m_view, before, other);
     QVERIFY(!testing::swatchPoint(*m_view, other).isNull());
+    auto* legend = m_view->findChild<views::MapLegend*>();
+    QVERIFY(legend);
+    QVERIFY(!legend->entries().contains(QStringLiteral("Fits dragged pod"))); // no drag: no drag mark, no key row
     m_view->setDragShading(bytes);
+    QVERIFY(legend->entries().contains(QStringLiteral("Fits dragged pod")));
     const QImage during = m_view->grabImage();
     QDir().mkpath(QStringLiteral("shots"));
     during.save(QStringLiteral("shots/tst_planmap-shading-%1.png").arg(zoomed ? QStringLiteral("zoomed") : QStringLiteral("fitted")));
@@ -145,6 +150,7 @@ void TestPlanMap::shadingKeepsFeasibleAndWashesInfeasible()
     QVERIFY(m_view->lastShadeMs() >= 0);
     // Ending the drag restores the colours.
     m_view->setDragShading(nullptr);
+    QVERIFY(!legend->entries().contains(QStringLiteral("Fits dragged pod")));
     const QImage after = m_view->grabImage();
     QVERIFY(near(testing::swatchColor(*m_view, after, other), otherBefore, 2));
 }

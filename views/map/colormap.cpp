@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 
 namespace fleet::views {
 
@@ -268,6 +269,37 @@ double niceCeiling(double x) noexcept
     return 10.0 * p;
 }
 
+double divergingExtent(const std::vector<double>& values) noexcept
+{
+    std::size_t changed = 0;
+    double largest = 0;
+    for (const double v : values) {
+        const double magnitude = std::abs(v);
+        if (magnitude > kUnchangedBelow) { // NaN compares false
+            ++changed;
+            largest = std::max(largest, magnitude);
+        }
+    }
+    if (changed == 0)
+        return 1.0;
+    const double ceiling = std::max(kMinDivergingExtent, niceCeiling(largest));
+    std::vector<double> magnitudes;
+    try {
+        magnitudes.reserve(changed);
+    } catch (const std::bad_alloc&) {
+        return ceiling; // no room to rank them: the largest, which clamps none
+    }
+    for (const double v : values)
+        if (std::abs(v) > kUnchangedBelow)
+            magnitudes.push_back(std::abs(v));
+    const auto rank = static_cast<std::size_t>(std::ceil(kDivergingCoverage * static_cast<double>(changed))) - 1;
+    const auto at = magnitudes.begin() + static_cast<std::ptrdiff_t>(std::min(rank, changed - 1));
+    std::nth_element(magnitudes.begin(), at, magnitudes.end());
+    // Strictly above the quantile: shares are often steps (a 4-GPU pod is half an 8-GPU node), and
+    // a quantile on a step made every node of that step an end colour, which reads as clamped.
+    return std::clamp(niceCeiling(*at * (1 + 1e-6)), kMinDivergingExtent, ceiling);
+}
+
 MetricColorScale MetricColorScale::forColumn(const model::Metric& metric, const model::MetricColumn& column)
 {
     MetricColorScale s;
@@ -282,9 +314,17 @@ MetricColorScale MetricColorScale::forColumn(const model::Metric& metric, const 
         s.hi = niceCeiling(column.maxValue);
         break;
     case model::ScaleKind::Diverging: {
-        const double extent = niceCeiling(std::max(std::abs(column.minValue), std::abs(column.maxValue)));
+        const double extent = divergingExtent(column.values);
         s.lo = -extent;
         s.hi = extent;
+        for (const double v : column.values) {
+            const double magnitude = std::abs(v); // NaN compares false below
+            if (magnitude > kUnchangedBelow) {
+                ++s.changed;
+                if (magnitude > extent)
+                    ++s.beyond;
+            }
+        }
         break;
     }
     case model::ScaleKind::Categorical:

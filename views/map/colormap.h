@@ -43,6 +43,8 @@
 #include <QRgb>
 
 #include <array>
+#include <cstddef>
+#include <vector>
 
 namespace fleet::views {
 
@@ -101,9 +103,14 @@ inline constexpr int kCategoryColors = 8;
 /// How a metric's values map to colours on one fleet: the scale kind and the value range.
 struct MetricColorScale {
     model::ScaleKind kind = model::ScaleKind::Share;
-    /// Share: 0..1. Amount: 0..niceCeiling(max). Diverging: -extent..extent.
+    /// Share: 0..1. Amount: 0..niceCeiling(max). Diverging: -extent..extent, where extent is
+    /// divergingExtent() of the column: values beyond it take the table's end colours.
     double lo = 0;
     double hi = 1;
+    /// Diverging only: the nodes whose value is not 0 (|value| > kUnchangedBelow), and those of
+    /// them beyond -extent..extent (drawn at the ends).
+    std::size_t changed = 0;
+    std::size_t beyond = 0;
     /// Fixed categories (node state) use readyColor() / notReadyColor() / cordonedColor().
     bool nodeState = false;
     /// The scale of `metric` over `column`. Thread: any.
@@ -118,5 +125,23 @@ struct MetricColorScale {
 /// The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of ten that is >= x (so
 /// that the scale wastes at most a fifth of its colours); 1 for x <= 0.
 [[nodiscard]] double niceCeiling(double x) noexcept;
+
+/// A difference smaller than this is no change (floating-point noise of after minus before).
+inline constexpr double kUnchangedBelow = 1e-9;
+/// The share of the changed nodes a diverging scale spans without clamping.
+inline constexpr double kDivergingCoverage = 0.95;
+/// The smallest extent of a diverging scale (0.1 % of a share): below it, differences are
+/// rounding, not a plan.
+inline constexpr double kMinDivergingExtent = 1e-3;
+
+/// The half-range of a diverging scale over `values` (NaN: not applicable): the
+/// kDivergingCoverage quantile of |value| over the changed values (|value| >
+/// kUnchangedBelow), rounded up by niceCeiling() to a step above it, at least kMinDivergingExtent and at most
+/// niceCeiling(max |value|); 1 when nothing changed. A plan's difference is mostly large on
+/// a few nodes (drained ones lose their whole share) and small on many: a scale from the
+/// largest one alone left most changed nodes indistinguishable from the unchanged grey, and
+/// one fixed scale cannot fit both a rebalancing of a few percent and a consolidation.
+/// O(n). Thread: any.
+[[nodiscard]] double divergingExtent(const std::vector<double>& values) noexcept;
 
 } // namespace fleet::views

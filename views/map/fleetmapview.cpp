@@ -361,7 +361,7 @@ MapMetric FleetMapView::metric() const
     return d->scene.metric;
 }
 
-QImage FleetMapView::grabImage()
+void FleetMapView::layOutHidden()
 {
     // A hidden view has had no layout pass yet: size the GL widget and legend now, and
     // re-fit the map to the GL widget's real size.
@@ -373,12 +373,29 @@ QImage FleetMapView::grabImage()
             d->handleEvent(&resize);
         }
     }
+}
+
+QImage FleetMapView::grabImage()
+{
+    layOutHidden();
     const qreal dpr = devicePixelRatioF();
     QImage out(size() * dpr, QImage::Format_RGB32);
     out.setDevicePixelRatio(dpr);
     out.fill(mapBackgroundColor());
     QPainter painter(&out);
-    QImage map = d->gl->grabFramebuffer(); // renders now (paintGL: VTK, then the layers' 2D part)
+    QImage map;
+    if (isVisible()) {
+        map = d->gl->grabFramebuffer(); // renders now (paintGL: VTK, then the layers' 2D part)
+    } else {
+        // Never shown (a report's maps): the layers paint the frame with the raster engine, as
+        // paintGL has them paint it (no layer attaches VTK actors, maplayer.h), without an
+        // OpenGL context, whose creation and first frame took about 100 ms at 20,000 nodes.
+        map = QImage(d->gl->size() * dpr, QImage::Format_RGB32);
+        map.setDevicePixelRatio(dpr);
+        map.fill(mapBackgroundColor());
+        QPainter layers(&map);
+        d->paintLayers(layers);
+    }
     painter.drawImage(QRectF(d->gl->geometry()), map);
     if (!d->legend->isHidden()) // a window too small for the legend hides it (fleet::app::MainWindow)
         d->legend->render(&painter, d->legend->pos(), QRegion(), QWidget::DrawChildren);
@@ -547,6 +564,7 @@ model::PodId FleetMapView::Private::podAtGl(const QPointF& glPos) const
 void FleetMapView::setDragShading(std::shared_ptr<const std::vector<std::uint8_t>> feasible)
 {
     d->scene.dragFeasible = std::move(feasible);
+    d->legend->setDragKeyShown(d->scene.dragFeasible != nullptr); // the key names the drag's mark while it can be seen
     if (!d->scene.dragFeasible) {
         d->scene.dragTarget = {};
         d->scene.dragDomain = {};

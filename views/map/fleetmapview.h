@@ -73,8 +73,13 @@ public:
     void setPrices(std::shared_ptr<const model::PriceTable> prices);
     /// Renders now and returns the whole view (map + legend) as an image of size() times
     /// devicePixelRatioF() device pixels (the ratio is set on the image). Works on a view
-    /// that was never shown too (it lays itself out first), given an X server.
+    /// that was never shown too (it lays itself out first): its layers paint with the raster
+    /// engine then, without OpenGL; a shown view renders its OpenGL frame.
     QImage grabImage();
+    /// What grabImage() does first on a view that was never shown: sizes the map and the legend
+    /// and lays the fleet out for that size (O(nodes)), without rendering; a caller that draws in
+    /// slices of the event loop runs it in a slice of its own. Thread: GUI thread.
+    void layOutHidden();
     /// Centre of node n's cell in this widget's coordinates (for tests and tooltips);
     /// a null QPoint when n is not visible.
     [[nodiscard]] QPoint cellCenter(model::NodeId n) const;
@@ -140,7 +145,7 @@ public:
     // ---- what-if (views/map/layers/planlayer.h draws these) ------------------
     /// While a pod is dragged: one byte per node (store nodes, then the plan's added nodes), 1
     /// when it could take the pod (PodFeasibility::feasibleNodes); infeasible nodes are shaded
-    /// (added nodes' squares too). Null ends the shading.
+    /// (added nodes' squares too), and the legend's key names the drag's mark. Null ends both.
     void setDragShading(std::shared_ptr<const std::vector<std::uint8_t>> feasible);
     /// The drag's target: the node under the pointer (ringed green or red by `feasible`) and
     /// the domain label under it (a workload's target).

@@ -38,6 +38,8 @@ QString formatValue(const model::Metric& metric, double v)
     // A difference of shares (the plan's, a compared state's) reads as one: "-40.0%", not "-0.4 % of allocatable".
     if (metric.scale() == model::ScaleKind::Share || (metric.scale() == model::ScaleKind::Diverging && unit == "% of allocatable"))
         return qs(model::formatShare(v));
+    if (metric.scale() == model::ScaleKind::Diverging && unit.starts_with('%'))
+        return legendSignedPercent(v); // a difference of shares: -0.25 is "-25%", not "-0.25 %"
     if (unit == "$/h")
         return qs(model::formatDollarsPerHour(v));
     if (unit.empty())
@@ -55,6 +57,33 @@ QString notApplicableText(const model::Metric& metric)
     return reason;
 }
 } // namespace
+
+QString legendSignedPercent(double share)
+{
+    if (std::isnan(share))
+        return QStringLiteral("n/a");
+    const double percent = share * 100.0;
+    if (std::abs(percent) < 5e-3)
+        return QStringLiteral("0%");
+    // As few decimals as the value needs (ticks are halves and quarters of a niceCeiling() step: 0.25% .. 100%).
+    QString text = QString::number(std::abs(percent), 'f', 2);
+    while (text.endsWith(QLatin1Char('0')))
+        text.chop(1);
+    if (text.endsWith(QLatin1Char('.')))
+        text.chop(1);
+    return (percent < 0 ? QStringLiteral("-") : QStringLiteral("+")) + text + QLatin1Char('%');
+}
+
+QStringList legendScaleRange(const model::Metric& metric, const MetricColorScale& scale)
+{
+    if (scale.kind != model::ScaleKind::Diverging)
+        return {};
+    const QString extent = formatValue(metric, scale.hi).mid(metric.unit().starts_with('%') ? 1 : 0); // "80%", not "+80%"
+    QStringList out;
+    out << QStringLiteral("Changed: %1 nodes").arg(count(scale.changed));
+    out << QStringLiteral("Scale \u00b1%1: %2 beyond, at the ends").arg(extent, count(scale.beyond));
+    return out;
+}
 
 QStringList legendTickLabels(const model::Metric& metric, const MetricColorScale& scale)
 {
@@ -201,6 +230,7 @@ QStringList MapLegend::totals() const
     QStringList out;
     if (!m_model->context())
         return out;
+    out << legendScaleRange(*m_model->metric(), MetricColorScale::forColumn(*m_model->metric(), m_model->column()));
     const std::string unit = m_model->metric()->unit();
     if (unit == "$/h") {
         out << QStringLiteral("Fleet total: %1").arg(qs(model::formatDollarsPerHour(m_model->column().total)));
@@ -247,14 +277,16 @@ QStringList MapLegend::markerKeyTexts() const
                                     : meaning);
     }
     // The plan layer's green square: only while a pod is dragged, so without a count.
-    if (m_windowKeysShown)
+    if (m_dragKeyShown)
         out << QStringLiteral("Fits dragged pod"); // markerMeaning(Feasible) is too wide for the key
     return out;
 }
 
-void MapLegend::setWindowKeysShown(bool shown)
+void MapLegend::setDragKeyShown(bool shown)
 {
-    m_windowKeysShown = shown;
+    if (shown == m_dragKeyShown)
+        return;
+    m_dragKeyShown = shown;
     update();
 }
 

@@ -46,9 +46,11 @@ public:
     /// The map's problem markers by kind (MarkerLayer::markers()): the legend's marker key
     /// shows each kind's shape with its count. Unset: the key shows the shapes without counts.
     void setMarkerCounts(std::size_t notReady, std::size_t cordoned, std::size_t otherProblems);
-    /// Whether the key lists what only the window draws ("Fits dragged pod", while a pod is
-    /// dragged). Default true; a report's maps, which are never dragged on, set false.
-    void setWindowKeysShown(bool shown);
+    /// Whether the key lists the drag's mark ("Fits dragged pod"): only while a pod is dragged
+    /// (FleetMapView::setDragShading() sets it), the one time the map draws it; a key row for a
+    /// mark that cannot appear (a screenshot, a report's maps, the window at rest) misleads.
+    /// Default false.
+    void setDragKeyShown(bool shown);
     /// The title the legend shows now ("GPU requested", "Cost", ...).
     [[nodiscard]] QString title() const;
     /// The unit line ("% of allocatable", "$/h", "" for categories).
@@ -56,7 +58,7 @@ public:
     /// Every text line below the title, top to bottom: tick labels (highest first), swatch
     /// entries ("p5.48xlarge: 1,234"), the not-applicable and mark entries, the totals,
     /// then the marker key ("Markers", "NotReady: 501", "Cordoned: 701", "Other problem: 12",
-    /// "Fits dragged pod": the plan layer's feasible-node square, drawn during a drag).
+    /// and, during a drag only, "Fits dragged pod": the plan layer's feasible-node square).
     /// For tests and accessibility.
     [[nodiscard]] QStringList entries() const;
     /// The column of the metric over the context (empty without a context).
@@ -103,10 +105,18 @@ private:
     std::size_t m_notReady = 0;
     std::size_t m_cordoned = 0;
     bool m_markerCountsKnown = false;
-    bool m_windowKeysShown = true;
+    bool m_dragKeyShown = false;
     std::size_t m_markerCounts[3] = { 0, 0, 0 }; // by NodeMarkerKind
     bool m_fleetHasAccelerators = true;
 };
+
+/// A difference of shares as a signed percentage with the decimals it needs: 0.25 -> "+25%",
+/// -0.075 -> "-7.5%", 0 -> "0%". Thread: any.
+[[nodiscard]] QString legendSignedPercent(double share);
+/// What a diverging scale spans, for its legend and captions: "Changed: N nodes" and
+/// "Scale ±E: M beyond, at the ends" (MetricColorScale::changed, beyond; E in the metric's
+/// unit); empty for other scales. Thread: any.
+[[nodiscard]] QStringList legendScaleRange(const model::Metric& metric, const MetricColorScale& scale);
 
 /// Tick labels of a continuous scale from its lowest to its highest value: 5 ticks, in the
 /// metric's unit ("0%".."100%", "$0/h".."$100/h", "0".."10 GPUs"). Thread: any.

@@ -394,6 +394,8 @@ void mapsSection(const FleetReportInput& in, ReportPages& pages)
                 : QStringLiteral("The plan's difference: after minus before (blue less, red more; cool-to-warm). The plan changes more "
                                  "than %1 nodes: they are not outlined one by one at this scale.")
                       .arg(reportCount(static_cast<std::int64_t>(kMaxMarkedNodes))));
+    if (!in.maps.difference.isNull() && !in.maps.differenceScale.isEmpty())
+        pages.addParagraph(in.maps.differenceScale, 8);
     if (in.maps.zoomed.empty())
         return;
     pages.addHeading(QStringLiteral("Where the plan changes most"), 2);

@@ -2,6 +2,7 @@
 #include "reportmaps.h"
 
 #include "model/domainpath.h"
+#include "model/figures.h"
 #include "model/metrics/accelerators.h"
 #include "model/metrics/metricregistry.h"
 #include "model/nodeproblems.h"
@@ -14,6 +15,8 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QLoggingCategory>
+
+#include <functional>
 
 namespace fleet::views {
 
@@ -34,6 +37,25 @@ QImage zoomedImage(const QImage& image)
 
 } // namespace
 
+QString differenceScaleText(const model::Metric& metric, const model::MetricColumn& column)
+{
+    const MetricColorScale scale = MetricColorScale::forColumn(metric, column);
+    if (scale.kind != model::ScaleKind::Diverging)
+        return {};
+    if (scale.changed == 0)
+        return QStringLiteral("No node changes.");
+    const QString unit = QString::fromStdString(metric.unit());
+    const bool percent = unit.startsWith(QLatin1Char('%'));
+    auto value = [&](double v) { return percent ? legendSignedPercent(v) : QString::number(v); };
+    return QStringLiteral("Scale \u00b1%1 %2: the %3th percentile of |after - before| over the %4 nodes the plan changes, "
+                          "rounded up; %5 of them beyond it are drawn at the ends (the changes range from %6 to %7).")
+        .arg(value(scale.hi).mid(percent ? 1 : 0).chopped(percent ? 1 : 0), unit)
+        .arg(qRound(kDivergingCoverage * 100))
+        .arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(scale.changed))),
+            QString::fromStdString(model::formatCount(static_cast<std::int64_t>(scale.beyond))), value(column.minValue),
+            value(column.maxValue));
+}
+
 QStringList legendMarkerKey(const MapLegend& legend)
 {
     const QStringList entries = legend.entries();
@@ -41,84 +63,188 @@ QStringList legendMarkerKey(const MapLegend& legend)
     return markers < 0 ? QStringList() : entries.mid(markers + 1);
 }
 
+struct ReportMapRenderer::Private {
+    ReportMapInput input;
+    QSize logicalSize;
+    ReportMaps out;
+    std::unique_ptr<FleetMapView> view;
+    std::vector<model::DomainChange> domains;
+    std::shared_ptr<const model::PlanLedger> state;
+    std::string base; // the plan metrics' base: "gpu", "cpu" or "memory"
+    std::vector<std::function<bool()>> steps; // each draws one map (or readies the next); false: stop, nothing more can be drawn
+    std::size_t next = 0;
+    QElapsedTimer clock;
+
+    void log(const char* what) { qCDebug(lcReportMaps, "%s: %lld ms", what, static_cast<long long>(clock.restart())); }
+    MapLegend* legend() const { return view->findChild<MapLegend*>(); }
+
+    // The map of the loaded state: set up, laid out and drawn in three steps (the first map's
+    // time, split).
+    bool setUp()
+    {
+        view = std::make_unique<FleetMapView>();
+        view->setAttribute(Qt::WA_DontShowOnScreen, true);
+        view->resize(logicalSize);
+        view->setCluster(input.store, input.topology);
+        view->setPrices(input.prices);
+        // The markers and their counts the window's map shows (no drag key: nothing is dragged here).
+        view->setProblemNodes(model::problemNodes(model::findNodeProblems(*input.store)));
+        std::shared_ptr<const model::Metric> before = model::MetricRegistry::builtin().find(input.metric);
+        if (!before)
+            before = model::MetricRegistry::builtin().find("gpu");
+        view->setMetric(before);
+        view->resetView();
+        QCoreApplication::processEvents();
+        out.metricTitle = QString::fromStdString(view->currentMetric().title());
+        if (const MapLegend* l = legend()) {
+            out.metricTitle = l->title(); // "CPU requested (no GPU nodes)" where the gpu metric falls back
+            out.markerKey = legendMarkerKey(*l);
+        }
+        log("set cluster");
+        steps.push_back([this] {
+            view->layOutHidden();
+            log("lay out");
+            return true;
+        });
+        steps.push_back([this] { return drawWholeBefore(); });
+        return true;
+    }
+
+    bool drawWholeBefore()
+    {
+        out.before = view->grabImage();
+        log("before");
+        if (out.before.isNull() || !input.engine || input.engine->applied().empty())
+            return false;
+        domains = model::domainsChangedMost(*input.store, *input.topology, input.engine->applied(), input.zoomedDomains);
+        for (const model::DomainChange& c : domains) {
+            ZoomedMaps z;
+            z.domain = QString::fromStdString(model::domainPathText(*input.topology, c.domain));
+            z.nodes = c.nodes;
+            z.nodesFreed = c.nodesFreed;
+            z.podsMoved = c.podsMoved;
+            out.zoomed.push_back(std::move(z));
+        }
+        // The steps under the plan, one map each: the zoomed maps before, then after, the whole
+        // fleet after, the difference.
+        for (std::size_t i = 0; i < domains.size(); ++i)
+            steps.push_back([this, i] {
+                view->zoomToDomain(domains[i].domain);
+                out.zoomed[i].before = zoomedImage(view->grabImage());
+                log("zoomed before");
+                return true;
+            });
+        steps.push_back([this] {
+            showAfter();
+            return true;
+        });
+        for (std::size_t i = 0; i < domains.size(); ++i)
+            steps.push_back([this, i] {
+                view->zoomToDomain(domains[i].domain);
+                out.zoomed[i].after = zoomedImage(view->grabImage());
+                log("zoomed after");
+                return true;
+            });
+        steps.push_back([this] {
+            view->resetView();
+            out.after = view->grabImage();
+            log("after");
+            return true;
+        });
+        steps.push_back([this] {
+            showDifference();
+            return true;
+        });
+        steps.push_back([this] {
+            out.difference = view->grabImage();
+            log("difference");
+            return true;
+        });
+        return true;
+    }
+
+    void showAfter()
+    {
+        // Under the plan, the base the loaded map shows: gpu on a fleet without accelerators is
+        // CPU there (the window's gpu metric falls back to CPU requested), so it is CPU here too.
+        base = input.metric == "cpu" || input.metric == "memory" ? input.metric : std::string("gpu");
+        if (base == "gpu" && !model::fleetHasAccelerators(*input.store, model::MetricKeys::find(*input.store)))
+            base = "cpu";
+        state = std::shared_ptr<const model::PlanLedger>(input.engine, &input.engine->state());
+        view->setPlanState(state);
+        view->setMetric(model::makePlanMetric(state, base, model::PlanMetricKind::After));
+        QCoreApplication::processEvents();
+        out.afterTitle = QString::fromStdString(view->currentMetric().title());
+        log("after metric");
+    }
+
+    void showDifference()
+    {
+        // Marks (outlines, crosses) are drawn at a minimum size each: above a few thousand nodes they
+        // cover the whole fleet at this zoom, and the antialiased strokes took 10 s at 20,000
+        // actions. There the difference's colours alone show the change (out.marked says which).
+        std::shared_ptr<const PlanMarks> marks = buildPlanMarks(*input.engine, input.topology.get());
+        out.marked = marks
+            && marks->changed.size() + marks->emptied.size() + marks->removed.size() + marks->violations.size() <= kMaxMarkedNodes;
+        if (out.marked)
+            view->setPlanMarks(std::move(marks));
+        view->setMetric(model::makePlanMetric(state, base, model::PlanMetricKind::Difference));
+        QCoreApplication::processEvents();
+        if (const MapLegend* l = legend())
+            out.differenceScale = differenceScaleText(l->currentMetric(), l->column());
+        log("difference metric and marks");
+    }
+};
+
+ReportMapRenderer::ReportMapRenderer(const ReportMapInput& input, QSize logicalSize)
+    : d(std::make_unique<Private>())
+{
+    d->input = input;
+    d->logicalSize = logicalSize;
+    d->clock.start();
+    if (input.store && input.topology)
+        d->steps.push_back([p = d.get()] { return p->setUp(); });
+}
+
+ReportMapRenderer::~ReportMapRenderer() = default;
+
+bool ReportMapRenderer::step()
+{
+    if (d->next >= d->steps.size())
+        return false;
+    if (!d->steps[d->next++]()) // nothing more can be drawn: the steps after it are dropped
+        d->steps.resize(d->next);
+    if (d->next >= d->steps.size())
+        d->view.reset(); // the map and its OpenGL context are no longer needed
+    return d->next < d->steps.size();
+}
+
+std::size_t ReportMapRenderer::stepsDone() const noexcept
+{
+    return d->next;
+}
+
+std::size_t ReportMapRenderer::stepCount() const noexcept
+{
+    // Before the second step the plan's steps are not known yet: its metrics after and
+    // difference, the zoomed maps and the two whole-fleet maps are 4 + 2 x zoomedDomains more.
+    if (d->next <= 2 && d->input.engine && !d->input.engine->applied().empty())
+        return 7 + 2 * d->input.zoomedDomains;
+    return d->steps.size();
+}
+
+ReportMaps ReportMapRenderer::take()
+{
+    d->view.reset();
+    return std::move(d->out);
+}
+
 ReportMaps renderReportMaps(const ReportMapInput& input, QSize logicalSize)
 {
-    ReportMaps out;
-    if (!input.store || !input.topology)
-        return out;
-    QElapsedTimer clock;
-    clock.start();
-    auto step = [&](const char* what) { qCDebug(lcReportMaps, "%s: %lld ms", what, static_cast<long long>(clock.restart())); };
-    FleetMapView view;
-    view.setAttribute(Qt::WA_DontShowOnScreen, true);
-    view.resize(logicalSize);
-    view.setCluster(input.store, input.topology);
-    view.setPrices(input.prices);
-    // The markers and their counts the window's map shows; no drag key (nothing is dragged here).
-    view.setProblemNodes(model::problemNodes(model::findNodeProblems(*input.store)));
-    if (auto* legend = view.findChild<MapLegend*>())
-        legend->setWindowKeysShown(false);
-    std::shared_ptr<const model::Metric> before = model::MetricRegistry::builtin().find(input.metric);
-    if (!before)
-        before = model::MetricRegistry::builtin().find("gpu");
-    view.setMetric(before);
-    view.resetView();
-    QCoreApplication::processEvents();
-    out.metricTitle = QString::fromStdString(view.currentMetric().title());
-    if (auto* legend = view.findChild<MapLegend*>()) {
-        out.metricTitle = legend->title(); // "CPU requested (no GPU nodes)" where the gpu metric falls back
-        out.markerKey = legendMarkerKey(*legend);
+    ReportMapRenderer renderer(input, logicalSize);
+    while (renderer.step()) {
     }
-    step("set cluster");
-    out.before = view.grabImage();
-    step("before");
-    if (!input.engine || input.engine->applied().empty())
-        return out;
-    const std::vector<model::DomainChange> domains
-        = model::domainsChangedMost(*input.store, *input.topology, input.engine->applied(), input.zoomedDomains);
-    for (const model::DomainChange& c : domains) {
-        ZoomedMaps z;
-        z.domain = QString::fromStdString(model::domainPathText(*input.topology, c.domain));
-        z.nodes = c.nodes;
-        z.nodesFreed = c.nodesFreed;
-        z.podsMoved = c.podsMoved;
-        view.zoomToDomain(c.domain);
-        z.before = zoomedImage(view.grabImage());
-        out.zoomed.push_back(std::move(z));
-    }
-    step("zoomed before");
-    // Under the plan, the base the loaded map shows: gpu on a fleet without accelerators is
-    // CPU there (the window's gpu metric falls back to CPU requested), so it is CPU here too.
-    std::string base = input.metric == "cpu" || input.metric == "memory" ? input.metric : std::string("gpu");
-    if (base == "gpu" && !model::fleetHasAccelerators(*input.store, model::MetricKeys::find(*input.store)))
-        base = "cpu";
-    const std::shared_ptr<const model::PlanLedger> state(input.engine, &input.engine->state());
-    view.setPlanState(state);
-    view.setMetric(model::makePlanMetric(state, base, model::PlanMetricKind::After));
-    QCoreApplication::processEvents();
-    out.afterTitle = QString::fromStdString(view.currentMetric().title());
-    step("after metric");
-    for (std::size_t i = 0; i < domains.size(); ++i) {
-        view.zoomToDomain(domains[i].domain);
-        out.zoomed[i].after = zoomedImage(view.grabImage());
-    }
-    step("zoomed after");
-    view.resetView();
-    out.after = view.grabImage();
-    step("after");
-    // Marks (outlines, crosses) are drawn at a minimum size each: above a few thousand nodes they
-    // cover the whole fleet at this zoom, and the antialiased strokes took 10 s at 20,000
-    // actions. There the difference's colours alone show the change (out.marked says which).
-    std::shared_ptr<const PlanMarks> marks = buildPlanMarks(*input.engine, input.topology.get());
-    out.marked = marks && marks->changed.size() + marks->emptied.size() + marks->removed.size() + marks->violations.size() <= kMaxMarkedNodes;
-    if (out.marked)
-        view.setPlanMarks(std::move(marks));
-    view.setMetric(model::makePlanMetric(state, base, model::PlanMetricKind::Difference));
-    QCoreApplication::processEvents();
-    step("difference metric and marks");
-    out.difference = view.grabImage();
-    step("difference");
-    return out;
+    return renderer.take();
 }
 
 } // namespace fleet::views

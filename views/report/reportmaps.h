@@ -5,6 +5,7 @@
 // `fleetscope screenshot`), each with its legend (colour scale and key) beside it.
 
 #include "model/clusterstore.h"
+#include "model/metrics/metric.h"
 #include "model/plan/plan.h"
 #include "model/pricing/pricetable.h"
 #include "model/topology.h"
@@ -49,6 +50,9 @@ struct ReportMaps {
     /// The legend's marker key with its counts ("NotReady: 3", ...): MapLegend::entries() after
     /// "Markers", the lines `screenshot --print-legend` prints for the same cluster.
     QStringList markerKey;
+    /// The difference map's scale in words (its legend's ticks give it too): the range, how it was
+    /// chosen, the nodes changed and those beyond it ("" without a plan).
+    QString differenceScale;
     bool marked = false; // the difference map outlines the nodes the plan changes (<= kMaxMarkedNodes)
     std::vector<ZoomedMaps> zoomed; // the domains the plan changes most (model::domainsChangedMost()), most first
 };
@@ -56,9 +60,40 @@ struct ReportMaps {
 /// The difference map outlines the changed nodes up to this many (see renderReportMaps()).
 inline constexpr std::size_t kMaxMarkedNodes = 2000;
 
+/// The scale of a difference map in words, for a caption: "Scale ±80 % of allocatable: the 95th
+/// percentile of |after - before| over the N nodes the plan changes, rounded up; M of them beyond
+/// it are drawn at the ends (the changes range from -99.3% to +71.4%)."; "" for a metric that is
+/// not a difference. Thread: any.
+[[nodiscard]] QString differenceScaleText(const model::Metric& metric, const model::MetricColumn& column);
+
 class MapLegend;
 /// The marker key of `legend` with its counts: its entries() after the "Markers" line. Thread: GUI.
 [[nodiscard]] QStringList legendMarkerKey(const MapLegend& legend);
+
+/// The report's maps drawn one at a time, so that a caller on the GUI thread (the window's File >
+/// Export Report) can give the event loop a turn between two maps and stop between them: each
+/// step() draws one map (the whole fleet before, each zoomed domain before and after, the whole
+/// fleet after, the difference), as renderReportMaps() draws them all. Thread: GUI thread, as
+/// renderReportMaps().
+class ReportMapRenderer {
+public:
+    ReportMapRenderer(const ReportMapInput& input, QSize logicalSize);
+    ~ReportMapRenderer();
+    ReportMapRenderer(const ReportMapRenderer&) = delete;
+    ReportMapRenderer& operator=(const ReportMapRenderer&) = delete;
+    /// Draws the next map; false when none is left (all drawn, or the first could not be).
+    bool step();
+    /// The maps drawn so far and the number of steps in all (for a progress bar; the count is an
+    /// estimate until the first step found the domains the plan changes most).
+    [[nodiscard]] std::size_t stepsDone() const noexcept;
+    [[nodiscard]] std::size_t stepCount() const noexcept;
+    /// The maps (moved out; call once, after the last step). Null images where a map was not drawn.
+    [[nodiscard]] ReportMaps take();
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
 
 /// Renders the maps at `logicalSize` (logical pixels of the view, legend included), at the
 /// application's device pixel ratio (QT_SCALE_FACTOR gives print resolution). The whole fleet
