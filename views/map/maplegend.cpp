@@ -35,11 +35,11 @@ QString count(std::size_t n)
 QString formatValue(const model::Metric& metric, double v)
 {
     const std::string unit = metric.unit();
-    // A difference of shares (the plan's, a compared state's) reads as one: "-40.0%", not "-0.4 % of allocatable".
-    if (metric.scale() == model::ScaleKind::Share || (metric.scale() == model::ScaleKind::Diverging && unit == "% of allocatable"))
+    if (metric.scale() == model::ScaleKind::Share)
         return qs(model::formatShare(v));
+    // A difference of shares (the plan's, a compared state's): -0.25 is "-25%", not "-0.25 % of allocatable".
     if (metric.scale() == model::ScaleKind::Diverging && unit.starts_with('%'))
-        return legendSignedPercent(v); // a difference of shares: -0.25 is "-25%", not "-0.25 %"
+        return legendSignedPercent(v);
     if (unit == "$/h")
         return qs(model::formatDollarsPerHour(v));
     if (unit.empty())
