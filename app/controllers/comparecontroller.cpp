@@ -4,6 +4,7 @@
 #include "app/cli/commandlinepath.h"
 #include "app/controllers/importcontroller.h"
 #include "app/controllers/offthreadrelease.h"
+#include "app/controllers/planopener.h"
 #include "app/controllers/storereaders.h"
 #include "app/shared/importfailure.h"
 #include "app/window/mainwindow.h"
@@ -126,6 +127,14 @@ void CompareController::showDialog()
     if (path.isEmpty())
         return;
     m_lastDir = QFileInfo(path).absolutePath();
+    // A plan file is not a state: say what it is, rather than a Node or Pod parse error.
+    if (looksLikePlanFile(path)) {
+        QMessageBox::warning(m_window, tr("Cannot Compare"),
+            tr("%1 is a plan file, not a cluster state. Compare With takes a .fleet document or the cluster's files; a plan "
+               "is opened with File > Open Plan.")
+                .arg(QFileInfo(path).fileName()));
+        return;
+    }
     compareWithFiles({ path });
 }
 

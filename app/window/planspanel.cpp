@@ -52,7 +52,7 @@ PlansPanel::PlansPanel(MainWindow* window, WindowDocument* document)
     duplicate->setObjectName(QStringLiteral("actionDuplicatePlan"));
     QAction* rename = m_menu->addAction(tr("&Rename Plan\u2026"), this, &PlansPanel::renameTarget);
     rename->setObjectName(QStringLiteral("actionRenamePlan"));
-    QAction* remove = m_menu->addAction(tr("De&lete Plan\u2026"), this, &PlansPanel::deleteTarget);
+    QAction* remove = m_menu->addAction(tr("Dele&te Plan\u2026"), this, &PlansPanel::deleteTarget);
     remove->setObjectName(QStringLiteral("actionDeletePlan"));
     m_menu->addSeparator();
     QAction* import = m_menu->addAction(tr("&Import Plan\u2026"), this, &PlansPanel::importPlan);
@@ -122,16 +122,21 @@ void PlansPanel::renameTarget()
     if (index < 0)
         return;
     const QString old = QString::fromStdString(m_document->plans()[static_cast<std::size_t>(index)].name);
-    bool ok = false;
-    const QString name = QInputDialog::getText(m_window, tr("Rename Plan"), tr("Name of the plan:"), QLineEdit::Normal, old, &ok);
+    // A name refused is offered again for editing, as typed, under the reason.
+    QString name = old, why;
+    for (;;) {
+        bool ok = false;
+        const QString label = why.isEmpty() ? tr("Name of the plan:") : why + QStringLiteral("\n\n") + tr("Name of the plan:");
+        name = QInputDialog::getText(m_window, tr("Rename Plan"), label, QLineEdit::Normal, name, &ok);
+        if (!ok || name.trimmed() == old)
+            break;
+        if (m_document->renamePlan(index, name))
+            break;
+        why = name.trimmed().isEmpty()                                             ? tr("A plan needs a name.")
+            : !importers::isPrintablePlanName(name.trimmed().toStdString()) ? tr("A plan's name is printable text: no tabs, control or invisible characters.")
+                                                                             : tr("Another plan is named %1 already.").arg(name.trimmed());
+    }
     m_window->restoreMapFocus();
-    if (!ok || name.trimmed() == old)
-        return;
-    if (!m_document->renamePlan(index, name))
-        QMessageBox::warning(m_window, tr("Rename Plan"),
-            name.trimmed().isEmpty()                                           ? tr("A plan needs a name.")
-                : !importers::isPrintablePlanName(name.trimmed().toStdString()) ? tr("A plan's name is printable text: no tabs, control or invisible characters.")
-                                                                                 : tr("Another plan is named %1 already.").arg(name.trimmed()));
 }
 
 void PlansPanel::deleteTarget()

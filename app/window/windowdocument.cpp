@@ -270,8 +270,12 @@ bool WindowDocument::saveTo(const QString& path)
                     shown.savedAt = now;
                 }
             }
-            // A plan without actions is not kept in the file.
+            // A plan without actions is not kept in the file; one first saved now (a copy, an
+            // import) says so.
             std::erase_if(doc->plans, [](const importers::DocumentPlan& p) { return p.planJson.empty(); });
+            for (importers::DocumentPlan& p : doc->plans)
+                if (p.savedAt.empty())
+                    p.savedAt = now;
             importers::saveFleetDocument(*doc, path.toStdString(), options);
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());
