@@ -374,9 +374,11 @@ void CompareController::selectNode(const QString& name)
         m_window->statusBar()->showMessage(tr("%1 is not in the shown state (it was added later).").arg(name), MainWindow::kMessageMs);
         return;
     }
-    // The selection opens the node inspector (ExplorePanels follows selectionChanged).
+    // The selection opens the node inspector (ExplorePanels follows selectionChanged), which
+    // shares the Changes dock's tabs: the list stays in front, to go on down its rows.
     m_window->mapView()->setSelectedNode(node);
     m_window->mapView()->zoomToNode(node);
+    m_dock->raise();
 }
 
 void CompareController::showExportDialog()

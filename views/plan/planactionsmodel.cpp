@@ -107,7 +107,8 @@ QString planActionText(const model::ClusterStore& store, const model::AppliedAct
         return text;
     }
     case model::ActionType::DrainNode:
-        return QObject::tr("Drain %1: %2 pods moved, %3 stay").arg(node, count(moved), count(unplaced));
+        return QObject::tr("Drain %1: %2 %3 moved, %4 stay")
+            .arg(node, count(moved), moved == 1 ? QObject::tr("pod") : QObject::tr("pods"), count(unplaced));
     case model::ActionType::FailNode:
         return QObject::tr("Fail %1: %2 pods re-placed; costs %3").arg(node, count(moved), failureCostText(failureCost(store, applied)));
     case model::ActionType::FailDomain:
