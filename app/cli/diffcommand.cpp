@@ -25,8 +25,60 @@
 #include <exception>
 #include <iostream>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace fleet::app {
+
+namespace {
+
+/// What two documents' kept plans differ in, as note lines for stderr (empty when either state
+/// is not a document, or both keep the same plans): the state diff compares clusters only, so
+/// two documents of one state that differ only in their plans would otherwise read "0 changes".
+/// A plan is the same when its name and its plan JSON are; notes and the saved time are not
+/// compared. Throws FleetDocumentError as readFleetDocumentPlans() does.
+std::vector<std::string> planDifferenceNotes(const std::string& beforePath, const std::string& afterPath)
+{
+    if (!importers::isFleetDocumentFile(beforePath) || !importers::isFleetDocumentFile(afterPath))
+        return {};
+    const std::vector<importers::DocumentPlan> before = importers::readFleetDocumentPlans(beforePath);
+    const std::vector<importers::DocumentPlan> after = importers::readFleetDocumentPlans(afterPath);
+    auto find = [](const std::vector<importers::DocumentPlan>& plans, const std::string& name) -> const importers::DocumentPlan* {
+        for (const importers::DocumentPlan& p : plans)
+            if (p.name == name)
+                return &p;
+        return nullptr;
+    };
+    std::vector<std::string> onlyBefore, onlyAfter, changed;
+    for (const importers::DocumentPlan& p : before) {
+        const importers::DocumentPlan* other = find(after, p.name);
+        if (!other)
+            onlyBefore.push_back(p.name);
+        else if (other->planJson != p.planJson)
+            changed.push_back(p.name);
+    }
+    for (const importers::DocumentPlan& p : after)
+        if (!find(before, p.name))
+            onlyAfter.push_back(p.name);
+    auto joined = [](const std::vector<std::string>& names) {
+        std::string text;
+        for (const std::string& n : names)
+            text += (text.empty() ? "\"" : ", \"") + n + "\"";
+        return text;
+    };
+    std::vector<std::string> notes;
+    if (!onlyBefore.empty())
+        notes.push_back("plans kept only in BEFORE: " + joined(onlyBefore));
+    if (!onlyAfter.empty())
+        notes.push_back("plans kept only in AFTER: " + joined(onlyAfter));
+    if (!changed.empty())
+        notes.push_back("plans of the same name with other actions: " + joined(changed));
+    if (!notes.empty())
+        notes.push_back("the changes above are the clusters'; fleetscope plans DOC.fleet lists each document's plans");
+    return notes;
+}
+
+} // namespace
 
 int runDiff(const QStringList& arguments)
 {
@@ -114,6 +166,10 @@ int runDiff(const QStringList& arguments)
             importers::printTerminalf(stderr, "fleetscope diff: cannot write to standard output\n");
             return 1;
         }
+        // On stderr, so that the output stays what Export Changes writes for the same states.
+        for (const std::string& note : planDifferenceNotes(commandLinePath(parser.positionalArguments()[0]),
+                 commandLinePath(parser.positionalArguments()[1])))
+            importers::printTerminalf(stderr, "fleetscope diff: note: %s\n", note.c_str());
     } catch (const std::exception& e) {
         importers::printTerminalf(stderr, "fleetscope diff: %s\n", qPrintable(importFailureMessage(e, parser.positionalArguments().join(QLatin1Char(' ')))));
         return 1;

@@ -66,6 +66,7 @@ private slots:
     void diffCountsPodsStrandedByARemovedNode();
     void plansOfADocumentByName();
     void plansSaysWhyItCannotRead();
+    void diffNamesDocumentsPlans();
     void diffNotesAPlanMadeOnAnotherState();
     void planAgainstWhatHappened();
     void killDuringLargeSaveKeepsPrevious();
@@ -376,6 +377,47 @@ void TestCliDocument::plansSaysWhyItCannotRead()
 // `diff BEFORE AFTER --plan` says when BEFORE is not the state the plan was made on (its
 // "carried out" would be judged against the wrong baseline), and says nothing for a plan kept
 // in the BEFORE document.
+void TestCliDocument::diffNamesDocumentsPlans()
+{
+    // Two documents of one state, one keeping a plan the other lacks and one plan of the same
+    // name with other actions: the clusters' diff has no change, and a note names the plans.
+    QTemporaryDir dir;
+    const QString cluster = kData + QStringLiteral("/plan/cluster.json");
+    const QString consolidate = dir.filePath(QStringLiteral("consolidate.json"));
+    const auto made = runFleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), cluster, QStringLiteral("-o"), consolidate });
+    QVERIFY2(made.exitCode == 0, qPrintable(runText(made)));
+    const QString planFile = kData + QStringLiteral("/plan/plan.json");
+    const QString bare = dir.filePath(QStringLiteral("bare.fleet"));
+    const QString planned = dir.filePath(QStringLiteral("planned.fleet"));
+    const QString other = dir.filePath(QStringLiteral("other.fleet"));
+    QVERIFY(runFleetscope({ QStringLiteral("save"), cluster, QStringLiteral("-o"), bare }).exitCode == 0);
+    const auto saved = runFleetscope({ QStringLiteral("save"), cluster, QStringLiteral("--plan"), consolidate, QStringLiteral("-o"), planned });
+    QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
+    // "consolidate" in other.fleet is another plan under the same name.
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("other")));
+    const QString renamed = dir.filePath(QStringLiteral("other/consolidate"));
+    QVERIFY(QFile::copy(planFile, renamed + QStringLiteral(".json")));
+    const auto savedOther = runFleetscope({ QStringLiteral("save"), cluster, QStringLiteral("--plan"), renamed + QStringLiteral(".json"),
+                                            QStringLiteral("-o"), other, QStringLiteral("--force") });
+    QVERIFY2(savedOther.exitCode == 0, qPrintable(runText(savedOther)));
+
+    const auto added = runFleetscope({ QStringLiteral("diff"), bare, planned });
+    QVERIFY2(added.exitCode == 0, qPrintable(runText(added)));
+    QVERIFY2(added.err.contains("note: plans kept only in AFTER: \"consolidate\""), added.err.constData());
+    QVERIFY2(!added.err.contains("only in BEFORE"), added.err.constData());
+    const auto json = runFleetscope({ QStringLiteral("diff"), planned, bare, QStringLiteral("--format"), QStringLiteral("json") });
+    QVERIFY2(json.exitCode == 0, qPrintable(runText(json)));
+    QVERIFY2(!QJsonDocument::fromJson(json.out).isNull(), json.out.constData()); // the output stays JSON alone
+    QVERIFY2(json.err.contains("note: plans kept only in BEFORE: \"consolidate\""), json.err.constData());
+    const auto changed = runFleetscope({ QStringLiteral("diff"), planned, other });
+    QVERIFY2(changed.err.contains("plans of the same name with other actions: \"consolidate\""), changed.err.constData());
+    // The same plans, or a state that is not a document: no note.
+    const auto same = runFleetscope({ QStringLiteral("diff"), planned, planned });
+    QVERIFY2(!same.err.contains("plans"), same.err.constData());
+    const auto file = runFleetscope({ QStringLiteral("diff"), planned, cluster });
+    QVERIFY2(file.exitCode == 0 && !file.err.contains("plans"), qPrintable(runText(file)));
+}
+
 void TestCliDocument::diffNotesAPlanMadeOnAnotherState()
 {
     QTemporaryDir dir;
