@@ -192,16 +192,14 @@ void TstCliLive::badSourcesAreRefused()
 void TstCliLive::stalledServerIsSaidAndBounded()
 {
     fleet::tests::StallingServer server(fleet::tests::StallingServer::Mode::Silent);
-    const QString kubeconfig = m_dir.filePath("stalled-kubeconfig");
-    QFile f(kubeconfig);
-    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    f.write(QString("apiVersion: v1\nkind: Config\nclusters:\n- name: slow\n  cluster:\n    server: %1\n"
-                    "users:\n- name: ops\n  user:\n    token: fleet-test-token\ncontexts:\n- name: slow\n  context: {cluster: "
-                    "slow, user: ops}\n"
-                    "current-context: slow\n")
-                .arg(QString::fromStdString(server.url()))
-                .toUtf8());
-    f.close();
+    fleet::tests::KubeconfigSpec spec;
+    spec.server = QString::fromStdString(server.url());
+    spec.cluster = QStringLiteral("slow");
+    spec.user = QStringLiteral("ops");
+    spec.contexts = { QStringLiteral("slow") };
+    spec.currentContext = QStringLiteral("slow");
+    const QString kubeconfig = fleet::tests::writeKubeconfig(m_dir.filePath("stalled-kubeconfig"), spec);
+    QVERIFY(!kubeconfig.isEmpty());
     QElapsedTimer clock;
     clock.start();
     const Run r = fleetscope({ "summary", "--kubeconfig", kubeconfig, "--request-timeout", "5s" });
@@ -350,15 +348,14 @@ void TstCliLive::planExportTiesTheScriptToTheLiveServer()
 
 QString TstCliLive::writeExecKubeconfig(const QString& name, const QString& plugin)
 {
-    const QString kubeconfig = m_dir.filePath(name);
-    QFile f(kubeconfig);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return {};
-    f.write(QString("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: http://127.0.0.1:1\n"
-                    "users:\n- name: ops\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n"
-                    "      command: %1\ncontexts:\n- name: c\n  context: {cluster: c, user: ops}\ncurrent-context: c\n")
-                .arg(plugin)
-                .toUtf8());
+    fleet::tests::KubeconfigSpec spec;
+    spec.cluster = QStringLiteral("c");
+    spec.clusterFields = QStringLiteral("    server: http://127.0.0.1:1");
+    spec.user = QStringLiteral("ops");
+    spec.userFields = QStringLiteral("    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: %1").arg(plugin);
+    spec.contexts = { QStringLiteral("c") };
+    spec.currentContext = QStringLiteral("c");
+    const QString kubeconfig = fleet::tests::writeKubeconfig(m_dir.filePath(name), spec);
     return kubeconfig;
 }
 

@@ -18,14 +18,26 @@ struct KubeconfigSpec {
     QString user = QStringLiteral("tester");
     QStringList contexts { QStringLiteral("alpha") }; ///< each pairs the cluster and the user
     QString currentContext = QStringLiteral("alpha");
+    /// When not empty, the cluster's fields as YAML lines indented by four spaces, in place of
+    /// `server` and `certificate-authority` (e.g. "    server: http://127.0.0.1:1").
+    QString clusterFields;
+    /// When not empty, the user's fields as YAML lines indented by four spaces, in place of the
+    /// bearer token (an exec plugin, a client certificate, ...).
+    QString userFields;
 };
 
 /// The kubeconfig's YAML text.
 inline QString kubeconfigText(const KubeconfigSpec& spec)
 {
-    QString text = QString("apiVersion: v1\nkind: Config\nclusters:\n- name: %1\n  cluster:\n    server: %2\n    certificate-authority: %3\n"
-                           "users:\n- name: %4\n  user:\n    token: %5\ncontexts:\n")
-                       .arg(spec.cluster, spec.server, spec.certificateAuthority, spec.user, spec.token);
+    QString cluster = spec.clusterFields;
+    if (cluster.isEmpty()) {
+        cluster = QStringLiteral("    server: %1").arg(spec.server);
+        if (!spec.certificateAuthority.isEmpty())
+            cluster += QStringLiteral("\n    certificate-authority: %1").arg(spec.certificateAuthority);
+    }
+    const QString user = spec.userFields.isEmpty() ? QStringLiteral("    token: %1").arg(spec.token) : spec.userFields;
+    QString text = QString("apiVersion: v1\nkind: Config\nclusters:\n- name: %1\n  cluster:\n%2\nusers:\n- name: %3\n  user:\n%4\ncontexts:\n")
+                       .arg(spec.cluster, cluster, spec.user, user);
     for (const QString& context : spec.contexts)
         text += QString("- name: %1\n  context: {cluster: %2, user: %3}\n").arg(context, spec.cluster, spec.user);
     return text + QString("current-context: %1\n").arg(spec.currentContext);

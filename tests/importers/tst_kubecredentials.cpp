@@ -10,6 +10,7 @@
 // - an exec plugin cut at its timeout is killed with the processes it started;
 // - credentials for a plain http:// server or Prometheus get a warning on stderr, once.
 
+#include "common/kubeconfigfile.h"
 #include "common/fakekubeapiserver.h"
 
 #include "importers/clusterloader.h"
@@ -136,11 +137,12 @@ void TstKubeCredentials::initTestCase()
 
 kube::ResolvedKubeconfig TstKubeCredentials::config(const QString& clusterFields, const QString& userFields)
 {
-    if (!writeFile(kubeconfigPath(),
-            QString("apiVersion: v1\nkind: Config\nclusters:\n- name: fake\n  cluster:\n%1\nusers:\n- name: tester\n  user:\n%2\n"
-                    "contexts:\n- name: fake\n  context: {cluster: fake, user: tester}\ncurrent-context: fake\n")
-                .arg(clusterFields, userFields)
-                .toUtf8()))
+    fleet::tests::KubeconfigSpec spec;
+    spec.clusterFields = clusterFields;
+    spec.userFields = userFields;
+    spec.contexts = { QStringLiteral("fake") };
+    spec.currentContext = QStringLiteral("fake");
+    if (fleet::tests::writeKubeconfig(kubeconfigPath(), spec).isEmpty())
         qFatal("cannot write the kubeconfig");
     kube::KubeconfigRequest r;
     r.explicitPath = kubeconfigPath().toStdString();
