@@ -6,6 +6,7 @@
 // that spans pages repeats its header, the pages as images (pdftoppm) show the maps and the
 // legend's colours, a PNG report is the first page, and a failed run leaves the previous file.
 
+#include "common/pdftext.h"
 #include "fleetscoperun.h"
 #include "views/map/colormap.h"
 
@@ -37,45 +38,9 @@ using Run = fleet::tests::FleetscopeRun;
 using fleet::tests::runFleetscope;
 
 // Runs a poppler tool; its standard output, or a failed QVERIFY in the caller (empty result).
-QByteArray runTool(const QString& program, const QStringList& args, int* exitCode = nullptr)
-{
-    QProcess p;
-    p.start(program, args);
-    if (!p.waitForStarted(10'000) || !p.waitForFinished(120'000)) {
-        if (exitCode)
-            *exitCode = -1;
-        return {};
-    }
-    if (exitCode)
-        *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    return p.readAllStandardOutput();
-}
-
-// The text of pages [first, last] (1-based; 0: all), layout kept, thousands separators taken out
-// ("12,345" -> "12345") so that the figures compare with JSON numbers.
-QString pdfText(const QString& pdf, int first = 0, int last = 0)
-{
-    QStringList args { QStringLiteral("-layout") };
-    if (first > 0)
-        args << QStringLiteral("-f") << QString::number(first) << QStringLiteral("-l") << QString::number(last);
-    args << pdf << QStringLiteral("-");
-    QString text = QString::fromUtf8(runTool(QStringLiteral("pdftotext"), args));
-    static const QRegularExpression separator(QStringLiteral("(\\d),(\\d{3})(?!\\d)"));
-    QString previous;
-    while (previous != text) {
-        previous = text;
-        text.replace(separator, QStringLiteral("\\1\\2"));
-    }
-    return text;
-}
-
-int pdfPages(const QString& pdf)
-{
-    const QString info = QString::fromUtf8(runTool(QStringLiteral("pdfinfo"), { pdf }));
-    static const QRegularExpression pages(QStringLiteral("^Pages:\\s+(\\d+)"), QRegularExpression::MultilineOption);
-    const auto m = pages.match(info);
-    return m.hasMatch() ? m.captured(1).toInt() : -1;
-}
+using fleet::tests::pdfPages;
+using fleet::tests::pdfText;
+using fleet::tests::runTool;
 
 QJsonObject runJson(const QStringList& args)
 {

@@ -8,6 +8,7 @@
 // the command line's report. Then an export over a .fleet document is refused (a warning, the
 // document unchanged).
 
+#include "common/pdftext.h"
 #include "e2e/desktopsession.h"
 
 #include <QCryptographicHash>
@@ -39,18 +40,7 @@ QJsonObject runJson(const QStringList& args)
     return QJsonDocument::fromJson(run(DesktopSession::executable(), args)).object();
 }
 
-// pdftotext -layout, thousands separators taken out ("12,345" -> "12345").
-QString pdfText(const QString& pdf)
-{
-    QString text = QString::fromUtf8(run(QStringLiteral("pdftotext"), { QStringLiteral("-layout"), pdf, QStringLiteral("-") }));
-    static const QRegularExpression separator(QStringLiteral("(\\d),(\\d{3})(?!\\d)"));
-    QString previous;
-    while (previous != text) {
-        previous = text;
-        text.replace(separator, QStringLiteral("\\1\\2"));
-    }
-    return text;
-}
+using fleet::tests::pdfText;
 
 QString dollars(double v)
 {
