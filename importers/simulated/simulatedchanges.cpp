@@ -266,8 +266,7 @@ void SimulatedChanges::pendingPodBound(Batch& b)
         }
         if (!m_state.podSchedulingGates(p).empty() || b.touchedPods.contains(p.value))
             continue;
-        const std::string key = std::string(m_state.podNamespace(p)) + "/" + std::string(m_state.podName(p));
-        const auto left = m_gangLeft.find(key);
+        const auto left = m_gangLeft.empty() ? m_gangLeft.end() : m_gangLeft.find(gangKey(p));
         const NodeId n = nodeFor(p, b, left == m_gangLeft.end() ? NodeId {} : left->second);
         if (left != m_gangLeft.end() && n.isValid())
             m_gangLeft.erase(left);
@@ -328,7 +327,7 @@ void SimulatedChanges::nodeFails(Batch& b)
                     m_gpuDrift -= gpuRequest(p);
                 }
                 if (const NodeId was = m_state.podNode(p); was.isValid())
-                    m_gangLeft[std::string(m_state.podNamespace(p)) + "/" + std::string(m_state.podName(p))] = was;
+                    m_gangLeft[gangKey(p)] = was;
                 model::PodRecord pr = m_state.podRecord(p);
                 ++m_serial;
                 pr.uid = "sim-live-" + std::to_string(m_serial);
@@ -401,10 +400,18 @@ model::ClusterChangeBatch SimulatedChanges::next(std::size_t events)
         for (const auto* ids : { &diff.podsAdded, &diff.podsChanged })
             for (const PodId p : *ids)
                 if (m_state.podIsPending(p)
-                    && m_gangLeft.contains(std::string(m_state.podNamespace(p)) + "/" + std::string(m_state.podName(p))))
+                    && m_gangLeft.contains(gangKey(p)))
                     m_gangWaiting.push_back(p);
     ++m_batches;
     return batch;
+}
+
+const std::string& SimulatedChanges::gangKey(PodId p)
+{
+    m_gangKey.assign(m_state.podNamespace(p));
+    m_gangKey += '/';
+    m_gangKey += m_state.podName(p);
+    return m_gangKey;
 }
 
 } // namespace fleet::importers

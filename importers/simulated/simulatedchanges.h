@@ -88,6 +88,10 @@ private:
     // The node each pod of a gang sent back to Pending left ("namespace/name"): the gang
     // returns there once the node is Ready again and the room is still free.
     std::unordered_map<std::string, model::NodeId> m_gangLeft;
+    // m_gangLeft's key of pod `p` in a buffer reused by every call (a lookup per bind attempt
+    // allocates nothing); valid until the next call.
+    const std::string& gangKey(model::PodId p);
+    std::string m_gangKey;
     std::vector<model::PodId> m_gangWaiting; // those pods, pending (checked when drawn)
     // Running (bound, not finished) and pending pods now minus at the start: every change is
     // this source's own, so it counts them as it makes them.
