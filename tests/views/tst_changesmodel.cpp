@@ -200,9 +200,13 @@ void TestChangesModel::matchesDiffCommand()
         rows += 1 + m.rowCount(m.groupIndex(static_cast<ChangesModel::Group>(g)));
     QCOMPARE(csv.size(), 1 + rows);
     QCOMPARE(csv[0], QStringLiteral("section,change,then,now,difference"));
-    const QString nodesRow = QStringLiteral("Totals,Nodes,\"%1\",\"%2\",").arg(count(then[QStringLiteral("nodes")].toInteger()),
-        count(now[QStringLiteral("nodes")].toInteger()));
-    QVERIFY2(csv[2].startsWith(nodesRow) || csv[2].startsWith(QString(nodesRow).remove(QLatin1Char('"'))), qPrintable(csv[2]));
+    // Figures are bare numbers a spreadsheet reads: no separators, no '+', no guard before '-'.
+    const qint64 nodesThen = then[QStringLiteral("nodes")].toInteger(), nodesNow = now[QStringLiteral("nodes")].toInteger();
+    QCOMPARE(csv[2], QStringLiteral("Totals,Nodes,%1,%2,%3").arg(nodesThen).arg(nodesNow).arg(nodesNow - nodesThen));
+    const QStringList cost = csv[5].split(QLatin1Char(','));
+    QCOMPARE(cost.value(1), QStringLiteral("Cost per hour"));
+    QCOMPARE(cost.value(2).toDouble(), std::round(then[QStringLiteral("dollars_per_hour")].toDouble() * 100) / 100);
+    QVERIFY2(!csv.join(QLatin1Char('\n')).contains(QLatin1String("'-")), qPrintable(csv.join(QLatin1Char('\n'))));
 }
 
 void TestChangesModel::emptyAndReset()

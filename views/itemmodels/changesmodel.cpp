@@ -5,6 +5,8 @@
 #include "importers/quotedtext.h"
 #include "model/figures.h"
 
+#include <QRegularExpression>
+
 #include <cstdlib>
 
 namespace fleet::views {
@@ -230,13 +232,28 @@ QVariant ChangesModel::headerData(int section, Qt::Orientation orientation, int 
     }
 }
 
+namespace {
+
+/// A cell that is a figure ("1,234", "+3", "-2", "12.5", "$1,234.56/h", "-$3.00/h") as the bare
+/// number ("1234", "3", "-2", "12.5", "1234.56", "-3.00"), which a spreadsheet reads as a number;
+/// any other text as a text field (formula-neutralised).
+std::string csvCell(const QString& text)
+{
+    static const QRegularExpression figure(QStringLiteral("^([+-]?)\\$?([0-9][0-9,]*(?:\\.[0-9]+)?)(?:/h)?$"));
+    if (const QRegularExpressionMatch m = figure.match(text); m.hasMatch())
+        return ((m.captured(1) == QLatin1String("-") ? QStringLiteral("-") : QString()) + m.captured(2).remove(QLatin1Char(','))).toStdString();
+    return importers::csvTextField(text.toStdString());
+}
+
+} // namespace
+
 std::string changesCsv(const importers::StateDiff& diff)
 {
     std::string out = "section,change,then,now,difference\n";
     auto row = [&out](const QString& section, auto cell) {
         out += importers::csvTextField(section.toStdString());
         for (int c = 0; c < ChangesModel::ColumnCount; ++c)
-            out += "," + importers::csvTextField(cell(c).toStdString());
+            out += "," + (c == ChangesModel::ChangeColumn ? importers::csvTextField(cell(c).toStdString()) : csvCell(cell(c)));
         out += "\n";
     };
     for (int g = 0; g < ChangesModel::GroupCount; ++g) {
