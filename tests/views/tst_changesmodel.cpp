@@ -165,6 +165,8 @@ void TestChangesModel::matchesDiffCommand()
         for (int i = 0; i < names.size(); ++i) {
             QCOMPARE(cell(group, i, ChangesModel::ChangeColumn), names[i].toString());
             QCOMPARE(m.index(i, 0, m.groupIndex(group)).data(ChangesModel::kNodeNameRole).toString(), names[i].toString());
+            // The tooltip gives the whole name where the column cuts it.
+            QCOMPARE(m.index(i, 0, m.groupIndex(group)).data(Qt::ToolTipRole).toString(), names[i].toString());
         }
         listed += static_cast<int>(names.size());
     }

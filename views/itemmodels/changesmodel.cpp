@@ -198,6 +198,7 @@ QVariant ChangesModel::data(const QModelIndex& index, int role) const
     const auto group = static_cast<Group>(top ? index.row() : static_cast<int>(index.internalId() - 1));
     switch (role) {
     case Qt::DisplayRole:
+    case Qt::ToolTipRole: // the whole text where the column cuts a long node or workload name
         return top ? groupText(*m_diff, group, index.column()) : childText(*m_diff, group, index.row(), index.column());
     case Qt::TextAlignmentRole:
         return index.column() == ChangeColumn ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);

@@ -29,6 +29,9 @@ ChangesPanel::ChangesPanel(QWidget* parent)
     m_view->setUniformRowHeights(true); // no per-row size query: 100,000 rows scroll as 10
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setAlternatingRowColors(true);
+    // A node name ends in what tells it apart (ip-10-1-2-3.us-west-2.compute.internal): cut the
+    // middle, and the tooltip gives it whole.
+    m_view->setTextElideMode(Qt::ElideMiddle);
     m_view->header()->setStretchLastSection(true);
     column->addWidget(m_view, 1);
     connect(m_view, &QTreeView::clicked, this, [this](const QModelIndex& index) {
