@@ -326,6 +326,7 @@ private:
     QTimer* m_liveTotalsTimer = nullptr; // the O(pods) totals at most once a second while live
     QAction* m_pauseLive = nullptr;      // Plan > Pause Live Updates
     bool m_livePaused = false;
+    bool m_liveHeldByPlan = false; // the last updateLiveHold() held the batches for an open plan
     std::uint64_t m_liveDiffsShown = 0;
     bool m_liveRecolourPosted = false;
     const void* m_liveTotalsFor = nullptr; // the store the analysis' totals function was made for

@@ -126,6 +126,7 @@ void MainWindow::stopLiveFeed()
         m_pauseLive->setEnabled(false);
     }
     m_livePaused = false;
+    m_liveHeldByPlan = false;
     m_plan->setNotReadyHint({});
 }
 
@@ -182,10 +183,17 @@ void MainWindow::updateLiveHold()
 {
     if (!m_live || !m_live->isRunning())
         return;
-    if (m_plan->hasPlan())
+    const bool heldByPlan = m_plan->hasPlan();
+    if (heldByPlan)
         m_live->setHeld(true, tr("a plan is open; they apply once it is cleared (the plan marks the actions they make stale)"));
     else
         m_live->setHeld(m_livePaused, tr("updates are paused while you plan (Plan > Pause Live Updates)"));
+    // The plan emptied (undone, cleared): the batches it held apply now, unless paused. Say so in
+    // place of an earlier message that they wait for the plan.
+    if (m_liveHeldByPlan && !heldByPlan && !m_livePaused)
+        m_status->showPlanMessage(tr("The plan is empty: live updates apply again (%n batch(es) of changes waited).", nullptr,
+            static_cast<int>(m_live->batchesWaiting())));
+    m_liveHeldByPlan = heldByPlan;
 }
 
 void MainWindow::onLiveDiff(const model::ClusterDiff& diff, const model::ClusterChangeBatch&)

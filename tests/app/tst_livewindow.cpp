@@ -198,10 +198,14 @@ private slots:
         QVERIFY(live->batchesWaiting() > 0);
         QCOMPARE(live->batchesApplied(), appliedAtPause);
         QTRY_VERIFY2_WITH_TIMEOUT(live->waitingReason().contains(QStringLiteral("a plan is open")), qPrintable(live->waitingReason()), 10000);
+        QVERIFY2(window->planStatusText().contains(QStringLiteral("still wait while the plan has actions")), qPrintable(window->planStatusText()));
 
-        // The plan undone: nothing holds them, and they apply.
+        // The plan undone: nothing holds them, and they apply; the message that they wait for
+        // the plan gives way to one that says so.
         plan->undoStack()->undo();
         QTRY_VERIFY_WITH_TIMEOUT(!plan->hasPlan(), 10000);
+        QTRY_VERIFY2_WITH_TIMEOUT(window->planStatusText().contains(QStringLiteral("The plan is empty: live updates apply again")),
+            qPrintable(window->planStatusText()), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(live->batchesApplied() > appliedAtPause, 30000);
         window->stopLiveFeed();
         QVERIFY(!pause->isEnabled());
