@@ -98,6 +98,12 @@ QString acceleratorDetails(const ClusterTotals& t)
 {
     const model::AcceleratorTotals& a = t.accelerators;
     QString s;
+    // The status bar counts physical GPUs; the line above, `summary`, `diff` and the reports count
+    // the nvidia.com/gpu resource. They differ by the MIG-partitioned GPUs: say which is which.
+    if (a.migPartitionedGpus > 0)
+        s += QStringLiteral("Physical GPUs in use / on the nodes: %1 / %2 (the status bar's GPUs: a MIG-partitioned GPU counts "
+                            "once, whole; the line above counts nvidia.com/gpu, whole GPUs only, as diff and reports do)\n")
+                 .arg(text(model::formatGpus(a.physicalGpusRequestedMilli())), text(model::formatGpus(a.physicalGpusMilli())));
     if (a.migSlicesAllocatable > 0)
         s += QStringLiteral("MIG slices requested / allocatable: %1 / %2 (on %3 GPUs)\n")
                  .arg(text(model::formatCount(a.migSlicesRequested)), text(model::formatCount(a.migSlicesAllocatable)),

@@ -7,6 +7,7 @@
 #include "app/window/clustertotals.h"
 #include "importers/clusterloader.h"
 #include "model/clusterstore.h"
+#include "model/figures.h"
 
 #include <QtTest>
 
@@ -258,6 +259,11 @@ void TestClusterTotals::acceleratorsCountedOnce()
     const QStringList variants = fleet::app::clusterTotalsVariants(real);
     QVERIFY2(variants[1].contains(QStringLiteral(" | GPUs ")) && !variants[1].contains(QStringLiteral("MIG")), qPrintable(variants[1]));
     const QString details = fleet::app::clusterTotalsDetails(real);
+    // The bar's physical GPUs and the nvidia.com/gpu figure (diff's "GPUs allocated") differ by the
+    // MIG-partitioned GPUs; the tooltip names both.
+    QVERIFY2(details.contains(QStringLiteral("Physical GPUs in use / on the nodes: %1 / ")
+                                  .arg(QString::fromStdString(fleet::model::formatGpus(real.accelerators.physicalGpusRequestedMilli())))),
+        qPrintable(details));
     QVERIFY2(details.contains(QStringLiteral("\nMIG slices requested / allocatable: ")), qPrintable(details));
     QVERIFY2(details.contains(QStringLiteral("\nNeuron devices requested / allocatable: ")), qPrintable(details));
 }
