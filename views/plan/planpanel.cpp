@@ -55,9 +55,13 @@ PlanPanel::PlanPanel(QWidget* parent)
     m_summary->setToolTip(gpusAllocatedDefinition());
     m_toolbar = new QToolBar(this);
     m_toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    row->addWidget(m_summary, 1);
+    // The buttons on their own row and the figures under them at the dock's whole width: beside
+    // the buttons, a 1280-pixel window left the figures a column so narrow that "Nodes in use
+    // 0 -> 1,013 (+1,013)" took five lines.
     row->addWidget(m_toolbar, 0);
+    row->addStretch(1);
     column->addLayout(row);
+    column->addWidget(m_summary);
     m_table = rowTable(this, QStringLiteral("planActions"), m_model);
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->horizontalHeader()->setSectionResizeMode(PlanActionsModel::ReasonsColumn, QHeaderView::Stretch);
