@@ -18,6 +18,8 @@
 #include "importers/plan/planfile.h"
 #include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
+#include "importers/export/statediffformat.h"
+#include "importers/export/planoutcomeformat.h"
 
 #include <QCommandLineParser>
 

@@ -19,6 +19,7 @@
 #include "importers/pricing/pricetableloader.h"
 
 #include "importers/terminaltext.h"
+#include "importers/export/evaluationformat.h"
 
 #include <QCommandLineParser>
 

@@ -15,6 +15,7 @@
 #include "importers/plan/planfile.h"
 #include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
+#include "importers/export/evaluationformat.h"
 
 #include <QCommandLineParser>
 #include <QFileInfo>

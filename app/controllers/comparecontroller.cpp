@@ -12,6 +12,7 @@
 #include "importers/clusterloader.h"
 #include "importers/document/statediff.h"
 #include "importers/output/outputfile.h"
+#include "importers/export/statediffformat.h"
 #include "model/figures.h"
 #include "model/metrics/comparedmetric.h"
 #include "model/metrics/metricregistry.h"

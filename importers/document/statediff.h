@@ -48,16 +48,4 @@ struct StateDiff {
 [[nodiscard]] StateDiff diffStates(const model::ClusterStore& before, const model::ClusterStore& after,
                                    const std::vector<double>& beforePrices, const std::vector<double>& afterPrices);
 
-/// The diff as JSON ({"before", "after", "nodes": {"added", ...}, "pods": {"moved", ...,
-/// "by_workload": [...]}}), names as they are (JSON-escaped).
-[[nodiscard]] std::string stateDiffJson(const StateDiff& diff);
-/// The diff as text for a terminal: totals, then at most `listed` names of each node list and
-/// workloads (names escaped, escapedText()). Counts with thousands separators ("1,617,779
-/// pods"), "1 node" in the singular (model/figures.h's rule).
-[[nodiscard]] std::string stateDiffText(const StateDiff& diff, std::size_t listed = 20);
-
-/// Dollars per hour to the cent with thousands separators, "$12,345.67/h", "-$0.25/h": the
-/// form a comparison of two totals needs (model/figures.h rounds to three digits). Thread: any.
-[[nodiscard]] std::string dollarsPerHourExact(double perHour);
-
 } // namespace fleet::importers

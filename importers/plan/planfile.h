@@ -85,13 +85,6 @@ struct PlanEvaluation {
 /// The names of the nodes `state` added (PlanEvaluation::addedNodeNames), for an evaluation made
 /// from a plan engine already applied (the window's exports).
 [[nodiscard]] std::vector<std::string> addedNodeNames(const model::PlanLedger& state);
-[[nodiscard]] std::string evaluationJson(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store);
-[[nodiscard]] std::string evaluationText(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store);
-/// The actions of `evaluation` that do not hold, for a message: "[0] move-pod default/web ->
-/// cpu-b1 (not-found:node/cpu-b1); [1] drain-node cpu-a1 (no-feasible-node)", at most
-/// `listed` of them, then "and N more". Names are escaped (terminalLine()). Empty when every
-/// action holds. Pure; thread: any.
-[[nodiscard]] std::string notHoldingText(const PlanEvaluation& evaluation, std::size_t listed = 5);
 
 /// Adds to `store` the template pod of every place-pods action that the store lacks (by
 /// namespace and name), read from the action's podTemplate (a Pod object, through the kubectl

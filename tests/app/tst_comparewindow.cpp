@@ -10,6 +10,7 @@
 #include "app/startup/surfaceformat.h"
 #include "app/window/mainwindow.h"
 #include "importers/document/statediff.h"
+#include "importers/export/statediffformat.h"
 #include "views/itemmodels/changesmodel.h"
 #include "views/map/fleetmapview.h"
 #include "views/panels/changespanel.h"

@@ -34,6 +34,7 @@
 #include "importers/plan/planfile.h"
 #include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
+#include "importers/export/evaluationformat.h"
 #include "model/metrics/metric.h"
 #include "model/plan/planprices.h"
 #include "model/search/consolidation.h"

@@ -4,6 +4,7 @@
 // the previous file as it was; evaluatePlan against a changed state says what broke.
 
 #include "importers/clusterloader.h"
+#include "importers/export/evaluationformat.h"
 #include "importers/export/planexport.h"
 #include "importers/plan/planfile.h"
 #include "importers/plan/podtemplate.h"
@@ -356,3 +357,4 @@ void TestPlanFile::templatePodIsNoPodOfTheCluster()
 
 QTEST_APPLESS_MAIN(TestPlanFile)
 #include "tst_planfile.moc"
+

@@ -3,6 +3,7 @@
 
 #include "importers/export/exportquoting.h"
 #include "importers/quotedtext.h"
+#include "importers/export/statediffformat.h"
 #include "model/figures.h"
 
 #include <QRegularExpression>
