@@ -13,6 +13,7 @@
 #include "app/dialogs/addnodesdialog.h"
 #include "app/controllers/consolidatecontroller.h"
 #include "app/dialogs/placeworkloaddialog.h"
+#include "app/controllers/livecontroller.h"
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/plannodeactions.h"
 #include "app/controllers/reportexporter.h"
@@ -612,16 +613,8 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
     m_explore->setCluster(m_cluster->store, m_cluster->topology);
     m_explore->nodeInspector()->setUsage(m_cluster->usage); // after the store: the usage's ids are its
 
-    m_status->setTotals(m_cluster->totals);
+    showTotals();
     m_status->setWarningCount(m_cluster->totals.warnings);
-    m_status->setTotalsToolTip(
-        tr("%1: imported in %2 ms, laid out in %3 ms.\n%4\nGPUs, CPU and memory: requested by counted "
-           "pods / allocatable. Counted pods: bound to a node and not Succeeded/Failed. Pending: no node yet. On "
-           "unknown nodes: bound to a node that is not in the input.")
-            .arg(m_cluster->sourceLabel)
-            .arg(m_cluster->loadMs)
-            .arg(m_lastSetClusterMs)
-            .arg(clusterTotalsDetails(m_cluster->totals)));
     m_document->setCluster(m_cluster, m_shownFiles); // the title, the plans, Open Recent
     m_errorBanner->hide();
     const auto warnings = m_cluster->report.warnings.size();
@@ -673,6 +666,11 @@ QString MainWindow::totalsText() const
     return m_status->totalsText();
 }
 
+QString MainWindow::totalsToolTip() const
+{
+    return m_status->totalsToolTip();
+}
+
 QString MainWindow::displayedTotalsText() const
 {
     return m_status->displayedTotalsText();
@@ -714,6 +712,22 @@ QString MainWindow::errorText() const
 QString MainWindow::warningText() const
 {
     return m_warningBanner->isHidden() ? QString() : m_warningLabel->text();
+}
+
+void MainWindow::showTotals()
+{
+    if (!m_cluster)
+        return;
+    m_status->setTotals(m_cluster->totals);
+    m_status->setTotalsToolTip(
+        tr("%1: imported in %2 ms, laid out in %3 ms.%5\n%4\nGPUs, CPU and memory: requested by counted "
+           "pods / allocatable. Counted pods: bound to a node and not Succeeded/Failed. Pending: no node yet. On "
+           "unknown nodes: bound to a node that is not in the input.")
+            .arg(m_cluster->sourceLabel)
+            .arg(m_cluster->loadMs)
+            .arg(m_lastSetClusterMs)
+            .arg(clusterTotalsDetails(m_cluster->totals))
+            .arg(m_live && m_live->isRunning() ? tr(" Live: the figures below are the cluster's now.") : QString()));
 }
 
 } // namespace fleet::app

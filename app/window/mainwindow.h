@@ -149,6 +149,8 @@ public:
     [[nodiscard]] std::shared_ptr<const ImportedCluster> cluster() const noexcept { return m_cluster; }
     /// The status bar's totals text in full, as formatTotals() (empty before the first cluster).
     [[nodiscard]] QString totalsText() const;
+    /// The status bar totals' tooltip: the figures in full (clusterTotalsDetails()).
+    [[nodiscard]] QString totalsToolTip() const;
     /// The totals as the status bar shows them at the current width (maybe shortened).
     [[nodiscard]] QString displayedTotalsText() const;
     /// The error banner's text (plain), or empty when it is hidden.
@@ -259,6 +261,9 @@ private:
     void onLiveDiff(const model::ClusterDiff& diff, const model::ClusterChangeBatch& batch);
     void updateLiveTotals();
     void updateLiveHold();
+    /// The status bar's totals and their tooltip from m_cluster->totals (at load and after each
+    /// live change, so the tooltip's figures are the bar's).
+    void showTotals();
     /// Plan > Pause Live Updates: while paused the live batches wait (LiveController::setHeld())
     /// and the what-if is built on the state held; resumed, they apply (unless a plan holds them).
     void setLiveUpdatesPaused(bool paused);

@@ -84,7 +84,7 @@ void MainWindow::createLivePanel()
         auto cluster = std::make_shared<ImportedCluster>(*m_cluster);
         cluster->totals = *totals;
         m_cluster = std::move(cluster);
-        m_status->setTotals(m_cluster->totals);
+        showTotals();
     });
 }
 
@@ -245,7 +245,7 @@ void MainWindow::updateLiveTotals()
     auto cluster = std::make_shared<ImportedCluster>(*m_cluster);
     cluster->totals = computeTotals(*cluster->store, cluster->report);
     m_cluster = std::move(cluster);
-    m_status->setTotals(m_cluster->totals);
+    showTotals();
 }
 
 } // namespace fleet::app

@@ -193,6 +193,11 @@ void WindowStatusBar::setTotalsToolTip(const QString& tip)
     m_totalsLabel->setToolTip(tip);
 }
 
+QString WindowStatusBar::totalsToolTip() const
+{
+    return m_totalsLabel->toolTip();
+}
+
 QString WindowStatusBar::totalsText() const
 {
     if (m_totalsLabel->text().isEmpty())

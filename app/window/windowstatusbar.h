@@ -70,6 +70,8 @@ public:
     void setTotalsToolTip(const QString& tip);
     /// The totals' full text and the warning count, "" before the first cluster.
     [[nodiscard]] QString totalsText() const;
+    /// The totals' tooltip (setTotalsToolTip()).
+    [[nodiscard]] QString totalsToolTip() const;
     /// The totals as shown at the current width (maybe shortened).
     [[nodiscard]] QString displayedTotalsText() const;
     /// The name of the node under the pointer ("" for none).

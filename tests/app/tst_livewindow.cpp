@@ -211,6 +211,23 @@ private slots:
         QVERIFY(!pause->isEnabled());
     }
 
+    // The status bar's tooltip gives its figures in full; live, it followed the bar only at load.
+    void totalsToolTipFollowsTheLiveCluster()
+    {
+        auto window = planwindow::openWindow(240, 3);
+        QVERIFY(window);
+        const std::size_t podsAtLoad = window->cluster()->totals.pods;
+        auto podsLine = [](std::size_t pods) { return QStringLiteral("Pods %1:").arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(pods)))); };
+        QVERIFY2(window->totalsToolTip().contains(podsLine(podsAtLoad)), qPrintable(window->totalsToolTip()));
+        QVERIFY(window->startLiveFeed(std::make_unique<importers::SimulatedLiveFeed>(
+            importers::SimulationSpec { 240, 3 }, 2000.0, std::chrono::milliseconds(50))));
+        QTRY_VERIFY_WITH_TIMEOUT(window->cluster()->totals.pods != podsAtLoad, 30000);
+        QTRY_VERIFY2_WITH_TIMEOUT(window->totalsToolTip().contains(podsLine(window->cluster()->totals.pods)),
+            qPrintable(window->totalsToolTip()), 10000);
+        QVERIFY2(window->totalsToolTip().contains(QStringLiteral("Live: the figures below are the cluster's now")), qPrintable(window->totalsToolTip()));
+        window->stopLiveFeed();
+    }
+
     void slowRequestIsShownInTheConnectionPanel()
     {
         // A watch whose server is slow to answer: the Connection dock says what it waits for
