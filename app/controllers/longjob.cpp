@@ -92,11 +92,7 @@ void LongJob::end(const std::shared_ptr<LongJobToken>& token)
     if (!isCurrent(token))
         return;
     flushProgress(); // the last progress, before the result (the dialog hides: not drawn)
-    m_token.reset();
-    m_deliver = nullptr;
-    m_poll->stop();
-    m_showTimer->stop();
-    hideDialog();
+    stop();
 }
 
 void LongJob::cancel()
@@ -112,6 +108,11 @@ void LongJob::drop()
     if (!m_token)
         return;
     m_token->cancel();
+    stop();
+}
+
+void LongJob::stop()
+{
     m_token.reset();
     m_deliver = nullptr;
     m_poll->stop();

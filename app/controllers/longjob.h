@@ -181,6 +181,8 @@ private:
     void poll();
     /// Emits the last progress without drawing it (the job ends): no event loop runs here.
     void flushProgress();
+    /// No job runs from now on: its `done` is forgotten, the dialog hidden, the timers stopped.
+    void stop();
     void hideDialog();
 
     QWidget* m_dialogParent;
