@@ -9,6 +9,7 @@
 
 #include <QElapsedTimer>
 #include <QProgressDialog>
+#include <QScopeGuard>
 #include <QPushButton>
 #include <QSemaphore>
 #include <QSignalSpy>
@@ -62,6 +63,13 @@ struct GatedWork {
         return r;
     }
 };
+
+/// Opens `gate` when the test function ends, passed or not: a failed check never leaves a worker
+/// waiting (the pool would wait for it at exit).
+auto openAtEnd(const std::shared_ptr<QSemaphore>& gate)
+{
+    return qScopeGuard([gate] { gate->release(1000); });
+}
 
 LongJob::Options options(int delayMs = 200)
 {
@@ -123,6 +131,7 @@ void TestLongJob::cancelReachesTheWorkAndTheResultStillComes()
     LongJob job(&parent, options(), nullptr);
     QSignalSpy cancelRequested(&job, &LongJob::cancelRequested);
     auto gate = std::make_shared<QSemaphore>();
+    const auto opened = openAtEnd(gate);
     std::optional<Tracked> got;
     const auto token = job.start(QStringLiteral("Waiting\u2026"), GatedWork { "a", gate, nullptr, nullptr }, [&](Tracked r) { got = std::move(r); });
     QVERIFY(!token->isCancelled());
@@ -143,6 +152,7 @@ void TestLongJob::newStartDropsTheOlderResult()
     QWidget parent;
     LongJob job(&parent, options(), nullptr);
     auto gateA = std::make_shared<QSemaphore>(), gateB = std::make_shared<QSemaphore>();
+    const auto openedA = openAtEnd(gateA), openedB = openAtEnd(gateB);
     auto releasedA = std::make_shared<std::atomic<bool>>(false), onGuiA = std::make_shared<std::atomic<bool>>(true);
     int doneA = 0;
     std::optional<Tracked> gotB;
@@ -170,6 +180,7 @@ void TestLongJob::dialogShowsOnlyAfterTheDelayAndItsCancelCancels()
     parent.show();
     LongJob job(&parent, options(kDelayMs), nullptr);
     auto gate = std::make_shared<QSemaphore>();
+    const auto opened = openAtEnd(gate);
     std::optional<Tracked> got;
     QElapsedTimer clock;
     clock.start();
@@ -196,6 +207,7 @@ void TestLongJob::ownerDestroyedWhileRunningIsNeverCalledBack()
     auto* owner = new QObject;
     auto* job = new LongJob(&parent, options(), owner);
     auto gate = std::make_shared<QSemaphore>();
+    const auto opened = openAtEnd(gate);
     auto released = std::make_shared<std::atomic<bool>>(false), onGui = std::make_shared<std::atomic<bool>>(true);
     bool called = false;
     QPointer<QProgressDialog> dialog;
@@ -234,6 +246,7 @@ void TestLongJob::stepsOfOneJobAndDrop()
 
     // drop(): the job ends now, its result never comes.
     auto gate = std::make_shared<QSemaphore>();
+    const auto opened = openAtEnd(gate);
     auto released = std::make_shared<std::atomic<bool>>(false);
     bool called = false;
     const auto dropped = job.start(QStringLiteral("Dropped"), GatedWork { "d", gate, released, nullptr }, [&](Tracked) { called = true; });
