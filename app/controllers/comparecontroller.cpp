@@ -3,6 +3,7 @@
 
 #include "app/cli/commandlinepath.h"
 #include "app/controllers/importcontroller.h"
+#include "app/controllers/longjob.h"
 #include "app/controllers/offthreadrelease.h"
 #include "app/controllers/planopener.h"
 #include "app/controllers/storereaders.h"
@@ -29,10 +30,8 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
-#include <QProgressDialog>
 #include <QStatusBar>
 #include <QThreadPool>
-#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -76,12 +75,34 @@ QString count(std::size_t n)
 {
     return QString::fromStdString(model::formatCount(static_cast<std::int64_t>(n)));
 }
+
+/// The reading's progress and cancel, as the importers poll them, on the job's token.
+class TokenImportProgress final : public importers::ImportProgress {
+public:
+    explicit TokenImportProgress(LongJobToken& token) : m_token(token) {}
+    void progress(std::size_t done, std::size_t total) override
+    {
+        if (total > 0)
+            m_token.setProgress(std::min(0.999, static_cast<double>(done) / static_cast<double>(total)));
+    }
+    bool isCancelled() const override { return m_token.isCancelled(); }
+
+private:
+    LongJobToken& m_token;
+};
 } // namespace
+
+/// What a comparison's worker hands back: the result, or the error, or that it was cancelled.
+struct CompareController::Outcome {
+    std::shared_ptr<ComparedState> result;
+    QString error;
+    bool cancelled = false;
+};
 
 CompareController::CompareController(MainWindow* window, QMenu* file)
     : QObject(window)
     , m_window(window)
-    , m_poll(new QTimer(this))
+    , m_job(new LongJob(window, { QStringLiteral("compareProgress"), tr("Compare With"), kProgressAfterMs, 1000, comparePool() }, this))
 {
     QAction* compare = file->addAction(tr("Compare &With\u2026"), this, &CompareController::showDialog);
     compare->setObjectName(QStringLiteral("actionCompareWith"));
@@ -98,15 +119,13 @@ CompareController::CompareController(MainWindow* window, QMenu* file)
     connect(m_panel, &views::ChangesPanel::nodeActivated, this, &CompareController::selectNode);
     // The "then" of the dock is the shown cluster: a new one makes it stale.
     connect(window, &MainWindow::clusterShown, this, &CompareController::clear);
-
-    m_poll->setInterval(100); // progress at most ten times a second
-    connect(m_poll, &QTimer::timeout, this, &CompareController::pollProgress);
+    // The dialog's Cancel: nothing is shown, at once (the worker's result is dropped).
+    connect(m_job, &LongJob::cancelRequested, this, &CompareController::cancel);
 }
 
 CompareController::~CompareController()
 {
-    if (m_progress)
-        m_progress->cancel();
+    // The LongJob cancels a comparison still running; its result is freed off the GUI thread.
     if (m_shown)
         releaseOffGuiThread(std::move(m_shown));
 }
@@ -166,108 +185,54 @@ bool CompareController::start(const QString& label, Load load)
         return false;
     }
     cancel();
-    m_running = true;
-    const std::uint64_t generation = ++m_generation;
-    auto progress = std::make_shared<AtomicImportProgress>();
-    m_progress = progress;
-    auto diffing = std::make_shared<std::atomic<bool>>(false);
-    m_diffing = diffing;
-    if (!m_progressDialog) {
-        m_progressDialog = new QProgressDialog(m_window);
-        m_progressDialog->setObjectName(QStringLiteral("compareProgress"));
-        m_progressDialog->setWindowTitle(tr("Compare With"));
-        m_progressDialog->setRange(0, 1000);
-        m_progressDialog->setWindowModality(Qt::WindowModal);
-        m_progressDialog->setMinimumDuration(kProgressAfterMs);
-        m_progressDialog->setAutoReset(false);
-        m_progressDialog->setAutoClose(false);
-        connect(m_progressDialog, &QProgressDialog::canceled, this, &CompareController::cancel);
-    }
-    m_progressDialog->setLabelText(tr("Reading %1\u2026").arg(label));
-    m_progressDialog->reset();
-    m_progressDialog->setValue(0);
-    m_poll->start();
     m_window->statusBar()->showMessage(tr("Comparing with %1\u2026").arg(label));
-
-    QPointer<CompareController> self(this);
     auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for the worker
-    (void)QtConcurrent::run(comparePool(), [self, generation, load, label, progress, diffing, reading, before = cluster->store,
-                                thenLabel = cluster->sourceLabel, prices = m_window->prices()]() {
-        std::shared_ptr<ComparedState> result;
-        QString error;
-        bool cancelled = false;
-        try {
-            importers::LoadedCluster after = load(progress.get());
-            if (progress->isCancelled())
-                throw importers::ImportCancelled();
-            diffing->store(true); // the diff itself reports no progress: "busy"
-            auto state = std::make_shared<ComparedState>();
-            state->diff = std::make_shared<const importers::StateDiff>(importers::diffStates(
-                *before, *after.store, model::planNodePrices(*before, prices.get()), model::planNodePrices(*after.store, prices.get())));
-            state->later = model::makeLaterState(*before, after.store, prices);
-            state->after = std::move(after.store);
-            state->afterTopology = std::move(after.topology);
-            state->thenLabel = thenLabel;
-            state->nowLabel = after.sourceLabel.empty() ? label : QString::fromStdString(after.sourceLabel);
-            result = std::move(state);
-        } catch (const importers::ImportCancelled&) {
-            cancelled = true;
-        } catch (const std::exception& e) {
-            error = importFailureMessage(e, label);
-        }
-        QMetaObject::invokeMethod(
-            QCoreApplication::instance(),
-            [self, generation, result, error, cancelled]() mutable {
-                if (self)
-                    self->finish(generation, std::move(result), error, cancelled);
-                else
-                    releaseOffGuiThread(std::move(result));
-            },
-            Qt::QueuedConnection);
-    });
+    m_job->start(
+        tr("Reading %1\u2026").arg(label),
+        [load, label, reading, before = cluster->store, thenLabel = cluster->sourceLabel, prices = m_window->prices()](LongJobToken& token) {
+            Outcome out;
+            try {
+                TokenImportProgress progress(token);
+                importers::LoadedCluster after = load(&progress);
+                if (progress.isCancelled())
+                    throw importers::ImportCancelled();
+                token.setBusy(); // the diff itself reports no progress
+                token.setLabel(tr("Comparing the two states\u2026"));
+                auto state = std::make_shared<ComparedState>();
+                state->diff = std::make_shared<const importers::StateDiff>(importers::diffStates(
+                    *before, *after.store, model::planNodePrices(*before, prices.get()), model::planNodePrices(*after.store, prices.get())));
+                state->later = model::makeLaterState(*before, after.store, prices);
+                state->after = std::move(after.store);
+                state->afterTopology = std::move(after.topology);
+                state->thenLabel = thenLabel;
+                state->nowLabel = after.sourceLabel.empty() ? label : QString::fromStdString(after.sourceLabel);
+                out.result = std::move(state);
+            } catch (const importers::ImportCancelled&) {
+                out.cancelled = true;
+            } catch (const std::exception& e) {
+                out.error = importFailureMessage(e, label);
+            }
+            return out;
+        },
+        [this](Outcome out) { finish(std::move(out.result), out.error, out.cancelled); });
     return true;
 }
 
-void CompareController::pollProgress()
+bool CompareController::isRunning() const noexcept
 {
-    if (!m_progress || !m_progressDialog)
-        return;
-    const std::size_t total = m_progress->total();
-    if (m_diffing && m_diffing->load()) {
-        if (m_progressDialog->maximum() != 0) {
-            m_progressDialog->setLabelText(tr("Comparing the two states\u2026"));
-            m_progressDialog->setRange(0, 0);
-        }
-    } else if (total > 0) {
-        m_progressDialog->setValue(static_cast<int>(std::min<std::size_t>(999, m_progress->done() * 1000 / total)));
-    }
+    return m_job->isRunning();
 }
 
 void CompareController::cancel()
 {
-    if (!m_running)
+    if (!m_job->isRunning())
         return;
-    if (m_progress)
-        m_progress->cancel();
-    ++m_generation; // whatever the worker returns now is stale
-    finish(m_generation, nullptr, QString(), true);
+    m_job->drop(); // whatever the worker returns now is stale
+    finish(nullptr, QString(), true);
 }
 
-void CompareController::finish(std::uint64_t generation, std::shared_ptr<ComparedState> result, const QString& error, bool cancelled)
+void CompareController::finish(std::shared_ptr<ComparedState> result, const QString& error, bool cancelled)
 {
-    if (generation != m_generation) {
-        releaseOffGuiThread(std::move(result));
-        return;
-    }
-    m_running = false;
-    m_progress.reset();
-    m_diffing.reset();
-    m_poll->stop();
-    if (m_progressDialog) {
-        m_progressDialog->setRange(0, 1000);
-        m_progressDialog->reset();
-        m_progressDialog->hide();
-    }
     if (cancelled) {
         m_lastMessage = tr("Comparison cancelled.");
         m_window->statusBar()->showMessage(m_lastMessage, MainWindow::kMessageMs);
@@ -304,8 +269,7 @@ void CompareController::finish(std::uint64_t generation, std::shared_ptr<Compare
 
 void CompareController::clear()
 {
-    if (m_running)
-        cancel();
+    cancel();
     if (!m_shown)
         return;
     m_panel->setDiff(nullptr, QString(), QString());

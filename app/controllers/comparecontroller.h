@@ -5,29 +5,25 @@
 // compares them (importers/document/statediff.h) and listed in the Changes dock
 // (views/panels/changespanel.h); File > Export Changes writes what the dock lists.
 //
-// Threads: the later state is read and the diff computed on a worker (a thread of its own, not
-// Qt's global pool, which the raster engine waits on) holding a StoreReadGuard from start to end
-// (a live batch never changes the shown store under it; a live cluster's batches wait for the
-// whole comparison, the read of the later state included); a progress dialog with
-// Cancel shows after half a second, its figures polled ten times a second; a generation counter
-// drops the result of a comparison cancelled or replaced. The later state's store is freed off
+// Threads: the later state is read and the diff computed as a LongJob (app/controllers/longjob.h)
+// on a worker (a thread of its own, not Qt's global pool, which the raster engine waits on)
+// holding a StoreReadGuard from start to end (a live batch never changes the shown store under
+// it; a live cluster's batches wait for the whole comparison, the read of the later state
+// included); a progress dialog with Cancel shows after half a second, its figures polled ten
+// times a second; a comparison cancelled or replaced is dropped at once (its result never shown). The later state's store is freed off
 // the GUI thread (releaseOffGuiThread()). On the GUI thread only the model's reset and the
 // dock: O(1) in the size of the diff. A new cluster shown clears the dock (its "then" is gone).
 
 #include <QObject>
-#include <QPointer>
 #include <QString>
 #include <QStringList>
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 
 class QAction;
 class QDockWidget;
 class QMenu;
-class QProgressDialog;
-class QTimer;
 
 namespace fleet::importers {
 struct StateDiff;
@@ -38,8 +34,8 @@ class ChangesPanel;
 
 namespace fleet::app {
 
+class LongJob;
 class MainWindow;
-class AtomicImportProgress;
 struct ComparedState;
 
 class CompareController : public QObject {
@@ -59,7 +55,7 @@ public:
     bool compareWithSimulated(std::size_t nodeCount, std::uint64_t seed);
     /// Cancels the running comparison (nothing is shown; the dock keeps what it had).
     void cancel();
-    [[nodiscard]] bool isRunning() const noexcept { return m_running; }
+    [[nodiscard]] bool isRunning() const noexcept;
 
     /// Writes the comparison shown to `path` through the atomic writer
     /// (importers/output/outputfile.h) on the comparison's worker: `.json` as `fleetscope diff
@@ -91,12 +87,12 @@ signals:
     void changesExported(bool ok, const QString& message);
 
 private:
+    struct Outcome;
     template <class Load>
     bool start(const QString& label, Load load);
     void showDialog();
     void showExportDialog();
-    void pollProgress();
-    void finish(std::uint64_t generation, std::shared_ptr<ComparedState> result, const QString& error, bool cancelled);
+    void finish(std::shared_ptr<ComparedState> result, const QString& error, bool cancelled);
     void clear();
     void selectNode(const QString& name);
     /// Colours the map by the compared difference of the chosen metric (`on`), or by the chosen
@@ -106,13 +102,8 @@ private:
     MainWindow* m_window;
     views::ChangesPanel* m_panel = nullptr;
     QDockWidget* m_dock = nullptr;
-    QPointer<QProgressDialog> m_progressDialog;
-    QTimer* m_poll = nullptr;
-    std::shared_ptr<AtomicImportProgress> m_progress;
-    std::shared_ptr<std::atomic<bool>> m_diffing; // the worker has read the later state and compares
+    LongJob* m_job; // the comparison running
     std::shared_ptr<ComparedState> m_shown;
-    std::uint64_t m_generation = 0;
-    bool m_running = false;
     bool m_placed = false; // the dock tabified beside the node inspector
     QString m_lastMessage;
     QString m_lastDir;

@@ -1,21 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "planopener.h"
-#include "app/controllers/workerpool.h"
-
+#include "app/controllers/longjob.h"
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/storereaders.h"
 
 #include "importers/plan/plansource.h"
 #include "model/plan/notfounderror.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QMainWindow>
 #include <QMessageBox>
-#include <QPointer>
-#include <QProgressDialog>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <stdexcept>
 
@@ -130,20 +125,23 @@ PlanOpener::PlanOpener(QMainWindow* window, PlanController* plan)
     : QObject(window)
     , m_window(window)
     , m_plan(plan)
+    , m_job(new LongJob(window, { QStringLiteral("openPlanProgress"), tr("Open Plan"), kProgressAfterMs, 100, nullptr }, this))
 {
     // A new cluster, or a new plan, makes a running result stale.
-    connect(plan, &PlanController::engineReady, this, [this] { ++m_generation; });
+    connect(plan, &PlanController::engineReady, this, [this] { ++m_engineEpoch; });
+    connect(m_job, &LongJob::progressed, this, &PlanOpener::progressed);
 }
 
-PlanOpener::~PlanOpener()
-{
-    cancel();
-}
+PlanOpener::~PlanOpener() = default;
 
 void PlanOpener::cancel()
 {
-    if (m_cancel)
-        m_cancel->store(true);
+    m_job->cancel();
+}
+
+bool PlanOpener::isRunning() const noexcept
+{
+    return m_job->isRunning();
 }
 
 bool PlanOpener::open(const QString& path, std::function<importers::PlanSource()> currentSource)
@@ -159,57 +157,25 @@ bool PlanOpener::openText(const QString& name, std::string json, std::function<i
 bool PlanOpener::start(const QString& path, const QString& name, std::string json, std::function<importers::PlanSource()> currentSource)
 {
     const auto engine = m_plan->engine();
-    if (m_running || !engine || !m_plan->store() || !m_plan->topology())
+    if (m_job->isRunning() || !engine || !m_plan->store() || !m_plan->topology())
         return false;
-    m_running = true;
     m_path = path;
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    const std::uint64_t generation = ++m_generation;
-    if (!m_progress) {
-        m_progress = new QProgressDialog(m_window);
-        m_progress->setObjectName(QStringLiteral("openPlanProgress"));
-        m_progress->setWindowTitle(tr("Open Plan"));
-        m_progress->setRange(0, 100);
-        m_progress->setWindowModality(Qt::WindowModal);
-        m_progress->setMinimumDuration(kProgressAfterMs);
-        m_progress->setAutoReset(false);
-        m_progress->setAutoClose(false);
-        connect(m_progress, &QProgressDialog::canceled, this, &PlanOpener::cancel);
-        connect(this, &PlanOpener::progressed, m_progress, &QProgressDialog::setValue);
-    }
-    m_progress->setLabelText(tr("Checking %1 against the shown cluster\u2026").arg(path.isEmpty() ? name : QFileInfo(path).fileName()));
-    m_progress->reset();
-    m_progress->setValue(0);
-    QPointer<PlanOpener> self(this);
+    const QString shownName = path.isEmpty() ? name : QFileInfo(path).fileName();
     auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for this worker
-    (void)QtConcurrent::run(longWorkPool(), [self, generation, path, name, json = std::move(json), store = m_plan->store(), topology = m_plan->topology(),
-                                prices = m_plan->nodePrices(), source = std::move(currentSource), cancel = m_cancel, reading] {
-        QElapsedTimer sinceProgress;
-        sinceProgress.start();
-        auto progress = [&](double f) {
-            if (sinceProgress.elapsed() < 100 && f < 1.0) // about ten a second
-                return;
-            sinceProgress.restart();
-            QMetaObject::invokeMethod(
-                self, [self, f] { if (self) emit self->progressed(static_cast<int>(f * 100)); }, Qt::QueuedConnection);
-        };
-        auto result = std::make_shared<OpenedPlan>(path.isEmpty()
-                ? openPlanText(json, name.toStdString(), store, *topology, prices, source, cancel.get(), progress)
-                : openPlanFile(path.toStdString(), store, *topology, prices, source, cancel.get(), progress));
-        const QString shownName = path.isEmpty() ? name : QFileInfo(path).fileName();
-        QMetaObject::invokeMethod(
-            self, [self, generation, shownName, result] { if (self) self->onResult(generation, shownName, result); }, Qt::QueuedConnection);
-    });
+    m_job->start(tr("Checking %1 against the shown cluster\u2026").arg(shownName),
+        [path, name, json = std::move(json), store = m_plan->store(), topology = m_plan->topology(), prices = m_plan->nodePrices(),
+            source = std::move(currentSource), reading](LongJobToken& token) {
+            auto progress = [&token](double f) { token.setProgress(f); };
+            return std::make_shared<OpenedPlan>(path.isEmpty()
+                    ? openPlanText(json, name.toStdString(), store, *topology, prices, source, token.cancelFlag(), progress)
+                    : openPlanFile(path.toStdString(), store, *topology, prices, source, token.cancelFlag(), progress));
+        },
+        [this, epoch = m_engineEpoch, shownName](std::shared_ptr<OpenedPlan> result) { onResult(epoch, shownName, std::move(result)); });
     return true;
 }
 
-void PlanOpener::onResult(std::uint64_t generation, const QString& name, std::shared_ptr<OpenedPlan> result)
+void PlanOpener::onResult(std::uint64_t engineEpoch, const QString& name, std::shared_ptr<OpenedPlan> result)
 {
-    m_running = false;
-    if (m_progress) {
-        m_progress->reset();
-        m_progress->hide();
-    }
     if (!result->error.empty()) {
         m_lastMessage = tr("Cannot open the plan %1: %2").arg(name, QString::fromStdString(result->error));
         auto* box = new QMessageBox(QMessageBox::Warning, tr("Open Plan"), m_lastMessage, QMessageBox::Close, m_window);
@@ -224,7 +190,7 @@ void PlanOpener::onResult(std::uint64_t generation, const QString& name, std::sh
         emit finished(false);
         return;
     }
-    if (generation != m_generation || !m_plan->engine()) {
+    if (engineEpoch != m_engineEpoch || !m_plan->engine()) {
         m_lastMessage = tr("The cluster changed while %1 was being checked; open it again.").arg(name);
         emit finished(false);
         return;

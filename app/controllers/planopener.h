@@ -18,10 +18,10 @@
 #include <vector>
 
 class QMainWindow;
-class QProgressDialog;
 
 namespace fleet::app {
 
+class LongJob;
 class PlanController;
 
 /// A plan file applied to a new PlanEngine over the shown cluster: what the window adopts.
@@ -63,8 +63,9 @@ struct OpenedPlan {
 /// False for a file that cannot be read. Thread: any.
 [[nodiscard]] bool looksLikePlanFile(const QString& path);
 
-/// Runs openPlanFile() for the window: on a worker, with a progress dialog (Cancel) once it
-/// takes longer than kProgressAfterMs, then hands the result to PlanController::adoptOpenedPlan()
+/// Runs openPlanFile() for the window as a LongJob (app/controllers/longjob.h): on a worker, with
+/// a progress dialog (Cancel) once it takes longer than kProgressAfterMs, then hands the result
+/// to PlanController::adoptOpenedPlan()
 /// (the plan replaces the current one as one undo step, the undo stack's clean state). A result
 /// for a cluster or plan that changed meanwhile is dropped. Thread: GUI thread.
 class PlanOpener : public QObject {
@@ -83,7 +84,7 @@ public:
     /// path() is "" afterwards.
     bool openText(const QString& name, std::string json, std::function<importers::PlanSource()> currentSource);
     void cancel();
-    [[nodiscard]] bool isRunning() const noexcept { return m_running; }
+    [[nodiscard]] bool isRunning() const noexcept;
     /// The last outcome for people: "Opened plan.json: 12 actions, 10 hold, 2 do not hold." or
     /// the error ("Cannot open plan.json: ..."), or the cancellation.
     [[nodiscard]] QString lastMessage() const { return m_lastMessage; }
@@ -97,14 +98,12 @@ signals:
 
 private:
     bool start(const QString& path, const QString& name, std::string json, std::function<importers::PlanSource()> currentSource);
-    void onResult(std::uint64_t generation, const QString& name, std::shared_ptr<OpenedPlan> result);
+    void onResult(std::uint64_t engineEpoch, const QString& name, std::shared_ptr<OpenedPlan> result);
 
     QMainWindow* m_window;
     PlanController* m_plan;
-    QProgressDialog* m_progress = nullptr;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    std::uint64_t m_generation = 0;
-    bool m_running = false;
+    LongJob* m_job;
+    std::uint64_t m_engineEpoch = 0; // engines made: a result for an older one is not adopted
     QString m_lastMessage;
     QString m_path;
 };

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "reportexporter.h"
-#include "app/controllers/workerpool.h"
 
 #include "app/controllers/importcontroller.h"
+#include "app/controllers/longjob.h"
+#include "app/controllers/offthreadrelease.h"
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/storereaders.h"
 #include "app/shared/reportbuilder.h"
@@ -16,10 +17,8 @@
 #include <QLoggingCategory>
 #include <QMenu>
 #include <QMessageBox>
-#include <QProgressDialog>
 #include <QStatusBar>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <exception>
 
@@ -31,34 +30,38 @@ Q_LOGGING_CATEGORY(lcExport, "fleet.app.exportreport", QtInfoMsg)
 // pixel ratio here: the command line draws them at three times that, for print).
 const QSize kMapLogicalSize(720, 500);
 constexpr int kProgressAfterMs = 500;
-
-/// Drops the last reference to `job` on a worker: its destructor joins the risks' and the
-/// baseline's workers, which may still run.
-void releaseOnWorker(std::shared_ptr<ReportJob> job)
-{
-    if (job)
-        (void)QtConcurrent::run(longWorkPool(), [job = std::move(job)]() mutable { job.reset(); });
-}
+// The progress dialog's steps: the replay, the maps, the layout and the file.
+constexpr int kSteps = 3;
 } // namespace
+
+/// The replay's outcome (on a worker): the job, or why not (empty when cancelled). A job not
+/// used is released on a worker: its destructor joins the risks' and the baseline's workers.
+struct ReportExporter::Replayed {
+    std::shared_ptr<ReportJob> job;
+    QString error;
+};
+
+/// The file's outcome (on a worker).
+struct ReportExporter::Written {
+    bool ok = false;
+    QString message;
+};
 
 ReportExporter::ReportExporter(MainWindow* window, QMenu* file)
     : QObject(window)
     , m_window(window)
+    , m_job(new LongJob(window, { QStringLiteral("exportReportProgress"), tr("Export Report"), kProgressAfterMs, kSteps, nullptr }, this))
 {
     QAction* action = file->addAction(tr("&Export Report\u2026"), this, &ReportExporter::showDialog);
     action->setObjectName(QStringLiteral("actionExportReport"));
     action->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_R));
 }
 
-ReportExporter::~ReportExporter()
-{
-    cancel();
-}
+ReportExporter::~ReportExporter() = default; // the LongJob cancels a running export
 
-void ReportExporter::cancel()
+bool ReportExporter::isRunning() const noexcept
 {
-    if (m_cancel)
-        m_cancel->store(true);
+    return m_job->isRunning();
 }
 
 void ReportExporter::showDialog()
@@ -84,7 +87,7 @@ bool ReportExporter::exportTo(const QString& path)
         QMessageBox::warning(m_window, tr("Cannot Export Report"), withFullStop(why));
         return false;
     };
-    if (m_running)
+    if (m_job->isRunning())
         return refuse(tr("A report is being exported"));
     if (!cluster || !engine || !plan->store() || !plan->topology())
         return refuse(tr("The what-if is still being prepared for this cluster; export the report again in a moment"));
@@ -117,154 +120,118 @@ bool ReportExporter::exportTo(const QString& path)
     const QString sourceLabel = cluster->sourceLabel;
     subject.title = reportDefaultTitle(subject.planName, sourceLabel);
 
-    m_running = true;
     m_path = path;
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    const std::uint64_t generation = ++m_generation;
-    if (!m_progress) {
-        m_progress = new QProgressDialog(m_window);
-        m_progress->setObjectName(QStringLiteral("exportReportProgress"));
-        m_progress->setWindowTitle(tr("Export Report"));
-        m_progress->setRange(0, 3);
-        m_progress->setWindowModality(Qt::WindowModal);
-        m_progress->setMinimumDuration(kProgressAfterMs);
-        m_progress->setAutoReset(false);
-        m_progress->setAutoClose(false);
-        connect(m_progress, &QProgressDialog::canceled, this, &ReportExporter::cancel);
-    }
-    m_progress->setLabelText(tr("Replaying the plan on the shown cluster\u2026"));
-    m_progress->reset();
-    m_progress->setValue(0);
-
-    QPointer<ReportExporter> self(this);
+    const std::shared_ptr<LongJobToken> token = m_job->begin(tr("Replaying the plan on the shown cluster\u2026"));
     auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for the workers
-    (void)QtConcurrent::run(longWorkPool(), [self, generation, subject = std::move(subject), source = m_window->planSourceOnWorker(), sourceLabel,
-                                cancel = m_cancel, reading]() mutable {
-        QElapsedTimer clock;
-        clock.start();
-        std::shared_ptr<ReportJob> job;
-        QString error;
-        try {
-            subject.current = source();
-            subject.plan.source = subject.current;
-            subject.provenance = reportProvenanceLines(subject.current, sourceLabel);
-            if (!cancel->load()) {
-                job = std::shared_ptr<ReportJob>(startReport(std::move(subject)));
-                job->hold = reading; // until the last worker that reads the store ended
-            }
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        qCDebug(lcExport, "replay: %lld ms", static_cast<long long>(clock.elapsed()));
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, generation, job, error]() mutable {
-                if (!self || !job) {
-                    if (self)
-                        self->onDone(generation, false, error.isEmpty() ? tr("Export cancelled") : error);
-                    releaseOnWorker(std::move(job));
-                    return;
+    m_job->run(
+        token,
+        [subject = std::move(subject), source = m_window->planSourceOnWorker(), sourceLabel, reading](LongJobToken& token) mutable {
+            QElapsedTimer clock;
+            clock.start();
+            Replayed replayed;
+            try {
+                subject.current = source();
+                subject.plan.source = subject.current;
+                subject.provenance = reportProvenanceLines(subject.current, sourceLabel);
+                if (!token.isCancelled()) {
+                    replayed.job = std::shared_ptr<ReportJob>(startReport(std::move(subject)));
+                    replayed.job->hold = reading; // until the last worker that reads the store ended
                 }
-                self->drawMaps(generation, std::move(job));
-            },
-            Qt::QueuedConnection);
-    });
+            } catch (const std::exception& e) {
+                replayed.error = QString::fromStdString(e.what());
+            }
+            qCDebug(lcExport, "replay: %lld ms", static_cast<long long>(clock.elapsed()));
+            return replayed;
+        },
+        [this, token](Replayed replayed) {
+            if (!replayed.job) {
+                onDone(token, false, replayed.error.isEmpty() ? tr("Export cancelled") : replayed.error);
+                return;
+            }
+            drawMaps(token, std::move(replayed.job));
+        });
     return true;
 }
 
-void ReportExporter::drawMaps(std::uint64_t generation, std::shared_ptr<ReportJob> job)
+void ReportExporter::drawMaps(std::shared_ptr<LongJobToken> token, std::shared_ptr<ReportJob> job)
 {
-    if (generation != m_generation || m_cancel->load()) {
-        releaseOnWorker(std::move(job));
-        onDone(generation, false, tr("Export cancelled"));
+    if (!m_job->isCurrent(token) || token->isCancelled()) {
+        releaseOffGuiThread(std::move(job));
+        onDone(token, false, tr("Export cancelled"));
         return;
     }
     // The maps need the fleet map's OpenGL context, so the GUI thread: one map per event-loop
     // turn (views::ReportMapRenderer), each turn a fraction of the whole, with Cancel between.
     auto renderer = std::make_shared<views::ReportMapRenderer>(reportMapInput(*job), kMapLogicalSize);
-    drawNextMap(generation, std::move(job), std::move(renderer));
+    drawNextMap(std::move(token), std::move(job), std::move(renderer));
 }
 
-void ReportExporter::drawNextMap(std::uint64_t generation, std::shared_ptr<ReportJob> job, std::shared_ptr<views::ReportMapRenderer> renderer)
+void ReportExporter::drawNextMap(std::shared_ptr<LongJobToken> token, std::shared_ptr<ReportJob> job, std::shared_ptr<views::ReportMapRenderer> renderer)
 {
-    if (generation != m_generation || m_cancel->load()) {
+    if (!m_job->isCurrent(token) || token->isCancelled()) {
         renderer.reset();
-        releaseOnWorker(std::move(job));
-        onDone(generation, false, tr("Export cancelled"));
+        releaseOffGuiThread(std::move(job));
+        onDone(token, false, tr("Export cancelled"));
         return;
     }
-    if (m_progress) {
-        m_progress->setLabelText(tr("Drawing the maps (%1 of %2)\u2026").arg(renderer->stepsDone() + 1).arg(renderer->stepCount()));
-        m_progress->setValue(1);
-    }
+    m_job->setLabel(tr("Drawing the maps (%1 of %2)\u2026").arg(renderer->stepsDone() + 1).arg(renderer->stepCount()));
+    m_job->setProgress(1.0 / kSteps);
     QElapsedTimer clock;
     clock.start();
     const bool more = renderer->step();
     qCDebug(lcExport, "map %zu (GUI thread): %lld ms", renderer->stepsDone(), static_cast<long long>(clock.elapsed()));
     if (more) {
-        QTimer::singleShot(0, this, [this, generation, job = std::move(job), renderer = std::move(renderer)]() mutable {
-            drawNextMap(generation, std::move(job), std::move(renderer));
+        QTimer::singleShot(0, this, [this, token = std::move(token), job = std::move(job), renderer = std::move(renderer)]() mutable {
+            drawNextMap(std::move(token), std::move(job), std::move(renderer));
         });
         return;
     }
     views::ReportMaps maps = renderer->take();
     renderer.reset();
     if (maps.before.isNull()) {
-        releaseOnWorker(std::move(job));
-        onDone(generation, false, tr("The map could not be rendered"));
+        releaseOffGuiThread(std::move(job));
+        onDone(token, false, tr("The map could not be rendered"));
         return;
     }
-    if (m_progress) {
-        m_progress->setLabelText(tr("Laying out and writing %1\u2026").arg(QFileInfo(m_path).fileName()));
-        m_progress->setValue(2);
-    }
+    m_job->setLabel(tr("Laying out and writing %1\u2026").arg(QFileInfo(m_path).fileName()));
+    m_job->setProgress(2.0 / kSteps);
     const bool png = QFileInfo(m_path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) == 0;
     importers::OutputFileOptions options;
     for (const QString& f : m_window->shownFiles())
         options.inputs.push_back(f.toStdString());
-    QPointer<ReportExporter> self(this);
-    auto finish = [job, maps = std::move(maps), png]() mutable {
-        FinishedReport report = finishReport(*job, std::move(maps), png);
-        return std::make_shared<FinishedReport>(std::move(report));
-    };
-    auto write = [self, generation, path = m_path, options, cancel = m_cancel](std::shared_ptr<FinishedReport> report) {
-        bool ok = false;
-        QString message;
-        if (cancel->load()) {
-            message = tr("Export cancelled");
-        } else if (report->bytes.isEmpty()) {
-            message = tr("Cannot write %1: %2").arg(path, report->error);
-        } else {
-            try { // whole or not at all: a failure keeps the previous file
-                importers::writeOutputFile(path.toStdString(),
-                    std::string_view(report->bytes.constData(), static_cast<std::size_t>(report->bytes.size())), options);
-                ok = true;
-                message = tr("Wrote %1 (%n page(s), %2 bytes)", nullptr, report->pages)
-                              .arg(QFileInfo(path).absoluteFilePath())
-                              .arg(report->bytes.size());
-            } catch (const std::exception& e) {
-                message = QString::fromStdString(e.what());
+    m_job->run(
+        token,
+        [job = std::move(job), maps = std::move(maps), png, path = m_path, options](LongJobToken& token) mutable {
+            Written written;
+            FinishedReport report = finishReport(*job, std::move(maps), png);
+            job.reset(); // joins the risks' and baseline's workers here, not on the GUI thread
+            if (token.isCancelled()) {
+                written.message = tr("Export cancelled");
+            } else if (report.bytes.isEmpty()) {
+                written.message = tr("Cannot write %1: %2").arg(path, report.error);
+            } else {
+                try { // whole or not at all: a failure keeps the previous file
+                    importers::writeOutputFile(
+                        path.toStdString(), std::string_view(report.bytes.constData(), static_cast<std::size_t>(report.bytes.size())), options);
+                    written.ok = true;
+                    written.message = tr("Wrote %1 (%n page(s), %2 bytes)", nullptr, report.pages)
+                                          .arg(QFileInfo(path).absoluteFilePath())
+                                          .arg(report.bytes.size());
+                } catch (const std::exception& e) {
+                    written.message = QString::fromStdString(e.what());
+                }
             }
-        }
-        QMetaObject::invokeMethod(
-            qApp, [self, generation, ok, message] { if (self) self->onDone(generation, ok, message); }, Qt::QueuedConnection);
-    };
-    (void)QtConcurrent::run(longWorkPool(), [finish = std::move(finish), write, job = std::move(job)]() mutable {
-        write(finish());
-        job.reset(); // joins the risks' and baseline's workers here, not on the GUI thread
-    });
+            return written;
+        },
+        [this, token](Written written) { onDone(token, written.ok, written.message); });
 }
 
-void ReportExporter::onDone(std::uint64_t generation, bool ok, const QString& message)
+void ReportExporter::onDone(const std::shared_ptr<LongJobToken>& token, bool ok, const QString& message)
 {
-    if (generation != m_generation)
+    if (!m_job->isCurrent(token))
         return;
-    m_running = false;
+    m_job->end(token);
     m_lastMessage = message;
-    if (m_progress) {
-        m_progress->reset();
-        m_progress->hide();
-    }
     if (ok) {
         m_window->statusBar()->showMessage(message, 10000);
     } else if (message != tr("Export cancelled")) {

@@ -10,20 +10,16 @@
 // baseline, the layout and the painting run on workers; the maps are drawn on the GUI thread
 // by the fleet map's off-screen path (OpenGL needs it), as `screenshot` draws them, one map per
 // event-loop turn (views::ReportMapRenderer), so that the window answers between two maps and
-// Cancel stops between them; one map's turn still grows with the fleet. A progress dialog with
-// Cancel shows after half a second; Cancel stops the export at the next step and writes
-// nothing.
+// Cancel stops between them; one map's turn still grows with the fleet. The steps are one
+// LongJob (app/controllers/longjob.h): a progress dialog with Cancel shows after half a second;
+// Cancel stops the export at the next step and writes nothing.
 
 #include <QObject>
-#include <QPointer>
 #include <QString>
 
-#include <atomic>
-#include <cstdint>
 #include <memory>
 
 class QMenu;
-class QProgressDialog;
 
 namespace fleet::views {
 class ReportMapRenderer;
@@ -31,6 +27,8 @@ class ReportMapRenderer;
 
 namespace fleet::app {
 
+class LongJob;
+class LongJobToken;
 class MainWindow;
 struct ReportJob;
 
@@ -44,7 +42,7 @@ public:
     /// Exports the report of what the window shows to `path` (.pdf or .png) on workers; false
     /// when nothing started (no cluster, an export runs, a refused path: a message says why).
     bool exportTo(const QString& path);
-    [[nodiscard]] bool isRunning() const noexcept { return m_running; }
+    [[nodiscard]] bool isRunning() const noexcept;
     /// The last export's outcome for people ("Wrote ... (N pages)", or the error).
     [[nodiscard]] QString lastMessage() const { return m_lastMessage; }
 
@@ -53,17 +51,16 @@ signals:
     void finished(bool ok, const QString& message);
 
 private:
+    struct Replayed;
+    struct Written;
     void showDialog();
-    void drawMaps(std::uint64_t generation, std::shared_ptr<ReportJob> job);
-    void drawNextMap(std::uint64_t generation, std::shared_ptr<ReportJob> job, std::shared_ptr<views::ReportMapRenderer> renderer);
-    void onDone(std::uint64_t generation, bool ok, const QString& message);
-    void cancel();
+    void drawMaps(std::shared_ptr<LongJobToken> token, std::shared_ptr<ReportJob> job);
+    void drawNextMap(std::shared_ptr<LongJobToken> token, std::shared_ptr<ReportJob> job, std::shared_ptr<views::ReportMapRenderer> renderer);
+    /// Ends the export `token` names (nothing when it is no longer the running one).
+    void onDone(const std::shared_ptr<LongJobToken>& token, bool ok, const QString& message);
 
     MainWindow* m_window;
-    QPointer<QProgressDialog> m_progress;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    std::uint64_t m_generation = 0;
-    bool m_running = false;
+    LongJob* m_job; // the export: replay (worker), maps (GUI thread), layout and file (worker)
     QString m_path;
     QString m_lastMessage;
 };

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "addnodesdialog.h"
 
+#include "app/controllers/longjob.h"
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/storereaders.h"
-#include "app/controllers/workerpool.h"
 
 #include "model/domainpath.h"
 #include "model/figures.h"
@@ -15,20 +15,17 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
-#include <QElapsedTimer>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
-#include <QPointer>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <map>
 #include <optional>
@@ -70,38 +67,34 @@ std::vector<model::NodeId> nodesOf(const model::ClusterStore& store, const std::
     return out;
 }
 
-/// Progress from a worker to `dialog`'s progressed(), about ten a second, `from`..`to` percent.
-class WorkerProgress {
-public:
-    WorkerProgress(QPointer<AddNodesDialog> dialog, int from, int to)
-        : m_dialog(std::move(dialog))
-        , m_from(from)
-        , m_to(to)
-    {
-        m_clock.start();
-    }
-    void operator()(double f)
-    {
-        if (m_clock.elapsed() < 100 && f < 1.0)
-            return;
-        m_clock.restart();
-        const int percent = m_from + static_cast<int>(f * (m_to - m_from));
-        QMetaObject::invokeMethod(
-            m_dialog, [d = m_dialog, percent] { if (d) emit d->progressed(percent); }, Qt::QueuedConnection);
-    }
-
-private:
-    QPointer<AddNodesDialog> m_dialog;
-    int m_from, m_to;
-    QElapsedTimer m_clock;
-};
+/// Progress of a worker's step that spans `from`..`to` of the job (0..1), on its token.
+std::function<void(double)> progressBetween(LongJobToken& token, double from, double to)
+{
+    return [&token, from, to](double f) { token.setProgress(from + f * (to - from)); };
+}
 
 } // namespace
+
+/// How Many?'s outcome (on a worker): the answer, or the error (answer null).
+struct AddNodesDialog::Counted {
+    std::shared_ptr<model::NodesNeededAnswer> answer;
+    model::NodeId copied;
+    QString error;
+};
+
+/// Add's outcome (on a worker): the engine with the step applied, or the error (engine null).
+struct AddNodesDialog::Placed {
+    std::shared_ptr<model::PlanEngine> engine;
+    std::size_t appliedBefore = 0;
+    int placed = 0;
+    QString error;
+};
 
 AddNodesDialog::AddNodesDialog(QMainWindow* window, PlanController* plan, views::FleetMapView* map)
     : QDialog(window)
     , m_plan(plan)
     , m_map(map)
+    , m_job(new LongJob(this, { QStringLiteral("addNodesProgress"), tr("Add Nodes"), kProgressAfterMs, 100, nullptr }, this))
 {
     setObjectName(QStringLiteral("addNodesDialog"));
     setWindowTitle(tr("Add Nodes"));
@@ -162,13 +155,11 @@ AddNodesDialog::AddNodesDialog(QMainWindow* window, PlanController* plan, views:
     connect(m_compute, &QPushButton::clicked, this, [this] { computeCount(); });
     connect(buttons, &QDialogButtonBox::accepted, this, [this] { addNodes(); });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(this, &QDialog::rejected, this, [this] { // Cancel stops and drops a How Many? or Add still running
-        cancel();
-        ++m_generation;
-    });
+    connect(m_job, &LongJob::progressed, this, &AddNodesDialog::progressed);
+    // Cancel stops and drops a How Many? or Add still running.
+    connect(this, &QDialog::rejected, this, &AddNodesDialog::dropRunning);
     connect(plan, &PlanController::engineReady, this, [this] {
-        cancel(); // a new cluster: stop and drop a running answer
-        ++m_generation;
+        dropRunning(); // a new cluster: stop and drop a running answer
         if (isVisible())
             close();
     });
@@ -178,46 +169,29 @@ AddNodesDialog::AddNodesDialog(QMainWindow* window, PlanController* plan, views:
     action->setStatusTip(tr("Add nodes of an instance type to the plan, and ask how many the pending pods would take"));
 }
 
-AddNodesDialog::~AddNodesDialog()
-{
-    cancel();
-}
+AddNodesDialog::~AddNodesDialog() = default; // the LongJob cancels a running How Many? or Add
 
 void AddNodesDialog::cancel()
 {
-    if (m_cancel)
-        m_cancel->store(true);
+    m_job->cancel();
 }
 
-void AddNodesDialog::startProgress(const QString& label)
+bool AddNodesDialog::isRunning() const noexcept
 {
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    if (!m_progress) {
-        m_progress = new QProgressDialog(this);
-        m_progress->setObjectName(QStringLiteral("addNodesProgress"));
-        m_progress->setWindowTitle(tr("Add Nodes"));
-        m_progress->setRange(0, 100);
-        m_progress->setWindowModality(Qt::WindowModal);
-        m_progress->setMinimumDuration(kProgressAfterMs);
-        m_progress->setAutoReset(false);
-        m_progress->setAutoClose(false);
-        connect(m_progress, &QProgressDialog::canceled, this, &AddNodesDialog::cancel);
-        connect(this, &AddNodesDialog::progressed, m_progress, [this](int percent) {
-            if (isRunning())
-                m_progress->setValue(percent);
-        });
-    }
-    m_progress->setLabelText(label);
-    m_progress->reset();
-    m_progress->setValue(0);
+    return m_job->isRunning();
 }
 
-void AddNodesDialog::endProgress()
+QProgressDialog* AddNodesDialog::progressDialog() const noexcept
 {
-    if (m_progress) {
-        m_progress->reset();
-        m_progress->hide();
-    }
+    return m_job->dialog();
+}
+
+void AddNodesDialog::dropRunning()
+{
+    if (!m_job->isRunning())
+        return;
+    m_job->drop();
+    m_compute->setEnabled(true);
 }
 
 const std::vector<model::NodeId>& AddNodesDialog::nodesOfType(const std::string& type) const
@@ -379,7 +353,7 @@ model::DomainId AddNodesDialog::resolveDomain(QString* error) const
 
 void AddNodesDialog::clearAnswer()
 {
-    ++m_generation; // an answer still computing is for the old question
+    dropRunning(); // an answer still computing is for the old question
     m_answer = {};
     m_answerLabel->clear();
 }
@@ -404,12 +378,11 @@ bool AddNodesDialog::computeCount()
     const auto engine = m_plan->engine();
     QString error;
     const model::DomainId domain = resolveDomain(&error);
-    if (m_running || m_adding || !engine || m_type->currentData().toString().isEmpty() || !domain.isValid()) {
+    if (m_job->isRunning() || !engine || m_type->currentData().toString().isEmpty() || !domain.isValid()) {
         if (!error.isEmpty())
             m_answerLabel->setText(error);
         return false;
     }
-    m_running = true;
     m_compute->setEnabled(false);
     m_answerLabel->setText(tr("Computing\u2026"));
     const model::NodesNeededQuestion q = question();
@@ -417,53 +390,46 @@ bool AddNodesDialog::computeCount()
     current.reserve(engine->applied().size());
     for (const model::AppliedAction& a : engine->applied())
         current.push_back(a.action);
-    const std::uint64_t generation = ++m_generation;
-    startProgress(tr("How many %1 nodes would it take\u2026").arg(m_type->currentData().toString()));
-    QPointer<AddNodesDialog> self(this);
     auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for this worker
     // Its own engine, the window's plan replayed: the shown one stays untouched on the GUI thread.
-    (void)QtConcurrent::run(longWorkPool(), [self, generation, q, current = std::move(current), store = m_plan->store(), topology = m_plan->topology(),
-                                prices = m_plan->nodePrices(), capacity = m_capacity->currentData().toString(), cancel = m_cancel, reading] {
-        model::NodesNeededQuestion question = q;
-        std::shared_ptr<model::NodesNeededAnswer> answer;
-        model::NodeId copied;
-        QString error;
-        try {
-            WorkerProgress prepared(self, 0, 10);
-            model::PlanEngine scratch(*store, *topology, prices);
-            for (std::size_t i = 0; i < current.size() && !cancel->load(); ++i) {
-                scratch.apply(current[i]);
-                prepared(static_cast<double>(i + 1) / static_cast<double>(current.size()));
+    m_job->start(
+        tr("How many %1 nodes would it take\u2026").arg(m_type->currentData().toString()),
+        [q, current = std::move(current), store = m_plan->store(), topology = m_plan->topology(), prices = m_plan->nodePrices(),
+            capacity = m_capacity->currentData().toString(), reading](LongJobToken& token) {
+            model::NodesNeededQuestion question = q;
+            Counted out;
+            try {
+                const auto prepared = progressBetween(token, 0.0, 0.1);
+                model::PlanEngine scratch(*store, *topology, prices);
+                for (std::size_t i = 0; i < current.size() && !token.isCancelled(); ++i) {
+                    scratch.apply(current[i]);
+                    prepared(static_cast<double>(i + 1) / static_cast<double>(current.size()));
+                }
+                if (!question.workload.isValid())
+                    question.pods = model::pendingPods(scratch);
+                model::NodesNeededControl control;
+                control.cancel = token.cancelFlag();
+                control.progress = progressBetween(token, 0.1, 1.0);
+                out.answer = std::make_shared<model::NodesNeededAnswer>();
+                if (token.isCancelled())
+                    out.answer->cancelled = true;
+                else
+                    *out.answer = model::nodesNeeded(scratch, question, control);
+                if (!out.answer->cancelled)
+                    out.copied = templateNode(*store, nodesOf(*store, question.addNode.instanceType), capacity, model::storePendingPods(*store));
+            } catch (const std::exception& e) {
+                out.answer.reset();
+                out.error = QString::fromStdString(e.what());
             }
-            if (!question.workload.isValid())
-                question.pods = model::pendingPods(scratch);
-            model::NodesNeededControl control;
-            control.cancel = cancel.get();
-            control.progress = WorkerProgress(self, 10, 100);
-            answer = std::make_shared<model::NodesNeededAnswer>();
-            if (cancel->load())
-                answer->cancelled = true;
-            else
-                *answer = model::nodesNeeded(scratch, question, control);
-            if (!answer->cancelled)
-                copied = templateNode(*store, nodesOf(*store, question.addNode.instanceType), capacity, model::storePendingPods(*store));
-        } catch (const std::exception& e) {
-            answer.reset();
-            error = QString::fromStdString(e.what());
-        }
-        QMetaObject::invokeMethod(
-            self, [self, generation, answer, copied, error] { if (self) self->onAnswer(generation, answer, copied, error); }, Qt::QueuedConnection);
-    });
+            return out;
+        },
+        [this](Counted out) { onAnswer(std::move(out.answer), out.copied, out.error); });
     return true;
 }
 
-void AddNodesDialog::onAnswer(std::uint64_t generation, std::shared_ptr<model::NodesNeededAnswer> answer, model::NodeId copied, QString error)
+void AddNodesDialog::onAnswer(std::shared_ptr<model::NodesNeededAnswer> answer, model::NodeId copied, QString error)
 {
-    m_running = false;
     m_compute->setEnabled(true);
-    endProgress();
-    if (generation != m_generation)
-        return; // another question, a new cluster, or the dialog's Cancel meanwhile
     if (!answer) {
         m_answer = {};
         m_answerLabel->setText(tr("Cannot answer: %1.").arg(error));
@@ -522,7 +488,7 @@ bool AddNodesDialog::addNodes()
         m_answerLabel->setText(error.isEmpty() ? tr("No cluster is shown.") : error);
         return false;
     }
-    if (m_adding || m_running)
+    if (m_job->isRunning())
         return false;
     const auto engine = m_plan->engine();
     if (!m_place->isChecked() || !engine) {
@@ -542,59 +508,47 @@ bool AddNodesDialog::addNodes()
     std::vector<model::PlanAction> current;
     for (const model::AppliedAction& a : engine->applied())
         current.push_back(a.action);
-    const std::uint64_t generation = ++m_generation;
     const int count = m_count->value();
-    m_adding = true;
     m_compute->setEnabled(false);
     m_answerLabel->setText(tr("Adding %1 nodes and placing the pods\u2026").arg(QString::fromStdString(model::formatCount(count))));
-    startProgress(m_answerLabel->text());
-    QPointer<AddNodesDialog> self(this);
     auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for this worker
-    (void)QtConcurrent::run(longWorkPool(), [self, generation, q, count, current = std::move(current), store = m_plan->store(), topology = m_plan->topology(),
-                                prices = m_plan->nodePrices(), cancel = m_cancel, reading] {
-        model::NodesNeededQuestion question = q;
-        std::shared_ptr<model::PlanEngine> scratch;
-        int placed = 0;
-        QString error;
-        try {
-            WorkerProgress prepared(self, 0, 30);
-            scratch = std::make_shared<model::PlanEngine>(*store, *topology, prices);
-            for (std::size_t i = 0; i < current.size() && !cancel->load(); ++i) {
-                scratch->apply(current[i]);
-                prepared(static_cast<double>(i + 1) / static_cast<double>(current.size()));
+    m_job->start(
+        m_answerLabel->text(),
+        [q, count, current = std::move(current), store = m_plan->store(), topology = m_plan->topology(), prices = m_plan->nodePrices(), reading](
+            LongJobToken& token) {
+            model::NodesNeededQuestion question = q;
+            Placed out;
+            out.appliedBefore = current.size();
+            try {
+                const auto prepared = progressBetween(token, 0.0, 0.3);
+                out.engine = std::make_shared<model::PlanEngine>(*store, *topology, prices);
+                for (std::size_t i = 0; i < current.size() && !token.isCancelled(); ++i) {
+                    out.engine->apply(current[i]);
+                    prepared(static_cast<double>(i + 1) / static_cast<double>(current.size()));
+                }
+                if (!question.workload.isValid())
+                    question.pods = model::pendingPods(*out.engine);
+                model::NodesNeededControl control;
+                control.cancel = token.cancelFlag();
+                control.progress = progressBetween(token, 0.3, 1.0);
+                out.placed = token.isCancelled() ? -1 : model::addNodesAndPlace(*out.engine, question, count, control);
+                if (out.placed < 0) {
+                    out.engine.reset();
+                    out.error = tr("cancelled; the plan is as it was");
+                }
+            } catch (const std::exception& e) {
+                out.engine.reset();
+                out.error = QString::fromStdString(e.what());
             }
-            if (!question.workload.isValid())
-                question.pods = model::pendingPods(*scratch);
-            model::NodesNeededControl control;
-            control.cancel = cancel.get();
-            control.progress = WorkerProgress(self, 30, 100);
-            placed = cancel->load() ? -1 : model::addNodesAndPlace(*scratch, question, count, control);
-            if (placed < 0) {
-                scratch.reset();
-                error = tr("cancelled; the plan is as it was");
-            }
-        } catch (const std::exception& e) {
-            scratch.reset();
-            error = QString::fromStdString(e.what());
-        }
-        QMetaObject::invokeMethod(
-            self,
-            [self, generation, scratch, before = current.size(), placed, error] {
-                if (self)
-                    self->onPlaced(generation, scratch, before, placed, error);
-            },
-            Qt::QueuedConnection);
-    });
+            return out;
+        },
+        [this](Placed out) { onPlaced(std::move(out.engine), out.appliedBefore, out.placed, out.error); });
     return true;
 }
 
-void AddNodesDialog::onPlaced(std::uint64_t generation, std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, int placed, QString error)
+void AddNodesDialog::onPlaced(std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, int placed, QString error)
 {
-    m_adding = false;
     m_compute->setEnabled(true);
-    endProgress();
-    if (generation != m_generation)
-        return; // a new cluster or another question meanwhile
     const QString type = m_type->currentData().toString();
     const int count = m_count->value();
     const QString nodes = QString::fromStdString(model::formatCount(count));

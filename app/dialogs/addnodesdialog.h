@@ -32,6 +32,7 @@ class FleetMapView;
 
 namespace fleet::app {
 
+class LongJob;
 class PlanController;
 
 /// The dialog, made once per window; "Add Nodes…" (objectName actionAddNodes) in the Plan menu
@@ -52,10 +53,11 @@ class PlanController;
 /// PlanController::adoptStep()): added nodes alone would stay empty while the pods they were
 /// added for still wait. Unchecked, Add pushes the add-node alone (PlanController::addNodes()).
 /// Any change of the type, capacity type, domain or the pods asked about clears the answer
-/// (it was for other nodes). How Many? and Add run on a worker (StoreReadGuard: a live batch
-/// waits) with a progress dialog after kProgressAfterMs and Cancel (NodesNeededControl: the
-/// search stops between two placements; Cancel of this dialog stops it too); the GUI thread only
-/// copies the plan's actions, and the node each added node copies is found on the worker.
+/// (it was for other nodes) and drops a How Many? or Add still running. How Many? and Add run
+/// as a LongJob (app/controllers/longjob.h) on a worker (StoreReadGuard: a live batch waits) with
+/// a progress dialog after kProgressAfterMs and Cancel (NodesNeededControl: the search stops
+/// between two placements; Cancel of this dialog stops and drops it); the GUI thread only copies
+/// the plan's actions, and the node each added node copies is found on the worker.
 /// Thread: GUI thread.
 class AddNodesDialog : public QDialog {
     Q_OBJECT
@@ -93,8 +95,9 @@ public:
     /// Stops a running How Many? or Add (the progress dialog's Cancel): countComputed(false) or
     /// nodesAdded(false) follows, the plan as it was.
     void cancel();
-    [[nodiscard]] bool isRunning() const noexcept { return m_running || m_adding; }
-    [[nodiscard]] QProgressDialog* progressDialog() const noexcept { return m_progress; }
+    [[nodiscard]] bool isRunning() const noexcept;
+    /// The progress dialog of How Many? and Add (null before the first).
+    [[nodiscard]] QProgressDialog* progressDialog() const noexcept;
 
 signals:
     /// The computation finished: `ok` false when it failed or was cancelled (answerText() says why).
@@ -108,10 +111,11 @@ signals:
 private:
     void fillTypes();
     void fillCapacityTypes();
-    void onAnswer(std::uint64_t generation, std::shared_ptr<model::NodesNeededAnswer> answer, model::NodeId copied, QString error);
-    /// A new cancel flag and the progress dialog (shown after kProgressAfterMs) labelled `label`.
-    void startProgress(const QString& label);
-    void endProgress();
+    struct Counted;
+    struct Placed;
+    void onAnswer(std::shared_ptr<model::NodesNeededAnswer> answer, model::NodeId copied, QString error);
+    /// Stops a running How Many? or Add and drops its result (the question or the cluster changed).
+    void dropRunning();
     /// The store's nodes by instance type (made once per store: fillTypes()).
     [[nodiscard]] const std::vector<model::NodeId>& nodesOfType(const std::string& type) const;
     /// The node add-node copies for the type and capacity ("" any) by health alone.
@@ -120,7 +124,7 @@ private:
     void clearAnswer();
     /// The question the fields ask (its add-node's count unset).
     [[nodiscard]] model::NodesNeededQuestion question() const;
-    void onPlaced(std::uint64_t generation, std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, int placed, QString error);
+    void onPlaced(std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, int placed, QString error);
     [[nodiscard]] model::DomainId resolveDomain(QString* error) const;
 
     PlanController* m_plan;
@@ -137,13 +141,9 @@ private:
     model::WorkloadId m_workload;
     model::NodesNeededAnswer m_answer;
     model::NodeId m_copied; // the node the answer's added nodes copy (found on the worker)
-    QProgressDialog* m_progress = nullptr;
-    std::shared_ptr<std::atomic<bool>> m_cancel; // the running worker's
+    LongJob* m_job; // How Many? or Add, one at a time
     std::weak_ptr<const model::ClusterStore> m_typesOf; // the store m_types was made for
     std::map<std::string, std::vector<model::NodeId>> m_types;
-    std::uint64_t m_generation = 0;
-    bool m_running = false;
-    bool m_adding = false;
 };
 
 } // namespace fleet::app
