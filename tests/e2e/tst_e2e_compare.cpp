@@ -151,10 +151,10 @@ void TestE2eCompare::verifyExports(const QString& csv, const QString& json, cons
     QMap<QString, QString> groupCounts;
     const QStringList lines = QString::fromUtf8(fileBytes(csv)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QVERIFY(lines.size() > 5);
-    QCOMPARE(lines[0], QStringLiteral("section,change,then,now,difference"));
+    QCOMPARE(lines[0], QStringLiteral("section,change,then,now,difference,moved,created,deleted,stranded"));
     for (int i = 1; i < lines.size(); ++i) {
         const QStringList f = csvFields(lines[i]);
-        QCOMPARE(f.size(), 5);
+        QCOMPARE(f.size(), 9);
         if (f[0] == QLatin1String("Totals") && !f[1].isEmpty())
             totals.insert(f[1], f.mid(2));
         else if (f[0].startsWith(QLatin1String("Nodes ")) && !f[1].isEmpty())
@@ -266,7 +266,7 @@ void TestE2eCompare::compareFromCommandLine()
         return;
     // The web Deployment's two moved pods are its row of the panel.
     const QString rows = QString::fromUtf8(fileBytes(csv));
-    QVERIFY2(rows.contains(QStringLiteral("Pods by workload,default/Deployment/web,,,\"2 moved, 0 created, 0 deleted\"\n")), qPrintable(rows));
+    QVERIFY2(rows.contains(QStringLiteral("Pods by workload,default/Deployment/web,,,\"2 moved, 0 created, 0 deleted\",2,0,0,0\n")), qPrintable(rows));
 
     // Metric > CPU Requested (Ctrl+2), then Metric > Difference to the Compared State (Alt+M, D): the
     // map's cells change colour (the diverging map of cpu-b1's gain, cpu-a1's and cpu-a2's

@@ -202,10 +202,17 @@ void TestChangesModel::matchesDiffCommand()
     for (int g = 0; g < ChangesModel::GroupCount; ++g)
         rows += 1 + m.rowCount(m.groupIndex(static_cast<ChangesModel::Group>(g)));
     QCOMPARE(csv.size(), 1 + rows);
-    QCOMPARE(csv[0], QStringLiteral("section,change,then,now,difference"));
+    QCOMPARE(csv[0], QStringLiteral("section,change,then,now,difference,moved,created,deleted,stranded"));
     // Figures are bare numbers a spreadsheet reads: no separators, no '+', no guard before '-'.
     const qint64 nodesThen = then[QStringLiteral("nodes")].toInteger(), nodesNow = now[QStringLiteral("nodes")].toInteger();
-    QCOMPARE(csv[2], QStringLiteral("Totals,Nodes,%1,%2,%3").arg(nodesThen).arg(nodesNow).arg(nodesNow - nodesThen));
+    QCOMPARE(csv[2], QStringLiteral("Totals,Nodes,%1,%2,%3,,,,").arg(nodesThen).arg(nodesNow).arg(nodesNow - nodesThen));
+    // Each workload's pods in columns of their own.
+    for (int i = 0; i < byWorkload.size(); ++i) {
+        const QJsonObject w = byWorkload[i].toObject();
+        const QString tail = QStringLiteral(",%1,%2,%3,%4").arg(w[QStringLiteral("moved")].toInteger()).arg(w[QStringLiteral("created")].toInteger())
+                                 .arg(w[QStringLiteral("deleted")].toInteger()).arg(w[QStringLiteral("stranded")].toInteger());
+        QVERIFY2(csv[csv.size() - byWorkload.size() + i].endsWith(tail), qPrintable(csv[csv.size() - byWorkload.size() + i] + " / " + tail));
+    }
     const QStringList cost = csv[5].split(QLatin1Char(','));
     QCOMPARE(cost.value(1), QStringLiteral("Cost per hour"));
     QCOMPARE(cost.value(2).toDouble(), std::round(then[QStringLiteral("dollars_per_hour")].toDouble() * 100) / 100);

@@ -251,19 +251,34 @@ std::string csvCell(const QString& text)
 
 std::string changesCsv(const importers::StateDiff& diff)
 {
-    std::string out = "section,change,then,now,difference\n";
-    auto row = [&out](const QString& section, auto cell) {
+    std::string out = "section,change,then,now,difference,moved,created,deleted,stranded\n";
+    // The pods' rows (the group's and each workload's) give their counts in columns of their
+    // own, which a spreadsheet can sum; the difference column keeps the model's text.
+    auto podCounts = [](std::size_t moved, std::size_t created, std::size_t deleted, std::size_t stranded) {
+        return "," + importers::csvNumberField(static_cast<std::int64_t>(moved)) + "," + importers::csvNumberField(static_cast<std::int64_t>(created))
+            + "," + importers::csvNumberField(static_cast<std::int64_t>(deleted)) + ","
+            + importers::csvNumberField(static_cast<std::int64_t>(stranded));
+    };
+    auto row = [&out](const QString& section, auto cell, const std::string& counts) {
         out += importers::csvTextField(section.toStdString());
         for (int c = 0; c < ChangesModel::ColumnCount; ++c)
             out += "," + (c == ChangesModel::ChangeColumn ? importers::csvTextField(cell(c).toStdString()) : csvCell(cell(c)));
-        out += "\n";
+        out += (counts.empty() ? std::string(",,,,") : counts) + "\n";
     };
     for (int g = 0; g < ChangesModel::GroupCount; ++g) {
         const auto group = static_cast<ChangesModel::Group>(g);
+        const bool pods = group == ChangesModel::Workloads;
         const QString section = ChangesModel::groupText(diff, group, ChangesModel::ChangeColumn);
-        row(section, [&](int c) { return c == ChangesModel::ChangeColumn ? QString() : ChangesModel::groupText(diff, group, c); });
-        for (int r = 0; r < ChangesModel::childCount(diff, group); ++r)
-            row(section, [&](int c) { return ChangesModel::childText(diff, group, r, c); });
+        row(section, [&](int c) { return c == ChangesModel::ChangeColumn ? QString() : ChangesModel::groupText(diff, group, c); },
+            pods ? podCounts(diff.podsMoved, diff.podsCreated, diff.podsDeleted, diff.podsStranded) : std::string());
+        for (int r = 0; r < ChangesModel::childCount(diff, group); ++r) {
+            std::string counts;
+            if (pods) {
+                const importers::WorkloadChanges& w = diff.workloads[static_cast<std::size_t>(r)];
+                counts = podCounts(w.moved, w.created, w.deleted, w.stranded);
+            }
+            row(section, [&](int c) { return ChangesModel::childText(diff, group, r, c); }, counts);
+        }
     }
     return out;
 }

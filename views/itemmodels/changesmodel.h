@@ -64,12 +64,15 @@ private:
     std::shared_ptr<const importers::StateDiff> m_diff;
 };
 
-/// The panel's rows as CSV (RFC 4180): a header "section,change,then,now,difference", then for
-/// each group its own row (change empty) and its children, in the model's order. A figure of
-/// the then, now and difference columns is the bare number a spreadsheet reads ("1,617,779" ->
-/// 1617779, "-2" -> -2, "$1,234.56/h" -> 1234.56: the change column names the unit); other
-/// texts are the model's, formula-neutralised (importers::csvTextField()). What File > Export
-/// Changes writes for a .csv. Thread: any.
+/// The panel's rows as CSV (RFC 4180): a header
+/// "section,change,then,now,difference,moved,created,deleted,stranded", then for each group its
+/// own row (change empty) and its children, in the model's order. A figure of the then, now and
+/// difference columns is the bare number a spreadsheet reads ("1,617,779" -> 1617779, "-2" ->
+/// -2, "$1,234.56/h" -> 1234.56: the change column names the unit); other texts are the
+/// model's, formula-neutralised (importers::csvTextField()). The pods' rows (the group's and
+/// each workload's) also give their pods moved, created, deleted and stranded as numbers in the
+/// last four columns (empty on other rows). What File > Export Changes writes for a .csv.
+/// Thread: any.
 [[nodiscard]] std::string changesCsv(const importers::StateDiff& diff);
 
 } // namespace fleet::views

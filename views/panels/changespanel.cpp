@@ -29,9 +29,13 @@ ChangesPanel::ChangesPanel(QWidget* parent)
     m_view->setUniformRowHeights(true); // no per-row size query: 100,000 rows scroll as 10
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setAlternatingRowColors(true);
-    // A node name ends in what tells it apart (ip-10-1-2-3.us-west-2.compute.internal): cut the
-    // middle, and the tooltip gives it whole.
-    m_view->setTextElideMode(Qt::ElideMiddle);
+    // An opened group widens the columns to its names and counts (QHeaderView measures at most
+    // resizeContentsPrecision() rows, 1,000 by default: cheap at 100,000 rows); the tooltip
+    // gives a cell whole where the dock is still too narrow.
+    connect(m_view, &QTreeView::expanded, this, [this] {
+        for (int c = 0; c < ChangesModel::ColumnCount; ++c)
+            m_view->resizeColumnToContents(c);
+    });
     m_view->header()->setStretchLastSection(true);
     column->addWidget(m_view, 1);
     connect(m_view, &QTreeView::clicked, this, [this](const QModelIndex& index) {
