@@ -55,6 +55,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
@@ -448,6 +449,24 @@ void MainWindow::rememberSession()
         restoreGeometry(geometry);
     if (const QByteArray state = settings.value(QStringLiteral("window/state")).toByteArray(); !state.isEmpty())
         restoreState(state);
+    fitToScreen();
+}
+
+void MainWindow::fitToScreen()
+{
+    // The default 1280x860 (or a geometry saved on a larger screen) on a laptop's 1280x800 put
+    // the status bar below the screen's edge. The window manager's title bar and borders are not
+    // known before the window is shown: leave them kFrameAllowance pixels.
+    constexpr int kFrameAllowance = 48;
+    const QScreen* s = screen();
+    if (!s || isMaximized() || isFullScreen())
+        return;
+    const QRect free = s->availableGeometry();
+    const QSize fits(free.width(), std::max(free.height() - kFrameAllowance, minimumHeight()));
+    if (size().width() > fits.width() || size().height() > fits.height())
+        resize(size().boundedTo(fits));
+    if (!free.contains(frameGeometry().topLeft()) || !free.contains(geometry().bottomRight()))
+        move(free.topLeft());
 }
 
 void MainWindow::startAutosave(int intervalMs)

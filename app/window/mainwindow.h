@@ -187,6 +187,9 @@ public:
     /// Remembers the window's geometry and dock layout between runs (QSettings): restores them
     /// now and saves them when the window closes. Off unless called (tests start the default layout).
     void rememberSession();
+    /// Shrinks and moves the window into its screen's free area (its frame allowed for) where it
+    /// does not fit. Thread: GUI thread.
+    void fitToScreen();
     /// Autosaves the shown plan every `intervalMs` into the user's data folder and, once the
     /// first what-if is ready, offers back a plan left by a run that did not quit cleanly
     /// (PlanAutosave). Off unless called.

@@ -33,6 +33,7 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QThreadPool>
+#include <QScreen>
 #include <QtTest>
 
 #include <cmath>
@@ -96,6 +97,7 @@ private slots:
     void totalsFit_data();
     void totalsFit();
     void smallestWindow();
+    void windowFitsItsScreen();
     void simulateDialogTakesEveryNodeCountAndSeed();
     void shortcutsWorkAfterDialog();
     void guiLogsImportError();
@@ -553,6 +555,27 @@ void TestMainWindow::smallestWindow()
     QVERIFY(legendWidget->isHidden());
     window.resize(900, 700);
     QTRY_VERIFY(!legendWidget->isHidden());
+}
+
+// A window larger than its screen (the 1280x860 default on a 1280x800 laptop, or a geometry
+// saved on a larger screen) is brought inside the screen's free area, its frame allowed for, so
+// that the status bar is never below the screen's edge.
+void TestMainWindow::windowFitsItsScreen()
+{
+    MainWindow window;
+    QScreen* screen = window.screen();
+    QVERIFY(screen);
+    const QRect free = screen->availableGeometry();
+    window.resize(free.width() + 200, free.height() + 200);
+    window.move(free.topLeft() + QPoint(300, 300));
+    window.fitToScreen();
+    QVERIFY2(window.width() <= free.width() && window.height() <= free.height() - 48,
+        qPrintable(QStringLiteral("%1x%2 in %3x%4").arg(window.width()).arg(window.height()).arg(free.width()).arg(free.height())));
+    QVERIFY(free.contains(window.geometry()));
+    // A window that fits keeps its size.
+    window.resize(free.width() / 2, free.height() / 2);
+    window.fitToScreen();
+    QCOMPARE(window.size(), QSize(free.width() / 2, free.height() / 2));
 }
 
 // The GUI program started with a bad file says why on stderr, not only in its banner.
