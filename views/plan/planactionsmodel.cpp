@@ -46,10 +46,11 @@ QString beforeAfterText(std::int64_t before, std::int64_t after)
 QString gpusAllocatedDefinition()
 {
     return PlanActionsModel::tr(
-        "GPUs allocated under the plan: the GPUs requested by the pods on the nodes present under the plan, of those nodes' "
-        "allocatable GPUs. It differs from the status bar's \"GPUs requested / allocatable\", which counts physical devices "
-        "(a MIG-partitioned GPU once, Neuron devices apart) in the loaded state, and from the GPU-idle legend's "
-        "\"allocated GPUs\", which counts only those with utilization figures for the whole window.");
+        "GPUs allocated under the plan: the nvidia.com/gpu requested by the pods on the nodes present under the plan, of those "
+        "nodes' allocatable nvidia.com/gpu (whole GPUs, as summary, diff and reports count them). The status bar's \"GPUs\" "
+        "count physical devices instead (a MIG-partitioned GPU once, whole; Neuron devices apart), in the loaded state: its "
+        "tooltip gives both. The GPU-idle legend's \"allocated GPUs\" counts only those with utilization figures for the "
+        "whole window.");
 }
 
 QString planReasonsText(const std::vector<model::Reason>& reasons)
