@@ -30,6 +30,10 @@ ConnectionPanel::ConnectionPanel(const LiveController* live, QWidget* parent)
     , m_live(live)
 {
     auto* form = new QFormLayout(this);
+    // A long value (the reason batches wait, a slow request) goes under its label at the dock's
+    // whole width rather than into a narrow column beside it, where it was cut.
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     auto add = [&](const QString& label, const char* name) {
         auto* value = new QLabel(this);
         value->setObjectName(QString::fromLatin1(name));
@@ -105,6 +109,9 @@ void ConnectionPanel::refresh()
     const std::size_t waiting = m_live->batchesWaiting();
     m_waiting->setText(waiting == 0 ? tr("none")
                                     : tr("%1 batches: %2").arg(locale.toString(static_cast<qulonglong>(waiting)), m_live->waitingReason()));
+    // Each value whole in its tooltip, where the dock is too small for it.
+    for (QLabel* l : { m_state, m_server, m_rate, m_age, m_events, m_errors, m_request, m_retries, m_applied, m_waiting, m_view })
+        l->setToolTip(l->text());
 }
 
 QString ConnectionPanel::fieldText(const QString& field) const
