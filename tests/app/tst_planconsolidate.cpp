@@ -69,7 +69,7 @@ private slots:
         QAbstractItemModel* keptModel = kept->model();
         const std::vector<model::KeptGroup> groups = model::keptByCode(r.kept);
         QVERIFY(!groups.empty());
-        QCOMPARE(keptModel->rowCount(), static_cast<int>(groups.size()));
+        QTRY_COMPARE_WITH_TIMEOUT(keptModel->rowCount(), static_cast<int>(groups.size()), 30000); // grouped on a worker
         int listed = 0;
         for (int g = 0; g < keptModel->rowCount(); ++g) {
             const QModelIndex group = keptModel->index(g, 0);

@@ -222,7 +222,9 @@ private slots:
     void copiesTheSelectedRows()
     {
         views::KeptNodesPanel panel;
+        QSignalSpy keptShown(&panel, &views::KeptNodesPanel::keptShown);
         panel.setKept(m_store, m_kept);
+        QVERIFY(keptShown.wait(30000));
         views::KeptNodesModel* m = panel.model();
         QTreeView* view = panel.view();
         // A group row: its line, then one line per node of the group.
@@ -262,7 +264,9 @@ private slots:
     void labelFilterSelectsNodes()
     {
         views::KeptNodesPanel panel;
+        QSignalSpy keptShown(&panel, &views::KeptNodesPanel::keptShown);
         panel.setKept(m_store, m_kept);
+        QVERIFY(keptShown.wait(30000));
         const model::KeptNode& some = (*m_kept)[m_kept->size() / 3];
         const QString node = nodeName(*m_store, some.node);
         panel.labelFilter()->lineEdit()->setText(QStringLiteral("kubernetes.io/hostname=") + node);
@@ -312,7 +316,9 @@ private slots:
             kept->push_back(std::move(k));
         }
         views::KeptNodesPanel panel;
+        QSignalSpy keptShown(&panel, &views::KeptNodesPanel::keptShown);
         panel.setKept(c.store, kept);
+        QVERIFY(keptShown.wait(30000));
         QSignalSpy finished(&panel, &views::KeptNodesPanel::exportFinished);
         const QString json = dir.filePath(QStringLiteral("kept.JSON"));
         QCOMPARE(panel.exportTo(json).result(), QString());

@@ -36,12 +36,77 @@ KeptNodesModel::KeptNodesModel(QObject* parent)
 {
 }
 
+std::shared_ptr<const KeptNodesIndex> KeptNodesIndex::build(
+    std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const std::vector<model::KeptNode>> kept)
+{
+    auto index = std::make_shared<KeptNodesIndex>();
+    const std::vector<model::KeptNode>& entries = *kept;
+    const model::ClusterStore& s = *store;
+    std::unordered_map<std::string, int> byCode;
+    for (const model::KeptGroup& g : model::keptByCode(entries)) {
+        byCode.emplace(g.code, static_cast<int>(index->groups.size()));
+        index->groups.push_back({ g, {} });
+        index->groups.back().members.reserve(static_cast<std::size_t>(g.nodes));
+    }
+    const std::size_t n = entries.size();
+    index->entryGroup.resize(n);
+    index->pods.resize(n);
+    index->search.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const model::KeptNode& k = entries[i];
+        const std::string groupCode = model::keptGroupCode(k.reason);
+        const int g = byCode.at(groupCode);
+        index->entryGroup[i] = g;
+        index->groups[static_cast<std::size_t>(g)].members.push_back(static_cast<int>(i));
+        if (k.pod.isValid())
+            index->pods[i] = model::podKey(s, k.pod);
+        std::string& text = index->search[i];
+        appendLower(text, s.nodeName(k.node));
+        text += '\t';
+        appendLower(text, index->pods[i]);
+        text += '\t';
+        appendLower(text, k.reason.code());
+        text += '\t';
+        appendLower(text, groupCode);
+        text += '\t';
+        appendLower(text, k.reason.message);
+    }
+    // Per column, the dense rank of each entry's text (equal texts share one): a sort compares
+    // two integers, and ties fall back to the entry's index.
+    auto rankBy = [n](std::vector<std::uint32_t>& rank, auto text) {
+        std::vector<std::uint32_t> order(n);
+        std::iota(order.begin(), order.end(), 0u);
+        std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return text(a) < text(b); });
+        rank.assign(n, 0);
+        std::uint32_t r = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i > 0 && text(order[i - 1]) < text(order[i]))
+                ++r;
+            rank[order[i]] = r;
+        }
+    };
+    rankBy(index->rank[0], [&](std::uint32_t e) { return s.nodeName(entries[e].node); });
+    rankBy(index->rank[1], [&](std::uint32_t e) { return std::string_view(index->pods[e]); });
+    rankBy(index->rank[2], [&](std::uint32_t e) { return std::string_view(entries[e].reason.message); });
+    index->store = std::move(store);
+    index->kept = std::move(kept);
+    return index;
+}
+
 void KeptNodesModel::setKept(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const std::vector<model::KeptNode>> kept)
 {
+    setIndex(store && kept ? KeptNodesIndex::build(std::move(store), std::move(kept)) : nullptr);
+}
+
+void KeptNodesModel::setIndex(std::shared_ptr<const KeptNodesIndex> index)
+{
     beginResetModel();
-    m_store = kept ? std::move(store) : nullptr;
-    m_kept = m_store ? std::move(kept) : nullptr;
-    rebuild();
+    m_index = std::move(index);
+    m_groups.clear();
+    if (m_index) {
+        for (const KeptNodesIndex::Group& g : m_index->groups)
+            m_groups.push_back({ {}, QString::fromStdString(g.info.code), fromView(model::keptGroupDescription(g.info.kind)), g.members.size(), g.info.kind });
+    }
     applyFilters();
     endResetModel();
 }
@@ -64,76 +129,33 @@ void KeptNodesModel::setTextFilter(const QString& text)
     endResetModel();
 }
 
-void KeptNodesModel::rebuild()
-{
-    m_groups.clear();
-    m_entryGroup.clear();
-    m_pods.clear();
-    m_search.clear();
-    if (!m_kept)
-        return;
-    const std::vector<model::KeptNode>& kept = *m_kept;
-    const std::vector<model::KeptGroup> groups = model::keptByCode(kept);
-    std::unordered_map<std::string, int> byCode;
-    for (const model::KeptGroup& g : groups) {
-        byCode.emplace(g.code, static_cast<int>(m_groups.size()));
-        Group group;
-        group.info = g;
-        group.code = QString::fromStdString(g.code);
-        group.description = fromView(model::keptGroupDescription(g.kind));
-        group.members.reserve(static_cast<std::size_t>(g.nodes));
-        m_groups.push_back(std::move(group));
-    }
-    m_entryGroup.resize(kept.size());
-    m_pods.resize(kept.size());
-    m_search.resize(kept.size());
-    for (std::size_t i = 0; i < kept.size(); ++i) {
-        const model::KeptNode& k = kept[i];
-        const std::string groupCode = model::keptGroupCode(k.reason);
-        const int g = byCode.at(groupCode);
-        m_entryGroup[i] = g;
-        m_groups[static_cast<std::size_t>(g)].members.push_back(static_cast<int>(i));
-        if (k.pod.isValid())
-            m_pods[i] = model::podKey(*m_store, k.pod);
-        std::string& s = m_search[i];
-        appendLower(s, m_store->nodeName(k.node));
-        s += '\t';
-        appendLower(s, m_pods[i]);
-        s += '\t';
-        appendLower(s, k.reason.code());
-        s += '\t';
-        appendLower(s, groupCode);
-        s += '\t';
-        appendLower(s, k.reason.message);
-    }
-}
-
 bool KeptNodesModel::passes(int entry) const
 {
     if (m_mask) {
-        const std::size_t n = (*m_kept)[static_cast<std::size_t>(entry)].node.index();
+        const std::size_t n = (*m_index->kept)[static_cast<std::size_t>(entry)].node.index();
         if (n >= m_mask->size() || (*m_mask)[n] == 0)
             return false;
     }
-    return m_needle.empty() || m_search[static_cast<std::size_t>(entry)].find(m_needle) != std::string::npos;
+    return m_needle.empty() || m_index->search[static_cast<std::size_t>(entry)].find(m_needle) != std::string::npos;
 }
 
 void KeptNodesModel::applyFilters()
 {
     m_shownCount = 0;
-    for (Group& g : m_groups) {
-        g.shown.clear();
-        for (const int e : g.members)
+    for (std::size_t g = 0; g < m_groups.size(); ++g) {
+        std::vector<int>& shown = m_groups[g].shown;
+        shown.clear();
+        for (const int e : info(static_cast<int>(g)).members)
             if (passes(e))
-                g.shown.push_back(e);
-        m_shownCount += g.shown.size();
+                shown.push_back(e);
+        m_shownCount += shown.size();
     }
     sortShown();
 }
 
 std::string_view KeptNodesModel::nodeNameView(int entry) const
 {
-    return m_store->nodeName((*m_kept)[static_cast<std::size_t>(entry)].node);
+    return m_index->store->nodeName((*m_index->kept)[static_cast<std::size_t>(entry)].node);
 }
 
 void KeptNodesModel::sortShown()
@@ -143,45 +165,36 @@ void KeptNodesModel::sortShown()
         if (!m_groups[g].shown.empty())
             m_rows.push_back(static_cast<int>(g));
     const bool descending = m_sortOrder == Qt::DescendingOrder;
-    // Ties keep the unsorted order (groups most nodes first, entries by node id): stable sorts
-    // over lists in that order, with the comparison reversed rather than the result.
+    // Ties keep the unsorted order (groups most nodes first, entries by node id): stable sorts,
+    // with the comparison reversed rather than the result.
     auto ordered = [descending](const auto& a, const auto& b) { return descending ? b < a : a < b; };
     switch (m_sortColumn) {
     case ReasonColumn:
-        std::stable_sort(m_rows.begin(), m_rows.end(), [&](int a, int b) { return ordered(m_groups[a].info.code, m_groups[b].info.code); });
+        std::stable_sort(m_rows.begin(), m_rows.end(), [&](int a, int b) { return ordered(info(a).info.code, info(b).info.code); });
         break;
     case CountColumn:
-        std::stable_sort(m_rows.begin(), m_rows.end(), [&](int a, int b) { return ordered(m_groups[a].shown.size(), m_groups[b].shown.size()); });
+        std::stable_sort(m_rows.begin(), m_rows.end(), [&](int a, int b) {
+            return ordered(m_groups[static_cast<std::size_t>(a)].shown.size(), m_groups[static_cast<std::size_t>(b)].shown.size());
+        });
         break;
     case DescriptionColumn:
         std::stable_sort(m_rows.begin(), m_rows.end(), [&](int a, int b) {
-            return ordered(model::keptGroupDescription(m_groups[a].info.kind), model::keptGroupDescription(m_groups[b].info.kind));
+            return ordered(model::keptGroupDescription(info(a).info.kind), model::keptGroupDescription(info(b).info.kind));
         });
         break;
     default:
         break;
     }
-    const std::vector<model::KeptNode>* kept = m_kept.get();
     for (Group& g : m_groups) {
-        // Back to index order (the result's: by node id), then by the column.
-        std::sort(g.shown.begin(), g.shown.end());
-        switch (m_sortColumn) {
-        case ReasonColumn:
-            std::stable_sort(g.shown.begin(), g.shown.end(), [&](int a, int b) { return ordered(nodeNameView(a), nodeNameView(b)); });
-            break;
-        case CountColumn:
-            std::stable_sort(g.shown.begin(), g.shown.end(), [&](int a, int b) {
-                return ordered(m_pods[static_cast<std::size_t>(a)], m_pods[static_cast<std::size_t>(b)]);
-            });
-            break;
-        case DescriptionColumn:
-            std::stable_sort(g.shown.begin(), g.shown.end(), [&](int a, int b) {
-                return ordered((*kept)[static_cast<std::size_t>(a)].reason.message, (*kept)[static_cast<std::size_t>(b)].reason.message);
-            });
-            break;
-        default:
-            break;
+        if (m_sortColumn < 0 || m_sortColumn >= ColumnCount) {
+            std::sort(g.shown.begin(), g.shown.end()); // the result's order
+            continue;
         }
+        const std::vector<std::uint32_t>& rank = m_index->rank[m_sortColumn];
+        std::sort(g.shown.begin(), g.shown.end(), [&](int a, int b) {
+            const std::uint32_t ra = rank[static_cast<std::size_t>(a)], rb = rank[static_cast<std::size_t>(b)];
+            return ra != rb ? ordered(ra, rb) : a < b;
+        });
     }
     m_groupRow.assign(m_groups.size(), -1);
     for (std::size_t r = 0; r < m_rows.size(); ++r)
@@ -277,12 +290,12 @@ QString KeptNodesModel::nodeName(int entry) const
 
 QString KeptNodesModel::entryText(int entry, int column) const
 {
-    const model::KeptNode& k = (*m_kept)[static_cast<std::size_t>(entry)];
+    const model::KeptNode& k = (*m_index->kept)[static_cast<std::size_t>(entry)];
     switch (column) {
     case ReasonColumn:
         return nodeName(entry);
     case CountColumn:
-        return QString::fromStdString(m_pods[static_cast<std::size_t>(entry)]);
+        return QString::fromStdString(m_index->pods[static_cast<std::size_t>(entry)]);
     case DescriptionColumn:
         return QString::fromStdString(k.reason.message);
     default:
@@ -297,9 +310,9 @@ QString KeptNodesModel::groupText(const Group& g, int column) const
         return g.code;
     case CountColumn: {
         const QString shown = QString::fromStdString(model::formatCount(static_cast<std::int64_t>(g.shown.size())));
-        if (g.shown.size() == g.members.size())
+        if (g.shown.size() == g.total)
             return shown;
-        return tr("%1 of %2").arg(shown, QString::fromStdString(model::formatCount(static_cast<std::int64_t>(g.members.size()))));
+        return tr("%1 of %2").arg(shown, QString::fromStdString(model::formatCount(static_cast<std::int64_t>(g.total))));
     }
     case DescriptionColumn:
         return g.description;
@@ -320,7 +333,7 @@ QVariant KeptNodesModel::data(const QModelIndex& index, int role) const
         case kSortRole:
             return index.column() == CountColumn ? QVariant(static_cast<qint64>(g.shown.size())) : QVariant(groupText(g, index.column()));
         case Qt::ToolTipRole:
-            return tr("%1: %2 (%3)").arg(g.code, g.description, fromView(model::reasonKindInfo(g.info.kind).plugin));
+            return tr("%1: %2 (%3)").arg(g.code, g.description, fromView(model::reasonKindInfo(g.kind).plugin));
         case kEntryRole:
             return qint64(-1);
         case Qt::TextAlignmentRole:
@@ -336,7 +349,7 @@ QVariant KeptNodesModel::data(const QModelIndex& index, int role) const
     case kSortRole:
         return entryText(entry, index.column());
     case Qt::ToolTipRole:
-        return tr("%1 [%2]").arg(entryText(entry, DescriptionColumn), QString::fromStdString((*m_kept)[static_cast<std::size_t>(entry)].reason.code()));
+        return tr("%1 [%2]").arg(entryText(entry, DescriptionColumn), QString::fromStdString((*m_index->kept)[static_cast<std::size_t>(entry)].reason.code()));
     case kNodeNameRole:
         return nodeName(entry);
     case kEntryRole:
@@ -387,7 +400,7 @@ QString KeptNodesModel::rowsText(const QModelIndexList& rows) const
         }
         const int entry = g.shown[static_cast<std::size_t>(row)];
         out += entryText(entry, ReasonColumn) + u'\t' + entryText(entry, CountColumn) + u'\t' + entryText(entry, DescriptionColumn) + u'\t'
-            + QString::fromStdString((*m_kept)[static_cast<std::size_t>(entry)].reason.code()) + u'\n';
+            + QString::fromStdString((*m_index->kept)[static_cast<std::size_t>(entry)].reason.code()) + u'\n';
     }
     return out;
 }

@@ -124,12 +124,30 @@ KeptNodesPanel::KeptNodesPanel(QWidget* parent)
 
 void KeptNodesPanel::setKept(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const std::vector<model::KeptNode>> kept)
 {
+    const std::uint64_t generation = ++m_generation;
     m_labelFilter->setStore(store); // re-evaluates a typed selector on the new store
-    m_model->setKept(std::move(store), std::move(kept));
-    expandSmallResult();
-    for (int c = 0; c < KeptNodesModel::DescriptionColumn; ++c)
-        m_view->resizeColumnToContents(c); // the groups (and a few open rows): cheap
-    updateSummary();
+    m_model->setIndex(nullptr);
+    if (!store || !kept) {
+        updateSummary();
+        emit keptShown();
+        return;
+    }
+    m_summary->setText(tr("Grouping %1 nodes that stay\u2026").arg(count(kept->size())));
+    // The index (groups, pod keys, search texts, sort ranks) takes about 0.3 s at 80,000
+    // entries: built on a worker, shown when ready unless a newer result came meanwhile.
+    auto* watcher = new QFutureWatcher<std::shared_ptr<const KeptNodesIndex>>(this);
+    connect(watcher, &QFutureWatcher<std::shared_ptr<const KeptNodesIndex>>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return;
+        m_model->setIndex(watcher->result());
+        expandSmallResult();
+        for (int c = 0; c < KeptNodesModel::DescriptionColumn; ++c)
+            m_view->resizeColumnToContents(c); // the groups (and a few open rows): cheap
+        updateSummary();
+        emit keptShown();
+    });
+    watcher->setFuture(QtConcurrent::run([store = std::move(store), kept = std::move(kept)] { return KeptNodesIndex::build(store, kept); }));
 }
 
 void KeptNodesPanel::applyTextFilter()

@@ -10,6 +10,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -39,7 +40,9 @@ class KeptNodesPanel : public QWidget {
 public:
     explicit KeptNodesPanel(QWidget* parent = nullptr);
 
-    /// Shows `kept` over `store` (null clears); the filters stay as typed and apply to it.
+    /// Shows `kept` over `store` (null clears); the filters stay as typed and apply to it. The
+    /// list's index is built on a worker (KeptNodesIndex::build); the model is empty until
+    /// keptShown, and a newer call drops an older one's index.
     void setKept(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const std::vector<model::KeptNode>> kept);
 
     [[nodiscard]] KeptNodesModel* model() const noexcept { return m_model; }
@@ -59,6 +62,8 @@ public:
     QFuture<QString> exportTo(const QString& path);
 
 signals:
+    /// The entries of the last setKept() are in the model (or it was cleared).
+    void keptShown();
     void nodeActivated(const QString& nodeName);
     /// An export ended: `error` empty on success.
     void exportFinished(const QString& path, const QString& error);
@@ -79,6 +84,7 @@ private:
     QAction* m_copy = nullptr;
     QAction* m_export = nullptr;
     QString m_lastDir;
+    std::uint64_t m_generation = 0; // of setKept(): a worker's index for an older call is dropped
 };
 
 } // namespace fleet::views
