@@ -25,6 +25,10 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QPushButton>
+#include <QVBoxLayout>
 #include <QFile>
 #include <QItemSelectionModel>
 #include <QJsonArray>
@@ -261,6 +265,37 @@ private slots:
         QCOMPARE(activated.count(), 1);
     }
 
+    void returnInAFilterFiltersAndKeepsTheDialog()
+    {
+        // In a dialog whose Close button is its default, Return in either field filters; the
+        // dialog stays open.
+        QDialog dialog;
+        auto* panel = new views::KeptNodesPanel(&dialog);
+        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+        connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::hide);
+        auto* layout = new QVBoxLayout(&dialog);
+        layout->addWidget(panel);
+        layout->addWidget(buttons);
+        QSignalSpy keptShown(panel, &views::KeptNodesPanel::keptShown);
+        panel->setKept(m_store, m_kept);
+        QVERIFY(keptShown.wait(30000));
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QVERIFY(buttons->button(QDialogButtonBox::Close)->isDefault());
+        const QString node = nodeName(*m_store, (*m_kept)[0].node);
+        panel->textFilter()->setFocus();
+        QTest::keyClicks(panel->textFilter(), node);
+        QTest::keyClick(panel->textFilter(), Qt::Key_Return);
+        QVERIFY(dialog.isVisible());
+        QCOMPARE(panel->model()->textFilter(), node); // at once, not after the pause
+        QVERIFY(panel->model()->shownEntryCount() >= 1);
+        panel->labelFilter()->lineEdit()->setFocus();
+        QTest::keyClicks(panel->labelFilter()->lineEdit(), QStringLiteral("kubernetes.io/hostname=") + node);
+        QTest::keyClick(panel->labelFilter()->lineEdit(), Qt::Key_Return);
+        QVERIFY(dialog.isVisible());
+        QCOMPARE(panel->model()->shownEntryCount(), std::size_t(1));
+    }
+
     void labelFilterSelectsNodes()
     {
         views::KeptNodesPanel panel;
@@ -338,7 +373,7 @@ private slots:
 
         // CSV of the shown rows only: a text filter, then a header and one line per shown node.
         panel.textFilter()->setText(QString::fromStdString(model::keptGroupCode((*kept)[0].reason)));
-        emit panel.textFilter()->returnPressed();
+        QTest::keyClick(panel.textFilter(), Qt::Key_Return);
         const std::size_t shown = panel.model()->shownEntryCount();
         QVERIFY(shown > 0 && shown <= kept->size());
         const QString csv = dir.filePath(QStringLiteral("kept.csv"));

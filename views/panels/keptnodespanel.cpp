@@ -17,6 +17,7 @@
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -66,6 +67,9 @@ KeptNodesPanel::KeptNodesPanel(QWidget* parent)
     m_textFilter->setPlaceholderText(tr("Node, pod, code or message contains\u2026"));
     auto* filters = new QHBoxLayout;
     filters->addWidget(m_labelFilter, 3);
+    auto* find = new QLabel(tr("&Find:"), this); // Alt+F: the text filter from the keyboard
+    find->setBuddy(m_textFilter);
+    filters->addWidget(find);
     filters->addWidget(m_textFilter, 2);
     column->addLayout(filters);
 
@@ -86,6 +90,7 @@ KeptNodesPanel::KeptNodesPanel(QWidget* parent)
     bottom->addWidget(m_summary, 1);
     auto* exportButton = new QPushButton(tr("&Export\u2026"), this);
     exportButton->setObjectName(QStringLiteral("keptExport"));
+    exportButton->setAutoDefault(false); // Return in a filter field never exports
     bottom->addWidget(exportButton);
     column->addLayout(bottom);
 
@@ -110,7 +115,10 @@ KeptNodesPanel::KeptNodesPanel(QWidget* parent)
     m_textDebounce->setSingleShot(true);
     m_textDebounce->setInterval(250);
     connect(m_textFilter, &QLineEdit::textChanged, m_textDebounce, qOverload<>(&QTimer::start));
-    connect(m_textFilter, &QLineEdit::returnPressed, this, &KeptNodesPanel::applyTextFilter);
+    // Return in either field filters and goes no further: a line edit passes the key on to its
+    // dialog, which would press its default button (Close).
+    m_textFilter->installEventFilter(this);
+    m_labelFilter->lineEdit()->installEventFilter(this);
     connect(m_textDebounce, &QTimer::timeout, this, &KeptNodesPanel::applyTextFilter);
     auto activate = [this](const QModelIndex& index) {
         const QString node = index.siblingAtColumn(0).data(KeptNodesModel::kNodeNameRole).toString();
@@ -148,6 +156,26 @@ void KeptNodesPanel::setKept(std::shared_ptr<const model::ClusterStore> store, s
         emit keptShown();
     });
     watcher->setFuture(QtConcurrent::run([store = std::move(store), kept = std::move(kept)] { return KeptNodesIndex::build(store, kept); }));
+}
+
+bool KeptNodesPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent*>(event)->key();
+        if (key == Qt::Key_Return || key == Qt::Key_Enter) {
+            if (watched == m_textFilter) {
+                applyTextFilter();
+                return true;
+            }
+            if (watched == m_labelFilter->lineEdit()) {
+                const NodeFilterResult r = m_labelFilter->apply();
+                if (r.errorPosition >= 0)
+                    m_labelFilter->lineEdit()->setCursorPosition(r.errorPosition); // as the map's filter does on Enter
+                return true;
+            }
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void KeptNodesPanel::applyTextFilter()

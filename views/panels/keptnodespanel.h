@@ -68,6 +68,9 @@ signals:
     /// An export ended: `error` empty on success.
     void exportFinished(const QString& path, const QString& error);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void copySelection();
     void chooseExportFile();
