@@ -17,7 +17,8 @@ void writeKeptNodeJson(JsonWriter& w, const model::ClusterStore& store, const mo
     w.endObject();
 }
 
-std::string keptNodesJson(const model::ClusterStore& store, const std::vector<model::KeptNode>& kept, const std::vector<std::size_t>& rows)
+std::string keptNodesJson(
+    const model::ClusterStore& store, const std::vector<model::KeptNode>& kept, const std::vector<std::size_t>& rows)
 {
     std::vector<model::KeptNode> chosen;
     chosen.reserve(rows.size());
@@ -37,7 +38,8 @@ std::string keptNodesJson(const model::ClusterStore& store, const std::vector<mo
     return w.text() + "\n";
 }
 
-std::string keptNodesCsv(const model::ClusterStore& store, const std::vector<model::KeptNode>& kept, const std::vector<std::size_t>& rows)
+std::string keptNodesCsv(
+    const model::ClusterStore& store, const std::vector<model::KeptNode>& kept, const std::vector<std::size_t>& rows)
 {
     std::string out = "node,pod,group,code,message\n";
     for (const std::size_t r : rows) {

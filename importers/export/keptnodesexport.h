@@ -20,10 +20,12 @@ void writeKeptNodeJson(JsonWriter& w, const model::ClusterStore& store, const mo
 /// {"keptByCode": [{"code", "nodes"}...], "kept": [entries]} of `kept[rows[i]]`, in the order of
 /// `rows` (indices into `kept`; each < kept.size()); the groups are those of model::keptByCode
 /// over the same entries. The keys and entries are those of `plan consolidate --format json`.
-[[nodiscard]] std::string keptNodesJson(const model::ClusterStore& store, const std::vector<model::KeptNode>& kept, const std::vector<std::size_t>& rows);
+[[nodiscard]] std::string keptNodesJson(
+    const model::ClusterStore& store, const std::vector<model::KeptNode>& kept, const std::vector<std::size_t>& rows);
 
 /// CSV (RFC 4180, a header line "node,pod,group,code,message", fields by csvTextField) of
 /// `kept[rows[i]]` in the order of `rows`; "group" is model::keptGroupCode of the reason.
-[[nodiscard]] std::string keptNodesCsv(const model::ClusterStore& store, const std::vector<model::KeptNode>& kept, const std::vector<std::size_t>& rows);
+[[nodiscard]] std::string keptNodesCsv(
+    const model::ClusterStore& store, const std::vector<model::KeptNode>& kept, const std::vector<std::size_t>& rows);
 
 } // namespace fleet::importers

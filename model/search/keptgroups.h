@@ -16,7 +16,7 @@ namespace fleet::model {
 
 /// One group of kept nodes: its code, the kind of its reason and how many nodes it holds.
 struct KeptGroup {
-    std::string code;   // a reason code ("insufficient-nvidia.com/gpu"), or a kind's stem then "*"
+    std::string code; // a reason code ("insufficient-nvidia.com/gpu"), or a kind's stem then "*"
     ReasonKind kind = ReasonKind::Count;
     std::int64_t nodes = 0;
 };

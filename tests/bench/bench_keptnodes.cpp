@@ -59,7 +59,8 @@ int main(int argc, char** argv)
             r = model::makeReason(K::NoFeasibleNode, {}, pod + ": no node passes every filter");
             break;
         case 2:
-            r = model::makeReason(K::Insufficient, "nvidia.com/gpu", pod + " needs nvidia.com/gpu 8; no other node has 8 free (the most is 4)");
+            r = model::makeReason(
+                K::Insufficient, "nvidia.com/gpu", pod + " needs nvidia.com/gpu 8; no other node has 8 free (the most is 4)");
             break;
         case 3:
             r = model::makeReason(K::Insufficient, "cpu", pod + " needs cpu 12; no other node has 12 free (the most is 7.5)");
@@ -72,7 +73,8 @@ int main(int argc, char** argv)
             r = model::makeReason(K::DoNotDisrupt, {}, pod + " has karpenter.sh/do-not-disrupt");
             break;
         default:
-            r = model::makeReason(K::PrepaidNode, {}, std::string(store.nodeName(n)) + " is a capacity block: emptying it saves nothing");
+            r = model::makeReason(
+                K::PrepaidNode, {}, std::string(store.nodeName(n)) + " is a capacity block: emptying it saves nothing");
             break;
         }
         kept->push_back(model::KeptNode { n, p, std::move(r) });
@@ -121,8 +123,11 @@ int main(int argc, char** argv)
     std::printf("sort by reason/node, count/pod, message:  %8.1f %8.1f %8.1f ms\n", sortMs[0], sortMs[1], sortMs[2]);
     std::printf("copy the largest group (%lld lines):       %8.1f ms\n", static_cast<long long>(copied.count(u'\n')), copyMs);
     std::printf("JSON export text (%zu bytes, worker):     %8.1f ms\n", json.size(), exportJsonMs);
-    std::printf("{\"nodes\": %zu, \"kept\": %zu, \"index_build_ms\": %.1f, \"set_index_ms\": %.1f, \"text_filter_ms\": %.1f, \"mask_filter_ms\": %.1f, "
-                "\"sort_node_ms\": %.1f, \"sort_pod_ms\": %.1f, \"sort_message_ms\": %.1f, \"copy_group_ms\": %.1f, \"export_json_ms\": %.1f}\n",
-        store.nodeCount(), kept->size(), buildMs, setIndexMs, textFilterMs, maskMs, sortMs[0], sortMs[1], sortMs[2], copyMs, exportJsonMs);
+    std::printf("{\"nodes\": %zu, \"kept\": %zu, \"index_build_ms\": %.1f, \"set_index_ms\": %.1f, \"text_filter_ms\": %.1f, "
+                "\"mask_filter_ms\": %.1f, "
+                "\"sort_node_ms\": %.1f, \"sort_pod_ms\": %.1f, \"sort_message_ms\": %.1f, \"copy_group_ms\": %.1f, "
+                "\"export_json_ms\": %.1f}\n",
+        store.nodeCount(), kept->size(), buildMs, setIndexMs, textFilterMs, maskMs, sortMs[0], sortMs[1], sortMs[2], copyMs,
+        exportJsonMs);
     return 0;
 }

@@ -16,8 +16,8 @@
 #include "model/plan/planprices.h"
 #include "model/search/consolidation.h"
 #include "model/search/keptgroups.h"
-#include "views/itemmodels/keptnodesmodel.h"
 #include "views/itemmodels/itemmodelroles.h"
+#include "views/itemmodels/keptnodesmodel.h"
 #include "views/panels/filterfield.h"
 #include "views/panels/keptnodespanel.h"
 
@@ -27,16 +27,16 @@
 #include <QClipboard>
 #include <QDialog>
 #include <QDialogButtonBox>
-#include <QPushButton>
-#include <QVBoxLayout>
 #include <QFile>
 #include <QItemSelectionModel>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <QTreeView>
+#include <QVBoxLayout>
 #include <QtTest>
 
 #include <algorithm>
@@ -82,7 +82,8 @@ private slots:
         input.nodePricePerHour = model::planNodePrices(*c.store, nullptr);
         model::ConsolidationOptions options;
         options.bestOfOrders = false;
-        m_kept = std::make_shared<const std::vector<model::KeptNode>>(model::consolidate(*c.store, *c.topology, input, options).kept);
+        m_kept = std::make_shared<const std::vector<model::KeptNode>>(
+            model::consolidate(*c.store, *c.topology, input, options).kept);
         QVERIFY2(m_kept->size() > 20, "a consolidation keeps nodes for several reasons");
         QVERIFY2(model::keptByCode(*m_kept).size() >= 2, "more than one reason keeps nodes");
     }
@@ -107,15 +108,19 @@ private slots:
             sum += m.rowCount(group);
             // Each node row: its entry's node, pod and message, and the entry belongs to the group.
             for (int r = 0; r < m.rowCount(group); ++r) {
-                const auto e = static_cast<std::size_t>(m.index(r, 0, group).data(views::KeptNodesModel::kEntryRole).toLongLong());
+                const auto e
+                    = static_cast<std::size_t>(m.index(r, 0, group).data(views::KeptNodesModel::kEntryRole).toLongLong());
                 const model::KeptNode& k = (*m_kept)[e];
                 QCOMPARE(model::keptGroupCode(k.reason), expected.code);
                 QCOMPARE(m.index(r, 0, group).data().toString(), nodeName(*m_store, k.node));
-                QCOMPARE(m.index(r, 0, group).data(views::KeptNodesModel::kNodeNameRole).toString(), m.index(r, 0, group).data().toString());
+                QCOMPARE(m.index(r, 0, group).data(views::KeptNodesModel::kNodeNameRole).toString(),
+                    m.index(r, 0, group).data().toString());
                 QCOMPARE(m.index(r, views::KeptNodesModel::CountColumn, group).data().toString(), podOf(*m_store, k));
-                QCOMPARE(m.index(r, views::KeptNodesModel::DescriptionColumn, group).data().toString(), QString::fromStdString(k.reason.message));
+                QCOMPARE(m.index(r, views::KeptNodesModel::DescriptionColumn, group).data().toString(),
+                    QString::fromStdString(k.reason.message));
                 if (r > 0) // unsorted: node id order within a group
-                    QVERIFY(m.index(r - 1, 0, group).data(views::KeptNodesModel::kEntryRole).toLongLong() < static_cast<qint64>(e));
+                    QVERIFY(
+                        m.index(r - 1, 0, group).data(views::KeptNodesModel::kEntryRole).toLongLong() < static_cast<qint64>(e));
             }
         }
         QCOMPARE(sum, static_cast<std::int64_t>(m_kept->size()));
@@ -146,7 +151,8 @@ private slots:
                 const QStringList fields { nodeName(*m_store, k.node), podOf(*m_store, k),
                     QString::fromStdString(k.reason.code()), QString::fromStdString(model::keptGroupCode(k.reason)),
                     QString::fromStdString(k.reason.message) };
-                if (std::any_of(fields.begin(), fields.end(), [&](const QString& f) { return f.contains(needle, Qt::CaseInsensitive); }))
+                if (std::any_of(
+                        fields.begin(), fields.end(), [&](const QString& f) { return f.contains(needle, Qt::CaseInsensitive); }))
                     expected.push_back(i);
             }
             std::vector<std::size_t> listed = listedEntries(m);
@@ -195,7 +201,9 @@ private slots:
                 QCOMPARE(held.data(views::KeptNodesModel::kEntryRole).toLongLong(), heldEntry);
                 QCOMPARE(static_cast<std::size_t>(m.rowCount()), model::keptByCode(*m_kept).size());
                 auto inOrder = [order](const QVariant& a, const QVariant& b) {
-                    const int c = QVariant::compare(a, b) == QPartialOrdering::Less ? -1 : (QVariant::compare(a, b) == QPartialOrdering::Equivalent ? 0 : 1);
+                    const int c = QVariant::compare(a, b) == QPartialOrdering::Less
+                        ? -1
+                        : (QVariant::compare(a, b) == QPartialOrdering::Equivalent ? 0 : 1);
                     return order == Qt::AscendingOrder ? c <= 0 : c >= 0;
                 };
                 for (int g = 1; g < m.rowCount(); ++g)
@@ -206,7 +214,8 @@ private slots:
                     for (int r = 1; r < m.rowCount(group); ++r) {
                         const QByteArray a = m.index(r - 1, column, group).data().toString().toUtf8();
                         const QByteArray b = m.index(r, column, group).data().toString().toUtf8();
-                        QVERIFY2(order == Qt::AscendingOrder ? a <= b : a >= b, qPrintable(QStringLiteral("nodes by column %1").arg(column)));
+                        QVERIFY2(order == Qt::AscendingOrder ? a <= b : a >= b,
+                            qPrintable(QStringLiteral("nodes by column %1").arg(column)));
                     }
                 }
                 std::vector<std::size_t> listed = listedEntries(m);
@@ -324,8 +333,9 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString plan = dir.filePath(QStringLiteral("plan.json"));
-        const tests::FleetscopeRun run = tests::runFleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), QStringLiteral("--simulate"),
-            QStringLiteral("300"), QStringLiteral("--seed"), QStringLiteral("1"), QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("-o"), plan });
+        const tests::FleetscopeRun run = tests::runFleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"),
+            QStringLiteral("--simulate"), QStringLiteral("300"), QStringLiteral("--seed"), QStringLiteral("1"),
+            QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("-o"), plan });
         QVERIFY2(run.exitCode == 0, run.err.constData());
         const QJsonObject cli = QJsonDocument::fromJson(run.out).object();
         const QJsonArray cliKept = cli.value(QStringLiteral("kept")).toArray();
@@ -364,7 +374,8 @@ private slots:
         auto byNode = [](QJsonArray a) {
             QList<QJsonValue> l(a.begin(), a.end());
             std::sort(l.begin(), l.end(), [](const QJsonValue& x, const QJsonValue& y) {
-                return x.toObject().value(QStringLiteral("node")).toString() < y.toObject().value(QStringLiteral("node")).toString();
+                return x.toObject().value(QStringLiteral("node")).toString()
+                    < y.toObject().value(QStringLiteral("node")).toString();
             });
             return l;
         };
@@ -383,7 +394,8 @@ private slots:
         const QByteArray csvText = g.readAll();
         QCOMPARE(static_cast<std::size_t>(csvText.count('\n')), shown + 1);
         QVERIFY(csvText.startsWith("node,pod,group,code,message\n"));
-        QCOMPARE(QString::fromStdString(importers::keptNodesCsv(*c.store, *kept, panel.model()->shownEntries())).toUtf8(), csvText);
+        QCOMPARE(
+            QString::fromStdString(importers::keptNodesCsv(*c.store, *kept, panel.model()->shownEntries())).toUtf8(), csvText);
 
         // A target that cannot be written: an error naming it, and the file there stays as it was.
         const QString folder = dir.filePath(QStringLiteral("a-folder.csv"));

@@ -93,7 +93,8 @@ std::shared_ptr<const KeptNodesIndex> KeptNodesIndex::build(
     return index;
 }
 
-void KeptNodesModel::setKept(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const std::vector<model::KeptNode>> kept)
+void KeptNodesModel::setKept(
+    std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const std::vector<model::KeptNode>> kept)
 {
     setIndex(store && kept ? KeptNodesIndex::build(std::move(store), std::move(kept)) : nullptr);
 }
@@ -105,7 +106,8 @@ void KeptNodesModel::setIndex(std::shared_ptr<const KeptNodesIndex> index)
     m_groups.clear();
     if (m_index) {
         for (const KeptNodesIndex::Group& g : m_index->groups)
-            m_groups.push_back({ {}, QString::fromStdString(g.info.code), fromView(model::keptGroupDescription(g.info.kind)), g.members.size(), g.info.kind });
+            m_groups.push_back({ {}, QString::fromStdString(g.info.code), fromView(model::keptGroupDescription(g.info.kind)),
+                g.members.size(), g.info.kind });
     }
     applyFilters();
     endResetModel();
@@ -170,11 +172,13 @@ void KeptNodesModel::sortShown()
     auto ordered = [descending](const auto& a, const auto& b) { return descending ? b < a : a < b; };
     switch (m_sortColumn) {
     case ReasonColumn:
-        std::stable_sort(m_rows.begin(), m_rows.end(), [&](int a, int b) { return ordered(info(a).info.code, info(b).info.code); });
+        std::stable_sort(
+            m_rows.begin(), m_rows.end(), [&](int a, int b) { return ordered(info(a).info.code, info(b).info.code); });
         break;
     case CountColumn:
         std::stable_sort(m_rows.begin(), m_rows.end(), [&](int a, int b) {
-            return ordered(m_groups[static_cast<std::size_t>(a)].shown.size(), m_groups[static_cast<std::size_t>(b)].shown.size());
+            return ordered(
+                m_groups[static_cast<std::size_t>(a)].shown.size(), m_groups[static_cast<std::size_t>(b)].shown.size());
         });
         break;
     case DescriptionColumn:
@@ -215,7 +219,8 @@ void KeptNodesModel::sort(int column, Qt::SortOrder order)
         if (i.internalId() == kGroupRowId)
             where.push_back({ m_rows[static_cast<std::size_t>(i.row())], -1 });
         else
-            where.push_back({ static_cast<int>(i.internalId() - 1), m_groups[i.internalId() - 1].shown[static_cast<std::size_t>(i.row())] });
+            where.push_back(
+                { static_cast<int>(i.internalId() - 1), m_groups[i.internalId() - 1].shown[static_cast<std::size_t>(i.row())] });
     }
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     m_sortColumn = column;
@@ -232,7 +237,8 @@ void KeptNodesModel::sort(int column, Qt::SortOrder order)
         }
         const std::vector<int>& shown = m_groups[static_cast<std::size_t>(w.group)].shown;
         const auto it = std::find(shown.begin(), shown.end(), w.entry);
-        after.push_back(createIndex(static_cast<int>(it - shown.begin()), before[k].column(), static_cast<quintptr>(w.group) + 1));
+        after.push_back(
+            createIndex(static_cast<int>(it - shown.begin()), before[k].column(), static_cast<quintptr>(w.group) + 1));
     }
     changePersistentIndexList(before, after);
     emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
@@ -331,7 +337,8 @@ QVariant KeptNodesModel::data(const QModelIndex& index, int role) const
         case Qt::DisplayRole:
             return groupText(g, index.column());
         case kSortRole:
-            return index.column() == CountColumn ? QVariant(static_cast<qint64>(g.shown.size())) : QVariant(groupText(g, index.column()));
+            return index.column() == CountColumn ? QVariant(static_cast<qint64>(g.shown.size()))
+                                                 : QVariant(groupText(g, index.column()));
         case Qt::ToolTipRole:
             return tr("%1: %2 (%3)").arg(g.code, g.description, fromView(model::reasonKindInfo(g.kind).plugin));
         case kEntryRole:
@@ -349,7 +356,8 @@ QVariant KeptNodesModel::data(const QModelIndex& index, int role) const
     case kSortRole:
         return entryText(entry, index.column());
     case Qt::ToolTipRole:
-        return tr("%1 [%2]").arg(entryText(entry, DescriptionColumn), QString::fromStdString((*m_index->kept)[static_cast<std::size_t>(entry)].reason.code()));
+        return tr("%1 [%2]").arg(entryText(entry, DescriptionColumn),
+            QString::fromStdString((*m_index->kept)[static_cast<std::size_t>(entry)].reason.code()));
     case kNodeNameRole:
         return nodeName(entry);
     case kEntryRole:
@@ -395,11 +403,13 @@ QString KeptNodesModel::rowsText(const QModelIndexList& rows) const
     for (const auto& [groupRow, row] : chosen) {
         const Group& g = m_groups[static_cast<std::size_t>(m_rows[static_cast<std::size_t>(groupRow)])];
         if (row < 0) {
-            out += groupText(g, ReasonColumn) + u'\t' + groupText(g, CountColumn) + u'\t' + groupText(g, DescriptionColumn) + u'\n';
+            out += groupText(g, ReasonColumn) + u'\t' + groupText(g, CountColumn) + u'\t' + groupText(g, DescriptionColumn)
+                + u'\n';
             continue;
         }
         const int entry = g.shown[static_cast<std::size_t>(row)];
-        out += entryText(entry, ReasonColumn) + u'\t' + entryText(entry, CountColumn) + u'\t' + entryText(entry, DescriptionColumn) + u'\t'
+        out += entryText(entry, ReasonColumn) + u'\t' + entryText(entry, CountColumn) + u'\t'
+            + entryText(entry, DescriptionColumn) + u'\t'
             + QString::fromStdString((*m_index->kept)[static_cast<std::size_t>(entry)].reason.code()) + u'\n';
     }
     return out;

@@ -38,10 +38,10 @@ struct KeptNodesIndex {
 
     std::shared_ptr<const model::ClusterStore> store;
     std::shared_ptr<const std::vector<model::KeptNode>> kept;
-    std::vector<Group> groups;          // model::keptByCode's order: most nodes first
-    std::vector<int> entryGroup;        // per entry: its group
-    std::vector<std::string> pods;      // per entry: "namespace/name", or "" when none
-    std::vector<std::string> search;    // per entry: node, pod, code, group code, message in ASCII lower case
+    std::vector<Group> groups; // model::keptByCode's order: most nodes first
+    std::vector<int> entryGroup; // per entry: its group
+    std::vector<std::string> pods; // per entry: "namespace/name", or "" when none
+    std::vector<std::string> search; // per entry: node, pod, code, group code, message in ASCII lower case
     std::vector<std::uint32_t> rank[kColumns]; // per column, per entry: the dense rank of its text (node, pod, message)
 
     /// Builds the index of `kept` over `store` (both non-null). O(kept log kept). Thread: any.
@@ -66,7 +66,10 @@ public:
     void setIndex(std::shared_ptr<const KeptNodesIndex> index);
     /// setIndex(KeptNodesIndex::build(store, kept)) here, on the calling thread (null clears).
     void setKept(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const std::vector<model::KeptNode>> kept);
-    [[nodiscard]] std::shared_ptr<const std::vector<model::KeptNode>> kept() const noexcept { return m_index ? m_index->kept : nullptr; }
+    [[nodiscard]] std::shared_ptr<const std::vector<model::KeptNode>> kept() const noexcept
+    {
+        return m_index ? m_index->kept : nullptr;
+    }
     [[nodiscard]] std::shared_ptr<const model::ClusterStore> store() const noexcept { return m_index ? m_index->store : nullptr; }
 
     /// Shows only the entries whose node's byte in `mask` is 1 (views::FilterField's mask, one
@@ -103,14 +106,14 @@ public:
 
 private:
     struct Group {
-        std::vector<int> shown;   // the members that pass the filters, in the sorted order
+        std::vector<int> shown; // the members that pass the filters, in the sorted order
         QString code, description;
         std::size_t total = 0; // the group's entries, shown or not
         model::ReasonKind kind = model::ReasonKind::Count;
     };
     [[nodiscard]] const KeptNodesIndex::Group& info(int group) const { return m_index->groups[static_cast<std::size_t>(group)]; }
-    void applyFilters();    // shown lists and group rows, then sort; no model signals
-    void sortShown();       // orders m_rows and each group's shown list by m_sortColumn
+    void applyFilters(); // shown lists and group rows, then sort; no model signals
+    void sortShown(); // orders m_rows and each group's shown list by m_sortColumn
     [[nodiscard]] bool passes(int entry) const;
     [[nodiscard]] QString nodeName(int entry) const;
     [[nodiscard]] std::string_view nodeNameView(int entry) const;
@@ -120,10 +123,10 @@ private:
     std::shared_ptr<const KeptNodesIndex> m_index;
     std::shared_ptr<const std::vector<std::uint8_t>> m_mask;
     QString m_text;
-    std::string m_needle;               // m_text in ASCII lower case
-    std::vector<Group> m_groups;        // parallel to m_index->groups
-    std::vector<int> m_rows;            // top-level rows: group indices with a shown member
-    std::vector<int> m_groupRow;        // per group: its row, or -1 when hidden
+    std::string m_needle; // m_text in ASCII lower case
+    std::vector<Group> m_groups; // parallel to m_index->groups
+    std::vector<int> m_rows; // top-level rows: group indices with a shown member
+    std::vector<int> m_groupRow; // per group: its row, or -1 when hidden
     std::size_t m_shownCount = 0;
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;

@@ -130,7 +130,8 @@ KeptNodesPanel::KeptNodesPanel(QWidget* parent)
     updateSummary();
 }
 
-void KeptNodesPanel::setKept(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const std::vector<model::KeptNode>> kept)
+void KeptNodesPanel::setKept(
+    std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const std::vector<model::KeptNode>> kept)
 {
     const std::uint64_t generation = ++m_generation;
     m_labelFilter->setStore(store); // re-evaluates a typed selector on the new store
@@ -155,7 +156,8 @@ void KeptNodesPanel::setKept(std::shared_ptr<const model::ClusterStore> store, s
         updateSummary();
         emit keptShown();
     });
-    watcher->setFuture(QtConcurrent::run([store = std::move(store), kept = std::move(kept)] { return KeptNodesIndex::build(store, kept); }));
+    watcher->setFuture(
+        QtConcurrent::run([store = std::move(store), kept = std::move(kept)] { return KeptNodesIndex::build(store, kept); }));
 }
 
 bool KeptNodesPanel::eventFilter(QObject* watched, QEvent* event)
@@ -190,7 +192,8 @@ void KeptNodesPanel::applyTextFilter()
 
 void KeptNodesPanel::expandSmallResult()
 {
-    if (m_model->shownEntryCount() <= kExpandAtMost && (!m_model->textFilter().isEmpty() || !m_labelFilter->lineEdit()->text().trimmed().isEmpty()))
+    if (m_model->shownEntryCount() <= kExpandAtMost
+        && (!m_model->textFilter().isEmpty() || !m_labelFilter->lineEdit()->text().trimmed().isEmpty()))
         m_view->expandAll();
 }
 
@@ -224,17 +227,18 @@ QFuture<QString> KeptNodesPanel::exportTo(const QString& path)
 {
     const bool json = path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive);
     // A snapshot of what is shown: the result and store are immutable and shared.
-    QFuture<QString> future = QtConcurrent::run(
-        [store = m_model->store(), kept = m_model->kept(), rows = m_model->shownEntries(), target = path.toStdString(), json]() -> QString {
-            if (!store || !kept)
-                return QStringLiteral("nothing to export: no consolidation result is shown");
-            try {
-                importers::writeOutputFile(target, json ? importers::keptNodesJson(*store, *kept, rows) : importers::keptNodesCsv(*store, *kept, rows));
-                return {};
-            } catch (const std::exception& e) {
-                return QString::fromStdString(e.what());
-            }
-        });
+    QFuture<QString> future = QtConcurrent::run([store = m_model->store(), kept = m_model->kept(), rows = m_model->shownEntries(),
+                                                    target = path.toStdString(), json]() -> QString {
+        if (!store || !kept)
+            return QStringLiteral("nothing to export: no consolidation result is shown");
+        try {
+            importers::writeOutputFile(
+                target, json ? importers::keptNodesJson(*store, *kept, rows) : importers::keptNodesCsv(*store, *kept, rows));
+            return {};
+        } catch (const std::exception& e) {
+            return QString::fromStdString(e.what());
+        }
+    });
     auto* watcher = new QFutureWatcher<QString>(this);
     connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path] {
         emit exportFinished(path, watcher->result());
