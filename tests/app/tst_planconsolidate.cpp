@@ -8,6 +8,7 @@
 #include "app/controllers/consolidatecontroller.h"
 #include "app/window/mainwindow.h"
 #include "app/controllers/plancontroller.h"
+#include "views/map/fleetmapview.h"
 #include "model/search/keptgroups.h"
 
 #include <QAction>
@@ -78,6 +79,13 @@ private slots:
             listed += keptModel->rowCount(group);
         }
         QCOMPARE(listed, static_cast<int>(r.kept.size()));
+        // A click on a node's row selects that node on the map; a group's row selects none.
+        const QModelIndex firstGroup = keptModel->index(0, 0);
+        const QModelIndex nodeRow = keptModel->index(0, 2, firstGroup);
+        const QString nodeName = keptModel->index(0, 0, firstGroup).data().toString();
+        emit kept->clicked(nodeRow);
+        QCOMPARE(window->mapView()->selectedNode(), window->planController()->store()->findNode(nodeName.toStdString()));
+        QVERIFY(window->mapView()->selectedNode().isValid());
         // One undo step for the whole consolidation, and back.
         QUndoStack* stack = window->undoStack();
         QVERIFY(stack);
