@@ -10,6 +10,7 @@
 #include "app/shared/importfailure.h"
 #include "model/plan/planprices.h"
 
+#include "importers/export/keptnodesexport.h"
 #include "importers/kubenames.h"
 #include "importers/plan/jsontext.h"
 #include "importers/plan/nodegroupsettings.h"
@@ -20,6 +21,7 @@
 #include "model/search/consolidationbound.h"
 #include "model/placement/drainpolicy.h"
 #include "model/search/karpenterbaseline.h"
+#include "model/search/keptgroups.h"
 #include "model/figures.h"
 #include "model/plan/evictionrules.h"
 
@@ -41,25 +43,6 @@ namespace {
 
 const char* kUsage = "fleetscope plan consolidate (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) "
                      "[--policy default|LeastAllocated|MostAllocated|BestFit|GpuPacking|GpuClustering|DotProduct] [--max-moves N] [--time-limit S] [--keep-within LABEL] [--node-groups FILE] [--prices FILE] [--format text|json] -o PLAN.json";
-
-/// The nodes that stay by reason code: (code, nodes), the most nodes first, ties by code. A
-/// code whose detail names one object (a budget, a pod, a node group, a port, what a plan
-/// lacks) is grouped by its kind, as "disruption-budget:*": one line per budget would bury
-/// the figures.
-std::vector<std::pair<std::string, std::int64_t>> keptByCode(const model::ConsolidationResult& r)
-{
-    std::map<std::string, std::int64_t> counts;
-    for (const model::KeptNode& k : r.kept) {
-        using K = model::ReasonKind;
-        const K kind = k.reason.kind;
-        const bool perObject = kind == K::DisruptionBudget || kind == K::PodAntiAffinity || kind == K::NodeGroupMinimum
-            || kind == K::HostPortConflict || kind == K::NotFound;
-        ++counts[perObject ? std::string(model::reasonKindInfo(kind).stem) + "*" : k.reason.code()];
-    }
-    std::vector<std::pair<std::string, std::int64_t>> out(counts.begin(), counts.end());
-    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-    return out;
-}
 
 std::string summaryJson(const model::ConsolidationResult& ours, const model::ConsolidationResult& base, const model::NodeCountBound& bound,
     const model::ClusterStore& store)
@@ -99,18 +82,12 @@ std::string summaryJson(const model::ConsolidationResult& ours, const model::Con
     w.endArray();
     w.endObject();
     w.key("keptByCode").beginArray();
-    for (const auto& [code, nodes] : keptByCode(ours))
-        w.beginObject().key("code").value(code).key("nodes").value(nodes).endObject();
+    for (const model::KeptGroup& g : model::keptByCode(ours.kept))
+        w.beginObject().key("code").value(g.code).key("nodes").value(g.nodes).endObject();
     w.endArray();
     w.key("kept").beginArray();
-    for (const model::KeptNode& k : ours.kept) {
-        w.beginObject();
-        w.key("node").value(store.nodeName(k.node));
-        w.key("pod").value(k.pod.isValid() ? model::podKey(store, k.pod) : std::string());
-        w.key("code").value(k.reason.code());
-        w.key("message").value(k.reason.message);
-        w.endObject();
-    }
+    for (const model::KeptNode& k : ours.kept)
+        importers::writeKeptNodeJson(w, store, k);
     w.endArray();
     w.key("cancelled").value(ours.cancelled);
     w.key("timedOut").value(ours.timedOut);
@@ -153,9 +130,9 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
         static_cast<long long>(base.nodesFreed), static_cast<long long>(base.podsMoved), base.savedPerHour);
     out << line;
     out << "  nodes that stay: " << ours.kept.size() << "\n";
-    for (const auto& [code, nodes] : keptByCode(ours)) {
-        out << "    " << std::setw(8) << model::formatCount(nodes) << "  " << importers::terminalLine(code) << "\n";
-    }
+    // The groups as the window's list of nodes that stay shows them (model/search/keptgroups.h).
+    for (const model::KeptGroup& g : model::keptByCode(ours.kept))
+        out << "    " << std::setw(8) << model::formatCount(g.nodes) << "  " << importers::terminalLine(g.code) << "\n";
     if (ours.kept.size() > 20)
         out << "  the first 20 (--format json lists all):\n";
     for (std::size_t i = 0; i < ours.kept.size() && i < 20; ++i)

@@ -4,6 +4,10 @@
 #include "app/controllers/storereaders.h"
 
 #include "app/controllers/plancontroller.h"
+#include "app/window/mainwindow.h"
+
+#include "views/map/fleetmapview.h"
+#include "views/panels/keptnodespanel.h"
 
 #include "model/figures.h"
 #include "model/search/consolidationbound.h"
@@ -13,7 +17,6 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QLabel>
-#include <QListWidget>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
@@ -161,19 +164,15 @@ void ConsolidateController::showResult(const model::ConsolidationResult& baselin
         summary->setObjectName(QStringLiteral("consolidateSummary"));
         summary->setWordWrap(true);
         layout->addWidget(summary);
-        layout->addWidget(new QLabel(tr("Nodes that stay, with the pod and the constraint that keeps each:"), m_dialog));
-        auto* list = new QListWidget(m_dialog);
-        list->setObjectName(QStringLiteral("consolidateKept"));
-        // One row's size for all: laying out 5,000 rows each measured (its text shaped) held the
-        // GUI thread about 130 ms when the dialog showed at 100,000 nodes.
-        list->setUniformItemSizes(true);
-        layout->addWidget(list);
+        layout->addWidget(new QLabel(tr("Nodes that stay, by the reason that keeps them (open a group for its nodes, the pod and the message):"), m_dialog));
+        m_kept = new views::KeptNodesPanel(m_dialog);
+        connect(m_kept, &views::KeptNodesPanel::nodeActivated, this, &ConsolidateController::selectNode);
+        layout->addWidget(m_kept, 1);
         auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, m_dialog);
         connect(buttons, &QDialogButtonBox::rejected, m_dialog, &QDialog::hide);
         layout->addWidget(buttons);
-        m_dialog->resize(720, 480);
+        m_dialog->resize(900, 560);
     }
-    const model::ClusterStore& store = *m_plan->store();
     auto count = [](std::int64_t n) { return QString::fromStdString(model::formatCount(n)); }; // "19,066"
     const double ratio = bound > 0 ? static_cast<double>(m_last.after.nodes) / static_cast<double>(bound) : 0.0;
     m_dialog->findChild<QLabel*>(QStringLiteral("consolidateSummary"))
@@ -193,16 +192,23 @@ void ConsolidateController::showResult(const model::ConsolidationResult& baselin
                               : tr("Pending pods: %1 placed first (the drains keep their room), %2 stay pending.\n")
                                     .arg(count(static_cast<std::int64_t>(m_last.pendingPlaced.size())))
                                     .arg(count(static_cast<std::int64_t>(m_last.pendingLeft)))));
-    auto* list = m_dialog->findChild<QListWidget*>(QStringLiteral("consolidateKept"));
-    list->clear();
-    constexpr std::size_t kShown = 5000; // a list of 100,000 rows helps no one; the CLI's JSON has them all
-    for (std::size_t i = 0; i < m_last.kept.size() && i < kShown; ++i) {
-        const model::KeptNode& k = m_last.kept[i];
-        list->addItem(QStringLiteral("%1: %2 (%3)")
-                          .arg(QString::fromUtf8(store.nodeName(k.node).data(), static_cast<qsizetype>(store.nodeName(k.node).size())),
-                              QString::fromStdString(k.reason.message), QString::fromStdString(k.reason.code())));
-    }
+    // Every node that stays, grouped (views/itemmodels/keptnodesmodel.h): the panel keeps its own
+    // copy of the list, shared with its exports on a worker.
+    m_kept->setKept(m_plan->store(), std::make_shared<const std::vector<model::KeptNode>>(m_last.kept));
     m_dialog->show();
+}
+
+void ConsolidateController::selectNode(const QString& name)
+{
+    auto* window = qobject_cast<MainWindow*>(m_window);
+    const auto store = m_plan->store();
+    const model::NodeId node = store ? store->findNode(name.toStdString()) : model::NodeId();
+    if (!window || !node.isValid())
+        return;
+    // The dialog stays in front (a window of its own): the map behind it selects and centres
+    // the node, and the node inspector follows the selection.
+    window->mapView()->setSelectedNode(node);
+    window->mapView()->zoomToNode(node);
 }
 
 } // namespace fleet::app

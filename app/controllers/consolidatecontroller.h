@@ -18,6 +18,10 @@ class QDialog;
 class QMainWindow;
 class QProgressDialog;
 
+namespace fleet::views {
+class KeptNodesPanel;
+}
+
 namespace fleet::app {
 
 class PlanController;
@@ -55,12 +59,15 @@ private:
     void onResult(std::uint64_t generation, std::shared_ptr<model::ConsolidationResult> result, std::shared_ptr<model::ConsolidationResult> baseline,
         std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, std::int64_t bound);
     void showResult(const model::ConsolidationResult& baseline, std::int64_t bound);
+    /// A node row of the dialog's list: selects the node on the map (and zooms to it).
+    void selectNode(const QString& name);
 
     QMainWindow* m_window;
     PlanController* m_plan;
     QAction* m_action = nullptr;
     QProgressDialog* m_progress = nullptr;
     QDialog* m_dialog = nullptr;
+    views::KeptNodesPanel* m_kept = nullptr; // in m_dialog
     std::shared_ptr<std::atomic<bool>> m_cancel;
     std::uint64_t m_generation = 0;
     bool m_running = false;

@@ -3,16 +3,18 @@
 // under xvfb: the action is in the Plan menu, the computation reports progress and lands as
 // drain-node actions that one undo reverts and one redo re-applies, that the plan panel's Remove
 // Last (and Undo Back to Here) takes back one action at a time from the last, and the dialog lists
-// the nodes that stay with their reasons.
+// the nodes that stay, grouped by their reasons.
 
 #include "app/controllers/consolidatecontroller.h"
 #include "app/window/mainwindow.h"
 #include "app/controllers/plancontroller.h"
+#include "views/map/fleetmapview.h"
+#include "model/search/keptgroups.h"
 
 #include <QAction>
 #include <QDialog>
 #include <QLabel>
-#include <QListWidget>
+#include <QTreeView>
 #include <QSignalSpy>
 #include <QUndoStack>
 #include <QtTest>
@@ -61,9 +63,29 @@ private slots:
         const QString summary = dialog->findChild<QLabel*>(QStringLiteral("consolidateSummary"))->text();
         QVERIFY(summary.contains(QStringLiteral("Lower bound")));
         QVERIFY2(summary.contains(QStringLiteral("Pending pods: %1 placed first").arg(pending)), qPrintable(summary));
-        auto* kept = dialog->findChild<QListWidget*>(QStringLiteral("consolidateKept"));
-        QCOMPARE(kept->count(), static_cast<int>(std::min<std::size_t>(r.kept.size(), 5000)));
-        QVERIFY(kept->count() > 0);
+        // The nodes that stay, grouped by reason code: every one of them, the groups' counts add
+        // up, and their codes are those of `plan consolidate` (model::keptByCode).
+        auto* kept = dialog->findChild<QTreeView*>(QStringLiteral("consolidateKept"));
+        QVERIFY(kept);
+        QAbstractItemModel* keptModel = kept->model();
+        const std::vector<model::KeptGroup> groups = model::keptByCode(r.kept);
+        QVERIFY(!groups.empty());
+        QTRY_COMPARE_WITH_TIMEOUT(keptModel->rowCount(), static_cast<int>(groups.size()), 30000); // grouped on a worker
+        int listed = 0;
+        for (int g = 0; g < keptModel->rowCount(); ++g) {
+            const QModelIndex group = keptModel->index(g, 0);
+            QCOMPARE(group.data().toString(), QString::fromStdString(groups[static_cast<std::size_t>(g)].code));
+            QCOMPARE(keptModel->rowCount(group), static_cast<int>(groups[static_cast<std::size_t>(g)].nodes));
+            listed += keptModel->rowCount(group);
+        }
+        QCOMPARE(listed, static_cast<int>(r.kept.size()));
+        // A click on a node's row selects that node on the map; a group's row selects none.
+        const QModelIndex firstGroup = keptModel->index(0, 0);
+        const QModelIndex nodeRow = keptModel->index(0, 2, firstGroup);
+        const QString nodeName = keptModel->index(0, 0, firstGroup).data().toString();
+        emit kept->clicked(nodeRow);
+        QCOMPARE(window->mapView()->selectedNode(), window->planController()->store()->findNode(nodeName.toStdString()));
+        QVERIFY(window->mapView()->selectedNode().isValid());
         // One undo step for the whole consolidation, and back.
         QUndoStack* stack = window->undoStack();
         QVERIFY(stack);

@@ -10,6 +10,7 @@
 #include "e2e/desktopsession.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -195,6 +196,30 @@ void TestE2ePlan::consolidateUndoRedo()
         dialog = s.waitForWindow(QStringLiteral("^Consolidation$"), 8000);
     }
     QVERIFY2(dialog, qPrintable(s.error()));
+    QVERIFY(s.xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(dialog) }));
+    // The nodes that stay: Find (Alt+F) one that the command line keeps, by its name, then
+    // Export (Alt+E) as JSON: the one entry the command line's --format json gives for it, and
+    // its group.
+    const QJsonObject cliSummary = QJsonDocument::fromJson(runFleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("consolidate") } + kSource
+                                                               + QStringList { QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("-o"),
+                                                                   s.path(QStringLiteral("cli-consolidate-again.json")) }))
+                                       .object();
+    const QJsonArray cliKept = cliSummary.value(QStringLiteral("kept")).toArray();
+    QVERIFY2(!cliKept.isEmpty(), "plan consolidate --format json lists no node that stays");
+    const QJsonObject keptEntry = cliKept.at(cliKept.size() / 2).toObject();
+    const QString keptNode = keptEntry.value(QStringLiteral("node")).toString();
+    QVERIFY(s.key(QStringLiteral("alt+f")) && s.type(keptNode) && s.key(QStringLiteral("Return")));
+    const QString keptPath = s.path(QStringLiteral("kept.json"));
+    QVERIFY(s.key(QStringLiteral("alt+e")));
+    QVERIFY2(s.waitForWindow(QStringLiteral("^Export Nodes That Stay$")), qPrintable(s.error()));
+    QVERIFY(s.key(QStringLiteral("ctrl+a")) && s.type(keptPath) && s.key(QStringLiteral("Return")));
+    QVERIFY2(waitUntil([&] { return QFileInfo::exists(keptPath); }, 15000), "Export wrote no file");
+    QFile keptFile(keptPath);
+    QVERIFY(keptFile.open(QIODevice::ReadOnly));
+    const QJsonObject exported = QJsonDocument::fromJson(keptFile.readAll()).object();
+    QCOMPARE(exported.value(QStringLiteral("kept")).toArray(), QJsonArray { keptEntry });
+    QCOMPARE(exported.value(QStringLiteral("keptByCode")).toArray().size(), 1);
+    QCOMPARE(exported.value(QStringLiteral("keptByCode")).toArray().at(0).toObject().value(QStringLiteral("nodes")).toInt(), 1);
     QVERIFY(s.xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(dialog) }));
     QVERIFY(s.key(QStringLiteral("Escape")));
     QVERIFY2(s.waitForNoWindow(QStringLiteral("^Consolidation$")), qPrintable(s.error()));

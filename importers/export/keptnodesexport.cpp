@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "keptnodesexport.h"
+
+#include "importers/export/exportquoting.h"
+#include "model/plan/evictionrules.h"
+#include "model/search/keptgroups.h"
+
+namespace fleet::importers {
+
+void writeKeptNodeJson(JsonWriter& w, const model::ClusterStore& store, const model::KeptNode& kept)
+{
+    w.beginObject();
+    w.key("node").value(store.nodeName(kept.node));
+    w.key("pod").value(kept.pod.isValid() ? model::podKey(store, kept.pod) : std::string());
+    w.key("code").value(kept.reason.code());
+    w.key("message").value(kept.reason.message);
+    w.endObject();
+}
+
+std::string keptNodesJson(
+    const model::ClusterStore& store, const std::vector<model::KeptNode>& kept, const std::vector<std::size_t>& rows)
+{
+    std::vector<model::KeptNode> chosen;
+    chosen.reserve(rows.size());
+    for (const std::size_t r : rows)
+        chosen.push_back(kept.at(r));
+    JsonWriter w;
+    w.beginObject();
+    w.key("keptByCode").beginArray();
+    for (const model::KeptGroup& g : model::keptByCode(chosen))
+        w.beginObject().key("code").value(g.code).key("nodes").value(g.nodes).endObject();
+    w.endArray();
+    w.key("kept").beginArray();
+    for (const model::KeptNode& k : chosen)
+        writeKeptNodeJson(w, store, k);
+    w.endArray();
+    w.endObject();
+    return w.text() + "\n";
+}
+
+std::string keptNodesCsv(
+    const model::ClusterStore& store, const std::vector<model::KeptNode>& kept, const std::vector<std::size_t>& rows)
+{
+    std::string out = "node,pod,group,code,message\n";
+    for (const std::size_t r : rows) {
+        const model::KeptNode& k = kept.at(r);
+        out += csvTextField(store.nodeName(k.node));
+        out += ',';
+        out += csvTextField(k.pod.isValid() ? model::podKey(store, k.pod) : std::string());
+        out += ',';
+        out += csvTextField(model::keptGroupCode(k.reason));
+        out += ',';
+        out += csvTextField(k.reason.code());
+        out += ',';
+        out += csvTextField(k.reason.message);
+        out += '\n';
+    }
+    return out;
+}
+
+} // namespace fleet::importers
