@@ -9,7 +9,9 @@
 #include "views/map/fleetmapview.h"
 #include "views/panels/keptnodespanel.h"
 
+#include "importers/export/statediffformat.h"
 #include "model/figures.h"
+#include "model/nodeboundpods.h"
 #include "model/search/consolidationbound.h"
 #include "model/search/karpenterbaseline.h"
 
@@ -174,14 +176,27 @@ void ConsolidateController::showResult(const model::ConsolidationResult& baselin
         m_dialog->resize(900, 560);
     }
     auto count = [](std::int64_t n) { return QString::fromStdString(model::formatCount(n)); }; // "19,066"
+    // Nodes the plan removes that held only DaemonSet, mirror or finished pods: freed, but not in
+    // use before, so "nodes in use" falls by fewer than "nodes freed".
+    const model::ClusterStore& store = *m_plan->store();
+    std::int64_t alreadyEmpty = 0;
+    for (const model::NodeId n : m_last.drained) {
+        bool empty = true;
+        for (const model::PodId p : store.nodePods(n))
+            if (!store.podIsTerminal(p) && !model::isNodeBoundPod(store, p)) {
+                empty = false;
+                break;
+            }
+        alreadyEmpty += empty ? 1 : 0;
+    }
     const double ratio = bound > 0 ? static_cast<double>(m_last.after.nodes) / static_cast<double>(bound) : 0.0;
     m_dialog->findChild<QLabel*>(QStringLiteral("consolidateSummary"))
-        ->setText(tr("%1 nodes freed, %2 pods moved, $%3/h saved%4.\nLower bound: %5 nodes (plan / bound = %6).\n"
+        ->setText(tr("%1 nodes freed%10, %2 pods moved, %3 saved%4.\nLower bound: %5 nodes (plan / bound = %6).\n"
                      "Baseline (Karpenter multi-node consolidation, deletion only): %7 nodes freed, $%8/h saved.\n"
                      "%9Undo reverts the whole consolidation in one step.")
                       .arg(count(m_last.nodesFreed))
                       .arg(count(m_last.podsMoved))
-                      .arg(m_last.savedPerHour, 0, 'f', 2)
+                      .arg(QString::fromStdString(importers::dollarsPerHourExact(m_last.savedPerHour)))
                       .arg(m_last.cancelled ? tr(" (cancelled: the plan so far)") : QString())
                       .arg(count(bound))
                       .arg(ratio, 0, 'f', 3)
@@ -191,7 +206,10 @@ void ConsolidateController::showResult(const model::ConsolidationResult& baselin
                               ? QString()
                               : tr("Pending pods: %1 placed first (the drains keep their room), %2 stay pending.\n")
                                     .arg(count(static_cast<std::int64_t>(m_last.pendingPlaced.size())))
-                                    .arg(count(static_cast<std::int64_t>(m_last.pendingLeft)))));
+                                    .arg(count(static_cast<std::int64_t>(m_last.pendingLeft))))
+                      .arg(alreadyEmpty > 0 ? tr(" (%1 of them held no pods to move: the Plan dock counts them among the empty "
+                                                 "nodes before, not the nodes in use)").arg(count(alreadyEmpty))
+                                            : QString()));
     // Every node that stays, grouped (views/itemmodels/keptnodesmodel.h): the panel keeps its own
     // copy of the list, shared with its exports on a worker.
     m_kept->setKept(m_plan->store(), std::make_shared<const std::vector<model::KeptNode>>(m_last.kept));

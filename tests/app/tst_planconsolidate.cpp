@@ -19,6 +19,8 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include <algorithm>
+
 #include <cmath>
 
 #include "planwindowfixture.h"
@@ -63,6 +65,18 @@ private slots:
         const QString summary = dialog->findChild<QLabel*>(QStringLiteral("consolidateSummary"))->text();
         QVERIFY(summary.contains(QStringLiteral("Lower bound")));
         QVERIFY2(summary.contains(QStringLiteral("Pending pods: %1 placed first").arg(pending)), qPrintable(summary));
+        // "Nodes freed" counts nodes that were empty before; the Plan dock's "nodes in use" does
+        // not: the summary says how many, and they make up the difference.
+        const model::ClusterStore& loaded = *window->cluster()->store;
+        std::int64_t alreadyEmpty = 0;
+        for (const model::NodeId n : r.drained) {
+            const auto pods = loaded.nodePods(n);
+            alreadyEmpty += std::none_of(pods.begin(), pods.end(), [&](model::PodId p) {
+                return !loaded.podIsTerminal(p) && loaded.podOwnerKind(p) != model::OwnerKind::DaemonSet && !loaded.podIsMirror(p);
+            });
+        }
+        QVERIFY2(alreadyEmpty > 0, "the simulated cluster has empty nodes the plan removes");
+        QVERIFY2(summary.contains(QStringLiteral(" (%1 of them held no pods to move").arg(alreadyEmpty)), qPrintable(summary));
         // The nodes that stay, grouped by reason code: every one of them, the groups' counts add
         // up, and their codes are those of `plan consolidate` (model::keptByCode).
         auto* kept = dialog->findChild<QTreeView*>(QStringLiteral("consolidateKept"));
