@@ -9,6 +9,7 @@
 #include "app/shared/importfailure.h"
 #include "model/plan/planprices.h"
 
+#include "importers/export/statediffformat.h"
 #include "importers/plan/jsontext.h"
 #include "importers/plan/planfile.h"
 #include "importers/plan/plansource.h"
@@ -182,8 +183,9 @@ int runPlanAddNodes(const QStringList& arguments)
                 std::cout << "    " << importers::terminalLineOf(r.code(), ": ", r.message) << "\n";
         }
         if (action.count > 0)
-            std::cout << importers::terminalLineOf("added ", action.count, " ", action.instanceType, " node(s), ", (after.costPerHour - before.costPerHour),
-                " $/h", (fit ? ", and placed the pending pods that fit on them" : ""), "; plan written to ",
+            std::cout << importers::terminalLineOf("added ", action.count, " ", action.instanceType, " node(s), +",
+                importers::dollarsPerHourExact(after.costPerHour - before.costPerHour),
+                (fit ? ", and placed the pending pods that fit (on them or on room that was free)" : ""), "; plan written to ",
                 parser.value(QStringLiteral("output")).toStdString())
                       << "\n";
         else

@@ -5,6 +5,7 @@
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/storereaders.h"
 
+#include "model/plan/addnodetemplate.h"
 #include "model/domainpath.h"
 #include "model/figures.h"
 #include "model/pricing/pricetable.h"
@@ -226,6 +227,10 @@ void AddNodesDialog::openForCluster()
                 break;
             }
     }
+    // No node selected: the type that serves the most pending demand (GPUs first), not the
+    // first of the list, which a CPU-only type can be.
+    if (!(store && selected.isValid() && selected.index() < store->nodeCount()) && !m_pendingType.isEmpty())
+        setInstanceType(m_pendingType);
     setWorkload(m_workload);
     m_pending->setChecked(true); // the question of the seeds; the workload is the other choice
     // Counted on the worker by How Many? (O(pods): 2,000,000 at 100,000 nodes).
@@ -256,6 +261,7 @@ void AddNodesDialog::fillTypes()
             }
             group->push_back(model::NodeId(i));
         }
+        m_pendingType = qs(model::instanceTypeForPending(*store, model::storePendingPods(*store)));
         m_typesOf = store;
     }
     for (const auto& [type, nodes] : m_types) { // sorted by name
@@ -465,7 +471,9 @@ QString AddNodesDialog::answerText() const
     text += a.nodes == 0 ? tr("No %1 node would help: %2 of %3 pods placed without any.").arg(type).arg(a.podsPlaced).arg(a.pods)
                                 : tr("It takes %1 %2 node(s): %3 of %4 pods placed.").arg(a.nodes).arg(type).arg(a.podsPlaced).arg(a.pods);
     if (a.limitReached)
-        text += tr(" (the search stopped at its limit)");
+        text += tr(" (the search tried at most %1 nodes, and pods still waited: more nodes of this type would place no "
+                   "more of them, or the answer lies beyond; the pods that still do not fit say why)")
+                    .arg(QString::fromStdString(model::formatCount(model::NodesNeededQuestion {}.maxNodes)));
     if (!a.unplaced.empty()) {
         text += tr(" %1 still do not fit:").arg(a.unplaced.size());
         int shown = 0;
@@ -558,14 +566,16 @@ void AddNodesDialog::onPlaced(std::shared_ptr<model::PlanEngine> engine, std::si
         return;
     }
     const QString text = placed == 0 ? tr("Add %1 %2 nodes").arg(nodes, type)
-                                     : tr("Add %1 %2 nodes, place %3 pods on them").arg(nodes, type, QString::fromStdString(model::formatCount(placed)));
+                                     : tr("Add %1 %2 nodes, place %3 pending pods").arg(nodes, type, QString::fromStdString(model::formatCount(placed)));
     if (!m_plan->adoptStep(std::move(engine), appliedBefore, text)) {
         m_answerLabel->setText(tr("The plan changed while the nodes were being added: press Add again."));
         emit nodesAdded(false);
         return;
     }
+    // The pending pods placed go wherever they fit first, the room that was free included.
     m_plan->showMessage(placed == 0 ? tr("Added %1 %2 nodes; no pending pod fits on them.").arg(nodes, type)
-                                    : tr("Added %1 %2 nodes and placed %3 pods on them.").arg(nodes, type, QString::fromStdString(model::formatCount(placed))));
+                                    : tr("Added %1 %2 nodes and placed %3 pending pods (on them or on room that was free).")
+                                          .arg(nodes, type, QString::fromStdString(model::formatCount(placed))));
     accept();
     emit nodesAdded(true);
 }

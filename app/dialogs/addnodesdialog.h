@@ -144,6 +144,7 @@ private:
     LongJob* m_job; // How Many? or Add, one at a time
     std::weak_ptr<const model::ClusterStore> m_typesOf; // the store m_types was made for
     std::map<std::string, std::vector<model::NodeId>> m_types;
+    QString m_pendingType; // model::instanceTypeForPending() of the store m_types was made for
 };
 
 } // namespace fleet::app

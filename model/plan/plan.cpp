@@ -44,6 +44,7 @@
 //    answer a capacity question with a node that helps nobody. With no healthy node of the type,
 //    the first Ready schedulable one, else the first.
 #include "plan.h"
+#include "addnodetemplate.h"
 
 #include "plan_p.h"
 
@@ -154,6 +155,69 @@ NodeId templateNodeFor(const ClusterStore& store, std::span<const NodeId> candid
             usable[r] += podCanUse(store, p, representatives[r]) ? 1 : 0;
     }
     return representatives[static_cast<std::size_t>(std::max_element(usable.begin(), usable.end()) - usable.begin())];
+}
+
+std::string instanceTypeForPending(const ClusterStore& store, std::span<const PodId> pendingPods)
+{
+    // One pod per workload (a pod of none stands for itself), with how many it stands for.
+    std::unordered_map<std::uint64_t, std::pair<PodId, std::int64_t>> standIns;
+    for (const PodId p : pendingPods) {
+        const WorkloadId w = store.podWorkload(p);
+        const std::uint64_t key = w.isValid() ? w.value : (std::uint64_t { 1 } << 32) | p.value;
+        auto [it, added] = standIns.try_emplace(key, p, 0);
+        ++it->second.second;
+    }
+    if (standIns.empty())
+        return {};
+    // The candidate templates of each type: its healthy nodes, one per node group and capacity.
+    std::unordered_map<std::string_view, std::vector<NodeId>> types;
+    static constexpr std::string_view kGroupKeys[] = { "eks.amazonaws.com/nodegroup", "karpenter.sh/nodepool" };
+    std::vector<StringId> groupKeys;
+    for (const std::string_view k : kGroupKeys)
+        if (const StringId id = store.strings().find(k); id.isValid())
+            groupKeys.push_back(id);
+    std::vector<std::pair<std::vector<StringId>, int>> seenKeys;
+    std::unordered_map<std::string_view, std::vector<std::pair<std::vector<StringId>, int>>> seen;
+    for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
+        const NodeId n(i);
+        const std::string_view type = store.nodeInstanceType(n);
+        if (type.empty() || store.nodeIsDeleted(n) || !isHealthyTemplate(store, n))
+            continue;
+        std::pair<std::vector<StringId>, int> key;
+        for (const StringId k : groupKeys)
+            key.first.push_back(scheduling::labelValue(store.nodeLabels(n), k));
+        key.second = static_cast<int>(nodeCapacityType(store, n));
+        auto& keys = seen[type];
+        if (std::find(keys.begin(), keys.end(), key) != keys.end())
+            continue;
+        keys.push_back(std::move(key));
+        types[type].push_back(n);
+    }
+    std::string best;
+    std::pair<std::int64_t, std::int64_t> bestScore { 0, 0 }; // (milli-GPUs served, pods served)
+    for (const auto& [type, templates] : types) {
+        std::pair<std::int64_t, std::int64_t> score { 0, 0 };
+        for (const auto& [key, standIn] : standIns) {
+            const auto [p, pods] = standIn;
+            const ResourceVector& want = store.podRequest(p);
+            const bool served = std::any_of(templates.begin(), templates.end(), [&](NodeId n) {
+                const ResourceVector& has = store.nodeAllocatable(n);
+                for (const CoreResource r : { CoreResource::Cpu, CoreResource::Memory, CoreResource::Gpu })
+                    if (want[r] > has[r])
+                        return false;
+                return podCanUse(store, p, n);
+            });
+            if (served) {
+                score.first += want[CoreResource::Gpu] * pods;
+                score.second += pods;
+            }
+        }
+        if (score > bestScore || (score == bestScore && score.second > 0 && std::string_view(best) > type)) {
+            bestScore = score;
+            best = std::string(type);
+        }
+    }
+    return best;
 }
 
 PodRef podRef(const ClusterStore& store, PodId p)

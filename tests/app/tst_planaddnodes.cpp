@@ -9,6 +9,7 @@
 #include "app/controllers/workerpool.h"
 #include "app/dialogs/addnodesdialog.h"
 #include "app/startup/surfaceformat.h"
+#include "model/plan/addnodetemplate.h"
 #include "model/domainpath.h"
 #include "model/search/nodesneeded.h"
 
@@ -17,6 +18,7 @@
 #include <algorithm>
 
 #include <QAction>
+#include <QComboBox>
 
 #include <QLabel>
 #include <QProgressDialog>
@@ -38,6 +40,7 @@ private slots:
     void answersHowManyNodes();
     void answerClearedWhenTheQuestionChanges();
     void howManyAndAddShowProgressAndCancel();
+    void defaultTypeServesThePendingPods();
 
 private:
     app::AddNodesDialog* openDialog(model::NodeId selected)
@@ -244,6 +247,39 @@ private:
 
 // How Many? and Add report progress up to 100 and stop on the progress dialog's Cancel: no
 // answer, no nodes, the plan as it was, the dialog still open saying so.
+// With no node selected, the dialog opens on the type that serves the most pending demand (GPUs
+// first): the first of the list, a CPU-only type here, answered "no node would help" for pods
+// waiting for GPUs.
+void TestPlanAddNodes::defaultTypeServesThePendingPods()
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    app::AddNodesDialog* dialog = openDialog(model::NodeId {});
+    QVERIFY(dialog);
+    auto* type = dialog->findChild<QComboBox*>(QStringLiteral("addNodesType"));
+    QVERIFY(type && type->count() > 1);
+    const QString chosen = type->currentData().toString();
+    QCOMPARE(chosen.toStdString(), model::instanceTypeForPending(store, model::storePendingPods(store)));
+    QVERIFY2(type->currentIndex() != 0, qPrintable(chosen)); // not merely the first of the list
+    bool gpus = false;
+    for (std::uint32_t i = 0; i < store.nodeCount() && !gpus; ++i)
+        gpus = store.nodeInstanceType(model::NodeId(i)) == chosen.toStdString() && store.nodeGpuCount(model::NodeId(i)) > 0;
+    QVERIFY2(gpus, qPrintable(chosen + " has no GPU node; the pending pods wait for GPUs"));
+    // It helps: How Many? places pods with it where the first type of the list places fewer.
+    dialog->setDomainPath({});
+    QSignalSpy computed(dialog, &app::AddNodesDialog::countComputed);
+    QVERIFY(dialog->computeCount());
+    QVERIFY(computed.wait(60000));
+    const model::NodesNeededAnswer withChosen = dialog->lastAnswer();
+    type->setCurrentIndex(0);
+    QVERIFY(dialog->computeCount());
+    QVERIFY(computed.wait(60000));
+    QVERIFY2(withChosen.podsPlaced > dialog->lastAnswer().podsPlaced,
+        qPrintable(QStringLiteral("%1 placed %2, %3 placed %4").arg(chosen).arg(withChosen.podsPlaced)
+                       .arg(type->currentData().toString()).arg(dialog->lastAnswer().podsPlaced)));
+    dialog->reject();
+}
+
 void TestPlanAddNodes::howManyAndAddShowProgressAndCancel()
 {
     const auto engine = m_window->planController()->engine();

@@ -117,7 +117,9 @@ QString planActionText(const model::ClusterStore& store, const model::AppliedAct
             .arg(s(a.domain), count(static_cast<std::int64_t>(applied.nodesRemoved.size())), count(moved),
                 failureCostText(failureCost(store, applied)));
     case model::ActionType::AddNode:
-        return QObject::tr("Add %1 \u00d7 %2 in %3").arg(count(a.count), s(a.instanceType), s(a.domain));
+        // No domain: each copy goes where its template node is.
+        return a.domain.empty() ? QObject::tr("Add %1 \u00d7 %2 (each beside the node it copies)").arg(count(a.count), s(a.instanceType))
+                                : QObject::tr("Add %1 \u00d7 %2 in %3").arg(count(a.count), s(a.instanceType), s(a.domain));
     case model::ActionType::PlaceWorkload:
         return QObject::tr("Place %1 %2/%3 in %4: %5 pods placed, %6 not")
             .arg(s(a.workloadKind), s(a.workloadNamespace), s(a.workloadName), s(a.domain), count(moved), count(unplaced));
