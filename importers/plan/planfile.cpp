@@ -446,10 +446,10 @@ PlanSource sourceOfFiles(const std::vector<std::string>& paths)
     return s;
 }
 
-PlanSource sourceOfSimulation(std::size_t nodes, std::uint64_t seed)
+PlanSource sourceOfSimulation(std::size_t nodes, std::uint64_t seed, std::size_t regions)
 {
     PlanSource s;
-    s.simulated = "nodes=" + std::to_string(nodes) + " seed=" + std::to_string(seed);
+    s.simulated = "nodes=" + std::to_string(nodes) + " seed=" + std::to_string(seed) + " regions=" + std::to_string(regions);
     return s;
 }
 
