@@ -359,6 +359,7 @@ bool PlanEngine::Private::placePods(const PlanAction& a, AppliedAction& r)
     request.preferredLevel = a.preferredLevel;
     request.sliceSize = a.sliceSize;
     request.sliceLevel = a.sliceLevel;
+    request.keepWithinLevel = a.keepWithinLevel;
     request.gang = a.gang;
     const TopologyPlacement placement = findTopologyPlacement(state, topology, templ, request);
     r.reasons = placement.reasons;
