@@ -199,7 +199,7 @@ int runGui(int& argc, char** argv)
                 return;
             *started = true;
             window.startLiveFeed(std::make_unique<fleet::importers::SimulatedLiveFeed>(
-                fleet::importers::SimulationSpec { source.simulatedNodes, source.seed }, rate));
+                fleet::importers::SimulationSpec { source.simulatedNodes, source.seed, source.simulatedRegions }, rate));
         });
     }
     if (!measure) {

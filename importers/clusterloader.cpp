@@ -219,6 +219,8 @@ LoadedCluster loadSimulatedCluster(const SimulationSpec& spec, ImportProgress* p
     result.store = std::make_shared<model::ClusterStore>();
     generateSimulatedCluster(spec, *result.store, result.report, progress);
     result.sourceLabel = "simulated " + std::to_string(spec.nodeCount) + " nodes, seed " + std::to_string(spec.seed);
+    if (spec.regionCount > 1)
+        result.sourceLabel += ", " + std::to_string(spec.regionCount) + " regions";
     finish(result, topologySpec, result.sourceLabel);
     result.usage = std::make_shared<const model::ClusterUsage>(simulatedUsage(*result.store, spec.seed, 0.0));
     return result;

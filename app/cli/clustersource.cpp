@@ -33,6 +33,10 @@ void addClusterSourceOptions(QCommandLineParser& parser, bool simulateByDefault)
         QStringLiteral("NODES")));
     parser.addOption(QCommandLineOption(QStringLiteral("seed"), QStringLiteral("Seed of the simulated cluster (default 1)."),
         QStringLiteral("N"), QStringLiteral("1")));
+    parser.addOption(QCommandLineOption(QStringLiteral("regions"),
+        QStringLiteral("Spread the simulated nodes over N regions, 1 to 4 (default 1: one regional cluster, us-west-2 and its zones). "
+                       "More regions are several clusters' worth of nodes, for map scale tests, not one cluster a plan can act on."),
+        QStringLiteral("N")));
     parser.addOption(QCommandLineOption(QStringLiteral("kubeconfig"),
         QStringLiteral("Read a live cluster (one LIST of nodes, pods, PDBs, namespaces and volumes; read-only) with this kubeconfig "
                        "file instead of FILEs. Without it, --context reads KUBECONFIG or ~/.kube/config as kubectl does."),
@@ -145,6 +149,15 @@ bool readClusterSource(const QCommandLineParser& parser, bool simulateByDefault,
         return false;
     }
     source.seed = seed;
+    if (parser.isSet(QStringLiteral("regions"))) {
+        const QString text = parser.value(QStringLiteral("regions"));
+        const uint regions = text.toUInt(&ok);
+        if (!ok || regions < 1 || regions > importers::kMaxSimulatedRegions) {
+            error = QStringLiteral("--regions: expected a region count from 1 to %1, got \"%2\"").arg(importers::kMaxSimulatedRegions).arg(text);
+            return false;
+        }
+        source.simulatedRegions = regions;
+    }
     if (!readUsageSource(parser, source, error))
         return false;
     if (parser.isSet(QStringLiteral("request-timeout"))) {
@@ -165,8 +178,9 @@ bool readClusterSource(const QCommandLineParser& parser, bool simulateByDefault,
     if (source.usage)
         source.usage->server.requestTimeout = source.requestTimeout;
     if (parser.isSet(QStringLiteral("kubeconfig")) || parser.isSet(QStringLiteral("context"))) {
-        if (parser.isSet(QStringLiteral("simulate")) || !source.files.isEmpty() || parser.isSet(QStringLiteral("seed"))) {
-            error = QStringLiteral("--kubeconfig and --context read a live cluster: they cannot be combined with files, --simulate or --seed");
+        if (parser.isSet(QStringLiteral("simulate")) || !source.files.isEmpty() || parser.isSet(QStringLiteral("seed"))
+            || parser.isSet(QStringLiteral("regions"))) {
+            error = QStringLiteral("--kubeconfig and --context read a live cluster: they cannot be combined with files, --simulate, --seed or --regions");
             return false;
         }
         source.live = true;
@@ -196,6 +210,10 @@ bool readClusterSource(const QCommandLineParser& parser, bool simulateByDefault,
     if (!source.files.isEmpty() && parser.isSet(QStringLiteral("seed"))) {
         // A seed only shapes a simulated cluster; with files it would be silently ignored.
         error = QStringLiteral("--seed applies to --simulate only, not to files");
+        return false;
+    }
+    if (!source.files.isEmpty() && parser.isSet(QStringLiteral("regions"))) {
+        error = QStringLiteral("--regions applies to --simulate only, not to files");
         return false;
     }
     if (source.files.isEmpty()) {
@@ -272,6 +290,7 @@ importers::LoadedCluster loadClusterOnly(const ClusterSource& source)
         importers::SimulationSpec spec;
         spec.nodeCount = source.simulatedNodes;
         spec.seed = source.seed;
+        spec.regionCount = source.simulatedRegions;
         return importers::loadSimulatedCluster(spec);
     }
     std::vector<std::string> files;
@@ -303,7 +322,7 @@ importers::PlanSource clusterPlanSource(const ClusterSource& source, const impor
     if (source.live)
         return importers::sourceOfLiveCluster(loaded.server, loaded.resourceVersion);
     if (source.simulate)
-        return importers::sourceOfSimulation(source.simulatedNodes, source.seed);
+        return importers::sourceOfSimulation(source.simulatedNodes, source.seed, source.simulatedRegions);
     std::vector<std::string> files;
     for (const QString& f : source.files)
         files.push_back(commandLinePath(f));
@@ -323,7 +342,7 @@ QString clusterSourceLabel(const ClusterSource& source)
 {
     if (source.live)
         return liveSourceLabel(source.context);
-    return source.simulate ? simulatedSourceLabel(source.simulatedNodes, source.seed) : filesSourceLabel(source.files);
+    return source.simulate ? simulatedSourceLabel(source.simulatedNodes, source.seed, source.simulatedRegions) : filesSourceLabel(source.files);
 }
 
 } // namespace fleet::app

@@ -25,6 +25,9 @@ struct ClusterSource {
     bool simulate = false;
     std::size_t simulatedNodes = 100000;
     std::uint64_t seed = 1;
+    /// --regions N: the regions the simulated nodes span (importers::SimulationSpec::regionCount);
+    /// 1, one regional cluster, unless given.
+    std::size_t simulatedRegions = 1;
     bool live = false;
     QString kubeconfig; ///< --kubeconfig (empty: KUBECONFIG or ~/.kube/config, as kubectl)
     QString context;    ///< --context (empty: the current-context)
@@ -39,7 +42,7 @@ struct ClusterSource {
     std::optional<importers::prometheus::UsageSource> usage;
 };
 
-/// Adds --simulate NODES, --seed N, --kubeconfig FILE, --context NAME, --request-timeout D, the usage options
+/// Adds --simulate NODES, --seed N, --regions N, --kubeconfig FILE, --context NAME, --request-timeout D, the usage options
 /// (--prometheus URL, --prometheus-token-file FILE, --prometheus-ca FILE, --usage-config FILE,
 /// --usage-time T) to
 /// `parser`, and the FILE... positional argument.

@@ -11,6 +11,7 @@
 #include "app/shared/placerequest.h"
 #include "model/plan/planprices.h"
 
+#include "importers/kubenames.h"
 #include "importers/plan/jsontext.h"
 #include "importers/plan/planfile.h"
 #include "importers/plan/plansource.h"
@@ -35,7 +36,7 @@ namespace {
 
 constexpr const char* kUsage
     = "fleetscope plan place (FILE... | --simulate N) --pods N (--cpu Q --memory Q [--gpu N] [--gpu-model M] | --pod-template "
-      "POD.json|POD.yaml) [--required-level LABEL | --preferred-level LABEL] [--slice-size S --slice-level LABEL] [--no-gang] "
+      "POD.json|POD.yaml) [--required-level LABEL | --preferred-level LABEL] [--keep-within LABEL] [--slice-size S --slice-level LABEL] [--no-gang] "
       "[--format text|json] -o PLAN.json";
 constexpr const char* kPrefix = "fleetscope plan place: ";
 
@@ -81,6 +82,10 @@ int runPlanPlace(const QStringList& arguments)
     option("name", "The pods' name prefix: the template pod is NAME, the new pods NAME-0, NAME-1, ... (default: placed).", "NAME");
     option("required-level", "All pods inside one domain of this level (a node label key), or none.", "LABEL");
     option("preferred-level", "The smallest domain that holds them, from this level up; spread only as a last resort.", "LABEL");
+    option("keep-within",
+        "A topology level's label key (topology.kubernetes.io/region, topology.kubernetes.io/zone, ...) the pods never spread "
+        "over: all in one domain of it; a preferred level climbs no higher (default: none).",
+        "LABEL");
     option("slice-size", "Pods per slice (divides N); each slice whole inside one domain of --slice-level.", "S");
     option("slice-level", "The level each slice must lie in (e.g. topology.k8s.aws/network-node-layer-3, nvidia.com/gpu.clique).", "LABEL");
     parser.addOption(QCommandLineOption(QStringLiteral("no-gang"), QStringLiteral("Place what fits instead of all or nothing.")));
@@ -128,6 +133,10 @@ int runPlanPlace(const QStringList& arguments)
     input.requiredLevel = text("required-level");
     input.preferredLevel = text("preferred-level");
     input.sliceLevel = text("slice-level");
+    input.keepWithinLevel = text("keep-within");
+    // Given, it must be a label key: an empty one would silently be no constraint at all.
+    if (parser.isSet(QStringLiteral("keep-within")) && input.keepWithinLevel.empty())
+        return fail("--keep-within: " + importers::labelKeyProblem("") + "; give a topology level's label key, e.g. topology.kubernetes.io/region");
     input.gang = !parser.isSet(QStringLiteral("no-gang"));
     if (!parser.isSet(QStringLiteral("output")))
         return fail("-o PLAN.json is needed");

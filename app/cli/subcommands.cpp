@@ -32,7 +32,7 @@ const Subcommand kSubcommands[] = {
         "fleetscope plan check (FILE... | --simulate N) --plan PLAN.json|NAME [--format text|json] [-o EVALUATION.json]\n"
         "fleetscope plan export (FILE... | --simulate N) --plan PLAN.json|NAME (--csv OUT.csv | --kubectl-script OUT.sh)\n"
         "fleetscope plan consolidate (FILE... | --simulate N) [--policy P] [--max-moves N] [--time-limit S] [--keep-within LABEL] [--node-groups FILE] -o PLAN.json\n"
-        "fleetscope plan place (FILE... | --simulate N) --pods N (--cpu Q --memory Q [--gpu N] | --pod-template POD) -o PLAN.json\n"
+        "fleetscope plan place (FILE... | --simulate N) --pods N (--cpu Q --memory Q [--gpu N] | --pod-template POD) [--keep-within LABEL] -o PLAN.json\n"
         "fleetscope plan add-nodes (FILE... | --simulate N) --instance-type TYPE (--count N | --fit-pending) -o PLAN.json",
         &runPlan, nullptr },
     { "save",

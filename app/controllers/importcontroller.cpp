@@ -120,12 +120,13 @@ void ImportController::startFiles(const QStringList& paths, Usage usage)
         [files](importers::ImportProgress* progress) { return importers::loadClusterFiles(files, progress); });
 }
 
-void ImportController::startSimulated(std::size_t nodeCount, std::uint64_t seed, Usage usage)
+void ImportController::startSimulated(std::size_t nodeCount, std::uint64_t seed, Usage usage, std::size_t regions)
 {
     importers::SimulationSpec spec;
     spec.nodeCount = nodeCount;
     spec.seed = seed;
-    start(simulatedSourceLabel(nodeCount, seed), std::move(usage),
+    spec.regionCount = regions;
+    start(simulatedSourceLabel(nodeCount, seed, regions), std::move(usage),
         [spec](importers::ImportProgress* progress) { return importers::loadSimulatedCluster(spec, progress); });
 }
 

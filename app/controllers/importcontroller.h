@@ -108,8 +108,9 @@ public:
     /// One .fleet document (importers::isFleetDocumentFile) is opened with its plans
     /// (ImportedCluster::document).
     void startFiles(const QStringList& paths, Usage usage = std::nullopt);
-    /// Generates a simulated cluster of `nodeCount` nodes from `seed`.
-    void startSimulated(std::size_t nodeCount, std::uint64_t seed, Usage usage = std::nullopt);
+    /// Generates a simulated cluster of `nodeCount` nodes from `seed` over `regions` regions
+    /// (importers::SimulationSpec::regionCount; 1: one regional cluster).
+    void startSimulated(std::size_t nodeCount, std::uint64_t seed, Usage usage = std::nullopt, std::size_t regions = 1);
     /// Lists a live cluster once (importers::loadLiveCluster) with kubeconfig as kubectl reads it:
     /// `kubeconfig` (empty: KUBECONFIG or ~/.kube/config) and `context` (empty: current-context).
     void startLive(const QString& kubeconfig, const QString& context, Usage usage = std::nullopt);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "simulatedialog.h"
 
+#include "importers/simulated/simulatedcluster.h"
+
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLineEdit>
@@ -29,6 +31,12 @@ SimulateDialog::SimulateDialog(QWidget* parent)
     m_seed->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{1,20}")), m_seed));
     m_seed->setToolTip(tr("The same seed and node count give the same cluster."));
 
+    m_regions = new QSpinBox(this);
+    m_regions->setObjectName(QStringLiteral("simulateRegions"));
+    m_regions->setRange(1, static_cast<int>(importers::kMaxSimulatedRegions));
+    m_regions->setValue(1);
+    m_regions->setToolTip(tr("1: one regional cluster (us-west-2 and its zones), as any Kubernetes cluster is. "
+                             "More regions are several clusters' worth of nodes, for map scale tests, not one cluster a plan can act on."));
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -37,6 +45,7 @@ SimulateDialog::SimulateDialog(QWidget* parent)
     auto* form = new QFormLayout(this);
     form->addRow(tr("&Nodes:"), m_nodes);
     form->addRow(tr("&Seed:"), m_seed);
+    form->addRow(tr("&Regions:"), m_regions);
     form->addRow(m_buttons);
     updateOk();
 }
@@ -59,6 +68,16 @@ void SimulateDialog::setNodeCount(std::size_t nodes)
 void SimulateDialog::setSeed(std::uint64_t seed)
 {
     m_seed->setText(QString::number(seed));
+}
+
+std::size_t SimulateDialog::regionCount() const
+{
+    return static_cast<std::size_t>(m_regions->value());
+}
+
+void SimulateDialog::setRegionCount(std::size_t regions)
+{
+    m_regions->setValue(static_cast<int>(std::min<std::size_t>(regions, importers::kMaxSimulatedRegions)));
 }
 
 bool SimulateDialog::seedIsValid() const

@@ -23,8 +23,10 @@ QString filesSourceLabel(const QStringList& paths)
     return QObject::tr("%n files (%1)", nullptr, int(paths.size())).arg(paths.join(QStringLiteral(", ")));
 }
 
-QString simulatedSourceLabel(std::size_t nodeCount, std::uint64_t seed)
+QString simulatedSourceLabel(std::size_t nodeCount, std::uint64_t seed, std::size_t regions)
 {
+    if (regions > 1)
+        return QObject::tr("simulated fleet (%1 nodes, seed %2, %3 regions)").arg(nodeCount).arg(seed).arg(regions);
     return QObject::tr("simulated cluster (%1 nodes, seed %2)").arg(nodeCount).arg(seed);
 }
 

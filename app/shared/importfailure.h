@@ -22,7 +22,7 @@ namespace fleet::app {
 [[nodiscard]] QString filesSourceLabel(const QStringList& paths);
 
 /// The label of a simulated cluster: "simulated cluster (N nodes, seed S)". Thread: any.
-[[nodiscard]] QString simulatedSourceLabel(std::size_t nodeCount, std::uint64_t seed);
+[[nodiscard]] QString simulatedSourceLabel(std::size_t nodeCount, std::uint64_t seed, std::size_t regions = 1);
 
 /// The label of a live cluster: "kubeconfig context NAME", or "the current kubeconfig context"
 /// for an empty `context`. Thread: any.

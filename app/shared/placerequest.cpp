@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "placerequest.h"
 
+#include "importers/kubenames.h"
 #include "importers/plan/podtemplate.h"
 #include "importers/quotedtext.h"
 #include "model/quantity.h"
@@ -91,6 +92,11 @@ model::PlanAction placePodsAction(const PlaceRequestInput& in, const std::string
         fail(in.gpusGiven ? PlaceField::Gpu : PlaceField::GpuModel, "--gpu and --gpu-model describe a shape; with --pod-template the template says it");
     if (!in.requiredLevel.empty() && !in.preferredLevel.empty())
         fail(PlaceField::Levels, "give --required-level or --preferred-level, not both");
+    // Given, it must be a label key (as plan consolidate's --keep-within); whether it is a level
+    // of the topology is the engine's to say, once the cluster is read.
+    if (!in.keepWithinLevel.empty())
+        if (const std::string problem = importers::labelKeyProblem(in.keepWithinLevel); !problem.empty())
+            fail(PlaceField::Levels, "--keep-within: " + problem + "; give a topology level's label key, e.g. topology.kubernetes.io/region");
     if ((in.sliceSize > 0) != !in.sliceLevel.empty())
         fail(in.sliceSize > 0 ? PlaceField::SliceLevel : PlaceField::SliceSize, "--slice-size and --slice-level go together");
     if (in.sliceSize > 0 && in.pods % in.sliceSize != 0) // the engine's rule (topologyplacement.h), said before the cluster is read
@@ -103,6 +109,7 @@ model::PlanAction placePodsAction(const PlaceRequestInput& in, const std::string
     action.preferredLevel = in.preferredLevel;
     action.sliceSize = in.sliceSize;
     action.sliceLevel = in.sliceLevel;
+    action.keepWithinLevel = in.keepWithinLevel;
     action.gang = in.gang;
     const std::string name = in.name.empty() ? "placed" : in.name;
     try {

@@ -49,6 +49,7 @@ struct PlaceRequestInput {
     std::string namespaceName;       // "" = the template's, else "default"
     std::string name;                // "" = "placed": the template pod's name, the pods NAME-0...
     std::string requiredLevel, preferredLevel; // label keys; at most one
+    std::string keepWithinLevel;     // --keep-within: a label key the pods never spread over; "" = none (a Levels error)
     std::int32_t sliceSize = 0;      // 0 = no slices; else divides pods, with sliceLevel
     std::string sliceLevel;
     bool gang = true;
@@ -64,7 +65,8 @@ struct PlaceRequestInput {
 /// fills it. `gpuModelLabel`: the node label that names GPU models (gpuModelLabelOf()).
 /// Throws PlaceRequestError naming the field: pods < 1, a shape and a template both or
 /// neither, cpu without memory, GPUs or a GPU model with a template, both levels, a slice size
-/// without a slice level or one that does not divide the pods, an unreadable template file.
+/// without a slice level or one that does not divide the pods, a keep-within level that is
+/// not a label key, an unreadable template file.
 [[nodiscard]] model::PlanAction placePodsAction(const PlaceRequestInput& input, const std::string& gpuModelLabel);
 
 /// The node label a store names GPU models by (nvidia.com/gpu.product, the Alibaba trace's

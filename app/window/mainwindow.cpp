@@ -503,12 +503,12 @@ void MainWindow::openFiles(const QStringList& paths, ImportController::Usage usa
     m_imports->startFiles(clusterFiles, std::move(usage));
 }
 
-void MainWindow::openSimulated(std::size_t nodeCount, std::uint64_t seed, ImportController::Usage usage)
+void MainWindow::openSimulated(std::size_t nodeCount, std::uint64_t seed, ImportController::Usage usage, std::size_t regions)
 {
-    m_lastSimulation = { nodeCount, seed };
+    m_lastSimulation = { nodeCount, seed, regions };
     m_requestedFiles.clear();
-    m_requestedSimulation = QStringLiteral("nodes=%1 seed=%2").arg(nodeCount).arg(seed);
-    m_imports->startSimulated(nodeCount, seed, std::move(usage));
+    m_requestedSimulation = QString::fromStdString(importers::sourceOfSimulation(nodeCount, seed, regions).simulated);
+    m_imports->startSimulated(nodeCount, seed, std::move(usage), regions);
 }
 
 void MainWindow::openLive(const QString& kubeconfig, const QString& context, ImportController::Usage usage)
@@ -524,7 +524,7 @@ void MainWindow::openSource(const ClusterSource& source)
     if (source.live)
         openLive(source.kubeconfig, source.context, source.usage);
     else if (source.simulate)
-        openSimulated(source.simulatedNodes, source.seed, source.usage);
+        openSimulated(source.simulatedNodes, source.seed, source.usage, source.simulatedRegions);
     else
         openFiles(source.files, source.usage);
 }
@@ -552,12 +552,13 @@ void MainWindow::showOpenDialog()
 void MainWindow::showSimulateDialog()
 {
     SimulateDialog dialog(this);
-    if (m_lastSimulation.first > 0) {
-        dialog.setNodeCount(m_lastSimulation.first);
-        dialog.setSeed(m_lastSimulation.second);
+    if (m_lastSimulation.nodeCount > 0) {
+        dialog.setNodeCount(m_lastSimulation.nodeCount);
+        dialog.setSeed(m_lastSimulation.seed);
+        dialog.setRegionCount(m_lastSimulation.regionCount);
     }
     if (dialog.exec() == QDialog::Accepted && confirmReplace())
-        openSimulated(dialog.nodeCount(), dialog.seed());
+        openSimulated(dialog.nodeCount(), dialog.seed(), std::nullopt, dialog.regionCount());
     restoreMapFocus();
 }
 

@@ -91,7 +91,8 @@ public:
     void openFiles(const QStringList& paths, ImportController::Usage usage = std::nullopt);
     /// Generates a simulated cluster on a worker (File > Open Simulated Cluster); its usage is
     /// the simulated one unless `usage` names a Prometheus.
-    void openSimulated(std::size_t nodeCount, std::uint64_t seed, ImportController::Usage usage = std::nullopt);
+    /// `regions` as importers::SimulationSpec::regionCount (1: one regional cluster).
+    void openSimulated(std::size_t nodeCount, std::uint64_t seed, ImportController::Usage usage = std::nullopt, std::size_t regions = 1);
     /// Lists a live cluster once on a worker (`--kubeconfig FILE --context NAME`; empty: as
     /// kubectl); `usage` as for openFiles() (File > Connect's Prometheus), this connection only.
     void openLive(const QString& kubeconfig, const QString& context, ImportController::Usage usage = std::nullopt);
@@ -318,7 +319,7 @@ private:
     QString m_errorMessage; // plain text of the error banner
     qint64 m_lastSetClusterMs = 0;
     bool m_logImportErrors = true;
-    std::pair<std::size_t, std::uint64_t> m_lastSimulation { 0, 1 }; // nodes, seed of the last simulation
+    importers::SimulationSpec m_lastSimulation { 0, 1, 1 }; // nodes, seed, regions of the last simulation
     QString m_lastKubeconfig; // the file File > Connect used last
 
     QFrame* m_errorBanner = nullptr;

@@ -67,6 +67,8 @@ std::string actionSubject(const model::PlanAction& a)
             out += ", preferred " + a.preferredLevel;
         if (a.sliceSize > 0)
             out += ", slices of " + std::to_string(a.sliceSize) + " per " + a.sliceLevel;
+        if (!a.keepWithinLevel.empty())
+            out += ", within one " + a.keepWithinLevel;
         return out + (a.gang ? ", gang" : "");
     }
     }

@@ -264,7 +264,7 @@ public:
             a.policy = string(o, "policy", path, false);
         } else if (type == "place-pods") {
             const dom::object o = object(e, path,
-                { "type", "pod", "count", "podTemplate", "requiredLevel", "preferredLevel", "sliceSize", "sliceLevel", "gang", "policy" });
+                { "type", "pod", "count", "podTemplate", "requiredLevel", "preferredLevel", "sliceSize", "sliceLevel", "keepWithin", "gang", "policy" });
             a.type = model::ActionType::PlacePods;
             dom::element pod;
             if (o.at_key("pod").get(pod) != simdjson::SUCCESS)
@@ -285,6 +285,7 @@ public:
             a.requiredLevel = string(o, "requiredLevel", path, false);
             a.preferredLevel = string(o, "preferredLevel", path, false);
             a.sliceLevel = string(o, "sliceLevel", path, false);
+            a.keepWithinLevel = string(o, "keepWithin", path, false);
             const std::int64_t slice = integer(o, "sliceSize", path, 0);
             if (slice < 0 || slice > count)
                 fail(path + ".sliceSize", "expected a slice size from 1 to the count, got " + std::to_string(slice));
@@ -390,6 +391,8 @@ std::string planJson(const PlanDocument& plan)
                 w.key("sliceSize").value(std::int64_t { a.sliceSize });
                 w.key("sliceLevel").value(a.sliceLevel);
             }
+            if (!a.keepWithinLevel.empty())
+                w.key("keepWithin").value(a.keepWithinLevel);
             w.key("gang").value(a.gang);
             if (!a.policy.empty())
                 w.key("policy").value(a.policy);
@@ -446,10 +449,10 @@ PlanSource sourceOfFiles(const std::vector<std::string>& paths)
     return s;
 }
 
-PlanSource sourceOfSimulation(std::size_t nodes, std::uint64_t seed)
+PlanSource sourceOfSimulation(std::size_t nodes, std::uint64_t seed, std::size_t regions)
 {
     PlanSource s;
-    s.simulated = "nodes=" + std::to_string(nodes) + " seed=" + std::to_string(seed);
+    s.simulated = "nodes=" + std::to_string(nodes) + " seed=" + std::to_string(seed) + " regions=" + std::to_string(regions);
     return s;
 }
 

@@ -30,7 +30,7 @@ struct PlanSource {
     std::vector<File> files;
     std::string server;          // live cluster: the API server URL
     std::string resourceVersion; // live cluster: the list's resourceVersion
-    std::string simulated;       // simulated cluster: "nodes=100000 seed=1"
+    std::string simulated;       // simulated cluster: "nodes=100000 seed=1 regions=1"
 };
 
 /// A plan as stored.

@@ -20,8 +20,10 @@ namespace fleet::importers {
 /// A source naming each file (as given) with its digest. Throws PlanFileError.
 [[nodiscard]] PlanSource sourceOfFiles(const std::vector<std::string>& paths);
 
-/// A source naming a simulated cluster ("nodes=N seed=S").
-[[nodiscard]] PlanSource sourceOfSimulation(std::size_t nodes, std::uint64_t seed);
+/// A source naming a simulated cluster ("nodes=N seed=S regions=R"). The region count is
+/// always written: a plan that names no region count was made before the one-region default,
+/// on the four-region fleet, and must not pass for one made on today's default.
+[[nodiscard]] PlanSource sourceOfSimulation(std::size_t nodes, std::uint64_t seed, std::size_t regions = 1);
 
 /// A source naming a live cluster: its API server URL and the resourceVersion of the list the
 /// state came from (LoadedCluster::server, ::resourceVersion).

@@ -33,6 +33,7 @@
 #include "importers/progressthrottle.h"
 #include "model/clusterstore.h"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -61,6 +62,7 @@ inline constexpr Region kRegions[] = {
     { "eu-west-1", "eu-west-1.compute.internal", "euw1-az", "abc", 100 },
 };
 inline constexpr std::size_t kRegionCount = std::size(kRegions);
+static_assert(kRegionCount == kMaxSimulatedRegions);
 
 // The EC2 network hierarchy: at most this many instances per layer-3 network node, layer-3
 // nodes per layer-2, layer-2 nodes per layer-1 (our choice; EC2 does not publish fan-outs).
@@ -118,6 +120,8 @@ public:
         , m_report(report)
         , m_rng(spec.seed)
         , m_throttle(progress, spec.nodeCount)
+        , m_regions(std::clamp<std::size_t>(spec.regionCount, 1, kRegionCount))
+        , m_addressBits(m_regions == 1 ? 24 : m_regions == 2 ? 23 : 22)
     {
     }
 
@@ -167,6 +171,8 @@ private:
     ImportReport& m_report;
     DeterministicRng m_rng;
     ProgressThrottle m_throttle;
+    std::size_t m_regions; // the first m_regions of kRegions
+    unsigned m_addressBits; // bits of a region's share of 10.0.0.0/8
 
     std::array<model::ResourceKey, kExtCount> m_extKey {};
     model::NodeRecord m_node;
@@ -187,6 +193,7 @@ private:
     std::string m_groupName; // the node group being generated
     std::vector<std::pair<std::size_t, std::string>> m_trainingGroups; // (type index, node group name)
     std::vector<std::size_t> m_trainingGroupNodes; // nodes of each of m_trainingGroups
+    std::vector<std::size_t> m_trainingGroupIdle; // of them, Ready schedulable nodes with no accelerator in use
 };
 
 } // namespace fleet::importers::simulated

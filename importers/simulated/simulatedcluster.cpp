@@ -63,11 +63,11 @@ void ClusterGenerator::run()
     chooseUnhealthyNodes();
 
     std::vector<std::uint32_t> regionWeights;
-    for (const auto& r : kRegions)
-        regionWeights.push_back(r.sharePerMille);
+    for (std::size_t r = 0; r < m_regions; ++r)
+        regionWeights.push_back(kRegions[r].sharePerMille);
     const std::vector<std::size_t> perRegion = apportion(m_spec.nodeCount, regionWeights);
     std::size_t zoneGlobal = 0;
-    for (std::size_t r = 0; r < kRegionCount; ++r) {
+    for (std::size_t r = 0; r < m_regions; ++r) {
         const std::string_view letters = kRegions[r].zoneLetters;
         std::vector<std::uint32_t> zoneWeights;
         for (std::size_t z = 0; z < letters.size(); ++z)
@@ -187,9 +187,16 @@ void ClusterGenerator::generateGroup(
     Amounts budget = shape.allocatable;
     daemonSetRequest(type).subtractFrom(budget);
     switch (pool.role) {
-    case Role::Training:
+    case Role::Training: {
         placeTraining(m_planned, type, budget);
+        // The group's nodes a pending gang could take: Ready, schedulable, no accelerator in use.
+        std::size_t idle = 0;
+        for (const PlannedNode& n : m_planned)
+            idle += !n.notReady && !n.cordoned && n.free.core[CoreResource::Gpu] == shape.allocatable.core[CoreResource::Gpu]
+                && n.free.ext == shape.allocatable.ext;
+        m_trainingGroupIdle.push_back(idle);
         break;
+    }
     case Role::Mig:
     case Role::Inference:
         fillInference(m_planned, type, migProfile, budget);
@@ -243,12 +250,13 @@ void ClusterGenerator::addNode(const Zone& zone, PlannedNode& n, std::uint64_t s
     int migProfile, const std::string& group, bool capacityBlock)
 {
     const Region& region = kRegions[zone.region];
-    // Private IPv4 in 10.0.0.0/8: each region owns 64 values of the second octet; a
-    // multiplicative bijection modulo 2^22 scatters the addresses (unique up to 4 million
-    // nodes a region).
-    const std::uint64_t addr = (m_ipCounter[zone.region]++ * 0x9E3779B1ull + m_ipSalt[zone.region]) & ((1u << 22) - 1);
+    // Private IPv4 in 10.0.0.0/8: each region owns an equal power-of-two share of the second
+    // octet (all 256 values for one region, 64 each for three or four); a multiplicative
+    // bijection modulo the region's address count scatters the addresses (unique up to 16
+    // million nodes in one region, 4 million a region among four).
+    const std::uint64_t addr = (m_ipCounter[zone.region]++ * 0x9E3779B1ull + m_ipSalt[zone.region]) & ((1ull << m_addressBits) - 1);
     n.name = "ip-10-";
-    appendNumber(n.name, zone.region * 64 + (addr >> 16));
+    appendNumber(n.name, (zone.region << (m_addressBits - 16)) + (addr >> 16));
     n.name += '-';
     appendNumber(n.name, (addr >> 8) & 255);
     n.name += '-';

@@ -4,7 +4,10 @@
 // (DESIGN.md, "Data sources: Simulated").
 //
 // What it holds, for any node count:
-// - Nodes in a few regions (us-west-2, us-east-1, us-east-2, eu-west-1), their zones, and the
+// - Nodes in one region, us-west-2, spread over its four zones, as one EKS cluster (a cluster
+//   is regional: its nodes and pods never cross a region). SimulationSpec::regionCount adds
+//   us-east-1, us-east-2 and eu-west-1: several clusters' worth of nodes in one store, for
+//   tests of the map's scale, not a fleet a plan could act on as one. Also the
 //   EC2 network hierarchy (labels topology.k8s.aws/network-node-layer-1..3, as the EC2
 //   DescribeInstanceTopology API and EKS report it: layer-1 spine blocks hold layer-2
 //   networks, which hold layer-3 groups of at most 16 instances). Node groups of one instance
@@ -31,7 +34,8 @@
 //   accelerator node, all pods of a gang on nodes of one layer-2 network); inference
 //   Deployments (1 to 4 GPUs a pod, or one MIG slice); batch Jobs with Succeeded and Failed
 //   pods; CPU Deployments; pending pods (no nodeName), among them training gangs larger than
-//   any layer-2 network, which therefore cannot be placed together. Some accelerator nodes
+//   any layer-2 network and than their node group's idle nodes, which therefore cannot be
+//   placed together. Some accelerator nodes
 //   are left idle (about 1 layer-2 network in 16 of a training group between jobs, whole:
 //   128 idle nodes); inference nodes are filled to random levels, so many are fragmented.
 // - Pods are bound only where they fit: on no node does the sum of the requests of its
@@ -53,12 +57,23 @@ namespace fleet::importers {
 struct SimulationSpec {
     std::size_t nodeCount = 100000;
     std::uint64_t seed = 1;
+    /// Regions, 1 to kMaxSimulatedRegions: 1 is one cluster (us-west-2 and its zones); more
+    /// add us-east-1, us-east-2 and eu-west-1 in that order, the nodes split 40/30/20/10 per
+    /// mille (renormalized over the regions taken). The same seed and region count give the
+    /// same fleet; regionCount 4 is the fleet every simulation was before the one-region
+    /// default (but for a pending gang its node group's idle nodes could hold, which is now
+    /// one layer-3 block larger than them). Values outside the range are clamped.
+    std::size_t regionCount = 1;
 };
+
+/// The most regions a simulation spans (us-west-2, us-east-1, us-east-2, eu-west-1).
+inline constexpr std::size_t kMaxSimulatedRegions = 4;
 
 /// Appends a deterministic simulated accelerator fleet of exactly spec.nodeCount nodes (and
 /// their pods, on average about 17 a node) to `store`, which must be empty (the names of a
 /// simulated fleet are not made to be unique against another cluster). No finalize().
-/// Node and pod names are unique up to about ten million nodes.
+/// Node and pod names are unique up to about ten million nodes (with regionCount 3, about
+/// nine million: each region has 2^22 addresses).
 /// Progress is reported in nodes (done, spec.nodeCount), at most about ten times a second.
 /// Throws std::invalid_argument when `store` is not empty, and ImportCancelled when
 /// `progress` asks to stop, after which `store` is empty again.

@@ -575,7 +575,15 @@ void ClusterGenerator::addPendingGangs()
         const InstanceType& type = kTypes[group ? group->first : kTrainingTypes[m_rng.below(std::size(kTrainingTypes))]];
         Amounts budget = shapeFor(type, 0).allocatable;
         daemonSetRequest(type).subtractFrom(budget);
-        const auto size = static_cast<std::uint32_t>(m_rng.between(kNodesPerLayer2 + 16, 2 * kNodesPerLayer2));
+        auto size = static_cast<std::uint32_t>(m_rng.between(kNodesPerLayer2 + 16, 2 * kNodesPerLayer2));
+        // It waits because its group cannot hold it: never fewer pods than the group's idle
+        // nodes (a large group of one big zone idles more than a layer-2 network between
+        // jobs), one layer-3 block more. Unchanged where the draw is larger already.
+        if (group) {
+            const std::size_t idle = m_trainingGroupIdle[static_cast<std::size_t>(group - m_trainingGroups.data())];
+            if (size <= idle)
+                size = static_cast<std::uint32_t>(idle + kNodesPerLayer3);
+        }
         makeTrainingGang(gang, type, budget, size);
         if (group)
             gang.pod.nodeSelector.emplace_back("eks.amazonaws.com/nodegroup", group->second);

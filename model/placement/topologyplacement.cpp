@@ -65,6 +65,7 @@ struct Tree {
     std::vector<std::vector<std::uint32_t>> byDepth;
     int requestDepth = 0;
     int sliceDepth = 0; // 0: no slices
+    int keepDepth = 0; // the keep-within level's depth; 0: none
     std::int64_t sliceSize = 0;
     std::vector<std::int64_t> nodeCap; // by NodeId
     std::int32_t outside = 0;
@@ -107,6 +108,8 @@ void validate(const TopologyRequest& r, const std::vector<std::string>& levels)
         known(r.requiredLevel, "the required level");
     if (!r.preferredLevel.empty())
         known(r.preferredLevel, "the preferred level");
+    if (!r.keepWithinLevel.empty())
+        known(r.keepWithinLevel, "the keep-within level");
     if ((r.sliceSize > 0) != !r.sliceLevel.empty())
         throw std::invalid_argument("a slice size and a slice level go together");
     if (r.sliceSize < 0)
@@ -134,6 +137,12 @@ Tree buildTree(const PlanLedger& state, const Topology& topology, PodId podSpec,
     t.requestDepth = !level.empty() ? depthOf(level) : t.sliceDepth > 0 ? t.sliceDepth : static_cast<int>(t.keys.size());
     if (t.sliceDepth > 0 && t.sliceDepth < t.requestDepth)
         throw std::invalid_argument("the slice level " + r.sliceLevel + " must be " + level + " or a level below it; the levels are: " + joined(t.keys));
+    if (!r.keepWithinLevel.empty()) {
+        t.keepDepth = depthOf(r.keepWithinLevel);
+        if (t.keepDepth > t.requestDepth)
+            throw std::invalid_argument("the keep-within level " + r.keepWithinLevel + " must be "
+                + (level.empty() ? t.keys[static_cast<std::size_t>(t.requestDepth - 1)] : level) + " or a level above it; the levels are: " + joined(t.keys));
+    }
 
     const ClusterStore& store = state.store();
     const int depth = static_cast<int>(t.keys.size());
@@ -344,7 +353,7 @@ std::vector<std::string> topologyPlacementLevels(const PlanLedger& state, const 
         const auto at = std::find(keys.begin(), keys.end(), kLayer3);
         keys.insert(at == keys.end() ? keys.end() : at + 1, kLayer4);
     }
-    for (const std::string* k : { &request.requiredLevel, &request.preferredLevel, &request.sliceLevel })
+    for (const std::string* k : { &request.requiredLevel, &request.preferredLevel, &request.sliceLevel, &request.keepWithinLevel })
         if (!k->empty() && std::find(keys.begin(), keys.end(), *k) == keys.end() && someNodeCarries(state, *k))
             keys.push_back(*k);
     return keys;
@@ -373,18 +382,21 @@ TopologyPlacement findTopologyPlacement(const PlanLedger& state, const Topology&
             break;
         }
         out.shortfalls.push_back(shortfall(state, feasibility, t, depth, sorted, count));
-        const bool last = required || depth == 1;
+        // The keep-within level is as far as a preferred level climbs, and one of its domains
+        // must hold the pods, as at a required level.
+        const bool whole = required || depth == t.keepDepth;
+        const bool last = whole || depth == 1;
         if (!last)
             continue;
         // The last resort (preferred, top level): spread over its domains; without gang, as
         // much as the best option holds.
         std::vector<std::pair<std::uint32_t, std::int64_t>> spread;
-        const std::int64_t left = required ? count : takeMinimum(std::span<const std::uint32_t>(sorted), count, cap,
+        const std::int64_t left = whole ? count : takeMinimum(std::span<const std::uint32_t>(sorted), count, cap,
             [&](std::uint32_t d, std::int64_t a) { spread.emplace_back(d, a); });
         if (left == 0) {
             chosen = std::move(spread);
         } else if (!request.gang && !sorted.empty()) {
-            if (required) {
+            if (whole) {
                 if (cap(sorted.front()) > 0)
                     chosen.emplace_back(sorted.front(), cap(sorted.front()));
             } else {

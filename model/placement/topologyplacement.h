@@ -53,6 +53,12 @@ struct TopologyRequest {
     std::int32_t sliceSize = 0; // 0: no slices; else divides `pods`
     std::string sliceLevel;     // with sliceSize: each slice inside one domain of this (lower) level
     bool gang = true;           // all or nothing
+    /// A level's label key the pods never spread over: a preferred level (or none: the deepest)
+    /// climbs no higher than it, and at it one domain must hold them all, as at a required
+    /// level (a cluster's region, say, for a fleet of several). "" (the default): the climb may
+    /// reach the top level and spread there. It must be the request's level or above it; a
+    /// required level at or below it implies it.
+    std::string keepWithinLevel;
 };
 
 /// Why a level did not hold the pods: its domain that came closest and what it lacks.
@@ -87,7 +93,7 @@ struct TopologyPlacement {
 /// added one; a pending pod is judged off every node) go under `state`, without changing it.
 /// Throws std::invalid_argument, naming the problem and the levels there are, when the request
 /// is malformed (pods < 1, both levels, an unknown level, a slice size that does not divide
-/// pods, a slice level not below the request's level).
+/// pods, a slice level not below the request's level, a keep-within level below the request's).
 [[nodiscard]] TopologyPlacement findTopologyPlacement(
     const PlanLedger& state, const Topology& topology, PodId podSpec, const TopologyRequest& request);
 

@@ -423,6 +423,7 @@ bool PlanEngine::Private::placePods(const PlanAction& a, AppliedAction& r)
     request.preferredLevel = a.preferredLevel;
     request.sliceSize = a.sliceSize;
     request.sliceLevel = a.sliceLevel;
+    request.keepWithinLevel = a.keepWithinLevel;
     request.gang = a.gang;
     const TopologyPlacement placement = findTopologyPlacement(state, topology, templ, request);
     r.reasons = placement.reasons;
@@ -443,7 +444,7 @@ bool PlanEngine::Private::placePods(const PlanAction& a, AppliedAction& r)
             const PodId p = state.addPod(templ, prefix + std::to_string(ordinal++));
             if (!p.isValid())
                 throw std::invalid_argument("place-pods: pod " + podKey(store, templ) + " cannot be a template (finished, DaemonSet or mirror pod)");
-            ops->push_back({ Op::AddedPod, p, {}, false, -1 });
+            ops->push_back({ Op::AddedPod, p, {}, false, -1, 0 });
             move(p, node);
             r.podsAdded.push_back(p);
             r.changes.push_back({ p, {}, node });
@@ -560,6 +561,7 @@ bool PlanEngine::undo()
         switch (effect.kind) {
         case Op::Move:
             effect.node = d->state.podNode(effect.pod);
+            effect.gpuMask = d->state.podGpuMask(effect.pod);
             break;
         case Op::Presence:
             effect.flag = d->state.nodePresent(effect.node);

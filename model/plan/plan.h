@@ -69,6 +69,7 @@ struct PlanAction {
     // the Kueue TAS request (TopologyRequest's fields): label keys, slice size, all or nothing.
     std::string podTemplate;
     std::string requiredLevel, preferredLevel, sliceLevel;
+    std::string keepWithinLevel; // PlacePods: TopologyRequest::keepWithinLevel ("" none)
     std::int32_t sliceSize = 0;
     bool gang = true;
     /// MovePod: applied although infeasible; the plan marks it as a violation (see PlanEngine).

@@ -36,6 +36,9 @@ struct Op {
     NodeId node;      // Move: the pod's node before; Presence / Added / Cordon: the node
     bool flag = false; // Move: podChanged() before; Presence: present before
     std::int32_t budget = -1;
+    // Move: the GPUs the pod held on `node` (PlanLedger::podGpuMask()), so that undo and replay
+    // put it back on the same GPUs, not on the ones a best fit would choose now (0: none).
+    std::uint64_t gpuMask = 0;
 };
 
 inline std::uint64_t nameHash(std::string_view ns, std::string_view name) noexcept
@@ -342,7 +345,7 @@ struct PlanEngine::Private {
     void move(PodId p, NodeId to)
     {
         const NodeId from = state.podNode(p);
-        ops->push_back({ Op::Move, p, from, state.podChanged(p), -1 });
+        ops->push_back({ Op::Move, p, from, state.podChanged(p), -1, state.podGpuMask(p) });
         if (!state.movePod(p, to)) {
             // A finished pod, or a node that is not present: the ledger refuses; so does the plan.
             ops->pop_back();
@@ -356,13 +359,13 @@ struct PlanEngine::Private {
     void evict(PodId p)
     {
         const NodeId from = state.podNode(p);
-        ops->push_back({ Op::Move, p, from, state.podChanged(p), -1 });
+        ops->push_back({ Op::Move, p, from, state.podChanged(p), -1, state.podGpuMask(p) });
         state.evictPod(p);
         touch(from);
     }
     void setPresent(NodeId n, bool present)
     {
-        ops->push_back({ Op::Presence, {}, n, state.nodePresent(n), -1 });
+        ops->push_back({ Op::Presence, {}, n, state.nodePresent(n), -1, 0 });
         state.setNodePresent(n, present);
         touch(n);
     }
@@ -371,7 +374,7 @@ struct PlanEngine::Private {
         const NodeId n = state.addNode(templateNode, name, labels);
         if (!n.isValid())
             throw std::invalid_argument("add-node: the ledger refused to add node " + name);
-        ops->push_back({ Op::Added, {}, n, false, -1 });
+        ops->push_back({ Op::Added, {}, n, false, -1, 0 });
         touch(n);
         return n;
     }
@@ -380,14 +383,14 @@ struct PlanEngine::Private {
         if (isCordoned(n))
             return;
         state.setNodeCordoned(n, true);
-        ops->push_back({ Op::Cordon, {}, n, false, -1 });
+        ops->push_back({ Op::Cordon, {}, n, false, -1, 0 });
     }
     void spend(std::int32_t budget)
     {
         if (budget < 0)
             return;
         disruptionBudgets().spend(budget);
-        ops->push_back({ Op::Spend, {}, {}, false, budget });
+        ops->push_back({ Op::Spend, {}, {}, false, budget, 0 });
     }
     void undoOne(const Op& op)
     {
@@ -397,7 +400,7 @@ struct PlanEngine::Private {
             if (!op.flag)
                 state.restorePod(op.pod);
             else if (op.node.isValid())
-                state.movePod(op.pod, op.node);
+                state.movePod(op.pod, op.node, op.gpuMask);
             else
                 state.evictPod(op.pod);
             touch(now);
@@ -431,7 +434,7 @@ struct PlanEngine::Private {
         case Op::Move: {
             const NodeId from = state.podNode(effect.pod);
             if (effect.node.isValid())
-                state.movePod(effect.pod, effect.node);
+                state.movePod(effect.pod, effect.node, effect.gpuMask);
             else
                 state.evictPod(effect.pod);
             touch(from);

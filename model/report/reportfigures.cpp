@@ -267,7 +267,7 @@ std::vector<DomainChange> domainsChangedMost(const ClusterStore& store, const To
     }
     int level = deepest;
     for (int l = 1; l <= deepest; ++l)
-        if (largest[static_cast<std::size_t>(l)] <= maxNodes) {
+        if (largest[static_cast<std::size_t>(l)] <= maxNodes && largest[static_cast<std::size_t>(l)] < store.nodeCount()) {
             level = l;
             break;
         }

@@ -121,8 +121,8 @@ struct DomainChange {
 };
 /// The `limit` domains the plan `applied` changes most (most nodes freed, then most pods
 /// moved; none unchanged), for maps zoomed to them. The level: the shallowest whose largest
-/// domain holds at most `maxNodes` nodes (a map of it shows each node's cell), else the
-/// deepest. O(changes + domains).
+/// domain holds at most `maxNodes` nodes (a map of it shows each node's cell) and not every
+/// node (a regional cluster's one region is no zoom), else the deepest. O(changes + domains).
 [[nodiscard]] std::vector<DomainChange> domainsChangedMost(const ClusterStore& store, const Topology& topology,
     const std::vector<AppliedAction>& applied, std::size_t limit = 3, std::size_t maxNodes = 2000);
 

@@ -494,6 +494,11 @@ std::int64_t PlanLedger::nodeExtendedRequested(NodeId n, ResourceKey key) const 
     return 0;
 }
 std::span<const std::int32_t> PlanLedger::nodeGpuShares(NodeId n) const noexcept { return d->gpus(n); }
+std::uint64_t PlanLedger::podGpuMask(PodId p) const noexcept
+{
+    const auto it = d->podGpuMask.find(p.value);
+    return it == d->podGpuMask.end() ? 0 : it->second;
+}
 std::span<const Taint> PlanLedger::nodeTaints(NodeId n) const noexcept { return d->taintsOf(n); }
 const ResourceVector& PlanLedger::nodeAllocatable(NodeId n) const noexcept { return d->store->nodeAllocatable(d->templateOf(n)); }
 Readiness PlanLedger::nodeReadiness(NodeId n) const noexcept

@@ -79,6 +79,9 @@ public:
     /// to one GPU, chosen by best fit (the GPU it leaves with the least free); a whole-GPU pod
     /// adds 1000 to each of ceil(gpu / 1000) GPUs, the least used. Empty for other nodes.
     [[nodiscard]] std::span<const std::int32_t> nodeGpuShares(NodeId n) const noexcept;
+    /// The GPUs pod p holds on its node under the plan (bit i: GPU i of nodeGpuShares()), as
+    /// movePod(p, to, gpuMask) takes them: 0 when it holds none the ledger tracks. O(1).
+    [[nodiscard]] std::uint64_t podGpuMask(PodId p) const noexcept;
     /// The node's taints, allocatable, readiness, cordon and GPU count: the store's for a store
     /// node; an added node has its template's allocatable, GPU count and taints (without the
     /// node lifecycle controller's condition taints), is Ready and not cordoned.

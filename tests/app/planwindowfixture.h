@@ -42,9 +42,10 @@ inline void sendMouse(views::FleetMapView* map, QEvent::Type type, const QPoint&
     QApplication::sendEvent(gl, &e);
 }
 
-/// A shown main window on the simulated cluster (nodes, seed) with its plan engine built and
-/// the map coloured by cpu requested; null when it did not get there in time.
-inline std::unique_ptr<app::MainWindow> openWindow(std::size_t nodes = 240, std::uint64_t seed = 3)
+/// A shown main window on the simulated cluster (nodes, seed, regions: importers::
+/// SimulationSpec::regionCount) with its plan engine built and the map coloured by cpu
+/// requested; null when it did not get there in time.
+inline std::unique_ptr<app::MainWindow> openWindow(std::size_t nodes = 240, std::uint64_t seed = 3, std::size_t regions = 1)
 {
     auto window = std::make_unique<app::MainWindow>();
     window->resize(1400, 900);
@@ -52,7 +53,7 @@ inline std::unique_ptr<app::MainWindow> openWindow(std::size_t nodes = 240, std:
     if (!QTest::qWaitForWindowExposed(window.get()))
         return nullptr;
     QSignalSpy shown(window.get(), &app::MainWindow::clusterShown);
-    window->openSimulated(nodes, seed);
+    window->openSimulated(nodes, seed, std::nullopt, regions);
     if (!shown.wait(30000))
         return nullptr;
     QSignalSpy ready(window->planController(), &app::PlanController::engineReady);

@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <ctime>
@@ -234,6 +235,12 @@ void TestCli::summaryFails_data()
     // A seed shapes only a simulated cluster: with files it was silently ignored.
     QTest::newRow("seed with files") << QStringList { QStringLiteral("summary"), QStringLiteral("--seed"), QStringLiteral("3"),
         kHoneycomb + "/nodes.json" } << 2 << QStringLiteral("--seed applies to --simulate only");
+    QTest::newRow("regions with files") << QStringList { QStringLiteral("summary"), QStringLiteral("--regions"), QStringLiteral("4"),
+        kHoneycomb + "/nodes.json" } << 2 << QStringLiteral("--regions applies to --simulate only");
+    QTest::newRow("regions out of range") << QStringList { QStringLiteral("summary"), QStringLiteral("--simulate"), QStringLiteral("50"),
+        QStringLiteral("--regions"), QStringLiteral("5") } << 2 << QStringLiteral("--regions: expected a region count from 1 to 4, got \"5\"");
+    QTest::newRow("regions zero") << QStringList { QStringLiteral("summary"), QStringLiteral("--simulate"), QStringLiteral("50"),
+        QStringLiteral("--regions"), QStringLiteral("0") } << 2 << QStringLiteral("--regions: expected a region count from 1 to 4, got \"0\"");
     QTest::newRow("--only with text") << QStringList { QStringLiteral("summary"), QStringLiteral("--only"), QStringLiteral("totals"),
         kHoneycomb + "/nodes.json" } << 2 << QStringLiteral("--only works with --format json");
     QTest::newRow("--only, unknown part") << QStringList { QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"),
@@ -298,6 +305,26 @@ void TestCli::summarySimulated()
     QCOMPARE(o.keys(), QStringList({ QStringLiteral("totals"), QStringLiteral("warnings") }));
     QCOMPARE(o.value(QStringLiteral("totals")).toObject(), totals);
     QVERIFY(only.out.size() < r.out.size() / 10);
+
+    // One cluster is regional: every simulated node lies in us-west-2 unless --regions asks for
+    // several clusters' worth (us-east-1's DNS names end in ec2.internal).
+    const auto names = [](const QByteArray& json) {
+        QStringList out;
+        for (const QJsonValue& n : QJsonDocument::fromJson(json).object().value(QStringLiteral("nodes")).toArray())
+            out << n.toObject().value(QStringLiteral("name")).toString();
+        return out;
+    };
+    const QStringList one = names(r.out);
+    QCOMPARE(one.size(), 50);
+    for (const QString& n : one)
+        QVERIFY2(n.endsWith(QLatin1String(".us-west-2.compute.internal")), qPrintable(n));
+    const Run four = runFleetscope({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--simulate"),
+        QStringLiteral("50"), QStringLiteral("--seed"), QStringLiteral("3"), QStringLiteral("--regions"), QStringLiteral("4") });
+    QVERIFY2(four.exitCode == 0, four.err.constData());
+    const QStringList several = names(four.out);
+    QCOMPARE(several.size(), 50);
+    for (const char* suffix : { ".us-west-2.compute.internal", ".ec2.internal", ".us-east-2.compute.internal", ".eu-west-1.compute.internal" })
+        QVERIFY2(std::any_of(several.begin(), several.end(), [&](const QString& n) { return n.endsWith(QLatin1String(suffix)); }), suffix);
 }
 
 void TestCli::outOfMemoryIsNamed_data()

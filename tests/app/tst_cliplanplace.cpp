@@ -2,7 +2,9 @@
 // `fleetscope plan place` run as a user runs it (QProcess, no display) on the simulated fleet:
 // a gang placed in one network-node-layer-1 domain and its plan re-checked by `plan check`
 // (the template pod comes from the plan), a YAML pod template with its tolerations, a gang that
-// does not fit (exit 1, the per-level explanation, no plan written), and wrong command lines.
+// does not fit (exit 1, the per-level explanation, no plan written), --keep-within on the
+// four-region fleet (a gang no region holds spreads over regions without it, is refused with
+// it), and wrong command lines.
 
 #include <QFile>
 #include <QJsonArray>
@@ -19,6 +21,8 @@ using Run = fleet::tests::FleetscopeRun;
 
 const QString kL1 = QStringLiteral("topology.k8s.aws/network-node-layer-1");
 const QString kL3 = QStringLiteral("topology.k8s.aws/network-node-layer-3");
+const QString kRegion = QStringLiteral("topology.kubernetes.io/region");
+const QString kZone = QStringLiteral("topology.kubernetes.io/zone");
 
 Run fleetscope(const QStringList& args) { return fleet::tests::runFleetscope(args); }
 
@@ -41,6 +45,7 @@ private slots:
     void placesAGangAndPlanCheckRechecksIt();
     void podTemplateYaml();
     void gangThatDoesNotFit();
+    void keepWithinRegion();
     void errors_data();
     void errors();
 };
@@ -123,6 +128,53 @@ void TestCliPlanPlace::gangThatDoesNotFit()
     QVERIFY(!QFile::exists(plan));
 }
 
+void TestCliPlanPlace::keepWithinRegion()
+{
+    // The four-region fleet: several clusters' worth of nodes, so that a placement can cross a
+    // region. Whole-node pods (8 GPUs each).
+    const QStringList fleet { QStringLiteral("plan"), QStringLiteral("place"), QStringLiteral("--simulate"), QStringLiteral("2000"),
+        QStringLiteral("--regions"), QStringLiteral("4"), QStringLiteral("--cpu"), QStringLiteral("1"), QStringLiteral("--memory"),
+        QStringLiteral("4Gi"), QStringLiteral("--gpu"), QStringLiteral("8"), QStringLiteral("--format"), QStringLiteral("json") };
+    QTemporaryDir dir;
+    const QString plan = dir.filePath(QStringLiteral("plan.json"));
+    // The most pods one region holds: a required region level without gang places that many.
+    const Run most = fleetscope(fleet + QStringList { QStringLiteral("--pods"), QStringLiteral("1000000"), QStringLiteral("--required-level"),
+                                            kRegion, QStringLiteral("--no-gang"), QStringLiteral("-o"), plan });
+    QVERIFY2(most.exitCode == 1, most.err.constData()); // not all placed
+    const int regionHolds = QJsonDocument::fromJson(most.out).object().value(QStringLiteral("placed")).toInt();
+    QVERIFY2(regionHolds > 0, most.out.constData());
+    const QStringList gang { QStringLiteral("--pods"), QString::number(regionHolds + 1), QStringLiteral("--preferred-level"), kZone,
+        QStringLiteral("-o"), plan };
+
+    // Without --keep-within, one pod more than a region holds spreads over regions.
+    QFile::remove(plan);
+    const Run spread = fleetscope(fleet + gang);
+    QVERIFY2(spread.exitCode == 0, spread.out.constData());
+    const QJsonObject s = QJsonDocument::fromJson(spread.out).object();
+    QCOMPARE(s.value(QStringLiteral("level")).toString(), kRegion);
+    QVERIFY2(s.value(QStringLiteral("domains")).toArray().size() >= 2, spread.out.constData());
+
+    // With it, a gang stays in one region or is not placed: here it does not fit, and says why.
+    QFile::remove(plan);
+    const Run kept = fleetscope(fleet + gang + QStringList { QStringLiteral("--keep-within"), kRegion });
+    QCOMPARE(kept.exitCode, 1);
+    const QJsonObject k = QJsonDocument::fromJson(kept.out).object();
+    QCOMPARE(k.value(QStringLiteral("placed")).toInt(), 0);
+    QVERIFY2(kept.out.contains("topology-domain:" + kRegion.toUtf8()), kept.out.constData());
+    QVERIFY(!QFile::exists(plan));
+
+    // One pod fewer fits in one region; the plan keeps the rule, and plan check re-applies it.
+    const QStringList fits { QStringLiteral("--pods"), QString::number(regionHolds), QStringLiteral("--preferred-level"), kZone,
+        QStringLiteral("--keep-within"), kRegion, QStringLiteral("-o"), plan };
+    const Run one = fleetscope(fleet + fits);
+    QVERIFY2(one.exitCode == 0, one.out.constData());
+    QCOMPARE(QJsonDocument::fromJson(one.out).object().value(QStringLiteral("domains")).toArray().size(), 1);
+    QCOMPARE(readJson(plan).value(QStringLiteral("actions")).toArray().at(0).toObject().value(QStringLiteral("keepWithin")).toString(), kRegion);
+    const Run check = fleetscope({ QStringLiteral("plan"), QStringLiteral("check"), QStringLiteral("--simulate"), QStringLiteral("2000"),
+        QStringLiteral("--regions"), QStringLiteral("4"), QStringLiteral("--plan"), plan });
+    QVERIFY2(check.exitCode == 0, check.out.constData());
+}
+
 void TestCliPlanPlace::errors_data()
 {
     QTest::addColumn<QStringList>("args");
@@ -159,6 +211,18 @@ void TestCliPlanPlace::errors_data()
     QTest::newRow("unknown level")
         << (shape + QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--required-level"), QStringLiteral("rack"), QStringLiteral("-o"), QStringLiteral("p.json") })
         << QStringLiteral("\"rack\" is not a topology level; the levels are: topology.kubernetes.io/region");
+    QTest::newRow("keep-within empty")
+        << (shape + QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--keep-within="), QStringLiteral("-o"), QStringLiteral("p.json") })
+        << QStringLiteral("--keep-within: an empty label key; give a topology level's label key, e.g. topology.kubernetes.io/region");
+    QTest::newRow("keep-within not a key")
+        << (shape + QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--keep-within"), QStringLiteral("zone/"), QStringLiteral("-o"), QStringLiteral("p.json") })
+        << QStringLiteral("--keep-within: \"zone/\" is not a label key: the name after '/' is empty");
+    QTest::newRow("keep-within unknown level")
+        << (shape + QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--keep-within"), QStringLiteral("example.com/rack"), QStringLiteral("-o"), QStringLiteral("p.json") })
+        << QStringLiteral("the keep-within level \"example.com/rack\" is not a topology level; the levels are: topology.kubernetes.io/region");
+    QTest::newRow("keep-within below the level")
+        << (shape + QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--preferred-level"), kZone, QStringLiteral("--keep-within"), kL1, QStringLiteral("-o"), QStringLiteral("p.json") })
+        << QStringLiteral("the keep-within level ") + kL1 + QStringLiteral(" must be topology.kubernetes.io/zone or a level above it");
     QTest::newRow("missing template")
         << QStringList { QStringLiteral("--pods"), QStringLiteral("2"), QStringLiteral("--pod-template"), QStringLiteral("/nonexistent/pod.yaml"), QStringLiteral("-o"), QStringLiteral("p.json") }
         << QStringLiteral("/nonexistent/pod.yaml: does not exist");

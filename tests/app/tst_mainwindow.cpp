@@ -505,6 +505,13 @@ void TestMainWindow::simulateDialogTakesEveryNodeCountAndSeed()
     QVERIFY(!ok->isEnabled());
     dialog.setSeed(42);
     QVERIFY(ok->isEnabled());
+    // One region (one cluster) unless asked; up to four, as --regions takes, typed or set.
+    QCOMPARE(dialog.regionCount(), std::size_t(1));
+    dialog.regionsField()->selectAll();
+    QTest::keyClicks(dialog.regionsField(), QStringLiteral("4"));
+    QCOMPARE(dialog.regionCount(), std::size_t(4));
+    dialog.setRegionCount(9);
+    QCOMPARE(dialog.regionCount(), std::size_t(4));
 }
 
 // Keyboard shortcuts once stopped working after a dialog closed, until the map was clicked:

@@ -43,7 +43,10 @@ private:
 
 void TestPlanFailDomain::initTestCase()
 {
-    m_window = openWindow();
+    // The four-region 240-node fleet: its many small zones leave a training node group with
+    // idle nodes beside running gangs (a gang pod with a node to go to, a domain whose failure
+    // strands a gang); the one-region fleet of this size keeps its few training groups busy.
+    m_window = openWindow(240, 3, 4);
     QVERIFY(m_window);
 }
 

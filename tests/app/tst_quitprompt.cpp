@@ -187,7 +187,7 @@ void TestQuitPrompt::saveWritesThePlanThenQuits()
     QVERIFY(QFileInfo::exists(path));
     const importers::PlanDocument plan = importers::readPlanFile(path.toStdString());
     QVERIFY(!plan.actions.empty());
-    QCOMPARE(plan.source.simulated, std::string("nodes=200 seed=3"));
+    QCOMPARE(plan.source.simulated, std::string("nodes=200 seed=3 regions=1"));
 }
 
 QTEST_GUILESS_MAIN(TestQuitPrompt)

@@ -105,7 +105,7 @@ void TestWindowDocument::saveWritesTheClusterAndPlanAndReopens()
     const importers::FleetDocument back = importers::openFleetDocument(path.toStdString());
     QCOMPARE(back.cluster.store->nodeCount(), window->cluster()->store->nodeCount());
     QCOMPARE(back.cluster.store->podCount(), window->cluster()->store->podCount());
-    QCOMPARE(back.provenance.simulated, std::string("nodes=240 seed=3"));
+    QCOMPARE(back.provenance.simulated, std::string("nodes=240 seed=3 regions=1"));
     QCOMPARE(back.plans.size(), std::size_t(1));
     QCOMPARE(back.plans[0].name, std::string("Plan 1"));
     QCOMPARE(actionsIn(back.plans[0]), std::size_t(3));
@@ -129,7 +129,7 @@ void TestWindowDocument::saveWritesTheClusterAndPlanAndReopens()
     QVERIFY(!reopened->document()->isModified());
     QCOMPARE(reopened->windowTitle(), QStringLiteral("state.fleet[*] \u2014 Fleetscope"));
     // A plan saved from a document names the state it was saved from, not the document file.
-    QCOMPARE(reopened->planSource().simulated, std::string("nodes=240 seed=3"));
+    QCOMPARE(reopened->planSource().simulated, std::string("nodes=240 seed=3 regions=1"));
     QVERIFY(app::WindowDocument::recentSources().contains(QStringList { QFileInfo(path).absoluteFilePath() }));
     reopened->undoStack()->setClean();
     window->undoStack()->setClean();

@@ -3,7 +3,13 @@
 // with the Karpenter multi-node baseline beside it (karpenterbaseline.h) and the lower bound
 // (consolidationbound.h).
 //
-//   bench_consolidate [NODES] [SEED] [LIMIT_S]   (defaults 100000, 1 and 30)
+//   bench_consolidate [NODES] [SEED] [LIMIT_S] [REGIONS]   (defaults 100000, 1, 30 and 1)
+//
+// REGIONS is SimulationSpec::regionCount: 1, the default, is one regional cluster (us-west-2
+// and its zones); 4 is the four-region fleet every figure was measured on before the one-region
+// default (several clusters' worth of nodes: a plan there moves pods across regions, which no
+// cluster can). The line before the JSON says the fleet, and how many of the plan's pod moves
+// (its drains replayed in a PlanEngine) cross a region or a zone.
 //
 // LIMIT_S is ConsolidationOptions::timeLimitSeconds for ours (0: none): at 100,000 nodes the
 // whole search takes longer than the 30 s target, so the figure is the plan found within it
@@ -29,6 +35,7 @@
 #include "importers/pricing/pricetableloader.h"
 #include "importers/solver/coinsolver.h"
 #include "model/metrics/metric.h"
+#include "model/plan/plan.h"
 #include "model/search/consolidation.h"
 #include "model/search/consolidationbound.h"
 #include "model/search/karpenterbaseline.h"
@@ -49,9 +56,12 @@ int main(int argc, char** argv)
     const std::size_t nodeCount = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 100000;
     const std::uint64_t seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
     const double limit = argc > 3 ? std::strtod(argv[3], nullptr) : 30.0;
+    const std::size_t regions = argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 1;
     const auto t0 = Clock::now();
-    auto cluster = importers::loadSimulatedCluster({ nodeCount, seed });
+    auto cluster = importers::loadSimulatedCluster({ nodeCount, seed, regions });
     const ClusterStore& store = *cluster.store;
+    std::printf("fleet: the simulated cluster, %zu nodes, seed %llu, %zu region%s\n", nodeCount, static_cast<unsigned long long>(seed),
+        regions, regions == 1 ? " (one cluster)" : "s (several clusters' worth)");
     std::printf("generated %zu nodes, %zu pods in %.0f ms\n", store.nodeCount(), store.podCount(),
         std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
     const PriceTable prices = importers::loadPriceTable("");
@@ -83,6 +93,27 @@ int main(int argc, char** argv)
         static_cast<long long>(ours.drainsTried), ours.seconds, oursCpu, static_cast<long long>(ours.after.nodes), static_cast<long long>(bound.nodes),
         bound.nodes > 0 ? static_cast<double>(ours.after.nodes) / static_cast<double>(bound.nodes) : 0.0);
     std::fflush(stdout);
+    {
+        // The plan's pod moves, by the boundary they cross (the drains replayed as plan check does).
+        PlanEngine replay(store, *cluster.topology, input.nodePricePerHour);
+        for (const PlanAction& a : ours.pendingPlaced)
+            (void)replay.apply(a);
+        const StringId regionKey = store.strings().find("topology.kubernetes.io/region");
+        const StringId zoneKey = store.strings().find("topology.kubernetes.io/zone");
+        std::int64_t moves = 0, acrossRegions = 0, acrossZones = 0;
+        for (const PlanAction& a : ours.actions)
+            for (const AppliedAction::PodChange& c : replay.apply(a).changes) {
+                if (!c.from.isValid() || !c.to.isValid() || c.to.index() >= store.nodeCount())
+                    continue;
+                ++moves;
+                acrossRegions += store.nodeLabel(c.from, regionKey) != store.nodeLabel(c.to, regionKey);
+                acrossZones += store.nodeLabel(c.from, zoneKey) != store.nodeLabel(c.to, zoneKey);
+            }
+        std::printf("moves: %lld pods moved by the drains, %lld across a region (%.1f%%), %lld across a zone (%.1f%%)\n",
+            static_cast<long long>(moves), static_cast<long long>(acrossRegions), moves ? 100.0 * acrossRegions / moves : 0.0,
+            static_cast<long long>(acrossZones), moves ? 100.0 * acrossZones / moves : 0.0);
+        std::fflush(stdout);
+    }
     PackingRelaxationOptions lpOptions;
     lpOptions.timeLimitSeconds = 300;
     const PackingBound lp = packingLowerBound(store, ours.pendingPods, lpOptions, importers::solveWithCoin);

@@ -238,9 +238,10 @@ void TestE2ePlan::consolidateUndoRedo()
 void TestE2ePlan::addNodesHowManyUndoRedo()
 {
     DesktopSession& s = *m_session;
-    // The pending pods of the simulated fleet wait for p6-b200 nodes: the command line's answer,
-    // an add-node and a move-pod for each pending pod placed on the nodes.
-    const QString type = QStringLiteral("p6-b200.48xlarge");
+    // The pending pods of the simulated fleet (one region) wait for p5e.48xlarge nodes (on the
+    // four-region fleet, p6-b200 ones): the command line's answer, an add-node and a move-pod
+    // for each pending pod placed on the nodes.
+    const QString type = QStringLiteral("p5e.48xlarge");
     const QString cliPlan = s.path(QStringLiteral("cli-add-nodes.json"));
     runFleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("add-nodes") } + kSource
         + QStringList { QStringLiteral("--instance-type"), type, QStringLiteral("--fit-pending"), QStringLiteral("-o"), cliPlan });

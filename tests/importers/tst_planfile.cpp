@@ -256,7 +256,7 @@ void TestPlanFile::sourceDifferenceSaysWhichState()
     const std::string other = importers::sourceDifference(live, files);
     QVERIFY2(other.find("checked against " + a + " (sha256 ") != std::string::npos, other.c_str());
     QCOMPARE(importers::sourceDifference(importers::sourceOfSimulation(100, 1), importers::sourceOfSimulation(100, 2)),
-        std::string("the plan was made on simulated cluster nodes=100 seed=1, checked against simulated cluster nodes=100 seed=2"));
+        std::string("the plan was made on simulated cluster nodes=100 seed=1 regions=1, checked against simulated cluster nodes=100 seed=2 regions=1"));
     QCOMPARE(importers::sourceDifference(importers::PlanSource {}, files), std::string());
 
     // The cluster an export may target: a live cluster at any resourceVersion, the same files or
@@ -267,6 +267,13 @@ void TestPlanFile::sourceDifferenceSaysWhichState()
     QVERIFY(!importers::clusterDifference(live, files).empty());
     QVERIFY(!importers::clusterDifference(files, importers::sourceOfFiles({ b })).empty());
     QVERIFY(!importers::clusterDifference(importers::sourceOfSimulation(100, 1), importers::sourceOfSimulation(100, 2)).empty());
+    // The region count is part of the simulation: the four-region fleet is another cluster, and
+    // so was every simulation whose source names no region count (made before the one-region default).
+    QVERIFY(!importers::clusterDifference(importers::sourceOfSimulation(100, 1, 4), importers::sourceOfSimulation(100, 1)).empty());
+    QCOMPARE(importers::clusterDifference(importers::sourceOfSimulation(100, 1, 4), importers::sourceOfSimulation(100, 1, 4)), std::string());
+    importers::PlanSource before;
+    before.simulated = "nodes=100 seed=1";
+    QVERIFY(!importers::sourceDifference(before, importers::sourceOfSimulation(100, 1)).empty());
     QCOMPARE(importers::clusterDifference(importers::PlanSource {}, files), "the plan names no source, so it cannot be shown to be made on " + importers::sourceText(files));
 }
 

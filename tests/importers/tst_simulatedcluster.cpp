@@ -125,6 +125,8 @@ private slots:
     void nodeCountIsExact();
     void sameSeedSameStore();
     void differentSeedDifferentStore();
+    void oneRegionByDefault();
+    void severalRegionsOnRequest();
     void noNodeOvercommitted();
     void allocatableBelowCapacity();
     void topologyLabelsOnEveryNode();
@@ -220,6 +222,60 @@ void TstSimulatedCluster::differentSeedDifferentStore()
     QCOMPARE(b.nodeCount(), std::size_t { 5000 });
     QVERIFY(digestOf(a) != digestOf(b));
     QVERIFY(a.nodeName(model::NodeId(0)) != b.nodeName(model::NodeId(0)));
+}
+
+// One EKS cluster is regional: the default fleet's nodes all lie in us-west-2, over its four
+// zones, so that no plan made on it moves a pod across a region.
+void TstSimulatedCluster::oneRegionByDefault()
+{
+    const model::ClusterStore& s = m_store; // SimulationSpec's default regionCount
+    std::map<std::string_view, std::size_t> perZone;
+    for (std::uint32_t i = 0; i < s.nodeCount(); ++i) {
+        const model::NodeId n(i);
+        QCOMPARE(label(s, n, "topology.kubernetes.io/region"), std::string_view("us-west-2"));
+        QVERIFY(s.nodeName(n).ends_with(".us-west-2.compute.internal"));
+        ++perZone[label(s, n, "topology.kubernetes.io/zone")];
+    }
+    QCOMPARE(perZone.size(), std::size_t { 4 });
+    QVERIFY(perZone.count("us-west-2a") && perZone.count("us-west-2d"));
+    // Zone weights are drawn from 2 to 5: no zone holds less than 2/17 of the nodes.
+    for (const auto& [zone, nodes] : perZone)
+        QVERIFY2(nodes >= kFleet * 2 / 17, zone.data());
+}
+
+// The multi-region fleet (several clusters' worth, for map scale tests) on request: the first
+// regionCount of us-west-2, us-east-1, us-east-2, eu-west-1, split 40/30/20/10 per mille, each
+// with its own share of 10.0.0.0/8; deterministic like the default fleet, and another fleet.
+void TstSimulatedCluster::severalRegionsOnRequest()
+{
+    model::ClusterStore four, again, one, clamped;
+    ImportReport report;
+    generateSimulatedCluster(SimulationSpec { 20000, 1, 4 }, four, report);
+    generateSimulatedCluster(SimulationSpec { 20000, 1, 4 }, again, report);
+    QCOMPARE(digestOf(four), digestOf(again));
+    generateSimulatedCluster(SimulationSpec { 5000, 42, 1 }, one, report);
+    generateSimulatedCluster(SimulationSpec { 5000, 42, 0 }, clamped, report);
+    QCOMPARE(digestOf(one), digestOf(clamped));
+
+    std::map<std::string, std::size_t> perRegion;
+    std::set<std::string_view> zones;
+    for (std::uint32_t i = 0; i < four.nodeCount(); ++i) {
+        const model::NodeId n(i);
+        const std::string region(label(four, n, "topology.kubernetes.io/region"));
+        ++perRegion[region];
+        zones.insert(label(four, n, "topology.kubernetes.io/zone"));
+        QVERIFY(label(four, n, "topology.kubernetes.io/zone").starts_with(region));
+        // ip-10-<second octet>-...: region r owns 64 * r to 64 * r + 63.
+        const std::string_view name = four.nodeName(n);
+        const int octet = std::stoi(std::string(name.substr(6, name.find('-', 6) - 6)));
+        const int r = region == "us-west-2" ? 0 : region == "us-east-1" ? 1 : region == "us-east-2" ? 2 : 3;
+        QVERIFY2(octet / 64 == r, name.data());
+        QVERIFY(name.ends_with(region == "us-east-1" ? ".ec2.internal" : "." + region + ".compute.internal"));
+    }
+    const std::map<std::string, std::size_t> expected {
+        { "eu-west-1", 2000 }, { "us-east-1", 6000 }, { "us-east-2", 4000 }, { "us-west-2", 8000 } };
+    QCOMPARE(perRegion, expected);
+    QCOMPARE(zones.size(), std::size_t { 4 + 5 + 3 + 3 });
 }
 
 void TstSimulatedCluster::noNodeOvercommitted()
@@ -538,7 +594,8 @@ void TstSimulatedCluster::topologyHierarchy()
             QVERIFY(t.domainName(id).starts_with(t.domainName(t.domainParent(id))));
     }
     QCOMPARE(perLevel.size(), std::size_t { 6 }); // root, region, zone, layer-1, -2, -3
-    QCOMPARE(perLevel[1], std::size_t { 4 });
+    QCOMPARE(perLevel[1], std::size_t { 1 }); // one region: one cluster
+    QCOMPARE(perLevel[2], std::size_t { 4 }); // its four zones
     for (int level = 1; level < 5; ++level)
         QVERIFY2(perLevel[level] < perLevel[level + 1], qPrintable(QString("level %1").arg(level)));
     // Layer-3 groups hold at most 16 nodes.

@@ -33,6 +33,29 @@ FullLedger fullLedgerOf(const PlanLedger& s)
     return l;
 }
 
+/// What differs between two ledgers, for a failure's message ("" when nothing does).
+QString whatDiffers(const FullLedger& a, const FullLedger& b)
+{
+    QStringList out;
+    if (!(a.ledger.totals == b.ledger.totals))
+        out << QStringLiteral("totals");
+    for (std::size_t i = 0; i < std::min(a.ledger.podNodes.size(), b.ledger.podNodes.size()); ++i)
+        if (a.ledger.podNodes[i] != b.ledger.podNodes[i] || a.ledger.podChanged[i] != b.ledger.podChanged[i])
+            out << QStringLiteral("pod %1").arg(i);
+    for (std::size_t i = 0; i < std::min(a.ledger.nodePresent.size(), b.ledger.nodePresent.size()); ++i) {
+        if (a.ledger.nodePresent[i] != b.ledger.nodePresent[i] || a.ledger.nodeCordoned[i] != b.ledger.nodeCordoned[i])
+            out << QStringLiteral("node %1 present/cordoned").arg(i);
+        if (!(a.ledger.nodeRequested[i] == b.ledger.nodeRequested[i]))
+            out << QStringLiteral("node %1 requested").arg(i);
+    }
+    for (std::size_t i = 0; i < std::min(a.gpuShares.size(), b.gpuShares.size()); ++i)
+        if (a.gpuShares[i] != b.gpuShares[i])
+            out << QStringLiteral("node %1 GPU shares").arg(i);
+    if (a.ledger.podNodes.size() != b.ledger.podNodes.size() || a.ledger.nodeCount != b.ledger.nodeCount)
+        out << QStringLiteral("sizes");
+    return out.mid(0, 8).join(QStringLiteral(", "));
+}
+
 bool sameRecord(const AppliedAction& a, const AppliedAction& b)
 {
     if (!(a.action == b.action) || a.holds != b.holds || !(a.before == b.before) || !(a.after == b.after) || a.changes.size() != b.changes.size()
@@ -114,7 +137,12 @@ void TestPlanReapply::reappliedEqualsApplied()
     for (int round = 0; round < 2; ++round) {
         for (std::size_t k = actions.size(); k > 0; --k) {
             QVERIFY(engine.undo());
-            QVERIFY(fullLedgerOf(engine.state()) == ledgers[k - 1]);
+            const FullLedger now = fullLedgerOf(engine.state());
+            QVERIFY2(now == ledgers[k - 1], qPrintable(QStringLiteral("undo of action %1 (%2 %3): %4")
+                                                          .arg(k - 1)
+                                                          .arg(QString::fromUtf8(actionTypeName(actions[k - 1].type).data(), static_cast<qsizetype>(actionTypeName(actions[k - 1].type).size())))
+                                                          .arg(QString::fromStdString(actions[k - 1].node))
+                                                          .arg(whatDiffers(now, ledgers[k - 1]))));
         }
         for (std::size_t k = 0; k < actions.size(); ++k) {
             const AppliedAction* again = engine.reapplyUndone(actions[k]);

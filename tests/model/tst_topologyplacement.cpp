@@ -97,6 +97,7 @@ private slots:
     void required_data();
     void required();
     void preferredClimbsToTheSmallestDomain();
+    void keepWithinStopsTheClimb();
     void slices_data();
     void slices();
     void gangThatFitsNowhere();
@@ -364,6 +365,43 @@ void TestTopologyPlacement::layer4IsTheBottomWhereNodesHaveIt()
     QCOMPARE(nodeNames(state, p), (Names { "c1", "c2", "c3", "c4" }));
 }
 
+// keep-within: a preferred level climbs no higher than it, and one domain of it holds every pod
+// or none (a gang), as a required level; what fits inside it is unchanged.
+void TestTopologyPlacement::keepWithinStopsTheClimb()
+{
+    Net n = twoNetworks();
+    const PlanLedger state(*n.c.store);
+    TopologyRequest r;
+    r.pods = 5;
+    r.preferredLevel = kL3;
+    r.keepWithinLevel = kL1;
+    TopologyPlacement p = findTopologyPlacement(state, *n.c.topology, n.c.podNamed("train"), r);
+    QVERIFY(p.fits);
+    QCOMPARE(p.levelKey, kL2);
+    QCOMPARE(nodeNames(state, p), (Names { "a1", "a2", "a3", "a4", "a5" }));
+    // 8 pods: without it the zone holds them across both layer-1 networks; with it, neither
+    // network holds 8 (A 6, B 2): nothing, with the layer-1 level's shortfall last.
+    r.pods = 8;
+    p = findTopologyPlacement(state, *n.c.topology, n.c.podNamed("train"), r);
+    QVERIFY(!p.fits);
+    QCOMPARE(p.podsPlaced, 0);
+    QVERIFY(p.nodes.empty());
+    QCOMPARE(p.shortfalls.back().levelKey, kL1);
+    QCOMPARE(p.shortfalls.back().podsFit, 6);
+    // Without gang: what the best network holds, never a pod in the other.
+    r.gang = false;
+    p = findTopologyPlacement(state, *n.c.topology, n.c.podNamed("train"), r);
+    QCOMPARE(p.podsPlaced, 6);
+    QCOMPARE(nodeNames(state, p), (Names { "a1", "a2", "a3", "a4", "a5", "a6" }));
+    // With no level given, the climb starts at the bottom and still stops at keep-within.
+    r = TopologyRequest {};
+    r.pods = 8;
+    r.keepWithinLevel = kL1;
+    QVERIFY(!findTopologyPlacement(state, *n.c.topology, n.c.podNamed("train"), r).fits);
+    r.keepWithinLevel = kZoneKey;
+    QVERIFY(findTopologyPlacement(state, *n.c.topology, n.c.podNamed("train"), r).fits);
+}
+
 void TestTopologyPlacement::badRequests()
 {
     Net n = twoNetworks();
@@ -393,6 +431,11 @@ void TestTopologyPlacement::badRequests()
     r.sliceLevel.clear();
     r.preferredLevel = kL1;
     QVERIFY(throws(r, "not both"));
+    r.requiredLevel.clear();
+    r.keepWithinLevel = kL3; // below the preferred level: it could never hold the climb
+    QVERIFY(throws(r, ("the keep-within level " + kL3 + " must be " + kL1 + " or a level above it").c_str()));
+    r.keepWithinLevel = "no/such-level";
+    QVERIFY(throws(r, "the keep-within level \"no/such-level\" is not a topology level"));
 }
 
 void TestTopologyPlacement::planActionAppliedUndoneReapplied()

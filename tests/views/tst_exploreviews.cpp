@@ -157,27 +157,36 @@ private slots:
     void nodeInspector_headerNamesTheCapacityType()
     {
         // Two nodes of one type at two prices side by side: the header says how each is bought,
-        // as its label spells it, next to its type and price.
+        // as its label spells it, next to its type and price. A fleet with a capacity block:
+        // the 400-node one-region fleet's few training groups have none (the four-region one's
+        // many small zones drew more groups).
+        const auto fleet = testing::loadSimulated(2000);
+        const std::shared_ptr<model::ClusterStore> sim = fleet.store;
+        const std::shared_ptr<model::Topology> topology = fleet.topology;
+        const auto capacityType = [&](model::NodeId n) {
+            for (const model::Label& l : sim->nodeLabels(n))
+                if (sim->str(l.key) == "eks.amazonaws.com/capacityType")
+                    return sim->str(l.value);
+            return std::string_view();
+        };
         model::NodeId block, onDemand;
-        for (std::size_t i = 0; i < m_sim->nodeCount(); ++i) {
-            const model::NodeId n(static_cast<std::uint32_t>(i));
-            for (const model::Label& l : m_sim->nodeLabels(n))
-                if (m_sim->str(l.key) == "eks.amazonaws.com/capacityType") {
-                    model::NodeId& slot = m_sim->str(l.value) == "CAPACITY_BLOCK" ? block : onDemand;
-                    if (!slot.isValid() && (!block.isValid() || m_sim->nodeInstanceType(n) == m_sim->nodeInstanceType(block)))
-                        slot = n;
-                }
-        }
-        QVERIFY(block.isValid() && onDemand.isValid());
+        for (std::uint32_t i = 0; i < sim->nodeCount() && !block.isValid(); ++i)
+            if (capacityType(model::NodeId(i)) == "CAPACITY_BLOCK")
+                block = model::NodeId(i);
+        QVERIFY(block.isValid());
+        for (std::uint32_t i = 0; i < sim->nodeCount() && !onDemand.isValid(); ++i)
+            if (capacityType(model::NodeId(i)) == "ON_DEMAND" && sim->nodeInstanceType(model::NodeId(i)) == sim->nodeInstanceType(block))
+                onDemand = model::NodeId(i);
+        QVERIFY(onDemand.isValid());
         views::NodeInspector inspector;
-        std::vector<double> prices(m_sim->nodeCount(), 0.0);
+        std::vector<double> prices(sim->nodeCount(), 0.0);
         prices[block.index()] = 44.24;
         prices[onDemand.index()] = 98.32;
         inspector.setPrices(prices);
-        inspector.setNode(m_sim, m_simTopology, block);
-        const QString type = QString::fromUtf8(m_sim->nodeInstanceType(block));
+        inspector.setNode(sim, topology, block);
+        const QString type = QString::fromUtf8(sim->nodeInstanceType(block));
         QVERIFY2(inspector.headerText().contains(type + QStringLiteral(" - CAPACITY_BLOCK - $44.24/h")), qPrintable(inspector.headerText()));
-        inspector.setNode(m_sim, m_simTopology, onDemand);
+        inspector.setNode(sim, topology, onDemand);
         QVERIFY2(inspector.headerText().contains(QStringLiteral(" - ON_DEMAND - $98.32/h")), qPrintable(inspector.headerText()));
     }
 
