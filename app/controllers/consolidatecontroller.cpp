@@ -82,6 +82,7 @@ bool ConsolidateController::start()
         std::shared_ptr<model::ConsolidationResult> result, baseline;
         std::shared_ptr<model::PlanEngine> engine;
         std::int64_t bound = 0;
+        auto prepared = std::make_shared<PlanController::PreparedStep>();
         try {
             result = std::make_shared<model::ConsolidationResult>(model::consolidate(*store, *topology, input, options));
             options.progress = {};
@@ -103,6 +104,9 @@ bool ConsolidateController::start()
                     engine->apply(drain);
                 }
             }
+            // The undo texts and the map's marks of the step, here too (PlanController::adoptStep()).
+            if (engine)
+                *prepared = PlanController::prepareStep(*engine, current.size(), topology.get());
             // O(nodes + pods): here, not when the window takes the result.
             bound = model::nodeCountLowerBound(*store, result->pendingPods).nodes;
         } catch (const std::exception&) {
@@ -110,9 +114,9 @@ bool ConsolidateController::start()
             engine.reset();
         }
         QMetaObject::invokeMethod(
-            self, [self, generation, result, baseline, engine, before = current.size(), bound] {
+            self, [self, generation, result, baseline, engine, before = current.size(), bound, prepared] {
                 if (self)
-                    self->onResult(generation, result, baseline, engine, before, bound);
+                    self->onResult(generation, result, baseline, engine, before, bound, std::move(*prepared));
             },
             Qt::QueuedConnection);
     });
@@ -127,7 +131,8 @@ void ConsolidateController::cancel()
 }
 
 void ConsolidateController::onResult(std::uint64_t generation, std::shared_ptr<model::ConsolidationResult> result,
-    std::shared_ptr<model::ConsolidationResult> baseline, std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, std::int64_t bound)
+    std::shared_ptr<model::ConsolidationResult> baseline, std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, std::int64_t bound,
+    PlanController::PreparedStep prepared)
 {
     m_running = false;
     if (m_progress)
@@ -143,7 +148,7 @@ void ConsolidateController::onResult(std::uint64_t generation, std::shared_ptr<m
             : tr("Consolidate: place %1 pending pods, drain %2 nodes")
                   .arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_last.pendingPlaced.size()))),
                       QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_last.drained.size()))));
-        if (!m_plan->adoptStep(engine, appliedBefore, text))
+        if (!m_plan->adoptStep(engine, appliedBefore, text, std::move(prepared)))
             m_plan->drainNodes(m_last.drained, m_last.pendingPlaced); // the plan moved on meanwhile: applied here
     }
     showResult(*baseline, bound);

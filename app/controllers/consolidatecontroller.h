@@ -5,6 +5,7 @@
 // undo step (PlanController::adoptStep(): Undo reverts the whole consolidation, Redo puts it back), with the
 // nodes that stay and why in a dialog beside the lower bound and the Karpenter baseline.
 
+#include "app/controllers/plancontroller.h"
 #include "model/search/consolidation.h"
 
 #include <QObject>
@@ -19,8 +20,6 @@ class QMainWindow;
 class QProgressDialog;
 
 namespace fleet::app {
-
-class PlanController;
 
 /// Owns the Plan menu's Consolidate action. Thread: GUI thread; the computation runs on a
 /// QtConcurrent worker over its own PlanEngine (the shown cluster is immutable), started from
@@ -51,9 +50,10 @@ signals:
 private:
     /// `engine`: the current plan's `appliedBefore` actions then the result's, applied on the
     /// worker (null when the result has nothing to apply); `bound` the node count's lower bound
-    /// (model/search/consolidationbound.h), computed there too.
+    /// (model/search/consolidationbound.h), computed there too, as `prepared` (the step's undo
+    /// texts and plan marks, PlanController::prepareStep()).
     void onResult(std::uint64_t generation, std::shared_ptr<model::ConsolidationResult> result, std::shared_ptr<model::ConsolidationResult> baseline,
-        std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, std::int64_t bound);
+        std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, std::int64_t bound, PlanController::PreparedStep prepared);
     void showResult(const model::ConsolidationResult& baseline, std::int64_t bound);
 
     QMainWindow* m_window;

@@ -554,6 +554,7 @@ bool AddNodesDialog::addNodes()
                                 prices = m_plan->nodePrices(), cancel = m_cancel, reading] {
         model::NodesNeededQuestion question = q;
         std::shared_ptr<model::PlanEngine> scratch;
+        auto step = std::make_shared<PlanController::PreparedStep>();
         int placed = 0;
         QString error;
         try {
@@ -572,6 +573,8 @@ bool AddNodesDialog::addNodes()
             if (placed < 0) {
                 scratch.reset();
                 error = tr("cancelled; the plan is as it was");
+            } else {
+                *step = PlanController::prepareStep(*scratch, current.size(), topology.get()); // the undo texts and marks, here
             }
         } catch (const std::exception& e) {
             scratch.reset();
@@ -579,16 +582,17 @@ bool AddNodesDialog::addNodes()
         }
         QMetaObject::invokeMethod(
             self,
-            [self, generation, scratch, before = current.size(), placed, error] {
+            [self, generation, scratch, step, before = current.size(), placed, error] {
                 if (self)
-                    self->onPlaced(generation, scratch, before, placed, error);
+                    self->onPlaced(generation, scratch, before, placed, error, std::move(*step));
             },
             Qt::QueuedConnection);
     });
     return true;
 }
 
-void AddNodesDialog::onPlaced(std::uint64_t generation, std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, int placed, QString error)
+void AddNodesDialog::onPlaced(std::uint64_t generation, std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, int placed, QString error,
+    PlanController::PreparedStep prepared)
 {
     m_adding = false;
     m_compute->setEnabled(true);
@@ -605,7 +609,7 @@ void AddNodesDialog::onPlaced(std::uint64_t generation, std::shared_ptr<model::P
     }
     const QString text = placed == 0 ? tr("Add %1 %2 nodes").arg(nodes, type)
                                      : tr("Add %1 %2 nodes, place %3 pods on them").arg(nodes, type, QString::fromStdString(model::formatCount(placed)));
-    if (!m_plan->adoptStep(std::move(engine), appliedBefore, text)) {
+    if (!m_plan->adoptStep(std::move(engine), appliedBefore, text, std::move(prepared))) {
         m_answerLabel->setText(tr("The plan changed while the nodes were being added: press Add again."));
         emit nodesAdded(false);
         return;
