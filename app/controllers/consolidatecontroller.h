@@ -51,7 +51,7 @@ private:
     /// `engine`: the current plan's `appliedBefore` actions then the result's, applied on the
     /// worker (null when the result has nothing to apply); `bound` the node count's lower bound
     /// (model/search/consolidationbound.h), computed there too, as `prepared` (the step's undo
-    /// texts and plan marks, PlanController::prepareStep()).
+    /// commands and plan marks, PlanController::StepPreparer).
     void onResult(std::uint64_t generation, std::shared_ptr<model::ConsolidationResult> result, std::shared_ptr<model::ConsolidationResult> baseline,
         std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, std::int64_t bound, PlanController::PreparedStep prepared);
     void showResult(const model::ConsolidationResult& baseline, std::int64_t bound);

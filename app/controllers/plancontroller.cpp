@@ -156,10 +156,10 @@ void PlanController::showMessage(const QString& message, const QPoint& globalPos
 
 // ---- commands ---------------------------------------------------------------------------
 
-PlanStepCommand* PlanController::newStep(const QString& text)
+PlanStepCommand* PlanController::newStep(PlanController* self, const QString& text)
 {
-    auto* step = new PlanStepCommand(text, [this] { afterChange(); });
-    step->setRunner([this](PlanStepCommand& s, bool undo) { return m_steps->start(s, undo); });
+    auto* step = new PlanStepCommand(text, [self] { self->afterChange(); });
+    step->setRunner([self](PlanStepCommand& s, bool undo) { return self->m_steps->start(s, undo); });
     return step;
 }
 
@@ -544,15 +544,21 @@ bool PlanController::adoptStep(std::shared_ptr<model::PlanEngine> engine, std::s
     return adoptStep(std::move(engine), appliedBefore, text, {});
 }
 
-PlanController::PreparedStep PlanController::prepareStep(const model::PlanEngine& engine, std::size_t appliedBefore, const model::Topology* topology)
+PlanController::PreparedStep::PreparedStep() = default;
+PlanController::PreparedStep::PreparedStep(PreparedStep&&) noexcept = default;
+PlanController::PreparedStep& PlanController::PreparedStep::operator=(PreparedStep&&) noexcept = default;
+PlanController::PreparedStep::~PreparedStep() = default;
+
+PlanController::PreparedStep PlanController::StepPreparer::operator()(const model::PlanEngine& engine, std::size_t appliedBefore) const
 {
     PreparedStep prepared;
     const auto& applied = engine.applied();
     const model::ClusterStore& store = engine.state().store();
-    prepared.texts.reserve(applied.size() > appliedBefore ? applied.size() - appliedBefore : 0);
+    prepared.step.reset(newStep(controller, QString())); // adoptStep() names it
     for (std::size_t i = appliedBefore; i < applied.size(); ++i)
-        prepared.texts.push_back(views::planActionText(store, applied[i]));
-    prepared.marks = views::buildPlanMarks(engine, topology);
+        new PlanCommand(*host, applied[i].action, views::planActionText(store, applied[i]), {}, PlanCommand::AppliedAt { i },
+            prepared.step.get());
+    prepared.marks = views::buildPlanMarks(engine, topology.get());
     return prepared;
 }
 
@@ -575,11 +581,15 @@ bool PlanController::adoptStep(std::shared_ptr<model::PlanEngine> engine, std::s
     m_panel->model()->setStale(m_host->staleReasons());
     const auto& applied = m_host->engine()->applied();
     const model::ClusterStore& shown = *m_host->store();
-    const bool haveTexts = prepared.texts.size() == applied.size() - appliedBefore;
-    auto* step = newStep(text);
-    for (std::size_t i = appliedBefore; i < applied.size(); ++i)
-        new PlanCommand(*m_host, applied[i].action, haveTexts ? std::move(prepared.texts[i - appliedBefore]) : views::planActionText(shown, applied[i]),
-            {}, PlanCommand::AppliedAt { i }, step);
+    PlanStepCommand* step = nullptr;
+    if (prepared.step && static_cast<std::size_t>(prepared.step->childCount()) == applied.size() - appliedBefore) {
+        step = prepared.step.release();
+        step->setText(text);
+    } else {
+        step = newStep(text);
+        for (std::size_t i = appliedBefore; i < applied.size(); ++i)
+            new PlanCommand(*m_host, applied[i].action, views::planActionText(shown, applied[i]), {}, PlanCommand::AppliedAt { i }, step);
+    }
     m_preparedMarks = std::move(prepared.marks);
     m_host->undoStack()->push(step); // records them as applied, then one refresh
     m_preparedMarks.reset();

@@ -551,7 +551,7 @@ bool AddNodesDialog::addNodes()
     QPointer<AddNodesDialog> self(this);
     auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for this worker
     (void)QtConcurrent::run(longWorkPool(), [self, generation, q, count, current = std::move(current), store = m_plan->store(), topology = m_plan->topology(),
-                                prices = m_plan->nodePrices(), cancel = m_cancel, reading] {
+                                prices = m_plan->nodePrices(), cancel = m_cancel, reading, prepare = m_plan->stepPreparer()] {
         model::NodesNeededQuestion question = q;
         std::shared_ptr<model::PlanEngine> scratch;
         auto step = std::make_shared<PlanController::PreparedStep>();
@@ -574,7 +574,7 @@ bool AddNodesDialog::addNodes()
                 scratch.reset();
                 error = tr("cancelled; the plan is as it was");
             } else {
-                *step = PlanController::prepareStep(*scratch, current.size(), topology.get()); // the undo texts and marks, here
+                *step = prepare(*scratch, current.size()); // the undo step's commands and the plan marks, here
             }
         } catch (const std::exception& e) {
             scratch.reset();

@@ -120,7 +120,7 @@ private:
     void clearAnswer();
     /// The question the fields ask (its add-node's count unset).
     [[nodiscard]] model::NodesNeededQuestion question() const;
-    /// `prepared`: the step's undo texts and plan marks, computed on the worker (PlanController::prepareStep()).
+    /// `prepared`: the step's undo commands and plan marks, made on the worker (PlanController::StepPreparer).
     void onPlaced(std::uint64_t generation, std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, int placed, QString error,
         PlanController::PreparedStep prepared);
     [[nodiscard]] model::DomainId resolveDomain(QString* error) const;
