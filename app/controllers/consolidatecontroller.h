@@ -5,6 +5,7 @@
 // undo step (PlanController::adoptStep(): Undo reverts the whole consolidation, Redo puts it back), with the
 // nodes that stay and why in a dialog beside the lower bound and the Karpenter baseline.
 
+#include "app/controllers/plancontroller.h"
 #include "model/search/consolidation.h"
 
 #include <QObject>
@@ -23,8 +24,6 @@ class KeptNodesPanel;
 }
 
 namespace fleet::app {
-
-class PlanController;
 
 /// Owns the Plan menu's Consolidate action. Thread: GUI thread; the computation runs on a
 /// QtConcurrent worker over its own PlanEngine (the shown cluster is immutable), started from
@@ -55,9 +54,10 @@ signals:
 private:
     /// `engine`: the current plan's `appliedBefore` actions then the result's, applied on the
     /// worker (null when the result has nothing to apply); `bound` the node count's lower bound
-    /// (model/search/consolidationbound.h), computed there too.
+    /// (model/search/consolidationbound.h), computed there too, as `prepared` (the step's undo
+    /// commands and plan marks, PlanController::StepPreparer).
     void onResult(std::uint64_t generation, std::shared_ptr<model::ConsolidationResult> result, std::shared_ptr<model::ConsolidationResult> baseline,
-        std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, std::int64_t bound);
+        std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, std::int64_t bound, PlanController::PreparedStep prepared);
     void showResult(const model::ConsolidationResult& baseline, std::int64_t bound);
     /// A node row of the dialog's list: selects the node on the map (and zooms to it).
     void selectNode(const QString& name);

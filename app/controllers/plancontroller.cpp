@@ -156,10 +156,10 @@ void PlanController::showMessage(const QString& message, const QPoint& globalPos
 
 // ---- commands ---------------------------------------------------------------------------
 
-PlanStepCommand* PlanController::newStep(const QString& text)
+PlanStepCommand* PlanController::newStep(PlanController* self, const QString& text)
 {
-    auto* step = new PlanStepCommand(text, [this] { afterChange(); });
-    step->setRunner([this](PlanStepCommand& s, bool undo) { return m_steps->start(s, undo); });
+    auto* step = new PlanStepCommand(text, [self] { self->afterChange(); });
+    step->setRunner([self](PlanStepCommand& s, bool undo) { return self->m_steps->start(s, undo); });
     return step;
 }
 
@@ -509,7 +509,8 @@ void PlanController::afterChange()
     const auto& engine = m_host->engine();
     if (m_batch > 0 || !engine)
         return;
-    m_map->setPlanMarks(views::buildPlanMarks(*engine, m_host->topology().get()));
+    // adoptStep()'s marks, built on its worker for this very plan; else built here.
+    m_map->setPlanMarks(m_preparedMarks ? std::exchange(m_preparedMarks, nullptr) : views::buildPlanMarks(*engine, m_host->topology().get()));
     m_map->setPlanState(planState());
     if (m_host->trimStale()) // undone actions take their marks along
         m_panel->model()->setStale(m_host->staleReasons());
@@ -540,6 +541,29 @@ bool PlanController::adoptPlacement(std::shared_ptr<const model::ClusterStore> s
 
 bool PlanController::adoptStep(std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, const QString& text)
 {
+    return adoptStep(std::move(engine), appliedBefore, text, {});
+}
+
+PlanController::PreparedStep::PreparedStep() = default;
+PlanController::PreparedStep::PreparedStep(PreparedStep&&) noexcept = default;
+PlanController::PreparedStep& PlanController::PreparedStep::operator=(PreparedStep&&) noexcept = default;
+PlanController::PreparedStep::~PreparedStep() = default;
+
+PlanController::PreparedStep PlanController::StepPreparer::operator()(const model::PlanEngine& engine, std::size_t appliedBefore) const
+{
+    PreparedStep prepared;
+    const auto& applied = engine.applied();
+    const model::ClusterStore& store = engine.state().store();
+    prepared.step.reset(newStep(controller, QString())); // adoptStep() names it
+    for (std::size_t i = appliedBefore; i < applied.size(); ++i)
+        new PlanCommand(*host, applied[i].action, views::planActionText(store, applied[i]), {}, PlanCommand::AppliedAt { i },
+            prepared.step.get());
+    prepared.marks = views::buildPlanMarks(engine, topology.get());
+    return prepared;
+}
+
+bool PlanController::adoptStep(std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, const QString& text, PreparedStep prepared)
+{
     m_steps->finishNow(); // the plan it compares with is the one the step leaves
     const auto& current = m_host->engine();
     if (!current || !engine || &engine->state().store() != m_host->store().get() || current->applied().size() != appliedBefore
@@ -549,16 +573,27 @@ bool PlanController::adoptStep(std::shared_ptr<model::PlanEngine> engine, std::s
         if (!(engine->applied()[i].action == current->applied()[i].action))
             return false;
     m_drag->endDrag();
-    // Freed on a worker (O(nodes + pods)); the store stays.
-    releaseOffGuiThread(m_host->replaceEngine(m_host->store(), std::move(engine)).engine);
+    // The replaced engine is O(nodes + pods) to free: on a worker, after the panel, the map and
+    // the inspector let go of it below (dropped by the panel's last reference, the ledger of a
+    // 100,000-node fleet held the GUI thread about 300 ms). The store stays.
+    std::shared_ptr<model::PlanEngine> replaced = m_host->replaceEngine(m_host->store(), std::move(engine)).engine;
     showEngineInPanel();
     m_panel->model()->setStale(m_host->staleReasons());
     const auto& applied = m_host->engine()->applied();
     const model::ClusterStore& shown = *m_host->store();
-    auto* step = newStep(text);
-    for (std::size_t i = appliedBefore; i < applied.size(); ++i)
-        new PlanCommand(*m_host, applied[i].action, views::planActionText(shown, applied[i]), {}, PlanCommand::AppliedAt { i }, step);
+    PlanStepCommand* step = nullptr;
+    if (prepared.step && static_cast<std::size_t>(prepared.step->childCount()) == applied.size() - appliedBefore) {
+        step = prepared.step.release();
+        step->setText(text);
+    } else {
+        step = newStep(text);
+        for (std::size_t i = appliedBefore; i < applied.size(); ++i)
+            new PlanCommand(*m_host, applied[i].action, views::planActionText(shown, applied[i]), {}, PlanCommand::AppliedAt { i }, step);
+    }
+    m_preparedMarks = std::move(prepared.marks);
     m_host->undoStack()->push(step); // records them as applied, then one refresh
+    m_preparedMarks.reset();
+    releaseOffGuiThread(std::move(replaced));
     return true;
 }
 

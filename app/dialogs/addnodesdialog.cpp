@@ -89,6 +89,7 @@ struct AddNodesDialog::Placed {
     std::size_t appliedBefore = 0;
     int placed = 0;
     QString error;
+    PlanController::PreparedStep prepared;
 };
 
 AddNodesDialog::AddNodesDialog(QMainWindow* window, PlanController* plan, views::FleetMapView* map)
@@ -522,8 +523,8 @@ bool AddNodesDialog::addNodes()
     auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for this worker
     m_job->start(
         m_answerLabel->text(),
-        [q, count, current = std::move(current), store = m_plan->store(), topology = m_plan->topology(), prices = m_plan->nodePrices(), reading](
-            LongJobToken& token) {
+        [q, count, current = std::move(current), store = m_plan->store(), topology = m_plan->topology(), prices = m_plan->nodePrices(), reading,
+            prepare = m_plan->stepPreparer()](LongJobToken& token) {
             model::NodesNeededQuestion question = q;
             Placed out;
             out.appliedBefore = current.size();
@@ -543,6 +544,8 @@ bool AddNodesDialog::addNodes()
                 if (out.placed < 0) {
                     out.engine.reset();
                     out.error = tr("cancelled; the plan is as it was");
+                } else {
+                    out.prepared = prepare(*out.engine, current.size()); // the undo step's commands and the plan marks, here
                 }
             } catch (const std::exception& e) {
                 out.engine.reset();
@@ -550,11 +553,12 @@ bool AddNodesDialog::addNodes()
             }
             return out;
         },
-        [this](Placed out) { onPlaced(std::move(out.engine), out.appliedBefore, out.placed, out.error); });
+        [this](Placed out) { onPlaced(std::move(out.engine), out.appliedBefore, out.placed, out.error, std::move(out.prepared)); });
     return true;
 }
 
-void AddNodesDialog::onPlaced(std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, int placed, QString error)
+void AddNodesDialog::onPlaced(std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, int placed, QString error,
+    PlanController::PreparedStep prepared)
 {
     m_compute->setEnabled(true);
     const QString type = m_type->currentData().toString();
@@ -567,7 +571,7 @@ void AddNodesDialog::onPlaced(std::shared_ptr<model::PlanEngine> engine, std::si
     }
     const QString text = placed == 0 ? tr("Add %1 %2 nodes").arg(nodes, type)
                                      : tr("Add %1 %2 nodes, place %3 pending pods").arg(nodes, type, QString::fromStdString(model::formatCount(placed)));
-    if (!m_plan->adoptStep(std::move(engine), appliedBefore, text)) {
+    if (!m_plan->adoptStep(std::move(engine), appliedBefore, text, std::move(prepared))) {
         m_answerLabel->setText(tr("The plan changed while the nodes were being added: press Add again."));
         emit nodesAdded(false);
         return;

@@ -4,6 +4,7 @@
 // capacity type and topology domain (one undo step), and the seeds' capacity question "how
 // many nodes of this type would this take", answered by model/search/nodesneeded.h on a worker.
 
+#include "app/controllers/plancontroller.h"
 #include "model/search/nodesneeded.h"
 
 #include <QDialog>
@@ -33,7 +34,6 @@ class FleetMapView;
 namespace fleet::app {
 
 class LongJob;
-class PlanController;
 
 /// The dialog, made once per window; "Add Nodes…" (objectName actionAddNodes) in the Plan menu
 /// (objectName menuPlan) opens it. Fields:
@@ -124,7 +124,9 @@ private:
     void clearAnswer();
     /// The question the fields ask (its add-node's count unset).
     [[nodiscard]] model::NodesNeededQuestion question() const;
-    void onPlaced(std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, int placed, QString error);
+    /// `prepared`: the step's undo commands and plan marks, made on the worker (PlanController::StepPreparer).
+    void onPlaced(std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, int placed, QString error,
+        PlanController::PreparedStep prepared);
     [[nodiscard]] model::DomainId resolveDomain(QString* error) const;
 
     PlanController* m_plan;

@@ -5,7 +5,8 @@
 // turns, charged to the flow and action running when it ended. The flows, each through the
 // window's own actions and controllers, each followed by the event loop running until the
 // window is idle (the repaint it asked for included):
-//   load            the simulated cluster read, laid out and shown, the what-if engine ready
+//   load            the simulated cluster read, laid out and shown, the what-if engine ready, the
+//                   panels' analysis (problems, pending, search index) applied
 //   compare         File > Compare With the next seed's fleet (worker), the Changes dock's
 //                   removed nodes opened and scrolled, a row clicked, the map's difference on
 //                   and off, Export Changes (JSON, CSV)
@@ -151,8 +152,11 @@ int main(int argc, char** argv)
     bool ok = act(QStringLiteral("load"), QStringLiteral("open simulated cluster"), [&] {
         QSignalSpy shown(&window, &app::MainWindow::clusterShown);
         QSignalSpy ready(plan, &app::PlanController::engineReady);
+        QSignalSpy analysed(window.explorePanels(), &app::ExplorePanels::analysisApplied);
         window.openSimulated(nodes, seed);
-        return waitFor(shown) && (plan->engine() || waitFor(ready));
+        // The panels' analysis (problems, pending shapes, the search index) is the load's too:
+        // its result arriving later was charged to the next flow.
+        return waitFor(shown) && (plan->engine() || waitFor(ready)) && waitFor(analysed);
     });
     endFlow();
     if (!ok)
