@@ -73,23 +73,9 @@ ConsolidationResult consolidate(const ClusterStore& store, const Topology& topol
             return runner.load(a) < runner.load(b);
         return byName(a, b);
     });
-    const double share = options.bestOfOrders ? 1.0 / 4.0 : 1.0;
+    const double share = options.bestOfOrders ? 1.0 / 3.0 : 1.0;
     ConsolidationResult best = drainInOrder(runner, order, "saving-per-load", 0.0, share, deadline);
     if (options.bestOfOrders) {
-        // Fewest movable pods first, then the most saving, the lighter, by name: a node with
-        // few pods is emptied into the gaps of the others before they fill up, and the nodes
-        // with many pods stay as destinations. On the simulated fleet it frees the most nodes
-        // (consolidation.h).
-        std::vector<NodeId> fewest = runner.candidates();
-        std::stable_sort(fewest.begin(), fewest.end(), [&](NodeId a, NodeId b) {
-            if (runner.movableCount(a) != runner.movableCount(b))
-                return runner.movableCount(a) < runner.movableCount(b);
-            if (runner.saving(a) != runner.saving(b))
-                return runner.saving(a) > runner.saving(b);
-            if (runner.load(a) != runner.load(b))
-                return runner.load(a) < runner.load(b);
-            return byName(a, b);
-        });
         // Karpenter's order (disruption cost, karpenterbaseline.h), drained greedily node by node.
         std::vector<NodeId> second = runner.candidates();
         std::stable_sort(second.begin(), second.end(), [&](NodeId a, NodeId b) {
@@ -97,8 +83,9 @@ ConsolidationResult consolidate(const ClusterStore& store, const Topology& topol
                 return runner.disruptionCost(a) < runner.disruptionCost(b);
             return byName(a, b);
         });
-        // Small nodes first (GPUs on GPU nodes, else cpu), the lighter first: the large nodes
-        // stay as destinations, which packs better when a pool mixes node sizes.
+        // Small nodes first (GPUs on GPU nodes, else cpu), then the fewest movable pods, then
+        // the lighter: the large nodes stay as destinations, which packs better when a pool
+        // mixes node sizes, and a node with few pods fits them into the gaps of fuller ones.
         std::vector<NodeId> third = runner.candidates();
         auto size = [&](NodeId n) {
             const ResourceVector& a = store.nodeAllocatable(n);
@@ -107,12 +94,13 @@ ConsolidationResult consolidate(const ClusterStore& store, const Topology& topol
         std::stable_sort(third.begin(), third.end(), [&](NodeId a, NodeId b) {
             if (size(a) != size(b))
                 return size(a) < size(b);
+            if (runner.movableCount(a) != runner.movableCount(b))
+                return runner.movableCount(a) < runner.movableCount(b);
             if (runner.load(a) != runner.load(b))
                 return runner.load(a) < runner.load(b);
             return byName(a, b);
         });
-        const std::pair<const std::vector<NodeId>*, const char*> more[] = { { &fewest, "fewest-pods-first" }, { &second, "disruption-cost" },
-            { &third, "small-nodes-first" } };
+        const std::pair<const std::vector<NodeId>*, const char*> more[] = { { &second, "disruption-cost" }, { &third, "small-nodes-first" } };
         double from = share;
         for (const auto& [list, name] : more) {
             if (best.cancelled || best.timedOut)
