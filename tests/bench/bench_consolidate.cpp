@@ -71,8 +71,6 @@ int main(int argc, char** argv)
     }
     ConsolidationOptions options;
     options.progress = [](double f) { std::fprintf(stderr, "\r  %3.0f%%", f * 100); };
-    if (const char* pol = std::getenv("POLICY"))
-        options.policy = pol;
     ConsolidationOptions limited = options;
     limited.timeLimitSeconds = limit;
     const std::clock_t cpu0 = std::clock();
@@ -95,9 +93,6 @@ int main(int argc, char** argv)
         std::map<std::string, std::int64_t> byKind;
         for (const KeptNode& k : ours.kept)
             ++byKind[std::string(reasonKindInfo(k.reason.kind).stem)];
-        if (std::getenv("KEPTMSG"))
-            for (const KeptNode& k : ours.kept)
-                std::printf("KEPT %s %s | %s\n", std::string(store.nodeName(k.node)).c_str(), k.reason.code().c_str(), k.reason.message.c_str());
         // The nodes kept for a pod that found no room, by what that pod asks beyond resources.
         std::int64_t anti = 0, hardSpread = 0, gpu = 0, other = 0;
         for (const KeptNode& k : ours.kept) {
