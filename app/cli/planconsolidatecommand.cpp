@@ -157,7 +157,8 @@ int runPlanConsolidate(const QStringList& arguments)
     const std::string prefix = "fleetscope plan consolidate: ";
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Plans which nodes to drain and remove so that the cluster costs the least per hour, then has the fewest nodes: every "
+        "Plans which nodes to drain and remove so that the cluster costs the least per hour (savings within 2% count as equal), then has the "
+        "fewest nodes: every "
         "movable pod re-placed under every filter and eviction rule of the what-if (budgets, do-not-disrupt, gangs). Writes "
         "the plan (drain-node actions) to -o and prints the nodes freed, pods moved, cost per hour saved, a lower bound on "
         "the node count, the Karpenter multi-node baseline, and why each node that stays stays."));

@@ -40,10 +40,14 @@ ConsolidationResult drainInOrder(DrainRunner& runner, const std::vector<NodeId>&
 
 bool betterPlan(const ConsolidationResult& a, const ConsolidationResult& b) noexcept
 {
-    if (std::abs(a.savedPerHour - b.savedPerHour) > 1e-6)
+    const double gap = std::abs(a.savedPerHour - b.savedPerHour);
+    const double near = kSavingTolerance * std::max(std::abs(a.savedPerHour), std::abs(b.savedPerHour));
+    if (gap > 1e-6 && gap > near)
         return a.savedPerHour > b.savedPerHour;
     if (a.nodesFreed != b.nodesFreed)
         return a.nodesFreed > b.nodesFreed;
+    if (gap > 1e-6)
+        return a.savedPerHour > b.savedPerHour;
     return a.podsMoved < b.podsMoved;
 }
 
@@ -79,8 +83,9 @@ ConsolidationResult consolidate(const ClusterStore& store, const Topology& topol
                 return runner.disruptionCost(a) < runner.disruptionCost(b);
             return byName(a, b);
         });
-        // Small nodes first (GPUs on GPU nodes, else cpu), the lighter first: the large nodes
-        // stay as destinations, which packs better when a pool mixes node sizes.
+        // Small nodes first (GPUs on GPU nodes, else cpu), then the fewest movable pods, then
+        // the lighter: the large nodes stay as destinations, which packs better when a pool
+        // mixes node sizes, and a node with few pods fits them into the gaps of fuller ones.
         std::vector<NodeId> third = runner.candidates();
         auto size = [&](NodeId n) {
             const ResourceVector& a = store.nodeAllocatable(n);
@@ -89,6 +94,8 @@ ConsolidationResult consolidate(const ClusterStore& store, const Topology& topol
         std::stable_sort(third.begin(), third.end(), [&](NodeId a, NodeId b) {
             if (size(a) != size(b))
                 return size(a) < size(b);
+            if (runner.movableCount(a) != runner.movableCount(b))
+                return runner.movableCount(a) < runner.movableCount(b);
             if (runner.load(a) != runner.load(b))
                 return runner.load(a) < runner.load(b);
             return byName(a, b);

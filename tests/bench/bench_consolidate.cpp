@@ -3,13 +3,14 @@
 // with the Karpenter multi-node baseline beside it (karpenterbaseline.h) and the lower bound
 // (consolidationbound.h).
 //
-//   bench_consolidate [NODES] [SEED] [LIMIT_S] [REGIONS]   (defaults 100000, 1, 30 and 1)
+//   bench_consolidate [NODES] [SEED] [LIMIT_S] [REGIONS] [integer]   (defaults 100000, 1, 30 and 1)
 //
 // REGIONS is SimulationSpec::regionCount: 1, the default, is one regional cluster (us-west-2
 // and its zones); 4 is the four-region fleet every figure was measured on before the one-region
 // default (several clusters' worth of nodes: a plan there moves pods across regions, which no
 // cluster can). The line before the JSON says the fleet, and how many of the plan's pod moves
-// (its drains replayed in a PlanEngine) cross a region or a zone.
+// (its drains replayed in a PlanEngine) cross a region or a zone. "integer" also solves the
+// integer program over the LP's classes with Cbc (slow: minutes at 2,000 nodes).
 //
 // LIMIT_S is ConsolidationOptions::timeLimitSeconds for ours (0: none): at 100,000 nodes the
 // whole search takes longer than the 30 s target, so the figure is the plan found within it
@@ -27,8 +28,10 @@
 // (model/search/packingrelaxation.h, solved by Clp: importers/solver/coinsolver.h, 300 s limit,
 // timed apart from the search): "lp_bound_nodes" (0 when the solver gave none),
 // "lp_bound_seconds" (building the classes and the program, then solving it) and
-// "ratio_to_bound" (the plan's node count over the better of the two bounds). Passes or fails
-// nothing.
+// "ratio_to_bound" (the plan's node count over the better of the two bounds). Before the LP
+// bound, the nodes the plan keeps counted by the kind of reason that keeps them. With
+// `integer`, also the integer program over the same classes (Cbc, 300 s limit; small fleets
+// only), printed on a line before the JSON. Passes or fails nothing.
 
 #include "gangbench.h"
 #include "importers/clusterloader.h"
@@ -47,6 +50,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <map>
+#include <string>
 
 int main(int argc, char** argv)
 {
@@ -57,6 +62,7 @@ int main(int argc, char** argv)
     const std::uint64_t seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
     const double limit = argc > 3 ? std::strtod(argv[3], nullptr) : 30.0;
     const std::size_t regions = argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 1;
+    const bool integerToo = argc > 5 && std::string(argv[5]) == "integer";
     const auto t0 = Clock::now();
     auto cluster = importers::loadSimulatedCluster({ nodeCount, seed, regions });
     const ClusterStore& store = *cluster.store;
@@ -92,6 +98,34 @@ int main(int argc, char** argv)
         ours.order.c_str(), ours.timedOut ? ", stopped at the time limit" : "", static_cast<long long>(ours.nodesFreed), static_cast<long long>(ours.podsMoved), ours.savedPerHour,
         static_cast<long long>(ours.drainsTried), ours.seconds, oursCpu, static_cast<long long>(ours.after.nodes), static_cast<long long>(bound.nodes),
         bound.nodes > 0 ? static_cast<double>(ours.after.nodes) / static_cast<double>(bound.nodes) : 0.0);
+    {
+        // What keeps the nodes the plan keeps: per reason kind (a pinned node's pod, a pod that
+        // found no room, prepaid, ...), so the gap to the bound can be read.
+        std::map<std::string, std::int64_t> byKind;
+        for (const KeptNode& k : ours.kept)
+            ++byKind[std::string(reasonKindInfo(k.reason.kind).stem)];
+        // The nodes kept for a pod that found no room, by what that pod asks beyond resources.
+        std::int64_t anti = 0, hardSpread = 0, gpu = 0, other = 0;
+        for (const KeptNode& k : ours.kept) {
+            if (k.reason.kind != ReasonKind::NoFeasibleNode && k.reason.kind != ReasonKind::Insufficient)
+                continue;
+            if (!k.pod.isValid())
+                ++other;
+            else if (!store.podAntiAffinity(k.pod).empty())
+                ++anti;
+            else if (std::any_of(store.podSpreadConstraints(k.pod).begin(), store.podSpreadConstraints(k.pod).end(),
+                         [](const TopologySpreadConstraint& c) { return c.whenUnsatisfiable == WhenUnsatisfiable::DoNotSchedule; }))
+                ++hardSpread;
+            else if (store.podRequest(k.pod)[CoreResource::Gpu] > 0)
+                ++gpu;
+            else
+                ++other;
+        }
+        std::printf("  kept for a pod without room: %lld with required anti-affinity, %lld with a DoNotSchedule spread, %lld GPU pods, %lld others\n",
+            static_cast<long long>(anti), static_cast<long long>(hardSpread), static_cast<long long>(gpu), static_cast<long long>(other));
+        for (const auto& [stem, count] : byKind)
+            std::printf("  kept because %-28s %lld nodes\n", stem.c_str(), static_cast<long long>(count));
+    }
     std::fflush(stdout);
     {
         // The plan's pod moves, by the boundary they cross (the drains replayed as plan check does).
@@ -124,6 +158,17 @@ int main(int argc, char** argv)
         lp.status.c_str(), static_cast<long long>(lp.nodes), lp.objective, lp.nodeClasses, lp.pinnedNodes, lp.podClasses, lp.movablePods,
         lp.columns, lp.rows, lp.buildSeconds, lp.solveSeconds, static_cast<long long>(ours.after.nodes), ratioToBound);
     std::fflush(stdout);
+    if (integerToo) {
+        // The integer program over the same classes (Cbc), to see how loose the relaxation is.
+        PackingRelaxationOptions ipOptions;
+        ipOptions.integer = true;
+        ipOptions.timeLimitSeconds = 300;
+        const PackingBound ip = packingLowerBound(store, ours.pendingPods, ipOptions, importers::solveWithCoin);
+        std::printf("integer program (%s): %lld nodes (%.2f proven), solved in %.2f s; ours keeps %lld: %.3f of it\n", ip.status.c_str(),
+            static_cast<long long>(ip.nodes), ip.objective, ip.solveSeconds, static_cast<long long>(ours.after.nodes),
+            ip.valid && ip.nodes > 0 ? static_cast<double>(ours.after.nodes) / static_cast<double>(ip.nodes) : 0.0);
+        std::fflush(stdout);
+    }
     const ConsolidationResult base = karpenterMultiNodeConsolidation(store, *cluster.topology, input, options);
     std::fprintf(stderr, "\n");
     std::printf("baseline (karpenter multi-node, deletion only): %lld nodes freed, %lld pods moved, $%.2f/h saved, %lld drains tried, %.2f s\n",
