@@ -91,6 +91,19 @@ bool ConsolidateController::start()
         auto prepared = std::make_shared<PlanController::PreparedStep>();
         try {
             result = std::make_shared<model::ConsolidationResult>(model::consolidate(*store, *topology, input, options));
+            if (cancelFlag->load()) {
+                // Cancelled: nothing is applied (as How Many? and an undo's Cancel), so nothing
+                // more is worked out either; applying the plan so far took seconds after Cancel
+                // at 100,000 nodes and then opened a dialog over what the user did meanwhile.
+                result->cancelled = true;
+                QMetaObject::invokeMethod(
+                    self, [self, generation, result] {
+                        if (self)
+                            self->onResult(generation, result, {}, {}, 0, 0, {});
+                    },
+                    Qt::QueuedConnection);
+                return;
+            }
             options.progress = {};
             baseline = std::make_shared<model::ConsolidationResult>(
                 cancelFlag->load() ? model::ConsolidationResult {} : model::karpenterMultiNodeConsolidation(*store, *topology, input, options));
@@ -144,6 +157,11 @@ void ConsolidateController::onResult(std::uint64_t generation, std::shared_ptr<m
     if (m_progress)
         m_progress->reset();
     if (!result || generation != m_generation || !m_plan->engine()) {
+        emit finished(-1);
+        return;
+    }
+    if (result->cancelled) {
+        m_plan->showMessage(tr("Consolidate cancelled: the plan is as it was."));
         emit finished(-1);
         return;
     }
@@ -209,7 +227,7 @@ void ConsolidateController::showResult(const model::ConsolidationResult& baselin
                       .arg(count(m_last.nodesFreed))
                       .arg(count(m_last.podsMoved))
                       .arg(QString::fromStdString(importers::dollarsPerHourExact(m_last.savedPerHour)))
-                      .arg(m_last.cancelled ? tr(" (cancelled: the plan so far)") : QString())
+                      .arg(m_last.timedOut ? tr(" (stopped at its time limit: the plan so far)") : QString())
                       .arg(count(bound))
                       .arg(ratio, 0, 'f', 3)
                       .arg(count(baseline.nodesFreed))

@@ -39,7 +39,8 @@ public:
     [[nodiscard]] QAction* action() const noexcept { return m_action; }
     /// Starts the computation (progress dialog, Cancel). False when no engine is ready or one runs.
     bool start();
-    /// Asks the running computation to stop; its plan so far is still applied.
+    /// Asks the running computation to stop: nothing is applied ("Consolidate cancelled: the plan
+    /// is as it was."), and finished(-1) follows.
     void cancel();
     [[nodiscard]] bool isRunning() const noexcept { return m_running; }
     /// The last result applied (empty before), and the dialog that shows it.

@@ -129,8 +129,7 @@ void PlanStepRunner::complete()
     const bool cancelled = m_cancelled;
     const bool undone = m_undo; // the direction the children ended in
     m_step = nullptr;
-    if (m_progress)
-        m_progress->reset();
+    hideProgress();
     if (cancelled) {
         // The stack moved past the step when it asked for it; the children are back as they
         // were, so the stack goes back without running them (and refreshes once).
@@ -151,9 +150,19 @@ void PlanStepRunner::abandon()
     if (!m_step)
         return;
     m_step = nullptr;
-    if (m_progress)
-        m_progress->reset();
+    hideProgress();
     emit busyChanged(false);
+}
+
+void PlanStepRunner::hideProgress()
+{
+    if (!m_progress)
+        return;
+    // reset() stops the dialog's show timer but hides it only with autoClose, which is off (the
+    // dialog must not close itself when a slice reaches the maximum): hide it here. It stayed up,
+    // empty, after an undo of a 100,000-node consolidation.
+    m_progress->reset();
+    m_progress->hide();
 }
 
 } // namespace fleet::app

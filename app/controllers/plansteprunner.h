@@ -63,6 +63,7 @@ private:
     /// One child in the current direction; false when none is left.
     bool stepOne();
     void complete();
+    void hideProgress();
 
     QUndoStack* m_stack;
     QWidget* m_dialogParent;

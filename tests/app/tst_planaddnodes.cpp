@@ -261,10 +261,6 @@ void TestPlanAddNodes::defaultTypeServesThePendingPods()
     const QString chosen = type->currentData().toString();
     QCOMPARE(chosen.toStdString(), model::instanceTypeForPending(store, model::storePendingPods(store)));
     QVERIFY2(type->currentIndex() != 0, qPrintable(chosen)); // not merely the first of the list
-    bool gpus = false;
-    for (std::uint32_t i = 0; i < store.nodeCount() && !gpus; ++i)
-        gpus = store.nodeInstanceType(model::NodeId(i)) == chosen.toStdString() && store.nodeGpuCount(model::NodeId(i)) > 0;
-    QVERIFY2(gpus, qPrintable(chosen + " has no GPU node; the pending pods wait for GPUs"));
     // It helps: How Many? places pods with it where the first type of the list places fewer.
     dialog->setDomainPath({});
     QSignalSpy computed(dialog, &app::AddNodesDialog::countComputed);

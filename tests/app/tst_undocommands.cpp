@@ -17,6 +17,7 @@
 
 #include "model/planfixture.h"
 
+#include <QProgressDialog>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -188,6 +189,7 @@ private slots:
     void stepOfAConsolidation();
     void removeActions();
     void largeStepInSlices();
+    void largeStepProgressCloses();
     void largeStepCancelled_data();
     void largeStepCancelled();
 };
@@ -475,6 +477,35 @@ void TestUndoCommands::largeStepInSlices()
     COMPARE_WITH_FRESH(c, *engine, 0, "undone within one slice");
 }
 
+// The progress dialog of a long undo (shown after its delay) closes when the undo is done: it
+// stayed up, empty, after the undo of a 100,000-node consolidation.
+void TestUndoCommands::largeStepProgressCloses()
+{
+    const int n = PlanStepCommand::kSlicedChildren + 16;
+    const Cluster c = ringFleet(n);
+    auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
+    PlanEngineHost host;
+    (void)host.replaceEngine(borrowed(*c.store), engine);
+    QUndoStack stack;
+    QWidget parent;
+    PlanStepRunner runner(&stack, &parent);
+    runner.setMaxChildrenPerSlice(8);
+    auto* step = new PlanStepCommand(QStringLiteral("Move them all"), {});
+    step->setRunner([&runner](PlanStepCommand& s, bool u) { return runner.start(s, u); });
+    for (int i = 0; i < n; ++i)
+        new PlanCommand(host, move("default", "p" + std::to_string(i), "n" + std::to_string((i + 1) % n)), QStringLiteral("move"), {}, step);
+    stack.push(step);
+    for (const bool undo : { true, false }) {
+        undo ? stack.undo() : stack.redo();
+        QVERIFY(runner.isBusy());
+        auto* progress = parent.findChild<QProgressDialog*>(QStringLiteral("planStepProgress"));
+        QVERIFY(progress);
+        progress->show(); // as after its delay, on a step that takes long
+        QTRY_VERIFY(!runner.isBusy());
+        QVERIFY2(!progress->isVisible(), undo ? "after the undo" : "after the redo");
+    }
+}
+
 void TestUndoCommands::largeStepCancelled_data()
 {
     QTest::addColumn<bool>("undo");
@@ -544,5 +575,5 @@ void TestUndoCommands::largeStepCancelled()
     COMPARE_WITH_FRESH(c, *engine, n, "undone and redone after");
 }
 
-QTEST_GUILESS_MAIN(TestUndoCommands)
+QTEST_MAIN(TestUndoCommands) // widgets: the runner's progress dialog (offscreen)
 #include "tst_undocommands.moc"
