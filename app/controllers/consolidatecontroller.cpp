@@ -53,7 +53,15 @@ ConsolidateController::~ConsolidateController()
 bool ConsolidateController::start()
 {
     const auto engine = m_plan->engine();
-    if (m_running || !engine || !m_plan->store() || !m_plan->topology() || m_plan->isBusy())
+    if (m_running)
+        return false;
+    if (m_plan->store() && m_plan->topology() && (!engine || m_plan->isBusy())) {
+        // Said, not silent: a live cluster that keeps changing has no what-if until it pauses
+        // (the message says how to hold its changes).
+        m_plan->showMessage(!engine ? m_plan->notReadyText() : tr("The plan is busy with a step; try again in a moment."));
+        return false;
+    }
+    if (!engine || !m_plan->store() || !m_plan->topology())
         return false;
     m_running = true;
     m_cancel = std::make_shared<std::atomic<bool>>(false);

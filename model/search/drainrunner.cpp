@@ -145,7 +145,10 @@ void DrainRunner::placePending()
         const PodId p(i);
         // A plan's template pod is no pod of the cluster: only its copies (placed by their
         // place-pods action) are.
-        if (state.podNode(p).isValid() || m_store.podIsTerminal(p) || (m_store.podFlags(p) & PodFlagTemplate))
+        // A live cluster's deleted pod (a tombstone row) and a pod bound to a node the input
+        // lacks wait for no node either.
+        if (state.podNode(p).isValid() || m_store.podIsTerminal(p) || (m_store.podFlags(p) & PodFlagTemplate) || m_store.podIsDeleted(p)
+            || m_store.podIsOnUnknownNode(p))
             continue;
         if (!m_store.podSchedulingGates(p).empty()) {
             ++m_pendingLeft; // not schedulable until its gates are removed

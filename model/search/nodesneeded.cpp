@@ -151,7 +151,8 @@ std::vector<PodId> pendingPods(const PlanEngine& engine)
         const PodId p(i);
         const NodeId n = state.podNode(p);
         if ((n.isValid() && state.nodePresent(n)) || store.podIsTerminal(p) || staysOnDrainedNode(store, p)
-            || (store.podFlags(p) & PodFlagTemplate)) // a template is no pod of the cluster
+            || (store.podFlags(p) & PodFlagTemplate) // a template is no pod of the cluster
+            || store.podIsDeleted(p) || store.podIsOnUnknownNode(p)) // a live tombstone; bound to a node the input lacks
             continue;
         out.push_back(p);
     }

@@ -175,6 +175,12 @@ private slots:
         // Streaming: no what-if, and the message says what to do.
         QVERIFY(!plan->engine());
         QVERIFY2(plan->notReadyText().contains(QStringLiteral("Pause Live Updates")), qPrintable(plan->notReadyText()));
+        // Plan > Consolidate says so too (it did nothing at all).
+        QAction* consolidate = window->findChild<QAction*>(QStringLiteral("actionConsolidate"));
+        QVERIFY(consolidate);
+        consolidate->trigger();
+        QVERIFY2(window->planStatusText().contains(QStringLiteral("Pause Live Updates")) || window->planStatusText().contains(QStringLiteral("being prepared")),
+            qPrintable(window->planStatusText()));
 
         pause->trigger();
         QVERIFY(pause->isChecked());
