@@ -230,7 +230,7 @@ void ConsolidateController::showResult(const model::ConsolidationResult& baselin
     const double ratio = bound > 0 ? static_cast<double>(m_last.after.nodes) / static_cast<double>(bound) : 0.0;
     m_dialog->findChild<QLabel*>(QStringLiteral("consolidateSummary"))
         ->setText(tr("%1 nodes freed%10, %2 pods moved, %3 saved%4.\nLower bound: %5 nodes (plan / bound = %6).\n"
-                     "Baseline (Karpenter multi-node consolidation, deletion only): %7 nodes freed, $%8/h saved.\n"
+                     "Baseline (Karpenter multi-node consolidation, deletion only): %7 nodes freed, %8 saved.\n"
                      "%9Undo reverts the whole consolidation in one step.")
                       .arg(count(m_last.nodesFreed))
                       .arg(count(m_last.podsMoved))
@@ -239,7 +239,7 @@ void ConsolidateController::showResult(const model::ConsolidationResult& baselin
                       .arg(count(bound))
                       .arg(ratio, 0, 'f', 3)
                       .arg(count(baseline.nodesFreed))
-                      .arg(baseline.savedPerHour, 0, 'f', 2)
+                      .arg(QString::fromStdString(importers::dollarsPerHourExact(baseline.savedPerHour)))
                       .arg(m_last.pendingPlaced.empty() && m_last.pendingLeft == 0
                               ? QString()
                               : tr("Pending pods: %1 placed first (the drains keep their room), %2 stay pending.\n")

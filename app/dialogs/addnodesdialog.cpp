@@ -469,14 +469,16 @@ QString AddNodesDialog::answerText() const
     if (a.pods == 0)
         return copies + tr("Nothing to place: no pod is pending.");
     QString text = copies;
-    text += a.nodes == 0 ? tr("No %1 node would help: %2 of %3 pods placed without any.").arg(type).arg(a.podsPlaced).arg(a.pods)
-                                : tr("It takes %1 %2 node(s): %3 of %4 pods placed.").arg(a.nodes).arg(type).arg(a.podsPlaced).arg(a.pods);
+    auto n = [](std::int64_t v) { return QString::fromStdString(model::formatCount(v)); }; // "1,103"
+    text += a.nodes == 0 ? tr("No %1 node would help: %2 of %3 pods placed without any.").arg(type, n(a.podsPlaced), n(a.pods))
+                         : (a.nodes == 1 ? tr("It takes 1 %1 node: %2 of %3 pods placed.").arg(type, n(a.podsPlaced), n(a.pods))
+                                         : tr("It takes %1 %2 nodes: %3 of %4 pods placed.").arg(n(a.nodes), type, n(a.podsPlaced), n(a.pods)));
     if (a.limitReached)
-        text += tr(" (the search tried at most %1 nodes, and pods still waited: more nodes of this type would place no "
-                   "more of them, or the answer lies beyond; the pods that still do not fit say why)")
+        text += tr(" The search tried at most %1 nodes, and pods still waited: more nodes of this type would place no "
+                   "more of them, or the answer lies beyond; the pods that still do not fit say why.")
                     .arg(QString::fromStdString(model::formatCount(model::NodesNeededQuestion {}.maxNodes)));
     if (!a.unplaced.empty()) {
-        text += tr(" %1 still do not fit:").arg(a.unplaced.size());
+        text += tr(" %1 still do not fit:").arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(a.unplaced.size()))));
         int shown = 0;
         for (const auto& [pod, reasons] : a.unplaced) {
             if (++shown > 8) {

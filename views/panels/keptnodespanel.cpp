@@ -200,9 +200,10 @@ void KeptNodesPanel::expandSmallResult()
 void KeptNodesPanel::updateSummary()
 {
     const std::size_t all = m_model->entryCount(), shown = m_model->shownEntryCount();
-    QString text = tr("%1 nodes stay, in %2 groups").arg(count(all)).arg(m_model->rowCount());
+    const QString groups = m_model->rowCount() == 1 ? tr("1 group") : tr("%1 groups").arg(m_model->rowCount());
+    QString text = tr("%1 nodes stay, in %2").arg(count(all), groups);
     if (shown != all)
-        text = tr("%1 of %2 nodes shown, in %3 groups").arg(count(shown), count(all)).arg(m_model->rowCount());
+        text = tr("%1 of %2 nodes shown, in %3").arg(count(shown), count(all), groups);
     m_summary->setText(text);
 }
 
