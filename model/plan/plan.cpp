@@ -198,7 +198,8 @@ std::string instanceTypeForPending(const ClusterStore& store, std::span<const Po
     for (const auto& [type, templates] : types) {
         std::pair<std::int64_t, std::int64_t> score { 0, 0 };
         for (const auto& [key, standIn] : standIns) {
-            const auto [p, pods] = standIn;
+            const PodId p = standIn.first; // not a structured binding: clang 14 (the fuzz build) cannot capture one
+            const std::int64_t pods = standIn.second;
             const ResourceVector& want = store.podRequest(p);
             const bool served = std::any_of(templates.begin(), templates.end(), [&](NodeId n) {
                 const ResourceVector& has = store.nodeAllocatable(n);
