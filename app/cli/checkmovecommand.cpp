@@ -8,6 +8,7 @@
 
 #include "app/shared/importfailure.h"
 
+#include "importers/export/reasonsjson.h"
 #include "importers/plan/jsontext.h"
 #include "importers/quotedtext.h"
 #include "model/scheduling/filters.h"
@@ -111,14 +112,8 @@ int runCheckMove(const QStringList& arguments)
         w.key("pod").value(ns + "/" + name);
         w.key("to").value(node);
         w.key("feasible").value(verdict.feasible);
-        w.key("reasons").beginArray();
-        for (const model::Reason& r : verdict.reasons) {
-            w.beginObject();
-            w.key("code").value(r.code());
-            w.key("message").value(r.message);
-            w.endObject();
-        }
-        w.endArray();
+        w.key("reasons");
+        importers::writeReasonsJson(w, verdict.reasons);
         w.endObject();
         out = w.text() + "\n";
     } else {

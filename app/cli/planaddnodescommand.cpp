@@ -9,6 +9,7 @@
 #include "app/shared/importfailure.h"
 #include "model/plan/planprices.h"
 
+#include "importers/export/reasonsjson.h"
 #include "importers/export/statediffformat.h"
 #include "importers/plan/jsontext.h"
 #include "importers/plan/planfile.h"
@@ -161,10 +162,9 @@ int runPlanAddNodes(const QStringList& arguments)
             w.key("limitReached").value(answer.limitReached);
             w.key("unplaced").beginArray();
             for (const auto& [pod, reasons] : answer.unplaced) {
-                w.beginObject().key("pod").value(model::podKey(store, pod)).key("reasons").beginArray();
-                for (const model::Reason& r : reasons)
-                    w.beginObject().key("code").value(r.code()).key("message").value(r.message).endObject();
-                w.endArray().endObject();
+                w.beginObject().key("pod").value(model::podKey(store, pod)).key("reasons");
+                importers::writeReasonsJson(w, reasons);
+                w.endObject();
             }
             w.endArray();
         }

@@ -11,6 +11,7 @@
 #include "app/shared/placerequest.h"
 #include "model/plan/planprices.h"
 
+#include "importers/export/reasonsjson.h"
 #include "importers/kubenames.h"
 #include "importers/plan/jsontext.h"
 #include "importers/plan/planfile.h"
@@ -211,10 +212,8 @@ int runPlanPlace(const QStringList& arguments)
         for (const auto& [path, c] : perDomain)
             w.beginObject().key("domain").value(path).key("pods").value(c.pods).key("nodes").value(static_cast<std::int64_t>(c.nodes.size())).endObject();
         w.endArray();
-        w.key("reasons").beginArray();
-        for (const model::Reason& x : r.reasons)
-            w.beginObject().key("code").value(x.code()).key("message").value(x.message).endObject();
-        w.endArray();
+        w.key("reasons");
+        importers::writeReasonsJson(w, r.reasons);
         w.endObject();
         std::cout << w.text() << "\n";
     } else if (placed) {

@@ -2,6 +2,7 @@
 // `plan check`'s outputs: the evaluation of a plan as JSON and as terminal text, and the
 // actions that do not hold in a line.
 #include "evaluationformat.h"
+#include "reasonsjson.h"
 
 #include "importers/plan/jsontext.h"
 #include "importers/plan/planevaluation.h"
@@ -31,18 +32,6 @@ void writeTotals(JsonWriter& w, const model::PlanTotals& t)
     w.endObject();
 }
 
-void writeReasons(JsonWriter& w, const std::vector<model::Reason>& reasons)
-{
-    w.beginArray();
-    for (const model::Reason& r : reasons) {
-        w.beginObject();
-        w.key("code").value(r.code());
-        w.key("message").value(r.message);
-        w.endObject();
-    }
-    w.endArray();
-}
-
 } // namespace
 
 std::string evaluationJson(const std::string& planName, const PlanEvaluation& e, const model::ClusterStore& store)
@@ -64,7 +53,7 @@ std::string evaluationJson(const std::string& planName, const PlanEvaluation& e,
         w.key("subject").value(planActionSubject(a.action));
         w.key("holds").value(a.holds);
         w.key("reasons");
-        writeReasons(w, a.reasons);
+        writeReasonsJson(w, a.reasons);
         w.key("changes").beginArray();
         for (const auto& c : a.changes) {
             w.beginObject();
@@ -92,7 +81,7 @@ std::string evaluationJson(const std::string& planName, const PlanEvaluation& e,
                 w.beginObject();
                 w.key("pod").value(podNameOf(store, e, pod));
                 w.key("reasons");
-                writeReasons(w, reasons);
+                writeReasonsJson(w, reasons);
                 w.endObject();
             }
             w.endArray();

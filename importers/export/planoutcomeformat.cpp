@@ -2,6 +2,7 @@
 // `diff --plan`'s outputs: a plan against what happened, as JSON and as terminal text.
 #include "planoutcomeformat.h"
 
+#include "reasonsjson.h"
 #include "statediffformat.h"
 
 #include "importers/plan/jsontext.h"
@@ -28,14 +29,8 @@ std::string planOutcomeJson(const PlanOutcome& o, const std::string& planLabel, 
         w.key("subject").value(planActionSubject(a.action));
         w.key("outcome").value(actionOutcomeName(a.outcome));
         w.key("evidence").value(a.evidence);
-        w.key("reasons").beginArray();
-        for (const Reason& r : a.reasons) {
-            w.beginObject();
-            w.key("code").value(r.code());
-            w.key("message").value(r.message);
-            w.endObject();
-        }
-        w.endArray();
+        w.key("reasons");
+        writeReasonsJson(w, a.reasons);
         w.endObject();
     }
     w.endArray();
