@@ -118,22 +118,31 @@ std::vector<PodId> storePendingPods(const ClusterStore& store)
     return out;
 }
 
-NodeId templateNodeFor(const ClusterStore& store, std::span<const NodeId> candidates, std::span<const PodId> pendingPods)
+namespace {
+
+/// The nodes that stand for `candidates` as templates: one healthy node (isHealthyTemplate())
+/// per node group (eks.amazonaws.com/nodegroup, karpenter.sh/nodepool) and capacity type, in
+/// candidate order; and the first Ready schedulable candidate and the first candidate, for
+/// when none is healthy.
+struct Representatives {
+    std::vector<NodeId> nodes;
+    NodeId readyFallback, anyFallback;
+};
+
+Representatives representativesOf(const ClusterStore& store, std::span<const NodeId> candidates)
 {
     static constexpr std::string_view kGroupKeys[] = { "eks.amazonaws.com/nodegroup", "karpenter.sh/nodepool" };
     std::vector<StringId> groupKeys;
     for (const std::string_view k : kGroupKeys)
         if (const StringId id = store.strings().find(k); id.isValid())
             groupKeys.push_back(id);
-    // One healthy representative per (node group, capacity type), in candidate order.
-    std::vector<NodeId> representatives;
+    Representatives out;
     std::vector<std::pair<std::vector<StringId>, int>> seen;
-    NodeId readyFallback, anyFallback;
     for (const NodeId n : candidates) {
-        if (!anyFallback.isValid())
-            anyFallback = n;
-        if (!readyFallback.isValid() && store.nodeReadiness(n) == Readiness::True && !store.nodeUnschedulable(n))
-            readyFallback = n;
+        if (!out.anyFallback.isValid())
+            out.anyFallback = n;
+        if (!out.readyFallback.isValid() && store.nodeReadiness(n) == Readiness::True && !store.nodeUnschedulable(n))
+            out.readyFallback = n;
         if (!isHealthyTemplate(store, n))
             continue;
         std::pair<std::vector<StringId>, int> key;
@@ -143,16 +152,25 @@ NodeId templateNodeFor(const ClusterStore& store, std::span<const NodeId> candid
         if (std::find(seen.begin(), seen.end(), key) != seen.end())
             continue;
         seen.push_back(std::move(key));
-        representatives.push_back(n);
+        out.nodes.push_back(n);
     }
+    return out;
+}
+
+} // namespace
+
+NodeId templateNodeFor(const ClusterStore& store, std::span<const NodeId> candidates, std::span<const PodId> pendingPods)
+{
+    const Representatives r = representativesOf(store, candidates);
+    const std::vector<NodeId>& representatives = r.nodes;
     if (representatives.empty())
-        return readyFallback.isValid() ? readyFallback : anyFallback;
+        return r.readyFallback.isValid() ? r.readyFallback : r.anyFallback;
     if (representatives.size() == 1)
         return representatives.front();
     std::vector<std::int64_t> usable(representatives.size(), 0);
     for (const PodId p : pendingPods) {
-        for (std::size_t r = 0; r < representatives.size(); ++r)
-            usable[r] += podCanUse(store, p, representatives[r]) ? 1 : 0;
+        for (std::size_t i = 0; i < representatives.size(); ++i)
+            usable[i] += podCanUse(store, p, representatives[i]) ? 1 : 0;
     }
     return representatives[static_cast<std::size_t>(std::max_element(usable.begin(), usable.end()) - usable.begin())];
 }
@@ -169,30 +187,17 @@ std::string instanceTypeForPending(const ClusterStore& store, std::span<const Po
     }
     if (standIns.empty())
         return {};
-    // The candidate templates of each type: its healthy nodes, one per node group and capacity.
-    std::unordered_map<std::string_view, std::vector<NodeId>> types;
-    static constexpr std::string_view kGroupKeys[] = { "eks.amazonaws.com/nodegroup", "karpenter.sh/nodepool" };
-    std::vector<StringId> groupKeys;
-    for (const std::string_view k : kGroupKeys)
-        if (const StringId id = store.strings().find(k); id.isValid())
-            groupKeys.push_back(id);
-    std::vector<std::pair<std::vector<StringId>, int>> seenKeys;
-    std::unordered_map<std::string_view, std::vector<std::pair<std::vector<StringId>, int>>> seen;
+    // The candidate templates of each type, as templateNodeFor() picks among them.
+    std::unordered_map<std::string_view, std::vector<NodeId>> ofType;
     for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
         const NodeId n(i);
-        const std::string_view type = store.nodeInstanceType(n);
-        if (type.empty() || store.nodeIsDeleted(n) || !isHealthyTemplate(store, n))
-            continue;
-        std::pair<std::vector<StringId>, int> key;
-        for (const StringId k : groupKeys)
-            key.first.push_back(scheduling::labelValue(store.nodeLabels(n), k));
-        key.second = static_cast<int>(nodeCapacityType(store, n));
-        auto& keys = seen[type];
-        if (std::find(keys.begin(), keys.end(), key) != keys.end())
-            continue;
-        keys.push_back(std::move(key));
-        types[type].push_back(n);
+        if (const std::string_view type = store.nodeInstanceType(n); !type.empty() && !store.nodeIsDeleted(n))
+            ofType[type].push_back(n);
     }
+    std::unordered_map<std::string_view, std::vector<NodeId>> types;
+    for (const auto& [type, nodes] : ofType)
+        if (std::vector<NodeId> healthy = representativesOf(store, nodes).nodes; !healthy.empty())
+            types.emplace(type, std::move(healthy));
     std::string best;
     std::pair<std::int64_t, std::int64_t> bestScore { 0, 0 }; // (milli-GPUs served, pods served)
     for (const auto& [type, templates] : types) {
