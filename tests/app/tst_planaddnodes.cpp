@@ -43,6 +43,15 @@ private slots:
     void defaultTypeServesThePendingPods();
 
 private:
+    /// The first node with 8 GPUs: the largest GPU node type of the simulated fleet, which its
+    /// pending pods (mostly GPU pods) want.
+    static model::NodeId firstEightGpuNode(const model::ClusterStore& store)
+    {
+        for (std::uint32_t i = 0; i < store.nodeCount(); ++i)
+            if (store.nodeGpuCount(model::NodeId(i)) == 8)
+                return model::NodeId(i);
+        return {};
+    }
     app::AddNodesDialog* openDialog(model::NodeId selected)
     {
         m_window->mapView()->setSelectedNode(selected);
@@ -113,11 +122,7 @@ void TestPlanAddNodes::answersHowManyNodes()
 {
     const auto engine = m_window->planController()->engine();
     const model::ClusterStore& store = engine->state().store();
-    // The largest GPU node type of the simulated fleet: the pending pods are mostly GPU pods.
-    model::NodeId gpuNode;
-    for (std::uint32_t i = 0; i < store.nodeCount() && !gpuNode.isValid(); ++i)
-        if (store.nodeGpuCount(model::NodeId(i)) == 8)
-            gpuNode = model::NodeId(i);
+    const model::NodeId gpuNode = firstEightGpuNode(store);
     QVERIFY(gpuNode.isValid());
     app::AddNodesDialog* dialog = openDialog(gpuNode);
     QVERIFY(dialog);
@@ -280,10 +285,7 @@ void TestPlanAddNodes::howManyAndAddShowProgressAndCancel()
 {
     const auto engine = m_window->planController()->engine();
     const model::ClusterStore& store = engine->state().store();
-    model::NodeId gpuNode;
-    for (std::uint32_t i = 0; i < store.nodeCount() && !gpuNode.isValid(); ++i)
-        if (store.nodeGpuCount(model::NodeId(i)) == 8)
-            gpuNode = model::NodeId(i);
+    const model::NodeId gpuNode = firstEightGpuNode(store);
     QVERIFY(gpuNode.isValid());
     app::AddNodesDialog* dialog = openDialog(gpuNode);
     QVERIFY(dialog);

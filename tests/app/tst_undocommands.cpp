@@ -177,6 +177,17 @@ Cluster ringFleet(int nodes)
     return c;
 }
 
+// A step of `n` moves on ringFleet(n) (pod i to node i + 1), run by `runner`, pushed on `stack`
+// (push() runs its redo: the first slice at once, the rest from the event loop).
+void pushRingStep(PlanEngineHost& host, QUndoStack& stack, PlanStepRunner& runner, int n, std::function<void()> changed)
+{
+    auto* step = new PlanStepCommand(QStringLiteral("Move them all"), std::move(changed));
+    step->setRunner([&runner](PlanStepCommand& s, bool undo) { return runner.start(s, undo); });
+    for (int i = 0; i < n; ++i)
+        new PlanCommand(host, move("default", "p" + std::to_string(i), "n" + std::to_string((i + 1) % n)), QStringLiteral("move"), {}, step);
+    stack.push(step);
+}
+
 } // namespace
 
 class TestUndoCommands : public QObject {
@@ -434,11 +445,7 @@ void TestUndoCommands::largeStepInSlices()
     PlanStepRunner runner(&stack, nullptr);
     runner.setMaxChildrenPerSlice(8); // the first slice runs within the stack's call, the rest later
     int changes = 0;
-    auto* step = new PlanStepCommand(QStringLiteral("Move them all"), [&changes] { ++changes; });
-    step->setRunner([&runner](PlanStepCommand& s, bool undo) { return runner.start(s, undo); });
-    for (int i = 0; i < n; ++i)
-        new PlanCommand(host, move("default", "p" + std::to_string(i), "n" + std::to_string((i + 1) % n)), QStringLiteral("move"), {}, step);
-    stack.push(step); // push()'s redo runs here, at once
+    pushRingStep(host, stack, runner, n, [&changes] { ++changes; }); // push()'s redo runs here, at once
     QVERIFY(!runner.isBusy());
     QCOMPARE(changes, 1);
     COMPARE_WITH_FRESH(c, *engine, n, "pushed");
@@ -490,11 +497,7 @@ void TestUndoCommands::largeStepProgressCloses()
     QWidget parent;
     PlanStepRunner runner(&stack, &parent);
     runner.setMaxChildrenPerSlice(8);
-    auto* step = new PlanStepCommand(QStringLiteral("Move them all"), {});
-    step->setRunner([&runner](PlanStepCommand& s, bool u) { return runner.start(s, u); });
-    for (int i = 0; i < n; ++i)
-        new PlanCommand(host, move("default", "p" + std::to_string(i), "n" + std::to_string((i + 1) % n)), QStringLiteral("move"), {}, step);
-    stack.push(step);
+    pushRingStep(host, stack, runner, n, {});
     for (const bool undo : { true, false }) {
         undo ? stack.undo() : stack.redo();
         QVERIFY(runner.isBusy());
@@ -529,11 +532,7 @@ void TestUndoCommands::largeStepCancelled()
     QUndoStack stack;
     PlanStepRunner runner(&stack, nullptr);
     runner.setMaxChildrenPerSlice(8);
-    auto* step = new PlanStepCommand(QStringLiteral("Move them all"), {});
-    step->setRunner([&runner](PlanStepCommand& s, bool u) { return runner.start(s, u); });
-    for (int i = 0; i < n; ++i)
-        new PlanCommand(host, move("default", "p" + std::to_string(i), "n" + std::to_string((i + 1) % n)), QStringLiteral("move"), {}, step);
-    stack.push(step);
+    pushRingStep(host, stack, runner, n, {});
     if (!undo) {
         stack.undo();
         QTRY_VERIFY(!runner.isBusy());
