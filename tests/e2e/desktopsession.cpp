@@ -525,6 +525,20 @@ quint32 DesktopSession::waitForWindow(const QString& title, int timeoutMs)
     return ids.trimmed().split(QLatin1Char('\n')).first().toUInt();
 }
 
+QStringList DesktopSession::visibleWindowTitles()
+{
+    QString ids;
+    if (!xdotool({ QStringLiteral("search"), QStringLiteral("--onlyvisible"), QStringLiteral("--name"), QStringLiteral(".") }, &ids))
+        return {};
+    QStringList titles;
+    for (const QString& id : ids.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        QString title;
+        if (xdotool({ QStringLiteral("getwindowname"), id.trimmed() }, &title))
+            titles << title.trimmed();
+    }
+    return titles;
+}
+
 bool DesktopSession::waitForNoWindow(const QString& title, int timeoutMs)
 {
     // xdotool search fails (exit 1) when nothing matches.

@@ -146,6 +146,9 @@ public:
     quint32 waitForWindow(const QString& title, int timeoutMs = 15000);
     /// Waits until no visible window's title matches `title`; false after `timeoutMs`.
     bool waitForNoWindow(const QString& title, int timeoutMs = 15000);
+    /// The titles of every visible window on the display (the main window, dialogs, menus,
+    /// floating docks), one per window, for a failure report; empty when none or on failure.
+    [[nodiscard]] QStringList visibleWindowTitles();
 
     /// The screen as an image (ImageMagick's `import -window root`), null on failure.
     QImage grabScreen();

@@ -4,8 +4,9 @@
 // keys, undo and redo, for FLEET_MONKEY_SECONDS (default 45: CI; an hour by hand:
 // FLEET_MONKEY_SECONDS=3600) on a simulated 2,000-node fleet. It fails on a crash, on a GUI
 // thread that does not answer within 1 s (GuiStallProbe: _NET_WM_PING, answered by the event
-// loop), or on a program that does not quit cleanly at the end (Ctrl+Q, exit code 0), and
-// prints its seed (FLEET_MONKEY_SEED replays one) and its last actions.
+// loop), or on a program that does not quit cleanly at the end (undo until the title loses
+// its modified mark, Ctrl+Q, Discard when the document keeps changes Undo does not take back;
+// exit code 0), and prints its seed (FLEET_MONKEY_SEED replays one) and its last actions.
 
 #include "e2e/desktopsession.h"
 
@@ -147,20 +148,53 @@ void TestE2eMonkey::monkey()
                                         .arg(probe.answered())
                                         .arg(probe.answered() == 0 ? QStringLiteral(": the probe heard no answer at all") : QString()))));
     }
-    // A quit with nothing to save: close what is open, take the plan back, quit.
+    // The quit: close what is open, take the plan back, quit. Undo of a
+    // large step runs on a worker, and Undo waits while it runs, so a fixed count of Ctrl+Z
+    // may leave the plan changed: undo in bursts until the title loses its modified mark
+    // ("name* — Fleetscope"), for at most 60 s.
     s.key(QStringLiteral("Escape"));
     s.key(QStringLiteral("Escape"));
-    s.xdotool({ QStringLiteral("key"), QStringLiteral("--clearmodifiers"), QStringLiteral("--repeat"), QStringLiteral("400"),
-        QStringLiteral("--delay"), QStringLiteral("4"), QStringLiteral("ctrl+z") });
-    remember(QStringLiteral("Escape, Escape, 400 x ctrl+z, ctrl+q"));
+    auto modified = [&] { return s.windowTitle().contains(QStringLiteral("* \u2014 Fleetscope")); };
+    int undoBursts = 0;
+    QElapsedTimer undoClock;
+    undoClock.start();
+    while (modified() && undoClock.elapsed() < 60000) {
+        s.xdotool({ QStringLiteral("key"), QStringLiteral("--clearmodifiers"), QStringLiteral("--repeat"), QStringLiteral("100"),
+            QStringLiteral("--delay"), QStringLiteral("4"), QStringLiteral("ctrl+z") });
+        ++undoBursts;
+        fleet::e2e::waitUntil([&] { return !modified(); }, 1000);
+    }
+    const bool clean = !modified();
+    remember(QStringLiteral("Escape, Escape, %1 x 100 ctrl+z (%2), ctrl+q")
+                 .arg(undoBursts)
+                 .arg(clean ? QStringLiteral("plan unmodified") : QStringLiteral("still modified: ") + s.windowTitle()));
     const double longest = probe.longestMs();
     const int answered = probe.answered();
     probe.stop();
-    std::printf("monkey: seed %u, %d actions in %.0f s, %d pings answered, longest GUI answer %.0f ms (seen after: %s)\n", seed, actions,
-        clock.elapsed() / 1000.0, answered, longest, qPrintable(worstAfter));
+    std::printf("monkey: seed %u, %d actions in %.0f s, %d pings answered, longest GUI answer %.0f ms (seen after: %s); %d undo burst(s), %s\n",
+        seed, actions, clock.elapsed() / 1000.0, answered, longest, qPrintable(worstAfter), undoBursts,
+        clean ? "plan unmodified" : "plan still modified");
+    std::fflush(stdout);
     QVERIFY2(answered > 0, "the stall probe got no answer at all: it measured nothing");
-    if (!s.quitApp())
-        QFAIL(qPrintable(report(QStringLiteral("no clean quit: %1 (%2)").arg(s.error(), s.appExitText()))));
+    if (clean) {
+        // Nothing to save: Ctrl+Q ends the program at once, with no question.
+        if (!s.quitApp())
+            QFAIL(qPrintable(report(QStringLiteral("no clean quit: %1 (%2; windows: %3)")
+                                        .arg(s.error(), s.appExitText(), s.visibleWindowTitles().join(QStringLiteral(" | "))))));
+        return;
+    }
+    // Changes that Undo does not take back (a plan made with the Plans dock's New Plan or
+    // Duplicate Plan, a renamed plan) are the document's: Ctrl+Q asks to save them, and
+    // Discard quits.
+    if (!s.xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(s.window()) }) || !s.key(QStringLiteral("ctrl+q")))
+        QFAIL(qPrintable(report(QStringLiteral("xdotool failed: %1").arg(s.error()))));
+    if (!s.waitForWindow(QStringLiteral("^Unsaved (Changes|Plan)$")))
+        QFAIL(qPrintable(report(QStringLiteral("Ctrl+Q on a modified plan asked nothing: %1 (%2; windows: %3)")
+                                    .arg(s.error(), s.appExitText(), s.visibleWindowTitles().join(QStringLiteral(" | "))))));
+    s.key(QStringLiteral("alt+d"));
+    if (!s.waitForAppExit())
+        QFAIL(qPrintable(report(QStringLiteral("no clean quit after Discard: %1 (%2; windows: %3)")
+                                    .arg(s.error(), s.appExitText(), s.visibleWindowTitles().join(QStringLiteral(" | "))))));
 }
 
 QTEST_GUILESS_MAIN(TestE2eMonkey)
