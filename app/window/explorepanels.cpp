@@ -299,10 +299,25 @@ void ExplorePanels::applyAnalysis(const Analysis& analysis)
         m_pendingDock->show();
         m_pendingDock->raise();
     }
-    m_pendingDock->setWindowTitle(tr("Pending (%1 pods)").arg(count(m_pending->pendingPodCount())));
+    updatePendingTitle();
     if (analysis.index)
         m_search->setIndex(analysis.index);
     emit analysisApplied();
+}
+
+void ExplorePanels::setPlanState(std::shared_ptr<const model::PlanLedger> plan)
+{
+    m_pending->setPlanState(std::move(plan));
+    updatePendingTitle();
+}
+
+void ExplorePanels::updatePendingTitle()
+{
+    const std::size_t listed = m_pending->pendingPodCount();
+    if (m_pending->planText().isEmpty())
+        m_pendingDock->setWindowTitle(tr("Pending (%1 pods)").arg(count(listed)));
+    else
+        m_pendingDock->setWindowTitle(tr("Pending (%1 pods, %2 under the plan)").arg(count(listed), count(listed - m_pending->placedByPlan())));
 }
 
 QStringList screenshotPanelNames()

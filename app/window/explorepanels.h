@@ -35,6 +35,7 @@ class SearchField;
 } // namespace fleet::views
 
 namespace fleet::model {
+class PlanLedger;
 class SearchIndex;
 } // namespace fleet::model
 
@@ -100,6 +101,9 @@ public:
     /// The status bar's totals, computed by the analysis worker over the state it reads (empty:
     /// none); analysedTotals() gives them once analysisApplied().
     void setTotalsFunction(std::function<ClusterTotals(const model::ClusterStore&)> totals);
+    /// The plan's state (PlanController::planState(); null: no plan), for the Pending panel's
+    /// "under the plan" line and its dock's title ("Pending (344 pods, 222 under the plan)").
+    void setPlanState(std::shared_ptr<const model::PlanLedger> plan);
     /// The totals of the last analysis applied (null without a totals function).
     [[nodiscard]] std::shared_ptr<const ClusterTotals> analysedTotals() const { return m_analysedTotals; }
 
@@ -115,6 +119,7 @@ private:
     void applyAnalysis(const Analysis& analysis);
     /// "Problems (N)", or "Problems (N of M, filtered)" under the label filter.
     void updateProblemsTitle();
+    void updatePendingTitle();
 
     QMainWindow* m_window = nullptr;
     views::FleetMapView* m_map = nullptr;

@@ -178,6 +178,7 @@ MainWindow::MainWindow(QWidget* parent)
         applyMetric();
         m_explore->nodeInspector()->setPlanState(m_plan->planState());
         m_explore->searchField()->setPlanState(m_plan->planState());
+        m_explore->setPlanState(m_plan->planState());
         m_planDocument->setActionsEnabled(m_plan->hasPlan());
         updateLiveHold();
     });

@@ -19,6 +19,7 @@
 #include "views/map/maplegend.h"
 #include "views/panels/pendingpanel.h"
 #include "model/pendingdemand.h"
+#include "model/scheduling/planledger.h"
 #include "model/domainpath.h"
 #include "model/figures.h"
 #include "model/metrics/builtinmetrics.h"
@@ -398,6 +399,34 @@ private slots:
         QVERIFY2(panel.bannerText().contains(QStringLiteral("Plan > Consolidate")) && panel.bannerText().contains(QStringLiteral("Place Workload")),
             qPrintable(panel.bannerText()));
         QVERIFY(panel.pendingPodCount() > 0);
+    }
+
+    void pendingPanel_saysWhatThePlanPlaces()
+    {
+        views::PendingPanel panel;
+        auto shapes = model::groupPendingPods(*m_sim);
+        QVERIFY(!shapes.empty());
+        std::vector<model::PodId> pending;
+        for (const auto& shape : shapes)
+            pending.insert(pending.end(), shape.pods.begin(), shape.pods.end());
+        QVERIFY2(pending.size() >= 2, "the simulated fleet has fewer than two pending pods");
+        panel.setShapes(m_sim, std::move(shapes));
+        QVERIFY(panel.planText().isEmpty()); // no plan: nothing said
+        // A plan that puts two pending pods on a node (the ledger does not check fit).
+        auto ledger = std::make_shared<model::PlanLedger>(*m_sim);
+        QVERIFY(ledger->movePod(pending[0], model::NodeId(0)));
+        QVERIFY(ledger->movePod(pending[1], model::NodeId(0)));
+        panel.setPlanState(ledger);
+        const QString rest = QString::fromStdString(model::formatCount(static_cast<std::int64_t>(pending.size() - 2)));
+        QCOMPARE(panel.placedByPlan(), std::size_t(2));
+        QVERIFY2(panel.planText().contains(QStringLiteral("2 of these pods are placed and %1 stay pending").arg(rest)), qPrintable(panel.planText()));
+        // A plan over another state numbers other pods: nothing is said of it.
+        auto other = testing::loadSimulated(400);
+        panel.setPlanState(std::make_shared<model::PlanLedger>(*other.store));
+        QVERIFY(panel.planText().isEmpty());
+        QCOMPARE(panel.placedByPlan(), std::size_t(0));
+        panel.setPlanState(nullptr);
+        QVERIFY(panel.planText().isEmpty());
     }
 
     void heatmapPanel_levels()

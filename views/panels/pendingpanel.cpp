@@ -4,6 +4,7 @@
 #include "paneltable.h"
 
 #include "model/figures.h"
+#include "model/scheduling/planledger.h"
 #include "views/itemmodels/itemmodelroles.h"
 #include "views/itemmodels/pendingshapesmodel.h"
 
@@ -33,6 +34,11 @@ PendingPanel::PendingPanel(QWidget* parent)
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("pendingSummary"));
     column->addWidget(m_summary);
+    m_planLine = new QLabel(this);
+    m_planLine->setObjectName(QStringLiteral("pendingPlanLine"));
+    m_planLine->setWordWrap(true);
+    m_planLine->hide();
+    column->addWidget(m_planLine);
     m_scope = new QLabel(this);
     m_scope->setObjectName(QStringLiteral("pendingScope"));
     m_scope->setWordWrap(true);
@@ -62,6 +68,7 @@ void PendingPanel::setShapes(std::shared_ptr<const model::ClusterStore> store, s
                              "frees nodes; Plan > Place Workload places new ones.")
                               .arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(store->podCount())))));
     m_banner->setVisible(m_unbound);
+    m_store = store;
     m_model->setShapes(std::move(store), std::move(shapes));
     m_view->sortByColumn(-1, Qt::AscendingOrder); // the model's order: most pods first
     std::size_t gated = 0;
@@ -80,6 +87,39 @@ void PendingPanel::setShapes(std::shared_ptr<const model::ClusterStore> store, s
     m_view->resizeColumnsToContents();
     if (m_view->columnWidth(PendingShapesModel::ReasonColumn) > 480)
         m_view->setColumnWidth(PendingShapesModel::ReasonColumn, 480);
+    updatePlanLine();
+}
+
+void PendingPanel::setPlanState(std::shared_ptr<const model::PlanLedger> plan)
+{
+    m_plan = std::move(plan);
+    updatePlanLine();
+}
+
+void PendingPanel::updatePlanLine()
+{
+    m_placedByPlan = 0;
+    // A plan made on another state (a live cluster that moved on) numbers other pods.
+    const bool sameState = m_plan && m_store && &m_plan->store() == m_store.get();
+    const std::size_t listed = m_model->pendingPodCount();
+    if (!sameState || listed == 0) {
+        m_planLine->hide();
+        m_planLine->clear();
+        return;
+    }
+    for (std::size_t i = 0; i < m_model->shapeCount(); ++i)
+        for (const model::PodId p : m_model->shapeAt(static_cast<int>(i))->pods)
+            if (m_plan->podNode(p).isValid())
+                ++m_placedByPlan;
+    auto n = [](std::size_t v) { return QString::fromStdString(model::formatCount(static_cast<std::int64_t>(v))); };
+    m_planLine->setText(tr("Listed as loaded. Under the plan, %1 of these pods are placed and %2 stay pending.")
+                            .arg(n(m_placedByPlan), n(listed - m_placedByPlan)));
+    m_planLine->show();
+}
+
+QString PendingPanel::planText() const
+{
+    return m_planLine->isHidden() ? QString() : m_planLine->text();
 }
 
 std::size_t PendingPanel::pendingPodCount() const

@@ -10,6 +10,10 @@
 #include <memory>
 #include <vector>
 
+namespace fleet::model {
+class PlanLedger;
+}
+
 class QLabel;
 class QSortFilterProxyModel;
 class QTableView;
@@ -42,8 +46,23 @@ public:
     void setNodeMask(std::shared_ptr<const std::vector<std::uint8_t>> mask);
     /// That line ("" while no filter is set).
     [[nodiscard]] QString scopeText() const;
+    /// The plan's state (PlanController::planState(); null: no plan). The table always lists
+    /// the loaded cluster's pending pods; while a plan over the same store places some of
+    /// them, a line above it says how many it places and how many stay pending (planText()).
+    /// O(pending pods).
+    void setPlanState(std::shared_ptr<const model::PlanLedger> plan);
+    /// That line ("" while no plan places or keeps a listed pod).
+    [[nodiscard]] QString planText() const;
+    /// Listed pods the plan places (0 without a plan over the listed store).
+    [[nodiscard]] std::size_t placedByPlan() const noexcept { return m_placedByPlan; }
 
 private:
+    void updatePlanLine();
+
+    std::shared_ptr<const model::ClusterStore> m_store;
+    std::shared_ptr<const model::PlanLedger> m_plan;
+    std::size_t m_placedByPlan = 0;
+    QLabel* m_planLine = nullptr;
     QLabel* m_scope = nullptr;
     PendingShapesModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
