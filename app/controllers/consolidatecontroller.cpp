@@ -72,6 +72,7 @@ bool ConsolidateController::start()
     if (!m_progress) {
         m_progress = new QProgressDialog(tr("Consolidating…"), tr("Cancel"), 0, 100, m_window);
         m_progress->setObjectName(QStringLiteral("consolidateProgress"));
+        m_progress->setWindowTitle(tr("Consolidate"));
         m_progress->setWindowModality(Qt::WindowModal);
         m_progress->setMinimumDuration(300);
         connect(m_progress, &QProgressDialog::canceled, this, &ConsolidateController::cancel);

@@ -54,6 +54,7 @@ bool PlanStepRunner::start(PlanStepCommand& step, bool undo)
         connect(m_progress, &QProgressDialog::canceled, this, &PlanStepRunner::cancel);
     }
     if (m_progress) {
+        m_progress->setWindowTitle(undo ? tr("Undo") : tr("Redo"));
         m_progress->setLabelText(undo ? tr("Undoing %1\u2026").arg(step.text()) : tr("Redoing %1\u2026").arg(step.text()));
         m_progress->setRange(0, step.childCount());
         m_progress->setValue(m_done); // starts the minimum-duration clock
