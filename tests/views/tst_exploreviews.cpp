@@ -18,6 +18,8 @@
 #include "views/map/colormap.h"
 #include "views/map/maplegend.h"
 #include "views/panels/pendingpanel.h"
+#include "views/plan/planactionsmodel.h"
+#include "views/plan/planpanel.h"
 #include "model/pendingdemand.h"
 #include "model/scheduling/planledger.h"
 #include "model/domainpath.h"
@@ -27,10 +29,12 @@
 #include "model/metrics/metricregistry.h"
 
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -427,6 +431,32 @@ private slots:
         QCOMPARE(panel.placedByPlan(), std::size_t(0));
         panel.setPlanState(nullptr);
         QVERIFY(panel.planText().isEmpty());
+    }
+
+    void planPanel_reasonsColumnStaysReadable()
+    {
+        views::PlanPanel panel;
+        QTableView* table = panel.table();
+        QHeaderView* header = table->horizontalHeader();
+        const int least = table->fontMetrics().averageCharWidth() * 34;
+        auto othersWidth = [&] {
+            int w = 0;
+            for (int c = 0; c < header->count(); ++c)
+                if (c != views::PlanActionsModel::ReasonsColumn)
+                    w += header->sectionSize(c);
+            return w;
+        };
+        // Narrow (a dock beside the Pending dock): the column keeps its least width, and the
+        // table scrolls.
+        panel.resize(700, 300);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QTRY_VERIFY(header->sectionSize(views::PlanActionsModel::ReasonsColumn) >= least);
+        QCOMPARE(header->sectionSize(views::PlanActionsModel::ReasonsColumn), least);
+        // Wide: it takes what the other columns leave.
+        panel.resize(othersWidth() + 3 * least, 300);
+        QTRY_COMPARE(header->sectionSize(views::PlanActionsModel::ReasonsColumn), table->viewport()->width() - othersWidth());
+        QVERIFY(header->sectionSize(views::PlanActionsModel::ReasonsColumn) > least);
     }
 
     void heatmapPanel_levels()

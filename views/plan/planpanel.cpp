@@ -6,6 +6,7 @@
 #include "views/plan/planactionsmodel.h"
 
 #include <QAction>
+#include <QEvent>
 #include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
@@ -19,6 +20,10 @@
 namespace fleet::views {
 
 namespace {
+
+// The Reasons column's least width, in average characters: "untolerated-taint:..." and
+// "insufficient nvidia.com/gpu" stay readable in a narrow dock (it scrolls instead).
+constexpr int kMinReasonsChars = 34;
 
 QString s(const std::string& v)
 {
@@ -64,8 +69,8 @@ PlanPanel::PlanPanel(QWidget* parent)
     column->addWidget(m_summary);
     m_table = rowTable(this, QStringLiteral("planActions"), m_model);
     m_table->horizontalHeader()->setStretchLastSection(false);
-    m_table->horizontalHeader()->setSectionResizeMode(PlanActionsModel::ReasonsColumn, QHeaderView::Stretch);
     m_table->horizontalHeader()->resizeSection(PlanActionsModel::ActionColumn, 460);
+    m_table->viewport()->installEventFilter(this);
     m_table->setTextElideMode(Qt::ElideMiddle); // a node name's ends tell nodes apart
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_table, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
@@ -85,6 +90,29 @@ PlanPanel::PlanPanel(QWidget* parent)
     m_placedTable->hide();
     column->addWidget(m_placedTable, 1);
     refresh();
+    fitReasonsColumn();
+}
+
+bool PlanPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        fitReasonsColumn();
+    return QWidget::eventFilter(watched, event);
+}
+
+void PlanPanel::fitReasonsColumn()
+{
+    if (m_fittingReasons)
+        return; // the resize below may show or hide a scroll bar, which resizes the viewport again
+    m_fittingReasons = true;
+    QHeaderView* header = m_table->horizontalHeader();
+    int others = 0;
+    for (int c = 0; c < header->count(); ++c)
+        if (c != PlanActionsModel::ReasonsColumn && !header->isSectionHidden(c))
+            others += header->sectionSize(c);
+    const int minimum = m_table->fontMetrics().averageCharWidth() * kMinReasonsChars;
+    header->resizeSection(PlanActionsModel::ReasonsColumn, std::max(minimum, m_table->viewport()->width() - others));
+    m_fittingReasons = false;
 }
 
 PlanPanel::~PlanPanel() = default;
@@ -121,6 +149,7 @@ void PlanPanel::fitBeforeAfterColumns()
         if (m_table->horizontalHeader()->sectionSize(c) < widest)
             m_table->horizontalHeader()->resizeSection(c, widest);
     }
+    fitReasonsColumn();
 }
 
 void PlanPanel::refresh()

@@ -48,9 +48,15 @@ signals:
     /// Undo every action from row `row` on (the row's own included).
     void undoBackToRequested(int row);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     /// Widens the before -> after columns to their texts (never cut).
     void fitBeforeAfterColumns();
+    /// The Reasons column takes the width the others leave, but never less than about 34
+    /// characters: a narrow dock scrolls rather than cutting reasons to a few letters.
+    void fitReasonsColumn();
 
     std::shared_ptr<const model::ClusterStore> m_store;
     std::shared_ptr<const model::PlanEngine> m_engine;
@@ -60,6 +66,7 @@ private:
     QTableView* m_table = nullptr;
     PlacedPodsModel* m_placed = nullptr;
     QTableView* m_placedTable = nullptr;
+    bool m_fittingReasons = false;
 };
 
 } // namespace fleet::views
