@@ -151,20 +151,24 @@ void TestE2eMonkey::monkey()
     // The quit: close what is open, take the plan back, quit. Undo of a
     // large step runs on a worker, and Undo waits while it runs, so a fixed count of Ctrl+Z
     // may leave the plan changed: undo in bursts until the title loses its modified mark
-    // ("name* — Fleetscope"), for at most 60 s.
+    // ("name* — Fleetscope"), for at most 20 s.
     s.key(QStringLiteral("Escape"));
     s.key(QStringLiteral("Escape"));
     auto modified = [&] { return s.windowTitle().contains(QStringLiteral("* \u2014 Fleetscope")); };
     int undoBursts = 0;
     QElapsedTimer undoClock;
     undoClock.start();
-    while (modified() && undoClock.elapsed() < 60000) {
+    while (modified() && undoClock.elapsed() < 20000) {
         s.xdotool({ QStringLiteral("key"), QStringLiteral("--clearmodifiers"), QStringLiteral("--repeat"), QStringLiteral("100"),
             QStringLiteral("--delay"), QStringLiteral("4"), QStringLiteral("ctrl+z") });
         ++undoBursts;
         fleet::e2e::waitUntil([&] { return !modified(); }, 1000);
     }
     const bool clean = !modified();
+    // FLEET_MONKEY_SHOT=FILE.png keeps the screen as the quit begins (to see what a replay
+    // left open or changed).
+    if (const QString shot = qEnvironmentVariable("FLEET_MONKEY_SHOT"); !shot.isEmpty())
+        s.grabScreen().save(shot);
     remember(QStringLiteral("Escape, Escape, %1 x 100 ctrl+z (%2), ctrl+q")
                  .arg(undoBursts)
                  .arg(clean ? QStringLiteral("plan unmodified") : QStringLiteral("still modified: ") + s.windowTitle()));
@@ -173,7 +177,8 @@ void TestE2eMonkey::monkey()
     probe.stop();
     std::printf("monkey: seed %u, %d actions in %.0f s, %d pings answered, longest GUI answer %.0f ms (seen after: %s); %d undo burst(s), %s\n",
         seed, actions, clock.elapsed() / 1000.0, answered, longest, qPrintable(worstAfter), undoBursts,
-        clean ? "plan unmodified" : "plan still modified");
+        clean ? "plan unmodified" : qPrintable(QStringLiteral("still modified: \"%1\", windows: %2")
+                                                   .arg(s.windowTitle(), s.visibleWindowTitles().join(QStringLiteral(" | ")))));
     std::fflush(stdout);
     QVERIFY2(answered > 0, "the stall probe got no answer at all: it measured nothing");
     if (clean) {
