@@ -42,6 +42,12 @@ QString reasonsText(const std::vector<model::Reason>& reasons)
     return views::planReasonsText(reasons);
 }
 
+/// A count with thousands separators ("2,483"), as every figure the window shows.
+QString countText(std::size_t n)
+{
+    return QString::fromStdString(model::formatCount(static_cast<std::int64_t>(n)));
+}
+
 } // namespace
 
 QMenu* planMenu(QMainWindow* window)
@@ -346,7 +352,7 @@ bool PlanController::failNode(model::NodeId node)
         return false;
     }
     const model::AppliedAction& r = m_host->engine()->applied().back();
-    showMessage(tr("Failed %1: %2 pods re-placed, %3 stranded.").arg(m_host->nodeText(node)).arg(r.changes.size()).arg(r.unplaced.size()));
+    showMessage(tr("Failed %1: %2 pods re-placed, %3 stranded.").arg(m_host->nodeText(node), countText(r.changes.size()), countText(r.unplaced.size())));
     return true;
 }
 
@@ -412,10 +418,7 @@ bool PlanController::failDomain(model::DomainId domain)
     }
     const model::AppliedAction& r = m_host->engine()->applied().back();
     showMessage(tr("Failed %1: %2 nodes gone, %3 pods re-placed, %4 stranded.")
-                    .arg(m_host->domainText(domain))
-                    .arg(r.nodesRemoved.size())
-                    .arg(r.changes.size())
-                    .arg(r.unplaced.size()));
+                    .arg(m_host->domainText(domain), countText(r.nodesRemoved.size()), countText(r.changes.size()), countText(r.unplaced.size())));
     return true;
 }
 

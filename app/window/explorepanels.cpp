@@ -18,6 +18,7 @@
 #include <QAbstractItemView>
 #include <QAction>
 #include <QDockWidget>
+#include <QTimer>
 #include <QFutureWatcher>
 #include <QLabel>
 #include <QLineEdit>
@@ -99,9 +100,11 @@ ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map)
         QAction* toggle = dock->toggleViewAction(); // its text follows the dock's title and count
         toggle->setObjectName(dock->objectName() + QStringLiteral("Toggle"));
         m_toolbar->addAction(toggle);
+        // Raised once the layout has put it back in its tab group (raise() at once, while the
+        // dock is still being shown, leaves the group's current tab in front).
         connect(toggle, &QAction::toggled, dock, [dock](bool on) {
             if (on)
-                dock->raise();
+                QTimer::singleShot(0, dock, &QDockWidget::raise);
         });
     }
 

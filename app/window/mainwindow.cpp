@@ -247,6 +247,19 @@ void MainWindow::createMenus()
     QAction* reset = view->addAction(tr("&Reset Zoom"), this, [this] { m_map->resetView(); });
     reset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     view->addAction(m_plan->dock()->toggleViewAction());
+    // Every dock, whichever part of the window made it (the comparison's and the live
+    // connection's come and go): listed afresh each time the menu opens.
+    QMenu* panels = view->addMenu(tr("&Panels"));
+    panels->setObjectName(QStringLiteral("panelsMenu"));
+    connect(panels, &QMenu::aboutToShow, this, [this, panels] {
+        panels->clear();
+        QList<QDockWidget*> docks = findChildren<QDockWidget*>();
+        std::sort(docks.begin(), docks.end(), [](const QDockWidget* a, const QDockWidget* b) {
+            return QString::localeAwareCompare(a->windowTitle(), b->windowTitle()) < 0;
+        });
+        for (QDockWidget* dock : docks)
+            panels->addAction(dock->toggleViewAction());
+    });
     addMarkersMenu(view, m_map);
     new ConsolidateController(this, m_plan); // Plan > Consolidate
     new AddNodesDialog(this, m_plan, m_map); // Plan > Add Nodes

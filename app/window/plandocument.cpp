@@ -5,6 +5,7 @@
 #include "app/controllers/planopener.h"
 #include "app/dialogs/unsavedchangesbox.h"
 #include "app/window/mainwindow.h"
+#include "model/figures.h"
 
 #include <QAction>
 #include <QFileDialog>
@@ -162,7 +163,8 @@ bool PlanDocument::confirmClose()
     const std::size_t actions = m_plan->engine() ? m_plan->engine()->applied().size() : 0;
     const auto choice = askToSaveChanges(m_window,
         { QStringLiteral("unsavedPlanBox"), tr("Unsaved Plan"),
-          m_path.isEmpty() ? tr("The plan (%n action(s)) is not saved.", nullptr, static_cast<int>(actions))
+          m_path.isEmpty() ? (actions == 1 ? tr("The plan (1 action) is not saved.")
+                                             : tr("The plan (%1 actions) is not saved.").arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(actions)))))
                            : tr("The plan has changed since it was saved to %1.").arg(QFileInfo(m_path).fileName()),
           tr("Save the plan before it is closed?"), m_path.isEmpty() });
     if (choice == QMessageBox::Discard)
