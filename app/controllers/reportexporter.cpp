@@ -90,7 +90,7 @@ bool ReportExporter::exportTo(const QString& path)
     if (m_job->isRunning())
         return refuse(tr("A report is being exported"));
     if (!cluster || !engine || !plan->store() || !plan->topology())
-        return refuse(tr("The what-if is still being prepared for this cluster; export the report again in a moment"));
+        return refuse(plan->notReadyText()); // on a live cluster, it points to Pause Live Updates
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix != QLatin1String("pdf") && suffix != QLatin1String("png"))
         return refuse(tr("Name the report .pdf or .png: %1").arg(path));

@@ -101,7 +101,7 @@ bool PlanDocument::open(const QString& path)
 {
     if (!m_plan->engine()) {
         QMessageBox::information(m_window, tr("Open Plan"),
-            m_window->cluster() ? tr("The what-if is still being prepared for this cluster; open the plan again in a moment.")
+            m_window->cluster() ? m_plan->notReadyText() // on a live cluster, it points to Pause Live Updates
                                 : tr("Open a cluster first: a plan is checked against the cluster shown."));
         return false;
     }

@@ -81,8 +81,14 @@ WindowDocument::WindowDocument(MainWindow* window, PlanController* plan, PlanDoc
         }
     });
     connect(m_planDocument->opener(), &PlanOpener::finished, this, [this](bool opened) {
-        if (m_pending < 0)
-            return; // File > Open Plan: the shown plan's content changed, not the list
+        if (m_pending < 0) {
+            // File > Open Plan put other actions in the shown plan: a document that keeps plans
+            // now differs from its file, though the plan is "as opened" (its undo stack clean).
+            // A plan alone, without a document, is the plan file it opened: nothing to save.
+            if (opened && (!m_path.isEmpty() || m_plans.size() > 1))
+                setListModified(true);
+            return;
+        }
         const int index = std::exchange(m_pending, -1);
         const bool modifies = std::exchange(m_pendingModifies, false);
         if (opened) {

@@ -131,6 +131,20 @@ void TestWindowDocument::saveWritesTheClusterAndPlanAndReopens()
     // A plan saved from a document names the state it was saved from, not the document file.
     QCOMPARE(reopened->planSource().simulated, std::string("nodes=240 seed=3 regions=1"));
     QVERIFY(app::WindowDocument::recentSources().contains(QStringList { QFileInfo(path).absoluteFilePath() }));
+
+    // File > Open Plan into the document: the shown plan now has the file's actions, which the
+    // document on disk does not keep, so the document is modified (its undo stack is clean).
+    window->undoStack()->undo();
+    const QString planPath = dir.filePath(QStringLiteral("two.json"));
+    QCOMPARE(window->savePlanTo(planPath), QString());
+    QSignalSpy opened(reopened->planOpener(), &app::PlanOpener::finished);
+    QVERIFY(reopened->openPlanFile(planPath));
+    QVERIFY(opened.wait(30000));
+    QCOMPARE(opened.takeFirst().at(0).toBool(), true);
+    QCOMPARE(shownActions(*reopened), std::size_t(2));
+    QVERIFY(reopened->undoStack()->isClean());
+    QVERIFY(reopened->document()->isModified());
+    QVERIFY(reopened->isWindowModified());
     reopened->undoStack()->setClean();
     window->undoStack()->setClean();
 }
