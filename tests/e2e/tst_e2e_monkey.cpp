@@ -111,11 +111,14 @@ void TestE2eMonkey::monkey()
             ok = s.doubleClick(p);
         } else if (kind < 52) {
             const QPoint a = randomPoint(), b = randomPoint();
-            // Shift sometimes (a drop as an override). Never Alt: the window manager's
-            // Alt+drag moves the whole window (openbox's default, as on many desktops).
+            // Shift sometimes (a drop as an override), Ctrl sometimes (the whole workload).
+            // Never Alt: the window manager's Alt+drag moves the whole window (openbox's
+            // default, as on many desktops).
             QStringList mods;
-            if (pick(0, 5) == 0)
+            if (const int m = pick(0, 9); m == 0)
                 mods << QStringLiteral("shift");
+            else if (m == 1)
+                mods << QStringLiteral("ctrl");
             what = QStringLiteral("drag %1,%2 -> %3,%4 %5").arg(a.x()).arg(a.y()).arg(b.x()).arg(b.y()).arg(mods.join(QLatin1Char('+')));
             ok = s.drag(a, b, pick(3, 12), 25, mods);
         } else if (kind < 62) {
