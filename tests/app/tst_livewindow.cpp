@@ -11,6 +11,8 @@
 #include "app/window/explorepanels.h"
 #include "model/figures.h"
 #include "model/nodeproblems.h"
+#include "views/heatmaps/domainheatmap.h"
+#include "views/heatmaps/heatmappanel.h"
 #include "views/map/maplegend.h"
 #include "views/panels/problemspanel.h"
 
@@ -131,6 +133,49 @@ private slots:
             const QString key = QStringLiteral("NotReady: ") + QString::fromStdString(model::formatCount(static_cast<std::int64_t>(notReady)));
             QVERIFY2(legend->entries().contains(key), qPrintable(legend->entries().join(QStringLiteral(" | ")) + QStringLiteral(" lacks ") + key));
         }
+        window->stopLiveFeed();
+    }
+
+    // The Heatmap's amount columns (unallocated GPUs and the rest) were computed once per
+    // fleet: on a live cluster the GPU share moved while they stood still.
+    void heatmapAmountsFollowTheLiveCluster()
+    {
+        auto window = planwindow::openWindow();
+        QVERIFY(window);
+        const model::ClusterStore& store = *window->cluster()->store;
+        app::ExplorePanels* explore = window->explorePanels();
+        QTRY_VERIFY_WITH_TIMEOUT(!explore->isIndexing(), 30000);
+        // A running pod with whole GPUs on a Ready node: deleting it frees them.
+        model::PodId gpuPod;
+        for (std::uint32_t i = 0; i < store.podCount() && !gpuPod.isValid(); ++i) {
+            const model::PodId p(i);
+            const std::int64_t milli = store.podRequest(p)[model::CoreResource::Gpu];
+            if (store.podIsCounted(p) && milli >= 1000 && milli % 1000 == 0
+                && store.nodeReadiness(store.podNode(p)) == model::Readiness::True)
+                gpuPod = p;
+        }
+        QVERIFY2(gpuPod.isValid(), "the simulated fleet has no running whole-GPU pod on a Ready node");
+        explore->heatmapDock()->show();
+        views::DomainHeatmap* heatmap = explore->heatmapPanel()->heatmap();
+        const int column = heatmap->columnOf(QStringLiteral("gpu-unallocated"));
+        QVERIFY(column >= 0);
+        auto unallocated = [&] {
+            double sum = 0;
+            for (int r = 0; r < heatmap->rowCount(); ++r)
+                if (const double v = heatmap->cellValue(r, column); !std::isnan(v))
+                    sum += v;
+            return sum;
+        };
+        const double before = unallocated();
+        auto feed = std::make_unique<fleettest::ManualFeed>();
+        fleettest::ManualFeed* manual = feed.get();
+        QVERIFY(window->startLiveFeed(std::move(feed)));
+        model::ClusterChangeBatch b;
+        b.deletedPods.emplace_back(std::string(store.podNamespace(gpuPod)), std::string(store.podName(gpuPod)));
+        b.events = 1;
+        manual->push(std::move(b));
+        QTRY_VERIFY_WITH_TIMEOUT(!store.podIsCounted(gpuPod), 10000);
+        QTRY_VERIFY2_WITH_TIMEOUT(unallocated() > before, qPrintable(QStringLiteral("unallocated GPUs stayed at %1").arg(before)), 10000);
         window->stopLiveFeed();
     }
 

@@ -13,6 +13,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -53,6 +54,13 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
             setLevel(index + 1);
     });
     connect(m_heatmap, &DomainHeatmap::domainActivated, this, &HeatmapPanel::domainActivated);
+    m_liveRefresh = new QTimer(this);
+    m_liveRefresh->setSingleShot(true);
+    m_liveRefresh->setInterval(kLiveRefreshMs);
+    connect(m_liveRefresh, &QTimer::timeout, this, [this] {
+        if (m_figuresStale && isVisible())
+            refreshFigures(); // hidden: showEvent() computes them when the panel is next shown
+    });
 }
 
 void HeatmapPanel::setCluster(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology)
@@ -76,6 +84,11 @@ void HeatmapPanel::setCluster(std::shared_ptr<const model::ClusterStore> store, 
     if (m_level->count() > 0)
         m_level->setCurrentIndex(initial - 1);
     setLevel(initial);
+    updateHistogram();
+}
+
+void HeatmapPanel::updateHistogram()
+{
     if (m_store && m_topology) {
         const std::vector<double> shares = domainNodeShares(*m_store, *m_topology, m_topology->root());
         const bool accelerators = fleetHasAccelerators(*m_store, MetricKeys::find(*m_store));
@@ -88,9 +101,25 @@ void HeatmapPanel::setCluster(std::shared_ptr<const model::ClusterStore> store, 
     }
 }
 
+void HeatmapPanel::refreshFigures()
+{
+    m_figuresStale = false;
+    if (m_legend && m_legend->context())
+        m_heatmap->setMetricContext(m_legend->context());
+    updateHistogram();
+}
+
+void HeatmapPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_figuresStale)
+        refreshFigures();
+}
+
 void HeatmapPanel::followLegend(MapLegend* legend)
 {
     disconnect(m_legendConnection);
+    disconnect(m_contextConnection);
     m_legend = legend;
     m_legendContext = nullptr;
     if (!legend)
@@ -106,6 +135,15 @@ void HeatmapPanel::followLegend(MapLegend* legend)
         m_scroll->setMinimumWidth(std::min(m_heatmap->sizeHint().width() + 24, 900));
     };
     m_legendConnection = connect(legend, &MapLegend::columnChanged, this, follow);
+    // The same context set again: its store changed (a live batch). A new context is
+    // follow()'s, at once.
+    m_contextConnection = connect(legend, &MapLegend::contextChanged, this, [this] {
+        if (!m_legend || m_legend->context().get() != m_legendContext)
+            return;
+        m_figuresStale = true;
+        if (!m_liveRefresh->isActive())
+            m_liveRefresh->start();
+    });
     follow();
 }
 

@@ -15,6 +15,7 @@
 class QComboBox;
 class QLabel;
 class QScrollArea;
+class QTimer;
 
 namespace fleet::views {
 
@@ -36,7 +37,10 @@ public:
     void setLevel(int level);
     /// Follows the map's legend: its metric becomes the heatmap's chosen column (rows sorted
     /// by it) and its fleet context gives the amount columns (unallocated and fragmented
-    /// GPUs, cost), on every MapLegend::columnChanged. Null stops following.
+    /// GPUs, cost), on every MapLegend::columnChanged. When the legend's context is set again
+    /// over a changed store (live batches), the amount columns and the histogram are computed
+    /// again at most once per kLiveRefreshMs, and only while the panel is shown (else when it
+    /// is next shown): O(nodes) each time. Null stops following.
     void followLegend(MapLegend* legend);
     /// The label filter's node mask (null: none): the heatmap's rows and figures are over the
     /// nodes it keeps, and a line above them says so (scopeText()); the histogram stays over
@@ -48,10 +52,21 @@ public:
     [[nodiscard]] UtilizationHistogram* histogram() const noexcept { return m_histogram; }
     [[nodiscard]] QComboBox* levelBox() const noexcept { return m_level; }
 
+    /// The longest the amount columns and histogram lag a live store's changes (ms).
+    static constexpr int kLiveRefreshMs = 1000;
+
 signals:
     void domainActivated(fleet::model::DomainId domain);
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    /// The histogram of the GPU metric over every node of the store.
+    void updateHistogram();
+    /// Amount columns and histogram over the store as it is now.
+    void refreshFigures();
+
     std::shared_ptr<const model::ClusterStore> m_store;
     std::shared_ptr<const model::Topology> m_topology;
     QComboBox* m_level = nullptr;
@@ -61,7 +76,10 @@ private:
     UtilizationHistogram* m_histogram = nullptr;
     QPointer<MapLegend> m_legend;
     QMetaObject::Connection m_legendConnection;
+    QMetaObject::Connection m_contextConnection;
     const void* m_legendContext = nullptr; // the context the heatmap's amount columns are over
+    QTimer* m_liveRefresh = nullptr;
+    bool m_figuresStale = false; // the store changed since the amounts and histogram were computed
 };
 
 } // namespace fleet::views

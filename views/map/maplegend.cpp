@@ -103,6 +103,7 @@ MapLegend::MapLegend(MapMetricModel* metrics, QWidget* parent)
     , m_model(metrics ? metrics : new MapMetricModel(this))
 {
     connect(m_model, &MapMetricModel::contextChanged, this, &MapLegend::countMarks);
+    connect(m_model, &MapMetricModel::contextChanged, this, &MapLegend::contextChanged);
     connect(m_model, &MapMetricModel::columnChanged, this, [this] {
         update();
         emit columnChanged();

@@ -78,6 +78,9 @@ signals:
     /// The column was computed again: another metric, another fleet, or the same metric's
     /// new values (a plan-aware metric whose plan changed).
     void columnChanged();
+    /// The fleet context was set again (MapMetricModel::contextChanged): another fleet, or the
+    /// same store after live changes (the same context object, its figures new).
+    void contextChanged();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
