@@ -56,6 +56,14 @@ std::unique_ptr<ReportJob> startReport(ReportSubject subject)
             input.nodePricePerHour = nodePrices;
             return model::karpenterMultiNodeConsolidation(*store, *topology, input);
         });
+    // Why the nodes the consolidation keeps stay, as its search found them (the plan file does
+    // not record it): the search's pass replayed, on a worker while the plan is replayed.
+    if (consolidation && job->hasPlan())
+        job->kept = std::async(std::launch::async, [store, topology, nodePrices, actions = s.plan.actions] {
+            model::ConsolidationInput input;
+            input.nodePricePerHour = nodePrices;
+            return model::replayConsolidationKept(*store, *topology, input, actions);
+        });
     job->engine = std::make_shared<model::PlanEngine>(*store, *topology, std::move(nodePrices));
     if (job->hasPlan()) {
         job->evaluation = importers::evaluatePlanOn(*job->engine, s.plan);
@@ -113,6 +121,12 @@ FinishedReport finishReport(ReportJob& job, views::ReportMaps maps, bool png, in
     if (job.baseline.valid()) {
         baselineResult = job.baseline.get();
         input.baseline = &baselineResult;
+    }
+    std::optional<model::KeptReplay> kept;
+    if (job.kept.valid()) {
+        kept = job.kept.get();
+        if (kept)
+            input.kept = &*kept;
     }
     views::ReportPages pages(input.title);
     views::buildFleetReport(input, pages);

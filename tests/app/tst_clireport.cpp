@@ -193,6 +193,7 @@ private slots:
     void wrappedTextIsWhole();
     void arrowStaysWithItsNode();
     void boundAndBaselineArePlanConsolidates();
+    void whyNodesStayIsPlanConsolidates();
     void gpuLessClusterMapsByCpu();
     void legendMarkersAreScreenshots();
     void zoomedDomainMaps();
@@ -570,6 +571,31 @@ void TstCliReport::boundAndBaselineArePlanConsolidates()
     QVERIFY(plan.hasMatch());
     QCOMPARE(plan.captured(1).toLongLong(), ours.value(QStringLiteral("nodesAfter")).toInteger());
     QCOMPARE(plan.captured(2).toLongLong(), ours.value(QStringLiteral("nodesFreed")).toInteger());
+}
+
+void TstCliReport::whyNodesStayIsPlanConsolidates()
+{
+    // "Why nodes stay" gives the groups and counts `plan consolidate` printed for the plan it
+    // wrote (keptByCode: the search's own reasons, as the window's Consolidate dialog shows
+    // them), not a guess made from the plan file (destination, not-in-plan).
+    const QString text = pdfText(m_consolidationPdf);
+    const qsizetype from = text.indexOf(QStringLiteral("Why nodes stay"));
+    const qsizetype to = text.indexOf(QStringLiteral("What the plan risks"), from);
+    QVERIFY2(from >= 0 && to > from, qPrintable(text.left(2000)));
+    const QString section = text.mid(from, to - from);
+    const QJsonArray groups = m_consolidate.value(QStringLiteral("keptByCode")).toArray();
+    QVERIFY(groups.size() >= 3);
+    std::int64_t total = 0;
+    for (const QJsonValue& v : groups) {
+        const QString code = v.toObject().value(QStringLiteral("code")).toString();
+        const std::int64_t nodes = v.toObject().value(QStringLiteral("nodes")).toInteger();
+        total += nodes;
+        const QRegularExpression row(QStringLiteral("(^|\\n)\\s*") + QRegularExpression::escape(code) + QStringLiteral("\\s{2,}")
+            + QString::number(nodes) + QStringLiteral("\\s"));
+        QVERIFY2(row.match(section).hasMatch(), qPrintable(code + QStringLiteral(" ") + QString::number(nodes) + QStringLiteral("\n") + section.left(3000)));
+    }
+    QCOMPARE(total, static_cast<std::int64_t>(m_consolidate.value(QStringLiteral("kept")).toArray().size()));
+    QVERIFY2(!section.contains(QStringLiteral("not-in-plan")) && !section.contains(QStringLiteral("destination ")), qPrintable(section.left(3000)));
 }
 
 void TstCliReport::gpuLessClusterMapsByCpu()

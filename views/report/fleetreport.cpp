@@ -8,6 +8,7 @@
 #include "model/pendingdemand.h"
 #include "model/report/reportfigures.h"
 #include "model/search/consolidationbound.h"
+#include "model/search/keptgroups.h"
 
 #include <QElapsedTimer>
 #include <QLocale>
@@ -267,18 +268,42 @@ void staySection(const FleetReportInput& in, ReportPages& pages)
         return x.action.type == model::ActionType::DrainNode || x.action.type == model::ActionType::FailNode
             || x.action.type == model::ActionType::FailDomain;
     });
-    pages.addHeading(QStringLiteral("Why nodes stay"), 2);
     if (!drains) {
+        pages.addHeading(QStringLiteral("Why nodes stay"), 2);
         pages.addParagraph(QStringLiteral("The plan removes no node."), 8.5);
         return;
     }
-    const std::vector<model::StayReason> reasons = model::whyNodesStay(in.engine->state(), applied, *in.context, 3);
-    pages.addParagraph(QStringLiteral("Every node the plan keeps, by the first reason found: an action on it that does not hold, prepaid "
-                                      "capacity, a pod whose eviction is refused, a node that receives moved pods; else not-in-plan."),
-        8.5);
     ReportPages::Table t;
     t.header = { QStringLiteral("Reason"), QStringLiteral("Nodes"), QStringLiteral("First examples") };
     t.columnShares = { 0.26, 0.1, 0.64 };
+    if (in.kept) {
+        // The consolidation search's own reasons, grouped as `plan consolidate` and the window's
+        // Consolidate dialog group them (keptgroups.h): the same counts.
+        pages.addHeading(QStringLiteral("Why nodes stay"), 2);
+        pages.addParagraph(QStringLiteral("Every node the consolidation keeps, by the reason its search found, grouped as `plan consolidate` "
+                                          "and the window's Consolidate dialog group them (the search's %1 order, replayed on the loaded state).")
+                               .arg(q(in.kept->order)),
+            8.5);
+        std::map<std::string, QStringList> examples;
+        for (const model::KeptNode& k : in.kept->kept) {
+            QStringList& e = examples[model::keptGroupCode(k.reason)];
+            if (e.size() < 3)
+                e << q(std::string(in.store->nodeName(k.node))) + QStringLiteral(": ") + q(k.reason.message);
+        }
+        for (const model::KeptGroup& g : model::keptByCode(in.kept->kept))
+            t.rows.push_back({ q(g.code), reportCount(g.nodes), examples[g.code].join(QLatin1Char('\n')) });
+        pages.addTable(t);
+        return;
+    }
+    // No search wrote this plan as it stands (edited, a failure what-if, a search stopped by a
+    // limit): not the search's figure, so not under its name.
+    pages.addHeading(QStringLiteral("What holds the nodes the plan keeps"), 2);
+    const std::vector<model::StayReason> reasons = model::whyNodesStay(in.engine->state(), applied, *in.context, 3);
+    pages.addParagraph(QStringLiteral("No consolidation search wrote this plan as it stands, so these are not a search's reasons (as `plan "
+                                      "consolidate` gives them): every node the plan keeps, by the first reason found under the plan: an "
+                                      "action on it that does not hold, a pod whose eviction is refused, prepaid capacity, a node that "
+                                      "receives moved pods; else not-in-plan."),
+        8.5);
     for (const model::StayReason& r : reasons) {
         QStringList examples;
         for (const auto& [node, message] : r.examples)

@@ -15,6 +15,7 @@
 #include "model/plan/plan.h"
 #include "model/report/reportfigures.h"
 #include "model/search/consolidation.h"
+#include "model/search/keptreplay.h"
 #include "model/topology.h"
 #include "model/usage.h"
 #include "views/report/reportmaps.h"
@@ -44,6 +45,10 @@ struct FleetReportInput {
     /// Karpenter's multi-node consolidation over the loaded state (karpenterbaseline.h), shown
     /// beside a plan that drains nodes; null: not computed.
     const model::ConsolidationResult* baseline = nullptr;
+    /// Why each node the consolidation keeps stays, as its search found it (keptreplay.h);
+    /// null: the plan is no search's as it stands, and the report gives what holds the nodes now
+    /// (model::whyNodesStay()) under another heading.
+    const model::KeptReplay* kept = nullptr;
     /// model::planRisks() of `evaluation`, when the caller computed it (on a worker, beside
     /// the maps); null: computed here.
     const model::PlanRisks* risks = nullptr;
