@@ -110,7 +110,11 @@ FinishedReport finishReport(ReportJob& job, views::ReportMaps maps, bool png, in
     input.usage = s.usage.get();
     input.engine = job.engine.get();
     input.evaluation = job.hasPlan() ? &job.evaluation : nullptr;
-    input.hasPrices = true;
+    // Prices are known when the table prices some node: a trace without instance types or
+    // regions prices none, and its costs are unknown, not $0.00.
+    const std::vector<double> prices = model::planNodePrices(*s.store, s.prices.get());
+    input.pricedNodes = std::count_if(prices.begin(), prices.end(), [](double p) { return p > 0; });
+    input.hasPrices = input.pricedNodes > 0;
     input.maps = std::move(maps);
     model::PlanRisks planRisks;
     if (job.risks.valid()) {

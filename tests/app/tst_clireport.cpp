@@ -194,6 +194,7 @@ private slots:
     void arrowStaysWithItsNode();
     void boundAndBaselineArePlanConsolidates();
     void whyNodesStayIsPlanConsolidates();
+    void unknownPricesAreNotZero();
     void gpuLessClusterMapsByCpu();
     void legendMarkersAreScreenshots();
     void zoomedDomainMaps();
@@ -596,6 +597,26 @@ void TstCliReport::whyNodesStayIsPlanConsolidates()
     }
     QCOMPARE(total, static_cast<std::int64_t>(m_consolidate.value(QStringLiteral("kept")).toArray().size()));
     QVERIFY2(!section.contains(QStringLiteral("not-in-plan")) && !section.contains(QStringLiteral("destination ")), qPrintable(section.left(3000)));
+}
+
+void TstCliReport::unknownPricesAreNotZero()
+{
+    // A trace without instance types or regions (Alibaba's openb) has no price for any node:
+    // its costs and savings are unknown, not $0.00.
+    const QString csv = QStringLiteral(FLEET_SHARED_DATA_DIR "/alibaba-gpu-v2023-openb/csv/");
+    const QStringList input { csv + QStringLiteral("openb_node_list_gpu_node.csv"), csv + QStringLiteral("openb_pod_list_default.csv") };
+    const QString plan = m_dir.filePath(QStringLiteral("openb-consolidation.json"));
+    const Run c = runFleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("consolidate") } + input + QStringList { QStringLiteral("-o"), plan });
+    QVERIFY2(c.exitCode == 0, c.err.constData());
+    const QString pdf = m_dir.filePath(QStringLiteral("openb.pdf"));
+    const Run r = runFleetscope(QStringList { QStringLiteral("report") } + input + QStringList { QStringLiteral("--plan"), plan, QStringLiteral("-o"), pdf });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QString text = pdfText(pdf);
+    text.replace(QRegularExpression(QStringLiteral("\\s+")), QStringLiteral(" "));
+    QVERIFY2(text.contains(QStringLiteral("Karpenter multi-node baseline")), qPrintable(text.left(3000)));
+    QVERIFY2(!text.contains(QStringLiteral("$0.00")), qPrintable(text.left(3000)));
+    QVERIFY2(text.contains(QStringLiteral("Cost per hour unknown: no prices known for these nodes")), qPrintable(text.left(3000)));
+    QVERIFY2(text.contains(QStringLiteral("Savings are unknown: no prices known for these nodes")), qPrintable(text.left(4000)));
 }
 
 void TstCliReport::gpuLessClusterMapsByCpu()

@@ -113,7 +113,10 @@ void figuresSection(const FleetReportInput& in, ReportPages& pages)
     ReportPages::Table t;
     t.fontSize = 8.5;
     const QString idleBefore = b.idleAllocatedGpus < 0 ? QStringLiteral("no usage data") : reportCount(b.idleAllocatedGpus);
-    const QString cost = in.hasPrices ? QString() : QStringLiteral(" (no price table)");
+    // Without any price, a cost would read $0.00: unknown, and why.
+    const QString unknown = QStringLiteral("unknown: no prices known for these nodes");
+    auto dollars = [&](double v) { return in.hasPrices ? reportDollars(v) : unknown; };
+    auto dollarChange = [&](double v) { return in.hasPrices ? signedDollars(v) : QString(); };
     if (!plan) {
         t.header = { QStringLiteral("Figure"), QStringLiteral("Value") };
         t.columnShares = { 0.45, 0.55 };
@@ -125,8 +128,8 @@ void figuresSection(const FleetReportInput& in, ReportPages& pages)
             { QStringLiteral("Idle allocated GPUs"), idleBefore },
             { QStringLiteral("Fragmented GPUs (FGD)"), fragmented(b.fragmentedGpus) },
             { QStringLiteral("Pending pods"), reportCount(b.pendingPods) },
-            { QStringLiteral("Cost per hour") + cost, reportDollars(b.costPerHour) },
-            { QStringLiteral("Cost per month (730 h)") + cost, reportDollars(b.costPerMonth()) },
+            { QStringLiteral("Cost per hour"), dollars(b.costPerHour) },
+            { QStringLiteral("Cost per month (730 h)"), dollars(b.costPerMonth()) },
         };
         pages.addTable(t);
         return;
@@ -149,11 +152,16 @@ void figuresSection(const FleetReportInput& in, ReportPages& pages)
         { QStringLiteral("Pending pods"), reportCount(b.pendingPods), reportCount(a.pendingPods), signedCount(a.pendingPods - b.pendingPods) },
         { QStringLiteral("Pods without a node"), reportCount(b.podsWithoutNode), reportCount(a.podsWithoutNode),
             signedCount(a.podsWithoutNode - b.podsWithoutNode) },
-        { QStringLiteral("Cost per hour") + cost, reportDollars(b.costPerHour), reportDollars(a.costPerHour), signedDollars(a.costPerHour - b.costPerHour) },
-        { QStringLiteral("Cost per month (730 h)") + cost, reportDollars(b.costPerMonth()), reportDollars(a.costPerMonth()),
-            signedDollars(a.costPerMonth() - b.costPerMonth()) },
+        { QStringLiteral("Cost per hour"), dollars(b.costPerHour), in.hasPrices ? dollars(a.costPerHour) : QString(),
+            dollarChange(a.costPerHour - b.costPerHour) },
+        { QStringLiteral("Cost per month (730 h)"), dollars(b.costPerMonth()), in.hasPrices ? dollars(a.costPerMonth()) : QString(),
+            dollarChange(a.costPerMonth() - b.costPerMonth()) },
     };
     pages.addTable(t);
+    if (in.hasPrices && in.pricedNodes < b.nodes)
+        pages.addParagraph(QStringLiteral("%1 of the %2 nodes have no known price (or a price of $0): they count $0 in the costs.")
+                               .arg(reportCount(b.nodes - in.pricedNodes), reportCount(b.nodes)),
+            8);
     // Beside a consolidation (a plan that drains nodes): the lower bound, over the loaded state
     // with the pending pods where the plan placed them first, as `plan consolidate` computes it
     // (pendingPodsPlaced()), and the Karpenter multi-node baseline when the caller ran it.
@@ -172,10 +180,10 @@ void figuresSection(const FleetReportInput& in, ReportPages& pages)
         QStringLiteral("Nodes / bound") };
     c.columnShares = { 0.36, 0.16, 0.16, 0.16, 0.16 };
     c.rows.push_back({ QStringLiteral("This plan"), reportCount(a.nodes), reportCount(std::max<std::int64_t>(0, b.nodes - a.nodes)),
-        in.hasPrices ? reportDollars(b.costPerHour - a.costPerHour) : QStringLiteral("n/a"), ratio(a.nodes) });
+        in.hasPrices ? reportDollars(b.costPerHour - a.costPerHour) : QStringLiteral("unknown"), ratio(a.nodes) });
     if (in.baseline)
         c.rows.push_back({ QStringLiteral("Karpenter multi-node baseline"), reportCount(in.baseline->after.nodes),
-            reportCount(in.baseline->nodesFreed), in.hasPrices ? reportDollars(in.baseline->savedPerHour) : QStringLiteral("n/a"),
+            reportCount(in.baseline->nodesFreed), in.hasPrices ? reportDollars(in.baseline->savedPerHour) : QStringLiteral("unknown"),
             ratio(in.baseline->after.nodes) });
     c.rows.push_back({ QStringLiteral("Lower bound on the node count"), reportCount(bound.nodes), reportCount(std::max<std::int64_t>(0, b.nodes - bound.nodes)),
         QString(), QStringLiteral("1.000") });
@@ -185,7 +193,8 @@ void figuresSection(const FleetReportInput& in, ReportPages& pages)
             + (in.baseline ? QStringLiteral("The baseline: Karpenter's multi-node consolidation (deletion only: batches of up to 100 "
                                             "candidates by disruption cost, the longest prefix that can go), run on the same loaded state "
                                             "and prices as `plan consolidate` runs it.")
-                           : QStringLiteral("The Karpenter baseline was not computed for this report.")),
+                           : QStringLiteral("The Karpenter baseline was not computed for this report."))
+            + (in.hasPrices ? QString() : QStringLiteral(" Savings are unknown: no prices known for these nodes.")),
         8);
 }
 

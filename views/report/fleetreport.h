@@ -41,7 +41,10 @@ struct FleetReportInput {
     /// `evaluation`), or no action when there is no plan (the loaded state's totals). Not null.
     const model::PlanEngine* engine = nullptr;
     const importers::PlanEvaluation* evaluation = nullptr; // null: no plan
+    /// Whether any node has a price (model::planNodePrices() above 0): without, every cost and
+    /// saving is shown as unknown ("no prices known for these nodes"), never $0.00.
     bool hasPrices = false;
+    std::int64_t pricedNodes = 0; // the store's nodes with a price (the others count $0 in the costs)
     /// Karpenter's multi-node consolidation over the loaded state (karpenterbaseline.h), shown
     /// beside a plan that drains nodes; null: not computed.
     const model::ConsolidationResult* baseline = nullptr;
