@@ -109,6 +109,11 @@ PlanRisks planRisks(const ClusterStore& store, const std::vector<AppliedAction>&
         for (const AppliedAction::PodChange& c : a.changes) {
             if (!c.from.isValid() || c.pod.index() >= store.podCount())
                 continue; // a pending pod placed, or a pod the plan added: no eviction
+            if (failure) {
+                // A failure evicts no one: budgets and do-not-disrupt do not apply (plan-v1).
+                risks.podsReplaced += c.to.isValid() ? 1 : 0;
+                continue;
+            }
             const PodId p = c.pod;
             for (const std::uint32_t b : budgets.guarding(p))
                 ++spent[b];
@@ -132,6 +137,7 @@ PlanRisks planRisks(const ClusterStore& store, const std::vector<AppliedAction>&
             for (const NodeId n : a.nodesRemoved)
                 if (n.index() < store.nodeCount())
                     risks.gpuMilliLost += store.nodeAllocatable(n)[CoreResource::Gpu];
+            ++risks.failureActions;
         }
     }
     risks.gangsMoved = static_cast<std::int64_t>(gangs.size());

@@ -69,6 +69,8 @@ struct PlanRisks {
         std::int32_t spent = 0;    // evictions of pods it guards, by the plan
         std::int32_t allowed = 0;  // disruptionsAllowed before the plan (DisruptionBudgets)
     };
+    // Budgets, do-not-disrupt pods and gangs count the plan's evictions (drains, moves), never
+    // a failure's displaced pods: budgets do not apply to failures (plan-v1).
     std::vector<Budget> budgets;   // the budgets the plan spends, most spent first
     std::int64_t doNotDisruptPods = 0; // pods moved or evicted with PodFlagDoNotDisrupt
     std::vector<std::string> doNotDisruptExamples; // their names, the first few
@@ -79,6 +81,8 @@ struct PlanRisks {
     std::int64_t nodesFailed = 0;      // nodes a failure what-if removes
     std::int64_t podsStranded = 0;     // pods a failure left without a node
     std::int64_t gpuMilliLost = 0;     // allocatable milli-GPU of the failed nodes
+    std::int64_t podsReplaced = 0;     // pods of failed nodes placed elsewhere
+    std::int64_t failureActions = 0;   // fail-node and fail-domain actions
 };
 /// The risks of the applied actions `applied` (PlanEngine::applied() or an evaluation's) over
 /// `store`. O(changes + budgets x label sets).

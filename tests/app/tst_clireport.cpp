@@ -195,6 +195,7 @@ private slots:
     void boundAndBaselineArePlanConsolidates();
     void whyNodesStayIsPlanConsolidates();
     void unknownPricesAreNotZero();
+    void failureWhatIfSaysLost();
     void gpuLessClusterMapsByCpu();
     void legendMarkersAreScreenshots();
     void zoomedDomainMaps();
@@ -617,6 +618,49 @@ void TstCliReport::unknownPricesAreNotZero()
     QVERIFY2(!text.contains(QStringLiteral("$0.00")), qPrintable(text.left(3000)));
     QVERIFY2(text.contains(QStringLiteral("Cost per hour unknown: no prices known for these nodes")), qPrintable(text.left(3000)));
     QVERIFY2(text.contains(QStringLiteral("Savings are unknown: no prices known for these nodes")), qPrintable(text.left(4000)));
+}
+
+void TstCliReport::failureWhatIfSaysLost()
+{
+    // A failure what-if (a zone and a node fail) is no consolidation: nodes are failed (lost),
+    // the cost change is capacity lost, and budgets and do-not-disrupt pods are left out
+    // (budgets do not apply to failures, plan-v1).
+    QFile consolidation(m_consolidation);
+    QVERIFY(consolidation.open(QIODevice::ReadOnly));
+    QString drained;
+    for (const QJsonValue v : QJsonDocument::fromJson(consolidation.readAll()).object().value(QStringLiteral("actions")).toArray())
+        if (v.toObject().value(QStringLiteral("type")).toString() == QLatin1String("drain-node")) {
+            drained = v.toObject().value(QStringLiteral("node")).toString();
+            break;
+        }
+    QVERIFY(!drained.isEmpty());
+    QJsonArray actions;
+    actions.append(QJsonObject { { QStringLiteral("type"), QStringLiteral("fail-domain") },
+        { QStringLiteral("domain"), QStringLiteral("topology.kubernetes.io/zone=us-west-2d") } });
+    actions.append(QJsonObject { { QStringLiteral("type"), QStringLiteral("fail-node") }, { QStringLiteral("node"), drained } });
+    const QString plan = m_dir.filePath(QStringLiteral("failure.json"));
+    QFile out(plan);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(QJsonDocument(QJsonObject { { QStringLiteral("fleetscopePlan"), 1 }, { QStringLiteral("actions"), actions } }).toJson());
+    out.close();
+    const QJsonObject check = runJson({ QStringLiteral("plan"), QStringLiteral("check"), QStringLiteral("--simulate"), QStringLiteral("2000"),
+        QStringLiteral("--plan"), plan, QStringLiteral("--format"), QStringLiteral("json") });
+    const std::int64_t lost = check.value(QStringLiteral("before")).toObject().value(QStringLiteral("nodes")).toInteger()
+        - check.value(QStringLiteral("after")).toObject().value(QStringLiteral("nodes")).toInteger();
+    QVERIFY2(lost > 10, qPrintable(QString::number(lost)));
+    const QString pdf = m_dir.filePath(QStringLiteral("failure.pdf"));
+    const Run r = runFleetscope({ QStringLiteral("report"), QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("--plan"), plan,
+        QStringLiteral("-o"), pdf });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QString text = pdfText(pdf);
+    text.replace(QRegularExpression(QStringLiteral("\\s+")), QStringLiteral(" "));
+    QVERIFY2(text.contains(QStringLiteral("Nodes failed %1 ").arg(lost)), qPrintable(text.left(3000)));
+    QVERIFY2(!text.contains(QStringLiteral("Nodes freed")) && !text.contains(QStringLiteral("nodes freed")), qPrintable(text.left(3000)));
+    QVERIFY2(text.contains(QStringLiteral("(capacity lost)")), qPrintable(text.left(3000)));
+    QVERIFY2(text.contains(QStringLiteral("What the failures cost")), qPrintable(text));
+    for (const char* absent : { "PodDisruptionBudgets spent", "allowed)", "Do-not-disrupt pods evicted", "What the plan risks", "the 1 domains" })
+        QVERIFY2(!text.contains(QLatin1String(absent)), absent);
+    QVERIFY2(QRegularExpression(QStringLiteral("GPUs lost with failed nodes [\\d.]+")).match(text).hasMatch(), qPrintable(text));
 }
 
 void TstCliReport::gpuLessClusterMapsByCpu()

@@ -104,6 +104,30 @@ QString zoneOf(const model::ClusterStore& store, const model::Topology& topology
     return d.isValid() ? q(model::domainPathText(topology, d)) : QString();
 }
 
+// What a plan does to nodes: drains them (a consolidation), fails them (a what-if), or both.
+struct PlanKind {
+    bool drains = false;
+    bool failures = false;
+    [[nodiscard]] bool failureOnly() const noexcept { return failures && !drains; }
+    // "freed", "failed" or "freed or failed": what happens to the nodes the plan removes.
+    [[nodiscard]] QString removed() const
+    {
+        return failures ? (drains ? QStringLiteral("freed or failed") : QStringLiteral("failed")) : QStringLiteral("freed");
+    }
+};
+
+PlanKind planKind(const FleetReportInput& in)
+{
+    PlanKind k;
+    if (!in.evaluation)
+        return k;
+    for (const model::AppliedAction& a : in.evaluation->actions) {
+        k.drains = k.drains || a.action.type == model::ActionType::DrainNode;
+        k.failures = k.failures || a.action.type == model::ActionType::FailNode || a.action.type == model::ActionType::FailDomain;
+    }
+    return k;
+}
+
 void figuresSection(const FleetReportInput& in, ReportPages& pages)
 {
     const model::PlanLedger* state = &in.engine->state();
@@ -135,12 +159,18 @@ void figuresSection(const FleetReportInput& in, ReportPages& pages)
         return;
     }
     const model::FleetFigures a = model::figuresAfter(*state, *in.context, in.usage);
+    const PlanKind kind = planKind(in);
+    // A failure loses capacity, it saves nothing: its cost change says so.
+    auto costChange = [&](double v) {
+        const QString d = dollarChange(v);
+        return kind.failureOnly() && !d.isEmpty() && v < 0 ? d + QStringLiteral(" (capacity lost)") : d;
+    };
     t.header = { QStringLiteral("Figure"), QStringLiteral("Before"), QStringLiteral("After"), QStringLiteral("Change") };
     t.columnShares = { 0.34, 0.22, 0.22, 0.22 };
     const double fragChange = std::isnan(a.fragmentedGpus) || std::isnan(b.fragmentedGpus) ? std::nan("") : a.fragmentedGpus - b.fragmentedGpus;
     t.rows = {
         { QStringLiteral("Nodes"), reportCount(b.nodes), reportCount(a.nodes), signedCount(a.nodes - b.nodes) },
-        { QStringLiteral("Nodes freed"), QString(), reportCount(std::max<std::int64_t>(0, b.nodes - a.nodes)), QString() },
+        { QStringLiteral("Nodes ") + kind.removed(), QString(), reportCount(std::max<std::int64_t>(0, b.nodes - a.nodes)), QString() },
         { QStringLiteral("Nodes in use"), reportCount(b.nodesInUse), reportCount(a.nodesInUse), signedCount(a.nodesInUse - b.nodesInUse) },
         { QStringLiteral("GPUs"), reportCount(b.gpus), reportCount(a.gpus), signedCount(a.gpus - b.gpus) },
         { QStringLiteral("GPUs allocated"), gpusWithShare(b.gpuMilliAllocated, b.gpuAllocatedShare),
@@ -153,9 +183,9 @@ void figuresSection(const FleetReportInput& in, ReportPages& pages)
         { QStringLiteral("Pods without a node"), reportCount(b.podsWithoutNode), reportCount(a.podsWithoutNode),
             signedCount(a.podsWithoutNode - b.podsWithoutNode) },
         { QStringLiteral("Cost per hour"), dollars(b.costPerHour), in.hasPrices ? dollars(a.costPerHour) : QString(),
-            dollarChange(a.costPerHour - b.costPerHour) },
+            costChange(a.costPerHour - b.costPerHour) },
         { QStringLiteral("Cost per month (730 h)"), dollars(b.costPerMonth()), in.hasPrices ? dollars(a.costPerMonth()) : QString(),
-            dollarChange(a.costPerMonth() - b.costPerMonth()) },
+            costChange(a.costPerMonth() - b.costPerMonth()) },
     };
     pages.addTable(t);
     if (in.hasPrices && in.pricedNodes < b.nodes)
@@ -273,13 +303,12 @@ void staySection(const FleetReportInput& in, ReportPages& pages)
     if (!in.evaluation)
         return;
     const auto& applied = in.evaluation->actions;
-    const bool drains = std::any_of(applied.begin(), applied.end(), [](const model::AppliedAction& x) {
-        return x.action.type == model::ActionType::DrainNode || x.action.type == model::ActionType::FailNode
-            || x.action.type == model::ActionType::FailDomain;
-    });
-    if (!drains) {
+    const PlanKind kind = planKind(in);
+    if (!kind.drains) {
         pages.addHeading(QStringLiteral("Why nodes stay"), 2);
-        pages.addParagraph(QStringLiteral("The plan removes no node."), 8.5);
+        pages.addParagraph(kind.failures ? QStringLiteral("The plan drains no node: a failure what-if keeps every node that does not fail.")
+                                         : QStringLiteral("The plan removes no node."),
+            8.5);
         return;
     }
     ReportPages::Table t;
@@ -331,10 +360,28 @@ void riskSection(const FleetReportInput& in, ReportPages& pages)
     for (const model::AppliedAction& a : in.evaluation->actions)
         for (const model::Reason& reason : a.reasons)
             localStorage += reason.kind == model::ReasonKind::LocalStorage ? 1 : 0;
-    pages.addHeading(QStringLiteral("What the plan risks"), 2);
+    const PlanKind kind = planKind(in);
     ReportPages::Table t;
     t.header = { QStringLiteral("Risk"), QStringLiteral("Count"), QStringLiteral("Which") };
     t.columnShares = { 0.3, 0.12, 0.58 };
+    auto failureRows = [&] {
+        t.rows.push_back({ QStringLiteral("Nodes failed (lost)"), reportCount(r.nodesFailed), QString() });
+        t.rows.push_back({ QStringLiteral("Pods re-placed on other nodes"), reportCount(r.podsReplaced), QString() });
+        t.rows.push_back({ QStringLiteral("Pods stranded by failures"), reportCount(r.podsStranded), QString() });
+        t.rows.push_back({ QStringLiteral("GPUs lost with failed nodes"), reportMilli(r.gpuMilliLost), QString() });
+    };
+    if (kind.failureOnly()) {
+        // A failure evicts no one: no budget is spent and no do-not-disrupt pod is evicted
+        // (budgets do not apply to failures, plan-v1); what it costs is capacity and pods.
+        pages.addHeading(QStringLiteral("What the failures cost"), 2);
+        failureRows();
+        pages.addTable(t);
+        pages.addParagraph(QStringLiteral("PodDisruptionBudgets and do-not-disrupt annotations do not apply to failures: a failed node's "
+                                          "pods are not evicted, they lose their node."),
+            8);
+        return;
+    }
+    pages.addHeading(QStringLiteral("What the plan risks"), 2);
     QStringList budgets;
     for (std::size_t i = 0; i < r.budgets.size() && i < 5; ++i)
         budgets << QStringLiteral("%1 (%2 of %3 allowed)").arg(q(r.budgets[i].name)).arg(r.budgets[i].spent).arg(r.budgets[i].allowed);
@@ -354,12 +401,13 @@ void riskSection(const FleetReportInput& in, ReportPages& pages)
         { QStringLiteral("Nodes cordoned and drained"), reportCount(r.nodesCordoned), QString() },
         { QStringLiteral("Pods whose emptyDir data is deleted"), reportCount(localStorage), QString() },
     };
-    if (r.nodesFailed > 0) {
-        t.rows.push_back({ QStringLiteral("Nodes failed (what-if)"), reportCount(r.nodesFailed), QString() });
-        t.rows.push_back({ QStringLiteral("Pods stranded by failures"), reportCount(r.podsStranded), QString() });
-        t.rows.push_back({ QStringLiteral("GPUs lost with failed nodes"), reportMilli(r.gpuMilliLost), QString() });
-    }
+    if (kind.failures)
+        failureRows();
     pages.addTable(t);
+    if (kind.failures)
+        pages.addParagraph(QStringLiteral("Budgets, do-not-disrupt pods and gangs count the plan's drains and moves only: they do not apply "
+                                          "to failures."),
+            8);
 }
 
 void wasteSection(const FleetReportInput& in, ReportPages& pages)
@@ -433,13 +481,19 @@ void mapsSection(const FleetReportInput& in, ReportPages& pages)
     if (in.maps.zoomed.empty())
         return;
     pages.addHeading(QStringLiteral("Where the plan changes most"), 2);
-    pages.addParagraph(QStringLiteral("The map zoomed to the %1 domains the plan changes most (most nodes freed, then most pods moved), "
+    const PlanKind kind = planKind(in);
+    // A failure displaces pods (re-placed or stranded); a drain or a move moves them.
+    const QString pods = kind.failureOnly() ? QStringLiteral("displaced") : QStringLiteral("moved");
+    const QString domains = in.maps.zoomed.size() == 1
+        ? QStringLiteral("the domain")
+        : QStringLiteral("the %1 domains").arg(reportCount(static_cast<std::int64_t>(in.maps.zoomed.size())));
+    pages.addParagraph(QStringLiteral("The map zoomed to %1 the plan changes most (most nodes %2, then most pods %3), "
                                       "before and after the plan, each with its legend and scale.")
-                           .arg(in.maps.zoomed.size()),
+                           .arg(domains, kind.removed(), pods),
         8.5);
     for (const ZoomedMaps& z : in.maps.zoomed) {
-        const QString what = QStringLiteral("%1 (%2 nodes): %3 nodes freed, %4 pods moved")
-                                 .arg(z.domain, reportCount(z.nodes), reportCount(z.nodesFreed), reportCount(z.podsMoved));
+        const QString what = QStringLiteral("%1 (%2 nodes): %3 nodes %4, %5 pods %6")
+                                 .arg(z.domain, reportCount(z.nodes), reportCount(z.nodesFreed), kind.removed(), reportCount(z.podsMoved), pods);
         pages.addImage(z.before, 300, QStringLiteral("Before the plan: ") + what + QLatin1Char('.'));
         pages.addImage(z.after, 300, QStringLiteral("After the plan: ") + what + QLatin1Char('.'));
     }
