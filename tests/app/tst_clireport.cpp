@@ -196,6 +196,7 @@ private slots:
     void whyNodesStayIsPlanConsolidates();
     void unknownPricesAreNotZero();
     void failureWhatIfSaysLost();
+    void longTitleAndExamplesAreWhole();
     void gpuLessClusterMapsByCpu();
     void legendMarkersAreScreenshots();
     void zoomedDomainMaps();
@@ -661,6 +662,52 @@ void TstCliReport::failureWhatIfSaysLost()
     for (const char* absent : { "PodDisruptionBudgets spent", "allowed)", "Do-not-disrupt pods evicted", "What the plan risks", "the 1 domains" })
         QVERIFY2(!text.contains(QLatin1String(absent)), absent);
     QVERIFY2(QRegularExpression(QStringLiteral("GPUs lost with failed nodes [\\d.]+")).match(text).hasMatch(), qPrintable(text));
+}
+
+void TstCliReport::longTitleAndExamplesAreWhole()
+{
+    // Text is never cut: a long --title is whole in the title block and, in the footer, kept
+    // clear of "page N of M" on every page; the examples of why nodes stay are whole
+    // (`plan consolidate`'s messages), wrapped, with no ellipsis.
+    const QString title = QStringLiteral("Quarterly consolidation review of the simulated two-thousand-node fleet for the infrastructure "
+                                         "steering committee, with every action and its reasons");
+    const QString pdf = m_dir.filePath(QStringLiteral("long-title.pdf"));
+    const Run r = runFleetscope({ QStringLiteral("report"), QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("--plan"),
+        m_consolidation, QStringLiteral("--title"), title, QStringLiteral("-o"), pdf });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    // Whole in the title block (it wraps: compared without white space).
+    QString flat = pdfText(pdf);
+    flat.remove(QRegularExpression(QStringLiteral("\\s+")));
+    QVERIFY2(flat.contains(QString(title).remove(QLatin1Char(' '))), qPrintable(flat.left(1500)));
+    const auto pages = pdfWords(pdf);
+    QVERIFY(pages.size() > 3);
+    for (std::size_t p = 0; p < pages.size(); ++p) {
+        // The footer's line: the words below the page's text (A4, 40 pt margins).
+        const PdfWord* pageWord = nullptr;
+        for (const PdfWord& w : pages[p])
+            if (w.box.top() > 842 - 40 && w.text == QLatin1String("page"))
+                pageWord = &w;
+        QVERIFY2(pageWord, qPrintable(QString::number(p + 1)));
+        for (const PdfWord& w : pages[p])
+            if (w.box.top() > 842 - 40 && w.box.left() < pageWord->box.left())
+                QVERIFY2(w.box.right() < pageWord->box.left() - 2,
+                    qPrintable(QStringLiteral("page %1: footer word \"%2\" runs into the page number").arg(p + 1).arg(w.text)));
+    }
+
+    const QString text = pdfText(m_consolidationPdf);
+    const qsizetype from = text.indexOf(QStringLiteral("Why nodes stay"));
+    const qsizetype to = text.indexOf(QStringLiteral("What the plan risks"), from);
+    QVERIFY(from >= 0 && to > from);
+    QString section = text.mid(from, to - from);
+    QVERIFY2(!section.contains(QChar(0x2026)), qPrintable(section));
+    section.remove(QRegularExpression(QStringLiteral("\\s+")));
+    // The first kept node's message, whole.
+    const QJsonArray kept = m_consolidate.value(QStringLiteral("kept")).toArray();
+    QVERIFY(!kept.isEmpty());
+    QString message = kept.first().toObject().value(QStringLiteral("message")).toString();
+    QVERIFY2(!message.isEmpty(), qPrintable(QString::fromUtf8(QJsonDocument(kept.first().toObject()).toJson())));
+    message = fleet::tests::withoutThousandsSeparators(message).remove(QRegularExpression(QStringLiteral("\\s+")));
+    QVERIFY2(section.contains(message), qPrintable(message + QStringLiteral("\n") + section.left(3000)));
 }
 
 void TstCliReport::gpuLessClusterMapsByCpu()

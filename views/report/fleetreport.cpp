@@ -298,6 +298,15 @@ void planSection(const FleetReportInput& in, ReportPages& pages, bool& appendix)
     appendix = true;
 }
 
+// One group of nodes that stay: its code and count, then each example in a row of its own, so
+// that no cell grows to ReportPages::kMaxCellChars and is cut (a message is wrapped, whole).
+void addStayRows(ReportPages::Table& t, const QString& code, std::int64_t nodes, const QStringList& examples)
+{
+    t.rows.push_back({ code, reportCount(nodes), examples.value(0) });
+    for (qsizetype i = 1; i < examples.size(); ++i)
+        t.rows.push_back({ QString(), QString(), examples[i] });
+}
+
 void staySection(const FleetReportInput& in, ReportPages& pages)
 {
     if (!in.evaluation)
@@ -329,7 +338,7 @@ void staySection(const FleetReportInput& in, ReportPages& pages)
                 e << q(std::string(in.store->nodeName(k.node))) + QStringLiteral(": ") + q(k.reason.message);
         }
         for (const model::KeptGroup& g : model::keptByCode(in.kept->kept))
-            t.rows.push_back({ q(g.code), reportCount(g.nodes), examples[g.code].join(QLatin1Char('\n')) });
+            addStayRows(t, q(g.code), g.nodes, examples[g.code]);
         pages.addTable(t);
         return;
     }
@@ -346,7 +355,7 @@ void staySection(const FleetReportInput& in, ReportPages& pages)
         QStringList examples;
         for (const auto& [node, message] : r.examples)
             examples << q(node) + QStringLiteral(": ") + q(message);
-        t.rows.push_back({ q(r.code), reportCount(r.nodes), examples.join(QLatin1Char('\n')) });
+        addStayRows(t, q(r.code), r.nodes, examples);
     }
     pages.addTable(t);
 }
