@@ -56,6 +56,14 @@ std::unique_ptr<ReportJob> startReport(ReportSubject subject)
             input.nodePricePerHour = nodePrices;
             return model::karpenterMultiNodeConsolidation(*store, *topology, input);
         });
+    // Why the nodes the consolidation keeps stay, as its search found them (the plan file does
+    // not record it): the search's pass replayed, on a worker while the plan is replayed.
+    if (consolidation && job->hasPlan())
+        job->kept = std::async(std::launch::async, [store, topology, nodePrices, actions = s.plan.actions] {
+            model::ConsolidationInput input;
+            input.nodePricePerHour = nodePrices;
+            return model::replayConsolidationKept(*store, *topology, input, actions);
+        });
     job->engine = std::make_shared<model::PlanEngine>(*store, *topology, std::move(nodePrices));
     if (job->hasPlan()) {
         job->evaluation = importers::evaluatePlanOn(*job->engine, s.plan);
@@ -102,7 +110,11 @@ FinishedReport finishReport(ReportJob& job, views::ReportMaps maps, bool png, in
     input.usage = s.usage.get();
     input.engine = job.engine.get();
     input.evaluation = job.hasPlan() ? &job.evaluation : nullptr;
-    input.hasPrices = true;
+    // Prices are known when the table prices some node: a trace without instance types or
+    // regions prices none, and its costs are unknown, not $0.00.
+    const std::vector<double> prices = model::planNodePrices(*s.store, s.prices.get());
+    input.pricedNodes = std::count_if(prices.begin(), prices.end(), [](double p) { return p > 0; });
+    input.hasPrices = input.pricedNodes > 0;
     input.maps = std::move(maps);
     model::PlanRisks planRisks;
     if (job.risks.valid()) {
@@ -113,6 +125,12 @@ FinishedReport finishReport(ReportJob& job, views::ReportMaps maps, bool png, in
     if (job.baseline.valid()) {
         baselineResult = job.baseline.get();
         input.baseline = &baselineResult;
+    }
+    std::optional<model::KeptReplay> kept;
+    if (job.kept.valid()) {
+        kept = job.kept.get();
+        if (kept)
+            input.kept = &*kept;
     }
     views::ReportPages pages(input.title);
     views::buildFleetReport(input, pages);

@@ -4,7 +4,8 @@
 // the window's File > Export Report:
 // 1. startReport(): the plan replayed on a plan engine over the loaded state (as `plan check`
 //    does), and on workers of their own what the plan risks and, beside a consolidation, the
-//    Karpenter baseline (as `plan consolidate` runs it). Any thread.
+//    Karpenter baseline (as `plan consolidate` runs it) and the search's reasons why nodes stay
+//    (replayed: model/search/keptreplay.h). Any thread.
 // 2. views::renderReportMaps(reportMapInput(job), ...): the maps, drawn by the fleet map's
 //    off-screen path (`screenshot`'s). GUI thread only.
 // 3. finishReport(): waits for the workers, lays the pages out and paints the PDF (or the first
@@ -19,6 +20,7 @@
 #include "model/pricing/pricetable.h"
 #include "model/report/reportfigures.h"
 #include "model/search/consolidation.h"
+#include "model/search/keptreplay.h"
 #include "model/topology.h"
 #include "model/usage.h"
 #include "views/report/reportmaps.h"
@@ -59,6 +61,9 @@ struct ReportJob {
     std::string sourceNote; // why the state is not the plan's source ("" when it is)
     std::future<model::PlanRisks> risks;
     std::future<model::ConsolidationResult> baseline;
+    /// Beside a plan ending in drains: why each node stays, as the consolidation that wrote the
+    /// plan found it (model/search/keptreplay.h; nullopt when no search wrote it as it stands).
+    std::future<std::optional<model::KeptReplay>> kept;
     [[nodiscard]] bool hasPlan() const { return !subject.planName.empty(); }
 };
 

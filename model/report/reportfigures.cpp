@@ -6,6 +6,7 @@
 #include "model/plan/disruptionbudgets.h"
 #include "model/plan/evictionrules.h"
 #include "model/pricing/pricetable.h"
+#include "model/search/keptgroups.h"
 
 #include <algorithm>
 #include <cmath>
@@ -40,16 +41,6 @@ std::vector<double> loadedFragmentation(const MetricContext& context)
     for (std::uint32_t i = 0; i < store.nodeCount(); ++i)
         out[i] = gpuFragmentation(context, NodeId(i));
     return out;
-}
-
-// A code whose detail names one object (a budget, a pod, a node group) is grouped by its kind,
-// as `plan consolidate` groups the nodes that stay: one line per budget would bury the figures.
-std::string groupedCode(const Reason& r)
-{
-    using K = ReasonKind;
-    const bool perObject = r.kind == K::DisruptionBudget || r.kind == K::PodAntiAffinity || r.kind == K::NodeGroupMinimum
-        || r.kind == K::HostPortConflict || r.kind == K::NotFound;
-    return perObject ? std::string(reasonKindInfo(r.kind).stem) + "*" : r.code();
 }
 
 } // namespace
@@ -118,6 +109,11 @@ PlanRisks planRisks(const ClusterStore& store, const std::vector<AppliedAction>&
         for (const AppliedAction::PodChange& c : a.changes) {
             if (!c.from.isValid() || c.pod.index() >= store.podCount())
                 continue; // a pending pod placed, or a pod the plan added: no eviction
+            if (failure) {
+                // A failure evicts no one: budgets and do-not-disrupt do not apply (plan-v1).
+                risks.podsReplaced += c.to.isValid() ? 1 : 0;
+                continue;
+            }
             const PodId p = c.pod;
             for (const std::uint32_t b : budgets.guarding(p))
                 ++spent[b];
@@ -141,6 +137,7 @@ PlanRisks planRisks(const ClusterStore& store, const std::vector<AppliedAction>&
             for (const NodeId n : a.nodesRemoved)
                 if (n.index() < store.nodeCount())
                     risks.gpuMilliLost += store.nodeAllocatable(n)[CoreResource::Gpu];
+            ++risks.failureActions;
         }
     }
     risks.gangsMoved = static_cast<std::int64_t>(gangs.size());
@@ -184,26 +181,28 @@ std::vector<StayReason> whyNodesStay(
         if (!state.nodePresent(n))
             continue;
         if (const auto it = refused.find(i); it != refused.end()) {
-            add(groupedCode(*it->second), n, it->second->message);
+            add(keptGroupCode(*it->second), n, it->second->message);
             continue;
         }
-        if (context.nodeCapacity(n) == CapacityType::Reserved) {
-            add("prepaid", n, "prepaid capacity (reserved or a capacity block) saves nothing when emptied");
-            continue;
-        }
+        // A pod whose eviction is refused before prepaid capacity, as the consolidation's
+        // search judges them (DrainRunner), so that a node counts in the same group.
         bool found = false;
         for (const PodId p : store.nodePods(n)) {
             if (state.podNode(p) != n)
                 continue;
             EvictionCheck check = checkEviction(store, p);
             if (!check.blockers.empty()) {
-                add(groupedCode(check.blockers.front()), n, check.blockers.front().message);
+                add(keptGroupCode(check.blockers.front()), n, check.blockers.front().message);
                 found = true;
                 break;
             }
         }
         if (found)
             continue;
+        if (context.nodeCapacity(n) == CapacityType::Reserved) {
+            add("prepaid", n, "prepaid capacity (reserved or a capacity block) saves nothing when emptied");
+            continue;
+        }
         if (destination[i])
             add("destination", n, "receives pods the plan moves");
         else

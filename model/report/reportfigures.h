@@ -69,6 +69,8 @@ struct PlanRisks {
         std::int32_t spent = 0;    // evictions of pods it guards, by the plan
         std::int32_t allowed = 0;  // disruptionsAllowed before the plan (DisruptionBudgets)
     };
+    // Budgets, do-not-disrupt pods and gangs count the plan's evictions (drains, moves), never
+    // a failure's displaced pods: budgets do not apply to failures (plan-v1).
     std::vector<Budget> budgets;   // the budgets the plan spends, most spent first
     std::int64_t doNotDisruptPods = 0; // pods moved or evicted with PodFlagDoNotDisrupt
     std::vector<std::string> doNotDisruptExamples; // their names, the first few
@@ -79,15 +81,20 @@ struct PlanRisks {
     std::int64_t nodesFailed = 0;      // nodes a failure what-if removes
     std::int64_t podsStranded = 0;     // pods a failure left without a node
     std::int64_t gpuMilliLost = 0;     // allocatable milli-GPU of the failed nodes
+    std::int64_t podsReplaced = 0;     // pods of failed nodes placed elsewhere
+    std::int64_t failureActions = 0;   // fail-node and fail-domain actions
 };
 /// The risks of the applied actions `applied` (PlanEngine::applied() or an evaluation's) over
 /// `store`. O(changes + budgets x label sets).
 [[nodiscard]] PlanRisks planRisks(const ClusterStore& store, const std::vector<AppliedAction>& applied);
 
-/// Why the nodes the plan does not remove stay, by reason code: the reason of an action on the
-/// node that did not hold, "prepaid" capacity (saves nothing when emptied), the first pod
-/// whose eviction is refused (evictionrules.h), "destination" for a node that receives pods
-/// the plan moved, else "not-in-plan" (a plan file does not record why its search kept a node).
+/// What holds the nodes the plan does not remove, by reason code: the reason of an action on the
+/// node that did not hold, the first pod whose eviction is refused (evictionrules.h), "prepaid"
+/// capacity (saves nothing when emptied), "destination" for a node that receives pods the plan
+/// moved, else "not-in-plan". Codes grouped by keptGroupCode() (model/search/keptgroups.h).
+/// This is not the consolidation search's kept list (a plan file does not record why its search
+/// kept a node: model/search/keptreplay.h replays the search for that); a report shows it, under
+/// another name, for a plan no search wrote as it stands.
 struct StayReason {
     std::string code;
     std::int64_t nodes = 0;

@@ -10,7 +10,9 @@
 
 namespace fleet::model {
 
+using consolidation_detail::DrainOrder;
 using consolidation_detail::DrainRunner;
+using consolidation_detail::drainOrders;
 
 namespace {
 
@@ -38,6 +40,61 @@ ConsolidationResult drainInOrder(DrainRunner& runner, const std::vector<NodeId>&
 
 } // namespace
 
+namespace consolidation_detail {
+
+std::vector<DrainOrder> drainOrders(const DrainRunner& runner)
+{
+    const ClusterStore& s = runner.store();
+    auto byName = [&](NodeId a, NodeId b) { return s.nodeName(a) < s.nodeName(b); };
+    std::vector<DrainOrder> orders(3);
+    std::vector<NodeId>& order = orders[0].nodes;
+    orders[0].name = "saving-per-load";
+    order = runner.candidates();
+    // Empty nodes first; then the most saving per unit of load; then the lighter; then by name.
+    std::sort(order.begin(), order.end(), [&](NodeId a, NodeId b) {
+        const bool ea = runner.movableCount(a) == 0, eb = runner.movableCount(b) == 0;
+        if (ea != eb)
+            return ea;
+        const double ka = runner.saving(a) / (runner.load(a) + 0.01), kb = runner.saving(b) / (runner.load(b) + 0.01);
+        if (ka != kb)
+            return ka > kb;
+        if (runner.load(a) != runner.load(b))
+            return runner.load(a) < runner.load(b);
+        return byName(a, b);
+    });
+    // Karpenter's order (disruption cost, karpenterbaseline.h), drained greedily node by node.
+    std::vector<NodeId>& second = orders[1].nodes;
+    orders[1].name = "disruption-cost";
+    second = runner.candidates();
+    std::stable_sort(second.begin(), second.end(), [&](NodeId a, NodeId b) {
+        if (runner.disruptionCost(a) != runner.disruptionCost(b))
+            return runner.disruptionCost(a) < runner.disruptionCost(b);
+        return byName(a, b);
+    });
+    // Small nodes first (GPUs on GPU nodes, else cpu), then the fewest movable pods, then
+    // the lighter: the large nodes stay as destinations, which packs better when a pool
+    // mixes node sizes, and a node with few pods fits them into the gaps of fuller ones.
+    std::vector<NodeId>& third = orders[2].nodes;
+    orders[2].name = "small-nodes-first";
+    third = runner.candidates();
+    auto size = [&](NodeId n) {
+        const ResourceVector& a = s.nodeAllocatable(n);
+        return std::make_pair(a[CoreResource::Gpu], a[CoreResource::Cpu]);
+    };
+    std::stable_sort(third.begin(), third.end(), [&](NodeId a, NodeId b) {
+        if (size(a) != size(b))
+            return size(a) < size(b);
+        if (runner.movableCount(a) != runner.movableCount(b))
+            return runner.movableCount(a) < runner.movableCount(b);
+        if (runner.load(a) != runner.load(b))
+            return runner.load(a) < runner.load(b);
+        return byName(a, b);
+    });
+    return orders;
+}
+
+} // namespace consolidation_detail
+
 bool betterPlan(const ConsolidationResult& a, const ConsolidationResult& b) noexcept
 {
     const double gap = std::abs(a.savedPerHour - b.savedPerHour);
@@ -58,49 +115,12 @@ ConsolidationResult consolidate(const ClusterStore& store, const Topology& topol
     if (options.timeLimitSeconds > 0)
         deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(options.timeLimitSeconds));
     DrainRunner runner(store, topology, input, options);
-    const ClusterStore& s = store;
-    auto byName = [&](NodeId a, NodeId b) { return s.nodeName(a) < s.nodeName(b); };
-    std::vector<NodeId> order = runner.candidates();
-    // Empty nodes first; then the most saving per unit of load; then the lighter; then by name.
-    std::sort(order.begin(), order.end(), [&](NodeId a, NodeId b) {
-        const bool ea = runner.movableCount(a) == 0, eb = runner.movableCount(b) == 0;
-        if (ea != eb)
-            return ea;
-        const double ka = runner.saving(a) / (runner.load(a) + 0.01), kb = runner.saving(b) / (runner.load(b) + 0.01);
-        if (ka != kb)
-            return ka > kb;
-        if (runner.load(a) != runner.load(b))
-            return runner.load(a) < runner.load(b);
-        return byName(a, b);
-    });
+    const std::vector<DrainOrder> orders = drainOrders(runner);
     const double share = options.bestOfOrders ? 1.0 / 3.0 : 1.0;
-    ConsolidationResult best = drainInOrder(runner, order, "saving-per-load", 0.0, share, deadline);
+    ConsolidationResult best = drainInOrder(runner, orders[0].nodes, orders[0].name, 0.0, share, deadline);
     if (options.bestOfOrders) {
-        // Karpenter's order (disruption cost, karpenterbaseline.h), drained greedily node by node.
-        std::vector<NodeId> second = runner.candidates();
-        std::stable_sort(second.begin(), second.end(), [&](NodeId a, NodeId b) {
-            if (runner.disruptionCost(a) != runner.disruptionCost(b))
-                return runner.disruptionCost(a) < runner.disruptionCost(b);
-            return byName(a, b);
-        });
-        // Small nodes first (GPUs on GPU nodes, else cpu), then the fewest movable pods, then
-        // the lighter: the large nodes stay as destinations, which packs better when a pool
-        // mixes node sizes, and a node with few pods fits them into the gaps of fuller ones.
-        std::vector<NodeId> third = runner.candidates();
-        auto size = [&](NodeId n) {
-            const ResourceVector& a = store.nodeAllocatable(n);
-            return std::make_pair(a[CoreResource::Gpu], a[CoreResource::Cpu]);
-        };
-        std::stable_sort(third.begin(), third.end(), [&](NodeId a, NodeId b) {
-            if (size(a) != size(b))
-                return size(a) < size(b);
-            if (runner.movableCount(a) != runner.movableCount(b))
-                return runner.movableCount(a) < runner.movableCount(b);
-            if (runner.load(a) != runner.load(b))
-                return runner.load(a) < runner.load(b);
-            return byName(a, b);
-        });
-        const std::pair<const std::vector<NodeId>*, const char*> more[] = { { &second, "disruption-cost" }, { &third, "small-nodes-first" } };
+        const std::pair<const std::vector<NodeId>*, const char*> more[] = { { &orders[1].nodes, orders[1].name },
+            { &orders[2].nodes, orders[2].name } };
         double from = share;
         for (const auto& [list, name] : more) {
             if (best.cancelled || best.timedOut)

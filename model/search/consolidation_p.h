@@ -126,4 +126,14 @@ private:
     double m_saved = 0;
 };
 
+/// One order in which consolidate() tries the candidates, and its name.
+struct DrainOrder {
+    std::vector<NodeId> nodes;
+    const char* name = "";
+};
+/// consolidate()'s three orders over `runner`'s candidates (consolidation.h: saving per load,
+/// Karpenter's disruption cost, small nodes first), in the order it tries them. They depend on
+/// the runner's state when it was made only. O(candidates log candidates).
+std::vector<DrainOrder> drainOrders(const DrainRunner& runner);
+
 } // namespace fleet::model::consolidation_detail

@@ -193,6 +193,10 @@ private slots:
     void wrappedTextIsWhole();
     void arrowStaysWithItsNode();
     void boundAndBaselineArePlanConsolidates();
+    void whyNodesStayIsPlanConsolidates();
+    void unknownPricesAreNotZero();
+    void failureWhatIfSaysLost();
+    void longTitleAndExamplesAreWhole();
     void gpuLessClusterMapsByCpu();
     void legendMarkersAreScreenshots();
     void zoomedDomainMaps();
@@ -570,6 +574,140 @@ void TstCliReport::boundAndBaselineArePlanConsolidates()
     QVERIFY(plan.hasMatch());
     QCOMPARE(plan.captured(1).toLongLong(), ours.value(QStringLiteral("nodesAfter")).toInteger());
     QCOMPARE(plan.captured(2).toLongLong(), ours.value(QStringLiteral("nodesFreed")).toInteger());
+}
+
+void TstCliReport::whyNodesStayIsPlanConsolidates()
+{
+    // "Why nodes stay" gives the groups and counts `plan consolidate` printed for the plan it
+    // wrote (keptByCode: the search's own reasons, as the window's Consolidate dialog shows
+    // them), not a guess made from the plan file (destination, not-in-plan).
+    const QString text = pdfText(m_consolidationPdf);
+    const qsizetype from = text.indexOf(QStringLiteral("Why nodes stay"));
+    const qsizetype to = text.indexOf(QStringLiteral("What the plan risks"), from);
+    QVERIFY2(from >= 0 && to > from, qPrintable(text.left(2000)));
+    const QString section = text.mid(from, to - from);
+    const QJsonArray groups = m_consolidate.value(QStringLiteral("keptByCode")).toArray();
+    QVERIFY(groups.size() >= 3);
+    std::int64_t total = 0;
+    for (const QJsonValue& v : groups) {
+        const QString code = v.toObject().value(QStringLiteral("code")).toString();
+        const std::int64_t nodes = v.toObject().value(QStringLiteral("nodes")).toInteger();
+        total += nodes;
+        const QRegularExpression row(QStringLiteral("(^|\\n)\\s*") + QRegularExpression::escape(code) + QStringLiteral("\\s{2,}")
+            + QString::number(nodes) + QStringLiteral("\\s"));
+        QVERIFY2(row.match(section).hasMatch(), qPrintable(code + QStringLiteral(" ") + QString::number(nodes) + QStringLiteral("\n") + section.left(3000)));
+    }
+    QCOMPARE(total, static_cast<std::int64_t>(m_consolidate.value(QStringLiteral("kept")).toArray().size()));
+    QVERIFY2(!section.contains(QStringLiteral("not-in-plan")) && !section.contains(QStringLiteral("destination ")), qPrintable(section.left(3000)));
+}
+
+void TstCliReport::unknownPricesAreNotZero()
+{
+    // A trace without instance types or regions (Alibaba's openb) has no price for any node:
+    // its costs and savings are unknown, not $0.00.
+    const QString csv = QStringLiteral(FLEET_SHARED_DATA_DIR "/alibaba-gpu-v2023-openb/csv/");
+    const QStringList input { csv + QStringLiteral("openb_node_list_gpu_node.csv"), csv + QStringLiteral("openb_pod_list_default.csv") };
+    const QString plan = m_dir.filePath(QStringLiteral("openb-consolidation.json"));
+    const Run c = runFleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("consolidate") } + input + QStringList { QStringLiteral("-o"), plan });
+    QVERIFY2(c.exitCode == 0, c.err.constData());
+    const QString pdf = m_dir.filePath(QStringLiteral("openb.pdf"));
+    const Run r = runFleetscope(QStringList { QStringLiteral("report") } + input + QStringList { QStringLiteral("--plan"), plan, QStringLiteral("-o"), pdf });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QString text = pdfText(pdf);
+    text.replace(QRegularExpression(QStringLiteral("\\s+")), QStringLiteral(" "));
+    QVERIFY2(text.contains(QStringLiteral("Karpenter multi-node baseline")), qPrintable(text.left(3000)));
+    QVERIFY2(!text.contains(QStringLiteral("$0.00")), qPrintable(text.left(3000)));
+    QVERIFY2(text.contains(QStringLiteral("Cost per hour unknown: no prices known for these nodes")), qPrintable(text.left(3000)));
+    QVERIFY2(text.contains(QStringLiteral("Savings are unknown: no prices known for these nodes")), qPrintable(text.left(4000)));
+}
+
+void TstCliReport::failureWhatIfSaysLost()
+{
+    // A failure what-if (a zone and a node fail) is no consolidation: nodes are failed (lost),
+    // the cost change is capacity lost, and budgets and do-not-disrupt pods are left out
+    // (budgets do not apply to failures, plan-v1).
+    QFile consolidation(m_consolidation);
+    QVERIFY(consolidation.open(QIODevice::ReadOnly));
+    QString drained;
+    for (const QJsonValue v : QJsonDocument::fromJson(consolidation.readAll()).object().value(QStringLiteral("actions")).toArray())
+        if (v.toObject().value(QStringLiteral("type")).toString() == QLatin1String("drain-node")) {
+            drained = v.toObject().value(QStringLiteral("node")).toString();
+            break;
+        }
+    QVERIFY(!drained.isEmpty());
+    QJsonArray actions;
+    actions.append(QJsonObject { { QStringLiteral("type"), QStringLiteral("fail-domain") },
+        { QStringLiteral("domain"), QStringLiteral("topology.kubernetes.io/zone=us-west-2d") } });
+    actions.append(QJsonObject { { QStringLiteral("type"), QStringLiteral("fail-node") }, { QStringLiteral("node"), drained } });
+    const QString plan = m_dir.filePath(QStringLiteral("failure.json"));
+    QFile out(plan);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(QJsonDocument(QJsonObject { { QStringLiteral("fleetscopePlan"), 1 }, { QStringLiteral("actions"), actions } }).toJson());
+    out.close();
+    const QJsonObject check = runJson({ QStringLiteral("plan"), QStringLiteral("check"), QStringLiteral("--simulate"), QStringLiteral("2000"),
+        QStringLiteral("--plan"), plan, QStringLiteral("--format"), QStringLiteral("json") });
+    const std::int64_t lost = check.value(QStringLiteral("before")).toObject().value(QStringLiteral("nodes")).toInteger()
+        - check.value(QStringLiteral("after")).toObject().value(QStringLiteral("nodes")).toInteger();
+    QVERIFY2(lost > 10, qPrintable(QString::number(lost)));
+    const QString pdf = m_dir.filePath(QStringLiteral("failure.pdf"));
+    const Run r = runFleetscope({ QStringLiteral("report"), QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("--plan"), plan,
+        QStringLiteral("-o"), pdf });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QString text = pdfText(pdf);
+    text.replace(QRegularExpression(QStringLiteral("\\s+")), QStringLiteral(" "));
+    QVERIFY2(text.contains(QStringLiteral("Nodes failed %1 ").arg(lost)), qPrintable(text.left(3000)));
+    QVERIFY2(!text.contains(QStringLiteral("Nodes freed")) && !text.contains(QStringLiteral("nodes freed")), qPrintable(text.left(3000)));
+    QVERIFY2(text.contains(QStringLiteral("(capacity lost)")), qPrintable(text.left(3000)));
+    QVERIFY2(text.contains(QStringLiteral("What the failures cost")), qPrintable(text));
+    for (const char* absent : { "PodDisruptionBudgets spent", "allowed)", "Do-not-disrupt pods evicted", "What the plan risks", "the 1 domains" })
+        QVERIFY2(!text.contains(QLatin1String(absent)), absent);
+    QVERIFY2(QRegularExpression(QStringLiteral("GPUs lost with failed nodes [\\d.]+")).match(text).hasMatch(), qPrintable(text));
+}
+
+void TstCliReport::longTitleAndExamplesAreWhole()
+{
+    // Text is never cut: a long --title is whole in the title block and, in the footer, kept
+    // clear of "page N of M" on every page; the examples of why nodes stay are whole
+    // (`plan consolidate`'s messages), wrapped, with no ellipsis.
+    const QString title = QStringLiteral("Quarterly consolidation review of the simulated two-thousand-node fleet for the infrastructure "
+                                         "steering committee, with every action and its reasons");
+    const QString pdf = m_dir.filePath(QStringLiteral("long-title.pdf"));
+    const Run r = runFleetscope({ QStringLiteral("report"), QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("--plan"),
+        m_consolidation, QStringLiteral("--title"), title, QStringLiteral("-o"), pdf });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    // Whole in the title block (it wraps: compared without white space).
+    QString flat = pdfText(pdf);
+    flat.remove(QRegularExpression(QStringLiteral("\\s+")));
+    QVERIFY2(flat.contains(QString(title).remove(QLatin1Char(' '))), qPrintable(flat.left(1500)));
+    const auto pages = pdfWords(pdf);
+    QVERIFY(pages.size() > 3);
+    for (std::size_t p = 0; p < pages.size(); ++p) {
+        // The footer's line: the words below the page's text (A4, 40 pt margins).
+        const PdfWord* pageWord = nullptr;
+        for (const PdfWord& w : pages[p])
+            if (w.box.top() > 842 - 40 && w.text == QLatin1String("page"))
+                pageWord = &w;
+        QVERIFY2(pageWord, qPrintable(QString::number(p + 1)));
+        for (const PdfWord& w : pages[p])
+            if (w.box.top() > 842 - 40 && w.box.left() < pageWord->box.left())
+                QVERIFY2(w.box.right() < pageWord->box.left() - 2,
+                    qPrintable(QStringLiteral("page %1: footer word \"%2\" runs into the page number").arg(p + 1).arg(w.text)));
+    }
+
+    const QString text = pdfText(m_consolidationPdf);
+    const qsizetype from = text.indexOf(QStringLiteral("Why nodes stay"));
+    const qsizetype to = text.indexOf(QStringLiteral("What the plan risks"), from);
+    QVERIFY(from >= 0 && to > from);
+    QString section = text.mid(from, to - from);
+    QVERIFY2(!section.contains(QChar(0x2026)), qPrintable(section));
+    section.remove(QRegularExpression(QStringLiteral("\\s+")));
+    // The first kept node's message, whole.
+    const QJsonArray kept = m_consolidate.value(QStringLiteral("kept")).toArray();
+    QVERIFY(!kept.isEmpty());
+    QString message = kept.first().toObject().value(QStringLiteral("message")).toString();
+    QVERIFY2(!message.isEmpty(), qPrintable(QString::fromUtf8(QJsonDocument(kept.first().toObject()).toJson())));
+    message = fleet::tests::withoutThousandsSeparators(message).remove(QRegularExpression(QStringLiteral("\\s+")));
+    QVERIFY2(section.contains(message), qPrintable(message + QStringLiteral("\n") + section.left(3000)));
 }
 
 void TstCliReport::gpuLessClusterMapsByCpu()

@@ -9,6 +9,7 @@
 #include "common/mapviewprobe.h"
 #include "views/map/colormap.h"
 #include "views/map/fleetmapview.h"
+#include "views/map/layers/breadcrumblayer.h"
 #include "views/map/layers/markerlayer.h"
 #include "views/map/layers/nodedetaillayer.h"
 #include "views/map/layers/selectionlayer.h"
@@ -86,6 +87,7 @@ private slots:
     void clickSelects();
     void nodeNamesKeepWhatDistinguishesThem_data();
     void nodeNamesKeepWhatDistinguishesThem();
+    void framedDomainIsWholeCentredAndNamed();
 
 private:
     void show(const Cluster& c, QSize size = QSize(900, 600));
@@ -503,5 +505,39 @@ void TestFleetMapLayers::clickSelects()
 }
 
 FLEET_GUI_TEST_MAIN(TestFleetMapLayers, fleet::testing::setVtkSurfaceFormat)
+
+// A report's zoomed map (frameDomain()) shows the domain it names: its nodes whole, centred
+// under the breadcrumb strip and filling the view one way, and the breadcrumb names the
+// domain (user trial: a zone's map named one node, a network domain's named another domain
+// and ran off both edges).
+void TestFleetMapLayers::framedDomainIsWholeCentredAndNamed()
+{
+    show(makeCluster({ 2, 3, 4, 200, 1 }), QSize(720, 500));
+    const model::Topology& topology = *m_cluster.topology;
+    const QRectF map = QRectF(gl()->geometry()).adjusted(0, views::BreadcrumbLayer::kStripPx, 0, 0);
+    int framed = 0;
+    for (std::uint32_t i = 1; i < topology.domainCount(); ++i) {
+        const model::DomainId d(i);
+        if (topology.domainLevel(d) < 2 || topology.domainLevel(d) > 3 || framed >= 8)
+            continue;
+        ++framed;
+        m_view->frameDomain(d);
+        QStringList path;
+        for (model::DomainId p = d; p != topology.root(); p = topology.domainParent(p))
+            path.prepend(QString::fromStdString(topology.domainName(p)));
+        QCOMPARE(m_view->breadcrumbText(), path.join(QStringLiteral(" > ")));
+        QRectF nodes;
+        for (const model::NodeId n : topology.domainNodes(d))
+            nodes |= m_view->cellRect(n);
+        const QString where = QStringLiteral("%1: nodes at %2,%3 %4x%5 in %6,%7 %8x%9")
+                                  .arg(path.join(QLatin1Char('/')))
+                                  .arg(nodes.x()).arg(nodes.y()).arg(nodes.width()).arg(nodes.height())
+                                  .arg(map.x()).arg(map.y()).arg(map.width()).arg(map.height());
+        QVERIFY2(map.contains(nodes), qPrintable(where));
+        QVERIFY2(std::abs(nodes.center().x() - map.center().x()) <= 2 && std::abs(nodes.center().y() - map.center().y()) <= 2, qPrintable(where));
+        QVERIFY2(nodes.width() >= 0.85 * map.width() || nodes.height() >= 0.85 * map.height(), qPrintable(where));
+    }
+    QVERIFY(framed >= 4);
+}
 
 #include "tst_fleetmaplayers.moc"

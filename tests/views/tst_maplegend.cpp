@@ -63,6 +63,7 @@ private slots:
     void paintsNotApplicableSwatch();
     void markerKey();
     void elidedRowsHaveTheirTextInATooltip();
+    void swatchLabelsWrapWhole();
     void drawsTheSharedMetricModel();
 };
 
@@ -241,4 +242,45 @@ void TestMapLegend::drawsTheSharedMetricModel()
 }
 
 QTEST_MAIN(TestMapLegend)
+// A swatch's label wider than the legend wraps under itself, whole (user trial: a report's
+// printed legend read "Not applic…le: 41,584", and paper has no tooltip): its row is taller than
+// one line and not shortened; its second line has ink.
+void TestMapLegend::swatchLabelsWrapWhole()
+{
+    const auto store = makeStore();
+    views::MapLegend legend;
+    legend.resize(90, 600); // narrower than "No GPUs: 2" beside its swatch
+    legend.setContext(std::make_shared<const model::MetricContext>(*store));
+    legend.setMetric(views::MapMetric::GpuRequested);
+    legend.setMarkerCounts(501, 701, 12);
+    const QImage image = legend.grab().toImage();
+    const QFontMetrics fm(legend.font());
+    int wrapped = 0;
+    QString last;
+    for (int y = 0; y < legend.height(); ++y) {
+        const QPoint at(legend.width() / 2, y);
+        const QString text = legend.rowTextAt(at);
+        if (text.isEmpty() || text == last || fm.horizontalAdvance(text) < legend.width() - 40)
+            continue;
+        last = text;
+        if (text.contains(QLatin1String("NotReady")) || text.contains(QLatin1String("Cordoned")) || text.contains(QLatin1String("problem")))
+            continue; // the marker key's rows (elided, with a tooltip)
+        QVERIFY2(!legend.rowElidedAt(at), qPrintable(text));
+        int rows = 0, inkRows = 0;
+        for (int yy = y; yy < legend.height() && legend.rowTextAt(QPoint(legend.width() / 2, yy)) == text; ++yy) {
+            ++rows;
+            for (int x = 30; x < legend.width(); ++x)
+                if (qGray(image.pixel(x, yy)) < qGray(legend.palette().color(QPalette::Window).rgb()) - 60
+                    || qGray(image.pixel(x, yy)) > qGray(legend.palette().color(QPalette::Window).rgb()) + 60) {
+                    ++inkRows;
+                    break;
+                }
+        }
+        QVERIFY2(rows >= 2 * fm.height(), qPrintable(QStringLiteral("%1: %2 px high").arg(text).arg(rows)));
+        QVERIFY2(inkRows > fm.height(), qPrintable(QStringLiteral("%1: ink on %2 px rows").arg(text).arg(inkRows)));
+        ++wrapped;
+    }
+    QVERIFY(wrapped >= 1);
+}
+
 #include "tst_maplegend.moc"

@@ -32,6 +32,7 @@
 #include <vtkRenderer.h>
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 
 Q_LOGGING_CATEGORY(lcFleetMap, "fleet.views.map", QtInfoMsg)
@@ -540,6 +541,41 @@ void FleetMapView::zoomToDomain(DomainId dom)
     const int gap = d->scene.layout.labelGapRows(dom);
     // The block and its label above it, with a little room around.
     d->zoomToCells(r.x - 1, r.y - gap - 1, r.width + 2, r.height + gap + 2, 1.05);
+}
+
+void FleetMapView::frameDomain(DomainId dom)
+{
+    const model::Topology* topology = d->scene.topology.get();
+    if (!topology || !dom.isValid() || dom.index() >= topology->domainCount())
+        return;
+    if (dom == topology->root()) {
+        resetView();
+        return;
+    }
+    int x0 = std::numeric_limits<int>::max(), y0 = x0, x1 = -1, y1 = -1;
+    for (const NodeId n : topology->domainNodes(dom)) {
+        const CellPos c = d->scene.layout.nodeCell(n);
+        if (!c.isValid())
+            continue;
+        x0 = std::min(x0, c.x);
+        y0 = std::min(y0, c.y);
+        x1 = std::max(x1, c.x + 1);
+        y1 = std::max(y1, c.y + 1);
+    }
+    if (x1 < 0) {
+        zoomToDomain(dom);
+        return;
+    }
+    // Fitted into the view under the breadcrumb strip, centred there (the camera's centre is
+    // the view's: it sits half a strip above the block's centre).
+    const double strip = BreadcrumbLayer::kStripPx;
+    const double w = x1 - x0 + 2.0, h = y1 - y0 + 2.0;
+    const double vw = std::max(1, d->gl->width()), vh = std::max(1.0, d->gl->height() - strip);
+    d->unitsPerPixel = std::max(kMinUnitsPerPixel, std::max(w / vw, h / vh));
+    d->centerX = (x0 + x1) / 2.0;
+    d->centerY = d->scene.layout.height() - (y0 + y1) / 2.0 + strip / 2.0 * d->unitsPerPixel;
+    d->cameraMoved();
+    d->scene.framedDomain = dom;
 }
 
 void FleetMapView::zoomToSelection()

@@ -137,6 +137,12 @@ public:
     void zoomToNode(model::NodeId n);
     void zoomToDomain(model::DomainId d);
     void zoomToSelection();
+    /// Frames domain d for a picture of it (a report's zoomed maps): the bounding box of its
+    /// nodes' cells whole and centred in the part of the view under the breadcrumb strip,
+    /// with a cell of room around, and the breadcrumb names d (until the view moves). The
+    /// window's zoomToDomain() also shows d's label band above it. No-op for invalid ids; the
+    /// root resets the view. O(nodes of d).
+    void frameDomain(model::DomainId d);
     /// The domain path at the centre of the view (or under the pointer while it is over
     /// the map), outermost first: "us-east-1 > us-east-1a > nn-1a2b"; "" when zoomed out
     /// to the whole fleet.

@@ -213,6 +213,7 @@ struct FleetMapView::Private {
     void cameraMoved()
     {
         userMovedView = true;
+        scene.framedDomain = {}; // the view moved off the domain FleetMapView::frameDomain() framed
         refreshHover(false);
         requestRender();
     }

@@ -365,7 +365,16 @@ void MapLegend::paintEvent(QPaintEvent*)
     const QStringList sums = totals();
     // Room below the bar: swatches, totals (two lines each, they may wrap), the marker key.
     const int keyBlock = m_markerCountsKnown ? 5 * (kSwatch + 6) + fm.height() + 6 : 0;
-    const int swatchBlock = static_cast<int>(marks.size()) * (kSwatch + 6) + static_cast<int>(sums.size()) * 2 * fm.height() + 10 + keyBlock;
+    // A swatch's label wraps under itself when it is wider than the legend (never elided: a
+    // printed legend has no tooltip to give the rest).
+    const int labelWidth = width() - kSwatch - 2 * kMargin - 6;
+    auto labelHeight = [&](const QString& label) {
+        return painter.boundingRect(QRect(0, 0, labelWidth, 8 * fm.height()), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, label).height();
+    };
+    int swatchRows = 0;
+    for (const Swatch& s : marks)
+        swatchRows += std::max(kSwatch + 6, labelHeight(s.text) + 6);
+    const int swatchBlock = swatchRows + static_cast<int>(sums.size()) * 2 * fm.height() + 10 + keyBlock;
     const MetricColorScale scale = MetricColorScale::forColumn(*m_model->metric(), m_model->column());
     if (scale.kind != model::ScaleKind::Categorical) {
         // The colour bar: one line per pixel row, the highest value at the top, read from
@@ -396,11 +405,11 @@ void MapLegend::paintEvent(QPaintEvent*)
         painter.setPen(QColor(160, 164, 172));
         painter.drawRect(kMargin, y, kSwatch - 1, kSwatch - 1);
         painter.setPen(text);
-        const QString shown = fm.elidedText(s.text, Qt::ElideMiddle, width() - kSwatch - 2 * kMargin - 6);
-        painter.drawText(QRect(kMargin + kSwatch + 6, y - 2, width() - kSwatch - 2 * kMargin - 6, kSwatch + 4),
-            Qt::AlignLeft | Qt::AlignVCenter, shown);
-        m_rows.push_back({ QRect(0, y - 3, width(), kSwatch + 6), s.text, shown != s.text });
-        y += kSwatch + 6;
+        const int rowHeight = std::max(kSwatch + 6, labelHeight(s.text) + 6);
+        painter.drawText(QRect(kMargin + kSwatch + 6, y - 2, labelWidth, rowHeight - 2),
+            rowHeight > kSwatch + 6 ? Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap : Qt::AlignLeft | Qt::AlignVCenter, s.text);
+        m_rows.push_back({ QRect(0, y - 3, width(), rowHeight), s.text, false });
+        y += rowHeight;
     }
     y += 4;
     // Totals wrap (user trial: "of which prepaid: $152k/h" was cut at the right edge; it is

@@ -68,8 +68,9 @@ public:
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override;
     /// The whole text of the swatch or marker-key row painted at `pos` (widget coordinates,
-    /// as of the last paint), "" when none: a row too long for the legend's width is elided in
-    /// the middle ("No GPUs o…a" kept neither end), and its tooltip gives it whole.
+    /// as of the last paint), "" when none: a marker-key row too long for the legend's width is
+    /// elided in the middle and its tooltip gives it whole; a swatch's label wraps under itself
+    /// instead (a printed legend has no tooltip).
     [[nodiscard]] QString rowTextAt(const QPoint& pos) const;
     /// Whether the row at `pos` was painted shortened.
     [[nodiscard]] bool rowElidedAt(const QPoint& pos) const;

@@ -8,6 +8,7 @@
 #include "model/pendingdemand.h"
 #include "model/report/reportfigures.h"
 #include "model/search/consolidationbound.h"
+#include "model/search/keptgroups.h"
 
 #include <QElapsedTimer>
 #include <QLocale>
@@ -103,6 +104,30 @@ QString zoneOf(const model::ClusterStore& store, const model::Topology& topology
     return d.isValid() ? q(model::domainPathText(topology, d)) : QString();
 }
 
+// What a plan does to nodes: drains them (a consolidation), fails them (a what-if), or both.
+struct PlanKind {
+    bool drains = false;
+    bool failures = false;
+    [[nodiscard]] bool failureOnly() const noexcept { return failures && !drains; }
+    // "freed", "failed" or "freed or failed": what happens to the nodes the plan removes.
+    [[nodiscard]] QString removed() const
+    {
+        return failures ? (drains ? QStringLiteral("freed or failed") : QStringLiteral("failed")) : QStringLiteral("freed");
+    }
+};
+
+PlanKind planKind(const FleetReportInput& in)
+{
+    PlanKind k;
+    if (!in.evaluation)
+        return k;
+    for (const model::AppliedAction& a : in.evaluation->actions) {
+        k.drains = k.drains || a.action.type == model::ActionType::DrainNode;
+        k.failures = k.failures || a.action.type == model::ActionType::FailNode || a.action.type == model::ActionType::FailDomain;
+    }
+    return k;
+}
+
 void figuresSection(const FleetReportInput& in, ReportPages& pages)
 {
     const model::PlanLedger* state = &in.engine->state();
@@ -112,7 +137,10 @@ void figuresSection(const FleetReportInput& in, ReportPages& pages)
     ReportPages::Table t;
     t.fontSize = 8.5;
     const QString idleBefore = b.idleAllocatedGpus < 0 ? QStringLiteral("no usage data") : reportCount(b.idleAllocatedGpus);
-    const QString cost = in.hasPrices ? QString() : QStringLiteral(" (no price table)");
+    // Without any price, a cost would read $0.00: unknown, and why.
+    const QString unknown = QStringLiteral("unknown: no prices known for these nodes");
+    auto dollars = [&](double v) { return in.hasPrices ? reportDollars(v) : unknown; };
+    auto dollarChange = [&](double v) { return in.hasPrices ? signedDollars(v) : QString(); };
     if (!plan) {
         t.header = { QStringLiteral("Figure"), QStringLiteral("Value") };
         t.columnShares = { 0.45, 0.55 };
@@ -124,19 +152,25 @@ void figuresSection(const FleetReportInput& in, ReportPages& pages)
             { QStringLiteral("Idle allocated GPUs"), idleBefore },
             { QStringLiteral("Fragmented GPUs (FGD)"), fragmented(b.fragmentedGpus) },
             { QStringLiteral("Pending pods"), reportCount(b.pendingPods) },
-            { QStringLiteral("Cost per hour") + cost, reportDollars(b.costPerHour) },
-            { QStringLiteral("Cost per month (730 h)") + cost, reportDollars(b.costPerMonth()) },
+            { QStringLiteral("Cost per hour"), dollars(b.costPerHour) },
+            { QStringLiteral("Cost per month (730 h)"), dollars(b.costPerMonth()) },
         };
         pages.addTable(t);
         return;
     }
     const model::FleetFigures a = model::figuresAfter(*state, *in.context, in.usage);
+    const PlanKind kind = planKind(in);
+    // A failure loses capacity, it saves nothing: its cost change says so.
+    auto costChange = [&](double v) {
+        const QString d = dollarChange(v);
+        return kind.failureOnly() && !d.isEmpty() && v < 0 ? d + QStringLiteral(" (capacity lost)") : d;
+    };
     t.header = { QStringLiteral("Figure"), QStringLiteral("Before"), QStringLiteral("After"), QStringLiteral("Change") };
     t.columnShares = { 0.34, 0.22, 0.22, 0.22 };
     const double fragChange = std::isnan(a.fragmentedGpus) || std::isnan(b.fragmentedGpus) ? std::nan("") : a.fragmentedGpus - b.fragmentedGpus;
     t.rows = {
         { QStringLiteral("Nodes"), reportCount(b.nodes), reportCount(a.nodes), signedCount(a.nodes - b.nodes) },
-        { QStringLiteral("Nodes freed"), QString(), reportCount(std::max<std::int64_t>(0, b.nodes - a.nodes)), QString() },
+        { QStringLiteral("Nodes ") + kind.removed(), QString(), reportCount(std::max<std::int64_t>(0, b.nodes - a.nodes)), QString() },
         { QStringLiteral("Nodes in use"), reportCount(b.nodesInUse), reportCount(a.nodesInUse), signedCount(a.nodesInUse - b.nodesInUse) },
         { QStringLiteral("GPUs"), reportCount(b.gpus), reportCount(a.gpus), signedCount(a.gpus - b.gpus) },
         { QStringLiteral("GPUs allocated"), gpusWithShare(b.gpuMilliAllocated, b.gpuAllocatedShare),
@@ -148,11 +182,16 @@ void figuresSection(const FleetReportInput& in, ReportPages& pages)
         { QStringLiteral("Pending pods"), reportCount(b.pendingPods), reportCount(a.pendingPods), signedCount(a.pendingPods - b.pendingPods) },
         { QStringLiteral("Pods without a node"), reportCount(b.podsWithoutNode), reportCount(a.podsWithoutNode),
             signedCount(a.podsWithoutNode - b.podsWithoutNode) },
-        { QStringLiteral("Cost per hour") + cost, reportDollars(b.costPerHour), reportDollars(a.costPerHour), signedDollars(a.costPerHour - b.costPerHour) },
-        { QStringLiteral("Cost per month (730 h)") + cost, reportDollars(b.costPerMonth()), reportDollars(a.costPerMonth()),
-            signedDollars(a.costPerMonth() - b.costPerMonth()) },
+        { QStringLiteral("Cost per hour"), dollars(b.costPerHour), in.hasPrices ? dollars(a.costPerHour) : QString(),
+            costChange(a.costPerHour - b.costPerHour) },
+        { QStringLiteral("Cost per month (730 h)"), dollars(b.costPerMonth()), in.hasPrices ? dollars(a.costPerMonth()) : QString(),
+            costChange(a.costPerMonth() - b.costPerMonth()) },
     };
     pages.addTable(t);
+    if (in.hasPrices && in.pricedNodes < b.nodes)
+        pages.addParagraph(QStringLiteral("%1 of the %2 nodes have no known price (or a price of $0): they count $0 in the costs.")
+                               .arg(reportCount(b.nodes - in.pricedNodes), reportCount(b.nodes)),
+            8);
     // Beside a consolidation (a plan that drains nodes): the lower bound, over the loaded state
     // with the pending pods where the plan placed them first, as `plan consolidate` computes it
     // (pendingPodsPlaced()), and the Karpenter multi-node baseline when the caller ran it.
@@ -171,10 +210,10 @@ void figuresSection(const FleetReportInput& in, ReportPages& pages)
         QStringLiteral("Nodes / bound") };
     c.columnShares = { 0.36, 0.16, 0.16, 0.16, 0.16 };
     c.rows.push_back({ QStringLiteral("This plan"), reportCount(a.nodes), reportCount(std::max<std::int64_t>(0, b.nodes - a.nodes)),
-        in.hasPrices ? reportDollars(b.costPerHour - a.costPerHour) : QStringLiteral("n/a"), ratio(a.nodes) });
+        in.hasPrices ? reportDollars(b.costPerHour - a.costPerHour) : QStringLiteral("unknown"), ratio(a.nodes) });
     if (in.baseline)
         c.rows.push_back({ QStringLiteral("Karpenter multi-node baseline"), reportCount(in.baseline->after.nodes),
-            reportCount(in.baseline->nodesFreed), in.hasPrices ? reportDollars(in.baseline->savedPerHour) : QStringLiteral("n/a"),
+            reportCount(in.baseline->nodesFreed), in.hasPrices ? reportDollars(in.baseline->savedPerHour) : QStringLiteral("unknown"),
             ratio(in.baseline->after.nodes) });
     c.rows.push_back({ QStringLiteral("Lower bound on the node count"), reportCount(bound.nodes), reportCount(std::max<std::int64_t>(0, b.nodes - bound.nodes)),
         QString(), QStringLiteral("1.000") });
@@ -184,7 +223,8 @@ void figuresSection(const FleetReportInput& in, ReportPages& pages)
             + (in.baseline ? QStringLiteral("The baseline: Karpenter's multi-node consolidation (deletion only: batches of up to 100 "
                                             "candidates by disruption cost, the longest prefix that can go), run on the same loaded state "
                                             "and prices as `plan consolidate` runs it.")
-                           : QStringLiteral("The Karpenter baseline was not computed for this report.")),
+                           : QStringLiteral("The Karpenter baseline was not computed for this report."))
+            + (in.hasPrices ? QString() : QStringLiteral(" Savings are unknown: no prices known for these nodes.")),
         8);
 }
 
@@ -258,32 +298,64 @@ void planSection(const FleetReportInput& in, ReportPages& pages, bool& appendix)
     appendix = true;
 }
 
+// One group of nodes that stay: its code and count, then each example in a row of its own, so
+// that no cell grows to ReportPages::kMaxCellChars and is cut (a message is wrapped, whole).
+void addStayRows(ReportPages::Table& t, const QString& code, std::int64_t nodes, const QStringList& examples)
+{
+    t.rows.push_back({ code, reportCount(nodes), examples.value(0) });
+    for (qsizetype i = 1; i < examples.size(); ++i)
+        t.rows.push_back({ QString(), QString(), examples[i] });
+}
+
 void staySection(const FleetReportInput& in, ReportPages& pages)
 {
     if (!in.evaluation)
         return;
     const auto& applied = in.evaluation->actions;
-    const bool drains = std::any_of(applied.begin(), applied.end(), [](const model::AppliedAction& x) {
-        return x.action.type == model::ActionType::DrainNode || x.action.type == model::ActionType::FailNode
-            || x.action.type == model::ActionType::FailDomain;
-    });
-    pages.addHeading(QStringLiteral("Why nodes stay"), 2);
-    if (!drains) {
-        pages.addParagraph(QStringLiteral("The plan removes no node."), 8.5);
+    const PlanKind kind = planKind(in);
+    if (!kind.drains) {
+        pages.addHeading(QStringLiteral("Why nodes stay"), 2);
+        pages.addParagraph(kind.failures ? QStringLiteral("The plan drains no node: a failure what-if keeps every node that does not fail.")
+                                         : QStringLiteral("The plan removes no node."),
+            8.5);
         return;
     }
-    const std::vector<model::StayReason> reasons = model::whyNodesStay(in.engine->state(), applied, *in.context, 3);
-    pages.addParagraph(QStringLiteral("Every node the plan keeps, by the first reason found: an action on it that does not hold, prepaid "
-                                      "capacity, a pod whose eviction is refused, a node that receives moved pods; else not-in-plan."),
-        8.5);
     ReportPages::Table t;
     t.header = { QStringLiteral("Reason"), QStringLiteral("Nodes"), QStringLiteral("First examples") };
     t.columnShares = { 0.26, 0.1, 0.64 };
+    if (in.kept) {
+        // The consolidation search's own reasons, grouped as `plan consolidate` and the window's
+        // Consolidate dialog group them (keptgroups.h): the same counts.
+        pages.addHeading(QStringLiteral("Why nodes stay"), 2);
+        pages.addParagraph(QStringLiteral("Every node the consolidation keeps, by the reason its search found, grouped as `plan consolidate` "
+                                          "and the window's Consolidate dialog group them (the search's %1 order, replayed on the loaded state).")
+                               .arg(q(in.kept->order)),
+            8.5);
+        std::map<std::string, QStringList> examples;
+        for (const model::KeptNode& k : in.kept->kept) {
+            QStringList& e = examples[model::keptGroupCode(k.reason)];
+            if (e.size() < 3)
+                e << q(std::string(in.store->nodeName(k.node))) + QStringLiteral(": ") + q(k.reason.message);
+        }
+        for (const model::KeptGroup& g : model::keptByCode(in.kept->kept))
+            addStayRows(t, q(g.code), g.nodes, examples[g.code]);
+        pages.addTable(t);
+        return;
+    }
+    // No search wrote this plan as it stands (edited, a failure what-if, a search stopped by a
+    // limit): not the search's figure, so not under its name.
+    pages.addHeading(QStringLiteral("What holds the nodes the plan keeps"), 2);
+    const std::vector<model::StayReason> reasons = model::whyNodesStay(in.engine->state(), applied, *in.context, 3);
+    pages.addParagraph(QStringLiteral("No consolidation search wrote this plan as it stands, so these are not a search's reasons (as `plan "
+                                      "consolidate` gives them): every node the plan keeps, by the first reason found under the plan: an "
+                                      "action on it that does not hold, a pod whose eviction is refused, prepaid capacity, a node that "
+                                      "receives moved pods; else not-in-plan."),
+        8.5);
     for (const model::StayReason& r : reasons) {
         QStringList examples;
         for (const auto& [node, message] : r.examples)
             examples << q(node) + QStringLiteral(": ") + q(message);
-        t.rows.push_back({ q(r.code), reportCount(r.nodes), examples.join(QLatin1Char('\n')) });
+        addStayRows(t, q(r.code), r.nodes, examples);
     }
     pages.addTable(t);
 }
@@ -297,10 +369,28 @@ void riskSection(const FleetReportInput& in, ReportPages& pages)
     for (const model::AppliedAction& a : in.evaluation->actions)
         for (const model::Reason& reason : a.reasons)
             localStorage += reason.kind == model::ReasonKind::LocalStorage ? 1 : 0;
-    pages.addHeading(QStringLiteral("What the plan risks"), 2);
+    const PlanKind kind = planKind(in);
     ReportPages::Table t;
     t.header = { QStringLiteral("Risk"), QStringLiteral("Count"), QStringLiteral("Which") };
     t.columnShares = { 0.3, 0.12, 0.58 };
+    auto failureRows = [&] {
+        t.rows.push_back({ QStringLiteral("Nodes failed (lost)"), reportCount(r.nodesFailed), QString() });
+        t.rows.push_back({ QStringLiteral("Pods re-placed on other nodes"), reportCount(r.podsReplaced), QString() });
+        t.rows.push_back({ QStringLiteral("Pods stranded by failures"), reportCount(r.podsStranded), QString() });
+        t.rows.push_back({ QStringLiteral("GPUs lost with failed nodes"), reportMilli(r.gpuMilliLost), QString() });
+    };
+    if (kind.failureOnly()) {
+        // A failure evicts no one: no budget is spent and no do-not-disrupt pod is evicted
+        // (budgets do not apply to failures, plan-v1); what it costs is capacity and pods.
+        pages.addHeading(QStringLiteral("What the failures cost"), 2);
+        failureRows();
+        pages.addTable(t);
+        pages.addParagraph(QStringLiteral("PodDisruptionBudgets and do-not-disrupt annotations do not apply to failures: a failed node's "
+                                          "pods are not evicted, they lose their node."),
+            8);
+        return;
+    }
+    pages.addHeading(QStringLiteral("What the plan risks"), 2);
     QStringList budgets;
     for (std::size_t i = 0; i < r.budgets.size() && i < 5; ++i)
         budgets << QStringLiteral("%1 (%2 of %3 allowed)").arg(q(r.budgets[i].name)).arg(r.budgets[i].spent).arg(r.budgets[i].allowed);
@@ -320,12 +410,13 @@ void riskSection(const FleetReportInput& in, ReportPages& pages)
         { QStringLiteral("Nodes cordoned and drained"), reportCount(r.nodesCordoned), QString() },
         { QStringLiteral("Pods whose emptyDir data is deleted"), reportCount(localStorage), QString() },
     };
-    if (r.nodesFailed > 0) {
-        t.rows.push_back({ QStringLiteral("Nodes failed (what-if)"), reportCount(r.nodesFailed), QString() });
-        t.rows.push_back({ QStringLiteral("Pods stranded by failures"), reportCount(r.podsStranded), QString() });
-        t.rows.push_back({ QStringLiteral("GPUs lost with failed nodes"), reportMilli(r.gpuMilliLost), QString() });
-    }
+    if (kind.failures)
+        failureRows();
     pages.addTable(t);
+    if (kind.failures)
+        pages.addParagraph(QStringLiteral("Budgets, do-not-disrupt pods and gangs count the plan's drains and moves only: they do not apply "
+                                          "to failures."),
+            8);
 }
 
 void wasteSection(const FleetReportInput& in, ReportPages& pages)
@@ -399,13 +490,19 @@ void mapsSection(const FleetReportInput& in, ReportPages& pages)
     if (in.maps.zoomed.empty())
         return;
     pages.addHeading(QStringLiteral("Where the plan changes most"), 2);
-    pages.addParagraph(QStringLiteral("The map zoomed to the %1 domains the plan changes most (most nodes freed, then most pods moved), "
+    const PlanKind kind = planKind(in);
+    // A failure displaces pods (re-placed or stranded); a drain or a move moves them.
+    const QString pods = kind.failureOnly() ? QStringLiteral("displaced") : QStringLiteral("moved");
+    const QString domains = in.maps.zoomed.size() == 1
+        ? QStringLiteral("the domain")
+        : QStringLiteral("the %1 domains").arg(reportCount(static_cast<std::int64_t>(in.maps.zoomed.size())));
+    pages.addParagraph(QStringLiteral("The map zoomed to %1 the plan changes most (most nodes %2, then most pods %3), "
                                       "before and after the plan, each with its legend and scale.")
-                           .arg(in.maps.zoomed.size()),
+                           .arg(domains, kind.removed(), pods),
         8.5);
     for (const ZoomedMaps& z : in.maps.zoomed) {
-        const QString what = QStringLiteral("%1 (%2 nodes): %3 nodes freed, %4 pods moved")
-                                 .arg(z.domain, reportCount(z.nodes), reportCount(z.nodesFreed), reportCount(z.podsMoved));
+        const QString what = QStringLiteral("%1 (%2 nodes): %3 nodes %4, %5 pods %6")
+                                 .arg(z.domain, reportCount(z.nodes), reportCount(z.nodesFreed), kind.removed(), reportCount(z.podsMoved), pods);
         pages.addImage(z.before, 300, QStringLiteral("Before the plan: ") + what + QLatin1Char('.'));
         pages.addImage(z.after, 300, QStringLiteral("After the plan: ") + what + QLatin1Char('.'));
     }

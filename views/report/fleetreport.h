@@ -15,6 +15,7 @@
 #include "model/plan/plan.h"
 #include "model/report/reportfigures.h"
 #include "model/search/consolidation.h"
+#include "model/search/keptreplay.h"
 #include "model/topology.h"
 #include "model/usage.h"
 #include "views/report/reportmaps.h"
@@ -40,10 +41,17 @@ struct FleetReportInput {
     /// `evaluation`), or no action when there is no plan (the loaded state's totals). Not null.
     const model::PlanEngine* engine = nullptr;
     const importers::PlanEvaluation* evaluation = nullptr; // null: no plan
+    /// Whether any node has a price (model::planNodePrices() above 0): without, every cost and
+    /// saving is shown as unknown ("no prices known for these nodes"), never $0.00.
     bool hasPrices = false;
+    std::int64_t pricedNodes = 0; // the store's nodes with a price (the others count $0 in the costs)
     /// Karpenter's multi-node consolidation over the loaded state (karpenterbaseline.h), shown
     /// beside a plan that drains nodes; null: not computed.
     const model::ConsolidationResult* baseline = nullptr;
+    /// Why each node the consolidation keeps stays, as its search found it (keptreplay.h);
+    /// null: the plan is no search's as it stands, and the report gives what holds the nodes now
+    /// (model::whyNodesStay()) under another heading.
+    const model::KeptReplay* kept = nullptr;
     /// model::planRisks() of `evaluation`, when the caller computed it (on a worker, beside
     /// the maps); null: computed here.
     const model::PlanRisks* risks = nullptr;

@@ -129,7 +129,7 @@ struct ReportMapRenderer::Private {
         // fleet after, the difference.
         for (std::size_t i = 0; i < domains.size(); ++i)
             steps.push_back([this, i] {
-                view->zoomToDomain(domains[i].domain);
+                frame(domains[i].domain);
                 out.zoomed[i].before = zoomedImage(view->grabImage());
                 log("zoomed before");
                 return true;
@@ -140,12 +140,13 @@ struct ReportMapRenderer::Private {
         });
         for (std::size_t i = 0; i < domains.size(); ++i)
             steps.push_back([this, i] {
-                view->zoomToDomain(domains[i].domain);
+                frame(domains[i].domain);
                 out.zoomed[i].after = zoomedImage(view->grabImage());
                 log("zoomed after");
                 return true;
             });
         steps.push_back([this] {
+            view->setNodeMask(nullptr);
             view->resetView();
             out.after = view->grabImage();
             log("after");
@@ -163,8 +164,20 @@ struct ReportMapRenderer::Private {
         return true;
     }
 
+    // A zoomed map shows its domain whole and centred, named by the breadcrumb; the nodes of
+    // other domains that the view's shape leaves in sight are dimmed.
+    void frame(model::DomainId domain)
+    {
+        auto mask = std::make_shared<std::vector<std::uint8_t>>(input.store->nodeCount(), 0);
+        for (const model::NodeId n : input.topology->domainNodes(domain))
+            (*mask)[n.index()] = 1;
+        view->setNodeMask(std::move(mask));
+        view->frameDomain(domain);
+    }
+
     void showAfter()
     {
+        view->setNodeMask(nullptr);
         // Under the plan, the base the loaded map shows: gpu on a fleet without accelerators is
         // CPU there (the window's gpu metric falls back to CPU requested), so it is CPU here too.
         base = input.metric == "cpu" || input.metric == "memory" ? input.metric : std::string("gpu");

@@ -362,9 +362,13 @@ void ReportPages::paintPage(QPainter& painter, int index) const
     painter.drawLine(footer.topLeft(), footer.topRight());
     painter.setFont(m_fonts[static_cast<std::size_t>(m_footerFont)]);
     painter.setPen(QColor(0x42, 0x42, 0x42));
-    painter.drawText(footer.adjusted(0, 2, 0, 0), Qt::AlignLeft | Qt::AlignTop, m_footerTitle);
-    painter.drawText(footer.adjusted(0, 2, 0, 0), Qt::AlignRight | Qt::AlignTop,
-        QStringLiteral("page %1 of %2").arg(index + 1).arg(pageCount()));
+    // A long title is elided here, in the footer only (the title block gives it whole), so that
+    // it never runs into the page number.
+    const QString pageText = QStringLiteral("page %1 of %2").arg(index + 1).arg(pageCount());
+    const QFontMetricsF metrics(m_fonts[static_cast<std::size_t>(m_footerFont)], measuringDevice());
+    const qreal titleRoom = footer.width() - metrics.horizontalAdvance(pageText) - 12;
+    painter.drawText(footer.adjusted(0, 2, 0, 0), Qt::AlignLeft | Qt::AlignTop, metrics.elidedText(m_footerTitle, Qt::ElideRight, titleRoom));
+    painter.drawText(footer.adjusted(0, 2, 0, 0), Qt::AlignRight | Qt::AlignTop, pageText);
     painter.restore();
 }
 

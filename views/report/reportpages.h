@@ -51,7 +51,8 @@ public:
         qreal fontSize = 7.5; // points
     };
 
-    /// `footerTitle` is printed at the left of every page's footer; margins in points.
+    /// `footerTitle` is printed at the left of every page's footer (elided there when it would reach
+    /// the page number; the title block gives it whole); margins in points.
     explicit ReportPages(QString footerTitle, QSizeF pageSize = QSizeF(kA4Width, kA4Height), qreal margin = 40);
     ~ReportPages();
 

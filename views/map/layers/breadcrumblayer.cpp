@@ -11,7 +11,7 @@ namespace fleet::views {
 
 QString BreadcrumbLayer::text(const MapScene& scene, const MapCamera& camera)
 {
-    if (!scene.hasMap() || camera.unitsPerPixel * kZoomedInFactor > scene.fittedUnitsPerPixel)
+    if (!scene.hasMap() || (!scene.framedDomain.isValid() && camera.unitsPerPixel * kZoomedInFactor > scene.fittedUnitsPerPixel))
         return {};
     const QPointF at = scene.pointerInside ? scene.pointerPos
                                            : QPointF(camera.viewport.width() / 2.0, camera.viewport.height() / 2.0);
@@ -20,7 +20,14 @@ QString BreadcrumbLayer::text(const MapScene& scene, const MapCamera& camera)
     const int cy = static_cast<int>(std::floor(cell.y()));
     const model::Topology& topology = *scene.topology;
     model::DomainId dom;
-    const model::NodeId n = scene.layout.nodeAt(cx, cy);
+    // A framed domain is what the view shows: the breadcrumb names it, not a node at the centre.
+    const model::NodeId n = scene.framedDomain.isValid() && !scene.pointerInside ? model::NodeId() : scene.layout.nodeAt(cx, cy);
+    if (!n.isValid() && scene.framedDomain.isValid() && !scene.pointerInside) {
+        QStringList parts;
+        for (model::DomainId d = scene.framedDomain; d.isValid() && d != topology.root(); d = topology.domainParent(d))
+            parts.prepend(QString::fromStdString(topology.domainName(d)));
+        return parts.join(QStringLiteral(" > "));
+    }
     if (n.isValid()) {
         dom = topology.nodeDomain(n);
     } else {

@@ -129,6 +129,9 @@ struct MapScene {
     /// is inside (never a position the pointer merely rests at when the window appears).
     bool pointerInside = false;
     QPointF pointerPos;
+    /// The domain FleetMapView::frameDomain() framed (a report's zoomed map): the breadcrumb
+    /// names it; invalid once the view moves.
+    model::DomainId framedDomain;
     /// While a pod is dragged (what-if): one byte per node (PodFeasibility::feasibleNodes),
     /// 1 when the node could take the pod; null when nothing is dragged. The plan layer shades it.
     std::shared_ptr<const std::vector<std::uint8_t>> dragFeasible;
