@@ -16,7 +16,9 @@
 // Figures: watch_events_per_s (events applied / wall time from the first batch handed to the
 // sink to the last one applied), p99_frame_ms_during_watch (the 99th percentile of the time
 // between consecutive frames on screen during the watch), the apply time of a batch on the GUI
-// thread (p50, p99), and how often batches waited for a worker reading the store. Prints one
+// thread (p50, p99), how often batches waited for a worker reading the store, and how fast the
+// simulated feed makes its batches (feed_events_per_s: SimulatedChanges::next() alone, the
+// work of the feed's thread, which must keep above the rate it offers). Prints one
 // JSON object last, with the six keys and the others; passes or fails nothing.
 //
 //   xvfb-run -a -s "-screen 0 1920x1080x24" bench_live [--list-nodes N] [--list-pods P]
@@ -140,22 +142,31 @@ int main(int argc, char** argv)
     clock.start();
     std::vector<model::ClusterChangeBatch> batches;
     std::size_t pods = 0;
+    double feedSeconds = 0; // SimulatedChanges::next() alone: what the simulated feed's thread spends per event
+    double feedStartSeconds = 0; // SimulatedChanges' constructor: once, when the feed starts
     {
         model::ClusterStore store;
         importers::ImportReport report;
         importers::generateSimulatedCluster({ nodes, seed }, store, report);
         store.finalize();
         pods = store.podCount();
+        QElapsedTimer feedClock;
+        feedClock.start();
         importers::SimulatedChanges source(std::move(store), seed);
+        feedStartSeconds = static_cast<double>(feedClock.nsecsElapsed()) / 1e9;
+        feedClock.restart();
         for (std::size_t done = 0; done < events;) {
             batches.push_back(source.next(std::min(perBatch, events - done)));
             done += batches.back().events;
         }
+        feedSeconds = static_cast<double>(feedClock.nsecsElapsed()) / 1e9;
     }
     std::size_t total = 0;
     for (const auto& b : batches)
         total += b.events;
-    std::fprintf(stderr, "bench_live: %zu batches, %zu events built in %.1f s\n", batches.size(), total, clock.elapsed() / 1000.0);
+    const double feedEventsPerSecond = feedSeconds > 0 ? static_cast<double>(total) / feedSeconds : 0;
+    std::fprintf(stderr, "bench_live: %zu batches, %zu events built in %.1f s (the feed's start %.2f s, its batches alone %.2f s: %.0f events/s)\n",
+        batches.size(), total, clock.elapsed() / 1000.0, feedStartSeconds, feedSeconds, feedEventsPerSecond);
 
     app::MainWindow window;
     window.resize(1920, 1080);
@@ -211,9 +222,9 @@ int main(int argc, char** argv)
     std::printf("\"nodes\": %zu, \"pods\": %zu, \"watch_events\": %llu, \"watch_batches\": %llu, \"watch_seconds\": %.3f, "
                 "\"offered_events_per_s\": %.0f, \"watch_events_per_s\": %.0f, \"p99_frame_ms_during_watch\": %.1f, "
                 "\"p50_frame_ms_during_watch\": %.1f, \"frames_during_watch\": %zu, \"apply_ms_p50\": %.2f, \"apply_ms_p99\": %.2f, "
-                "\"batches_waited_for_a_worker\": %zu}\n",
+                "\"batches_waited_for_a_worker\": %zu, \"feed_events_per_s\": %.0f}\n",
         nodes, pods, static_cast<unsigned long long>(live->eventsApplied()), static_cast<unsigned long long>(live->batchesApplied()),
         seconds, rate, eventsPerSecond, percentile(frameGaps, 0.99), percentile(frameGaps, 0.5), frameGaps.size(),
-        percentile(applyMs, 0.5), percentile(applyMs, 0.99), waits);
+        percentile(applyMs, 0.5), percentile(applyMs, 0.99), waits, feedEventsPerSecond);
     return 0;
 }
