@@ -186,7 +186,7 @@ bool CompareController::start(const QString& label, Load load)
     }
     cancel();
     m_window->statusBar()->showMessage(tr("Comparing with %1\u2026").arg(label));
-    auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for the worker
+    auto reading = std::make_shared<StoreReadGuard>(cluster->store); // a live batch waits for the worker
     m_job->start(
         tr("Reading %1\u2026").arg(label),
         [load, label, reading, before = cluster->store, thenLabel = cluster->sourceLabel, prices = m_window->prices()](LongJobToken& token) {

@@ -85,7 +85,7 @@ bool ConsolidateController::start()
     model::ConsolidationInput input;
     input.nodePricePerHour = m_plan->nodePrices();
     auto cancelFlag = m_cancel;
-    auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for this worker
+    auto reading = std::make_shared<StoreReadGuard>(m_plan->shownStore()); // a live batch waits for this worker
     (void)QtConcurrent::run(longWorkPool(), [self, generation, store, topology, input, current, cancelFlag, reading, prepare = m_plan->stepPreparer()] {
         model::ConsolidationOptions options;
         options.startFrom = current;

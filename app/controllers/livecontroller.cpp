@@ -57,7 +57,7 @@ void LiveController::buildPodNameIndex()
         return;
     QPointer<LiveController> self(this);
     std::shared_ptr<const model::ClusterStore> store = m_store;
-    auto reading = std::make_shared<StoreReadGuard>();
+    auto reading = std::make_shared<StoreReadGuard>(store);
     (void)QtConcurrent::run(longWorkPool(), [self, store, reading] {
         auto index = std::make_shared<model::ClusterStore::PodNameIndex>(store->makePodNameIndex());
         QMetaObject::invokeMethod(
@@ -170,6 +170,11 @@ void LiveController::onStatusPosted()
     emit liveStatusChanged();
 }
 
+bool LiveController::storeBusy() const
+{
+    return m_store && storeReadersRunning(*m_store) > 0;
+}
+
 void LiveController::applyQueued()
 {
     if (!m_store)
@@ -179,7 +184,7 @@ void LiveController::applyQueued()
         emit liveStatusChanged();
         return;
     }
-    if (m_storeBusy && m_storeBusy()) {
+    if (storeBusy()) {
         m_waitingReason = tr("a worker reads the cluster");
         m_retry->start();
         emit liveStatusChanged();
@@ -218,7 +223,7 @@ void LiveController::applyQueued()
             emit applyFailed(QString::fromUtf8(e.what()));
         }
         // A worker started by a handler of the last diff: the rest waits for it.
-        if (m_storeBusy && m_storeBusy()) {
+        if (storeBusy()) {
             m_waitingReason = tr("a worker reads the cluster");
             m_retry->start();
             break;

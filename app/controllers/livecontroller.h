@@ -6,9 +6,11 @@
 //
 // Threads and the store (DESIGN.md, "Threads"): the store is read by the GUI thread and, now
 // and then, by workers over it (the plan engine's build, the exploring analysis, consolidation).
-// A batch is never applied while such a worker runs: the controller asks `storeBusy` before
-// each transaction and, while it says busy, keeps the batches queued in order and tries again
-// on a 50 ms timer; the GUI thread never waits and the worker never sees the store change.
+// A batch is never applied while such a worker runs: before each transaction the controller
+// asks whether a reader holds a StoreReadGuard on its store (storeReadersRunning(store),
+// controllers/storereaders.h; another window's readers do not count) and, while one does, keeps
+// the batches queued in order and tries again on a 50 ms timer; the GUI thread never waits and
+// the worker never sees the store change.
 // Any LiveFeed fits: the simulated feed (`--simulate N --live`) and the Kubernetes watch.
 
 #include "importers/live/livefeed.h"
@@ -39,8 +41,6 @@ public:
     /// Stops the feed (joins its thread) and drops the batches not applied yet. Idempotent.
     void stop();
     [[nodiscard]] bool isRunning() const noexcept { return m_feed != nullptr; }
-    /// True while a worker reads the store: batches wait. Unset: never busy.
-    void setStoreBusy(std::function<bool()> busy) { m_storeBusy = std::move(busy); }
     /// While held, batches queue without being applied (the status says so); released: applied.
     void setHeld(bool held, const QString& why = {});
 
@@ -79,10 +79,10 @@ private:
     void onStatusPosted();
     void announceHeld();
     void buildPodNameIndex(); // on a worker, as a store reader; adopted on the GUI thread
+    [[nodiscard]] bool storeBusy() const; // a worker holds a StoreReadGuard on m_store
 
     std::unique_ptr<importers::live::LiveFeed> m_feed;
     std::shared_ptr<model::ClusterStore> m_store;
-    std::function<bool()> m_storeBusy;
     QTimer* m_retry = nullptr;
     QTimer* m_yield = nullptr; // the next turn's batches, after the frame
     bool m_held = false;

@@ -92,6 +92,9 @@ public:
     /// The shown cluster and its node prices ($/h by NodeId; empty without a price table), for
     /// work that builds its own engine on a worker (Plan > Consolidate).
     [[nodiscard]] std::shared_ptr<const model::ClusterStore> store() const noexcept { return m_host->store(); }
+    /// The window's store, which live batches change (store() may be the engine's copy of it):
+    /// what a worker's StoreReadGuard names (controllers/storereaders.h).
+    [[nodiscard]] std::shared_ptr<const model::ClusterStore> shownStore() const noexcept { return m_host->shownStore(); }
     [[nodiscard]] std::shared_ptr<const model::Topology> topology() const noexcept { return m_host->topology(); }
     [[nodiscard]] const std::vector<double>& nodePrices() const noexcept { return m_host->nodePrices(); }
     [[nodiscard]] bool hasPlan() const noexcept { return m_host->hasPlan(); }

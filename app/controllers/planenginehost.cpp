@@ -87,7 +87,7 @@ void PlanEngineHost::startEngineBuild()
             installEngine(watcher->result());
     });
     watcher->setFuture(QtConcurrent::run(longWorkPool(), [store = m_store, topology = m_topology, prices = m_prices,
-                                             reading = std::make_shared<StoreReadGuard>()] {
+                                             reading = std::make_shared<StoreReadGuard>(m_shownStore)] {
         return std::make_shared<model::PlanEngine>(*store, *topology, prices);
     }));
 }

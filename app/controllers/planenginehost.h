@@ -82,6 +82,8 @@ public:
     [[nodiscard]] const std::shared_ptr<model::PlanEngine>& engine() const noexcept { return m_engine; }
     /// The engine's store: the shown one, or its copy with a placement's template pods.
     [[nodiscard]] std::shared_ptr<const model::ClusterStore> store() const noexcept { return m_store; }
+    /// The window's store, which live batches change: what a worker's StoreReadGuard names.
+    [[nodiscard]] std::shared_ptr<const model::ClusterStore> shownStore() const noexcept { return m_shownStore; }
     [[nodiscard]] std::shared_ptr<const model::Topology> topology() const noexcept { return m_topology; }
     /// Node prices in $/h by NodeId (empty without a price table).
     [[nodiscard]] const std::vector<double>& nodePrices() const noexcept { return m_prices; }

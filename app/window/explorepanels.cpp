@@ -277,7 +277,7 @@ void ExplorePanels::startAnalysis(bool index)
         }
     });
     // The read guard holds the live batches while it reads: every figure is of one state.
-    watcher->setFuture(QtConcurrent::run(longWorkPool(), [store = m_store, generation, index, totals = m_totals, reading = std::make_shared<StoreReadGuard>()] {
+    watcher->setFuture(QtConcurrent::run(longWorkPool(), [store = m_store, generation, index, totals = m_totals, reading = std::make_shared<StoreReadGuard>(m_store)] {
         Analysis a;
         a.generation = generation;
         a.problems = model::findNodeProblems(*store);

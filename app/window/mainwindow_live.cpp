@@ -19,7 +19,7 @@
 //   and the plan marks the actions they make stale (PlanController::checkStale());
 // - usage (the simulated usage or Prometheus'): kept by node and pod id as read; pods added
 //   live have no usage (unknown), which the usage metrics say.
-// Workers that read the store hold a StoreReadGuard; batches wait for them (LiveController).
+// Workers that read the store hold a StoreReadGuard on it; its batches wait for them (LiveController).
 
 #include "app/window/mainwindow.h"
 
@@ -29,7 +29,6 @@
 #include "app/controllers/livecontroller.h"
 #include "app/controllers/plancontroller.h"
 #include "app/window/statusfield.h"
-#include "app/controllers/storereaders.h"
 
 #include "importers/live/kubewatchfeed.h"
 #include "model/topology.h"
@@ -49,7 +48,6 @@ namespace fleet::app {
 void MainWindow::createLivePanel()
 {
     m_live = new LiveController(this);
-    m_live->setStoreBusy([] { return storeReadersRunning().load(std::memory_order_acquire) > 0; });
     m_connectionPanel = new ConnectionPanel(m_live, this);
     m_connectionPanel->setObjectName(QStringLiteral("connectionPanel"));
     m_connectionDock = new QDockWidget(tr("Connection"), this);

@@ -2,8 +2,13 @@
 #include "simulatedchanges.h"
 
 #include "model/nodeboundpods.h"
+#include "model/scheduling/filters.h"
+#include "model/scheduling/planledger.h"
+
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <unordered_set>
 #include <utility>
 
@@ -20,6 +25,9 @@ struct SimulatedChanges::Batch {
     std::vector<std::pair<std::string, std::string>> deletedPods;
     std::unordered_set<std::uint32_t> touchedNodes, touchedPods, boundTo;
     std::size_t events = 0;
+    // Pods this batch creates (arrivals, recreated gang pods): namespace, name and the ledger
+    // pod that stands for each, mapped to its state id once the batch is applied.
+    std::vector<std::tuple<std::string, std::string, PodId>> created;
 };
 
 namespace {
@@ -52,11 +60,66 @@ void setReady(model::NodeRecord& r, bool ready)
 
 SimulatedChanges::SimulatedChanges(model::ClusterStore state, std::uint64_t seed)
     : m_state(std::move(state))
+    , m_base(std::make_unique<const model::ClusterStore>(m_state.clone()))
+    , m_ledger(std::make_unique<model::PlanLedger>(*m_base))
     , m_rng(seed ^ 0x6c697665ull) // "live": not the generator's own stream for the same seed
 {
     m_workloadPods.resize(m_state.workloadCount());
-    for (std::uint32_t p = 0; p < m_state.podCount(); ++p)
+    m_ledgerPod.resize(m_state.podCount());
+    for (std::uint32_t p = 0; p < m_state.podCount(); ++p) {
+        m_ledgerPod[p] = PodId(p); // the base is the state's copy: the same ids
         indexPod(PodId(p));
+    }
+}
+
+SimulatedChanges::~SimulatedChanges() = default;
+
+PodId SimulatedChanges::ledgerPod(PodId p) const noexcept
+{
+    return p.isValid() && p.index() < m_ledgerPod.size() ? m_ledgerPod[p.index()] : PodId {};
+}
+
+PodId SimulatedChanges::addLedgerPod(Batch& b, PodId like, const std::string& ns, const std::string& name)
+{
+    const PodId from = ledgerPod(like);
+    if (!from.isValid())
+        return {};
+    const PodId added = m_ledger->addPod(m_ledger->podTemplate(from), name);
+    if (added.isValid())
+        b.created.emplace_back(ns, name, added);
+    return added;
+}
+
+void SimulatedChanges::mirrorIntoLedger(Batch& b, const model::ClusterDiff& diff)
+{
+    // Nodes first: a node this source failed is out of the ledger (no pod is bound to it, as
+    // none is to a NotReady node with the node lifecycle controller's taints) until it recovers.
+    // A node NotReady in the starting state keeps the base's readiness: this source never
+    // makes it Ready.
+    for (const NodeId n : diff.nodesChanged)
+        if (n.index() < m_base->nodeCount() && m_base->nodeReadiness(n) == model::Readiness::True)
+            m_ledger->setNodePresent(n, !m_state.nodeIsDeleted(n) && m_state.nodeReadiness(n) == model::Readiness::True);
+    m_ledgerPod.resize(m_state.podCount());
+    for (const auto& [ns, name, added] : b.created)
+        if (const PodId p = m_state.findPod(ns, name); p.isValid())
+            m_ledgerPod[p.index()] = added;
+    // Each changed pod where the state has it: on its node while it counts (bound, not
+    // finished), else off every node.
+    auto follow = [this](PodId p) {
+        const PodId lp = ledgerPod(p);
+        if (!lp.isValid())
+            return;
+        const NodeId to = m_state.podIsCounted(p) ? m_state.podNode(p) : NodeId {};
+        if (m_ledger->podNode(lp) == to)
+            return;
+        if (to.isValid())
+            m_ledger->movePod(lp, to);
+        else
+            m_ledger->evictPod(lp);
+    };
+    for (const auto* ids : { &diff.podsRemoved, &diff.podsAdded, &diff.podsChanged })
+        for (const PodId p : *ids)
+            follow(p);
 }
 
 void SimulatedChanges::indexPod(PodId p)
@@ -97,36 +160,21 @@ PodId SimulatedChanges::randomLivePod(bool counted)
     return {};
 }
 
-bool SimulatedChanges::fits(PodId pod, NodeId node) const
-{
-    if (m_state.nodeIsDeleted(node) || m_state.nodeUnschedulable(node) || m_state.nodeReadiness(node) != model::Readiness::True)
-        return false;
-    const model::ResourceVector& need = m_state.podRequest(pod);
-    const model::ResourceVector& alloc = m_state.nodeAllocatable(node);
-    const model::ResourceVector& used = m_state.nodeRequested(node);
-    for (std::size_t i = 0; i < model::kCoreResourceCount; ++i)
-        if (need.amounts[i] > 0 && used.amounts[i] + need.amounts[i] > alloc.amounts[i])
-            return false;
-    for (const auto& [key, amount] : m_state.podExtendedRequest(pod)) {
-        std::int64_t free = 0;
-        for (const auto& [k, a] : m_state.nodeExtendedAllocatable(node))
-            if (k == key)
-                free = a - m_state.nodeExtendedRequested(node, key);
-        if (amount > free)
-            return false;
-    }
-    return true;
-}
-
-NodeId SimulatedChanges::nodeFor(PodId templatePod, const Batch& b, NodeId left)
+NodeId SimulatedChanges::nodeFor(PodId templatePod, PodId scheduled, const Batch& b, NodeId left)
 {
     // The node a finished pod left first (it freed the room its replacement needs), then the
     // nodes of the pod's own workload (a Deployment's pods share a node type and its
     // tolerations fit them), then the pod's own node.
     const model::WorkloadId w = m_state.podWorkload(templatePod);
     const std::vector<PodId>* siblings = w.isValid() && w.index() < m_workloadPods.size() ? &m_workloadPods[w.index()] : nullptr;
+    // The filters' precomputation for the pod, made at the first node worth asking about.
+    std::optional<model::PodFeasibility> filters;
     auto usable = [&](NodeId n) {
-        return n.isValid() && !b.boundTo.contains(n.value) && !b.touchedNodes.contains(n.value) && fits(templatePod, n);
+        if (!n.isValid() || !scheduled.isValid() || b.boundTo.contains(n.value) || b.touchedNodes.contains(n.value))
+            return false;
+        if (!filters)
+            filters.emplace(*m_ledger, scheduled);
+        return filters->feasible(n);
     };
     if (usable(left))
         return left;
@@ -151,11 +199,13 @@ void SimulatedChanges::addArrival(Batch& b, model::PodRecord r, PodId shape, Nod
     ++m_serial;
     r.name += "-l" + std::to_string(m_serial);
     r.uid = "sim-live-" + std::to_string(m_serial);
-    const NodeId n = nodeFor(shape, b, left);
+    const PodId scheduled = addLedgerPod(b, shape, r.namespaceName, r.name);
+    const NodeId n = nodeFor(shape, scheduled, b, left);
     r.nodeName = n.isValid() ? std::string(m_state.nodeName(n)) : std::string();
     r.phase = n.isValid() ? model::PodPhase::Running : model::PodPhase::Pending;
     r.schedulingMessage.clear();
     if (n.isValid()) {
+        m_ledger->movePod(scheduled, n);
         b.boundTo.insert(n.value);
         ++m_runningDrift;
         m_gpuDrift += gpuRequest(shape);
@@ -267,11 +317,13 @@ void SimulatedChanges::pendingPodBound(Batch& b)
         if (!m_state.podSchedulingGates(p).empty() || b.touchedPods.contains(p.value))
             continue;
         const auto left = m_gangLeft.empty() ? m_gangLeft.end() : m_gangLeft.find(gangKey(p));
-        const NodeId n = nodeFor(p, b, left == m_gangLeft.end() ? NodeId {} : left->second);
+        const PodId scheduled = ledgerPod(p);
+        const NodeId n = nodeFor(p, scheduled, b, left == m_gangLeft.end() ? NodeId {} : left->second);
         if (left != m_gangLeft.end() && n.isValid())
             m_gangLeft.erase(left);
         if (!n.isValid())
             continue;
+        m_ledger->movePod(scheduled, n);
         model::PodRecord r = m_state.podRecord(p);
         r.nodeName = m_state.nodeName(n);
         r.phase = model::PodPhase::Running;
@@ -334,6 +386,7 @@ void SimulatedChanges::nodeFails(Batch& b)
                 pr.nodeName.clear();
                 pr.phase = model::PodPhase::Pending;
                 pr.flags &= static_cast<std::uint16_t>(~model::PodFlagReady);
+                (void)addLedgerPod(b, p, pr.namespaceName, pr.name);
                 b.pods.push_back(std::move(pr));
                 ++b.events;
             }
@@ -388,6 +441,7 @@ model::ClusterChangeBatch SimulatedChanges::next(std::size_t events)
     batch.deletedPods = std::move(b.deletedPods);
     batch.events = b.events;
     const model::ClusterDiff diff = model::applyChanges(m_state, batch);
+    mirrorIntoLedger(b, diff);
     for (const PodId p : diff.podsAdded)
         indexPod(p);
     for (const PodId p : diff.podsChanged) {

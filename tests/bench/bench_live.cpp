@@ -16,11 +16,14 @@
 // Figures: watch_events_per_s (events applied / wall time from the first batch handed to the
 // sink to the last one applied), p99_frame_ms_during_watch (the 99th percentile of the time
 // between consecutive frames on screen during the watch), the apply time of a batch on the GUI
-// thread (p50, p99), and how often batches waited for a worker reading the store. Prints one
+// thread (p50, p99), how often batches waited for a worker reading the store, and how fast the
+// simulated feed makes its batches (feed_events_per_s: SimulatedChanges::next() alone, the
+// work of the feed's thread, which must keep above the rate it offers). Prints one
 // JSON object last, with the issue's six keys and the others; passes or fails nothing.
 //
 //   xvfb-run -a -s "-screen 0 1920x1080x24" bench_live [--list-nodes N] [--list-pods P]
 //            [--nodes N] [--seed S] [--events E] [--batch-events B] [--rate EVENTS_PER_S]
+//   bench_live --feed-only [--nodes N] [--events E] [--batch-events B]   # the feed's figures alone
 
 #include "livelistbench.h"
 
@@ -44,6 +47,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <thread>
 #include <vector>
 
@@ -111,7 +115,8 @@ int main(int argc, char** argv)
     parser.addOptions({ { "nodes", "Simulated nodes.", "N", "100000" }, { "seed", "Seed.", "S", "1" },
         { "events", "Events streamed.", "E", "100000" }, { "batch-events", "Events per batch.", "B", "1000" },
         { "rate", "Events per second offered.", "R", "20000" },
-        { "list-nodes", "Nodes of the LIST (0: no LIST).", "N", "100000" }, { "list-pods", "Pods of the LIST.", "P", "1000000" } });
+        { "list-nodes", "Nodes of the LIST (0: no LIST).", "N", "100000" }, { "list-pods", "Pods of the LIST.", "P", "1000000" },
+        { "feed-only", "Measure the simulated feed's batches only (no LIST, no window)." } });
     parser.process(application);
     const std::size_t nodes = parser.value("nodes").toULongLong();
     const std::uint64_t seed = parser.value("seed").toULongLong();
@@ -122,7 +127,7 @@ int main(int argc, char** argv)
     // The LIST first, alone in the process (its pages, some 9 GB at 100,000 nodes and 1,000,000
     // pods, are freed before the window exists).
     bench::LiveListFigures list;
-    if (const std::size_t listNodes = parser.value("list-nodes").toULongLong(); listNodes > 0) {
+    if (const std::size_t listNodes = parser.value("list-nodes").toULongLong(); listNodes > 0 && !parser.isSet("feed-only")) {
         try {
             list = bench::measureLiveList(listNodes, parser.value("list-pods").toULongLong());
         } catch (const std::exception& e) {
@@ -140,22 +145,40 @@ int main(int argc, char** argv)
     clock.start();
     std::vector<model::ClusterChangeBatch> batches;
     std::size_t pods = 0;
+    double feedSeconds = 0; // SimulatedChanges::next() alone: what the simulated feed's thread spends per event
+    double feedStartSeconds = 0; // SimulatedChanges' constructor: once, when the feed starts
+    double feedCpuSeconds = 0;   // the batches' CPU time (one thread): less sensitive to the machine's load than feedSeconds
     {
         model::ClusterStore store;
         importers::ImportReport report;
         importers::generateSimulatedCluster({ nodes, seed }, store, report);
         store.finalize();
         pods = store.podCount();
+        QElapsedTimer feedClock;
+        feedClock.start();
         importers::SimulatedChanges source(std::move(store), seed);
+        feedStartSeconds = static_cast<double>(feedClock.nsecsElapsed()) / 1e9;
+        feedClock.restart();
+        const std::clock_t feedCpuStart = std::clock();
         for (std::size_t done = 0; done < events;) {
             batches.push_back(source.next(std::min(perBatch, events - done)));
             done += batches.back().events;
         }
+        feedSeconds = static_cast<double>(feedClock.nsecsElapsed()) / 1e9;
+        feedCpuSeconds = static_cast<double>(std::clock() - feedCpuStart) / CLOCKS_PER_SEC;
     }
     std::size_t total = 0;
     for (const auto& b : batches)
         total += b.events;
-    std::fprintf(stderr, "bench_live: %zu batches, %zu events built in %.1f s\n", batches.size(), total, clock.elapsed() / 1000.0);
+    const double feedEventsPerSecond = feedSeconds > 0 ? static_cast<double>(total) / feedSeconds : 0;
+    const double feedEventsPerCpuSecond = feedCpuSeconds > 0 ? static_cast<double>(total) / feedCpuSeconds : 0;
+    std::fprintf(stderr, "bench_live: %zu batches, %zu events built in %.1f s (the feed's start %.2f s, its batches alone %.2f s: %.0f events/s, %.0f per CPU second)\n",
+        batches.size(), total, clock.elapsed() / 1000.0, feedStartSeconds, feedSeconds, feedEventsPerSecond, feedEventsPerCpuSecond);
+    if (parser.isSet("feed-only")) {
+        std::printf("{\"nodes\": %zu, \"pods\": %zu, \"feed_events\": %zu, \"feed_start_seconds\": %.3f, \"feed_events_per_s\": %.0f, \"feed_events_per_cpu_s\": %.0f}\n",
+            nodes, pods, total, feedStartSeconds, feedEventsPerSecond, feedEventsPerCpuSecond);
+        return 0;
+    }
 
     app::MainWindow window;
     window.resize(1920, 1080);
@@ -211,9 +234,9 @@ int main(int argc, char** argv)
     std::printf("\"nodes\": %zu, \"pods\": %zu, \"watch_events\": %llu, \"watch_batches\": %llu, \"watch_seconds\": %.3f, "
                 "\"offered_events_per_s\": %.0f, \"watch_events_per_s\": %.0f, \"p99_frame_ms_during_watch\": %.1f, "
                 "\"p50_frame_ms_during_watch\": %.1f, \"frames_during_watch\": %zu, \"apply_ms_p50\": %.2f, \"apply_ms_p99\": %.2f, "
-                "\"batches_waited_for_a_worker\": %zu}\n",
+                "\"batches_waited_for_a_worker\": %zu, \"feed_events_per_s\": %.0f, \"feed_events_per_cpu_s\": %.0f}\n",
         nodes, pods, static_cast<unsigned long long>(live->eventsApplied()), static_cast<unsigned long long>(live->batchesApplied()),
         seconds, rate, eventsPerSecond, percentile(frameGaps, 0.99), percentile(frameGaps, 0.5), frameGaps.size(),
-        percentile(applyMs, 0.5), percentile(applyMs, 0.99), waits);
+        percentile(applyMs, 0.5), percentile(applyMs, 0.99), waits, feedEventsPerSecond, feedEventsPerCpuSecond);
     return 0;
 }

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tests of the simulated live feed's changes (importers/simulated/simulatedchanges.h): the same
 // cluster and seed give the same batches; a consumer that applies them holds the source's
-// state; a training gang whose node fails goes back to Pending, recreated.
+// state; a training gang whose node fails goes back to Pending, recreated; every pod the feed
+// binds passes every filter of the engine (model/scheduling/filters.h) on its node.
 
 #include "importers/simulated/simulatedchanges.h"
 #include "importers/simulated/simulatedcluster.h"
 #include "importers/simulated/simulatedlivefeed.h"
 #include "model/clustertotals.h"
+#include "model/scheduling/filters.h"
 
 #include <QtTest>
 
@@ -156,6 +158,62 @@ private slots:
             }
         }
         QFAIL("no training gang was sent back to Pending in 2,000 batches");
+    }
+
+    // The feed binds as the kube-scheduler would: each pod a batch binds (an arrival placed at
+    // once, a pending pod bound, a gang back on its nodes) passes every filter on its node,
+    // judged by the engine on the state after the batch with the batch's binds taken off and put
+    // back one at a time in the batch's order (the pods bound before it in the batch count).
+    // The fleet has tainted GPU nodes, node selectors, hostname anti-affinity, zone spread
+    // constraints and shared GPUs, so a resources-only check would fail here.
+    void everyBindPassesTheFilters()
+    {
+        importers::SimulatedChanges source(simulated(2000, 11), 11);
+        model::ClusterStore before = simulated(2000, 11); // the state before each batch
+        std::size_t binds = 0, arrivalsBound = 0, gpuBinds = 0;
+        for (int i = 0; i < 150; ++i) {
+            const model::ClusterChangeBatch b = source.next(200);
+            const model::ClusterStore& s = source.state();
+            model::PlanLedger ledger(s);
+            std::vector<std::pair<model::PodId, model::NodeId>> bound;
+            const model::ClusterStore& in = b.upserted;
+            for (std::uint32_t r = 0; r < in.podCount(); ++r) {
+                const model::PodId q(r);
+                if (in.podNodeName(q).empty() || in.podIsTerminal(q))
+                    continue;
+                const model::PodId was = before.findPod(in.podNamespace(q), in.podName(q));
+                const bool arrival = !was.isValid() || before.podUid(was) != in.podUid(q);
+                if (!arrival && before.podNode(was).isValid())
+                    continue; // already bound (a status update)
+                const model::PodId p = s.findPod(in.podNamespace(q), in.podName(q));
+                QVERIFY(p.isValid() && s.podIsCounted(p));
+                bound.emplace_back(p, s.podNode(p));
+                arrivalsBound += arrival;
+                gpuBinds += s.podRequest(p)[model::CoreResource::Gpu] > 0;
+            }
+            for (const auto& [p, n] : bound)
+                QVERIFY(ledger.evictPod(p));
+            for (const auto& [p, n] : bound) {
+                const model::Verdict v = model::checkMove(ledger, p, n);
+                QString why;
+                for (const model::Reason& r : v.reasons)
+                    why += QString::fromStdString(" " + r.code() + " (" + r.message + ")");
+                QVERIFY2(v.feasible, qPrintable(QStringLiteral("batch %1: %2/%3 bound to %4 fails:%5")
+                                                    .arg(i)
+                                                    .arg(QString::fromUtf8(s.podNamespace(p).data(), qsizetype(s.podNamespace(p).size())))
+                                                    .arg(QString::fromUtf8(s.podName(p).data(), qsizetype(s.podName(p).size())))
+                                                    .arg(QString::fromUtf8(s.nodeName(n).data(), qsizetype(s.nodeName(n).size())))
+                                                    .arg(why)));
+                QVERIFY(ledger.movePod(p, n));
+            }
+            binds += bound.size();
+            (void)model::applyChanges(before, b);
+        }
+        qInfo("%zu binds checked: %zu arrivals placed at once, %zu asking for GPUs", binds, arrivalsBound, gpuBinds);
+        QVERIFY(binds > 1000);
+        QVERIFY(arrivalsBound > 500 && arrivalsBound < binds);
+        QVERIFY(gpuBinds > 50);
+        compareStores(before, source.state());
     }
 
     void feedThreadHandsBatchesToTheSink()

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+// Tests of the store readers' count (app/controllers/storereaders.h): readers are counted per
+// store, and a LiveController holds its batches while a reader of its own store runs, never for
+// a reader of another window's store.
+
+#include "app/controllers/livecontroller.h"
+#include "app/controllers/storereaders.h"
+
+#include "../common/records.h"
+#include "manualfeed.h"
+
+#include <QtTest>
+
+#include <memory>
+#include <string>
+
+using namespace fleet;
+
+namespace {
+
+/// A finalized store of one Ready node named `node`, no pods.
+std::shared_ptr<model::ClusterStore> oneNodeStore(const std::string& node)
+{
+    auto store = std::make_shared<model::ClusterStore>();
+    store->addNode(testing::nodeRecord(node, 8000, std::int64_t { 32 } << 30));
+    store->finalize();
+    return store;
+}
+
+/// A batch adding one Running pod `name` on `node`.
+model::ClusterChangeBatch podArrives(const std::string& node, const std::string& name)
+{
+    model::ClusterChangeBatch b;
+    b.upserted.addPod(testing::podRecord("default", name, node, 100, 1 << 20, model::PodPhase::Running));
+    b.events = 1;
+    return b;
+}
+
+} // namespace
+
+class TestStoreReaders : public QObject {
+    Q_OBJECT
+private slots:
+    void countedPerStore()
+    {
+        const auto a = oneNodeStore("a-1"), b = oneNodeStore("b-1");
+        const int before = app::storeReadersRunning();
+        {
+            auto first = std::make_shared<app::StoreReadGuard>(a);
+            auto second = std::make_shared<app::StoreReadGuard>(a);
+            QCOMPARE(app::storeReadersRunning(*a), 2);
+            QCOMPARE(app::storeReadersRunning(*b), 0);
+            QCOMPARE(app::storeReadersRunning(), before + 2);
+            first.reset();
+            QCOMPARE(app::storeReadersRunning(*a), 1);
+            auto onB = std::make_shared<app::StoreReadGuard>(b);
+            QCOMPARE(app::storeReadersRunning(*b), 1);
+            QCOMPARE(app::storeReadersRunning(), before + 2);
+        }
+        QCOMPARE(app::storeReadersRunning(*a), 0);
+        QCOMPARE(app::storeReadersRunning(*b), 0);
+        QCOMPARE(app::storeReadersRunning(), before);
+    }
+
+    // Two windows' live clusters: a worker reading window A's store holds A's batches (they
+    // wait, queued, and the store does not change) while window B's are applied at once; when
+    // A's reader ends, A's batch is applied.
+    void aReaderHoldsOnlyItsOwnStoresBatches()
+    {
+        const auto storeA = oneNodeStore("a-1"), storeB = oneNodeStore("b-1");
+        app::LiveController liveA, liveB;
+        auto feedA = std::make_unique<fleettest::ManualFeed>(), feedB = std::make_unique<fleettest::ManualFeed>();
+        fleettest::ManualFeed* manualA = feedA.get();
+        fleettest::ManualFeed* manualB = feedB.get();
+        liveA.start(std::move(feedA), storeA);
+        liveB.start(std::move(feedB), storeB);
+        // start() indexes pod names on a worker that reads the store: let those end first.
+        QTRY_COMPARE_WITH_TIMEOUT(app::storeReadersRunning(*storeA), 0, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(app::storeReadersRunning(*storeB), 0, 20000);
+
+        auto reading = std::make_shared<app::StoreReadGuard>(storeA);
+        int appliedA = 0, appliedB = 0; // diffApplied's batch cannot be copied into a QSignalSpy
+        connect(&liveA, &app::LiveController::diffApplied, this, [&] { ++appliedA; });
+        connect(&liveB, &app::LiveController::diffApplied, this, [&] { ++appliedB; });
+        manualA->push(podArrives("a-1", "web-a"));
+        manualB->push(podArrives("b-1", "web-b"));
+        QTRY_COMPARE_WITH_TIMEOUT(appliedB, 1, 20000);
+        QVERIFY(storeB->findPod("default", "web-b").isValid());
+        // B's batch went through while A's reader runs; A's waits, and says why.
+        QTRY_VERIFY_WITH_TIMEOUT(!liveA.waitingReason().isEmpty(), 20000);
+        QCOMPARE(appliedA, 0);
+        QCOMPARE(liveA.batchesWaiting(), std::size_t { 1 });
+        QVERIFY(!storeA->findPod("default", "web-a").isValid());
+
+        reading.reset();
+        QTRY_COMPARE_WITH_TIMEOUT(appliedA, 1, 20000);
+        QVERIFY(storeA->findPod("default", "web-a").isValid());
+        QCOMPARE(liveA.batchesWaiting(), std::size_t { 0 });
+        QVERIFY(liveA.waitingReason().isEmpty());
+        liveA.stop();
+        liveB.stop();
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStoreReaders)
+#include "tst_storereaders.moc"
