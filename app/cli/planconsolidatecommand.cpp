@@ -83,7 +83,7 @@ std::string summaryJson(const model::ConsolidationResult& ours, const model::Con
     w.endObject();
     w.key("keptByCode").beginArray();
     for (const model::KeptGroup& g : model::keptByCode(ours.kept))
-        w.beginObject().key("code").value(g.code).key("nodes").value(g.nodes).endObject();
+        importers::writeKeptGroupJson(w, g);
     w.endArray();
     w.key("kept").beginArray();
     for (const model::KeptNode& k : ours.kept)
@@ -131,8 +131,11 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
     out << line;
     out << "  nodes that stay: " << ours.kept.size() << "\n";
     // The groups as the window's list of nodes that stay shows them (model/search/keptgroups.h).
-    for (const model::KeptGroup& g : model::keptByCode(ours.kept))
+    for (const model::KeptGroup& g : model::keptByCode(ours.kept)) {
         out << "    " << std::setw(8) << model::formatCount(g.nodes) << "  " << importers::terminalLine(g.code) << "\n";
+        if (!g.blockingCode.empty())
+            out << "              most common blocking filter: " << importers::terminalLine(model::keptGroupBlockingText(g)) << "\n";
+    }
     if (ours.kept.size() > 20)
         out << "  the first 20 (--format json lists all):\n";
     for (std::size_t i = 0; i < ours.kept.size() && i < 20; ++i)
