@@ -297,8 +297,8 @@ void ConsolidateController::showLpBound(std::int64_t volumeBound, bool valid, st
         m_lpText = tr("LP bound (COIN-OR Clp; pods by shape and where they may go): %1 nodes, in %2 s on a worker, apart from the "
                       "search's %3 s. Plan / the better bound (%4) = %5.")
                        .arg(count(nodes))
-                       .arg(seconds, 0, 'f', 1)
-                       .arg(m_last.seconds, 0, 'f', 1)
+                       .arg(seconds, 0, 'f', 2)
+                       .arg(m_last.seconds, 0, 'f', 2)
                        .arg(nodes >= volumeBound ? tr("LP") : tr("volume"))
                        .arg(ratio, 0, 'f', 3);
     else

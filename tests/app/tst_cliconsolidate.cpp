@@ -172,6 +172,13 @@ private slots:
             ++byBlocking[code];
         }
         QVERIFY2(entries > 0, "the simulated fleet keeps nodes whose pods no node takes");
+        // The LP bound beside the volume bound, and the plan's ratio to the better of the two.
+        const QJsonObject lp = o.value(QStringLiteral("lpBound")).toObject();
+        QCOMPARE(lp.value(QStringLiteral("status")).toString(), QStringLiteral("optimal"));
+        const int better = std::max(lp.value(QStringLiteral("nodes")).toInt(), o.value(QStringLiteral("lowerBound")).toObject().value(QStringLiteral("nodes")).toInt());
+        QVERIFY(better > 0);
+        QCOMPARE(o.value(QStringLiteral("ratioToBetterBound")).toDouble(),
+            o.value(QStringLiteral("ours")).toObject().value(QStringLiteral("nodesAfter")).toDouble() / better);
         const auto most = std::max_element(byBlocking.begin(), byBlocking.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
         bool grouped = false;
         for (const QJsonValue& g : o.value(QStringLiteral("keptByCode")).toArray())
@@ -186,6 +193,11 @@ private slots:
         QCOMPARE(text.exitCode, 0);
         QVERIFY2(text.out.contains(QStringLiteral("most common blocking filter: %1 for %2 of %3 entries").arg(most->first).arg(most->second).arg(entries).toUtf8()),
             text.out.constData());
+        QVERIFY2(text.out.contains(QStringLiteral("  LP bound:           %1 nodes (COIN-OR Clp, ").arg(lp.value(QStringLiteral("nodes")).toInt()).toUtf8()),
+            text.out.constData());
+        const Run skipped = fleetscope(args + QStringList { QStringLiteral("--lp-time-limit"), QStringLiteral("0") });
+        QCOMPARE(skipped.exitCode, 0);
+        QVERIFY2(skipped.out.contains("  LP bound:           none (skipped (--lp-time-limit 0)"), skipped.out.constData());
     }
 
     void maxMovesZeroMovesNothing()
