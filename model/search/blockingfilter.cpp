@@ -5,6 +5,7 @@
 #include "model/figures.h"
 #include "model/scheduling/filters.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -152,14 +153,17 @@ BlockingFilter BlockingFilterMemo::of(const PlanLedger& state, PodId p, NodeId f
     append(key, reinterpret_cast<std::uintptr_t>(store.podNamespace(spec).data()));
     if (auto it = m_pods.find(key); it != m_pods.end())
         return it->second;
-    if (m_budget > 0 && m_seconds >= m_budget)
+    if (m_budget > 0 && m_verdicts >= m_budget)
         return {};
     const auto start = std::chrono::steady_clock::now();
     const std::string classKey = key.substr(0, classKeyBytes);
     auto c = m_classes.find(classKey);
-    if (c == m_classes.end())
+    if (c == m_classes.end()) {
         c = m_classes.emplace(classKey, judgeClass(state, p, from, domainOf, kBlockingFilterSample)).first;
+        m_verdicts += c->second.judged;
+    }
     BlockingFilter b = forPod(c->second, state, p);
+    m_verdicts += static_cast<std::int64_t>(std::min(c->second.podDependent.size(), kBlockingFilterPoolSample));
     m_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     m_pods.emplace(key, b);
     return b;

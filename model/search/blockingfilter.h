@@ -21,8 +21,9 @@
 //    keep-within domain), at its first refusal; the sampled nodes those filters all pass (the
 //    pod's pool) are judged again for each pod with all its filters, once per distinct
 //    requests, ports, volumes, spread constraints, affinity, anti-affinity and namespace.
-//    Counts are those of the first refusal's state. It stops judging anything new once its time
-//    budget is spent (BlockingFilter stays empty: code "").
+//    Counts are those of the first refusal's state. It stops judging anything new once its budget
+//    of verdicts is spent (BlockingFilter stays empty: code ""), counted in verdicts rather than
+//    seconds so that a busy machine gives the same answers as an idle one.
 // Thread: any reader of the PlanLedger; a memo belongs to one thread.
 
 #include "model/search/consolidation.h"
@@ -53,13 +54,16 @@ inline constexpr std::size_t kBlockingFilterPoolSample = 48;
 /// tallyBlockingFilter() per pod class, within a time budget (rules above).
 class BlockingFilterMemo {
 public:
-    /// `budgetSeconds`: the time all tallies may take together (0: no limit).
-    explicit BlockingFilterMemo(double budgetSeconds = 0) : m_budget(budgetSeconds) { }
+    /// `budgetVerdicts`: the verdicts all tallies may take together (0: no limit), a measure of
+    /// time that gives the same answers on a busy machine as on an idle one.
+    explicit BlockingFilterMemo(std::int64_t budgetVerdicts = 0) : m_budget(budgetVerdicts) { }
     /// The pod's tally (computed now at the first call for its class and rules); empty once the
     /// budget is spent.
     [[nodiscard]] BlockingFilter of(const PlanLedger& state, PodId p, NodeId from, const std::vector<std::uint32_t>& domainOf = {});
-    /// Seconds spent in tallies so far; eligibility classes judged.
+    /// Seconds spent in tallies so far, verdicts counted against the budget; eligibility classes
+    /// and pod kinds judged.
     [[nodiscard]] double seconds() const noexcept { return m_seconds; }
+    [[nodiscard]] std::int64_t verdicts() const noexcept { return m_verdicts; }
     [[nodiscard]] std::size_t classes() const noexcept { return m_classes.size(); }
     [[nodiscard]] std::size_t podKinds() const noexcept { return m_pods.size(); }
 
@@ -75,7 +79,8 @@ public:
     [[nodiscard]] static BlockingFilter forPod(const ClassTally& tally, const PlanLedger& state, PodId p);
 
 private:
-    double m_budget;
+    std::int64_t m_budget;
+    std::int64_t m_verdicts = 0;
     double m_seconds = 0;
     std::unordered_map<std::string, ClassTally> m_classes;
     std::unordered_map<std::string, BlockingFilter> m_pods;
