@@ -18,7 +18,9 @@
 #include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
 #include "importers/terminaltext.h"
+#include "importers/solver/coinsolver.h"
 #include "model/search/consolidationbound.h"
+#include "model/search/packingrelaxation.h"
 #include "model/placement/drainpolicy.h"
 #include "model/search/karpenterbaseline.h"
 #include "model/search/keptgroups.h"
@@ -27,6 +29,7 @@
 
 #include <QCommandLineParser>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <iomanip>
@@ -42,10 +45,17 @@ namespace fleet::app {
 namespace {
 
 const char* kUsage = "fleetscope plan consolidate (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) "
-                     "[--policy default|LeastAllocated|MostAllocated|BestFit|GpuPacking|GpuClustering|DotProduct] [--max-moves N] [--time-limit S] [--keep-within LABEL] [--node-groups FILE] [--prices FILE] [--format text|json] -o PLAN.json";
+                     "[--policy default|LeastAllocated|MostAllocated|BestFit|GpuPacking|GpuClustering|DotProduct] [--max-moves N] [--time-limit S] [--lp-time-limit S] [--keep-within LABEL] [--node-groups FILE] [--prices FILE] [--format text|json] -o PLAN.json";
+
+/// The plan's node count over the better of the volume bound and the LP bound (0 without a bound).
+double ratioToBetterBound(const model::ConsolidationResult& ours, const model::NodeCountBound& bound, const model::PackingBound& lp)
+{
+    const std::int64_t better = std::max(bound.nodes, lp.valid ? lp.nodes : 0);
+    return better > 0 ? static_cast<double>(ours.after.nodes) / static_cast<double>(better) : 0.0;
+}
 
 std::string summaryJson(const model::ConsolidationResult& ours, const model::ConsolidationResult& base, const model::NodeCountBound& bound,
-    const model::ClusterStore& store)
+    const model::PackingBound& lp, const model::ClusterStore& store)
 {
     importers::JsonWriter w;
     auto figures = [&](const model::ConsolidationResult& r) {
@@ -81,9 +91,18 @@ std::string summaryJson(const model::ConsolidationResult& ours, const model::Con
     }
     w.endArray();
     w.endObject();
+    w.key("lpBound").beginObject();
+    w.key("status").value(lp.status);
+    w.key("nodes").value(lp.valid ? lp.nodes : 0);
+    w.key("objective").value(lp.objective);
+    w.key("seconds").value(lp.buildSeconds + lp.solveSeconds);
+    w.key("nodeClasses").value(static_cast<std::int64_t>(lp.nodeClasses));
+    w.key("podClasses").value(static_cast<std::int64_t>(lp.podClasses));
+    w.endObject();
+    w.key("ratioToBetterBound").value(ratioToBetterBound(ours, bound, lp));
     w.key("keptByCode").beginArray();
     for (const model::KeptGroup& g : model::keptByCode(ours.kept))
-        w.beginObject().key("code").value(g.code).key("nodes").value(g.nodes).endObject();
+        importers::writeKeptGroupJson(w, g);
     w.endArray();
     w.key("kept").beginArray();
     for (const model::KeptNode& k : ours.kept)
@@ -96,7 +115,7 @@ std::string summaryJson(const model::ConsolidationResult& ours, const model::Con
 }
 
 std::string summaryText(const model::ConsolidationResult& ours, const model::ConsolidationResult& base, const model::NodeCountBound& bound,
-    const model::ClusterStore& store, const std::string& planPath)
+    const model::PackingBound& lp, const model::ClusterStore& store, const std::string& planPath)
 {
     std::ostringstream out;
     char line[512];
@@ -126,13 +145,23 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
     std::snprintf(line, sizeof line, "  lower bound:        %lld nodes (plan / bound = %.3f)\n", static_cast<long long>(bound.nodes),
         bound.nodes > 0 ? static_cast<double>(ours.after.nodes) / static_cast<double>(bound.nodes) : 0.0);
     out << line;
+    if (lp.valid)
+        std::snprintf(line, sizeof line, "  LP bound:           %lld nodes (COIN-OR Clp, %.2f s apart from the search's %.2f s; plan / the better bound = %.3f)\n",
+            static_cast<long long>(lp.nodes), lp.buildSeconds + lp.solveSeconds, ours.seconds, ratioToBetterBound(ours, bound, lp));
+    else
+        std::snprintf(line, sizeof line, "  LP bound:           none (%s after %.1f s)\n", importers::terminalLine(lp.status).c_str(),
+            lp.buildSeconds + lp.solveSeconds);
+    out << line;
     std::snprintf(line, sizeof line, "  baseline (Karpenter multi-node consolidation, deletion only): %lld nodes freed, %lld pods moved, $%.2f/h saved\n",
         static_cast<long long>(base.nodesFreed), static_cast<long long>(base.podsMoved), base.savedPerHour);
     out << line;
     out << "  nodes that stay: " << ours.kept.size() << "\n";
     // The groups as the window's list of nodes that stay shows them (model/search/keptgroups.h).
-    for (const model::KeptGroup& g : model::keptByCode(ours.kept))
+    for (const model::KeptGroup& g : model::keptByCode(ours.kept)) {
         out << "    " << std::setw(8) << model::formatCount(g.nodes) << "  " << importers::terminalLine(g.code) << "\n";
+        if (!g.blockingCode.empty())
+            out << "              most common blocking filter: " << importers::terminalLine(model::keptGroupBlockingText(g)) << "\n";
+    }
     if (ours.kept.size() > 20)
         out << "  the first 20 (--format json lists all):\n";
     for (std::size_t i = 0; i < ours.kept.size() && i < 20; ++i)
@@ -173,6 +202,10 @@ int runPlanConsolidate(const QStringList& arguments)
     parser.addOption(QCommandLineOption(QStringLiteral("max-moves"), QStringLiteral("At most N pods moved in all."), QStringLiteral("N")));
     parser.addOption(QCommandLineOption(QStringLiteral("time-limit"),
         QStringLiteral("Stop after S seconds with the best plan found so far (default: no limit)."), QStringLiteral("S")));
+    parser.addOption(QCommandLineOption(QStringLiteral("lp-time-limit"),
+        QStringLiteral("The LP bound's time limit in seconds (COIN-OR Clp over pod and node classes, after the search and timed apart; "
+                       "default 120; 0 skips it)."),
+        QStringLiteral("S")));
     parser.addOption(QCommandLineOption(QStringLiteral("keep-within"),
         QStringLiteral("A topology level's label key (topology.kubernetes.io/region, topology.kubernetes.io/zone, ...): evicted pods "
                        "stay inside their node's domain of that level; each drain-node action carries the domain (default: none)."),
@@ -223,6 +256,16 @@ int runPlanConsolidate(const QStringList& arguments)
         if (!ok || !(options.timeLimitSeconds > 0) || options.timeLimitSeconds > kMaxTimeLimitSeconds) {
             importers::printTerminalf(stderr, "%s--time-limit: expected seconds from above 0 to %.0f (a year), got \"%s\"\n", prefix.c_str(),
                 kMaxTimeLimitSeconds, qPrintable(parser.value(QStringLiteral("time-limit"))));
+            return 2;
+        }
+    }
+    double lpTimeLimit = 120;
+    if (parser.isSet(QStringLiteral("lp-time-limit"))) {
+        bool ok = false;
+        lpTimeLimit = parser.value(QStringLiteral("lp-time-limit")).toDouble(&ok);
+        if (!ok || !(lpTimeLimit >= 0) || lpTimeLimit > kMaxTimeLimitSeconds) {
+            importers::printTerminalf(stderr, "%s--lp-time-limit: expected seconds from 0 (skip the LP bound) to %.0f (a year), got \"%s\"\n",
+                prefix.c_str(), kMaxTimeLimitSeconds, qPrintable(parser.value(QStringLiteral("lp-time-limit"))));
             return 2;
         }
     }
@@ -283,6 +326,14 @@ int runPlanConsolidate(const QStringList& arguments)
     if (progressShown)
         std::fprintf(stderr, "\r                       \r");
     const model::NodeCountBound bound = model::nodeCountLowerBound(store, ours.pendingPods);
+    model::PackingBound lp;
+    lp.status = "skipped (--lp-time-limit 0)";
+    if (lpTimeLimit > 0) {
+        model::PackingRelaxationOptions lpOptions;
+        lpOptions.keepWithinLabel = options.keepWithinLabel;
+        lpOptions.timeLimitSeconds = lpTimeLimit;
+        lp = model::packingLowerBound(store, ours.pendingPods, lpOptions, importers::solveWithCoin);
+    }
     plan.actions = ours.pendingPlaced; // the pending pods first (consolidation.h), then the drains
     plan.actions.insert(plan.actions.end(), ours.actions.begin(), ours.actions.end());
     const std::string planPath = output.toStdString();
@@ -292,7 +343,7 @@ int runPlanConsolidate(const QStringList& arguments)
         importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), importers::messageText(e).c_str());
         return 2;
     }
-    std::cout << (format == QLatin1String("json") ? summaryJson(ours, base, bound, store) : summaryText(ours, base, bound, store, planPath));
+    std::cout << (format == QLatin1String("json") ? summaryJson(ours, base, bound, lp, store) : summaryText(ours, base, bound, lp, store, planPath));
     std::cout.flush();
     if (!std::cout) {
         importers::printTerminalf(stderr, "%scannot write to standard output\n", prefix.c_str());

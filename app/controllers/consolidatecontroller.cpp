@@ -10,10 +10,12 @@
 #include "views/panels/keptnodespanel.h"
 
 #include "importers/export/statediffformat.h"
+#include "importers/solver/coinsolver.h"
 #include "model/figures.h"
 #include "model/nodeboundpods.h"
 #include "model/search/consolidationbound.h"
 #include "model/search/karpenterbaseline.h"
+#include "model/search/packingrelaxation.h"
 
 #include <QAction>
 #include <QDialog>
@@ -190,6 +192,7 @@ void ConsolidateController::onResult(std::uint64_t generation, std::shared_ptr<m
     // repaints the adoption posted, in one turn.
     QTimer::singleShot(1, this, [this, baseline, bound] {
         showResult(*baseline, bound);
+        startLpBound(bound);
         emit finished(static_cast<int>(m_last.drained.size()));
     });
 }
@@ -205,6 +208,10 @@ void ConsolidateController::showResult(const model::ConsolidationResult& baselin
         summary->setObjectName(QStringLiteral("consolidateSummary"));
         summary->setWordWrap(true);
         layout->addWidget(summary);
+        auto* lp = new QLabel(m_dialog);
+        lp->setObjectName(QStringLiteral("consolidateLpBound"));
+        lp->setWordWrap(true);
+        layout->addWidget(lp);
         layout->addWidget(new QLabel(tr("Nodes that stay, by the reason that keeps them (open a group for its nodes, the pod and the message):"), m_dialog));
         m_kept = new views::KeptNodesPanel(m_dialog);
         connect(m_kept, &views::KeptNodesPanel::nodeActivated, this, &ConsolidateController::selectNode);
@@ -249,10 +256,60 @@ void ConsolidateController::showResult(const model::ConsolidationResult& baselin
                       .arg(alreadyEmpty > 0 ? tr(" (%1 of them held no pods to move: the Plan dock counts them among the empty "
                                                  "nodes before, not the nodes in use)").arg(count(alreadyEmpty))
                                             : QString()));
+    m_lpText = tr("LP bound: computing on a worker (COIN-OR Clp, at most %1 s)…").arg(kLpBoundSeconds, 0, 'f', 0);
+    m_dialog->findChild<QLabel*>(QStringLiteral("consolidateLpBound"))->setText(m_lpText);
     // Every node that stays, grouped (views/itemmodels/keptnodesmodel.h): the panel keeps its own
     // copy of the list, shared with its exports on a worker.
     m_kept->setKept(m_plan->store(), std::make_shared<const std::vector<model::KeptNode>>(m_last.kept));
     m_dialog->show();
+}
+
+void ConsolidateController::startLpBound(std::int64_t volumeBound)
+{
+    const std::uint64_t generation = ++m_resultGeneration;
+    QPointer<ConsolidateController> self(this);
+    auto store = m_plan->store();
+    auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for this worker
+    (void)QtConcurrent::run(longWorkPool(), [self, generation, store, reading, volumeBound, placed = m_last.pendingPods] {
+        model::PackingRelaxationOptions options;
+        options.timeLimitSeconds = kLpBoundSeconds;
+        model::PackingBound lp;
+        try {
+            lp = model::packingLowerBound(*store, placed, options, importers::solveWithCoin);
+        } catch (const std::exception& e) {
+            lp.status = std::string("failed: ") + e.what();
+        }
+        const double seconds = lp.buildSeconds + lp.solveSeconds;
+        QMetaObject::invokeMethod(
+            self, [self, generation, volumeBound, lp, seconds] {
+                if (self && generation == self->m_resultGeneration)
+                    self->showLpBound(volumeBound, lp.valid, lp.nodes, QString::fromStdString(lp.status), seconds);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void ConsolidateController::showLpBound(std::int64_t volumeBound, bool valid, std::int64_t nodes, const QString& status, double seconds)
+{
+    auto count = [](std::int64_t n) { return QString::fromStdString(model::formatCount(n)); };
+    const std::int64_t better = std::max(volumeBound, valid ? nodes : 0);
+    const double ratio = better > 0 ? static_cast<double>(m_last.after.nodes) / static_cast<double>(better) : 0.0;
+    if (valid)
+        m_lpText = tr("LP bound (COIN-OR Clp; pods by shape and where they may go): %1 nodes, in %2 s on a worker, apart from the "
+                      "search's %3 s. Plan / the better bound (%4) = %5.")
+                       .arg(count(nodes))
+                       .arg(seconds, 0, 'f', 2)
+                       .arg(m_last.seconds, 0, 'f', 2)
+                       .arg(nodes >= volumeBound ? tr("LP") : tr("volume"))
+                       .arg(ratio, 0, 'f', 3);
+    else
+        m_lpText = tr("LP bound: none (%1, after %2 s); the lower bound above stands (plan / bound = %3).")
+                       .arg(status)
+                       .arg(seconds, 0, 'f', 1)
+                       .arg(ratio, 0, 'f', 3);
+    if (m_dialog)
+        m_dialog->findChild<QLabel*>(QStringLiteral("consolidateLpBound"))->setText(m_lpText);
+    emit lpBoundShown(valid ? nodes : 0);
 }
 
 void ConsolidateController::selectNode(const QString& name)

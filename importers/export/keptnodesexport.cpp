@@ -14,6 +14,30 @@ void writeKeptNodeJson(JsonWriter& w, const model::ClusterStore& store, const mo
     w.key("pod").value(kept.pod.isValid() ? model::podKey(store, kept.pod) : std::string());
     w.key("code").value(kept.reason.code());
     w.key("message").value(kept.reason.message);
+    if (!kept.blocking.code.empty()) {
+        w.key("blockingFilter").beginObject();
+        w.key("code").value(kept.blocking.code);
+        w.key("nodes").value(kept.blocking.nodes);
+        w.key("of").value(kept.blocking.of);
+        w.key("judged").value(kept.blocking.judged);
+        if (!kept.blocking.nextCode.empty())
+            w.key("next").beginObject().key("code").value(kept.blocking.nextCode).key("nodes").value(kept.blocking.nextNodes).endObject();
+        w.endObject();
+    }
+    w.endObject();
+}
+
+void writeKeptGroupJson(JsonWriter& w, const model::KeptGroup& group)
+{
+    w.beginObject().key("code").value(group.code).key("nodes").value(group.nodes);
+    if (!group.blockingCode.empty()) {
+        w.key("blockingFilter").beginObject();
+        w.key("code").value(group.blockingCode);
+        w.key("entries").value(group.blockingEntries);
+        w.key("nodes").value(group.blockingNodes);
+        w.key("of").value(group.blockingOf);
+        w.endObject();
+    }
     w.endObject();
 }
 
@@ -28,7 +52,7 @@ std::string keptNodesJson(
     w.beginObject();
     w.key("keptByCode").beginArray();
     for (const model::KeptGroup& g : model::keptByCode(chosen))
-        w.beginObject().key("code").value(g.code).key("nodes").value(g.nodes).endObject();
+        writeKeptGroupJson(w, g);
     w.endArray();
     w.key("kept").beginArray();
     for (const model::KeptNode& k : chosen)
@@ -41,7 +65,7 @@ std::string keptNodesJson(
 std::string keptNodesCsv(
     const model::ClusterStore& store, const std::vector<model::KeptNode>& kept, const std::vector<std::size_t>& rows)
 {
-    std::string out = "node,pod,group,code,message\n";
+    std::string out = "node,pod,group,code,message,blocking_filter,blocking_nodes,other_nodes,nodes_judged\n";
     for (const std::size_t r : rows) {
         const model::KeptNode& k = kept.at(r);
         out += csvTextField(store.nodeName(k.node));
@@ -53,6 +77,12 @@ std::string keptNodesCsv(
         out += csvTextField(k.reason.code());
         out += ',';
         out += csvTextField(k.reason.message);
+        out += ',';
+        if (!k.blocking.code.empty())
+            out += csvTextField(k.blocking.code) + ',' + std::to_string(k.blocking.nodes) + ',' + std::to_string(k.blocking.of) + ','
+                + std::to_string(k.blocking.judged);
+        else
+            out += ",,,";
         out += '\n';
     }
     return out;

@@ -6,6 +6,7 @@
 
 #include "importers/plan/jsontext.h"
 #include "model/search/consolidation.h"
+#include "model/search/keptgroups.h"
 
 #include <cstddef>
 #include <string>
@@ -14,8 +15,16 @@
 namespace fleet::importers {
 
 /// One kept entry as a JSON object: {"node", "pod" ("namespace/name", "" when the reason names
-/// no pod), "code", "message"}.
+/// no pod), "code", "message"}, and for an entry that names its blocking filter
+/// (model::BlockingFilter) "blockingFilter": {"code", "nodes", "of", "judged", and "next":
+/// {"code", "nodes"} when another filter rejects some node} (judged < of: the nodes were sampled
+/// and the counts scaled, model/search/blockingfilter.h).
 void writeKeptNodeJson(JsonWriter& w, const model::ClusterStore& store, const model::KeptNode& kept);
+
+/// One group as a JSON object: {"code", "nodes"}, and for a group whose entries name a blocking
+/// filter "blockingFilter": {"code", "entries" (naming it), "nodes" (the most it rejects for one
+/// entry), "of" (that entry's other nodes)} (model::KeptGroup).
+void writeKeptGroupJson(JsonWriter& w, const model::KeptGroup& group);
 
 /// {"keptByCode": [{"code", "nodes"}...], "kept": [entries]} of `kept[rows[i]]`, in the order of
 /// `rows` (indices into `kept`; each < kept.size()); the groups are those of model::keptByCode
@@ -23,8 +32,10 @@ void writeKeptNodeJson(JsonWriter& w, const model::ClusterStore& store, const mo
 [[nodiscard]] std::string keptNodesJson(
     const model::ClusterStore& store, const std::vector<model::KeptNode>& kept, const std::vector<std::size_t>& rows);
 
-/// CSV (RFC 4180, a header line "node,pod,group,code,message", fields by csvTextField) of
-/// `kept[rows[i]]` in the order of `rows`; "group" is model::keptGroupCode of the reason.
+/// CSV (RFC 4180, a header line "node,pod,group,code,message,blocking_filter,blocking_nodes,other_nodes,nodes_judged",
+/// fields by csvTextField) of `kept[rows[i]]` in the order of `rows`; "group" is
+/// model::keptGroupCode of the reason; the blocking columns are the entry's
+/// model::BlockingFilter, empty when it names none.
 [[nodiscard]] std::string keptNodesCsv(
     const model::ClusterStore& store, const std::vector<model::KeptNode>& kept, const std::vector<std::size_t>& rows);
 

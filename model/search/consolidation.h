@@ -119,11 +119,31 @@ struct ConsolidationOptions {
     std::string keepWithinLabel;
 };
 
+/// For a pod that no node takes (ReasonKind::NoFeasibleNode): the filter that turns away the
+/// most other nodes, counted as kube-scheduler's "0/N nodes are available" message counts them:
+/// each node under the refusal's state (the drain under way, its node excluded) by the first
+/// filter, in plugin order, that rejects the pod there (reasons.h), grouped by reason code, so
+/// that a taint is named with its key ("untolerated-taint:dedicated=infer:NoSchedule"); the
+/// runner-up beside it (on a large fleet a nodeSelector turns most nodes away, and the next
+/// filter says why its own pool does not take the pod). Judged
+/// once per pod class (model/search/blockingfilter.h) at the first refusal of that class; over
+/// a sample of nodes, evenly spaced by node id, the counts scaled to `of`.
+struct BlockingFilter {
+    std::string code;        // the most common first-failing reason code; "" when not judged
+    std::int64_t nodes = 0;  // of the `of` other present nodes, those it rejects (scaled when judged < of)
+    std::int64_t of = 0;     // other present nodes
+    std::int64_t judged = 0; // nodes judged for this pod (== of unless sampled)
+    std::string nextCode;    // the runner-up ("" when no other filter rejects a node judged)
+    std::int64_t nextNodes = 0;
+    bool operator==(const BlockingFilter&) const = default;
+};
+
 /// Why a node stays. `pod` is invalid for reasons of the node itself (prepaid, group minimum).
 struct KeptNode {
     NodeId node;
     PodId pod;
     Reason reason; // its message names the pod: "ml/trainer-7 needs nvidia.com/gpu 8; no other node has 8 free"
+    BlockingFilter blocking; // no-feasible-node only: which filter turns most nodes away
 };
 
 struct ConsolidationResult {

@@ -95,7 +95,7 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
         EvictionCheck ec = checkEviction(store, p);
         if (!ec.blockers.empty()) {
             blocked[n.index()] = 1;
-            m_kept[n.index()] = KeptNode { n, p, std::move(ec.blockers.front()) };
+            m_kept[n.index()] = KeptNode { n, p, std::move(ec.blockers.front()), {} };
         }
     }
     m_nodeGroups.assign(nodes, {});
@@ -127,7 +127,7 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
         const bool prepaid = isPrepaid(nodeCapacityType(store, n));
         if (prepaid && !blocked[i])
             m_kept[i] = KeptNode { n, {}, makeReason(ReasonKind::PrepaidNode, {},
-                std::string(store.nodeName(n)) + " is prepaid (a capacity block or reservation): emptying it saves nothing, so it stays as a destination") };
+                std::string(store.nodeName(n)) + " is prepaid (a capacity block or reservation): emptying it saves nothing, so it stays as a destination"), {} };
         if (!prepaid && i < input.nodePricePerHour.size())
             m_price[i] = input.nodePricePerHour[i];
         if (!prepaid && !blocked[i])
@@ -263,7 +263,7 @@ std::optional<Reason> DrainRunner::groupRefusal(NodeId n) const
     return std::nullopt;
 }
 
-std::optional<std::pair<PodId, Reason>> DrainRunner::cheapRefusal(NodeId n, const std::vector<PodId>& pods) const
+std::optional<DrainRunner::Refusal> DrainRunner::cheapRefusal(NodeId n, const std::vector<PodId>& pods) const
 {
     std::array<std::int64_t, AxisCount> sum {};
     for (const PodId p : pods) {
@@ -271,7 +271,7 @@ std::optional<std::pair<PodId, Reason>> DrainRunner::cheapRefusal(NodeId n, cons
             if (auto it = m_failedWorkloads.find(failureKey(w, n)); it != m_failedWorkloads.end()) {
                 Reason r = it->second.reason;
                 r.message = podKey(m_store, p) + it->second.reason.message + " (found for " + podKey(m_store, it->second.pod) + ", of the same workload)";
-                return std::pair(p, std::move(r));
+                return Refusal { p, std::move(r), it->second.blocking };
             }
         }
         const ResourceVector& req = m_store.podRequest(p);
@@ -280,20 +280,20 @@ std::optional<std::pair<PodId, Reason>> DrainRunner::cheapRefusal(NodeId n, cons
             sum[a] += req[res];
             const std::int64_t most = largestFreeExcept(static_cast<Axis>(a), n);
             if (req[res] > most)
-                return std::pair(p, insufficient(p, n, res, most));
+                return Refusal { p, insufficient(p, n, res, most), {} };
         }
     }
     for (const int a : { Gpu, Cpu, Memory }) {
         const CoreResource res = kAxisResource[a];
         const std::int64_t others = m_totalFree[a] - (m_tracked[n.index()] ? m_freeKey[a][n.index()] : 0);
         if (sum[a] > others && m_freeSets[Cpu].size() - (m_tracked[n.index()] ? 1 : 0) == 0)
-            return std::pair(PodId {}, makeReason(ReasonKind::Insufficient, resourceName(res, n),
+            return Refusal { PodId {}, makeReason(ReasonKind::Insufficient, resourceName(res, n),
                 "the pods of " + std::string(m_store.nodeName(n)) + " need " + formatAmount(res, sum[a]) + " " + resourceName(res, n)
-                    + " in all; there is no other node"));
+                    + " in all; there is no other node"), {} };
         if (sum[a] > others)
-            return std::pair(PodId {}, makeReason(ReasonKind::Insufficient, resourceName(res, n),
+            return Refusal { PodId {}, makeReason(ReasonKind::Insufficient, resourceName(res, n),
                 "the pods of " + std::string(m_store.nodeName(n)) + " need " + formatAmount(res, sum[a]) + " " + resourceName(res, n)
-                    + " in all; the other nodes have " + formatAmount(res, others) + " free"));
+                    + " in all; the other nodes have " + formatAmount(res, others) + " free"), {} };
     }
     return std::nullopt;
 }
@@ -332,9 +332,18 @@ Reason DrainRunner::insufficient(PodId p, NodeId n, CoreResource r, std::int64_t
             + formatAmount(r, most) + ")");
 }
 
-void DrainRunner::keep(NodeId n, PodId p, Reason r)
+void DrainRunner::keep(NodeId n, PodId p, Reason r, BlockingFilter blocking)
 {
-    m_kept[n.index()] = KeptNode { n, p, std::move(r) };
+    m_kept[n.index()] = KeptNode { n, p, std::move(r), std::move(blocking) };
+}
+
+BlockingFilter DrainRunner::nameBlockingFilter(PodId p, NodeId from, Reason& why)
+{
+    if (why.kind != ReasonKind::NoFeasibleNode || !p.isValid())
+        return {};
+    BlockingFilter b = m_blocking.of(m_engine.state(), p, from, m_keepWithinId);
+    why.message += blockingFilterClause(b);
+    return b;
 }
 
 void DrainRunner::commit(const AppliedAction& a, NodeId n)
@@ -367,7 +376,7 @@ bool DrainRunner::tryDrain(NodeId n)
         return false;
     }
     if (auto r = cheapRefusal(n, pods)) {
-        keep(n, r->first, std::move(r->second)); // the pod its message names
+        keep(n, r->pod, std::move(r->reason), std::move(r->blocking)); // the pod its message names
         return false;
     }
     PlanAction drain;
@@ -386,18 +395,20 @@ bool DrainRunner::tryDrain(NodeId n)
         return true;
     }
     PodId stuck;
+    BlockingFilter blocking;
     Reason why = makeReason(ReasonKind::NoFeasibleNode, {}, drain.node + " could not be emptied");
     if (!a.unplaced.empty()) {
         stuck = a.unplaced.front().first;
         why = explainUnplaced(stuck, n, a.unplaced.front().second);
+        blocking = nameBlockingFilter(stuck, n, why); // under the refusal's state: before the undo
         if (const WorkloadId w = m_store.podWorkload(stuck); w.isValid()) {
             Reason stem = why;
             stem.message = stemAfter(why.message, podKey(m_store, stuck));
-            m_failedWorkloads.emplace(failureKey(w, n), Failure { stuck, std::move(stem) });
+            m_failedWorkloads.emplace(failureKey(w, n), Failure { stuck, std::move(stem), blocking });
         }
     }
     m_engine.undo();
-    keep(n, stuck, std::move(why));
+    keep(n, stuck, std::move(why), std::move(blocking));
     return false;
 }
 

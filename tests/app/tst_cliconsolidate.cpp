@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+
 #include <map>
 
 #include "fleetscoperun.h"
@@ -134,6 +136,68 @@ private slots:
         }
         QCOMPARE(total, kept.size());
         QVERIFY(total > 0);
+    }
+
+    void noFeasibleNodeNamesItsBlockingFilter()
+    {
+        // On the simulated fleet pods wait for a node pool of their own: "no node passes every
+        // filter" names the filter that turns most nodes away, per entry and per group, in
+        // text and JSON alike.
+        QTemporaryDir dir;
+        const QStringList args { QStringLiteral("plan"), QStringLiteral("consolidate"), QStringLiteral("--simulate"), QStringLiteral("300"),
+            QStringLiteral("-o"), dir.filePath(QStringLiteral("plan.json")) };
+        const Run json = fleetscope(args + QStringList { QStringLiteral("--format"), QStringLiteral("json") });
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+        int entries = 0;
+        std::map<QString, int> byBlocking;
+        for (const QJsonValue& v : o.value(QStringLiteral("kept")).toArray()) {
+            const QJsonObject k = v.toObject();
+            if (k.value(QStringLiteral("code")).toString() != QLatin1String("no-feasible-node"))
+                continue;
+            ++entries;
+            const QJsonObject b = k.value(QStringLiteral("blockingFilter")).toObject();
+            const QString code = b.value(QStringLiteral("code")).toString();
+            QVERIFY2(!code.isEmpty(), qPrintable(k.value(QStringLiteral("message")).toString()));
+            QVERIFY(b.value(QStringLiteral("nodes")).toInt() > 0);
+            QVERIFY(b.value(QStringLiteral("nodes")).toInt() <= b.value(QStringLiteral("of")).toInt());
+            // The message says what the fields say.
+            const bool sampled = b.value(QStringLiteral("judged")).toInt() < b.value(QStringLiteral("of")).toInt();
+            QVERIFY2(k.value(QStringLiteral("message")).toString().contains(QStringLiteral("the most common blocking filter: %1 (rejects %2%3 of %4 other nodes")
+                                                                          .arg(code, sampled ? QStringLiteral("about ") : QString())
+                                                                          .arg(b.value(QStringLiteral("nodes")).toInt())
+                                                                          .arg(b.value(QStringLiteral("of")).toInt())),
+                qPrintable(k.value(QStringLiteral("message")).toString()));
+            QVERIFY(k.value(QStringLiteral("message")).toString().startsWith(k.value(QStringLiteral("pod")).toString() + u':'));
+            ++byBlocking[code];
+        }
+        QVERIFY2(entries > 0, "the simulated fleet keeps nodes whose pods no node takes");
+        // The LP bound beside the volume bound, and the plan's ratio to the better of the two.
+        const QJsonObject lp = o.value(QStringLiteral("lpBound")).toObject();
+        QCOMPARE(lp.value(QStringLiteral("status")).toString(), QStringLiteral("optimal"));
+        const int better = std::max(lp.value(QStringLiteral("nodes")).toInt(), o.value(QStringLiteral("lowerBound")).toObject().value(QStringLiteral("nodes")).toInt());
+        QVERIFY(better > 0);
+        QCOMPARE(o.value(QStringLiteral("ratioToBetterBound")).toDouble(),
+            o.value(QStringLiteral("ours")).toObject().value(QStringLiteral("nodesAfter")).toDouble() / better);
+        const auto most = std::max_element(byBlocking.begin(), byBlocking.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+        bool grouped = false;
+        for (const QJsonValue& g : o.value(QStringLiteral("keptByCode")).toArray())
+            if (g.toObject().value(QStringLiteral("code")).toString() == QLatin1String("no-feasible-node")) {
+                const QJsonObject b = g.toObject().value(QStringLiteral("blockingFilter")).toObject();
+                QCOMPARE(b.value(QStringLiteral("code")).toString(), most->first);
+                QCOMPARE(b.value(QStringLiteral("entries")).toInt(), most->second);
+                grouped = true;
+            }
+        QVERIFY(grouped);
+        const Run text = fleetscope(args);
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains(QStringLiteral("most common blocking filter: %1 for %2 of %3 entries").arg(most->first).arg(most->second).arg(entries).toUtf8()),
+            text.out.constData());
+        QVERIFY2(text.out.contains(QStringLiteral("  LP bound:           %1 nodes (COIN-OR Clp, ").arg(lp.value(QStringLiteral("nodes")).toInt()).toUtf8()),
+            text.out.constData());
+        const Run skipped = fleetscope(args + QStringList { QStringLiteral("--lp-time-limit"), QStringLiteral("0") });
+        QCOMPARE(skipped.exitCode, 0);
+        QVERIFY2(skipped.out.contains("  LP bound:           none (skipped (--lp-time-limit 0)"), skipped.out.constData());
     }
 
     void maxMovesZeroMovesNothing()

@@ -10,6 +10,9 @@
 #include "app/controllers/plancontroller.h"
 #include "views/map/fleetmapview.h"
 #include "model/search/keptgroups.h"
+#include "model/search/consolidationbound.h"
+#include "model/search/packingrelaxation.h"
+#include "importers/solver/coinsolver.h"
 
 #include <QAction>
 #include <QDialog>
@@ -65,6 +68,22 @@ private slots:
         const QString summary = dialog->findChild<QLabel*>(QStringLiteral("consolidateSummary"))->text();
         QVERIFY(summary.contains(QStringLiteral("Lower bound")));
         QVERIFY2(summary.contains(QStringLiteral("Pending pods: %1 placed first").arg(pending)), qPrintable(summary));
+        // The LP bound comes later, from a worker: beside the volume bound, with its own time
+        // and the plan's ratio to the better of the two.
+        QSignalSpy lpShown(controller, &app::ConsolidateController::lpBoundShown);
+        auto* lpLabel = dialog->findChild<QLabel*>(QStringLiteral("consolidateLpBound"));
+        QVERIFY(lpLabel);
+        QVERIFY(lpShown.count() == 1 || lpShown.wait(120000));
+        const model::PackingBound lp = model::packingLowerBound(*window->cluster()->store, r.pendingPods, {}, importers::solveWithCoin);
+        QVERIFY(lp.valid);
+        QCOMPARE(lpShown.at(0).at(0).toLongLong(), lp.nodes);
+        const std::int64_t volume = model::nodeCountLowerBound(*window->cluster()->store, r.pendingPods).nodes;
+        const double better = static_cast<double>(std::max(volume, lp.nodes));
+        QVERIFY2(lpLabel->text().contains(QStringLiteral("LP bound (COIN-OR Clp")), qPrintable(lpLabel->text()));
+        QVERIFY2(lpLabel->text().contains(QStringLiteral(": %1 nodes, in ").arg(lp.nodes)), qPrintable(lpLabel->text()));
+        QVERIFY2(lpLabel->text().contains(QStringLiteral(" = %1.").arg(static_cast<double>(r.after.nodes) / better, 0, 'f', 3)),
+            qPrintable(lpLabel->text()));
+        QCOMPARE(controller->lpBoundText(), lpLabel->text());
         // "Nodes freed" counts nodes that were empty before; the Plan dock's "nodes in use" does
         // not: the summary says how many, and they make up the difference.
         const model::ClusterStore& loaded = *window->cluster()->store;

@@ -77,7 +77,7 @@ int main(int argc, char** argv)
                 K::PrepaidNode, {}, std::string(store.nodeName(n)) + " is a capacity block: emptying it saves nothing");
             break;
         }
-        kept->push_back(model::KeptNode { n, p, std::move(r) });
+        kept->push_back(model::KeptNode { n, p, std::move(r), {} });
     }
 
     views::KeptNodesModel m;

@@ -102,8 +102,16 @@ private slots:
             QCOMPARE(group.data().toString(), QString::fromStdString(expected.code)); // the CLI's order: most nodes first
             QCOMPARE(m.rowCount(group), static_cast<int>(expected.nodes));
             QCOMPARE(m.index(g, views::KeptNodesModel::CountColumn).data(views::kSortRole).toLongLong(), expected.nodes);
+            // The description, and for "no node passes every filter" the filter its entries name most.
+            const std::string blocking = model::keptGroupBlockingText(expected);
             QCOMPARE(m.index(g, views::KeptNodesModel::DescriptionColumn).data().toString(),
-                QString::fromStdString(std::string(model::keptGroupDescription(expected.kind))));
+                QString::fromStdString(std::string(model::keptGroupDescription(expected.kind))
+                    + (blocking.empty() ? std::string() : "; most common blocking filter: " + blocking)));
+            if (expected.code == "no-feasible-node") {
+                QVERIFY(!expected.blockingCode.empty());
+                QVERIFY(m.index(g, views::KeptNodesModel::DescriptionColumn).data().toString().contains(
+                    QString::fromStdString(expected.blockingCode)));
+            }
             QVERIFY(!m.index(g, views::KeptNodesModel::DescriptionColumn).data().toString().isEmpty());
             sum += m.rowCount(group);
             // Each node row: its entry's node, pod and message, and the entry belongs to the group.
@@ -358,6 +366,16 @@ private slots:
             const model::ReasonKindInfo& info = model::reasonKindInfo(k.reason.kind);
             k.reason.detail = info.hasDetail ? code.substr(info.stem.size()) : std::string();
             k.reason.message = o.value(QStringLiteral("message")).toString().toStdString();
+            if (const QJsonObject b = o.value(QStringLiteral("blockingFilter")).toObject(); !b.isEmpty()) {
+                k.blocking.code = b.value(QStringLiteral("code")).toString().toStdString();
+                k.blocking.nodes = b.value(QStringLiteral("nodes")).toInteger();
+                k.blocking.of = b.value(QStringLiteral("of")).toInteger();
+                k.blocking.judged = b.value(QStringLiteral("judged")).toInteger();
+                const QJsonObject next = b.value(QStringLiteral("next")).toObject();
+                k.blocking.nextCode = next.value(QStringLiteral("code")).toString().toStdString();
+                k.blocking.nextNodes = next.value(QStringLiteral("nodes")).toInteger();
+                QVERIFY(k.reason.message.find("the most common blocking filter: " + k.blocking.code) != std::string::npos);
+            }
             kept->push_back(std::move(k));
         }
         views::KeptNodesPanel panel;
@@ -393,7 +411,7 @@ private slots:
         QVERIFY(g.open(QIODevice::ReadOnly));
         const QByteArray csvText = g.readAll();
         QCOMPARE(static_cast<std::size_t>(csvText.count('\n')), shown + 1);
-        QVERIFY(csvText.startsWith("node,pod,group,code,message\n"));
+        QVERIFY(csvText.startsWith("node,pod,group,code,message,blocking_filter,blocking_nodes,other_nodes,nodes_judged\n"));
         QCOMPARE(
             QString::fromStdString(importers::keptNodesCsv(*c.store, *kept, panel.model()->shownEntries())).toUtf8(), csvText);
 

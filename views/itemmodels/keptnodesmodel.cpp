@@ -105,9 +105,13 @@ void KeptNodesModel::setIndex(std::shared_ptr<const KeptNodesIndex> index)
     m_index = std::move(index);
     m_groups.clear();
     if (m_index) {
-        for (const KeptNodesIndex::Group& g : m_index->groups)
-            m_groups.push_back({ {}, QString::fromStdString(g.info.code), fromView(model::keptGroupDescription(g.info.kind)),
-                g.members.size(), g.info.kind });
+        for (const KeptNodesIndex::Group& g : m_index->groups) {
+            QString description = fromView(model::keptGroupDescription(g.info.kind));
+            // "no node passes every filter" alone names no filter: the one its entries name most.
+            if (const std::string blocking = model::keptGroupBlockingText(g.info); !blocking.empty())
+                description += tr("; most common blocking filter: %1").arg(QString::fromStdString(blocking));
+            m_groups.push_back({ {}, QString::fromStdString(g.info.code), description, g.members.size(), g.info.kind });
+        }
     }
     applyFilters();
     endResetModel();
