@@ -87,7 +87,8 @@ int runDiff(const QStringList& arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Compares two cluster states: nodes added, removed, relabelled and tainted; pods moved, created and deleted, by "
-        "workload; nodes, pods, GPUs allocated and $/h then and now. Each state is a .fleet document or a cluster file. "
+        "workload; nodes, pods, GPUs allocated and $/h then and now. Each state is a .fleet document or a cluster file; "
+        "with --kubeconfig or --context, AFTER is the live cluster now (one LIST, read-only). "
         "With --plan, a plan made on BEFORE against what happened by AFTER instead: each action carried out, not carried "
         "out, or no longer possible (with the reason codes), and the savings planned against those realised."));
     parser.addHelpOption();
@@ -101,12 +102,24 @@ int runDiff(const QStringList& arguments)
         QStringLiteral("A CSV of node prices (region,instance_type,capacity_type,usd_per_hour) whose rows replace the "
                        "shipped table's (resources/prices) for the $/h then and now."),
         QStringLiteral("FILE")));
+    parser.addOption(QCommandLineOption(QStringLiteral("kubeconfig"),
+        QStringLiteral("Compare BEFORE with the live cluster now, read with this kubeconfig file (one LIST of nodes, pods, PDBs, "
+                       "namespaces and volumes; read-only), instead of an AFTER file. Without it, --context reads KUBECONFIG or "
+                       "~/.kube/config as kubectl does."),
+        QStringLiteral("FILE")));
+    parser.addOption(QCommandLineOption(QStringLiteral("context"),
+        QStringLiteral("The kubeconfig context of the live cluster (default: its current-context)."), QStringLiteral("NAME")));
+    parser.addOption(QCommandLineOption(QStringLiteral("request-timeout"),
+        QStringLiteral("The longest one request to the live cluster may take, its retries included, as kubectl's: whole seconds or a "
+                       "duration (30s, 2m, 1m30s); 0 for no bound but 60 s per step (default: 60s)."),
+        QStringLiteral("DURATION")));
     parser.addPositionalArgument(QStringLiteral("BEFORE"), QStringLiteral("The earlier state (.fleet or a cluster file)."));
-    parser.addPositionalArgument(QStringLiteral("AFTER"), QStringLiteral("The later state (.fleet or a cluster file)."));
+    parser.addPositionalArgument(QStringLiteral("AFTER"),
+        QStringLiteral("The later state (.fleet or a cluster file); none with --kubeconfig or --context (the live cluster now)."));
     if (!parseSubcommandArguments(parser, arguments, "diff"))
         return 2;
     if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(helpTextWithUsage(parser, QStringLiteral("fleetscope diff BEFORE AFTER [--plan NAME|PLAN.json] [--prices FILE] [--format text|json]"))), stdout);
+        std::fputs(qPrintable(helpTextWithUsage(parser, QStringLiteral("fleetscope diff BEFORE (AFTER | --kubeconfig FILE [--context NAME]) [--plan NAME|PLAN.json] [--prices FILE] [--format text|json]"))), stdout);
         return 0;
     }
     const QString format = parser.value(QStringLiteral("format"));
@@ -114,8 +127,30 @@ int runDiff(const QStringList& arguments)
         importers::printTerminalf(stderr, "fleetscope diff: --format: expected text or json, got \"%s\"\n", qPrintable(format));
         return 2;
     }
-    if (parser.positionalArguments().size() != 2) {
-        importers::printTerminalf(stderr, "fleetscope diff: give two states, BEFORE and AFTER (each a .fleet document or a cluster file)\n");
+    // AFTER: a file, or the live cluster now (--kubeconfig, --context).
+    ClusterSource live;
+    live.live = parser.isSet(QStringLiteral("kubeconfig")) || parser.isSet(QStringLiteral("context"));
+    if (live.live) {
+        live.kubeconfig = parser.value(QStringLiteral("kubeconfig"));
+        live.context = parser.value(QStringLiteral("context"));
+        if (parser.isSet(QStringLiteral("kubeconfig")) && live.kubeconfig.isEmpty()) {
+            importers::printTerminalf(stderr, "fleetscope diff: --kubeconfig: expected a file name\n");
+            return 2;
+        }
+    }
+    if (parser.isSet(QStringLiteral("request-timeout"))) {
+        const auto timeout = parseRequestTimeout(parser.value(QStringLiteral("request-timeout")));
+        if (!timeout || !live.live) {
+            importers::printTerminalf(stderr, "fleetscope diff: --request-timeout: %s\n",
+                !live.live ? "applies to the live cluster (--kubeconfig or --context) only"
+                           : "expected whole seconds or a duration such as 30s, 2m or 1m30s (0: no bound)");
+            return 2;
+        }
+        live.requestTimeout = *timeout;
+    }
+    if (parser.positionalArguments().size() != (live.live ? 1 : 2)) {
+        importers::printTerminalf(stderr, live.live ? "fleetscope diff: give one state, BEFORE, with --kubeconfig or --context (AFTER is the live cluster now)\n"
+                                                    : "fleetscope diff: give two states, BEFORE and AFTER (each a .fleet document or a cluster file)\n");
         return 2;
     }
     std::optional<CommandPlan> plan;
@@ -126,7 +161,7 @@ int runDiff(const QStringList& arguments)
                 importers::printTerminalf(stderr, "fleetscope diff: note: %s\n", plan->note.c_str());
         } catch (const std::exception& e) {
             // A plan is the one made on BEFORE: names are looked up there only.
-            const bool afterKeepsPlans = importers::isFleetDocumentFile(commandLinePath(parser.positionalArguments()[1]));
+            const bool afterKeepsPlans = !live.live && importers::isFleetDocumentFile(commandLinePath(parser.positionalArguments()[1]));
             importers::printTerminalf(stderr, "fleetscope diff: %s%s\n", importers::messageText(e).c_str(),
                 afterKeepsPlans ? " (diff looks plan names up in BEFORE, the state the plan was made on)" : "");
             return 2;
@@ -134,7 +169,9 @@ int runDiff(const QStringList& arguments)
     }
     try {
         const auto before = importers::loadClusterFiles({ commandLinePath(parser.positionalArguments()[0]) });
-        const auto after = importers::loadClusterFiles({ commandLinePath(parser.positionalArguments()[1]) });
+        const auto after = live.live ? loadClusterOnly(live) : importers::loadClusterFiles({ commandLinePath(parser.positionalArguments()[1]) });
+        const std::string afterLabel
+            = live.live ? clusterSourceLabel(live).toStdString() : commandLinePath(parser.positionalArguments()[1]);
         const model::PriceTable prices = importers::loadPriceTable(commandLinePath(parser.value(QStringLiteral("prices"))));
         if (plan) {
             // As plan check says: a plan made on another state than BEFORE judges "carried out"
@@ -150,7 +187,6 @@ int runDiff(const QStringList& arguments)
                 *before.store, *before.topology, model::planNodePrices(*before.store, &prices), *after.store, *after.topology,
                 model::planNodePrices(*after.store, &prices), plan->plan);
             const std::string beforeLabel = commandLinePath(parser.positionalArguments()[0]);
-            const std::string afterLabel = commandLinePath(parser.positionalArguments()[1]);
             std::cout << (format == QLatin1String("json") ? importers::planOutcomeJson(outcome, plan->label, beforeLabel, afterLabel)
                                                           : importers::planOutcomeText(outcome, plan->label, afterLabel));
             std::cout.flush();
@@ -169,11 +205,15 @@ int runDiff(const QStringList& arguments)
             return 1;
         }
         // On stderr, so that the output stays what Export Changes writes for the same states.
-        for (const std::string& note : planDifferenceNotes(commandLinePath(parser.positionalArguments()[0]),
-                 commandLinePath(parser.positionalArguments()[1])))
-            importers::printTerminalf(stderr, "fleetscope diff: note: %s\n", note.c_str());
+        if (!live.live)
+            for (const std::string& note : planDifferenceNotes(commandLinePath(parser.positionalArguments()[0]),
+                     commandLinePath(parser.positionalArguments()[1])))
+                importers::printTerminalf(stderr, "fleetscope diff: note: %s\n", note.c_str());
     } catch (const std::exception& e) {
-        importers::printTerminalf(stderr, "fleetscope diff: %s\n", qPrintable(importFailureMessage(e, parser.positionalArguments().join(QLatin1Char(' ')))));
+        QString what = parser.positionalArguments().join(QLatin1Char(' '));
+        if (live.live)
+            what += QLatin1Char(' ') + clusterSourceLabel(live);
+        importers::printTerminalf(stderr, "fleetscope diff: %s\n", qPrintable(importFailureMessage(e, what)));
         return 1;
     }
     return 0;

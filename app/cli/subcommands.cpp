@@ -39,7 +39,7 @@ const Subcommand kSubcommands[] = {
         "fleetscope save (FILE... | --simulate N | --kubeconfig FILE) -o FILE.fleet [--plan PLAN.json]... [--notes TEXT]",
         &runSave, nullptr },
     { "plans", "fleetscope plans DOC.fleet [--format text|json]", &runPlans, nullptr },
-    { "diff", "fleetscope diff BEFORE AFTER [--plan NAME|PLAN.json] [--prices FILE] [--format text|json]", &runDiff, nullptr },
+    { "diff", "fleetscope diff BEFORE (AFTER | --kubeconfig FILE [--context NAME]) [--plan NAME|PLAN.json] [--prices FILE] [--format text|json]", &runDiff, nullptr },
     { "bench", "fleetscope bench fgd --data DIR --trace NAME|all [--seeds 42-51] [--policies LIST] [--format text|json]", &runBench,
         nullptr },
 };

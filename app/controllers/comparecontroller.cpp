@@ -21,6 +21,8 @@
 #include "model/plan/planprices.h"
 #include "app/controllers/plancontroller.h"
 #include "views/itemmodels/changesmodel.h"
+#include "views/map/comparedmarks.h"
+#include "views/map/fleetmapview.h"
 #include "views/panels/changespanel.h"
 
 #include <QCoreApplication>
@@ -50,6 +52,8 @@ struct ComparedState {
     QString thenLabel, nowLabel;
     /// The later state's nodes matched to the shown ones, for the map's difference.
     std::shared_ptr<const model::LaterState> later;
+    /// The nodes added and removed, as the map marks them.
+    std::shared_ptr<const views::ComparedMarks> marks;
 };
 
 namespace {
@@ -189,7 +193,8 @@ bool CompareController::start(const QString& label, Load load)
     auto reading = std::make_shared<StoreReadGuard>(cluster->store); // a live batch waits for the worker
     m_job->start(
         tr("Reading %1\u2026").arg(label),
-        [load, label, reading, before = cluster->store, thenLabel = cluster->sourceLabel, prices = m_window->prices()](LongJobToken& token) {
+        [load, label, reading, before = cluster->store, topology = cluster->topology, thenLabel = cluster->sourceLabel,
+            prices = m_window->prices()](LongJobToken& token) {
             Outcome out;
             try {
                 TokenImportProgress progress(token);
@@ -202,6 +207,8 @@ bool CompareController::start(const QString& label, Load load)
                 state->diff = std::make_shared<const importers::StateDiff>(importers::diffStates(
                     *before, *after.store, model::planNodePrices(*before, prices.get()), model::planNodePrices(*after.store, prices.get())));
                 state->later = model::makeLaterState(*before, after.store, prices);
+                state->marks = std::make_shared<const views::ComparedMarks>(
+                    views::makeComparedMarks(*before, topology, *after.store, state->diff->nodesRemoved, state->diff->nodesAdded));
                 state->after = std::move(after.store);
                 state->afterTopology = std::move(after.topology);
                 state->thenLabel = thenLabel;
@@ -258,6 +265,7 @@ void CompareController::finish(std::shared_ptr<ComparedState> result, const QStr
     }
     m_dock->show();
     m_dock->raise();
+    m_window->mapView()->setComparedMarks(m_shown->marks);
     if (m_metricAction && m_metricAction->isChecked())
         showDifference(true);
     m_lastMessage = tr("Compared with %1: %2 nodes added, %3 removed; %4 pods moved, %5 created, %6 deleted.")
@@ -273,6 +281,7 @@ void CompareController::clear()
     if (!m_shown)
         return;
     m_panel->setDiff(nullptr, QString(), QString());
+    m_window->mapView()->setComparedMarks(nullptr);
     if (m_metricAction && m_metricAction->isChecked())
         m_metricAction->setChecked(false); // the map shows the new cluster's chosen metric already
     releaseOffGuiThread(std::move(m_shown));

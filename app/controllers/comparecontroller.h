@@ -3,7 +3,8 @@
 // File > Compare With...: the shown state ("then") against a later one ("now": a .fleet
 // document, cluster files, or a simulation for benchmarks), compared as `fleetscope diff`
 // compares them (importers/document/statediff.h) and listed in the Changes dock
-// (views/panels/changespanel.h); File > Export Changes writes what the dock lists.
+// (views/panels/changespanel.h); the map marks the nodes added and removed
+// (views/map/layers/comparednodelayer.h); File > Export Changes writes what the dock lists.
 //
 // Threads: the later state is read and the diff computed as a LongJob (app/controllers/longjob.h)
 // on a worker (a thread of its own, not Qt's global pool, which the raster engine waits on)

@@ -134,6 +134,15 @@ public:
         m_at += n;
         return s;
     }
+    /// The next `n` bytes (a text whose length count() read).
+    std::string_view take(std::size_t n)
+    {
+        if (m_data.size() - m_at < n)
+            fail("cut short");
+        const std::string_view s = m_data.substr(m_at, n);
+        m_at += n;
+        return s;
+    }
     void expectEnd() const
     {
         if (m_at != m_data.size())

@@ -3,6 +3,7 @@
 #include "importers/optionfile.h"
 
 #include "bytecolumns.h"
+#include "inflatingcolumn.h"
 #include "phasetimer.h"
 #include "sqlitehandle_p.h"
 #include "storecodec.h"
@@ -589,11 +590,13 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
 
         // The columns: every one version 1 writes, no other. Each is inflated on a thread of its
         // own from the moment its row is read, and the store is rebuilt as the columns come:
-        // the strings (written first, the largest) are interned while the others inflate.
+        // the strings (written first, the largest) are interned as they are inflated
+        // (inflatingcolumn.h), while the others inflate.
         struct Column {
             bool zlib = false;
             std::string raw;                           // compression "none"
             std::shared_future<std::string> inflated; // compression "zlib"
+            std::unique_ptr<document::InflatingColumn> streamed; // "strings", compression "zlib"
         };
         std::map<std::string, Column> columns;
         {
@@ -612,6 +615,10 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
                     throw DocumentFormatError("column " + name + " has a negative size");
                 Column& column = columns[name];
                 column.zlib = compression == "zlib";
+                if (column.zlib && name == "strings") {
+                    column.streamed = std::make_unique<document::InflatingColumn>(q.blob(3), static_cast<std::uint64_t>(size), name);
+                    continue;
+                }
                 if (column.zlib) {
                     column.inflated = std::async(std::launch::async, [data = q.blob(3), rawSize = static_cast<std::uint64_t>(size), name] {
                                           return document::decompressColumn(data, rawSize, name);
@@ -628,13 +635,29 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
             if (!columns.count(name))
                 throw DocumentFormatError("column " + name + " is missing");
         timer.mark("document, plans, select columns");
-        document::DecodedStore decoded = document::decodeStore([&](const std::string& name) -> std::string_view {
-            const Column& column = columns.at(name);
-            return column.zlib ? std::string_view(column.inflated.get()) : std::string_view(column.raw);
-        });
+        // The topology is built while the store's last check runs (decodeStore()).
+        model::TopologySpec spec;
+        if (topologySpec)
+            spec = *topologySpec;
+        else
+            spec.levelKeys = doc.topologyKeys.empty() ? model::TopologySpec::defaults().levelKeys : doc.topologyKeys;
+        document::DecodeHooks hooks;
+        if (const Column& strings = columns.at("strings"); strings.streamed)
+            hooks.stringsReady = [&strings](std::size_t end) { return strings.streamed->waitFor(end); };
+        hooks.whileChecking = [&](const model::ClusterStore& store) {
+            doc.cluster.topology = std::make_shared<model::Topology>(model::Topology::build(store, spec));
+        };
+        document::DecodedStore decoded = document::decodeStore(
+            [&](const std::string& name) -> std::string_view {
+                const Column& column = columns.at(name);
+                return column.streamed ? column.streamed->bytes()
+                    : column.zlib      ? std::string_view(column.inflated.get())
+                                       : std::string_view(column.raw);
+            },
+            hooks);
         c.store = std::move(decoded.store);
         c.usage = std::move(decoded.usage);
-        timer.mark("inflate and rebuild the store");
+        timer.mark("inflate and rebuild the store, topology");
         doc.plans = plans.get();
     } catch (const DocumentFormatError& e) {
         throw FleetDocumentError(fileName, e.what());
@@ -646,13 +669,6 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
     if (doc.cluster.store->nodeCount() == 0 && doc.cluster.store->podCount() == 0)
         throw FleetDocumentError(fileName, "holds no nodes and no pods");
     timer.mark("wait for the plans");
-    model::TopologySpec spec;
-    if (topologySpec)
-        spec = *topologySpec;
-    else
-        spec.levelKeys = doc.topologyKeys.empty() ? model::TopologySpec::defaults().levelKeys : doc.topologyKeys;
-    doc.cluster.topology = std::make_shared<model::Topology>(model::Topology::build(*doc.cluster.store, spec));
-    timer.mark("topology");
     return doc;
 }
 

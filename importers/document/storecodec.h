@@ -67,10 +67,28 @@ struct DecodedStore {
     std::size_t podsOnUnknownNodes = 0;
 };
 
+/// What a reader that overlaps its work with decodeStore() gives it (both optional).
+struct DecodeHooks {
+    /// When set, column("strings") is still being written (inflated on another thread,
+    /// inflatingcolumn.h) and is interned as it comes: stringsReady(end) blocks until at least
+    /// its first min(end, size) bytes are final and returns how many are; stringsReady(SIZE_MAX)
+    /// returns once the whole column is, and checked. It throws what made the column fail,
+    /// which decodeStore() reports before an error of its own in those bytes.
+    std::function<std::size_t(std::size_t end)> stringsReady;
+    /// When set, called on decodeStore()'s thread with the finalized store while the last
+    /// check (no two pods share a namespace and name) runs on another thread: the caller's
+    /// own work on the store (its topology) overlaps it. decodeStore() returns only once both
+    /// are done and the check passed; what the callback throws is passed on.
+    std::function<void(const model::ClusterStore&)> whileChecking;
+};
+
 /// Rebuilds the store from `column(name)`, the raw bytes of each storeColumnNames() column.
 /// Every value is checked (string and resource ids, enums, counts, sorted selector values,
 /// node references of the usage); throws DocumentFormatError naming the column, the byte and
 /// what is wrong, or naming the node or pod the store refused. Never returns a partial store.
-[[nodiscard]] DecodedStore decodeStore(const std::function<std::string_view(const std::string&)>& column);
+/// `column` is called from this thread and one other at a time (never for the same name).
+/// Thread: any; uses one more thread while the nodes are added (the pod templates and pods'
+/// columns are decoded there) and one while the store is finalized (findDuplicatePod()).
+[[nodiscard]] DecodedStore decodeStore(const std::function<std::string_view(const std::string&)>& column, const DecodeHooks& hooks = {});
 
 } // namespace fleet::importers::document

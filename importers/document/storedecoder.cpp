@@ -4,14 +4,14 @@
 #include "storecodec.h"
 
 #include "bytecolumns.h"
+#include "inflatingcolumn.h"
 #include "phasetimer.h"
 
 #include "importers/kubenames.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <limits>
 #include <stdexcept>
 
@@ -21,25 +21,9 @@ using namespace fleet::model;
 
 std::string decompressColumn(std::string_view compressed, std::uint64_t rawSize, const std::string& column)
 {
-    // zlib cannot inflate more than ~1032 bytes out of one byte in: a larger claim is a lie,
-    // refused before it allocates.
-    if (rawSize > compressed.size() * 1100 + 64 || rawSize > (std::uint64_t { 1 } << 32))
-        throw DocumentFormatError("column " + column + ": claims " + std::to_string(rawSize) + " bytes from "
-                                  + std::to_string(compressed.size()) + " compressed bytes, more than zlib can hold");
+    checkInflatedSize(compressed.size(), rawSize, column); // before it allocates
     std::string out(rawSize, '\0');
-    uLongf size = static_cast<uLongf>(rawSize);
-    uLong consumed = static_cast<uLong>(compressed.size());
-    const int rc = uncompress2(reinterpret_cast<Bytef*>(out.data()), &size, reinterpret_cast<const Bytef*>(compressed.data()), &consumed);
-    // The stream is consumed exactly: bytes after its end are not part of what was written.
-    if (rc == Z_OK && consumed != compressed.size())
-        throw DocumentFormatError("column " + column + ": " + std::to_string(compressed.size() - consumed)
-                                  + " bytes follow the end of the compressed data");
-    if (rc != Z_OK || size != rawSize)
-        throw DocumentFormatError("column " + column + ": the compressed data is damaged (zlib: "
-                                  + (rc == Z_OK ? std::string("inflates to ") + std::to_string(size) + " bytes, expected "
-                                                      + std::to_string(rawSize)
-                                                : std::string(zError(rc)))
-                                  + ")");
+    inflateColumn(compressed, out.data(), rawSize, column, {});
     return out;
 }
 
@@ -292,19 +276,23 @@ auto refused(const std::string& column, const std::string& what, F&& f)
 // whose names hold one was forged or damaged, and is refused before they reach a terminal, a
 // CSV or a script.
 //
-// Every name and label the store holds is one of its interned strings (StringId), and most are
-// shared (a label by thousands of pods, a node name by its pods): each string of the pool is
-// checked once (~1.7M strings, ~50 MB at 100,000 nodes), rather than each pod's name,
+// Every name and label the store holds is one of the document's strings (a StringId of the
+// "strings" column: node records and pod templates name them by id), and most are shared (a
+// label by thousands of pods, a node name by its pods): each of those strings is checked once
+// (~1.7M strings, ~50 MB at 100,000 nodes; anyControlCharacter()), rather than each pod's name,
 // namespace, node and labels (~400 MB). Only when one holds a control character (which other
-// strings, such as a condition's message, may) are the nodes and pods walked, to refuse the
-// first name or label that holds it and say which.
+// strings, such as a condition's message, may) are the nodes and pods walked (checkNames()), to
+// refuse the first name or label that holds it and say which.
+bool anyControlCharacter(const StringPool& pool, std::size_t strings)
+{
+    for (std::size_t i = 0; i < strings; ++i)
+        if (controlCharacterOffset(pool.view(StringId(static_cast<std::uint32_t>(i)))).has_value())
+            return true;
+    return false;
+}
+
 void checkNames(const ClusterStore& s)
 {
-    bool any = false;
-    for (std::size_t i = 0; i < s.strings().size() && !any; ++i)
-        any = controlCharacterOffset(s.strings().view(StringId(static_cast<std::uint32_t>(i)))).has_value();
-    if (!any)
-        return;
     // The message (and its "where") is built only when a name is refused: the pods' loop runs
     // 1.6M times at 100,000 nodes.
     auto check = [](std::string_view text, const char* what, const char* item, std::size_t index) {
@@ -331,6 +319,15 @@ void checkNames(const ClusterStore& s)
     }
 }
 
+// The pod templates and the pods' columns, decoded apart from the store.
+struct PodColumns {
+    std::vector<PodRecord> templates;
+    std::vector<std::uint32_t> names, nodeNames, templateOf; // string ids, template indexes
+    std::vector<PodPhase> phases;
+    std::vector<std::uint16_t> flags;
+    bool controlCharacters = false; // anyControlCharacter() of the document's strings
+};
+
 // refused() for the item at `index` (1-based in the message): the message is built only when
 // the store refuses, since the pods' loop runs 1.6M times.
 template <class F>
@@ -349,32 +346,54 @@ auto refusedAt(const char* column, const char* item, std::size_t index, F&& f)
 
 } // namespace
 
-DecodedStore decodeStore(const std::function<std::string_view(const std::string&)>& column)
+DecodedStore decodeStore(const std::function<std::string_view(const std::string&)>& column, const DecodeHooks& hooks)
 {
     DecodedStore out;
     out.store = std::make_shared<ClusterStore>();
     ClusterStore& s = *out.store;
 
     PhaseTimer timer("open, rebuild");
+    // The strings are interned as they are inflated (hooks.stringsReady): before each read,
+    // need(n) waits until the next n bytes (or the rest of the column) are there.
     ByteReader strings(column("strings"), "strings");
-    const std::size_t stringCount = strings.count("strings");
-    if (stringCount == 0)
-        strings.fail("no strings (the empty string is always string 0)");
-    s.strings().reserve(stringCount);
-    std::string text;
-    for (std::size_t i = 0; i < stringCount; ++i) {
-        const std::uint64_t shared = strings.varint();
-        if (shared > text.size())
-            strings.fail("string " + std::to_string(i) + " shares " + std::to_string(shared) + " characters with a string of "
-                         + std::to_string(text.size()));
-        text.resize(shared);
-        text += strings.text("string");
-        if (s.strings().intern(text).value != i)
-            strings.fail("string " + std::to_string(i) + " repeats an earlier one");
+    std::size_t stringsReady = hooks.stringsReady ? 0 : SIZE_MAX;
+    auto need = [&](std::size_t bytes) {
+        if (strings.offset() + bytes > stringsReady)
+            stringsReady = hooks.stringsReady(strings.offset() + bytes);
+    };
+    std::size_t stringCount = 0;
+    try {
+        need(10); // a varint is at most 10 bytes
+        stringCount = strings.count("strings");
+        if (stringCount == 0)
+            strings.fail("no strings (the empty string is always string 0)");
+        s.strings().reserve(stringCount);
+        std::string text;
+        for (std::size_t i = 0; i < stringCount; ++i) {
+            need(20); // two varints: the characters shared with the string before, the length
+            const std::uint64_t shared = strings.varint();
+            if (shared > text.size())
+                strings.fail("string " + std::to_string(i) + " shares " + std::to_string(shared) + " characters with a string of "
+                             + std::to_string(text.size()));
+            text.resize(shared);
+            const std::size_t length = strings.count("string");
+            need(length);
+            text += strings.take(length);
+            if (s.strings().intern(text).value != i)
+                strings.fail("string " + std::to_string(i) + " repeats an earlier one");
+        }
+        strings.expectEnd();
+        if (hooks.stringsReady)
+            hooks.stringsReady(SIZE_MAX); // the whole stream inflated and its checksum right
+    } catch (const DocumentFormatError&) {
+        // Bytes of a damaged stream come before zlib sees the damage: the stream's own error
+        // is the one to report.
+        if (hooks.stringsReady)
+            hooks.stringsReady(SIZE_MAX);
+        throw;
     }
-    strings.expectEnd();
 
-    timer.mark("strings (wait for zlib, intern)");
+    timer.mark("strings (inflated as interned)");
     ByteReader resources(column("resources"), "resources");
     const std::uint64_t resourceCount = resources.varint();
     if (resourceCount < kFirstExtendedKey || resourceCount > 65535)
@@ -388,6 +407,49 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
 
     const Decoder dec(s, stringCount, resourceCount);
 
+    // The pod templates and the pods' columns are decoded on another thread while the nodes
+    // are added on this one, and the document's strings checked for control characters there:
+    // that thread reads the string pool only, and adding nodes never changes it (every string
+    // a node record holds is one of the pool's, which addNode() interns again: a lookup).
+    std::future<PodColumns> podColumns = std::async(std::launch::async, [&] {
+        PodColumns c;
+        ByteReader templates(column("pod_templates"), "pod_templates");
+        c.templates.resize(templates.count("pod templates", 20));
+        for (PodRecord& t : c.templates)
+            dec.podTemplate(templates, t);
+        templates.expectEnd();
+
+        ByteReader pods(column("pods"), "pods");
+        const std::size_t podCount = pods.count("pods", 5);
+        c.names.resize(podCount);
+        c.nodeNames.resize(podCount);
+        c.templateOf.resize(podCount);
+        c.phases.resize(podCount);
+        c.flags.resize(podCount);
+        auto deltas = [&](std::vector<std::uint32_t>& into, const char* what) {
+            std::int64_t last = 0;
+            for (std::uint32_t& v : into) {
+                const std::int64_t d = pods.zigzag();
+                if ((d > 0 && last > INT64_MAX - d) || (d < 0 && last < INT64_MIN - d) || last + d < 0
+                    || static_cast<std::uint64_t>(last + d) >= stringCount)
+                    pods.fail(std::string(what) + " out of range");
+                last += d;
+                v = static_cast<std::uint32_t>(last);
+            }
+        };
+        deltas(c.names, "pod name");
+        deltas(c.nodeNames, "pod node name");
+        for (PodPhase& ph : c.phases)
+            ph = dec.enumValue(pods, PodPhase::Unknown, "pod phase");
+        for (std::uint16_t& f : c.flags)
+            f = static_cast<std::uint16_t>(pods.below(1u << 16, "pod flags"));
+        for (std::uint32_t& t : c.templateOf)
+            t = pods.below(c.templates.size(), "pod template");
+        pods.expectEnd();
+        c.controlCharacters = anyControlCharacter(s.strings(), stringCount);
+        return c;
+    });
+
     ByteReader nodes(column("nodes"), "nodes");
     const std::size_t nodeCount = nodes.count("nodes", 20);
     NodeRecord node;
@@ -397,41 +459,12 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
     }
     nodes.expectEnd();
 
-    timer.mark("nodes (addNode)");
-    ByteReader templates(column("pod_templates"), "pod_templates");
-    std::vector<PodRecord> podTemplates(templates.count("pod templates", 20));
-    for (PodRecord& t : podTemplates)
-        dec.podTemplate(templates, t);
-    templates.expectEnd();
+    timer.mark("nodes (addNode; pod templates and columns beside)");
+    PodColumns pc = podColumns.get();
+    std::vector<PodRecord>& podTemplates = pc.templates;
+    const std::size_t podCount = pc.names.size();
 
-    timer.mark("pod templates");
-    ByteReader pods(column("pods"), "pods");
-    const std::size_t podCount = pods.count("pods", 5);
-    std::vector<std::uint32_t> names(podCount), nodeNames(podCount), templateOf(podCount);
-    std::vector<PodPhase> phases(podCount);
-    std::vector<std::uint16_t> flags(podCount);
-    auto deltas = [&](std::vector<std::uint32_t>& into, const char* what) {
-        std::int64_t last = 0;
-        for (std::uint32_t& v : into) {
-            const std::int64_t d = pods.zigzag();
-            if ((d > 0 && last > INT64_MAX - d) || (d < 0 && last < INT64_MIN - d) || last + d < 0
-                || static_cast<std::uint64_t>(last + d) >= stringCount)
-                pods.fail(std::string(what) + " out of range");
-            last += d;
-            v = static_cast<std::uint32_t>(last);
-        }
-    };
-    deltas(names, "pod name");
-    deltas(nodeNames, "pod node name");
-    for (PodPhase& ph : phases)
-        ph = dec.enumValue(pods, PodPhase::Unknown, "pod phase");
-    for (std::uint16_t& f : flags)
-        f = static_cast<std::uint16_t>(pods.below(1u << 16, "pod flags"));
-    for (std::uint32_t& t : templateOf)
-        t = pods.below(podTemplates.size(), "pod template");
-    pods.expectEnd();
-
-    timer.mark("pods columns");
+    timer.mark("wait for the pod templates and columns");
     const std::string_view uidColumn = column("pod_uids");
     if (uidColumn.size() < podCount)
         ByteReader(uidColumn, "pod_uids").fail("holds fewer kinds than pods");
@@ -440,7 +473,8 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
     // The first pod of each template is added from its record (the importers' path, every
     // check of addPod()); the others copy that pod's interned attributes (addPodLike()), which
     // is what addPod() would make of the same record with another name, node, phase, flags
-    // and uid.
+    // and uid. A template's record is needed for its first pod only: it is moved, not copied
+    // (35,591 templates at 100,000 nodes, each with its labels, tolerations and selectors).
     std::vector<PodId> firstOfTemplate(podTemplates.size());
     PodRecord r;
     char uidText[36];
@@ -463,18 +497,18 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
             throw DocumentFormatError("column pod_uids, byte " + std::to_string(i) + ": uid kind "
                                       + std::to_string(static_cast<std::uint8_t>(uidColumn[i])) + " is not one this version knows");
         }
-        PodId& first = firstOfTemplate[templateOf[i]];
+        PodId& first = firstOfTemplate[pc.templateOf[i]];
         if (first.isValid()) {
             refusedAt("pods", "pod", i, [&] {
-                return s.addPodLike(first, StringId(names[i]), StringId(nodeNames[i]), phases[i], flags[i], uid);
+                return s.addPodLike(first, StringId(pc.names[i]), StringId(pc.nodeNames[i]), pc.phases[i], pc.flags[i], uid);
             });
             continue;
         }
-        r = podTemplates[templateOf[i]];
-        r.name = s.str(StringId(names[i]));
-        r.nodeName = s.str(StringId(nodeNames[i]));
-        r.phase = phases[i];
-        r.flags = flags[i];
+        r = std::move(podTemplates[pc.templateOf[i]]);
+        r.name = s.str(StringId(pc.names[i]));
+        r.nodeName = s.str(StringId(pc.nodeNames[i]));
+        r.phase = pc.phases[i];
+        r.flags = pc.flags[i];
         r.uid = uid;
         first = refusedAt("pods", "pod", i, [&] { return s.addPod(r); });
     }
@@ -522,52 +556,73 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
     budgets.expectEnd();
 
     timer.mark("namespaces, budgets");
-    if (const auto [dup, first] = s.findDuplicatePod(); dup.isValid())
-        throw DocumentFormatError("column pods: pod " + std::to_string(dup.value + 1) + " has the namespace/name of pod "
-                                  + std::to_string(first.value + 1));
-    timer.mark("findDuplicatePod");
-    checkNames(s);
-    timer.mark("checkNames");
-    out.podsOnUnknownNodes = refused("pods", "the sums of requests", [&] { return s.finalize(); });
+    // No two pods share a namespace and name: checked on another thread while the store is
+    // finalized, its usage read and the caller's work done (hooks.whileChecking). It reads the
+    // pods' namespace, name and deleted columns, which none of those change. A failure from
+    // here on is reported after the checks that come before it (a duplicate pod, a name with a
+    // control character), as when they ran first.
+    std::future<std::pair<PodId, PodId>> duplicate = std::async(std::launch::async, [&s] { return s.findDuplicatePod(); });
+    bool checked = false;
+    auto checks = [&] {
+        if (checked)
+            return;
+        checked = true;
+        if (const auto [dup, first] = duplicate.get(); dup.isValid())
+            throw DocumentFormatError("column pods: pod " + std::to_string(dup.value + 1) + " has the namespace/name of pod "
+                                      + std::to_string(first.value + 1));
+        if (pc.controlCharacters)
+            checkNames(s);
+    };
+    try {
+        out.podsOnUnknownNodes = refused("pods", "the sums of requests", [&] { return s.finalize(); });
 
-    timer.mark("finalize");
-    ByteReader u(column("usage"), "usage");
-    if (u.flag("usage present")) {
-        auto usage = std::make_shared<ClusterUsage>(nodeCount);
-        auto figure = [&](const char* what) {
-            const double v = u.float64();
-            if (!std::isnan(v) && (!std::isfinite(v) || v < 0))
-                u.fail(std::string(what) + " is " + std::to_string(v));
-            return v;
-        };
-        for (std::size_t n = 0; n < nodeCount; ++n) {
-            usage->cpuUsedMilli[n] = figure("cpu used");
-            usage->memoryUsedBytes[n] = figure("memory used");
-            usage->gpuUtilization[n] = figure("GPU utilization");
-            usage->gpusMeasured[n] = u.int32("GPUs measured");
-            usage->idleAllocatedGpus[n] = u.int32("idle GPUs");
-            if (usage->gpusMeasured[n] < 0 || usage->idleAllocatedGpus[n] < -1)
-                u.fail("a negative GPU count");
+        timer.mark("finalize");
+        ByteReader u(column("usage"), "usage");
+        if (u.flag("usage present")) {
+            auto usage = std::make_shared<ClusterUsage>(nodeCount);
+            auto figure = [&](const char* what) {
+                const double v = u.float64();
+                if (!std::isnan(v) && (!std::isfinite(v) || v < 0))
+                    u.fail(std::string(what) + " is " + std::to_string(v));
+                return v;
+            };
+            for (std::size_t n = 0; n < nodeCount; ++n) {
+                usage->cpuUsedMilli[n] = figure("cpu used");
+                usage->memoryUsedBytes[n] = figure("memory used");
+                usage->gpuUtilization[n] = figure("GPU utilization");
+                usage->gpusMeasured[n] = u.int32("GPUs measured");
+                usage->idleAllocatedGpus[n] = u.int32("idle GPUs");
+                if (usage->gpusMeasured[n] < 0 || usage->idleAllocatedGpus[n] < -1)
+                    u.fail("a negative GPU count");
+            }
+            usage->idleGpus.resize(u.count("idle GPUs", 12));
+            for (IdleGpu& g : usage->idleGpus) {
+                g.node = NodeId(u.below(nodeCount, "node"));
+                g.pod = PodId(u.below(podCount, "pod"));
+                g.device = u.int32("device");
+                g.peakUtilization = figure("peak utilization");
+                g.sharedBy = u.int32("sharedBy");
+                if (g.sharedBy < 1)
+                    u.fail("an idle GPU shared by " + std::to_string(g.sharedBy) + " pods");
+            }
+            usage->allocatedGpusMeasured = u.zigzag();
+            usage->windowSeconds = figure("window");
+            usage->idleThreshold = figure("idle threshold");
+            usage->time = figure("time");
+            usage->source = u.text("usage source");
+            out.usage = std::move(usage);
         }
-        usage->idleGpus.resize(u.count("idle GPUs", 12));
-        for (IdleGpu& g : usage->idleGpus) {
-            g.node = NodeId(u.below(nodeCount, "node"));
-            g.pod = PodId(u.below(podCount, "pod"));
-            g.device = u.int32("device");
-            g.peakUtilization = figure("peak utilization");
-            g.sharedBy = u.int32("sharedBy");
-            if (g.sharedBy < 1)
-                u.fail("an idle GPU shared by " + std::to_string(g.sharedBy) + " pods");
-        }
-        usage->allocatedGpusMeasured = u.zigzag();
-        usage->windowSeconds = figure("window");
-        usage->idleThreshold = figure("idle threshold");
-        usage->time = figure("time");
-        usage->source = u.text("usage source");
-        out.usage = std::move(usage);
+        u.expectEnd();
+        timer.mark("usage");
+        if (hooks.whileChecking)
+            hooks.whileChecking(s);
+        timer.mark("the caller's work (topology)");
+    } catch (...) {
+        checks();
+        throw;
     }
-    u.expectEnd();
-    timer.mark("usage");
+    checks();
+    timer.mark("wait for findDuplicatePod");
     return out;
 }
 

@@ -5,7 +5,8 @@
 // later state minus its value now, on the diverging scale the plan difference uses. A node the
 // later state no longer has is minus its value now (it is gone, as a drained node under a
 // plan); a node whose value does not apply on either side is not applicable. Nodes added later
-// have no cell on the shown map. Thread: as Metric (immutable; both stores must outlive it and
+// have no cell on the shown map (views/map/layers/comparednodelayer.h boxes them beside their
+// domain). Thread: as Metric (immutable; both stores must outlive it and
 // not change while a column is computed).
 
 #include "model/metrics/metric.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The fleetscope executable on a live cluster, run as a user runs it: `summary` and
-// `screenshot` with --kubeconfig / --context against the loopback HTTPS fake API server
+// The fleetscope executable on a live cluster, run as a user runs it: `summary`, `screenshot`
+// and `diff BEFORE` (the live cluster now as AFTER) with --kubeconfig / --context against the loopback HTTPS fake API server
 // (tests/common/fakekubeapiserver.h) serving the real EKS fixture, compared with the same
 // commands on the fixture's files.
 
@@ -70,6 +70,7 @@ private slots:
     void execPluginEndsWithFleetscope_data();
     void execPluginEndsWithFleetscope();
     void serverTextCannotForgeLines();
+    void diffWithTheLiveClusterNow();
 
 private:
     // A kubeconfig whose user's token comes from the exec plugin `plugin`; the server never
@@ -445,6 +446,46 @@ void TstCliLive::serverTextCannotForgeLines()
     QVERIFY2(r.err.contains("cannot list resource\\x0Afleetscope: summary written\\x0D\\x1B[2Jdone"), r.err.constData());
     QVERIFY2(!r.err.contains("\nfleetscope: summary written"), r.err.constData());
     QVERIFY2(!r.err.contains('\r') && !r.err.contains('\x1b'), r.err.constData());
+}
+
+// `diff BEFORE --kubeconfig FILE`: BEFORE is the fixture saved as a document, the live cluster
+// now the same with its first pod deleted. The diff is the one `diff BEFORE AFTER` prints for
+// that cluster written as a file, and says one pod deleted; a second state beside the live one
+// is refused.
+void TstCliLive::diffWithTheLiveClusterNow()
+{
+    const QString before = m_dir.filePath("before.fleet");
+    const Run saved = fleetscope({"save", kHoneycomb + "/nodes.json", kHoneycomb + "/pods.json", "-o", before});
+    QVERIFY2(saved.exitCode == 0, saved.err.constData());
+    std::map<std::string, QJsonArray> now = lists();
+    QJsonArray& pods = now["/api/v1/pods"];
+    QVERIFY(pods.size() > 1);
+    pods.removeFirst();
+    FakeKubeApiServer server(m_pki, now, {});
+    const QString kubeconfig = writeKubeconfig(server, "kubeconfig-diff", "fleet-test-token");
+    const Run live = fleetscope({"diff", before, "--kubeconfig", kubeconfig, "--format", "json"});
+    QVERIFY2(live.exitCode == 0, live.err.constData());
+
+    QJsonArray items = now["/api/v1/nodes"];
+    for (const QJsonValue& p : pods)
+        items.append(p);
+    const QString after = m_dir.filePath("after.json");
+    {
+        QFile f(after);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(QJsonObject { { "apiVersion", "v1" }, { "kind", "List" }, { "items", items } }).toJson());
+    }
+    const Run files = fleetscope({"diff", before, after, "--format", "json"});
+    QVERIFY2(files.exitCode == 0, files.err.constData());
+    const QJsonObject diff = QJsonDocument::fromJson(live.out).object();
+    QCOMPARE(diff["pods"]["deleted"].toInt(), 1);
+    QCOMPARE(diff["pods"]["created"].toInt(), 0);
+    QCOMPARE(diff["nodes"]["removed"].toArray().size(), 0);
+    QCOMPARE(diff, QJsonDocument::fromJson(files.out).object());
+
+    const Run both = fleetscope({"diff", before, after, "--kubeconfig", kubeconfig});
+    QCOMPARE(both.exitCode, 2);
+    QVERIFY2(both.err.contains("give one state, BEFORE, with --kubeconfig or --context"), both.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TstCliLive)

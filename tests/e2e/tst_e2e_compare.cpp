@@ -8,7 +8,9 @@
 // JSON is that command's output byte for byte. The GUI thread's longest stall during the
 // comparison is measured (GuiStallProbe) and printed. Then `fleetscope A.fleet --compare
 // B.fleet` on the plan fixtures (pods moved, a node removed, a pod deleted), checked the same way,
-// and Metric > Difference to the Compared State recolours the map and back (pixels).
+// and Metric > Difference to the Compared State recolours the map and back (pixels). Last, the
+// map marks the nodes added and removed: the later state's new node boxed beside its zone, the
+// removed node crossed (their colours counted on the screen).
 
 #include "e2e/desktopsession.h"
 
@@ -89,6 +91,7 @@ class TestE2eCompare : public QObject {
 private slots:
     void compareWithAndExportChanges();
     void compareFromCommandLine();
+    void marksAddedAndRemovedNodes();
 
 private:
     bool answer(DesktopSession& s, const QString& title, const QString& keys);
@@ -297,6 +300,92 @@ void TestE2eCompare::compareFromCommandLine()
         s.grabScreen().save(QStringLiteral("/tmp/cmp_screen.png"));
     }
     QVERIFY(restored);
+    QVERIFY(s.quitApp());
+}
+
+// The pixels of `colour` in `image`, exactly (the compared nodes' marks are not antialiased).
+static int countColour(const QImage& image, QRgb colour)
+{
+    int n = 0;
+    const QImage rgb = image.convertToFormat(QImage::Format_RGB32);
+    for (int y = 0; y < rgb.height(); ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(rgb.constScanLine(y));
+        for (int x = 0; x < rgb.width(); ++x)
+            n += (line[x] & 0xffffff) == (colour & 0xffffff);
+    }
+    return n;
+}
+
+// File > Compare With, the later state being the plan fixtures' cluster after the plan (cpu-a1
+// drained and removed) with one node more, cpu-b3 in us-east-1b: the map shows cpu-b3, which
+// has no cell in the shown layout, as a square in an "Added later (1)" box (AddedNodeLayer's
+// teal, 0,170,160) and crosses cpu-a1 (magenta, 255,70,200); neither colour is on the map
+// before. `fleetscope diff` agrees on which nodes those are.
+void TestE2eCompare::marksAddedAndRemovedNodes()
+{
+    DesktopSession s;
+    const QString data = QStringLiteral(FLEET_TEST_DATA_DIR);
+    const QString before = s.path(QStringLiteral("before.fleet"));
+    run({ QStringLiteral("save"), data + QStringLiteral("/plan/cluster.json"), QStringLiteral("-o"), before });
+    QVERIFY(QFile::exists(before));
+    QJsonObject list = QJsonDocument::fromJson(fileBytes(data + QStringLiteral("/plan/cluster-after-plan.json"))).object();
+    QJsonArray items = list[QStringLiteral("items")].toArray();
+    QJsonObject added;
+    for (const QJsonValue& v : items)
+        if (v[QStringLiteral("kind")] == QStringLiteral("Node") && v[QStringLiteral("metadata")][QStringLiteral("name")] == QStringLiteral("cpu-b1"))
+            added = v.toObject();
+    QVERIFY(!added.isEmpty());
+    QJsonObject metadata = added[QStringLiteral("metadata")].toObject();
+    QJsonObject labels = metadata[QStringLiteral("labels")].toObject();
+    metadata[QStringLiteral("name")] = QStringLiteral("cpu-b3");
+    labels[QStringLiteral("kubernetes.io/hostname")] = QStringLiteral("cpu-b3");
+    metadata[QStringLiteral("labels")] = labels;
+    metadata.remove(QStringLiteral("uid"));
+    added[QStringLiteral("metadata")] = metadata;
+    items.append(added);
+    list[QStringLiteral("items")] = items;
+    const QString after = s.path(QStringLiteral("after.json"));
+    {
+        QFile f(after);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(list).toJson()) > 0);
+    }
+    const QJsonObject diff = QJsonDocument::fromJson(run({ QStringLiteral("diff"), before, after, QStringLiteral("--format"), QStringLiteral("json") })).object();
+    QCOMPARE(diff[QStringLiteral("nodes")][QStringLiteral("added")].toArray(), QJsonArray { QStringLiteral("cpu-b3") });
+    QCOMPARE(diff[QStringLiteral("nodes")][QStringLiteral("removed")].toArray(), QJsonArray { QStringLiteral("cpu-a1") });
+
+    QVERIFY2(s.startDesktop(1400, 1000), qPrintable(s.error()));
+    QVERIFY2(s.startApp({ before }, kWindow), qPrintable(s.error()));
+    auto mapPixels = [&] {
+        if (!s.waitForStillScreen())
+            return QImage();
+        const QImage screen = s.grabScreen();
+        const QRect area = s.mapArea(screen);
+        return area.isValid() ? screen.copy(area) : QImage();
+    };
+    constexpr QRgb kTeal = 0xff00aaa0, kMagenta = 0xffff46c8;
+    const QImage then = mapPixels();
+    QVERIFY2(!then.isNull(), qPrintable(s.error()));
+    QCOMPARE(countColour(then, kTeal), 0);
+    QCOMPARE(countColour(then, kMagenta), 0);
+
+    QVERIFY(s.key(QStringLiteral("alt+f")) && s.key(QStringLiteral("w")));
+    QVERIFY2(answer(s, QStringLiteral("^Compare With$"), QStringLiteral("ctrl+a")), qPrintable(s.error()));
+    QVERIFY(s.type(after) && s.key(QStringLiteral("Return")));
+    QVERIFY(s.waitForNoWindow(QStringLiteral("^Compare With$")));
+    int teal = 0, magenta = 0;
+    QImage now;
+    const bool marked = waitUntil(
+        [&] {
+            now = mapPixels();
+            teal = countColour(now, kTeal);
+            magenta = countColour(now, kMagenta);
+            // The box's 2 px outline alone is over 100 pixels; a cross's two strokes over 10.
+            return teal > 100 && magenta > 10;
+        },
+        30000);
+    if (!marked)
+        now.save(QStringLiteral("/tmp/cmp_marks.png"));
+    QVERIFY2(marked, qPrintable(QStringLiteral("teal %1, magenta %2 pixels").arg(teal).arg(magenta)));
     QVERIFY(s.quitApp());
 }
 

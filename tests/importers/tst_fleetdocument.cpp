@@ -101,6 +101,8 @@ private slots:
     void refusesControlCharactersInNames_data();
     void refusesControlCharactersInNames();
     void checksNamesOncePerString();
+    void stringsInternedAsInflated();
+    void refusesDuplicatePods();
 };
 
 void TestFleetDocument::roundTripsStateAndPlans()
@@ -432,5 +434,62 @@ void TestFleetDocument::checksNamesOncePerString()
     QVERIFY2(e.find("column pods: pod 1: the pod name \"web-1\\x1B]0;x\" holds the control character \\x1B (byte 6)") != std::string::npos,
              e.c_str());
 }
+// The strings column is interned while it is inflated, a chunk of 1 MiB at a time
+// (inflatingcolumn.h): a state whose strings take several chunks opens exactly, and a byte
+// damaged in the middle of them is reported as zlib's damage, not as whatever the garbage
+// inflated before zlib's checksum decoded to.
+void TestFleetDocument::stringsInternedAsInflated()
+{
+    FleetDocument doc;
+    doc.cluster = importers::loadSimulatedCluster({ 10000, 7 });
+    const std::string image = importers::serializeFleetDocument(doc, "big.fleet");
+    using namespace importers::document;
+    std::int64_t rawSize = 0, compressedSize = 0;
+    {
+        Sqlite db = Sqlite::openReadOnlyImage(image);
+        Statement q(db, "SELECT raw_size, length(data) FROM columns WHERE name = 'strings'");
+        QVERIFY(q.step());
+        rawSize = q.integer(0);
+        compressedSize = q.integer(1);
+    }
+    QVERIFY2(rawSize > 3 * (1 << 20), std::to_string(rawSize).c_str()); // several chunks
+    QCOMPARE(summaryOf(importers::readFleetDocument(image, "big.fleet").cluster), summaryOf(doc.cluster));
+
+    for (const std::int64_t at : { compressedSize / 2, compressedSize * 7 / 8 }) {
+        const std::string sql = "UPDATE columns SET data = CAST(substr(data, 1, " + std::to_string(at) + ") || X'A5' || substr(data, "
+            + std::to_string(at + 2) + ") AS BLOB) WHERE name = 'strings'";
+        const std::string e = errorOf(altered(image, sql.c_str()), "big.fleet");
+        QVERIFY2(e.starts_with("big.fleet: column strings: the compressed data is damaged (zlib: "), (sql + " -> " + e).c_str());
+    }
+    // Cut short (its size says more than the stream holds) and followed by bytes of no stream.
+    QVERIFY(errorOf(altered(image, "UPDATE columns SET raw_size = raw_size + 1 WHERE name = 'strings'"), "big.fleet")
+                .starts_with("big.fleet: column strings: the compressed data is damaged (zlib: inflates to "));
+    QCOMPARE(errorOf(altered(image, "UPDATE columns SET data = CAST(data || X'0011' AS BLOB) WHERE name = 'strings'"), "big.fleet"),
+             std::string("big.fleet: column strings: 2 bytes follow the end of the compressed data"));
+}
+
+// Two pods of one namespace and name (checked beside the store's finalize and topology) are
+// refused naming both.
+void TestFleetDocument::refusesDuplicatePods()
+{
+    FleetDocument doc = planDocument();
+    auto store = std::make_shared<model::ClusterStore>();
+    model::NodeRecord node;
+    node.name = "cpu-1";
+    store->addNode(node);
+    model::PodRecord pod;
+    pod.namespaceName = "default";
+    pod.nodeName = "cpu-1";
+    for (const char* name : { "web-0", "web-1", "web-0" }) {
+        pod.name = name;
+        store->addPod(pod);
+    }
+    store->finalize();
+    doc.cluster.store = store;
+    doc.cluster.usage.reset();
+    QCOMPARE(errorOf(importers::serializeFleetDocument(doc, "dup.fleet"), "dup.fleet"),
+             std::string("dup.fleet: column pods: pod 3 has the namespace/name of pod 1"));
+}
+
 QTEST_GUILESS_MAIN(TestFleetDocument)
 #include "tst_fleetdocument.moc"

@@ -11,6 +11,7 @@
 #include "views/map/layers/markerlayer.h"
 #include "views/map/layers/nodedetaillayer.h"
 #include "views/map/layers/addednodelayer.h"
+#include "views/map/layers/comparednodelayer.h"
 #include "views/map/layers/planlayer.h"
 #include "views/map/layers/selectionlayer.h"
 #include "views/map/layers/texelimagelayer.h"
@@ -129,6 +130,7 @@ void FleetMapView::Private::buildLayers()
     markers = addLayer<MarkerLayer>();
     plan = addLayer<PlanLayer>();
     addedNodes = addLayer<AddedNodeLayer>(); // beside domains, over cells: above the plan's marks
+    addLayer<ComparedNodeLayer>(); // the compared state's added and removed nodes
     addLayer<SelectionLayer>();
     breadcrumb = addLayer<BreadcrumbLayer>();
     breadcrumb->setBaseFont(q->font());
@@ -140,6 +142,10 @@ void FleetMapView::setCluster(std::shared_ptr<const model::ClusterStore> store, 
         store.reset();
         topology.reset();
     }
+    // A comparison's marks name the shown store's nodes: another store ends them (a live
+    // batch that rebuilt the topology keeps them; their added nodes go under its root).
+    if (d->scene.store != store)
+        d->scene.comparedMarks.reset();
     d->scene.store = std::move(store);
     d->scene.topology = std::move(topology);
     d->scene.keys = d->scene.store ? MetricKeys::find(*d->scene.store) : MetricKeys {};
@@ -622,6 +628,12 @@ void FleetMapView::setPlanMarks(std::shared_ptr<const PlanMarks> marks)
 {
     d->scene.planMarks = std::move(marks);
     d->notify(MapLayer::PlanChanged);
+}
+
+void FleetMapView::setComparedMarks(std::shared_ptr<const ComparedMarks> marks)
+{
+    d->scene.comparedMarks = std::move(marks);
+    d->notify(MapLayer::CompareChanged);
 }
 
 void FleetMapView::setPlanState(std::shared_ptr<const model::PlanLedger> state)

@@ -40,6 +40,7 @@ class Topology;
 namespace fleet::views {
 
 struct PlanMarks;
+struct ComparedMarks;
 
 // MapMetric (GpuRequested, CpuRequested, MemoryRequested) is declared in mapmetric.h.
 
@@ -158,6 +159,9 @@ public:
     void setDragTarget(model::NodeId node, bool feasible, model::DomainId domain = {});
     /// The plan's outlines and marks (null: none).
     void setPlanMarks(std::shared_ptr<const PlanMarks> marks);
+    /// The nodes a comparison found added and removed (views/map/layers/comparednodelayer.h;
+    /// null: none).
+    void setComparedMarks(std::shared_ptr<const ComparedMarks> marks);
     /// The plan's ledger (null: the loaded state): the zoomed node detail (GPU tiles, pod
     /// strips, pod picking) and the node tooltip show nodes under it, so that a pod the plan
     /// moved is on its new node and a drained or failed node is empty. Kept (shared) until

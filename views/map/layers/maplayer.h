@@ -14,7 +14,8 @@
 //
 // Stack order (bottom to top), in layer order: the texel image with the filter's dimming,
 // domain frames and labels, cell gaps and per-node detail, markers, the plan (drag shading,
-// plan marks), selection, breadcrumb. VTK actors a layer attaches (none today) are drawn
+// plan marks), the plan's added nodes, the compared state's added and removed nodes, selection,
+// breadcrumb. VTK actors a layer attaches (none today) are drawn
 // first, under all of them (the layers' frame is opaque: such a layer would have to make
 // room in it).
 //
@@ -54,6 +55,7 @@ class vtkRenderer;
 namespace fleet::views {
 
 struct PlanMarks; // views/map/planmarks.h
+struct ComparedMarks; // views/map/comparedmarks.h
 
 /// The map's 2D camera: world x = cell column, world y = layout height - cell row (row 0 of
 /// cells at the top), `unitsPerPixel` world units (cells) per logical pixel, centred on
@@ -145,6 +147,8 @@ struct MapScene {
     /// The plan's ledger, whose pods and requests the zoomed node detail and the tooltip show
     /// (nodeView()); null: the loaded state.
     std::shared_ptr<const model::PlanLedger> planState;
+    /// The nodes File > Compare With found added and removed; null: no comparison shown.
+    std::shared_ptr<const ComparedMarks> comparedMarks;
     /// The camera the view fits the whole map with (to tell "zoomed in").
     double fittedUnitsPerPixel = 1;
     /// Asks for one more frame (merged: one per event-loop turn).
@@ -177,6 +181,7 @@ public:
         ProblemsChanged = 16,
         DragChanged = 32, // dragFeasible, dragTarget, dragDomain
         PlanChanged = 64, // planMarks, planState
+        CompareChanged = 128, // comparedMarks
     };
 
     /// Once, when the layer joins the stack: add its VTK actors to `renderer`.
