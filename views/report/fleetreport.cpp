@@ -385,15 +385,17 @@ void mapsSection(const FleetReportInput& in, ReportPages& pages)
             8);
     if (!in.maps.after.isNull())
         pages.addImage(in.maps.after, height,
-            QStringLiteral("After the plan (%1): nodes the plan removes are grey (not applicable).").arg(in.maps.afterTitle));
+            QStringLiteral("After the plan (%1): nodes the plan removes are grey (not applicable) under a black cross.").arg(in.maps.afterTitle));
+    if (!in.maps.planKey.isEmpty())
+        pages.addParagraph(QStringLiteral("The plan's marks on the maps under it, inside the cells so that their colours stay readable: ")
+                + in.maps.planKey.join(QStringLiteral(", "))
+                + QStringLiteral(". Removed (drained or failed) nodes have a black cross, emptied ones a white cross; the nodes pods "
+                                 "move to or from an amber outline and moves applied although they do not fit (overrides) a red one, "
+                                 "where the cells are large enough to keep their colour inside (the zoomed maps)."),
+            8);
     if (!in.maps.difference.isNull())
         pages.addImage(in.maps.difference, height,
-            in.maps.marked
-                ? QStringLiteral("The plan's difference: after minus before (blue less, red more; cool-to-warm), the nodes the plan changes "
-                                 "outlined, removed ones crossed.")
-                : QStringLiteral("The plan's difference: after minus before (blue less, red more; cool-to-warm). The plan changes more "
-                                 "than %1 nodes: they are not outlined one by one at this scale.")
-                      .arg(reportCount(static_cast<std::int64_t>(kMaxMarkedNodes))));
+            QStringLiteral("The plan's difference: after minus before (blue less, red more; cool-to-warm), with the plan's marks."));
     if (!in.maps.difference.isNull() && !in.maps.differenceScale.isEmpty())
         pages.addParagraph(in.maps.differenceScale, 8);
     if (in.maps.zoomed.empty())

@@ -60,7 +60,17 @@ QStringList legendMarkerKey(const MapLegend& legend)
 {
     const QStringList entries = legend.entries();
     const qsizetype markers = entries.indexOf(QStringLiteral("Markers"));
-    return markers < 0 ? QStringList() : entries.mid(markers + 1);
+    if (markers < 0)
+        return {};
+    const qsizetype plan = entries.indexOf(QStringLiteral("Plan"), markers + 1);
+    return entries.mid(markers + 1, plan < 0 ? -1 : plan - markers - 1);
+}
+
+QStringList legendPlanKey(const MapLegend& legend)
+{
+    const QStringList entries = legend.entries();
+    const qsizetype plan = entries.indexOf(QStringLiteral("Plan"));
+    return plan < 0 ? QStringList() : entries.mid(plan + 1);
 }
 
 struct ReportMapRenderer::Private {
@@ -172,22 +182,20 @@ struct ReportMapRenderer::Private {
             base = "cpu";
         state = std::shared_ptr<const model::PlanLedger>(input.engine, &input.engine->state());
         view->setPlanState(state);
+        // The plan's marks on every map under it, as the window shows them: drawn inside the cells
+        // (or as pixels of the cells where tens of thousands are marked), they leave the colours
+        // under the plan readable, and tell a drained node from one the metric does not apply to.
+        view->setPlanMarks(buildPlanMarks(*input.engine, input.topology.get()));
         view->setMetric(model::makePlanMetric(state, base, model::PlanMetricKind::After));
         QCoreApplication::processEvents();
         out.afterTitle = QString::fromStdString(view->currentMetric().title());
+        if (const MapLegend* l = legend())
+            out.planKey = legendPlanKey(*l);
         log("after metric");
     }
 
     void showDifference()
     {
-        // Marks (outlines, crosses) are drawn at a minimum size each: above a few thousand nodes they
-        // cover the whole fleet at this zoom, and the antialiased strokes took 10 s at 20,000
-        // actions. There the difference's colours alone show the change (out.marked says which).
-        std::shared_ptr<const PlanMarks> marks = buildPlanMarks(*input.engine, input.topology.get());
-        out.marked = marks
-            && marks->changed.size() + marks->emptied.size() + marks->removed.size() + marks->violations.size() <= kMaxMarkedNodes;
-        if (out.marked)
-            view->setPlanMarks(std::move(marks));
         view->setMetric(model::makePlanMetric(state, base, model::PlanMetricKind::Difference));
         QCoreApplication::processEvents();
         if (const MapLegend* l = legend())
