@@ -385,7 +385,7 @@ void mapsSection(const FleetReportInput& in, ReportPages& pages)
             8);
     if (!in.maps.after.isNull())
         pages.addImage(in.maps.after, height,
-            QStringLiteral("After the plan (%1): nodes the plan removes are grey (not applicable) under a black cross.").arg(in.maps.afterTitle));
+            QStringLiteral("After the plan (%1): nodes the plan removes are grey (not applicable), crossed in black where a cell is a few pixels across.").arg(in.maps.afterTitle));
     if (!in.maps.planKey.isEmpty())
         pages.addParagraph(QStringLiteral("The plan's marks on the maps under it, inside the cells so that their colours stay readable: ")
                 + in.maps.planKey.join(QStringLiteral(", "))

@@ -4,6 +4,7 @@
 #include "views/map/planmarks.h"
 
 #include <QElapsedTimer>
+#include <QPaintDevice>
 #include <QPainter>
 
 #include <algorithm>
@@ -233,6 +234,10 @@ void PlanLayer::paintMarkPixels(QImage& image, const MapScene& scene, const MapC
             const int y0 = static_cast<int>(std::floor(r.top() * dpr));
             const int side = std::max(1, std::min(static_cast<int>(std::lround(r.right() * dpr)) - x0,
                                              static_cast<int>(std::lround(r.bottom() * dpr)) - y0));
+            // A cell under a device pixel shares its pixel with others: a cross there would paint
+            // their colours over too (the plan's metrics show removed nodes as not applicable).
+            if (kind != PlanMarkKind::Violation && r.width() * dpr < 1.0)
+                continue;
             if (!cross && side < kMinOutlinePx) {
                 if (kind == PlanMarkKind::Changed)
                     continue; // the cell's colour under the plan says more than an amber cell
@@ -266,13 +271,16 @@ void PlanLayer::drawMark(QPainter& painter, PlanMarkKind kind, const QRectF& cel
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.setBrush(Qt::NoBrush);
     const double side = std::min(cell.width(), cell.height());
-    const double pen = std::max(1.0, side * 0.14);
+    const double devicePixel = 1.0 / std::max(1.0, painter.device() ? painter.device()->devicePixelRatio() : 1.0);
     if (kind == PlanMarkKind::Changed || kind == PlanMarkKind::Violation) {
-        // On the cell's border, inside it: its centre keeps the node's colour.
+        // On the cell's border, inside it (a tenth of the cell, at least a device pixel): its
+        // centre keeps the node's colour.
+        const double pen = std::max(devicePixel, side * 0.1);
         painter.setPen(QPen(kind == PlanMarkKind::Changed ? changedColor() : violationColor(), pen, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
         painter.drawRect(cell.adjusted(pen / 2, pen / 2, -pen / 2, -pen / 2));
     } else {
         // A thin halo of the other lightness, so the cross reads on a dark or a light cell.
+        const double pen = std::max(1.0, side * 0.14);
         const QRectF x = cell.adjusted(side * 0.18, side * 0.18, -side * 0.18, -side * 0.18);
         const bool removed = kind == PlanMarkKind::Removed;
         const QColor halo = removed ? QColor(255, 255, 255, 150) : QColor(0, 0, 0, 170);

@@ -27,7 +27,7 @@
 // border once the cell is kMinOutlinePx device pixels across. Below that a cell cannot hold
 // both its colour and an outline, and the colour wins: the nodes pods moved to or from are
 // not marked (their colour under the plan is what the map is for), the crosses and override
-// outlines fill the cell. Filling every marked cell with its mark's colour hid the heat map
+// outlines fill the cell; a cell under a device pixel gets no cross (its pixel is shared). Filling every marked cell with its mark's colour hid the heat map
 // of a 100,000-node consolidation under amber and red.
 // The shading is one image with a texel per layout cell (built once per
 // drag in O(nodes), about 1 ms at 100,000 nodes, from the feasibility bytes), drawn each frame
