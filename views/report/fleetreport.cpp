@@ -84,7 +84,7 @@ QString reasonsText(const std::vector<model::Reason>& reasons)
     }
     for (std::size_t i = 0; i < seen.size(); ++i)
         lines << q(seen[i].first) + QStringLiteral(": ") + q(first[i]->message)
-                + (seen[i].second > 1 ? QStringLiteral(" (and %1 more)").arg(seen[i].second - 1) : QString());
+                + (seen[i].second > 1 ? QStringLiteral(" (and %1 more)").arg(reportCount(static_cast<std::int64_t>(seen[i].second - 1))) : QString());
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -100,7 +100,7 @@ QString zoneOf(const model::ClusterStore& store, const model::Topology& topology
     model::DomainId d = topology.nodeDomain(n);
     while (d.isValid() && topology.domainLevel(d) > 2)
         d = topology.domainParent(d);
-    return d.isValid() ? q(model::domainPathText(topology, d)) : QString();
+    return d.isValid() ? reportDomainText(topology, d) : QString();
 }
 
 void figuresSection(const FleetReportInput& in, ReportPages& pages)
@@ -280,9 +280,17 @@ void staySection(const FleetReportInput& in, ReportPages& pages)
     t.header = { QStringLiteral("Reason"), QStringLiteral("Nodes"), QStringLiteral("First examples") };
     t.columnShares = { 0.26, 0.1, 0.64 };
     for (const model::StayReason& r : reasons) {
+        // Whole examples while they fit the cell (the first one always): the third do-not-disrupt
+        // example of a 100,000-node consolidation was cut mid-sentence at the cell's limit.
         QStringList examples;
-        for (const auto& [node, message] : r.examples)
-            examples << q(node) + QStringLiteral(": ") + q(message);
+        qsizetype chars = 0;
+        for (const auto& [node, message] : r.examples) {
+            const QString example = q(node) + QStringLiteral(": ") + q(message);
+            if (!examples.isEmpty() && chars + 1 + example.size() > ReportPages::kMaxCellChars)
+                break;
+            chars += (examples.isEmpty() ? 0 : 1) + example.size();
+            examples << example;
+        }
         t.rows.push_back({ q(r.code), reportCount(r.nodes), examples.join(QLatin1Char('\n')) });
     }
     pages.addTable(t);
@@ -305,7 +313,7 @@ void riskSection(const FleetReportInput& in, ReportPages& pages)
     for (std::size_t i = 0; i < r.budgets.size() && i < 5; ++i)
         budgets << QStringLiteral("%1 (%2 of %3 allowed)").arg(q(r.budgets[i].name)).arg(r.budgets[i].spent).arg(r.budgets[i].allowed);
     if (r.budgets.size() > 5)
-        budgets << QStringLiteral("and %1 more").arg(r.budgets.size() - 5);
+        budgets << QStringLiteral("and %1 more").arg(reportCount(static_cast<std::int64_t>(r.budgets.size() - 5)));
     auto names = [](const std::vector<std::string>& v) {
         QStringList out;
         for (const std::string& s : v)
@@ -330,7 +338,10 @@ void riskSection(const FleetReportInput& in, ReportPages& pages)
 
 void wasteSection(const FleetReportInput& in, ReportPages& pages)
 {
-    pages.addHeading(QStringLiteral("Idle and fragmented GPUs by domain (top ten)"), 2);
+    // Both tables are of the loaded state: beside a plan, say so (a reader took the 8,748 pending
+    // pods' shapes for what stays pending after the plan, which places 3,572 of them).
+    const QString loaded = in.evaluation ? QStringLiteral(", before the plan") : QString();
+    pages.addHeading(QStringLiteral("Idle and fragmented GPUs by domain (top ten%1)").arg(loaded), 2);
     const std::vector<model::DomainWaste> waste = model::gpuWasteByDomain(*in.topology, *in.context, in.usage, 10);
     if (waste.empty()) {
         pages.addParagraph(QStringLiteral("No domain has fragmented or idle allocated GPUs."), 8.5);
@@ -340,12 +351,12 @@ void wasteSection(const FleetReportInput& in, ReportPages& pages)
             QStringLiteral("Idle allocated"), QStringLiteral("Unallocated") };
         t.columnShares = { 0.45, 0.09, 0.1, 0.12, 0.12, 0.12 };
         for (const model::DomainWaste& w : waste)
-            t.rows.push_back({ q(model::domainPathText(*in.topology, w.domain)), reportCount(w.nodes), reportCount(w.gpus),
+            t.rows.push_back({ reportDomainText(*in.topology, w.domain), reportCount(w.nodes), reportCount(w.gpus),
                 reportMilli(std::llround(w.fragmentedGpus * 1000.0)),
                 w.idleAllocatedGpus < 0 ? QStringLiteral("n/a") : reportCount(w.idleAllocatedGpus), reportCount(w.unallocatedGpus) });
         pages.addTable(t);
     }
-    pages.addHeading(QStringLiteral("Pending demand by shape"), 2);
+    pages.addHeading(QStringLiteral("Pending demand by shape") + (in.evaluation ? QStringLiteral(" (before the plan)") : QString()), 2);
     const std::vector<model::PendingShape> shapes = model::groupPendingPods(*in.store);
     if (shapes.empty()) {
         pages.addParagraph(QStringLiteral("No pod is pending."), 8.5);
@@ -463,6 +474,9 @@ void buildFleetReport(const FleetReportInput& in, ReportPages& pages)
     about.rows.push_back({ QStringLiteral("Made"), in.created });
     about.rows.push_back({ QStringLiteral("Fleetscope"), in.version });
     about.rows.push_back({ QStringLiteral("Plan"), in.planName.isEmpty() ? QStringLiteral("none") : reportSafeText(in.planName) });
+    if (in.topology && !in.topology->levelKeys().empty())
+        about.rows.push_back({ QStringLiteral("Domains"),
+            QStringLiteral("named by their labels' values, outermost first: ") + reportSafeText(reportDomainKeys(*in.topology)) });
     if (!in.planNote.isEmpty())
         about.rows.push_back({ QStringLiteral("Note"), reportSafeText(in.planNote) });
     pages.addTable(about);

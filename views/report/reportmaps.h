@@ -65,6 +65,14 @@ struct ReportMaps {
 /// not a difference. Thread: any.
 [[nodiscard]] QString differenceScaleText(const model::Metric& metric, const model::MetricColumn& column);
 
+/// A domain as the report names it: its label values, outermost first, joined by " > "
+/// ("us-west-2 > us-west-2a > nn-5f9cf0de4ddbf6a2c"), as the map's breadcrumb shows it; the
+/// level keys are given once (reportDomainKeys()). The root is "". Thread: any.
+[[nodiscard]] QString reportDomainText(const model::Topology& topology, model::DomainId d);
+/// The level keys in the same order and form ("topology.kubernetes.io/region > ..."): what
+/// each part of reportDomainText() is. Thread: any.
+[[nodiscard]] QString reportDomainKeys(const model::Topology& topology);
+
 class MapLegend;
 /// The plan key of `legend` with its counts: its entries() after the "Plan" line. Thread: GUI.
 [[nodiscard]] QStringList legendPlanKey(const MapLegend& legend);
