@@ -195,6 +195,13 @@ QStringList actionRow(const FleetReportInput& in, std::size_t i, const model::Ap
         reportCount(static_cast<std::int64_t>(a.changes.size())), reasonsText(a.reasons) };
 }
 
+// The actions' numbers are plan check's and the plan file's array indices (the last of 26,516
+// actions is 26,515): said once above each list, so that a reader does not count one missing.
+QString actionNumbering()
+{
+    return QStringLiteral("Actions are numbered from 0, in the order they apply, as `plan check` numbers them.");
+}
+
 ReportPages::Table actionsTable(const FleetReportInput& in)
 {
     ReportPages::Table t;
@@ -228,6 +235,7 @@ void planSection(const FleetReportInput& in, ReportPages& pages, bool& appendix)
     if (broken > 0)
         pages.addSwatches({ { kNotHoldFill, QStringLiteral("does not hold") } });
     if (actions.size() <= in.groupActionsAbove) {
+        pages.addParagraph(actionNumbering(), 8.5);
         pages.addTable(actionsTable(in));
         return;
     }
@@ -499,6 +507,7 @@ void buildFleetReport(const FleetReportInput& in, ReportPages& pages)
     step("waste and pending");
     if (appendix) {
         pages.addHeading(QStringLiteral("Appendix: every action of the plan"), 1);
+        pages.addParagraph(actionNumbering(), 8.5);
         pages.addSwatches({ { kNotHoldFill, QStringLiteral("does not hold") } });
         pages.addTable(actionsTable(in));
         step("appendix");

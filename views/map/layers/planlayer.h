@@ -13,10 +13,9 @@
 // keeps). Where a cell is at least kInCellMarkPx across, a mark is drawn inside its cell and
 // leaves most of the cell's colour visible (the plan's heat map stays readable under its
 // marks); smaller cells get marks kMinMarkPx across, with a halo, while few are in view. When
-// at most kMaxFeasibleMarkers nodes could take
-// the dragged pod, each also gets a green square marker of MarkerLayer's size and drawing
-// (MarkerLayer::paintMarkers), since at 100,000 nodes a feasible cell is a single texel
-// nobody can see.
+// at most kMaxFeasibleMarkers nodes could take the dragged pod, each also gets a green square
+// marker of MarkerLayer's size and drawing (MarkerLayer::paintMarkers), since at 100,000
+// nodes a feasible cell is a single texel nobody can see.
 //
 // Design note (speed and legibility): the marks are drawn once per plan change and camera
 // into a view-sized image that every other frame reuses (a drag's pointer moves, a hover, a
@@ -27,8 +26,10 @@
 // border once the cell is kMinOutlinePx device pixels across. Below that a cell cannot hold
 // both its colour and an outline, and the colour wins: the nodes pods moved to or from are
 // not marked (their colour under the plan is what the map is for), the crosses and override
-// outlines fill the cell; a cell under a device pixel gets no cross (its pixel is shared). Filling every marked cell with its mark's colour hid the heat map
-// of a 100,000-node consolidation under amber and red.
+// outlines fill the cell; a cell under a device pixel gets no cross (its pixel is shared).
+// Filling every marked cell with its mark's colour hid the heat map of a 100,000-node
+// consolidation under amber and red.
+//
 // The shading is one image with a texel per layout cell (built once per
 // drag in O(nodes), about 1 ms at 100,000 nodes, from the feasibility bytes), drawn each frame
 // as one scaled image over the visible cells with nearest filtering (the OpenGL paint engine
