@@ -9,6 +9,7 @@
 #include "common/pdftext.h"
 #include "fleetscoperun.h"
 #include "views/map/colormap.h"
+#include "views/map/layers/planlayer.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -200,6 +201,7 @@ private slots:
     void gpuLessClusterMapsByCpu();
     void legendMarkersAreScreenshots();
     void zoomedDomainMaps();
+    void planMarksOverTheCells();
     void differenceScaleIsTheData();
     void namesFromTheInputAddNoLines();
 
@@ -335,6 +337,48 @@ void TstCliReport::pagesAsImages()
             mapsFound = true;
     }
     QVERIFY2(mapsFound, "no page shows a map with the legend's colours");
+}
+
+// The maps under a consolidation carry the plan's marks and say what they are: the legend's Plan
+// key, also under the after map in words, counts the removed nodes as plan consolidate frees
+// them, and the after map shows removed nodes as black crosses over their grey (not applicable)
+// cells, not as red cells or marks like NotReady's.
+void TstCliReport::planMarksOverTheCells()
+{
+    const QString text = pdfText(m_consolidationPdf);
+    const auto freed = m_consolidate.value(QStringLiteral("ours")).toObject().value(QStringLiteral("nodesFreed")).toInteger();
+    QVERIFY(freed > 0);
+    const QString removed = QStringLiteral("Removed: %1").arg(QLocale(QLocale::English).toString(freed));
+    QVERIFY2(text.contains(removed), qPrintable(removed));
+    QVERIFY(text.contains(QStringLiteral("black cross")));
+    // The page of the after map, at 150 dpi: black pixels of the crosses next to grey cell pixels.
+    const int pages = pdfPages(m_consolidationPdf);
+    int afterPage = 0;
+    for (int p = 1; p <= pages && afterPage == 0; ++p)
+        if (pdfText(m_consolidationPdf, p, p).contains(QStringLiteral("After the plan (")))
+            afterPage = p;
+    QVERIFY(afterPage > 0);
+    const QString prefix = m_dir.filePath(QStringLiteral("after"));
+    int code = -1;
+    runTool(QStringLiteral("pdftoppm"), { QStringLiteral("-r"), QStringLiteral("150"), QStringLiteral("-png"), QStringLiteral("-f"),
+        QString::number(afterPage), QStringLiteral("-l"), QString::number(afterPage), m_consolidationPdf, prefix }, &code);
+    QCOMPARE(code, 0);
+    const QStringList files = QDir(m_dir.path()).entryList({ QStringLiteral("after-*.png") }, QDir::Files, QDir::Name);
+    QCOMPARE(files.size(), 1);
+    const QImage page = QImage(m_dir.filePath(files.first())).convertToFormat(QImage::Format_RGB32);
+    const QRgb cross = fleet::views::PlanLayer::removedColor().rgb();
+    const QRgb grey = fleet::views::notApplicableColor().rgb();
+    int crossed = 0;
+    for (int y = 2; y < page.height() - 2; ++y)
+        for (int x = 2; x < page.width() - 2; ++x) {
+            if (!near(page.pixel(x, y), cross, 24))
+                continue;
+            bool greyBeside = false;
+            for (int d = -2; d <= 2 && !greyBeside; ++d)
+                greyBeside = near(page.pixel(x + d, y), grey, 16) || near(page.pixel(x, y + d), grey, 16);
+            crossed += greyBeside ? 1 : 0;
+        }
+    QVERIFY2(crossed > 200, qPrintable(QStringLiteral("%1 cross pixels on grey cells").arg(crossed)));
 }
 
 // A file name (and so the provenance, the plan's name and the default title) holding a

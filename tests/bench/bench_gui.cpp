@@ -27,7 +27,9 @@
 // Software OpenGL (llvmpipe) under xvfb-run; say whether the machine was idle.
 // Usage: xvfb-run -a -s "-screen 0 1600x1200x24" ./bench_gui [--nodes N] [--seed S] [--only FLOW,...]
 //   --only: the load and the flows named (compare, metric, inspect, how-many, plan: consolidate and
-//           the flows after it, export-report included)
+//           the flows after it, export-report included; export: consolidate, save-plan and
+//           export-report alone)
+//   --keep-report FILE: a copy of the exported report there (to read its maps and figures)
 // Output: one line per flow on stderr, then one JSON object last on stdout:
 // {"nodes": N, "flows": [{"flow", "ms", "max_stall_ms", "action"}...], "max_stall_ms", "stalls_over_50ms",
 //  "p99_stall_ms", "longest": {"flow", "action", "ms"}, "max_stall_after_load_ms", "longest_after_load": {...}}
@@ -53,6 +55,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QSignalSpy>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QTest>
@@ -248,7 +251,9 @@ int main(int argc, char** argv)
         endFlow();
     }
     std::size_t actions = 0; // the consolidation's
-    if (!wanted(QStringLiteral("plan")))
+    // --only export: the consolidation, saved, and its report, without the flows between.
+    const bool exportOnly = only.contains(QStringLiteral("export")) && !wanted(QStringLiteral("plan"));
+    if (!wanted(QStringLiteral("plan")) && !exportOnly)
         goto report;
     {
     // ---- consolidate ----
@@ -264,6 +269,7 @@ int main(int argc, char** argv)
     });
     endFlow();
     std::fprintf(stderr, "consolidation: %zu actions\n", actions);
+    if (!exportOnly) {
     // ---- undo / redo of the step ----
     beginFlow(QStringLiteral("undo"));
     act(QStringLiteral("undo"), QStringLiteral("Edit > Undo of the consolidation"), [&] {
@@ -360,12 +366,14 @@ int main(int argc, char** argv)
         return plan->engine()->applied().size() == actions;
     });
     endFlow();
+    }
     // ---- save and open ----
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("plan.json"));
     beginFlow(QStringLiteral("save-plan"));
     act(QStringLiteral("save-plan"), QStringLiteral("File > Save Plan"), [&] { return window.savePlanTo(path).isEmpty(); });
     endFlow();
+    if (!exportOnly) {
     beginFlow(QStringLiteral("open-plan"));
     act(QStringLiteral("open-plan"), QStringLiteral("File > Open Plan"), [&] {
         QSignalSpy opened(window.planOpener(), &app::PlanOpener::finished);
@@ -389,6 +397,7 @@ int main(int argc, char** argv)
         return true;
     });
     endFlow();
+    }
     // ---- export report ----
     // File > Export Report of the consolidation: the replay, layout and painting run on
     // workers; what the GUI thread does for the maps is what this flow's longest stall shows.
@@ -400,6 +409,10 @@ int main(int argc, char** argv)
             && done.first().first().toBool();
         if (exporter)
             std::fprintf(stderr, "bench_gui: %s\n", qPrintable(exporter->lastMessage()));
+        if (const qsizetype i = args.indexOf(QStringLiteral("--keep-report")); ok && i >= 0 && i + 1 < args.size()) {
+            QFile::remove(args[i + 1]);
+            QFile::copy(dir.filePath(QStringLiteral("report.pdf")), args[i + 1]);
+        }
         return ok;
     });
     endFlow();

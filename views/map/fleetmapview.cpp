@@ -156,6 +156,7 @@ void FleetMapView::setCluster(std::shared_ptr<const model::ClusterStore> store, 
     d->scene.dragTarget = {};
     d->scene.dragDomain = {};
     d->scene.planMarks.reset();
+    d->legend->setPlanMarkCounts({});
     d->scene.planState.reset();
     d->endPodDrag();
     d->userMovedView = false;
@@ -627,6 +628,9 @@ void FleetMapView::setDragTarget(NodeId node, bool feasible, DomainId domain)
 void FleetMapView::setPlanMarks(std::shared_ptr<const PlanMarks> marks)
 {
     d->scene.planMarks = std::move(marks);
+    const PlanMarks* m = d->scene.planMarks.get();
+    d->legend->setPlanMarkCounts(m ? std::array<std::size_t, 4> { m->changed.size(), m->violations.size(), m->emptied.size(), m->removed.size() }
+                                   : std::array<std::size_t, 4> {});
     d->notify(MapLayer::PlanChanged);
 }
 

@@ -4,6 +4,7 @@
 #include "model/figures.h"
 #include "views/map/colormap.h"
 #include "views/map/layers/markerlayer.h"
+#include "views/map/layers/planlayer.h"
 
 #include <QHelpEvent>
 #include <QPainter>
@@ -257,6 +258,31 @@ QStringList MapLegend::entries() const
     const QStringList key = markerKeyTexts();
     if (!key.isEmpty())
         out << QStringLiteral("Markers") << key;
+    const std::vector<std::pair<int, QString>> plan = planKeyRows();
+    if (!plan.empty())
+        out << QStringLiteral("Plan");
+    for (const auto& row : plan)
+        out << row.second;
+    return out;
+}
+
+void MapLegend::setPlanMarkCounts(const std::array<std::size_t, 4>& counts)
+{
+    if (counts == m_planMarkCounts)
+        return;
+    m_planMarkCounts = counts;
+    update();
+}
+
+std::vector<std::pair<int, QString>> MapLegend::planKeyRows() const
+{
+    // Drained first: a consolidation's reader looks for the nodes it frees.
+    std::vector<std::pair<int, QString>> out;
+    for (const PlanMarkKind kind : { PlanMarkKind::Removed, PlanMarkKind::Emptied, PlanMarkKind::Changed, PlanMarkKind::Violation }) {
+        const std::size_t n = m_planMarkCounts[static_cast<std::size_t>(kind)];
+        if (n > 0)
+            out.emplace_back(static_cast<int>(kind), QStringLiteral("%1: %2").arg(PlanLayer::markMeaning(kind), count(static_cast<std::int64_t>(n))));
+    }
     return out;
 }
 
@@ -364,7 +390,9 @@ void MapLegend::paintEvent(QPaintEvent*)
     const std::vector<Swatch> marks = swatches();
     const QStringList sums = totals();
     // Room below the bar: swatches, totals (two lines each, they may wrap), the marker key.
-    const int keyBlock = m_markerCountsKnown ? 5 * (kSwatch + 6) + fm.height() + 6 : 0;
+    const std::vector<std::pair<int, QString>> planKey = planKeyRows();
+    const int planBlock = planKey.empty() ? 0 : static_cast<int>(planKey.size()) * (kSwatch + 6) + fm.height() + 8;
+    const int keyBlock = (m_markerCountsKnown ? 5 * (kSwatch + 6) + fm.height() + 6 : 0) + planBlock;
     // A swatch's label wraps under itself when it is wider than the legend (never elided: a
     // printed legend has no tooltip to give the rest).
     const int labelWidth = width() - kSwatch - 2 * kMargin - 6;
@@ -430,6 +458,23 @@ void MapLegend::paintEvent(QPaintEvent*)
             painter.drawText(QRect(kMargin + kSwatch + 6, y - 2, width() - kSwatch - 2 * kMargin - 6, kSwatch + 4),
                 Qt::AlignLeft | Qt::AlignVCenter, shown);
             m_rows.push_back({ QRect(0, y - 3, width(), kSwatch + 6), key[i], shown != key[i] });
+            y += kSwatch + 6;
+        }
+    }
+    // The plan's marks, each drawn over a not-applicable cell as a drained node shows under the plan.
+    if (!planKey.empty() && y + (static_cast<int>(planKey.size()) + 1) * (kSwatch + 6) <= height()) {
+        y += 6;
+        paragraph(QStringLiteral("Plan"), bold);
+        painter.setFont(font());
+        for (const auto& [kind, row] : planKey) {
+            const QRectF cell(kMargin, y, kSwatch, kSwatch);
+            painter.fillRect(cell, notApplicableColor());
+            PlanLayer::drawMark(painter, static_cast<PlanMarkKind>(kind), cell);
+            painter.setPen(text);
+            const QString shown = fm.elidedText(row, Qt::ElideMiddle, width() - kSwatch - 2 * kMargin - 6);
+            painter.drawText(QRect(kMargin + kSwatch + 6, y - 2, width() - kSwatch - 2 * kMargin - 6, kSwatch + 4),
+                Qt::AlignLeft | Qt::AlignVCenter, shown);
+            m_rows.push_back({ QRect(0, y - 3, width(), kSwatch + 6), row, shown != row });
             y += kSwatch + 6;
         }
     }

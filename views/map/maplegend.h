@@ -14,7 +14,10 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <array>
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace fleet::views {
 
@@ -51,6 +54,11 @@ public:
     /// mark that cannot appear (a screenshot, a report's maps, the window at rest) misleads.
     /// Default false.
     void setDragKeyShown(bool shown);
+    /// The plan's marks by kind, in PlanMarkKind order (changed, override, emptied, drained or
+    /// failed; PlanLayer draws them): below the marker key, the key "Plan" shows each kind that
+    /// marks a node with the mark drawn over a cell and its count. All zero (the default, and
+    /// without a plan): no plan key.
+    void setPlanMarkCounts(const std::array<std::size_t, 4>& counts);
     /// The title the legend shows now ("GPU requested", "Cost", ...).
     [[nodiscard]] QString title() const;
     /// The unit line ("% of allocatable", "$/h", "" for categories).
@@ -58,7 +66,8 @@ public:
     /// Every text line below the title, top to bottom: tick labels (highest first), swatch
     /// entries ("p5.48xlarge: 1,234"), the not-applicable and mark entries, the totals,
     /// then the marker key ("Markers", "NotReady: 501", "Cordoned: 701", "Other problem: 12",
-    /// and, during a drag only, "Fits dragged pod": the plan layer's feasible-node square).
+    /// and, during a drag only, "Fits dragged pod": the plan layer's feasible-node square),
+    /// then under a plan the plan key ("Plan", "Removed: 22,944", ...).
     /// For tests and accessibility.
     [[nodiscard]] QStringList entries() const;
     /// The column of the metric over the context (empty without a context).
@@ -104,6 +113,8 @@ private:
     [[nodiscard]] std::vector<Swatch> swatches() const;
     [[nodiscard]] QStringList totals() const;
     [[nodiscard]] QStringList markerKeyTexts() const; // NotReady, Cordoned, Other problem (MarkerLayer order reversed), Feasible
+    /// The plan key's rows and the kind of each (PlanMarkKind as an int), kinds with a count only.
+    [[nodiscard]] std::vector<std::pair<int, QString>> planKeyRows() const;
 
     MapMetricModel* m_model; // the metric, its fleet and column (mapmetricmodel.h)
     std::size_t m_notReady = 0;
@@ -111,6 +122,7 @@ private:
     bool m_markerCountsKnown = false;
     bool m_dragKeyShown = false;
     std::size_t m_markerCounts[3] = { 0, 0, 0 }; // by NodeMarkerKind
+    std::array<std::size_t, 4> m_planMarkCounts {}; // by PlanMarkKind
     bool m_fleetHasAccelerators = true;
 };
 

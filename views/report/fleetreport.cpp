@@ -85,7 +85,7 @@ QString reasonsText(const std::vector<model::Reason>& reasons)
     }
     for (std::size_t i = 0; i < seen.size(); ++i)
         lines << q(seen[i].first) + QStringLiteral(": ") + q(first[i]->message)
-                + (seen[i].second > 1 ? QStringLiteral(" (and %1 more)").arg(seen[i].second - 1) : QString());
+                + (seen[i].second > 1 ? QStringLiteral(" (and %1 more)").arg(reportCount(static_cast<std::int64_t>(seen[i].second - 1))) : QString());
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -101,7 +101,7 @@ QString zoneOf(const model::ClusterStore& store, const model::Topology& topology
     model::DomainId d = topology.nodeDomain(n);
     while (d.isValid() && topology.domainLevel(d) > 2)
         d = topology.domainParent(d);
-    return d.isValid() ? q(model::domainPathText(topology, d)) : QString();
+    return d.isValid() ? reportDomainText(topology, d) : QString();
 }
 
 // What a plan does to nodes: drains them (a consolidation), fails them (a what-if), or both.
@@ -235,6 +235,13 @@ QStringList actionRow(const FleetReportInput& in, std::size_t i, const model::Ap
         reportCount(static_cast<std::int64_t>(a.changes.size())), reasonsText(a.reasons) };
 }
 
+// The actions' numbers are plan check's and the plan file's array indices (the last of 26,516
+// actions is 26,515): said once above each list, so that a reader does not count one missing.
+QString actionNumbering()
+{
+    return QStringLiteral("Actions are numbered from 0, in the order they apply, as `plan check` numbers them.");
+}
+
 ReportPages::Table actionsTable(const FleetReportInput& in)
 {
     ReportPages::Table t;
@@ -268,6 +275,7 @@ void planSection(const FleetReportInput& in, ReportPages& pages, bool& appendix)
     if (broken > 0)
         pages.addSwatches({ { kNotHoldFill, QStringLiteral("does not hold") } });
     if (actions.size() <= in.groupActionsAbove) {
+        pages.addParagraph(actionNumbering(), 8.5);
         pages.addTable(actionsTable(in));
         return;
     }
@@ -395,7 +403,7 @@ void riskSection(const FleetReportInput& in, ReportPages& pages)
     for (std::size_t i = 0; i < r.budgets.size() && i < 5; ++i)
         budgets << QStringLiteral("%1 (%2 of %3 allowed)").arg(q(r.budgets[i].name)).arg(r.budgets[i].spent).arg(r.budgets[i].allowed);
     if (r.budgets.size() > 5)
-        budgets << QStringLiteral("and %1 more").arg(r.budgets.size() - 5);
+        budgets << QStringLiteral("and %1 more").arg(reportCount(static_cast<std::int64_t>(r.budgets.size() - 5)));
     auto names = [](const std::vector<std::string>& v) {
         QStringList out;
         for (const std::string& s : v)
@@ -421,7 +429,10 @@ void riskSection(const FleetReportInput& in, ReportPages& pages)
 
 void wasteSection(const FleetReportInput& in, ReportPages& pages)
 {
-    pages.addHeading(QStringLiteral("Idle and fragmented GPUs by domain (top ten)"), 2);
+    // Both tables are of the loaded state: beside a plan, say so (a reader took the 8,748 pending
+    // pods' shapes for what stays pending after the plan, which places 3,572 of them).
+    const QString loaded = in.evaluation ? QStringLiteral(", before the plan") : QString();
+    pages.addHeading(QStringLiteral("Idle and fragmented GPUs by domain (top ten%1)").arg(loaded), 2);
     const std::vector<model::DomainWaste> waste = model::gpuWasteByDomain(*in.topology, *in.context, in.usage, 10);
     if (waste.empty()) {
         pages.addParagraph(QStringLiteral("No domain has fragmented or idle allocated GPUs."), 8.5);
@@ -431,12 +442,12 @@ void wasteSection(const FleetReportInput& in, ReportPages& pages)
             QStringLiteral("Idle allocated"), QStringLiteral("Unallocated") };
         t.columnShares = { 0.45, 0.09, 0.1, 0.12, 0.12, 0.12 };
         for (const model::DomainWaste& w : waste)
-            t.rows.push_back({ q(model::domainPathText(*in.topology, w.domain)), reportCount(w.nodes), reportCount(w.gpus),
+            t.rows.push_back({ reportDomainText(*in.topology, w.domain), reportCount(w.nodes), reportCount(w.gpus),
                 reportMilli(std::llround(w.fragmentedGpus * 1000.0)),
                 w.idleAllocatedGpus < 0 ? QStringLiteral("n/a") : reportCount(w.idleAllocatedGpus), reportCount(w.unallocatedGpus) });
         pages.addTable(t);
     }
-    pages.addHeading(QStringLiteral("Pending demand by shape"), 2);
+    pages.addHeading(QStringLiteral("Pending demand by shape") + (in.evaluation ? QStringLiteral(" (before the plan)") : QString()), 2);
     const std::vector<model::PendingShape> shapes = model::groupPendingPods(*in.store);
     if (shapes.empty()) {
         pages.addParagraph(QStringLiteral("No pod is pending."), 8.5);
@@ -476,15 +487,17 @@ void mapsSection(const FleetReportInput& in, ReportPages& pages)
             8);
     if (!in.maps.after.isNull())
         pages.addImage(in.maps.after, height,
-            QStringLiteral("After the plan (%1): nodes the plan removes are grey (not applicable).").arg(in.maps.afterTitle));
+            QStringLiteral("After the plan (%1): nodes the plan removes are grey (not applicable), crossed in black where a cell is a few pixels across.").arg(in.maps.afterTitle));
+    if (!in.maps.planKey.isEmpty())
+        pages.addParagraph(QStringLiteral("The plan's marks on the maps under it, inside the cells so that their colours stay readable: ")
+                + in.maps.planKey.join(QStringLiteral(", "))
+                + QStringLiteral(". Removed (drained or failed) nodes have a black cross, emptied ones a white cross; the nodes pods "
+                                 "move to or from an amber outline and moves applied although they do not fit (overrides) a red one, "
+                                 "where the cells are large enough to keep their colour inside (the zoomed maps)."),
+            8);
     if (!in.maps.difference.isNull())
         pages.addImage(in.maps.difference, height,
-            in.maps.marked
-                ? QStringLiteral("The plan's difference: after minus before (blue less, red more; cool-to-warm), the nodes the plan changes "
-                                 "outlined, removed ones crossed.")
-                : QStringLiteral("The plan's difference: after minus before (blue less, red more; cool-to-warm). The plan changes more "
-                                 "than %1 nodes: they are not outlined one by one at this scale.")
-                      .arg(reportCount(static_cast<std::int64_t>(kMaxMarkedNodes))));
+            QStringLiteral("The plan's difference: after minus before (blue less, red more; cool-to-warm), with the plan's marks."));
     if (!in.maps.difference.isNull() && !in.maps.differenceScale.isEmpty())
         pages.addParagraph(in.maps.differenceScale, 8);
     if (in.maps.zoomed.empty())
@@ -558,6 +571,9 @@ void buildFleetReport(const FleetReportInput& in, ReportPages& pages)
     about.rows.push_back({ QStringLiteral("Made"), in.created });
     about.rows.push_back({ QStringLiteral("Fleetscope"), in.version });
     about.rows.push_back({ QStringLiteral("Plan"), in.planName.isEmpty() ? QStringLiteral("none") : reportSafeText(in.planName) });
+    if (in.topology && !in.topology->levelKeys().empty())
+        about.rows.push_back({ QStringLiteral("Domains"),
+            QStringLiteral("named by their labels' values, outermost first: ") + reportSafeText(reportDomainKeys(*in.topology)) });
     if (!in.planNote.isEmpty())
         about.rows.push_back({ QStringLiteral("Note"), reportSafeText(in.planNote) });
     pages.addTable(about);
@@ -580,6 +596,7 @@ void buildFleetReport(const FleetReportInput& in, ReportPages& pages)
     step("waste and pending");
     if (appendix) {
         pages.addHeading(QStringLiteral("Appendix: every action of the plan"), 1);
+        pages.addParagraph(actionNumbering(), 8.5);
         pages.addSwatches({ { kNotHoldFill, QStringLiteral("does not hold") } });
         pages.addTable(actionsTable(in));
         step("appendix");

@@ -56,11 +56,39 @@ QString differenceScaleText(const model::Metric& metric, const model::MetricColu
             value(column.maxValue));
 }
 
+QString reportDomainText(const model::Topology& topology, model::DomainId d)
+{
+    // The full path (key=value/key=value/...) of a 100,000-node fleet's leaf domain took six
+    // lines of a table cell; the keys are the same on every row.
+    QStringList parts;
+    for (; d.isValid() && d != topology.root(); d = topology.domainParent(d))
+        parts.prepend(QString::fromStdString(topology.domainName(d)));
+    return parts.join(QStringLiteral(" > "));
+}
+
+QString reportDomainKeys(const model::Topology& topology)
+{
+    QStringList keys;
+    for (int level = 1; level <= static_cast<int>(topology.levelKeys().size()); ++level)
+        keys << QString::fromStdString(model::levelUserKey(topology, level));
+    return keys.join(QStringLiteral(" > "));
+}
+
 QStringList legendMarkerKey(const MapLegend& legend)
 {
     const QStringList entries = legend.entries();
     const qsizetype markers = entries.indexOf(QStringLiteral("Markers"));
-    return markers < 0 ? QStringList() : entries.mid(markers + 1);
+    if (markers < 0)
+        return {};
+    const qsizetype plan = entries.indexOf(QStringLiteral("Plan"), markers + 1);
+    return entries.mid(markers + 1, plan < 0 ? -1 : plan - markers - 1);
+}
+
+QStringList legendPlanKey(const MapLegend& legend)
+{
+    const QStringList entries = legend.entries();
+    const qsizetype plan = entries.indexOf(QStringLiteral("Plan"));
+    return plan < 0 ? QStringList() : entries.mid(plan + 1);
 }
 
 struct ReportMapRenderer::Private {
@@ -119,7 +147,7 @@ struct ReportMapRenderer::Private {
         domains = model::domainsChangedMost(*input.store, *input.topology, input.engine->applied(), input.zoomedDomains);
         for (const model::DomainChange& c : domains) {
             ZoomedMaps z;
-            z.domain = QString::fromStdString(model::domainPathText(*input.topology, c.domain));
+            z.domain = reportDomainText(*input.topology, c.domain);
             z.nodes = c.nodes;
             z.nodesFreed = c.nodesFreed;
             z.podsMoved = c.podsMoved;
@@ -185,22 +213,20 @@ struct ReportMapRenderer::Private {
             base = "cpu";
         state = std::shared_ptr<const model::PlanLedger>(input.engine, &input.engine->state());
         view->setPlanState(state);
+        // The plan's marks on every map under it, as the window shows them: drawn inside the cells
+        // (or as pixels of the cells where tens of thousands are marked), they leave the colours
+        // under the plan readable, and tell a drained node from one the metric does not apply to.
+        view->setPlanMarks(buildPlanMarks(*input.engine, input.topology.get()));
         view->setMetric(model::makePlanMetric(state, base, model::PlanMetricKind::After));
         QCoreApplication::processEvents();
         out.afterTitle = QString::fromStdString(view->currentMetric().title());
+        if (const MapLegend* l = legend())
+            out.planKey = legendPlanKey(*l);
         log("after metric");
     }
 
     void showDifference()
     {
-        // Marks (outlines, crosses) are drawn at a minimum size each: above a few thousand nodes they
-        // cover the whole fleet at this zoom, and the antialiased strokes took 10 s at 20,000
-        // actions. There the difference's colours alone show the change (out.marked says which).
-        std::shared_ptr<const PlanMarks> marks = buildPlanMarks(*input.engine, input.topology.get());
-        out.marked = marks
-            && marks->changed.size() + marks->emptied.size() + marks->removed.size() + marks->violations.size() <= kMaxMarkedNodes;
-        if (out.marked)
-            view->setPlanMarks(std::move(marks));
         view->setMetric(model::makePlanMetric(state, base, model::PlanMetricKind::Difference));
         QCoreApplication::processEvents();
         if (const MapLegend* l = legend())

@@ -53,12 +53,11 @@ struct ReportMaps {
     /// The difference map's scale in words (its legend's ticks give it too): the range, how it was
     /// chosen, the nodes changed and those beyond it ("" without a plan).
     QString differenceScale;
-    bool marked = false; // the difference map outlines the nodes the plan changes (<= kMaxMarkedNodes)
+    /// The legend's plan key with its counts ("Removed: 22,944", ...): the marks the maps
+    /// under the plan (after, zoomed after, difference) draw over their cells (PlanLayer).
+    QStringList planKey;
     std::vector<ZoomedMaps> zoomed; // the domains the plan changes most (model::domainsChangedMost()), most first
 };
-
-/// The difference map outlines the changed nodes up to this many (see renderReportMaps()).
-inline constexpr std::size_t kMaxMarkedNodes = 2000;
 
 /// The scale of a difference map in words, for a caption: "Scale ±80 % of allocatable: the 95th
 /// percentile of |after - before| over the N nodes the plan changes, rounded up; M of them beyond
@@ -66,7 +65,17 @@ inline constexpr std::size_t kMaxMarkedNodes = 2000;
 /// not a difference. Thread: any.
 [[nodiscard]] QString differenceScaleText(const model::Metric& metric, const model::MetricColumn& column);
 
+/// A domain as the report names it: its label values, outermost first, joined by " > "
+/// ("us-west-2 > us-west-2a > nn-5f9cf0de4ddbf6a2c"), as the map's breadcrumb shows it; the
+/// level keys are given once (reportDomainKeys()). The root is "". Thread: any.
+[[nodiscard]] QString reportDomainText(const model::Topology& topology, model::DomainId d);
+/// The level keys in the same order and form ("topology.kubernetes.io/region > ..."): what
+/// each part of reportDomainText() is. Thread: any.
+[[nodiscard]] QString reportDomainKeys(const model::Topology& topology);
+
 class MapLegend;
+/// The plan key of `legend` with its counts: its entries() after the "Plan" line. Thread: GUI.
+[[nodiscard]] QStringList legendPlanKey(const MapLegend& legend);
 /// The marker key of `legend` with its counts: its entries() after the "Markers" line. Thread: GUI.
 [[nodiscard]] QStringList legendMarkerKey(const MapLegend& legend);
 

@@ -163,26 +163,48 @@ void MarkerLayer::paintMarkers(
     QPainter& painter, const MapScene& scene, const MapCamera& camera, std::span<const std::pair<model::NodeId, NodeMarkerKind>> markers)
 {
     const double px = camera.pxPerCell();
-    const double half = (kMarkerPx + 4) / 2.0;
-    const bool corner = px >= 3.0 * kMarkerPx; // big cells: the marker sits in the corner
     const double w = camera.viewport.width(), h = camera.viewport.height();
+    const bool corner = px >= 3.0 * kMarkerPx; // big cells: the marker sits in the corner
+    auto centreOf = [&](model::NodeId n, double half, QPointF& c) {
+        const CellPos cell = scene.layout.nodeCell(n);
+        if (!cell.isValid())
+            return false;
+        c = camera.toWidget(QPointF(cell.x + 0.5, scene.layout.height() - cell.y - 0.5));
+        if (corner)
+            c += QPointF(px / 2.0 - half - 2, -px / 2.0 + half + 2);
+        return c.x() >= -half && c.y() >= -half && c.x() <= w + half && c.y() <= h + half;
+    };
+    // Markers that would cover more than kMaxMarkerCover of the view together are drawn smaller
+    // (down to kMinMarkerScale): 1,849 of them at full size hid the whole 100,000-node map of a
+    // report under their halos; below that they keep their size.
+    std::size_t visible = 0;
+    QPointF c;
+    for (const auto& marker : markers)
+        visible += centreOf(marker.first, (kMarkerPx + 4) / 2.0, c) ? 1 : 0;
+    const double spriteArea = static_cast<double>(kMarkerPx + 4) * (kMarkerPx + 4);
+    const double scale = visible == 0 ? 1.0
+                                      : std::clamp(std::sqrt(kMaxMarkerCover * w * h / (static_cast<double>(visible) * spriteArea)),
+                                            kMinMarkerScale, 1.0);
+    const double half = (kMarkerPx + 4) * scale / 2.0;
+    painter.save();
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, scale < 1.0);
     // One sprite per kind, drawn per marker: the raster engine copies a small image in about
     // a microsecond, where stroking one antialiased path of 1,200 markers took 400 to 600 ms
     // (and one drawPixmap() per marker on the OpenGL engine 25 to 140 ms) on llvmpipe's
     // machine. Markers are drawn in the order given (MarkerLayer's: most severe last, on top).
     for (const auto& [n, kind] : markers) {
-        const CellPos cell = scene.layout.nodeCell(n);
-        if (!cell.isValid())
+        if (!centreOf(n, half, c))
             continue;
-        QPointF c = camera.toWidget(QPointF(cell.x + 0.5, scene.layout.height() - cell.y - 0.5));
-        if (corner)
-            c += QPointF(px / 2.0 - half - 2, -px / 2.0 + half + 2);
-        if (c.x() < -half || c.y() < -half || c.x() > w + half || c.y() > h + half)
-            continue;
-        // drawMarker() centres on floor(c) + 0.5, as the sprite holds it at kSpritePx / 2 + 0.5.
-        painter.drawImage(QPointF(std::floor(c.x()) - kSpritePx / 2, std::floor(c.y()) - kSpritePx / 2),
-            sprite(kind, camera.devicePixelRatio));
+        const QImage& image = sprite(kind, camera.devicePixelRatio);
+        if (scale >= 1.0) {
+            // drawMarker() centres on floor(c) + 0.5, as the sprite holds it at kSpritePx / 2 + 0.5.
+            painter.drawImage(QPointF(std::floor(c.x()) - kSpritePx / 2, std::floor(c.y()) - kSpritePx / 2), image);
+        } else {
+            const double side = kSpritePx * scale;
+            painter.drawImage(QRectF(c.x() - side / 2, c.y() - side / 2, side, side), image);
+        }
     }
+    painter.restore();
 }
 
 } // namespace fleet::views

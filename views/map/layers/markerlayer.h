@@ -32,6 +32,10 @@ class MarkerLayer final : public MapLayer {
 public:
     /// Marker diameter in logical pixels.
     static constexpr int kMarkerPx = 9;
+    /// The share of the view that the markers in view may cover together before they are drawn
+    /// smaller, and the smallest scale they are drawn at.
+    static constexpr double kMaxMarkerCover = 0.12;
+    static constexpr double kMinMarkerScale = 0.5;
 
     void sceneChanged(const MapScene& scene, unsigned changes) override;
     /// Opacity of the marker of a node the filter dims (MapScene::mask): it fades with its cell.
@@ -56,7 +60,9 @@ public:
     [[nodiscard]] static QString markerMeaning(NodeMarkerKind kind);
     /// Draws `markers` as this layer draws its own (kMarkerPx at every zoom, centred on the
     /// cell, in its top-right corner once cells are large; one sprite each, in the order
-    /// given, so the later are on top), skipping those off screen. O(markers). Thread: GUI.
+    /// given, so the later are on top; smaller, down to kMinMarkerScale, where those in view
+    /// would cover more than kMaxMarkerCover of it), skipping those off screen. O(markers).
+    /// Thread: GUI.
     static void paintMarkers(QPainter& painter, const MapScene& scene, const MapCamera& camera,
         std::span<const std::pair<model::NodeId, NodeMarkerKind>> markers);
 

@@ -4,6 +4,7 @@
 #include "views/map/planmarks.h"
 
 #include <QElapsedTimer>
+#include <QPaintDevice>
 #include <QPainter>
 
 #include <algorithm>
@@ -41,7 +42,6 @@ void PlanLayer::sceneChanged(const MapScene& scene, unsigned changes)
 {
     if (changes & ClusterChanged) { // a relayout moves the cells under the kept marks
         m_marksImage = QImage();
-        m_texelsSource.reset();
     }
     if (!(changes & (ClusterChanged | DragChanged)))
         return;
@@ -120,30 +120,6 @@ std::size_t PlanLayer::visibleMarks(const MapScene& scene, const MapCamera& came
     return n;
 }
 
-void PlanLayer::buildMarkTexels(const MapScene& scene)
-{
-    const MapLayout& layout = scene.layout;
-    if (m_markTexels.width() != layout.width() || m_markTexels.height() != layout.height())
-        m_markTexels = QImage(std::max(1, layout.width()), std::max(1, layout.height()), QImage::Format_ARGB32_Premultiplied);
-    m_markTexels.fill(Qt::transparent);
-    auto* bits = reinterpret_cast<QRgb*>(m_markTexels.bits());
-    const auto stride = static_cast<std::size_t>(m_markTexels.bytesPerLine() / 4);
-    auto put = [&](const std::vector<NodeId>& nodes, const QColor& colour) {
-        for (NodeId n : nodes) {
-            const CellPos c = layout.nodeCell(n);
-            if (c.isValid() && c.x < m_markTexels.width() && c.y < m_markTexels.height())
-                bits[static_cast<std::size_t>(c.y) * stride + static_cast<std::size_t>(c.x)] = colour.rgba();
-        }
-    };
-    // Later kinds win a cell, as later marks are drawn over earlier ones.
-    if (const PlanMarks* marks = scene.planMarks.get()) {
-        put(marks->changed, changedColor());
-        put(marks->violations, violationColor());
-        put(marks->emptied, QColor(250, 250, 250));
-        put(marks->removed, removedTexelColor());
-    }
-}
-
 void PlanLayer::paintMarks(QPainter& painter, const MapScene& scene, const MapCamera& camera)
 {
     // The marks change with the plan and the camera only: drawn once into a view-sized image
@@ -165,28 +141,15 @@ void PlanLayer::paintMarks(QPainter& painter, const MapScene& scene, const MapCa
             m_marksImage.setDevicePixelRatio(camera.devicePixelRatio);
         }
         m_marksImage.fill(Qt::transparent);
-        QPainter marksPainter(&m_marksImage);
-        if (visibleMarks(scene, camera, kMaxDrawnMarks) > kMaxDrawnMarks)
-            paintMarkTexels(marksPainter, scene, camera);
-        else
+        if (visibleMarks(scene, camera, kMaxDrawnMarks) > kMaxDrawnMarks) {
+            paintMarkPixels(m_marksImage, scene, camera);
+        } else {
+            QPainter marksPainter(&m_marksImage);
             paintMarkShapes(marksPainter, scene, camera);
+        }
     }
     painter.drawImage(QPointF(0, 0), m_marksImage);
     paintDragTarget(painter, scene, camera);
-}
-
-void PlanLayer::paintMarkTexels(QPainter& painter, const MapScene& scene, const MapCamera& camera)
-{
-    if (m_texelsSource != scene.planMarks || m_markTexels.width() != scene.layout.width()
-        || m_markTexels.height() != scene.layout.height()) {
-        m_texelsSource = scene.planMarks;
-        buildMarkTexels(scene);
-    }
-    const CellRect v = camera.visibleCells(scene.layout.width(), scene.layout.height());
-    if (v.width <= 0 || v.height <= 0)
-        return;
-    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
-    painter.drawImage(camera.cellsToWidget(v.x, v.y, v.width, v.height).normalized(), m_markTexels, QRectF(v.x, v.y, v.width, v.height));
 }
 
 void PlanLayer::paintMarkShapes(QPainter& painter, const MapScene& scene, const MapCamera& camera)
@@ -195,23 +158,30 @@ void PlanLayer::paintMarkShapes(QPainter& painter, const MapScene& scene, const 
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.setBrush(Qt::NoBrush);
-    auto outline = [&](NodeId n, const QColor& colour, double minPx) {
-        const QRectF r = markRect(scene, camera, n, minPx);
-        if (r.isNull() || !r.intersects(view))
+    const bool inCell = camera.pxPerCell() >= kInCellMarkPx;
+    auto mark = [&](NodeId n, PlanMarkKind kind) {
+        if (inCell) {
+            const CellPos c = scene.layout.nodeCell(n);
+            const QRectF r = c.isValid() ? camera.cellsToWidget(c.x, c.y, 1, 1).normalized() : QRectF();
+            if (!r.isNull() && r.intersects(view))
+                drawMark(painter, kind, r);
             return;
-        painter.setPen(QPen(QColor(0, 0, 0, 200), 4.0));
-        painter.drawRect(r);
-        painter.setPen(QPen(colour, 2.0));
-        painter.drawRect(r);
-    };
-    auto cross = [&](NodeId n, const QColor& colour, bool darken) {
+        }
+        // Cells too small to hold a mark: kMinMarkPx across, with a halo, over the neighbours.
         const QRectF r = markRect(scene, camera, n, kMinMarkPx);
         if (r.isNull() || !r.intersects(view))
             return;
-        if (darken)
-            painter.fillRect(r.adjusted(1, 1, -1, -1), QColor(20, 20, 26, 190));
+        if (kind == PlanMarkKind::Changed || kind == PlanMarkKind::Violation) {
+            painter.setPen(QPen(QColor(0, 0, 0, 200), 4.0));
+            painter.drawRect(r);
+            painter.setPen(QPen(kind == PlanMarkKind::Changed ? changedColor() : violationColor(), 2.0));
+            painter.drawRect(r);
+            return;
+        }
+        const bool removed = kind == PlanMarkKind::Removed;
         const QRectF x = r.adjusted(r.width() * 0.2, r.height() * 0.2, -r.width() * 0.2, -r.height() * 0.2);
-        for (const auto& [pen, width] : { std::pair { QColor(0, 0, 0, 220), 4.0 }, std::pair { colour, 2.0 } }) {
+        const QColor halo = removed ? QColor(255, 255, 255, 220) : QColor(0, 0, 0, 220);
+        for (const auto& [pen, width] : { std::pair { halo, 4.0 }, std::pair { removed ? removedColor() : emptiedColor(), 2.0 } }) {
             painter.setPen(QPen(pen, width, Qt::SolidLine, Qt::RoundCap));
             painter.drawLine(x.topLeft(), x.bottomRight());
             painter.drawLine(x.topRight(), x.bottomLeft());
@@ -219,15 +189,123 @@ void PlanLayer::paintMarkShapes(QPainter& painter, const MapScene& scene, const 
     };
     if (const PlanMarks* marks = scene.planMarks.get()) {
         for (NodeId n : marks->changed)
-            outline(n, changedColor(), kMinMarkPx);
+            mark(n, PlanMarkKind::Changed);
         for (NodeId n : marks->violations)
-            outline(n, violationColor(), kMinMarkPx);
+            mark(n, PlanMarkKind::Violation);
         for (NodeId n : marks->emptied)
-            cross(n, QColor(250, 250, 250), false);
+            mark(n, PlanMarkKind::Emptied);
         for (NodeId n : marks->removed)
-            cross(n, QColor(255, 70, 70), true);
+            mark(n, PlanMarkKind::Removed);
     }
     painter.restore();
+}
+
+void PlanLayer::paintMarkPixels(QImage& image, const MapScene& scene, const MapCamera& camera)
+{
+    const PlanMarks* marks = scene.planMarks.get();
+    if (!marks || image.isNull())
+        return;
+    const double dpr = camera.devicePixelRatio;
+    const int width = image.width();
+    const int height = image.height();
+    auto* bits = reinterpret_cast<QRgb*>(image.bits());
+    const auto stride = static_cast<std::size_t>(image.bytesPerLine() / 4);
+    auto put = [&](int x, int y, QRgb colour) {
+        if (x >= 0 && y >= 0 && x < width && y < height)
+            bits[static_cast<std::size_t>(y) * stride + static_cast<std::size_t>(x)] = colour;
+    };
+    const QRectF view(QPointF(0, 0), QSizeF(camera.viewport));
+    auto draw = [&](const std::vector<NodeId>& nodes, PlanMarkKind kind) {
+        const bool cross = kind == PlanMarkKind::Emptied || kind == PlanMarkKind::Removed;
+        const QRgb colour = (kind == PlanMarkKind::Changed ? changedColor()
+                                : kind == PlanMarkKind::Violation ? violationColor()
+                                : kind == PlanMarkKind::Emptied   ? emptiedColor()
+                                                                  : removedColor())
+                                .rgba();
+        for (NodeId n : nodes) {
+            const CellPos c = scene.layout.nodeCell(n);
+            if (!c.isValid())
+                continue;
+            const QRectF r = camera.cellsToWidget(c.x, c.y, 1, 1).normalized();
+            if (!r.intersects(view))
+                continue;
+            // The cell's device pixels (a cell under a pixel still gets one).
+            const int x0 = static_cast<int>(std::floor(r.left() * dpr));
+            const int y0 = static_cast<int>(std::floor(r.top() * dpr));
+            const int side = std::max(1, std::min(static_cast<int>(std::lround(r.right() * dpr)) - x0,
+                                             static_cast<int>(std::lround(r.bottom() * dpr)) - y0));
+            // A cell under a device pixel shares its pixel with others: a cross there would paint
+            // their colours over too (the plan's metrics show removed nodes as not applicable).
+            if (kind != PlanMarkKind::Violation && r.width() * dpr < 1.0)
+                continue;
+            if (!cross && side < kMinOutlinePx) {
+                if (kind == PlanMarkKind::Changed)
+                    continue; // the cell's colour under the plan says more than an amber cell
+                for (int y = 0; y < side; ++y)
+                    for (int x = 0; x < side; ++x)
+                        put(x0 + x, y0 + y, colour);
+                continue;
+            }
+            // Lines a sixth of the cell thick (at least a pixel); a cross inset by a sixth.
+            const int thick = std::max(1, side / 6);
+            const int inset = cross && side >= 6 ? side / 6 : 0;
+            for (int y = inset; y < side - inset; ++y)
+                for (int x = inset; x < side - inset; ++x) {
+                    const bool on = cross ? std::min(std::abs(x - y), std::abs(x + y - (side - 1))) < thick
+                                          : std::min({ x, y, side - 1 - x, side - 1 - y }) < thick;
+                    if (on)
+                        put(x0 + x, y0 + y, colour);
+                }
+        }
+    };
+    // Later kinds win a pixel, as later marks are drawn over earlier ones.
+    draw(marks->changed, PlanMarkKind::Changed);
+    draw(marks->violations, PlanMarkKind::Violation);
+    draw(marks->emptied, PlanMarkKind::Emptied);
+    draw(marks->removed, PlanMarkKind::Removed);
+}
+
+void PlanLayer::drawMark(QPainter& painter, PlanMarkKind kind, const QRectF& cell)
+{
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setBrush(Qt::NoBrush);
+    const double side = std::min(cell.width(), cell.height());
+    const double devicePixel = 1.0 / std::max(1.0, painter.device() ? painter.device()->devicePixelRatio() : 1.0);
+    if (kind == PlanMarkKind::Changed || kind == PlanMarkKind::Violation) {
+        // On the cell's border, inside it (a tenth of the cell, at least a device pixel): its
+        // centre keeps the node's colour.
+        const double pen = std::max(devicePixel, side * 0.1);
+        painter.setPen(QPen(kind == PlanMarkKind::Changed ? changedColor() : violationColor(), pen, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+        painter.drawRect(cell.adjusted(pen / 2, pen / 2, -pen / 2, -pen / 2));
+    } else {
+        // A thin halo of the other lightness, so the cross reads on a dark or a light cell.
+        const double pen = std::max(1.0, side * 0.14);
+        const QRectF x = cell.adjusted(side * 0.18, side * 0.18, -side * 0.18, -side * 0.18);
+        const bool removed = kind == PlanMarkKind::Removed;
+        const QColor halo = removed ? QColor(255, 255, 255, 150) : QColor(0, 0, 0, 170);
+        for (const auto& [colour, width] : { std::pair { halo, pen + 1.0 }, std::pair { removed ? removedColor() : emptiedColor(), pen } }) {
+            painter.setPen(QPen(colour, width, Qt::SolidLine, Qt::FlatCap));
+            painter.drawLine(x.topLeft(), x.bottomRight());
+            painter.drawLine(x.topRight(), x.bottomLeft());
+        }
+    }
+    painter.restore();
+}
+
+QString PlanLayer::markMeaning(PlanMarkKind kind)
+{
+    switch (kind) {
+    case PlanMarkKind::Changed:
+        return QStringLiteral("Pods moved");
+    case PlanMarkKind::Violation:
+        return QStringLiteral("Override");
+    case PlanMarkKind::Emptied:
+        return QStringLiteral("Emptied");
+    case PlanMarkKind::Removed:
+        return QStringLiteral("Removed");
+    }
+    return {};
 }
 
 void PlanLayer::paintDragTarget(QPainter& painter, const MapScene& scene, const MapCamera& camera)

@@ -5,20 +5,31 @@
 // is washed toward a rose grey (kInfeasibleRgb at kInfeasibleAlpha), which no metric colour
 // is (viridis and the blue ramp hold no red), so the few nodes that could take a pod stand
 // out at the fitted 100,000-node zoom, where a cell is about a pixel; the node under the
-// pointer is ringed, green when it could take the pod, red when not. After drops, the plan:
-// changed nodes outlined (amber), override destinations outlined red, emptied nodes with a
-// white cross, drained or failed nodes darkened with a red cross; each mark at least
-// kMinMarkPx across on screen at every zoom. When at most kMaxFeasibleMarkers nodes could take
-// the dragged pod, each also gets a green square marker of MarkerLayer's size and drawing
-// (MarkerLayer::paintMarkers), since at 100,000 nodes a feasible cell is a single texel
-// nobody can see.
+// pointer is ringed, green when it could take the pod, red when not. After drops, the plan's
+// marks (PlanMarkKind): nodes a pod moved to or from outlined (amber), override destinations
+// outlined red, emptied nodes with a white cross, drained or failed nodes with a black cross
+// (not red: red is NotReady's, and a drained node is grey under the plan, where black reads
+// best; the black and white crosses differ in lightness, which every colour-vision deficiency
+// keeps). Where a cell is at least kInCellMarkPx across, a mark is drawn inside its cell and
+// leaves most of the cell's colour visible (the plan's heat map stays readable under its
+// marks); smaller cells get marks kMinMarkPx across, with a halo, while few are in view. When
+// at most kMaxFeasibleMarkers nodes could take the dragged pod, each also gets a green square
+// marker of MarkerLayer's size and drawing (MarkerLayer::paintMarkers), since at 100,000
+// nodes a feasible cell is a single texel nobody can see.
 //
-// Design note (speed): the marks are drawn once per plan change and camera into a view-sized
-// image that every other frame reuses (a drag's pointer moves, a hover, a selection repaint
-// the overlay); when more than kMaxDrawnMarks marks are in view (a consolidation marks some
-// 40,000 of 100,000 nodes at the fitted zoom, where the 9 px marks of neighbouring one-pixel
-// cells cover each other), each marked cell is one texel of a layout-sized image drawn as one
-// scaled image, in O(marks): drawing each mark took half a second per frame there.
+// Design note (speed and legibility): the marks are drawn once per plan change and camera
+// into a view-sized image that every other frame reuses (a drag's pointer moves, a hover, a
+// selection repaint the overlay); when more than kMaxDrawnMarks marks are in view (a
+// consolidation marks some 40,000 of 100,000 nodes at the fitted zoom), each mark is written
+// as device pixels inside its cell, in O(marks x cell pixels) (drawing 40,000 antialiased
+// marks took half a second per frame): a cross on the cell's diagonals, an outline on its
+// border once the cell is kMinOutlinePx device pixels across. Below that a cell cannot hold
+// both its colour and an outline, and the colour wins: the nodes pods moved to or from are
+// not marked (their colour under the plan is what the map is for), the crosses and override
+// outlines fill the cell; a cell under a device pixel gets no cross (its pixel is shared).
+// Filling every marked cell with its mark's colour hid the heat map of a 100,000-node
+// consolidation under amber and red.
+//
 // The shading is one image with a texel per layout cell (built once per
 // drag in O(nodes), about 1 ms at 100,000 nodes, from the feasibility bytes), drawn each frame
 // as one scaled image over the visible cells with nearest filtering (the OpenGL paint engine
@@ -32,8 +43,12 @@
 #include <QColor>
 #include <QImage>
 #include <QRgb>
+#include <QString>
 
 namespace fleet::views {
+
+/// The kinds of plan mark, in the order drawn (a later one on top where a node has two).
+enum class PlanMarkKind : std::uint8_t { Changed, Violation, Emptied, Removed };
 
 class PlanLayer final : public MapLayer {
 public:
@@ -43,10 +58,12 @@ public:
     /// The smallest on-screen size of a plan mark or the drag target's ring, logical px.
     static constexpr double kMinMarkPx = 9.0;
     static constexpr double kMinTargetPx = 15.0;
-    /// Up to this many plan marks in view are drawn as outlines and crosses; more as texels.
+    /// Cells at least this many logical px across hold their marks inside.
+    static constexpr double kInCellMarkPx = 4.0;
+    /// Up to this many plan marks in view are drawn as antialiased shapes; more as pixels.
     static constexpr std::size_t kMaxDrawnMarks = 2000;
-    /// A removed node's texel when marks are texels (the darkened cell of its cross).
-    [[nodiscard]] static QColor removedTexelColor() { return QColor(200, 40, 48); }
+    /// As pixels, an outline needs cells this many device px across (it keeps the centre's colour).
+    static constexpr int kMinOutlinePx = 4;
     /// Up to this many feasible nodes are also marked while dragging (more are visible as an area).
     static constexpr std::size_t kMaxFeasibleMarkers = 256;
 
@@ -54,6 +71,18 @@ public:
     [[nodiscard]] static QColor shadedColor(QColor c) noexcept;
     [[nodiscard]] static QColor changedColor() { return QColor(255, 176, 32); }
     [[nodiscard]] static QColor violationColor() { return QColor(255, 40, 40); }
+    /// A drained or failed node's cross: near-black (never NotReady's red).
+    [[nodiscard]] static QColor removedColor() { return QColor(12, 12, 14); }
+    /// An emptied node's cross: white.
+    [[nodiscard]] static QColor emptiedColor() { return QColor(250, 250, 250); }
+    /// Draws one mark of `kind` inside the cell `cell` (logical px) as the map draws it on cells
+    /// of at least kInCellMarkPx: the legend's key uses it, so the key cannot drift from the
+    /// map. Thread: GUI thread.
+    static void drawMark(QPainter& painter, PlanMarkKind kind, const QRectF& cell);
+    /// What a mark of `kind` means, short enough for the legend's width: "Pods moved" (to or
+    /// from the node), "Override" (a move applied although infeasible), "Emptied", "Removed"
+    /// (drained or failed).
+    [[nodiscard]] static QString markMeaning(PlanMarkKind kind);
     [[nodiscard]] static QColor feasibleTargetColor() { return QColor(60, 230, 90); }
     [[nodiscard]] static QColor infeasibleTargetColor() { return QColor(255, 50, 50); }
     /// The rectangle a mark of node n is drawn on (around its cell, at least `minPx`), in GL
@@ -78,16 +107,13 @@ public:
 private:
     void paintMarks(QPainter& painter, const MapScene& scene, const MapCamera& camera);
     void paintMarkShapes(QPainter& painter, const MapScene& scene, const MapCamera& camera);
-    void paintMarkTexels(QPainter& painter, const MapScene& scene, const MapCamera& camera);
+    static void paintMarkPixels(QImage& image, const MapScene& scene, const MapCamera& camera);
     void paintDragTarget(QPainter& painter, const MapScene& scene, const MapCamera& camera);
-    void buildMarkTexels(const MapScene& scene);
     /// The marks whose cells are in view, counted up to `limit` + 1.
     [[nodiscard]] static std::size_t visibleMarks(const MapScene& scene, const MapCamera& camera, std::size_t limit);
     QImage m_marksImage; // view-sized: the marks as last drawn
     std::shared_ptr<const PlanMarks> m_marksSource; // drawn into it (held: a new one never reuses its address)
     MapCamera m_marksCamera;
-    QImage m_markTexels; // layout-sized: a texel per marked cell
-    std::shared_ptr<const PlanMarks> m_texelsSource;
     QImage m_shade; // layout-sized, premultiplied; transparent where feasible or no node
     bool m_shading = false;
     const void* m_shadeSource = nullptr; // the bytes the image was built from
