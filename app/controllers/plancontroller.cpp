@@ -598,7 +598,7 @@ bool PlanController::adoptStep(std::shared_ptr<model::PlanEngine> engine, std::s
 }
 
 void PlanController::adoptOpenedPlan(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<model::PlanEngine> engine,
-    std::vector<std::pair<std::size_t, model::AppliedAction>> notApplied, const QString& text, const QString& message)
+    std::vector<std::pair<std::size_t, model::AppliedAction>> notApplied, const QString& text, const QString& message, PreparedStep prepared)
 {
     if (!store || !engine)
         return;
@@ -612,11 +612,19 @@ void PlanController::adoptOpenedPlan(std::shared_ptr<const model::ClusterStore> 
     m_panel->model()->setNotApplied(std::move(notApplied));
     const auto& applied = m_host->engine()->applied();
     if (!applied.empty()) {
-        const model::ClusterStore& opened = *m_host->store();
-        auto* step = newStep(text);
-        for (std::size_t i = 0; i < applied.size(); ++i)
-            new PlanCommand(*m_host, applied[i].action, views::planActionText(opened, applied[i]), {}, PlanCommand::AppliedAt { i }, step);
+        PlanStepCommand* step = nullptr;
+        if (prepared.step && static_cast<std::size_t>(prepared.step->childCount()) == applied.size()) {
+            step = prepared.step.release();
+            step->setText(text);
+        } else {
+            const model::ClusterStore& opened = *m_host->store();
+            step = newStep(text);
+            for (std::size_t i = 0; i < applied.size(); ++i)
+                new PlanCommand(*m_host, applied[i].action, views::planActionText(opened, applied[i]), {}, PlanCommand::AppliedAt { i }, step);
+        }
+        m_preparedMarks = std::move(prepared.marks);
         m_host->undoStack()->push(step); // records them as applied, then one refresh
+        m_preparedMarks.reset();
     } else {
         afterChange();
     }

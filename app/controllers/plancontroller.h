@@ -185,9 +185,11 @@ public:
     /// stack is cleared, then the applied actions are one undo step named `text` (Undo empties
     /// the plan, Redo applies them again), which is the stack's clean state (nothing to save).
     /// The panel lists every action, holds or not, and the not-applied ones after them;
-    /// `message` goes to the status bar. O(actions) on this thread.
+    /// `message` goes to the status bar. O(actions) on this thread, unless `prepared` brings the
+    /// step's commands and plan marks (StepPreparer on the worker that applied them, from action 0).
     void adoptOpenedPlan(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<model::PlanEngine> engine,
-        std::vector<std::pair<std::size_t, model::AppliedAction>> notApplied, const QString& text, const QString& message);
+        std::vector<std::pair<std::size_t, model::AppliedAction>> notApplied, const QString& text, const QString& message,
+        PreparedStep prepared = {});
     /// Undoes every action from row `row` of the plan panel on, exactly: the commands wholly
     /// after it are undone (Undo), and the actions of one that straddles it (a consolidation's
     /// drains, one undo step) are removed by one RemoveActionsCommand.
