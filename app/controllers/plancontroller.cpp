@@ -509,7 +509,7 @@ void PlanController::afterChange()
     const auto& engine = m_host->engine();
     if (m_batch > 0 || !engine)
         return;
-    // adoptStep()'s marks, built on its worker for this very plan; else built here.
+    // The marks a worker built for this very plan (adoptStep(), adoptOpenedPlan(), adoptPlacement()); else built here.
     m_map->setPlanMarks(m_preparedMarks ? std::exchange(m_preparedMarks, nullptr) : views::buildPlanMarks(*engine, m_host->topology().get()));
     m_map->setPlanState(planState());
     if (m_host->trimStale()) // undone actions take their marks along
@@ -521,7 +521,7 @@ void PlanController::afterChange()
 }
 
 bool PlanController::adoptPlacement(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<model::PlanEngine> engine,
-    std::size_t appliedBefore, const QString& text)
+    std::size_t appliedBefore, const QString& text, std::shared_ptr<const views::PlanMarks> marks)
 {
     m_steps->finishNow(); // the plan it compares with is the one the step leaves
     const auto& current = m_host->engine();
@@ -533,8 +533,10 @@ bool PlanController::adoptPlacement(std::shared_ptr<const model::ClusterStore> s
     auto replaced = std::make_shared<PlanEngineHost::Replaced>(m_host->replaceEngine(std::move(store), std::move(engine)));
     showEngineInPanel();
     const std::size_t last = m_host->engine()->applied().size() - 1;
+    m_preparedMarks = std::move(marks);
     m_host->undoStack()->push(new PlanCommand(*m_host, m_host->engine()->applied()[last].action, text, [this] { afterChange(); },
         PlanCommand::AppliedAt { last })); // its redo records the applied action and refreshes the map and panel
+    m_preparedMarks.reset();
     releaseOffGuiThread(std::move(replaced));
     return true;
 }

@@ -141,9 +141,11 @@ public:
     /// this plan's actions and then applied `action` last. The window takes that store and
     /// engine (the stack's commands move to it) and pushes one command for the placement, so
     /// Undo removes every placed pod in one step. False (nothing changed) when the plan changed
-    /// since `appliedBefore` actions or the engine is gone. O(commands) on this thread.
+    /// since `appliedBefore` actions or the engine is gone. `marks`: the map's plan marks of
+    /// `engine` made on the worker (views::buildPlanMarks()), or null to build them here.
+    /// O(commands) on this thread.
     bool adoptPlacement(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<model::PlanEngine> engine,
-        std::size_t appliedBefore, const QString& text);
+        std::size_t appliedBefore, const QString& text, std::shared_ptr<const views::PlanMarks> marks = nullptr);
     /// A step computed on a worker (Plan > Consolidate): `engine`, over this controller's
     /// store(), replayed this plan's `appliedBefore` actions and then applied the step's; the
     /// window takes it (the stack's commands move to it, as in adoptPlacement()) and pushes the
@@ -260,7 +262,7 @@ private:
     views::PlanPanel* m_panel = nullptr;
     QDockWidget* m_dock = nullptr;
     int m_batch = 0;
-    std::shared_ptr<const views::PlanMarks> m_preparedMarks; // adoptStep()'s, for the one afterChange() its push runs
+    std::shared_ptr<const views::PlanMarks> m_preparedMarks; // adoptStep()'s and the like, for the one afterChange() its push runs
     QString m_lastMessage;
 };
 

@@ -448,8 +448,11 @@ int main(int argc, char** argv)
         // ---- place workload ----
         beginFlow(QStringLiteral("place-workload"));
         auto* dialog = window.findChild<app::PlaceWorkloadDialog*>();
-        act(QStringLiteral("place-workload"), QStringLiteral("Plan > Place Workload"), [&] {
+        act(QStringLiteral("place-workload"), QStringLiteral("Plan > Place Workload (the dialog opens)"), [&] {
             dialog->openFor();
+            return dialog->isVisible();
+        });
+        act(QStringLiteral("place-workload"), QStringLiteral("Place (worker), the result taken"), [&] {
             dialog->setPods(8);
             dialog->setShape(QStringLiteral("8"), QStringLiteral("64Gi"), 8);
             dialog->setName(QStringLiteral("bench"));
