@@ -512,7 +512,7 @@ void PlanController::afterChange()
     const auto& engine = m_host->engine();
     if (m_batch > 0 || !engine)
         return;
-    // adoptStep()'s marks, built on its worker for this very plan; else built here.
+    // The marks a worker built for this very plan (adoptStep(), adoptOpenedPlan(), adoptPlacement()); else built here.
     m_map->setPlanMarks(m_preparedMarks ? std::exchange(m_preparedMarks, nullptr) : views::buildPlanMarks(*engine, m_host->topology().get()));
     m_map->setPlanState(planState());
     if (m_host->trimStale()) // undone actions take their marks along
@@ -524,7 +524,7 @@ void PlanController::afterChange()
 }
 
 bool PlanController::adoptPlacement(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<model::PlanEngine> engine,
-    std::size_t appliedBefore, const QString& text)
+    std::size_t appliedBefore, const QString& text, std::shared_ptr<const views::PlanMarks> marks)
 {
     m_steps->finishNow(); // the plan it compares with is the one the step leaves
     const auto& current = m_host->engine();
@@ -536,8 +536,10 @@ bool PlanController::adoptPlacement(std::shared_ptr<const model::ClusterStore> s
     auto replaced = std::make_shared<PlanEngineHost::Replaced>(m_host->replaceEngine(std::move(store), std::move(engine)));
     showEngineInPanel();
     const std::size_t last = m_host->engine()->applied().size() - 1;
+    m_preparedMarks = std::move(marks);
     m_host->undoStack()->push(new PlanCommand(*m_host, m_host->engine()->applied()[last].action, text, [this] { afterChange(); },
         PlanCommand::AppliedAt { last })); // its redo records the applied action and refreshes the map and panel
+    m_preparedMarks.reset();
     releaseOffGuiThread(std::move(replaced));
     return true;
 }
@@ -601,7 +603,7 @@ bool PlanController::adoptStep(std::shared_ptr<model::PlanEngine> engine, std::s
 }
 
 void PlanController::adoptOpenedPlan(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<model::PlanEngine> engine,
-    std::vector<std::pair<std::size_t, model::AppliedAction>> notApplied, const QString& text, const QString& message)
+    std::vector<std::pair<std::size_t, model::AppliedAction>> notApplied, const QString& text, const QString& message, PreparedStep prepared)
 {
     if (!store || !engine)
         return;
@@ -615,11 +617,19 @@ void PlanController::adoptOpenedPlan(std::shared_ptr<const model::ClusterStore> 
     m_panel->model()->setNotApplied(std::move(notApplied));
     const auto& applied = m_host->engine()->applied();
     if (!applied.empty()) {
-        const model::ClusterStore& opened = *m_host->store();
-        auto* step = newStep(text);
-        for (std::size_t i = 0; i < applied.size(); ++i)
-            new PlanCommand(*m_host, applied[i].action, views::planActionText(opened, applied[i]), {}, PlanCommand::AppliedAt { i }, step);
+        PlanStepCommand* step = nullptr;
+        if (prepared.step && static_cast<std::size_t>(prepared.step->childCount()) == applied.size()) {
+            step = prepared.step.release();
+            step->setText(text);
+        } else {
+            const model::ClusterStore& opened = *m_host->store();
+            step = newStep(text);
+            for (std::size_t i = 0; i < applied.size(); ++i)
+                new PlanCommand(*m_host, applied[i].action, views::planActionText(opened, applied[i]), {}, PlanCommand::AppliedAt { i }, step);
+        }
+        m_preparedMarks = std::move(prepared.marks);
         m_host->undoStack()->push(step); // records them as applied, then one refresh
+        m_preparedMarks.reset();
     } else {
         afterChange();
     }

@@ -144,9 +144,11 @@ public:
     /// this plan's actions and then applied `action` last. The window takes that store and
     /// engine (the stack's commands move to it) and pushes one command for the placement, so
     /// Undo removes every placed pod in one step. False (nothing changed) when the plan changed
-    /// since `appliedBefore` actions or the engine is gone. O(commands) on this thread.
+    /// since `appliedBefore` actions or the engine is gone. `marks`: the map's plan marks of
+    /// `engine` made on the worker (views::buildPlanMarks()), or null to build them here.
+    /// O(commands) on this thread.
     bool adoptPlacement(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<model::PlanEngine> engine,
-        std::size_t appliedBefore, const QString& text);
+        std::size_t appliedBefore, const QString& text, std::shared_ptr<const views::PlanMarks> marks = nullptr);
     /// A step computed on a worker (Plan > Consolidate): `engine`, over this controller's
     /// store(), replayed this plan's `appliedBefore` actions and then applied the step's; the
     /// window takes it (the stack's commands move to it, as in adoptPlacement()) and pushes the
@@ -188,9 +190,11 @@ public:
     /// stack is cleared, then the applied actions are one undo step named `text` (Undo empties
     /// the plan, Redo applies them again), which is the stack's clean state (nothing to save).
     /// The panel lists every action, holds or not, and the not-applied ones after them;
-    /// `message` goes to the status bar. O(actions) on this thread.
+    /// `message` goes to the status bar. O(actions) on this thread, unless `prepared` brings the
+    /// step's commands and plan marks (StepPreparer on the worker that applied them, from action 0).
     void adoptOpenedPlan(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<model::PlanEngine> engine,
-        std::vector<std::pair<std::size_t, model::AppliedAction>> notApplied, const QString& text, const QString& message);
+        std::vector<std::pair<std::size_t, model::AppliedAction>> notApplied, const QString& text, const QString& message,
+        PreparedStep prepared = {});
     /// Undoes every action from row `row` of the plan panel on, exactly: the commands wholly
     /// after it are undone (Undo), and the actions of one that straddles it (a consolidation's
     /// drains, one undo step) are removed by one RemoveActionsCommand.
@@ -261,7 +265,7 @@ private:
     views::PlanPanel* m_panel = nullptr;
     QDockWidget* m_dock = nullptr;
     int m_batch = 0;
-    std::shared_ptr<const views::PlanMarks> m_preparedMarks; // adoptStep()'s, for the one afterChange() its push runs
+    std::shared_ptr<const views::PlanMarks> m_preparedMarks; // adoptStep()'s and the like, for the one afterChange() its push runs
     QString m_lastMessage;
 };
 

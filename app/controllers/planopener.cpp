@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "planopener.h"
 #include "app/controllers/longjob.h"
+#include "app/controllers/offthreadrelease.h"
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/storereaders.h"
 
@@ -121,6 +122,13 @@ bool looksLikePlanFile(const QString& path)
     return trimmed.startsWith('{') && head.contains("\"fleetscopePlan\"");
 }
 
+struct PlanOpener::Result {
+    OpenedPlan plan;
+    /// The undo step of every applied action and the plan marks, made on the worker; empty
+    /// when nothing was applied (or the file could not be read, or the job was cancelled).
+    PlanController::PreparedStep prepared;
+};
+
 PlanOpener::PlanOpener(QMainWindow* window, PlanController* plan)
     : QObject(window)
     , m_window(window)
@@ -164,18 +172,24 @@ bool PlanOpener::start(const QString& path, const QString& name, std::string jso
     auto reading = std::make_shared<StoreReadGuard>(m_plan->shownStore()); // a live batch waits for this worker
     m_job->start(tr("Checking %1 against the shown cluster\u2026").arg(shownName),
         [path, name, json = std::move(json), store = m_plan->store(), topology = m_plan->topology(), prices = m_plan->nodePrices(),
-            source = std::move(currentSource), reading](LongJobToken& token) {
+            source = std::move(currentSource), reading, prepare = m_plan->stepPreparer()](LongJobToken& token) {
             auto progress = [&token](double f) { token.setProgress(f); };
-            return std::make_shared<OpenedPlan>(path.isEmpty()
-                    ? openPlanText(json, name.toStdString(), store, *topology, prices, source, token.cancelFlag(), progress)
-                    : openPlanFile(path.toStdString(), store, *topology, prices, source, token.cancelFlag(), progress));
+            auto result = std::make_shared<Result>();
+            result->plan = path.isEmpty() ? openPlanText(json, name.toStdString(), store, *topology, prices, source, token.cancelFlag(), progress)
+                                          : openPlanFile(path.toStdString(), store, *topology, prices, source, token.cancelFlag(), progress);
+            // The undo step's commands and their texts, and the plan marks: here, not in the
+            // adoption's turn of the GUI thread.
+            if (result->plan.engine && !result->plan.engine->applied().empty() && !token.isCancelled())
+                result->prepared = prepare(*result->plan.engine, 0);
+            return result;
         },
-        [this, epoch = m_engineEpoch, shownName](std::shared_ptr<OpenedPlan> result) { onResult(epoch, shownName, std::move(result)); });
+        [this, epoch = m_engineEpoch, shownName](std::shared_ptr<Result> result) { onResult(epoch, shownName, std::move(result)); });
     return true;
 }
 
-void PlanOpener::onResult(std::uint64_t engineEpoch, const QString& name, std::shared_ptr<OpenedPlan> result)
+void PlanOpener::onResult(std::uint64_t engineEpoch, const QString& name, std::shared_ptr<Result> job)
 {
+    OpenedPlan* result = &job->plan;
     if (!result->error.empty()) {
         m_lastMessage = tr("Cannot open the plan %1: %2").arg(name, QString::fromStdString(result->error));
         auto* box = new QMessageBox(QMessageBox::Warning, tr("Open Plan"), m_lastMessage, QMessageBox::Close, m_window);
@@ -192,6 +206,7 @@ void PlanOpener::onResult(std::uint64_t engineEpoch, const QString& name, std::s
     }
     if (engineEpoch != m_engineEpoch || !m_plan->engine()) {
         m_lastMessage = tr("The cluster changed while %1 was being checked; open it again.").arg(name);
+        releaseOffGuiThread(std::move(job)); // an engine and its commands: O(nodes + pods + actions) to free
         emit finished(false);
         return;
     }
@@ -204,7 +219,8 @@ void PlanOpener::onResult(std::uint64_t engineEpoch, const QString& name, std::s
                         .arg(result->notApplied.empty() ? QString() : tr(" (%1 could not be applied)").arg(result->notApplied.size()));
     if (!result->sourceNote.empty())
         m_lastMessage += QLatin1Char(' ') + tr("Note: %1.").arg(QString::fromStdString(result->sourceNote));
-    m_plan->adoptOpenedPlan(result->store, result->engine, std::move(result->notApplied), tr("Open plan %1").arg(name), m_lastMessage);
+    m_plan->adoptOpenedPlan(result->store, result->engine, std::move(result->notApplied), tr("Open plan %1").arg(name), m_lastMessage,
+        std::move(job->prepared));
     emit finished(true);
 }
 

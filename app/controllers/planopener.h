@@ -66,8 +66,11 @@ struct OpenedPlan {
 /// Runs openPlanFile() for the window as a LongJob (app/controllers/longjob.h): on a worker, with
 /// a progress dialog (Cancel) once it takes longer than kProgressAfterMs, then hands the result
 /// to PlanController::adoptOpenedPlan()
-/// (the plan replaces the current one as one undo step, the undo stack's clean state). A result
-/// for a cluster or plan that changed meanwhile is dropped. Thread: GUI thread.
+/// (the plan replaces the current one as one undo step, the undo stack's clean state). The
+/// worker also makes that step's commands and the map's plan marks
+/// (PlanController::StepPreparer): at 26,516 actions on 100,000 nodes they took about 130 ms of
+/// the adoption's one turn of the GUI thread. A result for a cluster or plan that changed
+/// meanwhile is dropped. Thread: GUI thread.
 class PlanOpener : public QObject {
     Q_OBJECT
 public:
@@ -97,8 +100,9 @@ signals:
     void progressed(int percent);
 
 private:
+    struct Result; // the OpenedPlan and its prepared undo step (planopener.cpp)
     bool start(const QString& path, const QString& name, std::string json, std::function<importers::PlanSource()> currentSource);
-    void onResult(std::uint64_t engineEpoch, const QString& name, std::shared_ptr<OpenedPlan> result);
+    void onResult(std::uint64_t engineEpoch, const QString& name, std::shared_ptr<Result> result);
 
     QMainWindow* m_window;
     PlanController* m_plan;

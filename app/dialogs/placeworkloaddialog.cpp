@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "placeworkloaddialog.h"
 
+#include "app/controllers/offthreadrelease.h"
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/storereaders.h"
 
@@ -8,6 +9,7 @@
 #include "model/domainpath.h"
 #include "model/placement/topologyplacement.h"
 #include "model/topology.h"
+#include "views/plan/planmarksbuilder.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -53,6 +55,9 @@ struct PlaceWorkerResult {
     std::size_t appliedBefore = 0;
     std::vector<model::PlanAction> replayed; // the window's plan when the worker started
     std::string templateName; // namespace/name
+    /// The map's plan marks of `engine` (views::buildPlanMarks()), made on the worker: at a plan
+    /// of 26,516 actions on 100,000 nodes, 11 to 16 ms of the GUI thread's turn that takes the result.
+    std::shared_ptr<const views::PlanMarks> marks;
 };
 
 namespace {
@@ -164,6 +169,7 @@ std::shared_ptr<PlaceWorkerResult> runPlacement(std::shared_ptr<const model::Clu
         o.podsPlaced = static_cast<std::int32_t>(r.podsAdded.size());
         o.placed = engine->applied().size() == current.size() + 1;
         if (o.placed) {
+            out->marks = views::buildPlanMarks(*engine, topology.get());
             out->store = std::move(target);
             out->engine = std::move(engine);
         }
@@ -589,6 +595,7 @@ bool PlaceWorkloadDialog::place()
     m_work = std::make_shared<PlaceProgress>();
     setRunning(true);
     std::vector<model::PlanAction> current;
+    current.reserve(engine->applied().size());
     for (const model::AppliedAction& a : engine->applied())
         current.push_back(a.action);
     const std::uint64_t generation = ++m_generation;
@@ -670,6 +677,12 @@ void PlaceWorkloadDialog::cancel()
 
 void PlaceWorkloadDialog::onResult(std::uint64_t generation, std::shared_ptr<PlaceWorkerResult> result)
 {
+    // The result is freed on a worker however this ends: a store's copy and its engine not taken,
+    // or the replayed plan (26,516 actions: 5 to 10 ms to free here).
+    struct ReleaseOffGuiThread {
+        std::shared_ptr<PlaceWorkerResult>& result;
+        ~ReleaseOffGuiThread() { releaseOffGuiThread(std::move(result)); }
+    } release { result };
     if (generation != m_generation)
         return; // a newer cluster or placement, or cancelled
     setRunning(false);
@@ -689,13 +702,15 @@ void PlaceWorkloadDialog::onResult(std::uint64_t generation, std::shared_ptr<Pla
     if (o.placed) {
         QElapsedTimer clock;
         clock.start();
-        std::vector<model::PlanAction> now;
-        if (const auto shown = m_plan->engine())
-            for (const model::AppliedAction& a : shown->applied())
-                now.push_back(a.action);
+        // The plan is still the one the worker replayed (compared in place: a copy of a plan of
+        // 26,516 actions took 25 ms here).
+        bool unchanged = false;
+        if (const auto shown = m_plan->engine(); shown && shown->applied().size() == result->replayed.size())
+            unchanged = std::equal(result->replayed.begin(), result->replayed.end(), shown->applied().begin(),
+                [](const model::PlanAction& replayed, const model::AppliedAction& a) { return replayed == a.action; });
         const QString where = o.domains.size() == 1 ? QString::fromStdString(o.domains.front()) : tr("%1 domains").arg(o.domains.size());
-        if (now != result->replayed || !m_plan->adoptPlacement(result->store, result->engine, result->appliedBefore,
-                tr("Place %1 pods like %2 in %3").arg(o.podsPlaced).arg(who, where))) {
+        if (!unchanged || !m_plan->adoptPlacement(result->store, result->engine, result->appliedBefore,
+                tr("Place %1 pods like %2 in %3").arg(o.podsPlaced).arg(who, where), result->marks)) {
             o.placed = false;
             setMessage(tr("The plan changed while the placement ran; place again."), true);
             emit finished(false);

@@ -9,12 +9,15 @@
 // - File > Open Plan re-evaluates a saved plan against the shown cluster: every action with
 //   holds / does not hold in the Plan dock, one undo step, the stack's clean state; an action
 //   naming a node the cluster lacks is listed as not applied; a plan file given to File > Open
-//   is opened as a plan; a broken plan file says where, and the plan stays as it was.
+//   is opened as a plan; a broken plan file says where, and the plan stays as it was; a plan of
+//   many actions (its undo step and marks made on the opener's worker) shows each action with
+//   the holds and text it had when made, the map's marks, and is undone and redone in slices.
 
 #include "planwindowfixture.h"
 
 #include "app/controllers/consolidatecontroller.h"
 #include "app/dialogs/placeworkloaddialog.h"
+#include "app/commands/planstepcommand.h"
 #include "app/controllers/planopener.h"
 #include "app/startup/surfaceformat.h"
 #include "importers/plan/planfile.h"
@@ -87,6 +90,7 @@ private slots:
     void openPlanReevaluatesAgainstTheShownCluster();
     void openPlanListsWhatCannotBeApplied();
     void openPlanFromFileOpenAndBrokenFile();
+    void openPlanOfManyActionsShowsEachAsMade();
 };
 
 void TestPlanWindowState::consolidationUndoRefreshesOnceWithRightMarks()
@@ -375,6 +379,87 @@ void TestPlanWindowState::openPlanFromFileOpenAndBrokenFile()
     QVERIFY2(shown.contains(QStringLiteral("broken.json")) && shown.contains(QStringLiteral("$.actions[0]")), qPrintable(shown));
     QCOMPARE(plan->engine()->applied().size(), std::size_t(1));
     QCOMPARE(window->planPath(), path);
+}
+
+void TestPlanWindowState::openPlanOfManyActionsShowsEachAsMade()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::PlanController* plan = window->planController();
+    plan->dock()->show(); // the dock narrows the map: open it before the first grab
+    QVERIFY(testing::deliverPostedEvents());
+    views::FleetMapView* map = window->mapView();
+    const QImage unplanned = map->grabImage();
+    // 90 drains in one step, more than a step undone at once (PlanStepCommand::kSlicedChildren):
+    // the later ones strand pods, so some hold and some do not.
+    std::vector<model::NodeId> nodes;
+    const model::ClusterStore& store = *plan->store();
+    for (std::uint32_t i = 0; i < store.nodeCount() && nodes.size() < 90; ++i)
+        if (!store.nodePods(model::NodeId(i)).empty())
+            nodes.push_back(model::NodeId(i));
+    QVERIFY(static_cast<int>(nodes.size()) > app::PlanStepCommand::kSlicedChildren);
+    QVERIFY(plan->drainNodes(nodes));
+    const std::size_t actions = plan->engine()->applied().size();
+    QCOMPARE(actions, nodes.size());
+    views::PlanActionsModel* rows = plan->panel()->model();
+    QStringList holds, texts;
+    for (int row = 0; row < rows->rowCount(); ++row) {
+        holds << rows->index(row, views::PlanActionsModel::HoldsColumn).data().toString();
+        texts << rows->index(row, views::PlanActionsModel::ActionColumn).data().toString();
+    }
+    QVERIFY2(holds.contains(QStringLiteral("yes")) && holds.contains(QStringLiteral("no")), qPrintable(holds.join(QLatin1Char(','))));
+    const auto marks = views::buildPlanMarks(*plan->engine(), plan->topology().get());
+    QVERIFY(marks && !marks->removed.empty());
+    const model::NodeId gone = marks->removed.front();
+    const QColor goneMade = testing::swatchColor(*map, map->grabImage(), gone);
+    QVERIFY2(!near(testing::swatchColor(*map, unplanned, gone), goneMade, 8), "a drained node is darkened on the map");
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("many.json"));
+    QCOMPARE(window->savePlanTo(path), QString());
+    window->undoStack()->undo();
+    QTRY_VERIFY(!plan->isBusy());
+    QVERIFY(plan->engine()->applied().empty());
+    window->undoStack()->setClean();
+
+    QSignalSpy changed(plan, &app::PlanController::planChanged);
+    QSignalSpy opened(window->planOpener(), &app::PlanOpener::finished);
+    QVERIFY(window->openPlanFile(path));
+    QVERIFY(opened.wait(30000));
+    QCOMPARE(opened.takeFirst().at(0).toBool(), true);
+    QCOMPARE(changed.count(), 1); // the whole plan, one refresh
+    QCOMPARE(plan->engine()->applied().size(), actions);
+    QCOMPARE(rows->rowCount(), static_cast<int>(actions));
+    for (int row = 0; row < rows->rowCount(); ++row) {
+        QCOMPARE(rows->index(row, views::PlanActionsModel::HoldsColumn).data().toString(), holds[row]);
+        QCOMPARE(rows->index(row, views::PlanActionsModel::ActionColumn).data().toString(), texts[row]);
+    }
+    // One undo step named for the file, one command per action with the action's text.
+    QUndoStack* stack = window->undoStack();
+    QCOMPARE(stack->count(), 1);
+    QCOMPARE(stack->text(0), QStringLiteral("Open plan many.json"));
+    const QUndoCommand* step = stack->command(0);
+    QCOMPARE(step->childCount(), static_cast<int>(actions));
+    for (int i = 0; i < step->childCount(); ++i)
+        QCOMPARE(step->child(i)->text(), views::planActionText(*plan->store(), plan->engine()->applied()[static_cast<std::size_t>(i)]));
+    QVERIFY(near(testing::swatchColor(*map, map->grabImage(), gone), goneMade, 2)); // the marks it came with
+    QVERIFY(!window->isPlanModified());
+
+    // Undone and redone in slices, one refresh each.
+    changed.clear();
+    stack->undo();
+    QTRY_VERIFY(!plan->isBusy());
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(plan->engine()->applied().empty());
+    QVERIFY(near(testing::swatchColor(*map, map->grabImage(), gone), testing::swatchColor(*map, unplanned, gone), 2));
+    changed.clear();
+    stack->redo();
+    QTRY_VERIFY(!plan->isBusy());
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(plan->engine()->applied().size(), actions);
+    for (int row = 0; row < rows->rowCount(); ++row)
+        QCOMPARE(rows->index(row, views::PlanActionsModel::HoldsColumn).data().toString(), holds[row]);
+    QVERIFY(near(testing::swatchColor(*map, map->grabImage(), gone), goneMade, 2));
+    QVERIFY(!window->isPlanModified());
 }
 
 int main(int argc, char** argv)

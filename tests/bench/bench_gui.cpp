@@ -27,12 +27,16 @@
 // Software OpenGL (llvmpipe) under xvfb-run; say whether the machine was idle.
 // Usage: xvfb-run -a -s "-screen 0 1600x1200x24" ./bench_gui [--nodes N] [--seed S] [--only FLOW,...]
 //   --only: the load and the flows named (compare, metric, inspect, how-many, plan: consolidate and
-//           the flows after it, export-report included; export: consolidate, save-plan and
-//           export-report alone)
-//   --keep-report FILE: a copy of the exported report there (to read its maps and figures)
-// Output: one line per flow on stderr, then one JSON object last on stdout:
-// {"nodes": N, "flows": [{"flow", "ms", "max_stall_ms", "action"}...], "max_stall_ms", "stalls_over_50ms",
-//  "p99_stall_ms", "longest": {"flow", "action", "ms"}, "max_stall_after_load_ms", "longest_after_load": {...}}
+//           the flows after it, export-report included; or consolidate and some of those after it
+//           by name: undo and redo run together, save-plan before open-plan)
+// Output: on stderr one line per flow, every stall over 50 ms, then each action's longest stall and
+// its map frames (VtkOpenGLWidget's aboutToRender to frameRendered: the render and the swap; the
+// first frame after the action started and the longest); then one JSON object last on stdout:
+// {"nodes": N, "flows": [{"flow", "ms", "max_stall_ms", "action", "max_frame_ms"}...],
+//  "steps": [{"flow", "action", "max_stall_ms", "first_frame_ms", "max_frame_ms"}...] (every action),
+//  "max_stall_ms", "stalls_over_50ms", "p99_stall_ms", "longest": {"flow", "action", "ms"},
+//  "max_stall_after_load_ms", "longest_after_load": {...}, "load_average": "1.02 0.98 0.90"}
+// (the load average from /proc/loadavg at the end: the machine is shared)
 
 #include "app/controllers/comparecontroller.h"
 #include "app/controllers/consolidatecontroller.h"
@@ -49,18 +53,21 @@
 #include "views/itemmodels/changesmodel.h"
 #include "views/map/fleetmapview.h"
 #include "views/panels/changespanel.h"
+#include "views/vtk/vtkopenglwidget.h"
 #include "model/nodeboundpods.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QSignalSpy>
 #include <QFile>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QTest>
 #include <QUndoStack>
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <functional>
 
@@ -73,7 +80,19 @@ struct FlowFigure {
     double ms = 0;
     double maxStallMs = 0;
     QString action;
+    double maxFrameMs = 0;
 };
+
+// One action of a flow: its longest stall and the map's frames rendered while it was the context.
+struct StepFigure {
+    QString context; // "flow / action"
+    double maxStallMs = 0;
+    double firstFrameMs = -1; // -1: no frame
+    double maxFrameMs = -1;
+};
+
+constexpr std::array<const char*, 11> kPlanFlows { "consolidate", "undo", "redo", "click", "drag", "fail-domain", "remove-last",
+    "save-plan", "open-plan", "place-workload", "export-report" };
 
 QString flowOf(const QString& context)
 {
@@ -125,10 +144,28 @@ int main(int argc, char** argv)
         flows.back().ms = static_cast<double>(flowClock.nsecsElapsed()) / 1e6;
         std::fprintf(stderr, "%-15s %9.0f ms\n", qPrintable(flows.back().flow), flows.back().ms);
     };
+    std::vector<StepFigure> steps;
+    // Each frame of the map, charged to the action running when it was rendered.
+    // A frame's time is from aboutToRender to frameRendered: the VTK render, the overlay and the
+    // swap (llvmpipe rasterises in the swap; lastRenderMs() leaves it out).
+    QElapsedTimer frameClock;
+    if (auto* gl = window.findChild<views::VtkOpenGLWidget*>()) {
+        QObject::connect(gl, &views::VtkOpenGLWidget::aboutToRender, &window, [&frameClock] { frameClock.start(); });
+        QObject::connect(gl, &views::VtkOpenGLWidget::frameRendered, &window, [&steps, &frameClock] {
+            if (steps.empty() || !frameClock.isValid())
+                return;
+            StepFigure& step = steps.back();
+            const double ms = static_cast<double>(frameClock.nsecsElapsed()) / 1e6;
+            if (step.firstFrameMs < 0)
+                step.firstFrameMs = ms;
+            step.maxFrameMs = std::max(step.maxFrameMs, ms);
+        });
+    }
     // The action's context, then the action, then the event loop until the window is idle
     // (two turns of 100 ms without a stall over a frame, at most 5 s).
     auto act = [&](const QString& flow, const QString& action, const std::function<bool()>& run) {
         watchdog.setContext(flow + QStringLiteral(" / ") + action);
+        steps.push_back({ flow + QStringLiteral(" / ") + action });
         const bool ok = run();
         for (int quiet = 0, turns = 0; quiet < 2 && turns < 50; ++turns) {
             const std::size_t before = watchdog.stalls().size();
@@ -136,7 +173,8 @@ int main(int argc, char** argv)
             quiet = watchdog.stalls().size() == before ? quiet + 1 : 0;
         }
         if (!ok)
-            std::fprintf(stderr, "bench_gui: %s / %s did not complete\n", qPrintable(flow), qPrintable(action));
+            std::fprintf(stderr, "bench_gui: %s / %s did not complete (%s)\n", qPrintable(flow), qPrintable(action),
+                qPrintable(plan->lastMessage()));
         return ok;
     };
     auto waitFor = [](QSignalSpy& spy, int ms = 600000) { return spy.count() > 0 || spy.wait(ms); };
@@ -251,9 +289,10 @@ int main(int argc, char** argv)
         endFlow();
     }
     std::size_t actions = 0; // the consolidation's
-    // --only export: the consolidation, saved, and its report, without the flows between.
-    const bool exportOnly = only.contains(QStringLiteral("export")) && !wanted(QStringLiteral("plan"));
-    if (!wanted(QStringLiteral("plan")) && !exportOnly)
+    // The flows on the consolidation's plan: "plan" for all, or some by name (consolidate runs
+    // for any; undo and redo together; save-plan for open-plan).
+    auto planWanted = [&](const QString& flow) { return wanted(QStringLiteral("plan")) || wanted(flow); };
+    if (!std::any_of(kPlanFlows.begin(), kPlanFlows.end(), [&](const char* f) { return planWanted(QLatin1String(f)); }))
         goto report;
     {
     // ---- consolidate ----
@@ -269,153 +308,180 @@ int main(int argc, char** argv)
     });
     endFlow();
     std::fprintf(stderr, "consolidation: %zu actions\n", actions);
-    if (!exportOnly) {
-    // ---- undo / redo of the step ----
-    beginFlow(QStringLiteral("undo"));
-    act(QStringLiteral("undo"), QStringLiteral("Edit > Undo of the consolidation"), [&] {
-        stack->undo();
-        settle();
-        return plan->engine()->applied().empty();
-    });
-    endFlow();
-    beginFlow(QStringLiteral("redo"));
-    act(QStringLiteral("redo"), QStringLiteral("Edit > Redo of the consolidation"), [&] {
-        stack->redo();
-        settle();
-        return plan->engine()->applied().size() == actions;
-    });
-    endFlow();
+    if (planWanted(QStringLiteral("undo")) || planWanted(QStringLiteral("redo"))) {
+        // ---- undo / redo of the step ----
+        beginFlow(QStringLiteral("undo"));
+        act(QStringLiteral("undo"), QStringLiteral("Edit > Undo of the consolidation"), [&] {
+            stack->undo();
+            settle();
+            return plan->engine()->applied().empty();
+        });
+        endFlow();
+        beginFlow(QStringLiteral("redo"));
+        act(QStringLiteral("redo"), QStringLiteral("Edit > Redo of the consolidation"), [&] {
+            stack->redo();
+            settle();
+            return plan->engine()->applied().size() == actions;
+        });
+        endFlow();
+    }
     // ---- a click on nodes under the plan ----
     views::FleetMapView* map = window.mapView();
     const std::size_t storeNodes = store->nodeCount();
     auto nodeAt = [&](std::uint32_t k) { return model::NodeId(static_cast<std::uint32_t>((k * 7919u + 13u) % storeNodes)); };
-    beginFlow(QStringLiteral("click"));
-    for (std::uint32_t k = 0; k < 20; ++k)
-        act(QStringLiteral("click"), QStringLiteral("click node %1").arg(k), [&] {
-            const model::NodeId n = nodeAt(k);
-            map->setSelectedNode(n);
-            emit map->nodeActivated(n);
-            return true;
-        });
-    endFlow();
-    // ---- a pod dragged under the plan ----
-    beginFlow(QStringLiteral("drag"));
-    model::PodId dragged;
-    for (std::uint32_t k = 0; k < storeNodes && !dragged.isValid(); ++k) {
-        const auto state = plan->planState();
-        const model::NodeId n = nodeAt(k);
-        if (!state || !state->nodePresent(n))
-            continue;
-        for (model::PodId p : state->nodePods(n))
-            if (!model::isNodeBoundPod(*store, p) && store->podWorkload(p).isValid()) {
-                dragged = p;
-                break;
-            }
+    if (planWanted(QStringLiteral("click"))) {
+        beginFlow(QStringLiteral("click"));
+        for (std::uint32_t k = 0; k < 20; ++k)
+            act(QStringLiteral("click"), QStringLiteral("click node %1").arg(k), [&] {
+                const model::NodeId n = nodeAt(k);
+                map->setSelectedNode(n);
+                emit map->nodeActivated(n);
+                return true;
+            });
+        endFlow();
     }
-    const QPoint pointer = map->mapToGlobal(map->rect().center());
-    act(QStringLiteral("drag"), QStringLiteral("drag start"), [&] {
-        emit map->podDragStarted(dragged, Qt::NoModifier);
-        return dragged.isValid();
-    });
-    model::NodeId dropOn;
-    for (std::uint32_t k = 0; k < 20; ++k)
-        act(QStringLiteral("drag"), QStringLiteral("drag over node %1").arg(k), [&] {
-            dropOn = nodeAt(k + 100);
-            emit map->podDragMoved(dropOn, {}, pointer, Qt::NoModifier);
-            return true;
+    if (planWanted(QStringLiteral("drag"))) {
+        // ---- a pod dragged under the plan ----
+        beginFlow(QStringLiteral("drag"));
+        model::PodId dragged;
+        for (std::uint32_t k = 0; k < storeNodes && !dragged.isValid(); ++k) {
+            const auto state = plan->planState();
+            const model::NodeId n = nodeAt(k);
+            if (!state || !state->nodePresent(n))
+                continue;
+            for (model::PodId p : state->nodePods(n))
+                if (!model::isNodeBoundPod(*store, p) && store->podWorkload(p).isValid()) {
+                    dragged = p;
+                    break;
+                }
+        }
+        const QPoint pointer = map->mapToGlobal(map->rect().center());
+        act(QStringLiteral("drag"), QStringLiteral("drag start"), [&] {
+            emit map->podDragStarted(dragged, Qt::NoModifier);
+            return dragged.isValid();
         });
-    const std::size_t beforeDrop = plan->engine()->applied().size();
-    act(QStringLiteral("drag"), QStringLiteral("drop (Shift: as a violation)"), [&] {
-        emit map->podDropped(dropOn, {}, pointer, Qt::ShiftModifier);
-        return plan->engine()->applied().size() == beforeDrop + 1;
-    });
-    act(QStringLiteral("drag"), QStringLiteral("Edit > Undo of the drop"), [&] {
-        stack->undo();
-        settle();
-        return plan->engine()->applied().size() == beforeDrop;
-    });
-    endFlow();
-    // ---- fail a domain under the plan ----
-    beginFlow(QStringLiteral("fail-domain"));
-    const model::DomainId failed = window.cluster()->topology->nodeDomain(nodeAt(3));
-    act(QStringLiteral("fail-domain"), QStringLiteral("Plan > Fail Domain"), [&] {
-        return plan->failDomain(failed) || plan->engine()->applied().size() == actions + 1;
-    });
-    act(QStringLiteral("fail-domain"), QStringLiteral("Edit > Undo of the failure"), [&] {
-        stack->undo();
-        settle();
-        return plan->engine()->applied().size() == actions;
-    });
-    act(QStringLiteral("fail-domain"), QStringLiteral("Edit > Redo of the failure"), [&] {
-        stack->redo();
-        settle();
-        return plan->engine()->applied().size() == actions + 1;
-    });
-    act(QStringLiteral("fail-domain"), QStringLiteral("Edit > Undo of the failure, again"), [&] {
-        stack->undo();
-        settle();
-        return plan->engine()->applied().size() == actions;
-    });
-    endFlow();
-    // ---- remove last ----
-    beginFlow(QStringLiteral("remove-last"));
-    act(QStringLiteral("remove-last"), QStringLiteral("Remove Last"), [&] { return plan->removeLastAction(); });
-    act(QStringLiteral("remove-last"), QStringLiteral("Undo of Remove Last"), [&] {
-        stack->undo();
-        settle();
-        return plan->engine()->applied().size() == actions;
-    });
-    endFlow();
+        // The last node dragged over is the drop's: one the plan keeps and has not cordoned (a
+        // drop on a drained node is refused, even as a violation).
+        auto openNodeFrom = [&](std::uint32_t k) {
+            const auto state = plan->planState();
+            for (std::uint32_t i = 0; i < storeNodes; ++i) {
+                const model::NodeId n = nodeAt(k + i);
+                if (!state || (state->nodePresent(n) && !state->nodeUnschedulable(n)))
+                    return n;
+            }
+            return nodeAt(k);
+        };
+        model::NodeId dropOn;
+        for (std::uint32_t k = 0; k < 20; ++k)
+            act(QStringLiteral("drag"), QStringLiteral("drag over node %1").arg(k), [&] {
+                dropOn = k + 1 < 20 ? nodeAt(k + 100) : openNodeFrom(k + 100);
+                emit map->podDragMoved(dropOn, {}, pointer, Qt::NoModifier);
+                return true;
+            });
+        const std::size_t beforeDrop = plan->engine()->applied().size();
+        const bool dropped = act(QStringLiteral("drag"), QStringLiteral("drop (Shift: as a violation)"), [&] {
+            emit map->podDropped(dropOn, {}, pointer, Qt::ShiftModifier);
+            return plan->engine()->applied().size() == beforeDrop + 1;
+        });
+        if (dropped) // else the undo would take the consolidation back
+            act(QStringLiteral("drag"), QStringLiteral("Edit > Undo of the drop"), [&] {
+                stack->undo();
+                settle();
+                return plan->engine()->applied().size() == beforeDrop;
+            });
+        endFlow();
+    }
+    if (planWanted(QStringLiteral("fail-domain"))) {
+        // ---- fail a domain under the plan ----
+        beginFlow(QStringLiteral("fail-domain"));
+        const model::DomainId failed = window.cluster()->topology->nodeDomain(nodeAt(3));
+        const bool domainFailed = act(QStringLiteral("fail-domain"), QStringLiteral("Plan > Fail Domain"), [&] {
+            return plan->failDomain(failed) || plan->engine()->applied().size() == actions + 1;
+        });
+        if (domainFailed) {
+            act(QStringLiteral("fail-domain"), QStringLiteral("Edit > Undo of the failure"), [&] {
+                stack->undo();
+                settle();
+                return plan->engine()->applied().size() == actions;
+            });
+            act(QStringLiteral("fail-domain"), QStringLiteral("Edit > Redo of the failure"), [&] {
+                stack->redo();
+                settle();
+                return plan->engine()->applied().size() == actions + 1;
+            });
+            act(QStringLiteral("fail-domain"), QStringLiteral("Edit > Undo of the failure, again"), [&] {
+                stack->undo();
+                settle();
+                return plan->engine()->applied().size() == actions;
+            });
+        }
+        endFlow();
+    }
+    if (planWanted(QStringLiteral("remove-last"))) {
+        // ---- remove last ----
+        beginFlow(QStringLiteral("remove-last"));
+        if (act(QStringLiteral("remove-last"), QStringLiteral("Remove Last"), [&] { return plan->removeLastAction(); }))
+            act(QStringLiteral("remove-last"), QStringLiteral("Undo of Remove Last"), [&] {
+                stack->undo();
+                settle();
+                return plan->engine()->applied().size() == actions;
+            });
+        endFlow();
     }
     // ---- save and open ----
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("plan.json"));
-    beginFlow(QStringLiteral("save-plan"));
-    act(QStringLiteral("save-plan"), QStringLiteral("File > Save Plan"), [&] { return window.savePlanTo(path).isEmpty(); });
-    endFlow();
-    if (!exportOnly) {
-    beginFlow(QStringLiteral("open-plan"));
-    act(QStringLiteral("open-plan"), QStringLiteral("File > Open Plan"), [&] {
-        QSignalSpy opened(window.planOpener(), &app::PlanOpener::finished);
-        return window.openPlanFile(path) && waitFor(opened) && plan->engine()->applied().size() == actions;
-    });
-    endFlow();
-    // ---- place workload ----
-    beginFlow(QStringLiteral("place-workload"));
-    auto* dialog = window.findChild<app::PlaceWorkloadDialog*>();
-    act(QStringLiteral("place-workload"), QStringLiteral("Plan > Place Workload"), [&] {
-        dialog->openFor();
-        dialog->setPods(8);
-        dialog->setShape(QStringLiteral("8"), QStringLiteral("64Gi"), 8);
-        dialog->setName(QStringLiteral("bench"));
-        QSignalSpy finished(dialog, &app::PlaceWorkloadDialog::finished);
-        return dialog->place() && waitFor(finished) && dialog->lastOutcome().placed;
-    });
-    act(QStringLiteral("place-workload"), QStringLiteral("Edit > Undo of the placement"), [&] {
-        stack->undo();
-        settle();
-        return true;
-    });
-    endFlow();
+    if (planWanted(QStringLiteral("save-plan")) || planWanted(QStringLiteral("open-plan"))) {
+        beginFlow(QStringLiteral("save-plan"));
+        act(QStringLiteral("save-plan"), QStringLiteral("File > Save Plan"), [&] { return window.savePlanTo(path).isEmpty(); });
+        endFlow();
     }
-    // ---- export report ----
-    // File > Export Report of the consolidation: the replay, layout and painting run on
-    // workers; what the GUI thread does for the maps is what this flow's longest stall shows.
-    beginFlow(QStringLiteral("export-report"));
-    act(QStringLiteral("export-report"), QStringLiteral("File > Export Report"), [&] {
-        auto* exporter = window.findChild<app::ReportExporter*>();
-        QSignalSpy done(exporter, &app::ReportExporter::finished);
-        const bool ok = exporter && exporter->exportTo(dir.filePath(QStringLiteral("report.pdf"))) && waitFor(done)
-            && done.first().first().toBool();
-        if (exporter)
-            std::fprintf(stderr, "bench_gui: %s\n", qPrintable(exporter->lastMessage()));
-        if (const qsizetype i = args.indexOf(QStringLiteral("--keep-report")); ok && i >= 0 && i + 1 < args.size()) {
-            QFile::remove(args[i + 1]);
-            QFile::copy(dir.filePath(QStringLiteral("report.pdf")), args[i + 1]);
-        }
-        return ok;
-    });
-    endFlow();
+    if (planWanted(QStringLiteral("open-plan"))) {
+        beginFlow(QStringLiteral("open-plan"));
+        act(QStringLiteral("open-plan"), QStringLiteral("File > Open Plan"), [&] {
+            QSignalSpy opened(window.planOpener(), &app::PlanOpener::finished);
+            return window.openPlanFile(path) && waitFor(opened) && plan->engine()->applied().size() == actions;
+        });
+        endFlow();
+    }
+    if (planWanted(QStringLiteral("place-workload"))) {
+        // ---- place workload ----
+        beginFlow(QStringLiteral("place-workload"));
+        auto* dialog = window.findChild<app::PlaceWorkloadDialog*>();
+        act(QStringLiteral("place-workload"), QStringLiteral("Plan > Place Workload (the dialog opens)"), [&] {
+            dialog->openFor();
+            return dialog->isVisible();
+        });
+        act(QStringLiteral("place-workload"), QStringLiteral("Place (worker), the result taken"), [&] {
+            dialog->setPods(8);
+            dialog->setShape(QStringLiteral("8"), QStringLiteral("64Gi"), 8);
+            dialog->setName(QStringLiteral("bench"));
+            QSignalSpy finished(dialog, &app::PlaceWorkloadDialog::finished);
+            return dialog->place() && waitFor(finished) && dialog->lastOutcome().placed;
+        });
+        act(QStringLiteral("place-workload"), QStringLiteral("Edit > Undo of the placement"), [&] {
+            stack->undo();
+            settle();
+            return true;
+        });
+        endFlow();
+    }
+    if (planWanted(QStringLiteral("export-report"))) {
+        // ---- export report ----
+        // File > Export Report of the consolidation: the replay, layout and painting run on
+        // workers; what the GUI thread does for the maps is what this flow's longest stall shows.
+        beginFlow(QStringLiteral("export-report"));
+        act(QStringLiteral("export-report"), QStringLiteral("File > Export Report"), [&] {
+            auto* exporter = window.findChild<app::ReportExporter*>();
+            QSignalSpy done(exporter, &app::ReportExporter::finished);
+            const bool ok = exporter && exporter->exportTo(dir.filePath(QStringLiteral("report.pdf"))) && waitFor(done)
+                && done.first().first().toBool();
+            if (exporter)
+                std::fprintf(stderr, "bench_gui: %s\n", qPrintable(exporter->lastMessage()));
+            return ok;
+        });
+        endFlow();
+    }
     }
 report:
     watchdog.stop();
@@ -432,6 +498,30 @@ report:
                 f.maxStallMs = s.ms;
                 f.action = s.context.section(QStringLiteral(" / "), 1);
             }
+    // Per action: its longest stall; per flow: its longest frame.
+    for (const app::StallWatchdog::Stall& s : watchdog.stalls())
+        for (StepFigure& step : steps)
+            if (step.context == s.context)
+                step.maxStallMs = std::max(step.maxStallMs, s.ms);
+    for (const StepFigure& step : steps)
+        for (FlowFigure& f : flows)
+            if (f.flow == flowOf(step.context))
+                f.maxFrameMs = std::max(f.maxFrameMs, step.maxFrameMs);
+    QString stepsJson;
+    for (const StepFigure& step : steps) {
+        std::fprintf(stderr, "step %-60s longest stall %7.1f ms, first frame %6.1f ms, longest frame %6.1f ms\n", qPrintable(step.context),
+            step.maxStallMs, step.firstFrameMs, step.maxFrameMs);
+        if (!stepsJson.isEmpty())
+            stepsJson += QStringLiteral(", ");
+        stepsJson += QStringLiteral("{\"flow\": %1, \"action\": %2, \"max_stall_ms\": %3, \"first_frame_ms\": %4, \"max_frame_ms\": %5}")
+                         .arg(jsonText(flowOf(step.context)), jsonText(step.context.section(QStringLiteral(" / "), 1)))
+                         .arg(step.maxStallMs, 0, 'f', 1)
+                         .arg(step.firstFrameMs, 0, 'f', 1)
+                         .arg(step.maxFrameMs, 0, 'f', 1);
+    }
+    QString loadAverage;
+    if (QFile f(QStringLiteral("/proc/loadavg")); f.open(QIODevice::ReadOnly))
+        loadAverage = QString::fromLatin1(f.readAll()).section(QLatin1Char(' '), 0, 2);
     double afterLoad = 0;
     QString afterLoadContext;
     for (const app::StallWatchdog::Stall& s : watchdog.stalls())
@@ -443,18 +533,22 @@ report:
     for (const FlowFigure& f : flows) {
         if (!flowsJson.isEmpty())
             flowsJson += QStringLiteral(", ");
-        flowsJson += QStringLiteral("{\"flow\": %1, \"ms\": %2, \"max_stall_ms\": %3, \"action\": %4}")
+        flowsJson += QStringLiteral("{\"flow\": %1, \"ms\": %2, \"max_stall_ms\": %3, \"action\": %4, \"max_frame_ms\": %5}")
                          .arg(jsonText(f.flow))
                          .arg(f.ms, 0, 'f', 0)
                          .arg(f.maxStallMs, 0, 'f', 1)
-                         .arg(jsonText(f.action));
-        std::fprintf(stderr, "%-15s longest stall %8.1f ms (%s)\n", qPrintable(f.flow), f.maxStallMs, qPrintable(f.action));
+                         .arg(jsonText(f.action))
+                         .arg(f.maxFrameMs, 0, 'f', 1);
+        std::fprintf(stderr, "%-15s longest stall %8.1f ms (%s), longest frame %6.1f ms\n", qPrintable(f.flow), f.maxStallMs,
+            qPrintable(f.action), f.maxFrameMs);
     }
     const QString longest = watchdog.maxStallContext();
-    std::printf("{\"nodes\": %zu, \"actions\": %zu, \"flows\": [%s], \"max_stall_ms\": %.1f, \"stalls_over_50ms\": %d, \"p99_stall_ms\": %.1f, "
-                "\"longest\": {\"flow\": %s, \"action\": %s}, \"max_stall_after_load_ms\": %.1f, \"longest_after_load\": {\"flow\": %s, \"action\": %s}}\n",
-        nodes, actions, qPrintable(flowsJson), watchdog.maxStallMs(), watchdog.stallsOver(), watchdog.quantileMs(0.99),
+    std::printf("{\"nodes\": %zu, \"actions\": %zu, \"flows\": [%s], \"steps\": [%s], \"max_stall_ms\": %.1f, \"stalls_over_50ms\": %d, "
+                "\"p99_stall_ms\": %.1f, \"longest\": {\"flow\": %s, \"action\": %s}, \"max_stall_after_load_ms\": %.1f, "
+                "\"longest_after_load\": {\"flow\": %s, \"action\": %s}, \"load_average\": %s}\n",
+        nodes, actions, qPrintable(flowsJson), qPrintable(stepsJson), watchdog.maxStallMs(), watchdog.stallsOver(), watchdog.quantileMs(0.99),
         qPrintable(jsonText(flowOf(longest))), qPrintable(jsonText(longest.section(QStringLiteral(" / "), 1))), afterLoad,
-        qPrintable(jsonText(flowOf(afterLoadContext))), qPrintable(jsonText(afterLoadContext.section(QStringLiteral(" / "), 1))));
+        qPrintable(jsonText(flowOf(afterLoadContext))), qPrintable(jsonText(afterLoadContext.section(QStringLiteral(" / "), 1))),
+        qPrintable(jsonText(loadAverage)));
     return 0;
 }

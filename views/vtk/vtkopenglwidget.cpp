@@ -337,7 +337,11 @@ void VtkOpenGLWidget::requestRender()
     if (d->renderPending)
         return;
     d->renderPending = true;
-    QTimer::singleShot(0, this, [this] {
+    // A 1 ms timer, not a posted call (a 0 ms single shot): posted calls run in the same turn of
+    // the event loop as the work that asked for the frame, so a plan's takeover (40 to 80 ms)
+    // and the frame after it (40 to 100 ms with 40,000 plan marks, llvmpipe, load 5) were one
+    // stall; a timer lets the loop turn (input, other timers) between them.
+    QTimer::singleShot(1, Qt::PreciseTimer, this, [this] {
         d->renderPending = false;
         if (!d->frameWanted || !d->surfaceWindow->isExposed())
             return; // the exposure asks again

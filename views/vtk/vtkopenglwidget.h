@@ -57,7 +57,8 @@ public:
     [[nodiscard]] vtkRenderer* renderer() const noexcept;
 
     /// Asks for a VTK render. Requests are merged: however many arrive in one event-loop
-    /// turn, one frame (one VTK Render and one overlay paint) follows, then frameRendered.
+    /// turn, one frame (one VTK Render and one overlay paint) follows in a later turn (a 1 ms
+    /// timer: the work that asked and the frame are two turns), then frameRendered.
     /// While the window is not exposed (hidden), the frame waits for the exposure.
     void requestRender();
 
