@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "planopener.h"
+
+#include "model/figures.h"
 #include "app/controllers/longjob.h"
 #include "app/controllers/offthreadrelease.h"
 #include "app/controllers/plancontroller.h"
@@ -211,12 +213,11 @@ void PlanOpener::onResult(std::uint64_t engineEpoch, const QString& name, std::s
         return;
     }
     const std::size_t notHolding = result->actionCount - result->holding;
-    m_lastMessage = tr("Opened plan %1: %2 actions, %3 hold, %4 do not hold%5.")
-                        .arg(name)
-                        .arg(result->actionCount)
-                        .arg(result->holding)
-                        .arg(notHolding)
-                        .arg(result->notApplied.empty() ? QString() : tr(" (%1 could not be applied)").arg(result->notApplied.size()));
+    auto n = [](std::size_t v) { return QString::fromStdString(model::formatCount(static_cast<std::int64_t>(v))); };
+    m_lastMessage = tr("Opened plan %1: %2, %3 hold, %4 do not hold%5.")
+                        .arg(name, result->actionCount == 1 ? tr("1 action") : tr("%1 actions").arg(n(result->actionCount)),
+                            n(result->holding), n(notHolding),
+                            result->notApplied.empty() ? QString() : tr(" (%1 could not be applied)").arg(n(result->notApplied.size())));
     if (!result->sourceNote.empty())
         m_lastMessage += QLatin1Char(' ') + tr("Note: %1.").arg(QString::fromStdString(result->sourceNote));
     m_plan->adoptOpenedPlan(result->store, result->engine, std::move(result->notApplied), tr("Open plan %1").arg(name), m_lastMessage,
