@@ -269,7 +269,7 @@ void ConsolidateController::startLpBound(std::int64_t volumeBound)
     const std::uint64_t generation = ++m_resultGeneration;
     QPointer<ConsolidateController> self(this);
     auto store = m_plan->store();
-    auto reading = std::make_shared<StoreReadGuard>(); // a live batch waits for this worker
+    auto reading = std::make_shared<StoreReadGuard>(m_plan->shownStore()); // a live batch waits for this worker
     (void)QtConcurrent::run(longWorkPool(), [self, generation, store, reading, volumeBound, placed = m_last.pendingPods] {
         model::PackingRelaxationOptions options;
         options.timeLimitSeconds = kLpBoundSeconds;
