@@ -320,7 +320,7 @@ void ExplorePanels::updatePendingTitle()
     if (m_pending->planText().isEmpty())
         m_pendingDock->setWindowTitle(tr("Pending (%1 pods)").arg(count(listed)));
     else
-        m_pendingDock->setWindowTitle(tr("Pending (%1 pods, %2 under the plan)").arg(count(listed), count(listed - m_pending->placedByPlan())));
+        m_pendingDock->setWindowTitle(tr("Pending (%1 pods, %2 left by the plan)").arg(count(listed), count(listed - m_pending->placedByPlan())));
 }
 
 QStringList screenshotPanelNames()

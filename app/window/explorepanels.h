@@ -102,7 +102,7 @@ public:
     /// none); analysedTotals() gives them once analysisApplied().
     void setTotalsFunction(std::function<ClusterTotals(const model::ClusterStore&)> totals);
     /// The plan's state (PlanController::planState(); null: no plan), for the Pending panel's
-    /// "under the plan" line and its dock's title ("Pending (344 pods, 222 under the plan)").
+    /// "under the plan" line and its dock's title ("Pending (344 pods, 222 left by the plan)").
     void setPlanState(std::shared_ptr<const model::PlanLedger> plan);
     /// The totals of the last analysis applied (null without a totals function).
     [[nodiscard]] std::shared_ptr<const ClusterTotals> analysedTotals() const { return m_analysedTotals; }
