@@ -8,6 +8,7 @@
 #include <QObject>
 
 #include <exception>
+#include <utility>
 
 namespace fleet::app {
 
@@ -15,10 +16,23 @@ QString savePlanFile(const model::PlanEngine* engine, const QString& path, const
 {
     if (!engine)
         return QObject::tr("No plan to save.");
+    return savePlanActions(planActionsOf(*engine), path, source);
+}
+
+std::vector<model::PlanAction> planActionsOf(const model::PlanEngine& engine)
+{
+    std::vector<model::PlanAction> actions;
+    actions.reserve(engine.applied().size()); // growing it copied the actions again, most of the copy's time
+    for (const model::AppliedAction& a : engine.applied())
+        actions.push_back(a.action);
+    return actions;
+}
+
+QString savePlanActions(std::vector<model::PlanAction> actions, const QString& path, const importers::PlanSource& source)
+{
     importers::PlanDocument doc;
     doc.source = source;
-    for (const model::AppliedAction& a : engine->applied())
-        doc.actions.push_back(a.action);
+    doc.actions = std::move(actions);
     importers::OutputFileOptions options; // the loaded files: a plan saved over one would destroy the cluster it names
     for (const importers::PlanSource::File& f : source.files)
         options.inputs.push_back(f.name);

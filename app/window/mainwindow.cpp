@@ -394,7 +394,7 @@ std::function<importers::PlanSource()> MainWindow::planSourceOnWorker() const
         return [provenance = m_cluster->document->provenance] { return provenance; };
     std::vector<std::string> files;
     for (const QString& f : m_shownFiles)
-        files.push_back(f.toStdString());
+        files.push_back(commandLinePath(f)); // as planSource() names them (a file name that is not UTF-8 stays as given)
     const std::string simulated = m_shownSimulation.toStdString();
     const std::string server = m_cluster ? m_cluster->server.toStdString() : std::string();
     const std::string resourceVersion = m_cluster ? m_cluster->resourceVersion.toStdString() : std::string();

@@ -3,16 +3,20 @@
 
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/planopener.h"
+#include "app/controllers/plansaver.h"
+#include "app/controllers/plansteprunner.h"
 #include "app/dialogs/unsavedchangesbox.h"
 #include "app/window/mainwindow.h"
 #include "model/figures.h"
 
 #include <QAction>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QThread>
 #include <QUndoStack>
 
 #include <exception>
@@ -112,15 +116,43 @@ bool PlanDocument::open(const QString& path)
 
 QString PlanDocument::saveTo(const QString& path)
 {
+    if (m_saving)
+        return tr("A save of the plan is already running.");
+    m_plan->stepRunner()->finishNow(); // the plan as the stack has it, not half undone
+    const auto engine = m_plan->engine();
+    if (!engine)
+        return savePlanFile(nullptr, path, {});
+    // The copy of the actions, the source's digests, the JSON and the write (its fsync) on a
+    // thread of their own (not the long-work pool, where a consolidation's LP bound may hold
+    // every thread), the event loop turning without user input meanwhile: no gesture, undo or
+    // redo changes the engine while the thread reads it (a worker's result replaces the
+    // engine, never edits it; the reference here keeps the one read alive). All on this
+    // thread, a 26,516-action plan held it 80 to 280 ms (40 ms of CPU and the fsync) under load.
+    const int savedIndex = m_plan->undoStack()->index();
     QString error;
-    try {
-        error = m_plan->savePlan(path, m_window->planSource());
-    } catch (const std::exception& e) {
-        error = tr("Cannot name the plan's source: %1").arg(QString::fromStdString(e.what()));
-    }
+    QThread* writer = QThread::create([&error, engine, path, source = m_window->planSourceOnWorker()] {
+        std::vector<model::PlanAction> actions = planActionsOf(*engine);
+        importers::PlanSource named;
+        try {
+            named = source();
+        } catch (const std::exception& e) {
+            error = tr("Cannot name the plan's source: %1").arg(QString::fromStdString(e.what()));
+            return;
+        }
+        error = savePlanActions(std::move(actions), path, named);
+    });
+    m_saving = true;
+    QEventLoop loop;
+    connect(writer, &QThread::finished, &loop, &QEventLoop::quit);
+    writer->start();
+    loop.exec(QEventLoop::ExcludeUserInputEvents);
+    writer->wait();
+    delete writer;
+    m_saving = false;
     if (error.isEmpty()) {
         m_path = path;
-        m_plan->undoStack()->setClean();
+        if (m_plan->undoStack()->index() == savedIndex) // else the plan changed meanwhile: what was written is not what is shown
+            m_plan->undoStack()->setClean();
     }
     return error;
 }

@@ -56,7 +56,8 @@ public:
     /// The plan file last saved to or opened ("" when none).
     [[nodiscard]] QString path() const { return m_path; }
     /// Writes the plan to `path`; on success the stack's clean state is now and path() is
-    /// `path`. Returns "" or the error for people.
+    /// `path`. Returns "" or the error for people. The write runs on a thread of its own while
+    /// this waits in a local event loop without user input (the GUI thread is never blocked).
     QString saveTo(const QString& path);
     /// When the plan is modified, asks Save / Discard / Cancel (a QMessageBox titled "Unsaved
     /// Plan", objectName unsavedPlanBox); true to go on: saved (to path(), else a file asked
@@ -75,6 +76,7 @@ private:
     QList<QAction*> m_actions; // Save, Export as CSV, Export as script
     QString m_path; // the plan file last saved or opened
     QString m_toOpen; // a plan given beside cluster files: opened once their what-if is ready
+    bool m_saving = false; // saveTo() waits for its writer
 };
 
 } // namespace fleet::app
