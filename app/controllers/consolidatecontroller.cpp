@@ -70,6 +70,7 @@ bool ConsolidateController::start()
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     const std::uint64_t generation = ++m_generation;
     std::vector<model::PlanAction> current;
+    current.reserve(engine->applied().size()); // grown by push_back, the copy took several times as long
     for (const model::AppliedAction& a : engine->applied())
         current.push_back(a.action);
     if (!m_progress) {
