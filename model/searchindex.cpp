@@ -46,11 +46,18 @@ int comparePrefix(std::string_view key, std::string_view prefix) noexcept
 
 std::shared_ptr<const SearchIndex> SearchIndex::build(std::shared_ptr<const ClusterStore> store)
 {
+    if (!store)
+        return std::make_shared<SearchIndex>();
+    const ClusterStore& st = *store;
+    return build(st, std::move(store));
+}
+
+std::shared_ptr<const SearchIndex> SearchIndex::build(const ClusterStore& st, std::shared_ptr<const ClusterStore> shown)
+{
     auto index = std::make_shared<SearchIndex>();
-    index->m_store = std::move(store);
+    index->m_store = std::move(shown);
     if (!index->m_store)
         return index;
-    const ClusterStore& st = *index->m_store;
     index->m_nodes.resize(st.nodeCount());
     for (std::size_t i = 0; i < st.nodeCount(); ++i)
         index->m_nodes[i] = NodeId(static_cast<std::uint32_t>(i));

@@ -37,6 +37,11 @@ public:
 
     /// Sorts the ids of `store` (which the index keeps alive). O((N + P) log(N + P)).
     [[nodiscard]] static std::shared_ptr<const SearchIndex> build(std::shared_ptr<const ClusterStore> store);
+    /// Sorts the ids of `sorted` and keeps `shown` (null: an empty index), whose names it reads
+    /// from then on: for a copy of the shown store that a worker keeps up to date (the same
+    /// batches, in the same order, so every id of `sorted` names the same node or pod in
+    /// `shown`, which may have applied more since). `sorted` is read during the call only.
+    [[nodiscard]] static std::shared_ptr<const SearchIndex> build(const ClusterStore& sorted, std::shared_ptr<const ClusterStore> shown);
 
     /// Up to `limit` completions of `prefix` (case-sensitive; Kubernetes names are lower
     /// case): node names first, then pods by "namespace/name", then pods by name alone, each

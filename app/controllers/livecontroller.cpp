@@ -11,6 +11,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <QTimer>
 
+#include <algorithm>
 #include <exception>
 
 namespace fleet::app {
@@ -41,6 +42,9 @@ void LiveController::start(std::unique_ptr<importers::live::LiveFeed> feed, std:
     m_store = std::move(store);
     m_feed = std::move(feed);
     m_batchesApplied = m_eventsApplied = 0;
+    m_readerWaits = 0;
+    m_readerWaitMsTotal = m_readerWaitMsLongest = 0;
+    m_readerWait.invalidate();
     m_status = {};
     buildPodNameIndex();
     m_feed->start(*this);
@@ -86,6 +90,7 @@ void LiveController::stop()
     }
     m_retry->stop();
     m_yield->stop();
+    endReaderWait();
     if (m_status.state != importers::live::LiveFeedStatus::State::Stopped && m_store) {
         m_status.state = importers::live::LiveFeedStatus::State::Stopped;
         emit liveStatusChanged();
@@ -175,21 +180,52 @@ bool LiveController::storeBusy() const
     return m_store && storeReadersRunning(*m_store) > 0;
 }
 
+void LiveController::beginReaderWait()
+{
+    if (m_readerWait.isValid() || batchesWaiting() == 0)
+        return;
+    m_readerWait.start();
+    ++m_readerWaits;
+}
+
+void LiveController::endReaderWait()
+{
+    if (!m_readerWait.isValid())
+        return;
+    const double ms = static_cast<double>(m_readerWait.nsecsElapsed()) / 1e6;
+    m_readerWaitMsTotal += ms;
+    m_readerWaitMsLongest = std::max(m_readerWaitMsLongest, ms);
+    m_readerWait.invalidate();
+}
+
+double LiveController::readerWaitMsTotal() const
+{
+    return m_readerWaitMsTotal + (m_readerWait.isValid() ? static_cast<double>(m_readerWait.nsecsElapsed()) / 1e6 : 0.0);
+}
+
+double LiveController::readerWaitMsLongest() const
+{
+    return std::max(m_readerWaitMsLongest, m_readerWait.isValid() ? static_cast<double>(m_readerWait.nsecsElapsed()) / 1e6 : 0.0);
+}
+
 void LiveController::applyQueued()
 {
     if (!m_store)
         return;
     if (m_held) {
+        endReaderWait(); // a hold is not a reader's wait
         m_waitingReason = m_heldReason;
         emit liveStatusChanged();
         return;
     }
     if (storeBusy()) {
         m_waitingReason = tr("a worker reads the cluster");
+        beginReaderWait();
         m_retry->start();
         emit liveStatusChanged();
         return;
     }
+    endReaderWait();
     m_waitingReason.clear();
     // A turn of the event loop applies batches for at most kTurnBudgetMs, then yields: the
     // rest is posted after the paint events queued meanwhile, so frames go on while a feed
@@ -225,6 +261,7 @@ void LiveController::applyQueued()
         // A worker started by a handler of the last diff: the rest waits for it.
         if (storeBusy()) {
             m_waitingReason = tr("a worker reads the cluster");
+            beginReaderWait();
             m_retry->start();
             break;
         }

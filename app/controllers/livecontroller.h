@@ -16,6 +16,7 @@
 #include "importers/live/livefeed.h"
 #include "model/clusterchange.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 
@@ -53,6 +54,13 @@ public:
     [[nodiscard]] double lastApplyMs() const noexcept { return m_lastApplyMs; }
     /// Why batches wait ("a worker reads the cluster", the setHeld() reason), or "".
     [[nodiscard]] QString waitingReason() const { return m_waitingReason; }
+    /// Waits for store readers since start(): how many times queued batches found a reader on
+    /// the store (one wait lasts from then until batches apply again, however many 50 ms
+    /// retries it took), their summed and longest wall-clock time in milliseconds. A wait still
+    /// running counts in the three. Holds (setHeld()) are not reader waits. GUI thread.
+    [[nodiscard]] std::uint64_t readerWaits() const noexcept { return m_readerWaits; }
+    [[nodiscard]] double readerWaitMsTotal() const;
+    [[nodiscard]] double readerWaitMsLongest() const;
 
     /// Applies the queued batches if nothing holds them, for at most kTurnBudgetMs (the rest
     /// 4 ms later, on a timer, so that the frame the diffs asked for is painted first: Qt posts
@@ -80,6 +88,8 @@ private:
     void announceHeld();
     void buildPodNameIndex(); // on a worker, as a store reader; adopted on the GUI thread
     [[nodiscard]] bool storeBusy() const; // a worker holds a StoreReadGuard on m_store
+    void beginReaderWait(); // queued batches found a reader: a wait starts unless one runs
+    void endReaderWait();   // batches apply again: the running wait ends
 
     std::unique_ptr<importers::live::LiveFeed> m_feed;
     std::shared_ptr<model::ClusterStore> m_store;
@@ -97,6 +107,9 @@ private:
     importers::live::LiveFeedStatus m_status;
     std::uint64_t m_batchesApplied = 0, m_eventsApplied = 0;
     double m_lastApplyMs = 0;
+    std::uint64_t m_readerWaits = 0;
+    double m_readerWaitMsTotal = 0, m_readerWaitMsLongest = 0; // of the waits that ended
+    QElapsedTimer m_readerWait; // valid while a wait runs
 };
 
 } // namespace fleet::app

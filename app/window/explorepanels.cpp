@@ -28,6 +28,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <exception>
 
 namespace fleet::app {
 
@@ -55,6 +56,17 @@ ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map)
     , m_window(window)
     , m_map(map)
 {
+    m_refreshTimer = new QTimer(this);
+    m_refreshTimer->setSingleShot(true);
+    connect(m_refreshTimer, &QTimer::timeout, this, &ExplorePanels::scheduleRefresh);
+    m_indexTimer = new QTimer(this);
+    m_indexTimer->setSingleShot(true);
+    connect(m_indexTimer, &QTimer::timeout, this, [this] {
+        if (!m_namesAgain)
+            return;
+        m_analysisAgain = true;
+        scheduleRefresh();
+    });
     m_nodeInspector = new views::NodeInspector(window);
     m_domainInspector = new views::DomainInspector(window);
     m_problems = new views::ProblemsPanel(window);
@@ -238,7 +250,11 @@ void ExplorePanels::setCluster(std::shared_ptr<const model::ClusterStore> store,
     // O(nodes + pods) each and a sort of every name: on a worker over the immutable store.
     m_pendingGeneration = generation;
     m_analysisAgain = m_namesAgain = false;
-    startAnalysis(true);
+    m_refreshTimer->stop();
+    m_indexTimer->stop();
+    m_liveCopy.reset(); // a live cluster copies the new one at its next batch
+    m_liveBatches.clear();
+    startAnalysis(true, false);
 }
 
 void ExplorePanels::setTotalsFunction(std::function<ClusterTotals(const model::ClusterStore&)> totals)
@@ -246,48 +262,124 @@ void ExplorePanels::setTotalsFunction(std::function<ClusterTotals(const model::C
     m_totals = std::move(totals);
 }
 
-void ExplorePanels::refreshAnalysis(bool names)
+void ExplorePanels::refreshAnalysis(bool names, const model::ClusterChangeBatch& batch)
 {
     if (!m_store)
         return;
-    if (m_analysisRunning) {
-        m_analysisAgain = true;
-        m_namesAgain = m_namesAgain || names;
-        return;
-    }
-    startAnalysis(names);
+    // The analysis' copy of the store follows the shown one batch by batch (applied on the
+    // next worker); a copy taken after this batch (none yet) holds it already, and the start
+    // of such a copy clears the list.
+    model::ClusterChangeBatch copy;
+    copy.upserted = batch.upserted.clone();
+    copy.deletedNodes = batch.deletedNodes;
+    copy.deletedPods = batch.deletedPods;
+    copy.replacesAll = batch.replacesAll;
+    copy.resourceVersion = batch.resourceVersion;
+    copy.events = batch.events;
+    m_liveBatches.push_back(std::move(copy));
+    m_analysisAgain = true;
+    m_namesAgain = m_namesAgain || names;
+    scheduleRefresh();
 }
 
-void ExplorePanels::startAnalysis(bool index)
+void ExplorePanels::followLiveStore()
+{
+    if (!m_store || m_liveCopy)
+        return;
+    m_analysisAgain = true;
+    scheduleRefresh();
+}
+
+void ExplorePanels::scheduleRefresh()
+{
+    if (!m_analysisAgain || !m_store || m_analysisRunning || m_refreshTimer->isActive())
+        return;
+    // At most one start a kLiveRefreshIntervalMs: a feed of 20 batches a second would
+    // otherwise keep a core analysing without pause.
+    const qint64 since = m_lastAnalysisStart.isValid() ? m_lastAnalysisStart.elapsed() : kLiveRefreshIntervalMs;
+    if (since < kLiveRefreshIntervalMs) {
+        m_refreshTimer->start(static_cast<int>(kLiveRefreshIntervalMs - since));
+        return;
+    }
+    // The names are sorted again at most once a kLiveIndexIntervalMs (two cores for seconds at
+    // 100,000 nodes, while the GUI thread applies the batches); a later refresh, or the index
+    // timer when the feed went quiet, sorts the names left.
+    bool names = m_namesAgain;
+    if (names && m_lastIndexStart.isValid() && m_lastIndexStart.elapsed() < kLiveIndexIntervalMs) {
+        names = false;
+        if (!m_indexTimer->isActive())
+            m_indexTimer->start(static_cast<int>(kLiveIndexIntervalMs - m_lastIndexStart.elapsed()));
+    }
+    m_analysisAgain = false;
+    m_namesAgain = m_namesAgain && !names;
+    startAnalysis(names, true);
+}
+
+void ExplorePanels::startAnalysis(bool index, bool onLiveCopy)
 {
     m_analysisRunning = true;
+    m_lastAnalysisStart.start();
+    if (index)
+        m_lastIndexStart.start();
     const std::uint64_t generation = m_generation;
     auto* watcher = new QFutureWatcher<Analysis>(this);
     connect(watcher, &QFutureWatcher<Analysis>::finished, this, [this, watcher] {
         watcher->deleteLater();
         m_analysisRunning = false;
-        const Analysis analysis = watcher->result();
-        if (analysis.generation == m_generation) // else a newer cluster replaced this one
-            applyAnalysis(analysis);
-        if (m_analysisAgain && m_store) { // batches came while it ran: the last state is shown too
-            m_analysisAgain = false;
-            const bool names = m_namesAgain;
-            m_namesAgain = false;
-            startAnalysis(names);
+        Analysis analysis = watcher->result();
+        if (analysis.generation == m_generation) { // else a newer cluster replaced this one
+            m_liveCopy = std::move(analysis.liveCopy);
+            if (analysis.copyFailed) // a batch the copy refused: copy the store again
+                m_analysisAgain = true;
+            else
+                applyAnalysis(analysis);
         }
+        scheduleRefresh(); // batches came while it ran: the last state is shown too
     });
-    // The read guard holds the live batches while it reads: every figure is of one state.
-    watcher->setFuture(QtConcurrent::run(longWorkPool(), [store = m_store, generation, index, totals = m_totals, reading = std::make_shared<StoreReadGuard>(m_store)] {
+    // Every figure of an analysis is of one state of the store. At a new cluster (not live
+    // yet) the worker reads the store itself under a StoreReadGuard (batches wait for it). Live,
+    // it reads its own copy: taken once under the guard (the batches wait for the copy, a
+    // memory copy of O(nodes + pods)), then brought up to date by each worker with the batches
+    // applied to the shown store since, without the guard, so that no batch waits for an
+    // analysis or the sort of every name. The copy costs the store's memory again.
+    std::shared_ptr<StoreReadGuard> reading;
+    std::shared_ptr<model::ClusterStore> liveCopy;
+    std::vector<model::ClusterChangeBatch> batches;
+    if (onLiveCopy && m_liveCopy) {
+        liveCopy = std::move(m_liveCopy);
+        batches = std::move(m_liveBatches);
+    } else {
+        reading = std::make_shared<StoreReadGuard>(m_store);
+    }
+    m_liveBatches.clear();
+    auto work = [store = m_store, generation, index, onLiveCopy, totals = m_totals, reading = std::move(reading),
+                    liveCopy = std::move(liveCopy), batches = std::move(batches)]() mutable {
         Analysis a;
         a.generation = generation;
-        a.problems = model::findNodeProblems(*store);
-        a.shapes = model::groupPendingPods(*store);
-        if (index)
-            a.index = model::SearchIndex::build(store);
+        if (onLiveCopy) {
+            if (!liveCopy) {
+                liveCopy = std::make_shared<model::ClusterStore>(store->clone());
+                reading.reset();
+            }
+            try {
+                for (const model::ClusterChangeBatch& batch : batches)
+                    (void)model::applyChanges(*liveCopy, batch);
+            } catch (const std::exception&) { // the shown store took it: never expected
+                a.copyFailed = true;
+                return a;
+            }
+        }
+        const model::ClusterStore& state = onLiveCopy ? *liveCopy : *store;
+        a.problems = model::findNodeProblems(state);
+        a.shapes = model::groupPendingPods(state);
+        if (index) // ids and names of the copy are the shown store's: the index reads the shown one
+            a.index = model::SearchIndex::build(state, store);
         if (totals)
-            a.totals = std::make_shared<const ClusterTotals>(totals(*store));
+            a.totals = std::make_shared<const ClusterTotals>(totals(state));
+        a.liveCopy = std::move(liveCopy);
         return a;
-    }));
+    };
+    watcher->setFuture(QtConcurrent::run(longWorkPool(), std::move(work)));
 }
 
 void ExplorePanels::applyAnalysis(const Analysis& analysis)

@@ -3,11 +3,13 @@
 // The exploring docks of the main window (inspectors, problems, pending demand, heatmaps)
 // and the search / filter toolbar, wired to the fleet map.
 
+#include "model/clusterchange.h"
 #include "model/nodeproblems.h"
 #include "model/pendingdemand.h"
 #include "app/window/clustertotals.h"
 #include "model/topology.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QSize>
 #include <QString>
@@ -20,6 +22,7 @@
 
 class QDockWidget;
 class QMainWindow;
+class QTimer;
 class QToolBar;
 class QWidget;
 
@@ -89,15 +92,26 @@ public:
         std::vector<model::PendingShape> shapes;
         std::shared_ptr<const model::SearchIndex> index; // null: keep the one shown
         std::shared_ptr<const ClusterTotals> totals;      // null: no totals function
+        std::shared_ptr<model::ClusterStore> liveCopy;    // live: the copy analysed, kept for the next
+        bool copyFailed = false;                          // the copy refused a batch (nothing else set)
     };
 
     /// A live batch changed the store in place (no node added, removed or relabelled): the
     /// problems, the pending shapes, the map's markers and (with setTotalsFunction()) the
     /// status bar's totals are computed again on one worker over one state of the store, so
     /// every count the window shows of the same thing agrees; the search index too when
-    /// `names` (pods added or removed). At most one such worker runs; batches meanwhile make it
-    /// run once more when it ends, so the last batch is always shown.
-    void refreshAnalysis(bool names);
+    /// `names` (pods added or removed). The worker reads a copy of the store that it keeps up
+    /// to date with `batch` (the one just applied to the store) and those before it: the copy
+    /// is taken once under a StoreReadGuard, after which no batch waits for an analysis. At
+    /// most one such worker runs, started at most once a second (kLiveRefreshIntervalMs);
+    /// batches meanwhile make it run once more when it ends, so the last batch is always
+    /// shown, about a second and an analysis behind; the search index is sorted again at most
+    /// every 10 s (kLiveIndexIntervalMs), so a pod added live is found at most that much later.
+    void refreshAnalysis(bool names, const model::ClusterChangeBatch& batch);
+    /// A live feed is about to change the store: the analysis' copy is taken now (a refresh
+    /// starts, unless one runs), so that the feed's first batches wait for the copy while the
+    /// pod name index is built (LiveController::start()), not after it.
+    void followLiveStore();
     /// The status bar's totals, computed by the analysis worker over the state it reads (empty:
     /// none); analysedTotals() gives them once analysisApplied().
     void setTotalsFunction(std::function<ClusterTotals(const model::ClusterStore&)> totals);
@@ -128,10 +142,24 @@ private:
     std::shared_ptr<const std::vector<std::uint8_t>> m_filterMask; // the label filter's (null: none)
     std::uint64_t m_generation = 0;
     std::uint64_t m_pendingGeneration = 0;
-    /// Starts the analysis worker over m_store (the index when `index`).
-    void startAnalysis(bool index);
+    /// Starts the analysis worker over m_store (the index when `index`), or over m_liveCopy
+    /// when `onLiveCopy` (made first if there is none).
+    void startAnalysis(bool index, bool onLiveCopy);
+    /// Starts the refresh refreshAnalysis() asked for, unless one runs or one started less
+    /// than kLiveRefreshIntervalMs ago (then on m_refreshTimer).
+    void scheduleRefresh();
+    static constexpr qint64 kLiveRefreshIntervalMs = 1000;
+    static constexpr qint64 kLiveIndexIntervalMs = 10000; // the search index's, live
+    QElapsedTimer m_lastIndexStart;
+    QTimer* m_indexTimer = nullptr; // the names left unsorted by the last refresh
     bool m_analysisRunning = false;
-    bool m_analysisAgain = false, m_namesAgain = false; // batches came while it ran
+    bool m_analysisAgain = false, m_namesAgain = false; // batches came since the last start
+    QElapsedTimer m_lastAnalysisStart;
+    QTimer* m_refreshTimer = nullptr;
+    // The live analysis' copy of m_store (null: none yet, or a worker has it) and the batches
+    // applied to m_store that it lacks, in order. GUI thread; a worker owns the copy while it runs.
+    std::shared_ptr<model::ClusterStore> m_liveCopy;
+    std::vector<model::ClusterChangeBatch> m_liveBatches;
     std::function<ClusterTotals(const model::ClusterStore&)> m_totals;
     std::shared_ptr<const ClusterTotals> m_analysedTotals;
 

@@ -9,10 +9,11 @@
 //   loop that applied diffs (FleetMapView::refreshMetric(), one pass over the nodes), so the map
 //   redraws at most once per batch; the controller applies batches for at most 12 ms a turn;
 // - the problems, pending shapes, problem markers and the status bar's totals: computed again
-//   after every diff on one worker over one state (ExplorePanels::refreshAnalysis(), which
-//   holds the batches while it reads and runs once more for the batches that came meanwhile),
-//   so the legend's marker key, the markers, the status bar and the Problems and Pending
-//   titles give the same counts;
+//   after the diffs on one worker over one state (ExplorePanels::refreshAnalysis(): at most one
+//   start a second, over the analysis' own copy of the store, which the worker brings up to
+//   date with the batches applied since; only taking the copy, once, holds the batches), so
+//   the legend's marker key, the markers, the status bar and the Problems and Pending titles
+//   give the same counts;
 // - the plan engine (the what-if ledger, PlanLedger): built over one state, so it is
 //   dropped on every diff and rebuilt on a worker once the feed paused for 3 s (its build holds
 //   the batches) (PlanController::storeChanged()); while a plan has actions the batches are held instead
@@ -94,6 +95,7 @@ bool MainWindow::startLiveFeed(std::unique_ptr<importers::live::LiveFeed> feed)
     // here on the live controller is its one writer, on this thread, between frames.
     auto store = std::const_pointer_cast<model::ClusterStore>(m_cluster->store);
     m_connectionDock->show();
+    m_explore->followLiveStore();
     m_live->start(std::move(feed), std::move(store));
     m_pauseLive->setEnabled(true);
     m_plan->setNotReadyHint(tr("The cluster keeps changing: Plan > Pause Live Updates (Ctrl+Shift+L) holds the changes while you plan."));
@@ -194,7 +196,7 @@ void MainWindow::updateLiveHold()
     m_liveHeldByPlan = heldByPlan;
 }
 
-void MainWindow::onLiveDiff(const model::ClusterDiff& diff, const model::ClusterChangeBatch&)
+void MainWindow::onLiveDiff(const model::ClusterDiff& diff, const model::ClusterChangeBatch& batch)
 {
     if (diff.empty() || !m_cluster)
         return;
@@ -227,7 +229,7 @@ void MainWindow::onLiveDiff(const model::ClusterDiff& diff, const model::Cluster
             m_explore->setTotalsFunction([report](const model::ClusterStore& store) { return computeTotals(store, *report); });
             m_liveTotalsFor = m_cluster->store.get();
         }
-        m_explore->refreshAnalysis(!diff.podsAdded.empty() || !diff.podsRemoved.empty());
+        m_explore->refreshAnalysis(!diff.podsAdded.empty() || !diff.podsRemoved.empty(), batch);
     } else if (!m_liveTotalsTimer->isActive()) {
         m_liveTotalsTimer->start();
     }

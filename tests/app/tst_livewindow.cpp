@@ -19,6 +19,7 @@
 #include <QDockWidget>
 #include <algorithm>
 #include "app/controllers/livecontroller.h"
+#include "app/controllers/storereaders.h"
 #include "views/plan/planactionsmodel.h"
 #include "views/plan/planpanel.h"
 #include "importers/simulated/simulatedlivefeed.h"
@@ -97,6 +98,45 @@ private slots:
     }
 
     // Every figure of the same thing comes from one state and follows every batch: the
+    // The analysis (problems, pending, totals) reads its own copy of the store: once the copy
+    // is made, batches apply while an analysis runs and none waits for it (each waited for one
+    // before), and the last analysis is of the last state.
+    void batchesDoNotWaitForTheAnalysis()
+    {
+        // Enough nodes that an analysis outlasts the GUI thread's turn (at 240 it ended first).
+        auto window = planwindow::openWindow(20000);
+        QVERIFY(window);
+        const model::ClusterStore& store = *window->cluster()->store;
+        app::ExplorePanels* explore = window->explorePanels();
+        QTRY_VERIFY_WITH_TIMEOUT(!explore->isIndexing(), 30000);
+        std::vector<model::NodeId> ready;
+        for (std::uint32_t i = 0; i < store.nodeCount() && ready.size() < 6; ++i)
+            if (store.nodeReadiness(model::NodeId(i)) == model::Readiness::True)
+                ready.push_back(model::NodeId(i));
+        QCOMPARE(ready.size(), std::size_t(6));
+        auto feed = std::make_unique<fleettest::ManualFeed>();
+        fleettest::ManualFeed* manual = feed.get();
+        QVERIFY(window->startLiveFeed(std::move(feed)));
+        app::LiveController* live = window->liveController();
+        // The feed's start copies the store for the analysis and indexes pod names (readers):
+        // the first batch may wait for them.
+        QSignalSpy analysed(explore, &app::ExplorePanels::analysisApplied);
+        manual->push(readiness(store, ready[0], false));
+        QTRY_COMPARE_WITH_TIMEOUT(live->batchesApplied(), std::uint64_t(1), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(analysed.count() >= 1, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(app::storeReadersRunning(store), 0, 20000);
+        const std::uint64_t waits = live->readerWaits();
+        // Five batches at once: the first one's diff starts an analysis (it used to hold the
+        // other four until it ended).
+        for (std::size_t i = 1; i < ready.size(); ++i)
+            manual->push(readiness(store, ready[i], false));
+        QTRY_COMPARE_WITH_TIMEOUT(live->batchesApplied(), std::uint64_t(ready.size()), 10000);
+        QCOMPARE(live->readerWaits(), waits);
+        QTRY_VERIFY_WITH_TIMEOUT(explore->analysedTotals() && explore->analysedTotals()->nodesReady == store.counts().nodesReady, 20000);
+        QCOMPARE(live->readerWaits(), waits);
+        window->stopLiveFeed();
+    }
+
     // Problems title and list, the map's markers with the legend's key, the status bar's totals
     // (a user trial read NotReady 122 / 109 / 119 and markers that stopped updating).
     void countsAgreeAfterEveryBatch()

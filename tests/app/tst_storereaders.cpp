@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tests of the store readers' count (app/controllers/storereaders.h): readers are counted per
 // store, and a LiveController holds its batches while a reader of its own store runs, never for
-// a reader of another window's store.
+// a reader of another window's store; it counts how many times and how long its batches waited.
 
 #include "app/controllers/livecontroller.h"
 #include "app/controllers/storereaders.h"
@@ -78,6 +78,8 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(app::storeReadersRunning(*storeA), 0, 20000);
         QTRY_COMPARE_WITH_TIMEOUT(app::storeReadersRunning(*storeB), 0, 20000);
 
+        QElapsedTimer held;
+        held.start();
         auto reading = std::make_shared<app::StoreReadGuard>(storeA);
         int appliedA = 0, appliedB = 0; // diffApplied's batch cannot be copied into a QSignalSpy
         connect(&liveA, &app::LiveController::diffApplied, this, [&] { ++appliedA; });
@@ -91,12 +93,29 @@ private slots:
         QCOMPARE(appliedA, 0);
         QCOMPARE(liveA.batchesWaiting(), std::size_t { 1 });
         QVERIFY(!storeA->findPod("default", "web-a").isValid());
+        // One wait however many retries it takes; none for B.
+        QTRY_VERIFY_WITH_TIMEOUT(liveA.readerWaitMsTotal() >= 100, 20000);
+        QCOMPARE(liveA.readerWaits(), std::uint64_t { 1 });
+        QCOMPARE(liveB.readerWaits(), std::uint64_t { 0 });
+        QCOMPARE(liveB.readerWaitMsTotal(), 0.0);
 
         reading.reset();
+        const double heldMs = static_cast<double>(held.nsecsElapsed()) / 1e6;
         QTRY_COMPARE_WITH_TIMEOUT(appliedA, 1, 20000);
         QVERIFY(storeA->findPod("default", "web-a").isValid());
         QCOMPARE(liveA.batchesWaiting(), std::size_t { 0 });
         QVERIFY(liveA.waitingReason().isEmpty());
+        // The wait ended when the batch applied: it lasted no longer than the reader (plus the
+        // retry timer's 50 ms, with room for a busy machine), and it is the longest.
+        QCOMPARE(liveA.readerWaits(), std::uint64_t { 1 });
+        const double waitedMs = liveA.readerWaitMsTotal();
+        QVERIFY2(waitedMs >= 100 && waitedMs <= heldMs + 5000, qPrintable(QStringLiteral("waited %1 ms, held %2 ms").arg(waitedMs).arg(heldMs)));
+        QCOMPARE(liveA.readerWaitMsLongest(), waitedMs);
+        // A batch with no reader running does not wait.
+        manualA->push(podArrives("a-1", "web-a2"));
+        QTRY_COMPARE_WITH_TIMEOUT(appliedA, 2, 20000);
+        QCOMPARE(liveA.readerWaits(), std::uint64_t { 1 });
+        QCOMPARE(liveA.readerWaitMsTotal(), waitedMs);
         liveA.stop();
         liveB.stop();
     }
