@@ -99,17 +99,18 @@ std::vector<DrainOrder> drainOrders(const DrainRunner& runner)
             return gb;
         return smallFirst(a, b);
     });
-    // Karpenter's order (disruption cost, karpenterbaseline.h), drained greedily node by node.
-    orders[2].name = "disruption-cost";
+    orders[2].name = "small-nodes-first";
     orders[2].nodes = runner.candidates();
-    std::stable_sort(orders[2].nodes.begin(), orders[2].nodes.end(), [&](NodeId a, NodeId b) {
+    std::sort(orders[2].nodes.begin(), orders[2].nodes.end(), smallFirst);
+    // Karpenter's order (disruption cost, karpenterbaseline.h), drained greedily node by node;
+    // last, as it won at no size of the one-region simulated fleet, so that a time limit cuts it first.
+    orders[3].name = "disruption-cost";
+    orders[3].nodes = runner.candidates();
+    std::stable_sort(orders[3].nodes.begin(), orders[3].nodes.end(), [&](NodeId a, NodeId b) {
         if (runner.disruptionCost(a) != runner.disruptionCost(b))
             return runner.disruptionCost(a) < runner.disruptionCost(b);
         return byName(a, b);
     });
-    orders[3].name = "small-nodes-first";
-    orders[3].nodes = runner.candidates();
-    std::sort(orders[3].nodes.begin(), orders[3].nodes.end(), smallFirst);
     return orders;
 }
 
@@ -135,6 +136,8 @@ ConsolidationResult consolidate(const ClusterStore& store, const Topology& topol
     if (options.timeLimitSeconds > 0)
         deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(options.timeLimitSeconds));
     DrainRunner runner(store, topology, input, options);
+    if (options.pendingPlaced)
+        options.pendingPlaced(runner.pendingPods());
     const std::vector<DrainOrder> orders = drainOrders(runner);
     const double share = options.bestOfOrders ? 1.0 / static_cast<double>(orders.size()) : 1.0;
     ConsolidationResult best = drainInOrder(runner, orders[0].nodes, orders[0].name, 0.0, share, deadline);

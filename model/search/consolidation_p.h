@@ -55,6 +55,8 @@ public:
     /// Applies DrainNode to every node of `nodes` in order, all or nothing (no cheap checks
     /// but the group minimum and move limit): the Karpenter baseline's batch. True when kept.
     bool tryDrainBatch(const std::vector<NodeId>& nodes);
+    /// The pending pods placed first and their nodes (ConsolidationResult::pendingPods).
+    const std::vector<std::pair<PodId, NodeId>>& pendingPods() const noexcept { return m_pendingPods; }
     /// Undoes every drain: back to the loaded state, with the cheap checks' memory cleared.
     void reset();
     /// The result so far: actions, figures and why each other present node stays.
@@ -154,8 +156,8 @@ struct DrainOrder {
     const char* name = "";
 };
 /// consolidate()'s four orders over `runner`'s candidates (consolidation.h: saving per budget,
-/// small nodes first with the scarce budgets last, Karpenter's disruption cost, small nodes
-/// first), in the order it tries them. They depend on the runner's state when it was made only.
+/// small nodes first with the scarce budgets last, small nodes first, Karpenter's disruption
+/// cost), in the order it tries them. They depend on the runner's state when it was made only.
 /// O(candidates log candidates).
 std::vector<DrainOrder> drainOrders(const DrainRunner& runner);
 

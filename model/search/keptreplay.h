@@ -29,7 +29,7 @@ struct KeptReplay {
 /// such a search's: no drain, drains with different policies or keep-within levels, an action
 /// the state lacks, or no drain order whose drains are exactly the plan's (a plan edited by hand,
 /// a search stopped by its time or move limit, group minimums not given here). Costs one pass of
-/// the search (consolidate() makes three): about 7 s of CPU at 100,000 nodes. Thread: any.
+/// the search (consolidate() makes four): about 7 s of CPU at 100,000 nodes. Thread: any.
 [[nodiscard]] std::optional<KeptReplay> replayConsolidationKept(
     const ClusterStore& store, const Topology& topology, const ConsolidationInput& input, const std::vector<PlanAction>& plan);
 
