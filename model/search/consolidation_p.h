@@ -41,6 +41,12 @@ public:
     /// clamp(1 + priority / 2^25, -10, 10), no expiry so lifetime remaining 1; the
     /// pod-deletion-cost annotation is not in the store, so 0).
     double disruptionCost(NodeId n) const noexcept { return m_disruptionCost[n.index()]; }
+    /// The share of the scarce PodDisruptionBudgets that draining the node spends: over its
+    /// movable pods, for each budget guarding one that allows fewer disruptions than it guards
+    /// movable pods in the cluster (status before the plan, disruptionbudgets.h), 1 /
+    /// disruptionsAllowed (1 when it allows none); 0 for a node no such budget guards. Budgets
+    /// are spent across the whole plan, so a drain that spends them blocks later ones.
+    double budgetShare(NodeId n) const noexcept { return m_budgetShare[n.index()]; }
 
     /// Judges node n cheaply (group minimum, move limit, failed workloads, capacity); when it
     /// passes, applies DrainNode; keeps it when it holds, else undoes it. True when kept
@@ -49,6 +55,8 @@ public:
     /// Applies DrainNode to every node of `nodes` in order, all or nothing (no cheap checks
     /// but the group minimum and move limit): the Karpenter baseline's batch. True when kept.
     bool tryDrainBatch(const std::vector<NodeId>& nodes);
+    /// The pending pods placed first and their nodes (ConsolidationResult::pendingPods).
+    const std::vector<std::pair<PodId, NodeId>>& pendingPods() const noexcept { return m_pendingPods; }
     /// Undoes every drain: back to the loaded state, with the cheap checks' memory cleared.
     void reset();
     /// The result so far: actions, figures and why each other present node stays.
@@ -96,7 +104,7 @@ private:
     std::vector<double> m_price;
     std::vector<NodeId> m_candidates;
     std::vector<std::int32_t> m_movable;
-    std::vector<double> m_load, m_disruptionCost;
+    std::vector<double> m_load, m_disruptionCost, m_budgetShare;
     // free capacity of present nodes, per axis
     std::array<std::multiset<std::int64_t>, AxisCount> m_freeSets;
     std::array<std::vector<std::int64_t>, AxisCount> m_freeKey;
@@ -130,6 +138,7 @@ private:
     std::vector<std::optional<KeptNode>> m_keptInitial; // prepaid and blocked nodes only
     std::vector<std::int32_t> m_groupPresentInitial;
     void placePending(); // the pending pods first (consolidation.h), into m_pendingPlaced
+    void measureBudgetShares(); // m_budgetShare, after the pending pods are placed
     std::vector<PlanAction> m_pendingPlaced;
     std::vector<std::pair<PodId, NodeId>> m_pendingPods;
     std::int64_t m_pendingLeft = 0;
@@ -146,9 +155,10 @@ struct DrainOrder {
     std::vector<NodeId> nodes;
     const char* name = "";
 };
-/// consolidate()'s three orders over `runner`'s candidates (consolidation.h: saving per load,
-/// Karpenter's disruption cost, small nodes first), in the order it tries them. They depend on
-/// the runner's state when it was made only. O(candidates log candidates).
+/// consolidate()'s four orders over `runner`'s candidates (consolidation.h: saving per budget,
+/// small nodes first with the scarce budgets last, small nodes first, Karpenter's disruption
+/// cost), in the order it tries them. They depend on the runner's state when it was made only.
+/// O(candidates log candidates).
 std::vector<DrainOrder> drainOrders(const DrainRunner& runner);
 
 } // namespace fleet::model::consolidation_detail

@@ -8,6 +8,7 @@
 #include "model/figures.h"
 #include "model/resourceamount.h"
 #include "model/pricing/pricetable.h"
+#include "model/plan/disruptionbudgets.h"
 #include "model/plan/evictionrules.h"
 #include "model/scheduling/gpuresourcename.h"
 #include "model/topology.h"
@@ -133,8 +134,37 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
         if (!prepaid && !blocked[i])
             m_candidates.push_back(n);
     }
+    measureBudgetShares();
     m_keptInitial = m_kept;
     m_groupPresentInitial = m_groupPresent;
+}
+
+void DrainRunner::measureBudgetShares()
+{
+    const PlanLedger& state = m_engine.state();
+    const DisruptionBudgets budgets(m_store);
+    m_budgetShare.assign(m_store.nodeCount(), 0.0);
+    if (budgets.count() == 0)
+        return;
+    auto movableOn = [&](PodId p) {
+        const NodeId n = state.podNode(p);
+        return n.isValid() && !m_store.podIsTerminal(p) && !staysOnDrainedNode(m_store, p) ? n : NodeId();
+    };
+    std::vector<std::int64_t> guarded(budgets.count(), 0);
+    for (std::uint32_t i = 0; i < m_store.podCount(); ++i)
+        if (movableOn(PodId(i)).isValid())
+            for (const std::uint32_t b : budgets.guarding(PodId(i)))
+                ++guarded[b];
+    for (std::uint32_t i = 0; i < m_store.podCount(); ++i) {
+        const NodeId n = movableOn(PodId(i));
+        if (!n.isValid())
+            continue;
+        for (const std::uint32_t b : budgets.guarding(PodId(i))) {
+            const std::int32_t allowed = budgets.status(b).disruptionsAllowed;
+            if (guarded[b] > allowed)
+                m_budgetShare[n.index()] += allowed > 0 ? 1.0 / allowed : 1.0;
+        }
+    }
 }
 
 void DrainRunner::placePending()

@@ -42,26 +42,21 @@ std::optional<KeptReplay> replayConsolidationKept(
     }
     try {
         DrainRunner runner(store, topology, input, options);
+        // The orders are run as consolidate() runs them, each to its end, until one gives the
+        // plan's drains: the blocking-filter tallies in the kept messages are judged once per pod
+        // class for the whole search (consolidation_p.h), at the first refusal in any order, so
+        // the orders before the plan's must have run for its messages to be the search's.
         bool used = false;
         for (const consolidation_detail::DrainOrder& order : consolidation_detail::drainOrders(runner)) {
-            // Cheap first: the plan's drains must come in this order at all.
-            std::size_t next = 0;
-            for (const NodeId n : order.nodes)
-                if (next < drains.size() && drains[next] == n)
-                    ++next;
-            if (next != drains.size())
-                continue;
             if (used)
                 runner.reset();
             used = true;
-            next = 0;
+            std::size_t next = 0;
             bool same = true;
             for (const NodeId n : order.nodes) {
                 const bool drained = next < drains.size() && drains[next] == n;
-                if (runner.tryDrain(n) != drained) {
+                if (runner.tryDrain(n) != drained)
                     same = false;
-                    break;
-                }
                 next += drained ? 1 : 0;
             }
             if (same && next == drains.size())

@@ -28,8 +28,10 @@ struct KeptReplay {
 /// first), over `store` with `input`'s prices and group minimums. nullopt when the plan is not
 /// such a search's: no drain, drains with different policies or keep-within levels, an action
 /// the state lacks, or no drain order whose drains are exactly the plan's (a plan edited by hand,
-/// a search stopped by its time or move limit, group minimums not given here). Costs one pass of
-/// the search (consolidate() makes three): about 7 s of CPU at 100,000 nodes. Thread: any.
+/// a search stopped by its time or move limit, group minimums not given here). Costs the search's
+/// passes up to the plan's order (consolidate() makes four, about 5 to 7 s of CPU each at 100,000
+/// nodes): the orders before it are run too, as the kept messages' blocking-filter tallies are
+/// judged once per pod class across the whole search. Thread: any.
 [[nodiscard]] std::optional<KeptReplay> replayConsolidationKept(
     const ClusterStore& store, const Topology& topology, const ConsolidationInput& input, const std::vector<PlanAction>& plan);
 

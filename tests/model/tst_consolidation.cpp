@@ -245,6 +245,36 @@ private slots:
         QVERIFY(replayHolds(c, r, in));
     }
 
+    void scarceBudgetGoesToTheDearerDrain()
+    {
+        // web-pdb allows one disruption of its three pods, and a-cheap and b-dear each hold one.
+        // By saving per load a-cheap comes first (1.0 / 0.26 against 2.5 / 0.76): its pod spends
+        // the budget and b-dear, worth 2.5 times more, can no longer be drained. The first order
+        // (saving per share of the scarce budgets) spends it on b-dear; every other order starts
+        // with a-cheap, so the plan that wins saves 2.5, not 1.
+        Cluster c;
+        c.node("a-cheap", "us-east-1a", 4000);
+        c.node("b-dear", "us-east-1a", 4000);
+        c.node("c-kept", "us-east-1a", 8000);
+        c.pod("default", "web-0", "a-cheap", 1000, "web");
+        c.pod("default", "web-1", "b-dear", 3000, "web");
+        c.pod("default", "web-2", "c-kept", 1000, "web");
+        c.pod("default", "keep-0", "c-kept", 1000, "keep", PodFlagReady | PodFlagDoNotDisrupt);
+        c.budget("default", "web-pdb", { { "app", "web" } }, count(2)); // 3 Ready pods: allows 1
+        c.finish();
+        ConsolidationInput in;
+        in.nodePricePerHour = { 1.0, 2.5, 1.0 };
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, in);
+        QCOMPARE(drainedNames(r, c), (std::vector<std::string> { "b-dear" }));
+        QCOMPARE(r.savedPerHour, 2.5);
+        QCOMPARE(r.order, std::string("saving-per-budget"));
+        const KeptNode* k = keptOf(r, c, "a-cheap");
+        QVERIFY(k);
+        QCOMPARE(k->reason.code(), std::string("disruption-budget:default/web-pdb"));
+        QVERIFY(replayHolds(c, r, in));
+        checkNotWorseThanBaseline(c, in, r);
+    }
+
     void moreNodesForAlmostTheSameSaving_data()
     {
         QTest::addColumn<double>("bigPrice");
