@@ -11,6 +11,7 @@
 #include "model/plan/planprices.h"
 
 #include "importers/export/keptnodesexport.h"
+#include "importers/plan/plankept.h"
 #include "importers/kubenames.h"
 #include "importers/plan/jsontext.h"
 #include "importers/plan/nodegroupsettings.h"
@@ -336,6 +337,10 @@ int runPlanConsolidate(const QStringList& arguments)
     }
     plan.actions = ours.pendingPlaced; // the pending pods first (consolidation.h), then the drains
     plan.actions.insert(plan.actions.end(), ours.actions.begin(), ours.actions.end());
+    // Why each other node stays, as this search found it: a report of the plan reads it rather
+    // than running the search again (plan-v1.md, "consolidation").
+    if (!ours.actions.empty() && !ours.cancelled)
+        plan.consolidation = importers::planKeptRecord(store, ours);
     const std::string planPath = output.toStdString();
     try {
         importers::writeOutputFile(planPath, importers::planJson(plan), planOutput);

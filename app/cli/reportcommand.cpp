@@ -234,6 +234,8 @@ int run(const ReportOptions& options, Prepared prepared)
     const std::unique_ptr<ReportJob> job = startReport(std::move(subject));
     if (!job->sourceNote.empty())
         importers::printTerminalf(stderr, "fleetscope report: note: %s\n", job->sourceNote.c_str());
+    if (!job->keptNote.empty())
+        importers::printTerminalf(stderr, "fleetscope report: note: %s\n", job->keptNote.c_str());
     step("plan replay");
     views::ReportMaps maps = views::renderReportMaps(reportMapInput(*job), kMapLogicalSize);
     if (maps.before.isNull())

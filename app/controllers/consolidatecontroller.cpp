@@ -10,6 +10,7 @@
 #include "views/panels/keptnodespanel.h"
 
 #include "importers/export/statediffformat.h"
+#include "importers/plan/plankept.h"
 #include "importers/solver/coinsolver.h"
 #include "model/figures.h"
 #include "model/nodeboundpods.h"
@@ -100,6 +101,7 @@ bool ConsolidateController::start()
         std::shared_ptr<model::PlanEngine> engine;
         std::int64_t bound = 0;
         auto prepared = std::make_shared<PlanController::PreparedStep>();
+        std::shared_ptr<importers::PlanKeptRecord> kept;
         try {
             result = std::make_shared<model::ConsolidationResult>(model::consolidate(*store, *topology, input, options));
             if (cancelFlag->load()) {
@@ -137,6 +139,16 @@ bool ConsolidateController::start()
             // The step's undo commands and the map's plan marks, here too (PlanController::adoptStep()).
             if (engine)
                 *prepared = prepare(*engine, current.size());
+            // Why the other nodes stay, by name, for the plan file (a report reads it rather
+            // than searching again), stamped for the plan's actions as they are now.
+            if (engine && !result->drained.empty()) {
+                kept = std::make_shared<importers::PlanKeptRecord>(importers::planKeptRecord(*store, *result));
+                std::vector<model::PlanAction> actions;
+                actions.reserve(engine->applied().size());
+                for (const model::AppliedAction& a : engine->applied())
+                    actions.push_back(a.action);
+                kept->actionsSha256 = importers::planActionsSha256(actions);
+            }
             // O(nodes + pods): here, not when the window takes the result.
             bound = model::nodeCountLowerBound(*store, result->pendingPods).nodes;
         } catch (const std::exception&) {
@@ -144,9 +156,9 @@ bool ConsolidateController::start()
             engine.reset();
         }
         QMetaObject::invokeMethod(
-            self, [self, generation, result, baseline, engine, before = current.size(), bound, prepared] {
+            self, [self, generation, result, baseline, engine, before = current.size(), bound, prepared, kept] {
                 if (self)
-                    self->onResult(generation, result, baseline, engine, before, bound, std::move(*prepared));
+                    self->onResult(generation, result, baseline, engine, before, bound, std::move(*prepared), kept);
             },
             Qt::QueuedConnection);
     });
@@ -162,7 +174,7 @@ void ConsolidateController::cancel()
 
 void ConsolidateController::onResult(std::uint64_t generation, std::shared_ptr<model::ConsolidationResult> result,
     std::shared_ptr<model::ConsolidationResult> baseline, std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, std::int64_t bound,
-    PlanController::PreparedStep prepared)
+    PlanController::PreparedStep prepared, std::shared_ptr<const importers::PlanKeptRecord> kept)
 {
     m_running = false;
     if (m_progress)
@@ -183,7 +195,9 @@ void ConsolidateController::onResult(std::uint64_t generation, std::shared_ptr<m
             : tr("Consolidate: place %1 pending pods, drain %2 nodes")
                   .arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_last.pendingPlaced.size()))),
                       QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_last.drained.size()))));
-        if (!m_plan->adoptStep(engine, appliedBefore, text, std::move(prepared)))
+        if (m_plan->adoptStep(engine, appliedBefore, text, std::move(prepared)))
+            m_plan->setConsolidationKept(std::move(kept));
+        else
             m_plan->drainNodes(m_last.drained, m_last.pendingPlaced); // the plan moved on meanwhile: applied here
     }
     // The dialog in a later turn of the event loop: the adoption's refresh and the dialog's

@@ -68,7 +68,8 @@ private:
     /// (model/search/consolidationbound.h), computed there too, as `prepared` (the step's undo
     /// commands and plan marks, PlanController::StepPreparer).
     void onResult(std::uint64_t generation, std::shared_ptr<model::ConsolidationResult> result, std::shared_ptr<model::ConsolidationResult> baseline,
-        std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, std::int64_t bound, PlanController::PreparedStep prepared);
+        std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, std::int64_t bound, PlanController::PreparedStep prepared,
+        std::shared_ptr<const importers::PlanKeptRecord> kept = nullptr);
     void showResult(const model::ConsolidationResult& baseline, std::int64_t bound);
     /// A node row of the dialog's list: selects the node on the map (and zooms to it).
     void selectNode(const QString& name);

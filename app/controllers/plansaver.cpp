@@ -11,7 +11,7 @@
 
 namespace fleet::app {
 
-QString savePlanFile(const model::PlanEngine* engine, const QString& path, const importers::PlanSource& source)
+QString savePlanFile(const model::PlanEngine* engine, const QString& path, const importers::PlanSource& source, const importers::PlanKeptRecord* kept)
 {
     if (!engine)
         return QObject::tr("No plan to save.");
@@ -19,6 +19,8 @@ QString savePlanFile(const model::PlanEngine* engine, const QString& path, const
     doc.source = source;
     for (const model::AppliedAction& a : engine->applied())
         doc.actions.push_back(a.action);
+    if (kept)
+        doc.consolidation = *kept;
     importers::OutputFileOptions options; // the loaded files: a plan saved over one would destroy the cluster it names
     for (const importers::PlanSource::File& f : source.files)
         options.inputs.push_back(f.name);

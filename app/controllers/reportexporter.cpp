@@ -128,17 +128,24 @@ bool ReportExporter::exportTo(const QString& path)
     auto reading = std::make_shared<StoreReadGuard>(cluster->store); // a live batch waits for the workers
     m_job->run(
         token,
-        [subject = std::move(subject), source = m_window->planSourceOnWorker(), sourceLabel, reading](LongJobToken& token) mutable {
+        [subject = std::move(subject), source = m_window->planSourceOnWorker(), sourceLabel, reading, kept = plan->consolidationKept()](
+            LongJobToken& token) mutable {
             QElapsedTimer clock;
             clock.start();
             Replayed replayed;
             try {
                 subject.current = source();
                 subject.plan.source = subject.current;
+                // The last Consolidate's reasons why nodes stay, when made for these actions
+                // (startReport() checks the digest): no search again.
+                if (kept)
+                    subject.plan.consolidation = *kept;
                 subject.provenance = reportProvenanceLines(subject.current, sourceLabel);
                 if (!token.isCancelled()) {
                     replayed.job = std::shared_ptr<ReportJob>(startReport(std::move(subject)));
                     replayed.job->hold = reading; // until the last worker that reads the store ended
+                    if (!replayed.job->keptNote.empty()) // a recorded list not used: the search is replayed
+                        qCInfo(lcExport, "%s", replayed.job->keptNote.c_str());
                 }
             } catch (const std::exception& e) {
                 replayed.error = QString::fromStdString(e.what());

@@ -5,7 +5,8 @@
 // 1. startReport(): the plan replayed on a plan engine over the loaded state (as `plan check`
 //    does), and on workers of their own what the plan risks and, beside a consolidation, the
 //    Karpenter baseline (as `plan consolidate` runs it) and the search's reasons why nodes stay
-//    (replayed: model/search/keptreplay.h). Any thread.
+//    (the plan file's record, importers/plan/plankept.h, or replayed: model/search/keptreplay.h).
+//    Any thread.
 // 2. views::renderReportMaps(reportMapInput(job), ...): the maps, drawn by the fleet map's
 //    off-screen path (`screenshot`'s). GUI thread only.
 // 3. finishReport(): waits for the workers, lays the pages out and paints the PDF (or the first
@@ -62,8 +63,13 @@ struct ReportJob {
     std::future<model::PlanRisks> risks;
     std::future<model::ConsolidationResult> baseline;
     /// Beside a plan ending in drains: why each node stays, as the consolidation that wrote the
-    /// plan found it (model/search/keptreplay.h; nullopt when no search wrote it as it stands).
+    /// plan found it: the plan file's record (importers/plan/plankept.h) when it is usable, else
+    /// replayed (model/search/keptreplay.h; nullopt when no search wrote the plan as it stands).
     std::future<std::optional<model::KeptReplay>> kept;
+    bool keptRecorded = false; // `kept` is the plan file's record, not a replay
+    /// Why the plan's recorded reasons are not used (importers::RecordedKept::problem, then
+    /// "; the search is replayed instead"): "" when they are, or when the plan has none.
+    std::string keptNote;
     [[nodiscard]] bool hasPlan() const { return !subject.planName.empty(); }
 };
 

@@ -336,8 +336,10 @@ void staySection(const FleetReportInput& in, ReportPages& pages)
         // Consolidate dialog group them (keptgroups.h): the same counts.
         pages.addHeading(QStringLiteral("Why nodes stay"), 2);
         pages.addParagraph(QStringLiteral("Every node the consolidation keeps, by the reason its search found, grouped as `plan consolidate` "
-                                          "and the window's Consolidate dialog group them (the search's %1 order, replayed on the loaded state).")
-                               .arg(q(in.kept->order)),
+                                          "and the window's Consolidate dialog group them (the search's %1 order, %2).")
+                               .arg(q(in.kept->order),
+                                   in.keptRecorded ? QStringLiteral("as the search recorded it in the plan file")
+                                                   : QStringLiteral("replayed on the loaded state")),
             8.5);
         std::map<std::string, QStringList> examples;
         for (const model::KeptNode& k : in.kept->kept) {
