@@ -234,14 +234,14 @@ int run(const ReportOptions& options, Prepared prepared)
     const std::unique_ptr<ReportJob> job = startReport(std::move(subject));
     if (!job->sourceNote.empty())
         importers::printTerminalf(stderr, "fleetscope report: note: %s\n", job->sourceNote.c_str());
-    if (!job->keptNote.empty())
-        importers::printTerminalf(stderr, "fleetscope report: note: %s\n", job->keptNote.c_str());
     step("plan replay");
     views::ReportMaps maps = views::renderReportMaps(reportMapInput(*job), kMapLogicalSize);
     if (maps.before.isNull())
         return fail(QStringLiteral("the map could not be rendered (no OpenGL?)"), 1);
     step("maps");
     const FinishedReport report = finishReport(*job, std::move(maps), options.png, options.pngWidth);
+    if (!report.keptNote.empty())
+        importers::printTerminalf(stderr, "fleetscope report: note: %s\n", report.keptNote.c_str());
     if (report.bytes.isEmpty())
         return fail(QStringLiteral("%1 for %2").arg(report.error, options.output), 1);
     step("risks, baseline, figures, layout and paint");

@@ -144,8 +144,6 @@ bool ReportExporter::exportTo(const QString& path)
                 if (!token.isCancelled()) {
                     replayed.job = std::shared_ptr<ReportJob>(startReport(std::move(subject)));
                     replayed.job->hold = reading; // until the last worker that reads the store ended
-                    if (!replayed.job->keptNote.empty()) // a recorded list not used: the search is replayed
-                        qCInfo(lcExport, "%s", replayed.job->keptNote.c_str());
                 }
             } catch (const std::exception& e) {
                 replayed.error = QString::fromStdString(e.what());
@@ -214,6 +212,8 @@ void ReportExporter::drawNextMap(std::shared_ptr<LongJobToken> token, std::share
         [job = std::move(job), maps = std::move(maps), png, path = m_path, options](LongJobToken& token) mutable {
             Written written;
             FinishedReport report = finishReport(*job, std::move(maps), png);
+            if (!report.keptNote.empty()) // the plan's recorded reasons were not used: the search was replayed
+                qCInfo(lcExport, "%s", report.keptNote.c_str());
             job.reset(); // joins the risks' and baseline's workers here, not on the GUI thread
             if (token.isCancelled()) {
                 written.message = tr("Export cancelled");

@@ -98,26 +98,29 @@ std::unique_ptr<ReportJob> startReport(ReportSubject subject)
     // file where the search recorded it for this state and these actions (checked entry by
     // entry, plankept.h), else its search's pass replayed on a worker while the plan is
     // replayed (old plans, plans edited or made on another state).
-    if (consolidation && job->hasPlan()) {
-        importers::RecordedKept recorded = timed("recorded kept reasons", [&] { return importers::recordedKept(*store, s.plan, s.current); });
-        job->keptNote = recorded.problem;
-        if (recorded.kept) {
-            std::promise<std::optional<model::KeptReplay>> ready;
-            ready.set_value(std::move(recorded.kept));
-            job->kept = ready.get_future();
-            job->keptRecorded = true;
-        } else {
-            if (!job->keptNote.empty())
-                job->keptNote += "; the search is replayed instead";
-            job->kept = std::async(std::launch::async, [store, topology, nodePrices, actions = s.plan.actions] {
-                return timed("kept replay (worker)", [&] {
-                    model::ConsolidationInput input;
-                    input.nodePricePerHour = nodePrices;
-                    return model::replayConsolidationKept(*store, *topology, input, actions);
-                });
+    if (consolidation && job->hasPlan())
+        // The subject is not changed once the job is made, and the job's address is stable:
+        // the worker reads the plan (its record is tens of MB at 100,000 nodes) where it is.
+        job->kept = std::async(std::launch::async, [store, topology, nodePrices, held = job.get()] {
+            const importers::PlanDocument& plan = held->subject.plan;
+            const importers::PlanSource& current = held->subject.current;
+            KeptReasons out;
+            importers::RecordedKept recorded = timed("recorded kept reasons (worker)", [&] { return importers::recordedKept(*store, plan, current); });
+            out.note = std::move(recorded.problem);
+            if (recorded.kept) {
+                out.kept = std::move(recorded.kept);
+                out.recorded = true;
+                return out;
+            }
+            if (!out.note.empty())
+                out.note += "; the search is replayed instead";
+            out.kept = timed("kept replay (worker)", [&] {
+                model::ConsolidationInput input;
+                input.nodePricePerHour = nodePrices;
+                return model::replayConsolidationKept(*store, *topology, input, plan.actions);
             });
-        }
-    }
+            return out;
+        });
     job->engine = std::make_shared<model::PlanEngine>(*store, *topology, std::move(nodePrices));
     if (job->hasPlan()) {
         job->evaluation = timed("plan replay", [&] { return importers::evaluatePlanOn(*job->engine, s.plan); });
@@ -182,12 +185,13 @@ FinishedReport finishReport(ReportJob& job, views::ReportMaps maps, bool png, in
         baselineResult = job.baseline.get();
         input.baseline = &baselineResult;
     }
-    std::optional<model::KeptReplay> kept;
+    KeptReasons kept;
     if (job.kept.valid()) {
         kept = job.kept.get();
-        if (kept)
-            input.kept = &*kept;
-        input.keptRecorded = job.keptRecorded;
+        if (kept.kept)
+            input.kept = &*kept.kept;
+        input.keptRecorded = kept.recorded;
+        out.keptNote = kept.note;
     }
     views::ReportPages pages(input.title);
     views::buildFleetReport(input, pages);

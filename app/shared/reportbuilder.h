@@ -51,6 +51,17 @@ struct ReportSubject {
     bool baseline = true;              // the Karpenter baseline beside a consolidation
 };
 
+/// Why each node a consolidation plan keeps stays, as its search found it.
+struct KeptReasons {
+    /// The plan file's record (importers/plan/plankept.h) when it is usable, else replayed
+    /// (model/search/keptreplay.h); nullopt when no search wrote the plan as it stands.
+    std::optional<model::KeptReplay> kept;
+    bool recorded = false; // `kept` is the plan file's record, not a replay
+    /// Why the plan's recorded reasons are not used (importers::RecordedKept::problem, then
+    /// "; the search is replayed instead"): "" when they are, or when the plan has none.
+    std::string note;
+};
+
 /// A report under way: the replay done, the risks and the baseline on their workers.
 struct ReportJob {
     /// Whatever the caller keeps alive as long as the job, its workers joined first (the
@@ -63,13 +74,8 @@ struct ReportJob {
     std::future<model::PlanRisks> risks;
     std::future<model::ConsolidationResult> baseline;
     /// Beside a plan ending in drains: why each node stays, as the consolidation that wrote the
-    /// plan found it: the plan file's record (importers/plan/plankept.h) when it is usable, else
-    /// replayed (model/search/keptreplay.h; nullopt when no search wrote the plan as it stands).
-    std::future<std::optional<model::KeptReplay>> kept;
-    bool keptRecorded = false; // `kept` is the plan file's record, not a replay
-    /// Why the plan's recorded reasons are not used (importers::RecordedKept::problem, then
-    /// "; the search is replayed instead"): "" when they are, or when the plan has none.
-    std::string keptNote;
+    /// plan found it (KeptReasons), on a worker.
+    std::future<KeptReasons> kept;
     [[nodiscard]] bool hasPlan() const { return !subject.planName.empty(); }
 };
 
@@ -93,6 +99,7 @@ struct FinishedReport {
     QByteArray bytes;  // empty on failure: `error` says why
     QString error;
     int pages = 0;
+    std::string keptNote; // KeptReasons::note: why the plan's recorded reasons were not used ("" when they were, or none)
 };
 
 /// Step 3: the pages with `maps`, as a PDF (A4 pages, text as text), or with `png` its first
