@@ -749,6 +749,10 @@ void TstCliReport::unknownPricesAreNotZero()
     const QString plan = m_dir.filePath(QStringLiteral("openb-consolidation.json"));
     const Run c = runFleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("consolidate") } + input + QStringList { QStringLiteral("-o"), plan });
     QVERIFY2(c.exitCode == 0, c.err.constData());
+    // plan consolidate's own summary says so too: no "$0.00" saved or "$0.00/h" for the baseline.
+    QVERIFY2(!c.out.contains("$0.00"), c.out.constData());
+    QVERIFY2(c.out.contains("cost per hour saved: unknown (no prices known for these nodes)"), c.out.constData());
+    QVERIFY2(c.out.contains("pods moved, saving unknown"), c.out.constData());
     const QString pdf = m_dir.filePath(QStringLiteral("openb.pdf"));
     const Run r = runFleetscope(QStringList { QStringLiteral("report") } + input + QStringList { QStringLiteral("--plan"), plan, QStringLiteral("-o"), pdf });
     QVERIFY2(r.exitCode == 0, r.err.constData());
