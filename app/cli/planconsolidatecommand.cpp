@@ -11,6 +11,7 @@
 #include "model/plan/planprices.h"
 
 #include "importers/export/keptnodesexport.h"
+#include "importers/plan/plankept.h"
 #include "importers/kubenames.h"
 #include "importers/plan/jsontext.h"
 #include "importers/plan/nodegroupsettings.h"
@@ -116,7 +117,7 @@ std::string summaryJson(const model::ConsolidationResult& ours, const model::Con
 }
 
 std::string summaryText(const model::ConsolidationResult& ours, const model::ConsolidationResult& base, const model::NodeCountBound& bound,
-    const model::PackingBound& lp, const model::ClusterStore& store, const std::string& planPath)
+    const model::PackingBound& lp, const model::ClusterStore& store, const std::string& planPath, bool pricesKnown)
 {
     std::ostringstream out;
     char line[512];
@@ -140,8 +141,13 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
     out << line;
     std::snprintf(line, sizeof line, "  pods moved:         %lld\n", static_cast<long long>(ours.podsMoved));
     out << line;
-    std::snprintf(line, sizeof line, "  cost per hour saved: $%.2f (before $%.2f, after $%.2f)\n", ours.savedPerHour, ours.before.costPerHour,
-        ours.after.costPerHour);
+    // Without a price for any node (a trace without instance types or regions) the costs are
+    // unknown, not $0.00.
+    if (pricesKnown)
+        std::snprintf(line, sizeof line, "  cost per hour saved: $%.2f (before $%.2f, after $%.2f)\n", ours.savedPerHour, ours.before.costPerHour,
+            ours.after.costPerHour);
+    else
+        std::snprintf(line, sizeof line, "  cost per hour saved: unknown (no prices known for these nodes)\n");
     out << line;
     std::snprintf(line, sizeof line, "  lower bound:        %lld nodes (plan / bound = %.3f)\n", static_cast<long long>(bound.nodes),
         bound.nodes > 0 ? static_cast<double>(ours.after.nodes) / static_cast<double>(bound.nodes) : 0.0);
@@ -153,8 +159,12 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
         std::snprintf(line, sizeof line, "  LP bound:           none (%s after %.1f s)\n", importers::terminalLine(lp.status).c_str(),
             lp.buildSeconds + lp.solveSeconds);
     out << line;
-    std::snprintf(line, sizeof line, "  baseline (Karpenter multi-node consolidation, deletion only): %lld nodes freed, %lld pods moved, $%.2f/h saved\n",
-        static_cast<long long>(base.nodesFreed), static_cast<long long>(base.podsMoved), base.savedPerHour);
+    if (pricesKnown)
+        std::snprintf(line, sizeof line, "  baseline (Karpenter multi-node consolidation, deletion only): %lld nodes freed, %lld pods moved, $%.2f/h saved\n",
+            static_cast<long long>(base.nodesFreed), static_cast<long long>(base.podsMoved), base.savedPerHour);
+    else
+        std::snprintf(line, sizeof line, "  baseline (Karpenter multi-node consolidation, deletion only): %lld nodes freed, %lld pods moved, saving unknown\n",
+            static_cast<long long>(base.nodesFreed), static_cast<long long>(base.podsMoved));
     out << line;
     out << "  nodes that stay: " << ours.kept.size() << "\n";
     // The groups as the window's list of nodes that stay shows them (model/search/keptgroups.h).
@@ -365,6 +375,10 @@ int runPlanConsolidate(const QStringList& arguments)
         std::fprintf(stderr, "\r                       \r");
     plan.actions = ours.pendingPlaced; // the pending pods first (consolidation.h), then the drains
     plan.actions.insert(plan.actions.end(), ours.actions.begin(), ours.actions.end());
+    // Why each other node stays, as this search found it: a report of the plan reads it rather
+    // than running the search again (plan-v1.md, "consolidation").
+    if (!ours.actions.empty() && !ours.cancelled)
+        plan.consolidation = importers::planKeptRecord(store, ours);
     const std::string planPath = output.toStdString();
     try {
         importers::writeOutputFile(planPath, importers::planJson(plan), planOutput);
@@ -372,7 +386,8 @@ int runPlanConsolidate(const QStringList& arguments)
         importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), importers::messageText(e).c_str());
         return 2;
     }
-    std::cout << (format == QLatin1String("json") ? summaryJson(ours, base, bound, lp, store) : summaryText(ours, base, bound, lp, store, planPath));
+    std::cout << (format == QLatin1String("json") ? summaryJson(ours, base, bound, lp, store) : summaryText(ours, base, bound, lp, store, planPath,
+                     std::any_of(input.nodePricePerHour.begin(), input.nodePricePerHour.end(), [](double p) { return p > 0; })));
     std::cout.flush();
     if (!std::cout) {
         importers::printTerminalf(stderr, "%scannot write to standard output\n", prefix.c_str());

@@ -240,6 +240,8 @@ int run(const ReportOptions& options, Prepared prepared)
         return fail(QStringLiteral("the map could not be rendered (no OpenGL?)"), 1);
     step("maps");
     const FinishedReport report = finishReport(*job, std::move(maps), options.png, options.pngWidth);
+    if (!report.keptNote.empty())
+        importers::printTerminalf(stderr, "fleetscope report: note: %s\n", report.keptNote.c_str());
     if (report.bytes.isEmpty())
         return fail(QStringLiteral("%1 for %2").arg(report.error, options.output), 1);
     step("risks, baseline, figures, layout and paint");

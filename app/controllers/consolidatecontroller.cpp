@@ -11,6 +11,7 @@
 #include "views/panels/keptnodespanel.h"
 
 #include "importers/export/statediffformat.h"
+#include "importers/plan/plankept.h"
 #include "importers/solver/coinsolver.h"
 #include "model/figures.h"
 #include "model/nodeboundpods.h"
@@ -103,6 +104,7 @@ bool ConsolidateController::start()
         std::int64_t bound = 0;
         auto prepared = std::make_shared<PlanController::PreparedStep>();
         std::shared_ptr<const std::vector<model::KeptNode>> kept; // the dialog's, apart from lastResult()'s
+        std::shared_ptr<importers::PlanKeptRecord> record;        // the plan file's (plankept.h)
         try {
             result = std::make_shared<model::ConsolidationResult>(model::consolidate(*store, *topology, input, options));
             if (cancelFlag->load()) {
@@ -140,6 +142,16 @@ bool ConsolidateController::start()
             // The step's undo commands and the map's plan marks, here too (PlanController::adoptStep()).
             if (engine)
                 *prepared = prepare(*engine, current.size());
+            // Why the other nodes stay, by name, for the plan file (a report reads it rather
+            // than searching again), stamped for the plan's actions as they are now.
+            if (engine && !result->drained.empty()) {
+                record = std::make_shared<importers::PlanKeptRecord>(importers::planKeptRecord(*store, *result));
+                std::vector<model::PlanAction> actions;
+                actions.reserve(engine->applied().size());
+                for (const model::AppliedAction& a : engine->applied())
+                    actions.push_back(a.action);
+                record->actionsSha256 = importers::planActionsSha256(actions);
+            }
             // O(nodes + pods): here, not when the window takes the result.
             bound = model::nodeCountLowerBound(*store, result->pendingPods).nodes;
             kept = std::make_shared<const std::vector<model::KeptNode>>(result->kept);
@@ -148,9 +160,9 @@ bool ConsolidateController::start()
             engine.reset();
         }
         QMetaObject::invokeMethod(
-            self, [self, generation, result, baseline, engine, before = current.size(), bound, prepared, kept] {
+            self, [self, generation, result, baseline, engine, before = current.size(), bound, prepared, kept, record] {
                 if (self)
-                    self->onResult(generation, result, baseline, engine, before, bound, std::move(*prepared), kept);
+                    self->onResult(generation, result, baseline, engine, before, bound, std::move(*prepared), kept, record);
             },
             Qt::QueuedConnection);
     });
@@ -166,7 +178,8 @@ void ConsolidateController::cancel()
 
 void ConsolidateController::onResult(std::uint64_t generation, std::shared_ptr<model::ConsolidationResult> result,
     std::shared_ptr<model::ConsolidationResult> baseline, std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, std::int64_t bound,
-    PlanController::PreparedStep prepared, std::shared_ptr<const std::vector<model::KeptNode>> kept)
+    PlanController::PreparedStep prepared, std::shared_ptr<const std::vector<model::KeptNode>> kept,
+    std::shared_ptr<const importers::PlanKeptRecord> record)
 {
     m_running = false;
     if (m_progress)
@@ -187,7 +200,9 @@ void ConsolidateController::onResult(std::uint64_t generation, std::shared_ptr<m
             : tr("Consolidate: place %1 pending pods, drain %2 nodes")
                   .arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_last.pendingPlaced.size()))),
                       QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_last.drained.size()))));
-        if (!m_plan->adoptStep(engine, appliedBefore, text, std::move(prepared)))
+        if (m_plan->adoptStep(engine, appliedBefore, text, std::move(prepared)))
+            m_plan->setConsolidationKept(std::move(record));
+        else
             m_plan->drainNodes(m_last.drained, m_last.pendingPlaced); // the plan moved on meanwhile: applied here
     }
     // The dialog in a later turn of the event loop: the adoption's refresh and the dialog's

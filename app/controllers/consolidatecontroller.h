@@ -67,10 +67,10 @@ private:
     /// worker (null when the result has nothing to apply); `bound` the node count's lower bound
     /// (model/search/consolidationbound.h), computed there too, as `prepared` (the step's undo
     /// commands and plan marks, PlanController::StepPreparer); `kept` the result's kept nodes
-    /// for the dialog, copied there.
+    /// for the dialog, copied there; `record` the same by name for the plan file (plankept.h).
     void onResult(std::uint64_t generation, std::shared_ptr<model::ConsolidationResult> result, std::shared_ptr<model::ConsolidationResult> baseline,
         std::shared_ptr<model::PlanEngine> engine, std::size_t appliedBefore, std::int64_t bound, PlanController::PreparedStep prepared,
-        std::shared_ptr<const std::vector<model::KeptNode>> kept);
+        std::shared_ptr<const std::vector<model::KeptNode>> kept, std::shared_ptr<const importers::PlanKeptRecord> record = nullptr);
     /// `kept`: m_last.kept's copy for the dialog's panel, made on the worker (80,000 entries
     /// copied here were about 22 ms of the result's turn at 100,000 nodes).
     void showResult(const model::ConsolidationResult& baseline, std::int64_t bound, std::shared_ptr<const std::vector<model::KeptNode>> kept);

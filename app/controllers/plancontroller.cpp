@@ -644,7 +644,7 @@ void PlanController::adoptOpenedPlan(std::shared_ptr<const model::ClusterStore> 
 QString PlanController::savePlan(const QString& path, const importers::PlanSource& source) const
 {
     m_steps->finishNow(); // the plan as the stack has it, not half undone
-    return savePlanFile(m_host->engine().get(), path, source);
+    return savePlanFile(m_host->engine().get(), path, source, m_consolidationKept.get());
 }
 
 QString PlanController::exportPlan(const QString& path, bool kubectlScript, const importers::PlanSource& source) const

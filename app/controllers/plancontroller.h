@@ -228,6 +228,12 @@ public:
     /// script, which records `source`'s server as the cluster it may run on. Each returns ""
     /// or the error for people.
     [[nodiscard]] QString savePlan(const QString& path, const importers::PlanSource& source) const;
+    /// Why each node the last Plan > Consolidate kept stays, by name, stamped with the digest of
+    /// the plan's actions it was made for (importers/plan/plankept.h): savePlan() and the
+    /// document's plan JSON write it while the plan's actions are still those (planJson() leaves
+    /// it out once the plan changed). Null: none. GUI thread.
+    void setConsolidationKept(std::shared_ptr<const importers::PlanKeptRecord> kept) { m_consolidationKept = std::move(kept); }
+    [[nodiscard]] const std::shared_ptr<const importers::PlanKeptRecord>& consolidationKept() const noexcept { return m_consolidationKept; }
     [[nodiscard]] QString exportPlan(const QString& path, bool kubectlScript, const importers::PlanSource& source) const;
 
 signals:
@@ -267,6 +273,7 @@ private:
     int m_batch = 0;
     std::shared_ptr<const views::PlanMarks> m_preparedMarks; // adoptStep()'s and the like, for the one afterChange() its push runs
     QString m_lastMessage;
+    std::shared_ptr<const importers::PlanKeptRecord> m_consolidationKept;
 };
 
 } // namespace fleet::app

@@ -12,11 +12,11 @@
 
 namespace fleet::app {
 
-QString savePlanFile(const model::PlanEngine* engine, const QString& path, const importers::PlanSource& source)
+QString savePlanFile(const model::PlanEngine* engine, const QString& path, const importers::PlanSource& source, const importers::PlanKeptRecord* kept)
 {
     if (!engine)
         return QObject::tr("No plan to save.");
-    return savePlanActions(planActionsOf(*engine), path, source);
+    return savePlanActions(planActionsOf(*engine), path, source, kept);
 }
 
 std::vector<model::PlanAction> planActionsOf(const model::PlanEngine& engine)
@@ -28,11 +28,14 @@ std::vector<model::PlanAction> planActionsOf(const model::PlanEngine& engine)
     return actions;
 }
 
-QString savePlanActions(std::vector<model::PlanAction> actions, const QString& path, const importers::PlanSource& source)
+QString savePlanActions(std::vector<model::PlanAction> actions, const QString& path, const importers::PlanSource& source,
+    const importers::PlanKeptRecord* kept)
 {
     importers::PlanDocument doc;
     doc.source = source;
     doc.actions = std::move(actions);
+    if (kept)
+        doc.consolidation = *kept;
     importers::OutputFileOptions options; // the loaded files: a plan saved over one would destroy the cluster it names
     for (const importers::PlanSource::File& f : source.files)
         options.inputs.push_back(f.name);

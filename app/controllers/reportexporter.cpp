@@ -128,13 +128,18 @@ bool ReportExporter::exportTo(const QString& path)
     auto reading = std::make_shared<StoreReadGuard>(cluster->store); // a live batch waits for the workers
     m_job->run(
         token,
-        [subject = std::move(subject), source = m_window->planSourceOnWorker(), sourceLabel, reading](LongJobToken& token) mutable {
+        [subject = std::move(subject), source = m_window->planSourceOnWorker(), sourceLabel, reading, kept = plan->consolidationKept()](
+            LongJobToken& token) mutable {
             QElapsedTimer clock;
             clock.start();
             Replayed replayed;
             try {
                 subject.current = source();
                 subject.plan.source = subject.current;
+                // The last Consolidate's reasons why nodes stay, when made for these actions
+                // (startReport() checks the digest): no search again.
+                if (kept)
+                    subject.plan.consolidation = *kept;
                 subject.provenance = reportProvenanceLines(subject.current, sourceLabel);
                 if (!token.isCancelled()) {
                     replayed.job = std::shared_ptr<ReportJob>(startReport(std::move(subject)));
@@ -207,6 +212,8 @@ void ReportExporter::drawNextMap(std::shared_ptr<LongJobToken> token, std::share
         [job = std::move(job), maps = std::move(maps), png, path = m_path, options](LongJobToken& token) mutable {
             Written written;
             FinishedReport report = finishReport(*job, std::move(maps), png);
+            if (!report.keptNote.empty()) // the plan's recorded reasons were not used: the search was replayed
+                qCInfo(lcExport, "%s", report.keptNote.c_str());
             job.reset(); // joins the risks' and baseline's workers here, not on the GUI thread
             if (token.isCancelled()) {
                 written.message = tr("Export cancelled");

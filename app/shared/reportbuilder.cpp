@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "reportbuilder.h"
 
+#include "importers/plan/plankept.h"
 #include "importers/plan/plansource.h"
 #include "model/metrics/metric.h"
 #include "model/plan/planprices.h"
@@ -12,10 +13,37 @@
 #include <QDateTime>
 #include <QFileInfo>
 #include <QImage>
+#include <QLoggingCategory>
 
 #include <algorithm>
+#include <chrono>
+#include <ctime>
 
 namespace fleet::app {
+
+namespace {
+
+// Each worker's wall and CPU time, for the benchmark's breakdown (the machine is shared: CPU
+// time says what a step costs, wall time what it adds): QT_LOGGING_RULES="fleet.*.debug=true".
+Q_LOGGING_CATEGORY(lcReportWorkers, "fleet.app.report.workers", QtInfoMsg)
+
+// Runs `work` and logs its wall and thread CPU milliseconds as `what`.
+template<typename Work>
+auto timed(const char* what, Work&& work)
+{
+    timespec cpu0 { };
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto result = work();
+    timespec cpu1 { };
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
+    const double cpuMs = static_cast<double>(cpu1.tv_sec - cpu0.tv_sec) * 1e3 + static_cast<double>(cpu1.tv_nsec - cpu0.tv_nsec) / 1e6;
+    qCDebug(lcReportWorkers, "%s: %.0f ms wall, %.0f ms CPU", what,
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(), cpuMs);
+    return result;
+}
+
+} // namespace
 
 QStringList reportProvenanceLines(const importers::PlanSource& source, const QString& label)
 {
@@ -52,28 +80,59 @@ std::unique_ptr<ReportJob> startReport(ReportSubject subject)
         [](const model::PlanAction& a) { return a.type == model::ActionType::DrainNode; });
     if (consolidation && s.baseline)
         job->baseline = std::async(std::launch::async, [store, topology, nodePrices] {
-            model::ConsolidationInput input;
-            input.nodePricePerHour = nodePrices;
-            return model::karpenterMultiNodeConsolidation(*store, *topology, input);
+            return timed("Karpenter baseline (worker)", [&] {
+                model::ConsolidationInput input;
+                input.nodePricePerHour = nodePrices;
+                model::ConsolidationResult r = model::karpenterMultiNodeConsolidation(*store, *topology, input);
+                // The report shows its figures only: its lists (a kept entry with a message for
+                // most nodes) are freed here, not held through the maps and the layout.
+                r.kept = {};
+                r.actions = {};
+                r.drained = {};
+                r.pendingPlaced = {};
+                r.pendingPods = {};
+                return r;
+            });
         });
-    // Why the nodes the consolidation keeps stay, as its search found them (the plan file does
-    // not record it): the search's pass replayed, on a worker while the plan is replayed.
+    // Why the nodes the consolidation keeps stay, as its search found them: read from the plan
+    // file where the search recorded it for this state and these actions (checked entry by
+    // entry, plankept.h), else its search's pass replayed on a worker while the plan is
+    // replayed (old plans, plans edited or made on another state).
     if (consolidation && job->hasPlan())
-        job->kept = std::async(std::launch::async, [store, topology, nodePrices, actions = s.plan.actions] {
-            model::ConsolidationInput input;
-            input.nodePricePerHour = nodePrices;
-            return model::replayConsolidationKept(*store, *topology, input, actions);
+        // The subject is not changed once the job is made, and the job's address is stable:
+        // the worker reads the plan (its record is tens of MB at 100,000 nodes) where it is.
+        job->kept = std::async(std::launch::async, [store, topology, nodePrices, held = job.get()] {
+            const importers::PlanDocument& plan = held->subject.plan;
+            const importers::PlanSource& current = held->subject.current;
+            KeptReasons out;
+            importers::RecordedKept recorded = timed("recorded kept reasons (worker)", [&] { return importers::recordedKept(*store, plan, current); });
+            out.note = std::move(recorded.problem);
+            if (recorded.kept) {
+                out.kept = std::move(recorded.kept);
+                out.recorded = true;
+                return out;
+            }
+            if (!out.note.empty())
+                out.note += "; the search is replayed instead";
+            out.kept = timed("kept replay (worker)", [&] {
+                model::ConsolidationInput input;
+                input.nodePricePerHour = nodePrices;
+                return model::replayConsolidationKept(*store, *topology, input, plan.actions);
+            });
+            return out;
         });
     job->engine = std::make_shared<model::PlanEngine>(*store, *topology, std::move(nodePrices));
     if (job->hasPlan()) {
-        job->evaluation = importers::evaluatePlanOn(*job->engine, s.plan);
+        job->evaluation = timed("plan replay", [&] { return importers::evaluatePlanOn(*job->engine, s.plan); });
         job->evaluation.state = s.current;
         job->sourceNote = importers::sourceDifference(s.plan.source, s.current);
         job->evaluation.sourceNote = job->sourceNote;
         // What the plan risks (about 1.4 s at 100,000 nodes: every pod's budgets), on a worker
         // while the maps are drawn; it reads the store and the replay, which no one changes now.
         ReportJob* held = job.get();
-        job->risks = std::async(std::launch::async, [held] { return model::planRisks(*held->subject.store, held->evaluation.actions); });
+        job->risks = std::async(std::launch::async, [held] {
+            return timed("plan risks (worker)", [held] { return model::planRisks(*held->subject.store, held->evaluation.actions); });
+        });
     }
     return job;
 }
@@ -126,11 +185,13 @@ FinishedReport finishReport(ReportJob& job, views::ReportMaps maps, bool png, in
         baselineResult = job.baseline.get();
         input.baseline = &baselineResult;
     }
-    std::optional<model::KeptReplay> kept;
+    KeptReasons kept;
     if (job.kept.valid()) {
         kept = job.kept.get();
-        if (kept)
-            input.kept = &*kept;
+        if (kept.kept)
+            input.kept = &*kept.kept;
+        input.keptRecorded = kept.recorded;
+        out.keptNote = kept.note;
     }
     views::ReportPages pages(input.title);
     views::buildFleetReport(input, pages);

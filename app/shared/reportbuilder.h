@@ -5,7 +5,8 @@
 // 1. startReport(): the plan replayed on a plan engine over the loaded state (as `plan check`
 //    does), and on workers of their own what the plan risks and, beside a consolidation, the
 //    Karpenter baseline (as `plan consolidate` runs it) and the search's reasons why nodes stay
-//    (replayed: model/search/keptreplay.h). Any thread.
+//    (the plan file's record, importers/plan/plankept.h, or replayed: model/search/keptreplay.h).
+//    Any thread.
 // 2. views::renderReportMaps(reportMapInput(job), ...): the maps, drawn by the fleet map's
 //    off-screen path (`screenshot`'s). GUI thread only.
 // 3. finishReport(): waits for the workers, lays the pages out and paints the PDF (or the first
@@ -50,6 +51,17 @@ struct ReportSubject {
     bool baseline = true;              // the Karpenter baseline beside a consolidation
 };
 
+/// Why each node a consolidation plan keeps stays, as its search found it.
+struct KeptReasons {
+    /// The plan file's record (importers/plan/plankept.h) when it is usable, else replayed
+    /// (model/search/keptreplay.h); nullopt when no search wrote the plan as it stands.
+    std::optional<model::KeptReplay> kept;
+    bool recorded = false; // `kept` is the plan file's record, not a replay
+    /// Why the plan's recorded reasons are not used (importers::RecordedKept::problem, then
+    /// "; the search is replayed instead"): "" when they are, or when the plan has none.
+    std::string note;
+};
+
 /// A report under way: the replay done, the risks and the baseline on their workers.
 struct ReportJob {
     /// Whatever the caller keeps alive as long as the job, its workers joined first (the
@@ -62,8 +74,8 @@ struct ReportJob {
     std::future<model::PlanRisks> risks;
     std::future<model::ConsolidationResult> baseline;
     /// Beside a plan ending in drains: why each node stays, as the consolidation that wrote the
-    /// plan found it (model/search/keptreplay.h; nullopt when no search wrote it as it stands).
-    std::future<std::optional<model::KeptReplay>> kept;
+    /// plan found it (KeptReasons), on a worker.
+    std::future<KeptReasons> kept;
     [[nodiscard]] bool hasPlan() const { return !subject.planName.empty(); }
 };
 
@@ -87,6 +99,7 @@ struct FinishedReport {
     QByteArray bytes;  // empty on failure: `error` says why
     QString error;
     int pages = 0;
+    std::string keptNote; // KeptReasons::note: why the plan's recorded reasons were not used ("" when they were, or none)
 };
 
 /// Step 3: the pages with `maps`, as a PDF (A4 pages, text as text), or with `png` its first

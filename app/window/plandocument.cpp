@@ -130,7 +130,9 @@ QString PlanDocument::saveTo(const QString& path)
     // thread, a 26,516-action plan held it 80 to 280 ms (40 ms of CPU and the fsync) under load.
     const int savedIndex = m_plan->undoStack()->index();
     QString error;
-    QThread* writer = QThread::create([&error, engine, path, source = m_window->planSourceOnWorker()] {
+    // The consolidation's kept-node record goes with the plan while its actions are the search's
+    // (planJson() leaves it out otherwise).
+    QThread* writer = QThread::create([&error, engine, path, source = m_window->planSourceOnWorker(), kept = m_plan->consolidationKept()] {
         std::vector<model::PlanAction> actions = planActionsOf(*engine);
         importers::PlanSource named;
         try {
@@ -139,7 +141,7 @@ QString PlanDocument::saveTo(const QString& path)
             error = tr("Cannot name the plan's source: %1").arg(QString::fromStdString(e.what()));
             return;
         }
-        error = savePlanActions(std::move(actions), path, named);
+        error = savePlanActions(std::move(actions), path, named, kept.get());
     });
     m_saving = true;
     QEventLoop loop;

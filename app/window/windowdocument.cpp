@@ -39,14 +39,17 @@ const QString kRecentKey = QStringLiteral("recentSources");
 const QString kFleetSuffix = QStringLiteral(".fleet");
 constexpr qint64 kMaxPlanFileBytes = qint64 { 512 } << 20;
 
-// Plan JSON for `actions` naming `source` (planJson()); "" for no action.
-std::string planJsonOf(const importers::PlanSource& source, std::vector<model::PlanAction> actions)
+// Plan JSON for `actions` naming `source` (planJson()), with the consolidation's kept-node
+// record when it was made for these actions; "" for no action.
+std::string planJsonOf(const importers::PlanSource& source, std::vector<model::PlanAction> actions, const importers::PlanKeptRecord* kept = nullptr)
 {
     if (actions.empty())
         return {};
     importers::PlanDocument plan;
     plan.source = source;
     plan.actions = std::move(actions);
+    if (kept)
+        plan.consolidation = *kept;
     return importers::planJson(plan);
 }
 
@@ -457,7 +460,7 @@ void WindowDocument::rebuildRecentMenu()
 
 std::string WindowDocument::currentPlanJson() const
 {
-    return planJsonOf(m_source, actionsOf(m_plan->engine().get()));
+    return planJsonOf(m_source, actionsOf(m_plan->engine().get()), m_plan->consolidationKept().get());
 }
 
 void WindowDocument::stashCurrentPlan()

@@ -151,7 +151,7 @@ public:
         dom::element root;
         if (const auto err = parser.parse(text).get(root); err != simdjson::SUCCESS)
             throw PlanFileError(m_file + ": not valid JSON (" + std::string(simdjson::error_message(err)) + ")");
-        const dom::object top = object(root, "$", { "fleetscopePlan", "source", "actions" });
+        const dom::object top = object(root, "$", { "fleetscopePlan", "source", "actions", "consolidation" });
         dom::element version;
         if (top.at_key("fleetscopePlan").get(version) != simdjson::SUCCESS)
             fail("$", "missing field \"fleetscopePlan\" (not a Fleetscope plan file)");
@@ -173,7 +173,86 @@ public:
         std::size_t i = 0;
         for (dom::element a : list)
             plan.actions.push_back(action(a, "$.actions[" + std::to_string(i++) + "]"));
+        if (dom::element c; top.at_key("consolidation").get(c) == simdjson::SUCCESS)
+            consolidation(c, plan);
         return plan;
+    }
+
+    // The consolidation's kept-node record (plan-v1.md, "consolidation"). Its shape is checked
+    // here, strictly as the rest of the file (a wrong type or size refuses the file with its
+    // path); whether it fits a state (nodes, pods, codes, digest) is plankept.h's, which
+    // ignores a record that does not, since the plan itself is still good.
+    void consolidation(dom::element e, PlanDocument& plan)
+    {
+        const std::string path = "$.consolidation";
+        dom::object probe;
+        if (e.get_object().get(probe) != simdjson::SUCCESS)
+            fail(path, "expected an object");
+        const std::int64_t version = integer(probe, "version", path, 0);
+        if (version != PlanKeptRecord::kVersion) {
+            // An optional record of a later (or unknown) version: the plan stays readable; the
+            // report replays the search instead of reading it.
+            plan.consolidationNote = "the plan's recorded reasons why nodes stay are version " + std::to_string(version) + " (this Fleetscope reads "
+                + std::to_string(PlanKeptRecord::kVersion) + "): not read";
+            return;
+        }
+        const dom::object o = object(e, path, { "version", "order", "actionsSha256", "kept" });
+        PlanKeptRecord r;
+        r.order = bounded(o, "order", path, false);
+        r.actionsSha256 = nonEmpty(o, "actionsSha256", path);
+        if (r.actionsSha256.size() != 64 || r.actionsSha256.find_first_not_of("0123456789abcdef") != std::string::npos)
+            fail(path + ".actionsSha256", "expected 64 lowercase hex digits");
+        dom::element kept;
+        if (o.at_key("kept").get(kept) != simdjson::SUCCESS)
+            fail(path, "missing field \"kept\"");
+        dom::array list;
+        if (kept.get_array().get(list) != simdjson::SUCCESS)
+            fail(path + ".kept", "expected an array");
+        if (list.size() > PlanKeptRecord::kMaxEntries)
+            fail(path + ".kept", "more than " + std::to_string(PlanKeptRecord::kMaxEntries) + " entries");
+        r.kept.reserve(list.size());
+        std::size_t i = 0;
+        for (dom::element k : list) {
+            const std::string at = path + ".kept[" + std::to_string(i++) + "]";
+            const dom::object ko = object(k, at, { "node", "pod", "code", "message", "blockingFilter" });
+            PlanKeptRecord::Entry entry;
+            entry.node = bounded(ko, "node", at, true);
+            entry.pod = bounded(ko, "pod", at, false);
+            entry.code = bounded(ko, "code", at, true);
+            entry.message = bounded(ko, "message", at, false);
+            if (dom::element b; ko.at_key("blockingFilter").get(b) == simdjson::SUCCESS) {
+                const dom::object bo = object(b, at + ".blockingFilter", { "code", "nodes", "of", "judged", "next" });
+                entry.blocking.code = bounded(bo, "code", at + ".blockingFilter", true);
+                entry.blocking.nodes = count(bo, "nodes", at + ".blockingFilter");
+                entry.blocking.of = count(bo, "of", at + ".blockingFilter");
+                entry.blocking.judged = count(bo, "judged", at + ".blockingFilter");
+                if (entry.blocking.nodes > entry.blocking.of || entry.blocking.judged > entry.blocking.of)
+                    fail(at + ".blockingFilter", "nodes and judged are at most of");
+                if (dom::element n; bo.at_key("next").get(n) == simdjson::SUCCESS) {
+                    const dom::object no = object(n, at + ".blockingFilter.next", { "code", "nodes" });
+                    entry.blocking.nextCode = bounded(no, "code", at + ".blockingFilter.next", true);
+                    entry.blocking.nextNodes = count(no, "nodes", at + ".blockingFilter.next");
+                }
+            }
+            r.kept.push_back(std::move(entry));
+        }
+        plan.consolidation = std::move(r);
+    }
+    // A string of at most PlanKeptRecord::kMaxTextBytes bytes; non-empty when required.
+    std::string bounded(dom::object o, std::string_view key, const std::string& path, bool required) const
+    {
+        std::string s = required ? nonEmpty(o, key, path) : string(o, key, path, false);
+        if (s.size() > PlanKeptRecord::kMaxTextBytes)
+            fail(path + "." + std::string(key), "longer than " + std::to_string(PlanKeptRecord::kMaxTextBytes) + " bytes");
+        return s;
+    }
+    // A count from 0 to the node limit (required).
+    std::int64_t count(dom::object o, std::string_view key, const std::string& path) const
+    {
+        const std::int64_t v = integer(o, key, path, -1);
+        if (v < 0 || v > static_cast<std::int64_t>(PlanKeptRecord::kMaxEntries) * 10)
+            fail(path + "." + std::string(key), "expected a count from 0 to " + std::to_string(PlanKeptRecord::kMaxEntries * 10));
+        return v;
     }
 
     PlanSource source(dom::element e)
@@ -321,15 +400,13 @@ PlanDocument parsePlanText(std::string_view text, const std::string& fileName)
     return Reader(fileName).parse(simdjson::padded_string(text));
 }
 
-std::string planJson(const PlanDocument& plan)
+namespace {
+
+// The "actions" array of a plan file (planJson()).
+void writeActions(JsonWriter& w, const std::vector<model::PlanAction>& actions)
 {
-    JsonWriter w;
-    w.beginObject();
-    w.key("fleetscopePlan").value(std::int64_t { 1 });
-    w.key("source");
-    writePlanSource(w, plan.source);
-    w.key("actions").beginArray();
-    for (const model::PlanAction& a : plan.actions) {
+    w.beginArray();
+    for (const model::PlanAction& a : actions) {
         w.beginObject();
         w.key("type").value(model::actionTypeName(a.type));
         switch (a.type) {
@@ -403,6 +480,77 @@ std::string planJson(const PlanDocument& plan)
         w.endObject();
     }
     w.endArray();
+}
+
+// The actions' canonical text, which PlanKeptRecord::actionsSha256 digests: their array written
+// on its own (the file's layout around it, and how a reader got the actions, do not matter).
+std::string actionsJson(const std::vector<model::PlanAction>& actions)
+{
+    JsonWriter w;
+    writeActions(w, actions);
+    return w.text();
+}
+
+std::string sha256Hex(std::string_view bytes)
+{
+    return QCryptographicHash::hash(QByteArrayView(bytes.data(), static_cast<qsizetype>(bytes.size())), QCryptographicHash::Sha256).toHex().toStdString();
+}
+
+void writeKeptRecord(JsonWriter& w, const PlanKeptRecord& r, const std::string& actionsSha256)
+{
+    w.beginObject();
+    w.key("version").value(std::int64_t { PlanKeptRecord::kVersion });
+    w.key("order").value(r.order);
+    w.key("actionsSha256").value(actionsSha256);
+    w.key("kept").beginArray();
+    for (const PlanKeptRecord::Entry& k : r.kept) {
+        // The entries of `plan consolidate --format json`'s "kept" (importers/export/keptnodesexport.h).
+        w.beginObject();
+        w.key("node").value(k.node);
+        w.key("pod").value(k.pod);
+        w.key("code").value(k.code);
+        w.key("message").value(k.message);
+        if (!k.blocking.code.empty()) {
+            w.key("blockingFilter").beginObject();
+            w.key("code").value(k.blocking.code);
+            w.key("nodes").value(k.blocking.nodes);
+            w.key("of").value(k.blocking.of);
+            w.key("judged").value(k.blocking.judged);
+            if (!k.blocking.nextCode.empty())
+                w.key("next").beginObject().key("code").value(k.blocking.nextCode).key("nodes").value(k.blocking.nextNodes).endObject();
+            w.endObject();
+        }
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+}
+
+} // namespace
+
+std::string planActionsSha256(const std::vector<model::PlanAction>& actions)
+{
+    return sha256Hex(actionsJson(actions));
+}
+
+std::string planJson(const PlanDocument& plan)
+{
+    JsonWriter w;
+    w.beginObject();
+    w.key("fleetscopePlan").value(std::int64_t { 1 });
+    w.key("source");
+    writePlanSource(w, plan.source);
+    w.key("actions");
+    writeActions(w, plan.actions);
+    if (plan.consolidation) {
+        // A record made for other actions (the plan was edited since the search) is left out:
+        // it would describe another plan.
+        const std::string digest = planActionsSha256(plan.actions);
+        if (plan.consolidation->actionsSha256.empty() || plan.consolidation->actionsSha256 == digest) {
+            w.key("consolidation");
+            writeKeptRecord(w, *plan.consolidation, digest);
+        }
+    }
     w.endObject();
     return w.text() + "\n";
 }

@@ -13,7 +13,9 @@
 // Thread: any (pure functions of their inputs).
 
 #include "model/plan/plan.h"
+#include "model/search/consolidation.h"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -33,11 +35,42 @@ struct PlanSource {
     std::string simulated;       // simulated cluster: "nodes=100000 seed=1 regions=1"
 };
 
+/// Why each node a consolidation keeps stays, as the search that wrote the plan found it
+/// (`plan consolidate`, the window's Plan > Consolidate), recorded in the plan file beside the
+/// drains ("consolidation", plan-v1.md) so that a report reads the search's reasons instead of
+/// running the search again. Names, not ids: importers/plan/plankept.h checks the record against
+/// a state (every node and pod present, every code known, the plan's actions and source the
+/// record's) and turns it into model::KeptNode entries.
+struct PlanKeptRecord {
+    static constexpr int kVersion = 1;           // the record's own version ("consolidation.version")
+    static constexpr std::size_t kMaxEntries = 1'000'000; // a reader refuses more (bounded input)
+    static constexpr std::size_t kMaxTextBytes = 4096;    // per name, code or message
+    struct Entry {
+        std::string node;    // the node that stays (metadata.name)
+        std::string pod;     // "namespace/name" of the pod that keeps it; "" for a reason of the node itself
+        std::string code;    // its reason code (model/scheduling/reasons.h)
+        std::string message; // the reason's message as the search wrote it
+        model::BlockingFilter blocking; // no-feasible-node only; code "" when none
+    };
+    std::string order;         // the drain order that won ("saving-per-load", ...; ConsolidationResult::order)
+    /// Lowercase hex SHA-256 of the plan's "actions" array as planJson() writes it: a record
+    /// whose digest is not the plan's describes other actions (the plan was edited). planJson()
+    /// fills it in when empty, and leaves the record out when it names other actions.
+    std::string actionsSha256;
+    std::vector<Entry> kept;   // every node the search keeps, in NodeId order of its state
+};
+
 /// A plan as stored.
 struct PlanDocument {
     int version = 1;
     PlanSource source;
     std::vector<model::PlanAction> actions;
+    /// The consolidation's kept-node reasons, when the search that wrote the plan recorded
+    /// them; nullopt in plans written before the field existed and in other plans.
+    std::optional<PlanKeptRecord> consolidation;
+    /// Set by the reader when the file has a "consolidation" record of a version it does not
+    /// read (then `consolidation` is nullopt and a report replays the search): says so.
+    std::string consolidationNote;
 };
 
 /// Thrown for an unreadable or invalid plan file; what() is "FILE: at PATH: what was wrong".
@@ -56,6 +89,10 @@ void writePlanFile(const PlanDocument& plan, const std::string& path);
 
 /// The plan's JSON text (what writePlanFile writes).
 [[nodiscard]] std::string planJson(const PlanDocument& plan);
+
+/// PlanKeptRecord::actionsSha256 of `actions`: the SHA-256 (lowercase hex) of their "actions"
+/// array as planJson() writes it (the same actions give the same digest). Thread: any.
+[[nodiscard]] std::string planActionsSha256(const std::vector<model::PlanAction>& actions);
 
 /// Re-evaluation of a plan against a state: `plan check`'s output
 /// {"plan": FILE, "state": {source}, "sourceNote": "..." (only when the state is not the plan's

@@ -195,6 +195,10 @@ private slots:
     void arrowStaysWithItsNode();
     void boundAndBaselineArePlanConsolidates();
     void whyNodesStayIsPlanConsolidates();
+    void recordedReasonsAreReadNotSearched();
+    void staleRecordedReasonsAreReplayed_data();
+    void staleRecordedReasonsAreReplayed();
+    void schedulerMessageCountsHaveSeparators();
     void unknownPricesAreNotZero();
     void failureWhatIfSaysLost();
     void longTitleAndExamplesAreWhole();
@@ -645,6 +649,97 @@ void TstCliReport::whyNodesStayIsPlanConsolidates()
     QVERIFY2(!section.contains(QStringLiteral("not-in-plan")) && !section.contains(QStringLiteral("destination ")), qPrintable(section.left(3000)));
 }
 
+void TstCliReport::recordedReasonsAreReadNotSearched()
+{
+    // `plan consolidate` records why each node stays in the plan file (plan-v1.md,
+    // "consolidation"): the same entries as its JSON's "kept", and the report reads them (its
+    // text says so) rather than replaying the search; no note on standard error.
+    QFile file(m_consolidation);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject plan = QJsonDocument::fromJson(file.readAll()).object();
+    const QJsonObject record = plan.value(QStringLiteral("consolidation")).toObject();
+    QCOMPARE(record.value(QStringLiteral("version")).toInt(), 1);
+    const QJsonArray kept = m_consolidate.value(QStringLiteral("kept")).toArray();
+    QCOMPARE(record.value(QStringLiteral("kept")).toArray(), kept);
+    QString text = pdfText(m_consolidationPdf);
+    text.replace(QRegularExpression(QStringLiteral("\\s+")), QStringLiteral(" "));
+    QVERIFY2(text.contains(QStringLiteral("as the search recorded it in the plan file")), qPrintable(text.left(6000)));
+    const Run r = runFleetscope({ QStringLiteral("report"), QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("--plan"),
+        m_consolidation, QStringLiteral("-o"), m_dir.filePath(QStringLiteral("again.png")) });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(!r.err.contains("recorded reasons"), r.err.constData());
+}
+
+void TstCliReport::staleRecordedReasonsAreReplayed_data()
+{
+    QTest::addColumn<QString>("change");
+    QTest::addColumn<QStringList>("state");
+    QTest::addColumn<QString>("note");
+    // A hostile record (a node the state lacks): ignored, said, and the search replayed.
+    QTest::newRow("unknown node") << QStringLiteral("node") << QStringList { QStringLiteral("--simulate"), QStringLiteral("2000") }
+                                  << QStringLiteral("fleetscope report: note: the plan's recorded reasons why nodes stay name node "
+                                                    "\"no-such-node\", which this state lacks (entry 0); the search is replayed instead");
+    // A plan written before the record: replayed as before, with nothing to say.
+    QTest::newRow("no record") << QStringLiteral("remove") << QStringList { QStringLiteral("--simulate"), QStringLiteral("2000") } << QString();
+}
+
+void TstCliReport::staleRecordedReasonsAreReplayed()
+{
+    QFETCH(QString, change);
+    QFETCH(QStringList, state);
+    QFETCH(QString, note);
+    QFile file(m_consolidation);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QJsonObject plan = QJsonDocument::fromJson(file.readAll()).object();
+    QJsonObject record = plan.value(QStringLiteral("consolidation")).toObject();
+    QVERIFY(!record.isEmpty());
+    if (change == QLatin1String("remove")) {
+        plan.remove(QStringLiteral("consolidation"));
+    } else {
+        QJsonArray kept = record.value(QStringLiteral("kept")).toArray();
+        QJsonObject first = kept.first().toObject();
+        first.insert(QStringLiteral("node"), QStringLiteral("no-such-node"));
+        kept.replace(0, first);
+        record.insert(QStringLiteral("kept"), kept);
+        plan.insert(QStringLiteral("consolidation"), record);
+    }
+    const QString changed = m_dir.filePath(QStringLiteral("changed-") + change + QStringLiteral(".json"));
+    QFile out(changed);
+    QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    out.write(QJsonDocument(plan).toJson());
+    out.close();
+    const QString pdf = m_dir.filePath(QStringLiteral("changed-") + change + QStringLiteral(".pdf"));
+    const Run r = runFleetscope(QStringList { QStringLiteral("report") } + state
+        + QStringList { QStringLiteral("--plan"), changed, QStringLiteral("-o"), pdf });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    if (note.isEmpty())
+        QVERIFY2(!r.err.contains("recorded reasons"), r.err.constData());
+    else
+        QVERIFY2(QString::fromUtf8(r.err).contains(note), r.err.constData());
+    // Replayed: the same groups and counts as the search's (and not read from the record).
+    QString text = pdfText(pdf);
+    text.replace(QRegularExpression(QStringLiteral("\\s+")), QStringLiteral(" "));
+    QVERIFY2(text.contains(QStringLiteral("replayed on the loaded state")), qPrintable(text.left(6000)));
+    const QJsonArray groups = m_consolidate.value(QStringLiteral("keptByCode")).toArray();
+    QVERIFY(!groups.isEmpty());
+    for (const QJsonValue& v : groups) {
+        const QString code = v.toObject().value(QStringLiteral("code")).toString();
+        const QString row = code + QStringLiteral(" ") + QString::number(v.toObject().value(QStringLiteral("nodes")).toInteger()) + QStringLiteral(" ");
+        QVERIFY2(text.contains(row), qPrintable(row));
+    }
+}
+
+void TstCliReport::schedulerMessageCountsHaveSeparators()
+{
+    // A pending pod's kube-scheduler message ("0/2000 nodes are available: ...") is shown with
+    // the report's own thousands separators, as every other count in it (pdftotext's own text:
+    // pdfText() takes the separators out).
+    QString text = QString::fromUtf8(runTool(QStringLiteral("pdftotext"), { m_consolidationPdf, QStringLiteral("-") }));
+    text.replace(QRegularExpression(QStringLiteral("\\s+")), QStringLiteral(" "));
+    QVERIFY2(text.contains(QStringLiteral("0/2,000 nodes are available")), qPrintable(text.left(8000)));
+    QVERIFY2(!text.contains(QStringLiteral("0/2000 nodes")), qPrintable(text.left(8000)));
+}
+
 void TstCliReport::unknownPricesAreNotZero()
 {
     // A trace without instance types or regions (Alibaba's openb) has no price for any node:
@@ -654,6 +749,10 @@ void TstCliReport::unknownPricesAreNotZero()
     const QString plan = m_dir.filePath(QStringLiteral("openb-consolidation.json"));
     const Run c = runFleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("consolidate") } + input + QStringList { QStringLiteral("-o"), plan });
     QVERIFY2(c.exitCode == 0, c.err.constData());
+    // plan consolidate's own summary says so too: no "$0.00" saved or "$0.00/h" for the baseline.
+    QVERIFY2(!c.out.contains("$0.00"), c.out.constData());
+    QVERIFY2(c.out.contains("cost per hour saved: unknown (no prices known for these nodes)"), c.out.constData());
+    QVERIFY2(c.out.contains("pods moved, saving unknown"), c.out.constData());
     const QString pdf = m_dir.filePath(QStringLiteral("openb.pdf"));
     const Run r = runFleetscope(QStringList { QStringLiteral("report") } + input + QStringList { QStringLiteral("--plan"), plan, QStringLiteral("-o"), pdf });
     QVERIFY2(r.exitCode == 0, r.err.constData());

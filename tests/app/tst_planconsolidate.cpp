@@ -13,12 +13,15 @@
 #include "model/search/consolidationbound.h"
 #include "model/search/packingrelaxation.h"
 #include "importers/solver/coinsolver.h"
+#include "importers/plan/plankept.h"
+#include "importers/plan/planfile.h"
 
 #include <QAction>
 #include <QDialog>
 #include <QLabel>
 #include <QTreeView>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -126,6 +129,29 @@ private slots:
         QCOMPARE(engine->applied().size(), std::size_t(0));
         stack->redo();
         QCOMPARE(engine->applied().size(), pending + r.actions.size());
+        // File > Save Plan records why the nodes stay (plan-v1.md, "consolidation"), which a
+        // report of the file reads rather than searching again, while the plan's actions are the
+        // search's; once they are not (the last drain undone), the record is left out.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString saved = dir.filePath(QStringLiteral("consolidated.json"));
+        QCOMPARE(window->planController()->savePlan(saved, window->planSource()), QString());
+        const importers::PlanDocument doc = importers::readPlanFile(saved.toStdString());
+        QVERIFY(doc.consolidation.has_value());
+        QCOMPARE(doc.consolidation->kept.size(), r.kept.size());
+        QCOMPARE(doc.consolidation->order, r.order);
+        const importers::RecordedKept recorded = importers::recordedKept(*window->cluster()->store, doc, window->planSource());
+        QVERIFY2(recorded.kept.has_value(), recorded.problem.c_str());
+        QCOMPARE(recorded.kept->kept.size(), r.kept.size());
+        for (std::size_t i = 0; i < r.kept.size(); ++i) {
+            QCOMPARE(recorded.kept->kept[i].node, r.kept[i].node);
+            QCOMPARE(recorded.kept->kept[i].reason, r.kept[i].reason);
+        }
+        window->planController()->removeLastAction();
+        QVERIFY(window->planController()->engine()->applied().size() == pending + r.actions.size() - 1);
+        const QString edited = dir.filePath(QStringLiteral("edited.json"));
+        QCOMPARE(window->planController()->savePlan(edited, window->planSource()), QString());
+        QVERIFY(!importers::readPlanFile(edited.toStdString()).consolidation.has_value());
     }
 
     void removesActionsOneAtATimeFromTheLast()

@@ -99,9 +99,11 @@ int main(int argc, char** argv)
     std::ifstream planFile(plan);
     std::stringstream planText;
     planText << planFile.rdbuf();
-    // Each action is one object with a "type" key (resources/schemas/plan-v1.md).
+    // Each action is one object with a "type" key (resources/schemas/plan-v1.md); the kept-node
+    // record after the actions ("consolidation") has none. One copy of the text: str() copies.
+    const std::string text = planText.str();
     std::size_t actions = 0;
-    for (std::size_t at = planText.str().find("\"type\""); at != std::string::npos; at = planText.str().find("\"type\"", at + 1))
+    for (std::size_t at = text.find("\"type\""); at != std::string::npos; at = text.find("\"type\"", at + 1))
         ++actions;
 
     const ChildRun r = runFleetscope({ "report", "--simulate", nodes, "--plan", plan, "-o", pdf });

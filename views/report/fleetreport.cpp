@@ -13,6 +13,7 @@
 #include <QElapsedTimer>
 #include <QLocale>
 #include <QLoggingCategory>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -336,8 +337,10 @@ void staySection(const FleetReportInput& in, ReportPages& pages)
         // Consolidate dialog group them (keptgroups.h): the same counts.
         pages.addHeading(QStringLiteral("Why nodes stay"), 2);
         pages.addParagraph(QStringLiteral("Every node the consolidation keeps, by the reason its search found, grouped as `plan consolidate` "
-                                          "and the window's Consolidate dialog group them (the search's %1 order, replayed on the loaded state).")
-                               .arg(q(in.kept->order)),
+                                          "and the window's Consolidate dialog group them (the search's %1 order, %2).")
+                               .arg(q(in.kept->order),
+                                   in.keptRecorded ? QStringLiteral("as the search recorded it in the plan file")
+                                                   : QStringLiteral("replayed on the loaded state")),
             8.5);
         std::map<std::string, QStringList> examples;
         for (const model::KeptNode& k : in.kept->kept) {
@@ -427,6 +430,29 @@ void riskSection(const FleetReportInput& in, ReportPages& pages)
             8);
 }
 
+// A pod's PodScheduled message in kube-scheduler's FitError form ("0/100000 nodes are
+// available: 144 Insufficient nvidia.com/gpu, 99856 node(s) didn't match ..."), its counts
+// written as the report writes every count ("0/100,000", "99,856"); any other message as is.
+// Only whole numbers are touched: digits inside a name (H100-80GB, ip-10-1-2-3) are not counts.
+QString schedulerMessageText(const std::string& message)
+{
+    static const QRegularExpression fitError(QStringLiteral("^\\d+/\\d+ nodes are available"));
+    static const QRegularExpression count(QStringLiteral("(?<![\\w.\\-])\\d{4,18}(?![\\w.\\-])"));
+    QString text = q(message);
+    if (!fitError.match(text).hasMatch())
+        return text;
+    QString out;
+    qsizetype at = 0;
+    for (auto it = count.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        out += text.mid(at, m.capturedStart() - at);
+        out += reportCount(m.captured().toLongLong());
+        at = m.capturedEnd();
+    }
+    out += text.mid(at);
+    return out;
+}
+
 void wasteSection(const FleetReportInput& in, ReportPages& pages)
 {
     // Both tables are of the loaded state: beside a plan, say so (a reader took the 8,748 pending
@@ -461,7 +487,7 @@ void wasteSection(const FleetReportInput& in, ReportPages& pages)
         const model::PendingShape& s = shapes[i];
         t.rows.push_back({ reportCount(static_cast<std::int64_t>(s.podCount)), q(model::formatCpuMillicores(s.request[model::CoreResource::Cpu])),
             q(model::formatBytes(s.request[model::CoreResource::Memory])), reportMilli(s.request[model::CoreResource::Gpu]),
-            s.gpuModel.empty() ? QStringLiteral("any") : q(s.gpuModel), reportCount(static_cast<std::int64_t>(s.gatedPods)), q(s.reason) });
+            s.gpuModel.empty() ? QStringLiteral("any") : q(s.gpuModel), reportCount(static_cast<std::int64_t>(s.gatedPods)), schedulerMessageText(s.reason) });
     }
     pages.addTable(t);
     if (shapes.size() > 20)

@@ -52,6 +52,7 @@ struct FleetReportInput {
     /// null: the plan is no search's as it stands, and the report gives what holds the nodes now
     /// (model::whyNodesStay()) under another heading.
     const model::KeptReplay* kept = nullptr;
+    bool keptRecorded = false; // `kept` was read from the plan file (the search recorded it), not replayed
     /// model::planRisks() of `evaluation`, when the caller computed it (on a worker, beside
     /// the maps); null: computed here.
     const model::PlanRisks* risks = nullptr;
