@@ -15,6 +15,7 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QLoggingCategory>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <functional>
 
@@ -94,6 +95,7 @@ QStringList legendPlanKey(const MapLegend& legend)
 struct ReportMapRenderer::Private {
     ReportMapInput input;
     QSize logicalSize;
+    double ratio = 0;
     ReportMaps out;
     std::unique_ptr<FleetMapView> view;
     std::vector<model::DomainChange> domains;
@@ -102,9 +104,26 @@ struct ReportMapRenderer::Private {
     std::vector<std::function<bool()>> steps; // each draws one map (or readies the next); false: stop, nothing more can be drawn
     std::size_t next = 0;
     QElapsedTimer clock;
+    QFuture<void> painting; // the last map's layers, painted on a worker (grab())
+
+    ~Private() { painting.waitForFinished(); } // the worker paints the view: it goes after
 
     void log(const char* what) { qCDebug(lcReportMaps, "%s: %lld ms", what, static_cast<long long>(clock.restart())); }
     MapLegend* legend() const { return view->findChild<MapLegend*>(); }
+
+    // The view as it is now, painted on a worker (FleetMapView::grabImageLater(): the legend is
+    // rendered here); `keep` gets the image there. The next step waits for it.
+    void grab(const char* what, std::function<void(QImage)> keep)
+    {
+        std::function<QImage()> paint = view->grabImageLater();
+        log(what);
+        painting = QtConcurrent::run([paint = std::move(paint), keep = std::move(keep), what] {
+            QElapsedTimer worker;
+            worker.start();
+            keep(paint());
+            qCDebug(lcReportMaps, "%s, painted on a worker: %lld ms", what, static_cast<long long>(worker.elapsed()));
+        });
+    }
 
     // The map of the loaded state: set up, laid out and drawn in three steps (the first map's
     // time, split).
@@ -113,6 +132,7 @@ struct ReportMapRenderer::Private {
         view = std::make_unique<FleetMapView>();
         view->setAttribute(Qt::WA_DontShowOnScreen, true);
         view->resize(logicalSize);
+        view->setHiddenDevicePixelRatio(ratio);
         view->setCluster(input.store, input.topology);
         view->setPrices(input.prices);
         // The markers and their counts the window's map shows (no drag key: nothing is dragged here).
@@ -140,9 +160,8 @@ struct ReportMapRenderer::Private {
 
     bool drawWholeBefore()
     {
-        out.before = view->grabImage();
-        log("before");
-        if (out.before.isNull() || !input.engine || input.engine->applied().empty())
+        grab("before", [this](QImage image) { out.before = std::move(image); });
+        if (!input.engine || input.engine->applied().empty())
             return false;
         domains = model::domainsChangedMost(*input.store, *input.topology, input.engine->applied(), input.zoomedDomains);
         for (const model::DomainChange& c : domains) {
@@ -158,8 +177,7 @@ struct ReportMapRenderer::Private {
         for (std::size_t i = 0; i < domains.size(); ++i)
             steps.push_back([this, i] {
                 frame(domains[i].domain);
-                out.zoomed[i].before = zoomedImage(view->grabImage());
-                log("zoomed before");
+                grab("zoomed before", [this, i](QImage image) { out.zoomed[i].before = zoomedImage(image); });
                 return true;
             });
         steps.push_back([this] {
@@ -169,15 +187,13 @@ struct ReportMapRenderer::Private {
         for (std::size_t i = 0; i < domains.size(); ++i)
             steps.push_back([this, i] {
                 frame(domains[i].domain);
-                out.zoomed[i].after = zoomedImage(view->grabImage());
-                log("zoomed after");
+                grab("zoomed after", [this, i](QImage image) { out.zoomed[i].after = zoomedImage(image); });
                 return true;
             });
         steps.push_back([this] {
             view->setNodeMask(nullptr);
             view->resetView();
-            out.after = view->grabImage();
-            log("after");
+            grab("after", [this](QImage image) { out.after = std::move(image); });
             return true;
         });
         steps.push_back([this] {
@@ -185,8 +201,7 @@ struct ReportMapRenderer::Private {
             return true;
         });
         steps.push_back([this] {
-            out.difference = view->grabImage();
-            log("difference");
+            grab("difference", [this](QImage image) { out.difference = std::move(image); });
             return true;
         });
         return true;
@@ -235,11 +250,12 @@ struct ReportMapRenderer::Private {
     }
 };
 
-ReportMapRenderer::ReportMapRenderer(const ReportMapInput& input, QSize logicalSize)
+ReportMapRenderer::ReportMapRenderer(const ReportMapInput& input, QSize logicalSize, double devicePixelRatio)
     : d(std::make_unique<Private>())
 {
     d->input = input;
     d->logicalSize = logicalSize;
+    d->ratio = devicePixelRatio;
     d->clock.start();
     if (input.store && input.topology)
         d->steps.push_back([p = d.get()] { return p->setUp(); });
@@ -249,13 +265,17 @@ ReportMapRenderer::~ReportMapRenderer() = default;
 
 bool ReportMapRenderer::step()
 {
+    d->painting.waitForFinished(); // the view stays as the worker paints it
     if (d->next >= d->steps.size())
         return false;
     if (!d->steps[d->next++]()) // nothing more can be drawn: the steps after it are dropped
         d->steps.resize(d->next);
-    if (d->next >= d->steps.size())
-        d->view.reset(); // the map and its OpenGL context are no longer needed
     return d->next < d->steps.size();
+}
+
+QFuture<void> ReportMapRenderer::painting() const
+{
+    return d->painting;
 }
 
 std::size_t ReportMapRenderer::stepsDone() const noexcept
@@ -274,13 +294,14 @@ std::size_t ReportMapRenderer::stepCount() const noexcept
 
 ReportMaps ReportMapRenderer::take()
 {
+    d->painting.waitForFinished();
     d->view.reset();
     return std::move(d->out);
 }
 
-ReportMaps renderReportMaps(const ReportMapInput& input, QSize logicalSize)
+ReportMaps renderReportMaps(const ReportMapInput& input, QSize logicalSize, double devicePixelRatio)
 {
-    ReportMapRenderer renderer(input, logicalSize);
+    ReportMapRenderer renderer(input, logicalSize, devicePixelRatio);
     while (renderer.step()) {
     }
     return renderer.take();

@@ -128,7 +128,9 @@ QString MarkerLayer::markerMeaning(NodeMarkerKind kind)
 
 const QImage& MarkerLayer::sprite(NodeMarkerKind kind, double devicePixelRatio)
 {
-    static QImage sprites[kNodeMarkerKinds]; // GUI thread only, as every paint
+    // One set per thread: the window's map paints on the GUI thread, a report's map that is never
+    // shown on a worker (FleetMapView::grabImageLater()), each at its own ratio.
+    thread_local QImage sprites[kNodeMarkerKinds];
     QImage& image = sprites[static_cast<int>(kind)];
     if (image.isNull() || image.devicePixelRatio() != devicePixelRatio) {
         const int px = static_cast<int>(std::ceil(kSpritePx * devicePixelRatio));
