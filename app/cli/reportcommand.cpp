@@ -50,11 +50,6 @@ Q_LOGGING_CATEGORY(lcReport, "fleet.app.report", QtInfoMsg)
 const char* kUsage = "fleetscope report (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) [--plan PLAN.json] "
                      "[--title TEXT] [--prices FILE] [--metric gpu|cpu|memory] [--no-baseline] -o REPORT.pdf|REPORT.png [--size WxH]";
 
-// The map's view in logical pixels, and the scale that puts it at print resolution: 720 logical
-// pixels span the 515 points of an A4 page's text width, at 3 device pixels each about 300 dpi.
-const QSize kMapLogicalSize(720, 500);
-constexpr const char* kMapScale = "3";
-
 struct ReportOptions {
     ClusterSource source;
     QString output;
@@ -235,7 +230,8 @@ int run(const ReportOptions& options, Prepared prepared)
     if (!job->sourceNote.empty())
         importers::printTerminalf(stderr, "fleetscope report: note: %s\n", job->sourceNote.c_str());
     step("plan replay");
-    views::ReportMaps maps = views::renderReportMaps(reportMapInput(*job), kMapLogicalSize);
+    // At print resolution (views::kReportMapDevicePixelRatio), as the window's Export Report draws them.
+    views::ReportMaps maps = views::renderReportMaps(reportMapInput(*job), views::kReportMapLogicalSize, views::kReportMapDevicePixelRatio);
     if (maps.before.isNull())
         return fail(QStringLiteral("the map could not be rendered (no OpenGL?)"), 1);
     step("maps");
@@ -267,8 +263,6 @@ int runReport(int& argc, char** argv)
     ReportOptions options;
     if (const auto stop = parseOptions(argc, argv, options))
         return *stop;
-    // Print resolution for the maps: the view's logical pixels times this scale.
-    qputenv("QT_SCALE_FACTOR", kMapScale);
     // The import runs while the private X server and the application start.
     std::future<Prepared> prepared = std::async(std::launch::async, [&options] { return prepare(options); });
     PrivateXServer xserver; // destroyed after the QApplication below

@@ -14,6 +14,7 @@
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QLoggingCategory>
 #include <QMenu>
 #include <QMessageBox>
@@ -26,9 +27,6 @@ namespace fleet::app {
 namespace {
 // The time of each step: QT_LOGGING_RULES="fleet.app.exportreport.debug=true".
 Q_LOGGING_CATEGORY(lcExport, "fleet.app.exportreport", QtInfoMsg)
-// The maps' view in logical pixels, as `fleetscope report` draws them (at the window's device
-// pixel ratio here: the command line draws them at three times that, for print).
-const QSize kMapLogicalSize(720, 500);
 constexpr int kProgressAfterMs = 500;
 // The progress dialog's steps: the replay, the maps, the layout and the file.
 constexpr int kSteps = 3;
@@ -168,9 +166,11 @@ void ReportExporter::drawMaps(std::shared_ptr<LongJobToken> token, std::shared_p
         onDone(token, false, tr("Export cancelled"));
         return;
     }
-    // The maps need the fleet map's OpenGL context, so the GUI thread: one map per event-loop
-    // turn (views::ReportMapRenderer), each turn a fraction of the whole, with Cancel between.
-    auto renderer = std::make_shared<views::ReportMapRenderer>(reportMapInput(*job), kMapLogicalSize);
+    // The maps' views are widgets, so the GUI thread readies each: one map per event-loop turn
+    // (views::ReportMapRenderer), its pixels painted on a worker, with Cancel between.
+    // At the print resolution `fleetscope report` draws them at (views::kReportMapDevicePixelRatio),
+    // not the screen's: the same images for the same input and plan.
+    auto renderer = std::make_shared<views::ReportMapRenderer>(reportMapInput(*job), views::kReportMapLogicalSize, views::kReportMapDevicePixelRatio);
     drawNextMap(std::move(token), std::move(job), std::move(renderer));
 }
 
@@ -188,10 +188,33 @@ void ReportExporter::drawNextMap(std::shared_ptr<LongJobToken> token, std::share
     clock.start();
     const bool more = renderer->step();
     qCDebug(lcExport, "map %zu (GUI thread): %lld ms", renderer->stepsDone(), static_cast<long long>(clock.elapsed()));
-    if (more) {
-        QTimer::singleShot(0, this, [this, token = std::move(token), job = std::move(job), renderer = std::move(renderer)]() mutable {
+    // The map's pixels are painted on a worker (views::ReportMapRenderer::painting()): the next
+    // step, or the maps taken, once it finished, never waiting for it here.
+    const QFuture<void> painting = renderer->painting();
+    auto next = [this, token, job, renderer, more]() mutable {
+        if (more)
             drawNextMap(std::move(token), std::move(job), std::move(renderer));
-        });
+        else
+            writeReport(std::move(token), std::move(job), std::move(renderer));
+    };
+    if (painting.isFinished()) {
+        QTimer::singleShot(0, this, std::move(next));
+        return;
+    }
+    auto* watcher = new QFutureWatcher<void>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [watcher, next = std::move(next)]() mutable {
+        watcher->deleteLater();
+        next();
+    });
+    watcher->setFuture(painting);
+}
+
+void ReportExporter::writeReport(std::shared_ptr<LongJobToken> token, std::shared_ptr<ReportJob> job, std::shared_ptr<views::ReportMapRenderer> renderer)
+{
+    if (!m_job->isCurrent(token) || token->isCancelled()) {
+        renderer.reset();
+        releaseOffGuiThread(std::move(job));
+        onDone(token, false, tr("Export cancelled"));
         return;
     }
     views::ReportMaps maps = renderer->take();

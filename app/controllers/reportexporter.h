@@ -7,10 +7,12 @@
 // writer (importers/output/outputfile.h), which refuses to overwrite a .fleet document.
 //
 // Threads (app/shared/reportbuilder.h): the plan's replay, what it risks, the Karpenter
-// baseline, the layout and the painting run on workers; the maps are drawn on the GUI thread
-// by the fleet map's off-screen path (OpenGL needs it), as `screenshot` draws them, one map per
-// event-loop turn (views::ReportMapRenderer), so that the window answers between two maps and
-// Cancel stops between them; one map's turn still grows with the fleet. The steps are one
+// baseline, the layout and the painting run on workers; the maps are drawn by the fleet map's
+// off-screen path, as `fleetscope report` draws them (the same print resolution,
+// views::kReportMapDevicePixelRatio, whatever the screen's): one map per event-loop turn
+// (views::ReportMapRenderer), the view readied and its legend rendered on the GUI thread, its
+// pixels painted on a worker, so that the window answers between two maps and Cancel stops
+// between them; the GUI thread's part of a map still grows with the fleet. The steps are one
 // LongJob (app/controllers/longjob.h): a progress dialog with Cancel shows after half a second;
 // Cancel stops the export at the next step and writes nothing.
 
@@ -56,6 +58,8 @@ private:
     void showDialog();
     void drawMaps(std::shared_ptr<LongJobToken> token, std::shared_ptr<ReportJob> job);
     void drawNextMap(std::shared_ptr<LongJobToken> token, std::shared_ptr<ReportJob> job, std::shared_ptr<views::ReportMapRenderer> renderer);
+    /// The maps drawn: the layout and the file on a worker.
+    void writeReport(std::shared_ptr<LongJobToken> token, std::shared_ptr<ReportJob> job, std::shared_ptr<views::ReportMapRenderer> renderer);
     /// Ends the export `token` names (nothing when it is no longer the running one).
     void onDone(const std::shared_ptr<LongJobToken>& token, bool ok, const QString& message);
 

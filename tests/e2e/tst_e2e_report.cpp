@@ -5,14 +5,22 @@
 // file dialog, the path typed; the PDF is waited for and read with Debian's poppler-utils
 // (pdftotext): its figures are `plan check --format json`'s for the saved plan on the same
 // fleet and `summary --format json`'s pending pods, as tests/app/tst_clireport.cpp compares
-// the command line's report. Then an export over a .fleet document is refused (a warning, the
-// document unchanged).
+// the command line's report. Its maps are the command line's for the same fleet and plan: the
+// same images, of the same pixel size at the same resolution on the page (pdfimages -list, at
+// print resolution whatever the screen's), and the page of the map after the plan shows the
+// drained nodes' black crosses over their grey cells (pdftoppm). Then an export over a .fleet
+// document is refused (a warning, the document unchanged).
 
 #include "common/pdftext.h"
+#include "common/pixelchecks.h"
 #include "e2e/desktopsession.h"
+#include "views/map/colormap.h"
+#include "views/map/layers/planlayer.h"
 
 #include <QCryptographicHash>
+#include <QDir>
 #include <QFile>
+#include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
@@ -41,6 +49,46 @@ QJsonObject runJson(const QStringList& args)
 }
 
 using fleet::tests::pdfText;
+using fleet::tests::runTool;
+using fleet::testing::near;
+
+/// The images of `pdf` as `pdfimages -list` lists them: "page WIDTHxHEIGHT x-ppi y-ppi" each,
+/// in order; empty when it fails.
+QStringList pdfImages(const QString& pdf)
+{
+    int code = -1;
+    const QString list = QString::fromUtf8(runTool(QStringLiteral("pdfimages"), { QStringLiteral("-list"), pdf }, &code));
+    QStringList images;
+    if (code != 0)
+        return images;
+    // page num type width height color comp bpc enc interp object ID x-ppi y-ppi size ratio
+    for (const QString& line : list.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const QStringList f = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        if (f.size() >= 14 && f.at(2) == QLatin1String("image"))
+            images << QStringLiteral("%1 %2x%3 %4 %5").arg(f.at(0), f.at(3), f.at(4), f.at(12), f.at(13));
+    }
+    return images;
+}
+
+/// The first page of `pdf` whose text holds `text` (0: none).
+int pageWith(const QString& pdf, const QString& text)
+{
+    const int pages = fleet::tests::pdfPages(pdf);
+    for (int p = 1; p <= pages; ++p)
+        if (pdfText(pdf, p, p).contains(text))
+            return p;
+    return 0;
+}
+
+/// The first image on page `page` of `pdf` at its own pixels (pdfimages -png), written under
+/// `dir`; null when it fails.
+QImage pageImage(const QString& pdf, int page, const QDir& dir, const QString& name)
+{
+    int code = -1;
+    runTool(QStringLiteral("pdfimages"), { QStringLiteral("-png"), QStringLiteral("-f"), QString::number(page), QStringLiteral("-l"),
+        QString::number(page), pdf, dir.filePath(name) }, &code);
+    return code == 0 ? QImage(dir.filePath(name + QStringLiteral("-000.png"))).convertToFormat(QImage::Format_RGB32) : QImage();
+}
 
 QString dollars(double v)
 {
@@ -80,7 +128,7 @@ private:
 
 void TestE2eReport::initTestCase()
 {
-    for (const char* tool : { "pdftotext" })
+    for (const char* tool : { "pdftotext", "pdfimages", "pdftoppm", "pdfinfo" })
         QVERIFY2(!QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty(),
             qPrintable(QStringLiteral("%1 is needed (poppler-utils)").arg(QString::fromLatin1(tool))));
 }
@@ -169,6 +217,57 @@ void TestE2eReport::exportReportOfConsolidation()
                  .match(text)
                  .hasMatch(),
         qPrintable(QString::number(actions)));
+
+    // The maps are the command line's for the same fleet and plan: the same number of images,
+    // each of the same pixel size and resolution on the page, at print resolution (the whole
+    // fleet 2,160 pixels across, about 300 ppi), not the screen's pixel ratio.
+    const QString cliPdf = s.path(QStringLiteral("cli.pdf"));
+    QStringList reportArgs { QStringLiteral("report") };
+    reportArgs << kSource << QStringLiteral("--plan") << plan << QStringLiteral("-o") << cliPdf;
+    QVERIFY2(!run(DesktopSession::executable(), reportArgs).isEmpty(), qPrintable(reportArgs.join(QLatin1Char(' '))));
+    const QStringList windowImages = pdfImages(pdf);
+    const QStringList cliImages = pdfImages(cliPdf);
+    QVERIFY(cliImages.size() >= 3); // before, after, difference (and the zoomed maps)
+    QCOMPARE(windowImages, cliImages);
+    const QStringList whole = cliImages.first().split(QLatin1Char(' '));
+    QCOMPARE(whole.at(1), QStringLiteral("2160x1500"));
+    QVERIFY2(whole.at(2).toInt() >= 300, qPrintable(cliImages.first()));
+    // The map after the plan: the window's image is the command line's (JPEG-encoded alike: at
+    // most a few pixels differ), and its page shows the drained nodes' black crosses over their
+    // grey (not applicable) cells, as tests/app/tst_clireport.cpp checks the command line's.
+    const int afterPage = pageWith(pdf, QStringLiteral("After the plan ("));
+    QVERIFY(afterPage > 0);
+    QCOMPARE(pageWith(cliPdf, QStringLiteral("After the plan (")), afterPage);
+    const QDir dir(s.path(QString()));
+    const QImage windowAfter = pageImage(pdf, afterPage, dir, QStringLiteral("window-after"));
+    const QImage cliAfter = pageImage(cliPdf, afterPage, dir, QStringLiteral("cli-after"));
+    QVERIFY(!windowAfter.isNull() && windowAfter.size() == cliAfter.size());
+    qsizetype differing = 0;
+    for (int y = 0; y < cliAfter.height(); ++y)
+        for (int x = 0; x < cliAfter.width(); ++x)
+            differing += near(windowAfter.pixel(x, y), cliAfter.pixel(x, y), 24) ? 0 : 1;
+    QVERIFY2(differing * 1000 < qsizetype(cliAfter.width()) * cliAfter.height(), qPrintable(QStringLiteral("%1 pixels differ").arg(differing)));
+    int code = -1;
+    const QString prefix = dir.filePath(QStringLiteral("page"));
+    runTool(QStringLiteral("pdftoppm"), { QStringLiteral("-r"), QStringLiteral("150"), QStringLiteral("-png"), QStringLiteral("-f"),
+        QString::number(afterPage), QStringLiteral("-l"), QString::number(afterPage), pdf, prefix }, &code);
+    QCOMPARE(code, 0);
+    const QStringList pages = dir.entryList({ QStringLiteral("page-*.png") }, QDir::Files, QDir::Name);
+    QCOMPARE(pages.size(), 1);
+    const QImage page = QImage(dir.filePath(pages.first())).convertToFormat(QImage::Format_RGB32);
+    const QRgb cross = fleet::views::PlanLayer::removedColor().rgb();
+    const QRgb grey = fleet::views::notApplicableColor().rgb();
+    int crossed = 0;
+    for (int y = 2; y < page.height() - 2; ++y)
+        for (int x = 2; x < page.width() - 2; ++x) {
+            if (!near(page.pixel(x, y), cross, 24))
+                continue;
+            bool greyBeside = false;
+            for (int d = -2; d <= 2 && !greyBeside; ++d)
+                greyBeside = near(page.pixel(x + d, y), grey, 16) || near(page.pixel(x, y + d), grey, 16);
+            crossed += greyBeside ? 1 : 0;
+        }
+    QVERIFY2(crossed > 200, qPrintable(QStringLiteral("%1 cross pixels on grey cells").arg(crossed)));
 
     // A report never replaces a .fleet document: the writer refuses it, the window says so.
     const QString document = s.path(QStringLiteral("state.fleet"));

@@ -71,6 +71,7 @@ private slots:
     void planMarksAreDrawn();
     void planMarksKeepTheCellsColour();
     void manyPlanMarksKeepTheCellsColour();
+    void hiddenViewDrawsMarksAtItsRatio();
     void podStripQueryNamesThePod();
     void pressMoveReleaseOnAPodDragsIt();
     void droppedPodMimeDataIsAPodDrag();
@@ -225,7 +226,8 @@ void TestPlanMap::planMarksKeepTheCellsColour()
 
 // More than kMaxDrawnMarks marks in view (a consolidation's) are written as pixels inside their
 // cells: a removed node's cell holds black and keeps some of its own colour, a changed node's
-// small cell keeps its colour (filling it amber hid the plan's heat map); the kept image follows
+// small cell keeps its colour but for one amber pixel (filling it amber hid the plan's heat
+// map, leaving it unmarked lost the node at print resolution); the kept image follows
 // a new set of marks, and a repaint for another reason (a selection) keeps them.
 void TestPlanMap::manyPlanMarksKeepTheCellsColour()
 {
@@ -267,7 +269,8 @@ void TestPlanMap::manyPlanMarksKeepTheCellsColour()
     QCOMPARE(count(image, removed, views::notReadyColor()).first, 0);
     const auto [changedAmber, changedKept] = count(image, changed, PlanLayer::changedColor());
     QVERIFY2(changedKept > 0, qPrintable(QStringLiteral("%1 amber, %2 kept").arg(changedAmber).arg(changedKept)));
-    QCOMPARE(changedAmber > 0, side >= PlanLayer::kMinOutlinePx); // an outline where the cell holds one
+    // An outline where the cell holds one, else one amber pixel in its middle: the node is marked.
+    QVERIFY2(changedAmber > 0 && (side >= PlanLayer::kMinOutlinePx || changedAmber == 1), qPrintable(QString::number(changedAmber)));
     // A repaint for the selection keeps the marks.
     m_view->setSelectedNode(model::NodeId(500));
     image = m_view->grabImage();
@@ -279,6 +282,53 @@ void TestPlanMap::manyPlanMarksKeepTheCellsColour()
     image = m_view->grabImage();
     QCOMPARE(count(image, removed, PlanLayer::removedColor()).first, 0);
     QVERIFY(count(image, model::NodeId(113), PlanLayer::removedColor()).first > 0);
+}
+
+// A view never shown draws at the ratio set for it (a report's print resolution), whatever the
+// screen's: three device pixels per logical pixel. Among many marks (written as pixels) a removed
+// node's cross has a halo lighter than its cell beside its black (so that it reads on a dark cell),
+// and a changed node's cell an amber outline.
+void TestPlanMap::hiddenViewDrawsMarksAtItsRatio()
+{
+    Cluster big;
+    testing::addFleetNodes(*big.store, testing::FleetShape { 2, 4, 10, 30, 1 }); // 2,400 nodes
+    big.store->finalize();
+    big.topology = std::make_shared<model::Topology>(model::Topology::build(*big.store));
+    FleetMapView view;
+    view.setAttribute(Qt::WA_DontShowOnScreen, true);
+    view.resize(720, 500);
+    view.setCluster(big.store, big.topology);
+    view.setHiddenDevicePixelRatio(3);
+    const QImage before = view.grabImage();
+    QCOMPARE(before.size(), QSize(2160, 1500));
+    QCOMPARE(before.devicePixelRatio(), 3.0);
+    auto marks = std::make_shared<views::PlanMarks>();
+    for (std::uint32_t i = 0; i < big.store->nodeCount(); ++i)
+        (i % 10 == 3 ? marks->removed : marks->changed).push_back(model::NodeId(i));
+    view.setPlanMarks(marks);
+    const QImage image = view.grabImage();
+    QCOMPARE(image.size(), before.size());
+    const model::NodeId changed(100), removed(103);
+    auto cellPixels = [&](model::NodeId n) {
+        const QRectF cell = view.cellRect(n);
+        return QRect(QPoint(static_cast<int>(std::ceil(cell.left() * 3)), static_cast<int>(std::ceil(cell.top() * 3))),
+            QPoint(static_cast<int>(std::floor(cell.right() * 3)) - 1, static_cast<int>(std::floor(cell.bottom() * 3)) - 1));
+    };
+    const QRect r = cellPixels(removed);
+    QVERIFY2(r.width() >= PlanLayer::kMinOutlinePx, qPrintable(QString::number(r.width())));
+    int black = 0, halo = 0;
+    for (int y = r.top(); y <= r.bottom(); ++y)
+        for (int x = r.left(); x <= r.right(); ++x) {
+            black += near(image.pixelColor(x, y), PlanLayer::removedColor(), 8) ? 1 : 0;
+            halo += qGray(image.pixel(x, y)) > qGray(before.pixel(x, y)) + 40 ? 1 : 0;
+        }
+    QVERIFY2(black > 0 && halo > 0, qPrintable(QStringLiteral("%1 black, %2 halo").arg(black).arg(halo)));
+    const QRect c = cellPixels(changed);
+    int amber = 0;
+    for (int y = c.top(); y <= c.bottom(); ++y)
+        for (int x = c.left(); x <= c.right(); ++x)
+            amber += near(image.pixelColor(x, y), PlanLayer::changedColor(), 8) ? 1 : 0;
+    QVERIFY2(amber > 0, qPrintable(QString::number(amber)));
 }
 
 void TestPlanMap::podStripQueryNamesThePod()

@@ -383,32 +383,67 @@ void FleetMapView::layOutHidden()
     }
 }
 
+void FleetMapView::setHiddenDevicePixelRatio(qreal ratio)
+{
+    d->hiddenRatio = ratio > 0 ? ratio : 0;
+}
+
 QImage FleetMapView::grabImage()
 {
-    layOutHidden();
+    if (!isVisible())
+        return grabImageLater()();
     const qreal dpr = devicePixelRatioF();
     QImage out(size() * dpr, QImage::Format_RGB32);
     out.setDevicePixelRatio(dpr);
     out.fill(mapBackgroundColor());
     QPainter painter(&out);
-    QImage map;
-    if (isVisible()) {
-        map = d->gl->grabFramebuffer(); // renders now (paintGL: VTK, then the layers' 2D part)
-    } else {
-        // Never shown (a report's maps): the layers paint the frame with the raster engine, as
-        // paintGL has them paint it (no layer attaches VTK actors, maplayer.h), without an
-        // OpenGL context, whose creation and first frame took about 100 ms at 20,000 nodes.
-        map = QImage(d->gl->size() * dpr, QImage::Format_RGB32);
-        map.setDevicePixelRatio(dpr);
-        map.fill(mapBackgroundColor());
-        QPainter layers(&map);
-        d->paintLayers(layers);
-    }
+    const QImage map = d->gl->grabFramebuffer(); // renders now (paintGL: VTK, then the layers' 2D part)
     painter.drawImage(QRectF(d->gl->geometry()), map);
     if (!d->legend->isHidden()) // a window too small for the legend hides it (fleet::app::MainWindow)
         d->legend->render(&painter, d->legend->pos(), QRegion(), QWidget::DrawChildren);
     painter.end();
     return out;
+}
+
+std::function<QImage()> FleetMapView::grabImageLater()
+{
+    if (isVisible())
+        return [image = grabImage()] { return image; };
+    // Never shown (a report's maps): the layers paint the frame with the raster engine, as
+    // paintGL has them paint it (no layer attaches VTK actors, maplayer.h), without an OpenGL
+    // context, whose creation and first frame took about 100 ms at 20,000 nodes. The legend is
+    // a widget (GUI thread): rendered here; the layers' pixels, the part that grows with the
+    // fleet and the ratio, are painted by the function, on any thread.
+    layOutHidden();
+    const qreal dpr = d->ratio();
+    QImage legend;
+    QPoint legendPos;
+    if (!d->legend->isHidden()) {
+        legend = QImage(d->legend->size() * dpr, QImage::Format_ARGB32_Premultiplied);
+        legend.setDevicePixelRatio(dpr);
+        legend.fill(Qt::transparent);
+        QPainter painter(&legend);
+        d->legend->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+        legendPos = d->legend->pos();
+    }
+    return [p = d.get(), camera = d->camera(), dpr, size = size(), mapRect = d->gl->geometry(), legend = std::move(legend), legendPos] {
+        QImage out(size * dpr, QImage::Format_RGB32);
+        out.setDevicePixelRatio(dpr);
+        out.fill(mapBackgroundColor());
+        QImage map(mapRect.size() * dpr, QImage::Format_RGB32);
+        map.setDevicePixelRatio(dpr);
+        map.fill(mapBackgroundColor());
+        {
+            QPainter layers(&map);
+            p->paintLayers(layers, camera);
+        }
+        QPainter painter(&out);
+        painter.drawImage(QRectF(mapRect), map);
+        if (!legend.isNull())
+            painter.drawImage(QPointF(legendPos), legend);
+        painter.end();
+        return out;
+    };
 }
 
 QPoint FleetMapView::cellCenter(NodeId n) const

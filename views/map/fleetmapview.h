@@ -28,6 +28,7 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -75,8 +76,20 @@ public:
     /// Renders now and returns the whole view (map + legend) as an image of size() times
     /// devicePixelRatioF() device pixels (the ratio is set on the image). Works on a view
     /// that was never shown too (it lays itself out first): its layers paint with the raster
-    /// engine then, without OpenGL; a shown view renders its OpenGL frame.
+    /// engine then, without OpenGL, at setHiddenDevicePixelRatio()'s ratio where one is set;
+    /// a shown view renders its OpenGL frame.
     QImage grabImage();
+    /// The device pixels per logical pixel grabImage() draws a view that is not shown at
+    /// (the layers' marks, the cells' sizes in device pixels, the legend), whatever the
+    /// screen's ratio: a report's print resolution in a window on a 96 dpi screen. 0 (the
+    /// default): the screen's, devicePixelRatioF(). A shown view keeps the screen's.
+    void setHiddenDevicePixelRatio(qreal ratio);
+    /// grabImage() in two parts, so that a view never shown is painted off the GUI thread: lays
+    /// out and renders the legend now (GUI thread), and returns the function that paints the
+    /// layers (the part that grows with the fleet and the ratio) and gives the image. Run the
+    /// function once, on any thread, while nothing touches the view (no setter, no event, not
+    /// destroyed) until it returned. A shown view is grabbed now (the function returns it).
+    [[nodiscard]] std::function<QImage()> grabImageLater();
     /// What grabImage() does first on a view that was never shown: sizes the map and the legend
     /// and lays the fleet out for that size (O(nodes)), without rendering; a caller that draws in
     /// slices of the event loop runs it in a slice of its own. Thread: GUI thread.

@@ -69,6 +69,8 @@ struct FleetMapView::Private {
 
     // Camera: world coordinates of the view centre and world units (cells) per logical pixel.
     double centerX = 0, centerY = 0, unitsPerPixel = 1;
+    /// The device pixel ratio a view that is never shown is drawn at (grabImage()); 0: the screen's.
+    double hiddenRatio = 0;
     bool userMovedView = false;
 
     // Interaction.
@@ -146,12 +148,16 @@ struct FleetMapView::Private {
         c.unitsPerPixel = unitsPerPixel;
         c.viewport = QSize(std::max(1, gl->width()), std::max(1, gl->height()));
         c.layoutHeight = scene.layout.height();
-        c.devicePixelRatio = gl->devicePixelRatioF();
+        c.devicePixelRatio = ratio();
         return c;
     }
-    void paintLayers(QPainter& painter)
+    /// Device pixels per logical pixel of the frame: the screen's, or the one set for a view
+    /// drawn without being shown (FleetMapView::setHiddenDevicePixelRatio()).
+    [[nodiscard]] double ratio() const { return hiddenRatio > 0 && !gl->isVisible() ? hiddenRatio : gl->devicePixelRatioF(); }
+    void paintLayers(QPainter& painter) { paintLayers(painter, camera()); }
+    /// The layers through `c`; what FleetMapView::grabImageLater()'s worker runs (it reads no widget).
+    void paintLayers(QPainter& painter, const MapCamera& c)
     {
-        const MapCamera c = camera();
         if (!lcFleetMapPaint().isDebugEnabled()) {
             overlay.paint(painter, layers, scene, c, mapBackgroundColor());
             return;

@@ -15,6 +15,7 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QLoggingCategory>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <functional>
 
@@ -94,17 +95,53 @@ QStringList legendPlanKey(const MapLegend& legend)
 struct ReportMapRenderer::Private {
     ReportMapInput input;
     QSize logicalSize;
+    double ratio = 0;
     ReportMaps out;
     std::unique_ptr<FleetMapView> view;
     std::vector<model::DomainChange> domains;
+    std::vector<model::NodeId> problems; // the nodes the window's map marks (findNodeProblems())
     std::shared_ptr<const model::PlanLedger> state;
     std::string base; // the plan metrics' base: "gpu", "cpu" or "memory"
     std::vector<std::function<bool()>> steps; // each draws one map (or readies the next); false: stop, nothing more can be drawn
     std::size_t next = 0;
     QElapsedTimer clock;
+    QFuture<void> painting; // the last map's layers, painted on a worker (grab())
+
+    ~Private() { painting.waitForFinished(); } // the worker paints the view: it goes after
 
     void log(const char* what) { qCDebug(lcReportMaps, "%s: %lld ms", what, static_cast<long long>(clock.restart())); }
     MapLegend* legend() const { return view->findChild<MapLegend*>(); }
+
+    // The view as it is now, painted on a worker (FleetMapView::grabImageLater(): the legend is
+    // rendered here); `keep` gets the image there. The next step waits for it.
+    void grab(const char* what, std::function<void(QImage)> keep)
+    {
+        std::function<QImage()> paint = view->grabImageLater();
+        log(what);
+        painting = QtConcurrent::run([paint = std::move(paint), keep = std::move(keep), what] {
+            QElapsedTimer worker;
+            worker.start();
+            keep(paint());
+            qCDebug(lcReportMaps, "%s, painted on a worker: %lld ms", what, static_cast<long long>(worker.elapsed()));
+        });
+    }
+
+    // What the maps show that is read from the cluster and the plan alone, found on a worker
+    // (tens of milliseconds at 100,000 nodes): the problem markers' nodes and the domains the
+    // plan changes most.
+    bool find()
+    {
+        painting = QtConcurrent::run([this] {
+            QElapsedTimer worker;
+            worker.start();
+            problems = model::problemNodes(model::findNodeProblems(*input.store));
+            if (input.engine && !input.engine->applied().empty())
+                domains = model::domainsChangedMost(*input.store, *input.topology, input.engine->applied(), input.zoomedDomains);
+            qCDebug(lcReportMaps, "problems and domains, on a worker: %lld ms", static_cast<long long>(worker.elapsed()));
+        });
+        steps.push_back([this] { return setUp(); });
+        return true;
+    }
 
     // The map of the loaded state: set up, laid out and drawn in three steps (the first map's
     // time, split).
@@ -113,10 +150,11 @@ struct ReportMapRenderer::Private {
         view = std::make_unique<FleetMapView>();
         view->setAttribute(Qt::WA_DontShowOnScreen, true);
         view->resize(logicalSize);
+        view->setHiddenDevicePixelRatio(ratio);
         view->setCluster(input.store, input.topology);
         view->setPrices(input.prices);
         // The markers and their counts the window's map shows (no drag key: nothing is dragged here).
-        view->setProblemNodes(model::problemNodes(model::findNodeProblems(*input.store)));
+        view->setProblemNodes(std::move(problems));
         std::shared_ptr<const model::Metric> before = model::MetricRegistry::builtin().find(input.metric);
         if (!before)
             before = model::MetricRegistry::builtin().find("gpu");
@@ -140,11 +178,9 @@ struct ReportMapRenderer::Private {
 
     bool drawWholeBefore()
     {
-        out.before = view->grabImage();
-        log("before");
-        if (out.before.isNull() || !input.engine || input.engine->applied().empty())
+        grab("before", [this](QImage image) { out.before = std::move(image); });
+        if (!input.engine || input.engine->applied().empty())
             return false;
-        domains = model::domainsChangedMost(*input.store, *input.topology, input.engine->applied(), input.zoomedDomains);
         for (const model::DomainChange& c : domains) {
             ZoomedMaps z;
             z.domain = reportDomainText(*input.topology, c.domain);
@@ -158,8 +194,7 @@ struct ReportMapRenderer::Private {
         for (std::size_t i = 0; i < domains.size(); ++i)
             steps.push_back([this, i] {
                 frame(domains[i].domain);
-                out.zoomed[i].before = zoomedImage(view->grabImage());
-                log("zoomed before");
+                grab("zoomed before", [this, i](QImage image) { out.zoomed[i].before = zoomedImage(image); });
                 return true;
             });
         steps.push_back([this] {
@@ -169,15 +204,13 @@ struct ReportMapRenderer::Private {
         for (std::size_t i = 0; i < domains.size(); ++i)
             steps.push_back([this, i] {
                 frame(domains[i].domain);
-                out.zoomed[i].after = zoomedImage(view->grabImage());
-                log("zoomed after");
+                grab("zoomed after", [this, i](QImage image) { out.zoomed[i].after = zoomedImage(image); });
                 return true;
             });
         steps.push_back([this] {
             view->setNodeMask(nullptr);
             view->resetView();
-            out.after = view->grabImage();
-            log("after");
+            grab("after", [this](QImage image) { out.after = std::move(image); });
             return true;
         });
         steps.push_back([this] {
@@ -185,8 +218,7 @@ struct ReportMapRenderer::Private {
             return true;
         });
         steps.push_back([this] {
-            out.difference = view->grabImage();
-            log("difference");
+            grab("difference", [this](QImage image) { out.difference = std::move(image); });
             return true;
         });
         return true;
@@ -235,27 +267,32 @@ struct ReportMapRenderer::Private {
     }
 };
 
-ReportMapRenderer::ReportMapRenderer(const ReportMapInput& input, QSize logicalSize)
+ReportMapRenderer::ReportMapRenderer(const ReportMapInput& input, QSize logicalSize, double devicePixelRatio)
     : d(std::make_unique<Private>())
 {
     d->input = input;
     d->logicalSize = logicalSize;
+    d->ratio = devicePixelRatio;
     d->clock.start();
     if (input.store && input.topology)
-        d->steps.push_back([p = d.get()] { return p->setUp(); });
+        d->steps.push_back([p = d.get()] { return p->find(); });
 }
 
 ReportMapRenderer::~ReportMapRenderer() = default;
 
 bool ReportMapRenderer::step()
 {
+    d->painting.waitForFinished(); // the view stays as the worker paints it
     if (d->next >= d->steps.size())
         return false;
     if (!d->steps[d->next++]()) // nothing more can be drawn: the steps after it are dropped
         d->steps.resize(d->next);
-    if (d->next >= d->steps.size())
-        d->view.reset(); // the map and its OpenGL context are no longer needed
     return d->next < d->steps.size();
+}
+
+QFuture<void> ReportMapRenderer::painting() const
+{
+    return d->painting;
 }
 
 std::size_t ReportMapRenderer::stepsDone() const noexcept
@@ -265,22 +302,23 @@ std::size_t ReportMapRenderer::stepsDone() const noexcept
 
 std::size_t ReportMapRenderer::stepCount() const noexcept
 {
-    // Before the second step the plan's steps are not known yet: its metrics after and
-    // difference, the zoomed maps and the two whole-fleet maps are 4 + 2 x zoomedDomains more.
-    if (d->next <= 2 && d->input.engine && !d->input.engine->applied().empty())
-        return 7 + 2 * d->input.zoomedDomains;
+    // Before the fourth step (the map before) the plan's steps are not known yet: its metrics
+    // after and difference, the zoomed maps and the two whole-fleet maps are 4 + 2 x zoomedDomains more.
+    if (d->next <= 3 && d->input.engine && !d->input.engine->applied().empty())
+        return 8 + 2 * d->input.zoomedDomains;
     return d->steps.size();
 }
 
 ReportMaps ReportMapRenderer::take()
 {
+    d->painting.waitForFinished();
     d->view.reset();
     return std::move(d->out);
 }
 
-ReportMaps renderReportMaps(const ReportMapInput& input, QSize logicalSize)
+ReportMaps renderReportMaps(const ReportMapInput& input, QSize logicalSize, double devicePixelRatio)
 {
-    ReportMapRenderer renderer(input, logicalSize);
+    ReportMapRenderer renderer(input, logicalSize, devicePixelRatio);
     while (renderer.step()) {
     }
     return renderer.take();

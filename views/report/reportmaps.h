@@ -10,6 +10,7 @@
 #include "model/pricing/pricetable.h"
 #include "model/topology.h"
 
+#include <QFuture>
 #include <QImage>
 #include <QSize>
 #include <QString>
@@ -20,6 +21,13 @@
 #include <vector>
 
 namespace fleet::views {
+
+/// A report's map (legend included) in logical pixels, and the device pixels per logical pixel
+/// it is drawn at, whatever the screen: 720 logical pixels span the 515 points of an A4 page's
+/// text width, at 3 device pixels each 2,160 pixels, about 300 dpi there. `fleetscope report`
+/// and the window's File > Export Report both draw at these (renderReportMaps()).
+inline constexpr QSize kReportMapLogicalSize(720, 500);
+inline constexpr double kReportMapDevicePixelRatio = 3.0;
 
 struct ReportMapInput {
     std::shared_ptr<const model::ClusterStore> store;
@@ -81,22 +89,32 @@ class MapLegend;
 
 /// The report's maps drawn one at a time, so that a caller on the GUI thread (the window's File >
 /// Export Report) can give the event loop a turn between two maps and stop between them: each
-/// step() draws one map (the whole fleet before, each zoomed domain before and after, the whole
-/// fleet after, the difference), as renderReportMaps() draws them all. Thread: GUI thread, as
-/// renderReportMaps().
+/// step() readies one map (the whole fleet before, each zoomed domain before and after, the whole
+/// fleet after, the difference) on the GUI thread (the view, its legend) and has a worker paint
+/// its pixels, the part that grows with the fleet and the resolution
+/// (FleetMapView::grabImageLater()): painting() is that worker's future. renderReportMaps()
+/// draws them all so. Thread: GUI thread, as renderReportMaps().
 class ReportMapRenderer {
 public:
-    ReportMapRenderer(const ReportMapInput& input, QSize logicalSize);
+    /// Draws at `logicalSize` logical pixels times `devicePixelRatio` device pixels each (the
+    /// print resolution, FleetMapView::setHiddenDevicePixelRatio(); 0: the screen's ratio).
+    ReportMapRenderer(const ReportMapInput& input, QSize logicalSize = kReportMapLogicalSize,
+        double devicePixelRatio = kReportMapDevicePixelRatio);
     ~ReportMapRenderer();
     ReportMapRenderer(const ReportMapRenderer&) = delete;
     ReportMapRenderer& operator=(const ReportMapRenderer&) = delete;
-    /// Draws the next map; false when none is left (all drawn, or the first could not be).
+    /// Readies the next map and starts its painting on a worker (after waiting for the previous
+    /// one: a caller that must not block waits for painting() first); false when none is left.
     bool step();
+    /// The painting the last step() started (finished when it started none). Watch it with a
+    /// QFutureWatcher to call step() or take() without blocking.
+    [[nodiscard]] QFuture<void> painting() const;
     /// The maps drawn so far and the number of steps in all (for a progress bar; the count is an
     /// estimate until the first step found the domains the plan changes most).
     [[nodiscard]] std::size_t stepsDone() const noexcept;
     [[nodiscard]] std::size_t stepCount() const noexcept;
-    /// The maps (moved out; call once, after the last step). Null images where a map was not drawn.
+    /// The maps (moved out; call once, after the last step; waits for its painting). Null
+    /// images where a map was not drawn (a null `before`: the map could not be rendered).
     [[nodiscard]] ReportMaps take();
 
 private:
@@ -104,13 +122,14 @@ private:
     std::unique_ptr<Private> d;
 };
 
-/// Renders the maps at `logicalSize` (logical pixels of the view, legend included), at the
-/// application's device pixel ratio (QT_SCALE_FACTOR gives print resolution). The whole fleet
+/// Renders the maps at `logicalSize` (logical pixels of the view, legend included), at
+/// `devicePixelRatio` device pixels per logical pixel (0: the application's). The whole fleet
 /// is fitted into each; the zoomed maps fit their domain. The metric is chosen as the window
 /// chooses it: "gpu" on a fleet without accelerators colours by CPU (model::gpuMetricTitle()), and
 /// so do the maps under the plan. The legends count the problem markers the window's map
 /// draws (model::findNodeProblems(), model::problemNodes()), without the window-only keys. Needs a QApplication with OpenGL on an X display (a private Xvfb, as
 /// `screenshot`). Returns null images when the map cannot be rendered. Thread: GUI thread.
-[[nodiscard]] ReportMaps renderReportMaps(const ReportMapInput& input, QSize logicalSize);
+[[nodiscard]] ReportMaps renderReportMaps(
+    const ReportMapInput& input, QSize logicalSize = kReportMapLogicalSize, double devicePixelRatio = kReportMapDevicePixelRatio);
 
 } // namespace fleet::views

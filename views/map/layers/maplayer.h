@@ -28,7 +28,10 @@
 // with nothing new repaints nothing, a recolor repaints the texel layer only. A layer whose
 // picture depends on anything else (the pointer) says so (paintsEveryFrame()) and is painted
 // over the frame every frame.
-// Thread: GUI thread only. VTK headers stay in the layers' .cpp files.
+// Thread: GUI thread, but for paint() of a view that is never shown, which may run on a worker
+// while the GUI thread leaves that view alone (FleetMapView::grabImageLater()): paint() keeps
+// what it caches in its layer, never in a static shared with other views. VTK headers stay in
+// the layers' .cpp files.
 
 #include "model/clusterstore.h"
 #include "model/ids.h"

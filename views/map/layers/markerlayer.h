@@ -33,7 +33,8 @@ public:
     /// Marker diameter in logical pixels.
     static constexpr int kMarkerPx = 9;
     /// The share of the view that the markers in view may cover together before they are drawn
-    /// smaller, and the smallest scale they are drawn at.
+    /// smaller, and the smallest scale they are drawn at (at up to two device pixels per logical
+    /// pixel; at a print resolution's ratio r, kMinMarkerScale x 2 / r: as many device pixels).
     static constexpr double kMaxMarkerCover = 0.12;
     static constexpr double kMinMarkerScale = 0.5;
 

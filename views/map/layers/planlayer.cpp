@@ -239,22 +239,34 @@ void PlanLayer::paintMarkPixels(QImage& image, const MapScene& scene, const MapC
             if (kind != PlanMarkKind::Violation && r.width() * dpr < 1.0)
                 continue;
             if (!cross && side < kMinOutlinePx) {
-                if (kind == PlanMarkKind::Changed)
-                    continue; // the cell's colour under the plan says more than an amber cell
+                if (kind == PlanMarkKind::Changed) {
+                    // The cell's colour under the plan says more than an amber cell: one amber
+                    // pixel in its middle where the cell has more than one, so that the node is
+                    // marked at print resolution too.
+                    if (side >= 2)
+                        put(x0 + side / 2, y0 + side / 2, colour);
+                    continue;
+                }
                 for (int y = 0; y < side; ++y)
                     for (int x = 0; x < side; ++x)
                         put(x0 + x, y0 + y, colour);
                 continue;
             }
-            // Lines a sixth of the cell thick (at least a pixel); a cross inset by a sixth.
+            // Lines a sixth of the cell thick (at least a pixel); a cross inset by a sixth, with a
+            // pixel of halo of the other lightness on each side where the cell is an outline's
+            // size (as drawMark()'s), so that it reads on a dark or a light cell.
             const int thick = std::max(1, side / 6);
             const int inset = cross && side >= 6 ? side / 6 : 0;
+            const bool halo = cross && side >= kMinOutlinePx;
+            const QRgb haloColour = kind == PlanMarkKind::Removed ? qPremultiply(qRgba(255, 255, 255, 150)) : qPremultiply(qRgba(0, 0, 0, 170));
             for (int y = inset; y < side - inset; ++y)
                 for (int x = inset; x < side - inset; ++x) {
-                    const bool on = cross ? std::min(std::abs(x - y), std::abs(x + y - (side - 1))) < thick
-                                          : std::min({ x, y, side - 1 - x, side - 1 - y }) < thick;
-                    if (on)
+                    const int distance = cross ? std::min(std::abs(x - y), std::abs(x + y - (side - 1)))
+                                               : std::min({ x, y, side - 1 - x, side - 1 - y });
+                    if (distance < thick)
                         put(x0 + x, y0 + y, colour);
+                    else if (halo && distance < thick + 1)
+                        put(x0 + x, y0 + y, haloColour);
                 }
         }
     };

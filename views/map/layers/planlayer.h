@@ -23,10 +23,11 @@
 // consolidation marks some 40,000 of 100,000 nodes at the fitted zoom), each mark is written
 // as device pixels inside its cell, in O(marks x cell pixels) (drawing 40,000 antialiased
 // marks took half a second per frame): a cross on the cell's diagonals, an outline on its
-// border once the cell is kMinOutlinePx device pixels across. Below that a cell cannot hold
-// both its colour and an outline, and the colour wins: the nodes pods moved to or from are
-// not marked (their colour under the plan is what the map is for), the crosses and override
-// outlines fill the cell; a cell under a device pixel gets no cross (its pixel is shared).
+// border once the cell is kMinOutlinePx device pixels across, a cross with a pixel of halo
+// there. Below that a cell cannot hold both its colour and an outline, and the colour wins:
+// the nodes pods moved to or from get one amber pixel in the middle (none in a one-pixel cell: their
+// colour under the plan is what the map is for), the crosses and override outlines fill the
+// cell; a cell under a device pixel gets no cross (its pixel is shared).
 // Filling every marked cell with its mark's colour hid the heat map of a 100,000-node
 // consolidation under amber and red.
 //
