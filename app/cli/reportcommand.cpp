@@ -34,6 +34,8 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -56,6 +58,7 @@ struct ReportOptions {
     importers::OutputFileOptions outputOptions;
     bool png = false;
     int pngWidth = 1240; // A4 at 150 dpi
+    int pngHeight = 0;   // 0: A4's aspect
     QString title;
     QString planPath;
     QString pricesPath;
@@ -102,8 +105,8 @@ std::optional<int> parseOptions(int argc, char** argv, ReportOptions& options)
         QStringLiteral("Leave out the Karpenter multi-node baseline beside a consolidation (a search of its own: about 2.6 s of "
                        "CPU at 100,000 nodes, run beside the plan's replay).")));
     parser.addOption(QCommandLineOption(QStringLiteral("size"),
-        QStringLiteral("With a .png output: the image's size in pixels (default 1240x1754, A4 at 150 dpi; the height follows the "
-                       "page's aspect)."),
+        QStringLiteral("With a .png output: the image's width and height in pixels, W from 300 to 8192 (default 1240x1754, A4 at "
+                       "150 dpi). The page keeps A4's proportions: H within 1 % of W x 842 / 595 (2480x3508 is A4 at 300 dpi)."),
         QStringLiteral("WxH")));
     addClusterSourceOptions(parser, false);
     if (!parser.parse(args))
@@ -127,9 +130,31 @@ std::optional<int> parseOptions(int argc, char** argv, ReportOptions& options)
         const auto m = sizeRe.match(parser.value(QStringLiteral("size")));
         if (!options.png)
             return fail(QStringLiteral("--size applies to a .png report (a PDF's pages are A4)"), 2);
-        if (!m.hasMatch() || m.captured(1).toInt() < 300 || m.captured(1).toInt() > 8192)
-            return fail(QStringLiteral("--size: expected WxH with W from 300 to 8192, got \"%1\"").arg(parser.value(QStringLiteral("size"))), 2);
-        options.pngWidth = m.captured(1).toInt();
+        const QString given = parser.value(QStringLiteral("size"));
+        if (!m.hasMatch())
+            return fail(QStringLiteral("--size: expected WxH, the image's width and height in pixels (e.g. 1240x1754: A4 at 150 dpi), got \"%1\"")
+                            .arg(given),
+                2);
+        const int width = m.captured(1).toInt();
+        const int height = m.captured(2).toInt();
+        if (width < 300 || width > 8192)
+            return fail(QStringLiteral("--size %1: the width must be from 300 to 8192 pixels").arg(given), 2);
+        // The page is A4 (595 x 842 points): a height within 1 % of the width's is drawn at
+        // exactly that height (2480x3508, A4 at 300 dpi, is 2 pixels off the points' aspect);
+        // another would distort the page.
+        const auto a4Height = static_cast<int>(std::lround(width * views::ReportPages::kA4Height / views::ReportPages::kA4Width));
+        const int slack = std::max(2, a4Height / 100);
+        if (std::abs(height - a4Height) > slack)
+            return fail(QStringLiteral("--size %1: a report page keeps A4's proportions: at %2 pixels wide give a height from %3 to %4 "
+                                       "(%5 is the page's own)")
+                            .arg(given)
+                            .arg(width)
+                            .arg(a4Height - slack)
+                            .arg(a4Height + slack)
+                            .arg(a4Height),
+                2);
+        options.pngWidth = width;
+        options.pngHeight = height;
     }
     options.metric = parser.value(QStringLiteral("metric"));
     if (options.metric != QLatin1String("gpu") && options.metric != QLatin1String("cpu") && options.metric != QLatin1String("memory"))
@@ -235,7 +260,7 @@ int run(const ReportOptions& options, Prepared prepared)
     if (maps.before.isNull())
         return fail(QStringLiteral("the map could not be rendered (no OpenGL?)"), 1);
     step("maps");
-    const FinishedReport report = finishReport(*job, std::move(maps), options.png, options.pngWidth);
+    const FinishedReport report = finishReport(*job, std::move(maps), options.png, options.pngWidth, options.pngHeight);
     if (!report.keptNote.empty())
         importers::printTerminalf(stderr, "fleetscope report: note: %s\n", report.keptNote.c_str());
     if (report.bytes.isEmpty())
@@ -253,6 +278,16 @@ int run(const ReportOptions& options, Prepared prepared)
     std::printf("wrote %s (%d pages%s, %lld bytes, %.1f s)\n", qPrintable(QFileInfo(options.output).absoluteFilePath()), report.pages,
         options.png ? ", the first as an image" : "", static_cast<long long>(bytes.size()), seconds);
     std::fflush(stdout);
+    // As `plan check` exits: 1 when some action does not hold (the report is written all the
+    // same, with a banner on its first page saying so).
+    const auto& actions = job->evaluation.actions;
+    const auto broken = std::count_if(actions.begin(), actions.end(), [](const model::AppliedAction& a) { return !a.holds; });
+    if (job->hasPlan() && broken > 0) {
+        importers::printTerminalf(stderr, "fleetscope report: %lld of %lld actions do not hold on this cluster state%s (exit status 1, as plan check)\n",
+            static_cast<long long>(broken), static_cast<long long>(actions.size()),
+            job->sourceNote.empty() ? "" : ": the plan was made on another cluster state");
+        return 1;
+    }
     return 0;
 }
 

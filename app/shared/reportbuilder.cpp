@@ -148,7 +148,7 @@ views::ReportMapInput reportMapInput(const ReportJob& job)
     return input;
 }
 
-FinishedReport finishReport(ReportJob& job, views::ReportMaps maps, bool png, int pngWidth)
+FinishedReport finishReport(ReportJob& job, views::ReportMaps maps, bool png, int pngWidth, int pngHeight)
 {
     FinishedReport out;
     const ReportSubject& s = job.subject;
@@ -197,7 +197,7 @@ FinishedReport finishReport(ReportJob& job, views::ReportMaps maps, bool png, in
     views::buildFleetReport(input, pages);
     out.pages = pages.pageCount();
     if (png) {
-        const QImage image = pages.pageImage(0, pngWidth);
+        const QImage image = pages.pageImage(0, pngWidth, pngHeight);
         QBuffer buffer(&out.bytes);
         buffer.open(QIODevice::WriteOnly);
         if (!image.save(&buffer, "PNG")) {

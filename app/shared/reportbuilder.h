@@ -103,7 +103,8 @@ struct FinishedReport {
 };
 
 /// Step 3: the pages with `maps`, as a PDF (A4 pages, text as text), or with `png` its first
-/// page as a PNG `pngWidth` pixels wide. Waits for the job's workers. Thread: see the header.
-[[nodiscard]] FinishedReport finishReport(ReportJob& job, views::ReportMaps maps, bool png, int pngWidth = 1240);
+/// page as a PNG `pngWidth` pixels wide and `pngHeight` high (0: A4's aspect; see
+/// views::ReportPages::pageImage()). Waits for the job's workers. Thread: see the header.
+[[nodiscard]] FinishedReport finishReport(ReportJob& job, views::ReportMaps maps, bool png, int pngWidth = 1240, int pngHeight = 0);
 
 } // namespace fleet::app

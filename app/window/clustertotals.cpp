@@ -101,9 +101,12 @@ QString acceleratorDetails(const ClusterTotals& t)
     // The status bar counts physical GPUs; the line above, `summary`, `diff` and the reports count
     // the nvidia.com/gpu resource. They differ by the MIG-partitioned GPUs: say which is which.
     if (a.migPartitionedGpus > 0)
-        s += QStringLiteral("Physical GPUs in use / on the nodes: %1 / %2 (the status bar's GPUs: a MIG-partitioned GPU counts "
-                            "once, whole; the line above counts nvidia.com/gpu, whole GPUs only, as diff and reports do)\n")
-                 .arg(text(model::formatGpus(a.physicalGpusRequestedMilli())), text(model::formatGpus(a.physicalGpusMilli())));
+        s += QStringLiteral("Physical GPUs in use / on the nodes: %1 / %2 (the status bar's GPUs, summary's accelerators.gpus: "
+                            "a MIG-partitioned GPU counts once, whole; %3 GPUs are partitioned into MIG slices. The line above "
+                            "counts allocatable nvidia.com/gpu, whole GPUs only, without them: the GPUs of reports, plan check "
+                            "and diff)\n")
+                 .arg(text(model::formatGpus(a.physicalGpusRequestedMilli())), text(model::formatGpus(a.physicalGpusMilli())),
+                     text(model::formatCount(a.migPartitionedGpus)));
     if (a.migSlicesAllocatable > 0)
         s += QStringLiteral("MIG slices requested / allocatable: %1 / %2 (on %3 GPUs)\n")
                  .arg(text(model::formatCount(a.migSlicesRequested)), text(model::formatCount(a.migSlicesAllocatable)),

@@ -4,10 +4,12 @@
 // The schema is resources/schemas/plan-v1.md.
 #include "planfile.h"
 
+
 #include "jsontext.h"
 #include "plansource.h"
 
 #include "importers/output/outputfile.h"
+#include "importers/jsonerrorplace.h"
 #include "importers/optionfile.h"
 #include "importers/output/documentheader.h"
 #include "importers/quotedtext.h"
@@ -150,7 +152,12 @@ public:
         dom::parser parser;
         dom::element root;
         if (const auto err = parser.parse(text).get(root); err != simdjson::SUCCESS)
-            throw PlanFileError(m_file + ": not valid JSON (" + std::string(simdjson::error_message(err)) + ")");
+        {
+            // simdjson says what, not where: the place is Qt's parser's (jsonerrorplace.h).
+            const std::string place = jsonErrorPlace(std::string_view(text.data(), text.size()));
+            throw PlanFileError(m_file + ": not valid JSON " + (place.empty() ? std::string() : place + " ") + "("
+                + std::string(simdjson::error_message(err)) + ")");
+        }
         const dom::object top = object(root, "$", { "fleetscopePlan", "source", "actions", "consolidation" });
         dom::element version;
         if (top.at_key("fleetscopePlan").get(version) != simdjson::SUCCESS)

@@ -7,6 +7,7 @@
 #include "jsontext.h"
 
 #include "importers/importreport.h"
+#include "importers/jsonerrorplace.h"
 #include "importers/kube/kubejson.h"
 #include "importers/optionfile.h"
 #include "importers/yamlinput.h"
@@ -148,7 +149,11 @@ std::string podTemplateFromFile(const std::string& path, const std::string& defa
         simdjson::dom::parser parser;
         simdjson::dom::element root;
         if (const auto err = parser.parse(simdjson::padded_string(text)).get(root); err != simdjson::SUCCESS)
-            throw std::runtime_error(path + ": not valid JSON (" + std::string(simdjson::error_message(err)) + ")");
+        {
+            const std::string place = jsonErrorPlace(text);
+            throw std::runtime_error(path + ": not valid JSON " + (place.empty() ? std::string() : place + " ") + "("
+                + std::string(simdjson::error_message(err)) + ")");
+        }
     }
     try {
         doc = loadBoundedYaml(text);

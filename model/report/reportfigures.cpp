@@ -285,9 +285,12 @@ std::vector<DomainChange> domainsChangedMost(const ClusterStore& store, const To
         for (const NodeId n : a.nodesRemoved)
             if (const DomainId d = domainAt(n); d.isValid())
                 ++changes[d.index()].nodesFreed;
-        for (const AppliedAction::PodChange& c : a.changes)
+        for (const AppliedAction::PodChange& c : a.changes) {
             if (const DomainId d = domainAt(c.from); d.isValid())
                 ++changes[d.index()].podsMoved;
+            else if (const DomainId to = domainAt(c.to); !c.from.isValid() && c.pod.index() < store.podCount() && to.isValid())
+                ++changes[to.index()].pendingPlaced; // a pending pod of the loaded state given a node here
+        }
     }
     std::vector<DomainChange> out;
     out.reserve(changes.size());
@@ -301,6 +304,8 @@ std::vector<DomainChange> domainsChangedMost(const ClusterStore& store, const To
             return x.nodesFreed > y.nodesFreed;
         if (x.podsMoved != y.podsMoved)
             return x.podsMoved > y.podsMoved;
+        if (x.pendingPlaced != y.pendingPlaced)
+            return x.pendingPlaced > y.pendingPlaced;
         return x.domain.index() < y.domain.index();
     });
     if (out.size() > limit)

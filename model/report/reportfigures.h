@@ -125,9 +125,10 @@ struct DomainChange {
     std::int64_t nodes = 0;      // the domain's store nodes
     std::int64_t nodesFreed = 0; // its nodes the plan drains or fails
     std::int64_t podsMoved = 0;  // pods the plan takes off its nodes (moved or evicted)
+    std::int64_t pendingPlaced = 0; // pending pods of the store the plan places on its nodes (not moved: they had no node)
 };
 /// The `limit` domains the plan `applied` changes most (most nodes freed, then most pods
-/// moved; none unchanged), for maps zoomed to them. The level: the shallowest whose largest
+/// moved, then most pending pods placed; none unchanged), for maps zoomed to them. The level: the shallowest whose largest
 /// domain holds at most `maxNodes` nodes (a map of it shows each node's cell) and not every
 /// node (a regional cluster's one region is no zoom), else the deepest. O(changes + domains).
 [[nodiscard]] std::vector<DomainChange> domainsChangedMost(const ClusterStore& store, const Topology& topology,

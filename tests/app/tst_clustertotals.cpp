@@ -264,6 +264,11 @@ void TestClusterTotals::acceleratorsCountedOnce()
     QVERIFY2(details.contains(QStringLiteral("Physical GPUs in use / on the nodes: %1 / ")
                                   .arg(QString::fromStdString(fleet::model::formatGpus(real.accelerators.physicalGpusRequestedMilli())))),
         qPrintable(details));
+    // How many GPUs the MIG partitioning puts apart, and which figure the report and plan check give.
+    QVERIFY2(details.contains(QStringLiteral("; %1 GPUs are partitioned into MIG slices")
+                                  .arg(QString::fromStdString(fleet::model::formatCount(real.accelerators.migPartitionedGpus)))),
+        qPrintable(details));
+    QVERIFY2(details.contains(QStringLiteral("the GPUs of reports, plan check and diff")), qPrintable(details));
     QVERIFY2(details.contains(QStringLiteral("\nMIG slices requested / allocatable: ")), qPrintable(details));
     QVERIFY2(details.contains(QStringLiteral("\nNeuron devices requested / allocatable: ")), qPrintable(details));
 }

@@ -538,6 +538,10 @@ void TestFleetMapLayers::framedDomainIsWholeCentredAndNamed()
         QVERIFY2(nodes.width() >= 0.85 * map.width() || nodes.height() >= 0.85 * map.height(), qPrintable(where));
     }
     QVERIFY(framed >= 4);
+    // Reset Zoom shows the whole fleet again: no domain is named (a report's whole-fleet maps,
+    // drawn after its zoomed ones, were headed with the last zoomed domain's name).
+    m_view->resetView();
+    QCOMPARE(m_view->breadcrumbText(), QString());
 }
 
 #include "tst_fleetmaplayers.moc"

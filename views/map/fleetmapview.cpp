@@ -499,6 +499,8 @@ void FleetMapView::resetView()
         && std::abs(d->viewAspect() / d->scene.layout.viewAspect() - 1.0) > 0.01)
         d->relayout();
     d->userMovedView = false;
+    // The whole fleet is what the view shows now: no domain frameDomain() framed is named.
+    d->scene.framedDomain = {};
     d->fitView();
     d->refreshHover(false);
     d->requestRender();

@@ -150,22 +150,32 @@ bool MapLegend::fleetHasAccelerators() const noexcept
     return m_model->context() ? m_model->context()->fleetHasAccelerators() : m_fleetHasAccelerators;
 }
 
+void MapLegend::setCountedNodes(std::shared_ptr<const std::vector<std::uint8_t>> nodes)
+{
+    m_counted = std::move(nodes);
+    countMarks();
+    update();
+}
+
 void MapLegend::countMarks()
 {
     m_notReady = m_cordoned = 0;
-    if (m_model->context()) {
-        const model::ClusterStore& store = m_model->context()->store();
-        for (std::uint32_t i = 0; i < store.nodeCount(); ++i)
-            switch (nodeMark(store, model::NodeId(i))) {
-            case NodeMark::NotReady:
-                ++m_notReady;
-                break;
-            case NodeMark::Cordoned:
-                ++m_cordoned;
-                break;
-            case NodeMark::None:
-                break;
-            }
+    if (!m_model->context())
+        return;
+    const model::ClusterStore& store = m_model->context()->store();
+    for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
+        if (m_counted && (i >= m_counted->size() || (*m_counted)[i] == 0))
+            continue;
+        switch (nodeMark(store, model::NodeId(i))) {
+        case NodeMark::NotReady:
+            ++m_notReady;
+            break;
+        case NodeMark::Cordoned:
+            ++m_cordoned;
+            break;
+        case NodeMark::None:
+            break;
+        }
     }
 }
 
@@ -213,8 +223,15 @@ std::vector<MapLegend::Swatch> MapLegend::swatches() const
     const bool countsKnown = m_model->context() != nullptr;
     if (!countsKnown || m_model->column().notApplicable > 0 || scale.kind != model::ScaleKind::Categorical) {
         QString text = notApplicableText(*m_model->metric());
-        if (countsKnown)
+        if (countsKnown && m_counted) {
+            const std::vector<double>& values = m_model->column().values;
+            std::size_t notApplicable = 0;
+            for (std::size_t i = 0; i < values.size() && i < m_counted->size(); ++i)
+                notApplicable += (*m_counted)[i] != 0 && std::isnan(values[i]) ? 1 : 0;
+            text += QStringLiteral(": %1").arg(count(notApplicable));
+        } else if (countsKnown) {
             text += QStringLiteral(": %1").arg(count(m_model->column().notApplicable));
+        }
         if (!(m_model->metric()->id() == "gpu" && !fleetHasAccelerators()))
             out.push_back({ notApplicableColor(), text });
     }
@@ -391,8 +408,6 @@ void MapLegend::paintEvent(QPaintEvent*)
     const QStringList sums = totals();
     // Room below the bar: swatches, totals (two lines each, they may wrap), the marker key.
     const std::vector<std::pair<int, QString>> planKey = planKeyRows();
-    const int planBlock = planKey.empty() ? 0 : static_cast<int>(planKey.size()) * (kSwatch + 6) + fm.height() + 8;
-    const int keyBlock = (m_markerCountsKnown ? 5 * (kSwatch + 6) + fm.height() + 6 : 0) + planBlock;
     // A swatch's label wraps under itself when it is wider than the legend (never elided: a
     // printed legend has no tooltip to give the rest).
     const int labelWidth = width() - kSwatch - 2 * kMargin - 6;
@@ -402,6 +417,10 @@ void MapLegend::paintEvent(QPaintEvent*)
     int swatchRows = 0;
     for (const Swatch& s : marks)
         swatchRows += std::max(kSwatch + 6, labelHeight(s.text) + 6);
+    int planBlock = planKey.empty() ? 0 : fm.height() + 8;
+    for (const auto& row : planKey)
+        planBlock += std::max(kSwatch + 6, labelHeight(row.second) + 6);
+    const int keyBlock = (m_markerCountsKnown ? 5 * (kSwatch + 6) + fm.height() + 6 : 0) + planBlock;
     const int swatchBlock = swatchRows + static_cast<int>(sums.size()) * 2 * fm.height() + 10 + keyBlock;
     const MetricColorScale scale = MetricColorScale::forColumn(*m_model->metric(), m_model->column());
     if (scale.kind != model::ScaleKind::Categorical) {
@@ -461,7 +480,8 @@ void MapLegend::paintEvent(QPaintEvent*)
             y += kSwatch + 6;
         }
     }
-    // The plan's marks, each drawn over a not-applicable cell as a drained node shows under the plan.
+    // The plan's marks, each drawn over a not-applicable cell as a drained node shows under the
+    // plan. A label wraps under itself as a swatch's does (a printed legend has no tooltip).
     if (!planKey.empty() && y + (static_cast<int>(planKey.size()) + 1) * (kSwatch + 6) <= height()) {
         y += 6;
         paragraph(QStringLiteral("Plan"), bold);
@@ -471,11 +491,11 @@ void MapLegend::paintEvent(QPaintEvent*)
             painter.fillRect(cell, notApplicableColor());
             PlanLayer::drawMark(painter, static_cast<PlanMarkKind>(kind), cell);
             painter.setPen(text);
-            const QString shown = fm.elidedText(row, Qt::ElideMiddle, width() - kSwatch - 2 * kMargin - 6);
-            painter.drawText(QRect(kMargin + kSwatch + 6, y - 2, width() - kSwatch - 2 * kMargin - 6, kSwatch + 4),
-                Qt::AlignLeft | Qt::AlignVCenter, shown);
-            m_rows.push_back({ QRect(0, y - 3, width(), kSwatch + 6), row, shown != row });
-            y += kSwatch + 6;
+            const int rowHeight = std::max(kSwatch + 6, labelHeight(row) + 6);
+            painter.drawText(QRect(kMargin + kSwatch + 6, y - 2, labelWidth, rowHeight - 2),
+                rowHeight > kSwatch + 6 ? Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap : Qt::AlignLeft | Qt::AlignVCenter, row);
+            m_rows.push_back({ QRect(0, y - 3, width(), rowHeight), row, false });
+            y += rowHeight;
         }
     }
 }

@@ -59,6 +59,11 @@ public:
     /// marks a node with the mark drawn over a cell and its count. All zero (the default, and
     /// without a plan): no plan key.
     void setPlanMarkCounts(const std::array<std::size_t, 4>& counts);
+    /// The nodes the swatches' counts (not applicable, NotReady, cordoned) are over, by NodeId
+    /// index (non-zero: counted): a map zoomed to a domain counts the domain, not the fleet (a
+    /// report's zoomed maps). Null (the default): every node of the context's store. The
+    /// marker and plan keys' counts are given by their setters. O(nodes) per paint while set.
+    void setCountedNodes(std::shared_ptr<const std::vector<std::uint8_t>> nodes);
     /// The title the legend shows now ("GPU requested", "Cost", ...).
     [[nodiscard]] QString title() const;
     /// The unit line ("% of allocatable", "$/h", "" for categories).
@@ -124,6 +129,7 @@ private:
     std::size_t m_markerCounts[3] = { 0, 0, 0 }; // by NodeMarkerKind
     std::array<std::size_t, 4> m_planMarkCounts {}; // by PlanMarkKind
     bool m_fleetHasAccelerators = true;
+    std::shared_ptr<const std::vector<std::uint8_t>> m_counted; // setCountedNodes(); null: every node
 };
 
 /// A difference of shares as a signed percentage with the decimals it needs: 0.25 -> "+25%",

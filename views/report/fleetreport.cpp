@@ -3,6 +3,7 @@
 
 #include "importers/plan/planevaluation.h"
 #include "importers/quotedtext.h"
+#include "model/accelerators.h"
 #include "model/domainpath.h"
 #include "model/figures.h"
 #include "model/pendingdemand.h"
@@ -129,6 +130,24 @@ PlanKind planKind(const FleetReportInput& in)
     return k;
 }
 
+// What the figures' "GPUs" count, under the table: the nvidia.com/gpu resource (summary's
+// allocatable.gpu, plan check's gpus). The window's status bar counts physical GPUs, a
+// MIG-partitioned GPU once (summary's accelerators.gpus): where the two differ, by how many and why.
+void gpuDefinitionNote(const FleetReportInput& in, ReportPages& pages, std::int64_t gpus)
+{
+    const model::AcceleratorTotals a = model::acceleratorTotals(*in.store);
+    if (gpus == 0 && a.migPartitionedGpus == 0)
+        return;
+    QString note = QStringLiteral("GPUs: allocatable nvidia.com/gpu, whole GPUs (summary's allocatable.gpu, plan check's gpus).");
+    if (a.migPartitionedGpus > 0)
+        note += QStringLiteral(" %1 more GPUs are partitioned into MIG slices (%2 slices, %3 requested), which these figures leave "
+                               "out; the window's status bar counts each physical GPU once, MIG-partitioned or not: %4 in use / %5 "
+                               "(summary's accelerators.gpus_requested / gpus).")
+                    .arg(reportCount(a.migPartitionedGpus), reportCount(a.migSlicesAllocatable), reportCount(a.migSlicesRequested),
+                        reportMilli(a.physicalGpusRequestedMilli()), reportMilli(a.physicalGpusMilli()));
+    pages.addParagraph(note, 8);
+}
+
 void figuresSection(const FleetReportInput& in, ReportPages& pages)
 {
     const model::PlanLedger* state = &in.engine->state();
@@ -157,6 +176,7 @@ void figuresSection(const FleetReportInput& in, ReportPages& pages)
             { QStringLiteral("Cost per month (730 h)"), dollars(b.costPerMonth()) },
         };
         pages.addTable(t);
+        gpuDefinitionNote(in, pages, b.gpus);
         return;
     }
     const model::FleetFigures a = model::figuresAfter(*state, *in.context, in.usage);
@@ -189,6 +209,7 @@ void figuresSection(const FleetReportInput& in, ReportPages& pages)
             costChange(a.costPerMonth() - b.costPerMonth()) },
     };
     pages.addTable(t);
+    gpuDefinitionNote(in, pages, b.gpus);
     if (in.hasPrices && in.pricedNodes < b.nodes)
         pages.addParagraph(QStringLiteral("%1 of the %2 nodes have no known price (or a price of $0): they count $0 in the costs.")
                                .arg(reportCount(b.nodes - in.pricedNodes), reportCount(b.nodes)),
@@ -497,9 +518,18 @@ void wasteSection(const FleetReportInput& in, ReportPages& pages)
 void mapsSection(const FleetReportInput& in, ReportPages& pages)
 {
     pages.addHeading(QStringLiteral("The map"), 1);
-    pages.addParagraph(QStringLiteral("Every node is one cell, nested by region, zone and network layer; one cell is one node at any "
-                                      "size. Colours: %1 (viridis; the legend at the right of each map gives the scale). ")
-                           .arg(in.maps.metricTitle),
+    // The nesting is the topology's own levels (a trace may be nested by GPU model, a fleet by
+    // region, zone and network layer): named by their keys, outermost first.
+    QString nesting = QStringLiteral("not nested (the topology has no levels)");
+    if (in.topology && !in.topology->levelKeys().empty()) {
+        QStringList keys;
+        for (int level = 1; level <= static_cast<int>(in.topology->levelKeys().size()); ++level)
+            keys << reportSafeText(q(model::levelUserKey(*in.topology, level)));
+        nesting = QStringLiteral("nested by the topology's levels, outermost first: %1").arg(keys.join(QStringLiteral(", ")));
+    }
+    pages.addParagraph(QStringLiteral("Every node is one cell, %1; one cell is one node at any "
+                                      "size. Colours: %2 (viridis; the legend at the right of each map gives the scale). ")
+                           .arg(nesting, in.maps.metricTitle),
         8.5);
     const qreal height = in.maps.after.isNull() ? 520 : 330;
     if (in.maps.before.isNull()) {
@@ -535,15 +565,20 @@ void mapsSection(const FleetReportInput& in, ReportPages& pages)
     const QString domains = in.maps.zoomed.size() == 1
         ? QStringLiteral("the domain")
         : QStringLiteral("the %1 domains").arg(reportCount(static_cast<std::int64_t>(in.maps.zoomed.size())));
-    pages.addParagraph(QStringLiteral("The map zoomed to %1 the plan changes most (most nodes %2, then most pods %3), "
+    pages.addParagraph(QStringLiteral("The map zoomed to %1 the plan changes most (most nodes %2, then most pods %3, then most pending pods placed), "
                                       "before and after the plan, each with its legend and scale.")
                            .arg(domains, kind.removed(), pods),
         8.5);
     for (const ZoomedMaps& z : in.maps.zoomed) {
-        const QString what = QStringLiteral("%1 (%2 nodes): %3 nodes %4, %5 pods %6")
-                                 .arg(z.domain, reportCount(z.nodes), reportCount(z.nodesFreed), kind.removed(), reportCount(z.podsMoved), pods);
+        QString what = QStringLiteral("%1 (%2 nodes): %3 nodes %4, %5 pods %6")
+                           .arg(z.domain, reportCount(z.nodes), reportCount(z.nodesFreed), kind.removed(), reportCount(z.podsMoved), pods);
+        // Pending pods given a node here had none to move from: counted apart, not as moved.
+        if (z.pendingPlaced > 0)
+            what += QStringLiteral(", %1 pending pods placed").arg(reportCount(z.pendingPlaced));
         pages.addImage(z.before, 300, QStringLiteral("Before the plan: ") + what + QLatin1Char('.'));
-        pages.addImage(z.after, 300, QStringLiteral("After the plan: ") + what + QLatin1Char('.'));
+        pages.addImage(z.after, 300,
+            QStringLiteral("After the plan: ") + what + QLatin1Char('.')
+                + (z.afterPlanKey.isEmpty() ? QString() : QStringLiteral(" Plan marks here: ") + z.afterPlanKey.join(QStringLiteral(", ")) + QLatin1Char('.')));
     }
 }
 
@@ -580,6 +615,29 @@ QString reportSafeText(const QString& text)
     return QString::fromStdString(importers::escapedText(text.toStdString(), 4096));
 }
 
+// Under the title, before anything a reader could take for a valid review: how many of the
+// plan's actions do not hold on this state (the figures after apply only those that do, as
+// `plan check` replays the plan), and that the plan was made on another state where it was.
+void notHoldingBanner(const FleetReportInput& in, ReportPages& pages)
+{
+    if (!in.evaluation)
+        return;
+    const auto& actions = in.evaluation->actions;
+    const auto broken = std::count_if(actions.begin(), actions.end(), [](const model::AppliedAction& a) { return !a.holds; });
+    if (broken == 0)
+        return;
+    const QString counts = QStringLiteral("%1 of %2 actions do not hold").arg(reportCount(broken), reportCount(static_cast<std::int64_t>(actions.size())));
+    const QString head = in.planNote.isEmpty()
+        ? QStringLiteral("This plan does not hold on this cluster state: %1 here.").arg(counts)
+        : QStringLiteral("This plan was made on another cluster state: %1 here.").arg(counts);
+    // Okabe-Ito vermillion, darkened for text: the rows that do not hold are filled in its light tint.
+    pages.addParagraph(head, 12, true, QColor(0xa8, 0x3c, 0x00));
+    pages.addParagraph(QStringLiteral("The figures and maps after the plan apply only the actions that hold; \"The plan\" lists the "
+                                      "others with their reasons. `fleetscope plan check` and `fleetscope report` exit with status 1 "
+                                      "for this plan on this state."),
+        9, false, QColor(0xa8, 0x3c, 0x00));
+}
+
 void buildFleetReport(const FleetReportInput& in, ReportPages& pages)
 {
     // Text from the input (file names, plan names, a document's source label) is shown as
@@ -589,6 +647,7 @@ void buildFleetReport(const FleetReportInput& in, ReportPages& pages)
     for (const QString& line : in.provenance)
         provenance.push_back(reportSafeText(line));
     pages.addHeading(reportSafeText(in.title), 1);
+    notHoldingBanner(in, pages);
     ReportPages::Table about;
     about.header = { QStringLiteral("About this report"), QString() };
     about.columnShares = { 0.22, 0.78 };

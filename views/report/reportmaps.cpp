@@ -8,6 +8,7 @@
 #include "model/nodeproblems.h"
 #include "model/report/reportfigures.h"
 #include "views/map/maplegend.h"
+#include "views/map/mapmetric.h"
 #include "model/metrics/planmetrics.h"
 #include "views/map/fleetmapview.h"
 #include "views/plan/planmarksbuilder.h"
@@ -17,7 +18,9 @@
 #include <QLoggingCategory>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <functional>
+#include <iterator>
 
 namespace fleet::views {
 
@@ -99,8 +102,9 @@ struct ReportMapRenderer::Private {
     ReportMaps out;
     std::unique_ptr<FleetMapView> view;
     std::vector<model::DomainChange> domains;
-    std::vector<model::NodeId> problems; // the nodes the window's map marks (findNodeProblems())
     std::shared_ptr<const model::PlanLedger> state;
+    std::vector<model::NodeId> problems;        // the whole fleet's problem nodes (markers; findNodeProblems(), found on a worker)
+    std::shared_ptr<const PlanMarks> marks;     // the whole plan's marks (null before the maps under the plan)
     std::string base; // the plan metrics' base: "gpu", "cpu" or "memory"
     std::vector<std::function<bool()>> steps; // each draws one map (or readies the next); false: stop, nothing more can be drawn
     std::size_t next = 0;
@@ -154,7 +158,7 @@ struct ReportMapRenderer::Private {
         view->setCluster(input.store, input.topology);
         view->setPrices(input.prices);
         // The markers and their counts the window's map shows (no drag key: nothing is dragged here).
-        view->setProblemNodes(std::move(problems));
+        view->setProblemNodes(problems); // kept: the zoomed maps count theirs, the fleet's again after
         std::shared_ptr<const model::Metric> before = model::MetricRegistry::builtin().find(input.metric);
         if (!before)
             before = model::MetricRegistry::builtin().find("gpu");
@@ -187,6 +191,7 @@ struct ReportMapRenderer::Private {
             z.nodes = c.nodes;
             z.nodesFreed = c.nodesFreed;
             z.podsMoved = c.podsMoved;
+            z.pendingPlaced = c.pendingPlaced;
             out.zoomed.push_back(std::move(z));
         }
         // The steps under the plan, one map each: the zoomed maps before, then after, the whole
@@ -204,12 +209,13 @@ struct ReportMapRenderer::Private {
         for (std::size_t i = 0; i < domains.size(); ++i)
             steps.push_back([this, i] {
                 frame(domains[i].domain);
+                if (const MapLegend* l = legend())
+                    out.zoomed[i].afterPlanKey = legendPlanKey(*l);
                 grab("zoomed after", [this, i](QImage image) { out.zoomed[i].after = zoomedImage(image); });
                 return true;
             });
         steps.push_back([this] {
-            view->setNodeMask(nullptr);
-            view->resetView();
+            showWholeFleet();
             grab("after", [this](QImage image) { out.after = std::move(image); });
             return true;
         });
@@ -225,19 +231,61 @@ struct ReportMapRenderer::Private {
     }
 
     // A zoomed map shows its domain whole and centred, named by the breadcrumb; the nodes of
-    // other domains that the view's shape leaves in sight are dimmed.
+    // other domains that the view's shape leaves in sight are dimmed (with their markers and
+    // marks). Its legend counts the domain's nodes, what the map is of, not the fleet's.
     void frame(model::DomainId domain)
     {
         auto mask = std::make_shared<std::vector<std::uint8_t>>(input.store->nodeCount(), 0);
         for (const model::NodeId n : input.topology->domainNodes(domain))
             (*mask)[n.index()] = 1;
-        view->setNodeMask(std::move(mask));
+        auto inside = [&](model::NodeId n) { return n.index() < mask->size() && (*mask)[n.index()] != 0; };
+        view->setNodeMask(mask);
         view->frameDomain(domain);
+        if (MapLegend* l = legend()) {
+            l->setCountedNodes(mask);
+            // The marker layer's kinds (MarkerLayer: NotReady, else cordoned, else another problem).
+            std::vector<std::uint8_t> problem(input.store->nodeCount(), 0);
+            for (const model::NodeId n : problems)
+                if (inside(n))
+                    problem[n.index()] = 1;
+            std::size_t notReady = 0, cordoned = 0, other = 0;
+            for (const model::NodeId n : input.topology->domainNodes(domain))
+                switch (nodeMark(*input.store, n)) {
+                case NodeMark::NotReady:
+                    ++notReady;
+                    break;
+                case NodeMark::Cordoned:
+                    ++cordoned;
+                    break;
+                case NodeMark::None:
+                    other += problem[n.index()];
+                    break;
+                }
+            l->setMarkerCounts(notReady, cordoned, other);
+            if (marks) {
+                auto in = [&](const std::vector<model::NodeId>& nodes) {
+                    return static_cast<std::size_t>(std::count_if(nodes.begin(), nodes.end(), inside));
+                };
+                l->setPlanMarkCounts({ in(marks->changed), in(marks->violations), in(marks->emptied), in(marks->removed) });
+            }
+        }
+    }
+
+    // The whole fleet after the zoomed maps: every marker and mark again, no domain named.
+    void showWholeFleet()
+    {
+        view->setNodeMask(nullptr);
+        if (MapLegend* l = legend())
+            l->setCountedNodes(nullptr);
+        view->setProblemNodes(problems); // the legend's marker counts again the fleet's
+        if (marks)
+            view->setPlanMarks(marks);   // and its plan counts
+        view->resetView();
     }
 
     void showAfter()
     {
-        view->setNodeMask(nullptr);
+        showWholeFleet();
         // Under the plan, the base the loaded map shows: gpu on a fleet without accelerators is
         // CPU there (the window's gpu metric falls back to CPU requested), so it is CPU here too.
         base = input.metric == "cpu" || input.metric == "memory" ? input.metric : std::string("gpu");
@@ -248,7 +296,8 @@ struct ReportMapRenderer::Private {
         // The plan's marks on every map under it, as the window shows them: drawn inside the cells
         // (or as pixels of the cells where tens of thousands are marked), they leave the colours
         // under the plan readable, and tell a drained node from one the metric does not apply to.
-        view->setPlanMarks(buildPlanMarks(*input.engine, input.topology.get()));
+        marks = buildPlanMarks(*input.engine, input.topology.get());
+        view->setPlanMarks(marks);
         view->setMetric(model::makePlanMetric(state, base, model::PlanMetricKind::After));
         QCoreApplication::processEvents();
         out.afterTitle = QString::fromStdString(view->currentMetric().title());

@@ -399,10 +399,12 @@ QByteArray ReportPages::pdf(const QString& title, const QString& creator) const
     return bytes;
 }
 
-QImage ReportPages::pageImage(int index, int width) const
+QImage ReportPages::pageImage(int index, int width, int height) const
 {
     const qreal scale = width / m_pageSize.width();
-    QImage image(width, static_cast<int>(std::lround(m_pageSize.height() * scale)), QImage::Format_RGB32);
+    if (height <= 0)
+        height = static_cast<int>(std::lround(m_pageSize.height() * scale));
+    QImage image(width, height, QImage::Format_RGB32);
     // 72 dpi, as the layout measured the fonts; the painter's scale makes the pixels.
     image.setDotsPerMeterX(kDotsPerMeterAt72Dpi);
     image.setDotsPerMeterY(kDotsPerMeterAt72Dpi);
@@ -410,7 +412,7 @@ QImage ReportPages::pageImage(int index, int width) const
     QPainter painter(&image);
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.setRenderHint(QPainter::TextAntialiasing, true);
-    painter.scale(scale, scale);
+    painter.scale(scale, height / m_pageSize.height());
     paintPage(painter, index);
     painter.end();
     return image;

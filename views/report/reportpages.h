@@ -82,8 +82,11 @@ public:
     /// The whole document as PDF bytes (QPdfWriter into a buffer; PDF metadata title and
     /// creator set). Returns empty bytes when painting failed.
     [[nodiscard]] QByteArray pdf(const QString& title, const QString& creator) const;
-    /// Page `index` as an image of `width` pixels (the height follows the page's aspect).
-    [[nodiscard]] QImage pageImage(int index, int width) const;
+    /// Page `index` as an image of `width` pixels; `height` 0: the height follows the page's
+    /// aspect, else the page is stretched to it (callers keep it within a percent or so of the
+    /// aspect's height: an A4 page of 595 x 842 points gives 3,510 pixels at 2,480 wide where
+    /// A4's 210 x 297 mm at 300 dpi is 2,480 x 3,508).
+    [[nodiscard]] QImage pageImage(int index, int width, int height = 0) const;
 
 private:
     struct Item {

@@ -309,7 +309,7 @@ QString PlanLayer::markMeaning(PlanMarkKind kind)
 {
     switch (kind) {
     case PlanMarkKind::Changed:
-        return QStringLiteral("Pods moved");
+        return QStringLiteral("Nodes with pods moved in or out"); // the outline is on nodes; a count of pods it is not
     case PlanMarkKind::Violation:
         return QStringLiteral("Override");
     case PlanMarkKind::Emptied:

@@ -80,8 +80,9 @@ public:
     /// of at least kInCellMarkPx: the legend's key uses it, so the key cannot drift from the
     /// map. Thread: GUI thread.
     static void drawMark(QPainter& painter, PlanMarkKind kind, const QRectF& cell);
-    /// What a mark of `kind` means, short enough for the legend's width: "Pods moved" (to or
-    /// from the node), "Override" (a move applied although infeasible), "Emptied", "Removed"
+    /// What a mark of `kind` means, for the legend's key (its label wraps there): "Nodes with
+    /// pods moved in or out" (the outline marks nodes, so the key's count is of nodes, not of the
+    /// pods moved), "Override" (a move applied although infeasible), "Emptied", "Removed"
     /// (drained or failed).
     [[nodiscard]] static QString markMeaning(PlanMarkKind kind);
     [[nodiscard]] static QColor feasibleTargetColor() { return QColor(60, 230, 90); }
