@@ -377,8 +377,11 @@ int runPlanConsolidate(const QStringList& arguments)
     plan.actions.insert(plan.actions.end(), ours.actions.begin(), ours.actions.end());
     // Why each other node stays, as this search found it: a report of the plan reads it rather
     // than running the search again (plan-v1.md, "consolidation").
-    if (!ours.actions.empty() && !ours.cancelled)
+    if (!ours.actions.empty() && !ours.cancelled) {
         plan.consolidation = importers::planKeptRecord(store, ours);
+        if (lp.valid) // the report shows it beside the plan: at 100,000 nodes it takes a minute to compute again
+            plan.consolidation->lpBound = importers::PlanKeptRecord::LpBound { lp.nodes, lp.buildSeconds + lp.solveSeconds };
+    }
     const std::string planPath = output.toStdString();
     try {
         importers::writeOutputFile(planPath, importers::planJson(plan), planOutput);

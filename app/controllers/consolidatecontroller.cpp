@@ -200,8 +200,10 @@ void ConsolidateController::onResult(std::uint64_t generation, std::shared_ptr<m
             : tr("Consolidate: place %1 pending pods, drain %2 nodes")
                   .arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_last.pendingPlaced.size()))),
                       QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_last.drained.size()))));
-        if (m_plan->adoptStep(engine, appliedBefore, text, std::move(prepared)))
+        if (m_plan->adoptStep(engine, appliedBefore, text, std::move(prepared))) {
+            m_lastKept = record;
             m_plan->setConsolidationKept(std::move(record));
+        }
         else
             m_plan->drainNodes(m_last.drained, m_last.pendingPlaced); // the plan moved on meanwhile: applied here
     }
@@ -291,7 +293,7 @@ void ConsolidateController::startLpBound(std::int64_t volumeBound)
     QPointer<ConsolidateController> self(this);
     auto store = m_plan->store();
     auto reading = std::make_shared<StoreReadGuard>(m_plan->shownStore()); // a live batch waits for this worker
-    (void)QtConcurrent::run(longWorkPool(), [self, generation, store, reading, volumeBound, placed = m_last.pendingPods] {
+    (void)QtConcurrent::run(longWorkPool(), [self, generation, store, reading, volumeBound, placed = m_last.pendingPods, kept = m_lastKept] {
         model::PackingRelaxationOptions options;
         options.timeLimitSeconds = kLpBoundSeconds;
         model::PackingBound lp;
@@ -301,10 +303,25 @@ void ConsolidateController::startLpBound(std::int64_t volumeBound)
             lp.status = std::string("failed: ") + e.what();
         }
         const double seconds = lp.buildSeconds + lp.solveSeconds;
+        // The search's record with the bound, copied here (80,000 entries at 100,000 nodes).
+        std::shared_ptr<const importers::PlanKeptRecord> withBound;
+        if (lp.valid && kept) {
+            auto copy = std::make_shared<importers::PlanKeptRecord>(*kept);
+            copy->lpBound = importers::PlanKeptRecord::LpBound { lp.nodes, seconds };
+            withBound = std::move(copy);
+        }
         QMetaObject::invokeMethod(
-            self, [self, generation, volumeBound, lp, seconds] {
-                if (self && generation == self->m_resultGeneration)
-                    self->showLpBound(volumeBound, lp.valid, lp.nodes, QString::fromStdString(lp.status), seconds);
+            self, [self, generation, volumeBound, lp, seconds, kept, withBound] {
+                if (!self || generation != self->m_resultGeneration)
+                    return;
+                // The plan file records the bound beside the search's reasons (a report shows
+                // it; at 100,000 nodes it takes a minute to compute), while the plan's record is
+                // still this search's.
+                if (withBound && kept == self->m_lastKept && self->m_plan->consolidationKept() == kept) {
+                    self->m_lastKept = withBound;
+                    self->m_plan->setConsolidationKept(withBound);
+                }
+                self->showLpBound(volumeBound, lp.valid, lp.nodes, QString::fromStdString(lp.status), seconds);
             },
             Qt::QueuedConnection);
     });

@@ -91,6 +91,9 @@ private:
     std::uint64_t m_generation = 0;
     bool m_running = false;
     model::ConsolidationResult m_last;
+    /// The kept record the last result gave the plan (PlanController::setConsolidationKept()),
+    /// then the same with its LP bound once that is known.
+    std::shared_ptr<const importers::PlanKeptRecord> m_lastKept;
     std::uint64_t m_resultGeneration = 0; // bumped per result shown: an older LP answer is dropped
     QString m_lpText;
 };

@@ -110,6 +110,7 @@ std::unique_ptr<ReportJob> startReport(ReportSubject subject)
             if (recorded.kept) {
                 out.kept = std::move(recorded.kept);
                 out.recorded = true;
+                out.lpBoundNodes = recorded.lpBoundNodes;
                 return out;
             }
             if (!out.note.empty())
@@ -191,6 +192,7 @@ FinishedReport finishReport(ReportJob& job, views::ReportMaps maps, bool png, in
         if (kept.kept)
             input.kept = &*kept.kept;
         input.keptRecorded = kept.recorded;
+        input.lpBoundNodes = kept.lpBoundNodes;
         out.keptNote = kept.note;
     }
     views::ReportPages pages(input.title);

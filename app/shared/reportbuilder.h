@@ -57,6 +57,7 @@ struct KeptReasons {
     /// (model/search/keptreplay.h); nullopt when no search wrote the plan as it stands.
     std::optional<model::KeptReplay> kept;
     bool recorded = false; // `kept` is the plan file's record, not a replay
+    std::int64_t lpBoundNodes = -1; // the record's LP bound (RecordedKept::lpBoundNodes), -1: none
     /// Why the plan's recorded reasons are not used (importers::RecordedKept::problem, then
     /// "; the search is replayed instead"): "" when they are, or when the plan has none.
     std::string note;

@@ -203,7 +203,7 @@ public:
                 + std::to_string(PlanKeptRecord::kVersion) + "): not read";
             return;
         }
-        const dom::object o = object(e, path, { "version", "order", "actionsSha256", "kept" });
+        const dom::object o = object(e, path, { "version", "order", "actionsSha256", "kept", "lpBound" });
         PlanKeptRecord r;
         r.order = bounded(o, "order", path, false);
         r.actionsSha256 = nonEmpty(o, "actionsSha256", path);
@@ -242,6 +242,24 @@ public:
                 }
             }
             r.kept.push_back(std::move(entry));
+        }
+        if (dom::element lp; o.at_key("lpBound").get(lp) == simdjson::SUCCESS) {
+            const std::string at = path + ".lpBound";
+            const dom::object lo = object(lp, at, { "nodes", "seconds" });
+            PlanKeptRecord::LpBound bound;
+            bound.nodes = count(lo, "nodes", at);
+            dom::element seconds;
+            if (lo.at_key("seconds").get(seconds) != simdjson::SUCCESS)
+                fail(at, "missing field \"seconds\"");
+            double sv = -1;
+            if (std::int64_t iv = 0; seconds.get_int64().get(iv) == simdjson::SUCCESS)
+                sv = static_cast<double>(iv);
+            else if (seconds.get_double().get(sv) != simdjson::SUCCESS)
+                fail(at + ".seconds", "expected a number");
+            if (!(sv >= 0 && sv <= 366.0 * 86400))
+                fail(at + ".seconds", "expected seconds from 0 to a year");
+            bound.seconds = sv;
+            r.lpBound = bound;
         }
         plan.consolidation = std::move(r);
     }
@@ -530,6 +548,12 @@ void writeKeptRecord(JsonWriter& w, const PlanKeptRecord& r, const std::string& 
         w.endObject();
     }
     w.endArray();
+    if (r.lpBound) {
+        w.key("lpBound").beginObject();
+        w.key("nodes").value(r.lpBound->nodes);
+        w.key("seconds").value(r.lpBound->seconds);
+        w.endObject();
+    }
     w.endObject();
 }
 

@@ -151,6 +151,9 @@ RecordedKept recordedKept(const model::ClusterStore& store, const PlanDocument& 
         replay.kept.push_back(std::move(k));
     }
     out.kept = std::move(replay);
+    // A bound above the nodes there are bounds nothing: a record that says so is not believed.
+    if (record.lpBound && record.lpBound->nodes <= static_cast<std::int64_t>(present))
+        out.lpBoundNodes = record.lpBound->nodes;
     return out;
 }
 

@@ -32,6 +32,9 @@ struct RecordedKept {
     /// ("the plan's recorded reasons why nodes stay name node \"x\", which this state lacks");
     /// "" when it is used, or when the plan records none and names no reason (an old plan).
     std::string problem;
+    /// The record's LP bound (PlanKeptRecord::lpBound), nodes, when the record is used and its
+    /// bound is at most the state's present nodes; -1 otherwise.
+    std::int64_t lpBoundNodes = -1;
 };
 
 /// Checks `plan.consolidation` against `store` (the state the report is of, whose source is

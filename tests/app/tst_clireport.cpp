@@ -623,6 +623,20 @@ void TstCliReport::boundAndBaselineArePlanConsolidates()
     QVERIFY(plan.hasMatch());
     QCOMPARE(plan.captured(1).toLongLong(), ours.value(QStringLiteral("nodesAfter")).toInteger());
     QCOMPARE(plan.captured(2).toLongLong(), ours.value(QStringLiteral("nodesFreed")).toInteger());
+    // The LP bound the search computed is recorded in the plan file and shown, not computed
+    // again; the plan's ratio is over the better of the two bounds, as `plan consolidate` says.
+    const QJsonObject lp = m_consolidate.value(QStringLiteral("lpBound")).toObject();
+    QCOMPARE(lp.value(QStringLiteral("status")).toString(), QStringLiteral("optimal"));
+    const QString lpNodes = QString::number(lp.value(QStringLiteral("nodes")).toInteger());
+    QVERIFY2(QRegularExpression(QStringLiteral("LP bound on the node count\\s{2,}") + lpNodes + QStringLiteral("\\s")).match(text).hasMatch(),
+        qPrintable(lpNodes + QLatin1Char(' ') + text.mid(text.indexOf(QStringLiteral("Lower bound on the node count")), 300)));
+    const auto planRatio = QRegularExpression(QStringLiteral("This plan\\s{2,}\\d+\\s{2,}\\d+\\s{2,}\\S+\\s{2,}([\\d.]+)")).match(text);
+    QVERIFY2(planRatio.hasMatch(), qPrintable(text.mid(text.indexOf(QStringLiteral("This plan")), 200)));
+    QCOMPARE(planRatio.captured(1), QString::number(m_consolidate.value(QStringLiteral("ratioToBetterBound")).toDouble(), 'f', 3));
+    QFile planFile(m_consolidation);
+    QVERIFY(planFile.open(QIODevice::ReadOnly));
+    QVERIFY2(QJsonDocument::fromJson(planFile.readAll()).object().value(QStringLiteral("consolidation")).toObject().contains(QStringLiteral("lpBound")),
+        "plan consolidate records its LP bound in the plan file");
 }
 
 void TstCliReport::whyNodesStayIsPlanConsolidates()

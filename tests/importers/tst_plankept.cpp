@@ -14,6 +14,7 @@
 #include "model/search/keptreplay.h"
 
 #include <QRegularExpression>
+#include <tuple>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -64,6 +65,7 @@ private slots:
     void malformedRecordRefusesTheFile_data();
     void malformedRecordRefusesTheFile();
     void laterRecordVersionIsNotRead();
+    void lpBoundIsReadWhereBelieved();
 
 private:
     importers::LoadedCluster m_cluster;
@@ -252,6 +254,46 @@ void TestPlanKept::laterRecordVersionIsNotRead()
     const importers::RecordedKept recorded = importers::recordedKept(*m_cluster.store, back, m_source);
     QVERIFY(!recorded.kept);
     QVERIFY2(recorded.problem.find("version 2 (this Fleetscope reads 1): not read") != std::string::npos, recorded.problem.c_str());
+}
+
+void TestPlanKept::lpBoundIsReadWhereBelieved()
+{
+    // Written and read back; believed beside a usable record when it is at most the nodes there.
+    importers::PlanDocument plan = m_plan;
+    plan.consolidation->lpBound = importers::PlanKeptRecord::LpBound { 421, 1.25 };
+    const importers::PlanDocument back = importers::parsePlanText(importers::planJson(plan), "lp.json");
+    QVERIFY(back.consolidation && back.consolidation->lpBound);
+    QCOMPARE(back.consolidation->lpBound->nodes, std::int64_t(421));
+    QCOMPARE(back.consolidation->lpBound->seconds, 1.25);
+    QCOMPARE(importers::recordedKept(*m_cluster.store, back, m_source).lpBoundNodes, std::int64_t(421));
+    // Without one (--lp-time-limit 0), none; above the state's 600 nodes, not believed.
+    QCOMPARE(importers::recordedKept(*m_cluster.store, m_plan, m_source).lpBoundNodes, std::int64_t(-1));
+    plan.consolidation->lpBound->nodes = 601;
+    QCOMPARE(importers::recordedKept(*m_cluster.store, importers::parsePlanText(importers::planJson(plan), "lp.json"), m_source).lpBoundNodes,
+        std::int64_t(-1));
+    // On another state the whole record is stale, the bound with it.
+    plan.consolidation->lpBound->nodes = 421;
+    importers::PlanSource other = m_source;
+    other.simulated = "nodes=600 seed=4 regions=1";
+    QCOMPARE(importers::recordedKept(*m_cluster.store, importers::parsePlanText(importers::planJson(plan), "lp.json"), other).lpBoundNodes,
+        std::int64_t(-1));
+    // A malformed bound refuses the file with its path.
+    const std::string good = importers::planJson(plan);
+    for (const auto& [from, to, error] : { std::tuple { std::string("\"nodes\": 421"), std::string("\"nodes\": -3"), std::string("at $.consolidation.lpBound.nodes") },
+             std::tuple { std::string("\"seconds\": 1.25"), std::string("\"seconds\": \"soon\""), std::string("at $.consolidation.lpBound.seconds: expected a number") },
+             std::tuple { std::string("\"seconds\": 1.25"), std::string("\"seconds\": 1e300"), std::string("at $.consolidation.lpBound.seconds: expected seconds") },
+             std::tuple { std::string("\"nodes\": 421"), std::string("\"nodes\": 421, \"x\": 1"), std::string("at $.consolidation.lpBound: unknown field \"x\"") } }) {
+        std::string bad = good;
+        const std::size_t at = bad.find(from, bad.find("\"lpBound\""));
+        QVERIFY(at != std::string::npos);
+        bad.replace(at, from.size(), to);
+        try {
+            (void)importers::parsePlanText(bad, "bad.json");
+            QFAIL(qPrintable(QString::fromStdString("read: " + to)));
+        } catch (const importers::PlanFileError& e) {
+            QVERIFY2(std::string(e.what()).find(error) != std::string::npos, e.what());
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestPlanKept)

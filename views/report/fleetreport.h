@@ -53,6 +53,10 @@ struct FleetReportInput {
     /// (model::whyNodesStay()) under another heading.
     const model::KeptReplay* kept = nullptr;
     bool keptRecorded = false; // `kept` was read from the plan file (the search recorded it), not replayed
+    /// The LP bound the search that wrote the plan recorded (COIN-OR Clp over pod and node
+    /// classes, model/search/packingrelaxation.h), nodes; -1: none (too slow to compute here at
+    /// 100,000 nodes, so only a recorded one is shown).
+    std::int64_t lpBoundNodes = -1;
     /// model::planRisks() of `evaluation`, when the caller computed it (on a worker, beside
     /// the maps); null: computed here.
     const model::PlanRisks* risks = nullptr;
