@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "comparecontroller.h"
 
+#include "app/cli/clustersource.h"
 #include "app/cli/commandlinepath.h"
 #include "app/controllers/importcontroller.h"
 #include "app/controllers/longjob.h"
@@ -11,7 +12,10 @@
 #include "app/window/mainwindow.h"
 
 #include "importers/clusterloader.h"
+#include "importers/document/planoutcome.h"
 #include "importers/document/statediff.h"
+#include "importers/export/planoutcomeformat.h"
+#include "importers/plan/planfile.h"
 #include "importers/output/outputfile.h"
 #include "importers/export/statediffformat.h"
 #include "model/figures.h"
@@ -21,14 +25,23 @@
 #include "model/plan/planprices.h"
 #include "app/controllers/plancontroller.h"
 #include "views/itemmodels/changesmodel.h"
+#include "views/itemmodels/planoutcomemodel.h"
 #include "views/map/comparedmarks.h"
 #include "views/map/fleetmapview.h"
 #include "views/panels/changespanel.h"
 
 #include <QCoreApplication>
 #include <QAction>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
@@ -54,6 +67,9 @@ struct ComparedState {
     std::shared_ptr<const model::LaterState> later;
     /// The nodes added and removed, as the map marks them.
     std::shared_ptr<const views::ComparedMarks> marks;
+    /// The plan open at the comparison against the later state (null: no plan was open).
+    std::shared_ptr<const importers::PlanOutcome> outcome;
+    QString planLabel; ///< the plan's file, or "The window's plan"
 };
 
 namespace {
@@ -110,8 +126,14 @@ CompareController::CompareController(MainWindow* window, QMenu* file)
 {
     QAction* compare = file->addAction(tr("Compare &With\u2026"), this, &CompareController::showDialog);
     compare->setObjectName(QStringLiteral("actionCompareWith"));
+    QAction* compareLive = file->addAction(tr("Compare With Li&ve Cluster\u2026"), this, &CompareController::showLiveDialog);
+    compareLive->setObjectName(QStringLiteral("actionCompareWithLive"));
+    compareLive->setToolTip(tr("Compare the shown state with a live cluster now (one read-only LIST)"));
     QAction* exportChanges = file->addAction(tr("Export C&hanges\u2026"), this, &CompareController::showExportDialog);
     exportChanges->setObjectName(QStringLiteral("actionExportChanges"));
+    QAction* exportOutcome = file->addAction(tr("Export Plan O&utcome\u2026"), this, &CompareController::showExportOutcomeDialog);
+    exportOutcome->setObjectName(QStringLiteral("actionExportPlanOutcome"));
+    exportOutcome->setToolTip(tr("What of the open plan the compared state shows carried out, as fleetscope diff --plan writes it"));
 
     m_panel = new views::ChangesPanel(window);
     m_dock = new QDockWidget(tr("Changes"), window);
@@ -121,6 +143,7 @@ CompareController::CompareController(MainWindow* window, QMenu* file)
     window->addDockWidget(Qt::RightDockWidgetArea, m_dock);
     m_dock->hide();
     connect(m_panel, &views::ChangesPanel::nodeActivated, this, &CompareController::selectNode);
+    connect(m_panel, &views::ChangesPanel::exportOutcomeRequested, this, &CompareController::showExportOutcomeDialog);
     // The "then" of the dock is the shown cluster: a new one makes it stale.
     connect(window, &MainWindow::clusterShown, this, &CompareController::clear);
     // The dialog's Cancel: nothing is shown, at once (the worker's result is dropped).
@@ -137,6 +160,11 @@ CompareController::~CompareController()
 std::shared_ptr<const importers::StateDiff> CompareController::diff() const
 {
     return m_shown ? m_shown->diff : nullptr;
+}
+
+std::shared_ptr<const importers::PlanOutcome> CompareController::planOutcome() const
+{
+    return m_shown ? m_shown->outcome : nullptr;
 }
 
 void CompareController::showDialog()
@@ -179,6 +207,65 @@ bool CompareController::compareWithSimulated(std::size_t nodeCount, std::uint64_
         [spec](importers::ImportProgress* progress) { return importers::loadSimulatedCluster(spec, progress); });
 }
 
+void CompareController::showLiveDialog()
+{
+    if (!m_window->cluster()) {
+        QMessageBox::information(m_window, tr("Nothing to Compare"), tr("Open a cluster first: it is compared with a later state."));
+        return;
+    }
+    QDialog dialog(m_window);
+    dialog.setObjectName(QStringLiteral("compareLiveDialog"));
+    dialog.setWindowTitle(tr("Compare With Live Cluster"));
+    auto* form = new QFormLayout(&dialog);
+    auto* note = new QLabel(tr("The shown state is compared with the cluster as it is now: one LIST of its nodes, pods, PDBs and "
+                               "namespaces, read-only."),
+        &dialog);
+    note->setWordWrap(true);
+    form->addRow(note);
+    auto* kubeconfig = new QLineEdit(m_lastKubeconfig, &dialog);
+    kubeconfig->setObjectName(QStringLiteral("compareLiveKubeconfig"));
+    kubeconfig->setPlaceholderText(tr("KUBECONFIG, or ~/.kube/config"));
+    kubeconfig->setMinimumWidth(kubeconfig->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 48);
+    auto* browse = new QPushButton(tr("Browse\u2026"), &dialog);
+    connect(browse, &QPushButton::clicked, &dialog, [&dialog, kubeconfig] {
+        const QString path = QFileDialog::getOpenFileName(&dialog, tr("Kubeconfig"),
+            kubeconfig->text().isEmpty() ? QDir::homePath() + QStringLiteral("/.kube") : QFileInfo(kubeconfig->text()).absolutePath());
+        if (!path.isEmpty())
+            kubeconfig->setText(path);
+    });
+    auto* row = new QHBoxLayout;
+    row->addWidget(kubeconfig, 1);
+    row->addWidget(browse);
+    form->addRow(tr("&Kubeconfig:"), row);
+    auto* context = new QLineEdit(m_lastContext, &dialog);
+    context->setObjectName(QStringLiteral("compareLiveContext"));
+    context->setPlaceholderText(tr("its current-context"));
+    form->addRow(tr("&Context:"), context);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Compare"));
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    const bool accepted = dialog.exec() == QDialog::Accepted;
+    m_window->restoreMapFocus();
+    if (!accepted)
+        return;
+    m_lastKubeconfig = kubeconfig->text().trimmed();
+    m_lastContext = context->text().trimmed();
+    compareWithLive(m_lastKubeconfig, m_lastContext);
+}
+
+bool CompareController::compareWithLive(const QString& kubeconfig, const QString& context)
+{
+    ClusterSource source;
+    source.live = true;
+    source.kubeconfig = kubeconfig;
+    source.context = context;
+    // One LIST, not cancellable inside: a cancel drops its result, and the request timeout
+    // bounds how long the comparison's worker stays busy with it.
+    return start(clusterSourceLabel(source), [source](importers::ImportProgress*) { return loadClusterOnly(source); });
+}
+
 template <class Load>
 bool CompareController::start(const QString& label, Load load)
 {
@@ -191,9 +278,31 @@ bool CompareController::start(const QString& label, Load load)
     cancel();
     m_window->statusBar()->showMessage(tr("Comparing with %1\u2026").arg(label));
     auto reading = std::make_shared<StoreReadGuard>(cluster->store); // a live batch waits for the worker
+    // The plan open now, made on the shown state: its actions copied here (the engine is the
+    // plan controller's and changes with the next gesture; one allocation, as the report's copy).
+    struct OpenPlan {
+        importers::PlanDocument plan;
+        std::string label;
+        std::shared_ptr<const model::ClusterStore> store; // the engine's state: the shown one with the plan's template pods
+        std::shared_ptr<const model::Topology> topology;
+    };
+    auto open = std::make_shared<OpenPlan>();
+    if (PlanController* planController = m_window->planController()) {
+        if (const std::shared_ptr<const model::PlanEngine> engine = planController->engine(); engine && !engine->applied().empty()) {
+            open->plan.actions.reserve(engine->applied().size());
+            for (const model::AppliedAction& a : engine->applied())
+                open->plan.actions.push_back(a.action);
+            const QString path = m_window->planPath();
+            open->label = path.isEmpty() ? std::string("The window's plan") : QFileInfo(path).fileName().toStdString();
+            open->store = planController->store();
+            open->topology = planController->topology();
+        }
+    }
+    if (open->plan.actions.empty() || !open->store || !open->topology)
+        open.reset();
     m_job->start(
         tr("Reading %1\u2026").arg(label),
-        [load, label, reading, before = cluster->store, topology = cluster->topology, thenLabel = cluster->sourceLabel,
+        [load, label, reading, open, before = cluster->store, topology = cluster->topology, thenLabel = cluster->sourceLabel,
             prices = m_window->prices()](LongJobToken& token) {
             Outcome out;
             try {
@@ -209,6 +318,16 @@ bool CompareController::start(const QString& label, Load load)
                 state->later = model::makeLaterState(*before, after.store, prices);
                 state->marks = std::make_shared<const views::ComparedMarks>(
                     views::makeComparedMarks(*before, topology, *after.store, state->diff->nodesRemoved, state->diff->nodesAdded));
+                if (open) {
+                    // As `fleetscope diff --plan`: the plan's place-pods templates join the later
+                    // state (after the diff, which lists the states as they are).
+                    token.setLabel(tr("Checking the plan against the later state\u2026"));
+                    importers::addPlanTemplatePods(*after.store, open->plan, open->label);
+                    state->outcome = std::make_shared<const importers::PlanOutcome>(importers::comparePlanOutcome(*open->store,
+                        *open->topology, model::planNodePrices(*open->store, prices.get()), *after.store, *after.topology,
+                        model::planNodePrices(*after.store, prices.get()), open->plan));
+                    state->planLabel = QString::fromStdString(open->label);
+                }
                 state->after = std::move(after.store);
                 state->afterTopology = std::move(after.topology);
                 state->thenLabel = thenLabel;
@@ -256,6 +375,7 @@ void CompareController::finish(std::shared_ptr<ComparedState> result, const QStr
     releaseOffGuiThread(std::exchange(m_shown, std::move(result)));
     const importers::StateDiff& d = *m_shown->diff;
     m_panel->setDiff(m_shown->diff, m_shown->thenLabel, m_shown->nowLabel);
+    m_panel->setPlanOutcome(m_shown->outcome, m_shown->planLabel);
     if (!m_placed) {
         // Beside the node inspector, whose dock is there from the start: a dock in an area of
         // its own would shrink the map, which lays 100,000 cells out again (hundreds of ms).
@@ -271,6 +391,10 @@ void CompareController::finish(std::shared_ptr<ComparedState> result, const QStr
     m_lastMessage = tr("Compared with %1: %2 nodes added, %3 removed; %4 pods moved, %5 created, %6 deleted.")
                         .arg(m_shown->nowLabel, count(d.nodesAdded.size()), count(d.nodesRemoved.size()), count(d.podsMoved),
                             count(d.podsCreated), count(d.podsDeleted));
+    if (const importers::PlanOutcome* o = m_shown->outcome.get())
+        m_lastMessage += QLatin1Char(' ')
+            + tr("The plan: %1 of %2 actions carried out, %3 no longer possible.")
+                  .arg(count(o->carriedOut), count(o->actions.size()), count(o->noLongerPossible));
     m_window->statusBar()->showMessage(m_lastMessage, MainWindow::kMessageMs);
     emit compareFinished(true, m_lastMessage);
 }
@@ -281,6 +405,7 @@ void CompareController::clear()
     if (!m_shown)
         return;
     m_panel->setDiff(nullptr, QString(), QString());
+    m_panel->setPlanOutcome(nullptr, QString());
     m_window->mapView()->setComparedMarks(nullptr);
     if (m_metricAction && m_metricAction->isChecked())
         m_metricAction->setChecked(false); // the map shows the new cluster's chosen metric already
@@ -368,7 +493,55 @@ void CompareController::showExportDialog()
         exportTo(path, true);
 }
 
+void CompareController::showExportOutcomeDialog()
+{
+    if (!planOutcome()) {
+        QMessageBox::information(m_window, tr("Nothing to Export"),
+            tr("Open or make a plan on the shown state, then compare it with a later one: File > Compare With\u2026"));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export Plan Outcome"), QStringLiteral("plan-outcome.json"),
+        tr("JSON, as fleetscope diff --plan --format json (*.json);;Text, as fleetscope diff --plan (*.txt)"));
+    m_window->restoreMapFocus();
+    if (!path.isEmpty())
+        exportOutcomeTo(path, true);
+}
+
 bool CompareController::exportTo(const QString& path, bool interactive)
+{
+    if (!m_shown) {
+        m_lastMessage = tr("No comparison is shown.");
+        if (interactive)
+            QMessageBox::warning(m_window, tr("Cannot Export Changes"), m_lastMessage);
+        emit changesExported(false, m_lastMessage);
+        return false;
+    }
+    // Written on the comparison's worker: at 100,000 nodes the text alone takes half a second.
+    return writeOnWorker(path, interactive, [diff = m_shown->diff](const QString& suffix) {
+        return suffix == QLatin1String("json") ? importers::stateDiffJson(*diff)
+            : suffix == QLatin1String("csv")    ? views::changesCsv(*diff)
+                                                : importers::stateDiffText(*diff, SIZE_MAX);
+    });
+}
+
+bool CompareController::exportOutcomeTo(const QString& path, bool interactive)
+{
+    if (!m_shown || !m_shown->outcome) {
+        m_lastMessage = tr("No plan outcome is shown (no plan was open when the states were compared).");
+        if (interactive)
+            QMessageBox::warning(m_window, tr("Cannot Export Changes"), m_lastMessage);
+        emit changesExported(false, m_lastMessage);
+        return false;
+    }
+    return writeOnWorker(path, interactive,
+        [outcome = m_shown->outcome, plan = m_shown->planLabel.toStdString(), then = m_shown->thenLabel.toStdString(),
+            now = m_shown->nowLabel.toStdString()](const QString& suffix) {
+            return suffix == QLatin1String("json") ? importers::planOutcomeJson(*outcome, plan, then, now)
+                                                   : importers::planOutcomeText(*outcome, plan, now);
+        });
+}
+
+bool CompareController::writeOnWorker(const QString& path, bool interactive, std::function<std::string(const QString& suffix)> bytes)
 {
     auto fail = [&](const QString& why) {
         m_lastMessage = withFullStop(why);
@@ -377,8 +550,6 @@ bool CompareController::exportTo(const QString& path, bool interactive)
         emit changesExported(false, m_lastMessage);
         return false;
     };
-    if (!m_shown)
-        return fail(tr("No comparison is shown"));
     importers::OutputFileOptions options; // a shown input is never overwritten
     for (const QString& f : m_window->shownFiles())
         options.inputs.push_back(f.toStdString());
@@ -387,16 +558,12 @@ bool CompareController::exportTo(const QString& path, bool interactive)
     } catch (const std::exception& e) {
         return fail(QString::fromStdString(e.what()));
     }
-    // Written on the comparison's worker: at 100,000 nodes the text alone takes half a second.
     const QString suffix = QFileInfo(path).suffix().toLower();
     QPointer<CompareController> self(this);
-    (void)QtConcurrent::run(comparePool(), [self, diff = m_shown->diff, suffix, path, options, interactive]() {
+    (void)QtConcurrent::run(comparePool(), [self, bytes = std::move(bytes), suffix, path, options, interactive]() {
         QString error;
         try {
-            const std::string bytes = suffix == QLatin1String("json") ? importers::stateDiffJson(*diff)
-                : suffix == QLatin1String("csv")                       ? views::changesCsv(*diff)
-                                                                        : importers::stateDiffText(*diff, SIZE_MAX);
-            importers::writeOutputFile(path.toStdString(), bytes, options);
+            importers::writeOutputFile(path.toStdString(), bytes(suffix), options);
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());
         }

@@ -5,6 +5,10 @@
 // compares them (importers/document/statediff.h) and listed in the Changes dock
 // (views/panels/changespanel.h); the map marks the nodes added and removed
 // (views/map/layers/comparednodelayer.h); File > Export Changes writes what the dock lists.
+// File > Compare With Live Cluster... takes the later state from a live cluster now (one LIST,
+// read-only, as `fleetscope diff BEFORE --kubeconfig FILE` reads it). When a plan is open (made
+// on the shown state), the dock's Plan Outcome tab says what of it happened in the later state
+// (importers/document/planoutcome.h, as `fleetscope diff --plan`).
 //
 // Threads: the later state is read and the diff computed as a LongJob (app/controllers/longjob.h)
 // on a worker (a thread of its own, not Qt's global pool, which the raster engine waits on)
@@ -20,6 +24,8 @@
 #include <QStringList>
 
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <memory>
 
 class QAction;
@@ -28,6 +34,7 @@ class QMenu;
 
 namespace fleet::importers {
 struct StateDiff;
+struct PlanOutcome;
 }
 namespace fleet::views {
 class ChangesPanel;
@@ -42,8 +49,9 @@ struct ComparedState;
 class CompareController : public QObject {
     Q_OBJECT
 public:
-    /// Adds File > Compare With... (objectName "actionCompareWith") and File > Export
-    /// Changes... ("actionExportChanges") to `file`, and the Changes dock ("changesDock",
+    /// Adds File > Compare With... (objectName "actionCompareWith"), Compare With Live
+    /// Cluster... ("actionCompareWithLive"), Export Changes... ("actionExportChanges") and Export
+    /// Plan Outcome... ("actionExportPlanOutcome") to `file`, and the Changes dock ("changesDock",
     /// hidden until a comparison is shown) to `window`.
     CompareController(MainWindow* window, QMenu* file);
     ~CompareController() override;
@@ -54,6 +62,11 @@ public:
     bool compareWithFiles(const QStringList& paths);
     /// The same against a simulated cluster (`nodeCount` nodes from `seed`): for benchmarks.
     bool compareWithSimulated(std::size_t nodeCount, std::uint64_t seed);
+    /// The same against the live cluster now: one LIST of nodes, pods, PDBs and namespaces with
+    /// `kubeconfig` ("" : KUBECONFIG or ~/.kube/config, as kubectl) and `context` ("": its
+    /// current-context), bounded by kube::kDefaultRequestTimeout per request. Never writes to
+    /// the cluster. Cancel drops the result at once; the LIST itself ends within its timeout.
+    bool compareWithLive(const QString& kubeconfig, const QString& context);
     /// Cancels the running comparison (nothing is shown; the dock keeps what it had).
     void cancel();
     [[nodiscard]] bool isRunning() const noexcept;
@@ -76,6 +89,12 @@ public:
 
     /// The diff shown (null before the first comparison or after a new cluster).
     [[nodiscard]] std::shared_ptr<const importers::StateDiff> diff() const;
+    /// The open plan against the later state (null when no plan was open at the comparison).
+    [[nodiscard]] std::shared_ptr<const importers::PlanOutcome> planOutcome() const;
+    /// Writes the plan outcome shown to `path` through the atomic writer: `.json` as `fleetscope
+    /// diff --plan --format json`, anything else as its text. The same checks and signals as
+    /// exportTo() (changesExported()).
+    bool exportOutcomeTo(const QString& path, bool interactive = false);
     [[nodiscard]] views::ChangesPanel* panel() const noexcept { return m_panel; }
     [[nodiscard]] QDockWidget* dock() const noexcept { return m_dock; }
     /// The last comparison's outcome for people ("Compared with B.fleet: ...", an error, "cancelled").
@@ -92,6 +111,10 @@ private:
     template <class Load>
     bool start(const QString& label, Load load);
     void showDialog();
+    void showLiveDialog();
+    void showExportOutcomeDialog();
+    /// Writes `bytes(...)` to `path` on the comparison's worker; changesExported() follows.
+    bool writeOnWorker(const QString& path, bool interactive, std::function<std::string(const QString& suffix)> bytes);
     void showExportDialog();
     void finish(std::shared_ptr<ComparedState> result, const QString& error, bool cancelled);
     void clear();
@@ -108,6 +131,7 @@ private:
     bool m_placed = false; // the dock tabified beside the node inspector
     QString m_lastMessage;
     QString m_lastDir;
+    QString m_lastKubeconfig, m_lastContext;
     QAction* m_metricAction = nullptr;
 };
 
