@@ -152,7 +152,7 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
         std::snprintf(line, sizeof line, "  LP bound:           none (%s after %.1f s)\n", importers::terminalLine(lp.status).c_str(),
             lp.buildSeconds + lp.solveSeconds);
     out << line;
-    std::snprintf(line, sizeof line, "  baseline (Karpenter multi-node consolidation, deletion only): %lld nodes freed, %lld pods moved, $%.2f/h saved\n",
+    std::snprintf(line, sizeof line, "  baseline (Karpenter emptiness and multi-node consolidation, deletion only): %lld nodes freed, %lld pods moved, $%.2f/h saved\n",
         static_cast<long long>(base.nodesFreed), static_cast<long long>(base.podsMoved), base.savedPerHour);
     out << line;
     out << "  nodes that stay: " << ours.kept.size() << "\n";

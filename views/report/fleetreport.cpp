@@ -220,8 +220,9 @@ void figuresSection(const FleetReportInput& in, ReportPages& pages)
     pages.addTable(c);
     pages.addParagraph(QStringLiteral("The lower bound: the volume of requests per GPU model, cpu and memory over the largest node, and "
                                       "the nodes that cannot be drained (no plan can keep fewer nodes). ")
-            + (in.baseline ? QStringLiteral("The baseline: Karpenter's multi-node consolidation (deletion only: batches of up to 100 "
-                                            "candidates by disruption cost, the longest prefix that can go), run on the same loaded state "
+            + (in.baseline ? QStringLiteral("The baseline: Karpenter's emptiness and multi-node consolidation (deletion only: every node "
+                                            "without a reschedulable pod, then batches of up to 100 candidates by disruption cost, the "
+                                            "longest prefix that can go), run on the same loaded state "
                                             "and prices as `plan consolidate` runs it.")
                            : QStringLiteral("The Karpenter baseline was not computed for this report."))
             + (in.hasPrices ? QString() : QStringLiteral(" Savings are unknown: no prices known for these nodes.")),
