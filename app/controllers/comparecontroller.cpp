@@ -10,6 +10,7 @@
 #include "app/controllers/storereaders.h"
 #include "app/shared/importfailure.h"
 #include "app/window/mainwindow.h"
+#include "app/window/windowdocument.h"
 
 #include "importers/clusterloader.h"
 #include "importers/document/planoutcome.h"
@@ -46,12 +47,14 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QStatusBar>
+#include <QTimer>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <tuple>
 #include <utility>
 
 namespace fleet::app {
@@ -69,11 +72,23 @@ struct ComparedState {
     std::shared_ptr<const views::ComparedMarks> marks;
     /// The plan open at the comparison against the later state (null: no plan was open).
     std::shared_ptr<const importers::PlanOutcome> outcome;
-    QString planLabel; ///< the plan's file, or "The window's plan"
+    QString planLabel;   ///< "doc.fleet:Plan 1", the plan's file, or "The window's plan"
+    QString outcomeNote; ///< importers::sharedNodesNote(), "" when the states share most nodes
+};
+
+/// The plan shown in the window as the comparison's worker checks it: its actions copied on the
+/// GUI thread (the engine is the plan controller's and changes with the next gesture), the state
+/// it was made on (the engine's: the shown one with the plan's template pods).
+struct CompareController::OpenPlan {
+    importers::PlanDocument plan;
+    std::string label;
+    std::shared_ptr<const model::ClusterStore> store;
+    std::shared_ptr<const model::Topology> topology;
 };
 
 namespace {
 constexpr int kProgressAfterMs = 500;
+constexpr int kOutcomeSettleMs = 300; // the plan at rest this long before its outcome is checked again
 
 /// The comparison's own worker thread. Not QThreadPool::globalInstance(): Qt's raster paint
 /// engine splits fills over that pool and waits for them on the GUI thread, so a worker holding
@@ -94,6 +109,24 @@ QThreadPool* comparePool()
 QString count(std::size_t n)
 {
     return QString::fromStdString(model::formatCount(static_cast<std::int64_t>(n)));
+}
+
+/// `open` against the later state `after` (importers::comparePlanOutcome(), as `fleetscope diff
+/// --plan`): a plan that places new pods brings its template pods to a copy of `after` (the
+/// compared state itself stays as read). Thread: the comparison's worker.
+std::pair<std::shared_ptr<const importers::PlanOutcome>, QString> computeOutcome(const CompareController::OpenPlan& open,
+    const std::shared_ptr<const model::ClusterStore>& after, const model::Topology& afterTopology, const model::PriceTable* prices)
+{
+    std::shared_ptr<const model::ClusterStore> later = after;
+    if (std::any_of(open.plan.actions.begin(), open.plan.actions.end(),
+            [](const model::PlanAction& a) { return a.type == model::ActionType::PlacePods; })) {
+        auto copy = std::make_shared<model::ClusterStore>(after->clone());
+        importers::addPlanTemplatePods(*copy, open.plan, open.label);
+        later = std::move(copy);
+    }
+    auto outcome = std::make_shared<const importers::PlanOutcome>(importers::comparePlanOutcome(*open.store, *open.topology,
+        model::planNodePrices(*open.store, prices), *later, afterTopology, model::planNodePrices(*later, prices), open.plan));
+    return { std::move(outcome), QString::fromStdString(importers::sharedNodesNote(*open.store, *later)) };
 }
 
 /// The reading's progress and cancel, as the importers poll them, on the job's token.
@@ -148,6 +181,17 @@ CompareController::CompareController(MainWindow* window, QMenu* file)
     connect(window, &MainWindow::clusterShown, this, &CompareController::clear);
     // The dialog's Cancel: nothing is shown, at once (the worker's result is dropped).
     connect(m_job, &LongJob::cancelRequested, this, &CompareController::cancel);
+    // The Plan Outcome follows the plan shown: a gesture, an undo, a plan opened or switched
+    // (a plan opened after the comparison started included), checked again on the comparison's
+    // worker once the plan rests for a moment.
+    m_outcomeTimer = new QTimer(this);
+    m_outcomeTimer->setSingleShot(true);
+    m_outcomeTimer->setInterval(kOutcomeSettleMs);
+    connect(m_outcomeTimer, &QTimer::timeout, this, &CompareController::refreshOutcome);
+    if (PlanController* plan = window->planController())
+        connect(plan, &PlanController::planChanged, m_outcomeTimer, qOverload<>(&QTimer::start));
+    if (WindowDocument* document = window->document())
+        connect(document, &WindowDocument::plansChanged, m_outcomeTimer, qOverload<>(&QTimer::start));
 }
 
 CompareController::~CompareController()
@@ -164,7 +208,7 @@ std::shared_ptr<const importers::StateDiff> CompareController::diff() const
 
 std::shared_ptr<const importers::PlanOutcome> CompareController::planOutcome() const
 {
-    return m_shown ? m_shown->outcome : nullptr;
+    return m_shown ? m_outcome : nullptr;
 }
 
 void CompareController::showDialog()
@@ -207,6 +251,77 @@ bool CompareController::compareWithSimulated(std::size_t nodeCount, std::uint64_
         [spec](importers::ImportProgress* progress) { return importers::loadSimulatedCluster(spec, progress); });
 }
 
+std::shared_ptr<const CompareController::OpenPlan> CompareController::openPlan() const
+{
+    PlanController* planController = m_window->planController();
+    const std::shared_ptr<const model::PlanEngine> engine = planController ? planController->engine() : nullptr;
+    if (!engine || engine->applied().empty() || !planController->store() || !planController->topology())
+        return nullptr;
+    auto open = std::make_shared<OpenPlan>();
+    open->plan.actions.reserve(engine->applied().size()); // one allocation (26,516 actions: tens of ms grown)
+    for (const model::AppliedAction& a : engine->applied())
+        open->plan.actions.push_back(a.action);
+    // Named as `fleetscope diff --plan` names a document's plan ("doc.fleet:Plan 1"), else its file.
+    const WindowDocument* document = m_window->document();
+    const int current = document ? document->currentPlan() : -1;
+    if (document && !document->path().isEmpty() && current >= 0 && static_cast<std::size_t>(current) < document->plans().size())
+        open->label = QFileInfo(document->path()).fileName().toStdString() + ':' + document->plans()[static_cast<std::size_t>(current)].name;
+    else if (const QString path = m_window->planPath(); !path.isEmpty())
+        open->label = QFileInfo(path).fileName().toStdString();
+    else
+        open->label = "The window's plan";
+    open->store = planController->store();
+    open->topology = planController->topology();
+    return open;
+}
+
+void CompareController::refreshOutcome()
+{
+    if (m_job->isRunning()) {
+        // The comparison running checks the plan it started with: this one is checked after it
+        // (a plan opened at startup beside `--compare`).
+        m_outcomeStale = true;
+        return;
+    }
+    if (!m_shown)
+        return;
+    const std::uint64_t generation = ++m_outcomeGeneration;
+    std::shared_ptr<const OpenPlan> open = openPlan();
+    if (!open) {
+        m_outcome.reset();
+        m_panel->setPlanOutcome(nullptr, QString(), QString());
+        return;
+    }
+    const std::shared_ptr<const ImportedCluster> cluster = m_window->cluster();
+    if (!cluster || !cluster->store)
+        return;
+    m_panel->setOutcomeBusy(tr("Checking %1 against the later state\u2026").arg(QString::fromStdString(open->label)));
+    auto reading = std::make_shared<StoreReadGuard>(cluster->store); // a live batch waits for the worker
+    QPointer<CompareController> self(this);
+    (void)QtConcurrent::run(comparePool(), [self, generation, open, reading, after = m_shown->after, afterTopology = m_shown->afterTopology,
+                                               prices = m_window->prices()] {
+        std::shared_ptr<const importers::PlanOutcome> outcome;
+        QString note, error;
+        try {
+            std::tie(outcome, note) = computeOutcome(*open, after, *afterTopology, prices.get());
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [self, generation, outcome, note, error, label = QString::fromStdString(open->label)] {
+                if (!self || generation != self->m_outcomeGeneration)
+                    return; // the plan or the comparison changed since: a newer check follows
+                self->m_outcome = outcome;
+                self->m_outcomeLabel = label;
+                self->m_outcomeNote = outcome ? note : tr("cannot check the plan: %1").arg(error);
+                self->m_panel->setPlanOutcome(outcome, label, self->m_outcomeNote);
+                emit self->outcomeChecked(outcome != nullptr);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
 void CompareController::showLiveDialog()
 {
     if (!m_window->cluster()) {
@@ -236,11 +351,15 @@ void CompareController::showLiveDialog()
     auto* row = new QHBoxLayout;
     row->addWidget(kubeconfig, 1);
     row->addWidget(browse);
-    form->addRow(tr("&Kubeconfig:"), row);
+    auto* kubeconfigLabel = new QLabel(tr("&Kubeconfig:"), &dialog);
+    kubeconfigLabel->setBuddy(kubeconfig);
+    form->addRow(kubeconfigLabel, row);
     auto* context = new QLineEdit(m_lastContext, &dialog);
     context->setObjectName(QStringLiteral("compareLiveContext"));
     context->setPlaceholderText(tr("its current-context"));
-    form->addRow(tr("&Context:"), context);
+    auto* contextLabel = new QLabel(tr("&Context:"), &dialog);
+    contextLabel->setBuddy(context);
+    form->addRow(contextLabel, context);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Compare"));
     connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
@@ -252,6 +371,19 @@ void CompareController::showLiveDialog()
         return;
     m_lastKubeconfig = kubeconfig->text().trimmed();
     m_lastContext = context->text().trimmed();
+    // Said here in the window's words, before any connection: no kubeconfig to read at all.
+    const QString file = m_lastKubeconfig.isEmpty() ? qEnvironmentVariable("KUBECONFIG").split(QLatin1Char(':'), Qt::SkipEmptyParts).value(0)
+                                                    : m_lastKubeconfig;
+    const QString fallback = QDir::homePath() + QStringLiteral("/.kube/config");
+    if (file.isEmpty() && !QFileInfo::exists(fallback)) {
+        QMessageBox::warning(m_window, tr("Cannot Compare"),
+            tr("No kubeconfig to read: KUBECONFIG is not set and %1 does not exist. Give the kubeconfig file of the cluster.").arg(fallback));
+        return;
+    }
+    if (!m_lastKubeconfig.isEmpty() && !QFileInfo(m_lastKubeconfig).isFile()) {
+        QMessageBox::warning(m_window, tr("Cannot Compare"), tr("The kubeconfig %1 does not exist or is not a file.").arg(m_lastKubeconfig));
+        return;
+    }
     compareWithLive(m_lastKubeconfig, m_lastContext);
 }
 
@@ -263,7 +395,11 @@ bool CompareController::compareWithLive(const QString& kubeconfig, const QString
     source.context = context;
     // One LIST, not cancellable inside: a cancel drops its result, and the request timeout
     // bounds how long the comparison's worker stays busy with it.
-    return start(clusterSourceLabel(source), [source](importers::ImportProgress*) { return loadClusterOnly(source); });
+    // Named by the file the user gave (the CLI's label names only the context).
+    const QString label = kubeconfig.isEmpty() ? clusterSourceLabel(source)
+        : context.isEmpty()                    ? tr("the live cluster of %1").arg(QFileInfo(kubeconfig).fileName())
+                                               : tr("the live cluster of %1, context %2").arg(QFileInfo(kubeconfig).fileName(), context);
+    return start(label, [source](importers::ImportProgress*) { return loadClusterOnly(source); });
 }
 
 template <class Load>
@@ -278,28 +414,7 @@ bool CompareController::start(const QString& label, Load load)
     cancel();
     m_window->statusBar()->showMessage(tr("Comparing with %1\u2026").arg(label));
     auto reading = std::make_shared<StoreReadGuard>(cluster->store); // a live batch waits for the worker
-    // The plan open now, made on the shown state: its actions copied here (the engine is the
-    // plan controller's and changes with the next gesture; one allocation, as the report's copy).
-    struct OpenPlan {
-        importers::PlanDocument plan;
-        std::string label;
-        std::shared_ptr<const model::ClusterStore> store; // the engine's state: the shown one with the plan's template pods
-        std::shared_ptr<const model::Topology> topology;
-    };
-    auto open = std::make_shared<OpenPlan>();
-    if (PlanController* planController = m_window->planController()) {
-        if (const std::shared_ptr<const model::PlanEngine> engine = planController->engine(); engine && !engine->applied().empty()) {
-            open->plan.actions.reserve(engine->applied().size());
-            for (const model::AppliedAction& a : engine->applied())
-                open->plan.actions.push_back(a.action);
-            const QString path = m_window->planPath();
-            open->label = path.isEmpty() ? std::string("The window's plan") : QFileInfo(path).fileName().toStdString();
-            open->store = planController->store();
-            open->topology = planController->topology();
-        }
-    }
-    if (open->plan.actions.empty() || !open->store || !open->topology)
-        open.reset();
+    std::shared_ptr<const OpenPlan> open = openPlan();
     m_job->start(
         tr("Reading %1\u2026").arg(label),
         [load, label, reading, open, before = cluster->store, topology = cluster->topology, thenLabel = cluster->sourceLabel,
@@ -319,13 +434,8 @@ bool CompareController::start(const QString& label, Load load)
                 state->marks = std::make_shared<const views::ComparedMarks>(
                     views::makeComparedMarks(*before, topology, *after.store, state->diff->nodesRemoved, state->diff->nodesAdded));
                 if (open) {
-                    // As `fleetscope diff --plan`: the plan's place-pods templates join the later
-                    // state (after the diff, which lists the states as they are).
                     token.setLabel(tr("Checking the plan against the later state\u2026"));
-                    importers::addPlanTemplatePods(*after.store, open->plan, open->label);
-                    state->outcome = std::make_shared<const importers::PlanOutcome>(importers::comparePlanOutcome(*open->store,
-                        *open->topology, model::planNodePrices(*open->store, prices.get()), *after.store, *after.topology,
-                        model::planNodePrices(*after.store, prices.get()), open->plan));
+                    std::tie(state->outcome, state->outcomeNote) = computeOutcome(*open, after.store, *after.topology, prices.get());
                     state->planLabel = QString::fromStdString(open->label);
                 }
                 state->after = std::move(after.store);
@@ -375,7 +485,13 @@ void CompareController::finish(std::shared_ptr<ComparedState> result, const QStr
     releaseOffGuiThread(std::exchange(m_shown, std::move(result)));
     const importers::StateDiff& d = *m_shown->diff;
     m_panel->setDiff(m_shown->diff, m_shown->thenLabel, m_shown->nowLabel);
-    m_panel->setPlanOutcome(m_shown->outcome, m_shown->planLabel);
+    ++m_outcomeGeneration; // an outcome still being checked is of the comparison before
+    m_outcome = m_shown->outcome;
+    m_outcomeLabel = m_shown->planLabel;
+    m_outcomeNote = m_shown->outcomeNote;
+    m_panel->setPlanOutcome(m_outcome, m_outcomeLabel, m_outcomeNote);
+    if (std::exchange(m_outcomeStale, false))
+        m_outcomeTimer->start(); // the plan changed while the states were compared
     if (!m_placed) {
         // Beside the node inspector, whose dock is there from the start: a dock in an area of
         // its own would shrink the map, which lays 100,000 cells out again (hundreds of ms).
@@ -391,7 +507,7 @@ void CompareController::finish(std::shared_ptr<ComparedState> result, const QStr
     m_lastMessage = tr("Compared with %1: %2 nodes added, %3 removed; %4 pods moved, %5 created, %6 deleted.")
                         .arg(m_shown->nowLabel, count(d.nodesAdded.size()), count(d.nodesRemoved.size()), count(d.podsMoved),
                             count(d.podsCreated), count(d.podsDeleted));
-    if (const importers::PlanOutcome* o = m_shown->outcome.get())
+    if (const importers::PlanOutcome* o = m_outcome.get())
         m_lastMessage += QLatin1Char(' ')
             + tr("The plan: %1 of %2 actions carried out, %3 no longer possible.")
                   .arg(count(o->carriedOut), count(o->actions.size()), count(o->noLongerPossible));
@@ -405,7 +521,9 @@ void CompareController::clear()
     if (!m_shown)
         return;
     m_panel->setDiff(nullptr, QString(), QString());
-    m_panel->setPlanOutcome(nullptr, QString());
+    ++m_outcomeGeneration;
+    m_outcome.reset();
+    m_panel->setPlanOutcome(nullptr, QString(), QString());
     m_window->mapView()->setComparedMarks(nullptr);
     if (m_metricAction && m_metricAction->isChecked())
         m_metricAction->setChecked(false); // the map shows the new cluster's chosen metric already
@@ -526,15 +644,15 @@ bool CompareController::exportTo(const QString& path, bool interactive)
 
 bool CompareController::exportOutcomeTo(const QString& path, bool interactive)
 {
-    if (!m_shown || !m_shown->outcome) {
-        m_lastMessage = tr("No plan outcome is shown (no plan was open when the states were compared).");
+    if (!m_shown || !m_outcome) {
+        m_lastMessage = tr("No plan outcome is shown (no plan with actions is open beside the comparison).");
         if (interactive)
             QMessageBox::warning(m_window, tr("Cannot Export Changes"), m_lastMessage);
         emit changesExported(false, m_lastMessage);
         return false;
     }
     return writeOnWorker(path, interactive,
-        [outcome = m_shown->outcome, plan = m_shown->planLabel.toStdString(), then = m_shown->thenLabel.toStdString(),
+        [outcome = m_outcome, plan = m_outcomeLabel.toStdString(), then = m_shown->thenLabel.toStdString(),
             now = m_shown->nowLabel.toStdString()](const QString& suffix) {
             return suffix == QLatin1String("json") ? importers::planOutcomeJson(*outcome, plan, then, now)
                                                    : importers::planOutcomeText(*outcome, plan, now);

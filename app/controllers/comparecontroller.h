@@ -31,6 +31,7 @@
 class QAction;
 class QDockWidget;
 class QMenu;
+class QTimer;
 
 namespace fleet::importers {
 struct StateDiff;
@@ -100,9 +101,13 @@ public:
     /// The last comparison's outcome for people ("Compared with B.fleet: ...", an error, "cancelled").
     [[nodiscard]] QString lastMessage() const { return m_lastMessage; }
 
+    struct OpenPlan; // the plan shown, as a worker checks it (comparecontroller.cpp)
+
 signals:
     /// A comparison ended: shown (`ok`), failed or cancelled; `message` says which.
     void compareFinished(bool ok, const QString& message);
+    /// The Plan Outcome was checked again after the plan changed (`ok`: shown; false: failed).
+    void outcomeChecked(bool ok);
     /// An export ended: written (`ok`) or refused / failed; `message` says which (lastMessage()).
     void changesExported(bool ok, const QString& message);
 
@@ -111,6 +116,10 @@ private:
     template <class Load>
     bool start(const QString& label, Load load);
     void showDialog();
+    /// The plan shown (actions copied), or null without one.
+    [[nodiscard]] std::shared_ptr<const OpenPlan> openPlan() const;
+    /// Checks the plan shown against the compared state again, on the comparison's worker.
+    void refreshOutcome();
     void showLiveDialog();
     void showExportOutcomeDialog();
     /// Writes `bytes(...)` to `path` on the comparison's worker; changesExported() follows.
@@ -132,6 +141,11 @@ private:
     QString m_lastMessage;
     QString m_lastDir;
     QString m_lastKubeconfig, m_lastContext;
+    std::shared_ptr<const importers::PlanOutcome> m_outcome; // of the plan shown, against m_shown's later state
+    QString m_outcomeLabel, m_outcomeNote;
+    std::uint64_t m_outcomeGeneration = 0;
+    bool m_outcomeStale = false; // the plan changed while a comparison ran
+    QTimer* m_outcomeTimer = nullptr;
     QAction* m_metricAction = nullptr;
 };
 

@@ -17,6 +17,7 @@
 #include "views/itemmodels/changesmodel.h"
 #include "views/itemmodels/planoutcomemodel.h"
 #include "app/controllers/planopener.h"
+#include "app/controllers/plancontroller.h"
 #include "importers/document/planoutcome.h"
 #include "views/map/fleetmapview.h"
 #include "views/panels/changespanel.h"
@@ -28,6 +29,7 @@
 #include <QApplication>
 #include <QMessageBox>
 #include <QTimer>
+#include <QUndoStack>
 #include <QDockWidget>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -61,6 +63,7 @@ private slots:
     void compareSelectAndClear();
     void cancelShowsNothing();
     void planOutcomeBesideTheChanges();
+    void planOpenedDuringTheComparisonIsChecked();
     void unreadableLiveClusterIsSaid();
 };
 
@@ -199,6 +202,18 @@ void TestCompareWindow::planOutcomeBesideTheChanges()
         qPrintable(compare->panel()->outcomeSummaryText()));
     QVERIFY2(compare->lastMessage().contains(QStringLiteral("The plan: 2 of 4 actions carried out, 1 no longer possible.")),
         qPrintable(compare->lastMessage()));
+    // The outcome follows the plan shown: undone (the opened plan is one step), no plan and no
+    // tab; redone, checked again.
+    QSignalSpy checked(compare, &CompareController::outcomeChecked);
+    window.undoStack()->undo();
+    QVERIFY(QTest::qWaitFor([&] { return tabs->count() == 1; }, kWaitMs));
+    QVERIFY(!compare->planOutcome());
+    window.undoStack()->redo();
+    QVERIFY(checked.wait(kWaitMs));
+    QVERIFY(checked.last().first().toBool());
+    QCOMPARE(tabs->count(), 2);
+    QVERIFY(compare->planOutcome());
+    QCOMPARE(compare->planOutcome()->carriedOut, std::size_t(2));
     // A row naming a node selects it on the map (the move's destination, cpu-b1).
     emit compare->panel()->outcomeView()->clicked(rows->index(0, 0));
     QCOMPARE(window.mapView()->selectedNode(), window.cluster()->store->findNode("cpu-b1"));
@@ -220,6 +235,24 @@ void TestCompareWindow::planOutcomeBesideTheChanges()
     QVERIFY(!compare->planOutcome());
     QCOMPARE(tabs->count(), 1);
     QVERIFY(!compare->exportOutcomeTo(dir.filePath(QStringLiteral("again.json"))));
+}
+
+void TestCompareWindow::planOpenedDuringTheComparisonIsChecked()
+{
+    // As `fleetscope CLUSTER PLAN --compare LATER` starts: the comparison runs while the plan
+    // opens; the outcome of the plan follows once both are done.
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, { kData + QStringLiteral("/plan/cluster.json") }));
+    auto* compare = window.findChild<CompareController*>();
+    // A plan opens once the what-if is ready (as the command line's plan file does).
+    QVERIFY(QTest::qWaitFor([&] { return window.planController()->engine() != nullptr; }, kWaitMs));
+    QSignalSpy finished(compare, &CompareController::compareFinished);
+    QVERIFY(compare->compareWithFiles({ kData + QStringLiteral("/plan/cluster-after-plan.json") }));
+    QVERIFY(window.openPlanFile(kData + QStringLiteral("/plan/plan.json")));
+    QVERIFY(QTest::qWaitFor([&] { return finished.count() > 0 && compare->planOutcome(); }, kWaitMs));
+    QCOMPARE(compare->planOutcome()->actions.size(), std::size_t(4));
+    QCOMPARE(compare->panel()->tabs()->count(), 2);
 }
 
 void TestCompareWindow::unreadableLiveClusterIsSaid()

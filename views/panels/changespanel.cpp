@@ -115,7 +115,7 @@ QString ChangesPanel::summaryText() const
     return m_summary->text();
 }
 
-void ChangesPanel::setPlanOutcome(std::shared_ptr<const importers::PlanOutcome> outcome, const QString& planLabel)
+void ChangesPanel::setPlanOutcome(std::shared_ptr<const importers::PlanOutcome> outcome, const QString& planLabel, const QString& note)
 {
     const int tab = m_tabs->indexOf(m_outcomePage);
     if (!outcome) {
@@ -125,7 +125,10 @@ void ChangesPanel::setPlanOutcome(std::shared_ptr<const importers::PlanOutcome> 
             m_tabs->removeTab(tab);
         return;
     }
-    m_outcomeSummary->setText(PlanOutcomeModel::summary(*outcome, planLabel));
+    const QString summary = PlanOutcomeModel::summary(*outcome, planLabel);
+    m_outcomeSummary->setTextFormat(Qt::PlainText);
+    m_outcomeSummary->setText(note.isEmpty() ? summary : tr("Warning: %1.").arg(note) + QLatin1Char('\n') + summary);
+    m_outcomeSummary->setStyleSheet(note.isEmpty() ? QString() : QStringLiteral("color: #b01c1c;"));
     m_outcomeModel->setOutcome(std::move(outcome));
     if (tab < 0)
         m_tabs->addTab(m_outcomePage, tr("Plan Outcome"));
@@ -135,6 +138,12 @@ void ChangesPanel::setPlanOutcome(std::shared_ptr<const importers::PlanOutcome> 
     m_outcomeView->setColumnWidth(PlanOutcomeModel::ActionColumn, metrics.horizontalAdvance(QLatin1Char('x')) * 36);
     m_outcomeView->setColumnWidth(PlanOutcomeModel::OutcomeColumn, metrics.horizontalAdvance(tr("No longer possible")) + 16);
     m_tabs->setCurrentWidget(m_outcomePage);
+}
+
+void ChangesPanel::setOutcomeBusy(const QString& text)
+{
+    if (m_tabs->indexOf(m_outcomePage) >= 0)
+        m_outcomeSummary->setText(text);
 }
 
 QString ChangesPanel::outcomeSummaryText() const

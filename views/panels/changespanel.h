@@ -42,7 +42,11 @@ public:
     /// Shows the plan `planLabel` against the later state in the "Plan Outcome" tab (objectName
     /// "planOutcomeView" for the table, "planOutcomeSummary" for its line) and brings that tab
     /// to the front; null removes the tab (no plan was open, or the comparison is gone).
-    void setPlanOutcome(std::shared_ptr<const importers::PlanOutcome> outcome, const QString& planLabel);
+    /// `note`, when not empty, is a warning shown above the figures (the states may be two
+    /// clusters: importers::sharedNodesNote()).
+    void setPlanOutcome(std::shared_ptr<const importers::PlanOutcome> outcome, const QString& planLabel, const QString& note = {});
+    /// Says `text` on the outcome's line while it is checked again (the rows stay until then).
+    void setOutcomeBusy(const QString& text);
     [[nodiscard]] PlanOutcomeModel* outcomeModel() const noexcept { return m_outcomeModel; }
     [[nodiscard]] QTableView* outcomeView() const noexcept { return m_outcomeView; }
     /// The line above the outcome table ("" without an outcome).
