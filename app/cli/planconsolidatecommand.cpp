@@ -160,10 +160,10 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
             lp.buildSeconds + lp.solveSeconds);
     out << line;
     if (pricesKnown)
-        std::snprintf(line, sizeof line, "  baseline (Karpenter multi-node consolidation, deletion only): %lld nodes freed, %lld pods moved, $%.2f/h saved\n",
+        std::snprintf(line, sizeof line, "  baseline (Karpenter emptiness and multi-node consolidation, deletion only): %lld nodes freed, %lld pods moved, $%.2f/h saved\n",
             static_cast<long long>(base.nodesFreed), static_cast<long long>(base.podsMoved), base.savedPerHour);
     else
-        std::snprintf(line, sizeof line, "  baseline (Karpenter multi-node consolidation, deletion only): %lld nodes freed, %lld pods moved, saving unknown\n",
+        std::snprintf(line, sizeof line, "  baseline (Karpenter emptiness and multi-node consolidation, deletion only): %lld nodes freed, %lld pods moved, saving unknown\n",
             static_cast<long long>(base.nodesFreed), static_cast<long long>(base.podsMoved));
     out << line;
     out << "  nodes that stay: " << ours.kept.size() << "\n";

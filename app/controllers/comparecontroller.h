@@ -5,6 +5,10 @@
 // compares them (importers/document/statediff.h) and listed in the Changes dock
 // (views/panels/changespanel.h); the map marks the nodes added and removed
 // (views/map/layers/comparednodelayer.h); File > Export Changes writes what the dock lists.
+// File > Compare With Live Cluster... takes the later state from a live cluster now (one LIST,
+// read-only, as `fleetscope diff BEFORE --kubeconfig FILE` reads it). When a plan is open (made
+// on the shown state), the dock's Plan Outcome tab says what of it happened in the later state
+// (importers/document/planoutcome.h, as `fleetscope diff --plan`).
 //
 // Threads: the later state is read and the diff computed as a LongJob (app/controllers/longjob.h)
 // on a worker (a thread of its own, not Qt's global pool, which the raster engine waits on)
@@ -20,14 +24,18 @@
 #include <QStringList>
 
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <memory>
 
 class QAction;
 class QDockWidget;
 class QMenu;
+class QTimer;
 
 namespace fleet::importers {
 struct StateDiff;
+struct PlanOutcome;
 }
 namespace fleet::views {
 class ChangesPanel;
@@ -42,8 +50,9 @@ struct ComparedState;
 class CompareController : public QObject {
     Q_OBJECT
 public:
-    /// Adds File > Compare With... (objectName "actionCompareWith") and File > Export
-    /// Changes... ("actionExportChanges") to `file`, and the Changes dock ("changesDock",
+    /// Adds File > Compare With... (objectName "actionCompareWith"), Compare With Live
+    /// Cluster... ("actionCompareWithLive"), Export Changes... ("actionExportChanges") and Export
+    /// Plan Outcome... ("actionExportPlanOutcome") to `file`, and the Changes dock ("changesDock",
     /// hidden until a comparison is shown) to `window`.
     CompareController(MainWindow* window, QMenu* file);
     ~CompareController() override;
@@ -54,6 +63,11 @@ public:
     bool compareWithFiles(const QStringList& paths);
     /// The same against a simulated cluster (`nodeCount` nodes from `seed`): for benchmarks.
     bool compareWithSimulated(std::size_t nodeCount, std::uint64_t seed);
+    /// The same against the live cluster now: one LIST of nodes, pods, PDBs and namespaces with
+    /// `kubeconfig` ("" : KUBECONFIG or ~/.kube/config, as kubectl) and `context` ("": its
+    /// current-context), bounded by kube::kDefaultRequestTimeout per request. Never writes to
+    /// the cluster. Cancel drops the result at once; the LIST itself ends within its timeout.
+    bool compareWithLive(const QString& kubeconfig, const QString& context);
     /// Cancels the running comparison (nothing is shown; the dock keeps what it had).
     void cancel();
     [[nodiscard]] bool isRunning() const noexcept;
@@ -76,14 +90,24 @@ public:
 
     /// The diff shown (null before the first comparison or after a new cluster).
     [[nodiscard]] std::shared_ptr<const importers::StateDiff> diff() const;
+    /// The open plan against the later state (null when no plan was open at the comparison).
+    [[nodiscard]] std::shared_ptr<const importers::PlanOutcome> planOutcome() const;
+    /// Writes the plan outcome shown to `path` through the atomic writer: `.json` as `fleetscope
+    /// diff --plan --format json`, anything else as its text. The same checks and signals as
+    /// exportTo() (changesExported()).
+    bool exportOutcomeTo(const QString& path, bool interactive = false);
     [[nodiscard]] views::ChangesPanel* panel() const noexcept { return m_panel; }
     [[nodiscard]] QDockWidget* dock() const noexcept { return m_dock; }
     /// The last comparison's outcome for people ("Compared with B.fleet: ...", an error, "cancelled").
     [[nodiscard]] QString lastMessage() const { return m_lastMessage; }
 
+    struct OpenPlan; // the plan shown, as a worker checks it (comparecontroller.cpp)
+
 signals:
     /// A comparison ended: shown (`ok`), failed or cancelled; `message` says which.
     void compareFinished(bool ok, const QString& message);
+    /// The Plan Outcome was checked again after the plan changed (`ok`: shown; false: failed).
+    void outcomeChecked(bool ok);
     /// An export ended: written (`ok`) or refused / failed; `message` says which (lastMessage()).
     void changesExported(bool ok, const QString& message);
 
@@ -92,6 +116,14 @@ private:
     template <class Load>
     bool start(const QString& label, Load load);
     void showDialog();
+    /// The plan shown (actions copied), or null without one.
+    [[nodiscard]] std::shared_ptr<const OpenPlan> openPlan() const;
+    /// Checks the plan shown against the compared state again, on the comparison's worker.
+    void refreshOutcome();
+    void showLiveDialog();
+    void showExportOutcomeDialog();
+    /// Writes `bytes(...)` to `path` on the comparison's worker; changesExported() follows.
+    bool writeOnWorker(const QString& path, bool interactive, std::function<std::string(const QString& suffix)> bytes);
     void showExportDialog();
     void finish(std::shared_ptr<ComparedState> result, const QString& error, bool cancelled);
     void clear();
@@ -108,6 +140,12 @@ private:
     bool m_placed = false; // the dock tabified beside the node inspector
     QString m_lastMessage;
     QString m_lastDir;
+    QString m_lastKubeconfig, m_lastContext;
+    std::shared_ptr<const importers::PlanOutcome> m_outcome; // of the plan shown, against m_shown's later state
+    QString m_outcomeLabel, m_outcomeNote;
+    std::uint64_t m_outcomeGeneration = 0;
+    bool m_outcomeStale = false; // the plan changed while a comparison ran
+    QTimer* m_outcomeTimer = nullptr;
     QAction* m_metricAction = nullptr;
 };
 

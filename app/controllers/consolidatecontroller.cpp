@@ -261,7 +261,7 @@ void ConsolidateController::showResult(
     const double ratio = bound > 0 ? static_cast<double>(m_last.after.nodes) / static_cast<double>(bound) : 0.0;
     m_dialog->findChild<QLabel*>(QStringLiteral("consolidateSummary"))
         ->setText(tr("%1 nodes freed%10, %2 pods moved, %3 saved%4.\nLower bound: %5 nodes (plan / bound = %6).\n"
-                     "Baseline (Karpenter multi-node consolidation, deletion only): %7 nodes freed, %8 saved.\n"
+                     "Baseline (Karpenter emptiness and multi-node consolidation, deletion only): %7 nodes freed, %8 saved.\n"
                      "%9Undo reverts the whole consolidation in one step.")
                       .arg(count(m_last.nodesFreed))
                       .arg(count(m_last.podsMoved))

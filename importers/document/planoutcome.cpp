@@ -95,6 +95,23 @@ bool nodeHoldsMovablePods(const ClusterStore& s, NodeId n)
 
 } // namespace
 
+std::string sharedNodesNote(const ClusterStore& before, const ClusterStore& after)
+{
+    std::size_t present = 0, shared = 0;
+    for (std::uint32_t i = 0; i < before.nodeCount(); ++i) {
+        const NodeId n(i);
+        if (before.nodeIsDeleted(n))
+            continue;
+        ++present;
+        shared += after.findNode(before.nodeName(n)).isValid() ? 1 : 0;
+    }
+    if (present == 0 || shared * 2 >= present)
+        return {};
+    return "the later state has only " + formatCount(static_cast<std::int64_t>(shared)) + " of the earlier state's "
+        + formatCount(static_cast<std::int64_t>(present))
+        + " nodes (by name): if it is another cluster, the plan's outcome says nothing (its drains read as carried out, its savings as realised)";
+}
+
 PlanOutcome comparePlanOutcome(const ClusterStore& before, const Topology& beforeTopology, const std::vector<double>& beforePrices,
                                const ClusterStore& after, const Topology& afterTopology, const std::vector<double>& afterPrices,
                                const PlanDocument& plan)

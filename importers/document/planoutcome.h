@@ -69,4 +69,13 @@ struct PlanOutcome {
                                              const model::Topology& afterTopology, const std::vector<double>& afterPrices,
                                              const PlanDocument& plan);
 
+/// A warning when `after` may not be a later state of `before`'s cluster: fewer than half of
+/// before's nodes (by name, tombstones aside) are in after. Every drain of a plan then reads as
+/// carried out (its node is gone) and its savings as realised, against another cluster. Names
+/// are not proof (a cluster whose nodes were all replaced keeps none), so it is a warning, not a
+/// refusal: "the later state has only 12 of the earlier state's 2,000 nodes (by name): if it is
+/// another cluster, the plan's outcome says nothing". "" when at least half are. O(nodes).
+/// Thread: any (the stores read-only).
+[[nodiscard]] std::string sharedNodesNote(const model::ClusterStore& before, const model::ClusterStore& after);
+
 } // namespace fleet::importers

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// Karpenter's multi-node consolidation, deletion only (karpenterbaseline.h).
+// Karpenter's emptiness and multi-node consolidation, deletion only (karpenterbaseline.h).
 #include "karpenterbaseline.h"
 
 #include "consolidation_p.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace fleet::model {
 
@@ -19,6 +20,26 @@ ConsolidationResult karpenterMultiNodeConsolidation(const ClusterStore& store, c
         return store.nodeName(a) < store.nodeName(b);
     });
     const std::size_t total = candidates.size();
+    // Emptiness (emptiness.go): every candidate without a reschedulable pod goes in one
+    // command, before consolidation looks at the rest. DaemonSet and mirror pods are not
+    // reschedulable (they go with their node), so a node holding only those is empty. A node
+    // the all-at-once command cannot take (a node-group minimum) is tried alone.
+    {
+        std::vector<NodeId> empty;
+        std::copy_if(candidates.begin(), candidates.end(), std::back_inserter(empty), [&](NodeId n) { return runner.movableCount(n) == 0; });
+        if (!empty.empty() && !runner.cancelled()) {
+            std::vector<NodeId> deleted;
+            if (runner.tryDrainBatch(empty)) {
+                deleted = empty;
+            } else {
+                for (NodeId n : empty)
+                    if (!runner.cancelled() && runner.tryDrainBatch({ n }))
+                        deleted.push_back(n);
+            }
+            std::sort(deleted.begin(), deleted.end());
+            std::erase_if(candidates, [&](NodeId n) { return std::binary_search(deleted.begin(), deleted.end(), n); });
+        }
+    }
     constexpr std::size_t kMaxBatch = 100;
     while (candidates.size() >= 2 && !runner.cancelled()) {
         runner.progress(1.0 - static_cast<double>(candidates.size()) / static_cast<double>(std::max<std::size_t>(1, total)));

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The baseline beside our consolidation: Karpenter's multi-node consolidation as it
-// documents and codes it (kubernetes-sigs/karpenter, pkg/controllers/disruption/
-// multinodeconsolidation.go, firstNConsolidationOption; docs "Disruption", Consolidation):
+// The baseline beside our consolidation: Karpenter's emptiness and multi-node consolidation as
+// it documents and codes them (kubernetes-sigs/karpenter, pkg/controllers/disruption/
+// emptiness.go, multinodeconsolidation.go, firstNConsolidationOption; docs "Disruption",
+// Consolidation):
+//  - first, Emptiness: every candidate with no reschedulable pod (DaemonSet and mirror pods are
+//    not: they go with their node) is deleted in one command;
 //  - candidates sorted by disruption cost, ascending (pkg/utils/disruption: per pod
 //    clamp(1 + priority / 2^25 + deletion cost / 2^27, -10, 10), times the node's lifetime
 //    remaining; the store has no pod-deletion-cost annotation and no expiry, so 0 and 1);
@@ -25,7 +28,7 @@
 
 namespace fleet::model {
 
-/// Karpenter's multi-node consolidation, deletion only (above). The result's `order` is
+/// Karpenter's emptiness, then multi-node consolidation, deletion only (above). The result's `order` is
 /// "karpenter-multi-node"; `kept` lists the nodes a failed batch found a reason for.
 [[nodiscard]] ConsolidationResult karpenterMultiNodeConsolidation(const ClusterStore& store, const Topology& topology,
     const ConsolidationInput& input, const ConsolidationOptions& options = {});

@@ -55,7 +55,7 @@ private slots:
         QVERIFY2(r.out.contains("nodes freed:"), r.out.constData());
         QVERIFY2(r.out.contains("cost per hour saved:"), r.out.constData());
         QVERIFY2(r.out.contains("lower bound:"), r.out.constData());
-        QVERIFY2(r.out.contains("baseline (Karpenter multi-node consolidation"), r.out.constData());
+        QVERIFY2(r.out.contains("baseline (Karpenter emptiness and multi-node consolidation"), r.out.constData());
         // gpu-b2 holds one member of the JobSet train: it stays, and says so.
         QVERIFY2(r.out.contains("gpu-b2: ml/train-workers-0-0 is one member of the gang JobSet ml/train"), r.out.constData());
         const QJsonObject o = QJsonDocument::fromJson([&] {

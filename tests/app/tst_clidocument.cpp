@@ -63,6 +63,7 @@ private slots:
     void newerDocumentRefused();
     void otherOutputsNeverReplaceADocument();
     void diffOfTwoStates();
+    void diffWarnsWhenTheStatesShareFewNodes();
     void diffCountsPodsStrandedByARemovedNode();
     void plansOfADocumentByName();
     void plansSaysWhyItCannotRead();
@@ -192,6 +193,28 @@ void TestCliDocument::otherOutputsNeverReplaceADocument()
     // save itself replaces a document (of this version).
     const auto again = runFleetscope({ QStringLiteral("save"), cluster, QStringLiteral("-o"), doc });
     QVERIFY2(again.exitCode == 0, qPrintable(runText(again)));
+}
+
+void TestCliDocument::diffWarnsWhenTheStatesShareFewNodes()
+{
+    // Two simulations (seeds 3 and 4) share no node name: a plan of the first would read as
+    // carried out against the second. The diff says so on stderr; its output is unchanged.
+    QTemporaryDir dir;
+    const QString a = dir.filePath(QStringLiteral("a.fleet")), b = dir.filePath(QStringLiteral("b.fleet"));
+    for (const auto& [path, seed] : { std::pair { a, QStringLiteral("3") }, std::pair { b, QStringLiteral("4") } }) {
+        const auto saved = runFleetscope({ QStringLiteral("save"), QStringLiteral("--simulate"), QStringLiteral("300"), QStringLiteral("--seed"), seed,
+            QStringLiteral("-o"), path });
+        QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
+    }
+    const auto other = runFleetscope({ QStringLiteral("diff"), a, b, QStringLiteral("--format"), QStringLiteral("json") });
+    QVERIFY2(other.exitCode == 0, qPrintable(runText(other)));
+    QVERIFY2(other.err.contains("fleetscope diff: warning: the later state has only 0 of the earlier state's 300 nodes (by name)"),
+        other.err.constData());
+    QVERIFY(!QJsonDocument::fromJson(other.out).object().isEmpty());
+    // The same cluster a node short: no warning.
+    const auto same = runFleetscope({ QStringLiteral("diff"), kData + QStringLiteral("/plan/cluster.json"), kData + QStringLiteral("/plan/cluster-changed.json") });
+    QVERIFY2(same.exitCode == 0, qPrintable(runText(same)));
+    QVERIFY2(!same.err.contains("warning"), same.err.constData());
 }
 
 void TestCliDocument::diffOfTwoStates()

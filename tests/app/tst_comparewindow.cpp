@@ -4,6 +4,9 @@
 // removed, api-0 deleted): the Changes dock shows the diff, a node row selects the node on the
 // map (one the shown state has), a cancelled comparison shows nothing, a new cluster clears the
 // dock, an export refuses a .fleet document, and the map's difference follows the Metric menu.
+// With the fixtures' plan open (plan.json), the dock's Plan Outcome tab says what of it the later
+// state shows carried out (tests/data/plan/README.md: 0 and 1 carried out, 2 not, 3 no longer
+// possible). A live cluster that cannot be read is a clear error, nothing shown.
 // Under xvfb-run (the map is OpenGL).
 
 #include "app/controllers/comparecontroller.h"
@@ -12,16 +15,27 @@
 #include "importers/document/statediff.h"
 #include "importers/export/statediffformat.h"
 #include "views/itemmodels/changesmodel.h"
+#include "views/itemmodels/planoutcomemodel.h"
+#include "app/controllers/planopener.h"
+#include "app/controllers/plancontroller.h"
+#include "importers/document/planoutcome.h"
 #include "views/map/fleetmapview.h"
 #include "views/panels/changespanel.h"
 
 #include "common/guitestmain.h"
 
 #include <QAction>
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QMessageBox>
+#include <QTimer>
+#include <QUndoStack>
 #include <QDockWidget>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTreeView>
 
 using namespace fleet;
@@ -48,6 +62,9 @@ class TestCompareWindow : public QObject {
 private slots:
     void compareSelectAndClear();
     void cancelShowsNothing();
+    void planOutcomeBesideTheChanges();
+    void planOpenedDuringTheComparisonIsChecked();
+    void unreadableLiveClusterIsSaid();
 };
 
 void TestCompareWindow::compareSelectAndClear()
@@ -139,6 +156,134 @@ void TestCompareWindow::cancelShowsNothing()
     QVERIFY(compare->diff());
     QCOMPARE(compare->diff()->after.nodes, std::size_t(3));
     QVERIFY(compare->dock()->isVisible());
+}
+
+void TestCompareWindow::planOutcomeBesideTheChanges()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, { kData + QStringLiteral("/plan/cluster.json") }));
+    auto* compare = window.findChild<CompareController*>();
+    QSignalSpy finished(compare, &CompareController::compareFinished);
+    // Without a plan: no outcome, no tab.
+    QVERIFY(compare->compareWithFiles({ kData + QStringLiteral("/plan/cluster-after-plan.json") }));
+    QVERIFY(finished.wait(kWaitMs));
+    QVERIFY(!compare->planOutcome());
+    QCOMPARE(compare->panel()->tabs()->count(), 1);
+
+    QSignalSpy opened(window.planOpener(), &app::PlanOpener::finished);
+    QVERIFY(window.openPlanFile(kData + QStringLiteral("/plan/plan.json")));
+    QVERIFY(opened.wait(kWaitMs));
+    QVERIFY(opened.first().first().toBool());
+    QVERIFY(compare->compareWithFiles({ kData + QStringLiteral("/plan/cluster-after-plan.json") }));
+    QVERIFY(QTest::qWaitFor([&] { return finished.count() >= 2; }, kWaitMs));
+    QVERIFY2(finished.last().first().toBool(), qPrintable(finished.last().at(1).toString()));
+    const auto outcome = compare->planOutcome();
+    QVERIFY(outcome);
+    QCOMPARE(outcome->actions.size(), std::size_t(4));
+    using importers::ActionOutcomeKind;
+    const ActionOutcomeKind expected[] = { ActionOutcomeKind::CarriedOut, ActionOutcomeKind::CarriedOut, ActionOutcomeKind::NotCarriedOut,
+        ActionOutcomeKind::NoLongerPossible };
+    for (std::size_t i = 0; i < 4; ++i)
+        QCOMPARE(outcome->actions[i].outcome, expected[i]);
+    QCOMPARE(outcome->carriedOut, std::size_t(2));
+    QCOMPARE(outcome->noLongerPossible, std::size_t(1));
+    // The tab is there and in front; its rows and line say the same.
+    QTabWidget* tabs = compare->panel()->tabs();
+    QCOMPARE(tabs->count(), 2);
+    QCOMPARE(tabs->tabText(tabs->currentIndex()), QStringLiteral("Plan Outcome"));
+    views::PlanOutcomeModel* rows = compare->panel()->outcomeModel();
+    QAbstractItemModelTester tester(rows, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(rows->rowCount(), 4);
+    QCOMPARE(rows->index(3, views::PlanOutcomeModel::OutcomeColumn).data().toString(), QStringLiteral("No longer possible"));
+    QCOMPARE(rows->index(0, views::PlanOutcomeModel::ActionColumn).data().toString().left(9), QStringLiteral("move-pod "));
+    QVERIFY2(compare->panel()->outcomeSummaryText().startsWith(
+                 QStringLiteral("plan.json (4 actions): 2 carried out, 1 not carried out, 1 no longer possible. Savings planned")),
+        qPrintable(compare->panel()->outcomeSummaryText()));
+    QVERIFY2(compare->lastMessage().contains(QStringLiteral("The plan: 2 of 4 actions carried out, 1 no longer possible.")),
+        qPrintable(compare->lastMessage()));
+    // The outcome follows the plan shown: undone (the opened plan is one step), no plan and no
+    // tab; redone, checked again.
+    QSignalSpy checked(compare, &CompareController::outcomeChecked);
+    window.undoStack()->undo();
+    QVERIFY(QTest::qWaitFor([&] { return tabs->count() == 1; }, kWaitMs));
+    QVERIFY(!compare->planOutcome());
+    window.undoStack()->redo();
+    QVERIFY(checked.wait(kWaitMs));
+    QVERIFY(checked.last().first().toBool());
+    QCOMPARE(tabs->count(), 2);
+    QVERIFY(compare->planOutcome());
+    QCOMPARE(compare->planOutcome()->carriedOut, std::size_t(2));
+    // A row naming a node selects it on the map (the move's destination, cpu-b1).
+    emit compare->panel()->outcomeView()->clicked(rows->index(0, 0));
+    QCOMPARE(window.mapView()->selectedNode(), window.cluster()->store->findNode("cpu-b1"));
+
+    // Exported as `diff --plan` writes it.
+    QTemporaryDir dir;
+    QSignalSpy exported(compare, &CompareController::changesExported);
+    QVERIFY(compare->exportOutcomeTo(dir.filePath(QStringLiteral("outcome.txt"))));
+    QVERIFY(exported.wait(kWaitMs));
+    QVERIFY2(exported.last().first().toBool(), qPrintable(exported.last().at(1).toString()));
+    QFile text(dir.filePath(QStringLiteral("outcome.txt")));
+    QVERIFY(text.open(QIODevice::ReadOnly));
+    const QByteArray written = text.readAll();
+    QVERIFY2(written.startsWith("plan plan.json against "), written.constData());
+    QVERIFY2(written.contains("[3] move-pod") && written.contains("no-longer-possible"), written.constData());
+
+    // A new cluster: the outcome goes with the comparison.
+    QVERIFY(openAndWait(window, { kData + QStringLiteral("/plan/cluster-changed.json") }));
+    QVERIFY(!compare->planOutcome());
+    QCOMPARE(tabs->count(), 1);
+    QVERIFY(!compare->exportOutcomeTo(dir.filePath(QStringLiteral("again.json"))));
+}
+
+void TestCompareWindow::planOpenedDuringTheComparisonIsChecked()
+{
+    // As `fleetscope CLUSTER PLAN --compare LATER` starts: the comparison runs while the plan
+    // opens; the outcome of the plan follows once both are done.
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, { kData + QStringLiteral("/plan/cluster.json") }));
+    auto* compare = window.findChild<CompareController*>();
+    // A plan opens once the what-if is ready (as the command line's plan file does).
+    QVERIFY(QTest::qWaitFor([&] { return window.planController()->engine() != nullptr; }, kWaitMs));
+    QSignalSpy finished(compare, &CompareController::compareFinished);
+    QVERIFY(compare->compareWithFiles({ kData + QStringLiteral("/plan/cluster-after-plan.json") }));
+    QVERIFY(window.openPlanFile(kData + QStringLiteral("/plan/plan.json")));
+    QVERIFY(QTest::qWaitFor([&] { return finished.count() > 0 && compare->planOutcome(); }, kWaitMs));
+    QCOMPARE(compare->planOutcome()->actions.size(), std::size_t(4));
+    QCOMPARE(compare->panel()->tabs()->count(), 2);
+}
+
+void TestCompareWindow::unreadableLiveClusterIsSaid()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, { kData + QStringLiteral("/plan/cluster.json") }));
+    auto* compare = window.findChild<CompareController*>();
+    QVERIFY(window.findChild<QAction*>(QStringLiteral("actionCompareWithLive")));
+    QTemporaryDir dir;
+    const QString missing = dir.filePath(QStringLiteral("no-such-kubeconfig"));
+    QSignalSpy finished(compare, &CompareController::compareFinished);
+    // The warning box is answered as a person would: it names the file.
+    QTimer closer;
+    QString boxText;
+    connect(&closer, &QTimer::timeout, [&] {
+        for (QWidget* w : QApplication::topLevelWidgets())
+            if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible()) {
+                boxText = box->text();
+                box->accept();
+            }
+    });
+    closer.start(50);
+    QVERIFY(compare->compareWithLive(missing, QString()));
+    QVERIFY(finished.wait(kWaitMs));
+    QVERIFY(!finished.first().first().toBool());
+    const QString message = finished.first().at(1).toString();
+    QVERIFY2(message.contains(missing), qPrintable(message));
+    QVERIFY(!compare->diff());
+    QVERIFY(QTest::qWaitFor([&] { return !boxText.isEmpty(); }, 5000));
+    QVERIFY2(boxText.contains(missing), qPrintable(boxText));
 }
 
 FLEET_GUI_TEST_MAIN(TestCompareWindow, fleet::app::setDefaultSurfaceFormat)

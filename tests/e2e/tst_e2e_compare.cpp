@@ -10,10 +10,18 @@
 // B.fleet` on the plan fixtures (pods moved, a node removed, a pod deleted), checked the same way,
 // and Metric > Difference to the Compared State recolours the map and back (pixels). Last, the
 // map marks the nodes added and removed: the later state's new node boxed beside its zone, the
-// removed node crossed (their colours counted on the screen).
+// removed node crossed (their colours counted on the screen). And File > Compare With Live
+// Cluster with the fixtures' plan open: the later state is a live cluster (the fake API server
+// that kubectl accepts, serving the plan fixtures' state after the plan), the kubeconfig typed
+// into the window's dialog, and File > Export Plan Outcome writes what `fleetscope diff BEFORE
+// --kubeconfig K --plan PLAN --format json` says of each action.
 
 #include "e2e/desktopsession.h"
 
+#include "common/fakekubeapiserver.h"
+#include "common/kubeconfigfile.h"
+
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -92,6 +100,7 @@ private slots:
     void compareWithAndExportChanges();
     void compareFromCommandLine();
     void marksAddedAndRemovedNodes();
+    void planOutcomeAgainstTheLiveCluster();
 
 private:
     bool answer(DesktopSession& s, const QString& title, const QString& keys);
@@ -391,3 +400,98 @@ void TestE2eCompare::marksAddedAndRemovedNodes()
 
 QTEST_GUILESS_MAIN(TestE2eCompare)
 #include "tst_e2e_compare.moc"
+
+// The plan fixtures' plan (tests/data/plan/README.md) opened with their cluster, then compared
+// with the live cluster now, which holds cluster-after-plan.json's objects: actions 0 and 1
+// carried out, 2 not, 3 no longer possible. Typed as a person does: Alt+F, V, the kubeconfig's
+// path, Return; then Alt+F, U and the path of the export.
+void TestE2eCompare::planOutcomeAgainstTheLiveCluster()
+{
+    DesktopSession s;
+    const QString data = QStringLiteral(FLEET_TEST_DATA_DIR);
+    QVERIFY(QDir().mkpath(s.path(QStringLiteral("pki"))));
+    fleet::tests::TestPki pki = fleet::tests::TestPki::create(s.path(QStringLiteral("pki")).toStdString());
+    QVERIFY2(!pki.caPem.empty(), "the openssl command failed or is missing (installer/install-deps.sh installs it)");
+    QJsonArray nodes, pods;
+    for (const QJsonValue& item : fleet::tests::itemsOfListFile(data + QStringLiteral("/plan/cluster-after-plan.json")))
+        (item.toObject()[QStringLiteral("kind")].toString() == QLatin1String("Node") ? nodes : pods).append(item);
+    QVERIFY(!nodes.isEmpty() && !pods.isEmpty());
+    fleet::tests::FakeKubeApiServer server(pki,
+        { { "/api/v1/nodes", nodes }, { "/api/v1/pods", pods }, { "/api/v1/namespaces", {} }, { "/apis/policy/v1/poddisruptionbudgets", {} },
+            { "/api/v1/persistentvolumes", {} } },
+        {});
+    fleet::tests::KubeconfigSpec spec;
+    spec.server = QString::fromStdString(server.url());
+    spec.certificateAuthority = QString::fromStdString(pki.caFile);
+    spec.token = QStringLiteral("fleet-test-token");
+    spec.cluster = QStringLiteral("eks");
+    spec.user = QStringLiteral("ops");
+    spec.contexts = QStringList { QStringLiteral("prod") };
+    spec.currentContext = QStringLiteral("prod");
+    const QString kubeconfig = fleet::tests::writeKubeconfig(s.path(QStringLiteral("kubeconfig")), spec);
+    const QString cluster = data + QStringLiteral("/plan/cluster.json");
+    const QString plan = data + QStringLiteral("/plan/plan.json");
+    const QByteArray cliJson = run({ QStringLiteral("diff"), cluster, QStringLiteral("--kubeconfig"), kubeconfig, QStringLiteral("--plan"), plan,
+        QStringLiteral("--format"), QStringLiteral("json") });
+    const QJsonObject cli = QJsonDocument::fromJson(cliJson).object();
+    QVERIFY2(!cli.isEmpty(), cliJson.constData());
+
+    QVERIFY2(s.startDesktop(1400, 1000), qPrintable(s.error()));
+    QVERIFY2(s.startApp({ cluster, plan }, kWindow), qPrintable(s.error()));
+    const QString outcome = s.path(QStringLiteral("outcome.json"));
+    // The plan opens right after the cluster shows (a job of milliseconds); a comparison made
+    // before it has no outcome ("Nothing to Export"): compared again then.
+    bool written = false;
+    for (int attempt = 0; attempt < 3 && !written; ++attempt) {
+        QVERIFY(s.key(QStringLiteral("alt+f")) && s.key(QStringLiteral("v")));
+        QVERIFY2(answer(s, QStringLiteral("^Compare With Live Cluster$"), QStringLiteral("ctrl+a")), qPrintable(s.error()));
+        QVERIFY(s.type(kubeconfig) && s.key(QStringLiteral("Return")));
+        QVERIFY(s.waitForNoWindow(QStringLiteral("^Compare With Live Cluster$")));
+        QElapsedTimer clock;
+        clock.start();
+        while (!written && clock.elapsed() < 60000) {
+            (void)s.xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(s.window()) });
+            if (!s.key(QStringLiteral("alt+f")) || !s.key(QStringLiteral("u")))
+                break;
+            QString which;
+            const bool shown = waitUntil(
+                [&] {
+                    for (const QString& title : { QStringLiteral("^Export Plan Outcome$"), QStringLiteral("^Nothing to Export$") }) {
+                        QString ids;
+                        if (s.xdotool({ QStringLiteral("search"), QStringLiteral("--onlyvisible"), QStringLiteral("--name"), title }, &ids)
+                            && !ids.trimmed().isEmpty()) {
+                            which = title;
+                            return true;
+                        }
+                    }
+                    return false;
+                },
+                5000);
+            if (!shown) {
+                (void)s.key(QStringLiteral("Escape"));
+                continue;
+            }
+            if (which == QLatin1String("^Nothing to Export$")) { // still comparing, or compared before the plan opened
+                QVERIFY(answer(s, which, QStringLiteral("Escape")) && s.waitForNoWindow(which));
+                if (clock.elapsed() > 5000)
+                    break; // compare again
+                continue;
+            }
+            QVERIFY(answer(s, which, QStringLiteral("ctrl+a")) && s.type(outcome) && s.key(QStringLiteral("Return")));
+            written = waitUntil([&] { return QFile::exists(outcome); }, 15000);
+        }
+    }
+    QVERIFY2(written, qPrintable(s.error() + s.appOutput()));
+    const QJsonObject window = QJsonDocument::fromJson(fileBytes(outcome)).object();
+    QVERIFY2(!window.isEmpty(), fileBytes(outcome).constData());
+    // The same verdicts, evidence and savings; only the labels of the inputs differ (the window
+    // names the plan by its file name and the states by their sources).
+    for (const char* key : { "actions", "totals", "savings" })
+        QCOMPARE(window[QLatin1String(key)], cli[QLatin1String(key)]);
+    const QJsonArray actions = window[QStringLiteral("actions")].toArray();
+    QCOMPARE(actions.size(), 4);
+    const char* expected[] = { "carried-out", "carried-out", "not-carried-out", "no-longer-possible" };
+    for (int i = 0; i < 4; ++i)
+        QCOMPARE(actions[i].toObject()[QStringLiteral("outcome")].toString(), QLatin1String(expected[i]));
+    QVERIFY(s.quitApp());
+}

@@ -218,6 +218,29 @@ private slots:
         QCOMPARE(stopped.nodesFreed, 0);
     }
 
+    void baselineDeletesALoneEmptyNode()
+    {
+        // Karpenter's Emptiness deletes a node without a reschedulable pod on its own, before
+        // multi-node consolidation (which takes two or more at once): "spare" holds only a
+        // DaemonSet pod and goes although no second node can go with it ("full"'s 3.5 cpu fits
+        // nowhere else).
+        Cluster c;
+        c.node("full", "us-east-1a", 4000);
+        c.node("spare", "us-east-1a", 2000);
+        c.pod("default", "big-0", "full", 3500, "big");
+        for (const char* n : { "full", "spare" })
+            c.pod("kube-system", std::string("agent-") + n, n, 100, "agent", PodFlagReady, 0, OwnerKind::DaemonSet);
+        c.finish();
+        ConsolidationInput in;
+        in.nodePricePerHour = { 2.0, 1.0 };
+        const ConsolidationResult base = karpenterMultiNodeConsolidation(*c.store, *c.topology, in);
+        QCOMPARE(base.nodesFreed, 1);
+        QCOMPARE(drainedNames(base, c), std::vector<std::string> { "spare" });
+        QCOMPARE(base.savedPerHour, 1.0);
+        QVERIFY(replayHolds(c, base, in));
+        checkNotWorseThanBaseline(c, in, consolidate(*c.store, *c.topology, in));
+    }
+
     void oursAtLeastBaselineWhereTheHeadBlocks()
     {
         // The lightest candidate (one pod) cannot go; Karpenter's prefixes all start with it.

@@ -2,9 +2,14 @@
 #include "changespanel.h"
 
 #include "views/itemmodels/changesmodel.h"
+#include "views/itemmodels/planoutcomemodel.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -15,6 +20,11 @@ ChangesPanel::ChangesPanel(QWidget* parent)
     , m_model(new ChangesModel(this))
     , m_view(new QTreeView(this))
     , m_summary(new QLabel(this))
+    , m_tabs(new QTabWidget(this))
+    , m_outcomePage(new QWidget(this))
+    , m_outcomeModel(new PlanOutcomeModel(this))
+    , m_outcomeView(new QTableView(m_outcomePage))
+    , m_outcomeSummary(new QLabel(m_outcomePage))
 {
     setObjectName(QStringLiteral("changesPanel"));
     auto* column = new QVBoxLayout(this);
@@ -37,7 +47,43 @@ ChangesPanel::ChangesPanel(QWidget* parent)
             m_view->resizeColumnToContents(c);
     });
     m_view->header()->setStretchLastSection(true);
-    column->addWidget(m_view, 1);
+    m_tabs->setObjectName(QStringLiteral("changesTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_view, tr("Changes"));
+    column->addWidget(m_tabs, 1);
+
+    // The plan against what happened: a tab of its own, there only while an outcome is shown.
+    auto* outcomeColumn = new QVBoxLayout(m_outcomePage);
+    outcomeColumn->setContentsMargins(0, 4, 0, 0);
+    m_outcomeSummary->setObjectName(QStringLiteral("planOutcomeSummary"));
+    m_outcomeSummary->setWordWrap(true);
+    m_outcomeSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    outcomeColumn->addWidget(m_outcomeSummary);
+    m_outcomeView->setObjectName(QStringLiteral("planOutcomeView"));
+    m_outcomeView->setModel(m_outcomeModel);
+    m_outcomeView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_outcomeView->setAlternatingRowColors(true);
+    m_outcomeView->setWordWrap(false);
+    m_outcomeView->verticalHeader()->hide();
+    m_outcomeView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed); // no per-row measure at 26,000 rows
+    m_outcomeView->horizontalHeader()->setStretchLastSection(true);
+    outcomeColumn->addWidget(m_outcomeView, 1);
+    auto* buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    auto* exportButton = new QPushButton(tr("Export…"), m_outcomePage);
+    exportButton->setObjectName(QStringLiteral("exportPlanOutcome"));
+    exportButton->setToolTip(tr("Write the outcome as `fleetscope diff --plan` does: JSON (.json) or text"));
+    connect(exportButton, &QPushButton::clicked, this, &ChangesPanel::exportOutcomeRequested);
+    buttons->addWidget(exportButton);
+    outcomeColumn->addLayout(buttons);
+    m_outcomePage->hide();
+    auto activateOutcomeRow = [this](const QModelIndex& index) {
+        const QString node = index.data(PlanOutcomeModel::kNodeNameRole).toString();
+        if (!node.isEmpty())
+            emit nodeActivated(node);
+    };
+    connect(m_outcomeView, &QTableView::clicked, this, activateOutcomeRow);
+    connect(m_outcomeView, &QTableView::activated, this, activateOutcomeRow);
     connect(m_view, &QTreeView::clicked, this, [this](const QModelIndex& index) {
         const QString node = index.siblingAtColumn(0).data(ChangesModel::kNodeNameRole).toString();
         if (!node.isEmpty())
@@ -67,6 +113,42 @@ void ChangesPanel::setDiff(std::shared_ptr<const importers::StateDiff> diff, con
 QString ChangesPanel::summaryText() const
 {
     return m_summary->text();
+}
+
+void ChangesPanel::setPlanOutcome(std::shared_ptr<const importers::PlanOutcome> outcome, const QString& planLabel, const QString& note)
+{
+    const int tab = m_tabs->indexOf(m_outcomePage);
+    if (!outcome) {
+        m_outcomeModel->setOutcome(nullptr);
+        m_outcomeSummary->clear();
+        if (tab >= 0)
+            m_tabs->removeTab(tab);
+        return;
+    }
+    const QString summary = PlanOutcomeModel::summary(*outcome, planLabel);
+    m_outcomeSummary->setTextFormat(Qt::PlainText);
+    m_outcomeSummary->setText(note.isEmpty() ? summary : tr("Warning: %1.").arg(note) + QLatin1Char('\n') + summary);
+    m_outcomeSummary->setStyleSheet(note.isEmpty() ? QString() : QStringLiteral("color: #b01c1c;"));
+    m_outcomeModel->setOutcome(std::move(outcome));
+    if (tab < 0)
+        m_tabs->addTab(m_outcomePage, tr("Plan Outcome"));
+    // The first rows set the columns' widths (resizeColumnToContents() would read every row).
+    const QFontMetrics metrics = m_outcomeView->fontMetrics();
+    m_outcomeView->setColumnWidth(PlanOutcomeModel::IndexColumn, metrics.horizontalAdvance(QStringLiteral("000000")));
+    m_outcomeView->setColumnWidth(PlanOutcomeModel::ActionColumn, metrics.horizontalAdvance(QLatin1Char('x')) * 36);
+    m_outcomeView->setColumnWidth(PlanOutcomeModel::OutcomeColumn, metrics.horizontalAdvance(tr("No longer possible")) + 16);
+    m_tabs->setCurrentWidget(m_outcomePage);
+}
+
+void ChangesPanel::setOutcomeBusy(const QString& text)
+{
+    if (m_tabs->indexOf(m_outcomePage) >= 0)
+        m_outcomeSummary->setText(text);
+}
+
+QString ChangesPanel::outcomeSummaryText() const
+{
+    return m_outcomeSummary->text();
 }
 
 } // namespace fleet::views

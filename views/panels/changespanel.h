@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The Changes panel: the shown state compared with a later one (File > Compare With...), as
-// ChangesModel lists it in a tree, with a line naming the two states.
+// ChangesModel lists it in a tree, with a line naming the two states; beside it, in a second
+// tab, the window's plan against what happened (PlanOutcomeModel) when a plan was open.
 
+#include "importers/document/planoutcome.h"
 #include "importers/document/statediff.h"
 
 #include <QWidget>
@@ -10,11 +12,15 @@
 #include <memory>
 
 class QLabel;
+class QPushButton;
+class QTabWidget;
+class QTableView;
 class QTreeView;
 
 namespace fleet::views {
 
 class ChangesModel;
+class PlanOutcomeModel;
 
 /// A QTreeView over a ChangesModel (uniform row heights: a group of 100,000 node names
 /// scrolls as one of ten), the Totals group open, and a line "Then: A · Now: B". A click on a
@@ -33,13 +39,34 @@ public:
     /// The line above the tree ("Then: ... · Now: ..." or what to do to fill the panel).
     [[nodiscard]] QString summaryText() const;
 
+    /// Shows the plan `planLabel` against the later state in the "Plan Outcome" tab (objectName
+    /// "planOutcomeView" for the table, "planOutcomeSummary" for its line) and brings that tab
+    /// to the front; null removes the tab (no plan was open, or the comparison is gone).
+    /// `note`, when not empty, is a warning shown above the figures (the states may be two
+    /// clusters: importers::sharedNodesNote()).
+    void setPlanOutcome(std::shared_ptr<const importers::PlanOutcome> outcome, const QString& planLabel, const QString& note = {});
+    /// Says `text` on the outcome's line while it is checked again (the rows stay until then).
+    void setOutcomeBusy(const QString& text);
+    [[nodiscard]] PlanOutcomeModel* outcomeModel() const noexcept { return m_outcomeModel; }
+    [[nodiscard]] QTableView* outcomeView() const noexcept { return m_outcomeView; }
+    /// The line above the outcome table ("" without an outcome).
+    [[nodiscard]] QString outcomeSummaryText() const;
+    [[nodiscard]] QTabWidget* tabs() const noexcept { return m_tabs; }
+
 signals:
     void nodeActivated(const QString& nodeName);
+    /// The outcome tab's Export button (objectName "exportPlanOutcome") was pressed.
+    void exportOutcomeRequested();
 
 private:
     ChangesModel* m_model = nullptr;
     QTreeView* m_view = nullptr;
     QLabel* m_summary = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QWidget* m_outcomePage = nullptr;
+    PlanOutcomeModel* m_outcomeModel = nullptr;
+    QTableView* m_outcomeView = nullptr;
+    QLabel* m_outcomeSummary = nullptr;
 };
 
 } // namespace fleet::views

@@ -252,8 +252,9 @@ void figuresSection(const FleetReportInput& in, ReportPages& pages)
                                                      "with COIN-OR Clp by the search that wrote the plan and recorded in its file. Nodes / "
                                                      "bound is over the better (larger) of the two bounds. ")
                                     : QString())
-            + (in.baseline ? QStringLiteral("The baseline: Karpenter's multi-node consolidation (deletion only: batches of up to 100 "
-                                            "candidates by disruption cost, the longest prefix that can go), run on the same loaded state "
+            + (in.baseline ? QStringLiteral("The baseline: Karpenter's emptiness and multi-node consolidation (deletion only: every node "
+                                            "without a reschedulable pod, then batches of up to 100 candidates by disruption cost, the "
+                                            "longest prefix that can go), run on the same loaded state "
                                             "and prices as `plan consolidate` runs it.")
                            : QStringLiteral("The Karpenter baseline was not computed for this report."))
             + (in.hasPrices ? QString() : QStringLiteral(" Savings are unknown: no prices known for these nodes.")),
