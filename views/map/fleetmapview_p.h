@@ -120,14 +120,14 @@ struct FleetMapView::Private {
             updateMarkerKey();
         requestRender();
     }
-    /// The legend's marker key counts what the marker layer draws.
+    /// The legend's marker key counts the nodes the marker layer marks, and says which kinds
+    /// View > Markers hides.
     void updateMarkerKey()
     {
-        std::size_t byKind[3] = { 0, 0, 0 };
-        for (const auto& marker : markers->markers())
-            ++byKind[static_cast<int>(marker.second)];
+        const auto& byKind = markers->counts();
         legend->setMarkerCounts(byKind[static_cast<int>(NodeMarkerKind::NotReady)],
             byKind[static_cast<int>(NodeMarkerKind::Cordoned)], byKind[static_cast<int>(NodeMarkerKind::Problem)]);
+        legend->setHiddenMarkerKinds(~scene.shownMarkerKinds & 0x7u);
     }
     void relayout();
     /// Lays out again for a new view size and keeps what the user looks at: the node nearest
