@@ -310,6 +310,7 @@ void ExplorePanels::applyAnalysis(const Analysis& analysis)
 
 void ExplorePanels::setPlanState(std::shared_ptr<const model::PlanLedger> plan)
 {
+    m_domainInspector->setPlanState(plan);
     m_pending->setPlanState(std::move(plan));
     updatePendingTitle();
 }
