@@ -202,10 +202,17 @@ struct FleetMapView::Private {
     /// one opens no second menu (menuOpenedFor).
     void requestContextMenu(const QPointF& glPos, const QPoint& globalPos, quint64 timestamp, QContextMenuEvent::Reason reason);
     [[nodiscard]] bool menuOpenedFor(const QContextMenuEvent* e);
+    /// The Menu key's press that follows the platform's context-menu event for the same key
+    /// (Qt's xcb plugin sends that event first, then the press): it opens no second menu.
+    [[nodiscard]] bool menuOpenedForKey(const QKeyEvent* e);
+    /// Where the Menu key opens the menu (view coordinates): the pointer over the map, else the
+    /// selected node's cell, else the view's centre.
+    [[nodiscard]] QPointF keyboardMenuPos() const;
     struct {
         QContextMenuEvent::Reason reason = QContextMenuEvent::Mouse;
         quint64 timestamp = 0;
         QElapsedTimer closed; // since the menu closed; invalid: no gesture to match
+        bool showing = false; // a menu of this view is open (its own event loop runs)
     } menuOpened;
     bool handleKey(QKeyEvent* event);
     void zoomBy(double factor, const QPointF& anchorGl);
