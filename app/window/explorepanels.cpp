@@ -28,6 +28,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 
 namespace fleet::app {
@@ -114,9 +115,12 @@ ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map)
         m_toolbar->addAction(toggle);
         // Raised once the layout has put it back in its tab group (raise() at once, while the
         // dock is still being shown, leaves the group's current tab in front).
-        connect(toggle, &QAction::toggled, dock, [dock](bool on) {
+        connect(toggle, &QAction::toggled, dock, [this, dock](bool on) {
             if (on)
-                QTimer::singleShot(0, dock, &QDockWidget::raise);
+                QTimer::singleShot(0, dock, [this, dock] {
+                    dock->raise();
+                    shareWidthWithPlan(dock);
+                });
         });
     }
 
@@ -402,8 +406,25 @@ void ExplorePanels::applyAnalysis(const Analysis& analysis)
 
 void ExplorePanels::setPlanState(std::shared_ptr<const model::PlanLedger> plan)
 {
+    m_domainInspector->setPlanState(plan);
     m_pending->setPlanState(std::move(plan));
     updatePendingTitle();
+}
+
+void ExplorePanels::shareWidthWithPlan(QDockWidget* dock)
+{
+    auto* plan = m_window->findChild<QDockWidget*>(QStringLiteral("planDock"), Qt::FindDirectChildrenOnly);
+    if (!plan || !plan->isVisible() || !dock->isVisible() || plan->isFloating() || dock->isFloating()
+        || m_window->dockWidgetArea(plan) != m_window->dockWidgetArea(dock) || m_window->tabifiedDockWidgets(plan).contains(dock))
+        return;
+    // Side by side: one row of the area, not one above the other.
+    const QRect a = plan->geometry(), b = dock->geometry();
+    if (std::abs(a.top() - b.top()) > 4 || a.intersects(b))
+        return;
+    const int total = a.width() + b.width();
+    if (a.width() >= total / 3)
+        return; // the user's own split, or room enough
+    m_window->resizeDocks({ plan, dock }, { total / 2, total - total / 2 }, Qt::Horizontal);
 }
 
 void ExplorePanels::updatePendingTitle()

@@ -134,6 +134,10 @@ private:
     /// "Problems (N)", or "Problems (N of M, filtered)" under the label filter.
     void updateProblemsTitle();
     void updatePendingTitle();
+    /// `dock` (Problems, Pending or Heatmap) opened beside the Plan dock ("planDock", in the same
+    /// area, side by side): the two share the width in halves, so a wide table never squeezes
+    /// the plan's actions to a sliver.
+    void shareWidthWithPlan(QDockWidget* dock);
 
     QMainWindow* m_window = nullptr;
     views::FleetMapView* m_map = nullptr;

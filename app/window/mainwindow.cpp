@@ -463,6 +463,10 @@ void MainWindow::rememberSession()
         restoreGeometry(geometry);
     if (const QByteArray state = settings.value(QStringLiteral("window/state")).toByteArray(); !state.isEmpty())
         restoreState(state);
+    // The Connection dock belongs to a live run (startLiveFeed() shows it): a layout saved at
+    // the close of one does not bring it back in a run on a file.
+    if (!m_live->isRunning())
+        m_connectionDock->hide();
     fitToScreen();
 }
 

@@ -32,7 +32,8 @@ QString StatusField::fitText(const QStringList& variants, const QFontMetrics& me
     for (const QString& v : variants)
         if (metrics.horizontalAdvance(v) <= widthPx)
             return v;
-    return variants.isEmpty() ? QString() : metrics.elidedText(variants.back(), Qt::ElideRight, widthPx);
+    // In the middle: both ends of a line of figures (the first figure and the last) stay.
+    return variants.isEmpty() ? QString() : metrics.elidedText(variants.back(), Qt::ElideMiddle, widthPx);
 }
 
 QString StatusField::displayedText() const
@@ -64,13 +65,26 @@ void StatusField::paintEvent(QPaintEvent*)
 
 bool StatusField::event(QEvent* event)
 {
-    if (event->type() == QEvent::ToolTip && toolTip().isEmpty()) {
+    if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        if (!text().isEmpty())
-            QToolTip::showText(help->globalPos(), text(), this);
+        if (const QString tip = toolTipText(); !tip.isEmpty())
+            QToolTip::showText(help->globalPos(), tip, this);
+        else
+            QToolTip::hideText();
         return true;
     }
     return QWidget::event(event);
+}
+
+QString StatusField::toolTipText() const
+{
+    const QString own = toolTip();
+    if (own.isEmpty())
+        return text();
+    // Shortened: the whole text first, then what the field's own tooltip explains.
+    if (displayedText() != text() && !own.contains(text()))
+        return text() + QStringLiteral("\n\n") + own;
+    return own;
 }
 
 } // namespace fleet::app

@@ -11,9 +11,9 @@ namespace fleet::app {
 
 /// One line of text in the status bar, given as variants from the longest (the full text)
 /// to the shortest. It shows the longest variant that fits its width; when none fits, the
-/// shortest one elided at the right ("…"). Its size hint is the full text, its minimum a few
-/// characters, so it never widens the window. The tooltip, when none is set, is the full
-/// text. Thread: GUI thread.
+/// shortest one elided in the middle ("…"). Its size hint is the full text, its minimum a few
+/// characters, so it never widens the window. The tooltip is the full text, followed by the
+/// tooltip set on the field when the text shows shortened (toolTipText()). Thread: GUI thread.
 class StatusField : public QWidget {
     Q_OBJECT
 public:
@@ -27,8 +27,11 @@ public:
     [[nodiscard]] QString text() const { return m_variants.value(0); }
     /// The text as painted at the current width.
     [[nodiscard]] QString displayedText() const;
+    /// The tooltip shown over the field: the tooltip set on it, with the full text first when
+    /// the field shows it shortened; the full text when none is set.
+    [[nodiscard]] QString toolTipText() const;
     /// The variant of `variants` (longest first) that fits in `widthPx` with `metrics`, or the
-    /// last one elided at the right. Thread: any.
+    /// last one elided in the middle. Thread: any.
     [[nodiscard]] static QString fitText(const QStringList& variants, const QFontMetrics& metrics, int widthPx);
 
     [[nodiscard]] QSize sizeHint() const override;

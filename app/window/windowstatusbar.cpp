@@ -195,7 +195,7 @@ void WindowStatusBar::setTotalsToolTip(const QString& tip)
 
 QString WindowStatusBar::totalsToolTip() const
 {
-    return m_totalsLabel->toolTip();
+    return m_totalsLabel->toolTipText();
 }
 
 QString WindowStatusBar::totalsText() const
@@ -240,12 +240,18 @@ void WindowStatusBar::fitHoverField()
     // The hover field gets what the totals, the warning count and the import field leave;
     // below a few characters it hides. The totals' full text is never shortened for it.
     QStatusBar* bar = m_window->statusBar();
+    // The what-if's message takes at most kPlanMessageShare of the bar and shortens (its reason
+    // codes kept, planMessageVariants()): the totals keep the rest (a trial saw them cut to
+    // "Nod…" while a refused drop's sentence showed).
+    constexpr double kPlanMessageShare = 0.4;
+    m_planStatus->setMaximumWidth(
+        std::max(m_planStatus->minimumSizeHint().width(), static_cast<int>(bar->width() * kPlanMessageShare)));
     const int spacing = 2 * bar->layout()->spacing() + 24;
     int taken = m_totalsLabel->sizeHint().width() + m_warningCountLabel->sizeHint().width() + spacing;
     if (m_importStatus->isVisible())
         taken += m_importStatus->sizeHint().width();
     if (m_planStatus->isVisible())
-        taken += m_planStatus->sizeHint().width();
+        taken += std::min(m_planStatus->sizeHint().width(), m_planStatus->maximumWidth());
     if (m_partialViewNotice->isVisible())
         taken += m_partialViewNotice->sizeHint().width();
     if (m_progressBar->isVisible())

@@ -12,7 +12,7 @@
 //
 // The mix of one batch, by event (one event = one object changed, as a watch counts them):
 //   pod arrives 31%; a running pod finishes (a Job's pod Succeeded, any other deleted) 26%; a
-//   finished pod deleted 16%; a pending pod bound where it fits 10%; a pod's status updated (its
+//   finished pod deleted 16% (only while more pods are finished than at the start); a pending pod bound where it fits 10%; a pod's status updated (its
 //   Ready condition flips; no load change) 10%; a node fails 1%; a failed node recovers 2% (when
 //   there is one).
 // Balance: the cluster churns around the state it started from, as a steady cluster does. A
@@ -134,6 +134,7 @@ private:
     // this source's own, so it counts them as it makes them.
     std::int64_t m_runningDrift = 0, m_pendingDrift = 0;
     std::int64_t m_gpuDrift = 0; // GPUs requested by bound pods now minus at the start, milli-GPUs
+    std::int64_t m_finishedDrift = 0; // finished (Succeeded, Failed) pods now minus at the start
 };
 
 } // namespace fleet::importers

@@ -17,6 +17,7 @@
 #include "views/panels/problemspanel.h"
 #include "views/itemmodels/problemsmodel.h"
 #include "views/panels/searchfield.h"
+#include "views/plan/planpanel.h"
 
 #include "common/guitestmain.h"
 
@@ -140,6 +141,38 @@ private slots:
         pendingPanel.resize(1200, 200);
         pendingPanel.setShapes(cluster.store, shapes);
         saveForReview(pendingPanel.grab().toImage(), QStringLiteral("pending-filled"));
+    }
+
+    // The Heatmap opened while the Plan dock shows: the two share the bottom area's width (a
+    // trial saw the Heatmap's wide table squeeze the Plan dock to about 140 px).
+    void heatmapLeavesThePlanDockHalfTheWidth()
+    {
+        QMainWindow window;
+        auto* map = new views::FleetMapView(&window);
+        window.setCentralWidget(map);
+        app::ExplorePanels panels(&window, map);
+        // The Plan dock as PlanController makes it: the bottom area, a plan's table in it.
+        auto* plan = new QDockWidget(QStringLiteral("Plan"), &window);
+        plan->setObjectName(QStringLiteral("planDock"));
+        plan->setWidget(new views::PlanPanel(plan));
+        window.addDockWidget(Qt::BottomDockWidgetArea, plan);
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        importers::SimulationSpec spec;
+        spec.nodeCount = 2000;
+        const auto cluster = importers::loadSimulatedCluster(spec);
+        map->setCluster(cluster.store, cluster.topology);
+        panels.setCluster(cluster.store, cluster.topology);
+        QTRY_VERIFY(plan->isVisible() && plan->width() > 1000);
+        auto* heatmap = window.findChild<QDockWidget*>(QStringLiteral("heatmapDock"));
+        QVERIFY(heatmap);
+        heatmap->toggleViewAction()->trigger();
+        QTRY_VERIFY(heatmap->isVisible());
+        QCoreApplication::processEvents();
+        QTRY_VERIFY2(plan->width() >= 0.4 * (plan->width() + heatmap->width()),
+            qPrintable(QStringLiteral("Plan dock %1 px, Heatmap %2 px").arg(plan->width()).arg(heatmap->width())));
+        QVERIFY(std::abs(plan->y() - heatmap->y()) <= 4); // side by side
     }
 
     void docksFollowTheMap()

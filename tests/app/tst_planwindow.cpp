@@ -29,6 +29,7 @@
 #include <QMouseEvent>
 #include "views/vtk/vtkopenglwidget.h"
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTest>
 #include <QUndoStack>
 
@@ -226,6 +227,19 @@ void TestPlanWindow::infeasibleDropIsRefusedWithReasons()
     const int shortWidth = fm.horizontalAdvance(variants.last()) + 4;
     QVERIFY(shortWidth < fm.horizontalAdvance(message));
     QVERIFY2(app::StatusField::fitText(variants, fm, shortWidth).contains(code), qPrintable(app::StatusField::fitText(variants, fm, shortWidth)));
+    // While the refusal shows, the totals keep half the bar: their node and pod
+    // counts are whole (a trial saw them cut to "Nod…"), and shortened they give their whole
+    // text as a tooltip.
+    QCoreApplication::processEvents();
+    auto* totals = m_window->findChild<QWidget*>(QStringLiteral("totalsLabel"));
+    QVERIFY(totals);
+    QVERIFY2(totals->width() >= 0.45 * m_window->statusBar()->width(),
+        qPrintable(QStringLiteral("totals %1 px of %2").arg(totals->width()).arg(m_window->statusBar()->width())));
+    const QString shownTotals = m_window->displayedTotalsText();
+    QVERIFY2(shownTotals.startsWith(m_window->totalsText().section(QStringLiteral(" | "), 0, 1).section(QStringLiteral(" ("), 0, 0)),
+        qPrintable(shownTotals));
+    if (shownTotals.contains(QChar(0x2026)))
+        QVERIFY2(m_window->totalsToolTip().startsWith(m_window->totalsText().section(QStringLiteral(" | "), 0, 0)), qPrintable(m_window->totalsToolTip()));
     // Shift+drop applies it as a violation.
     sendMouse(g, QEvent::MouseButtonPress, press - o, Qt::LeftButton);
     sendMouse(g, QEvent::MouseMove, target - o, Qt::LeftButton);

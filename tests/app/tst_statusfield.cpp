@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// StatusField: the longest variant that fits, then the shortest elided; never wider than asked.
+// StatusField: the longest variant that fits, then the shortest elided in the middle; never wider
+// than asked; the whole text in its tooltip.
 
 #include "app/window/statusfield.h"
 
@@ -48,8 +49,11 @@ void TestStatusField::fitText()
     if (expected >= 0) {
         QCOMPARE(shown, kVariants[expected]);
     } else {
-        QVERIFY2(shown.endsWith(QChar(0x2026)), qPrintable(shown));
-        QVERIFY2(kVariants.back().startsWith(shown.chopped(1)), qPrintable(shown));
+        // Elided in the middle: the head and the tail of the shortest variant stay.
+        const qsizetype cut = shown.indexOf(QChar(0x2026));
+        QVERIFY2(cut > 0 && cut < shown.size() - 1, qPrintable(shown));
+        QVERIFY2(kVariants.back().startsWith(shown.left(cut)), qPrintable(shown));
+        QVERIFY2(kVariants.back().endsWith(shown.mid(cut + 1)), qPrintable(shown));
     }
 }
 
@@ -64,6 +68,12 @@ void TestStatusField::widget()
     QCOMPARE(field.displayedText(), kVariants.front());
     field.resize(QFontMetrics(field.font()).horizontalAdvance(kVariants.back()) + 2, field.height());
     QCOMPARE(field.displayedText(), kVariants.back());
+    // Its tooltip: the full text, and once shortened the full text before the field's own tooltip.
+    QCOMPARE(field.toolTipText(), kVariants.front());
+    field.setToolTip(QStringLiteral("What the figures count"));
+    QCOMPARE(field.toolTipText(), kVariants.front() + QStringLiteral("\n\nWhat the figures count"));
+    field.resize(field.sizeHint());
+    QCOMPARE(field.toolTipText(), QStringLiteral("What the figures count"));
     field.setText(QString());
     QCOMPARE(field.displayedText(), QString());
 }

@@ -20,9 +20,11 @@
 
 #include "common/guitestmain.h"
 
+#include <QDockWidget>
 #include <QFile>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -68,6 +70,7 @@ private slots:
     void saveWritesTheClusterAndPlanAndReopens();
     void plansListSwitchRenameDuplicateDelete();
     void closeAsksAndSaveWritesTheDocument();
+    void restoredLayoutShowsTheConnectionDockOnlyWhenLive();
 };
 
 void TestWindowDocument::initTestCase()
@@ -255,6 +258,34 @@ void TestWindowDocument::closeAsksAndSaveWritesTheDocument()
     const importers::FleetDocument back = importers::openFleetDocument(path.toStdString());
     QCOMPARE(back.plans.size(), std::size_t(1));
     QCOMPARE(actionsIn(back.plans[0]), std::size_t(1));
+}
+
+// The dock layout saved at the close of a live run comes back in the next run, but the
+// Connection dock only when that run is live too (a trial saw an empty Connection dock in a
+// run on a file).
+void TestWindowDocument::restoredLayoutShowsTheConnectionDockOnlyWhenLive()
+{
+    {
+        app::MainWindow live;
+        live.rememberSession();
+        live.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&live));
+        auto* connection = live.findChild<QDockWidget*>(QStringLiteral("connectionDock"));
+        QVERIFY(connection);
+        connection->show(); // as a live feed's start shows it
+        QTRY_VERIFY(connection->isVisible());
+        QVERIFY(live.close());
+    }
+    QVERIFY(!QSettings().value(QStringLiteral("window/state")).toByteArray().isEmpty());
+    app::MainWindow next;
+    next.rememberSession();
+    next.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&next));
+    auto* connection = next.findChild<QDockWidget*>(QStringLiteral("connectionDock"));
+    QVERIFY(connection);
+    QCoreApplication::processEvents();
+    QVERIFY(!connection->isVisible());
+    QVERIFY(next.close());
 }
 
 int main(int argc, char** argv)

@@ -39,6 +39,7 @@
 #include <QTreeWidget>
 
 #include <cmath>
+#include <optional>
 
 using namespace fleet;
 
@@ -217,6 +218,53 @@ private slots:
         QCOMPARE(binned, nodes.size());
         QVERIFY(inspector.titleText().contains(QString::fromStdString(m_simTopology->domainName(zone))));
         QAbstractItemModelTester tester(inspector.nodesProxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    }
+
+    // Under an open plan the domain inspector shows the domain as the plan leaves it, as the
+    // node inspector does (a trial saw a drained zone's loaded figures): a node the plan takes
+    // out is gone, a pod the plan moves in counts on its new node.
+    void domainInspector_followsThePlan()
+    {
+        const auto zones = views::domainsAtLevel(*m_simTopology, 2);
+        QVERIFY(zones.size() >= 2);
+        const model::DomainId zone = zones.front();
+        views::DomainInspector inspector;
+        inspector.setDomain(m_sim, m_simTopology, zone);
+        const views::DomainAggregates loaded = inspector.aggregates();
+        const QString loadedText = inspector.aggregatesText();
+        auto plan = std::make_shared<model::PlanLedger>(*m_sim);
+        // The zone's first node taken out (its pods evicted), a pod of another zone moved in.
+        const auto nodes = m_simTopology->domainNodes(zone);
+        const model::NodeId gone = nodes.front();
+        for (const model::PodId p : plan->nodePods(gone))
+            QVERIFY(plan->evictPod(p));
+        QVERIFY(plan->setNodePresent(gone, false));
+        std::optional<std::pair<model::PodId, model::NodeId>> moved;
+        for (const model::NodeId other : m_simTopology->domainNodes(zones.back())) {
+            for (const model::PodId p : plan->nodePods(other))
+                for (std::size_t i = 1; i < nodes.size() && !moved; ++i)
+                    if (m_sim->podRequest(p)[model::CoreResource::Gpu] == 0 && plan->movePod(p, nodes[i]))
+                        moved.emplace(p, nodes[i]);
+            if (moved)
+                break;
+        }
+        QVERIFY(moved);
+        inspector.setPlanState(plan);
+        const views::DomainAggregates& under = inspector.aggregates();
+        QCOMPARE(under.nodes, loaded.nodes - 1);
+        std::int64_t cpu = 0;
+        for (const model::NodeId n : nodes)
+            if (n != gone)
+                cpu += plan->nodeRequested(n)[model::CoreResource::Cpu];
+        QCOMPARE(under.requested[model::CoreResource::Cpu], cpu);
+        QVERIFY(under.requested[model::CoreResource::Cpu] != loaded.requested[model::CoreResource::Cpu]);
+        QVERIFY2(inspector.findChild<QLabel*>(QStringLiteral("domainInspectorFigures"))->text().startsWith(QStringLiteral("Under the plan")),
+            qPrintable(inspector.aggregatesText()));
+        QVERIFY(inspector.aggregatesText() != loadedText);
+        // The plan closed: the loaded state again.
+        inspector.setPlanState(nullptr);
+        QCOMPARE(inspector.aggregates().nodes, loaded.nodes);
+        QCOMPARE(inspector.aggregatesText(), loadedText);
     }
 
     // The root domain's accelerators are the cluster totals that the status bar and `summary`

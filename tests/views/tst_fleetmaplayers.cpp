@@ -13,6 +13,7 @@
 #include "views/map/layers/markerlayer.h"
 #include "views/map/layers/nodedetaillayer.h"
 #include "views/map/layers/selectionlayer.h"
+#include "views/map/maplegend.h"
 #include "views/vtk/vtkopenglwidget.h"
 
 #include "common/guitestmain.h"
@@ -370,11 +371,20 @@ void TestFleetMapLayers::markersCanBeHiddenAndFadeWithTheirNodes()
     const QImage all = m_view->grabImage();
     QVERIFY(countNear(all, bad, red) >= 12);
     QVERIFY(countNear(all, cordoned, pink) >= 12);
+    // The legend's key counts the marked nodes whether their markers are drawn or not, and says
+    // which kinds are hidden (a trial read "NotReady: 0" with the markers off).
+    const auto* legend = m_view->findChild<views::MapLegend*>();
+    QVERIFY(legend);
+    QVERIFY2(legend->entries().contains(QStringLiteral("NotReady: 1")), qPrintable(legend->entries().join(QStringLiteral(" | "))));
     m_view->setShownMarkerKinds(0);
+    QVERIFY2(legend->entries().contains(QStringLiteral("NotReady: 1 (hidden)")), qPrintable(legend->entries().join(QStringLiteral(" | "))));
+    QVERIFY2(legend->entries().contains(QStringLiteral("Cordoned: 1 (hidden)")), qPrintable(legend->entries().join(QStringLiteral(" | "))));
     const QImage none = m_view->grabImage();
     QCOMPARE(countNear(none, bad, red), 0);
     QCOMPARE(countNear(none, cordoned, pink), 0);
     m_view->setShownMarkerKinds(1u << static_cast<unsigned>(views::NodeMarkerKind::Cordoned));
+    QVERIFY2(legend->entries().contains(QStringLiteral("NotReady: 1 (hidden)")), qPrintable(legend->entries().join(QStringLiteral(" | "))));
+    QVERIFY2(legend->entries().contains(QStringLiteral("Cordoned: 1")), qPrintable(legend->entries().join(QStringLiteral(" | "))));
     const QImage onlyCordoned = m_view->grabImage();
     QCOMPARE(countNear(onlyCordoned, bad, red), 0);
     QVERIFY(countNear(onlyCordoned, cordoned, pink) >= 12);

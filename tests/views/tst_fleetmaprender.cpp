@@ -599,7 +599,7 @@ void TestFleetMapRender::gutterPixelPicksTheNearestCell_data()
 }
 
 // User trial: at the fitted zoom on 100,000 nodes a cell is about 1 px and most pointer
-// positions are on gutters. A gutter pixel within 2 px of a cell picks that cell; a pixel
+// positions are on gutters. A gutter pixel within 5 px of a cell picks that cell; a pixel
 // farther from every cell picks nothing; cellNodeAt() stays exact.
 void TestFleetMapRender::gutterPixelPicksTheNearestCell()
 {
@@ -608,7 +608,7 @@ void TestFleetMapRender::gutterPixelPicksTheNearestCell()
     QWidget* gl = glWidget();
     for (int i = 0; i < zoomOutSteps; ++i)
         wheel(QPointF(gl->width() / 2.0, gl->height() / 2.0), -120);
-    int checked = 0;
+    int checked = 0, wide = 0;
     for (std::uint32_t i = 0; i < m_cluster.store->nodeCount(); ++i) {
         const model::NodeId n(i);
         const QPoint c = m_view->cellCenter(n);
@@ -622,19 +622,25 @@ void TestFleetMapRender::gutterPixelPicksTheNearestCell()
         if (m_view->cellNodeAt(gutter).isValid())
             continue; // the next cell of the same block
         QCOMPARE(m_view->nodeAt(gutter), n);
-        // 4 px right (the pixel's centre 3 px or more from n's cell) picks n no longer;
-        // when the gutter is that wide, it picks nothing.
-        const QPoint beyond = gutter + QPoint(4, 0);
+        // 7 px right (the pixel's centre 6.5 px from n's cell) picks n no longer; when the
+        // gutter is that wide, it picks nothing, and 4 px right (3.5 px from n's cell, nearer
+        // to it than to any other) still picks n: a click in the middle of a 7 px gutter
+        // between two blocks selects a node (a trial's clicks there selected nothing).
+        const QPoint beyond = gutter + QPoint(7, 0);
         QVERIFY(m_view->nodeAt(beyond) != n);
         bool wideGutter = true;
-        for (int dx = 0; dx <= 7; ++dx)
-            for (int dy = -4; dy <= 4; ++dy)
+        for (int dx = 0; dx <= 12; ++dx)
+            for (int dy = -7; dy <= 7; ++dy)
                 wideGutter = wideGutter && !m_view->cellNodeAt(gutter + QPoint(dx, dy)).isValid();
-        if (wideGutter)
+        if (wideGutter) {
             QVERIFY(!m_view->nodeAt(beyond).isValid());
+            QCOMPARE(m_view->nodeAt(gutter + QPoint(3, 0)), n);
+            ++wide;
+        }
         ++checked;
     }
     QVERIFY(checked > 0);
+    QVERIFY(wide > 0);
 }
 
 // The legend says "CPU requested (no GPU nodes)" for GpuRequested on a fleet without GPUs.

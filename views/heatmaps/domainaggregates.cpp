@@ -11,7 +11,8 @@ double DomainAggregates::share(model::CoreResource r) const noexcept
 }
 
 DomainAggregates DomainAggregates::compute(
-    const model::ClusterStore& store, const model::Topology& topology, model::DomainId d, const std::vector<std::uint8_t>* mask)
+    const model::ClusterStore& store, const model::Topology& topology, model::DomainId d, const std::vector<std::uint8_t>* mask,
+    const model::PlanLedger* plan)
 {
     DomainAggregates a;
     if (!d.isValid() || d.index() >= topology.domainCount())
@@ -20,17 +21,19 @@ DomainAggregates DomainAggregates::compute(
     for (model::NodeId n : topology.domainNodes(d)) {
         if (mask && (n.index() >= mask->size() || (*mask)[n.index()] == 0))
             continue;
+        if (plan && !plan->nodePresent(n))
+            continue; // drained or failed by the plan
         ++a.nodes;
-        a.ready += store.nodeReadiness(n) == model::Readiness::True ? 1 : 0;
-        a.cordoned += store.nodeUnschedulable(n) ? 1 : 0;
-        const model::NodeAccelerators acc = model::nodeAccelerators(store, n, keys);
+        a.ready += (plan ? plan->nodeReadiness(n) : store.nodeReadiness(n)) == model::Readiness::True ? 1 : 0;
+        a.cordoned += (plan ? plan->nodeUnschedulable(n) : store.nodeUnschedulable(n)) ? 1 : 0;
+        const model::NodeAccelerators acc = model::nodeAccelerators(store, n, keys, plan);
         if (acc.kind == model::AcceleratorKind::Neuron)
             a.neuronDevices += acc.devices;
         else
             a.gpus += acc.devices;
         a.unallocatedDevices += acc.unallocatedDevices;
-        a.pods += store.nodePods(n).size();
-        a.requested += store.nodeRequested(n);
+        a.pods += plan ? plan->nodePods(n).size() : store.nodePods(n).size();
+        a.requested += plan ? plan->nodeRequested(n) : store.nodeRequested(n);
         a.allocatable += store.nodeAllocatable(n);
     }
     return a;

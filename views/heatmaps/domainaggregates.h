@@ -2,6 +2,7 @@
 #pragma once
 // Sums over the nodes of a topology domain: what the domain inspector and the heatmap show.
 
+#include "model/scheduling/planledger.h"
 #include "model/topology.h"
 #include "views/map/mapmetric.h"
 
@@ -31,9 +32,13 @@ struct DomainAggregates {
     /// requested / allocatable of `r` over the domain; NaN when the domain has none of it.
     [[nodiscard]] double share(model::CoreResource r) const noexcept;
     /// Sums the nodes under `d` (those `mask` keeps, by NodeId, when given: the label
-    /// filter's). O(nodes of d). Thread: any reader of store and topology.
+    /// filter's). Under `plan` (a ledger over `store`; null: the loaded state) the nodes as the
+    /// plan leaves them, the rule of the node inspector (views/nodeview/plannodeview.h): a node
+    /// the plan drained or failed is gone (not counted, nothing on it), a pod the plan moved
+    /// counts on its new node, a drain's cordon counts; nodes the plan added have no place in
+    /// the topology and are not summed. O(nodes of d). Thread: any reader of store, topology, plan.
     [[nodiscard]] static DomainAggregates compute(const model::ClusterStore& store, const model::Topology& topology, model::DomainId d,
-        const std::vector<std::uint8_t>* mask = nullptr);
+        const std::vector<std::uint8_t>* mask = nullptr, const model::PlanLedger* plan = nullptr);
 };
 
 /// The share the map's default metric shows for each node under `d`

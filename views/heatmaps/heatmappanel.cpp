@@ -20,6 +20,12 @@
 
 namespace fleet::views {
 
+namespace {
+// The table's scroll area asks for its whole width up to this much: more would squeeze a dock
+// beside the Heatmap (the Plan dock, to about 140 px in a trial); the table scrolls beyond.
+constexpr int kMinTableWidthPx = 480;
+} // namespace
+
 HeatmapPanel::HeatmapPanel(QWidget* parent)
     : QWidget(parent)
 {
@@ -132,7 +138,7 @@ void HeatmapPanel::followLegend(MapLegend* legend)
             m_heatmap->setMetricContext(m_legend->context());
         }
         m_heatmap->setChosenMetric(m_legend->currentMetric(), m_legend->column());
-        m_scroll->setMinimumWidth(std::min(m_heatmap->sizeHint().width() + 24, 900));
+        m_scroll->setMinimumWidth(std::min(m_heatmap->sizeHint().width() + 24, kMinTableWidthPx));
     };
     m_legendConnection = connect(legend, &MapLegend::columnChanged, this, follow);
     // The same context set again: its store changed (a live batch). A new context is
@@ -151,7 +157,7 @@ void HeatmapPanel::setLevel(int level)
 {
     m_heatmap->setCluster(m_store, m_topology, level);
     m_heatmap->resize(m_heatmap->sizeHint());
-    m_scroll->setMinimumWidth(std::min(m_heatmap->sizeHint().width() + 24, 900));
+    m_scroll->setMinimumWidth(std::min(m_heatmap->sizeHint().width() + 24, kMinTableWidthPx));
 }
 
 void HeatmapPanel::setNodeMask(std::shared_ptr<const std::vector<std::uint8_t>> mask)

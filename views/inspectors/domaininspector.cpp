@@ -95,7 +95,7 @@ void DomainInspector::setDomain(
         m_nodes->setNodes(nullptr, {});
         return;
     }
-    m_aggregates = DomainAggregates::compute(*m_store, *m_topology, m_domain);
+    showAggregates();
     const QString path = domainPathText(m_topology.get(), m_domain);
     const int level = m_topology->domainLevel(m_domain);
     if (path.isEmpty())
@@ -103,7 +103,6 @@ void DomainInspector::setDomain(
     else
         m_title->setText(path + QStringLiteral("  (")
             + QString::fromStdString(model::levelUserKey(*m_topology, level)) + QLatin1Char(')'));
-    m_figures->setText(aggregatesText());
 
     const std::vector<double> shares = domainNodeShares(*m_store, *m_topology, m_domain);
     const bool accelerators = fleetHasAccelerators(*m_store, MetricKeys::find(*m_store));
@@ -114,6 +113,20 @@ void DomainInspector::setDomain(
     m_nodes->setNodes(m_store, m_topology->domainNodes(m_domain));
     if (m_nodes->rowCount() <= 2000) // resizing to contents reads every row
         m_view->resizeColumnsToContents();
+}
+
+void DomainInspector::setPlanState(std::shared_ptr<const model::PlanLedger> plan)
+{
+    m_plan = std::move(plan);
+    if (m_domain.isValid())
+        showAggregates();
+}
+
+void DomainInspector::showAggregates()
+{
+    const model::PlanLedger* plan = m_plan && &m_plan->store() == m_store.get() ? m_plan.get() : nullptr;
+    m_aggregates = DomainAggregates::compute(*m_store, *m_topology, m_domain, nullptr, plan);
+    m_figures->setText(plan ? tr("Under the plan:\n%1").arg(aggregatesText()) : aggregatesText());
 }
 
 QString DomainInspector::titleText() const

@@ -34,6 +34,11 @@ public:
 
     void setDomain(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology,
         model::DomainId domain);
+    /// The open plan's ledger (null: the loaded state): the aggregates show the domain under it
+    /// (DomainAggregates::compute()), as the node inspector shows a node under it. Refreshes the
+    /// domain shown; call again after the plan changed. A ledger over another store than the
+    /// domain's is not used.
+    void setPlanState(std::shared_ptr<const model::PlanLedger> plan);
     [[nodiscard]] model::DomainId domain() const noexcept { return m_domain; }
     [[nodiscard]] const DomainAggregates& aggregates() const noexcept { return m_aggregates; }
     [[nodiscard]] NodeTableModel* nodesModel() const noexcept { return m_nodes; }
@@ -51,8 +56,10 @@ signals:
 private:
     std::shared_ptr<const model::ClusterStore> m_store;
     std::shared_ptr<const model::Topology> m_topology;
+    std::shared_ptr<const model::PlanLedger> m_plan;
     model::DomainId m_domain;
     DomainAggregates m_aggregates;
+    void showAggregates();
     QLabel* m_title = nullptr;
     QLabel* m_figures = nullptr;
     UtilizationHistogram* m_histogram = nullptr;

@@ -113,7 +113,15 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
         // The right press or Menu key that made this event opened the menu already (below).
         if (menuOpenedFor(e))
             return true;
-        emit q->contextMenuRequested(targetAtGl(e->pos()), frames->labelAt(e->pos()), e->globalPos());
+        // The Menu key's event: Qt places it at the focus widget's input cursor (the map's top
+        // middle) when it comes through the top-level window; the menu is for what the key's
+        // own press would open it for.
+        if (e->reason() == QContextMenuEvent::Keyboard) {
+            const QPointF at = keyboardMenuPos();
+            requestContextMenu(at, gl->mapToGlobal(at.toPoint()), e->timestamp(), e->reason());
+        } else {
+            requestContextMenu(e->pos(), e->globalPos(), e->timestamp(), e->reason());
+        }
         return true;
     }
     case QEvent::DragEnter: {
@@ -324,13 +332,9 @@ bool FleetMapView::Private::handleKey(QKeyEvent* e)
     const double panY = gl->height() * kKeyPanShare * unitsPerPixel;
     switch (e->key()) {
     case Qt::Key_Menu: {
-        // The pointer's node when the pointer is over the map, else the selected node's cell,
-        // else the view's centre.
-        QPointF at = centre;
-        if (scene.pointerInside)
-            at = scene.pointerPos;
-        else if (const QPoint cell = q->cellCenter(scene.selected); !cell.isNull())
-            at = QPointF(cell - gl->pos());
+        if (menuOpenedForKey(e))
+            return true;
+        const QPointF at = keyboardMenuPos();
         requestContextMenu(at, gl->mapToGlobal(at.toPoint()), e->timestamp(), QContextMenuEvent::Keyboard);
         return true;
     }
@@ -380,14 +384,44 @@ bool FleetMapView::Private::handleKey(QKeyEvent* e)
 void FleetMapView::Private::requestContextMenu(
     const QPointF& glPos, const QPoint& globalPos, quint64 timestamp, QContextMenuEvent::Reason reason)
 {
+    // The other event of the same gesture, delivered by the open menu's event loop (the X11
+    // Menu key makes a context-menu event and a key press): one menu, closed by one Escape.
+    if (menuOpened.showing)
+        return;
     if (QToolTip::isVisible())
         QToolTip::hideText();
     // Runs the menu's own event loop; the platform's context-menu event for the same gesture
     // (a Qt that makes one, or the X11 Menu key) may come after it closes.
+    menuOpened.showing = true;
+    menuOpened.closed.invalidate();
     emit q->contextMenuRequested(targetAtGl(glPos), frames->labelAt(glPos), globalPos);
+    menuOpened.showing = false;
     menuOpened.reason = reason;
     menuOpened.timestamp = timestamp;
     menuOpened.closed.start();
+}
+
+QPointF FleetMapView::Private::keyboardMenuPos() const
+{
+    // The pointer's node when the pointer is over the map, else the selected node's cell,
+    // else the view's centre.
+    if (scene.pointerInside)
+        return scene.pointerPos;
+    if (const QPoint cell = q->cellCenter(scene.selected); !cell.isNull())
+        return QPointF(cell - gl->pos());
+    return QPointF(gl->width() / 2.0, gl->height() / 2.0);
+}
+
+bool FleetMapView::Private::menuOpenedForKey(const QKeyEvent* e)
+{
+    constexpr qint64 kSameGestureMs = 300;
+    if (menuOpened.showing)
+        return true;
+    if (!menuOpened.closed.isValid() || menuOpened.reason != QContextMenuEvent::Keyboard || e->isAutoRepeat())
+        return false;
+    const bool same = (e->timestamp() != 0 && e->timestamp() == menuOpened.timestamp) || menuOpened.closed.elapsed() < kSameGestureMs;
+    menuOpened.closed.invalidate();
+    return same;
 }
 
 bool FleetMapView::Private::menuOpenedFor(const QContextMenuEvent* e)

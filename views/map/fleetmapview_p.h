@@ -122,14 +122,14 @@ struct FleetMapView::Private {
             updateMarkerKey();
         requestRender();
     }
-    /// The legend's marker key counts what the marker layer draws.
+    /// The legend's marker key counts the nodes the marker layer marks, and says which kinds
+    /// View > Markers hides.
     void updateMarkerKey()
     {
-        std::size_t byKind[3] = { 0, 0, 0 };
-        for (const auto& marker : markers->markers())
-            ++byKind[static_cast<int>(marker.second)];
+        const auto& byKind = markers->counts();
         legend->setMarkerCounts(byKind[static_cast<int>(NodeMarkerKind::NotReady)],
             byKind[static_cast<int>(NodeMarkerKind::Cordoned)], byKind[static_cast<int>(NodeMarkerKind::Problem)]);
+        legend->setHiddenMarkerKinds(~scene.shownMarkerKinds & 0x7u);
     }
     void relayout();
     /// Lays out again for a new view size and keeps what the user looks at: the node nearest
@@ -208,10 +208,17 @@ struct FleetMapView::Private {
     /// one opens no second menu (menuOpenedFor).
     void requestContextMenu(const QPointF& glPos, const QPoint& globalPos, quint64 timestamp, QContextMenuEvent::Reason reason);
     [[nodiscard]] bool menuOpenedFor(const QContextMenuEvent* e);
+    /// The Menu key's press that follows the platform's context-menu event for the same key
+    /// (Qt's xcb plugin sends that event first, then the press): it opens no second menu.
+    [[nodiscard]] bool menuOpenedForKey(const QKeyEvent* e);
+    /// Where the Menu key opens the menu (view coordinates): the pointer over the map, else the
+    /// selected node's cell, else the view's centre.
+    [[nodiscard]] QPointF keyboardMenuPos() const;
     struct {
         QContextMenuEvent::Reason reason = QContextMenuEvent::Mouse;
         quint64 timestamp = 0;
         QElapsedTimer closed; // since the menu closed; invalid: no gesture to match
+        bool showing = false; // a menu of this view is open (its own event loop runs)
     } menuOpened;
     bool handleKey(QKeyEvent* event);
     void zoomBy(double factor, const QPointF& anchorGl);

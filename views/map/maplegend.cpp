@@ -317,13 +317,25 @@ QStringList MapLegend::markerKeyTexts() const
     QStringList out;
     for (const NodeMarkerKind kind : { NodeMarkerKind::NotReady, NodeMarkerKind::Cordoned, NodeMarkerKind::Problem }) {
         const QString meaning = MarkerLayer::markerMeaning(kind);
-        out << (m_markerCountsKnown ? QStringLiteral("%1: %2").arg(meaning, count(static_cast<std::int64_t>(m_markerCounts[static_cast<int>(kind)])))
-                                    : meaning);
+        QString row = m_markerCountsKnown
+            ? QStringLiteral("%1: %2").arg(meaning, count(static_cast<std::int64_t>(m_markerCounts[static_cast<int>(kind)])))
+            : meaning;
+        if (m_hiddenMarkerKinds & (1u << static_cast<unsigned>(kind)))
+            row += QStringLiteral(" (hidden)");
+        out << row;
     }
     // The plan layer's green square: only while a pod is dragged, so without a count.
     if (m_dragKeyShown)
         out << QStringLiteral("Fits dragged pod"); // markerMeaning(Feasible) is too wide for the key
     return out;
+}
+
+void MapLegend::setHiddenMarkerKinds(unsigned kinds)
+{
+    if (kinds == m_hiddenMarkerKinds)
+        return;
+    m_hiddenMarkerKinds = kinds;
+    update();
 }
 
 void MapLegend::setDragKeyShown(bool shown)
@@ -471,14 +483,18 @@ void MapLegend::paintEvent(QPaintEvent*)
         painter.setFont(font());
         const NodeMarkerKind kinds[] = { NodeMarkerKind::NotReady, NodeMarkerKind::Cordoned, NodeMarkerKind::Problem, NodeMarkerKind::Feasible };
         for (int i = 0; i < key.size(); ++i) {
+            // A kind the map does not draw now: its row greyed.
+            const bool hidden = (m_hiddenMarkerKinds & (1u << static_cast<unsigned>(kinds[i]))) != 0;
+            painter.setOpacity(hidden ? 0.45 : 1.0);
             MarkerLayer::drawMarker(painter, kinds[i], QPointF(kMargin + kSwatch / 2.0, y + kSwatch / 2.0));
-            painter.setPen(text);
+            painter.setPen(hidden ? palette().color(QPalette::Disabled, QPalette::WindowText) : text);
             const QString shown = fm.elidedText(key[i], Qt::ElideMiddle, width() - kSwatch - 2 * kMargin - 6);
             painter.drawText(QRect(kMargin + kSwatch + 6, y - 2, width() - kSwatch - 2 * kMargin - 6, kSwatch + 4),
                 Qt::AlignLeft | Qt::AlignVCenter, shown);
             m_rows.push_back({ QRect(0, y - 3, width(), kSwatch + 6), key[i], shown != key[i] });
             y += kSwatch + 6;
         }
+        painter.setOpacity(1.0);
     }
     // The plan's marks, each drawn over a not-applicable cell as a drained node shows under the
     // plan. A label wraps under itself as a swatch's does (a printed legend has no tooltip).

@@ -49,6 +49,10 @@ public:
     /// The map's problem markers by kind (MarkerLayer::markers()): the legend's marker key
     /// shows each kind's shape with its count. Unset: the key shows the shapes without counts.
     void setMarkerCounts(std::size_t notReady, std::size_t cordoned, std::size_t otherProblems);
+    /// The marker kinds the map does not draw (View > Markers off; bit 1 << NodeMarkerKind):
+    /// their key rows keep the real count, greyed, and say so ("NotReady: 501 (hidden)"), since
+    /// a 0 would read as a healthy fleet. Default none.
+    void setHiddenMarkerKinds(unsigned kinds);
     /// Whether the key lists the drag's mark ("Fits dragged pod"): only while a pod is dragged
     /// (FleetMapView::setDragShading() sets it), the one time the map draws it; a key row for a
     /// mark that cannot appear (a screenshot, a report's maps, the window at rest) misleads.
@@ -126,6 +130,7 @@ private:
     std::size_t m_cordoned = 0;
     bool m_markerCountsKnown = false;
     bool m_dragKeyShown = false;
+    unsigned m_hiddenMarkerKinds = 0; // bit 1 << NodeMarkerKind
     std::size_t m_markerCounts[3] = { 0, 0, 0 }; // by NodeMarkerKind
     std::array<std::size_t, 4> m_planMarkCounts {}; // by PlanMarkKind
     bool m_fleetHasAccelerators = true;

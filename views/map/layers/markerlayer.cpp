@@ -31,6 +31,7 @@ void MarkerLayer::sceneChanged(const MapScene& scene, unsigned changes)
     if (!(changes & (ClusterChanged | ProblemsChanged)))
         return;
     m_markers.clear();
+    m_counts = {};
     if (!scene.hasMap())
         return;
     const model::ClusterStore& store = *scene.store;
@@ -41,11 +42,13 @@ void MarkerLayer::sceneChanged(const MapScene& scene, unsigned changes)
         const model::NodeId n(i);
         switch (nodeMark(store, n)) {
         case NodeMark::NotReady:
+            ++m_counts[static_cast<std::size_t>(NodeMarkerKind::NotReady)];
             if (shown(NodeMarkerKind::NotReady))
                 notReady.emplace_back(n, NodeMarkerKind::NotReady);
             marked[i] = 1;
             break;
         case NodeMark::Cordoned:
+            ++m_counts[static_cast<std::size_t>(NodeMarkerKind::Cordoned)];
             if (shown(NodeMarkerKind::Cordoned))
                 cordoned.emplace_back(n, NodeMarkerKind::Cordoned);
             marked[i] = 1;
@@ -55,8 +58,10 @@ void MarkerLayer::sceneChanged(const MapScene& scene, unsigned changes)
         }
     }
     for (const model::NodeId n : scene.problemNodes)
-        if (shown(NodeMarkerKind::Problem) && n.isValid() && n.index() < marked.size() && !marked[n.index()]) {
-            m_markers.emplace_back(n, NodeMarkerKind::Problem);
+        if (n.isValid() && n.index() < marked.size() && !marked[n.index()]) {
+            ++m_counts[static_cast<std::size_t>(NodeMarkerKind::Problem)];
+            if (shown(NodeMarkerKind::Problem))
+                m_markers.emplace_back(n, NodeMarkerKind::Problem);
             marked[n.index()] = 1;
         }
     m_markers.insert(m_markers.end(), cordoned.begin(), cordoned.end());

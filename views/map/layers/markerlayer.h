@@ -14,6 +14,7 @@
 #include <QPointF>
 #include <QString>
 
+#include <array>
 #include <span>
 
 namespace fleet::views {
@@ -51,6 +52,9 @@ public:
 
     /// The marked nodes and their kinds, most severe last (for tests).
     [[nodiscard]] const std::vector<std::pair<model::NodeId, NodeMarkerKind>>& markers() const noexcept { return m_markers; }
+    /// The nodes marked by kind (Problem, Cordoned, NotReady), those of hidden kinds
+    /// (MapScene::shownMarkerKinds) included: the legend's key gives a hidden kind's real count.
+    [[nodiscard]] const std::array<std::size_t, 3>& counts() const noexcept { return m_counts; }
     /// The colour a marker of `kind` is drawn in.
     [[nodiscard]] static QColor markerColor(NodeMarkerKind kind);
     /// Draws one marker of `kind` centred on `centre` (logical px) as the map draws it: the
@@ -75,6 +79,7 @@ private:
     static const QImage& sprite(NodeMarkerKind kind, double devicePixelRatio);
 
     std::vector<std::pair<model::NodeId, NodeMarkerKind>> m_markers;
+    std::array<std::size_t, 3> m_counts {};
 };
 
 } // namespace fleet::views
