@@ -380,7 +380,7 @@ int runPlanConsolidate(const QStringList& arguments)
     if (!ours.actions.empty() && !ours.cancelled) {
         plan.consolidation = importers::planKeptRecord(store, ours);
         if (lp.valid) // the report shows it beside the plan: at 100,000 nodes it takes a minute to compute again
-            plan.consolidation->lpBound = importers::PlanKeptRecord::LpBound { lp.nodes, lp.buildSeconds + lp.solveSeconds };
+            plan.consolidation->lpBound = importers::PlanKeptRecord::LpBound { lp.nodes };
     }
     const std::string planPath = output.toStdString();
     try {

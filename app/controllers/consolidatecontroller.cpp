@@ -307,7 +307,7 @@ void ConsolidateController::startLpBound(std::int64_t volumeBound)
         std::shared_ptr<const importers::PlanKeptRecord> withBound;
         if (lp.valid && kept) {
             auto copy = std::make_shared<importers::PlanKeptRecord>(*kept);
-            copy->lpBound = importers::PlanKeptRecord::LpBound { lp.nodes, seconds };
+            copy->lpBound = importers::PlanKeptRecord::LpBound { lp.nodes };
             withBound = std::move(copy);
         }
         QMetaObject::invokeMethod(

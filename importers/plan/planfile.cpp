@@ -245,20 +245,9 @@ public:
         }
         if (dom::element lp; o.at_key("lpBound").get(lp) == simdjson::SUCCESS) {
             const std::string at = path + ".lpBound";
-            const dom::object lo = object(lp, at, { "nodes", "seconds" });
+            const dom::object lo = object(lp, at, { "nodes" });
             PlanKeptRecord::LpBound bound;
             bound.nodes = count(lo, "nodes", at);
-            dom::element seconds;
-            if (lo.at_key("seconds").get(seconds) != simdjson::SUCCESS)
-                fail(at, "missing field \"seconds\"");
-            double sv = -1;
-            if (std::int64_t iv = 0; seconds.get_int64().get(iv) == simdjson::SUCCESS)
-                sv = static_cast<double>(iv);
-            else if (seconds.get_double().get(sv) != simdjson::SUCCESS)
-                fail(at + ".seconds", "expected a number");
-            if (!(sv >= 0 && sv <= 366.0 * 86400))
-                fail(at + ".seconds", "expected seconds from 0 to a year");
-            bound.seconds = sv;
             r.lpBound = bound;
         }
         plan.consolidation = std::move(r);
@@ -551,7 +540,6 @@ void writeKeptRecord(JsonWriter& w, const PlanKeptRecord& r, const std::string& 
     if (r.lpBound) {
         w.key("lpBound").beginObject();
         w.key("nodes").value(r.lpBound->nodes);
-        w.key("seconds").value(r.lpBound->seconds);
         w.endObject();
     }
     w.endObject();

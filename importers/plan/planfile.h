@@ -60,10 +60,10 @@ struct PlanKeptRecord {
     std::vector<Entry> kept;   // every node the search keeps, in NodeId order of its state
     /// The LP bound computed beside the search (model/search/packingrelaxation.h: COIN-OR Clp
     /// over pod and node classes), when it gave one: no plan under the same rules keeps fewer
-    /// nodes. Written as "lpBound": {"nodes", "seconds"}; nullopt when skipped or without a bound.
+    /// nodes. Written as "lpBound": {"nodes"} (no time: the same search writes the same file);
+    /// nullopt when skipped or without a bound.
     struct LpBound {
         std::int64_t nodes = 0; // the ceiling of the solver's proven bound
-        double seconds = 0;     // its build and solve time, apart from the search's
     };
     std::optional<LpBound> lpBound;
 };

@@ -121,6 +121,9 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
             requestContextMenu(at, gl->mapToGlobal(at.toPoint()), e->timestamp(), e->reason());
         } else {
             requestContextMenu(e->pos(), e->globalPos(), e->timestamp(), e->reason());
+            // A pointer's context-menu event is the whole gesture (a right press that opened a
+            // menu already was caught above): the next one, however soon, is another request.
+            menuOpened.closed.invalidate();
         }
         return true;
     }
