@@ -18,6 +18,7 @@
 #include <QAction>
 #include <QFile>
 #include <QFileDialog>
+#include <QLineEdit>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -63,6 +64,11 @@ bool TestPlanFiles::saveThrough(const QString& name, const QString& path)
             return;
         answered = true;
         dialog->selectFile(path);
+        // The name typed, as a person types it: selectFile() fills the name box only once the
+        // dialog's folder model has read the folder, and an accept() before that took the
+        // dialog's default name ("plan.json" saved in place of the path asked for).
+        if (auto* edit = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit")))
+            edit->setText(path);
         static_cast<QDialog*>(dialog)->accept(); // QFileDialog::accept(), through the public QDialog slot
     });
     action->trigger();
