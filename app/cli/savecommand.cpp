@@ -12,6 +12,8 @@
 
 #include "importers/terminaltext.h"
 #include "importers/document/fleetdocument.h"
+#include "importers/output/documentheader.h"
+#include "importers/quotedtext.h"
 #include "importers/plan/planfile.h"
 #include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
@@ -62,6 +64,14 @@ int runSave(const QStringList& arguments)
     options.replacesDocument = true; // save writes a document: it may replace one
     if (const std::string problem = outputTargetProblem("-o", outPath, options); !problem.empty()) {
         importers::printTerminalf(stderr, "fleetscope save: %s\n", problem.c_str());
+        return 2;
+    }
+    // A document replaces a document; a file of another kind there (a kubectl JSON, a CSV) is
+    // someone's data that a mistyped -o would destroy.
+    if (const QFileInfo target(QString::fromStdString(outPath)); target.exists() && !importers::isFleetDocumentFile(outPath)) {
+        importers::printTerminalf(stderr,
+            "fleetscope save: -o %s exists and is not a Fleetscope document: saving would replace it (remove it first, or name another file)\n",
+            importers::escapedText(outPath).c_str());
         return 2;
     }
     ClusterSource source;

@@ -62,6 +62,7 @@ private slots:
     void planRoundTrip();
     void newerDocumentRefused();
     void otherOutputsNeverReplaceADocument();
+    void saveNeverReplacesAnotherKindOfFile();
     void diffOfTwoStates();
     void diffWarnsWhenTheStatesShareFewNodes();
     void diffCountsPodsStrandedByARemovedNode();
@@ -193,6 +194,24 @@ void TestCliDocument::otherOutputsNeverReplaceADocument()
     // save itself replaces a document (of this version).
     const auto again = runFleetscope({ QStringLiteral("save"), cluster, QStringLiteral("-o"), doc });
     QVERIFY2(again.exitCode == 0, qPrintable(runText(again)));
+}
+
+void TestCliDocument::saveNeverReplacesAnotherKindOfFile()
+{
+    // A kubectl JSON named as -o by mistake stays as it was; a document is replaced as before.
+    QTemporaryDir dir;
+    const QString json = dir.filePath(QStringLiteral("cluster-week.json"));
+    QVERIFY(QFile::copy(kData + QStringLiteral("/plan/cluster-changed.json"), json));
+    const QByteArray before = fileBytes(json);
+    const auto refused = runFleetscope({ QStringLiteral("save"), kData + QStringLiteral("/plan/cluster.json"), QStringLiteral("-o"), json });
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains("exists and is not a Fleetscope document"), refused.err.constData());
+    QCOMPARE(fileBytes(json), before);
+    const QString doc = dir.filePath(QStringLiteral("state.fleet"));
+    for (int i = 0; i < 2; ++i) {
+        const auto saved = runFleetscope({ QStringLiteral("save"), kData + QStringLiteral("/plan/cluster.json"), QStringLiteral("-o"), doc });
+        QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
+    }
 }
 
 void TestCliDocument::diffWarnsWhenTheStatesShareFewNodes()
