@@ -81,35 +81,70 @@ int runSave(const QStringList& arguments)
         return 2;
     }
 
-    importers::FleetDocument doc;
-    std::vector<importers::PlanDocument> plans;
-    std::set<std::string> names;
-    std::vector<std::string> planPaths;
+    // Each --plan read before the (slower) state, so that a bad plan file stops the command at once.
+    struct PlanArgument {
+        std::string path;
+        std::string baseName;
+        importers::PlanDocument plan;
+    };
+    std::vector<PlanArgument> planArguments;
     for (const QString& planArg : parser.values(QStringLiteral("plan"))) {
-        const std::string path = commandLinePath(planArg);
-        planPaths.push_back(path);
-        importers::DocumentPlan entry;
-        entry.name = QFileInfo(planArg).completeBaseName().toStdString();
-        if (entry.name.empty())
-            entry.name = "plan";
-        for (int n = 2; !names.insert(entry.name).second; ++n)
-            entry.name = QFileInfo(planArg).completeBaseName().toStdString() + " (" + std::to_string(n) + ")";
+        PlanArgument a;
+        a.path = commandLinePath(planArg);
+        a.baseName = QFileInfo(planArg).completeBaseName().toStdString();
+        if (a.baseName.empty())
+            a.baseName = "plan";
         try {
-            plans.push_back(importers::readPlanFile(path));
+            a.plan = importers::readPlanFile(a.path);
         } catch (const std::exception& e) {
             importers::printTerminalf(stderr, "fleetscope save: %s\n", e.what());
             return 1;
         }
-        entry.planJson = importers::planJson(plans.back());
-        entry.notes = parser.value(QStringLiteral("notes")).toStdString();
-        doc.plans.push_back(std::move(entry));
+        planArguments.push_back(std::move(a));
     }
+    // A .fleet document saved again (a copy, or the same state with more plans) keeps all it
+    // holds: its plans with their evaluations and notes, when its state was taken, its topology
+    // keys and the prices in force then. Only usage asked from a Prometheus replaces its usage.
+    std::string documentInput;
+    if (!source.live && !source.simulate && source.files.size() == 1)
+        if (const std::string path = commandLinePath(source.files.front()); importers::isFleetDocumentFile(path))
+            documentInput = path;
 
+    importers::FleetDocument doc;
     const QString label = clusterSourceLabel(source);
     try {
-        doc.takenAt = importers::utcNowIso();
-        doc.cluster = loadClusterSource(source);
-        doc.provenance = clusterPlanSource(source, doc.cluster);
+        if (!documentInput.empty() && !source.usage) {
+            doc = importers::openFleetDocument(documentInput);
+        } else {
+            doc.takenAt = importers::utcNowIso();
+            doc.cluster = loadClusterSource(source);
+            doc.provenance = clusterPlanSource(source, doc.cluster);
+            doc.topologyKeys = model::TopologySpec::defaults().levelKeys;
+            doc.priceTableCsv = std::string(importers::shippedPriceTableText());
+            if (!documentInput.empty())
+                doc.plans = importers::readFleetDocumentPlans(documentInput);
+        }
+        const std::size_t keptPlans = doc.plans.size();
+        if (keptPlans > 0)
+            importers::printTerminalf(stderr, "fleetscope save: keeping the %zu plan%s of %s\n", keptPlans, keptPlans == 1 ? "" : "s",
+                importers::escapedText(documentInput).c_str());
+        // Each --plan named after its file, unique among the document's plans ("name (2)").
+        std::set<std::string> names;
+        for (const importers::DocumentPlan& kept : doc.plans)
+            names.insert(kept.name);
+        std::vector<importers::PlanDocument> plans;
+        std::vector<std::string> planPaths;
+        for (PlanArgument& a : planArguments) {
+            importers::DocumentPlan entry;
+            entry.name = a.baseName;
+            for (int n = 2; !names.insert(entry.name).second; ++n)
+                entry.name = a.baseName + " (" + std::to_string(n) + ")";
+            entry.planJson = importers::planJson(a.plan);
+            entry.notes = parser.value(QStringLiteral("notes")).toStdString();
+            planPaths.push_back(a.path);
+            plans.push_back(std::move(a.plan));
+            doc.plans.push_back(std::move(entry));
+        }
         // As plan export: a plan made on another cluster, kept beside this state, would be
         // reviewed and evaluated on the wrong cluster; kept only when forced. Another state of
         // the same cluster is said.
@@ -124,18 +159,18 @@ int runSave(const QStringList& arguments)
                 !note.empty())
                 importers::printTerminalf(stderr, "fleetscope save: note: --plan %s: %s\n", planPaths[i].c_str(), note.c_str());
         }
-        doc.topologyKeys = model::TopologySpec::defaults().levelKeys;
-        doc.priceTableCsv = std::string(importers::shippedPriceTableText());
-        // Each plan's evaluation on the saved state, on a copy: a place-pods action adds its
+        // Each new plan's evaluation on the saved state, on a copy: a place-pods action adds its
         // template pod to the store it is checked on, which the saved state must not hold.
         const std::vector<double> prices = plans.empty() ? std::vector<double> {} : model::planNodePrices(*doc.cluster.store, &importers::shippedPriceTable());
+        const std::string savedAt = importers::utcNowIso();
         for (std::size_t i = 0; i < plans.size(); ++i) {
+            importers::DocumentPlan& entry = doc.plans[keptPlans + i];
             model::ClusterStore copy = doc.cluster.store->clone();
-            importers::addPlanTemplatePods(copy, plans[i], doc.plans[i].name);
+            importers::addPlanTemplatePods(copy, plans[i], entry.name);
             importers::PlanEvaluation evaluation = importers::evaluatePlan(copy, *doc.cluster.topology, plans[i], prices);
             evaluation.state = doc.provenance;
-            doc.plans[i].evaluationJson = importers::evaluationJson(doc.plans[i].name, evaluation, copy);
-            doc.plans[i].savedAt = doc.takenAt;
+            entry.evaluationJson = importers::evaluationJson(entry.name, evaluation, copy);
+            entry.savedAt = savedAt;
         }
         importers::saveFleetDocument(doc, outPath, options);
     } catch (const importers::OutputFileError& e) {

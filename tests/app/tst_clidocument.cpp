@@ -68,6 +68,7 @@ private slots:
     void diffCountsPodsStrandedByARemovedNode();
     void plansOfADocumentByName();
     void plansSaysWhyItCannotRead();
+    void saveOfADocumentKeepsItsPlans();
     void diffNamesDocumentsPlans();
     void diffNotesAPlanMadeOnAnotherState();
     void planAgainstWhatHappened();
@@ -419,6 +420,42 @@ void TestCliDocument::plansSaysWhyItCannotRead()
 // `diff BEFORE AFTER --plan` says when BEFORE is not the state the plan was made on (its
 // "carried out" would be judged against the wrong baseline), and says nothing for a plan kept
 // in the BEFORE document.
+void TestCliDocument::saveOfADocumentKeepsItsPlans()
+{
+    QTemporaryDir dir;
+    const QString cluster = kData + QStringLiteral("/plan/cluster.json");
+    const QString consolidate = dir.filePath(QStringLiteral("consolidate.json"));
+    const auto made = runFleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), cluster, QStringLiteral("-o"), consolidate });
+    QVERIFY2(made.exitCode == 0, qPrintable(runText(made)));
+    const QString doc = dir.filePath(QStringLiteral("state.fleet"));
+    const auto saved = runFleetscope({ QStringLiteral("save"), cluster, QStringLiteral("--plan"), consolidate, QStringLiteral("--notes"),
+                                       QStringLiteral("first"), QStringLiteral("-o"), doc });
+    QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
+
+    // The document saved again, with the same plan file once more: its plan is kept as it was
+    // (notes, time, evaluation), the new one gets a name of its own.
+    const QString copy = dir.filePath(QStringLiteral("copy.fleet"));
+    const auto again = runFleetscope({ QStringLiteral("save"), doc, QStringLiteral("--plan"), consolidate, QStringLiteral("-o"), copy });
+    QVERIFY2(again.exitCode == 0, qPrintable(runText(again)));
+    QVERIFY2(again.err.contains("keeping the 1 plan of "), again.err.constData());
+    auto plansOf = [&](const QString& file) {
+        const auto listed = runFleetscope({ QStringLiteral("plans"), file, QStringLiteral("--format"), QStringLiteral("json") });
+        return listed.exitCode == 0 ? QJsonDocument::fromJson(listed.out).object()[QStringLiteral("plans")].toArray() : QJsonArray();
+    };
+    const QJsonArray before = plansOf(doc), after = plansOf(copy);
+    QCOMPARE(before.size(), 1);
+    QCOMPARE(after.size(), 2);
+    QCOMPARE(after[0].toObject(), before[0].toObject());
+    QCOMPARE(after[1][QStringLiteral("name")].toString(), QStringLiteral("consolidate (2)"));
+    QCOMPARE(after[1][QStringLiteral("actions")], before[0][QStringLiteral("actions")]);
+    QCOMPARE(after[1][QStringLiteral("evaluation_kept")].toBool(), true);
+    // The same state, node for node and pod for pod.
+    const auto a = runFleetscope({ QStringLiteral("summary"), doc, QStringLiteral("--format"), QStringLiteral("json") });
+    const auto b = runFleetscope({ QStringLiteral("summary"), copy, QStringLiteral("--format"), QStringLiteral("json") });
+    QVERIFY2(a.exitCode == 0 && b.exitCode == 0, qPrintable(runText(b)));
+    QCOMPARE(b.out, a.out);
+}
+
 void TestCliDocument::diffNamesDocumentsPlans()
 {
     // Two documents of one state, one keeping a plan the other lacks and one plan of the same
