@@ -8,6 +8,7 @@
 
 #include "app/window/explorepanels.h"
 #include "app/window/mainwindow.h"
+#include "app/window/windowdocument.h"
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/planopener.h"
 #include "app/startup/surfaceformat.h"
@@ -308,6 +309,7 @@ int render(const ScreenshotOptions& options)
     MainWindow window;
     window.setWatchLiveClusters(false); // one LIST, no watch
     window.setLogImportErrors(false); // reported below, once, with the subcommand's name
+    window.document()->setRemembersRecent(false); // an image made, not a source the user opened
     window.setMetric(options.metric);
     if (QString error; !options.pricesFile.isEmpty() && !window.setPriceOverrideFile(options.pricesFile, error))
         return fail(QStringLiteral("--prices: %1").arg(error), 2);

@@ -422,6 +422,8 @@ QList<QStringList> WindowDocument::recentSources()
 
 void WindowDocument::rememberRecent(const QStringList& files)
 {
+    if (!m_remembersRecent)
+        return;
     QStringList absolute;
     for (const QString& f : files)
         absolute << QFileInfo(f).absoluteFilePath();

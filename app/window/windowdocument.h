@@ -124,6 +124,9 @@ public:
     void setCluster(std::shared_ptr<const ImportedCluster> cluster, const QStringList& files);
     /// The recent files (newest first), each entry the files of one source.
     [[nodiscard]] static QList<QStringList> recentSources();
+    /// Whether the sources opened and documents saved join Open Recent (on by default). A
+    /// window that nobody sees (`fleetscope screenshot`) leaves the user's list alone.
+    void setRemembersRecent(bool on) noexcept { m_remembersRecent = on; }
     /// Sets the title and modified mark from the document, the cluster and the plan.
     void updateTitle();
 
@@ -165,6 +168,7 @@ private:
     bool m_openFirst = false;  // the document's first plan opens once the what-if is ready
     bool m_pendingModifies = false; // the plan being opened makes the document modified (added, recovered)
     bool m_listModified = false;
+    bool m_remembersRecent = true;
     bool m_saving = false;
     std::uint64_t m_saveGeneration = 0;
     int m_saveUndoIndex = -1; // the undo stack's index when the running save started

@@ -42,6 +42,7 @@ class TstCliScreenshot : public QObject {
 private slots:
     void initTestCase();
     void screenshotWithoutDisplay();
+    void screenshotLeavesOpenRecentAlone();
     void screenshotFailsCleanly();
     void screenshotMetric_data();
     void screenshotMetric();
@@ -218,6 +219,23 @@ void TstCliScreenshot::screenshotUnreadablePrices()
     QVERIFY2(r.err.contains(QStringLiteral("--prices: cannot read %1: ").arg(prices).toUtf8()), r.err.constData());
     QVERIFY2(r.err.contains(inStderr.toUtf8()), r.err.constData());
     QVERIFY(!QFileInfo::exists(png));
+}
+
+void TstCliScreenshot::screenshotLeavesOpenRecentAlone()
+{
+    // A private settings folder: the window's File > Open Recent is kept in QSettings there.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QProcessEnvironment env = fleet::tests::headlessEnvironment();
+    env.insert(QStringLiteral("HOME"), dir.path());
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+    const Run r = runFleetscope({ QStringLiteral("screenshot"), kAppData + QStringLiteral("/small-cluster.json"), QStringLiteral("-o"),
+                                    dir.filePath(QStringLiteral("map.png")), QStringLiteral("--size"), QStringLiteral("800x600") },
+        env);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QFile settings(dir.filePath(QStringLiteral("config/Fleetscope/fleetscope.conf")));
+    const QByteArray text = settings.open(QIODevice::ReadOnly) ? settings.readAll() : QByteArray();
+    QVERIFY2(!text.contains("recentSources") && !text.contains("small-cluster.json"), text.constData());
 }
 
 void TstCliScreenshot::screenshotFailsCleanly()
