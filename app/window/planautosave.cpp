@@ -14,6 +14,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLocale>
 #include <QLockFile>
 #include <QMessageBox>
@@ -35,6 +37,34 @@ constexpr qint64 kMaxAutosaveBytes = qint64 { 512 } << 20;
 QString lockPathFor(const QString& folder, const QString& pid)
 {
     return QDir(folder).filePath(QStringLiteral("plan-%1.lock").arg(pid));
+}
+
+QString aboutPathFor(const QString& folder, const QString& pid)
+{
+    return QDir(folder).filePath(QStringLiteral("plan-%1.about").arg(pid));
+}
+
+constexpr qint64 kMaxAboutBytes = 64 * 1024;
+constexpr int kMaxShownNameChars = 200;
+
+/// What an autosave's `.about` file says of its plan: the plan's name in the document and the
+/// document's path, both empty when the file is missing, too large, or not the JSON object
+/// written by saveIfChanged() (it comes from disk: bounded, and every field checked).
+struct AutosaveAbout {
+    QString plan;
+    QString document;
+};
+
+AutosaveAbout readAbout(const QString& path)
+{
+    AutosaveAbout about;
+    QFile in(path);
+    if (in.size() > kMaxAboutBytes || !in.open(QIODevice::ReadOnly))
+        return about;
+    const QJsonObject o = QJsonDocument::fromJson(in.readAll()).object();
+    about.plan = o.value(QStringLiteral("plan")).toString().simplified().left(kMaxShownNameChars);
+    about.document = o.value(QStringLiteral("document")).toString();
+    return about;
 }
 
 } // namespace
@@ -70,6 +100,11 @@ QString PlanAutosave::filePath() const
     return QDir(folder()).filePath(QStringLiteral("plan-%1.json").arg(QCoreApplication::applicationPid()));
 }
 
+QString PlanAutosave::aboutPath() const
+{
+    return aboutPathFor(folder(), QString::number(QCoreApplication::applicationPid()));
+}
+
 void PlanAutosave::start(int intervalMs)
 {
     if (!m_lock) {
@@ -93,15 +128,24 @@ void PlanAutosave::saveIfChanged()
             actions.push_back(a.action);
     }
     const int count = static_cast<int>(actions.size());
+    // Which plan of which document this is, so that a recovery can say so and keep the name.
+    QJsonObject about;
+    if (const int current = m_document->currentPlan(); current >= 0 && static_cast<std::size_t>(current) < m_document->plans().size())
+        about.insert(QStringLiteral("plan"), QString::fromStdString(m_document->plans()[static_cast<std::size_t>(current)].name));
+    about.insert(QStringLiteral("document"), m_document->path());
     QPointer<PlanAutosave> self(this);
-    m_write = QtConcurrent::run(longWorkPool(), [self, path = filePath(), source = m_document->shownSource(), actions = std::move(actions), count]() mutable {
+    m_write = QtConcurrent::run(longWorkPool(),
+        [self, path = filePath(), aboutPath = aboutPath(), about = QJsonDocument(about).toJson(QJsonDocument::Compact),
+            source = m_document->shownSource(), actions = std::move(actions), count]() mutable {
         try {
             if (actions.empty()) {
                 QFile::remove(path);
+                QFile::remove(aboutPath);
             } else {
                 importers::PlanDocument plan;
                 plan.source = std::move(source);
                 plan.actions = std::move(actions);
+                importers::writeOutputFile(aboutPath.toStdString(), about.toStdString());
                 importers::writeOutputFile(path.toStdString(), importers::planJson(plan));
             }
         } catch (const std::exception&) {
@@ -121,6 +165,7 @@ void PlanAutosave::closedCleanly()
     m_write.waitForFinished();
     if (m_lock) {
         QFile::remove(filePath());
+        QFile::remove(aboutPath());
         m_lock->unlock(); // removes the lock file
     }
 }
@@ -152,13 +197,23 @@ void PlanAutosave::offerRecovery()
             }
         }
         in.close();
+        const QString aboutPath = aboutPathFor(folder(), pid);
+        const AutosaveAbout about = readAbout(aboutPath);
         bool keep = false;
         if (readable && actions > 0) {
             const QString when = QLocale().toString(file.lastModified().time(), QLocale::ShortFormat);
-            QMessageBox box(QMessageBox::Question, tr("Recover Plan"),
-                tr("Fleetscope did not quit cleanly. Recover the plan from %1 (%2)?")
-                    .arg(when, actions == 1 ? tr("1 action") : tr("%1 actions").arg(QLocale().toString(static_cast<qulonglong>(actions)))),
-                QMessageBox::Yes | QMessageBox::No, m_window);
+            const QString count = actions == 1 ? tr("1 action") : tr("%1 actions").arg(QLocale().toString(static_cast<qulonglong>(actions)));
+            const QString documentName = QFileInfo(about.document).fileName();
+            QString question;
+            if (about.plan.isEmpty())
+                question = tr("Fleetscope did not quit cleanly. Recover the plan from %1 (%2)?").arg(when, count);
+            else if (documentName.isEmpty())
+                question = tr("Fleetscope did not quit cleanly. Recover the plan \u201c%1\u201d from %2 (%3)?").arg(about.plan, when, count);
+            else
+                question = tr("Fleetscope did not quit cleanly. Recover the plan \u201c%1\u201d of %2 from %3 (%4)?")
+                               .arg(about.plan, documentName, when, count);
+            QMessageBox box(QMessageBox::Question, tr("Recover Plan"), question, QMessageBox::Yes | QMessageBox::No, m_window);
+            box.setTextFormat(Qt::PlainText); // names from a file are shown, never interpreted
             box.setObjectName(QStringLiteral("recoverPlanBox"));
             box.setInformativeText(tr("It is added to the plans and checked against the cluster shown; Discard deletes it."));
             box.button(QMessageBox::Yes)->setText(tr("&Recover"));
@@ -167,10 +222,13 @@ void PlanAutosave::offerRecovery()
             const bool recover = box.exec() == QMessageBox::Yes;
             m_window->restoreMapFocus();
             // A plan that cannot be shown now (another is being opened) stays for the next start.
-            keep = recover && !m_document->addPlan(tr("Recovered %1").arg(when), std::move(json));
+            const QString name = about.plan.isEmpty() ? tr("Recovered %1").arg(when) : tr("%1 (recovered %2)").arg(about.plan, when);
+            keep = recover && !m_document->addPlan(name, std::move(json));
         }
-        if (!keep)
+        if (!keep) {
             QFile::remove(file.filePath());
+            QFile::remove(aboutPath);
+        }
         owner.unlock();
     }
 }

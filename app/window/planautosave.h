@@ -32,7 +32,9 @@ class WindowDocument;
 /// window's file is never taken) is offered back in a question titled "Recover Plan"
 /// ("Recover the plan from 14:02 (12 actions)?"): Recover adds it to the document's plans
 /// and shows it (WindowDocument::addPlan(), the document modified), Discard removes it; either
-/// way the leftover files are removed. Thread: GUI thread.
+/// way the leftover files are removed. The question names the plan and its document when the
+/// leftover's `.about` file says them, and the recovered plan keeps its name ("Consolidation
+/// (recovered 14:02)"). Thread: GUI thread.
 class PlanAutosave : public QObject {
     Q_OBJECT
 public:
@@ -47,6 +49,9 @@ public:
     [[nodiscard]] static QString folder();
     /// This window's autosave file.
     [[nodiscard]] QString filePath() const;
+    /// Beside it, `plan-PID.about`: which plan of which document it is (JSON {"plan": name,
+    /// "document": path, "" when none}), so that a recovery names them and keeps the plan's name.
+    [[nodiscard]] QString aboutPath() const;
     /// Writes now when the plan changed since the last write (the timer's work).
     void saveIfChanged();
     /// The window closed as asked: waits for a running write, removes this window's files.

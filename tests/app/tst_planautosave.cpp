@@ -20,6 +20,8 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLockFile>
 #include <QMessageBox>
 #include <QPushButton>
@@ -86,6 +88,14 @@ void TestPlanAutosave::writesTheChangedPlanAndRemovesItOnCleanClose()
     QVERIFY(written.wait(5000));
     QCOMPARE(written.takeLast().at(0).toInt(), 2);
     QCOMPARE(actionsInFile(autosave->filePath()), std::size_t(2));
+    // Beside it, which plan of which document (none here) it is.
+    {
+        QFile about(autosave->aboutPath());
+        QVERIFY(about.open(QIODevice::ReadOnly));
+        const QJsonObject o = QJsonDocument::fromJson(about.readAll()).object();
+        QCOMPARE(o.value(QStringLiteral("plan")).toString(), QString::fromStdString(window->document()->plans()[0].name));
+        QCOMPARE(o.value(QStringLiteral("document")).toString(), QString());
+    }
     QVERIFY(QFile::exists(QDir(app::PlanAutosave::folder()).filePath(QStringLiteral("plan-%1.lock").arg(QCoreApplication::applicationPid()))));
 
     window->undoStack()->setIndex(0); // every drain undone (a drain that did not hold was removed by a command of its own)
@@ -125,6 +135,12 @@ void TestPlanAutosave::offersALeftoverWhoseOwnerIsGone()
     const QString running = folder.filePath(QStringLiteral("plan-999992.json"));
     importers::writeOutputFile(gone.toStdString(), planText);
     importers::writeOutputFile(running.toStdString(), planText);
+    // The running one says which plan of which document it is (its .about file), with a name
+    // that must be shown as text, not interpreted.
+    importers::writeOutputFile(folder.filePath(QStringLiteral("plan-999991.about")).toStdString(), R"({"plan": "Consolidation", "document": ""})");
+    const QString runningAbout = folder.filePath(QStringLiteral("plan-999992.about"));
+    importers::writeOutputFile(runningAbout.toStdString(),
+        R"({"plan": "<b>Spot</b> consolidation", "document": "/srv/plans/fleet-east.fleet"})");
     QLockFile held(folder.filePath(QStringLiteral("plan-999992.lock")));
     QVERIFY(held.tryLock(0));
 
@@ -135,6 +151,7 @@ void TestPlanAutosave::offersALeftoverWhoseOwnerIsGone()
             if (!box || box->objectName() != QStringLiteral("recoverPlanBox"))
                 return;
             ++asked;
+            QVERIFY2(box->text().contains(QStringLiteral("Recover the plan \u201cConsolidation\u201d from ")), qPrintable(box->text()));
             QVERIFY(box->text().contains(QStringLiteral("(3 actions)")));
             box->button(QMessageBox::Yes)->click();
         });
@@ -152,11 +169,12 @@ void TestPlanAutosave::offersALeftoverWhoseOwnerIsGone()
     QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 1, 30000);
     QCOMPARE(asked, 1); // the running window's plan is not offered
     QCOMPARE(doc->plans().size(), std::size_t(2));
-    QVERIFY(QString::fromStdString(doc->plans()[1].name).startsWith(QStringLiteral("Recovered ")));
+    QVERIFY2(QString::fromStdString(doc->plans()[1].name).startsWith(QStringLiteral("Consolidation (recovered ")), doc->plans()[1].name.c_str());
     QCOMPARE(window->planController()->engine()->applied().size(), std::size_t(3));
     QVERIFY(doc->isModified()); // recovered, not saved anywhere
     QVERIFY(!QFile::exists(gone));
     QVERIFY(!QFile::exists(folder.filePath(QStringLiteral("plan-999991.lock"))));
+    QVERIFY(!QFile::exists(folder.filePath(QStringLiteral("plan-999991.about"))));
     QVERIFY(QFile::exists(running));
 
     // The running one's window is gone now: the next window offers it; Discard removes it.
@@ -172,6 +190,8 @@ void TestPlanAutosave::offersALeftoverWhoseOwnerIsGone()
         if (!box || box->objectName() != QStringLiteral("recoverPlanBox"))
             return;
         declined = true;
+        QCOMPARE(box->textFormat(), Qt::PlainText);
+        QVERIFY2(box->text().contains(QStringLiteral("\u201c<b>Spot</b> consolidation\u201d of fleet-east.fleet from ")), qPrintable(box->text()));
         box->button(QMessageBox::No)->click();
     });
     QSignalSpy nextShown(next.get(), &app::MainWindow::clusterShown);
@@ -179,6 +199,7 @@ void TestPlanAutosave::offersALeftoverWhoseOwnerIsGone()
     QVERIFY(nextShown.wait(30000));
     QTRY_VERIFY_WITH_TIMEOUT(declined, 30000);
     QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(running), 5000);
+    QVERIFY(!QFile::exists(runningAbout));
     QCOMPARE(next->document()->plans().size(), std::size_t(1));
     QVERIFY(!next->document()->isModified());
     window->undoStack()->setClean();
