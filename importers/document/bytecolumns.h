@@ -157,8 +157,9 @@ private:
 };
 
 /// zlib-compresses `raw` (level 1: the document is written often and read often, and level 1
-/// is 3-4x faster than the default for ~15% more bytes; see docs/document.md).
-[[nodiscard]] std::string compressColumn(std::string_view raw);
+/// is 3-4x faster than the default for ~15% more bytes; see docs/document.md; level 0 stores
+/// the bytes with zlib's framing and checksum).
+[[nodiscard]] std::string compressColumn(std::string_view raw, int level = 1);
 /// Inflates a column of exactly `rawSize` bytes. Throws DocumentFormatError naming `column`
 /// when the data is not zlib, is cut, or inflates to another size.
 [[nodiscard]] std::string decompressColumn(std::string_view compressed, std::uint64_t rawSize, const std::string& column);

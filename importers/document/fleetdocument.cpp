@@ -376,9 +376,9 @@ std::string serializeFleetDocument(const FleetDocument& doc, const std::string& 
     std::vector<std::pair<std::string, std::string>> raw;
     std::vector<std::future<std::string>> compressed;
     document::encodeStoreInto(*doc.cluster.store, doc.cluster.usage.get(), raw, [&](const std::string& name, const std::string& bytes) {
-        compressed.push_back(document::columnIsCompressed(name)
-                                 ? std::async(std::launch::async, [&bytes] { return document::compressColumn(bytes); })
-                                 : std::async(std::launch::deferred, [] { return std::string(); }));
+        compressed.push_back(std::async(std::launch::async, [&bytes, level = document::columnZlibLevel(name)] {
+            return document::compressColumn(bytes, level);
+        }));
     });
     timer.mark("encode the columns");
 
@@ -460,11 +460,10 @@ std::string serializeFleetDocument(const FleetDocument& doc, const std::string& 
         Statement column(db, "INSERT INTO columns(name, compression, raw_size, data) VALUES (?1, ?2, ?3, ?4)");
         for (std::size_t i = 0; i < raw.size(); ++i) {
             const std::string data = compressed[i].get();
-            const bool zlib = document::columnIsCompressed(raw[i].first);
             column.bindText(1, raw[i].first);
-            column.bindText(2, zlib ? "zlib" : "none");
+            column.bindText(2, "zlib"); // "none" (a column as it is) is still read: files saved before checksummed every column
             column.bindInt(3, static_cast<std::int64_t>(raw[i].second.size()));
-            column.bindBlob(4, zlib ? std::string_view(data) : std::string_view(raw[i].second));
+            column.bindBlob(4, data);
             column.stepDone();
         }
         timer.mark("insert the rows (zlib beside)");

@@ -17,12 +17,12 @@ namespace fleet::importers::document {
 
 using namespace fleet::model;
 
-std::string compressColumn(std::string_view raw)
+std::string compressColumn(std::string_view raw, int level)
 {
     uLongf size = compressBound(static_cast<uLong>(raw.size()));
     std::string out(size, '\0');
     const int rc = compress2(reinterpret_cast<Bytef*>(out.data()), &size, reinterpret_cast<const Bytef*>(raw.data()),
-                             static_cast<uLong>(raw.size()), 1);
+                             static_cast<uLong>(raw.size()), level);
     if (rc != Z_OK)
         throw std::bad_alloc();
     out.resize(size);
@@ -37,9 +37,9 @@ const std::vector<std::string>& storeColumnNames()
     return names;
 }
 
-bool columnIsCompressed(const std::string& name)
+int columnZlibLevel(const std::string& name)
 {
-    return name != "pod_uids";
+    return name == "pod_uids" ? 0 : 1;
 }
 
 namespace {

@@ -195,7 +195,7 @@ int main(int argc, char** argv)
         inflateS += inflate1S;
         std::printf("  column %-14s %11zu bytes raw (%5.1f/pod), %10zu at zlib 1 (%5.1f/pod) in %.2f s, inflated in %.2f s%s\n", name.c_str(),
             bytes.size(), double(bytes.size()) / double(store.podCount()), z1.size(), double(z1.size()) / double(store.podCount()), z1S,
-            inflate1S, importers::document::columnIsCompressed(name) ? "" : " (stored raw)");
+            inflate1S, importers::document::columnZlibLevel(name) == 1 ? "" : " (stored at zlib level 0)");
     }
     std::printf("columns: encode %.2f s; %zu bytes raw (%.1f/pod), zlib 1: %zu (%.1f/pod) in %.2f s, inflate %.2f s; zlib 6: %zu (%.1f/pod) in %.2f s (one thread)\n",
         encodeS, rawBytes, double(rawBytes) / double(store.podCount()), level1, double(level1) / double(store.podCount()), level1S, inflateS,

@@ -96,6 +96,7 @@ private slots:
     void refusesNewerVersionAndOtherFiles();
     void refusesOtherSchemaAndValues();
     void bitFlipsAndTruncationNeverCrash();
+    void flippedPodUidIsRefused();
     void openLeavesFileUnchanged();
     void saveRefusesOverNewerDocument();
     void refusesControlCharactersInNames_data();
@@ -302,6 +303,8 @@ void TestFleetDocument::bitFlipsAndTruncationNeverCrash()
             QVERIFY2(d.cluster.store->nodeCount() == doc.cluster.store->nodeCount()
                          && d.cluster.store->podCount() == doc.cluster.store->podCount(),
                      what.c_str());
+            for (model::PodId p { 0 }; p.value < d.cluster.store->podCount(); ++p.value)
+                QVERIFY2(d.cluster.store->podUid(p) == doc.cluster.store->podUid(p), what.c_str());
         } catch (const FleetDocumentError& e) {
             ++errors;
             QVERIFY2(std::string(e.what()).starts_with("doc.fleet: "), (what + ": " + e.what()).c_str());
@@ -318,6 +321,32 @@ void TestFleetDocument::bitFlipsAndTruncationNeverCrash()
     QVERIFY(errors > 100);
     QVERIFY(opened > 0);
     QCOMPARE(summaryOf(importers::readFleetDocument(image, "doc.fleet").cluster), expected);
+}
+
+void TestFleetDocument::flippedPodUidIsRefused()
+{
+    // A pod's uid is kept as its 16 bytes; a bit flipped in them must not open as another uid
+    // (the column is checked as every other one is: zlib's Adler-32).
+    FleetDocument doc;
+    doc.cluster = importers::loadClusterFiles(schedulingFiles());
+    const std::string image = importers::serializeFleetDocument(doc, "doc.fleet");
+    std::string uidBytes;
+    for (model::PodId p { 0 }; p.value < doc.cluster.store->podCount() && uidBytes.empty(); ++p.value) {
+        const QByteArray hex = QByteArray(doc.cluster.store->podUid(p).data(), static_cast<qsizetype>(doc.cluster.store->podUid(p).size())).replace('-', "");
+        if (hex.size() == 32)
+            uidBytes = QByteArray::fromHex(hex).toStdString();
+    }
+    QVERIFY2(uidBytes.size() == 16, "the fixture has a pod with a canonical uid");
+    const std::size_t at = image.find(uidBytes);
+    QVERIFY2(at != std::string::npos, "the uid's bytes are in the file");
+    std::string flipped = image;
+    flipped[at + 5] = static_cast<char>(flipped[at + 5] ^ 0x10);
+    try {
+        (void)importers::readFleetDocument(flipped, "doc.fleet");
+        QFAIL("a flipped uid opened");
+    } catch (const FleetDocumentError& e) {
+        QVERIFY2(std::string(e.what()).find("pod_uids") != std::string::npos, e.what());
+    }
 }
 
 void TestFleetDocument::openLeavesFileUnchanged()
