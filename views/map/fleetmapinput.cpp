@@ -118,12 +118,11 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
         // own press would open it for.
         if (e->reason() == QContextMenuEvent::Keyboard) {
             const QPointF at = keyboardMenuPos();
-            requestContextMenu(at, gl->mapToGlobal(at.toPoint()), e->timestamp(), e->reason());
+            requestContextMenu(at, gl->mapToGlobal(at.toPoint()), e->timestamp(), e->reason(), GestureEnds::WithPlatformEvent);
         } else {
-            requestContextMenu(e->pos(), e->globalPos(), e->timestamp(), e->reason());
             // A pointer's context-menu event is the whole gesture (a right press that opened a
             // menu already was caught above): the next one, however soon, is another request.
-            menuOpened.closed.invalidate();
+            requestContextMenu(e->pos(), e->globalPos(), e->timestamp(), e->reason(), GestureEnds::WithThisEvent);
         }
         return true;
     }
@@ -169,7 +168,8 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
             // native render window the map draws in), so the press opens the menu itself, as
             // X11 desktops do on the press.
             gl->setFocus(Qt::MouseFocusReason);
-            requestContextMenu(e->position(), e->globalPosition().toPoint(), e->timestamp(), QContextMenuEvent::Mouse);
+            requestContextMenu(e->position(), e->globalPosition().toPoint(), e->timestamp(), QContextMenuEvent::Mouse,
+                GestureEnds::WithPlatformEvent);
             return true;
         }
         if (e->button() != Qt::LeftButton)
@@ -338,7 +338,7 @@ bool FleetMapView::Private::handleKey(QKeyEvent* e)
         if (menuOpenedForKey(e))
             return true;
         const QPointF at = keyboardMenuPos();
-        requestContextMenu(at, gl->mapToGlobal(at.toPoint()), e->timestamp(), QContextMenuEvent::Keyboard);
+        requestContextMenu(at, gl->mapToGlobal(at.toPoint()), e->timestamp(), QContextMenuEvent::Keyboard, GestureEnds::WithPlatformEvent);
         return true;
     }
     case Qt::Key_Plus:
@@ -385,7 +385,7 @@ bool FleetMapView::Private::handleKey(QKeyEvent* e)
 }
 
 void FleetMapView::Private::requestContextMenu(
-    const QPointF& glPos, const QPoint& globalPos, quint64 timestamp, QContextMenuEvent::Reason reason)
+    const QPointF& glPos, const QPoint& globalPos, quint64 timestamp, QContextMenuEvent::Reason reason, GestureEnds ends)
 {
     // The other event of the same gesture, delivered by the open menu's event loop (the X11
     // Menu key makes a context-menu event and a key press): one menu, closed by one Escape.
@@ -401,7 +401,8 @@ void FleetMapView::Private::requestContextMenu(
     menuOpened.showing = false;
     menuOpened.reason = reason;
     menuOpened.timestamp = timestamp;
-    menuOpened.closed.start();
+    if (ends == GestureEnds::WithPlatformEvent)
+        menuOpened.closed.start();
 }
 
 QPointF FleetMapView::Private::keyboardMenuPos() const
@@ -415,29 +416,29 @@ QPointF FleetMapView::Private::keyboardMenuPos() const
     return QPointF(gl->width() / 2.0, gl->height() / 2.0);
 }
 
-bool FleetMapView::Private::menuOpenedForKey(const QKeyEvent* e)
+bool FleetMapView::Private::sameGestureAsMenu(QContextMenuEvent::Reason reason, quint64 timestamp)
 {
+    // Same gesture: the event carries the press's or key's timestamp, or it follows the menu at
+    // once (the X11 Menu key's event has a time of its own). Either way, one event is matched
+    // to the gesture at most: the next one is a request of its own.
     constexpr qint64 kSameGestureMs = 300;
-    if (menuOpened.showing)
-        return true;
-    if (!menuOpened.closed.isValid() || menuOpened.reason != QContextMenuEvent::Keyboard || e->isAutoRepeat())
+    if (!menuOpened.closed.isValid() || reason != menuOpened.reason)
         return false;
-    const bool same = (e->timestamp() != 0 && e->timestamp() == menuOpened.timestamp) || menuOpened.closed.elapsed() < kSameGestureMs;
+    const bool same = (timestamp != 0 && timestamp == menuOpened.timestamp) || menuOpened.closed.elapsed() < kSameGestureMs;
     menuOpened.closed.invalidate();
     return same;
 }
 
+bool FleetMapView::Private::menuOpenedForKey(const QKeyEvent* e)
+{
+    if (menuOpened.showing)
+        return true;
+    return !e->isAutoRepeat() && sameGestureAsMenu(QContextMenuEvent::Keyboard, e->timestamp());
+}
+
 bool FleetMapView::Private::menuOpenedFor(const QContextMenuEvent* e)
 {
-    // Same gesture: the event carries the press's or key's timestamp, or it follows the menu
-    // at once (the X11 Menu key's event has a time of its own).
-    constexpr qint64 kSameGestureMs = 300;
-    if (!menuOpened.closed.isValid() || e->reason() != menuOpened.reason)
-        return false;
-    const bool same = (e->timestamp() != 0 && e->timestamp() == menuOpened.timestamp)
-        || menuOpened.closed.elapsed() < kSameGestureMs;
-    menuOpened.closed.invalidate();
-    return same;
+    return sameGestureAsMenu(e->reason(), e->timestamp());
 }
 
 } // namespace fleet::views

@@ -203,10 +203,18 @@ struct FleetMapView::Private {
     void refreshHover(bool newCluster);
     void showToolTip(model::NodeId n, const QPointF& glPos, const QPoint& globalPos);
     bool handleEvent(QEvent* event);
-    /// Emits contextMenuRequested for what is at glPos (the map's own right press and Menu
-    /// key), and remembers the gesture so that a platform context-menu event for the same
-    /// one opens no second menu (menuOpenedFor).
-    void requestContextMenu(const QPointF& glPos, const QPoint& globalPos, quint64 timestamp, QContextMenuEvent::Reason reason);
+    /// Whether the gesture that asked for a menu may still send the platform's context-menu
+    /// event (a right press, the Menu key: Qt's xcb plugin sends both a press and that event)
+    /// or was that event itself (a pointer's context-menu event: nothing else of it follows).
+    enum class GestureEnds { WithPlatformEvent, WithThisEvent };
+    /// Emits contextMenuRequested for what is at glPos, and, when the gesture may still send
+    /// another event (`ends`), remembers it so that that event opens no second menu.
+    void requestContextMenu(const QPointF& glPos, const QPoint& globalPos, quint64 timestamp, QContextMenuEvent::Reason reason,
+        GestureEnds ends);
+    /// The one rule for both kinds of follow-up event: true when an event of `reason` at
+    /// `timestamp` belongs to the gesture that opened the last menu (consumes the match).
+    [[nodiscard]] bool sameGestureAsMenu(QContextMenuEvent::Reason reason, quint64 timestamp);
+    /// The platform's context-menu event of the gesture that opened the menu: opens no second one.
     [[nodiscard]] bool menuOpenedFor(const QContextMenuEvent* e);
     /// The Menu key's press that follows the platform's context-menu event for the same key
     /// (Qt's xcb plugin sends that event first, then the press): it opens no second menu.
