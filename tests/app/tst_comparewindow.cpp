@@ -31,6 +31,7 @@
 #include <QTimer>
 #include <QUndoStack>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -86,6 +87,16 @@ void TestCompareWindow::compareSelectAndClear()
     QCOMPARE(diff->nodesRemoved, std::vector<std::string> { "cpu-a1" });
     ChangesModel* model = compare->panel()->model();
     QCOMPARE(model->diff(), diff);
+
+    // In a narrow dock the totals' figures stay in sight: the Change column gives up its width.
+    QTreeView* changes = compare->panel()->view();
+    window.resizeDocks({ compare->dock() }, { 300 }, Qt::Horizontal);
+    QTRY_VERIFY(changes->viewport()->width() <= 300);
+    QTRY_VERIFY2(changes->header()->sectionViewportPosition(ChangesModel::DifferenceColumn)
+                + changes->header()->sectionSizeHint(ChangesModel::DifferenceColumn) <= changes->viewport()->width(),
+        qPrintable(QStringLiteral("Difference starts at %1 of %2 px")
+                       .arg(changes->header()->sectionViewportPosition(ChangesModel::DifferenceColumn))
+                       .arg(changes->viewport()->width())));
 
     // A removed node's row: the shown state has it, the map selects it.
     const QModelIndex removed = model->index(0, 0, model->groupIndex(ChangesModel::NodesRemoved));

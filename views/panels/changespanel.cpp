@@ -4,14 +4,19 @@
 #include "views/itemmodels/changesmodel.h"
 #include "views/itemmodels/planoutcomemodel.h"
 
+#include <QEvent>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTreeView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace fleet::views {
 
@@ -45,8 +50,10 @@ ChangesPanel::ChangesPanel(QWidget* parent)
     connect(m_view, &QTreeView::expanded, this, [this] {
         for (int c = 0; c < ChangesModel::ColumnCount; ++c)
             m_view->resizeColumnToContents(c);
+        keepFiguresInSight();
     });
     m_view->header()->setStretchLastSection(true);
+    m_view->viewport()->installEventFilter(this);
     m_tabs->setObjectName(QStringLiteral("changesTabs"));
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_view, tr("Changes"));
@@ -108,6 +115,37 @@ void ChangesPanel::setDiff(std::shared_ptr<const importers::StateDiff> diff, con
     m_view->expand(m_model->groupIndex(ChangesModel::Totals));
     for (int c = 0; c < ChangesModel::DifferenceColumn; ++c)
         m_view->resizeColumnToContents(c); // the top level and the open Totals only: a few rows
+    keepFiguresInSight();
+}
+
+bool ChangesPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        keepFiguresInSight();
+    return QWidget::eventFilter(watched, event);
+}
+
+void ChangesPanel::keepFiguresInSight()
+{
+    // The figures (then, now and their difference) are what a comparison is read for: when the
+    // dock is narrow the Change column, whose names the tooltip gives whole, gives up its width
+    // first, down to a third of the view; it never grows here.
+    QHeaderView* header = m_view->header();
+    const int viewWidth = m_view->viewport()->width();
+    int figures = header->sectionSize(ChangesModel::ThenColumn) + header->sectionSize(ChangesModel::NowColumn);
+    // The difference column's widest figure among the totals and the groups' rows (a few rows).
+    int difference = header->sectionSizeHint(ChangesModel::DifferenceColumn);
+    const QFontMetrics metrics(m_view->font());
+    const QModelIndex totals = m_model->groupIndex(ChangesModel::Totals);
+    for (const QModelIndex& parent : { QModelIndex(), totals })
+        for (int row = 0; row < m_model->rowCount(parent) && row < 64; ++row)
+            difference = std::max(difference,
+                metrics.horizontalAdvance(m_model->index(row, ChangesModel::DifferenceColumn, parent).data().toString())
+                    + 2 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 8);
+    figures += difference;
+    const int room = std::max(viewWidth / 3, viewWidth - figures);
+    if (header->sectionSize(ChangesModel::ChangeColumn) > room)
+        header->resizeSection(ChangesModel::ChangeColumn, room);
 }
 
 QString ChangesPanel::summaryText() const

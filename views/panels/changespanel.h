@@ -58,7 +58,13 @@ signals:
     /// The outcome tab's Export button (objectName "exportPlanOutcome") was pressed.
     void exportOutcomeRequested();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    /// Narrows the Change column so that the figures' columns fit the view (a narrow dock).
+    void keepFiguresInSight();
+
     ChangesModel* m_model = nullptr;
     QTreeView* m_view = nullptr;
     QLabel* m_summary = nullptr;
