@@ -52,7 +52,22 @@ std::shared_ptr<const model::PlanLedger> PlanEngineHost::planState() const
 {
     if (!hasPlan())
         return nullptr;
-    return std::shared_ptr<const model::PlanLedger>(m_engine, &m_engine->state()); // aliasing: keeps the engine
+    return ledgerKeepingItsInputs();
+}
+
+std::shared_ptr<const model::PlanLedger> PlanEngineHost::ledgerKeepingItsInputs() const
+{
+    // The ledger reads the engine's store and topology by reference: a reader that outlives
+    // this engine (a panel's model, a metric on a worker, after a placement replaced the
+    // engine and its store copy) keeps all three. Members go in reverse order: the engine
+    // first, then what it read.
+    struct Inputs {
+        std::shared_ptr<const model::ClusterStore> store;
+        std::shared_ptr<const model::Topology> topology;
+        std::shared_ptr<model::PlanEngine> engine;
+    };
+    auto inputs = std::make_shared<const Inputs>(Inputs { m_store, m_topology, m_engine });
+    return std::shared_ptr<const model::PlanLedger>(inputs, &inputs->engine->state());
 }
 
 void PlanEngineHost::setCluster(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology,
@@ -169,8 +184,7 @@ std::shared_ptr<const model::Metric> PlanEngineHost::planMetricFor(const QString
 {
     if (!m_engine)
         return nullptr;
-    // Aliasing: the metric keeps the engine (and so its state) alive.
-    std::shared_ptr<const model::PlanLedger> state(m_engine, &m_engine->state());
+    const std::shared_ptr<const model::PlanLedger> state = ledgerKeepingItsInputs();
     const std::string key = id.toStdString();
     if (key.starts_with("plan-diff-"))
         return model::makePlanMetric(state, model::planMetricBaseId(key), model::PlanMetricKind::Difference);

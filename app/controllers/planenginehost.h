@@ -110,6 +110,8 @@ signals:
 private:
     void startEngineBuild();
     void installEngine(std::shared_ptr<model::PlanEngine> engine);
+    /// The engine's ledger, owning the engine and the store and topology it reads.
+    [[nodiscard]] std::shared_ptr<const model::PlanLedger> ledgerKeepingItsInputs() const;
 
     QUndoStack* m_stack = nullptr;
     std::shared_ptr<const model::ClusterStore> m_store;      // the engine's: the shown one, or its copy with template pods

@@ -203,6 +203,7 @@ private slots:
     void largeStepProgressCloses();
     void largeStepCancelled_data();
     void largeStepCancelled();
+    void planStateKeepsWhatItReads();
 };
 
 void TestUndoCommands::planCommandRedoUndoRedo_data()
@@ -575,4 +576,28 @@ void TestUndoCommands::largeStepCancelled()
 }
 
 QTEST_MAIN(TestUndoCommands) // widgets: the runner's progress dialog (offscreen)
+void TestUndoCommands::planStateKeepsWhatItReads()
+{
+    // A placement runs its engine on a copy of the store; a panel may still hold the plan's
+    // ledger after another engine replaced that one: the ledger keeps the engine and the copy.
+    const Cluster c = smallFleet();
+    auto copy = std::make_shared<const model::ClusterStore>(c.store->clone());
+    const std::weak_ptr<const model::ClusterStore> copyAlive = copy;
+    auto engine = std::make_shared<PlanEngine>(*copy, *c.topology);
+    const std::weak_ptr<PlanEngine> engineAlive = engine;
+    PlanEngineHost host;
+    (void)host.replaceEngine(std::move(copy), engine);
+    QVERIFY(engine->apply(move("default", "batch-0", "n5")).holds);
+    engine.reset();
+    std::shared_ptr<const model::PlanLedger> ledger = host.planState();
+    QVERIFY(ledger);
+    (void)host.replaceEngine(borrowed(*c.store), std::make_shared<PlanEngine>(*c.store, *c.topology));
+    QVERIFY(!engineAlive.expired());
+    QVERIFY2(!copyAlive.expired(), "the ledger's store was freed under it");
+    QCOMPARE(ledger->podNode(c.store->findPod("default", "batch-0")), c.store->findNode("n5"));
+    ledger.reset();
+    QVERIFY(engineAlive.expired());
+    QVERIFY(copyAlive.expired());
+}
+
 #include "tst_undocommands.moc"
