@@ -27,6 +27,18 @@ void writeKeptGroupJson(JsonWriter& w, const model::KeptGroup& group)
     w.endObject();
 }
 
+void writeKeptMembers(JsonWriter& w, const model::ClusterStore& store, const std::vector<model::KeptNode>& kept)
+{
+    w.key("keptByCode").beginArray();
+    for (const model::KeptGroup& g : model::keptByCode(kept))
+        writeKeptGroupJson(w, g);
+    w.endArray();
+    w.key("kept").beginArray();
+    for (const model::KeptNode& k : kept)
+        writeKeptNodeJson(w, store, k);
+    w.endArray();
+}
+
 std::string keptNodesJson(
     const model::ClusterStore& store, const std::vector<model::KeptNode>& kept, const std::vector<std::size_t>& rows)
 {
@@ -36,14 +48,7 @@ std::string keptNodesJson(
         chosen.push_back(kept.at(r));
     JsonWriter w;
     w.beginObject();
-    w.key("keptByCode").beginArray();
-    for (const model::KeptGroup& g : model::keptByCode(chosen))
-        writeKeptGroupJson(w, g);
-    w.endArray();
-    w.key("kept").beginArray();
-    for (const model::KeptNode& k : chosen)
-        writeKeptNodeJson(w, store, k);
-    w.endArray();
+    writeKeptMembers(w, store, chosen);
     w.endObject();
     return w.text() + "\n";
 }
