@@ -52,6 +52,17 @@ QByteArray fileBytes(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+// The map's pixels on the screen once the screen is still; null when it does not settle or
+// shows no map.
+QImage mapPixels(DesktopSession& s)
+{
+    if (!s.waitForStillScreen())
+        return QImage();
+    const QImage screen = s.grabScreen();
+    const QRect area = s.mapArea(screen);
+    return area.isValid() ? screen.copy(area) : QImage();
+}
+
 // One CSV line's fields (RFC 4180 quotes; the writer's formula guard "'" taken off).
 QStringList csvFields(const QString& line)
 {
@@ -294,21 +305,14 @@ void TestE2eCompare::compareFromCommandLine()
     // Metric > CPU Requested (Ctrl+2), then Metric > Difference to the Compared State (Alt+M, D): the
     // map's cells change colour (the diverging map of cpu-b1's gain, cpu-a1's and cpu-a2's
     // loss); unchecked again, the map is as it was.
-    auto mapPixels = [&] {
-        if (!s.waitForStillScreen())
-            return QImage();
-        const QImage screen = s.grabScreen();
-        const QRect area = s.mapArea(screen);
-        return area.isValid() ? screen.copy(area) : QImage();
-    };
     QVERIFY(s.key(QStringLiteral("ctrl+2"))); // Metric > CPU Requested (the menu's C is also Cost of Unallocated Capacity's)
-    const QImage cpu = mapPixels();
+    const QImage cpu = mapPixels(s);
     QVERIFY2(!cpu.isNull(), qPrintable(s.error()));
     QVERIFY(s.key(QStringLiteral("alt+m")) && s.key(QStringLiteral("d")));
-    QVERIFY(waitUntil([&] { const QImage now = mapPixels(); return !now.isNull() && now != cpu; }, 15000));
+    QVERIFY(waitUntil([&] { const QImage now = mapPixels(s); return !now.isNull() && now != cpu; }, 15000));
     QVERIFY(s.key(QStringLiteral("alt+m")) && s.key(QStringLiteral("d")));
     QImage last;
-    const bool restored = waitUntil([&] { last = mapPixels(); return last == cpu; }, 15000);
+    const bool restored = waitUntil([&] { last = mapPixels(s); return last == cpu; }, 15000);
     if (!restored) {
         cpu.save(QStringLiteral("/tmp/cmp_cpu.png"));
         last.save(QStringLiteral("/tmp/cmp_last.png"));
@@ -370,15 +374,8 @@ void TestE2eCompare::marksAddedAndRemovedNodes()
 
     QVERIFY2(s.startDesktop(1400, 1000), qPrintable(s.error()));
     QVERIFY2(s.startApp({ before }, kWindow), qPrintable(s.error()));
-    auto mapPixels = [&] {
-        if (!s.waitForStillScreen())
-            return QImage();
-        const QImage screen = s.grabScreen();
-        const QRect area = s.mapArea(screen);
-        return area.isValid() ? screen.copy(area) : QImage();
-    };
     constexpr QRgb kTeal = 0xff00aaa0, kMagenta = 0xffff46c8;
-    const QImage then = mapPixels();
+    const QImage then = mapPixels(s);
     QVERIFY2(!then.isNull(), qPrintable(s.error()));
     QCOMPARE(countColour(then, kTeal), 0);
     QCOMPARE(countColour(then, kMagenta), 0);
@@ -391,7 +388,7 @@ void TestE2eCompare::marksAddedAndRemovedNodes()
     QImage now;
     const bool marked = waitUntil(
         [&] {
-            now = mapPixels();
+            now = mapPixels(s);
             teal = countColour(now, kTeal);
             magenta = countColour(now, kMagenta);
             // The box's 2 px outline alone is over 100 pixels; a cross's two strokes over 10.
