@@ -102,14 +102,7 @@ std::string summaryJson(const model::ConsolidationResult& ours, const model::Con
     w.key("podClasses").value(static_cast<std::int64_t>(lp.podClasses));
     w.endObject();
     w.key("ratioToBetterBound").value(ratioToBetterBound(ours, bound, lp));
-    w.key("keptByCode").beginArray();
-    for (const model::KeptGroup& g : model::keptByCode(ours.kept))
-        importers::writeKeptGroupJson(w, g);
-    w.endArray();
-    w.key("kept").beginArray();
-    for (const model::KeptNode& k : ours.kept)
-        importers::writeKeptNodeJson(w, store, k);
-    w.endArray();
+    importers::writeKeptMembers(w, store, ours.kept);
     w.key("cancelled").value(ours.cancelled);
     w.key("timedOut").value(ours.timedOut);
     w.endObject();

@@ -2,6 +2,7 @@
 #include "keptnodesexport.h"
 
 #include "importers/export/exportquoting.h"
+#include "importers/plan/keptentry.h"
 #include "model/plan/evictionrules.h"
 #include "model/search/keptgroups.h"
 
@@ -9,22 +10,7 @@ namespace fleet::importers {
 
 void writeKeptNodeJson(JsonWriter& w, const model::ClusterStore& store, const model::KeptNode& kept)
 {
-    w.beginObject();
-    w.key("node").value(store.nodeName(kept.node));
-    w.key("pod").value(kept.pod.isValid() ? model::podKey(store, kept.pod) : std::string());
-    w.key("code").value(kept.reason.code());
-    w.key("message").value(kept.reason.message);
-    if (!kept.blocking.code.empty()) {
-        w.key("blockingFilter").beginObject();
-        w.key("code").value(kept.blocking.code);
-        w.key("nodes").value(kept.blocking.nodes);
-        w.key("of").value(kept.blocking.of);
-        w.key("judged").value(kept.blocking.judged);
-        if (!kept.blocking.nextCode.empty())
-            w.key("next").beginObject().key("code").value(kept.blocking.nextCode).key("nodes").value(kept.blocking.nextNodes).endObject();
-        w.endObject();
-    }
-    w.endObject();
+    writeKeptEntryJson(w, keptEntry(store, kept));
 }
 
 void writeKeptGroupJson(JsonWriter& w, const model::KeptGroup& group)
@@ -41,6 +27,18 @@ void writeKeptGroupJson(JsonWriter& w, const model::KeptGroup& group)
     w.endObject();
 }
 
+void writeKeptMembers(JsonWriter& w, const model::ClusterStore& store, const std::vector<model::KeptNode>& kept)
+{
+    w.key("keptByCode").beginArray();
+    for (const model::KeptGroup& g : model::keptByCode(kept))
+        writeKeptGroupJson(w, g);
+    w.endArray();
+    w.key("kept").beginArray();
+    for (const model::KeptNode& k : kept)
+        writeKeptNodeJson(w, store, k);
+    w.endArray();
+}
+
 std::string keptNodesJson(
     const model::ClusterStore& store, const std::vector<model::KeptNode>& kept, const std::vector<std::size_t>& rows)
 {
@@ -50,14 +48,7 @@ std::string keptNodesJson(
         chosen.push_back(kept.at(r));
     JsonWriter w;
     w.beginObject();
-    w.key("keptByCode").beginArray();
-    for (const model::KeptGroup& g : model::keptByCode(chosen))
-        writeKeptGroupJson(w, g);
-    w.endArray();
-    w.key("kept").beginArray();
-    for (const model::KeptNode& k : chosen)
-        writeKeptNodeJson(w, store, k);
-    w.endArray();
+    writeKeptMembers(w, store, chosen);
     w.endObject();
     return w.text() + "\n";
 }

@@ -26,6 +26,11 @@ void writeKeptNodeJson(JsonWriter& w, const model::ClusterStore& store, const mo
 /// entry), "of" (that entry's other nodes)} (model::KeptGroup).
 void writeKeptGroupJson(JsonWriter& w, const model::KeptGroup& group);
 
+/// The members "keptByCode" (the groups of model::keptByCode over `kept`) and "kept" (its
+/// entries, in order) written into the JSON object `w` has open: `plan consolidate --format
+/// json`'s, and keptNodesJson()'s whole document.
+void writeKeptMembers(JsonWriter& w, const model::ClusterStore& store, const std::vector<model::KeptNode>& kept);
+
 /// {"keptByCode": [{"code", "nodes"}...], "kept": [entries]} of `kept[rows[i]]`, in the order of
 /// `rows` (indices into `kept`; each < kept.size()); the groups are those of model::keptByCode
 /// over the same entries. The keys and entries are those of `plan consolidate --format json`.

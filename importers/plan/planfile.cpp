@@ -6,6 +6,7 @@
 
 
 #include "jsontext.h"
+#include "keptentry.h"
 #include "plansource.h"
 
 #include "importers/output/outputfile.h"
@@ -517,25 +518,8 @@ void writeKeptRecord(JsonWriter& w, const PlanKeptRecord& r, const std::string& 
     w.key("order").value(r.order);
     w.key("actionsSha256").value(actionsSha256);
     w.key("kept").beginArray();
-    for (const PlanKeptRecord::Entry& k : r.kept) {
-        // The entries of `plan consolidate --format json`'s "kept" (importers/export/keptnodesexport.h).
-        w.beginObject();
-        w.key("node").value(k.node);
-        w.key("pod").value(k.pod);
-        w.key("code").value(k.code);
-        w.key("message").value(k.message);
-        if (!k.blocking.code.empty()) {
-            w.key("blockingFilter").beginObject();
-            w.key("code").value(k.blocking.code);
-            w.key("nodes").value(k.blocking.nodes);
-            w.key("of").value(k.blocking.of);
-            w.key("judged").value(k.blocking.judged);
-            if (!k.blocking.nextCode.empty())
-                w.key("next").beginObject().key("code").value(k.blocking.nextCode).key("nodes").value(k.blocking.nextNodes).endObject();
-            w.endObject();
-        }
-        w.endObject();
-    }
+    for (const PlanKeptRecord::Entry& k : r.kept)
+        writeKeptEntryJson(w, k); // the entries of `plan consolidate --format json`'s "kept"
     w.endArray();
     if (r.lpBound) {
         w.key("lpBound").beginObject();

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plankept.h"
 
+#include "keptentry.h"
 #include "plansource.h"
 
 #include "importers/quotedtext.h"
-#include "model/plan/evictionrules.h"
 #include "model/scheduling/reasons.h"
 
 #include <string_view>
@@ -72,15 +72,8 @@ PlanKeptRecord planKeptRecord(const model::ClusterStore& store, const model::Con
     PlanKeptRecord r;
     r.order = result.order;
     r.kept.reserve(result.kept.size());
-    for (const model::KeptNode& k : result.kept) {
-        PlanKeptRecord::Entry e;
-        e.node = std::string(store.nodeName(k.node));
-        e.pod = k.pod.isValid() ? model::podKey(store, k.pod) : std::string();
-        e.code = k.reason.code();
-        e.message = k.reason.message;
-        e.blocking = k.blocking;
-        r.kept.push_back(std::move(e));
-    }
+    for (const model::KeptNode& k : result.kept)
+        r.kept.push_back(keptEntry(store, k));
     return r;
 }
 

@@ -6,7 +6,7 @@
 // for --size and a plan file cut short. The PDF is read back with pdftotext and pdfinfo.
 
 #include "common/pdftext.h"
-#include "fleetscoperun.h"
+#include "reportrun.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -20,15 +20,8 @@
 
 namespace {
 
-using Run = fleet::tests::FleetscopeRun;
-using fleet::tests::pdfPages;
-using fleet::tests::pdfText;
-using fleet::tests::runFleetscope;
-
-QString oneLine(QString text)
-{
-    return text.replace(QRegularExpression(QStringLiteral("\\s+")), QStringLiteral(" "));
-}
+using namespace fleet::tests; // common/pdftext.h, reportrun.h: fleetscope run, its PDF read back
+using Run = FleetscopeRun;
 
 } // namespace
 
@@ -49,18 +42,14 @@ private:
 
 void TstCliReportChecks::initTestCase()
 {
-    for (const char* tool : { "pdftotext", "pdfinfo" })
-        QVERIFY2(!QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty(),
-            "poppler-utils is not installed (installer/install-deps.sh installs it)");
+    const QString missing = fleet::tests::missingPopplerTools({ "pdftotext", "pdfinfo" });
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
     QVERIFY(m_dir.isValid());
     m_plan = m_dir.filePath(QStringLiteral("P.json"));
-    const Run c = runFleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), QStringLiteral("--simulate"), QStringLiteral("2000"),
-        QStringLiteral("-o"), m_plan });
-    QVERIFY2(c.exitCode == 0, c.err.constData());
     m_pdf = m_dir.filePath(QStringLiteral("r.pdf"));
-    const Run r = runFleetscope({ QStringLiteral("report"), QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("--plan"), m_plan,
-        QStringLiteral("-o"), m_pdf });
-    QVERIFY2(r.exitCode == 0, r.err.constData()); // every action holds on the state it was made on
+    // The report exits 0: every action holds on the state it was made on.
+    const QString failed = fleet::tests::consolidateAndReport({ QStringLiteral("--simulate"), QStringLiteral("2000") }, m_plan, m_pdf);
+    QVERIFY2(failed.isEmpty(), qPrintable(failed));
 }
 
 // The figures' GPUs are summary's allocatable.gpu (and plan check's); the simulated fleet's
@@ -68,11 +57,8 @@ void TstCliReportChecks::initTestCase()
 // 7,334 in the trial), are said under the table with both of the status bar's numbers.
 void TstCliReportChecks::gpusAreSummarysAllocatableAndTheStatusBarsIsNamed()
 {
-    const QJsonObject totals = QJsonDocument::fromJson(runFleetscope({ QStringLiteral("summary"), QStringLiteral("--simulate"), QStringLiteral("2000"),
-                                                           QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--only"),
-                                                           QStringLiteral("totals") })
-                                                           .out)
-                                   .object()
+    const QJsonObject totals = runFleetscopeJson({ QStringLiteral("summary"), QStringLiteral("--simulate"), QStringLiteral("2000"),
+                                                   QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--only"), QStringLiteral("totals") })
                                    .value(QStringLiteral("totals"))
                                    .toObject();
     const qint64 gpus = totals.value(QStringLiteral("allocatable")).toObject().value(QStringLiteral("gpu")).toInteger();

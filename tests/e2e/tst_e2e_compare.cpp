@@ -52,6 +52,17 @@ QByteArray fileBytes(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+// The map's pixels on the screen once the screen is still; null when it does not settle or
+// shows no map.
+QImage mapPixels(DesktopSession& s)
+{
+    if (!s.waitForStillScreen())
+        return QImage();
+    const QImage screen = s.grabScreen();
+    const QRect area = s.mapArea(screen);
+    return area.isValid() ? screen.copy(area) : QImage();
+}
+
 // One CSV line's fields (RFC 4180 quotes; the writer's formula guard "'" taken off).
 QStringList csvFields(const QString& line)
 {
@@ -104,9 +115,12 @@ private slots:
 
 private:
     bool answer(DesktopSession& s, const QString& title, const QString& keys);
-    /// File > Export Changes (Alt+F, H), `path` typed into its dialog; waits for the file
-    /// (retried while the comparison is still running: "Nothing to Export").
-    bool exportChanges(DesktopSession& s, const QString& path);
+    /// An export of the File menu (Alt+F, then `menuKey`: H Export Changes, U Export Plan
+    /// Outcome), `path` typed into its file dialog (the window titled `title`, a regular
+    /// expression); true once the file is written and the dialog closed. While the window has
+    /// nothing to export yet ("Nothing to Export": the comparison still runs) it is asked again,
+    /// for `nothingMs` at most (then false: the caller compares again); all in at most 60 s.
+    bool exportFromFileMenu(DesktopSession& s, const QString& menuKey, const QString& title, const QString& path, qint64 nothingMs = 60000);
     /// The exported CSV (the panel's rows) and JSON checked against `fleetscope diff --format json`.
     void verifyExports(const QString& csv, const QString& json, const QByteArray& diffJson);
 };
@@ -117,21 +131,25 @@ bool TestE2eCompare::answer(DesktopSession& s, const QString& title, const QStri
     return box && s.xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(box) }) && s.key(keys);
 }
 
-bool TestE2eCompare::exportChanges(DesktopSession& s, const QString& path)
+bool TestE2eCompare::exportFromFileMenu(DesktopSession& s, const QString& menuKey, const QString& title, const QString& path, qint64 nothingMs)
 {
+    const QString nothing = QStringLiteral("^Nothing to Export$");
     QElapsedTimer clock;
     clock.start();
     while (clock.elapsed() < 60000) {
-        if (!s.key(QStringLiteral("alt+f")) || !s.key(QStringLiteral("h")))
+        // The main window may not have the focus back yet after a file dialog (or a progress
+        // dialog) closed: focus it first, or the keys reach no menu.
+        (void)s.xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(s.window()) });
+        if (!s.key(QStringLiteral("alt+f")) || !s.key(menuKey))
             return false;
         QString which;
         const bool shown = waitUntil(
             [&] {
-                for (const QString& title : { QStringLiteral("^Export Changes$"), QStringLiteral("^Nothing to Export$") }) {
+                for (const QString& candidate : { title, nothing }) {
                     QString ids;
-                    if (s.xdotool({ QStringLiteral("search"), QStringLiteral("--onlyvisible"), QStringLiteral("--name"), title }, &ids)
+                    if (s.xdotool({ QStringLiteral("search"), QStringLiteral("--onlyvisible"), QStringLiteral("--name"), candidate }, &ids)
                         && !ids.trimmed().isEmpty()) {
-                        which = title;
+                        which = candidate;
                         return true;
                     }
                 }
@@ -139,14 +157,13 @@ bool TestE2eCompare::exportChanges(DesktopSession& s, const QString& path)
             },
             5000);
         if (!shown) {
-            // The keys reached no menu: the main window had not the focus back yet after the
-            // file dialog (or a progress dialog) closed. Close what opened, focus it, again.
-            (void)s.key(QStringLiteral("Escape"));
-            (void)s.xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(s.window()) });
+            (void)s.key(QStringLiteral("Escape")); // close what opened, and again
             continue;
         }
-        if (which == QLatin1String("^Nothing to Export$")) { // the comparison still runs
+        if (which == nothing) { // the comparison still runs, or ran before the plan opened
             if (!answer(s, which, QStringLiteral("Escape")) || !s.waitForNoWindow(which))
+                return false;
+            if (clock.elapsed() > nothingMs)
                 return false;
             continue;
         }
@@ -242,9 +259,9 @@ void TestE2eCompare::compareWithAndExportChanges()
     QVERIFY(s.waitForNoWindow(QStringLiteral("^Compare With$")));
 
     const QString csv = s.path(QStringLiteral("changes.csv"));
-    QVERIFY2(exportChanges(s, csv), qPrintable(s.error() + s.appOutput()));
+    QVERIFY2(exportFromFileMenu(s, QStringLiteral("h"), QStringLiteral("^Export Changes$"), csv), qPrintable(s.error() + s.appOutput()));
     const QString json = s.path(QStringLiteral("changes.json"));
-    QVERIFY2(exportChanges(s, json), qPrintable(s.error() + s.appOutput()));
+    QVERIFY2(exportFromFileMenu(s, QStringLiteral("h"), QStringLiteral("^Export Changes$"), json), qPrintable(s.error() + s.appOutput()));
     probe.stop();
     std::printf("longest GUI stall from Compare With to the second export: %.0f ms (%d pings answered)\n", probe.longestMs(), probe.answered());
     QVERIFY(s.appRunning());
@@ -275,9 +292,9 @@ void TestE2eCompare::compareFromCommandLine()
     QVERIFY2(s.startDesktop(1400, 1000), qPrintable(s.error()));
     QVERIFY2(s.startApp({ before, QStringLiteral("--compare"), after }, kWindow), qPrintable(s.error()));
     const QString csv = s.path(QStringLiteral("changes.csv"));
-    QVERIFY2(exportChanges(s, csv), qPrintable(s.error() + s.appOutput()));
+    QVERIFY2(exportFromFileMenu(s, QStringLiteral("h"), QStringLiteral("^Export Changes$"), csv), qPrintable(s.error() + s.appOutput()));
     const QString json = s.path(QStringLiteral("changes.json"));
-    QVERIFY2(exportChanges(s, json), qPrintable(s.error() + s.appOutput()));
+    QVERIFY2(exportFromFileMenu(s, QStringLiteral("h"), QStringLiteral("^Export Changes$"), json), qPrintable(s.error() + s.appOutput()));
     verifyExports(csv, json, diffJson);
     if (QTest::currentTestFailed())
         return;
@@ -288,21 +305,14 @@ void TestE2eCompare::compareFromCommandLine()
     // Metric > CPU Requested (Ctrl+2), then Metric > Difference to the Compared State (Alt+M, D): the
     // map's cells change colour (the diverging map of cpu-b1's gain, cpu-a1's and cpu-a2's
     // loss); unchecked again, the map is as it was.
-    auto mapPixels = [&] {
-        if (!s.waitForStillScreen())
-            return QImage();
-        const QImage screen = s.grabScreen();
-        const QRect area = s.mapArea(screen);
-        return area.isValid() ? screen.copy(area) : QImage();
-    };
     QVERIFY(s.key(QStringLiteral("ctrl+2"))); // Metric > CPU Requested (the menu's C is also Cost of Unallocated Capacity's)
-    const QImage cpu = mapPixels();
+    const QImage cpu = mapPixels(s);
     QVERIFY2(!cpu.isNull(), qPrintable(s.error()));
     QVERIFY(s.key(QStringLiteral("alt+m")) && s.key(QStringLiteral("d")));
-    QVERIFY(waitUntil([&] { const QImage now = mapPixels(); return !now.isNull() && now != cpu; }, 15000));
+    QVERIFY(waitUntil([&] { const QImage now = mapPixels(s); return !now.isNull() && now != cpu; }, 15000));
     QVERIFY(s.key(QStringLiteral("alt+m")) && s.key(QStringLiteral("d")));
     QImage last;
-    const bool restored = waitUntil([&] { last = mapPixels(); return last == cpu; }, 15000);
+    const bool restored = waitUntil([&] { last = mapPixels(s); return last == cpu; }, 15000);
     if (!restored) {
         cpu.save(QStringLiteral("/tmp/cmp_cpu.png"));
         last.save(QStringLiteral("/tmp/cmp_last.png"));
@@ -364,15 +374,8 @@ void TestE2eCompare::marksAddedAndRemovedNodes()
 
     QVERIFY2(s.startDesktop(1400, 1000), qPrintable(s.error()));
     QVERIFY2(s.startApp({ before }, kWindow), qPrintable(s.error()));
-    auto mapPixels = [&] {
-        if (!s.waitForStillScreen())
-            return QImage();
-        const QImage screen = s.grabScreen();
-        const QRect area = s.mapArea(screen);
-        return area.isValid() ? screen.copy(area) : QImage();
-    };
     constexpr QRgb kTeal = 0xff00aaa0, kMagenta = 0xffff46c8;
-    const QImage then = mapPixels();
+    const QImage then = mapPixels(s);
     QVERIFY2(!then.isNull(), qPrintable(s.error()));
     QCOMPARE(countColour(then, kTeal), 0);
     QCOMPARE(countColour(then, kMagenta), 0);
@@ -385,7 +388,7 @@ void TestE2eCompare::marksAddedAndRemovedNodes()
     QImage now;
     const bool marked = waitUntil(
         [&] {
-            now = mapPixels();
+            now = mapPixels(s);
             teal = countColour(now, kTeal);
             magenta = countColour(now, kMagenta);
             // The box's 2 px outline alone is over 100 pixels; a cross's two strokes over 10.
@@ -447,39 +450,8 @@ void TestE2eCompare::planOutcomeAgainstTheLiveCluster()
         QVERIFY2(answer(s, QStringLiteral("^Compare With Live Cluster$"), QStringLiteral("ctrl+a")), qPrintable(s.error()));
         QVERIFY(s.type(kubeconfig) && s.key(QStringLiteral("Return")));
         QVERIFY(s.waitForNoWindow(QStringLiteral("^Compare With Live Cluster$")));
-        QElapsedTimer clock;
-        clock.start();
-        while (!written && clock.elapsed() < 60000) {
-            (void)s.xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(s.window()) });
-            if (!s.key(QStringLiteral("alt+f")) || !s.key(QStringLiteral("u")))
-                break;
-            QString which;
-            const bool shown = waitUntil(
-                [&] {
-                    for (const QString& title : { QStringLiteral("^Export Plan Outcome$"), QStringLiteral("^Nothing to Export$") }) {
-                        QString ids;
-                        if (s.xdotool({ QStringLiteral("search"), QStringLiteral("--onlyvisible"), QStringLiteral("--name"), title }, &ids)
-                            && !ids.trimmed().isEmpty()) {
-                            which = title;
-                            return true;
-                        }
-                    }
-                    return false;
-                },
-                5000);
-            if (!shown) {
-                (void)s.key(QStringLiteral("Escape"));
-                continue;
-            }
-            if (which == QLatin1String("^Nothing to Export$")) { // still comparing, or compared before the plan opened
-                QVERIFY(answer(s, which, QStringLiteral("Escape")) && s.waitForNoWindow(which));
-                if (clock.elapsed() > 5000)
-                    break; // compare again
-                continue;
-            }
-            QVERIFY(answer(s, which, QStringLiteral("ctrl+a")) && s.type(outcome) && s.key(QStringLiteral("Return")));
-            written = waitUntil([&] { return QFile::exists(outcome); }, 15000);
-        }
+        // Nothing to export for 5 s: compared before the plan opened, compared again.
+        written = exportFromFileMenu(s, QStringLiteral("u"), QStringLiteral("^Export Plan Outcome$"), outcome, 5000);
     }
     QVERIFY2(written, qPrintable(s.error() + s.appOutput()));
     const QJsonObject window = QJsonDocument::fromJson(fileBytes(outcome)).object();

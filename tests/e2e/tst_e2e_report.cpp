@@ -12,10 +12,8 @@
 // document is refused (a warning, the document unchanged).
 
 #include "common/pdftext.h"
-#include "common/pixelchecks.h"
+#include "common/reportchecks.h"
 #include "e2e/desktopsession.h"
-#include "views/map/colormap.h"
-#include "views/map/layers/planlayer.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -24,7 +22,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
-#include <QStandardPaths>
 #include <QtTest>
 
 using namespace fleet::e2e;
@@ -34,23 +31,16 @@ namespace {
 const QStringList kSource { QStringLiteral("--simulate"), QStringLiteral("300"), QStringLiteral("--seed"), QStringLiteral("3") };
 const QSize kWindow(1280, 860);
 
-QByteArray run(const QString& program, const QStringList& args)
-{
-    QProcess p;
-    p.setProcessChannelMode(QProcess::SeparateChannels);
-    p.start(program, args);
-    p.waitForFinished(120000);
-    return p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0 ? p.readAllStandardOutput() : QByteArray();
-}
-
-QJsonObject runJson(const QStringList& args)
-{
-    return QJsonDocument::fromJson(run(DesktopSession::executable(), args)).object();
-}
-
 using fleet::tests::pdfText;
 using fleet::tests::runTool;
-using fleet::testing::near;
+
+/// The JSON object `fleetscope ARGS...` writes; {} when it does not exit 0.
+QJsonObject runJson(const QStringList& args)
+{
+    int code = -1;
+    const QByteArray out = runTool(DesktopSession::executable(), args, &code);
+    return code == 0 ? QJsonDocument::fromJson(out).object() : QJsonObject();
+}
 
 /// The images of `pdf` as `pdfimages -list` lists them: "page WIDTHxHEIGHT x-ppi y-ppi" each,
 /// in order; empty when it fails.
@@ -68,41 +58,6 @@ QStringList pdfImages(const QString& pdf)
             images << QStringLiteral("%1 %2x%3 %4 %5").arg(f.at(0), f.at(3), f.at(4), f.at(12), f.at(13));
     }
     return images;
-}
-
-/// The first page of `pdf` whose text holds `text` (0: none).
-int pageWith(const QString& pdf, const QString& text)
-{
-    const int pages = fleet::tests::pdfPages(pdf);
-    for (int p = 1; p <= pages; ++p)
-        if (pdfText(pdf, p, p).contains(text))
-            return p;
-    return 0;
-}
-
-/// The first image on page `page` of `pdf` at its own pixels (pdfimages -png), written under
-/// `dir`; null when it fails.
-QImage pageImage(const QString& pdf, int page, const QDir& dir, const QString& name)
-{
-    int code = -1;
-    runTool(QStringLiteral("pdfimages"), { QStringLiteral("-png"), QStringLiteral("-f"), QString::number(page), QStringLiteral("-l"),
-        QString::number(page), pdf, dir.filePath(name) }, &code);
-    return code == 0 ? QImage(dir.filePath(name + QStringLiteral("-000.png"))).convertToFormat(QImage::Format_RGB32) : QImage();
-}
-
-QString dollars(double v)
-{
-    return QStringLiteral("$") + QString::number(v, 'f', 2);
-}
-
-QString milli(double v)
-{
-    QString s = QString::number(v, 'f', 3);
-    while (s.endsWith(QLatin1Char('0')))
-        s.chop(1);
-    if (s.endsWith(QLatin1Char('.')))
-        s.chop(1);
-    return s;
 }
 
 QByteArray digest(const QString& path)
@@ -128,9 +83,8 @@ private:
 
 void TestE2eReport::initTestCase()
 {
-    for (const char* tool : { "pdftotext", "pdfimages", "pdftoppm", "pdfinfo" })
-        QVERIFY2(!QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty(),
-            qPrintable(QStringLiteral("%1 is needed (poppler-utils)").arg(QString::fromLatin1(tool))));
+    const QString missing = fleet::tests::missingPopplerTools({ "pdftotext", "pdfimages", "pdftoppm", "pdfinfo" });
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
 }
 
 bool TestE2eReport::answer(DesktopSession& s, const QString& title, const QString& keys)
@@ -186,32 +140,10 @@ void TestE2eReport::exportReportOfConsolidation()
     const QString text = pdfText(pdf);
     QVERIFY2(text.contains(QStringLiteral("Plan review:")), qPrintable(text.left(2000)));
     QVERIFY2(text.contains(QStringLiteral("simulated cluster")), qPrintable(text.left(2000)));
-    auto row = [&](const QString& label, const QString& b, const QString& a) {
-        const QRegularExpression re(QStringLiteral("^\\s*") + QRegularExpression::escape(label) + QStringLiteral("\\s{2,}")
-                + QRegularExpression::escape(b) + QStringLiteral("\\s{2,}") + QRegularExpression::escape(a) + QStringLiteral("(\\s|$)"),
-            QRegularExpression::MultilineOption);
-        return re.match(text).hasMatch();
-    };
-    auto n = [](const QJsonObject& o, const char* key) { return QString::number(o.value(QLatin1String(key)).toInteger()); };
     QVERIFY(before.value(QStringLiteral("nodes")).toInteger() > after.value(QStringLiteral("nodes")).toInteger()
         || before.value(QStringLiteral("nodesInUse")).toInteger() > after.value(QStringLiteral("nodesInUse")).toInteger());
-    QVERIFY2(row(QStringLiteral("Nodes"), n(before, "nodes"), n(after, "nodes")), qPrintable(text.left(4000)));
-    QVERIFY(row(QStringLiteral("Nodes in use"), n(before, "nodesInUse"), n(after, "nodesInUse")));
-    QVERIFY(row(QStringLiteral("GPUs"), n(before, "gpus"), n(after, "gpus")));
-    QVERIFY(row(QStringLiteral("Pods without a node"), n(before, "podsUnplaced"), n(after, "podsUnplaced")));
-    const QString gpuBefore = milli(before.value(QStringLiteral("gpuMilliAllocated")).toDouble() / 1000.0);
-    const QString gpuAfter = milli(after.value(QStringLiteral("gpuMilliAllocated")).toDouble() / 1000.0);
-    QVERIFY2(QRegularExpression(QStringLiteral("GPUs allocated\\s+") + QRegularExpression::escape(gpuBefore) + QStringLiteral(" \\([^)]*\\)\\s+")
-                 + QRegularExpression::escape(gpuAfter) + QStringLiteral(" \\("))
-                 .match(text)
-                 .hasMatch(),
-        qPrintable(gpuBefore + QLatin1Char(' ') + gpuAfter));
-    QVERIFY(row(QStringLiteral("Cost per hour"), dollars(before.value(QStringLiteral("costPerHour")).toDouble()),
-        dollars(after.value(QStringLiteral("costPerHour")).toDouble())));
-    QVERIFY(QRegularExpression(QStringLiteral("Pending pods\\s{2,}") + QString::number(summary.value(QStringLiteral("pending_pods")).toInteger())
-                + QStringLiteral("\\s"))
-                .match(text)
-                .hasMatch());
+    const QString mismatch = fleet::tests::figuresTableMismatch(text, check, summary);
+    QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch + QLatin1Char('\n') + text.left(4000)));
     // Every action of the saved plan is in the report's plan section, numbered.
     QVERIFY2(QRegularExpression(QStringLiteral("^\\s*%1\\s+drain-node\\s").arg(actions - 1), QRegularExpression::MultilineOption)
                  .match(text)
@@ -224,7 +156,9 @@ void TestE2eReport::exportReportOfConsolidation()
     const QString cliPdf = s.path(QStringLiteral("cli.pdf"));
     QStringList reportArgs { QStringLiteral("report") };
     reportArgs << kSource << QStringLiteral("--plan") << plan << QStringLiteral("-o") << cliPdf;
-    QVERIFY2(!run(DesktopSession::executable(), reportArgs).isEmpty(), qPrintable(reportArgs.join(QLatin1Char(' '))));
+    int reportCode = -1;
+    runTool(DesktopSession::executable(), reportArgs, &reportCode);
+    QVERIFY2(reportCode == 0, qPrintable(reportArgs.join(QLatin1Char(' '))));
     const QStringList windowImages = pdfImages(pdf);
     const QStringList cliImages = pdfImages(cliPdf);
     QVERIFY(cliImages.size() >= 3); // before, after, difference (and the zoomed maps)
@@ -234,39 +168,25 @@ void TestE2eReport::exportReportOfConsolidation()
     QVERIFY2(whole.at(2).toInt() >= 300, qPrintable(cliImages.first()));
     // The map after the plan: the window's image is the command line's (JPEG-encoded alike: at
     // most a few pixels differ), and its page shows the drained nodes' black crosses over their
-    // grey (not applicable) cells, as tests/app/tst_clireport.cpp checks the command line's.
-    const int afterPage = pageWith(pdf, QStringLiteral("After the plan ("));
+    // grey (not applicable) cells, as tests/app/tst_clireportmaps.cpp checks the command line's.
+    const int afterPage = fleet::tests::firstPageWith(pdf, QStringLiteral("After the plan ("));
     QVERIFY(afterPage > 0);
-    QCOMPARE(pageWith(cliPdf, QStringLiteral("After the plan (")), afterPage);
+    QCOMPARE(fleet::tests::firstPageWith(cliPdf, QStringLiteral("After the plan (")), afterPage);
     const QDir dir(s.path(QString()));
-    const QImage windowAfter = pageImage(pdf, afterPage, dir, QStringLiteral("window-after"));
-    const QImage cliAfter = pageImage(cliPdf, afterPage, dir, QStringLiteral("cli-after"));
+    const std::vector<QImage> windowMaps = fleet::tests::pdfEmbeddedImages(pdf, dir.filePath(QStringLiteral("window-after")), afterPage, afterPage);
+    const std::vector<QImage> cliMaps = fleet::tests::pdfEmbeddedImages(cliPdf, dir.filePath(QStringLiteral("cli-after")), afterPage, afterPage);
+    QVERIFY(!windowMaps.empty() && !cliMaps.empty());
+    const QImage& windowAfter = windowMaps.front();
+    const QImage& cliAfter = cliMaps.front();
     QVERIFY(!windowAfter.isNull() && windowAfter.size() == cliAfter.size());
     qsizetype differing = 0;
     for (int y = 0; y < cliAfter.height(); ++y)
         for (int x = 0; x < cliAfter.width(); ++x)
-            differing += near(windowAfter.pixel(x, y), cliAfter.pixel(x, y), 24) ? 0 : 1;
+            differing += fleet::tests::nearRgb(windowAfter.pixel(x, y), cliAfter.pixel(x, y), 24) ? 0 : 1;
     QVERIFY2(differing * 1000 < qsizetype(cliAfter.width()) * cliAfter.height(), qPrintable(QStringLiteral("%1 pixels differ").arg(differing)));
-    int code = -1;
-    const QString prefix = dir.filePath(QStringLiteral("page"));
-    runTool(QStringLiteral("pdftoppm"), { QStringLiteral("-r"), QStringLiteral("150"), QStringLiteral("-png"), QStringLiteral("-f"),
-        QString::number(afterPage), QStringLiteral("-l"), QString::number(afterPage), pdf, prefix }, &code);
-    QCOMPARE(code, 0);
-    const QStringList pages = dir.entryList({ QStringLiteral("page-*.png") }, QDir::Files, QDir::Name);
-    QCOMPARE(pages.size(), 1);
-    const QImage page = QImage(dir.filePath(pages.first())).convertToFormat(QImage::Format_RGB32);
-    const QRgb cross = fleet::views::PlanLayer::removedColor().rgb();
-    const QRgb grey = fleet::views::notApplicableColor().rgb();
-    int crossed = 0;
-    for (int y = 2; y < page.height() - 2; ++y)
-        for (int x = 2; x < page.width() - 2; ++x) {
-            if (!near(page.pixel(x, y), cross, 24))
-                continue;
-            bool greyBeside = false;
-            for (int d = -2; d <= 2 && !greyBeside; ++d)
-                greyBeside = near(page.pixel(x + d, y), grey, 16) || near(page.pixel(x, y + d), grey, 16);
-            crossed += greyBeside ? 1 : 0;
-        }
+    const std::vector<QImage> pages = fleet::tests::pdfPageImages(pdf, dir.filePath(QStringLiteral("page")), 150, afterPage, afterPage);
+    QCOMPARE(pages.size(), std::size_t(1));
+    const int crossed = fleet::tests::crossPixelsOnGreyCells(pages.front());
     QVERIFY2(crossed > 200, qPrintable(QStringLiteral("%1 cross pixels on grey cells").arg(crossed)));
 
     // A report never replaces a .fleet document: the writer refuses it, the window says so.

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// What the tests of `fleetscope report` (tests/app/tst_clireport*.cpp, the window's File >
+// Export Report in tests/e2e/tst_e2e_report.cpp) compare a report's PDF with: its figures table
+// against `plan check --format json` and `summary --format json`, written as the report writes
+// them, and its pages' pixels (the map's colours, the plan's crosses over removed nodes' cells).
+// The PDF is read with common/pdftext.h. Thread: the test's.
+
+#include "views/map/colormap.h"
+#include "views/map/layers/planlayer.h"
+
+#include <QImage>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QString>
+
+#include <cstdlib>
+#include <utility>
+
+namespace fleet::tests {
+
+/// Dollars as the report writes them, without separators: "$12.50".
+inline QString dollars(double v)
+{
+    return QStringLiteral("$") + QString::number(v, 'f', 2);
+}
+
+/// Milli-units as the report writes them, without separators: "8", "15.5".
+inline QString milli(double v)
+{
+    QString s = QString::number(v, 'f', 3);
+    while (s.endsWith(QLatin1Char('0')))
+        s.chop(1);
+    if (s.endsWith(QLatin1Char('.')))
+        s.chop(1);
+    return s;
+}
+
+/// True when `text` (pdfText(): layout kept) has a row "LABEL  BEFORE  AFTER" of the figures
+/// table: the label at the start of a line, the columns two spaces or more apart.
+inline bool hasFiguresRow(const QString& text, const QString& label, const QString& before, const QString& after)
+{
+    const QRegularExpression re(QStringLiteral("^\\s*") + QRegularExpression::escape(label) + QStringLiteral("\\s{2,}")
+            + QRegularExpression::escape(before) + QStringLiteral("\\s{2,}") + QRegularExpression::escape(after) + QStringLiteral("(\\s|$)"),
+        QRegularExpression::MultilineOption);
+    return re.match(text).hasMatch();
+}
+
+/// "" when the figures table of `text` (pdfText()) holds `check`'s (`plan check --format json`)
+/// "before" and "after" nodes, nodes in use, GPUs, pods without a node, GPUs allocated and cost
+/// per hour, and `totals`' (`summary --format json --only totals`'s "totals") pending pods; else
+/// the first row that does not, with the figures it should have.
+inline QString figuresTableMismatch(const QString& text, const QJsonObject& check, const QJsonObject& totals)
+{
+    const QJsonObject before = check.value(QStringLiteral("before")).toObject();
+    const QJsonObject after = check.value(QStringLiteral("after")).toObject();
+    auto n = [](const QJsonObject& o, const char* key) { return QString::number(o.value(QLatin1String(key)).toInteger()); };
+    auto row = [&](const QString& label, const QString& b, const QString& a) {
+        return hasFiguresRow(text, label, b, a) ? QString() : QStringLiteral("no row \"%1  %2  %3\"").arg(label, b, a);
+    };
+    for (const auto& [label, key] : { std::pair { "Nodes", "nodes" }, std::pair { "Nodes in use", "nodesInUse" },
+             std::pair { "GPUs", "gpus" }, std::pair { "Pods without a node", "podsUnplaced" } })
+        if (QString why = row(QLatin1String(label), n(before, key), n(after, key)); !why.isEmpty())
+            return why;
+    const QString gpuBefore = milli(before.value(QStringLiteral("gpuMilliAllocated")).toDouble() / 1000.0);
+    const QString gpuAfter = milli(after.value(QStringLiteral("gpuMilliAllocated")).toDouble() / 1000.0);
+    if (!QRegularExpression(QStringLiteral("GPUs allocated\\s+") + QRegularExpression::escape(gpuBefore) + QStringLiteral(" \\([^)]*\\)\\s+")
+            + QRegularExpression::escape(gpuAfter) + QStringLiteral(" \\("))
+             .match(text)
+             .hasMatch())
+        return QStringLiteral("no row \"GPUs allocated  %1 (...)  %2 (...)\"").arg(gpuBefore, gpuAfter);
+    if (QString why = row(QStringLiteral("Cost per hour"), dollars(before.value(QStringLiteral("costPerHour")).toDouble()),
+            dollars(after.value(QStringLiteral("costPerHour")).toDouble()));
+        !why.isEmpty())
+        return why;
+    const QString pending = QString::number(totals.value(QStringLiteral("pending_pods")).toInteger());
+    if (!QRegularExpression(QStringLiteral("Pending pods\\s{2,}") + pending + QStringLiteral("\\s")).match(text).hasMatch())
+        return QStringLiteral("no row \"Pending pods  %1\"").arg(pending);
+    return {};
+}
+
+/// True when every channel of `a` and `b` differs by at most `tolerance` (0..255).
+inline bool nearRgb(QRgb a, QRgb b, int tolerance)
+{
+    return std::abs(qRed(a) - qRed(b)) <= tolerance && std::abs(qGreen(a) - qGreen(b)) <= tolerance
+        && std::abs(qBlue(a) - qBlue(b)) <= tolerance;
+}
+
+/// The pixels of `image` (Format_RGB32 or ARGB32) within `tolerance` of `colour`.
+inline int countNear(const QImage& image, QRgb colour, int tolerance)
+{
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+        for (int x = 0; x < image.width(); ++x)
+            n += nearRgb(line[x], colour, tolerance) ? 1 : 0;
+    }
+    return n;
+}
+
+/// The pixels of the plan's crosses over removed nodes (PlanLayer::removedColor(), within 24)
+/// that have a pixel of a removed node's grey cell (notApplicableColor(), within 16) at most 2
+/// pixels to the side or above or below: a cross drawn over its cell, not a cell of that colour.
+inline int crossPixelsOnGreyCells(const QImage& page)
+{
+    const QRgb cross = fleet::views::PlanLayer::removedColor().rgb();
+    const QRgb grey = fleet::views::notApplicableColor().rgb();
+    int crossed = 0;
+    for (int y = 2; y < page.height() - 2; ++y)
+        for (int x = 2; x < page.width() - 2; ++x) {
+            if (!nearRgb(page.pixel(x, y), cross, 24))
+                continue;
+            bool greyBeside = false;
+            for (int d = -2; d <= 2 && !greyBeside; ++d)
+                greyBeside = nearRgb(page.pixel(x + d, y), grey, 16) || nearRgb(page.pixel(x, y + d), grey, 16);
+            crossed += greyBeside ? 1 : 0;
+        }
+    return crossed;
+}
+
+} // namespace fleet::tests
