@@ -135,6 +135,23 @@ std::unique_ptr<ReportJob> startReport(ReportSubject subject)
             return timed("plan risks (worker)", [held] { return model::planRisks(*held->subject.store, held->evaluation.actions); });
         });
     }
+    // The figures the figures and waste sections show (about 0.4 s of CPU at 100,000 nodes), on
+    // a worker while the maps are drawn: they read the store and the engine, which no one
+    // changes now, through a metric context of their own (the same store and prices).
+    job->figures = std::async(std::launch::async, [held = job.get()] {
+        return timed("section figures (worker)", [held] {
+            const ReportSubject& subject = held->subject;
+            const model::MetricContext context(*subject.store, subject.prices.get());
+            views::FleetReportInput in;
+            in.store = subject.store.get();
+            in.topology = subject.topology.get();
+            in.context = &context;
+            in.usage = subject.usage.get();
+            in.engine = held->engine.get();
+            in.evaluation = held->hasPlan() ? &held->evaluation : nullptr;
+            return views::reportSectionFigures(in);
+        });
+    });
     return job;
 }
 
@@ -194,6 +211,11 @@ FinishedReport finishReport(ReportJob& job, views::ReportMaps maps, bool png, in
         input.keptRecorded = kept.recorded;
         input.lpBoundNodes = kept.lpBoundNodes;
         out.keptNote = kept.note;
+    }
+    views::ReportSectionFigures sectionFigures;
+    if (job.figures.valid()) {
+        sectionFigures = job.figures.get();
+        input.figures = &sectionFigures;
     }
     views::ReportPages pages(input.title);
     views::buildFleetReport(input, pages);

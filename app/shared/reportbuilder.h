@@ -5,7 +5,8 @@
 // 1. startReport(): the plan replayed on a plan engine over the loaded state (as `plan check`
 //    does), and on workers of their own what the plan risks and, beside a consolidation, the
 //    Karpenter baseline (as `plan consolidate` runs it) and the search's reasons why nodes stay
-//    (the plan file's record, importers/plan/plankept.h, or replayed: model/search/keptreplay.h).
+//    (the plan file's record, importers/plan/plankept.h, or replayed: model/search/keptreplay.h),
+//    and once the plan is replayed the figures the sections show (views::reportSectionFigures()).
 //    Any thread.
 // 2. views::renderReportMaps(reportMapInput(job), ...): the maps, drawn by the fleet map's
 //    off-screen path (`screenshot`'s). GUI thread only.
@@ -24,6 +25,7 @@
 #include "model/search/keptreplay.h"
 #include "model/topology.h"
 #include "model/usage.h"
+#include "views/report/fleetreport.h"
 #include "views/report/reportmaps.h"
 
 #include <QByteArray>
@@ -77,6 +79,9 @@ struct ReportJob {
     /// Beside a plan ending in drains: why each node stays, as the consolidation that wrote the
     /// plan found it (KeptReasons), on a worker.
     std::future<KeptReasons> kept;
+    /// The figures and waste sections' model figures (views::reportSectionFigures()), on a
+    /// worker once the plan is replayed.
+    std::future<views::ReportSectionFigures> figures;
     [[nodiscard]] bool hasPlan() const { return !subject.planName.empty(); }
 };
 
