@@ -665,7 +665,9 @@ ReportSectionFigures reportSectionFigures(const FleetReportInput& in)
     return out;
 }
 
-void buildFleetReport(const FleetReportInput& in, ReportPages& pages)
+namespace {
+
+void headSections(const FleetReportInput& in, const ReportSectionFigures& figures, ReportPages& pages)
 {
     // Text from the input (file names, plan names, a document's source label) is shown as
     // escapedText() shows it on a terminal: a newline or ESC in a name cannot add a line that
@@ -691,12 +693,17 @@ void buildFleetReport(const FleetReportInput& in, ReportPages& pages)
     pages.addTable(about);
     QElapsedTimer clock;
     clock.start();
-    auto step = [&](const char* what) { qCDebug(lcReportLayout, "%s: %lld ms", what, static_cast<long long>(clock.restart())); };
-    std::optional<ReportSectionFigures> own;
-    const ReportSectionFigures& figures = in.figures ? *in.figures : own.emplace(reportSectionFigures(in));
     figuresSection(in, figures, pages);
-    step("figures");
+    qCDebug(lcReportLayout, "figures: %lld ms", static_cast<long long>(clock.restart()));
     mapsSection(in, pages);
+}
+
+void tailSections(const FleetReportInput& in, const ReportSectionFigures& figures, ReportPages& pages)
+{
+    QElapsedTimer clock;
+    clock.start();
+    auto step = [&](const char* what) { qCDebug(lcReportLayout, "%s: %lld ms", what, static_cast<long long>(clock.restart())); };
+    // Starts a page of its own: the first heading is of level 1 (buildFleetReportTail()).
     bool appendix = false;
     planSection(in, pages, appendix);
     step("plan");
@@ -715,6 +722,28 @@ void buildFleetReport(const FleetReportInput& in, ReportPages& pages)
         pages.addTable(actionsTable(in));
         step("appendix");
     }
+}
+
+} // namespace
+
+void buildFleetReport(const FleetReportInput& in, ReportPages& pages)
+{
+    std::optional<ReportSectionFigures> own;
+    const ReportSectionFigures& figures = in.figures ? *in.figures : own.emplace(reportSectionFigures(in));
+    headSections(in, figures, pages);
+    tailSections(in, figures, pages);
+}
+
+void buildFleetReportHead(const FleetReportInput& in, ReportPages& pages)
+{
+    std::optional<ReportSectionFigures> own;
+    headSections(in, in.figures ? *in.figures : own.emplace(reportSectionFigures(in)), pages);
+}
+
+void buildFleetReportTail(const FleetReportInput& in, ReportPages& pages)
+{
+    std::optional<ReportSectionFigures> own;
+    tailSections(in, in.figures ? *in.figures : own.emplace(reportSectionFigures(in)), pages);
 }
 
 } // namespace fleet::views

@@ -95,6 +95,17 @@ QString reportSafeText(const QString& text);
 /// exists (fonts; the window lays it out on a worker).
 void buildFleetReport(const FleetReportInput& input, ReportPages& pages);
 
+/// buildFleetReport() in two parts, for a caller that lays the second out on a worker while the
+/// maps are drawn: the head (the title block, the figures and the maps: `input.maps` is read
+/// here only) and the tail (the plan, why nodes stay, the risks, waste and pending demand, the
+/// appendix; `input.maps` is not read). The tail begins with a heading of level 1, which starts
+/// a page of its own after the maps: laid out on empty pages and appended to the head's
+/// (ReportPages::appendPages()), its pages are those buildFleetReport() lays out. Each computes
+/// reportSectionFigures() when `input.figures` is null. Thread: as buildFleetReport(); the two
+/// may run at once on two threads, each with its own ReportPages.
+void buildFleetReportHead(const FleetReportInput& input, ReportPages& pages);
+void buildFleetReportTail(const FleetReportInput& input, ReportPages& pages);
+
 /// "12,345" for a count, "12,345.5" for milli-units (exact, trailing zeros dropped), "$1,234.56"
 /// for dollars. Thread: any.
 [[nodiscard]] QString reportCount(std::int64_t n);
