@@ -5,11 +5,14 @@
 // 1. startReport(): the plan replayed on a plan engine over the loaded state (as `plan check`
 //    does), and on workers of their own what the plan risks and, beside a consolidation, the
 //    Karpenter baseline (as `plan consolidate` runs it) and the search's reasons why nodes stay
-//    (the plan file's record, importers/plan/plankept.h, or replayed: model/search/keptreplay.h).
-//    Any thread.
+//    (the plan file's record, importers/plan/plankept.h, or replayed: model/search/keptreplay.h),
+//    and once the plan is replayed the figures the sections show (views::reportSectionFigures())
+//    and the report's tail laid out (views::buildFleetReportTail()). Any thread, once the
+//    QGuiApplication exists (the tail's fonts).
 // 2. views::renderReportMaps(reportMapInput(job), ...): the maps, drawn by the fleet map's
 //    off-screen path (`screenshot`'s). GUI thread only.
-// 3. finishReport(): waits for the workers, lays the pages out and paints the PDF (or the first
+// 3. finishReport(): waits for the workers, lays the head (title block, figures, maps) out
+//    before the tail's pages and paints the PDF (or the first
 //    page as a PNG). Thread: any, once the QGuiApplication exists (QPainter on a QImage or a
 //    QPdfWriter, and QFont, work off the GUI thread in Qt 6).
 // The caller writes the bytes through importers/output/outputfile.h.
@@ -17,6 +20,7 @@
 #include "importers/plan/planevaluation.h"
 #include "importers/plan/planfile.h"
 #include "model/clusterstore.h"
+#include "model/metrics/metric.h"
 #include "model/plan/plan.h"
 #include "model/pricing/pricetable.h"
 #include "model/report/reportfigures.h"
@@ -24,6 +28,7 @@
 #include "model/search/keptreplay.h"
 #include "model/topology.h"
 #include "model/usage.h"
+#include "views/report/fleetreport.h"
 #include "views/report/reportmaps.h"
 
 #include <QByteArray>
@@ -63,6 +68,15 @@ struct KeptReasons {
     std::string note;
 };
 
+/// The report's tail (views::buildFleetReportTail(): the plan, why nodes stay, the risks, waste
+/// and pending demand, the appendix) laid out on a worker, with what it waited for.
+struct ReportTail {
+    std::optional<model::PlanRisks> risks; // with a plan
+    std::optional<KeptReasons> kept;       // beside a plan ending in drains
+    views::ReportSectionFigures figures;
+    std::unique_ptr<views::ReportPages> pages; // the tail's pages, to append to the head's
+};
+
 /// A report under way: the replay done, the risks and the baseline on their workers.
 struct ReportJob {
     /// Whatever the caller keeps alive as long as the job, its workers joined first (the
@@ -70,6 +84,9 @@ struct ReportJob {
     std::shared_ptr<const void> hold;
     ReportSubject subject;
     std::shared_ptr<model::PlanEngine> engine;
+    /// The metric context over the store and prices that the workers and the layout share
+    /// (model::MetricContext is safe from any thread); outlives the workers (declared before them).
+    std::shared_ptr<const model::MetricContext> context;
     importers::PlanEvaluation evaluation;
     std::string sourceNote; // why the state is not the plan's source ("" when it is)
     std::future<model::PlanRisks> risks;
@@ -77,6 +94,12 @@ struct ReportJob {
     /// Beside a plan ending in drains: why each node stays, as the consolidation that wrote the
     /// plan found it (KeptReasons), on a worker.
     std::future<KeptReasons> kept;
+    /// The figures and waste sections' model figures (views::reportSectionFigures()), on a
+    /// worker once the plan is replayed.
+    std::future<views::ReportSectionFigures> figures;
+    /// The tail laid out on a worker once the risks, the kept reasons and the figures are in
+    /// (it takes them: finishReport() reads them from here), while the maps are drawn.
+    std::future<ReportTail> tail;
     [[nodiscard]] bool hasPlan() const { return !subject.planName.empty(); }
 };
 

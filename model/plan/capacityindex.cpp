@@ -63,8 +63,70 @@ CapacityIndex::CapacityIndex(const PlanLedger& state)
         m_poolKeys.push_back(state.store().strings().find(key));
     if (const int key = state.store().resources().find(kTraceGpuCountResource); key >= 0)
         m_traceGpuCount = static_cast<ResourceKey>(key);
-    for (std::size_t i = 0; i < state.nodeCount(); ++i)
-        update(NodeId(static_cast<std::uint32_t>(i)));
+    // Built in bulk: each node's pools, class and key on each axis first, then every axis's keys
+    // inserted in the sets' own order, each at its set's end (amortised O(1) per key, where a
+    // node-by-node update() pays O(log nodes) per key and a cache miss per level: at 100,000
+    // nodes about 1.2 million keys). The state is the one update() of every node leaves: the
+    // same sets; a class's place in its pool's lists differs, and walks do not read it (their
+    // runs are sorted by head).
+    const std::size_t nodes = state.nodeCount();
+    std::array<std::vector<Key>, 3> keys;
+    for (std::size_t i = 0; i < nodes; ++i) {
+        const NodeId n(static_cast<std::uint32_t>(i));
+        registerNode(n);
+        const std::uint32_t cls = classOf(n);
+        m_nodeClass[i] = cls;
+        for (const std::uint64_t pool : m_nodePools[i])
+            m_nodeSets[i].push_back(&setsOf(pool, cls));
+        for (std::uint8_t a = 0; a < 3; ++a) {
+            const auto axis = static_cast<Axis>(a);
+            m_key[a][i] = 0;
+            m_in[a][i] = 0;
+            if (!wantedOn(n, axis))
+                continue;
+            m_key[a][i] = freeOf(n, axis);
+            m_in[a][i] = 1;
+            keys[a].push_back(keyOf(m_key[a][i], n));
+        }
+    }
+    const Less less;
+    for (std::uint8_t a = 0; a < 3; ++a) {
+        std::sort(keys[a].begin(), keys[a].end(), less);
+        for (const Key& key : keys[a])
+            for (ClassSets* cs : m_nodeSets[key.node.index()])
+                insertKey(*cs, static_cast<Axis>(a), key, true);
+    }
+}
+
+void CapacityIndex::registerNode(NodeId n)
+{
+    const std::size_t i = n.index();
+    if (m_nodePools.size() > i)
+        return;
+    m_nodePools.resize(i + 1);
+    m_nodeStatic.resize(i + 1, 0);
+    m_nodeClass.resize(i + 1, kMixedClass);
+    m_nodeSets.resize(i + 1);
+    for (auto& keys : m_key)
+        if (keys.size() <= i)
+            keys.resize(i + 1, 0);
+    for (auto& in : m_in)
+        if (in.size() <= i)
+            in.resize(i + 1, 0);
+    poolsOfNode(n, m_nodePools[i]);
+    m_nodeStatic[i] = staticClassOf(n);
+    for (const std::uint64_t pool : m_nodePools[i])
+        ++m_poolSize[pool];
+}
+
+bool CapacityIndex::wantedOn(NodeId n, Axis axis) const
+{
+    const auto& allocatable = m_state.store().nodeAllocatable(m_state.nodeTemplate(n));
+    const std::int64_t podsAllowed = allocatable[CoreResource::Pods];
+    // A node running as many pods as its allocatable pods allows takes no pod at all
+    // (NodeResourcesFit checks the pod count first): leaving it out of the walk changes no answer.
+    const bool full = podsAllowed > 0 && m_state.nodeRequested(n)[CoreResource::Pods] >= podsAllowed;
+    return m_state.nodePresent(n) && !full && (axis != Gpu || allocatable[CoreResource::Gpu] > 0);
 }
 
 std::int64_t CapacityIndex::freeOf(NodeId n, Axis axis) const noexcept
@@ -179,7 +241,7 @@ std::uint32_t CapacityIndex::classOf(NodeId n)
 
 CapacityIndex::ClassSets& CapacityIndex::setsOf(std::uint64_t pool, std::uint32_t cls)
 {
-    const auto [it, fresh] = m_sets.try_emplace(setKey(pool, cls));
+    const auto [it, fresh] = m_sets.try_emplace(setKey(pool, cls), &m_keyMemory);
     if (fresh) {
         it->second.cls = cls;
         it->second.pool = &m_poolClasses[pool];
@@ -189,10 +251,13 @@ CapacityIndex::ClassSets& CapacityIndex::setsOf(std::uint64_t pool, std::uint32_
     return it->second;
 }
 
-void CapacityIndex::insertKey(ClassSets& cs, Axis axis, const Key& key)
+void CapacityIndex::insertKey(ClassSets& cs, Axis axis, const Key& key, bool last)
 {
     auto& set = cs.sets[axis];
-    set.insert(key);
+    if (last)
+        set.emplace_hint(set.end(), key);
+    else
+        set.insert(key);
     if (set.size() != 1)
         return;
     PoolClasses& pc = *cs.pool;
@@ -253,16 +318,7 @@ void CapacityIndex::erase(NodeId n)
 void CapacityIndex::update(NodeId n)
 {
     const std::size_t i = n.index();
-    if (m_nodePools.size() <= i) {
-        m_nodePools.resize(i + 1);
-        m_nodeStatic.resize(i + 1, 0);
-        m_nodeClass.resize(i + 1, kMixedClass);
-        m_nodeSets.resize(i + 1);
-        poolsOfNode(n, m_nodePools[i]);
-        m_nodeStatic[i] = staticClassOf(n);
-        for (const std::uint64_t pool : m_nodePools[i])
-            ++m_poolSize[pool];
-    }
+    registerNode(n);
     const std::uint32_t before = m_nodeClass[i];
     const std::uint32_t cls = classOf(n);
     std::vector<ClassSets*>& sets = m_nodeSets[i];
@@ -273,21 +329,11 @@ void CapacityIndex::update(NodeId n)
         for (const std::uint64_t pool : m_nodePools[i])
             sets.push_back(&setsOf(pool, cls));
     }
-    const std::int64_t podsAllowed = m_state.store().nodeAllocatable(m_state.nodeTemplate(n))[CoreResource::Pods];
-    // A node running as many pods as its allocatable pods allows takes no pod at all
-    // (NodeResourcesFit checks the pod count first): leaving it out of the walk changes no answer.
-    const bool full = podsAllowed > 0 && m_state.nodeRequested(n)[CoreResource::Pods] >= podsAllowed;
-    const bool present = m_state.nodePresent(n);
-    const bool gpuNode = m_state.store().nodeAllocatable(m_state.nodeTemplate(n))[CoreResource::Gpu] > 0;
     for (std::uint8_t a = 0; a < 3; ++a) {
         auto& keys = m_key[a];
         auto& in = m_in[a];
-        if (in.size() <= i) {
-            keys.resize(i + 1, 0);
-            in.resize(i + 1, 0);
-        }
         const Axis axis = static_cast<Axis>(a);
-        const bool wanted = present && !full && (axis != Gpu || gpuNode);
+        const bool wanted = wantedOn(n, axis);
         const std::int64_t key = wanted ? freeOf(n, axis) : 0;
         if (in[i] && wanted && keys[i] == key && cls == before)
             continue; // unchanged on this axis

@@ -40,6 +40,7 @@
 #include <bit>
 #include <map>
 #include <cstdint>
+#include <memory_resource>
 #include <set>
 #include <span>
 #include <unordered_map>
@@ -93,7 +94,7 @@ public:
         // class of the pool that holds a node on the axis (PoolClasses::live) as one group.
         // Only classes with nodes are listed: most classes are empty at any time (bench_consolidate
         // at 20,000 nodes: 3% of the classes a walk judged had a node), and a pool has hundreds.
-        using It = std::set<Key, Less>::const_iterator;
+        using It = KeySet::const_iterator;
         std::vector<std::pair<It, It>>& runs = m_runs; // [it, end) per class of the group
         runs.clear();
         const Less less;
@@ -159,10 +160,16 @@ private:
     struct PoolClasses;
     /// The nodes of one class in one pool, per axis, and where the class is listed in its
     /// pool's PoolClasses (kNotListed: its set on that axis is empty).
+    /// A set of keys, its tree nodes from the index's pool (m_keyMemory).
+    using KeySet = std::pmr::set<Key, Less>;
     struct ClassSets {
+        explicit ClassSets(std::pmr::memory_resource* memory)
+            : sets { KeySet(memory), KeySet(memory), KeySet(memory) }
+        {
+        }
         std::uint32_t cls = 0;
         PoolClasses* pool = nullptr;
-        std::array<std::set<Key, Less>, 3> sets;
+        std::array<KeySet, 3> sets;
         std::array<std::uint32_t, 3> livePos { kNotListed, kNotListed, kNotListed }; // in pool->live[axis]
         std::array<std::uint32_t, 2> bitsPos { kNotListed, kNotListed };             // in pool->byBits[axis][bits]
     };
@@ -173,7 +180,8 @@ private:
         std::array<std::vector<std::vector<ClassSets*>>, 2> byBits; // [Cpu, Memory][bits]: live classes by NodeClass::cpuBits / memoryBits
         bool mixed = false;                                         // kMixedClass is among the pool's classes
     };
-    void insertKey(ClassSets& cs, Axis axis, const Key& key);
+    /// `last`: the key sorts after every key of the set (a bulk build's order), put at its end.
+    void insertKey(ClassSets& cs, Axis axis, const Key& key, bool last = false);
     void eraseKey(ClassSets& cs, Axis axis, const Key& key);
     /// The smallest pool a nodeSelector pins a pod to (of kPoolKeys), 0 for none (the whole
     /// fleet), kNoNode when it names a pool no node is in.
@@ -187,6 +195,11 @@ private:
     [[nodiscard]] bool mayTake(std::uint32_t cls, const PodKey& pod, std::vector<std::uint8_t>& staticOk) const;
     static std::uint64_t setKey(std::uint64_t pool, std::uint32_t cls) noexcept { return (pool << 16) ^ cls; }
     void poolsOfNode(NodeId n, std::vector<std::uint64_t>& out) const;
+    /// Sizes the per-node tables for node n and records its pools and static class, once.
+    void registerNode(NodeId n);
+    /// Whether node n is keyed on `axis`: present, not running all the pods its allocatable
+    /// allows, and on the GPU axis a GPU node.
+    [[nodiscard]] bool wantedOn(NodeId n, Axis axis) const;
     std::uint32_t classOf(NodeId n);
     ClassSets& setsOf(std::uint64_t pool, std::uint32_t cls);
 
@@ -194,9 +207,13 @@ private:
     ResourceKey m_traceGpuCount = 0xffff; // kTraceGpuCountResource's key (none: 0xffff)
     std::vector<StringId> m_poolKeys; // kPoolKeys as the store interns them (invalid: absent)
     // Both maps are node-based: ClassSets and PoolClasses keep their addresses.
+    // The sets' tree nodes (about 1.2 million at 100,000 nodes: each node is in up to five
+    // pools' sets on up to three axes), allocated from pools of their own size and freed
+    // together with the index: declared before the sets, so destroyed after them.
+    std::pmr::unsynchronized_pool_resource m_keyMemory;
     std::unordered_map<std::uint64_t, ClassSets> m_sets;              // by setKey(pool, class); pool 0: every node
     std::unordered_map<std::uint64_t, PoolClasses> m_poolClasses;
-    mutable std::vector<std::pair<std::set<Key, Less>::const_iterator, std::set<Key, Less>::const_iterator>> m_runs; // firstFor's scratch
+    mutable std::vector<std::pair<KeySet::const_iterator, KeySet::const_iterator>> m_runs; // firstFor's scratch
     mutable std::vector<std::uint8_t> m_staticOk;                                                                    // firstFor's scratch
     std::unordered_map<std::uint64_t, std::uint32_t> m_poolSize;            // nodes ever put in each pool
     struct StaticClass {

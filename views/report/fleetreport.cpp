@@ -20,6 +20,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace fleet::views {
 
@@ -148,10 +149,9 @@ void gpuDefinitionNote(const FleetReportInput& in, ReportPages& pages, std::int6
     pages.addParagraph(note, 8);
 }
 
-void figuresSection(const FleetReportInput& in, ReportPages& pages)
+void figuresSection(const FleetReportInput& in, const ReportSectionFigures& figures, ReportPages& pages)
 {
-    const model::PlanLedger* state = &in.engine->state();
-    const model::FleetFigures b = model::figuresBefore(*state, *in.context, in.usage);
+    const model::FleetFigures& b = figures.before;
     const bool plan = in.evaluation != nullptr;
     pages.addHeading(plan ? QStringLiteral("Figures, before \u2192 after the plan") : QStringLiteral("Figures"), 2);
     ReportPages::Table t;
@@ -179,7 +179,7 @@ void figuresSection(const FleetReportInput& in, ReportPages& pages)
         gpuDefinitionNote(in, pages, b.gpus);
         return;
     }
-    const model::FleetFigures a = model::figuresAfter(*state, *in.context, in.usage);
+    const model::FleetFigures& a = figures.after;
     const PlanKind kind = planKind(in);
     // A failure loses capacity, it saves nothing: its cost change says so.
     auto costChange = [&](double v) {
@@ -217,11 +217,9 @@ void figuresSection(const FleetReportInput& in, ReportPages& pages)
     // Beside a consolidation (a plan that drains nodes): the lower bound, over the loaded state
     // with the pending pods where the plan placed them first, as `plan consolidate` computes it
     // (pendingPodsPlaced()), and the Karpenter multi-node baseline when the caller ran it.
-    const bool drains = std::any_of(in.engine->applied().begin(), in.engine->applied().end(),
-        [](const model::AppliedAction& x) { return x.action.type == model::ActionType::DrainNode; });
-    if (!drains)
+    if (!figures.bound)
         return;
-    const model::NodeCountBound bound = model::nodeCountLowerBound(*in.store, model::pendingPodsPlaced(*in.store, in.engine->applied()));
+    const model::NodeCountBound& bound = *figures.bound;
     // Each figure over the better (larger) of the two bounds, as `plan consolidate` gives it.
     const std::int64_t better = std::max(bound.nodes, in.lpBoundNodes);
     auto ratio = [&](std::int64_t nodes) {
@@ -485,13 +483,13 @@ QString schedulerMessageText(const std::string& message)
     return out;
 }
 
-void wasteSection(const FleetReportInput& in, ReportPages& pages)
+void wasteSection(const FleetReportInput& in, const ReportSectionFigures& figures, ReportPages& pages)
 {
     // Both tables are of the loaded state: beside a plan, say so (a reader took the 8,748 pending
     // pods' shapes for what stays pending after the plan, which places 3,572 of them).
     const QString loaded = in.evaluation ? QStringLiteral(", before the plan") : QString();
     pages.addHeading(QStringLiteral("Idle and fragmented GPUs by domain (top ten%1)").arg(loaded), 2);
-    const std::vector<model::DomainWaste> waste = model::gpuWasteByDomain(*in.topology, *in.context, in.usage, 10);
+    const std::vector<model::DomainWaste>& waste = figures.waste;
     if (waste.empty()) {
         pages.addParagraph(QStringLiteral("No domain has fragmented or idle allocated GPUs."), 8.5);
     } else {
@@ -649,7 +647,27 @@ void notHoldingBanner(const FleetReportInput& in, ReportPages& pages)
         9, false, QColor(0xa8, 0x3c, 0x00));
 }
 
-void buildFleetReport(const FleetReportInput& in, ReportPages& pages)
+ReportSectionFigures reportSectionFigures(const FleetReportInput& in)
+{
+    ReportSectionFigures out;
+    const model::PlanLedger& state = in.engine->state();
+    out.before = model::figuresBefore(state, *in.context, in.usage);
+    if (in.evaluation)
+        out.after = model::figuresAfter(state, *in.context, in.usage);
+    // Beside a consolidation (a plan that drains nodes): the lower bound, over the loaded state
+    // with the pending pods where the plan placed them first (pendingPodsPlaced()).
+    const bool drains = in.evaluation && std::any_of(in.engine->applied().begin(), in.engine->applied().end(), [](const model::AppliedAction& x) {
+        return x.action.type == model::ActionType::DrainNode;
+    });
+    if (drains)
+        out.bound = model::nodeCountLowerBound(*in.store, model::pendingPodsPlaced(*in.store, in.engine->applied()));
+    out.waste = model::gpuWasteByDomain(*in.topology, *in.context, in.usage, 10);
+    return out;
+}
+
+namespace {
+
+void headSections(const FleetReportInput& in, const ReportSectionFigures& figures, ReportPages& pages)
 {
     // Text from the input (file names, plan names, a document's source label) is shown as
     // escapedText() shows it on a terminal: a newline or ESC in a name cannot add a line that
@@ -675,10 +693,17 @@ void buildFleetReport(const FleetReportInput& in, ReportPages& pages)
     pages.addTable(about);
     QElapsedTimer clock;
     clock.start();
-    auto step = [&](const char* what) { qCDebug(lcReportLayout, "%s: %lld ms", what, static_cast<long long>(clock.restart())); };
-    figuresSection(in, pages);
-    step("figures");
+    figuresSection(in, figures, pages);
+    qCDebug(lcReportLayout, "figures: %lld ms", static_cast<long long>(clock.restart()));
     mapsSection(in, pages);
+}
+
+void tailSections(const FleetReportInput& in, const ReportSectionFigures& figures, ReportPages& pages)
+{
+    QElapsedTimer clock;
+    clock.start();
+    auto step = [&](const char* what) { qCDebug(lcReportLayout, "%s: %lld ms", what, static_cast<long long>(clock.restart())); };
+    // Starts a page of its own: the first heading is of level 1 (buildFleetReportTail()).
     bool appendix = false;
     planSection(in, pages, appendix);
     step("plan");
@@ -688,7 +713,7 @@ void buildFleetReport(const FleetReportInput& in, ReportPages& pages)
     step("why nodes stay");
     riskSection(in, pages);
     step("risks");
-    wasteSection(in, pages);
+    wasteSection(in, figures, pages);
     step("waste and pending");
     if (appendix) {
         pages.addHeading(QStringLiteral("Appendix: every action of the plan"), 1);
@@ -697,6 +722,28 @@ void buildFleetReport(const FleetReportInput& in, ReportPages& pages)
         pages.addTable(actionsTable(in));
         step("appendix");
     }
+}
+
+} // namespace
+
+void buildFleetReport(const FleetReportInput& in, ReportPages& pages)
+{
+    std::optional<ReportSectionFigures> own;
+    const ReportSectionFigures& figures = in.figures ? *in.figures : own.emplace(reportSectionFigures(in));
+    headSections(in, figures, pages);
+    tailSections(in, figures, pages);
+}
+
+void buildFleetReportHead(const FleetReportInput& in, ReportPages& pages)
+{
+    std::optional<ReportSectionFigures> own;
+    headSections(in, in.figures ? *in.figures : own.emplace(reportSectionFigures(in)), pages);
+}
+
+void buildFleetReportTail(const FleetReportInput& in, ReportPages& pages)
+{
+    std::optional<ReportSectionFigures> own;
+    tailSections(in, in.figures ? *in.figures : own.emplace(reportSectionFigures(in)), pages);
 }
 
 } // namespace fleet::views

@@ -140,6 +140,32 @@ void ReportPages::newPage()
     m_y = m_margin;
 }
 
+void ReportPages::appendPages(const ReportPages& other)
+{
+    if (!m_pages.back().empty())
+        newPage();
+    std::vector<int> fonts;
+    fonts.reserve(other.m_fonts.size());
+    for (const QFont& f : other.m_fonts)
+        fonts.push_back(font(f.pointSizeF(), f.bold()));
+    const int firstImage = static_cast<int>(m_images.size());
+    m_images.insert(m_images.end(), other.m_images.begin(), other.m_images.end());
+    for (std::size_t p = 0; p < other.m_pages.size(); ++p) {
+        if (p > 0)
+            m_pages.emplace_back();
+        std::vector<Item>& page = m_pages.back();
+        page.reserve(page.size() + other.m_pages[p].size());
+        for (Item item : other.m_pages[p]) {
+            if (item.kind == Item::Text)
+                item.font = fonts[static_cast<std::size_t>(item.font)];
+            if (item.image >= 0)
+                item.image += firstImage;
+            page.push_back(std::move(item));
+        }
+    }
+    m_y = other.m_y;
+}
+
 void ReportPages::ensureRoom(qreal height)
 {
     if (height > roomLeft() && !m_pages.back().empty())

@@ -71,6 +71,11 @@ public:
     void addSpace(qreal points);
     /// Ends the page; the next item starts a new one.
     void newPage();
+    /// Appends `other`'s pages (laid out from an empty ReportPages of the same page size and
+    /// margin), its first on a page of its own unless the current page is still empty; later
+    /// items continue on its last page. Its fonts and images are taken over (the same sizes and
+    /// weights, so the same metrics).
+    void appendPages(const ReportPages& other);
     /// Room left on the current page, in points.
     [[nodiscard]] qreal roomLeft() const;
 
