@@ -298,6 +298,36 @@ private slots:
         checkNotWorseThanBaseline(c, in, r);
     }
 
+    void budgetRefusalLeavesTheWorkloadsOtherNodes()
+    {
+        // web-pdb allows one disruption. a-two holds two web pods, so the budget refuses its drain
+        // (the second eviction); b-one holds one, so its drain holds. A workload whose pod found
+        // no room once is not tried again (free capacity only shrinks), but a budget's refusal
+        // depends on how many of the workload's pods the node holds: b-one still goes after a-two
+        // is refused. The first order alone (a-two first: 10 $/h).
+        Cluster c;
+        c.node("a-two", "us-east-1a", 4000);
+        c.node("b-one", "us-east-1a", 4000);
+        c.node("c-kept", "us-east-1a", 8000);
+        c.pod("default", "web-0", "a-two", 1000, "web");
+        c.pod("default", "web-1", "a-two", 1000, "web");
+        c.pod("default", "web-2", "b-one", 1000, "web");
+        c.pod("default", "web-3", "c-kept", 1000, "web");
+        c.pod("default", "keep-0", "c-kept", 1000, "keep", PodFlagReady | PodFlagDoNotDisrupt);
+        c.budget("default", "web-pdb", { { "app", "web" } }, count(3)); // 4 Ready pods: allows 1
+        c.finish();
+        ConsolidationInput in;
+        in.nodePricePerHour = { 10.0, 1.0, 1.0 };
+        ConsolidationOptions one;
+        one.bestOfOrders = false;
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, in, one);
+        QCOMPARE(drainedNames(r, c), (std::vector<std::string> { "b-one" }));
+        const KeptNode* k = keptOf(r, c, "a-two");
+        QVERIFY(k);
+        QCOMPARE(k->reason.code(), std::string("disruption-budget:default/web-pdb"));
+        QVERIFY(replayHolds(c, r, in));
+    }
+
     void moreNodesForAlmostTheSameSaving_data()
     {
         QTest::addColumn<double>("bigPrice");
