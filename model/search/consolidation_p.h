@@ -17,6 +17,7 @@
 
 #include <array>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -155,6 +156,19 @@ struct DrainOrder {
     std::vector<NodeId> nodes;
     const char* name = "";
 };
+/// How many passes consolidate()'s promotion step makes at most (searchDrains()).
+inline constexpr int kPromotionPasses = 4;
+
+/// consolidate()'s search over `runner` (consolidation.h): the first of drainOrders(), the other
+/// three with `bestOfOrders`, then up to kPromotionPasses passes of the best order with one node
+/// that a disruption budget kept moved to its front, keeping the better plan each time
+/// (betterPlan()). `onPass` (optional) is called after each pass with its plan (before it is
+/// compared); returning true ends the search there (that pass's plan is returned). Stops at
+/// the runner's cancel or at `deadline` (when set), returning the best plan so far, with
+/// cancelled / timedOut set. Deterministic without a deadline.
+ConsolidationResult searchDrains(DrainRunner& runner, bool bestOfOrders, std::optional<std::chrono::steady_clock::time_point> deadline,
+    const std::function<bool(const ConsolidationResult&)>& onPass = {});
+
 /// consolidate()'s four orders over `runner`'s candidates (consolidation.h: saving per budget,
 /// small nodes first with the scarce budgets last, small nodes first, Karpenter's disruption
 /// cost), in the order it tries them. They depend on the runner's state when it was made only.
