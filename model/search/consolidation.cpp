@@ -136,7 +136,8 @@ ConsolidationResult searchDrains(DrainRunner& runner, bool bestOfOrders, std::op
 {
     const std::vector<DrainOrder> orders = drainOrders(runner);
     const std::size_t orderPasses = bestOfOrders ? orders.size() : 1;
-    const double share = 1.0 / static_cast<double>(orderPasses + (bestOfOrders ? kPromotionPasses : 0));
+    const bool promote = bestOfOrders && runner.candidates().size() <= kPromotionMaxCandidates;
+    const double share = 1.0 / static_cast<double>(orderPasses + (promote ? kPromotionPasses : 0));
     std::size_t passes = 0;
     bool stop = false;
     auto pass = [&](const std::vector<NodeId>& order, const char* name) {
@@ -178,9 +179,10 @@ ConsolidationResult searchDrains(DrainRunner& runner, bool bestOfOrders, std::op
     // then kept. At 2,000 simulated nodes the third such pass freed 4 more nodes and the fourth
     // one more (1,552 -> 1,547 kept against an LP bound of 1,407); promoting the nodes kept for
     // want of room freed about one node per 20 passes. Each pass is a whole greedy pass again
-    // (the order changes from its first node), hence the few passes; the plan keeps its order's name.
+    // (the order changes from its first node), hence the few passes, and none on a large fleet
+    // (kPromotionMaxCandidates); the plan keeps its order's name.
     int promotions = 0;
-    for (bool improved = bestOfOrders; improved && promotions < kPromotionPasses && !best.cancelled && !best.timedOut;) {
+    for (bool improved = promote; improved && promotions < kPromotionPasses && !best.cancelled && !best.timedOut;) {
         improved = false;
         std::vector<NodeId> budgetKept;
         for (const KeptNode& k : best.kept)
