@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Our consolidation: greedy drains in a saving-per-load order (consolidation.h).
+// Our consolidation: greedy drains in several orders, then promotion passes of the best one (consolidation.h).
 #include "consolidation.h"
 
 #include "consolidation_p.h"
@@ -129,6 +129,90 @@ bool betterPlan(const ConsolidationResult& a, const ConsolidationResult& b) noex
     return a.podsMoved < b.podsMoved;
 }
 
+namespace consolidation_detail {
+
+ConsolidationResult searchDrains(DrainRunner& runner, bool bestOfOrders, std::optional<std::chrono::steady_clock::time_point> deadline,
+    const std::function<bool(const ConsolidationResult&)>& onPass)
+{
+    const std::vector<DrainOrder> orders = drainOrders(runner);
+    const std::size_t orderPasses = bestOfOrders ? orders.size() : 1;
+    const bool promote = bestOfOrders && runner.candidates().size() <= kPromotionMaxCandidates;
+    const double share = 1.0 / static_cast<double>(orderPasses + (promote ? kPromotionPasses : 0));
+    std::size_t passes = 0;
+    bool stop = false;
+    auto pass = [&](const std::vector<NodeId>& order, const char* name) {
+        if (passes > 0)
+            runner.reset();
+        const double from = share * static_cast<double>(passes++);
+        ConsolidationResult r = drainInOrder(runner, order, name, from, from + share, deadline);
+        stop = onPass && onPass(r);
+        return r;
+    };
+    ConsolidationResult best = pass(orders[0].nodes, orders[0].name);
+    std::vector<NodeId> bestOrder = orders[0].nodes;
+    const char* bestName = orders[0].name;
+    // Keeps the better of `other` and best; true when other won.
+    auto compare = [&](ConsolidationResult&& other) {
+        const bool cancelledNow = other.cancelled, late = other.timedOut;
+        const bool won = betterPlan(other, best); // a pass cut short holds too, so far as it went
+        if (won)
+            best = std::move(other);
+        best.cancelled = best.cancelled || cancelledNow;
+        best.timedOut = best.timedOut || late;
+        return won;
+    };
+    if (stop)
+        return best;
+    for (std::size_t i = 1; i < orderPasses && !best.cancelled && !best.timedOut; ++i) {
+        ConsolidationResult other = pass(orders[i].nodes, orders[i].name);
+        if (stop)
+            return other;
+        if (compare(std::move(other))) {
+            bestOrder = orders[i].nodes;
+            bestName = orders[i].name;
+        }
+    }
+    // Promotion: a node kept because a disruption budget was spent when its turn came, moved to
+    // the front of the best order, gets the budget first. The greedy spends the scarce budgets on
+    // the nodes before it in the order (small nodes first: some of them also go when the budget is
+    // not theirs, as their pods fit elsewhere anyway), and a node that needs the budget to go is
+    // then kept. At 2,000 simulated nodes the third such pass freed 4 more nodes and the fourth
+    // one more (1,552 -> 1,547 kept against an LP bound of 1,407); promoting the nodes kept for
+    // want of room freed about one node per 20 passes. Each pass is a whole greedy pass again
+    // (the order changes from its first node), hence the few passes, and none on a large fleet
+    // (kPromotionMaxCandidates); the plan keeps its order's name.
+    int promotions = 0;
+    for (bool improved = promote; improved && promotions < kPromotionPasses && !best.cancelled && !best.timedOut;) {
+        improved = false;
+        std::vector<NodeId> budgetKept;
+        for (const KeptNode& k : best.kept)
+            if (k.reason.kind == ReasonKind::DisruptionBudget)
+                budgetKept.push_back(k.node);
+        for (const NodeId front : budgetKept) {
+            if (promotions >= kPromotionPasses || best.cancelled || best.timedOut)
+                break;
+            ++promotions;
+            std::vector<NodeId> order;
+            order.reserve(bestOrder.size());
+            order.push_back(front);
+            for (const NodeId n : bestOrder)
+                if (n != front)
+                    order.push_back(n);
+            ConsolidationResult other = pass(order, bestName);
+            if (stop)
+                return other;
+            if (compare(std::move(other))) {
+                bestOrder = std::move(order);
+                improved = true;
+                break;
+            }
+        }
+    }
+    return best;
+}
+
+} // namespace consolidation_detail
+
 ConsolidationResult consolidate(const ClusterStore& store, const Topology& topology, const ConsolidationInput& input, const ConsolidationOptions& options)
 {
     const auto start = std::chrono::steady_clock::now();
@@ -138,21 +222,7 @@ ConsolidationResult consolidate(const ClusterStore& store, const Topology& topol
     DrainRunner runner(store, topology, input, options);
     if (options.pendingPlaced)
         options.pendingPlaced(runner.pendingPods());
-    const std::vector<DrainOrder> orders = drainOrders(runner);
-    const double share = options.bestOfOrders ? 1.0 / static_cast<double>(orders.size()) : 1.0;
-    ConsolidationResult best = drainInOrder(runner, orders[0].nodes, orders[0].name, 0.0, share, deadline);
-    for (std::size_t i = 1; options.bestOfOrders && i < orders.size(); ++i) {
-        if (best.cancelled || best.timedOut)
-            break;
-        runner.reset();
-        const double from = share * static_cast<double>(i);
-        ConsolidationResult other = drainInOrder(runner, orders[i].nodes, orders[i].name, from, from + share, deadline);
-        const bool cancelledNow = other.cancelled, late = other.timedOut;
-        if (betterPlan(other, best))
-            best = std::move(other);
-        best.cancelled = best.cancelled || cancelledNow;
-        best.timedOut = best.timedOut || late;
-    }
+    ConsolidationResult best = consolidation_detail::searchDrains(runner, options.bestOfOrders, deadline);
     runner.progress(1.0);
     best.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return best;

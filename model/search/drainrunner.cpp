@@ -431,7 +431,11 @@ bool DrainRunner::tryDrain(NodeId n)
         stuck = a.unplaced.front().first;
         why = explainUnplaced(stuck, n, a.unplaced.front().second);
         blocking = nameBlockingFilter(stuck, n, why); // under the refusal's state: before the undo
-        if (const WorkloadId w = m_store.podWorkload(stuck); w.isValid()) {
+        // A budget refuses a drain by how many of its pods the node holds against what is left
+        // of it: another node with fewer of the workload's pods may still go, so a budget's
+        // refusal is not remembered for the workload (at 2,000 simulated nodes it kept 5 nodes
+        // that drain; the engine judges each such node, 25% more drains tried).
+        if (const WorkloadId w = m_store.podWorkload(stuck); w.isValid() && why.kind != ReasonKind::DisruptionBudget) {
             Reason stem = why;
             stem.message = stemAfter(why.message, podKey(m_store, stuck));
             m_failedWorkloads.emplace(failureKey(w, n), Failure { stuck, std::move(stem), blocking });

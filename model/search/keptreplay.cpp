@@ -42,26 +42,19 @@ std::optional<KeptReplay> replayConsolidationKept(
     }
     try {
         DrainRunner runner(store, topology, input, options);
-        // The orders are run as consolidate() runs them, each to its end, until one gives the
-        // plan's drains: the blocking-filter tallies in the kept messages are judged once per pod
-        // class for the whole search (consolidation_p.h), at the first refusal in any order, so
-        // the orders before the plan's must have run for its messages to be the search's.
-        bool used = false;
-        for (const consolidation_detail::DrainOrder& order : consolidation_detail::drainOrders(runner)) {
-            if (used)
-                runner.reset();
-            used = true;
-            std::size_t next = 0;
-            bool same = true;
-            for (const NodeId n : order.nodes) {
-                const bool drained = next < drains.size() && drains[next] == n;
-                if (runner.tryDrain(n) != drained)
-                    same = false;
-                next += drained ? 1 : 0;
-            }
-            if (same && next == drains.size())
-                return KeptReplay { runner.finish(order.name).kept, order.name };
-        }
+        // The search is run as consolidate() runs it (searchDrains(): the orders, then the
+        // promotion passes), until a pass gives the plan's drains: the blocking-filter tallies in
+        // the kept messages are judged once per pod class for the whole search
+        // (consolidation_p.h), at the first refusal in any pass, so the passes before the plan's
+        // must have run for its messages to be the search's.
+        std::optional<KeptReplay> found;
+        (void)consolidation_detail::searchDrains(runner, true, std::nullopt, [&](const ConsolidationResult& r) {
+            if (r.drained != drains)
+                return false;
+            found = KeptReplay { r.kept, r.order };
+            return true;
+        });
+        return found;
     } catch (const std::exception&) { // an action the state lacks, a keep-within level it does not have
         return std::nullopt;
     }

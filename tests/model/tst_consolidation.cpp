@@ -9,6 +9,7 @@
 #include "model/search/consolidationbound.h"
 #include "model/search/karpenterbaseline.h"
 #include "model/search/keptgroups.h"
+#include "model/search/keptreplay.h"
 #include "model/plan/evictionrules.h"
 #include "model/search/blockingfilter.h"
 
@@ -296,6 +297,80 @@ private slots:
         QCOMPARE(k->reason.code(), std::string("disruption-budget:default/web-pdb"));
         QVERIFY(replayHolds(c, r, in));
         checkNotWorseThanBaseline(c, in, r);
+    }
+
+    void budgetRefusalLeavesTheWorkloadsOtherNodes()
+    {
+        // web-pdb allows one disruption. a-two holds two web pods, so the budget refuses its drain
+        // (the second eviction); b-one holds one, so its drain holds. A workload whose pod found
+        // no room once is not tried again (free capacity only shrinks), but a budget's refusal
+        // depends on how many of the workload's pods the node holds: b-one still goes after a-two
+        // is refused. One order, no promotion pass: the first order alone (a-two first: 10 $/h).
+        Cluster c;
+        c.node("a-two", "us-east-1a", 4000);
+        c.node("b-one", "us-east-1a", 4000);
+        c.node("c-kept", "us-east-1a", 8000);
+        c.pod("default", "web-0", "a-two", 1000, "web");
+        c.pod("default", "web-1", "a-two", 1000, "web");
+        c.pod("default", "web-2", "b-one", 1000, "web");
+        c.pod("default", "web-3", "c-kept", 1000, "web");
+        c.pod("default", "keep-0", "c-kept", 1000, "keep", PodFlagReady | PodFlagDoNotDisrupt);
+        c.budget("default", "web-pdb", { { "app", "web" } }, count(3)); // 4 Ready pods: allows 1
+        c.finish();
+        ConsolidationInput in;
+        in.nodePricePerHour = { 10.0, 1.0, 1.0 };
+        ConsolidationOptions one;
+        one.bestOfOrders = false;
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, in, one);
+        QCOMPARE(drainedNames(r, c), (std::vector<std::string> { "b-one" }));
+        const KeptNode* k = keptOf(r, c, "a-two");
+        QVERIFY(k);
+        QCOMPARE(k->reason.code(), std::string("disruption-budget:default/web-pdb"));
+        QVERIFY(replayHolds(c, r, in));
+    }
+
+    void promotedBudgetKeptNodeFreesOneMore()
+    {
+        // web-pdb allows two disruptions, for web-p on a-small and web-q on b-mid. Every order
+        // drains a-small first (the smaller, dearer node, first by name): best fit puts web-p on
+        // b-mid (1 cpu free: none left), and b-mid then holds two web pods with one disruption
+        // left, so the budget keeps it. Drained first, b-mid's web-q goes to z-pinned (a-small has
+        // 0.5 cpu free), and a-small's web-p follows it there: both go, each spending one
+        // disruption. The promotion pass (a node a budget kept, moved to the front of the best
+        // order) finds that plan.
+        Cluster c;
+        c.node("a-small", "us-east-1a", 1500);
+        c.node("b-mid", "us-east-1a", 2000);
+        c.node("z-pinned", "us-east-1a", 4000);
+        c.pod("default", "web-p", "a-small", 1000, "web");
+        c.pod("default", "web-q", "b-mid", 1000, "web");
+        c.pod("default", "keep-0", "z-pinned", 1800, "keep", PodFlagReady | PodFlagDoNotDisrupt);
+        c.budget("default", "web-pdb", { { "app", "web" } }, count(0)); // 2 Ready pods: allows 2
+        c.finish();
+        ConsolidationInput in;
+        in.nodePricePerHour = { 2.0, 1.0, 1.0 };
+        ConsolidationOptions one;
+        one.bestOfOrders = false;
+        const ConsolidationResult greedy = consolidate(*c.store, *c.topology, in, one);
+        QCOMPARE(drainedNames(greedy, c), (std::vector<std::string> { "a-small" }));
+        const KeptNode* k = keptOf(greedy, c, "b-mid");
+        QVERIFY(k);
+        QCOMPARE(k->reason.code(), std::string("disruption-budget:default/web-pdb"));
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, in);
+        QCOMPARE(drainedNames(r, c), (std::vector<std::string> { "a-small", "b-mid" }));
+        QCOMPARE(c.store->nodeName(r.drained.front()), std::string_view("b-mid"));
+        QCOMPARE(r.savedPerHour, 3.0);
+        QVERIFY(replayHolds(c, r, in));
+        checkNotWorseThanBaseline(c, in, r);
+        // The same input gives the same plan, and the report's replay of the search finds it.
+        const ConsolidationResult again = consolidate(*c.store, *c.topology, in);
+        QCOMPARE(again.actions, r.actions);
+        std::vector<PlanAction> plan = r.pendingPlaced;
+        plan.insert(plan.end(), r.actions.begin(), r.actions.end());
+        const std::optional<KeptReplay> replay = replayConsolidationKept(*c.store, *c.topology, in, plan);
+        QVERIFY(replay);
+        QCOMPARE(replay->order, r.order);
+        QCOMPARE(replay->kept.size(), r.kept.size());
     }
 
     void moreNodesForAlmostTheSameSaving_data()
