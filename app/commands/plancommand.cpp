@@ -42,6 +42,7 @@ void PlanCommand::redo()
     }
     model::PlanEngine& plan = engine();
     const std::size_t before = plan.applied().size();
+    m_host.noteAppliedChangeAt(before);
     // A redo after an undo replays what the action did (PlanEngine::reapplyUndone(): O(its
     // effects)); planning a drain again would cost as much as its first apply.
     if (m_appliedOnce && plan.reapplyUndone(m_action)) {
@@ -80,6 +81,8 @@ void PlanCommand::undo()
 {
     if (!m_applied)
         return;
+    if (!engine().applied().empty())
+        m_host.noteAppliedChangeAt(engine().applied().size() - 1);
     engine().undo();
     m_applied = false;
     if (m_changed)

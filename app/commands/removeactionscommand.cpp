@@ -19,6 +19,7 @@ void RemoveActionsCommand::redo()
 {
     model::PlanEngine& engine = *m_host.engine();
     m_removed.clear();
+    m_host.noteAppliedChangeAt(engine.applied().size() - std::min(m_count, engine.applied().size()));
     for (std::size_t k = 0; k < m_count && !engine.applied().empty(); ++k) {
         m_removed.push_back(engine.applied().back().action);
         engine.undo();
@@ -34,6 +35,7 @@ void RemoveActionsCommand::undo()
     // Each was applied to this very state before, so the engine takes it again (no throw):
     // replayed from what its undo recorded when it can be (PlanEngine::reapplyUndone()).
     model::PlanEngine& engine = *m_host.engine();
+    m_host.noteAppliedChangeAt(engine.applied().size());
     for (const model::PlanAction& a : m_removed)
         if (!engine.reapplyUndone(a))
             engine.apply(a);

@@ -15,6 +15,7 @@
 #include "model/scheduling/filters.h"
 #include "views/plan/planactionsmodel.h"
 #include "views/plan/planmarksbuilder.h"
+#include "views/plan/planmarkstracker.h"
 #include "views/plan/planpanel.h"
 
 #include <QDockWidget>
@@ -87,6 +88,11 @@ PlanController::~PlanController() = default;
 std::shared_ptr<const model::PlanLedger> PlanController::planState() const
 {
     return m_host->planState();
+}
+
+std::shared_ptr<const views::PlanMarks> PlanController::planMarks() const
+{
+    return m_marks && !m_marksEngine.expired() && m_marksEngine.lock() == m_host->engine() ? m_marks->marks() : nullptr;
 }
 
 double PlanController::lastFeasibilityMs() const noexcept
@@ -512,8 +518,22 @@ void PlanController::afterChange()
     const auto& engine = m_host->engine();
     if (m_batch > 0 || !engine)
         return;
-    // The marks a worker built for this very plan (adoptStep(), adoptOpenedPlan(), adoptPlacement()); else built here.
-    m_map->setPlanMarks(m_preparedMarks ? std::exchange(m_preparedMarks, nullptr) : views::buildPlanMarks(*engine, m_host->topology().get()));
+    // The marks a worker counted for this very plan (adoptStep(), adoptOpenedPlan(), adoptPlacement());
+    // else those of the actions undone and applied since the last change, on the marks of this
+    // engine (another engine: counted again).
+    const std::size_t unchangedBefore = m_host->takeUnchangedBefore();
+    if (m_preparedMarks) {
+        m_marks = std::exchange(m_preparedMarks, nullptr);
+        m_marksEngine = engine;
+    } else if (m_marksEngine.lock() != engine || !m_marks) {
+        if (!m_marks)
+            m_marks = std::make_shared<views::PlanMarksTracker>();
+        m_marks->rebuild(*engine, m_host->topology().get());
+        m_marksEngine = engine;
+    } else {
+        m_marks->update(*engine, m_host->topology().get(), unchangedBefore);
+    }
+    m_map->setPlanMarks(m_marks->marks());
     m_map->setPlanState(planState());
     if (m_host->trimStale()) // undone actions take their marks along
         m_panel->model()->setStale(m_host->staleReasons());
@@ -524,7 +544,7 @@ void PlanController::afterChange()
 }
 
 bool PlanController::adoptPlacement(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<model::PlanEngine> engine,
-    std::size_t appliedBefore, const QString& text, std::shared_ptr<const views::PlanMarks> marks)
+    std::size_t appliedBefore, const QString& text, std::shared_ptr<views::PlanMarksTracker> marks)
 {
     m_steps->finishNow(); // the plan it compares with is the one the step leaves
     const auto& current = m_host->engine();
@@ -563,7 +583,8 @@ PlanController::PreparedStep PlanController::StepPreparer::operator()(const mode
     for (std::size_t i = appliedBefore; i < applied.size(); ++i)
         new PlanCommand(*host, applied[i].action, views::planActionText(store, applied[i]), {}, PlanCommand::AppliedAt { i },
             prepared.step.get());
-    prepared.marks = views::buildPlanMarks(engine, topology.get());
+    prepared.marks = std::make_shared<views::PlanMarksTracker>();
+    prepared.marks->rebuild(engine, topology.get());
     return prepared;
 }
 

@@ -29,6 +29,7 @@ class QUndoStack;
 namespace fleet::views {
 class PlanPanel;
 struct PlanMarks;
+class PlanMarksTracker;
 }
 
 namespace fleet::app {
@@ -108,6 +109,10 @@ public:
     /// Milliseconds from the start of the last drag to its shading bytes (PodFeasibility built
     /// and feasibleNodes filled), and the plan layer's image build.
     [[nodiscard]] double lastFeasibilityMs() const noexcept;
+    /// The plan marks the map was given last (null: none, or no plan): those of the engine's
+    /// applied actions (views::buildPlanMarks() equals them), kept by a PlanMarksTracker that
+    /// follows each change instead of counting the whole plan again.
+    [[nodiscard]] std::shared_ptr<const views::PlanMarks> planMarks() const;
 
     /// The map's metric for a chosen metric id: under a plan with actions, "gpu", "cpu" and
     /// "memory" become their "plan-" versions; "plan-diff-*" need an engine. Null: use the
@@ -145,10 +150,10 @@ public:
     /// engine (the stack's commands move to it) and pushes one command for the placement, so
     /// Undo removes every placed pod in one step. False (nothing changed) when the plan changed
     /// since `appliedBefore` actions or the engine is gone. `marks`: the map's plan marks of
-    /// `engine` made on the worker (views::buildPlanMarks()), or null to build them here.
-    /// O(commands) on this thread.
+    /// `engine` counted on the worker (views::PlanMarksTracker::rebuild()), or null to count them
+    /// here. O(commands) on this thread.
     bool adoptPlacement(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<model::PlanEngine> engine,
-        std::size_t appliedBefore, const QString& text, std::shared_ptr<const views::PlanMarks> marks = nullptr);
+        std::size_t appliedBefore, const QString& text, std::shared_ptr<views::PlanMarksTracker> marks = nullptr);
     /// A step computed on a worker (Plan > Consolidate): `engine`, over this controller's
     /// store(), replayed this plan's `appliedBefore` actions and then applied the step's; the
     /// window takes it (the stack's commands move to it, as in adoptPlacement()) and pushes the
@@ -163,7 +168,7 @@ public:
     /// What adoptStep() would otherwise make on this thread, made on the worker that applied the
     /// step: the undo step with one command per action from `appliedBefore` on, each with its
     /// text (views::planActionText()), and the map's plan marks of the whole plan
-    /// (views::buildPlanMarks()). At a consolidation of 22,655 actions on 100,000 nodes they
+    /// (views::PlanMarksTracker::rebuild(), which the window then follows change by change). At a consolidation of 22,655 actions on 100,000 nodes they
     /// were about 30 to 80 ms and 25 ms of the takeover's one turn.
     struct PreparedStep {
         PreparedStep();
@@ -171,7 +176,7 @@ public:
         PreparedStep& operator=(PreparedStep&&) noexcept;
         ~PreparedStep();
         std::unique_ptr<PlanStepCommand> step; // not pushed: its children act on the host once it is
-        std::shared_ptr<const views::PlanMarks> marks;
+        std::shared_ptr<views::PlanMarksTracker> marks;
     };
     /// Makes a PreparedStep from an engine. Made on this thread (stepPreparer()), called on the
     /// worker: it reads only the engine, its store and the topology; the commands it makes
@@ -271,7 +276,10 @@ private:
     views::PlanPanel* m_panel = nullptr;
     QDockWidget* m_dock = nullptr;
     int m_batch = 0;
-    std::shared_ptr<const views::PlanMarks> m_preparedMarks; // adoptStep()'s and the like, for the one afterChange() its push runs
+    std::shared_ptr<views::PlanMarksTracker> m_preparedMarks; // adoptStep()'s and the like, for the one afterChange() its push runs
+    // The map's plan marks, and the engine they count (another engine: counted again).
+    std::shared_ptr<views::PlanMarksTracker> m_marks;
+    std::weak_ptr<const model::PlanEngine> m_marksEngine;
     QString m_lastMessage;
     std::shared_ptr<const importers::PlanKeptRecord> m_consolidationKept;
 };

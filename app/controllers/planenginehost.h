@@ -14,8 +14,10 @@
 #include <QObject>
 #include <QString>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 class QTimer;
@@ -80,6 +82,13 @@ public:
     [[nodiscard]] const std::vector<QString>& staleReasons() const noexcept { return m_stale; }
 
     [[nodiscard]] const std::shared_ptr<model::PlanEngine>& engine() const noexcept { return m_engine; }
+    /// What follows the plan change by change (the map's plan marks, views::PlanMarksTracker)
+    /// needs the first applied action that may differ since it last looked: each command calls
+    /// this with the index of the action it is about to undo or apply, before it does
+    /// (the engine undoes and applies at the end only). takeUnchangedBefore() returns the lowest
+    /// index noted since the last call (SIZE_MAX: none) and forgets it. O(1).
+    void noteAppliedChangeAt(std::size_t index) noexcept { m_unchangedBefore = std::min(m_unchangedBefore, index); }
+    [[nodiscard]] std::size_t takeUnchangedBefore() noexcept { return std::exchange(m_unchangedBefore, SIZE_MAX); }
     /// The engine's store: the shown one, or its copy with a placement's template pods.
     [[nodiscard]] std::shared_ptr<const model::ClusterStore> store() const noexcept { return m_store; }
     /// The window's store, which live batches change: what a worker's StoreReadGuard names.
@@ -120,6 +129,7 @@ private:
     std::shared_ptr<const model::PriceTable> m_priceTable;
     std::vector<double> m_prices;
     std::shared_ptr<model::PlanEngine> m_engine;
+    std::size_t m_unchangedBefore = SIZE_MAX; // noteAppliedChangeAt()
     std::uint64_t m_generation = 0;
     std::vector<QString> m_stale; // by applied action index
     QTimer* m_liveRebuild = nullptr; // single shot: the engine's build after live diffs

@@ -9,7 +9,7 @@
 #include "model/domainpath.h"
 #include "model/placement/topologyplacement.h"
 #include "model/topology.h"
-#include "views/plan/planmarksbuilder.h"
+#include "views/plan/planmarkstracker.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -55,9 +55,10 @@ struct PlaceWorkerResult {
     std::size_t appliedBefore = 0;
     std::vector<model::PlanAction> replayed; // the window's plan when the worker started
     std::string templateName; // namespace/name
-    /// The map's plan marks of `engine` (views::buildPlanMarks()), made on the worker: at a plan
-    /// of 26,516 actions on 100,000 nodes, 11 to 16 ms of the GUI thread's turn that takes the result.
-    std::shared_ptr<const views::PlanMarks> marks;
+    /// The map's plan marks of `engine` (views::PlanMarksTracker::rebuild()), counted on the
+    /// worker: at a plan of 26,516 actions on 100,000 nodes, 11 to 16 ms of the GUI thread's turn
+    /// that takes the result; the window follows the plan's later changes on them.
+    std::shared_ptr<views::PlanMarksTracker> marks;
 };
 
 namespace {
@@ -169,7 +170,8 @@ std::shared_ptr<PlaceWorkerResult> runPlacement(std::shared_ptr<const model::Clu
         o.podsPlaced = static_cast<std::int32_t>(r.podsAdded.size());
         o.placed = engine->applied().size() == current.size() + 1;
         if (o.placed) {
-            out->marks = views::buildPlanMarks(*engine, topology.get());
+            out->marks = std::make_shared<views::PlanMarksTracker>();
+            out->marks->rebuild(*engine, topology.get());
             out->store = std::move(target);
             out->engine = std::move(engine);
         }

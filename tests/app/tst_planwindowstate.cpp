@@ -24,6 +24,7 @@
 #include "views/inspectors/nodeinspector.h"
 #include "views/itemmodels/nodepodsmodel.h"
 #include "views/plan/planactionsmodel.h"
+#include "model/nodeboundpods.h"
 #include "views/plan/planmarksbuilder.h"
 #include "views/plan/planpanel.h"
 #include "views/map/planmarks.h"
@@ -79,6 +80,27 @@ std::vector<model::NodeId> drainSome(app::PlanController* plan, int count)
     return drained;
 }
 
+/// The marks the map was given (PlanController::planMarks(), followed change by change) are
+/// those built from the whole plan.
+bool marksAreThePlans(app::PlanController* plan, const char* after)
+{
+    const auto built = views::buildPlanMarks(*plan->engine(), plan->topology().get());
+    const auto shown = plan->planMarks();
+    if (bool(built) != bool(shown)) {
+        qWarning("after %s: marks %s, the plan's %s", after, shown ? "shown" : "none", built ? "some" : "none");
+        return false;
+    }
+    if (built
+        && !(shown->changed == built->changed && shown->emptied == built->emptied && shown->removed == built->removed
+            && shown->violations == built->violations && shown->added == built->added)) {
+        qWarning("after %s: changed %zu/%zu emptied %zu/%zu removed %zu/%zu violations %zu/%zu added %zu/%zu", after, shown->changed.size(),
+            built->changed.size(), shown->emptied.size(), built->emptied.size(), shown->removed.size(), built->removed.size(),
+            shown->violations.size(), built->violations.size(), shown->added.size(), built->added.size());
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 class TestPlanWindowState : public QObject {
@@ -91,6 +113,7 @@ private slots:
     void openPlanListsWhatCannotBeApplied();
     void openPlanFromFileOpenAndBrokenFile();
     void openPlanOfManyActionsShowsEachAsMade();
+    void marksFollowEveryGesture();
 };
 
 void TestPlanWindowState::consolidationUndoRefreshesOnceWithRightMarks()
@@ -460,6 +483,91 @@ void TestPlanWindowState::openPlanOfManyActionsShowsEachAsMade()
         QCOMPARE(rows->index(row, views::PlanActionsModel::HoldsColumn).data().toString(), holds[row]);
     QVERIFY(near(testing::swatchColor(*map, map->grabImage(), gone), goneMade, 2));
     QVERIFY(!window->isPlanModified());
+}
+
+// The map's plan marks follow each gesture on the plan (views::PlanMarksTracker): after a
+// consolidation taken from its worker, a drop as a violation, Fail Domain, Add a Node Like It,
+// undo and redo (the large step in slices), Remove Last, Undo Back to Here, and a gesture after
+// an undo (the undone actions' marks taken back), they equal the marks of the whole plan.
+void TestPlanWindowState::marksFollowEveryGesture()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::PlanController* plan = window->planController();
+    QUndoStack* stack = window->undoStack();
+    auto* consolidate = window->findChild<app::ConsolidateController*>();
+    QSignalSpy finished(consolidate, &app::ConsolidateController::finished);
+    QVERIFY(consolidate->start());
+    QVERIFY(finished.wait(60000));
+    QVERIFY(plan->hasPlan());
+    QVERIFY(marksAreThePlans(plan, "the consolidation"));
+    const std::size_t consolidated = plan->engine()->applied().size();
+
+    // A pod still on its node under the plan, dropped on another node the plan keeps, as a violation.
+    const auto state = plan->planState();
+    const model::ClusterStore& store = *plan->store();
+    model::PodId pod;
+    model::NodeId target;
+    for (std::uint32_t i = 0; i < store.nodeCount() && !(pod.isValid() && target.isValid()); ++i) {
+        const model::NodeId n(i);
+        if (!state->nodePresent(n) || state->nodeUnschedulable(n))
+            continue;
+        if (!pod.isValid()) {
+            for (model::PodId p : state->nodePods(n))
+                if (p.index() < store.podCount() && !model::isNodeBoundPod(store, p) && !store.podIsTerminal(p)) {
+                    pod = p;
+                    break;
+                }
+            if (pod.isValid())
+                continue;
+        }
+        if (pod.isValid() && state->podNode(pod) != n)
+            target = n;
+    }
+    QVERIFY(pod.isValid() && target.isValid());
+    QVERIFY(plan->movePod(pod, target, true));
+    QVERIFY(marksAreThePlans(plan, "the drop"));
+    QVERIFY(!plan->planMarks()->violations.empty());
+    stack->undo();
+    QTRY_VERIFY(!plan->isBusy());
+    QVERIFY(marksAreThePlans(plan, "the drop's undo"));
+
+    const model::DomainId domain = plan->topology()->nodeDomain(target);
+    QVERIFY(plan->failDomain(domain));
+    QVERIFY(marksAreThePlans(plan, "Fail Domain"));
+    stack->undo();
+    QTRY_VERIFY(!plan->isBusy());
+    QVERIFY(marksAreThePlans(plan, "Fail Domain's undo"));
+    // A gesture after an undo: the command undone is dropped from the stack.
+    QVERIFY(plan->addNodeLike(target));
+    QVERIFY(marksAreThePlans(plan, "Add a Node Like It"));
+    QVERIFY(!plan->planMarks()->added.empty());
+    stack->undo();
+    QTRY_VERIFY(!plan->isBusy());
+    stack->redo();
+    QTRY_VERIFY(!plan->isBusy());
+    QVERIFY(marksAreThePlans(plan, "Add a Node Like It's redo"));
+    QVERIFY(plan->removeLastAction());
+    QVERIFY(marksAreThePlans(plan, "Remove Last"));
+    QCOMPARE(plan->engine()->applied().size(), consolidated);
+    stack->undo(); // the removal
+    QVERIFY(marksAreThePlans(plan, "Remove Last's undo"));
+    plan->undoBackTo(static_cast<int>(consolidated / 2));
+    QTRY_VERIFY(!plan->isBusy());
+    QVERIFY(marksAreThePlans(plan, "Undo Back to Here"));
+    while (stack->canUndo()) {
+        stack->undo();
+        QTRY_VERIFY(!plan->isBusy());
+        QVERIFY(marksAreThePlans(plan, "an undo"));
+    }
+    QVERIFY(!plan->planMarks());
+    while (stack->canRedo()) {
+        stack->redo();
+        QTRY_VERIFY(!plan->isBusy());
+        QVERIFY(marksAreThePlans(plan, "a redo"));
+    }
+    QVERIFY(plan->hasPlan());
+    stack->setClean();
 }
 
 int main(int argc, char** argv)

@@ -352,6 +352,62 @@ private slots:
         QCOMPARE(spy.count(), 1);
     }
 
+    // New values of the chosen metric over the same fleet (a plan change) give the table that
+    // choosing the metric again gives: its own column summed again, the rows in the same order,
+    // the same widths, the store's columns untouched.
+    void heatmap_chosenValuesAsChoosingAgain()
+    {
+        class ShareMetric final : public model::Metric {
+        public:
+            std::string id() const override { return "test-share"; }
+            std::string title() const override { return "Test share"; }
+            std::string unit() const override { return "%"; }
+            std::string description() const override { return {}; }
+            model::ScaleKind scale() const override { return model::ScaleKind::Share; }
+            double value(const model::MetricContext&, model::NodeId) const noexcept override { return 0; }
+        } metric;
+        auto columnOf = [&](unsigned seed) {
+            model::MetricColumn c;
+            c.values.resize(m_sim->nodeCount());
+            for (std::size_t i = 0; i < c.values.size(); ++i)
+                c.values[i] = static_cast<double>((i * 2654435761u + seed * 40503u) % 1000) / 1000.0;
+            return c;
+        };
+        auto context = std::make_shared<const model::MetricContext>(*m_sim);
+        views::DomainHeatmap followed, chosen;
+        for (views::DomainHeatmap* h : { &followed, &chosen }) {
+            h->setCluster(m_sim, m_simTopology, 2);
+            h->setMetricContext(context);
+            h->setChosenMetric(metric, columnOf(1));
+        }
+        const int own = followed.chosenColumn();
+        QCOMPARE(own, followed.columnCount() - 1); // a column of its own
+        followed.setChosenValues(metric, columnOf(2));
+        chosen.setChosenMetric(metric, columnOf(2));
+        QCOMPARE(followed.rowCount(), chosen.rowCount());
+        QCOMPARE(followed.columnCount(), chosen.columnCount());
+        QCOMPARE(followed.chosenColumn(), chosen.chosenColumn());
+        QCOMPARE(followed.sortColumn(), chosen.sortColumn());
+        QCOMPARE(followed.sizeHint(), chosen.sizeHint());
+        bool moved = false;
+        for (int row = 0; row < chosen.rowCount(); ++row) {
+            QCOMPARE(followed.domainAt(row), chosen.domainAt(row));
+            for (int column = 0; column < chosen.columnCount(); ++column)
+                QCOMPARE(followed.cellValue(row, column), chosen.cellValue(row, column));
+            moved = moved || followed.cellValue(row, own) != 0;
+        }
+        QVERIFY(moved);
+        // The new values are the ones shown (not those of the first choice).
+        views::DomainHeatmap first;
+        first.setCluster(m_sim, m_simTopology, 2);
+        first.setMetricContext(context);
+        first.setChosenMetric(metric, columnOf(1));
+        bool differs = false;
+        for (int row = 0; row < first.rowCount() && !differs; ++row)
+            differs = first.domainAt(row) != followed.domainAt(row) || first.cellValue(row, own) != followed.cellValue(row, own);
+        QVERIFY(differs);
+    }
+
     void heatmapPanel_followsTheChosenMetric()
     {
         // The map's legend over the fleet, coloured by fragmented GPUs.

@@ -138,6 +138,7 @@ void DomainHeatmap::rebuildColumns()
 {
     m_columns.clear();
     m_chosen = -1;
+    m_chosenAppended = false;
     for (const QString& t : { tr("CPU"), tr("Memory"), tr("GPU") })
         m_columns.push_back(Column { t, QString(), QString(), true, 1.0 });
     const bool contextFits = m_context && m_store && &m_context->store() == m_store.get() && m_amountValues.size() == std::size(kAmounts);
@@ -168,6 +169,7 @@ void DomainHeatmap::rebuildColumns()
             if (m_chosen < 0) {
                 m_columns.push_back(Column { m_chosenTitle, m_chosenId, m_chosenUnit, m_chosenShare, m_chosenShare ? 1.0 : 0.0 });
                 m_chosen = columnCount() - 1;
+                m_chosenAppended = true;
                 for (Row& row : m_rows)
                     row.values.push_back(std::nan(""));
                 fillColumn(m_chosen, m_chosenValues, m_chosenShare);
@@ -185,13 +187,23 @@ void DomainHeatmap::rebuildColumns()
     QFont bold = font();
     bold.setBold(true);
     const QFontMetrics bfm(bold);
-    for (int c = 0; c < columnCount(); ++c) {
-        int w = std::max(bfm.horizontalAdvance(m_columns[static_cast<std::size_t>(c)].title + QStringLiteral(" \u25bc")),
-            fm.horizontalAdvance(QStringLiteral("100.0%")));
-        for (int r = 0; r < rowCount(); ++r)
-            w = std::max(w, fm.horizontalAdvance(valueText(r, c)));
-        m_cellWidths[static_cast<std::size_t>(c)] = w + 16;
-    }
+    for (int c = 0; c < columnCount(); ++c)
+        m_cellWidths[static_cast<std::size_t>(c)] = cellWidth(c, fm, bfm);
+    sortAsBefore();
+}
+
+int DomainHeatmap::cellWidth(int column, const QFontMetrics& fm, const QFontMetrics& bold) const
+{
+    // The header or the widest value, whichever is wider.
+    int w = std::max(bold.horizontalAdvance(m_columns[static_cast<std::size_t>(column)].title + QStringLiteral(" \u25bc")),
+        fm.horizontalAdvance(QStringLiteral("100.0%")));
+    for (int r = 0; r < rowCount(); ++r)
+        w = std::max(w, fm.horizontalAdvance(valueText(r, column)));
+    return w + 16;
+}
+
+void DomainHeatmap::sortAsBefore()
+{
     if (m_sortColumn == -2 && m_chosen >= 0)
         sortByColumn(m_chosen, Qt::DescendingOrder);
     else if (m_sortColumn >= -1 && m_sortColumn < columnCount())
@@ -199,6 +211,29 @@ void DomainHeatmap::rebuildColumns()
     updateGeometry();
     resize(sizeHint());
     update();
+}
+
+void DomainHeatmap::setChosenValues(const model::Metric& metric, const model::MetricColumn& column)
+{
+    const bool categorical = metric.scale() == model::ScaleKind::Categorical;
+    const QString id = categorical ? QString() : qs(metric.id());
+    if (id.isEmpty() || id != m_chosenId || m_chosen < 0 || !m_store || column.values.size() != m_store->nodeCount()
+        || m_chosenValues.size() != column.values.size() || qs(metric.title()) != m_chosenTitle || qs(metric.unit()) != m_chosenUnit
+        || (metric.scale() == model::ScaleKind::Share) != m_chosenShare) {
+        setChosenMetric(metric, column);
+        return;
+    }
+    m_chosenValues = column.values;
+    if (!m_chosenAppended)
+        return; // a requested share or an amount column: the store's figures, which did not change
+    // What rebuildColumns() does for the chosen metric's own column, the others as they are.
+    fillColumn(m_chosen, m_chosenValues, m_chosenShare);
+    if (m_chosenShare)
+        m_columns[static_cast<std::size_t>(m_chosen)].maximum = 1.0;
+    QFont bold = font();
+    bold.setBold(true);
+    m_cellWidths[static_cast<std::size_t>(m_chosen)] = cellWidth(m_chosen, QFontMetrics(font()), QFontMetrics(bold));
+    sortAsBefore();
 }
 
 QString DomainHeatmap::columnTitle(int column) const

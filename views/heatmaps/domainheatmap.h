@@ -56,6 +56,12 @@ public:
     /// and the rows sorted by it. Categorical metrics add no column (nothing to rank by).
     /// The values are copied per domain (summed for amounts, averaged for shares). O(nodes).
     void setChosenMetric(const model::Metric& metric, const model::MetricColumn& column);
+    /// The chosen metric's new values over the same fleet, its store unchanged (a plan-aware
+    /// metric whose plan changed): only the chosen metric's own column is summed again and the
+    /// rows sorted as before, which is what setChosenMetric() would show, without the requested
+    /// shares of every domain computed again from the store. Another metric: setChosenMetric().
+    /// O(nodes of the rows' domains) when it has a column of its own, else O(1).
+    void setChosenValues(const model::Metric& metric, const model::MetricColumn& column);
 
     /// The label filter's node mask (null: every node): each domain's figures are over the
     /// nodes it keeps, and a domain it keeps none of is left out. O(nodes).
@@ -118,6 +124,8 @@ private:
     int headerHeight() const;
     void rebuildColumns();
     void fillColumn(int column, const std::vector<double>& perNode, bool share);
+    [[nodiscard]] int cellWidth(int column, const QFontMetrics& fm, const QFontMetrics& bold) const;
+    void sortAsBefore(); // by the column sorted last (the chosen one, first), then the layout
     [[nodiscard]] QString valueText(int row, int column) const;
 
     std::shared_ptr<const model::ClusterStore> m_store;
@@ -133,6 +141,7 @@ private:
     std::vector<Column> m_columns;
     std::vector<Row> m_rows;
     int m_chosen = -1;
+    bool m_chosenAppended = false; // m_chosen is the chosen metric's own column, the last
     int m_sortColumn = -2; // -2: layout order
     Qt::SortOrder m_sortOrder = Qt::DescendingOrder;
     int m_nameWidth = 120;

@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace fleet::views {
 
@@ -133,11 +134,17 @@ void HeatmapPanel::followLegend(MapLegend* legend)
     auto follow = [this] {
         if (!m_legend)
             return;
+        bool storeChanged = std::exchange(m_storeChanged, false);
         if (m_legend->context().get() != m_legendContext) {
             m_legendContext = m_legend->context().get();
+            storeChanged = true;
             m_heatmap->setMetricContext(m_legend->context());
         }
-        m_heatmap->setChosenMetric(m_legend->currentMetric(), m_legend->column());
+        // The same fleet and store, new values of the metric (a plan change): only its column.
+        if (storeChanged)
+            m_heatmap->setChosenMetric(m_legend->currentMetric(), m_legend->column());
+        else
+            m_heatmap->setChosenValues(m_legend->currentMetric(), m_legend->column());
         m_scroll->setMinimumWidth(std::min(m_heatmap->sizeHint().width() + 24, kMinTableWidthPx));
     };
     m_legendConnection = connect(legend, &MapLegend::columnChanged, this, follow);
@@ -146,10 +153,12 @@ void HeatmapPanel::followLegend(MapLegend* legend)
     m_contextConnection = connect(legend, &MapLegend::contextChanged, this, [this] {
         if (!m_legend || m_legend->context().get() != m_legendContext)
             return;
+        m_storeChanged = true; // the columnChanged() that follows sums every column again
         m_figuresStale = true;
         if (!m_liveRefresh->isActive())
             m_liveRefresh->start();
     });
+    m_storeChanged = true; // another legend: every column
     follow();
 }
 

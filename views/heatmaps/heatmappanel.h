@@ -80,6 +80,7 @@ private:
     const void* m_legendContext = nullptr; // the context the heatmap's amount columns are over
     QTimer* m_liveRefresh = nullptr;
     bool m_figuresStale = false; // the store changed since the amounts and histogram were computed
+    bool m_storeChanged = false; // contextChanged() of the same context since the last columnChanged()
 };
 
 } // namespace fleet::views
