@@ -114,8 +114,8 @@ struct AppliedAction {
 /// memory request (the store's), then id (deterministic). Thread: any.
 void sortPodsLargestFirst(const ClusterStore& store, std::vector<PodId>& pods);
 
-/// Applies and undoes actions over a PlanLedger. apply() is one undoable step: the GUI
-/// wraps each in a QUndoCommand (undo() reverts the last applied, redo is apply() again).
+/// Applies and undoes actions over a PlanLedger. apply() is one undoable step: the GUI wraps each
+/// in a QUndoCommand (undo() reverts the last applied; redo is reapplyUndone(), else apply()).
 class PlanEngine {
 public:
     /// `topology` resolves DomainRefs and is used by the default policy; both must outlive it.
