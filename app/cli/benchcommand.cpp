@@ -34,7 +34,7 @@ struct Figure {
     std::optional<double> paper;
 };
 
-// Issue 7's figures on the default trace (the paper's, Fig. 11).
+// The paper's figures on the default trace (Fig. 11; SOURCE.md Table A, row "default").
 const std::map<std::string, double>& defaultTracePaper()
 {
     static const std::map<std::string, double> f { { "FGD", 4.77 }, { "BestFit", 7.14 }, { "GpuPacking", 8.22 },
