@@ -121,7 +121,8 @@ int runBench(const QStringList& arguments)
         return 0;
     }
     if (!fgd) {
-        importers::printTerminalf(stderr, "fleetscope bench: expected the benchmark's name, fgd: %s\n", qPrintable(subcommandUsage("bench")));
+        importers::printTerminalf(
+            stderr, "fleetscope bench: expected the benchmark's name, fgd: %s\n", qPrintable(subcommandUsage("bench")));
         return 2;
     }
     const QString format = parser.value(QStringLiteral("format"));
@@ -154,7 +155,8 @@ int runBench(const QStringList& arguments)
         }
     }
     if (!parser.isSet(QStringLiteral("data")) || !parser.isSet(QStringLiteral("trace"))) {
-        importers::printTerminalf(stderr, "fleetscope bench fgd: --data DIR and --trace NAME|all are needed: %s\n", qPrintable(subcommandUsage("bench")));
+        importers::printTerminalf(
+            stderr, "fleetscope bench fgd: --data DIR and --trace NAME|all are needed: %s\n", qPrintable(subcommandUsage("bench")));
         return 2;
     }
     const std::string data = parser.value(QStringLiteral("data")).toStdString();

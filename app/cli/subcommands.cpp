@@ -34,10 +34,11 @@ const Subcommand kSubcommands[] = {
         "fleetscope check-move (FILE... | --simulate NODES [--seed N]) --pod NAMESPACE/NAME --to NODE [--format text|json]",
         &runCheckMove, nullptr },
     { "plan",
-        "fleetscope plan check (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) --plan PLAN.json|NAME "
-        "[--format text|json] [-o EVALUATION.json] [--prices FILE] [--csv OUT.csv] [--kubectl-script OUT.sh] [--force]\n"
-        "fleetscope plan export (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) --plan PLAN.json|NAME "
-        "(--csv OUT.csv | --kubectl-script OUT.sh) [--force]\n"
+        "fleetscope plan check (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) "
+        "--plan PLAN.json|NAME [--format text|json] [-o EVALUATION.json] [--prices FILE] [--csv OUT.csv] [--kubectl-script OUT.sh] "
+        "[--force]\n"
+        "fleetscope plan export (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) "
+        "--plan PLAN.json|NAME (--csv OUT.csv | --kubectl-script OUT.sh) [--force]\n"
         "fleetscope plan consolidate (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) "
         "[--policy default|LeastAllocated|MostAllocated|BestFit|GpuPacking|GpuClustering|DotProduct] [--max-moves N] "
         "[--time-limit S] [--lp-time-limit S] [--keep-within LABEL] [--node-groups FILE] [--prices FILE] [--format text|json] "
@@ -50,7 +51,8 @@ const Subcommand kSubcommands[] = {
         "[--max-nodes M]) [--format text|json] [--prices FILE] -o PLAN.json",
         &runPlan, nullptr },
     { "save",
-        "fleetscope save (FILE... | --simulate N | --kubeconfig FILE) -o FILE.fleet [--plan PLAN.json]... [--notes TEXT] [--force]",
+        "fleetscope save (FILE... | --simulate N | --kubeconfig FILE) -o FILE.fleet [--plan PLAN.json]... [--notes TEXT] "
+        "[--force]",
         &runSave, nullptr },
     { "plans", "fleetscope plans DOC.fleet [--format text|json]", &runPlans, nullptr },
     { "diff", "fleetscope diff BEFORE (AFTER | --kubeconfig FILE [--context NAME]) [--plan NAME|PLAN.json] [--prices FILE] [--format text|json]", &runDiff, nullptr },
