@@ -2,6 +2,7 @@
 #include "benchcommand.h"
 
 #include "helptext.h"
+#include "subcommands.h"
 
 #include "importers/plan/jsontext.h"
 #include "importers/traces/fgdtrace.h"
@@ -24,9 +25,6 @@ namespace fleet::app {
 
 namespace {
 
-constexpr const char* kUsage
-    = "fleetscope bench fgd --data DIR --trace NAME|all [--seeds 42-51] [--policies LIST] [--format text|json]";
-
 struct Figure {
     double mean = 0;
     double sd = 0;
@@ -34,7 +32,7 @@ struct Figure {
     std::optional<double> paper;
 };
 
-// Issue 7's figures on the default trace (the paper's, Fig. 11).
+// The paper's figures on the default trace (Fig. 11; SOURCE.md Table A, row "default").
 const std::map<std::string, double>& defaultTracePaper()
 {
     static const std::map<std::string, double> f { { "FGD", 4.77 }, { "BestFit", 7.14 }, { "GpuPacking", 8.22 },
@@ -119,11 +117,12 @@ int runBench(const QStringList& arguments)
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(helpTextWithUsage(parser, QString::fromLatin1(kUsage))), stdout);
+        std::fputs(qPrintable(helpTextWithUsage(parser, subcommandUsage("bench"))), stdout);
         return 0;
     }
     if (!fgd) {
-        importers::printTerminalf(stderr, "fleetscope bench: expected the benchmark's name, fgd: %s\n", kUsage);
+        importers::printTerminalf(
+            stderr, "fleetscope bench: expected the benchmark's name, fgd: %s\n", qPrintable(subcommandUsage("bench")));
         return 2;
     }
     const QString format = parser.value(QStringLiteral("format"));
@@ -156,7 +155,8 @@ int runBench(const QStringList& arguments)
         }
     }
     if (!parser.isSet(QStringLiteral("data")) || !parser.isSet(QStringLiteral("trace"))) {
-        importers::printTerminalf(stderr, "fleetscope bench fgd: --data DIR and --trace NAME|all are needed: %s\n", kUsage);
+        importers::printTerminalf(
+            stderr, "fleetscope bench fgd: --data DIR and --trace NAME|all are needed: %s\n", qPrintable(subcommandUsage("bench")));
         return 2;
     }
     const std::string data = parser.value(QStringLiteral("data")).toStdString();

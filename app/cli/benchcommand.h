@@ -13,7 +13,7 @@ namespace fleet::app {
 /// Runs `bench fgd`. `arguments` is the whole command line (program, "bench", "fgd", options).
 /// json: {"traces": {NAME: {POLICY: {"mean", "sd", "paper", "seconds_max"}}}} ("paper" null
 /// where the paper has no figure); text: a table per trace. A progress line per run on stderr.
-/// Paper figures: issue 7's for the default trace; for the others the mean over the seeds
+/// Paper figures: the paper's Fig. 11 for the default trace; for the others the mean over the seeds
 /// 42..51 of expected_results/analysis_allo_discrete.csv (100 - column "100"), as PROTOCOL.md
 /// section 5 computes them. Exit codes: 0 done, 1 the data folder or a trace cannot be read,
 /// 2 a bad command line (unknown policy, seed range, format). Needs only a

@@ -48,11 +48,10 @@ int runCheckMove(const QStringList& arguments)
     parser.addOption(QCommandLineOption(QStringLiteral("format"), QStringLiteral("Output format: text (default) or json."),
         QStringLiteral("text|json"), QStringLiteral("text")));
     addClusterSourceOptions(parser, false);
-    const char* usage = "fleetscope check-move (FILE... | --simulate NODES [--seed N]) --pod NAMESPACE/NAME --to NODE [--format text|json]";
     if (!parseSubcommandArguments(parser, arguments, "check-move"))
         return 2;
     if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(helpTextWithUsage(parser, QString::fromLatin1(usage))), stdout);
+        std::fputs(qPrintable(helpTextWithUsage(parser, subcommandUsage("check-move"))), stdout);
         return 0;
     }
     const QString format = parser.value(QStringLiteral("format"));

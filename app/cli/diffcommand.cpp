@@ -119,7 +119,7 @@ int runDiff(const QStringList& arguments)
     if (!parseSubcommandArguments(parser, arguments, "diff"))
         return 2;
     if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(helpTextWithUsage(parser, QStringLiteral("fleetscope diff BEFORE (AFTER | --kubeconfig FILE [--context NAME]) [--plan NAME|PLAN.json] [--prices FILE] [--format text|json]"))), stdout);
+        std::fputs(qPrintable(helpTextWithUsage(parser, subcommandUsage("diff"))), stdout);
         return 0;
     }
     const QString format = parser.value(QStringLiteral("format"));

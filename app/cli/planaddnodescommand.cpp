@@ -29,9 +29,6 @@ namespace fleet::app {
 
 namespace {
 
-constexpr const char* kUsage = "fleetscope plan add-nodes (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) "
-                               "--instance-type T [--capacity-type on-demand|spot|reserved] [--domain PATH] (--count N | --fit-pending "
-                               "[--max-nodes M]) [--format text|json] [--prices FILE] -o PLAN.json";
 constexpr const char* kPrefix = "fleetscope plan add-nodes: ";
 
 } // namespace
@@ -56,7 +53,7 @@ int runPlanAddNodes(const QStringList& arguments)
     parser.addOption(QCommandLineOption(QStringLiteral("fit-pending"), QStringLiteral("Add as many as the pending pods take (computed).")));
     option("max-nodes", "With --fit-pending: the most nodes tried (default 1000).", "M");
     addPlanWriterOptions(parser);
-    if (const int done = parsePlanVerb(parser, arguments, kPrefix, kUsage); done >= 0)
+    if (const int done = parsePlanVerb(parser, arguments, kPrefix, "add-nodes"); done >= 0)
         return done;
     auto fail = [](const std::string& what) {
         importers::printTerminalf(stderr, "%s%s\n", kPrefix, what.c_str());

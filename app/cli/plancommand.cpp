@@ -8,6 +8,7 @@
 #include "planaddnodescommand.h"
 #include "planconsolidatecommand.h"
 #include "planplacecommand.h"
+#include "subcommands.h"
 
 #include "app/shared/importfailure.h"
 #include "model/plan/planprices.h"
@@ -33,7 +34,7 @@
 
 namespace fleet::app {
 
-int parsePlanVerb(QCommandLineParser& parser, const QStringList& arguments, const char* prefix, const char* usage)
+int parsePlanVerb(QCommandLineParser& parser, const QStringList& arguments, const char* prefix, const char* form)
 {
     addClusterSourceOptions(parser, false);
     QStringList args = arguments;
@@ -44,7 +45,7 @@ int parsePlanVerb(QCommandLineParser& parser, const QStringList& arguments, cons
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(helpTextWithUsage(parser, QString::fromLatin1(usage))), stdout);
+        std::fputs(qPrintable(helpTextWithUsage(parser, subcommandUsage("plan", form))), stdout);
         return 0;
     }
     return -1;
@@ -75,10 +76,6 @@ int runPlan(const QStringList& arguments)
     if (verb == QLatin1String("add-nodes"))
         return runPlanAddNodes(arguments);
     const bool exportOnly = verb == QLatin1String("export");
-    const char* usage = exportOnly
-        ? "fleetscope plan export (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) --plan PLAN.json (--csv OUT.csv | --kubectl-script OUT.sh) [--force]"
-        : "fleetscope plan check (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) --plan PLAN.json [--format text|json] [-o EVALUATION.json] "
-          "[--prices FILE] [--csv OUT.csv] [--kubectl-script OUT.sh] [--force]";
     const std::string prefix = exportOnly ? "fleetscope plan export: " : "fleetscope plan check: ";
     if (verb != QLatin1String("check") && !exportOnly) {
         if (verb == QLatin1String("--help") || verb == QLatin1String("-h") || verb.isEmpty()) {
@@ -123,7 +120,7 @@ int runPlan(const QStringList& arguments)
         QStringLiteral("A CSV of node prices (region,instance_type,capacity_type,usd_per_hour) whose rows replace the "
                        "shipped table's (resources/prices) for the before/after cost per hour."),
         QStringLiteral("FILE")));
-    if (const int done = parsePlanVerb(parser, arguments, prefix.c_str(), usage); done >= 0)
+    if (const int done = parsePlanVerb(parser, arguments, prefix.c_str(), exportOnly ? "export" : "check"); done >= 0)
         return done;
     const QString format = exportOnly ? QStringLiteral("text") : parser.value(QStringLiteral("format"));
     if (format != QLatin1String("text") && format != QLatin1String("json")) {

@@ -27,8 +27,9 @@ int runPlan(const QStringList& arguments);
 /// The common start of every `plan VERB` subcommand: adds the cluster source options to
 /// `parser` (which holds the verb's own), parses `arguments` (program, "plan", VERB, options...)
 /// without its two words. Returns -1 to go on; else the exit status: 2 after printing the
-/// parser's error after `prefix` on stderr, 0 after printing --help (with `usage`) on stdout.
-[[nodiscard]] int parsePlanVerb(QCommandLineParser& parser, const QStringList& arguments, const char* prefix, const char* usage);
+/// parser's error after `prefix` on stderr, 0 after printing --help on stdout (its usage the
+/// table's line of `form`, the verb: subcommandUsage("plan", form), subcommands.h).
+[[nodiscard]] int parsePlanVerb(QCommandLineParser& parser, const QStringList& arguments, const char* prefix, const char* form);
 
 /// Adds what the verbs that write a plan share: --format text|json (default text), -o /
 /// --output PLAN.json and --prices FILE.

@@ -46,9 +46,6 @@ namespace fleet::app {
 
 namespace {
 
-const char* kUsage = "fleetscope plan consolidate (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) "
-                     "[--policy default|LeastAllocated|MostAllocated|BestFit|GpuPacking|GpuClustering|DotProduct] [--max-moves N] [--time-limit S] [--lp-time-limit S] [--keep-within LABEL] [--node-groups FILE] [--prices FILE] [--format text|json] -o PLAN.json";
-
 /// The plan's node count over the better of the volume bound and the LP bound (0 without a bound).
 double ratioToBetterBound(const model::ConsolidationResult& ours, const model::NodeCountBound& bound, const model::PackingBound& lp)
 {
@@ -221,7 +218,7 @@ int runPlanConsolidate(const QStringList& arguments)
         QStringLiteral("FILE")));
     parser.addOption(QCommandLineOption(QStringLiteral("format"), QStringLiteral("Summary format: text (default) or json."),
         QStringLiteral("text|json"), QStringLiteral("text")));
-    if (const int done = parsePlanVerb(parser, arguments, prefix.c_str(), kUsage); done >= 0)
+    if (const int done = parsePlanVerb(parser, arguments, prefix.c_str(), "consolidate"); done >= 0)
         return done;
     const QString format = parser.value(QStringLiteral("format"));
     if (format != QLatin1String("text") && format != QLatin1String("json")) {

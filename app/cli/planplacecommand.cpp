@@ -35,10 +35,6 @@ namespace fleet::app {
 
 namespace {
 
-constexpr const char* kUsage
-    = "fleetscope plan place (FILE... | --simulate N) --pods N (--cpu Q --memory Q [--gpu N] [--gpu-model M] | --pod-template "
-      "POD.json|POD.yaml) [--required-level LABEL | --preferred-level LABEL] [--keep-within LABEL] [--slice-size S --slice-level LABEL] [--no-gang] "
-      "[--format text|json] -o PLAN.json";
 constexpr const char* kPrefix = "fleetscope plan place: ";
 
 /// Pods per deepest topology domain, in topology order: what the summary lists.
@@ -91,7 +87,7 @@ int runPlanPlace(const QStringList& arguments)
     option("slice-level", "The level each slice must lie in (e.g. topology.k8s.aws/network-node-layer-3, nvidia.com/gpu.clique).", "LABEL");
     parser.addOption(QCommandLineOption(QStringLiteral("no-gang"), QStringLiteral("Place what fits instead of all or nothing.")));
     addPlanWriterOptions(parser);
-    if (const int done = parsePlanVerb(parser, arguments, kPrefix, kUsage); done >= 0)
+    if (const int done = parsePlanVerb(parser, arguments, kPrefix, "place"); done >= 0)
         return done;
     auto fail = [](const std::string& what) {
         importers::printTerminalf(stderr, "%s%s\n", kPrefix, what.c_str());

@@ -3,6 +3,7 @@
 
 #include "commandlinepath.h"
 #include "helptext.h"
+#include "subcommands.h"
 
 #include "importers/document/fleetdocument.h"
 #include "importers/plan/jsontext.h"
@@ -34,7 +35,7 @@ int runPlans(const QStringList& arguments)
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(helpTextWithUsage(parser, QStringLiteral("fleetscope plans DOC.fleet [--format text|json]"))), stdout);
+        std::fputs(qPrintable(helpTextWithUsage(parser, subcommandUsage("plans"))), stdout);
         return 0;
     }
     const QString format = parser.value(QStringLiteral("format"));

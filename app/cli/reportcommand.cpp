@@ -6,6 +6,7 @@
 #include "commandplan.h"
 #include "helptext.h"
 #include "outputpath.h"
+#include "subcommands.h"
 
 #include "app/shared/importfailure.h"
 #include "app/shared/reportbuilder.h"
@@ -48,9 +49,6 @@ namespace {
 
 // The time of each step, for the benchmark's breakdown: QT_LOGGING_RULES="fleet.app.report.debug=true".
 Q_LOGGING_CATEGORY(lcReport, "fleet.app.report", QtInfoMsg)
-
-const char* kUsage = "fleetscope report (FILE... | --simulate NODES [--seed N] | --kubeconfig FILE [--context NAME]) [--plan PLAN.json] "
-                     "[--title TEXT] [--prices FILE] [--metric gpu|cpu|memory] [--no-baseline] -o REPORT.pdf|REPORT.png [--size WxH]";
 
 struct ReportOptions {
     ClusterSource source;
@@ -112,7 +110,7 @@ std::optional<int> parseOptions(int argc, char** argv, ReportOptions& options)
     if (!parser.parse(args))
         return fail(parser.errorText(), 2);
     if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(helpTextWithUsage(parser, QString::fromLatin1(kUsage))), stdout);
+        std::fputs(qPrintable(helpTextWithUsage(parser, subcommandUsage("report"))), stdout);
         return 0;
     }
     options.output = parser.value(QStringLiteral("output"));

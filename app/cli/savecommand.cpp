@@ -28,10 +28,6 @@
 
 namespace fleet::app {
 
-namespace {
-constexpr const char* kUsage = "fleetscope save (FILE... | --simulate N | --kubeconfig FILE) -o FILE.fleet [--plan PLAN.json]... [--notes TEXT] [--force]";
-}
-
 int runSave(const QStringList& arguments)
 {
     QCommandLineParser parser;
@@ -52,7 +48,7 @@ int runSave(const QStringList& arguments)
     if (!parseSubcommandArguments(parser, arguments, "save"))
         return 2;
     if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(helpTextWithUsage(parser, QString::fromLatin1(kUsage))), stdout);
+        std::fputs(qPrintable(helpTextWithUsage(parser, subcommandUsage("save"))), stdout);
         return 0;
     }
     if (!parser.isSet(QStringLiteral("output"))) {

@@ -5,6 +5,7 @@
 #include "commandlinepath.h"
 #include "helptext.h"
 #include "outputpath.h"
+#include "subcommands.h"
 
 #include "app/window/explorepanels.h"
 #include "app/window/mainwindow.h"
@@ -164,9 +165,7 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
     if (!parser.parse(args))
         return fail(parser.errorText(), 2);
     if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))) {
-        std::fputs(qPrintable(helpTextWithUsage(parser,
-                       QStringLiteral("fleetscope screenshot [FILE...] [--simulate N] [--seed N] -o out.png [--size WxH]"))),
-            stdout);
+        std::fputs(qPrintable(helpTextWithUsage(parser, subcommandUsage("screenshot"))), stdout);
         return 0;
     }
     options.output = parser.value(QStringLiteral("output"));

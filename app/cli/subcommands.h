@@ -31,6 +31,12 @@ struct Subcommand {
 /// The subcommand named `name`, or null. O(number of subcommands).
 [[nodiscard]] const Subcommand* findSubcommand(std::string_view name) noexcept;
 
+/// The usage of verb `name` as the table gives it (one line per form), or with `form` the line
+/// of that form (("plan", "check"): the line starting "fleetscope plan check "): what the
+/// verb's own --help prints after "Usage: ", so it and the program's --help are one text.
+/// Empty for a verb or form the table lacks. O(size of the table). Thread: any.
+[[nodiscard]] QString subcommandUsage(std::string_view name, std::string_view form = {});
+
 /// The "Subcommands (no display needed):" block of the program's --help, generated from
 /// subcommands(): each usage line indented by two spaces, then how to get a verb's options.
 [[nodiscard]] QString subcommandsHelp();

@@ -38,9 +38,7 @@ int runSummary(const QStringList& arguments)
     if (!parseSubcommandArguments(parser, arguments, "summary"))
         return 2;
     if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))) {
-        std::fputs(qPrintable(helpTextWithUsage(
-                       parser, QStringLiteral("fleetscope summary [--format text|json] [--only totals,nodes,pods] (FILE... | --simulate NODES)"))),
-            stdout);
+        std::fputs(qPrintable(helpTextWithUsage(parser, subcommandUsage("summary"))), stdout);
         return 0;
     }
     const QString format = parser.value(QStringLiteral("format"));

@@ -9,6 +9,7 @@
 #include "model/clusterstore.h"
 #include "model/domainpath.h"
 #include "model/figures.h"
+#include "model/nodeboundpods.h"
 #include "model/topology.h"
 
 #include <algorithm>
@@ -84,11 +85,12 @@ std::vector<DomainPathStep> stepsOf(const std::string& path)
     }
 }
 
-// A node a drain empties: no live, non-terminal pod other than DaemonSet and mirror pods.
+// A node a drain empties: no live, non-terminal pod but those bound to it (isNodeBoundPod():
+// DaemonSet and mirror pods, which a drain leaves).
 bool nodeHoldsMovablePods(const ClusterStore& s, NodeId n)
 {
     for (PodId p : s.nodePods(n))
-        if (!s.podIsMirror(p) && s.podOwnerKind(p) != OwnerKind::DaemonSet)
+        if (!isNodeBoundPod(s, p))
             return true;
     return false;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The usage source's settings from a YAML file (`fleetscope --usage-config FILE`, issue 8:
-// "configurable base URL, bearer token and PromQL per metric"). Read with yaml-cpp, strictly:
+// The usage source's settings from a YAML file (`fleetscope --usage-config FILE`, docs/usage.md:
+// the base URL, the bearer token and a PromQL query per metric). Read with yaml-cpp, strictly:
 // an unknown key, a value of the wrong type or an out-of-range figure is an error naming the
 // file, the line and the key, never ignored.
 //

@@ -430,7 +430,7 @@ void ClusterGenerator::placeTraining(std::vector<PlannedNode>& nodes, const Inst
         const std::size_t end = std::min(nodes.size(), begin + kNodesPerLayer2);
         // About 1 layer-2 network in 16 sits idle between jobs: its job ended and the next one
         // has not started, so its blocks of 16 nodes are whole and free (what a large gang with
-        // slices per layer-3 block needs; issue 7's gang_pods). The gangs are still drawn, and
+        // slices per layer-3 block needs; bench_gang's gang_pods). The gangs are still drawn, and
         // the choice comes from a hash, so the rest of the fleet is drawn as before.
         const bool betweenJobs = SplitMix64::mix(m_spec.seed * 0xd1b54a32d192ed03ull + m_groupCounter * 4096 + begin / kNodesPerLayer2) % 16 == 5;
         eligible.clear();

@@ -78,7 +78,7 @@ FgdReference loadFgdReference(const std::string& dataDir)
     std::ifstream in(path);
     if (!in)
         return ref;
-    // The simulator's policy directories and issue 7's names (SOURCE.md).
+    // The simulator's policy directories (SOURCE.md) and our policy names (placementPolicyNames()).
     const std::map<std::string, std::string> names { { "01-Random", "Random" }, { "02-DotProd", "DotProduct" },
         { "03-GpuClustering", "GpuClustering" }, { "04-GpuPacking", "GpuPacking" }, { "05-BestFit", "BestFit" }, { "06-FGD", "FGD" } };
     std::string line;

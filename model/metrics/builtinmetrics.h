@@ -43,7 +43,7 @@ namespace fleet::model {
 /// unallocatedDollarsPerHour(). Amount scale, unit "$/h".
 [[nodiscard]] std::unique_ptr<Metric> makeCostUnallocatedMetric();
 /// "state": Ready (0), NotReady (1, Ready condition False or Unknown), cordoned (2, Ready
-/// and spec.unschedulable). Categorical, fixed order. Later issues add other problems.
+/// and spec.unschedulable). Categorical, in this fixed order.
 [[nodiscard]] std::unique_ptr<Metric> makeNodeStateMetric();
 /// "label:KEY": the node's value of label KEY as a category (NaN when the node has no
 /// such label); categories ordered by node count. Title "Node group" for

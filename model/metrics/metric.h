@@ -7,8 +7,8 @@
 // A metric gives, per node, a value in its unit or "not applicable" (NaN: the node has
 // none of what the metric measures, e.g. a CPU-only node under "gpu", or an instance type
 // without a price under "cost"); a categorical metric gives a category code per node
-// (an integer, named by categoryName()). Later issues add plan-aware metrics (after minus
-// before, ScaleKind::Diverging) through the same interface and a richer MetricContext.
+// (an integer, named by categoryName()). The plan's metrics (planmetrics.h: after, or after
+// minus before with ScaleKind::Diverging) use the same interface over a PlanLedger.
 //
 // Pure C++ over the model. Thread: a Metric is immutable and safe from any thread; a
 // MetricContext is built on one thread and then read from any.

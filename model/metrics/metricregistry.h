@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The list of metrics and the lookup by id: the one place the map, its legend, the Metric
-// menu, the heatmaps and `screenshot --metric` find metrics. Later issues register
-// plan-aware metrics with add().
+// menu, the heatmaps and `screenshot --metric` find metrics. The plan's metrics are not in it:
+// they read one plan's ledger and are made for it (makePlanMetric(), planmetrics.h).
 
 #include "model/metrics/metric.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Where a drain-node action's evicted pods go (PlanAction::policy of a DrainNode; issue 7's
+// Where a drain-node action's evicted pods go (PlanAction::policy of a DrainNode, set by
 // `plan consolidate --policy`): the what-if's default best fit, or one of the placement
 // policies of placementpolicy.h that choose a node from what the ledger knows and need no
 // other input (FGD and its variants need the typical-pod distribution, Random a seed, so they

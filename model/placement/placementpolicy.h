@@ -9,7 +9,7 @@
 // a node the FGD simulator's policies have (PROTOCOL.md section 3.2, in
 // ../shared/data/alibaba-gpu-v2023-openb).
 //
-// Policies (names as issue 7 spells them; each class's comment gives its rule and source):
+// Policies (names as --policy and plan files spell them; each class's comment gives rule and source):
 //   FGD, BestFit, GpuPacking, GpuClustering, DotProduct, Random   PROTOCOL.md section 4
 //   LeastAllocated, MostAllocated   kube-scheduler NodeResourcesFit scoring strategies
 //   FGDTieInUse  ours: FGD, its ties to nodes already in use first (fgdpolicy.h)
@@ -75,7 +75,7 @@ struct NodeView {
 class PlacementPolicy {
 public:
     virtual ~PlacementPolicy();
-    /// The policy's name as issue 7 spells it ("FGD", "BestFit", ...).
+    /// The policy's name as `--policy`, `bench fgd --policies` and plan files spell it ("FGD", "BestFit", ...).
     [[nodiscard]] virtual std::string_view name() const noexcept = 0;
     /// The score of node n for the pod (higher is better); n is feasible for it.
     [[nodiscard]] virtual double score(const PlanLedger& state, const PodShape& pod, NodeId n) = 0;
@@ -89,9 +89,9 @@ public:
     [[nodiscard]] virtual std::uint64_t chooseGpus(const PlanLedger& state, const PodShape& pod, NodeId n);
 };
 
-/// The policies issue 7 names, in its order: FGD, BestFit, GpuPacking, GpuClustering,
-/// DotProduct, Random (the paper's), then LeastAllocated, MostAllocated, then ours
-/// (FGDTieInUse, FGDFineGpu, FGDFine).
+/// Every policy: FGD, BestFit, GpuPacking, GpuClustering, DotProduct, Random (the paper's, in
+/// its table's order, SOURCE.md Table A), then LeastAllocated, MostAllocated (kube-scheduler),
+/// then ours (FGDTieInUse, FGDFineGpu, FGDFine).
 [[nodiscard]] const std::vector<std::string>& placementPolicyNames();
 /// The paper's six (PROTOCOL.md section 4), in the paper's table order.
 [[nodiscard]] const std::vector<std::string>& paperPolicyNames();

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A plan: an ordered list of actions over the loaded state, which it never edits.
-// This header owns the action types of every later issue (placement adds its policies, not new
-// schema); plan files (importers/plan/planfile.h) hold exactly these, versioned.
+// This header owns every action type (a placement policy is an action's field, not a new type);
+// plan files (importers/plan/planfile.h) hold exactly these, versioned.
 //
 // Actions:
 //   MovePod        one pod to one node
@@ -114,8 +114,8 @@ struct AppliedAction {
 /// memory request (the store's), then id (deterministic). Thread: any.
 void sortPodsLargestFirst(const ClusterStore& store, std::vector<PodId>& pods);
 
-/// Applies and undoes actions over a PlanLedger. apply() is one undoable step: the GUI
-/// wraps each in a QUndoCommand (undo() reverts the last applied, redo is apply() again).
+/// Applies and undoes actions over a PlanLedger. apply() is one undoable step: the GUI wraps each
+/// in a QUndoCommand (undo() reverts the last applied; redo is reapplyUndone(), else apply()).
 class PlanEngine {
 public:
     /// `topology` resolves DomainRefs and is used by the default policy; both must outlive it.

@@ -6,7 +6,7 @@
 // and PodTopologySpread filters read, and the cluster totals in O(1) (amortised; no
 // recomputation over nodes or pods). Nodes can be added (from a template node) and failed.
 //
-// Design (DESIGN.md "The planner"; issue 6): indexes are built once in the constructor (their
+// Design (DESIGN.md "The planner": O(1) per move): indexes are built once in the constructor (their
 // cost is reported by bench_whatif); per pod only its current node is stored; per node its
 // requested resources, extended resources, pod count, host ports in use, per-GPU used
 // milli-GPU where GPUs are shared; for inter-pod rules, counts of pods by (label set, node),

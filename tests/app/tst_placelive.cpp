@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// A placement under a live feed (issues 7 and 8), under xvfb-run: Plan > Place Workload places
+// A placement under a live feed (docs/live.md, held batches), under xvfb-run: Plan > Place Workload places
 // new pods, then batches posted from another thread through the sink a watch uses (held while
 // the plan is open) re-check them on their nodes: a pod bound to a placed pod's node that takes
 // the room it needed, a taint it does not tolerate, the node deleted or NotReady each mark the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// File > Save Plan from a window that shows a live cluster (issues 6 and 8), under xvfb-run: the
+// File > Save Plan from a window that shows a live cluster (resources/schemas/plan-v1.md, its source), under xvfb-run: the
 // window lists the loopback HTTPS fake API server (tests/common/fakekubeapiserver.h) serving
 // the real EKS fixture through a kubeconfig, a pod is moved, the plan is saved through the
 // menu's file dialog, and the file names the server and the pod list's resourceVersion (4242,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The subcommand table (app/cli/subcommands.h) against the real program: every verb in it runs
-// (its --help exits 0 and names it), --help lists every usage line of the table, and a word
-// that is not a verb still opens the window's parser (which refuses an unknown option).
+// (its --help exits 0 and names it), --help lists every usage line of the table, each verb's
+// own --help starts with its line of the table, and a word that is not a verb still opens the
+// window's parser (which refuses an unknown option).
 
 #include "app/cli/subcommands.h"
 #include "fleetscoperun.h"
@@ -53,6 +54,45 @@ private slots:
         const auto r = runFleetscope({ verb, QStringLiteral("--help") });
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(QString::fromUtf8(r.out).contains(verb), r.out.constData());
+    }
+
+    // Each verb's own --help prints the table's usage of it (subcommandUsage()), form by form
+    // for a verb of several forms (`plan check --help`, ...): one text, so the two cannot drift.
+    void everyVerbsHelpPrintsItsTableUsage_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("usage");
+        for (const Subcommand& s : subcommands()) {
+            const QStringList lines = QString::fromUtf8(s.usage).split(QLatin1Char('\n'));
+            for (const QString& line : lines) {
+                // "fleetscope VERB [FORM] ...": a verb of several forms takes its form's word.
+                const QStringList words = line.split(QLatin1Char(' '));
+                QStringList arguments { words.at(1) };
+                if (lines.size() > 1)
+                    arguments << words.at(2);
+                arguments << QStringLiteral("--help");
+                QTest::newRow(qPrintable(arguments.mid(0, arguments.size() - 1).join(QLatin1Char(' ')))) << arguments << line;
+            }
+        }
+    }
+    void everyVerbsHelpPrintsItsTableUsage()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, usage);
+        const auto r = runFleetscope(arguments);
+        QCOMPARE(r.exitCode, 0);
+        const QString firstLine = QString::fromUtf8(r.out).section(QLatin1Char('\n'), 0, 0);
+        QCOMPARE(firstLine, QStringLiteral("Usage: ") + usage);
+    }
+
+    void usageLookup()
+    {
+        QCOMPARE(subcommandUsage("summary"), QString::fromUtf8(findSubcommand("summary")->usage));
+        QVERIFY(subcommandUsage("plan", "check").startsWith(QStringLiteral("fleetscope plan check ")));
+        QVERIFY(!subcommandUsage("plan", "check").contains(QLatin1Char('\n')));
+        QVERIFY(subcommandUsage("plan", "add-nodes").startsWith(QStringLiteral("fleetscope plan add-nodes ")));
+        QVERIFY(subcommandUsage("plan", "no-such-form").isEmpty());
+        QVERIFY(subcommandUsage("no-such-verb").isEmpty());
     }
 
     void unknownWordIsNotAVerb()

@@ -20,7 +20,7 @@
 // (reader_waits, reader_wait_ms_total, reader_wait_ms_longest: LiveController::readerWaits()), and how fast the
 // simulated feed makes its batches (feed_events_per_s: SimulatedChanges::next() alone, the
 // work of the feed's thread, which must keep above the rate it offers). Prints one
-// JSON object last, with the six keys and the others; passes or fails nothing.
+// JSON object last (its keys: docs/benchmarks.md, "bench_live"); passes or fails nothing.
 //
 //   xvfb-run -a -s "-screen 0 1920x1080x24" bench_live [--list-nodes N] [--list-pods P]
 //            [--nodes N] [--seed S] [--events E] [--batch-events B] [--rate EVENTS_PER_S]

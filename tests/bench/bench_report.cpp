@@ -10,7 +10,7 @@
 // from fork to exit, and its peak resident set (wait4's ru_maxrss: the simulation, the plan
 // engine, the maps and the laid-out pages together). Prints the report command's own line, then
 // one JSON object last: {"nodes", "actions", "pages", "seconds", "rss_mb", "bytes"}. Targets
-// (issue "Reports"): <= 10 s and <= 1.5 GB. Passes or fails nothing.
+// (docs/reports.md): <= 10 s and <= 1.5 GB. Passes or fails nothing.
 
 #include <chrono>
 #include <cstdio>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The gang placement figures of issue 7's Speed section, as a function that bench_gang (and,
-// at merge, bench_consolidate) calls on the simulated fleet: the largest gang of 8-GPU pods
+// The gang placement figures (gang_pods, gang_place_ms, gang_reject_ms; docs/benchmarks.md), as a
+// function that bench_gang and bench_consolidate call on the simulated fleet: the largest gang of 8-GPU pods
 // that fits inside one network-node-layer-1 domain with slices of 16 per layer-3 block, found
 // (largestTopologyFit) and placed (PlanEngine, a place-pods action), and one slice more,
 // rejected with its per-level explanation. Times exclude building the ledger (reported apart).

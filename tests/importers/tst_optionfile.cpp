@@ -188,8 +188,8 @@ void TestOptionFile::sizeLimitPerKind_data()
     QTest::newRow("plan") << int(OptionFileKind::Plan) << (qulonglong(512) << 20) << "plan file";
 }
 
-// At the limit a file is read; one byte more, or a sparse 2 GiB file (the 2 GB token
-// file), is refused before a byte is read, naming the kind and its limit.
+// At the limit a file is read; one byte more, or a sparse 2 GiB file (a 2 GB file given as a
+// token file), is refused before a byte is read, naming the kind and its limit.
 void TestOptionFile::sizeLimitPerKind()
 {
     QFETCH(int, kind);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// PlanEngine::reapplyUndone() (model/plan/plan.h, issue 23: redo of a large step without
-// planning it again): on the simulated fleet, drains and moves undone then put back from what
-// undo recorded give the ledger, the GPUs' shares and the records that apply() gave, and the
+// PlanEngine::reapplyUndone() (model/plan/plan.h: a redo replays what undo recorded, without
+// planning the step again, so a large step's redo stays as quick as its undo): on the simulated
+// fleet, drains and moves undone then put back from what undo recorded give the ledger, the GPUs' shares and the records that apply() gave, and the
 // next action plans the same as on an engine that applied everything directly (disruption
 // budgets and cordons included). Another order, an apply() since, or an action that added nodes
 // is not replayed (null: apply() it again).

@@ -5,7 +5,7 @@
 // navigation after a dialog, and no hover from a pointer that never moved.
 
 #include "common/pixelchecks.h"
-#include "mapfixtures.h"
+#include "common/mapfixtures.h"
 #include "common/mapviewprobe.h"
 #include "views/map/colormap.h"
 #include "views/map/fleetmapview.h"
@@ -32,27 +32,18 @@ using fleet::views::FleetMapView;
 
 namespace {
 
-struct Cluster {
-    std::shared_ptr<model::ClusterStore> store = std::make_shared<model::ClusterStore>();
-    std::shared_ptr<model::Topology> topology;
-};
+using Cluster = testing::MapCluster;
 
-// `shape` nodes; node 7 at 6 of 8 GPUs requested, node 31 at 10%; `notReady` and
-// `cordoned` (indices, -1 for none) marked.
+// `shape` nodes of the map tests' cluster (makeMapCluster(): node 7 at 6 of 8 GPUs requested,
+// node 31 at 10%); `notReady` and `cordoned` (indices, -1 for none) marked.
 Cluster makeCluster(const testing::FleetShape& shape, int notReady = -1, int cordoned = -1)
 {
-    Cluster c;
-    testing::addFleetNodes(*c.store, shape, [&](model::NodeRecord& rec, std::size_t i) {
+    return testing::makeMapCluster(shape, [&](model::NodeRecord& rec, std::size_t i) {
         if (static_cast<int>(i) == notReady)
             rec.ready = model::Readiness::False;
         if (static_cast<int>(i) == cordoned)
             rec.unschedulable = true;
     });
-    testing::addPod(*c.store, "busy", "node-0000007", 32000, 64LL << 30, 6000);
-    testing::addPod(*c.store, "light", "node-0000031", 8000, 8LL << 30, 800);
-    c.store->finalize();
-    c.topology = std::make_shared<model::Topology>(model::Topology::build(*c.store));
-    return c;
 }
 
 using fleet::testing::near;

@@ -3,7 +3,7 @@
 // xvfb-run) and checks pixels: the colour at a known node's cell, picking, click, zoom.
 
 #include "common/pixelchecks.h"
-#include "mapfixtures.h"
+#include "common/mapfixtures.h"
 #include "common/mapviewprobe.h"
 #include "views/map/colormap.h"
 #include "views/map/fleetmapview.h"
@@ -34,31 +34,25 @@ using fleet::views::MapMetric;
 
 namespace {
 
-// 2 regions x 2 zones x 3 leaves x 10 nodes; node-0000007 at 75% GPU, node-0000031 at 10%,
-// node-0000050 NotReady, node-0000052 cordoned.
-struct Cluster {
-    std::shared_ptr<model::ClusterStore> store = std::make_shared<model::ClusterStore>();
-    std::shared_ptr<model::Topology> topology;
-};
+using Cluster = testing::MapCluster;
 
+// The map tests' cluster (makeMapCluster(): node-0000007 at 75% GPU, node-0000031 at 10%), with
+// node-0000050 NotReady, node-0000052 cordoned and a spread of loads.
 Cluster makeCluster()
 {
-    Cluster c;
-    testing::FleetShape shape { 2, 2, 3, 10, 1 };
-    model::ClusterStore& s = *c.store;
-    testing::addFleetNodes(s, shape, [](model::NodeRecord& rec, std::size_t i) {
-        if (i == 50)
-            rec.ready = model::Readiness::False;
-        if (i == 52)
-            rec.unschedulable = true;
-    });
-    testing::addPod(s, "busy", "node-0000007", 32000, 64LL << 30, 6000); // GPU 75%
-    testing::addPod(s, "light", "node-0000031", 8000, 8LL << 30, 800); // GPU 10%
-    for (int i = 0; i < 120; i += 11) // a spread of loads
-        testing::addPod(s, "spread-" + std::to_string(i), "node-" + testing::zeroPad(i, 7), 1000, 1LL << 30, (i * 37) % 8001);
-    s.finalize();
-    c.topology = std::make_shared<model::Topology>(model::Topology::build(s));
-    return c;
+    return testing::makeMapCluster(
+        testing::kMapTestShape,
+        [](model::NodeRecord& rec, std::size_t i) {
+            if (i == 50)
+                rec.ready = model::Readiness::False;
+            if (i == 52)
+                rec.unschedulable = true;
+        },
+        [](model::ClusterStore& s) {
+            for (int i = 0; i < 120; i += 11) // a spread of loads
+                testing::addPod(
+                    s, "spread-" + std::to_string(i), "node-" + testing::zeroPad(i, 7), 1000, 1LL << 30, (i * 37) % 8001);
+        });
 }
 
 using fleet::testing::near;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tests of MapLayout: the topology as nested blocks on a cell grid. Pure (no display).
 
-#include "mapfixtures.h"
+#include "common/mapfixtures.h"
 #include "views/map/maplayout.h"
 
 #include <QTest>

@@ -3,7 +3,7 @@
 // node counts (categories: the most common first, then "other"), the not-applicable and mark
 // swatches, totals; and that the painted legend shows those colours.
 
-#include "mapfixtures.h"
+#include "common/mapfixtures.h"
 #include "model/figures.h"
 #include "model/metrics/metricregistry.h"
 #include "views/map/colormap.h"

@@ -2,7 +2,7 @@
 // Tests of MapRaster: the colour of each node's texel from the store's columns.
 
 #include "importers/kube/kubejson.h"
-#include "mapfixtures.h"
+#include "common/mapfixtures.h"
 #include "model/metrics/metricregistry.h"
 #include "views/map/colormap.h"
 #include "views/map/maplayout.h"

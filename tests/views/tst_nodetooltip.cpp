@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tests of nodeToolTip: the hover text names the node and its figures.
 
-#include "mapfixtures.h"
+#include "common/mapfixtures.h"
 #include "model/figures.h"
 #include "model/metrics/metricregistry.h"
 #include "model/scheduling/planledger.h"

@@ -7,7 +7,7 @@
 
 #include "common/mapviewprobe.h"
 #include "common/pixelchecks.h"
-#include "mapfixtures.h"
+#include "common/mapfixtures.h"
 #include "views/map/fleetmapview.h"
 #include "views/map/layers/markerlayer.h"
 #include "views/map/layers/planlayer.h"

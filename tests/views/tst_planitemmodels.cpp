@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The node inspector's item models under a plan (and issue 7's place-pods): a node the
+// The node inspector's item models under a plan (an add-node and a place-pods action): a node the
 // plan added shows its template's allocatable and capacity with the plan's requests, and the
 // pods a plan placed are rows of their node, named as the plan names them, phase "Planned", not
 // draggable; both under QAbstractItemModelTester.

@@ -5,7 +5,7 @@
 // a drop of pod mime data from another widget). Under xvfb-run.
 
 #include "common/pixelchecks.h"
-#include "mapfixtures.h"
+#include "common/mapfixtures.h"
 #include "common/mapviewprobe.h"
 #include "views/map/podmime.h"
 #include "views/map/colormap.h"
@@ -31,21 +31,12 @@ using fleet::views::PlanLayer;
 
 namespace {
 
-struct Cluster {
-    std::shared_ptr<model::ClusterStore> store = std::make_shared<model::ClusterStore>();
-    std::shared_ptr<model::Topology> topology;
-};
+using Cluster = testing::MapCluster;
 
-// 2 x 2 x 3 x 10 nodes; node-0000007 at 75% GPU (one pod), node-0000031 at 10% (one pod).
+// The map tests' cluster: node-0000007 at 75% GPU (one pod), node-0000031 at 10% (one pod).
 Cluster makeCluster()
 {
-    Cluster c;
-    testing::addFleetNodes(*c.store, testing::FleetShape { 2, 2, 3, 10, 1 });
-    testing::addPod(*c.store, "busy", "node-0000007", 32000, 64LL << 30, 6000);
-    testing::addPod(*c.store, "light", "node-0000031", 8000, 8LL << 30, 800);
-    c.store->finalize();
-    c.topology = std::make_shared<model::Topology>(model::Topology::build(*c.store));
-    return c;
+    return testing::makeMapCluster();
 }
 
 using fleet::testing::near;

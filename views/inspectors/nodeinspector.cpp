@@ -210,8 +210,8 @@ QString NodeInspector::idleGpusText() const
 void NodeInspector::fillDetails()
 {
     m_details->clear();
-    // Shown for a node with GPUs, its state "unknown" where no usage judged them (issue 8:
-    // "No data is unknown, never idle"); a node without GPUs has nothing to say here.
+    // Shown for a node with GPUs, its state "unknown" where no usage judged them (docs/usage.md:
+    // no data is unknown, never idle); a node without GPUs has nothing to say here.
     m_idleBox->setVisible(m_node.isValid() && m_node.index() < m_store->nodeCount()
         && (m_store->nodeGpuCount(m_node) > 0 || m_store->nodeAllocatable(m_node)[model::CoreResource::Gpu] > 0 || m_idle->idleGpuCount() >= 0));
     if (!m_node.isValid()) {

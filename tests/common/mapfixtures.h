@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Small hand-made clusters for the map tests: nodes with region / zone / network-layer
-// labels, chosen allocatable and pods whose requests give each node a known share.
+// labels, chosen allocatable and pods whose requests give each node a known share, and
+// MapCluster, the store and topology a map shows (makeMapCluster(): the map tests' cluster).
 
 #include "common/records.h"
 #include "model/clusterstore.h"
@@ -76,6 +77,42 @@ inline void addPod(model::ClusterStore& store, const std::string& name, const st
     if (gpuMilli > 0)
         pod.request.setCore(model::CoreResource::Gpu, gpuMilli);
     store.addPod(pod);
+}
+
+/// A map test's cluster: the store and the topology over it (what FleetMapView::setCluster()
+/// takes). Fill the store, then finish().
+struct MapCluster {
+    std::shared_ptr<model::ClusterStore> store = std::make_shared<model::ClusterStore>();
+    std::shared_ptr<model::Topology> topology;
+
+    /// Finalizes the store (binds pods to nodes, sums requests) and builds its topology. Once,
+    /// after the last node and pod.
+    void finish()
+    {
+        store->finalize();
+        topology = std::make_shared<model::Topology>(model::Topology::build(*store));
+    }
+};
+
+/// The map tests' shape: 2 regions x 2 zones x 3 leaves x 10 nodes (node-0000000 to node-0000119).
+inline constexpr FleetShape kMapTestShape { 2, 2, 3, 10, 1 };
+
+/// The map tests' cluster: the nodes of `shape` (addFleetNodes(), `tweak` as there), pod
+/// default/busy on node-0000007 at 75% of its GPUs (6 of 8; 32 cores, 64 GiB) and default/light
+/// on node-0000031 at 10% (0.8 GPU; 8 cores, 8 GiB), then `morePods` (when set) adds its pods,
+/// and the cluster is finished.
+inline MapCluster makeMapCluster(const FleetShape& shape = kMapTestShape,
+    const std::function<void(model::NodeRecord&, std::size_t)>& tweak = {},
+    const std::function<void(model::ClusterStore&)>& morePods = {})
+{
+    MapCluster c;
+    addFleetNodes(*c.store, shape, tweak);
+    addPod(*c.store, "busy", "node-0000007", 32000, 64LL << 30, 6000);
+    addPod(*c.store, "light", "node-0000031", 8000, 8LL << 30, 800);
+    if (morePods)
+        morePods(*c.store);
+    c.finish();
+    return c;
 }
 
 } // namespace fleet::testing
