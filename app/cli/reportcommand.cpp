@@ -55,8 +55,10 @@ struct ReportOptions {
     QString output;
     importers::OutputFileOptions outputOptions;
     bool png = false;
-    int pngWidth = 1240; // A4 at 150 dpi
-    int pngHeight = 0;   // 0: A4's aspect
+    // A4 at 150 dpi (210 x 297 mm: 1240 x 1754 pixels), as --size's help says: not the
+    // 595 x 842-point page's own aspect at 1240 wide (1755), which --size accepts too.
+    int pngWidth = 1240;
+    int pngHeight = 1754; // 0: the page's aspect
     QString title;
     QString planPath;
     QString pricesPath;
@@ -310,8 +312,9 @@ int run(const ReportOptions& options, Prepared prepared)
     // same, with a banner on its first page saying so).
     const auto broken = std::count_if(actions.begin(), actions.end(), [](const model::AppliedAction& a) { return !a.holds; });
     if (done.hasPlan() && broken > 0) {
-        importers::printTerminalf(stderr, "fleetscope report: %lld of %lld actions do not hold on this cluster state%s (exit status 1, as plan check)\n",
+        importers::printTerminalf(stderr, "fleetscope report: %lld of %lld %s on this cluster state%s (exit status 1, as plan check)\n",
             static_cast<long long>(broken), static_cast<long long>(actions.size()),
+            actions.size() == 1 ? "action does not hold" : broken == 1 ? "actions does not hold" : "actions do not hold",
             done.sourceNote.empty() ? "" : ": the plan was made on another cluster state");
         return 1;
     }

@@ -32,7 +32,54 @@ void writeTotals(JsonWriter& w, const model::PlanTotals& t)
     w.endObject();
 }
 
+std::string counted(std::size_t n, const char* one, const char* many)
+{
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
 } // namespace
+
+NotHoldingEffect notHoldingEffect(const model::AppliedAction& a)
+{
+    using model::ActionType;
+    if (a.action.type == ActionType::FailNode || a.action.type == ActionType::FailDomain)
+        return a.nodesRemoved.empty() ? NotHoldingEffect::NotApplied : NotHoldingEffect::Stranding;
+    if (!a.changes.empty() || !a.nodesAdded.empty() || !a.nodesRemoved.empty() || !a.podsAdded.empty())
+        return NotHoldingEffect::Partial;
+    // A drain of a node that is there cordons it before it tries its pods, whether any can go.
+    if (a.action.type == ActionType::DrainNode)
+        for (const model::Reason& r : a.reasons)
+            if (r.kind != model::ReasonKind::NodeGone && r.kind != model::ReasonKind::NotFound && r.kind != model::ReasonKind::Unsupported)
+                return NotHoldingEffect::Partial;
+    return NotHoldingEffect::NotApplied;
+}
+
+std::string notHoldingEffectText(const model::AppliedAction& a)
+{
+    if (a.holds)
+        return {};
+    switch (notHoldingEffect(a)) {
+    case NotHoldingEffect::NotApplied:
+        return "not applied: it changes nothing";
+    case NotHoldingEffect::Stranding:
+        return "applied: " + counted(a.nodesRemoved.size(), "node fails", "nodes fail") + ", "
+            + counted(a.unplaced.size(), "pod", "pods") + " left without a node";
+    case NotHoldingEffect::Partial:
+        break;
+    }
+    switch (a.action.type) {
+    case model::ActionType::DrainNode:
+        return "applied in part: " + counted(a.changes.size(), "pod moved", "pods moved") + ", "
+            + (a.unplaced.empty() ? std::string("the node stays, cordoned") : counted(a.unplaced.size(), "pod stays", "pods stay") + " on the cordoned node");
+    case model::ActionType::MovePod:
+        return "applied although it does not fit (override)";
+    case model::ActionType::PlacePods:
+    case model::ActionType::PlaceWorkload:
+        return "applied in part: " + counted(a.changes.size(), "pod placed", "pods placed");
+    default:
+        return "applied in part";
+    }
+}
 
 std::string evaluationJson(const std::string& planName, const PlanEvaluation& e, const model::ClusterStore& store)
 {
@@ -104,13 +151,13 @@ std::string evaluationText(const std::string& planName, const PlanEvaluation& e,
     // control byte.
     std::string out = "plan " + terminalLine(planName) + ": " + std::to_string(e.actions.size()) + " action" + (e.actions.size() == 1 ? "" : "s") + ", ";
     const auto broken = std::count_if(e.actions.begin(), e.actions.end(), [](const auto& a) { return !a.holds; });
-    out += broken == 0 ? "all hold\n" : std::to_string(broken) + " do not hold\n";
+    out += broken == 0 ? "all hold\n" : std::to_string(broken) + (broken == 1 ? " does not hold\n" : " do not hold\n");
     if (!e.sourceNote.empty())
         out += "  note: " + terminalLine(e.sourceNote) + "\n";
     for (std::size_t i = 0; i < e.actions.size(); ++i) {
         const model::AppliedAction& a = e.actions[i];
         out += "  [" + std::to_string(i) + "] " + std::string(model::actionTypeName(a.action.type)) + " " + terminalLine(planActionSubject(a.action))
-            + ": " + (a.holds ? "holds" : "DOES NOT HOLD");
+            + ": " + (a.holds ? "holds" : "DOES NOT HOLD, " + notHoldingEffectText(a));
         if (!a.changes.empty()) {
             const bool placing = a.action.type == model::ActionType::PlacePods || a.action.type == model::ActionType::PlaceWorkload;
             out += " (" + std::to_string(a.changes.size()) + " pod" + (a.changes.size() == 1 ? "" : "s")

@@ -25,4 +25,18 @@ namespace fleet::importers {
 /// action holds. Pure; thread: any.
 [[nodiscard]] std::string notHoldingText(const PlanEvaluation& evaluation, std::size_t listed = 5);
 
+/// What the state after the plan keeps of an action that does not hold, the figures after it
+/// being those of that state (`plan check`'s "after", the report's figures): refused, it changed
+/// nothing (NotApplied: a move that does not fit, a name the state lacks, a gang that does not
+/// fit); a failure is applied whole, its nodes gone and the pods that found no other node
+/// stranded (Stranding); anything else did what it could (Partial: a drain that leaves pods on
+/// its cordoned node, a move applied over its violations by override, a placement of part of its
+/// pods). Meaningless for an action that holds. Pure; thread: any.
+enum class NotHoldingEffect { NotApplied, Stranding, Partial };
+[[nodiscard]] NotHoldingEffect notHoldingEffect(const model::AppliedAction& action);
+/// notHoldingEffect() in words, with its counts: "not applied: it changes nothing", "applied: 333
+/// nodes fail, 245 pods left without a node", "applied in part: 3 pods moved, 1 pod stays on the
+/// cordoned node", "applied although it does not fit (override)"; "" for an action that holds.
+[[nodiscard]] std::string notHoldingEffectText(const model::AppliedAction& action);
+
 } // namespace fleet::importers

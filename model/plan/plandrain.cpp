@@ -151,8 +151,13 @@ bool PlanEngine::Private::fail(const std::vector<NodeId>& nodes, AppliedAction& 
     }
     for (const PodId p : singles) {
         EvictionCheck ec = checkEviction(store, p);
-        for (Reason& x : ec.notes)
+        for (Reason& x : ec.notes) {
+            // A failed node is not drained: its emptyDir data is lost with it, not deleted by an
+            // eviction. The same code (local-storage), worded for the failure.
+            if (x.kind == ReasonKind::LocalStorage)
+                x.message = podKey(store, p) + " uses an emptyDir volume whose data is lost with its failed node";
             r.reasons.push_back(prefixed(store, p, std::move(x)));
+        }
         std::vector<Reason> why;
         for (Reason& x : ec.blockers)
             if (x.kind == ReasonKind::NoController)

@@ -29,6 +29,7 @@ void copyTotals(FleetFigures& f, const PlanTotals& t)
     f.gpuAllocatedShare = t.gpus > 0 ? static_cast<double>(t.gpuMilliAllocated) / (static_cast<double>(t.gpus) * 1000.0)
                                      : std::numeric_limits<double>::quiet_NaN();
     f.podsWithoutNode = t.podsUnplaced;
+    f.podsRemovedWithNodes = t.podsRemovedWithNodes;
     f.podsPlaced = t.podsPlaced;
     f.costPerHour = t.costPerHour;
 }
@@ -288,8 +289,9 @@ std::vector<DomainChange> domainsChangedMost(const ClusterStore& store, const To
         for (const AppliedAction::PodChange& c : a.changes) {
             if (const DomainId d = domainAt(c.from); d.isValid())
                 ++changes[d.index()].podsMoved;
-            else if (const DomainId to = domainAt(c.to); !c.from.isValid() && c.pod.index() < store.podCount() && to.isValid())
-                ++changes[to.index()].pendingPlaced; // a pending pod of the loaded state given a node here
+            else if (const DomainId to = domainAt(c.to); !c.from.isValid() && to.isValid())
+                // A pending pod of the loaded state given a node here, or a pod the plan adds.
+                ++(c.pod.index() < store.podCount() ? changes[to.index()].pendingPlaced : changes[to.index()].podsAdded);
         }
     }
     std::vector<DomainChange> out;
@@ -304,8 +306,8 @@ std::vector<DomainChange> domainsChangedMost(const ClusterStore& store, const To
             return x.nodesFreed > y.nodesFreed;
         if (x.podsMoved != y.podsMoved)
             return x.podsMoved > y.podsMoved;
-        if (x.pendingPlaced != y.pendingPlaced)
-            return x.pendingPlaced > y.pendingPlaced;
+        if (x.pendingPlaced + x.podsAdded != y.pendingPlaced + y.podsAdded)
+            return x.pendingPlaced + x.podsAdded > y.pendingPlaced + y.podsAdded;
         return x.domain.index() < y.domain.index();
     });
     if (out.size() > limit)

@@ -49,6 +49,7 @@ struct FleetFigures {
     double fragmentedGpus = std::numeric_limits<double>::quiet_NaN();
     std::int64_t pendingPods = 0;       // pending pods without a node in this state
     std::int64_t podsWithoutNode = 0;   // PlanTotals::podsUnplaced
+    std::int64_t podsRemovedWithNodes = 0; // PlanTotals::podsRemovedWithNodes (DaemonSet and mirror pods)
     std::int64_t podsPlaced = 0;        // PlanTotals::podsPlaced
     double costPerHour = 0;             // PlanTotals::costPerHour ($/h; 0 without prices)
     std::int64_t idleAllocatedGpus = -1; // ClusterUsage::idleAllocatedGpuTotal(); -1 unknown
@@ -126,9 +127,10 @@ struct DomainChange {
     std::int64_t nodesFreed = 0; // its nodes the plan drains or fails
     std::int64_t podsMoved = 0;  // pods the plan takes off its nodes (moved or evicted)
     std::int64_t pendingPlaced = 0; // pending pods of the store the plan places on its nodes (not moved: they had no node)
+    std::int64_t podsAdded = 0;  // pods the plan adds (place-pods) and places on its nodes
 };
 /// The `limit` domains the plan `applied` changes most (most nodes freed, then most pods
-/// moved, then most pending pods placed; none unchanged), for maps zoomed to them. The level: the shallowest whose largest
+/// moved, then most pending or added pods placed; none unchanged), for maps zoomed to them. The level: the shallowest whose largest
 /// domain holds at most `maxNodes` nodes (a map of it shows each node's cell) and not every
 /// node (a regional cluster's one region is no zoom), else the deepest. O(changes + domains).
 [[nodiscard]] std::vector<DomainChange> domainsChangedMost(const ClusterStore& store, const Topology& topology,

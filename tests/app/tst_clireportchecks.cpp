@@ -130,6 +130,12 @@ void TstCliReportChecks::sizeKeepsA4AndSaysWxH()
     QCOMPARE(widthOnly.exitCode, 2);
     QVERIFY2(widthOnly.err.contains("expected WxH, the image's width and height in pixels"), widthOnly.err.constData());
     QVERIFY(!widthOnly.err.contains("with W from"));
+    // The example the message gives is the default's size (A4 at 150 dpi), which it is.
+    QVERIFY2(widthOnly.err.contains("1240x1754: A4 at 150 dpi"), widthOnly.err.constData());
+    const QString byDefault = m_dir.filePath(QStringLiteral("default.png"));
+    const Run plain = runFleetscope({ QStringLiteral("report"), QStringLiteral("--simulate"), QStringLiteral("200"), QStringLiteral("-o"), byDefault });
+    QVERIFY2(plain.exitCode == 0, plain.err.constData());
+    QCOMPARE(QImage(byDefault).size(), QSize(1240, 1754));
     QCOMPARE(QImage(png).size(), QSize(2480, 3508)); // a refused run leaves the previous file
 }
 

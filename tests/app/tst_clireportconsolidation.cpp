@@ -124,6 +124,7 @@ private slots:
     void staleRecordedReasonsAreReplayed();
     void schedulerMessageCountsHaveSeparators();
     void failureWhatIfSaysLost();
+    void zoneFailureKeepsHeadingsWithTheirBlocks();
     void longTitleAndExamplesAreWhole();
 
 private:
@@ -269,6 +270,17 @@ void TstCliReportConsolidation::boundAndBaselineArePlanConsolidates()
     QVERIFY(planFile.open(QIODevice::ReadOnly));
     QVERIFY2(QJsonDocument::fromJson(planFile.readAll()).object().value(QStringLiteral("consolidation")).toObject().contains(QStringLiteral("lpBound")),
         "plan consolidate records its LP bound in the plan file");
+    QVERIFY2(text.contains(QStringLiteral("Beside the plan: the Karpenter baseline and the lower bounds")), qPrintable(text.left(4000)));
+
+    // --no-baseline: neither the baseline's row nor its name in the heading.
+    const QString pdf = m_dir.filePath(QStringLiteral("no-baseline.pdf"));
+    const Run r = runFleetscope({ QStringLiteral("report"), QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("--plan"),
+        m_consolidation, QStringLiteral("--no-baseline"), QStringLiteral("-o"), pdf });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QString without = pdfText(pdf);
+    QVERIFY2(without.contains(QStringLiteral("Beside the plan: the lower bounds")), qPrintable(without.left(4000)));
+    QVERIFY2(!without.contains(QStringLiteral("Karpenter multi-node baseline")) && !without.contains(QStringLiteral("the Karpenter baseline and")),
+        qPrintable(without.left(4000)));
 }
 
 void TstCliReportConsolidation::whyNodesStayIsPlanConsolidates()
@@ -425,6 +437,76 @@ void TstCliReportConsolidation::failureWhatIfSaysLost()
     for (const char* absent : { "PodDisruptionBudgets spent", "allowed)", "Do-not-disrupt pods evicted", "What the plan risks", "the 1 domains" })
         QVERIFY2(!text.contains(QLatin1String(absent)), absent);
     QVERIFY2(QRegularExpression(QStringLiteral("GPUs lost with failed nodes [\\d.]+")).match(text).hasMatch(), qPrintable(text));
+    // The banner says what the figures show: the failures that do not hold are applied (the
+    // trial's banner said the figures left them out, over figures that applied them), and
+    // names the row their stranded pods are counted in.
+    const QString first = oneLine(pdfText(pdf, 1, 1));
+    QVERIFY2(!first.contains(QStringLiteral("apply only the actions that hold")), qPrintable(first));
+    QVERIFY2(QRegularExpression(QStringLiteral("(The failure that does not hold is|The \\d+ failures that do not hold are) applied all the "
+                                               "same: (its|their) nodes are gone"))
+                 .match(first)
+                 .hasMatch(),
+        qPrintable(first));
+    // Plan check words each such action as the report's plan table does.
+    const Run checkText = runFleetscope({ QStringLiteral("plan"), QStringLiteral("check"), QStringLiteral("--simulate"), QStringLiteral("2000"),
+        QStringLiteral("--plan"), plan });
+    const QRegularExpressionMatch applied
+        = QRegularExpression(QStringLiteral("DOES NOT HOLD, applied: (\\d+) nodes fail, (\\d+) pods left without a node")).match(QString::fromUtf8(checkText.out));
+    QVERIFY2(applied.hasMatch(), checkText.out.constData());
+    const QString raw = oneLine(withoutThousandsSeparators(QString::fromUtf8(runTool(QStringLiteral("pdftotext"), { pdf, QStringLiteral("-") }))));
+    QVERIFY2(raw.contains(QStringLiteral("applied: %1 nodes fail, %2 pods left without a node").arg(applied.captured(1), applied.captured(2))),
+        qPrintable(raw.left(6000)));
+    // A failed node's emptyDir data is lost with it, not deleted by an eviction.
+    QVERIFY2(!checkText.out.contains("deleted on eviction"), checkText.out.constData());
+    // The DaemonSet pods that went with the failed nodes have a row of their own, plan check's.
+    const qint64 daemonPods = check.value(QStringLiteral("after")).toObject().value(QStringLiteral("podsRemovedWithNodes")).toInteger();
+    QVERIFY(daemonPods > 0);
+    QVERIFY2(QRegularExpression(QStringLiteral("DaemonSet pods removed with their nodes\\s{2,}0\\s{2,}%1\\s{2,}\\+%1\\s").arg(daemonPods))
+                 .match(pdfText(pdf, 1, 3))
+                 .hasMatch(),
+        qPrintable(text.left(3000)));
+}
+
+namespace {
+
+// The text of `pdf`'s first page that holds `heading`, from the heading on ("" when none does).
+QString pageFromHeading(const QString& pdf, const QString& heading)
+{
+    const int page = firstPageWith(pdf, heading);
+    if (page == 0)
+        return {};
+    const QString text = pdfText(pdf, page, page);
+    return text.mid(text.indexOf(heading));
+}
+
+} // namespace
+
+void TstCliReportConsolidation::zoneFailureKeepsHeadingsWithTheirBlocks()
+{
+    // The trial's failure what-if: one zone fails, its action strands pods and does not hold.
+    const QString plan = m_dir.filePath(QStringLiteral("zone.json"));
+    QFile out(plan);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(R"({"fleetscopePlan": 1, "actions": [{"type": "fail-domain", "domain": "topology.kubernetes.io/zone=us-west-2c"}]})");
+    out.close();
+    const QString pdf = m_dir.filePath(QStringLiteral("zone.pdf"));
+    const Run r = runFleetscope({ QStringLiteral("report"), QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("--plan"), plan,
+        QStringLiteral("-o"), pdf });
+    QVERIFY2(r.exitCode == 1 && r.out.contains("wrote "), r.err.constData());
+    QVERIFY2(r.err.contains("1 of 1 action does not hold"), r.err.constData());
+    const QString first = oneLine(pdfText(pdf, 1, 1));
+    QVERIFY2(first.contains(QStringLiteral("1 of 1 action does not hold here.")), qPrintable(first));
+    QVERIFY2(first.contains(QStringLiteral("The failure that does not hold is applied all the same")), qPrintable(first));
+    // A heading is never left alone at the bottom of a page: its page holds its first block
+    // too (the trial: "Pending demand by shape" and the table's header on one page, the rows on
+    // the next; "Where the plan changes most" and its introduction apart from the maps).
+    for (const QString& report : { pdf, m_consolidationPdf }) {
+        const QString pending = pageFromHeading(report, QStringLiteral("Pending demand by shape"));
+        QVERIFY2(QRegularExpression(QStringLiteral("Why \\(most common\\)[\\s\\S]*\\n\\s*\\d+\\s{2,}\\S")).match(pending).hasMatch(),
+            qPrintable(report + QStringLiteral(":\n") + pending));
+        const QString zoomed = pageFromHeading(report, QStringLiteral("Where the plan changes most"));
+        QVERIFY2(zoomed.contains(QStringLiteral("Before the plan:")), qPrintable(report + QStringLiteral(":\n") + zoomed));
+    }
 }
 
 void TstCliReportConsolidation::longTitleAndExamplesAreWhole()

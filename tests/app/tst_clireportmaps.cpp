@@ -13,6 +13,7 @@
 #include "reportrun.h"
 #include "views/map/colormap.h"
 
+#include <QFile>
 #include <QHash>
 #include <QImage>
 #include <QJsonArray>
@@ -61,6 +62,7 @@ private slots:
     void zoomedDomainMaps();
     void planMarksOverTheCells();
     void differenceScaleIsTheData();
+    void placementIsZoomedAndSaysWhatChanged();
 
 private:
     QTemporaryDir m_dir;
@@ -143,7 +145,7 @@ void TstCliReportMaps::legendCountsNodesAndTheZoomedDomain()
         qPrintable(whole.captured(2) + QStringLiteral(" nodes, ") + QString::number(pods) + QStringLiteral(" pods")));
     // Each zoomed after map: its key's removed nodes are the nodes freed its caption gives, no
     // more than the domain holds and fewer than the fleet's.
-    static const QRegularExpression zoomedKey(QStringLiteral("Aftertheplan:([^():]+)\\((\\d+)nodes\\):(\\d+)nodesfreed,[^.]*\\.Planmarkshere:Removed:(\\d+)"));
+    static const QRegularExpression zoomedKey(QStringLiteral("Aftertheplan:([^():]+)\\((\\d+)nodes?\\):(\\d+)nodes?freed,[^.]*\\.Planmarkshere:Removed:(\\d+)"));
     int zoomed = 0;
     for (auto it = zoomedKey.globalMatch(text); it.hasNext();) {
         const auto m = it.next();
@@ -185,7 +187,7 @@ void TstCliReportMaps::pendingPodsPlacedAreNotMoved()
     QVERIFY2(text.contains(QStringLiteral("Everynodeisonecell,nestedbythetopology'slevels,outermostfirst:") + QString(levels).remove(QLatin1Char(' '))
                  + QLatin1Char(';')),
         qPrintable(levels));
-    static const QRegularExpression caption(QStringLiteral("Beforetheplan:([^():]+)\\((\\d+)nodes\\):(\\d+)nodesfreed,(\\d+)podsmoved,(\\d+)pendingpodsplaced\\."));
+    static const QRegularExpression caption(QStringLiteral("Beforetheplan:([^():]+)\\((\\d+)nodes?\\):(\\d+)nodes?freed,(\\d+)pods?moved,(\\d+)pendingpods?placed\\."));
     qint64 placed = 0;
     int zoomed = 0;
     for (auto it = caption.globalMatch(text); it.hasNext();) {
@@ -230,7 +232,7 @@ void TstCliReportMaps::zoomedDomainMaps()
     QVERIFY(text.contains(QStringLiteral("Where the plan changes most")));
     // Captions are centred and wrap (a domain's path breaks at a slash): read without spaces.
     text.remove(QRegularExpression(QStringLiteral("\\s+")));
-    static const QRegularExpression caption(QStringLiteral("Beforetheplan:([^():]+)\\((\\d+)nodes\\):(\\d+)nodesfreed,(\\d+)podsmoved"));
+    static const QRegularExpression caption(QStringLiteral("Beforetheplan:([^():]+)\\((\\d+)nodes?\\):(\\d+)nodes?freed,(\\d+)pods?moved"));
     int zoomed = 0;
     std::int64_t lastFreed = std::numeric_limits<std::int64_t>::max();
     for (auto it = caption.globalMatch(text); it.hasNext();) {
@@ -311,6 +313,37 @@ void TstCliReportMaps::differenceScaleIsTheData()
     QVERIFY2(text.contains(QRegularExpression(QStringLiteral("Scale \u00b1[\\d.]+ % of allocatable: the 95th percentile of \\|after - before\\| "
                                                              "over the [\\d,]+ nodes the plan changes"))),
         qPrintable(text.left(4000)));
+}
+
+// A placement (`plan place`: one place-pods action of 8 one-GPU pods, all or nothing, in one
+// network domain) changes one domain: the report zooms to it (the trial's had no zoomed map),
+// its caption counts the new pods placed and no "0 nodes freed, 0 pods moved", and the
+// difference map's caption says the one node that changed, not a range "from 0 %".
+void TstCliReportMaps::placementIsZoomedAndSaysWhatChanged()
+{
+    const QString plan = m_dir.filePath(QStringLiteral("place.json"));
+    QFile out(plan);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(R"({"fleetscopePlan": 1, "actions": [{"type": "place-pods", "pod": {"namespace": "default", "name": "placed"}, "count": 8,
+ "requiredLevel": "topology.k8s.aws/network-node-layer-1", "gang": true,
+ "podTemplate": {"apiVersion": "v1", "kind": "Pod", "metadata": {"namespace": "default", "name": "placed"},
+   "spec": {"containers": [{"name": "main", "resources": {"requests": {"cpu": "4", "memory": "16Gi", "nvidia.com/gpu": "1"},
+     "limits": {"nvidia.com/gpu": "1"}}}], "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]}}}]})");
+    out.close();
+    const QString pdf = m_dir.filePath(QStringLiteral("place.pdf"));
+    const Run r = runFleetscope({ QStringLiteral("report"), QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("--plan"), plan,
+        QStringLiteral("-o"), pdf });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QString text = oneLine(pdfText(pdf));
+    QVERIFY2(text.contains(QStringLiteral("Where the plan changes most")), qPrintable(text.left(6000)));
+    QVERIFY2(QRegularExpression(QStringLiteral("Before the plan: [^():]+ \\([\\d,]+ nodes?\\): 8 new pods placed\\.")).match(text).hasMatch(),
+        qPrintable(text.left(6000)));
+    QVERIFY2(!text.contains(QStringLiteral("0 nodes freed")), qPrintable(text.left(6000)));
+    QVERIFY2(QRegularExpression(QStringLiteral("Scale \u00b1[\\d.]+ % of allocatable: one node changes, by \\+[\\d.]+ ?%\\.")).match(text).hasMatch(),
+        qPrintable(text.left(6000)));
+    QVERIFY2(!text.contains(QStringLiteral("over the 1 nodes")) && !text.contains(QStringLiteral("range from 0")), qPrintable(text.left(6000)));
+    // One action: said in the singular.
+    QVERIFY2(text.contains(QStringLiteral(": 1 action, 1 holds, 0 do not hold.")), qPrintable(text));
 }
 
 QTEST_GUILESS_MAIN(TstCliReportMaps)

@@ -47,7 +47,8 @@ inline bool hasFiguresRow(const QString& text, const QString& label, const QStri
 }
 
 /// "" when the figures table of `text` (pdfText()) holds `check`'s (`plan check --format json`)
-/// "before" and "after" nodes, nodes in use, GPUs, pods without a node, GPUs allocated and cost
+/// "before" and "after" nodes, nodes in use, GPUs, pods without a node, DaemonSet pods removed
+/// with their nodes, GPUs allocated and cost
 /// per hour, and `totals`' (`summary --format json --only totals`'s "totals") pending pods; else
 /// the first row that does not, with the figures it should have.
 inline QString figuresTableMismatch(const QString& text, const QJsonObject& check, const QJsonObject& totals)
@@ -59,7 +60,8 @@ inline QString figuresTableMismatch(const QString& text, const QJsonObject& chec
         return hasFiguresRow(text, label, b, a) ? QString() : QStringLiteral("no row \"%1  %2  %3\"").arg(label, b, a);
     };
     for (const auto& [label, key] : { std::pair { "Nodes", "nodes" }, std::pair { "Nodes in use", "nodesInUse" },
-             std::pair { "GPUs", "gpus" }, std::pair { "Pods without a node", "podsUnplaced" } })
+             std::pair { "GPUs", "gpus" }, std::pair { "Pods without a node", "podsUnplaced" },
+             std::pair { "DaemonSet pods removed with their nodes", "podsRemovedWithNodes" } })
         if (QString why = row(QLatin1String(label), n(before, key), n(after, key)); !why.isEmpty())
             return why;
     const QString gpuBefore = milli(before.value(QStringLiteral("gpuMilliAllocated")).toDouble() / 1000.0);

@@ -612,6 +612,10 @@ void FleetMapView::frameDomain(DomainId dom)
         zoomToDomain(dom);
         return;
     }
+    // The label band at the domain's top (its first row of children's labels) is framed too:
+    // fitted to the cells alone, those labels fell under the breadcrumb strip.
+    if (const CellRect r = d->scene.layout.domainRect(dom); r.width > 0)
+        y0 = std::min(y0, r.y);
     // Fitted into the view under the breadcrumb strip, centred there (the camera's centre is
     // the view's: it sits half a strip above the block's centre).
     const double strip = BreadcrumbLayer::kStripPx;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fleetreport.h"
 
+#include "importers/export/evaluationformat.h"
 #include "importers/plan/planevaluation.h"
 #include "importers/quotedtext.h"
 #include "model/accelerators.h"
@@ -187,7 +188,8 @@ void figuresSection(const FleetReportInput& in, const ReportSectionFigures& figu
         return kind.failureOnly() && !d.isEmpty() && v < 0 ? d + QStringLiteral(" (capacity lost)") : d;
     };
     t.header = { QStringLiteral("Figure"), QStringLiteral("Before"), QStringLiteral("After"), QStringLiteral("Change") };
-    t.columnShares = { 0.34, 0.22, 0.22, 0.22 };
+    // The first column holds its longest label ("DaemonSet pods removed with their nodes") on one line.
+    t.columnShares = { 0.4, 0.19, 0.19, 0.22 };
     const double fragChange = std::isnan(a.fragmentedGpus) || std::isnan(b.fragmentedGpus) ? std::nan("") : a.fragmentedGpus - b.fragmentedGpus;
     t.rows = {
         { QStringLiteral("Nodes"), reportCount(b.nodes), reportCount(a.nodes), signedCount(a.nodes - b.nodes) },
@@ -203,6 +205,10 @@ void figuresSection(const FleetReportInput& in, const ReportSectionFigures& figu
         { QStringLiteral("Pending pods"), reportCount(b.pendingPods), reportCount(a.pendingPods), signedCount(a.pendingPods - b.pendingPods) },
         { QStringLiteral("Pods without a node"), reportCount(b.podsWithoutNode), reportCount(a.podsWithoutNode),
             signedCount(a.podsWithoutNode - b.podsWithoutNode) },
+        // They go with their node (nothing re-places them): beside, not among, the pods without a
+        // node, as `plan check` gives them (its podsRemovedWithNodes) and the Plan dock shows them.
+        { QStringLiteral("DaemonSet pods removed with their nodes"), reportCount(b.podsRemovedWithNodes), reportCount(a.podsRemovedWithNodes),
+            signedCount(a.podsRemovedWithNodes - b.podsRemovedWithNodes) },
         { QStringLiteral("Cost per hour"), dollars(b.costPerHour), in.hasPrices ? dollars(a.costPerHour) : QString(),
             costChange(a.costPerHour - b.costPerHour) },
         { QStringLiteral("Cost per month (730 h)"), dollars(b.costPerMonth()), in.hasPrices ? dollars(a.costPerMonth()) : QString(),
@@ -225,7 +231,10 @@ void figuresSection(const FleetReportInput& in, const ReportSectionFigures& figu
     auto ratio = [&](std::int64_t nodes) {
         return better > 0 ? QString::number(static_cast<double>(nodes) / static_cast<double>(better), 'f', 3) : QStringLiteral("n/a");
     };
-    pages.addHeading(QStringLiteral("Beside the plan: the Karpenter baseline and the lower bound"), 3);
+    // The heading names what the table holds: the baseline only when it was run (--no-baseline
+    // leaves it out), the LP bound when the search recorded one.
+    const QString bounds = in.lpBoundNodes >= 0 ? QStringLiteral("the lower bounds") : QStringLiteral("the lower bound");
+    pages.addHeading(in.baseline ? QStringLiteral("Beside the plan: the Karpenter baseline and ") + bounds : QStringLiteral("Beside the plan: ") + bounds, 3);
     ReportPages::Table c;
     c.fontSize = 8.5;
     c.header = { QString(), QStringLiteral("Nodes after"), QStringLiteral("Nodes freed"), QStringLiteral("Saved per hour"),
@@ -263,7 +272,8 @@ QStringList actionRow(const FleetReportInput& in, std::size_t i, const model::Ap
 {
     return { reportCount(static_cast<std::int64_t>(i)), q(std::string(model::actionTypeName(a.action.type))),
         q(importers::planActionSubject(a.action)), a.holds ? QStringLiteral("holds") : QStringLiteral("does not hold"),
-        reportCount(static_cast<std::int64_t>(a.changes.size())), reasonsText(a.reasons) };
+        reportCount(static_cast<std::int64_t>(a.changes.size())),
+        a.holds ? reasonsText(a.reasons) : reasonsText(a.reasons).prepend(q(importers::notHoldingEffectText(a)) + QLatin1Char('\n')) };
 }
 
 // The actions' numbers are plan check's and the plan file's array indices (the last of 26,516
@@ -298,9 +308,10 @@ void planSection(const FleetReportInput& in, ReportPages& pages, bool& appendix)
     const auto& actions = in.evaluation->actions;
     pages.addHeading(QStringLiteral("The plan"), 1);
     const auto broken = std::count_if(actions.begin(), actions.end(), [](const model::AppliedAction& a) { return !a.holds; });
-    pages.addParagraph(QStringLiteral("%1: %2 actions, %3 hold, %4 do not hold.")
-                           .arg(in.planName, reportCount(static_cast<std::int64_t>(actions.size())),
-                               reportCount(static_cast<std::int64_t>(actions.size()) - broken), reportCount(broken)));
+    const auto holding = static_cast<std::int64_t>(actions.size()) - broken;
+    pages.addParagraph(QStringLiteral("%1: %2, %3, %4.")
+                           .arg(in.planName, reportCounted(static_cast<std::int64_t>(actions.size()), "action", "actions"),
+                               reportCounted(holding, "holds", "hold"), reportCounted(broken, "does not hold", "do not hold")));
     if (!in.planNote.isEmpty())
         pages.addParagraph(QStringLiteral("Note: ") + in.planNote, 8.5);
     if (broken > 0)
@@ -513,13 +524,47 @@ void wasteSection(const FleetReportInput& in, const ReportSectionFigures& figure
     t.header = { QStringLiteral("Pods"), QStringLiteral("CPU each"), QStringLiteral("Memory each"), QStringLiteral("GPU each"),
         QStringLiteral("GPU model"), QStringLiteral("Gated"), QStringLiteral("Why (most common)") };
     t.columnShares = { 0.08, 0.1, 0.11, 0.08, 0.13, 0.07, 0.43 };
-    for (std::size_t i = 0; i < shapes.size() && i < 20; ++i) {
+    const std::size_t shown = std::min<std::size_t>(shapes.size(), 20);
+    // A shape is its whole request (ephemeral storage and extended resources too, exact
+    // amounts): two shapes can read alike in the rounded columns. Such rows say what tells them
+    // apart, first in their "Why" cell.
+    std::vector<QStringList> columns(shown);
+    std::map<QStringList, int> alike;
+    for (std::size_t i = 0; i < shown; ++i) {
         const model::PendingShape& s = shapes[i];
-        t.rows.push_back({ reportCount(static_cast<std::int64_t>(s.podCount)), q(model::formatCpuMillicores(s.request[model::CoreResource::Cpu])),
-            q(model::formatBytes(s.request[model::CoreResource::Memory])), reportMilli(s.request[model::CoreResource::Gpu]),
-            s.gpuModel.empty() ? QStringLiteral("any") : q(s.gpuModel), reportCount(static_cast<std::int64_t>(s.gatedPods)), schedulerMessageText(s.reason) });
+        columns[i] = { q(model::formatCpuMillicores(s.request[model::CoreResource::Cpu])), q(model::formatBytes(s.request[model::CoreResource::Memory])),
+            reportMilli(s.request[model::CoreResource::Gpu]), s.gpuModel.empty() ? QStringLiteral("any") : q(s.gpuModel) };
+        ++alike[columns[i]];
+    }
+    auto otherRequests = [&](const model::PendingShape& s) {
+        QStringList parts;
+        if (const std::int64_t storage = s.request[model::CoreResource::EphemeralStorage]; storage > 0)
+            parts << QStringLiteral("ephemeral-storage ") + q(model::formatBytes(storage));
+        if (!s.pods.empty())
+            for (const auto& [key, amount] : in.store->podExtendedRequest(s.pods.front()))
+                parts << q(in.store->resources().name(key)) + QLatin1Char(' ') + reportCount(amount);
+        // Nothing else: said so, with the exact amounts the rounded columns may hide.
+        if (parts.isEmpty())
+            return QStringLiteral("Also asks: no ephemeral storage or extended resource (exactly cpu %1m, memory %2 bytes).")
+                .arg(reportCount(s.request[model::CoreResource::Cpu]), reportCount(s.request[model::CoreResource::Memory]));
+        return QStringLiteral("Also asks: ") + parts.join(QStringLiteral(", ")) + QLatin1Char('.');
+    };
+    bool anyAlike = false;
+    for (std::size_t i = 0; i < shown; ++i) {
+        const model::PendingShape& s = shapes[i];
+        QString why = schedulerMessageText(s.reason);
+        if (alike[columns[i]] > 1) {
+            anyAlike = true;
+            why = otherRequests(s) + (why.isEmpty() ? QString() : QLatin1Char('\n') + why);
+        }
+        t.rows.push_back({ reportCount(static_cast<std::int64_t>(s.podCount)), columns[i][0], columns[i][1], columns[i][2], columns[i][3],
+            reportCount(static_cast<std::int64_t>(s.gatedPods)), why });
     }
     pages.addTable(t);
+    if (anyAlike)
+        pages.addParagraph(QStringLiteral("A shape is the whole request of its pods: rows that read alike above ask for other amounts "
+                                          "of what their \"Also asks\" gives."),
+            8);
     if (shapes.size() > 20)
         pages.addParagraph(QStringLiteral("And %1 more shapes.").arg(reportCount(static_cast<std::int64_t>(shapes.size() - 20))), 8.5);
 }
@@ -574,16 +619,21 @@ void mapsSection(const FleetReportInput& in, ReportPages& pages)
     const QString domains = in.maps.zoomed.size() == 1
         ? QStringLiteral("the domain")
         : QStringLiteral("the %1 domains").arg(reportCount(static_cast<std::int64_t>(in.maps.zoomed.size())));
-    pages.addParagraph(QStringLiteral("The map zoomed to %1 the plan changes most (most nodes %2, then most pods %3, then most pending pods placed), "
-                                      "before and after the plan, each with its legend and scale.")
+    pages.addParagraph(QStringLiteral("The map zoomed to %1 the plan changes most (most nodes %2, then most pods %3, then most pending "
+                                      "or new pods placed), before and after the plan, each with its legend and scale.")
                            .arg(domains, kind.removed(), pods),
         8.5);
     for (const ZoomedMaps& z : in.maps.zoomed) {
-        QString what = QStringLiteral("%1 (%2 nodes): %3 nodes %4, %5 pods %6")
-                           .arg(z.domain, reportCount(z.nodes), reportCount(z.nodesFreed), kind.removed(), reportCount(z.podsMoved), pods);
+        // What changed here, and only that: a placement moves no pod and frees no node.
+        QStringList changed;
+        if (z.nodesFreed > 0 || z.podsMoved > 0)
+            changed << reportCounted(z.nodesFreed, "node ", "nodes ") + kind.removed() << reportCounted(z.podsMoved, "pod ", "pods ") + pods;
         // Pending pods given a node here had none to move from: counted apart, not as moved.
         if (z.pendingPlaced > 0)
-            what += QStringLiteral(", %1 pending pods placed").arg(reportCount(z.pendingPlaced));
+            changed << reportCounted(z.pendingPlaced, "pending pod placed", "pending pods placed");
+        if (z.podsAdded > 0)
+            changed << reportCounted(z.podsAdded, "new pod placed", "new pods placed");
+        const QString what = QStringLiteral("%1 (%2): %3").arg(z.domain, reportCounted(z.nodes, "node", "nodes"), changed.join(QStringLiteral(", ")));
         pages.addImage(z.before, 300, QStringLiteral("Before the plan: ") + what + QLatin1Char('.'));
         pages.addImage(z.after, 300,
             QStringLiteral("After the plan: ") + what + QLatin1Char('.')
@@ -596,6 +646,11 @@ void mapsSection(const FleetReportInput& in, ReportPages& pages)
 QString reportCount(std::int64_t n)
 {
     return q(model::formatCount(n));
+}
+
+QString reportCounted(std::int64_t n, const char* one, const char* many)
+{
+    return reportCount(n) + QLatin1Char(' ') + QLatin1String(n == 1 ? one : many);
 }
 
 QString reportMilli(std::int64_t milli)
@@ -635,16 +690,44 @@ void notHoldingBanner(const FleetReportInput& in, ReportPages& pages)
     const auto broken = std::count_if(actions.begin(), actions.end(), [](const model::AppliedAction& a) { return !a.holds; });
     if (broken == 0)
         return;
-    const QString counts = QStringLiteral("%1 of %2 actions do not hold").arg(reportCount(broken), reportCount(static_cast<std::int64_t>(actions.size())));
+    const QString counts = QStringLiteral("%1 of %2 %3").arg(reportCount(broken), reportCount(static_cast<std::int64_t>(actions.size())),
+        actions.size() == 1 ? QStringLiteral("action does not hold") : broken == 1 ? QStringLiteral("actions does not hold") : QStringLiteral("actions do not hold"));
     const QString head = in.planNote.isEmpty()
         ? QStringLiteral("This plan does not hold on this cluster state: %1 here.").arg(counts)
         : QStringLiteral("This plan was made on another cluster state: %1 here.").arg(counts);
     // Okabe-Ito vermillion, darkened for text: the rows that do not hold are filled in its light tint.
     pages.addParagraph(head, 12, true, QColor(0xa8, 0x3c, 0x00));
-    pages.addParagraph(QStringLiteral("The figures and maps after the plan apply only the actions that hold; \"The plan\" lists the "
-                                      "others with their reasons. `fleetscope plan check` and `fleetscope report` exit with status 1 "
-                                      "for this plan on this state."),
-        9, false, QColor(0xa8, 0x3c, 0x00));
+    // What the figures after show of them, by what the engine did with each (as `plan check`
+    // words each action: notHoldingEffectText()): a failure is applied whole and strands pods.
+    std::int64_t notApplied = 0, stranding = 0, partial = 0;
+    for (const model::AppliedAction& a : actions) {
+        if (a.holds)
+            continue;
+        switch (importers::notHoldingEffect(a)) {
+        case importers::NotHoldingEffect::NotApplied: ++notApplied; break;
+        case importers::NotHoldingEffect::Stranding: ++stranding; break;
+        case importers::NotHoldingEffect::Partial: ++partial; break;
+        }
+    }
+    QStringList what;
+    if (stranding > 0)
+        what << (stranding == 1 ? QStringLiteral("The failure that does not hold is applied all the same: its nodes are gone, and the pods "
+                                                 "that found no other node are left without one (\"Pods without a node\" in the figures).")
+                                : QStringLiteral("The %1 failures that do not hold are applied all the same: their nodes are gone, and the pods "
+                                                 "that found no other node are left without one (\"Pods without a node\" in the figures).")
+                                      .arg(reportCount(stranding)));
+    if (partial > 0)
+        what << (partial == 1 ? QStringLiteral("1 action is applied in part")
+                              : QStringLiteral("%1 actions are applied in part").arg(reportCount(partial)))
+                + QStringLiteral(" (a drain moves the pods that can go and its node stays, cordoned; a move that does not fit is "
+                                 "applied by override; a placement places what fits).");
+    if (notApplied > 0)
+        what << (notApplied == 1 ? QStringLiteral("1 action is not applied: the figures and maps after the plan leave it out.")
+                                 : QStringLiteral("%1 actions are not applied: the figures and maps after the plan leave them out.")
+                                       .arg(reportCount(notApplied)));
+    what << QStringLiteral("\"The plan\" lists each action with what was applied of it and its reasons. `fleetscope plan check` and "
+                           "`fleetscope report` exit with status 1 for this plan on this state.");
+    pages.addParagraph(what.join(QLatin1Char(' ')), 9, false, QColor(0xa8, 0x3c, 0x00));
 }
 
 ReportSectionFigures reportSectionFigures(const FleetReportInput& in)

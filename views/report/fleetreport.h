@@ -109,6 +109,8 @@ void buildFleetReportTail(const FleetReportInput& input, ReportPages& pages);
 /// "12,345" for a count, "12,345.5" for milli-units (exact, trailing zeros dropped), "$1,234.56"
 /// for dollars. Thread: any.
 [[nodiscard]] QString reportCount(std::int64_t n);
+/// "1 node", "2,000 nodes": reportCount() and the noun for that count. Thread: any.
+[[nodiscard]] QString reportCounted(std::int64_t n, const char* one, const char* many);
 [[nodiscard]] QString reportMilli(std::int64_t milli);
 [[nodiscard]] QString reportDollars(double dollars);
 

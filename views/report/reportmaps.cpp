@@ -51,13 +51,24 @@ QString differenceScaleText(const model::Metric& metric, const model::MetricColu
     const QString unit = QString::fromStdString(metric.unit());
     const bool percent = unit.startsWith(QLatin1Char('%'));
     auto value = [&](double v) { return percent ? legendSignedPercent(v) : QString::number(v); };
+    const QString hi = value(scale.hi).mid(percent ? 1 : 0).chopped(percent ? 1 : 0);
+    // The column's range spans the unchanged nodes' 0 too: a change is said by its sign, and
+    // one node's change as that one value (not "from 0 % to +100 %").
+    const bool up = column.maxValue > 0;
+    const bool down = column.minValue < 0;
+    if (scale.changed == 1)
+        return QStringLiteral("Scale \u00b1%1 %2: one node changes, by %3.").arg(hi, unit, value(up ? column.maxValue : column.minValue));
+    const QString range = up && down ? QStringLiteral("the changes range from %1 to %2").arg(value(column.minValue), value(column.maxValue))
+        : up                         ? QStringLiteral("every change is an increase, of up to %1").arg(value(column.maxValue))
+                                     : QStringLiteral("every change is a decrease, of up to %1").arg(value(column.minValue));
+    const auto beyond = static_cast<std::int64_t>(scale.beyond);
     return QStringLiteral("Scale \u00b1%1 %2: the %3th percentile of |after - before| over the %4 nodes the plan changes, "
-                          "rounded up; %5 of them beyond it are drawn at the ends (the changes range from %6 to %7).")
-        .arg(value(scale.hi).mid(percent ? 1 : 0).chopped(percent ? 1 : 0), unit)
+                          "rounded up; %5 beyond it %6 drawn at the ends (%7).")
+        .arg(hi, unit)
         .arg(qRound(kDivergingCoverage * 100))
         .arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(scale.changed))),
-            QString::fromStdString(model::formatCount(static_cast<std::int64_t>(scale.beyond))), value(column.minValue),
-            value(column.maxValue));
+            QString::fromStdString(model::formatCount(beyond)) + QStringLiteral(" of them"), beyond == 1 ? QStringLiteral("is") : QStringLiteral("are"),
+            range);
 }
 
 QString reportDomainText(const model::Topology& topology, model::DomainId d)
@@ -192,6 +203,7 @@ struct ReportMapRenderer::Private {
             z.nodesFreed = c.nodesFreed;
             z.podsMoved = c.podsMoved;
             z.pendingPlaced = c.pendingPlaced;
+            z.podsAdded = c.podsAdded;
             out.zoomed.push_back(std::move(z));
         }
         // The steps under the plan, one map each: the zoomed maps before, then after, the whole

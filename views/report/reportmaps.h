@@ -44,7 +44,7 @@ struct ReportMapInput {
 /// The map zoomed to one domain the plan changes much, before and under the plan.
 struct ZoomedMaps {
     QString domain;      // the domain's path
-    std::int64_t nodes = 0, nodesFreed = 0, podsMoved = 0, pendingPlaced = 0; // model::DomainChange's
+    std::int64_t nodes = 0, nodesFreed = 0, podsMoved = 0, pendingPlaced = 0, podsAdded = 0; // model::DomainChange's
     QImage before;
     QImage after;
     /// The zoomed after map's plan key with its counts ("Removed: 98", ...): the domain's

@@ -172,6 +172,35 @@ void ReportPages::ensureRoom(qreal height)
         newPage();
 }
 
+void ReportPages::ensureRoomKeepingHeading(qreal height)
+{
+    const std::size_t page = m_pages.size() - 1;
+    if (height <= roomLeft() || m_pages.back().empty()) {
+        return;
+    }
+    // The heading moves with the block when it is on this page, not already at its top (a new
+    // page would not help), and the heading, its introduction and the block fit on one page.
+    const qreal kept = m_y - m_keep.top;
+    const qreal pageRoom = m_pageSize.height() - 2 * m_margin - kFooterHeight;
+    if (!m_keep.active || m_keep.page != page || m_keep.item == 0 || kept + height > pageRoom) {
+        newPage();
+        return;
+    }
+    std::vector<Item>& items = m_pages.back();
+    std::vector<Item> moved(std::make_move_iterator(items.begin() + static_cast<std::ptrdiff_t>(m_keep.item)), std::make_move_iterator(items.end()));
+    items.erase(items.begin() + static_cast<std::ptrdiff_t>(m_keep.item), items.end());
+    newPage();
+    const qreal shift = m_margin - m_keep.top;
+    for (Item& item : moved) {
+        item.rect.translate(0, shift);
+        place(std::move(item));
+    }
+    m_y = m_margin + kept;
+    m_keep.page = m_pages.size() - 1;
+    m_keep.item = 0;
+    m_keep.top = m_margin;
+}
+
 void ReportPages::place(Item item)
 {
     m_pages.back().push_back(std::move(item));
@@ -189,6 +218,7 @@ void ReportPages::addHeading(const QString& text, int level)
     // A heading keeps at least a few lines of what follows on its page.
     ensureRoom(h + 60);
     m_y += m_pages.back().empty() ? 0 : (level <= 1 ? 10 : 8);
+    m_keep = { true, m_pages.size() - 1, m_pages.back().size(), m_y };
     place({ Item::Text, QRectF(m_margin, m_y, width, h), lines, f, Qt::AlignLeft, QColor(0x1a, 0x23, 0x7e) });
     m_y += h + 4;
     if (level <= 1) {
@@ -257,11 +287,9 @@ void ReportPages::addTable(const Table& table)
     const int f = font(table.fontSize, false);
     const int bold = font(table.fontSize, true);
     const QFontMetricsF metrics(m_fonts[static_cast<std::size_t>(f)], measuringDevice());
-    // The header and at least one row stay together.
-    ensureRoom(2 * (metrics.height() + 2 * kCellPadding) + 4);
-    tableHeader(table, widths, f, bold);
     QStringList cells;
-    for (std::size_t r = 0; r < table.rows.size(); ++r) {
+    // Row r's cells, wrapped, into `cells`; its height.
+    auto layRow = [&](std::size_t r) {
         cells.clear();
         qreal h = metrics.height();
         for (int c = 0; c < columns; ++c) {
@@ -271,7 +299,19 @@ void ReportPages::addTable(const Table& table)
                 h = std::max(h, textHeight(text, f));
             cells << text;
         }
-        h += 2 * kCellPadding;
+        return h + 2 * kCellPadding;
+    };
+    // The header and the first row stay together, with the heading above them: the first row's
+    // own height (a wrapped cell makes it several lines), the header's as wrapped.
+    qreal headerHeight = 0;
+    for (int c = 0; c < columns; ++c)
+        headerHeight = std::max(headerHeight, textHeight(wrapped(table.header[c], bold, widths[static_cast<std::size_t>(c)] - 2 * kCellPadding), bold));
+    headerHeight += 2 * kCellPadding;
+    ensureRoomKeepingHeading(headerHeight + (table.rows.empty() ? 0 : layRow(0)) + 4);
+    m_keep.active = false;
+    tableHeader(table, widths, f, bold);
+    for (std::size_t r = 0; r < table.rows.size(); ++r) {
+        const qreal h = layRow(r);
         if (h > roomLeft()) {
             newPage();
             tableHeader(table, widths, f, bold);
@@ -309,7 +349,8 @@ void ReportPages::addImage(const QImage& image, qreal heightPt, const QString& c
     const int f = font(8, false);
     const QString captionLines = caption.isEmpty() ? QString() : wrapped(caption, f, textWidth);
     const qreal captionHeight = caption.isEmpty() ? 0 : textHeight(captionLines, f) + 2;
-    ensureRoom(h + captionHeight + 4);
+    ensureRoomKeepingHeading(h + captionHeight + 4);
+    m_keep.active = false;
     m_images.push_back(image);
     place({ Item::Image, QRectF(m_margin + (textWidth - w) / 2, m_y, w, h), {}, 0, 0, {}, static_cast<int>(m_images.size() - 1) });
     m_y += h + 2;

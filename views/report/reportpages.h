@@ -112,6 +112,11 @@ private:
     /// The height of wrapped() text.
     [[nodiscard]] qreal textHeight(const QString& wrappedText, int font) const;
     void ensureRoom(qreal height);
+    /// ensureRoom() for a block that must not leave the heading above it alone (an image, a
+    /// table's header with its first row): when the block starts a new page and a heading was
+    /// placed on this page since the last such block, the heading and what follows it (an
+    /// introduction) move to the new page too, where they fit with the block.
+    void ensureRoomKeepingHeading(qreal height);
     void place(Item item);
     void tableHeader(const Table& table, const std::vector<qreal>& widths, int fontIndex, int boldIndex);
 
@@ -119,6 +124,14 @@ private:
     QSizeF m_pageSize;
     qreal m_margin;
     qreal m_y = 0;        // the next item's top on the current page
+    // The last heading placed, while no image or table row follows it yet (addHeading()):
+    // its page, its first item's index on that page and its top.
+    struct HeadingKeep {
+        bool active = false;
+        std::size_t page = 0;
+        std::size_t item = 0;
+        qreal top = 0;
+    } m_keep;
     std::vector<std::vector<Item>> m_pages;
     std::vector<QFont> m_fonts;
     std::vector<std::pair<qreal, qreal>> m_lineMetrics; // per font: ascent, line height (points)
