@@ -39,8 +39,9 @@
 // of ELF, PNG, zip, gzip, xz or zstd) or UTF-16 text, text before the JSON (a kubectl log
 // line, YAML), an HTML page, truncated or malformed JSON, text after the JSON document (the
 // message quotes that text and gives its line), a `kind: Status` object (its reason and
-// message), wrong field types, invalid or negative quantities, a node without a name, a
-// duplicate node. Input quoted in a message goes through quotedText() (importers/quotedtext.h):
+// message), wrong field types, invalid or negative quantities, a fraction of an extended
+// resource (nvidia.com/gpu: "1.5"; the API server requires whole units), a node without a
+// name, a duplicate node. Input quoted in a message goes through quotedText() (importers/quotedtext.h):
 // control bytes and invalid UTF-8 as \xNN, at most about 60 characters.
 // A list whose metadata.continue is set imports with a warning (the list is incomplete).
 //

@@ -144,6 +144,10 @@ struct ResourceEntry {
     ResourceKey key = 0;
     QuantityScale scale = QuantityScale::Units;
     std::int8_t gpuCountSource = -1; // 0 nvidia.com/gpu, 1 amd.com/gpu, 2 alibabacloud.com/gpu-count
+    /// An extended resource (a name with a domain outside kubernetes.io, e.g. nvidia.com/gpu):
+    /// its quantities must be whole numbers, as the API server's validation requires
+    /// (ValidateResourceQuantityValue, IsIntegerResourceName: "must be an integer").
+    bool wholeUnits = false;
 };
 
 // ---- the mapper -------------------------------------------------------------------------
@@ -248,8 +252,12 @@ private:
 
     // resource names and quantities (kubevalues.cpp)
     const ResourceEntry& resourceEntry(std::string_view name);
-    std::int64_t quantityValue(od::value& v, QuantityScale scale);
-    model::QuantityNanos exactQuantityValue(od::value& v, QuantityScale scale);
+    /// A quantity in the model's unit for `scale`; with `whole` (an extended resource), a
+    /// fraction is a bad value (recorded, 0 returned) like an invalid quantity.
+    std::int64_t quantityValue(od::value& v, QuantityScale scale, const ResourceEntry* whole = nullptr);
+    model::QuantityNanos exactQuantityValue(od::value& v, QuantityScale scale, const ResourceEntry* whole = nullptr);
+    /// False (and a bad value recorded at `where`) when `entry` counts whole units and `text` is a fraction.
+    bool wholeUnitsOrRecord(const ResourceEntry* entry, std::string_view text, const char* where);
     std::string_view quantityText(od::value& v, const char*& where);
     void recordQuantityError(const model::QuantityError& e, std::string_view text, const char* where);
 
