@@ -25,7 +25,10 @@
 // without one, the kind comes from the list kind, else from the fields: a Node has
 // status.allocatable or status.capacity, a Pod has spec.containers), a mixed List (items
 // of other kinds are skipped and counted in a warning), a single Node or Pod object, or a
-// bare JSON array of them. Quantities may be JSON strings or numbers.
+// bare JSON array of them. A list whose kind comes after items that carry none (what `jq -S`
+// makes of a server's answer) is read as if its kind came first: when only the list's kind
+// can name its items (a PodDisruptionBudgetList, PersistentVolumeList, NamespaceList, or a
+// kind that is skipped), the document is read a second time knowing it. Quantities may be JSON strings or numbers.
 //
 // Errors: this importer refuses a file with any problem (it never keeps a bad item): it
 // throws ImportError naming the file, the line (computed from the byte offset where
