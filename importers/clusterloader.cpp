@@ -87,8 +87,8 @@ void finish(LoadedCluster& result, const model::TopologySpec& topologySpec, cons
         }
         if (unknown > listed)
             named += ", and " + std::to_string(unknown - listed) + " more";
-        result.report.warn(std::to_string(unknown) + (unknown == 1 ? " pod names a node" : " pods name nodes")
-                           + " that are not in the input (spec.nodeName): " + named + " (" + std::to_string(missingNodes.size())
+        result.report.warn(std::to_string(unknown) + (unknown == 1 ? " pod names a node that is" : " pods name nodes that are")
+                           + " not in the input (spec.nodeName): " + named + " (" + std::to_string(missingNodes.size())
                            + (missingNodes.size() == 1 ? " node" : " nodes")
                            + " missing); they count on no node. Load the nodes file together with the pods file.");
     }

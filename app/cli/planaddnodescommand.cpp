@@ -22,6 +22,7 @@
 
 #include <QCommandLineParser>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -39,8 +40,8 @@ int runPlanAddNodes(const QStringList& arguments)
     parser.setApplicationDescription(QStringLiteral(
         "Adds nodes of an instance type to a plan (an add-node action: each a copy of a node of that type in the cluster), "
         "or, with --fit-pending, works out how many such nodes the pending pods would take when placed by the default "
-        "policy (best fit, largest first), and which pods would still not fit and why; the plan then holds the add-node and "
-        "a move-pod for each pending pod placed. Exit status: 0 every pending pod "
+        "policy (best fit, largest first), and which pods would still not fit and why; the plan then holds an add-node per "
+        "node group the pending pods need (each copying a healthy node of that group) and a move-pod for each pending pod placed. Exit status: 0 every pending pod "
         "placed, 1 some still do not fit, 2 an input cannot be read."));
     parser.addHelpOption();
     auto option = [&](const char* name, const char* help, const char* value) {
@@ -111,24 +112,56 @@ int runPlanAddNodes(const QStringList& arguments)
     const model::ClusterStore& store = *loaded.store;
     model::PlanEngine engine(store, *loaded.topology, model::planNodePrices(store, &prices));
     model::NodesNeededAnswer answer;
-    std::string templateNode; // the node a copy copies (model::templateNodeFor), said in the answer
-    try {
+    // The node the next add-node would copy (model::templateNodeFor), said in the answer.
+    auto nextTemplate = [&] {
         model::PlanAction probe = action;
         probe.count = 1;
+        std::string name;
         if (const model::AppliedAction& added = engine.apply(probe); !added.nodesAdded.empty())
-            templateNode = std::string(store.nodeName(engine.state().nodeTemplate(added.nodesAdded.front())));
+            name = std::string(store.nodeName(engine.state().nodeTemplate(added.nodesAdded.front())));
         engine.undo();
+        return name;
+    };
+    std::string templateNode;
+    std::vector<std::pair<std::string, std::int32_t>> copies; // with --fit-pending: each template and its copies
+    try {
+        templateNode = nextTemplate();
         if (fit) {
-            model::NodesNeededQuestion q;
-            q.addNode = action;
-            q.pods = model::pendingPods(engine);
-            q.maxNodes = maxNodes;
-            answer = model::nodesNeeded(engine, q);
+            // One add-node per node group the pending pods need: the template is the healthy
+            // node of the group the most still-pending pods can use, so once the first group's
+            // pods are placed the next add-node copies a node of the group the rest select.
+            // Ends when every pod is placed, no copy helps, or the template comes round again.
+            std::vector<model::PodId> waiting = model::pendingPods(engine);
+            answer.pods = static_cast<std::int32_t>(waiting.size());
+            std::string next = templateNode;
+            std::int32_t budget = maxNodes;
+            while (!waiting.empty() && budget > 0) {
+                model::NodesNeededQuestion q;
+                q.addNode = action;
+                q.pods = waiting;
+                q.maxNodes = budget;
+                const model::NodesNeededAnswer round = model::nodesNeeded(engine, q);
+                if (copies.empty() || round.nodes > 0) {
+                    answer.unplaced = round.unplaced;
+                    answer.limitReached = round.limitReached;
+                }
+                if (round.nodes == 0)
+                    break;
+                // The nodes and the pending pods placed on them, as the answer counted them:
+                // added nodes alone would stay empty in the plan.
+                (void)model::addNodesAndPlace(engine, q, round.nodes);
+                copies.emplace_back(next, round.nodes);
+                answer.nodes += round.nodes;
+                answer.podsPlaced += round.podsPlaced;
+                budget -= round.nodes;
+                waiting = model::pendingPods(engine);
+                if (waiting.empty())
+                    break;
+                next = nextTemplate();
+                if (std::any_of(copies.begin(), copies.end(), [&](const auto& c) { return c.first == next; }))
+                    break;
+            }
             action.count = answer.nodes;
-            // The nodes and the pending pods placed on them, as the answer counted them: added
-            // nodes alone would stay empty in the plan.
-            if (action.count > 0)
-                (void)model::addNodesAndPlace(engine, q, action.count);
         } else if (action.count > 0) {
             (void)engine.apply(action); // refuses (throws) what the state lacks, as plan check would
         }
@@ -151,6 +184,12 @@ int runPlanAddNodes(const QStringList& arguments)
         w.beginObject();
         w.key("instanceType").value(action.instanceType);
         w.key("templateNode").value(templateNode);
+        if (fit) {
+            w.key("templates").beginArray();
+            for (const auto& [node, nodes] : copies)
+                w.beginObject().key("node").value(node).key("nodes").value(std::int64_t { nodes }).endObject();
+            w.endArray();
+        }
         w.key("nodes").value(std::int64_t { action.count });
         w.key("costPerHour").value(after.costPerHour - before.costPerHour);
         if (fit) {
@@ -170,6 +209,9 @@ int runPlanAddNodes(const QStringList& arguments)
     } else {
         // Every line names input (instance types, nodes, pods, reasons): one terminal line each.
         std::cout << importers::terminalLineOf("a ", action.instanceType, " node added copies ", templateNode) << "\n";
+        if (copies.size() > 1) // the pending pods of several node groups: a copy of a node of each
+            for (const auto& [node, nodes] : copies)
+                std::cout << "  " << importers::terminalLineOf(nodes, " ", action.instanceType, " node(s) copy ", node) << "\n";
         if (fit)
             std::cout << importers::terminalLineOf("the ", answer.pods, " pending pods take ", answer.nodes, " ", action.instanceType, " node(s): ",
                 answer.podsPlaced, " placed", (answer.limitReached ? " (the search stopped at --max-nodes)" : ""))

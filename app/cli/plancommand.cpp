@@ -51,6 +51,43 @@ int parsePlanVerb(QCommandLineParser& parser, const QStringList& arguments, cons
     return -1;
 }
 
+std::string unpricedNodesNote(const model::ClusterStore& store, const std::vector<double>& nodePrices)
+{
+    std::size_t nodes = 0, unpriced = 0;
+    for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
+        if (store.nodeIsDeleted(model::NodeId(i)))
+            continue;
+        ++nodes;
+        unpriced += i < nodePrices.size() && nodePrices[i] > 0 ? 0 : 1;
+    }
+    if (unpriced == 0)
+        return {};
+    return std::to_string(unpriced) + " of " + std::to_string(nodes) + (nodes == 1 ? " node has" : " nodes have")
+        + " no price (no instance type, region and capacity type the price table knows): "
+        + (unpriced == 1 ? "it is" : "they are") + " left out of the costs, not counted as $0 saved; give --prices FILE to price "
+        + (unpriced == 1 ? "it" : "them");
+}
+
+std::string regionsNote(const model::ClusterStore& store)
+{
+    const model::StringId key = store.strings().find("topology.kubernetes.io/region");
+    if (!key.isValid())
+        return {};
+    std::vector<model::StringId> regions;
+    for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
+        if (store.nodeIsDeleted(model::NodeId(i)))
+            continue;
+        for (const model::Label& l : store.nodeLabels(model::NodeId(i)))
+            if (l.key == key && std::find(regions.begin(), regions.end(), l.value) == regions.end())
+                regions.push_back(l.value);
+    }
+    if (regions.size() < 2)
+        return {};
+    return "the nodes span " + std::to_string(regions.size())
+        + " regions (topology.kubernetes.io/region), and a Kubernetes cluster is regional: without --keep-within the plan may move "
+          "pods between regions, which no cluster can do; give --keep-within topology.kubernetes.io/region";
+}
+
 void addPlanWriterOptions(QCommandLineParser& parser)
 {
     parser.addOption(QCommandLineOption(QStringLiteral("format"), QStringLiteral("Output format: text (default) or json."),
@@ -213,8 +250,8 @@ int runPlan(const QStringList& arguments)
         importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), importers::messageText(e).c_str());
         return 2;
     }
-    importers::PlanEvaluation evaluation
-        = importers::evaluatePlan(*loaded.store, *loaded.topology, plan, model::planNodePrices(*loaded.store, &prices));
+    const std::vector<double> nodePrices = model::planNodePrices(*loaded.store, &prices);
+    importers::PlanEvaluation evaluation = importers::evaluatePlan(*loaded.store, *loaded.topology, plan, nodePrices);
     evaluation.state = current;
     evaluation.sourceNote = sourceNote;
     try {
@@ -251,6 +288,9 @@ int runPlan(const QStringList& arguments)
     if (!exportOnly) {
         std::cout << (format == QLatin1String("json") ? importers::evaluationJson(planPath, evaluation, *loaded.store)
                                                       : importers::evaluationText(planPath, evaluation, *loaded.store));
+        // The cost figures count the priced nodes alone: say how many are left out.
+        if (const std::string note = unpricedNodesNote(*loaded.store, nodePrices); format != QLatin1String("json") && !note.empty())
+            std::cout << "costs: " << note << "\n";
         std::cout.flush();
         if (!std::cout) {
             importers::printTerminalf(stderr, "%scannot write to standard output\n", prefix.c_str());

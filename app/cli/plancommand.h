@@ -12,6 +12,7 @@
 #include <QStringList>
 
 #include <string>
+#include <vector>
 
 namespace fleet::app {
 
@@ -34,6 +35,17 @@ int runPlan(const QStringList& arguments);
 /// Adds what the verbs that write a plan share: --format text|json (default text), -o /
 /// --output PLAN.json and --prices FILE.
 void addPlanWriterOptions(QCommandLineParser& parser);
+
+/// What a cost figure leaves out: "" when every node of `store` has a price in `nodePrices`
+/// (model::planNodePrices: 0 for a node the price table does not know), else "N of M nodes have
+/// no price: they are left out of the costs (...)". O(nodes). Thread: any.
+[[nodiscard]] std::string unpricedNodesNote(const model::ClusterStore& store, const std::vector<double>& nodePrices);
+
+/// A note for a planner run without --keep-within on nodes that span several regions
+/// (topology.kubernetes.io/region): a Kubernetes cluster is regional, so a plan that moves pods
+/// between regions is one no cluster can carry out. "" for one region or none. O(nodes).
+/// Thread: any.
+[[nodiscard]] std::string regionsNote(const model::ClusterStore& store);
 
 /// The source a plan made on `loaded` names (resources/schemas/plan-v1.md): the files with their
 /// SHA-256 (read now), the simulation, or the live cluster's server and resourceVersion.

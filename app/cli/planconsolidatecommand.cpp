@@ -107,7 +107,8 @@ std::string summaryJson(const model::ConsolidationResult& ours, const model::Con
 }
 
 std::string summaryText(const model::ConsolidationResult& ours, const model::ConsolidationResult& base, const model::NodeCountBound& bound,
-    const model::PackingBound& lp, const model::ClusterStore& store, const std::string& planPath, bool pricesKnown)
+    const model::PackingBound& lp, const model::ClusterStore& store, const std::string& planPath, bool pricesKnown,
+    const std::string& unpricedNote)
 {
     std::ostringstream out;
     char line[512];
@@ -139,6 +140,9 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
     else
         std::snprintf(line, sizeof line, "  cost per hour saved: unknown (no prices known for these nodes)\n");
     out << line;
+    // Some nodes priced, some not: the figure counts the priced ones alone; say so.
+    if (pricesKnown && !unpricedNote.empty())
+        out << "                      (" << unpricedNote << ")\n";
     std::snprintf(line, sizeof line, "  lower bound:        %lld nodes (plan / bound = %.3f)\n", static_cast<long long>(bound.nodes),
         bound.nodes > 0 ? static_cast<double>(ours.after.nodes) / static_cast<double>(bound.nodes) : 0.0);
     out << line;
@@ -308,6 +312,9 @@ int runPlanConsolidate(const QStringList& arguments)
     }
     const model::ClusterStore& store = *loaded.store;
     input.nodePricePerHour = model::planNodePrices(store, &prices);
+    if (options.keepWithinLabel.empty())
+        if (const std::string note = regionsNote(store); !note.empty())
+            importers::printTerminalf(stderr, "%snote: %s\n", prefix.c_str(), note.c_str());
     // Progress rewrites its line with CR: only on a terminal (a log or a pipe gets no CRs).
     const bool progressShown = ::isatty(STDERR_FILENO) == 1;
     if (progressShown)
@@ -380,7 +387,8 @@ int runPlanConsolidate(const QStringList& arguments)
         return 2;
     }
     std::cout << (format == QLatin1String("json") ? summaryJson(ours, base, bound, lp, store) : summaryText(ours, base, bound, lp, store, planPath,
-                     std::any_of(input.nodePricePerHour.begin(), input.nodePricePerHour.end(), [](double p) { return p > 0; })));
+                     std::any_of(input.nodePricePerHour.begin(), input.nodePricePerHour.end(), [](double p) { return p > 0; }),
+                     unpricedNodesNote(store, input.nodePricePerHour)));
     std::cout.flush();
     if (!std::cout) {
         importers::printTerminalf(stderr, "%scannot write to standard output\n", prefix.c_str());

@@ -297,7 +297,7 @@ void AddNodesDialog::fillCapacityTypes()
             text += tr(" \u2014 $%1/h").arg(prices[n.index()], 0, 'f', 2);
         m_capacity->addItem(text, capacity);
     };
-    priced(tr("any (like the first node of the type)"), QString());
+    priced(tr("any (a healthy node of the node group most pending pods can use)"), QString());
     for (const model::CapacityType c : { model::CapacityType::OnDemand, model::CapacityType::Spot, model::CapacityType::Reserved })
         priced(qs(model::capacityTypeName(c)), qs(model::capacityTypeName(c)));
     const int keep = m_capacity->findData(current);
@@ -478,7 +478,9 @@ QString AddNodesDialog::answerText() const
                    "more of them, or the answer lies beyond; the pods that still do not fit say why.")
                     .arg(QString::fromStdString(model::formatCount(model::NodesNeededQuestion {}.maxNodes)));
     if (!a.unplaced.empty()) {
-        text += tr(" %1 still do not fit:").arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(a.unplaced.size()))));
+        text += a.unplaced.size() == 1
+            ? tr(" 1 pod still does not fit:")
+            : tr(" %1 pods still do not fit:").arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(a.unplaced.size()))));
         int shown = 0;
         for (const auto& [pod, reasons] : a.unplaced) {
             if (++shown > 8) {

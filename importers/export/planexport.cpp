@@ -30,16 +30,28 @@ std::string planCsv(const PlanEvaluation& e, const model::ClusterStore& store)
                 + csvTextField(joinedCodes(a.reasons)) + "\r\n";
             continue;
         }
+        // A move's reasons are its pod's (an overridden move that breaks a rule); another
+        // action's reasons (a drain that does not hold) are the action's, on a row of their own
+        // (no pod), never on the row of a pod that moved as planned.
+        const bool move = a.action.type == model::ActionType::MovePod;
+        const bool ofNode = a.action.type == model::ActionType::DrainNode || a.action.type == model::ActionType::FailNode;
+        auto reasonsOf = [&](model::PodId pod) {
+            std::vector<model::Reason> found;
+            for (const auto& [unplaced, reasons] : a.unplaced)
+                if (unplaced == pod)
+                    found.insert(found.end(), reasons.begin(), reasons.end());
+            return found;
+        };
         for (const auto& c : a.changes) {
-            // The action's own reasons (an overridden move that breaks a rule) and this pod's.
-            std::vector<model::Reason> podReasons = a.reasons;
-            for (const auto& [pod, reasons] : a.unplaced)
-                if (pod == c.pod)
-                    podReasons.insert(podReasons.end(), reasons.begin(), reasons.end());
+            std::vector<model::Reason> podReasons = move ? a.reasons : std::vector<model::Reason> {};
+            const std::vector<model::Reason> own = reasonsOf(c.pod);
+            podReasons.insert(podReasons.end(), own.begin(), own.end());
             const auto [ns, name] = podNamesOf(store, e, c.pod);
             out += head + csvTextField(ns) + "," + csvTextField(name) + "," + csvTextField(nodeNameOf(store, e, c.from)) + ","
                 + csvTextField(nodeNameOf(store, e, c.to)) + tail + csvTextField(joinedCodes(podReasons)) + "\r\n";
         }
+        if (!move && !a.reasons.empty())
+            out += head + ",," + csvTextField(ofNode ? a.action.node : "") + "," + tail + csvTextField(joinedCodes(a.reasons)) + "\r\n";
     }
     return out;
 }

@@ -18,7 +18,17 @@ void importFrom(Source& source, const std::string& sourceName, model::ClusterSto
     JsonWindowReader reader(source, sourceName, progress, options.windowBytes);
     KubeObjectMapper mapper(reader, sourceName, store, report, options, session);
     reader.run(mapper);
-    mapper.finish();
+    if (mapper.readAgainWithListKind()) {
+        // The list's kind came after items that only it can name (a `jq -S` sorted
+        // PodDisruptionBudgetList): nothing was committed, read them again knowing it.
+        JsonWindowReader again(source, sourceName, progress, options.windowBytes);
+        KubeObjectMapper second(again, sourceName, store, report, options, session);
+        second.presetListKind(mapper.listKind());
+        again.run(second);
+        second.finish();
+    } else {
+        mapper.finish();
+    }
     report.bytesRead += static_cast<std::size_t>(source.size());
 }
 

@@ -25,7 +25,10 @@
 // without one, the kind comes from the list kind, else from the fields: a Node has
 // status.allocatable or status.capacity, a Pod has spec.containers), a mixed List (items
 // of other kinds are skipped and counted in a warning), a single Node or Pod object, or a
-// bare JSON array of them. Quantities may be JSON strings or numbers.
+// bare JSON array of them. A list whose kind comes after items that carry none (what `jq -S`
+// makes of a server's answer) is read as if its kind came first: when only the list's kind
+// can name its items (a PodDisruptionBudgetList, PersistentVolumeList, NamespaceList, or a
+// kind that is skipped), the document is read a second time knowing it. Quantities may be JSON strings or numbers.
 //
 // Errors: this importer refuses a file with any problem (it never keeps a bad item): it
 // throws ImportError naming the file, the line (computed from the byte offset where
@@ -39,8 +42,9 @@
 // of ELF, PNG, zip, gzip, xz or zstd) or UTF-16 text, text before the JSON (a kubectl log
 // line, YAML), an HTML page, truncated or malformed JSON, text after the JSON document (the
 // message quotes that text and gives its line), a `kind: Status` object (its reason and
-// message), wrong field types, invalid or negative quantities, a node without a name, a
-// duplicate node. Input quoted in a message goes through quotedText() (importers/quotedtext.h):
+// message), wrong field types, invalid or negative quantities, a fraction of an extended
+// resource (nvidia.com/gpu: "1.5"; the API server requires whole units), a node without a
+// name, a duplicate node. Input quoted in a message goes through quotedText() (importers/quotedtext.h):
 // control bytes and invalid UTF-8 as \xNN, at most about 60 characters.
 // A list whose metadata.continue is set imports with a warning (the list is incomplete).
 //

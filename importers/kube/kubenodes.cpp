@@ -71,7 +71,7 @@ void KubeObjectMapper::parseResourceList(od::value v, ResourceList& into, std::i
     forEachResource(
         v, [&](CoreResource r, QuantityScale scale, od::value& q) { into.setCore(r, quantityValue(q, scale)); },
         [&](const ResourceEntry& entry, od::value& q) {
-            const std::int64_t amount = quantityValue(q, entry.scale);
+            const std::int64_t amount = quantityValue(q, entry.scale, &entry);
             into.set(entry.key, amount);
             if (gpuCounts != nullptr && entry.gpuCountSource >= 0)
                 gpuCounts[entry.gpuCountSource] = entry.scale == QuantityScale::ThousandUnits ? amount / 1000 : amount;

@@ -144,6 +144,10 @@ struct ResourceEntry {
     ResourceKey key = 0;
     QuantityScale scale = QuantityScale::Units;
     std::int8_t gpuCountSource = -1; // 0 nvidia.com/gpu, 1 amd.com/gpu, 2 alibabacloud.com/gpu-count
+    /// An extended resource (a name with a domain outside kubernetes.io, e.g. nvidia.com/gpu):
+    /// its quantities must be whole numbers, as the API server's validation requires
+    /// (ValidateResourceQuantityValue, IsIntegerResourceName: "must be an integer").
+    bool wholeUnits = false;
 };
 
 // ---- the mapper -------------------------------------------------------------------------
@@ -189,8 +193,19 @@ public:
     /// The item that starts at `itemStart` is read: commit it to the store (or skip it).
     void commitItem(const char* itemStart);
     /// After run(): items whose kind the list's kind decides, the session's list fields, the
-    /// warnings and the report's counts.
+    /// warnings and the report's counts. Not called when readAgainWithListKind() is true.
     void finish();
+    /// After run(): true when no item was committed because every one waited for the list's
+    /// kind, read after them (`jq -S` sorts "items" before "kind", and a server's list answer
+    /// gives its items no kind), and that kind names the kind of its items (a
+    /// PodDisruptionBudgetList, a PersistentVolumeList, a PersistentVolumeClaimList...): the
+    /// document is then read again by a new mapper given that kind first (presetListKind()), so
+    /// that every list kind is read by its own item kind's rules whichever order its keys have.
+    [[nodiscard]] bool readAgainWithListKind() const noexcept;
+    /// The root's kind as read (empty when it has none).
+    [[nodiscard]] const std::string& listKind() const noexcept { return m_rootKind; }
+    /// Reads the document as if the root's `kind` came before its items. Before run().
+    void presetListKind(std::string kind) { m_presetListKind = std::move(kind); }
 
 private:
     void parseItemField(od::field& f, bool isRoot);
@@ -248,8 +263,12 @@ private:
 
     // resource names and quantities (kubevalues.cpp)
     const ResourceEntry& resourceEntry(std::string_view name);
-    std::int64_t quantityValue(od::value& v, QuantityScale scale);
-    model::QuantityNanos exactQuantityValue(od::value& v, QuantityScale scale);
+    /// A quantity in the model's unit for `scale`; with `whole` (an extended resource), a
+    /// fraction is a bad value (recorded, 0 returned) like an invalid quantity.
+    std::int64_t quantityValue(od::value& v, QuantityScale scale, const ResourceEntry* whole = nullptr);
+    model::QuantityNanos exactQuantityValue(od::value& v, QuantityScale scale, const ResourceEntry* whole = nullptr);
+    /// False (and a bad value recorded at `where`) when `entry` counts whole units and `text` is a fraction.
+    bool wholeUnitsOrRecord(const ResourceEntry* entry, std::string_view text, const char* where);
     std::string_view quantityText(od::value& v, const char*& where);
     void recordQuantityError(const model::QuantityError& e, std::string_view text, const char* where);
 
@@ -266,7 +285,7 @@ private:
     [[nodiscard]] Wanted wanted() const noexcept
     {
         const ItemKind kind = effectiveItemKind();
-        if (isExtraKind(kind))
+        if (isExtraKind(kind) || kind == ItemKind::Other) // an item of a kind not imported fills neither
             return { false, false };
         return { kind != ItemKind::Pod, kind != ItemKind::Node };
     }
@@ -289,6 +308,7 @@ private:
 
     // root and list state
     std::string m_rootKind;
+    std::string m_presetListKind; // see presetListKind()
     ItemKind m_defaultItemKind = ItemKind::Unknown;
     std::string m_defaultKindName;
     std::string m_continue;
@@ -299,24 +319,24 @@ private:
 
 
     // Items of a list without their own kind, that are neither a Node nor a Pod by their fields,
-    // read before the list's kind (`jq -S` sorts "items" before "kind"): the list's kind, once
-    // read, decides (a NamespaceList's namespaces), else the first of them is an error.
+    // read before the list's kind (`jq -S` sorts "items" before "kind"): when the list's kind,
+    // once read, names their kind, the document is read again with it (readAgainWithListKind()),
+    // else the first of them is an error.
     struct UndecidedItem {
         std::uint64_t offset = 0;
         std::string path;
-        std::string name;
-        std::vector<StringPair> labels;
     };
     std::vector<UndecidedItem> m_undecidedItems;
     std::size_t m_unknownPhasesBeforeItem = 0;
-    /// Commits m_undecidedItems by the list's kind, or raises for the first. After the root.
-    void commitUndecidedItems();
+    /// Raises for the first of m_undecidedItems (when the document is not to be read again).
+    void raiseForUndecidedItems();
 
     // item scratch (reused)
     ItemKind m_itemKind = ItemKind::Unknown;
     std::string m_itemKindName;
     bool m_sawNodeFields = false;
     bool m_sawPodFields = false;
+    bool m_sawClaimFields = false; // spec/status.accessModes: a PersistentVolume(Claim)'s, neither a Node's nor a Pod's
     std::string m_itemName;
     const char* m_nameWhere = nullptr;
     NodeRecord m_node;

@@ -92,8 +92,12 @@ bool parseRfc3339(std::string_view t, std::int64_t& unixSeconds) noexcept
 
 void KubeObjectMapper::beginDocument()
 {
-    m_rootKind.clear();
+    m_rootKind = m_presetListKind;
     m_defaultItemKind = ItemKind::Unknown;
+    if (m_rootKind.size() > 4 && m_rootKind.ends_with("List")) {
+        m_defaultKindName.assign(m_rootKind, 0, m_rootKind.size() - 4);
+        m_defaultItemKind = itemKindFromName(m_defaultKindName);
+    }
     m_continue.clear();
     m_listResourceVersion.clear();
     m_remainingItems = -1;
@@ -166,9 +170,15 @@ void KubeObjectMapper::endRoot(const char* rootStart, bool tail)
     commitItem(rootStart);
 }
 
+bool KubeObjectMapper::readAgainWithListKind() const noexcept
+{
+    return !m_undecidedItems.empty() && m_defaultItemKind != ItemKind::Unknown && m_presetListKind.empty() && m_nodes == 0
+        && m_pods == 0 && m_volumesRead == 0 && m_budgetsRead == 0 && m_namespacesRead == 0 && m_skippedKinds.empty();
+}
+
 void KubeObjectMapper::finish()
 {
-    commitUndecidedItems();
+    raiseForUndecidedItems();
 
     m_session.listContinue = m_continue;
     m_session.listResourceVersion = m_listResourceVersion;
@@ -208,6 +218,7 @@ void KubeObjectMapper::beginItem()
     m_itemKindName.clear();
     m_sawNodeFields = false;
     m_sawPodFields = false;
+    m_sawClaimFields = false;
     m_itemName.clear();
     m_nameWhere = nullptr;
     // NodeRecord and PodRecord: scalars reset, strings keep their buffers, vectors hand
@@ -412,7 +423,11 @@ void KubeObjectMapper::parseSpec(od::value v)
     m_json.forEachField(v, "an object", [&](od::field& f, const char* k) {
         switch (k[0]) {
         case 'a':
-            if (want.pod)
+            // A PersistentVolume's or PersistentVolumeClaim's spec (accessModes first, in the
+            // API's order and in sorted keys) is no Pod's: its resources are not read as one.
+            if (m_itemKind == ItemKind::Unknown && m_defaultItemKind == ItemKind::Unknown && keyIs(k, "accessModes"))
+                m_sawClaimFields = true;
+            else if (want.pod)
                 m_json.onKey(k, "affinity", [&] { parseAffinity(f.value()); });
             break;
         case 'v':
@@ -462,7 +477,7 @@ void KubeObjectMapper::parseSpec(od::value v)
                 });
             break;
         case 'r':
-            if (want.pod)
+            if (want.pod && !m_sawClaimFields)
                 m_json.onKey(k, "resources", [&] { parseContainerResources(f.value(), m_spec.podRequests, m_spec.podLimits); })
                     || m_json.onKey(k, "resourceClaims", [&] { parseResourceClaims(f.value()); });
             break;
@@ -493,14 +508,18 @@ void KubeObjectMapper::parseStatus(od::value v)
     m_json.forEachField(v, "an object", [&](od::field& f, const char* k) {
         switch (k[0]) {
         case 'a':
-            if (want.node)
+            // A PersistentVolumeClaim's status (accessModes before capacity, in the API's order
+            // and in sorted keys) is no Node's: its capacity is not read as one.
+            if (m_itemKind == ItemKind::Unknown && m_defaultItemKind == ItemKind::Unknown && keyIs(k, "accessModes"))
+                m_sawClaimFields = true;
+            else if (want.node)
                 m_json.onKey(k, "allocatable", [&] {
                     m_sawNodeFields = true;
                     parseResourceList(f.value(), m_node.allocatable, m_allocatableGpus);
                 });
             break;
         case 'c':
-            if (want.node)
+            if (want.node && !m_sawClaimFields)
                 m_json.onKey(k, "capacity", [&] {
                     m_sawNodeFields = true;
                     parseResourceList(f.value(), m_node.capacity, m_capacityGpus);
@@ -597,25 +616,18 @@ void KubeObjectMapper::parseConditions(od::value v)
     });
 }
 
-void KubeObjectMapper::commitUndecidedItems()
+void KubeObjectMapper::raiseForUndecidedItems()
 {
     if (m_undecidedItems.empty())
         return;
-    if (m_defaultItemKind == ItemKind::Namespace) {
-        for (const UndecidedItem& item : m_undecidedItems) {
-            if (item.name.empty())
-                m_json.raiseAt(item.offset, item.path + ".metadata", "a Namespace without a name (metadata.name is missing or empty)");
-            m_store.setNamespaceLabels(item.name, item.labels);
-            ++m_namespacesRead;
-        }
-        m_undecidedItems.clear();
-        return;
-    }
     const UndecidedItem& first = m_undecidedItems.front();
-    std::string message = "cannot tell whether this item is a Node or a Pod: it has no kind, no status.allocatable/capacity (a Node) "
-                          "and no spec.containers (a Pod)";
+    std::string message = "cannot tell what kind of object this item is: it has no kind, no status.allocatable/capacity (a "
+                          "Node) and no spec.containers (a Pod)";
     if (!m_rootKind.empty())
-        message += ", and the list's kind (" + quotedText(m_rootKind) + ") comes after its items and names neither";
+        message += ", and the list's kind (" + quotedText(m_rootKind) + ") comes after its items and does not name their kind";
+    else
+        message += ", and the list has no kind";
+    message += "; give each item its kind, or the list a kind such as NodeList or PodDisruptionBudgetList";
     m_json.raiseAt(first.offset, first.path, message);
 }
 
@@ -623,14 +635,13 @@ void KubeObjectMapper::commitItem(const char* itemStart)
 {
     ItemKind kind = effectiveItemKind();
     if (kind == ItemKind::Unknown) {
-        if (m_sawNodeFields && !m_sawPodFields)
+        if (m_sawNodeFields && !m_sawPodFields && !m_sawClaimFields)
             kind = ItemKind::Node;
-        else if (m_sawPodFields && !m_sawNodeFields)
+        else if (m_sawPodFields && !m_sawNodeFields && !m_sawClaimFields)
             kind = ItemKind::Pod;
         else if (!m_sawPodFields && m_json.sawItems() && !m_json.rootIsArray() && m_rootKind.empty()) {
             // The list's kind may follow its items: decide when it is read.
-            m_labelSlots.trim(m_node.labels);
-            m_undecidedItems.push_back({ m_json.offsetOf(itemStart), m_json.path().format(), m_itemName, m_node.labels });
+            m_undecidedItems.push_back({ m_json.offsetOf(itemStart), m_json.path().format() });
             m_unknownPhases = m_unknownPhasesBeforeItem; // a Namespace's status.phase is no pod's
             m_json.dropItemBadValues();
             return;

@@ -89,7 +89,7 @@ void KubeObjectMapper::parseExactResourceList(od::value v, model::ExactResourceL
     // (podrequest.h), as Kubernetes sums Quantities.
     forEachResource(
         v, [&](CoreResource r, QuantityScale scale, od::value& q) { into.setCore(r, exactQuantityValue(q, scale)); },
-        [&](const ResourceEntry& entry, od::value& q) { into.set(entry.key, exactQuantityValue(q, entry.scale)); });
+        [&](const ResourceEntry& entry, od::value& q) { into.set(entry.key, exactQuantityValue(q, entry.scale, &entry)); });
 }
 
 void KubeObjectMapper::parseTolerations(od::value v)

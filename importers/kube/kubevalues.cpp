@@ -26,6 +26,10 @@ const ResourceEntry& KubeObjectMapper::resourceEntry(std::string_view name)
         e.gpuCountSource = 1;
     else if (name == "alibabacloud.com/gpu-count")
         e.gpuCountSource = 2;
+    // helper.IsExtendedResourceName: a domain-prefixed name outside the kubernetes.io domains
+    // (and not a quota's "requests." name).
+    e.wholeUnits = name.find('/') != std::string_view::npos && name.find("kubernetes.io/") == std::string_view::npos
+        && !name.starts_with("requests.");
     m_resourceCache.push_back(std::move(e));
     return m_resourceCache.back();
 }
@@ -56,13 +60,24 @@ void KubeObjectMapper::recordQuantityError(const model::QuantityError& e, std::s
     m_json.recordBadValue(where, escapedText(message, std::numeric_limits<std::size_t>::max()));
 }
 
-model::QuantityNanos KubeObjectMapper::exactQuantityValue(od::value& v, QuantityScale scale)
+bool KubeObjectMapper::wholeUnitsOrRecord(const ResourceEntry* entry, std::string_view text, const char* where)
+{
+    if (entry == nullptr || !entry->wholeUnits || model::exactQuantity(text, QuantityScale::Units) % model::kNanosPerUnit == 0)
+        return true;
+    m_json.recordBadValue(where, "invalid quantity " + quotedText(text) + " of " + quotedText(entry->name)
+            + ": must be an integer (an extended resource counts whole units; the API server refuses a fraction)");
+    return false;
+}
+
+model::QuantityNanos KubeObjectMapper::exactQuantityValue(od::value& v, QuantityScale scale, const ResourceEntry* whole)
 {
     const char* where = nullptr;
     const std::string_view text = quantityText(v, where);
     model::QuantityNanos value = 0;
     try {
         value = model::exactQuantity(text, scale);
+        if (!wholeUnitsOrRecord(whole, text, where))
+            return 0;
     } catch (const model::QuantityError& e) {
         recordQuantityError(e, text, where);
         return 0;
@@ -74,7 +89,7 @@ model::QuantityNanos KubeObjectMapper::exactQuantityValue(od::value& v, Quantity
     return value;
 }
 
-std::int64_t KubeObjectMapper::quantityValue(od::value& v, QuantityScale scale)
+std::int64_t KubeObjectMapper::quantityValue(od::value& v, QuantityScale scale, const ResourceEntry* whole)
 {
     const char* where = nullptr;
     const std::string_view text = quantityText(v, where);
@@ -95,6 +110,8 @@ std::int64_t KubeObjectMapper::quantityValue(od::value& v, QuantityScale scale)
             value *= 1000;
             break;
         }
+        if (!wholeUnitsOrRecord(whole, text, where))
+            return 0;
     } catch (const model::QuantityError& e) {
         recordQuantityError(e, text, where);
         return 0;

@@ -330,8 +330,10 @@ LevelShortfall shortfall(const PlanLedger& state, const PodFeasibility& feasibil
     std::sort(s.nodeReasons.begin(), s.nodeReasons.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     std::string msg = "no " + s.levelKey + " domain holds " + need + ": the closest, " + s.closestDomain + ", holds "
         + (slices ? counted(d.slices, "whole slice") + " (" + counted(d.pods, "pod") + " fit)" : counted(d.pods, "pod"))
-        + " and lacks " + (slices ? counted(count - d.slices, "slice") : counted(count - d.pods, "pod")) + "; "
-        + std::to_string(s.nodesFull) + " of its " + std::to_string(s.nodes) + " nodes take none";
+        + " and lacks " + (slices ? counted(count - d.slices, "slice") : counted(count - d.pods, "pod"));
+    if (s.nodesFull > 0) // how many of its nodes take no pod at all
+        msg += "; " + (s.nodesFull == s.nodes ? (s.nodes == 1 ? std::string("its only node takes none") : "none of its " + counted(s.nodes, "node") + " takes any")
+                                              : std::to_string(s.nodesFull) + " of its " + counted(s.nodes, "node") + (s.nodesFull == 1 ? " takes none" : " take none"));
     if (!s.nodeReasons.empty()) {
         msg += " (";
         for (std::size_t i = 0; i < s.nodeReasons.size() && i < 4; ++i)

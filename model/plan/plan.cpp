@@ -39,7 +39,8 @@
 //    capacity allocatable; among the healthy ones, one per node group
 //    (eks.amazonaws.com/nodegroup, karpenter.sh/nodepool) and capacity type stands for it, and
 //    the one that the most pending pods can use (nodeSelector, required node affinity, taints)
-//    is copied, ties to the first in the domain's order (inside the domain when it has one). A
+//    is copied (pending: still waiting under the plan's earlier actions, so that a second
+//    add-node after the first group's pods were placed copies the group the others use), ties to the first in the domain's order (inside the domain when it has one). A
 //    copy of a node whose GPUs dropped out, or of a node group no pending pod selects, would
 //    answer a capacity question with a node that helps nobody. With no healthy node of the type,
 //    the first Ready schedulable one, else the first.
@@ -332,8 +333,16 @@ bool PlanEngine::Private::addNodes(const PlanAction& a, AppliedAction& r)
         for (const NodeId n : nodes)
             if (store.nodeInstanceType(n) == a.instanceType && (!capacity || nodeCapacityType(store, n) == *capacity))
                 ofType.push_back(n);
-        if (ofType.size() > 1 && !pending)
+        if (ofType.size() > 1 && !pending) {
+            // The pods that still wait under the plan so far: once an earlier add-node took
+            // one node group's pods, the next add-node copies a node of the group the rest can
+            // use (the pending pods of several node groups get a copy of each).
             pending = storePendingPods(store);
+            std::erase_if(*pending, [&](PodId p) {
+                const NodeId on = state.podNode(p);
+                return on.isValid() && state.nodePresent(on);
+            });
+        }
         return templateNodeFor(store, ofType, pending ? std::span<const PodId>(*pending) : std::span<const PodId>());
     };
     templ = pick(topology.domainNodes(d));

@@ -112,10 +112,26 @@ bool checkReadiness(const Ctx& c, NodeId n, Reasons out)
     if (!blocks)
         return true;
     if (out) {
-        const std::string_view key = r == Readiness::Unknown || (v.hasUnreachable && !v.hasNotReady) ? kUnreachableKey : kNotReadyKey;
+        std::string what;
+        if (v.readinessBlocks) {
+            // Name the readiness taint the pod does not tolerate (a pod may tolerate
+            // not-ready:NoSchedule and not the not-ready:NoExecute the node also carries).
+            const auto tolerations = c.store->podTolerations(c.pod);
+            for (const Taint& t : c.state->nodeTaints(n)) {
+                const std::string_view key = c.s->str(t.key);
+                if (blocksScheduling(t.effect) && (key == kNotReadyKey || key == kUnreachableKey) && !toleratesTaint(tolerations, t)) {
+                    what = "the pod does not tolerate its taint " + taintText(*c.s, t);
+                    break;
+                }
+            }
+        }
+        if (what.empty()) {
+            // The input lacks the lifecycle controller's taint: the one it would add.
+            const std::string_view key = r == Readiness::Unknown ? kUnreachableKey : kNotReadyKey;
+            what = "the pod does not tolerate " + std::string(key) + ":NoSchedule, which the node lifecycle controller gives such a node";
+        }
         out->push_back(makeReason(ReasonKind::NodeNotReady, {},
-            std::string(c.state->nodeName(n)) + " is not Ready (Ready is " + std::string(readinessName(r)) + ") and the pod does not tolerate "
-                + std::string(key) + ":NoSchedule"));
+            std::string(c.state->nodeName(n)) + " is not Ready (Ready is " + std::string(readinessName(r)) + ") and " + what));
     }
     return false;
 }

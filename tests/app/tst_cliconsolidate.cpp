@@ -72,6 +72,45 @@ private slots:
         QVERIFY2(check.exitCode == 0, check.out.constData());
     }
 
+    void unpricedNodesAreNamed()
+    {
+        // Without --prices the shipped table prices gpu-b2 alone: the cost figures count it
+        // alone, and plan consolidate and plan check say the three m5 nodes are left out.
+        QTemporaryDir dir;
+        const QString plan = dir.filePath(QStringLiteral("plan.json"));
+        const Run r = fleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), kPlanData + QStringLiteral("/cluster.json"),
+            QStringLiteral("--lp-time-limit"), QStringLiteral("0"), QStringLiteral("-o"), plan });
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("(3 of 4 nodes have no price") && r.out.contains("left out of the costs"), r.out.constData());
+        const Run check = fleetscope({ QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster.json"),
+            QStringLiteral("--plan"), plan });
+        QVERIFY2(check.out.contains("\ncosts: 3 of 4 nodes have no price"), check.out.constData());
+        // Every node priced: no such note.
+        const Run priced = fleetscope(consolidateArgs(dir.filePath(QStringLiteral("priced.json")), { QStringLiteral("--lp-time-limit"), QStringLiteral("0") }));
+        QVERIFY2(!priced.out.contains("no price"), priced.out.constData());
+    }
+
+    void severalRegionsGetANote()
+    {
+        // A fleet over four regions without --keep-within: a note on stderr suggests the region
+        // label; with it, or in one region, none.
+        QTemporaryDir dir;
+        const QStringList simulated { QStringLiteral("plan"), QStringLiteral("consolidate"), QStringLiteral("--simulate"), QStringLiteral("50"),
+            QStringLiteral("--seed"), QStringLiteral("3"), QStringLiteral("--lp-time-limit"), QStringLiteral("0"), QStringLiteral("-o"),
+            dir.filePath(QStringLiteral("plan.json")) };
+        const Run four = fleetscope(simulated + QStringList { QStringLiteral("--regions"), QStringLiteral("4") });
+        QCOMPARE(four.exitCode, 0);
+        QVERIFY2(four.err.contains("note: the nodes span 4 regions") && four.err.contains("give --keep-within topology.kubernetes.io/region"),
+            four.err.constData());
+        const Run kept = fleetscope(simulated
+            + QStringList { QStringLiteral("--regions"), QStringLiteral("4"), QStringLiteral("--keep-within"), QStringLiteral("topology.kubernetes.io/region") });
+        QCOMPARE(kept.exitCode, 0);
+        QVERIFY2(!kept.err.contains("regions"), kept.err.constData());
+        const Run one = fleetscope(simulated);
+        QCOMPARE(one.exitCode, 0);
+        QVERIFY2(!one.err.contains("regions"), one.err.constData());
+    }
+
     void keepWithinZone()
     {
         // Every drain-node action names its node's zone, and the plan, read back, still holds

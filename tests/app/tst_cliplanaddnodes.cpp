@@ -33,6 +33,7 @@ private slots:
     void fitPending_data();
     void fitPending();
     void countAndErrors();
+    void aCopyOfEachNodeGroup();
 
 private:
     QTemporaryDir m_dir;
@@ -113,6 +114,39 @@ void TestCliPlanAddNodes::countAndErrors()
                  .exitCode,
         2);
     QCOMPARE(fleetscope({ kPending, QStringLiteral("--instance-type"), QStringLiteral("m5.xlarge"), QStringLiteral("-o"), plan }).exitCode, 2);
+}
+
+void TestCliPlanAddNodes::aCopyOfEachNodeGroup()
+{
+    // Three pending pods select node group ng-gpu, one ng-gpu2: the plan copies a healthy node of
+    // each group (d-p5-good, then e-p5-good2), every pod is placed and the plan holds.
+    const QString nodes = QStringLiteral(FLEET_TEST_DATA_DIR "/plan/p5-groups-nodes.json");
+    const QString pods = QStringLiteral(FLEET_TEST_DATA_DIR "/plan/p5-groups-pods.json");
+    const QString plan = m_dir.filePath(QStringLiteral("groups.json"));
+    const Run r = fleetscope({ nodes, pods, QStringLiteral("--instance-type"), QStringLiteral("p5.48xlarge"), QStringLiteral("--fit-pending"),
+        QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("-o"), plan });
+    QCOMPARE(r.exitCode, 0);
+    const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(o.value(QStringLiteral("nodes")).toInt(), 4);
+    QCOMPARE(o.value(QStringLiteral("placed")).toInt(), 4);
+    QVERIFY(o.value(QStringLiteral("unplaced")).toArray().isEmpty());
+    const QJsonArray templates = o.value(QStringLiteral("templates")).toArray();
+    QCOMPARE(templates.size(), 2);
+    QCOMPARE(templates.at(0)[QStringLiteral("node")].toString(), QStringLiteral("d-p5-good"));
+    QCOMPARE(templates.at(0)[QStringLiteral("nodes")].toInt(), 3);
+    QCOMPARE(templates.at(1)[QStringLiteral("node")].toString(), QStringLiteral("e-p5-good2"));
+    QCOMPARE(templates.at(1)[QStringLiteral("nodes")].toInt(), 1);
+    const fleet::importers::PlanDocument doc = fleet::importers::readPlanFile(plan.toStdString());
+    int addNodes = 0;
+    for (const auto& a : doc.actions)
+        addNodes += a.type == fleet::model::ActionType::AddNode ? 1 : 0;
+    QCOMPARE(addNodes, 2);
+    const Run check = fleet::tests::runFleetscope({ QStringLiteral("plan"), QStringLiteral("check"), nodes, pods, QStringLiteral("--plan"), plan });
+    QCOMPARE(check.exitCode, 0);
+    // The text names each template.
+    const Run text = fleetscope({ nodes, pods, QStringLiteral("--instance-type"), QStringLiteral("p5.48xlarge"), QStringLiteral("--fit-pending"),
+        QStringLiteral("-o"), m_dir.filePath(QStringLiteral("groups2.json")) });
+    QVERIFY2(text.out.contains("  3 p5.48xlarge node(s) copy d-p5-good\n  1 p5.48xlarge node(s) copy e-p5-good2\n"), text.out.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCliPlanAddNodes)

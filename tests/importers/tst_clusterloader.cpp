@@ -121,6 +121,21 @@ private slots:
         QCOMPARE(s["warnings"].toArray().size(), 2);
     }
 
+    void onePodNamingAMissingNodeIsSingular()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string pods = writeFile(dir, "pods.json",
+            R"({"kind": "PodList", "items": [{"kind": "Pod", "metadata": {"name": "p", "namespace": "n"},
+              "spec": {"nodeName": "ghost", "containers": [{"name": "c"}]}, "status": {"phase": "Running"}}]})");
+        const std::string nodes = writeFile(dir, "nodes.json",
+            R"({"kind": "NodeList", "items": [{"kind": "Node", "metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "1"}}}]})");
+        const auto c = importers::loadClusterFiles({ nodes, pods });
+        QCOMPARE(c.report.warnings.size(), std::size_t(1));
+        const QString w = QString::fromStdString(c.report.warnings[0]);
+        QVERIFY2(w.startsWith("1 pod names a node that is not in the input (spec.nodeName): n/p on ghost (1 node missing)"), qPrintable(w));
+    }
+
     // Names in the warning come from the input: a control sequence in one is escaped, so that it
     // never drives the operator's terminal or splits the line.
     void podsWithHostileNamesRefusedEscaped()

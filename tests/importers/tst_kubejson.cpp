@@ -516,6 +516,17 @@ void TestKubeJson::malformed_data()
     QTest::newRow("negative number") << podWith(R"({"nvidia.com/gpu": -1})") << 7
                                      << QString("items[1].spec.containers[0].resources.requests[\"nvidia.com/gpu\"]")
                                      << QStringList { "negative quantity" };
+    // An extended resource counts whole units: the API server refuses "1.5" GPUs (once taken as 2).
+    QTest::newRow("fractional GPU request") << podWith(R"({"nvidia.com/gpu": "1.5"})") << 7
+                                            << QString("items[1].spec.containers[0].resources.requests[\"nvidia.com/gpu\"]")
+                                            << QStringList { "invalid quantity \"1.5\"", "must be an integer" };
+    QTest::newRow("fractional extended request") << podWith(R"({"example.com/foo": "500m"})") << 7
+                                                 << QString("items[1].spec.containers[0].resources.requests[\"example.com/foo\"]")
+                                                 << QStringList { "\"example.com/foo\": must be an integer" };
+    QTest::newRow("fractional GPU allocatable") << std::string(
+        "{\"kind\":\"NodeList\",\"items\":[\n{\"metadata\":{\"name\":\"g\"},\"status\":{\"allocatable\":{\n\"nvidia.com/gpu\": \"7.5\"}}}]}")
+                                                << 3 << QString("items[0].status.allocatable[\"nvidia.com/gpu\"]")
+                                                << QStringList { "invalid quantity \"7.5\"", "must be an integer" };
     QTest::newRow("node without a name") << std::string(
         "{\"kind\":\"NodeList\",\"items\":[\n{\"metadata\":{\"labels\":{}},\"status\":{}}]}")
                                          << 2 << QString("items[0].metadata") << QStringList { "node without a name" };

@@ -323,6 +323,16 @@ void TestPlanFile::evaluationReportsWhatBroke()
     const std::string overriddenCsv = importers::planCsv(overridden, *same.store);
     QVERIFY2(overriddenCsv.find("3,move-pod,default,api-0,cpu-a2,fleetscope-m5.xlarge-1,false,not-found:node/x\r\n") != std::string::npos,
         overriddenCsv.c_str());
+    // A drain's reasons are the drain's: on a row of their own, never on the row of a pod that
+    // moved as planned.
+    importers::PlanEvaluation refusedDrain = ok;
+    QCOMPARE(refusedDrain.actions[1].action.type, model::ActionType::DrainNode);
+    QVERIFY(!refusedDrain.actions[1].changes.empty());
+    refusedDrain.actions[1].holds = false;
+    refusedDrain.actions[1].reasons.push_back(model::makeReason(model::ReasonKind::NotFound, "node/x", "test"));
+    const std::string drainCsv = importers::planCsv(refusedDrain, *same.store);
+    QVERIFY2(drainCsv.find("\r\n1,drain-node,,,cpu-a1,,false,not-found:node/x\r\n") != std::string::npos, drainCsv.c_str());
+    QVERIFY2(drainCsv.find("1,drain-node,default,web-7f9c-bbbbb,cpu-a1,cpu-b1,false,\r\n") != std::string::npos, drainCsv.c_str());
 }
 
 // A drain or failure of a node with no pod to move (cpu-b1 holds only a DaemonSet pod) still

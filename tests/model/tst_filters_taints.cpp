@@ -25,6 +25,7 @@ private slots:
     void taints_data();
     void taints();
     void feasibilityAgreesWithVerdict();
+    void notReadyNamesTheUntoleratedTaint();
 };
 
 void TestFiltersTaints::taints_data()
@@ -143,6 +144,43 @@ void TestFiltersTaints::feasibilityAgreesWithVerdict()
     QCOMPARE(mask, (std::vector<std::uint8_t> { 1, 0, 0, 0, 1 }));
     for (std::uint32_t i = 0; i < mask.size(); ++i)
         QCOMPARE(f.verdict(NodeId(i)).feasible, mask[i] == 1);
+}
+
+void TestFiltersTaints::notReadyNamesTheUntoleratedTaint()
+{
+    // A pod that tolerates not-ready:NoSchedule but not the not-ready:NoExecute the node also
+    // carries: node-not-ready names the NoExecute taint, never the one the pod tolerates. Without
+    // the taints in the input, it names the NoSchedule taint the lifecycle controller would add.
+    ClusterStore store;
+    store.addNode(node("home"));
+    NodeRecord tainted = node("nr2");
+    tainted.ready = Readiness::False;
+    tainted.taints = { { "node.kubernetes.io/not-ready", "", TaintEffect::NoSchedule },
+        { "node.kubernetes.io/not-ready", "", TaintEffect::NoExecute } };
+    const NodeId t = store.addNode(tainted);
+    NodeRecord bare = node("nr3");
+    bare.ready = Readiness::False;
+    const NodeId b = store.addNode(bare);
+    PodRecord p = pod("tol", "home");
+    p.tolerations = { { "node.kubernetes.io/not-ready", TolerationOperator::Exists, "", TaintEffect::NoSchedule } };
+    const PodId tol = store.addPod(p);
+    const PodId plain = store.addPod(pod("plain", "home"));
+    store.finalize();
+    const PlanLedger state(store);
+    auto message = [&](const Verdict& v, const char* code) {
+        for (const Reason& r : v.reasons)
+            if (r.code() == code)
+                return QString::fromStdString(r.message);
+        return QString();
+    };
+    const Verdict v = checkMove(state, tol, t);
+    QCOMPARE(codes(v), (QStringList { "node-not-ready", "untolerated-taint:node.kubernetes.io/not-ready:NoExecute" }));
+    const QString notReady = message(v, "node-not-ready");
+    QVERIFY2(notReady.contains("does not tolerate its taint node.kubernetes.io/not-ready:NoExecute"), qPrintable(notReady));
+    QVERIFY2(!notReady.contains("NoSchedule"), qPrintable(notReady));
+    const QString missing = message(checkMove(state, plain, b), "node-not-ready");
+    QVERIFY2(missing.contains("does not tolerate node.kubernetes.io/not-ready:NoSchedule, which the node lifecycle controller"),
+        qPrintable(missing));
 }
 
 QTEST_GUILESS_MAIN(TestFiltersTaints)
