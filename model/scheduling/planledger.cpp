@@ -2,12 +2,10 @@
 // PlanLedger: the ledger of a plan (planledger.h). The indexes are built here; the
 // changes (place / unplace) keep every per-node figure, the groups and the totals in step.
 #include "matching.h"
-#include "model/gpudevices.h"
 #include "model/nodeboundpods.h"
 #include "planledger_p.h"
 
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <unordered_set>
 
@@ -93,13 +91,6 @@ StringId PlanLedger::Private::label(NodeId n, StringId key) const noexcept
     return scheduling::labelValue(labelsOf(n), key);
 }
 
-std::uint64_t PlanLedger::Private::takeGpus(PodId p, NodeId n, std::uint64_t preferred)
-{
-    const auto begin = gpuBegin[n.index()], end = gpuBegin[n.index() + 1];
-    return takeGpuDevices(std::span(gpuUsed.data() + begin, end - begin), store->podRequest(specOf(p))[CoreResource::Gpu],
-        store->podGpuShareMilli(specOf(p)), preferred);
-}
-
 void PlanLedger::Private::place(PodId p, NodeId n, std::uint64_t preferredGpus)
 {
     const PodId spec = specOf(p);
@@ -124,8 +115,7 @@ void PlanLedger::Private::place(PodId p, NodeId n, std::uint64_t preferredGpus)
         else
             ++it->second;
     }
-    if (const std::uint64_t mask = takeGpus(p, n, preferredGpus))
-        podGpuMask[p.value] = mask;
+    gpus.take(p, n, req[CoreResource::Gpu], store->podGpuShareMilli(spec), preferredGpus);
     const bool workload = isWorkloadPod(p);
     const bool loaded = loadedNode(p).isValid();
     if (workload)
@@ -183,13 +173,7 @@ void PlanLedger::Private::unplace(PodId p)
             ports.pop_back();
         }
     }
-    if (const auto it = podGpuMask.find(p.value); it != podGpuMask.end()) {
-        const std::int32_t share = store->podGpuShareMilli(spec);
-        std::int32_t* used = gpuUsed.data() + gpuBegin[i];
-        for (std::uint64_t m = it->second; m != 0; m &= m - 1)
-            used[std::countr_zero(m)] -= share > 0 ? share : 1000;
-        podGpuMask.erase(it);
-    }
+    gpus.release(p, n, store->podGpuShareMilli(spec));
     const bool workload = isWorkloadPod(p);
     const bool loaded = loadedNode(p).isValid();
     if (workload)
@@ -272,12 +256,7 @@ PlanLedger::PlanLedger(const ClusterStore& store, std::vector<double> nodePriceP
     s.loadedNodeBoundHere.assign(nodes, 0);
     s.hostPorts.resize(nodes);
     s.movedIn.resize(nodes);
-    s.gpuBegin.assign(nodes + 1, 0);
-    for (std::size_t n = 0; n < nodes; ++n) {
-        const NodeId id(static_cast<std::uint32_t>(n));
-        s.gpuBegin[n + 1] = s.gpuBegin[n] + static_cast<std::uint32_t>(trackedGpuCount(store, id));
-    }
-    s.gpuUsed.assign(s.gpuBegin[nodes], 0);
+    s.gpus.reset(store);
 
     // Taint sets: nodes share a few (GPU taints, condition taints).
     {
@@ -466,7 +445,7 @@ PlanLedger::PlanLedger(const ClusterStore& store, std::vector<double> nodePriceP
             s.place(p, s.loadedNode(p), 0);
         }
     }
-    s.loadedGpuMask = s.podGpuMask;
+    s.gpus.markLoaded();
     s.before = s.totals;
     s.buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
@@ -493,12 +472,8 @@ std::int64_t PlanLedger::nodeExtendedRequested(NodeId n, ResourceKey key) const 
             return v;
     return 0;
 }
-std::span<const std::int32_t> PlanLedger::nodeGpuShares(NodeId n) const noexcept { return d->gpus(n); }
-std::uint64_t PlanLedger::podGpuMask(PodId p) const noexcept
-{
-    const auto it = d->podGpuMask.find(p.value);
-    return it == d->podGpuMask.end() ? 0 : it->second;
-}
+std::span<const std::int32_t> PlanLedger::nodeGpuShares(NodeId n) const noexcept { return d->gpus.used(n); }
+std::uint64_t PlanLedger::podGpuMask(PodId p) const noexcept { return d->gpus.held(p); }
 std::span<const Taint> PlanLedger::nodeTaints(NodeId n) const noexcept { return d->taintsOf(n); }
 const ResourceVector& PlanLedger::nodeAllocatable(NodeId n) const noexcept { return d->store->nodeAllocatable(d->templateOf(n)); }
 Readiness PlanLedger::nodeReadiness(NodeId n) const noexcept
@@ -644,11 +619,7 @@ bool PlanLedger::movePod(PodId p, NodeId to)
         return true;
     s.unplace(p);
     const bool home = to == s.loadedNode(p);
-    std::uint64_t preferred = 0;
-    if (home)
-        if (const auto it = s.loadedGpuMask.find(p.value); it != s.loadedGpuMask.end())
-            preferred = it->second;
-    s.place(p, to, preferred);
+    s.place(p, to, home ? s.gpus.heldAsLoaded(p) : 0);
     return true;
 }
 
@@ -671,8 +642,7 @@ bool PlanLedger::restorePod(PodId p)
         return true;
     s.unplace(p);
     if (home.isValid()) {
-        const auto it = s.loadedGpuMask.find(p.value);
-        s.place(p, home, it == s.loadedGpuMask.end() ? 0 : it->second);
+        s.place(p, home, s.gpus.heldAsLoaded(p));
     }
     return true;
 }
@@ -714,9 +684,7 @@ NodeId PlanLedger::addNode(NodeId templateNode, std::string name, const std::vec
     s.loadedNodeBoundHere.push_back(0);
     s.hostPorts.emplace_back();
     s.movedIn.emplace_back();
-    const std::uint32_t gpus = s.gpuBegin[templateNode.index() + 1] - s.gpuBegin[templateNode.index()];
-    s.gpuBegin.push_back(s.gpuBegin.back() + gpus);
-    s.gpuUsed.resize(s.gpuBegin.back(), 0);
+    s.gpus.addNodeLike(templateNode);
     s.taintSetOfNode.push_back(kNone); // not interned: read from the added node
     s.labelCounts.addNode();
     s.terminatingCounts.addNode();
@@ -759,8 +727,7 @@ bool PlanLedger::removeLastAddedNode()
     s.loadedNodeBoundHere.pop_back();
     s.hostPorts.pop_back();
     s.movedIn.pop_back();
-    s.gpuBegin.pop_back();
-    s.gpuUsed.resize(s.gpuBegin.back());
+    s.gpus.popNode();
     s.taintSetOfNode.pop_back();
     s.labelCounts.popNode();
     s.terminatingCounts.popNode();

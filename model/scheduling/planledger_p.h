@@ -10,6 +10,7 @@
 // a dense index, and the nodes of each value, so that a rule's lookup is one load and a
 // topology domain's nodes are a list.
 
+#include "gpumasks.h"
 #include "groupcounts.h"
 #include "model/nodeboundpods.h"
 #include "planledger.h"
@@ -92,8 +93,7 @@ struct PlanLedger::Private {
     std::vector<std::int32_t> loadedPodsHere; // pods counted in the loaded state that are here now
     std::vector<std::int32_t> loadedNodeBoundHere; // of those, DaemonSet and mirror pods (they go with the node)
     std::vector<std::vector<std::pair<HostPort, std::int32_t>>> hostPorts;
-    std::vector<std::uint32_t> gpuBegin; // into gpuUsed, size nodes + 1; empty range: not tracked
-    std::vector<std::int32_t> gpuUsed;
+    scheduling::GpuMasks gpus; // per-device GPU use of each node, and the devices each pod holds
     std::vector<std::uint32_t> taintSetOfNode; // interned taint lists
     std::vector<std::vector<Taint>> taintSets;
     std::vector<std::vector<PodId>> movedIn; // pods here under the plan that the store has elsewhere
@@ -106,8 +106,6 @@ struct PlanLedger::Private {
     std::vector<StringId> podNamespace;
     std::vector<std::uint32_t> podGroup;     // label group
     std::vector<std::uint32_t> podAntiGroup; // anti-affinity group, kNone without
-    std::unordered_map<std::uint32_t, std::uint64_t> podGpuMask;    // GPUs held under the plan
-    std::unordered_map<std::uint32_t, std::uint64_t> loadedGpuMask; // GPUs held in the loaded state
 
     // ---- label groups: (label set, namespace) ----
     std::vector<std::span<const Label>> labelSets;
@@ -166,10 +164,6 @@ struct PlanLedger::Private {
         return it == columnOfKey.end() ? nullptr : &columns[it->second];
     }
     [[nodiscard]] StringId label(NodeId n, StringId key) const noexcept;
-    [[nodiscard]] std::span<const std::int32_t> gpus(NodeId n) const noexcept
-    {
-        return { gpuUsed.data() + gpuBegin[n.index()], gpuUsed.data() + gpuBegin[n.index() + 1] };
-    }
     [[nodiscard]] bool isAddedPod(PodId p) const noexcept { return p.index() >= storePods; }
     /// The store pod whose spec pod p has: itself, or an added pod's template.
     [[nodiscard]] PodId specOf(PodId p) const noexcept { return isAddedPod(p) ? addedPodTemplate[p.index() - storePods] : p; }
@@ -186,7 +180,6 @@ struct PlanLedger::Private {
     // ---- changes ----
     void place(PodId p, NodeId n, std::uint64_t preferredGpus);
     void unplace(PodId p);
-    std::uint64_t takeGpus(PodId p, NodeId n, std::uint64_t preferred);
     void addNodeColumns(NodeId n);
 };
 
