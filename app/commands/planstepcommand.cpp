@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "planstepcommand.h"
 
-#include "app/commands/plancommand.h"
+#include "app/commands/planactioncommand.h"
 
 namespace fleet::app {
 
@@ -15,7 +15,7 @@ int PlanStepCommand::appliedChildren() const
 {
     int n = 0;
     for (int i = 0; i < childCount(); ++i)
-        if (const auto* c = dynamic_cast<const PlanCommand*>(child(i)); c && c->applied())
+        if (const auto* c = dynamic_cast<const PlanActionCommand*>(child(i)); c && c->applied())
             ++n;
     return n;
 }
@@ -44,7 +44,7 @@ void PlanStepCommand::redo()
         finishDeferred();
         return;
     }
-    // push()'s redo only records children a worker applied (PlanCommand::AppliedAt): no slices.
+    // push()'s redo only records children a worker applied (PlanActionCommand::AppliedAt): no slices.
     if (m_pushed && m_runner && childCount() >= kSlicedChildren && m_runner(*this, false))
         return;
     QUndoCommand::redo();

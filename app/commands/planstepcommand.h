@@ -34,7 +34,7 @@ public:
     void redo() override;
     void undo() override;
 
-    /// How many of its children are applied (PlanCommand::applied() not null).
+    /// How many of its children are applied (PlanActionCommand::applied() not null).
     [[nodiscard]] int appliedChildren() const;
 
     void setRunner(Runner runner) { m_runner = std::move(runner); }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plancontroller.h"
 
-#include "app/commands/plancommand.h"
+#include "app/commands/planactioncommand.h"
 #include "app/commands/planstepcommand.h"
 #include "app/commands/removeactionscommand.h"
 #include "app/controllers/offthreadrelease.h"
@@ -190,7 +190,7 @@ bool PlanController::refuseWhileBusy()
 
 bool PlanController::pushAction(const model::PlanAction& action, const QString& text, QString* refusal)
 {
-    auto* command = new PlanCommand(*m_host, action, text, [this] { afterChange(); });
+    auto* command = new PlanActionCommand(*m_host, action, text, [this] { afterChange(); });
     command->setRefusedHandler([refusal](const model::AppliedAction& r) {
         if (refusal)
             *refusal = views::planReasonsText(r.reasons);
@@ -297,9 +297,9 @@ bool PlanController::drainNodes(const std::vector<model::NodeId>& requested, con
         auto* step = newStep(first.empty() ? tr("Drain %1 nodes").arg(nodes.size())
                                            : tr("Place %1 pending pods, drain %2 nodes").arg(first.size()).arg(nodes.size()));
         for (const model::PlanAction& a : first)
-            new PlanCommand(*m_host, a, moveText(a), {}, step);
+            new PlanActionCommand(*m_host, a, moveText(a), {}, step);
         for (model::NodeId n : nodes)
-            new PlanCommand(*m_host, drainOf(n), tr("Drain %1").arg(m_host->nodeText(n)), {}, step);
+            new PlanActionCommand(*m_host, drainOf(n), tr("Drain %1").arg(m_host->nodeText(n)), {}, step);
         m_host->undoStack()->push(step); // runs the children in order; deleted when none was applied
         // The placements that were applied come first in the plan; the drains follow.
         while (drainsFrom < m_host->engine()->applied().size() && m_host->engine()->applied()[drainsFrom].action.type != model::ActionType::DrainNode)
@@ -398,7 +398,7 @@ bool PlanController::addNodes(const QString& instanceType, const QString& capaci
     a.domain = domain.isValid() && domain != m_host->topology()->root() ? model::domainPathText(*m_host->topology(), domain) : std::string();
     a.count = count;
     const QString what = count == 1 ? tr("a %1 node").arg(instanceType) : tr("%1 %2 nodes").arg(count).arg(instanceType);
-    QString refusal; // a missing template node: PlanCommand turns apply()'s error into the refusal
+    QString refusal; // a missing template node: PlanActionCommand turns apply()'s error into the refusal
     if (!pushAction(a, tr("Add %1").arg(what), &refusal)) {
         showMessage(tr("Cannot add %1: %2.").arg(what, refusal));
         return false;
@@ -457,7 +457,7 @@ namespace {
 /// + the count a removal took away); nullopt for a command of another kind.
 std::optional<std::ptrdiff_t> undoDelta(const QUndoCommand* c)
 {
-    if (const auto* plan = dynamic_cast<const PlanCommand*>(c))
+    if (const auto* plan = dynamic_cast<const PlanActionCommand*>(c))
         return plan->applied() ? -1 : 0;
     if (const auto* removal = dynamic_cast<const RemoveActionsCommand*>(c))
         return static_cast<std::ptrdiff_t>(removal->count());
@@ -557,8 +557,8 @@ bool PlanController::adoptPlacement(std::shared_ptr<const model::ClusterStore> s
     showEngineInPanel();
     const std::size_t last = m_host->engine()->applied().size() - 1;
     m_preparedMarks = std::move(marks);
-    m_host->undoStack()->push(new PlanCommand(*m_host, m_host->engine()->applied()[last].action, text, [this] { afterChange(); },
-        PlanCommand::AppliedAt { last })); // its redo records the applied action and refreshes the map and panel
+    m_host->undoStack()->push(new PlanActionCommand(*m_host, m_host->engine()->applied()[last].action, text, [this] { afterChange(); },
+        PlanActionCommand::AppliedAt { last })); // its redo records the applied action and refreshes the map and panel
     m_preparedMarks.reset();
     releaseOffGuiThread(std::move(replaced));
     return true;
@@ -581,7 +581,7 @@ PlanController::PreparedStep PlanController::StepPreparer::operator()(const mode
     const model::ClusterStore& store = engine.state().store();
     prepared.step.reset(newStep(controller, QString())); // adoptStep() names it
     for (std::size_t i = appliedBefore; i < applied.size(); ++i)
-        new PlanCommand(*host, applied[i].action, views::planActionText(store, applied[i]), {}, PlanCommand::AppliedAt { i },
+        new PlanActionCommand(*host, applied[i].action, views::planActionText(store, applied[i]), {}, PlanActionCommand::AppliedAt { i },
             prepared.step.get());
     prepared.marks = std::make_shared<views::PlanMarksTracker>();
     prepared.marks->rebuild(engine, topology.get());
@@ -614,7 +614,7 @@ bool PlanController::adoptStep(std::shared_ptr<model::PlanEngine> engine, std::s
     } else {
         step = newStep(text);
         for (std::size_t i = appliedBefore; i < applied.size(); ++i)
-            new PlanCommand(*m_host, applied[i].action, views::planActionText(shown, applied[i]), {}, PlanCommand::AppliedAt { i }, step);
+            new PlanActionCommand(*m_host, applied[i].action, views::planActionText(shown, applied[i]), {}, PlanActionCommand::AppliedAt { i }, step);
     }
     m_preparedMarks = std::move(prepared.marks);
     m_host->undoStack()->push(step); // records them as applied, then one refresh
@@ -646,7 +646,7 @@ void PlanController::adoptOpenedPlan(std::shared_ptr<const model::ClusterStore> 
             const model::ClusterStore& opened = *m_host->store();
             step = newStep(text);
             for (std::size_t i = 0; i < applied.size(); ++i)
-                new PlanCommand(*m_host, applied[i].action, views::planActionText(opened, applied[i]), {}, PlanCommand::AppliedAt { i }, step);
+                new PlanActionCommand(*m_host, applied[i].action, views::planActionText(opened, applied[i]), {}, PlanActionCommand::AppliedAt { i }, step);
         }
         m_preparedMarks = std::move(prepared.marks);
         m_host->undoStack()->push(step); // records them as applied, then one refresh

@@ -56,7 +56,7 @@ class PlanStepRunner;
 /// - savePlanFile() / exportPlanFile() (plansaver.h) behind savePlan() / exportPlan().
 /// Plan > Add Nodes (app/dialogs/addnodesdialog.h) calls addNodes(). To add a gesture: a
 /// method here that builds the PlanAction and calls pushAction() (one command), or a
-/// PlanStepCommand with PlanCommand children (one undo step). A node the plan added
+/// PlanStepCommand with PlanActionCommand children (one undo step). A node the plan added
 /// (AddedNodeLayer) is a node like any other here. Thread: GUI thread.
 class PlanController : public QObject {
     Q_OBJECT
@@ -252,7 +252,7 @@ signals:
     void messageShown(const QString& message);
 
 private:
-    /// Pushes one PlanCommand; false (and `refusal` set to the engine's reasons) when refused.
+    /// Pushes one PlanActionCommand; false (and `refusal` set to the engine's reasons) when refused.
     bool pushAction(const model::PlanAction& action, const QString& text, QString* refusal);
     /// An undo step whose children are undone and redone in slices when it is large. Thread:
     /// any (StepPreparer); the step calls `self` only once pushed.

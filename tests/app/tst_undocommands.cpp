@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Every undo command of the what-if (app/commands/: PlanCommand, PlanStepCommand,
+// Every undo command of the what-if (app/commands/: PlanActionCommand, PlanStepCommand,
 // RemoveActionsCommand) through a QUndoStack, with every kind of step they carry (move, drain,
 // fail, fail domain, add nodes, place workload, place pods, a consolidation): push (the first
 // redo), undo, redo, and after each the ledger (every pod's node, every node's requests and
@@ -8,7 +8,7 @@
 // took back (PlanEngine::reapplyUndone) rather than planning it again: a replay that drifted
 // from planning would show here. On a small hand-made fleet (tests/model/planfixture.h).
 
-#include "app/commands/plancommand.h"
+#include "app/commands/planactioncommand.h"
 #include "app/commands/planstepcommand.h"
 #include "app/commands/removeactionscommand.h"
 #include "app/controllers/planenginehost.h"
@@ -29,7 +29,7 @@
 using namespace fleet;
 using namespace planfixture;
 using app::PlanEngineHost;
-using app::PlanCommand;
+using app::PlanActionCommand;
 using app::PlanStepCommand;
 using app::PlanStepRunner;
 using app::RemoveActionsCommand;
@@ -184,7 +184,7 @@ void pushRingStep(PlanEngineHost& host, QUndoStack& stack, PlanStepRunner& runne
     auto* step = new PlanStepCommand(QStringLiteral("Move them all"), std::move(changed));
     step->setRunner([&runner](PlanStepCommand& s, bool undo) { return runner.start(s, undo); });
     for (int i = 0; i < n; ++i)
-        new PlanCommand(host, move("default", "p" + std::to_string(i), "n" + std::to_string((i + 1) % n)), QStringLiteral("move"), {}, step);
+        new PlanActionCommand(host, move("default", "p" + std::to_string(i), "n" + std::to_string((i + 1) % n)), QStringLiteral("move"), {}, step);
     stack.push(step);
 }
 
@@ -218,7 +218,7 @@ void TestUndoCommands::planCommandRedoUndoRedo_data()
     QTest::newRow("place pods") << 6;
 }
 
-// One PlanCommand of each kind on top of a move already in the plan (a prior command, so that the
+// One PlanActionCommand of each kind on top of a move already in the plan (a prior command, so that the
 // undo must leave the earlier action's effects as they were).
 void TestUndoCommands::planCommandRedoUndoRedo()
 {
@@ -231,7 +231,7 @@ void TestUndoCommands::planCommandRedoUndoRedo()
     QUndoStack stack;
     int changes = 0;
     const auto changed = [&changes] { ++changes; };
-    stack.push(new PlanCommand(host, move("default", "batch-0", "n5"), QStringLiteral("Move batch-0"), changed));
+    stack.push(new PlanActionCommand(host, move("default", "batch-0", "n5"), QStringLiteral("Move batch-0"), changed));
     COMPARE_WITH_FRESH(c, *engine, 1, "the prior move");
 
     PlanAction action;
@@ -268,7 +268,7 @@ void TestUndoCommands::planCommandRedoUndoRedo()
     default:
         QFAIL("no such kind");
     }
-    auto* command = new PlanCommand(host, action, QStringLiteral("under test"), changed);
+    auto* command = new PlanActionCommand(host, action, QStringLiteral("under test"), changed);
     stack.push(command);
     QVERIFY2(!command->wasRefused() && command->applied(), "the engine refused the action on the small fleet");
     QCOMPARE(stack.count(), 2);
@@ -295,7 +295,7 @@ void TestUndoCommands::planCommandRedoUndoRedo()
 }
 
 // Plan > Place Workload applies on a worker, then pushes a command that only records the action
-// (PlanCommand::AppliedAt): its later undo and redo work on the engine as any other's.
+// (PlanActionCommand::AppliedAt): its later undo and redo work on the engine as any other's.
 void TestUndoCommands::planCommandAppliedAlready()
 {
     const Cluster c = smallFleet();
@@ -309,8 +309,8 @@ void TestUndoCommands::planCommandAppliedAlready()
     place.count = 3;
     place.requiredLevel = kZoneKey;
     QVERIFY(engine->apply(place).holds);
-    auto* command = new PlanCommand(host, engine->applied().back().action, QStringLiteral("Place"), {},
-        PlanCommand::AppliedAt { engine->applied().size() - 1 });
+    auto* command = new PlanActionCommand(host, engine->applied().back().action, QStringLiteral("Place"), {},
+        PlanActionCommand::AppliedAt { engine->applied().size() - 1 });
     stack.push(command);
     QVERIFY(command->applied());
     COMPARE_WITH_FRESH(c, *engine, 1, "recorded");
@@ -333,9 +333,9 @@ void TestUndoCommands::stepOfDrains()
     QUndoStack stack;
     int changes = 0;
     auto* step = new PlanStepCommand(QStringLiteral("Drain 2 nodes"), [&changes] { ++changes; });
-    new PlanCommand(host, move("default", "batch-1", "n4"), QStringLiteral("Move batch-1"), {}, step);
-    new PlanCommand(host, drainOf("n1"), QStringLiteral("Drain n1"), {}, step);
-    new PlanCommand(host, drainOf("n3"), QStringLiteral("Drain n3"), {}, step);
+    new PlanActionCommand(host, move("default", "batch-1", "n4"), QStringLiteral("Move batch-1"), {}, step);
+    new PlanActionCommand(host, drainOf("n1"), QStringLiteral("Drain n1"), {}, step);
+    new PlanActionCommand(host, drainOf("n3"), QStringLiteral("Drain n3"), {}, step);
     stack.push(step);
     QCOMPARE(stack.count(), 1);
     QCOMPARE(step->appliedChildren(), 3);
@@ -353,7 +353,7 @@ void TestUndoCommands::stepOfDrains()
 }
 
 // Plan > Consolidate: the search's actions (pending pods placed, then drains) applied on a
-// worker, adopted as one step of commands that only record them (PlanCommand::AppliedAt).
+// worker, adopted as one step of commands that only record them (PlanActionCommand::AppliedAt).
 void TestUndoCommands::stepOfAConsolidation()
 {
     const Cluster c = smallFleet();
@@ -373,7 +373,7 @@ void TestUndoCommands::stepOfAConsolidation()
     int changes = 0;
     auto* step = new PlanStepCommand(QStringLiteral("Consolidate"), [&changes] { ++changes; });
     for (std::size_t i = 0; i < actions; ++i)
-        new PlanCommand(host, engine->applied()[i].action, QStringLiteral("action"), {}, PlanCommand::AppliedAt { i }, step);
+        new PlanActionCommand(host, engine->applied()[i].action, QStringLiteral("action"), {}, PlanActionCommand::AppliedAt { i }, step);
     stack.push(step);
     QCOMPARE(step->appliedChildren(), static_cast<int>(actions));
     QCOMPARE(changes, 1);
@@ -400,10 +400,10 @@ void TestUndoCommands::removeActions()
     QUndoStack stack;
     int changes = 0;
     const auto changed = [&changes] { ++changes; };
-    stack.push(new PlanCommand(host, move("default", "web-0", "n2"), QStringLiteral("Move web-0"), changed));
+    stack.push(new PlanActionCommand(host, move("default", "web-0", "n2"), QStringLiteral("Move web-0"), changed));
     auto* step = new PlanStepCommand(QStringLiteral("Fail and drain"), changed);
-    new PlanCommand(host, onNode(ActionType::FailNode, "n3"), QStringLiteral("Fail n3"), {}, step);
-    new PlanCommand(host, drainOf("n1"), QStringLiteral("Drain n1"), {}, step);
+    new PlanActionCommand(host, onNode(ActionType::FailNode, "n3"), QStringLiteral("Fail n3"), {}, step);
+    new PlanActionCommand(host, drainOf("n1"), QStringLiteral("Drain n1"), {}, step);
     stack.push(step);
     COMPARE_WITH_FRESH(c, *engine, 3, "three actions");
     const FullLedger three = fullLedgerOf(engine->state());

@@ -24,9 +24,9 @@ class PlanEngineHost;
 /// refreshes the map and the plan panel). Throws nothing: an std::invalid_argument from the
 /// engine (a pod, node or domain that does not exist) is kept as a refusal with its message.
 /// Thread: GUI thread.
-class PlanCommand : public QUndoCommand {
+class PlanActionCommand : public QUndoCommand {
 public:
-    PlanCommand(PlanEngineHost& host, model::PlanAction action, QString text, std::function<void()> changed,
+    PlanActionCommand(PlanEngineHost& host, model::PlanAction action, QString text, std::function<void()> changed,
         QUndoCommand* parent = nullptr);
     /// A command whose action the engine applied already, at `index` of its applied()
     /// (computed on a worker: Plan > Place Workload, Plan > Consolidate, File > Open Plan):
@@ -34,7 +34,7 @@ public:
     struct AppliedAt {
         std::size_t index;
     };
-    PlanCommand(PlanEngineHost& host, model::PlanAction action, QString text, std::function<void()> changed, AppliedAt applied,
+    PlanActionCommand(PlanEngineHost& host, model::PlanAction action, QString text, std::function<void()> changed, AppliedAt applied,
         QUndoCommand* parent = nullptr);
 
     void redo() override;

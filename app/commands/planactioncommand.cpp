@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "plancommand.h"
+#include "planactioncommand.h"
 
 #include "app/controllers/planenginehost.h"
 
@@ -7,7 +7,7 @@
 
 namespace fleet::app {
 
-PlanCommand::PlanCommand(
+PlanActionCommand::PlanActionCommand(
     PlanEngineHost& host, model::PlanAction action, QString text, std::function<void()> changed, QUndoCommand* parent)
     : QUndoCommand(std::move(text), parent)
     , m_host(host)
@@ -16,20 +16,20 @@ PlanCommand::PlanCommand(
 {
 }
 
-PlanCommand::PlanCommand(PlanEngineHost& host, model::PlanAction action, QString text, std::function<void()> changed,
+PlanActionCommand::PlanActionCommand(PlanEngineHost& host, model::PlanAction action, QString text, std::function<void()> changed,
     AppliedAt applied, QUndoCommand* parent)
-    : PlanCommand(host, std::move(action), std::move(text), std::move(changed), parent)
+    : PlanActionCommand(host, std::move(action), std::move(text), std::move(changed), parent)
 {
     m_appliedAlready = true;
     m_appliedIndex = applied.index;
 }
 
-model::PlanEngine& PlanCommand::engine() const
+model::PlanEngine& PlanActionCommand::engine() const
 {
     return *m_host.engine();
 }
 
-void PlanCommand::redo()
+void PlanActionCommand::redo()
 {
     if (m_appliedAlready) {
         m_appliedAlready = false;
@@ -77,7 +77,7 @@ void PlanCommand::redo()
         m_changed();
 }
 
-void PlanCommand::undo()
+void PlanActionCommand::undo()
 {
     if (!m_applied)
         return;
@@ -89,7 +89,7 @@ void PlanCommand::undo()
         m_changed();
 }
 
-const model::AppliedAction* PlanCommand::applied() const noexcept
+const model::AppliedAction* PlanActionCommand::applied() const noexcept
 {
     if (!m_applied || !m_host.engine())
         return nullptr;
