@@ -296,7 +296,7 @@ void CompareController::refreshOutcome()
     if (!cluster || !cluster->store)
         return;
     m_panel->setOutcomeBusy(tr("Checking %1 against the later state\u2026").arg(QString::fromStdString(open->label)));
-    auto reading = std::make_shared<StoreReadGuard>(cluster->store); // a live batch waits for the worker
+    auto reading = std::make_shared<StoreReadGuard>(m_window->storeReaders(), cluster->store); // a live batch waits for the worker
     QPointer<CompareController> self(this);
     (void)QtConcurrent::run(comparePool(), [self, generation, open, reading, after = m_shown->after, afterTopology = m_shown->afterTopology,
                                                prices = m_window->prices()] {
@@ -413,7 +413,7 @@ bool CompareController::start(const QString& label, Load load)
     }
     cancel();
     m_window->statusBar()->showMessage(tr("Comparing with %1\u2026").arg(label));
-    auto reading = std::make_shared<StoreReadGuard>(cluster->store); // a live batch waits for the worker
+    auto reading = std::make_shared<StoreReadGuard>(m_window->storeReaders(), cluster->store); // a live batch waits for the worker
     std::shared_ptr<const OpenPlan> open = openPlan();
     m_job->start(
         tr("Reading %1\u2026").arg(label),

@@ -90,7 +90,7 @@ bool ConsolidateController::start()
     model::ConsolidationInput input;
     input.nodePricePerHour = m_plan->nodePrices();
     auto cancelFlag = m_cancel;
-    auto reading = std::make_shared<StoreReadGuard>(m_plan->shownStore()); // a live batch waits for this worker
+    auto reading = std::make_shared<StoreReadGuard>(m_plan->storeReaders(), m_plan->shownStore()); // a live batch waits for this worker
     (void)QtConcurrent::run(longWorkPool(), [self, generation, store, topology, input, current, cancelFlag, reading, prepare = m_plan->stepPreparer()] {
         model::ConsolidationOptions options;
         options.startFrom = current;
@@ -292,7 +292,7 @@ void ConsolidateController::startLpBound(std::int64_t volumeBound)
     const std::uint64_t generation = ++m_resultGeneration;
     QPointer<ConsolidateController> self(this);
     auto store = m_plan->store();
-    auto reading = std::make_shared<StoreReadGuard>(m_plan->shownStore()); // a live batch waits for this worker
+    auto reading = std::make_shared<StoreReadGuard>(m_plan->storeReaders(), m_plan->shownStore()); // a live batch waits for this worker
     (void)QtConcurrent::run(longWorkPool(), [self, generation, store, reading, volumeBound, placed = m_last.pendingPods, kept = m_lastKept] {
         model::PackingRelaxationOptions options;
         options.timeLimitSeconds = kLpBoundSeconds;

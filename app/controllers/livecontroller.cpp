@@ -16,8 +16,9 @@
 
 namespace fleet::app {
 
-LiveController::LiveController(QObject* parent)
+LiveController::LiveController(std::shared_ptr<StoreReaders> readers, QObject* parent)
     : QObject(parent)
+    , m_readers(std::move(readers))
     , m_retry(new QTimer(this))
 {
     m_retry->setSingleShot(true);
@@ -61,7 +62,7 @@ void LiveController::buildPodNameIndex()
         return;
     QPointer<LiveController> self(this);
     std::shared_ptr<const model::ClusterStore> store = m_store;
-    auto reading = std::make_shared<StoreReadGuard>(store);
+    auto reading = std::make_shared<StoreReadGuard>(m_readers, store);
     (void)QtConcurrent::run(longWorkPool(), [self, store, reading] {
         auto index = std::make_shared<model::ClusterStore::PodNameIndex>(store->makePodNameIndex());
         QMetaObject::invokeMethod(
@@ -177,7 +178,7 @@ void LiveController::onStatusPosted()
 
 bool LiveController::storeBusy() const
 {
-    return m_store && storeReadersRunning(*m_store) > 0;
+    return m_store && m_readers->running(*m_store) > 0;
 }
 
 void LiveController::beginReaderWait()

@@ -7,7 +7,7 @@
 // Threads and the store (DESIGN.md, "Threads"): the store is read by the GUI thread and, now
 // and then, by workers over it (the plan engine's build, the exploring analysis, consolidation).
 // A batch is never applied while such a worker runs: before each transaction the controller
-// asks whether a reader holds a StoreReadGuard on its store (storeReadersRunning(store),
+// asks whether a reader holds a StoreReadGuard on its store (StoreReaders::running(store),
 // controllers/storereaders.h; another window's readers do not count) and, while one does, keeps
 // the batches queued in order and tries again on a 50 ms timer; the GUI thread never waits and
 // the worker never sees the store change.
@@ -29,10 +29,14 @@ class QTimer;
 
 namespace fleet::app {
 
+class StoreReaders;
+
 class LiveController : public QObject, private importers::live::LiveFeedSink {
     Q_OBJECT
 public:
-    explicit LiveController(QObject* parent = nullptr);
+    /// `readers` (not null): the count of workers that read the store, which batches wait for;
+    /// the controller's own worker (the pod name index) is counted there too.
+    explicit LiveController(std::shared_ptr<StoreReaders> readers, QObject* parent = nullptr);
     ~LiveController() override; ///< stops the feed first
 
     /// Starts `feed` (not null) over `store`, which from now on changes only through this
@@ -93,6 +97,7 @@ private:
 
     std::unique_ptr<importers::live::LiveFeed> m_feed;
     std::shared_ptr<model::ClusterStore> m_store;
+    std::shared_ptr<StoreReaders> m_readers;
     QTimer* m_retry = nullptr;
     QTimer* m_yield = nullptr; // the next turn's batches, after the frame
     bool m_held = false;

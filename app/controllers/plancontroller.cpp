@@ -60,10 +60,10 @@ QMenu* planMenu(QMainWindow* window)
     return m;
 }
 
-PlanController::PlanController(QMainWindow* window, views::FleetMapView* map)
+PlanController::PlanController(QMainWindow* window, views::FleetMapView* map, std::shared_ptr<StoreReaders> readers)
     : QObject(window)
     , m_map(map)
-    , m_host(new PlanEngineHost(this))
+    , m_host(new PlanEngineHost(std::move(readers), this))
 {
     m_panel = new views::PlanPanel(window);
     m_dock = new QDockWidget(tr("Plan"), window);

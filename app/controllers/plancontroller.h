@@ -61,7 +61,8 @@ class PlanStepRunner;
 class PlanController : public QObject {
     Q_OBJECT
 public:
-    PlanController(QMainWindow* window, views::FleetMapView* map);
+    /// `readers` (not null): the window's count of store readers (PlanEngineHost).
+    PlanController(QMainWindow* window, views::FleetMapView* map, std::shared_ptr<StoreReaders> readers);
     ~PlanController() override;
 
     /// A new cluster: the plan and the undo stack are cleared, a new engine is built on a
@@ -96,6 +97,9 @@ public:
     /// The window's store, which live batches change (store() may be the engine's copy of it):
     /// what a worker's StoreReadGuard names (controllers/storereaders.h).
     [[nodiscard]] std::shared_ptr<const model::ClusterStore> shownStore() const noexcept { return m_host->shownStore(); }
+    /// The window's count of store readers: a worker over shownStore() holds a
+    /// StoreReadGuard(storeReaders(), shownStore()).
+    [[nodiscard]] const std::shared_ptr<StoreReaders>& storeReaders() const noexcept { return m_host->storeReaders(); }
     [[nodiscard]] std::shared_ptr<const model::Topology> topology() const noexcept { return m_host->topology(); }
     [[nodiscard]] const std::vector<double>& nodePrices() const noexcept { return m_host->nodePrices(); }
     [[nodiscard]] bool hasPlan() const noexcept { return m_host->hasPlan(); }

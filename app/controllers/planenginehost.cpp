@@ -29,8 +29,9 @@ QString s(std::string_view v)
 
 } // namespace
 
-PlanEngineHost::PlanEngineHost(QObject* parent)
+PlanEngineHost::PlanEngineHost(std::shared_ptr<StoreReaders> readers, QObject* parent)
     : QObject(parent)
+    , m_readers(std::move(readers))
     , m_stack(new QUndoStack(this))
 {
     m_liveRebuild = new QTimer(this);
@@ -102,7 +103,7 @@ void PlanEngineHost::startEngineBuild()
             installEngine(watcher->result());
     });
     watcher->setFuture(QtConcurrent::run(longWorkPool(), [store = m_store, topology = m_topology, prices = m_prices,
-                                             reading = std::make_shared<StoreReadGuard>(m_shownStore)] {
+                                             reading = std::make_shared<StoreReadGuard>(m_readers, m_shownStore)] {
         return std::make_shared<model::PlanEngine>(*store, *topology, prices);
     }));
 }

@@ -25,6 +25,8 @@ class QUndoStack;
 
 namespace fleet::app {
 
+class StoreReaders;
+
 /// Owns the PlanEngine of the shown cluster, the store it reads (the shown one, or its copy
 /// with a placement's template pods), the node prices, and the QUndoStack of the plan. The undo
 /// commands (app/commands/) hold a reference to this host and reach the engine through
@@ -37,7 +39,9 @@ namespace fleet::app {
 class PlanEngineHost : public QObject {
     Q_OBJECT
 public:
-    explicit PlanEngineHost(QObject* parent = nullptr);
+    /// `readers` (not null): where the workers that read the shown store are counted (the
+    /// engine's build here, and every worker started by the plan's gestures and dialogs).
+    explicit PlanEngineHost(std::shared_ptr<StoreReaders> readers, QObject* parent = nullptr);
     ~PlanEngineHost() override;
 
     /// The plan's undo stack (owned; every command on it acts on engine()).
@@ -93,6 +97,8 @@ public:
     [[nodiscard]] std::shared_ptr<const model::ClusterStore> store() const noexcept { return m_store; }
     /// The window's store, which live batches change: what a worker's StoreReadGuard names.
     [[nodiscard]] std::shared_ptr<const model::ClusterStore> shownStore() const noexcept { return m_shownStore; }
+    /// The window's count of store readers (never null): what a worker's StoreReadGuard counts in.
+    [[nodiscard]] const std::shared_ptr<StoreReaders>& storeReaders() const noexcept { return m_readers; }
     [[nodiscard]] std::shared_ptr<const model::Topology> topology() const noexcept { return m_topology; }
     /// Node prices in $/h by NodeId (empty without a price table).
     [[nodiscard]] const std::vector<double>& nodePrices() const noexcept { return m_prices; }
@@ -125,6 +131,7 @@ private:
     QUndoStack* m_stack = nullptr;
     std::shared_ptr<const model::ClusterStore> m_store;      // the engine's: the shown one, or its copy with template pods
     std::shared_ptr<const model::ClusterStore> m_shownStore; // the window's
+    std::shared_ptr<StoreReaders> m_readers;
     std::shared_ptr<const model::Topology> m_topology;
     std::shared_ptr<const model::PriceTable> m_priceTable;
     std::vector<double> m_prices;

@@ -171,7 +171,7 @@ bool PlanOpener::start(const QString& path, const QString& name, std::string jso
         return false;
     m_path = path;
     const QString shownName = path.isEmpty() ? name : QFileInfo(path).fileName();
-    auto reading = std::make_shared<StoreReadGuard>(m_plan->shownStore()); // a live batch waits for this worker
+    auto reading = std::make_shared<StoreReadGuard>(m_plan->storeReaders(), m_plan->shownStore()); // a live batch waits for this worker
     m_job->start(tr("Checking %1 against the shown cluster\u2026").arg(shownName),
         [path, name, json = std::move(json), store = m_plan->store(), topology = m_plan->topology(), prices = m_plan->nodePrices(),
             source = std::move(currentSource), reading, prepare = m_plan->stepPreparer()](LongJobToken& token) {

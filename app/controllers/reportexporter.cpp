@@ -123,7 +123,7 @@ bool ReportExporter::exportTo(const QString& path)
 
     m_path = path;
     const std::shared_ptr<LongJobToken> token = m_job->begin(tr("Replaying the plan on the shown cluster\u2026"));
-    auto reading = std::make_shared<StoreReadGuard>(cluster->store); // a live batch waits for the workers
+    auto reading = std::make_shared<StoreReadGuard>(m_window->storeReaders(), cluster->store); // a live batch waits for the workers
     m_job->run(
         token,
         [subject = std::move(subject), source = m_window->planSourceOnWorker(), sourceLabel, reading, kept = plan->consolidationKept()](

@@ -1,60 +1,46 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "storereaders.h"
 
-#include <mutex>
-#include <unordered_map>
-
 namespace fleet::app {
 
-namespace {
-
-// Readers by store. A store is in the map only while some reader counts it (its guard keeps it
-// alive, so its address is not reused meanwhile).
-struct Readers {
-    std::mutex mutex;
-    std::unordered_map<const model::ClusterStore*, int> byStore;
-    int total = 0;
-};
-
-Readers& readers() noexcept
+int StoreReaders::running(const model::ClusterStore& store) const
 {
-    static Readers r;
-    return r;
+    const std::lock_guard lock(m_mutex);
+    const auto it = m_byStore.find(&store);
+    return it == m_byStore.end() ? 0 : it->second;
 }
 
-} // namespace
-
-int storeReadersRunning(const model::ClusterStore& store)
+int StoreReaders::running() const
 {
-    Readers& r = readers();
-    const std::lock_guard lock(r.mutex);
-    const auto it = r.byStore.find(&store);
-    return it == r.byStore.end() ? 0 : it->second;
+    const std::lock_guard lock(m_mutex);
+    return m_total;
 }
 
-int storeReadersRunning()
+void StoreReaders::add(const model::ClusterStore* store)
 {
-    Readers& r = readers();
-    const std::lock_guard lock(r.mutex);
-    return r.total;
+    const std::lock_guard lock(m_mutex);
+    ++m_byStore[store];
+    ++m_total;
 }
 
-StoreReadGuard::StoreReadGuard(std::shared_ptr<const model::ClusterStore> store)
-    : m_store(std::move(store))
+void StoreReaders::remove(const model::ClusterStore* store)
 {
-    Readers& r = readers();
-    const std::lock_guard lock(r.mutex);
-    ++r.byStore[m_store.get()];
-    ++r.total;
+    const std::lock_guard lock(m_mutex);
+    if (const auto it = m_byStore.find(store); it != m_byStore.end() && --it->second == 0)
+        m_byStore.erase(it);
+    --m_total;
+}
+
+StoreReadGuard::StoreReadGuard(std::shared_ptr<StoreReaders> readers, std::shared_ptr<const model::ClusterStore> store)
+    : m_readers(std::move(readers))
+    , m_store(std::move(store))
+{
+    m_readers->add(m_store.get());
 }
 
 StoreReadGuard::~StoreReadGuard()
 {
-    Readers& r = readers();
-    const std::lock_guard lock(r.mutex);
-    if (const auto it = r.byStore.find(m_store.get()); it != r.byStore.end() && --it->second == 0)
-        r.byStore.erase(it);
-    --r.total;
+    m_readers->remove(m_store.get());
 }
 
 } // namespace fleet::app

@@ -397,7 +397,7 @@ bool AddNodesDialog::computeCount()
     current.reserve(engine->applied().size());
     for (const model::AppliedAction& a : engine->applied())
         current.push_back(a.action);
-    auto reading = std::make_shared<StoreReadGuard>(m_plan->shownStore()); // a live batch waits for this worker
+    auto reading = std::make_shared<StoreReadGuard>(m_plan->storeReaders(), m_plan->shownStore()); // a live batch waits for this worker
     // Its own engine, the window's plan replayed: the shown one stays untouched on the GUI thread.
     m_job->start(
         tr("How many %1 nodes would it take\u2026").arg(m_type->currentData().toString()),
@@ -524,7 +524,7 @@ bool AddNodesDialog::addNodes()
     const int count = m_count->value();
     m_compute->setEnabled(false);
     m_answerLabel->setText(tr("Adding %1 nodes and placing the pods\u2026").arg(QString::fromStdString(model::formatCount(count))));
-    auto reading = std::make_shared<StoreReadGuard>(m_plan->shownStore()); // a live batch waits for this worker
+    auto reading = std::make_shared<StoreReadGuard>(m_plan->storeReaders(), m_plan->shownStore()); // a live batch waits for this worker
     m_job->start(
         m_answerLabel->text(),
         [q, count, current = std::move(current), store = m_plan->store(), topology = m_plan->topology(), prices = m_plan->nodePrices(), reading,

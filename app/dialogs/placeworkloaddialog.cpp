@@ -602,7 +602,7 @@ bool PlaceWorkloadDialog::place()
         current.push_back(a.action);
     const std::uint64_t generation = ++m_generation;
     QPointer<PlaceWorkloadDialog> self(this);
-    auto reading = std::make_shared<StoreReadGuard>(m_plan->shownStore()); // a live batch waits for this worker
+    auto reading = std::make_shared<StoreReadGuard>(m_plan->storeReaders(), m_plan->shownStore()); // a live batch waits for this worker
     (void)QtConcurrent::run(placementPool(), [self, generation, store, topology, prices = m_plan->nodePrices(), current, input, gpuLabel, reading, work = m_work] {
         auto result = runPlacement(store, topology, prices, current, input, gpuLabel, *work);
         QMetaObject::invokeMethod(

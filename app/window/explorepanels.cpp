@@ -52,10 +52,11 @@ QString count(std::size_t n)
 
 } // namespace
 
-ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map)
+ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map, std::shared_ptr<StoreReaders> readers)
     : QObject(window)
     , m_window(window)
     , m_map(map)
+    , m_readers(std::move(readers))
 {
     m_refreshTimer = new QTimer(this);
     m_refreshTimer->setSingleShot(true);
@@ -353,7 +354,7 @@ void ExplorePanels::startAnalysis(bool index, bool onLiveCopy)
         liveCopy = std::move(m_liveCopy);
         batches = std::move(m_liveBatches);
     } else {
-        reading = std::make_shared<StoreReadGuard>(m_store);
+        reading = std::make_shared<StoreReadGuard>(m_readers, m_store);
     }
     m_liveBatches.clear();
     auto work = [store = m_store, generation, index, onLiveCopy, totals = m_totals, reading = std::move(reading),

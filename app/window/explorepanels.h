@@ -44,6 +44,8 @@ class SearchIndex;
 
 namespace fleet::app {
 
+class StoreReaders;
+
 /// Builds and owns (through the window) the exploring docks and toolbar of `window` and
 /// wires them to `map`:
 /// Every dock starts hidden, so the map has the whole window until asked: the toolbar holds
@@ -61,7 +63,9 @@ namespace fleet::app {
 class ExplorePanels : public QObject {
     Q_OBJECT
 public:
-    ExplorePanels(QMainWindow* window, views::FleetMapView* map);
+    /// `readers` (not null): the window's count of store readers, where the analysis' worker
+    /// is counted while it reads the shown store.
+    ExplorePanels(QMainWindow* window, views::FleetMapView* map, std::shared_ptr<StoreReaders> readers);
     ~ExplorePanels() override;
 
     /// Shows a new cluster in every panel (null pointers clear them).
@@ -142,6 +146,7 @@ private:
     QMainWindow* m_window = nullptr;
     views::FleetMapView* m_map = nullptr;
     std::shared_ptr<const model::ClusterStore> m_store;
+    std::shared_ptr<StoreReaders> m_readers;
     std::shared_ptr<const model::Topology> m_topology;
     std::shared_ptr<const std::vector<std::uint8_t>> m_filterMask; // the label filter's (null: none)
     std::uint64_t m_generation = 0;

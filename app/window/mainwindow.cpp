@@ -14,6 +14,7 @@
 #include "app/controllers/consolidatecontroller.h"
 #include "app/dialogs/placeworkloaddialog.h"
 #include "app/controllers/livecontroller.h"
+#include "app/controllers/storereaders.h"
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/plannodeactions.h"
 #include "app/controllers/reportexporter.h"
@@ -125,6 +126,7 @@ QString withFullStop(const QString& sentence)
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
+    , m_storeReaders(std::make_shared<StoreReaders>())
     , m_imports(new ImportController(this))
 {
     setWindowTitle(tr("Fleetscope"));
@@ -163,13 +165,13 @@ MainWindow::MainWindow(QWidget* parent)
     m_legend = m_map->findChild<views::MapLegend*>();
     m_map->installEventFilter(this);
 
-    m_plan = new PlanController(this, m_map);
+    m_plan = new PlanController(this, m_map, m_storeReaders);
     longWorkPool(); // made here, on the GUI thread, as the application's child (workerpool.h)
     m_undoStack = m_plan->undoStack(); // the plan's engine host owns it with the engine its commands act on
     m_status = new WindowStatusBar(this, m_imports);
     connect(m_status, &WindowStatusBar::cancelRequested, this, &MainWindow::cancelImport);
     createMenus();
-    m_explore = new ExplorePanels(this, m_map);
+    m_explore = new ExplorePanels(this, m_map, m_storeReaders);
     createLivePanel();
     m_plansPanel = new PlansPanel(this, m_document);
     connect(m_explore->filterField(), &views::FilterField::maskChanged, m_plan, &PlanController::setNodeMask);

@@ -52,6 +52,7 @@ class PlansPanel;
 class PlanAutosave;
 class MetricMenu;
 class LiveController;
+class StoreReaders;
 class ConnectionPanel;
 
 /// `sentence` trimmed, with a full stop added unless it ends with '.', '!' or '?' (an empty
@@ -64,7 +65,9 @@ class ConnectionPanel;
 /// the import's progress or last message, the what-if's messages). The plan: PlanController
 /// (gestures, undo stack, Plan dock) and PlanDocument (File > Open / Save / Export Plan, the
 /// unsaved-plan question). The exploring docks: ExplorePanels; the live cluster: LiveController
-/// and ConnectionPanel (mainwindow_live.cpp); the usage metrics (mainwindow_usage.cpp).
+/// and ConnectionPanel (mainwindow_live.cpp); the usage metrics (mainwindow_usage.cpp). The
+/// window owns the count of store readers (StoreReaders) and hands it to every part that starts
+/// a worker over the store or waits for them.
 ///
 /// Imports run on a worker (ImportController); the window stays responsive and keeps
 /// showing the previous cluster until a new one is ready. A failed import keeps the
@@ -131,6 +134,9 @@ public:
     [[nodiscard]] std::uint64_t usageRefreshes() const noexcept { return m_usageRefreshes; }
     /// Live diffs applied to the shown cluster since the window was made.
     [[nodiscard]] std::uint64_t liveDiffsShown() const noexcept { return m_liveDiffsShown; }
+    /// The window's count of workers that read its store (never null): a worker holds a
+    /// StoreReadGuard on it while it reads; live batches wait for them.
+    [[nodiscard]] const std::shared_ptr<StoreReaders>& storeReaders() const noexcept { return m_storeReaders; }
 
     /// The map and the import controller, owned by the window (never null).
     [[nodiscard]] views::FleetMapView* mapView() const noexcept { return m_map; }
@@ -298,6 +304,7 @@ protected:
     bool confirmReplace();
 
 private:
+    std::shared_ptr<StoreReaders> m_storeReaders; // first: every part below may count a reader in it
     ImportController* m_imports = nullptr;
     views::FleetMapView* m_map = nullptr;
     ExplorePanels* m_explore = nullptr;

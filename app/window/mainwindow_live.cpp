@@ -48,7 +48,7 @@ namespace fleet::app {
 
 void MainWindow::createLivePanel()
 {
-    m_live = new LiveController(this);
+    m_live = new LiveController(m_storeReaders, this);
     m_connectionPanel = new ConnectionPanel(m_live, this);
     m_connectionPanel->setObjectName(QStringLiteral("connectionPanel"));
     m_connectionDock = new QDockWidget(tr("Connection"), this);

@@ -259,7 +259,7 @@ bool WindowDocument::saveTo(const QString& path)
     m_progress->reset();
     m_progress->setValue(0);
 
-    auto reading = std::make_shared<StoreReadGuard>(m_cluster->store); // a live batch waits for this worker
+    auto reading = std::make_shared<StoreReadGuard>(m_plan->storeReaders(), m_cluster->store); // a live batch waits for this worker
     std::function<importers::PlanSource()> source;
     if (!opened)
         source = m_window->planSourceOnWorker();

@@ -124,7 +124,7 @@ private slots:
         manual->push(readiness(store, ready[0], false));
         QTRY_COMPARE_WITH_TIMEOUT(live->batchesApplied(), std::uint64_t(1), 20000);
         QTRY_VERIFY_WITH_TIMEOUT(analysed.count() >= 1, 20000);
-        QTRY_COMPARE_WITH_TIMEOUT(app::storeReadersRunning(store), 0, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(window->storeReaders()->running(store), 0, 20000);
         const std::uint64_t waits = live->readerWaits();
         // Five batches at once: the first one's diff starts an analysis (it used to hold the
         // other four until it ended).

@@ -289,7 +289,7 @@ void TestPlaceWorkload::cancelLeavesThePlanAsItWas()
     QVERIFY(!progress->isVisible());
     QVERIFY(dialog()->lastOutcome().cancelled);
     // The worker ends (at its next stage, or with a result that is dropped): nothing applied.
-    QTRY_COMPARE_WITH_TIMEOUT(app::storeReadersRunning(), 0, 60000); // its StoreReadGuard is gone
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->storeReaders()->running(), 0, 60000); // its StoreReadGuard is gone
     QVERIFY(testing::deliverPostedEvents()); // a result the worker posted before that has arrived
     QCOMPARE(finished.count(), 1);
     QVERIFY(plan->engine()->applied().empty());

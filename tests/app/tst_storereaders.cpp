@@ -44,22 +44,55 @@ private slots:
     void countedPerStore()
     {
         const auto a = oneNodeStore("a-1"), b = oneNodeStore("b-1");
-        const int before = app::storeReadersRunning();
+        const auto readers = std::make_shared<app::StoreReaders>();
+        QCOMPARE(readers->running(), 0);
         {
-            auto first = std::make_shared<app::StoreReadGuard>(a);
-            auto second = std::make_shared<app::StoreReadGuard>(a);
-            QCOMPARE(app::storeReadersRunning(*a), 2);
-            QCOMPARE(app::storeReadersRunning(*b), 0);
-            QCOMPARE(app::storeReadersRunning(), before + 2);
+            auto first = std::make_shared<app::StoreReadGuard>(readers, a);
+            auto second = std::make_shared<app::StoreReadGuard>(readers, a);
+            QCOMPARE(readers->running(*a), 2);
+            QCOMPARE(readers->running(*b), 0);
+            QCOMPARE(readers->running(), 2);
             first.reset();
-            QCOMPARE(app::storeReadersRunning(*a), 1);
-            auto onB = std::make_shared<app::StoreReadGuard>(b);
-            QCOMPARE(app::storeReadersRunning(*b), 1);
-            QCOMPARE(app::storeReadersRunning(), before + 2);
+            QCOMPARE(readers->running(*a), 1);
+            auto onB = std::make_shared<app::StoreReadGuard>(readers, b);
+            QCOMPARE(readers->running(*b), 1);
+            QCOMPARE(readers->running(), 2);
         }
-        QCOMPARE(app::storeReadersRunning(*a), 0);
-        QCOMPARE(app::storeReadersRunning(*b), 0);
-        QCOMPARE(app::storeReadersRunning(), before);
+        QCOMPARE(readers->running(*a), 0);
+        QCOMPARE(readers->running(*b), 0);
+        QCOMPARE(readers->running(), 0);
+    }
+
+    // Each StoreReaders counts its own guards: a reader counted in one is not seen by another,
+    // even on the same store, and a LiveController waits only for the readers of its own.
+    void countsAreObjectsOfTheirOwn()
+    {
+        const auto store = oneNodeStore("a-1");
+        const auto mine = std::make_shared<app::StoreReaders>(), other = std::make_shared<app::StoreReaders>();
+        app::LiveController live(mine);
+        auto feed = std::make_unique<fleettest::ManualFeed>();
+        fleettest::ManualFeed* manual = feed.get();
+        live.start(std::move(feed), store);
+        QTRY_COMPARE_WITH_TIMEOUT(mine->running(*store), 0, 20000); // the pod name index' worker
+        int applied = 0;
+        connect(&live, &app::LiveController::diffApplied, this, [&] { ++applied; });
+        {
+            auto elsewhere = std::make_shared<app::StoreReadGuard>(other, store);
+            QCOMPARE(other->running(*store), 1);
+            QCOMPARE(mine->running(*store), 0);
+            QCOMPARE(mine->running(), 0);
+            manual->push(podArrives("a-1", "web-1"));
+            QTRY_COMPARE_WITH_TIMEOUT(applied, 1, 20000);
+            QCOMPARE(live.readerWaits(), std::uint64_t { 0 });
+        }
+        auto reading = std::make_shared<app::StoreReadGuard>(mine, store);
+        manual->push(podArrives("a-1", "web-2"));
+        QTRY_VERIFY_WITH_TIMEOUT(!live.waitingReason().isEmpty(), 20000);
+        QCOMPARE(applied, 1);
+        reading.reset();
+        QTRY_COMPARE_WITH_TIMEOUT(applied, 2, 20000);
+        QCOMPARE(live.readerWaits(), std::uint64_t { 1 });
+        live.stop();
     }
 
     // Two windows' live clusters: a worker reading window A's store holds A's batches (they
@@ -68,19 +101,20 @@ private slots:
     void aReaderHoldsOnlyItsOwnStoresBatches()
     {
         const auto storeA = oneNodeStore("a-1"), storeB = oneNodeStore("b-1");
-        app::LiveController liveA, liveB;
+        const auto readers = std::make_shared<app::StoreReaders>(); // both windows' (one process)
+        app::LiveController liveA(readers), liveB(readers);
         auto feedA = std::make_unique<fleettest::ManualFeed>(), feedB = std::make_unique<fleettest::ManualFeed>();
         fleettest::ManualFeed* manualA = feedA.get();
         fleettest::ManualFeed* manualB = feedB.get();
         liveA.start(std::move(feedA), storeA);
         liveB.start(std::move(feedB), storeB);
         // start() indexes pod names on a worker that reads the store: let those end first.
-        QTRY_COMPARE_WITH_TIMEOUT(app::storeReadersRunning(*storeA), 0, 20000);
-        QTRY_COMPARE_WITH_TIMEOUT(app::storeReadersRunning(*storeB), 0, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(readers->running(*storeA), 0, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(readers->running(*storeB), 0, 20000);
 
         QElapsedTimer held;
         held.start();
-        auto reading = std::make_shared<app::StoreReadGuard>(storeA);
+        auto reading = std::make_shared<app::StoreReadGuard>(readers, storeA);
         int appliedA = 0, appliedB = 0; // diffApplied's batch cannot be copied into a QSignalSpy
         connect(&liveA, &app::LiveController::diffApplied, this, [&] { ++appliedA; });
         connect(&liveB, &app::LiveController::diffApplied, this, [&] { ++appliedB; });

@@ -13,6 +13,7 @@
 #include "app/commands/removeactionscommand.h"
 #include "app/controllers/planenginehost.h"
 #include "app/controllers/plansteprunner.h"
+#include "app/controllers/storereaders.h"
 #include "model/search/consolidation.h"
 
 #include "model/planfixture.h"
@@ -32,6 +33,7 @@ using app::PlanEngineHost;
 using app::PlanActionCommand;
 using app::PlanStepCommand;
 using app::PlanStepRunner;
+using app::StoreReaders;
 using app::RemoveActionsCommand;
 
 namespace {
@@ -225,7 +227,7 @@ void TestUndoCommands::planCommandRedoUndoRedo()
     QFETCH(int, kind);
     const Cluster c = smallFleet();
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
-    PlanEngineHost host;
+    PlanEngineHost host(std::make_shared<StoreReaders>());
     (void)host.replaceEngine(borrowed(*c.store), engine);
     const FullLedger empty = fullLedgerOf(engine->state());
     QUndoStack stack;
@@ -300,7 +302,7 @@ void TestUndoCommands::planCommandAppliedAlready()
 {
     const Cluster c = smallFleet();
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
-    PlanEngineHost host;
+    PlanEngineHost host(std::make_shared<StoreReaders>());
     (void)host.replaceEngine(borrowed(*c.store), engine);
     QUndoStack stack;
     PlanAction place;
@@ -328,7 +330,7 @@ void TestUndoCommands::stepOfDrains()
 {
     const Cluster c = smallFleet();
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
-    PlanEngineHost host;
+    PlanEngineHost host(std::make_shared<StoreReaders>());
     (void)host.replaceEngine(borrowed(*c.store), engine);
     QUndoStack stack;
     int changes = 0;
@@ -360,7 +362,7 @@ void TestUndoCommands::stepOfAConsolidation()
     const ConsolidationResult result = consolidate(*c.store, *c.topology, {});
     QVERIFY2(result.actions.size() >= 2, "the small fleet's consolidation drains n4 and n5 at least");
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
-    PlanEngineHost host;
+    PlanEngineHost host(std::make_shared<StoreReaders>());
     (void)host.replaceEngine(borrowed(*c.store), engine);
     for (const PlanAction& a : result.pendingPlaced)
         engine->apply(a);
@@ -395,7 +397,7 @@ void TestUndoCommands::removeActions()
 {
     const Cluster c = smallFleet();
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
-    PlanEngineHost host;
+    PlanEngineHost host(std::make_shared<StoreReaders>());
     (void)host.replaceEngine(borrowed(*c.store), engine);
     QUndoStack stack;
     int changes = 0;
@@ -440,7 +442,7 @@ void TestUndoCommands::largeStepInSlices()
     const int n = PlanStepCommand::kSlicedChildren + 16;
     const Cluster c = ringFleet(n);
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
-    PlanEngineHost host;
+    PlanEngineHost host(std::make_shared<StoreReaders>());
     (void)host.replaceEngine(borrowed(*c.store), engine);
     QUndoStack stack;
     PlanStepRunner runner(&stack, nullptr);
@@ -492,7 +494,7 @@ void TestUndoCommands::largeStepProgressCloses()
     const int n = PlanStepCommand::kSlicedChildren + 16;
     const Cluster c = ringFleet(n);
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
-    PlanEngineHost host;
+    PlanEngineHost host(std::make_shared<StoreReaders>());
     (void)host.replaceEngine(borrowed(*c.store), engine);
     QUndoStack stack;
     QWidget parent;
@@ -528,7 +530,7 @@ void TestUndoCommands::largeStepCancelled()
     const int n = PlanStepCommand::kSlicedChildren + 16;
     const Cluster c = ringFleet(n);
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
-    PlanEngineHost host;
+    PlanEngineHost host(std::make_shared<StoreReaders>());
     (void)host.replaceEngine(borrowed(*c.store), engine);
     QUndoStack stack;
     PlanStepRunner runner(&stack, nullptr);
@@ -585,7 +587,7 @@ void TestUndoCommands::planStateKeepsWhatItReads()
     const std::weak_ptr<const model::ClusterStore> copyAlive = copy;
     auto engine = std::make_shared<PlanEngine>(*copy, *c.topology);
     const std::weak_ptr<PlanEngine> engineAlive = engine;
-    PlanEngineHost host;
+    PlanEngineHost host(std::make_shared<StoreReaders>());
     (void)host.replaceEngine(std::move(copy), engine);
     QVERIFY(engine->apply(move("default", "batch-0", "n5")).holds);
     engine.reset();

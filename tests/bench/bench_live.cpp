@@ -192,7 +192,7 @@ int main(int argc, char** argv)
         return 1;
     // Let the load's workers (plan engine, exploring analysis) finish: they hold batches.
     QTest::qWait(200);
-    for (int i = 0; i < 600 && app::storeReadersRunning() > 0; ++i)
+    for (int i = 0; i < 600 && window.storeReaders()->running() > 0; ++i)
         QTest::qWait(100);
 
     views::FleetMapView* map = window.mapView();
