@@ -68,7 +68,7 @@ struct ImportedCluster {
     /// What nodes and pods use, where the source has it (the simulated cluster); else null.
     std::shared_ptr<const model::ClusterUsage> usage;
     /// The Prometheus `usage` came from (the job's usage source), or nullopt: a live cluster's
-    /// usage is queried from it again while it is watched (MainWindow, mainwindow_usage.cpp).
+    /// usage is queried from it again while it is watched (UsageController).
     std::optional<importers::prometheus::UsageSource> usageSource;
     /// A live cluster only (importers::LoadedCluster): its API server and the pod list's
     /// resourceVersion, which a saved plan names as its source.

@@ -14,7 +14,12 @@
 #include "app/controllers/consolidatecontroller.h"
 #include "app/dialogs/placeworkloaddialog.h"
 #include "app/controllers/livecontroller.h"
+#include "app/controllers/livesession.h"
 #include "app/controllers/storereaders.h"
+#include "app/controllers/usagecontroller.h"
+#include "app/window/clustertotals.h"
+#include "app/window/connectionpanel.h"
+#include "app/window/statusfield.h"
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/plannodeactions.h"
 #include "app/controllers/reportexporter.h"
@@ -29,9 +34,11 @@
 #include "app/window/windowdocument.h"
 #include "app/controllers/planopener.h"
 
+#include "importers/live/kubewatchfeed.h"
 #include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
 #include "model/metrics/metricregistry.h"
+#include "model/metrics/usagemetrics.h"
 #include "views/map/maplegend.h"
 #include "views/panels/filterfield.h"
 #include "views/panels/searchfield.h"
@@ -182,7 +189,7 @@ MainWindow::MainWindow(QWidget* parent)
         m_explore->searchField()->setPlanState(m_plan->planState());
         m_explore->setPlanState(m_plan->planState());
         m_planDocument->setActionsEnabled(m_plan->hasPlan());
-        updateLiveHold();
+        m_liveSession->updateHold();
     });
     connect(m_plan, &PlanController::engineReady, this, [this] { m_explore->nodeInspector()->setPrices(m_plan->nodePrices()); });
     connect(m_plan, &PlanController::messageShown, m_status, &WindowStatusBar::showPlanMessage);
@@ -467,7 +474,7 @@ void MainWindow::rememberSession()
         restoreState(state);
     // The Connection dock belongs to a live run (startLiveFeed() shows it): a layout saved at
     // the close of one does not bring it back in a run on a file.
-    if (!m_live->isRunning())
+    if (!m_liveSession->isRunning())
         m_connectionDock->hide();
     fitToScreen();
 }
@@ -648,8 +655,7 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
     m_map->setCluster(m_cluster->store, m_cluster->topology);
     m_lastSetClusterMs = clock.elapsed();
     updateUsageMenu(); // a usage metric over this cluster's usage, or GPU requested when it has none
-    m_explore->setTotalsFunction({}); // the import's totals stand until a live diff
-    m_liveTotalsFor = nullptr;
+    m_liveSession->resetTotals(); // the import's totals stand until a live diff
     m_explore->setCluster(m_cluster->store, m_cluster->topology);
     m_explore->nodeInspector()->setUsage(m_cluster->usage); // after the store: the usage's ids are its
 
@@ -667,7 +673,7 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
         m_warningBanner->hide();
     }
     showListedView();
-    if (m_watchLive && m_cluster->kubeconfig)
+    if (m_liveSession->watchesListedClusters() && m_cluster->kubeconfig)
         startKubeWatch();
     emit clusterShown();
 }
@@ -767,7 +773,159 @@ void MainWindow::showTotals()
             .arg(m_cluster->loadMs)
             .arg(m_lastSetClusterMs)
             .arg(clusterTotalsDetails(m_cluster->totals))
-            .arg(m_live && m_live->isRunning() ? tr(" Live: the figures below are the cluster's now.") : QString()));
+            .arg(m_liveSession && m_liveSession->isRunning() ? tr(" Live: the figures below are the cluster's now.") : QString()));
+}
+
+// ---- live --------------------------------------------------------------------------------
+// A LiveFeed's batches are applied to the shown store by the LiveSession's controller, one
+// transaction each; the session makes the map, the panels and the plan follow each diff and
+// hands the window the new versions of its cluster (livesession.h). Here: the wiring.
+
+void MainWindow::createLivePanel()
+{
+    m_liveSession = new LiveSession({ m_map, m_explore, m_plan }, m_storeReaders, [this] { return m_cluster; }, this);
+    m_usage = new UsageController(this);
+    m_connectionPanel = new ConnectionPanel(m_liveSession->controller(), this);
+    m_connectionPanel->setObjectName(QStringLiteral("connectionPanel"));
+    m_connectionDock = new QDockWidget(tr("Connection"), this);
+    m_connectionDock->setObjectName(QStringLiteral("connectionDock"));
+    m_connectionDock->setWidget(m_connectionPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_connectionDock);
+    m_connectionDock->hide();
+    connect(m_liveSession, &LiveSession::topologyRebuilt, this, [this](std::shared_ptr<const ImportedCluster> cluster) {
+        m_cluster = std::move(cluster);
+        m_map->setCluster(m_cluster->store, m_cluster->topology);
+        m_explore->setCluster(m_cluster->store, m_cluster->topology); // a worker: the next batches wait
+    });
+    connect(m_liveSession, &LiveSession::totalsUpdated, this, [this](std::shared_ptr<const ImportedCluster> cluster) {
+        m_cluster = std::move(cluster);
+        showTotals();
+    });
+    connect(m_liveSession, &LiveSession::diffShown, this, &MainWindow::liveDiffShown);
+    connect(m_liveSession, &LiveSession::message, m_status, &WindowStatusBar::showPlanMessage);
+    connect(m_liveSession->controller(), &LiveController::liveStatusChanged, this, &MainWindow::updatePartialView);
+    m_liveSession->addPauseAction(planMenu(this));
+    connect(m_usage, &UsageController::usageJoined, this, &MainWindow::showUsage);
+    connect(m_usage, &UsageController::refreshed, this, &MainWindow::usageRefreshed);
+}
+
+LiveController* MainWindow::liveController() const
+{
+    return m_liveSession->controller();
+}
+
+void MainWindow::setWatchLiveClusters(bool on)
+{
+    m_liveSession->setWatchListedClusters(on);
+}
+
+std::uint64_t MainWindow::liveDiffsShown() const noexcept
+{
+    return m_liveSession->diffsShown();
+}
+
+bool MainWindow::startLiveFeed(std::unique_ptr<importers::live::LiveFeed> feed)
+{
+    if (!m_cluster || !m_cluster->store || !feed)
+        return false;
+    // The importer made the store (non-const) and shared it as const with every view; from
+    // here on the live controller is its one writer, on this thread, between frames.
+    auto store = std::const_pointer_cast<model::ClusterStore>(m_cluster->store);
+    m_connectionDock->show();
+    m_explore->followLiveStore();
+    m_liveSession->start(std::move(feed), std::move(store));
+    return true;
+}
+
+void MainWindow::startKubeWatch()
+{
+    try {
+        if (startLiveFeed(importers::live::makeKubeWatchFeed(*m_cluster->kubeconfig, m_cluster->nodesResourceVersion.toStdString(),
+                                                             m_cluster->resourceVersion.toStdString()))
+            && m_cluster->usageSource)
+            m_usage->start(*m_cluster->usageSource, m_cluster->store);
+    } catch (const std::exception& e) { // a setting the client refuses: the LIST worked, so this is rare
+        m_warningLabel->setText(tr("The cluster is shown as listed, but cannot be watched: %1").arg(QString::fromStdString(e.what())));
+        m_warningBanner->show();
+    }
+}
+
+void MainWindow::stopLiveFeed()
+{
+    if (m_usage)
+        m_usage->stop();
+    if (m_liveSession)
+        m_liveSession->stop();
+}
+
+void MainWindow::updatePartialView()
+{
+    const QString partial = m_connectionPanel->partialView();
+    // The whole words, then shorter ones down to "Partial view" as the status bar narrows.
+    const QString counts = partial.section(QStringLiteral(" ("), 0, 0); // "pods of 1 of 2 namespaces"
+    m_status->setPartialView(partial.isEmpty() ? QStringList()
+                                               : QStringList { tr("Partial view: %1").arg(partial),
+                                                     tr("Partial view: %1").arg(counts), tr("Partial view") },
+        partial.isEmpty() ? QString()
+                          : tr("Partial view: %1. The cluster-wide pod list was refused; the totals and the map count the pods of these "
+                               "namespaces only.").arg(partial));
+}
+
+void MainWindow::showListedView()
+{
+    m_connectionPanel->setListedView(m_cluster ? m_cluster->partialView : QString());
+    updatePartialView();
+}
+
+QString MainWindow::partialViewNotice() const
+{
+    return m_status->partialViewText();
+}
+
+// ---- usage -------------------------------------------------------------------------------
+// The Metric menu's usage section, enabled for a cluster with usage; a watched live cluster's
+// usage refreshed from its Prometheus by the UsageController.
+
+void MainWindow::setUsageRefreshInterval(int ms) noexcept
+{
+    m_usage->setRefreshInterval(ms);
+}
+
+std::uint64_t MainWindow::usageRefreshes() const noexcept
+{
+    return m_usage->refreshes();
+}
+
+void MainWindow::updateUsageMenu()
+{
+    const bool has = m_cluster && m_cluster->usage;
+    const QString tip = has ? tr("Usage from %1").arg(QString::fromStdString(m_cluster->usage->source))
+                            : tr("No usage for this cluster: the simulated cluster has its own; files and live lists need a usage source");
+    m_metricMenu->setUsageAvailable(has, tip);
+    model::UsageMetricKind kind;
+    if (model::usageMetricKind(m_metricId.toStdString(), kind)) {
+        if (has)
+            applyMetric(); // the same id over the new cluster's usage
+        else
+            setMetric(QStringLiteral("gpu"));
+    }
+}
+
+void MainWindow::showUsage(std::shared_ptr<const model::ClusterUsage> usage)
+{
+    auto cluster = std::make_shared<ImportedCluster>(*m_cluster);
+    cluster->usage = std::move(usage);
+    m_cluster = std::move(cluster);
+    m_explore->nodeInspector()->setUsage(m_cluster->usage);
+    updateUsageMenu(); // recolours the map when a usage metric is shown
+}
+
+std::shared_ptr<const model::Metric> MainWindow::usageMetricFor(const QString& id) const
+{
+    model::UsageMetricKind kind;
+    if (!m_cluster || !m_cluster->usage || !model::usageMetricKind(id.toStdString(), kind))
+        return nullptr;
+    return model::makeUsageMetric(m_cluster->usage, kind);
 }
 
 } // namespace fleet::app

@@ -52,6 +52,8 @@ class PlansPanel;
 class PlanAutosave;
 class MetricMenu;
 class LiveController;
+class LiveSession;
+class UsageController;
 class StoreReaders;
 class ConnectionPanel;
 
@@ -64,8 +66,8 @@ class ConnectionPanel;
 /// FleetMapView. Status bar: WindowStatusBar (the cluster totals, the node under the mouse,
 /// the import's progress or last message, the what-if's messages). The plan: PlanController
 /// (gestures, undo stack, Plan dock) and PlanDocument (File > Open / Save / Export Plan, the
-/// unsaved-plan question). The exploring docks: ExplorePanels; the live cluster: LiveController
-/// and ConnectionPanel (mainwindow_live.cpp); the usage metrics (mainwindow_usage.cpp). The
+/// unsaved-plan question). The exploring docks: ExplorePanels; the live cluster: LiveSession
+/// (its LiveController) and ConnectionPanel; a watched cluster's usage: UsageController. The
 /// window owns the count of store readers (StoreReaders) and hands it to every part that starts
 /// a worker over the store or waits for them.
 ///
@@ -104,11 +106,11 @@ public:
     /// Cancels the running import (the Cancel button).
     void cancelImport();
 
-    // ---- live (mainwindow_live.cpp) -------------------------------------------
+    // ---- live -----------------------------------------------------------------
     /// Makes the shown cluster live: `feed` (any LiveFeed: the simulated feed, the Kubernetes
     /// watch) starts on its own thread and each of its batches is applied to the shown store
     /// as one transaction on this thread (LiveController), then the map, the status bar, the
-    /// panels and the plan follow (onLiveDiff()). The connection dock shows the feed's status.
+    /// panels and the plan follow (LiveSession). The connection dock shows the feed's status.
     /// Returns false (and starts nothing) before the first cluster is shown. A new import
     /// stops the feed. While a plan has actions the batches are held (the plan marks its
     /// actions they make stale) and applied once the plan is cleared.
@@ -117,23 +119,26 @@ public:
     void stopLiveFeed();
     /// Whether a cluster listed from kubeconfig is then watched (importers/live/kubewatchfeed.h);
     /// on by default, off for `screenshot` (one LIST, no watch).
-    void setWatchLiveClusters(bool on) { m_watchLive = on; }
-    /// The live controller and the connection panel (never null).
-    [[nodiscard]] LiveController* liveController() const noexcept { return m_live; }
+    void setWatchLiveClusters(bool on);
+    /// The live session, its controller and the connection panel (never null).
+    [[nodiscard]] LiveSession* liveSession() const noexcept { return m_liveSession; }
+    [[nodiscard]] LiveController* liveController() const;
     [[nodiscard]] ConnectionPanel* connectionPanel() const noexcept { return m_connectionPanel; }
     /// The status bar's partial-view notice ("Partial view: pods of 1 of 2 namespaces (not
     /// listed: cache), ..."), or "" while the view is whole (ConnectionPanel::partialView()).
     [[nodiscard]] QString partialViewNotice() const;
     /// While a live cluster whose usage comes from a Prometheus is watched, its usage is
-    /// queried again every `ms` (default kUsageRefreshMs; tests shorten it): the queries on a
-    /// worker, the join to the store by node and pod names on this thread, between batches, so
-    /// that the usage's ids are the store's now. Takes effect at the next watch.
-    void setUsageRefreshInterval(int ms) noexcept { m_usageRefreshMs = ms; }
-    static constexpr int kUsageRefreshMs = 60000;
+    /// queried again every `ms` (default UsageController::kDefaultRefreshMs; tests shorten it):
+    /// the queries on a worker, the join to the store by node and pod names on this thread,
+    /// between batches, so that the usage's ids are the store's now (UsageController). Takes
+    /// effect at the next watch.
+    void setUsageRefreshInterval(int ms) noexcept;
     /// Usage refreshes joined since the window was made.
-    [[nodiscard]] std::uint64_t usageRefreshes() const noexcept { return m_usageRefreshes; }
+    [[nodiscard]] std::uint64_t usageRefreshes() const noexcept;
     /// Live diffs applied to the shown cluster since the window was made.
-    [[nodiscard]] std::uint64_t liveDiffsShown() const noexcept { return m_liveDiffsShown; }
+    [[nodiscard]] std::uint64_t liveDiffsShown() const noexcept;
+    /// The usage refresh of a watched cluster (never null).
+    [[nodiscard]] UsageController* usageController() const noexcept { return m_usage; }
     /// The window's count of workers that read its store (never null): a worker holds a
     /// StoreReadGuard on it while it reads; live batches wait for them.
     [[nodiscard]] const std::shared_ptr<StoreReaders>& storeReaders() const noexcept { return m_storeReaders; }
@@ -173,7 +178,7 @@ public:
     /// Milliseconds that the last FleetMapView::setCluster() took on the GUI thread (layout, raster).
     [[nodiscard]] qint64 lastSetClusterMs() const noexcept { return m_lastSetClusterMs; }
 
-    // ---- the plan as a document (mainwindow_planfile.cpp) --------------------------------
+    // ---- the plan as a document (PlanDocument, WindowDocument) ---------------------------
     /// True when the plan differs from what was last saved or opened: the undo stack is not at
     /// its clean state (QUndoStack::isClean()). A new cluster starts with a clean stack.
     [[nodiscard]] bool isPlanModified() const;
@@ -267,28 +272,18 @@ private:
     void createEditMenu();
     /// The plan panel's tool buttons: Undo, Redo, Remove Last.
     void createPlanPanelActions();
+    /// The live session, the Connection dock and Plan > Pause Live Updates, wired.
     void createLivePanel();
-    void onLiveDiff(const model::ClusterDiff& diff, const model::ClusterChangeBatch& batch);
-    void updateLiveTotals();
-    void updateLiveHold();
     /// The status bar's totals and their tooltip from m_cluster->totals (at load and after each
     /// live change, so the tooltip's figures are the bar's).
     void showTotals();
-    /// Plan > Pause Live Updates: while paused the live batches wait (LiveController::setHeld())
-    /// and the what-if is built on the state held; resumed, they apply (unless a plan holds them).
-    void setLiveUpdatesPaused(bool paused);
     /// Shows or hides the partial-view notice as the connection panel says (on each status).
     void updatePartialView();
     /// The shown cluster's LIST view to the connection panel and the notice (a new cluster).
     void showListedView();
     /// Enables the Metric menu's usage section when the shown cluster has usage, and recolours
-    /// a usage metric over the new usage (or falls back to GPU requested) (mainwindow_usage.cpp).
+    /// a usage metric over the new usage (or falls back to GPU requested).
     void updateUsageMenu();
-    /// Starts (the watched cluster has a Prometheus) or stops the usage refresh timer.
-    void startUsageRefresh();
-    void stopUsageRefresh();
-    /// The refresh timer's work: the queries on a worker, then onUsageFetched() here.
-    void refreshUsage();
     /// Shows `usage` as the shown cluster's (the metric, the node inspector).
     void showUsage(std::shared_ptr<const model::ClusterUsage> usage);
     /// The usage metric `id` over the shown cluster's usage; null for other ids or no usage.
@@ -336,22 +331,10 @@ private:
     views::MapLegend* m_legend = nullptr; // the map's own, hidden while the map is too small
     MetricMenu* m_metricMenu = nullptr;
 
-    LiveController* m_live = nullptr;
+    LiveSession* m_liveSession = nullptr;
+    UsageController* m_usage = nullptr;
     ConnectionPanel* m_connectionPanel = nullptr;
     QDockWidget* m_connectionDock = nullptr;
-    QTimer* m_liveTotalsTimer = nullptr; // the O(pods) totals at most once a second while live
-    QAction* m_pauseLive = nullptr;      // Plan > Pause Live Updates
-    bool m_livePaused = false;
-    bool m_liveHeldByPlan = false; // the last updateLiveHold() held the batches for an open plan
-    std::uint64_t m_liveDiffsShown = 0;
-    bool m_liveRecolourPosted = false;
-    const void* m_liveTotalsFor = nullptr; // the store the analysis' totals function was made for
-    bool m_watchLive = true;
-    QTimer* m_usageTimer = nullptr;
-    int m_usageRefreshMs = kUsageRefreshMs;
-    std::uint64_t m_usageGeneration = 0; // +1 per stopUsageRefresh(): a fetch of an older one is dropped
-    bool m_usageFetching = false;
-    std::uint64_t m_usageRefreshes = 0;
     /// Starts the WATCH of the shown live cluster (after its LIST); a feed that cannot start is a warning.
     void startKubeWatch();
 };

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// A watched live cluster's usage from Prometheus stays current (app/window/mainwindow_usage.cpp,
+// A watched live cluster's usage from Prometheus stays current (app/controllers/usagecontroller.h,
 // docs/usage.md): with the refresh interval shortened, a real Prometheus (tests/importers/prometheusserver.h)
 // holds an hour of dcgm-exporter samples at 1% for a pod the cluster does not have yet; once the
 // watch adds that pod, the next refresh joins the series to it and the allocated-but-idle GPU

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The Metric menu's usage section (app/window/mainwindow_usage.cpp): enabled for a cluster
+// The Metric menu's usage section (MainWindow::updateUsageMenu(), app/window/mainwindow.cpp): enabled for a cluster
 // with usage (the simulated one), colouring the map by it, and disabled again, falling back
 // to GPU requested, for a cluster without usage (a kubectl JSON file); a file's usage from a
 // real Prometheus described by a --usage-config file (importers/prometheus/usageconfig.h), as

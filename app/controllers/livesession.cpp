@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: Apache-2.0
+// LiveSession: a live cluster in the window (livesession.h).
+#include "livesession.h"
+
+#include "app/controllers/livecontroller.h"
+#include "app/controllers/plancontroller.h"
+#include "app/window/clustertotals.h"
+#include "app/window/explorepanels.h"
+
+#include "importers/live/livefeed.h"
+#include "model/topology.h"
+#include "views/map/fleetmapview.h"
+
+#include <QAction>
+#include <QKeySequence>
+#include <QMenu>
+#include <QMetaObject>
+#include <QSignalBlocker>
+#include <QTimer>
+
+namespace fleet::app {
+
+LiveSession::LiveSession(Parts parts, std::shared_ptr<StoreReaders> readers,
+    std::function<std::shared_ptr<const ImportedCluster>()> shown, QObject* parent)
+    : QObject(parent)
+    , m_parts(parts)
+    , m_shown(std::move(shown))
+    , m_live(new LiveController(std::move(readers), this))
+{
+    connect(m_live, &LiveController::diffApplied, this, &LiveSession::onDiff);
+    connect(m_live, &LiveController::batchHeld, m_parts.plan, &PlanController::checkStale);
+    connect(m_live, &LiveController::applyFailed, this, [this](const QString& message) {
+        emit m_parts.plan->messageShown(tr("A live change was refused: %1").arg(message));
+    });
+    m_totalsTimer = new QTimer(this);
+    m_totalsTimer->setSingleShot(true);
+    m_totalsTimer->setInterval(1000);
+    connect(m_totalsTimer, &QTimer::timeout, this, &LiveSession::updateTotals);
+    // The analysis of a live state carries the status bar's totals of that same state.
+    connect(m_parts.explore, &ExplorePanels::analysisApplied, this, [this] {
+        const auto totals = m_parts.explore->analysedTotals();
+        const auto shown = m_shown();
+        if (!totals || !shown)
+            return;
+        auto cluster = std::make_shared<ImportedCluster>(*shown);
+        cluster->totals = *totals;
+        emit totalsUpdated(std::move(cluster));
+    });
+}
+
+LiveSession::~LiveSession() = default;
+
+void LiveSession::addPauseAction(QMenu* menu)
+{
+    // Planning on a cluster that keeps changing: the what-if works on one state, so it is
+    // built once the feed pauses; a feed that never pauses is held by hand while one plans.
+    m_pause = menu->addAction(tr("Pause &Live Updates"));
+    m_pause->setObjectName(QStringLiteral("actionPauseLiveUpdates"));
+    m_pause->setCheckable(true);
+    m_pause->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
+    m_pause->setToolTip(tr("Hold the live cluster's changes while you plan: the what-if works on the cluster as it is now"));
+    m_pause->setEnabled(m_live->isRunning());
+    connect(m_pause, &QAction::toggled, this, &LiveSession::setPaused);
+}
+
+void LiveSession::start(std::unique_ptr<importers::live::LiveFeed> feed, std::shared_ptr<model::ClusterStore> store)
+{
+    m_live->start(std::move(feed), std::move(store));
+    if (m_pause)
+        m_pause->setEnabled(true);
+    m_parts.plan->setNotReadyHint(tr("The cluster keeps changing: Plan > Pause Live Updates (Ctrl+Shift+L) holds the changes while you plan."));
+    updateHold();
+}
+
+void LiveSession::stop()
+{
+    m_live->stop();
+    if (m_pause) {
+        const QSignalBlocker quiet(m_pause);
+        m_pause->setChecked(false);
+        m_pause->setEnabled(false);
+    }
+    m_paused = false;
+    m_heldByPlan = false;
+    m_parts.plan->setNotReadyHint({});
+}
+
+bool LiveSession::isRunning() const
+{
+    return m_live->isRunning();
+}
+
+void LiveSession::setPaused(bool paused)
+{
+    if (!m_live->isRunning() || paused == m_paused)
+        return;
+    if (m_pause && m_pause->isChecked() != paused) {
+        const QSignalBlocker quiet(m_pause);
+        m_pause->setChecked(paused);
+    }
+    const std::size_t waiting = m_live->batchesWaiting();
+    m_paused = paused;
+    updateHold();
+    PlanController* plan = m_parts.plan;
+    if (paused) {
+        // The what-if on the state held now (built on a worker, with the changes waiting).
+        if (!plan->engine())
+            plan->buildEngineNow();
+        emit message(tr("Live updates paused: the what-if works on the cluster as it is now; changes wait until you "
+                        "resume (Ctrl+Shift+L)."));
+    } else if (plan->hasPlan()) {
+        emit message(tr("Live updates resumed; they still wait while the plan has actions, and the actions they make "
+                        "stale are marked."));
+    } else {
+        emit message(tr("Live updates resumed: %n batch(es) of changes that waited apply now.", nullptr, static_cast<int>(waiting)));
+    }
+}
+
+void LiveSession::updateHold()
+{
+    if (!m_live->isRunning())
+        return;
+    const bool heldByPlan = m_parts.plan->hasPlan();
+    if (heldByPlan)
+        m_live->setHeld(true, tr("a plan is open; they apply once it is cleared (the plan marks the actions they make stale)"));
+    else
+        m_live->setHeld(m_paused, tr("updates are paused while you plan (Plan > Pause Live Updates)"));
+    // The plan emptied (undone, cleared): the batches it held apply now, unless paused. Say so in
+    // place of an earlier message that they wait for the plan.
+    if (m_heldByPlan && !heldByPlan && !m_paused)
+        emit message(tr("The plan is empty: live updates apply again (%n batch(es) of changes waited).", nullptr,
+            static_cast<int>(m_live->batchesWaiting())));
+    m_heldByPlan = heldByPlan;
+}
+
+void LiveSession::resetTotals()
+{
+    m_parts.explore->setTotalsFunction({}); // the import's totals stand until a live diff
+    m_totalsFor = nullptr;
+}
+
+void LiveSession::onDiff(const model::ClusterDiff& diff, const model::ClusterChangeBatch& batch)
+{
+    std::shared_ptr<const ImportedCluster> shown = m_shown();
+    if (diff.empty() || !shown)
+        return;
+    const bool structural = !diff.nodesAdded.empty() || !diff.nodesRemoved.empty() || !diff.nodesRelabelled.empty();
+    if (structural) {
+        auto cluster = std::make_shared<ImportedCluster>(*shown);
+        model::TopologySpec spec { shown->topology->levelKeys() };
+        cluster->topology = std::make_shared<model::Topology>(model::Topology::build(*cluster->store, spec));
+        shown = std::move(cluster);
+        emit topologyRebuilt(shown); // the map and the panels lay it out (a worker: the next batches wait)
+    } else if (!m_recolourPosted) {
+        // One recolour per turn of the event loop however many batches it applied: the map
+        // redraws at most once per batch, and not once per batch when they come in bursts.
+        m_recolourPosted = true;
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_recolourPosted = false;
+                m_parts.map->refreshMetric();
+                emit diffShown();
+            },
+            Qt::QueuedConnection);
+    }
+    m_parts.plan->storeChanged(shown->topology);
+    if (!structural) { // a structural diff re-analyses the new layout's cluster (setCluster)
+        if (m_totalsFor != shown->store.get()) {
+            // The import's warnings, counted in the totals, as of this cluster's load.
+            auto report = std::make_shared<const importers::ImportReport>(shown->report);
+            m_parts.explore->setTotalsFunction([report](const model::ClusterStore& store) { return computeTotals(store, *report); });
+            m_totalsFor = shown->store.get();
+        }
+        m_parts.explore->refreshAnalysis(!diff.podsAdded.empty() || !diff.podsRemoved.empty(), batch);
+    } else if (!m_totalsTimer->isActive()) {
+        m_totalsTimer->start();
+    }
+    ++m_diffsShown;
+    if (structural)
+        emit diffShown();
+}
+
+void LiveSession::updateTotals()
+{
+    const auto shown = m_shown();
+    if (!shown)
+        return;
+    auto cluster = std::make_shared<ImportedCluster>(*shown);
+    cluster->totals = computeTotals(*cluster->store, cluster->report);
+    emit totalsUpdated(std::move(cluster));
+}
+
+} // namespace fleet::app
