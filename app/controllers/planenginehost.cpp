@@ -31,8 +31,8 @@ QString s(std::string_view v)
 
 PlanEngineHost::PlanEngineHost(std::shared_ptr<StoreReaders> readers, QObject* parent)
     : QObject(parent)
-    , m_readers(std::move(readers))
     , m_stack(new QUndoStack(this))
+    , m_readers(std::move(readers))
 {
     m_liveRebuild = new QTimer(this);
     m_liveRebuild->setSingleShot(true);
