@@ -134,10 +134,11 @@ struct PlanEngine::Private {
         std::sort(byName.begin(), byName.end());
         return byName;
     }
-    /// Builds, before a move-pod's or a drain-node's first use, the three indexes those actions
-    /// read that are not built yet: the pod-name index (move-pod), the disruption budgets (both)
-    /// and the capacity index (drain-node; a plan that moves pods drains nodes too, as a
-    /// consolidation's does). Above kParallelIndexPods pods, the pod-name index and the budgets
+    /// Builds, before a move-pod's or a drain-node's first use, the indexes those actions read
+    /// that are not built yet: the pod-name index (a move-pod's only), the disruption budgets
+    /// (both) and the capacity index (drain-node; a plan that moves pods drains nodes too, as a
+    /// consolidation's does; a drain-only engine, as a consolidation search's, never needs the
+    /// pod-name index). Above kParallelIndexPods pods, the pod-name index and the budgets
     /// (each reads the store only) are built on a worker while this thread builds the capacity
     /// index (which reads the ledger): at 100,000 nodes each takes a few hundred ms, and built
     /// one after the other on first use they held up a report's replay by their sum. Two
@@ -147,7 +148,7 @@ struct PlanEngine::Private {
     {
         if (type != ActionType::MovePod && type != ActionType::DrainNode)
             return;
-        const bool needNames = podsByName.empty() && store.podCount() > 0;
+        const bool needNames = type == ActionType::MovePod && podsByName.empty() && store.podCount() > 0;
         const bool needBudgets = !budgets;
         // Nothing to pair with, or a small state (a worker would cost more than it saves):
         // each is built on first use.
