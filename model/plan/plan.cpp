@@ -499,6 +499,7 @@ const AppliedAction& PlanEngine::apply(const PlanAction& action)
     d->ops = &ops;
     bool keep = true;
     try {
+        d->prepareIndexes(action.type);
         switch (action.type) {
         case ActionType::MovePod:
             keep = d->movePod(action, r);

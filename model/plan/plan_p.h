@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <future>
 #include <optional>
 #include <stdexcept>
 #include <unordered_map>
@@ -122,14 +123,62 @@ struct PlanEngine::Private {
     bool isCordoned(NodeId n) const noexcept { return state.nodeCordonedByPlan(n); }
 
     // ---- lookups ----
+    /// The pod-name index findPod() reads: (nameHash(), id) of every store pod, sorted.
+    /// Reads the store only (any thread, while no thread mutates it).
+    std::vector<std::pair<std::uint64_t, PodId>> makePodsByName() const
+    {
+        std::vector<std::pair<std::uint64_t, PodId>> byName;
+        byName.reserve(store.podCount());
+        for (std::uint32_t i = 0; i < store.podCount(); ++i)
+            byName.emplace_back(nameHash(store.podNamespace(PodId(i)), store.podName(PodId(i))), PodId(i));
+        std::sort(byName.begin(), byName.end());
+        return byName;
+    }
+    /// Builds, before a move-pod's or a drain-node's first use, the indexes those actions read
+    /// that are not built yet: the pod-name index (a move-pod's only), the disruption budgets
+    /// (both) and the capacity index (drain-node; a plan that moves pods drains nodes too, as a
+    /// consolidation's does; a drain-only engine, as a consolidation search's, never needs the
+    /// pod-name index). Above kParallelIndexPods pods, the pod-name index and the budgets
+    /// (each reads the store only) are built on a worker while this thread builds the capacity
+    /// index (which reads the ledger): at 100,000 nodes each takes a few hundred ms, and built
+    /// one after the other on first use they held up a report's replay by their sum. Two
+    /// threads at most (the machines this runs on may have two cores). The results are those
+    /// of building each on first use: only when they are built changes.
+    void prepareIndexes(ActionType type) const
+    {
+        if (type != ActionType::MovePod && type != ActionType::DrainNode)
+            return;
+        const bool needNames = type == ActionType::MovePod && podsByName.empty() && store.podCount() > 0;
+        const bool needBudgets = !budgets;
+        // Nothing to pair with, or a small state (a worker would cost more than it saves):
+        // each is built on first use.
+        if ((!needNames && !needBudgets) || index || store.podCount() < kParallelIndexPods)
+            return;
+        auto storeIndexes = std::async(std::launch::async, [this, needNames, needBudgets] {
+            std::pair<std::vector<std::pair<std::uint64_t, PodId>>, std::unique_ptr<DisruptionBudgets>> out;
+            if (needNames)
+                out.first = makePodsByName();
+            if (needBudgets)
+                out.second = std::make_unique<DisruptionBudgets>(store);
+            return out;
+        });
+        try {
+            capacity();
+        } catch (...) {
+            storeIndexes.wait(); // the worker reads this engine's store: never left running
+            throw;
+        }
+        auto [byName, made] = storeIndexes.get();
+        if (needNames)
+            podsByName = std::move(byName);
+        if (needBudgets)
+            budgets = std::move(made);
+    }
+    static constexpr std::size_t kParallelIndexPods = 20000;
     PodId findPod(const PodRef& ref) const
     {
-        if (podsByName.empty() && store.podCount() > 0) {
-            podsByName.reserve(store.podCount());
-            for (std::uint32_t i = 0; i < store.podCount(); ++i)
-                podsByName.emplace_back(nameHash(store.podNamespace(PodId(i)), store.podName(PodId(i))), PodId(i));
-            std::sort(podsByName.begin(), podsByName.end());
-        }
+        if (podsByName.empty() && store.podCount() > 0)
+            podsByName = makePodsByName();
         const std::uint64_t h = nameHash(ref.namespaceName, ref.name);
         auto it = std::lower_bound(podsByName.begin(), podsByName.end(), std::make_pair(h, PodId(0)));
         for (; it != podsByName.end() && it->first == h; ++it)

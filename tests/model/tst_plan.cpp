@@ -2,7 +2,8 @@
 // The plan engine (model/plan/plan.h): move-pod and drain-node, each applied, undone and
 // applied again with the ledger checked each time; PodDisruptionBudgets spent across the plan
 // (a drain a budget stops, a budget spent across two drains, a pod under two budgets); the
-// eviction rules; the best-fit default policy.
+// eviction rules; the best-fit default policy; on a state large enough that the engine builds its
+// indexes on two threads, the same moves, budgets and undo.
 
 #include "planfixture.h"
 
@@ -29,6 +30,7 @@ private slots:
     void budgetSelectionIsEachSelectorsMatch();
     void defaultPolicyIsBestFit();
     void missingNamesThrow();
+    void indexesBuiltTogetherOnALargeState();
 };
 
 void TestPlan::moveAppliesUndoesAndReapplies()
@@ -358,6 +360,49 @@ void TestPlan::missingNamesThrow()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, engine.apply(move("default", "web-0", "nope")));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, engine.apply(inDomain(ActionType::FailDomain, "topology.kubernetes.io/zone=mars")));
     QVERIFY(engine.applied().empty());
+}
+
+void TestPlan::indexesBuiltTogetherOnALargeState()
+{
+    // Above the engine's threshold (20,000 pods) the first move-pod builds the pod-name index
+    // and the budgets on a worker while the capacity index is built: the plan reads the same.
+    Cluster c;
+    constexpr int kNodes = 250, kFillersPerNode = 81;
+    auto nodeName = [](int i) { return QStringLiteral("n%1").arg(i, 3, 10, QLatin1Char('0')).toStdString(); };
+    for (int i = 0; i < kNodes; ++i)
+        c.node(nodeName(i), "us-east-1a", 4000);
+    c.pod("default", "web-0", "n000", 1000, "web");
+    c.pod("default", "web-1", "n000", 1000, "web");
+    c.pod("default", "web-2", "n001", 1000, "web");
+    for (int i = 0; i < kNodes; ++i)
+        for (int k = 0; k < kFillersPerNode; ++k)
+            c.pod("batch", "fill-" + std::to_string(i) + "-" + std::to_string(k), nodeName(i), 10, "fill");
+    c.budget("default", "web", { { "app", "web" } }, {}, count(1)); // maxUnavailable 1: one disruption
+    c.finish();
+    QVERIFY(c.store->podCount() >= 20000);
+    PlanEngine engine(*c.store, *c.topology);
+    const Ledger before = ledgerOf(engine.state());
+    const NodeId n000 = c.store->findNode("n000"), n002 = c.store->findNode("n002");
+    for (int round = 0; round < 2; ++round) {
+        // The move spends the budget's one disruption.
+        QVERIFY(engine.apply(move("default", "web-2", "n002")).holds);
+        // The drain: both web pods are stopped by the spent budget, the fillers go to the best
+        // fit, n002 (least free cpu after the move), and the node stays with the web pods.
+        const AppliedAction& drain = engine.apply(onNode(ActionType::DrainNode, "n000"));
+        QVERIFY(!drain.holds);
+        QCOMPARE(drain.unplaced.size(), std::size_t(2));
+        for (const auto& [pod, reasons] : drain.unplaced)
+            QVERIFY(hasCode(reasons, "disruption-budget:default/web"));
+        QCOMPARE(drain.changes.size(), std::size_t(kFillersPerNode));
+        for (const AppliedAction::PodChange& change : drain.changes) {
+            QCOMPARE(change.from, n000);
+            QCOMPARE(change.to, n002);
+        }
+        QVERIFY(engine.state().nodePresent(n000));
+        QVERIFY(engine.undo());
+        QVERIFY(engine.undo());
+        QCOMPARE(ledgerOf(engine.state()), before);
+    }
 }
 
 QTEST_APPLESS_MAIN(TestPlan)
