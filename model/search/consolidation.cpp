@@ -17,7 +17,8 @@ using consolidation_detail::drainOrders;
 namespace {
 
 /// The share of ConsolidationOptions::timeLimitSeconds the search may take; the rest is for
-/// applyOneMovePerPod(). At 100,000 simulated nodes that took MEASURE s of a 30 s limit.
+/// applyOneMovePerPod(), which applies each of the plan's moves once (the search applied each
+/// drain, and undid the refused ones, in each of its passes).
 constexpr double kSearchShareOfLimit = 0.9;
 
 /// Drains every candidate of `runner` in `order`, reporting progress over [from, to], until
