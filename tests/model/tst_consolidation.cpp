@@ -574,7 +574,7 @@ private slots:
     void onlyNodeSaysThereIsNoOther()
     {
         // One node: its pod has nowhere to go, and the reason says there is no other node, not
-        // "no other node has 0.1 free (the most is 0)".
+        // "no other node has 0.1 free (the most is 0)", with a code that says so (no-other-node).
         Cluster c;
         c.node("n1", "us-east-1a", 4000);
         c.pod("default", "web-0", "n1", 100, "web");
@@ -585,7 +585,7 @@ private slots:
         QVERIFY(r.drained.empty());
         const KeptNode* k = keptOf(r, c, "n1");
         QVERIFY(k);
-        QCOMPARE(k->reason.code(), std::string("insufficient-cpu"));
+        QCOMPARE(k->reason.code(), std::string("no-other-node"));
         QCOMPARE(k->reason.message, std::string("default/web-0 needs cpu 0.1; there is no other node (n1 is the only node under the plan)"));
     }
 
