@@ -114,12 +114,15 @@ private slots:
         // summary's pods moved are its evictions.
         QTemporaryDir dir;
         const QString plan = dir.filePath(QStringLiteral("plan.json"));
-        const QStringList fleet { QStringLiteral("--simulate"), QStringLiteral("300") };
+        // (At 2,000 nodes the search's drains alone evict 4,138 times for 3,038 pods, 893 of them
+        // moved two to five times, 1,100 moves onto nodes drained later.)
+        const QStringList fleet { QStringLiteral("--simulate"), QStringLiteral("2000") };
         const Run r = fleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("consolidate") } + fleet
             + QStringList { QStringLiteral("--lp-time-limit"), QStringLiteral("0"), QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("-o"), plan });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject ours = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("ours")).toObject();
-        QVERIFY(ours.value(QStringLiteral("nodesFreed")).toInt() > 10);
+        QVERIFY(ours.value(QStringLiteral("nodesFreed")).toInt() > 100);
+        QVERIFY(ours.value(QStringLiteral("podsMoved")).toInt() > 1000);
         QCOMPARE(ours.value(QStringLiteral("evictions")).toInt(-1), ours.value(QStringLiteral("podsMoved")).toInt());
         const Run check = fleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("check") } + fleet
             + QStringList { QStringLiteral("--plan"), plan, QStringLiteral("--format"), QStringLiteral("json") });
@@ -352,9 +355,15 @@ private slots:
         QFile planFile(plan);
         QVERIFY(planFile.open(QIODevice::ReadOnly));
         const QJsonArray actions = QJsonDocument::fromJson(planFile.readAll()).object().value(QStringLiteral("actions")).toArray();
-        QCOMPARE(actions.size(), 2);
-        for (const QJsonValue& a : actions) // the default is written as no policy
+        // Per drained node, its pods' moves straight to their node (2 web pods, 1 of cpu-a2), then its drain.
+        int drains = 0;
+        for (const QJsonValue& a : actions) { // the default is written as no policy
+            if (a.toObject().value(QStringLiteral("type")).toString() != QLatin1String("drain-node"))
+                continue;
+            ++drains;
             QCOMPARE(a.toObject().value(QStringLiteral("policy")).toString(), policy == QLatin1String("default") ? QString() : policy);
+        }
+        QCOMPARE(drains, 2);
         // Where the pods went, as `plan check` re-applies the plan.
         const QString evaluation = dir.filePath(QStringLiteral("evaluation.json"));
         const Run check = fleetscope({ QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster-prepaid.json"),
