@@ -123,44 +123,15 @@ int runPlanAddNodes(const QStringList& arguments)
         return name;
     };
     std::string templateNode;
-    std::vector<std::pair<std::string, std::int32_t>> copies; // with --fit-pending: each template and its copies
+    std::vector<model::TemplateCopies> copies; // with --fit-pending: each template and its copies
     try {
         templateNode = nextTemplate();
         if (fit) {
-            // One add-node per node group the pending pods need: the template is the healthy
-            // node of the group the most still-pending pods can use, so once the first group's
-            // pods are placed the next add-node copies a node of the group the rest select.
-            // Ends when every pod is placed, no copy helps, or the template comes round again.
-            std::vector<model::PodId> waiting = model::pendingPods(engine);
-            answer.pods = static_cast<std::int32_t>(waiting.size());
-            std::string next = templateNode;
-            std::int32_t budget = maxNodes;
-            while (!waiting.empty() && budget > 0) {
-                model::NodesNeededQuestion q;
-                q.addNode = action;
-                q.pods = waiting;
-                q.maxNodes = budget;
-                const model::NodesNeededAnswer round = model::nodesNeeded(engine, q);
-                if (copies.empty() || round.nodes > 0) {
-                    answer.unplaced = round.unplaced;
-                    answer.limitReached = round.limitReached;
-                }
-                if (round.nodes == 0)
-                    break;
-                // The nodes and the pending pods placed on them, as the answer counted them:
-                // added nodes alone would stay empty in the plan.
-                (void)model::addNodesAndPlace(engine, q, round.nodes);
-                copies.emplace_back(next, round.nodes);
-                answer.nodes += round.nodes;
-                answer.podsPlaced += round.podsPlaced;
-                budget -= round.nodes;
-                waiting = model::pendingPods(engine);
-                if (waiting.empty())
-                    break;
-                next = nextTemplate();
-                if (std::any_of(copies.begin(), copies.end(), [&](const auto& c) { return c.first == next; }))
-                    break;
-            }
+            // One add-node per node group the pending pods need (model::fitPendingPerNodeGroup,
+            // as the window's Add Nodes dialog asks it).
+            const model::FitPendingAnswer fitted = model::fitPendingPerNodeGroup(engine, action, maxNodes);
+            answer = fitted.answer;
+            copies = fitted.copies;
             action.count = answer.nodes;
         } else if (action.count > 0) {
             (void)engine.apply(action); // refuses (throws) what the state lacks, as plan check would
@@ -186,8 +157,15 @@ int runPlanAddNodes(const QStringList& arguments)
         w.key("templateNode").value(templateNode);
         if (fit) {
             w.key("templates").beginArray();
-            for (const auto& [node, nodes] : copies)
-                w.beginObject().key("node").value(node).key("nodes").value(std::int64_t { nodes }).endObject();
+            for (const model::TemplateCopies& c : copies)
+                w.beginObject()
+                    .key("node")
+                    .value(store.nodeName(c.templateNode))
+                    .key("nodeGroup")
+                    .value(model::nodeGroupOf(store, c.templateNode))
+                    .key("nodes")
+                    .value(std::int64_t { c.nodes })
+                    .endObject();
             w.endArray();
         }
         w.key("nodes").value(std::int64_t { action.count });
@@ -210,8 +188,8 @@ int runPlanAddNodes(const QStringList& arguments)
         // Every line names input (instance types, nodes, pods, reasons): one terminal line each.
         std::cout << importers::terminalLineOf("a ", action.instanceType, " node added copies ", templateNode) << "\n";
         if (copies.size() > 1) // the pending pods of several node groups: a copy of a node of each
-            for (const auto& [node, nodes] : copies)
-                std::cout << "  " << importers::terminalLineOf(nodes, " ", action.instanceType, " node(s) copy ", node) << "\n";
+            for (const model::TemplateCopies& c : copies)
+                std::cout << "  " << importers::terminalLineOf(c.nodes, " ", action.instanceType, " node(s) copy ", store.nodeName(c.templateNode)) << "\n";
         if (fit)
             std::cout << importers::terminalLineOf("the ", answer.pods, " pending pods take ", answer.nodes, " ", action.instanceType, " node(s): ",
                 answer.podsPlaced, " placed", (answer.limitReached ? " (the search stopped at --max-nodes)" : ""))

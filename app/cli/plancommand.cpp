@@ -51,15 +51,19 @@ int parsePlanVerb(QCommandLineParser& parser, const QStringList& arguments, cons
     return -1;
 }
 
+std::int64_t unpricedNodeCount(const model::ClusterStore& store, const std::vector<double>& nodePrices)
+{
+    std::int64_t unpriced = 0;
+    for (std::uint32_t i = 0; i < store.nodeCount(); ++i)
+        if (!store.nodeIsDeleted(model::NodeId(i)))
+            unpriced += i < nodePrices.size() && nodePrices[i] > 0 ? 0 : 1;
+    return unpriced;
+}
+
 std::string unpricedNodesNote(const model::ClusterStore& store, const std::vector<double>& nodePrices)
 {
-    std::size_t nodes = 0, unpriced = 0;
-    for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
-        if (store.nodeIsDeleted(model::NodeId(i)))
-            continue;
-        ++nodes;
-        unpriced += i < nodePrices.size() && nodePrices[i] > 0 ? 0 : 1;
-    }
+    const std::size_t nodes = store.nodeCount() - store.deletedNodeCount();
+    const auto unpriced = static_cast<std::size_t>(unpricedNodeCount(store, nodePrices));
     if (unpriced == 0)
         return {};
     return std::to_string(unpriced) + " of " + std::to_string(nodes) + (nodes == 1 ? " node has" : " nodes have")
@@ -260,7 +264,7 @@ int runPlan(const QStringList& arguments)
         const std::string scriptText = script ? importers::planKubectlScript(evaluation, *loaded.store) : std::string();
         if (!exportOnly && parser.isSet(QStringLiteral("output")))
             importers::writeOutputFile(parser.value(QStringLiteral("output")).toStdString(),
-                importers::evaluationJson(planPath, evaluation, *loaded.store), textOutput);
+                importers::evaluationJson(planPath, evaluation, *loaded.store, unpricedNodeCount(*loaded.store, nodePrices)), textOutput);
         if (parser.isSet(QStringLiteral("csv")))
             importers::writeOutputFile(
                 parser.value(QStringLiteral("csv")).toStdString(), importers::planCsv(evaluation, *loaded.store), textOutput);
@@ -286,7 +290,7 @@ int runPlan(const QStringList& arguments)
             importers::notHoldingText(evaluation).c_str(), written.c_str());
     }
     if (!exportOnly) {
-        std::cout << (format == QLatin1String("json") ? importers::evaluationJson(planPath, evaluation, *loaded.store)
+        std::cout << (format == QLatin1String("json") ? importers::evaluationJson(planPath, evaluation, *loaded.store, unpricedNodeCount(*loaded.store, nodePrices))
                                                       : importers::evaluationText(planPath, evaluation, *loaded.store));
         // The cost figures count the priced nodes alone: say how many are left out.
         if (const std::string note = unpricedNodesNote(*loaded.store, nodePrices); format != QLatin1String("json") && !note.empty())

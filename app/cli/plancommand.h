@@ -40,6 +40,9 @@ void addPlanWriterOptions(QCommandLineParser& parser);
 /// (model::planNodePrices: 0 for a node the price table does not know), else "N of M nodes have
 /// no price: they are left out of the costs (...)". O(nodes). Thread: any.
 [[nodiscard]] std::string unpricedNodesNote(const model::ClusterStore& store, const std::vector<double>& nodePrices);
+/// The present nodes of `store` without a price in `nodePrices` (0 or missing), as
+/// unpricedNodesNote() counts them: the JSON outputs' "unpricedNodes". O(nodes). Thread: any.
+[[nodiscard]] std::int64_t unpricedNodeCount(const model::ClusterStore& store, const std::vector<double>& nodePrices);
 
 /// A note for a planner run without --keep-within on nodes that span several regions
 /// (topology.kubernetes.io/region): a Kubernetes cluster is regional, so a plan that moves pods

@@ -54,13 +54,14 @@ double ratioToBetterBound(const model::ConsolidationResult& ours, const model::N
 }
 
 std::string summaryJson(const model::ConsolidationResult& ours, const model::ConsolidationResult& base, const model::NodeCountBound& bound,
-    const model::PackingBound& lp, const model::ClusterStore& store)
+    const model::PackingBound& lp, const model::ClusterStore& store, std::int64_t unpricedNodes)
 {
     importers::JsonWriter w;
     auto figures = [&](const model::ConsolidationResult& r) {
         w.beginObject();
         w.key("nodesFreed").value(r.nodesFreed);
         w.key("podsMoved").value(r.podsMoved);
+        w.key("evictions").value(r.evictions);
         w.key("costPerHourSaved").value(r.savedPerHour);
         w.key("nodesAfter").value(r.after.nodes);
         w.key("pendingPlaced").value(static_cast<std::int64_t>(r.pendingPlaced.size()));
@@ -99,6 +100,9 @@ std::string summaryJson(const model::ConsolidationResult& ours, const model::Con
     w.key("podClasses").value(static_cast<std::int64_t>(lp.podClasses));
     w.endObject();
     w.key("ratioToBetterBound").value(ratioToBetterBound(ours, bound, lp));
+    w.key("fallbackDrains").value(ours.fallbackDrains);
+    // Nodes without a price: the cost figures leave them out (not $0 saved).
+    w.key("unpricedNodes").value(unpricedNodes);
     importers::writeKeptMembers(w, store, ours.kept);
     w.key("cancelled").value(ours.cancelled);
     w.key("timedOut").value(ours.timedOut);
@@ -116,11 +120,16 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
     // and taints, the plan's path) go through terminalLine(): no control byte reaches the
     // terminal and no name forges a line.
     const std::string shownPath = importers::terminalLine(planPath);
+    // The drains' own moves: each evicted pod straight to the node it stays on (consolidation.h).
+    const std::size_t moves = ours.actions.size() - ours.drained.size();
     if (ours.pendingPlaced.empty())
-        std::snprintf(line, sizeof line, "Consolidation plan written to %s (%zu drain-node actions)\n", shownPath.c_str(), ours.actions.size());
+        std::snprintf(line, sizeof line, "Consolidation plan written to %s (%zu drain-node actions, each after the move-pod actions of its node's pods, %zu in all)\n",
+            shownPath.c_str(), ours.drained.size(), moves);
     else
-        std::snprintf(line, sizeof line, "Consolidation plan written to %s (%zu move-pod actions for pending pods, then %zu drain-node actions)\n",
-            shownPath.c_str(), ours.pendingPlaced.size(), ours.actions.size());
+        std::snprintf(line, sizeof line,
+            "Consolidation plan written to %s (%zu move-pod actions for pending pods, then %zu drain-node actions, each after the move-pod "
+            "actions of its node's pods, %zu in all)\n",
+            shownPath.c_str(), ours.pendingPlaced.size(), ours.drained.size(), moves);
     out << line;
     if (!ours.pendingPlaced.empty() || ours.pendingLeft > 0) {
         std::snprintf(line, sizeof line, "  pending pods:       %zu placed first (room the drains keep), %lld stay pending (no node fits, or gated)\n",
@@ -130,7 +139,13 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
     std::snprintf(line, sizeof line, "  nodes freed:        %lld (of %lld; %lld after)\n", static_cast<long long>(ours.nodesFreed),
         static_cast<long long>(ours.before.nodes), static_cast<long long>(ours.after.nodes));
     out << line;
-    std::snprintf(line, sizeof line, "  pods moved:         %lld\n", static_cast<long long>(ours.podsMoved));
+    // Each pod moves once, straight to a node that stays; a fallback drain (its pods placed by the
+    // policy, consolidation.h) may move a pod onto a node drained later, and again from there.
+    if (ours.evictions != ours.podsMoved)
+        std::snprintf(line, sizeof line, "  pods moved:         %lld (%lld evictions: %lld drains placed their pods by the policy, some onto nodes drained later)\n",
+            static_cast<long long>(ours.podsMoved), static_cast<long long>(ours.evictions), static_cast<long long>(ours.fallbackDrains));
+    else
+        std::snprintf(line, sizeof line, "  pods moved:         %lld (each once, straight to a node that stays)\n", static_cast<long long>(ours.podsMoved));
     out << line;
     // Without a price for any node (a trace without instance types or regions) the costs are
     // unknown, not $0.00.
@@ -194,7 +209,7 @@ int runPlanConsolidate(const QStringList& arguments)
         "Plans which nodes to drain and remove so that the cluster costs the least per hour (savings within 2% count as equal), then has the "
         "fewest nodes: every "
         "movable pod re-placed under every filter and eviction rule of the what-if (budgets, do-not-disrupt, gangs). Writes "
-        "the plan (drain-node actions) to -o and prints the nodes freed, pods moved, cost per hour saved, a lower bound on "
+        "the plan (per node to drain, a move-pod action of each of its pods straight to a node that stays, then its drain-node action) to -o and prints the nodes freed, pods moved, cost per hour saved, a lower bound on "
         "the node count, the Karpenter multi-node baseline, and why each node that stays stays."));
     parser.addHelpOption();
     parser.addOption(QCommandLineOption(QStringList { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("The plan file to write."),
@@ -386,7 +401,7 @@ int runPlanConsolidate(const QStringList& arguments)
         importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), importers::messageText(e).c_str());
         return 2;
     }
-    std::cout << (format == QLatin1String("json") ? summaryJson(ours, base, bound, lp, store) : summaryText(ours, base, bound, lp, store, planPath,
+    std::cout << (format == QLatin1String("json") ? summaryJson(ours, base, bound, lp, store, unpricedNodeCount(store, input.nodePricePerHour)) : summaryText(ours, base, bound, lp, store, planPath,
                      std::any_of(input.nodePricePerHour.begin(), input.nodePricePerHour.end(), [](double p) { return p > 0; }),
                      unpricedNodesNote(store, input.nodePricePerHour)));
     std::cout.flush();

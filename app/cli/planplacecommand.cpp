@@ -162,6 +162,10 @@ int runPlanPlace(const QStringList& arguments)
         return fail(qPrintable(importFailureMessage(e, clusterSourceLabel(source))));
     }
     model::ClusterStore& store = *loaded.store;
+    // As plan consolidate: the pods may spread over regions unless --keep-within keeps them in one.
+    if (!parser.isSet(QStringLiteral("keep-within")))
+        if (const std::string note = regionsNote(store); !note.empty())
+            importers::printTerminalf(stderr, "%snote: %s\n", kPrefix, note.c_str());
     try {
         action = placePodsAction(input, gpuModelLabelOf(store));
         addPlaceTemplatePod(store, action, input.podTemplatePath.empty() ? std::string() : input.namespaceName);

@@ -132,12 +132,10 @@ bool ConsolidateController::start()
                     engine->apply(a);
                 for (const model::PlanAction& a : result->pendingPlaced)
                     engine->apply(a);
-                for (const model::NodeId n : result->drained) {
-                    model::PlanAction drain;
-                    drain.type = model::ActionType::DrainNode;
-                    drain.node = std::string(engine->state().nodeName(n));
-                    engine->apply(drain);
-                }
+                // Per drained node the moves of its pods straight to a node that stays, then its
+                // drain (consolidation.h, "One move per pod").
+                for (const model::PlanAction& a : result->actions)
+                    engine->apply(a);
             }
             // The step's undo commands and the map's plan marks, here too (PlanController::adoptStep()).
             if (engine)
@@ -260,7 +258,7 @@ void ConsolidateController::showResult(
     }
     const double ratio = bound > 0 ? static_cast<double>(m_last.after.nodes) / static_cast<double>(bound) : 0.0;
     m_dialog->findChild<QLabel*>(QStringLiteral("consolidateSummary"))
-        ->setText(tr("%1 nodes freed%10, %2 pods moved, %3 saved%4.\nLower bound: %5 nodes (plan / bound = %6).\n"
+        ->setText(tr("%1 nodes freed%10, %2 pods moved%11, %3 saved%4.\nLower bound: %5 nodes (plan / bound = %6).\n"
                      "Baseline (Karpenter emptiness and multi-node consolidation, deletion only): %7 nodes freed, %8 saved.\n"
                      "%9Undo reverts the whole consolidation in one step.")
                       .arg(count(m_last.nodesFreed))
@@ -278,7 +276,13 @@ void ConsolidateController::showResult(
                                     .arg(count(static_cast<std::int64_t>(m_last.pendingLeft))))
                       .arg(alreadyEmpty > 0 ? tr(" (%1 of them held no pods to move: the Plan dock counts them among the empty "
                                                  "nodes before, not the nodes in use)").arg(count(alreadyEmpty))
-                                            : QString()));
+                                            : QString())
+                      // Each pod moves once, straight to a node that stays, unless a drain fell back
+                      // on the policy's placement (consolidation.h, "One move per pod").
+                      .arg(m_last.evictions != m_last.podsMoved
+                              ? tr(" (%1 evictions: %2 drains placed their pods by the policy, some onto nodes drained later)")
+                                    .arg(count(m_last.evictions), count(m_last.fallbackDrains))
+                              : tr(" (each once, straight to a node that stays)")));
     m_lpText = tr("LP bound: computing on a worker (COIN-OR Clp, at most %1 s)…").arg(kLpBoundSeconds, 0, 'f', 0);
     m_dialog->findChild<QLabel*>(QStringLiteral("consolidateLpBound"))->setText(m_lpText);
     // Every node that stays, grouped (views/itemmodels/keptnodesmodel.h): the panel keeps its own

@@ -80,6 +80,7 @@ std::function<void(double)> progressBetween(LongJobToken& token, double from, do
 struct AddNodesDialog::Counted {
     std::shared_ptr<model::NodesNeededAnswer> answer;
     model::NodeId copied;
+    std::vector<model::TemplateCopies> copies;
     QString error;
 };
 
@@ -362,6 +363,7 @@ void AddNodesDialog::clearAnswer()
 {
     dropRunning(); // an answer still computing is for the old question
     m_answer = {};
+    m_copies.clear();
     m_answerLabel->clear();
 }
 
@@ -418,23 +420,35 @@ bool AddNodesDialog::computeCount()
                 control.cancel = token.cancelFlag();
                 control.progress = progressBetween(token, 0.1, 1.0);
                 out.answer = std::make_shared<model::NodesNeededAnswer>();
-                if (token.isCancelled())
+                if (token.isCancelled()) {
                     out.answer->cancelled = true;
-                else
+                } else if (!question.workload.isValid()) {
+                    // The pending pods: a copy of a node of each node group they need, as
+                    // `plan add-nodes --fit-pending` adds them (the scratch engine keeps them).
+                    model::FitPendingAnswer fitted = model::fitPendingPerNodeGroup(scratch, question.addNode, question.maxNodes, control);
+                    *out.answer = std::move(fitted.answer);
+                    out.copied = fitted.firstTemplate;
+                    out.copies = std::move(fitted.copies);
+                } else {
                     *out.answer = model::nodesNeeded(scratch, question, control);
-                if (!out.answer->cancelled)
-                    out.copied = templateNode(*store, nodesOf(*store, question.addNode.instanceType), capacity, model::storePendingPods(*store));
+                    if (!out.answer->cancelled) {
+                        out.copied = templateNode(*store, nodesOf(*store, question.addNode.instanceType), capacity, model::storePendingPods(*store));
+                        if (out.answer->nodes > 0 && out.copied.isValid())
+                            out.copies.push_back({ out.copied, out.answer->nodes });
+                    }
+                }
             } catch (const std::exception& e) {
                 out.answer.reset();
                 out.error = QString::fromStdString(e.what());
             }
             return out;
         },
-        [this](Counted out) { onAnswer(std::move(out.answer), out.copied, out.error); });
+        [this](Counted out) { onAnswer(std::move(out.answer), out.copied, std::move(out.copies), out.error); });
     return true;
 }
 
-void AddNodesDialog::onAnswer(std::shared_ptr<model::NodesNeededAnswer> answer, model::NodeId copied, QString error)
+void AddNodesDialog::onAnswer(
+    std::shared_ptr<model::NodesNeededAnswer> answer, model::NodeId copied, std::vector<model::TemplateCopies> copies, QString error)
 {
     m_compute->setEnabled(true);
     if (!answer) {
@@ -450,6 +464,7 @@ void AddNodesDialog::onAnswer(std::shared_ptr<model::NodesNeededAnswer> answer, 
         return;
     }
     m_copied = copied;
+    m_copies = std::move(copies);
     m_answer = std::move(*answer);
     if (m_answer.nodes > 0)
         m_count->setValue(m_answer.nodes);
@@ -465,7 +480,20 @@ QString AddNodesDialog::answerText() const
     const model::NodesNeededAnswer& a = m_answer;
     const QString type = m_type->currentData().toString();
     const model::NodeId copied = m_copied.isValid() && m_copied.index() < store->nodeCount() ? m_copied : model::NodeId();
-    const QString copies = copied.isValid() ? tr("A %1 node added copies %2. ").arg(type, qs(store->nodeName(copied))) : QString();
+    // A template by its name and node group: "gpu-7 (node group p5-train)".
+    auto named = [&](model::NodeId n) {
+        const std::string group = model::nodeGroupOf(*store, n);
+        return group.empty() ? tr("%1 (no node group)").arg(qs(store->nodeName(n))) : tr("%1 (node group %2)").arg(qs(store->nodeName(n)), qs(group));
+    };
+    QString copies = copied.isValid() ? tr("A %1 node added copies %2. ").arg(type, named(copied)) : QString();
+    if (m_copies.size() > 1) {
+        // The pending pods of several node groups: a copy of a node of each, every one named.
+        QStringList each;
+        for (const model::TemplateCopies& c : m_copies)
+            if (c.templateNode.isValid() && c.templateNode.index() < store->nodeCount())
+                each << tr("%1 copy %2").arg(QString::fromStdString(model::formatCount(c.nodes)), named(c.templateNode));
+        copies = tr("The %1 nodes added copy a node of each node group the pending pods need: %2. ").arg(type, each.join(QStringLiteral("; ")));
+    }
     if (a.pods == 0)
         return copies + tr("Nothing to place: no pod is pending.");
     QString text = copies;
@@ -522,13 +550,16 @@ bool AddNodesDialog::addNodes()
     for (const model::AppliedAction& a : engine->applied())
         current.push_back(a.action);
     const int count = m_count->value();
+    // The count How Many? answered for pending pods of several node groups: its add-nodes again,
+    // a copy of a node of each group (one add-node of the count would copy one group's node).
+    const bool perNodeGroup = m_copies.size() > 1 && !q.workload.isValid() && count == m_answer.nodes;
     m_compute->setEnabled(false);
     m_answerLabel->setText(tr("Adding %1 nodes and placing the pods\u2026").arg(QString::fromStdString(model::formatCount(count))));
     auto reading = std::make_shared<StoreReadGuard>(m_plan->storeReaders(), m_plan->shownStore()); // a live batch waits for this worker
     m_job->start(
         m_answerLabel->text(),
-        [q, count, current = std::move(current), store = m_plan->store(), topology = m_plan->topology(), prices = m_plan->nodePrices(), reading,
-            prepare = m_plan->stepPreparer()](LongJobToken& token) {
+        [q, count, perNodeGroup, current = std::move(current), store = m_plan->store(), topology = m_plan->topology(), prices = m_plan->nodePrices(),
+            reading, prepare = m_plan->stepPreparer()](LongJobToken& token) {
             model::NodesNeededQuestion question = q;
             Placed out;
             out.appliedBefore = current.size();
@@ -544,7 +575,14 @@ bool AddNodesDialog::addNodes()
                 model::NodesNeededControl control;
                 control.cancel = token.cancelFlag();
                 control.progress = progressBetween(token, 0.3, 1.0);
-                out.placed = token.isCancelled() ? -1 : model::addNodesAndPlace(*out.engine, question, count, control);
+                if (token.isCancelled()) {
+                    out.placed = -1;
+                } else if (perNodeGroup) {
+                    const model::FitPendingAnswer fitted = model::fitPendingPerNodeGroup(*out.engine, question.addNode, count, control);
+                    out.placed = fitted.answer.cancelled ? -1 : fitted.answer.podsPlaced;
+                } else {
+                    out.placed = model::addNodesAndPlace(*out.engine, question, count, control);
+                }
                 if (out.placed < 0) {
                     out.engine.reset();
                     out.error = tr("cancelled; the plan is as it was");

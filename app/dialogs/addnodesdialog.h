@@ -85,6 +85,10 @@ public:
     bool computeCount();
     /// The last answer (after countComputed) and its text.
     [[nodiscard]] const model::NodesNeededAnswer& lastAnswer() const noexcept { return m_answer; }
+    /// The nodes the last answer's added nodes copy, with how many of each: for the pending pods,
+    /// a node of each node group they need (model::fitPendingPerNodeGroup(), as `plan add-nodes
+    /// --fit-pending`); for a workload, one. Empty when no node of the type helps.
+    [[nodiscard]] const std::vector<model::TemplateCopies>& lastCopies() const noexcept { return m_copies; }
     [[nodiscard]] QString answerText() const;
     /// Adds the nodes and closes; false when refused (the reason stays shown). With
     /// placePods() it starts the worker and returns true; nodesAdded() tells the outcome.
@@ -113,7 +117,7 @@ private:
     void fillCapacityTypes();
     struct Counted;
     struct Placed;
-    void onAnswer(std::shared_ptr<model::NodesNeededAnswer> answer, model::NodeId copied, QString error);
+    void onAnswer(std::shared_ptr<model::NodesNeededAnswer> answer, model::NodeId copied, std::vector<model::TemplateCopies> copies, QString error);
     /// Stops a running How Many? or Add and drops its result (the question or the cluster changed).
     void dropRunning();
     /// The store's nodes by instance type (made once per store: fillTypes()).
@@ -142,7 +146,8 @@ private:
     QLabel* m_answerLabel = nullptr;
     model::WorkloadId m_workload;
     model::NodesNeededAnswer m_answer;
-    model::NodeId m_copied; // the node the answer's added nodes copy (found on the worker)
+    model::NodeId m_copied; // the node a first add-node copies (found on the worker)
+    std::vector<model::TemplateCopies> m_copies; // the answer's add-nodes: each template and its count
     LongJob* m_job; // How Many? or Add, one at a time
     std::weak_ptr<const model::ClusterStore> m_typesOf; // the store m_types was made for
     std::map<std::string, std::vector<model::NodeId>> m_types;

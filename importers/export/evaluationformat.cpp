@@ -81,7 +81,7 @@ std::string notHoldingEffectText(const model::AppliedAction& a)
     }
 }
 
-std::string evaluationJson(const std::string& planName, const PlanEvaluation& e, const model::ClusterStore& store)
+std::string evaluationJson(const std::string& planName, const PlanEvaluation& e, const model::ClusterStore& store, std::int64_t unpricedNodes)
 {
     JsonWriter w;
     w.beginObject();
@@ -140,6 +140,8 @@ std::string evaluationJson(const std::string& planName, const PlanEvaluation& e,
     writeTotals(w, e.before);
     w.key("after");
     writeTotals(w, e.after);
+    if (unpricedNodes >= 0)
+        w.key("unpricedNodes").value(unpricedNodes);
     w.endObject();
     return w.text() + "\n";
 }

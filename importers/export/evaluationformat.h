@@ -8,14 +8,18 @@
 #include "importers/plan/planfile.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace fleet::importers {
 
 /// The evaluation as JSON: {"plan", "holds", "state", "sourceNote"?, "actions": [{"index", "type",
 /// "subject", "holds", "reasons", "changes", "nodesAdded"?, "nodesRemoved"?, "unplaced"?}],
-/// "before", "after"}, names as they are (JSON-escaped), with a final newline.
-[[nodiscard]] std::string evaluationJson(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store);
+/// "before", "after", "unpricedNodes"?}, names as they are (JSON-escaped), with a final newline.
+/// "unpricedNodes" (the nodes without a price, whose cost the totals leave out) is written when
+/// `unpricedNodes` >= 0.
+[[nodiscard]] std::string evaluationJson(
+    const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store, std::int64_t unpricedNodes = -1);
 /// The evaluation as terminal text: a line per action with its reasons, then the totals before
 /// and after; every name escaped (terminalLine()).
 [[nodiscard]] std::string evaluationText(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store);

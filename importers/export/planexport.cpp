@@ -192,7 +192,8 @@ std::string planKubectlScript(const PlanEvaluation& e, const model::ClusterStore
     out += "# The scheduler, not this script, decides where an evicted pod lands: the destination\n";
     out += "# beside each pod is where the plan expects it (Fleetscope's default placement policy).\n";
     out += "# Other actions (moves, added or failed nodes, placements) have no kubectl form and are\n";
-    out += "# listed as comments.\n";
+    out += "# listed as comments; the move-pod actions right before a drain that take its node's pods\n";
+    out += "# to their destinations (a consolidation's) are what the drain evicts, listed under it.\n";
     out += "set -euo pipefail\n\n";
     out += "readonly plan_server=" + shellWord(e.state.server) + "\n\n";
 
@@ -202,12 +203,30 @@ std::string planKubectlScript(const PlanEvaluation& e, const model::ClusterStore
             && std::none_of(e.actions[i].reasons.begin(), e.actions[i].reasons.end(), [](const model::Reason& r) {
                    return r.kind == model::ReasonKind::NotFound || r.kind == model::ReasonKind::NodeGone;
                }); // a drain of a node the state lacks or the plan removed has no command
+    // A drain's own moves: the move-pod actions right before a drain that holds, each taking a pod
+    // of its node straight to a node that stays (model/search/consolidation.h, "One move per pod").
+    // kubectl drain evicts those pods: they are listed under the drain, not as other actions.
+    std::vector<bool> drainsOwn(e.actions.size(), false);
+    for (std::size_t i = 0; i < e.actions.size(); ++i) {
+        if (!drains[i] || !e.actions[i].holds)
+            continue;
+        const model::NodeId drained = e.actions[i].nodesRemoved.empty() ? model::NodeId() : e.actions[i].nodesRemoved.front();
+        for (std::size_t j = i; j > 0; --j) {
+            const model::AppliedAction& m = e.actions[j - 1];
+            if (m.action.type != model::ActionType::MovePod || !m.holds || m.changes.size() != 1 || !drained.isValid()
+                || m.changes.front().from != drained)
+                break;
+            drainsOwn[j - 1] = true;
+        }
+    }
     out += "# The plan's actions. Each drain that holds names its node in drain_nodes.\n";
     out += "drain_nodes=(\n";
     std::set<std::string> listed;
     for (std::size_t i = 0; i < e.actions.size(); ++i) {
         const model::AppliedAction& a = e.actions[i];
         const std::string index = "[" + std::to_string(i) + "] ";
+        if (drainsOwn[i])
+            continue; // under its drain, below
         if (!drains[i]) {
             out += "    # " + index + std::string(model::actionTypeName(a.action.type)) + " " + comment(planActionSubject(a.action))
                 + (a.holds ? std::string(": not a kubectl command") : ": does not hold (" + comment(joinedCodes(a.reasons)) + "), left out")
@@ -215,6 +234,14 @@ std::string planKubectlScript(const PlanEvaluation& e, const model::ClusterStore
             continue;
         }
         out += "    # " + index + "drain " + comment(a.action.node) + (a.holds ? "" : ": does not hold, left out") + "\n";
+        std::size_t own = i;
+        while (own > 0 && drainsOwn[own - 1])
+            --own;
+        for (; own < i; ++own) {
+            const auto& c = e.actions[own].changes.front();
+            out += "    #   " + comment(podNameOf(store, e, c.pod)) + " -> " + comment(nodeNameOf(store, e, c.to)) + " (move-pod [" + std::to_string(own)
+                + "])\n";
+        }
         for (const auto& c : a.changes)
             out += "    #   " + comment(podNameOf(store, e, c.pod)) + " -> " + comment(nodeNameOf(store, e, c.to)) + "\n";
         for (const auto& [pod, reasons] : a.unplaced)

@@ -106,9 +106,13 @@ RecordedKept recordedKept(const model::ClusterStore& store, const PlanDocument& 
     if (record.kept.size() > present)
         return refuse("list " + std::to_string(record.kept.size()) + " nodes, more than the state's " + std::to_string(present));
     std::unordered_set<std::uint32_t> drained;
-    for (std::size_t i = plan.actions.size(); i > 0 && plan.actions[i - 1].type == model::ActionType::DrainNode; --i)
-        if (const model::NodeId n = store.findNode(plan.actions[i - 1].node); n.isValid())
-            drained.insert(n.value);
+    // The search's drains: the trailing run of drain-node actions and the move-pod actions of
+    // their pods before each (model/search/consolidation.h, "One move per pod").
+    for (std::size_t i = plan.actions.size();
+         i > 0 && (plan.actions[i - 1].type == model::ActionType::DrainNode || plan.actions[i - 1].type == model::ActionType::MovePod); --i)
+        if (plan.actions[i - 1].type == model::ActionType::DrainNode)
+            if (const model::NodeId n = store.findNode(plan.actions[i - 1].node); n.isValid())
+                drained.insert(n.value);
     model::KeptReplay replay;
     replay.order = record.order;
     replay.kept.reserve(record.kept.size());

@@ -38,6 +38,7 @@ constexpr std::array<ReasonKindInfo, static_cast<std::size_t>(K::Count)> kKinds 
     { K::PrepaidNode, "prepaid-node", false, "Consolidation", "the node is paid in advance (capacity block or reservation): emptying it saves nothing" },
     { K::NodeGroupMinimum, "node-group-minimum:", true, "Consolidation", "the node group is at its minimum size (settings file)" },
     { K::MoveLimit, "move-limit", false, "Consolidation", "draining the node would pass the plan's maximum number of pod moves" },
+    { K::NoOtherNode, "no-other-node", false, "Consolidation", "the node is the only one left under the plan: its pods have no other node to go to" },
     { K::TopologyDomain, "topology-domain:", true, "Placement", "no topology domain of the level holds the pods (or each of their slices) whole (Kueue Topology Aware Scheduling, KEP-2724)" },
     { K::NotFound, "not-found:", true, "Plan", "the plan names a pod, node, workload, domain or instance type that the cluster state does not have" },
     { K::PodReplaced, "pod-replaced", false, "Plan", "the pod the plan names was recreated: the state has a pod of that namespace and name with another uid" },

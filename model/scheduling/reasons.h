@@ -63,6 +63,8 @@ enum class ReasonKind : std::uint8_t {
     PrepaidNode,        // prepaid-node (a capacity block or reservation: emptying it saves nothing)
     NodeGroupMinimum,   // node-group-minimum:<label>=<value> (the group keeps its minimum size)
     MoveLimit,          // move-limit (the plan reached its maximum number of pod moves)
+    NoOtherNode,        // no-other-node (the node is the only one present under the plan: its pods
+                        // have nowhere else to go)
     TopologyDomain,     // topology-domain:<level key> (placement, Kueue TAS: no domain of that
                         // level holds the pods, or their slices, whole)
     // plans re-checked against another state (plan check)

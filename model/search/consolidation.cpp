@@ -16,6 +16,11 @@ using consolidation_detail::drainOrders;
 
 namespace {
 
+/// The share of ConsolidationOptions::timeLimitSeconds the search may take; the rest is for
+/// applyOneMovePerPod(), which applies each of the plan's moves once (the search applied each
+/// drain, and undid the refused ones, in each of its passes).
+constexpr double kSearchShareOfLimit = 0.9;
+
 /// Drains every candidate of `runner` in `order`, reporting progress over [from, to], until
 /// cancelled or `deadline` (when set).
 ConsolidationResult drainInOrder(DrainRunner& runner, const std::vector<NodeId>& order, const char* name, double from, double to,
@@ -217,12 +222,23 @@ ConsolidationResult consolidate(const ClusterStore& store, const Topology& topol
 {
     const auto start = std::chrono::steady_clock::now();
     std::optional<std::chrono::steady_clock::time_point> deadline;
+    // The search stops at kSearchShareOfLimit of the limit: the rest is for applying its plan
+    // one move per pod (consolidation.h), which the limit counts too.
     if (options.timeLimitSeconds > 0)
-        deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(options.timeLimitSeconds));
+        deadline = start
+            + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(options.timeLimitSeconds * kSearchShareOfLimit));
     DrainRunner runner(store, topology, input, options);
     if (options.pendingPlaced)
         options.pendingPlaced(runner.pendingPods());
     ConsolidationResult best = consolidation_detail::searchDrains(runner, options.bestOfOrders, deadline);
+    if (best.cancelled) {
+        // Stopped by the caller: the drains as the search made them, each of which held; the
+        // moves are left unchecked, so they are left out.
+        std::erase_if(best.actions, [](const PlanAction& a) { return a.type != ActionType::DrainNode; });
+        best.podsMoved = best.evictions;
+    } else {
+        runner.applyOneMovePerPod(best);
+    }
     runner.progress(1.0);
     best.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return best;

@@ -60,8 +60,21 @@ public:
     const std::vector<std::pair<PodId, NodeId>>& pendingPods() const noexcept { return m_pendingPods; }
     /// Undoes every drain: back to the loaded state, with the cheap checks' memory cleared.
     void reset();
-    /// The result so far: actions, figures and why each other present node stays.
+    /// The result so far: figures, why each other present node stays, and the actions of one
+    /// move per pod (consolidation.h): per drained node, in drain order, a MovePod of each pod
+    /// the node held before the drains straight to the node it ends on in the runner's state
+    /// now, then the node's DrainNode; podsMoved counts those pods, evictions every eviction
+    /// of the drains as made. Not yet applied: applyOneMovePerPod() checks them. O(evictions + pods).
     ConsolidationResult finish(std::string order);
+    /// Replaces `r`'s drains (a finish() result of this runner, any pass) by its actions applied
+    /// from the state the drains started from (reset()), each group checked by the engine as
+    /// `plan check` applies it: a drained node's moves, then its drain. Where a move is refused
+    /// (a topology spread or anti-affinity met in another order, room a fallback took) the
+    /// node's moves are undone and its DrainNode alone is applied (the policy places its pods;
+    /// counted in fallbackDrains); where that does not hold either, the node stays (its reason
+    /// added to kept). Afterwards the runner's state is `r`'s plan; nodesFreed, drained,
+    /// savedPerHour, podsMoved, evictions and after are `r`'s plan's. O(the plan's actions).
+    void applyOneMovePerPod(ConsolidationResult& r);
 
     bool cancelled() const noexcept { return m_options.cancel && m_options.cancel->load(std::memory_order_relaxed); }
     void progress(double f) const
@@ -75,6 +88,8 @@ private:
     std::int64_t freeOf(NodeId n, Axis a) const noexcept;
     void track(NodeId n);   // re-keys n in the free multisets (erases it when not present)
     std::int64_t largestFreeExcept(Axis a, NodeId n) const noexcept;
+    /// True when no present node but n is left (every present node is tracked).
+    bool isOnlyNode(NodeId n) const noexcept { return m_freeSets[Cpu].size() - (m_tracked[n.index()] ? 1 : 0) == 0; }
     std::vector<PodId> movablePodsNow(NodeId n) const;
     /// Why node n cannot be emptied, judged without the engine, and the pod the reason names (or
     /// an invalid pod when it names all of them).
@@ -90,7 +105,9 @@ private:
     Reason explainUnplaced(PodId p, NodeId from, const std::vector<Reason>& why) const;
     /// "cpu", "memory", or the GPU resource's Kubernetes name on node n (gpuResourceName()).
     std::string resourceName(CoreResource r, NodeId n) const;
-    /// "<pod> needs <resource> <amount>; no other node has <amount> free (the most is <most>)".
+    /// "<pod> needs <resource> <amount>; no other node has <amount> free (the most is <most>)"
+    /// (insufficient-<resource>), or, when n is the only present node, "...; there is no other
+    /// node (<n> is the only node under the plan)" (no-other-node).
     Reason insufficient(PodId p, NodeId n, CoreResource r, std::int64_t most) const;
     void commit(const AppliedAction& a, NodeId n);
     void keep(NodeId n, PodId p, Reason r, BlockingFilter blocking = {});

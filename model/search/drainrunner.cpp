@@ -14,6 +14,7 @@
 #include "model/topology.h"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -316,10 +317,10 @@ std::optional<DrainRunner::Refusal> DrainRunner::cheapRefusal(NodeId n, const st
     for (const int a : { Gpu, Cpu, Memory }) {
         const CoreResource res = kAxisResource[a];
         const std::int64_t others = m_totalFree[a] - (m_tracked[n.index()] ? m_freeKey[a][n.index()] : 0);
-        if (sum[a] > others && m_freeSets[Cpu].size() - (m_tracked[n.index()] ? 1 : 0) == 0)
-            return Refusal { PodId {}, makeReason(ReasonKind::Insufficient, resourceName(res, n),
+        if (sum[a] > others && isOnlyNode(n))
+            return Refusal { PodId {}, makeReason(ReasonKind::NoOtherNode, {},
                 "the pods of " + std::string(m_store.nodeName(n)) + " need " + formatAmount(res, sum[a]) + " " + resourceName(res, n)
-                    + " in all; there is no other node"), {} };
+                    + " in all; there is no other node (" + std::string(m_store.nodeName(n)) + " is the only node under the plan)"), {} };
         if (sum[a] > others)
             return Refusal { PodId {}, makeReason(ReasonKind::Insufficient, resourceName(res, n),
                 "the pods of " + std::string(m_store.nodeName(n)) + " need " + formatAmount(res, sum[a]) + " " + resourceName(res, n)
@@ -340,6 +341,9 @@ Reason DrainRunner::explainUnplaced(PodId p, NodeId from, const std::vector<Reas
                 return insufficient(p, from, res, most);
         }
     }
+    if (noNode && from.isValid() && isOnlyNode(from))
+        return makeReason(ReasonKind::NoOtherNode, {},
+            podKey(m_store, p) + " has no other node to go to (" + std::string(m_engine.state().nodeName(from)) + " is the only node under the plan)");
     return why.empty() ? makeReason(ReasonKind::NoFeasibleNode, {}, podKey(m_store, p) + ": no node passes every filter") : why.front();
 }
 
@@ -353,8 +357,8 @@ Reason DrainRunner::insufficient(PodId p, NodeId n, CoreResource r, std::int64_t
     const std::string name = resourceName(r, n);
     const std::int64_t need = m_store.podRequest(p)[r];
     // Every present node is tracked on every axis: without another one, "the most" is no node's.
-    if (m_freeSets[Cpu].size() - (m_tracked[n.index()] ? 1 : 0) == 0)
-        return makeReason(ReasonKind::Insufficient, name,
+    if (isOnlyNode(n))
+        return makeReason(ReasonKind::NoOtherNode, {},
             podKey(m_store, p) + " needs " + name + " " + formatAmount(r, need) + "; there is no other node (" + std::string(m_engine.state().nodeName(n))
                 + " is the only node under the plan)");
     return makeReason(ReasonKind::Insufficient, name,
@@ -506,10 +510,31 @@ ConsolidationResult DrainRunner::finish(std::string order)
     r.pendingPlaced = m_pendingPlaced;
     r.pendingPods = m_pendingPods;
     r.pendingLeft = m_pendingLeft;
-    r.actions = m_actions;
     r.drained = m_drained;
     r.nodesFreed = static_cast<std::int64_t>(m_drained.size());
-    r.podsMoved = m_podsMoved;
+    r.evictions = m_podsMoved;
+    {
+        // One move per pod: a pod's first eviction in the search is from the node it held before
+        // the drains (drains alone move pods), and where it is now is a node that stays.
+        const PlanLedger& state = m_engine.state();
+        const std::vector<AppliedAction>& applied = m_engine.applied();
+        std::vector<std::uint8_t> moved(state.podCount(), 0);
+        r.actions.reserve(m_actions.size() + static_cast<std::size_t>(m_podsMoved));
+        for (std::size_t i = 0; i < m_drained.size() && m_base + i < applied.size(); ++i) {
+            for (const AppliedAction::PodChange& c : applied[m_base + i].changes) {
+                if (!c.to.isValid() || moved[c.pod.index()])
+                    continue;
+                moved[c.pod.index()] = 1;
+                ++r.podsMoved;
+                PlanAction move;
+                move.type = ActionType::MovePod;
+                move.pod = podRef(m_store, c.pod);
+                move.node = std::string(state.nodeName(state.podNode(c.pod)));
+                r.actions.push_back(std::move(move));
+            }
+            r.actions.push_back(m_actions[i]);
+        }
+    }
     r.savedPerHour = m_saved;
     r.before = m_engine.state().totalsBefore();
     r.after = m_engine.state().totals();
@@ -521,6 +546,93 @@ ConsolidationResult DrainRunner::finish(std::string order)
             r.kept.push_back(*m_kept[i]);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
     return r;
+}
+
+void DrainRunner::applyOneMovePerPod(ConsolidationResult& r)
+{
+    reset();
+    const std::vector<AppliedAction>& applied = m_engine.applied();
+    std::vector<PlanAction> actions;
+    actions.reserve(r.actions.size());
+    std::vector<NodeId> drained;
+    drained.reserve(r.drained.size());
+    std::vector<KeptNode> stayed;
+    double saved = 0;
+    std::int64_t fallbacks = 0;
+    // Applies actions [from, to) in order; true when each is applied and holds, and the last (a
+    // drain) removes its node.
+    auto applyAll = [&](std::size_t from, std::size_t to) {
+        for (std::size_t i = from; i < to; ++i) {
+            const std::size_t before = applied.size();
+            const AppliedAction& a = m_engine.apply(r.actions[i]);
+            if (applied.size() == before || !a.holds)
+                return false;
+            if (i + 1 == to && a.nodesRemoved.empty())
+                return false;
+        }
+        return true;
+    };
+    std::size_t next = 0;
+    for (const NodeId n : r.drained) {
+        std::size_t drain = next;
+        while (drain < r.actions.size() && r.actions[drain].type != ActionType::DrainNode)
+            ++drain;
+        if (drain == r.actions.size())
+            break; // not finish()'s actions: nothing more to check
+        const std::size_t mark = applied.size();
+        auto rollback = [&] {
+            while (applied.size() > mark)
+                m_engine.undo();
+        };
+        if (applyAll(next, drain + 1)) {
+            actions.insert(actions.end(), r.actions.begin() + static_cast<std::ptrdiff_t>(next), r.actions.begin() + static_cast<std::ptrdiff_t>(drain + 1));
+            drained.push_back(n);
+            saved += saving(n);
+        } else {
+            rollback();
+            // The drain alone: the policy places its pods, as the search's drain did.
+            const AppliedAction& a = m_engine.apply(r.actions[drain]);
+            if (applied.size() > mark && a.holds && !a.nodesRemoved.empty()) {
+                ++fallbacks;
+                actions.push_back(r.actions[drain]);
+                drained.push_back(n);
+                saved += saving(n);
+            } else {
+                KeptNode k { n, {}, makeReason(ReasonKind::NoFeasibleNode, {}, r.actions[drain].node + " could not be emptied"), {} };
+                if (applied.size() > mark && !a.unplaced.empty() && !a.unplaced.front().second.empty()) {
+                    k.pod = a.unplaced.front().first;
+                    k.reason = a.unplaced.front().second.front();
+                }
+                rollback();
+                stayed.push_back(std::move(k));
+            }
+        }
+        next = drain + 1;
+    }
+    const PlanLedger& state = m_engine.state();
+    std::vector<std::uint8_t> moved(state.podCount(), 0);
+    r.podsMoved = 0;
+    r.evictions = 0;
+    for (std::size_t i = m_base; i < applied.size(); ++i)
+        for (const AppliedAction::PodChange& c : applied[i].changes) {
+            if (!c.from.isValid())
+                continue;
+            ++r.evictions;
+            if (!moved[c.pod.index()]) {
+                moved[c.pod.index()] = 1;
+                ++r.podsMoved;
+            }
+        }
+    r.actions = std::move(actions);
+    r.drained = std::move(drained);
+    r.nodesFreed = static_cast<std::int64_t>(r.drained.size());
+    r.savedPerHour = saved;
+    r.fallbackDrains = fallbacks;
+    r.after = state.totals();
+    if (!stayed.empty()) {
+        r.kept.insert(r.kept.end(), std::make_move_iterator(stayed.begin()), std::make_move_iterator(stayed.end()));
+        std::stable_sort(r.kept.begin(), r.kept.end(), [](const KeptNode& a, const KeptNode& b) { return a.node < b.node; });
+    }
 }
 
 } // namespace fleet::model::consolidation_detail

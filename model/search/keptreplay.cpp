@@ -12,13 +12,29 @@ using consolidation_detail::DrainRunner;
 std::optional<KeptReplay> replayConsolidationKept(
     const ClusterStore& store, const Topology& topology, const ConsolidationInput& input, const std::vector<PlanAction>& plan)
 {
+    // The search's part: the trailing run of drain-node and move-pod actions (one move per pod,
+    // consolidation.h: a drained node's moves, then its drain) from its first drain-node, with the
+    // moves right before that drain whose pods are on its node then (the drain's own moves).
     std::size_t first = plan.size();
-    while (first > 0 && plan[first - 1].type == ActionType::DrainNode)
-        --first;
+    for (std::size_t i = plan.size(); i > 0 && (plan[i - 1].type == ActionType::DrainNode || plan[i - 1].type == ActionType::MovePod); --i)
+        if (plan[i - 1].type == ActionType::DrainNode)
+            first = i - 1;
     if (first == plan.size())
         return std::nullopt;
+    // Whether pod `pod` is on node `node` before action j: where the last move-pod of it before j
+    // put it, else where the store has it.
+    auto onNodeBefore = [&](std::size_t j, const PodRef& pod, const std::string& node) {
+        for (std::size_t i = j; i > 0; --i)
+            if (plan[i - 1].type == ActionType::MovePod && plan[i - 1].pod == pod)
+                return plan[i - 1].node == node;
+        const PodId p = store.findPod(pod.namespaceName, pod.name);
+        return p.isValid() && store.podNode(p).isValid() && store.nodeName(store.podNode(p)) == node;
+    };
+    std::size_t start = first;
+    while (start > 0 && plan[start - 1].type == ActionType::MovePod && onNodeBefore(start - 1, plan[start - 1].pod, plan[first].node))
+        --start;
     ConsolidationOptions options;
-    options.startFrom.assign(plan.begin(), plan.begin() + static_cast<std::ptrdiff_t>(first));
+    options.startFrom.assign(plan.begin(), plan.begin() + static_cast<std::ptrdiff_t>(start));
     options.placePendingFirst = false; // the plan's own moves, in options.startFrom
     options.policy = plan[first].policy;
     // A drain's domain is its node's domain of the keep-within level: the path's last step names the level.
@@ -33,6 +49,8 @@ std::optional<KeptReplay> replayConsolidationKept(
     }
     std::vector<NodeId> drains;
     for (std::size_t i = first; i < plan.size(); ++i) {
+        if (plan[i].type == ActionType::MovePod)
+            continue;
         if (plan[i].policy != options.policy || plan[i].domain.empty() != domain.empty())
             return std::nullopt;
         const NodeId n = store.findNode(plan[i].node);

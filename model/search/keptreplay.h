@@ -23,9 +23,9 @@ struct KeptReplay {
     std::string order;          // the order that gives the plan ("saving-per-load", ...)
 };
 
-/// The kept list of the consolidation that wrote `plan` (its trailing run of drain-node actions;
-/// the actions before them, a window's plan and the pending pods placed first, are applied
-/// first), over `store` with `input`'s prices and group minimums. nullopt when the plan is not
+/// The kept list of the consolidation that wrote `plan` (its trailing run of drain-node actions,
+/// each after the move-pod actions of its pods, consolidation.h "One move per pod"; the actions
+/// before them, a window's plan and the pending pods placed first, are applied first), over `store` with `input`'s prices and group minimums. nullopt when the plan is not
 /// such a search's: no drain, drains with different policies or keep-within levels, an action
 /// the state lacks, or no drain order whose drains are exactly the plan's (a plan edited by hand,
 /// a search stopped by its time or move limit, group minimums not given here). Costs the search's

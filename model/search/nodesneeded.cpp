@@ -218,4 +218,80 @@ std::int32_t addNodesAndPlace(PlanEngine& engine, const NodesNeededQuestion& que
     return e.cancelled ? -1 : e.placed;
 }
 
+std::string nodeGroupOf(const ClusterStore& store, NodeId n)
+{
+    for (const std::string_view key : { std::string_view("eks.amazonaws.com/nodegroup"), std::string_view("karpenter.sh/nodepool") })
+        if (const StringId k = store.strings().find(key); k.isValid())
+            if (const StringId v = store.nodeLabel(n, k); v.isValid() && !store.str(v).empty())
+                return std::string(store.str(v));
+    return {};
+}
+
+FitPendingAnswer fitPendingPerNodeGroup(PlanEngine& engine, const PlanAction& addNode, std::int32_t maxNodes, const NodesNeededControl& control)
+{
+    FitPendingAnswer out;
+    // The node the next add-node would copy: applied once and undone.
+    auto nextTemplate = [&] {
+        PlanAction probe = addNode;
+        probe.count = 1;
+        NodeId copied;
+        if (const AppliedAction& added = engine.apply(probe); !added.nodesAdded.empty())
+            copied = engine.state().nodeTemplate(added.nodesAdded.front());
+        engine.undo();
+        return copied;
+    };
+    out.firstTemplate = nextTemplate();
+    std::vector<PodId> waiting = pendingPods(engine);
+    out.answer.pods = static_cast<std::int32_t>(waiting.size());
+    NodeId next = out.firstTemplate;
+    std::int32_t budget = maxNodes;
+    // Each add-node's share of the progress: half of what is left, so that it only grows.
+    double done = 0;
+    while (!waiting.empty() && budget > 0 && next.isValid()) {
+        const double share = (1.0 - done) / 2;
+        NodesNeededControl round;
+        round.cancel = control.cancel;
+        if (control.progress)
+            round.progress = [&control, done, share](double f) { control.progress(done + share * f); };
+        NodesNeededQuestion q;
+        q.addNode = addNode;
+        q.pods = waiting;
+        q.maxNodes = budget;
+        const NodesNeededAnswer answer = nodesNeeded(engine, q, round);
+        if (answer.cancelled) {
+            out.answer.cancelled = true;
+            return out;
+        }
+        if (out.copies.empty() || answer.nodes > 0) {
+            out.answer.unplaced = answer.unplaced;
+            out.answer.limitReached = answer.limitReached;
+        }
+        if (answer.nodes == 0) {
+            if (out.copies.empty()) // no node of the type helps: the pods that fit without one
+                out.answer.podsPlaced = answer.podsPlaced;
+            break;
+        }
+        // The nodes and the pending pods placed on them, as the answer counted them: added nodes
+        // alone would stay empty in the plan.
+        if (addNodesAndPlace(engine, q, answer.nodes, round) < 0) {
+            out.answer.cancelled = true;
+            return out;
+        }
+        out.copies.push_back({ next, answer.nodes });
+        out.answer.nodes += answer.nodes;
+        out.answer.podsPlaced += answer.podsPlaced;
+        budget -= answer.nodes;
+        done += share;
+        waiting = pendingPods(engine);
+        if (waiting.empty())
+            break;
+        next = nextTemplate();
+        if (std::any_of(out.copies.begin(), out.copies.end(), [&](const TemplateCopies& c) { return c.templateNode == next; }))
+            break;
+    }
+    if (control.progress)
+        control.progress(1.0);
+    return out;
+}
+
 } // namespace fleet::model

@@ -21,6 +21,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -86,5 +87,39 @@ struct NodesNeededAnswer {
 /// std::invalid_argument for a count outside 1 to 100000; on a throw the engine is as it was.
 /// With `control`, progress is reported; a cancel leaves the engine as it was and returns -1.
 std::int32_t addNodesAndPlace(PlanEngine& engine, const NodesNeededQuestion& question, std::int32_t count, const NodesNeededControl& control = {});
+
+/// One add-node of fitPendingPerNodeGroup(): the store node its nodes copy and how many.
+struct TemplateCopies {
+    NodeId templateNode; // a node of the loaded state (PlanLedger::nodeTemplate())
+    std::int32_t nodes = 0;
+};
+
+/// fitPendingPerNodeGroup()'s answer.
+struct FitPendingAnswer {
+    /// nodes and podsPlaced: summed over the add-nodes (no add-node: the pods that fit without
+    /// one, as nodesNeeded() answers); pods: pending at the start; unplaced and
+    /// limitReached: the last add-node's question that added nodes (the first when none did);
+    /// cancelled: control's cancel was set.
+    NodesNeededAnswer answer;
+    std::vector<TemplateCopies> copies; // per add-node applied, in order (empty: none helps)
+    NodeId firstTemplate;               // the node a first add-node copies (invalid: no node of the type)
+};
+
+/// The pending pods placed on copies of a node of each node group they need
+/// (`plan add-nodes --fit-pending`, the window's Add Nodes): an add-node copies the healthy node
+/// of the group the most still-pending pods can use (templateNodeFor(), plan.h), so after one
+/// add-node of as many nodes as nodesNeeded() answers, with the pods it places
+/// (addNodesAndPlace()), the next copies a node of the group the rest select. Ends when every
+/// pod is placed, no copy helps, `maxNodes` nodes are added, or a template comes round again.
+/// The actions are applied to `engine` and kept (one add-node and its move-pods per group).
+/// `addNode`: type AddNode with instanceType, capacityType and domain; its count is ignored.
+/// Throws as nodesNeeded() does; on a cancel (control) the engine keeps the add-nodes done so far
+/// and answer.cancelled is set. Thread: the engine's.
+[[nodiscard]] FitPendingAnswer fitPendingPerNodeGroup(
+    PlanEngine& engine, const PlanAction& addNode, std::int32_t maxNodes, const NodesNeededControl& control = {});
+
+/// The node group of store node n for people: the value of its eks.amazonaws.com/nodegroup or
+/// karpenter.sh/nodepool label, "" when it has neither. Thread: any.
+[[nodiscard]] std::string nodeGroupOf(const ClusterStore& store, NodeId n);
 
 } // namespace fleet::model

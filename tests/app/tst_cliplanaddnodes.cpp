@@ -136,6 +136,8 @@ void TestCliPlanAddNodes::aCopyOfEachNodeGroup()
     QCOMPARE(templates.at(0)[QStringLiteral("nodes")].toInt(), 3);
     QCOMPARE(templates.at(1)[QStringLiteral("node")].toString(), QStringLiteral("e-p5-good2"));
     QCOMPARE(templates.at(1)[QStringLiteral("nodes")].toInt(), 1);
+    QCOMPARE(templates.at(0)[QStringLiteral("nodeGroup")].toString(), QStringLiteral("ng-gpu"));
+    QCOMPARE(templates.at(1)[QStringLiteral("nodeGroup")].toString(), QStringLiteral("ng-gpu2"));
     const fleet::importers::PlanDocument doc = fleet::importers::readPlanFile(plan.toStdString());
     int addNodes = 0;
     for (const auto& a : doc.actions)

@@ -153,11 +153,16 @@ void TestCliPlanPlace::keepWithinRegion()
     const QJsonObject s = QJsonDocument::fromJson(spread.out).object();
     QCOMPARE(s.value(QStringLiteral("level")).toString(), kRegion);
     QVERIFY2(s.value(QStringLiteral("domains")).toArray().size() >= 2, spread.out.constData());
+    // Which plan consolidate's note says on standard error, in the same words.
+    QVERIFY2(spread.err.contains("fleetscope plan place: note: the nodes span 4 regions")
+            && spread.err.contains("give --keep-within topology.kubernetes.io/region"),
+        spread.err.constData());
 
     // With it, a gang stays in one region or is not placed: here it does not fit, and says why.
     QFile::remove(plan);
     const Run kept = fleetscope(fleet + gang + QStringList { QStringLiteral("--keep-within"), kRegion });
     QCOMPARE(kept.exitCode, 1);
+    QVERIFY2(!kept.err.contains("regions"), kept.err.constData());
     const QJsonObject k = QJsonDocument::fromJson(kept.out).object();
     QCOMPARE(k.value(QStringLiteral("placed")).toInt(), 0);
     QVERIFY2(kept.out.contains("topology-domain:" + kRegion.toUtf8()), kept.out.constData());

@@ -41,6 +41,7 @@ private slots:
     void answerClearedWhenTheQuestionChanges();
     void howManyAndAddShowProgressAndCancel();
     void defaultTypeServesThePendingPods();
+    void namesATemplateOfEachNodeGroup();
 
 private:
     /// The first node with 8 GPUs: the largest GPU node type of the simulated fleet, which its
@@ -141,7 +142,9 @@ void TestPlanAddNodes::answersHowManyNodes()
     q.addNode.type = model::ActionType::AddNode;
     q.addNode.instanceType = std::string(store.nodeInstanceType(gpuNode));
     q.pods = model::pendingPods(own);
-    const model::NodesNeededAnswer expected = model::nodesNeeded(own, q);
+    // As `plan add-nodes --fit-pending` asks it: a copy of a node of each node group the pods need.
+    model::PlanEngine scratch(store, *m_window->planController()->topology(), m_window->planController()->nodePrices());
+    const model::NodesNeededAnswer expected = model::fitPendingPerNodeGroup(scratch, q.addNode, q.maxNodes).answer;
     QCOMPARE(answer.pods, expected.pods);
     QCOMPARE(answer.nodes, expected.nodes);
     QCOMPARE(answer.podsPlaced, expected.podsPlaced);
@@ -152,7 +155,11 @@ void TestPlanAddNodes::answersHowManyNodes()
         QCOMPARE(dialog->count(), answer.nodes);
     const QString text = dialog->findChild<QLabel*>(QStringLiteral("addNodesAnswer"))->text();
     QVERIFY2(text.contains(QString::number(answer.podsPlaced)) && text.contains(QString::number(answer.pods)), qPrintable(text));
-    QVERIFY2(text.contains(QStringLiteral(" node added copies ")), qPrintable(text)); // which node the copies copy
+    // Which node the copies copy, by name and node group.
+    QVERIFY2(text.contains(QStringLiteral(" node added copies ")) || text.contains(QStringLiteral(" nodes added copy a node of each node group")),
+        qPrintable(text));
+    for (const model::TemplateCopies& c : dialog->lastCopies())
+        QVERIFY2(text.contains(QString::fromStdString(std::string(store.nodeName(c.templateNode)))), qPrintable(text));
     for (const auto& [pod, reasons] : answer.unplaced)
         QVERIFY(!reasons.empty());
     if (!answer.unplaced.empty()) // the first pod left is listed with its reason codes
@@ -164,7 +171,8 @@ void TestPlanAddNodes::answersHowManyNodes()
     QVERIFY(dialog->placePods()); // the default
     const int nodes = std::max(1, answer.nodes); // this fleet's pending pods may fit without any
     dialog->setCount(nodes);
-    const int placed = model::addNodesAndPlace(own, q, nodes);
+    const bool perNodeGroup = dialog->lastCopies().size() > 1 && nodes == answer.nodes;
+    const int placed = perNodeGroup ? model::fitPendingPerNodeGroup(own, q.addNode, nodes).answer.podsPlaced : model::addNodesAndPlace(own, q, nodes);
     if (nodes == answer.nodes)
         QCOMPARE(placed, answer.podsPlaced);
     QVERIFY2(placed > 0, qPrintable(QStringLiteral("%1 nodes placed no pod").arg(nodes)));
@@ -174,13 +182,18 @@ void TestPlanAddNodes::answersHowManyNodes()
     QCOMPARE(added.at(0).at(0).toBool(), true);
     QVERIFY(!dialog->isVisible());
     const auto planned = m_window->planController()->engine(); // the worker's engine, adopted
-    QCOMPARE(planned->applied().size(), std::size_t(1) + static_cast<std::size_t>(placed));
+    QCOMPARE(planned->applied().size(), own.applied().size());
     QCOMPARE(planned->applied()[0].action.type, model::ActionType::AddNode);
-    QCOMPARE(planned->applied()[0].nodesAdded.size(), static_cast<std::size_t>(nodes));
-    for (std::size_t i = 0; i < planned->applied().size(); ++i)
+    std::size_t addNodes = 0, addedNodes = 0;
+    for (std::size_t i = 0; i < planned->applied().size(); ++i) {
         QVERIFY(planned->applied()[i].action == own.applied()[i].action);
-    for (std::size_t i = 1; i < planned->applied().size(); ++i)
-        QCOMPARE(planned->applied()[i].action.type, model::ActionType::MovePod);
+        const model::ActionType t = planned->applied()[i].action.type;
+        QVERIFY(t == model::ActionType::AddNode || t == model::ActionType::MovePod);
+        addNodes += t == model::ActionType::AddNode ? 1 : 0;
+        addedNodes += planned->applied()[i].nodesAdded.size();
+    }
+    QCOMPARE(addedNodes, static_cast<std::size_t>(nodes));
+    QCOMPARE(addNodes + static_cast<std::size_t>(placed), planned->applied().size());
     QCOMPARE(model::pendingPods(*planned).size(), model::pendingPods(*engine).size() - static_cast<std::size_t>(placed));
     QCOMPARE(m_window->undoStack()->count(), 1);
     m_window->undoStack()->undo();
@@ -279,6 +292,49 @@ void TestPlanAddNodes::defaultTypeServesThePendingPods()
         qPrintable(QStringLiteral("%1 placed %2, %3 placed %4").arg(chosen).arg(withChosen.podsPlaced)
                        .arg(type->currentData().toString()).arg(dialog->lastAnswer().podsPlaced)));
     dialog->reject();
+}
+
+// Pending pods of two node groups (tests/data/plan/p5-groups-*.json: three select ng-gpu, one
+// ng-gpu2): How Many? names the node each group's copies copy, with its node group, as `plan
+// add-nodes --fit-pending` copies them, and Add adds both.
+void TestPlanAddNodes::namesATemplateOfEachNodeGroup()
+{
+    app::MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy shown(&window, &app::MainWindow::clusterShown);
+    window.openFiles({ QStringLiteral(FLEET_TEST_DATA_DIR "/plan/p5-groups-nodes.json"), QStringLiteral(FLEET_TEST_DATA_DIR "/plan/p5-groups-pods.json") });
+    QVERIFY(shown.wait(30000));
+    QSignalSpy ready(window.planController(), &app::PlanController::engineReady);
+    QVERIFY(window.planController()->engine() || ready.wait(30000));
+    QAction* action = window.findChild<QAction*>(QStringLiteral("actionAddNodes"));
+    QVERIFY(action);
+    action->trigger();
+    auto* dialog = window.findChild<app::AddNodesDialog*>();
+    QVERIFY(dialog && dialog->isVisible());
+    QVERIFY(dialog->setInstanceType(QStringLiteral("p5.48xlarge")));
+    dialog->setDomainPath({});
+    QSignalSpy computed(dialog, &app::AddNodesDialog::countComputed);
+    QVERIFY(dialog->computeCount());
+    QVERIFY(computed.wait(60000));
+    QCOMPARE(computed.at(0).at(0).toBool(), true);
+    QCOMPARE(dialog->lastAnswer().nodes, 4);
+    QCOMPARE(dialog->lastAnswer().podsPlaced, 4);
+    QCOMPARE(dialog->lastCopies().size(), std::size_t(2));
+    const QString text = dialog->findChild<QLabel*>(QStringLiteral("addNodesAnswer"))->text();
+    QVERIFY2(text.contains(QStringLiteral("3 copy d-p5-good (node group ng-gpu)")) && text.contains(QStringLiteral("1 copy e-p5-good2 (node group ng-gpu2)")),
+        qPrintable(text));
+    QCOMPARE(dialog->count(), 4);
+    QSignalSpy added(dialog, &app::AddNodesDialog::nodesAdded);
+    QVERIFY(dialog->addNodes());
+    QVERIFY(added.wait(60000));
+    QCOMPARE(added.at(0).at(0).toBool(), true);
+    std::size_t addNodes = 0;
+    for (const model::AppliedAction& a : window.planController()->engine()->applied())
+        addNodes += a.action.type == model::ActionType::AddNode ? 1 : 0;
+    QCOMPARE(addNodes, std::size_t(2));
+    QVERIFY(model::pendingPods(*window.planController()->engine()).empty());
 }
 
 void TestPlanAddNodes::howManyAndAddShowProgressAndCancel()

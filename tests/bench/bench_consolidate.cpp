@@ -135,17 +135,27 @@ int main(int argc, char** argv)
         const StringId regionKey = store.strings().find("topology.kubernetes.io/region");
         const StringId zoneKey = store.strings().find("topology.kubernetes.io/zone");
         std::int64_t moves = 0, acrossRegions = 0, acrossZones = 0;
+        std::map<std::uint32_t, int> movesOfPod; // evictions per pod: 1 each unless a drain fell back
         for (const PlanAction& a : ours.actions)
             for (const AppliedAction::PodChange& c : replay.apply(a).changes) {
                 if (!c.from.isValid() || !c.to.isValid() || c.to.index() >= store.nodeCount())
                     continue;
                 ++moves;
+                ++movesOfPod[c.pod.value];
                 acrossRegions += store.nodeLabel(c.from, regionKey) != store.nodeLabel(c.to, regionKey);
                 acrossZones += store.nodeLabel(c.from, zoneKey) != store.nodeLabel(c.to, zoneKey);
             }
         std::printf("moves: %lld pods moved by the drains, %lld across a region (%.1f%%), %lld across a zone (%.1f%%)\n",
             static_cast<long long>(moves), static_cast<long long>(acrossRegions), moves ? 100.0 * acrossRegions / moves : 0.0,
             static_cast<long long>(acrossZones), moves ? 100.0 * acrossZones / moves : 0.0);
+        int most = 0;
+        std::int64_t again = 0;
+        for (const auto& [pod, n] : movesOfPod) {
+            most = std::max(most, n);
+            again += n > 1 ? 1 : 0;
+        }
+        std::printf("moves: %lld evictions of %zu pods, %lld of them moved more than once (at most %d times); %lld drains fell back on the policy\n",
+            static_cast<long long>(moves), movesOfPod.size(), static_cast<long long>(again), most, static_cast<long long>(ours.fallbackDrains));
         std::fflush(stdout);
     }
     PackingRelaxationOptions lpOptions;

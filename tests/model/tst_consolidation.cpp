@@ -15,6 +15,8 @@
 
 #include <QtTest>
 
+#include <map>
+
 using namespace planfixture;
 
 namespace {
@@ -87,12 +89,57 @@ private slots:
         QCOMPARE(r.podsMoved, 0);
         const KeptNode* k = keptOf(r, c, "n1");
         QVERIFY(k);
-        QCOMPARE(k->reason.code(), std::string("insufficient-cpu"));
         // n2 and n3 are gone under the plan: no other node, rather than "no other node has 1
-        // free (the most is 0)".
+        // free (the most is 0)", and a code that says so rather than insufficient-cpu.
+        QCOMPARE(k->reason.code(), std::string("no-other-node"));
         QCOMPARE(k->reason.message, std::string("default/web-0 needs cpu 1; there is no other node (n1 is the only node under the plan)"));
         QVERIFY(replayHolds(c, r, in));
         checkNotWorseThanBaseline(c, in, r);
+    }
+
+    void eachPodMovesOnceStraightToANodeThatStays()
+    {
+        // Every order drains a node onto one it drains later: "big" (the lightest load) first,
+        // its pod to "a" (best fit, ties by name), then "a", both pods to "b"; or "a" onto "b",
+        // then "b" onto "big". The plan keeps the nodes the search drains, but moves each pod once,
+        // straight to where it ends: a move-pod per pod, then the node's drain, which moves none.
+        Cluster c;
+        c.node("a", "us-east-1a", 4000);
+        c.node("b", "us-east-1a", 4000);
+        c.node("big", "us-east-1a", 8000);
+        c.pod("default", "pa", "a", 1000, "pa");
+        c.pod("default", "pb", "b", 1000, "pb");
+        c.pod("default", "pbig", "big", 1000, "pbig");
+        c.finish();
+        ConsolidationInput in;
+        in.nodePricePerHour = { 1.0, 1.0, 1.0 };
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, in);
+        QCOMPARE(r.nodesFreed, 2);
+        QCOMPARE(r.podsMoved, 2);
+        QCOMPARE(r.evictions, 2);
+        QCOMPARE(r.fallbackDrains, 0);
+        QVERIFY(replayHolds(c, r, in));
+        // Applied as plan check applies it: no pod moves twice, none onto a node drained later.
+        PlanEngine engine(*c.store, *c.topology, in.nodePricePerHour);
+        std::map<std::uint32_t, int> moves;
+        std::vector<NodeId> destinations;
+        std::size_t drains = 0;
+        for (const PlanAction& a : r.actions) {
+            const AppliedAction& applied = engine.apply(a);
+            QVERIFY(applied.holds);
+            for (const AppliedAction::PodChange& m : applied.changes) {
+                QVERIFY2(++moves[m.pod.value] == 1, c.store->podName(m.pod).data());
+                destinations.push_back(m.to);
+            }
+            if (a.type == ActionType::DrainNode) {
+                QVERIFY(applied.changes.empty()); // its pods moved already, each to its node
+                QCOMPARE(c.store->nodeName(r.drained[drains++]), std::string_view(a.node));
+            }
+        }
+        QCOMPARE(drains, r.drained.size());
+        for (const NodeId to : destinations)
+            QVERIFY2(engine.state().nodePresent(to), c.store->nodeName(to).data());
+        QCOMPARE(moves.size(), std::size_t(2));
     }
 
     void podWithNoOtherFittingNodeKeepsItsNode()
@@ -527,7 +574,7 @@ private slots:
     void onlyNodeSaysThereIsNoOther()
     {
         // One node: its pod has nowhere to go, and the reason says there is no other node, not
-        // "no other node has 0.1 free (the most is 0)".
+        // "no other node has 0.1 free (the most is 0)", with a code that says so (no-other-node).
         Cluster c;
         c.node("n1", "us-east-1a", 4000);
         c.pod("default", "web-0", "n1", 100, "web");
@@ -538,7 +585,7 @@ private slots:
         QVERIFY(r.drained.empty());
         const KeptNode* k = keptOf(r, c, "n1");
         QVERIFY(k);
-        QCOMPARE(k->reason.code(), std::string("insufficient-cpu"));
+        QCOMPARE(k->reason.code(), std::string("no-other-node"));
         QCOMPARE(k->reason.message, std::string("default/web-0 needs cpu 0.1; there is no other node (n1 is the only node under the plan)"));
     }
 
@@ -682,7 +729,8 @@ private slots:
         QVERIFY(replayHolds(c, r, in));
         PlanEngine engine(*c.store, *c.topology, in.nodePricePerHour);
         for (const PlanAction& a : r.actions) {
-            QCOMPARE(a.domain, std::string("topology.kubernetes.io/region=us-east-1/topology.kubernetes.io/zone=us-east-1a"));
+            if (a.type == ActionType::DrainNode) // a move-pod names its destination, in the zone
+                QCOMPARE(a.domain, std::string("topology.kubernetes.io/region=us-east-1/topology.kubernetes.io/zone=us-east-1a"));
             for (const AppliedAction::PodChange& m : engine.apply(a).changes) {
                 QVERIFY(m.to.isValid());
                 QCOMPARE(c.store->nodeLabel(m.to, c.store->strings().find(kZoneKey)), c.store->nodeLabel(m.from, c.store->strings().find(kZoneKey)));
