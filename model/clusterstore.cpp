@@ -212,9 +212,15 @@ NodeId ClusterStore::addNode(const NodeRecord& r)
 {
     if (r.name.empty())
         throw std::invalid_argument("node without a name");
-    const StringId name = m_strings.intern(r.name);
+    const NodeId id = appendNodeRow(m_strings.intern(r.name), r.name);
+    writeNodeColumns(id, r);
+    return id;
+}
+
+NodeId ClusterStore::appendNodeRow(StringId name, std::string_view nameText)
+{
     if (!m_nodeByName.emplace(name.value, static_cast<std::uint32_t>(m_nodeName.size())).second)
-        throw std::invalid_argument("duplicate node \"" + r.name + "\"");
+        throw std::invalid_argument("duplicate node \"" + std::string(nameText) + "\"");
     const NodeId id(static_cast<std::uint32_t>(m_nodeName.size()));
     // Empty rows first; writeNodeColumns() fills them as it updates a live node.
     m_nodeName.push_back(name);
@@ -231,7 +237,6 @@ NodeId ClusterStore::addNode(const NodeRecord& r)
     m_nodeInstanceType.emplace_back();
     m_nodeConditions.addRow();
     m_nodeDeleted.push_back(0);
-    writeNodeColumns(id, r);
     return id;
 }
 
@@ -251,25 +256,42 @@ void ClusterStore::writeNodeColumns(NodeId id, const NodeRecord& r)
             taints.push_back({m_strings.intern(k), m_strings.intern(v), e});
         m_nodeTaints.assign(n, std::span<const Taint>(taints));
     }
-    m_nodeAllocatable[n] = r.allocatable.core;
+    writeNodeResources(n, r.allocatable, r.capacity);
+    m_nodeReady[n] = r.ready;
+    m_nodeUnschedulable[n] = r.unschedulable ? 1 : 0;
+    m_nodeGpuModel[n] = m_strings.intern(r.gpuModel);
+    m_nodeGpuCount[n] = r.gpuCount;
+    m_nodeInstanceType[n] = m_strings.intern(r.instanceType);
+    {
+        std::vector<NodeCondition> conditions;
+        for (const NodeConditionRecord& c : r.conditions)
+            conditions.push_back({m_strings.intern(c.type), c.status, c.lastTransitionUnixSeconds, m_strings.intern(c.reason),
+                                  m_strings.intern(c.message)});
+        m_nodeConditions.assign(n, std::span<const NodeCondition>(conditions));
+    }
+}
+
+void ClusterStore::writeNodeResources(std::size_t n, const ResourceList& allocatableList, const ResourceList& capacityList)
+{
+    m_nodeAllocatable[n] = allocatableList.core;
     // A capacity that was not reported is taken to equal allocatable.
-    ResourceVector capacity = r.capacity.core;
+    ResourceVector capacity = capacityList.core;
     for (std::size_t i = 0; i < kCoreResourceCount; ++i) {
         const auto res = static_cast<CoreResource>(i);
-        if (!r.capacity.has(res))
-            capacity[res] = r.allocatable.core[res];
+        if (!capacityList.has(res))
+            capacity[res] = allocatableList.core[res];
     }
     m_nodeCapacity[n] = capacity;
     {
         // Extended: the union of keys in allocatable and capacity, in allocatable order.
         std::vector<std::pair<ResourceKey, std::int64_t>> allocatable, capacityExt;
-        for (const auto& [k, v] : r.allocatable.extended) {
+        for (const auto& [k, v] : allocatableList.extended) {
             allocatable.emplace_back(k, v);
-            const auto [cap, has] = r.capacity.get(k);
+            const auto [cap, has] = capacityList.get(k);
             capacityExt.emplace_back(k, has ? cap : v);
         }
-        for (const auto& [k, v] : r.capacity.extended) {
-            if (r.allocatable.get(k).second)
+        for (const auto& [k, v] : capacityList.extended) {
+            if (allocatableList.get(k).second)
                 continue;
             allocatable.emplace_back(k, 0);
             capacityExt.emplace_back(k, v);
@@ -284,18 +306,6 @@ void ClusterStore::writeNodeColumns(NodeId id, const NodeRecord& r)
                     requested[k] = oldRequested[j];
         m_nodeExt.assign(n, std::span<const std::pair<ResourceKey, std::int64_t>>(allocatable),
             std::span<const std::pair<ResourceKey, std::int64_t>>(capacityExt), std::span<const std::int64_t>(requested));
-    }
-    m_nodeReady[n] = r.ready;
-    m_nodeUnschedulable[n] = r.unschedulable ? 1 : 0;
-    m_nodeGpuModel[n] = m_strings.intern(r.gpuModel);
-    m_nodeGpuCount[n] = r.gpuCount;
-    m_nodeInstanceType[n] = m_strings.intern(r.instanceType);
-    {
-        std::vector<NodeCondition> conditions;
-        for (const NodeConditionRecord& c : r.conditions)
-            conditions.push_back({m_strings.intern(c.type), c.status, c.lastTransitionUnixSeconds, m_strings.intern(c.reason),
-                                  m_strings.intern(c.message)});
-        m_nodeConditions.assign(n, std::span<const NodeCondition>(conditions));
     }
 }
 

@@ -186,6 +186,36 @@ struct NodeRecord {
     void clear();
 };
 
+/// Input for ClusterStore::addNodeInterned(): a NodeRecord whose strings are already ids of
+/// the store's pool (a reader that keeps the pool's ids, the .fleet document), so that adding
+/// the node interns nothing again (~55 strings a node).
+struct InternedNodeRecord {
+    StringId name;
+    std::vector<Label> labels;
+    std::vector<Taint> taints;
+    ResourceList allocatable;
+    ResourceList capacity;
+    Readiness ready = Readiness::Unknown;
+    bool unschedulable = false;
+    StringId gpuModel;
+    std::int32_t gpuCount = 0;
+    StringId instanceType;
+    std::vector<NodeCondition> conditions;
+};
+
+/// Input for ClusterStore::addPodsLike(): pod i copies pod like[i] but for names[i],
+/// nodeNames[i], phases[i], flags[i] and its uid, the characters of uidChars from
+/// uidEnds[i - 1] (0 for the first) to uidEnds[i]. Every span as long as `like`.
+struct PodsLike {
+    std::span<const PodId> like;
+    std::span<const StringId> names;
+    std::span<const StringId> nodeNames; ///< 0: pending
+    std::span<const PodPhase> phases;
+    std::span<const std::uint16_t> flags;
+    std::string_view uidChars;
+    std::span<const std::uint32_t> uidEnds;
+};
+
 /// Plain input for ClusterStore::addPod(). `request` is the effective request already
 /// computed (see podrequest.h); `nodeName` may be empty (pending).
 struct PodRecord {
@@ -266,6 +296,19 @@ public:
     /// std::out_of_range for a `like`, `name` or `nodeName` not in the store and
     /// std::invalid_argument for an empty name. O(1) amortised.
     PodId addPodLike(PodId like, StringId name, StringId nodeName, PodPhase phase, std::uint16_t flags, std::string_view uid);
+    /// addNode() of a record whose strings are ids of this store's strings (see
+    /// InternedNodeRecord): the same node, without interning its strings again. Throws
+    /// std::out_of_range for an id that is not one of the store's strings, and
+    /// std::invalid_argument as addNode() (an empty or used name). O(labels + taints + conditions).
+    NodeId addNodeInterned(const InternedNodeRecord& record);
+    /// addPodLike() of many pods at once (see PodsLike), the same pods, appended one column at a
+    /// time: each pass reads only the rows of that column that are copied, so that millions of
+    /// pods of a few thousand templates (the .fleet reader) read a few hundred KB a pass rather
+    /// than a cache line of every column a pod. Every pod is checked first, as addPodLike()
+    /// checks it, and nothing is added when one is refused: std::out_of_range, or
+    /// std::invalid_argument (also for spans of other lengths or uid ends out of order).
+    /// O(pods + uid characters).
+    void addPodsLike(const PodsLike& pods);
     /// Binds pods to nodes by spec.nodeName and sums the requests of counted pods into
     /// each node. Call after the last add; cheap to call again. Returns the number of
     /// pods naming a node that is not in the store (they count as nowhere).
@@ -467,6 +510,8 @@ private:
     void writePodColumns(PodId p, const PodRecord& r); // every column but name, namespace, uid
     WorkloadId workloadFor(StringId ns, const PodRecord& r);
     void writeNodeColumns(NodeId n, const NodeRecord& r); // every column but the name
+    NodeId appendNodeRow(StringId name, std::string_view nameText); // addNode()'s empty row
+    void writeNodeResources(std::size_t n, const ResourceList& allocatable, const ResourceList& capacity);
     void deleteNode(NodeId n);
     void deletePod(PodId p);
     void buildPodIndex();
@@ -550,6 +595,7 @@ private:
     struct SchedulingColumns;
     static std::shared_ptr<SchedulingColumns> makeSchedulingColumns();
     void addPodScheduling(const PodRecord& r); // the scheduling fields of the pod just added
+    void addPodsSchedulingLike(const PodsLike& pods); // addPodsLike()'s, once the pods are checked
     void addPodSchedulingLike(PodId like, std::uint16_t flags, std::string_view uid); // addPodLike()'s
     void reserveScheduling(std::size_t pods);
     [[nodiscard]] std::size_t schedulingMemoryBytes() const noexcept;

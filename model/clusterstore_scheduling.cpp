@@ -240,6 +240,29 @@ void ClusterStore::addPodScheduling(const PodRecord& r)
     updatePodScheduling(PodId(static_cast<std::uint32_t>(c.profile.size() - 1)), r);
 }
 
+void ClusterStore::addPodsSchedulingLike(const PodsLike& p)
+{
+    SchedulingColumns& c = *m_scheduling;
+    const std::size_t n = p.like.size();
+    if (c.uidChars.size() + p.uidChars.size() > std::numeric_limits<std::uint32_t>::max())
+        throw std::length_error("pod uids exceed 4 GiB");
+    const auto copied = [&p, n](auto& column) {
+        const std::size_t base = column.size();
+        column.resize(base + n);
+        for (std::size_t i = 0; i < n; ++i)
+            column[base + i] = column[p.like[i].index()];
+    };
+    copied(c.profile);
+    c.flags.insert(c.flags.end(), p.flags.begin(), p.flags.end());
+    copied(c.gpuShare);
+    const auto base = static_cast<std::uint32_t>(c.uidChars.size());
+    const std::size_t used = n == 0 ? 0 : p.uidEnds[n - 1];
+    reserveUids(c.uidEnd, c.uidChars, used);
+    c.uidChars.insert(c.uidChars.end(), p.uidChars.begin(), p.uidChars.begin() + static_cast<std::ptrdiff_t>(used));
+    for (const std::uint32_t end : p.uidEnds)
+        c.uidEnd.push_back(base + end);
+}
+
 void ClusterStore::addPodSchedulingLike(PodId like, std::uint16_t flags, std::string_view uid)
 {
     SchedulingColumns& c = *m_scheduling;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "stringpool.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -107,9 +108,30 @@ void StringPool::reserve(std::size_t count)
 
 StringId StringPool::intern(std::string_view text)
 {
+    return internHashed(text, hashOf(text));
+}
+
+void StringPool::internBatch(std::span<const std::string_view> texts, std::span<StringId> ids)
+{
+    constexpr std::size_t kBatch = 16;
+    std::size_t hashes[kBatch];
+    for (std::size_t begin = 0; begin < texts.size(); begin += kBatch) {
+        const std::size_t n = std::min(kBatch, texts.size() - begin);
+        // The mask of now: an insert below may grow the table, which only makes a prefetch useless.
+        const std::size_t mask = m_slots.size() - 1;
+        for (std::size_t i = 0; i < n; ++i) {
+            hashes[i] = hashOf(texts[begin + i]);
+            __builtin_prefetch(m_slots.data() + (hashes[i] & mask));
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            ids[begin + i] = internHashed(texts[begin + i], hashes[i]);
+    }
+}
+
+StringId StringPool::internHashed(std::string_view text, std::size_t h)
+{
     const std::size_t mask = m_slots.size() - 1;
     const SlotLayout layout(m_slots.size());
-    const std::size_t h = hashOf(text);
     const std::uint32_t tag = layout.tag(h);
     std::size_t i = h & mask;
     while (m_slots[i] != 0) {

@@ -282,6 +282,7 @@ importers::LoadedCluster loadClusterOnly(const ClusterSource& source)
     if (source.live) {
         auto request = importers::kube::KubeconfigRequest::fromEnvironment(commandLinePath(source.kubeconfig), source.context.toStdString());
         request.requestTimeout = source.requestTimeout;
+        request.input = source.kubeconfigInput;
         const auto config = importers::kube::loadKubeconfig(request);
         StderrRequestReporter reporter;
         return importers::loadLiveCluster(config, &reporter);

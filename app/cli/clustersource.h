@@ -3,6 +3,7 @@
 // The "which cluster" part of the command line, shared by the GUI and the subcommands.
 
 #include "importers/clusterloader.h"
+#include "importers/kube/kubeconfig.h"
 #include "importers/prometheus/usagequery.h"
 #include "importers/plan/planfile.h"
 
@@ -35,6 +36,9 @@ struct ClusterSource {
     /// Prometheus, may take, retries included (0: no bound but 60 s per step);
     /// kube::kDefaultRequestTimeout when not given.
     std::chrono::milliseconds requestTimeout { 60'000 };
+    /// Where kubeconfig, context and request timeout were given, which errors name: the flags
+    /// above, or the fields of a dialog of the window (File > Compare With Live Cluster).
+    importers::kube::KubeconfigInput kubeconfigInput = importers::kube::KubeconfigInput::CommandLine;
     /// --prometheus URL [--prometheus-token-file FILE] [--prometheus-ca FILE] [--usage-time T],
     /// or --usage-config FILE [--usage-time T] (importers/prometheus/usageconfig.h): the usage of the loaded cluster from Prometheus (importers/prometheus/usagequery.h);
     /// for the simulated cluster it replaces the simulated usage. Unset: none (files, live)

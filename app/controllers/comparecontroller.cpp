@@ -393,6 +393,7 @@ bool CompareController::compareWithLive(const QString& kubeconfig, const QString
     source.live = true;
     source.kubeconfig = kubeconfig;
     source.context = context;
+    source.kubeconfigInput = importers::kube::KubeconfigInput::WindowDialog; // errors name the dialog's fields
     // One LIST, not cancellable inside: a cancel drops its result, and the request timeout
     // bounds how long the comparison's worker stays busy with it.
     // Named by the file the user gave (the CLI's label names only the context).

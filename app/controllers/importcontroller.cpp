@@ -130,9 +130,12 @@ void ImportController::startSimulated(std::size_t nodeCount, std::uint64_t seed,
         [spec](importers::ImportProgress* progress) { return importers::loadSimulatedCluster(spec, progress); });
 }
 
-void ImportController::startLive(const QString& kubeconfig, const QString& context, Usage usage)
+void ImportController::startLive(const QString& kubeconfig, const QString& context, Usage usage, importers::kube::KubeconfigInput input,
+                                 std::chrono::milliseconds requestTimeout)
 {
-    const auto request = importers::kube::KubeconfigRequest::fromEnvironment(kubeconfig.toStdString(), context.toStdString());
+    auto request = importers::kube::KubeconfigRequest::fromEnvironment(kubeconfig.toStdString(), context.toStdString());
+    request.input = input;
+    request.requestTimeout = requestTimeout;
     start(liveSourceLabel(context), std::move(usage), [request](importers::ImportProgress* progress) {
         return importers::loadLiveCluster(importers::kube::loadKubeconfig(request), progress);
     });

@@ -7,6 +7,7 @@
 #include "importers/clusterloader.h"
 #include "importers/document/fleetdocument.h"
 #include "importers/importreport.h"
+#include "importers/kube/kubeconfig.h"
 #include "importers/prometheus/usagequery.h"
 
 #include <QElapsedTimer>
@@ -15,6 +16,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -113,7 +115,11 @@ public:
     void startSimulated(std::size_t nodeCount, std::uint64_t seed, Usage usage = std::nullopt, std::size_t regions = 1);
     /// Lists a live cluster once (importers::loadLiveCluster) with kubeconfig as kubectl reads it:
     /// `kubeconfig` (empty: KUBECONFIG or ~/.kube/config) and `context` (empty: current-context).
-    void startLive(const QString& kubeconfig, const QString& context, Usage usage = std::nullopt);
+    /// `input`: where the user gave them, which the errors name (the command line's flags or the
+    /// Connect dialog's fields); `requestTimeout`: the longest one request (--request-timeout).
+    void startLive(const QString& kubeconfig, const QString& context, Usage usage = std::nullopt,
+                   importers::kube::KubeconfigInput input = importers::kube::KubeconfigInput::CommandLine,
+                   std::chrono::milliseconds requestTimeout = importers::kube::kDefaultRequestTimeout);
     /// Cancels the running job, if any (its result is dropped; importCancelled() follows).
     void cancel();
 

@@ -89,7 +89,8 @@ void ConnectDialog::reload()
     m_context->clear();
     m_error->clear();
     try {
-        const auto request = importers::kube::KubeconfigRequest::fromEnvironment(kubeconfig().toStdString(), {});
+        auto request = importers::kube::KubeconfigRequest::fromEnvironment(kubeconfig().toStdString(), {});
+        request.input = importers::kube::KubeconfigInput::WindowDialog; // errors name this dialog's fields
         const auto [contexts, current] = importers::kube::listKubeconfigContexts(request);
         for (const std::string& c : contexts)
             m_context->addItem(QString::fromStdString(c));

@@ -538,18 +538,19 @@ void MainWindow::openSimulated(std::size_t nodeCount, std::uint64_t seed, Import
     m_imports->startSimulated(nodeCount, seed, std::move(usage), regions);
 }
 
-void MainWindow::openLive(const QString& kubeconfig, const QString& context, ImportController::Usage usage)
+void MainWindow::openLive(const QString& kubeconfig, const QString& context, ImportController::Usage usage,
+                          importers::kube::KubeconfigInput input, std::chrono::milliseconds requestTimeout)
 {
     m_requestedFiles.clear();
     m_requestedSimulation.clear();
-    m_imports->startLive(kubeconfig, context, std::move(usage));
+    m_imports->startLive(kubeconfig, context, std::move(usage), input, requestTimeout);
 }
 
 void MainWindow::openSource(const ClusterSource& source)
 {
     // The usage options name the usage of this source only: a later File > Open does not keep them.
     if (source.live)
-        openLive(source.kubeconfig, source.context, source.usage);
+        openLive(source.kubeconfig, source.context, source.usage, importers::kube::KubeconfigInput::CommandLine, source.requestTimeout);
     else if (source.simulate)
         openSimulated(source.simulatedNodes, source.seed, source.usage, source.simulatedRegions);
     else
@@ -599,7 +600,8 @@ void MainWindow::showConnectDialog()
     if (!ok)
         return;
     m_lastKubeconfig = dialog.kubeconfig();
-    openLive(dialog.kubeconfig(), dialog.context(), dialog.usageSource()); // this connection's usage only
+    // This connection's usage only; errors name the dialog's fields, not the command line's flags.
+    openLive(dialog.kubeconfig(), dialog.context(), dialog.usageSource(), importers::kube::KubeconfigInput::WindowDialog);
 }
 
 void MainWindow::showWarningDetails()

@@ -100,7 +100,10 @@ public:
     void openSimulated(std::size_t nodeCount, std::uint64_t seed, ImportController::Usage usage = std::nullopt, std::size_t regions = 1);
     /// Lists a live cluster once on a worker (`--kubeconfig FILE --context NAME`; empty: as
     /// kubectl); `usage` as for openFiles() (File > Connect's Prometheus), this connection only.
-    void openLive(const QString& kubeconfig, const QString& context, ImportController::Usage usage = std::nullopt);
+    /// `input` and `requestTimeout` as ImportController::startLive() takes them.
+    void openLive(const QString& kubeconfig, const QString& context, ImportController::Usage usage = std::nullopt,
+                  importers::kube::KubeconfigInput input = importers::kube::KubeconfigInput::CommandLine,
+                  std::chrono::milliseconds requestTimeout = importers::kube::kDefaultRequestTimeout);
     /// Opens what a command line names: files, a simulation or a live cluster (ClusterSource).
     void openSource(const ClusterSource& source);
     /// Cancels the running import (the Cancel button).

@@ -529,20 +529,28 @@ bool WindowDocument::switchToPlan(int index)
 
 bool WindowDocument::newPlan()
 {
-    return addPlan(tr("Plan %1").arg(m_plans.size() + 1), {});
+    // A plan without actions is not written to the file (saveTo()): adding one leaves the
+    // document as saved, so it is not a change to save (nor is leaving a clean plan for it).
+    return showAddedPlan(tr("Plan %1").arg(m_plans.size() + 1), {}, false);
 }
 
 bool WindowDocument::addPlan(const QString& name, std::string json)
 {
+    return showAddedPlan(name, std::move(json), true);
+}
+
+bool WindowDocument::showAddedPlan(const QString& name, std::string json, bool modifies)
+{
     if (!canOpenPlan())
         return false;
     m_plans.push_back(importers::DocumentPlan { uniqueName(name).toStdString(), std::move(json), {}, {}, {} });
-    setListModified(true);
+    if (modifies)
+        setListModified(true);
     if (!switchToPlan(static_cast<int>(m_plans.size()) - 1)) {
         emit plansChanged();
         return false;
     }
-    m_pendingModifies = true;
+    m_pendingModifies = modifies;
     return true;
 }
 

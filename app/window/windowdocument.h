@@ -38,8 +38,9 @@ struct ImportedCluster;
 /// ready. A plan without actions is not written to the file.
 ///
 /// One "modified" state (isModified()): the shown plan's undo stack is not at its clean state,
-/// or the list of plans changed (another plan edited then left, a plan added, renamed,
-/// duplicated or deleted) since the document was last saved or opened. The title shows it
+/// or the list of plans changed (another plan edited then left, a plan imported or recovered,
+/// renamed, duplicated or deleted) since the document was last saved or opened. A new empty
+/// plan is no change: the file keeps no plan without actions. The title shows it
 /// with QWidget::setWindowModified() ("doc.fleet* — Fleetscope").
 ///
 /// Saving: the document is assembled on the GUI thread from shared, immutable parts (the shown
@@ -98,7 +99,8 @@ public:
     /// Shows plan `index` (see the class comment). False when nothing started: the index is
     /// the shown one or out of range, no what-if yet, or a plan is being opened.
     bool switchToPlan(int index);
-    /// Adds an empty plan ("Plan N") and shows it.
+    /// Adds an empty plan ("Plan N") and shows it. The document stays as modified as it was
+    /// (an empty plan is not written to the file), unless the plan left had unsaved changes.
     bool newPlan();
     /// Adds a copy of plan `index` named "NAME copy" (the shown plan's current actions).
     bool duplicatePlan(int index);
@@ -148,6 +150,9 @@ private:
     /// The shown plan as plan JSON naming the cached source, or "" without an engine.
     [[nodiscard]] std::string currentPlanJson() const;
     [[nodiscard]] QString uniqueName(const QString& wanted) const;
+    /// Adds plan JSON `json` named `name` (made unique) and shows it; `modifies`: the document
+    /// counts as changed (addPlan()), else as it was (newPlan()).
+    bool showAddedPlan(const QString& name, std::string json, bool modifies);
     /// Opens plan `index` through PlanOpener::openText() (m_pending); false when it did not start.
     bool openPlanAt(int index);
     [[nodiscard]] bool canOpenPlan() const;

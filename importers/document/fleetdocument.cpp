@@ -21,6 +21,7 @@
 #include <set>
 
 #include <fcntl.h>
+#include <zlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,12 +51,84 @@ constexpr const char* kPlansV2 = "CREATE TABLE plans(position INTEGER PRIMARY KE
                                  "plan_size INTEGER NOT NULL, evaluation_zlib BLOB NOT NULL, evaluation_size INTEGER NOT NULL, "
                                  "notes TEXT NOT NULL, saved_at TEXT NOT NULL)";
 
-// The keys of the document table; each is present exactly once.
+// The keys of the document table that hold the state's texts; each is present exactly once.
 const std::vector<std::string>& documentKeys()
 {
     static const std::vector<std::string> keys { "source_label", "taken_at", "server", "resource_version", "simulated",
                                                  "nodes_read", "pods_read", "bytes_read", "price_table_csv", "partial_view" };
     return keys;
+}
+
+// From version 3 on, the document table also holds the CRC-32 of the document's texts
+// (textChecksum()), as 8 lowercase hex digits.
+constexpr const char* kTextChecksumKey = "text_crc32";
+
+bool isDocumentKey(const std::string& key, int version)
+{
+    return std::find(documentKeys().begin(), documentKeys().end(), key) != documentKeys().end()
+        || (version >= 3 && key == kTextChecksumKey);
+}
+
+// The CRC-32 (zlib's) of every text of the document that no other checksum covers: the
+// document table's values (the checksum's own aside), the source files and their digests, the
+// warnings, the topology keys, and each plan's name, notes and time. zlib's Adler-32 covers
+// the store's columns and each plan's JSON and evaluation; without this, a damaged digest,
+// warning or note would be read as written. Each text is counted with its length and table,
+// so that moving characters from one text to the next changes the sum. Read back from the
+// database being written (the writer) and from the file (the reader), the same way.
+std::string textChecksum(Sqlite& db)
+{
+    uLong crc = crc32(0L, Z_NULL, 0);
+    auto add = [&crc](std::string_view text) {
+        const std::string length = std::to_string(text.size()) + ":";
+        crc = crc32(crc, reinterpret_cast<const Bytef*>(length.data()), static_cast<uInt>(length.size()));
+        // A text of up to 2 GiB (the largest document) in pieces that fit zlib's uInt.
+        for (std::size_t at = 0; at < text.size(); at += std::size_t { 1 } << 30) {
+            const std::string_view piece = text.substr(at, std::size_t { 1 } << 30);
+            crc = crc32(crc, reinterpret_cast<const Bytef*>(piece.data()), static_cast<uInt>(piece.size()));
+        }
+    };
+    // Each table by its name (summed first: which table each text is of), the query of its
+    // rows (an integer position first, 0 for the document table's keys, then texts) and how
+    // many columns that query has.
+    struct Table {
+        const char* name;
+        const char* sql;
+        int columns;
+    };
+    const Table tables[] = {
+        { "document", "SELECT 0, key, value FROM document WHERE key <> 'text_crc32' ORDER BY key", 3 },
+        { "source_files", "SELECT position, name, sha256 FROM source_files ORDER BY position", 3 },
+        { "warnings", "SELECT position, text FROM warnings ORDER BY position", 2 },
+        { "topology_keys", "SELECT position, key FROM topology_keys ORDER BY position", 2 },
+        { "plans", "SELECT position, name, notes, saved_at FROM plans ORDER BY position", 4 },
+    };
+    for (const auto& [name, sql, columns] : tables) {
+        add(name);
+        Statement q(db, sql);
+        while (q.step()) {
+            add(std::to_string(q.integer(0)));
+            for (int i = 1; i < columns; ++i)
+                add(q.text(i));
+        }
+    }
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "%08lx", static_cast<unsigned long>(crc & 0xffffffffUL));
+    return hex;
+}
+
+// A version-3 file's texts against their checksum (a version 1 or 2 file has none).
+void checkTextChecksum(Sqlite& db, int version)
+{
+    if (version < 3)
+        return;
+    Statement q(db, "SELECT value FROM document WHERE key = 'text_crc32'");
+    if (!q.step())
+        throw DocumentFormatError("document.text_crc32 is missing");
+    const std::string stored = q.text(0);
+    if (const std::string computed = textChecksum(db); stored != computed)
+        throw DocumentFormatError("damaged: its texts (provenance, warnings, topology keys or plans' names, notes and times) do not "
+                                  "match their CRC-32 (" + computed + ", the file says \"" + stored.substr(0, 16) + "\")");
 }
 
 std::uint32_t bigEndian32(const unsigned char* p) noexcept
@@ -398,8 +471,8 @@ std::string serializeFleetDocument(const FleetDocument& doc, const std::string& 
             rawBytes += column.second.size();
         db.run(rawBytes > (std::size_t { 8 } << 20) ? "PRAGMA page_size = 65536" : "PRAGMA page_size = 4096");
         db.run("PRAGMA application_id = 1179861840"); // kFleetApplicationId, "FSCP"
-        db.run("PRAGMA user_version = 2");            // kFleetDocumentVersion
-        static_assert(kFleetApplicationId == 1179861840 && kFleetDocumentVersion == 2);
+        db.run("PRAGMA user_version = 3");            // kFleetDocumentVersion
+        static_assert(kFleetApplicationId == 1179861840 && kFleetDocumentVersion == 3);
         db.run("BEGIN");
         createSchema(db, kFleetDocumentVersion);
 
@@ -466,6 +539,10 @@ std::string serializeFleetDocument(const FleetDocument& doc, const std::string& 
             column.bindBlob(4, data);
             column.stepDone();
         }
+        // Last, over the texts as the database holds them: what a reader sums.
+        kv.bindText(1, kTextChecksumKey);
+        kv.bindText(2, textChecksum(db));
+        kv.stepDone();
         timer.mark("insert the rows (zlib beside)");
         db.run("COMMIT");
         timer.mark("commit");
@@ -506,7 +583,9 @@ PlanSource readFleetDocumentProvenance(const std::string& path)
     const std::string bytes = readAll(path);
     try {
         Sqlite db = openChecked(bytes);
-        return readProvenance(db);
+        PlanSource source = readProvenance(db);
+        checkTextChecksum(db, documentVersion(bytes));
+        return source;
     } catch (const DocumentFormatError& e) {
         throw FleetDocumentError(path, e.what());
     } catch (const document::SqliteError& e) {
@@ -519,7 +598,9 @@ std::vector<DocumentPlan> readFleetDocumentPlans(const std::string& path)
     const std::string bytes = readAll(path);
     try {
         Sqlite db = openChecked(bytes);
-        return readPlans(db, documentVersion(bytes), path);
+        std::vector<DocumentPlan> plans = readPlans(db, documentVersion(bytes), path);
+        checkTextChecksum(db, documentVersion(bytes));
+        return plans;
     } catch (const DocumentFormatError& e) {
         throw FleetDocumentError(path, e.what());
     } catch (const document::SqliteError& e) {
@@ -544,13 +625,14 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
     try {
         Sqlite db = openChecked(bytes);
         timer.mark("header, quick_check, schema");
+        const int version = documentVersion(bytes);
         std::map<std::string, std::string> values;
         {
             Statement q(db, "SELECT key, value FROM document");
             while (q.step()) {
                 const std::string key = q.text(0);
-                if (std::find(documentKeys().begin(), documentKeys().end(), key) == documentKeys().end())
-                    throw DocumentFormatError("document." + key.substr(0, 40) + " is not a key version 1 writes");
+                if (!isDocumentKey(key, version))
+                    throw DocumentFormatError("document." + key.substr(0, 40) + " is not a key version " + std::to_string(version) + " writes");
                 values[key] = q.text(1);
             }
             for (const std::string& key : documentKeys())
@@ -581,7 +663,6 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
                 doc.topologyKeys.push_back(q.text(0));
         }
         // The plans (a large plan's evaluation is tens of MB to inflate) are finished beside the store.
-        const int version = documentVersion(bytes);
         std::future<std::vector<DocumentPlan>> plans
             = std::async(std::launch::async, [rows = readPlanRows(db, version), version, &fileName]() mutable {
                   return finishPlans(std::move(rows), version, fileName);
@@ -658,6 +739,8 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
         c.usage = std::move(decoded.usage);
         timer.mark("inflate and rebuild the store, topology");
         doc.plans = plans.get();
+        // Last, so that a text the reader refuses says what is wrong with it, not only that it changed.
+        checkTextChecksum(db, version);
     } catch (const DocumentFormatError& e) {
         throw FleetDocumentError(fileName, e.what());
     } catch (const document::SqliteError& e) {

@@ -34,8 +34,10 @@ namespace fleet::importers {
 
 // kFleetApplicationId and isFleetDocumentFile(): importers/output/documentheader.h.
 /// PRAGMA user_version this build writes, and the newest it reads. Version 2 keeps each plan's
-/// JSON and evaluation zlib-compressed; version 1 files (as text) open as they are.
-inline constexpr int kFleetDocumentVersion = 2;
+/// JSON and evaluation zlib-compressed; version 3 adds a CRC-32 of the document's text fields
+/// (provenance, warnings, topology keys, plans' names, notes and times), which zlib's checksums
+/// of the store's columns and the plans do not cover. Version 1 and 2 files open as they are.
+inline constexpr int kFleetDocumentVersion = 3;
 /// The largest file opened (a 100,000-node, 1.6M-pod state is about 70 MB).
 inline constexpr std::uint64_t kMaxFleetDocumentBytes = std::uint64_t { 2 } << 30;
 

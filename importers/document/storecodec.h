@@ -17,8 +17,10 @@
 //    template, one column after the other so that zlib sees runs of alike values;
 //  - "namespaces", "budgets": namespace labels and PodDisruptionBudgets;
 //  - "usage": the per-node usage figures, idle GPUs and the window, when the source had usage.
-// A store is rebuilt through ClusterStore::addNode()/addPod()/finalize(), the importers' own
-// path, so the opened store holds the same invariants as an imported one. Deleted (tombstone)
+// A store is rebuilt through ClusterStore::addNodeInterned()/addPod()/addPodsLike()/finalize(),
+// what the importers' addNode()/addPod() make of the same records (the node records and the
+// pods after a template's first hold ids of the store's strings, interned first, in id order),
+// so the opened store holds the same invariants as an imported one. Deleted (tombstone)
 // rows of a live store are not saved.
 //
 // Thread: any; the functions keep no state.

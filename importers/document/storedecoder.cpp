@@ -13,6 +13,7 @@
 #include <cmath>
 #include <future>
 #include <limits>
+#include <span>
 #include <stdexcept>
 
 namespace fleet::importers::document {
@@ -54,7 +55,6 @@ public:
         return v == 0 ? StringId {} : StringId(v - 1);
     }
     std::string text(ByteReader& r, const char* what = "string id") const { return std::string(m_s.str(sid(r, what))); }
-    void textInto(ByteReader& r, std::string& out, const char* what) const { out.assign(m_s.str(sid(r, what))); }
     template <class E>
     E enumValue(ByteReader& r, E last, const char* what) const
     {
@@ -215,22 +215,31 @@ public:
         p.gpuShareMilli = r.int32("GPU share");
     }
 
-    // Node n into `n`, reusing its strings and lists from the node before: no allocation per
-    // label, taint or condition once the first nodes have sized them (100,000 nodes of ~50
-    // strings each).
-    void node(ByteReader& r, NodeRecord& n) const
+    // A string id as the store holds it after interning its text: the empty string's id for
+    // none (what addNode() makes of an empty name or value).
+    StringId stored(ByteReader& r, const char* what = "string id") const
     {
-        textInto(r, n.name, "node name");
+        const StringId id = sid(r, what);
+        return id.isValid() ? id : StringId(0);
+    }
+
+    // Node n into `n` by the ids of the document's strings, which are the store's (the strings
+    // column is interned first, in id order): ClusterStore::addNodeInterned() takes them as
+    // they are, with no string copied or looked up again (100,000 nodes of ~55 strings each).
+    // The lists are reused from the node before: no allocation once the first nodes sized them.
+    void node(ByteReader& r, InternedNodeRecord& n) const
+    {
+        n.name = stored(r, "node name");
         n.labels.resize(r.count("labels", 2));
-        for (auto& [k, val] : n.labels) {
-            textInto(r, k, "string id");
-            textInto(r, val, "string id");
+        for (Label& l : n.labels) {
+            l.key = stored(r);
+            l.value = stored(r);
         }
         n.taints.resize(r.count("taints", 3));
-        for (auto& [key, value, effect] : n.taints) {
-            textInto(r, key, "string id");
-            textInto(r, value, "string id");
-            effect = enumValue(r, TaintEffect::Any, "taint effect");
+        for (Taint& t : n.taints) {
+            t.key = stored(r);
+            t.value = stored(r);
+            t.effect = enumValue(r, TaintEffect::Any, "taint effect");
         }
         core(r, n.allocatable);
         core(r, n.capacity);
@@ -238,16 +247,16 @@ public:
         n.capacity.extended = extended(r);
         n.ready = enumValue(r, Readiness::Unknown, "readiness");
         n.unschedulable = r.flag("unschedulable");
-        textInto(r, n.gpuModel, "GPU model");
+        n.gpuModel = stored(r, "GPU model");
         n.gpuCount = r.int32("GPU count");
-        textInto(r, n.instanceType, "instance type");
+        n.instanceType = stored(r, "instance type");
         n.conditions.resize(r.count("conditions", 5));
-        for (NodeConditionRecord& c : n.conditions) {
-            textInto(r, c.type, "string id");
+        for (NodeCondition& c : n.conditions) {
+            c.type = stored(r);
             c.status = enumValue(r, Readiness::Unknown, "condition status");
             c.lastTransitionUnixSeconds = r.zigzag();
-            textInto(r, c.reason, "string id");
-            textInto(r, c.message, "string id");
+            c.reason = stored(r);
+            c.message = stored(r);
         }
     }
 
@@ -322,7 +331,8 @@ void checkNames(const ClusterStore& s)
 // The pod templates and the pods' columns, decoded apart from the store.
 struct PodColumns {
     std::vector<PodRecord> templates;
-    std::vector<std::uint32_t> names, nodeNames, templateOf; // string ids, template indexes
+    std::vector<StringId> names, nodeNames; // the store's strings (the document's, interned in id order)
+    std::vector<std::uint32_t> templateOf;  // template indexes
     std::vector<PodPhase> phases;
     std::vector<std::uint16_t> flags;
     bool controlCharacters = false; // anyControlCharacter() of the document's strings
@@ -368,19 +378,39 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
         if (stringCount == 0)
             strings.fail("no strings (the empty string is always string 0)");
         s.strings().reserve(stringCount);
-        std::string text;
-        for (std::size_t i = 0; i < stringCount; ++i) {
-            need(20); // two varints: the characters shared with the string before, the length
-            const std::uint64_t shared = strings.varint();
-            if (shared > text.size())
-                strings.fail("string " + std::to_string(i) + " shares " + std::to_string(shared) + " characters with a string of "
-                             + std::to_string(text.size()));
-            text.resize(shared);
-            const std::size_t length = strings.count("string");
-            need(length);
-            text += strings.take(length);
-            if (s.strings().intern(text).value != i)
-                strings.fail("string " + std::to_string(i) + " repeats an earlier one");
+        // Interned a batch at a time (StringPool::internBatch(): the table's cache misses of a
+        // batch overlap): each string is decoded after the one before (front coding) into
+        // `batch`, where the views are taken once the batch is complete.
+        constexpr std::size_t kBatch = 64;
+        std::string text, batch;
+        std::size_t ends[kBatch], offsets[kBatch];
+        std::string_view views[kBatch];
+        StringId ids[kBatch];
+        for (std::size_t i = 0; i < stringCount;) {
+            const std::size_t first = i;
+            std::size_t n = 0;
+            batch.clear();
+            for (; n < kBatch && i < stringCount; ++n, ++i) {
+                need(20); // two varints: the characters shared with the string before, the length
+                const std::uint64_t shared = strings.varint();
+                if (shared > text.size())
+                    strings.fail("string " + std::to_string(i) + " shares " + std::to_string(shared) + " characters with a string of "
+                                 + std::to_string(text.size()));
+                text.resize(shared);
+                const std::size_t length = strings.count("string");
+                need(length);
+                text += strings.take(length);
+                batch += text;
+                ends[n] = batch.size();
+                offsets[n] = strings.offset();
+            }
+            for (std::size_t k = 0, begin = 0; k < n; begin = ends[k++])
+                views[k] = std::string_view(batch).substr(begin, ends[k] - begin);
+            s.strings().internBatch(std::span(views, n), std::span(ids, n));
+            for (std::size_t k = 0; k < n; ++k)
+                if (ids[k].value != first + k)
+                    throw DocumentFormatError("column strings, byte " + std::to_string(offsets[k]) + ": string "
+                                              + std::to_string(first + k) + " repeats an earlier one");
         }
         strings.expectEnd();
         if (hooks.stringsReady)
@@ -409,8 +439,8 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
 
     // The pod templates and the pods' columns are decoded on another thread while the nodes
     // are added on this one, and the document's strings checked for control characters there:
-    // that thread reads the string pool only, and adding nodes never changes it (every string
-    // a node record holds is one of the pool's, which addNode() interns again: a lookup).
+    // that thread reads the string pool only, and adding nodes never changes it (a node record
+    // holds ids of the pool's strings, addNodeInterned()).
     std::future<PodColumns> podColumns = std::async(std::launch::async, [&] {
         PodColumns c;
         ByteReader templates(column("pod_templates"), "pod_templates");
@@ -426,15 +456,15 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
         c.templateOf.resize(podCount);
         c.phases.resize(podCount);
         c.flags.resize(podCount);
-        auto deltas = [&](std::vector<std::uint32_t>& into, const char* what) {
+        auto deltas = [&](std::vector<StringId>& into, const char* what) {
             std::int64_t last = 0;
-            for (std::uint32_t& v : into) {
+            for (StringId& v : into) {
                 const std::int64_t d = pods.zigzag();
                 if ((d > 0 && last > INT64_MAX - d) || (d < 0 && last < INT64_MIN - d) || last + d < 0
                     || static_cast<std::uint64_t>(last + d) >= stringCount)
                     pods.fail(std::string(what) + " out of range");
                 last += d;
-                v = static_cast<std::uint32_t>(last);
+                v = StringId(static_cast<std::uint32_t>(last));
             }
         };
         deltas(c.names, "pod name");
@@ -452,10 +482,10 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
 
     ByteReader nodes(column("nodes"), "nodes");
     const std::size_t nodeCount = nodes.count("nodes", 20);
-    NodeRecord node;
+    InternedNodeRecord node;
     for (std::size_t i = 0; i < nodeCount; ++i) {
         dec.node(nodes, node);
-        refusedAt("nodes", "node", i, [&] { return s.addNode(node); });
+        refusedAt("nodes", "node", i, [&] { return s.addNodeInterned(node); });
     }
     nodes.expectEnd();
 
@@ -471,13 +501,41 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
     ByteReader uidData(uidColumn.substr(podCount), "pod_uids");
     s.reserve(nodeCount, podCount);
     // The first pod of each template is added from its record (the importers' path, every
-    // check of addPod()); the others copy that pod's interned attributes (addPodLike()), which
-    // is what addPod() would make of the same record with another name, node, phase, flags
-    // and uid. A template's record is needed for its first pod only: it is moved, not copied
-    // (35,591 templates at 100,000 nodes, each with its labels, tolerations and selectors).
+    // check of addPod()); the others copy that pod's interned attributes, which is what
+    // addPod() would make of the same record with another name, node, phase, flags and uid:
+    // addPodsLike(), one run of them at a time between two templates' first pods, a column at
+    // a time (a pod at a time, addPodLike(), read a cache line of ~17 columns for each of
+    // 1.6M pods). A template's record is needed for its first pod only: it is moved, not
+    // copied (35,591 templates at 100,000 nodes, each with its labels, tolerations and
+    // selectors).
     std::vector<PodId> firstOfTemplate(podTemplates.size());
     PodRecord r;
     char uidText[36];
+    std::vector<PodId> runLike;
+    std::string runUids;
+    std::vector<std::uint32_t> runUidEnds;
+    std::size_t runBegin = 0; // the run's first pod
+    auto addRun = [&](std::size_t end) {
+        if (end > runBegin) {
+            const std::size_t n = end - runBegin;
+            PodsLike run;
+            run.like = runLike;
+            run.names = std::span(pc.names).subspan(runBegin, n);
+            run.nodeNames = std::span(pc.nodeNames).subspan(runBegin, n);
+            run.phases = std::span(pc.phases).subspan(runBegin, n);
+            run.flags = std::span(pc.flags).subspan(runBegin, n);
+            run.uidChars = runUids;
+            run.uidEnds = runUidEnds;
+            refused("pods", "pods " + std::to_string(runBegin + 1) + " to " + std::to_string(end), [&] {
+                s.addPodsLike(run);
+                return 0;
+            });
+        }
+        runLike.clear();
+        runUids.clear();
+        runUidEnds.clear();
+        runBegin = end;
+    };
     for (std::size_t i = 0; i < podCount; ++i) {
         std::string_view uid;
         switch (static_cast<std::uint8_t>(uidColumn[i])) {
@@ -497,24 +555,31 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
             throw DocumentFormatError("column pod_uids, byte " + std::to_string(i) + ": uid kind "
                                       + std::to_string(static_cast<std::uint8_t>(uidColumn[i])) + " is not one this version knows");
         }
+        if (pc.names[i].value == 0) // what addPod() and addPodsLike() refuse, said of this pod
+            throw DocumentFormatError("column pods: pod " + std::to_string(i + 1) + ": pod without a namespace or name");
         PodId& first = firstOfTemplate[pc.templateOf[i]];
         if (first.isValid()) {
-            refusedAt("pods", "pod", i, [&] {
-                return s.addPodLike(first, StringId(pc.names[i]), StringId(pc.nodeNames[i]), pc.phases[i], pc.flags[i], uid);
-            });
+            if (runUids.size() + uid.size() > std::numeric_limits<std::uint32_t>::max()) // the store's limit too
+                throw DocumentFormatError("column pods: pod " + std::to_string(i + 1) + ": pod uids exceed 4 GiB");
+            runLike.push_back(first);
+            runUids += uid;
+            runUidEnds.push_back(static_cast<std::uint32_t>(runUids.size()));
             continue;
         }
+        addRun(i);
+        runBegin = i + 1; // this pod is added alone, the next run starts after it
         r = std::move(podTemplates[pc.templateOf[i]]);
-        r.name = s.str(StringId(pc.names[i]));
-        r.nodeName = s.str(StringId(pc.nodeNames[i]));
+        r.name = s.str(pc.names[i]);
+        r.nodeName = s.str(pc.nodeNames[i]);
         r.phase = pc.phases[i];
         r.flags = pc.flags[i];
         r.uid = uid;
         first = refusedAt("pods", "pod", i, [&] { return s.addPod(r); });
     }
+    addRun(podCount);
     uidData.expectEnd();
 
-    timer.mark("pods (addPod, addPodLike)");
+    timer.mark("pods (addPod, addPodsLike)");
     ByteReader namespaces(column("namespaces"), "namespaces");
     const bool known = namespaces.flag("namespaces known");
     const std::size_t labelled = namespaces.count("namespaces", 2);

@@ -123,10 +123,11 @@ std::string RequestWait::describe() const
     else
         out += std::to_string(bytesReceived) + " bytes of the answer so far, ";
     out += secondsText(std::chrono::duration_cast<std::chrono::seconds>(waited)) + " so far";
+    const bool flags = input == KubeconfigInput::CommandLine;
     if (limit.count() > 0)
-        out += " (gives up at " + secondsText(limit) + ", --request-timeout)";
+        out += " (gives up at " + secondsText(limit) + (flags ? ", --request-timeout)" : ")");
     else
-        out += " (no request timeout: --request-timeout 0)";
+        out += flags ? " (no request timeout: --request-timeout 0)" : " (no request timeout)";
     return out;
 }
 
@@ -231,6 +232,7 @@ struct KubeApiClient::Impl {
         w.waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - began);
         w.limit = requestTimeout;
         w.bytesReceived = bytesReceived();
+        w.input = config.input;
         observer->requestWaiting(w);
     }
     // The message of a request whose timeout passed: how long, and what the server did.
@@ -246,7 +248,7 @@ struct KubeApiClient::Impl {
             what = "the server accepted the request and sent nothing";
         else
             what = std::to_string(bytesReceived()) + " bytes of the answer had come, and it had not ended";
-        return "gave up after " + secondsText(requestTimeout) + " (the request timeout; --request-timeout sets it): " + what;
+        return "gave up after " + secondsText(requestTimeout) + " (the request timeout" + requestTimeoutSetting(config.input) + "): " + what;
     }
 
     [[noreturn]] void fail(const std::string& path, const std::string& message) const { throw KubeApiError(server, path, 0, message); }
@@ -727,6 +729,11 @@ ApiResponse KubeApiClient::stream(const std::string& target, const std::function
 std::chrono::milliseconds KubeApiClient::requestTimeout() const noexcept
 {
     return d->requestTimeout;
+}
+
+KubeconfigInput KubeApiClient::input() const noexcept
+{
+    return d->config.input;
 }
 
 void KubeApiClient::setObserver(RequestObserver* observer) noexcept

@@ -122,8 +122,12 @@ struct RequestWait {
     std::chrono::milliseconds waited { 0 }; ///< since the request began (its earlier attempts included)
     std::chrono::milliseconds limit { 0 }; ///< the request timeout (0: none)
     std::size_t bytesReceived = 0; ///< of this attempt's answer so far
+    /// Where the request timeout was given (ResolvedKubeconfig::input): describe() names its
+    /// flag on the command line only.
+    KubeconfigInput input = KubeconfigInput::CommandLine;
     /// One line for a person: "waiting for https://h:6443 /api/v1/pods?REDACTED: no answer yet, 5 s
-    /// so far (gives up at 60 s, --request-timeout)"; "connecting, ", "sending the request, " or
+    /// so far (gives up at 60 s, --request-timeout)", "(gives up at 60 s)" from a dialog of
+    /// the window; "connecting, ", "sending the request, " or
     /// "N bytes of the answer so far, " in place of "no answer yet, " as the phase and bytes say
     /// ("running the exec credential plugin, " while the user's exec plugin runs: its bound is
     /// the request timeout too).
@@ -165,6 +169,9 @@ public:
     [[nodiscard]] ApiResponse get(const std::string& target, std::chrono::steady_clock::time_point began, BodyLimit limit = kListPageLimit);
     /// The longest a request may take, retries included (0: no bound but 60 s per step).
     [[nodiscard]] std::chrono::milliseconds requestTimeout() const noexcept;
+    /// Where the user gave the request timeout (ResolvedKubeconfig::input): how an error names
+    /// its setting (requestTimeoutSetting()).
+    [[nodiscard]] KubeconfigInput input() const noexcept;
     /// Who is told about slow requests (nullptr: nobody; not owned, it must outlive the client).
     void setObserver(RequestObserver* observer) noexcept;
 

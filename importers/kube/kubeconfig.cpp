@@ -166,7 +166,8 @@ Merged readAll(const KubeconfigRequest& request)
             if (e.missing() && !explicitFile)
                 continue; // client-go skips missing files of KUBECONFIG
             throw KubeconfigError(file, 0, {},
-                e.message() + (e.missing() ? " (given with --kubeconfig)" : explicitFile ? "" : " (named by KUBECONFIG or ~/.kube/config)"));
+                e.message() + (e.missing() ? (request.input == KubeconfigInput::WindowDialog ? " (given in the Kubeconfig field)" : " (given with --kubeconfig)")
+                               : explicitFile ? "" : " (named by KUBECONFIG or ~/.kube/config)"));
         }
         merged.files.push_back(file);
         if (text.find_first_not_of(" \t\r\n") == std::string::npos)
@@ -297,6 +298,11 @@ ExecConfig readExec(const std::string& file, const YAML::Node& e, const std::str
 
 } // namespace
 
+std::string requestTimeoutSetting(KubeconfigInput input)
+{
+    return input == KubeconfigInput::WindowDialog ? std::string() : std::string("; --request-timeout sets it");
+}
+
 KubeconfigRequest KubeconfigRequest::fromEnvironment(std::string explicitPath, std::string context)
 {
     KubeconfigRequest r;
@@ -323,6 +329,7 @@ ResolvedKubeconfig loadKubeconfig(const KubeconfigRequest& request)
     Merged merged = readAll(request);
     ResolvedKubeconfig out;
     out.requestTimeout = request.requestTimeout;
+    out.input = request.input;
     out.files = merged.files;
     for (const auto& [name, entry] : merged.contexts)
         out.contexts.push_back(name);
@@ -334,7 +341,9 @@ ResolvedKubeconfig loadKubeconfig(const KubeconfigRequest& request)
     if (out.contextName.empty())
         throw KubeconfigError(source, 0, {},
                               "no context: current-context is not set (read: " + where +
-                                  "); pass --context NAME (" + contextsText(out.contexts, {}) + ")");
+                                  (request.input == KubeconfigInput::WindowDialog ? "); name one in the Context field ("
+                                                                                   : "); pass --context NAME (")
+                                  + contextsText(out.contexts, {}) + ")");
     auto ctx = merged.contexts.find(out.contextName);
     if (ctx == merged.contexts.end())
         throw KubeconfigError(source, 0, {},

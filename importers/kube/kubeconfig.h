@@ -25,6 +25,7 @@
 #include "importers/importreport.h"
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -40,6 +41,22 @@ inline constexpr std::chrono::milliseconds kDefaultRequestTimeout { 60'000 };
 /// the request timeout is 0 (none) or longer; else the request timeout bounds it.
 inline constexpr std::chrono::milliseconds kDefaultExecTimeout { 120'000 };
 
+/// Where the user named the kubeconfig, the context and the request timeout, so that an error
+/// tells them what to change in the words of the place they are in.
+enum class KubeconfigInput : std::uint8_t {
+    /// fleetscope's kubectl-style flags (a subcommand, or the window started with them):
+    /// --kubeconfig, --context, --request-timeout.
+    CommandLine,
+    /// A dialog of the window (File > Connect to Cluster, File > Compare With Live Cluster): its
+    /// Kubeconfig and Context fields; neither has a request timeout field (the default applies).
+    WindowDialog,
+};
+
+/// The setting that changes the request timeout, as a message adds it after naming the
+/// timeout: "; --request-timeout sets it" on the command line, "" from the dialog (no field
+/// sets it). Thread: any.
+[[nodiscard]] std::string requestTimeoutSetting(KubeconfigInput input);
+
 /// Where to read kubeconfig from: kubectl's flags and environment.
 struct KubeconfigRequest {
     std::string explicitPath; ///< --kubeconfig (empty: not given)
@@ -50,6 +67,8 @@ struct KubeconfigRequest {
     /// 60 s per step: connecting, sending, each wait for the answer), as client-go's
     /// ConfigOverrides.Timeout. Copied into ResolvedKubeconfig::requestTimeout.
     std::chrono::milliseconds requestTimeout = kDefaultRequestTimeout;
+    /// Where the user gave the above: how errors name them. Copied into ResolvedKubeconfig::input.
+    KubeconfigInput input = KubeconfigInput::CommandLine;
 
     /// explicitPath and context as given; kubeconfigEnv and homeDir from the process
     /// environment (KUBECONFIG, HOME).
@@ -108,6 +127,9 @@ struct ResolvedKubeconfig {
     /// The longest an exec plugin may run; past it the plugin and every process it started
     /// (its process group) are killed and the request fails.
     std::chrono::milliseconds execTimeout = kDefaultExecTimeout;
+    /// Where the user gave the kubeconfig, context and request timeout (KubeconfigRequest::input):
+    /// how the client's errors name the request timeout's setting.
+    KubeconfigInput input = KubeconfigInput::CommandLine;
 };
 
 /// Bad kubeconfig: what() is "FILE:LINE: PATH: message" (ImportError's form), e.g.

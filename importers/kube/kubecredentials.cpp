@@ -289,7 +289,7 @@ bool KubeCredentials::runExecPlugin(const std::string& caPem)
         p.waitForFinished(5000);
         fail({},
             who + " did not finish within " + secondsText(bound)
-                + (bound == config.requestTimeout ? " (the request timeout; --request-timeout sets it)" : "")
+                + (bound == config.requestTimeout ? " (the request timeout" + requestTimeoutSetting(config.input) + ")" : std::string())
                 + "; it and the processes it started were killed");
     }
     if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {

@@ -116,7 +116,7 @@ ApiResponse getWithRetries(KubeApiClient& client, const std::string& target, con
                 std::snprintf(limit, sizeof limit, "%g s", static_cast<double>(timeout.count()) / 1000.0);
                 throw KubeApiError(client.server(), target, e.status(),
                     e.message() + " (attempt " + std::to_string(attempt) + "; no time is left for another within the "
-                        + "request timeout of " + limit + ", --request-timeout)",
+                        + "request timeout of " + limit + (client.input() == KubeconfigInput::CommandLine ? ", --request-timeout)" : ")"),
                     true);
             }
             sleepFor(wait, progress);

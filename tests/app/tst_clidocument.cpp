@@ -168,13 +168,13 @@ void TestCliDocument::newerDocumentRefused()
     const auto saved = runFleetscope({ QStringLiteral("save"), kData + QStringLiteral("/plan/cluster.json"), QStringLiteral("-o"), doc });
     QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
     QByteArray bytes = fileBytes(doc);
-    bytes[63] = 3; // user_version 3
+    bytes[63] = 4; // user_version 4
     QFile f(doc);
     QVERIFY(f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size());
     f.close();
     const auto r = runFleetscope({ QStringLiteral("summary"), doc });
     QCOMPARE(r.exitCode, 1);
-    QVERIFY2(r.err.contains(QFile::encodeName(doc) + ": written by a newer Fleetscope (document version 3)"), r.err.constData());
+    QVERIFY2(r.err.contains(QFile::encodeName(doc) + ": written by a newer Fleetscope (document version 4)"), r.err.constData());
     QVERIFY(r.out.isEmpty());
 }
 

@@ -292,6 +292,9 @@ void TestCompareWindow::unreadableLiveClusterIsSaid()
     QVERIFY(!finished.first().first().toBool());
     const QString message = finished.first().at(1).toString();
     QVERIFY2(message.contains(missing), qPrintable(message));
+    // In the dialog's words: its Kubeconfig field, not the command line's --kubeconfig.
+    QVERIFY2(message.contains(QLatin1String("(given in the Kubeconfig field)")) && !message.contains(QLatin1String("--kubeconfig")),
+             qPrintable(message));
     QVERIFY(!compare->diff());
     QVERIFY(QTest::qWaitFor([&] { return !boxText.isEmpty(); }, 5000));
     QVERIFY2(boxText.contains(missing), qPrintable(boxText));

@@ -66,6 +66,7 @@ private slots:
     void partialViewIsNoticedUntilWhole();
     void prometheusIsForThisConnectionOnly();
     void slowServerIsSaidWhileListing();
+    void slowServerConnectedInTheDialogIsSaidWithoutFlags();
 };
 
 void TstConnectDialog::listsContextsWithTheCurrentChosen()
@@ -96,6 +97,10 @@ void TstConnectDialog::badKubeconfigSaysWhereAndCannotConnect()
     // A file that does not exist names itself too.
     dialog.setKubeconfig(dir.filePath("missing"));
     QVERIFY2(dialog.errorLabel()->text().contains(QLatin1String("missing")), qPrintable(dialog.errorLabel()->text()));
+    // In the dialog's words: its field, not the command line's flag.
+    QVERIFY2(dialog.errorLabel()->text().contains(QLatin1String("(given in the Kubeconfig field)"))
+                 && !dialog.errorLabel()->text().contains(QLatin1String("--kubeconfig")),
+             qPrintable(dialog.errorLabel()->text()));
     QVERIFY(!dialog.buttons()->button(QDialogButtonBox::Ok)->isEnabled());
 }
 
@@ -287,6 +292,40 @@ void TstConnectDialog::slowServerIsSaidWhileListing()
         said, "waiting for " + url + " /api/v1/nodes?REDACTED: no answer yet, 3 s so far (gives up at 60 s, --request-timeout)");
     QTRY_VERIFY_WITH_TIMEOUT(window.importStatusText().contains(said), 2000);
     // The server goes away with its connections: the list fails soon after (refused retries).
+}
+
+// The same server connected through File > Connect: the window's dialog has no request
+// timeout field, so the wait names the timeout without the command line's --request-timeout.
+void TstConnectDialog::slowServerConnectedInTheDialogIsSaidWithoutFlags()
+{
+    QTemporaryDir dir;
+    fleet::tests::StallingServer server(fleet::tests::StallingServer::Mode::Silent);
+    const QString url = QString::fromStdString(server.url());
+    const QString path = write(dir, "config", kubeconfig(url, QString(), "alpha").replace("    certificate-authority: \n", ""));
+    MainWindow window;
+    window.resize(1000, 700);
+    window.show();
+    auto* imports = window.findChild<fleet::app::ImportController*>();
+    QVERIFY(imports);
+    QSignalSpy waiting(imports, &fleet::app::ImportController::importWaiting);
+    auto* action = window.findChild<QAction*>(QStringLiteral("actionConnect"));
+    QVERIFY(action);
+    bool sawDialog = false;
+    QTimer::singleShot(0, [&] {
+        auto* dialog = qobject_cast<ConnectDialog*>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        sawDialog = true;
+        dialog->fileField()->setText(path);
+        QMetaObject::invokeMethod(dialog->fileField(), "editingFinished");
+        dialog->buttons()->button(QDialogButtonBox::Ok)->click();
+    });
+    action->trigger();
+    QVERIFY(sawDialog);
+    QVERIFY(waiting.wait(8000));
+    const QString said = waiting.first().first().toString();
+    QCOMPARE(said, "waiting for " + url + " /api/v1/nodes?REDACTED: no answer yet, 3 s so far (gives up at 60 s)");
+    QTRY_VERIFY_WITH_TIMEOUT(window.importStatusText().contains(said), 2000);
 }
 
 QTEST_MAIN(TstConnectDialog)

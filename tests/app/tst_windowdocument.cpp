@@ -7,7 +7,8 @@
 // - the plans list: a new plan, a switch back (the left plan's actions kept, the document
 //   modified although the shown plan's stack is clean), rename, duplicate, delete, import and
 //   export of a plan file, and all of it as saved;
-// - closing with a changed document asks "Unsaved Changes" and Save writes the document.
+// - closing with a changed document asks "Unsaved Changes" and Save writes the document;
+// - an empty new plan in an opened document changes nothing to save (no mark, no question).
 
 #include "planwindowfixture.h"
 
@@ -70,6 +71,7 @@ private slots:
     void saveWritesTheClusterAndPlanAndReopens();
     void plansListSwitchRenameDuplicateDelete();
     void closeAsksAndSaveWritesTheDocument();
+    void emptyNewPlanLeavesTheOpenedDocumentUnmodified();
     void restoredLayoutShowsTheConnectionDockOnlyWhenLive();
 };
 
@@ -258,6 +260,65 @@ void TestWindowDocument::closeAsksAndSaveWritesTheDocument()
     const importers::FleetDocument back = importers::openFleetDocument(path.toStdString());
     QCOMPARE(back.plans.size(), std::size_t(1));
     QCOMPARE(actionsIn(back.plans[0]), std::size_t(1));
+}
+
+// A document opened in the window, then File > New Plan: the new plan has no actions, which
+// the file does not keep, so the document is as saved: no modified mark, and closing asks
+// nothing. A new plan left with unsaved changes in the plan before still counts.
+void TestWindowDocument::emptyNewPlanLeavesTheOpenedDocumentUnmodified()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("opened.fleet"));
+    {
+        auto source = openWindow(240, 3);
+        QVERIFY(source);
+        QCOMPARE(drainSome(source->planController(), 2), 2);
+        QCOMPARE(source->document()->saveAndWait(path), QString());
+    }
+
+    auto window = std::make_unique<app::MainWindow>();
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    QSignalSpy shown(window.get(), &app::MainWindow::clusterShown);
+    window->openFiles({ path });
+    QVERIFY(shown.wait(30000));
+    app::WindowDocument* doc = window->document();
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 0, 30000);
+    QCOMPARE(shownActions(*window), std::size_t(2));
+    QVERIFY(!doc->isModified());
+
+    QVERIFY(doc->newPlan());
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 1, 30000);
+    QCOMPARE(doc->plans().size(), std::size_t(2));
+    QCOMPARE(shownActions(*window), std::size_t(0));
+    QVERIFY(window->undoStack()->isClean());
+    QVERIFY(!doc->isModified());
+    QVERIFY(!window->isWindowModified());
+    QCOMPARE(window->windowTitle(), QStringLiteral("opened.fleet[*] \u2014 Fleetscope"));
+
+    // Shared: the watch for a question goes on for a while after this test would return.
+    auto asked = std::make_shared<bool>(false);
+    whenShown([asked](QWidget* w) {
+        if (auto* box = qobject_cast<QMessageBox*>(w)) {
+            *asked = true;
+            box->button(QMessageBox::Cancel)->click();
+        }
+    });
+    QVERIFY(window->close()); // nothing to save: no question
+    QVERIFY(!*asked);
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+
+    // An action in the new plan is a change; leaving that plan for another new one keeps it.
+    QCOMPARE(drainSome(window->planController(), 1, 120), 1);
+    QVERIFY(doc->isModified());
+    QVERIFY(doc->newPlan());
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 2, 30000);
+    QVERIFY(window->undoStack()->isClean());
+    QVERIFY(doc->isModified());
+    QVERIFY(window->isWindowModified());
+    QCOMPARE(doc->saveAndWait(path), QString());
+    QVERIFY(!doc->isModified());
 }
 
 // The dock layout saved at the close of a live run comes back in the next run, but the

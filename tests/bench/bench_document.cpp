@@ -211,7 +211,7 @@ int main(int argc, char** argv)
         const double decodeS = since(t0);
         t0 = Clock::now();
         (void)Topology::build(*decoded.store, TopologySpec::defaults());
-        std::printf("open's parts: rebuild the store from its columns (addNode, addPod per template, addPodLike, finalize) %.2f s, topology %.2f s\n", decodeS, since(t0));
+        std::printf("open's parts: rebuild the store from its columns (addNodeInterned, addPod per template, addPodsLike, finalize) %.2f s, topology %.2f s\n", decodeS, since(t0));
     }
     measureRowsPerPod(store);
     std::fflush(stdout);

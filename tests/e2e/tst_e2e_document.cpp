@@ -8,7 +8,8 @@
 // - kill -9 after the autosave (FLEET_AUTOSAVE_MS shortens its minute): the next start asks
 //   "Recover Plan", Recover shows the plan, and a clean quit leaves no autosave behind;
 // - the Plans menu: rename, a new plan, a plan placed in it, the first one shown again; the
-//   saved document holds both plans by name.
+//   saved document holds both plans by name; a new empty plan then leaves it unmodified (no
+//   mark, the quit asks nothing).
 
 #include "e2e/desktopsession.h"
 
@@ -245,6 +246,13 @@ void TestE2eDocument::plansMenuRenameNewSwitch()
     QCOMPARE(doc.plans[1].name, std::string("Plan 2"));
     QCOMPARE(actionsIn(doc.plans[1]), std::size_t(1));
     QVERIFY2(waitUntil([&] { return s.windowTitle() == QStringLiteral("plans.fleet \u2014 Fleetscope"); }, 10000), qPrintable(s.windowTitle()));
+
+    // Plans > New Plan on the saved document: an empty plan is not kept in the file, so the
+    // title gets no modified mark and Ctrl+Q quits without asking.
+    QVERIFY(s.xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(s.window()) }));
+    QVERIFY(s.key(QStringLiteral("alt+n")) && s.key(QStringLiteral("n")));
+    QVERIFY(s.waitForStillScreen());
+    QVERIFY2(s.windowTitle() == QStringLiteral("plans.fleet \u2014 Fleetscope"), qPrintable(s.windowTitle()));
     QVERIFY2(s.quitApp(), qPrintable(s.error() + QLatin1Char(' ') + s.appExitText()));
 }
 

@@ -93,6 +93,8 @@ class TestFleetDocument : public QObject {
 private slots:
     void roundTripsStateAndPlans();
     void shippedVersion1FixtureOpens();
+    void shippedVersion2FixtureOpens();
+    void textsAreChecksummed();
     void refusesNewerVersionAndOtherFiles();
     void refusesOtherSchemaAndValues();
     void bitFlipsAndTruncationNeverCrash();
@@ -157,9 +159,10 @@ void TestFleetDocument::shippedVersion1FixtureOpens()
     QCOMPARE(doc.provenance.files.at(0).name, std::string("cluster.json"));
     QVERIFY2(doc.takenAt.size() == 20 && doc.takenAt.starts_with("2026-") && doc.takenAt.ends_with("Z"), doc.takenAt.c_str());
     QVERIFY(doc.plans[0].evaluationJson.find("\"actions\"") != std::string::npos);
-    // Migrated: saved again it is a version-2 document (plans compressed) with the same plans.
+    // Migrated: saved again it is a version-3 document (plans compressed, texts checksummed)
+    // with the same plans.
     const std::string image = importers::serializeFleetDocument(doc, "migrated.fleet");
-    QCOMPARE(image.substr(60, 4), std::string("\0\0\0\2", 4));
+    QCOMPARE(image.substr(60, 4), std::string("\0\0\0\3", 4));
     const FleetDocument migrated = importers::readFleetDocument(image, "migrated.fleet");
     QCOMPARE(summaryOf(migrated.cluster), summaryOf(doc.cluster));
     QCOMPARE(migrated.plans.size(), std::size_t(1));
@@ -178,17 +181,98 @@ void TestFleetDocument::shippedVersion1FixtureOpens()
     QCOMPARE(plans[0].evaluationJson, doc.plans[0].evaluationJson);
 }
 
+void TestFleetDocument::shippedVersion2FixtureOpens()
+{
+    // Written by version 2 (`fleetscope save cluster.json --plan plan.json` of that version) and
+    // never rewritten: its texts have no checksum, and it opens as it is.
+    const std::string path = (kData + QStringLiteral("/document/plan-cluster-v2.fleet")).toStdString();
+    std::string bytes;
+    {
+        QFile f(QString::fromStdString(path));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray all = f.readAll();
+        bytes.assign(all.constData(), static_cast<std::size_t>(all.size()));
+    }
+    QCOMPARE(bytes.substr(60, 4), std::string("\0\0\0\2", 4));
+    const FleetDocument doc = importers::openFleetDocument(path);
+    QCOMPARE(summaryOf(doc.cluster), summaryOf(planDocument().cluster));
+    QCOMPARE(doc.plans.size(), std::size_t(1));
+    QCOMPARE(doc.plans[0].name, std::string("plan"));
+    QCOMPARE(importers::parsePlanText(doc.plans[0].planJson, "plan").actions.size(), std::size_t(4));
+    QVERIFY(doc.plans[0].evaluationJson.find("\"actions\"") != std::string::npos);
+    QCOMPARE(doc.provenance.files.at(0).name, std::string("cluster.json"));
+    QCOMPARE(importers::readFleetDocumentPlans(path).size(), std::size_t(1));
+    QCOMPARE(importers::readFleetDocumentProvenance(path).files.at(0).sha256, doc.provenance.files.at(0).sha256);
+    // A version-2 file never has the checksum: a key version 2 does not write.
+    const std::string keyed = errorOf(altered(bytes, "INSERT INTO document VALUES ('text_crc32', '00000000')"), "v2.fleet");
+    QVERIFY2(keyed.find("document.text_crc32 is not a key version 2 writes") != std::string::npos, keyed.c_str());
+    // Migrated: saved again it is a version-3 document, its texts checksummed, the same state.
+    const std::string image = importers::serializeFleetDocument(doc, "migrated.fleet");
+    QCOMPARE(image.substr(60, 4), std::string("\0\0\0\3", 4));
+    const FleetDocument migrated = importers::readFleetDocument(image, "migrated.fleet");
+    QCOMPARE(summaryOf(migrated.cluster), summaryOf(doc.cluster));
+    QCOMPARE(migrated.plans.size(), std::size_t(1));
+    QCOMPARE(migrated.plans[0].planJson, doc.plans[0].planJson);
+    QCOMPARE(migrated.plans[0].notes, doc.plans[0].notes);
+    QCOMPARE(migrated.provenance.files.at(0).sha256, doc.provenance.files.at(0).sha256);
+    QCOMPARE(migrated.takenAt, doc.takenAt);
+}
+
+// The texts that zlib's checksums do not cover (the document table's values, the source files'
+// names and digests, warnings, topology keys, plans' names, notes and times) are covered by
+// the document's CRC-32 from version 3 on: a text changed in the file, though still a valid
+// value, is refused by every reader, naming what is wrong.
+void TestFleetDocument::textsAreChecksummed()
+{
+    FleetDocument doc = planDocument();
+    doc.cluster.report.warnings = { "a warning" };
+    const std::string image = importers::serializeFleetDocument(doc, "doc.fleet");
+    QVERIFY(errorOf(image).empty());
+    const char* changes[] = {
+        "UPDATE document SET value = '2026-12-06T07:00:01Z' WHERE key = 'taken_at'",
+        "UPDATE document SET value = value || 'x' WHERE key = 'source_label'",
+        "UPDATE document SET value = value || '0' WHERE key = 'nodes_read'",
+        "UPDATE source_files SET sha256 = replace(sha256, substr(sha256, 1, 1), CASE substr(sha256, 1, 1) WHEN 'a' THEN 'b' ELSE 'a' END)",
+        "UPDATE source_files SET name = 'other.json'",
+        "UPDATE warnings SET text = 'a warnin'",
+        "DELETE FROM warnings",
+        "UPDATE topology_keys SET key = 'zone' WHERE position = 0",
+        "UPDATE plans SET notes = 'moves web off cpu-a2'",
+        "UPDATE plans SET saved_at = '2026-12-06T07:00:01Z'",
+        "UPDATE plans SET name = 'plan 2'",
+        "UPDATE document SET value = CASE substr(value, 1, 1) WHEN '0' THEN '1' ELSE '0' END || substr(value, 2) WHERE key = 'text_crc32'",
+    };
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("changed.fleet"));
+    for (const char* sql : changes) {
+        const std::string changed = altered(image, sql);
+        QVERIFY2(!changed.empty() && changed != image, sql);
+        const std::string e = errorOf(changed);
+        QVERIFY2(e.starts_with("doc.fleet: damaged: its texts") && e.find("do not match their CRC-32") != std::string::npos,
+                 (std::string(sql) + " -> " + e).c_str());
+        // The readers of the provenance alone and of the plans alone check it too.
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        QCOMPARE(f.write(changed.data(), qint64(changed.size())), qint64(changed.size()));
+        f.close();
+        QVERIFY_THROWS_EXCEPTION(FleetDocumentError, (void)importers::readFleetDocumentProvenance(path.toStdString()));
+        QVERIFY_THROWS_EXCEPTION(FleetDocumentError, (void)importers::readFleetDocumentPlans(path.toStdString()));
+    }
+    const std::string missing = errorOf(altered(image, "DELETE FROM document WHERE key = 'text_crc32'"));
+    QVERIFY2(missing.find("document.text_crc32 is missing") != std::string::npos, missing.c_str());
+}
+
 void TestFleetDocument::refusesNewerVersionAndOtherFiles()
 {
     std::string image = importers::serializeFleetDocument(planDocument(), "doc.fleet");
     QCOMPARE(image.substr(68, 4), std::string("FSCP"));
-    QCOMPARE(image.substr(60, 4), std::string("\0\0\0\2", 4));
+    QCOMPARE(image.substr(60, 4), std::string("\0\0\0\3", 4));
 
     std::string newer = image;
-    newer[63] = 3;
+    newer[63] = 4;
     const std::string e = errorOf(newer, "new.fleet");
-    QVERIFY2(e.starts_with("new.fleet: written by a newer Fleetscope (document version 3)"), e.c_str());
-    // A version-2 file that says it is version 1 has the wrong tables for it.
+    QVERIFY2(e.starts_with("new.fleet: written by a newer Fleetscope (document version 4)"), e.c_str());
+    // A version-3 file that says it is version 1 has the wrong tables for it.
     std::string older = image;
     older[63] = 1;
     QVERIFY2(errorOf(older).find("its tables are not those of a version-1 document") != std::string::npos, errorOf(older).c_str());
@@ -246,7 +330,7 @@ void TestFleetDocument::refusesOtherSchemaAndValues()
     const std::pair<const char*, const char*> cases[] = {
         { "UPDATE document SET value = 'many' WHERE key = 'nodes_read'", "document.nodes_read is \"many\", expected a count" },
         { "DELETE FROM document WHERE key = 'taken_at'", "document.taken_at is missing" },
-        { "INSERT INTO document VALUES ('extra', '')", "document.extra is not a key version 1 writes" },
+        { "INSERT INTO document VALUES ('extra', '')", "document.extra is not a key version 3 writes" },
         { "UPDATE columns SET raw_size = raw_size + 1 WHERE name = 'nodes'", "column nodes: the compressed data is damaged" },
         { "UPDATE columns SET raw_size = 1000000000000 WHERE name = 'pods'", "more than zlib can hold" },
         { "UPDATE columns SET compression = 'lz4' WHERE name = 'pods'", "column pods is compressed with \"lz4\"" },
@@ -378,7 +462,7 @@ void TestFleetDocument::saveRefusesOverNewerDocument()
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("state.fleet"));
     std::string newer = importers::serializeFleetDocument(planDocument(), "x");
-    newer[63] = 3;
+    newer[63] = 4;
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(newer.data(), static_cast<qint64>(newer.size()));
@@ -387,7 +471,7 @@ void TestFleetDocument::saveRefusesOverNewerDocument()
         importers::saveFleetDocument(planDocument(), path.toStdString());
         QFAIL("saved over a newer document");
     } catch (const FleetDocumentError& e) {
-        QVERIFY2(std::string(e.what()).find("written by a newer Fleetscope (document version 3)") != std::string::npos, e.what());
+        QVERIFY2(std::string(e.what()).find("written by a newer Fleetscope (document version 4)") != std::string::npos, e.what());
     }
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(f.readAll(), QByteArray(newer.data(), static_cast<qsizetype>(newer.size())));

@@ -111,6 +111,7 @@ private slots:
     void errors();
     void manyContextsNameTheClosest();
     void unreadableFiles();
+    void errorsNameWhereTheUserIs();
 
 private:
     // What kubectl resolves for the same request, or an empty object when kubectl is absent.
@@ -375,6 +376,46 @@ void TstKubeconfig::manyContextsNameTheClosest()
 // --kubeconfig and KUBECONFIG entries are read by the option file reader: a folder, a symbolic
 // link loop and a FIFO are named as such (a loop was "does not exist"), a missing KUBECONFIG
 // entry is skipped as kubectl skips it, and a file name that is not UTF-8 is read.
+// The same errors from the command line and from the window's Connect dialog: each names
+// what to change where the user is (--kubeconfig and --context, or the dialog's Kubeconfig and
+// Context fields), never the other's words.
+void TstKubeconfig::errorsNameWhereTheUserIs()
+{
+    QTemporaryDir dir;
+    const QString noCurrent = dir.filePath("no-current.yaml");
+    writeFile(noCurrent, "clusters:\n- name: c\n  cluster: {server: https://x}\ncontexts:\n- {name: a, context: {cluster: c}}\n");
+    const auto failure = [&](KubeconfigInput input, const QString& explicitPath, bool list) {
+        KubeconfigRequest r;
+        r.explicitPath = explicitPath.toStdString();
+        r.input = input;
+        try {
+            if (list)
+                (void)listKubeconfigContexts(r);
+            else
+                (void)loadKubeconfig(r);
+        } catch (const KubeconfigError& e) {
+            return QString::fromUtf8(e.what());
+        }
+        return QString();
+    };
+    const QString missing = dir.filePath("none.yaml");
+    for (const bool list : { true, false }) {
+        QString what = failure(KubeconfigInput::CommandLine, missing, list);
+        QVERIFY2(what.contains("none.yaml: does not exist (given with --kubeconfig)"), qPrintable(what));
+        what = failure(KubeconfigInput::WindowDialog, missing, list);
+        QVERIFY2(what.contains("none.yaml: does not exist (given in the Kubeconfig field)") && !what.contains("--"), qPrintable(what));
+    }
+    QString what = failure(KubeconfigInput::CommandLine, noCurrent, false);
+    QVERIFY2(what.contains("no context: current-context is not set") && what.contains("pass --context NAME ("),
+             qPrintable(what));
+    what = failure(KubeconfigInput::WindowDialog, noCurrent, false);
+    QVERIFY2(what.contains("no context: current-context is not set") && what.contains("name one in the Context field (")
+                 && !what.contains("--"),
+             qPrintable(what));
+    QCOMPARE(requestTimeoutSetting(KubeconfigInput::CommandLine), std::string("; --request-timeout sets it"));
+    QCOMPARE(requestTimeoutSetting(KubeconfigInput::WindowDialog), std::string());
+}
+
 void TstKubeconfig::unreadableFiles()
 {
     QTemporaryDir dir;

@@ -81,9 +81,11 @@ private slots:
     void answerPastItsLimitIsRefused_data();
     void answerPastItsLimitIsRefused();
     void endlessBodyStopsAtTheRequestTimeout();
+    void connectDialogNamesNoFlag();
 
 private:
-    kube::ResolvedKubeconfig config(const std::string& server, std::chrono::milliseconds timeout);
+    kube::ResolvedKubeconfig config(const std::string& server, std::chrono::milliseconds timeout,
+                                    kube::KubeconfigInput input = kube::KubeconfigInput::CommandLine);
     QTemporaryDir m_dir;
 };
 
@@ -92,7 +94,7 @@ void TstKubeTimeouts::initTestCase()
     QVERIFY(m_dir.isValid());
 }
 
-kube::ResolvedKubeconfig TstKubeTimeouts::config(const std::string& server, std::chrono::milliseconds timeout)
+kube::ResolvedKubeconfig TstKubeTimeouts::config(const std::string& server, std::chrono::milliseconds timeout, kube::KubeconfigInput input)
 {
     // Through a real kubeconfig file and KubeconfigRequest, as --request-timeout goes.
     const QString path = m_dir.filePath("kubeconfig");
@@ -109,6 +111,7 @@ kube::ResolvedKubeconfig TstKubeTimeouts::config(const std::string& server, std:
     kube::KubeconfigRequest r;
     r.explicitPath = path.toStdString();
     r.requestTimeout = timeout;
+    r.input = input;
     return kube::loadKubeconfig(r);
 }
 
@@ -170,6 +173,41 @@ void TstKubeTimeouts::slowRequestIsReported()
     QCOMPARE(QString::fromStdString(waits[0].describe()),
         QString("waiting for %1 /api/v1/nodes?REDACTED: no answer yet, 3 s so far (gives up at 9 s, --request-timeout)")
             .arg(QString::fromStdString(server.url())));
+}
+
+// A cluster connected from the window's Connect dialog, which has no request timeout field:
+// what a slow request is doing, the request that gave up and the retry that had no time left
+// name the request timeout without the command line's --request-timeout.
+void TstKubeTimeouts::connectDialogNamesNoFlag()
+{
+    {
+        StallingServer server(StallingServer::Mode::Silent);
+        RecordingObserver observer;
+        try {
+            (void)loadLiveCluster(config(server.url(), std::chrono::milliseconds(4000), kube::KubeconfigInput::WindowDialog), &observer);
+            QFAIL("a silent server gave a cluster");
+        } catch (const kube::KubeApiError& e) {
+            QVERIFY2(QString(e.what()).contains("gave up after 4 s (the request timeout): the server accepted the request and sent nothing"),
+                e.what());
+            QVERIFY2(!QString(e.what()).contains("--"), e.what());
+        }
+        const auto waits = observer.waits();
+        QCOMPARE(waits.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(waits[0].describe()),
+            QString("waiting for %1 /api/v1/nodes?REDACTED: no answer yet, 3 s so far (gives up at 4 s)").arg(QString::fromStdString(server.url())));
+    }
+    int port = 0;
+    {
+        StallingServer closed(StallingServer::Mode::Silent);
+        port = closed.port();
+    }
+    try {
+        (void)loadLiveCluster(config("http://127.0.0.1:" + std::to_string(port), std::chrono::milliseconds(1500), kube::KubeconfigInput::WindowDialog));
+        QFAIL("a refused connection gave a cluster");
+    } catch (const kube::KubeApiError& e) {
+        QVERIFY2(QString(e.what()).contains("no time is left for another within the request timeout of 1.5 s)"), e.what());
+        QVERIFY2(!QString(e.what()).contains("--"), e.what());
+    }
 }
 
 void TstKubeTimeouts::retriesStayInsideTheRequestTimeout()

@@ -27,6 +27,9 @@ private slots:
     void podLabelSetsStayCompact();
     void schedulingConstraintsInternedPerWorkload();
     void podLikeAnotherIsThatPodsRecordAdded();
+    void internBatchGivesInternsIds();
+    void podsLikeAreThosePodsAddedOneByOne();
+    void nodeInternedIsThatNodeAdded();
 };
 
 void TestClusterStoreInterning::labelsAndTaintsGoThroughThePool()
@@ -378,6 +381,220 @@ void TestClusterStoreInterning::podLikeAnotherIsThatPodsRecordAdded()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, viaLike.addPodLike(PodId(0), StringId(0), StringId(0), PodPhase::Running, 0, ""));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, viaLike.addPodLike(PodId(0), StringId(1), StringId(0), static_cast<PodPhase>(9), 0, ""));
     QCOMPARE(viaLike.podCount(), std::size_t(3));
+}
+
+// internBatch() gives the ids intern() gives one after another: new strings, strings seen
+// before (in an earlier batch and in the same one), batches longer than its prefetch batch, a
+// table that grows meanwhile (no reserve()).
+void TestClusterStoreInterning::internBatchGivesInternsIds()
+{
+    std::vector<std::string> texts;
+    for (int i = 0; i < 5000; ++i)
+        texts.push_back(i % 7 == 3 ? "label-" + std::to_string(i % 11) : "pod-" + std::to_string(i) + std::string(static_cast<std::size_t>(i % 40), 'y'));
+    texts.push_back(""); // the empty string is always id 0
+    StringPool one, batched;
+    std::vector<StringId> expected;
+    for (const std::string& t : texts)
+        expected.push_back(one.intern(t));
+    std::vector<std::string_view> views(texts.begin(), texts.end());
+    std::vector<StringId> ids(views.size());
+    for (std::size_t at = 0; at < views.size(); at += 37) { // uneven batches
+        const std::size_t n = std::min<std::size_t>(37, views.size() - at);
+        batched.internBatch(std::span(views).subspan(at, n), std::span(ids).subspan(at, n));
+    }
+    QVERIFY(ids == expected);
+    QCOMPARE(batched.size(), one.size());
+    QCOMPARE(expected.back(), StringId(0));
+    for (std::size_t i = 0; i < texts.size(); ++i)
+        QCOMPARE(batched.find(texts[i]), expected[i]);
+}
+
+// addPodsLike() makes the pods addPodLike() makes one by one (two templates, one with an
+// extended request; uids of any length, none among them), and refuses a run with one bad pod
+// whole: nothing of it is kept.
+void TestClusterStoreInterning::podsLikeAreThosePodsAddedOneByOne()
+{
+    ClusterStore one, many;
+    const auto fpgaOne = one.resources().keyFor("example.com/fpga");
+    const auto fpgaMany = many.resources().keyFor("example.com/fpga");
+    QCOMPARE(fpgaOne, fpgaMany);
+    for (ClusterStore* s : { &one, &many }) {
+        NodeRecord n = node("n1", 64000, 1 << 30);
+        n.allocatable.extended = { { fpgaOne, 8 } };
+        s->addNode(n);
+        PodRecord web = pod("shop", "web-0", "n1", 250, 1);
+        web.ownerKind = OwnerKind::ReplicaSet;
+        web.ownerName = "web-7f9c";
+        web.labels = { { "app", "web" } };
+        web.request.extended = { { fpgaOne, 2 } };
+        web.uid = "uid-web-0";
+        s->addPod(web);
+        PodRecord db = pod("data", "db-0", "", 500, 2);
+        db.priority = 9;
+        db.tolerations = { { "gpu", TolerationOperator::Exists, "", TaintEffect::NoSchedule } };
+        s->addPod(db);
+    }
+    struct Pod {
+        std::uint32_t like;
+        const char* name;
+        const char* nodeName;
+        PodPhase phase;
+        std::uint16_t flags;
+        const char* uid;
+    };
+    const Pod pods[] = {
+        { 0, "web-1", "n1", PodPhase::Running, PodFlagReady, "0b6f4c2e-1d3a-4b5c-8d7e-9f0a1b2c3d4e" },
+        { 1, "db-1", "", PodPhase::Pending, 0, "" },
+        { 0, "web-2", "n1", PodPhase::Succeeded, 0, "u" },
+        { 1, "db-2", "n1", PodPhase::Running, PodFlagReady, "uid-db-2" },
+    };
+    std::vector<PodId> like;
+    std::vector<StringId> names, nodeNames;
+    std::vector<PodPhase> phases;
+    std::vector<std::uint16_t> flags;
+    std::string uids;
+    std::vector<std::uint32_t> uidEnds;
+    for (const Pod& p : pods) {
+        one.addPodLike(PodId(p.like), one.strings().intern(p.name), one.strings().intern(p.nodeName), p.phase, p.flags, p.uid);
+        like.push_back(PodId(p.like));
+        names.push_back(many.strings().intern(p.name));
+        nodeNames.push_back(many.strings().intern(p.nodeName));
+        phases.push_back(p.phase);
+        flags.push_back(p.flags);
+        uids += p.uid;
+        uidEnds.push_back(static_cast<std::uint32_t>(uids.size()));
+    }
+    const PodsLike run { like, names, nodeNames, phases, flags, uids, uidEnds };
+    many.addPodsLike(run);
+    QCOMPARE(many.finalize(), one.finalize());
+    QCOMPARE(many.podCount(), std::size_t(6));
+    for (std::uint32_t i = 0; i < 6; ++i) {
+        const PodId p(i);
+        QCOMPARE(many.podName(p), one.podName(p));
+        QCOMPARE(many.podNamespace(p), one.podNamespace(p));
+        QCOMPARE(many.podNodeName(p), one.podNodeName(p));
+        QCOMPARE(many.podNode(p), one.podNode(p));
+        QCOMPARE(many.podPhase(p), one.podPhase(p));
+        QCOMPARE(many.podFlags(p), one.podFlags(p));
+        QCOMPARE(many.podUid(p), one.podUid(p));
+        QCOMPARE(many.podPriority(p), one.podPriority(p));
+        QCOMPARE(many.podRequest(p), one.podRequest(p));
+        QVERIFY(std::ranges::equal(many.podExtendedRequest(p), one.podExtendedRequest(p)));
+        QCOMPARE(many.podWorkload(p).isValid(), one.podWorkload(p).isValid()); // db-*: no owner
+        if (one.podWorkload(p).isValid())
+            QCOMPARE(many.workloadName(many.podWorkload(p)), one.workloadName(one.podWorkload(p)));
+        QCOMPARE(many.podLabels(p).size(), one.podLabels(p).size());
+        QCOMPARE(many.podTolerations(p).size(), one.podTolerations(p).size());
+        QCOMPARE(many.podGpuShareMilli(p), one.podGpuShareMilli(p));
+        QCOMPARE(many.podIsPending(p), one.podIsPending(p));
+        QCOMPARE(many.podIsCounted(p), one.podIsCounted(p));
+    }
+    QCOMPARE(many.podUid(PodId(2)), std::string_view("0b6f4c2e-1d3a-4b5c-8d7e-9f0a1b2c3d4e"));
+    QCOMPARE(many.podExtendedRequest(PodId(4)).size(), std::size_t(1));
+    QCOMPARE(many.nodeRequested(NodeId(0)), one.nodeRequested(NodeId(0)));
+    QCOMPARE(many.nodeExtendedRequested(NodeId(0), fpgaMany), one.nodeExtendedRequested(NodeId(0), fpgaOne));
+    QCOMPARE(many.counts().podsPending, one.counts().podsPending);
+
+    // One bad pod refuses the run whole, before any column holds a pod of it.
+    auto refusedWith = [&](auto change) {
+        std::vector<PodId> l = like;
+        std::vector<StringId> n = names, nn = nodeNames;
+        std::vector<PodPhase> ph = phases;
+        std::vector<std::uint32_t> ends = uidEnds;
+        change(l, n, nn, ph, ends);
+        many.addPodsLike(PodsLike { l, n, nn, ph, flags, uids, ends });
+    };
+    const auto bigId = StringId(static_cast<std::uint32_t>(many.strings().size()));
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, refusedWith([](auto& l, auto&, auto&, auto&, auto&) { l[3] = PodId(99); }));
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, refusedWith([&](auto&, auto& n, auto&, auto&, auto&) { n[2] = bigId; }));
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, refusedWith([&](auto&, auto&, auto& nn, auto&, auto&) { nn[1] = bigId; }));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, refusedWith([](auto&, auto& n, auto&, auto&, auto&) { n[3] = StringId(0); }));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+        refusedWith([](auto&, auto&, auto&, auto& ph, auto&) { ph[1] = static_cast<PodPhase>(9); }));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, refusedWith([](auto&, auto&, auto&, auto&, auto& e) { e[1] = e[0] - 1; }));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, refusedWith([&](auto&, auto&, auto&, auto&, auto& e) { e[3] = static_cast<std::uint32_t>(uids.size() + 1); }));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, refusedWith([](auto& l, auto&, auto&, auto&, auto&) { l.pop_back(); }));
+    QCOMPARE(many.podCount(), std::size_t(6));
+    many.addPodsLike(PodsLike {}); // none: nothing
+    QCOMPARE(many.podCount(), std::size_t(6));
+}
+
+// addNodeInterned() makes the node addNode() makes of the same texts (a capacity that was not
+// reported taken as allocatable, extended resources, conditions), and refuses what addNode()
+// refuses and an id that is not one of the store's strings, keeping nothing of it.
+void TestClusterStoreInterning::nodeInternedIsThatNodeAdded()
+{
+    ClusterStore byText, byIds;
+    const auto fpga = byText.resources().keyFor("example.com/fpga");
+    QCOMPARE(byIds.resources().keyFor("example.com/fpga"), fpga);
+    NodeRecord r = node("gpu-1", 96000, std::int64_t { 1 } << 36, "us-east-1a");
+    r.labels.push_back({ "nvidia.com/gpu.present", "true" });
+    r.taints = { { "nvidia.com/gpu", "true", TaintEffect::NoSchedule }, { "spot", "", TaintEffect::PreferNoSchedule } };
+    r.allocatable.extended = { { fpga, 4 } };
+    r.capacity.extended = { { fpga, 8 } };
+    r.ready = Readiness::False;
+    r.unschedulable = true;
+    r.gpuModel = "NVIDIA-H100";
+    r.gpuCount = 8;
+    r.instanceType = "p5.48xlarge";
+    r.conditions = { { "Ready", Readiness::False, 1700000000, "KubeletNotReady", "runtime down" }, { "DiskPressure", Readiness::True, 0, "", "" } };
+    const NodeId a = byText.addNode(r);
+
+    StringPool& pool = byIds.strings();
+    InternedNodeRecord ir;
+    ir.name = pool.intern(r.name);
+    for (const auto& [k, v] : r.labels)
+        ir.labels.push_back({ pool.intern(k), pool.intern(v) });
+    for (const auto& [k, v, e] : r.taints)
+        ir.taints.push_back({ pool.intern(k), pool.intern(v), e });
+    ir.allocatable = r.allocatable;
+    ir.capacity = r.capacity;
+    ir.ready = r.ready;
+    ir.unschedulable = r.unschedulable;
+    ir.gpuModel = pool.intern(r.gpuModel);
+    ir.gpuCount = r.gpuCount;
+    ir.instanceType = pool.intern(r.instanceType);
+    for (const NodeConditionRecord& c : r.conditions)
+        ir.conditions.push_back({ pool.intern(c.type), c.status, c.lastTransitionUnixSeconds, pool.intern(c.reason), pool.intern(c.message) });
+    const NodeId b = byIds.addNodeInterned(ir);
+    QCOMPARE(byIds.nodeName(b), byText.nodeName(a));
+    QCOMPARE(byIds.findNode("gpu-1"), b);
+    QCOMPARE(byIds.nodeLabels(b).size(), byText.nodeLabels(a).size());
+    for (std::size_t i = 0; i < byText.nodeLabels(a).size(); ++i) {
+        QCOMPARE(byIds.str(byIds.nodeLabels(b)[i].key), byText.str(byText.nodeLabels(a)[i].key));
+        QCOMPARE(byIds.str(byIds.nodeLabels(b)[i].value), byText.str(byText.nodeLabels(a)[i].value));
+    }
+    QCOMPARE(byIds.nodeTaints(b).size(), std::size_t(2));
+    QCOMPARE(byIds.str(byIds.nodeTaints(b)[1].key), std::string_view("spot"));
+    QCOMPARE(byIds.nodeTaints(b)[1].effect, TaintEffect::PreferNoSchedule);
+    QCOMPARE(byIds.nodeAllocatable(b), byText.nodeAllocatable(a));
+    QCOMPARE(byIds.nodeCapacity(b), byText.nodeCapacity(a));
+    QVERIFY(std::ranges::equal(byIds.nodeExtendedAllocatable(b), byText.nodeExtendedAllocatable(a)));
+    QVERIFY(std::ranges::equal(byIds.nodeExtendedCapacity(b), byText.nodeExtendedCapacity(a)));
+    QCOMPARE(byIds.nodeReadiness(b), Readiness::False);
+    QCOMPARE(byIds.nodeUnschedulable(b), true);
+    QCOMPARE(byIds.nodeGpuModel(b), std::string_view("NVIDIA-H100"));
+    QCOMPARE(byIds.nodeGpuCount(b), 8);
+    QCOMPARE(byIds.nodeInstanceType(b), byText.nodeInstanceType(a));
+    QCOMPARE(byIds.nodeConditions(b).size(), std::size_t(2));
+    QCOMPARE(byIds.str(byIds.nodeConditions(b)[0].message), std::string_view("runtime down"));
+    QCOMPARE(byIds.nodeConditions(b)[0].lastTransitionUnixSeconds, std::int64_t(1700000000));
+
+    // Refused, and nothing kept: a used name, no name, an id past the pool.
+    const std::size_t strings = pool.size();
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, byIds.addNodeInterned(ir));
+    InternedNodeRecord unnamed = ir;
+    unnamed.name = StringId(0);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, byIds.addNodeInterned(unnamed));
+    InternedNodeRecord outside = ir;
+    outside.name = pool.intern("gpu-2");
+    outside.conditions[1].reason = StringId(static_cast<std::uint32_t>(pool.size()));
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, byIds.addNodeInterned(outside));
+    outside.conditions[1].reason = StringId {};
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, byIds.addNodeInterned(outside));
+    QCOMPARE(byIds.nodeCount(), std::size_t(1));
+    QVERIFY(!byIds.findNode("gpu-2").isValid());
+    QCOMPARE(pool.size(), strings + 1); // "gpu-2", interned by this test
 }
 
 #include "tst_clusterstoreinterning.moc"
