@@ -92,7 +92,8 @@ struct DecodeHooks {
 /// what is wrong, or naming the node or pod the store refused. Never returns a partial store.
 /// `column` is called from this thread and one other at a time (never for the same name).
 /// Thread: any; uses one more thread while the nodes are added (the pod templates and pods'
-/// columns are decoded there) and one while the store is finalized (findDuplicatePod()).
+/// columns are decoded there) and one while the store is finalized (findDuplicatePod() and the
+/// scan of the strings for control characters).
 [[nodiscard]] DecodedStore decodeStore(const std::function<std::string_view(const std::string&)>& column, const DecodeHooks& hooks = {});
 
 } // namespace fleet::importers::document
