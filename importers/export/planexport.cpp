@@ -2,6 +2,7 @@
 // The exports of a checked plan: CSV and the reviewable kubectl script (planexport.h).
 #include "planexport.h"
 
+#include "importers/export/evaluationformat.h"
 #include "importers/export/exportquoting.h"
 #include "importers/plan/planevaluation.h"
 #include "importers/plan/plansource.h"
@@ -207,7 +208,7 @@ std::string planKubectlScript(const PlanEvaluation& e, const model::ClusterStore
     std::set<std::string> listed;
     for (std::size_t i = 0; i < e.actions.size(); ++i) {
         const model::AppliedAction& a = e.actions[i];
-        const std::string index = "[" + std::to_string(i) + "] ";
+        const std::string index = actionNumber(i) + " ";
         if (!drains[i]) {
             out += "    # " + index + std::string(model::actionTypeName(a.action.type)) + " " + comment(planActionSubject(a.action))
                 + (a.holds ? std::string(": not a kubectl command") : ": does not hold (" + comment(joinedCodes(a.reasons)) + "), left out")

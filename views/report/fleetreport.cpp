@@ -270,17 +270,20 @@ void figuresSection(const FleetReportInput& in, const ReportSectionFigures& figu
 
 QStringList actionRow(const FleetReportInput& in, std::size_t i, const model::AppliedAction& a)
 {
-    return { reportCount(static_cast<std::int64_t>(i)), q(std::string(model::actionTypeName(a.action.type))),
+    return { reportCount(static_cast<std::int64_t>(i + 1)), q(std::string(model::actionTypeName(a.action.type))),
         q(importers::planActionSubject(a.action)), a.holds ? QStringLiteral("holds") : QStringLiteral("does not hold"),
         reportCount(static_cast<std::int64_t>(a.changes.size())),
         a.holds ? reasonsText(a.reasons) : reasonsText(a.reasons).prepend(q(importers::notHoldingEffectText(a)) + QLatin1Char('\n')) };
 }
 
-// The actions' numbers are plan check's and the plan file's array indices (the last of 26,516
-// actions is 26,515): said once above each list, so that a reader does not count one missing.
+// The actions' numbers count from 1 in the order they apply, as `plan check`'s text ("#1") and
+// the window's Plan panel ("1.") number them (the last of 26,516 actions is 26,516); `plan check
+// --format json`'s "index" is the plan file's 0-based array index. Said once above each list.
 QString actionNumbering()
 {
-    return QStringLiteral("Actions are numbered from 0, in the order they apply, as `plan check` numbers them.");
+    return QStringLiteral("Actions are numbered from 1, in the order they apply, as `plan check` (#1) and the window's Plan panel "
+                          "number them; the JSON of `plan check --format json` gives each its 0-based index in the plan file "
+                          "(#1 is index 0).");
 }
 
 ReportPages::Table actionsTable(const FleetReportInput& in)
