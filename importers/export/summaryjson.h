@@ -38,8 +38,7 @@ struct SummaryParts {
 ///            (for a node: where it has allocatable or capacity of them).
 /// `store` must be finalized; `usage` (may be null) is the cluster's measured usage. Streams:
 /// memory stays flat for 2M pods. At 100k nodes and 1.7M pods the whole document is ~490 MB;
-/// totals alone are a few hundred bytes (FGD adds O(nodes x typical pods), about 0.2 s at 100k
-/// nodes). Thread: any.
+/// totals alone are a few hundred bytes (their FGD is O(nodes x typical pods)). Thread: any.
 void writeSummaryJson(const model::ClusterStore& store, const ImportReport& report, std::ostream& out,
                       const SummaryParts& parts = {}, const model::ClusterUsage* usage = nullptr);
 
