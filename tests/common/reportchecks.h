@@ -106,9 +106,12 @@ inline QString figuresTableMismatch(const QString& text, const QJsonObject& chec
                  .match(text)
                  .hasMatch())
             return QStringLiteral("no row \"Idle allocated GPUs  no usage data\" (plan check gives no idleAllocatedGpus)");
-    } else if (QString why = row(QStringLiteral("Idle allocated GPUs"), QString::number(idle.toInteger()), QStringLiteral("(measured, not planned)"));
-               !why.isEmpty()) {
-        return why;
+    } else if (!QRegularExpression(QStringLiteral("^\\s*Idle allocated GPUs\\s{2,}%1\\s{2,}\\(measured,").arg(idle.toInteger()),
+                    QRegularExpression::MultilineOption)
+                    .match(text)
+                    .hasMatch()) {
+        // "(measured, not planned)" wraps in its column: its first words are matched.
+        return QStringLiteral("no row \"Idle allocated GPUs  %1  (measured, not planned)\"").arg(idle.toInteger());
     }
     return {};
 }
