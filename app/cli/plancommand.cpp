@@ -11,10 +11,14 @@
 #include "subcommands.h"
 
 #include "app/shared/importfailure.h"
+#include "model/metrics/metric.h"
+#include "model/plan/plan.h"
 #include "model/plan/planprices.h"
+#include "model/report/reportfigures.h"
 
 #include "importers/export/planexport.h"
 #include "importers/plan/jsontext.h"
+#include "importers/plan/planevaluation.h"
 #include "importers/plan/planfile.h"
 #include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
@@ -28,6 +32,7 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -255,16 +260,27 @@ int runPlan(const QStringList& arguments)
         return 2;
     }
     const std::vector<double> nodePrices = model::planNodePrices(*loaded.store, &prices);
-    importers::PlanEvaluation evaluation = importers::evaluatePlan(*loaded.store, *loaded.topology, plan, nodePrices);
+    model::PlanEngine engine(*loaded.store, *loaded.topology, nodePrices);
+    importers::PlanEvaluation evaluation = importers::evaluatePlanOn(engine, plan);
     evaluation.state = current;
     evaluation.sourceNote = sourceNote;
+    // The JSON's figures beside the totals (pending pods, FGD, idle allocated GPUs): the report's,
+    // from the same functions over the same replay, so that a reader can check one against the other.
+    std::optional<importers::EvaluationFigures> figures;
+    const bool json = !exportOnly && (format == QLatin1String("json") || parser.isSet(QStringLiteral("output")));
+    if (json) {
+        const model::MetricContext context(*loaded.store, &prices);
+        figures = importers::EvaluationFigures { model::figuresBefore(engine.state(), context, loaded.usage.get()),
+            model::figuresAfter(engine.state(), context, loaded.usage.get()) };
+    }
+    const importers::EvaluationFigures* withFigures = figures ? &*figures : nullptr;
     try {
         // The script first: a name it cannot carry refuses it before any file is written.
         const bool script = parser.isSet(QStringLiteral("kubectl-script"));
         const std::string scriptText = script ? importers::planKubectlScript(evaluation, *loaded.store) : std::string();
         if (!exportOnly && parser.isSet(QStringLiteral("output")))
             importers::writeOutputFile(parser.value(QStringLiteral("output")).toStdString(),
-                importers::evaluationJson(planPath, evaluation, *loaded.store, unpricedNodeCount(*loaded.store, nodePrices)), textOutput);
+                importers::evaluationJson(planPath, evaluation, *loaded.store, withFigures, unpricedNodeCount(*loaded.store, nodePrices)), textOutput);
         if (parser.isSet(QStringLiteral("csv")))
             importers::writeOutputFile(
                 parser.value(QStringLiteral("csv")).toStdString(), importers::planCsv(evaluation, *loaded.store), textOutput);
@@ -290,7 +306,7 @@ int runPlan(const QStringList& arguments)
             importers::notHoldingText(evaluation).c_str(), written.c_str());
     }
     if (!exportOnly) {
-        std::cout << (format == QLatin1String("json") ? importers::evaluationJson(planPath, evaluation, *loaded.store, unpricedNodeCount(*loaded.store, nodePrices))
+        std::cout << (format == QLatin1String("json") ? importers::evaluationJson(planPath, evaluation, *loaded.store, withFigures, unpricedNodeCount(*loaded.store, nodePrices))
                                                       : importers::evaluationText(planPath, evaluation, *loaded.store));
         // The cost figures count the priced nodes alone: say how many are left out.
         if (const std::string note = unpricedNodesNote(*loaded.store, nodePrices); format != QLatin1String("json") && !note.empty())

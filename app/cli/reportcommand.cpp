@@ -283,6 +283,9 @@ int run(const ReportOptions& options, Prepared prepared)
     const FinishedReport report = finishReport(*job, std::move(maps), options.png, options.pngWidth, options.pngHeight);
     if (!report.keptNote.empty())
         importers::printTerminalf(stderr, "fleetscope report: note: %s\n", report.keptNote.c_str());
+    // Never dropped silently: each character the fonts lack is named, and shown as U+FFFD.
+    if (!report.undrawable.empty())
+        importers::printTerminalf(stderr, "fleetscope report: warning: %s\n", qPrintable(undrawableCharactersText(report.undrawable)));
     if (report.bytes.isEmpty())
         return fail(QStringLiteral("%1 for %2").arg(report.error, options.output), 1);
     step("risks, baseline, figures, layout and paint");

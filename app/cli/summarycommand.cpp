@@ -79,7 +79,7 @@ int runSummary(const QStringList& arguments)
     try {
         const importers::LoadedCluster loaded = loadClusterSource(source);
         if (format == QLatin1String("json"))
-            importers::writeSummaryJson(*loaded.store, loaded.report, std::cout, parts);
+            importers::writeSummaryJson(*loaded.store, loaded.report, std::cout, parts, loaded.usage.get());
         else {
             importers::writeSummaryText(*loaded.store, loaded.report, std::cout);
             if (loaded.usage)

@@ -250,6 +250,9 @@ void ReportExporter::writeReport(std::shared_ptr<LongJobToken> token, std::share
                     written.message = tr("Wrote %1 (%n page(s), %2 bytes)", nullptr, report.pages)
                                           .arg(QFileInfo(path).absoluteFilePath())
                                           .arg(report.bytes.size());
+                    // The characters no installed font draws are shown as U+FFFD: said, not dropped.
+                    if (!report.undrawable.empty())
+                        written.message += QStringLiteral(". ") + undrawableCharactersText(report.undrawable);
                 } catch (const std::exception& e) {
                     written.message = QString::fromStdString(e.what());
                 }

@@ -216,6 +216,16 @@ views::ReportMapInput reportMapInput(const ReportJob& job)
     return input;
 }
 
+QString undrawableCharactersText(const std::vector<char32_t>& undrawable)
+{
+    return QStringLiteral("%1 of the report's text %2 in no installed font and %3 drawn as \uFFFD: %4. A font that has %5 "
+                          "(fonts-noto-cjk for Chinese, Japanese and Korean) draws %6.")
+        .arg(undrawable.size() == 1 ? QStringLiteral("1 character") : QStringLiteral("%1 characters").arg(undrawable.size()),
+            undrawable.size() == 1 ? QStringLiteral("is") : QStringLiteral("are"), undrawable.size() == 1 ? QStringLiteral("is") : QStringLiteral("are"),
+            views::ReportPages::characterList(undrawable), undrawable.size() == 1 ? QStringLiteral("it") : QStringLiteral("them"),
+            undrawable.size() == 1 ? QStringLiteral("it") : QStringLiteral("them"));
+}
+
 FinishedReport finishReport(ReportJob& job, views::ReportMaps maps, bool png, int pngWidth, int pngHeight)
 {
     FinishedReport out;
@@ -235,6 +245,7 @@ FinishedReport finishReport(ReportJob& job, views::ReportMaps maps, bool png, in
     views::buildFleetReportHead(input, pages);
     pages.appendPages(*tail.pages);
     out.pages = pages.pageCount();
+    out.undrawable = pages.undrawableCharacters();
     if (png) {
         const QImage image = pages.pageImage(0, pngWidth, pngHeight);
         QBuffer buffer(&out.bytes);

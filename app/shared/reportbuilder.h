@@ -38,6 +38,7 @@
 #include <future>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace fleet::app {
 
@@ -124,7 +125,15 @@ struct FinishedReport {
     QString error;
     int pages = 0;
     std::string keptNote; // KeptReasons::note: why the plan's recorded reasons were not used ("" when they were, or none)
+    /// Characters of the report's text (its title, names from the input) that no installed font
+    /// draws, painted as U+FFFD (views::ReportPages::undrawableCharacters()); empty: none.
+    std::vector<char32_t> undrawable;
 };
+
+/// A sentence on what `undrawable` (FinishedReport::undrawable, not empty) lost: "2 characters of
+/// the report's text are in no installed font and are drawn as \uFFFD: U+6771 東, U+4EAC 京.
+/// A font that has them (fonts-noto-cjk for Chinese, Japanese and Korean) draws them." Thread: any.
+[[nodiscard]] QString undrawableCharactersText(const std::vector<char32_t>& undrawable);
 
 /// Step 3: the pages with `maps`, as a PDF (A4 pages, text as text), or with `png` its first
 /// page as a PNG `pngWidth` pixels wide and `pngHeight` high (0: A4's aspect; see

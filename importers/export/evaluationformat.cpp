@@ -3,6 +3,7 @@
 // actions that do not hold in a line.
 #include "evaluationformat.h"
 #include "reasonsjson.h"
+#include "summaryjson.h"
 
 #include "importers/plan/jsontext.h"
 #include "importers/plan/planevaluation.h"
@@ -10,14 +11,16 @@
 #include "importers/terminaltext.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <optional>
 #include <set>
 
 namespace fleet::importers {
 
 namespace {
 
-void writeTotals(JsonWriter& w, const model::PlanTotals& t)
+void writeTotals(JsonWriter& w, const model::PlanTotals& t, const model::FleetFigures* f)
 {
     w.beginObject();
     w.key("nodes").value(t.nodes);
@@ -29,6 +32,14 @@ void writeTotals(JsonWriter& w, const model::PlanTotals& t)
     w.key("podsUnplaced").value(t.podsUnplaced);
     w.key("podsRemovedWithNodes").value(t.podsRemovedWithNodes);
     w.key("costPerHour").value(t.costPerHour);
+    if (f) {
+        w.key("pendingPods").value(f->pendingPods);
+        // Exact to the milli-GPU, as the report writes it (reportMilli()).
+        w.key("fragmentedGpus");
+        std::isnan(f->fragmentedGpus) ? w.null() : w.rawValue(formatMilliDecimal(std::llround(f->fragmentedGpus * 1000.0)));
+        if (f->idleAllocatedGpus >= 0)
+            w.key("idleAllocatedGpus").value(f->idleAllocatedGpus);
+    }
     w.endObject();
 }
 
@@ -81,7 +92,12 @@ std::string notHoldingEffectText(const model::AppliedAction& a)
     }
 }
 
-std::string evaluationJson(const std::string& planName, const PlanEvaluation& e, const model::ClusterStore& store, std::int64_t unpricedNodes)
+std::string actionNumber(std::size_t index)
+{
+    return "#" + std::to_string(index + 1);
+}
+
+std::string evaluationJson(const std::string& planName, const PlanEvaluation& e, const model::ClusterStore& store, const EvaluationFigures* figures, std::int64_t unpricedNodes)
 {
     JsonWriter w;
     w.beginObject();
@@ -137,9 +153,15 @@ std::string evaluationJson(const std::string& planName, const PlanEvaluation& e,
     }
     w.endArray();
     w.key("before");
-    writeTotals(w, e.before);
+    writeTotals(w, e.before, figures ? &figures->before : nullptr);
+    // Usage is measured, not planned: given once, before.
+    std::optional<model::FleetFigures> after;
+    if (figures) {
+        after = figures->after;
+        after->idleAllocatedGpus = -1;
+    }
     w.key("after");
-    writeTotals(w, e.after);
+    writeTotals(w, e.after, after ? &*after : nullptr);
     if (unpricedNodes >= 0)
         w.key("unpricedNodes").value(unpricedNodes);
     w.endObject();
@@ -158,7 +180,7 @@ std::string evaluationText(const std::string& planName, const PlanEvaluation& e,
         out += "  note: " + terminalLine(e.sourceNote) + "\n";
     for (std::size_t i = 0; i < e.actions.size(); ++i) {
         const model::AppliedAction& a = e.actions[i];
-        out += "  [" + std::to_string(i) + "] " + std::string(model::actionTypeName(a.action.type)) + " " + terminalLine(planActionSubject(a.action))
+        out += "  " + actionNumber(i) + " " + std::string(model::actionTypeName(a.action.type)) + " " + terminalLine(planActionSubject(a.action))
             + ": " + (a.holds ? "holds" : "DOES NOT HOLD, " + notHoldingEffectText(a));
         if (!a.changes.empty()) {
             const bool placing = a.action.type == model::ActionType::PlacePods || a.action.type == model::ActionType::PlaceWorkload;
@@ -202,7 +224,7 @@ std::string notHoldingText(const PlanEvaluation& e, std::size_t listed)
         for (const model::Reason& r : a.reasons)
             if (seen.insert(r.code()).second)
                 codes += (codes.empty() ? "" : " ") + r.code();
-        out += (shown++ ? "; [" : "[") + std::to_string(i) + "] " + std::string(model::actionTypeName(a.action.type)) + " "
+        out += (shown++ ? "; " : "") + actionNumber(i) + " " + std::string(model::actionTypeName(a.action.type)) + " "
             + terminalLine(planActionSubject(a.action)) + (codes.empty() ? "" : " (" + terminalLine(codes) + ")");
     }
     if (more > 0)

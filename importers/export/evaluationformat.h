@@ -6,6 +6,7 @@
 // (importers/plan/planfile.h). Pure; thread: any.
 
 #include "importers/plan/planfile.h"
+#include "model/report/reportfigures.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -13,18 +14,33 @@
 
 namespace fleet::importers {
 
-/// The evaluation as JSON: {"plan", "holds", "state", "sourceNote"?, "actions": [{"index", "type",
-/// "subject", "holds", "reasons", "changes", "nodesAdded"?, "nodesRemoved"?, "unplaced"?}],
-/// "before", "after", "unpricedNodes"?}, names as they are (JSON-escaped), with a final newline.
-/// "unpricedNodes" (the nodes without a price, whose cost the totals leave out) is written when
-/// `unpricedNodes` >= 0.
-[[nodiscard]] std::string evaluationJson(
-    const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store, std::int64_t unpricedNodes = -1);
-/// The evaluation as terminal text: a line per action with its reasons, then the totals before
-/// and after; every name escaped (terminalLine()).
+/// The figures of the fleet before and after the plan beside the ledger's totals, as the report
+/// shows them (model/report/reportfigures.h: figuresBefore(), figuresAfter()).
+struct EvaluationFigures {
+    model::FleetFigures before;
+    model::FleetFigures after;
+};
+
+/// An action's number in text, counted from 1 in the order the actions apply, as the window's
+/// Plan panel and the report number them: "#1" for the plan file's first action (its JSON
+/// `index` 0, the `$.actions[0]` of its errors). Pure; thread: any.
+[[nodiscard]] std::string actionNumber(std::size_t index);
+
+/// The evaluation as JSON: {"plan", "holds", "state", "sourceNote"?, "actions": [{"index" (the
+/// action's 0-based position in the plan file's "actions"), "type", "subject", "holds", "reasons",
+/// "changes", "nodesAdded"?, "nodesRemoved"?, "unplaced"?}], "before", "after", "unpricedNodes"?}, names as they
+/// are (JSON-escaped), with a final newline. With `figures`, "before" and "after" also hold
+/// "pendingPods" (pending pods without a node), "fragmentedGpus" (FGD, whole GPUs exact to
+/// 1/1000, or null without a GPU workload) and, "before" only and where usage was measured,
+/// "idleAllocatedGpus" (whole GPUs: measured, not planned). "unpricedNodes" (the nodes without a
+/// price, whose cost the totals leave out) is written when `unpricedNodes` >= 0.
+[[nodiscard]] std::string evaluationJson(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store,
+    const EvaluationFigures* figures = nullptr, std::int64_t unpricedNodes = -1);
+/// The evaluation as terminal text: a line per action ("#1 drain-node cpu-a1: holds") with its
+/// reasons, then the totals before and after; every name escaped (terminalLine()).
 [[nodiscard]] std::string evaluationText(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store);
-/// The actions of `evaluation` that do not hold, for a message: "[0] move-pod default/web ->
-/// cpu-b1 (not-found:node/cpu-b1); [1] drain-node cpu-a1 (no-feasible-node)", at most
+/// The actions of `evaluation` that do not hold, for a message: "#1 move-pod default/web ->
+/// cpu-b1 (not-found:node/cpu-b1); #2 drain-node cpu-a1 (no-feasible-node)", at most
 /// `listed` of them, then "and N more". Names are escaped (terminalLine()). Empty when every
 /// action holds. Pure; thread: any.
 [[nodiscard]] std::string notHoldingText(const PlanEvaluation& evaluation, std::size_t listed = 5);

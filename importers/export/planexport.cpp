@@ -2,6 +2,7 @@
 // The exports of a checked plan: CSV and the reviewable kubectl script (planexport.h).
 #include "planexport.h"
 
+#include "importers/export/evaluationformat.h"
 #include "importers/export/exportquoting.h"
 #include "importers/plan/planevaluation.h"
 #include "importers/plan/plansource.h"
@@ -224,7 +225,7 @@ std::string planKubectlScript(const PlanEvaluation& e, const model::ClusterStore
     std::set<std::string> listed;
     for (std::size_t i = 0; i < e.actions.size(); ++i) {
         const model::AppliedAction& a = e.actions[i];
-        const std::string index = "[" + std::to_string(i) + "] ";
+        const std::string index = actionNumber(i) + " ";
         if (drainsOwn[i])
             continue; // under its drain, below
         if (!drains[i]) {
@@ -239,8 +240,8 @@ std::string planKubectlScript(const PlanEvaluation& e, const model::ClusterStore
             --own;
         for (; own < i; ++own) {
             const auto& c = e.actions[own].changes.front();
-            out += "    #   " + comment(podNameOf(store, e, c.pod)) + " -> " + comment(nodeNameOf(store, e, c.to)) + " (move-pod [" + std::to_string(own)
-                + "])\n";
+            out += "    #   " + comment(podNameOf(store, e, c.pod)) + " -> " + comment(nodeNameOf(store, e, c.to)) + " (move-pod " + actionNumber(own)
+                + ")\n";
         }
         for (const auto& c : a.changes)
             out += "    #   " + comment(podNameOf(store, e, c.pod)) + " -> " + comment(nodeNameOf(store, e, c.to)) + "\n";

@@ -2,6 +2,7 @@
 // `diff --plan`'s outputs: a plan against what happened, as JSON and as terminal text.
 #include "planoutcomeformat.h"
 
+#include "evaluationformat.h"
 #include "reasonsjson.h"
 #include "statediffformat.h"
 
@@ -65,7 +66,7 @@ std::string planOutcomeText(const PlanOutcome& o, const std::string& planLabel, 
         std::string why;
         for (const Reason& r : a.reasons)
             why += (why.empty() ? "" : ", ") + r.code();
-        out += terminalLineOf("  [", a.index, "] ", actionTypeName(a.action.type), " ", planActionSubject(a.action), ": ",
+        out += terminalLineOf("  ", actionNumber(a.index), " ", actionTypeName(a.action.type), " ", planActionSubject(a.action), ": ",
                               actionOutcomeName(a.outcome), " (", a.evidence, why.empty() ? "" : "; ", why, ")")
             + "\n";
     }

@@ -6,8 +6,11 @@
 #include "model/accelerators.h"
 #include "model/clustertotals.h"
 #include "model/figures.h"
+#include "model/metrics/metric.h"
 #include "model/quantity.h"
+#include "model/report/reportfigures.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace fleet::importers {
@@ -75,7 +78,8 @@ std::string formatMilliDecimal(std::int64_t milli)
     return negative ? "-" + s : s;
 }
 
-void writeSummaryJson(const model::ClusterStore& store, const ImportReport& report, std::ostream& out, const SummaryParts& parts)
+void writeSummaryJson(const model::ClusterStore& store, const ImportReport& report, std::ostream& out, const SummaryParts& parts,
+                      const model::ClusterUsage* usage)
 {
     const char* separator = "{";
     auto key = [&](const char* name) {
@@ -148,7 +152,21 @@ void writeSummaryJson(const model::ClusterStore& store, const ImportReport& repo
             << ", \"mig_partitioned_gpus\": " << a.migPartitionedGpus << ", \"mig_slices\": " << a.migSlicesAllocatable
             << ", \"mig_slices_requested\": " << a.migSlicesRequested << ", \"neuron_devices\": " << a.neuronDevicesAllocatable
             << ", \"neuron_devices_requested\": " << a.neuronDevicesRequested << ", \"neuron_cores\": " << a.neuronCoresAllocatable
-            << ", \"neuron_cores_requested\": " << a.neuronCoresRequested << "}}";
+            << ", \"neuron_cores_requested\": " << a.neuronCoresRequested << "}";
+        // The report's figures of the loaded state, from the same functions (reportfigures.h).
+        const model::MetricContext context(store);
+        const double fragmented = model::loadedFragmentedGpus(context);
+        out << ",\n  \"fragmented_gpus\": ";
+        if (std::isnan(fragmented))
+            out << "null";
+        else
+            out << formatMilliDecimal(std::llround(fragmented * 1000.0));
+        out << ", \"idle_allocated_gpus\": ";
+        if (const std::int64_t idle = model::idleAllocatedGpus(usage); idle >= 0)
+            out << idle;
+        else
+            out << "null";
+        out << '}';
     }
     key("warnings");
     out << '[';

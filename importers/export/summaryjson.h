@@ -4,6 +4,7 @@
 
 #include "importers/importreport.h"
 #include "model/clusterstore.h"
+#include "model/usage.h"
 
 #include <cstdint>
 #include <ostream>
@@ -26,15 +27,20 @@ struct SummaryParts {
 ///               "accelerators": {"gpus", "gpus_requested" (physical GPUs, a MIG-partitioned GPU
 ///                   once; numbers, exact to 1/1000), "mig_partitioned_gpus", "mig_slices",
 ///                   "mig_slices_requested", "neuron_devices", "neuron_devices_requested",
-///                   "neuron_cores", "neuron_cores_requested"} (model/accelerators.h)},
+///                   "neuron_cores", "neuron_cores_requested"} (model/accelerators.h),
+///               "fragmented_gpus": number or null (FGD's expected fragmented GPUs, whole GPUs
+///                   exact to 1/1000: model::loadedFragmentedGpus(); null without a GPU workload),
+///               "idle_allocated_gpus": int or null (whole GPUs allocated but idle by the usage
+///                   rule, model::idleAllocatedGpus(); null without measured usage)},
 ///    "warnings": [string]}
 /// where R = {"cpu_millicores": int, "memory_bytes": int, "gpu": number (whole GPUs, exact to 1/1000),
 ///            "pods": int, "ephemeral-storage": int (bytes), "<other resource name>": number, ...}; extended resources appear
 ///            (for a node: where it has allocatable or capacity of them).
-/// `store` must be finalized. Streams: memory stays flat for 2M pods. At 100k nodes and 1.7M
-/// pods the whole document is ~490 MB; totals alone are a few hundred bytes. Thread: any.
+/// `store` must be finalized; `usage` (may be null) is the cluster's measured usage. Streams:
+/// memory stays flat for 2M pods. At 100k nodes and 1.7M pods the whole document is ~490 MB;
+/// totals alone are a few hundred bytes (their FGD is O(nodes x typical pods)). Thread: any.
 void writeSummaryJson(const model::ClusterStore& store, const ImportReport& report, std::ostream& out,
-                      const SummaryParts& parts = {});
+                      const SummaryParts& parts = {}, const model::ClusterUsage* usage = nullptr);
 
 /// Writes a short human-readable summary (totals, by-resource figures, warnings).
 /// `store` must be finalized. Thread: any.

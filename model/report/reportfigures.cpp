@@ -46,12 +46,8 @@ std::vector<double> loadedFragmentation(const MetricContext& context)
 
 } // namespace
 
-FleetFigures figuresBefore(const PlanLedger& state, const MetricContext& context, const ClusterUsage* usage)
+double loadedFragmentedGpus(const MetricContext& context)
 {
-    FleetFigures f;
-    copyTotals(f, state.totalsBefore());
-    const ClusterStore& store = context.store();
-    f.pendingPods = static_cast<std::int64_t>(store.counts().podsPending);
     double fragmented = 0;
     bool any = false;
     for (const double v : loadedFragmentation(context))
@@ -59,9 +55,22 @@ FleetFigures figuresBefore(const PlanLedger& state, const MetricContext& context
             fragmented += v;
             any = true;
         }
-    f.fragmentedGpus = any ? fragmented : std::numeric_limits<double>::quiet_NaN();
-    if (usage && usage->allocatedGpusMeasured > 0)
-        f.idleAllocatedGpus = usage->idleAllocatedGpuTotal();
+    return any ? fragmented : std::numeric_limits<double>::quiet_NaN();
+}
+
+std::int64_t idleAllocatedGpus(const ClusterUsage* usage)
+{
+    return usage && usage->allocatedGpusMeasured > 0 ? usage->idleAllocatedGpuTotal() : -1;
+}
+
+FleetFigures figuresBefore(const PlanLedger& state, const MetricContext& context, const ClusterUsage* usage)
+{
+    FleetFigures f;
+    copyTotals(f, state.totalsBefore());
+    const ClusterStore& store = context.store();
+    f.pendingPods = static_cast<std::int64_t>(store.counts().podsPending);
+    f.fragmentedGpus = loadedFragmentedGpus(context);
+    f.idleAllocatedGpus = idleAllocatedGpus(usage);
     return f;
 }
 
@@ -94,8 +103,7 @@ FleetFigures figuresAfter(const PlanLedger& state, const MetricContext& context,
         if (any)
             f.fragmentedGpus = fragmented;
     }
-    if (usage && usage->allocatedGpusMeasured > 0)
-        f.idleAllocatedGpus = usage->idleAllocatedGpuTotal();
+    f.idleAllocatedGpus = idleAllocatedGpus(usage);
     return f;
 }
 

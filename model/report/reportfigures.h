@@ -56,6 +56,16 @@ struct FleetFigures {
     [[nodiscard]] double costPerMonth() const noexcept { return costPerHour * kHoursPerMonth; }
 };
 
+/// FGD's expected fragmented GPUs of the loaded state (Weng et al., USENIX ATC '23), whole GPUs,
+/// fractional: gpuFragmentation() summed over the store's nodes, as the map's "gpu-fragmentation"
+/// legend totals it; NaN when no node has the figure (no GPU workload, no GPU tracked one by one).
+/// `summary --format json`'s totals.fragmented_gpus, `plan check`'s before.fragmentedGpus and the
+/// report's "Fragmented GPUs (FGD)" before the plan. O(nodes x typical pods). Thread: any.
+[[nodiscard]] double loadedFragmentedGpus(const MetricContext& context);
+/// ClusterUsage::idleAllocatedGpuTotal() where `usage` measured allocated GPUs, whole GPUs;
+/// -1 unknown (no usage, or none measured). Thread: any.
+[[nodiscard]] std::int64_t idleAllocatedGpus(const ClusterUsage* usage);
+
 /// The loaded state's figures (the ledger's totalsBefore()). `usage` may be null. O(nodes x
 /// typical pods + pods).
 [[nodiscard]] FleetFigures figuresBefore(const PlanLedger& state, const MetricContext& context, const ClusterUsage* usage);

@@ -564,7 +564,7 @@ void TestCliDocument::planAgainstWhatHappened()
     const auto text = runFleetscope({ QStringLiteral("diff"), doc, after, QStringLiteral("--plan"), kData + QStringLiteral("/plan/plan.json") });
     QVERIFY2(text.exitCode == 0, qPrintable(runText(text)));
     QVERIFY2(text.out.contains(": 2 carried out, 1 not carried out, 1 no longer possible (of 4 actions)\n"), text.out.constData());
-    QVERIFY2(text.out.contains("[1] drain-node cpu-a1: carried-out (cpu-a1 is gone)\n"), text.out.constData());
+    QVERIFY2(text.out.contains("#2 drain-node cpu-a1: carried-out (cpu-a1 is gone)\n"), text.out.constData());
     QVERIFY2(text.out.contains("savings: planned $0.00/h, realised $0.00/h (the 3 nodes the plan touched: "), text.out.constData());
     const auto priced = runFleetscope({ QStringLiteral("diff"), doc, after, QStringLiteral("--plan"), QStringLiteral("plan"),
                                         QStringLiteral("--prices"), kData + QStringLiteral("/plan/prices.csv") });

@@ -164,12 +164,18 @@ void TestCliPlan::planCheckHolds()
         kPlanData + QStringLiteral("/plan.json"), QStringLiteral("-o"), evaluation });
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("4 actions, all hold"), r.out.constData());
+    // Numbered from 1 in text, as the window's Plan panel ("1.") and the report number them; the
+    // JSON's "index" is the plan file's 0-based array index (#1 is index 0).
+    QVERIFY2(r.out.contains("\n  #1 move-pod default/web-7f9c-aaaaa -> cpu-b1: holds") && r.out.contains("\n  #4 move-pod default/api-0 -> "),
+        r.out.constData());
+    QVERIFY2(!r.out.contains("#0") && !r.out.contains("[0]"), r.out.constData());
     // The plan's digest is a placeholder: the state is not the one it names.
     QVERIFY2(r.err.contains("note: the plan was made on cluster.json (sha256 000000000000), checked against "), r.err.constData());
     QVERIFY2(r.err.contains("(changed or missing: cluster.json)"), r.err.constData());
     const QJsonObject o = QJsonDocument::fromJson(readFile(evaluation)).object();
     QCOMPARE(o.value(QStringLiteral("holds")).toBool(false), true);
     QCOMPARE(o.value(QStringLiteral("actions")).toArray().size(), 4);
+    QCOMPARE(o.value(QStringLiteral("actions")).toArray().at(0).toObject().value(QStringLiteral("index")).toInt(-1), 0);
     QVERIFY(o.contains(QStringLiteral("before")) && o.contains(QStringLiteral("after")));
     QCOMPARE(o.value(QStringLiteral("after")).toObject().value(QStringLiteral("nodes")).toInt(), 4); // one drained, one added
     // The evaluation names the state it was checked against, and why it is not the plan's.
@@ -247,7 +253,7 @@ void TestCliPlan::planExport()
     QVERIFY2(QFile::permissions(script) & QFileDevice::ExeOwner, "the CLI's kubectl script is not executable (the window's is)");
     // Made on files: no server recorded (the operator names it with --server when running it).
     QVERIFY2(sh.contains("# Cluster: no API server recorded") && sh.contains("\nreadonly plan_server=''\n"), sh.constData());
-    QVERIFY2(sh.contains("\n    # [1] drain cpu-a1\n") && sh.contains("\n    cpu-a1\n"), sh.constData());
+    QVERIFY2(sh.contains("\n    # #2 drain cpu-a1\n") && sh.contains("\n    cpu-a1\n"), sh.constData());
     QVERIFY(sh.contains("#   default/web-7f9c-bbbbb -> cpu-b1"));
     // bash can parse it (nothing runs: -n).
     QProcess bash;
@@ -268,7 +274,7 @@ void TestCliPlan::planExport()
     QCOMPARE(broken.exitCode, 1);
     QVERIFY(QFile::exists(csv) && QFile::exists(script));
     QVERIFY2(broken.err.contains("2 of 4 actions do not hold against")
-            && broken.err.contains("[0] move-pod default/web-7f9c-aaaaa -> cpu-b1 (not-found:node/cpu-b1); [1] drain-node cpu-a1 (")
+            && broken.err.contains("#1 move-pod default/web-7f9c-aaaaa -> cpu-b1 (not-found:node/cpu-b1); #2 drain-node cpu-a1 (")
             && broken.err.contains("the CSV marks them holds=false and the kubectl script leaves them out")
             && broken.err.contains("fleetscope plan check"),
         broken.err.constData());

@@ -35,6 +35,18 @@ const QString kPlanData = QStringLiteral(FLEET_TEST_DATA_DIR "/plan");
 using namespace fleet::tests; // common/pdftext.h, reportrun.h: fleetscope run, its PDF read back
 using Run = FleetscopeRun;
 
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
 } // namespace
 
 class TstCliReport : public QObject {
@@ -51,6 +63,9 @@ private slots:
     void unknownPricesAreNotZero();
     void gpuLessClusterMapsByCpu();
     void namesFromTheInputAddNoLines();
+    void charactersWithoutAFontAreNamed();
+    void nodeNamesWrapBetweenTheirParts();
+    void groupedActionsNameTheTopologyLevel();
 
 private:
     QTemporaryDir m_dir;
@@ -102,6 +117,12 @@ void TstCliReport::figuresAreSummaryAndPlanCheck()
             QVERIFY2(text.contains(part), qPrintable(subject + QStringLiteral(": ") + part));
     }
     QVERIFY(text.contains(QStringLiteral("%1 actions, %1 hold, 0 do not hold").arg(actions.size())));
+    // Numbered from 1, as plan check's text ("#1") and the window's Plan panel ("1.").
+    QVERIFY2(QRegularExpression(QStringLiteral("^\\s*1\\s+move-pod\\s+default/web-7f9c-aaaaa"), QRegularExpression::MultilineOption).match(text).hasMatch(),
+        qPrintable(text));
+    QVERIFY2(QRegularExpression(QStringLiteral("^\\s*4\\s+move-pod\\s+default/api-0"), QRegularExpression::MultilineOption).match(text).hasMatch(),
+        qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("Actions are numbered from 1")));
     // The title block: the input's digest and the version.
     QFile file(cluster);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -333,6 +354,125 @@ void TstCliReport::namesFromTheInputAddNoLines()
     const QByteArray info = runTool(QStringLiteral("pdfinfo"), { pdf });
     QVERIFY2(!info.contains('\x1b'), info.constData());
     QVERIFY2(info.contains("Review\\x0AFAKE title line"), info.constData());
+}
+
+// A title in characters the report's font (DejaVu Sans) lacks: each is drawn by an installed
+// font that has it (Qt's fallback), or shown as U+FFFD and named on standard error; none is
+// dropped silently. Which fonts have them is fontconfig's answer (fc-list), so that the test
+// holds on a machine with a CJK or emoji font as on one without.
+void TstCliReport::charactersWithoutAFontAreNamed()
+{
+    const QString title = QStringLiteral("Fleet \u6771\u4eac review \U0001F680 done");
+    const QString pdf = m_dir.filePath(QStringLiteral("cjk.pdf"));
+    const Run r = runFleetscope({ QStringLiteral("report"), kPlanData + QStringLiteral("/cluster.json"), QStringLiteral("--plan"),
+        kPlanData + QStringLiteral("/plan.json"), QStringLiteral("--title"), title, QStringLiteral("-o"), pdf });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QString err = QString::fromUtf8(r.err);
+    QString expected = QStringLiteral("Fleet ");
+    auto shown = [&](char32_t c) {
+        const QString hex = QString::number(static_cast<uint>(c), 16);
+        const bool installed = !runTool(QStringLiteral("fc-list"), { QStringLiteral(":charset=") + hex, QStringLiteral("family") }).trimmed().isEmpty();
+        const QString name = QStringLiteral("U+") + hex.toUpper() + QLatin1Char(' ') + QString::fromUcs4(&c, 1);
+        if (installed) {
+            QVERIFY2(!err.contains(name), qPrintable(err));
+            expected += QString::fromUcs4(&c, 1);
+        } else {
+            QVERIFY2(err.contains(name), qPrintable(name + QStringLiteral(" not named: ") + err));
+            expected += QChar(QChar::ReplacementCharacter);
+        }
+    };
+    shown(0x6771);
+    shown(0x4eac);
+    expected += QStringLiteral(" review ");
+    shown(0x1F680);
+    expected += QStringLiteral(" done");
+    // The title block's heading and every page's footer show the title, no character left out.
+    const QString text = pdfText(pdf);
+    QVERIFY2(text.contains(expected), qPrintable(expected + QStringLiteral("\n") + text.left(1500)));
+    QVERIFY2(pdfText(pdf, 1, 1).count(expected) >= 2, qPrintable(pdfText(pdf, 1, 1)));
+    if (expected.contains(QChar(QChar::ReplacementCharacter)))
+        QVERIFY2(err.contains(QStringLiteral("warning: ")) && err.contains(QStringLiteral("drawn as \uFFFD")), qPrintable(err));
+    else
+        QVERIFY2(!err.contains(QStringLiteral("warning")), qPrintable(err));
+}
+
+// A node's name wider than its column (an EC2 instance's FQDN) wraps after one of its '.' or '-',
+// never inside a part of it: the piece of it that ends a line ends with a '.' or a '-'.
+void TstCliReport::nodeNamesWrapBetweenTheirParts()
+{
+    // The first has no break opportunity at all by Unicode's rules (no '-' before a letter).
+    const QStringList names { QStringLiteral("i-0123456789abcdef0.ip-10-0-123-45.ec2.internal"),
+        QStringLiteral("ip-192-168-123-234.ap-southeast-2.compute.internal") };
+    QByteArray cluster = readFile(kPlanData + QStringLiteral("/cluster.json"));
+    QByteArray plan = readFile(kPlanData + QStringLiteral("/plan.json"));
+    QVERIFY(!cluster.isEmpty() && !plan.isEmpty());
+    for (QByteArray* file : { &cluster, &plan }) {
+        file->replace("\"cpu-a1\"", "\"" + names[0].toUtf8() + "\"");
+        file->replace("\"cpu-b1\"", "\"" + names[1].toUtf8() + "\"");
+        file->replace("node-agent-cpu-a1", "node-agent-a1"); // a pod's name, not the node's
+    }
+    const QString clusterPath = m_dir.filePath(QStringLiteral("fqdn-cluster.json"));
+    const QString planPath = m_dir.filePath(QStringLiteral("fqdn-plan.json"));
+    QVERIFY(writeFile(clusterPath, cluster) && writeFile(planPath, plan));
+    const QString pdf = m_dir.filePath(QStringLiteral("fqdn.pdf"));
+    const Run r = runFleetscope({ QStringLiteral("report"), clusterPath, QStringLiteral("--plan"), planPath, QStringLiteral("-o"), pdf });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QString text = pdfText(pdf);
+    // A name's first piece on a line (a word that is a proper prefix of it) ends after a '.' or a
+    // '-': the next line goes on at the start of a part.
+    int pieces = 0;
+    for (QString word : text.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts)) {
+        word.remove(QRegularExpression(QStringLiteral("^[(\"']+|[),:;\"']+$")));
+        for (const QString& name : names) {
+            if (word.size() < 3 || word.size() >= name.size() || !name.startsWith(word))
+                continue;
+            ++pieces;
+            QVERIFY2(word.endsWith(QLatin1Char('.')) || word.endsWith(QLatin1Char('-')),
+                qPrintable(QStringLiteral("\"%1\" breaks %2 inside a part:\n").arg(word, name) + text));
+        }
+    }
+    QVERIFY2(pieces > 0, qPrintable(text)); // the names do wrap in the plan's table
+}
+
+// More actions than the plan section lists (1,000): they are grouped by type and by the topology's
+// level, named by what it is. The Alibaba trace's nodes have no zone: its topology's one level is
+// the GPU model, and the column says so (it was headed "Zone" over GPU models).
+void TstCliReport::groupedActionsNameTheTopologyLevel()
+{
+    const QString csv = QStringLiteral(FLEET_SHARED_DATA_DIR "/alibaba-gpu-v2023-openb/csv/");
+    const QString nodes = csv + QStringLiteral("openb_node_list_gpu_node.csv");
+    QSet<QString> models;
+    QStringList drains;
+    for (const QByteArray& line : readFile(nodes).split('\n').mid(1)) {
+        const QList<QByteArray> f = line.trimmed().split(',');
+        if (f.size() < 5)
+            continue;
+        models.insert(QString::fromUtf8(f[4]));
+        if (drains.size() < 1001)
+            drains << QStringLiteral("{\"type\": \"drain-node\", \"node\": \"%1\"}").arg(QString::fromUtf8(f[0]));
+    }
+    QCOMPARE(drains.size(), 1001);
+    const QString plan = m_dir.filePath(QStringLiteral("openb-drains.json"));
+    QVERIFY(writeFile(plan, QStringLiteral("{\"fleetscopePlan\": 1, \"source\": {\"files\": []}, \"actions\": [%1]}").arg(drains.join(QStringLiteral(",\n"))).toUtf8()));
+    const QString pdf = m_dir.filePath(QStringLiteral("openb-drains.pdf"));
+    const Run r = runFleetscope({ QStringLiteral("report"), nodes, csv + QStringLiteral("openb_pod_list_default.csv"), QStringLiteral("--plan"), plan,
+        QStringLiteral("--no-baseline"), QStringLiteral("-o"), pdf });
+    QVERIFY2(r.exitCode == 0 || r.exitCode == 1, r.err.constData()); // 1: some drains do not hold, written all the same
+    const QString text = pdfText(pdf);
+    QVERIFY2(oneLine(text).contains(QStringLiteral("The actions by type and GPU model (the GPU model of the node each names")), qPrintable(text.left(8000)));
+    static const QRegularExpression header(QStringLiteral("^\\s*Action\\s+(\\S.*\\S)\\s{2,}Actions\\s+Hold\\s"), QRegularExpression::MultilineOption);
+    const auto h = header.match(text);
+    QVERIFY2(h.hasMatch(), qPrintable(text.left(8000)));
+    QCOMPARE(h.captured(1), QStringLiteral("GPU model"));
+    // Each group's value is a GPU model of the trace.
+    static const QRegularExpression row(QStringLiteral("^\\s*drain-node\\s+(\\S+)\\s+\\d+\\s+\\d+\\s+\\d+\\s+\\d+\\s*$"), QRegularExpression::MultilineOption);
+    int groups = 0;
+    for (auto it = row.globalMatch(text); it.hasNext();) {
+        const QString value = it.next().captured(1);
+        QVERIFY2(models.contains(value), qPrintable(value));
+        ++groups;
+    }
+    QVERIFY2(groups >= 2, qPrintable(text.left(8000)));
 }
 
 QTEST_GUILESS_MAIN(TstCliReport)

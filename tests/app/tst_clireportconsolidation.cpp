@@ -8,6 +8,7 @@
 // "pod -> node" arrows, a long title).
 
 #include "common/pdftext.h"
+#include "common/reportchecks.h"
 #include "reportrun.h"
 
 #include <QFile>
@@ -126,6 +127,7 @@ private slots:
     void failureWhatIfSaysLost();
     void zoneFailureKeepsHeadingsWithTheirBlocks();
     void longTitleAndExamplesAreWhole();
+    void figuresWithUsageAreSummaryAndPlanCheck();
 
 private:
     QTemporaryDir m_dir;
@@ -187,7 +189,9 @@ void TstCliReportConsolidation::tableRepeatsHeaderAcrossPages()
     }()).object();
     const qsizetype count = plans.value(QStringLiteral("actions")).toArray().size();
     QVERIFY(count > 50);
-    QVERIFY(QRegularExpression(QStringLiteral("^\\s*%1\\s+drain-node\\s").arg(count - 1), QRegularExpression::MultilineOption).match(all).hasMatch());
+    // Numbered from 1, as `plan check` ("#1") and the window's Plan panel ("1.") number them.
+    QVERIFY(QRegularExpression(QStringLiteral("^\\s*%1\\s+drain-node\\s").arg(count), QRegularExpression::MultilineOption).match(all).hasMatch());
+    QVERIFY(!QRegularExpression(QStringLiteral("^\\s*0\\s+[a-z]+-[a-z]+\\s"), QRegularExpression::MultilineOption).match(all).hasMatch());
 }
 
 void TstCliReportConsolidation::wrappedTextIsWhole()
@@ -553,6 +557,34 @@ void TstCliReportConsolidation::longTitleAndExamplesAreWhole()
     QVERIFY2(!message.isEmpty(), qPrintable(QString::fromUtf8(QJsonDocument(kept.first().toObject()).toJson())));
     message = fleet::tests::withoutThousandsSeparators(message).remove(QRegularExpression(QStringLiteral("\\s+")));
     QVERIFY2(section.contains(message), qPrintable(message + QStringLiteral("\n") + section.left(3000)));
+}
+
+void TstCliReportConsolidation::figuresWithUsageAreSummaryAndPlanCheck()
+{
+    // A simulated fleet has GPU workloads and measured usage: every figure of the report's table
+    // (FGD, idle allocated GPUs and pending pods among them) is in `summary --format json` and
+    // `plan check --format json` on the same state and plan, and the same there.
+    const QStringList source { QStringLiteral("--simulate"), QStringLiteral("2000") };
+    const QJsonObject summary = fleet::tests::runFleetscopeJson(QStringList { QStringLiteral("summary"), QStringLiteral("--format"),
+                                                                    QStringLiteral("json"), QStringLiteral("--only"), QStringLiteral("totals") }
+                                                                + source)
+                                    .value(QStringLiteral("totals"))
+                                    .toObject();
+    const QJsonObject check = fleet::tests::runFleetscopeJson(QStringList { QStringLiteral("plan"), QStringLiteral("check") } + source
+        + QStringList { QStringLiteral("--plan"), m_consolidation, QStringLiteral("--format"), QStringLiteral("json") });
+    QVERIFY(!summary.isEmpty());
+    QVERIFY(!check.isEmpty());
+    const QJsonObject before = check.value(QStringLiteral("before")).toObject();
+    const QJsonObject after = check.value(QStringLiteral("after")).toObject();
+    // The figures this fleet has: a GPU workload (FGD), measured usage, pending pods the plan places.
+    QVERIFY2(summary.value(QStringLiteral("fragmented_gpus")).toDouble() > 0, qPrintable(QJsonDocument(summary).toJson()));
+    QVERIFY2(summary.value(QStringLiteral("idle_allocated_gpus")).isDouble(), qPrintable(QJsonDocument(summary).toJson())); // measured
+    QVERIFY2(before.value(QStringLiteral("pendingPods")).toInteger() > after.value(QStringLiteral("pendingPods")).toInteger(),
+        qPrintable(QJsonDocument(before).toJson() + QJsonDocument(after).toJson()));
+    QVERIFY(!after.contains(QStringLiteral("idleAllocatedGpus"))); // measured, not planned: given once
+    const QString text = pdfText(m_consolidationPdf);
+    const QString mismatch = fleet::tests::figuresTableMismatch(text, check, summary);
+    QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch + QLatin1Char('\n') + text.left(6000)));
 }
 
 QTEST_GUILESS_MAIN(TstCliReportConsolidation)

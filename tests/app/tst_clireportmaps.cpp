@@ -63,6 +63,7 @@ private slots:
     void planMarksOverTheCells();
     void differenceScaleIsTheData();
     void placementIsZoomedAndSaysWhatChanged();
+    void mapsAtPrintResolution();
 
 private:
     QTemporaryDir m_dir;
@@ -344,6 +345,29 @@ void TstCliReportMaps::placementIsZoomedAndSaysWhatChanged()
     QVERIFY2(!text.contains(QStringLiteral("over the 1 nodes")) && !text.contains(QStringLiteral("range from 0")), qPrintable(text.left(6000)));
     // One action: said in the singular.
     QVERIFY2(text.contains(QStringLiteral(": 1 action, 1 holds, 0 do not hold.")), qPrintable(text));
+}
+
+// Every map is embedded at print resolution, the zoomed ones too (they were halved: 180 ppi):
+// pdfimages -list gives each image's pixels per inch as the page prints it.
+void TstCliReportMaps::mapsAtPrintResolution()
+{
+    const QString list = QString::fromUtf8(runTool(QStringLiteral("pdfimages"), { QStringLiteral("-list"), m_pdf }));
+    // page num type width height color comp bpc enc interp object ID x-ppi y-ppi size ratio
+    static const QRegularExpression row(QStringLiteral("^\\s*(\\d+)\\s+\\d+\\s+image\\s+(\\d+)\\s+(\\d+)\\s+\\S+\\s+\\d+\\s+\\d+\\s+\\S+\\s+\\S+\\s+\\d+\\s+\\d+\\s+(\\d+)\\s+(\\d+)\\s"),
+        QRegularExpression::MultilineOption);
+    int maps = 0, zoomed = 0, widest = 0;
+    for (auto it = row.globalMatch(list); it.hasNext();)
+        widest = std::max(widest, it.next().captured(2).toInt());
+    for (auto it = row.globalMatch(list); it.hasNext();) {
+        const auto m = it.next();
+        ++maps;
+        zoomed += m.captured(2).toInt() < widest ? 1 : 0;
+        QVERIFY2(m.captured(4).toInt() >= 295 && m.captured(5).toInt() >= 295,
+            qPrintable(QStringLiteral("an image of %1 x %2 pixels on page %3 at %4 x %5 ppi:\n")
+                           .arg(m.captured(2), m.captured(3), m.captured(1), m.captured(4), m.captured(5))
+                + list));
+    }
+    QVERIFY2(maps >= 7 && zoomed >= 4, qPrintable(list)); // the whole fleet's three and the zoomed before and after
 }
 
 QTEST_GUILESS_MAIN(TstCliReportMaps)

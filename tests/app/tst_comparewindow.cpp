@@ -208,6 +208,9 @@ void TestCompareWindow::planOutcomeBesideTheChanges()
     QCOMPARE(rows->rowCount(), 4);
     QCOMPARE(rows->index(3, views::PlanOutcomeModel::OutcomeColumn).data().toString(), QStringLiteral("No longer possible"));
     QCOMPARE(rows->index(0, views::PlanOutcomeModel::ActionColumn).data().toString().left(9), QStringLiteral("move-pod "));
+    // Numbered from 1, as the exported text ("#1") and the Plan panel ("1.") number them.
+    QCOMPARE(rows->index(0, views::PlanOutcomeModel::IndexColumn).data().toInt(), 1);
+    QCOMPARE(rows->index(3, views::PlanOutcomeModel::IndexColumn).data().toInt(), 4);
     QVERIFY2(compare->panel()->outcomeSummaryText().startsWith(
                  QStringLiteral("plan.json (4 actions): 2 carried out, 1 not carried out, 1 no longer possible. Savings planned")),
         qPrintable(compare->panel()->outcomeSummaryText()));
@@ -239,7 +242,7 @@ void TestCompareWindow::planOutcomeBesideTheChanges()
     QVERIFY(text.open(QIODevice::ReadOnly));
     const QByteArray written = text.readAll();
     QVERIFY2(written.startsWith("plan plan.json against "), written.constData());
-    QVERIFY2(written.contains("[3] move-pod") && written.contains("no-longer-possible"), written.constData());
+    QVERIFY2(written.contains("#4 move-pod") && written.contains("no-longer-possible"), written.constData());
 
     // A new cluster: the outcome goes with the comparison.
     QVERIFY(openAndWait(window, { kData + QStringLiteral("/plan/cluster-changed.json") }));

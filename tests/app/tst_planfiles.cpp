@@ -140,7 +140,7 @@ void TestPlanFiles::saveAndExportThroughTheMenu()
     const QByteArray sh = readAll(script);
     const QByteArray node(store.nodeName(drained).data(), qsizetype(store.nodeName(drained).size()));
     QVERIFY(sh.startsWith("#!/usr/bin/env bash\n"));
-    QVERIFY2(sh.contains("\n    # [1] drain " + node + "\n") && sh.contains("\n    " + node + "\n"), sh.constData());
+    QVERIFY2(sh.contains("\n    # #2 drain " + node + "\n") && sh.contains("\n    " + node + "\n"), sh.constData());
     QVERIFY2(sh.contains("# Made on: simulated cluster " + QByteArray::fromStdString(doc.source.simulated) + "\n"), sh.constData());
     QVERIFY(sh.contains("\nreadonly plan_server=''\n"));
     QVERIFY(QFile::permissions(script) & QFileDevice::ExeOwner);

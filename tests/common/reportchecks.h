@@ -11,6 +11,7 @@
 
 #include <QImage>
 #include <QJsonObject>
+#include <QJsonValue>
 #include <QRegularExpression>
 #include <QString>
 
@@ -48,9 +49,10 @@ inline bool hasFiguresRow(const QString& text, const QString& label, const QStri
 
 /// "" when the figures table of `text` (pdfText()) holds `check`'s (`plan check --format json`)
 /// "before" and "after" nodes, nodes in use, GPUs, pods without a node, DaemonSet pods removed
-/// with their nodes, GPUs allocated and cost
-/// per hour, and `totals`' (`summary --format json --only totals`'s "totals") pending pods; else
-/// the first row that does not, with the figures it should have.
+/// with their nodes, GPUs allocated, cost per hour, pending pods, fragmented GPUs (FGD) and idle
+/// allocated GPUs (before only: measured, not planned), and those of the loaded state are
+/// `totals`' (`summary --format json --only totals`'s "totals": pending_pods, fragmented_gpus,
+/// idle_allocated_gpus); else the first row or figure that does not agree, with what it should be.
 inline QString figuresTableMismatch(const QString& text, const QJsonObject& check, const QJsonObject& totals)
 {
     const QJsonObject before = check.value(QStringLiteral("before")).toObject();
@@ -75,9 +77,42 @@ inline QString figuresTableMismatch(const QString& text, const QJsonObject& chec
             dollars(after.value(QStringLiteral("costPerHour")).toDouble()));
         !why.isEmpty())
         return why;
-    const QString pending = QString::number(totals.value(QStringLiteral("pending_pods")).toInteger());
-    if (!QRegularExpression(QStringLiteral("Pending pods\\s{2,}") + pending + QStringLiteral("\\s")).match(text).hasMatch())
-        return QStringLiteral("no row \"Pending pods  %1\"").arg(pending);
+    // The loaded state's figures are the summary's too.
+    for (const auto& [key, summaryKey] : { std::pair { "pendingPods", "pending_pods" }, std::pair { "fragmentedGpus", "fragmented_gpus" },
+             std::pair { "idleAllocatedGpus", "idle_allocated_gpus" } }) {
+        if (!totals.contains(QLatin1String(summaryKey)))
+            return QStringLiteral("summary gives no totals.%1").arg(QLatin1String(summaryKey));
+        const QJsonValue mine = before.value(QLatin1String(key));
+        const QJsonValue theirs = totals.value(QLatin1String(summaryKey));
+        // plan check leaves idleAllocatedGpus out without usage, where summary writes null.
+        if (mine.isUndefined() ? !theirs.isNull() : mine.toDouble() != theirs.toDouble() || mine.isNull() != theirs.isNull())
+            return QStringLiteral("plan check's before.%1 %2, summary's %3 %4")
+                .arg(QLatin1String(key), mine.isUndefined() ? QStringLiteral("(none)") : QString::number(mine.toDouble()),
+                    QLatin1String(summaryKey), theirs.isNull() ? QStringLiteral("null") : QString::number(theirs.toDouble()));
+    }
+    for (const char* key : { "pendingPods", "fragmentedGpus" })
+        if (!before.contains(QLatin1String(key)) || !after.contains(QLatin1String(key)))
+            return QStringLiteral("plan check gives no before and after %1").arg(QLatin1String(key));
+    if (QString why = row(QStringLiteral("Pending pods"), n(before, "pendingPods"), n(after, "pendingPods")); !why.isEmpty())
+        return why;
+    auto fragmented = [](const QJsonValue& v) { return v.isNull() ? QStringLiteral("n/a (no GPU workload)") : milli(v.toDouble()); };
+    if (QString why = row(QStringLiteral("Fragmented GPUs (FGD)"), fragmented(before.value(QStringLiteral("fragmentedGpus"))),
+            fragmented(after.value(QStringLiteral("fragmentedGpus"))));
+        !why.isEmpty())
+        return why;
+    const QJsonValue idle = before.value(QStringLiteral("idleAllocatedGpus"));
+    if (idle.isUndefined()) {
+        if (!QRegularExpression(QStringLiteral("^\\s*Idle allocated GPUs\\s{2,}no usage data(\\s|$)"), QRegularExpression::MultilineOption)
+                 .match(text)
+                 .hasMatch())
+            return QStringLiteral("no row \"Idle allocated GPUs  no usage data\" (plan check gives no idleAllocatedGpus)");
+    } else if (!QRegularExpression(QStringLiteral("^\\s*Idle allocated GPUs\\s{2,}%1\\s{2,}\\(measured,").arg(idle.toInteger()),
+                    QRegularExpression::MultilineOption)
+                    .match(text)
+                    .hasMatch()) {
+        // "(measured, not planned)" wraps in its column: its first words are matched.
+        return QStringLiteral("no row \"Idle allocated GPUs  %1  (measured, not planned)\"").arg(idle.toInteger());
+    }
     return {};
 }
 

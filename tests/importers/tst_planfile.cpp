@@ -292,7 +292,7 @@ void TestPlanFile::evaluationReportsWhatBroke()
     QVERIFY(script.find("Fleetscope never runs this script") != std::string::npos);
     QVERIFY(script.find("The scheduler, not this script, decides") != std::string::npos);
     // The drain that holds lists its node for the script's batches (tst_planscript runs them).
-    QVERIFY2(script.find("\n    # [1] drain cpu-a1\n") != std::string::npos && script.find("\n    cpu-a1\n") != std::string::npos, script.c_str());
+    QVERIFY2(script.find("\n    # #2 drain cpu-a1\n") != std::string::npos && script.find("\n    cpu-a1\n") != std::string::npos, script.c_str());
     QVERIFY(script.find("run drain --ignore-daemonsets --delete-emptydir-data --timeout=\"$drain_timeout\" -- \"$node\"") != std::string::npos);
     QVERIFY(script.find("#   default/web-7f9c-bbbbb -> cpu-b1") != std::string::npos);
 
@@ -310,9 +310,9 @@ void TestPlanFile::evaluationReportsWhatBroke()
     QVERIFY(json.find("\"index\": 3") != std::string::npos);
     // The drain that does not hold is a comment only; an action that does not hold says why.
     const std::string brokeScript = importers::planKubectlScript(broke, *changed.store);
-    QVERIFY2(brokeScript.find("\n    # [1] drain cpu-a1: does not hold, left out\n") != std::string::npos, brokeScript.c_str());
+    QVERIFY2(brokeScript.find("\n    # #2 drain cpu-a1: does not hold, left out\n") != std::string::npos, brokeScript.c_str());
     QVERIFY(brokeScript.find("\n    cpu-a1\n") == std::string::npos);
-    QVERIFY2(brokeScript.find("# [0] move-pod default/web-7f9c-aaaaa -> cpu-b1: does not hold (not-found:node/cpu-b1), left out\n")
+    QVERIFY2(brokeScript.find("# #1 move-pod default/web-7f9c-aaaaa -> cpu-b1: does not hold (not-found:node/cpu-b1), left out\n")
             != std::string::npos,
         brokeScript.c_str());
     // A row of a pod the action moved carries the action's own reasons (an overridden move that

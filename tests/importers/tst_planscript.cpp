@@ -296,7 +296,7 @@ void TstPlanScript::hostileNamesReachKubectlExactly()
     // The comments still say where each pod is expected to go, escaped.
     QVERIFY2(script.find("#   default/inject;touch \"$PWNED\" # -> b1 $(touch \"$PWNED\") # \n") != std::string::npos,
         script.c_str());
-    QVERIFY2(script.find("# [2] move-pod x\\n$(touch \"$PWNED\")/=cmd|' /C calc'!A0 -> z\\ntouch \"$PWNED\": does not hold")
+    QVERIFY2(script.find("# #3 move-pod x\\n$(touch \"$PWNED\")/=cmd|' /C calc'!A0 -> z\\ntouch \"$PWNED\": does not hold")
             != std::string::npos,
         script.c_str());
     QVERIFY(script.find("readonly plan_server=https://prod.example:6443\n") != std::string::npos);

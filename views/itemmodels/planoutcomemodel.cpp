@@ -80,7 +80,8 @@ QVariant PlanOutcomeModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
         switch (index.column()) {
         case IndexColumn:
-            return role == Qt::DisplayRole ? QVariant(static_cast<qulonglong>(a.index)) : QVariant(tr("The action's number in the plan (from 0)"));
+            // From 1, as `diff` and `plan check` number actions in text ("#1") and the Plan panel does.
+            return role == Qt::DisplayRole ? QVariant(static_cast<qulonglong>(a.index + 1)) : QVariant(tr("The action's number in the plan (from 1)"));
         case ActionColumn:
             return QString::fromStdString(std::string(model::actionTypeName(a.action.type)) + ' ' + importers::planActionSubject(a.action));
         case OutcomeColumn:

@@ -93,19 +93,57 @@ QString reasonsText(const std::vector<model::Reason>& reasons)
     return lines.join(QLatin1Char('\n'));
 }
 
-// The zone-level domain of a node (the ancestor two levels under the root, or the node's own
-// when the tree is shallower), as a path; "" when the node is not in the store.
-QString zoneOf(const model::ClusterStore& store, const model::Topology& topology, const std::string& nodeName)
+// The topology level a long plan's actions are grouped by, named by what it is: the zone's
+// level (the well-known label topology.kubernetes.io/zone, or its deprecated beta key) where the
+// topology has one, else its outermost level (a trace's GPU model, whose nodes have no zone);
+// level 0 when the topology has no levels. `name` heads the column, `noun` says it in a sentence.
+struct GroupLevel {
+    int level = 0;
+    QString name; // "Zone", "GPU model", "Region", or the level's label key
+    QString noun; // "zone", "GPU model", "region", "topology.example.com/block"
+};
+
+GroupLevel actionGroupLevel(const model::Topology& topology)
 {
-    if (nodeName.empty())
+    const auto& keys = topology.levelKeys();
+    if (keys.empty())
+        return {};
+    int level = 1;
+    for (int l = 1; l <= static_cast<int>(keys.size()); ++l)
+        if (keys[static_cast<std::size_t>(l - 1)] == "topology.kubernetes.io/zone"
+            || keys[static_cast<std::size_t>(l - 1)] == "failure-domain.beta.kubernetes.io/zone") {
+            level = l;
+            break;
+        }
+    const std::string key = model::levelUserKey(topology, level);
+    static const std::map<std::string, std::pair<const char*, const char*>> known {
+        { "topology.kubernetes.io/zone", { "Zone", "zone" } },
+        { "failure-domain.beta.kubernetes.io/zone", { "Zone", "zone" } },
+        { "topology.kubernetes.io/region", { "Region", "region" } },
+        { "failure-domain.beta.kubernetes.io/region", { "Region", "region" } },
+        { "gpu-model", { "GPU model", "GPU model" } },
+        { "instance-type", { "Instance type", "instance type" } },
+        { "node.kubernetes.io/instance-type", { "Instance type", "instance type" } },
+    };
+    if (const auto it = known.find(key); it != known.end())
+        return { level, QString::fromLatin1(it->second.first), QString::fromLatin1(it->second.second) };
+    const QString shown = reportSafeText(q(key));
+    return { level, shown, shown };
+}
+
+// A node's domain at `level` (its ancestor there, or its own when the tree is shallower), as
+// the report names domains; "" when the node is not in the store or `level` is 0.
+QString domainAtLevel(const model::ClusterStore& store, const model::Topology& topology, const std::string& nodeName, int level)
+{
+    if (nodeName.empty() || level <= 0)
         return {};
     const model::NodeId n = store.findNode(nodeName);
     if (!n.isValid())
         return {};
     model::DomainId d = topology.nodeDomain(n);
-    while (d.isValid() && topology.domainLevel(d) > 2)
+    while (d.isValid() && topology.domainLevel(d) > level)
         d = topology.domainParent(d);
-    return d.isValid() ? reportDomainText(topology, d) : QString();
+    return d.isValid() && topology.domainLevel(d) > 0 ? reportDomainText(topology, d) : QString();
 }
 
 // What a plan does to nodes: drains them (a consolidation), fails them (a what-if), or both.
@@ -270,17 +308,20 @@ void figuresSection(const FleetReportInput& in, const ReportSectionFigures& figu
 
 QStringList actionRow(const FleetReportInput& in, std::size_t i, const model::AppliedAction& a)
 {
-    return { reportCount(static_cast<std::int64_t>(i)), q(std::string(model::actionTypeName(a.action.type))),
+    return { reportCount(static_cast<std::int64_t>(i + 1)), q(std::string(model::actionTypeName(a.action.type))),
         q(importers::planActionSubject(a.action)), a.holds ? QStringLiteral("holds") : QStringLiteral("does not hold"),
         reportCount(static_cast<std::int64_t>(a.changes.size())),
         a.holds ? reasonsText(a.reasons) : reasonsText(a.reasons).prepend(q(importers::notHoldingEffectText(a)) + QLatin1Char('\n')) };
 }
 
-// The actions' numbers are plan check's and the plan file's array indices (the last of 26,516
-// actions is 26,515): said once above each list, so that a reader does not count one missing.
+// The actions' numbers count from 1 in the order they apply, as `plan check`'s text ("#1") and
+// the window's Plan panel ("1.") number them (the last of 26,516 actions is 26,516); `plan check
+// --format json`'s "index" is the plan file's 0-based array index. Said once above each list.
 QString actionNumbering()
 {
-    return QStringLiteral("Actions are numbered from 0, in the order they apply, as `plan check` numbers them.");
+    return QStringLiteral("Actions are numbered from 1, in the order they apply, as `plan check` (#1) and the window's Plan panel "
+                          "number them; the JSON of `plan check --format json` gives each its 0-based index in the plan file "
+                          "(#1 is index 0).");
 }
 
 ReportPages::Table actionsTable(const FleetReportInput& in)
@@ -321,22 +362,27 @@ void planSection(const FleetReportInput& in, ReportPages& pages, bool& appendix)
         pages.addTable(actionsTable(in));
         return;
     }
-    // Thousands of actions: by type and zone here, every action in the appendix.
+    // Thousands of actions: by type and zone (or what the topology's level is) here, every
+    // action in the appendix.
     struct Group {
         std::int64_t actions = 0, hold = 0, pods = 0;
     };
+    const GroupLevel by = actionGroupLevel(*in.topology);
     std::map<std::pair<QString, QString>, Group> groups;
     for (const model::AppliedAction& a : actions) {
-        Group& g = groups[{ q(std::string(model::actionTypeName(a.action.type))), zoneOf(*in.store, *in.topology, a.action.node) }];
+        Group& g = groups[{ q(std::string(model::actionTypeName(a.action.type))), domainAtLevel(*in.store, *in.topology, a.action.node, by.level) }];
         ++g.actions;
         g.hold += a.holds ? 1 : 0;
         g.pods += static_cast<std::int64_t>(a.changes.size());
     }
-    pages.addParagraph(QStringLiteral("The actions by type and zone (the zone of the node each names); every action, with its reasons, "
-                                      "is listed in the appendix."),
+    pages.addParagraph(by.level > 0 ? QStringLiteral("The actions by type and %1 (the %1 of the node each names; \u2014: the action names "
+                                                     "no node of the cluster); every action, with its reasons, is listed in the appendix.")
+                                          .arg(by.noun)
+                                    : QStringLiteral("The actions by type (the topology has no levels to group them by); every action, "
+                                                     "with its reasons, is listed in the appendix."),
         8.5);
     ReportPages::Table t;
-    t.header = { QStringLiteral("Action"), QStringLiteral("Zone"), QStringLiteral("Actions"), QStringLiteral("Hold"),
+    t.header = { QStringLiteral("Action"), by.level > 0 ? by.name : QStringLiteral("Domain"), QStringLiteral("Actions"), QStringLiteral("Hold"),
         QStringLiteral("Do not hold"), QStringLiteral("Pods") };
     t.columnShares = { 0.14, 0.38, 0.12, 0.12, 0.12, 0.12 };
     for (const auto& [key, g] : groups) {

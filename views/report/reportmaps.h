@@ -28,6 +28,13 @@ namespace fleet::views {
 /// and the window's File > Export Report both draw at these (renderReportMaps()).
 inline constexpr QSize kReportMapLogicalSize(720, 500);
 inline constexpr double kReportMapDevicePixelRatio = 3.0;
+/// Print resolution: every map of a report is embedded at this many pixels per inch of the page
+/// at least (the whole fleet's, 2,160 x 1,500 pixels printed 330 points high, at 327).
+inline constexpr double kReportPrintPpi = 300.0;
+/// A zoomed map is printed this many points high (its width follows its aspect: 432 points for
+/// 720 x 500), smaller than the whole fleet's: drawn at the device pixel ratio that gives it
+/// kReportPrintPpi there (2.5 for a map 500 logical pixels high: 1,800 x 1,250 pixels), no more.
+inline constexpr double kReportZoomedMapHeightPt = 300.0;
 
 struct ReportMapInput {
     std::shared_ptr<const model::ClusterStore> store;

@@ -54,13 +54,69 @@ QTextOption wrapOption(Qt::Alignment alignment)
 } // namespace
 
 ReportPages::ReportPages(QString footerTitle, QSizeF pageSize, qreal margin)
-    : m_footerTitle(std::move(footerTitle))
-    , m_pageSize(pageSize)
+    : m_pageSize(pageSize)
     , m_margin(margin)
 {
     m_pages.emplace_back();
     m_y = m_margin;
     m_footerFont = font(7, false);
+    m_footerTitle = drawable(footerTitle, m_footerFont);
+}
+
+QString ReportPages::drawable(const QString& text, int fontIndex)
+{
+    // Latin, with its supplements and extensions, is DejaVu Sans's own: no look-up (the actions'
+    // table has a hundred thousand cells). Below U+0020 are the line breaks the layout splits at.
+    constexpr char16_t kOwnBelow = 0x0250;
+    if (std::all_of(text.cbegin(), text.cend(), [](QChar c) { return c.unicode() < kOwnBelow; }))
+        return text;
+    const QFont& f = m_fonts[static_cast<std::size_t>(fontIndex)];
+    const QFontMetricsF metrics(f, measuringDevice());
+    QString out;
+    out.reserve(text.size());
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        char32_t ucs4 = c.unicode();
+        qsizetype length = 1;
+        if (c.isHighSurrogate() && i + 1 < text.size() && text[i + 1].isLowSurrogate()) {
+            ucs4 = QChar::surrogateToUcs4(c, text[i + 1]);
+            length = 2;
+        }
+        bool draws = ucs4 < kOwnBelow;
+        if (!draws) {
+            const std::uint64_t key = (static_cast<std::uint64_t>(f.bold()) << 32) | ucs4;
+            auto it = m_drawable.find(key);
+            if (it == m_drawable.end())
+                it = m_drawable.emplace(key, metrics.inFontUcs4(ucs4)).first;
+            draws = it->second;
+        }
+        if (draws) {
+            out.append(text.mid(i, length));
+        } else {
+            out.append(QChar(QChar::ReplacementCharacter));
+            m_undrawable.insert(ucs4);
+        }
+        i += length - 1;
+    }
+    return out;
+}
+
+std::vector<char32_t> ReportPages::undrawableCharacters() const
+{
+    return { m_undrawable.begin(), m_undrawable.end() };
+}
+
+QString ReportPages::characterList(const std::vector<char32_t>& characters, std::size_t listed)
+{
+    QStringList names;
+    for (std::size_t i = 0; i < characters.size() && i < listed; ++i) {
+        const char32_t c = characters[i];
+        names << QStringLiteral("U+") + QString::number(static_cast<uint>(c), 16).toUpper().rightJustified(4, QLatin1Char('0'))
+                + QLatin1Char(' ') + QString::fromUcs4(&c, 1);
+    }
+    if (characters.size() > listed)
+        names << QStringLiteral("and %1 more").arg(characters.size() - listed);
+    return names.join(QStringLiteral(", "));
 }
 
 ReportPages::~ReportPages() = default;
@@ -101,18 +157,49 @@ QString ReportPages::wrapped(const QString& text, int fontIndex, qreal width) co
         // its hyphen is laid out as a non-breaking one and the space after it as a no-break
         // space, so a line breaks before the arrow when the whole does not fit. The same
         // number of characters: the lines are cut from the text as written.
-        QString laid = part;
-        for (qsizetype i = laid.indexOf(QStringLiteral("->")); i >= 0; i = laid.indexOf(QStringLiteral("->"), i + 2)) {
-            laid[i] = QChar(0x2011);
-            if (i + 2 < laid.size() && laid[i + 2] == QLatin1Char(' '))
-                laid[i + 2] = QChar::Nbsp;
+        QString arrows = part;
+        for (qsizetype i = arrows.indexOf(QStringLiteral("->")); i >= 0; i = arrows.indexOf(QStringLiteral("->"), i + 2)) {
+            arrows[i] = QChar(0x2011);
+            if (i + 2 < arrows.size() && arrows[i + 2] == QLatin1Char(' '))
+                arrows[i + 2] = QChar::Nbsp;
         }
+        // A name wider than the line (a node's FQDN "ip-10-0-123-45.us-east-2.compute.internal",
+        // a pod's name) breaks after one of its '.' or '-' where it must break, never inside a
+        // part: Unicode's line breaking (UAX #14) allows no break after a '.' nor after a '-'
+        // before a digit, so the whole name was one word and was broken anywhere. A zero-width
+        // space is laid out after each such '.' or '-' of a word too wide for the line (the
+        // words that fit are laid out as written); `original` maps the laid text back.
+        // Words of fewer characters than this fit whatever they hold: not measured.
+        const auto surelyFits = static_cast<qsizetype>(width / std::max<qreal>(1, metrics.maxWidth()));
+        QString laid;
+        std::vector<qsizetype> original; // laid index -> the index in `part`
+        laid.reserve(arrows.size() + 16);
+        original.reserve(static_cast<std::size_t>(arrows.size()) + 17);
+        for (qsizetype start = 0; start < arrows.size();) {
+            qsizetype end = arrows.indexOf(QLatin1Char(' '), start);
+            end = end < 0 ? arrows.size() : end + 1;
+            const bool wide = end - start > surelyFits && metrics.horizontalAdvance(arrows.mid(start, end - start)) > width;
+            for (qsizetype i = start; i < end; ++i) {
+                laid.append(arrows[i]);
+                original.push_back(i);
+                const QChar c = arrows[i];
+                const bool between = i > start && i + 1 < end && arrows[i - 1].isLetterOrNumber() && arrows[i + 1].isLetterOrNumber();
+                if (wide && between && (c == QLatin1Char('.') || c == QLatin1Char('-'))) {
+                    laid.append(QChar(0x200B));
+                    original.push_back(i + 1);
+                }
+            }
+            start = end;
+        }
+        original.push_back(arrows.size());
         QTextLayout layout(laid, f, measuringDevice());
         layout.setTextOption(wrapOption(Qt::AlignLeft));
         layout.beginLayout();
         for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
             line.setLineWidth(width);
-            lines << part.mid(line.textStart(), line.textLength()).trimmed();
+            const qsizetype from = original[static_cast<std::size_t>(line.textStart())];
+            const qsizetype to = original[static_cast<std::size_t>(line.textStart() + line.textLength())];
+            lines << part.mid(from, to - from).trimmed();
         }
         layout.endLayout();
     }
@@ -148,6 +235,7 @@ void ReportPages::appendPages(const ReportPages& other)
     fonts.reserve(other.m_fonts.size());
     for (const QFont& f : other.m_fonts)
         fonts.push_back(font(f.pointSizeF(), f.bold()));
+    m_undrawable.insert(other.m_undrawable.begin(), other.m_undrawable.end());
     const int firstImage = static_cast<int>(m_images.size());
     m_images.insert(m_images.end(), other.m_images.begin(), other.m_images.end());
     for (std::size_t p = 0; p < other.m_pages.size(); ++p) {
@@ -211,7 +299,7 @@ void ReportPages::addHeading(const QString& text, int level)
     const qreal size = level <= 1 ? 17 : level == 2 ? 12.5 : 10;
     const int f = font(size, true);
     const qreal width = m_pageSize.width() - 2 * m_margin;
-    const QString lines = wrapped(text, f, width);
+    const QString lines = wrapped(drawable(text, f), f, width);
     const qreal h = textHeight(lines, f);
     if (level <= 1 && !m_pages.back().empty())
         newPage();
@@ -233,7 +321,7 @@ void ReportPages::addParagraph(const QString& text, qreal size, bool bold, const
     const qreal width = m_pageSize.width() - 2 * m_margin;
     // Paragraph by paragraph, so that a long text continues on the next page.
     for (const QString& part : text.split(QLatin1Char('\n'))) {
-        const QString lines = wrapped(part, f, width);
+        const QString lines = wrapped(drawable(part, f), f, width);
         const qreal h = textHeight(lines, f);
         ensureRoom(h);
         place({ Item::Text, QRectF(m_margin, m_y, width, h), lines, f, Qt::AlignLeft, color });
@@ -253,7 +341,7 @@ void ReportPages::tableHeader(const Table& table, const std::vector<qreal>& widt
     qreal h = 0;
     QStringList cells;
     for (int c = 0; c < table.header.size(); ++c) {
-        cells << wrapped(table.header[c], boldIndex, widths[static_cast<std::size_t>(c)] - 2 * kCellPadding);
+        cells << wrapped(drawable(table.header[c], boldIndex), boldIndex, widths[static_cast<std::size_t>(c)] - 2 * kCellPadding);
         h = std::max(h, textHeight(cells.back(), boldIndex));
     }
     h += 2 * kCellPadding;
@@ -293,7 +381,7 @@ void ReportPages::addTable(const Table& table)
         cells.clear();
         qreal h = metrics.height();
         for (int c = 0; c < columns; ++c) {
-            const QString text = c < table.rows[r].size() ? wrapped(capped(table.rows[r][c]), f, widths[static_cast<std::size_t>(c)] - 2 * kCellPadding)
+            const QString text = c < table.rows[r].size() ? wrapped(drawable(capped(table.rows[r][c]), f), f, widths[static_cast<std::size_t>(c)] - 2 * kCellPadding)
                                                            : QString();
             if (!text.isEmpty())
                 h = std::max(h, textHeight(text, f));
@@ -305,7 +393,7 @@ void ReportPages::addTable(const Table& table)
     // own height (a wrapped cell makes it several lines), the header's as wrapped.
     qreal headerHeight = 0;
     for (int c = 0; c < columns; ++c)
-        headerHeight = std::max(headerHeight, textHeight(wrapped(table.header[c], bold, widths[static_cast<std::size_t>(c)] - 2 * kCellPadding), bold));
+        headerHeight = std::max(headerHeight, textHeight(wrapped(drawable(table.header[c], bold), bold, widths[static_cast<std::size_t>(c)] - 2 * kCellPadding), bold));
     headerHeight += 2 * kCellPadding;
     ensureRoomKeepingHeading(headerHeight + (table.rows.empty() ? 0 : layRow(0)) + 4);
     m_keep.active = false;
@@ -347,7 +435,7 @@ void ReportPages::addImage(const QImage& image, qreal heightPt, const QString& c
         h = w * image.height() / std::max(1, image.width());
     }
     const int f = font(8, false);
-    const QString captionLines = caption.isEmpty() ? QString() : wrapped(caption, f, textWidth);
+    const QString captionLines = caption.isEmpty() ? QString() : wrapped(drawable(caption, f), f, textWidth);
     const qreal captionHeight = caption.isEmpty() ? 0 : textHeight(captionLines, f) + 2;
     ensureRoomKeepingHeading(h + captionHeight + 4);
     m_keep.active = false;
@@ -368,7 +456,8 @@ void ReportPages::addSwatches(const std::vector<std::pair<QColor, QString>>& swa
     const qreal h = metrics.height();
     ensureRoom(h + 4);
     qreal x = m_margin;
-    for (const auto& [color, label] : swatches) {
+    for (const auto& [color, text] : swatches) {
+        const QString label = drawable(text, f);
         place({ Item::Fill, QRectF(x, m_y + 1, h - 2, h - 2), {}, 0, 0, color });
         x += h + 2;
         const qreal w = metrics.horizontalAdvance(label) + 2;

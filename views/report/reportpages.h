@@ -13,6 +13,12 @@
 // column), so nothing is cut; a single row taller than a page (which no real cell reaches: cells
 // are capped at kMaxCellChars characters, with an ellipsis) is the one exception.
 //
+// Text is drawn in DejaVu Sans, and where it has no glyph for a
+// character in the font Qt falls back to (any installed font that has one: fontconfig's order).
+// A character no installed font has (CJK or emoji on a machine without such a font) would be
+// painted as nothing, silently: it is painted as U+FFFD REPLACEMENT CHARACTER instead, which
+// DejaVu Sans has, and listed (undrawableCharacters()) so that the caller can say so.
+//
 // Thread: any once the QGuiApplication exists (QFont and QFontMetricsF use its font database,
 // which Qt 6 serves to every thread); one object is used by one thread at a time.
 
@@ -25,6 +31,9 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstdint>
+#include <set>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -76,6 +85,13 @@ public:
     /// items continue on its last page. Its fonts and images are taken over (the same sizes and
     /// weights, so the same metrics).
     void appendPages(const ReportPages& other);
+    /// The characters of the text given so far (headings, paragraphs, cells, captions, the footer's
+    /// title, and appended pages') that no installed font draws, as code points in ascending
+    /// order; each is painted as U+FFFD.
+    [[nodiscard]] std::vector<char32_t> undrawableCharacters() const;
+    /// `characters` named for a message: "U+6771 東, U+1F680 🚀" (code point and character), at
+    /// most `listed` of them, then "and N more". Thread: any.
+    [[nodiscard]] static QString characterList(const std::vector<char32_t>& characters, std::size_t listed = 20);
     /// Room left on the current page, in points.
     [[nodiscard]] qreal roomLeft() const;
 
@@ -104,6 +120,9 @@ private:
         int image = -1;    // index into m_images
     };
     int font(qreal size, bool bold);
+    /// `text` with each character that no installed font draws in font `fontIndex` (with Qt's
+    /// fallbacks) replaced by U+FFFD, and recorded in m_undrawable.
+    [[nodiscard]] QString drawable(const QString& text, int fontIndex);
     /// `text` broken into the lines it takes at `width` points, joined by '\n' (its own line
     /// breaks kept). Layout and painting both use these lines, so a cell's height is exactly
     /// its painted text's.
@@ -137,6 +156,8 @@ private:
     std::vector<std::pair<qreal, qreal>> m_lineMetrics; // per font: ascent, line height (points)
     std::vector<QImage> m_images;
     int m_footerFont = 0;
+    std::set<char32_t> m_undrawable;
+    std::unordered_map<std::uint64_t, bool> m_drawable; // (bold << 32 | code point) -> a font draws it
 };
 
 } // namespace fleet::views
