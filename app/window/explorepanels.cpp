@@ -330,13 +330,13 @@ void ExplorePanels::startAnalysis(bool index, bool onLiveCopy)
     connect(watcher, &QFutureWatcher<Analysis>::finished, this, [this, watcher] {
         watcher->deleteLater();
         m_analysisRunning = false;
-        Analysis analysis = watcher->result();
-        if (analysis.generation == m_generation) { // else a newer cluster replaced this one
-            m_liveCopy = std::move(analysis.liveCopy);
-            if (analysis.copyFailed) // a batch the copy refused: copy the store again
+        auto analysis = std::make_shared<Analysis>(watcher->result());
+        if (analysis->generation == m_generation) { // else a newer cluster replaced this one
+            m_liveCopy = std::move(analysis->liveCopy);
+            if (analysis->copyFailed) // a batch the copy refused: copy the store again
                 m_analysisAgain = true;
             else
-                applyAnalysis(analysis);
+                applyAnalysis(std::move(analysis));
         }
         scheduleRefresh(); // batches came while it ran: the last state is shown too
     });
@@ -386,22 +386,39 @@ void ExplorePanels::startAnalysis(bool index, bool onLiveCopy)
     watcher->setFuture(QtConcurrent::run(longWorkPool(), std::move(work)));
 }
 
-void ExplorePanels::applyAnalysis(const Analysis& analysis)
+void ExplorePanels::applyAnalysis(std::shared_ptr<const Analysis> analysis, int stage)
 {
-    m_pendingGeneration = 0;
-    m_analysedTotals = analysis.totals;
-    m_problems->setProblems(m_store, m_topology, analysis.problems);
-    updateProblemsTitle();
-    m_map->setProblemNodes(model::problemNodes(analysis.problems));
-    m_pending->setShapes(m_store, analysis.shapes);
-    if (analysis.index && m_pending->unboundInput()) { // a new input's all-empty map: its banner says why and what to do
-        m_pendingDock->show();
-        m_pendingDock->raise();
+    if (analysis->generation != m_generation)
+        return; // a newer cluster replaced the one analysed: its own analysis follows
+    switch (stage) {
+    case 0:
+        m_pendingGeneration = 0;
+        m_analysedTotals = analysis->totals;
+        m_problems->setProblems(m_store, m_topology, analysis->problems);
+        updateProblemsTitle();
+        break;
+    case 1:
+        m_map->setProblemNodes(model::problemNodes(analysis->problems));
+        break;
+    case 2:
+        m_pending->setShapes(m_store, analysis->shapes);
+        if (analysis->index && m_pending->unboundInput()) { // a new input's all-empty map: its banner says why and what to do
+            m_pendingDock->show();
+            m_pendingDock->raise();
+        }
+        updatePendingTitle();
+        break;
+    default:
+        if (analysis->index)
+            m_search->setIndex(analysis->index);
+        emit analysisApplied();
+        return;
     }
-    updatePendingTitle();
-    if (analysis.index)
-        m_search->setIndex(analysis.index);
-    emit analysisApplied();
+    // The next part in a turn of its own: a 1 ms timer, not a posted call, which the event loop
+    // runs before the timers it found due (two parts would be one stall). The stages of one
+    // analysis run in order, before those of a later one (its worker takes far longer).
+    QTimer::singleShot(1, Qt::PreciseTimer, this,
+        [this, analysis = std::move(analysis), stage]() mutable { applyAnalysis(std::move(analysis), stage + 1); });
 }
 
 void ExplorePanels::setPlanState(std::shared_ptr<const model::PlanLedger> plan)
