@@ -241,8 +241,9 @@ private slots:
         QCOMPARE(extension && extension->isVisible(), extendedBefore);
         QCOMPARE(panels.filterField()->lineEdit()->mapTo(&window, QPoint(panels.filterField()->lineEdit()->width(), 0)).x(), filterRight);
 
-        // Under a plan that failed the node (gone), the search never points at it, and a pod of it is
-        // found where the plan moved it.
+        // Under a plan that failed the node (gone), the search finds it and says the plan removed it
+        // (it found nothing, and the operator could not tell a typo from a removed node), and a pod
+        // of it is found where the plan moved it.
         {
             auto engine = std::make_shared<model::PlanEngine>(*cluster.store, *cluster.topology, std::vector<double> {});
             model::PlanAction drain;
@@ -251,22 +252,26 @@ private slots:
             const model::AppliedAction& drained = engine->apply(drain);
             QVERIFY(!engine->state().nodePresent(duckboat));
             panels.searchField()->setPlanState(std::shared_ptr<const model::PlanLedger>(engine, &engine->state()));
-            QVERIFY(!panels.searchField()->search(QStringLiteral("duckboat-01")).isValid());
-            QVERIFY2(panels.searchField()->resultText().contains(QStringLiteral("removed by the plan")), qPrintable(panels.searchField()->resultText()));
+            QCOMPARE(panels.searchField()->search(QStringLiteral("duckboat-01")), duckboat);
+            QVERIFY2(panels.searchField()->resultText().contains(QStringLiteral("duckboat-01 is removed by the plan")),
+                qPrintable(panels.searchField()->resultText()));
+            QCOMPARE(panels.nodeInspector()->node(), duckboat);
+            QCOMPARE(map->selectedNode(), duckboat);
             for (const auto& change : drained.changes)
                 if (change.to.isValid()) {
                     const QString key = QString::fromStdString(std::string(cluster.store->podNamespace(change.pod)) + "/" + std::string(cluster.store->podName(change.pod)));
                     QCOMPARE(panels.searchField()->search(key), change.to);
                     break;
                 }
-            // A node the plan drained (removed, or cordoned to be removed) is not pointed at either.
+            // A node the plan drained (removed, or cordoned to be removed) is found and said so too.
             model::PlanAction drainOther;
             drainOther.type = model::ActionType::DrainNode;
             drainOther.node = "duckboat-02";
             (void)engine->apply(drainOther);
             panels.searchField()->setPlanState(std::shared_ptr<const model::PlanLedger>(engine, &engine->state()));
-            QVERIFY(!panels.searchField()->search(QStringLiteral("duckboat-02")).isValid());
-            QVERIFY2(panels.searchField()->resultText().contains(QStringLiteral(" by the plan")), qPrintable(panels.searchField()->resultText()));
+            QCOMPARE(panels.searchField()->search(QStringLiteral("duckboat-02")), cluster.store->findNode("duckboat-02"));
+            QVERIFY2(panels.searchField()->resultText().contains(QStringLiteral("duckboat-02 is ")) && panels.searchField()->resultText().contains(QStringLiteral(" by the plan")),
+                qPrintable(panels.searchField()->resultText()));
             panels.searchField()->setPlanState(nullptr);
         }
 
