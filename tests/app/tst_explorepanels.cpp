@@ -10,6 +10,8 @@
 #include "views/heatmaps/heatmappanel.h"
 #include "views/inspectors/domaininspector.h"
 #include "views/inspectors/nodeinspector.h"
+#include "views/inspectors/podtableview.h"
+#include "views/map/podmime.h"
 #include "views/map/colormap.h"
 #include "views/map/fleetmapview.h"
 #include "views/panels/filterfield.h"
@@ -23,6 +25,8 @@
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QDrag>
+#include <QMimeData>
 #include <QLineEdit>
 #include <QMainWindow>
 #include <QSignalSpy>
@@ -141,6 +145,47 @@ private slots:
         pendingPanel.resize(1200, 200);
         pendingPanel.setShapes(cluster.store, shapes);
         saveForReview(pendingPanel.grab().toImage(), QStringLiteral("pending-filled"));
+    }
+
+    // A pod dragged from the inspector shows its label beside the pointer, never over it: Qt's
+    // picture of the whole row, held at the point pressed, covered the cell the pod is dropped
+    // on and its feasibility ring.
+    void podDragLeavesTheCellUnderThePointerVisible()
+    {
+        QMainWindow window;
+        auto* map = new views::FleetMapView(&window);
+        window.setCentralWidget(map);
+        app::ExplorePanels panels(&window, map);
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto cluster = eks();
+        map->setCluster(cluster.store, cluster.topology);
+        panels.setCluster(cluster.store, cluster.topology);
+        model::NodeId node;
+        for (std::uint32_t i = 0; i < cluster.store->nodeCount() && !node.isValid(); ++i)
+            if (!cluster.store->nodePods(model::NodeId(i)).empty())
+                node = model::NodeId(i);
+        QVERIFY(node.isValid());
+        panels.nodeInspector()->setNode(cluster.store, cluster.topology, node);
+        auto* table = panels.nodeInspector()->findChild<views::PodTableView*>(QStringLiteral("nodeInspectorPods"));
+        QVERIFY(table);
+        QVERIFY(table->dragEnabled());
+        QVERIFY(table->model()->rowCount() > 0);
+        table->selectRow(0);
+        std::unique_ptr<QDrag> drag = table->createDrag();
+        QVERIFY(drag);
+        QVERIFY(views::podFromMimeData(drag->mimeData()).isValid());
+        QVERIFY(!drag->pixmap().isNull());
+        // Where the pixmap is drawn, with the pointer at (0, 0): the pointer's cell (a few pixels)
+        // and the ring around it stay clear.
+        const QRectF label(QPointF(0, 0) - QPointF(drag->hotSpot()), drag->pixmap().deviceIndependentSize());
+        const QRectF clear(-12, -12, 24, 24);
+        QVERIFY2(!label.intersects(clear), qPrintable(QStringLiteral("the drag's picture at %1,%2 %3x%4 covers the pointer")
+                                                          .arg(label.x()).arg(label.y()).arg(label.width()).arg(label.height())));
+        // Near it, so the eye follows it, and above it: the map's tooltip shows below the pointer.
+        QVERIFY(label.left() <= 40 && label.bottom() >= -40);
+        QVERIFY(label.bottom() < 0);
     }
 
     // The Heatmap opened while the Plan dock shows: the two share the bottom area's width (a
