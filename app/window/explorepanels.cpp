@@ -17,12 +17,14 @@
 
 #include <QAbstractItemView>
 #include <QAction>
+#include <QChildEvent>
 #include <QDockWidget>
 #include <QTimer>
 #include <QFutureWatcher>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMainWindow>
+#include <QTabBar>
 #include <QPointer>
 #include <QToolBar>
 #include <QtConcurrent/QtConcurrentRun>
@@ -57,6 +59,7 @@ ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map)
     , m_window(window)
     , m_map(map)
 {
+    m_window->installEventFilter(this); // the tab bars of stacked docks (eventFilter())
     m_refreshTimer = new QTimer(this);
     m_refreshTimer->setSingleShot(true);
     connect(m_refreshTimer, &QTimer::timeout, this, &ExplorePanels::scheduleRefresh);
@@ -181,6 +184,18 @@ ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map)
 
 ExplorePanels::~ExplorePanels() = default;
 
+bool ExplorePanels::eventFilter(QObject* watched, QEvent* event)
+{
+    // QMainWindow makes a tab bar per group of stacked docks, as its own child, when the group
+    // forms; polished, it is a whole QTabBar (at ChildAdded it is not yet).
+    if (watched == m_window && event->type() == QEvent::ChildPolished)
+        if (auto* bar = qobject_cast<QTabBar*>(static_cast<QChildEvent*>(event)->child())) {
+            bar->setElideMode(Qt::ElideMiddle);
+            bar->setUsesScrollButtons(false);
+        }
+    return QObject::eventFilter(watched, event);
+}
+
 void ExplorePanels::setDocksVisible(bool visible)
 {
     for (QDockWidget* dock : { m_nodeDock, m_domainDock, m_problemsDock, m_pendingDock, m_heatmapDock })
@@ -215,8 +230,14 @@ void ExplorePanels::showNode(model::NodeId node)
     if (node != m_nodeInspector->node() || !node.isValid())
         m_nodeInspector->setNode(m_store, m_topology, node);
     if (node.isValid()) {
-        // The inspector's title: a node the plan added has no store name.
-        m_nodeDock->setWindowTitle(tr("Node %1").arg(m_nodeInspector->headerText().section(QLatin1Char('\n'), 0, 0)));
+        // The inspector's title: a node the plan added has no store name. A DNS-style name
+        // (ip-10-1-2-3.us-west-2.compute.internal) by its host part, which tells nodes apart:
+        // whole, it filled the dock's tab bar and was cut where the nodes differ (the header
+        // below has the full name). A name whose first label has no letter (an IP) stays whole.
+        const QString name = m_nodeInspector->headerText().section(QLatin1Char('\n'), 0, 0);
+        const QString host = name.section(QLatin1Char('.'), 0, 0);
+        const bool hostPart = host.size() < name.size() && std::any_of(host.begin(), host.end(), [](QChar c) { return c.isLetter(); });
+        m_nodeDock->setWindowTitle(tr("Node %1").arg(hostPart ? host : name));
         m_nodeDock->show();
         m_nodeDock->raise();
     } else {

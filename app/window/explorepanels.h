@@ -64,6 +64,11 @@ public:
     ExplorePanels(QMainWindow* window, views::FleetMapView* map);
     ~ExplorePanels() override;
 
+    /// Every tab of the window's stacked docks fits in its tab bar (the Node dock's beside Domain
+    /// and Changes): elided in the middle where the bar is short, never scrolled out of view
+    /// behind arrows. Applied to each tab bar the window makes (QEvent::ChildPolished).
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
     /// Shows a new cluster in every panel (null pointers clear them).
     void setCluster(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology);
     /// Shows or hides every exploring dock (not the toolbar); `screenshot` without `--panel`

@@ -27,6 +27,7 @@
 #include <QDockWidget>
 #include <QDrag>
 #include <QMimeData>
+#include <QTabBar>
 #include <QLineEdit>
 #include <QMainWindow>
 #include <QSignalSpy>
@@ -186,6 +187,63 @@ private slots:
         // Near it, so the eye follows it, and above it: the map's tooltip shows below the pointer.
         QVERIFY(label.left() <= 40 && label.bottom() >= -40);
         QVERIFY(label.bottom() < 0);
+    }
+
+    // The Node dock's tab beside the Domain dock's, for a node with a cloud's long DNS name
+    // (ip-10-….us-west-2.compute.internal), in the dock area's width: the tab names the node by
+    // its host part, whole (the inspector's header has the full name), and every tab shows.
+    void stackedDockTabsAllShow()
+    {
+        QMainWindow window;
+        auto* map = new views::FleetMapView(&window);
+        window.setCentralWidget(map);
+        app::ExplorePanels panels(&window, map);
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        importers::SimulationSpec spec;
+        spec.nodeCount = 300;
+        const auto cluster = importers::loadSimulatedCluster(spec);
+        map->setCluster(cluster.store, cluster.topology);
+        panels.setCluster(cluster.store, cluster.topology);
+        const model::NodeId node(17);
+        const QString name = QString::fromStdString(std::string(cluster.store->nodeName(node)));
+        QVERIFY2(name.count(QLatin1Char('.')) >= 2, qPrintable(name));
+        const QString host = name.section(QLatin1Char('.'), 0, 0);
+        emit map->nodeActivated(node);
+        QCOMPARE(panels.nodeInspector()->node(), node);
+        QVERIFY2(panels.nodeInspector()->headerText().startsWith(name), qPrintable(panels.nodeInspector()->headerText()));
+        panels.domainDock()->setWindowTitle(QStringLiteral("Domain us-west-2 / us-west-2a"));
+        panels.domainDock()->show();
+        panels.nodeDock()->raise();
+        window.resizeDocks({ panels.nodeDock() }, { 320 }, Qt::Horizontal);
+        QTabBar* bar = nullptr;
+        QTRY_VERIFY([&] {
+            for (QTabBar* b : window.findChildren<QTabBar*>())
+                for (int i = 0; b->isVisible() && i < b->count(); ++i)
+                    if (b->tabText(i).startsWith(QStringLiteral("Domain")))
+                        bar = b;
+            return bar != nullptr;
+        }());
+        QCoreApplication::processEvents();
+        QCOMPARE(bar->count(), 2);
+        int nodeTab = -1;
+        for (int i = 0; i < bar->count(); ++i) {
+            if (bar->tabText(i).startsWith(QStringLiteral("Node")))
+                nodeTab = i;
+            QVERIFY2(bar->rect().contains(bar->tabRect(i)),
+                qPrintable(QStringLiteral("tab %1 (%2) at %3..%4 of a %5 px bar")
+                               .arg(i)
+                               .arg(bar->tabText(i))
+                               .arg(bar->tabRect(i).left())
+                               .arg(bar->tabRect(i).right())
+                               .arg(bar->width())));
+        }
+        QVERIFY(nodeTab >= 0);
+        QCOMPARE(bar->tabText(nodeTab), QStringLiteral("Node ") + host);
+        QVERIFY2(bar->tabRect(nodeTab).width() >= bar->tabSizeHint(nodeTab).width(),
+            qPrintable(QStringLiteral("the node's tab is %1 px of the %2 its title needs").arg(bar->tabRect(nodeTab).width()).arg(bar->tabSizeHint(nodeTab).width())));
+        QVERIFY(!bar->usesScrollButtons());
     }
 
     // The Heatmap opened while the Plan dock shows: the two share the bottom area's width (a
