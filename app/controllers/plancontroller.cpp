@@ -78,6 +78,15 @@ PlanController::PlanController(QMainWindow* window, views::FleetMapView* map, st
         if (cancelled)
             showMessage(tr("Cancelled: the plan is as it was."));
     });
+    // The plan marks follow a large step slice by slice (the actions each slice undid or
+    // applied), so the refresh at its end counts only what is left: counting a whole
+    // consolidation's 26,640 actions back there was part of the turn that went over 50 ms.
+    // Only the tracker moves; the map keeps the marks it shows until the refresh.
+    connect(m_steps, &PlanStepRunner::progressed, this, [this] {
+        const auto& engine = m_host->engine();
+        if (m_batch == 0 && engine && m_marks && !m_preparedMarks && m_marksEngine.lock() == engine)
+            m_marks->update(*engine, m_host->topology().get(), m_host->takeUnchangedBefore());
+    });
     m_drag = new PlanDragController(m_map, m_host, this);
     m_contextMenu = new PlanContextMenu(window, m_map, m_host, this);
     connect(m_contextMenu, &PlanContextMenu::placeWorkloadRequested, this, &PlanController::placeWorkloadRequested);

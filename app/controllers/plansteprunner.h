@@ -19,8 +19,9 @@ class PlanStepCommand;
 /// Runs a PlanStepCommand's children (PlanStepCommand::undoChild() / redoChild(), each O(its
 /// effects): PlanEngine::undo() or reapplyUndone()) a slice of kSliceMs at a time, the first at
 /// once (a step done within it is synchronous, as on a small cluster), the rest from a
-/// zero-timer, then calls PlanStepCommand::finishDeferred() (the one refresh of the map and the
-/// panel). The engine is consistent between slices (the same thread), so the map may repaint
+/// 1 ms timer, then calls PlanStepCommand::finishDeferred() (the one refresh of the map and the
+/// panel) in a turn of the event loop where no child ran (after the last slice, progressed()
+/// reports every child done first). The engine is consistent between slices (the same thread), so the map may repaint
 /// meanwhile; every gesture that changes the plan asks isBusy() first and is refused while it
 /// is true. A progress dialog (window modal, so no input reaches the window) shows after
 /// kProgressDelayMs with Cancel: a cancelled undo re-applies the children it undid and puts the
@@ -60,6 +61,8 @@ signals:
 
 private:
     void slice();
+    /// Runs slice() from the event loop, after the input and timers due meanwhile.
+    void nextSlice();
     /// One child in the current direction; false when none is left.
     bool stepOne();
     void complete();

@@ -596,6 +596,9 @@ bool PlaceWorkloadDialog::place()
     setMessage(tr("Placing %1 pods\u2026").arg(input.pods), false);
     m_work = std::make_shared<PlaceProgress>();
     setRunning(true);
+    // The plan as it is now, for the worker to replay: copied once here (the engine changes on
+    // this thread meanwhile) and moved from then on; a second copy into the worker's closure
+    // doubled the GUI thread's time here (about 25 ms for a 26,640-action plan).
     std::vector<model::PlanAction> current;
     current.reserve(engine->applied().size());
     for (const model::AppliedAction& a : engine->applied())
@@ -603,7 +606,7 @@ bool PlaceWorkloadDialog::place()
     const std::uint64_t generation = ++m_generation;
     QPointer<PlaceWorkloadDialog> self(this);
     auto reading = std::make_shared<StoreReadGuard>(m_plan->storeReaders(), m_plan->shownStore()); // a live batch waits for this worker
-    (void)QtConcurrent::run(placementPool(), [self, generation, store, topology, prices = m_plan->nodePrices(), current, input, gpuLabel, reading, work = m_work] {
+    (void)QtConcurrent::run(placementPool(), [self, generation, store, topology, prices = m_plan->nodePrices(), current = std::move(current), input, gpuLabel, reading, work = m_work] {
         auto result = runPlacement(store, topology, prices, current, input, gpuLabel, *work);
         QMetaObject::invokeMethod(
             self, [self, generation, result] { if (self) self->onResult(generation, result); }, Qt::QueuedConnection);

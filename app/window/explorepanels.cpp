@@ -17,12 +17,14 @@
 
 #include <QAbstractItemView>
 #include <QAction>
+#include <QChildEvent>
 #include <QDockWidget>
 #include <QTimer>
 #include <QFutureWatcher>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMainWindow>
+#include <QTabBar>
 #include <QPointer>
 #include <QToolBar>
 #include <QtConcurrent/QtConcurrentRun>
@@ -58,6 +60,7 @@ ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map, std:
     , m_map(map)
     , m_readers(std::move(readers))
 {
+    m_window->installEventFilter(this); // the tab bars of stacked docks (eventFilter())
     m_refreshTimer = new QTimer(this);
     m_refreshTimer->setSingleShot(true);
     connect(m_refreshTimer, &QTimer::timeout, this, &ExplorePanels::scheduleRefresh);
@@ -182,6 +185,18 @@ ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map, std:
 
 ExplorePanels::~ExplorePanels() = default;
 
+bool ExplorePanels::eventFilter(QObject* watched, QEvent* event)
+{
+    // QMainWindow makes a tab bar per group of stacked docks, as its own child, when the group
+    // forms; polished, it is a whole QTabBar (at ChildAdded it is not yet).
+    if (watched == m_window && event->type() == QEvent::ChildPolished)
+        if (auto* bar = qobject_cast<QTabBar*>(static_cast<QChildEvent*>(event)->child())) {
+            bar->setElideMode(Qt::ElideMiddle);
+            bar->setUsesScrollButtons(false);
+        }
+    return QObject::eventFilter(watched, event);
+}
+
 void ExplorePanels::setDocksVisible(bool visible)
 {
     for (QDockWidget* dock : { m_nodeDock, m_domainDock, m_problemsDock, m_pendingDock, m_heatmapDock })
@@ -216,8 +231,14 @@ void ExplorePanels::showNode(model::NodeId node)
     if (node != m_nodeInspector->node() || !node.isValid())
         m_nodeInspector->setNode(m_store, m_topology, node);
     if (node.isValid()) {
-        // The inspector's title: a node the plan added has no store name.
-        m_nodeDock->setWindowTitle(tr("Node %1").arg(m_nodeInspector->headerText().section(QLatin1Char('\n'), 0, 0)));
+        // The inspector's title: a node the plan added has no store name. A DNS-style name
+        // (ip-10-1-2-3.us-west-2.compute.internal) by its host part, which tells nodes apart:
+        // whole, it filled the dock's tab bar and was cut where the nodes differ (the header
+        // below has the full name). A name whose first label has no letter (an IP) stays whole.
+        const QString name = m_nodeInspector->headerText().section(QLatin1Char('\n'), 0, 0);
+        const QString host = name.section(QLatin1Char('.'), 0, 0);
+        const bool hostPart = host.size() < name.size() && std::any_of(host.begin(), host.end(), [](QChar c) { return c.isLetter(); });
+        m_nodeDock->setWindowTitle(tr("Node %1").arg(hostPart ? host : name));
         m_nodeDock->show();
         m_nodeDock->raise();
     } else {
@@ -331,13 +352,13 @@ void ExplorePanels::startAnalysis(bool index, bool onLiveCopy)
     connect(watcher, &QFutureWatcher<Analysis>::finished, this, [this, watcher] {
         watcher->deleteLater();
         m_analysisRunning = false;
-        Analysis analysis = watcher->result();
-        if (analysis.generation == m_generation) { // else a newer cluster replaced this one
-            m_liveCopy = std::move(analysis.liveCopy);
-            if (analysis.copyFailed) // a batch the copy refused: copy the store again
+        auto analysis = std::make_shared<Analysis>(watcher->result());
+        if (analysis->generation == m_generation) { // else a newer cluster replaced this one
+            m_liveCopy = std::move(analysis->liveCopy);
+            if (analysis->copyFailed) // a batch the copy refused: copy the store again
                 m_analysisAgain = true;
             else
-                applyAnalysis(analysis);
+                applyAnalysis(std::move(analysis));
         }
         scheduleRefresh(); // batches came while it ran: the last state is shown too
     });
@@ -387,22 +408,39 @@ void ExplorePanels::startAnalysis(bool index, bool onLiveCopy)
     watcher->setFuture(QtConcurrent::run(longWorkPool(), std::move(work)));
 }
 
-void ExplorePanels::applyAnalysis(const Analysis& analysis)
+void ExplorePanels::applyAnalysis(std::shared_ptr<const Analysis> analysis, int stage)
 {
-    m_pendingGeneration = 0;
-    m_analysedTotals = analysis.totals;
-    m_problems->setProblems(m_store, m_topology, analysis.problems);
-    updateProblemsTitle();
-    m_map->setProblemNodes(model::problemNodes(analysis.problems));
-    m_pending->setShapes(m_store, analysis.shapes);
-    if (analysis.index && m_pending->unboundInput()) { // a new input's all-empty map: its banner says why and what to do
-        m_pendingDock->show();
-        m_pendingDock->raise();
+    if (analysis->generation != m_generation)
+        return; // a newer cluster replaced the one analysed: its own analysis follows
+    switch (stage) {
+    case 0:
+        m_pendingGeneration = 0;
+        m_analysedTotals = analysis->totals;
+        m_problems->setProblems(m_store, m_topology, analysis->problems);
+        updateProblemsTitle();
+        break;
+    case 1:
+        m_map->setProblemNodes(model::problemNodes(analysis->problems));
+        break;
+    case 2:
+        m_pending->setShapes(m_store, analysis->shapes);
+        if (analysis->index && m_pending->unboundInput()) { // a new input's all-empty map: its banner says why and what to do
+            m_pendingDock->show();
+            m_pendingDock->raise();
+        }
+        updatePendingTitle();
+        break;
+    default:
+        if (analysis->index)
+            m_search->setIndex(analysis->index);
+        emit analysisApplied();
+        return;
     }
-    updatePendingTitle();
-    if (analysis.index)
-        m_search->setIndex(analysis.index);
-    emit analysisApplied();
+    // The next part in a turn of its own: a 1 ms timer, not a posted call, which the event loop
+    // runs before the timers it found due (two parts would be one stall). The stages of one
+    // analysis run in order, before those of a later one (its worker takes far longer).
+    QTimer::singleShot(1, Qt::PreciseTimer, this,
+        [this, analysis = std::move(analysis), stage]() mutable { applyAnalysis(std::move(analysis), stage + 1); });
 }
 
 void ExplorePanels::setPlanState(std::shared_ptr<const model::PlanLedger> plan)

@@ -145,8 +145,13 @@ QString WindowStatusBar::importStatusText() const
 QStringList planMessageVariants(const QString& message)
 {
     // "Cannot move a to b: message (code); message (code). Shift+drop ..." -> "Cannot move a
-    // to b: code, code": shortened, a refusal keeps why (its reason codes), never just "Cannot move".
-    static const QRegularExpression code(QStringLiteral("\\(([A-Za-z0-9][A-Za-z0-9._/:-]*)\\)"));
+    // to b: code, code" -> "Cannot move: code, code": shortened, a refusal keeps why (its reason
+    // codes, whole), never just "Cannot move". A code carries the taint, label or resource it is
+    // about ("untolerated-taint:nvidia.com/gpu=present:NoSchedule"): the characters of label and
+    // taint keys and values (https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/),
+    // '=' and ':' included; without '=' a taint's code was not found and the whole sentence was
+    // elided in its middle, the code cut.
+    static const QRegularExpression code(QStringLiteral("\\(([A-Za-z0-9][A-Za-z0-9._/:=+-]*)\\)"));
     const qsizetype colon = message.indexOf(QStringLiteral(": "));
     if (colon < 0)
         return { message };
@@ -158,7 +163,14 @@ QStringList planMessageVariants(const QString& message)
     }
     if (codes.isEmpty())
         return { message };
-    return { message, message.left(colon) + QStringLiteral(": ") + codes.join(QStringLiteral(", ")) };
+    const QString joined = codes.join(QStringLiteral(", "));
+    QStringList variants { message, message.left(colon) + QStringLiteral(": ") + joined };
+    // The verb alone ("Cannot move", "Cannot drain") before the codes: the subject's names are
+    // in the tooltip.
+    const QString head = message.left(colon);
+    if (head.startsWith(QStringLiteral("Cannot ")) && head.count(QLatin1Char(' ')) > 1)
+        variants << head.section(QLatin1Char(' '), 0, 1) + QStringLiteral(": ") + joined;
+    return variants;
 }
 
 void WindowStatusBar::showPlanMessage(const QString& message)

@@ -10,6 +10,8 @@
 #include "views/heatmaps/heatmappanel.h"
 #include "views/inspectors/domaininspector.h"
 #include "views/inspectors/nodeinspector.h"
+#include "views/inspectors/podtableview.h"
+#include "views/map/podmime.h"
 #include "views/map/colormap.h"
 #include "views/map/fleetmapview.h"
 #include "views/panels/filterfield.h"
@@ -23,6 +25,9 @@
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QDrag>
+#include <QMimeData>
+#include <QTabBar>
 #include <QLineEdit>
 #include <QMainWindow>
 #include <QSignalSpy>
@@ -143,6 +148,104 @@ private slots:
         saveForReview(pendingPanel.grab().toImage(), QStringLiteral("pending-filled"));
     }
 
+    // A pod dragged from the inspector shows its label beside the pointer, never over it: Qt's
+    // picture of the whole row, held at the point pressed, covered the cell the pod is dropped
+    // on and its feasibility ring.
+    void podDragLeavesTheCellUnderThePointerVisible()
+    {
+        QMainWindow window;
+        auto* map = new views::FleetMapView(&window);
+        window.setCentralWidget(map);
+        app::ExplorePanels panels(&window, map);
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto cluster = eks();
+        map->setCluster(cluster.store, cluster.topology);
+        panels.setCluster(cluster.store, cluster.topology);
+        model::NodeId node;
+        for (std::uint32_t i = 0; i < cluster.store->nodeCount() && !node.isValid(); ++i)
+            if (!cluster.store->nodePods(model::NodeId(i)).empty())
+                node = model::NodeId(i);
+        QVERIFY(node.isValid());
+        panels.nodeInspector()->setNode(cluster.store, cluster.topology, node);
+        auto* table = panels.nodeInspector()->findChild<views::PodTableView*>(QStringLiteral("nodeInspectorPods"));
+        QVERIFY(table);
+        QVERIFY(table->dragEnabled());
+        QVERIFY(table->model()->rowCount() > 0);
+        table->selectRow(0);
+        std::unique_ptr<QDrag> drag = table->createDrag();
+        QVERIFY(drag);
+        QVERIFY(views::podFromMimeData(drag->mimeData()).isValid());
+        QVERIFY(!drag->pixmap().isNull());
+        // Where the pixmap is drawn, with the pointer at (0, 0): the pointer's cell (a few pixels)
+        // and the ring around it stay clear.
+        const QRectF label(QPointF(0, 0) - QPointF(drag->hotSpot()), drag->pixmap().deviceIndependentSize());
+        const QRectF clear(-12, -12, 24, 24);
+        QVERIFY2(!label.intersects(clear), qPrintable(QStringLiteral("the drag's picture at %1,%2 %3x%4 covers the pointer")
+                                                          .arg(label.x()).arg(label.y()).arg(label.width()).arg(label.height())));
+        // Near it, so the eye follows it, and above it: the map's tooltip shows below the pointer.
+        QVERIFY(label.left() <= 40 && label.bottom() >= -40);
+        QVERIFY(label.bottom() < 0);
+    }
+
+    // The Node dock's tab beside the Domain dock's, for a node with a cloud's long DNS name
+    // (ip-10-….us-west-2.compute.internal), in the dock area's width: the tab names the node by
+    // its host part, whole (the inspector's header has the full name), and every tab shows.
+    void stackedDockTabsAllShow()
+    {
+        QMainWindow window;
+        auto* map = new views::FleetMapView(&window);
+        window.setCentralWidget(map);
+        app::ExplorePanels panels(&window, map);
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        importers::SimulationSpec spec;
+        spec.nodeCount = 300;
+        const auto cluster = importers::loadSimulatedCluster(spec);
+        map->setCluster(cluster.store, cluster.topology);
+        panels.setCluster(cluster.store, cluster.topology);
+        const model::NodeId node(17);
+        const QString name = QString::fromStdString(std::string(cluster.store->nodeName(node)));
+        QVERIFY2(name.count(QLatin1Char('.')) >= 2, qPrintable(name));
+        const QString host = name.section(QLatin1Char('.'), 0, 0);
+        emit map->nodeActivated(node);
+        QCOMPARE(panels.nodeInspector()->node(), node);
+        QVERIFY2(panels.nodeInspector()->headerText().startsWith(name), qPrintable(panels.nodeInspector()->headerText()));
+        panels.domainDock()->setWindowTitle(QStringLiteral("Domain us-west-2 / us-west-2a"));
+        panels.domainDock()->show();
+        panels.nodeDock()->raise();
+        window.resizeDocks({ panels.nodeDock() }, { 320 }, Qt::Horizontal);
+        QTabBar* bar = nullptr;
+        QTRY_VERIFY([&] {
+            for (QTabBar* b : window.findChildren<QTabBar*>())
+                for (int i = 0; b->isVisible() && i < b->count(); ++i)
+                    if (b->tabText(i).startsWith(QStringLiteral("Domain")))
+                        bar = b;
+            return bar != nullptr;
+        }());
+        QCoreApplication::processEvents();
+        QCOMPARE(bar->count(), 2);
+        int nodeTab = -1;
+        for (int i = 0; i < bar->count(); ++i) {
+            if (bar->tabText(i).startsWith(QStringLiteral("Node")))
+                nodeTab = i;
+            QVERIFY2(bar->rect().contains(bar->tabRect(i)),
+                qPrintable(QStringLiteral("tab %1 (%2) at %3..%4 of a %5 px bar")
+                               .arg(i)
+                               .arg(bar->tabText(i))
+                               .arg(bar->tabRect(i).left())
+                               .arg(bar->tabRect(i).right())
+                               .arg(bar->width())));
+        }
+        QVERIFY(nodeTab >= 0);
+        QCOMPARE(bar->tabText(nodeTab), QStringLiteral("Node ") + host);
+        QVERIFY2(bar->tabRect(nodeTab).width() >= bar->tabSizeHint(nodeTab).width(),
+            qPrintable(QStringLiteral("the node's tab is %1 px of the %2 its title needs").arg(bar->tabRect(nodeTab).width()).arg(bar->tabSizeHint(nodeTab).width())));
+        QVERIFY(!bar->usesScrollButtons());
+    }
+
     // The Heatmap opened while the Plan dock shows: the two share the bottom area's width (a
     // trial saw the Heatmap's wide table squeeze the Plan dock to about 140 px).
     void heatmapLeavesThePlanDockHalfTheWidth()
@@ -241,8 +344,9 @@ private slots:
         QCOMPARE(extension && extension->isVisible(), extendedBefore);
         QCOMPARE(panels.filterField()->lineEdit()->mapTo(&window, QPoint(panels.filterField()->lineEdit()->width(), 0)).x(), filterRight);
 
-        // Under a plan that failed the node (gone), the search never points at it, and a pod of it is
-        // found where the plan moved it.
+        // Under a plan that failed the node (gone), the search finds it and says the plan removed it
+        // (it found nothing, and the operator could not tell a typo from a removed node), and a pod
+        // of it is found where the plan moved it.
         {
             auto engine = std::make_shared<model::PlanEngine>(*cluster.store, *cluster.topology, std::vector<double> {});
             model::PlanAction drain;
@@ -251,22 +355,26 @@ private slots:
             const model::AppliedAction& drained = engine->apply(drain);
             QVERIFY(!engine->state().nodePresent(duckboat));
             panels.searchField()->setPlanState(std::shared_ptr<const model::PlanLedger>(engine, &engine->state()));
-            QVERIFY(!panels.searchField()->search(QStringLiteral("duckboat-01")).isValid());
-            QVERIFY2(panels.searchField()->resultText().contains(QStringLiteral("removed by the plan")), qPrintable(panels.searchField()->resultText()));
+            QCOMPARE(panels.searchField()->search(QStringLiteral("duckboat-01")), duckboat);
+            QVERIFY2(panels.searchField()->resultText().contains(QStringLiteral("duckboat-01 is removed by the plan")),
+                qPrintable(panels.searchField()->resultText()));
+            QCOMPARE(panels.nodeInspector()->node(), duckboat);
+            QCOMPARE(map->selectedNode(), duckboat);
             for (const auto& change : drained.changes)
                 if (change.to.isValid()) {
                     const QString key = QString::fromStdString(std::string(cluster.store->podNamespace(change.pod)) + "/" + std::string(cluster.store->podName(change.pod)));
                     QCOMPARE(panels.searchField()->search(key), change.to);
                     break;
                 }
-            // A node the plan drained (removed, or cordoned to be removed) is not pointed at either.
+            // A node the plan drained (removed, or cordoned to be removed) is found and said so too.
             model::PlanAction drainOther;
             drainOther.type = model::ActionType::DrainNode;
             drainOther.node = "duckboat-02";
             (void)engine->apply(drainOther);
             panels.searchField()->setPlanState(std::shared_ptr<const model::PlanLedger>(engine, &engine->state()));
-            QVERIFY(!panels.searchField()->search(QStringLiteral("duckboat-02")).isValid());
-            QVERIFY2(panels.searchField()->resultText().contains(QStringLiteral(" by the plan")), qPrintable(panels.searchField()->resultText()));
+            QCOMPARE(panels.searchField()->search(QStringLiteral("duckboat-02")), cluster.store->findNode("duckboat-02"));
+            QVERIFY2(panels.searchField()->resultText().contains(QStringLiteral("duckboat-02 is ")) && panels.searchField()->resultText().contains(QStringLiteral(" by the plan")),
+                qPrintable(panels.searchField()->resultText()));
             panels.searchField()->setPlanState(nullptr);
         }
 

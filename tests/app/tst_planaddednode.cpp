@@ -25,6 +25,7 @@
 #include "common/guitestmain.h"
 
 #include <QContextMenuEvent>
+#include <QWheelEvent>
 #include <QTreeWidget>
 #include <QMenu>
 #include <QUndoStack>
@@ -39,6 +40,7 @@ private slots:
     void cleanupTestCase();
     void addedNodeIsDrawnAndPicked();
     void addedNodeIsSelectedInspectedAndADropTarget();
+    void addedBoxHidesNoCellsAndFolds();
 
 private:
     /// The first position (map coordinates, 2 px steps) where the map draws an added node.
@@ -232,6 +234,57 @@ void TestPlanAddedNode::addedNodeIsSelectedInspectedAndADropTarget()
     QVERIFY(engine->applied().empty());
     QVERIFY(!map()->selectedNode().isValid());
     QVERIFY(!inspector->node().isValid());
+}
+
+// The "Added by the plan" box hides no cell where the view has room beside the cells (it was
+// drawn under its domain, over the cells of the domain below), and a click on its title folds it
+// to that line and back, so no cell stays hidden under it.
+void TestPlanAddedNode::addedBoxHidesNoCellsAndFolds()
+{
+    app::PlanController* plan = m_window->planController();
+    const auto engine = plan->engine();
+    QVERIFY(plan->addNodeLike(model::NodeId(7)));
+    const model::NodeId added = engine->applied().back().nodesAdded.at(0);
+    map()->resetView();
+    // Zoomed out past the fitted view: room around the cells.
+    QWidget* gl = glOf(map());
+    const QPointF centre(gl->width() / 2.0, gl->height() / 2.0);
+    for (int i = 0; i < 3; ++i) {
+        QWheelEvent wheel(centre, gl->mapToGlobal(centre), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(gl, &wheel);
+    }
+    map()->grabImage();
+    model::NodeId picked;
+    const QPoint square = findAddedSquare(picked);
+    QVERIFY2(!square.isNull(), "no added node drawn on the zoomed-out map");
+    QCOMPARE(picked, added);
+    int squarePoints = 0;
+    for (int y = 0; y < map()->height(); y += 2)
+        for (int x = 0; x < map()->width(); x += 2)
+            if (map()->addedNodeAt(QPoint(x, y)).isValid()) {
+                ++squarePoints;
+                QVERIFY2(!map()->cellNodeAt(QPoint(x, y)).isValid(),
+                    qPrintable(QStringLiteral("the added node's square at %1,%2 covers a cell").arg(x).arg(y)));
+            }
+    QVERIFY(squarePoints > 0);
+
+    // A click on the title (just above the squares) folds the box: no square, the selection as it was.
+    const model::NodeId selectedBefore = map()->selectedNode();
+    const QPoint title = square + QPoint(3, -5);
+    QVERIFY(!map()->addedNodeAt(title).isValid());
+    sendMouse(map(), QEvent::MouseButtonPress, title, Qt::LeftButton);
+    sendMouse(map(), QEvent::MouseButtonRelease, title, Qt::NoButton);
+    map()->grabImage();
+    QVERIFY2(findAddedSquare(picked).isNull(), "the box did not fold");
+    QCOMPARE(map()->selectedNode(), selectedBefore);
+    // The folded title is where it was: a second click unfolds it.
+    sendMouse(map(), QEvent::MouseButtonPress, title, Qt::LeftButton);
+    sendMouse(map(), QEvent::MouseButtonRelease, title, Qt::NoButton);
+    map()->grabImage();
+    QVERIFY2(!findAddedSquare(picked).isNull(), "the box did not unfold");
+    QCOMPARE(picked, added);
+    while (m_window->undoStack()->canUndo())
+        m_window->undoStack()->undo();
 }
 
 FLEET_GUI_TEST_MAIN(TestPlanAddedNode, fleet::app::setDefaultSurfaceFormat)

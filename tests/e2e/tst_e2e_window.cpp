@@ -175,6 +175,7 @@ private slots:
     void liveClusterPausedForPlanning();
     void menuKeyAndPlanMenuDrainTheSelectedNode();
     void podDraggedFromTheInspectorOntoNodes();
+    void dragLabelLeavesTheCellUnderThePointerVisible();
     void resizingADockWhileZoomedKeepsTheZoom();
     void undoKeysInTheSearchFieldEditTheField();
 
@@ -417,6 +418,62 @@ void TestE2eWindow::podDraggedFromTheInspectorOntoNodes()
     actions = planAfter([] { return true; }, 1);
     QCOMPARE(actionTypes(actions), QStringList { QStringLiteral("move-pod") });
     QCOMPARE(actions.at(0).toObject().value(QStringLiteral("node")).toString(), to);
+}
+
+// While a pod is dragged from the inspector over the map, the cell under the pointer and its
+// feasibility ring stay visible: the drag's picture (the pod's label) rides beside the pointer.
+// Qt's default picture, the whole table row held at the point pressed, covered them. Read from
+// the screen mid-drag: no pixel of the row's white or light background within 4 px of the
+// pointer, and the label's pixels above and right of it.
+void TestE2eWindow::dragLabelLeavesTheCellUnderThePointerVisible()
+{
+    DesktopSession& s = *m_session;
+    const Fleet& f = fleetFacts();
+    std::optional<PodRef> pod;
+    for (const PodRef& p : f.pods)
+        if (p.ns == QLatin1String("inference") || p.ns == QLatin1String("web")) {
+            pod = p;
+            break;
+        }
+    QVERIFY2(pod, "no Deployment pod");
+    QVERIFY(!selectNode(pod->node).isNull());
+    std::optional<PodsTable> table = findPodsTable(s.grabScreen(), dockArea());
+    QVERIFY2(table, "no pod table in the node inspector");
+    QVERIFY(s.click(table->filter) && s.type(pod->name));
+    const QString over = f.nodes.at(f.nodes.size() / 2);
+    const auto cells = s.mapCells(kSource, { over });
+    QVERIFY2(cells.contains(over), qPrintable(s.error()));
+    const QPoint to = cells.value(over);
+    // Pressed on the row, moved over the map in a hand's steps, held there (no release yet).
+    QStringList args { QStringLiteral("mousemove"), QStringLiteral("--sync"), QString::number(table->firstRow.x()),
+        QString::number(table->firstRow.y()), QStringLiteral("mousedown"), QStringLiteral("1") };
+    for (int i = 1; i <= 14; ++i) {
+        const QPoint p = table->firstRow + (to - table->firstRow) * i / 14;
+        args << QStringLiteral("sleep") << QStringLiteral("0.030") << QStringLiteral("mousemove") << QString::number(p.x()) << QString::number(p.y());
+    }
+    QVERIFY(s.xdotool(args));
+    auto whitish = [](QRgb c) { return qRed(c) > 232 && qGreen(c) > 232 && qBlue(c) > 200; };
+    // The label shows (light pixels within 60 px above and right of the pointer): the drag is on.
+    QImage screen;
+    const bool labelShown = waitUntil(
+        [&] {
+            screen = s.grabScreen();
+            int light = 0;
+            for (int dy = -60; dy < -10; ++dy)
+                for (int dx = 10; dx < 120; ++dx)
+                    light += screen.rect().contains(to + QPoint(dx, dy)) && whitish(screen.pixel(to + QPoint(dx, dy))) ? 1 : 0;
+            return light > 100;
+        },
+        10000);
+    int covering = 0;
+    for (int dy = -4; dy <= 4; ++dy)
+        for (int dx = -4; dx <= 4; ++dx)
+            covering += whitish(screen.pixel(to + QPoint(dx, dy))) ? 1 : 0;
+    // Escape cancels the drag; the release then drops nothing.
+    QVERIFY(s.key(QStringLiteral("Escape")) && s.xdotool({ QStringLiteral("mouseup"), QStringLiteral("1") }));
+    QVERIFY2(labelShown, "no drag label beside the pointer");
+    QVERIFY2(covering == 0, qPrintable(QStringLiteral("%1 of 81 pixels around the pointer show the drag's picture").arg(covering)));
+    QVERIFY2(s.appRunning(), qPrintable(s.appExitText()));
 }
 
 namespace {

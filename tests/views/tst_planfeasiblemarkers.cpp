@@ -29,14 +29,13 @@ namespace {
 
 using fleet::testing::near;
 
-/// Pixels of the feasible marker's colour within the marker's reach of node n's cell centre.
-int markerPixels(FleetMapView& view, model::NodeId n)
+/// Pixels of `green` (the feasible marker's colour by default) within `reach` logical px
+/// (the marker's size by default) of node n's cell centre.
+int markerPixels(FleetMapView& view, model::NodeId n, QColor green = MarkerLayer::markerColor(NodeMarkerKind::Feasible), int reach = MarkerLayer::kMarkerPx)
 {
     const QImage image = view.grabImage();
     const QRectF cell = view.cellRect(n);
-    const QColor green = MarkerLayer::markerColor(NodeMarkerKind::Feasible);
     const qreal dpr = image.devicePixelRatio();
-    const int reach = MarkerLayer::kMarkerPx;
     int count = 0;
     for (int dy = -reach; dy <= reach; ++dy)
         for (int dx = -reach; dx <= reach; ++dx) {
@@ -53,6 +52,7 @@ class TestPlanFeasibleMarkers : public QObject {
     Q_OBJECT
 private slots:
     void fewFeasibleNodesAreMarked();
+    void scatteredFeasibleNodesShowAtTheFittedZoom();
 };
 
 void TestPlanFeasibleMarkers::fewFeasibleNodesAreMarked()
@@ -84,6 +84,42 @@ void TestPlanFeasibleMarkers::fewFeasibleNodesAreMarked()
     QCOMPARE(markerPixels(view, a), 0);
     view.setDragShading(nullptr);
     QCOMPARE(markerPixels(view, a), 0);
+}
+
+// More feasible nodes than markers, scattered through the fleet (one in 25 of its first half):
+// at the fitted zoom each shows as a green square of PlanLayer::kFeasibleDotPx; the shading
+// alone drew a sub-pixel cell only where a screen pixel happened to sample it.
+void TestPlanFeasibleMarkers::scatteredFeasibleNodesShowAtTheFittedZoom()
+{
+    auto store = std::make_shared<model::ClusterStore>();
+    testing::addFleetNodes(*store, testing::FleetShape { 2, 5, 20, 500, 1 }); // 100,000 nodes
+    store->finalize();
+    auto topology = std::make_shared<model::Topology>(model::Topology::build(*store));
+    FleetMapView view;
+    view.resize(1200, 800);
+    view.setCluster(store, topology);
+    QVERIFY(testing::showAndWaitForFrame(view, 20000));
+    view.resetView();
+    const QColor green = views::PlanLayer::feasibleTargetColor();
+    const int reach = 2; // logical px around the cell's centre
+    auto scattered = std::make_shared<std::vector<std::uint8_t>>(store->nodeCount(), 0);
+    std::vector<model::NodeId> feasible;
+    for (std::uint32_t i = 0; i < store->nodeCount() / 2; i += 25) {
+        (*scattered)[i] = 1;
+        feasible.emplace_back(i);
+    }
+    QVERIFY(feasible.size() > views::PlanLayer::kMaxFeasibleMarkers);
+    QVERIFY(view.cellRect(feasible[7]).width() < views::PlanLayer::kFeasibleDotPx);
+    QCOMPARE(markerPixels(view, feasible[7], green, reach), 0);
+    view.setDragShading(scattered);
+    int shown = 0;
+    for (std::size_t k = 0; k < feasible.size(); k += feasible.size() / 40)
+        shown += markerPixels(view, feasible[k], green, reach) >= 4 ? 1 : 0;
+    QVERIFY2(shown >= 38, qPrintable(QStringLiteral("%1 of 40 feasible nodes show green").arg(shown)));
+    // The second half has none: no green there.
+    QCOMPARE(markerPixels(view, model::NodeId(87654), green, reach), 0);
+    view.setDragShading(nullptr);
+    QCOMPARE(markerPixels(view, feasible[7], green, reach), 0);
 }
 
 FLEET_GUI_TEST_MAIN(TestPlanFeasibleMarkers, fleet::testing::setVtkSurfaceFormat)

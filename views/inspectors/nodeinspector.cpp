@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "nodeinspector.h"
 
+#include "views/inspectors/podtableview.h"
+
 #include "model/figures.h"
 #include "views/itemmodels/idlegpusmodel.h"
 #include "views/itemmodels/itemmodelroles.h"
@@ -24,9 +26,10 @@ namespace fleet::views {
 
 namespace {
 
-QTableView* makeTable(QWidget* parent, QAbstractItemModel* model)
+QTableView* makeTable(QWidget* parent, QAbstractItemModel* model, QTableView* view = nullptr)
 {
-    auto* view = new QTableView(parent);
+    if (!view)
+        view = new QTableView(parent);
     view->setModel(model);
     view->setSortingEnabled(true);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -122,7 +125,7 @@ NodeInspector::NodeInspector(QWidget* parent)
     m_podsProxy->setFilterKeyColumn(-1);
     m_podsProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     connect(m_podFilter, &QLineEdit::textChanged, m_podsProxy, &QSortFilterProxyModel::setFilterFixedString);
-    m_podsView = makeTable(podsBox, m_podsProxy);
+    m_podsView = makeTable(podsBox, m_podsProxy, new PodTableView(podsBox));
     m_podsView->setObjectName(QStringLiteral("nodeInspectorPods"));
     m_podsView->sortByColumn(NodePodsModel::NamespaceColumn, Qt::AscendingOrder);
     connect(m_podsView, &QTableView::doubleClicked, this,

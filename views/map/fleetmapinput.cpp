@@ -256,6 +256,10 @@ bool FleetMapView::Private::handleEvent(QEvent* event)
         if (dragging) {
             dragging = false;
             gl->unsetCursor();
+        } else if (addedNodes->titleAt(e->position()) && addedNodes->titleAt(pressPos)) {
+            // The "Added by the plan" boxes fold to their titles (and back): the cells under them show.
+            addedNodes->setFolded(!addedNodes->isFolded());
+            notify(MapLayer::SelectionChanged); // a change the layer's kept picture depends on
         } else if (pressLabel.isValid() && frames->labelAt(e->position()) == pressLabel) {
             emit q->domainActivated(pressLabel);
         } else {

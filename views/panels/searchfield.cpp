@@ -227,17 +227,13 @@ model::NodeId SearchField::reportMatch(const model::SearchIndex::Match& m)
     if (m.pod.isValid() && planned)
         node = m_plan->podNode(m.pod);
     if (!m.pod.isValid()) {
-        if (planned && !m_plan->nodePresent(node)) {
-            setResult(tr("Node %1 is removed by the plan").arg(nodeText(node)));
-            emit selectionCleared();
-            return {};
-        }
-        if (planned && m_plan->nodeCordonedByPlan(node)) {
-            setResult(tr("Node %1 is drained by the plan (to be removed)").arg(nodeText(node)));
-            emit selectionCleared();
-            return {};
-        }
-        const QString description = tr("Node %1").arg(nodeText(node));
+        // A node the plan removed or drained is found too (its cell, crossed, and its inspector
+        // show what the plan did to it), and the result says so.
+        QString description = tr("Node %1").arg(nodeText(node));
+        if (planned && !m_plan->nodePresent(node))
+            description = tr("Node %1 is removed by the plan").arg(nodeText(node));
+        else if (planned && m_plan->nodeCordonedByPlan(node))
+            description = tr("Node %1 is drained by the plan (to be removed)").arg(nodeText(node));
         setResult(description);
         emit nodeFound(node, description);
         return node;

@@ -33,13 +33,14 @@ namespace fleet::views {
 /// handling of Enter (activate the popup's current row, by default the first completion) is
 /// never reached, so an exact name never finds another entry; a completion is taken by
 /// clicking it or by moving to it with the arrows (which puts it in the field). A search
-/// that does not name a node now (nothing found, a node the plan removed or drained, a pending
-/// pod, or a scan still running) emits selectionCleared, so the window never keeps showing,
-/// and acting on, the node selected before the search. A scan's answer is dropped when the
+/// that does not name a node now (nothing found, a pending pod, or a scan still running) emits
+/// selectionCleared, so the window never keeps showing, and acting on, the node selected
+/// before the search. A scan's answer is dropped when the
 /// text changes, another search starts or cancelPending() is called (the user selected
 /// something else meanwhile). Under a plan
 /// (setPlanState()), a pod is found on its node under the plan, and a node the plan removed
-/// (failed) or drained is said so, never pointed at. Until setIndex() the field is
+/// (failed) or drained is found (nodeFound) with a result line that says so ("Node x is removed
+/// by the plan"); a pod is never pointed at a node the plan removed. Until setIndex() the field is
 /// disabled with "Indexing names…". Thread: GUI thread.
 class SearchField : public QWidget {
     Q_OBJECT

@@ -55,6 +55,7 @@ void AddedNodeLayer::sceneChanged(const MapScene& scene, unsigned changes)
 void AddedNodeLayer::paint(QPainter& painter, const MapScene& scene, const MapCamera& camera)
 {
     m_squares.clear();
+    m_titles.clear();
     if (!paintsAnything(scene, camera))
         return;
     const auto& added = scene.planMarks->added;
@@ -77,30 +78,74 @@ void AddedNodeLayer::paint(QPainter& painter, const MapScene& scene, const MapCa
             groups.emplace_back(d, std::vector<model::NodeId> {});
         groups[it->second].second.push_back(node);
     }
+    // Where the cells are on screen: a box placed outside it hides none.
+    const QRectF cellsOnScreen = camera.cellsToWidget(0, 0, scene.layout.width(), scene.layout.height()).normalized().intersected(view);
+    std::vector<QRectF> placed; // the boxes drawn so far: the next one does not cover them either
+    auto covered = [&](const QRectF& box) {
+        double area = 0;
+        const QRectF onCells = box.intersected(cellsOnScreen);
+        area += onCells.width() * onCells.height();
+        for (const QRectF& other : placed) {
+            const QRectF o = box.intersected(other);
+            area += 4 * o.width() * o.height(); // a box over another hides its squares
+        }
+        return area;
+    };
     for (const auto& [domain, nodes] : groups) {
         const CellRect cells = domain.isValid() ? scene.layout.domainRect(domain) : CellRect {};
         const QRectF r = cells.width > 0 ? camera.cellsToWidget(cells.x, cells.y, cells.width, cells.height).normalized()
                                          : camera.cellsToWidget(0, 0, scene.layout.width(), scene.layout.height()).normalized();
         if (!r.intersects(view))
             continue;
-        const int shown = std::min<int>(static_cast<int>(nodes.size()), kMaxSquares);
-        const int columns = std::min(shown, kPerRow);
-        const int rows = (shown + kPerRow - 1) / kPerRow;
-        const QString title = QStringLiteral("Added by the plan (%1)").arg(nodes.size());
-        const QString more = nodes.size() > static_cast<std::size_t>(shown) ? QStringLiteral("+%1 more").arg(nodes.size() - shown) : QString();
+        const int squares = std::min<int>(static_cast<int>(nodes.size()), kMaxSquares);
+        const int shown = m_folded ? 0 : squares;
+        const int columns = std::min(squares, kPerRow);
+        const int rows = (squares + kPerRow - 1) / kPerRow;
+        // A triangle says the title folds (pointing down) or unfolds (right) the box.
+        const QString title = QStringLiteral("%1 Added by the plan (%2)").arg(m_folded ? QChar(0x25b8) : QChar(0x25be)).arg(nodes.size());
+        const QString more = nodes.size() > static_cast<std::size_t>(squares) ? QStringLiteral("+%1 more").arg(nodes.size() - squares) : QString();
         const double width = std::max({ static_cast<double>(columns * (kSquarePx + kGap) - kGap),
                                  static_cast<double>(fm.horizontalAdvance(title)), static_cast<double>(fm.horizontalAdvance(more)) })
             + 2 * kPad;
+        // Placed at its unfolded size, so that folding leaves the title where it was clicked.
         const double height = kPad + fm.height() + 2 + rows * (kSquarePx + kGap) + (more.isEmpty() ? 0 : fm.height()) + kPad;
-        // Under the domain's rectangle, kept inside the view.
-        const double x = std::clamp(r.left(), 2.0, std::max(2.0, view.width() - width - 2));
-        const double y = std::clamp(r.bottom() + 2, 2.0, std::max(2.0, view.height() - height - 2));
-        const QRectF box(x, y, width, height);
+        // Kept inside the view; the first place that hides no cells, in the order a reader looks
+        // for it: under the domain, then under, above, right and left of the whole layout
+        // (aligned with the domain); else the one that hides the fewest.
+        auto inView = [&](double x, double y) {
+            return QRectF(std::clamp(x, 2.0, std::max(2.0, view.width() - width - 2)), std::clamp(y, 2.0, std::max(2.0, view.height() - height - 2)),
+                width, height);
+        };
+        const QRectF candidates[] = {
+            inView(r.left(), r.bottom() + 2),
+            inView(r.left(), cellsOnScreen.bottom() + 2),
+            inView(r.left(), cellsOnScreen.top() - 2 - height),
+            inView(cellsOnScreen.right() + 2, r.top()),
+            inView(cellsOnScreen.left() - 2 - width, r.top()),
+            inView(2, view.height() - height - 2),
+            inView(view.width() - width - 2, view.height() - height - 2),
+        };
+        QRectF box = candidates[0];
+        double least = covered(box);
+        for (const QRectF& c : candidates) {
+            if (least <= 0)
+                break;
+            if (const double a = covered(c); a < least) {
+                least = a;
+                box = c;
+            }
+        }
+        placed.push_back(box);
+        const double x = box.left(), y = box.top();
+        if (m_folded)
+            box.setHeight(kPad + fm.height() + kPad);
         painter.setPen(QPen(addedColor(), 1.5));
         painter.setBrush(QColor(255, 255, 255, 235));
         painter.drawRoundedRect(box, 3, 3);
         painter.setPen(QColor(20, 60, 60));
-        painter.drawText(QRectF(x + kPad, y + kPad, width - 2 * kPad, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, title);
+        const QRectF titleRect(x + kPad, y + kPad, width - 2 * kPad, fm.height());
+        painter.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter, title);
+        m_titles.push_back(titleRect.adjusted(-kPad, -kPad, kPad, 1));
         for (int i = 0; i < shown; ++i) {
             const QRectF sq(x + kPad + (i % kPerRow) * (kSquarePx + kGap), y + kPad + fm.height() + 2 + (i / kPerRow) * (kSquarePx + kGap),
                 kSquarePx, kSquarePx);
@@ -135,11 +180,16 @@ void AddedNodeLayer::paint(QPainter& painter, const MapScene& scene, const MapCa
             }
             m_squares.emplace_back(n, sq);
         }
-        if (!more.isEmpty())
+        if (!more.isEmpty() && !m_folded)
             painter.drawText(QRectF(x + kPad, box.bottom() - kPad - fm.height(), width - 2 * kPad, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
                 more);
     }
     painter.restore();
+}
+
+bool AddedNodeLayer::titleAt(const QPointF& glPos) const
+{
+    return std::any_of(m_titles.begin(), m_titles.end(), [&](const QRectF& t) { return t.contains(glPos); });
 }
 
 model::NodeId AddedNodeLayer::nodeAt(const QPointF& glPos) const

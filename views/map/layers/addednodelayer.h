@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Layer: the nodes a plan added (AddNode). They are not in the store, so the layout has
-// no cell for them; this layer draws them where a user looks for them: a small box anchored
-// under the rectangle of the domain each was added in (kept inside the view), titled "Added by
-// the plan (N)", with one square per added node of a fixed on-screen size (kSquarePx at every
+// no cell for them; this layer draws them where a user looks for them: a small box near the
+// rectangle of the domain each was added in, titled "Added by the plan (N)", placed where it
+// covers no cells when the view has room for it (under, above, right or left of the whole
+// layout; the domain's own neighbours otherwise disappeared under it), else where it covers
+// the fewest, kept inside the view. A click on its title folds the boxes to their title lines
+// (and back), so no cell stays hidden under one. One square per added node of a fixed
+// on-screen size (kSquarePx at every
 // zoom), dashed teal, filled from the bottom by its requested share under the plan (GPU on GPU
 // nodes, else the larger of CPU and memory). At most kMaxSquares squares per domain are drawn,
 // then "+K more". A hover over a square shows the added node's tooltip (toolTip()): the view
@@ -45,6 +49,11 @@ public:
     [[nodiscard]] model::NodeId nodeAt(const QPointF& glPos) const;
     /// The squares of the last paint, for tests: node and its square (GL widget logical px).
     [[nodiscard]] const std::vector<std::pair<model::NodeId, QRectF>>& squares() const noexcept { return m_squares; }
+    /// Whether `glPos` is on a box's title line as last painted (GL widget logical px).
+    [[nodiscard]] bool titleAt(const QPointF& glPos) const;
+    /// Folds the boxes to their title lines, or unfolds them (a click on a title: titleAt()).
+    void setFolded(bool folded) noexcept { m_folded = folded; }
+    [[nodiscard]] bool isFolded() const noexcept { return m_folded; }
     /// Rich text for an added node n (PlanLedger id >= store nodes): its name, "added by the
     /// plan like TEMPLATE", domain, instance type, CPU, memory and GPUs requested / allocatable
     /// and its pods under the plan. Empty when n is not an added node of the scene's plan.
@@ -52,6 +61,8 @@ public:
 
 private:
     std::vector<std::pair<model::NodeId, QRectF>> m_squares;
+    std::vector<QRectF> m_titles; // the title line of each box, as last painted
+    bool m_folded = false;
 };
 
 } // namespace fleet::views

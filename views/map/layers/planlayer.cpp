@@ -52,8 +52,11 @@ void PlanLayer::sceneChanged(const MapScene& scene, unsigned changes)
     m_shading = shading;
     m_shadeSource = shading ? scene.dragFeasible.get() : nullptr;
     m_feasibleMarkers.clear();
+    m_feasibleDots.clear();
+    m_dotsDrawn = false;
     if (!shading) {
         m_shade = QImage();
+        m_dotsImage = QImage();
         return;
     }
     QElapsedTimer timer;
@@ -70,10 +73,13 @@ void PlanLayer::sceneChanged(const MapScene& scene, unsigned changes)
     auto* bits = reinterpret_cast<QRgb*>(m_shade.bits());
     const auto stride = static_cast<std::size_t>(m_shade.bytesPerLine() / 4);
     bool few = true;
+    const std::size_t maxDots = nodes / 2;
     for (std::size_t i = 0; i < nodes; ++i) {
         if (feasible[i] != 0) {
             if (few && (few = m_feasibleMarkers.size() < kMaxFeasibleMarkers))
                 m_feasibleMarkers.emplace_back(NodeId(static_cast<std::uint32_t>(i)), NodeMarkerKind::Feasible);
+            if (m_feasibleDots.size() <= maxDots)
+                m_feasibleDots.emplace_back(static_cast<std::uint32_t>(i));
             continue;
         }
         const CellPos c = layout.nodeCell(NodeId(static_cast<std::uint32_t>(i)));
@@ -82,6 +88,8 @@ void PlanLayer::sceneChanged(const MapScene& scene, unsigned changes)
     }
     if (!few)
         m_feasibleMarkers.clear();
+    if (few || m_feasibleDots.size() > maxDots)
+        m_feasibleDots.clear();
     m_shadeMs = timer.nsecsElapsed() / 1e6;
 }
 
@@ -101,7 +109,45 @@ void PlanLayer::paint(QPainter& painter, const MapScene& scene, const MapCamera&
     }
     if (m_shading && !m_feasibleMarkers.empty())
         MarkerLayer::paintMarkers(painter, scene, camera, m_feasibleMarkers);
+    if (m_shading && !m_feasibleDots.empty() && camera.pxPerCell() < kFeasibleDotPx)
+        paintFeasibleDots(painter, scene, camera);
     paintMarks(painter, scene, camera);
+}
+
+void PlanLayer::paintFeasibleDots(QPainter& painter, const MapScene& scene, const MapCamera& camera)
+{
+    const bool sameCamera = camera.centerX == m_dotsCamera.centerX && camera.centerY == m_dotsCamera.centerY
+        && camera.unitsPerPixel == m_dotsCamera.unitsPerPixel && camera.viewport == m_dotsCamera.viewport
+        && camera.layoutHeight == m_dotsCamera.layoutHeight && camera.devicePixelRatio == m_dotsCamera.devicePixelRatio;
+    if (!m_dotsDrawn || !sameCamera) {
+        m_dotsCamera = camera;
+        m_dotsDrawn = true;
+        const double dpr = camera.devicePixelRatio;
+        const QSize device = (QSizeF(camera.viewport) * dpr).toSize().expandedTo(QSize(1, 1));
+        if (m_dotsImage.size() != device)
+            m_dotsImage = QImage(device, QImage::Format_ARGB32_Premultiplied);
+        m_dotsImage.setDevicePixelRatio(dpr);
+        m_dotsImage.fill(Qt::transparent);
+        const QRgb green = feasibleTargetColor().rgb();
+        const int side = std::max(1, static_cast<int>(std::lround(kFeasibleDotPx * dpr)));
+        const int w = device.width(), h = device.height();
+        auto* bits = reinterpret_cast<QRgb*>(m_dotsImage.bits());
+        const auto stride = static_cast<std::size_t>(m_dotsImage.bytesPerLine() / 4);
+        const MapLayout& layout = scene.layout;
+        for (const NodeId n : m_feasibleDots) {
+            const CellPos cell = layout.nodeCell(n);
+            if (!cell.isValid())
+                continue;
+            const QPointF c = camera.toWidget(QPointF(cell.x + 0.5, layout.height() - cell.y - 0.5)) * dpr;
+            const int x0 = static_cast<int>(std::floor(c.x())) - side / 2, y0 = static_cast<int>(std::floor(c.y())) - side / 2;
+            if (x0 + side <= 0 || y0 + side <= 0 || x0 >= w || y0 >= h)
+                continue;
+            for (int y = std::max(0, y0); y < std::min(h, y0 + side); ++y)
+                std::fill_n(bits + static_cast<std::size_t>(y) * stride + static_cast<std::size_t>(std::max(0, x0)),
+                    std::min(w, x0 + side) - std::max(0, x0), green);
+        }
+    }
+    painter.drawImage(QPointF(0, 0), m_dotsImage);
 }
 
 std::size_t PlanLayer::visibleMarks(const MapScene& scene, const MapCamera& camera, std::size_t limit)

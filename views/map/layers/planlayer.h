@@ -15,7 +15,11 @@
 // marks); smaller cells get marks kMinMarkPx across, with a halo, while few are in view. When
 // at most kMaxFeasibleMarkers nodes could take the dragged pod, each also gets a green square
 // marker of MarkerLayer's size and drawing (MarkerLayer::paintMarkers), since at 100,000
-// nodes a feasible cell is a single texel nobody can see.
+// nodes a feasible cell is a single texel nobody can see; more of them, but fewer than half the
+// nodes, each get a green square kFeasibleDotPx across while cells are smaller than that (the
+// shading's nearest filtering drew a sub-pixel cell only where a screen pixel sampled it: the
+// scattered feasible nodes of a 100,000-node fleet vanished at the fitted zoom). Written as
+// device pixels into a view-sized image once per drag and camera, O(feasible nodes).
 //
 // Design note (speed and legibility): the marks are drawn once per plan change and camera
 // into a view-sized image that every other frame reuses (a drag's pointer moves, a hover, a
@@ -67,6 +71,9 @@ public:
     static constexpr int kMinOutlinePx = 4;
     /// Up to this many feasible nodes are also marked while dragging (more are visible as an area).
     static constexpr std::size_t kMaxFeasibleMarkers = 256;
+    /// Beyond kMaxFeasibleMarkers (and up to half the nodes), each feasible node is a green
+    /// square this many logical px across while cells are smaller.
+    static constexpr double kFeasibleDotPx = 4.0;
 
     /// The colour an infeasible node of colour `c` shows while dragging (for tests).
     [[nodiscard]] static QColor shadedColor(QColor c) noexcept;
@@ -105,6 +112,9 @@ public:
     [[nodiscard]] double lastShadeMs() const noexcept { return m_shadeMs; }
     /// The feasible nodes marked during the drag (empty: none, or more than kMaxFeasibleMarkers).
     [[nodiscard]] const std::vector<std::pair<model::NodeId, NodeMarkerKind>>& feasibleMarkers() const noexcept { return m_feasibleMarkers; }
+    /// The feasible nodes drawn as squares of kFeasibleDotPx at small cells (empty: none, at most
+    /// kMaxFeasibleMarkers, or half the nodes or more).
+    [[nodiscard]] const std::vector<model::NodeId>& feasibleDots() const noexcept { return m_feasibleDots; }
 
 private:
     void paintMarks(QPainter& painter, const MapScene& scene, const MapCamera& camera);
@@ -121,6 +131,11 @@ private:
     const void* m_shadeSource = nullptr; // the bytes the image was built from
     double m_shadeMs = 0;
     std::vector<std::pair<model::NodeId, NodeMarkerKind>> m_feasibleMarkers;
+    void paintFeasibleDots(QPainter& painter, const MapScene& scene, const MapCamera& camera);
+    std::vector<model::NodeId> m_feasibleDots;
+    QImage m_dotsImage; // view-sized: m_feasibleDots as last drawn
+    MapCamera m_dotsCamera;
+    bool m_dotsDrawn = false; // m_dotsImage holds the current drag's dots at m_dotsCamera
 };
 
 } // namespace fleet::views
