@@ -140,7 +140,7 @@ struct ConsolidationOptions {
     /// Stops at the next candidate once this many seconds have passed since the call began and
     /// returns the best plan found so far (timedOut set), like Karpenter's one-minute limit on a
     /// multi-node consolidation (MultiNodeConsolidationTimeoutDuration); 0: no limit. The search
-    /// stops at 90% of it: the rest is for applying its plan one move per pod (rules above).
+    /// stops at 85% of it: the rest is for applying its plan one move per pod (rules above).
     double timeLimitSeconds = 0;
     /// A plan to start from (the window's current plan): applied first, in order, and kept; the
     /// result's actions come after it. Throws what PlanEngine::apply throws for a bad action.
