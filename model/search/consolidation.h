@@ -64,8 +64,9 @@
 //
 // One move per pod: the search's drains place each evicted pod by the policy among the nodes
 // present at the time, so a pod lands on a node that a later drain of the same plan empties and
-// moves again (simulated fleet, 2,000 nodes: 3,946 evictions of 2,881 pods, 864 of them moved
-// two to six times), churn that an operator would cause by following the plan. The plan keeps
+// moves again (simulated fleet, seed 1, 2,000 nodes: the drains alone evict 4,138 times for
+// 3,038 pods, 893 of them moved two to five times, 1,100 moves onto nodes drained later),
+// churn that an operator would cause by following the plan. The plan keeps
 // the search's drained nodes and their order, but moves each of a drained node's pods straight
 // to the node where the search's last drain left it (a node that stays), as MovePod actions
 // before the node's DrainNode, which then has no pod left to place: the nodes a plan drains are
@@ -76,7 +77,8 @@
 // (anti-)affinity depend on the order. Where a move is refused, that node is drained by the
 // policy instead (fallbackDrains; its pods may then move twice, counted in evictions); where
 // that fails too, the node stays. Budgets are spent once per pod where the search spent one per
-// eviction, so none refuses more than it did in the search.
+// eviction, so none refuses more than it did in the search. At 2,000 nodes: 3,038 evictions of
+// 3,038 pods, no fallback, the same 1,547 nodes kept (LP bound 1,407: 1.0995).
 
 // Pruning before a drain is tried (cheap; never accepts a drain the engine refused):
 //  - a pod that asks for more of cpu, memory or GPU than any other present node has free;
@@ -138,7 +140,7 @@ struct ConsolidationOptions {
     /// Stops at the next candidate once this many seconds have passed since the call began and
     /// returns the best plan found so far (timedOut set), like Karpenter's one-minute limit on a
     /// multi-node consolidation (MultiNodeConsolidationTimeoutDuration); 0: no limit. The search
-    /// stops at 90% of it: the rest is for applying its plan one move per pod (rules above).
+    /// stops at 85% of it: the rest is for applying its plan one move per pod (rules above).
     double timeLimitSeconds = 0;
     /// A plan to start from (the window's current plan): applied first, in order, and kept; the
     /// result's actions come after it. Throws what PlanEngine::apply throws for a bad action.
