@@ -366,14 +366,15 @@ void TestPlan::indexesBuiltTogetherOnALargeState()
 {
     // Above the engine's threshold (20,000 pods) the first move-pod builds the pod-name index
     // and the budgets on a worker while the capacity index is built: the plan reads the same.
+    // Every pod asks for 1 GiB of a node's 16: the default policy's best fit is by memory.
     Cluster c;
-    constexpr int kNodes = 250, kFillersPerNode = 81;
-    auto nodeName = [](int i) { return QStringLiteral("n%1").arg(i, 3, 10, QLatin1Char('0')).toStdString(); };
+    constexpr int kNodes = 2000, kFillersPerNode = 10;
+    auto nodeName = [](int i) { return QStringLiteral("n%1").arg(i, 4, 10, QLatin1Char('0')).toStdString(); };
     for (int i = 0; i < kNodes; ++i)
         c.node(nodeName(i), "us-east-1a", 4000);
-    c.pod("default", "web-0", "n000", 1000, "web");
-    c.pod("default", "web-1", "n000", 1000, "web");
-    c.pod("default", "web-2", "n001", 1000, "web");
+    c.pod("default", "web-0", "n0000", 100, "web");
+    c.pod("default", "web-1", "n0000", 100, "web");
+    c.pod("default", "web-2", "n0001", 100, "web");
     for (int i = 0; i < kNodes; ++i)
         for (int k = 0; k < kFillersPerNode; ++k)
             c.pod("batch", "fill-" + std::to_string(i) + "-" + std::to_string(k), nodeName(i), 10, "fill");
@@ -382,23 +383,24 @@ void TestPlan::indexesBuiltTogetherOnALargeState()
     QVERIFY(c.store->podCount() >= 20000);
     PlanEngine engine(*c.store, *c.topology);
     const Ledger before = ledgerOf(engine.state());
-    const NodeId n000 = c.store->findNode("n000"), n002 = c.store->findNode("n002");
+    const NodeId n0 = c.store->findNode("n0000"), n1 = c.store->findNode("n0001"), n2 = c.store->findNode("n0002");
     for (int round = 0; round < 2; ++round) {
         // The move spends the budget's one disruption.
-        QVERIFY(engine.apply(move("default", "web-2", "n002")).holds);
-        // The drain: both web pods are stopped by the spent budget, the fillers go to the best
-        // fit, n002 (least free cpu after the move), and the node stays with the web pods.
-        const AppliedAction& drain = engine.apply(onNode(ActionType::DrainNode, "n000"));
+        QVERIFY(engine.apply(move("default", "web-2", "n0002")).holds);
+        // The drain: both web pods are stopped by the spent budget; the fillers go by best fit,
+        // n0002 first (5 GiB free after the move) until it is full, then n0001 (6 GiB free
+        // like every other node, first by name, then the tightest), and n0000 stays.
+        const AppliedAction& drain = engine.apply(onNode(ActionType::DrainNode, "n0000"));
         QVERIFY(!drain.holds);
         QCOMPARE(drain.unplaced.size(), std::size_t(2));
         for (const auto& [pod, reasons] : drain.unplaced)
             QVERIFY(hasCode(reasons, "disruption-budget:default/web"));
         QCOMPARE(drain.changes.size(), std::size_t(kFillersPerNode));
-        for (const AppliedAction::PodChange& change : drain.changes) {
-            QCOMPARE(change.from, n000);
-            QCOMPARE(change.to, n002);
+        for (std::size_t i = 0; i < drain.changes.size(); ++i) {
+            QCOMPARE(drain.changes[i].from, n0);
+            QCOMPARE(drain.changes[i].to, i < 5 ? n2 : n1);
         }
-        QVERIFY(engine.state().nodePresent(n000));
+        QVERIFY(engine.state().nodePresent(n0));
         QVERIFY(engine.undo());
         QVERIFY(engine.undo());
         QCOMPARE(ledgerOf(engine.state()), before);
