@@ -6,6 +6,7 @@
 #include "importers/export/exportquoting.h"
 #include "importers/plan/planevaluation.h"
 #include "importers/plan/plansource.h"
+#include "model/plan/drainownmoves.h"
 
 #include <algorithm>
 #include <set>
@@ -204,22 +205,9 @@ std::string planKubectlScript(const PlanEvaluation& e, const model::ClusterStore
             && std::none_of(e.actions[i].reasons.begin(), e.actions[i].reasons.end(), [](const model::Reason& r) {
                    return r.kind == model::ReasonKind::NotFound || r.kind == model::ReasonKind::NodeGone;
                }); // a drain of a node the state lacks or the plan removed has no command
-    // A drain's own moves: the move-pod actions right before a drain that holds, each taking a pod
-    // of its node straight to a node that stays (model/search/consolidation.h, "One move per pod").
-    // kubectl drain evicts those pods: they are listed under the drain, not as other actions.
-    std::vector<bool> drainsOwn(e.actions.size(), false);
-    for (std::size_t i = 0; i < e.actions.size(); ++i) {
-        if (!drains[i] || !e.actions[i].holds)
-            continue;
-        const model::NodeId drained = e.actions[i].nodesRemoved.empty() ? model::NodeId() : e.actions[i].nodesRemoved.front();
-        for (std::size_t j = i; j > 0; --j) {
-            const model::AppliedAction& m = e.actions[j - 1];
-            if (m.action.type != model::ActionType::MovePod || !m.holds || m.changes.size() != 1 || !drained.isValid()
-                || m.changes.front().from != drained)
-                break;
-            drainsOwn[j - 1] = true;
-        }
-    }
+    // A drain's own moves (model/plan/drainownmoves.h): kubectl drain evicts those pods, so they
+    // are listed under the drain, not as other actions.
+    const std::vector<bool> drainsOwn = model::drainOwnMoves(e.actions);
     out += "# The plan's actions. Each drain that holds names its node in drain_nodes.\n";
     out += "drain_nodes=(\n";
     std::set<std::string> listed;

@@ -10,11 +10,13 @@
 #include "model/search/karpenterbaseline.h"
 #include "model/search/keptgroups.h"
 #include "model/search/keptreplay.h"
+#include "model/plan/drainownmoves.h"
 #include "model/plan/evictionrules.h"
 #include "model/search/blockingfilter.h"
 
 #include <QtTest>
 
+#include <algorithm>
 #include <map>
 
 using namespace planfixture;
@@ -140,6 +142,18 @@ private slots:
         for (const NodeId to : destinations)
             QVERIFY2(engine.state().nodePresent(to), c.store->nodeName(to).data());
         QCOMPARE(moves.size(), std::size_t(2));
+        // Every move is its drain's own: the report and the kubectl script show it with the drain.
+        const std::vector<bool> own = drainOwnMoves(engine.applied());
+        for (std::size_t i = 0; i < own.size(); ++i)
+            QCOMPARE(bool(own[i]), engine.applied()[i].action.type == ActionType::MovePod);
+        // A move of another pod before a drain is not the drain's own.
+        std::vector<AppliedAction> mixed(engine.applied().begin(), engine.applied().end());
+        const std::size_t firstDrain = static_cast<std::size_t>(std::find_if(mixed.begin(), mixed.end(), [](const AppliedAction& a) {
+            return a.action.type == ActionType::DrainNode;
+        }) - mixed.begin());
+        QVERIFY(firstDrain > 0 && firstDrain < mixed.size());
+        mixed[firstDrain - 1].changes.front().from = NodeId(mixed[firstDrain].nodesRemoved.front().value ^ 1u);
+        QVERIFY(!drainOwnMoves(mixed)[firstDrain - 1]);
     }
 
     void podWithNoOtherFittingNodeKeepsItsNode()

@@ -108,6 +108,9 @@ QString planActionText(const model::ClusterStore& store, const model::AppliedAct
         return text;
     }
     case model::ActionType::DrainNode:
+        // A consolidation moves a drained node's pods by move-pod actions just before its drain.
+        if (moved == 0 && unplaced == 0)
+            return QObject::tr("Drain %1: no pod left on it to move").arg(node);
         return QObject::tr("Drain %1: %2 %3 moved, %4 stay")
             .arg(node, count(moved), moved == 1 ? QObject::tr("pod") : QObject::tr("pods"), count(unplaced));
     case model::ActionType::FailNode:

@@ -8,6 +8,7 @@
 #include "model/domainpath.h"
 #include "model/figures.h"
 #include "model/pendingdemand.h"
+#include "model/plan/drainownmoves.h"
 #include "model/report/reportfigures.h"
 #include "model/search/consolidationbound.h"
 #include "model/search/keptgroups.h"
@@ -306,11 +307,17 @@ void figuresSection(const FleetReportInput& in, const ReportSectionFigures& figu
         8);
 }
 
-QStringList actionRow(const FleetReportInput& in, std::size_t i, const model::AppliedAction& a)
+// One row of the plan's table: action `i`, or a drain with its own moves (actions `first` to `i`:
+// the moves of its pods straight to nodes that stay, model/plan/drainownmoves.h), numbered
+// "first–last" and counting the pods of all of them.
+QStringList actionRow(std::size_t first, std::size_t i, const model::AppliedAction& a)
 {
-    return { reportCount(static_cast<std::int64_t>(i + 1)), q(std::string(model::actionTypeName(a.action.type))),
-        q(importers::planActionSubject(a.action)), a.holds ? QStringLiteral("holds") : QStringLiteral("does not hold"),
-        reportCount(static_cast<std::int64_t>(a.changes.size())),
+    const QString number = first == i ? reportCount(static_cast<std::int64_t>(i + 1))
+                                      : reportCount(static_cast<std::int64_t>(first + 1)) + QStringLiteral("\u2013")
+            + reportCount(static_cast<std::int64_t>(i + 1));
+    return { number, q(std::string(model::actionTypeName(a.action.type))), q(importers::planActionSubject(a.action)),
+        a.holds ? QStringLiteral("holds") : QStringLiteral("does not hold"),
+        reportCount(static_cast<std::int64_t>(a.changes.size() + (i - first))),
         a.holds ? reasonsText(a.reasons) : reasonsText(a.reasons).prepend(q(importers::notHoldingEffectText(a)) + QLatin1Char('\n')) };
 }
 
@@ -329,14 +336,22 @@ ReportPages::Table actionsTable(const FleetReportInput& in)
     ReportPages::Table t;
     t.header = { QStringLiteral("#"), QStringLiteral("Action"), QStringLiteral("Subject"), QStringLiteral("Holds"), QStringLiteral("Pods"),
         QStringLiteral("Reasons") };
-    t.columnShares = { 0.07, 0.11, 0.33, 0.1, 0.06, 0.33 };
+    t.columnShares = { 0.12, 0.11, 0.3, 0.1, 0.06, 0.31 };
     t.fontSize = 7;
     const auto& actions = in.evaluation->actions;
+    const std::vector<bool> own = model::drainOwnMoves(actions);
     t.rows.reserve(actions.size());
     t.fill.reserve(actions.size());
+    // A run of own moves is always followed by its drain (drainOwnMoves()): that row shows them.
+    std::optional<std::size_t> runStart;
     for (std::size_t i = 0; i < actions.size(); ++i) {
-        t.rows.push_back(actionRow(in, i, actions[i]));
+        if (own[i]) {
+            runStart = runStart.value_or(i);
+            continue;
+        }
+        t.rows.push_back(actionRow(runStart.value_or(i), i, actions[i]));
         t.fill.push_back(actions[i].holds ? QColor() : kNotHoldFill);
+        runStart.reset();
     }
     return t;
 }
@@ -355,9 +370,18 @@ void planSection(const FleetReportInput& in, ReportPages& pages, bool& appendix)
                                reportCounted(holding, "holds", "hold"), reportCounted(broken, "does not hold", "do not hold")));
     if (!in.planNote.isEmpty())
         pages.addParagraph(QStringLiteral("Note: ") + in.planNote, 8.5);
+    const std::vector<bool> own = model::drainOwnMoves(actions);
+    const auto ownMoves = std::count(own.begin(), own.end(), true);
+    if (ownMoves > 0)
+        pages.addParagraph(QStringLiteral("%1 of them move a pod of a node the plan drains straight to a node that stays, each pod once; "
+                                          "they are shown in one row with their drain (its numbers from the first move to the drain, its "
+                                          "pods those moved).")
+                               .arg(reportCounted(ownMoves, "move-pod action", "move-pod actions")),
+            8.5);
     if (broken > 0)
         pages.addSwatches({ { kNotHoldFill, QStringLiteral("does not hold") } });
-    if (actions.size() <= in.groupActionsAbove) {
+    const auto rows = static_cast<std::size_t>(static_cast<std::int64_t>(actions.size()) - ownMoves);
+    if (rows <= in.groupActionsAbove) {
         pages.addParagraph(actionNumbering(), 8.5);
         pages.addTable(actionsTable(in));
         return;
@@ -369,11 +393,19 @@ void planSection(const FleetReportInput& in, ReportPages& pages, bool& appendix)
     };
     const GroupLevel by = actionGroupLevel(*in.topology);
     std::map<std::pair<QString, QString>, Group> groups;
-    for (const model::AppliedAction& a : actions) {
+    std::int64_t ownPods = 0; // the pods of the own moves before the next drain
+    for (std::size_t i = 0; i < actions.size(); ++i) {
+        const model::AppliedAction& a = actions[i];
+        if (own[i]) {
+            ++ownPods;
+            continue;
+        }
         Group& g = groups[{ q(std::string(model::actionTypeName(a.action.type))), domainAtLevel(*in.store, *in.topology, a.action.node, by.level) }];
-        ++g.actions;
-        g.hold += a.holds ? 1 : 0;
-        g.pods += static_cast<std::int64_t>(a.changes.size());
+        // A drain counts its own moves too, so that the column sums to the plan's actions.
+        g.actions += 1 + ownPods;
+        g.hold += (a.holds ? 1 : 0) + ownPods;
+        g.pods += static_cast<std::int64_t>(a.changes.size()) + ownPods;
+        ownPods = 0;
     }
     pages.addParagraph(by.level > 0 ? QStringLiteral("The actions by type and %1 (the %1 of the node each names; \u2014: the action names "
                                                      "no node of the cluster); every action, with its reasons, is listed in the appendix.")
