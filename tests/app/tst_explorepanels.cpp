@@ -3,6 +3,7 @@
 // xvfb-run) and of the panels `screenshot --panel` renders.
 
 #include "app/window/explorepanels.h"
+#include "app/controllers/storereaders.h"
 #include "app/startup/surfaceformat.h"
 #include "importers/clusterloader.h"
 #include "model/plan/plan.h"
@@ -253,7 +254,7 @@ private slots:
         QMainWindow window;
         auto* map = new views::FleetMapView(&window);
         window.setCentralWidget(map);
-        app::ExplorePanels panels(&window, map);
+        app::ExplorePanels panels(&window, map, std::make_shared<app::StoreReaders>());
         // The Plan dock as PlanController makes it: the bottom area, a plan's table in it.
         auto* plan = new QDockWidget(QStringLiteral("Plan"), &window);
         plan->setObjectName(QStringLiteral("planDock"));
@@ -283,7 +284,7 @@ private slots:
         QMainWindow window;
         auto* map = new views::FleetMapView(&window);
         window.setCentralWidget(map);
-        app::ExplorePanels panels(&window, map);
+        app::ExplorePanels panels(&window, map, std::make_shared<app::StoreReaders>());
         window.resize(1200, 800);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
