@@ -522,7 +522,7 @@ void TestUndoCommands::largeStepRefreshHasATurnOfItsOwn()
     const int n = PlanStepCommand::kSlicedChildren + 16;
     const Cluster c = ringFleet(n);
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
-    PlanEngineHost host;
+    PlanEngineHost host(std::make_shared<StoreReaders>());
     (void)host.replaceEngine(borrowed(*c.store), engine);
     QUndoStack stack;
     PlanStepRunner runner(&stack, nullptr);
