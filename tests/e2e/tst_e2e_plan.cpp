@@ -165,7 +165,9 @@ bool TestE2ePlan::undoTo(int count)
 {
     if (!m_session->key(QStringLiteral("ctrl+z")))
         return false;
-    return count == 0 ? planIsEmpty() : planOf(count).size() == count;
+    // The undo of a large step (a consolidation: a move per pod, then the drains) runs in slices
+    // over several turns of the event loop: wait until it is all taken back.
+    return count == 0 ? waitUntil([&] { return planIsEmpty(); }, 30000) : planOf(count).size() == count;
 }
 
 bool TestE2ePlan::planMenu(const QString& letter)

@@ -339,7 +339,9 @@ ReportPages::Table actionsTable(const FleetReportInput& in)
     t.columnShares = { 0.12, 0.11, 0.3, 0.1, 0.06, 0.31 };
     t.fontSize = 7;
     const auto& actions = in.evaluation->actions;
-    const std::vector<bool> own = model::drainOwnMoves(actions);
+    // A long plan's table (the appendix) shows a drain's own moves in its row; a short one shows
+    // every action as it is.
+    const std::vector<bool> own = actions.size() > in.groupActionsAbove ? model::drainOwnMoves(actions) : std::vector<bool>(actions.size(), false);
     t.rows.reserve(actions.size());
     t.fill.reserve(actions.size());
     // A run of own moves is always followed by its drain (drainOwnMoves()): that row shows them.
@@ -370,22 +372,23 @@ void planSection(const FleetReportInput& in, ReportPages& pages, bool& appendix)
                                reportCounted(holding, "holds", "hold"), reportCounted(broken, "does not hold", "do not hold")));
     if (!in.planNote.isEmpty())
         pages.addParagraph(QStringLiteral("Note: ") + in.planNote, 8.5);
-    const std::vector<bool> own = model::drainOwnMoves(actions);
-    const auto ownMoves = std::count(own.begin(), own.end(), true);
-    if (ownMoves > 0)
-        pages.addParagraph(QStringLiteral("%1 of them move a pod of a node the plan drains straight to a node that stays, each pod once; "
-                                          "they are shown in one row with their drain (its numbers from the first move to the drain, its "
-                                          "pods those moved).")
-                               .arg(reportCounted(ownMoves, "move-pod action", "move-pod actions")),
-            8.5);
-    if (broken > 0)
-        pages.addSwatches({ { kNotHoldFill, QStringLiteral("does not hold") } });
-    const auto rows = static_cast<std::size_t>(static_cast<std::int64_t>(actions.size()) - ownMoves);
-    if (rows <= in.groupActionsAbove) {
+    if (actions.size() <= in.groupActionsAbove) {
+        if (broken > 0)
+            pages.addSwatches({ { kNotHoldFill, QStringLiteral("does not hold") } });
         pages.addParagraph(actionNumbering(), 8.5);
         pages.addTable(actionsTable(in));
         return;
     }
+    const std::vector<bool> own = model::drainOwnMoves(actions);
+    const auto ownMoves = std::count(own.begin(), own.end(), true);
+    if (ownMoves > 0)
+        pages.addParagraph(QStringLiteral("%1 of them move a pod of a node the plan drains straight to a node that stays, each pod once; "
+                                          "in the appendix they are shown in one row with their drain (its numbers from the first move to "
+                                          "the drain, its pods those moved).")
+                               .arg(reportCounted(ownMoves, "move-pod action", "move-pod actions")),
+            8.5);
+    if (broken > 0)
+        pages.addSwatches({ { kNotHoldFill, QStringLiteral("does not hold") } });
     // Thousands of actions: by type and zone (or what the topology's level is) here, every
     // action in the appendix.
     struct Group {
