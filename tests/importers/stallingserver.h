@@ -4,7 +4,9 @@
 // connection and reads the request, then, as asked, never answers (Silent), sends the head of
 // an answer and part of its body then nothing more (MidBody), or sends the head and then one
 // byte of body every `trickleMs` (Trickle); or goes wrong in size: a chunked body of list
-// items sent as fast as the client reads, without end (Endless), or a header saying
+// items sent as fast as the client reads, without end (Endless), the same body a part every
+// `trickleMs` (EndlessPaced: it never pauses long enough for a client to time out on a byte,
+// yet never nears a size limit within seconds, whatever the machine's speed), or a header saying
 // Content-Length: 99999999999999 before a short body (HugeLength). What the request timeout,
 // the reports of a slow request and the bounds of an answer are tested against. It counts the
 // requests it read.
@@ -30,7 +32,7 @@ namespace fleet::tests {
 
 class StallingServer {
 public:
-    enum class Mode { Silent, MidBody, Trickle, Endless, HugeLength };
+    enum class Mode { Silent, MidBody, Trickle, Endless, HugeLength, EndlessPaced };
 
     explicit StallingServer(Mode mode, int trickleMs = 1000)
         : m_mode(mode)
@@ -117,7 +119,7 @@ private:
         }
         ++m_requests;
         const std::string answerHead = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n";
-        if (m_mode == Mode::Endless) {
+        if (m_mode == Mode::Endless || m_mode == Mode::EndlessPaced) {
             const std::string chunkedHead = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
             std::string item;
             for (int i = 0; i < 2000; ++i)
@@ -131,10 +133,12 @@ private:
             const std::string start = chunkedHead + "a\r\n{\"items\":[\r\n";
             if (::send(fd, start.data(), start.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(start.size()))
                 return;
-            // Blocking sends: as fast as the client reads; ends when it hangs up or the server stops.
+            // Blocking sends: as fast as the client reads (or a part every trickleMs when paced);
+            // ends when it hangs up or the server stops.
+            const int pauseMs = m_mode == Mode::EndlessPaced ? m_trickleMs : 0;
             for (;;) {
                 bool ready = false;
-                if (!waitReadable(m_stop[0], 0, ready) || ready)
+                if (!waitReadable(m_stop[0], pauseMs, ready) || ready)
                     return;
                 if (::send(fd, body.data(), body.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(body.size()))
                     return;

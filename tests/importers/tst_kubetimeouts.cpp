@@ -298,9 +298,10 @@ void TstKubeTimeouts::answerPastItsLimitIsRefused()
 
 void TstKubeTimeouts::endlessBodyStopsAtTheRequestTimeout()
 {
-    // A body that comes as fast as it is read never makes the client wait for a byte: the
-    // request timeout must still end it (or the size limit, if the machine reads faster).
-    StallingServer server(StallingServer::Mode::Endless);
+    // A body that keeps coming (a part every 5 ms) never makes the client wait long for a
+    // byte: the request timeout must still end it. Paced so that the size limit (1 GiB) is
+    // never reached first on a fast machine; answerPastItsLimitIsRefused covers that limit.
+    StallingServer server(StallingServer::Mode::EndlessPaced, 5);
     QVERIFY(server.port() != 0);
     QElapsedTimer clock;
     clock.start();
