@@ -31,6 +31,7 @@
 #include "app/window/plandocument.h"
 #include "app/window/planspanel.h"
 #include "app/window/textfieldundo.h"
+#include "app/window/windowbanners.h"
 #include "app/window/windowdocument.h"
 #include "app/controllers/planopener.h"
 
@@ -93,44 +94,6 @@ void followStepRunner(PlanController* plan, QUndoStack* stack, QAction* undo, QA
 
 } // namespace
 
-namespace {
-
-// A one-line banner above the map: coloured frame, word-wrapped text, optional button, close.
-QFrame* makeBanner(QWidget* parent, const QString& objectName, const QString& style, QLabel** label, QHBoxLayout** layout)
-{
-    auto* frame = new QFrame(parent);
-    frame->setObjectName(objectName);
-    frame->setStyleSheet(style);
-    frame->setFrameShape(QFrame::StyledPanel);
-    auto* row = new QHBoxLayout(frame);
-    row->setContentsMargins(8, 4, 8, 4);
-    *label = new QLabel(frame);
-    (*label)->setObjectName(objectName + QStringLiteral("Text"));
-    (*label)->setWordWrap(true);
-    (*label)->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    row->addWidget(*label, 1);
-    auto* close = new QToolButton(frame);
-    close->setText(QStringLiteral("\u2715"));
-    close->setToolTip(QObject::tr("Hide"));
-    close->setAutoRaise(true);
-    QObject::connect(close, &QToolButton::clicked, frame, &QWidget::hide);
-    row->addWidget(close);
-    frame->hide();
-    *layout = row;
-    return frame;
-}
-
-} // namespace
-
-QString withFullStop(const QString& sentence)
-{
-    const QString trimmed = sentence.trimmed();
-    if (trimmed.isEmpty() || trimmed.endsWith(QLatin1Char('.')) || trimmed.endsWith(QLatin1Char('!'))
-        || trimmed.endsWith(QLatin1Char('?')))
-        return trimmed;
-    return trimmed + QLatin1Char('.');
-}
-
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_storeReaders(std::make_shared<StoreReaders>())
@@ -143,22 +106,8 @@ MainWindow::MainWindow(QWidget* parent)
     column->setContentsMargins(0, 0, 0, 0);
     column->setSpacing(0);
 
-    QHBoxLayout* errorRow = nullptr;
-    m_errorBanner = makeBanner(central, QStringLiteral("errorBanner"),
-        QStringLiteral("QFrame#errorBanner { background: #fde2e1; color: #611a15; border: 1px solid #e0a8a4; }"), &m_errorLabel,
-        &errorRow);
-    m_errorLabel->setTextFormat(Qt::RichText);
-    column->addWidget(m_errorBanner);
-
-    QHBoxLayout* warningRow = nullptr;
-    m_warningBanner = makeBanner(central, QStringLiteral("warningBanner"),
-        QStringLiteral("QFrame#warningBanner { background: #fff4ce; color: #5c4400; border: 1px solid #e6d28a; }"),
-        &m_warningLabel, &warningRow);
-    auto* details = new QPushButton(tr("Details\u2026"), m_warningBanner);
-    details->setObjectName(QStringLiteral("warningDetailsButton"));
-    connect(details, &QPushButton::clicked, this, &MainWindow::showWarningDetails);
-    warningRow->insertWidget(1, details);
-    column->addWidget(m_warningBanner);
+    m_banners = new WindowBanners(this, central, column, [this] { return m_cluster; });
+    connect(m_banners, &WindowBanners::dialogClosed, this, &MainWindow::restoreMapFocus);
 
     m_map = new views::FleetMapView(central);
     m_map->setObjectName(QStringLiteral("fleetMap"));
@@ -604,22 +553,6 @@ void MainWindow::showConnectDialog()
     openLive(dialog.kubeconfig(), dialog.context(), dialog.usageSource(), importers::kube::KubeconfigInput::WindowDialog);
 }
 
-void MainWindow::showWarningDetails()
-{
-    if (!m_cluster)
-        return;
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Import Warnings"),
-        tr("%1 while reading %2.").arg(formatWarningCount(m_cluster->report.warnings.size()), m_cluster->sourceLabel),
-        QMessageBox::Close, this);
-    QStringList lines;
-    for (const std::string& w : m_cluster->report.warnings)
-        lines << QString::fromStdString(w);
-    box->setDetailedText(lines.join(QLatin1Char('\n')));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QDialog::finished, this, &MainWindow::restoreMapFocus);
-    box->open();
-}
-
 void MainWindow::onImportStarted(const QString& label)
 {
     m_pendingLabel = label;
@@ -664,16 +597,7 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
     showTotals();
     m_status->setWarningCount(m_cluster->totals.warnings);
     m_document->setCluster(m_cluster, m_shownFiles); // the title, the plans, Open Recent
-    m_errorBanner->hide();
-    const auto warnings = m_cluster->report.warnings.size();
-    if (warnings > 0) {
-        m_warningLabel->setText(tr("%1 while reading %2 (Details lists all): %3")
-                                    .arg(formatWarningCount(warnings), m_cluster->sourceLabel,
-                                        QString::fromStdString(m_cluster->report.warnings.front())));
-        m_warningBanner->show();
-    } else {
-        m_warningBanner->hide();
-    }
+    m_banners->showImported(*m_cluster);
     showListedView();
     if (m_liveSession->watchesListedClusters() && m_cluster->kubeconfig)
         startKubeWatch();
@@ -683,14 +607,9 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
 void MainWindow::onImportFailed(const QString& message)
 {
     m_status->importEnded();
-    const QString kept = m_cluster ? tr("The previous cluster (%1) is still shown.").arg(m_cluster->sourceLabel) : QString();
-    // ImportError::what() names the file and the place already; a sentence of its own.
-    const QString sentence = withFullStop(message);
-    m_errorMessage = tr("Import failed: %1 %2").arg(sentence, kept).trimmed();
-    m_errorLabel->setText(tr("<b>Import failed:</b> %1 %2").arg(sentence.toHtmlEscaped(), kept.toHtmlEscaped()).trimmed());
-    m_errorBanner->show();
+    const QString error = m_banners->showImportFailed(message, m_cluster ? m_cluster->sourceLabel : QString());
     if (m_logImportErrors)
-        qCWarning(lcApp).noquote() << m_errorMessage;
+        qCWarning(lcApp).noquote() << error;
     emit importFailed(message);
 }
 
@@ -754,12 +673,12 @@ void MainWindow::updateLegendVisibility()
 
 QString MainWindow::errorText() const
 {
-    return m_errorBanner->isHidden() ? QString() : m_errorMessage;
+    return m_banners->errorText();
 }
 
 QString MainWindow::warningText() const
 {
-    return m_warningBanner->isHidden() ? QString() : m_warningLabel->text();
+    return m_banners->warningText();
 }
 
 void MainWindow::showTotals()
@@ -847,8 +766,7 @@ void MainWindow::startKubeWatch()
             && m_cluster->usageSource)
             m_usage->start(*m_cluster->usageSource, m_cluster->store);
     } catch (const std::exception& e) { // a setting the client refuses: the LIST worked, so this is rare
-        m_warningLabel->setText(tr("The cluster is shown as listed, but cannot be watched: %1").arg(QString::fromStdString(e.what())));
-        m_warningBanner->show();
+        m_banners->showWarning(tr("The cluster is shown as listed, but cannot be watched: %1").arg(QString::fromStdString(e.what())));
     }
 }
 

@@ -3,6 +3,7 @@
 // The main window: the fleet map, its menus, the import progress and the totals.
 
 #include "app/controllers/importcontroller.h"
+#include "app/window/windowbanners.h" // withFullStop(), which the window's parts use
 #include "app/window/windowstatusbar.h"
 
 #include "importers/plan/planfile.h"
@@ -57,12 +58,8 @@ class UsageController;
 class StoreReaders;
 class ConnectionPanel;
 
-/// `sentence` trimmed, with a full stop added unless it ends with '.', '!' or '?' (an empty
-/// one stays empty): "a.json:3: bad quantity" -> "a.json:3: bad quantity.". Thread: any.
-[[nodiscard]] QString withFullStop(const QString& sentence);
-
 /// The main window, the composition root of the GUI: it makes the parts and wires them.
-/// Central widget: an error banner and a warning banner (hidden until needed) above the
+/// Central widget: the error and warning banners (WindowBanners, hidden until needed) above the
 /// FleetMapView. Status bar: WindowStatusBar (the cluster totals, the node under the mouse,
 /// the import's progress or last message, the what-if's messages). The plan: PlanController
 /// (gestures, undo stack, Plan dock) and PlanDocument (File > Open / Save / Export Plan, the
@@ -261,7 +258,6 @@ private:
     void showSimulateDialog();
     /// File > Connect to Cluster: a kubeconfig context (ConnectDialog), listed on a worker.
     void showConnectDialog();
-    void showWarningDetails();
     void onImportStarted(const QString& label);
     void onProgress(int permille);
     void onImportFinished(std::shared_ptr<const ImportedCluster> cluster);
@@ -321,16 +317,12 @@ private:
     WindowStatusBar* m_status = nullptr;
     std::shared_ptr<const ImportedCluster> m_cluster;
     QString m_pendingLabel;
-    QString m_errorMessage; // plain text of the error banner
     qint64 m_lastSetClusterMs = 0;
     bool m_logImportErrors = true;
     importers::SimulationSpec m_lastSimulation { 0, 1, 1 }; // nodes, seed, regions of the last simulation
     QString m_lastKubeconfig; // the file File > Connect used last
 
-    QFrame* m_errorBanner = nullptr;
-    QLabel* m_errorLabel = nullptr;
-    QFrame* m_warningBanner = nullptr;
-    QLabel* m_warningLabel = nullptr;
+    WindowBanners* m_banners = nullptr; // the error and warning banners above the map
     views::MapLegend* m_legend = nullptr; // the map's own, hidden while the map is too small
     MetricMenu* m_metricMenu = nullptr;
 
