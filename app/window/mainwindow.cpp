@@ -26,7 +26,7 @@
 #include "app/controllers/comparecontroller.h"
 #include "app/controllers/plansteprunner.h"
 #include "app/window/markersmenu.h"
-#include "app/window/metricmenu.h"
+#include "app/window/metricselection.h"
 #include "app/window/planautosave.h"
 #include "app/window/plandocument.h"
 #include "app/window/planspanel.h"
@@ -37,9 +37,6 @@
 
 #include "importers/live/kubewatchfeed.h"
 #include "importers/plan/plansource.h"
-#include "importers/pricing/pricetableloader.h"
-#include "model/metrics/metricregistry.h"
-#include "model/metrics/usagemetrics.h"
 #include "views/map/maplegend.h"
 #include "views/panels/filterfield.h"
 #include "views/panels/searchfield.h"
@@ -133,7 +130,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_explore->filterField(), &views::FilterField::maskChanged, m_plan, &PlanController::setNodeMask);
     connect(m_explore->filterField(), &views::FilterField::maskChanged, findChild<PlanNodeActions*>(), &PlanNodeActions::setNodeMask);
     connect(m_plan, &PlanController::planChanged, this, [this] {
-        applyMetric();
+        m_metrics->applyMetric();
         m_explore->nodeInspector()->setPlanState(m_plan->planState());
         m_explore->searchField()->setPlanState(m_plan->planState());
         m_explore->setPlanState(m_plan->planState());
@@ -188,17 +185,7 @@ void MainWindow::createMenus()
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu* metric = menuBar()->addMenu(tr("&Metric"));
-    m_metricMenu = new MetricMenu(this, metric, [this](const QString& id) { return setMetric(id); });
-    m_metricMenu->addRegistryMetrics();
-    {
-        QString error;
-        setPriceOverrideFile(QString(), error);
-    }
-    setMetric(m_map->metric());
-
-    m_metricMenu->addPlanMetrics();
-    m_metricMenu->addUsageMetrics();
-    updateUsageMenu();
+    m_metrics = new MetricSelection(this, metric, m_map, m_plan, [this] { return m_cluster; });
     compare->addMetricAction(metric);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -262,38 +249,12 @@ void MainWindow::createPlanPanelActions()
 
 void MainWindow::setMetric(views::MapMetric metric)
 {
-    setMetric(QString::fromLatin1(views::mapMetricId(metric).data()));
+    m_metrics->setMetric(metric);
 }
 
 bool MainWindow::setMetric(const QString& id)
 {
-    const bool planMetric = !model::planMetricBaseId(id.toStdString()).empty();
-    if (!planMetric && !usageMetricFor(id) && !model::MetricRegistry::builtin().find(id.toStdString()))
-        return false;
-    m_metricId = id;
-    applyMetric();
-    if (m_metricMenu)
-        m_metricMenu->check(id);
-    return true;
-}
-
-void MainWindow::applyMetric()
-{
-    std::shared_ptr<const model::Metric> metric = m_plan ? m_plan->planMetricFor(m_metricId) : nullptr;
-    if (!metric)
-        metric = usageMetricFor(m_metricId);
-    if (!metric) {
-        // A plan metric without a plan engine shows its base metric.
-        const std::string base(model::planMetricBaseId(m_metricId.toStdString()));
-        metric = model::MetricRegistry::builtin().find(base.empty() ? m_metricId.toStdString() : base);
-    }
-    if (!metric)
-        return;
-    // A plan metric's values change with the plan (same id): always recompute.
-    if (metric->id() == m_map->currentMetric().id())
-        m_map->refreshMetric(metric);
-    else
-        m_map->setMetric(metric);
+    return m_metrics->setMetric(id);
 }
 
 void MainWindow::createEditMenu()
@@ -459,14 +420,17 @@ QString MainWindow::planStatusText() const
 
 bool MainWindow::setPriceOverrideFile(const QString& overrideFile, QString& error)
 {
-    try {
-        m_prices = std::make_shared<const model::PriceTable>(importers::loadPriceTable(commandLinePath(overrideFile)));
-        m_map->setPrices(m_prices);
-        return true;
-    } catch (const std::exception& e) {
-        error = QString::fromStdString(e.what());
-        return false;
-    }
+    return m_metrics->setPriceOverrideFile(overrideFile, error);
+}
+
+std::shared_ptr<const model::PriceTable> MainWindow::prices() const noexcept
+{
+    return m_metrics ? m_metrics->prices() : nullptr;
+}
+
+QString MainWindow::metricId() const
+{
+    return m_metrics->metricId();
 }
 
 void MainWindow::openFiles(const QStringList& paths, ImportController::Usage usage)
@@ -584,12 +548,12 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
     // The plan first: its metrics read the old plan's ledger, which must not meet the new store.
     m_shownFiles = m_requestedFiles;
     m_shownSimulation = m_requestedSimulation;
-    m_plan->setCluster(m_cluster->store, m_cluster->topology, m_prices);
+    m_plan->setCluster(m_cluster->store, m_cluster->topology, m_metrics->prices());
     QElapsedTimer clock;
     clock.start();
     m_map->setCluster(m_cluster->store, m_cluster->topology);
     m_lastSetClusterMs = clock.elapsed();
-    updateUsageMenu(); // a usage metric over this cluster's usage, or GPU requested when it has none
+    m_metrics->updateUsageMenu(); // a usage metric over this cluster's usage, or GPU requested when it has none
     m_liveSession->resetTotals(); // the import's totals stand until a live diff
     m_explore->setCluster(m_cluster->store, m_cluster->topology);
     m_explore->nodeInspector()->setUsage(m_cluster->usage); // after the store: the usage's ids are its
@@ -816,36 +780,13 @@ std::uint64_t MainWindow::usageRefreshes() const noexcept
     return m_usage->refreshes();
 }
 
-void MainWindow::updateUsageMenu()
-{
-    const bool has = m_cluster && m_cluster->usage;
-    const QString tip = has ? tr("Usage from %1").arg(QString::fromStdString(m_cluster->usage->source))
-                            : tr("No usage for this cluster: the simulated cluster has its own; files and live lists need a usage source");
-    m_metricMenu->setUsageAvailable(has, tip);
-    model::UsageMetricKind kind;
-    if (model::usageMetricKind(m_metricId.toStdString(), kind)) {
-        if (has)
-            applyMetric(); // the same id over the new cluster's usage
-        else
-            setMetric(QStringLiteral("gpu"));
-    }
-}
-
 void MainWindow::showUsage(std::shared_ptr<const model::ClusterUsage> usage)
 {
     auto cluster = std::make_shared<ImportedCluster>(*m_cluster);
     cluster->usage = std::move(usage);
     m_cluster = std::move(cluster);
     m_explore->nodeInspector()->setUsage(m_cluster->usage);
-    updateUsageMenu(); // recolours the map when a usage metric is shown
-}
-
-std::shared_ptr<const model::Metric> MainWindow::usageMetricFor(const QString& id) const
-{
-    model::UsageMetricKind kind;
-    if (!m_cluster || !m_cluster->usage || !model::usageMetricKind(id.toStdString(), kind))
-        return nullptr;
-    return model::makeUsageMetric(m_cluster->usage, kind);
+    m_metrics->updateUsageMenu(); // recolours the map when a usage metric is shown
 }
 
 } // namespace fleet::app

@@ -51,7 +51,7 @@ class PlanDocument;
 class WindowDocument;
 class PlansPanel;
 class PlanAutosave;
-class MetricMenu;
+class MetricSelection;
 class LiveController;
 class LiveSession;
 class UsageController;
@@ -219,21 +219,15 @@ public:
     /// window, and its shortcuts stayed dead until the map was clicked (user trial).
     void restoreMapFocus();
 
-    /// Colours the map by `metric` and checks the matching Metric menu action.
+    /// Colours the map by `metric` or by the metric with `id` (MetricSelection::setMetric()).
     void setMetric(views::MapMetric metric);
-    /// Colours the map by the metric with `id` in model::MetricRegistry::builtin() ("gpu",
-    /// "cost", "label:KEY", ...) and checks its menu action (none for a label key the menu
-    /// does not list). Returns false, changing nothing, for an unknown id.
     bool setMetric(const QString& id);
-    /// Prices for the cost metrics: the shipped table with the rows of `overrideFile`
-    /// (importers::loadPriceTable(); empty: the shipped table alone). Returns false and
-    /// sets `error` ("FILE:LINE:COLUMN: ...") when the file is refused; the prices in use
-    /// then stay as they were.
+    /// Prices for the cost metrics (MetricSelection::setPriceOverrideFile()).
     bool setPriceOverrideFile(const QString& overrideFile, QString& error);
     /// The prices in use for the cost metrics and the plan's costs (never null once the menus exist).
-    [[nodiscard]] std::shared_ptr<const model::PriceTable> prices() const noexcept { return m_prices; }
-    /// The id of the metric chosen in the Metric menu ("gpu", "cost", ...; m_metricId).
-    [[nodiscard]] QString metricId() const { return m_metricId; }
+    [[nodiscard]] std::shared_ptr<const model::PriceTable> prices() const noexcept;
+    /// The id of the metric chosen in the Metric menu ("gpu", "cost", ...).
+    [[nodiscard]] QString metricId() const;
 
     /// Whether a failed import is also logged as a warning (category "fleet.app", so on
     /// stderr by default) besides the error banner. On by default; the screenshot command,
@@ -265,8 +259,6 @@ private:
     void onImportCancelled();
     void onNodeHovered(model::NodeId node);
     void updateLegendVisibility();
-    /// Colours the map by m_metricId, through its plan-aware version while a plan exists.
-    void applyMetric();
     /// The Edit menu: Undo, Redo of the plan's stack.
     void createEditMenu();
     /// The plan panel's tool buttons: Undo, Redo, Remove Last.
@@ -280,13 +272,8 @@ private:
     void updatePartialView();
     /// The shown cluster's LIST view to the connection panel and the notice (a new cluster).
     void showListedView();
-    /// Enables the Metric menu's usage section when the shown cluster has usage, and recolours
-    /// a usage metric over the new usage (or falls back to GPU requested).
-    void updateUsageMenu();
     /// Shows `usage` as the shown cluster's (the metric, the node inspector).
     void showUsage(std::shared_ptr<const model::ClusterUsage> usage);
-    /// The usage metric `id` over the shown cluster's usage; null for other ids or no usage.
-    [[nodiscard]] std::shared_ptr<const model::Metric> usageMetricFor(const QString& id) const;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -304,8 +291,6 @@ private:
     ExplorePanels* m_explore = nullptr;
     QUndoStack* m_undoStack = nullptr;
     PlanController* m_plan = nullptr;
-    QString m_metricId = QStringLiteral("gpu"); // the metric chosen (the map may show its plan version)
-    std::shared_ptr<const model::PriceTable> m_prices;
     // The source of the requested and of the shown cluster, for a saved plan.
     QStringList m_requestedFiles, m_shownFiles;
     QString m_requestedSimulation, m_shownSimulation;
@@ -324,7 +309,7 @@ private:
 
     WindowBanners* m_banners = nullptr; // the error and warning banners above the map
     views::MapLegend* m_legend = nullptr; // the map's own, hidden while the map is too small
-    MetricMenu* m_metricMenu = nullptr;
+    MetricSelection* m_metrics = nullptr; // the metric chosen, the prices, the Metric menu
 
     LiveSession* m_liveSession = nullptr;
     UsageController* m_usage = nullptr;
