@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "mainwindow.h"
 
-#include "app/cli/clustersource.h"
-#include "app/cli/commandlinepath.h"
 
-#include "app/dialogs/connectdialog.h"
-#include "app/dialogs/simulatedialog.h"
 
 #include "app/controllers/workerpool.h"
 #include "app/window/applog.h"
+#include "app/window/clusteropener.h"
 #include "app/window/explorepanels.h"
 #include "app/dialogs/addnodesdialog.h"
 #include "app/controllers/consolidatecontroller.h"
@@ -36,7 +33,6 @@
 #include "app/controllers/planopener.h"
 
 #include "importers/live/kubewatchfeed.h"
-#include "importers/plan/plansource.h"
 #include "views/map/maplegend.h"
 #include "views/panels/filterfield.h"
 #include "views/panels/searchfield.h"
@@ -51,7 +47,6 @@
 #include <QCloseEvent>
 #include <QElapsedTimer>
 #include <QEvent>
-#include <QFileDialog>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QInputDialog>
@@ -163,13 +158,14 @@ void MainWindow::createMenus()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     m_planDocument = new PlanDocument(this, m_plan);
     m_document = new WindowDocument(this, m_plan, m_planDocument);
-    QAction* open = file->addAction(tr("&Open\u2026"), this, &MainWindow::showOpenDialog);
+    m_opener = new ClusterOpener(this, m_imports, m_planDocument);
+    QAction* open = file->addAction(tr("&Open\u2026"), m_opener, &ClusterOpener::showOpenDialog);
     open->setShortcut(QKeySequence::Open);
     open->setObjectName(QStringLiteral("actionOpen"));
     m_document->addRecentMenu(file);
-    QAction* simulate = file->addAction(tr("Open Si&mulated Cluster\u2026"), this, &MainWindow::showSimulateDialog);
+    QAction* simulate = file->addAction(tr("Open Si&mulated Cluster\u2026"), m_opener, &ClusterOpener::showSimulateDialog);
     simulate->setObjectName(QStringLiteral("actionSimulate"));
-    QAction* connectAction = file->addAction(tr("&Connect to Cluster\u2026"), this, &MainWindow::showConnectDialog);
+    QAction* connectAction = file->addAction(tr("&Connect to Cluster\u2026"), m_opener, &ClusterOpener::showConnectDialog);
     connectAction->setObjectName(QStringLiteral("actionConnect"));
     file->addSeparator();
     m_document->addFileActions(file);
@@ -290,42 +286,17 @@ void MainWindow::createEditMenu()
 
 importers::PlanSource MainWindow::planSource() const
 {
-    // A .fleet document is the state it was saved from: a plan made on it names that source
-    // (as the command line's clusterPlanSource() does).
-    if (m_cluster && m_cluster->document)
-        return m_cluster->document->provenance;
-    if (!m_shownFiles.isEmpty()) {
-        std::vector<std::string> files;
-        for (const QString& f : m_shownFiles)
-            files.push_back(commandLinePath(f));
-        return importers::sourceOfFiles(files);
-    }
-    importers::PlanSource source;
-    source.simulated = m_shownSimulation.toStdString();
-    if (m_cluster && source.simulated.empty())
-        source = importers::sourceOfLiveCluster(m_cluster->server.toStdString(), m_cluster->resourceVersion.toStdString());
-    return source;
+    return m_opener->planSource();
 }
 
 std::function<importers::PlanSource()> MainWindow::planSourceOnWorker() const
 {
-    if (m_cluster && m_cluster->document)
-        return [provenance = m_cluster->document->provenance] { return provenance; };
-    std::vector<std::string> files;
-    for (const QString& f : m_shownFiles)
-        files.push_back(commandLinePath(f)); // as planSource() names them (a file name that is not UTF-8 stays as given)
-    const std::string simulated = m_shownSimulation.toStdString();
-    const std::string server = m_cluster ? m_cluster->server.toStdString() : std::string();
-    const std::string resourceVersion = m_cluster ? m_cluster->resourceVersion.toStdString() : std::string();
-    return [files, simulated, server, resourceVersion] {
-        if (!files.empty())
-            return importers::sourceOfFiles(files);
-        importers::PlanSource s;
-        s.simulated = simulated;
-        if (simulated.empty())
-            s = importers::sourceOfLiveCluster(server, resourceVersion);
-        return s;
-    };
+    return m_opener->planSourceOnWorker();
+}
+
+QStringList MainWindow::shownFiles() const
+{
+    return m_opener->shownFiles();
 }
 
 bool MainWindow::isPlanModified() const
@@ -367,11 +338,6 @@ void MainWindow::closeEvent(QCloseEvent* event)
     if (m_autosave)
         m_autosave->closedCleanly();
     QMainWindow::closeEvent(event);
-}
-
-bool MainWindow::confirmReplace()
-{
-    return m_document->confirmClose();
 }
 
 void MainWindow::rememberSession()
@@ -435,86 +401,28 @@ QString MainWindow::metricId() const
 
 void MainWindow::openFiles(const QStringList& paths, ImportController::Usage usage)
 {
-    const QStringList clusterFiles = m_planDocument->takePlanFiles(paths);
-    if (clusterFiles.isEmpty())
-        return;
-    m_requestedFiles = clusterFiles;
-    m_requestedSimulation.clear();
-    m_imports->startFiles(clusterFiles, std::move(usage));
+    m_opener->openFiles(paths, std::move(usage));
 }
 
 void MainWindow::openSimulated(std::size_t nodeCount, std::uint64_t seed, ImportController::Usage usage, std::size_t regions)
 {
-    m_lastSimulation = { nodeCount, seed, regions };
-    m_requestedFiles.clear();
-    m_requestedSimulation = QString::fromStdString(importers::sourceOfSimulation(nodeCount, seed, regions).simulated);
-    m_imports->startSimulated(nodeCount, seed, std::move(usage), regions);
+    m_opener->openSimulated(nodeCount, seed, std::move(usage), regions);
 }
 
 void MainWindow::openLive(const QString& kubeconfig, const QString& context, ImportController::Usage usage,
                           importers::kube::KubeconfigInput input, std::chrono::milliseconds requestTimeout)
 {
-    m_requestedFiles.clear();
-    m_requestedSimulation.clear();
-    m_imports->startLive(kubeconfig, context, std::move(usage), input, requestTimeout);
+    m_opener->openLive(kubeconfig, context, std::move(usage), input, requestTimeout);
 }
 
 void MainWindow::openSource(const ClusterSource& source)
 {
-    // The usage options name the usage of this source only: a later File > Open does not keep them.
-    if (source.live)
-        openLive(source.kubeconfig, source.context, source.usage, importers::kube::KubeconfigInput::CommandLine, source.requestTimeout);
-    else if (source.simulate)
-        openSimulated(source.simulatedNodes, source.seed, source.usage, source.simulatedRegions);
-    else
-        openFiles(source.files, source.usage);
+    m_opener->openSource(source);
 }
 
 void MainWindow::cancelImport()
 {
     m_imports->cancel();
-}
-
-void MainWindow::showOpenDialog()
-{
-    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open Cluster Files"), QString(),
-        tr("Cluster files, a document or a plan (*.json *.csv *.fleet);;Fleetscope documents (*.fleet);;kubectl JSON (*.json);;"
-           "Alibaba GPU trace CSV (*.csv);;Plan files (*.json);;All files (*)"));
-    restoreMapFocus();
-    if (paths.isEmpty())
-        return;
-    // A plan alone replaces the shown plan (PlanDocument asks for it); a cluster replaces all.
-    const bool plansOnly = std::all_of(paths.begin(), paths.end(), [](const QString& p) { return looksLikePlanFile(p); });
-    if (!plansOnly && !confirmReplace())
-        return;
-    openFiles(paths);
-}
-
-void MainWindow::showSimulateDialog()
-{
-    SimulateDialog dialog(this);
-    if (m_lastSimulation.nodeCount > 0) {
-        dialog.setNodeCount(m_lastSimulation.nodeCount);
-        dialog.setSeed(m_lastSimulation.seed);
-        dialog.setRegionCount(m_lastSimulation.regionCount);
-    }
-    if (dialog.exec() == QDialog::Accepted && confirmReplace())
-        openSimulated(dialog.nodeCount(), dialog.seed(), std::nullopt, dialog.regionCount());
-    restoreMapFocus();
-}
-
-void MainWindow::showConnectDialog()
-{
-    ConnectDialog dialog(this);
-    if (!m_lastKubeconfig.isEmpty())
-        dialog.setKubeconfig(m_lastKubeconfig);
-    const bool ok = dialog.exec() == QDialog::Accepted && confirmReplace();
-    restoreMapFocus();
-    if (!ok)
-        return;
-    m_lastKubeconfig = dialog.kubeconfig();
-    // This connection's usage only; errors name the dialog's fields, not the command line's flags.
-    openLive(dialog.kubeconfig(), dialog.context(), dialog.usageSource(), importers::kube::KubeconfigInput::WindowDialog);
 }
 
 void MainWindow::onImportStarted(const QString& label)
@@ -546,8 +454,7 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
     // The node under the pointer was the previous cluster's: the view reports the next one.
     m_status->setHover(QString());
     // The plan first: its metrics read the old plan's ledger, which must not meet the new store.
-    m_shownFiles = m_requestedFiles;
-    m_shownSimulation = m_requestedSimulation;
+    m_opener->requestedShown();
     m_plan->setCluster(m_cluster->store, m_cluster->topology, m_metrics->prices());
     QElapsedTimer clock;
     clock.start();
@@ -560,7 +467,7 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
 
     showTotals();
     m_status->setWarningCount(m_cluster->totals.warnings);
-    m_document->setCluster(m_cluster, m_shownFiles); // the title, the plans, Open Recent
+    m_document->setCluster(m_cluster, m_opener->shownFiles()); // the title, the plans, Open Recent
     m_banners->showImported(*m_cluster);
     showListedView();
     if (m_liveSession->watchesListedClusters() && m_cluster->kubeconfig)

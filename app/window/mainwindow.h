@@ -43,6 +43,7 @@ namespace fleet::app {
 
 struct ClusterSource;
 
+class ClusterOpener;
 class StatusField;
 class ExplorePanels;
 class PlanController;
@@ -68,6 +69,9 @@ class ConnectionPanel;
 /// window owns the count of store readers (StoreReaders) and hands it to every part that starts
 /// a worker over the store or waits for them.
 ///
+/// What to open (File > Open, Open Simulated Cluster, Connect to Cluster, the command line) is
+/// ClusterOpener's, which also names the shown cluster's source for a saved plan; the colouring
+/// of the map and the prices are MetricSelection's.
 /// Imports run on a worker (ImportController); the window stays responsive and keeps
 /// showing the previous cluster until a new one is ready. A failed import keeps the
 /// previous cluster and shows the error (file and place) in the error banner; warnings
@@ -195,7 +199,7 @@ public:
     /// The Plans dock and menu (never null).
     [[nodiscard]] PlansPanel* plansPanel() const noexcept { return m_plansPanel; }
     /// The files the shown cluster was read from (empty for a simulation or a live cluster).
-    [[nodiscard]] QStringList shownFiles() const { return m_shownFiles; }
+    [[nodiscard]] QStringList shownFiles() const;
     /// Remembers the window's geometry and dock layout between runs (QSettings): restores them
     /// now and saves them when the window closes. Off unless called (tests start the default layout).
     void rememberSession();
@@ -248,10 +252,6 @@ signals:
 
 private:
     void createMenus();
-    void showOpenDialog();
-    void showSimulateDialog();
-    /// File > Connect to Cluster: a kubeconfig context (ConnectDialog), listed on a worker.
-    void showConnectDialog();
     void onImportStarted(const QString& label);
     void onProgress(int permille);
     void onImportFinished(std::shared_ptr<const ImportedCluster> cluster);
@@ -281,8 +281,6 @@ protected:
     /// Save / Discard / Cancel first (WindowDocument::confirmClose(): the document, or a plan
     /// alone); Cancel, or a save that fails or is cancelled, keeps the window open.
     void closeEvent(QCloseEvent* event) override;
-    /// Asks before the shown cluster and its plans are replaced (WindowDocument::confirmClose()).
-    bool confirmReplace();
 
 private:
     std::shared_ptr<StoreReaders> m_storeReaders; // first: every part below may count a reader in it
@@ -291,9 +289,7 @@ private:
     ExplorePanels* m_explore = nullptr;
     QUndoStack* m_undoStack = nullptr;
     PlanController* m_plan = nullptr;
-    // The source of the requested and of the shown cluster, for a saved plan.
-    QStringList m_requestedFiles, m_shownFiles;
-    QString m_requestedSimulation, m_shownSimulation;
+    ClusterOpener* m_opener = nullptr; // File > Open, Simulate, Connect; the shown cluster's source
     PlanDocument* m_planDocument = nullptr;
     WindowDocument* m_document = nullptr;
     PlansPanel* m_plansPanel = nullptr;
@@ -304,8 +300,6 @@ private:
     QString m_pendingLabel;
     qint64 m_lastSetClusterMs = 0;
     bool m_logImportErrors = true;
-    importers::SimulationSpec m_lastSimulation { 0, 1, 1 }; // nodes, seed, regions of the last simulation
-    QString m_lastKubeconfig; // the file File > Connect used last
 
     WindowBanners* m_banners = nullptr; // the error and warning banners above the map
     views::MapLegend* m_legend = nullptr; // the map's own, hidden while the map is too small
