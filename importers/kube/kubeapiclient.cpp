@@ -2,6 +2,7 @@
 #include "importers/kube/kubeapiclient.h"
 
 #include "importers/kube/kubecredentials_p.h"
+#include "importers/kube/kubeendpoint_p.h"
 
 #include "importers/kube/tlssocket.h"
 #include "importers/quotedtext.h"
@@ -16,15 +17,12 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
-#include <openssl/err.h>
-#include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
 #include <atomic>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -47,23 +45,6 @@ namespace {
 constexpr auto kTimeout = std::chrono::seconds(60);
 
 using Clock = std::chrono::steady_clock;
-
-// How many X.509 certificates a PEM text holds (OpenSSL's reader; what is not a certificate block
-// is skipped, as add_certificate_authority() skips it).
-int pemCertificateCount(const std::string& pem)
-{
-    BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
-    if (!bio)
-        return 0;
-    int count = 0;
-    while (X509* cert = PEM_read_bio_X509(bio, nullptr, nullptr, nullptr)) {
-        X509_free(cert);
-        ++count;
-    }
-    BIO_free(bio);
-    ERR_clear_error(); // the end of the text is reported as an error
-    return count;
-}
 
 // An answer body past its BodyLimit (gzip inflated, or as read).
 struct BodyTooLarge {
@@ -147,11 +128,11 @@ std::string statusMessage(const std::string& body)
 
 struct KubeApiClient::Impl {
     ResolvedKubeconfig config;
-    std::string server, host, port, basePath;
-    bool tlsOn = true;
+    std::string server; // the URL as configured, redacted
+    KubeServerAddress address; // where it is (kubeendpoint_p.h)
     // proxy-url (http://[user:password@]host:port): an HTTP CONNECT tunnel, as client-go's
     // transport does for an http proxy.
-    std::string proxyHost, proxyPort, proxyAuthorization;
+    KubeProxy proxy;
     std::string caPem; // from kubeconfig
     std::unique_ptr<KubeCredentials> credentials; // the user's (kubecredentials_p.h)
 
@@ -257,86 +238,13 @@ struct KubeApiClient::Impl {
         throw KubeApiError(server, path, 0, message, true);
     }
 
-    void parseServer()
-    {
-        std::string s = config.cluster.server;
-        // Checked before anything else, and said without the URL's secrets: a space or control
-        // byte would reach the Host header; a password would be printed and handed to the name
-        // resolver as part of the host; a query is not part of an API server's address.
-        for (const char c : s)
-            if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f)
-                fail({}, "the server URL " + redactedUrl(s) + " holds a space or control character");
-        if (const auto scheme = s.find("://"); scheme != std::string::npos
-            && s.substr(scheme + 3, s.find_first_of("/?#", scheme + 3) - (scheme + 3)).find('@') != std::string::npos)
-            fail({},
-                "the server URL " + redactedUrl(s)
-                    + " holds a user name or password (user:password@ before the host), "
-                      "which is refused: give the credentials as the user's token, tokenFile, client certificate or exec plugin");
-        if (s.find_first_of("?#") != std::string::npos)
-            fail({},
-                "the server URL " + redactedUrl(s)
-                    + " has a query or fragment (?... or #...), which is refused: an API "
-                      "server's URL is https://HOST[:PORT][/PATH]");
-        if (s.starts_with("https://"))
-            s.erase(0, 8);
-        else if (s.starts_with("http://")) {
-            s.erase(0, 7);
-            tlsOn = false;
-        } else
-            fail({}, "server " + redactedUrl(s) + " is not an http:// or https:// URL");
-        const auto slash = s.find('/');
-        std::string authority = s.substr(0, slash);
-        if (slash != std::string::npos) {
-            basePath = s.substr(slash);
-            while (!basePath.empty() && basePath.back() == '/')
-                basePath.pop_back();
-        }
-        if (authority.starts_with('[')) { // [IPv6]:port
-            const auto close = authority.find(']');
-            if (close == std::string::npos)
-                fail({}, "server URL has an unclosed [ in its host");
-            host = authority.substr(1, close - 1);
-            if (close + 1 < authority.size() && authority[close + 1] == ':')
-                port = authority.substr(close + 2);
-        } else {
-            const auto colon = authority.rfind(':');
-            host = authority.substr(0, colon);
-            if (colon != std::string::npos)
-                port = authority.substr(colon + 1);
-        }
-        if (host.empty())
-            fail({}, "server URL has no host");
-        if (port.empty())
-            port = tlsOn ? "443" : "80";
-    }
-
-    void parseProxy(const KubeconfigCluster& c)
-    {
-        std::string s = c.proxyUrl;
-        if (!s.starts_with("http://"))
-            fail({},
-                "cluster \"" + c.name + "\" sets proxy-url " + redactedUrl(s)
-                    + ": only http:// proxies (HTTP CONNECT) are supported, not https:// or socks5://");
-        s.erase(0, 7);
-        s = s.substr(0, s.find('/'));
-        if (const auto at = s.rfind('@'); at != std::string::npos) {
-            proxyAuthorization = "Basic " + QByteArray::fromStdString(s.substr(0, at)).toBase64().toStdString();
-            s.erase(0, at + 1);
-        }
-        const auto colon = s.rfind(':');
-        proxyHost = s.substr(0, colon);
-        proxyPort = colon == std::string::npos ? "80" : s.substr(colon + 1);
-        if (proxyHost.empty())
-            fail({}, "cluster \"" + c.name + "\" sets a proxy-url without a host");
-    }
-
-    // Opens an HTTP CONNECT tunnel to host:port through the proxy `s` is connected to.
+    // Opens an HTTP CONNECT tunnel to the server's host:port through the proxy `s` is connected to.
     void tunnel(beast::tcp_stream& s, const std::string& path)
     {
-        http::request<http::empty_body> req{http::verb::connect, host + ":" + port, 11};
-        req.set(http::field::host, host + ":" + port);
-        if (!proxyAuthorization.empty())
-            req.set(http::field::proxy_authorization, proxyAuthorization);
+        http::request<http::empty_body> req{http::verb::connect, address.host + ":" + address.port, 11};
+        req.set(http::field::host, address.host + ":" + address.port);
+        if (!proxy.authorization.empty())
+            req.set(http::field::proxy_authorization, proxy.authorization);
         boost::system::error_code ec;
         s.expires_at(stepDeadline());
         http::async_write(s, req, [&](boost::system::error_code e, std::size_t) { ec = e; });
@@ -352,43 +260,17 @@ struct KubeApiClient::Impl {
         if (ec)
             failTransient(path,
                 pastDeadline() ? gaveUp()
-                               : "the proxy " + proxyHost + ":" + proxyPort + " did not answer the CONNECT: " + ec.message());
+                               : "the proxy " + proxy.host + ":" + proxy.port + " did not answer the CONNECT: " + ec.message());
         if (parser.get().result_int() != 200)
-            fail(path, "the proxy " + proxyHost + ":" + proxyPort + " refused to CONNECT to " + host + ":" + port + ": "
+            fail(path, "the proxy " + proxy.host + ":" + proxy.port + " refused to CONNECT to " + address.host + ":" + address.port + ": "
                            + std::to_string(parser.get().result_int()) + " " + std::string(parser.get().reason()));
     }
 
     void loadCredentials()
     {
-        const KubeconfigCluster& c = config.cluster;
-        if (!c.proxyUrl.empty())
-            parseProxy(c);
+        proxy = parseProxy(config.cluster, server);
         credentials->refuseUnsupported();
-        const bool namedCa = !c.certificateAuthorityData.empty() || !c.certificateAuthority.empty();
-        // client-go's transport.TLSConfigFor refuses the pair, and so does kubectl.
-        if (c.insecureSkipTlsVerify && namedCa)
-            fail({},
-                "cluster \"" + c.name + "\" sets insecure-skip-tls-verify together with a certificate-authority"
-                    + std::string(c.certificateAuthorityData.empty() ? "" : "-data")
-                    + ": specifying a root certificates file with the insecure flag is not allowed (as kubectl); keep one of the "
-                      "two");
-        std::error_code fsError;
-        if (c.certificateAuthorityData.empty() && !c.certificateAuthority.empty()
-            && std::filesystem::is_directory(c.certificateAuthority, fsError))
-            fail({},
-                "the certificate-authority " + c.certificateAuthority + " of cluster \"" + c.name
-                    + "\" is a folder, not a PEM file of CA certificates");
-        caPem = !c.certificateAuthorityData.empty() ? c.certificateAuthorityData
-            : !c.certificateAuthority.empty()        ? readKubeconfigFile(server, c.certificateAuthority, "certificate-authority")
-                                                     : std::string();
-        // A CA that is named but holds no certificate must never fall back to the system's CAs:
-        // that would trust every public CA in place of the cluster's own.
-        if (namedCa && pemCertificateCount(caPem) == 0)
-            fail({},
-                (c.certificateAuthorityData.empty() ? "the certificate-authority " + c.certificateAuthority
-                                                    : std::string("the certificate-authority-data"))
-                    + " of cluster \"" + c.name + "\" holds no PEM certificate"
-                    + (caPem.empty() ? " (it is empty)" : " (no -----BEGIN CERTIFICATE----- block OpenSSL can read)"));
+        caPem = readClusterCa(config.cluster, server);
         credentials->load();
     }
 
@@ -420,9 +302,9 @@ struct KubeApiClient::Impl {
         boost::system::error_code ec;
         tcp::resolver resolver(ioc);
         tcp::resolver::results_type endpoints;
-        const bool proxied = !proxyHost.empty();
-        const std::string& toHost = proxied ? proxyHost : host;
-        const std::string& toPort = proxied ? proxyPort : port;
+        const bool proxied = !proxy.host.empty();
+        const std::string& toHost = proxied ? proxy.host : address.host;
+        const std::string& toPort = proxied ? proxy.port : address.port;
         const std::string to = proxied ? "the proxy " + toHost + ":" + toPort : toHost + ":" + toPort;
         resolver.async_resolve(toHost, toPort, [&](boost::system::error_code e, tcp::resolver::results_type r) {
             ec = e;
@@ -443,7 +325,7 @@ struct KubeApiClient::Impl {
         const int fd = tcpStream.socket().release(ec);
         if (ec)
             failTransient(path, "cannot take over the connection to " + to + ": " + ec.message());
-        if (!tlsOn) {
+        if (!address.tls) {
             sock = std::make_unique<TlsSocket>(fd, nullptr, TlsSocket::Role::Client);
             sock->setWakeFd(wakeFd);
             sock->setWaitTick([this] { tick(); });
@@ -473,7 +355,7 @@ struct KubeApiClient::Impl {
         sock = std::make_unique<TlsSocket>(fd, ctx->native_handle(), TlsSocket::Role::Client);
         sock->setWakeFd(wakeFd);
         sock->setWaitTick([this] { tick(); });
-        const std::string name = config.cluster.tlsServerName.empty() ? host : config.cluster.tlsServerName;
+        const std::string name = config.cluster.tlsServerName.empty() ? address.host : config.cluster.tlsServerName;
         sock->setPeerName(name, !config.cluster.insecureSkipTlsVerify);
         sock->setDeadline(stepDeadline());
         ec = sock->handshake();
@@ -494,8 +376,8 @@ struct KubeApiClient::Impl {
 
     http::request<http::empty_body> request(const std::string& target) const
     {
-        http::request<http::empty_body> req{http::verb::get, basePath + target, 11};
-        req.set(http::field::host, host);
+        http::request<http::empty_body> req{http::verb::get, address.basePath + target, 11};
+        req.set(http::field::host, address.host);
         req.set(http::field::user_agent, "fleetscope/0.1 (read-only)");
         req.set(http::field::accept, "application/json");
         const std::string& token = credentials->bearerToken();
@@ -690,7 +572,7 @@ KubeApiClient::KubeApiClient(const ResolvedKubeconfig& config)
     d->config = config;
     d->server = redactedUrl(config.cluster.server);
     d->requestTimeout = config.requestTimeout;
-    d->parseServer();
+    d->address = parseServerAddress(config.cluster, d->server);
     d->credentials = std::make_unique<KubeCredentials>(config, d->server);
     d->credentials->setWaitTick([impl = d.get()] { impl->tick(); });
     d->loadCredentials();

@@ -31,7 +31,8 @@
 // after kRequestWaitReportAfter, then every kRequestWaitReportEvery.
 //
 // The credentials (token, tokenFile, client certificate, exec plugin, and the redaction of a
-// token a server echoes) live in kubecredentials_p.h; this file is the HTTP/TLS transport.
+// token a server echoes) live in kubecredentials_p.h; the server's address, the proxy and the
+// cluster's CA, read from the kubeconfig, in kubeendpoint_p.h; this file is the HTTP/TLS transport.
 //
 // Thread: one client per thread; it blocks (never use it on the GUI thread).
 
