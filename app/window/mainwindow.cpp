@@ -6,6 +6,7 @@
 #include "app/controllers/workerpool.h"
 #include "app/window/applog.h"
 #include "app/window/clusteropener.h"
+#include "app/window/editactions.h"
 #include "app/window/explorepanels.h"
 #include "app/dialogs/addnodesdialog.h"
 #include "app/controllers/consolidatecontroller.h"
@@ -21,13 +22,11 @@
 #include "app/controllers/plannodeactions.h"
 #include "app/controllers/reportexporter.h"
 #include "app/controllers/comparecontroller.h"
-#include "app/controllers/plansteprunner.h"
 #include "app/window/markersmenu.h"
 #include "app/window/metricselection.h"
 #include "app/window/planautosave.h"
 #include "app/window/plandocument.h"
 #include "app/window/planspanel.h"
-#include "app/window/textfieldundo.h"
 #include "app/window/windowbanners.h"
 #include "app/window/windowdocument.h"
 #include "app/controllers/planopener.h"
@@ -43,7 +42,6 @@
 #include <QActionGroup>
 #include <QDockWidget>
 #include <QApplication>
-#include <QClipboard>
 #include <QCloseEvent>
 #include <QElapsedTimer>
 #include <QEvent>
@@ -67,24 +65,6 @@
 #include <algorithm>
 
 namespace fleet::app {
-
-namespace {
-
-/// While a large step is undone or redone in slices (PlanStepRunner), `undo` and `redo` wait
-/// for it. The stack enables them again when its index moves, which is after the runner
-/// started: hence the queued call.
-void followStepRunner(PlanController* plan, QUndoStack* stack, QAction* undo, QAction* redo)
-{
-    QObject::connect(plan->stepRunner(), &PlanStepRunner::busyChanged, undo,
-        [plan, stack, undo, redo](bool) {
-            const bool busy = plan->isBusy();
-            undo->setEnabled(!busy && stack->canUndo());
-            redo->setEnabled(!busy && stack->canRedo());
-        },
-        Qt::QueuedConnection);
-}
-
-} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
@@ -134,7 +114,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_plan, &PlanController::engineReady, this, [this] { m_explore->nodeInspector()->setPrices(m_plan->nodePrices()); });
     connect(m_plan, &PlanController::messageShown, m_status, &WindowStatusBar::showPlanMessage);
-    createPlanPanelActions();
+    m_editActions->addPlanPanelActions();
 
     connect(m_imports, &ImportController::importStarted, this, &MainWindow::onImportStarted);
     connect(m_imports, &ImportController::progressChanged, this, &MainWindow::onProgress);
@@ -175,7 +155,8 @@ void MainWindow::createMenus()
     new ReportExporter(this, file); // File > Export Report
     file->addSeparator();
     auto* compare = new CompareController(this, file); // File > Compare With, Export Changes
-    createEditMenu();
+    m_editActions = new EditActions(this, m_plan, m_map);
+    m_editActions->addEditMenu(menuBar()->addMenu(tr("&Edit")));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -217,32 +198,6 @@ void MainWindow::createMenus()
     });
 }
 
-void MainWindow::createPlanPanelActions()
-{
-    // The panel's buttons keep short texts (the Edit menu's name the command).
-    auto* undo = new QAction(tr("Undo"), this);
-    auto* redo = new QAction(tr("Redo"), this);
-    undo->setObjectName(QStringLiteral("planPanelUndo"));
-    redo->setObjectName(QStringLiteral("planPanelRedo"));
-    undo->setEnabled(false);
-    redo->setEnabled(false);
-    connect(undo, &QAction::triggered, m_undoStack, &QUndoStack::undo);
-    connect(redo, &QAction::triggered, m_undoStack, &QUndoStack::redo);
-    connect(m_undoStack, &QUndoStack::canUndoChanged, undo, &QAction::setEnabled);
-    connect(m_undoStack, &QUndoStack::canRedoChanged, redo, &QAction::setEnabled);
-    connect(m_undoStack, &QUndoStack::undoTextChanged, undo, [undo](const QString& t) { undo->setToolTip(tr("Undo %1").arg(t)); });
-    connect(m_undoStack, &QUndoStack::redoTextChanged, redo, [redo](const QString& t) { redo->setToolTip(tr("Redo %1").arg(t)); });
-    // One action at a time from the last, even inside one undo step (a consolidation's drains).
-    auto* removeLast = new QAction(tr("Remove Last"), this);
-    removeLast->setObjectName(QStringLiteral("planPanelRemoveLast"));
-    removeLast->setToolTip(tr("Remove the plan's last action (Undo puts it back)"));
-    removeLast->setEnabled(false);
-    connect(removeLast, &QAction::triggered, m_plan, &PlanController::removeLastAction);
-    connect(m_plan, &PlanController::planChanged, removeLast, [this, removeLast] { removeLast->setEnabled(m_plan->hasPlan()); });
-    m_plan->panel()->addToolActions({ undo, redo, removeLast });
-    followStepRunner(m_plan, m_undoStack, undo, redo);
-}
-
 void MainWindow::setMetric(views::MapMetric metric)
 {
     m_metrics->setMetric(metric);
@@ -251,37 +206,6 @@ void MainWindow::setMetric(views::MapMetric metric)
 bool MainWindow::setMetric(const QString& id)
 {
     return m_metrics->setMetric(id);
-}
-
-void MainWindow::createEditMenu()
-{
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = m_undoStack->createUndoAction(this, tr("&Undo"));
-    undo->setObjectName(QStringLiteral("actionUndo"));
-    undo->setShortcut(QKeySequence::Undo);
-    QAction* redo = m_undoStack->createRedoAction(this, tr("&Redo"));
-    redo->setObjectName(QStringLiteral("actionRedo"));
-    redo->setShortcuts({ QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y) });
-    edit->addAction(undo);
-    edit->addAction(redo);
-    followStepRunner(m_plan, m_undoStack, undo, redo);
-    new TextFieldUndo(undo, redo, this); // in a text field the keys edit the field
-    edit->addSeparator();
-    // The selected node's name, as the plan names it (a node the plan added too), for a
-    // terminal's kubectl or a ticket.
-    QAction* copyName = edit->addAction(tr("Copy Node &Name"), this, [this] {
-        const model::NodeId n = m_map->selectedNode();
-        if (!n.isValid() || !m_plan->store())
-            return;
-        const auto plan = m_plan->planState();
-        const std::string_view name = plan ? plan->nodeName(n) : (n.index() < m_plan->store()->nodeCount() ? m_plan->store()->nodeName(n) : std::string_view());
-        if (!name.empty())
-            QGuiApplication::clipboard()->setText(QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())));
-    });
-    copyName->setObjectName(QStringLiteral("actionCopyNodeName"));
-    copyName->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
-    copyName->setShortcutContext(Qt::WindowShortcut);
-    copyName->setStatusTip(tr("Copy the selected node's name"));
 }
 
 importers::PlanSource MainWindow::planSource() const

@@ -44,6 +44,7 @@ namespace fleet::app {
 struct ClusterSource;
 
 class ClusterOpener;
+class EditActions;
 class StatusField;
 class ExplorePanels;
 class PlanController;
@@ -71,7 +72,8 @@ class ConnectionPanel;
 ///
 /// What to open (File > Open, Open Simulated Cluster, Connect to Cluster, the command line) is
 /// ClusterOpener's, which also names the shown cluster's source for a saved plan; the colouring
-/// of the map and the prices are MetricSelection's.
+/// of the map and the prices are MetricSelection's; the Edit menu and the Plan dock's undo
+/// buttons EditActions'.
 /// Imports run on a worker (ImportController); the window stays responsive and keeps
 /// showing the previous cluster until a new one is ready. A failed import keeps the
 /// previous cluster and shows the error (file and place) in the error banner; warnings
@@ -259,10 +261,6 @@ private:
     void onImportCancelled();
     void onNodeHovered(model::NodeId node);
     void updateLegendVisibility();
-    /// The Edit menu: Undo, Redo of the plan's stack.
-    void createEditMenu();
-    /// The plan panel's tool buttons: Undo, Redo, Remove Last.
-    void createPlanPanelActions();
     /// The live session, the Connection dock and Plan > Pause Live Updates, wired.
     void createLivePanel();
     /// The status bar's totals and their tooltip from m_cluster->totals (at load and after each
@@ -289,6 +287,7 @@ private:
     ExplorePanels* m_explore = nullptr;
     QUndoStack* m_undoStack = nullptr;
     PlanController* m_plan = nullptr;
+    EditActions* m_editActions = nullptr; // Edit > Undo, Redo, Copy Node Name; the Plan dock's buttons
     ClusterOpener* m_opener = nullptr; // File > Open, Simulate, Connect; the shown cluster's source
     PlanDocument* m_planDocument = nullptr;
     WindowDocument* m_document = nullptr;
