@@ -8,9 +8,7 @@
 
 #include "app/shared/importfailure.h"
 
-#include "importers/export/reasonsjson.h"
-#include "importers/plan/jsontext.h"
-#include "importers/quotedtext.h"
+#include "importers/export/checkmoveformat.h"
 #include "model/scheduling/filters.h"
 
 #include "importers/terminaltext.h"
@@ -104,26 +102,8 @@ int runCheckMove(const QStringList& arguments)
     }
     const model::PlanLedger state(store);
     const model::Verdict verdict = model::checkMove(state, pod, target);
-    std::string out;
-    if (format == QLatin1String("json")) {
-        importers::JsonWriter w;
-        w.beginObject();
-        w.key("pod").value(ns + "/" + name);
-        w.key("to").value(node);
-        w.key("feasible").value(verdict.feasible);
-        w.key("reasons");
-        importers::writeReasonsJson(w, verdict.reasons);
-        w.endObject();
-        out = w.text() + "\n";
-    } else {
-        // Every line quotes names from the input: escaped, so that a control sequence in a name
-        // never reaches the terminal (the JSON form escapes them as JSON does).
-        constexpr std::size_t kLineChars = 4096;
-        out = importers::escapedText(ns + "/" + name + " -> " + node + ": " + (verdict.feasible ? "feasible" : "not feasible"), kLineChars)
-            + "\n";
-        for (const model::Reason& r : verdict.reasons)
-            out += "  " + importers::escapedText(r.code() + ": " + r.message, kLineChars) + "\n";
-    }
+    const std::string out = format == QLatin1String("json") ? importers::checkMoveJson(ns + "/" + name, node, verdict)
+                                                            : importers::checkMoveText(ns + "/" + name, node, verdict);
     std::cout << out;
     std::cout.flush();
     if (!std::cout) {

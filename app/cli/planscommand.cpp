@@ -6,9 +6,8 @@
 #include "subcommands.h"
 
 #include "importers/document/fleetdocument.h"
-#include "importers/plan/jsontext.h"
+#include "importers/export/documentplansformat.h"
 #include "importers/terminaltext.h"
-#include "model/figures.h"
 
 #include <QCommandLineParser>
 
@@ -70,37 +69,8 @@ int runPlans(const QStringList& arguments)
         importers::printTerminalf(stderr, "fleetscope plans: %s\n", importers::messageText(e).c_str());
         return 1;
     }
-    std::string out;
-    if (format == QLatin1String("json")) {
-        importers::JsonWriter w;
-        w.beginObject();
-        w.key("document").value(path);
-        w.key("plans").beginArray();
-        for (std::size_t i = 0; i < plans.size(); ++i) {
-            w.beginObject();
-            w.key("name").value(plans[i].name);
-            w.key("actions").value(static_cast<std::int64_t>(actions[i]));
-            w.key("saved_at").value(plans[i].savedAt);
-            w.key("evaluation_kept").value(!plans[i].evaluationJson.empty());
-            w.key("notes").value(plans[i].notes);
-            w.endObject();
-        }
-        w.endArray();
-        w.endObject();
-        out = w.text() + "\n";
-    } else {
-        out = importers::terminalLineOf(path, ": ", model::formatCount(static_cast<std::int64_t>(plans.size())),
-                                        plans.size() == 1 ? " plan" : " plans")
-            + "\n";
-        for (std::size_t i = 0; i < plans.size(); ++i) {
-            out += importers::terminalLineOf("  ", plans[i].name, ": ", model::formatCount(static_cast<std::int64_t>(actions[i])),
-                                             actions[i] == 1 ? " action" : " actions", ", saved ", plans[i].savedAt,
-                                             plans[i].notes.empty() ? "" : ", notes: ", plans[i].notes)
-                + "\n";
-        }
-        if (!plans.empty())
-            out += importers::terminalLineOf("Use one with --plan NAME and ", path, " as the input.") + "\n";
-    }
+    const std::string out = format == QLatin1String("json") ? importers::documentPlansJson(path, plans, actions)
+                                                            : importers::documentPlansText(path, plans, actions);
     std::cout << out;
     std::cout.flush();
     if (!std::cout) {
