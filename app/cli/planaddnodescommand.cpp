@@ -9,9 +9,7 @@
 #include "app/shared/importfailure.h"
 #include "model/plan/planprices.h"
 
-#include "importers/export/reasonsjson.h"
-#include "importers/export/statediffformat.h"
-#include "importers/plan/jsontext.h"
+#include "importers/export/addnodesformat.h"
 #include "importers/plan/planfile.h"
 #include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
@@ -150,64 +148,11 @@ int runPlanAddNodes(const QStringList& arguments)
     }
     const model::PlanTotals& after = engine.state().totals();
     const model::PlanTotals& before = engine.state().totalsBefore();
-    if (format == QLatin1String("json")) {
-        importers::JsonWriter w;
-        w.beginObject();
-        w.key("instanceType").value(action.instanceType);
-        w.key("templateNode").value(templateNode);
-        if (fit) {
-            w.key("templates").beginArray();
-            for (const model::TemplateCopies& c : copies)
-                w.beginObject()
-                    .key("node")
-                    .value(store.nodeName(c.templateNode))
-                    .key("nodeGroup")
-                    .value(model::nodeGroupOf(store, c.templateNode))
-                    .key("nodes")
-                    .value(std::int64_t { c.nodes })
-                    .endObject();
-            w.endArray();
-        }
-        w.key("nodes").value(std::int64_t { action.count });
-        w.key("costPerHour").value(after.costPerHour - before.costPerHour);
-        if (fit) {
-            w.key("pods").value(std::int64_t { answer.pods });
-            w.key("placed").value(std::int64_t { answer.podsPlaced });
-            w.key("limitReached").value(answer.limitReached);
-            w.key("unplaced").beginArray();
-            for (const auto& [pod, reasons] : answer.unplaced) {
-                w.beginObject().key("pod").value(model::podKey(store, pod)).key("reasons");
-                importers::writeReasonsJson(w, reasons);
-                w.endObject();
-            }
-            w.endArray();
-        }
-        w.endObject();
-        std::cout << w.text() << "\n";
-    } else {
-        // Every line names input (instance types, nodes, pods, reasons): one terminal line each.
-        std::cout << importers::terminalLineOf("a ", action.instanceType, " node added copies ", templateNode) << "\n";
-        if (copies.size() > 1) // the pending pods of several node groups: a copy of a node of each
-            for (const model::TemplateCopies& c : copies)
-                std::cout << "  " << importers::terminalLineOf(c.nodes, " ", action.instanceType, " node(s) copy ", store.nodeName(c.templateNode)) << "\n";
-        if (fit)
-            std::cout << importers::terminalLineOf("the ", answer.pods, " pending pods take ", answer.nodes, " ", action.instanceType, " node(s): ",
-                answer.podsPlaced, " placed", (answer.limitReached ? " (the search stopped at --max-nodes)" : ""))
-                      << "\n";
-        for (const auto& [pod, reasons] : answer.unplaced) {
-            std::cout << "  " << importers::terminalLineOf("still does not fit: ", model::podKey(store, pod)) << "\n";
-            for (const model::Reason& r : reasons)
-                std::cout << "    " << importers::terminalLineOf(r.code(), ": ", r.message) << "\n";
-        }
-        if (action.count > 0)
-            std::cout << importers::terminalLineOf("added ", action.count, " ", action.instanceType, " node(s), +",
-                importers::dollarsPerHourExact(after.costPerHour - before.costPerHour),
-                (fit ? ", and placed the pending pods that fit (on them or on room that was free)" : ""), "; plan written to ",
-                parser.value(QStringLiteral("output")).toStdString())
-                      << "\n";
-        else
-            std::cout << "no node would help; no plan written\n";
-    }
+    const importers::AddNodesOutcome outcome { store, action, templateNode, fit, copies, answer, after.costPerHour - before.costPerHour };
+    if (format == QLatin1String("json"))
+        std::cout << importers::addNodesJson(outcome);
+    else
+        std::cout << importers::addNodesText(outcome, parser.value(QStringLiteral("output")).toStdString());
     std::cout.flush();
     if (!std::cout)
         return fail("cannot write to standard output");

@@ -11,9 +11,8 @@
 #include "app/shared/placerequest.h"
 #include "model/plan/planprices.h"
 
-#include "importers/export/reasonsjson.h"
+#include "importers/export/placementformat.h"
 #include "importers/kubenames.h"
-#include "importers/plan/jsontext.h"
 #include "importers/plan/planfile.h"
 #include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
@@ -36,24 +35,6 @@ namespace fleet::app {
 namespace {
 
 constexpr const char* kPrefix = "fleetscope plan place: ";
-
-/// Pods per deepest topology domain, in topology order: what the summary lists.
-struct DomainCount {
-    std::int64_t pods = 0;
-    std::set<std::uint32_t> nodes;
-};
-
-std::map<std::string, DomainCount> podsPerDomain(const model::Topology& topology, const model::AppliedAction& r)
-{
-    std::map<std::string, DomainCount> out;
-    for (const auto& c : r.changes) {
-        const std::string path = c.to.index() < topology.orderedNodes().size() ? model::domainPathText(topology, topology.nodeDomain(c.to)) : "(added nodes)";
-        DomainCount& d = out[path];
-        ++d.pods;
-        d.nodes.insert(c.to.value);
-    }
-    return out;
-}
 
 } // namespace
 
@@ -195,45 +176,10 @@ int runPlanPlace(const QStringList& arguments)
             return fail(importers::messageText(e));
         }
     }
-    const auto perDomain = podsPerDomain(*loaded.topology, r);
-    const std::string who = action.pod.namespaceName + "/" + action.pod.name;
-    if (format == QLatin1String("json")) {
-        importers::JsonWriter w;
-        w.beginObject();
-        w.key("pods").value(std::int64_t { pods });
-        w.key("placed").value(static_cast<std::int64_t>(r.podsAdded.size()));
-        w.key("holds").value(r.holds);
-        w.key("level").value(r.topologyLevel);
-        w.key("domains").beginArray();
-        for (const std::string& d : r.topologyDomains)
-            w.value(d);
-        w.endArray();
-        w.key("placements").beginArray();
-        for (const auto& [path, c] : perDomain)
-            w.beginObject().key("domain").value(path).key("pods").value(c.pods).key("nodes").value(static_cast<std::int64_t>(c.nodes.size())).endObject();
-        w.endArray();
-        w.key("reasons");
-        importers::writeReasonsJson(w, r.reasons);
-        w.endObject();
-        std::cout << w.text() << "\n";
-    } else if (placed) {
-        // Every line names input (the template pod, label keys and values, reasons): one
-        // terminal line each.
-        std::cout << importers::terminalLineOf("placed ", r.podsAdded.size(), " of ", pods, " pods like ", who, " at level ", r.topologyLevel, " in ",
-            (r.topologyDomains.size() == 1 ? r.topologyDomains.front() : std::to_string(r.topologyDomains.size()) + " domains"))
-                  << "\n";
-        for (const auto& [path, c] : perDomain)
-            std::cout << "  " << importers::terminalLineOf(path, ": ", c.pods, " pods on ", c.nodes.size(), " nodes") << "\n";
-        for (const model::Reason& x : r.reasons)
-            std::cout << "  " << importers::terminalLineOf(x.code(), ": ", x.message) << "\n";
-        std::cout << importers::terminalLineOf("plan written to ", parser.value(QStringLiteral("output")).toStdString()) << "\n";
-    } else {
-        std::cout << importers::terminalLineOf("the ", pods, " pods like ", who, " do not fit",
-            (action.gang ? " (a gang: all or nothing; nothing placed)" : ""), ":")
-                  << "\n";
-        for (const model::Reason& x : r.reasons)
-            std::cout << "  " << importers::terminalLineOf(x.code(), ": ", x.message) << "\n";
-    }
+    if (format == QLatin1String("json"))
+        std::cout << importers::placementJson(pods, *loaded.topology, r);
+    else
+        std::cout << importers::placementText(pods, action, *loaded.topology, r, parser.value(QStringLiteral("output")).toStdString());
     std::cout.flush();
     if (!std::cout)
         return fail("cannot write to standard output");
