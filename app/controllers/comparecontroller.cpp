@@ -545,7 +545,7 @@ void CompareController::addMetricAction(QMenu* metric)
         if (chosen != m_metricAction && m_metricAction->isChecked())
             m_metricAction->setChecked(false);
     });
-    // A plan's change recolours the map by the chosen metric (MainWindow::applyMetric(), which
+    // A plan's change recolours the map by the chosen metric (MetricSelection::applyMetric(), which
     // runs after this controller's slots): the difference is put back after it.
     connect(m_window->planController(), &PlanController::planChanged, this, [this] {
         if (m_metricAction->isChecked())
