@@ -37,6 +37,7 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -188,8 +189,10 @@ CompareController::CompareController(MainWindow* window, QMenu* file)
     m_outcomeTimer->setSingleShot(true);
     m_outcomeTimer->setInterval(kOutcomeSettleMs);
     connect(m_outcomeTimer, &QTimer::timeout, this, &CompareController::refreshOutcome);
-    if (PlanController* plan = window->planController())
+    if (PlanController* plan = window->planController()) {
         connect(plan, &PlanController::planChanged, m_outcomeTimer, qOverload<>(&QTimer::start));
+        connect(plan, &PlanController::planChanged, this, [this] { m_copying.reset(); }); // a copy of the plan before
+    }
     if (WindowDocument* document = window->document())
         connect(document, &WindowDocument::plansChanged, m_outcomeTimer, qOverload<>(&QTimer::start));
 }
@@ -253,14 +256,23 @@ bool CompareController::compareWithSimulated(std::size_t nodeCount, std::uint64_
 
 std::shared_ptr<const CompareController::OpenPlan> CompareController::openPlan() const
 {
+    std::shared_ptr<OpenPlan> open = describePlan();
+    if (!open)
+        return nullptr;
+    const auto& applied = m_window->planController()->engine()->applied();
+    open->plan.actions.reserve(applied.size()); // one allocation (26,516 actions: tens of ms grown)
+    for (const model::AppliedAction& a : applied)
+        open->plan.actions.push_back(a.action);
+    return open;
+}
+
+std::shared_ptr<CompareController::OpenPlan> CompareController::describePlan() const
+{
     PlanController* planController = m_window->planController();
     const std::shared_ptr<const model::PlanEngine> engine = planController ? planController->engine() : nullptr;
     if (!engine || engine->applied().empty() || !planController->store() || !planController->topology())
         return nullptr;
     auto open = std::make_shared<OpenPlan>();
-    open->plan.actions.reserve(engine->applied().size()); // one allocation (26,516 actions: tens of ms grown)
-    for (const model::AppliedAction& a : engine->applied())
-        open->plan.actions.push_back(a.action);
     // Named as `fleetscope diff --plan` names a document's plan ("doc.fleet:Plan 1"), else its file.
     const WindowDocument* document = m_window->document();
     const int current = document ? document->currentPlan() : -1;
@@ -285,8 +297,14 @@ void CompareController::refreshOutcome()
     }
     if (!m_shown)
         return;
+    PlanController* plan = m_window->planController();
+    if (plan && plan->isBusy()) {
+        m_outcomeTimer->start(); // a step undone or redone in slices: its end changes the plan again
+        return;
+    }
     const std::uint64_t generation = ++m_outcomeGeneration;
-    std::shared_ptr<const OpenPlan> open = openPlan();
+    std::shared_ptr<OpenPlan> open = describePlan();
+    m_copying.reset();
     if (!open) {
         m_outcome.reset();
         m_panel->setPlanOutcome(nullptr, QString(), QString());
@@ -296,6 +314,51 @@ void CompareController::refreshOutcome()
     if (!cluster || !cluster->store)
         return;
     m_panel->setOutcomeBusy(tr("Checking %1 against the later state\u2026").arg(QString::fromStdString(open->label)));
+    m_copyEngine = plan->engine();
+    open->plan.actions.reserve(plan->engine()->applied().size());
+    m_copying = std::move(open);
+    m_copyGeneration = generation;
+    copyOutcomeSlice();
+}
+
+void CompareController::copyOutcomeSlice()
+{
+    if (!m_copying)
+        return;
+    PlanController* plan = m_window->planController();
+    const std::shared_ptr<const model::PlanEngine> engine = plan ? plan->engine() : nullptr;
+    std::vector<model::PlanAction>& copied = m_copying->plan.actions;
+    // Each change of the plan drops the copy (planChanged()); a step undone or redone in slices
+    // changes the engine before it says so, and another engine is another plan.
+    if (m_copyGeneration != m_outcomeGeneration || !engine || engine != m_copyEngine.lock() || plan->isBusy()
+        || engine->applied().size() < copied.size()) {
+        m_copying.reset();
+        m_outcomeTimer->start();
+        return;
+    }
+    const auto& applied = engine->applied();
+    QElapsedTimer clock;
+    clock.start();
+    for (int n = 0; copied.size() < applied.size(); ++n) {
+        if (m_maxCopyPerSlice > 0 ? n >= m_maxCopyPerSlice : n > 0 && n % 256 == 0 && clock.elapsed() >= kOutcomeCopySliceMs)
+            break;
+        copied.push_back(applied[copied.size()].action);
+    }
+    emit outcomeCopyProgressed(static_cast<int>(copied.size()), static_cast<int>(applied.size()));
+    if (copied.size() < applied.size()) {
+        // A timer, not a posted call: the loop turns (input, repaints) between two slices.
+        QTimer::singleShot(1, Qt::PreciseTimer, this, &CompareController::copyOutcomeSlice);
+        return;
+    }
+    std::shared_ptr<const OpenPlan> open = std::exchange(m_copying, nullptr);
+    checkOutcome(std::move(open), m_copyGeneration);
+}
+
+void CompareController::checkOutcome(std::shared_ptr<const OpenPlan> open, std::uint64_t generation)
+{
+    const std::shared_ptr<const ImportedCluster> cluster = m_window->cluster();
+    if (!cluster || !cluster->store || !m_shown)
+        return;
     auto reading = std::make_shared<StoreReadGuard>(m_window->storeReaders(), cluster->store); // a live batch waits for the worker
     QPointer<CompareController> self(this);
     (void)QtConcurrent::run(comparePool(), [self, generation, open, reading, after = m_shown->after, afterTopology = m_shown->afterTopology,
@@ -523,6 +586,7 @@ void CompareController::clear()
         return;
     m_panel->setDiff(nullptr, QString(), QString());
     ++m_outcomeGeneration;
+    m_copying.reset();
     m_outcome.reset();
     m_panel->setPlanOutcome(nullptr, QString(), QString());
     m_window->mapView()->setComparedMarks(nullptr);

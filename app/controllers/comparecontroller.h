@@ -37,6 +37,9 @@ namespace fleet::importers {
 struct StateDiff;
 struct PlanOutcome;
 }
+namespace fleet::model {
+class PlanEngine;
+}
 namespace fleet::views {
 class ChangesPanel;
 }
@@ -96,6 +99,14 @@ public:
     /// diff --plan --format json`, anything else as its text. The same checks and signals as
     /// exportTo() (changesExported()).
     bool exportOutcomeTo(const QString& path, bool interactive = false);
+    /// After each change of the plan (kOutcomeSettleMs at rest), the Plan Outcome is checked
+    /// again on a worker, of a copy of the plan's actions made on the GUI thread a slice of at
+    /// most kOutcomeCopySliceMs at a time (a change meanwhile starts it again): at once, the copy
+    /// of a consolidation's 200,000 actions held the GUI thread for hundreds of ms after every
+    /// gesture. A step undone or redone in slices is waited for.
+    static constexpr int kOutcomeCopySliceMs = 10;
+    /// At most `n` actions copied per slice (0: as many as kOutcomeCopySliceMs allows; tests).
+    void setMaxOutcomeActionsPerSlice(int n) { m_maxCopyPerSlice = n; }
     [[nodiscard]] views::ChangesPanel* panel() const noexcept { return m_panel; }
     [[nodiscard]] QDockWidget* dock() const noexcept { return m_dock; }
     /// The last comparison's outcome for people ("Compared with B.fleet: ...", an error, "cancelled").
@@ -108,6 +119,8 @@ signals:
     void compareFinished(bool ok, const QString& message);
     /// The Plan Outcome was checked again after the plan changed (`ok`: shown; false: failed).
     void outcomeChecked(bool ok);
+    /// After each slice of the plan's copy for the outcome's check: `copied` of `total` actions.
+    void outcomeCopyProgressed(int copied, int total);
     /// An export ended: written (`ok`) or refused / failed; `message` says which (lastMessage()).
     void changesExported(bool ok, const QString& message);
 
@@ -118,8 +131,13 @@ private:
     void showDialog();
     /// The plan shown (actions copied), or null without one.
     [[nodiscard]] std::shared_ptr<const OpenPlan> openPlan() const;
-    /// Checks the plan shown against the compared state again, on the comparison's worker.
+    /// The plan shown without its actions (its label, store, topology), or null without one.
+    [[nodiscard]] std::shared_ptr<OpenPlan> describePlan() const;
+    /// Checks the plan shown against the compared state again, on the comparison's worker,
+    /// once copyOutcomeSlice() has copied its actions.
     void refreshOutcome();
+    void copyOutcomeSlice();
+    void checkOutcome(std::shared_ptr<const OpenPlan> open, std::uint64_t generation);
     void showLiveDialog();
     void showExportOutcomeDialog();
     /// Writes `bytes(...)` to `path` on the comparison's worker; changesExported() follows.
@@ -146,6 +164,10 @@ private:
     std::uint64_t m_outcomeGeneration = 0;
     bool m_outcomeStale = false; // the plan changed while a comparison ran
     QTimer* m_outcomeTimer = nullptr;
+    std::shared_ptr<OpenPlan> m_copying; // the plan's actions being copied for the outcome's check
+    std::weak_ptr<const model::PlanEngine> m_copyEngine; // the engine they are copied from
+    std::uint64_t m_copyGeneration = 0;
+    int m_maxCopyPerSlice = 0;
     QAction* m_metricAction = nullptr;
 };
 

@@ -118,7 +118,10 @@ void PlanAutosave::start(int intervalMs)
 
 void PlanAutosave::saveIfChanged()
 {
-    if (!m_changed || m_closed || m_write.isRunning())
+    // A large step undone or redone in slices (PlanController::isBusy()) leaves part of it in the
+    // engine until it ends: written now, a recovery would bring back a plan no one made. The
+    // step's end changes the plan, so the next interval writes it.
+    if (!m_changed || m_closed || m_write.isRunning() || m_plan->isBusy())
         return;
     m_changed = false;
     std::vector<model::PlanAction> actions;

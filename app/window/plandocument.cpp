@@ -118,7 +118,21 @@ QString PlanDocument::saveTo(const QString& path)
 {
     if (m_saving)
         return tr("A save of the plan is already running.");
-    m_plan->stepRunner()->finishNow(); // the plan as the stack has it, not half undone
+    if (m_plan->isBusy()) {
+        // A large step is being undone or redone in slices: the engine holds part of it. The
+        // save waits for its end (a cancel included: the plan is then as before the step) with
+        // the slices still running from this loop; finishing the rest here, at once, held the
+        // GUI thread for the whole rest of a 200,000-action step.
+        m_saving = true;
+        QEventLoop wait;
+        connect(m_plan->stepRunner(), &PlanStepRunner::busyChanged, &wait, [&wait](bool busy) {
+            if (!busy)
+                wait.quit();
+        });
+        if (m_plan->isBusy())
+            wait.exec(QEventLoop::ExcludeUserInputEvents);
+        m_saving = false;
+    }
     const auto engine = m_plan->engine();
     if (!engine)
         return savePlanFile(nullptr, path, {});

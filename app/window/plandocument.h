@@ -58,6 +58,8 @@ public:
     /// Writes the plan to `path`; on success the stack's clean state is now and path() is
     /// `path`. Returns "" or the error for people. The write runs on a thread of its own while
     /// this waits in a local event loop without user input (the GUI thread is never blocked).
+    /// A large step's undo or redo running in slices (PlanController::isBusy()) is waited for
+    /// first, in the same loop: the file holds the plan before or after the step, never part of it.
     QString saveTo(const QString& path);
     /// When the plan is modified, asks Save / Discard / Cancel (a QMessageBox titled "Unsaved
     /// Plan", objectName unsavedPlanBox); true to go on: saved (to path(), else a file asked

@@ -6,6 +6,7 @@
 #include "app/dialogs/unsavedchangesbox.h"
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/planopener.h"
+#include "app/controllers/plansteprunner.h"
 #include "app/controllers/storereaders.h"
 #include "app/window/mainwindow.h"
 #include "app/window/plandocument.h"
@@ -216,6 +217,22 @@ bool WindowDocument::saveTo(const QString& path)
 {
     if (!m_cluster || m_saving || path.isEmpty())
         return false;
+    if (m_plan->isBusy()) {
+        // A large step is being undone or redone in slices: the engine holds part of it, and
+        // the shown plan's actions are copied below. The save starts when the step ends (a
+        // cancel included: the plan is then as before the step), and counts as running now.
+        m_saving = true;
+        auto once = std::make_shared<QMetaObject::Connection>();
+        *once = connect(m_plan->stepRunner(), &PlanStepRunner::busyChanged, this, [this, path, once](bool busy) {
+            if (busy)
+                return;
+            disconnect(*once);
+            m_saving = false;
+            if (!saveTo(path))
+                emit saveFailed(tr("There is no cluster to save."));
+        });
+        return true;
+    }
     const OpenedDocument* opened = m_cluster->document.get();
     auto doc = std::make_shared<importers::FleetDocument>();
     // The shown cluster is immutable while no live batch is applied, and a batch waits for the

@@ -47,7 +47,9 @@ struct ImportedCluster;
 /// store and topology, the plans' JSON, a copy of the shown plan's actions: O(actions)), then
 /// serialized and written on a worker through importers::saveFleetDocument() (the atomic
 /// output writer: temporary file, fsync, rename), with a progress dialog after half a second.
-/// A live batch waits for the worker (StoreReadGuard). Thread: GUI thread.
+/// A live batch waits for the worker (StoreReadGuard). A save asked for while a large step is
+/// undone or redone in slices (PlanController::isBusy()) starts when the step ends: the file holds
+/// the shown plan before or after the step, never part of it. Thread: GUI thread.
 class WindowDocument : public QObject {
     Q_OBJECT
 public:

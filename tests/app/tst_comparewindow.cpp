@@ -65,6 +65,7 @@ private slots:
     void cancelShowsNothing();
     void planOutcomeBesideTheChanges();
     void planOpenedDuringTheComparisonIsChecked();
+    void outcomeCopiesThePlanInSlices();
     void unreadableLiveClusterIsSaid();
 };
 
@@ -267,6 +268,62 @@ void TestCompareWindow::planOpenedDuringTheComparisonIsChecked()
     QVERIFY(QTest::qWaitFor([&] { return finished.count() > 0 && compare->planOutcome(); }, kWaitMs));
     QCOMPARE(compare->planOutcome()->actions.size(), std::size_t(4));
     QCOMPARE(compare->panel()->tabs()->count(), 2);
+}
+
+// The Plan Outcome's copy of the plan for its worker runs a slice of the event loop at a time
+// (at once, 200,000 actions held the GUI thread for hundreds of ms after every gesture); a change
+// of the plan during the copy starts it again, so the outcome is of the plan as it is last.
+void TestCompareWindow::outcomeCopiesThePlanInSlices()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy shown(&window, &MainWindow::clusterShown);
+    window.openSimulated(240, 3);
+    QVERIFY(shown.wait(kWaitMs));
+    app::PlanController* plan = window.planController();
+    QSignalSpy ready(plan, &app::PlanController::engineReady);
+    QVERIFY(plan->engine() || ready.wait(kWaitMs));
+    auto* compare = window.findChild<CompareController*>();
+    QSignalSpy finished(compare, &CompareController::compareFinished);
+    QVERIFY(compare->compareWithSimulated(240, 3));
+    QVERIFY(finished.wait(kWaitMs));
+    QVERIFY(finished.first().first().toBool());
+
+    constexpr int kPerSlice = 8;
+    compare->setMaxOutcomeActionsPerSlice(kPerSlice);
+    QSignalSpy copied(compare, &CompareController::outcomeCopyProgressed);
+    QSignalSpy checked(compare, &CompareController::outcomeChecked);
+    std::vector<model::NodeId> nodes;
+    for (std::uint32_t i = 0; i < plan->store()->nodeCount() && nodes.size() < 40; ++i)
+        if (!plan->store()->nodePods(model::NodeId(i)).empty())
+            nodes.push_back(model::NodeId(i));
+    QVERIFY(plan->drainNodes(nodes));
+    const int actions = static_cast<int>(plan->engine()->applied().size());
+    QVERIFY(actions > 2 * kPerSlice);
+    QVERIFY(checked.wait(kWaitMs));
+    QVERIFY(checked.last().first().toBool());
+    QCOMPARE(compare->planOutcome()->actions.size(), std::size_t(actions));
+    // One slice per turn of the loop, each at most kPerSlice actions, up to the whole plan.
+    QVERIFY2(copied.count() >= actions / kPerSlice, qPrintable(QString::number(copied.count())));
+    int before = 0;
+    for (const QList<QVariant>& c : copied) {
+        QVERIFY(c.at(0).toInt() - before <= kPerSlice);
+        before = c.at(0).toInt();
+    }
+    QCOMPARE(before, actions);
+
+    // The plan changed during the copy: the outcome checked is of the plan after the change.
+    copied.clear();
+    checked.clear();
+    plan->undoBackTo(actions / 2);
+    QVERIFY(copied.wait(kWaitMs)); // the copy of the shorter plan has begun
+    QVERIFY(copied.last().at(1).toInt() == actions / 2);
+    QVERIFY(plan->removeLastAction());
+    QVERIFY(checked.wait(kWaitMs));
+    QCOMPARE(compare->planOutcome()->actions.size(), std::size_t(actions / 2 - 1));
+    QCOMPARE(checked.count(), 1); // the copy dropped by the change was never checked
+    window.undoStack()->setClean();
 }
 
 void TestCompareWindow::unreadableLiveClusterIsSaid()

@@ -6,10 +6,14 @@
 // - a leftover whose lock is free is offered ("Recover Plan"): Recover adds it to the
 //   document's plans, shown, the document modified, and the leftover is removed; one whose lock
 //   a running window holds is not offered; a declined one is removed.
+// - never written while a large step is undone or redone in slices (part of it in the engine);
+//   the step's end is.
 // The real crash (kill -9 of the process) is tst_e2e_document's.
 
 #include "planwindowfixture.h"
 
+#include "app/commands/planstepcommand.h"
+#include "app/controllers/plansteprunner.h"
 #include "app/startup/surfaceformat.h"
 #include "app/window/planautosave.h"
 #include "app/window/windowdocument.h"
@@ -66,6 +70,7 @@ private slots:
     void initTestCase();
     void writesTheChangedPlanAndRemovesItOnCleanClose();
     void offersALeftoverWhoseOwnerIsGone();
+    void waitsForASlicedStep();
 };
 
 void TestPlanAutosave::initTestCase()
@@ -202,6 +207,40 @@ void TestPlanAutosave::offersALeftoverWhoseOwnerIsGone()
     QVERIFY(!QFile::exists(runningAbout));
     QCOMPARE(next->document()->plans().size(), std::size_t(1));
     QVERIFY(!next->document()->isModified());
+    window->undoStack()->setClean();
+}
+
+void TestPlanAutosave::waitsForASlicedStep()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::PlanController* plan = window->planController();
+    auto* autosave = new app::PlanAutosave(window.get(), plan, window->document());
+    QSignalSpy written(autosave, &app::PlanAutosave::autosaved);
+    autosave->start(app::PlanAutosave::kDefaultIntervalMs); // its writes asked for below
+    std::vector<model::NodeId> nodes;
+    for (std::uint32_t i = 0; i < plan->store()->nodeCount() && nodes.size() < 2 * app::PlanStepCommand::kSlicedChildren; ++i)
+        if (!plan->store()->nodePods(model::NodeId(i)).empty())
+            nodes.push_back(model::NodeId(i));
+    QVERIFY(plan->drainNodes(nodes));
+    const std::size_t actions = plan->engine()->applied().size();
+    QVERIFY(actions >= std::size_t(app::PlanStepCommand::kSlicedChildren));
+    autosave->saveIfChanged();
+    QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, 5000);
+    QCOMPARE(written.takeFirst().at(0).toInt(), static_cast<int>(actions));
+
+    plan->stepRunner()->setMaxChildrenPerSlice(1); // a slice per turn of the loop: the step spans many
+    window->undoStack()->undo();
+    QVERIFY(plan->isBusy());
+    QTRY_VERIFY(plan->engine()->applied().size() < actions); // part of the step undone
+    autosave->saveIfChanged(); // the timer's work, in the middle of the step
+    QTRY_VERIFY_WITH_TIMEOUT(!plan->isBusy(), 30000);
+    // After the step, the plan it leaves (asked again while a write started above still runs:
+    // saveIfChanged() waits for it); every write reported before it was of a whole plan.
+    QTRY_VERIFY_WITH_TIMEOUT((autosave->saveIfChanged(), !written.isEmpty() && written.last().at(0).toInt() == 0), 5000);
+    for (const QList<QVariant>& w : written)
+        QVERIFY2(w.at(0).toInt() == 0, qPrintable(QStringLiteral("an autosave of %1 of the step's %2 actions").arg(w.at(0).toInt()).arg(actions)));
+    autosave->closedCleanly();
     window->undoStack()->setClean();
 }
 

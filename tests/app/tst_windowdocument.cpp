@@ -8,11 +8,15 @@
 //   modified although the shown plan's stack is clean), rename, duplicate, delete, import and
 //   export of a plan file, and all of it as saved;
 // - closing with a changed document asks "Unsaved Changes" and Save writes the document;
-// - an empty new plan in an opened document changes nothing to save (no mark, no question).
+// - an empty new plan in an opened document changes nothing to save (no mark, no question);
+// - File > Save and Save Plan while a large step is undone or redone in slices write the plan
+//   before or after the step, never part of it, and the slices go on meanwhile.
 
 #include "planwindowfixture.h"
 
+#include "app/commands/planstepcommand.h"
 #include "app/controllers/planopener.h"
+#include "app/controllers/plansteprunner.h"
 #include "app/startup/surfaceformat.h"
 #include "app/window/planautosave.h"
 #include "app/window/windowdocument.h"
@@ -57,6 +61,17 @@ std::size_t actionsIn(const importers::DocumentPlan& plan)
     return plan.planJson.empty() ? 0 : importers::parsePlanText(plan.planJson, plan.name).actions.size();
 }
 
+/// Drains, as one step, the nodes with pods (at most `count`).
+std::size_t drainAsOneStep(app::PlanController* plan, std::size_t count)
+{
+    std::vector<model::NodeId> nodes;
+    const model::ClusterStore& store = *plan->store();
+    for (std::uint32_t i = 0; i < store.nodeCount() && nodes.size() < count; ++i)
+        if (!store.nodePods(model::NodeId(i)).empty())
+            nodes.push_back(model::NodeId(i));
+    return plan->drainNodes(nodes) ? plan->engine()->applied().size() : 0;
+}
+
 std::size_t shownActions(const app::MainWindow& window)
 {
     return window.planController()->engine() ? window.planController()->engine()->applied().size() : 0;
@@ -73,6 +88,7 @@ private slots:
     void closeAsksAndSaveWritesTheDocument();
     void emptyNewPlanLeavesTheOpenedDocumentUnmodified();
     void restoredLayoutShowsTheConnectionDockOnlyWhenLive();
+    void savesDuringASlicedStepWriteTheWholeStep();
 };
 
 void TestWindowDocument::initTestCase()
@@ -349,9 +365,62 @@ void TestWindowDocument::restoredLayoutShowsTheConnectionDockOnlyWhenLive()
     QVERIFY(next.close());
 }
 
+void TestWindowDocument::savesDuringASlicedStepWriteTheWholeStep()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::PlanController* plan = window->planController();
+    app::WindowDocument* doc = window->document();
+    const std::size_t actions = drainAsOneStep(plan, 2 * app::PlanStepCommand::kSlicedChildren);
+    QVERIFY2(actions >= std::size_t(app::PlanStepCommand::kSlicedChildren), "a step large enough to run in slices");
+    QCOMPARE(window->undoStack()->count(), 1);
+    plan->stepRunner()->setMaxChildrenPerSlice(1); // a slice per turn of the loop: the step spans many
+    QSignalSpy progressed(plan->stepRunner(), &app::PlanStepRunner::progressed);
+    QTemporaryDir dir;
+
+    // File > Save during the undo: the document's plan is the undone one (no actions, so no plan
+    // in the file), not the actions still applied when Save was asked for.
+    window->undoStack()->undo();
+    QVERIFY(plan->isBusy());
+    const QString undone = dir.filePath(QStringLiteral("undone.fleet"));
+    QSignalSpy saved(doc, &app::WindowDocument::saved);
+    QVERIFY(doc->saveTo(undone));
+    QVERIFY(!doc->saveTo(undone)); // one save at a time, the waiting one included
+    QVERIFY(saved.wait(60000));
+    QVERIFY(!plan->isBusy());
+    QCOMPARE(shownActions(*window), std::size_t(0));
+    QVERIFY(importers::openFleetDocument(undone.toStdString()).plans.empty());
+
+    // During the redo: every action of the step.
+    window->undoStack()->redo();
+    QVERIFY(plan->isBusy());
+    const QString redone = dir.filePath(QStringLiteral("redone.fleet"));
+    QCOMPARE(doc->saveAndWait(redone), QString());
+    QVERIFY(!plan->isBusy());
+    const importers::FleetDocument back = importers::openFleetDocument(redone.toStdString());
+    QCOMPARE(back.plans.size(), std::size_t(1));
+    QCOMPARE(actionsIn(back.plans[0]), actions);
+    QVERIFY(!doc->isModified());
+
+    // File > Save Plan during the undo: the undone plan, written once the slices are done, and
+    // they go on turn by turn while the save waits (the rest of the step at once held the GUI
+    // thread for all of it).
+    window->undoStack()->undo();
+    QVERIFY(plan->isBusy());
+    progressed.clear();
+    const QString planPath = dir.filePath(QStringLiteral("undone.json"));
+    QCOMPARE(window->savePlanTo(planPath), QString());
+    QVERIFY(!plan->isBusy());
+    QVERIFY2(progressed.count() > 1, "the undo went on in slices while the save waited");
+    QCOMPARE(importers::readPlanFile(planPath.toStdString()).actions.size(), std::size_t(0));
+    QCOMPARE(shownActions(*window), std::size_t(0));
+    window->undoStack()->setClean();
+}
+
 int main(int argc, char** argv)
 {
     // the tests close and show the window again
     return fleet::testing::runGuiTest<TestWindowDocument>(argc, argv, &fleet::app::setDefaultSurfaceFormat, { .quitOnLastWindowClosed = false });
 }
+
 #include "tst_windowdocument.moc"

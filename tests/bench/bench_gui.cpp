@@ -18,6 +18,9 @@
 //   drag            a pod dragged across 20 nodes under the plan and dropped, then Undo
 //   fail-domain     Plan > Fail Domain of a node's innermost domain under the plan, Undo, Redo, Undo
 //   remove-last     the plan panel's Remove Last, then Undo
+//   plan-dock       the Plan dock with the consolidation's actions: opened, scrolled to the end and
+//                   back to the middle, a row clicked (real mouse events on its viewport), the
+//                   dock's Remove Last button, then Undo
 //   save-plan       File > Save Plan to a file
 //   open-plan       File > Open Plan of that file (worker), one undo step
 //   place-workload  Plan > Place Workload of 8 pods (worker)
@@ -52,16 +55,21 @@
 #include "views/inspectors/nodeinspector.h"
 #include "views/itemmodels/changesmodel.h"
 #include "views/map/fleetmapview.h"
+#include "views/plan/planpanel.h"
 #include "views/panels/changespanel.h"
 #include "views/vtk/vtkopenglwidget.h"
 #include "model/nodeboundpods.h"
 
 #include <QAction>
+#include <QDockWidget>
+#include <QScrollBar>
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QItemSelectionModel>
+#include <QTableView>
 #include <QTreeView>
 #include <QTest>
 #include <QUndoStack>
@@ -91,8 +99,8 @@ struct StepFigure {
     double maxFrameMs = -1;
 };
 
-constexpr std::array<const char*, 11> kPlanFlows { "consolidate", "undo", "redo", "click", "drag", "fail-domain", "remove-last",
-    "save-plan", "open-plan", "place-workload", "export-report" };
+constexpr std::array<const char*, 12> kPlanFlows { "consolidate", "undo", "redo", "click", "drag", "fail-domain", "remove-last",
+    "plan-dock", "save-plan", "open-plan", "place-workload", "export-report" };
 
 QString flowOf(const QString& context)
 {
@@ -426,6 +434,44 @@ int main(int argc, char** argv)
                 settle();
                 return plan->engine()->applied().size() == actions;
             });
+        endFlow();
+    }
+    if (planWanted(QStringLiteral("plan-dock"))) {
+        // ---- the Plan dock with every action of the consolidation ----
+        beginFlow(QStringLiteral("plan-dock"));
+        QDockWidget* dock = plan->dock();
+        QTableView* table = plan->panel()->table();
+        dock->hide();
+        QTest::qWait(200);
+        act(QStringLiteral("plan-dock"), QStringLiteral("open the dock"), [&] {
+            dock->show();
+            dock->raise();
+            return QTest::qWaitForWindowExposed(dock) && table->model()->rowCount() > 0;
+        });
+        act(QStringLiteral("plan-dock"), QStringLiteral("scroll to the last row"), [&] {
+            table->verticalScrollBar()->setValue(table->verticalScrollBar()->maximum());
+            return true;
+        });
+        act(QStringLiteral("plan-dock"), QStringLiteral("scroll to the middle"), [&] {
+            table->verticalScrollBar()->setValue(table->verticalScrollBar()->maximum() / 2);
+            return true;
+        });
+        act(QStringLiteral("plan-dock"), QStringLiteral("a row clicked"), [&] {
+            const QPoint at(table->columnViewportPosition(0) + 20, table->viewport()->height() / 2);
+            const int row = table->rowAt(at.y());
+            QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, at);
+            return row >= 0 && table->selectionModel()->isRowSelected(row, {});
+        });
+        act(QStringLiteral("plan-dock"), QStringLiteral("Remove Last (the dock's button)"), [&] {
+            const std::size_t before = plan->engine()->applied().size();
+            window.findChild<QAction*>(QStringLiteral("planPanelRemoveLast"))->trigger();
+            return plan->engine()->applied().size() + 1 == before;
+        });
+        act(QStringLiteral("plan-dock"), QStringLiteral("Undo of Remove Last"), [&] {
+            stack->undo();
+            settle();
+            return plan->engine()->applied().size() == actions;
+        });
         endFlow();
     }
     // ---- save and open ----
