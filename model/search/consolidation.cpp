@@ -239,6 +239,9 @@ ConsolidationResult consolidate(const ClusterStore& store, const Topology& topol
         // moves are left unchecked, so they are left out.
         std::erase_if(best.actions, [](const PlanAction& a) { return a.type != ActionType::DrainNode; });
         best.podsMoved = best.evictions;
+        // and the pending pods where the search first put them, as its drains found them
+        best.pendingPlaced = runner.pendingPlaced();
+        best.pendingPods = runner.pendingPods();
     } else {
         runner.applyOneMovePerPod(best);
     }

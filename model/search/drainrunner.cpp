@@ -72,6 +72,7 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
     }
     for (const PlanAction& a : options.startFrom)
         m_engine.apply(a);
+    m_pendingBase = m_engine.applied().size();
     if (options.placePendingFirst)
         placePending();
     m_base = m_engine.applied().size();
@@ -519,6 +520,17 @@ ConsolidationResult DrainRunner::finish(std::string order)
         const PlanLedger& state = m_engine.state();
         const std::vector<AppliedAction>& applied = m_engine.applied();
         std::vector<std::uint8_t> moved(state.podCount(), 0);
+        // A pending pod placed first is placed once, on the node it ends on: a drain of the
+        // node the search first put it on does not move it again.
+        for (std::size_t i = 0; i < r.pendingPods.size(); ++i) {
+            const PodId p = r.pendingPods[i].first;
+            const NodeId at = state.podNode(p);
+            moved[p.index()] = 1;
+            if (!at.isValid() || at == r.pendingPods[i].second)
+                continue;
+            r.pendingPods[i].second = at;
+            r.pendingPlaced[i].node = std::string(state.nodeName(at));
+        }
         r.actions.reserve(m_actions.size() + static_cast<std::size_t>(m_podsMoved));
         for (std::size_t i = 0; i < m_drained.size() && m_base + i < applied.size(); ++i) {
             for (const AppliedAction::PodChange& c : applied[m_base + i].changes) {
@@ -552,6 +564,43 @@ void DrainRunner::applyOneMovePerPod(ConsolidationResult& r)
 {
     reset();
     const std::vector<AppliedAction>& applied = m_engine.applied();
+    // The pending pods again, each at its final node where it fits at its turn, else where the
+    // search first put it (pendingPlaced(), parallel to r.pendingPlaced: finish() changes nodes
+    // only), else left pending.
+    while (applied.size() > m_pendingBase)
+        m_engine.undo();
+    {
+        std::vector<PlanAction> placed;
+        std::vector<std::pair<PodId, NodeId>> pods;
+        placed.reserve(r.pendingPlaced.size());
+        pods.reserve(r.pendingPods.size());
+        auto tryPlace = [&](const PlanAction& move) {
+            const std::size_t before = applied.size();
+            const AppliedAction& a = m_engine.apply(move);
+            if (applied.size() == before)
+                return false;
+            if (a.holds)
+                return true;
+            m_engine.undo();
+            return false;
+        };
+        for (std::size_t i = 0; i < r.pendingPlaced.size() && i < r.pendingPods.size(); ++i) {
+            const PodId p = r.pendingPods[i].first;
+            const PlanAction* move = &r.pendingPlaced[i];
+            if (!tryPlace(*move)) {
+                move = i < m_pendingPlaced.size() && m_pendingPods[i].first == p ? &m_pendingPlaced[i] : nullptr;
+                if (move == nullptr || move->node == r.pendingPlaced[i].node || !tryPlace(*move)) {
+                    ++r.pendingLeft;
+                    continue;
+                }
+            }
+            placed.push_back(*move);
+            pods.emplace_back(p, m_engine.state().podNode(p));
+        }
+        r.pendingPlaced = std::move(placed);
+        r.pendingPods = std::move(pods);
+    }
+    const std::size_t drainsFrom = applied.size();
     std::vector<PlanAction> actions;
     actions.reserve(r.actions.size());
     std::vector<NodeId> drained;
@@ -613,7 +662,7 @@ void DrainRunner::applyOneMovePerPod(ConsolidationResult& r)
     std::vector<std::uint8_t> moved(state.podCount(), 0);
     r.podsMoved = 0;
     r.evictions = 0;
-    for (std::size_t i = m_base; i < applied.size(); ++i)
+    for (std::size_t i = drainsFrom; i < applied.size(); ++i)
         for (const AppliedAction::PodChange& c : applied[i].changes) {
             if (!c.from.isValid())
                 continue;

@@ -150,6 +150,51 @@ private slots:
             QVERIFY2(!removed.contains(to), qPrintable(to + " takes a pod and is drained later"));
     }
 
+    void pendingPodsPlacedOnceAtTheirFinalNode_data()
+    {
+        QTest::addColumn<QString>("seed");
+        QTest::newRow("seed 1") << QStringLiteral("1");
+        QTest::newRow("seed 2") << QStringLiteral("2");
+        QTest::newRow("seed 3") << QStringLiteral("3");
+    }
+
+    void pendingPodsPlacedOnceAtTheirFinalNode()
+    {
+        // The search places the pending pods first, then drains; a drain of the node a pending
+        // pod was first put on would move it again. The plan places each pending pod on the node
+        // it ends on: plan check, which applies the plan as written, finds every action holding
+        // and no pod in the changes of more than one action, placements of pending pods included.
+        QFETCH(QString, seed);
+        QTemporaryDir dir;
+        const QString plan = dir.filePath(QStringLiteral("plan.json"));
+        const QStringList fleet { QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("--seed"), seed };
+        const Run r = fleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("consolidate") } + fleet
+            + QStringList { QStringLiteral("--lp-time-limit"), QStringLiteral("0"), QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("-o"), plan });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject ours = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("ours")).toObject();
+        QVERIFY(ours.value(QStringLiteral("pendingPlaced")).toInt() > 0);
+        const Run check = fleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("check") } + fleet
+            + QStringList { QStringLiteral("--plan"), plan, QStringLiteral("--format"), QStringLiteral("json") });
+        QVERIFY2(check.exitCode == 0, check.out.left(2000).constData());
+        const QJsonObject evaluation = QJsonDocument::fromJson(check.out).object();
+        QVERIFY(evaluation.value(QStringLiteral("holds")).toBool());
+        std::map<QString, int> actionsOfPod;
+        int pendingPlacements = 0;
+        for (const QJsonValue& v : evaluation.value(QStringLiteral("actions")).toArray()) {
+            const QJsonObject a = v.toObject();
+            QVERIFY2(a.value(QStringLiteral("holds")).toBool(), qPrintable(QString::number(a.value(QStringLiteral("index")).toInt())));
+            std::set<QString> pods;
+            for (const QJsonValue& c : a.value(QStringLiteral("changes")).toArray()) {
+                const QJsonObject change = c.toObject();
+                pendingPlacements += change.value(QStringLiteral("from")).isNull() ? 1 : 0;
+                pods.insert(change.value(QStringLiteral("pod")).toString());
+            }
+            for (const QString& pod : pods)
+                QVERIFY2(++actionsOfPod[pod] == 1, qPrintable(pod + " moves in more than one action"));
+        }
+        QCOMPARE(pendingPlacements, ours.value(QStringLiteral("pendingPlaced")).toInt());
+    }
+
     void severalRegionsGetANote()
     {
         // A fleet over four regions without --keep-within: a note on stderr suggests the region
