@@ -126,14 +126,15 @@ std::vector<DrainOrder> drainOrders(const DrainRunner& runner)
 
 bool betterPlan(const ConsolidationResult& a, const ConsolidationResult& b) noexcept
 {
-    const double gap = std::abs(a.savedPerHour - b.savedPerHour);
-    const double near = kSavingTolerance * std::max(std::abs(a.savedPerHour), std::abs(b.savedPerHour));
+    const double sa = a.savedPerHour + a.unpricedEstimatePerHour, sb = b.savedPerHour + b.unpricedEstimatePerHour;
+    const double gap = std::abs(sa - sb);
+    const double near = kSavingTolerance * std::max(std::abs(sa), std::abs(sb));
     if (gap > 1e-6 && gap > near)
-        return a.savedPerHour > b.savedPerHour;
+        return sa > sb;
     if (a.nodesFreed != b.nodesFreed)
         return a.nodesFreed > b.nodesFreed;
     if (gap > 1e-6)
-        return a.savedPerHour > b.savedPerHour;
+        return sa > sb;
     return a.podsMoved < b.podsMoved;
 }
 

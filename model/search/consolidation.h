@@ -31,6 +31,12 @@
 //    when a pending pod fits nowhere else afterwards (AllNonPendingPodsScheduled); without this
 //    rule a cluster whose pods wait (a trace's arrivals, a backlog) would be planned empty.
 //
+// Unpriced nodes (a price of 0: the price table has no entry for the node) are no free nodes:
+// the orders and betterPlan() rank each at the price of its capacity at the cluster's priced
+// nodes' rate (the median $/h per GPU of priced GPU nodes for a GPU node, else the median $/h
+// per cpu core of priced nodes without GPUs), as unpricedEstimatePerHour; savedPerHour counts
+// known prices only. Without any priced node every node ranks at 0, by load and size alone.
+//
 // Order (ours): empty nodes first, then by saving per share of the scarce disruption budgets
 // the drain spends (DrainRunner::budgetShare(): the budgets that guard more movable pods than
 // they allow disruptions, which the plan spends across all its drains; nodes no such budget
@@ -218,7 +224,10 @@ struct ConsolidationResult {
                                       // further move of a pod a fallback drain put on a node drained later
     std::int64_t fallbackDrains = 0;  // drained nodes whose pods could not all go straight to their
                                       // node, drained by the placement policy instead
-    double savedPerHour = 0;          // sum of the drained nodes' prices ($/h; prepaid nodes are never drained)
+    double savedPerHour = 0;          // sum of the drained nodes' prices ($/h; prepaid nodes are never drained;
+                                      // a node without a price, unpriced, adds nothing)
+    double unpricedEstimatePerHour = 0; // what the drained unpriced nodes' capacity costs at the priced
+                                      // nodes' rate ($/h, rules above): how the search ranks them, no known saving
     std::vector<KeptNode> kept;       // every present node that stays, by NodeId
     PlanTotals before, after;
     std::int64_t drainsTried = 0;     // DrainNode actions applied (kept or undone)
@@ -239,7 +248,8 @@ inline constexpr double kSavingTolerance = 0.02;
 
 /// True when the plan `a` is better than `b`: saves more per hour (by more than a micro-dollar
 /// and more than kSavingTolerance of the larger saving), then frees more nodes, then saves
-/// more, then moves fewer pods. A plan that frees more nodes for at most 2% less saving wins:
+/// more, then moves fewer pods. The saving compared is savedPerHour plus
+/// unpricedEstimatePerHour: an unpriced node counts at its capacity's estimate, not at $0. A plan that frees more nodes for at most 2% less saving wins:
 /// each node kept is one more to run, patch and watch, which its price does not count, and the
 /// drain orders' savings differ by about that much while their nodes freed differ by a fifth.
 [[nodiscard]] bool betterPlan(const ConsolidationResult& a, const ConsolidationResult& b) noexcept;

@@ -32,8 +32,14 @@ public:
     PlanEngine& engine() noexcept { return m_engine; }
     /// Nodes that may be drained (present, not prepaid, no pod whose eviction is refused), by id.
     const std::vector<NodeId>& candidates() const noexcept { return m_candidates; }
-    /// The node's saving per hour (its price; 0 prepaid or without prices).
-    double saving(NodeId n) const noexcept { return n.index() < m_price.size() ? m_price[n.index()] : 0.0; }
+    /// The node's saving per hour as the search ranks it: its price; for a node without one
+    /// (unpriced: no price table entry), the price its capacity would have at the cluster's
+    /// priced nodes' rate (estimatePrices()); 0 prepaid, or when no node has a price.
+    double saving(NodeId n) const noexcept { return n.index() < m_rankPrice.size() ? m_rankPrice[n.index()] : 0.0; }
+    /// What draining the node saves that is known: its price; 0 unpriced or prepaid.
+    double price(NodeId n) const noexcept { return n.index() < m_price.size() ? m_price[n.index()] : 0.0; }
+    /// True for a node that may be drained and has no price: saving() is an estimate.
+    bool unpriced(NodeId n) const noexcept { return n.index() < m_unpriced.size() && m_unpriced[n.index()]; }
     /// Movable pods of the node in the loaded state and the largest share of its allocatable
     /// (cpu, memory, GPU) they request.
     std::int32_t movableCount(NodeId n) const noexcept { return m_movable[n.index()]; }
@@ -128,7 +134,9 @@ private:
     const ConsolidationOptions& m_options;
     PlanEngine m_engine;
     std::chrono::steady_clock::time_point m_start;
-    std::vector<double> m_price;
+    std::vector<double> m_price, m_rankPrice;
+    std::vector<std::uint8_t> m_unpriced;
+    void estimatePrices(); // m_rankPrice from m_price and capacity
     std::vector<NodeId> m_candidates;
     std::vector<std::int32_t> m_movable;
     std::vector<double> m_load, m_disruptionCost, m_budgetShare;
@@ -176,6 +184,7 @@ private:
     std::int64_t m_podsMoved = 0;
     std::int64_t m_tried = 0;
     double m_saved = 0;
+    double m_estimated = 0; // saving() of the drained unpriced nodes
 };
 
 /// One order in which consolidate() tries the candidates, and its name.

@@ -79,6 +79,7 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
     const PlanLedger& state = m_engine.state();
     const std::size_t nodes = store.nodeCount();
     m_price.assign(nodes, 0.0);
+    m_unpriced.assign(nodes, 0);
     m_movable.assign(nodes, 0);
     m_load.assign(nodes, 0.0);
     m_disruptionCost.assign(nodes, 0.0);
@@ -133,12 +134,61 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
                 std::string(store.nodeName(n)) + " is prepaid (a capacity block or reservation): emptying it saves nothing, so it stays as a destination"), {} };
         if (!prepaid && i < input.nodePricePerHour.size())
             m_price[i] = input.nodePricePerHour[i];
+        if (!prepaid && !(m_price[i] > 0))
+            m_unpriced[i] = 1;
         if (!prepaid && !blocked[i])
             m_candidates.push_back(n);
     }
+    estimatePrices();
     measureBudgetShares();
     m_keptInitial = m_kept;
     m_groupPresentInitial = m_groupPresent;
+}
+
+void DrainRunner::estimatePrices()
+{
+    // A node without a price is no free node: ranked at $0 it would be drained last and a plan
+    // that frees it would lose to one that frees a cheaper priced node. It is ranked at what its
+    // capacity costs on the priced nodes: the median $/h per GPU of the priced GPU nodes for a
+    // GPU node, else the median $/h per cpu core of the priced nodes without GPUs (of all
+    // priced nodes when none lacks GPUs). With no priced node, every node ranks at 0 as before.
+    m_rankPrice = m_price;
+    const PlanLedger& state = m_engine.state();
+    std::vector<double> perGpu, perCore, perCoreAny;
+    bool anyUnpriced = false;
+    for (std::uint32_t i = 0; i < m_store.nodeCount(); ++i) {
+        const NodeId n(i);
+        if (!state.nodePresent(n))
+            continue;
+        anyUnpriced = anyUnpriced || m_unpriced[i];
+        if (!(m_price[i] > 0))
+            continue;
+        const ResourceVector& alloc = state.nodeAllocatable(n);
+        const double gpus = static_cast<double>(alloc[CoreResource::Gpu]), cores = static_cast<double>(alloc[CoreResource::Cpu]) / 1000.0;
+        if (gpus > 0)
+            perGpu.push_back(m_price[i] / gpus);
+        else if (cores > 0)
+            perCore.push_back(m_price[i] / cores);
+        if (cores > 0)
+            perCoreAny.push_back(m_price[i] / cores);
+    }
+    if (!anyUnpriced)
+        return;
+    auto median = [](std::vector<double>& v) {
+        if (v.empty())
+            return 0.0;
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    };
+    const double gpuRate = median(perGpu);
+    const double coreRate = perCore.empty() ? median(perCoreAny) : median(perCore);
+    for (std::uint32_t i = 0; i < m_store.nodeCount(); ++i) {
+        if (!m_unpriced[i] || !state.nodePresent(NodeId(i)))
+            continue;
+        const ResourceVector& alloc = state.nodeAllocatable(NodeId(i));
+        const double gpus = static_cast<double>(alloc[CoreResource::Gpu]), cores = static_cast<double>(alloc[CoreResource::Cpu]) / 1000.0;
+        m_rankPrice[i] = gpus > 0 && gpuRate > 0 ? gpus * gpuRate : cores * coreRate;
+    }
 }
 
 void DrainRunner::measureBudgetShares()
@@ -386,7 +436,8 @@ void DrainRunner::commit(const AppliedAction& a, NodeId n)
     m_actions.push_back(a.action);
     m_drained.push_back(n);
     m_podsMoved += static_cast<std::int64_t>(a.changes.size());
-    m_saved += saving(n);
+    m_saved += price(n);
+    m_estimated += unpriced(n) ? saving(n) : 0.0;
     for (const AppliedAction::PodChange& c : a.changes)
         if (c.to.isValid())
             track(c.to);
@@ -502,6 +553,7 @@ void DrainRunner::reset()
     m_podsMoved = 0;
     m_tried = 0;
     m_saved = 0;
+    m_estimated = 0;
     m_start = std::chrono::steady_clock::now();
 }
 
@@ -548,6 +600,7 @@ ConsolidationResult DrainRunner::finish(std::string order)
         }
     }
     r.savedPerHour = m_saved;
+    r.unpricedEstimatePerHour = m_estimated;
     r.before = m_engine.state().totalsBefore();
     r.after = m_engine.state().totals();
     r.drainsTried = m_tried;
@@ -606,7 +659,7 @@ void DrainRunner::applyOneMovePerPod(ConsolidationResult& r)
     std::vector<NodeId> drained;
     drained.reserve(r.drained.size());
     std::vector<KeptNode> stayed;
-    double saved = 0;
+    double saved = 0, estimated = 0;
     std::int64_t fallbacks = 0;
     // Applies actions [from, to) in order; true when each is applied and holds, and the last (a
     // drain) removes its node.
@@ -636,7 +689,8 @@ void DrainRunner::applyOneMovePerPod(ConsolidationResult& r)
         if (applyAll(next, drain + 1)) {
             actions.insert(actions.end(), r.actions.begin() + static_cast<std::ptrdiff_t>(next), r.actions.begin() + static_cast<std::ptrdiff_t>(drain + 1));
             drained.push_back(n);
-            saved += saving(n);
+            saved += price(n);
+            estimated += unpriced(n) ? saving(n) : 0.0;
         } else {
             rollback();
             // The drain alone: the policy places its pods, as the search's drain did.
@@ -645,7 +699,8 @@ void DrainRunner::applyOneMovePerPod(ConsolidationResult& r)
                 ++fallbacks;
                 actions.push_back(r.actions[drain]);
                 drained.push_back(n);
-                saved += saving(n);
+                saved += price(n);
+                estimated += unpriced(n) ? saving(n) : 0.0;
             } else {
                 KeptNode k { n, {}, makeReason(ReasonKind::NoFeasibleNode, {}, r.actions[drain].node + " could not be emptied"), {} };
                 if (applied.size() > mark && !a.unplaced.empty() && !a.unplaced.front().second.empty()) {
@@ -676,6 +731,7 @@ void DrainRunner::applyOneMovePerPod(ConsolidationResult& r)
     r.drained = std::move(drained);
     r.nodesFreed = static_cast<std::int64_t>(r.drained.size());
     r.savedPerHour = saved;
+    r.unpricedEstimatePerHour = estimated;
     r.fallbackDrains = fallbacks;
     r.after = state.totals();
     if (!stayed.empty()) {

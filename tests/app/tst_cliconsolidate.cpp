@@ -87,6 +87,11 @@ private slots:
             QStringLiteral("--lp-time-limit"), QStringLiteral("0"), QStringLiteral("-o"), plan });
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("(3 of 4 nodes have no price") && r.out.contains("left out of the costs"), r.out.constData());
+        // The two nodes freed are unpriced: what they save is unknown, not $0.00, and the costs
+        // before and after say how many nodes they leave out.
+        QVERIFY2(r.out.contains("  cost per hour saved: unknown (2 unpriced nodes freed) (before $32.77 and 3 unpriced nodes, after $32.77 and 1 unpriced node)\n"),
+            r.out.constData());
+        QVERIFY2(!r.out.contains("$0.00"), r.out.constData());
         const Run check = fleetscope({ QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster.json"),
             QStringLiteral("--plan"), plan });
         QVERIFY2(check.out.contains("\ncosts: 3 of 4 nodes have no price"), check.out.constData());
@@ -98,6 +103,7 @@ private slots:
             QStringLiteral("--lp-time-limit"), QStringLiteral("0"), QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("-o"), plan });
         QCOMPARE(json.exitCode, 0);
         QCOMPARE(QJsonDocument::fromJson(json.out).object().value(QStringLiteral("unpricedNodes")).toInt(-1), 3);
+        QCOMPARE(QJsonDocument::fromJson(json.out).object().value(QStringLiteral("ours")).toObject().value(QStringLiteral("unpricedNodesFreed")).toInt(-1), 2);
         const Run checkJson = fleetscope({ QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster.json"),
             QStringLiteral("--plan"), plan, QStringLiteral("--format"), QStringLiteral("json") });
         QCOMPARE(QJsonDocument::fromJson(checkJson.out).object().value(QStringLiteral("unpricedNodes")).toInt(-1), 3);

@@ -474,6 +474,34 @@ private slots:
         checkNotWorseThanBaseline(c, in, r);
     }
 
+    void unpricedNodeIsNoFreeNode()
+    {
+        // Either a-big (4 cpu, no price) or b-small (2 cpu, $1/h) can go, not both: d-pinned has
+        // room for one node's pods. The priced nodes cost $0.50 per cpu core an hour, so a-big's
+        // capacity is worth about $2/h: the plan frees a-big, and its saving is not counted as
+        // known ($0 saved, $2 estimated), where ranking it at $0 freed b-small.
+        Cluster c;
+        c.node("a-big", "us-east-1a", 4000);
+        c.node("b-small", "us-east-1a", 2000);
+        c.node("d-pinned", "us-east-1a", 4000);
+        c.pod("default", "alpha-0", "a-big", 2000, "alpha");
+        c.pod("default", "beta-0", "b-small", 1500, "beta");
+        c.pod("default", "keep-0", "d-pinned", 2000, "keep", PodFlagReady | PodFlagDoNotDisrupt);
+        c.finish();
+        ConsolidationInput in;
+        in.nodePricePerHour = { 0.0, 1.0, 2.0 };
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, in);
+        QCOMPARE(drainedNames(r, c), std::vector<std::string> { "a-big" });
+        QCOMPARE(r.savedPerHour, 0.0);
+        QCOMPARE(r.unpricedEstimatePerHour, 2.0);
+        QVERIFY(replayHolds(c, r, in));
+        // No node priced: nothing to estimate from, every node ranks at $0.
+        in.nodePricePerHour = {};
+        const ConsolidationResult none = consolidate(*c.store, *c.topology, in);
+        QCOMPARE(none.nodesFreed, 1);
+        QCOMPARE(none.unpricedEstimatePerHour, 0.0);
+    }
+
     void lowerBound()
     {
         Cluster c;
