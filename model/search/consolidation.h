@@ -12,8 +12,10 @@
 // hold is undone (PlanEngine::undo) and kept, with the first pod that stayed and why.
 //
 // Rules of the plan (the same for the Karpenter baseline, karpenterbaseline.h):
-//  - candidates: present nodes. A node with only DaemonSet, mirror and finished pods counts as
-//    empty (it is drained with no moves).
+//  - candidates: present nodes. A node with only DaemonSet, mirror, finished and terminating
+//    pods counts as empty (it is drained with no moves). A terminating pod (deletionTimestamp
+//    set) is leaving: the drain waits for it (as kubectl drain does), so it is neither moved,
+//    nor counted in podsMoved, nor a reason to keep its node.
 //  - prepaid nodes (nodeCapacityType() Reserved: EC2 Capacity Blocks, capacity reservations;
 //    model/pricing/pricetable.h) save nothing when emptied, so they are never drained: they
 //    stay as destinations, with the reason "prepaid".

@@ -24,6 +24,13 @@ namespace {
 
 constexpr CoreResource kAxisResource[] = { CoreResource::Cpu, CoreResource::Memory, CoreResource::Gpu };
 
+/// True for a pod a drain of its node moves: not finished, not a DaemonSet or mirror pod,
+/// and not terminating (the drain waits for it: plandrain.cpp).
+bool movesWithDrain(const ClusterStore& store, PodId p) noexcept
+{
+    return !store.podIsTerminal(p) && !staysOnDrainedNode(store, p) && !(store.podFlags(p) & PodFlagTerminating);
+}
+
 /// The text after the pod's key in a reason message (" needs ...", ": no node ...").
 std::string stemAfter(const std::string& message, const std::string& key)
 {
@@ -89,7 +96,7 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
     for (std::uint32_t i = 0; i < store.podCount(); ++i) {
         const PodId p(i);
         const NodeId n = state.podNode(p); // after the plan so far and the pending pods placed
-        if (!n.isValid() || store.podIsTerminal(p) || staysOnDrainedNode(store, p))
+        if (!n.isValid() || !movesWithDrain(store, p))
             continue;
         ++m_movable[n.index()];
         movableRequest[n.index()] += store.podRequest(p);
@@ -200,7 +207,7 @@ void DrainRunner::measureBudgetShares()
         return;
     auto movableOn = [&](PodId p) {
         const NodeId n = state.podNode(p);
-        return n.isValid() && !m_store.podIsTerminal(p) && !staysOnDrainedNode(m_store, p) ? n : NodeId();
+        return n.isValid() && movesWithDrain(m_store, p) ? n : NodeId();
     };
     std::vector<std::int64_t> guarded(budgets.count(), 0);
     for (std::uint32_t i = 0; i < m_store.podCount(); ++i)
@@ -330,7 +337,7 @@ std::vector<PodId> DrainRunner::movablePodsNow(NodeId n) const
 {
     std::vector<PodId> pods;
     for (const PodId p : m_engine.state().nodePods(n))
-        if (!m_store.podIsTerminal(p) && !staysOnDrainedNode(m_store, p))
+        if (movesWithDrain(m_store, p))
             pods.push_back(p);
     return pods;
 }

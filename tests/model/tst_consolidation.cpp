@@ -502,6 +502,41 @@ private slots:
         QCOMPARE(none.unpricedEstimatePerHour, 0.0);
     }
 
+    void terminatingPodsAreNotMoved()
+    {
+        // n1 holds web-0 and two terminating pods (metadata.deletionTimestamp set), one of them
+        // without a controller. They are leaving: the drain moves web-0 alone (kubectl drain
+        // waits for the others), and nothing they are refuses the drain.
+        Cluster c;
+        c.node("n1", "us-east-1a", 4000);
+        c.node("n2", "us-east-1a", 4000);
+        c.pod("default", "keep-0", "n2", 1000, "keep", PodFlagReady | PodFlagDoNotDisrupt);
+        c.pod("default", "web-0", "n1", 1000, "web");
+        c.pod("default", "web-old", "n1", 1000, "web", PodFlagReady | PodFlagTerminating);
+        c.pod("default", "bare-old", "n1", 500, "", PodFlagReady | PodFlagTerminating);
+        c.finish();
+        ConsolidationInput in;
+        in.nodePricePerHour = { 1.0, 1.0 };
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, in);
+        QCOMPARE(drainedNames(r, c), std::vector<std::string> { "n1" });
+        QCOMPARE(r.podsMoved, 1);
+        QCOMPARE(r.evictions, 1);
+        for (const PlanAction& a : r.actions)
+            QVERIFY2(a.type != ActionType::MovePod || a.pod.name == "web-0", a.pod.name.c_str());
+        QVERIFY(replayHolds(c, r, in));
+        QCOMPARE(r.after.podsUnplaced, 0);
+        // The what-if's drain alone: the same.
+        PlanEngine engine(*c.store, *c.topology, in.nodePricePerHour);
+        PlanAction drain;
+        drain.type = ActionType::DrainNode;
+        drain.node = "n1";
+        const AppliedAction& a = engine.apply(drain);
+        QVERIFY(a.holds);
+        QCOMPARE(a.changes.size(), std::size_t(1));
+        QCOMPARE(a.changes.front().pod, c.podNamed("web-0"));
+        QCOMPARE(engine.state().totals().podsUnplaced, 0);
+    }
+
     void lowerBound()
     {
         Cluster c;
