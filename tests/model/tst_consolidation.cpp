@@ -750,6 +750,32 @@ private slots:
             blockingFilterClause(sampled).c_str());
     }
 
+    void blockingFilterNamedPastTheBudget()
+    {
+        // The memo's budget of verdicts is spent by the first pod: a pod judged later (another
+        // request) is judged on the smaller samples, and still names its filter.
+        Cluster c;
+        c.node("a", "us-east-1a", 4000);
+        c.node("b", "us-east-1a", 4000);
+        c.pod("ml", "big-0", "a", 3000, "big");
+        c.pod("ml", "bigger-0", "b", 3500, "bigger");
+        for (int i = 0; i < 40; ++i)
+            taintedNode(c, "t" + std::to_string(i), 8000, { { "dedicated", "infer", TaintEffect::NoSchedule } });
+        for (int i = 0; i < 20; ++i)
+            c.node("r" + std::to_string(i), "us-east-1a", 2000);
+        c.finish();
+        PlanEngine engine(*c.store, *c.topology);
+        BlockingFilterMemo memo(1);
+        const PodId big = c.podNamed("big-0"), bigger = c.podNamed("bigger-0");
+        QCOMPARE(memo.of(engine.state(), big, c.store->podNode(big)).code, std::string("untolerated-taint:dedicated=infer:NoSchedule"));
+        QVERIFY(memo.verdicts() > 1);
+        const BlockingFilter late = memo.of(engine.state(), bigger, c.store->podNode(bigger));
+        QCOMPARE(late.code, std::string("untolerated-taint:dedicated=infer:NoSchedule"));
+        QCOMPARE(late.of, 61);
+        QVERIFY(late.nodes > 0 && late.nodes <= late.of);
+        QCOMPARE(late.nextCode, std::string("insufficient-cpu"));
+    }
+
     void templatePodIsNoPendingPod()
     {
         // A place-pods action's template pod sits in the store without a node (addTemplatePod
