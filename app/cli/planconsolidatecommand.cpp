@@ -148,12 +148,13 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
     // The drains' own moves: each evicted pod straight to the node it stays on (consolidation.h).
     const std::size_t moves = ours.actions.size() - ours.drained.size();
     if (ours.pendingPlaced.empty())
-        std::snprintf(line, sizeof line, "Consolidation plan written to %s (%zu drain-node actions, each after the move-pod actions of its node's pods, %zu in all)\n",
+        std::snprintf(line, sizeof line,
+            "Consolidation plan written to %s (%zu drain-node actions, each after the move-pod actions of its node's pods: %zu move-pod actions)\n",
             shownPath.c_str(), ours.drained.size(), moves);
     else
         std::snprintf(line, sizeof line,
             "Consolidation plan written to %s (%zu move-pod actions for pending pods, then %zu drain-node actions, each after the move-pod "
-            "actions of its node's pods, %zu in all)\n",
+            "actions of its node's pods: %zu more move-pod actions)\n",
             shownPath.c_str(), ours.pendingPlaced.size(), ours.drained.size(), moves);
     out << line;
     if (!ours.pendingPlaced.empty() || ours.pendingLeft > 0) {

@@ -95,6 +95,13 @@ private slots:
         const Run check = fleetscope({ QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster.json"),
             QStringLiteral("--plan"), plan });
         QVERIFY2(check.out.contains("\ncosts: 3 of 4 nodes have no price"), check.out.constData());
+        // plan check's totals say what their cost leaves out, and name the pods they count.
+        QVERIFY2(check.out.contains(", cost 32.77/h and 3 unpriced nodes\n") && check.out.contains(", cost 32.77/h and 1 unpriced node\n"),
+            check.out.constData());
+        QVERIFY2(check.out.contains("pods placed 7, evicted with no node 0, DaemonSet, mirror and terminating pods removed with their nodes 0"),
+            check.out.constData());
+        // The header counts what it says it counts.
+        QVERIFY2(r.out.contains("(2 drain-node actions, each after the move-pod actions of its node's pods: 3 move-pod actions)"), r.out.constData());
         // Every node priced: no such note.
         const Run priced = fleetscope(consolidateArgs(dir.filePath(QStringLiteral("priced.json")), { QStringLiteral("--lp-time-limit"), QStringLiteral("0") }));
         QVERIFY2(!priced.out.contains("no price"), priced.out.constData());

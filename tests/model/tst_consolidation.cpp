@@ -776,6 +776,20 @@ private slots:
         QCOMPARE(late.nextCode, std::string("insufficient-cpu"));
     }
 
+    void keptGroupBlockingTextCountsInTheSingular()
+    {
+        KeptGroup g;
+        g.code = "no-feasible-node";
+        g.nodes = 1;
+        g.blockingCode = "node-selector-mismatch";
+        g.blockingEntries = 1;
+        g.blockingNodes = 1;
+        g.blockingOf = 1;
+        QCOMPARE(keptGroupBlockingText(g), std::string("node-selector-mismatch for 1 of 1 entry (rejects up to 1 of 1 other node)"));
+        g.blockingOf = 2;
+        QCOMPARE(keptGroupBlockingText(g), std::string("node-selector-mismatch for 1 of 1 entry (rejects up to 1 of 2 other nodes)"));
+    }
+
     void templatePodIsNoPendingPod()
     {
         // A place-pods action's template pod sits in the store without a node (addTemplatePod
