@@ -307,7 +307,7 @@ int runPlan(const QStringList& arguments)
     }
     if (!exportOnly) {
         std::cout << (format == QLatin1String("json") ? importers::evaluationJson(planPath, evaluation, *loaded.store, withFigures, unpricedNodeCount(*loaded.store, nodePrices))
-                                                      : importers::evaluationText(planPath, evaluation, *loaded.store));
+                                                      : importers::evaluationText(planPath, evaluation, *loaded.store, &nodePrices));
         // The cost figures count the priced nodes alone: say how many are left out.
         if (const std::string note = unpricedNodesNote(*loaded.store, nodePrices); format != QLatin1String("json") && !note.empty())
             std::cout << "costs: " << note << "\n";

@@ -53,8 +53,28 @@ double ratioToBetterBound(const model::ConsolidationResult& ours, const model::N
     return better > 0 ? static_cast<double>(ours.after.nodes) / static_cast<double>(better) : 0.0;
 }
 
+/// The drained nodes of `r` that have no price (nodePrices 0 or missing): their saving is unknown.
+std::int64_t unpricedDrained(const model::ConsolidationResult& r, const std::vector<double>& nodePrices)
+{
+    return std::count_if(r.drained.begin(), r.drained.end(), [&](model::NodeId n) { return !(n.index() < nodePrices.size() && nodePrices[n.index()] > 0); });
+}
+
+/// A cost per hour over `nodes` nodes of which `unpriced` have no price: "$12.34"; "$12.34 and 3
+/// unpriced nodes<tail>"; "unknown (3 unpriced nodes<tail>)" when none of them is priced.
+std::string costText(double dollarsPerHour, std::int64_t nodes, std::int64_t unpriced, const char* tail = "")
+{
+    char dollars[64];
+    std::snprintf(dollars, sizeof dollars, "$%.2f", dollarsPerHour);
+    if (unpriced <= 0)
+        return dollars;
+    const std::string counted = model::formatCount(unpriced) + (unpriced == 1 ? " unpriced node" : " unpriced nodes") + tail;
+    if (unpriced >= nodes)
+        return "unknown (" + counted + ")";
+    return std::string(dollars) + " and " + counted;
+}
+
 std::string summaryJson(const model::ConsolidationResult& ours, const model::ConsolidationResult& base, const model::NodeCountBound& bound,
-    const model::PackingBound& lp, const model::ClusterStore& store, std::int64_t unpricedNodes)
+    const model::PackingBound& lp, const model::ClusterStore& store, std::int64_t unpricedNodes, const std::vector<double>& nodePrices)
 {
     importers::JsonWriter w;
     auto figures = [&](const model::ConsolidationResult& r) {
@@ -63,6 +83,8 @@ std::string summaryJson(const model::ConsolidationResult& ours, const model::Con
         w.key("podsMoved").value(r.podsMoved);
         w.key("evictions").value(r.evictions);
         w.key("costPerHourSaved").value(r.savedPerHour);
+        // of nodesFreed, those without a price: costPerHourSaved leaves them out
+        w.key("unpricedNodesFreed").value(unpricedDrained(r, nodePrices));
         w.key("nodesAfter").value(r.after.nodes);
         w.key("pendingPlaced").value(static_cast<std::int64_t>(r.pendingPlaced.size()));
         w.key("pendingLeft").value(r.pendingLeft);
@@ -111,9 +133,12 @@ std::string summaryJson(const model::ConsolidationResult& ours, const model::Con
 }
 
 std::string summaryText(const model::ConsolidationResult& ours, const model::ConsolidationResult& base, const model::NodeCountBound& bound,
-    const model::PackingBound& lp, const model::ClusterStore& store, const std::string& planPath, bool pricesKnown,
+    const model::PackingBound& lp, const model::ClusterStore& store, const std::string& planPath, const std::vector<double>& nodePrices,
     const std::string& unpricedNote)
 {
+    const bool pricesKnown = std::any_of(nodePrices.begin(), nodePrices.end(), [](double p) { return p > 0; });
+    const std::int64_t unpricedBefore = unpricedNodeCount(store, nodePrices);
+    const std::int64_t unpricedFreed = unpricedDrained(ours, nodePrices);
     std::ostringstream out;
     char line[512];
     // Lines that embed names from the input (nodes, reason codes and messages naming labels
@@ -123,12 +148,13 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
     // The drains' own moves: each evicted pod straight to the node it stays on (consolidation.h).
     const std::size_t moves = ours.actions.size() - ours.drained.size();
     if (ours.pendingPlaced.empty())
-        std::snprintf(line, sizeof line, "Consolidation plan written to %s (%zu drain-node actions, each after the move-pod actions of its node's pods, %zu in all)\n",
+        std::snprintf(line, sizeof line,
+            "Consolidation plan written to %s (%zu drain-node actions, each after the move-pod actions of its node's pods: %zu move-pod actions)\n",
             shownPath.c_str(), ours.drained.size(), moves);
     else
         std::snprintf(line, sizeof line,
             "Consolidation plan written to %s (%zu move-pod actions for pending pods, then %zu drain-node actions, each after the move-pod "
-            "actions of its node's pods, %zu in all)\n",
+            "actions of its node's pods: %zu more move-pod actions)\n",
             shownPath.c_str(), ours.pendingPlaced.size(), ours.drained.size(), moves);
     out << line;
     if (!ours.pendingPlaced.empty() || ours.pendingLeft > 0) {
@@ -149,7 +175,14 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
     out << line;
     // Without a price for any node (a trace without instance types or regions) the costs are
     // unknown, not $0.00.
-    if (pricesKnown)
+    // A node without a price is left out of the sums, not counted at $0: the figures name how
+    // many such nodes they leave out, and a sum over none priced is unknown.
+    if (pricesKnown && unpricedBefore > 0)
+        std::snprintf(line, sizeof line, "  cost per hour saved: %s (before %s, after %s)\n",
+            costText(ours.savedPerHour, ours.nodesFreed, unpricedFreed, " freed").c_str(),
+            costText(ours.before.costPerHour, ours.before.nodes, unpricedBefore).c_str(),
+            costText(ours.after.costPerHour, ours.after.nodes, unpricedBefore - unpricedFreed).c_str());
+    else if (pricesKnown)
         std::snprintf(line, sizeof line, "  cost per hour saved: $%.2f (before $%.2f, after $%.2f)\n", ours.savedPerHour, ours.before.costPerHour,
             ours.after.costPerHour);
     else
@@ -168,7 +201,11 @@ std::string summaryText(const model::ConsolidationResult& ours, const model::Con
         std::snprintf(line, sizeof line, "  LP bound:           none (%s after %.1f s)\n", importers::terminalLine(lp.status).c_str(),
             lp.buildSeconds + lp.solveSeconds);
     out << line;
-    if (pricesKnown)
+    if (const std::int64_t baseUnpriced = unpricedDrained(base, nodePrices); pricesKnown && baseUnpriced > 0)
+        std::snprintf(line, sizeof line,
+            "  baseline (Karpenter emptiness and multi-node consolidation, deletion only): %lld nodes freed, %lld pods moved, saved per hour: %s\n",
+            static_cast<long long>(base.nodesFreed), static_cast<long long>(base.podsMoved), costText(base.savedPerHour, base.nodesFreed, baseUnpriced, " freed").c_str());
+    else if (pricesKnown)
         std::snprintf(line, sizeof line, "  baseline (Karpenter emptiness and multi-node consolidation, deletion only): %lld nodes freed, %lld pods moved, $%.2f/h saved\n",
             static_cast<long long>(base.nodesFreed), static_cast<long long>(base.podsMoved), base.savedPerHour);
     else
@@ -401,9 +438,9 @@ int runPlanConsolidate(const QStringList& arguments)
         importers::printTerminalf(stderr, "%s%s\n", prefix.c_str(), importers::messageText(e).c_str());
         return 2;
     }
-    std::cout << (format == QLatin1String("json") ? summaryJson(ours, base, bound, lp, store, unpricedNodeCount(store, input.nodePricePerHour)) : summaryText(ours, base, bound, lp, store, planPath,
-                     std::any_of(input.nodePricePerHour.begin(), input.nodePricePerHour.end(), [](double p) { return p > 0; }),
-                     unpricedNodesNote(store, input.nodePricePerHour)));
+    std::cout << (format == QLatin1String("json")
+            ? summaryJson(ours, base, bound, lp, store, unpricedNodeCount(store, input.nodePricePerHour), input.nodePricePerHour)
+            : summaryText(ours, base, bound, lp, store, planPath, input.nodePricePerHour, unpricedNodesNote(store, input.nodePricePerHour)));
     std::cout.flush();
     if (!std::cout) {
         importers::printTerminalf(stderr, "%scannot write to standard output\n", prefix.c_str());

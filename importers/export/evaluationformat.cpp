@@ -168,7 +168,7 @@ std::string evaluationJson(const std::string& planName, const PlanEvaluation& e,
     return w.text() + "\n";
 }
 
-std::string evaluationText(const std::string& planName, const PlanEvaluation& e, const model::ClusterStore& store)
+std::string evaluationText(const std::string& planName, const PlanEvaluation& e, const model::ClusterStore& store, const std::vector<double>* nodePrices)
 {
     // Every line that names input (the plan's path, action subjects, reasons naming pods,
     // nodes, labels and taints) goes through terminalLine(): one terminal line each, with no
@@ -191,18 +191,42 @@ std::string evaluationText(const std::string& planName, const PlanEvaluation& e,
         for (const model::Reason& r : a.reasons)
             out += "      " + terminalLine(r.code() + ": " + r.message) + "\n";
     }
-    auto totals = [&](const char* label, const model::PlanTotals& t) {
-        char buf[400];
+    // Store nodes without a price, before the plan and after it (those it removed taken off):
+    // their cost is not $0, so a sum that leaves them out says so.
+    std::int64_t unpricedBefore = 0, unpricedAfter = 0;
+    if (nodePrices) {
+        auto unpriced = [&](model::NodeId n) {
+            return n.index() < store.nodeCount() && !store.nodeIsDeleted(n) && !(n.index() < nodePrices->size() && (*nodePrices)[n.index()] > 0);
+        };
+        for (std::uint32_t i = 0; i < store.nodeCount(); ++i)
+            unpricedBefore += unpriced(model::NodeId(i)) ? 1 : 0;
+        unpricedAfter = unpricedBefore;
+        for (const model::AppliedAction& a : e.actions)
+            for (const model::NodeId n : a.nodesRemoved)
+                unpricedAfter -= unpriced(n) ? 1 : 0;
+    }
+    auto totals = [&](const char* label, const model::PlanTotals& t, std::int64_t unpriced) {
+        char cost[96];
+        if (unpriced > 0 && unpriced >= t.nodes)
+            std::snprintf(cost, sizeof cost, "cost unknown (no node priced)");
+        else if (unpriced > 0)
+            std::snprintf(cost, sizeof cost, "cost %.2f/h and %lld unpriced node%s", t.costPerHour, static_cast<long long>(unpriced), unpriced == 1 ? "" : "s");
+        else
+            std::snprintf(cost, sizeof cost, "cost %.2f/h", t.costPerHour);
+        // "evicted, no node": pods the plan took off a node and placed nowhere (pending pods that
+        // stay pending are not among them); "removed with their nodes": the DaemonSet, mirror and
+        // terminating pods of the nodes it removed, which go with their node.
+        char buf[480];
         std::snprintf(buf, sizeof buf,
-            "%-7s nodes %lld (in use %lld, empty %lld), GPUs %lld (allocated %.1f), pods placed %lld, unplaced %lld, "
-            "DaemonSet pods removed with their nodes %lld, cost %.2f/h\n",
+            "%-7s nodes %lld (in use %lld, empty %lld), GPUs %lld (allocated %.1f), pods placed %lld, evicted with no node %lld, "
+            "DaemonSet, mirror and terminating pods removed with their nodes %lld, %s\n",
             label, static_cast<long long>(t.nodes), static_cast<long long>(t.nodesInUse), static_cast<long long>(t.nodesEmpty),
             static_cast<long long>(t.gpus), static_cast<double>(t.gpuMilliAllocated) / 1000.0, static_cast<long long>(t.podsPlaced),
-            static_cast<long long>(t.podsUnplaced), static_cast<long long>(t.podsRemovedWithNodes), t.costPerHour);
+            static_cast<long long>(t.podsUnplaced), static_cast<long long>(t.podsRemovedWithNodes), cost);
         out += buf;
     };
-    totals("before:", e.before);
-    totals("after:", e.after);
+    totals("before:", e.before, unpricedBefore);
+    totals("after:", e.after, unpricedAfter);
     return out;
 }
 

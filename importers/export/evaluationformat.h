@@ -37,8 +37,13 @@ struct EvaluationFigures {
 [[nodiscard]] std::string evaluationJson(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store,
     const EvaluationFigures* figures = nullptr, std::int64_t unpricedNodes = -1);
 /// The evaluation as terminal text: a line per action ("#1 drain-node cpu-a1: holds") with its
-/// reasons, then the totals before and after; every name escaped (terminalLine()).
-[[nodiscard]] std::string evaluationText(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store);
+/// reasons, then the totals before and after; every name escaped (terminalLine()). With
+/// `nodePrices` (the prices the evaluation used, by NodeId; 0 for a node without one), a cost
+/// over nodes of which some have no price says how many it leaves out ("cost 12.34/h and 3
+/// unpriced nodes"), and one over no priced node is "cost unknown"; without, the cost is shown as
+/// summed.
+[[nodiscard]] std::string evaluationText(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store,
+    const std::vector<double>* nodePrices = nullptr);
 /// The actions of `evaluation` that do not hold, for a message: "#1 move-pod default/web ->
 /// cpu-b1 (not-found:node/cpu-b1); #2 drain-node cpu-a1 (no-feasible-node)", at most
 /// `listed` of them, then "and N more". Names are escaped (terminalLine()). Empty when every

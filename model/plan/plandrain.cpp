@@ -27,7 +27,10 @@ bool PlanEngine::Private::drainNode(const PlanAction& a, AppliedAction& r)
         if (state.podAdded(p)) { // a pod this plan placed (place-pods): undo that action instead
             holdsPlanned = true;
             r.reasons.push_back(plannedPodStays(p));
-        } else if (!store.podIsTerminal(p) && !staysOnDrainedNode(store, p)) {
+        } else if (!store.podIsTerminal(p) && !staysOnDrainedNode(store, p) && !(store.podFlags(p) & PodFlagTerminating)) {
+            // A terminating pod (metadata.deletionTimestamp set) is leaving: kubectl drain
+            // waits for it to go rather than evicting it, and its controller has made its
+            // replacement already. It is no pod to move; it goes with the node.
             pods.push_back(p);
         }
     }

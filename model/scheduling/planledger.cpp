@@ -122,7 +122,7 @@ void PlanLedger::Private::place(PodId p, NodeId n, std::uint64_t preferredGpus)
         ++workloadPods[i];
     if (loaded)
         ++loadedPodsHere[i];
-    if (loaded && !workload)
+    if (loaded && (!workload || leavesWithNode(p)))
         ++loadedNodeBoundHere[i];
     if (loadedNode(p) != n)
         movedIn[i].push_back(p);
@@ -180,7 +180,7 @@ void PlanLedger::Private::unplace(PodId p)
         --workloadPods[i];
     if (loaded)
         --loadedPodsHere[i];
-    if (loaded && !workload)
+    if (loaded && (!workload || leavesWithNode(p)))
         --loadedNodeBoundHere[i];
     if (loadedNode(p) != n) {
         auto& in = movedIn[i];

@@ -171,6 +171,13 @@ struct PlanLedger::Private {
     {
         return !isAddedPod(p) && store->podIsCounted(p) ? store->podNode(p) : NodeId {};
     }
+    /// A terminating pod of the store (metadata.deletionTimestamp set): a drain waits for it
+    /// rather than moving it (plandrain.cpp), so on a node the plan removes it is gone with the
+    /// node, counted with the DaemonSet and mirror pods (podsRemovedWithNodes), not unplaced.
+    [[nodiscard]] bool leavesWithNode(PodId p) const noexcept
+    {
+        return !isAddedPod(p) && (store->podFlags(p) & PodFlagTerminating);
+    }
     [[nodiscard]] bool isWorkloadPod(PodId p) const noexcept
     {
         const PodId q = specOf(p);

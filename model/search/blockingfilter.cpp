@@ -73,8 +73,9 @@ BlockingFilterMemo::ClassTally BlockingFilterMemo::judgeClass(
     return t;
 }
 
-BlockingFilter BlockingFilterMemo::forPod(const ClassTally& t, const PlanLedger& state, PodId p)
+BlockingFilter BlockingFilterMemo::forPod(const ClassTally& t, const PlanLedger& state, PodId p, std::size_t poolSample)
 {
+    poolSample = std::max<std::size_t>(poolSample, 1);
     BlockingFilter out;
     out.of = t.of;
     out.judged = t.judged;
@@ -84,7 +85,7 @@ BlockingFilter BlockingFilterMemo::forPod(const ClassTally& t, const PlanLedger&
     if (!t.podDependent.empty()) {
         const PodFeasibility feasibility(state, p);
         const std::size_t pool = t.podDependent.size();
-        const std::size_t stride = (pool + kBlockingFilterPoolSample - 1) / kBlockingFilterPoolSample;
+        const std::size_t stride = (pool + poolSample - 1) / poolSample;
         std::map<std::string, std::int64_t> poolCounts;
         std::size_t judged = 0;
         for (std::size_t i = 0; i < pool; i += stride) {
@@ -121,7 +122,7 @@ BlockingFilter BlockingFilterMemo::forPod(const ClassTally& t, const PlanLedger&
 
 BlockingFilter tallyBlockingFilter(const PlanLedger& state, PodId p, NodeId from, const std::vector<std::uint32_t>& domainOf, std::size_t sample)
 {
-    return BlockingFilterMemo::forPod(BlockingFilterMemo::judgeClass(state, p, from, domainOf, sample), state, p);
+    return BlockingFilterMemo::forPod(BlockingFilterMemo::judgeClass(state, p, from, domainOf, sample), state, p, kBlockingFilterPoolSample);
 }
 
 BlockingFilter BlockingFilterMemo::of(const PlanLedger& state, PodId p, NodeId from, const std::vector<std::uint32_t>& domainOf)
@@ -153,17 +154,19 @@ BlockingFilter BlockingFilterMemo::of(const PlanLedger& state, PodId p, NodeId f
     append(key, reinterpret_cast<std::uintptr_t>(store.podNamespace(spec).data()));
     if (auto it = m_pods.find(key); it != m_pods.end())
         return it->second;
-    if (m_budget > 0 && m_verdicts >= m_budget)
-        return {};
+    // Past the budget a new class or pod is still judged, on the smaller samples: every entry
+    // names a filter, those judged late from fewer nodes.
+    const bool spent = m_budget > 0 && m_verdicts >= m_budget;
     const auto start = std::chrono::steady_clock::now();
     const std::string classKey = key.substr(0, classKeyBytes);
     auto c = m_classes.find(classKey);
     if (c == m_classes.end()) {
-        c = m_classes.emplace(classKey, judgeClass(state, p, from, domainOf, kBlockingFilterSample)).first;
+        c = m_classes.emplace(classKey, judgeClass(state, p, from, domainOf, spent ? kBlockingFilterSpentSample : kBlockingFilterSample)).first;
         m_verdicts += c->second.judged;
     }
-    BlockingFilter b = forPod(c->second, state, p);
-    m_verdicts += static_cast<std::int64_t>(std::min(c->second.podDependent.size(), kBlockingFilterPoolSample));
+    const std::size_t poolSample = spent ? kBlockingFilterSpentPoolSample : kBlockingFilterPoolSample;
+    BlockingFilter b = forPod(c->second, state, p, poolSample);
+    m_verdicts += static_cast<std::int64_t>(std::min(c->second.podDependent.size(), poolSample));
     m_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     m_pods.emplace(key, b);
     return b;

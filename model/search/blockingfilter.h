@@ -21,9 +21,11 @@
 //    keep-within domain), at its first refusal; the sampled nodes those filters all pass (the
 //    pod's pool) are judged again for each pod with all its filters, once per distinct
 //    requests, ports, volumes, spread constraints, affinity, anti-affinity and namespace.
-//    Counts are those of the first refusal's state. It stops judging anything new once its budget
-//    of verdicts is spent (BlockingFilter stays empty: code ""), counted in verdicts rather than
-//    seconds so that a busy machine gives the same answers as an idle one.
+//    Counts are those of the first refusal's state. Once its budget of verdicts is spent, it
+//    judges what is new on smaller samples (kBlockingFilterSpentSample nodes, of them
+//    kBlockingFilterSpentPoolSample of the pool), so that every entry still names a filter; the
+//    budget is counted in verdicts rather than seconds so that a busy machine gives the same
+//    answers as an idle one.
 // Thread: any reader of the PlanLedger; a memo belongs to one thread.
 
 #include "model/search/consolidation.h"
@@ -43,6 +45,10 @@ namespace fleet::model {
 inline constexpr std::size_t kBlockingFilterSample = 512;
 /// Of those, the most judged again for each pod (its pool, below), the rest scaled from them.
 inline constexpr std::size_t kBlockingFilterPoolSample = 48;
+/// The same, for a class or pod first judged after BlockingFilterMemo's budget is spent (a share
+/// off by up to about 9%, one standard error at 50% over 32 nodes).
+inline constexpr std::size_t kBlockingFilterSpentSample = 32;
+inline constexpr std::size_t kBlockingFilterSpentPoolSample = 8;
 
 /// The filter that rejects pod `p` on the most other present nodes under `state` (rules above).
 /// `from`: the node the pod is on (not counted); `domainOf`: per node id a domain index, and
@@ -57,8 +63,8 @@ public:
     /// `budgetVerdicts`: the verdicts all tallies may take together (0: no limit), a measure of
     /// time that gives the same answers on a busy machine as on an idle one.
     explicit BlockingFilterMemo(std::int64_t budgetVerdicts = 0) : m_budget(budgetVerdicts) { }
-    /// The pod's tally (computed now at the first call for its class and rules); empty once the
-    /// budget is spent.
+    /// The pod's tally (computed now at the first call for its class and rules; on the smaller
+    /// samples once the budget is spent). Empty only when no judged node rejects the pod.
     [[nodiscard]] BlockingFilter of(const PlanLedger& state, PodId p, NodeId from, const std::vector<std::uint32_t>& domainOf = {});
     /// Seconds spent in tallies so far, verdicts counted against the budget; eligibility classes
     /// and pod kinds judged.
@@ -75,8 +81,9 @@ public:
     };
     [[nodiscard]] static ClassTally judgeClass(
         const PlanLedger& state, PodId p, NodeId from, const std::vector<std::uint32_t>& domainOf, std::size_t sample);
-    /// The class's counts with pod p's verdicts on its pod-dependent nodes, best and runner-up.
-    [[nodiscard]] static BlockingFilter forPod(const ClassTally& tally, const PlanLedger& state, PodId p);
+    /// The class's counts with pod p's verdicts on at most `poolSample` of its pod-dependent
+    /// nodes (every k-th), best and runner-up.
+    [[nodiscard]] static BlockingFilter forPod(const ClassTally& tally, const PlanLedger& state, PodId p, std::size_t poolSample);
 
 private:
     std::int64_t m_budget;

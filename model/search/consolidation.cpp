@@ -126,14 +126,15 @@ std::vector<DrainOrder> drainOrders(const DrainRunner& runner)
 
 bool betterPlan(const ConsolidationResult& a, const ConsolidationResult& b) noexcept
 {
-    const double gap = std::abs(a.savedPerHour - b.savedPerHour);
-    const double near = kSavingTolerance * std::max(std::abs(a.savedPerHour), std::abs(b.savedPerHour));
+    const double sa = a.savedPerHour + a.unpricedEstimatePerHour, sb = b.savedPerHour + b.unpricedEstimatePerHour;
+    const double gap = std::abs(sa - sb);
+    const double near = kSavingTolerance * std::max(std::abs(sa), std::abs(sb));
     if (gap > 1e-6 && gap > near)
-        return a.savedPerHour > b.savedPerHour;
+        return sa > sb;
     if (a.nodesFreed != b.nodesFreed)
         return a.nodesFreed > b.nodesFreed;
     if (gap > 1e-6)
-        return a.savedPerHour > b.savedPerHour;
+        return sa > sb;
     return a.podsMoved < b.podsMoved;
 }
 
@@ -239,6 +240,9 @@ ConsolidationResult consolidate(const ClusterStore& store, const Topology& topol
         // moves are left unchecked, so they are left out.
         std::erase_if(best.actions, [](const PlanAction& a) { return a.type != ActionType::DrainNode; });
         best.podsMoved = best.evictions;
+        // and the pending pods where the search first put them, as its drains found them
+        best.pendingPlaced = runner.pendingPlaced();
+        best.pendingPods = runner.pendingPods();
     } else {
         runner.applyOneMovePerPod(best);
     }

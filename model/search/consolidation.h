@@ -12,8 +12,10 @@
 // hold is undone (PlanEngine::undo) and kept, with the first pod that stayed and why.
 //
 // Rules of the plan (the same for the Karpenter baseline, karpenterbaseline.h):
-//  - candidates: present nodes. A node with only DaemonSet, mirror and finished pods counts as
-//    empty (it is drained with no moves).
+//  - candidates: present nodes. A node with only DaemonSet, mirror, finished and terminating
+//    pods counts as empty (it is drained with no moves). A terminating pod (deletionTimestamp
+//    set) is leaving: the drain waits for it (as kubectl drain does), so it is neither moved,
+//    nor counted in podsMoved, nor a reason to keep its node.
 //  - prepaid nodes (nodeCapacityType() Reserved: EC2 Capacity Blocks, capacity reservations;
 //    model/pricing/pricetable.h) save nothing when emptied, so they are never drained: they
 //    stay as destinations, with the reason "prepaid".
@@ -30,6 +32,12 @@
 //    the pending pods with the candidates' pods (SimulateScheduling), but lets a candidate go
 //    when a pending pod fits nowhere else afterwards (AllNonPendingPodsScheduled); without this
 //    rule a cluster whose pods wait (a trace's arrivals, a backlog) would be planned empty.
+//
+// Unpriced nodes (a price of 0: the price table has no entry for the node) are no free nodes:
+// the orders and betterPlan() rank each at the price of its capacity at the cluster's priced
+// nodes' rate (the median $/h per GPU of priced GPU nodes for a GPU node, else the median $/h
+// per cpu core of priced nodes without GPUs), as unpricedEstimatePerHour; savedPerHour counts
+// known prices only. Without any priced node every node ranks at 0, by load and size alone.
 //
 // Order (ours): empty nodes first, then by saving per share of the scarce disruption budgets
 // the drain spends (DrainRunner::budgetShare(): the budgets that guard more movable pods than
@@ -72,7 +80,13 @@
 // before the node's DrainNode, which then has no pod left to place: the nodes a plan drains are
 // in effect cordoned from its start (an operator cordons them all, then drains them). Each group
 // (a node's moves, then its drain) is applied by the engine in plan order, every filter and
-// eviction rule judged again, as `plan check` applies it: the final placement of the search
+// eviction rule judged again, as `plan check` applies it. A pending pod placed first is placed
+// once too, on the node it ends on (the search first put it where the policy chose before any
+// drain, and a later drain of that node moved it on: seed 1 at 2,000 nodes, 26 pods): the
+// placements at the head of the plan name each pod's final node, and no drain moves it. Where
+// one is refused at its turn (a spread or affinity met in another order), the pod is placed
+// where the search first put it and that node's drain moves it (counted in evictions); where
+// that is refused too, it stays pending. The final placement of the search
 // fits (each staying node then holds a subset of its final pods), but topology spread and pod
 // (anti-)affinity depend on the order. Where a move is refused, that node is drained by the
 // policy instead (fallbackDrains; its pods may then move twice, counted in evictions); where
@@ -195,7 +209,9 @@ struct KeptNode {
 
 struct ConsolidationResult {
     /// MovePod actions of the pending pods placed first (rules above), to apply before `actions`
-    /// (after options.startFrom): the plan is pendingPlaced then actions.
+    /// (after options.startFrom): the plan is pendingPlaced then actions. Each names the node
+    /// the pod ends on (where the drains of `actions` leave it; rules above, "One move per pod"),
+    /// except in a cancelled result, where the drains are as the search made them.
     std::vector<PlanAction> pendingPlaced;
     std::vector<std::pair<PodId, NodeId>> pendingPods; // parallel to pendingPlaced: the pod, its node
     std::int64_t pendingLeft = 0;     // pending pods (not terminal) that stay pending, gated ones included
@@ -210,7 +226,10 @@ struct ConsolidationResult {
                                       // further move of a pod a fallback drain put on a node drained later
     std::int64_t fallbackDrains = 0;  // drained nodes whose pods could not all go straight to their
                                       // node, drained by the placement policy instead
-    double savedPerHour = 0;          // sum of the drained nodes' prices ($/h; prepaid nodes are never drained)
+    double savedPerHour = 0;          // sum of the drained nodes' prices ($/h; prepaid nodes are never drained;
+                                      // a node without a price, unpriced, adds nothing)
+    double unpricedEstimatePerHour = 0; // what the drained unpriced nodes' capacity costs at the priced
+                                      // nodes' rate ($/h, rules above): how the search ranks them, no known saving
     std::vector<KeptNode> kept;       // every present node that stays, by NodeId
     PlanTotals before, after;
     std::int64_t drainsTried = 0;     // DrainNode actions applied (kept or undone)
@@ -231,7 +250,8 @@ inline constexpr double kSavingTolerance = 0.02;
 
 /// True when the plan `a` is better than `b`: saves more per hour (by more than a micro-dollar
 /// and more than kSavingTolerance of the larger saving), then frees more nodes, then saves
-/// more, then moves fewer pods. A plan that frees more nodes for at most 2% less saving wins:
+/// more, then moves fewer pods. The saving compared is savedPerHour plus
+/// unpricedEstimatePerHour: an unpriced node counts at its capacity's estimate, not at $0. A plan that frees more nodes for at most 2% less saving wins:
 /// each node kept is one more to run, patch and watch, which its price does not count, and the
 /// drain orders' savings differ by about that much while their nodes freed differ by a fifth.
 [[nodiscard]] bool betterPlan(const ConsolidationResult& a, const ConsolidationResult& b) noexcept;

@@ -32,8 +32,14 @@ public:
     PlanEngine& engine() noexcept { return m_engine; }
     /// Nodes that may be drained (present, not prepaid, no pod whose eviction is refused), by id.
     const std::vector<NodeId>& candidates() const noexcept { return m_candidates; }
-    /// The node's saving per hour (its price; 0 prepaid or without prices).
-    double saving(NodeId n) const noexcept { return n.index() < m_price.size() ? m_price[n.index()] : 0.0; }
+    /// The node's saving per hour as the search ranks it: its price; for a node without one
+    /// (unpriced: no price table entry), the price its capacity would have at the cluster's
+    /// priced nodes' rate (estimatePrices()); 0 prepaid, or when no node has a price.
+    double saving(NodeId n) const noexcept { return n.index() < m_rankPrice.size() ? m_rankPrice[n.index()] : 0.0; }
+    /// What draining the node saves that is known: its price; 0 unpriced or prepaid.
+    double price(NodeId n) const noexcept { return n.index() < m_price.size() ? m_price[n.index()] : 0.0; }
+    /// True for a node that may be drained and has no price: saving() is an estimate.
+    bool unpriced(NodeId n) const noexcept { return n.index() < m_unpriced.size() && m_unpriced[n.index()]; }
     /// Movable pods of the node in the loaded state and the largest share of its allocatable
     /// (cpu, memory, GPU) they request.
     std::int32_t movableCount(NodeId n) const noexcept { return m_movable[n.index()]; }
@@ -56,19 +62,28 @@ public:
     /// Applies DrainNode to every node of `nodes` in order, all or nothing (no cheap checks
     /// but the group minimum and move limit): the Karpenter baseline's batch. True when kept.
     bool tryDrainBatch(const std::vector<NodeId>& nodes);
-    /// The pending pods placed first and their nodes (ConsolidationResult::pendingPods).
+    /// The pending pods placed first and the nodes the policy first put them on, before any
+    /// drain (ConsolidationResult::pendingPods of a cancelled search; finish() names their final
+    /// nodes instead), and their MovePod actions.
     const std::vector<std::pair<PodId, NodeId>>& pendingPods() const noexcept { return m_pendingPods; }
+    const std::vector<PlanAction>& pendingPlaced() const noexcept { return m_pendingPlaced; }
     /// Undoes every drain: back to the loaded state, with the cheap checks' memory cleared.
     void reset();
     /// The result so far: figures, why each other present node stays, and the actions of one
-    /// move per pod (consolidation.h): per drained node, in drain order, a MovePod of each pod
-    /// the node held before the drains straight to the node it ends on in the runner's state
-    /// now, then the node's DrainNode; podsMoved counts those pods, evictions every eviction
-    /// of the drains as made. Not yet applied: applyOneMovePerPod() checks them. O(evictions + pods).
+    /// move per pod (consolidation.h): each pending pod placed first straight on the node it
+    /// ends on in the runner's state now (pendingPlaced, pendingPods), then per drained node, in
+    /// drain order, a MovePod of each other pod the node held before the drains straight to the
+    /// node it ends on, then the node's DrainNode; podsMoved counts those pods (not the pending
+    /// ones), evictions every eviction of the drains as made. Not yet applied:
+    /// applyOneMovePerPod() checks them. O(evictions + pods).
     ConsolidationResult finish(std::string order);
     /// Replaces `r`'s drains (a finish() result of this runner, any pass) by its actions applied
-    /// from the state the drains started from (reset()), each group checked by the engine as
-    /// `plan check` applies it: a drained node's moves, then its drain. Where a move is refused
+    /// from the state before the pending pods were placed, each checked by the engine as `plan
+    /// check` applies it: first each pending placement at its final node, in the order they were
+    /// placed (one refused there, by a topology spread or anti-affinity met in another order, is
+    /// placed where the search first put it, so that the node's drain moves it again, counted in
+    /// evictions; one refused there too stays pending, counted in pendingLeft), then per drained
+    /// node its moves, then its drain. Where a move is refused
     /// (a topology spread or anti-affinity met in another order, room a fallback took) the
     /// node's moves are undone and its DrainNode alone is applied (the policy places its pods;
     /// counted in fallbackDrains); where that does not hold either, the node stays (its reason
@@ -119,7 +134,9 @@ private:
     const ConsolidationOptions& m_options;
     PlanEngine m_engine;
     std::chrono::steady_clock::time_point m_start;
-    std::vector<double> m_price;
+    std::vector<double> m_price, m_rankPrice;
+    std::vector<std::uint8_t> m_unpriced;
+    void estimatePrices(); // m_rankPrice from m_price and capacity
     std::vector<NodeId> m_candidates;
     std::vector<std::int32_t> m_movable;
     std::vector<double> m_load, m_disruptionCost, m_budgetShare;
@@ -162,10 +179,12 @@ private:
     std::int64_t m_pendingLeft = 0;
     std::vector<PlanAction> m_actions;
     std::vector<NodeId> m_drained;
-    std::size_t m_base = 0; // actions of options.startFrom, never undone
+    std::size_t m_pendingBase = 0; // actions of options.startFrom, never undone
+    std::size_t m_base = 0;        // and the pending pods placed first (undone by applyOneMovePerPod() only)
     std::int64_t m_podsMoved = 0;
     std::int64_t m_tried = 0;
     double m_saved = 0;
+    double m_estimated = 0; // saving() of the drained unpriced nodes
 };
 
 /// One order in which consolidate() tries the candidates, and its name.

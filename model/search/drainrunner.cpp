@@ -24,6 +24,13 @@ namespace {
 
 constexpr CoreResource kAxisResource[] = { CoreResource::Cpu, CoreResource::Memory, CoreResource::Gpu };
 
+/// True for a pod a drain of its node moves: not finished, not a DaemonSet or mirror pod,
+/// and not terminating (the drain waits for it: plandrain.cpp).
+bool movesWithDrain(const ClusterStore& store, PodId p) noexcept
+{
+    return !store.podIsTerminal(p) && !staysOnDrainedNode(store, p) && !(store.podFlags(p) & PodFlagTerminating);
+}
+
 /// The text after the pod's key in a reason message (" needs ...", ": no node ...").
 std::string stemAfter(const std::string& message, const std::string& key)
 {
@@ -72,12 +79,14 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
     }
     for (const PlanAction& a : options.startFrom)
         m_engine.apply(a);
+    m_pendingBase = m_engine.applied().size();
     if (options.placePendingFirst)
         placePending();
     m_base = m_engine.applied().size();
     const PlanLedger& state = m_engine.state();
     const std::size_t nodes = store.nodeCount();
     m_price.assign(nodes, 0.0);
+    m_unpriced.assign(nodes, 0);
     m_movable.assign(nodes, 0);
     m_load.assign(nodes, 0.0);
     m_disruptionCost.assign(nodes, 0.0);
@@ -87,7 +96,7 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
     for (std::uint32_t i = 0; i < store.podCount(); ++i) {
         const PodId p(i);
         const NodeId n = state.podNode(p); // after the plan so far and the pending pods placed
-        if (!n.isValid() || store.podIsTerminal(p) || staysOnDrainedNode(store, p))
+        if (!n.isValid() || !movesWithDrain(store, p))
             continue;
         ++m_movable[n.index()];
         movableRequest[n.index()] += store.podRequest(p);
@@ -132,12 +141,61 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
                 std::string(store.nodeName(n)) + " is prepaid (a capacity block or reservation): emptying it saves nothing, so it stays as a destination"), {} };
         if (!prepaid && i < input.nodePricePerHour.size())
             m_price[i] = input.nodePricePerHour[i];
+        if (!prepaid && !(m_price[i] > 0))
+            m_unpriced[i] = 1;
         if (!prepaid && !blocked[i])
             m_candidates.push_back(n);
     }
+    estimatePrices();
     measureBudgetShares();
     m_keptInitial = m_kept;
     m_groupPresentInitial = m_groupPresent;
+}
+
+void DrainRunner::estimatePrices()
+{
+    // A node without a price is no free node: ranked at $0 it would be drained last and a plan
+    // that frees it would lose to one that frees a cheaper priced node. It is ranked at what its
+    // capacity costs on the priced nodes: the median $/h per GPU of the priced GPU nodes for a
+    // GPU node, else the median $/h per cpu core of the priced nodes without GPUs (of all
+    // priced nodes when none lacks GPUs). With no priced node, every node ranks at 0 as before.
+    m_rankPrice = m_price;
+    const PlanLedger& state = m_engine.state();
+    std::vector<double> perGpu, perCore, perCoreAny;
+    bool anyUnpriced = false;
+    for (std::uint32_t i = 0; i < m_store.nodeCount(); ++i) {
+        const NodeId n(i);
+        if (!state.nodePresent(n))
+            continue;
+        anyUnpriced = anyUnpriced || m_unpriced[i];
+        if (!(m_price[i] > 0))
+            continue;
+        const ResourceVector& alloc = state.nodeAllocatable(n);
+        const double gpus = static_cast<double>(alloc[CoreResource::Gpu]), cores = static_cast<double>(alloc[CoreResource::Cpu]) / 1000.0;
+        if (gpus > 0)
+            perGpu.push_back(m_price[i] / gpus);
+        else if (cores > 0)
+            perCore.push_back(m_price[i] / cores);
+        if (cores > 0)
+            perCoreAny.push_back(m_price[i] / cores);
+    }
+    if (!anyUnpriced)
+        return;
+    auto median = [](std::vector<double>& v) {
+        if (v.empty())
+            return 0.0;
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    };
+    const double gpuRate = median(perGpu);
+    const double coreRate = perCore.empty() ? median(perCoreAny) : median(perCore);
+    for (std::uint32_t i = 0; i < m_store.nodeCount(); ++i) {
+        if (!m_unpriced[i] || !state.nodePresent(NodeId(i)))
+            continue;
+        const ResourceVector& alloc = state.nodeAllocatable(NodeId(i));
+        const double gpus = static_cast<double>(alloc[CoreResource::Gpu]), cores = static_cast<double>(alloc[CoreResource::Cpu]) / 1000.0;
+        m_rankPrice[i] = gpus > 0 && gpuRate > 0 ? gpus * gpuRate : cores * coreRate;
+    }
 }
 
 void DrainRunner::measureBudgetShares()
@@ -149,7 +207,7 @@ void DrainRunner::measureBudgetShares()
         return;
     auto movableOn = [&](PodId p) {
         const NodeId n = state.podNode(p);
-        return n.isValid() && !m_store.podIsTerminal(p) && !staysOnDrainedNode(m_store, p) ? n : NodeId();
+        return n.isValid() && movesWithDrain(m_store, p) ? n : NodeId();
     };
     std::vector<std::int64_t> guarded(budgets.count(), 0);
     for (std::uint32_t i = 0; i < m_store.podCount(); ++i)
@@ -279,7 +337,7 @@ std::vector<PodId> DrainRunner::movablePodsNow(NodeId n) const
 {
     std::vector<PodId> pods;
     for (const PodId p : m_engine.state().nodePods(n))
-        if (!m_store.podIsTerminal(p) && !staysOnDrainedNode(m_store, p))
+        if (movesWithDrain(m_store, p))
             pods.push_back(p);
     return pods;
 }
@@ -385,7 +443,8 @@ void DrainRunner::commit(const AppliedAction& a, NodeId n)
     m_actions.push_back(a.action);
     m_drained.push_back(n);
     m_podsMoved += static_cast<std::int64_t>(a.changes.size());
-    m_saved += saving(n);
+    m_saved += price(n);
+    m_estimated += unpriced(n) ? saving(n) : 0.0;
     for (const AppliedAction::PodChange& c : a.changes)
         if (c.to.isValid())
             track(c.to);
@@ -501,6 +560,7 @@ void DrainRunner::reset()
     m_podsMoved = 0;
     m_tried = 0;
     m_saved = 0;
+    m_estimated = 0;
     m_start = std::chrono::steady_clock::now();
 }
 
@@ -519,6 +579,17 @@ ConsolidationResult DrainRunner::finish(std::string order)
         const PlanLedger& state = m_engine.state();
         const std::vector<AppliedAction>& applied = m_engine.applied();
         std::vector<std::uint8_t> moved(state.podCount(), 0);
+        // A pending pod placed first is placed once, on the node it ends on: a drain of the
+        // node the search first put it on does not move it again.
+        for (std::size_t i = 0; i < r.pendingPods.size(); ++i) {
+            const PodId p = r.pendingPods[i].first;
+            const NodeId at = state.podNode(p);
+            moved[p.index()] = 1;
+            if (!at.isValid() || at == r.pendingPods[i].second)
+                continue;
+            r.pendingPods[i].second = at;
+            r.pendingPlaced[i].node = std::string(state.nodeName(at));
+        }
         r.actions.reserve(m_actions.size() + static_cast<std::size_t>(m_podsMoved));
         for (std::size_t i = 0; i < m_drained.size() && m_base + i < applied.size(); ++i) {
             for (const AppliedAction::PodChange& c : applied[m_base + i].changes) {
@@ -536,6 +607,7 @@ ConsolidationResult DrainRunner::finish(std::string order)
         }
     }
     r.savedPerHour = m_saved;
+    r.unpricedEstimatePerHour = m_estimated;
     r.before = m_engine.state().totalsBefore();
     r.after = m_engine.state().totals();
     r.drainsTried = m_tried;
@@ -552,12 +624,49 @@ void DrainRunner::applyOneMovePerPod(ConsolidationResult& r)
 {
     reset();
     const std::vector<AppliedAction>& applied = m_engine.applied();
+    // The pending pods again, each at its final node where it fits at its turn, else where the
+    // search first put it (pendingPlaced(), parallel to r.pendingPlaced: finish() changes nodes
+    // only), else left pending.
+    while (applied.size() > m_pendingBase)
+        m_engine.undo();
+    {
+        std::vector<PlanAction> placed;
+        std::vector<std::pair<PodId, NodeId>> pods;
+        placed.reserve(r.pendingPlaced.size());
+        pods.reserve(r.pendingPods.size());
+        auto tryPlace = [&](const PlanAction& move) {
+            const std::size_t before = applied.size();
+            const AppliedAction& a = m_engine.apply(move);
+            if (applied.size() == before)
+                return false;
+            if (a.holds)
+                return true;
+            m_engine.undo();
+            return false;
+        };
+        for (std::size_t i = 0; i < r.pendingPlaced.size() && i < r.pendingPods.size(); ++i) {
+            const PodId p = r.pendingPods[i].first;
+            const PlanAction* move = &r.pendingPlaced[i];
+            if (!tryPlace(*move)) {
+                move = i < m_pendingPlaced.size() && m_pendingPods[i].first == p ? &m_pendingPlaced[i] : nullptr;
+                if (move == nullptr || move->node == r.pendingPlaced[i].node || !tryPlace(*move)) {
+                    ++r.pendingLeft;
+                    continue;
+                }
+            }
+            placed.push_back(*move);
+            pods.emplace_back(p, m_engine.state().podNode(p));
+        }
+        r.pendingPlaced = std::move(placed);
+        r.pendingPods = std::move(pods);
+    }
+    const std::size_t drainsFrom = applied.size();
     std::vector<PlanAction> actions;
     actions.reserve(r.actions.size());
     std::vector<NodeId> drained;
     drained.reserve(r.drained.size());
     std::vector<KeptNode> stayed;
-    double saved = 0;
+    double saved = 0, estimated = 0;
     std::int64_t fallbacks = 0;
     // Applies actions [from, to) in order; true when each is applied and holds, and the last (a
     // drain) removes its node.
@@ -587,7 +696,8 @@ void DrainRunner::applyOneMovePerPod(ConsolidationResult& r)
         if (applyAll(next, drain + 1)) {
             actions.insert(actions.end(), r.actions.begin() + static_cast<std::ptrdiff_t>(next), r.actions.begin() + static_cast<std::ptrdiff_t>(drain + 1));
             drained.push_back(n);
-            saved += saving(n);
+            saved += price(n);
+            estimated += unpriced(n) ? saving(n) : 0.0;
         } else {
             rollback();
             // The drain alone: the policy places its pods, as the search's drain did.
@@ -596,7 +706,8 @@ void DrainRunner::applyOneMovePerPod(ConsolidationResult& r)
                 ++fallbacks;
                 actions.push_back(r.actions[drain]);
                 drained.push_back(n);
-                saved += saving(n);
+                saved += price(n);
+                estimated += unpriced(n) ? saving(n) : 0.0;
             } else {
                 KeptNode k { n, {}, makeReason(ReasonKind::NoFeasibleNode, {}, r.actions[drain].node + " could not be emptied"), {} };
                 if (applied.size() > mark && !a.unplaced.empty() && !a.unplaced.front().second.empty()) {
@@ -613,7 +724,7 @@ void DrainRunner::applyOneMovePerPod(ConsolidationResult& r)
     std::vector<std::uint8_t> moved(state.podCount(), 0);
     r.podsMoved = 0;
     r.evictions = 0;
-    for (std::size_t i = m_base; i < applied.size(); ++i)
+    for (std::size_t i = drainsFrom; i < applied.size(); ++i)
         for (const AppliedAction::PodChange& c : applied[i].changes) {
             if (!c.from.isValid())
                 continue;
@@ -627,6 +738,7 @@ void DrainRunner::applyOneMovePerPod(ConsolidationResult& r)
     r.drained = std::move(drained);
     r.nodesFreed = static_cast<std::int64_t>(r.drained.size());
     r.savedPerHour = saved;
+    r.unpricedEstimatePerHour = estimated;
     r.fallbackDrains = fallbacks;
     r.after = state.totals();
     if (!stayed.empty()) {

@@ -68,7 +68,7 @@ std::string keptGroupBlockingText(const KeptGroup& group)
         return {};
     return group.blockingCode + " for " + formatCount(group.blockingEntries) + " of " + formatCount(group.nodes)
         + (group.nodes == 1 ? " entry" : " entries") + " (rejects up to " + formatCount(group.blockingNodes) + " of "
-        + formatCount(group.blockingOf) + " other nodes)";
+        + formatCount(group.blockingOf) + (group.blockingOf == 1 ? " other node)" : " other nodes)");
 }
 
 } // namespace fleet::model

@@ -87,9 +87,21 @@ private slots:
             QStringLiteral("--lp-time-limit"), QStringLiteral("0"), QStringLiteral("-o"), plan });
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("(3 of 4 nodes have no price") && r.out.contains("left out of the costs"), r.out.constData());
+        // The two nodes freed are unpriced: what they save is unknown, not $0.00, and the costs
+        // before and after say how many nodes they leave out.
+        QVERIFY2(r.out.contains("  cost per hour saved: unknown (2 unpriced nodes freed) (before $32.77 and 3 unpriced nodes, after $32.77 and 1 unpriced node)\n"),
+            r.out.constData());
+        QVERIFY2(!r.out.contains("$0.00"), r.out.constData());
         const Run check = fleetscope({ QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster.json"),
             QStringLiteral("--plan"), plan });
         QVERIFY2(check.out.contains("\ncosts: 3 of 4 nodes have no price"), check.out.constData());
+        // plan check's totals say what their cost leaves out, and name the pods they count.
+        QVERIFY2(check.out.contains(", cost 32.77/h and 3 unpriced nodes\n") && check.out.contains(", cost 32.77/h and 1 unpriced node\n"),
+            check.out.constData());
+        QVERIFY2(check.out.contains("pods placed 7, evicted with no node 0, DaemonSet, mirror and terminating pods removed with their nodes 0"),
+            check.out.constData());
+        // The header counts what it says it counts.
+        QVERIFY2(r.out.contains("(2 drain-node actions, each after the move-pod actions of its node's pods: 3 move-pod actions)"), r.out.constData());
         // Every node priced: no such note.
         const Run priced = fleetscope(consolidateArgs(dir.filePath(QStringLiteral("priced.json")), { QStringLiteral("--lp-time-limit"), QStringLiteral("0") }));
         QVERIFY2(!priced.out.contains("no price"), priced.out.constData());
@@ -98,6 +110,7 @@ private slots:
             QStringLiteral("--lp-time-limit"), QStringLiteral("0"), QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("-o"), plan });
         QCOMPARE(json.exitCode, 0);
         QCOMPARE(QJsonDocument::fromJson(json.out).object().value(QStringLiteral("unpricedNodes")).toInt(-1), 3);
+        QCOMPARE(QJsonDocument::fromJson(json.out).object().value(QStringLiteral("ours")).toObject().value(QStringLiteral("unpricedNodesFreed")).toInt(-1), 2);
         const Run checkJson = fleetscope({ QStringLiteral("plan"), QStringLiteral("check"), kPlanData + QStringLiteral("/cluster.json"),
             QStringLiteral("--plan"), plan, QStringLiteral("--format"), QStringLiteral("json") });
         QCOMPARE(QJsonDocument::fromJson(checkJson.out).object().value(QStringLiteral("unpricedNodes")).toInt(-1), 3);
@@ -148,6 +161,51 @@ private slots:
         QCOMPARE(evictions, ours.value(QStringLiteral("podsMoved")).toInt());
         for (const QString& to : destinations)
             QVERIFY2(!removed.contains(to), qPrintable(to + " takes a pod and is drained later"));
+    }
+
+    void pendingPodsPlacedOnceAtTheirFinalNode_data()
+    {
+        QTest::addColumn<QString>("seed");
+        QTest::newRow("seed 1") << QStringLiteral("1");
+        QTest::newRow("seed 2") << QStringLiteral("2");
+        QTest::newRow("seed 3") << QStringLiteral("3");
+    }
+
+    void pendingPodsPlacedOnceAtTheirFinalNode()
+    {
+        // The search places the pending pods first, then drains; a drain of the node a pending
+        // pod was first put on would move it again. The plan places each pending pod on the node
+        // it ends on: plan check, which applies the plan as written, finds every action holding
+        // and no pod in the changes of more than one action, placements of pending pods included.
+        QFETCH(QString, seed);
+        QTemporaryDir dir;
+        const QString plan = dir.filePath(QStringLiteral("plan.json"));
+        const QStringList fleet { QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("--seed"), seed };
+        const Run r = fleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("consolidate") } + fleet
+            + QStringList { QStringLiteral("--lp-time-limit"), QStringLiteral("0"), QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("-o"), plan });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject ours = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("ours")).toObject();
+        QVERIFY(ours.value(QStringLiteral("pendingPlaced")).toInt() > 0);
+        const Run check = fleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("check") } + fleet
+            + QStringList { QStringLiteral("--plan"), plan, QStringLiteral("--format"), QStringLiteral("json") });
+        QVERIFY2(check.exitCode == 0, check.out.left(2000).constData());
+        const QJsonObject evaluation = QJsonDocument::fromJson(check.out).object();
+        QVERIFY(evaluation.value(QStringLiteral("holds")).toBool());
+        std::map<QString, int> actionsOfPod;
+        int pendingPlacements = 0;
+        for (const QJsonValue& v : evaluation.value(QStringLiteral("actions")).toArray()) {
+            const QJsonObject a = v.toObject();
+            QVERIFY2(a.value(QStringLiteral("holds")).toBool(), qPrintable(QString::number(a.value(QStringLiteral("index")).toInt())));
+            std::set<QString> pods;
+            for (const QJsonValue& c : a.value(QStringLiteral("changes")).toArray()) {
+                const QJsonObject change = c.toObject();
+                pendingPlacements += change.value(QStringLiteral("from")).isNull() ? 1 : 0;
+                pods.insert(change.value(QStringLiteral("pod")).toString());
+            }
+            for (const QString& pod : pods)
+                QVERIFY2(++actionsOfPod[pod] == 1, qPrintable(pod + " moves in more than one action"));
+        }
+        QCOMPARE(pendingPlacements, ours.value(QStringLiteral("pendingPlaced")).toInt());
     }
 
     void severalRegionsGetANote()

@@ -474,6 +474,69 @@ private slots:
         checkNotWorseThanBaseline(c, in, r);
     }
 
+    void unpricedNodeIsNoFreeNode()
+    {
+        // Either a-big (4 cpu, no price) or b-small (2 cpu, $1/h) can go, not both: d-pinned has
+        // room for one node's pods. The priced nodes cost $0.50 per cpu core an hour, so a-big's
+        // capacity is worth about $2/h: the plan frees a-big, and its saving is not counted as
+        // known ($0 saved, $2 estimated), where ranking it at $0 freed b-small.
+        Cluster c;
+        c.node("a-big", "us-east-1a", 4000);
+        c.node("b-small", "us-east-1a", 2000);
+        c.node("d-pinned", "us-east-1a", 4000);
+        c.pod("default", "alpha-0", "a-big", 2000, "alpha");
+        c.pod("default", "beta-0", "b-small", 1500, "beta");
+        c.pod("default", "keep-0", "d-pinned", 2000, "keep", PodFlagReady | PodFlagDoNotDisrupt);
+        c.finish();
+        ConsolidationInput in;
+        in.nodePricePerHour = { 0.0, 1.0, 2.0 };
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, in);
+        QCOMPARE(drainedNames(r, c), std::vector<std::string> { "a-big" });
+        QCOMPARE(r.savedPerHour, 0.0);
+        QCOMPARE(r.unpricedEstimatePerHour, 2.0);
+        QVERIFY(replayHolds(c, r, in));
+        // No node priced: nothing to estimate from, every node ranks at $0.
+        in.nodePricePerHour = {};
+        const ConsolidationResult none = consolidate(*c.store, *c.topology, in);
+        QCOMPARE(none.nodesFreed, 1);
+        QCOMPARE(none.unpricedEstimatePerHour, 0.0);
+    }
+
+    void terminatingPodsAreNotMoved()
+    {
+        // n1 holds web-0 and two terminating pods (metadata.deletionTimestamp set), one of them
+        // without a controller. They are leaving: the drain moves web-0 alone (kubectl drain
+        // waits for the others), and nothing they are refuses the drain.
+        Cluster c;
+        c.node("n1", "us-east-1a", 4000);
+        c.node("n2", "us-east-1a", 4000);
+        c.pod("default", "keep-0", "n2", 1000, "keep", PodFlagReady | PodFlagDoNotDisrupt);
+        c.pod("default", "web-0", "n1", 1000, "web");
+        c.pod("default", "web-old", "n1", 1000, "web", PodFlagReady | PodFlagTerminating);
+        c.pod("default", "bare-old", "n1", 500, "", PodFlagReady | PodFlagTerminating);
+        c.finish();
+        ConsolidationInput in;
+        in.nodePricePerHour = { 1.0, 1.0 };
+        const ConsolidationResult r = consolidate(*c.store, *c.topology, in);
+        QCOMPARE(drainedNames(r, c), std::vector<std::string> { "n1" });
+        QCOMPARE(r.podsMoved, 1);
+        QCOMPARE(r.evictions, 1);
+        for (const PlanAction& a : r.actions)
+            QVERIFY2(a.type != ActionType::MovePod || a.pod.name == "web-0", a.pod.name.c_str());
+        QVERIFY(replayHolds(c, r, in));
+        QCOMPARE(r.after.podsUnplaced, 0);
+        // The what-if's drain alone: the same.
+        PlanEngine engine(*c.store, *c.topology, in.nodePricePerHour);
+        PlanAction drain;
+        drain.type = ActionType::DrainNode;
+        drain.node = "n1";
+        const AppliedAction& a = engine.apply(drain);
+        QVERIFY(a.holds);
+        QCOMPARE(a.changes.size(), std::size_t(1));
+        QCOMPARE(a.changes.front().pod, c.podNamed("web-0"));
+        QCOMPARE(engine.state().totals().podsUnplaced, 0);
+    }
+
     void lowerBound()
     {
         Cluster c;
@@ -685,6 +748,46 @@ private slots:
         QCOMPARE(sampled.nextNodes, 20); // 4 of 12, scaled
         QVERIFY2(blockingFilterClause(sampled).find("(rejects about 40 of 60 other nodes, 12 judged; then insufficient-cpu: about 20)") != std::string::npos,
             blockingFilterClause(sampled).c_str());
+    }
+
+    void blockingFilterNamedPastTheBudget()
+    {
+        // The memo's budget of verdicts is spent by the first pod: a pod judged later (another
+        // request) is judged on the smaller samples, and still names its filter.
+        Cluster c;
+        c.node("a", "us-east-1a", 4000);
+        c.node("b", "us-east-1a", 4000);
+        c.pod("ml", "big-0", "a", 3000, "big");
+        c.pod("ml", "bigger-0", "b", 3500, "bigger");
+        for (int i = 0; i < 40; ++i)
+            taintedNode(c, "t" + std::to_string(i), 8000, { { "dedicated", "infer", TaintEffect::NoSchedule } });
+        for (int i = 0; i < 20; ++i)
+            c.node("r" + std::to_string(i), "us-east-1a", 2000);
+        c.finish();
+        PlanEngine engine(*c.store, *c.topology);
+        BlockingFilterMemo memo(1);
+        const PodId big = c.podNamed("big-0"), bigger = c.podNamed("bigger-0");
+        QCOMPARE(memo.of(engine.state(), big, c.store->podNode(big)).code, std::string("untolerated-taint:dedicated=infer:NoSchedule"));
+        QVERIFY(memo.verdicts() > 1);
+        const BlockingFilter late = memo.of(engine.state(), bigger, c.store->podNode(bigger));
+        QCOMPARE(late.code, std::string("untolerated-taint:dedicated=infer:NoSchedule"));
+        QCOMPARE(late.of, 61);
+        QVERIFY(late.nodes > 0 && late.nodes <= late.of);
+        QCOMPARE(late.nextCode, std::string("insufficient-cpu"));
+    }
+
+    void keptGroupBlockingTextCountsInTheSingular()
+    {
+        KeptGroup g;
+        g.code = "no-feasible-node";
+        g.nodes = 1;
+        g.blockingCode = "node-selector-mismatch";
+        g.blockingEntries = 1;
+        g.blockingNodes = 1;
+        g.blockingOf = 1;
+        QCOMPARE(keptGroupBlockingText(g), std::string("node-selector-mismatch for 1 of 1 entry (rejects up to 1 of 1 other node)"));
+        g.blockingOf = 2;
+        QCOMPARE(keptGroupBlockingText(g), std::string("node-selector-mismatch for 1 of 1 entry (rejects up to 1 of 2 other nodes)"));
     }
 
     void templatePodIsNoPendingPod()
