@@ -121,7 +121,7 @@ std::uint64_t optionFileMaxBytes(OptionFileKind kind) noexcept { return infoOf(k
 
 const char* optionFileKindName(OptionFileKind kind) noexcept { return infoOf(kind).name; }
 
-std::string readOptionFile(const std::string& path, OptionFileKind kind)
+std::string readOptionFile(const std::string& path, OptionFileKind kind, std::size_t spareCapacity)
 {
     const KindInfo& info = infoOf(kind);
     if (path.empty())
@@ -147,7 +147,7 @@ std::string readOptionFile(const std::string& path, OptionFileKind kind)
         throw tooBig(size, "");
     // One read of the size fstat() gave; a file that grows meanwhile is read on up to the limit.
     std::string text;
-    text.resize(static_cast<std::size_t>(size) + 1);
+    text.resize(static_cast<std::size_t>(size) + 1 + spareCapacity);
     std::size_t done = 0;
     for (;;) {
         if (done == text.size()) {
@@ -169,7 +169,8 @@ std::string readOptionFile(const std::string& path, OptionFileKind kind)
     }
     if (done > info.maxBytes)
         throw tooBig(done, "");
-    text.resize(done);
+    text.resize(done); // keeps the capacity: the spare bytes stay behind the text
+    text.reserve(done + spareCapacity);
     return text;
 }
 

@@ -65,7 +65,9 @@ private:
 /// OptionFileError when `path` is empty, does not exist, is not a regular file (a folder, a
 /// FIFO, a socket, a device: refused without blocking), is a symbolic link loop, cannot be
 /// opened or read, or holds more than optionFileMaxBytes(kind) bytes (before reading it, or
-/// when it grew past that while being read). Thread: any.
-[[nodiscard]] std::string readOptionFile(const std::string& path, OptionFileKind kind);
+/// when it grew past that while being read). The result's capacity() is at least its size()
+/// plus `spareCapacity` (a parser's padding, such as simdjson's: the text parsed where it was
+/// read, without a padded copy). Thread: any.
+[[nodiscard]] std::string readOptionFile(const std::string& path, OptionFileKind kind, std::size_t spareCapacity = 0);
 
 } // namespace fleet::importers

@@ -83,6 +83,9 @@ struct ReportJob {
     /// Whatever the caller keeps alive as long as the job, its workers joined first (the
     /// window's store read guard): the first member, destroyed last.
     std::shared_ptr<const void> hold;
+    /// What the report is of. subject.plan's actions and consolidation record are read by
+    /// the replay and the kept worker only, and released (empty) once both are done (the
+    /// tail's worker does it: a copy of each action is in `evaluation`).
     ReportSubject subject;
     std::shared_ptr<model::PlanEngine> engine;
     /// The metric context over the store and prices that the workers and the layout share

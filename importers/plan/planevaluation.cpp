@@ -133,6 +133,7 @@ PlanEvaluation evaluatePlanOn(model::PlanEngine& engine, const PlanDocument& pla
     const model::ClusterStore& store = engine.state().store();
     PlanEvaluation e;
     e.before = engine.state().totals();
+    e.actions.reserve(plan.actions.size());
     for (const model::PlanAction& a : plan.actions) {
         try {
             e.actions.push_back(engine.apply(a));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Plan files: read (simdjson DOM, validated field by field, every error with its JSON path),
+// Plan files: read (simdjson DOM of each action, validated field by field, every error with its
+// JSON path; Reader::parse() says how a large file is read in parts),
 // write (importers/output/outputfile.h: atomic and checked) and the JSON text.
 // The schema is resources/schemas/plan-v1.md.
 #include "planfile.h"
@@ -36,6 +37,108 @@ namespace fleet::importers {
 namespace {
 
 namespace dom = simdjson::dom;
+
+// A scan of JSON's structure that finds where each value starts and ends without judging it:
+// strings are skipped to their closing quote (past each backslash's next byte), objects and
+// arrays to their closing bracket (nesting counted outside strings), anything else to the next
+// comma, bracket or whitespace. The bytes found are valid JSON only if a parser says so; the
+// whitespace, colons and commas between them are judged here (JSON's four whitespace bytes).
+class TextScan {
+public:
+    explicit TextScan(std::string_view text)
+        : m_at(text.data())
+        , m_end(text.data() + text.size())
+    {
+    }
+    // The next byte after whitespace; '\0' at the end.
+    char next()
+    {
+        skipSpace();
+        return m_at < m_end ? *m_at : '\0';
+    }
+    // Takes byte `c` (after whitespace) when it is next.
+    bool take(char c)
+    {
+        if (next() != c)
+            return false;
+        ++m_at;
+        return true;
+    }
+    bool atEnd() { return next() == '\0' && m_at == m_end; }
+    // The bytes of the next value; empty when the text ends inside it or none starts here.
+    std::string_view value()
+    {
+        skipSpace();
+        const char* begin = m_at;
+        if (m_at == m_end)
+            return {};
+        if (*m_at == '"') {
+            if (!skipString())
+                return {};
+        } else if (*m_at == '{' || *m_at == '[') {
+            std::size_t depth = 0;
+            do {
+                if (m_at == m_end)
+                    return {};
+                const char c = *m_at;
+                if (c == '"') {
+                    if (!skipString())
+                        return {};
+                    continue;
+                }
+                ++m_at;
+                if (c == '{' || c == '[')
+                    ++depth;
+                else if (c == '}' || c == ']')
+                    --depth;
+            } while (depth > 0);
+        } else {
+            while (m_at < m_end && !isSpace(*m_at) && *m_at != ',' && *m_at != '}' && *m_at != ']' && *m_at != ':')
+                ++m_at;
+        }
+        return { begin, static_cast<std::size_t>(m_at - begin) };
+    }
+    // The elements of the array that starts here, each one's bytes appended to `out`.
+    bool elements(std::vector<std::string_view>& out)
+    {
+        if (!take('['))
+            return false;
+        if (take(']'))
+            return true;
+        do {
+            const std::string_view element = value();
+            if (element.empty())
+                return false;
+            out.push_back(element);
+        } while (take(','));
+        return take(']');
+    }
+
+private:
+    static bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+    void skipSpace()
+    {
+        while (m_at < m_end && isSpace(*m_at))
+            ++m_at;
+    }
+    bool skipString()
+    {
+        ++m_at; // the opening quote
+        while (m_at < m_end) {
+            if (*m_at == '\\') {
+                if (m_end - m_at < 2)
+                    return false;
+                m_at += 2;
+            } else if (*m_at++ == '"') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    const char* m_at;
+    const char* m_end;
+};
 
 // Reads one plan file; every error is "FILE: at PATH: what".
 class Reader {
@@ -141,24 +244,83 @@ public:
                                          "(fleetscope " + m_file + ") to review the plans it keeps");
         std::string text;
         try {
-            text = readOptionFile(m_file, OptionFileKind::Plan);
+            // Read with simdjson's padding behind the text, so that it is parsed where it was read.
+            text = readOptionFile(m_file, OptionFileKind::Plan, simdjson::SIMDJSON_PADDING);
         } catch (const OptionFileError& e) {
             throw PlanFileError(e.what());
         }
-        return parse(simdjson::padded_string(text));
+        return parse(simdjson::padded_string_view(text));
     }
 
-    PlanDocument parse(const simdjson::padded_string& text)
+    /// Reads plan JSON `text` (padding() >= SIMDJSON_PADDING). A valid plan is read by parts
+    /// (parseByParts(): memory for the text and one action); anything that part read refuses
+    /// is read again whole (parseWhole(): a DOM of the whole text, 15 bytes per byte), whose
+    /// error is the file's error, so that every file gets the same error, at the same place, as
+    /// when every file was read whole (a syntax error late in the file comes before a wrong field
+    /// early in it, the top object's fields are judged before the actions, ...).
+    PlanDocument parse(simdjson::padded_string_view text)
     {
+        if (std::optional<PlanDocument> plan = parseByParts(text))
+            return std::move(*plan);
+        return parseWhole(text);
+    }
+
+    PlanDocument parseWhole(simdjson::padded_string_view text)
+    {
+        m_parts = nullptr;
         dom::parser parser;
         dom::element root;
-        if (const auto err = parser.parse(text).get(root); err != simdjson::SUCCESS)
+        if (const auto err = parser.parse(text.data(), text.size(), false).get(root); err != simdjson::SUCCESS)
         {
             // simdjson says what, not where: the place is Qt's parser's (jsonerrorplace.h).
             const std::string place = jsonErrorPlace(std::string_view(text.data(), text.size()));
             throw PlanFileError(m_file + ": not valid JSON " + (place.empty() ? std::string() : place + " ") + "("
                 + std::string(simdjson::error_message(err)) + ")");
         }
+        return planOf(root);
+    }
+
+    /// The plan of valid plan JSON `text`, read without a DOM of the whole text: a scan of its
+    /// structure (TextScan) finds the byte range of each element of "actions" and of
+    /// "consolidation"."kept"; the rest of the file, those two arrays left empty, is the
+    /// skeleton, parsed whole as a small DOM; each element is parsed on its own by a small
+    /// reused DOM parser and judged by the same code as in parseWhole(). Every byte of the text
+    /// is checked: each element and the skeleton by simdjson, the whitespace, commas and
+    /// brackets between the elements by the scan. nullopt when the text is not valid JSON or
+    /// not a valid plan (then parseWhole() says why).
+    std::optional<PlanDocument> parseByParts(simdjson::padded_string_view text)
+    {
+        Parts parts;
+        std::string skeletonText;
+        if (!skeleton(std::string_view(text.data(), text.size()), skeletonText, parts))
+            return std::nullopt;
+        const simdjson::padded_string skeletonPadded(skeletonText);
+        dom::parser skeletonParser;
+        dom::element root;
+        if (skeletonParser.parse(skeletonPadded).get(root) != simdjson::SUCCESS)
+            return std::nullopt;
+        // The depth limit of the whole text, less the containers around each element (the top
+        // object and "actions"; and "consolidation" for "kept").
+        if (parts.actionParser.allocate(simdjson::dom::MINIMAL_DOCUMENT_CAPACITY, simdjson::DEFAULT_MAX_DEPTH - 2) != simdjson::SUCCESS
+            || parts.keptParser.allocate(simdjson::dom::MINIMAL_DOCUMENT_CAPACITY, simdjson::DEFAULT_MAX_DEPTH - 3) != simdjson::SUCCESS)
+            return std::nullopt;
+        m_parts = &parts;
+        try {
+            PlanDocument plan = planOf(root);
+            // A record of another version is not read: its entries must still be valid JSON.
+            for (std::size_t i = parts.keptRead; i < parts.kept.size(); ++i)
+                (void)part(parts.keptParser, parts.kept[i]);
+            m_parts = nullptr;
+            return plan;
+        } catch (const PlanFileError&) {
+        } catch (const NotByParts&) {
+        }
+        m_parts = nullptr;
+        return std::nullopt;
+    }
+
+    PlanDocument planOf(dom::element root)
+    {
         const dom::object top = object(root, "$", { "fleetscopePlan", "source", "actions", "consolidation" });
         dom::element version;
         if (top.at_key("fleetscopePlan").get(version) != simdjson::SUCCESS)
@@ -178,9 +340,18 @@ public:
         dom::array list;
         if (actions.get_array().get(list) != simdjson::SUCCESS)
             fail("$.actions", "expected an array");
-        std::size_t i = 0;
-        for (dom::element a : list)
-            plan.actions.push_back(action(a, "$.actions[" + std::to_string(i++) + "]"));
+        // Read by parts, the skeleton's "actions" is empty and the elements are the parts (none
+        // when the array was not split out: a key written with escapes is not recognized).
+        if (m_parts && !m_parts->actions.empty()) {
+            plan.actions.reserve(m_parts->actions.size());
+            for (std::size_t i = 0; i < m_parts->actions.size(); ++i)
+                plan.actions.push_back(action(part(m_parts->actionParser, m_parts->actions[i]), "$.actions[" + std::to_string(i) + "]"));
+        } else {
+            plan.actions.reserve(list.size());
+            std::size_t i = 0;
+            for (dom::element a : list)
+                plan.actions.push_back(action(a, "$.actions[" + std::to_string(i++) + "]"));
+        }
         if (dom::element c; top.at_key("consolidation").get(c) == simdjson::SUCCESS)
             consolidation(c, plan);
         return plan;
@@ -216,12 +387,22 @@ public:
         dom::array list;
         if (kept.get_array().get(list) != simdjson::SUCCESS)
             fail(path + ".kept", "expected an array");
-        if (list.size() > PlanKeptRecord::kMaxEntries)
+        const bool byParts = m_parts && !m_parts->kept.empty(); // as for "actions"
+        const std::size_t entries = byParts ? m_parts->kept.size() : list.size();
+        if (entries > PlanKeptRecord::kMaxEntries)
             fail(path + ".kept", "more than " + std::to_string(PlanKeptRecord::kMaxEntries) + " entries");
-        r.kept.reserve(list.size());
-        std::size_t i = 0;
-        for (dom::element k : list) {
-            const std::string at = path + ".kept[" + std::to_string(i++) + "]";
+        r.kept.reserve(entries);
+        auto element = list.begin();
+        for (std::size_t i = 0; i < entries; ++i) {
+            dom::element k;
+            if (byParts) {
+                k = part(m_parts->keptParser, m_parts->kept[i]);
+                m_parts->keptRead = i + 1;
+            } else {
+                k = *element;
+                ++element;
+            }
+            const std::string at = path + ".kept[" + std::to_string(i) + "]";
             const dom::object ko = object(k, at, { "node", "pod", "code", "message", "blockingFilter" });
             PlanKeptRecord::Entry entry;
             entry.node = bounded(ko, "node", at, true);
@@ -400,7 +581,86 @@ public:
     }
 
 private:
+    // Thrown inside parseByParts() for a part that is not valid JSON.
+    struct NotByParts { };
+    // What parseByParts() found in the text: the bytes of each element of the two long arrays.
+    struct Parts {
+        std::vector<std::string_view> actions;
+        std::vector<std::string_view> kept;
+        std::size_t keptRead = 0; // how many of `kept` the record's reader parsed
+        dom::parser actionParser; // one action at a time
+        dom::parser keptParser;
+    };
+
+    // The DOM of one element (its bytes lie inside the padded text: no copy). Valid until the
+    // parser's next parse.
+    static dom::element part(dom::parser& parser, std::string_view bytes)
+    {
+        dom::element e;
+        if (parser.parse(bytes.data(), bytes.size(), false).get(e) != simdjson::SUCCESS)
+            throw NotByParts {};
+        return e;
+    }
+
+    // Writes to `out` the text of the top object with the elements of "actions" and of
+    // "consolidation"."kept" left out ("[]"), their ranges in `parts`. False when the
+    // structure around them is not JSON's (then parseWhole() says where). The other values are
+    // copied as they are (their validity is the skeleton's parse's).
+    static bool skeleton(std::string_view text, std::string& out, Parts& parts)
+    {
+        TextScan scan(text);
+        const auto members = [&scan, &out](const auto& onValue) {
+            if (!scan.take('{'))
+                return false;
+            out += '{';
+            if (scan.take('}')) {
+                out += '}';
+                return true;
+            }
+            bool first = true;
+            do {
+                const std::string_view key = scan.value();
+                if (key.empty() || key.front() != '"' || !scan.take(':'))
+                    return false;
+                if (!first)
+                    out += ',';
+                first = false;
+                out += key;
+                out += ':';
+                if (!onValue(key))
+                    return false;
+            } while (scan.take(','));
+            if (!scan.take('}'))
+                return false;
+            out += '}';
+            return true;
+        };
+        const auto copied = [&scan, &out] {
+            const std::string_view value = scan.value();
+            out += value;
+            return !value.empty();
+        };
+        const bool ok = members([&](std::string_view key) {
+            if (key == "\"actions\"" && scan.next() == '[') {
+                out += "[]";
+                return scan.elements(parts.actions);
+            }
+            if (key == "\"consolidation\"" && scan.next() == '{') {
+                return members([&](std::string_view recordKey) {
+                    if (recordKey == "\"kept\"" && scan.next() == '[') {
+                        out += "[]";
+                        return scan.elements(parts.kept);
+                    }
+                    return copied();
+                });
+            }
+            return copied();
+        });
+        return ok && scan.atEnd();
+    }
+
     std::string m_file;
+    Parts* m_parts = nullptr; // parseByParts()'s, while it reads
 };
 
 } // namespace
@@ -412,7 +672,8 @@ PlanDocument readPlanFile(const std::string& path)
 
 PlanDocument parsePlanText(std::string_view text, const std::string& fileName)
 {
-    return Reader(fileName).parse(simdjson::padded_string(text));
+    const simdjson::padded_string padded(text);
+    return Reader(fileName).parse(simdjson::padded_string_view(padded.data(), padded.size(), padded.size() + simdjson::SIMDJSON_PADDING));
 }
 
 namespace {

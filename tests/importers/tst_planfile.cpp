@@ -12,10 +12,12 @@
 #include "model/scheduling/reasons.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <csignal>
+#include <cstring>
 
 #include <sys/resource.h>
 
@@ -86,6 +88,10 @@ private slots:
     void evaluationReportsWhatBroke();
     void csvNamesTheNodeOfAnActionWithoutPods();
     void templatePodIsNoPodOfTheCluster();
+    void largePlanReadsInMemoryOfItsText();
+    void readByPartsKeepsTheWholeFilesErrors_data();
+    void readByPartsKeepsTheWholeFilesErrors();
+    void readByPartsReadsWhatTheWholeFileSays();
 };
 
 void TestPlanFile::roundTripsEveryActionType()
@@ -370,6 +376,176 @@ void TestPlanFile::templatePodIsNoPodOfTheCluster()
     QVERIFY(!c.store->podIsPending(p));
     QCOMPARE(c.store->counts().pods, before.pods);
     QCOMPARE(c.store->counts().podsPending, before.podsPending);
+}
+
+namespace {
+
+// This process's resident set (VmRSS) and its peak since the last resetPeakResident() (VmHWM),
+// in KiB, from /proc/self/status; -1 when unknown.
+std::int64_t statusKib(const char* field)
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray& line : status.readAll().split('\n'))
+        if (line.startsWith(field))
+            return line.mid(static_cast<qsizetype>(std::strlen(field))).trimmed().split(' ').value(0).toLongLong();
+    return -1;
+}
+// Linux: "5" to clear_refs sets the peak resident set to the current one.
+bool resetPeakResident()
+{
+    QFile clear(QStringLiteral("/proc/self/clear_refs"));
+    return clear.open(QIODevice::WriteOnly) && clear.write("5") == 1;
+}
+
+// A consolidation's plan as `plan consolidate` writes it: a move per pod, then the drains.
+importers::PlanDocument movesThenDrains(int moves)
+{
+    importers::PlanDocument plan;
+    plan.source.simulated = "nodes=100000 seed=1 regions=1";
+    for (int i = 0; i < moves; ++i) {
+        model::PlanAction move;
+        move.type = model::ActionType::MovePod;
+        move.pod = { "inference", "vision-ocr-24509-jzrkkzvrcc-" + std::to_string(i), "58a23123-2df0-49d7-ad67-" + std::to_string(100000000000 + i) };
+        move.node = "ip-10-107-61-" + std::to_string(i % 250) + ".us-west-2.compute.internal";
+        plan.actions.push_back(std::move(move));
+    }
+    for (int i = 0; i < moves / 8; ++i) {
+        model::PlanAction drain;
+        drain.type = model::ActionType::DrainNode;
+        drain.node = "ip-10-13-153-" + std::to_string(i) + ".us-west-2.compute.internal";
+        plan.actions.push_back(std::move(drain));
+    }
+    return plan;
+}
+
+} // namespace
+
+// A large plan file is read in the memory of its text and its actions: not a DOM of the whole
+// file (simdjson's tape, structural index and strings, over ten bytes per byte of the file,
+// 1.1 GB for a 100,000-node consolidation's 80 MB plan) nor a second copy of the text.
+void TestPlanFile::largePlanReadsInMemoryOfItsText()
+{
+    if (!resetPeakResident() || statusKib("VmHWM:") < 0)
+        QSKIP("no /proc/self/clear_refs to measure the peak resident set");
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("plan.json")).toStdString();
+    const importers::PlanDocument plan = movesThenDrains(80000);
+    importers::writePlanFile(plan, path);
+    const auto fileKib = static_cast<std::int64_t>(QFileInfo(QString::fromStdString(path)).size() / 1024);
+    QVERIFY(fileKib > 20 * 1024); // about 30 MB
+    std::int64_t actionsKib = 0;
+    std::size_t actions = 0;
+    {
+        QVERIFY(resetPeakResident());
+        const std::int64_t before = statusKib("VmRSS:");
+        const importers::PlanDocument back = importers::readPlanFile(path);
+        actionsKib = statusKib("VmRSS:") - before; // what the result holds
+        actions = back.actions.size();
+        const std::int64_t peak = statusKib("VmHWM:") - before;
+        qInfo("a %lld KiB plan file: peak %lld KiB over the resident set before, %lld KiB of actions", static_cast<long long>(fileKib),
+            static_cast<long long>(peak), static_cast<long long>(actionsKib));
+        // The text once and the actions, with room for the allocator: a DOM of the whole file
+        // or a second copy of the text goes over.
+        QVERIFY2(peak < fileKib + actionsKib + fileKib / 4,
+            qPrintable(QStringLiteral("peak %1 KiB over %2 KiB before, for a %3 KiB file and %4 KiB of actions")
+                           .arg(peak).arg(before).arg(fileKib).arg(actionsKib)));
+        QVERIFY(back.actions == plan.actions);
+    }
+    QCOMPARE(actions, plan.actions.size());
+}
+
+// The errors of the files that read by parts and whole differently: by parts, each action is
+// judged as it comes, so a file is read whole again when it is refused, and its error is the
+// whole file's (a syntax error late in the file before a wrong field early in it, ...).
+void TestPlanFile::readByPartsKeepsTheWholeFilesErrors_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("a wrong field, then not JSON")
+        << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"teleport\"}, {\"type\": \"fail-node\", \"node\": tru}]}")
+        << QStringLiteral("not valid JSON");
+    QTest::newRow("a wrong action, then an unknown top field")
+        << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"teleport\"}], \"x\": 1}") << QStringLiteral("at $: unknown field \"x\"");
+    QTest::newRow("a wrong action, then no version")
+        << QByteArray("{\"actions\": [{\"type\": \"teleport\"}]}") << QStringLiteral("at $: missing field \"fleetscopePlan\"");
+    QTest::newRow("a wrong action, then a newer version")
+        << QByteArray("{\"actions\": [{\"type\": \"teleport\"}], \"fleetscopePlan\": 2}") << QStringLiteral("at $.fleetscopePlan: version 2");
+    QTest::newRow("actions twice") << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [], \"actions\": [{\"type\": \"teleport\"}]}")
+                                   << QStringLiteral("at $: the field \"actions\" is given twice");
+    QTest::newRow("no comma between actions")
+        << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"fail-node\", \"node\": \"a\"} {\"type\": \"fail-node\", \"node\": \"b\"}]}")
+        << QStringLiteral("not valid JSON");
+    QTest::newRow("a comma after the last action")
+        << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"fail-node\", \"node\": \"a\"},]}") << QStringLiteral("not valid JSON");
+    QTest::newRow("brackets that do not pair")
+        << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"fail-node\", \"node\": \"a\"]}") << QStringLiteral("not valid JSON");
+    QTest::newRow("a quote in a name, unclosed")
+        << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"fail-node\", \"node\": \"a\\\"}]}") << QStringLiteral("not valid JSON");
+    QTest::newRow("text after the top object")
+        << QByteArray("{\"fleetscopePlan\": 1, \"actions\": []} {}") << QStringLiteral("not valid JSON");
+    QTest::newRow("a control byte between actions")
+        << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"fail-node\", \"node\": \"a\"},\x01{\"type\": \"fail-node\", \"node\": \"b\"}]}")
+        << QStringLiteral("not valid JSON");
+    QTest::newRow("not UTF-8 in a name")
+        << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"fail-node\", \"node\": \"a\xff\"}]}") << QStringLiteral("not valid JSON");
+    // A record of another version is not read, and must still be JSON.
+    QTest::newRow("a later record, not JSON inside")
+        << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [], \"consolidation\": {\"version\": 2, \"kept\": [{\"node\": nul}]}}")
+        << QStringLiteral("not valid JSON");
+    QTest::newRow("a kept entry, then a field twice in the record")
+        << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [], \"consolidation\": {\"version\": 1, \"order\": \"a\", \"order\": \"b\", "
+                      "\"actionsSha256\": \"" + QByteArray(64, 'a') + "\", \"kept\": [{\"node\": \"n\", \"code\": \"c\"}]}}")
+        << QStringLiteral("at $.consolidation: the field \"order\" is given twice");
+    QTest::newRow("a kept entry of the wrong shape")
+        << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [], \"consolidation\": {\"version\": 1, \"actionsSha256\": \"" + QByteArray(64, 'a')
+                      + "\", \"kept\": [{\"node\": \"n\", \"code\": \"c\"}, {\"node\": 3, \"code\": \"c\"}]}}")
+        << QStringLiteral("at $.consolidation.kept[1].node: expected a string");
+}
+
+void TestPlanFile::readByPartsKeepsTheWholeFilesErrors()
+{
+    errorsNameTheFileAndPath();
+}
+
+// What reads by parts is what the whole file says: keys written with escapes, strings with
+// brackets and escaped quotes, whitespace of every kind, the consolidation's record.
+void TestPlanFile::readByPartsReadsWhatTheWholeFileSays()
+{
+    const QByteArray text = "\r\n\t{ \"fleetscopePlan\" :1 ,\"source\":{\"simulated\":\"n]}=1\"},\n"
+                            "\"actions\" : [ {\"type\":\"fail-node\",\"node\":\"a\\\"]}\"} ,\t{\"type\":\"drain-node\",\"node\":\"b{[\"} ] ,\n"
+                            "\"consolidation\": {\"version\": 1, \"order\": \"saving-per-load\", \"actionsSha256\": \""
+        + QByteArray(64, 'a') + "\", \"kept\": [ {\"node\": \"k\\\\\", \"code\": \"c\"} , {\"node\": \"l\", \"code\": \"d\"}], \"lpBound\": {\"nodes\": 2}}}\n";
+    const importers::PlanDocument plan = importers::parsePlanText(std::string_view(text.constData(), std::size_t(text.size())), "plan.json");
+    QCOMPARE(plan.source.simulated, std::string("n]}=1"));
+    QCOMPARE(plan.actions.size(), std::size_t(2));
+    QCOMPARE(plan.actions[0].node, std::string("a\"]}"));
+    QCOMPARE(plan.actions[1].node, std::string("b{["));
+    QVERIFY(plan.consolidation.has_value());
+    QCOMPARE(plan.consolidation->kept.size(), std::size_t(2));
+    QCOMPARE(plan.consolidation->kept[0].node, std::string("k\\"));
+    QCOMPARE(plan.consolidation->kept[1].code, std::string("d"));
+    QCOMPARE(plan.consolidation->lpBound->nodes, std::int64_t(2));
+    // Keys written with escapes name the same fields.
+    const std::string escaped = "{\"fleetscop\\u0065Plan\": 1, \"\\u0061ctions\": [{\"type\": \"fail-node\", \"node\": \"a\"}, "
+                                "{\"type\": \"fail-node\", \"node\": \"b\"}]}";
+    QCOMPARE(importers::parsePlanText(escaped, "escaped.json").actions.size(), std::size_t(2));
+    // A pod template nested as deep as the whole file's parser takes (simdjson's 1024 levels,
+    // the top object and "actions" among them), and one level deeper, which it refuses.
+    const auto nested = [](int levels) {
+        std::string t = "{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"place-pods\", \"pod\": {\"namespace\": \"a\", \"name\": \"p\"}, "
+                        "\"count\": 1, \"podTemplate\": {\"kind\": \"Pod\", \"x\": ";
+        t += std::string(static_cast<std::size_t>(levels), '[') + std::string(static_cast<std::size_t>(levels), ']') + "}}]}";
+        return t;
+    };
+    QCOMPARE(importers::parsePlanText(nested(1020), "deep.json").actions.size(), std::size_t(1));
+    QVERIFY_THROWS_EXCEPTION(importers::PlanFileError, (void)importers::parsePlanText(nested(1021), "deeper.json"));
+    // A record of a later version is not read; the plan is.
+    const std::string later = "{\"fleetscopePlan\": 1, \"actions\": [], \"consolidation\": {\"version\": 2, \"kept\": [{\"x\": 1}], \"y\": []}}";
+    const importers::PlanDocument laterPlan = importers::parsePlanText(later, "later.json");
+    QVERIFY(!laterPlan.consolidation.has_value());
+    QVERIFY(!laterPlan.consolidationNote.empty());
 }
 
 QTEST_APPLESS_MAIN(TestPlanFile)
