@@ -9,6 +9,7 @@
 #include "storecodec.h"
 
 #include "importers/plan/plansource.h"
+#include "importers/plan/plantextcheck.h"
 #include "importers/quotedtext.h"
 
 #include <algorithm>
@@ -390,7 +391,7 @@ std::vector<DocumentPlan> finishPlans(std::vector<PlanRow> rows, int version, co
         }
         try {
             // Named by the plan only: the error that wraps this one names the file.
-            (void)parsePlanText(p.planJson, "plan " + quotedText(p.name));
+            checkPlanText(p.planJson, "plan " + quotedText(p.name));
         } catch (const PlanFileError& e) {
             throw DocumentFormatError(e.what());
         }

@@ -32,7 +32,8 @@ namespace {
 
 // A canonical UUID's 16 bytes as its lowercase text (8-4-4-4-12), written into `out`: no
 // allocation per pod (1.6M pods at 100,000 nodes).
-std::string_view unpackUuid(const unsigned char in[16], char (&out)[36])
+constexpr std::size_t kUuidTextSize = 36;
+std::string_view unpackUuid(const unsigned char in[16], char* out)
 {
     static constexpr char kHex[] = "0123456789abcdef";
     std::size_t at = 0;
@@ -42,7 +43,7 @@ std::string_view unpackUuid(const unsigned char in[16], char (&out)[36])
         out[at++] = kHex[in[i] >> 4];
         out[at++] = kHex[in[i] & 15];
     }
-    return { out, 36 };
+    return { out, kUuidTextSize };
 }
 
 class Decoder {
@@ -507,7 +508,7 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
     // selectors).
     std::vector<PodId> firstOfTemplate(podTemplates.size());
     PodRecord r;
-    char uidText[36];
+    char uidText[kUuidTextSize];
     std::vector<PodId> runLike;
     std::string runUids;
     std::vector<std::uint32_t> runUidEnds;
@@ -535,11 +536,14 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
     };
     for (std::size_t i = 0; i < podCount; ++i) {
         std::string_view uid;
+        // A canonical UUID (most pods) is unpacked where it goes: into the run's uids, or
+        // for a template's first pod into uidText; not unpacked, then copied.
+        const unsigned char* packed = nullptr;
         switch (static_cast<std::uint8_t>(uidColumn[i])) {
         case 0:
             break;
         case 1: // 16 bytes, checked once (not a byte at a time: 1.6M pods)
-            uid = unpackUuid(reinterpret_cast<const unsigned char*>(uidData.take(16).data()), uidText);
+            packed = reinterpret_cast<const unsigned char*>(uidData.take(16).data());
             break;
         case 2:
             uid = uidData.text("uid");
@@ -552,10 +556,16 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
             throw DocumentFormatError("column pods: pod " + std::to_string(i + 1) + ": pod without a namespace or name");
         PodId& first = firstOfTemplate[pc.templateOf[i]];
         if (first.isValid()) {
-            if (runUids.size() + uid.size() > std::numeric_limits<std::uint32_t>::max()) // the store's limit too
+            if (runUids.size() + (packed ? kUuidTextSize : uid.size()) > std::numeric_limits<std::uint32_t>::max()) // the store's limit too
                 throw DocumentFormatError("column pods: pod " + std::to_string(i + 1) + ": pod uids exceed 4 GiB");
             runLike.push_back(first);
-            runUids += uid;
+            if (packed) {
+                const std::size_t at = runUids.size();
+                runUids.resize(at + kUuidTextSize);
+                unpackUuid(packed, runUids.data() + at);
+            } else {
+                runUids += uid;
+            }
             runUidEnds.push_back(static_cast<std::uint32_t>(runUids.size()));
             continue;
         }
@@ -566,7 +576,7 @@ DecodedStore decodeStore(const std::function<std::string_view(const std::string&
         r.nodeName = s.str(pc.nodeNames[i]);
         r.phase = pc.phases[i];
         r.flags = pc.flags[i];
-        r.uid = uid;
+        r.uid = packed ? unpackUuid(packed, uidText) : uid;
         first = refusedAt("pods", "pod", i, [&] { return s.addPod(r); });
     }
     addRun(podCount);

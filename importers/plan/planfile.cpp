@@ -4,6 +4,7 @@
 // write (importers/output/outputfile.h: atomic and checked) and the JSON text.
 // The schema is resources/schemas/plan-v1.md.
 #include "planfile.h"
+#include "plantextcheck.h"
 
 
 #include "jsontext.h"
@@ -143,8 +144,10 @@ private:
 // Reads one plan file; every error is "FILE: at PATH: what".
 class Reader {
 public:
-    explicit Reader(std::string file)
+    /// `keepActions` false: each action is checked and dropped (checkPlanText()).
+    explicit Reader(std::string file, bool keepActions = true)
         : m_file(std::move(file))
+        , m_keepActions(keepActions)
     {
     }
 
@@ -342,15 +345,21 @@ public:
             fail("$.actions", "expected an array");
         // Read by parts, the skeleton's "actions" is empty and the elements are the parts (none
         // when the array was not split out: a key written with escapes is not recognized).
+        const auto keep = [&](model::PlanAction&& a) {
+            if (m_keepActions)
+                plan.actions.push_back(std::move(a));
+        };
         if (m_parts && !m_parts->actions.empty()) {
-            plan.actions.reserve(m_parts->actions.size());
+            if (m_keepActions)
+                plan.actions.reserve(m_parts->actions.size());
             for (std::size_t i = 0; i < m_parts->actions.size(); ++i)
-                plan.actions.push_back(action(part(m_parts->actionParser, m_parts->actions[i]), "$.actions[" + std::to_string(i) + "]"));
+                keep(action(part(m_parts->actionParser, m_parts->actions[i]), "$.actions[" + std::to_string(i) + "]"));
         } else {
-            plan.actions.reserve(list.size());
+            if (m_keepActions)
+                plan.actions.reserve(list.size());
             std::size_t i = 0;
             for (dom::element a : list)
-                plan.actions.push_back(action(a, "$.actions[" + std::to_string(i++) + "]"));
+                keep(action(a, "$.actions[" + std::to_string(i++) + "]"));
         }
         if (dom::element c; top.at_key("consolidation").get(c) == simdjson::SUCCESS)
             consolidation(c, plan);
@@ -660,6 +669,7 @@ private:
     }
 
     std::string m_file;
+    bool m_keepActions = true;
     Parts* m_parts = nullptr; // parseByParts()'s, while it reads
 };
 
@@ -674,6 +684,12 @@ PlanDocument parsePlanText(std::string_view text, const std::string& fileName)
 {
     const simdjson::padded_string padded(text);
     return Reader(fileName).parse(simdjson::padded_string_view(padded.data(), padded.size(), padded.size() + simdjson::SIMDJSON_PADDING));
+}
+
+void checkPlanText(std::string_view text, const std::string& fileName)
+{
+    const simdjson::padded_string padded(text);
+    (void)Reader(fileName, false).parse(simdjson::padded_string_view(padded.data(), padded.size(), padded.size() + simdjson::SIMDJSON_PADDING));
 }
 
 namespace {

@@ -9,6 +9,7 @@
 #include "importers/plan/planfile.h"
 #include "importers/plan/podtemplate.h"
 #include "importers/plan/plansource.h"
+#include "importers/plan/plantextcheck.h"
 #include "model/scheduling/reasons.h"
 
 #include <QFile>
@@ -17,6 +18,7 @@
 #include <QtTest>
 
 #include <csignal>
+#include <malloc.h>
 #include <cstring>
 
 #include <sys/resource.h>
@@ -184,6 +186,13 @@ void TestPlanFile::errorsNameTheFileAndPath()
     } catch (const importers::PlanFileError& e) {
         const QString what = QString::fromUtf8(e.what());
         QVERIFY2(what.startsWith(QStringLiteral("given.json: ")) && what.contains(expected), qPrintable(what));
+        // The check that keeps nothing (the .fleet document's) says the same.
+        try {
+            importers::checkPlanText(std::string_view(text.constData(), std::size_t(text.size())), "given.json");
+            QFAIL("no error from the check");
+        } catch (const importers::PlanFileError& c) {
+            QCOMPARE(QString::fromUtf8(c.what()), what);
+        }
     }
     QVERIFY_THROWS_EXCEPTION(importers::PlanFileError, (void)importers::readPlanFile(dir.filePath(QStringLiteral("missing.json")).toStdString()));
 }
@@ -392,9 +401,11 @@ std::int64_t statusKib(const char* field)
             return line.mid(static_cast<qsizetype>(std::strlen(field))).trimmed().split(' ').value(0).toLongLong();
     return -1;
 }
-// Linux: "5" to clear_refs sets the peak resident set to the current one.
+// Linux: "5" to clear_refs sets the peak resident set to the current one; first the memory
+// freed before is handed back (malloc_trim), so that what is measured next is not served from it.
 bool resetPeakResident()
 {
+    malloc_trim(0);
     QFile clear(QStringLiteral("/proc/self/clear_refs"));
     return clear.open(QIODevice::WriteOnly) && clear.write("5") == 1;
 }
@@ -454,6 +465,16 @@ void TestPlanFile::largePlanReadsInMemoryOfItsText()
         QVERIFY(back.actions == plan.actions);
     }
     QCOMPARE(actions, plan.actions.size());
+    // Checked without keeping the actions: the text and its padded copy, not the actions.
+    QFile file(QString::fromStdString(path));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    QVERIFY(resetPeakResident());
+    const std::int64_t before = statusKib("VmRSS:");
+    importers::checkPlanText(std::string_view(text.constData(), std::size_t(text.size())), "plan.json");
+    const std::int64_t peak = statusKib("VmHWM:") - before;
+    qInfo("checked: peak %lld KiB over the resident set before", static_cast<long long>(peak));
+    QVERIFY2(peak < fileKib + actionsKib / 4, qPrintable(QStringLiteral("peak %1 KiB for a %2 KiB file").arg(peak).arg(fileKib)));
 }
 
 // The errors of the files that read by parts and whole differently: by parts, each action is
