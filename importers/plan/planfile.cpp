@@ -39,108 +39,6 @@ namespace {
 
 namespace dom = simdjson::dom;
 
-// A scan of JSON's structure that finds where each value starts and ends without judging it:
-// strings are skipped to their closing quote (past each backslash's next byte), objects and
-// arrays to their closing bracket (nesting counted outside strings), anything else to the next
-// comma, bracket or whitespace. The bytes found are valid JSON only if a parser says so; the
-// whitespace, colons and commas between them are judged here (JSON's four whitespace bytes).
-class TextScan {
-public:
-    explicit TextScan(std::string_view text)
-        : m_at(text.data())
-        , m_end(text.data() + text.size())
-    {
-    }
-    // The next byte after whitespace; '\0' at the end.
-    char next()
-    {
-        skipSpace();
-        return m_at < m_end ? *m_at : '\0';
-    }
-    // Takes byte `c` (after whitespace) when it is next.
-    bool take(char c)
-    {
-        if (next() != c)
-            return false;
-        ++m_at;
-        return true;
-    }
-    bool atEnd() { return next() == '\0' && m_at == m_end; }
-    // The bytes of the next value; empty when the text ends inside it or none starts here.
-    std::string_view value()
-    {
-        skipSpace();
-        const char* begin = m_at;
-        if (m_at == m_end)
-            return {};
-        if (*m_at == '"') {
-            if (!skipString())
-                return {};
-        } else if (*m_at == '{' || *m_at == '[') {
-            std::size_t depth = 0;
-            do {
-                if (m_at == m_end)
-                    return {};
-                const char c = *m_at;
-                if (c == '"') {
-                    if (!skipString())
-                        return {};
-                    continue;
-                }
-                ++m_at;
-                if (c == '{' || c == '[')
-                    ++depth;
-                else if (c == '}' || c == ']')
-                    --depth;
-            } while (depth > 0);
-        } else {
-            while (m_at < m_end && !isSpace(*m_at) && *m_at != ',' && *m_at != '}' && *m_at != ']' && *m_at != ':')
-                ++m_at;
-        }
-        return { begin, static_cast<std::size_t>(m_at - begin) };
-    }
-    // The elements of the array that starts here, each one's bytes appended to `out`.
-    bool elements(std::vector<std::string_view>& out)
-    {
-        if (!take('['))
-            return false;
-        if (take(']'))
-            return true;
-        do {
-            const std::string_view element = value();
-            if (element.empty())
-                return false;
-            out.push_back(element);
-        } while (take(','));
-        return take(']');
-    }
-
-private:
-    static bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-    void skipSpace()
-    {
-        while (m_at < m_end && isSpace(*m_at))
-            ++m_at;
-    }
-    bool skipString()
-    {
-        ++m_at; // the opening quote
-        while (m_at < m_end) {
-            if (*m_at == '\\') {
-                if (m_end - m_at < 2)
-                    return false;
-                m_at += 2;
-            } else if (*m_at++ == '"') {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    const char* m_at;
-    const char* m_end;
-};
-
 // Reads one plan file; every error is "FILE: at PATH: what".
 class Reader {
 public:
@@ -283,19 +181,19 @@ public:
         return planOf(root);
     }
 
-    /// The plan of valid plan JSON `text`, read without a DOM of the whole text: a scan of its
-    /// structure (TextScan) finds the byte range of each element of "actions" and of
+    /// The plan of valid plan JSON `text`, read without a DOM of the whole text: simdjson's
+    /// On-Demand parser (skeleton()) finds the byte range of each element of "actions" and of
     /// "consolidation"."kept"; the rest of the file, those two arrays left empty, is the
     /// skeleton, parsed whole as a small DOM; each element is parsed on its own by a small
     /// reused DOM parser and judged by the same code as in parseWhole(). Every byte of the text
-    /// is checked: each element and the skeleton by simdjson, the whitespace, commas and
-    /// brackets between the elements by the scan. nullopt when the text is not valid JSON or
-    /// not a valid plan (then parseWhole() says why).
+    /// is checked by simdjson: the structure around the elements by On-Demand, each element
+    /// and the skeleton by a DOM parse. nullopt when the text is not valid JSON or not a valid
+    /// plan (then parseWhole() says why).
     std::optional<PlanDocument> parseByParts(simdjson::padded_string_view text)
     {
         Parts parts;
         std::string skeletonText;
-        if (!skeleton(std::string_view(text.data(), text.size()), skeletonText, parts))
+        if (!skeleton(text, skeletonText, parts))
             return std::nullopt;
         const simdjson::padded_string skeletonPadded(skeletonText);
         dom::parser skeletonParser;
@@ -612,60 +510,116 @@ private:
     }
 
     // Writes to `out` the text of the top object with the elements of "actions" and of
-    // "consolidation"."kept" left out ("[]"), their ranges in `parts`. False when the
-    // structure around them is not JSON's (then parseWhole() says where). The other values are
-    // copied as they are (their validity is the skeleton's parse's).
-    static bool skeleton(std::string_view text, std::string& out, Parts& parts)
+    // "consolidation"."kept" left out ("[]"), their ranges in `parts`, found by simdjson's
+    // On-Demand parser (its structural index of the text, about 4 bytes per structural
+    // character, and no DOM). False when the text is not JSON On-Demand can walk, or an element
+    // is not an object (then parseWhole() says what and where). The other values are copied as
+    // they are and each key written again escaped; their validity is the skeleton's parse's.
+    static bool skeleton(simdjson::padded_string_view text, std::string& out, Parts& parts)
     {
-        TextScan scan(text);
-        const auto members = [&scan, &out](const auto& onValue) {
-            if (!scan.take('{'))
+        namespace od = simdjson::ondemand;
+        od::parser parser;
+        od::document doc;
+        if (parser.iterate(text).get(doc) != simdjson::SUCCESS)
+            return false;
+        // The bytes after the top object go into the skeleton too, so that its parse refuses
+        // what follows a complete object, as a parse of the whole text does.
+        std::string_view whole;
+        {
+            od::object top;
+            if (doc.get_object().get(top) != simdjson::SUCCESS || top.raw_json().get(whole) != simdjson::SUCCESS)
                 return false;
-            out += '{';
-            if (scan.take('}')) {
-                out += '}';
-                return true;
+        }
+        const std::size_t tail = static_cast<std::size_t>(whole.data() - text.data()) + whole.size();
+        doc.rewind();
+        const auto raw = [](od::value v, std::string_view& bytes) {
+            od::json_type type;
+            if (v.type().get(type) != simdjson::SUCCESS)
+                return false;
+            if (type == od::json_type::object) {
+                od::object o;
+                return v.get_object().get(o) == simdjson::SUCCESS && o.raw_json().get(bytes) == simdjson::SUCCESS;
             }
+            if (type == od::json_type::array) {
+                od::array a;
+                return v.get_array().get(a) == simdjson::SUCCESS && a.raw_json().get(bytes) == simdjson::SUCCESS;
+            }
+            bytes = v.raw_json_token();
+            return true;
+        };
+        const auto elements = [](od::value v, std::vector<std::string_view>& into) {
+            od::array a;
+            if (v.get_array().get(a) != simdjson::SUCCESS)
+                return false;
+            for (auto item : a) {
+                od::object o;
+                std::string_view bytes;
+                if (item.get_object().get(o) != simdjson::SUCCESS || o.raw_json().get(bytes) != simdjson::SUCCESS)
+                    return false;
+                into.push_back(bytes);
+            }
+            return true;
+        };
+        const auto members = [&out](od::object o, const auto& onValue) {
+            out += '{';
             bool first = true;
-            do {
-                const std::string_view key = scan.value();
-                if (key.empty() || key.front() != '"' || !scan.take(':'))
+            for (auto field : o) {
+                std::string_view key;
+                od::value value;
+                if (field.unescaped_key().get(key) != simdjson::SUCCESS || field.value().get(value) != simdjson::SUCCESS)
                     return false;
                 if (!first)
                     out += ',';
                 first = false;
-                out += key;
+                JsonWriter quoted;
+                quoted.value(key);
+                out += quoted.text();
                 out += ':';
-                if (!onValue(key))
+                if (!onValue(key, value))
                     return false;
-            } while (scan.take(','));
-            if (!scan.take('}'))
-                return false;
+            }
             out += '}';
             return true;
         };
-        const auto copied = [&scan, &out] {
-            const std::string_view value = scan.value();
-            out += value;
-            return !value.empty();
+        const auto copied = [&out, &raw](od::value v) {
+            std::string_view bytes;
+            if (!raw(v, bytes))
+                return false;
+            out += bytes;
+            return true;
         };
-        const bool ok = members([&](std::string_view key) {
-            if (key == "\"actions\"" && scan.next() == '[') {
+        od::object top;
+        if (doc.get_object().get(top) != simdjson::SUCCESS)
+            return false;
+        const bool ok = members(top, [&](std::string_view key, od::value v) {
+            od::json_type type;
+            if (v.type().get(type) != simdjson::SUCCESS)
+                return false;
+            if (key == "actions" && type == od::json_type::array) {
                 out += "[]";
-                return scan.elements(parts.actions);
+                return elements(v, parts.actions);
             }
-            if (key == "\"consolidation\"" && scan.next() == '{') {
-                return members([&](std::string_view recordKey) {
-                    if (recordKey == "\"kept\"" && scan.next() == '[') {
+            if (key == "consolidation" && type == od::json_type::object) {
+                od::object record;
+                if (v.get_object().get(record) != simdjson::SUCCESS)
+                    return false;
+                return members(record, [&](std::string_view recordKey, od::value rv) {
+                    od::json_type rtype;
+                    if (rv.type().get(rtype) != simdjson::SUCCESS)
+                        return false;
+                    if (recordKey == "kept" && rtype == od::json_type::array) {
                         out += "[]";
-                        return scan.elements(parts.kept);
+                        return elements(rv, parts.kept);
                     }
-                    return copied();
+                    return copied(rv);
                 });
             }
-            return copied();
+            return copied(v);
         });
-        return ok && scan.atEnd();
+        if (!ok)
+            return false;
+        out.append(text.data() + tail, text.size() - tail);
+        return true;
     }
 
     std::string m_file;
