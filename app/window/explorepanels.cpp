@@ -197,16 +197,6 @@ bool ExplorePanels::eventFilter(QObject* watched, QEvent* event)
     return QObject::eventFilter(watched, event);
 }
 
-void ExplorePanels::setDocksVisible(bool visible)
-{
-    for (QDockWidget* dock : { m_nodeDock, m_domainDock, m_problemsDock, m_pendingDock, m_heatmapDock })
-        dock->setVisible(visible);
-    if (visible) {
-        m_nodeDock->raise();
-        m_problemsDock->raise();
-    }
-}
-
 void ExplorePanels::updateProblemsTitle()
 {
     if (m_pendingGeneration != 0)

@@ -75,9 +75,6 @@ public:
 
     /// Shows a new cluster in every panel (null pointers clear them).
     void setCluster(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology);
-    /// Shows or hides every exploring dock (not the toolbar); `screenshot` without `--panel`
-    /// may hide them so that the image is the map.
-    void setDocksVisible(bool visible);
     /// True while the worker of the last setCluster() has not reported.
     [[nodiscard]] bool isIndexing() const noexcept { return m_pendingGeneration != 0; }
 
