@@ -33,9 +33,20 @@ std::optional<KeptReplay> replayConsolidationKept(
     std::size_t start = first;
     while (start > 0 && plan[start - 1].type == ActionType::MovePod && onNodeBefore(start - 1, plan[start - 1].pod, plan[first].node))
         --start;
+    // The pending pods placed first name the node each ends on (consolidation.h, "One move per
+    // pod"), not where the search put them before its drains: the moves of pods the store has
+    // pending right before the search's part are left to the runner, which places them as the
+    // search did (a plan written before that rule placed them there too).
+    std::size_t searchFrom = start;
+    auto pendingInStore = [&](const PodRef& pod) {
+        const PodId p = store.findPod(pod.namespaceName, pod.name);
+        return p.isValid() && !store.podNode(p).isValid();
+    };
+    while (searchFrom > 0 && plan[searchFrom - 1].type == ActionType::MovePod && pendingInStore(plan[searchFrom - 1].pod))
+        --searchFrom;
     ConsolidationOptions options;
-    options.startFrom.assign(plan.begin(), plan.begin() + static_cast<std::ptrdiff_t>(start));
-    options.placePendingFirst = false; // the plan's own moves, in options.startFrom
+    options.startFrom.assign(plan.begin(), plan.begin() + static_cast<std::ptrdiff_t>(searchFrom));
+    options.placePendingFirst = searchFrom < start;
     options.policy = plan[first].policy;
     // A drain's domain is its node's domain of the keep-within level: the path's last step names the level.
     const std::string& domain = plan[first].domain;

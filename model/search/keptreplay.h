@@ -25,7 +25,9 @@ struct KeptReplay {
 
 /// The kept list of the consolidation that wrote `plan` (its trailing run of drain-node actions,
 /// each after the move-pod actions of its pods, consolidation.h "One move per pod"; the actions
-/// before them, a window's plan and the pending pods placed first, are applied first), over `store` with `input`'s prices and group minimums. nullopt when the plan is not
+/// before them, a window's plan, are applied first, and the move-pod actions of pending pods
+/// right before them are made again as the search made them, before its drains), over `store`
+/// with `input`'s prices and group minimums. nullopt when the plan is not
 /// such a search's: no drain, drains with different policies or keep-within levels, an action
 /// the state lacks, or no drain order whose drains are exactly the plan's (a plan edited by hand,
 /// a search stopped by its time or move limit, group minimums not given here). Costs the search's
