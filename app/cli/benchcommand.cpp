@@ -4,7 +4,7 @@
 #include "helptext.h"
 #include "subcommands.h"
 
-#include "importers/plan/jsontext.h"
+#include "importers/export/fgdbenchformat.h"
 #include "importers/traces/fgdtrace.h"
 #include "model/search/tracereplay.h"
 
@@ -25,12 +25,7 @@ namespace fleet::app {
 
 namespace {
 
-struct Figure {
-    double mean = 0;
-    double sd = 0;
-    double secondsMax = 0;
-    std::optional<double> paper;
-};
+using Figure = importers::FgdBenchFigure;
 
 // The paper's figures on the default trace (Fig. 11; SOURCE.md Table A, row "default").
 const std::map<std::string, double>& defaultTracePaper()
@@ -205,52 +200,8 @@ int runBench(const QStringList& arguments)
         return 1;
     }
 
-    auto rounded = [](double v) { return std::round(v * 1000.0) / 1000.0; };
-    std::string out;
-    if (format == QLatin1String("json")) {
-        importers::JsonWriter w;
-        w.beginObject();
-        w.key("traces").beginObject();
-        for (const std::string& trace : traces) {
-            w.key(trace).beginObject();
-            for (const std::string& policy : policies) {
-                const Figure& f = results[trace][policy];
-                w.key(policy).beginObject();
-                w.key("mean").value(rounded(f.mean));
-                w.key("sd").value(rounded(f.sd));
-                w.key("paper");
-                if (f.paper)
-                    w.value(*f.paper);
-                else
-                    w.null();
-                w.key("seconds_max").value(rounded(f.secondsMax));
-                w.endObject();
-            }
-            w.endObject();
-        }
-        w.endObject();
-        w.endObject();
-        out = w.text() + "\n";
-    } else {
-        char line[256];
-        for (const std::string& trace : traces) {
-            // The trace's name comes from --trace or a file name under --data: one terminal line.
-            std::snprintf(line, sizeof line, "%s: unallocated GPU %% at 100%% arrived, seeds %llu-%llu\n", importers::terminalLine(trace).c_str(),
-                static_cast<unsigned long long>(first), static_cast<unsigned long long>(last));
-            out += line;
-            std::snprintf(line, sizeof line, "  %-15s %7s %6s %7s %7s %9s\n", "policy", "mean", "sd", "paper", "diff", "max s");
-            out += line;
-            for (const std::string& policy : policies) {
-                const Figure& f = results[trace][policy];
-                if (f.paper)
-                    std::snprintf(line, sizeof line, "  %-15s %7.2f %6.2f %7.2f %+7.2f %9.2f\n", policy.c_str(), f.mean, f.sd, *f.paper,
-                        f.mean - *f.paper, f.secondsMax);
-                else
-                    std::snprintf(line, sizeof line, "  %-15s %7.2f %6.2f %7s %7s %9.2f\n", policy.c_str(), f.mean, f.sd, "-", "-", f.secondsMax);
-                out += line;
-            }
-        }
-    }
+    const std::string out = format == QLatin1String("json") ? importers::fgdBenchJson(traces, policies, results)
+                                                            : importers::fgdBenchText(traces, policies, results, first, last);
     std::cout << out << std::flush;
     return 0;
 }
