@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "savecommand.h"
 
+#include "model/figures.h"
+
 #include "clustersource.h"
 #include "commandlinepath.h"
 #include "helptext.h"
@@ -8,6 +10,7 @@
 #include "subcommands.h"
 
 #include "app/shared/importfailure.h"
+#include "model/figures.h"
 #include "model/plan/planprices.h"
 
 #include "importers/terminaltext.h"
@@ -169,6 +172,12 @@ int runSave(const QStringList& arguments)
             entry.savedAt = savedAt;
         }
         importers::saveFleetDocument(doc, outPath, options);
+        // As the other verbs that write a file say where it went and what it holds.
+        const std::size_t planCount = doc.plans.size();
+        std::printf("%s\n", importers::terminalLine("saved " + outPath + ": " + model::formatCount(doc.cluster.store->nodeCount()) + " nodes, "
+                                 + model::formatCount(doc.cluster.store->podCount()) + " pods, " + std::to_string(planCount)
+                                 + (planCount == 1 ? " plan" : " plans"))
+                                 .c_str());
     } catch (const importers::OutputFileError& e) {
         importers::printTerminalf(stderr, "fleetscope save: %s\n", e.what());
         return 1;

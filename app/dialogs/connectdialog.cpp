@@ -4,6 +4,8 @@
 #include "importers/kube/kubeconfig.h"
 #include "importers/prometheus/prometheusclient.h"
 
+#include <QFileInfo>
+#include <QDir>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -97,8 +99,13 @@ void ConnectDialog::reload()
         const int at = m_context->findText(QString::fromStdString(current));
         if (at >= 0)
             m_context->setCurrentIndex(at);
+        // No file at all reads as a file with no context: say which it is, and where we looked.
+        const bool noFile = kubeconfig().isEmpty() && qEnvironmentVariableIsEmpty("KUBECONFIG")
+            && !QFileInfo::exists(QDir::home().filePath(QStringLiteral(".kube/config")));
         if (contexts.empty())
-            m_error->setText(tr("This kubeconfig defines no context."));
+            m_error->setText(noFile ? tr("No kubeconfig found: KUBECONFIG is not set and %1 does not exist. Choose a kubeconfig file above.")
+                                          .arg(QDir::toNativeSeparators(QDir::home().filePath(QStringLiteral(".kube/config"))))
+                                    : tr("This kubeconfig defines no context."));
     } catch (const importers::ImportError& e) {
         m_error->setText(QString::fromStdString(e.what()));
     }

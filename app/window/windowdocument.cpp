@@ -19,6 +19,7 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QFileDialog>
+#include <QDir>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
@@ -454,16 +455,35 @@ void WindowDocument::rememberRecent(const QStringList& files)
     settings.setValue(kRecentKey, entries);
 }
 
+QStringList recentSourceLabels(const QList<QStringList>& sources)
+{
+    const auto join = [](const QStringList& files, bool withFolder) {
+        QStringList names;
+        for (const QString& f : files) {
+            const QFileInfo info(f);
+            names << (withFolder ? QStringLiteral("%1 (%2)").arg(info.fileName(), QDir::toNativeSeparators(info.absolutePath())) : info.fileName());
+        }
+        return names.join(QStringLiteral(" + "));
+    };
+    QStringList names;
+    for (const QStringList& files : sources)
+        names << join(files, false);
+    QStringList labels = names;
+    for (int i = 0; i < sources.size(); ++i)
+        if (names.count(names.at(i)) > 1)
+            labels[i] = join(sources.at(i), true);
+    return labels;
+}
+
 void WindowDocument::rebuildRecentMenu()
 {
     m_recentMenu->clear();
     const QList<QStringList> sources = recentSources();
+    const QStringList labels = recentSourceLabels(sources);
     int n = 0;
     for (const QStringList& files : sources) {
-        QStringList names;
-        for (const QString& f : files)
-            names << QFileInfo(f).fileName();
-        QAction* a = m_recentMenu->addAction(tr("&%1 %2").arg(++n).arg(names.join(QStringLiteral(" + "))));
+        QAction* a = m_recentMenu->addAction(tr("&%1 %2").arg(n + 1).arg(labels.at(n)));
+        ++n;
         a->setToolTip(files.join(QLatin1Char('\n')));
         a->setStatusTip(files.join(QStringLiteral(", ")));
         connect(a, &QAction::triggered, this, [this, files] {

@@ -28,6 +28,11 @@ class PlanController;
 class PlanDocument;
 struct ImportedCluster;
 
+/// The Open Recent menu's label of each source in `sources` (each a list of files): the file
+/// names joined by " + ", and where two sources would read the same, each file name followed by
+/// its folder ("small-cluster.json (/home/me/a)") so that the entries differ. Thread: any.
+[[nodiscard]] QStringList recentSourceLabels(const QList<QStringList>& sources);
+
 /// The document of `window`: the cluster it shows and the plans kept with it.
 ///
 /// The plans: the window shows one of them at a time (currentPlan()); the others are kept as

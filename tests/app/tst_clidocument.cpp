@@ -108,6 +108,10 @@ void TestCliDocument::summaryOfDocumentEqualsSource()
     const auto saved = runFleetscope(QStringList { QStringLiteral("save") } + source + QStringList { QStringLiteral("-o"), doc });
     QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
     QCOMPARE(otherFiles(dir.path(), QStringLiteral("state.fleet")), QStringList());
+    // It says where the document went and what it holds, as the other verbs that write do.
+    QVERIFY2(saved.out.startsWith("saved " + QFile::encodeName(doc) + ": ") && saved.out.contains(" nodes, ")
+            && saved.out.endsWith(" pods, 0 plans\n"),
+        saved.out.constData());
 
     const auto expected = runFleetscope(QStringList { QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json") } + source);
     QVERIFY2(expected.exitCode == 0, qPrintable(runText(expected)));

@@ -62,6 +62,7 @@ class TstConnectDialog : public QObject {
 private slots:
     void listsContextsWithTheCurrentChosen();
     void badKubeconfigSaysWhereAndCannotConnect();
+    void noKubeconfigSaysWhereItLooked();
     void connectShowsTheLiveCluster();
     void partialViewIsNoticedUntilWhole();
     void prometheusIsForThisConnectionOnly();
@@ -102,6 +103,30 @@ void TstConnectDialog::badKubeconfigSaysWhereAndCannotConnect()
                  && !dialog.errorLabel()->text().contains(QLatin1String("--kubeconfig")),
              qPrintable(dialog.errorLabel()->text()));
     QVERIFY(!dialog.buttons()->button(QDialogButtonBox::Ok)->isEnabled());
+}
+
+// An empty field, no KUBECONFIG and no ~/.kube/config: the dialog says no kubeconfig was found
+// and where it looked, not that a kubeconfig defines no context.
+void TstConnectDialog::noKubeconfigSaysWhereItLooked()
+{
+    QTemporaryDir home;
+    const QByteArray oldHome = qgetenv("HOME");
+    const QByteArray oldKubeconfig = qgetenv("KUBECONFIG");
+    const bool hadKubeconfig = qEnvironmentVariableIsSet("KUBECONFIG");
+    qputenv("HOME", QFile::encodeName(home.path()));
+    qunsetenv("KUBECONFIG");
+    QString text;
+    {
+        ConnectDialog dialog;
+        dialog.setKubeconfig(QString());
+        text = dialog.errorLabel()->text();
+        QVERIFY(!dialog.buttons()->button(QDialogButtonBox::Ok)->isEnabled());
+    }
+    qputenv("HOME", oldHome);
+    if (hadKubeconfig)
+        qputenv("KUBECONFIG", oldKubeconfig);
+    QVERIFY2(text.startsWith(QLatin1String("No kubeconfig found: KUBECONFIG is not set and ")) && text.contains(home.path() + "/.kube/config"),
+        qPrintable(text));
 }
 
 void TstConnectDialog::connectShowsTheLiveCluster()

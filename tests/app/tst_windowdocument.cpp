@@ -89,6 +89,7 @@ private slots:
     void emptyNewPlanLeavesTheOpenedDocumentUnmodified();
     void restoredLayoutShowsTheConnectionDockOnlyWhenLive();
     void savesDuringASlicedStepWriteTheWholeStep();
+    void recentLabelsTellSameNamedSourcesApart();
 };
 
 void TestWindowDocument::initTestCase()
@@ -415,6 +416,19 @@ void TestWindowDocument::savesDuringASlicedStepWriteTheWholeStep()
     QCOMPARE(importers::readPlanFile(planPath.toStdString()).actions.size(), std::size_t(0));
     QCOMPARE(shownActions(*window), std::size_t(0));
     window->undoStack()->setClean();
+}
+
+// Open Recent: two sources whose files have the same name (a user's cluster.json from two
+// folders) read apart by their folders; a name met once stays short.
+void TestWindowDocument::recentLabelsTellSameNamedSourcesApart()
+{
+    const QList<QStringList> sources { { QStringLiteral("/a/small-cluster.json") }, { QStringLiteral("/b/small-cluster.json") },
+        { QStringLiteral("/c/other.json"), QStringLiteral("/c/pods.json") } };
+    const QStringList labels = app::recentSourceLabels(sources);
+    QCOMPARE(labels.size(), 3);
+    QCOMPARE(labels.at(0), QStringLiteral("small-cluster.json (/a)"));
+    QCOMPARE(labels.at(1), QStringLiteral("small-cluster.json (/b)"));
+    QCOMPARE(labels.at(2), QStringLiteral("other.json + pods.json"));
 }
 
 int main(int argc, char** argv)
