@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "addnodesformat.h"
 
+
 #include "importers/export/reasonsjson.h"
 #include "importers/export/statediffformat.h"
 #include "importers/plan/jsontext.h"
 #include "importers/terminaltext.h"
+#include "model/figures.h"
 #include "model/plan/evictionrules.h"
 
 #include <cstdint>
+#include <map>
 
 namespace fleet::importers {
 
@@ -63,10 +66,35 @@ std::string addNodesText(const AddNodesOutcome& o, const std::string& planPath)
         out += terminalLineOf("the ", answer.pods, " pending pods take ", answer.nodes, " ", action.instanceType, " node(s): ",
                    answer.podsPlaced, " placed", (answer.limitReached ? " (the search stopped at --max-nodes)" : ""))
             + "\n";
-    for (const auto& [pod, reasons] : answer.unplaced) {
+    // Pods of one workload refused for the same reason codes are one entry: the first pod with
+    // its reasons, then how many more (a 201-pod job is one entry, not 201; --format json lists
+    // every pod).
+    struct Group {
+        std::size_t first = 0; // index in answer.unplaced
+        std::int64_t more = 0;
+    };
+    std::vector<Group> groups;
+    std::map<std::string, std::size_t> groupOf;
+    for (std::size_t i = 0; i < answer.unplaced.size(); ++i) {
+        const auto& [pod, reasons] = answer.unplaced[i];
+        const model::WorkloadId w = store.podWorkload(pod);
+        std::string key = w.isValid() ? "w" + std::to_string(w.value) : "p" + std::to_string(pod.value);
+        for (const model::Reason& r : reasons)
+            key += "|" + r.code();
+        const auto [it, added] = groupOf.try_emplace(std::move(key), groups.size());
+        if (added)
+            groups.push_back({ i, 0 });
+        else
+            ++groups[it->second].more;
+    }
+    for (const Group& g : groups) {
+        const auto& [pod, reasons] = answer.unplaced[g.first];
         out += "  " + terminalLineOf("still does not fit: ", model::podKey(store, pod)) + "\n";
         for (const model::Reason& r : reasons)
             out += "    " + terminalLineOf(r.code(), ": ", r.message) + "\n";
+        if (g.more > 0)
+            out += "    " + terminalLineOf("and ", model::formatCount(g.more), (g.more == 1 ? " more pod" : " more pods"),
+                       " of its workload, for the same reasons") + "\n";
     }
     if (action.count > 0)
         out += terminalLineOf("added ", action.count, " ", action.instanceType, " node(s), +", dollarsPerHourExact(o.costPerHourAdded),

@@ -168,10 +168,18 @@ NodeId templateNodeFor(const ClusterStore& store, std::span<const NodeId> candid
         return r.readyFallback.isValid() ? r.readyFallback : r.anyFallback;
     if (representatives.size() == 1)
         return representatives.front();
+    // A pod counts for a node it may use whose allocatable holds its cpu, memory and whole GPUs
+    // (as instanceTypeForPending() judges a type): a node whose GPUs are MIG-partitioned has 0
+    // whole GPUs and serves no pod that asks for nvidia.com/gpu.
     std::vector<std::int64_t> usable(representatives.size(), 0);
     for (const PodId p : pendingPods) {
-        for (std::size_t i = 0; i < representatives.size(); ++i)
-            usable[i] += podCanUse(store, p, representatives[i]) ? 1 : 0;
+        const ResourceVector& want = store.podRequest(p);
+        for (std::size_t i = 0; i < representatives.size(); ++i) {
+            const ResourceVector& has = store.nodeAllocatable(representatives[i]);
+            const bool fits = want[CoreResource::Cpu] <= has[CoreResource::Cpu] && want[CoreResource::Memory] <= has[CoreResource::Memory]
+                && want[CoreResource::Gpu] <= has[CoreResource::Gpu];
+            usable[i] += fits && podCanUse(store, p, representatives[i]) ? 1 : 0;
+        }
     }
     return representatives[static_cast<std::size_t>(std::max_element(usable.begin(), usable.end()) - usable.begin())];
 }

@@ -34,6 +34,7 @@ private slots:
     void fitPending();
     void countAndErrors();
     void aCopyOfEachNodeGroup();
+    void podsOfOneWorkloadRefusedAlikeAreOneEntry();
 
 private:
     QTemporaryDir m_dir;
@@ -151,5 +152,23 @@ void TestCliPlanAddNodes::aCopyOfEachNodeGroup()
     QVERIFY2(text.out.contains("  3 p5.48xlarge node(s) copy d-p5-good\n  1 p5.48xlarge node(s) copy e-p5-good2\n"), text.out.constData());
 }
 
+
+// The simulated fleet's on-demand p5.48xlarge nodes suit none of its pending 8-GPU training pods
+// (they select a node group of another capacity type): the text names the first pod of the job
+// with its reasons and counts the rest, instead of 201 copies of the same lines; JSON lists all.
+void TestCliPlanAddNodes::podsOfOneWorkloadRefusedAlikeAreOneEntry()
+{
+    QTemporaryDir dir;
+    const QStringList args { QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("--instance-type"), QStringLiteral("p5.48xlarge"),
+        QStringLiteral("--capacity-type"), QStringLiteral("on-demand"), QStringLiteral("--fit-pending"), QStringLiteral("-o"),
+        dir.filePath(QStringLiteral("p.json")) };
+    const Run text = fleetscope(args);
+    QCOMPARE(text.exitCode, 1);
+    QVERIFY2(text.out.count("still does not fit: ") == 1 && text.out.contains("    and 200 more pods of its workload, for the same reasons\n"),
+        text.out.constData());
+    const Run json = fleetscope(args + QStringList { QStringLiteral("--format"), QStringLiteral("json") });
+    QCOMPARE(json.exitCode, 1);
+    QCOMPARE(QJsonDocument::fromJson(json.out).object().value(QStringLiteral("unplaced")).toArray().size(), 201);
+}
 QTEST_GUILESS_MAIN(TestCliPlanAddNodes)
 #include "tst_cliplanaddnodes.moc"
