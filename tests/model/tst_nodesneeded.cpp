@@ -60,6 +60,7 @@ private slots:
     void pendingPodsTakeThreeNodes();
     void capacityTypePicksTheTemplate();
     void templateIsAHealthyNodeOfThePodsGroup();
+    void templateHoldsThePodsRequests();
     void workloadIntoADomain();
     void badQuestions();
     void progressAndCancel();
@@ -97,6 +98,42 @@ void TestNodesNeeded::progressAndCancel()
     QCOMPARE(engine.state().totals(), before);
     cancel = false;
     QCOMPARE(addNodesAndPlace(engine, q, 3, control), 7);
+}
+
+// Two healthy p5.48xlarge node groups that a pending 8-GPU pod may both use (it selects none):
+// "mig" first, its GPUs MIG-partitioned (no whole GPU in capacity or allocatable, as a node of
+// the mixed MIG strategy shows), then "whole" with 8 GPUs. A copy of the first would add no GPU
+// the pod can take: the template is the node whose allocatable holds the pod's request.
+void TestNodesNeeded::templateHoldsThePodsRequests()
+{
+    Cluster c;
+    auto p5 = [&](const std::string& name, const std::string& group, std::int64_t gpuMilli) {
+        NodeRecord r;
+        r.name = name;
+        r.labels = { { "topology.kubernetes.io/region", "us-east-1" }, { kZoneKey, "us-east-1a" }, { "kubernetes.io/hostname", name },
+            { "node.kubernetes.io/instance-type", "p5.48xlarge" }, { "eks.amazonaws.com/nodegroup", group } };
+        r.allocatable.setCore(CoreResource::Cpu, 192000);
+        r.allocatable.setCore(CoreResource::Memory, 2048 * kGi);
+        r.allocatable.setCore(CoreResource::Pods, 110);
+        r.allocatable.setCore(CoreResource::Gpu, gpuMilli);
+        r.capacity = r.allocatable;
+        r.gpuCount = static_cast<std::int32_t>(gpuMilli / 1000);
+        r.ready = Readiness::True;
+        r.instanceType = "p5.48xlarge";
+        c.store->addNode(r);
+    };
+    p5("p5-mig", "mig", 0);
+    p5("p5-whole", "whole", 8000);
+    PodRecord r;
+    r.namespaceName = "ml";
+    r.name = "train-0";
+    r.phase = PodPhase::Pending;
+    r.request.setCore(CoreResource::Cpu, 1000);
+    r.request.setCore(CoreResource::Gpu, 8000);
+    c.store->addPod(r);
+    c.finish();
+    QCOMPARE(c.store->nodeName(templateNodeFor(*c.store, std::vector<NodeId> { NodeId(0), NodeId(1) }, storePendingPods(*c.store))),
+        std::string_view("p5-whole"));
 }
 
 void TestNodesNeeded::templateIsAHealthyNodeOfThePodsGroup()
