@@ -425,6 +425,12 @@ void TstCliLive::execPluginEndsWithFleetscope()
     QTRY_VERIFY_WITH_TIMEOUT(pidIn(pluginFile) > 0 && pidIn(childFile) > 0, 20000);
     const pid_t pluginPid = pidIn(pluginFile);
     const pid_t child = pidIn(childFile);
+    // Signalled once fleetscope says it waits for the plugin (3 s in): by then the plugin's
+    // group is listed for the signal handler. Between the plugin's start and that listing (a
+    // window that is microseconds, longer on a loaded machine) only PR_SET_PDEATHSIG ends the
+    // plugin, and its background children stay (kubecredentials.cpp says so).
+    QByteArray err;
+    QTRY_VERIFY_WITH_TIMEOUT((err += p.readAllStandardError()).contains("running the exec credential plugin"), 20000);
     QVERIFY(::kill(static_cast<pid_t>(p.processId()), signal) == 0);
     QVERIFY(p.waitForFinished(10000));
     QCOMPARE(p.exitStatus(), QProcess::CrashExit); // ended by the signal, as before
