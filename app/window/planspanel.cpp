@@ -110,10 +110,16 @@ void PlansPanel::refresh()
         m_entries->addAction(entry);
         connect(entry, &QAction::triggered, this, [this, i] { m_document->switchToPlan(static_cast<int>(i)); });
     }
-    if (selected >= 0 && selected < m_list->count())
+    // The highlight follows the shown plan when that changes (a new, switched or deleted
+    // plan), so that Plans > Rename and Delete act on the plan on screen; otherwise it stays
+    // on the row the user picked in the list.
+    if (shown != m_lastShown && shown >= 0)
+        m_list->setCurrentRow(shown);
+    else if (selected >= 0 && selected < m_list->count())
         m_list->setCurrentRow(selected);
     else if (shown >= 0)
         m_list->setCurrentRow(shown);
+    m_lastShown = shown;
 }
 
 void PlansPanel::renameTarget()
@@ -145,8 +151,10 @@ void PlansPanel::deleteTarget()
     if (index < 0)
         return;
     const QString name = QString::fromStdString(m_document->plans()[static_cast<std::size_t>(index)].name);
+    // No is the default: Enter must not delete a plan.
     const auto answer = QMessageBox::question(m_window, tr("Delete Plan"),
-        tr("Delete the plan %1? It is removed from the document when it is saved next.").arg(name));
+        tr("Delete the plan %1? It is removed from the document when it is saved next.").arg(name), QMessageBox::Yes | QMessageBox::No,
+        QMessageBox::No);
     m_window->restoreMapFocus();
     if (answer == QMessageBox::Yes && !m_document->deletePlan(index))
         QMessageBox::information(m_window, tr("Delete Plan"), tr("A plan is being opened; delete it again in a moment."));

@@ -45,6 +45,7 @@ private:
     WindowDocument* m_document;
     QDockWidget* m_dock = nullptr;
     QListWidget* m_list = nullptr;
+    int m_lastShown = -1; // the shown plan at the last refresh()
     QMenu* m_menu = nullptr;
     QAction* m_entriesStart = nullptr; // the separator after which the plan entries follow
     QActionGroup* m_entries = nullptr;

@@ -616,22 +616,34 @@ bool WindowDocument::renamePlan(int index, const QString& name)
     if (uniqueName(trimmed) != trimmed || !importers::isPrintablePlanName(trimmed.toStdString()))
         return false;
     entry.name = trimmed.toStdString();
-    setListModified(true);
+    if (planIsWritten(index)) // an empty plan is not in the file: its name changes nothing saved
+        setListModified(true);
     emit plansChanged();
     return true;
+}
+
+bool WindowDocument::planIsWritten(int index) const
+{
+    if (index == m_current) {
+        const auto engine = m_plan->engine();
+        return engine && !engine->applied().empty();
+    }
+    return !m_plans[static_cast<std::size_t>(index)].planJson.empty();
 }
 
 bool WindowDocument::deletePlan(int index)
 {
     if (index < 0 || static_cast<std::size_t>(index) >= m_plans.size())
         return false;
+    const bool written = planIsWritten(index); // an empty plan's delete changes nothing saved
     if (index != m_current) {
         if (m_pending >= 0)
             return false; // the indexes of a plan being opened must stay
         m_plans.erase(m_plans.begin() + index);
         if (index < m_current)
             --m_current;
-        setListModified(true);
+        if (written)
+            setListModified(true);
         emit plansChanged();
         return true;
     }
@@ -642,7 +654,8 @@ bool WindowDocument::deletePlan(int index)
         m_plans.push_back(importers::DocumentPlan { tr("Plan 1").toStdString(), {}, {}, {}, {} });
     m_current = -1;
     m_previous = -1; // deleted: a failed open leaves a new empty plan shown
-    setListModified(true);
+    if (written)
+        setListModified(true);
     const int next = std::min(index, static_cast<int>(m_plans.size()) - 1);
     if (!openPlanAt(next))
         m_current = next; // nothing to open it with: the list names it shown, as the engine is empty

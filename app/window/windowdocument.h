@@ -148,6 +148,9 @@ signals:
     void plansChanged();
 
 private:
+    /// True when plan `index` has actions, so that saving writes it (saveTo() leaves out a plan
+    /// without actions): renaming or deleting one without changes nothing saved.
+    [[nodiscard]] bool planIsWritten(int index) const;
     void onSaveFinished(std::uint64_t generation, const QString& path, const QString& error, std::string currentJson);
     void rememberRecent(const QStringList& files);
     void rebuildRecentMenu();

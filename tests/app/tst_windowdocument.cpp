@@ -25,6 +25,7 @@
 
 #include "common/guitestmain.h"
 
+#include <QListWidget>
 #include <QDockWidget>
 #include <QFile>
 #include <QMessageBox>
@@ -325,6 +326,21 @@ void TestWindowDocument::emptyNewPlanLeavesTheOpenedDocumentUnmodified()
     QVERIFY(!*asked);
     window->show();
     QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+
+    // The Plans list highlights the new plan (Plans > Rename and Delete act on it, not on the
+    // plan shown before); renaming and deleting an empty plan change nothing saved.
+    auto* plansList = window->findChild<QListWidget*>();
+    QVERIFY(plansList);
+    QCOMPARE(plansList->currentRow(), 1);
+    QVERIFY(doc->renamePlan(1, QStringLiteral("scratch")));
+    QVERIFY(!doc->isModified());
+    QVERIFY(doc->newPlan());
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 2, 30000);
+    QCOMPARE(plansList->currentRow(), 2);
+    QVERIFY(doc->deletePlan(1));
+    QTRY_COMPARE_WITH_TIMEOUT(doc->plans().size(), std::size_t(2), 30000);
+    QVERIFY(!doc->isModified());
+    QVERIFY(!window->isWindowModified());
 
     // An action in the new plan is a change; leaving that plan for another new one keeps it.
     QCOMPARE(drainSome(window->planController(), 1, 120), 1);
