@@ -147,7 +147,9 @@ void TstKubeTimeouts::stalledServerGivesUpAtTheRequestTimeout()
                      "/api/v1/nodes?REDACTED: gave up after 2 s (the request timeout; --request-timeout sets it): "),
             e.what());
         QVERIFY2(QString(e.what()).endsWith(said), e.what());
-        QVERIFY2(ms >= 1900 && ms < 4000, qPrintable(QString::number(ms)));
+        // The upper bound only tells a request that ended at its timeout from one that hangs; it is
+        // wide because CI runs the suite two at a time on two loaded cores.
+        QVERIFY2(ms >= 1900 && ms < 6000, qPrintable(QString::number(ms)));
     }
     QCOMPARE(server.requests(), 1); // no attempt begins once the bound is spent
 }
@@ -161,7 +163,7 @@ void TstKubeTimeouts::slowRequestIsReported()
     QVERIFY_THROWS_EXCEPTION(
         kube::KubeApiError, (void)loadLiveCluster(config(server.url(), std::chrono::milliseconds(9000)), &observer));
     const qint64 ms = clock.elapsed();
-    QVERIFY2(ms >= 8900 && ms < 11000, qPrintable(QString::number(ms)));
+    QVERIFY2(ms >= 8900 && ms < 14000, qPrintable(QString::number(ms)));
     const auto waits = observer.waits();
     // At 3 s, then every 5 s: 3 and 8 s.
     QCOMPARE(waits.size(), std::size_t(2));
@@ -228,7 +230,8 @@ void TstKubeTimeouts::retriesStayInsideTheRequestTimeout()
         QVERIFY2(QString(e.what()).contains("cannot connect to 127.0.0.1:" + QString::number(port)), e.what());
         QVERIFY2(QString(e.what()).contains("no time is left for another within the request timeout of 1.5 s"), e.what());
     }
-    QVERIFY2(clock.elapsed() < 1500 + 500, qPrintable(QString::number(clock.elapsed())));
+    // Five attempts would take some 7.5 s: a bound of 4 s tells them apart with room for a loaded machine.
+    QVERIFY2(clock.elapsed() < 4000, qPrintable(QString::number(clock.elapsed())));
 }
 
 void TstKubeTimeouts::requestTimeoutComesFromTheRequest()
@@ -315,7 +318,7 @@ void TstKubeTimeouts::endlessBodyStopsAtTheRequestTimeout()
         QVERIFY2(what.contains("gave up after 1 s (the request timeout; --request-timeout sets it): ")
                 && what.contains(" bytes of the answer had come, and it had not ended"),
             e.what());
-        QVERIFY2(ms < 3000, qPrintable(QString::number(ms)));
+        QVERIFY2(ms < 6000, qPrintable(QString::number(ms))); // ends at 1 s; without the timeout it never would
     }
 }
 
