@@ -102,10 +102,10 @@ struct AppliedAction {
 /// capacity type asked for, in the domain's order): a healthy one (Ready, schedulable, no other
 /// condition True, every GPU and device of its capacity allocatable), of the node group
 /// (eks.amazonaws.com/nodegroup, karpenter.sh/nodepool) and capacity type that the most of
-/// `pendingPods` can use (nodeSelector, required node affinity, taints), ties to the first;
-/// without a healthy one, the first Ready schedulable one, else the first; invalid for no
-/// candidate. O(candidates + pending pods x node groups). Thread: any, while no thread mutates
-/// `store`.
+/// `pendingPods` can use (nodeSelector, required node affinity, taints; a pod counts only where
+/// its cpu, memory and whole GPUs fit the node's allocatable), ties to the first; without a
+/// healthy one, the first Ready schedulable one, else the first; invalid for no candidate.
+/// O(candidates + pending pods x node groups). Thread: any, while no thread mutates `store`.
 [[nodiscard]] NodeId templateNodeFor(const ClusterStore& store, std::span<const NodeId> candidates, std::span<const PodId> pendingPods);
 /// The store's pending pods (ClusterStore::podIsPending), for templateNodeFor(). O(pods).
 [[nodiscard]] std::vector<PodId> storePendingPods(const ClusterStore& store);
