@@ -61,6 +61,20 @@ void checkNotWorseThanBaseline(const Cluster& c, const ConsolidationInput& in, c
     QVERIFY(replayHolds(c, base, in));
 }
 
+/// The pod no consolidation moves, "default/keep-0" with karpenter.sh/do-not-disrupt, on `node`:
+/// it keeps its node, which stays to take other nodes' pods.
+void pinNode(Cluster& c, const std::string& node, std::int64_t cpuMilli)
+{
+    c.pod("default", "keep-0", node, cpuMilli, "keep", PodFlagReady | PodFlagDoNotDisrupt);
+}
+
+/// A DaemonSet pod ("kube-system/agent-NODE", 0.1 cpu) on each of `nodes`: never moved.
+void daemonSetOn(Cluster& c, std::initializer_list<const char*> nodes)
+{
+    for (const char* n : nodes)
+        c.pod("kube-system", std::string("agent-") + n, n, 100, "agent", PodFlagReady, 0, OwnerKind::DaemonSet);
+}
+
 /// A node as Cluster::node() makes it, with taints.
 void taintedNode(Cluster& c, const std::string& name, std::int64_t cpuMilli, std::vector<std::tuple<std::string, std::string, TaintEffect>> taints)
 {
@@ -71,6 +85,35 @@ void taintedNode(Cluster& c, const std::string& name, std::int64_t cpuMilli, std
     r.capacity = r.allocatable;
     r.instanceType = "m5.xlarge";
     c.store->addNode(r);
+}
+
+/// The other nodes of the blocking-filter tests, after the pods' own: 40 nodes of 8 cpu tainted
+/// dedicated=infer:NoSchedule ("t0" to "t39"), then 20 untainted nodes of 2 cpu ("r0" to "r19"),
+/// so that a 3-cpu pod is refused by the taint on 40 of 60 and by insufficient-cpu on 20.
+void addTaintedThenSmallNodes(Cluster& c)
+{
+    for (int i = 0; i < 40; ++i)
+        taintedNode(c, "t" + std::to_string(i), 8000, { { "dedicated", "infer", TaintEffect::NoSchedule } });
+    for (int i = 0; i < 20; ++i)
+        c.node("r" + std::to_string(i), "us-east-1a", 2000);
+}
+
+/// a-big (4 cpu, a 2-cpu pod), b-small (2 cpu, a 1.5-cpu pod), with `twoSmall` c-small as b-small,
+/// and d-pinned (4 cpu, a pinned 2-cpu pod: 2 cpu free), in that NodeId order; not finished.
+Cluster bigSmallPinnedCluster(bool twoSmall)
+{
+    Cluster c;
+    c.node("a-big", "us-east-1a", 4000);
+    c.node("b-small", "us-east-1a", 2000);
+    if (twoSmall)
+        c.node("c-small", "us-east-1a", 2000);
+    c.node("d-pinned", "us-east-1a", 4000);
+    c.pod("default", "alpha-0", "a-big", 2000, "alpha");
+    c.pod("default", "beta-0", "b-small", 1500, "beta");
+    if (twoSmall)
+        c.pod("default", "gamma-0", "c-small", 1500, "gamma");
+    pinNode(c, "d-pinned", 2000);
+    return c;
 }
 
 } // namespace
@@ -250,7 +293,7 @@ private slots:
         c.node("n1", "us-east-1a", 4000);
         c.node("n2", "us-east-1a", 4000);
         c.node("n3", "us-east-1a", 4000);
-        c.pod("default", "keep-0", "n1", 500, "keep", PodFlagReady | PodFlagDoNotDisrupt);
+        pinNode(c, "n1", 500);
         c.pod("default", "web-0", "n2", 500, "web");
         c.pod("default", "web-1", "n3", 500, "web");
         c.finish();
@@ -290,8 +333,7 @@ private slots:
         c.node("full", "us-east-1a", 4000);
         c.node("spare", "us-east-1a", 2000);
         c.pod("default", "big-0", "full", 3500, "big");
-        for (const char* n : { "full", "spare" })
-            c.pod("kube-system", std::string("agent-") + n, n, 100, "agent", PodFlagReady, 0, OwnerKind::DaemonSet);
+        daemonSetOn(c, { "full", "spare" });
         c.finish();
         ConsolidationInput in;
         in.nodePricePerHour = { 2.0, 1.0 };
@@ -344,7 +386,7 @@ private slots:
         c.pod("default", "web-0", "a-cheap", 1000, "web");
         c.pod("default", "web-1", "b-dear", 3000, "web");
         c.pod("default", "web-2", "c-kept", 1000, "web");
-        c.pod("default", "keep-0", "c-kept", 1000, "keep", PodFlagReady | PodFlagDoNotDisrupt);
+        pinNode(c, "c-kept", 1000);
         c.budget("default", "web-pdb", { { "app", "web" } }, count(2)); // 3 Ready pods: allows 1
         c.finish();
         ConsolidationInput in;
@@ -375,7 +417,7 @@ private slots:
         c.pod("default", "web-1", "a-two", 1000, "web");
         c.pod("default", "web-2", "b-one", 1000, "web");
         c.pod("default", "web-3", "c-kept", 1000, "web");
-        c.pod("default", "keep-0", "c-kept", 1000, "keep", PodFlagReady | PodFlagDoNotDisrupt);
+        pinNode(c, "c-kept", 1000);
         c.budget("default", "web-pdb", { { "app", "web" } }, count(3)); // 4 Ready pods: allows 1
         c.finish();
         ConsolidationInput in;
@@ -405,7 +447,7 @@ private slots:
         c.node("z-pinned", "us-east-1a", 4000);
         c.pod("default", "web-p", "a-small", 1000, "web");
         c.pod("default", "web-q", "b-mid", 1000, "web");
-        c.pod("default", "keep-0", "z-pinned", 1800, "keep", PodFlagReady | PodFlagDoNotDisrupt);
+        pinNode(c, "z-pinned", 1800);
         c.budget("default", "web-pdb", { { "app", "web" } }, count(0)); // 2 Ready pods: allows 2
         c.finish();
         ConsolidationInput in;
@@ -449,15 +491,7 @@ private slots:
         // a saving 0.5% below the first plan's, within betterPlan()'s 2%.
         QFETCH(double, bigPrice);
         QFETCH(int, freed);
-        Cluster c;
-        c.node("a-big", "us-east-1a", 4000);
-        c.node("b-small", "us-east-1a", 2000);
-        c.node("c-small", "us-east-1a", 2000);
-        c.node("d-pinned", "us-east-1a", 4000);
-        c.pod("default", "alpha-0", "a-big", 2000, "alpha");
-        c.pod("default", "beta-0", "b-small", 1500, "beta");
-        c.pod("default", "gamma-0", "c-small", 1500, "gamma");
-        c.pod("default", "keep-0", "d-pinned", 2000, "keep", PodFlagReady | PodFlagDoNotDisrupt);
+        Cluster c = bigSmallPinnedCluster(true);
         c.finish();
         ConsolidationInput in;
         in.nodePricePerHour = { bigPrice, 1.0, 1.0, 1.0 };
@@ -480,13 +514,7 @@ private slots:
         // room for one node's pods. The priced nodes cost $0.50 per cpu core an hour, so a-big's
         // capacity is worth about $2/h: the plan frees a-big, and its saving is not counted as
         // known ($0 saved, $2 estimated), where ranking it at $0 freed b-small.
-        Cluster c;
-        c.node("a-big", "us-east-1a", 4000);
-        c.node("b-small", "us-east-1a", 2000);
-        c.node("d-pinned", "us-east-1a", 4000);
-        c.pod("default", "alpha-0", "a-big", 2000, "alpha");
-        c.pod("default", "beta-0", "b-small", 1500, "beta");
-        c.pod("default", "keep-0", "d-pinned", 2000, "keep", PodFlagReady | PodFlagDoNotDisrupt);
+        Cluster c = bigSmallPinnedCluster(false);
         c.finish();
         ConsolidationInput in;
         in.nodePricePerHour = { 0.0, 1.0, 2.0 };
@@ -510,7 +538,7 @@ private slots:
         Cluster c;
         c.node("n1", "us-east-1a", 4000);
         c.node("n2", "us-east-1a", 4000);
-        c.pod("default", "keep-0", "n2", 1000, "keep", PodFlagReady | PodFlagDoNotDisrupt);
+        pinNode(c, "n2", 1000);
         c.pod("default", "web-0", "n1", 1000, "web");
         c.pod("default", "web-old", "n1", 1000, "web", PodFlagReady | PodFlagTerminating);
         c.pod("default", "bare-old", "n1", 500, "", PodFlagReady | PodFlagTerminating);
@@ -550,8 +578,7 @@ private slots:
         c.pod("default", "bare", "n3", 100, ""); // no controller: n3 cannot go
         c.pod("ml", "t-0", "g1", 1000, "t", PodFlagReady, 6);
         c.pod("ml", "t-1", "g2", 1000, "t", PodFlagReady, 6);
-        for (const char* n : { "n1", "n2", "n3", "g1", "g2" })
-            c.pod("kube-system", std::string("agent-") + n, n, 100, "agent", PodFlagReady, 0, OwnerKind::DaemonSet);
+        daemonSetOn(c, { "n1", "n2", "n3", "g1", "g2" });
         c.finish();
         const NodeCountBound b = nodeCountLowerBound(*c.store);
         // cpu: 8.1 cores over 8 -> 2; GPUs: 12 over 8 -> 2, plus the pinned CPU-only node n3 -> 3.
@@ -728,10 +755,7 @@ private slots:
         Cluster c;
         c.node("a", "us-east-1a", 4000);
         c.pod("ml", "big-0", "a", 3000, "big");
-        for (int i = 0; i < 40; ++i)
-            taintedNode(c, "t" + std::to_string(i), 8000, { { "dedicated", "infer", TaintEffect::NoSchedule } });
-        for (int i = 0; i < 20; ++i)
-            c.node("r" + std::to_string(i), "us-east-1a", 2000);
+        addTaintedThenSmallNodes(c);
         c.finish();
         PlanEngine engine(*c.store, *c.topology);
         const PodId big = c.podNamed("big-0");
@@ -759,10 +783,7 @@ private slots:
         c.node("b", "us-east-1a", 4000);
         c.pod("ml", "big-0", "a", 3000, "big");
         c.pod("ml", "bigger-0", "b", 3500, "bigger");
-        for (int i = 0; i < 40; ++i)
-            taintedNode(c, "t" + std::to_string(i), 8000, { { "dedicated", "infer", TaintEffect::NoSchedule } });
-        for (int i = 0; i < 20; ++i)
-            c.node("r" + std::to_string(i), "us-east-1a", 2000);
+        addTaintedThenSmallNodes(c);
         c.finish();
         PlanEngine engine(*c.store, *c.topology);
         BlockingFilterMemo memo(1);

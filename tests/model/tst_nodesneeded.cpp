@@ -52,6 +52,29 @@ NodesNeededQuestion question(const std::string& capacityType = {}, const std::st
     return q;
 }
 
+/// A Ready p5.48xlarge node of node group `group` in us-east-1a (192 cpu, 2,048 GiB, 110 pods):
+/// `capacityGpuMilli` GPUs in capacity (its gpuCount their whole number), `allocatableGpuMilli`
+/// of them allocatable (fewer: GPUs that dropped out, or MIG-partitioned ones), of `gpuModel`.
+NodeRecord p5Node(const std::string& name, const std::string& group, std::int64_t capacityGpuMilli, std::int64_t allocatableGpuMilli,
+    const std::string& gpuModel = {})
+{
+    NodeRecord r;
+    r.name = name;
+    r.labels = { { "topology.kubernetes.io/region", "us-east-1" }, { kZoneKey, "us-east-1a" }, { "kubernetes.io/hostname", name },
+        { "node.kubernetes.io/instance-type", "p5.48xlarge" }, { "eks.amazonaws.com/nodegroup", group } };
+    r.allocatable.setCore(CoreResource::Cpu, 192000);
+    r.allocatable.setCore(CoreResource::Memory, 2048 * kGi);
+    r.allocatable.setCore(CoreResource::Pods, 110);
+    r.allocatable.setCore(CoreResource::Gpu, capacityGpuMilli);
+    r.capacity = r.allocatable;
+    r.allocatable.setCore(CoreResource::Gpu, allocatableGpuMilli);
+    r.gpuCount = static_cast<std::int32_t>(capacityGpuMilli / 1000);
+    r.gpuModel = gpuModel;
+    r.ready = Readiness::True;
+    r.instanceType = "p5.48xlarge";
+    return r;
+}
+
 } // namespace
 
 class TestNodesNeeded : public QObject {
@@ -107,23 +130,8 @@ void TestNodesNeeded::progressAndCancel()
 void TestNodesNeeded::templateHoldsThePodsRequests()
 {
     Cluster c;
-    auto p5 = [&](const std::string& name, const std::string& group, std::int64_t gpuMilli) {
-        NodeRecord r;
-        r.name = name;
-        r.labels = { { "topology.kubernetes.io/region", "us-east-1" }, { kZoneKey, "us-east-1a" }, { "kubernetes.io/hostname", name },
-            { "node.kubernetes.io/instance-type", "p5.48xlarge" }, { "eks.amazonaws.com/nodegroup", group } };
-        r.allocatable.setCore(CoreResource::Cpu, 192000);
-        r.allocatable.setCore(CoreResource::Memory, 2048 * kGi);
-        r.allocatable.setCore(CoreResource::Pods, 110);
-        r.allocatable.setCore(CoreResource::Gpu, gpuMilli);
-        r.capacity = r.allocatable;
-        r.gpuCount = static_cast<std::int32_t>(gpuMilli / 1000);
-        r.ready = Readiness::True;
-        r.instanceType = "p5.48xlarge";
-        c.store->addNode(r);
-    };
-    p5("p5-mig", "mig", 0);
-    p5("p5-whole", "whole", 8000);
+    c.store->addNode(p5Node("p5-mig", "mig", 0, 0));
+    c.store->addNode(p5Node("p5-whole", "whole", 8000, 8000));
     PodRecord r;
     r.namespaceName = "ml";
     r.name = "train-0";
@@ -144,27 +152,9 @@ void TestNodesNeeded::templateIsAHealthyNodeOfThePodsGroup()
     // A copy of p5-a would add no GPU, a copy of p5-b no node they select: the template is p5-c,
     // and two copies place both.
     Cluster c;
-    auto p5 = [&](const std::string& name, const std::string& group, bool gpusAllocatable) {
-        NodeRecord r;
-        r.name = name;
-        r.labels = { { "topology.kubernetes.io/region", "us-east-1" }, { kZoneKey, "us-east-1a" }, { "kubernetes.io/hostname", name },
-            { "node.kubernetes.io/instance-type", "p5.48xlarge" }, { "eks.amazonaws.com/nodegroup", group } };
-        r.allocatable.setCore(CoreResource::Cpu, 192000);
-        r.allocatable.setCore(CoreResource::Memory, 2048 * kGi);
-        r.allocatable.setCore(CoreResource::Pods, 110);
-        r.allocatable.setCore(CoreResource::Gpu, 8000);
-        r.capacity = r.allocatable;
-        if (!gpusAllocatable)
-            r.allocatable.setCore(CoreResource::Gpu, 0);
-        r.gpuCount = 8;
-        r.gpuModel = "H100";
-        r.ready = Readiness::True;
-        r.instanceType = "p5.48xlarge";
-        c.store->addNode(r);
-    };
-    p5("p5-a", "old", false);
-    p5("p5-b", "old", true);
-    p5("p5-c", "train", true);
+    c.store->addNode(p5Node("p5-a", "old", 8000, 0, "H100")); // its GPUs dropped out of allocatable
+    c.store->addNode(p5Node("p5-b", "old", 8000, 8000, "H100"));
+    c.store->addNode(p5Node("p5-c", "train", 8000, 8000, "H100"));
     c.pod("ml", "old-0", "p5-b", 1000, "old", PodFlagReady, 8);
     c.pod("ml", "train-0", "p5-c", 1000, "train", PodFlagReady, 8);
     for (int i = 1; i <= 2; ++i) {

@@ -34,6 +34,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <cmath>
 
 Q_LOGGING_CATEGORY(lcFleetMap, "fleet.views.map", QtInfoMsg)
@@ -59,6 +60,12 @@ constexpr double kMinUnitsPerPixel = fleetmap::kMinUnitsPerPixel;
 constexpr double kPickSlopPx = 5.0;
 // The gutter search looks at most this many cells either side (zoomed far out).
 constexpr int kMaxPickSlopCells = 16;
+// Relayout when the view's aspect moves this far (factor) from the layout's: the fitted map
+// must fill the view (user trial: 25% of a 1900-px window stayed empty after a resize).
+constexpr double kRelayoutAspectFactor = 1.04;
+// Relayout when the view's area moves this far (factor) from the layout's: the label rows
+// are sized in screen pixels.
+constexpr double kRelayoutAreaFactor = 2.0;
 // zoomToNode(): the node's cell this many logical px wide (GPUs, pods and name drawn),
 // at most a third of the view's smaller side.
 constexpr double kZoomToNodePx = 160.0;
@@ -160,7 +167,7 @@ void FleetMapView::setCluster(std::shared_ptr<const model::ClusterStore> store, 
     d->scene.planMarks.reset();
     d->legend->setPlanMarkCounts({});
     d->scene.planState.reset();
-    d->endPodDrag();
+    d->input.endPodDrag();
     d->userMovedView = false;
     d->updateMetricContext();
     d->relayout();
@@ -274,6 +281,91 @@ void FleetMapView::Private::relayout()
                         << "ms";
 }
 
+bool FleetMapView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == d->gl) {
+        if (event->type() == QEvent::Resize)
+            d->viewResized(static_cast<QResizeEvent*>(event)->oldSize()); // never consumed
+        else if (d->input.handleEvent(event))
+            return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void FleetMapView::Private::viewResized(const QSize& oldSize)
+{
+    // Zoomed in, the selected node stays where it was on the screen (a dock opened beside
+    // the map after a click on it must not move it from under the pointer); the fitted map
+    // is fitted again.
+    std::optional<QPointF> keepAt;
+    if (userMovedView && scene.selected.isValid() && oldSize.isValid()) {
+        if (const CellPos c = scene.layout.nodeCell(scene.selected); c.isValid()) {
+            const double wx = c.x + 0.5, wy = scene.layout.height() - c.y - 0.5;
+            const QPointF at((wx - centerX) / unitsPerPixel + oldSize.width() / 2.0, (centerY - wy) / unitsPerPixel + oldSize.height() / 2.0);
+            if (QRectF(QPointF(0, 0), QSizeF(std::min(oldSize.width(), gl->width()), std::min(oldSize.height(), gl->height()))).contains(at))
+                keepAt = at;
+        }
+    }
+    const double aspect = viewAspect();
+    const double ratio = aspect / scene.layout.viewAspect();
+    const double areaRatio = std::max(1.0, double(gl->width()) * gl->height())
+        / std::max(1.0, double(layoutViewSize.width()) * layoutViewSize.height());
+    if (scene.topology
+        && (ratio > kRelayoutAspectFactor || ratio < 1.0 / kRelayoutAspectFactor || areaRatio > kRelayoutAreaFactor
+            || areaRatio < 1.0 / kRelayoutAreaFactor)) {
+        if (userMovedView)
+            relayoutKeepingView();
+        else
+            relayout();
+    }
+    if (!userMovedView)
+        fitView();
+    if (const CellPos c = scene.layout.nodeCell(scene.selected); keepAt && c.isValid()) {
+        const double wx = c.x + 0.5, wy = scene.layout.height() - c.y - 0.5;
+        centerX = wx - (keepAt->x() - gl->width() / 2.0) * unitsPerPixel;
+        centerY = wy + (keepAt->y() - gl->height() / 2.0) * unitsPerPixel;
+    }
+    scene.fittedUnitsPerPixel = fitUnitsPerPixel(scene.layout);
+    refreshHover(false);
+    requestRender();
+}
+
+void FleetMapView::Private::relayoutKeepingView()
+{
+    // The anchor: the node nearest the view's centre (a ring search, at most kAnchorReach
+    // cells out), and where the centre is from its cell. Cells are one world unit in every
+    // layout, so the scale (units per pixel) carries over as it is.
+    constexpr int kAnchorReach = 256;
+    const double cx = centerX;
+    const double cy = scene.layout.height() - centerY; // rows from the top
+    const int x0 = static_cast<int>(std::floor(cx));
+    const int y0 = static_cast<int>(std::floor(cy));
+    NodeId anchor;
+    for (int r = 0; r <= kAnchorReach && !anchor.isValid(); ++r)
+        for (int dy = -r; dy <= r && !anchor.isValid(); ++dy)
+            for (int dx = -r; dx <= r; ++dx) {
+                if (std::max(std::abs(dx), std::abs(dy)) != r)
+                    continue; // the ring only
+                if (const NodeId n = scene.layout.nodeAt(x0 + dx, y0 + dy); n.isValid()) {
+                    anchor = n;
+                    break;
+                }
+            }
+    const CellPos before = scene.layout.nodeCell(anchor);
+    const double fx = scene.layout.width() > 0 ? cx / scene.layout.width() : 0.5;
+    const double fy = scene.layout.height() > 0 ? cy / scene.layout.height() : 0.5;
+    relayout();
+    const CellPos after = scene.layout.nodeCell(anchor);
+    double nx = fx * scene.layout.width(), ny = fy * scene.layout.height();
+    if (before.isValid() && after.isValid()) {
+        nx = after.x + (cx - before.x);
+        ny = after.y + (cy - before.y);
+    }
+    centerX = nx;
+    centerY = scene.layout.height() - ny;
+    unitsPerPixel = std::clamp(unitsPerPixel, fleetmap::kMinUnitsPerPixel, fitUnitsPerPixel(scene.layout) * 4.0);
+}
+
 void FleetMapView::Private::fitView()
 {
     // The whole grid fits (its margin and label bands hold the top labels).
@@ -379,8 +471,7 @@ void FleetMapView::layOutHidden()
         const QSize glBefore = d->gl->size();
         layout()->activate();
         if (d->gl->size() != glBefore) {
-            QResizeEvent resize(d->gl->size(), glBefore);
-            d->handleEvent(&resize);
+            d->viewResized(glBefore);
         }
     }
 }
@@ -722,7 +813,7 @@ DomainId FleetMapView::domainLabelAt(const QPoint& pos) const
 
 bool FleetMapView::isDraggingPod() const
 {
-    return d->podDrag;
+    return d->input.isDraggingPod();
 }
 
 double FleetMapView::lastShadeMs() const

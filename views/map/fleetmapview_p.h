@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Private to the fleet map view: the state FleetMapView::Private holds and the inline helpers
-// that fleetmapview.cpp (cluster, metric, camera, queries) and fleetmapinput.cpp (mouse,
-// keyboard, drag and drop) share. Not a public header: include it from those two files only.
+// Private to the fleet map view: the state FleetMapView::Private holds (cluster, metric,
+// camera, layers, picking; fleetmapview.cpp) and the operations its input (FleetMapInput,
+// fleetmapinput.h) calls. Not a public header: include it from those two files only.
 // Thread: the GUI thread, as FleetMapView.
 
 #include "fleetmapview.h"
+#include "views/map/fleetmapinput.h"
 
 #include "views/map/layers/addednodelayer.h"
 #include "views/map/layers/breadcrumblayer.h"
@@ -73,34 +74,17 @@ struct FleetMapView::Private {
     double hiddenRatio = 0;
     bool userMovedView = false;
 
-    // Interaction.
-    bool pressed = false;
-    bool dragging = false;
-    QPointF pressPos, lastPos;
-    model::DomainId pressLabel;
-    model::NodeId hovered;
-    // What-if: a press on a pod strip drags the pod instead of panning (podDrag), as does a
-    // drag with pod mime data from another widget (external).
-    model::PodId pressPod;
-    bool podDrag = false;
-    bool externalDrag = false;
+    // The mouse, keyboard, drag-and-drop and context-menu gestures (fleetmapinput.h).
+    FleetMapInput input { *this };
+    model::NodeId hovered; // the store node under the pointer (nodeHovered)
+    /// The pod whose strip is drawn at glPos (zoomed in: NodeDetailLayer), or an invalid id.
     [[nodiscard]] model::PodId podAtGl(const QPointF& glPos) const;
-    void emitDragMove(const QPointF& glPos, const QPoint& globalPos, Qt::KeyboardModifiers modifiers)
-    {
-        emit q->podDragMoved(targetAtGl(glPos), frames->labelAt(glPos), globalPos, modifiers);
-    }
     /// What a click, a drop or a context menu at glPos is about: the added node whose square is
     /// there (AddedNodeLayer, drawn above the cells), else the node nodeAtGl() picks.
     [[nodiscard]] model::NodeId targetAtGl(const QPointF& glPos) const
     {
         const model::NodeId added = addedNodes->nodeAt(glPos);
         return added.isValid() ? added : nodeAtGl(glPos);
-    }
-    void endPodDrag()
-    {
-        podDrag = externalDrag = false;
-        pressPod = {};
-        gl->unsetCursor();
     }
 
     template <class Layer>
@@ -200,36 +184,28 @@ struct FleetMapView::Private {
         return scene.layout.nodeAt(static_cast<int>(cx), static_cast<int>(cy));
     }
     [[nodiscard]] model::NodeId nodeAtGl(const QPointF& glPos) const;
+    /// The node under the pointer is n (a store node or invalid): emits nodeHovered when it changed.
+    void hoverNode(model::NodeId n)
+    {
+        if (n != hovered) {
+            hovered = n;
+            emit q->nodeHovered(n);
+        }
+    }
     void refreshHover(bool newCluster);
     void showToolTip(model::NodeId n, const QPointF& glPos, const QPoint& globalPos);
-    bool handleEvent(QEvent* event);
-    /// Whether the gesture that asked for a menu may still send the platform's context-menu
-    /// event (a right press, the Menu key: Qt's xcb plugin sends both a press and that event)
-    /// or was that event itself (a pointer's context-menu event: nothing else of it follows).
-    enum class GestureEnds { WithPlatformEvent, WithThisEvent };
-    /// Emits contextMenuRequested for what is at glPos, and, when the gesture may still send
-    /// another event (`ends`), remembers it so that that event opens no second menu.
-    void requestContextMenu(const QPointF& glPos, const QPoint& globalPos, quint64 timestamp, QContextMenuEvent::Reason reason,
-        GestureEnds ends);
-    /// The one rule for both kinds of follow-up event: true when an event of `reason` at
-    /// `timestamp` belongs to the gesture that opened the last menu (consumes the match).
-    [[nodiscard]] bool sameGestureAsMenu(QContextMenuEvent::Reason reason, quint64 timestamp);
-    /// The platform's context-menu event of the gesture that opened the menu: opens no second one.
-    [[nodiscard]] bool menuOpenedFor(const QContextMenuEvent* e);
-    /// The Menu key's press that follows the platform's context-menu event for the same key
-    /// (Qt's xcb plugin sends that event first, then the press): it opens no second menu.
-    [[nodiscard]] bool menuOpenedForKey(const QKeyEvent* e);
-    /// Where the Menu key opens the menu (view coordinates): the pointer over the map, else the
-    /// selected node's cell, else the view's centre.
-    [[nodiscard]] QPointF keyboardMenuPos() const;
-    struct {
-        QContextMenuEvent::Reason reason = QContextMenuEvent::Mouse;
-        quint64 timestamp = 0;
-        QElapsedTimer closed; // since the menu closed; invalid: no gesture to match
-        bool showing = false; // a menu of this view is open (its own event loop runs)
-    } menuOpened;
-    bool handleKey(QKeyEvent* event);
+    /// The GL widget was resized from oldSize (invalid: unknown): lays out again when its shape
+    /// or area moved far from the layout's, fits the map again unless the user moved the view,
+    /// and, zoomed in, keeps the selected node where it was on the screen.
+    void viewResized(const QSize& oldSize);
     void zoomBy(double factor, const QPointF& anchorGl);
+    /// Moves the map with the pointer: dx, dy logical px of the GL widget (a pan drag, the arrows).
+    void panByPixels(double dx, double dy)
+    {
+        centerX -= dx * unitsPerPixel;
+        centerY += dy * unitsPerPixel;
+        cameraMoved();
+    }
     void zoomToCells(double x, double y, double w, double h, double marginFactor);
     void cameraMoved()
     {

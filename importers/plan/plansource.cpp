@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+// The source a plan names (plansource.h): the input files' digests, a live cluster, a
+// simulation; written in the plan's "source" object, and compared with the state a plan is
+// checked against.
+#include "plansource.h"
+
+#include "jsontext.h"
+
+#include "importers/quotedtext.h"
+
+#include <QCryptographicHash>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace fleet::importers {
+
+std::string fileSha256(const std::string& path)
+{
+    // POSIX, not QFile: the path is bytes (a name that is not UTF-8 would not survive a QString).
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        throw PlanFileError(path + ": cannot read: " + std::strerror(errno));
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    std::vector<char> buffer(std::size_t { 1 } << 20);
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            const int error = errno;
+            ::close(fd);
+            throw PlanFileError(path + ": cannot read: " + std::strerror(error));
+        }
+        if (n == 0)
+            break;
+        hash.addData(QByteArrayView(buffer.data(), n));
+    }
+    ::close(fd);
+    return hash.result().toHex().toStdString();
+}
+
+PlanSource sourceOfFiles(const std::vector<std::string>& paths)
+{
+    PlanSource s;
+    for (const std::string& p : paths)
+        s.files.push_back({ p, fileSha256(p) });
+    return s;
+}
+
+PlanSource sourceOfSimulation(std::size_t nodes, std::uint64_t seed, std::size_t regions)
+{
+    PlanSource s;
+    s.simulated = "nodes=" + std::to_string(nodes) + " seed=" + std::to_string(seed) + " regions=" + std::to_string(regions);
+    return s;
+}
+
+void writePlanSource(JsonWriter& w, const PlanSource& source)
+{
+    w.beginObject();
+    if (!source.files.empty()) {
+        w.key("files").beginArray();
+        for (const PlanSource::File& f : source.files) {
+            w.beginObject();
+            w.key("name").value(f.name);
+            w.key("sha256").value(f.sha256);
+            w.endObject();
+        }
+        w.endArray();
+    }
+    if (!source.server.empty())
+        w.key("server").value(source.server);
+    if (!source.resourceVersion.empty())
+        w.key("resourceVersion").value(source.resourceVersion);
+    if (!source.simulated.empty())
+        w.key("simulated").value(source.simulated);
+    w.endObject();
+}
+
+PlanSource sourceOfLiveCluster(const std::string& server, const std::string& resourceVersion)
+{
+    PlanSource s;
+    s.server = server;
+    s.resourceVersion = resourceVersion;
+    return s;
+}
+
+std::string sourceText(const PlanSource& source)
+{
+    std::string out;
+    for (const PlanSource::File& f : source.files)
+        out += (out.empty() ? "" : ", ") + escapedText(f.name) + " (sha256 " + escapedText(f.sha256.substr(0, 12)) + ")";
+    if (!source.server.empty())
+        out += (out.empty() ? "" : ", ") + std::string("live cluster ") + escapedText(source.server)
+            + (source.resourceVersion.empty() ? std::string() : " at resourceVersion " + escapedText(source.resourceVersion));
+    if (!source.simulated.empty())
+        out += (out.empty() ? "" : ", ") + std::string("simulated cluster ") + escapedText(source.simulated);
+    return out.empty() ? "an unnamed source" : out;
+}
+
+std::string sourceDifference(const PlanSource& planned, const PlanSource& current)
+{
+    const bool names = !planned.files.empty() || !planned.server.empty() || !planned.simulated.empty();
+    if (!names)
+        return {};
+    bool same = planned.server == current.server && planned.simulated == current.simulated
+        && planned.resourceVersion == current.resourceVersion && planned.files.empty() == current.files.empty();
+    for (const PlanSource::File& f : planned.files) {
+        bool found = false;
+        for (const PlanSource::File& c : current.files)
+            found = found || c.sha256 == f.sha256;
+        same = same && found;
+    }
+    if (same)
+        return {};
+    std::string why = "the plan was made on " + sourceText(planned) + ", checked against " + sourceText(current);
+    if (!planned.server.empty() && planned.server == current.server)
+        why += " (a newer or older list of the same cluster)";
+    else if (!planned.files.empty() && !current.files.empty()) {
+        const std::vector<std::string> changed = changedSourceFiles(planned, current);
+        std::string names;
+        for (const std::string& n : changed)
+            names += (names.empty() ? "" : ", ") + escapedText(n);
+        if (!names.empty())
+            why += " (changed or missing: " + names + ")";
+    }
+    return why;
+}
+
+std::string clusterDifference(const PlanSource& planned, const PlanSource& current)
+{
+    if (planned.files.empty() && planned.server.empty() && planned.simulated.empty())
+        return "the plan names no source, so it cannot be shown to be made on " + sourceText(current);
+    if (!planned.server.empty() && planned.server == current.server)
+        return {};
+    return sourceDifference(planned, current);
+}
+
+std::vector<std::string> changedSourceFiles(const PlanSource& planned, const PlanSource& current)
+{
+    std::vector<std::string> changed;
+    for (const PlanSource::File& f : planned.files) {
+        bool same = false;
+        for (const PlanSource::File& c : current.files)
+            same = same || c.sha256 == f.sha256;
+        if (!same)
+            changed.push_back(f.name);
+    }
+    return changed;
+}
+
+} // namespace fleet::importers
