@@ -310,7 +310,7 @@ int run(const ReportOptions& options, Prepared prepared)
     const ReportJob& done = *job;
     leftToProcessExit = job.release();
     (void)leftToProcessExit;
-    const auto& actions = done.evaluation.actions;
+    const auto& actions = done.actions();
     // As `plan check` exits: 1 when some action does not hold (the report is written all the
     // same, with a banner on its first page saying so).
     const auto broken = std::count_if(actions.begin(), actions.end(), [](const model::AppliedAction& a) { return !a.holds; });

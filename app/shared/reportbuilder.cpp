@@ -76,6 +76,7 @@ views::FleetReportInput reportInput(const ReportJob& job, const ReportTail& tail
     input.usage = s.usage.get();
     input.engine = job.engine.get();
     input.evaluation = job.hasPlan() ? &job.evaluation : nullptr;
+    input.actions = job.hasPlan() ? &job.actions() : nullptr;
     // Prices are known when the table prices some node: a trace without instance types or
     // regions prices none, and its costs are unknown, not $0.00.
     const std::vector<double> prices = model::planNodePrices(*s.store, s.prices.get());
@@ -175,6 +176,14 @@ std::unique_ptr<ReportJob> startReport(ReportSubject subject)
     job->engine = std::make_shared<model::PlanEngine>(*store, *topology, std::move(nodePrices));
     if (job->hasPlan()) {
         job->evaluation = timed("plan replay", [&] { return importers::evaluatePlanOn(*job->engine, s.plan); });
+        // The evaluation copies each record the engine keeps, but for an action the engine
+        // refused to start (a name that does not exist), which only the evaluation has. When
+        // the counts agree there was none, the two lists are the same records in the same
+        // order, and the report reads the engine's.
+        if (job->evaluation.actions.size() == job->engine->applied().size()) {
+            job->evaluation.actions = {};
+            job->actionsInEngine = true;
+        }
         releaseFreedMemory();
         job->evaluation.state = s.current;
         job->sourceNote = importers::sourceDifference(s.plan.source, s.current);
@@ -183,7 +192,7 @@ std::unique_ptr<ReportJob> startReport(ReportSubject subject)
         // while the maps are drawn; it reads the store and the replay, which no one changes now.
         ReportJob* held = job.get();
         job->risks = std::async(std::launch::async, [held] {
-            return timed("plan risks (worker)", [held] { return model::planRisks(*held->subject.store, held->evaluation.actions); });
+            return timed("plan risks (worker)", [held] { return model::planRisks(*held->subject.store, held->actions()); });
         });
     }
     job->context = std::make_shared<const model::MetricContext>(*s.store, s.prices.get());
@@ -199,6 +208,7 @@ std::unique_ptr<ReportJob> startReport(ReportSubject subject)
             in.usage = held->subject.usage.get();
             in.engine = held->engine.get();
             in.evaluation = held->hasPlan() ? &held->evaluation : nullptr;
+            in.actions = held->hasPlan() ? &held->actions() : nullptr;
             return views::reportSectionFigures(in);
         });
     });

@@ -85,13 +85,18 @@ struct ReportJob {
     std::shared_ptr<const void> hold;
     /// What the report is of. subject.plan's actions and consolidation record are read by
     /// the replay and the kept worker only, and released (empty) once both are done (the
-    /// tail's worker does it: a copy of each action is in `evaluation`).
+    /// tail's worker does it: each action's record is in actions()).
     ReportSubject subject;
     std::shared_ptr<model::PlanEngine> engine;
     /// The metric context over the store and prices that the workers and the layout share
     /// (model::MetricContext is safe from any thread); outlives the workers (declared before them).
     std::shared_ptr<const model::MetricContext> context;
+    /// The replay's totals and notes. Its `actions` are released when every action was applied
+    /// through the engine (then the engine's applied() is the same list): read actions().
     importers::PlanEvaluation evaluation;
+    bool actionsInEngine = false; // evaluation.actions released: the engine holds the records
+    /// The plan's actions as replayed, with whether each holds and why.
+    [[nodiscard]] const std::vector<model::AppliedAction>& actions() const { return actionsInEngine ? engine->applied() : evaluation.actions; }
     std::string sourceNote; // why the state is not the plan's source ("" when it is)
     std::future<model::PlanRisks> risks;
     std::future<model::ConsolidationResult> baseline;

@@ -85,7 +85,7 @@ PlanKind planKind(const FleetReportInput& in)
     PlanKind k;
     if (!in.evaluation)
         return k;
-    for (const model::AppliedAction& a : in.evaluation->actions) {
+    for (const model::AppliedAction& a : *in.actions) {
         k.drains = k.drains || a.action.type == model::ActionType::DrainNode;
         k.failures = k.failures || a.action.type == model::ActionType::FailNode || a.action.type == model::ActionType::FailDomain;
     }
@@ -242,7 +242,7 @@ void staySection(const FleetReportInput& in, ReportPages& pages)
 {
     if (!in.evaluation)
         return;
-    const auto& applied = in.evaluation->actions;
+    const auto& applied = *in.actions;
     const PlanKind kind = planKind(in);
     if (!kind.drains) {
         pages.addHeading(QStringLiteral("Why nodes stay"), 2);
@@ -297,9 +297,9 @@ void riskSection(const FleetReportInput& in, ReportPages& pages)
 {
     if (!in.evaluation)
         return;
-    const model::PlanRisks r = in.risks ? *in.risks : model::planRisks(*in.store, in.evaluation->actions);
+    const model::PlanRisks r = in.risks ? *in.risks : model::planRisks(*in.store, *in.actions);
     std::int64_t localStorage = 0; // the evictions' local-storage notes (evictionrules.h), one per pod
-    for (const model::AppliedAction& a : in.evaluation->actions)
+    for (const model::AppliedAction& a : *in.actions)
         for (const model::Reason& reason : a.reasons)
             localStorage += reason.kind == model::ReasonKind::LocalStorage ? 1 : 0;
     const PlanKind kind = planKind(in);
@@ -531,7 +531,7 @@ void notHoldingBanner(const FleetReportInput& in, ReportPages& pages)
 {
     if (!in.evaluation)
         return;
-    const auto& actions = in.evaluation->actions;
+    const auto& actions = *in.actions;
     const auto broken = std::count_if(actions.begin(), actions.end(), [](const model::AppliedAction& a) { return !a.holds; });
     if (broken == 0)
         return;

@@ -132,7 +132,7 @@ ReportPages::Table actionsTable(const FleetReportInput& in)
         QStringLiteral("Reasons") };
     t.columnShares = { 0.12, 0.11, 0.3, 0.1, 0.06, 0.31 };
     t.fontSize = 7;
-    const auto& actions = in.evaluation->actions;
+    const auto& actions = *in.actions;
     // A long plan's table (the appendix) shows a drain's own moves in its row; a short one shows
     // every action as it is.
     const std::vector<bool> own = actions.size() > in.groupActionsAbove ? model::drainOwnMoves(actions) : std::vector<bool>(actions.size(), false);
@@ -158,7 +158,7 @@ bool addPlanSection(const FleetReportInput& in, ReportPages& pages)
 {
     if (!in.evaluation)
         return false;
-    const auto& actions = in.evaluation->actions;
+    const auto& actions = *in.actions;
     pages.addHeading(QStringLiteral("The plan"), 1);
     const auto broken = std::count_if(actions.begin(), actions.end(), [](const model::AppliedAction& a) { return !a.holds; });
     const auto holding = static_cast<std::int64_t>(actions.size()) - broken;
