@@ -175,15 +175,11 @@ std::unique_ptr<ReportJob> startReport(ReportSubject subject)
         });
     job->engine = std::make_shared<model::PlanEngine>(*store, *topology, std::move(nodePrices));
     if (job->hasPlan()) {
-        job->evaluation = timed("plan replay", [&] { return importers::evaluatePlanOn(*job->engine, s.plan); });
-        // The evaluation copies each record the engine keeps, but for an action the engine
-        // refused to start (a name that does not exist), which only the evaluation has. When
-        // the counts agree there was none, the two lists are the same records in the same
-        // order, and the report reads the engine's.
-        if (job->evaluation.actions.size() == job->engine->applied().size()) {
-            job->evaluation.actions = {};
-            job->actionsInEngine = true;
-        }
+        // One list of records: the engine's, unless it refused to start some action (then the
+        // evaluation's, which has that one too). Not a copy released later: the copies sat
+        // between the engine's records in the heap, and their pages stayed resident.
+        job->evaluation = timed("plan replay", [&] { return importers::evaluatePlanOn(*job->engine, s.plan, importers::ActionRecords::InEngine); });
+        job->actionsInEngine = job->evaluation.actions.empty();
         releaseFreedMemory();
         job->evaluation.state = s.current;
         job->sourceNote = importers::sourceDifference(s.plan.source, s.current);

@@ -128,29 +128,43 @@ PlanEvaluation evaluatePlan(
     return evaluatePlanOn(engine, plan);
 }
 
-PlanEvaluation evaluatePlanOn(model::PlanEngine& engine, const PlanDocument& plan)
+PlanEvaluation evaluatePlanOn(model::PlanEngine& engine, const PlanDocument& plan, ActionRecords records)
 {
     const model::ClusterStore& store = engine.state().store();
     PlanEvaluation e;
     e.before = engine.state().totals();
-    e.actions.reserve(plan.actions.size());
+    bool copying = records == ActionRecords::Copied;
+    if (copying)
+        e.actions.reserve(plan.actions.size());
+    // An action the engine refused to start is recorded here only; from the first one on, the
+    // evaluation keeps every record (the engine's so far copied first, so the order is the plan's).
+    const auto refused = [&](model::AppliedAction r) {
+        if (!copying) {
+            e.actions.reserve(plan.actions.size());
+            e.actions.assign(engine.applied().begin(), engine.applied().end());
+            copying = true;
+        }
+        e.actions.push_back(std::move(r));
+    };
     for (const model::PlanAction& a : plan.actions) {
         try {
-            e.actions.push_back(engine.apply(a));
+            const model::AppliedAction& applied = engine.apply(a);
+            if (copying)
+                e.actions.push_back(applied);
         } catch (const model::NotFoundError& err) {
             model::AppliedAction r;
             r.action = a;
             r.holds = false;
             r.before = r.after = engine.state().totals();
             r.reasons.push_back(model::makeReason(model::ReasonKind::NotFound, err.detail(), err.what()));
-            e.actions.push_back(std::move(r));
+            refused(std::move(r));
         } catch (const std::invalid_argument& err) {
             model::AppliedAction r;
             r.action = a;
             r.holds = false;
             r.before = r.after = engine.state().totals();
             r.reasons.push_back(model::makeReason(model::ReasonKind::Unsupported, std::string(model::actionTypeName(a.type)), err.what()));
-            e.actions.push_back(std::move(r));
+            refused(std::move(r));
         }
     }
     e.after = engine.state().totals();
