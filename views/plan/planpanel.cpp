@@ -2,6 +2,7 @@
 #include "planpanel.h"
 
 #include "model/figures.h"
+#include "model/report/reportfigures.h"
 #include "views/plan/placedpodsmodel.h"
 #include "views/plan/planactionsmodel.h"
 
@@ -179,8 +180,12 @@ void PlanPanel::refresh()
     if (a.podsUnplaced > 0 || b.podsUnplaced > 0)
         parts << tr("pods without a node %1").arg(beforeAfterText(b.podsUnplaced, a.podsUnplaced));
     // Not work left without a node: they go with the nodes the plan removed.
-    if (a.podsRemovedWithNodes > 0)
-        parts << tr("DaemonSet pods removed with their nodes %1").arg(s(model::formatCount(a.podsRemovedWithNodes)));
+    // Terminating pods are among them (PlanTotals::podsRemovedWithNodes): said apart.
+    const std::int64_t terminating = m_store && a.podsRemovedWithNodes > 0 ? model::terminatingPodsRemovedWithNodes(*m_store, m_engine->state()) : 0;
+    if (a.podsRemovedWithNodes > terminating)
+        parts << tr("DaemonSet pods removed with their nodes %1").arg(s(model::formatCount(a.podsRemovedWithNodes - terminating)));
+    if (terminating > 0)
+        parts << tr("terminating pods removed with their nodes %1").arg(s(model::formatCount(terminating)));
     // What the failures of the plan cost (pods stranded, GPUs lost).
     FailureCost failures;
     bool anyFailure = false;
