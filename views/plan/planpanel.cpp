@@ -173,9 +173,12 @@ void PlanPanel::refresh()
     parts << tr("Nodes in use %1").arg(beforeAfterText(b.nodesInUse, a.nodesInUse));
     parts << tr("empty (removable) %1").arg(beforeAfterText(b.nodesEmpty, a.nodesEmpty));
     parts << tr("nodes present %1").arg(beforeAfterText(b.nodes, a.nodes));
-    parts << tr("GPUs allocated %1 (%2) \u2192 %3 (%4)")
-                 .arg(s(model::formatGpus(b.gpuMilliAllocated)), s(model::formatShare(gpuShare(b))),
-                     s(model::formatGpus(a.gpuMilliAllocated)), s(model::formatShare(gpuShare(a))));
+    // Of the allocatable nvidia.com/gpu of the present nodes (PlanTotals::gpus, plan check's
+    // "GPUs (allocatable nvidia.com/gpu)"); the status bar's GPUs are physical devices, so the
+    // total is given and named (gpusAllocatedDefinition() says both).
+    parts << tr("GPUs allocated %1 of %2 nvidia.com/gpu (%3) \u2192 %4 of %5 (%6)")
+                 .arg(s(model::formatGpus(b.gpuMilliAllocated)), s(model::formatCount(b.gpus)), s(model::formatShare(gpuShare(b))),
+                     s(model::formatGpus(a.gpuMilliAllocated)), s(model::formatCount(a.gpus)), s(model::formatShare(gpuShare(a))));
     parts << tr("cost %1 \u2192 %2").arg(s(model::formatDollarsPerHour(b.costPerHour)), s(model::formatDollarsPerHour(a.costPerHour)));
     if (a.podsUnplaced > 0 || b.podsUnplaced > 0)
         parts << tr("pods without a node %1").arg(beforeAfterText(b.podsUnplaced, a.podsUnplaced));
