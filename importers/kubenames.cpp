@@ -92,4 +92,36 @@ std::string labelKeyProblem(std::string_view key)
     return {};
 }
 
+std::string kubeNameProblem(std::string_view name, KubeNameRule rule, std::string_view what)
+{
+    const bool label = rule == KubeNameRule::Dns1123Label;
+    const char* ruleName = label ? "a DNS-1123 label" : "a DNS-1123 subdomain";
+    const std::size_t maxLength = label ? 63 : 253;
+    const std::string head = std::string(what) + " " + quotedText(name) + " is not a valid Kubernetes name: ";
+    if (name.empty())
+        return std::string(what) + " is empty, and " + ruleName + " has 1 to " + std::to_string(maxLength) + " characters";
+    if (name.size() > maxLength)
+        return head + "it is " + std::to_string(name.size()) + " characters long, and " + ruleName + " has at most "
+            + std::to_string(maxLength);
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        const char c = name[i];
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || (c == '.' && !label))
+            continue;
+        return head + "it holds " + quotedText(name.substr(i, 1)) + " (byte " + std::to_string(i + 1) + "), and " + ruleName
+            + (label ? " holds only lower-case letters, digits and '-'" : " holds only lower-case letters, digits, '-' and '.'");
+    }
+    // Each dot-separated part (the whole name for a label) starts and ends with [a-z0-9].
+    std::size_t start = 0;
+    while (start <= name.size()) {
+        const std::size_t dot = std::min(name.find('.', start), name.size());
+        const std::string_view part = name.substr(start, dot - start);
+        if (part.empty() || part.front() == '-' || part.back() == '-')
+            return head + (label ? std::string("a DNS-1123 label starts and ends with a lower-case letter or digit")
+                                 : std::string("each dot-separated part of a DNS-1123 subdomain starts and ends with a "
+                                               "lower-case letter or digit"));
+        start = dot + 1;
+    }
+    return {};
+}
+
 } // namespace fleet::importers

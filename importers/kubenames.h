@@ -12,9 +12,13 @@
 // with the file, the place and the name, rather than carry ESC, CR or NUL on to a terminal, a
 // CSV or a script.
 //
-// Only control characters are refused in names read from input: other characters outside the
-// DNS rules (upper case, '_') occur in traces and test fixtures and harm nothing. Label keys
-// given on the command line (a topology level, --keep-within) are checked by the full rule.
+// Objects read as Kubernetes objects (kubectl JSON and YAML, the live LIST and WATCH streams)
+// are held to the API server's own rule for their kind, since a cluster can never hold a node,
+// pod or namespace named otherwise (kubeNameProblem). Traces and .fleet documents are not
+// Kubernetes objects: a trace names its machines and containers its own way (Alibaba's "m_1",
+// "c_2"), and a document may hold such a trace, so there only control characters are refused.
+// Label keys given on the command line (a topology level, --keep-within) are checked by the
+// full rule.
 
 #include <cstddef>
 #include <optional>
@@ -39,5 +43,19 @@ namespace fleet::importers {
 /// "an empty label key" or `"zone/" is not a label key: the name after '/' is empty`.
 /// Pure; thread: any.
 [[nodiscard]] std::string labelKeyProblem(std::string_view key);
+
+/// The API server's rule for an object's name, by kind (k8s.io/apimachinery/pkg/util/validation
+/// and pkg/apis/core/validation): a node, a pod and a pod's spec.nodeName are DNS-1123
+/// subdomains (ValidateNodeName, ValidatePodName: at most 253 characters, dot-separated parts of
+/// [a-z0-9-] that start and end with [a-z0-9]); a namespace, as an object's name or as any
+/// object's metadata.namespace, is a DNS-1123 label (ValidateNamespaceName: at most 63
+/// characters of [a-z0-9-] that start and end with [a-z0-9]).
+enum class KubeNameRule : unsigned char { Dns1123Subdomain, Dns1123Label };
+
+/// "" when `name` follows `rule`; else what is wrong, e.g. `the node name "Node_1" is not a
+/// valid Kubernetes name: it holds "N" (character 1), and a DNS-1123 subdomain holds only
+/// lower-case letters, digits, '-' and '.'`. `what`: "the node name", "the namespace", ...
+/// An empty name is a problem too ("is empty"). Pure; thread: any.
+[[nodiscard]] std::string kubeNameProblem(std::string_view name, KubeNameRule rule, std::string_view what);
 
 } // namespace fleet::importers

@@ -19,6 +19,7 @@
 #include "importers/plan/plansource.h"
 #include "importers/pricing/pricetableloader.h"
 #include "model/metrics/metric.h"
+#include "model/figures.h"
 #include "model/report/reportfigures.h"
 #include "model/search/karpenterbaseline.h"
 #include "views/report/fleetreport.h"
@@ -298,8 +299,9 @@ int run(const ReportOptions& options, Prepared prepared)
         return fail(QString::fromStdString(e.what()), 1);
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::printf("wrote %s (%d pages%s, %lld bytes, %.1f s)\n", qPrintable(QFileInfo(options.output).absoluteFilePath()), report.pages,
-        options.png ? ", the first as an image" : "", static_cast<long long>(bytes.size()), seconds);
+    std::printf("wrote %s (%s pages%s, %s bytes, %.1f s)\n", qPrintable(QFileInfo(options.output).absoluteFilePath()),
+        model::formatCount(report.pages).c_str(), options.png ? ", the first as an image" : "",
+        model::formatCount(static_cast<std::int64_t>(bytes.size())).c_str(), seconds);
     std::fflush(stdout);
     // The job (the state, the plan engine and its indexes: over a million allocations at
     // 100,000 nodes) is left for the end of the process, which hands its memory back at once:

@@ -61,10 +61,10 @@ std::string addNodesText(const AddNodesOutcome& o, const std::string& planPath)
     std::string out = terminalLineOf("a ", action.instanceType, " node added copies ", o.templateNode) + "\n";
     if (o.copies.size() > 1) // the pending pods of several node groups: a copy of a node of each
         for (const model::TemplateCopies& c : o.copies)
-            out += "  " + terminalLineOf(c.nodes, " ", action.instanceType, " node(s) copy ", store.nodeName(c.templateNode)) + "\n";
+            out += "  " + terminalLineOf(model::formatCount(c.nodes), " ", action.instanceType, " node(s) copy ", store.nodeName(c.templateNode)) + "\n";
     if (o.fitPending)
-        out += terminalLineOf("the ", answer.pods, " pending pods take ", answer.nodes, " ", action.instanceType, " node(s): ",
-                   answer.podsPlaced, " placed", (answer.limitReached ? " (the search stopped at --max-nodes)" : ""))
+        out += terminalLineOf("the ", model::formatCount(answer.pods), " pending pods take ", model::formatCount(answer.nodes), " ",
+                   action.instanceType, " node(s): ", model::formatCount(answer.podsPlaced), " placed", (answer.limitReached ? " (the search stopped at --max-nodes)" : ""))
             + "\n";
     // Pods of one workload refused for the same reason codes are one entry: the first pod with
     // its reasons, then how many more (a 201-pod job is one entry, not 201; --format json lists

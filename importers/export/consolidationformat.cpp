@@ -3,6 +3,7 @@
 #include "consolidationformat.h"
 
 #include "keptnodesexport.h"
+#include "statediffformat.h"
 
 #include "importers/plan/jsontext.h"
 #include "importers/terminaltext.h"
@@ -36,14 +37,13 @@ std::int64_t unpricedDrained(const model::ConsolidationResult& r, const std::vec
 /// unpriced nodes<tail>"; "unknown (3 unpriced nodes<tail>)" when none of them is priced.
 std::string costText(double dollarsPerHour, std::int64_t nodes, std::int64_t unpriced, const char* tail = "")
 {
-    char dollars[64];
-    std::snprintf(dollars, sizeof dollars, "$%.2f", dollarsPerHour);
+    const std::string dollars = dollarsExact(dollarsPerHour);
     if (unpriced <= 0)
         return dollars;
     const std::string counted = model::formatCount(unpriced) + (unpriced == 1 ? " unpriced node" : " unpriced nodes") + tail;
     if (unpriced >= nodes)
         return "unknown (" + counted + ")";
-    return std::string(dollars) + " and " + counted;
+    return dollars + " and " + counted;
 }
 
 } // namespace
@@ -122,31 +122,33 @@ std::string consolidationSummaryText(const model::ConsolidationResult& ours, con
     const std::string shownPath = terminalLine(planPath);
     // The drains' own moves: each evicted pod straight to the node it stays on (consolidation.h).
     const std::size_t moves = ours.actions.size() - ours.drained.size();
+    // Counts with thousands separators, dollars to the cent ("$4,283.39"): the text is read.
+    auto n = [](auto v) { return model::formatCount(static_cast<std::int64_t>(v)); };
     if (ours.pendingPlaced.empty())
         std::snprintf(line, sizeof line,
-            "Consolidation plan written to %s (%zu drain-node actions, each after the move-pod actions of its node's pods: %zu move-pod actions)\n",
-            shownPath.c_str(), ours.drained.size(), moves);
+            "Consolidation plan written to %s (%s drain-node actions, each after the move-pod actions of its node's pods: %s move-pod actions)\n",
+            shownPath.c_str(), n(ours.drained.size()).c_str(), n(moves).c_str());
     else
         std::snprintf(line, sizeof line,
-            "Consolidation plan written to %s (%zu move-pod actions for pending pods, then %zu drain-node actions, each after the move-pod "
-            "actions of its node's pods: %zu more move-pod actions)\n",
-            shownPath.c_str(), ours.pendingPlaced.size(), ours.drained.size(), moves);
+            "Consolidation plan written to %s (%s move-pod actions for pending pods, then %s drain-node actions, each after the move-pod "
+            "actions of its node's pods: %s more move-pod actions)\n",
+            shownPath.c_str(), n(ours.pendingPlaced.size()).c_str(), n(ours.drained.size()).c_str(), n(moves).c_str());
     out << line;
     if (!ours.pendingPlaced.empty() || ours.pendingLeft > 0) {
-        std::snprintf(line, sizeof line, "  pending pods:       %zu placed first (room the drains keep), %lld stay pending (no node fits, or gated)\n",
-            ours.pendingPlaced.size(), static_cast<long long>(ours.pendingLeft));
+        std::snprintf(line, sizeof line, "  pending pods:       %s placed first (room the drains keep), %s stay pending (no node fits, or gated)\n",
+            n(ours.pendingPlaced.size()).c_str(), n(ours.pendingLeft).c_str());
         out << line;
     }
-    std::snprintf(line, sizeof line, "  nodes freed:        %lld (of %lld; %lld after)\n", static_cast<long long>(ours.nodesFreed),
-        static_cast<long long>(ours.before.nodes), static_cast<long long>(ours.after.nodes));
+    std::snprintf(line, sizeof line, "  nodes freed:        %s (of %s; %s after)\n", n(ours.nodesFreed).c_str(), n(ours.before.nodes).c_str(),
+        n(ours.after.nodes).c_str());
     out << line;
     // Each pod moves once, straight to a node that stays; a fallback drain (its pods placed by the
     // policy, consolidation.h) may move a pod onto a node drained later, and again from there.
     if (ours.evictions != ours.podsMoved)
-        std::snprintf(line, sizeof line, "  pods moved:         %lld (%lld evictions: %lld drains placed their pods by the policy, some onto nodes drained later)\n",
-            static_cast<long long>(ours.podsMoved), static_cast<long long>(ours.evictions), static_cast<long long>(ours.fallbackDrains));
+        std::snprintf(line, sizeof line, "  pods moved:         %s (%s evictions: %s drains placed their pods by the policy, some onto nodes drained later)\n",
+            n(ours.podsMoved).c_str(), n(ours.evictions).c_str(), n(ours.fallbackDrains).c_str());
     else
-        std::snprintf(line, sizeof line, "  pods moved:         %lld (each once, straight to a node that stays)\n", static_cast<long long>(ours.podsMoved));
+        std::snprintf(line, sizeof line, "  pods moved:         %s (each once, straight to a node that stays)\n", n(ours.podsMoved).c_str());
     out << line;
     // Without a price for any node (a trace without instance types or regions) the costs are
     // unknown, not $0.00.
@@ -158,36 +160,36 @@ std::string consolidationSummaryText(const model::ConsolidationResult& ours, con
             costText(ours.before.costPerHour, ours.before.nodes, unpricedBefore).c_str(),
             costText(ours.after.costPerHour, ours.after.nodes, unpricedBefore - unpricedFreed).c_str());
     else if (pricesKnown)
-        std::snprintf(line, sizeof line, "  cost per hour saved: $%.2f (before $%.2f, after $%.2f)\n", ours.savedPerHour, ours.before.costPerHour,
-            ours.after.costPerHour);
+        std::snprintf(line, sizeof line, "  cost per hour saved: %s (before %s, after %s)\n", dollarsExact(ours.savedPerHour).c_str(),
+            dollarsExact(ours.before.costPerHour).c_str(), dollarsExact(ours.after.costPerHour).c_str());
     else
         std::snprintf(line, sizeof line, "  cost per hour saved: unknown (no prices known for these nodes)\n");
     out << line;
     // Some nodes priced, some not: the figure counts the priced ones alone; say so.
     if (pricesKnown && !unpricedNote.empty())
         out << "                      (" << unpricedNote << ")\n";
-    std::snprintf(line, sizeof line, "  lower bound:        %lld nodes (plan / bound = %.3f)\n", static_cast<long long>(bound.nodes),
+    std::snprintf(line, sizeof line, "  lower bound:        %s nodes (plan / bound = %.3f)\n", n(bound.nodes).c_str(),
         bound.nodes > 0 ? static_cast<double>(ours.after.nodes) / static_cast<double>(bound.nodes) : 0.0);
     out << line;
     if (lp.valid)
-        std::snprintf(line, sizeof line, "  LP bound:           %lld nodes (COIN-OR Clp, %.2f s apart from the search's %.2f s; plan / the better bound = %.3f)\n",
-            static_cast<long long>(lp.nodes), lp.buildSeconds + lp.solveSeconds, ours.seconds, ratioToBetterBound(ours, bound, lp));
+        std::snprintf(line, sizeof line, "  LP bound:           %s nodes (COIN-OR Clp, %.2f s apart from the search's %.2f s; plan / the better bound = %.3f)\n",
+            n(lp.nodes).c_str(), lp.buildSeconds + lp.solveSeconds, ours.seconds, ratioToBetterBound(ours, bound, lp));
     else
         std::snprintf(line, sizeof line, "  LP bound:           none (%s after %.1f s)\n", terminalLine(lp.status).c_str(),
             lp.buildSeconds + lp.solveSeconds);
     out << line;
     if (const std::int64_t baseUnpriced = unpricedDrained(base, nodePrices); pricesKnown && baseUnpriced > 0)
         std::snprintf(line, sizeof line,
-            "  baseline (Karpenter emptiness and multi-node consolidation, deletion only): %lld nodes freed, %lld pods moved, saved per hour: %s\n",
-            static_cast<long long>(base.nodesFreed), static_cast<long long>(base.podsMoved), costText(base.savedPerHour, base.nodesFreed, baseUnpriced, " freed").c_str());
+            "  baseline (Karpenter emptiness and multi-node consolidation, deletion only): %s nodes freed, %s pods moved, saved per hour: %s\n",
+            n(base.nodesFreed).c_str(), n(base.podsMoved).c_str(), costText(base.savedPerHour, base.nodesFreed, baseUnpriced, " freed").c_str());
     else if (pricesKnown)
-        std::snprintf(line, sizeof line, "  baseline (Karpenter emptiness and multi-node consolidation, deletion only): %lld nodes freed, %lld pods moved, $%.2f/h saved\n",
-            static_cast<long long>(base.nodesFreed), static_cast<long long>(base.podsMoved), base.savedPerHour);
+        std::snprintf(line, sizeof line, "  baseline (Karpenter emptiness and multi-node consolidation, deletion only): %s nodes freed, %s pods moved, %s/h saved\n",
+            n(base.nodesFreed).c_str(), n(base.podsMoved).c_str(), dollarsExact(base.savedPerHour).c_str());
     else
-        std::snprintf(line, sizeof line, "  baseline (Karpenter emptiness and multi-node consolidation, deletion only): %lld nodes freed, %lld pods moved, saving unknown\n",
-            static_cast<long long>(base.nodesFreed), static_cast<long long>(base.podsMoved));
+        std::snprintf(line, sizeof line, "  baseline (Karpenter emptiness and multi-node consolidation, deletion only): %s nodes freed, %s pods moved, saving unknown\n",
+            n(base.nodesFreed).c_str(), n(base.podsMoved).c_str());
     out << line;
-    out << "  nodes that stay: " << ours.kept.size() << "\n";
+    out << "  nodes that stay: " << n(ours.kept.size()) << "\n";
     // The groups as the window's list of nodes that stay shows them (model/search/keptgroups.h).
     for (const model::KeptGroup& g : model::keptByCode(ours.kept)) {
         out << "    " << std::setw(8) << model::formatCount(g.nodes) << "  " << terminalLine(g.code) << "\n";

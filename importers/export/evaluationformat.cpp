@@ -3,12 +3,14 @@
 // actions that do not hold in a line.
 #include "evaluationformat.h"
 #include "reasonsjson.h"
+#include "statediffformat.h"
 #include "summaryjson.h"
 
 #include "importers/plan/jsontext.h"
 #include "importers/plan/planevaluation.h"
 #include "importers/plan/plansource.h"
 #include "importers/terminaltext.h"
+#include "model/figures.h"
 
 #include <algorithm>
 #include <cmath>
@@ -45,7 +47,7 @@ void writeTotals(JsonWriter& w, const model::PlanTotals& t, const model::FleetFi
 
 std::string counted(std::size_t n, const char* one, const char* many)
 {
-    return std::to_string(n) + " " + (n == 1 ? one : many);
+    return model::formatCount(static_cast<std::int64_t>(n)) + " " + (n == 1 ? one : many);
 }
 
 } // namespace
@@ -173,9 +175,12 @@ std::string evaluationText(const std::string& planName, const PlanEvaluation& e,
     // Every line that names input (the plan's path, action subjects, reasons naming pods,
     // nodes, labels and taints) goes through terminalLine(): one terminal line each, with no
     // control byte.
-    std::string out = "plan " + terminalLine(planName) + ": " + std::to_string(e.actions.size()) + " action" + (e.actions.size() == 1 ? "" : "s") + ", ";
+    // Counts with thousands separators, dollars to the cent ("$4,283.39"), GPUs whole where
+    // they are (model/figures.h): the text is read; --format json keeps plain numbers.
+    auto n = [](auto v) { return model::formatCount(static_cast<std::int64_t>(v)); };
+    std::string out = "plan " + terminalLine(planName) + ": " + counted(e.actions.size(), "action", "actions") + ", ";
     const auto broken = std::count_if(e.actions.begin(), e.actions.end(), [](const auto& a) { return !a.holds; });
-    out += broken == 0 ? "all hold\n" : std::to_string(broken) + (broken == 1 ? " does not hold\n" : " do not hold\n");
+    out += broken == 0 ? "all hold\n" : n(broken) + (broken == 1 ? " does not hold\n" : " do not hold\n");
     if (!e.sourceNote.empty())
         out += "  note: " + terminalLine(e.sourceNote) + "\n";
     for (std::size_t i = 0; i < e.actions.size(); ++i) {
@@ -184,7 +189,7 @@ std::string evaluationText(const std::string& planName, const PlanEvaluation& e,
             + ": " + (a.holds ? "holds" : "DOES NOT HOLD, " + notHoldingEffectText(a));
         if (!a.changes.empty()) {
             const bool placing = a.action.type == model::ActionType::PlacePods || a.action.type == model::ActionType::PlaceWorkload;
-            out += " (" + std::to_string(a.changes.size()) + " pod" + (a.changes.size() == 1 ? "" : "s")
+            out += " (" + counted(a.changes.size(), "pod", "pods")
                 + (placing ? " placed)" : " moved or stopped)");
         }
         out += "\n";
@@ -206,24 +211,25 @@ std::string evaluationText(const std::string& planName, const PlanEvaluation& e,
                 unpricedAfter -= unpriced(n) ? 1 : 0;
     }
     auto totals = [&](const char* label, const model::PlanTotals& t, std::int64_t unpriced) {
-        char cost[96];
+        std::string cost;
         if (unpriced > 0 && unpriced >= t.nodes)
-            std::snprintf(cost, sizeof cost, "cost unknown (no node priced)");
+            cost = "cost unknown (no node priced)";
         else if (unpriced > 0)
-            std::snprintf(cost, sizeof cost, "cost %.2f/h and %lld unpriced node%s", t.costPerHour, static_cast<long long>(unpriced), unpriced == 1 ? "" : "s");
+            cost = "cost " + dollarsPerHourExact(t.costPerHour) + " and " + counted(static_cast<std::size_t>(unpriced), "unpriced node", "unpriced nodes");
         else
-            std::snprintf(cost, sizeof cost, "cost %.2f/h", t.costPerHour);
+            cost = "cost " + dollarsPerHourExact(t.costPerHour);
         // "evicted, no node": pods the plan took off a node and placed nowhere (pending pods that
         // stay pending are not among them); "removed with their nodes": the DaemonSet, mirror and
         // terminating pods of the nodes it removed, which go with their node.
-        char buf[480];
-        std::snprintf(buf, sizeof buf,
-            "%-7s nodes %lld (in use %lld, empty %lld), GPUs %lld (allocated %.1f), pods placed %lld, evicted with no node %lld, "
-            "DaemonSet, mirror and terminating pods removed with their nodes %lld, %s\n",
-            label, static_cast<long long>(t.nodes), static_cast<long long>(t.nodesInUse), static_cast<long long>(t.nodesEmpty),
-            static_cast<long long>(t.gpus), static_cast<double>(t.gpuMilliAllocated) / 1000.0, static_cast<long long>(t.podsPlaced),
-            static_cast<long long>(t.podsUnplaced), static_cast<long long>(t.podsRemovedWithNodes), cost);
-        out += buf;
+        // GPUs: allocatable nvidia.com/gpu of the present nodes (PlanTotals::gpus), the figure of
+        // the Plan dock and reports; the window's status bar counts physical devices instead (a
+        // MIG-partitioned GPU once), so the label names the resource.
+        char head[16];
+        std::snprintf(head, sizeof head, "%-7s ", label);
+        out += std::string(head) + "nodes " + n(t.nodes) + " (in use " + n(t.nodesInUse) + ", empty " + n(t.nodesEmpty) + "), GPUs (allocatable nvidia.com/gpu) " + n(t.gpus)
+            + " (allocated " + model::formatGpus(t.gpuMilliAllocated) + "), pods placed " + n(t.podsPlaced) + ", evicted with no node "
+            + n(t.podsUnplaced) + ", DaemonSet, mirror and terminating pods removed with their nodes " + n(t.podsRemovedWithNodes) + ", " + cost
+            + "\n";
     };
     totals("before:", e.before, unpricedBefore);
     totals("after:", e.after, unpricedAfter);
@@ -252,7 +258,7 @@ std::string notHoldingText(const PlanEvaluation& e, std::size_t listed)
             + terminalLine(planActionSubject(a.action)) + (codes.empty() ? "" : " (" + terminalLine(codes) + ")");
     }
     if (more > 0)
-        out += "; and " + std::to_string(more) + " more";
+        out += "; and " + model::formatCount(static_cast<std::int64_t>(more)) + " more";
     return out;
 }
 

@@ -5,6 +5,7 @@
 #include "importers/plan/jsontext.h"
 #include "importers/terminaltext.h"
 #include "model/domainpath.h"
+#include "model/figures.h"
 
 namespace fleet::importers {
 
@@ -50,16 +51,18 @@ std::string placementText(int pods, const model::PlanAction& action, const model
     if (!r.podsAdded.empty()) {
         // Every line names input (the template pod, label keys and values, reasons): one
         // terminal line each.
-        out += terminalLineOf("placed ", r.podsAdded.size(), " of ", pods, " pods like ", who, " at level ", r.topologyLevel, " in ",
-                   (r.topologyDomains.size() == 1 ? r.topologyDomains.front() : std::to_string(r.topologyDomains.size()) + " domains"))
+        // Counts with thousands separators (model/figures.h), as every text output writes them.
+        auto n = [](auto v) { return model::formatCount(static_cast<std::int64_t>(v)); };
+        out += terminalLineOf("placed ", n(r.podsAdded.size()), " of ", n(pods), " pods like ", who, " at level ", r.topologyLevel, " in ",
+                   (r.topologyDomains.size() == 1 ? r.topologyDomains.front() : n(r.topologyDomains.size()) + " domains"))
             + "\n";
         for (const auto& [path, c] : placementsPerDomain(topology, r))
-            out += "  " + terminalLineOf(path, ": ", c.pods, " pods on ", c.nodes.size(), " nodes") + "\n";
+            out += "  " + terminalLineOf(path, ": ", n(c.pods), " pods on ", n(c.nodes.size()), " nodes") + "\n";
         for (const model::Reason& x : r.reasons)
             out += "  " + terminalLineOf(x.code(), ": ", x.message) + "\n";
         out += terminalLineOf("plan written to ", planPath) + "\n";
     } else {
-        out += terminalLineOf("the ", pods, " pods like ", who, " do not fit", (action.gang ? " (a gang: all or nothing; nothing placed)" : ""), ":")
+        out += terminalLineOf("the ", model::formatCount(pods), " pods like ", who, " do not fit", (action.gang ? " (a gang: all or nothing; nothing placed)" : ""), ":")
             + "\n";
         for (const model::Reason& x : r.reasons)
             out += "  " + terminalLineOf(x.code(), ": ", x.message) + "\n";

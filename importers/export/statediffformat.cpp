@@ -74,13 +74,18 @@ std::string counted(std::size_t n, const char* noun, const char* nouns)
 // "$12,345.67/h": dollars per hour to the cent with separators (a diff compares them exactly).
 std::string dollars(double perHour)
 {
-    const auto cents = static_cast<std::int64_t>(std::llround(std::abs(perHour) * 100.0));
-    char frac[8];
-    std::snprintf(frac, sizeof frac, ".%02lld", static_cast<long long>(cents % 100));
-    return std::string(perHour < 0 && cents ? "-" : "") + "$" + formatCount(cents / 100) + frac + "/h";
+    return dollarsExact(perHour) + "/h";
 }
 
 } // namespace
+
+std::string dollarsExact(double dollars)
+{
+    const auto cents = static_cast<std::int64_t>(std::llround(std::abs(dollars) * 100.0));
+    char frac[8];
+    std::snprintf(frac, sizeof frac, ".%02lld", static_cast<long long>(cents % 100));
+    return std::string(dollars < 0 && cents ? "-" : "") + "$" + formatCount(cents / 100) + frac;
+}
 
 std::string dollarsPerHourExact(double perHour)
 {

@@ -21,5 +21,8 @@ namespace fleet::importers {
 /// Dollars per hour to the cent with thousands separators, "$12,345.67/h", "-$0.25/h": the
 /// form a comparison of two totals needs (model/figures.h rounds to three digits). Thread: any.
 [[nodiscard]] std::string dollarsPerHourExact(double perHour);
+/// The same without the unit: "$4,283.39", "-$0.25", "$0.00". The command line's text outputs
+/// write every exact dollar figure with it (counts with model::formatCount()). Thread: any.
+[[nodiscard]] std::string dollarsExact(double dollars);
 
 } // namespace fleet::importers

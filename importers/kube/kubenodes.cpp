@@ -84,6 +84,7 @@ void KubeObjectMapper::commitNode(const char* itemStart)
     m_conditionSlots.trim(m_node.conditions);
     if (m_itemName.empty())
         failAtName(itemStart, "a node without a name (metadata.name is missing or empty)");
+    checkName(itemStart, KubeNameRule::Dns1123Subdomain, "the node name");
     m_node.name.assign(m_itemName);
     // GPU model and instance type from the well-known labels, in their order of preference.
     if (const std::string* model = firstLabelValue(m_node.labels, model::kGpuModelLabelKeys))

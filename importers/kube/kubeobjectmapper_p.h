@@ -11,6 +11,7 @@
 #pragma once
 
 #include "kubejsonreader_p.h"
+#include "importers/kubenames.h"
 
 #include "model/podrequest.h"
 #include "model/quantity.h"
@@ -298,6 +299,22 @@ private:
             m_json.path().push("name");
         m_json.fail(m_nameWhere != nullptr ? m_nameWhere : itemStart, std::move(message));
     }
+    /// Fails unless the item's metadata.name follows `rule` (kubenames.h), at metadata.name.
+    void checkName(const char* itemStart, KubeNameRule rule, std::string_view what)
+    {
+        if (std::string problem = kubeNameProblem(m_itemName, rule, what); !problem.empty())
+            failAtName(itemStart, std::move(problem), true);
+    }
+    /// Fails unless the item's metadata.namespace is a DNS-1123 label, at metadata.namespace.
+    void checkNamespace(const char* itemStart)
+    {
+        if (std::string problem = kubeNameProblem(m_pod.namespaceName, KubeNameRule::Dns1123Label, "the namespace");
+            !problem.empty()) {
+            m_json.path().push("metadata");
+            m_json.path().push("namespace");
+            m_json.fail(m_namespaceWhere != nullptr ? m_namespaceWhere : itemStart, std::move(problem));
+        }
+    }
 
     JsonWindowReader& m_json;
     std::string m_name;
@@ -339,6 +356,7 @@ private:
     bool m_sawClaimFields = false; // spec/status.accessModes: a PersistentVolume(Claim)'s, neither a Node's nor a Pod's
     std::string m_itemName;
     const char* m_nameWhere = nullptr;
+    const char* m_namespaceWhere = nullptr; // where metadata.namespace's value starts
     NodeRecord m_node;
     PodRecord m_pod;
     model::PodResourceSpec m_spec;

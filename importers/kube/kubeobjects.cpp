@@ -221,6 +221,7 @@ void KubeObjectMapper::beginItem()
     m_sawClaimFields = false;
     m_itemName.clear();
     m_nameWhere = nullptr;
+    m_namespaceWhere = nullptr;
     // NodeRecord and PodRecord: scalars reset, strings keep their buffers, vectors hand
     // their elements out again through Slots.
     m_node.allocatable.clear();
@@ -316,10 +317,9 @@ void KubeObjectMapper::parseMetadata(od::value v, bool isRoot)
                 if (std::string problem = controlCharacterProblem(m_itemName, "the name"); !problem.empty())
                     m_json.fail(m_nameWhere, std::move(problem));
             }) || m_json.onKey(k, "namespace", [&] {
-                const char* where = nullptr;
-                m_pod.namespaceName.assign(m_json.stringValue(f.value(), "a string", &where));
+                m_pod.namespaceName.assign(m_json.stringValue(f.value(), "a string", &m_namespaceWhere));
                 if (std::string problem = controlCharacterProblem(m_pod.namespaceName, "the namespace"); !problem.empty())
-                    m_json.fail(where, std::move(problem));
+                    m_json.fail(m_namespaceWhere, std::move(problem));
             });
             break;
         case 'l':
@@ -455,6 +455,11 @@ void KubeObjectMapper::parseSpec(od::value v)
                     m_pod.nodeName.assign(m_json.stringValue(f.value(), "a string", &where));
                     if (std::string problem = controlCharacterProblem(m_pod.nodeName, "the node name"); !problem.empty())
                         m_json.fail(where, std::move(problem));
+                    // The API server holds spec.nodeName to the node name's rule (ValidatePodSpec).
+                    if (!m_pod.nodeName.empty())
+                        if (std::string problem = kubeNameProblem(m_pod.nodeName, KubeNameRule::Dns1123Subdomain, "the node name");
+                            !problem.empty())
+                            m_json.fail(where, std::move(problem));
                 }) || m_json.onKey(k, "nodeSelector", [&] {
                     parseStringMap(f.value(), "a string", m_pod.nodeSelector, m_selectorSlots);
                 });

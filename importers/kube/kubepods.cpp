@@ -181,6 +181,8 @@ void KubeObjectMapper::commitPod(const char* itemStart)
         failAtName(itemStart, "a pod without a name (metadata.name is missing or empty)");
     if (m_pod.namespaceName.empty())
         failAtName(itemStart, "a pod without a namespace (metadata.namespace is missing or empty)");
+    checkName(itemStart, KubeNameRule::Dns1123Subdomain, "the pod name");
+    checkNamespace(itemStart);
     m_gateSlots.trim(m_pod.schedulingGates);
     m_pod.name.assign(m_itemName);
     m_pod.flags |= m_extraPodFlags;

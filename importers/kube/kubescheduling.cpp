@@ -398,6 +398,7 @@ void KubeObjectMapper::commitExtraItem(ItemKind kind, const char* itemStart)
     case ItemKind::PodDisruptionBudget: {
         if (m_pod.namespaceName.empty())
             failAtName(itemStart, "a PodDisruptionBudget without a namespace (metadata.namespace is missing or empty)");
+        checkNamespace(itemStart);
         if (m_budget.minAvailable.set && m_budget.maxUnavailable.set) {
             m_json.path().push("spec");
             m_json.fail(itemStart, "a PodDisruptionBudget with both minAvailable and maxUnavailable (the API allows one)");
@@ -416,6 +417,7 @@ void KubeObjectMapper::commitExtraItem(ItemKind kind, const char* itemStart)
         break;
     }
     case ItemKind::Namespace:
+        checkName(itemStart, KubeNameRule::Dns1123Label, "the namespace name");
         m_store.setNamespaceLabels(m_itemName, m_node.labels);
         ++m_namespacesRead;
         break;

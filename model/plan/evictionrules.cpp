@@ -26,6 +26,16 @@ bool staysOnDrainedNode(const ClusterStore& store, PodId p) noexcept
     return isNodeBoundPod(store, p);
 }
 
+bool podIsLeaving(const ClusterStore& store, PodId p) noexcept
+{
+    return store.podIsTerminal(p) || (store.podFlags(p) & PodFlagTerminating);
+}
+
+bool movesWithDrain(const ClusterStore& store, PodId p) noexcept
+{
+    return !podIsLeaving(store, p) && !staysOnDrainedNode(store, p);
+}
+
 std::string podKey(const ClusterStore& store, PodId p)
 {
     std::string key(store.podNamespace(p));

@@ -33,6 +33,17 @@ namespace fleet::model {
 /// True for pods an eviction leaves where they are (DaemonSet and mirror pods).
 [[nodiscard]] bool staysOnDrainedNode(const ClusterStore& store, PodId p) noexcept;
 
+/// True for a pod that is leaving whatever a plan does: finished (Succeeded or Failed) or
+/// terminating (PodFlagTerminating: metadata.deletionTimestamp is set; its controller has
+/// made its replacement already, and kubectl drain waits for it rather than evicting it).
+/// Such a pod is no demand a plan must place. Thread: any.
+[[nodiscard]] bool podIsLeaving(const ClusterStore& store, PodId p) noexcept;
+
+/// True for a pod that a drain or a failure of its node must re-place elsewhere: one that is
+/// neither leaving (podIsLeaving) nor staying with the node (staysOnDrainedNode). The one rule
+/// for drain-node, fail-node / fail-domain and consolidation's drains. Thread: any.
+[[nodiscard]] bool movesWithDrain(const ClusterStore& store, PodId p) noexcept;
+
 /// The eviction rules for one pod (without budgets): what refuses its eviction (`blockers`,
 /// in reason order) and what is allowed but worth saying (`notes`: local-storage). Both name
 /// the pod in their message. A DaemonSet, mirror or terminal pod gives neither.

@@ -27,10 +27,8 @@ bool PlanEngine::Private::drainNode(const PlanAction& a, AppliedAction& r)
         if (state.podAdded(p)) { // a pod this plan placed (place-pods): undo that action instead
             holdsPlanned = true;
             r.reasons.push_back(plannedPodStays(p));
-        } else if (!store.podIsTerminal(p) && !staysOnDrainedNode(store, p) && !(store.podFlags(p) & PodFlagTerminating)) {
-            // A terminating pod (metadata.deletionTimestamp set) is leaving: kubectl drain
-            // waits for it to go rather than evicting it, and its controller has made its
-            // replacement already. It is no pod to move; it goes with the node.
+        } else if (movesWithDrain(store, p)) {
+            // A terminating pod is leaving (podIsLeaving): no pod to move; it goes with the node.
             pods.push_back(p);
         }
     }
@@ -85,7 +83,9 @@ bool PlanEngine::Private::fail(const std::vector<NodeId>& nodes, AppliedAction& 
                 r.unplaced.emplace_back(p, std::vector<Reason> { plannedPodStays(p) });
                 continue;
             }
-            if (store.podIsTerminal(p) || staysOnDrainedNode(store, p))
+            // A failed node takes its DaemonSet and mirror pods with it, and what was leaving
+            // (finished or terminating) is not re-placed: the drain's rule (movesWithDrain).
+            if (!movesWithDrain(store, p))
                 continue;
             displaced.push_back(p);
             from[p.value] = n;

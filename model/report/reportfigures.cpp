@@ -74,11 +74,26 @@ FleetFigures figuresBefore(const PlanLedger& state, const MetricContext& context
     return f;
 }
 
+std::int64_t terminatingPodsRemovedWithNodes(const ClusterStore& store, const PlanLedger& state) noexcept
+{
+    std::int64_t n = 0;
+    for (std::uint32_t i = 0; i < store.podCount(); ++i) {
+        const PodId p(i);
+        if (!(store.podFlags(p) & PodFlagTerminating) || !store.podIsCounted(p))
+            continue;
+        const NodeId at = store.podNode(p);
+        if (at.isValid() && state.podNode(p) == at && !state.nodePresent(at))
+            ++n;
+    }
+    return n;
+}
+
 FleetFigures figuresAfter(const PlanLedger& state, const MetricContext& context, const ClusterUsage* usage)
 {
     FleetFigures f;
     copyTotals(f, state.totals());
     const ClusterStore& store = context.store();
+    f.terminatingRemovedWithNodes = terminatingPodsRemovedWithNodes(store, state);
     for (std::uint32_t i = 0; i < store.podCount(); ++i) {
         const PodId p(i);
         if (store.podIsPending(p) && !state.podNode(p).isValid())

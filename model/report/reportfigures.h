@@ -49,7 +49,10 @@ struct FleetFigures {
     double fragmentedGpus = std::numeric_limits<double>::quiet_NaN();
     std::int64_t pendingPods = 0;       // pending pods without a node in this state
     std::int64_t podsWithoutNode = 0;   // PlanTotals::podsUnplaced
-    std::int64_t podsRemovedWithNodes = 0; // PlanTotals::podsRemovedWithNodes (DaemonSet and mirror pods)
+    std::int64_t podsRemovedWithNodes = 0; // PlanTotals::podsRemovedWithNodes (DaemonSet, mirror and terminating pods)
+    /// Of podsRemovedWithNodes, the terminating pods (terminatingPodsRemovedWithNodes()); the
+    /// rest are DaemonSet and mirror pods.
+    std::int64_t terminatingRemovedWithNodes = 0;
     std::int64_t podsPlaced = 0;        // PlanTotals::podsPlaced
     double costPerHour = 0;             // PlanTotals::costPerHour ($/h; 0 without prices)
     std::int64_t idleAllocatedGpus = -1; // ClusterUsage::idleAllocatedGpuTotal(); -1 unknown
@@ -71,6 +74,13 @@ struct FleetFigures {
 [[nodiscard]] FleetFigures figuresBefore(const PlanLedger& state, const MetricContext& context, const ClusterUsage* usage);
 /// The figures under the plan the ledger holds (its totals()). O(nodes x typical pods + pods).
 [[nodiscard]] FleetFigures figuresAfter(const PlanLedger& state, const MetricContext& context, const ClusterUsage* usage);
+
+/// The terminating pods (PodFlagTerminating) that go with the nodes `state` removed or failed:
+/// counted on a node when loaded, still there under the plan (nothing moves a pod that is
+/// leaving: movesWithDrain()), and that node no longer present. They are among
+/// PlanTotals::podsRemovedWithNodes, which the DaemonSet and mirror pods make up otherwise.
+/// `state` is over `store`. O(pods); thread: any.
+[[nodiscard]] std::int64_t terminatingPodsRemovedWithNodes(const ClusterStore& store, const PlanLedger& state) noexcept;
 
 /// What a plan risks: budgets it spends, pods that asked not to be disrupted, gangs it moves,
 /// nodes it cordons and drains, and what its failures cost.

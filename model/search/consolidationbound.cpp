@@ -38,7 +38,9 @@ NodeCountBound nodeCountLowerBound(const ClusterStore& store, std::span<const st
     for (std::uint32_t i = 0; i < store.podCount(); ++i) {
         const PodId p(i);
         const NodeId n = store.podNode(p).isValid() || pendingNode.empty() ? store.podNode(p) : pendingNode[i];
-        if (!n.isValid() || store.podIsTerminal(p) || staysOnDrainedNode(store, p))
+        // The pods a consolidation must place: what is leaving (finished or terminating) and
+        // what goes with its node (DaemonSet, mirror) is no demand (movesWithDrain).
+        if (!n.isValid() || !movesWithDrain(store, p))
             continue;
         const ResourceVector& req = store.podRequest(p);
         cpu += req[CoreResource::Cpu];

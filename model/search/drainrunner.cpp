@@ -24,13 +24,6 @@ namespace {
 
 constexpr CoreResource kAxisResource[] = { CoreResource::Cpu, CoreResource::Memory, CoreResource::Gpu };
 
-/// True for a pod a drain of its node moves: not finished, not a DaemonSet or mirror pod,
-/// and not terminating (the drain waits for it: plandrain.cpp).
-bool movesWithDrain(const ClusterStore& store, PodId p) noexcept
-{
-    return !store.podIsTerminal(p) && !staysOnDrainedNode(store, p) && !(store.podFlags(p) & PodFlagTerminating);
-}
-
 /// The text after the pod's key in a reason message (" needs ...", ": no node ...").
 std::string stemAfter(const std::string& message, const std::string& key)
 {

@@ -89,7 +89,8 @@ LinearProgram packingRelaxation(const ClusterStore& store, std::span<const std::
     std::vector<NodeId> where(podCount);
     for (std::uint32_t i = 0; i < podCount; ++i) {
         const PodId p(i);
-        if (!store.podIsDeleted(p) && !store.podIsTerminal(p))
+        // A pod that is leaving (finished or terminating: podIsLeaving) is no demand.
+        if (!store.podIsDeleted(p) && !podIsLeaving(store, p))
             where[i] = store.podNode(p);
     }
     for (const auto& [p, n] : placedFirst)

@@ -8,6 +8,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -96,7 +98,7 @@ private slots:
             QStringLiteral("--plan"), plan });
         QVERIFY2(check.out.contains("\ncosts: 3 of 4 nodes have no price"), check.out.constData());
         // plan check's totals say what their cost leaves out, and name the pods they count.
-        QVERIFY2(check.out.contains(", cost 32.77/h and 3 unpriced nodes\n") && check.out.contains(", cost 32.77/h and 1 unpriced node\n"),
+        QVERIFY2(check.out.contains(", cost $32.77/h and 3 unpriced nodes\n") && check.out.contains(", cost $32.77/h and 1 unpriced node\n"),
             check.out.constData());
         QVERIFY2(check.out.contains("pods placed 7, evicted with no node 0, DaemonSet, mirror and terminating pods removed with their nodes 0"),
             check.out.constData());
@@ -161,6 +163,62 @@ private slots:
         QCOMPARE(evictions, ours.value(QStringLiteral("podsMoved")).toInt());
         for (const QString& to : destinations)
             QVERIFY2(!removed.contains(to), qPrintable(to + " takes a pod and is drained later"));
+    }
+
+    void textFiguresAreReadable()
+    {
+        // The text outputs write counts with thousands separators ("2,000"), dollars to the cent
+        // with them ("$4,283.39") and whole GPUs without a decimal ("6,629", not "6629.0"); the
+        // JSON outputs keep plain numbers.
+        QTemporaryDir dir;
+        const QString plan = dir.filePath(QStringLiteral("plan.json"));
+        const QStringList fleet { QStringLiteral("--simulate"), QStringLiteral("2000") };
+        const Run r = fleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("consolidate") } + fleet
+            + QStringList { QStringLiteral("--lp-time-limit"), QStringLiteral("0"), QStringLiteral("-o"), plan });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QString text = QString::fromUtf8(r.out);
+        const QRegularExpression bareNumber(QStringLiteral("(?<![\\d.,])\\d{4,}"));
+        const QRegularExpression oneDecimalGpus(QStringLiteral("allocated [\\d,]+\\.0\\)"));
+        int figureLines = 0;
+        for (const QString& line : text.split(QLatin1Char('\n'))) {
+            static const QStringList figures { QStringLiteral("  nodes freed:"), QStringLiteral("  pods moved:"), QStringLiteral("  cost per hour saved:"),
+                QStringLiteral("  lower bound:"), QStringLiteral("  baseline ("), QStringLiteral("  nodes that stay:") };
+            if (std::none_of(figures.begin(), figures.end(), [&](const QString& f) { return line.startsWith(f); }))
+                continue;
+            ++figureLines;
+            QVERIFY2(!bareNumber.match(line).hasMatch(), qPrintable(line));
+        }
+        QCOMPARE(figureLines, 6);
+        QVERIFY2(QRegularExpression(QStringLiteral("  nodes freed: +\\d{1,3}(,\\d{3})* \\(of 2,000; \\d{1,3}(,\\d{3})* after\\)\n")).match(text).hasMatch(),
+            qPrintable(text.left(3000)));
+        QVERIFY2(QRegularExpression(QStringLiteral("  pods moved: +\\d{1,3},\\d{3}")).match(text).hasMatch(), qPrintable(text.left(3000)));
+        QVERIFY2(QRegularExpression(QStringLiteral("  cost per hour saved: \\$\\d{1,3}(,\\d{3})*\\.\\d\\d \\(before \\$\\d{1,3},\\d{3}\\.\\d\\d, after \\$"))
+                     .match(text)
+                     .hasMatch(),
+            qPrintable(text.left(3000)));
+        const Run check = fleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("check") } + fleet + QStringList { QStringLiteral("--plan"), plan });
+        const QString checked = QString::fromUtf8(check.out);
+        int totals = 0;
+        for (const QString& line : checked.split(QLatin1Char('\n'))) {
+            if (!line.startsWith(QStringLiteral("before: ")) && !line.startsWith(QStringLiteral("after: ")))
+                continue;
+            ++totals;
+            QVERIFY2(!bareNumber.match(line).hasMatch(), qPrintable(line));
+            QVERIFY2(!oneDecimalGpus.match(line).hasMatch(), qPrintable(line));
+            QVERIFY2(QRegularExpression(QStringLiteral(", cost \\$\\d{1,3}(,\\d{3})*\\.\\d\\d/h$")).match(line).hasMatch(), qPrintable(line));
+        }
+        QCOMPARE(totals, 2);
+        QVERIFY2(checked.contains(QStringLiteral("before: nodes 2,000 (in use ")), qPrintable(checked.right(2000)));
+        // JSON: plain numbers.
+        const Run json = fleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("check") } + fleet
+            + QStringList { QStringLiteral("--plan"), plan, QStringLiteral("--format"), QStringLiteral("json") });
+        const QJsonObject before = QJsonDocument::fromJson(json.out).object().value(QStringLiteral("before")).toObject();
+        QCOMPARE(before.value(QStringLiteral("nodes")).toInteger(), 2000);
+        // The GPU total is named for what it counts (allocatable nvidia.com/gpu, the Plan dock's),
+        // with JSON's figure, so it is not read as the status bar's physical devices.
+        QVERIFY2(checked.contains(QStringLiteral("), GPUs (allocatable nvidia.com/gpu) %1 (allocated ")
+                                      .arg(QLocale(QLocale::English).toString(before.value(QStringLiteral("gpus")).toInteger()))),
+            qPrintable(checked.right(2000)));
     }
 
     void pendingPodsPlacedOnceAtTheirFinalNode_data()

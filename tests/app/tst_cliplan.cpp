@@ -309,7 +309,7 @@ void TestCliPlan::planCheckCostsFromThePriceTable()
                                     QStringLiteral("--plan"), plan }
         + prices);
     QCOMPARE(text.exitCode, 0);
-    QVERIFY2(text.out.contains(QStringLiteral("cost %1/h").arg(before, 0, 'f', 2).toUtf8()), text.out.constData());
+    QVERIFY2(text.out.contains(QStringLiteral("cost $%1/h").arg(before, 0, 'f', 2).toUtf8()), text.out.constData());
     // A bad price file is an unreadable input (2), named.
     const QString bad = dir.filePath(QStringLiteral("bad.csv"));
     QFile f(bad);

@@ -464,10 +464,11 @@ void TstCliReportConsolidation::failureWhatIfSaysLost()
     const Run checkText = runFleetscope({ QStringLiteral("plan"), QStringLiteral("check"), QStringLiteral("--simulate"), QStringLiteral("2000"),
         QStringLiteral("--plan"), plan });
     const QRegularExpressionMatch applied
-        = QRegularExpression(QStringLiteral("DOES NOT HOLD, applied: (\\d+) nodes fail, (\\d+) pods left without a node")).match(QString::fromUtf8(checkText.out));
+        = QRegularExpression(QStringLiteral("DOES NOT HOLD, applied: ([\\d,]+) nodes fail, ([\\d,]+) pods left without a node")).match(QString::fromUtf8(checkText.out));
     QVERIFY2(applied.hasMatch(), checkText.out.constData());
     const QString raw = oneLine(withoutThousandsSeparators(QString::fromUtf8(runTool(QStringLiteral("pdftotext"), { pdf, QStringLiteral("-") }))));
-    QVERIFY2(raw.contains(QStringLiteral("applied: %1 nodes fail, %2 pods left without a node").arg(applied.captured(1), applied.captured(2))),
+    QVERIFY2(raw.contains(QStringLiteral("applied: %1 nodes fail, %2 pods left without a node")
+                              .arg(withoutThousandsSeparators(applied.captured(1)), withoutThousandsSeparators(applied.captured(2)))),
         qPrintable(raw.left(6000)));
     // A failed node's emptyDir data is lost with it, not deleted by an eviction.
     QVERIFY2(!checkText.out.contains("deleted on eviction"), checkText.out.constData());

@@ -10,6 +10,7 @@
 #include "app/controllers/importcontroller.h"
 #include "app/startup/surfaceformat.h"
 #include "model/domainpath.h"
+#include "model/figures.h"
 #include "model/plan/evictionrules.h"
 #include "views/plan/planactionsmodel.h"
 #include "views/plan/planpanel.h"
@@ -130,6 +131,20 @@ void TestPlanFailDomain::failDomainStrandsAGang()
     QVERIFY2(row.contains(QStringLiteral("Fail domain ")) && row.endsWith(costText), qPrintable(row));
     QVERIFY2(panel->summaryText().contains(QStringLiteral("failures cost ") + costText), qPrintable(panel->summaryText()));
     QVERIFY2(panel->summaryText().startsWith(QStringLiteral("1 action. ")), qPrintable(panel->summaryText()));
+    // The GPU total behind the share is named and given (plan check's allocatable
+    // nvidia.com/gpu, not the status bar's physical devices); the pods that went with the
+    // failed nodes are DaemonSet and mirror pods here (no pod of the fleet is terminating).
+    const model::PlanTotals& before = engine->state().totalsBefore();
+    const model::PlanTotals& after = engine->state().totals();
+    QVERIFY2(panel->summaryText().contains(QStringLiteral("GPUs allocated %1 of %2 nvidia.com/gpu (")
+                                               .arg(QString::fromStdString(model::formatGpus(before.gpuMilliAllocated)),
+                                                   QString::fromStdString(model::formatCount(before.gpus)))),
+        qPrintable(panel->summaryText()));
+    QVERIFY(after.podsRemovedWithNodes > 0);
+    QVERIFY2(panel->summaryText().contains(QStringLiteral("DaemonSet pods removed with their nodes %1")
+                                               .arg(QString::fromStdString(model::formatCount(after.podsRemovedWithNodes)))),
+        qPrintable(panel->summaryText()));
+    QVERIFY2(!panel->summaryText().contains(QStringLiteral("terminating")), qPrintable(panel->summaryText()));
     // Every before -> after cell is shown whole: its column is wider than its text.
     for (const int c : { views::PlanActionsModel::NodesInUseColumn, views::PlanActionsModel::EmptyNodesColumn,
              views::PlanActionsModel::GpusColumn, views::PlanActionsModel::CostColumn }) {

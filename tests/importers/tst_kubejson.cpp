@@ -568,6 +568,36 @@ void TestKubeJson::malformed_data()
                                        << 3 << QString("items[0].metadata.labels[\"zo\\nne\"]") << QStringList { "the label key \"zo\\x0Ane\" holds the control character \\x0A" };
     QTest::newRow("pod node name with ESC") << std::string("{\"kind\":\"PodList\",\"items\":[\n{\"metadata\":{\"name\":\"p\",\"namespace\":\"n\"},\n\"spec\":{\"nodeName\":\"x\\u001b]0;t\\u0007\",\"containers\":[]}}]}")
                                             << 3 << QString("items[0].spec.nodeName") << QStringList { "the node name \"x\\x1B]0;t\\x07\" holds the control character \\x1B" };
+    // Names as the API server validates them by kind (ValidateNodeName, ValidatePodName,
+    // ValidateNamespaceName): a node, a pod and spec.nodeName are DNS-1123 subdomains, a
+    // namespace a DNS-1123 label. No cluster holds another, so the file is refused at the name.
+    QTest::newRow("node name upper case") << std::string("{\"kind\":\"NodeList\",\"items\":[\n{\"metadata\":{\"name\":\"Node-1\"}}]}")
+                                          << 2 << QString("items[0].metadata.name")
+                                          << QStringList { "the node name \"Node-1\" is not a valid Kubernetes name: it holds \"N\" (byte 1), and a DNS-1123 subdomain holds only lower-case letters, digits, '-' and '.'" };
+    QTest::newRow("node name ends with '-'") << std::string("{\"kind\":\"NodeList\",\"items\":[\n{\"metadata\":{\"name\":\"a.b-\"}}]}")
+                                             << 2 << QString("items[0].metadata.name")
+                                             << QStringList { "the node name \"a.b-\"", "each dot-separated part of a DNS-1123 subdomain starts and ends" };
+    QTest::newRow("node name 254 characters") << ("{\"kind\":\"NodeList\",\"items\":[\n{\"metadata\":{\"name\":\"" + std::string(254, 'a') + "\"}}]}")
+                                              << 2 << QString("items[0].metadata.name")
+                                              << QStringList { "it is 254 characters long, and a DNS-1123 subdomain has at most 253" };
+    QTest::newRow("pod name with '_'") << std::string("{\"kind\":\"PodList\",\"items\":[\n{\"metadata\":{\"namespace\":\"n\",\n\"name\":\"web_1\"},\"spec\":{\"containers\":[]}}]}")
+                                       << 3 << QString("items[0].metadata.name")
+                                       << QStringList { "the pod name \"web_1\" is not a valid Kubernetes name", "holds \"_\" (byte 4)" };
+    QTest::newRow("pod namespace with '.'") << std::string("{\"kind\":\"PodList\",\"items\":[\n{\"metadata\":{\"name\":\"p\",\n\"namespace\":\"team.a\"},\"spec\":{\"containers\":[]}}]}")
+                                            << 3 << QString("items[0].metadata.namespace")
+                                            << QStringList { "the namespace \"team.a\" is not a valid Kubernetes name: it holds \".\" (byte 5), and a DNS-1123 label holds only lower-case letters, digits and '-'" };
+    QTest::newRow("pod namespace 64 characters") << ("{\"kind\":\"PodList\",\"items\":[\n{\"metadata\":{\"name\":\"p\",\n\"namespace\":\"" + std::string(64, 'n') + "\"},\"spec\":{\"containers\":[]}}]}")
+                                                 << 3 << QString("items[0].metadata.namespace")
+                                                 << QStringList { "it is 64 characters long, and a DNS-1123 label has at most 63" };
+    QTest::newRow("pod node name with ':'") << std::string("{\"kind\":\"PodList\",\"items\":[\n{\"metadata\":{\"name\":\"p\",\"namespace\":\"n\"},\n\"spec\":{\"nodeName\":\"host:1\",\"containers\":[]}}]}")
+                                            << 3 << QString("items[0].spec.nodeName")
+                                            << QStringList { "the node name \"host:1\" is not a valid Kubernetes name" };
+    QTest::newRow("Namespace name with '.'") << std::string("{\"kind\":\"NamespaceList\",\"items\":[\n{\"metadata\":{\"name\":\"a.b\"}}]}")
+                                             << 2 << QString("items[0].metadata.name")
+                                             << QStringList { "the namespace name \"a.b\" is not a valid Kubernetes name", "DNS-1123 label" };
+    QTest::newRow("second node invalid") << std::string("{\"kind\":\"NodeList\",\"items\":[\n{\"metadata\":{\"name\":\"ok\"}},\n{\"metadata\":{\"name\":\"-bad\"}}]}")
+                                         << 3 << QString("items[1].metadata.name")
+                                         << QStringList { "the node name \"-bad\"" };
     QTest::newRow("trailing comma") << std::string("{\"kind\":\"NodeList\",\"items\":[\n{\"metadata\":{\"name\":\"a\"}},\n]}")
                                     << 3 << QString("items[1]") << QStringList { "malformed JSON" };
     QTest::newRow("two commas") << std::string(

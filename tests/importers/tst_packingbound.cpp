@@ -92,6 +92,26 @@ private slots:
         QVERIFY2(refused.message.find("row 7") != std::string::npos, refused.message.c_str());
     }
 
+    void terminatingPodsAreNoDemand()
+    {
+        // Two 2-cpu web pods on each of n1 and n2 (8 cpu over 4-cpu nodes: 2), and four more on
+        // n3 and n4 that are terminating (metadata.deletionTimestamp): leaving, they need no node.
+        Cluster c;
+        for (const char* n : { "n1", "n2", "n3", "n4" })
+            c.node(n, "us-east-1a", 4000);
+        const char* live[] = { "n1", "n1", "n2", "n2" };
+        for (int i = 0; i < 4; ++i)
+            c.pod("default", "web-" + std::to_string(i), live[i], 2000, "web");
+        const char* leaving[] = { "n3", "n3", "n4", "n4" };
+        for (int i = 0; i < 4; ++i)
+            c.pod("default", "old-" + std::to_string(i), leaving[i], 2000, "web", PodFlagReady | PodFlagTerminating);
+        c.finish();
+        const PackingBound lp = bound(c);
+        QVERIFY2(lp.valid, lp.status.c_str());
+        QCOMPARE(lp.movablePods, std::size_t(4));
+        QCOMPARE(lp.nodes, 2);
+    }
+
     void handMadeFleet()
     {
         // Web pods (2 cpu, no toleration) may use only the four 4-cpu nodes: 12 cpu -> 3 nodes.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The exported kubectl script and CSV (planKubectlScript, planCsv; importers/plan/planfile.h) on a
 // cluster whose node, pod and namespace names carry shell and spreadsheet payloads. Kubernetes
-// itself would refuse such names, but files and live lists are untrusted: the kubectl JSON
-// importer takes them as they are. The script runs under bash with a stub `kubectl` first on PATH
+// itself would refuse such names, and so does the kubectl JSON importer, but a .fleet document
+// or a trace keeps them: the store is built from renamed records. The script runs under bash with a stub `kubectl` first on PATH
 // that records each call's argv and answers `config view` from a table of contexts; every
 // payload would create $PWNED. The CSV is read back with Python's csv module.
 
@@ -10,6 +10,8 @@
 #include "importers/export/planexport.h"
 #include "importers/plan/planfile.h"
 #include "importers/plan/plansource.h"
+#include "model/clusterstore.h"
+#include "model/topology.h"
 
 #include <QDir>
 #include <QFile>
@@ -31,8 +33,8 @@ namespace {
 const QString kCluster = QStringLiteral(FLEET_TEST_DATA_DIR "/plan/cluster.json");
 const std::string kServer = "https://prod.example:6443";
 
-// Renamed nodes of tests/data/plan/cluster.json. A cluster file's names cannot hold control
-// characters (the importers refuse them); newlines reach the script from plan files instead
+// Renamed nodes of tests/data/plan/cluster.json (hostileCluster()). No store name holds a control
+// character (every importer refuses them); newlines reach the script from plan files instead
 // (hostilePlan()).
 const std::string kEvilNode = "cpu-a1 $(touch \"$PWNED\")`touch \"$PWNED\"`';touch \"$PWNED\";\"";
 const std::string kDashNode = "--kubeconfig=/dev/null;touch \"$PWNED\"";
@@ -91,66 +93,54 @@ QStringList kubectlCall(const QString& name, const QStringList& rest)
 }
 
 // cluster.json with the names above, written into `dir`.
-QString writeHostileCluster(const QTemporaryDir& dir)
+// The cluster of tests/data/plan/cluster.json with the names above: its nodes and pods as
+// records, renamed, in a store of their own. No kubectl JSON can carry them (the importer holds
+// names to the API server's rules, importers/kubenames.h), but a store can: a .fleet document
+// keeps any name without a control character, and the script and CSV must stay safe whatever
+// the store holds.
+importers::LoadedCluster hostileCluster()
 {
-    QFile in(kCluster);
-    if (!in.open(QIODevice::ReadOnly))
-        return {};
-    QJsonObject list = QJsonDocument::fromJson(in.readAll()).object();
-    const std::map<QString, std::string> renamed = { { QStringLiteral("cpu-a1"), kEvilNode },
-        { QStringLiteral("cpu-a2"), kDashNode }, { QStringLiteral("cpu-b1"), kEvilDestination } };
-    QJsonArray items;
-    QJsonObject webTemplate;
-    for (const QJsonValue& v : list.value(QStringLiteral("items")).toArray()) {
-        QJsonObject item = v.toObject();
-        QJsonObject meta = item.value(QStringLiteral("metadata")).toObject();
-        QJsonObject spec = item.value(QStringLiteral("spec")).toObject();
-        if (item.value(QStringLiteral("kind")).toString() == QLatin1String("Node")) {
-            if (const auto it = renamed.find(meta.value(QStringLiteral("name")).toString()); it != renamed.end())
-                meta.insert(QStringLiteral("name"), qs(it->second));
-        } else {
-            if (const auto it = renamed.find(spec.value(QStringLiteral("nodeName")).toString()); it != renamed.end())
-                spec.insert(QStringLiteral("nodeName"), qs(it->second));
-            const QString name = meta.value(QStringLiteral("name")).toString();
-            if (name == QLatin1String("web-7f9c-aaaaa")) {
-                meta.insert(QStringLiteral("namespace"), qs(kEvilPods[0].namespaceName));
-                meta.insert(QStringLiteral("name"), qs(kEvilPods[0].name));
-            } else if (name == QLatin1String("web-7f9c-bbbbb")) {
-                meta.insert(QStringLiteral("name"), qs(kEvilPods[1].name));
-                webTemplate = item;
-                webTemplate.insert(QStringLiteral("spec"), spec);
-            }
+    const importers::LoadedCluster real = importers::loadClusterFiles({ kCluster.toStdString() });
+    const model::ClusterStore& from = *real.store;
+    auto store = std::make_shared<model::ClusterStore>();
+    const std::map<std::string, std::string> renamed = { { "cpu-a1", kEvilNode }, { "cpu-a2", kDashNode }, { "cpu-b1", kEvilDestination } };
+    auto rename = [&](const std::string& name) {
+        const auto it = renamed.find(name);
+        return it == renamed.end() ? name : it->second;
+    };
+    for (std::uint32_t i = 0; i < from.nodeCount(); ++i) {
+        model::NodeRecord r = from.nodeRecord(model::NodeId(i));
+        r.name = rename(r.name);
+        store->addNode(r, from);
+    }
+    model::PodRecord webTemplate;
+    for (std::uint32_t i = 0; i < from.podCount(); ++i) {
+        model::PodRecord r = from.podRecord(model::PodId(i));
+        r.nodeName = rename(r.nodeName);
+        if (r.name == "web-7f9c-aaaaa") {
+            r.namespaceName = kEvilPods[0].namespaceName;
+            r.name = kEvilPods[0].name;
+        } else if (r.name == "web-7f9c-bbbbb") {
+            r.name = kEvilPods[1].name;
+            webTemplate = r;
         }
-        item.insert(QStringLiteral("metadata"), meta);
-        item.insert(QStringLiteral("spec"), spec);
-        items.append(item);
+        store->addPod(r, from);
     }
     // The small pods: copies of web-7f9c-bbbbb asking 100m and 100Mi.
     for (std::size_t i = 2; i < kEvilPods.size(); ++i) {
-        QJsonObject pod = webTemplate;
-        QJsonObject meta = pod.value(QStringLiteral("metadata")).toObject();
-        meta.insert(QStringLiteral("namespace"), qs(kEvilPods[i].namespaceName));
-        meta.insert(QStringLiteral("name"), qs(kEvilPods[i].name));
-        meta.insert(QStringLiteral("uid"), QStringLiteral("uid-small-%1").arg(i));
-        pod.insert(QStringLiteral("metadata"), meta);
-        QJsonObject spec = pod.value(QStringLiteral("spec")).toObject();
-        QJsonArray containers = spec.value(QStringLiteral("containers")).toArray();
-        QJsonObject main = containers.at(0).toObject();
-        main.insert(QStringLiteral("resources"),
-            QJsonObject { { QStringLiteral("requests"),
-                QJsonObject { { QStringLiteral("cpu"), QStringLiteral("100m") },
-                    { QStringLiteral("memory"), QStringLiteral("100Mi") } } } });
-        containers.replace(0, main);
-        spec.insert(QStringLiteral("containers"), containers);
-        pod.insert(QStringLiteral("spec"), spec);
-        items.append(pod);
+        model::PodRecord r = webTemplate;
+        r.namespaceName = kEvilPods[i].namespaceName;
+        r.name = kEvilPods[i].name;
+        r.uid = "uid-small-" + std::to_string(i);
+        r.request.setCore(model::CoreResource::Cpu, 100);
+        r.request.setCore(model::CoreResource::Memory, 100 * 1024 * 1024);
+        store->addPod(r, from);
     }
-    list.insert(QStringLiteral("items"), items);
-    const QString path = dir.filePath(QStringLiteral("hostile.json"));
-    QFile out(path);
-    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(list).toJson()) < 0)
-        return {};
-    return path;
+    (void)store->finalize();
+    importers::LoadedCluster c;
+    c.topology = std::make_shared<model::Topology>(model::Topology::build(*store));
+    c.store = std::move(store);
+    return c;
 }
 
 // A plan that drains both hostile nodes and moves a pod that is not there (it does not hold:
@@ -209,9 +199,8 @@ private:
 void TstPlanScript::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    const QString cluster = writeHostileCluster(m_dir);
-    QVERIFY(!cluster.isEmpty());
-    m_cluster = importers::loadClusterFiles({ cluster.toStdString() });
+    m_cluster = hostileCluster();
+    QVERIFY(m_cluster.store->findNode(kEvilNode).isValid());
     m_evaluation = importers::evaluatePlan(*m_cluster.store, *m_cluster.topology, hostilePlan());
     m_evaluation.state = importers::sourceOfLiveCluster(kServer, "42");
     QVERIFY2(m_evaluation.actions.at(0).holds && m_evaluation.actions.at(1).holds, "the drains of the hostile nodes should hold");

@@ -12,6 +12,8 @@
 #include "model/search/keptreplay.h"
 #include "model/plan/drainownmoves.h"
 #include "model/plan/evictionrules.h"
+#include "model/metrics/metric.h"
+#include "model/report/reportfigures.h"
 #include "model/search/blockingfilter.h"
 
 #include <QtTest>
@@ -563,6 +565,49 @@ private slots:
         QCOMPARE(a.changes.size(), std::size_t(1));
         QCOMPARE(a.changes.front().pod, c.podNamed("web-0"));
         QCOMPARE(engine.state().totals().podsUnplaced, 0);
+        // The failure what-if follows the same rule: web-0 is re-placed, the terminating pods
+        // go with the failed node (n2 would have room for web-old too, so placing it would hold).
+        PlanEngine failing(*c.store, *c.topology, in.nodePricePerHour);
+        PlanAction fail;
+        fail.type = ActionType::FailNode;
+        fail.node = "n1";
+        const AppliedAction& f = failing.apply(fail);
+        QVERIFY(f.holds);
+        QCOMPARE(f.changes.size(), std::size_t(1));
+        QCOMPARE(f.changes.front().pod, c.podNamed("web-0"));
+        QCOMPARE(f.changes.front().to, c.store->findNode("n2"));
+        QVERIFY(f.unplaced.empty());
+        // Not re-placed: they stay with n1, which the plan no longer has.
+        QCOMPARE(failing.state().podNode(c.podNamed("web-old")), c.store->findNode("n1"));
+        QCOMPARE(failing.state().podNode(c.podNamed("bare-old")), c.store->findNode("n1"));
+        QVERIFY(!failing.state().nodePresent(c.store->findNode("n1")));
+        // They went with n1: among the pods removed with their nodes, and said to be terminating.
+        QCOMPARE(failing.state().totals().podsRemovedWithNodes, std::int64_t(2));
+        QCOMPARE(terminatingPodsRemovedWithNodes(*c.store, failing.state()), std::int64_t(2));
+        const MetricContext context(*c.store);
+        QCOMPARE(figuresAfter(failing.state(), context, nullptr).terminatingRemovedWithNodes, std::int64_t(2));
+        QCOMPARE(terminatingPodsRemovedWithNodes(*c.store, engine.state()), std::int64_t(2)); // the drain's too
+    }
+
+    void terminatingPodsAreNoDemandOfTheBound()
+    {
+        // Four 4-cpu nodes; two 2-cpu web pods on each of n1 and n2 (8 cpu: 2 nodes), and on n3
+        // and n4 four 2-cpu pods that are terminating: they are leaving, so they ask for no room.
+        Cluster c;
+        for (const char* n : { "n1", "n2", "n3", "n4" })
+            c.node(n, "us-east-1a", 4000);
+        const char* live[] = { "n1", "n1", "n2", "n2" };
+        for (int i = 0; i < 4; ++i)
+            c.pod("default", "web-" + std::to_string(i), live[i], 2000, "web");
+        const char* leaving[] = { "n3", "n3", "n4", "n4" };
+        for (int i = 0; i < 4; ++i)
+            c.pod("default", "old-" + std::to_string(i), leaving[i], 2000, "web", PodFlagReady | PodFlagTerminating);
+        c.finish();
+        const NodeCountBound b = nodeCountLowerBound(*c.store);
+        QCOMPARE(b.nodes, 2);
+        for (const NodeCountBound::Row& r : b.rows)
+            if (r.resource == "cpu")
+                QCOMPARE(r.requested, std::int64_t(8000));
     }
 
     void lowerBound()

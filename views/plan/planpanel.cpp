@@ -2,6 +2,7 @@
 #include "planpanel.h"
 
 #include "model/figures.h"
+#include "model/report/reportfigures.h"
 #include "views/plan/placedpodsmodel.h"
 #include "views/plan/planactionsmodel.h"
 
@@ -172,15 +173,22 @@ void PlanPanel::refresh()
     parts << tr("Nodes in use %1").arg(beforeAfterText(b.nodesInUse, a.nodesInUse));
     parts << tr("empty (removable) %1").arg(beforeAfterText(b.nodesEmpty, a.nodesEmpty));
     parts << tr("nodes present %1").arg(beforeAfterText(b.nodes, a.nodes));
-    parts << tr("GPUs allocated %1 (%2) \u2192 %3 (%4)")
-                 .arg(s(model::formatGpus(b.gpuMilliAllocated)), s(model::formatShare(gpuShare(b))),
-                     s(model::formatGpus(a.gpuMilliAllocated)), s(model::formatShare(gpuShare(a))));
+    // Of the allocatable nvidia.com/gpu of the present nodes (PlanTotals::gpus, plan check's
+    // "GPUs (allocatable nvidia.com/gpu)"); the status bar's GPUs are physical devices, so the
+    // total is given and named (gpusAllocatedDefinition() says both).
+    parts << tr("GPUs allocated %1 of %2 nvidia.com/gpu (%3) \u2192 %4 of %5 (%6)")
+                 .arg(s(model::formatGpus(b.gpuMilliAllocated)), s(model::formatCount(b.gpus)), s(model::formatShare(gpuShare(b))),
+                     s(model::formatGpus(a.gpuMilliAllocated)), s(model::formatCount(a.gpus)), s(model::formatShare(gpuShare(a))));
     parts << tr("cost %1 \u2192 %2").arg(s(model::formatDollarsPerHour(b.costPerHour)), s(model::formatDollarsPerHour(a.costPerHour)));
     if (a.podsUnplaced > 0 || b.podsUnplaced > 0)
         parts << tr("pods without a node %1").arg(beforeAfterText(b.podsUnplaced, a.podsUnplaced));
     // Not work left without a node: they go with the nodes the plan removed.
-    if (a.podsRemovedWithNodes > 0)
-        parts << tr("DaemonSet pods removed with their nodes %1").arg(s(model::formatCount(a.podsRemovedWithNodes)));
+    // Terminating pods are among them (PlanTotals::podsRemovedWithNodes): said apart.
+    const std::int64_t terminating = m_store && a.podsRemovedWithNodes > 0 ? model::terminatingPodsRemovedWithNodes(*m_store, m_engine->state()) : 0;
+    if (a.podsRemovedWithNodes > terminating)
+        parts << tr("DaemonSet pods removed with their nodes %1").arg(s(model::formatCount(a.podsRemovedWithNodes - terminating)));
+    if (terminating > 0)
+        parts << tr("terminating pods removed with their nodes %1").arg(s(model::formatCount(terminating)));
     // What the failures of the plan cost (pods stranded, GPUs lost).
     FailureCost failures;
     bool anyFailure = false;

@@ -148,7 +148,7 @@ void figuresSection(const FleetReportInput& in, const ReportSectionFigures& figu
         return kind.failureOnly() && !d.isEmpty() && v < 0 ? d + QStringLiteral(" (capacity lost)") : d;
     };
     t.header = { QStringLiteral("Figure"), QStringLiteral("Before"), QStringLiteral("After"), QStringLiteral("Change") };
-    // The first column holds its longest label ("DaemonSet pods removed with their nodes") on one line.
+    // The first column holds its longest label ("Terminating pods removed with their nodes") on one line.
     t.columnShares = { 0.4, 0.19, 0.19, 0.22 };
     const double fragChange = std::isnan(a.fragmentedGpus) || std::isnan(b.fragmentedGpus) ? std::nan("") : a.fragmentedGpus - b.fragmentedGpus;
     t.rows = {
@@ -166,14 +166,20 @@ void figuresSection(const FleetReportInput& in, const ReportSectionFigures& figu
         { QStringLiteral("Pods without a node"), reportCount(b.podsWithoutNode), reportCount(a.podsWithoutNode),
             signedCount(a.podsWithoutNode - b.podsWithoutNode) },
         // They go with their node (nothing re-places them): beside, not among, the pods without a
-        // node, as `plan check` gives them (its podsRemovedWithNodes) and the Plan dock shows them.
-        { QStringLiteral("DaemonSet pods removed with their nodes"), reportCount(b.podsRemovedWithNodes), reportCount(a.podsRemovedWithNodes),
-            signedCount(a.podsRemovedWithNodes - b.podsRemovedWithNodes) },
+        // node, as `plan check` gives them (its podsRemovedWithNodes, which holds both rows) and
+        // the Plan dock shows them. Terminating pods are leaving anyway: a row of their own.
+        { QStringLiteral("DaemonSet pods removed with their nodes"), reportCount(b.podsRemovedWithNodes - b.terminatingRemovedWithNodes),
+            reportCount(a.podsRemovedWithNodes - a.terminatingRemovedWithNodes),
+            signedCount((a.podsRemovedWithNodes - a.terminatingRemovedWithNodes) - (b.podsRemovedWithNodes - b.terminatingRemovedWithNodes)) },
         { QStringLiteral("Cost per hour"), dollars(b.costPerHour), in.hasPrices ? dollars(a.costPerHour) : QString(),
             costChange(a.costPerHour - b.costPerHour) },
         { QStringLiteral("Cost per month (730 h)"), dollars(b.costPerMonth()), in.hasPrices ? dollars(a.costPerMonth()) : QString(),
             costChange(a.costPerMonth() - b.costPerMonth()) },
     };
+    if (a.terminatingRemovedWithNodes > 0 || b.terminatingRemovedWithNodes > 0)
+        t.rows.insert(t.rows.end() - 2,
+            QStringList { QStringLiteral("Terminating pods removed with their nodes"), reportCount(b.terminatingRemovedWithNodes),
+                reportCount(a.terminatingRemovedWithNodes), signedCount(a.terminatingRemovedWithNodes - b.terminatingRemovedWithNodes) });
     pages.addTable(t);
     gpuDefinitionNote(in, pages, b.gpus);
     if (in.hasPrices && in.pricedNodes < b.nodes)
