@@ -559,7 +559,7 @@ void PlanController::afterChange()
     m_map->setPlanState(planState());
     if (m_host->trimStale()) // undone actions take their marks along
         m_panel->model()->setStale(m_host->staleReasons());
-    m_panel->refresh();
+    m_panel->refresh(unchangedBefore); // the panel made every row again when its engine changed (setPlan())
     if (hasPlan())
         m_dock->show();
     emit planChanged();
