@@ -2,6 +2,10 @@
 #include "planstepcommand.h"
 
 #include "app/commands/planactioncommand.h"
+#include "app/controllers/offthreadrelease.h"
+#include "app/controllers/planenginehost.h"
+
+#include <stdexcept>
 
 namespace fleet::app {
 
@@ -11,8 +15,30 @@ PlanStepCommand::PlanStepCommand(QString text, std::function<void()> changed)
 {
 }
 
+PlanStepCommand::~PlanStepCommand()
+{
+    // Hundreds of thousands of actions (each a few strings) are tens of ms to free.
+    releaseOffGuiThread(std::move(m_actions));
+}
+
+void PlanStepCommand::setAppliedActions(PlanEngineHost& host, std::vector<model::PlanAction> actions)
+{
+    Q_ASSERT(!m_pushed && childCount() == 0);
+    m_host = &host;
+    m_heldApplied.assign(actions.size(), 1);
+    m_heldAppliedCount = static_cast<int>(actions.size());
+    m_actions = std::make_shared<std::vector<model::PlanAction>>(std::move(actions));
+}
+
+int PlanStepCommand::actionCount() const
+{
+    return m_actions ? static_cast<int>(m_actions->size()) : childCount();
+}
+
 int PlanStepCommand::appliedChildren() const
 {
+    if (m_actions)
+        return m_heldAppliedCount;
     int n = 0;
     for (int i = 0; i < childCount(); ++i)
         if (const auto* c = dynamic_cast<const PlanActionCommand*>(child(i)); c && c->applied())
@@ -20,15 +46,78 @@ int PlanStepCommand::appliedChildren() const
     return n;
 }
 
+void PlanStepCommand::undoHeld(int i)
+{
+    const auto at = static_cast<std::size_t>(i);
+    model::PlanEngine* engine = m_host->engine().get();
+    if (!m_heldApplied[at] || !engine || engine->applied().empty())
+        return;
+    m_host->noteAppliedChangeAt(engine->applied().size() - 1);
+    engine->undo();
+    m_heldApplied[at] = 0;
+    --m_heldAppliedCount;
+}
+
+void PlanStepCommand::redoHeld(int i)
+{
+    const auto at = static_cast<std::size_t>(i);
+    model::PlanEngine* engine = m_host->engine().get();
+    if (m_heldApplied[at] || !engine)
+        return;
+    const model::PlanAction& action = (*m_actions)[at];
+    const std::size_t before = engine->applied().size();
+    m_host->noteAppliedChangeAt(before);
+    // As PlanActionCommand's redo: the effects replayed (O(its effects)), else planned again.
+    bool applied = engine->reapplyUndone(action) != nullptr;
+    if (!applied) {
+        try {
+            engine->apply(action);
+            applied = engine->applied().size() > before;
+        } catch (const std::invalid_argument&) {
+            applied = false; // refused: stays out of the plan, as a refused child does
+        }
+    }
+    if (applied) {
+        m_heldApplied[at] = 1;
+        ++m_heldAppliedCount;
+    }
+}
+
 // QUndoCommand hands its children out as const only; they are this step's own.
 void PlanStepCommand::undoChild(int i)
 {
-    const_cast<QUndoCommand*>(child(i))->undo();
+    if (m_actions)
+        undoHeld(i);
+    else
+        const_cast<QUndoCommand*>(child(i))->undo();
 }
 
 void PlanStepCommand::redoChild(int i)
 {
-    const_cast<QUndoCommand*>(child(i))->redo();
+    if (m_actions)
+        redoHeld(i);
+    else
+        const_cast<QUndoCommand*>(child(i))->redo();
+}
+
+void PlanStepCommand::redoAll()
+{
+    if (!m_actions) {
+        QUndoCommand::redo();
+        return;
+    }
+    for (int i = 0; i < actionCount(); ++i)
+        redoHeld(i);
+}
+
+void PlanStepCommand::undoAll()
+{
+    if (!m_actions) {
+        QUndoCommand::undo();
+        return;
+    }
+    for (int i = actionCount() - 1; i >= 0; --i)
+        undoHeld(i);
 }
 
 void PlanStepCommand::finishDeferred()
@@ -44,17 +133,22 @@ void PlanStepCommand::redo()
         finishDeferred();
         return;
     }
-    // push()'s redo only records children a worker applied (PlanActionCommand::AppliedAt): no slices.
-    if (m_pushed && m_runner && childCount() >= kSlicedChildren && m_runner(*this, false))
-        return;
-    QUndoCommand::redo();
     if (!m_pushed) {
+        // push()'s redo: children run (or, applied by a worker, only record it); held actions are
+        // applied already. No slices.
+        if (!m_actions)
+            QUndoCommand::redo();
         m_pushed = true;
         if (appliedChildren() == 0) {
             setObsolete(true); // nothing to undo: push() deletes it
             return;
         }
+        finishDeferred();
+        return;
     }
+    if (m_runner && actionCount() >= kSlicedChildren && m_runner(*this, false))
+        return;
+    redoAll();
     finishDeferred();
 }
 
@@ -65,9 +159,9 @@ void PlanStepCommand::undo()
         finishDeferred();
         return;
     }
-    if (m_runner && childCount() >= kSlicedChildren && m_runner(*this, true))
+    if (m_runner && actionCount() >= kSlicedChildren && m_runner(*this, true))
         return;
-    QUndoCommand::undo();
+    undoAll();
     finishDeferred();
 }
 

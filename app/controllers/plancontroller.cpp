@@ -462,6 +462,17 @@ bool PlanController::placeWorkload(model::WorkloadId workload, model::DomainId d
 
 namespace {
 
+/// The engine's applied actions from `first` on, as an undo step holds them.
+std::vector<model::PlanAction> appliedActionsFrom(const model::PlanEngine& engine, std::size_t first)
+{
+    const auto& applied = engine.applied();
+    std::vector<model::PlanAction> actions;
+    actions.reserve(applied.size() - std::min(first, applied.size()));
+    for (std::size_t i = first; i < applied.size(); ++i)
+        actions.push_back(applied[i].action);
+    return actions;
+}
+
 /// The change to the plan's action count that undoing `c` makes (-1 per action its redo applied,
 /// + the count a removal took away); nullopt for a command of another kind.
 std::optional<std::ptrdiff_t> undoDelta(const QUndoCommand* c)
@@ -470,6 +481,8 @@ std::optional<std::ptrdiff_t> undoDelta(const QUndoCommand* c)
         return plan->applied() ? -1 : 0;
     if (const auto* removal = dynamic_cast<const RemoveActionsCommand*>(c))
         return static_cast<std::ptrdiff_t>(removal->count());
+    if (const auto* step = dynamic_cast<const PlanStepCommand*>(c))
+        return -static_cast<std::ptrdiff_t>(step->appliedChildren());
     if (c->childCount() == 0)
         return std::nullopt;
     std::ptrdiff_t sum = 0;
@@ -546,7 +559,7 @@ void PlanController::afterChange()
     m_map->setPlanState(planState());
     if (m_host->trimStale()) // undone actions take their marks along
         m_panel->model()->setStale(m_host->staleReasons());
-    m_panel->refresh();
+    m_panel->refresh(unchangedBefore); // the panel made every row again when its engine changed (setPlan())
     if (hasPlan())
         m_dock->show();
     emit planChanged();
@@ -586,12 +599,8 @@ PlanController::PreparedStep::~PreparedStep() = default;
 PlanController::PreparedStep PlanController::StepPreparer::operator()(const model::PlanEngine& engine, std::size_t appliedBefore) const
 {
     PreparedStep prepared;
-    const auto& applied = engine.applied();
-    const model::ClusterStore& store = engine.state().store();
     prepared.step.reset(newStep(controller, QString())); // adoptStep() names it
-    for (std::size_t i = appliedBefore; i < applied.size(); ++i)
-        new PlanActionCommand(*host, applied[i].action, views::planActionText(store, applied[i]), {}, PlanActionCommand::AppliedAt { i },
-            prepared.step.get());
+    prepared.step->setAppliedActions(*host, appliedActionsFrom(engine, appliedBefore));
     prepared.marks = std::make_shared<views::PlanMarksTracker>();
     prepared.marks->rebuild(engine, topology.get());
     return prepared;
@@ -615,15 +624,13 @@ bool PlanController::adoptStep(std::shared_ptr<model::PlanEngine> engine, std::s
     showEngineInPanel();
     m_panel->model()->setStale(m_host->staleReasons());
     const auto& applied = m_host->engine()->applied();
-    const model::ClusterStore& shown = *m_host->store();
     PlanStepCommand* step = nullptr;
-    if (prepared.step && static_cast<std::size_t>(prepared.step->childCount()) == applied.size() - appliedBefore) {
+    if (prepared.step && static_cast<std::size_t>(prepared.step->actionCount()) == applied.size() - appliedBefore) {
         step = prepared.step.release();
         step->setText(text);
     } else {
         step = newStep(text);
-        for (std::size_t i = appliedBefore; i < applied.size(); ++i)
-            new PlanActionCommand(*m_host, applied[i].action, views::planActionText(shown, applied[i]), {}, PlanActionCommand::AppliedAt { i }, step);
+        step->setAppliedActions(*m_host, appliedActionsFrom(*m_host->engine(), appliedBefore));
     }
     m_preparedMarks = std::move(prepared.marks);
     m_host->undoStack()->push(step); // records them as applied, then one refresh
@@ -648,14 +655,12 @@ void PlanController::adoptOpenedPlan(std::shared_ptr<const model::ClusterStore> 
     const auto& applied = m_host->engine()->applied();
     if (!applied.empty()) {
         PlanStepCommand* step = nullptr;
-        if (prepared.step && static_cast<std::size_t>(prepared.step->childCount()) == applied.size()) {
+        if (prepared.step && static_cast<std::size_t>(prepared.step->actionCount()) == applied.size()) {
             step = prepared.step.release();
             step->setText(text);
         } else {
-            const model::ClusterStore& opened = *m_host->store();
             step = newStep(text);
-            for (std::size_t i = 0; i < applied.size(); ++i)
-                new PlanActionCommand(*m_host, applied[i].action, views::planActionText(opened, applied[i]), {}, PlanActionCommand::AppliedAt { i }, step);
+            step->setAppliedActions(*m_host, appliedActionsFrom(*m_host->engine(), 0));
         }
         m_preparedMarks = std::move(prepared.marks);
         m_host->undoStack()->push(step); // records them as applied, then one refresh

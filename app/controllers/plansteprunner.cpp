@@ -28,7 +28,7 @@ bool PlanStepRunner::start(PlanStepCommand& step, bool undo)
     m_step = &step;
     m_undo = undo;
     m_cancelled = false;
-    m_next = undo ? step.childCount() - 1 : 0;
+    m_next = undo ? step.actionCount() - 1 : 0;
     m_done = 0;
     m_clock.start();
     // The first slice runs now: a step that takes less than a slice stays synchronous (its undo
@@ -56,7 +56,7 @@ bool PlanStepRunner::start(PlanStepCommand& step, bool undo)
     if (m_progress) {
         m_progress->setWindowTitle(undo ? tr("Undo") : tr("Redo"));
         m_progress->setLabelText(undo ? tr("Undoing %1\u2026").arg(step.text()) : tr("Redoing %1\u2026").arg(step.text()));
-        m_progress->setRange(0, step.childCount());
+        m_progress->setRange(0, step.actionCount());
         m_progress->setValue(m_done); // starts the minimum-duration clock
     }
     emit busyChanged(true);
@@ -71,7 +71,7 @@ bool PlanStepRunner::stepOne()
             return false;
         m_step->undoChild(m_next--);
     } else {
-        if (m_next >= m_step->childCount())
+        if (m_next >= m_step->actionCount())
             return false;
         m_step->redoChild(m_next++);
     }
@@ -103,7 +103,7 @@ void PlanStepRunner::slice()
     }
     if (m_progress && !m_progress->wasCanceled())
         m_progress->setValue(m_done);
-    emit progressed(m_done, m_step->childCount());
+    emit progressed(m_done, m_step->actionCount());
     if (m_step) // a slot may have cancelled or abandoned it
         nextSlice();
 }

@@ -95,8 +95,14 @@ public:
     /// The level keys offered (outermost first).
     [[nodiscard]] QStringList levels() const;
     /// Validates and starts the placement; false when a field is bad (message shown), no engine
-    /// is ready or one runs.
+    /// is ready or one runs. The worker replays the plan as it is: its actions are copied first,
+    /// kCopySliceMs at a time on this thread (the first slice at once, the rest from a 1 ms
+    /// timer, so the event loop turns between them; a copy of 199,262 actions at once held the
+    /// GUI thread about 300 ms), and copied again from the start when the plan changes meanwhile.
     bool place();
+    static constexpr int kCopySliceMs = 10;
+    /// At most this many actions per slice of the copy (0: as many as kCopySliceMs allows; tests).
+    void setMaxCopyPerSlice(int n) { m_maxCopyPerSlice = n; }
     [[nodiscard]] bool isRunning() const noexcept { return m_running; }
     /// Stops a running placement: the worker stops at its next stage, its result is dropped,
     /// the plan is unchanged, and finished(false) is emitted at once. No-op when none runs.
@@ -113,11 +119,16 @@ public:
 signals:
     /// The worker's result was shown (placed or not); `placed` true when the plan got it.
     void finished(bool placed);
+    /// After each slice of place()'s copy of the plan: `copied` of `total` actions.
+    void planCopyProgressed(int copied, int total);
 
 private:
     void fillLevels();
     void showError(PlaceField field, const QString& message);
     void clearMarks();
+    struct PlanCopy;
+    /// One slice of place()'s copy of the plan; starts the worker when it is whole.
+    void copyPlanSlice();
     void onResult(std::uint64_t generation, std::shared_ptr<PlaceWorkerResult> result);
     void setRunning(bool running);
     void setMessage(const QString& text, bool error);
@@ -149,6 +160,12 @@ private:
     std::shared_ptr<PlaceProgress> m_work; // the running worker's stage and cancel flag
     PlaceWorkloadOutcome m_outcome;
     std::uint64_t m_generation = 0;
+    std::shared_ptr<PlanCopy> m_copy; // place()'s copy of the plan, while it is made
+    /// Counts the plan's changes (PlanController::planChanged): a copy or a result of an older
+    /// revision is of another plan.
+    std::uint64_t m_planRevision = 0;
+    std::uint64_t m_replayedRevision = 0; // the revision the running worker replays
+    int m_maxCopyPerSlice = 0;
     bool m_running = false;
 };
 

@@ -60,6 +60,7 @@ private slots:
     void gangThatFitsNowhereExplainsPerLevel();
     void badFieldsAreNamed();
     void cancelLeavesThePlanAsItWas();
+    void copiesThePlanInSlices();
     void placeWorkloadHereOnADomainLabel();
 
 private:
@@ -301,6 +302,69 @@ void TestPlaceWorkload::cancelLeavesThePlanAsItWas()
     QCOMPARE(plan->engine()->applied().size(), std::size_t(1));
     m_window->undoStack()->undo();
     QVERIFY(plan->engine()->applied().empty());
+}
+
+// The worker replays the plan: its actions are copied a slice at a time from the event loop, not
+// all in place()'s turn (199,262 actions held the GUI thread about 300 ms). A change of the plan
+// while they are copied starts the copy again, and the placement lands on the changed plan.
+void TestPlaceWorkload::copiesThePlanInSlices()
+{
+    app::PlanController* plan = m_window->planController();
+    QVERIFY(plan->engine()->applied().empty());
+    std::vector<model::NodeId> nodes;
+    for (std::uint32_t i = 0; i < 12; ++i)
+        nodes.push_back(model::NodeId(i * 20)); // spread: the small fleet keeps room for the pods
+    QVERIFY(plan->drainNodes(nodes, {}));
+    const std::size_t actions = plan->engine()->applied().size();
+    QVERIFY2(actions >= 8, "drains to copy");
+    const std::vector<model::PlanAction> drains = [&] {
+        std::vector<model::PlanAction> v;
+        for (const model::AppliedAction& a : plan->engine()->applied())
+            v.push_back(a.action);
+        return v;
+    }();
+    dialog()->openFor();
+    dialog()->setPods(2);
+    dialog()->setShape(QStringLiteral("100m"), QStringLiteral("128Mi"));
+    dialog()->setName(QStringLiteral("sliced"));
+    QVERIFY(dialog()->setPreferredLevel(kL3));
+    QVERIFY(dialog()->setRequiredLevel({}));
+    dialog()->setMaxCopyPerSlice(3);
+    QSignalSpy copied(dialog(), &app::PlaceWorkloadDialog::planCopyProgressed);
+    QSignalSpy finished(dialog(), &app::PlaceWorkloadDialog::finished);
+
+    // Unchanged meanwhile: slices of 3, then the placement on the whole plan.
+    QVERIFY(dialog()->place());
+    QCOMPARE(copied.count(), 1); // place()'s own turn copies one slice
+    QCOMPARE(copied.at(0).at(0).toInt(), 3);
+    QCOMPARE(copied.at(0).at(1).toInt(), static_cast<int>(actions));
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(dialog()->lastOutcome().placed, qPrintable(dialog()->messageText()));
+    QCOMPARE(copied.count(), static_cast<int>((actions + 2) / 3));
+    QCOMPARE(copied.last().at(0).toInt(), static_cast<int>(actions));
+    QCOMPARE(plan->engine()->applied().size(), actions + 1);
+    for (std::size_t i = 0; i < actions; ++i)
+        QVERIFY(plan->engine()->applied()[i].action == drains[i]);
+    QCOMPARE(plan->engine()->applied().back().action.type, model::ActionType::PlacePods);
+    m_window->undoStack()->undo();
+    QCOMPARE(plan->engine()->applied().size(), actions);
+
+    // The drains undone while the copy runs: the copy starts again on the plan without them.
+    copied.clear();
+    finished.clear();
+    dialog()->setName(QStringLiteral("sliced-again")); // the undone placement's template stays in the engine's store
+    QVERIFY(dialog()->place());
+    QCOMPARE(copied.count(), 1);
+    m_window->undoStack()->undo();
+    QVERIFY(plan->engine()->applied().empty());
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(dialog()->lastOutcome().placed, qPrintable(dialog()->messageText()));
+    QCOMPARE(copied.last().at(1).toInt(), 0);
+    QCOMPARE(plan->engine()->applied().size(), std::size_t(1));
+    QCOMPARE(plan->engine()->applied().front().action.type, model::ActionType::PlacePods);
+    m_window->undoStack()->undo();
+    QVERIFY(plan->engine()->applied().empty());
+    dialog()->setMaxCopyPerSlice(0);
 }
 
 void TestPlaceWorkload::placeWorkloadHereOnADomainLabel()

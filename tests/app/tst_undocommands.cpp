@@ -180,13 +180,24 @@ Cluster ringFleet(int nodes)
 }
 
 // A step of `n` moves on ringFleet(n) (pod i to node i + 1), run by `runner`, pushed on `stack`
-// (push() runs its redo: the first slice at once, the rest from the event loop).
-void pushRingStep(PlanEngineHost& host, QUndoStack& stack, PlanStepRunner& runner, int n, std::function<void()> changed)
+// (push() runs its redo: the first slice at once, the rest from the event loop). `held`: the
+// engine applies them first and the step holds them (PlanStepCommand::setAppliedActions(), as
+// a worker's step is adopted), else one child command each.
+void pushRingStep(PlanEngineHost& host, QUndoStack& stack, PlanStepRunner& runner, int n, std::function<void()> changed, bool held = false)
 {
     auto* step = new PlanStepCommand(QStringLiteral("Move them all"), std::move(changed));
     step->setRunner([&runner](PlanStepCommand& s, bool undo) { return runner.start(s, undo); });
+    std::vector<PlanAction> actions;
     for (int i = 0; i < n; ++i)
-        new PlanActionCommand(host, move("default", "p" + std::to_string(i), "n" + std::to_string((i + 1) % n)), QStringLiteral("move"), {}, step);
+        actions.push_back(move("default", "p" + std::to_string(i), "n" + std::to_string((i + 1) % n)));
+    if (held) {
+        for (const PlanAction& a : actions)
+            host.engine()->apply(a);
+        step->setAppliedActions(host, std::move(actions));
+    } else {
+        for (const PlanAction& a : actions)
+            new PlanActionCommand(host, a, QStringLiteral("move"), {}, step);
+    }
     stack.push(step);
 }
 
@@ -200,7 +211,10 @@ private slots:
     void planCommandAppliedAlready();
     void stepOfDrains();
     void stepOfAConsolidation();
+    void heldStepOfAConsolidation();
+    void heldStepUndoneBackToARow();
     void removeActions();
+    void largeStepInSlices_data();
     void largeStepInSlices();
     void largeStepProgressCloses();
     void largeStepRefreshHasATurnOfItsOwn();
@@ -392,6 +406,96 @@ void TestUndoCommands::stepOfAConsolidation()
     QCOMPARE(engine->state().totals(), result.after);
 }
 
+// The same consolidation adopted as a step that holds its actions as values
+// (PlanStepCommand::setAppliedActions(): no child command per action, so a step of 200,000
+// actions is one object to push and to delete): undo restores the ledger before the step
+// exactly, redo the consolidated one, through undo, redo, undo, redo.
+void TestUndoCommands::heldStepOfAConsolidation()
+{
+    const Cluster c = smallFleet();
+    const ConsolidationResult result = consolidate(*c.store, *c.topology, {});
+    QVERIFY2(result.actions.size() >= 2, "the small fleet's consolidation drains n4 and n5 at least");
+    auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
+    PlanEngineHost host(std::make_shared<StoreReaders>());
+    (void)host.replaceEngine(borrowed(*c.store), engine);
+    QUndoStack stack;
+    int changes = 0;
+    const auto changed = [&changes] { ++changes; };
+    stack.push(new PlanActionCommand(host, move("default", "web-0", "n2"), QStringLiteral("Move web-0"), changed)); // a prior action stays
+    const FullLedger before = fullLedgerOf(engine->state());
+    // As a worker does: the step's actions applied on the engine, then held by the step (what
+    // the engine applied, a refusal left out).
+    for (const PlanAction& a : result.pendingPlaced)
+        engine->apply(a);
+    for (const PlanAction& a : result.actions)
+        engine->apply(a);
+    std::vector<PlanAction> actions;
+    for (std::size_t i = 1; i < engine->applied().size(); ++i)
+        actions.push_back(engine->applied()[i].action);
+    const std::size_t count = actions.size();
+    QVERIFY(count >= 2);
+    const FullLedger consolidated = fullLedgerOf(engine->state());
+    QVERIFY(!(consolidated == before));
+
+    auto* step = new PlanStepCommand(QStringLiteral("Consolidate"), changed);
+    step->setAppliedActions(host, std::move(actions));
+    changes = 0;
+    stack.push(step);
+    QCOMPARE(stack.count(), 2);
+    QCOMPARE(step->childCount(), 0);
+    QCOMPARE(step->actionCount(), static_cast<int>(count));
+    QCOMPARE(step->appliedChildren(), static_cast<int>(count));
+    QCOMPARE(changes, 1);
+    QVERIFY2(fullLedgerOf(engine->state()) == consolidated, "push() only records what the worker applied");
+    COMPARE_WITH_FRESH(c, *engine, count + 1, "adopted");
+    for (int round = 0; round < 2; ++round) {
+        stack.undo();
+        QCOMPARE(step->appliedChildren(), 0);
+        COMPARE_WITH_FRESH(c, *engine, 1, "undone");
+        QVERIFY2(fullLedgerOf(engine->state()) == before, qPrintable(firstDifference(fullLedgerOf(engine->state()), before)));
+        stack.redo();
+        QCOMPARE(step->appliedChildren(), static_cast<int>(count));
+        COMPARE_WITH_FRESH(c, *engine, count + 1, "redone");
+        QVERIFY2(fullLedgerOf(engine->state()) == consolidated, qPrintable(firstDifference(fullLedgerOf(engine->state()), consolidated)));
+    }
+    QCOMPARE(changes, 5);
+    stack.undo();
+    stack.undo();
+    COMPARE_WITH_FRESH(c, *engine, 0, "all undone");
+    QVERIFY(engine->state().totals() == PlanEngine(*c.store, *c.topology).state().totals());
+}
+
+// A step that holds its actions is undone action by action by the runner like one of children,
+// and the stack then drops it whole when another command is pushed over it.
+void TestUndoCommands::heldStepUndoneBackToARow()
+{
+    const int n = PlanStepCommand::kSlicedChildren + 16;
+    const Cluster c = ringFleet(n);
+    auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
+    PlanEngineHost host(std::make_shared<StoreReaders>());
+    (void)host.replaceEngine(borrowed(*c.store), engine);
+    const FullLedger empty = fullLedgerOf(engine->state());
+    QUndoStack stack;
+    PlanStepRunner runner(&stack, nullptr);
+    pushRingStep(host, stack, runner, n, {}, true);
+    COMPARE_WITH_FRESH(c, *engine, n, "pushed");
+    // Half undone by hand (as PlanController::undoBackTo() does through the runner), then the rest.
+    auto* step = static_cast<PlanStepCommand*>(const_cast<QUndoCommand*>(stack.command(0)));
+    for (int i = n - 1; i >= n / 2; --i)
+        step->undoChild(i);
+    QCOMPARE(step->appliedChildren(), n / 2);
+    COMPARE_WITH_FRESH(c, *engine, n / 2, "half undone");
+    for (int i = n / 2; i < n; ++i)
+        step->redoChild(i);
+    COMPARE_WITH_FRESH(c, *engine, n, "half redone");
+    stack.undo();
+    QTRY_VERIFY(!runner.isBusy());
+    QVERIFY(fullLedgerOf(engine->state()) == empty);
+    stack.push(new PlanActionCommand(host, move("default", "p0", "n2"), QStringLiteral("Move p0"), {}));
+    QCOMPARE(stack.count(), 1); // the undone step deleted
+    COMPARE_WITH_FRESH(c, *engine, 1, "another action over it");
+}
+
 // The plan panel's "remove the last actions": the last two of three actions, whatever command
 // applied them (here two of a step's children), taken back as one step and put back by its undo.
 void TestUndoCommands::removeActions()
@@ -438,8 +542,16 @@ void TestUndoCommands::removeActions()
 // and redo return at once and the runner takes the children over later turns of the event
 // loop; `changed` follows once, when the engine is there. A redo asked for while the undo
 // runs finishes the undo first (last in, first out).
+void TestUndoCommands::largeStepInSlices_data()
+{
+    QTest::addColumn<bool>("held"); // the step holds its actions (setAppliedActions()), else children
+    QTest::newRow("children") << false;
+    QTest::newRow("held actions") << true;
+}
+
 void TestUndoCommands::largeStepInSlices()
 {
+    QFETCH(bool, held);
     const int n = PlanStepCommand::kSlicedChildren + 16;
     const Cluster c = ringFleet(n);
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
@@ -449,7 +561,7 @@ void TestUndoCommands::largeStepInSlices()
     PlanStepRunner runner(&stack, nullptr);
     runner.setMaxChildrenPerSlice(8); // the first slice runs within the stack's call, the rest later
     int changes = 0;
-    pushRingStep(host, stack, runner, n, [&changes] { ++changes; }); // push()'s redo runs here, at once
+    pushRingStep(host, stack, runner, n, [&changes] { ++changes; }, held); // push()'s redo runs here, at once
     QVERIFY(!runner.isBusy());
     QCOMPARE(changes, 1);
     COMPARE_WITH_FRESH(c, *engine, n, "pushed");
@@ -550,10 +662,14 @@ void TestUndoCommands::largeStepCancelled_data()
 {
     QTest::addColumn<bool>("undo");
     QTest::addColumn<int>("cancelAfter"); // children run before the cancel (0: before the first slice)
-    QTest::newRow("undo, at once") << true << 0;
-    QTest::newRow("undo, half way") << true << 40;
-    QTest::newRow("redo, at once") << false << 0;
-    QTest::newRow("redo, half way") << false << 40;
+    QTest::addColumn<bool>("held");
+    for (const bool held : { false, true }) {
+        const char* kind = held ? ", held actions" : "";
+        QTest::addRow("undo, at once%s", kind) << true << 0 << held;
+        QTest::addRow("undo, half way%s", kind) << true << 40 << held;
+        QTest::addRow("redo, at once%s", kind) << false << 0 << held;
+        QTest::addRow("redo, half way%s", kind) << false << 40 << held;
+    }
 }
 
 // A cancelled undo (redo) leaves the plan and the stack as they were before it.
@@ -561,6 +677,7 @@ void TestUndoCommands::largeStepCancelled()
 {
     QFETCH(bool, undo);
     QFETCH(int, cancelAfter);
+    QFETCH(bool, held);
     const int n = PlanStepCommand::kSlicedChildren + 16;
     const Cluster c = ringFleet(n);
     auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
@@ -569,7 +686,7 @@ void TestUndoCommands::largeStepCancelled()
     QUndoStack stack;
     PlanStepRunner runner(&stack, nullptr);
     runner.setMaxChildrenPerSlice(8);
-    pushRingStep(host, stack, runner, n, {});
+    pushRingStep(host, stack, runner, n, {}, held);
     if (!undo) {
         stack.undo();
         QTRY_VERIFY(!runner.isBusy());

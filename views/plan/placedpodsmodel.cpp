@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "placedpodsmodel.h"
 
+#include <algorithm>
+
 #include "model/figures.h"
 
 namespace fleet::views {
@@ -22,19 +24,22 @@ PlacedPodsModel::PlacedPodsModel(QObject* parent)
 void PlacedPodsModel::setPlan(std::shared_ptr<const model::PlanEngine> engine)
 {
     m_engine = std::move(engine);
+    m_scanned = 0;
     refresh();
 }
 
-void PlacedPodsModel::refresh()
+void PlacedPodsModel::refresh(std::size_t unchangedBefore)
 {
     beginResetModel();
-    m_rows.clear();
-    if (m_engine) {
-        const auto& applied = m_engine->applied();
-        for (std::size_t i = 0; i < applied.size(); ++i)
-            for (const model::PodId p : applied[i].podsAdded)
+    const std::size_t applied = m_engine ? m_engine->applied().size() : 0;
+    const std::size_t from = std::min({ unchangedBefore, m_scanned, applied });
+    while (!m_rows.empty() && m_rows.back().action >= from)
+        m_rows.pop_back();
+    if (m_engine)
+        for (std::size_t i = from; i < applied; ++i)
+            for (const model::PodId p : m_engine->applied()[i].podsAdded)
                 m_rows.push_back({ p, i });
-    }
+    m_scanned = applied;
     endResetModel();
 }
 

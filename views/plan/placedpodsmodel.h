@@ -26,7 +26,11 @@ public:
     explicit PlacedPodsModel(QObject* parent = nullptr);
 
     void setPlan(std::shared_ptr<const model::PlanEngine> engine);
-    void refresh();
+    /// After an apply or undo. `unchangedBefore`: the engine's applied actions below this index
+    /// are those of the last refresh (PlanEngineHost::takeUnchangedBefore()), so only the rows of
+    /// the actions from there on are made again: O(changed actions), where reading every action
+    /// took about 6 ms per change at 199,262 actions. 0 (the default): every row made again.
+    void refresh(std::size_t unchangedBefore = 0);
     /// The pod of a row (an id of the engine's state), invalid outside the rows.
     [[nodiscard]] model::PodId podAt(int row) const noexcept;
 
@@ -41,7 +45,8 @@ private:
         std::size_t action = 0; // index in applied()
     };
     std::shared_ptr<const model::PlanEngine> m_engine;
-    std::vector<Row> m_rows;
+    std::vector<Row> m_rows;   // in action order
+    std::size_t m_scanned = 0; // the applied actions m_rows was made from
 };
 
 } // namespace fleet::views

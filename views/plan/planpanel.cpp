@@ -122,6 +122,8 @@ void PlanPanel::setPlan(std::shared_ptr<const model::ClusterStore> store, std::s
 {
     m_engine = store ? engine : nullptr;
     m_store = store;
+    m_failures.clear();
+    m_failuresScanned = 0;
     m_placed->setPlan(m_engine);
     m_model->setPlan(std::move(store), std::move(engine));
     refresh();
@@ -153,11 +155,25 @@ void PlanPanel::fitBeforeAfterColumns()
     fitReasonsColumn();
 }
 
-void PlanPanel::refresh()
+void PlanPanel::refresh(std::size_t unchangedBefore)
 {
     m_model->refresh();
     fitBeforeAfterColumns();
-    m_placed->refresh();
+    m_placed->refresh(unchangedBefore);
+    // The failures of the actions from the first changed one on counted again (undo and apply
+    // change the plan at its end only).
+    {
+        const std::size_t applied = m_engine ? m_engine->applied().size() : 0;
+        const std::size_t from = std::min({ unchangedBefore, m_failuresScanned, applied });
+        while (!m_failures.empty() && m_failures.back().first >= from)
+            m_failures.pop_back();
+        for (std::size_t i = from; i < applied; ++i) {
+            const model::AppliedAction& a = m_engine->applied()[i];
+            if (a.action.type == model::ActionType::FailNode || a.action.type == model::ActionType::FailDomain)
+                m_failures.emplace_back(i, m_store ? failureCost(*m_store, a) : FailureCost {});
+        }
+        m_failuresScanned = applied;
+    }
     m_placedTable->setVisible(m_placed->rowCount() > 0);
     if (!m_engine || m_engine->applied().empty()) {
         m_summary->setText(tr("No plan yet. Drag a pod from the node inspector or the zoomed map onto a node, or "
@@ -191,13 +207,9 @@ void PlanPanel::refresh()
         parts << tr("terminating pods removed with their nodes %1").arg(s(model::formatCount(terminating)));
     // What the failures of the plan cost (pods stranded, GPUs lost).
     FailureCost failures;
-    bool anyFailure = false;
-    for (const model::AppliedAction& applied : m_engine->applied()) {
-        anyFailure = anyFailure || applied.action.type == model::ActionType::FailNode || applied.action.type == model::ActionType::FailDomain;
-        if (m_store)
-            failures += failureCost(*m_store, applied);
-    }
-    if (anyFailure)
+    for (const auto& [index, cost] : m_failures)
+        failures += cost;
+    if (!m_failures.empty())
         parts << tr("failures cost %1").arg(failureCostText(failures));
     const std::size_t count = m_engine->applied().size();
     const QString actions = count == 1 ? tr("1 action. ") : tr("%1 actions. ").arg(s(model::formatCount(static_cast<std::int64_t>(count))));
