@@ -85,6 +85,16 @@ WindowDocument::WindowDocument(MainWindow* window, PlanController* plan, PlanDoc
             emit plansChanged();
         }
     });
+    // The plan left for another stays shown while the other is read on a worker, and the user
+    // may still edit it: what it holds when the other replaces it is what its entry keeps (the
+    // stash at the switch alone lost such edits, or kept them in no plan).
+    connect(m_planDocument->opener(), &PlanOpener::aboutToReplace, this, [this] {
+        if (m_pending < 0 || m_previous < 0)
+            return;
+        if (m_plan->isBusy())
+            m_plan->stepRunner()->finishNow(); // a step started meanwhile: kept whole, never in part
+        stashShownPlanAt(m_previous);
+    });
     connect(m_planDocument->opener(), &PlanOpener::finished, this, [this](bool opened) {
         if (m_pending < 0) {
             // File > Open Plan put other actions in the shown plan: a document that keeps plans
@@ -504,9 +514,14 @@ std::string WindowDocument::currentPlanJson() const
 
 void WindowDocument::stashCurrentPlan()
 {
-    if (m_current < 0 || static_cast<std::size_t>(m_current) >= m_plans.size())
+    stashShownPlanAt(m_current);
+}
+
+void WindowDocument::stashShownPlanAt(int index)
+{
+    if (index < 0 || static_cast<std::size_t>(index) >= m_plans.size())
         return;
-    importers::DocumentPlan& shown = m_plans[static_cast<std::size_t>(m_current)];
+    importers::DocumentPlan& shown = m_plans[static_cast<std::size_t>(index)];
     if (!m_plan->undoStack()->isClean()) {
         shown.evaluationJson.clear();
         shown.savedAt.clear();
@@ -529,7 +544,17 @@ QString WindowDocument::uniqueName(const QString& wanted) const
 
 bool WindowDocument::canOpenPlan() const
 {
-    return m_plan->engine() && !m_planDocument->opener()->isRunning() && !m_saving;
+    // A large step undone or redone in slices leaves part of it in the engine: the plan left
+    // would be kept with part of the step.
+    return m_plan->engine() && !m_planDocument->opener()->isRunning() && !m_saving && !m_plan->isBusy();
+}
+
+bool WindowDocument::refusedWhileBusy() const
+{
+    if (!m_plan->isBusy())
+        return false;
+    m_plan->showMessage(tr("The plan is being undone or redone; wait for it, or cancel it."));
+    return true;
 }
 
 bool WindowDocument::openPlanAt(int index)
@@ -551,7 +576,7 @@ bool WindowDocument::openPlanAt(int index)
 
 bool WindowDocument::switchToPlan(int index)
 {
-    if (index < 0 || static_cast<std::size_t>(index) >= m_plans.size() || index == m_current || !canOpenPlan())
+    if (index < 0 || static_cast<std::size_t>(index) >= m_plans.size() || index == m_current || refusedWhileBusy() || !canOpenPlan())
         return false;
     stashCurrentPlan();
     const int previous = std::exchange(m_current, -1);
@@ -593,7 +618,10 @@ bool WindowDocument::showAddedPlan(const QString& name, std::string json, bool m
 
 bool WindowDocument::duplicatePlan(int index)
 {
-    if (index < 0 || static_cast<std::size_t>(index) >= m_plans.size())
+    // While another plan opens, the one left is still shown and may change until the other
+    // replaces it (its entry is written then); during a sliced step the shown one holds part
+    // of the step. Either way the copy could not be the plan as the user sees it.
+    if (index < 0 || static_cast<std::size_t>(index) >= m_plans.size() || m_pending >= 0 || refusedWhileBusy())
         return false;
     importers::DocumentPlan copy = m_plans[static_cast<std::size_t>(index)];
     if (index == m_current)

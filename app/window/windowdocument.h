@@ -104,12 +104,15 @@ public:
     /// The index of the plan shown in plans(), -1 while none (a plan being opened).
     [[nodiscard]] int currentPlan() const noexcept { return m_current; }
     /// Shows plan `index` (see the class comment). False when nothing started: the index is
-    /// the shown one or out of range, no what-if yet, or a plan is being opened.
+    /// the shown one or out of range, no what-if yet, a plan is being opened or saved, or a
+    /// large step is undone or redone in slices (a message says so). Edits made to the shown
+    /// plan until the other replaces it stay in the shown plan's entry.
     bool switchToPlan(int index);
     /// Adds an empty plan ("Plan N") and shows it. The document stays as modified as it was
     /// (an empty plan is not written to the file), unless the plan left had unsaved changes.
     bool newPlan();
-    /// Adds a copy of plan `index` named "NAME copy" (the shown plan's current actions).
+    /// Adds a copy of plan `index` named "NAME copy" (the shown plan's current actions). False
+    /// (nothing added) while another plan is being opened or a large step runs in slices.
     bool duplicatePlan(int index);
     /// Renames plan `index`; false (unchanged) for an empty name, one another plan has, or one
     /// that is not printable (importers::isPrintablePlanName()).
@@ -157,6 +160,10 @@ private:
     /// Stores the shown plan's actions in its entry (its JSON); marks the list modified when the
     /// plan had unsaved changes.
     void stashCurrentPlan();
+    /// As stashCurrentPlan(), into plan `index`'s entry (the plan left while another opens).
+    void stashShownPlanAt(int index);
+    /// True, with a message, while a large step is undone or redone in slices.
+    bool refusedWhileBusy() const;
     /// The shown plan as plan JSON naming the cached source, or "" without an engine.
     [[nodiscard]] std::string currentPlanJson() const;
     [[nodiscard]] QString uniqueName(const QString& wanted) const;
