@@ -21,6 +21,7 @@
 #include "app/window/planautosave.h"
 #include "app/window/windowdocument.h"
 #include "importers/document/fleetdocument.h"
+#include "importers/output/outputfile.h"
 #include "importers/plan/planfile.h"
 
 #include "common/guitestmain.h"
@@ -28,6 +29,8 @@
 #include <QListWidget>
 #include <QDockWidget>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
@@ -93,6 +96,7 @@ private slots:
     void duplicatedPlanIsEditedApart();
     void duplicateAndSwitchDuringASlicedStepKeepTheWholeStep();
     void editsWhileAPlanOpensStayInThePlanLeft();
+    void savedPlansKeepTheirEvaluationAndRenameStampsThem();
     void recentLabelsTellSameNamedSourcesApart();
 };
 
@@ -550,6 +554,49 @@ void TestWindowDocument::editsWhileAPlanOpensStayInThePlanLeft()
     QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 0, 30000);
     QCOMPARE(shownActions(*window), std::size_t(2));
     QCOMPARE(actionsIn(doc->plans()[1]), std::size_t(3));
+    window->undoStack()->setClean();
+}
+
+// A plan saved from the window keeps the evaluation it had when saved (as `save --plan` keeps
+// it), the copy too; a rename is a change of the plan as saved: its saved time is stamped again
+// and its evaluation, which names it, made again.
+void TestWindowDocument::savedPlansKeepTheirEvaluationAndRenameStampsThem()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::WindowDocument* doc = window->document();
+    QCOMPARE(drainSome(window->planController(), 2), 2);
+    QVERIFY(doc->duplicatePlan(0));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("evaluated.fleet"));
+    QCOMPARE(doc->saveAndWait(path), QString());
+    importers::FleetDocument back = importers::openFleetDocument(path.toStdString());
+    QCOMPARE(back.plans.size(), std::size_t(2));
+    for (const importers::DocumentPlan& p : back.plans) {
+        QVERIFY2(!p.evaluationJson.empty(), p.name.c_str());
+        const QJsonObject evaluation = QJsonDocument::fromJson(QByteArray::fromStdString(p.evaluationJson)).object();
+        QCOMPARE(evaluation.value(QStringLiteral("plan")).toString(), QString::fromStdString(p.name));
+    }
+
+    // An old saved time (a document saved long ago), opened, one plan renamed, saved again.
+    back.plans[0].savedAt = back.plans[1].savedAt = "2020-01-02T03:04:05Z";
+    importers::OutputFileOptions options;
+    options.replacesDocument = true;
+    importers::saveFleetDocument(back, path.toStdString(), options);
+    auto reopened = std::make_unique<app::MainWindow>();
+    reopened->show();
+    QVERIFY(QTest::qWaitForWindowExposed(reopened.get()));
+    QSignalSpy shown(reopened.get(), &app::MainWindow::clusterShown);
+    reopened->openFiles({ path });
+    QVERIFY(shown.wait(30000));
+    QTRY_COMPARE_WITH_TIMEOUT(reopened->document()->currentPlan(), 0, 30000);
+    QVERIFY(reopened->document()->renamePlan(1, QStringLiteral("renamed")));
+    QCOMPARE(reopened->document()->saveAndWait(path), QString());
+    const importers::FleetDocument again = importers::openFleetDocument(path.toStdString());
+    QCOMPARE(again.plans[0].savedAt, std::string("2020-01-02T03:04:05Z")); // unchanged: as it was
+    QVERIFY2(again.plans[1].savedAt != "2020-01-02T03:04:05Z", again.plans[1].savedAt.c_str());
+    QCOMPARE(QJsonDocument::fromJson(QByteArray::fromStdString(again.plans[1].evaluationJson)).object().value(QStringLiteral("plan")).toString(),
+        QStringLiteral("renamed"));
     window->undoStack()->setClean();
 }
 
