@@ -11,6 +11,7 @@
 #include "model/plan/planprices.h"
 
 #include "importers/terminaltext.h"
+#include "importers/quotedtext.h"
 #include "importers/clusterloader.h"
 #include "importers/document/fleetdocument.h"
 #include "importers/document/planoutcome.h"
@@ -23,12 +24,16 @@
 
 #include <QCommandLineParser>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <sys/stat.h>
 
 namespace fleet::app {
 
@@ -152,6 +157,17 @@ int runDiff(const QStringList& arguments)
         importers::printTerminalf(stderr, live.live ? "fleetscope diff: give one state, BEFORE, with --kubeconfig or --context (AFTER is the live cluster now)\n"
                                                     : "fleetscope diff: give two states, BEFORE and AFTER (each a .fleet document or a cluster file)\n");
         return 2;
+    }
+    // A state that cannot be read is named first: --plan looks its names up in BEFORE, and
+    // its error blamed the plan for a BEFORE that is not there.
+    const char* const roles[] = { "BEFORE", "AFTER" };
+    for (qsizetype i = 0; i < parser.positionalArguments().size(); ++i) {
+        const std::string path = commandLinePath(parser.positionalArguments()[i]);
+        struct stat st {};
+        if (::stat(path.c_str(), &st) != 0) {
+            importers::printTerminalf(stderr, "fleetscope diff: cannot read %s %s: %s\n", roles[i], importers::escapedText(path).c_str(), std::strerror(errno));
+            return 1;
+        }
     }
     std::optional<CommandPlan> plan;
     if (parser.isSet(QStringLiteral("plan"))) {

@@ -25,6 +25,7 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <set>
@@ -46,7 +47,8 @@ int runSave(const QStringList& arguments)
         QStringLiteral("PLAN.json")));
     parser.addOption(QCommandLineOption(QStringLiteral("notes"), QStringLiteral("Notes kept with every --plan."), QStringLiteral("TEXT")));
     parser.addOption(QCommandLineOption(QStringLiteral("force"),
-        QStringLiteral("Keep a --plan even when it was made on another cluster than the one saved.")));
+        QStringLiteral("Keep a --plan even when it was made on another cluster than the one saved, and replace a document at -o "
+                       "whose plans the new one does not keep.")));
     addClusterSourceOptions(parser, false);
     if (!parseSubcommandArguments(parser, arguments, "save"))
         return 2;
@@ -63,7 +65,11 @@ int runSave(const QStringList& arguments)
     options.replacesDocument = true; // save writes a document: it may replace one
     if (const std::string problem = outputTargetProblem("-o", outPath, options); !problem.empty()) {
         importers::printTerminalf(stderr, "fleetscope save: %s\n", problem.c_str());
-        return 2;
+        // A folder that cannot be written is the output failing (1); `-o -` or -o naming an
+        // input is a bad command line (2).
+        importers::OutputFileOptions targetOnly = options;
+        targetOnly.inputs.clear();
+        return outPath != "-" && !outputTargetProblem("-o", outPath, targetOnly).empty() ? 1 : 2;
     }
     // A document replaces a document; a file of another kind there (a kubectl JSON, a CSV) is
     // someone's data that a mistyped -o would destroy.
@@ -170,6 +176,36 @@ int runSave(const QStringList& arguments)
             evaluation.state = doc.provenance;
             entry.evaluationJson = importers::evaluationJson(entry.name, evaluation, copy);
             entry.savedAt = savedAt;
+        }
+        // A document at -o whose plans the new one does not keep (same name, same actions)
+        // loses them: said, and done only with --force.
+        if (importers::isFleetDocumentFile(outPath)) {
+            std::vector<importers::DocumentPlan> held;
+            try {
+                held = importers::readFleetDocumentPlans(outPath);
+            } catch (const std::exception&) {
+                // A damaged document keeps nothing that can be read: replaced as any file is.
+            }
+            std::string names;
+            std::size_t lost = 0;
+            for (const importers::DocumentPlan& h : held)
+                if (std::none_of(doc.plans.begin(), doc.plans.end(),
+                        [&](const importers::DocumentPlan& p) { return p.name == h.name && p.planJson == h.planJson; })) {
+                    names += (names.empty() ? "" : ", ") + importers::quotedText(h.name);
+                    ++lost;
+                }
+            if (lost > 0) {
+                const std::string what = std::to_string(lost) + (lost == 1 ? " plan (" : " plans (") + names + ")";
+                if (!parser.isSet(QStringLiteral("force"))) {
+                    importers::printTerminalf(stderr,
+                        "fleetscope save: -o %s is a document which holds %s that the new one would not keep: give --force to replace "
+                        "it, save to another file, or give the document as the source to keep its plans\n",
+                        importers::escapedText(outPath).c_str(), what.c_str());
+                    return 2;
+                }
+                importers::printTerminalf(stderr, "fleetscope save: replacing %s, which held %s\n", importers::escapedText(outPath).c_str(),
+                    what.c_str());
+            }
         }
         importers::saveFleetDocument(doc, outPath, options);
         // As the other verbs that write a file say where it went and what it holds.

@@ -220,6 +220,7 @@ void PlanOpener::onResult(std::uint64_t engineEpoch, const QString& name, std::s
                             result->notApplied.empty() ? QString() : tr(" (%1 could not be applied)").arg(n(result->notApplied.size())));
     if (!result->sourceNote.empty())
         m_lastMessage += QLatin1Char(' ') + tr("Note: %1.").arg(QString::fromStdString(result->sourceNote));
+    emit aboutToReplace();
     m_plan->adoptOpenedPlan(result->store, result->engine, std::move(result->notApplied), tr("Open plan %1").arg(name), m_lastMessage,
         std::move(job->prepared));
     emit finished(true);

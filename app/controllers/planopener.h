@@ -95,6 +95,9 @@ public:
     [[nodiscard]] QString path() const { return m_path; }
 
 signals:
+    /// The opened plan is about to replace the shown one (the engine and the undo stack still
+    /// hold the plan left, edits made while the open ran included): the last moment to read it.
+    void aboutToReplace();
     /// The plan was shown (`opened`) or not (an error, a cancel, a changed cluster).
     void finished(bool opened);
     void progressed(int percent);

@@ -112,8 +112,27 @@ void PlanAutosave::start(int intervalMs)
         m_lock = std::make_unique<QLockFile>(lockPathFor(folder(), QString::number(QCoreApplication::applicationPid())));
         m_lock->setStaleLockTime(0);
         (void)m_lock->tryLock(0); // our own PID: no one else holds it
+        removeStaleLocks();
     }
     m_timer->start(std::max(100, intervalMs));
+}
+
+void PlanAutosave::removeStaleLocks()
+{
+    const QDir dir(folder());
+    const QString ownPid = QString::number(QCoreApplication::applicationPid());
+    for (const QFileInfo& file : dir.entryInfoList({ QStringLiteral("plan-*.lock") }, QDir::Files)) {
+        const QString pid = file.completeBaseName().mid(5); // "plan-"
+        // A lock with a plan beside it is offerRecovery()'s: it asks, then removes both.
+        if (pid == ownPid || QFile::exists(dir.filePath(QStringLiteral("plan-%1.json").arg(pid))))
+            continue;
+        QLockFile owner(file.filePath());
+        owner.setStaleLockTime(0); // only a dead process's lock is stale, however old
+        if (!owner.tryLock(0))
+            continue; // its window runs
+        QFile::remove(aboutPathFor(folder(), pid));
+        owner.unlock(); // removes the lock file
+    }
 }
 
 void PlanAutosave::saveIfChanged()

@@ -43,7 +43,10 @@ public:
     PlanAutosave(MainWindow* window, PlanController* plan, WindowDocument* document);
     ~PlanAutosave() override;
 
-    /// Takes this window's lock and writes every `intervalMs` from now on.
+    /// Takes this window's lock and writes every `intervalMs` from now on. The locks of windows
+    /// whose process is gone and that left no plan (killed before their first autosave) are
+    /// removed now, with their `.about` files; a lock with a plan beside it waits for the
+    /// recovery's question.
     void start(int intervalMs = kDefaultIntervalMs);
     /// The folder of the autosaved plans (created by start()).
     [[nodiscard]] static QString folder();
@@ -63,6 +66,7 @@ signals:
 
 private:
     void offerRecovery();
+    void removeStaleLocks();
 
     MainWindow* m_window;
     PlanController* m_plan;

@@ -11,6 +11,7 @@
 #include "app/window/mainwindow.h"
 #include "app/window/plandocument.h"
 
+#include "importers/export/evaluationformat.h"
 #include "importers/output/outputfile.h"
 #include "importers/plan/planfile.h"
 #include "importers/pricing/pricetableloader.h"
@@ -55,6 +56,24 @@ std::string planJsonOf(const importers::PlanSource& source, std::vector<model::P
     return importers::planJson(plan);
 }
 
+// `plan check --format json` of `plan` on `doc`'s state (as `save --plan` stores it), on a copy
+// of the store: a place-pods action adds its template pod, which the saved state must not hold.
+// "" when the plan cannot be read (it is saved without one). `prices`: $/h by NodeId, the
+// window's. Thread: any (the save's worker).
+std::string evaluationOf(const importers::DocumentPlan& entry, const importers::FleetDocument& doc, const std::vector<double>& prices)
+{
+    try {
+        const importers::PlanDocument plan = importers::parsePlanText(entry.planJson, entry.name);
+        model::ClusterStore copy = doc.cluster.store->clone();
+        importers::addPlanTemplatePods(copy, plan, entry.name);
+        importers::PlanEvaluation evaluation = importers::evaluatePlan(copy, *doc.cluster.topology, plan, prices);
+        evaluation.state = doc.provenance;
+        return importers::evaluationJson(entry.name, evaluation, copy);
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
 std::vector<model::PlanAction> actionsOf(const model::PlanEngine* engine)
 {
     std::vector<model::PlanAction> actions;
@@ -84,6 +103,16 @@ WindowDocument::WindowDocument(MainWindow* window, PlanController* plan, PlanDoc
             m_current = 0; // nothing could open it: the list stays as the file has it
             emit plansChanged();
         }
+    });
+    // The plan left for another stays shown while the other is read on a worker, and the user
+    // may still edit it: what it holds when the other replaces it is what its entry keeps (the
+    // stash at the switch alone lost such edits, or kept them in no plan).
+    connect(m_planDocument->opener(), &PlanOpener::aboutToReplace, this, [this] {
+        if (m_pending < 0 || m_previous < 0)
+            return;
+        if (m_plan->isBusy())
+            m_plan->stepRunner()->finishNow(); // a step started meanwhile: kept whole, never in part
+        stashShownPlanAt(m_previous);
     });
     connect(m_planDocument->opener(), &PlanOpener::finished, this, [this](bool opened) {
         if (m_pending < 0) {
@@ -283,9 +312,10 @@ bool WindowDocument::saveTo(const QString& path)
         source = m_window->planSourceOnWorker();
     QPointer<WindowDocument> self(this);
     (void)QtConcurrent::run(longWorkPool(), [self, generation, path, doc, current, actions = std::move(actions), currentChanged, source,
-                                provenance = m_source, options, reading]() mutable {
+                                provenance = m_source, options, reading, prices = m_plan->nodePrices()]() mutable {
         QString error;
         std::string currentJson;
+        std::vector<SavedPlanState> kept; // per plan of the list: its evaluation and saved time as written
         try {
             doc->provenance = source ? source() : provenance;
             const std::string now = importers::utcNowIso();
@@ -297,6 +327,14 @@ bool WindowDocument::saveTo(const QString& path)
                     shown.savedAt = now;
                 }
             }
+            // Each plan keeps the evaluation it had when saved, as `save --plan` stores it: one
+            // without (changed, renamed, copied, imported) is evaluated on the saved state now.
+            for (importers::DocumentPlan& p : doc->plans)
+                if (!p.planJson.empty() && p.evaluationJson.empty())
+                    p.evaluationJson = evaluationOf(p, *doc, prices);
+            kept.reserve(doc->plans.size());
+            for (const importers::DocumentPlan& p : doc->plans)
+                kept.push_back({ p.evaluationJson, p.savedAt.empty() && !p.planJson.empty() ? now : p.savedAt });
             // A plan without actions is not kept in the file; one first saved now (a copy, an
             // import) says so.
             std::erase_if(doc->plans, [](const importers::DocumentPlan& p) { return p.planJson.empty(); });
@@ -310,16 +348,17 @@ bool WindowDocument::saveTo(const QString& path)
         doc.reset();
         QMetaObject::invokeMethod(
             self,
-            [self, generation, path, error, currentJson = std::move(currentJson)]() mutable {
+            [self, generation, path, error, currentJson = std::move(currentJson), kept = std::move(kept)]() mutable {
                 if (self)
-                    self->onSaveFinished(generation, path, error, std::move(currentJson));
+                    self->onSaveFinished(generation, path, error, std::move(currentJson), std::move(kept));
             },
             Qt::QueuedConnection);
     });
     return true;
 }
 
-void WindowDocument::onSaveFinished(std::uint64_t generation, const QString& path, const QString& error, std::string currentJson)
+void WindowDocument::onSaveFinished(
+    std::uint64_t generation, const QString& path, const QString& error, std::string currentJson, std::vector<SavedPlanState> kept)
 {
     if (generation != m_saveGeneration)
         return;
@@ -343,8 +382,15 @@ void WindowDocument::onSaveFinished(std::uint64_t generation, const QString& pat
     // Changes made while the worker wrote stay unsaved.
     if (m_plan->undoStack()->index() == m_saveUndoIndex)
         m_plan->undoStack()->setClean();
-    if (m_listGeneration == m_saveListGeneration)
+    if (m_listGeneration == m_saveListGeneration) {
         m_listModified = false;
+        // The list is as written: each entry keeps what the file now says of it. (A list
+        // changed meanwhile is evaluated again at the next save.)
+        for (std::size_t i = 0; i < m_plans.size() && i < kept.size(); ++i) {
+            m_plans[i].evaluationJson = std::move(kept[i].evaluationJson);
+            m_plans[i].savedAt = std::move(kept[i].savedAt);
+        }
+    }
     rememberRecent({ path });
     updateTitle();
     emit saved(path);
@@ -504,9 +550,14 @@ std::string WindowDocument::currentPlanJson() const
 
 void WindowDocument::stashCurrentPlan()
 {
-    if (m_current < 0 || static_cast<std::size_t>(m_current) >= m_plans.size())
+    stashShownPlanAt(m_current);
+}
+
+void WindowDocument::stashShownPlanAt(int index)
+{
+    if (index < 0 || static_cast<std::size_t>(index) >= m_plans.size())
         return;
-    importers::DocumentPlan& shown = m_plans[static_cast<std::size_t>(m_current)];
+    importers::DocumentPlan& shown = m_plans[static_cast<std::size_t>(index)];
     if (!m_plan->undoStack()->isClean()) {
         shown.evaluationJson.clear();
         shown.savedAt.clear();
@@ -529,7 +580,17 @@ QString WindowDocument::uniqueName(const QString& wanted) const
 
 bool WindowDocument::canOpenPlan() const
 {
-    return m_plan->engine() && !m_planDocument->opener()->isRunning() && !m_saving;
+    // A large step undone or redone in slices leaves part of it in the engine: the plan left
+    // would be kept with part of the step.
+    return m_plan->engine() && !m_planDocument->opener()->isRunning() && !m_saving && !m_plan->isBusy();
+}
+
+bool WindowDocument::refusedWhileBusy() const
+{
+    if (!m_plan->isBusy())
+        return false;
+    m_plan->showMessage(tr("The plan is being undone or redone; wait for it, or cancel it."));
+    return true;
 }
 
 bool WindowDocument::openPlanAt(int index)
@@ -551,7 +612,7 @@ bool WindowDocument::openPlanAt(int index)
 
 bool WindowDocument::switchToPlan(int index)
 {
-    if (index < 0 || static_cast<std::size_t>(index) >= m_plans.size() || index == m_current || !canOpenPlan())
+    if (index < 0 || static_cast<std::size_t>(index) >= m_plans.size() || index == m_current || refusedWhileBusy() || !canOpenPlan())
         return false;
     stashCurrentPlan();
     const int previous = std::exchange(m_current, -1);
@@ -593,7 +654,10 @@ bool WindowDocument::showAddedPlan(const QString& name, std::string json, bool m
 
 bool WindowDocument::duplicatePlan(int index)
 {
-    if (index < 0 || static_cast<std::size_t>(index) >= m_plans.size())
+    // While another plan opens, the one left is still shown and may change until the other
+    // replaces it (its entry is written then); during a sliced step the shown one holds part
+    // of the step. Either way the copy could not be the plan as the user sees it.
+    if (index < 0 || static_cast<std::size_t>(index) >= m_plans.size() || m_pending >= 0 || refusedWhileBusy())
         return false;
     importers::DocumentPlan copy = m_plans[static_cast<std::size_t>(index)];
     if (index == m_current)
@@ -616,6 +680,10 @@ bool WindowDocument::renamePlan(int index, const QString& name)
     if (uniqueName(trimmed) != trimmed || !importers::isPrintablePlanName(trimmed.toStdString()))
         return false;
     entry.name = trimmed.toStdString();
+    // A rename is a change of the plan as saved: the next save stamps it, and its evaluation,
+    // which names the plan, is made again.
+    entry.savedAt.clear();
+    entry.evaluationJson.clear();
     if (planIsWritten(index)) // an empty plan is not in the file: its name changes nothing saved
         setListModified(true);
     emit plansChanged();

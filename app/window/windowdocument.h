@@ -52,6 +52,9 @@ struct ImportedCluster;
 /// store and topology, the plans' JSON, a copy of the shown plan's actions: O(actions)), then
 /// serialized and written on a worker through importers::saveFleetDocument() (the atomic
 /// output writer: temporary file, fsync, rename), with a progress dialog after half a second.
+/// Each plan written keeps the evaluation it had when saved (`plan check --format json` on the
+/// saved state, with the window's prices), as `fleetscope save --plan` keeps it: a plan changed,
+/// renamed, copied or imported since is evaluated on the worker, O(nodes + pods) per plan.
 /// A live batch waits for the worker (StoreReadGuard). A save asked for while a large step is
 /// undone or redone in slices (PlanController::isBusy()) starts when the step ends: the file holds
 /// the shown plan before or after the step, never part of it. Thread: GUI thread.
@@ -104,15 +107,19 @@ public:
     /// The index of the plan shown in plans(), -1 while none (a plan being opened).
     [[nodiscard]] int currentPlan() const noexcept { return m_current; }
     /// Shows plan `index` (see the class comment). False when nothing started: the index is
-    /// the shown one or out of range, no what-if yet, or a plan is being opened.
+    /// the shown one or out of range, no what-if yet, a plan is being opened or saved, or a
+    /// large step is undone or redone in slices (a message says so). Edits made to the shown
+    /// plan until the other replaces it stay in the shown plan's entry.
     bool switchToPlan(int index);
     /// Adds an empty plan ("Plan N") and shows it. The document stays as modified as it was
     /// (an empty plan is not written to the file), unless the plan left had unsaved changes.
     bool newPlan();
-    /// Adds a copy of plan `index` named "NAME copy" (the shown plan's current actions).
+    /// Adds a copy of plan `index` named "NAME copy" (the shown plan's current actions). False
+    /// (nothing added) while another plan is being opened or a large step runs in slices.
     bool duplicatePlan(int index);
     /// Renames plan `index`; false (unchanged) for an empty name, one another plan has, or one
-    /// that is not printable (importers::isPrintablePlanName()).
+    /// that is not printable (importers::isPrintablePlanName()). The next save stamps the plan's
+    /// saved time and evaluates it again (its evaluation names it).
     bool renamePlan(int index, const QString& name);
     /// Deletes plan `index`; the shown one is replaced by a neighbour (a new empty plan when
     /// it was the last).
@@ -151,12 +158,22 @@ private:
     /// True when plan `index` has actions, so that saving writes it (saveTo() leaves out a plan
     /// without actions): renaming or deleting one without changes nothing saved.
     [[nodiscard]] bool planIsWritten(int index) const;
-    void onSaveFinished(std::uint64_t generation, const QString& path, const QString& error, std::string currentJson);
+    /// What a save wrote of one plan of the list (in the list's order).
+    struct SavedPlanState {
+        std::string evaluationJson;
+        std::string savedAt;
+    };
+    void onSaveFinished(std::uint64_t generation, const QString& path, const QString& error, std::string currentJson,
+        std::vector<SavedPlanState> kept);
     void rememberRecent(const QStringList& files);
     void rebuildRecentMenu();
     /// Stores the shown plan's actions in its entry (its JSON); marks the list modified when the
     /// plan had unsaved changes.
     void stashCurrentPlan();
+    /// As stashCurrentPlan(), into plan `index`'s entry (the plan left while another opens).
+    void stashShownPlanAt(int index);
+    /// True, with a message, while a large step is undone or redone in slices.
+    bool refusedWhileBusy() const;
     /// The shown plan as plan JSON naming the cached source, or "" without an engine.
     [[nodiscard]] std::string currentPlanJson() const;
     [[nodiscard]] QString uniqueName(const QString& wanted) const;

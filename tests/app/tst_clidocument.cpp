@@ -79,6 +79,8 @@ private slots:
     void damagedDocumentsSaidPlainly();
     void documentGivenAsPlan();
     void savePlanOfAnotherCluster();
+    void saveOverADocumentWithPlansAsksForForce();
+    void diffNamesAMissingState();
 };
 
 void TestCliDocument::summaryOfDocumentEqualsSource_data()
@@ -670,7 +672,7 @@ void TestCliDocument::readOnlyFolderKeepsPrevious()
     // Read-only for root too (permission bits would not stop the tests' root): the file system.
     QVERIFY(::mount(nullptr, QFile::encodeName(disk.path()).constData(), nullptr, MS_REMOUNT | MS_RDONLY, nullptr) == 0);
     const auto r = runFleetscope({ QStringLiteral("save"), QStringLiteral("--simulate"), QStringLiteral("200"), QStringLiteral("-o"), doc });
-    QCOMPARE(r.exitCode == 0, false);
+    QCOMPARE(r.exitCode, 1); // the output failed (docs/cli.md): 2 is a bad command line
     QVERIFY2(r.err.contains(QFile::encodeName(doc)) && r.err.contains("read-only file system"), r.err.constData());
     QCOMPARE(fileBytes(doc), previous);
     const auto opened = runFleetscope({ QStringLiteral("summary"), doc });
@@ -763,6 +765,58 @@ void TestCliDocument::savePlanOfAnotherCluster()
     QVERIFY2(forced.exitCode == 0, qPrintable(runText(forced)));
     QVERIFY2(forced.err.startsWith("fleetscope save: note: --plan " + QFile::encodeName(plan) + ": "), forced.err.constData());
     QVERIFY(QFile::exists(doc));
+}
+
+
+// -o naming a document that keeps plans the new one would not: refused (exit 2) and left as it
+// was, naming the plans; --force replaces it and says what went. The same plans saved again
+// are no loss.
+void TestCliDocument::saveOverADocumentWithPlansAsksForForce()
+{
+    QTemporaryDir dir;
+    const QString cluster = kData + QStringLiteral("/plan/cluster.json");
+    const QString consolidate = dir.filePath(QStringLiteral("consolidate.json"));
+    const auto made = runFleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), cluster, QStringLiteral("-o"), consolidate });
+    QVERIFY2(made.exitCode == 0, qPrintable(runText(made)));
+    const QString doc = dir.filePath(QStringLiteral("state.fleet"));
+    const auto saved = runFleetscope({ QStringLiteral("save"), cluster, QStringLiteral("--plan"), consolidate, QStringLiteral("-o"), doc });
+    QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
+    const QByteArray previous = fileBytes(doc);
+
+    const auto refused = runFleetscope({ QStringLiteral("save"), cluster, QStringLiteral("-o"), doc });
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains("which holds 1 plan (\"consolidate\")") && refused.err.contains("--force"), refused.err.constData());
+    QCOMPARE(fileBytes(doc), previous);
+
+    // The same plan saved again: every plan the document held is kept, nothing to ask.
+    const auto same = runFleetscope({ QStringLiteral("save"), cluster, QStringLiteral("--plan"), consolidate, QStringLiteral("-o"), doc });
+    QVERIFY2(same.exitCode == 0, qPrintable(runText(same)));
+    QVERIFY2(!same.err.contains("replacing"), same.err.constData());
+
+    const auto forced = runFleetscope({ QStringLiteral("save"), cluster, QStringLiteral("-o"), doc, QStringLiteral("--force") });
+    QVERIFY2(forced.exitCode == 0, qPrintable(runText(forced)));
+    QVERIFY2(forced.err.contains("replacing " + QFile::encodeName(doc) + ", which held 1 plan (\"consolidate\")"), forced.err.constData());
+    const auto listed = runFleetscope({ QStringLiteral("plans"), doc, QStringLiteral("--format"), QStringLiteral("json") });
+    QVERIFY2(listed.exitCode == 0, qPrintable(runText(listed)));
+    QCOMPARE(QJsonDocument::fromJson(listed.out).object()[QStringLiteral("plans")].toArray().size(), 0);
+}
+
+// A BEFORE that does not exist is named as the missing state, with or without --plan (the plan
+// name looked up in it was blamed).
+void TestCliDocument::diffNamesAMissingState()
+{
+    QTemporaryDir dir;
+    const QString cluster = kData + QStringLiteral("/plan/cluster.json");
+    const QString after = dir.filePath(QStringLiteral("after.fleet"));
+    const auto saved = runFleetscope({ QStringLiteral("save"), cluster, QStringLiteral("-o"), after });
+    QVERIFY2(saved.exitCode == 0, qPrintable(runText(saved)));
+    const QString missing = dir.filePath(QStringLiteral("missing.fleet"));
+    for (const QStringList& extra : { QStringList {}, QStringList { QStringLiteral("--plan"), QStringLiteral("consolidate") } }) {
+        const auto r = runFleetscope(QStringList { QStringLiteral("diff"), missing, after } + extra);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QFile::encodeName(missing)) && r.err.contains("No such file"), r.err.constData());
+        QVERIFY2(!r.err.contains("--plan"), r.err.constData());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCliDocument)

@@ -89,6 +89,21 @@ void TestCompareWindow::compareSelectAndClear()
     ChangesModel* model = compare->panel()->model();
     QCOMPARE(model->diff(), diff);
 
+    // At the dock's default width the Change column is as wide as its names (it was about 30
+    // px: sized while the dock was hidden, and never grown back), or a third of the view.
+    {
+        QTreeView* view = compare->panel()->view();
+        int content = 0;
+        for (int row = 0; row < model->rowCount(); ++row)
+            content = std::max(content, view->fontMetrics().horizontalAdvance(model->index(row, ChangesModel::ChangeColumn).data().toString()));
+        content += view->indentation();
+        QTRY_VERIFY2(view->header()->sectionSize(ChangesModel::ChangeColumn) >= std::min(content, view->viewport()->width() / 3),
+            qPrintable(QStringLiteral("Change column %1 px, its names %2 px, the view %3 px")
+                           .arg(view->header()->sectionSize(ChangesModel::ChangeColumn))
+                           .arg(content)
+                           .arg(view->viewport()->width())));
+    }
+
     // In a narrow dock the totals' figures stay in sight: the Change column gives up its width.
     QTreeView* changes = compare->panel()->view();
     window.resizeDocks({ compare->dock() }, { 300 }, Qt::Horizontal);

@@ -28,6 +28,7 @@
 #include <QJsonObject>
 #include <QLockFile>
 #include <QMessageBox>
+#include <QProcess>
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QUndoStack>
@@ -71,6 +72,7 @@ private slots:
     void writesTheChangedPlanAndRemovesItOnCleanClose();
     void offersALeftoverWhoseOwnerIsGone();
     void waitsForASlicedStep();
+    void removesTheStaleLockOfAWindowThatNeverAutosaved();
 };
 
 void TestPlanAutosave::initTestCase()
@@ -242,6 +244,47 @@ void TestPlanAutosave::waitsForASlicedStep()
         QVERIFY2(w.at(0).toInt() == 0, qPrintable(QStringLiteral("an autosave of %1 of the step's %2 actions").arg(w.at(0).toInt()).arg(actions)));
     autosave->closedCleanly();
     window->undoStack()->setClean();
+}
+
+// A window killed before its first autosave leaves its lock alone (no plan beside it): the next
+// start removes it (its process is gone: QLockFile's own check), and keeps the lock of a window
+// that runs. The stale lock is this process's own, its PID that of a process that has ended.
+void TestPlanAutosave::removesTheStaleLockOfAWindowThatNeverAutosaved()
+{
+    const QDir folder(app::PlanAutosave::folder());
+    QVERIFY(folder.mkpath(QStringLiteral(".")));
+    QProcess ended;
+    ended.start(QStringLiteral("true"), {});
+    QVERIFY(ended.waitForStarted());
+    const QString deadPid = QString::number(ended.processId());
+    QVERIFY(ended.waitForFinished());
+    QByteArray lockBytes;
+    {
+        QLockFile mine(folder.filePath(QStringLiteral("mine.lock")));
+        QVERIFY(mine.tryLock(0));
+        QFile f(folder.filePath(QStringLiteral("mine.lock")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        lockBytes = f.readAll();
+        mine.unlock();
+    }
+    // QLockFile's format: the PID on the first line, then the application and the host.
+    lockBytes = deadPid.toLatin1() + lockBytes.mid(lockBytes.indexOf('\n'));
+    const QString stale = folder.filePath(QStringLiteral("plan-%1.lock").arg(deadPid));
+    importers::writeOutputFile(stale.toStdString(), lockBytes.toStdString());
+    const QString staleAbout = folder.filePath(QStringLiteral("plan-%1.about").arg(deadPid));
+    importers::writeOutputFile(staleAbout.toStdString(), R"({"plan": "Plan 1", "document": ""})");
+    QLockFile running(folder.filePath(QStringLiteral("plan-999993.lock")));
+    QVERIFY(running.tryLock(0));
+
+    auto window = std::make_unique<app::MainWindow>();
+    auto* autosave = new app::PlanAutosave(window.get(), window->planController(), window->document());
+    autosave->start(60000);
+    QVERIFY(!QFile::exists(stale));
+    QVERIFY(!QFile::exists(staleAbout));
+    QVERIFY(QFile::exists(folder.filePath(QStringLiteral("plan-999993.lock"))));
+    QVERIFY(QFile::exists(folder.filePath(QStringLiteral("plan-%1.lock").arg(QCoreApplication::applicationPid()))));
+    autosave->closedCleanly();
+    running.unlock();
 }
 
 int main(int argc, char** argv)

@@ -21,6 +21,7 @@
 #include "app/window/planautosave.h"
 #include "app/window/windowdocument.h"
 #include "importers/document/fleetdocument.h"
+#include "importers/output/outputfile.h"
 #include "importers/plan/planfile.h"
 
 #include "common/guitestmain.h"
@@ -28,6 +29,8 @@
 #include <QListWidget>
 #include <QDockWidget>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
@@ -90,6 +93,10 @@ private slots:
     void emptyNewPlanLeavesTheOpenedDocumentUnmodified();
     void restoredLayoutShowsTheConnectionDockOnlyWhenLive();
     void savesDuringASlicedStepWriteTheWholeStep();
+    void duplicatedPlanIsEditedApart();
+    void duplicateAndSwitchDuringASlicedStepKeepTheWholeStep();
+    void editsWhileAPlanOpensStayInThePlanLeft();
+    void savedPlansKeepTheirEvaluationAndRenameStampsThem();
     void recentLabelsTellSameNamedSourcesApart();
 };
 
@@ -431,6 +438,165 @@ void TestWindowDocument::savesDuringASlicedStepWriteTheWholeStep()
     QVERIFY2(progressed.count() > 1, "the undo went on in slices while the save waited");
     QCOMPARE(importers::readPlanFile(planPath.toStdString()).actions.size(), std::size_t(0));
     QCOMPARE(shownActions(*window), std::size_t(0));
+    window->undoStack()->setClean();
+}
+
+// Plans > Duplicate Plan then an edit in the copy: the original keeps every action, in the list,
+// on screen and in the saved file; the copy has its own undo history. The shown plan's unsaved
+// edits are what is copied.
+void TestWindowDocument::duplicatedPlanIsEditedApart()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::WindowDocument* doc = window->document();
+    app::PlanController* plan = window->planController();
+    QCOMPARE(drainSome(plan, 3), 3);
+    QVERIFY(!window->undoStack()->isClean()); // unsaved edits: the copy has them
+    QVERIFY(doc->duplicatePlan(0));
+    QCOMPARE(actionsIn(doc->plans()[1]), std::size_t(3));
+
+    QVERIFY(doc->switchToPlan(1));
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 1, 30000);
+    QCOMPARE(shownActions(*window), std::size_t(3));
+    QVERIFY(!window->undoStack()->canUndo() || window->undoStack()->count() == 1); // the copy's own history: its opening
+    QVERIFY(plan->removeLastAction());
+    QCOMPARE(shownActions(*window), std::size_t(2));
+    QCOMPARE(actionsIn(doc->plans()[0]), std::size_t(3));
+
+    QVERIFY(doc->switchToPlan(0));
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 0, 30000);
+    QCOMPARE(shownActions(*window), std::size_t(3));
+    QCOMPARE(actionsIn(doc->plans()[1]), std::size_t(2));
+    // An undo in the original cannot reach the copy's removal.
+    QVERIFY(window->undoStack()->count() <= 1);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("copies.fleet"));
+    QCOMPARE(doc->saveAndWait(path), QString());
+    const importers::FleetDocument back = importers::openFleetDocument(path.toStdString());
+    QCOMPARE(back.plans.size(), std::size_t(2));
+    QCOMPARE(actionsIn(back.plans[0]), std::size_t(3));
+    QCOMPARE(actionsIn(back.plans[1]), std::size_t(2));
+
+    // Quickly: the copy shown, the removal, back, without waiting between the last two.
+    QVERIFY(doc->switchToPlan(1));
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 1, 30000);
+    QVERIFY(plan->removeLastAction());
+    QVERIFY(doc->switchToPlan(0));
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 0, 30000);
+    QCOMPARE(shownActions(*window), std::size_t(3));
+    QCOMPARE(actionsIn(doc->plans()[1]), std::size_t(1));
+    QCOMPARE(doc->saveAndWait(path), QString());
+    const importers::FleetDocument again = importers::openFleetDocument(path.toStdString());
+    QCOMPARE(actionsIn(again.plans[0]), std::size_t(3));
+    QCOMPARE(actionsIn(again.plans[1]), std::size_t(1));
+}
+
+// A large step undone in slices (part of it still in the engine): Duplicate Plan and a switch
+// to another plan are refused meanwhile (they kept the plan with part of the step: a copy made
+// after the first slice lacked one action); once the step is done, the copy is the whole plan.
+void TestWindowDocument::duplicateAndSwitchDuringASlicedStepKeepTheWholeStep()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::PlanController* plan = window->planController();
+    app::WindowDocument* doc = window->document();
+    const std::size_t actions = drainAsOneStep(plan, 2 * app::PlanStepCommand::kSlicedChildren);
+    QVERIFY2(actions >= std::size_t(app::PlanStepCommand::kSlicedChildren), "a step large enough to run in slices");
+    plan->stepRunner()->setMaxChildrenPerSlice(1);
+    QVERIFY(doc->newPlan());
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 1, 30000);
+    QVERIFY(doc->switchToPlan(0));
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 0, 30000);
+    QCOMPARE(shownActions(*window), actions);
+
+    window->undoStack()->undo();
+    QVERIFY(plan->isBusy());
+    const bool duplicated = doc->duplicatePlan(0);
+    const std::size_t copied = duplicated ? actionsIn(doc->plans().back()) : 0;
+    QVERIFY2(!duplicated || copied == 0 || copied == actions,
+        qPrintable(QStringLiteral("the copy holds %1 of the step's %2 actions").arg(copied).arg(actions)));
+    const bool switched = doc->switchToPlan(1);
+    QTRY_VERIFY_WITH_TIMEOUT(!plan->isBusy() && doc->currentPlan() >= 0, 30000);
+    const std::size_t left = actionsIn(doc->plans()[0]);
+    QVERIFY2(!switched || left == 0 || left == actions,
+        qPrintable(QStringLiteral("the plan left holds %1 of the step's %2 actions").arg(left).arg(actions)));
+    QVERIFY(!duplicated && !switched); // refused, with a message: the step is short
+
+    // The step done (undone, then redone), the copy is the whole plan.
+    QCOMPARE(shownActions(*window), std::size_t(0));
+    window->undoStack()->redo();
+    QTRY_VERIFY_WITH_TIMEOUT(!plan->isBusy(), 30000);
+    QVERIFY(doc->duplicatePlan(0));
+    QCOMPARE(actionsIn(doc->plans().back()), actions);
+    window->undoStack()->setClean();
+}
+
+// While a plan is being opened (a switch), the window still shows the plan left and it can
+// still be edited: the edit stays in that plan (it was lost, or, when the open failed, kept
+// in the plan left though its entry said otherwise), and the plan opened is as kept.
+void TestWindowDocument::editsWhileAPlanOpensStayInThePlanLeft()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::PlanController* plan = window->planController();
+    app::WindowDocument* doc = window->document();
+    QCOMPARE(drainSome(plan, 3), 3);
+    QVERIFY(doc->duplicatePlan(0));
+    QVERIFY(doc->switchToPlan(1));
+    QCOMPARE(doc->currentPlan(), -1);
+    QVERIFY(!doc->duplicatePlan(0)); // the plan left may still change
+    QVERIFY(plan->removeLastAction()); // on the plan still shown: the original
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 1, 30000);
+    QCOMPARE(shownActions(*window), std::size_t(3));
+    QCOMPARE(actionsIn(doc->plans()[0]), std::size_t(2));
+    QVERIFY(doc->switchToPlan(0));
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 0, 30000);
+    QCOMPARE(shownActions(*window), std::size_t(2));
+    QCOMPARE(actionsIn(doc->plans()[1]), std::size_t(3));
+    window->undoStack()->setClean();
+}
+
+// A plan saved from the window keeps the evaluation it had when saved (as `save --plan` keeps
+// it), the copy too; a rename is a change of the plan as saved: its saved time is stamped again
+// and its evaluation, which names it, made again.
+void TestWindowDocument::savedPlansKeepTheirEvaluationAndRenameStampsThem()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::WindowDocument* doc = window->document();
+    QCOMPARE(drainSome(window->planController(), 2), 2);
+    QVERIFY(doc->duplicatePlan(0));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("evaluated.fleet"));
+    QCOMPARE(doc->saveAndWait(path), QString());
+    importers::FleetDocument back = importers::openFleetDocument(path.toStdString());
+    QCOMPARE(back.plans.size(), std::size_t(2));
+    for (const importers::DocumentPlan& p : back.plans) {
+        QVERIFY2(!p.evaluationJson.empty(), p.name.c_str());
+        const QJsonObject evaluation = QJsonDocument::fromJson(QByteArray::fromStdString(p.evaluationJson)).object();
+        QCOMPARE(evaluation.value(QStringLiteral("plan")).toString(), QString::fromStdString(p.name));
+    }
+
+    // An old saved time (a document saved long ago), opened, one plan renamed, saved again.
+    back.plans[0].savedAt = back.plans[1].savedAt = "2020-01-02T03:04:05Z";
+    importers::OutputFileOptions options;
+    options.replacesDocument = true;
+    importers::saveFleetDocument(back, path.toStdString(), options);
+    auto reopened = std::make_unique<app::MainWindow>();
+    reopened->show();
+    QVERIFY(QTest::qWaitForWindowExposed(reopened.get()));
+    QSignalSpy shown(reopened.get(), &app::MainWindow::clusterShown);
+    reopened->openFiles({ path });
+    QVERIFY(shown.wait(30000));
+    QTRY_COMPARE_WITH_TIMEOUT(reopened->document()->currentPlan(), 0, 30000);
+    QVERIFY(reopened->document()->renamePlan(1, QStringLiteral("renamed")));
+    QCOMPARE(reopened->document()->saveAndWait(path), QString());
+    const importers::FleetDocument again = importers::openFleetDocument(path.toStdString());
+    QCOMPARE(again.plans[0].savedAt, std::string("2020-01-02T03:04:05Z")); // unchanged: as it was
+    QVERIFY2(again.plans[1].savedAt != "2020-01-02T03:04:05Z", again.plans[1].savedAt.c_str());
+    QCOMPARE(QJsonDocument::fromJson(QByteArray::fromStdString(again.plans[1].evaluationJson)).object().value(QStringLiteral("plan")).toString(),
+        QStringLiteral("renamed"));
     window->undoStack()->setClean();
 }
 

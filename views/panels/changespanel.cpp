@@ -144,8 +144,24 @@ void ChangesPanel::keepFiguresInSight()
                     + 2 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 8);
     figures += difference;
     const int room = std::max(viewWidth / 3, viewWidth - figures);
-    if (header->sectionSize(ChangesModel::ChangeColumn) > room)
+    if (header->sectionSize(ChangesModel::ChangeColumn) > room) {
         header->resizeSection(ChangesModel::ChangeColumn, room);
+        return;
+    }
+    // Sized while the dock was hidden (a viewport of a few pixels), the column kept about 30
+    // px once shown: it grows back to its names (the groups and the open Totals: a few rows)
+    // as far as the room allows; a width the user gave it in between stays.
+    if (!m_view->isVisible())
+        return;
+    const int margin = 2 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 8;
+    int names = header->sectionSizeHint(ChangesModel::ChangeColumn);
+    for (const QModelIndex& parent : { QModelIndex(), totals }) {
+        const int indent = m_view->indentation() * (parent.isValid() ? 2 : 1);
+        for (int row = 0; row < m_model->rowCount(parent) && row < 64; ++row)
+            names = std::max(names, indent + margin + metrics.horizontalAdvance(m_model->index(row, ChangesModel::ChangeColumn, parent).data().toString()));
+    }
+    if (const int wanted = std::min(names, room); header->sectionSize(ChangesModel::ChangeColumn) < wanted)
+        header->resizeSection(ChangesModel::ChangeColumn, wanted);
 }
 
 QString ChangesPanel::summaryText() const
