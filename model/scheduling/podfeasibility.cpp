@@ -5,6 +5,7 @@
 // the ledger's label groups.
 #include "filterplugins_p.h"
 #include "matching.h"
+#include "model/nodeboundpods.h"
 
 #include <algorithm>
 
@@ -226,12 +227,14 @@ PodFeasibility::PodFeasibility(const PlanLedger& state, PodId p)
     c.group = c.s->podGroup[self.index()];
     c.antiGroup = c.s->podAntiGroup[self.index()];
     const std::string podName = std::string(c.store->podNamespace(p)) + "/" + std::string(c.store->podName(p));
-    if (c.store->podOwnerKind(p) == OwnerKind::DaemonSet)
-        c.immovableReasons.push_back(makeReason(ReasonKind::DaemonSetPod, {},
-            podName + " belongs to a DaemonSet, which runs one pod on each node it selects: it never moves"));
-    if (c.store->podIsMirror(p))
-        c.immovableReasons.push_back(makeReason(ReasonKind::MirrorPod, {},
-            podName + " is a static (mirror) pod, run by its node's kubelet from a file: it never moves"));
+    if (isNodeBoundPod(*c.store, p)) { // the rule (nodeboundpods.h); the reason says which kind
+        if (c.store->podOwnerKind(p) == OwnerKind::DaemonSet)
+            c.immovableReasons.push_back(makeReason(ReasonKind::DaemonSetPod, {},
+                podName + " belongs to a DaemonSet, which runs one pod on each node it selects: it never moves"));
+        if (c.store->podIsMirror(p))
+            c.immovableReasons.push_back(makeReason(ReasonKind::MirrorPod, {},
+                podName + " is a static (mirror) pod, run by its node's kubelet from a file: it never moves"));
+    }
     if (c.store->podFlags(p) & PodFlagResourceClaims)
         c.immovableReasons.push_back(makeReason(ReasonKind::Unsupported, "dynamic-resource-allocation",
             podName + " uses resource claims (dynamic resource allocation), which Fleetscope does not model: it cannot judge the move"));
