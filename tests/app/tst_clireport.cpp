@@ -66,6 +66,7 @@ private slots:
     void charactersWithoutAFontAreNamed();
     void nodeNamesWrapBetweenTheirParts();
     void groupedActionsNameTheTopologyLevel();
+    void groupedActionsSumToThePlansTypes();
 
 private:
     QTemporaryDir m_dir;
@@ -473,6 +474,41 @@ void TstCliReport::groupedActionsNameTheTopologyLevel()
         ++groups;
     }
     QVERIFY2(groups >= 2, qPrintable(text.left(8000)));
+}
+
+// The grouped table of a consolidation (its drains' own moves before each drain): each type's rows
+// sum to the plan's actions of that type. The drains' rows counted their own moves as drains
+// (3,465 "drain-node" of 453 drains at 2,000 nodes).
+void TstCliReport::groupedActionsSumToThePlansTypes()
+{
+    const QString plan = m_dir.filePath(QStringLiteral("consolidation-2000.json"));
+    const Run made = runFleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), QStringLiteral("--simulate"), QStringLiteral("2000"),
+        QStringLiteral("-o"), plan });
+    QVERIFY2(made.exitCode == 0, made.err.constData());
+    QMap<QString, qint64> inPlan;
+    {
+        QFile f(plan);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        for (const QJsonValue& a : QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("actions")).toArray())
+            ++inPlan[a.toObject().value(QStringLiteral("type")).toString()];
+    }
+    QVERIFY2(inPlan.value(QStringLiteral("drain-node")) > 0 && inPlan.value(QStringLiteral("move-pod")) > 0, qPrintable(QStringList(inPlan.keys()).join(',')));
+    const QString pdf = m_dir.filePath(QStringLiteral("consolidation-2000.pdf"));
+    const Run r = runFleetscope({ QStringLiteral("report"), QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("--plan"), plan,
+        QStringLiteral("--no-baseline"), QStringLiteral("-o"), pdf });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QString text = pdfText(pdf);
+    const qsizetype from = text.indexOf(QStringLiteral("The actions by type and"));
+    const qsizetype to = text.indexOf(QStringLiteral("Appendix: every action of the plan"), from);
+    QVERIFY2(from >= 0 && to > from, qPrintable(text.left(4000)));
+    static const QRegularExpression row(QStringLiteral("^\\s*([a-z-]+)\\s+\\S.*?\\s{2,}([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)\\s*$"),
+        QRegularExpression::MultilineOption);
+    QMap<QString, qint64> inTable;
+    for (auto it = row.globalMatch(text.mid(from, to - from)); it.hasNext();) {
+        const auto m = it.next();
+        inTable[m.captured(1)] += m.captured(2).remove(QLatin1Char(',')).toLongLong();
+    }
+    QCOMPARE(inTable, inPlan);
 }
 
 QTEST_GUILESS_MAIN(TstCliReport)

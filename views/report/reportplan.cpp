@@ -177,9 +177,10 @@ bool addPlanSection(const FleetReportInput& in, ReportPages& pages)
     const std::vector<bool> own = model::drainOwnMoves(actions);
     const auto ownMoves = std::count(own.begin(), own.end(), true);
     if (ownMoves > 0)
-        pages.addParagraph(QStringLiteral("%1 of them move a pod of a node the plan drains straight to a node that stays, each pod once; "
-                                          "in the appendix they are shown in one row with their drain (its numbers from the first move to "
-                                          "the drain, its pods those moved).")
+        pages.addParagraph(QStringLiteral("%1 of them move a pod of a node the plan drains straight to a node that stays, each pod once. "
+                                          "In the table below each is a move-pod where it goes, and a drain's pods are those moved off "
+                                          "its node, its own moves included; in the appendix they are shown in one row with their drain "
+                                          "(its numbers from the first move to the drain, its pods those moved).")
                                .arg(reportCounted(ownMoves, "move-pod action", "move-pod actions")),
             8.5);
     if (broken > 0)
@@ -194,16 +195,19 @@ bool addPlanSection(const FleetReportInput& in, ReportPages& pages)
     std::int64_t ownPods = 0; // the pods of the own moves before the next drain
     for (std::size_t i = 0; i < actions.size(); ++i) {
         const model::AppliedAction& a = actions[i];
+        // Every action counts once, under its own type, so that each type's rows sum to the
+        // plan's actions of that type; a drain's pods include its own moves' (the pods moved
+        // off its node), each own move counting its pod where it goes as well.
+        Group& g = groups[{ q(std::string(model::actionTypeName(a.action.type))), domainAtLevel(*in.store, *in.topology, a.action.node, by.level) }];
+        g.actions += 1;
+        g.hold += a.holds ? 1 : 0;
+        g.pods += static_cast<std::int64_t>(a.changes.size());
         if (own[i]) {
             ++ownPods;
-            continue;
+        } else if (a.action.type == model::ActionType::DrainNode) {
+            g.pods += ownPods;
+            ownPods = 0;
         }
-        Group& g = groups[{ q(std::string(model::actionTypeName(a.action.type))), domainAtLevel(*in.store, *in.topology, a.action.node, by.level) }];
-        // A drain counts its own moves too, so that the column sums to the plan's actions.
-        g.actions += 1 + ownPods;
-        g.hold += (a.holds ? 1 : 0) + ownPods;
-        g.pods += static_cast<std::int64_t>(a.changes.size()) + ownPods;
-        ownPods = 0;
     }
     pages.addParagraph(by.level > 0 ? QStringLiteral("The actions by type and %1 (the %1 of the node each names; \u2014: the action names "
                                                      "no node of the cluster); every action, with its reasons, is listed in the appendix.")
