@@ -8,6 +8,7 @@
 
 #include "importers/output/outputfile.h"
 #include "importers/plan/planfile.h"
+#include "importers/plan/plansource.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -79,9 +80,9 @@ PlanAutosave::PlanAutosave(MainWindow* window, PlanController* plan, WindowDocum
     connect(m_timer, &QTimer::timeout, this, &PlanAutosave::saveIfChanged);
     connect(m_plan->undoStack(), &QUndoStack::indexChanged, this, [this] { m_changed = true; });
     connect(m_plan, &PlanController::planChanged, this, [this] { m_changed = true; });
+    // Each cluster shown: a leftover kept for later is offered again once its own cluster is.
     connect(m_plan, &PlanController::engineReady, this, [this] {
-        if (!std::exchange(m_offered, true))
-            QTimer::singleShot(0, this, &PlanAutosave::offerRecovery); // after the window took the engine
+        QTimer::singleShot(0, this, &PlanAutosave::offerRecovery); // after the window took the engine
     });
 }
 
@@ -201,6 +202,11 @@ void PlanAutosave::offerRecovery()
         const QString pid = file.completeBaseName().mid(5); // "plan-"
         if (pid == ownPid)
             continue;
+        if (const auto kept = m_keptForLater.constFind(file.filePath()); kept != m_keptForLater.cend()) {
+            const std::shared_ptr<const void> keptOn = kept->lock();
+            if (keptOn && keptOn.get() == static_cast<const void*>(m_window->cluster().get()))
+                continue; // kept for later while this cluster is shown
+        }
         QLockFile owner(lockPathFor(folder(), pid));
         owner.setStaleLockTime(0); // only a dead process's lock is stale, however old
         if (!owner.tryLock(0))
@@ -208,12 +214,15 @@ void PlanAutosave::offerRecovery()
         QFile in(file.filePath());
         std::string json;
         std::size_t actions = 0;
+        importers::PlanSource planned;
         bool readable = in.size() <= kMaxAutosaveBytes && in.open(QIODevice::ReadOnly);
         if (readable) {
             const QByteArray bytes = in.readAll();
             json.assign(bytes.constData(), static_cast<std::size_t>(bytes.size()));
             try {
-                actions = importers::parsePlanText(json, file.filePath().toStdString()).actions.size();
+                const importers::PlanDocument parsed = importers::parsePlanText(json, file.filePath().toStdString());
+                actions = parsed.actions.size();
+                planned = parsed.source;
             } catch (const std::exception&) {
                 readable = false; // cut short by the crash: nothing to offer
             }
@@ -237,12 +246,42 @@ void PlanAutosave::offerRecovery()
             QMessageBox box(QMessageBox::Question, tr("Recover Plan"), question, QMessageBox::Yes | QMessageBox::No, m_window);
             box.setTextFormat(Qt::PlainText); // names from a file are shown, never interpreted
             box.setObjectName(QStringLiteral("recoverPlanBox"));
-            box.setInformativeText(tr("It is added to the plans and checked against the cluster shown; Discard deletes it."));
-            box.button(QMessageBox::Yes)->setText(tr("&Recover"));
+            // Whether the cluster shown is the plan's: known at once for a simulation, a live
+            // cluster or a document; for files once their digests are in (computed on a worker
+            // when the cluster is shown), unknown before.
+            const importers::PlanSource shown = m_window->shownFiles().isEmpty() ? m_window->planSource() : m_document->shownSource();
+            const bool shownKnown = !shown.files.empty() || !shown.server.empty() || !shown.simulated.empty();
+            const std::string elsewhere = shownKnown ? importers::clusterDifference(planned, shown) : std::string();
+            const QString madeOn = tr("It was made on %1.").arg(QString::fromStdString(importers::sourceText(planned)));
+            QPushButton* later = nullptr;
+            if (elsewhere.empty()) {
+                box.setInformativeText(madeOn + QLatin1Char(' ')
+                    + tr("It is added to the plans and checked against the cluster shown; Discard deletes it."));
+                box.button(QMessageBox::Yes)->setText(tr("&Recover"));
+            } else {
+                box.setIcon(QMessageBox::Warning);
+                box.setInformativeText(tr("The cluster shown is not the one it was made on: %1. Recover Here checks it against the "
+                                          "cluster shown, where its actions may not hold; Keep for Later keeps it until that "
+                                          "cluster%2 is open; Discard deletes it.")
+                                           .arg(QString::fromStdString(elsewhere),
+                                               documentName.isEmpty() ? QString() : tr(" (or %1)").arg(documentName)));
+                box.button(QMessageBox::Yes)->setText(tr("&Recover Here"));
+                later = box.addButton(tr("&Keep for Later"), QMessageBox::RejectRole);
+                later->setObjectName(QStringLiteral("recoverLater"));
+            }
             box.button(QMessageBox::No)->setText(tr("&Discard"));
-            box.setDefaultButton(QMessageBox::Yes);
-            const bool recover = box.exec() == QMessageBox::Yes;
+            if (later)
+                box.setDefaultButton(later);
+            else
+                box.setDefaultButton(QMessageBox::Yes);
+            box.exec();
+            const bool recover = box.clickedButton() == box.button(QMessageBox::Yes);
             m_window->restoreMapFocus();
+            if (later && box.clickedButton() == later) {
+                m_keptForLater.insert(file.filePath(), std::weak_ptr<const void>(m_window->cluster()));
+                owner.unlock();
+                continue;
+            }
             // A plan that cannot be shown now (another is being opened) stays for the next start.
             const QString name = about.plan.isEmpty() ? tr("Recovered %1").arg(when) : tr("%1 (recovered %2)").arg(about.plan, when);
             keep = recover && !m_document->addPlan(name, std::move(json));

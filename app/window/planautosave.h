@@ -4,6 +4,7 @@
 // that did not quit cleanly ("Recover the plan from 14:02?").
 
 #include <QFuture>
+#include <QHash>
 #include <QObject>
 #include <QString>
 
@@ -27,14 +28,18 @@ class WindowDocument;
 /// JSON built and written on a worker through importers::writeOutputFile(), whole or not at
 /// all) and removed while the plan is empty. A clean quit (closedCleanly()) removes both.
 ///
-/// Recovery: once the first what-if is ready, a `plan-*.json` whose lock can be taken (its
-/// process is gone: QLockFile's stale check by PID, with no age limit, so another running
-/// window's file is never taken) is offered back in a question titled "Recover Plan"
-/// ("Recover the plan from 14:02 (12 actions)?"): Recover adds it to the document's plans
-/// and shows it (WindowDocument::addPlan(), the document modified), Discard removes it; either
-/// way the leftover files are removed. The question names the plan and its document when the
-/// leftover's `.about` file says them, and the recovered plan keeps its name ("Consolidation
-/// (recovered 14:02)"). Thread: GUI thread.
+/// Recovery: each time a what-if is ready (a cluster shown), a `plan-*.json` whose lock can be
+/// taken (its process is gone: QLockFile's stale check by PID, with no age limit, so another
+/// running window's file is never taken) is offered back in a question titled "Recover Plan"
+/// ("Recover the plan from 14:02 (12 actions)?"), which says the cluster it was made on (the
+/// plan's source): Recover adds it to the document's plans and shows it
+/// (WindowDocument::addPlan(), the document modified), Discard removes it; either way the
+/// leftover files are removed. When the cluster shown is known not to be that one
+/// (importers::clusterDifference() of the plan's source and the shown one), the question says
+/// so and offers Keep for Later too, which leaves the files for when that cluster (or
+/// document) is open, in this window or the next. The question names the plan and its document
+/// when the leftover's `.about` file says them, and the recovered plan keeps its name
+/// ("Consolidation (recovered 14:02)"). Thread: GUI thread.
 class PlanAutosave : public QObject {
     Q_OBJECT
 public:
@@ -75,7 +80,9 @@ private:
     std::unique_ptr<QLockFile> m_lock;
     QFuture<void> m_write;
     bool m_changed = false;
-    bool m_offered = false;
+    // Leftovers the user keeps until their cluster is shown, with the cluster shown then (not
+    // asked again while that one is shown; an engine rebuilt over it is the same cluster).
+    QHash<QString, std::weak_ptr<const void>> m_keptForLater;
     bool m_closed = false;
 };
 

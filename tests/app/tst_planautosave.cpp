@@ -73,6 +73,7 @@ private slots:
     void offersALeftoverWhoseOwnerIsGone();
     void waitsForASlicedStep();
     void removesTheStaleLockOfAWindowThatNeverAutosaved();
+    void keepsALeftoverOfAnotherClusterForLater();
 };
 
 void TestPlanAutosave::initTestCase()
@@ -285,6 +286,79 @@ void TestPlanAutosave::removesTheStaleLockOfAWindowThatNeverAutosaved()
     QVERIFY(QFile::exists(folder.filePath(QStringLiteral("plan-%1.lock").arg(QCoreApplication::applicationPid()))));
     autosave->closedCleanly();
     running.unlock();
+}
+
+void TestPlanAutosave::keepsALeftoverOfAnotherClusterForLater()
+{
+    // A leftover made on the simulated fleet of 240 nodes (seed 3), found while another fleet
+    // (200 nodes) is shown: the question says so and offers Keep for Later, which leaves the
+    // files; once the plan's own fleet is shown, it is offered again, as its own.
+    const QDir folder(app::PlanAutosave::folder());
+    QVERIFY(folder.mkpath(QStringLiteral(".")));
+    std::string planText;
+    {
+        auto maker = openWindow(240, 3);
+        QVERIFY(maker);
+        QCOMPARE(drainSome(maker->planController(), 2), 2);
+        importers::PlanDocument plan;
+        plan.source = maker->planSource();
+        for (const model::AppliedAction& a : maker->planController()->engine()->applied())
+            plan.actions.push_back(a.action);
+        planText = importers::planJson(plan);
+        maker->undoStack()->setClean();
+    }
+    const QString leftover = folder.filePath(QStringLiteral("plan-999993.json"));
+    importers::writeOutputFile(leftover.toStdString(), planText);
+
+    QString informative;
+    bool kept = false;
+    whenShown([&](QWidget* w) {
+        auto* box = qobject_cast<QMessageBox*>(w);
+        if (!box || box->objectName() != QStringLiteral("recoverPlanBox"))
+            return;
+        informative = box->informativeText();
+        auto* later = box->findChild<QPushButton*>(QStringLiteral("recoverLater"));
+        if (!later)
+            return;
+        kept = true;
+        later->click();
+    });
+    auto window = std::make_unique<app::MainWindow>();
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    auto* autosave = new app::PlanAutosave(window.get(), window->planController(), window->document());
+    autosave->start(60000);
+    QSignalSpy shown(window.get(), &app::MainWindow::clusterShown);
+    window->openSimulated(200, 3);
+    QVERIFY(shown.wait(30000));
+    QTRY_VERIFY_WITH_TIMEOUT(!informative.isEmpty(), 30000);
+    QVERIFY2(informative.contains(QStringLiteral("not the one it was made on")), qPrintable(informative));
+    QVERIFY2(kept, qPrintable(informative));
+    QVERIFY(QFile::exists(leftover));
+    QCOMPARE(window->document()->plans().size(), std::size_t(1));
+
+    // The plan's own fleet: offered again, as made on it.
+    informative.clear();
+    bool recovered = false;
+    whenShown([&](QWidget* w) {
+        auto* box = qobject_cast<QMessageBox*>(w);
+        if (!box || box->objectName() != QStringLiteral("recoverPlanBox"))
+            return;
+        informative = box->informativeText();
+        if (box->findChild<QPushButton*>(QStringLiteral("recoverLater")))
+            return; // still called another cluster: the check below fails
+        recovered = true;
+        box->button(QMessageBox::Yes)->click();
+    });
+    QSignalSpy shownAgain(window.get(), &app::MainWindow::clusterShown);
+    window->openSimulated(240, 3);
+    QVERIFY(shownAgain.wait(30000));
+    QTRY_VERIFY_WITH_TIMEOUT(!informative.isEmpty(), 30000);
+    QVERIFY2(recovered, qPrintable(informative));
+    QVERIFY2(informative.startsWith(QStringLiteral("It was made on simulated cluster nodes=240 seed=3")), qPrintable(informative));
+    QTRY_COMPARE_WITH_TIMEOUT(window->planController()->engine()->applied().size(), std::size_t(2), 30000);
+    QVERIFY(!QFile::exists(leftover));
+    window->undoStack()->setClean();
 }
 
 int main(int argc, char** argv)
