@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Makes the Debian package fleetscope_<version>_amd64.deb from a configured build folder: builds
+# Makes the Debian package fleetscope_<version>_amd64.deb in a build folder (configured first when
+# it is not): builds
 # fleetscope and the package's generated files (icons, man page, changelog.gz), runs CPack, then
 # checks the package with lintian (no error allowed), the copyright file's DEP-5 form
 # (installer/check-copyright.py), desktop-file-validate and appstreamcli validate --no-net (the
@@ -11,8 +12,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD="${1:-build}"
 if [ ! -f "$BUILD/CMakeCache.txt" ]; then
-  echo "build-deb: $BUILD is not a configured build folder (cmake -S . -B $BUILD -G Ninja)" >&2
-  exit 2
+  # A fresh checkout: configure the folder as installer/run-tests.sh does (the build below makes
+  # only what the package needs).
+  echo "build-deb: $BUILD is not configured yet: configuring it (cmake -S . -B $BUILD -G Ninja)" >&2
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 fi
 
 for tool in cpack rsvg-convert python3 gzip objcopy dpkg-shlibdeps lintian desktop-file-validate appstreamcli; do
