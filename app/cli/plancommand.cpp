@@ -11,6 +11,7 @@
 #include "subcommands.h"
 
 #include "app/shared/importfailure.h"
+#include "model/figures.h"
 #include "model/metrics/metric.h"
 #include "model/plan/plan.h"
 #include "model/plan/planprices.h"
@@ -71,7 +72,8 @@ std::string unpricedNodesNote(const model::ClusterStore& store, const std::vecto
     const auto unpriced = static_cast<std::size_t>(unpricedNodeCount(store, nodePrices));
     if (unpriced == 0)
         return {};
-    return std::to_string(unpriced) + " of " + std::to_string(nodes) + (nodes == 1 ? " node has" : " nodes have")
+    return model::formatCount(static_cast<std::int64_t>(unpriced)) + " of " + model::formatCount(static_cast<std::int64_t>(nodes))
+        + (nodes == 1 ? " node has" : " nodes have")
         + " no price (no instance type, region and capacity type the price table knows): "
         + (unpriced == 1 ? "it is" : "they are") + " left out of the costs, not counted as $0 saved; give --prices FILE to price "
         + (unpriced == 1 ? "it" : "them");

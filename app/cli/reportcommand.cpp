@@ -317,8 +317,8 @@ int run(const ReportOptions& options, Prepared prepared)
     // same, with a banner on its first page saying so).
     const auto broken = std::count_if(actions.begin(), actions.end(), [](const model::AppliedAction& a) { return !a.holds; });
     if (done.hasPlan() && broken > 0) {
-        importers::printTerminalf(stderr, "fleetscope report: %lld of %lld %s on this cluster state%s (exit status 1, as plan check)\n",
-            static_cast<long long>(broken), static_cast<long long>(actions.size()),
+        importers::printTerminalf(stderr, "fleetscope report: %s of %s %s on this cluster state%s (exit status 1, as plan check)\n",
+            model::formatCount(static_cast<std::int64_t>(broken)).c_str(), model::formatCount(static_cast<std::int64_t>(actions.size())).c_str(),
             actions.size() == 1 ? "action does not hold" : broken == 1 ? "actions does not hold" : "actions do not hold",
             done.sourceNote.empty() ? "" : ": the plan was made on another cluster state");
         return 1;

@@ -189,8 +189,21 @@ bool PlanController::isBusy() const noexcept
     return m_steps->isBusy();
 }
 
+void PlanController::setOpeningPlan(const QString& name)
+{
+    if (name == m_openingPlan)
+        return;
+    m_openingPlan = name;
+    emit editsBlockedChanged();
+}
+
 bool PlanController::refuseWhileBusy()
 {
+    if (!m_openingPlan.isEmpty()) {
+        // An edit now would go to the plan on screen, which the opened one replaces in a moment.
+        showMessage(tr("%1 is being opened and replaces the plan shown in a moment; wait for it, or cancel it.").arg(m_openingPlan));
+        return true;
+    }
     if (!m_steps->isBusy())
         return false;
     showMessage(tr("The plan is being undone or redone; wait for it, or cancel it."));

@@ -216,6 +216,12 @@ public:
     /// True while a large undo step is undone or redone in slices (PlanStepRunner): every
     /// gesture above is refused meanwhile, with a message.
     [[nodiscard]] bool isBusy() const noexcept;
+    /// While another plan is being opened (PlanOpener: File > Open Plan, a switch in the Plans
+    /// menu, a recovery), its name; "" when none. The shown plan is about to be replaced, so
+    /// every gesture above and Edit > Undo and Redo are refused meanwhile, with a message
+    /// naming the plan (editsBlockedChanged() when it starts and ends).
+    void setOpeningPlan(const QString& name);
+    [[nodiscard]] bool isOpeningPlan() const noexcept { return !m_openingPlan.isEmpty(); }
     [[nodiscard]] PlanStepRunner* stepRunner() const noexcept { return m_steps; }
 
     /// The filter's mask (FilterField::maskChanged), for "Drain Filtered Nodes".
@@ -248,6 +254,8 @@ public:
 signals:
     /// The plan changed (an action applied or undone, or a new cluster).
     void planChanged();
+    /// setOpeningPlan() started or ended a plan's opening.
+    void editsBlockedChanged();
     void engineReady();
     /// "Place Workload Here…" on a domain label's context menu: Plan > Place Workload opens
     /// with that domain as the one the pods must lie in.
@@ -277,6 +285,7 @@ private:
     PlanDragController* m_drag = nullptr;
     PlanContextMenu* m_contextMenu = nullptr;
     PlanStepRunner* m_steps = nullptr;
+    QString m_openingPlan; // setOpeningPlan()
     views::PlanPanel* m_panel = nullptr;
     QDockWidget* m_dock = nullptr;
     int m_batch = 0;

@@ -186,11 +186,13 @@ bool PlanOpener::start(const QString& path, const QString& name, std::string jso
             return result;
         },
         [this, epoch = m_engineEpoch, shownName](std::shared_ptr<Result> result) { onResult(epoch, shownName, std::move(result)); });
+    m_plan->setOpeningPlan(shownName.isEmpty() ? tr("A plan") : tr("The plan %1").arg(shownName));
     return true;
 }
 
 void PlanOpener::onResult(std::uint64_t engineEpoch, const QString& name, std::shared_ptr<Result> job)
 {
+    m_plan->setOpeningPlan(QString());
     OpenedPlan* result = &job->plan;
     if (!result->error.empty()) {
         m_lastMessage = tr("Cannot open the plan %1: %2").arg(name, QString::fromStdString(result->error));

@@ -19,18 +19,19 @@ namespace fleet::app {
 
 namespace {
 
-/// While a large step is undone or redone in slices (PlanStepRunner), `undo` and `redo` wait
-/// for it. The stack enables them again when its index moves, which is after the runner
+/// While a large step is undone or redone in slices (PlanStepRunner), or another plan is being
+/// opened, `undo` and `redo` wait for it. The stack enables them again when its index moves, which is after the runner
 /// started: hence the queued call.
 void followStepRunner(PlanController* plan, QUndoStack* stack, QAction* undo, QAction* redo)
 {
-    QObject::connect(plan->stepRunner(), &PlanStepRunner::busyChanged, undo,
-        [plan, stack, undo, redo](bool) {
-            const bool busy = plan->isBusy();
-            undo->setEnabled(!busy && stack->canUndo());
-            redo->setEnabled(!busy && stack->canRedo());
-        },
-        Qt::QueuedConnection);
+    const auto follow = [plan, stack, undo, redo] {
+        const bool busy = plan->isBusy() || plan->isOpeningPlan();
+        undo->setEnabled(!busy && stack->canUndo());
+        redo->setEnabled(!busy && stack->canRedo());
+    };
+    QObject::connect(plan->stepRunner(), &PlanStepRunner::busyChanged, undo, [follow](bool) { follow(); }, Qt::QueuedConnection);
+    // While another plan is being opened, the shown one is about to be replaced: no undo of it.
+    QObject::connect(plan, &PlanController::editsBlockedChanged, undo, follow, Qt::QueuedConnection);
 }
 
 } // namespace

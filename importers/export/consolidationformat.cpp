@@ -124,15 +124,18 @@ std::string consolidationSummaryText(const model::ConsolidationResult& ours, con
     const std::size_t moves = ours.actions.size() - ours.drained.size();
     // Counts with thousands separators, dollars to the cent ("$4,283.39"): the text is read.
     auto n = [](auto v) { return model::formatCount(static_cast<std::int64_t>(v)); };
+    // "1 node", "2 nodes": the count and the noun it agrees with.
+    auto counted = [&n](auto v, const char* one, const char* many) { return n(v) + " " + (static_cast<std::int64_t>(v) == 1 ? one : many); };
     if (ours.pendingPlaced.empty())
         std::snprintf(line, sizeof line,
-            "Consolidation plan written to %s (%s drain-node actions, each after the move-pod actions of its node's pods: %s move-pod actions)\n",
-            shownPath.c_str(), n(ours.drained.size()).c_str(), n(moves).c_str());
+            "Consolidation plan written to %s (%s, each after the move-pod actions of its node's pods: %s)\n", shownPath.c_str(),
+            counted(ours.drained.size(), "drain-node action", "drain-node actions").c_str(), counted(moves, "move-pod action", "move-pod actions").c_str());
     else
         std::snprintf(line, sizeof line,
-            "Consolidation plan written to %s (%s move-pod actions for pending pods, then %s drain-node actions, each after the move-pod "
-            "actions of its node's pods: %s more move-pod actions)\n",
-            shownPath.c_str(), n(ours.pendingPlaced.size()).c_str(), n(ours.drained.size()).c_str(), n(moves).c_str());
+            "Consolidation plan written to %s (%s for pending pods, then %s, each after the move-pod actions of its node's pods: %s "
+            "more)\n",
+            shownPath.c_str(), counted(ours.pendingPlaced.size(), "move-pod action", "move-pod actions").c_str(),
+            counted(ours.drained.size(), "drain-node action", "drain-node actions").c_str(), counted(moves, "move-pod action", "move-pod actions").c_str());
     out << line;
     if (!ours.pendingPlaced.empty() || ours.pendingLeft > 0) {
         std::snprintf(line, sizeof line, "  pending pods:       %s placed first (room the drains keep), %s stay pending (no node fits, or gated)\n",
@@ -168,26 +171,26 @@ std::string consolidationSummaryText(const model::ConsolidationResult& ours, con
     // Some nodes priced, some not: the figure counts the priced ones alone; say so.
     if (pricesKnown && !unpricedNote.empty())
         out << "                      (" << unpricedNote << ")\n";
-    std::snprintf(line, sizeof line, "  lower bound:        %s nodes (plan / bound = %.3f)\n", n(bound.nodes).c_str(),
+    std::snprintf(line, sizeof line, "  lower bound:        %s (plan / bound = %.3f)\n", counted(bound.nodes, "node", "nodes").c_str(),
         bound.nodes > 0 ? static_cast<double>(ours.after.nodes) / static_cast<double>(bound.nodes) : 0.0);
     out << line;
     if (lp.valid)
-        std::snprintf(line, sizeof line, "  LP bound:           %s nodes (COIN-OR Clp, %.2f s apart from the search's %.2f s; plan / the better bound = %.3f)\n",
-            n(lp.nodes).c_str(), lp.buildSeconds + lp.solveSeconds, ours.seconds, ratioToBetterBound(ours, bound, lp));
+        std::snprintf(line, sizeof line, "  LP bound:           %s (COIN-OR Clp, %.2f s apart from the search's %.2f s; plan / the better bound = %.3f)\n",
+            counted(lp.nodes, "node", "nodes").c_str(), lp.buildSeconds + lp.solveSeconds, ours.seconds, ratioToBetterBound(ours, bound, lp));
     else
         std::snprintf(line, sizeof line, "  LP bound:           none (%s after %.1f s)\n", terminalLine(lp.status).c_str(),
             lp.buildSeconds + lp.solveSeconds);
     out << line;
     if (const std::int64_t baseUnpriced = unpricedDrained(base, nodePrices); pricesKnown && baseUnpriced > 0)
         std::snprintf(line, sizeof line,
-            "  baseline (Karpenter emptiness and multi-node consolidation, deletion only): %s nodes freed, %s pods moved, saved per hour: %s\n",
-            n(base.nodesFreed).c_str(), n(base.podsMoved).c_str(), costText(base.savedPerHour, base.nodesFreed, baseUnpriced, " freed").c_str());
+            "  baseline (Karpenter emptiness and multi-node consolidation, deletion only): %s freed, %s moved, saved per hour: %s\n",
+            counted(base.nodesFreed, "node", "nodes").c_str(), counted(base.podsMoved, "pod", "pods").c_str(), costText(base.savedPerHour, base.nodesFreed, baseUnpriced, " freed").c_str());
     else if (pricesKnown)
-        std::snprintf(line, sizeof line, "  baseline (Karpenter emptiness and multi-node consolidation, deletion only): %s nodes freed, %s pods moved, %s/h saved\n",
-            n(base.nodesFreed).c_str(), n(base.podsMoved).c_str(), dollarsExact(base.savedPerHour).c_str());
+        std::snprintf(line, sizeof line, "  baseline (Karpenter emptiness and multi-node consolidation, deletion only): %s freed, %s moved, %s/h saved\n",
+            counted(base.nodesFreed, "node", "nodes").c_str(), counted(base.podsMoved, "pod", "pods").c_str(), dollarsExact(base.savedPerHour).c_str());
     else
-        std::snprintf(line, sizeof line, "  baseline (Karpenter emptiness and multi-node consolidation, deletion only): %s nodes freed, %s pods moved, saving unknown\n",
-            n(base.nodesFreed).c_str(), n(base.podsMoved).c_str());
+        std::snprintf(line, sizeof line, "  baseline (Karpenter emptiness and multi-node consolidation, deletion only): %s freed, %s moved, saving unknown\n",
+            counted(base.nodesFreed, "node", "nodes").c_str(), counted(base.podsMoved, "pod", "pods").c_str());
     out << line;
     out << "  nodes that stay: " << n(ours.kept.size()) << "\n";
     // The groups as the window's list of nodes that stay shows them (model/search/keptgroups.h).

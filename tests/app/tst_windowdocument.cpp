@@ -95,7 +95,7 @@ private slots:
     void savesDuringASlicedStepWriteTheWholeStep();
     void duplicatedPlanIsEditedApart();
     void duplicateAndSwitchDuringASlicedStepKeepTheWholeStep();
-    void editsWhileAPlanOpensStayInThePlanLeft();
+    void editsWhileAPlanOpensAreRefused();
     void savedPlansKeepTheirEvaluationAndRenameStampsThem();
     void recentLabelsTellSameNamedSourcesApart();
 };
@@ -532,10 +532,11 @@ void TestWindowDocument::duplicateAndSwitchDuringASlicedStepKeepTheWholeStep()
     window->undoStack()->setClean();
 }
 
-// While a plan is being opened (a switch), the window still shows the plan left and it can
-// still be edited: the edit stays in that plan (it was lost, or, when the open failed, kept
-// in the plan left though its entry said otherwise), and the plan opened is as kept.
-void TestWindowDocument::editsWhileAPlanOpensStayInThePlanLeft()
+// While a plan is being opened (a switch), the window still shows the plan left, which the opened
+// one replaces in a moment: an edit then is refused with a message naming the plan being opened
+// (it went to the plan left, and a user who had just picked the other plan saw the original lose
+// an action), and both plans keep their actions.
+void TestWindowDocument::editsWhileAPlanOpensAreRefused()
 {
     auto window = openWindow(240, 3);
     QVERIFY(window);
@@ -543,17 +544,24 @@ void TestWindowDocument::editsWhileAPlanOpensStayInThePlanLeft()
     app::WindowDocument* doc = window->document();
     QCOMPARE(drainSome(plan, 3), 3);
     QVERIFY(doc->duplicatePlan(0));
+    QSignalSpy said(plan, &app::PlanController::messageShown);
     QVERIFY(doc->switchToPlan(1));
     QCOMPARE(doc->currentPlan(), -1);
-    QVERIFY(!doc->duplicatePlan(0)); // the plan left may still change
-    QVERIFY(plan->removeLastAction()); // on the plan still shown: the original
+    QVERIFY(plan->isOpeningPlan());
+    QVERIFY(!doc->duplicatePlan(0));
+    QVERIFY(!plan->removeLastAction());
+    QVERIFY(!said.isEmpty());
+    QVERIFY2(said.last().at(0).toString().contains(QStringLiteral("is being opened")), qPrintable(said.last().at(0).toString()));
     QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 1, 30000);
+    QVERIFY(!plan->isOpeningPlan());
     QCOMPARE(shownActions(*window), std::size_t(3));
-    QCOMPARE(actionsIn(doc->plans()[0]), std::size_t(2));
+    QCOMPARE(actionsIn(doc->plans()[0]), std::size_t(3));
+    QVERIFY(plan->removeLastAction()); // once shown, the copy is edited
+    QCOMPARE(shownActions(*window), std::size_t(2));
     QVERIFY(doc->switchToPlan(0));
     QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 0, 30000);
-    QCOMPARE(shownActions(*window), std::size_t(2));
-    QCOMPARE(actionsIn(doc->plans()[1]), std::size_t(3));
+    QCOMPARE(shownActions(*window), std::size_t(3));
+    QCOMPARE(actionsIn(doc->plans()[1]), std::size_t(2));
     window->undoStack()->setClean();
 }
 
