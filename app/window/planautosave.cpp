@@ -80,6 +80,7 @@ PlanAutosave::PlanAutosave(MainWindow* window, PlanController* plan, WindowDocum
     connect(m_timer, &QTimer::timeout, this, &PlanAutosave::saveIfChanged);
     connect(m_plan->undoStack(), &QUndoStack::indexChanged, this, [this] { m_changed = true; });
     connect(m_plan, &PlanController::planChanged, this, [this] { m_changed = true; });
+    connect(m_document, &WindowDocument::saved, this, [this] { m_changed = true; }); // the next write removes the file
     // Each cluster shown: a leftover kept for later is offered again once its own cluster is.
     connect(m_plan, &PlanController::engineReady, this, [this] {
         QTimer::singleShot(0, this, &PlanAutosave::offerRecovery); // after the window took the engine
@@ -150,12 +151,17 @@ void PlanAutosave::saveIfChanged()
         for (const model::AppliedAction& a : engine->applied())
             actions.push_back(a.action);
     }
+    // The autosave holds unsaved work only: once the document is saved (or back at its saved
+    // state) the file goes, so that a crash after a save offers no plan the document already has
+    // (or one deleted from it since).
+    if (!m_document->isModified())
+        actions.clear();
     const int count = static_cast<int>(actions.size());
     // Which plan of which document this is, so that a recovery can say so and keep the name.
     QJsonObject about;
     if (const int current = m_document->currentPlan(); current >= 0 && static_cast<std::size_t>(current) < m_document->plans().size())
         about.insert(QStringLiteral("plan"), QString::fromStdString(m_document->plans()[static_cast<std::size_t>(current)].name));
-    about.insert(QStringLiteral("document"), m_document->path());
+    about.insert(QStringLiteral("document"), m_document->path().isEmpty() ? QString() : QFileInfo(m_document->path()).absoluteFilePath());
     QPointer<PlanAutosave> self(this);
     m_write = QtConcurrent::run(longWorkPool(),
         [self, path = filePath(), aboutPath = aboutPath(), about = QJsonDocument(about).toJson(QJsonDocument::Compact),

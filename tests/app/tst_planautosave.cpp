@@ -74,6 +74,7 @@ private slots:
     void waitsForASlicedStep();
     void removesTheStaleLockOfAWindowThatNeverAutosaved();
     void keepsALeftoverOfAnotherClusterForLater();
+    void aSavedDocumentLeavesNoAutosave();
 };
 
 void TestPlanAutosave::initTestCase()
@@ -358,6 +359,35 @@ void TestPlanAutosave::keepsALeftoverOfAnotherClusterForLater()
     QVERIFY2(informative.startsWith(QStringLiteral("It was made on simulated cluster nodes=240 seed=3")), qPrintable(informative));
     QTRY_COMPARE_WITH_TIMEOUT(window->planController()->engine()->applied().size(), std::size_t(2), 30000);
     QVERIFY(!QFile::exists(leftover));
+    window->undoStack()->setClean();
+}
+
+// The autosave holds unsaved work only: once the document is saved, the file goes (a crash after
+// the save offered the saved plan again, or one deleted from the document since); a change after
+// the save is written again.
+void TestPlanAutosave::aSavedDocumentLeavesNoAutosave()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    auto* autosave = new app::PlanAutosave(window.get(), window->planController(), window->document());
+    QSignalSpy written(autosave, &app::PlanAutosave::autosaved);
+    autosave->start(100);
+    QCOMPARE(drainSome(window->planController(), 2), 2);
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(autosave->filePath()), 5000);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("saved.fleet"));
+    QCOMPARE(window->document()->saveAndWait(path), QString());
+    QVERIFY(!window->document()->isModified());
+    QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(autosave->filePath()), 5000);
+    QVERIFY(!QFile::exists(autosave->aboutPath()));
+    QCOMPARE(drainSome(window->planController(), 1), 1);
+    QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(autosave->filePath()) == 3, 5000);
+    {
+        QFile about(autosave->aboutPath());
+        QVERIFY(about.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(about.readAll()).object().value(QStringLiteral("document")).toString(), QFileInfo(path).absoluteFilePath());
+    }
+    autosave->closedCleanly();
     window->undoStack()->setClean();
 }
 
