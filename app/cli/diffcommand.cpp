@@ -190,7 +190,7 @@ int runDiff(const QStringList& arguments)
             = live.live ? clusterSourceLabel(live).toStdString() : commandLinePath(parser.positionalArguments()[1]);
         const model::PriceTable prices = importers::loadPriceTable(commandLinePath(parser.value(QStringLiteral("prices"))));
         // Two states that share few nodes may be two clusters (a wrong file or context).
-        if (const std::string note = importers::sharedNodesNote(*before.store, *after.store); !note.empty())
+        if (const std::string note = importers::sharedNodesNote(*before.store, *after.store, plan.has_value()); !note.empty())
             importers::printTerminalf(stderr, "fleetscope diff: warning: %s\n", note.c_str());
         if (plan) {
             // As plan check says: a plan made on another state than BEFORE judges "carried out"

@@ -97,7 +97,7 @@ bool nodeHoldsMovablePods(const ClusterStore& s, NodeId n)
 
 } // namespace
 
-std::string sharedNodesNote(const ClusterStore& before, const ClusterStore& after)
+std::string sharedNodesNote(const ClusterStore& before, const ClusterStore& after, bool aboutPlan)
 {
     std::size_t present = 0, shared = 0;
     for (std::uint32_t i = 0; i < before.nodeCount(); ++i) {
@@ -111,7 +111,8 @@ std::string sharedNodesNote(const ClusterStore& before, const ClusterStore& afte
         return {};
     return "the later state has only " + formatCount(static_cast<std::int64_t>(shared)) + " of the earlier state's "
         + formatCount(static_cast<std::int64_t>(present))
-        + " nodes (by name): if it is another cluster, the plan's outcome says nothing (its drains read as carried out, its savings as realised)";
+        + (aboutPlan ? " nodes (by name): if it is another cluster, the plan's outcome says nothing (its drains read as carried out, its savings as realised)"
+                     : " nodes (by name): it may be another cluster");
 }
 
 PlanOutcome comparePlanOutcome(const ClusterStore& before, const Topology& beforeTopology, const std::vector<double>& beforePrices,

@@ -74,8 +74,9 @@ struct PlanOutcome {
 /// carried out (its node is gone) and its savings as realised, against another cluster. Names
 /// are not proof (a cluster whose nodes were all replaced keeps none), so it is a warning, not a
 /// refusal: "the later state has only 12 of the earlier state's 2,000 nodes (by name): if it is
-/// another cluster, the plan's outcome says nothing". "" when at least half are. O(nodes).
+/// another cluster, the plan's outcome says nothing"; without `aboutPlan` (a comparison with no
+/// plan) it ends "... (by name): it may be another cluster". "" when at least half are. O(nodes).
 /// Thread: any (the stores read-only).
-[[nodiscard]] std::string sharedNodesNote(const model::ClusterStore& before, const model::ClusterStore& after);
+[[nodiscard]] std::string sharedNodesNote(const model::ClusterStore& before, const model::ClusterStore& after, bool aboutPlan = true);
 
 } // namespace fleet::importers

@@ -81,6 +81,7 @@ private slots:
     void savePlanOfAnotherCluster();
     void saveOverADocumentWithPlansAsksForForce();
     void diffNamesAMissingState();
+    void diffOfTwoClustersWarnsWithoutAPlan();
 };
 
 void TestCliDocument::summaryOfDocumentEqualsSource_data()
@@ -817,6 +818,18 @@ void TestCliDocument::diffNamesAMissingState()
         QVERIFY2(r.err.contains(QFile::encodeName(missing)) && r.err.contains("No such file"), r.err.constData());
         QVERIFY2(!r.err.contains("--plan"), r.err.constData());
     }
+}
+
+// Two states that share few nodes may be two clusters: diff warns either way, and speaks of a
+// plan's outcome only when --plan was given (without one it warned about a plan).
+void TestCliDocument::diffOfTwoClustersWarnsWithoutAPlan()
+{
+    const QString small = kData + QStringLiteral("/app/small-cluster.json");
+    const QString cluster = kData + QStringLiteral("/plan/cluster.json");
+    const auto r = runFleetscope({ QStringLiteral("diff"), cluster, small });
+    QVERIFY2(r.exitCode == 0, qPrintable(runText(r)));
+    QVERIFY2(r.err.contains("nodes (by name): it may be another cluster"), qPrintable(runText(r)));
+    QVERIFY2(!r.err.contains("plan"), qPrintable(runText(r)));
 }
 
 QTEST_GUILESS_MAIN(TestCliDocument)
