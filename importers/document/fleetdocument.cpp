@@ -11,6 +11,7 @@
 #include "importers/plan/plansource.h"
 #include "importers/plan/plantextcheck.h"
 #include "importers/quotedtext.h"
+#include "model/figures.h"
 
 #include <algorithm>
 #include <vector>
@@ -579,6 +580,34 @@ void saveFleetDocument(const FleetDocument& doc, const std::string& path, const 
     timer.mark("write, fsync, rename");
 }
 
+namespace {
+
+// What SQLite said of a damaged file, and when the file is shorter than its own header says
+// (the in-header page count, valid when its change counter matches, times the page size: SQLite's
+// file format, section 1.3), that it was cut short: the usual cause (a copy or download that ended
+// early, a full disk under another program).
+std::string damagedText(std::string_view bytes, const char* sqliteSaid)
+{
+    std::string text = std::string("damaged (SQLite: ") + sqliteSaid + ")";
+    if (bytes.size() < 100)
+        return text;
+    const auto u8 = [&](std::size_t at) { return static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at])); };
+    const auto u32 = [&](std::size_t at) { return (u8(at) << 24) | (u8(at + 1) << 16) | (u8(at + 2) << 8) | u8(at + 3); };
+    const std::uint32_t rawPageSize = (u8(16) << 8) | u8(17);
+    const std::uint64_t pageSize = rawPageSize == 1 ? 65536 : rawPageSize;
+    const std::uint32_t pages = u32(28);
+    const bool countValid = u32(24) == u32(92); // the change counter and "version-valid-for"
+    if (!countValid || pageSize < 512 || pages == 0)
+        return text;
+    const std::uint64_t expected = pageSize * pages;
+    if (bytes.size() < expected)
+        text += ": the file is cut short, " + model::formatCount(static_cast<std::int64_t>(bytes.size())) + " bytes of the "
+            + model::formatCount(static_cast<std::int64_t>(expected)) + " its header gives";
+    return text;
+}
+
+} // namespace
+
 PlanSource readFleetDocumentProvenance(const std::string& path)
 {
     const std::string bytes = readAll(path);
@@ -590,7 +619,7 @@ PlanSource readFleetDocumentProvenance(const std::string& path)
     } catch (const DocumentFormatError& e) {
         throw FleetDocumentError(path, e.what());
     } catch (const document::SqliteError& e) {
-        throw FleetDocumentError(path, std::string("damaged (SQLite: ") + e.what() + ")");
+        throw FleetDocumentError(path, damagedText(bytes, e.what()));
     }
 }
 
@@ -605,7 +634,7 @@ std::vector<DocumentPlan> readFleetDocumentPlans(const std::string& path)
     } catch (const DocumentFormatError& e) {
         throw FleetDocumentError(path, e.what());
     } catch (const document::SqliteError& e) {
-        throw FleetDocumentError(path, std::string("damaged (SQLite: ") + e.what() + ")");
+        throw FleetDocumentError(path, damagedText(bytes, e.what()));
     } catch (const std::bad_alloc&) {
         throw FleetDocumentError(path, "not enough memory to read the plans");
     }
@@ -745,7 +774,7 @@ FleetDocument readFleetDocument(std::string_view bytes, const std::string& fileN
     } catch (const DocumentFormatError& e) {
         throw FleetDocumentError(fileName, e.what());
     } catch (const document::SqliteError& e) {
-        throw FleetDocumentError(fileName, std::string("damaged (SQLite: ") + e.what() + ")");
+        throw FleetDocumentError(fileName, damagedText(bytes, e.what()));
     } catch (const std::bad_alloc&) {
         throw FleetDocumentError(fileName, "not enough memory to open the document");
     }

@@ -285,6 +285,11 @@ void TestFleetDocument::refusesNewerVersionAndOtherFiles()
              errorOf("{}").c_str());
     QVERIFY2(errorOf(image.substr(0, 50)).find("cut short: 50 bytes, less than an SQLite header") != std::string::npos,
              errorOf(image.substr(0, 50)).c_str());
+    // Cut past its header (a copy that ended early): SQLite finds it malformed, and the error
+    // says the file is shorter than its header gives.
+    QVERIFY2(image.size() > 20000, std::to_string(image.size()).c_str());
+    const std::string cut = errorOf(image.substr(0, 10000));
+    QVERIFY2(cut.find("the file is cut short, 10,000 bytes of the ") != std::string::npos, cut.c_str());
 
     // user_version is signed: -1 is said as -1, not as 4294967295.
     std::string negative = image;
