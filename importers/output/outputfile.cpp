@@ -129,8 +129,12 @@ void checkFolder(const std::string& path, const Target& t)
     }
     if (!S_ISDIR(st.st_mode))
         refuse(path, folder + " is not a folder");
-    if (::access(folder.c_str(), W_OK | X_OK) != 0)
-        refuse(path, "the folder " + folder + " is not writable: " + writeErrorText(errno));
+    if (::access(folder.c_str(), W_OK | X_OK) != 0) {
+        const int e = errno;
+        // Refused before anything is written: a file already there is as it was.
+        refuse(path, "the folder " + folder + " is not writable: " + writeErrorText(e)
+                + (::access(t.writePath.c_str(), F_OK) == 0 ? "; the previous file is unchanged" : ""));
+    }
 }
 
 void writeAll(int fd, std::string_view bytes, int& errorNumber)

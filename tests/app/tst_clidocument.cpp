@@ -675,6 +675,7 @@ void TestCliDocument::readOnlyFolderKeepsPrevious()
     const auto r = runFleetscope({ QStringLiteral("save"), QStringLiteral("--simulate"), QStringLiteral("200"), QStringLiteral("-o"), doc });
     QCOMPARE(r.exitCode, 1); // the output failed (docs/cli.md): 2 is a bad command line
     QVERIFY2(r.err.contains(QFile::encodeName(doc)) && r.err.contains("read-only file system"), r.err.constData());
+    QVERIFY2(r.err.contains("; the previous file is unchanged"), r.err.constData()); // as docs/document.md says
     QCOMPARE(fileBytes(doc), previous);
     const auto opened = runFleetscope({ QStringLiteral("summary"), doc });
     QVERIFY2(opened.exitCode == 0, qPrintable(runText(opened)));
