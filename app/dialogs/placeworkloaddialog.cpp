@@ -55,6 +55,7 @@ struct PlaceWorkerResult {
     std::size_t appliedBefore = 0;
     std::vector<model::PlanAction> replayed; // the window's plan when the worker started
     std::string templateName; // namespace/name
+    std::string templateJson; // its podTemplate, as the action carries it
     /// The map's plan marks of `engine` (views::PlanMarksTracker::rebuild()), counted on the
     /// worker: at a plan of 26,516 actions on 100,000 nodes, 11 to 16 ms of the GUI thread's turn
     /// that takes the result; the window follows the plan's later changes on them.
@@ -98,7 +99,8 @@ std::pair<std::string, std::string> templateKey(const std::string& podJson)
 /// and applies the action. Thread: a worker, while no one mutates `store` (the caller's
 /// StoreReadGuard).
 std::shared_ptr<PlaceWorkerResult> runPlacement(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::Topology> topology,
-    std::vector<double> prices, std::vector<model::PlanAction> current, PlaceRequestInput input, std::string gpuLabel, PlaceProgress& progress)
+    std::vector<double> prices, std::vector<model::PlanAction> current, PlaceRequestInput input, std::string gpuLabel, PlaceProgress& progress,
+    const std::map<std::string, std::string>& addedTemplates)
 {
     auto out = std::make_shared<PlaceWorkerResult>();
     PlaceWorkloadOutcome& o = out->outcome;
@@ -121,6 +123,13 @@ std::shared_ptr<PlaceWorkerResult> runPlacement(std::shared_ptr<const model::Clu
                     action.pod = a.pod;
                     target = store; // the same workload again: its template is in the store already
                 }
+            // The same workload placed before in this window and undone since: the template
+            // pod stays in the store that placement made (the plan left it), as it was.
+            if (const auto added = addedTemplates.find(ns + "/" + name); !target && added != addedTemplates.end() && added->second == action.podTemplate) {
+                action.pod.namespaceName = ns;
+                action.pod.name = name;
+                target = store;
+            }
             if (target)
                 break;
             if (named)
@@ -148,6 +157,7 @@ std::shared_ptr<PlaceWorkerResult> runPlacement(std::shared_ptr<const model::Clu
             target = std::move(copy);
         }
         out->templateName = action.pod.namespaceName + "/" + action.pod.name;
+        out->templateJson = action.podTemplate;
         enterStage(progress, PlaceStage::Engine);
         auto owned = std::make_shared<OwnedEngine>(target, *topology, std::move(prices));
         std::shared_ptr<model::PlanEngine> engine(owned, &owned->engine);
@@ -667,8 +677,8 @@ void PlaceWorkloadDialog::copyPlanSlice()
     auto reading = std::make_shared<StoreReadGuard>(m_plan->storeReaders(), m_plan->shownStore()); // a live batch waits for this worker
     (void)QtConcurrent::run(placementPool(),
         [self, generation, store = m_plan->store(), topology = m_plan->topology(), prices = m_plan->nodePrices(), whole = std::move(whole), reading,
-            work = m_work] {
-            auto result = runPlacement(store, topology, prices, std::move(whole->actions), whole->input, whole->gpuLabel, *work);
+            work = m_work, added = m_addedTemplates] {
+            auto result = runPlacement(store, topology, prices, std::move(whole->actions), whole->input, whole->gpuLabel, *work, added);
             QMetaObject::invokeMethod(
                 self, [self, generation, result] { if (self) self->onResult(generation, result); }, Qt::QueuedConnection);
         });
@@ -782,6 +792,7 @@ void PlaceWorkloadDialog::onResult(std::uint64_t generation, std::shared_ptr<Pla
             return;
         }
         o.guiApplyMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+        m_addedTemplates[result->templateName] = result->templateJson;
         lines << tr("Placed %1 of %2 pods like %3 at level %4 in %5. Undo removes them in one step.")
                      .arg(o.podsPlaced)
                      .arg(o.pods)

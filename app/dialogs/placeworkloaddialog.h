@@ -21,7 +21,9 @@
 #include <QStringList>
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <string>
 
 class QCheckBox;
 class QComboBox;
@@ -165,6 +167,10 @@ private:
     /// revision is of another plan.
     std::uint64_t m_planRevision = 0;
     std::uint64_t m_replayedRevision = 0; // the revision the running worker replays
+    /// The template pods this dialog's placements added ("namespace/name" -> the podTemplate):
+    /// an undone placement leaves its template pod in the store, and placing the same workload
+    /// again reuses it instead of refusing the name.
+    std::map<std::string, std::string> m_addedTemplates;
     int m_maxCopyPerSlice = 0;
     bool m_running = false;
 };

@@ -183,6 +183,15 @@ void TestPlaceWorkload::placesAGangInOneUndoStep()
     m_window->undoStack()->undo();
     m_window->undoStack()->undo();
     QVERIFY(plan->engine()->applied().empty());
+    // Undone to nothing, the same workload placed again reuses its template too: the template
+    // pod stays in the store that placement made, and its name was refused as taken.
+    QVERIFY(runPlace());
+    QVERIFY2(dialog()->lastOutcome().placed, qPrintable(dialog()->messageText()));
+    QCOMPARE(dialog()->lastOutcome().copyMs, 0.0);
+    QCOMPARE(plan->engine()->applied().size(), std::size_t(1));
+    QCOMPARE(plan->engine()->state().store().podCount(), storePods + 1);
+    m_window->undoStack()->undo();
+    QVERIFY(plan->engine()->applied().empty());
 }
 
 void TestPlaceWorkload::gangThatFitsNowhereExplainsPerLevel()
