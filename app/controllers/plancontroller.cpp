@@ -87,6 +87,18 @@ PlanController::PlanController(QMainWindow* window, views::FleetMapView* map, st
         if (m_batch == 0 && engine && m_marks && !m_preparedMarks && m_marksEngine.lock() == engine)
             m_marks->update(*engine, m_host->topology().get(), m_host->takeUnchangedBefore());
     });
+    // An undo or redo says what it undid or redid: the status bar kept the undone gesture's
+    // sentence ("Failed us-west-2d: ..."), which no longer held. A push moves the index too; it
+    // is told from a redo by the command: a redo brings back the one that was next to redo.
+    QUndoStack* stack = m_host->undoStack();
+    connect(stack, &QUndoStack::indexChanged, this, [this, stack](int index) {
+        const int was = std::exchange(m_stackIndex, index);
+        const QUndoCommand* nextRedo = std::exchange(m_nextRedo, index < stack->count() ? stack->command(index) : nullptr);
+        if (index == was - 1 && index < stack->count())
+            showMessage(tr("Undone: %1.").arg(stack->text(index)));
+        else if (index == was + 1 && nextRedo && stack->command(index - 1) == nextRedo)
+            showMessage(tr("Redone: %1.").arg(stack->text(index - 1)));
+    });
     m_drag = new PlanDragController(m_map, m_host, this);
     m_contextMenu = new PlanContextMenu(window, m_map, m_host, this);
     connect(m_contextMenu, &PlanContextMenu::placeWorkloadRequested, this, &PlanController::placeWorkloadRequested);

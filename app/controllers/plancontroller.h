@@ -24,6 +24,7 @@
 class QDockWidget;
 class QMainWindow;
 class QMenu;
+class QUndoCommand;
 class QUndoStack;
 
 namespace fleet::views {
@@ -286,6 +287,8 @@ private:
     PlanContextMenu* m_contextMenu = nullptr;
     PlanStepRunner* m_steps = nullptr;
     QString m_openingPlan; // setOpeningPlan()
+    int m_stackIndex = 0;                     // the undo stack's index when it last moved
+    const QUndoCommand* m_nextRedo = nullptr; // the command a redo would bring back then
     views::PlanPanel* m_panel = nullptr;
     QDockWidget* m_dock = nullptr;
     int m_batch = 0;

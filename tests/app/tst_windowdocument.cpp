@@ -96,6 +96,7 @@ private slots:
     void duplicatedPlanIsEditedApart();
     void duplicateAndSwitchDuringASlicedStepKeepTheWholeStep();
     void editsWhileAPlanOpensAreRefused();
+    void undoAndRedoSayWhatTheyDid();
     void savedPlansKeepTheirEvaluationAndRenameStampsThem();
     void recentLabelsTellSameNamedSourcesApart();
 };
@@ -563,6 +564,31 @@ void TestWindowDocument::editsWhileAPlanOpensAreRefused()
     QCOMPARE(shownActions(*window), std::size_t(3));
     QCOMPARE(actionsIn(doc->plans()[1]), std::size_t(2));
     window->undoStack()->setClean();
+}
+
+// The status bar said the undone gesture's sentence on after its undo ("Failed us-west-2d:
+// ..."): an undo and a redo now say what they undid or redid; a new gesture says its own.
+void TestWindowDocument::undoAndRedoSayWhatTheyDid()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::PlanController* plan = window->planController();
+    QCOMPARE(drainSome(plan, 2), 2);
+    QUndoStack* stack = window->undoStack();
+    const QString last = stack->text(stack->index() - 1);
+    QSignalSpy said(plan, &app::PlanController::messageShown);
+    stack->undo();
+    QVERIFY(!said.isEmpty());
+    QCOMPARE(said.last().at(0).toString(), QStringLiteral("Undone: %1.").arg(last));
+    stack->redo();
+    QCOMPARE(said.last().at(0).toString(), QStringLiteral("Redone: %1.").arg(last));
+    stack->undo();
+    said.clear();
+    QCOMPARE(drainSome(plan, 1), 1); // a new gesture over the undone one: its own sentence
+    QVERIFY(!said.isEmpty());
+    for (const QList<QVariant>& m : said)
+        QVERIFY2(!m.at(0).toString().startsWith(QStringLiteral("Redone")), qPrintable(m.at(0).toString()));
+    stack->setClean();
 }
 
 // A plan saved from the window keeps the evaluation it had when saved (as `save --plan` keeps
