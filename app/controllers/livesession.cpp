@@ -127,9 +127,12 @@ void LiveSession::updateHold()
         m_live->setHeld(m_paused, tr("updates are paused while you plan (Plan > Pause Live Updates)"));
     // The plan emptied (undone, cleared): the batches it held apply now, unless paused. Say so in
     // place of an earlier message that they wait for the plan.
-    if (m_heldByPlan && !heldByPlan && !m_paused)
-        emit message(tr("The plan is empty: live updates apply again (%n batch(es) of changes waited).", nullptr,
-            static_cast<int>(m_live->batchesWaiting())));
+    // Queued: the undo that emptied the plan says "Undone: ..." once it ends, and this comes after.
+    if (m_heldByPlan && !heldByPlan && !m_paused) {
+        const QString said = tr("The plan is empty: live updates apply again (%n batch(es) of changes waited).", nullptr,
+            static_cast<int>(m_live->batchesWaiting()));
+        QMetaObject::invokeMethod(this, [this, said] { emit message(said); }, Qt::QueuedConnection);
+    }
     m_heldByPlan = heldByPlan;
 }
 
