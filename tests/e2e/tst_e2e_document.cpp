@@ -175,14 +175,17 @@ void TestE2eDocument::killThenRestartOffersRecovery()
     s.setAppEnvironment(QStringLiteral("FLEET_AUTOSAVE_MS"), QStringLiteral("500"));
     QVERIFY2(s.startDesktop(1400, 1000), qPrintable(s.error()));
     QVERIFY2(s.startApp(kSource, kWindow), qPrintable(s.error()));
-    const int actions = consolidate(s);
-    QVERIFY2(actions > 0, qPrintable(s.error()));
+    // Not saved anywhere (a Save Plan would make the plan saved work, which the autosave no
+    // longer holds): the consolidation is autosaved whole, as one step.
+    QVERIFY2(consolidate(s, false) > 0, qPrintable(s.error()));
+    int actions = 0;
     QVERIFY2(waitUntil(
                  [&] {
                      const QStringList files = autosaves(s);
-                     return files.size() == 1 && DesktopSession::planActions(files.front()).size() == actions;
+                     actions = files.size() == 1 ? static_cast<int>(DesktopSession::planActions(files.front()).size()) : 0;
+                     return actions > 0;
                  },
-                 10000),
+                 20000),
         "the plan is autosaved");
     const QString crashed = autosaves(s).front();
     QVERIFY(s.killApp());
