@@ -63,6 +63,21 @@ std::size_t actionsInFile(const QString& path)
     }
 }
 
+/// A plan file's text (importers::planJson()) of `drains` drains that hold, made in a window of
+/// its own on the simulated fleet of 240 nodes (seed 3), as an autosave holds it; "" on failure.
+std::string planMadeOnTheFleet(int drains)
+{
+    auto maker = openWindow(240, 3);
+    if (!maker || drainSome(maker->planController(), drains) != drains)
+        return {};
+    importers::PlanDocument plan;
+    plan.source = maker->planSource();
+    for (const model::AppliedAction& a : maker->planController()->engine()->applied())
+        plan.actions.push_back(a.action);
+    maker->undoStack()->setClean();
+    return importers::planJson(plan);
+}
+
 } // namespace
 
 class TestPlanAutosave : public QObject {
@@ -128,18 +143,8 @@ void TestPlanAutosave::offersALeftoverWhoseOwnerIsGone()
     // held here, as a running process holds it). A plan made on the same fleet, saved as a file.
     const QDir folder(app::PlanAutosave::folder());
     QVERIFY(folder.mkpath(QStringLiteral(".")));
-    std::string planText;
-    {
-        auto maker = openWindow(240, 3);
-        QVERIFY(maker);
-        QCOMPARE(drainSome(maker->planController(), 3), 3);
-        importers::PlanDocument plan;
-        plan.source = maker->planSource();
-        for (const model::AppliedAction& a : maker->planController()->engine()->applied())
-            plan.actions.push_back(a.action);
-        planText = importers::planJson(plan);
-        maker->undoStack()->setClean();
-    }
+    const std::string planText = planMadeOnTheFleet(3);
+    QVERIFY(!planText.empty());
     const QString gone = folder.filePath(QStringLiteral("plan-999991.json"));
     const QString running = folder.filePath(QStringLiteral("plan-999992.json"));
     importers::writeOutputFile(gone.toStdString(), planText);
@@ -296,18 +301,8 @@ void TestPlanAutosave::keepsALeftoverOfAnotherClusterForLater()
     // files; once the plan's own fleet is shown, it is offered again, as its own.
     const QDir folder(app::PlanAutosave::folder());
     QVERIFY(folder.mkpath(QStringLiteral(".")));
-    std::string planText;
-    {
-        auto maker = openWindow(240, 3);
-        QVERIFY(maker);
-        QCOMPARE(drainSome(maker->planController(), 2), 2);
-        importers::PlanDocument plan;
-        plan.source = maker->planSource();
-        for (const model::AppliedAction& a : maker->planController()->engine()->applied())
-            plan.actions.push_back(a.action);
-        planText = importers::planJson(plan);
-        maker->undoStack()->setClean();
-    }
+    const std::string planText = planMadeOnTheFleet(2);
+    QVERIFY(!planText.empty());
     const QString leftover = folder.filePath(QStringLiteral("plan-999993.json"));
     importers::writeOutputFile(leftover.toStdString(), planText);
 
