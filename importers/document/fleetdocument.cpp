@@ -591,12 +591,11 @@ std::string damagedText(std::string_view bytes, const char* sqliteSaid)
     std::string text = std::string("damaged (SQLite: ") + sqliteSaid + ")";
     if (bytes.size() < 100)
         return text;
-    const auto u8 = [&](std::size_t at) { return static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at])); };
-    const auto u32 = [&](std::size_t at) { return (u8(at) << 24) | (u8(at + 1) << 16) | (u8(at + 2) << 8) | u8(at + 3); };
-    const std::uint32_t rawPageSize = (u8(16) << 8) | u8(17);
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+    const std::uint32_t rawPageSize = std::uint32_t(p[16]) << 8 | p[17];
     const std::uint64_t pageSize = rawPageSize == 1 ? 65536 : rawPageSize;
-    const std::uint32_t pages = u32(28);
-    const bool countValid = u32(24) == u32(92); // the change counter and "version-valid-for"
+    const std::uint32_t pages = bigEndian32(p + 28);
+    const bool countValid = bigEndian32(p + 24) == bigEndian32(p + 92); // the change counter and "version-valid-for"
     if (!countValid || pageSize < 512 || pages == 0)
         return text;
     const std::uint64_t expected = pageSize * pages;
