@@ -17,12 +17,13 @@
 #include <cstdio>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace fleet::importers {
 
 namespace {
 
-void writeTotals(JsonWriter& w, const model::PlanTotals& t, const model::FleetFigures* f)
+void writeTotals(JsonWriter& w, const model::PlanTotals& t, std::int64_t terminatingRemoved, const model::FleetFigures* f)
 {
     w.beginObject();
     w.key("nodes").value(t.nodes);
@@ -32,7 +33,10 @@ void writeTotals(JsonWriter& w, const model::PlanTotals& t, const model::FleetFi
     w.key("gpuMilliAllocated").value(t.gpuMilliAllocated);
     w.key("podsPlaced").value(t.podsPlaced);
     w.key("podsUnplaced").value(t.podsUnplaced);
+    // The sum, then its two parts: the DaemonSet and mirror pods, and the terminating pods.
     w.key("podsRemovedWithNodes").value(t.podsRemovedWithNodes);
+    w.key("daemonSetPodsRemovedWithNodes").value(t.podsRemovedWithNodes - terminatingRemoved);
+    w.key("terminatingPodsRemovedWithNodes").value(terminatingRemoved);
     w.key("costPerHour").value(t.costPerHour);
     if (f) {
         w.key("pendingPods").value(f->pendingPods);
@@ -51,6 +55,38 @@ std::string counted(std::size_t n, const char* one, const char* many)
 }
 
 } // namespace
+
+std::int64_t terminatingPodsRemovedWithNodes(const PlanEvaluation& e, const model::ClusterStore& store)
+{
+    std::vector<bool> removed(store.nodeCount(), false);
+    bool any = false;
+    for (const model::AppliedAction& a : e.actions)
+        for (const model::NodeId n : a.nodesRemoved)
+            if (n.index() < removed.size())
+                removed[n.index()] = any = true;
+    if (!any)
+        return 0;
+    // Where each pod the actions moved ended (its last change); a pod no change names is where
+    // it was loaded. Only the terminating ones are asked about.
+    std::unordered_map<std::uint32_t, model::NodeId> moved;
+    for (const model::AppliedAction& a : e.actions)
+        for (const auto& c : a.changes)
+            if (c.pod.index() < store.podCount() && (store.podFlags(c.pod) & model::PodFlagTerminating))
+                moved[c.pod.value] = c.to;
+    std::int64_t count = 0;
+    for (std::uint32_t i = 0; i < store.podCount(); ++i) {
+        const model::PodId p(i);
+        if (!(store.podFlags(p) & model::PodFlagTerminating) || !store.podIsCounted(p))
+            continue;
+        const model::NodeId at = store.podNode(p);
+        if (!at.isValid() || at.index() >= removed.size() || !removed[at.index()])
+            continue;
+        const auto it = moved.find(p.value);
+        if (it == moved.end() || it->second == at)
+            ++count;
+    }
+    return count;
+}
 
 NotHoldingEffect notHoldingEffect(const model::AppliedAction& a)
 {
@@ -155,7 +191,7 @@ std::string evaluationJson(const std::string& planName, const PlanEvaluation& e,
     }
     w.endArray();
     w.key("before");
-    writeTotals(w, e.before, figures ? &figures->before : nullptr);
+    writeTotals(w, e.before, 0, figures ? &figures->before : nullptr);
     // Usage is measured, not planned: given once, before.
     std::optional<model::FleetFigures> after;
     if (figures) {
@@ -163,7 +199,7 @@ std::string evaluationJson(const std::string& planName, const PlanEvaluation& e,
         after->idleAllocatedGpus = -1;
     }
     w.key("after");
-    writeTotals(w, e.after, after ? &*after : nullptr);
+    writeTotals(w, e.after, terminatingPodsRemovedWithNodes(e, store), after ? &*after : nullptr);
     if (unpricedNodes >= 0)
         w.key("unpricedNodes").value(unpricedNodes);
     w.endObject();
@@ -210,7 +246,7 @@ std::string evaluationText(const std::string& planName, const PlanEvaluation& e,
             for (const model::NodeId n : a.nodesRemoved)
                 unpricedAfter -= unpriced(n) ? 1 : 0;
     }
-    auto totals = [&](const char* label, const model::PlanTotals& t, std::int64_t unpriced) {
+    auto totals = [&](const char* label, const model::PlanTotals& t, std::int64_t unpriced, std::int64_t terminating) {
         std::string cost;
         if (unpriced > 0 && unpriced >= t.nodes)
             cost = "cost unknown (no node priced)";
@@ -219,8 +255,9 @@ std::string evaluationText(const std::string& planName, const PlanEvaluation& e,
         else
             cost = "cost " + dollarsPerHourExact(t.costPerHour);
         // "evicted, no node": pods the plan took off a node and placed nowhere (pending pods that
-        // stay pending are not among them); "removed with their nodes": the DaemonSet, mirror and
-        // terminating pods of the nodes it removed, which go with their node.
+        // stay pending are not among them); "removed with their nodes": the DaemonSet and mirror
+        // pods of the nodes it removed, which go with their node, and apart (when there are any)
+        // the terminating pods that were leaving them.
         // GPUs: allocatable nvidia.com/gpu of the present nodes (PlanTotals::gpus), the figure of
         // the Plan dock and reports; the window's status bar counts physical devices instead (a
         // MIG-partitioned GPU once), so the label names the resource.
@@ -228,11 +265,11 @@ std::string evaluationText(const std::string& planName, const PlanEvaluation& e,
         std::snprintf(head, sizeof head, "%-7s ", label);
         out += std::string(head) + "nodes " + n(t.nodes) + " (in use " + n(t.nodesInUse) + ", empty " + n(t.nodesEmpty) + "), GPUs (allocatable nvidia.com/gpu) " + n(t.gpus)
             + " (allocated " + model::formatGpus(t.gpuMilliAllocated) + "), pods placed " + n(t.podsPlaced) + ", evicted with no node "
-            + n(t.podsUnplaced) + ", DaemonSet, mirror and terminating pods removed with their nodes " + n(t.podsRemovedWithNodes) + ", " + cost
-            + "\n";
+            + n(t.podsUnplaced) + ", DaemonSet and mirror pods removed with their nodes " + n(t.podsRemovedWithNodes - terminating)
+            + (terminating > 0 ? ", terminating pods removed with their nodes " + n(terminating) : std::string()) + ", " + cost + "\n";
     };
-    totals("before:", e.before, unpricedBefore);
-    totals("after:", e.after, unpricedAfter);
+    totals("before:", e.before, unpricedBefore, 0);
+    totals("after:", e.after, unpricedAfter, terminatingPodsRemovedWithNodes(e, store));
     return out;
 }
 

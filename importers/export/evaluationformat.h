@@ -29,13 +29,21 @@ struct EvaluationFigures {
 /// The evaluation as JSON: {"plan", "holds", "state", "sourceNote"?, "actions": [{"index" (the
 /// action's 0-based position in the plan file's "actions"), "type", "subject", "holds", "reasons",
 /// "changes", "nodesAdded"?, "nodesRemoved"?, "unplaced"?}], "before", "after", "unpricedNodes"?}, names as they
-/// are (JSON-escaped), with a final newline. With `figures`, "before" and "after" also hold
+/// are (JSON-escaped), with a final newline. "before" and "after" give "podsRemovedWithNodes"
+/// and its parts, "daemonSetPodsRemovedWithNodes" (DaemonSet and mirror pods) and
+/// "terminatingPodsRemovedWithNodes" (terminatingPodsRemovedWithNodes()). With `figures`, "before" and "after" also hold
 /// "pendingPods" (pending pods without a node), "fragmentedGpus" (FGD, whole GPUs exact to
 /// 1/1000, or null without a GPU workload) and, "before" only and where usage was measured,
 /// "idleAllocatedGpus" (whole GPUs: measured, not planned). "unpricedNodes" (the nodes without a
 /// price, whose cost the totals leave out) is written when `unpricedNodes` >= 0.
 [[nodiscard]] std::string evaluationJson(const std::string& planName, const PlanEvaluation& evaluation, const model::ClusterStore& store,
     const EvaluationFigures* figures = nullptr, std::int64_t unpricedNodes = -1);
+/// The terminating pods (PodFlagTerminating, counted) that go with the store nodes the plan
+/// removed (drained or failed): still on that node after the plan's changes, as
+/// model::terminatingPodsRemovedWithNodes() counts them on the ledger. They are among
+/// PlanTotals::podsRemovedWithNodes, whose other pods are the DaemonSet and mirror pods of those
+/// nodes; the JSON and text below give the two apart. O(pods + changes). Pure; thread: any.
+[[nodiscard]] std::int64_t terminatingPodsRemovedWithNodes(const PlanEvaluation& evaluation, const model::ClusterStore& store);
 /// The evaluation as terminal text: a line per action ("#1 drain-node cpu-a1: holds") with its
 /// reasons, then the totals before and after; every name escaped (terminalLine()). With
 /// `nodePrices` (the prices the evaluation used, by NodeId; 0 for a node without one), a cost

@@ -100,7 +100,7 @@ private slots:
         // plan check's totals say what their cost leaves out, and name the pods they count.
         QVERIFY2(check.out.contains(", cost $32.77/h and 3 unpriced nodes\n") && check.out.contains(", cost $32.77/h and 1 unpriced node\n"),
             check.out.constData());
-        QVERIFY2(check.out.contains("pods placed 7, evicted with no node 0, DaemonSet, mirror and terminating pods removed with their nodes 0"),
+        QVERIFY2(check.out.contains("pods placed 7, evicted with no node 0, DaemonSet and mirror pods removed with their nodes 0, cost"),
             check.out.constData());
         // The header counts what it says it counts.
         QVERIFY2(r.out.contains("(2 drain-node actions, each after the move-pod actions of its node's pods: 3 move-pod actions)"), r.out.constData());

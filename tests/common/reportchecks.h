@@ -63,7 +63,7 @@ inline QString figuresTableMismatch(const QString& text, const QJsonObject& chec
     };
     for (const auto& [label, key] : { std::pair { "Nodes", "nodes" }, std::pair { "Nodes in use", "nodesInUse" },
              std::pair { "GPUs", "gpus" }, std::pair { "Pods without a node", "podsUnplaced" },
-             std::pair { "DaemonSet pods removed with their nodes", "podsRemovedWithNodes" } })
+             std::pair { "DaemonSet pods removed with their nodes", "daemonSetPodsRemovedWithNodes" } })
         if (QString why = row(QLatin1String(label), n(before, key), n(after, key)); !why.isEmpty())
             return why;
     const QString gpuBefore = milli(before.value(QStringLiteral("gpuMilliAllocated")).toDouble() / 1000.0);

@@ -166,8 +166,9 @@ void figuresSection(const FleetReportInput& in, const ReportSectionFigures& figu
         { QStringLiteral("Pods without a node"), reportCount(b.podsWithoutNode), reportCount(a.podsWithoutNode),
             signedCount(a.podsWithoutNode - b.podsWithoutNode) },
         // They go with their node (nothing re-places them): beside, not among, the pods without a
-        // node, as `plan check` gives them (its podsRemovedWithNodes, which holds both rows) and
-        // the Plan dock shows them. Terminating pods are leaving anyway: a row of their own.
+        // node, as `plan check` gives them (daemonSetPodsRemovedWithNodes and
+        // terminatingPodsRemovedWithNodes, whose sum is its podsRemovedWithNodes) and the Plan dock
+        // shows them. Terminating pods are leaving anyway: a row of their own.
         { QStringLiteral("DaemonSet pods removed with their nodes"), reportCount(b.podsRemovedWithNodes - b.terminatingRemovedWithNodes),
             reportCount(a.podsRemovedWithNodes - a.terminatingRemovedWithNodes),
             signedCount((a.podsRemovedWithNodes - a.terminatingRemovedWithNodes) - (b.podsRemovedWithNodes - b.terminatingRemovedWithNodes)) },
