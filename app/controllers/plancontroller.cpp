@@ -171,7 +171,10 @@ void PlanController::onEngineInstalled()
 
 void PlanController::showEngineInPanel()
 {
-    m_panel->setPlan(m_host->store(), m_host->engine());
+    // Called by the adoptions of a worker's engine, each of which pushes a command (or calls
+    // afterChange()) in the same turn: afterChange()'s refresh counts the summary and the placed
+    // pods once, unless a batch holds it back.
+    m_panel->setPlan(m_host->store(), m_host->engine(), m_batch > 0);
 }
 
 std::shared_ptr<const model::Metric> PlanController::planMetricFor(const QString& id) const

@@ -277,7 +277,8 @@ private:
     void afterChange();
     /// The host installed an engine (or none): the panel and the map start from the loaded state.
     void onEngineInstalled();
-    /// The engine and store the panel shows are the host's again (after a replacement).
+    /// The engine and store the panel shows are the host's again (after a replacement); the
+    /// caller's afterChange() in the same turn refreshes the panel.
     void showEngineInPanel();
 
     views::FleetMapView* m_map = nullptr;

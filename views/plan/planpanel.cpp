@@ -118,7 +118,7 @@ void PlanPanel::fitReasonsColumn()
 
 PlanPanel::~PlanPanel() = default;
 
-void PlanPanel::setPlan(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::PlanEngine> engine)
+void PlanPanel::setPlan(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::PlanEngine> engine, bool refreshNow)
 {
     m_engine = store ? engine : nullptr;
     m_store = store;
@@ -126,7 +126,8 @@ void PlanPanel::setPlan(std::shared_ptr<const model::ClusterStore> store, std::s
     m_failuresScanned = 0;
     m_placed->setPlan(m_engine);
     m_model->setPlan(std::move(store), std::move(engine));
-    refresh();
+    if (refreshNow)
+        refresh();
 }
 
 void PlanPanel::addToolActions(const QList<QAction*>& actions)
