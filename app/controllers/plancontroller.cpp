@@ -293,6 +293,19 @@ QString PlanController::drainRefusal(model::NodeId node) const
     return {};
 }
 
+QString PlanController::drainRefusalShort(model::NodeId node) const
+{
+    const auto& engine = m_host->engine();
+    if (!engine || !node.isValid() || node.index() >= engine->state().nodeCount())
+        return {};
+    const model::PlanLedger& state = engine->state();
+    if (state.nodeCordonedByPlan(node))
+        return state.nodePresent(node) ? tr("drained by the plan already; the drain does not hold") : tr("drained by the plan already");
+    if (!state.nodePresent(node))
+        return tr("gone under the plan already");
+    return {};
+}
+
 bool PlanController::drainNodes(const std::vector<model::NodeId>& requested, const std::vector<model::PlanAction>& first)
 {
     if (refuseWhileBusy())
