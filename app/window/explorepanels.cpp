@@ -165,9 +165,10 @@ ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map, std:
         showDomain(d);
     });
     connect(m_search, &views::SearchField::nodeFound, this, [this](model::NodeId n, const QString&) { selectAndZoom(n); });
-    // A search that names no node (yet) clears the selection: Plan > Drain Selected Node and the
-    // inspector never act on the node selected before it. A selection made meanwhile by other
-    // means (a click, a panel's row) wins over the answer of a scan still running.
+    // A search that finds a pod without a node clears the selection: Plan > Drain Selected Node
+    // and the inspector never act on another node as that pod's (one that finds nothing keeps
+    // it). A selection made meanwhile by other means (a click, a panel's row) wins over the
+    // answer of a scan still running.
     connect(m_search, &views::SearchField::selectionCleared, this, [this] { m_map->setSelectedNode({}); });
     connect(m_map, &views::FleetMapView::selectionChanged, m_search, &views::SearchField::cancelPending);
     // A pod found: its node is shown (nodeFound came first) with the pod's row selected.
