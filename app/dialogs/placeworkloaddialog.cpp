@@ -346,6 +346,13 @@ PlaceWorkloadDialog::PlaceWorkloadDialog(QMainWindow* window, PlanController* pl
         if (!path.isEmpty())
             setPodTemplate(path);
     });
+    // Place is the one default: Enter places, whichever button has the focus. A dialog's push
+    // buttons are auto-default, and the focused one takes Enter: Place disabled while it runs
+    // passed the focus on (to Cancel Placement, then Close), so Enter closed the dialog on the
+    // next use.
+    for (QPushButton* b : findChildren<QPushButton*>())
+        if (b != m_placeButton)
+            b->setAutoDefault(false);
     connect(m_placeButton, &QPushButton::clicked, this, [this] { place(); });
     connect(buttons, &QDialogButtonBox::rejected, this, [this] {
         cancel(); // closing the dialog stops its placement
