@@ -178,6 +178,7 @@ private slots:
     void dragLabelLeavesTheCellUnderThePointerVisible();
     void resizingADockWhileZoomedKeepsTheZoom();
     void undoKeysInTheSearchFieldEditTheField();
+    void searchHandsTheKeyboardToTheMap();
 
 private:
     /// Clicks `node` at the fitted zoom and waits for the node inspector (a dock there from the
@@ -407,6 +408,14 @@ void TestE2eWindow::podDraggedFromTheInspectorOntoNodes()
     const QJsonObject move = actions.at(0).toObject();
     QCOMPARE(move.value(QStringLiteral("node")).toString(), to);
     QCOMPARE(move.value(QStringLiteral("pod")).toObject().value(QStringLiteral("name")).toString(), pod->name);
+    // The drop handed the keyboard to the map (it stayed in the table's filter field): the Menu
+    // key opens the map's menu, whose first item drains a node (the one under the pointer, or
+    // the selected one), and Ctrl+Z takes that drain back, not the field's typing.
+    actions = planAfter([&] { return s.key(QStringLiteral("Menu")) && s.key(QStringLiteral("Down")) && s.key(QStringLiteral("Return")); }, 2, 10000);
+    QCOMPARE(actionTypes(actions), (QStringList { QStringLiteral("move-pod"), QStringLiteral("drain-node") }));
+    QVERIFY(s.key(QStringLiteral("ctrl+z")));
+    actions = planAfter([] { return true; }, 1);
+    QCOMPARE(actionTypes(actions), QStringList { QStringLiteral("move-pod") });
 
     // Undo: the pod is back in the inspector's table; a drop on the cordoned node is refused
     // and pushes nothing, so Redo still brings the first move back.
@@ -595,6 +604,24 @@ void TestE2eWindow::undoKeysInTheSearchFieldEditTheField()
     actions = planAfter([] { return true; }, 1);
     QCOMPARE(actions.size(), 1);
     QCOMPARE(actions.at(0).toObject().value(QStringLiteral("node")).toString(), first);
+    QVERIFY2(s.quitApp(), qPrintable(s.error()));
+}
+
+// A search that finds its node (Ctrl+F, the name, Return) hands the keyboard to the map: the
+// Menu key then opens the map's menu on the node found (the pointer is off the map), and its
+// first item drains it. While the field kept the keyboard, Menu opened the field's own menu
+// and nothing reached the plan.
+void TestE2eWindow::searchHandsTheKeyboardToTheMap()
+{
+    DesktopSession& s = *m_session;
+    const QString node = fleetFacts().nodes.at(50);
+    QVERIFY(s.moveTo(QPoint(s.windowRect().left() + 5, s.windowRect().bottom() - 3))); // the status bar
+    QVERIFY(s.key(QStringLiteral("ctrl+f")) && s.type(node) && s.key(QStringLiteral("Return")));
+    QVERIFY2(s.waitForStillScreen(), qPrintable(s.error()));
+    const QJsonArray actions
+        = planAfter([&] { return s.key(QStringLiteral("Menu")) && s.key(QStringLiteral("Down")) && s.key(QStringLiteral("Return")); }, 1, 10000);
+    QCOMPARE(actionTypes(actions), QStringList { QStringLiteral("drain-node") });
+    QCOMPARE(actions.at(0).toObject().value(QStringLiteral("node")).toString(), node);
     QVERIFY2(s.quitApp(), qPrintable(s.error()));
 }
 
