@@ -28,8 +28,10 @@ void PlanContextMenu::onContextMenu(model::NodeId node, model::DomainId label, c
     const auto topology = m_host->topology();
     if (!store || !topology)
         return;
+    // No tooltips: one shown beside an item covers the items below it, and a disabled item is
+    // still hovered on the way down the menu. A disabled item says why in its own text (short)
+    // and in its status tip (whole, in the window's status bar while it is hovered).
     QMenu menu(m_window);
-    menu.setToolTipsVisible(true); // a disabled item's tooltip says why
     const auto& engine = m_host->engine();
     PlanController* plan = m_plan;
     if (!engine) {
@@ -46,8 +48,7 @@ void PlanContextMenu::onContextMenu(model::NodeId node, model::DomainId label, c
             // A drained or removed node: the item stays in its place, disabled, saying why.
             if (const QString why = plan->drainRefusal(node); !why.isEmpty()) {
                 drain->setEnabled(false);
-                drain->setText(tr("Drain %1 (drained or gone under the plan already)").arg(name));
-                drain->setToolTip(why);
+                drain->setText(tr("Drain %1 (%2)").arg(name, plan->drainRefusalShort(node)));
                 drain->setStatusTip(why);
             }
             menu.addAction(tr("Fail %1").arg(name), plan, [plan, node] { plan->failNode(node); })

@@ -171,7 +171,10 @@ void PlanController::onEngineInstalled()
 
 void PlanController::showEngineInPanel()
 {
-    m_panel->setPlan(m_host->store(), m_host->engine());
+    // Called by the adoptions of a worker's engine, each of which pushes a command (or calls
+    // afterChange()) in the same turn: afterChange()'s refresh counts the summary and the placed
+    // pods once, unless a batch holds it back.
+    m_panel->setPlan(m_host->store(), m_host->engine(), m_batch > 0);
 }
 
 std::shared_ptr<const model::Metric> PlanController::planMetricFor(const QString& id) const
@@ -287,6 +290,19 @@ QString PlanController::drainRefusal(model::NodeId node) const
             : tr("%1 is drained by the plan already (its pods moved, the node is gone under the plan).").arg(m_host->nodeText(node));
     if (!state.nodePresent(node))
         return tr("%1 is gone under the plan already (failed, or in a failed domain): there is nothing to drain.").arg(m_host->nodeText(node));
+    return {};
+}
+
+QString PlanController::drainRefusalShort(model::NodeId node) const
+{
+    const auto& engine = m_host->engine();
+    if (!engine || !node.isValid() || node.index() >= engine->state().nodeCount())
+        return {};
+    const model::PlanLedger& state = engine->state();
+    if (state.nodeCordonedByPlan(node))
+        return state.nodePresent(node) ? tr("drained by the plan already; the drain does not hold") : tr("drained by the plan already");
+    if (!state.nodePresent(node))
+        return tr("gone under the plan already");
     return {};
 }
 

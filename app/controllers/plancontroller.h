@@ -137,6 +137,9 @@ public:
     /// drain would be a duplicate action that only re-plans the stranded pods), or the plan
     /// removed it (failed, or in a failed domain). Also "" without an engine. O(1).
     [[nodiscard]] QString drainRefusal(model::NodeId node) const;
+    /// drainRefusal()'s reason in a few words, without the node's name, for a menu item's text
+    /// ("drained by the plan already; the drain does not hold"); "" when it can be drained. O(1).
+    [[nodiscard]] QString drainRefusalShort(model::NodeId node) const;
     bool failNode(model::NodeId node);
     bool failDomain(model::DomainId domain);
     /// AddNode of one node like `node` (its instance type, its template) in node's innermost
@@ -277,7 +280,8 @@ private:
     void afterChange();
     /// The host installed an engine (or none): the panel and the map start from the loaded state.
     void onEngineInstalled();
-    /// The engine and store the panel shows are the host's again (after a replacement).
+    /// The engine and store the panel shows are the host's again (after a replacement); the
+    /// caller's afterChange() in the same turn refreshes the panel.
     void showEngineInPanel();
 
     views::FleetMapView* m_map = nullptr;

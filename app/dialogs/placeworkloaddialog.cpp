@@ -346,6 +346,13 @@ PlaceWorkloadDialog::PlaceWorkloadDialog(QMainWindow* window, PlanController* pl
         if (!path.isEmpty())
             setPodTemplate(path);
     });
+    // Place is the one default: Enter places, whichever button has the focus. A dialog's push
+    // buttons are auto-default, and the focused one takes Enter: Place disabled while it runs
+    // passed the focus on (to Cancel Placement, then Close), so Enter closed the dialog on the
+    // next use.
+    for (QPushButton* b : findChildren<QPushButton*>())
+        if (b != m_placeButton)
+            b->setAutoDefault(false);
     connect(m_placeButton, &QPushButton::clicked, this, [this] { place(); });
     connect(buttons, &QDialogButtonBox::rejected, this, [this] {
         cancel(); // closing the dialog stops its placement
@@ -780,9 +787,11 @@ void PlaceWorkloadDialog::onResult(std::uint64_t generation, std::shared_ptr<Pla
         // The plan is still the one the worker replayed: no change of it since the copy
         // (planChanged() counts them; a step running in slices changes it before it says so).
         // A comparison of every action took about 10 ms at 199,262 actions.
-        const auto shown = m_plan->engine();
-        const bool unchanged = shown && m_replayedRevision == m_planRevision && !m_plan->isBusy()
-            && shown->applied().size() == result->replayed.size();
+        // Read through the controller, not held here: this function's copy of the shown engine was
+        // its last reference once adoptPlacement() replaced it, and a 200,000-action engine took
+        // about 450 ms of the GUI thread to free at the end of this call.
+        const bool unchanged = m_plan->engine() && m_replayedRevision == m_planRevision && !m_plan->isBusy()
+            && m_plan->engine()->applied().size() == result->replayed.size();
         const QString where = o.domains.size() == 1 ? QString::fromStdString(o.domains.front()) : tr("%1 domains").arg(o.domains.size());
         if (!unchanged || !m_plan->adoptPlacement(result->store, result->engine, result->appliedBefore,
                 tr("Place %1 pods like %2 in %3").arg(o.podsPlaced).arg(who, where), result->marks)) {

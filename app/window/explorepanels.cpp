@@ -16,6 +16,7 @@
 #include "model/searchindex.h"
 
 #include <QAbstractItemView>
+#include <QApplication>
 #include <QAction>
 #include <QChildEvent>
 #include <QDockWidget>
@@ -164,10 +165,19 @@ ExplorePanels::ExplorePanels(QMainWindow* window, views::FleetMapView* map, std:
         m_map->zoomToDomain(d);
         showDomain(d);
     });
-    connect(m_search, &views::SearchField::nodeFound, this, [this](model::NodeId n, const QString&) { selectAndZoom(n); });
-    // A search that names no node (yet) clears the selection: Plan > Drain Selected Node and the
-    // inspector never act on the node selected before it. A selection made meanwhile by other
-    // means (a click, a panel's row) wins over the answer of a scan still running.
+    // A search that found its node hands the keyboard to the map (as a click on it would), so
+    // the map's keys (Menu, Z, the arrows) act on the node found; the field kept it, and typed
+    // keys went on editing the search. A search that finds nothing leaves it in the field.
+    connect(m_search, &views::SearchField::nodeFound, this, [this](model::NodeId n, const QString&) {
+        selectAndZoom(n);
+        // Only from the field: a scan's late answer never takes the keyboard from another widget.
+        if (QWidget* focus = QApplication::focusWidget(); focus && m_search->isAncestorOf(focus))
+            m_map->setFocus(Qt::OtherFocusReason);
+    });
+    // A search that finds a pod without a node clears the selection: Plan > Drain Selected Node
+    // and the inspector never act on another node as that pod's (one that finds nothing keeps
+    // it). A selection made meanwhile by other means (a click, a panel's row) wins over the
+    // answer of a scan still running.
     connect(m_search, &views::SearchField::selectionCleared, this, [this] { m_map->setSelectedNode({}); });
     connect(m_map, &views::FleetMapView::selectionChanged, m_search, &views::SearchField::cancelPending);
     // A pod found: its node is shown (nodeFound came first) with the pod's row selected.

@@ -440,7 +440,8 @@ QString MainWindow::displayedTotalsText() const
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_map && event->type() == QEvent::Resize) {
+    // A layout request: the legend's minimum height changed (its plan key needs more room).
+    if (watched == m_map && (event->type() == QEvent::Resize || event->type() == QEvent::LayoutRequest)) {
         updateLegendVisibility();
         m_status->fitHoverField();
     }

@@ -114,6 +114,13 @@ bool PlanDocument::open(const QString& path)
     return m_opener->open(path, m_window->planSourceOnWorker());
 }
 
+QString PlanDocument::writtenText(const QString& sentence, const QString& path, std::size_t actions)
+{
+    // The whole path: the status bar elides it in the middle and shows it whole in its tooltip.
+    const QString count = actions == 1 ? tr("1 action") : tr("%1 actions").arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(actions))));
+    return sentence.arg(QFileInfo(path).absoluteFilePath(), count);
+}
+
 QString PlanDocument::saveTo(const QString& path)
 {
     if (m_saving)
@@ -134,8 +141,13 @@ QString PlanDocument::saveTo(const QString& path)
         m_saving = false;
     }
     const auto engine = m_plan->engine();
-    if (!engine)
-        return savePlanFile(nullptr, path, {});
+    if (!engine) {
+        QString error = savePlanFile(nullptr, path, {});
+        if (error.isEmpty())
+            m_plan->showMessage(writtenText(tr("Saved plan to %1 (%2)."), path, 0));
+        return error;
+    }
+    const std::size_t actionCount = engine->applied().size();
     // The copy of the actions, the source's digests, the JSON and the write (its fsync) on a
     // thread of their own (not the long-work pool, where a consolidation's LP bound may hold
     // every thread), the event loop turning without user input meanwhile: no gesture, undo or
@@ -169,6 +181,7 @@ QString PlanDocument::saveTo(const QString& path)
         m_path = path;
         if (m_plan->undoStack()->index() == savedIndex) // else the plan changed meanwhile: what was written is not what is shown
             m_plan->undoStack()->setClean();
+        m_plan->showMessage(writtenText(tr("Saved plan to %1 (%2)."), path, actionCount));
     }
     return error;
 }
@@ -202,6 +215,9 @@ void PlanDocument::exportPlan(bool kubectlScript)
     }
     if (!error.isEmpty())
         QMessageBox::warning(m_window, tr("Export Plan"), withFullStop(error));
+    else
+        m_plan->showMessage(writtenText(kubectlScript ? tr("Exported the plan as a kubectl script to %1 (%2).") : tr("Exported the plan as CSV to %1 (%2)."),
+            path, m_plan->engine() ? m_plan->engine()->applied().size() : 0));
 }
 
 bool PlanDocument::confirmClose()

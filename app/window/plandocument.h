@@ -12,6 +12,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstddef>
 #include <functional>
 
 class QAction;
@@ -55,8 +56,8 @@ public:
     [[nodiscard]] PlanOpener* opener() const noexcept { return m_opener; }
     /// The plan file last saved to or opened ("" when none).
     [[nodiscard]] QString path() const { return m_path; }
-    /// Writes the plan to `path`; on success the stack's clean state is now and path() is
-    /// `path`. Returns "" or the error for people. The write runs on a thread of its own while
+    /// Writes the plan to `path`; on success the stack's clean state is now, path() is `path`
+    /// and the status bar says so ("Saved plan to FILE (N actions)."). Returns "" or the error for people. The write runs on a thread of its own while
     /// this waits in a local event loop without user input (the GUI thread is never blocked).
     /// A large step's undo or redo running in slices (PlanController::isBusy()) is waited for
     /// first, in the same loop: the file holds the plan before or after the step, never part of it.
@@ -67,6 +68,9 @@ public:
     bool confirmClose();
 
 private:
+    /// `sentence` with %1 the absolute path written and %2 "N actions" (the status bar's
+    /// confirmation of a save or an export).
+    [[nodiscard]] static QString writtenText(const QString& sentence, const QString& path, std::size_t actions);
     /// Asks for a file and saves there; true when the plan was written.
     bool saveAs();
     void exportPlan(bool kubectlScript);

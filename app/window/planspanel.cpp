@@ -14,7 +14,9 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QFileInfo>
 #include <QMessageBox>
+#include <QStatusBar>
 
 namespace fleet::app {
 
@@ -182,6 +184,8 @@ void PlansPanel::exportTarget()
         return;
     if (const QString error = m_document->exportPlan(index, path); !error.isEmpty())
         QMessageBox::warning(m_window, tr("Export Plan"), withFullStop(error));
+    else
+        m_window->statusBar()->showMessage(tr("Exported plan %1 to %2.").arg(name, QFileInfo(path).absoluteFilePath()), MainWindow::kMessageMs);
 }
 
 } // namespace fleet::app

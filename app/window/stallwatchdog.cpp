@@ -49,7 +49,7 @@ void StallWatchdog::tick()
     m_clock.restart();
     m_gaps.push_back(static_cast<float>(gap));
     if (gap > kNoticeMs)
-        m_stalls.push_back({ gap, m_context });
+        m_stalls.push_back({ gap, m_context, m_clock.msecsSinceReference() });
     if (gap > m_maxMs) {
         m_maxMs = gap;
         m_maxContext = m_context;

@@ -52,6 +52,9 @@ public:
     struct Stall {
         double ms = 0;
         QString context;
+        /// When it ended, in ms of CLOCK_MONOTONIC (QElapsedTimer's reference), to find the turn
+        /// in a profile recorded with `perf record -k CLOCK_MONOTONIC`.
+        qint64 endedAtMs = 0;
     };
     static constexpr double kNoticeMs = 16.0;
     /// The gaps longer than kNoticeMs, in order.

@@ -341,8 +341,11 @@ private slots:
         const int filterRight = panels.filterField()->lineEdit()->mapTo(&window, QPoint(panels.filterField()->lineEdit()->width(), 0)).x();
         QVERIFY(!panels.searchField()->search(QStringLiteral("no-such-name-anywhere-in-this-cluster-at-all")).isValid());
         QVERIFY(finished.wait(10000));
-        QVERIFY2(panels.searchField()->resultText().startsWith(QStringLiteral("No node or pod name contains")),
+        QVERIFY2(panels.searchField()->resultText().startsWith(QStringLiteral("No match: no node or pod name contains")),
             qPrintable(panels.searchField()->resultText()));
+        // A search that finds nothing keeps the selection (the node found before, its inspector).
+        QCOMPARE(panels.nodeInspector()->node(), duckboat);
+        QCOMPARE(map->selectedNode(), duckboat);
         QCoreApplication::processEvents();
         QCOMPARE(extension && extension->isVisible(), extendedBefore);
         QCOMPARE(panels.filterField()->lineEdit()->mapTo(&window, QPoint(panels.filterField()->lineEdit()->width(), 0)).x(), filterRight);

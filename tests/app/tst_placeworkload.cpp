@@ -26,6 +26,7 @@
 #include <QContextMenuEvent>
 #include <QDockWidget>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QMenu>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -62,6 +63,7 @@ private slots:
     void cancelLeavesThePlanAsItWas();
     void copiesThePlanInSlices();
     void placeWorkloadHereOnADomainLabel();
+    void placeStaysTheDefaultButton();
 
 private:
     bool runPlace();
@@ -406,6 +408,58 @@ void TestPlaceWorkload::placeWorkloadHereOnADomainLabel()
         QVERIFY(nodeInDomain(topology, engine->state().podNode(p), path));
     m_window->undoStack()->undo();
     QVERIFY(engine->applied().empty());
+}
+
+// Place is the default button on every use: after a placement (Place disabled while it ran,
+// the focus passed to the other buttons), Enter places again, also with the focus on Close,
+// and never closes the dialog.
+void TestPlaceWorkload::placeStaysTheDefaultButton()
+{
+    app::PlanController* plan = m_window->planController();
+    dialog()->openFor();
+    dialog()->setPods(2);
+    dialog()->setShape(QStringLiteral("1"), QStringLiteral("1Gi"));
+    dialog()->setName(QStringLiteral("enter"));
+    QVERIFY(dialog()->setPreferredLevel(kL3));
+    QVERIFY(dialog()->setRequiredLevel({}));
+    dialog()->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(dialog()));
+    auto* place = dialog()->findChild<QPushButton*>(QStringLiteral("placePlace"));
+    QVERIFY(place);
+    auto defaults = [this] {
+        QStringList names;
+        for (QPushButton* b : dialog()->findChildren<QPushButton*>())
+            if (b->isDefault())
+                names << b->text();
+        return names;
+    };
+    const std::size_t before = plan->engine()->applied().size();
+    for (int use = 1; use <= 2; ++use) {
+        QSignalSpy finished(dialog(), &app::PlaceWorkloadDialog::finished);
+        dialog()->setName(QStringLiteral("enter-%1").arg(use));
+        if (use == 1) {
+            QTest::mouseClick(place, Qt::LeftButton);
+        } else {
+            // The focus on another button (where Place's disabling or a Tab left it): Enter
+            // still places.
+            QPushButton* other = nullptr;
+            for (QPushButton* b : dialog()->findChildren<QPushButton*>())
+                if (b != place && b->isEnabled() && b->isVisible() && b->text().contains(QStringLiteral("Close")))
+                    other = b;
+            QVERIFY(other);
+            other->setFocus();
+            QTest::keyClick(other, Qt::Key_Return);
+        }
+        QVERIFY2(finished.count() > 0 || finished.wait(60000), qPrintable(QStringLiteral("use %1: no placement").arg(use)));
+        QVERIFY2(dialog()->lastOutcome().placed, qPrintable(dialog()->messageText()));
+        QVERIFY(dialog()->isVisible());
+        QCOMPARE(defaults(), QStringList { place->text() });
+    }
+    QCOMPARE(plan->engine()->applied().size(), before + 2);
+    m_window->undoStack()->undo();
+    m_window->undoStack()->undo();
+    QCOMPARE(plan->engine()->applied().size(), before);
+    dialog()->close();
 }
 
 FLEET_GUI_TEST_MAIN(TestPlaceWorkload, fleet::app::setDefaultSurfaceFormat)

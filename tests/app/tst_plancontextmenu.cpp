@@ -44,7 +44,9 @@ private slots:
 
 private:
     /// Right-clicks node n's cell; whether the menu had action `name`, and its enabled state and tooltip.
-    bool menuAction(model::NodeId n, const QString& name, bool& enabled, QString& toolTip);
+    /// The menu's action `name` on node n: enabled, its text and status tip, and whether the menu
+    /// shows tooltips (which cover the items below the one hovered).
+    bool menuAction(model::NodeId n, const QString& name, bool& enabled, QString& text, QString& statusTip, bool& toolTipsShown);
     /// Plan > Drain Selected Node (Ctrl+D) on node n.
     void drainSelected(model::NodeId n)
     {
@@ -110,7 +112,7 @@ bool TestPlanContextMenu::runMenuAction(model::NodeId n, const QString& name)
     return found;
 }
 
-bool TestPlanContextMenu::menuAction(model::NodeId n, const QString& name, bool& enabled, QString& toolTip)
+bool TestPlanContextMenu::menuAction(model::NodeId n, const QString& name, bool& enabled, QString& text, QString& statusTip, bool& toolTipsShown)
 {
     map()->zoomToNode(n);
     map()->grabImage();
@@ -122,10 +124,12 @@ bool TestPlanContextMenu::menuAction(model::NodeId n, const QString& name, bool&
         auto* menu = qobject_cast<QMenu*>(w);
         if (!menu)
             return;
+        toolTipsShown = menu->toolTipsVisible();
         if (QAction* a = menu->findChild<QAction*>(name)) {
             found = true;
             enabled = a->isEnabled();
-            toolTip = a->toolTip();
+            text = a->text();
+            statusTip = a->statusTip();
         }
         menu->close();
     });
@@ -305,13 +309,19 @@ void TestPlanContextMenu::drainOfADrainedNodeIsRefused()
     QVERIFY2(message.contains(QStringLiteral("is drained by the plan already")), qPrintable(message));
     QVERIFY2(message.contains(QString::fromStdString(std::string(store.nodeName(a)))), qPrintable(message));
 
+    // The disabled Drain says why in its text and its status tip (the status bar), never in a
+    // tooltip: one over the menu covered the items below it.
     bool enabled = true;
-    QString toolTip;
-    QVERIFY(menuAction(a, QStringLiteral("actionDrainNode"), enabled, toolTip));
+    bool toolTipsShown = true;
+    QString text, statusTip;
+    QVERIFY(menuAction(a, QStringLiteral("actionDrainNode"), enabled, text, statusTip, toolTipsShown));
     QVERIFY(!enabled);
-    QVERIFY2(toolTip.contains(QStringLiteral("drained by the plan already")), qPrintable(toolTip));
-    QVERIFY(menuAction(b, QStringLiteral("actionDrainNode"), enabled, toolTip));
+    QVERIFY(!toolTipsShown);
+    QVERIFY2(text.contains(QStringLiteral("drained by the plan already")), qPrintable(text));
+    QVERIFY2(statusTip.contains(QStringLiteral("is drained by the plan already")), qPrintable(statusTip));
+    QVERIFY(menuAction(b, QStringLiteral("actionDrainNode"), enabled, text, statusTip, toolTipsShown));
     QVERIFY(enabled);
+    QVERIFY(!toolTipsShown);
 
     // The filter keeps both: only b is drained.
     views::FilterField* filter = m_window->explorePanels()->filterField();
@@ -363,6 +373,13 @@ void TestPlanContextMenu::drainOfANodeWhoseDrainDoesNotHoldIsRefused()
     QCOMPARE(m_window->undoStack()->count(), 1);
     const QString message = m_window->planController()->lastMessage();
     QVERIFY2(message.contains(QStringLiteral("that drain does not hold")), qPrintable(message));
+    bool enabled = true;
+    bool toolTipsShown = true;
+    QString text, statusTip;
+    QVERIFY(menuAction(stuck, QStringLiteral("actionDrainNode"), enabled, text, statusTip, toolTipsShown));
+    QVERIFY(!enabled);
+    QVERIFY2(text.contains(QStringLiteral("the drain does not hold")), qPrintable(text));
+    QVERIFY2(statusTip.contains(QStringLiteral("that drain does not hold")), qPrintable(statusTip));
     m_window->undoStack()->undo();
     QVERIFY(engine->applied().empty());
 }

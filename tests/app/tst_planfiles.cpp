@@ -9,6 +9,7 @@
 #include "planwindowfixture.h"
 
 #include "app/controllers/importcontroller.h"
+#include "app/window/windowstatusbar.h"
 #include "app/startup/surfaceformat.h"
 #include "importers/plan/planfile.h"
 #include "model/scheduling/filters.h"
@@ -18,6 +19,7 @@
 #include <QAction>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -108,9 +110,16 @@ void TestPlanFiles::saveAndExportThroughTheMenu()
     QTemporaryDir dir;
     const QString json = dir.filePath(QStringLiteral("plan.json")), csv = dir.filePath(QStringLiteral("plan.csv")),
                   script = dir.filePath(QStringLiteral("plan.sh"));
+    // Each write says so in the status bar, with the file and the plan's size.
+    auto* status = m_window->findChild<app::WindowStatusBar*>();
+    QVERIFY(status);
     QVERIFY(saveThrough(QStringLiteral("actionSavePlan"), json));
+    QCOMPARE(status->planStatusText(), QStringLiteral("Saved plan to %1 (2 actions).").arg(QFileInfo(json).absoluteFilePath()));
     QVERIFY(saveThrough(QStringLiteral("actionExportPlanCsv"), csv));
+    QCOMPARE(status->planStatusText(), QStringLiteral("Exported the plan as CSV to %1 (2 actions).").arg(QFileInfo(csv).absoluteFilePath()));
     QVERIFY(saveThrough(QStringLiteral("actionExportPlanScript"), script));
+    QCOMPARE(status->planStatusText(),
+        QStringLiteral("Exported the plan as a kubectl script to %1 (2 actions).").arg(QFileInfo(script).absoluteFilePath()));
 
     // The plan file: the same actions, its source the simulated cluster; every action holds again.
     const importers::PlanDocument doc = importers::readPlanFile(json.toStdString());

@@ -19,6 +19,7 @@
 #include "model/planfixture.h"
 
 #include <QProgressDialog>
+#include <QPushButton>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -220,6 +221,7 @@ private slots:
     void largeStepRefreshHasATurnOfItsOwn();
     void largeStepCancelled_data();
     void largeStepCancelled();
+    void largeStepCancelledFromItsDialog();
     void planStateKeepsWhatItReads();
 };
 
@@ -726,6 +728,48 @@ void TestUndoCommands::largeStepCancelled()
     stack.redo();
     QTRY_VERIFY(!runner.isBusy());
     COMPARE_WITH_FRESH(c, *engine, n, "undone and redone after");
+}
+
+// The progress dialog of a long undo is window modal (the window takes no input while the plan
+// is half undone) and its Cancel button, clicked, takes the undo back: the plan and the stack are
+// as before it.
+void TestUndoCommands::largeStepCancelledFromItsDialog()
+{
+    const int n = 2000;
+    const Cluster c = ringFleet(n);
+    auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
+    PlanEngineHost host(std::make_shared<StoreReaders>());
+    (void)host.replaceEngine(borrowed(*c.store), engine);
+    QUndoStack stack;
+    QWidget parent;
+    parent.resize(400, 300);
+    parent.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&parent));
+    PlanStepRunner runner(&stack, &parent);
+    runner.setMaxChildrenPerSlice(1); // n turns of the event loop: the click comes half way
+    pushRingStep(host, stack, runner, n, {}, true);
+    const FullLedger before = fullLedgerOf(engine->state());
+    const int indexBefore = stack.index();
+    int mostDone = 0;
+    bool cancelled = false;
+    connect(&runner, &PlanStepRunner::progressed, &runner, [&](int done, int) { mostDone = std::max(mostDone, done); });
+    connect(&runner, &PlanStepRunner::finished, &runner, [&](bool was) { cancelled = was; });
+    stack.undo();
+    QVERIFY(runner.isBusy());
+    auto* progress = parent.findChild<QProgressDialog*>(QStringLiteral("planStepProgress"));
+    QVERIFY(progress);
+    QCOMPARE(progress->windowModality(), Qt::WindowModal);
+    QTRY_VERIFY_WITH_TIMEOUT(progress->isVisible(), 10000); // after its delay
+    QVERIFY(runner.isBusy());
+    auto* cancel = progress->findChild<QPushButton*>();
+    QVERIFY(cancel && cancel->isVisible() && cancel->isEnabled());
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    QTRY_VERIFY(!runner.isBusy());
+    QVERIFY(cancelled);
+    QVERIFY2(mostDone > 0 && mostDone < n, qPrintable(QStringLiteral("%1 of %2 undone before the click").arg(mostDone).arg(n)));
+    QVERIFY(!progress->isVisible());
+    QCOMPARE(stack.index(), indexBefore);
+    QVERIFY2(fullLedgerOf(engine->state()) == before, "the plan is as before the cancelled undo");
 }
 
 QTEST_MAIN(TestUndoCommands) // widgets: the runner's progress dialog (offscreen)

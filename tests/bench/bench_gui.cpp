@@ -32,7 +32,7 @@
 //   --only: the load and the flows named (compare, metric, inspect, how-many, plan: consolidate and
 //           the flows after it, export-report included; or consolidate and some of those after it
 //           by name: undo and redo run together, save-plan before open-plan)
-// Output: on stderr one line per flow, every stall over 50 ms, then each action's longest stall and
+// Output: on stderr one line per flow, every stall over 50 ms (and when it ended, CLOCK_MONOTONIC), then each action's longest stall and
 // its map frames (VtkOpenGLWidget's aboutToRender to frameRendered: the render and the swap; the
 // first frame after the action started and the longest); then one JSON object last on stdout:
 // {"nodes": N, "flows": [{"flow", "ms", "max_stall_ms", "action", "max_frame_ms"}...],
@@ -536,7 +536,8 @@ report:
     // Every stall over the budget, in order, with the action it ended in.
     for (const app::StallWatchdog::Stall& s : watchdog.stalls())
         if (s.ms > app::StallWatchdog::kBudgetMs)
-            std::fprintf(stderr, "stall %8.1f ms  %s\n", s.ms, qPrintable(s.context));
+            std::fprintf(stderr, "stall %8.1f ms  %s (ended at %.3f s monotonic)\n", s.ms, qPrintable(s.context),
+                static_cast<double>(s.endedAtMs) / 1e3);
     // Per flow: its longest stall and the action it ended in.
     for (const app::StallWatchdog::Stall& s : watchdog.stalls())
         for (FlowFigure& f : flows)

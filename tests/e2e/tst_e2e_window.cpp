@@ -178,6 +178,7 @@ private slots:
     void dragLabelLeavesTheCellUnderThePointerVisible();
     void resizingADockWhileZoomedKeepsTheZoom();
     void undoKeysInTheSearchFieldEditTheField();
+    void searchHandsTheKeyboardToTheMap();
 
 private:
     /// Clicks `node` at the fitted zoom and waits for the node inspector (a dock there from the
@@ -400,13 +401,21 @@ void TestE2eWindow::podDraggedFromTheInspectorOntoNodes()
     QVERIFY2(cells.contains(to) && cells.contains(refused), qPrintable(s.error()));
 
     // A drag through the platform's drag and drop onto the map: the program must live, and
-    // the plan holds the move.
-    QJsonArray actions = planAfter([&] { return s.drag(table->firstRow, cells.value(to), 14, 30); }, 1);
+    // the plan holds the move. The drop hands the keyboard to the map (it stayed in the table's
+    // filter field): the Menu key right after it, before any save (whose file dialog gives the
+    // map the keyboard back when it closes), opens the map's menu, whose first item drains a node
+    // (the one under the pointer, or the selected one); Ctrl+Z takes that drain back.
+    QVERIFY(s.drag(table->firstRow, cells.value(to), 14, 30));
+    QVERIFY(s.key(QStringLiteral("Menu")) && s.key(QStringLiteral("Down")) && s.key(QStringLiteral("Return")));
+    QJsonArray actions = planAfter([] { return true; }, 2, 10000);
     QVERIFY2(s.appRunning(), qPrintable(s.appExitText() + QLatin1Char('\n') + s.appOutput()));
-    QCOMPARE(actionTypes(actions), QStringList { QStringLiteral("move-pod") });
+    QCOMPARE(actionTypes(actions), (QStringList { QStringLiteral("move-pod"), QStringLiteral("drain-node") }));
     const QJsonObject move = actions.at(0).toObject();
     QCOMPARE(move.value(QStringLiteral("node")).toString(), to);
     QCOMPARE(move.value(QStringLiteral("pod")).toObject().value(QStringLiteral("name")).toString(), pod->name);
+    QVERIFY(s.key(QStringLiteral("ctrl+z")));
+    actions = planAfter([] { return true; }, 1);
+    QCOMPARE(actionTypes(actions), QStringList { QStringLiteral("move-pod") });
 
     // Undo: the pod is back in the inspector's table; a drop on the cordoned node is refused
     // and pushes nothing, so Redo still brings the first move back.
@@ -595,6 +604,24 @@ void TestE2eWindow::undoKeysInTheSearchFieldEditTheField()
     actions = planAfter([] { return true; }, 1);
     QCOMPARE(actions.size(), 1);
     QCOMPARE(actions.at(0).toObject().value(QStringLiteral("node")).toString(), first);
+    QVERIFY2(s.quitApp(), qPrintable(s.error()));
+}
+
+// A search that finds its node (Ctrl+F, the name, Return) hands the keyboard to the map: the
+// Menu key then opens the map's menu on the node found (the pointer is off the map), and its
+// first item drains it. While the field kept the keyboard, Menu opened the field's own menu
+// and nothing reached the plan.
+void TestE2eWindow::searchHandsTheKeyboardToTheMap()
+{
+    DesktopSession& s = *m_session;
+    const QString node = fleetFacts().nodes.at(50);
+    QVERIFY(s.moveTo(QPoint(s.windowRect().left() + 5, s.windowRect().bottom() - 3))); // the status bar
+    QVERIFY(s.key(QStringLiteral("ctrl+f")) && s.type(node) && s.key(QStringLiteral("Return")));
+    QVERIFY2(s.waitForStillScreen(), qPrintable(s.error()));
+    const QJsonArray actions
+        = planAfter([&] { return s.key(QStringLiteral("Menu")) && s.key(QStringLiteral("Down")) && s.key(QStringLiteral("Return")); }, 1, 10000);
+    QCOMPARE(actionTypes(actions), QStringList { QStringLiteral("drain-node") });
+    QCOMPARE(actions.at(0).toObject().value(QStringLiteral("node")).toString(), node);
     QVERIFY2(s.quitApp(), qPrintable(s.error()));
 }
 

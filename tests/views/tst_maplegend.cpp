@@ -65,6 +65,7 @@ private slots:
     void elidedRowsHaveTheirTextInATooltip();
     void swatchLabelsWrapWhole();
     void drawsTheSharedMetricModel();
+    void planKeyStaysWholeOnAShortMap();
 };
 
 void TestMapLegend::entries_data()
@@ -239,6 +240,37 @@ void TestMapLegend::drawsTheSharedMetricModel()
     QCOMPARE(legendChanged.count(), 4);
     QVERIFY(metrics.column().values.empty());
     QVERIFY2(!legend.entries().contains(QStringLiteral("NotReady: 1")), qPrintable(legend.entries().join(" | ")));
+}
+
+// On a short map (the Plan dock open below it) the plan key stays whole: the colour bar gives
+// up its height and the marker key its place first. The key was dropped, or cut at the bottom.
+void TestMapLegend::planKeyStaysWholeOnAShortMap()
+{
+    const auto store = makeStore();
+    views::MapLegend legend;
+    legend.resize(legend.sizeHint().width(), 520);
+    legend.setContext(std::make_shared<const model::MetricContext>(*store));
+    legend.setMetric(views::MapMetric::GpuRequested);
+    legend.setMarkerCounts(501, 701, 12);
+    const int leastWithoutPlan = legend.minimumSizeHint().height();
+    legend.setPlanMarkCounts({ 1200, 3, 4000, 19066 });
+    const QStringList entries = legend.entries();
+    const QStringList plan = entries.mid(entries.indexOf(QStringLiteral("Plan")) + 1);
+    QCOMPARE(plan.size(), 4);
+    // The window shows the legend on a map at least minimumSizeHint() tall: it holds the key.
+    QVERIFY(legend.minimumSizeHint().height() >= leastWithoutPlan);
+    for (const int height : { 520, 380, 0 }) {
+        legend.resize(legend.sizeHint().width(), height > 0 ? height : legend.minimumSizeHint().height());
+        (void)legend.grab(); // paints
+        for (const QString& row : plan) {
+            int top = -1;
+            for (int y = 0; y < legend.height() && top < 0; ++y)
+                if (legend.rowTextAt(QPoint(legend.width() / 2, y)) == row)
+                    top = y;
+            QVERIFY2(top >= 0, qPrintable(QStringLiteral("%1 px: no row \"%2\"").arg(legend.height()).arg(row)));
+            QVERIFY2(top + 12 < legend.height(), qPrintable(QStringLiteral("%1 px: \"%2\" cut at the bottom").arg(legend.height()).arg(row)));
+        }
+    }
 }
 
 QTEST_MAIN(TestMapLegend)

@@ -10,6 +10,7 @@
 #include "views/plan/planpanel.h"
 
 #include <QAbstractItemModelTester>
+#include <QTableView>
 #include <QtTest>
 
 using namespace planfixture;
@@ -32,6 +33,7 @@ class TestPlanPanel : public QObject {
     Q_OBJECT
 private slots:
     void followsChangesAtTheEnd();
+    void showsTheActionAdded();
 };
 
 void TestPlanPanel::followsChangesAtTheEnd()
@@ -92,6 +94,52 @@ void TestPlanPanel::followsChangesAtTheEnd()
     engine->undo();
     check(0, "all undone");
     QCOMPARE(panel.placedPods()->rowCount(), 0);
+}
+
+// An action added below the rows in view is scrolled to (the dock showed the first rows and the
+// new one out of sight); an undo leaves the scroll where the user put it.
+void TestPlanPanel::showsTheActionAdded()
+{
+    Cluster c;
+    for (int i = 1; i <= 6; ++i)
+        c.node("n" + std::to_string(i), "us-east-1a", 64000);
+    c.pod("batch", "tmpl", "", 100, "tmpl", PodFlagNone, 0, OwnerKind::Job);
+    c.finish();
+    auto store = std::shared_ptr<const ClusterStore>(c.store.get(), [](const ClusterStore*) {});
+    auto engine = std::make_shared<PlanEngine>(*c.store, *c.topology);
+    auto placeOne = [&] {
+        PlanAction a;
+        a.type = ActionType::PlacePods;
+        a.pod = { "batch", "tmpl", "" };
+        a.count = 1;
+        return engine->apply(a).holds;
+    };
+    for (int i = 0; i < 60; ++i)
+        QVERIFY(placeOne());
+
+    views::PlanPanel panel;
+    panel.resize(700, 260);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.setPlan(store, engine);
+    QTableView* table = panel.table();
+    auto inView = [table](int row) {
+        const QRect r = table->visualRect(table->model()->index(row, 0));
+        return r.isValid() && table->viewport()->rect().contains(r);
+    };
+    table->scrollToTop();
+    QVERIFY(inView(0));
+    QVERIFY(!inView(59)); // the table holds fewer rows than the plan
+
+    QVERIFY(placeOne());
+    panel.refresh(60);
+    QVERIFY2(inView(60), "the action just added is out of sight");
+
+    // An undo keeps the rows the user scrolled to.
+    table->scrollToTop();
+    engine->undo();
+    panel.refresh(60);
+    QVERIFY(inView(0));
 }
 
 QTEST_MAIN(TestPlanPanel)

@@ -123,6 +123,10 @@ bool FleetMapInput::handleEvent(QEvent* event)
             return false;
         e->acceptProposedAction();
         endPodDrag();
+        // The keyboard follows the drop onto the map, as it follows a click: a drag from the
+        // inspector's pod table left it in that dock (its filter field), where the map's keys
+        // and Undo went to the field's text.
+        m_view.gl->setFocus(Qt::MouseFocusReason);
         emit m_view.q->podDropped(m_view.targetAtGl(e->position()), m_view.frames->labelAt(e->position()), m_view.gl->mapToGlobal(e->position().toPoint()),
             e->modifiers());
         return true;

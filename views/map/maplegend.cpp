@@ -6,6 +6,7 @@
 #include "views/map/layers/markerlayer.h"
 #include "views/map/layers/planlayer.h"
 
+#include <QCoreApplication>
 #include <QHelpEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -22,6 +23,11 @@ constexpr int kMargin = 8;
 constexpr int kBarWidth = 18;
 constexpr int kSwatch = 12;
 constexpr int kTicks = 5;
+// The colour bar's least height when the keys below it need the room (a short map), and when
+// they do not.
+constexpr int kMinBarShort = 30;
+constexpr int kMinBar = 60;
+constexpr int kMinimumHeight = 260;
 
 QString qs(const std::string& s)
 {
@@ -288,6 +294,9 @@ void MapLegend::setPlanMarkCounts(const std::array<std::size_t, 4>& counts)
     if (counts == m_planMarkCounts)
         return;
     m_planMarkCounts = counts;
+    // The plan key's room: the window shows the legend only on a map at least this tall (a
+    // hidden legend is not painted, so not from paintEvent() alone).
+    setMinimumHeightPx(layoutFor(width(), height()).minimumHeight);
     update();
 }
 
@@ -352,7 +361,7 @@ QSize MapLegend::sizeHint() const
 }
 QSize MapLegend::minimumSizeHint() const
 {
-    return { kWidth, 260 };
+    return { kWidth, m_minimumHeight };
 }
 
 QString MapLegend::rowTextAt(const QPoint& pos) const
@@ -385,6 +394,101 @@ bool MapLegend::event(QEvent* event)
     return QWidget::event(event);
 }
 
+void MapLegend::setMinimumHeightPx(int heightPx)
+{
+    if (heightPx == m_minimumHeight)
+        return;
+    m_minimumHeight = heightPx;
+    updateGeometry();
+    // updateGeometry() tells the parent nothing while the legend is hidden, and the window may
+    // have hidden it for want of room that it no longer needs.
+    if (isHidden() && parentWidget())
+        QCoreApplication::postEvent(parentWidget(), new QEvent(QEvent::LayoutRequest));
+}
+
+QFont MapLegend::boldFont() const
+{
+    QFont bold = font();
+    bold.setBold(true);
+    return bold;
+}
+
+QFont MapLegend::captionFont() const
+{
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    return small;
+}
+
+QString MapLegend::captionText() const
+{
+    if (m_model->metric()->id() == "gpu" && !fleetHasAccelerators())
+        return QStringLiteral("requested / allocatable CPU: no node has GPUs, MIG slices or Neuron devices");
+    return qs(m_model->metric()->description());
+}
+
+MapLegend::Layout MapLegend::layoutFor(int widthPx, int heightPx) const
+{
+    const QFontMetrics fm(font());
+    const int textWidth = widthPx - 2 * kMargin;
+    auto paragraphHeight = [&](const QString& text, const QFont& f) {
+        return QFontMetrics(f).boundingRect(QRect(kMargin, 0, textWidth, 6 * fm.height()), Qt::TextWordWrap, text).height() + 2;
+    };
+    const int labelWidth = widthPx - kSwatch - 2 * kMargin - 6;
+    auto labelHeight = [&](const QString& label) {
+        return fm.boundingRect(QRect(0, 0, labelWidth, 8 * fm.height()), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, label).height();
+    };
+    const QStringList sums = totals();
+    const std::vector<std::pair<int, QString>> planKey = planKeyRows();
+    const QStringList key = markerKeyTexts();
+    const int titleBlock = kMargin + paragraphHeight(title(), boldFont()) + (unit().isEmpty() ? 0 : paragraphHeight(unit(), font()));
+    const int captionBlock = paragraphHeight(captionText(), captionFont());
+    int swatchRows = 0;
+    for (const Swatch& sw : swatches())
+        swatchRows += std::max(kSwatch + 6, labelHeight(sw.text) + 6);
+    int totalsBlock = 0;
+    for (const QString& t : sums)
+        totalsBlock += paragraphHeight(t, font());
+    const int planHead = planKey.empty() ? 0 : 6 + fm.height() + 2;
+    int planWrapped = planHead;
+    for (const auto& row : planKey)
+        planWrapped += std::max(kSwatch + 6, labelHeight(row.second) + 6);
+    const int planOneLine = planHead + static_cast<int>(planKey.size()) * (kSwatch + 6);
+    const int markerBlock = key.isEmpty() ? 0 : 6 + fm.height() + 2 + static_cast<int>(key.size()) * (kSwatch + 6);
+    const bool hasBar = MetricColorScale::forColumn(*m_model->metric(), m_model->column()).kind != model::ScaleKind::Categorical;
+    const int barFrame = hasBar ? fm.height() / 2 + 10 : 0;
+    auto below = [&](const Layout& l) {
+        return swatchRows + 4 + (l.totals ? totalsBlock : 0) + (l.markers ? markerBlock : 0) + (l.wrapPlan ? planWrapped : planOneLine);
+    };
+    auto heightOf = [&](const Layout& l) {
+        return titleBlock + (l.caption ? captionBlock : 0) + 8 + (hasBar ? barFrame + l.bar : 0) + below(l) + kMargin;
+    };
+    Layout fit;
+    if (planKey.empty()) {
+        // No plan key: the colour bar keeps its least height and the marker key shows if it fits.
+        fit = { kMinBar, !key.isEmpty(), true, true, true, 0, kMinimumHeight };
+        fit.markers = fit.markers && heightOf(fit) <= heightPx;
+    } else {
+        const std::vector<Layout> tries = {
+            { kMinBar, !key.isEmpty(), true, true, true, 0, 0 },
+            { kMinBarShort, !key.isEmpty(), true, true, true, 0, 0 },
+            { kMinBarShort, false, true, true, true, 0, 0 },
+            { kMinBarShort, false, false, true, true, 0, 0 },
+            { kMinBarShort, false, false, false, true, 0, 0 },
+            { kMinBarShort, false, false, false, false, 0, 0 },
+        };
+        fit = tries.back();
+        for (const Layout& l : tries)
+            if (heightOf(l) <= heightPx) {
+                fit = l;
+                break;
+            }
+        fit.minimumHeight = std::max(kMinimumHeight, heightOf(tries.back()));
+    }
+    fit.belowBar = below(fit);
+    return fit;
+}
+
 void MapLegend::paintEvent(QPaintEvent*)
 {
     m_rows.clear();
@@ -394,6 +498,23 @@ void MapLegend::paintEvent(QPaintEvent*)
     painter.setPen(text);
     const QFontMetrics fm = painter.fontMetrics();
     const int textWidth = width() - 2 * kMargin;
+    const Layout fit = layoutFor(width(), height());
+    setMinimumHeightPx(fit.minimumHeight);
+    const QFont bold = boldFont(), small = captionFont();
+    const std::vector<Swatch> marks = swatches();
+    const QStringList sums = totals();
+    const std::vector<std::pair<int, QString>> planKey = planKeyRows();
+    const QStringList key = markerKeyTexts();
+    const MetricColorScale scale = MetricColorScale::forColumn(*m_model->metric(), m_model->column());
+    const bool hasBar = scale.kind != model::ScaleKind::Categorical;
+    const int barFrame = hasBar ? fm.height() / 2 + 10 : 0;
+    // A swatch's label wraps under itself when it is wider than the legend (never elided: a
+    // printed legend has no tooltip to give the rest).
+    const int labelWidth = width() - kSwatch - 2 * kMargin - 6;
+    auto labelHeight = [&](const QString& label) {
+        return painter.boundingRect(QRect(0, 0, labelWidth, 8 * fm.height()), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, label).height();
+    };
+
     int y = kMargin;
     auto paragraph = [&](const QString& s, const QFont& f) {
         painter.setFont(f);
@@ -402,43 +523,18 @@ void MapLegend::paintEvent(QPaintEvent*)
         painter.drawText(r, Qt::TextWordWrap, s);
         y += used.height() + 2;
     };
-    QFont bold = font();
-    bold.setBold(true);
     paragraph(title(), bold);
     if (!unit().isEmpty())
         paragraph(unit(), font());
-    QFont small = font();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    QString caption = qs(m_model->metric()->description());
-    if (m_model->metric()->id() == "gpu" && !fleetHasAccelerators())
-        caption = QStringLiteral("requested / allocatable CPU: no node has GPUs, MIG slices or Neuron devices");
-    paragraph(caption, small);
+    if (fit.caption)
+        paragraph(captionText(), small);
     painter.setFont(font());
     y += 8;
-
-    const std::vector<Swatch> marks = swatches();
-    const QStringList sums = totals();
-    // Room below the bar: swatches, totals (two lines each, they may wrap), the marker key.
-    const std::vector<std::pair<int, QString>> planKey = planKeyRows();
-    // A swatch's label wraps under itself when it is wider than the legend (never elided: a
-    // printed legend has no tooltip to give the rest).
-    const int labelWidth = width() - kSwatch - 2 * kMargin - 6;
-    auto labelHeight = [&](const QString& label) {
-        return painter.boundingRect(QRect(0, 0, labelWidth, 8 * fm.height()), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, label).height();
-    };
-    int swatchRows = 0;
-    for (const Swatch& s : marks)
-        swatchRows += std::max(kSwatch + 6, labelHeight(s.text) + 6);
-    int planBlock = planKey.empty() ? 0 : fm.height() + 8;
-    for (const auto& row : planKey)
-        planBlock += std::max(kSwatch + 6, labelHeight(row.second) + 6);
-    const int keyBlock = (m_markerCountsKnown ? 5 * (kSwatch + 6) + fm.height() + 6 : 0) + planBlock;
-    const int swatchBlock = swatchRows + static_cast<int>(sums.size()) * 2 * fm.height() + 10 + keyBlock;
-    const MetricColorScale scale = MetricColorScale::forColumn(*m_model->metric(), m_model->column());
-    if (scale.kind != model::ScaleKind::Categorical) {
+    const int belowBar = fit.belowBar;
+    if (hasBar) {
         // The colour bar: one line per pixel row, the highest value at the top, read from
         // the table the rasteriser uses.
-        const int barHeight = std::max(60, height() - y - swatchBlock - kMargin - fm.height() / 2);
+        const int barHeight = std::max(fit.bar, height() - y - belowBar - kMargin - barFrame);
         const int barTop = y + fm.height() / 2;
         const ColorTable& table = colorTable(scale.kind);
         for (int i = 0; i < barHeight; ++i) {
@@ -473,11 +569,11 @@ void MapLegend::paintEvent(QPaintEvent*)
     y += 4;
     // Totals wrap (user trial: "of which prepaid: $152k/h" was cut at the right edge; it is
     // "Prepaid: ..." now, which fits).
-    for (const QString& s : sums)
-        paragraph(s, font());
+    if (fit.totals)
+        for (const QString& t : sums)
+            paragraph(t, font());
     // The marker key: the shapes the map draws over cells at every zoom.
-    const QStringList key = markerKeyTexts();
-    if (!key.isEmpty() && y + (key.size() + 1) * (kSwatch + 6) <= height()) {
+    if (fit.markers) {
         y += 6;
         paragraph(QStringLiteral("Markers"), bold);
         painter.setFont(font());
@@ -498,7 +594,10 @@ void MapLegend::paintEvent(QPaintEvent*)
     }
     // The plan's marks, each drawn over a not-applicable cell as a drained node shows under the
     // plan. A label wraps under itself as a swatch's does (a printed legend has no tooltip).
-    if (!planKey.empty() && y + (static_cast<int>(planKey.size()) + 1) * (kSwatch + 6) <= height()) {
+    // On a short map (layoutFor()) each row on one line, elided in the middle with its whole
+    // text in the tooltip.
+    if (!planKey.empty()) {
+        const bool wrap = fit.wrapPlan;
         y += 6;
         paragraph(QStringLiteral("Plan"), bold);
         painter.setFont(font());
@@ -507,10 +606,11 @@ void MapLegend::paintEvent(QPaintEvent*)
             painter.fillRect(cell, notApplicableColor());
             PlanLayer::drawMark(painter, static_cast<PlanMarkKind>(kind), cell);
             painter.setPen(text);
-            const int rowHeight = std::max(kSwatch + 6, labelHeight(row) + 6);
+            const int rowHeight = wrap ? std::max(kSwatch + 6, labelHeight(row) + 6) : kSwatch + 6;
+            const QString shown = wrap ? row : fm.elidedText(row, Qt::ElideMiddle, labelWidth);
             painter.drawText(QRect(kMargin + kSwatch + 6, y - 2, labelWidth, rowHeight - 2),
-                rowHeight > kSwatch + 6 ? Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap : Qt::AlignLeft | Qt::AlignVCenter, row);
-            m_rows.push_back({ QRect(0, y - 3, width(), rowHeight), row, false });
+                rowHeight > kSwatch + 6 ? Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap : Qt::AlignLeft | Qt::AlignVCenter, shown);
+            m_rows.push_back({ QRect(0, y - 3, width(), rowHeight), row, shown != row });
             y += rowHeight;
         }
     }

@@ -116,6 +116,22 @@ private:
         QColor colour;
         QString text;
     };
+    /// What is drawn at a size: on a short map the colour bar's height, then the marker key,
+    /// the plan rows' wrapping, the caption and the totals give way, in that order, so that the
+    /// plan key is whole; minimumHeight is the least height that holds it so (the window hides
+    /// the legend on a shorter map, MainWindow::updateLegendVisibility()).
+    struct Layout {
+        int bar = 0; // the colour bar's least height
+        bool markers = true, wrapPlan = true, caption = true, totals = true;
+        int belowBar = 0; // the height under the colour bar (swatches, totals, keys)
+        int minimumHeight = 0;
+    };
+    [[nodiscard]] Layout layoutFor(int widthPx, int heightPx) const;
+    /// minimumSizeHint()'s height; a change is told to the layout (and the window).
+    void setMinimumHeightPx(int heightPx);
+    [[nodiscard]] QFont boldFont() const;
+    [[nodiscard]] QFont captionFont() const;
+    [[nodiscard]] QString captionText() const;
     /// The NotReady and cordoned counts of the context's store (on each new context).
     void countMarks();
     [[nodiscard]] QStringList tickLabels() const;
@@ -134,6 +150,7 @@ private:
     std::size_t m_markerCounts[3] = { 0, 0, 0 }; // by NodeMarkerKind
     std::array<std::size_t, 4> m_planMarkCounts {}; // by PlanMarkKind
     bool m_fleetHasAccelerators = true;
+    int m_minimumHeight = 260; // minimumSizeHint(): more while the plan key needs it (paintEvent())
     std::shared_ptr<const std::vector<std::uint8_t>> m_counted; // setCountedNodes(); null: every node
 };
 

@@ -184,8 +184,8 @@ model::NodeId SearchField::search(const QString& text)
         return found;
     }
     // No name starts with it: the first that contains it, from a scan on a worker. Until it
-    // answers, no node is selected: the one selected before does not answer this text.
-    emit selectionCleared();
+    // answers, and when it finds nothing, the selection stays as it was (the result line says
+    // what the search found): a typo never throws away the node the user was looking at.
     setResult(tr("Looking for \u201c%1\u201d inside names\u2026").arg(wanted));
     const std::uint64_t generation = m_generation;
     m_cancel = std::make_shared<std::atomic<bool>>(false);
@@ -205,7 +205,7 @@ model::NodeId SearchField::search(const QString& text)
                 if (match.node.isValid() || match.pod.isValid())
                     self->reportMatch(match);
                 else
-                    self->setResult(tr("No node or pod name contains \u201c%1\u201d").arg(wanted));
+                    self->setResult(tr("No match: no node or pod name contains \u201c%1\u201d").arg(wanted));
                 emit self->searchFinished();
             },
             Qt::QueuedConnection);

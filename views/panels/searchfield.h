@@ -33,9 +33,10 @@ namespace fleet::views {
 /// handling of Enter (activate the popup's current row, by default the first completion) is
 /// never reached, so an exact name never finds another entry; a completion is taken by
 /// clicking it or by moving to it with the arrows (which puts it in the field). A search
-/// that does not name a node now (nothing found, a pending pod, or a scan still running) emits
-/// selectionCleared, so the window never keeps showing, and acting on, the node selected
-/// before the search. A scan's answer is dropped when the
+/// that finds nothing, or whose scan still runs, leaves the selection as it was and says so in
+/// the result line ("No match: ..."); one that finds a pod without a node it may point at (a
+/// pending pod) emits selectionCleared, so the window does not show the node selected before
+/// as that pod's. A scan's answer is dropped when the
 /// text changes, another search starts or cancelPending() is called (the user selected
 /// something else meanwhile). Under a plan
 /// (setPlanState()), a pod is found on its node under the plan, and a node the plan removed
@@ -73,9 +74,9 @@ signals:
     void nodeFound(fleet::model::NodeId node, const QString& description);
     /// A pod was found (after nodeFound for its node): the inspector selects its row.
     void podFound(fleet::model::PodId pod);
-    /// A search did not select a node (yet): the selection shown before it is cleared, so
-    /// nothing acts on a node the field does not name. Emitted when a scan starts and when a
-    /// search finds no node it may point at.
+    /// A search found a pod but no node it may point at (pending, on a node not in the input,
+    /// or on one the plan removed): the selection shown before it is cleared, so nothing shows
+    /// or acts on another node as that pod's. Not emitted when nothing matches.
     void selectionCleared();
     /// A search ended (found or not): resultText() says what.
     void searchFinished();

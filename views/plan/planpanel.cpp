@@ -118,15 +118,18 @@ void PlanPanel::fitReasonsColumn()
 
 PlanPanel::~PlanPanel() = default;
 
-void PlanPanel::setPlan(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::PlanEngine> engine)
+void PlanPanel::setPlan(std::shared_ptr<const model::ClusterStore> store, std::shared_ptr<const model::PlanEngine> engine, bool refreshNow)
 {
     m_engine = store ? engine : nullptr;
     m_store = store;
+    if (!m_engine)
+        m_shownActions = 0;
     m_failures.clear();
     m_failuresScanned = 0;
     m_placed->setPlan(m_engine);
     m_model->setPlan(std::move(store), std::move(engine));
-    refresh();
+    if (refreshNow)
+        refresh();
 }
 
 void PlanPanel::addToolActions(const QList<QAction*>& actions)
@@ -159,6 +162,12 @@ void PlanPanel::refresh(std::size_t unchangedBefore)
 {
     m_model->refresh();
     fitBeforeAfterColumns();
+    // The action just added (or redone) is shown: it was added below the rows in view, out of
+    // sight once the plan had more rows than the dock, and nothing said where it went.
+    const std::size_t shown = m_engine ? m_engine->applied().size() : 0;
+    if (shown > m_shownActions)
+        m_table->scrollTo(m_model->index(static_cast<int>(shown) - 1, 0), QAbstractItemView::EnsureVisible);
+    m_shownActions = shown;
     m_placed->refresh(unchangedBefore);
     // The failures of the actions from the first changed one on counted again (undo and apply
     // change the plan at its end only).
