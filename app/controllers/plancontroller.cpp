@@ -208,15 +208,20 @@ void PlanController::setOpeningPlan(const QString& name)
 {
     if (name == m_openingPlan)
         return;
+    if (m_openingPlan.isEmpty())
+        m_refusedWhileOpening.clear();
     m_openingPlan = name;
     emit editsBlockedChanged();
 }
 
-bool PlanController::refuseWhileBusy()
+bool PlanController::refuseWhileBusy(const QString& gesture)
 {
     if (!m_openingPlan.isEmpty()) {
         // An edit now would go to the plan on screen, which the opened one replaces in a moment.
-        showMessage(tr("%1 is being opened and replaces the plan shown in a moment; wait for it, or cancel it.").arg(m_openingPlan));
+        // Short: the status bar gives a plan message 40 % of its width.
+        showMessage(gesture.isEmpty() ? tr("Not done: %1 is being opened.").arg(m_openingPlan)
+                                      : tr("%1 not done: %2 is being opened.").arg(gesture, m_openingPlan));
+        m_refusedWhileOpening = gesture.isEmpty() ? tr("An edit") : gesture;
         return true;
     }
     if (!m_steps->isBusy())
@@ -694,7 +699,7 @@ void PlanController::adoptOpenedPlan(std::shared_ptr<const model::ClusterStore> 
     showEngineInPanel();
     m_panel->model()->setNotApplied(std::move(notApplied));
     const auto& applied = m_host->engine()->applied();
-    if (!applied.empty()) {
+    if (!applied.empty() && !text.isEmpty()) {
         PlanStepCommand* step = nullptr;
         if (prepared.step && static_cast<std::size_t>(prepared.step->actionCount()) == applied.size()) {
             step = prepared.step.release();
@@ -707,12 +712,20 @@ void PlanController::adoptOpenedPlan(std::shared_ptr<const model::ClusterStore> 
         m_host->undoStack()->push(step); // records them as applied, then one refresh
         m_preparedMarks.reset();
     } else {
+        // No undo step: the actions are the plan's starting point; the marks the worker
+        // counted are those of this engine.
+        if (!applied.empty())
+            m_preparedMarks = std::move(prepared.marks);
         afterChange();
+        m_preparedMarks.reset();
     }
     m_host->undoStack()->setClean(); // the plan is the file's: nothing to save
     releaseOffGuiThread(std::move(replaced)); // a ledger is O(nodes + pods) to free
     m_dock->show();
-    showMessage(message);
+    // A refusal shown while the plan opened stays said: the message that the plan opened,
+    // which may follow within a frame, carries it.
+    const QString refused = std::exchange(m_refusedWhileOpening, QString());
+    showMessage(refused.isEmpty() ? message : message + QLatin1Char(' ') + tr("%1 asked for while it opened was not done.").arg(refused));
 }
 
 // ---- files ------------------------------------------------------------------------------

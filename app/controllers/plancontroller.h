@@ -202,6 +202,8 @@ public:
     /// `notApplied` the ones it could not apply, by file index. It replaces the plan: the undo
     /// stack is cleared, then the applied actions are one undo step named `text` (Undo empties
     /// the plan, Redo applies them again), which is the stack's clean state (nothing to save).
+    /// An empty `text`: no undo step (another plan of the document shown): the stack stays
+    /// empty and clean, the plan's actions its starting point.
     /// The panel lists every action, holds or not, and the not-applied ones after them;
     /// `message` goes to the status bar. O(actions) on this thread, unless `prepared` brings the
     /// step's commands and plan marks (StepPreparer on the worker that applied them, from action 0).
@@ -221,11 +223,17 @@ public:
     /// gesture above is refused meanwhile, with a message.
     [[nodiscard]] bool isBusy() const noexcept;
     /// While another plan is being opened (PlanOpener: File > Open Plan, a switch in the Plans
-    /// menu, a recovery), its name; "" when none. The shown plan is about to be replaced, so
-    /// every gesture above and Edit > Undo and Redo are refused meanwhile, with a message
-    /// naming the plan (editsBlockedChanged() when it starts and ends).
+    /// menu, a recovery), its name as a sentence names it ("the plan Plan 2"); "" when none.
+    /// The shown plan is about to be replaced, so every gesture above and Edit > Undo and Redo
+    /// are refused meanwhile, with a message naming the plan (editsBlockedChanged() when it
+    /// starts and ends); the opened plan's message then says that what was asked was not done
+    /// (adoptOpenedPlan()), so that it does not take the refusal's place unsaid.
     void setOpeningPlan(const QString& name);
     [[nodiscard]] bool isOpeningPlan() const noexcept { return !m_openingPlan.isEmpty(); }
+    /// True, with a short message ("Undo not done: the plan Plan 2 is being opened."), while
+    /// another plan is being opened or a large step runs in slices. `gesture`: what was asked
+    /// ("Undo", "Redo"); empty for an edit of the plan ("Not done: ...").
+    bool refuseWhileBusy(const QString& gesture = {});
     [[nodiscard]] PlanStepRunner* stepRunner() const noexcept { return m_steps; }
 
     /// The filter's mask (FilterField::maskChanged), for "Drain Filtered Nodes".
@@ -274,8 +282,6 @@ private:
     /// any (StepPreparer); the step calls `self` only once pushed.
     [[nodiscard]] static PlanStepCommand* newStep(PlanController* self, const QString& text);
     [[nodiscard]] PlanStepCommand* newStep(const QString& text) { return newStep(this, text); }
-    /// True (with a message) while a step runs in slices.
-    bool refuseWhileBusy();
     /// Shows the plan on the map and the panel (once per undo step: m_batch > 0 defers it).
     void afterChange();
     /// The host installed an engine (or none): the panel and the map start from the loaded state.
@@ -291,6 +297,7 @@ private:
     PlanContextMenu* m_contextMenu = nullptr;
     PlanStepRunner* m_steps = nullptr;
     QString m_openingPlan; // setOpeningPlan()
+    QString m_refusedWhileOpening; // the last gesture refused while it opened ("" for none)
     int m_stackIndex = 0;                     // the undo stack's index when it last moved
     const QUndoCommand* m_nextRedo = nullptr; // the command a redo would bring back then
     views::PlanPanel* m_panel = nullptr;

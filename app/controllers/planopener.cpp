@@ -185,12 +185,14 @@ bool PlanOpener::start(const QString& path, const QString& name, std::string jso
                 result->prepared = prepare(*result->plan.engine, 0);
             return result;
         },
-        [this, epoch = m_engineEpoch, shownName](std::shared_ptr<Result> result) { onResult(epoch, shownName, std::move(result)); });
-    m_plan->setOpeningPlan(shownName.isEmpty() ? tr("A plan") : tr("The plan %1").arg(shownName));
+        [this, epoch = m_engineEpoch, shownName, undoable = !path.isEmpty()](std::shared_ptr<Result> result) {
+            onResult(epoch, shownName, undoable, std::move(result));
+        });
+    m_plan->setOpeningPlan(shownName.isEmpty() ? tr("another plan") : tr("the plan %1").arg(shownName));
     return true;
 }
 
-void PlanOpener::onResult(std::uint64_t engineEpoch, const QString& name, std::shared_ptr<Result> job)
+void PlanOpener::onResult(std::uint64_t engineEpoch, const QString& name, bool undoable, std::shared_ptr<Result> job)
 {
     m_plan->setOpeningPlan(QString());
     OpenedPlan* result = &job->plan;
@@ -223,8 +225,8 @@ void PlanOpener::onResult(std::uint64_t engineEpoch, const QString& name, std::s
     if (!result->sourceNote.empty())
         m_lastMessage += QLatin1Char(' ') + tr("Note: %1.").arg(QString::fromStdString(result->sourceNote));
     emit aboutToReplace();
-    m_plan->adoptOpenedPlan(result->store, result->engine, std::move(result->notApplied), tr("Open plan %1").arg(name), m_lastMessage,
-        std::move(job->prepared));
+    m_plan->adoptOpenedPlan(result->store, result->engine, std::move(result->notApplied), undoable ? tr("Open plan %1").arg(name) : QString(),
+        m_lastMessage, std::move(job->prepared));
     emit finished(true);
 }
 

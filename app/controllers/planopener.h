@@ -66,7 +66,8 @@ struct OpenedPlan {
 /// Runs openPlanFile() for the window as a LongJob (app/controllers/longjob.h): on a worker, with
 /// a progress dialog (Cancel) once it takes longer than kProgressAfterMs, then hands the result
 /// to PlanController::adoptOpenedPlan()
-/// (the plan replaces the current one as one undo step, the undo stack's clean state). The
+/// (the plan replaces the current one as one undo step, the undo stack's clean state; for
+/// openText(), a plan of the document shown, without an undo step). The
 /// worker also makes that step's commands and the map's plan marks
 /// (PlanController::StepPreparer): at 26,516 actions on 100,000 nodes they took about 130 ms of
 /// the adoption's one turn of the GUI thread. A result for a cluster or plan that changed
@@ -84,7 +85,9 @@ public:
     /// one runs.
     bool open(const QString& path, std::function<importers::PlanSource()> currentSource);
     /// As open(), for plan JSON `json` in memory named `name` (a plan of the .fleet document);
-    /// path() is "" afterwards.
+    /// path() is "" afterwards. Showing another plan of the document is no edit of a plan, so
+    /// it is no undo step: the plan shown starts with an empty, clean undo stack (its own edits
+    /// from then on are its history), where open() makes the file's actions one undo step.
     bool openText(const QString& name, std::string json, std::function<importers::PlanSource()> currentSource);
     void cancel();
     [[nodiscard]] bool isRunning() const noexcept;
@@ -105,7 +108,7 @@ signals:
 private:
     struct Result; // the OpenedPlan and its prepared undo step (planopener.cpp)
     bool start(const QString& path, const QString& name, std::string json, std::function<importers::PlanSource()> currentSource);
-    void onResult(std::uint64_t engineEpoch, const QString& name, std::shared_ptr<Result> result);
+    void onResult(std::uint64_t engineEpoch, const QString& name, bool undoable, std::shared_ptr<Result> result);
 
     QMainWindow* m_window;
     PlanController* m_plan;

@@ -11,6 +11,7 @@
 #include <QAction>
 #include <QClipboard>
 #include <QGuiApplication>
+#include <QKeyEvent>
 #include <QMainWindow>
 #include <QMenu>
 #include <QUndoStack>
@@ -31,6 +32,8 @@ void followStepRunner(PlanController* plan, QUndoStack* stack, QAction* undo, QA
     };
     QObject::connect(plan->stepRunner(), &PlanStepRunner::busyChanged, undo, [follow](bool) { follow(); }, Qt::QueuedConnection);
     // While another plan is being opened, the shown one is about to be replaced: no undo of it.
+    // At once too: a key pressed before the queued call must not undo the plan being left.
+    QObject::connect(plan, &PlanController::editsBlockedChanged, undo, follow);
     QObject::connect(plan, &PlanController::editsBlockedChanged, undo, follow, Qt::QueuedConnection);
 }
 
@@ -57,6 +60,9 @@ void EditActions::addEditMenu(QMenu* edit)
     edit->addAction(redo);
     followStepRunner(m_plan, stack, undo, redo);
     new TextFieldUndo(undo, redo, m_window); // in a text field the keys edit the field
+    m_undo = undo;
+    m_redo = redo;
+    m_window->installEventFilter(this);
     edit->addSeparator();
     // The selected node's name, as the plan names it (a node the plan added too), for a
     // terminal's kubectl or a ticket.
@@ -100,6 +106,22 @@ void EditActions::addPlanPanelActions()
     connect(m_plan, &PlanController::planChanged, removeLast, [this, removeLast] { removeLast->setEnabled(m_plan->hasPlan()); });
     m_plan->panel()->addToolActions({ undo, redo, removeLast });
     followStepRunner(m_plan, stack, undo, redo);
+}
+
+bool EditActions::eventFilter(QObject* watched, QEvent* event)
+{
+    // A disabled action's shortcut does not fire: the key press reaches the focused widget and,
+    // ignored there, the window.
+    if (watched != m_window || event->type() != QEvent::KeyPress || !m_undo)
+        return QObject::eventFilter(watched, event);
+    const QKeySequence key(static_cast<QKeyEvent*>(event)->keyCombination());
+    const bool undo = m_undo->shortcuts().contains(key);
+    if ((!undo && !m_redo->shortcuts().contains(key)) || (undo ? m_undo : m_redo)->isEnabled())
+        return QObject::eventFilter(watched, event);
+    if (!m_plan->isOpeningPlan() && !m_plan->isBusy())
+        return QObject::eventFilter(watched, event); // nothing to undo or redo: nothing to say
+    m_plan->refuseWhileBusy(undo ? tr("Undo") : tr("Redo"));
+    return true;
 }
 
 } // namespace fleet::app

@@ -4,6 +4,8 @@
 
 #include <QObject>
 
+class QAction;
+
 class QMainWindow;
 class QMenu;
 
@@ -22,7 +24,9 @@ class PlanController;
 /// it); and the Plan dock's tool buttons ("planPanelUndo", "planPanelRedo", and
 /// "planPanelRemoveLast", which removes one action from the last even inside one undo step).
 /// Undo and Redo stay disabled while a large step is undone or redone in slices
-/// (PlanStepRunner). The actions are the window's children; this object owns nothing else.
+/// (PlanStepRunner) or another plan is being opened; their keys pressed meanwhile say so in the
+/// status bar (PlanController::refuseWhileBusy()) rather than doing nothing silently. The
+/// actions are the window's children; this object owns nothing else.
 /// Thread: GUI thread.
 class EditActions : public QObject {
     Q_OBJECT
@@ -34,8 +38,14 @@ public:
     /// Adds Undo, Redo and Remove Last to the Plan dock's tool buttons.
     void addPlanPanelActions();
 
+protected:
+    /// The window's key presses no child took: Undo's or Redo's keys while they are disabled.
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     QMainWindow* m_window;
+    QAction* m_undo = nullptr;
+    QAction* m_redo = nullptr;
     PlanController* m_plan;
     views::FleetMapView* m_map;
 };

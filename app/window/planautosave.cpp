@@ -45,6 +45,23 @@ QString aboutPathFor(const QString& folder, const QString& pid)
     return QDir(folder).filePath(QStringLiteral("plan-%1.about").arg(pid));
 }
 
+/// The PID in an autosave's file name: "plan-PID.json" (the plan shown) or "plan-PID-K.json"
+/// (another plan of its document with unsaved work), and their ".about" files.
+QString pidOf(const QFileInfo& file)
+{
+    return file.completeBaseName().mid(5).section(QLatin1Char('-'), 0, 0); // after "plan-"
+}
+
+/// A window's files of the plans it does not show: "plan-PID-*.json" and their ".about".
+QStringList otherPlanFiles(const QString& folder, const QString& pid)
+{
+    QStringList out;
+    const QDir dir(folder);
+    for (const QString& name : dir.entryList({ QStringLiteral("plan-%1-*.json").arg(pid), QStringLiteral("plan-%1-*.about").arg(pid) }, QDir::Files))
+        out << dir.filePath(name);
+    return out;
+}
+
 constexpr qint64 kMaxAboutBytes = 64 * 1024;
 constexpr int kMaxShownNameChars = 200;
 
@@ -81,6 +98,7 @@ PlanAutosave::PlanAutosave(MainWindow* window, PlanController* plan, WindowDocum
     connect(m_plan->undoStack(), &QUndoStack::indexChanged, this, [this] { m_changed = true; });
     connect(m_plan, &PlanController::planChanged, this, [this] { m_changed = true; });
     connect(m_document, &WindowDocument::saved, this, [this] { m_changed = true; }); // the next write removes the file
+    connect(m_document, &WindowDocument::plansChanged, this, [this] { m_changed = true; }); // a plan left keeps its unsaved work
     // Each cluster shown: a leftover kept for later is offered again once its own cluster is.
     connect(m_plan, &PlanController::engineReady, this, [this] {
         QTimer::singleShot(0, this, &PlanAutosave::offerRecovery); // after the window took the engine
@@ -126,7 +144,7 @@ void PlanAutosave::removeStaleLocks()
     for (const QFileInfo& file : dir.entryInfoList({ QStringLiteral("plan-*.lock") }, QDir::Files)) {
         const QString pid = file.completeBaseName().mid(5); // "plan-"
         // A lock with a plan beside it is offerRecovery()'s: it asks, then removes both.
-        if (pid == ownPid || QFile::exists(dir.filePath(QStringLiteral("plan-%1.json").arg(pid))))
+        if (pid == ownPid || QFile::exists(dir.filePath(QStringLiteral("plan-%1.json").arg(pid))) || !otherPlanFiles(folder(), pid).isEmpty())
             continue;
         QLockFile owner(file.filePath());
         owner.setStaleLockTime(0); // only a dead process's lock is stale, however old
@@ -154,19 +172,53 @@ void PlanAutosave::saveIfChanged()
     // The autosave holds unsaved work only: once the document is saved (or back at its saved
     // state) the file goes, so that a crash after a save offers no plan the document already has
     // (or one deleted from it since).
-    if (!m_document->isModified())
+    const int current = m_document->currentPlan();
+    const auto& plans = m_document->plans();
+    // The shown plan as its file has it (saved, unchanged since) is no unsaved work either, when
+    // only another plan of the document changed.
+    const bool shownAsSaved = m_plan->undoStack()->isClean() && current >= 0 && static_cast<std::size_t>(current) < plans.size()
+        && !plans[static_cast<std::size_t>(current)].savedAt.empty();
+    if (!m_document->isModified() || shownAsSaved)
         actions.clear();
     const int count = static_cast<int>(actions.size());
     // Which plan of which document this is, so that a recovery can say so and keep the name.
-    QJsonObject about;
-    if (const int current = m_document->currentPlan(); current >= 0 && static_cast<std::size_t>(current) < m_document->plans().size())
-        about.insert(QStringLiteral("plan"), QString::fromStdString(m_document->plans()[static_cast<std::size_t>(current)].name));
-    about.insert(QStringLiteral("document"), m_document->path().isEmpty() ? QString() : QFileInfo(m_document->path()).absoluteFilePath());
+    const QString documentPath = m_document->path().isEmpty() ? QString() : QFileInfo(m_document->path()).absoluteFilePath();
+    auto aboutText = [&documentPath](const std::string& plan) {
+        QJsonObject about;
+        if (!plan.empty())
+            about.insert(QStringLiteral("plan"), QString::fromStdString(plan));
+        about.insert(QStringLiteral("document"), documentPath);
+        return QJsonDocument(about).toJson(QJsonDocument::Compact).toStdString();
+    };
+    const std::string about = aboutText(current >= 0 && static_cast<std::size_t>(current) < plans.size() ? plans[static_cast<std::size_t>(current)].name : std::string());
+    // The plans not shown whose work is not in the document's file: each as its entry's plan
+    // JSON (kept at the switch that left it), which names its source. One changed since it was
+    // saved, or never saved (a copy, an import, a recovery, any plan of a document never saved)
+    // has no saved time. A copy of each entry's text: O(its size) here, written on the worker.
+    struct Other {
+        std::string about;
+        std::string json;
+    };
+    std::vector<Other> others;
+    if (m_document->isModified())
+        for (std::size_t i = 0; i < plans.size(); ++i)
+            if (static_cast<int>(i) != current && !plans[i].planJson.empty() && plans[i].savedAt.empty())
+                others.push_back({ aboutText(plans[i].name), plans[i].planJson });
     QPointer<PlanAutosave> self(this);
     m_write = QtConcurrent::run(longWorkPool(),
-        [self, path = filePath(), aboutPath = aboutPath(), about = QJsonDocument(about).toJson(QJsonDocument::Compact),
-            source = m_document->shownSource(), actions = std::move(actions), count]() mutable {
+        [self, path = filePath(), aboutPath = aboutPath(), about, source = m_document->shownSource(), actions = std::move(actions), count,
+            others = std::move(others), folder = folder(), pid = QString::number(QCoreApplication::applicationPid())]() mutable {
         try {
+            QStringList stale = otherPlanFiles(folder, pid);
+            for (std::size_t k = 0; k < others.size(); ++k) {
+                const QString base = QDir(folder).filePath(QStringLiteral("plan-%1-%2").arg(pid).arg(k + 1));
+                importers::writeOutputFile((base + QStringLiteral(".about")).toStdString(), others[k].about);
+                importers::writeOutputFile((base + QStringLiteral(".json")).toStdString(), others[k].json);
+                stale.removeAll(base + QStringLiteral(".about"));
+                stale.removeAll(base + QStringLiteral(".json"));
+            }
+            for (const QString& f : stale)
+                QFile::remove(f);
             if (actions.empty()) {
                 QFile::remove(path);
                 QFile::remove(aboutPath);
@@ -174,7 +226,7 @@ void PlanAutosave::saveIfChanged()
                 importers::PlanDocument plan;
                 plan.source = std::move(source);
                 plan.actions = std::move(actions);
-                importers::writeOutputFile(aboutPath.toStdString(), about.toStdString());
+                importers::writeOutputFile(aboutPath.toStdString(), about);
                 importers::writeOutputFile(path.toStdString(), importers::planJson(plan));
             }
         } catch (const std::exception&) {
@@ -195,6 +247,8 @@ void PlanAutosave::closedCleanly()
     if (m_lock) {
         QFile::remove(filePath());
         QFile::remove(aboutPath());
+        for (const QString& f : otherPlanFiles(folder(), QString::number(QCoreApplication::applicationPid())))
+            QFile::remove(f);
         m_lock->unlock(); // removes the lock file
     }
 }
@@ -205,7 +259,7 @@ void PlanAutosave::offerRecovery()
     const QString ownPid = QString::number(QCoreApplication::applicationPid());
     const QFileInfoList files = dir.entryInfoList({ QStringLiteral("plan-*.json") }, QDir::Files, QDir::Time);
     for (const QFileInfo& file : files) {
-        const QString pid = file.completeBaseName().mid(5); // "plan-"
+        const QString pid = pidOf(file);
         if (pid == ownPid)
             continue;
         if (const auto kept = m_keptForLater.constFind(file.filePath()); kept != m_keptForLater.cend()) {
@@ -234,9 +288,8 @@ void PlanAutosave::offerRecovery()
             }
         }
         in.close();
-        const QString aboutPath = aboutPathFor(folder(), pid);
+        const QString aboutPath = dir.filePath(file.completeBaseName() + QStringLiteral(".about"));
         const AutosaveAbout about = readAbout(aboutPath);
-        bool keep = false;
         if (readable && actions > 0) {
             const QString when = QLocale().toString(file.lastModified().time(), QLocale::ShortFormat);
             const QString count = actions == 1 ? tr("1 action") : tr("%1 actions").arg(QLocale().toString(static_cast<qulonglong>(actions)));
@@ -288,14 +341,17 @@ void PlanAutosave::offerRecovery()
                 owner.unlock();
                 continue;
             }
-            // A plan that cannot be shown now (another is being opened) stays for the next start.
+            // The first plan recovered is shown; one recovered while it is being opened (a
+            // window's other plans) joins the list, to be shown from there.
             const QString name = about.plan.isEmpty() ? tr("Recovered %1").arg(when) : tr("%1 (recovered %2)").arg(about.plan, when);
-            keep = recover && !m_document->addPlan(name, std::move(json));
+            if (recover) {
+                const std::size_t plansBefore = m_document->plans().size();
+                if (!m_document->addPlan(name, json) && m_document->plans().size() == plansBefore)
+                    m_document->keepPlan(name, std::move(json));
+            }
         }
-        if (!keep) {
-            QFile::remove(file.filePath());
-            QFile::remove(aboutPath);
-        }
+        QFile::remove(file.filePath());
+        QFile::remove(aboutPath);
         owner.unlock();
     }
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The shown plan saved every minute into the user's data folder, and offered back after a run
+// The plans with unsaved work saved every minute into the user's data folder, and offered back after a run
 // that did not quit cleanly ("Recover the plan from 14:02?").
 
 #include <QFuture>
@@ -19,21 +19,26 @@ class MainWindow;
 class PlanController;
 class WindowDocument;
 
-/// Autosave of the shown plan and its recovery.
+/// Autosave of the document's plans with unsaved work, and their recovery.
 ///
-/// Each running window owns two files in folder() (QStandardPaths::AppDataLocation
-/// + "/autosave"): `plan-PID.lock`, a QLockFile held while it runs, and `plan-PID.json`, the
-/// shown plan as a plan file (resources/schemas/plan-v1.md), written every interval while the
-/// plan changed since the last write (the actions copied on the GUI thread, O(actions); the
-/// JSON built and written on a worker through importers::writeOutputFile(), whole or not at
-/// all) and removed while the plan is empty. A clean quit (closedCleanly()) removes both.
+/// Each running window owns files in folder() (QStandardPaths::AppDataLocation + "/autosave"):
+/// `plan-PID.lock`, a QLockFile held while it runs; `plan-PID.json`, the shown plan as a plan
+/// file (resources/schemas/plan-v1.md), written every interval while the plans changed since
+/// the last write (the actions copied on the GUI thread, O(actions); the JSON built and written
+/// on a worker through importers::writeOutputFile(), whole or not at all) and removed while the
+/// plan is empty or the document unmodified; and `plan-PID-K.json` (K = 1, 2, ...), each
+/// other plan of the document whose work is not in its file (changed since it was saved, or
+/// never saved: WindowDocument's entry without a saved time), written from its entry's plan
+/// JSON (O(its size) copied on the GUI thread), the files of plans saved since removed. Each
+/// has its `.about` file. A clean quit (closedCleanly()) removes them all.
 ///
-/// Recovery: each time a what-if is ready (a cluster shown), a `plan-*.json` whose lock can be
+/// Recovery: each time a what-if is ready (a cluster shown), each `plan-*.json` whose lock can be
 /// taken (its process is gone: QLockFile's stale check by PID, with no age limit, so another
 /// running window's file is never taken) is offered back in a question titled "Recover Plan"
 /// ("Recover the plan from 14:02 (12 actions)?"), which says the cluster it was made on (the
 /// plan's source): Recover adds it to the document's plans and shows it
-/// (WindowDocument::addPlan(), the document modified), Discard removes it; either way the
+/// (WindowDocument::addPlan(), the document modified; while another recovered plan is being
+/// opened, WindowDocument::keepPlan(): listed, not shown), Discard removes it; either way the
 /// leftover files are removed. When the cluster shown is known not to be that one
 /// (importers::clusterDifference() of the plan's source and the shown one), the question says
 /// so and offers Keep for Later too, which leaves the files for when that cluster (or

@@ -10,13 +10,17 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFont>
+#include <QGuiApplication>
 #include <QInputDialog>
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QScopedValueRollback>
 #include <QStatusBar>
+
+#include <utility>
 
 namespace fleet::app {
 
@@ -27,13 +31,20 @@ PlansPanel::PlansPanel(MainWindow* window, WindowDocument* document)
 {
     m_list = new QListWidget(window);
     m_list->setObjectName(QStringLiteral("plansList"));
-    m_list->setToolTip(tr("The plans kept with this cluster: activate one (double-click, Return) to show it"));
+    m_list->setToolTip(tr("The plans kept with this cluster: click one, or move to it with the arrow keys, to show it"));
     m_dock = new QDockWidget(tr("Plans"), window);
     m_dock->setObjectName(QStringLiteral("plansDock"));
     m_dock->setWidget(m_list);
     window->addDockWidget(Qt::RightDockWidgetArea, m_dock);
     m_dock->hide();
-    connect(m_list, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) { m_document->switchToPlan(m_list->row(item)); });
+    // As in a list of documents or tabs, the row made current (a click, the arrow keys) is the
+    // plan shown; a right-click only picks the row its context menu acts on.
+    connect(m_list, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (!m_refreshing && !(QGuiApplication::mouseButtons() & Qt::RightButton))
+            showRow(row);
+    });
+    connect(m_list, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) { showRow(m_list->row(item)); });
+    connect(m_list, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) { showRow(m_list->row(item)); }); // a row picked by a right-click first
 
     m_menu = new QMenu(tr("Pla&ns"), window);
     m_menu->setObjectName(QStringLiteral("menuPlans"));
@@ -77,6 +88,28 @@ PlansPanel::PlansPanel(MainWindow* window, WindowDocument* document)
     refresh();
 }
 
+void PlansPanel::showRow(int row)
+{
+    if (row < 0 || row == m_document->currentPlan())
+        return;
+    // While another plan opens, the row asked for last is shown once it has opened (the arrow
+    // keys held down pass over rows faster than plans open).
+    if (m_document->currentPlan() < 0) {
+        m_wanted = row;
+        return;
+    }
+    m_wanted = -1;
+    if (!m_document->switchToPlan(row)) {
+        // Refused (a message says why): the highlight goes back to the plan on screen, once the
+        // list is done with the click or key that moved it.
+        QMetaObject::invokeMethod(this, [this] {
+            const QScopedValueRollback<bool> refreshing(m_refreshing, true);
+            if (m_document->currentPlan() >= 0)
+                m_list->setCurrentRow(m_document->currentPlan());
+        }, Qt::QueuedConnection);
+    }
+}
+
 int PlansPanel::target() const
 {
     if (m_dock->isVisible() && m_list->currentRow() >= 0)
@@ -89,6 +122,7 @@ void PlansPanel::refresh()
     const auto& plans = m_document->plans();
     const int shown = m_document->currentPlan();
     const int selected = m_list->currentRow();
+    const QScopedValueRollback<bool> refreshing(m_refreshing, true);
     m_list->clear();
     for (QAction* a : m_entries->actions()) {
         m_entries->removeAction(a);
@@ -122,6 +156,11 @@ void PlansPanel::refresh()
     else if (shown >= 0)
         m_list->setCurrentRow(shown);
     m_lastShown = shown;
+    if (shown >= 0 && m_wanted >= 0) {
+        const int wanted = std::exchange(m_wanted, -1);
+        if (wanted != shown && wanted < m_list->count())
+            QMetaObject::invokeMethod(this, [this, wanted] { showRow(wanted); }, Qt::QueuedConnection);
+    }
 }
 
 void PlansPanel::renameTarget()

@@ -17,7 +17,8 @@ class MainWindow;
 class WindowDocument;
 
 /// The Plans dock (objectName plansDock: a list, plansList, one row per plan of the
-/// WindowDocument, the shown one in bold; activating a row shows that plan) and the menu
+/// WindowDocument, the shown one in bold; the row made current, by a click or the arrow keys,
+/// is shown, as in a list of documents; one asked for while another plan opens is shown after it) and the menu
 /// "Plans" (New Plan, Duplicate, Rename…, Delete, Import Plan…, Export Plan…, Show Plans
 /// List, then one checkable entry per plan, "&1 NAME", that shows it). Duplicate, Rename,
 /// Delete and Export act on the row selected in the dock while it is visible, else on the
@@ -34,6 +35,8 @@ public:
 private:
     /// The rows and the menu's entries from the document's plans.
     void refresh();
+    /// Shows plan `row` (WindowDocument::switchToPlan()), or after the plan being opened.
+    void showRow(int row);
     /// The plan the editing actions act on (see the class comment), -1 when none.
     [[nodiscard]] int target() const;
     void renameTarget();
@@ -46,6 +49,8 @@ private:
     QDockWidget* m_dock = nullptr;
     QListWidget* m_list = nullptr;
     int m_lastShown = -1; // the shown plan at the last refresh()
+    int m_wanted = -1;    // the row asked for while another plan opened
+    bool m_refreshing = false;
     QMenu* m_menu = nullptr;
     QAction* m_entriesStart = nullptr; // the separator after which the plan entries follow
     QActionGroup* m_entries = nullptr;

@@ -652,6 +652,13 @@ bool WindowDocument::showAddedPlan(const QString& name, std::string json, bool m
     return true;
 }
 
+void WindowDocument::keepPlan(const QString& name, std::string json)
+{
+    m_plans.push_back(importers::DocumentPlan { uniqueName(name).toStdString(), std::move(json), {}, {}, {} });
+    setListModified(true);
+    emit plansChanged();
+}
+
 bool WindowDocument::duplicatePlan(int index)
 {
     // While another plan opens, the one left is still shown and may change until the other

@@ -38,7 +38,9 @@ struct ImportedCluster;
 /// The plans: the window shows one of them at a time (currentPlan()); the others are kept as
 /// their plan JSON (importers::DocumentPlan). Switching stores the shown plan's actions in its
 /// entry and opens the other one through PlanOpener::openText() (re-evaluated against the
-/// shown cluster on a worker, as File > Open Plan does). A new cluster starts one empty plan,
+/// shown cluster on a worker, as File > Open Plan does, but as no undo step: a switch is no edit
+/// of a plan, so the plan shown starts with an empty, clean undo stack, and its own edits from
+/// then on are its history; the history of the plan left is not kept). A new cluster starts one empty plan,
 /// "Plan 1"; a .fleet document starts with its plans, the first one shown once the what-if is
 /// ready. A plan without actions is not written to the file.
 ///
@@ -131,6 +133,9 @@ public:
     /// changed (an imported or a recovered plan). False when it could not be shown now (it
     /// stays in the list).
     bool addPlan(const QString& name, std::string json);
+    /// Adds plan JSON `json` named `name` (made unique) to the list without showing it (a plan
+    /// recovered while another is being opened); the document counts as changed.
+    void keepPlan(const QString& name, std::string json);
     /// Writes plan `index` as a plan file to `path`. Returns "" or the error for people.
     QString exportPlan(int index, const QString& path);
 

@@ -35,6 +35,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTreeView>
@@ -67,6 +68,7 @@ private slots:
     void planOpenedDuringTheComparisonIsChecked();
     void outcomeCopiesThePlanInSlices();
     void unreadableLiveClusterIsSaid();
+    void changesCellsAreWholeAtTheDefaultWidth();
 };
 
 void TestCompareWindow::compareSelectAndClear()
@@ -373,6 +375,50 @@ void TestCompareWindow::unreadableLiveClusterIsSaid()
     QVERIFY(!compare->diff());
     QVERIFY(QTest::qWaitFor([&] { return !boxText.isEmpty(); }, 5000));
     QVERIFY2(boxText.contains(missing), qPrintable(boxText));
+}
+
+// At the Changes dock's default width the totals are whole: their names ("GPUs allocated", cut
+// to "GPUs allocat…" in a trial) and their figures then, now and the difference, and the
+// headers. A cell the width cannot hold (a group's "2 moved, 0 created, 2 deleted" beside the
+// figures) is cut in its middle, both ends kept, and its tooltip gives it whole.
+void TestCompareWindow::changesCellsAreWholeAtTheDefaultWidth()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openAndWait(window, { kData + QStringLiteral("/plan/cluster.json") }));
+    auto* compare = window.findChild<CompareController*>();
+    QVERIFY(compare);
+    QSignalSpy finished(compare, &CompareController::compareFinished);
+    QVERIFY(compare->compareWithFiles({ kData + QStringLiteral("/plan/cluster-after-plan.json") }));
+    QVERIFY(finished.wait(kWaitMs));
+    QVERIFY(compare->dock()->isVisible());
+    QTreeView* view = compare->panel()->view();
+    ChangesModel* model = compare->panel()->model();
+    const QModelIndex totals = model->groupIndex(ChangesModel::Totals);
+    QTRY_VERIFY(view->isExpanded(totals));
+    const int margin = 2 * (view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view) + 1);
+    const auto cut = [&]() {
+        QStringList out;
+        for (const QModelIndex& parent : { QModelIndex(), totals })
+            for (int row = 0; row < model->rowCount(parent); ++row)
+                for (int c = 0; c < ChangesModel::ColumnCount; ++c) {
+                    const QModelIndex i = model->index(row, c, parent);
+                    const QString text = i.data().toString();
+                    const int needed = view->fontMetrics().horizontalAdvance(text) + margin;
+                    const QRect shown = view->visualRect(i).intersected(view->viewport()->rect());
+                    if (text.isEmpty() || shown.width() >= needed)
+                        continue;
+                    if (parent.isValid() || view->textElideMode() != Qt::ElideMiddle || i.data(Qt::ToolTipRole).toString() != text)
+                        out << QStringLiteral("%1 (%2 of %3 px)").arg(text).arg(shown.width()).arg(needed);
+                }
+        QHeaderView* header = view->header();
+        for (int c = 0; c < ChangesModel::ColumnCount; ++c)
+            if (header->sectionSize(c) < header->sectionSizeHint(c))
+                out << QStringLiteral("header %1 (%2 of %3 px)").arg(model->headerData(c, Qt::Horizontal).toString()).arg(header->sectionSize(c)).arg(header->sectionSizeHint(c));
+        return out;
+    };
+    QTRY_VERIFY2(cut().isEmpty(), qPrintable(QStringLiteral("cut at a view of %1 px: ").arg(view->viewport()->width()) + cut().join(QStringLiteral(", "))));
 }
 
 FLEET_GUI_TEST_MAIN(TestCompareWindow, fleet::app::setDefaultSurfaceFormat)

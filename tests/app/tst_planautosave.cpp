@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The shown plan's autosave (app/window/planautosave.h), under xvfb-run on a small simulated
+// The autosave of the plans with unsaved work (app/window/planautosave.h), under xvfb-run on a small simulated
 // cluster, with real files in the test-mode data folder:
 // - written after a change within the interval, as a plan file with every action, removed once
 //   the plan is empty again and by a clean close;
@@ -32,6 +32,10 @@
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QUndoStack>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
 
 using namespace fleet;
 using namespace planwindow;
@@ -90,6 +94,7 @@ private slots:
     void removesTheStaleLockOfAWindowThatNeverAutosaved();
     void keepsALeftoverOfAnotherClusterForLater();
     void aSavedDocumentLeavesNoAutosave();
+    void everyPlanWithUnsavedWorkIsAutosavedAndOffered();
 };
 
 void TestPlanAutosave::initTestCase()
@@ -382,6 +387,90 @@ void TestPlanAutosave::aSavedDocumentLeavesNoAutosave()
         QVERIFY(about.open(QIODevice::ReadOnly));
         QCOMPARE(QJsonDocument::fromJson(about.readAll()).object().value(QStringLiteral("document")).toString(), QFileInfo(path).absoluteFilePath());
     }
+    autosave->closedCleanly();
+    window->undoStack()->setClean();
+}
+
+// Every plan of the document with unsaved work is autosaved, not only the one on screen (a trial
+// lost the edits of a plan left for another): the shown one in plan-PID.json, each other one in
+// plan-PID-K.json, each with its .about. After a crash (the files left by a process that is
+// gone) each is offered back; the ones recovered while the first opens join the list. A save
+// of the document removes the files of the plans it wrote.
+void TestPlanAutosave::everyPlanWithUnsavedWorkIsAutosavedAndOffered()
+{
+    const QDir folder(app::PlanAutosave::folder());
+    const QString deadPid = QStringLiteral("999981");
+    {
+        auto window = openWindow(240, 3);
+        QVERIFY(window);
+        app::WindowDocument* doc = window->document();
+        auto* autosave = new app::PlanAutosave(window.get(), window->planController(), doc);
+        autosave->start(100);
+        QCOMPARE(drainSome(window->planController(), 2), 2);
+        QVERIFY(doc->newPlan());
+        QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 1, 30000);
+        QVERIFY(doc->renamePlan(0, QStringLiteral("Drain two")));
+        // The plan left, not shown, is written beside the shown one (empty: no file of its own).
+        const QString pid = QString::number(QCoreApplication::applicationPid());
+        const QString other = folder.filePath(QStringLiteral("plan-%1-1.json").arg(pid));
+        QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(other) == 2, 5000);
+        QVERIFY(!QFile::exists(autosave->filePath()));
+        {
+            QFile about(folder.filePath(QStringLiteral("plan-%1-1.about").arg(pid)));
+            QVERIFY(about.open(QIODevice::ReadOnly));
+            QCOMPARE(QJsonDocument::fromJson(about.readAll()).object().value(QStringLiteral("plan")).toString(), QStringLiteral("Drain two"));
+        }
+        QCOMPARE(drainSome(window->planController(), 1), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(autosave->filePath()) == 1, 5000);
+        QCOMPARE(actionsInFile(other), std::size_t(2));
+
+        // As a crash leaves them: the files of a process that is gone.
+        for (const QString& suffix : { QStringLiteral(".json"), QStringLiteral(".about"), QStringLiteral("-1.json"), QStringLiteral("-1.about") })
+            QVERIFY(QFile::copy(folder.filePath(QStringLiteral("plan-%1%2").arg(pid, suffix)), folder.filePath(QStringLiteral("plan-%1%2").arg(deadPid, suffix))));
+
+        // A saved document has no unsaved work: every file goes.
+        QTemporaryDir dir;
+        QCOMPARE(doc->saveAndWait(dir.filePath(QStringLiteral("both.fleet"))), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(autosave->filePath()) && !QFile::exists(other), 5000);
+        autosave->closedCleanly();
+    }
+
+    auto window = std::make_unique<app::MainWindow>();
+    window->resize(1400, 900);
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    auto* autosave = new app::PlanAutosave(window.get(), window->planController(), window->document());
+    autosave->start(60000);
+    auto questions = std::make_shared<QStringList>();
+    auto answer = std::make_shared<std::function<void()>>();
+    *answer = [questions, weak = std::weak_ptr<std::function<void()>>(answer)] {
+        whenShown([questions, weak](QWidget* w) {
+            auto* box = qobject_cast<QMessageBox*>(w);
+            if (!box || box->objectName() != QStringLiteral("recoverPlanBox"))
+                return;
+            *questions << box->text();
+            box->button(QMessageBox::Yes)->click();
+            if (auto again = weak.lock(); again && questions->size() < 2)
+                (*again)();
+        });
+    };
+    (*answer)();
+    QSignalSpy shown(window.get(), &app::MainWindow::clusterShown);
+    window->openSimulated(240, 3);
+    QVERIFY(shown.wait(30000));
+    app::WindowDocument* doc = window->document();
+    QTRY_COMPARE_WITH_TIMEOUT(questions->size(), 2, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(doc->plans().size(), std::size_t(3), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(doc->currentPlan() >= 1 && !window->planController()->isOpeningPlan(), 30000);
+    QVERIFY2(questions->join(QLatin1Char('\n')).contains(QStringLiteral("\u201cDrain two\u201d")), qPrintable(questions->join(QLatin1Char('\n'))));
+    std::vector<std::size_t> counts;
+    for (std::size_t i = 1; i < doc->plans().size(); ++i)
+        counts.push_back(static_cast<int>(i) == doc->currentPlan() ? window->planController()->engine()->applied().size()
+                                                                   : importers::parsePlanText(doc->plans()[i].planJson, "recovered").actions.size());
+    std::sort(counts.begin(), counts.end());
+    QCOMPARE(counts, (std::vector<std::size_t> { 1, 2 }));
+    QVERIFY(doc->isModified());
+    QCOMPARE(folder.entryList({ QStringLiteral("plan-%1*").arg(deadPid) }, QDir::Files), QStringList());
     autosave->closedCleanly();
     window->undoStack()->setClean();
 }

@@ -10,7 +10,10 @@
 // - closing with a changed document asks "Unsaved Changes" and Save writes the document;
 // - an empty new plan in an opened document changes nothing to save (no mark, no question);
 // - File > Save and Save Plan while a large step is undone or redone in slices write the plan
-//   before or after the step, never part of it, and the slices go on meanwhile.
+//   before or after the step, never part of it, and the slices go on meanwhile;
+// - a click or an arrow key in the Plans list shows the plan; a switch is no undo step; Ctrl+Z
+//   while a plan opens is refused in a sentence the status bar shows whole, and the opened
+//   plan's message says it was not done.
 
 #include "planwindowfixture.h"
 
@@ -19,6 +22,8 @@
 #include "app/controllers/plansteprunner.h"
 #include "app/startup/surfaceformat.h"
 #include "app/window/planautosave.h"
+#include "app/window/statusfield.h"
+#include "app/window/windowstatusbar.h"
 #include "app/window/windowdocument.h"
 #include "importers/document/fleetdocument.h"
 #include "importers/output/outputfile.h"
@@ -99,6 +104,9 @@ private slots:
     void undoAndRedoSayWhatTheyDid();
     void savedPlansKeepTheirEvaluationAndRenameStampsThem();
     void recentLabelsTellSameNamedSourcesApart();
+    void plansListClickAndArrowKeysShowThePlan();
+    void switchingPlansIsNoUndoStep();
+    void undoKeyWhileAPlanOpensIsSaidAndStaysSaid();
 };
 
 void TestWindowDocument::initTestCase()
@@ -502,13 +510,13 @@ void TestWindowDocument::duplicateAndSwitchDuringASlicedStepKeepTheWholeStep()
     QVERIFY(window);
     app::PlanController* plan = window->planController();
     app::WindowDocument* doc = window->document();
-    const std::size_t actions = drainAsOneStep(plan, 2 * app::PlanStepCommand::kSlicedChildren);
-    QVERIFY2(actions >= std::size_t(app::PlanStepCommand::kSlicedChildren), "a step large enough to run in slices");
-    plan->stepRunner()->setMaxChildrenPerSlice(1);
     QVERIFY(doc->newPlan());
     QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 1, 30000);
     QVERIFY(doc->switchToPlan(0));
     QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 0, 30000);
+    const std::size_t actions = drainAsOneStep(plan, 2 * app::PlanStepCommand::kSlicedChildren);
+    QVERIFY2(actions >= std::size_t(app::PlanStepCommand::kSlicedChildren), "a step large enough to run in slices");
+    plan->stepRunner()->setMaxChildrenPerSlice(1);
     QCOMPARE(shownActions(*window), actions);
 
     window->undoStack()->undo();
@@ -645,6 +653,137 @@ void TestWindowDocument::recentLabelsTellSameNamedSourcesApart()
     QCOMPARE(labels.at(0), QStringLiteral("small-cluster.json (/a)"));
     QCOMPARE(labels.at(1), QStringLiteral("small-cluster.json (/b)"));
     QCOMPARE(labels.at(2), QStringLiteral("other.json + pods.json"));
+}
+
+// A click on a row of the Plans list shows that plan, as a list of documents or tabs does
+// (a trial saw the row highlighted and the plan not shown); so do the arrow keys, and a row
+// passed over while another plan opens gives way to the last one asked for. A right-click only
+// picks the row its context menu acts on.
+void TestWindowDocument::plansListClickAndArrowKeysShowThePlan()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::WindowDocument* doc = window->document();
+    QCOMPARE(drainSome(window->planController(), 2), 2);
+    QVERIFY(doc->newPlan());
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 1, 30000);
+    QVERIFY(doc->newPlan());
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 2, 30000);
+    auto* dock = window->findChild<QDockWidget*>(QStringLiteral("plansDock"));
+    auto* list = window->findChild<QListWidget*>(QStringLiteral("plansList"));
+    QVERIFY(dock && list);
+    dock->show();
+    QTRY_VERIFY(list->isVisible());
+    QCOMPARE(list->currentRow(), 2);
+
+    const auto rowCentre = [list](int row) { return list->visualItemRect(list->item(row)).center(); };
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, rowCentre(0));
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 0, 30000);
+    QCOMPARE(shownActions(*window), std::size_t(2));
+    QCOMPARE(list->currentRow(), 0);
+    QVERIFY(list->item(0)->font().bold());
+
+    list->setFocus();
+    QTest::keyClick(list, Qt::Key_Down);
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 1, 30000);
+    QCOMPARE(shownActions(*window), std::size_t(0));
+
+    // Up, then Down twice at once: rows passed while another opens; the last one is shown.
+    QTest::keyClick(list, Qt::Key_Up);
+    QTest::keyClick(list, Qt::Key_Down);
+    QTest::keyClick(list, Qt::Key_Down);
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 2, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(list->currentRow(), 2, 5000);
+    QVERIFY(list->item(2)->font().bold());
+
+    QTest::mousePress(list->viewport(), Qt::RightButton, {}, rowCentre(0));
+    QTest::mouseRelease(list->viewport(), Qt::RightButton, {}, rowCentre(0));
+    QCoreApplication::processEvents();
+    QCOMPARE(doc->currentPlan(), 2);
+    QVERIFY(!window->planController()->isOpeningPlan());
+    window->undoStack()->setClean();
+}
+
+// Showing another plan of the document is not an edit: Undo after a switch does not empty the
+// plan shown (a trial saw "Undone: Open plan Plan 1." empty the dock). The plan shown starts
+// with an empty, clean history; its own edits are undone from there. File > Open Plan stays
+// one undo step. The document stays modified while a plan left holds unsaved work.
+void TestWindowDocument::switchingPlansIsNoUndoStep()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::WindowDocument* doc = window->document();
+    QUndoStack* stack = window->undoStack();
+    QCOMPARE(drainSome(window->planController(), 2), 2);
+    QVERIFY(doc->newPlan());
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 1, 30000);
+    QVERIFY(doc->switchToPlan(0));
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 0, 30000);
+    QCOMPARE(shownActions(*window), std::size_t(2));
+    QVERIFY2(!stack->canUndo(), qPrintable(stack->undoText()));
+    QCOMPARE(stack->count(), 0);
+    QVERIFY(stack->isClean());
+    QVERIFY(doc->isModified()); // plan 1's two drains are saved nowhere
+    QVERIFY(window->isWindowModified());
+
+    QCOMPARE(drainSome(window->planController(), 1, 120), 1);
+    QVERIFY(stack->canUndo());
+    stack->setIndex(0); // every edit since the switch undone: the plan as it was shown
+    QCOMPARE(shownActions(*window), std::size_t(2));
+    QVERIFY(!stack->canUndo());
+
+    // A plan file opened into the plan shown is one undo step (it replaces the plan's actions).
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("one.json"));
+    QCOMPARE(doc->exportPlan(0, file), QString());
+    QSignalSpy opened(window->planOpener(), &app::PlanOpener::finished);
+    QVERIFY(window->openPlanFile(file));
+    QVERIFY(opened.wait(30000));
+    QVERIFY(opened.last().at(0).toBool());
+    QCOMPARE(stack->count(), 1);
+    QVERIFY2(stack->undoText().startsWith(QStringLiteral("Open plan")), qPrintable(stack->undoText()));
+    stack->setClean();
+}
+
+// Ctrl+Z while another plan opens is refused, and said: the refusal is short enough to be read
+// whole in the status bar (it was cut in its middle), and the message that the plan opened,
+// which may follow within a frame, says the undo was not done instead of replacing it unsaid.
+void TestWindowDocument::undoKeyWhileAPlanOpensIsSaidAndStaysSaid()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::PlanController* plan = window->planController();
+    app::WindowDocument* doc = window->document();
+    QCOMPARE(drainSome(plan, 3), 3);
+    QVERIFY(doc->duplicatePlan(0));
+    QVERIFY(doc->renamePlan(1, QStringLiteral("Spot consolidation east")));
+    const int undoIndex = window->undoStack()->index();
+    QSignalSpy said(plan, &app::PlanController::messageShown);
+    QVERIFY(doc->switchToPlan(1));
+    QVERIFY(plan->isOpeningPlan());
+    window->mapView()->setFocus();
+    QTest::keyClick(window->mapView(), Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY(!said.isEmpty());
+    const QString refusal = said.last().at(0).toString();
+    QCOMPARE(refusal, QStringLiteral("Undo not done: the plan Spot consolidation east is being opened."));
+    QCOMPARE(window->undoStack()->index(), undoIndex);
+    auto* field = window->findChild<app::StatusField*>(QStringLiteral("planStatus"));
+    QVERIFY(field);
+    QCOMPARE(field->text(), refusal);
+    // Whole in the room the status bar gives it (40 % of the bar, at the window's width), not
+    // cut in its middle; the plan may open before the bar is laid out again, hence the widths.
+    QCOMPARE(app::StatusField::fitText(app::planMessageVariants(refusal), field->fontMetrics(), field->maximumWidth()), refusal);
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 1, 30000);
+    const QString opened = said.last().at(0).toString();
+    QVERIFY2(opened.startsWith(QStringLiteral("Opened plan")), qPrintable(opened));
+    QVERIFY2(opened.endsWith(QStringLiteral("Undo asked for while it opened was not done.")), qPrintable(opened));
+    QCOMPARE(window->planStatusText(), opened);
+
+    // The next open, with nothing refused meanwhile, says only that it opened.
+    QVERIFY(doc->switchToPlan(0));
+    QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 0, 30000);
+    QVERIFY2(!said.last().at(0).toString().contains(QStringLiteral("not done")), qPrintable(said.last().at(0).toString()));
+    window->undoStack()->setClean();
 }
 
 int main(int argc, char** argv)

@@ -155,7 +155,13 @@ void TestE2eDocument::saveReopenAndQuitAsks()
     QVERIFY2(s.startApp({ path }, kWindow), qPrintable(s.error()));
     QCOMPARE(s.windowTitle(), QStringLiteral("state.fleet \u2014 Fleetscope"));
     QCOMPARE(planActionsOnceThere(s, actions), actions);
+    // Showing the document's plan is no edit: Ctrl+Z has nothing to undo, the plan stays whole.
     QVERIFY(s.key(QStringLiteral("ctrl+z")));
+    QVERIFY(s.waitForStillScreen());
+    QVERIFY2(s.windowTitle() == QStringLiteral("state.fleet \u2014 Fleetscope"), qPrintable(s.windowTitle()));
+    QCOMPARE(planActionsOnceThere(s, actions), actions);
+    // Plans > Duplicate Plan (Alt+N, D) changes the document.
+    QVERIFY(s.key(QStringLiteral("alt+n")) && s.key(QStringLiteral("d")));
     QVERIFY2(waitUntil([&] { return s.windowTitle() == QStringLiteral("state.fleet* \u2014 Fleetscope"); }, 10000), qPrintable(s.windowTitle()));
     QVERIFY(s.key(QStringLiteral("ctrl+q")));
     QVERIFY2(answer(s, QStringLiteral("^Unsaved Changes$"), QStringLiteral("Escape")), qPrintable(s.error()));

@@ -9,7 +9,10 @@
 #include "common/mapviewprobe.h"
 #include "views/map/colormap.h"
 #include "views/map/fleetmapview.h"
+#include "views/map/comparedmarks.h"
+#include "views/map/layers/addednodelayer.h"
 #include "views/map/layers/breadcrumblayer.h"
+#include "views/map/layers/comparednodelayer.h"
 #include "views/map/layers/markerlayer.h"
 #include "views/map/layers/nodedetaillayer.h"
 #include "views/map/layers/selectionlayer.h"
@@ -80,6 +83,8 @@ private slots:
     void nodeNamesKeepWhatDistinguishesThem_data();
     void nodeNamesKeepWhatDistinguishesThem();
     void framedDomainIsWholeCentredAndNamed();
+    void comparedAddedBoxesDoNotOverlap();
+    void comparedBoxesArePlacedApart();
 
 private:
     void show(const Cluster& c, QSize size = QSize(900, 600));
@@ -554,6 +559,66 @@ void TestFleetMapLayers::framedDomainIsWholeCentredAndNamed()
     // drawn after its zoomed ones, were headed with the last zoomed domain's name).
     m_view->resetView();
     QCOMPARE(m_view->breadcrumbText(), QString());
+}
+
+// The "Added later (N)" boxes of a comparison, one under each domain with added nodes: two
+// neighbouring racks' boxes wanted the same place and were drawn over each other (a trial saw
+// them overlap). Drawn apart, their teal pixels (outlines and filled squares) add up: the two
+// together show as many as each alone.
+void TestFleetMapLayers::comparedAddedBoxesDoNotOverlap()
+{
+    show(makeCluster({ 1, 1, 24, 4, 1 })); // racks narrower than a box
+    const model::Topology& topology = *m_cluster.topology;
+    const model::DomainId zone = topology.domainChildren(topology.domainChildren(topology.root()).front()).front();
+    const auto racks = topology.domainChildren(zone);
+    QVERIFY(racks.size() >= 2);
+    const auto marksIn = [&](std::vector<model::DomainId> domains) {
+        auto marks = std::make_shared<views::ComparedMarks>();
+        marks->topology = m_cluster.topology;
+        int n = 0;
+        for (const model::DomainId d : domains)
+            marks->added.push_back({ "new-" + std::to_string(n++), d, 0.5 });
+        return marks;
+    };
+    const auto tealIn = [this](std::shared_ptr<const views::ComparedMarks> marks) {
+        m_view->setComparedMarks(std::move(marks));
+        const QImage image = m_view->grabImage().convertToFormat(QImage::Format_RGB32);
+        const QRgb teal = views::AddedNodeLayer::addedColor().rgb();
+        int count = 0;
+        for (int y = 0; y < image.height(); ++y) {
+            const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+            for (int x = 0; x < image.width(); ++x)
+                count += line[x] == teal;
+        }
+        return count;
+    };
+    const int none = tealIn(nullptr);
+    const int first = tealIn(marksIn({ racks[0] })) - none;
+    const int second = tealIn(marksIn({ racks[1] })) - none;
+    QVERIFY2(first > 100 && second > 100, qPrintable(QStringLiteral("%1, %2").arg(first).arg(second)));
+    const int both = tealIn(marksIn({ racks[0], racks[1] })) - none;
+    QVERIFY2(both == first + second, qPrintable(QStringLiteral("both %1, apart %2 + %3").arg(both).arg(first).arg(second)));
+    m_view->setComparedMarks(nullptr);
+}
+
+// placeApart() on its own: boxes wanted at one place, and at the view's bottom edge, end apart
+// and, while there is room, inside the view.
+void TestFleetMapLayers::comparedBoxesArePlacedApart()
+{
+    const QRectF view(2, 2, 600, 400);
+    const std::vector<QRectF> sameSpot(5, QRectF(100, 100, 120, 40));
+    const std::vector<QRectF> atBottom(4, QRectF(50, 358, 120, 40));
+    for (const auto& wanted : { sameSpot, atBottom }) {
+        const std::vector<QRectF> placed = views::ComparedNodeLayer::placeApart(wanted, view, 3);
+        QCOMPARE(placed.size(), wanted.size());
+        QCOMPARE(placed.front(), wanted.front());
+        for (std::size_t i = 0; i < placed.size(); ++i) {
+            QCOMPARE(placed[i].size(), wanted[i].size());
+            QVERIFY2(view.contains(placed[i]), qPrintable(QStringLiteral("box %1 out of the view").arg(i)));
+            for (std::size_t j = 0; j < i; ++j)
+                QVERIFY2(!placed[i].intersects(placed[j]), qPrintable(QStringLiteral("boxes %1 and %2 overlap").arg(j).arg(i)));
+        }
+    }
 }
 
 #include "tst_fleetmaplayers.moc"

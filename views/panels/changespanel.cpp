@@ -44,6 +44,10 @@ ChangesPanel::ChangesPanel(QWidget* parent)
     m_view->setUniformRowHeights(true); // no per-row size query: 100,000 rows scroll as 10
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setAlternatingRowColors(true);
+    // Where the dock is too narrow for a cell (a group's "2 moved, 0 created, 2 deleted" beside
+    // the figures), its middle gives way: both ends of a name or a count stay, and the tooltip
+    // gives it whole.
+    m_view->setTextElideMode(Qt::ElideMiddle);
     // An opened group widens the columns to its names and counts (QHeaderView measures at most
     // resizeContentsPrecision() rows, 1,000 by default: cheap at 100,000 rows); the tooltip
     // gives a cell whole where the dock is still too narrow.

@@ -10,6 +10,8 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <cstdint>
 #include <unordered_map>
 
@@ -72,6 +74,61 @@ void ComparedNodeLayer::paintRemoved(QPainter& painter, const MapScene& scene, c
     }
 }
 
+std::vector<QRectF> ComparedNodeLayer::placeApart(const std::vector<QRectF>& wanted, const QRectF& view, double gapPx)
+{
+    std::vector<QRectF> placed;
+    placed.reserve(wanted.size());
+    auto overlaps = [&](const QRectF& box) {
+        const QRectF spaced = box.adjusted(-gapPx, -gapPx, gapPx, gapPx);
+        return std::any_of(placed.begin(), placed.end(), [&](const QRectF& p) { return spaced.intersects(p); });
+    };
+    auto inView = [&](QRectF box) {
+        box.moveLeft(std::clamp(box.left(), view.left(), std::max(view.left(), view.right() - box.width())));
+        box.moveTop(std::clamp(box.top(), view.top(), std::max(view.top(), view.bottom() - box.height())));
+        return box;
+    };
+    for (const QRectF& want : wanted) {
+        QRectF box = want;
+        // Past kMaxPlacedBoxes boxes the search for the nearest free place (O(n^2) a box) gives
+        // way to the stack under them (O(n)): a thousand racks in view stay well under a frame.
+        if (overlaps(box) && placed.size() > kMaxPlacedBoxes) {
+            double bottom = view.top();
+            for (const QRectF& p : placed)
+                bottom = std::max(bottom, p.bottom());
+            box.moveTop(bottom + gapPx);
+        } else if (overlaps(box)) {
+            // Under or right of an earlier box, in line with the wanted place or with that box.
+            double nearest = std::numeric_limits<double>::infinity();
+            QRectF best;
+            for (const QRectF& p : placed) {
+                QRectF candidates[] = { want, want, want, want };
+                candidates[0].moveTop(p.bottom() + gapPx);
+                candidates[1].moveLeft(p.right() + gapPx);
+                candidates[2].moveTopLeft(QPointF(p.left(), p.bottom() + gapPx));
+                candidates[3].moveTopLeft(QPointF(p.right() + gapPx, p.top()));
+                for (const QRectF& c : candidates) {
+                    const QRectF kept = inView(c);
+                    const double distance = std::abs(kept.left() - want.left()) + std::abs(kept.top() - want.top());
+                    if (distance < nearest && !overlaps(kept)) {
+                        nearest = distance;
+                        best = kept;
+                    }
+                }
+            }
+            if (std::isfinite(nearest)) {
+                box = best;
+            } else {
+                double bottom = view.top();
+                for (const QRectF& p : placed)
+                    bottom = std::max(bottom, p.bottom());
+                box.moveTop(bottom + gapPx);
+            }
+        }
+        placed.push_back(box);
+    }
+    return placed;
+}
+
 void ComparedNodeLayer::paintAdded(QPainter& painter, const MapScene& scene, const MapCamera& camera)
 {
     const ComparedMarks& marks = *scene.comparedMarks;
@@ -97,6 +154,16 @@ void ComparedNodeLayer::paintAdded(QPainter& painter, const MapScene& scene, con
             groups.emplace_back(d, std::vector<const ComparedMarks::AddedNode*> {});
         groups[it->second].second.push_back(&a);
     }
+    // Each box where it is wanted first; then laid out apart: the boxes of neighbouring
+    // domains (two zones side by side, a zone and its racks) wanted the same place.
+    struct Box {
+        const std::vector<const ComparedMarks::AddedNode*>* nodes;
+        int shown;
+        QString title;
+        QString more;
+    };
+    std::vector<Box> boxes;
+    std::vector<QRectF> wanted;
     for (const auto& [domain, nodes] : groups) {
         const CellRect cells = scene.layout.domainRect(domain);
         const QRectF r = cells.width > 0 ? camera.cellsToWidget(cells.x, cells.y, cells.width, cells.height).normalized()
@@ -117,7 +184,15 @@ void ComparedNodeLayer::paintAdded(QPainter& painter, const MapScene& scene, con
         const double x = std::clamp(r.left() + (scene.planMarks && !scene.planMarks->added.empty() ? r.width() / 2 : 0.0), 2.0,
             std::max(2.0, view.width() - width - 2));
         const double y = std::clamp(r.bottom() + 2, 2.0, std::max(2.0, view.height() - height - 2));
-        const QRectF box(x, y, width, height);
+        boxes.push_back({ &nodes, shown, title, more });
+        wanted.emplace_back(x, y, width, height);
+    }
+    const std::vector<QRectF> placed = placeApart(wanted, view.adjusted(2, 2, -2, -2), kGap);
+    for (std::size_t b = 0; b < boxes.size(); ++b) {
+        const auto& [nodesOf, shown, title, more] = boxes[b];
+        const std::vector<const ComparedMarks::AddedNode*>& nodes = *nodesOf;
+        const QRectF box = placed[b];
+        const double x = box.left(), y = box.top(), width = box.width();
         painter.setPen(QPen(teal, 2.0));
         painter.setBrush(QColor(255, 255, 255, 235));
         painter.drawRect(box);
