@@ -61,6 +61,7 @@ private slots:
     void failureKeepsThePreviousFile();
     void screenshotUnderPlan();
     void unknownPricesAreNotZero();
+    void pendingPodsThePlanPlacesHoldNoNode();
     void gpuLessClusterMapsByCpu();
     void namesFromTheInputAddNoLines();
     void charactersWithoutAFontAreNamed();
@@ -294,6 +295,33 @@ void TstCliReport::unknownPricesAreNotZero()
     QVERIFY2(!text.contains(QStringLiteral("$0.00")), qPrintable(text.left(3000)));
     QVERIFY2(text.contains(QStringLiteral("Cost per hour unknown: no prices known for these nodes")), qPrintable(text.left(3000)));
     QVERIFY2(text.contains(QStringLiteral("Savings are unknown: no prices known for these nodes")), qPrintable(text.left(4000)));
+}
+
+void TstCliReport::pendingPodsThePlanPlacesHoldNoNode()
+{
+    // Every pod of Alibaba's openb trace is pending and has no controller: the consolidation
+    // places them first and keeps the nodes they land on. Such a pod has not run, so no eviction
+    // rule (no-controller) holds its node; the node stays because the plan places pods on it,
+    // in plan consolidate's record and in the report made from it.
+    const QString csv = QStringLiteral(FLEET_SHARED_DATA_DIR "/alibaba-gpu-v2023-openb/csv/");
+    const QStringList input { csv + QStringLiteral("openb_node_list_gpu_node.csv"), csv + QStringLiteral("openb_pod_list_default.csv") };
+    const QString plan = m_dir.filePath(QStringLiteral("openb-pending.json"));
+    const QString pdf = m_dir.filePath(QStringLiteral("openb-pending.pdf"));
+    Run c;
+    const QString failed = fleet::tests::consolidateAndReport(input, plan, pdf, { QStringLiteral("--format"), QStringLiteral("json") }, &c);
+    QVERIFY2(failed.isEmpty(), qPrintable(failed));
+    const QJsonObject o = QJsonDocument::fromJson(c.out).object();
+    const QJsonArray groups = o.value(QStringLiteral("keptByCode")).toArray();
+    QVERIFY2(!groups.isEmpty(), c.out.left(2000).constData());
+    for (const QJsonValue& g : groups)
+        QVERIFY2(g.toObject().value(QStringLiteral("code")).toString() != QStringLiteral("no-controller"), c.out.left(2000).constData());
+    const QString text = oneLine(pdfText(pdf));
+    const qsizetype from = text.indexOf(QStringLiteral("Why nodes stay"));
+    const qsizetype to = text.indexOf(QStringLiteral("What the plan risks"), from);
+    QVERIFY2(from >= 0 && to > from, qPrintable(text.left(3000)));
+    const QString section = text.mid(from, to - from);
+    QVERIFY2(!section.contains(QStringLiteral("no-controller")) && !section.contains(QStringLiteral("has no controller")), qPrintable(section.left(3000)));
+    QVERIFY2(section.contains(QStringLiteral("pending pods this plan places")), qPrintable(section.left(3000)));
 }
 
 void TstCliReport::gpuLessClusterMapsByCpu()
