@@ -62,6 +62,7 @@ private slots:
     void screenshotUnderPlan();
     void unknownPricesAreNotZero();
     void pendingPodsThePlanPlacesHoldNoNode();
+    void gpuFiguresArePlanChecks();
     void gpuLessClusterMapsByCpu();
     void namesFromTheInputAddNoLines();
     void charactersWithoutAFontAreNamed();
@@ -322,6 +323,37 @@ void TstCliReport::pendingPodsThePlanPlacesHoldNoNode()
     const QString section = text.mid(from, to - from);
     QVERIFY2(!section.contains(QStringLiteral("no-controller")) && !section.contains(QStringLiteral("has no controller")), qPrintable(section.left(3000)));
     QVERIFY2(section.contains(QStringLiteral("pending pods this plan places")), qPrintable(section.left(3000)));
+}
+
+void TstCliReport::gpuFiguresArePlanChecks()
+{
+    // Alibaba's openb trace asks for fractions of GPUs: the GPUs allocated are not whole. The
+    // report writes them as `plan check` does (one rule, model::formatGpus()), and FGD's
+    // fragmented GPUs always with two decimals.
+    const QString csv = QStringLiteral(FLEET_SHARED_DATA_DIR "/alibaba-gpu-v2023-openb/csv/");
+    const QStringList input { csv + QStringLiteral("openb_node_list_gpu_node.csv"), csv + QStringLiteral("openb_pod_list_default.csv") };
+    const QString plan = m_dir.filePath(QStringLiteral("openb-gpus.json"));
+    const QString pdf = m_dir.filePath(QStringLiteral("openb-gpus.pdf"));
+    const QString failed = fleet::tests::consolidateAndReport(input, plan, pdf);
+    QVERIFY2(failed.isEmpty(), qPrintable(failed));
+    const Run checked = runFleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("check") } + input + QStringList { QStringLiteral("--plan"), plan });
+    QVERIFY2(checked.exitCode == 0, checked.err.constData());
+    const QRegularExpression allocated(QStringLiteral("^(before|after): .*\\(allocated ([\\d,.]+)\\)"), QRegularExpression::MultilineOption);
+    QStringList gpus;
+    for (auto it = allocated.globalMatch(QString::fromUtf8(checked.out)); it.hasNext();)
+        gpus << it.next().captured(2).remove(QLatin1Char(','));
+    QCOMPARE(gpus.size(), 2);
+    const QString text = pdfText(pdf);
+    QVERIFY2(QRegularExpression(QStringLiteral("GPUs allocated\\s+") + QRegularExpression::escape(gpus[0]) + QStringLiteral(" \\([^)]*\\)\\s+")
+                 + QRegularExpression::escape(gpus[1]) + QStringLiteral(" \\("))
+                 .match(text)
+                 .hasMatch(),
+        qPrintable(gpus.join(QLatin1Char(' ')) + QLatin1Char('\n') + text.left(3000)));
+    const QRegularExpression fgd(QStringLiteral("^\\s*Fragmented GPUs \\(FGD\\)\\s{2,}(\\S+)\\s{2,}(\\S+)\\s{2,}(\\S+)"), QRegularExpression::MultilineOption);
+    const QRegularExpressionMatch row = fgd.match(text);
+    QVERIFY2(row.hasMatch(), qPrintable(text.left(3000)));
+    for (int i = 1; i <= 3; ++i)
+        QVERIFY2(QRegularExpression(QStringLiteral("^[+\\x{2212}]?\\d+\\.\\d\\d$")).match(row.captured(i)).hasMatch(), qPrintable(row.captured(0)));
 }
 
 void TstCliReport::gpuLessClusterMapsByCpu()
