@@ -63,6 +63,7 @@ private slots:
     void unknownPricesAreNotZero();
     void pendingPodsThePlanPlacesHoldNoNode();
     void gpuFiguresArePlanChecks();
+    void differenceMapNamesARemovedNode();
     void gpuLessClusterMapsByCpu();
     void namesFromTheInputAddNoLines();
     void charactersWithoutAFontAreNamed();
@@ -354,6 +355,23 @@ void TstCliReport::gpuFiguresArePlanChecks()
     QVERIFY2(row.hasMatch(), qPrintable(text.left(3000)));
     for (int i = 1; i <= 3; ++i)
         QVERIFY2(QRegularExpression(QStringLiteral("^[+\\x{2212}]?\\d+\\.\\d\\d$")).match(row.captured(i)).hasMatch(), qPrintable(row.captured(0)));
+}
+
+void TstCliReport::differenceMapNamesARemovedNode()
+{
+    // A drain of an empty node (every pod of openb is pending) moves nothing and changes no
+    // node's value, but the node goes: the difference map's caption says so.
+    const QString csv = QStringLiteral(FLEET_SHARED_DATA_DIR "/alibaba-gpu-v2023-openb/csv/");
+    const QString plan = m_dir.filePath(QStringLiteral("openb-one-drain.json"));
+    QVERIFY(writeFile(plan, QByteArrayLiteral("{\"fleetscopePlan\": 1, \"source\": {\"files\": []}, \"actions\": "
+                                              "[{\"type\": \"drain-node\", \"node\": \"openb-node-0000\"}]}")));
+    const QString pdf = m_dir.filePath(QStringLiteral("openb-one-drain.pdf"));
+    const Run r = runFleetscope({ QStringLiteral("report"), csv + QStringLiteral("openb_node_list_gpu_node.csv"),
+        csv + QStringLiteral("openb_pod_list_default.csv"), QStringLiteral("--plan"), plan, QStringLiteral("--no-baseline"), QStringLiteral("-o"), pdf });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QString text = oneLine(pdfText(pdf));
+    QVERIFY2(!text.contains(QStringLiteral("No node changes.")), qPrintable(text.left(6000)));
+    QVERIFY2(text.contains(QStringLiteral("The plan removes 1 node (crossed on the map)")), qPrintable(text.left(6000)));
 }
 
 void TstCliReport::gpuLessClusterMapsByCpu()
