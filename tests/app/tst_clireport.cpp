@@ -372,6 +372,8 @@ void TstCliReport::differenceMapNamesARemovedNode()
     const QString text = oneLine(pdfText(pdf));
     QVERIFY2(!text.contains(QStringLiteral("No node changes.")), qPrintable(text.left(6000)));
     QVERIFY2(text.contains(QStringLiteral("The plan removes 1 node (crossed on the map)")), qPrintable(text.left(6000)));
+    // The caption names the black and the white cross: the legend keys both.
+    QVERIFY2(text.contains(QStringLiteral("Removed: 1, Emptied: 0")), qPrintable(text.left(6000)));
 }
 
 void TstCliReport::gpuLessClusterMapsByCpu()
