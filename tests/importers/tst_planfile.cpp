@@ -123,6 +123,9 @@ void TestPlanFile::errorsNameTheFileAndPath_data()
     QTest::newRow("not json") << QByteArray("{\"fleetscopePlan\": 1, ") << QStringLiteral("not valid JSON");
     QTest::newRow("no version") << QByteArray("{\"actions\": []}") << QStringLiteral("at $: missing field \"fleetscopePlan\"");
     QTest::newRow("newer version") << QByteArray("{\"fleetscopePlan\": 2, \"actions\": []}") << QStringLiteral("at $.fleetscopePlan: version 2");
+    QTest::newRow("a plan evaluation") << QByteArray("{\"plan\": \"plans/drain.json\", \"holds\": true, \"state\": {}, \"actions\": []}")
+                                       << QStringLiteral("at $: this is a plan evaluation (from plan check), not a plan; give the plan file it "
+                                                         "evaluated, \"plans/drain.json\"");
     QTest::newRow("unknown top field") << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [], \"x\": 1}") << QStringLiteral("at $: unknown field \"x\"");
     QTest::newRow("actions not array") << QByteArray("{\"fleetscopePlan\": 1, \"actions\": {}}") << QStringLiteral("at $.actions: expected an array");
     QTest::newRow("unknown type") << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"teleport\"}]}")
