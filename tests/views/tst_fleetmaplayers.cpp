@@ -80,6 +80,7 @@ private slots:
     void nodeNamesKeepWhatDistinguishesThem_data();
     void nodeNamesKeepWhatDistinguishesThem();
     void framedDomainIsWholeCentredAndNamed();
+    void framedDomainLabelClearsTheBreadcrumb();
 
 private:
     void show(const Cluster& c, QSize size = QSize(900, 600));
@@ -560,6 +561,30 @@ void TestFleetMapLayers::framedDomainIsWholeCentredAndNamed()
     // drawn after its zoomed ones, were headed with the last zoomed domain's name).
     m_view->resetView();
     QCOMPARE(m_view->breadcrumbText(), QString());
+}
+
+// A domain framed by its height (a wide, low map): its own label, in the gap above its block,
+// is drawn below the breadcrumb strip, not under it (a report's zoomed map drew it over the
+// breadcrumb).
+void TestFleetMapLayers::framedDomainLabelClearsTheBreadcrumb()
+{
+    show(makeCluster({ 2, 3, 4, 200, 1 }), QSize(1400, 260));
+    const model::Topology& topology = *m_cluster.topology;
+    const double strip = views::BreadcrumbLayer::kStripPx;
+    int labelled = 0;
+    for (std::uint32_t i = 1; i < topology.domainCount(); ++i) {
+        const model::DomainId d(i);
+        if (topology.domainLevel(d) > 3)
+            continue;
+        m_view->frameDomain(d);
+        const QRect own = m_view->domainLabelRect(d);
+        if (own.isEmpty())
+            continue;
+        ++labelled;
+        QVERIFY2(own.top() >= gl()->geometry().top() + strip,
+            qPrintable(QStringLiteral("%1: its label at y %2, the strip to %3").arg(QString::fromStdString(topology.domainName(d))).arg(own.top()).arg(strip)));
+    }
+    QVERIFY(labelled >= 4);
 }
 
 #include "tst_fleetmaplayers.moc"
