@@ -193,6 +193,18 @@ std::string percentText(std::int64_t part, std::int64_t whole)
 
 } // namespace
 
+namespace {
+
+// Cores in the same style as the GPUs of the same table: model/figures.h's rule for counted
+// things (three significant digits below 1,000, whole with thousands separators from there:
+// "0.45 cores", "147,316 cores"), not the status bar's k and M suffixes beside "6,629 GPUs".
+std::string coresText(std::int64_t millicores)
+{
+    return model::formatGpus(millicores) + (millicores == 1000 ? " core" : " cores");
+}
+
+} // namespace
+
 void writeSummaryText(const model::ClusterStore& store, const ImportReport& report, std::ostream& out)
 {
     const model::ClusterTotals totals = model::computeClusterTotals(store);
@@ -221,12 +233,12 @@ void writeSummaryText(const model::ClusterStore& store, const ImportReport& repo
         out << line;
     };
     const auto cpu = CoreResource::Cpu, mem = CoreResource::Memory, gpu = CoreResource::Gpu, pods = CoreResource::Pods;
-    // Figures by model/figures.h, the rule the status bar and the map's tooltip use.
+    // Figures by model/figures.h, the rule the status bar and the map's tooltip use; cores as
+    // counted things, as the GPUs (coresText()).
     using model::formatBytes;
     using model::formatCount;
-    using model::formatCpuMillicores;
     using model::formatGpuMilli;
-    row("cpu", formatCpuMillicores(req[cpu]), formatCpuMillicores(alloc[cpu]), req[cpu], alloc[cpu], formatCpuMillicores(pend[cpu]));
+    row("cpu", coresText(req[cpu]), coresText(alloc[cpu]), req[cpu], alloc[cpu], coresText(pend[cpu]));
     row("memory", formatBytes(req[mem]), formatBytes(alloc[mem]), req[mem], alloc[mem], formatBytes(pend[mem]));
     row("gpu", formatGpuMilli(req[gpu]), formatGpuMilli(alloc[gpu]), req[gpu], alloc[gpu], formatGpuMilli(pend[gpu]));
     row("pods", formatCount(req[pods]), formatCount(alloc[pods]), req[pods], alloc[pods], formatCount(pend[pods]));

@@ -208,6 +208,16 @@ public:
 
     PlanDocument planOf(dom::element root)
     {
+        // `plan check --format json` writes an evaluation of a plan, which names the plan's file
+        // in "plan" but holds no action to apply (its actions are verdicts): said for what it is.
+        if (dom::object o; root.get_object().get(o) == simdjson::SUCCESS) {
+            dom::element named, holds;
+            std::string_view plan;
+            if (o.at_key("fleetscopePlan").error() != simdjson::SUCCESS && o.at_key("plan").get(named) == simdjson::SUCCESS
+                && named.get_string().get(plan) == simdjson::SUCCESS && o.at_key("holds").get(holds) == simdjson::SUCCESS)
+                fail("$", "this is a plan evaluation (from plan check), not a plan; give the plan file"
+                        + (plan.empty() ? std::string() : " it evaluated, " + quotedText(plan, 200)));
+        }
         const dom::object top = object(root, "$", { "fleetscopePlan", "source", "actions", "consolidation" });
         dom::element version;
         if (top.at_key("fleetscopePlan").get(version) != simdjson::SUCCESS)

@@ -11,7 +11,9 @@
 #include <QCryptographicHash>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -100,6 +102,69 @@ std::string sourceText(const PlanSource& source)
     return out.empty() ? "an unnamed source" : out;
 }
 
+namespace {
+
+std::string baseName(const std::string& path)
+{
+    return std::filesystem::path(path).filename().string();
+}
+
+// What differs between the plan's files and those given now, each said for what it is: a file of
+// the same name given with other bytes is changed; one not given is not given, or missing when no
+// file of that name is there any more; one given that the plan did not name is given instead.
+// Files are matched by digest first (a file moved is the same), then by file name.
+// " (changed: a.json; not given: b.csv; given instead: c.csv)"; "" when nothing differs.
+std::string fileDifferenceText(const PlanSource& planned, const PlanSource& current)
+{
+    std::vector<std::uint8_t> used(current.files.size(), 0);
+    auto sameDigest = [&](const PlanSource::File& f) {
+        for (std::size_t i = 0; i < current.files.size(); ++i)
+            if (current.files[i].sha256 == f.sha256) {
+                used[i] = 1;
+                return true;
+            }
+        return false;
+    };
+    std::vector<const PlanSource::File*> unmatched;
+    for (const PlanSource::File& f : planned.files)
+        if (!sameDigest(f))
+            unmatched.push_back(&f);
+    std::string changed, notGiven, missing, instead;
+    auto add = [](std::string& list, const std::string& name) { list += (list.empty() ? "" : ", ") + escapedText(name); };
+    for (const PlanSource::File* f : unmatched) {
+        bool found = false;
+        for (std::size_t i = 0; i < current.files.size() && !found; ++i)
+            if (!used[i] && baseName(current.files[i].name) == baseName(f->name)) {
+                used[i] = 1;
+                found = true;
+            }
+        if (found)
+            add(changed, f->name);
+        else if (std::error_code e; std::filesystem::exists(f->name, e))
+            add(notGiven, f->name);
+        else
+            add(missing, f->name);
+    }
+    for (std::size_t i = 0; i < current.files.size(); ++i)
+        if (!used[i])
+            add(instead, current.files[i].name);
+    std::vector<std::string> parts;
+    if (!changed.empty())
+        parts.push_back("changed since the plan was made: " + changed);
+    if (!notGiven.empty())
+        parts.push_back("not given: " + notGiven);
+    if (!missing.empty())
+        parts.push_back("missing (no such file here): " + missing);
+    if (!instead.empty() && !unmatched.empty())
+        parts.push_back("given instead: " + instead);
+    std::string out;
+    for (const std::string& part : parts)
+        out += (out.empty() ? " (" : "; ") + part;
+    return out.empty() ? out : out + ")";
+}
+
+} // namespace
+
 std::string sourceDifference(const PlanSource& planned, const PlanSource& current)
 {
     const bool names = !planned.files.empty() || !planned.server.empty() || !planned.simulated.empty();
@@ -118,14 +183,8 @@ std::string sourceDifference(const PlanSource& planned, const PlanSource& curren
     std::string why = "the plan was made on " + sourceText(planned) + ", checked against " + sourceText(current);
     if (!planned.server.empty() && planned.server == current.server)
         why += " (a newer or older list of the same cluster)";
-    else if (!planned.files.empty() && !current.files.empty()) {
-        const std::vector<std::string> changed = changedSourceFiles(planned, current);
-        std::string names;
-        for (const std::string& n : changed)
-            names += (names.empty() ? "" : ", ") + escapedText(n);
-        if (!names.empty())
-            why += " (changed or missing: " + names + ")";
-    }
+    else if (!planned.files.empty() && !current.files.empty())
+        why += fileDifferenceText(planned, current);
     return why;
 }
 

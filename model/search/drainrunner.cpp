@@ -86,6 +86,12 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
     m_kept.assign(nodes, std::nullopt);
     std::vector<ResourceVector> movableRequest(nodes);
     std::vector<std::uint8_t> blocked(nodes, 0);
+    // The first pod pending in the loaded state that the plan placed on a node and a drain would
+    // not move (an eviction rule refuses it once it runs there). It keeps its node out of the
+    // candidates as the engine's drain would, but it is no reason the node stays: the plan put
+    // it there. The node's reason (below, once every node is tracked): the room its pods need
+    // where they fit nowhere else, else that it receives pending pods the plan places.
+    std::vector<PodId> placedPending(nodes);
     for (std::uint32_t i = 0; i < store.podCount(); ++i) {
         const PodId p(i);
         const NodeId n = state.podNode(p); // after the plan so far and the pending pods placed
@@ -97,6 +103,11 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
         if (blocked[n.index()])
             continue;
         EvictionCheck ec = checkEviction(store, p);
+        if (!ec.blockers.empty() && store.podIsPending(p)) {
+            if (!placedPending[n.index()].isValid())
+                placedPending[n.index()] = p;
+            continue;
+        }
         if (!ec.blockers.empty()) {
             blocked[n.index()] = 1;
             m_kept[n.index()] = KeptNode { n, p, std::move(ec.blockers.front()), {} };
@@ -136,8 +147,24 @@ DrainRunner::DrainRunner(const ClusterStore& store, const Topology& topology, co
             m_price[i] = input.nodePricePerHour[i];
         if (!prepaid && !(m_price[i] > 0))
             m_unpriced[i] = 1;
-        if (!prepaid && !blocked[i])
+        if (!prepaid && !blocked[i] && !placedPending[i].isValid())
             m_candidates.push_back(n);
+    }
+    for (std::uint32_t i = 0; i < nodes; ++i) {
+        const NodeId n(i);
+        if (!placedPending[i].isValid() || blocked[i] || m_kept[i] || !state.nodePresent(n))
+            continue;
+        if (auto r = cheapRefusal(n, movablePodsNow(n)))
+            m_kept[i] = KeptNode { n, r->pod, std::move(r->reason), std::move(r->blocking) };
+        else {
+            std::int64_t placed = 0;
+            for (const PodId p : state.nodePods(n))
+                placed += store.podIsPending(p) ? 1 : 0;
+            m_kept[i] = KeptNode { n, placedPending[i], makeReason(ReasonKind::Unsupported, "planned-pod",
+                "receives " + formatCount(placed) + (placed == 1 ? " pending pod" : " pending pods")
+                    + " this plan places (" + podKey(store, placedPending[i])
+                    + (placed > 1 ? " and others" : "") + "; the pending pods first, in the room the drains keep): a drain does not move them again"), {} };
+        }
     }
     estimatePrices();
     measureBudgetShares();
@@ -606,9 +633,16 @@ ConsolidationResult DrainRunner::finish(std::string order)
     r.drainsTried = m_tried;
     r.cancelled = cancelled();
     r.order = std::move(order);
-    for (std::uint32_t i = 0; i < m_store.nodeCount(); ++i)
-        if (m_engine.state().nodePresent(NodeId(i)) && m_kept[i])
-            r.kept.push_back(*m_kept[i]);
+    for (std::uint32_t i = 0; i < m_store.nodeCount(); ++i) {
+        if (!m_engine.state().nodePresent(NodeId(i)) || !m_kept[i])
+            continue;
+        // A node holding a pending pod the plan placed: the room its pods need once the drains
+        // are done, where there is too little elsewhere.
+        if (m_kept[i]->reason.code() == "unsupported:planned-pod")
+            if (auto refusal = cheapRefusal(NodeId(i), movablePodsNow(NodeId(i))))
+                m_kept[i] = KeptNode { NodeId(i), refusal->pod, std::move(refusal->reason), std::move(refusal->blocking) };
+        r.kept.push_back(*m_kept[i]);
+    }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
     return r;
 }

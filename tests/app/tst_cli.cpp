@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -214,6 +215,17 @@ void TestCli::summaryText()
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY(!r.out.isEmpty());
     QVERIFY2(!r.out.trimmed().startsWith('{'), "text is the default format");
+    // One style in the table: cores whole with thousands separators, as the GPUs beside them
+    // ("147,316 cores" and "6,629 GPUs", not "147k cores").
+    const Run big = runFleetscope({ QStringLiteral("summary"), QStringLiteral("--simulate"), QStringLiteral("2000") });
+    QVERIFY2(big.exitCode == 0, big.err.constData());
+    const QString text = QString::fromUtf8(big.out);
+    const QRegularExpressionMatch cpu
+        = QRegularExpression(QStringLiteral("^cpu\\s+(\\S+) cores\\s+(\\S+) cores\\s"), QRegularExpression::MultilineOption).match(text);
+    QVERIFY2(cpu.hasMatch(), qPrintable(text));
+    for (int i = 1; i <= 2; ++i)
+        QVERIFY2(QRegularExpression(QStringLiteral("^\\d{1,3}(,\\d{3})+$")).match(cpu.captured(i)).hasMatch(), qPrintable(cpu.captured(0)));
+    QVERIFY2(QRegularExpression(QStringLiteral("^gpu\\s+\\d{1,3}(,\\d{3})+ GPUs"), QRegularExpression::MultilineOption).match(text).hasMatch(), qPrintable(text));
 }
 
 void TestCli::summaryFails_data()

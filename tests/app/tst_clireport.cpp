@@ -61,6 +61,9 @@ private slots:
     void failureKeepsThePreviousFile();
     void screenshotUnderPlan();
     void unknownPricesAreNotZero();
+    void pendingPodsThePlanPlacesHoldNoNode();
+    void gpuFiguresArePlanChecks();
+    void differenceMapNamesARemovedNode();
     void gpuLessClusterMapsByCpu();
     void namesFromTheInputAddNoLines();
     void charactersWithoutAFontAreNamed();
@@ -294,6 +297,83 @@ void TstCliReport::unknownPricesAreNotZero()
     QVERIFY2(!text.contains(QStringLiteral("$0.00")), qPrintable(text.left(3000)));
     QVERIFY2(text.contains(QStringLiteral("Cost per hour unknown: no prices known for these nodes")), qPrintable(text.left(3000)));
     QVERIFY2(text.contains(QStringLiteral("Savings are unknown: no prices known for these nodes")), qPrintable(text.left(4000)));
+}
+
+void TstCliReport::pendingPodsThePlanPlacesHoldNoNode()
+{
+    // Every pod of Alibaba's openb trace is pending and has no controller: the consolidation
+    // places them first and keeps the nodes they land on. Such a pod has not run, so no eviction
+    // rule (no-controller) holds its node; the node stays because the plan places pods on it,
+    // in plan consolidate's record and in the report made from it.
+    const QString csv = QStringLiteral(FLEET_SHARED_DATA_DIR "/alibaba-gpu-v2023-openb/csv/");
+    const QStringList input { csv + QStringLiteral("openb_node_list_gpu_node.csv"), csv + QStringLiteral("openb_pod_list_default.csv") };
+    const QString plan = m_dir.filePath(QStringLiteral("openb-pending.json"));
+    const QString pdf = m_dir.filePath(QStringLiteral("openb-pending.pdf"));
+    Run c;
+    const QString failed = fleet::tests::consolidateAndReport(input, plan, pdf, { QStringLiteral("--format"), QStringLiteral("json") }, &c);
+    QVERIFY2(failed.isEmpty(), qPrintable(failed));
+    const QJsonObject o = QJsonDocument::fromJson(c.out).object();
+    const QJsonArray groups = o.value(QStringLiteral("keptByCode")).toArray();
+    QVERIFY2(!groups.isEmpty(), c.out.left(2000).constData());
+    for (const QJsonValue& g : groups)
+        QVERIFY2(g.toObject().value(QStringLiteral("code")).toString() != QStringLiteral("no-controller"), c.out.left(2000).constData());
+    const QString text = oneLine(pdfText(pdf));
+    const qsizetype from = text.indexOf(QStringLiteral("Why nodes stay"));
+    const qsizetype to = text.indexOf(QStringLiteral("What the plan risks"), from);
+    QVERIFY2(from >= 0 && to > from, qPrintable(text.left(3000)));
+    const QString section = text.mid(from, to - from);
+    QVERIFY2(!section.contains(QStringLiteral("no-controller")) && !section.contains(QStringLiteral("has no controller")), qPrintable(section.left(3000)));
+    QVERIFY2(section.contains(QStringLiteral("pending pods this plan places")), qPrintable(section.left(3000)));
+}
+
+void TstCliReport::gpuFiguresArePlanChecks()
+{
+    // Alibaba's openb trace asks for fractions of GPUs: the GPUs allocated are not whole. The
+    // report writes them as `plan check` does (one rule, model::formatGpus()), and FGD's
+    // fragmented GPUs always with two decimals.
+    const QString csv = QStringLiteral(FLEET_SHARED_DATA_DIR "/alibaba-gpu-v2023-openb/csv/");
+    const QStringList input { csv + QStringLiteral("openb_node_list_gpu_node.csv"), csv + QStringLiteral("openb_pod_list_default.csv") };
+    const QString plan = m_dir.filePath(QStringLiteral("openb-gpus.json"));
+    const QString pdf = m_dir.filePath(QStringLiteral("openb-gpus.pdf"));
+    const QString failed = fleet::tests::consolidateAndReport(input, plan, pdf);
+    QVERIFY2(failed.isEmpty(), qPrintable(failed));
+    const Run checked = runFleetscope(QStringList { QStringLiteral("plan"), QStringLiteral("check") } + input + QStringList { QStringLiteral("--plan"), plan });
+    QVERIFY2(checked.exitCode == 0, checked.err.constData());
+    const QRegularExpression allocated(QStringLiteral("^(before|after): .*\\(allocated ([\\d,.]+)\\)"), QRegularExpression::MultilineOption);
+    QStringList gpus;
+    for (auto it = allocated.globalMatch(QString::fromUtf8(checked.out)); it.hasNext();)
+        gpus << it.next().captured(2).remove(QLatin1Char(','));
+    QCOMPARE(gpus.size(), 2);
+    const QString text = pdfText(pdf);
+    QVERIFY2(QRegularExpression(QStringLiteral("GPUs allocated\\s+") + QRegularExpression::escape(gpus[0]) + QStringLiteral(" \\([^)]*\\)\\s+")
+                 + QRegularExpression::escape(gpus[1]) + QStringLiteral(" \\("))
+                 .match(text)
+                 .hasMatch(),
+        qPrintable(gpus.join(QLatin1Char(' ')) + QLatin1Char('\n') + text.left(3000)));
+    const QRegularExpression fgd(QStringLiteral("^\\s*Fragmented GPUs \\(FGD\\)\\s{2,}(\\S+)\\s{2,}(\\S+)\\s{2,}(\\S+)"), QRegularExpression::MultilineOption);
+    const QRegularExpressionMatch row = fgd.match(text);
+    QVERIFY2(row.hasMatch(), qPrintable(text.left(3000)));
+    for (int i = 1; i <= 3; ++i)
+        QVERIFY2(QRegularExpression(QStringLiteral("^[+\\x{2212}]?\\d+\\.\\d\\d$")).match(row.captured(i)).hasMatch(), qPrintable(row.captured(0)));
+}
+
+void TstCliReport::differenceMapNamesARemovedNode()
+{
+    // A drain of an empty node (every pod of openb is pending) moves nothing and changes no
+    // node's value, but the node goes: the difference map's caption says so.
+    const QString csv = QStringLiteral(FLEET_SHARED_DATA_DIR "/alibaba-gpu-v2023-openb/csv/");
+    const QString plan = m_dir.filePath(QStringLiteral("openb-one-drain.json"));
+    QVERIFY(writeFile(plan, QByteArrayLiteral("{\"fleetscopePlan\": 1, \"source\": {\"files\": []}, \"actions\": "
+                                              "[{\"type\": \"drain-node\", \"node\": \"openb-node-0000\"}]}")));
+    const QString pdf = m_dir.filePath(QStringLiteral("openb-one-drain.pdf"));
+    const Run r = runFleetscope({ QStringLiteral("report"), csv + QStringLiteral("openb_node_list_gpu_node.csv"),
+        csv + QStringLiteral("openb_pod_list_default.csv"), QStringLiteral("--plan"), plan, QStringLiteral("--no-baseline"), QStringLiteral("-o"), pdf });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QString text = oneLine(pdfText(pdf));
+    QVERIFY2(!text.contains(QStringLiteral("No node changes.")), qPrintable(text.left(6000)));
+    QVERIFY2(text.contains(QStringLiteral("The plan removes 1 node (crossed on the map)")), qPrintable(text.left(6000)));
+    // The caption names the black and the white cross: the legend keys both.
+    QVERIFY2(text.contains(QStringLiteral("Removed: 1, Emptied: 0")), qPrintable(text.left(6000)));
 }
 
 void TstCliReport::gpuLessClusterMapsByCpu()

@@ -6,6 +6,7 @@
 // them, and its pages' pixels (the map's colours, the plan's crosses over removed nodes' cells).
 // The PDF is read with common/pdftext.h. Thread: the test's.
 
+#include "model/figures.h"
 #include "views/map/colormap.h"
 #include "views/map/layers/planlayer.h"
 
@@ -15,6 +16,7 @@
 #include <QRegularExpression>
 #include <QString>
 
+#include <cmath>
 #include <cstdlib>
 #include <utility>
 
@@ -26,15 +28,21 @@ inline QString dollars(double v)
     return QStringLiteral("$") + QString::number(v, 'f', 2);
 }
 
-/// Milli-units as the report writes them, without separators: "8", "15.5".
-inline QString milli(double v)
+/// GPUs as the report, `plan check` and the window write them (model::formatGpus()), without
+/// separators: 3975170 milli-GPU -> "3975", 15500 -> "15.5".
+inline QString gpus(double milli)
 {
-    QString s = QString::number(v, 'f', 3);
-    while (s.endsWith(QLatin1Char('0')))
-        s.chop(1);
-    if (s.endsWith(QLatin1Char('.')))
-        s.chop(1);
-    return s;
+    return QString::fromStdString(fleet::model::formatGpus(std::llround(milli))).remove(QLatin1Char(','));
+}
+
+/// FGD's fragmented GPUs as the report writes them, without separators: always two decimals,
+/// rounded half up from the milli-GPU (31.293 -> "31.29", 0 -> "0.00").
+inline QString fixedGpus(double v)
+{
+    const long long milli = std::llround(v * 1000.0);
+    const long long hundredths = (std::llabs(milli) + 5) / 10;
+    return (milli < 0 && hundredths > 0 ? QStringLiteral("-") : QString()) + QString::number(hundredths / 100) + QLatin1Char('.')
+        + QStringLiteral("%1").arg(hundredths % 100, 2, 10, QLatin1Char('0'));
 }
 
 /// True when `text` (pdfText(): layout kept) has a row "LABEL  BEFORE  AFTER" of the figures
@@ -66,8 +74,8 @@ inline QString figuresTableMismatch(const QString& text, const QJsonObject& chec
              std::pair { "DaemonSet pods removed with their nodes", "daemonSetPodsRemovedWithNodes" } })
         if (QString why = row(QLatin1String(label), n(before, key), n(after, key)); !why.isEmpty())
             return why;
-    const QString gpuBefore = milli(before.value(QStringLiteral("gpuMilliAllocated")).toDouble() / 1000.0);
-    const QString gpuAfter = milli(after.value(QStringLiteral("gpuMilliAllocated")).toDouble() / 1000.0);
+    const QString gpuBefore = gpus(before.value(QStringLiteral("gpuMilliAllocated")).toDouble());
+    const QString gpuAfter = gpus(after.value(QStringLiteral("gpuMilliAllocated")).toDouble());
     if (!QRegularExpression(QStringLiteral("GPUs allocated\\s+") + QRegularExpression::escape(gpuBefore) + QStringLiteral(" \\([^)]*\\)\\s+")
             + QRegularExpression::escape(gpuAfter) + QStringLiteral(" \\("))
              .match(text)
@@ -95,7 +103,7 @@ inline QString figuresTableMismatch(const QString& text, const QJsonObject& chec
             return QStringLiteral("plan check gives no before and after %1").arg(QLatin1String(key));
     if (QString why = row(QStringLiteral("Pending pods"), n(before, "pendingPods"), n(after, "pendingPods")); !why.isEmpty())
         return why;
-    auto fragmented = [](const QJsonValue& v) { return v.isNull() ? QStringLiteral("n/a (no GPU workload)") : milli(v.toDouble()); };
+    auto fragmented = [](const QJsonValue& v) { return v.isNull() ? QStringLiteral("n/a (no GPU workload)") : fixedGpus(v.toDouble()); };
     if (QString why = row(QStringLiteral("Fragmented GPUs (FGD)"), fragmented(before.value(QStringLiteral("fragmentedGpus"))),
             fragmented(after.value(QStringLiteral("fragmentedGpus"))));
         !why.isEmpty())

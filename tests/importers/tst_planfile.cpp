@@ -123,6 +123,9 @@ void TestPlanFile::errorsNameTheFileAndPath_data()
     QTest::newRow("not json") << QByteArray("{\"fleetscopePlan\": 1, ") << QStringLiteral("not valid JSON");
     QTest::newRow("no version") << QByteArray("{\"actions\": []}") << QStringLiteral("at $: missing field \"fleetscopePlan\"");
     QTest::newRow("newer version") << QByteArray("{\"fleetscopePlan\": 2, \"actions\": []}") << QStringLiteral("at $.fleetscopePlan: version 2");
+    QTest::newRow("a plan evaluation") << QByteArray("{\"plan\": \"plans/drain.json\", \"holds\": true, \"state\": {}, \"actions\": []}")
+                                       << QStringLiteral("at $: this is a plan evaluation (from plan check), not a plan; give the plan file it "
+                                                         "evaluated, \"plans/drain.json\"");
     QTest::newRow("unknown top field") << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [], \"x\": 1}") << QStringLiteral("at $: unknown field \"x\"");
     QTest::newRow("actions not array") << QByteArray("{\"fleetscopePlan\": 1, \"actions\": {}}") << QStringLiteral("at $.actions: expected an array");
     QTest::newRow("unknown type") << QByteArray("{\"fleetscopePlan\": 1, \"actions\": [{\"type\": \"teleport\"}]}")
@@ -261,7 +264,21 @@ void TestPlanFile::sourceDifferenceSaysWhichState()
     QCOMPARE(importers::sourceDifference(files, moved), std::string());
     const std::string changed = importers::sourceDifference(files, importers::sourceOfFiles({ b }));
     QVERIFY2(changed.find("the plan was made on " + a + " (sha256 ") == 0, changed.c_str());
-    QVERIFY2(changed.find("(changed or missing: " + a + ")") != std::string::npos, changed.c_str());
+    // Another file given in its place: the plan's is not given (it is still there), not changed.
+    QVERIFY2(changed.find("(not given: " + a + "; given instead: " + b + ")") != std::string::npos, changed.c_str());
+    QVERIFY2(changed.find("changed or missing") == std::string::npos, changed.c_str());
+    // The same name with other bytes: changed.
+    importers::PlanSource edited = importers::sourceOfFiles({ b });
+    edited.files[0].name = a;
+    const std::string edit = importers::sourceDifference(files, edited);
+    QVERIFY2(edit.find("(changed since the plan was made: " + a + ")") != std::string::npos, edit.c_str());
+    // A file of the plan that is no longer there, beside one that is, not given: each said as it is.
+    importers::PlanSource two = importers::sourceOfFiles({ a });
+    two.files.push_back({ kPlanData + "/gone-since.csv", std::string(64, '0') });
+    const std::string gone = importers::sourceDifference(two, importers::sourceOfFiles({ b }));
+    QVERIFY2(gone.find("(not given: " + a + "; missing (no such file here): " + kPlanData + "/gone-since.csv; given instead: " + b + ")")
+                 != std::string::npos,
+        gone.c_str());
 
     const importers::PlanSource live = importers::sourceOfLiveCluster("https://api.example:6443", "100");
     QCOMPARE(importers::sourceDifference(live, importers::sourceOfLiveCluster("https://api.example:6443", "100")), std::string());

@@ -85,6 +85,7 @@ private slots:
     void framedDomainIsWholeCentredAndNamed();
     void comparedAddedBoxesDoNotOverlap();
     void comparedBoxesArePlacedApart();
+    void framedDomainLabelClearsTheBreadcrumb();
 
 private:
     void show(const Cluster& c, QSize size = QSize(900, 600));
@@ -543,6 +544,12 @@ void TestFleetMapLayers::framedDomainIsWholeCentredAndNamed()
         // The labels of its children, in the band at its top, are under the strip too (user
         // trial: the strip covered the first row's labels): the nodes and that band are centred.
         QRectF framed = nodes;
+        // The domain's own label, in the gap above its block, is not under the strip either:
+        // there it was drawn over the breadcrumb.
+        if (const QRect own = m_view->domainLabelRect(d); !own.isEmpty()) {
+            QVERIFY2(own.top() >= map.top(), qPrintable(where + QStringLiteral(": its own label at y %1").arg(own.top())));
+            framed |= QRectF(own);
+        }
         for (std::uint32_t c = 1; c < topology.domainCount(); ++c)
             if (topology.domainParent(model::DomainId(c)) == d)
                 if (const QRect label = m_view->domainLabelRect(model::DomainId(c)); !label.isEmpty()) {
@@ -619,6 +626,30 @@ void TestFleetMapLayers::comparedBoxesArePlacedApart()
                 QVERIFY2(!placed[i].intersects(placed[j]), qPrintable(QStringLiteral("boxes %1 and %2 overlap").arg(j).arg(i)));
         }
     }
+}
+
+// A domain framed by its height (a wide, low map): its own label, in the gap above its block,
+// is drawn below the breadcrumb strip, not under it (a report's zoomed map drew it over the
+// breadcrumb).
+void TestFleetMapLayers::framedDomainLabelClearsTheBreadcrumb()
+{
+    show(makeCluster({ 2, 3, 4, 200, 1 }), QSize(1400, 260));
+    const model::Topology& topology = *m_cluster.topology;
+    const double strip = views::BreadcrumbLayer::kStripPx;
+    int labelled = 0;
+    for (std::uint32_t i = 1; i < topology.domainCount(); ++i) {
+        const model::DomainId d(i);
+        if (topology.domainLevel(d) > 3)
+            continue;
+        m_view->frameDomain(d);
+        const QRect own = m_view->domainLabelRect(d);
+        if (own.isEmpty())
+            continue;
+        ++labelled;
+        QVERIFY2(own.top() >= gl()->geometry().top() + strip,
+            qPrintable(QStringLiteral("%1: its label at y %2, the strip to %3").arg(QString::fromStdString(topology.domainName(d))).arg(own.top()).arg(strip)));
+    }
+    QVERIFY(labelled >= 4);
 }
 
 #include "tst_fleetmaplayers.moc"

@@ -707,9 +707,13 @@ void FleetMapView::frameDomain(DomainId dom)
     // fitted to the cells alone, those labels fell under the breadcrumb strip.
     if (const CellRect r = d->scene.layout.domainRect(dom); r.width > 0)
         y0 = std::min(y0, r.y);
-    // Fitted into the view under the breadcrumb strip, centred there (the camera's centre is
-    // the view's: it sits half a strip above the block's centre).
-    const double strip = BreadcrumbLayer::kStripPx;
+    // Fitted into the view under the breadcrumb strip and a band for the domain's own label,
+    // centred there (the camera's centre is the view's: it sits half of both above the block's
+    // centre). The label is drawn in the gap above the block, up to DomainFrameLayer's largest
+    // (a 13 px font at 1.25 lines and 2 px of padding): without its band, a domain framed by its
+    // height had its label drawn under the strip, over the breadcrumb.
+    constexpr double kOwnLabelBandPx = 13 * 1.25 + 2;
+    const double strip = BreadcrumbLayer::kStripPx + kOwnLabelBandPx;
     const double w = x1 - x0 + 2.0, h = y1 - y0 + 2.0;
     const double vw = std::max(1, d->gl->width()), vh = std::max(1.0, d->gl->height() - strip);
     d->unitsPerPixel = std::max(kMinUnitsPerPixel, std::max(w / vw, h / vh));

@@ -303,10 +303,15 @@ void MapLegend::setPlanMarkCounts(const std::array<std::size_t, 4>& counts)
 std::vector<std::pair<int, QString>> MapLegend::planKeyRows() const
 {
     // Drained first: a consolidation's reader looks for the nodes it frees.
+    // The two crosses (black: removed, white: emptied) differ by lightness alone: where either is
+    // drawn both are keyed, so that a reader (and a caption naming both) can tell them apart.
     std::vector<std::pair<int, QString>> out;
+    const bool crosses = m_planMarkCounts[static_cast<std::size_t>(PlanMarkKind::Removed)] > 0
+        || m_planMarkCounts[static_cast<std::size_t>(PlanMarkKind::Emptied)] > 0;
     for (const PlanMarkKind kind : { PlanMarkKind::Removed, PlanMarkKind::Emptied, PlanMarkKind::Changed, PlanMarkKind::Violation }) {
         const std::size_t n = m_planMarkCounts[static_cast<std::size_t>(kind)];
-        if (n > 0)
+        const bool cross = kind == PlanMarkKind::Removed || kind == PlanMarkKind::Emptied;
+        if (n > 0 || (cross && crosses))
             out.emplace_back(static_cast<int>(kind), QStringLiteral("%1: %2").arg(PlanLayer::markMeaning(kind), count(static_cast<std::int64_t>(n))));
     }
     return out;

@@ -41,24 +41,49 @@ QString share(double v)
     return std::isnan(v) ? QStringLiteral("n/a") : q(model::formatShare(v));
 }
 
+// GPUs allocated as `plan check`, `summary` and the window's Plan dock write them
+// (model::formatGpus(): three significant digits below 1,000, so a fraction of GPU shares or MIG
+// slices shows there; whole GPUs from 1,000).
+QString gpus(std::int64_t milli)
+{
+    return q(model::formatGpus(milli));
+}
+
 QString gpusWithShare(std::int64_t milli, double s)
 {
-    return reportMilli(milli) + QStringLiteral(" (") + share(s) + QLatin1Char(')');
+    return gpus(milli) + QStringLiteral(" (") + share(s) + QLatin1Char(')');
+}
+
+QString signedGpus(std::int64_t d)
+{
+    return d == 0 ? QStringLiteral("0") : (d > 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) + gpus(std::abs(d));
+}
+
+// FGD's fragmented GPUs are an expectation, never a count: always two decimals ("31.29", "0.00",
+// "1,525.62"), rounded half up from the milli-GPU `plan check --format json` and `summary
+// --format json` give, so that a column of them reads alike.
+QString fixedGpus(std::int64_t milli)
+{
+    const std::int64_t m = std::abs(milli);
+    const std::int64_t hundredths = (m + 5) / 10;
+    return (milli < 0 && hundredths > 0 ? QStringLiteral("\u2212") : QString()) + reportCount(hundredths / 100)
+        + QStringLiteral(".%1").arg(hundredths % 100, 2, 10, QLatin1Char('0'));
 }
 
 QString fragmented(double gpus)
 {
-    return std::isnan(gpus) ? QStringLiteral("n/a (no GPU workload)") : reportMilli(std::llround(gpus * 1000.0));
+    return std::isnan(gpus) ? QStringLiteral("n/a (no GPU workload)") : fixedGpus(std::llround(gpus * 1000.0));
+}
+
+QString signedFragmented(double d)
+{
+    const std::int64_t milli = std::llround(d * 1000.0);
+    return (milli >= 5 ? QStringLiteral("+") : QString()) + fixedGpus(milli);
 }
 
 QString signedCount(std::int64_t d)
 {
     return d == 0 ? QStringLiteral("0") : (d > 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) + reportCount(std::abs(d));
-}
-
-QString signedMilli(std::int64_t d)
-{
-    return d == 0 ? QStringLiteral("0") : (d > 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) + reportMilli(std::abs(d));
 }
 
 QString signedDollars(double d)
@@ -157,11 +182,11 @@ void figuresSection(const FleetReportInput& in, const ReportSectionFigures& figu
         { QStringLiteral("Nodes in use"), reportCount(b.nodesInUse), reportCount(a.nodesInUse), signedCount(a.nodesInUse - b.nodesInUse) },
         { QStringLiteral("GPUs"), reportCount(b.gpus), reportCount(a.gpus), signedCount(a.gpus - b.gpus) },
         { QStringLiteral("GPUs allocated"), gpusWithShare(b.gpuMilliAllocated, b.gpuAllocatedShare),
-            gpusWithShare(a.gpuMilliAllocated, a.gpuAllocatedShare), signedMilli(a.gpuMilliAllocated - b.gpuMilliAllocated) },
+            gpusWithShare(a.gpuMilliAllocated, a.gpuAllocatedShare), signedGpus(a.gpuMilliAllocated - b.gpuMilliAllocated) },
         { QStringLiteral("Idle allocated GPUs"), idleBefore, b.idleAllocatedGpus < 0 ? QString() : QStringLiteral("(measured, not planned)"),
             QString() },
         { QStringLiteral("Fragmented GPUs (FGD)"), fragmented(b.fragmentedGpus), fragmented(a.fragmentedGpus),
-            std::isnan(fragChange) ? QString() : signedMilli(std::llround(fragChange * 1000.0)) },
+            std::isnan(fragChange) ? QString() : signedFragmented(fragChange) },
         { QStringLiteral("Pending pods"), reportCount(b.pendingPods), reportCount(a.pendingPods), signedCount(a.pendingPods - b.pendingPods) },
         { QStringLiteral("Pods without a node"), reportCount(b.podsWithoutNode), reportCount(a.podsWithoutNode),
             signedCount(a.podsWithoutNode - b.podsWithoutNode) },
@@ -398,7 +423,7 @@ void wasteSection(const FleetReportInput& in, const ReportSectionFigures& figure
         t.columnShares = { 0.45, 0.09, 0.1, 0.12, 0.12, 0.12 };
         for (const model::DomainWaste& w : waste)
             t.rows.push_back({ reportDomainText(*in.topology, w.domain), reportCount(w.nodes), reportCount(w.gpus),
-                reportMilli(std::llround(w.fragmentedGpus * 1000.0)),
+                fixedGpus(std::llround(w.fragmentedGpus * 1000.0)),
                 w.idleAllocatedGpus < 0 ? QStringLiteral("n/a") : reportCount(w.idleAllocatedGpus), reportCount(w.unallocatedGpus) });
         pages.addTable(t);
     }

@@ -29,11 +29,16 @@ namespace {
 Q_LOGGING_CATEGORY(lcReportMaps, "fleet.views.reportmaps", QtInfoMsg)
 } // namespace
 
-QString differenceScaleText(const model::Metric& metric, const model::MetricColumn& column)
+QString differenceScaleText(const model::Metric& metric, const model::MetricColumn& column, std::int64_t nodesRemoved)
 {
     const MetricColorScale scale = MetricColorScale::forColumn(metric, column);
     if (scale.kind != model::ScaleKind::Diverging)
         return {};
+    // A removed node has no value after the plan (not a difference of the metric), but it is a
+    // change: an empty node drained changes no value and still goes.
+    if (scale.changed == 0 && nodesRemoved > 0)
+        return QStringLiteral("The plan removes %1 (crossed on the map) and changes no other node's value.")
+            .arg(QString::fromStdString(model::formatCount(nodesRemoved)) + (nodesRemoved == 1 ? QStringLiteral(" node") : QStringLiteral(" nodes")));
     if (scale.changed == 0)
         return QStringLiteral("No node changes.");
     const QString unit = QString::fromStdString(metric.unit());
@@ -324,7 +329,12 @@ struct ReportMapRenderer::Private {
         view->setMetric(model::makePlanMetric(state, base, model::PlanMetricKind::Difference));
         QCoreApplication::processEvents();
         if (const MapLegend* l = legend())
-            out.differenceScale = differenceScaleText(l->currentMetric(), l->column());
+        {
+            std::int64_t removed = 0;
+            for (const model::AppliedAction& a : input.engine->applied())
+                removed += static_cast<std::int64_t>(a.nodesRemoved.size());
+            out.differenceScale = differenceScaleText(l->currentMetric(), l->column(), removed);
+        }
         log("difference metric and marks");
     }
 };

@@ -80,8 +80,10 @@ struct ReportMaps {
 /// The scale of a difference map in words, for a caption: "Scale ±80 % of allocatable: the 95th
 /// percentile of |after - before| over the N nodes the plan changes, rounded up; M of them beyond
 /// it are drawn at the ends (the changes range from -99.3% to +71.4%)."; "" for a metric that is
-/// not a difference. Thread: any.
-[[nodiscard]] QString differenceScaleText(const model::Metric& metric, const model::MetricColumn& column);
+/// not a difference. `nodesRemoved`: the nodes the plan drains or fails, which have no value
+/// after it; with no value changed they are what the caption names ("The plan removes 1 node
+/// ..."), never "No node changes.". Thread: any.
+[[nodiscard]] QString differenceScaleText(const model::Metric& metric, const model::MetricColumn& column, std::int64_t nodesRemoved = 0);
 
 /// A domain as the report names it: its label values, outermost first, joined by " > "
 /// ("us-west-2 > us-west-2a > nn-5f9cf0de4ddbf6a2c"), as the map's breadcrumb shows it; the
