@@ -26,7 +26,9 @@ class WindowDocument;
 /// shown plan as a plan file (resources/schemas/plan-v1.md), written every interval while the
 /// plan changed since the last write (the actions copied on the GUI thread, O(actions); the
 /// JSON built and written on a worker through importers::writeOutputFile(), whole or not at
-/// all) and removed while the plan is empty. A clean quit (closedCleanly()) removes both.
+/// all) and removed while the plan is empty or the document has no unsaved change: at the
+/// next interval after a save, at once after an undo back to the saved state. A clean quit
+/// (closedCleanly()) removes both.
 ///
 /// Recovery: each time a what-if is ready (a cluster shown), a `plan-*.json` whose lock can be
 /// taken (its process is gone: QLockFile's stale check by PID, with no age limit, so another
@@ -71,6 +73,8 @@ signals:
 
 private:
     void offerRecovery();
+    /// The document is back at its saved state (an undo to it): the file is removed now.
+    void removeOnceSaved();
     void removeStaleLocks();
 
     MainWindow* m_window;

@@ -90,6 +90,7 @@ private slots:
     void removesTheStaleLockOfAWindowThatNeverAutosaved();
     void keepsALeftoverOfAnotherClusterForLater();
     void aSavedDocumentLeavesNoAutosave();
+    void anUndoBackToTheSavedStateRemovesTheAutosave();
 };
 
 void TestPlanAutosave::initTestCase()
@@ -382,6 +383,37 @@ void TestPlanAutosave::aSavedDocumentLeavesNoAutosave()
         QVERIFY(about.open(QIODevice::ReadOnly));
         QCOMPARE(QJsonDocument::fromJson(about.readAll()).object().value(QStringLiteral("document")).toString(), QFileInfo(path).absoluteFilePath());
     }
+    autosave->closedCleanly();
+    window->undoStack()->setClean();
+}
+
+// An undo back to the saved state leaves nothing unsaved: the autosave goes at once, not at the
+// next interval (a kill before it offered the undone plan back at the next start). The interval
+// here is ten minutes: the file can only go by the undo.
+void TestPlanAutosave::anUndoBackToTheSavedStateRemovesTheAutosave()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    auto* autosave = new app::PlanAutosave(window.get(), window->planController(), window->document());
+    autosave->start(600000);
+    QCOMPARE(drainSome(window->planController(), 2), 2);
+    QTemporaryDir dir;
+    QCOMPARE(window->document()->saveAndWait(dir.filePath(QStringLiteral("saved.fleet"))), QString());
+    QVERIFY(!window->document()->isModified());
+    const int savedIndex = window->undoStack()->index();
+    QCOMPARE(drainSome(window->planController(), 1), 1);
+    QVERIFY(window->document()->isModified());
+    autosave->saveIfChanged(); // the interval's write
+    QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(autosave->filePath()) == 3, 5000);
+    window->undoStack()->setIndex(savedIndex);
+    QVERIFY(!window->document()->isModified());
+    QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(autosave->filePath()), 5000);
+    QVERIFY(!QFile::exists(autosave->aboutPath()));
+    // Redone, it is unsaved work again: the next write has it.
+    window->undoStack()->setIndex(window->undoStack()->count());
+    QVERIFY(window->document()->isModified());
+    autosave->saveIfChanged();
+    QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(autosave->filePath()) == 3, 5000);
     autosave->closedCleanly();
     window->undoStack()->setClean();
 }
