@@ -280,6 +280,7 @@ void TestCompareWindow::exportedOutcomeIsDiffPlanJson()
     MainWindow window;
     window.show();
     QVERIFY(openAndWait(window, { kData + QStringLiteral("/plan/cluster.json") }));
+    QVERIFY(QTest::qWaitFor([&] { return window.planController()->engine() != nullptr; }, kWaitMs)); // a plan opens on the what-if
     QSignalSpy opened(window.planOpener(), &app::PlanOpener::finished);
     QVERIFY(window.openPlanFile(kData + QStringLiteral("/plan/plan.json")));
     QVERIFY(opened.wait(kWaitMs));
