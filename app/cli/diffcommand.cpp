@@ -24,6 +24,7 @@
 
 #include <QCommandLineParser>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -186,8 +187,8 @@ int runDiff(const QStringList& arguments)
     try {
         const auto before = importers::loadClusterFiles({ commandLinePath(parser.positionalArguments()[0]) });
         const auto after = live.live ? loadClusterOnly(live) : importers::loadClusterFiles({ commandLinePath(parser.positionalArguments()[1]) });
-        const std::string afterLabel
-            = live.live ? clusterSourceLabel(live).toStdString() : commandLinePath(parser.positionalArguments()[1]);
+        const std::string afterLabel = live.live ? clusterSourceLabel(live).toStdString()
+                                                 : importers::planOutcomeStateLabel({ commandLinePath(parser.positionalArguments()[1]) });
         const model::PriceTable prices = importers::loadPriceTable(commandLinePath(parser.value(QStringLiteral("prices"))));
         // Two states that share few nodes may be two clusters (a wrong file or context).
         if (const std::string note = importers::sharedNodesNote(*before.store, *after.store, plan.has_value()); !note.empty())
@@ -205,9 +206,13 @@ int runDiff(const QStringList& arguments)
             const importers::PlanOutcome outcome = importers::comparePlanOutcome(
                 *before.store, *before.topology, model::planNodePrices(*before.store, &prices), *after.store, *after.topology,
                 model::planNodePrices(*after.store, &prices), plan->plan);
-            const std::string beforeLabel = commandLinePath(parser.positionalArguments()[0]);
-            std::cout << (format == QLatin1String("json") ? importers::planOutcomeJson(outcome, plan->label, beforeLabel, afterLabel)
-                                                          : importers::planOutcomeText(outcome, plan->label, afterLabel));
+            // Named as the window's Export Plan Outcome names them (one rule, planOutcomeStateLabel()).
+            const std::string beforeLabel = importers::planOutcomeStateLabel({ commandLinePath(parser.positionalArguments()[0]) });
+            const std::string planLabel = plan->document.empty()
+                ? importers::planOutcomePlanLabel({}, plan->label)
+                : importers::planOutcomePlanLabel(plan->document, plan->label.substr(std::min(plan->label.size(), plan->document.size() + 1)));
+            std::cout << (format == QLatin1String("json") ? importers::planOutcomeJson(outcome, planLabel, beforeLabel, afterLabel)
+                                                          : importers::planOutcomeText(outcome, planLabel, afterLabel));
             std::cout.flush();
             if (!std::cout) {
                 importers::printTerminalf(stderr, "fleetscope diff: cannot write to standard output\n");

@@ -374,6 +374,22 @@ int render(const ScreenshotOptions& options)
     if (!options.planPath.isEmpty()) {
         if (!window.planController()->engine())
             window.planController()->buildEngineNow();
+        if (!window.planController()->engine())
+            return fail(QStringLiteral("--plan: no plan can be checked against %1").arg(window.cluster()->sourceLabel), 1);
+        // A .fleet document that keeps plans opens its first one, re-checked on a worker, as
+        // soon as the engine is ready (buildEngineNow() above, or earlier on its own): the
+        // opener takes one plan at a time, so --plan waits for that one to be shown and then
+        // replaces it. Opened at once, it was refused whenever that re-check was still running.
+        if (window.planOpener()->isRunning()) {
+            bool documentPlanDone = false;
+            const auto waiting = QObject::connect(
+                window.planOpener(), &PlanOpener::finished, &window, [&documentPlanDone] { documentPlanDone = true; });
+            const bool done = waitFor(documentPlanDone, kTimeoutMs);
+            QObject::disconnect(waiting);
+            if (!done)
+                return fail(QStringLiteral("timed out re-checking the document's own plan before --plan %1").arg(options.planPath), 1);
+            QCoreApplication::processEvents();
+        }
         bool planDone = false;
         bool planOpened = false;
         QObject::connect(window.planOpener(), &PlanOpener::finished, &window, [&](bool opened) {
@@ -381,7 +397,10 @@ int render(const ScreenshotOptions& options)
             planDone = true;
         });
         if (!window.openPlanFile(QString::fromStdString(commandLinePath(options.planPath))))
-            return fail(QStringLiteral("--plan: cannot open %1").arg(options.planPath), 1);
+            return fail(window.planOpener()->isRunning()
+                    ? QStringLiteral("--plan %1: another plan was still being opened").arg(options.planPath)
+                    : QStringLiteral("--plan %1: the shown plan has changes that would be lost").arg(options.planPath),
+                1);
         if (!waitFor(planDone, kTimeoutMs))
             return fail(QStringLiteral("timed out re-checking the plan %1").arg(options.planPath), 1);
         if (!planOpened)

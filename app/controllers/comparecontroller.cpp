@@ -67,6 +67,9 @@ struct ComparedState {
     std::shared_ptr<const model::ClusterStore> after;
     std::shared_ptr<const model::Topology> afterTopology;
     QString thenLabel, nowLabel;
+    /// The two states as an exported plan outcome names them (planOutcomeStateLabel(), the rule
+    /// `diff --plan` follows): "before.fleet", not the document's "before.fleet (nodes.json + ...)".
+    QString thenOutcomeLabel, nowOutcomeLabel;
     /// The later state's nodes matched to the shown ones, for the map's difference.
     std::shared_ptr<const model::LaterState> later;
     /// The nodes added and removed, as the map marks them.
@@ -242,7 +245,8 @@ bool CompareController::compareWithFiles(const QStringList& paths)
     std::vector<std::string> files;
     for (const QString& p : paths)
         files.push_back(commandLinePath(p));
-    return start(filesSourceLabel(paths), [files](importers::ImportProgress* progress) { return importers::loadClusterFiles(files, progress); });
+    return start(filesSourceLabel(paths), [files](importers::ImportProgress* progress) { return importers::loadClusterFiles(files, progress); },
+        QString::fromStdString(importers::planOutcomeStateLabel(files)));
 }
 
 bool CompareController::compareWithSimulated(std::size_t nodeCount, std::uint64_t seed)
@@ -277,9 +281,9 @@ std::shared_ptr<CompareController::OpenPlan> CompareController::describePlan() c
     const WindowDocument* document = m_window->document();
     const int current = document ? document->currentPlan() : -1;
     if (document && !document->path().isEmpty() && current >= 0 && static_cast<std::size_t>(current) < document->plans().size())
-        open->label = QFileInfo(document->path()).fileName().toStdString() + ':' + document->plans()[static_cast<std::size_t>(current)].name;
+        open->label = importers::planOutcomePlanLabel(commandLinePath(document->path()), document->plans()[static_cast<std::size_t>(current)].name);
     else if (const QString path = m_window->planPath(); !path.isEmpty())
-        open->label = QFileInfo(path).fileName().toStdString();
+        open->label = importers::planOutcomePlanLabel({}, commandLinePath(path));
     else
         open->label = "The window's plan";
     open->store = planController->store();
@@ -467,7 +471,7 @@ bool CompareController::compareWithLive(const QString& kubeconfig, const QString
 }
 
 template <class Load>
-bool CompareController::start(const QString& label, Load load)
+bool CompareController::start(const QString& label, Load load, const QString& outcomeLabel)
 {
     const std::shared_ptr<const ImportedCluster> cluster = m_window->cluster();
     if (!cluster || !cluster->store) {
@@ -479,9 +483,19 @@ bool CompareController::start(const QString& label, Load load)
     m_window->statusBar()->showMessage(tr("Comparing with %1\u2026").arg(label));
     auto reading = std::make_shared<StoreReadGuard>(m_window->storeReaders(), cluster->store); // a live batch waits for the worker
     std::shared_ptr<const OpenPlan> open = openPlan();
+    // The exported outcome names the two states as `diff --plan` does (planOutcomeStateLabel()):
+    // the shown files (a document by its own file), the compared ones; else the source's label.
+    std::vector<std::string> shownFiles;
+    if (const WindowDocument* document = m_window->document(); document && !document->path().isEmpty())
+        shownFiles.push_back(commandLinePath(document->path())); // its name since the last Save As
+    else
+        for (const QString& f : m_window->shownFiles())
+            shownFiles.push_back(commandLinePath(f));
+    const QString thenOutcomeLabel = shownFiles.empty() ? cluster->sourceLabel : QString::fromStdString(importers::planOutcomeStateLabel(shownFiles));
     m_job->start(
         tr("Reading %1\u2026").arg(label),
-        [load, label, reading, open, before = cluster->store, topology = cluster->topology, thenLabel = cluster->sourceLabel,
+        [load, label, reading, open, before = cluster->store, topology = cluster->topology, thenLabel = cluster->sourceLabel, thenOutcomeLabel,
+            outcomeLabel,
             prices = m_window->prices()](LongJobToken& token) {
             Outcome out;
             try {
@@ -506,6 +520,8 @@ bool CompareController::start(const QString& label, Load load)
                 state->afterTopology = std::move(after.topology);
                 state->thenLabel = thenLabel;
                 state->nowLabel = after.sourceLabel.empty() ? label : QString::fromStdString(after.sourceLabel);
+                state->thenOutcomeLabel = thenOutcomeLabel;
+                state->nowOutcomeLabel = outcomeLabel.isEmpty() ? state->nowLabel : outcomeLabel;
                 out.result = std::move(state);
             } catch (const importers::ImportCancelled&) {
                 out.cancelled = true;
@@ -568,13 +584,17 @@ void CompareController::finish(std::shared_ptr<ComparedState> result, const QStr
     m_window->mapView()->setComparedMarks(m_shown->marks);
     if (m_metricAction && m_metricAction->isChecked())
         showDifference(true);
-    m_lastMessage = tr("Compared with %1: %2 nodes added, %3 removed; %4 pods moved, %5 created, %6 deleted.")
-                        .arg(m_shown->nowLabel, count(d.nodesAdded.size()), count(d.nodesRemoved.size()), count(d.podsMoved),
-                            count(d.podsCreated), count(d.podsDeleted));
+    // The noun agrees with the first count it follows ("1 node added, 3 removed").
+    const QString nodes = d.nodesAdded.size() == 1 ? tr("1 node added") : tr("%1 nodes added").arg(count(d.nodesAdded.size()));
+    const QString pods = d.podsMoved == 1 ? tr("1 pod moved") : tr("%1 pods moved").arg(count(d.podsMoved));
+    m_lastMessage = tr("Compared with %1: %2, %3 removed; %4, %5 created, %6 deleted.")
+                        .arg(m_shown->nowLabel, nodes, count(d.nodesRemoved.size()), pods, count(d.podsCreated), count(d.podsDeleted));
     if (const importers::PlanOutcome* o = m_outcome.get())
         m_lastMessage += QLatin1Char(' ')
-            + tr("The plan: %1 of %2 actions carried out, %3 no longer possible.")
-                  .arg(count(o->carriedOut), count(o->actions.size()), count(o->noLongerPossible));
+            + (o->actions.size() == 1 ? tr("The plan: %1 of 1 action carried out, %2 no longer possible.")
+                                            .arg(count(o->carriedOut), count(o->noLongerPossible))
+                                      : tr("The plan: %1 of %2 actions carried out, %3 no longer possible.")
+                                            .arg(count(o->carriedOut), count(o->actions.size()), count(o->noLongerPossible)));
     m_window->statusBar()->showMessage(m_lastMessage, MainWindow::kMessageMs);
     emit compareFinished(true, m_lastMessage);
 }
@@ -717,8 +737,8 @@ bool CompareController::exportOutcomeTo(const QString& path, bool interactive)
         return false;
     }
     return writeOnWorker(path, interactive,
-        [outcome = m_outcome, plan = m_outcomeLabel.toStdString(), then = m_shown->thenLabel.toStdString(),
-            now = m_shown->nowLabel.toStdString()](const QString& suffix) {
+        [outcome = m_outcome, plan = m_outcomeLabel.toStdString(), then = m_shown->thenOutcomeLabel.toStdString(),
+            now = m_shown->nowOutcomeLabel.toStdString()](const QString& suffix) {
             return suffix == QLatin1String("json") ? importers::planOutcomeJson(*outcome, plan, then, now)
                                                    : importers::planOutcomeText(*outcome, plan, now);
         });

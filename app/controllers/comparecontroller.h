@@ -127,7 +127,7 @@ signals:
 private:
     struct Outcome;
     template <class Load>
-    bool start(const QString& label, Load load);
+    bool start(const QString& label, Load load, const QString& outcomeLabel = {});
     void showDialog();
     /// The plan shown (actions copied), or null without one.
     [[nodiscard]] std::shared_ptr<const OpenPlan> openPlan() const;

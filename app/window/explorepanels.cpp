@@ -263,7 +263,10 @@ void ExplorePanels::setCluster(std::shared_ptr<const model::ClusterStore> store,
     m_domainInspector->setDomain(m_store, m_topology, {});
     m_heatmap->setCluster(m_store, m_topology);
     m_filter->setStore(m_store);
-    m_search->setIndex(nullptr);
+    if (m_store)
+        m_search->setIndex(nullptr); // "Indexing names…" until the analysis brings the index
+    else
+        m_search->setNoCluster(); // none will come
     m_problems->setProblems(nullptr, nullptr, {});
     m_pending->setShapes(nullptr, {});
     m_problemsDock->setWindowTitle(tr("Problems (\u2026)"));

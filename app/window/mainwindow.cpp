@@ -45,6 +45,7 @@
 #include <QCloseEvent>
 #include <QElapsedTimer>
 #include <QEvent>
+#include <QFileInfo>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QInputDialog>
@@ -402,7 +403,14 @@ void MainWindow::onImportFinished(std::shared_ptr<const ImportedCluster> cluster
 void MainWindow::onImportFailed(const QString& message)
 {
     m_status->importEnded();
-    const QString error = m_banners->showImportFailed(message, m_cluster ? m_cluster->sourceLabel : QString());
+    // A document is named by its file now (a Save As renames it; the cluster's label keeps the
+    // name it was opened under): "FILE.fleet (what it was saved from)", as an opened one reads.
+    QString previous = m_cluster ? m_cluster->sourceLabel : QString();
+    if (m_cluster && !m_document->path().isEmpty()) {
+        const QString from = m_cluster->document ? QString::fromStdString(m_cluster->document->sourceLabel) : m_cluster->sourceLabel;
+        previous = QFileInfo(m_document->path()).fileName() + (from.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(from));
+    }
+    const QString error = m_banners->showImportFailed(message, previous);
     if (m_logImportErrors)
         qCWarning(lcApp).noquote() << error;
     emit importFailed(message);

@@ -99,6 +99,12 @@ PlanAutosave::PlanAutosave(MainWindow* window, PlanController* plan, WindowDocum
     connect(m_plan, &PlanController::planChanged, this, [this] { m_changed = true; });
     connect(m_document, &WindowDocument::saved, this, [this] { m_changed = true; }); // the next write removes the file
     connect(m_document, &WindowDocument::plansChanged, this, [this] { m_changed = true; }); // a plan left keeps its unsaved work
+    // An undo back to the saved state leaves nothing unsaved: the file goes now, not at the next
+    // interval (a kill before it offered the undone plan back at the next start).
+    connect(m_plan->undoStack(), &QUndoStack::cleanChanged, this, [this](bool clean) {
+        if (clean)
+            removeOnceSaved();
+    });
     // Each cluster shown: a leftover kept for later is offered again once its own cluster is.
     connect(m_plan, &PlanController::engineReady, this, [this] {
         QTimer::singleShot(0, this, &PlanAutosave::offerRecovery); // after the window took the engine
@@ -235,6 +241,20 @@ void PlanAutosave::saveIfChanged()
         QMetaObject::invokeMethod(
             self, [self, count] { if (self) emit self->autosaved(count); }, Qt::QueuedConnection);
     });
+}
+
+void PlanAutosave::removeOnceSaved()
+{
+    if (m_closed || !m_timer->isActive() || m_document->isModified())
+        return;
+    // A write under way (or a sliced step, whose end writes) would leave its file after the
+    // removal: the removal runs once it has ended, as the next write, on the worker.
+    if (m_write.isRunning() || m_plan->isBusy()) {
+        QTimer::singleShot(20, this, &PlanAutosave::removeOnceSaved);
+        return;
+    }
+    m_changed = true;
+    saveIfChanged();
 }
 
 void PlanAutosave::closedCleanly()

@@ -26,7 +26,8 @@ class WindowDocument;
 /// file (resources/schemas/plan-v1.md), written every interval while the plans changed since
 /// the last write (the actions copied on the GUI thread, O(actions); the JSON built and written
 /// on a worker through importers::writeOutputFile(), whole or not at all) and removed while the
-/// plan is empty or the document unmodified; and `plan-PID-K.json` (K = 1, 2, ...), each
+/// plan is empty or the document unmodified (at the next interval after a save, at once after an
+/// undo back to the saved state); and `plan-PID-K.json` (K = 1, 2, ...), each
 /// other plan of the document whose work is not in its file (changed since it was saved, or
 /// never saved: WindowDocument's entry without a saved time), written from its entry's plan
 /// JSON (O(its size) copied on the GUI thread), the files of plans saved since removed. Each
@@ -76,6 +77,8 @@ signals:
 
 private:
     void offerRecovery();
+    /// The document is back at its saved state (an undo to it): the file is removed now.
+    void removeOnceSaved();
     void removeStaleLocks();
 
     MainWindow* m_window;

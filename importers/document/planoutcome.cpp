@@ -197,15 +197,23 @@ PlanOutcome comparePlanOutcome(const ClusterStore& before, const Topology& befor
         }
         case ActionType::DrainNode:
         case ActionType::FailNode: {
+            // The action removes the node: its being gone is the evidence. A node still there
+            // counts as drained only when a drain had pods to move off it in the earlier state
+            // and none are left; one that was already empty shows nothing done (the same state
+            // again read as a quarter of a consolidation carried out, for $0 realised).
             const NodeId n = after.findNode(a.node);
+            const NodeId was = before.findNode(a.node);
+            const bool heldMovable = was.isValid() && nodeHoldsMovablePods(before, was);
             if (!n.isValid()) {
                 done = true;
                 o.evidence = a.node + " is gone";
-            } else if (!nodeHoldsMovablePods(after, n)) {
-                done = true;
-                o.evidence = a.node + " holds no pod a drain moves";
-            } else
+            } else if (nodeHoldsMovablePods(after, n))
                 o.evidence = a.node + " still runs pods";
+            else if (heldMovable) {
+                done = true;
+                o.evidence = a.node + " was emptied (it held pods a drain moves, now none) but is still there";
+            } else
+                o.evidence = a.node + " is still there (it held no pod a drain moves before either)";
             break;
         }
         case ActionType::FailDomain: {

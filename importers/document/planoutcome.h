@@ -10,8 +10,10 @@
 //    of a controller re-created under a new name, as a rollout or eviction does) when a pod of
 //    the same workload that the earlier state did not have runs there; to a node the plan
 //    adds, when the pod runs on a node the earlier state did not have.
-//  - drain-node, fail-node: carried out when the node is gone or holds no pod a drain moves
-//    (DaemonSet and mirror pods stay with their node); fail-domain: every node it removed is.
+//  - drain-node, fail-node: carried out when the node is gone, or when it held pods a drain
+//    moves in the earlier state and holds none in the later (DaemonSet and mirror pods stay
+//    with their node). A node that held none before and is still there is not carried out:
+//    the action was to remove it. fail-domain: every node it removed is gone.
 //  - add-node: carried out when the later state has at least `count` nodes more of the
 //    instance type in the domain than the earlier (each new node counts for one action only).
 //  - place-workload: every pod the plan moved runs in the domain; place-pods: `count` running

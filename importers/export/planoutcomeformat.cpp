@@ -11,9 +11,29 @@
 #include "importers/terminaltext.h"
 #include "model/figures.h"
 
+#include <filesystem>
+
 namespace fleet::importers {
 
 using namespace fleet::model;
+
+std::string planOutcomeStateLabel(const std::vector<std::string>& paths)
+{
+    std::string label;
+    for (const std::string& p : paths) {
+        if (!label.empty())
+            label += " + ";
+        label += std::filesystem::path(p).filename().string();
+    }
+    return label;
+}
+
+std::string planOutcomePlanLabel(const std::string& document, const std::string& planNameOrFile)
+{
+    if (document.empty())
+        return std::filesystem::path(planNameOrFile).filename().string();
+    return std::filesystem::path(document).filename().string() + ":" + planNameOrFile;
+}
 
 std::string planOutcomeJson(const PlanOutcome& o, const std::string& planLabel, const std::string& beforeLabel, const std::string& afterLabel)
 {

@@ -6,6 +6,7 @@
 #include "importers/document/planoutcome.h"
 
 #include <string>
+#include <vector>
 
 namespace fleet::importers {
 
@@ -16,6 +17,15 @@ namespace fleet::importers {
 /// "touched_nodes": [...]}}. `planLabel`, `beforeLabel`, `afterLabel` name the inputs.
 [[nodiscard]] std::string planOutcomeJson(const PlanOutcome& outcome, const std::string& planLabel, const std::string& beforeLabel,
                                           const std::string& afterLabel);
+/// The one rule naming a state in a plan outcome, for `diff --plan` and the window's Export Plan
+/// Outcome alike (their JSON is byte-identical): the file names of the state's files, without
+/// their folders, joined by " + " ("before.fleet", "nodes.json + pods.json"); a document is
+/// named by its own file, not by the files it was saved from. Thread: any.
+[[nodiscard]] std::string planOutcomeStateLabel(const std::vector<std::string>& paths);
+/// The same rule for the plan: a plan file's name, or a document's file name, ':' and the
+/// plan's name ("before.fleet:consolidate"). `document` empty for a plan file. Thread: any.
+[[nodiscard]] std::string planOutcomePlanLabel(const std::string& document, const std::string& planNameOrFile);
+
 /// The outcome as terminal text (names escaped, terminalLine()): a line per action, then the
 /// totals and the savings.
 [[nodiscard]] std::string planOutcomeText(const PlanOutcome& outcome, const std::string& planLabel, const std::string& afterLabel);

@@ -2,6 +2,8 @@
 #include "outputfile.h"
 #include "documentheader.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -137,6 +139,25 @@ void checkFolder(const std::string& path, const Target& t)
     }
 }
 
+// A file the user write-protected is not replaced: the rename beside it would go through (it
+// needs only the folder's write permission) and hand the file to whoever saved. Protected: we
+// may not write it (access()), or no one may by its mode (chmod a-w; root's access() ignores
+// the mode bits, an editor's "read-only file" does not).
+void checkNotWriteProtected(const std::string& path, const Target& t)
+{
+    if (!t.exists)
+        return;
+    const bool noWriteBit = (t.st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0;
+    if (!noWriteBit && ::access(t.writePath.c_str(), W_OK) == 0)
+        return;
+    if (!noWriteBit && errno == EROFS)
+        return; // the file system, not the file: checkFolder() and the write say so
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(t.st.st_mode & 07777));
+    refuse(path, std::string("it is write-protected (mode ") + mode
+            + "); make it writable (chmod u+w) to replace it, or name another file; the previous file is unchanged");
+}
+
 void writeAll(int fd, std::string_view bytes, int& errorNumber)
 {
     const char* p = bytes.data();
@@ -245,20 +266,27 @@ int createTemporary(const std::string& writePath, mode_t mode, std::string& temp
 std::string writeErrorText(int errorNumber)
 {
     const std::string text = errnoMessage(errorNumber);
+    // The words, then the system's text when it says more ("permission denied (Operation not
+    // permitted)"); the same words twice read as a stutter ("permission denied (Permission denied)").
+    auto said = [&text](const std::string& words) {
+        std::string lower = text;
+        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        return lower == words ? words : words + " (" + text + ")";
+    };
     switch (errorNumber) {
     case ENOSPC:
-        return "disk full (" + text + ")";
+        return said("disk full");
     case EDQUOT:
-        return "disk quota exceeded (" + text + ")";
+        return said("disk quota exceeded");
     case EFBIG:
-        return "file too large (" + text + ")";
+        return said("file too large");
     case EROFS:
-        return "read-only file system (" + text + ")";
+        return said("read-only file system");
     case EACCES:
     case EPERM:
-        return "permission denied (" + text + ")";
+        return said("permission denied");
     case EIO:
-        return "input/output error (" + text + ")";
+        return said("input/output error");
     default:
         return text;
     }
@@ -276,6 +304,7 @@ void checkOutputTarget(const std::string& path, const OutputFileOptions& options
     const Target t = resolveTarget(path, options);
     checkNotAnInput(path, t, options);
     checkNotADocument(path, t, options);
+    checkNotWriteProtected(path, t);
     checkFolder(path, t);
 }
 
@@ -290,6 +319,7 @@ void writeOutputFile(const std::string& path, std::string_view bytes, const Outp
     const Target t = resolveTarget(path, options);
     checkNotAnInput(path, t, options);
     checkNotADocument(path, t, options);
+    checkNotWriteProtected(path, t);
     checkFolder(path, t);
 
     const std::string unchanged = t.exists ? "; the previous file is unchanged" : "; no file was written";

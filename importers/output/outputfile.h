@@ -23,6 +23,9 @@
 //   such as /dev/null, a socket): renaming over it would replace the device node or the pipe;
 // - the same file (device and inode, after following symbolic links) as one of the command's
 //   inputs: `plan consolidate nodes.json -o nodes.json` would destroy the cluster it read;
+// - an existing file the user write-protected: one we may not write, or one no one may by its
+//   mode (chmod a-w, which root's own access check ignores). The rename beside it would replace
+//   it all the same (it needs only the folder) and hand it to whoever wrote;
 // - a missing or unwritable folder;
 // - an existing Fleetscope document (documentheader.h), unless the output is a document
 //   (OutputFileOptions::replacesDocument): a plan, CSV, script or image written over a .fleet

@@ -24,6 +24,7 @@
 
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 
 using fleet::tests::runFleetscope;
 
@@ -72,9 +73,11 @@ private slots:
     void diffNamesDocumentsPlans();
     void diffNotesAPlanMadeOnAnotherState();
     void planAgainstWhatHappened();
+    void drainOfANodeAlreadyEmptyIsNotCarriedOut();
     void killDuringLargeSaveKeepsPrevious();
     void fullDiskKeepsPrevious();
     void readOnlyFolderKeepsPrevious();
+    void writeProtectedDocumentIsNotReplaced();
     void damagedDocumentsSaidPlainly_data();
     void damagedDocumentsSaidPlainly();
     void documentGivenAsPlan();
@@ -537,6 +540,10 @@ void TestCliDocument::planAgainstWhatHappened()
                                    kData + QStringLiteral("/plan/prices.csv"), QStringLiteral("--format"), QStringLiteral("json") });
     QVERIFY2(r.exitCode == 0, qPrintable(runText(r)));
     const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    // Named by file name, whatever folder they were given in: as the window's export names them.
+    QCOMPARE(o[QStringLiteral("plan")].toString(), QStringLiteral("before.fleet:plan"));
+    QCOMPARE(o[QStringLiteral("before")].toString(), QStringLiteral("before.fleet"));
+    QCOMPARE(o[QStringLiteral("after")].toString(), QStringLiteral("cluster-after-plan.json"));
     const QJsonArray actions = o[QStringLiteral("actions")].toArray();
     QCOMPARE(actions.size(), 4);
     QStringList outcomes;
@@ -588,6 +595,78 @@ void TestCliDocument::planAgainstWhatHappened()
     QVERIFY2(unknown.err.contains("(its plans: \"plan\")"), unknown.err.constData());
 }
 
+// A drain-node action removes its node. A node still there counts as drained only when it held
+// pods a drain moves in BEFORE and holds none in AFTER; one that held none in BEFORE (cpu-b1
+// runs only its DaemonSet pod) and is still there shows nothing done: against the unchanged
+// state no action is carried out, as the realised savings ($0) say.
+void TestCliDocument::drainOfANodeAlreadyEmptyIsNotCarriedOut()
+{
+    QTemporaryDir dir;
+    const QString cluster = kData + QStringLiteral("/plan/cluster.json");
+    const QString plan = dir.filePath(QStringLiteral("drains.json"));
+    {
+        QFile f(plan);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"fleetscopePlan": 1, "source": {"files": [{"name": "cluster.json", "sha256": ")"
+                "0000000000000000000000000000000000000000000000000000000000000000"
+                R"("}]}, "actions": [{"type": "drain-node", "node": "cpu-b1"}, {"type": "drain-node", "node": "cpu-a1"}]})");
+    }
+    auto outcomes = [&](const QString& after, QJsonObject* totals) {
+        const auto r = runFleetscope({ QStringLiteral("diff"), cluster, after, QStringLiteral("--plan"), plan, QStringLiteral("--format"),
+            QStringLiteral("json") });
+        QStringList list;
+        if (r.exitCode != 0) {
+            list << runText(r);
+            return list;
+        }
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        for (const QJsonValue a : o[QStringLiteral("actions")].toArray())
+            list << a[QStringLiteral("outcome")].toString() + QStringLiteral(": ") + a[QStringLiteral("evidence")].toString();
+        *totals = o[QStringLiteral("totals")].toObject();
+        return list;
+    };
+
+    QJsonObject totals;
+    const QStringList same = outcomes(cluster, &totals);
+    QCOMPARE(same.size(), 2);
+    QCOMPARE(same[0], QStringLiteral("not-carried-out: cpu-b1 is still there (it held no pod a drain moves before either)"));
+    QVERIFY2(same[1].endsWith(QLatin1String(": cpu-a1 still runs pods")) && !same[1].startsWith(QLatin1String("carried-out")), qPrintable(same[1]));
+    QCOMPARE(totals[QStringLiteral("carried_out")].toInt(), 0);
+    const auto text = runFleetscope({ QStringLiteral("diff"), cluster, cluster, QStringLiteral("--plan"), plan });
+    QVERIFY2(text.out.contains(": 0 carried out, "), text.out.constData());
+
+    // The web pods moved off cpu-a1, which is still there: its drain was carried out (only its
+    // DaemonSet pod, which a drain leaves, runs on it); cpu-b1 now runs them, not drained.
+    QFile in(cluster);
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QJsonObject list = QJsonDocument::fromJson(in.readAll()).object();
+    QJsonArray items = list[QStringLiteral("items")].toArray();
+    int moved = 0;
+    for (qsizetype i = 0; i < items.size(); ++i) {
+        QJsonObject item = items[i].toObject();
+        if (item[QStringLiteral("kind")].toString() != QLatin1String("Pod")
+            || !item[QStringLiteral("metadata")][QStringLiteral("name")].toString().startsWith(QLatin1String("web-")))
+            continue;
+        QJsonObject spec = item[QStringLiteral("spec")].toObject();
+        spec[QStringLiteral("nodeName")] = QStringLiteral("cpu-b1");
+        item[QStringLiteral("spec")] = spec;
+        items[i] = item;
+        ++moved;
+    }
+    QCOMPARE(moved, 2);
+    list[QStringLiteral("items")] = items;
+    const QString after = dir.filePath(QStringLiteral("after.json"));
+    QFile out(after);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(QJsonDocument(list).toJson());
+    out.close();
+    const QStringList emptied = outcomes(after, &totals);
+    QCOMPARE(emptied.size(), 2);
+    QVERIFY2(!emptied[0].startsWith(QLatin1String("carried-out")), qPrintable(emptied[0]));
+    QCOMPARE(emptied[1], QStringLiteral("carried-out: cpu-a1 was emptied (it held pods a drain moves, now none) but is still there"));
+    QCOMPARE(totals[QStringLiteral("carried_out")].toInt(), 1);
+}
+
 void TestCliDocument::killDuringLargeSaveKeepsPrevious()
 {
     QTemporaryDir dir;
@@ -635,10 +714,22 @@ void TestCliDocument::killDuringLargeSaveKeepsPrevious()
         const auto opened = runFleetscope({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), doc });
         QVERIFY2(opened.exitCode == 0 && opened.out == expected.out, qPrintable(runText(opened)));
         // What a killed process cannot remove is its own temporary file; never a -journal or -wal.
-        for (const QString& name : otherFiles(dir.path(), QStringLiteral("state.fleet"))) {
+        const QStringList left = otherFiles(dir.path(), QStringLiteral("state.fleet"));
+        for (const QString& name : left)
             QVERIFY2(name.startsWith(QStringLiteral(".state.fleet.")) && name.endsWith(QStringLiteral(".tmp")), qPrintable(name));
-            QVERIFY(QFile::remove(dir.filePath(name)));
+        if (left.isEmpty())
+            continue;
+        // The next save of the file removes it (docs/document.md): no process holds it, and it has
+        // not changed for 10 s (set back two minutes here: a save made later).
+        for (const QString& name : left) {
+            const struct timeval times[2] = { { ::time(nullptr) - 120, 0 }, { ::time(nullptr) - 120, 0 } };
+            QVERIFY(::utimes(QFile::encodeName(dir.filePath(name)).constData(), times) == 0);
         }
+        const auto next = runFleetscope({ QStringLiteral("save"), kData + QStringLiteral("/plan/cluster.json"), QStringLiteral("-o"), doc });
+        QVERIFY2(next.exitCode == 0, qPrintable(runText(next)));
+        QCOMPARE(otherFiles(dir.path(), QStringLiteral("state.fleet")), QStringList());
+        QFile back(doc);
+        QVERIFY(back.open(QIODevice::WriteOnly) && back.write(previous) == previous.size());
     }
 }
 
@@ -680,6 +771,26 @@ void TestCliDocument::readOnlyFolderKeepsPrevious()
     const auto opened = runFleetscope({ QStringLiteral("summary"), doc });
     QVERIFY2(opened.exitCode == 0, qPrintable(runText(opened)));
     QVERIFY(::mount(nullptr, QFile::encodeName(disk.path()).constData(), nullptr, MS_REMOUNT, nullptr) == 0);
+}
+
+// A document the user write-protected (chmod a-w) in a writable folder is not replaced: the
+// rename beside it would go through and hand it to whoever saved. Refused, saying why and that
+// the file is unchanged (the tests' root too: the mode is read, not only access()).
+void TestCliDocument::writeProtectedDocumentIsNotReplaced()
+{
+    QTemporaryDir dir;
+    const QString doc = dir.filePath(QStringLiteral("keep.fleet"));
+    const auto first = runFleetscope({ QStringLiteral("save"), kData + QStringLiteral("/plan/cluster.json"), QStringLiteral("-o"), doc });
+    QVERIFY2(first.exitCode == 0, qPrintable(runText(first)));
+    QVERIFY(::chmod(QFile::encodeName(doc).constData(), 0444) == 0);
+    const QByteArray previous = fileBytes(doc);
+    const auto r = runFleetscope({ QStringLiteral("save"), kData + QStringLiteral("/plan/cluster-changed.json"), QStringLiteral("-o"), doc });
+    QVERIFY2(r.exitCode != 0, qPrintable(runText(r)));
+    QVERIFY2(r.err.contains(QFile::encodeName(doc) + ": cannot write: it is write-protected (mode 0444)"), r.err.constData());
+    QVERIFY2(r.err.contains("the previous file is unchanged"), r.err.constData());
+    QCOMPARE(fileBytes(doc), previous);
+    QCOMPARE(QFileInfo(doc).permissions() & (QFile::WriteOwner | QFile::WriteGroup | QFile::WriteOther), QFile::Permissions());
+    QCOMPARE(otherFiles(dir.path(), QStringLiteral("keep.fleet")), QStringList());
 }
 
 // A document another program changed or cut is said as such, in these exact words (it was a

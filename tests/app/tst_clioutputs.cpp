@@ -329,7 +329,7 @@ void TestCliOutputs::fileSizeLimitKeepsPreviousFile()
     const QByteArray err = p.readAllStandardError();
     QCOMPARE(p.exitStatus(), QProcess::NormalExit); // not killed by SIGXFSZ
     QVERIFY2(p.exitCode() != 0, err.constData());
-    QVERIFY2(err.contains("file too large (File too large)"), err.constData());
+    QVERIFY2(err.contains("file too large") && !err.contains("(File too large)"), err.constData()); // said once
     QCOMPARE(readAll(out), old);
     QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
         QStringList { "drain.sh" });

@@ -51,6 +51,7 @@ private slots:
     void screenshotUnreadablePrices();
     void screenshotUnreadablePlan_data();
     void screenshotUnreadablePlan();
+    void screenshotPlanOverADocumentsPlans();
     void screenshotRefusesOutput_data();
     void screenshotRefusesOutput();
     void screenshotSizeIsExact_data();
@@ -248,6 +249,32 @@ void TstCliScreenshot::screenshotFailsCleanly()
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(QString::fromUtf8(r.err).contains(QStringLiteral("bad-quantity.json")), r.err.constData());
     QVERIFY2(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).isEmpty(), "no PNG, whole or partial, on failure");
+}
+
+// `--plan FILE` on a .fleet document that keeps plans: the document opens its first plan
+// (re-checked on a worker) as soon as the plan engine is ready, and --plan replaces it once it
+// is shown. Opened at once, --plan was refused ("cannot open FILE") whenever that re-check was
+// still running: 1 run in 4 on an idle machine, every run under load. A 450-action
+// consolidation of 2,000 nodes kept in the document makes the re-check long; five runs.
+void TstCliScreenshot::screenshotPlanOverADocumentsPlans()
+{
+    QTemporaryDir dir;
+    const QString sim = dir.filePath(QStringLiteral("sim.fleet"));
+    const QString plan = dir.filePath(QStringLiteral("consolidate.json"));
+    const QString doc = dir.filePath(QStringLiteral("plans.fleet"));
+    const Run saved = runFleetscope({ QStringLiteral("save"), QStringLiteral("--simulate"), QStringLiteral("2000"), QStringLiteral("-o"), sim });
+    QVERIFY2(saved.exitCode == 0, saved.err.constData());
+    const Run planned = runFleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), sim, QStringLiteral("-o"), plan });
+    QVERIFY2(planned.exitCode == 0, planned.err.constData());
+    const Run kept = runFleetscope({ QStringLiteral("save"), sim, QStringLiteral("--plan"), plan, QStringLiteral("-o"), doc });
+    QVERIFY2(kept.exitCode == 0, kept.err.constData());
+    for (int run = 0; run < 5; ++run) {
+        const QString png = dir.filePath(QStringLiteral("map%1.png").arg(run));
+        const Run r = runFleetscope({ QStringLiteral("screenshot"), doc, QStringLiteral("--plan"), plan, QStringLiteral("-o"), png,
+            QStringLiteral("--size"), QStringLiteral("800x600") });
+        QVERIFY2(r.exitCode == 0, qPrintable(QStringLiteral("run %1: %2").arg(run).arg(QString::fromUtf8(r.err))));
+        QVERIFY(!QImage(png).isNull());
+    }
 }
 
 void TstCliScreenshot::screenshotRefusesOutput_data()

@@ -10,6 +10,8 @@
 // Under xvfb-run (the map is OpenGL).
 
 #include "app/controllers/comparecontroller.h"
+#include "app/window/windowdocument.h"
+#include "fleetscoperun.h"
 #include "app/startup/surfaceformat.h"
 #include "app/window/mainwindow.h"
 #include "importers/document/statediff.h"
@@ -65,6 +67,8 @@ private slots:
     void compareSelectAndClear();
     void cancelShowsNothing();
     void planOutcomeBesideTheChanges();
+    void exportedOutcomeIsDiffPlanJson();
+    void statusCountsAgreeWithTheirNouns();
     void planOpenedDuringTheComparisonIsChecked();
     void outcomeCopiesThePlanInSlices();
     void unreadableLiveClusterIsSaid();
@@ -267,6 +271,61 @@ void TestCompareWindow::planOutcomeBesideTheChanges()
     QVERIFY(!compare->planOutcome());
     QCOMPARE(tabs->count(), 1);
     QVERIFY(!compare->exportOutcomeTo(dir.filePath(QStringLiteral("again.json"))));
+}
+
+// File > Export Plan Outcome (.json) of a document's plan is `diff BEFORE AFTER --plan NAME
+// --format json` byte for byte, its labels included (one rule, planOutcomeStateLabel(): a
+// document by its own file name, not "before.fleet (cluster.json)"), whatever folder the CLI
+// was given the files with.
+void TestCompareWindow::exportedOutcomeIsDiffPlanJson()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, { kData + QStringLiteral("/plan/cluster.json") }));
+    QVERIFY(QTest::qWaitFor([&] { return window.planController()->engine() != nullptr; }, kWaitMs)); // a plan opens on the what-if
+    QSignalSpy opened(window.planOpener(), &app::PlanOpener::finished);
+    QVERIFY(window.openPlanFile(kData + QStringLiteral("/plan/plan.json")));
+    QVERIFY(opened.wait(kWaitMs));
+    QVERIFY(opened.first().first().toBool());
+    QTemporaryDir dir;
+    const QString before = dir.filePath(QStringLiteral("before.fleet"));
+    QCOMPARE(window.document()->saveAndWait(before), QString());
+    const QString planName = QString::fromStdString(window.document()->plans().at(window.document()->currentPlan()).name);
+    auto* compare = window.findChild<CompareController*>();
+    QSignalSpy finished(compare, &CompareController::compareFinished);
+    const QString after = kData + QStringLiteral("/plan/cluster-after-plan.json");
+    QVERIFY(compare->compareWithFiles({ after }));
+    QVERIFY(finished.wait(kWaitMs));
+    QVERIFY(QTest::qWaitFor([&] { return compare->planOutcome() != nullptr; }, kWaitMs));
+    QSignalSpy exported(compare, &CompareController::changesExported);
+    const QString path = dir.filePath(QStringLiteral("outcome.json"));
+    QVERIFY(compare->exportOutcomeTo(path));
+    QVERIFY(exported.wait(kWaitMs));
+    QVERIFY2(exported.last().first().toBool(), qPrintable(exported.last().at(1).toString()));
+    QFile json(path);
+    QVERIFY(json.open(QIODevice::ReadOnly));
+    const QByteArray written = json.readAll();
+    const auto cli = fleet::tests::runFleetscope(
+        { QStringLiteral("diff"), before, after, QStringLiteral("--plan"), planName, QStringLiteral("--format"), QStringLiteral("json") });
+    QVERIFY2(cli.exitCode == 0, cli.err.constData());
+    QCOMPARE(written, cli.out);
+    QVERIFY2(written.contains(QStringLiteral("\"before\": \"before.fleet\"").toUtf8()), written.left(300).constData());
+    QVERIFY2(written.contains("\"after\": \"cluster-after-plan.json\""), written.left(300).constData());
+    window.undoStack()->setClean();
+}
+
+// The status line's nouns agree with their counts: cluster-changed.json (cpu-b1 gone) compared
+// with cluster.json has one node added ("1 node added", not "1 nodes added").
+void TestCompareWindow::statusCountsAgreeWithTheirNouns()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, { kData + QStringLiteral("/plan/cluster-changed.json") }));
+    auto* compare = window.findChild<CompareController*>();
+    QSignalSpy finished(compare, &CompareController::compareFinished);
+    QVERIFY(compare->compareWithFiles({ kData + QStringLiteral("/plan/cluster.json") }));
+    QVERIFY(finished.wait(kWaitMs));
+    QVERIFY2(compare->lastMessage().contains(QStringLiteral(": 1 node added, 0 removed; 0 pods moved, ")), qPrintable(compare->lastMessage()));
 }
 
 void TestCompareWindow::planOpenedDuringTheComparisonIsChecked()

@@ -95,6 +95,7 @@ private slots:
     void keepsALeftoverOfAnotherClusterForLater();
     void aSavedDocumentLeavesNoAutosave();
     void everyPlanWithUnsavedWorkIsAutosavedAndOffered();
+    void anUndoBackToTheSavedStateRemovesTheAutosave();
 };
 
 void TestPlanAutosave::initTestCase()
@@ -471,6 +472,37 @@ void TestPlanAutosave::everyPlanWithUnsavedWorkIsAutosavedAndOffered()
     QCOMPARE(counts, (std::vector<std::size_t> { 1, 2 }));
     QVERIFY(doc->isModified());
     QCOMPARE(folder.entryList({ QStringLiteral("plan-%1*").arg(deadPid) }, QDir::Files), QStringList());
+    autosave->closedCleanly();
+    window->undoStack()->setClean();
+}
+
+// An undo back to the saved state leaves nothing unsaved: the autosave goes at once, not at the
+// next interval (a kill before it offered the undone plan back at the next start). The interval
+// here is ten minutes: the file can only go by the undo.
+void TestPlanAutosave::anUndoBackToTheSavedStateRemovesTheAutosave()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    auto* autosave = new app::PlanAutosave(window.get(), window->planController(), window->document());
+    autosave->start(600000);
+    QCOMPARE(drainSome(window->planController(), 2), 2);
+    QTemporaryDir dir;
+    QCOMPARE(window->document()->saveAndWait(dir.filePath(QStringLiteral("saved.fleet"))), QString());
+    QVERIFY(!window->document()->isModified());
+    const int savedIndex = window->undoStack()->index();
+    QCOMPARE(drainSome(window->planController(), 1), 1);
+    QVERIFY(window->document()->isModified());
+    autosave->saveIfChanged(); // the interval's write
+    QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(autosave->filePath()) == 3, 5000);
+    window->undoStack()->setIndex(savedIndex);
+    QVERIFY(!window->document()->isModified());
+    QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(autosave->filePath()), 5000);
+    QVERIFY(!QFile::exists(autosave->aboutPath()));
+    // Redone, it is unsaved work again: the next write has it.
+    window->undoStack()->setIndex(window->undoStack()->count());
+    QVERIFY(window->document()->isModified());
+    autosave->saveIfChanged();
+    QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(autosave->filePath()) == 3, 5000);
     autosave->closedCleanly();
     window->undoStack()->setClean();
 }

@@ -28,9 +28,11 @@
 #include "importers/document/fleetdocument.h"
 #include "importers/output/outputfile.h"
 #include "importers/plan/planfile.h"
+#include "views/panels/searchfield.h"
 
 #include "common/guitestmain.h"
 
+#include <QLineEdit>
 #include <QListWidget>
 #include <QDockWidget>
 #include <QFile>
@@ -42,6 +44,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QUndoStack>
+
+#include <sys/stat.h>
 
 using namespace fleet;
 using namespace planwindow;
@@ -107,6 +111,8 @@ private slots:
     void plansListClickAndArrowKeysShowThePlan();
     void switchingPlansIsNoUndoStep();
     void undoKeyWhileAPlanOpensIsSaidAndStaysSaid();
+    void importFailedNamesTheDocumentAsSaved();
+    void saveRefusesAWriteProtectedDocument();
 };
 
 void TestWindowDocument::initTestCase()
@@ -783,6 +789,74 @@ void TestWindowDocument::undoKeyWhileAPlanOpensIsSaidAndStaysSaid()
     QVERIFY(doc->switchToPlan(0));
     QTRY_COMPARE_WITH_TIMEOUT(doc->currentPlan(), 0, 30000);
     QVERIFY2(!said.last().at(0).toString().contains(QStringLiteral("not done")), qPrintable(said.last().at(0).toString()));
+    window->undoStack()->setClean();
+}
+
+// An open that fails keeps the document shown, and the banner names it as it is now: after a
+// Save As, by its new file ("west.fleet (simulated ...)"), not the name it was opened under.
+// A window that never showed a cluster (its first open failed) says its search has nothing to
+// search, not "Indexing names…" for an index that never comes.
+void TestWindowDocument::importFailedNamesTheDocumentAsSaved()
+{
+    QTemporaryDir dir;
+    const QString east = dir.filePath(QStringLiteral("east.fleet"));
+    {
+        auto source = openWindow(240, 3);
+        QVERIFY(source);
+        QCOMPARE(source->document()->saveAndWait(east), QString());
+    }
+    const QString bad = dir.filePath(QStringLiteral("bad.fleet"));
+    {
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write("hello world, not a fleet\n") > 0);
+    }
+    auto window = std::make_unique<app::MainWindow>();
+    window->setLogImportErrors(false);
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    auto* search = window->findChild<views::SearchField*>();
+    QVERIFY(search);
+    QLineEdit* field = search->findChild<QLineEdit*>();
+    QVERIFY(field);
+    QSignalSpy failed(window.get(), &app::MainWindow::importFailed);
+    window->openFiles({ bad });
+    QVERIFY(failed.wait(30000));
+    QCOMPARE(field->placeholderText(), QStringLiteral("No cluster to search"));
+    QVERIFY(!field->isEnabled());
+
+    QSignalSpy shown(window.get(), &app::MainWindow::clusterShown);
+    window->openFiles({ east });
+    QVERIFY(shown.wait(30000));
+    const QString west = dir.filePath(QStringLiteral("west.fleet"));
+    QCOMPARE(window->document()->saveAndWait(west), QString());
+    window->openFiles({ bad });
+    QVERIFY(failed.wait(30000));
+    QVERIFY2(window->errorText().contains(QStringLiteral("The previous cluster (west.fleet (")), qPrintable(window->errorText()));
+    QVERIFY2(!window->errorText().contains(QStringLiteral("east.fleet")), qPrintable(window->errorText()));
+}
+
+// The window's Save writes through the same writer as `save -o`: a document the user
+// write-protected is not replaced, and the error says so; the document stays unsaved.
+void TestWindowDocument::saveRefusesAWriteProtectedDocument()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("protected.fleet"));
+    QCOMPARE(window->document()->saveAndWait(path), QString());
+    QVERIFY(::chmod(QFile::encodeName(path).constData(), 0444) == 0);
+    QFile before(path);
+    QVERIFY(before.open(QIODevice::ReadOnly));
+    const QByteArray previous = before.readAll();
+    before.close();
+    QCOMPARE(drainSome(window->planController(), 1), 1);
+    const QString error = window->document()->saveAndWait(path);
+    QVERIFY2(error.contains(QStringLiteral("it is write-protected (mode 0444)")) && error.contains(QStringLiteral("the previous file is unchanged")),
+        qPrintable(error));
+    QVERIFY(window->document()->isModified());
+    QFile after(path);
+    QVERIFY(after.open(QIODevice::ReadOnly));
+    QCOMPARE(after.readAll(), previous);
     window->undoStack()->setClean();
 }
 

@@ -69,6 +69,8 @@ class TestOutputFile : public QObject {
 private slots:
     void writesNewFileWithUmaskMode();
     void replacesAndKeepsMode();
+    void refusesWriteProtectedFile();
+    void errorWordsSaidOnce();
     void diskFullKeepsPreviousFile_data();
     void diskFullKeepsPreviousFile();
     void diskFullNewFileLeavesNothing();
@@ -116,6 +118,45 @@ void TestOutputFile::replacesAndKeepsMode()
     script.executable = true; // a script stays runnable by its owner
     QCOMPARE(writeError(path, "#!/bin/bash\n", script), QString());
     QCOMPARE(modeOf(path) & 07777, mode_t(0740));
+}
+
+// A file the user write-protected (chmod a-w) is not replaced, though its folder is writable and
+// the rename beside it would go through (root's access() ignores the mode bits: the mode is
+// read). checkOutputTarget() says so before any work; the file is as it was.
+void TestOutputFile::refusesWriteProtectedFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("plan.json"));
+    QVERIFY(writeBytes(path, "old"));
+    QVERIFY(::chmod(QFile::encodeName(path).constData(), 0444) == 0);
+    const QString expected = path + QStringLiteral(": cannot write: it is write-protected (mode 0444); make it writable (chmod u+w) to "
+                                                   "replace it, or name another file; the previous file is unchanged");
+    QCOMPARE(writeError(path, "new text"), expected);
+    try {
+        fleet::importers::checkOutputTarget(path.toStdString());
+        QFAIL("checkOutputTarget() accepted a write-protected file");
+    } catch (const OutputFileError& e) {
+        QCOMPARE(QString::fromStdString(e.what()), expected);
+    }
+    QCOMPARE(readAll(path), QByteArray("old"));
+    QCOMPARE(modeOf(path) & 07777, mode_t(0444));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Hidden | QDir::Files), QStringList { QStringLiteral("plan.json") });
+    // Writable by its owner only: replaced, as any file of ours.
+    QVERIFY(::chmod(QFile::encodeName(path).constData(), 0644) == 0);
+    QCOMPARE(writeError(path, "new text"), QString());
+    QCOMPARE(readAll(path), QByteArray("new text"));
+}
+
+// The words of a write error, then the system's text only when it says more: "permission
+// denied", not "permission denied (Permission denied)".
+void TestOutputFile::errorWordsSaidOnce()
+{
+    QCOMPARE(QString::fromStdString(fleet::importers::writeErrorText(EACCES)), QStringLiteral("permission denied"));
+    QCOMPARE(QString::fromStdString(fleet::importers::writeErrorText(EPERM)), QStringLiteral("permission denied (Operation not permitted)"));
+    QCOMPARE(QString::fromStdString(fleet::importers::writeErrorText(EROFS)), QStringLiteral("read-only file system"));
+    QCOMPARE(QString::fromStdString(fleet::importers::writeErrorText(ENOSPC)), QStringLiteral("disk full (No space left on device)"));
+    QCOMPARE(QString::fromStdString(fleet::importers::writeErrorText(EIO)), QStringLiteral("input/output error"));
 }
 
 void TestOutputFile::diskFullKeepsPreviousFile_data()

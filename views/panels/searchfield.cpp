@@ -51,7 +51,7 @@ SearchField::SearchField(QWidget* parent)
     m_completer->popup()->installEventFilter(this);
     connect(m_edit, &QLineEdit::returnPressed, this, [this] { search(m_edit->text()); });
     connect(m_completer, qOverload<const QString&>(&QCompleter::activated), this, [this](const QString& text) { search(text); });
-    setIndex(nullptr);
+    setNoCluster();
 }
 
 bool SearchField::eventFilter(QObject* watched, QEvent* event)
@@ -86,6 +86,12 @@ void SearchField::setIndex(std::shared_ptr<const model::SearchIndex> index)
     m_edit->setPlaceholderText(m_index ? tr("Find a node or pod (namespace/name)") : tr("Indexing names\u2026"));
     m_completions->setStringList({});
     setResult({});
+}
+
+void SearchField::setNoCluster()
+{
+    setIndex(nullptr);
+    m_edit->setPlaceholderText(tr("No cluster to search"));
 }
 
 void SearchField::setPlanState(std::shared_ptr<const model::PlanLedger> plan)

@@ -41,8 +41,9 @@ namespace fleet::views {
 /// something else meanwhile). Under a plan
 /// (setPlanState()), a pod is found on its node under the plan, and a node the plan removed
 /// (failed) or drained is found (nodeFound) with a result line that says so ("Node x is removed
-/// by the plan"); a pod is never pointed at a node the plan removed. Until setIndex() the field is
-/// disabled with "Indexing names…". Thread: GUI thread.
+/// by the plan"); a pod is never pointed at a node the plan removed. Without a cluster (at start,
+/// after an open that failed) the field is disabled with "No cluster to search"; from a cluster's
+/// setIndex(nullptr) to its index, with "Indexing names…". Thread: GUI thread.
 class SearchField : public QWidget {
     Q_OBJECT
 public:
@@ -50,8 +51,11 @@ public:
 
     explicit SearchField(QWidget* parent = nullptr);
 
-    /// The index to search (null: disabled). Built on a worker by the caller.
+    /// The index to search (null: disabled, "Indexing names…" until it comes). Built on a worker
+    /// by the caller.
     void setIndex(std::shared_ptr<const model::SearchIndex> index);
+    /// No cluster is shown: disabled, "No cluster to search" (no index will come).
+    void setNoCluster();
     [[nodiscard]] const std::shared_ptr<const model::SearchIndex>& index() const noexcept { return m_index; }
     /// The plan's ledger (null: the loaded state), PlanController::planState(): where a pod is
     /// and which nodes are present under the plan.
