@@ -21,6 +21,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QScopeGuard>
 
 #include <QLabel>
 #include <QApplication>
@@ -348,9 +349,14 @@ void TestPlanAddNodes::namesATemplateOfEachNodeGroup()
 // The capacity type's row shows the price of the node the nodes added copy: for "any", the
 // engine's template (of the node group the most pending pods can use, inside the domain when it
 // has one), not the first healthy node of the type (a trial read $98.32/h and got $44.24/h
-// copies). Checked for every instance type, over the whole cluster and in a node's domain.
+// copies). Checked for every instance type, over the whole cluster and in a node's domain, on
+// the 2,000-node fleet of that trial, whose p5.48xlarge groups differ in capacity type.
 void TestPlanAddNodes::capacityRowShowsThePriceOfTheCopiedNode()
 {
+    std::unique_ptr<app::MainWindow> fleet = openWindow(2000, 1);
+    QVERIFY(fleet);
+    std::swap(m_window, fleet); // openDialog() drives m_window
+    const auto restore = qScopeGuard([&] { std::swap(m_window, fleet); });
     const auto engine = m_window->planController()->engine();
     const model::ClusterStore& store = engine->state().store();
     const model::Topology& topology = *m_window->planController()->topology();
