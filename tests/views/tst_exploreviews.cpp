@@ -318,6 +318,34 @@ private slots:
         QVERIFY(histogram.barRect(9).height() > histogram.barRect(5).height()); // 3 nodes against 1
     }
 
+    // Counts of thousands over bins narrower than them (the 100k fleet in a dock): each count
+    // is written whole, inside the widget, over its own bar, and no two overlap (a trial read
+    // "1,224" over "4,973", and ",07" for 1,076 at the right edge).
+    void histogram_countsWholeAndApart()
+    {
+        views::UtilizationBins bins;
+        bins.counts = { 4973, 1224, 3130, 2017, 77, 27, 42, 14, 23, 10760 };
+        views::UtilizationHistogram histogram;
+        histogram.resize(180, 200);
+        histogram.setBins(bins, QStringLiteral("test"));
+        const QFontMetrics fm(histogram.font());
+        std::vector<QRect> written;
+        for (int b = 0; b < views::UtilizationBins::kBinCount; ++b) {
+            const QRect r = histogram.countRect(b);
+            if (r.isEmpty())
+                continue;
+            const QString text = QString::fromStdString(model::formatCount(static_cast<std::int64_t>(bins.counts[static_cast<std::size_t>(b)])));
+            QVERIFY2(r.width() >= fm.horizontalAdvance(text), qPrintable(text));
+            QVERIFY2(r.left() >= 0 && r.right() < histogram.width() && r.top() >= 0, qPrintable(text));
+            QVERIFY2(r.bottom() < histogram.barRect(b).top(), qPrintable(text));
+            for (const QRect& other : written)
+                QVERIFY2(!r.intersects(other), qPrintable(text));
+            written.push_back(r);
+        }
+        // At this width every count finds a place.
+        QCOMPARE(written.size(), std::size_t(views::UtilizationBins::kBinCount));
+    }
+
     void heatmap_cellColours()
     {
         views::DomainHeatmap heatmap;
