@@ -32,6 +32,8 @@
 
 #include "common/mapviewprobe.h"
 
+#include "views/panels/filterfield.h"
+
 #include "common/guitestmain.h"
 
 #include "common/eventloop.h"
@@ -42,6 +44,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTemporaryDir>
@@ -112,6 +115,7 @@ private slots:
     void closeAsksWhilePlanIsModified();
     void openPlanReevaluatesAgainstTheShownCluster();
     void saveAsksForAFileOnceThePlanLeftItsFile();
+    void undoKeysReachThePlanFromAnEmptyField();
     void openPlanListsWhatCannotBeApplied();
     void openPlanFromFileOpenAndBrokenFile();
     void openPlanOfManyActionsShowsEachAsMade();
@@ -330,6 +334,39 @@ void TestPlanWindowState::saveAsksForAFileOnceThePlanLeftItsFile()
     QVERIFY(asked);
     QVERIFY(fileAsked);
     QCOMPARE(importers::readPlanFile(path.toStdString()).actions, savedActions);
+    window->undoStack()->setClean();
+}
+
+// Ctrl+Z in the filter field whose clear button was pressed (nothing typed left) undoes the
+// plan, as Edit > Undo says, and Ctrl+Shift+Z redoes it; with typed text the field keeps its own
+// undo (a trial's Ctrl+Z undid the field's clear, not the drain).
+void TestPlanWindowState::undoKeysReachThePlanFromAnEmptyField()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(window.get()));
+    app::PlanController* plan = window->planController();
+    QCOMPARE(drainSome(plan, 1).size(), std::size_t(1));
+    QUndoStack* stack = window->undoStack();
+    const int index = stack->index();
+    QLineEdit* field = window->explorePanels()->filterField()->lineEdit();
+    field->setFocus(Qt::MouseFocusReason);
+    QTRY_VERIFY(field->hasFocus());
+    QTest::keyClicks(field, QStringLiteral("gpu"));
+    field->clear(); // the clear button's slot
+    QVERIFY(field->isUndoAvailable());
+    QTest::keyClick(field, Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY2(stack->index() == index - 1, "Ctrl+Z in the emptied field did not undo the plan");
+    QVERIFY(field->text().isEmpty());
+    QTest::keyClick(field, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(stack->index(), index);
+    // Typed text: the field's own undo.
+    QTest::keyClicks(field, QStringLiteral("zz"));
+    QTest::keyClick(field, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(stack->index(), index);
+    QVERIFY(field->text() != QStringLiteral("zz"));
+    field->clear();
     window->undoStack()->setClean();
 }
 
