@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clustersource.h"
 
+#include "app/controllers/planopener.h"
 #include "app/shared/importfailure.h"
 #include "commandlinepath.h"
 
@@ -199,8 +200,13 @@ bool readClusterSource(const QCommandLineParser& parser, bool simulateByDefault,
                         .arg(parser.value(QStringLiteral("simulate")));
             return false;
         }
-        if (!source.files.isEmpty()) {
-            error = QStringLiteral("--simulate cannot be combined with files");
+        // The window opens one plan file given beside --simulate on the simulated cluster, as
+        // File > Open recognises a plan among the files it is given; cluster files and a
+        // simulation do not mix.
+        if (!source.files.isEmpty()
+            && !(simulateByDefault && source.files.size() == 1 && looksLikePlanFile(source.files.front()))) {
+            error = simulateByDefault ? QStringLiteral("--simulate cannot be combined with files but one plan file (opened on the simulated cluster)")
+                                      : QStringLiteral("--simulate cannot be combined with files");
             return false;
         }
         source.simulate = true;

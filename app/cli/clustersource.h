@@ -72,7 +72,9 @@ void addClusterSourceOptions(QCommandLineParser& parser, bool simulateByDefault)
 [[nodiscard]] QString clusterSourceLabel(const ClusterSource& source);
 
 /// Reads the options added by addClusterSourceOptions(). With no file and no --simulate,
-/// `simulateByDefault` decides (the GUI opens the simulated cluster; summary refuses).
+/// `simulateByDefault` decides (the GUI opens the simulated cluster; summary refuses); with
+/// `simulateByDefault`, --simulate also takes one plan file (looksLikePlanFile()), left in
+/// `files` for the window to open on the simulated cluster.
 /// Returns false and sets `error` for a bad number or a missing source, a --prometheus URL or
 /// --prometheus-token-file that cannot be used (the message never holds the URL's secrets or
 /// the token), or a --request-timeout that is not a duration.

@@ -284,6 +284,8 @@ std::optional<int> parseOptions(int argc, char** argv, ScreenshotOptions& option
     QString error;
     if (!readClusterSource(parser, true, options.source, error))
         return fail(error, 2);
+    if (options.source.simulate && !options.source.files.isEmpty()) // the window's plan beside --simulate; here --plan says it
+        return fail(QStringLiteral("--simulate cannot be combined with files (a plan to show: --plan FILE)"), 2);
     return std::nullopt;
 }
 

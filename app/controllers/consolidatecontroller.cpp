@@ -238,7 +238,8 @@ void ConsolidateController::showResult(
         connect(m_kept, &views::KeptNodesPanel::nodeActivated, this, &ConsolidateController::selectNode);
         layout->addWidget(m_kept, 1);
         auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, m_dialog);
-        connect(buttons, &QDialogButtonBox::rejected, m_dialog, &QDialog::hide);
+        connect(buttons, &QDialogButtonBox::rejected, m_dialog, &QDialog::reject);
+        connect(m_dialog, &QDialog::finished, this, &ConsolidateController::resultClosed);
         layout->addWidget(buttons);
         m_dialog->resize(900, 560);
     }

@@ -56,6 +56,8 @@ public:
     [[nodiscard]] QString lpBoundText() const { return m_lpText; }
 
 signals:
+    /// The result dialog was closed (Close or Escape).
+    void resultClosed();
     /// The result was applied (`drained` nodes) or dropped (-1).
     void finished(int drained);
     /// The LP bound of the last result is shown (`nodes` 0 when the solver gave none).

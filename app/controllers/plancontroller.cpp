@@ -49,6 +49,19 @@ QString countText(std::size_t n)
     return QString::fromStdString(model::formatCount(static_cast<std::int64_t>(n)));
 }
 
+/// The pods a failure's action moved that ended on another node under the plan, each once:
+/// plan check's count of re-placed pods. Those it left without a node are `unplaced`.
+std::size_t podsReplaced(const model::AppliedAction& r, const model::PlanLedger& state)
+{
+    std::vector<std::uint32_t> pods;
+    pods.reserve(r.changes.size());
+    for (const model::AppliedAction::PodChange& c : r.changes)
+        if (c.to.isValid() && state.podNode(c.pod).isValid())
+            pods.push_back(c.pod.index());
+    std::sort(pods.begin(), pods.end());
+    return static_cast<std::size_t>(std::unique(pods.begin(), pods.end()) - pods.begin());
+}
+
 } // namespace
 
 QMenu* planMenu(QMainWindow* window)
@@ -255,10 +268,23 @@ bool PlanController::movePod(model::PodId pod, model::NodeId node, bool override
     }
     const model::Verdict verdict = model::checkMove(state, pod, node);
     const model::PodFeasibility feasibility(state, pod);
-    if (!verdict.feasible && (!override || feasibility.immovable())) {
-        showMessage(tr("Cannot move %1 to %2: %3.%4")
-                        .arg(m_host->podText(pod), m_host->nodeText(node), reasonsText(verdict.reasons),
-                            feasibility.immovable() ? QString() : tr(" Shift+drop applies it anyway, as a violation.")));
+    // The eviction rules refuse a bound pod whatever the node (one member of a gang, no
+    // controller, do-not-disrupt): they lead the refusal, as in the drag's tooltip, and the
+    // node's own reasons follow.
+    const std::vector<model::Reason> blockers
+        = state.podNode(pod).isValid() ? model::checkEviction(*m_host->store(), pod).blockers : std::vector<model::Reason> {};
+    if (!override && (!verdict.feasible || !blockers.empty())) {
+        std::vector<model::Reason> reasons = blockers;
+        reasons.insert(reasons.end(), verdict.reasons.begin(), verdict.reasons.end());
+        const bool gang = std::any_of(blockers.begin(), blockers.end(), [](const model::Reason& r) { return r.kind == model::ReasonKind::GangMember; });
+        QString hint = gang ? tr(" Hold Ctrl when you start the drag to move the whole workload into a domain.") : QString();
+        if (!feasibility.immovable())
+            hint += tr(" Shift+drop applies it anyway, as a violation.");
+        showMessage(tr("Cannot move %1 to %2: %3.%4").arg(m_host->podText(pod), m_host->nodeText(node), reasonsText(reasons), hint));
+        return false;
+    }
+    if (!verdict.feasible && feasibility.immovable()) {
+        showMessage(tr("Cannot move %1 to %2: %3.").arg(m_host->podText(pod), m_host->nodeText(node), reasonsText(verdict.reasons)));
         return false;
     }
     model::PlanAction a;
@@ -267,8 +293,6 @@ bool PlanController::movePod(model::PodId pod, model::NodeId node, bool override
     a.node = std::string(state.nodeName(node));
     // Shift also overrides the eviction rules (a gang member moved alone), which the engine
     // checks and the filters' verdict does not.
-    const std::vector<model::Reason> blockers
-        = override && state.podNode(pod).isValid() ? model::checkEviction(*m_host->store(), pod).blockers : std::vector<model::Reason> {};
     a.override = !verdict.feasible || !blockers.empty();
     QString refusal;
     if (!pushAction(a, tr("Move %1 to %2").arg(m_host->podText(pod), m_host->nodeText(node)), &refusal)) {
@@ -413,7 +437,8 @@ bool PlanController::failNode(model::NodeId node)
         return false;
     }
     const model::AppliedAction& r = m_host->engine()->applied().back();
-    showMessage(tr("Failed %1: %2 pods re-placed, %3 stranded.").arg(m_host->nodeText(node), countText(r.changes.size()), countText(r.unplaced.size())));
+    showMessage(tr("Failed %1: %2 pods re-placed on other nodes, %3 left without a node.")
+                    .arg(m_host->nodeText(node), countText(podsReplaced(r, m_host->engine()->state())), countText(r.unplaced.size())));
     return true;
 }
 
@@ -423,6 +448,14 @@ bool PlanController::addNodeLike(model::NodeId node)
         return false;
     if (!m_host->engine() || !node.isValid() || node.index() >= m_host->store()->nodeCount() || m_host->store()->nodeInstanceType(node).empty())
         return false;
+    // A node the plan failed or drained is gone, and so is a failed domain's every node: a
+    // copy put beside it would land where the plan says nothing runs, without a word.
+    if (!m_host->engine()->state().nodePresent(node)) {
+        showMessage(tr("Cannot add a node like %1: it is gone under the plan (failed or drained), and the copy would go into its domain. "
+                       "Select a node the plan keeps, or use Plan > Add Nodes to choose the domain.")
+                        .arg(m_host->nodeText(node)));
+        return false;
+    }
     const model::DomainId domain = m_host->topology()->nodeDomain(node);
     model::PlanAction a;
     a.type = model::ActionType::AddNode;
@@ -478,8 +511,9 @@ bool PlanController::failDomain(model::DomainId domain)
         return false;
     }
     const model::AppliedAction& r = m_host->engine()->applied().back();
-    showMessage(tr("Failed %1: %2 nodes gone, %3 pods re-placed, %4 stranded.")
-                    .arg(m_host->domainText(domain), countText(r.nodesRemoved.size()), countText(r.changes.size()), countText(r.unplaced.size())));
+    showMessage(tr("Failed %1: %2 nodes gone, %3 pods re-placed on other nodes, %4 left without a node.")
+                    .arg(m_host->domainText(domain), countText(r.nodesRemoved.size()), countText(podsReplaced(r, m_host->engine()->state())),
+                        countText(r.unplaced.size())));
     return true;
 }
 

@@ -86,7 +86,8 @@ void PlanDragController::onDragStarted(model::PodId pod, Qt::KeyboardModifiers m
     timer.start();
     m_dragPod = pod;
     // Ctrl or Alt held as the drag starts: many X11 window managers (openbox, Xfce, GNOME's
-    // default) take Alt+drag to move the window itself, so Ctrl must work alone.
+    // default) take Alt+drag to move the window itself, so Ctrl must work alone and is the one
+    // the tooltips and docs name; Alt is kept where no window manager takes it.
     if (modifiers & (Qt::ControlModifier | Qt::AltModifier)) {
         const model::WorkloadId w = store->podWorkload(pod);
         if (workloadDraggable(w))
@@ -134,7 +135,7 @@ void PlanDragController::onDragMoved(model::NodeId node, model::DomainId label, 
     if (!m_dragBlockers.empty()) {
         const bool gang = std::any_of(m_dragBlockers.begin(), m_dragBlockers.end(),
             [](const model::Reason& r) { return r.kind == model::ReasonKind::GangMember; });
-        QString hint = gang ? tr("Hold Ctrl (or Alt) when you start the drag to move the whole workload (every pod of the gang) into a domain.")
+        QString hint = gang ? tr("Hold Ctrl when you start the drag to move the whole workload (every pod of the gang) into a domain.")
                             : QString();
         hint += (hint.isEmpty() ? QString() : QStringLiteral("<br>")) + tr("Shift+drop moves it anyway, as a violation.");
         QToolTip::showText(globalPos, tr("<b>%1</b> cannot take %2:<br>%3<br>%4").arg(nodeName, podName, reasonLines(m_dragBlockers), hint),

@@ -123,6 +123,11 @@ AddNodesDialog::AddNodesDialog(QMainWindow* window, PlanController* plan, views:
     auto* note = new QLabel(tr("Each node copies a node of this type in the cluster (its allocatable, taints and price)."), this);
     note->setWordWrap(true);
     column->addWidget(note);
+    m_templateNote = new QLabel(this);
+    m_templateNote->setObjectName(QStringLiteral("addNodesTemplate"));
+    m_templateNote->setWordWrap(true);
+    m_templateNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    column->addWidget(m_templateNote);
     m_pending = new QRadioButton(tr("The pending pods"), this);
     m_workloadButton = new QRadioButton(tr("A workload"), this);
     m_pending->setChecked(true);
@@ -152,7 +157,11 @@ AddNodesDialog::AddNodesDialog(QMainWindow* window, PlanController* plan, views:
         fillCapacityTypes();
         clearAnswer();
     });
-    connect(m_capacity, &QComboBox::currentIndexChanged, this, [this] { clearAnswer(); });
+    connect(m_capacity, &QComboBox::currentIndexChanged, this, [this] {
+        updateTemplateNote();
+        clearAnswer();
+    });
+    connect(m_domain, &QLineEdit::textChanged, this, [this] { fillCapacityTypes(); }); // the template is the domain's
     connect(m_domain, &QLineEdit::textEdited, this, [this] { clearAnswer(); });
     connect(m_pending, &QRadioButton::toggled, this, [this] { clearAnswer(); });
     connect(m_compute, &QPushButton::clicked, this, [this] { computeCount(); });
@@ -204,10 +213,37 @@ const std::vector<model::NodeId>& AddNodesDialog::nodesOfType(const std::string&
     return it == m_types.end() ? none : it->second;
 }
 
-model::NodeId AddNodesDialog::healthyTemplate(const std::string& type, const QString& capacity) const
+model::NodeId AddNodesDialog::copiedTemplate(const std::string& type, const QString& capacity) const
 {
     const auto store = m_plan->store();
-    return store ? templateNode(*store, nodesOfType(type), capacity) : model::NodeId();
+    const auto topology = m_plan->topology();
+    const auto engine = m_plan->engine();
+    if (!store || !topology)
+        return {};
+    // The pods still waiting under the plan so far, as the engine counts them.
+    std::vector<model::PodId> pending = m_pendingPods;
+    if (engine)
+        std::erase_if(pending, [&](model::PodId p) {
+            const model::NodeId on = engine->state().podNode(p);
+            return on.isValid() && engine->state().nodePresent(on);
+        });
+    const std::vector<model::NodeId>& ofType = nodesOfType(type);
+    const model::DomainId d = resolveDomain(nullptr);
+    if (d.isValid() && d != topology->root()) {
+        std::vector<model::NodeId> inside;
+        for (const model::NodeId n : topology->domainNodes(d))
+            if (store->nodeInstanceType(n) == type)
+                inside.push_back(n);
+        if (const model::NodeId n = templateNode(*store, inside, capacity, pending); n.isValid())
+            return n;
+    }
+    // The engine tries the cluster in layout order; ties go to the first.
+    std::vector<model::NodeId> ordered;
+    ordered.reserve(ofType.size());
+    for (const model::NodeId n : topology->orderedNodes())
+        if (store->nodeInstanceType(n) == type)
+            ordered.push_back(n);
+    return templateNode(*store, ordered, capacity, pending);
 }
 
 void AddNodesDialog::openForCluster()
@@ -263,7 +299,8 @@ void AddNodesDialog::fillTypes()
             }
             group->push_back(model::NodeId(i));
         }
-        m_pendingType = qs(model::instanceTypeForPending(*store, model::storePendingPods(*store)));
+        m_pendingPods = model::storePendingPods(*store);
+        m_pendingType = qs(model::instanceTypeForPending(*store, m_pendingPods));
         m_typesOf = store;
     }
     for (const auto& [type, nodes] : m_types) { // sorted by name
@@ -290,7 +327,7 @@ void AddNodesDialog::fillCapacityTypes()
         return;
     const std::vector<double>& prices = m_plan->nodePrices();
     auto priced = [&](const QString& label, const QString& capacity) {
-        const model::NodeId n = healthyTemplate(type.toStdString(), capacity);
+        const model::NodeId n = copiedTemplate(type.toStdString(), capacity);
         if (!n.isValid())
             return;
         QString text = label;
@@ -303,6 +340,31 @@ void AddNodesDialog::fillCapacityTypes()
         priced(qs(model::capacityTypeName(c)), qs(model::capacityTypeName(c)));
     const int keep = m_capacity->findData(current);
     m_capacity->setCurrentIndex(keep >= 0 ? keep : 0);
+    updateTemplateNote();
+}
+
+void AddNodesDialog::updateTemplateNote()
+{
+    const auto store = m_plan->store();
+    const auto topology = m_plan->topology();
+    const QString type = m_type->currentData().toString();
+    const model::NodeId n = store && topology && !type.isEmpty() ? copiedTemplate(type.toStdString(), m_capacity->currentData().toString())
+                                                                : model::NodeId();
+    if (!n.isValid()) {
+        m_templateNote->clear();
+        return;
+    }
+    // The copies get the domain's labels but the template's node group, capacity type and
+    // price: say which node they are of, and when it lies outside the domain, that it does.
+    const model::DomainId d = resolveDomain(nullptr);
+    const model::DomainId at = topology->nodeDomain(n);
+    bool inside = !d.isValid() || d == topology->root();
+    for (model::DomainId p = at; !inside && p.isValid(); p = p == topology->root() ? model::DomainId() : topology->domainParent(p))
+        inside = p == d;
+    QString text = tr("Copies %1 (%2).").arg(qs(store->nodeName(n)), qs(model::domainPathText(*topology, at)));
+    if (!inside)
+        text += tr(" The domain has no such node, so the copies are of this node elsewhere and go into the domain with its node group and price.");
+    m_templateNote->setText(text);
 }
 
 bool AddNodesDialog::setInstanceType(const QString& type)

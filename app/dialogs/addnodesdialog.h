@@ -115,6 +115,8 @@ signals:
 private:
     void fillTypes();
     void fillCapacityTypes();
+    /// The line under the fields naming the node the copies are of (copiedTemplate()).
+    void updateTemplateNote();
     struct Counted;
     struct Placed;
     void onAnswer(std::shared_ptr<model::NodesNeededAnswer> answer, model::NodeId copied, std::vector<model::TemplateCopies> copies, QString error);
@@ -122,8 +124,12 @@ private:
     void dropRunning();
     /// The store's nodes by instance type (made once per store: fillTypes()).
     [[nodiscard]] const std::vector<model::NodeId>& nodesOfType(const std::string& type) const;
-    /// The node add-node copies for the type and capacity ("" any) by health alone.
-    [[nodiscard]] model::NodeId healthyTemplate(const std::string& type, const QString& capacity) const;
+    /// The node add-node copies for the type and capacity ("" any) into the domain field's
+    /// domain, by the engine's rule (model::templateNodeFor, as PlanEngine applies add-node): a
+    /// node of the type inside the domain when it has one, else anywhere; a healthy one, of the
+    /// node group the most of the pods still pending under the plan can use. Its price is the
+    /// price the added nodes get. O(nodes of the type + pending pods x node groups).
+    [[nodiscard]] model::NodeId copiedTemplate(const std::string& type, const QString& capacity) const;
     /// The question changed: the answer shown was for other nodes or pods.
     void clearAnswer();
     /// The question the fields ask (its add-node's count unset).
@@ -152,6 +158,8 @@ private:
     std::weak_ptr<const model::ClusterStore> m_typesOf; // the store m_types was made for
     std::map<std::string, std::vector<model::NodeId>> m_types;
     QString m_pendingType; // model::instanceTypeForPending() of the store m_types was made for
+    std::vector<model::PodId> m_pendingPods; // model::storePendingPods() of that store
+    QLabel* m_templateNote = nullptr; // which node the copies are of, and where they go
 };
 
 } // namespace fleet::app

@@ -57,8 +57,11 @@ void ClusterOpener::openSource(const ClusterSource& source)
     // The usage options name the usage of this source only: a later File > Open does not keep them.
     if (source.live)
         openLive(source.kubeconfig, source.context, source.usage, importers::kube::KubeconfigInput::CommandLine, source.requestTimeout);
-    else if (source.simulate)
+    else if (source.simulate) {
         openSimulated(source.simulatedNodes, source.seed, source.usage, source.simulatedRegions);
+        for (const QString& plan : source.files) // a plan file beside --simulate (readClusterSource())
+            m_planDocument->openWhenReady(plan);
+    }
     else
         openFiles(source.files, source.usage);
 }

@@ -226,6 +226,19 @@ void ExplorePanels::selectAndZoom(model::NodeId node)
     showNode(node); // also when the map's selection was this node already
 }
 
+QString nodeTitleName(const QString& name)
+{
+    // A DNS name: a host label with a letter (not an IP), then labels that each begin with a
+    // letter (us-west-2.compute.internal). A node the plan added, named after its instance
+    // type (fleetscope-p5.48xlarge-3), is no DNS name: "48xlarge-3" begins with a digit.
+    const QString host = name.section(QLatin1Char('.'), 0, 0);
+    if (host.size() >= name.size() || !std::any_of(host.begin(), host.end(), [](QChar c) { return c.isLetter(); }))
+        return name;
+    const QStringList domain = name.mid(host.size() + 1).split(QLatin1Char('.'));
+    const bool dns = std::all_of(domain.begin(), domain.end(), [](const QString& label) { return !label.isEmpty() && label.front().isLetter(); });
+    return dns ? host : name;
+}
+
 void ExplorePanels::showNode(model::NodeId node)
 {
     if (node != m_nodeInspector->node() || !node.isValid())
@@ -235,10 +248,7 @@ void ExplorePanels::showNode(model::NodeId node)
         // (ip-10-1-2-3.us-west-2.compute.internal) by its host part, which tells nodes apart:
         // whole, it filled the dock's tab bar and was cut where the nodes differ (the header
         // below has the full name). A name whose first label has no letter (an IP) stays whole.
-        const QString name = m_nodeInspector->headerText().section(QLatin1Char('\n'), 0, 0);
-        const QString host = name.section(QLatin1Char('.'), 0, 0);
-        const bool hostPart = host.size() < name.size() && std::any_of(host.begin(), host.end(), [](QChar c) { return c.isLetter(); });
-        m_nodeDock->setWindowTitle(tr("Node %1").arg(hostPart ? host : name));
+        m_nodeDock->setWindowTitle(tr("Node %1").arg(nodeTitleName(m_nodeInspector->headerText().section(QLatin1Char('\n'), 0, 0))));
         m_nodeDock->show();
         m_nodeDock->raise();
     } else {

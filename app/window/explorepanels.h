@@ -46,6 +46,12 @@ namespace fleet::app {
 
 class StoreReaders;
 
+/// What the Node dock's title calls a node named `name`: a DNS-style name
+/// (ip-10-1-2-3.us-west-2.compute.internal) by its host part, which tells nodes apart (whole,
+/// it filled the dock's tab bar; the inspector's header has the full name); other names whole.
+/// Thread: any.
+[[nodiscard]] QString nodeTitleName(const QString& name);
+
 /// Builds and owns (through the window) the exploring docks and toolbar of `window` and
 /// wires them to `map`:
 /// Every dock starts hidden, so the map has the whole window until asked: the toolbar holds

@@ -184,9 +184,14 @@ void MainWindow::createMenus()
             panels->addAction(dock->toggleViewAction());
     });
     addMarkersMenu(view, m_map);
-    new ConsolidateController(this, m_plan); // Plan > Consolidate
-    new AddNodesDialog(this, m_plan, m_map); // Plan > Add Nodes
-    new PlaceWorkloadDialog(this, m_plan); // Plan > Place Workload
+    // After a plan dialog closes, the map has the keyboard focus again, not the text field that
+    // had it before: the map's keys (Home, Z) act, and Ctrl+Z undoes the plan, not the field.
+    auto* consolidate = new ConsolidateController(this, m_plan); // Plan > Consolidate
+    connect(consolidate, &ConsolidateController::resultClosed, this, &MainWindow::restoreMapFocus);
+    auto* addNodes = new AddNodesDialog(this, m_plan, m_map); // Plan > Add Nodes
+    connect(addNodes, &QDialog::finished, this, &MainWindow::restoreMapFocus);
+    auto* placeWorkload = new PlaceWorkloadDialog(this, m_plan); // Plan > Place Workload
+    connect(placeWorkload, &QDialog::finished, this, &MainWindow::restoreMapFocus);
     new PlanNodeActions(this, m_plan, m_map); // Plan > Drain / Fail Selected Node, Fail Domain...
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));

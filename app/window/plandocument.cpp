@@ -109,7 +109,7 @@ bool PlanDocument::open(const QString& path)
                                 : tr("Open a cluster first: a plan is checked against the cluster shown."));
         return false;
     }
-    if (m_opener->isRunning() || !confirmClose())
+    if (m_opener->isRunning() || !confirmClose(CloseReason::Replace))
         return false;
     return m_opener->open(path, m_window->planSourceOnWorker());
 }
@@ -220,21 +220,31 @@ void PlanDocument::exportPlan(bool kubectlScript)
             path, m_plan->engine() ? m_plan->engine()->applied().size() : 0));
 }
 
-bool PlanDocument::confirmClose()
+bool PlanDocument::comesFromItsFile() const
+{
+    // The undo stack's clean index is the state saved to (or opened from) m_path; once a
+    // command is pushed after undoing past it, QUndoStack drops it (-1): what is shown was not
+    // made from that file any more, and writing it there would overwrite an unrelated plan.
+    return !m_path.isEmpty() && m_plan->undoStack()->cleanIndex() >= 0;
+}
+
+bool PlanDocument::confirmClose(CloseReason reason)
 {
     if (!isModified())
         return true;
     const std::size_t actions = m_plan->engine() ? m_plan->engine()->applied().size() : 0;
+    const bool ownFile = comesFromItsFile();
+    const QString count = actions == 1 ? tr("1 action") : tr("%1 actions").arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(actions))));
+    const QString text = ownFile ? tr("The plan has changed since it was saved to %1.").arg(QFileInfo(m_path).fileName())
+        : m_path.isEmpty()       ? tr("The plan (%1) is not saved.").arg(count)
+                                 : tr("The plan (%1) is not saved: it is no longer the plan of %2.").arg(count, QFileInfo(m_path).fileName());
     const auto choice = askToSaveChanges(m_window,
-        { QStringLiteral("unsavedPlanBox"), tr("Unsaved Plan"),
-          m_path.isEmpty() ? (actions == 1 ? tr("The plan (1 action) is not saved.")
-                                             : tr("The plan (%1 actions) is not saved.").arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(actions)))))
-                           : tr("The plan has changed since it was saved to %1.").arg(QFileInfo(m_path).fileName()),
-          tr("Save the plan before it is closed?"), m_path.isEmpty() });
+        { QStringLiteral("unsavedPlanBox"), tr("Unsaved Plan"), text,
+          reason == CloseReason::Replace ? tr("Save the plan before another is opened?") : tr("Save the plan before it is closed?"), !ownFile });
     if (choice == QMessageBox::Discard)
         return true;
     if (choice == QMessageBox::Save) {
-        if (m_path.isEmpty())
+        if (!ownFile)
             return saveAs();
         const QString error = saveTo(m_path);
         if (error.isEmpty())

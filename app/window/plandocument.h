@@ -53,6 +53,9 @@ public:
     /// A plan beside cluster files opens once their what-if is ready (PlanController::engineReady).
     /// More than one plan opens none (a warning says so).
     QStringList takePlanFiles(const QStringList& paths);
+    /// Opens the plan file at `path` once the cluster being loaded has its what-if
+    /// (PlanController::engineReady), as a plan given beside cluster files.
+    void openWhenReady(const QString& path) { m_toOpen = path; }
     [[nodiscard]] PlanOpener* opener() const noexcept { return m_opener; }
     /// The plan file last saved to or opened ("" when none).
     [[nodiscard]] QString path() const { return m_path; }
@@ -62,10 +65,16 @@ public:
     /// A large step's undo or redo running in slices (PlanController::isBusy()) is waited for
     /// first, in the same loop: the file holds the plan before or after the step, never part of it.
     QString saveTo(const QString& path);
+    /// Why the plan would go: the window closes, or another plan replaces it (Open Plan).
+    enum class CloseReason { Close, Replace };
     /// When the plan is modified, asks Save / Discard / Cancel (a QMessageBox titled "Unsaved
-    /// Plan", objectName unsavedPlanBox); true to go on: saved (to path(), else a file asked
-    /// for) or discarded.
-    bool confirmClose();
+    /// Plan", objectName unsavedPlanBox, its question in the words of `reason`); true to go on:
+    /// saved or discarded. Save writes to path() only while the plan comes from that file
+    /// (comesFromItsFile()), else it asks for a file.
+    bool confirmClose(CloseReason reason = CloseReason::Close);
+    /// Whether the plan shown was made from path() (saved to or opened from it, then changed
+    /// by undo and redo or by commands after it): false once undone past that state and changed.
+    [[nodiscard]] bool comesFromItsFile() const;
 
 private:
     /// `sentence` with %1 the absolute path written and %2 "N actions" (the status bar's

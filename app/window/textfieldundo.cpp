@@ -55,6 +55,15 @@ bool TextFieldUndo::eventFilter(QObject* watched, QEvent* event)
     const bool undo = matches(m_undo, sequence);
     if (!undo && !matches(m_redo, sequence))
         return false;
+    // A field holding no typed text its own undo could take back (emptied by its clear
+    // button, or given the focus back after a dialog) leaves the keys to Edit > Undo / Redo,
+    // the plan's: kept from the field, the key fires the window's shortcut.
+    if (edit->text().isEmpty() || !(undo ? edit->isUndoAvailable() : edit->isRedoAvailable())) {
+        if (event->type() != QEvent::ShortcutOverride)
+            return false;
+        key->ignore();
+        return true;
+    }
     if (event->type() == QEvent::ShortcutOverride) {
         key->accept(); // the field takes the key: no shortcut fires, a KeyPress follows
         return true;

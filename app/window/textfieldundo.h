@@ -19,7 +19,8 @@ namespace fleet::app {
 /// while the user typed. Installed on the application: for a ShortcutOverride of one of the two
 /// actions' shortcuts while an enabled, writable QLineEdit has the focus it claims the key for the
 /// field (also while its completion popup is open), and on the KeyPress that follows it calls the
-/// field's undo() or redo(). The native
+/// field's undo() or redo(). A field whose text is empty, or whose own undo (redo) has nothing
+/// to take back, keeps the keys from itself so that the plan's Undo / Redo act. The native
 /// render window of the map forwards key events to the focus widget (views/vtk), so the same
 /// holds while it holds the X focus. Thread: GUI thread.
 class TextFieldUndo : public QObject {

@@ -190,6 +190,26 @@ private slots:
         QVERIFY(label.bottom() < 0);
     }
 
+    // The Node dock's title names a node by the host part of a DNS name only: a node the plan
+    // added ("fleetscope-p5.48xlarge-3") has a dot in its instance type, and cutting there named
+    // every added p5 node "fleetscope-p5".
+    void nodeTitleName_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("title");
+        QTest::newRow("dns") << QStringLiteral("ip-10-1-2-3.us-west-2.compute.internal") << QStringLiteral("ip-10-1-2-3");
+        QTest::newRow("added") << QStringLiteral("fleetscope-p5.48xlarge-3") << QStringLiteral("fleetscope-p5.48xlarge-3");
+        QTest::newRow("added g5") << QStringLiteral("fleetscope-g5.12xlarge-12") << QStringLiteral("fleetscope-g5.12xlarge-12");
+        QTest::newRow("ip") << QStringLiteral("10.1.2.3") << QStringLiteral("10.1.2.3");
+        QTest::newRow("plain") << QStringLiteral("duckboat-01") << QStringLiteral("duckboat-01");
+    }
+    void nodeTitleName()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, title);
+        QCOMPARE(app::nodeTitleName(name), title);
+    }
+
     // The Node dock's tab beside the Domain dock's, for a node with a cloud's long DNS name
     // (ip-10-….us-west-2.compute.internal), in the dock area's width: the tab names the node by
     // its host part, whole (the inspector's header has the full name), and every tab shows.

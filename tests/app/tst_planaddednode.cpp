@@ -41,6 +41,7 @@ private slots:
     void addedNodeIsDrawnAndPicked();
     void addedNodeIsSelectedInspectedAndADropTarget();
     void addedBoxHidesNoCellsAndFolds();
+    void addNodeLikeAFailedNodeIsRefused();
 
 private:
     /// The first position (map coordinates, 2 px steps) where the map draws an added node.
@@ -285,6 +286,27 @@ void TestPlanAddedNode::addedBoxHidesNoCellsAndFolds()
     QCOMPARE(picked, added);
     while (m_window->undoStack()->canUndo())
         m_window->undoStack()->undo();
+}
+
+// Add a Node Like It on a node the plan failed would put the copy where the plan says nothing
+// runs any more, without a word: it is refused, and the message says why and what to do.
+void TestPlanAddedNode::addNodeLikeAFailedNodeIsRefused()
+{
+    app::PlanController* plan = m_window->planController();
+    const auto engine = plan->engine();
+    while (m_window->undoStack()->canUndo())
+        m_window->undoStack()->undo();
+    const model::NodeId node(11);
+    QVERIFY(plan->failNode(node));
+    QVERIFY(!engine->state().nodePresent(node));
+    const std::size_t before = engine->applied().size();
+    QVERIFY(!plan->addNodeLike(node));
+    QCOMPARE(engine->applied().size(), before);
+    const QString message = plan->lastMessage();
+    QVERIFY2(message.startsWith(QStringLiteral("Cannot add a node like ")) && message.contains(QStringLiteral("gone under the plan")),
+        qPrintable(message));
+    m_window->undoStack()->undo();
+    QVERIFY(engine->applied().empty());
 }
 
 FLEET_GUI_TEST_MAIN(TestPlanAddedNode, fleet::app::setDefaultSurfaceFormat)

@@ -8,9 +8,11 @@
 
 #include "app/controllers/workerpool.h"
 #include "app/dialogs/addnodesdialog.h"
+#include "app/window/explorepanels.h"
 #include "app/startup/surfaceformat.h"
 #include "model/plan/addnodetemplate.h"
 #include "model/domainpath.h"
+#include "views/panels/searchfield.h"
 #include "model/search/nodesneeded.h"
 
 #include "common/guitestmain.h"
@@ -19,14 +21,19 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QScopeGuard>
 
 #include <QLabel>
+#include <QApplication>
+#include <QLineEdit>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QSemaphore>
 #include <QThreadPool>
 #include <QSignalSpy>
 #include <QUndoStack>
+
+#include <map>
 
 using namespace fleet;
 using namespace planwindow;
@@ -42,6 +49,8 @@ private slots:
     void howManyAndAddShowProgressAndCancel();
     void defaultTypeServesThePendingPods();
     void namesATemplateOfEachNodeGroup();
+    void capacityRowShowsThePriceOfTheCopiedNode();
+    void closingTheDialogGivesTheMapTheFocus();
 
 private:
     /// The first node with 8 GPUs: the largest GPU node type of the simulated fleet, which its
@@ -335,6 +344,76 @@ void TestPlanAddNodes::namesATemplateOfEachNodeGroup()
         addNodes += a.action.type == model::ActionType::AddNode ? 1 : 0;
     QCOMPARE(addNodes, std::size_t(2));
     QVERIFY(model::pendingPods(*window.planController()->engine()).empty());
+}
+
+// The capacity type's row shows the price of the node the nodes added copy: for "any", the
+// engine's template (of the node group the most pending pods can use, inside the domain when it
+// has one), not the first healthy node of the type (a trial read $98.32/h and got $44.24/h
+// copies). Checked for every instance type, over the whole cluster and in a node's domain, on
+// the 2,000-node fleet of that trial, whose p5.48xlarge groups differ in capacity type.
+void TestPlanAddNodes::capacityRowShowsThePriceOfTheCopiedNode()
+{
+    std::unique_ptr<app::MainWindow> fleet = openWindow(2000, 1);
+    QVERIFY(fleet);
+    std::swap(m_window, fleet); // openDialog() drives m_window
+    const auto restore = qScopeGuard([&] { std::swap(m_window, fleet); });
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    const model::Topology& topology = *m_window->planController()->topology();
+    const std::vector<double>& prices = m_window->planController()->nodePrices();
+    std::map<std::string, model::NodeId> types;
+    for (std::uint32_t i = 0; i < store.nodeCount(); ++i)
+        types.emplace(std::string(store.nodeInstanceType(model::NodeId(i))), model::NodeId(i));
+    types.erase(std::string());
+    int checked = 0;
+    for (const auto& [type, like] : types) {
+        for (const bool inDomain : { false, true }) {
+            app::AddNodesDialog* dialog = openDialog(like);
+            QVERIFY(dialog);
+            const QString domain = inDomain ? QString::fromStdString(model::domainPathText(topology, topology.nodeDomain(like))) : QString();
+            dialog->setDomainPath(domain);
+            QVERIFY(dialog->setInstanceType(QString::fromStdString(type)));
+            QVERIFY(dialog->setCapacityType(QString()));
+            auto* capacity = dialog->findChild<QComboBox*>(QStringLiteral("addNodesCapacityType"));
+            QVERIFY(capacity);
+            const QString row = capacity->currentText();
+            dialog->reject();
+            const model::DomainId d = inDomain ? topology.nodeDomain(like) : topology.root();
+            QVERIFY(m_window->planController()->addNodes(QString::fromStdString(type), QString(), d, 1));
+            const model::NodeId copied = engine->state().nodeTemplate(engine->applied().back().nodesAdded.at(0));
+            m_window->undoStack()->undo();
+            QVERIFY(engine->applied().empty());
+            if (copied.index() >= prices.size() || prices[copied.index()] <= 0)
+                continue;
+            QVERIFY2(row.contains(QStringLiteral("$%1/h").arg(prices[copied.index()], 0, 'f', 2)),
+                qPrintable(QStringLiteral("%1 in %2: the row says \"%3\", the copies are of %4 at $%5/h")
+                               .arg(QString::fromStdString(type), domain.isEmpty() ? QStringLiteral("the cluster") : domain, row,
+                                   QString::fromStdString(std::string(store.nodeName(copied))))
+                               .arg(prices[copied.index()], 0, 'f', 2)));
+            ++checked;
+        }
+    }
+    QVERIFY(checked > 0);
+}
+
+// After a plan dialog closes, the map has the keyboard focus, not the text field that had it
+// before: the map's keys (Home, Z) work, and Edit > Undo's Ctrl+Z undoes the plan, not the
+// field's text (a trial's Ctrl+Z after a dialog silently undid nothing on the plan).
+void TestPlanAddNodes::closingTheDialogGivesTheMapTheFocus()
+{
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    QLineEdit* field = m_window->explorePanels()->searchField()->findChild<QLineEdit*>();
+    if (!field)
+        field = qobject_cast<QLineEdit*>(m_window->explorePanels()->searchField());
+    QVERIFY(field);
+    field->setFocus(Qt::MouseFocusReason);
+    QTRY_VERIFY(field->hasFocus());
+    app::AddNodesDialog* dialog = openDialog(model::NodeId(11));
+    QVERIFY(dialog);
+    dialog->reject();
+    QTRY_VERIFY2(m_window->mapView()->hasFocus() || m_window->mapView()->isAncestorOf(QApplication::focusWidget()),
+        qPrintable(QStringLiteral("focus on %1").arg(QApplication::focusWidget() ? QApplication::focusWidget()->objectName() : QStringLiteral("nothing"))));
 }
 
 void TestPlanAddNodes::howManyAndAddShowProgressAndCancel()

@@ -153,6 +153,17 @@ void TestPlanFailDomain::failDomainStrandsAGang()
         QVERIFY2(panel->table()->columnWidth(c) > panel->table()->fontMetrics().horizontalAdvance(text) + 6,
             qPrintable(QStringLiteral("column %1: %2 px for \"%3\"").arg(c).arg(panel->table()->columnWidth(c)).arg(text)));
     }
+    // The status bar counts as plan check does: re-placed are the pods that went to another
+    // node, the others are left without one; a pod is counted once, in one of the two.
+    std::set<std::uint32_t> replaced;
+    for (const model::AppliedAction::PodChange& c : applied.changes)
+        if (engine->state().podNode(c.pod).isValid())
+            replaced.insert(c.pod.index());
+    const QString message = m_window->planController()->lastMessage();
+    QVERIFY2(message.endsWith(QStringLiteral("%1 pods re-placed on other nodes, %2 left without a node.")
+                                  .arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(replaced.size()))),
+                                      QString::fromStdString(model::formatCount(static_cast<std::int64_t>(applied.unplaced.size()))))),
+        qPrintable(message));
     saveScreenshot(m_window.get(), QStringLiteral("fail-domain"));
 
     m_window->undoStack()->undo();

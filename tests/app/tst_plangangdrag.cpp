@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A pod that the eviction rules keep from moving alone (one member of a gang) dragged by itself:
 // no node may look as if it could take it (the drop would be refused), each node says why
-// (`gang-member`), and the tooltip says how to move the whole workload (Alt) or override (Shift).
+// (`gang-member`), and the tooltip says how to move the whole workload (Ctrl) or override (Shift).
 
 #include "planwindowfixture.h"
 
@@ -23,6 +23,7 @@ private slots:
     void cleanupTestCase() { m_window.reset(); }
     void gangMemberDraggedAloneFitsNowhere();
     void shiftDropMovesItAsAViolation();
+    void gangMemberDroppedOnAFullNodeLeadsWithGangMember();
 
 private:
     views::FleetMapView* map() const { return m_window->mapView(); }
@@ -71,7 +72,8 @@ void TestPlanGangDrag::gangMemberDraggedAloneFitsNowhere()
     const QString tip = QToolTip::text();
     QVERIFY2(tip.contains(QStringLiteral("cannot take")), qPrintable(tip));
     QVERIFY2(tip.contains(QStringLiteral("gang-member")), qPrintable(tip));
-    QVERIFY2(tip.contains(QStringLiteral("Alt")), qPrintable(tip));
+    // Ctrl, not Alt: most X11 window managers take Alt+drag to move the window.
+    QVERIFY2(tip.contains(QStringLiteral("Hold Ctrl when you start the drag")) && !tip.contains(QStringLiteral("Alt")), qPrintable(tip));
     emit map()->podDropped(to, {}, global, Qt::NoModifier);
     QVERIFY(engine->applied().empty());
     QVERIFY2(m_window->planController()->lastMessage().contains(QStringLiteral("gang-member")),
@@ -93,6 +95,39 @@ void TestPlanGangDrag::shiftDropMovesItAsAViolation()
     QCOMPARE(engine->state().podNode(pod), to);
     m_window->undoStack()->undo();
     QVERIFY(engine->applied().empty());
+}
+
+// A gang member dropped alone on a node that could not take it either: the refusal leads with
+// gang-member, as the drag's tooltip does, and says how to move the whole workload; the
+// capacity reasons follow.
+void TestPlanGangDrag::gangMemberDroppedOnAFullNodeLeadsWithGangMember()
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    model::PodId pod;
+    model::NodeId to;
+    for (std::uint32_t i = 0; i < store.podCount() && !to.isValid(); ++i) {
+        const model::PodId p(i);
+        if (!store.podIsCounted(p) || !engine->state().podNode(p).isValid() || !model::isGangPod(store, p))
+            continue;
+        const model::PodFeasibility f(engine->state(), p);
+        for (std::uint32_t j = 0; j < store.nodeCount() && !to.isValid(); ++j)
+            if (model::NodeId(j) != engine->state().podNode(p) && !f.feasible(model::NodeId(j))) {
+                pod = p;
+                to = model::NodeId(j);
+            }
+    }
+    QVERIFY2(to.isValid(), "no node of the simulated cluster refuses a gang pod");
+    const QPoint global = map()->mapToGlobal(map()->rect().center());
+    emit map()->podDragStarted(pod, Qt::NoModifier);
+    emit map()->podDragMoved(to, {}, global, Qt::NoModifier);
+    emit map()->podDropped(to, {}, global, Qt::NoModifier);
+    QVERIFY(engine->applied().empty());
+    const QString message = m_window->planController()->lastMessage();
+    // The reasons, one a clause ending in its code: gang-member's first, the node's after it.
+    const QStringList reasons = message.section(QStringLiteral(": "), 1).split(QStringLiteral("; "));
+    QVERIFY2(reasons.size() >= 2 && reasons.front().endsWith(QStringLiteral("(gang-member)")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("Ctrl")), qPrintable(message));
 }
 
 FLEET_GUI_TEST_MAIN(TestPlanGangDrag, fleet::app::setDefaultSurfaceFormat)

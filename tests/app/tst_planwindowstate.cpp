@@ -32,6 +32,8 @@
 
 #include "common/mapviewprobe.h"
 
+#include "views/panels/filterfield.h"
+
 #include "common/guitestmain.h"
 
 #include "common/eventloop.h"
@@ -41,6 +43,8 @@
 #include <QDialog>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileDialog>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTemporaryDir>
@@ -110,6 +114,8 @@ private slots:
     void inspectorFollowsThePlanAfterPlaceWorkload();
     void closeAsksWhilePlanIsModified();
     void openPlanReevaluatesAgainstTheShownCluster();
+    void saveAsksForAFileOnceThePlanLeftItsFile();
+    void undoKeysReachThePlanFromAnEmptyField();
     void openPlanListsWhatCannotBeApplied();
     void openPlanFromFileOpenAndBrokenFile();
     void openPlanOfManyActionsShowsEachAsMade();
@@ -261,6 +267,107 @@ void TestPlanWindowState::closeAsksWhilePlanIsModified()
     QVERIFY(window->close());
     QVERIFY(asked);
     QCOMPARE(importers::readPlanFile(path.toStdString()).actions.size(), std::size_t(1));
+}
+
+// The unsaved-plan question before another plan opens says so (not "before it is closed"),
+// and its Save writes to the plan's file only while the plan still comes from that file: a
+// plan made after undoing past the save (another plan) gets a file dialog, so the file is not
+// overwritten with an unrelated plan.
+void TestPlanWindowState::saveAsksForAFileOnceThePlanLeftItsFile()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::PlanController* plan = window->planController();
+    QCOMPARE(drainSome(plan, 2).size(), std::size_t(2));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("two.json"));
+    QCOMPARE(window->savePlanTo(path), QString());
+    while (window->undoStack()->canUndo())
+        window->undoStack()->undo();
+    QVERIFY(plan->engine()->applied().empty());
+    // Another plan, made where the saved one was undone: one drain of a node the file does not drain.
+    const auto savedActions = importers::readPlanFile(path.toStdString()).actions;
+    const model::ClusterStore& store = *plan->store();
+    bool drained = false;
+    for (std::uint32_t i = store.nodeCount(); i-- > 0 && !drained;) {
+        const model::NodeId n(i);
+        const std::string name(store.nodeName(n));
+        if (store.nodePods(n).empty() || std::any_of(savedActions.begin(), savedActions.end(), [&](const model::PlanAction& a) { return a.node == name; }))
+            continue;
+        drained = plan->drainNodes({ n });
+    }
+    QVERIFY(drained);
+    QVERIFY(window->isPlanModified());
+
+    // Open Plan asks first, in its own words; Cancel keeps this plan.
+    QString informative;
+    bool asked = false;
+    whenShown([&](QWidget* w) {
+        auto* box = qobject_cast<QMessageBox*>(w);
+        if (!box || box->objectName() != QStringLiteral("unsavedPlanBox"))
+            return;
+        asked = true;
+        informative = box->informativeText();
+        box->button(QMessageBox::Cancel)->click();
+    });
+    QVERIFY(!window->openPlanFile(path));
+    QVERIFY(asked);
+    QVERIFY2(informative.contains(QStringLiteral("before another is opened")), qPrintable(informative));
+
+    // Quit, Save: a file dialog (cancelled here), the file as it was, the window open.
+    asked = false;
+    bool fileAsked = false;
+    whenShown([&](QWidget* w) {
+        auto* box = qobject_cast<QMessageBox*>(w);
+        if (!box || box->objectName() != QStringLiteral("unsavedPlanBox"))
+            return;
+        asked = true;
+        whenShown([&](QWidget* d) {
+            if (auto* dialog = qobject_cast<QFileDialog*>(d)) {
+                fileAsked = true;
+                dialog->reject();
+            }
+        });
+        box->button(QMessageBox::Save)->click();
+    });
+    QVERIFY(!window->close());
+    QVERIFY(asked);
+    QVERIFY(fileAsked);
+    QCOMPARE(importers::readPlanFile(path.toStdString()).actions, savedActions);
+    window->undoStack()->setClean();
+}
+
+// Ctrl+Z in the filter field whose clear button was pressed (nothing typed left) undoes the
+// plan, as Edit > Undo says, and Ctrl+Shift+Z redoes it; with typed text the field keeps its own
+// undo (a trial's Ctrl+Z undid the field's clear, not the drain).
+void TestPlanWindowState::undoKeysReachThePlanFromAnEmptyField()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(window.get()));
+    app::PlanController* plan = window->planController();
+    QCOMPARE(drainSome(plan, 1).size(), std::size_t(1));
+    QUndoStack* stack = window->undoStack();
+    const int index = stack->index();
+    QLineEdit* field = window->explorePanels()->filterField()->lineEdit();
+    field->setFocus(Qt::MouseFocusReason);
+    QTRY_VERIFY(field->hasFocus());
+    QTest::keyClicks(field, QStringLiteral("gpu"));
+    field->clear(); // the clear button's slot
+    QVERIFY(field->isUndoAvailable());
+    QTest::keyClick(field, Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY2(stack->index() == index - 1, "Ctrl+Z in the emptied field did not undo the plan");
+    QVERIFY(field->text().isEmpty());
+    QTest::keyClick(field, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(stack->index(), index);
+    // Typed text: the field's own undo.
+    QTest::keyClicks(field, QStringLiteral("zz"));
+    QTest::keyClick(field, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(stack->index(), index);
+    QVERIFY(field->text() != QStringLiteral("zz"));
+    field->clear();
+    window->undoStack()->setClean();
 }
 
 void TestPlanWindowState::openPlanReevaluatesAgainstTheShownCluster()

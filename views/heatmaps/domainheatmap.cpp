@@ -6,6 +6,7 @@
 #include "model/figures.h"
 #include "model/metrics/builtinmetrics.h"
 #include "model/metrics/metric.h"
+#include "model/metrics/planmetrics.h"
 #include "views/map/colormap.h"
 
 #include <QMouseEvent>
@@ -56,6 +57,7 @@ void DomainHeatmap::setCluster(
     m_store = std::move(store);
     m_topology = std::move(topology);
     m_level = level;
+    m_chosenWeights = shareWeights(m_chosenWeightBase); // over this store's nodes
     m_rows.clear();
     if (m_store && m_topology) {
         for (model::DomainId d : domainsAtLevel(*m_topology, level)) {
@@ -110,24 +112,57 @@ void DomainHeatmap::setChosenMetric(const model::Metric& metric, const model::Me
     m_chosenUnit = qs(metric.unit());
     m_chosenShare = metric.scale() == model::ScaleKind::Share;
     m_chosenValues = categorical ? std::vector<double> {} : column.values;
+    m_chosenWeightBase = m_chosenShare ? QString::fromUtf8(model::planMetricBaseId(metric.id())) : QString();
+    m_chosenWeights = shareWeights(m_chosenWeightBase);
     rebuildColumns();
 }
 
-void DomainHeatmap::fillColumn(int column, const std::vector<double>& perNode, bool share)
+std::vector<double> DomainHeatmap::shareWeights(const QString& base) const
+{
+    // A requested share under the plan is requested / allocatable of one resource per node;
+    // weighting each node's share by its allocatable sums its requests, so the domain's
+    // figure is requested / allocatable over the nodes the plan leaves, as the GPU column
+    // and the domain inspector count (a mean of the nodes' shares counts a half-used
+    // 1-GPU node as much as a full 8-GPU one).
+    std::vector<double> weights;
+    if (!m_store || base.isEmpty())
+        return weights;
+    model::CoreResource r = base == QLatin1String("cpu") ? model::CoreResource::Cpu
+        : base == QLatin1String("memory")                ? model::CoreResource::Memory
+                                                         : model::CoreResource::Gpu;
+    const std::size_t nodes = m_store->nodeCount();
+    if (r == model::CoreResource::Gpu) {
+        // The GPU metric reads CPU on a fleet without GPUs (planmetrics.h).
+        bool gpus = false;
+        for (std::uint32_t n = 0; n < nodes && !gpus; ++n)
+            gpus = m_store->nodeAllocatable(model::NodeId(n))[model::CoreResource::Gpu] > 0;
+        if (!gpus)
+            r = model::CoreResource::Cpu;
+    }
+    weights.resize(nodes);
+    for (std::uint32_t n = 0; n < nodes; ++n)
+        weights[n] = static_cast<double>(m_store->nodeAllocatable(model::NodeId(n))[r]);
+    return weights;
+}
+
+void DomainHeatmap::fillColumn(int column, const std::vector<double>& perNode, bool share, const std::vector<double>* weights)
 {
     Column& c = m_columns[static_cast<std::size_t>(column)];
     c.maximum = 0;
+    const bool weighted = share && weights && weights->size() == perNode.size();
     for (Row& row : m_rows) {
         double sum = 0;
-        std::size_t counted = 0;
+        double counted = 0;
         for (const model::NodeId n : m_topology->domainNodes(row.domain))
             if (n.index() < perNode.size() && !std::isnan(perNode[n.index()])
                 && (!m_mask || (n.index() < m_mask->size() && (*m_mask)[n.index()] != 0))) {
-                sum += perNode[n.index()];
-                ++counted;
+                const double w = weighted ? (*weights)[n.index()] : 1.0;
+                sum += perNode[n.index()] * w;
+                counted += w;
             }
-        // A share's domain value is its nodes' mean; an amount's is their sum.
-        const double v = counted == 0 ? std::nan("") : share ? sum / static_cast<double>(counted) : sum;
+        // A share's domain value is its nodes' mean (weighted: see shareWeights()); an
+        // amount's is their sum.
+        const double v = counted <= 0 ? std::nan("") : share ? sum / counted : sum;
         row.values[static_cast<std::size_t>(column)] = v;
         if (!std::isnan(v))
             c.maximum = std::max(c.maximum, v);
@@ -172,7 +207,7 @@ void DomainHeatmap::rebuildColumns()
                 m_chosenAppended = true;
                 for (Row& row : m_rows)
                     row.values.push_back(std::nan(""));
-                fillColumn(m_chosen, m_chosenValues, m_chosenShare);
+                fillColumn(m_chosen, m_chosenValues, m_chosenShare, &m_chosenWeights);
                 if (m_chosenShare)
                     m_columns.back().maximum = 1.0;
             }
@@ -227,7 +262,7 @@ void DomainHeatmap::setChosenValues(const model::Metric& metric, const model::Me
     if (!m_chosenAppended)
         return; // a requested share or an amount column: the store's figures, which did not change
     // What rebuildColumns() does for the chosen metric's own column, the others as they are.
-    fillColumn(m_chosen, m_chosenValues, m_chosenShare);
+    fillColumn(m_chosen, m_chosenValues, m_chosenShare, &m_chosenWeights);
     if (m_chosenShare)
         m_columns[static_cast<std::size_t>(m_chosen)].maximum = 1.0;
     QFont bold = font();

@@ -123,7 +123,14 @@ private:
     int rowHeight() const;
     int headerHeight() const;
     void rebuildColumns();
-    void fillColumn(int column, const std::vector<double>& perNode, bool share);
+    /// Sums `perNode` over each row's nodes; a share column is their mean, weighted by
+    /// `weights` (per node) when given.
+    void fillColumn(int column, const std::vector<double>& perNode, bool share, const std::vector<double>* weights = nullptr);
+    /// Per node, what a share metric's node values are weighted by in a domain's mean: for a
+    /// requested share under a plan of `base` ("gpu", "cpu", "memory"; model/metrics/
+    /// planmetrics.h) the allocatable of that resource, so that the domain's figure is
+    /// requested / allocatable; empty (a plain mean) for "". O(nodes).
+    [[nodiscard]] std::vector<double> shareWeights(const QString& base) const;
     [[nodiscard]] int cellWidth(int column, const QFontMetrics& fm, const QFontMetrics& bold) const;
     void sortAsBefore(); // by the column sorted last (the chosen one, first), then the layout
     [[nodiscard]] QString valueText(int row, int column) const;
@@ -135,6 +142,8 @@ private:
     std::vector<std::vector<double>> m_amountValues; // per amount column, per node (setMetricContext)
     QStringList m_amountUnits;
     std::vector<double> m_chosenValues; // per node, the chosen metric's column
+    std::vector<double> m_chosenWeights; // per node, shareWeights() of the chosen metric
+    QString m_chosenWeightBase; // its plan metric's base id, "" for a plain mean
     QString m_chosenId, m_chosenTitle, m_chosenUnit;
     bool m_chosenShare = true;
     int m_level = 1;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace fleet::views {
 
@@ -51,10 +52,57 @@ void UtilizationHistogram::setBins(const UtilizationBins& bins, const QString& t
     update();
 }
 
+std::array<UtilizationHistogram::CountLabel, UtilizationBins::kBinCount> UtilizationHistogram::countLabels() const
+{
+    // Counts of thousands are wider than a bin at a dock's width: each is written whole,
+    // centred over its bar in the lines above the plot, a line up where it would run into its
+    // neighbour
+    // (a trial read "1,224" over "4,973" and ",07" for 1,076).
+    std::array<CountLabel, UtilizationBins::kBinCount> labels;
+    const QFontMetrics fm(font());
+    const int left = 8;
+    const int plotWidth = std::max(10, width() - 16);
+    const double slot = plotWidth / double(UtilizationBins::kBinCount);
+    std::array<int, kCountRows> rowRight;
+    rowRight.fill(std::numeric_limits<int>::min());
+    for (int b = 0; b < UtilizationBins::kBinCount; ++b) {
+        if (m_bins.counts[static_cast<std::size_t>(b)] == 0)
+            continue;
+        CountLabel& l = labels[static_cast<std::size_t>(b)];
+        l.text = QString::fromStdString(model::formatCount(static_cast<std::int64_t>(m_bins.counts[static_cast<std::size_t>(b)])));
+        l.width = fm.horizontalAdvance(l.text) + 2;
+        const int centre = left + static_cast<int>(std::lround((b + 0.5) * slot));
+        l.left = std::clamp(centre - l.width / 2, 0, std::max(0, width() - l.width));
+        for (int row = 0; row < kCountRows && l.row < 0; ++row)
+            if (l.left >= rowRight[static_cast<std::size_t>(row)] + 3) {
+                l.row = row;
+                rowRight[static_cast<std::size_t>(row)] = l.left + l.width;
+            }
+    }
+    return labels;
+}
+
+QRect UtilizationHistogram::countRect(int bin) const
+{
+    const QRect bar = barRect(bin);
+    if (bar.isEmpty())
+        return {};
+    const CountLabel l = countLabels()[static_cast<std::size_t>(bin)];
+    if (l.row < 0)
+        return {};
+    // Lines over the plot, the first just above it: a bar's count stays clear of every other
+    // count (a line up is above all counts of the line below, whatever their bars' heights).
+    const int h = QFontMetrics(font()).height();
+    return QRect(l.left, plotRect().top() - 1 - (l.row + 1) * h, l.width, h);
+}
+
 QRect UtilizationHistogram::plotRect() const
 {
     const QFontMetrics fm(font());
-    const int top = fm.height() * 2 + 6; // title, then the counts above the bars
+    int rows = 1;
+    for (const CountLabel& l : countLabels())
+        rows = std::max(rows, l.row + 1);
+    const int top = fm.height() * (1 + rows) + 6; // title, then the counts' lines above the bars
     const int bottom = fm.height() + 6; // bin ranges
     return QRect(8, top, std::max(10, width() - 16), std::max(10, height() - top - bottom));
 }
@@ -88,16 +136,15 @@ void UtilizationHistogram::paintEvent(QPaintEvent*)
         fm.elidedText(title, Qt::ElideRight, width() - 16));
     const QRect plot = plotRect();
     const double slot = plot.width() / double(UtilizationBins::kBinCount);
+    const auto labels = countLabels();
     for (int b = 0; b < UtilizationBins::kBinCount; ++b) {
         const QRect bar = barRect(b);
-        const int x0 = plot.left() + static_cast<int>(std::lround(b * slot));
-        const int w = static_cast<int>(std::lround((b + 1) * slot)) - static_cast<int>(std::lround(b * slot));
-        if (!bar.isEmpty()) {
-            p.fillRect(bar, shareColor((b + 0.5) / UtilizationBins::kBinCount));
+        if (bar.isEmpty())
+            continue;
+        p.fillRect(bar, shareColor((b + 0.5) / UtilizationBins::kBinCount));
+        if (const QRect r = countRect(b); !r.isEmpty()) {
             p.setPen(palette().text().color());
-            const QString count = QString::fromStdString(
-                model::formatCount(static_cast<std::int64_t>(m_bins.counts[static_cast<std::size_t>(b)])));
-            p.drawText(QRect(x0, bar.top() - fm.height() - 1, w, fm.height()), Qt::AlignHCenter | Qt::AlignBottom, count);
+            p.drawText(r, Qt::AlignHCenter | Qt::AlignBottom, labels[static_cast<std::size_t>(b)].text);
         }
     }
     // Boundary labels 0% ... 100%, every other one when the bins are narrow, kept inside the

@@ -38,6 +38,12 @@ public:
     /// The rectangle of bin i's bar in widget coordinates at the current size (empty for a
     /// bin with no nodes). For tests.
     [[nodiscard]] QRect barRect(int bin) const;
+    /// Where bin i's count is written: its whole text centred over the bar in the line just
+    /// above the plot, kept inside the widget; a count that would overlap its left neighbour's
+    /// goes one line up (up to kCountRows lines, the plot lower by as many); one that fits on none is left out
+    /// (empty; the title's total still holds it). Empty for a bin with no nodes. For tests.
+    [[nodiscard]] QRect countRect(int bin) const;
+    static constexpr int kCountRows = 3;
 
     QSize sizeHint() const override { return { 360, 160 }; }
     QSize minimumSizeHint() const override { return { 200, 110 }; }
@@ -46,6 +52,15 @@ protected:
     void paintEvent(QPaintEvent* event) override;
 
 private:
+    /// A count's text, left edge and width (widget x) and line (0 = just over its bar; -1 left out).
+    struct CountLabel {
+        QString text;
+        int left = 0;
+        int width = 0;
+        int row = -1;
+    };
+    /// Every bin's count laid out across the plot's width (its height plays no part).
+    [[nodiscard]] std::array<CountLabel, UtilizationBins::kBinCount> countLabels() const;
     QRect plotRect() const;
 
     UtilizationBins m_bins;
