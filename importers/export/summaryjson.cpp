@@ -127,8 +127,10 @@ void writeSummaryJson(const model::ClusterStore& store, const ImportReport& repo
                 out << "null";
             else
                 writeString(out, store.podNodeName(p));
-            out << ", \"phase\": \"" << model::podPhaseName(store.podPhase(p)) << "\", \"counted\": " << (isCounted ? "true" : "false")
-                << ", \"request\": ";
+            out << ", \"phase\": \"" << model::podPhaseName(store.podPhase(p)) << '"';
+            if ((store.podFlags(p) & model::PodFlagTerminating) != 0)
+                out << ", \"terminating\": true";
+            out << ", \"counted\": " << (isCounted ? "true" : "false") << ", \"request\": ";
             writeResources(out, store, store.podRequest(p), podExt);
             out << '}';
         }

@@ -21,7 +21,8 @@ struct SummaryParts {
 
 /// Writes the summary JSON (the parts in `parts`; a part left out is left out as a key):
 ///   {"nodes": [{"name", "ready": "True"|"False"|"Unknown", "cordoned": bool, "allocatable": R, "requested": R}],
-///    "pods": [{"namespace", "name", "node": name or null, "phase", "counted": bool, "request": R}],
+///    "pods": [{"namespace", "name", "node": name or null, "phase", "terminating": true (only for a pod
+///              with metadata.deletionTimestamp, whose phase is still Running), "counted": bool, "request": R}],
 ///    "totals": {"nodes", "ready_nodes", "cordoned_nodes", "pods", "counted_pods", "pending_pods",
 ///               "allocatable": R, "requested": R, "pending": R,
 ///               "accelerators": {"gpus", "gpus_requested" (physical GPUs, a MIG-partitioned GPU

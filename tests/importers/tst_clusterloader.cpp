@@ -136,6 +136,33 @@ private slots:
         QVERIFY2(w.startsWith("1 pod names a node that is not in the input (spec.nodeName): n/p on ghost (1 node missing)"), qPrintable(w));
     }
 
+    // A pod with metadata.deletionTimestamp is terminating: its phase stays Running (the kubelet
+    // has not stopped it yet), so the summary says so apart, only for such pods.
+    void terminatingPodIsMarked()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string nodes = writeFile(dir, "nodes.json",
+            R"({"kind": "NodeList", "items": [{"kind": "Node", "metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "4", "pods": "110"}}}]})");
+        const std::string pods = writeFile(dir, "pods.json",
+            R"({"kind": "PodList", "items": [
+              {"kind": "Pod", "metadata": {"name": "old", "namespace": "n", "deletionTimestamp": "2026-12-06T04:00:00Z"},
+               "spec": {"nodeName": "n1", "containers": [{"name": "c"}]}, "status": {"phase": "Running"}},
+              {"kind": "Pod", "metadata": {"name": "new", "namespace": "n"},
+               "spec": {"nodeName": "n1", "containers": [{"name": "c"}]}, "status": {"phase": "Running"}}]})");
+        const auto c = importers::loadClusterFiles({ nodes, pods });
+        const QJsonArray list = summaryOf(c)["pods"].toArray();
+        QCOMPARE(list.size(), 2);
+        for (const QJsonValue& v : list) {
+            const QJsonObject pod = v.toObject();
+            QCOMPARE(pod["phase"].toString(), QStringLiteral("Running"));
+            if (pod["name"].toString() == QLatin1String("old"))
+                QCOMPARE(pod["terminating"], QJsonValue(true));
+            else
+                QVERIFY2(!pod.contains("terminating"), "only a terminating pod carries the key");
+        }
+    }
+
     // Names in the warning come from the input: a control sequence in one is escaped, so that it
     // never drives the operator's terminal or splits the line.
     void podsWithHostileNamesRefusedEscaped()
