@@ -35,6 +35,7 @@ class PlanMarksTracker;
 
 namespace fleet::app {
 
+class LongJob;
 class PlanContextMenu;
 class PlanDragController;
 class PlanStepCommand;
@@ -138,7 +139,24 @@ public:
     /// removed it (failed, or in a failed domain). Also "" without an engine. O(1).
     [[nodiscard]] QString drainRefusal(model::NodeId node) const;
     bool failNode(model::NodeId node);
+    /// FailDomain of `domain` (not the root): every node of it gone, its pods placed elsewhere.
+    /// A domain of fewer than failDomainOnWorkerPods() loaded pods is applied here, one command
+    /// (true when applied). A larger one is planned on a worker (its engine replays the plan,
+    /// then fails the domain), with a progress dialog and Cancel after
+    /// kFailDomainProgressAfterMs, and taken as one undo step (adoptStep(); undone and redone
+    /// like Consolidate's); it returns true once started, and failDomainFinished() says how it
+    /// ended (nothing applied on cancel, or when the plan changed meanwhile). Source of the
+    /// size rule: a zone of 27,273 nodes and 238,846 pods held the GUI thread 16 to 30 s.
     bool failDomain(model::DomainId domain);
+    /// Loaded pods from which failDomain() plans on a worker (2,000 pods: about 130 ms on the GUI
+    /// thread at 100,000 nodes, over the 50 ms budget; below, the worker's engine replay would
+    /// cost more than it saves). Tests lower it.
+    [[nodiscard]] std::size_t failDomainOnWorkerPods() const noexcept { return m_failDomainOnWorkerPods; }
+    void setFailDomainOnWorkerPods(std::size_t pods) noexcept { m_failDomainOnWorkerPods = pods; }
+    static constexpr std::size_t kFailDomainOnWorkerPods = 2000;
+    static constexpr int kFailDomainProgressAfterMs = 300;
+    /// True while a domain's failure is planned on a worker.
+    [[nodiscard]] bool isFailingDomain() const noexcept;
     /// AddNode of one node like `node` (its instance type, its template) in node's innermost
     /// domain: the capacity question "what if there were one more of these here". The map
     /// draws it under the domain (AddedNodeLayer). One command.
@@ -263,6 +281,8 @@ signals:
     void placeWorkloadRequested(model::DomainId domain);
     /// A sentence for the status bar ("Cannot move ... : ...", "Moved ...").
     void messageShown(const QString& message);
+    /// A failDomain() planned on a worker ended: `applied` true when its step was pushed.
+    void failDomainFinished(bool applied);
 
 private:
     /// Pushes one PlanActionCommand; false (and `refusal` set to the engine's reasons) when refused.
@@ -273,6 +293,11 @@ private:
     [[nodiscard]] PlanStepCommand* newStep(const QString& text) { return newStep(this, text); }
     /// True (with a message) while a step runs in slices.
     bool refuseWhileBusy();
+    /// Loaded pods on `domain`'s nodes. O(its nodes).
+    [[nodiscard]] std::size_t domainPods(model::DomainId domain) const;
+    /// failDomain() of a large domain: planned on m_failJob's worker.
+    void startFailDomain(model::PlanAction action, model::DomainId domain, const QString& text);
+    [[nodiscard]] QString failedText(model::DomainId domain, const model::AppliedAction& r) const;
     /// Shows the plan on the map and the panel (once per undo step: m_batch > 0 defers it).
     void afterChange();
     /// The host installed an engine (or none): the panel and the map start from the loaded state.
@@ -286,6 +311,8 @@ private:
     PlanDragController* m_drag = nullptr;
     PlanContextMenu* m_contextMenu = nullptr;
     PlanStepRunner* m_steps = nullptr;
+    LongJob* m_failJob = nullptr; // failDomain() of a large domain
+    std::size_t m_failDomainOnWorkerPods = kFailDomainOnWorkerPods;
     QString m_openingPlan; // setOpeningPlan()
     int m_stackIndex = 0;                     // the undo stack's index when it last moved
     const QUndoCommand* m_nextRedo = nullptr; // the command a redo would bring back then
