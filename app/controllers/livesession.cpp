@@ -79,7 +79,9 @@ void LiveSession::start(std::unique_ptr<importers::live::LiveFeed> feed, std::sh
     m_live->start(std::move(feed), std::move(store));
     if (m_pause)
         m_pause->setEnabled(true);
-    m_parts.plan->setNotReadyHint(tr("The cluster keeps changing: Plan > Pause Live Updates (Ctrl+Shift+L) holds the changes while you plan."));
+    m_parts.plan->setNotReadyHint(tr("The what-if is built once the live cluster has not changed for %n second(s), which a busy cluster "
+                                     "may never do: Plan > Pause Live Updates (Ctrl+Shift+L) holds the changes, and the what-if is then "
+                                     "ready on the cluster as it is.", nullptr, PlanController::kLiveRebuildMs / 1000));
     updateHold();
 }
 

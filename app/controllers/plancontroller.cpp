@@ -823,8 +823,9 @@ QString PlanController::exportPlan(const QString& path, bool kubectlScript, cons
 
 QString PlanController::notReadyText() const
 {
-    const QString text = tr("The what-if is still being prepared for this cluster; try again in a moment.");
-    return m_notReadyHint.isEmpty() ? text : text + QLatin1Char(' ') + m_notReadyHint;
+    // A live cluster's hint replaces "try again": the what-if is built once the feed has been
+    // quiet for kLiveRebuildMs, which a busy cluster may never be.
+    return m_notReadyHint.isEmpty() ? tr("The what-if is still being prepared for this cluster; try again in a moment.") : m_notReadyHint;
 }
 
 } // namespace fleet::app

@@ -250,8 +250,9 @@ public:
     /// unless null (a refused drop).
     void showMessage(const QString& message, const QPoint& globalPos = {});
     /// What a gesture says while there is no what-if yet: "The what-if is still being prepared
-    /// for this cluster; try again in a moment." plus the hint setNotReadyHint() gave (on a live
-    /// cluster that keeps changing, how to hold the changes). GUI thread.
+    /// for this cluster; try again in a moment.", or in its place the hint setNotReadyHint() gave
+    /// (on a live cluster, whose what-if waits for a pause in the changes that a busy cluster
+    /// never makes: how to hold the changes). GUI thread.
     [[nodiscard]] QString notReadyText() const;
     /// See notReadyText(); "" for none.
     void setNotReadyHint(const QString& hint) { m_notReadyHint = hint; }
