@@ -148,9 +148,10 @@ public:
     /// ended (nothing applied on cancel, or when the plan changed meanwhile). Source of the
     /// size rule: a zone of 27,273 nodes and 238,846 pods held the GUI thread 16 to 30 s.
     bool failDomain(model::DomainId domain);
-    /// Loaded pods from which failDomain() plans on a worker (2,000 pods: about 130 ms on the GUI
-    /// thread at 100,000 nodes, over the 50 ms budget; below, the worker's engine replay would
-    /// cost more than it saves). Tests lower it.
+    /// Loaded pods from which failDomain() plans on a worker. A zone of 36,363 nodes took 3.6 s
+    /// on the GUI thread (bench_gui fail-zone, docs/benchmarks.md), about 11 us a pod: 2,000 pods
+    /// are about 25 ms with the refresh under the 50 ms budget; below, the worker's replay of the
+    /// plan would only delay the result. Tests lower it.
     [[nodiscard]] std::size_t failDomainOnWorkerPods() const noexcept { return m_failDomainOnWorkerPods; }
     void setFailDomainOnWorkerPods(std::size_t pods) noexcept { m_failDomainOnWorkerPods = pods; }
     static constexpr std::size_t kFailDomainOnWorkerPods = 2000;
