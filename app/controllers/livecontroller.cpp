@@ -111,6 +111,8 @@ void LiveController::setHeld(bool held, const QString& why)
     m_heldReason = why;
     if (!held)
         applyQueued();
+    else if (batchesWaiting() > 0)
+        m_waitingReason = why; // the batches waiting say why now, not at the next one
     emit liveStatusChanged();
 }
 

@@ -17,6 +17,7 @@
 #include <QMetaObject>
 #include <QSignalBlocker>
 #include <QTimer>
+#include <QUndoStack>
 
 namespace fleet::app {
 
@@ -61,6 +62,16 @@ void LiveSession::addPauseAction(QMenu* menu)
     m_pause->setToolTip(tr("Hold the live cluster's changes while you plan: the what-if works on the cluster as it is now"));
     m_pause->setEnabled(m_live->isRunning());
     connect(m_pause, &QAction::toggled, this, &LiveSession::setPaused);
+    // Undoing a plan to empty keeps the batches waiting while Redo can bring the work back; this
+    // lets them in, on the user's word, dropping that history.
+    m_apply = menu->addAction(tr("Apply &Waiting Live Updates (Drops Redo)"));
+    m_apply->setObjectName(QStringLiteral("actionApplyWaitingLiveUpdates"));
+    m_apply->setToolTip(tr("The plan is empty, and the live changes wait so that Redo can bring back what you undid: apply them "
+                           "now, and drop what Redo would bring back"));
+    m_apply->setEnabled(false);
+    connect(m_apply, &QAction::triggered, this, &LiveSession::applyWaitingUpdates);
+    // Redo's history changes without the plan changing (a new gesture, the stack cleared).
+    connect(m_parts.plan->undoStack(), &QUndoStack::canRedoChanged, this, &LiveSession::updateHold);
 }
 
 void LiveSession::start(std::unique_ptr<importers::live::LiveFeed> feed, std::shared_ptr<model::ClusterStore> store)
@@ -68,7 +79,9 @@ void LiveSession::start(std::unique_ptr<importers::live::LiveFeed> feed, std::sh
     m_live->start(std::move(feed), std::move(store));
     if (m_pause)
         m_pause->setEnabled(true);
-    m_parts.plan->setNotReadyHint(tr("The cluster keeps changing: Plan > Pause Live Updates (Ctrl+Shift+L) holds the changes while you plan."));
+    m_parts.plan->setNotReadyHint(tr("The what-if is built once the live cluster has not changed for %n second(s), which a busy cluster "
+                                     "may never do: Plan > Pause Live Updates (Ctrl+Shift+L) holds the changes, and the what-if is then "
+                                     "ready on the cluster as it is.", nullptr, PlanController::kLiveRebuildMs / 1000));
     updateHold();
 }
 
@@ -82,6 +95,9 @@ void LiveSession::stop()
     }
     m_paused = false;
     m_heldByPlan = false;
+    m_releasePosted = false;
+    if (m_apply)
+        m_apply->setEnabled(false);
     m_parts.plan->setNotReadyHint({});
 }
 
@@ -111,29 +127,88 @@ void LiveSession::setPaused(bool paused)
     } else if (plan->hasPlan()) {
         emit message(tr("Live updates resumed; they still wait while the plan has actions, and the actions they make "
                         "stale are marked."));
+    } else if (planWorkExists()) {
+        emit message(tr("Live updates resumed; they still wait while Redo can bring back what you undid (Plan > Apply "
+                        "Waiting Live Updates drops it and applies them)."));
     } else {
         emit message(tr("Live updates resumed: %n batch(es) of changes that waited apply now.", nullptr, static_cast<int>(waiting)));
     }
+}
+
+bool LiveSession::planWorkExists() const
+{
+    // The actions applied, and those undone that Redo brings back: applying a batch drops the
+    // engine they act on, and with it the undo stack, so the work Redo holds would be lost.
+    const QUndoStack* stack = m_parts.plan->undoStack();
+    return m_parts.plan->hasPlan() || (stack && stack->canRedo());
 }
 
 void LiveSession::updateHold()
 {
     if (!m_live->isRunning())
         return;
-    const bool heldByPlan = m_parts.plan->hasPlan();
-    if (heldByPlan)
-        m_live->setHeld(true, tr("a plan is open; they apply once it is cleared (the plan marks the actions they make stale)"));
-    else
-        m_live->setHeld(m_paused, tr("updates are paused while you plan (Plan > Pause Live Updates)"));
-    // The plan emptied (undone, cleared): the batches it held apply now, unless paused. Say so in
-    // place of an earlier message that they wait for the plan.
-    // Queued: the undo that emptied the plan says "Undone: ..." once it ends, and this comes after.
-    if (m_heldByPlan && !heldByPlan && !m_paused) {
-        const QString said = tr("The plan is empty: live updates apply again (%n batch(es) of changes waited).", nullptr,
-            static_cast<int>(m_live->batchesWaiting()));
-        QMetaObject::invokeMethod(this, [this, said] { emit message(said); }, Qt::QueuedConnection);
+    const bool held = planWorkExists();
+    if (held) {
+        m_live->setHeld(true,
+            m_parts.plan->hasPlan() ? tr("a plan is open; they apply once it is cleared (the plan marks the actions they make stale)")
+                                    : tr("the plan is empty but Redo can bring back what you undid; they apply once nothing is left to redo "
+                                         "(Plan > Apply Waiting Live Updates drops the Redo history and applies them)"));
+        m_releasePosted = false; // a release posted meanwhile is void
+        m_heldByPlan = true;
+        updateApplyAction();
+        return;
     }
-    m_heldByPlan = heldByPlan;
+    if (m_heldByPlan && !m_releasePosted) {
+        // The plan emptied. An undo tells the plan it changed before the stack moves its index
+        // (QUndoStack::undo() runs the command first): Redo's history shows only after it
+        // returns, so whether anything is left to redo is decided in the next turn.
+        m_releasePosted = true;
+        QMetaObject::invokeMethod(this, [this] {
+            if (!m_releasePosted)
+                return;
+            m_releasePosted = false;
+            releaseHold();
+        }, Qt::QueuedConnection);
+        return;
+    }
+    if (!m_heldByPlan)
+        m_live->setHeld(m_paused, tr("updates are paused while you plan (Plan > Pause Live Updates)"));
+    updateApplyAction();
+}
+
+void LiveSession::releaseHold()
+{
+    if (!m_live->isRunning() || !m_heldByPlan)
+        return;
+    if (planWorkExists()) {
+        updateHold(); // held by the Redo history: says so
+        return;
+    }
+    m_heldByPlan = false;
+    m_live->setHeld(m_paused, tr("updates are paused while you plan (Plan > Pause Live Updates)"));
+    updateApplyAction();
+    // The plan that held them emptied (undone, cleared): they apply now, unless paused. Say so in
+    // place of an earlier message that they wait for the plan.
+    if (!m_paused)
+        emit message(tr("The plan is empty: live updates apply again (%n batch(es) of changes waited).", nullptr,
+            static_cast<int>(m_live->batchesWaiting())));
+}
+
+void LiveSession::applyWaitingUpdates()
+{
+    if (!m_live->isRunning() || m_parts.plan->hasPlan())
+        return;
+    // The user's choice: what Redo would bring back goes (the batches change the cluster under it).
+    if (QUndoStack* stack = m_parts.plan->undoStack(); stack && stack->canRedo())
+        stack->clear();
+    m_releasePosted = false;
+    releaseHold();
+}
+
+void LiveSession::updateApplyAction()
+{
+    if (m_apply)
+        m_apply->setEnabled(m_live->isRunning() && m_heldByPlan && !m_parts.plan->hasPlan());
 }
 
 void LiveSession::resetTotals()

@@ -93,9 +93,15 @@ public:
     /// and the what-if is built on the state held; resumed, they apply (unless a plan holds them).
     /// No-op without a running feed.
     void setPaused(bool paused);
-    /// Holds the batches while the plan has actions or the user paused, else lets them apply
-    /// (says so when a plan that held them emptied). Call when the plan changes.
+    /// Holds the batches while the plan has actions, or the undo stack has steps to redo (the
+    /// user's undone work, which applying a batch would drop with the engine it acts on), or the
+    /// user paused; else lets them apply, in the next turn of the event loop (says so when a plan
+    /// that held them emptied). Call when the plan changes.
     void updateHold();
+    /// Plan > Apply Waiting Live Updates: the plan is empty and only Redo's history holds the
+    /// batches; drops that history and applies them (unless paused). No-op while the plan has
+    /// actions.
+    void applyWaitingUpdates();
     /// A new cluster is shown: the import's totals stand until a live diff (the analysis
     /// computes no totals until then).
     void resetTotals();
@@ -123,6 +129,11 @@ signals:
 private:
     void onDiff(const model::ClusterDiff& diff, const model::ClusterChangeBatch& batch);
     void updateTotals();
+    /// True while the plan has actions or Redo can bring some back.
+    [[nodiscard]] bool planWorkExists() const;
+    /// The deferred end of a hold for the plan (updateHold()).
+    void releaseHold();
+    void updateApplyAction();
 
     Parts m_parts;
     std::function<std::shared_ptr<const ImportedCluster>()> m_shown;
@@ -130,7 +141,9 @@ private:
     QAction* m_pause = nullptr;    // Plan > Pause Live Updates (null until addPauseAction())
     QTimer* m_totalsTimer = nullptr; // the O(pods) totals at most once a second while live
     bool m_paused = false;
-    bool m_heldByPlan = false; // the last updateHold() held the batches for an open plan
+    QAction* m_apply = nullptr;    // Plan > Apply Waiting Live Updates (null until addPauseAction())
+    bool m_heldByPlan = false; // the batches are held for the plan's work (its actions, or Redo's)
+    bool m_releasePosted = false; // releaseHold() is posted for the next turn
     bool m_recolourPosted = false;
     bool m_watchListed = true;
     std::uint64_t m_diffsShown = 0;

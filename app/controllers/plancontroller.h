@@ -35,6 +35,7 @@ class PlanMarksTracker;
 
 namespace fleet::app {
 
+class LongJob;
 class PlanContextMenu;
 class PlanDragController;
 class PlanStepCommand;
@@ -141,7 +142,25 @@ public:
     /// ("drained by the plan already; the drain does not hold"); "" when it can be drained. O(1).
     [[nodiscard]] QString drainRefusalShort(model::NodeId node) const;
     bool failNode(model::NodeId node);
+    /// FailDomain of `domain` (not the root): every node of it gone, its pods placed elsewhere.
+    /// A domain of fewer than failDomainOnWorkerPods() loaded pods is applied here, one command
+    /// (true when applied). A larger one is planned on a worker (its engine replays the plan,
+    /// then fails the domain), with a progress dialog and Cancel after
+    /// kFailDomainProgressAfterMs, and taken as one undo step (adoptStep(); undone and redone
+    /// like Consolidate's); it returns true once started, and failDomainFinished() says how it
+    /// ended (nothing applied on cancel, or when the plan changed meanwhile). Source of the
+    /// size rule: a zone of 27,273 nodes and 238,846 pods held the GUI thread 16 to 30 s.
     bool failDomain(model::DomainId domain);
+    /// Loaded pods from which failDomain() plans on a worker. A zone of 36,363 nodes took 3.6 s
+    /// on the GUI thread (bench_gui fail-zone, docs/benchmarks.md), about 11 us a pod: 2,000 pods
+    /// are about 25 ms with the refresh under the 50 ms budget; below, the worker's replay of the
+    /// plan would only delay the result. Tests lower it.
+    [[nodiscard]] std::size_t failDomainOnWorkerPods() const noexcept { return m_failDomainOnWorkerPods; }
+    void setFailDomainOnWorkerPods(std::size_t pods) noexcept { m_failDomainOnWorkerPods = pods; }
+    static constexpr std::size_t kFailDomainOnWorkerPods = 2000;
+    static constexpr int kFailDomainProgressAfterMs = 300;
+    /// True while a domain's failure is planned on a worker.
+    [[nodiscard]] bool isFailingDomain() const noexcept;
     /// AddNode of one node like `node` (its instance type, its template) in node's innermost
     /// domain: the capacity question "what if there were one more of these here". The map
     /// draws it under the domain (AddedNodeLayer). One command.
@@ -243,8 +262,9 @@ public:
     /// unless null (a refused drop).
     void showMessage(const QString& message, const QPoint& globalPos = {});
     /// What a gesture says while there is no what-if yet: "The what-if is still being prepared
-    /// for this cluster; try again in a moment." plus the hint setNotReadyHint() gave (on a live
-    /// cluster that keeps changing, how to hold the changes). GUI thread.
+    /// for this cluster; try again in a moment.", or in its place the hint setNotReadyHint() gave
+    /// (on a live cluster, whose what-if waits for a pause in the changes that a busy cluster
+    /// never makes: how to hold the changes). GUI thread.
     [[nodiscard]] QString notReadyText() const;
     /// See notReadyText(); "" for none.
     void setNotReadyHint(const QString& hint) { m_notReadyHint = hint; }
@@ -274,6 +294,8 @@ signals:
     void placeWorkloadRequested(model::DomainId domain);
     /// A sentence for the status bar ("Cannot move ... : ...", "Moved ...").
     void messageShown(const QString& message);
+    /// A failDomain() planned on a worker ended: `applied` true when its step was pushed.
+    void failDomainFinished(bool applied);
 
 private:
     /// Pushes one PlanActionCommand; false (and `refusal` set to the engine's reasons) when refused.
@@ -282,6 +304,11 @@ private:
     /// any (StepPreparer); the step calls `self` only once pushed.
     [[nodiscard]] static PlanStepCommand* newStep(PlanController* self, const QString& text);
     [[nodiscard]] PlanStepCommand* newStep(const QString& text) { return newStep(this, text); }
+    /// Loaded pods on `domain`'s nodes. O(its nodes).
+    [[nodiscard]] std::size_t domainPods(model::DomainId domain) const;
+    /// failDomain() of a large domain: planned on m_failJob's worker.
+    void startFailDomain(model::PlanAction action, model::DomainId domain, const QString& text);
+    [[nodiscard]] QString failedText(model::DomainId domain, const model::AppliedAction& r) const;
     /// Shows the plan on the map and the panel (once per undo step: m_batch > 0 defers it).
     void afterChange();
     /// The host installed an engine (or none): the panel and the map start from the loaded state.
@@ -296,6 +323,8 @@ private:
     PlanDragController* m_drag = nullptr;
     PlanContextMenu* m_contextMenu = nullptr;
     PlanStepRunner* m_steps = nullptr;
+    LongJob* m_failJob = nullptr; // failDomain() of a large domain
+    std::size_t m_failDomainOnWorkerPods = kFailDomainOnWorkerPods;
     QString m_openingPlan; // setOpeningPlan()
     QString m_refusedWhileOpening; // the last gesture refused while it opened ("" for none)
     int m_stackIndex = 0;                     // the undo stack's index when it last moved

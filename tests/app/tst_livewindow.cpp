@@ -261,6 +261,8 @@ private slots:
         // Streaming: no what-if, and the message says what to do.
         QVERIFY(!plan->engine());
         QVERIFY2(plan->notReadyText().contains(QStringLiteral("Pause Live Updates")), qPrintable(plan->notReadyText()));
+        // It does not promise what a streaming cluster never gives (a pause of its own).
+        QVERIFY2(!plan->notReadyText().contains(QStringLiteral("try again")), qPrintable(plan->notReadyText()));
         // Plan > Consolidate says so too (it did nothing at all).
         QAction* consolidate = window->findChild<QAction*>(QStringLiteral("actionConsolidate"));
         QVERIFY(consolidate);
@@ -292,10 +294,29 @@ private slots:
         QTRY_VERIFY2_WITH_TIMEOUT(live->waitingReason().contains(QStringLiteral("a plan is open")), qPrintable(live->waitingReason()), 10000);
         QVERIFY2(window->planStatusText().contains(QStringLiteral("still wait while the plan has actions")), qPrintable(window->planStatusText()));
 
-        // The plan undone: nothing holds them, and they apply; the message that they wait for
-        // the plan gives way to one that says so.
+        // The plan undone: Redo can bring the drain back, so the batches still wait (applying one
+        // drops the engine the stack acts on, and with it the stack: the user's work).
         plan->undoStack()->undo();
         QTRY_VERIFY_WITH_TIMEOUT(!plan->hasPlan(), 10000);
+        QTRY_VERIFY2_WITH_TIMEOUT(live->waitingReason().contains(QStringLiteral("Redo")), qPrintable(live->waitingReason()), 10000);
+        const std::size_t waitingAfterUndo = live->batchesWaiting();
+        QTRY_VERIFY_WITH_TIMEOUT(live->batchesWaiting() > waitingAfterUndo, 30000); // more came, none applied
+        QCOMPARE(live->batchesApplied(), appliedAtPause);
+        QVERIFY(plan->undoStack()->canRedo());
+        plan->undoStack()->redo();
+        QTRY_VERIFY_WITH_TIMEOUT(plan->hasPlan(), 10000);
+        QCOMPARE(live->batchesApplied(), appliedAtPause);
+        plan->undoStack()->undo();
+        QTRY_VERIFY_WITH_TIMEOUT(!plan->hasPlan(), 10000);
+        QAction* applyWaiting = window->findChild<QAction*>(QStringLiteral("actionApplyWaitingLiveUpdates"));
+        QVERIFY(applyWaiting);
+        QTRY_VERIFY(applyWaiting->isEnabled());
+        QCOMPARE(live->batchesApplied(), appliedAtPause);
+
+        // The user lets them in: Redo's history goes, they apply; the message that they wait for
+        // the plan gives way to one that says so.
+        applyWaiting->trigger();
+        QVERIFY(!plan->undoStack()->canRedo());
         QTRY_VERIFY2_WITH_TIMEOUT(window->planStatusText().contains(QStringLiteral("The plan is empty: live updates apply again")),
             qPrintable(window->planStatusText()), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(live->batchesApplied() > appliedAtPause, 30000);
@@ -382,8 +403,16 @@ private slots:
         const QAbstractItemModel* model = window->planController()->panel()->model();
         QVERIFY(model);
         QVERIFY(model->data(model->index(0, 1)).toString().contains(QStringLiteral("stale")));
-        // Cleared plan: the batch applies.
+        // The plan undone: Redo can bring the move back, so the batch waits.
         window->undoStack()->undo();
+        QVERIFY(!window->planController()->hasPlan());
+        QTRY_VERIFY2_WITH_TIMEOUT(window->liveController()->waitingReason().contains(QStringLiteral("Redo")),
+            qPrintable(window->liveController()->waitingReason()), 10000);
+        QVERIFY(!store.podIsDeleted(pod)); // a batch let in applies at once (LiveController::setHeld())
+        QCOMPARE(window->liveController()->batchesWaiting(), std::size_t(1));
+        QVERIFY(window->undoStack()->canRedo());
+        // Cleared plan (nothing to redo): the batch applies.
+        window->undoStack()->clear();
         QTRY_VERIFY_WITH_TIMEOUT(store.podIsDeleted(pod), 10000);
         QCOMPARE(window->liveController()->batchesWaiting(), std::size_t(0));
         window->stopLiveFeed();

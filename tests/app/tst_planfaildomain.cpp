@@ -19,6 +19,7 @@
 
 #include <QContextMenuEvent>
 #include <QMenu>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QUndoStack>
 
@@ -33,6 +34,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void failDomainStrandsAGang();
+    void largeDomainFailsOnAWorkerAsOneUndoStep();
 
 private:
     /// A domain (not the root) whose failure strands a whole gang and loses GPUs (tried on a
@@ -170,6 +172,66 @@ void TestPlanFailDomain::failDomainStrandsAGang()
     QVERIFY(engine->applied().empty());
     for (model::NodeId n : topology.domainNodes(d))
         QVERIFY(engine->state().nodePresent(n));
+}
+
+void TestPlanFailDomain::largeDomainFailsOnAWorkerAsOneUndoStep()
+{
+    app::PlanController* plan = m_window->planController();
+    QUndoStack* stack = m_window->undoStack();
+    QVERIFY(!plan->hasPlan());
+    const model::Topology& topology = *m_window->cluster()->topology;
+    // The largest domain below the root (a zone): at 100,000 nodes its failure re-plans 238,846 pods.
+    model::DomainId zone;
+    for (const model::DomainId d : topology.domainChildren(topology.root()))
+        if (!zone.isValid() || topology.domainNodes(d).size() > topology.domainNodes(zone).size())
+            zone = d;
+    QVERIFY(zone.isValid());
+    const model::ClusterStore& store = *plan->store();
+    std::size_t pods = 0;
+    for (const model::NodeId n : topology.domainNodes(zone))
+        pods += store.nodePods(n).size();
+    QVERIFY(pods > 0);
+    // This fleet's zones are small: the size rule is lowered to make this one large.
+    const std::size_t rule = plan->failDomainOnWorkerPods();
+    plan->setFailDomainOnWorkerPods(pods);
+    const int indexBefore = stack->index();
+    QSignalSpy finished(plan, &app::PlanController::failDomainFinished);
+    QVERIFY(plan->failDomain(zone));
+    // Planned on a worker: nothing is applied on this thread when the call returns.
+    QVERIFY(plan->isFailingDomain());
+    QVERIFY(!plan->hasPlan());
+    QCOMPARE(stack->index(), indexBefore);
+    // A second gesture meanwhile is refused, with a message.
+    QVERIFY(!plan->failDomain(zone));
+    QVERIFY2(plan->lastMessage().contains(QStringLiteral("being planned")), qPrintable(plan->lastMessage()));
+    QVERIFY(finished.count() > 0 || finished.wait(60000));
+    QCOMPARE(finished.takeFirst().at(0).toBool(), true);
+    QVERIFY(!plan->isFailingDomain());
+    // One undo step holding the one FailDomain, which the window's engine applied.
+    QCOMPARE(stack->index(), indexBefore + 1);
+    QCOMPARE(stack->count(), indexBefore + 1);
+    const auto engine = plan->engine();
+    QCOMPARE(engine->applied().size(), std::size_t(1));
+    QCOMPARE(engine->applied()[0].action.type, model::ActionType::FailDomain);
+    QCOMPARE(engine->applied()[0].action.domain, model::domainPathText(topology, zone));
+    for (const model::NodeId n : topology.domainNodes(zone))
+        QVERIFY(!engine->state().nodePresent(n));
+    QVERIFY2(plan->lastMessage().startsWith(QStringLiteral("Failed ")), qPrintable(plan->lastMessage()));
+    QVERIFY(plan->planMarks());
+    // Undo and Redo act on it as one step.
+    stack->undo();
+    QTRY_VERIFY(!plan->isBusy());
+    QVERIFY(!plan->hasPlan());
+    for (const model::NodeId n : topology.domainNodes(zone))
+        QVERIFY(plan->engine()->state().nodePresent(n));
+    stack->redo();
+    QTRY_VERIFY(!plan->isBusy());
+    QCOMPARE(plan->engine()->applied().size(), std::size_t(1));
+    QCOMPARE(plan->engine()->applied()[0].action.type, model::ActionType::FailDomain);
+    stack->undo();
+    QTRY_VERIFY(!plan->isBusy());
+    QVERIFY(!plan->hasPlan());
+    plan->setFailDomainOnWorkerPods(rule);
 }
 
 FLEET_GUI_TEST_MAIN(TestPlanFailDomain, fleet::app::setDefaultSurfaceFormat)

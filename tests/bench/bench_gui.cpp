@@ -17,6 +17,8 @@
 //   click           a click on 20 nodes under the plan (the map's selection, the node inspector)
 //   drag            a pod dragged across 20 nodes under the plan and dropped, then Undo
 //   fail-domain     Plan > Fail Domain of a node's innermost domain under the plan, Undo, Redo, Undo
+//   fail-zone       (before consolidate, no plan) Plan > Fail Domain of the largest zone (a worker
+//                   from PlanController::failDomainOnWorkerPods() pods on), Undo, Redo, Undo
 //   remove-last     the plan panel's Remove Last, then Undo
 //   plan-dock       the Plan dock with the consolidation's actions: opened, scrolled to the end and
 //                   back to the middle, a row clicked (real mouse events on its viewport), the
@@ -28,7 +30,8 @@
 //                   (worker), Add placing them (worker), Undo
 //   export-report   File > Export Report of the plan to a PDF (workers; the maps: see reportexporter.h)
 // Software OpenGL (llvmpipe) under xvfb-run; say whether the machine was idle.
-// Usage: xvfb-run -a -s "-screen 0 1600x1200x24" ./bench_gui [--nodes N] [--seed S] [--only FLOW,...]
+// Usage: xvfb-run -a -s "-screen 0 1600x1200x24" ./bench_gui [--nodes N] [--seed S] [--only FLOW,...] [--fail-domain-here]
+//   --fail-domain-here: Fail Domain of any size on the GUI thread (PlanController's size rule off)
 //   --only: the load and the flows named (compare, metric, inspect, how-many, plan: consolidate and
 //           the flows after it, export-report included; or consolidate and some of those after it
 //           by name: undo and redo run together, save-plan before open-plan)
@@ -78,6 +81,7 @@
 #include <array>
 #include <cstdio>
 #include <functional>
+#include <limits>
 
 using namespace fleet;
 
@@ -299,6 +303,53 @@ int main(int argc, char** argv)
     std::size_t actions = 0; // the consolidation's
     // The flows on the consolidation's plan: "plan" for all, or some by name (consolidate runs
     // for any; undo and redo together; save-plan for open-plan).
+    // Plan > Fail Domain of a zone, with no plan yet (on a worker, one undo step), and the
+    // flows of fail-domain below: a domain failure is planned when failDomain() returns or, for
+    // a large one, once failDomainFinished() comes.
+    auto failAndWait = [&](model::DomainId domain, std::size_t expected) {
+        QSignalSpy finished(plan, &app::PlanController::failDomainFinished);
+        if (!plan->failDomain(domain))
+            return plan->engine()->applied().size() == expected;
+        if (plan->isFailingDomain() && !waitFor(finished))
+            return false;
+        settle();
+        return plan->engine()->applied().size() == expected;
+    };
+    // --fail-domain-here: every Fail Domain on the GUI thread, as before the size rule (the "before" figures).
+    if (args.contains(QStringLiteral("--fail-domain-here")))
+        plan->setFailDomainOnWorkerPods(std::numeric_limits<std::size_t>::max());
+    if (wanted(QStringLiteral("fail-zone"))) {
+        // ---- fail a whole zone (the domain below the first region with the most nodes) ----
+        beginFlow(QStringLiteral("fail-zone"));
+        const model::Topology& topology = *window.cluster()->topology;
+        model::DomainId zone;
+        for (const model::DomainId region : topology.domainChildren(topology.root()))
+            for (const model::DomainId z : topology.domainChildren(region))
+                if (!zone.isValid() || topology.domainNodes(z).size() > topology.domainNodes(zone).size())
+                    zone = z;
+        if (zone.isValid()) {
+            std::fprintf(stderr, "bench_gui: fail-zone: %s, %zu nodes\n", topology.domainName(zone).c_str(), topology.domainNodes(zone).size());
+            const std::size_t before = plan->engine()->applied().size();
+            if (act(QStringLiteral("fail-zone"), QStringLiteral("Plan > Fail Domain of a zone"), [&] { return failAndWait(zone, before + 1); })) {
+                act(QStringLiteral("fail-zone"), QStringLiteral("Edit > Undo of the failure"), [&] {
+                    stack->undo();
+                    settle();
+                    return plan->engine()->applied().size() == before;
+                });
+                act(QStringLiteral("fail-zone"), QStringLiteral("Edit > Redo of the failure"), [&] {
+                    stack->redo();
+                    settle();
+                    return plan->engine()->applied().size() == before + 1;
+                });
+                act(QStringLiteral("fail-zone"), QStringLiteral("Edit > Undo of the failure, again"), [&] {
+                    stack->undo();
+                    settle();
+                    return plan->engine()->applied().size() == before;
+                });
+            }
+        }
+        endFlow();
+    }
     auto planWanted = [&](const QString& flow) { return wanted(QStringLiteral("plan")) || wanted(flow); };
     if (!std::any_of(kPlanFlows.begin(), kPlanFlows.end(), [&](const char* f) { return planWanted(QLatin1String(f)); }))
         goto report;
@@ -403,9 +454,7 @@ int main(int argc, char** argv)
         // ---- fail a domain under the plan ----
         beginFlow(QStringLiteral("fail-domain"));
         const model::DomainId failed = window.cluster()->topology->nodeDomain(nodeAt(3));
-        const bool domainFailed = act(QStringLiteral("fail-domain"), QStringLiteral("Plan > Fail Domain"), [&] {
-            return plan->failDomain(failed) || plan->engine()->applied().size() == actions + 1;
-        });
+        const bool domainFailed = act(QStringLiteral("fail-domain"), QStringLiteral("Plan > Fail Domain"), [&] { return failAndWait(failed, actions + 1); });
         if (domainFailed) {
             act(QStringLiteral("fail-domain"), QStringLiteral("Edit > Undo of the failure"), [&] {
                 stack->undo();

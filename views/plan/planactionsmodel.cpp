@@ -203,6 +203,11 @@ int PlanActionsModel::columnCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+namespace {
+/// The reasons a row's Reasons cell shows (its tooltip shows every one).
+constexpr std::size_t kReasonsShown = 8;
+}
+
 QVariant PlanActionsModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -238,7 +243,7 @@ QVariant PlanActionsModel::data(const QModelIndex& index, int role) const
     case ReasonsColumn: {
         std::vector<model::Reason> reasons = a->reasons;
         for (const auto& [pod, why] : a->unplaced) {
-            if (role != Qt::ToolTipRole && reasons.size() > 8)
+            if (role != Qt::ToolTipRole && reasons.size() > kReasonsShown)
                 break;
             for (model::Reason r : why) {
                 if (pod.isValid() && pod.index() < m_store->podCount())
@@ -246,7 +251,14 @@ QVariant PlanActionsModel::data(const QModelIndex& index, int role) const
                 reasons.push_back(std::move(r));
             }
         }
-        const QString text = planReasonsText(reasons);
+        // The cell shows the first few: a zone's failure has thousands of reasons, and a cell of
+        // that text took seconds to elide on each paint of the Plan dock. The tooltip lists all.
+        bool more = false;
+        if (role != Qt::ToolTipRole && reasons.size() > kReasonsShown) {
+            reasons.resize(kReasonsShown);
+            more = true;
+        }
+        const QString text = planReasonsText(reasons) + (more ? tr("; \u2026 (the tooltip lists every one)") : QString());
         if (stale.isEmpty())
             return text;
         return tr("Stale: %1").arg(stale) + (text.isEmpty() ? QString() : QStringLiteral("; ") + text);
