@@ -89,11 +89,27 @@ PlanSource sourceOfLiveCluster(const std::string& server, const std::string& res
     return s;
 }
 
+namespace {
+
+// A file as a note names it: its whole path when that is short; a long one from its folder on
+// ("\u2026/csv/openb_pod_list_cpu050.csv"), never cut inside the file name, so that two files of one
+// folder never read alike. Bounded: the name comes from a plan file.
+std::string fileText(const std::string& path)
+{
+    constexpr std::size_t kWholePath = 160;
+    if (path.size() <= kWholePath)
+        return escapedText(path, kWholePath);
+    const std::filesystem::path p(path);
+    return "\u2026/" + escapedText(p.parent_path().filename().string() + "/" + p.filename().string(), 2 * kWholePath);
+}
+
+} // namespace
+
 std::string sourceText(const PlanSource& source)
 {
     std::string out;
     for (const PlanSource::File& f : source.files)
-        out += (out.empty() ? "" : ", ") + escapedText(f.name) + " (sha256 " + escapedText(f.sha256.substr(0, 12)) + ")";
+        out += (out.empty() ? "" : ", ") + fileText(f.name) + " (sha256 " + escapedText(f.sha256.substr(0, 12)) + ")";
     if (!source.server.empty())
         out += (out.empty() ? "" : ", ") + std::string("live cluster ") + escapedText(source.server)
             + (source.resourceVersion.empty() ? std::string() : " at resourceVersion " + escapedText(source.resourceVersion));
@@ -130,7 +146,7 @@ std::string fileDifferenceText(const PlanSource& planned, const PlanSource& curr
         if (!sameDigest(f))
             unmatched.push_back(&f);
     std::string changed, notGiven, missing, instead;
-    auto add = [](std::string& list, const std::string& name) { list += (list.empty() ? "" : ", ") + escapedText(name); };
+    auto add = [](std::string& list, const std::string& name) { list += (list.empty() ? "" : ", ") + fileText(name); };
     for (const PlanSource::File* f : unmatched) {
         bool found = false;
         for (std::size_t i = 0; i < current.files.size() && !found; ++i)

@@ -280,6 +280,26 @@ void TestPlanFile::sourceDifferenceSaysWhichState()
                  != std::string::npos,
         gone.c_str());
 
+    // Long paths of one folder: each file name said whole, so that two files never read alike
+    // (cut at a fixed width, "openb_pod_list_default.csv" and "..._cpu050.csv" both read
+    // ".../openb_pod_list...").
+    const std::string deep = "/srv/cluster-states/alibaba-gpu-v2023-openb/2026-12-07/after-the-maintenance-of-the-week/racks/csv";
+    importers::PlanSource madeOn, checkedOn;
+    madeOn.files.push_back({ deep + "/openb_pod_list_default.csv", std::string(64, '1') });
+    checkedOn.files.push_back({ deep + "/openb_pod_list_cpu050.csv", std::string(64, '2') });
+    const std::string far = importers::sourceDifference(madeOn, checkedOn);
+    QVERIFY2(far.find("(missing (no such file here): " + deep + "/openb_pod_list_default.csv; given instead: " + deep + "/openb_pod_list_cpu050.csv)")
+                 != std::string::npos,
+        far.c_str());
+    // Longer still: from the folder on.
+    const std::string deeper = deep + "/" + std::string(60, 'x') + "/csv";
+    madeOn.files[0].name = deeper + "/openb_pod_list_default.csv";
+    checkedOn.files[0].name = deeper + "/openb_pod_list_cpu050.csv";
+    const std::string farther = importers::sourceDifference(madeOn, checkedOn);
+    QVERIFY2(farther.find("(missing (no such file here): \u2026/csv/openb_pod_list_default.csv; given instead: \u2026/csv/openb_pod_list_cpu050.csv)")
+                 != std::string::npos,
+        farther.c_str());
+
     const importers::PlanSource live = importers::sourceOfLiveCluster("https://api.example:6443", "100");
     QCOMPARE(importers::sourceDifference(live, importers::sourceOfLiveCluster("https://api.example:6443", "100")), std::string());
     QCOMPARE(importers::sourceDifference(live, importers::sourceOfLiveCluster("https://api.example:6443", "250")),
