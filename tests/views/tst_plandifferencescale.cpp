@@ -99,6 +99,24 @@ private slots:
             qPrintable(caption));
     }
 
+    // Nothing this metric counts changed, yet the plan did something: removed nodes, or pods
+    // moved that the metric does not count (CPU-only pods on the GPU map). The caption says what,
+    // never "No node changes." (a reader saw it beside a map outlining ten nodes).
+    void unchangedValuesStillSayWhatThePlanDid()
+    {
+        const ColumnDifference metric;
+        model::MetricColumn column;
+        column.values.assign(100, 0.0);
+        QCOMPARE(views::differenceScaleText(metric, column), QStringLiteral("No node changes."));
+        QCOMPARE(views::differenceScaleText(metric, column, 1),
+            QStringLiteral("The plan removes 1 node (crossed on the map) and changes no other node's value."));
+        QCOMPARE(views::differenceScaleText(metric, column, 0, 10),
+            QStringLiteral("The plan moves pods to or from 10 nodes (outlined on the map), none of which changes a node's value of this metric."));
+        QCOMPARE(views::differenceScaleText(metric, column, 2, 1),
+            QStringLiteral("The plan removes 2 nodes (crossed on the map) and moves pods to or from 1 node (outlined), none of which changes a "
+                           "node's value of this metric."));
+    }
+
     void extentEdgeCases_data()
     {
         QTest::addColumn<QVector<double>>("values");

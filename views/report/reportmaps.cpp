@@ -29,16 +29,24 @@ namespace {
 Q_LOGGING_CATEGORY(lcReportMaps, "fleet.views.reportmaps", QtInfoMsg)
 } // namespace
 
-QString differenceScaleText(const model::Metric& metric, const model::MetricColumn& column, std::int64_t nodesRemoved)
+QString differenceScaleText(const model::Metric& metric, const model::MetricColumn& column, std::int64_t nodesRemoved, std::int64_t nodesMoved)
 {
     const MetricColorScale scale = MetricColorScale::forColumn(metric, column);
     if (scale.kind != model::ScaleKind::Diverging)
         return {};
+    auto nodes = [](std::int64_t n) {
+        return QString::fromStdString(model::formatCount(n)) + (n == 1 ? QStringLiteral(" node") : QStringLiteral(" nodes"));
+    };
     // A removed node has no value after the plan (not a difference of the metric), but it is a
-    // change: an empty node drained changes no value and still goes.
-    if (scale.changed == 0 && nodesRemoved > 0)
-        return QStringLiteral("The plan removes %1 (crossed on the map) and changes no other node's value.")
-            .arg(QString::fromStdString(model::formatCount(nodesRemoved)) + (nodesRemoved == 1 ? QStringLiteral(" node") : QStringLiteral(" nodes")));
+    // change: an empty node drained changes no value and still goes. Pods moved that this metric
+    // does not count (CPU-only pods on a GPU map) change no value either, and are still a change.
+    if (scale.changed == 0 && nodesRemoved > 0 && nodesMoved == 0)
+        return QStringLiteral("The plan removes %1 (crossed on the map) and changes no other node's value.").arg(nodes(nodesRemoved));
+    if (scale.changed == 0 && nodesMoved > 0)
+        return (nodesRemoved > 0 ? QStringLiteral("The plan removes %1 (crossed on the map) and moves pods to or from %2 (outlined)")
+                                       .arg(nodes(nodesRemoved), nodes(nodesMoved))
+                                 : QStringLiteral("The plan moves pods to or from %1 (outlined on the map)").arg(nodes(nodesMoved)))
+            + QStringLiteral(", none of which changes a node's value of this metric.");
     if (scale.changed == 0)
         return QStringLiteral("No node changes.");
     const QString unit = QString::fromStdString(metric.unit());
@@ -333,7 +341,7 @@ struct ReportMapRenderer::Private {
             std::int64_t removed = 0;
             for (const model::AppliedAction& a : input.engine->applied())
                 removed += static_cast<std::int64_t>(a.nodesRemoved.size());
-            out.differenceScale = differenceScaleText(l->currentMetric(), l->column(), removed);
+            out.differenceScale = differenceScaleText(l->currentMetric(), l->column(), removed, marks ? static_cast<std::int64_t>(marks->changed.size()) : 0);
         }
         log("difference metric and marks");
     }

@@ -81,9 +81,11 @@ struct ReportMaps {
 /// percentile of |after - before| over the N nodes the plan changes, rounded up; M of them beyond
 /// it are drawn at the ends (the changes range from -99.3% to +71.4%)."; "" for a metric that is
 /// not a difference. `nodesRemoved`: the nodes the plan drains or fails, which have no value
-/// after it; with no value changed they are what the caption names ("The plan removes 1 node
-/// ..."), never "No node changes.". Thread: any.
-[[nodiscard]] QString differenceScaleText(const model::Metric& metric, const model::MetricColumn& column, std::int64_t nodesRemoved = 0);
+/// after it; `nodesMoved`: the present nodes pods moved to or from (PlanMarks::changed). With no
+/// value changed these are what the caption names ("The plan removes 1 node ...", "The plan
+/// moves pods to or from 10 nodes ..."), never "No node changes.". Thread: any.
+[[nodiscard]] QString differenceScaleText(const model::Metric& metric, const model::MetricColumn& column, std::int64_t nodesRemoved = 0,
+    std::int64_t nodesMoved = 0);
 
 /// A domain as the report names it: its label values, outermost first, joined by " > "
 /// ("us-west-2 > us-west-2a > nn-5f9cf0de4ddbf6a2c"), as the map's breadcrumb shows it; the
