@@ -478,6 +478,34 @@ void TestCompareWindow::changesCellsAreWholeAtTheDefaultWidth()
         return out;
     };
     QTRY_VERIFY2(cut().isEmpty(), qPrintable(QStringLiteral("cut at a view of %1 px: ").arg(view->viewport()->width()) + cut().join(QStringLiteral(", "))));
+    // Opening the workloads (their "N moved, N created, N deleted" texts in the difference
+    // column) does not widen the last column: sized to those texts, it pushed the totals'
+    // right-aligned figures out of the view (a trial saw an empty difference column).
+    window.resizeDocks({ compare->dock() }, { 300 }, Qt::Horizontal);
+    QTRY_VERIFY(view->viewport()->width() <= 300);
+    QCoreApplication::processEvents();
+    const int differenceWidth = view->header()->sectionSize(ChangesModel::DifferenceColumn);
+    view->expand(model->groupIndex(ChangesModel::Workloads));
+    QTRY_VERIFY(view->isExpanded(model->groupIndex(ChangesModel::Workloads)));
+    QCoreApplication::processEvents();
+    QVERIFY2(view->header()->sectionSize(ChangesModel::DifferenceColumn) <= differenceWidth,
+        qPrintable(QStringLiteral("the difference column grew from %1 to %2 px")
+                       .arg(differenceWidth)
+                       .arg(view->header()->sectionSize(ChangesModel::DifferenceColumn))));
+    // And the totals' difference cells lie inside the view, at a dock of 380 px.
+    window.resizeDocks({ compare->dock() }, { 380 }, Qt::Horizontal);
+    QTRY_VERIFY(view->viewport()->width() > 300);
+    const auto figuresOutOfSight = [&]() {
+        QStringList out;
+        for (int row = 0; row < model->rowCount(totals); ++row) {
+            const QRect cell = view->visualRect(model->index(row, ChangesModel::DifferenceColumn, totals));
+            if (cell.left() < 0 || cell.right() > view->viewport()->width())
+                out << QStringLiteral("row %1 at x %2 to %3").arg(row).arg(cell.left()).arg(cell.right());
+        }
+        return out;
+    };
+    QTRY_VERIFY2(figuresOutOfSight().isEmpty(),
+        qPrintable(QStringLiteral("a view of %1 px: ").arg(view->viewport()->width()) + figuresOutOfSight().join(QStringLiteral(", "))));
 }
 
 FLEET_GUI_TEST_MAIN(TestCompareWindow, fleet::app::setDefaultSurfaceFormat)

@@ -51,8 +51,11 @@ ChangesPanel::ChangesPanel(QWidget* parent)
     // An opened group widens the columns to its names and counts (QHeaderView measures at most
     // resizeContentsPrecision() rows, 1,000 by default: cheap at 100,000 rows); the tooltip
     // gives a cell whole where the dock is still too narrow.
+    // The last column stretches to the view and is not sized to its texts: a group's long
+    // "3,492 moved, 11,270 created, 15,843 deleted" made it wider than the view and pushed the
+    // totals' right-aligned figures out of sight.
     connect(m_view, &QTreeView::expanded, this, [this] {
-        for (int c = 0; c < ChangesModel::ColumnCount; ++c)
+        for (int c = 0; c < ChangesModel::DifferenceColumn; ++c)
             m_view->resizeColumnToContents(c);
         keepFiguresInSight();
     });
@@ -141,12 +144,15 @@ void ChangesPanel::keepFiguresInSight()
     int difference = header->sectionSizeHint(ChangesModel::DifferenceColumn);
     const QFontMetrics metrics(m_view->font());
     const QModelIndex totals = m_model->groupIndex(ChangesModel::Totals);
+    const int workloads = m_model->groupIndex(ChangesModel::Workloads).row(); // its pod counts are text, elided
     for (const QModelIndex& parent : { QModelIndex(), totals })
         for (int row = 0; row < m_model->rowCount(parent) && row < 64; ++row)
-            difference = std::max(difference,
+            if (parent.isValid() || row != workloads)
+                difference = std::max(difference,
                 metrics.horizontalAdvance(m_model->index(row, ChangesModel::DifferenceColumn, parent).data().toString())
                     + 2 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 8);
-    figures += difference;
+    // The last section stretches, but never below the header's default section size.
+    figures += std::max(difference, header->defaultSectionSize());
     const int room = std::max(viewWidth / 3, viewWidth - figures);
     if (header->sectionSize(ChangesModel::ChangeColumn) > room) {
         header->resizeSection(ChangesModel::ChangeColumn, room);
