@@ -51,6 +51,12 @@ QString countText(std::size_t n)
     return QString::fromStdString(model::formatCount(static_cast<std::int64_t>(n)));
 }
 
+/// "1 pod", "2,483 pods": a count with its noun, singular for one.
+QString countOf(std::size_t n, const char* one, const char* many)
+{
+    return countText(n) + QLatin1Char(' ') + QLatin1String(n == 1 ? one : many);
+}
+
 /// The pods a failure's action moved that ended on another node under the plan, each once:
 /// plan check's count of re-placed pods. Those it left without a node are `unplaced`.
 std::size_t podsReplaced(const model::AppliedAction& r, const model::PlanLedger& state)
@@ -446,8 +452,8 @@ bool PlanController::failNode(model::NodeId node)
         return false;
     }
     const model::AppliedAction& r = m_host->engine()->applied().back();
-    showMessage(tr("Failed %1: %2 pods re-placed on other nodes, %3 left without a node.")
-                    .arg(m_host->nodeText(node), countText(podsReplaced(r, m_host->engine()->state())), countText(r.unplaced.size())));
+    showMessage(tr("Failed %1: %2 re-placed on other nodes, %3 left without a node.")
+                    .arg(m_host->nodeText(node), countOf(podsReplaced(r, m_host->engine()->state()), "pod", "pods"), countText(r.unplaced.size())));
     return true;
 }
 
@@ -546,9 +552,9 @@ bool PlanController::failDomain(model::DomainId domain)
 
 QString PlanController::failedText(model::DomainId domain, const model::AppliedAction& r) const
 {
-    return tr("Failed %1: %2 nodes gone, %3 pods re-placed on other nodes, %4 left without a node.")
-        .arg(m_host->domainText(domain), countText(r.nodesRemoved.size()), countText(podsReplaced(r, m_host->engine()->state())),
-            countText(r.unplaced.size()));
+    return tr("Failed %1: %2 gone, %3 re-placed on other nodes, %4 left without a node.")
+        .arg(m_host->domainText(domain), countOf(r.nodesRemoved.size(), "node", "nodes"),
+            countOf(podsReplaced(r, m_host->engine()->state()), "pod", "pods"), countText(r.unplaced.size()));
 }
 
 namespace {

@@ -162,8 +162,9 @@ void TestPlanFailDomain::failDomainStrandsAGang()
         if (engine->state().podNode(c.pod).isValid())
             replaced.insert(c.pod.index());
     const QString message = m_window->planController()->lastMessage();
-    QVERIFY2(message.endsWith(QStringLiteral("%1 pods re-placed on other nodes, %2 left without a node.")
+    QVERIFY2(message.endsWith(QStringLiteral("%1 %2 re-placed on other nodes, %3 left without a node.")
                                   .arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(replaced.size()))),
+                                      replaced.size() == 1 ? QStringLiteral("pod") : QStringLiteral("pods"),
                                       QString::fromStdString(model::formatCount(static_cast<std::int64_t>(applied.unplaced.size()))))),
         qPrintable(message));
     saveScreenshot(m_window.get(), QStringLiteral("fail-domain"));
