@@ -12,6 +12,7 @@
 #include "model/metrics/planmetrics.h"
 #include "views/map/fleetmapview.h"
 #include "views/plan/planmarksbuilder.h"
+#include "views/report/fleetreport.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -34,9 +35,7 @@ QString differenceScaleText(const model::Metric& metric, const model::MetricColu
     const MetricColorScale scale = MetricColorScale::forColumn(metric, column);
     if (scale.kind != model::ScaleKind::Diverging)
         return {};
-    auto nodes = [](std::int64_t n) {
-        return QString::fromStdString(model::formatCount(n)) + (n == 1 ? QStringLiteral(" node") : QStringLiteral(" nodes"));
-    };
+    auto nodes = [](std::int64_t n) { return reportCounted(n, "node", "nodes"); };
     // A removed node has no value after the plan (not a difference of the metric), but it is a
     // change: an empty node drained changes no value and still goes. Pods moved that this metric
     // does not count (CPU-only pods on a GPU map) change no value either, and are still a change.
