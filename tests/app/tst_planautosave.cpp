@@ -379,8 +379,8 @@ void TestPlanAutosave::aSavedDocumentLeavesNoAutosave()
     const QString path = dir.filePath(QStringLiteral("saved.fleet"));
     QCOMPARE(window->document()->saveAndWait(path), QString());
     QVERIFY(!window->document()->isModified());
-    QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(autosave->filePath()), 5000);
-    QVERIFY(!QFile::exists(autosave->aboutPath()));
+    // The worker removes the plan file, then its about file: wait for both.
+    QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(autosave->filePath()) && !QFile::exists(autosave->aboutPath()), 5000);
     QCOMPARE(drainSome(window->planController(), 1), 1);
     QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(autosave->filePath()) == 3, 5000);
     {
@@ -496,8 +496,8 @@ void TestPlanAutosave::anUndoBackToTheSavedStateRemovesTheAutosave()
     QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(autosave->filePath()) == 3, 5000);
     window->undoStack()->setIndex(savedIndex);
     QVERIFY(!window->document()->isModified());
-    QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(autosave->filePath()), 5000);
-    QVERIFY(!QFile::exists(autosave->aboutPath()));
+    // The worker removes the plan file, then its about file: wait for both.
+    QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(autosave->filePath()) && !QFile::exists(autosave->aboutPath()), 5000);
     // Redone, it is unsaved work again: the next write has it.
     window->undoStack()->setIndex(window->undoStack()->count());
     QVERIFY(window->document()->isModified());
