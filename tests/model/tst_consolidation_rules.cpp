@@ -203,17 +203,8 @@ private slots:
 
     void terminatingPodsAreNoDemandOfTheBound()
     {
-        // Four 4-cpu nodes; two 2-cpu web pods on each of n1 and n2 (8 cpu: 2 nodes), and on n3
-        // and n4 four 2-cpu pods that are terminating: they are leaving, so they ask for no room.
-        Cluster c;
-        for (const char* n : { "n1", "n2", "n3", "n4" })
-            c.node(n, "us-east-1a", 4000);
-        const char* live[] = { "n1", "n1", "n2", "n2" };
-        for (int i = 0; i < 4; ++i)
-            c.pod("default", "web-" + std::to_string(i), live[i], 2000, "web");
-        const char* leaving[] = { "n3", "n3", "n4", "n4" };
-        for (int i = 0; i < 4; ++i)
-            c.pod("default", "old-" + std::to_string(i), leaving[i], 2000, "web", PodFlagReady | PodFlagTerminating);
+        // 8 cpu of web pods over 4-cpu nodes, and 8 cpu of terminating pods that ask for no room.
+        Cluster c = terminatingPodCluster();
         c.finish();
         const NodeCountBound b = nodeCountLowerBound(*c.store);
         QCOMPARE(b.nodes, 2);
