@@ -6,12 +6,13 @@
 // headless: the same request conversion (app/shared/placerequest.h), the same place-pods action.
 //
 // The template pod must be a pod of the engine's store, and the shown store is immutable (and
-// 100,000 nodes large): the worker copies it (ClusterStore::clone()), adds the template pod to the
-// copy and finalizes it, builds a PlanEngine over the copy, replays the window's plan and applies
-// the place-pods action; the GUI thread then only moves the undo stack to that engine and pushes
-// one command (PlanController::adoptPlacement()). A name whose template is in the engine's
+// 100,000 nodes large): the worker (app/shared/placementrun.h) copies it (ClusterStore::clone()),
+// adds the template pod to the copy and finalizes it, builds a PlanEngine over the copy, replays
+// the window's plan and applies the place-pods action; the GUI thread then only moves the undo
+// stack to that engine and pushes one command (PlanController::adoptPlacement()). A name whose template is in the engine's
 // store already with the same spec (the same workload placed again) reuses that store.
 
+#include "app/shared/placementrun.h"
 #include "app/shared/placerequest.h"
 
 #include "model/ids.h"
@@ -39,29 +40,6 @@ class QTimer;
 namespace fleet::app {
 
 class PlanController;
-struct PlaceWorkerResult;
-struct PlaceProgress;
-
-/// The worker's stages, in order, as the dialog's progress bar shows them (None: not started).
-enum class PlaceStage : int { None, Copy, Engine, Replay, Place, Count };
-
-/// What the worker found (also the test's view of the last run).
-struct PlaceWorkloadOutcome {
-    bool placed = false;            // the action was applied (and pushed)
-    std::int32_t pods = 0;          // asked for
-    std::int32_t podsPlaced = 0;
-    std::string level;              // the level they were fit at
-    std::vector<std::string> domains;
-    std::vector<model::Reason> reasons; // why not (per level: the closest domain, what it lacks), or notes
-    QString error;                  // a bad request or a plan that could not be replayed
-    PlaceField errorField = PlaceField::Pods;
-    bool fieldError = false;        // error names a field
-    bool cancelled = false;         // the user cancelled (nothing applied)
-    double workerMs = 0;            // copy + engine + replay + placement, on the worker
-    double copyMs = 0;              // the store's clone and the template pod's batch (0 when reused)
-    double guiApplyMs = 0;          // the GUI thread's share: adoptPlacement() and the refresh it runs
-};
-
 /// The dialog, made once per window; "Place Workload…" (objectName actionPlaceWorkload) in the
 /// Plan menu opens it, and so does "Place Workload Here…" on a domain label (the domain, and its
 /// level as the required level). Fields: pods (N), a shape (cpu, memory, GPUs, GPU model: the

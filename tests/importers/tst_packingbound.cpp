@@ -94,17 +94,9 @@ private slots:
 
     void terminatingPodsAreNoDemand()
     {
-        // Two 2-cpu web pods on each of n1 and n2 (8 cpu over 4-cpu nodes: 2), and four more on
-        // n3 and n4 that are terminating (metadata.deletionTimestamp): leaving, they need no node.
-        Cluster c;
-        for (const char* n : { "n1", "n2", "n3", "n4" })
-            c.node(n, "us-east-1a", 4000);
-        const char* live[] = { "n1", "n1", "n2", "n2" };
-        for (int i = 0; i < 4; ++i)
-            c.pod("default", "web-" + std::to_string(i), live[i], 2000, "web");
-        const char* leaving[] = { "n3", "n3", "n4", "n4" };
-        for (int i = 0; i < 4; ++i)
-            c.pod("default", "old-" + std::to_string(i), leaving[i], 2000, "web", PodFlagReady | PodFlagTerminating);
+        // 8 cpu of web pods over 4-cpu nodes (2), and four more pods on n3 and n4 that are
+        // terminating: leaving, they need no node.
+        Cluster c = planfixture::terminatingPodCluster();
         c.finish();
         const PackingBound lp = bound(c);
         QVERIFY2(lp.valid, lp.status.c_str());

@@ -103,6 +103,23 @@ inline Cluster webCluster()
     return c;
 }
 
+// Four 4-cpu nodes (n1 to n4, zone a); two 2-cpu web pods on each of n1 and n2 (8 cpu: 2 nodes),
+// and on n3 and n4 four 2-cpu pods that are terminating (metadata.deletionTimestamp set): they
+// are leaving, so they ask for no room. Not finished.
+inline Cluster terminatingPodCluster()
+{
+    Cluster c;
+    for (const char* n : { "n1", "n2", "n3", "n4" })
+        c.node(n, "us-east-1a", 4000);
+    const char* live[] = { "n1", "n1", "n2", "n2" };
+    for (int i = 0; i < 4; ++i)
+        c.pod("default", "web-" + std::to_string(i), live[i], 2000, "web");
+    const char* leaving[] = { "n3", "n3", "n4", "n4" };
+    for (int i = 0; i < 4; ++i)
+        c.pod("default", "old-" + std::to_string(i), leaving[i], 2000, "web", PodFlagReady | PodFlagTerminating);
+    return c;
+}
+
 inline IntOrPercent count(std::int32_t v) { return { true, false, v }; }
 inline IntOrPercent percent(std::int32_t v) { return { true, true, v }; }
 
