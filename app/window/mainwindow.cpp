@@ -67,6 +67,15 @@
 
 namespace fleet::app {
 
+namespace {
+
+/// Set while a saved window layout is applied at start (MainWindow::rememberSession()).
+const QString kRestoringLayoutKey = QStringLiteral("window/restoring");
+/// How long a started window runs before its restored layout counts as applied without harm.
+constexpr int kLayoutSettledMs = 10000;
+
+} // namespace
+
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_storeReaders(std::make_shared<StoreReaders>())
@@ -264,6 +273,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
         QSettings settings;
         settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
         settings.setValue(QStringLiteral("window/state"), saveState());
+        settings.remove(kRestoringLayoutKey);
     }
     if (m_autosave)
         m_autosave->closedCleanly();
@@ -274,10 +284,36 @@ void MainWindow::rememberSession()
 {
     m_rememberSession = true;
     QSettings settings;
-    if (const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray(); !geometry.isEmpty())
-        restoreGeometry(geometry);
-    if (const QByteArray state = settings.value(QStringLiteral("window/state")).toByteArray(); !state.isEmpty())
+    // A saved layout that crashes Qt while it is applied would crash every start after it. The
+    // mark set while one is applied goes once the window has run kLayoutSettledMs (or closes);
+    // found at a start, the previous start ended before that, and the saved layout is dropped
+    // for the default one, once, with a word in the status bar.
+    if (settings.value(kRestoringLayoutKey).toBool()) {
+        settings.remove(QStringLiteral("window/geometry"));
+        settings.remove(QStringLiteral("window/state"));
+        settings.remove(kRestoringLayoutKey);
+        settings.sync();
+        qCWarning(lcApp) << "the saved window layout was dropped: the last start ended while it was applied";
+        QTimer::singleShot(0, this, [this] {
+            statusBar()->showMessage(tr("The default window layout: the last start ended while the saved one was applied."), kMessageMs);
+        });
+    }
+    const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray();
+    const QByteArray state = settings.value(QStringLiteral("window/state")).toByteArray();
+    if (!geometry.isEmpty() || !state.isEmpty()) {
+        settings.setValue(kRestoringLayoutKey, true);
+        settings.sync();
+        QTimer::singleShot(kLayoutSettledMs, this, [] { QSettings().remove(kRestoringLayoutKey); });
+    }
+    // The docks before the geometry. Restored into a window that restoreGeometry() has made
+    // maximized, and not yet shown, Qt 6.4 keeps the dock layout to apply once the window
+    // reaches its full size, and that deferred apply crashed (QLayout::activate() at the first
+    // show) on a layout with stacked docks saved from a maximized window; restored first, the
+    // docks are laid out at once and the window then grows to its saved geometry.
+    if (!state.isEmpty())
         restoreState(state);
+    if (!geometry.isEmpty())
+        restoreGeometry(geometry);
     // The Connection dock belongs to a live run (startLiveFeed() shows it): a layout saved at
     // the close of one does not bring it back in a run on a file.
     if (!m_liveSession->isRunning())

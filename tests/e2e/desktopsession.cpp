@@ -318,6 +318,8 @@ bool DesktopSession::startApp(const QStringList& arguments, const QSize& windowS
     if (beforePlacing && !beforePlacing())
         return false;
     const QString wid = QString::number(m_window);
+    if (windowSize.isEmpty()) // where the program and the window manager put it
+        return xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), wid }) && waitForStillScreen();
     // The window manager may place the window after it showed (a race with our move): ask
     // again until it sits at the screen's corner with the size asked for.
     const QRect wanted(QPoint(0, 0), windowSize);

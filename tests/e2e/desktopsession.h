@@ -89,7 +89,8 @@ public:
     bool startDesktop(int widthPx, int heightPx);
     /// Starts fleetscope with `arguments` and a private HOME, and waits (at most
     /// `timeoutMs`) for its window to show a loaded cluster (its title "... — Fleetscope"),
-    /// then moves it to the screen's top-left corner at `windowSize` and gives it the focus.
+    /// then moves it to the screen's top-left corner at `windowSize` (an empty size: leaves it
+    /// where the program and the window manager put it) and gives it the focus.
     /// `beforePlacing`, when given, runs once the window shows a cluster and before it is moved
     /// and activated (answering a question the program asks at its start); false fails the start.
     bool startApp(const QStringList& arguments, const QSize& windowSize, int timeoutMs = 60000,
