@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "planactioncommand.h"
 
+#include "app/controllers/offthreadrelease.h"
 #include "app/controllers/planenginehost.h"
 
 #include <stdexcept>
@@ -52,6 +53,9 @@ void PlanActionCommand::redo()
             m_changed();
         return;
     }
+    // apply() drops what the engine kept of the actions undone before it: after the undo of a
+    // 200,000-action consolidation, a record each, freed here at once.
+    releaseOffGuiThread(plan.takeUndone());
     try {
         const model::AppliedAction& result = plan.apply(m_action);
         if (plan.applied().size() == before) {

@@ -64,23 +64,104 @@ void PlanStepCommand::redoHeld(int i)
     model::PlanEngine* engine = m_host->engine().get();
     if (m_heldApplied[at] || !engine)
         return;
-    const model::PlanAction& action = (*m_actions)[at];
+    m_host->noteAppliedChangeAt(engine->applied().size());
+    // As PlanActionCommand's redo: the effects replayed (O(its effects)), else planned again.
+    if (engine->reapplyUndone((*m_actions)[at])) {
+        m_heldApplied[at] = 1;
+        ++m_heldAppliedCount;
+        return;
+    }
+    applyHeld(i);
+}
+
+void PlanStepCommand::applyHeld(int i)
+{
+    const auto at = static_cast<std::size_t>(i);
+    model::PlanEngine* engine = m_host->engine().get();
     const std::size_t before = engine->applied().size();
     m_host->noteAppliedChangeAt(before);
-    // As PlanActionCommand's redo: the effects replayed (O(its effects)), else planned again.
-    bool applied = engine->reapplyUndone(action) != nullptr;
-    if (!applied) {
-        try {
-            engine->apply(action);
-            applied = engine->applied().size() > before;
-        } catch (const std::invalid_argument&) {
-            applied = false; // refused: stays out of the plan, as a refused child does
-        }
+    bool applied = false;
+    try {
+        releaseOffGuiThread(engine->takeUndone()); // apply() would free it here, all at once
+        engine->apply((*m_actions)[at]);
+        applied = engine->applied().size() > before;
+    } catch (const std::invalid_argument&) {
+        applied = false; // refused: stays out of the plan, as a refused child does
     }
     if (applied) {
         m_heldApplied[at] = 1;
         ++m_heldAppliedCount;
     }
+}
+
+bool PlanStepCommand::runPart(int i, bool undo, std::size_t maxEffects)
+{
+    if (!m_actions) {
+        if (undo)
+            undoChild(i);
+        else
+            redoChild(i);
+        return true;
+    }
+    const auto at = static_cast<std::size_t>(i);
+    model::PlanEngine* engine = m_host->engine().get();
+    if (m_partAt != i) {
+        Q_ASSERT(m_partAt < 0);
+        if (!engine || (undo ? !m_heldApplied[at] || engine->applied().empty() : m_heldApplied[at] != 0))
+            return true;
+        m_host->noteAppliedChangeAt(undo ? engine->applied().size() - 1 : engine->applied().size());
+        const bool begun = undo ? engine->beginUndo() : engine->beginReapply((*m_actions)[at]);
+        if (!begun) {
+            if (undo)
+                undoHeld(i);
+            else
+                applyHeld(i); // planned again: the engine kept nothing to replay
+            return true;
+        }
+        m_partAt = i;
+    }
+    if (!engine->continuePartial(maxEffects))
+        return false;
+    m_partAt = -1;
+    m_heldApplied[at] = undo ? 0 : 1;
+    m_heldAppliedCount += undo ? -1 : 1;
+    return true;
+}
+
+bool PlanStepCommand::cancelPart(std::size_t maxEffects)
+{
+    if (m_partAt < 0)
+        return true;
+    model::PlanEngine* engine = m_host->engine().get();
+    if (engine && !engine->cancelPartial(maxEffects))
+        return false;
+    m_partAt = -1;
+    return true;
+}
+
+double PlanStepCommand::partFraction() const
+{
+    const model::PlanEngine* engine = m_partAt >= 0 ? m_host->engine().get() : nullptr;
+    if (!engine || engine->partialTotal() == 0)
+        return 0;
+    return static_cast<double>(engine->partialDone()) / static_cast<double>(engine->partialTotal());
+}
+
+std::size_t PlanStepCommand::heldEffects()
+{
+    if (!m_actions)
+        return 0;
+    if (!m_heldEffects) {
+        const model::PlanEngine* engine = m_host->engine().get();
+        if (!engine)
+            return 0;
+        const auto& applied = engine->applied();
+        std::size_t effects = 0;
+        for (std::size_t k = applied.size() - std::min(applied.size(), static_cast<std::size_t>(m_heldAppliedCount)); k < applied.size(); ++k)
+            effects += applied[k].changes.size() + applied[k].nodesRemoved.size();
+        m_heldEffects = effects;
+    }
+    return *m_heldEffects;
 }
 
 // QUndoCommand hands its children out as const only; they are this step's own.
@@ -146,7 +227,7 @@ void PlanStepCommand::redo()
         finishDeferred();
         return;
     }
-    if (m_runner && actionCount() >= kSlicedChildren && m_runner(*this, false))
+    if (m_runner && (actionCount() >= kSlicedChildren || m_actions) && m_runner(*this, false))
         return;
     redoAll();
     finishDeferred();
@@ -159,7 +240,7 @@ void PlanStepCommand::undo()
         finishDeferred();
         return;
     }
-    if (m_runner && actionCount() >= kSlicedChildren && m_runner(*this, true))
+    if (m_runner && (actionCount() >= kSlicedChildren || m_actions) && m_runner(*this, true))
         return;
     undoAll();
     finishDeferred();

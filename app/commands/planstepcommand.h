@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace fleet::app {
@@ -29,6 +30,12 @@ class PlanEngineHost;
 /// several turns of the event loop (undoChild(), redoChild(), with progress and cancel, see
 /// PlanStepRunner) and calls finishDeferred() when the engine is there, which calls `changed`.
 /// Undoing every drain of a 100,000-node consolidation at once held the GUI thread for seconds.
+///
+/// A step of held actions (below) is offered to the runner whatever its count, which takes it
+/// when they undo or redo many effects (heldEffects(); PlanStepRunner::slicedEffects()) and runs
+/// each held action in parts (runPart(): PlanEngine::beginUndo() / beginReapply(),
+/// continuePartial()): the undo of a zone's failure on 100,000 nodes is one action of about
+/// 240,000 pods put back, 1.3 to 1.9 s at once.
 ///
 /// A step of actions a worker applied already (Plan > Consolidate, File > Open Plan, Add Nodes'
 /// placements: setAppliedActions()) holds them as plain values instead of one child command
@@ -64,6 +71,28 @@ public:
     /// For the runner: action (child) `i`'s undo / redo, alone; 0 <= i < actionCount().
     void undoChild(int i);
     void redoChild(int i);
+    /// For the runner: action `i`'s undo (`undo`) or redo, up to `maxEffects` engine effects of
+    /// it at a time (held actions; a child command runs whole); true once it is complete, false
+    /// while part of it is left for the next call (hasPart()). A held action the engine cannot
+    /// take back in parts (one that added nodes or pods; a redo that cannot be replayed) runs
+    /// whole.
+    bool runPart(int i, bool undo, std::size_t maxEffects);
+    /// True while an action's undo or redo is part done (the engine between two plans:
+    /// PlanEngine::isPartial()).
+    [[nodiscard]] bool hasPart() const noexcept { return m_partAt >= 0; }
+    /// Takes back up to `maxEffects` of the part done; true once the action is as it was
+    /// before runPart() began it (or none was begun).
+    bool cancelPart(std::size_t maxEffects);
+    /// The held actions' pod changes and nodes removed (AppliedAction::changes, nodesRemoved):
+    /// about what their undo or redo runs. Counted from the engine's records at the first call,
+    /// which must come while they are applied and last (the first undo), kept for the redos; 0
+    /// for a step of child commands. O(held actions) once.
+    [[nodiscard]] std::size_t heldEffects();
+    /// How far the part done is through its action, 0 to 1 (0 without one).
+    [[nodiscard]] double partFraction() const;
+    /// Forgets a part done without touching the engine (the runner abandons the step: the engine
+    /// and the stack are replaced).
+    void forgetPart() noexcept { m_partAt = -1; }
     /// For the runner: the deferred undo or redo is complete (calls `changed`).
     void finishDeferred();
     /// For the runner (a cancelled undo put back, or a cancelled redo taken back): the children
@@ -75,6 +104,8 @@ private:
     /// The held actions' undo and redo (setAppliedActions()).
     void undoHeld(int i);
     void redoHeld(int i);
+    /// Held action `i` planned again (PlanEngine::apply()), what was undone before it freed on a worker.
+    void applyHeld(int i);
     void redoAll();
     void undoAll();
 
@@ -84,6 +115,8 @@ private:
     std::vector<char> m_heldApplied; // by held action: applied now
     int m_heldAppliedCount = 0;
     Runner m_runner;
+    int m_partAt = -1;    // the held action whose undo or redo is part done, -1 none
+    std::optional<std::size_t> m_heldEffects; // heldEffects(), once counted
     bool m_pushed = false;
     bool m_doneAhead = false;
 };

@@ -25,11 +25,14 @@ PlanStepRunner::~PlanStepRunner()
 bool PlanStepRunner::start(PlanStepCommand& step, bool undo)
 {
     finishNow(); // last in, first out: a step still running goes first
+    if (step.actionCount() < PlanStepCommand::kSlicedChildren && step.heldEffects() < m_slicedEffects)
+        return false;
     m_step = &step;
     m_undo = undo;
     m_cancelled = false;
     m_next = undo ? step.actionCount() - 1 : 0;
     m_done = 0;
+    m_cancellingPart = false;
     m_clock.start();
     // The first slice runs now: a step that takes less than a slice stays synchronous (its undo
     // or redo is done when the stack's call returns), as every step of a small cluster is.
@@ -37,7 +40,7 @@ bool PlanStepRunner::start(PlanStepCommand& step, bool undo)
     clock.start();
     bool more = true;
     for (int k = 0; more && clock.elapsed() < kSliceMs && (m_maxPerSlice == 0 || k < m_maxPerSlice); ++k)
-        more = stepOne();
+        more = stepOne(m_effectsPerPart);
     if (!more) {
         m_step = nullptr;
         step.finishDeferred();
@@ -56,30 +59,45 @@ bool PlanStepRunner::start(PlanStepCommand& step, bool undo)
     if (m_progress) {
         m_progress->setWindowTitle(undo ? tr("Undo") : tr("Redo"));
         m_progress->setLabelText(undo ? tr("Undoing %1\u2026").arg(step.text()) : tr("Redoing %1\u2026").arg(step.text()));
-        m_progress->setRange(0, step.actionCount());
-        m_progress->setValue(m_done); // starts the minimum-duration clock
+        m_progress->setRange(0, step.actionCount() * 100);
+        m_progress->setValue(progressValue()); // starts the minimum-duration clock
     }
     emit busyChanged(true);
     nextSlice();
     return true;
 }
 
-bool PlanStepRunner::stepOne()
+bool PlanStepRunner::stepOne(std::size_t maxEffects)
 {
+    if (m_cancellingPart) {
+        // The child that was part done goes back first; then the children before it, reversed.
+        if (m_step->cancelPart(maxEffects))
+            m_cancellingPart = false;
+        return true;
+    }
     if (m_undo) {
         if (m_next < 0)
             return false;
-        m_step->undoChild(m_next--);
+        if (!m_step->runPart(m_next, true, maxEffects))
+            return true;
+        --m_next;
     } else {
         if (m_next >= m_step->actionCount())
             return false;
-        m_step->redoChild(m_next++);
+        if (!m_step->runPart(m_next, false, maxEffects))
+            return true;
+        ++m_next;
     }
     if (!m_cancelled)
         ++m_done;
     else
         --m_done;
     return true;
+}
+
+int PlanStepRunner::progressValue() const
+{
+    return m_done * 100 + static_cast<int>(m_step ? m_step->partFraction() * 100 : 0);
 }
 
 void PlanStepRunner::slice()
@@ -91,7 +109,7 @@ void PlanStepRunner::slice()
     bool more = true;
     int ran = 0;
     for (int n = 0; more && clock.elapsed() < kSliceMs && (m_maxPerSlice == 0 || n < m_maxPerSlice); ++n) {
-        more = stepOne();
+        more = stepOne(m_effectsPerPart);
         ran += more ? 1 : 0;
     }
     // The refresh (the marks, the metric, the panels: tens of ms at 100,000 nodes) gets a turn
@@ -102,8 +120,11 @@ void PlanStepRunner::slice()
         return;
     }
     if (m_progress && !m_progress->wasCanceled())
-        m_progress->setValue(m_done);
-    emit progressed(m_done, m_step->actionCount());
+        m_progress->setValue(progressValue());
+    // Between children only: while one is part done, the engine lists an action whose effects are
+    // half run, which the listeners (the plan marks) must not read as a plan.
+    if (!m_step->hasPart() && !m_cancellingPart)
+        emit progressed(m_done, m_step->actionCount());
     if (m_step) // a slot may have cancelled or abandoned it
         nextSlice();
 }
@@ -120,7 +141,7 @@ void PlanStepRunner::finishNow()
 {
     if (!m_step)
         return;
-    while (stepOne()) {
+    while (stepOne(static_cast<std::size_t>(-1))) {
     }
     complete();
 }
@@ -130,7 +151,9 @@ void PlanStepRunner::cancel()
     if (!m_step || m_cancelled)
         return;
     m_cancelled = true;
-    // Back over the children run so far: an undo that went down to m_next + 1 redoes from
+    m_cancellingPart = m_step->hasPart();
+    // Back over the children run so far (after the part done of the one begun, which then counts
+    // as not run): an undo that went down to m_next + 1 redoes from
     // there up, a redo that went up to m_next - 1 undoes from there down.
     m_undo = !m_undo;
     m_next = m_undo ? m_next - 1 : m_next + 1;
@@ -164,7 +187,9 @@ void PlanStepRunner::abandon()
 {
     if (!m_step)
         return;
+    m_step->forgetPart(); // its engine goes with the stack
     m_step = nullptr;
+    m_cancellingPart = false;
     hideProgress();
     emit busyChanged(false);
 }

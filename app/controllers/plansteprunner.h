@@ -8,6 +8,8 @@
 #include <QObject>
 #include <QPointer>
 
+#include <cstddef>
+
 class QProgressDialog;
 class QUndoStack;
 class QWidget;
@@ -16,17 +18,21 @@ namespace fleet::app {
 
 class PlanStepCommand;
 
-/// Runs a PlanStepCommand's children (PlanStepCommand::undoChild() / redoChild(), each O(its
-/// effects): PlanEngine::undo() or reapplyUndone()) a slice of kSliceMs at a time, the first at
+/// Runs a PlanStepCommand's children (PlanStepCommand::runPart(), each O(its effects):
+/// PlanEngine::undo() or reapplyUndone(), a held action of many effects in parts of
+/// kEffectsPerPart, PlanEngine::continuePartial()) a slice of kSliceMs at a time, the first at
 /// once (a step done within it is synchronous, as on a small cluster), the rest from a
 /// 1 ms timer, then calls PlanStepCommand::finishDeferred() (the one refresh of the map and the
 /// panel) in a turn of the event loop where no child ran (after the last slice, progressed()
-/// reports every child done first). The engine is consistent between slices (the same thread), so the map may repaint
-/// meanwhile; every gesture that changes the plan asks isBusy() first and is refused while it
-/// is true. A progress dialog (window modal, so no input reaches the window) shows after
-/// kProgressDelayMs with Cancel: a cancelled undo re-applies the children it undid and puts the
-/// stack back on the step (QUndoStack::redo() with PlanStepCommand::setDoneAhead()), and a
-/// cancelled redo the other way round; the plan is then as before the command. A stack
+/// reports every child done first). Between slices the engine is whole (the same thread), or
+/// between two plans while one action is part done (PlanEngine::beginUndo()): progressed()
+/// comes only between children, and the map keeps the marks it shows until the refresh; every
+/// gesture that changes the plan asks isBusy() first and is refused while it is true. A
+/// progress dialog (window modal, so no input reaches the window) shows after kProgressDelayMs
+/// with Cancel: a cancelled undo takes back the part done of the action it was in (in parts
+/// too), re-applies the children it undid and puts the stack back on the step
+/// (QUndoStack::redo() with PlanStepCommand::setDoneAhead()), and a cancelled redo the other
+/// way round; the plan is then as before the command. A stack
 /// undo or redo asked for while a step runs first finishes that step here (finishNow()).
 /// Thread: GUI thread.
 class PlanStepRunner : public QObject {
@@ -34,13 +40,23 @@ class PlanStepRunner : public QObject {
 public:
     static constexpr int kSliceMs = 20;
     static constexpr int kProgressDelayMs = 400;
+    /// Engine effects run between two looks at the clock: about 6 ms at 100,000 nodes.
+    static constexpr std::size_t kEffectsPerPart = 1024;
 
     /// `stack`: the stack the steps are on; `dialogParent`: the window the progress dialog covers.
     PlanStepRunner(QUndoStack* stack, QWidget* dialogParent, QObject* parent = nullptr);
     ~PlanStepRunner() override;
 
-    /// Takes `step`'s undo (or redo) over (the PlanStepCommand::Runner contract): true.
+    /// Takes `step`'s undo (or redo) over (the PlanStepCommand::Runner contract): true; false
+    /// (run it here and now) for a step of fewer than PlanStepCommand::kSlicedChildren children
+    /// whose held actions have fewer than slicedEffects() effects.
     bool start(PlanStepCommand& step, bool undo);
+    /// PlanStepCommand::heldEffects() from which a step of few actions is taken (4,096 by
+    /// default: a pod's undo is about 6 us at 100,000 nodes, the capacity index re-keyed, so
+    /// about 25 ms). Tests lower it.
+    [[nodiscard]] std::size_t slicedEffects() const noexcept { return m_slicedEffects; }
+    void setSlicedEffects(std::size_t n) { m_slicedEffects = n; }
+    static constexpr std::size_t kSlicedEffects = 4096;
     [[nodiscard]] bool isBusy() const noexcept { return m_step != nullptr; }
     /// Runs the rest of the current step at once (a stack command that must come after it).
     void finishNow();
@@ -48,6 +64,9 @@ public:
     void cancel();
     /// At most this many children per slice (0: as many as kSliceMs allows; tests).
     void setMaxChildrenPerSlice(int n) { m_maxPerSlice = n; }
+    /// Engine effects per part of a held action (kEffectsPerPart; tests make it small, with
+    /// setMaxChildrenPerSlice() counting parts then).
+    void setEffectsPerPart(std::size_t n) { m_effectsPerPart = n; }
     /// Forgets the current step without touching it (the stack is cleared: the cluster or the
     /// plan was replaced under it).
     void abandon();
@@ -63,8 +82,10 @@ private:
     void slice();
     /// Runs slice() from the event loop, after the input and timers due meanwhile.
     void nextSlice();
-    /// One child in the current direction; false when none is left.
-    bool stepOne();
+    /// One child, or a part of one (`maxEffects`), in the current direction; false when none is left.
+    bool stepOne(std::size_t maxEffects);
+    /// The progress dialog's value: children run, in hundredths, the part done of one included.
+    [[nodiscard]] int progressValue() const;
     void complete();
     void hideProgress();
 
@@ -77,6 +98,9 @@ private:
     int m_next = 0;           // the child to run next
     int m_done = 0;           // children run in the first direction
     int m_maxPerSlice = 0;
+    std::size_t m_effectsPerPart = kEffectsPerPart;
+    std::size_t m_slicedEffects = kSlicedEffects;
+    bool m_cancellingPart = false; // cancel() came while a child was part done: that part goes back first
     QElapsedTimer m_clock;    // since start(), for the progress dialog's delay
 };
 

@@ -23,4 +23,20 @@ QMessageBox::StandardButton askToSaveChanges(QWidget* parent, const UnsavedChang
     return QMessageBox::Cancel;
 }
 
+bool askToLoseUndoneSteps(QWidget* parent, int steps, const QString& question)
+{
+    const auto tr = [](const char* text, int n = -1) { return QCoreApplication::translate("UnsavedChangesBox", text, nullptr, n); };
+    QMessageBox box(QMessageBox::Warning, tr("Unsaved Undone Steps"),
+        steps == 1 ? tr("1 undone step that Redo could bring back was never saved.")
+                   : tr("%1 undone steps that Redo could bring back were never saved.").arg(steps),
+        QMessageBox::Discard | QMessageBox::Cancel, parent);
+    box.setObjectName(QStringLiteral("unsavedRedoBox"));
+    box.setInformativeText(question);
+    box.button(QMessageBox::Discard)->setText(tr("&Discard"));
+    box.button(QMessageBox::Cancel)->setText(tr("&Cancel"));
+    box.setDefaultButton(QMessageBox::Cancel);
+    box.setEscapeButton(QMessageBox::Cancel);
+    return box.exec() == QMessageBox::Discard;
+}
+
 } // namespace fleet::app

@@ -24,4 +24,12 @@ struct UnsavedChangesQuestion {
 /// (Cancel also when the box is closed). Thread: GUI.
 [[nodiscard]] QMessageBox::StandardButton askToSaveChanges(QWidget* parent, const UnsavedChangesQuestion& question);
 
+/// Asks before undone steps that Redo could bring back, and that no saved file holds, go with
+/// the plan although it is at its saved state (nothing else to save): a QMessageBox titled
+/// "Unsaved Undone Steps" (objectName unsavedRedoBox) saying "2 undone steps that Redo could bring
+/// back were never saved.", `question` under it, with Discard and Cancel (the default, and
+/// Escape). Saving cannot keep them: a plan file holds the plan shown, not its undo history.
+/// True for Discard. Thread: GUI.
+[[nodiscard]] bool askToLoseUndoneSteps(QWidget* parent, int steps, const QString& question);
+
 } // namespace fleet::app

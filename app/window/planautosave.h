@@ -27,7 +27,9 @@ class WindowDocument;
 /// the last write (the actions copied on the GUI thread, O(actions); the JSON built and written
 /// on a worker through importers::writeOutputFile(), whole or not at all) and removed while the
 /// plan is empty or the document unmodified (at the next interval after a save, at once after an
-/// undo back to the saved state); and `plan-PID-K.json` (K = 1, 2, ...), each
+/// undo back to the saved state; steps undone past it that Redo could bring back are not kept:
+/// the file holds the plan shown, never its undo history, and the quit asks before they go,
+/// PlanDocument::confirmLosingUndoneSteps()); and `plan-PID-K.json` (K = 1, 2, ...), each
 /// other plan of the document whose work is not in its file (changed since it was saved, or
 /// never saved: WindowDocument's entry without a saved time), written from its entry's plan
 /// JSON (O(its size) copied on the GUI thread), the files of plans saved since removed. Each

@@ -19,6 +19,7 @@
 #include <QThread>
 #include <QUndoStack>
 
+#include <algorithm>
 #include <exception>
 #include <utility>
 
@@ -228,18 +229,41 @@ bool PlanDocument::comesFromItsFile() const
     return !m_path.isEmpty() && m_plan->undoStack()->cleanIndex() >= 0;
 }
 
+int PlanDocument::unsavedUndoneSteps() const
+{
+    const QUndoStack* stack = m_plan->undoStack();
+    return std::max(0, stack->count() - std::max(stack->index(), stack->cleanIndex()));
+}
+
+bool PlanDocument::confirmLosingUndoneSteps(CloseReason reason)
+{
+    const int steps = unsavedUndoneSteps();
+    if (steps == 0 || isModified())
+        return true;
+    const bool discard = askToLoseUndoneSteps(m_window, steps,
+        reason == CloseReason::Replace ? tr("Open the other plan and lose them?") : tr("Close the plan and lose them?"));
+    if (!discard)
+        m_window->restoreMapFocus();
+    return discard;
+}
+
 bool PlanDocument::confirmClose(CloseReason reason)
 {
     if (!isModified())
-        return true;
+        return confirmLosingUndoneSteps(reason);
     const std::size_t actions = m_plan->engine() ? m_plan->engine()->applied().size() : 0;
     const bool ownFile = comesFromItsFile();
     const QString count = actions == 1 ? tr("1 action") : tr("%1 actions").arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(actions))));
     const QString text = ownFile ? tr("The plan has changed since it was saved to %1.").arg(QFileInfo(m_path).fileName())
         : m_path.isEmpty()       ? tr("The plan (%1) is not saved.").arg(count)
                                  : tr("The plan (%1) is not saved: it is no longer the plan of %2.").arg(count, QFileInfo(m_path).fileName());
+    // Undone steps after it go too, saved or not: a plan file holds the plan shown.
+    const int undone = unsavedUndoneSteps();
+    const QString undoneText = undone == 0 ? QString()
+        : undone == 1 ? QLatin1Char(' ') + tr("1 undone step that Redo could bring back is not saved either.")
+                      : QLatin1Char(' ') + tr("%1 undone steps that Redo could bring back are not saved either.").arg(undone);
     const auto choice = askToSaveChanges(m_window,
-        { QStringLiteral("unsavedPlanBox"), tr("Unsaved Plan"), text,
+        { QStringLiteral("unsavedPlanBox"), tr("Unsaved Plan"), text + undoneText,
           reason == CloseReason::Replace ? tr("Save the plan before another is opened?") : tr("Save the plan before it is closed?"), !ownFile });
     if (choice == QMessageBox::Discard)
         return true;

@@ -29,8 +29,9 @@ class PlanOpener;
 ///   progress and Cancel after half a second), after confirmClose();
 /// - Save Plan… (Ctrl+Alt+S; Ctrl+S is File > Save, the whole document), Export Plan as CSV… / as kubectl Script…, enabled while the plan has
 ///   actions (setActionsEnabled()); each names MainWindow::planSource();
-/// - confirmClose(): Save / Discard / Cancel when the plan is modified (the window's closeEvent
-///   and every replacement of the plan ask it).
+/// - confirmClose(): Save / Discard / Cancel when the plan is modified, Discard / Cancel when
+///   only undone steps that Redo could bring back are unsaved (the window's closeEvent and every
+///   replacement of the plan ask it).
 /// Errors go to a QMessageBox naming what failed. Thread: GUI thread.
 class PlanDocument : public QObject {
     Q_OBJECT
@@ -72,6 +73,16 @@ public:
     /// saved or discarded. Save writes to path() only while the plan comes from that file
     /// (comesFromItsFile()), else it asks for a file.
     bool confirmClose(CloseReason reason = CloseReason::Close);
+    /// Undone steps that Redo could bring back and that no saved file holds: the undo stack's
+    /// commands after both its index and its clean index (those up to a clean index above the
+    /// index are the saved file's). QUndoStack::isClean() says nothing of them: undoing every step
+    /// of a plan never saved is the clean state of its empty stack. O(1).
+    [[nodiscard]] int unsavedUndoneSteps() const;
+    /// When unsavedUndoneSteps() > 0 and the plan is not modified (confirmClose() asks then, and
+    /// says they go too), asks Discard / Cancel (askToLoseUndoneSteps(), in the words of
+    /// `reason`); true to go on: none, or discarded. Undone steps are not autosaved
+    /// (PlanAutosave writes the plan shown), so this question is their only guard.
+    bool confirmLosingUndoneSteps(CloseReason reason = CloseReason::Close);
     /// Whether the plan shown was made from path() (saved to or opened from it, then changed
     /// by undo and redo or by commands after it): false once undone past that state and changed.
     [[nodiscard]] bool comesFromItsFile() const;

@@ -457,7 +457,7 @@ bool WindowDocument::confirmClose()
         loop.exec();
     }
     if (!isModified())
-        return true;
+        return m_planDocument->confirmLosingUndoneSteps(); // nothing to save, but Redo's steps would go
     const bool document = !m_path.isEmpty() || m_listModified || m_plans.size() > 1;
     if (!document)
         return m_planDocument->confirmClose(); // one plan alone: saved as a plan file, as before documents

@@ -499,6 +499,7 @@ const std::vector<AppliedAction>& PlanEngine::applied() const noexcept
 
 const AppliedAction& PlanEngine::apply(const PlanAction& action)
 {
+    d->refuseWhilePartial("apply()");
     d->undone.clear(); // the state moves on: what was undone can no longer be replayed
     AppliedAction r;
     r.action = action;
@@ -573,6 +574,7 @@ const AppliedAction& PlanEngine::apply(const PlanAction& action)
 
 bool PlanEngine::undo()
 {
+    d->refuseWhilePartial("undo()");
     if (d->applied.empty())
         return false;
     // Each op is undone from the last, after noting the value it had set: the effects that
@@ -581,24 +583,7 @@ bool PlanEngine::undo()
     std::vector<Op>& ops = d->undoLog.back();
     undone.effects.reserve(ops.size());
     for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
-        Op effect = *it;
-        switch (effect.kind) {
-        case Op::Move:
-            effect.node = d->state.podNode(effect.pod);
-            effect.gpuMask = d->state.podGpuMask(effect.pod);
-            break;
-        case Op::Presence:
-            effect.flag = d->state.nodePresent(effect.node);
-            break;
-        case Op::Added:
-        case Op::AddedPod:
-            undone.replayable = false;
-            break;
-        case Op::Cordon:
-        case Op::Spend:
-            break;
-        }
-        undone.effects.push_back(effect);
+        undone.effects.push_back(d->effectOf(*it, undone.replayable));
         d->undoOne(*it);
     }
     std::reverse(undone.effects.begin(), undone.effects.end());
@@ -614,6 +599,7 @@ bool PlanEngine::undo()
 
 const AppliedAction* PlanEngine::reapplyUndone(const PlanAction& action)
 {
+    d->refuseWhilePartial("reapplyUndone()");
     if (d->undone.empty() || !(d->undone.back().record.action == action)) {
         d->undone.clear(); // another order than the undo stack's: apply() from here on
         return nullptr;
@@ -627,6 +613,134 @@ const AppliedAction* PlanEngine::reapplyUndone(const PlanAction& action)
     d->applied.push_back(std::move(undone.record));
     d->undoLog.push_back(std::move(undone.undoOps));
     return &d->applied.back();
+}
+
+// The parts run the very steps of undo() and reapplyUndone() (effectOf(), undoOne(), replayOne()),
+// in the same order, so that the engine a completed partial one leaves is theirs. A cancel runs
+// the other direction's steps over the part done: an undo's effects replayed from the last noted
+// (apply order), a reapply's undo ops undone from the last run.
+bool PlanEngine::beginUndo()
+{
+    d->refuseWhilePartial("beginUndo()");
+    if (d->applied.empty())
+        return false;
+    const std::vector<Op>& ops = d->undoLog.back();
+    if (std::any_of(ops.begin(), ops.end(), [](const Op& op) { return op.kind == Op::Added || op.kind == Op::AddedPod; }))
+        return false;
+    Private::Partial partial;
+    partial.undo = true;
+    partial.total = ops.size();
+    partial.undone.effects.reserve(ops.size());
+    d->partial = std::move(partial);
+    return true;
+}
+
+bool PlanEngine::beginReapply(const PlanAction& action)
+{
+    d->refuseWhilePartial("beginReapply()");
+    if (d->undone.empty() || !(d->undone.back().record.action == action)) {
+        d->undone.clear(); // as reapplyUndone()
+        return false;
+    }
+    if (!d->undone.back().replayable) {
+        d->undone.pop_back();
+        return false;
+    }
+    Private::Partial partial;
+    partial.undo = false;
+    partial.undone = std::move(d->undone.back());
+    d->undone.pop_back();
+    partial.total = partial.undone.effects.size();
+    d->partial = std::move(partial);
+    return true;
+}
+
+bool PlanEngine::continuePartial(std::size_t maxEffects)
+{
+    if (!d->partial)
+        return true;
+    if (d->partial->cancelling)
+        return cancelPartial(maxEffects);
+    Private::Partial& p = *d->partial;
+    const std::size_t n = std::min(p.total - p.done, std::max<std::size_t>(1, maxEffects));
+    if (p.undo) {
+        const std::vector<Op>& ops = d->undoLog.back();
+        for (std::size_t k = 0; k < n; ++k, ++p.done) {
+            const Op& op = ops[p.total - 1 - p.done];
+            p.undone.effects.push_back(d->effectOf(op, p.undone.replayable));
+            d->undoOne(op);
+        }
+    } else {
+        for (std::size_t k = 0; k < n; ++k, ++p.done)
+            d->replayOne(p.undone.effects[p.done]);
+    }
+    if (p.done < p.total)
+        return false;
+    Private::Undone undone = std::move(p.undone);
+    const bool wasUndo = p.undo;
+    d->partial.reset();
+    if (wasUndo) {
+        std::reverse(undone.effects.begin(), undone.effects.end());
+        undone.undoOps = std::move(d->undoLog.back());
+        undone.record = std::move(d->applied.back());
+        d->undoLog.pop_back();
+        d->applied.pop_back();
+        d->undone.push_back(std::move(undone));
+    } else {
+        d->applied.push_back(std::move(undone.record));
+        d->undoLog.push_back(std::move(undone.undoOps));
+    }
+    return true;
+}
+
+bool PlanEngine::cancelPartial(std::size_t maxEffects)
+{
+    if (!d->partial)
+        return true;
+    Private::Partial& p = *d->partial;
+    p.cancelling = true;
+    const std::size_t n = std::min(p.done, std::max<std::size_t>(1, maxEffects));
+    if (p.undo) {
+        // effects[j] was noted at ops[total - 1 - j]: from the last noted, they run in apply order.
+        for (std::size_t k = 0; k < n; ++k) {
+            d->replayOne(p.undone.effects[--p.done]);
+            p.undone.effects.pop_back();
+        }
+    } else {
+        for (std::size_t k = 0; k < n; ++k)
+            d->undoOne(p.undone.undoOps[--p.done]);
+    }
+    if (p.done > 0)
+        return false;
+    if (!p.undo)
+        d->undone.push_back(std::move(p.undone)); // to be reapplied again
+    d->partial.reset();
+    return true;
+}
+
+bool PlanEngine::isPartial() const noexcept
+{
+    return d->partial.has_value();
+}
+
+std::size_t PlanEngine::partialDone() const noexcept
+{
+    return d->partial ? d->partial->done : 0;
+}
+
+std::size_t PlanEngine::partialTotal() const noexcept
+{
+    return d->partial ? d->partial->total : 0;
+}
+
+std::shared_ptr<void> PlanEngine::takeUndone()
+{
+    d->refuseWhilePartial("takeUndone()");
+    if (d->undone.empty())
+        return nullptr;
+    auto taken = std::make_shared<std::deque<Private::Undone>>(std::move(d->undone));
+    d->undone.clear(); // moved from: emptied for certain
+    return taken;
 }
 
 NodeId PlanEngine::chooseNode(PodId p, DomainId within) const

@@ -152,6 +152,40 @@ public:
     /// apply() it again.
     const AppliedAction* reapplyUndone(const PlanAction& action);
 
+    /// undo() and reapplyUndone() in parts, for a thread that must not be held for the whole of
+    /// one large action (a zone's failure on 100,000 nodes: about 240,000 pods put back, 1.3 to
+    /// 1.9 s, most of it the capacity index re-keyed). beginUndo() starts the undo of the last
+    /// applied action: false when there is none, or when it added nodes or pods (its undo is
+    /// O(those), and a removed node or pod cannot be put back to cancel): undo() it whole then.
+    /// beginReapply(action) starts reapplyUndone(action): false where that returns null (and
+    /// with the same effect on what undo() kept): apply() it then. continuePartial(maxEffects)
+    /// runs up to that many more of its effects (at least one) and returns true once it is
+    /// complete: the engine is then exactly as undo() or reapplyUndone() leaves it, the effects
+    /// run in the same order. cancelPartial(maxEffects) takes back up to that many more of the
+    /// effects run so far, last first, and returns true once none is left: the engine is then
+    /// exactly as before the begin (a cancelled reapply can be begun again). Once a cancel has
+    /// begun, continuePartial() only goes on cancelling. Between parts the ledger is a state
+    /// between the two (each effect whole: a pod on one node, a node present or not) while
+    /// applied() still lists the action (an undo) or does not yet (a reapply), so a reader sees
+    /// neither plan; apply(), undo(), reapplyUndone(), takeUndone() and a second begin throw
+    /// std::logic_error until the partial one completes or is cancelled. Thread: the engine's.
+    bool beginUndo();
+    bool beginReapply(const PlanAction& action);
+    bool continuePartial(std::size_t maxEffects);
+    bool cancelPartial(std::size_t maxEffects = static_cast<std::size_t>(-1));
+    [[nodiscard]] bool isPartial() const noexcept;
+    /// The partial undo's or reapply's effects run so far and in all (0 and 0 without one).
+    [[nodiscard]] std::size_t partialDone() const noexcept;
+    [[nodiscard]] std::size_t partialTotal() const noexcept;
+
+    /// What undo() kept for reapplyUndone(), taken out of the engine, which then holds none (as
+    /// after apply(), which drops it): the caller frees it where it likes. Undoing a
+    /// 200,000-action consolidation keeps a record per action, and the apply() of the next action
+    /// freed them all at once (on the GUI thread at 100,000 nodes). Null when none is kept.
+    /// Throws std::logic_error during a partial undo or reapply. Thread: the engine's; the
+    /// object may be destroyed on any thread.
+    [[nodiscard]] std::shared_ptr<void> takeUndone();
+
     /// The default placement policy (docs/what-if.md, "The rules"): among feasible present nodes
     /// (inside `within`, the whole cluster when invalid), the one with the least free primary
     /// resource after placing the pod (best fit: GPUs on accelerator pods, else the larger of cpu

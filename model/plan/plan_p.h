@@ -100,6 +100,45 @@ struct PlanEngine::Private {
     // and a vector's doubling moved every Undone so far into new memory at once, whose first
     // touch (page faults) held the GUI thread 0.8 and 1.4 s at 65,536 and 131,072 entries.
     std::deque<Undone> undone;
+    /// A partial undo or reapply (PlanEngine::beginUndo(), beginReapply()): the action's Undone
+    /// being made (an undo: effects noted last op first, reversed when complete) or taken (a
+    /// reapply), and how many of its `total` effects were run.
+    struct Partial {
+        bool undo = true;
+        Undone undone;
+        std::size_t done = 0;
+        std::size_t total = 0;
+        bool cancelling = false; // cancelPartial() began: `done` goes back down to 0
+    };
+    std::optional<Partial> partial;
+    void refuseWhilePartial(const char* what) const
+    {
+        if (partial)
+            throw std::logic_error(std::string("PlanEngine::") + what + " during a partial undo or reapply");
+    }
+    /// The value `op`'s undo is about to overwrite, as the effect reapplyUndone() replays
+    /// (`replayable` false for an op that added a node or a pod). Call before undoOne(op).
+    Op effectOf(const Op& op, bool& replayable) const
+    {
+        Op effect = op;
+        switch (effect.kind) {
+        case Op::Move:
+            effect.node = state.podNode(effect.pod);
+            effect.gpuMask = state.podGpuMask(effect.pod);
+            break;
+        case Op::Presence:
+            effect.flag = state.nodePresent(effect.node);
+            break;
+        case Op::Added:
+        case Op::AddedPod:
+            replayable = false;
+            break;
+        case Op::Cordon:
+        case Op::Spend:
+            break;
+        }
+        return effect;
+    }
     std::vector<Op>* ops = nullptr;       // the steps of the action being applied
 
     // Built when first needed (each once per engine).

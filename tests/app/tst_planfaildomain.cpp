@@ -3,11 +3,15 @@
 // click on a domain label opens the menu, its Fail Domain action puts one FailDomain in the plan
 // (one undo step), the domain's failure strands a gang as a whole (every pod of it without a node
 // under the plan, also those on surviving nodes), and the plan panel says what the failure
-// costs: the pods stranded and the GPUs lost, the figures worked out here from the store.
+// costs: the pods stranded and the GPUs lost, the figures worked out here from the store. A large
+// domain fails on a worker as one undo step, whose one action Undo and Redo run in parts (the
+// step runner, PlanEngine::beginUndo()): the plan after them is the one before, exactly, and
+// Cancel in the middle of either puts it back as it was.
 
 #include "planwindowfixture.h"
 
 #include "app/controllers/importcontroller.h"
+#include "app/controllers/plansteprunner.h"
 #include "app/startup/surfaceformat.h"
 #include "model/domainpath.h"
 #include "model/figures.h"
@@ -18,15 +22,66 @@
 #include "common/guitestmain.h"
 
 #include <QContextMenuEvent>
+#include <QElapsedTimer>
 #include <QMenu>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QUndoStack>
 
+#include <array>
 #include <set>
 
 using namespace fleet;
 using namespace planwindow;
+
+namespace {
+
+/// What an evaluation of the plan reads: the totals, where every pod is, every node's state, and
+/// each applied action's record.
+struct PlanPicture {
+    model::PlanTotals totals;
+    std::vector<model::NodeId> podNodes;
+    std::vector<bool> podChanged;
+    std::vector<std::uint64_t> podGpuMasks;
+    std::vector<bool> nodePresent;
+    std::vector<bool> nodeCordoned;
+    std::vector<model::ResourceVector> nodeRequested;
+    std::vector<model::PlanAction> actions;
+    std::vector<std::vector<std::array<std::uint32_t, 3>>> changes;
+    std::vector<std::vector<model::NodeId>> nodesRemoved;
+    std::vector<std::size_t> unplaced;
+    std::vector<model::PlanTotals> totalsAfter;
+    bool operator==(const PlanPicture&) const = default;
+};
+
+PlanPicture pictureOf(const model::PlanEngine& engine)
+{
+    const model::PlanLedger& s = engine.state();
+    PlanPicture p;
+    p.totals = s.totals();
+    for (std::uint32_t i = 0; i < s.podCount(); ++i) {
+        p.podNodes.push_back(s.podNode(model::PodId(i)));
+        p.podChanged.push_back(s.podChanged(model::PodId(i)));
+        p.podGpuMasks.push_back(s.podGpuMask(model::PodId(i)));
+    }
+    for (std::uint32_t i = 0; i < s.nodeCount(); ++i) {
+        p.nodePresent.push_back(s.nodePresent(model::NodeId(i)));
+        p.nodeCordoned.push_back(s.nodeCordonedByPlan(model::NodeId(i)));
+        p.nodeRequested.push_back(s.nodeRequested(model::NodeId(i)));
+    }
+    for (const model::AppliedAction& r : engine.applied()) {
+        p.actions.push_back(r.action);
+        auto& changes = p.changes.emplace_back();
+        for (const model::AppliedAction::PodChange& c : r.changes)
+            changes.push_back({ c.pod.index(), c.from.index(), c.to.index() });
+        p.nodesRemoved.push_back(r.nodesRemoved);
+        p.unplaced.push_back(r.unplaced.size());
+        p.totalsAfter.push_back(r.after);
+    }
+    return p;
+}
+
+} // namespace
 
 class TestPlanFailDomain : public QObject {
     Q_OBJECT
@@ -35,6 +90,7 @@ private slots:
     void cleanupTestCase();
     void failDomainStrandsAGang();
     void largeDomainFailsOnAWorkerAsOneUndoStep();
+    void largeDomainUndoneAndRedoneInParts();
 
 private:
     /// A domain (not the root) whose failure strands a whole gang and loses GPUs (tried on a
@@ -233,6 +289,101 @@ void TestPlanFailDomain::largeDomainFailsOnAWorkerAsOneUndoStep()
     QTRY_VERIFY(!plan->isBusy());
     QVERIFY(!plan->hasPlan());
     plan->setFailDomainOnWorkerPods(rule);
+}
+
+void TestPlanFailDomain::largeDomainUndoneAndRedoneInParts()
+{
+    app::PlanController* plan = m_window->planController();
+    app::PlanStepRunner* runner = plan->stepRunner();
+    QUndoStack* stack = m_window->undoStack();
+    QVERIFY(!plan->hasPlan());
+    const model::Topology& topology = *m_window->cluster()->topology;
+    model::DomainId zone;
+    for (const model::DomainId d : topology.domainChildren(topology.root()))
+        if (!zone.isValid() || topology.domainNodes(d).size() > topology.domainNodes(zone).size())
+            zone = d;
+    const PlanPicture before = pictureOf(*plan->engine());
+    const std::size_t rule = plan->failDomainOnWorkerPods();
+    plan->setFailDomainOnWorkerPods(1);
+    QSignalSpy finished(plan, &app::PlanController::failDomainFinished);
+    QVERIFY(plan->failDomain(zone));
+    QVERIFY(finished.count() > 0 || finished.wait(60000));
+    QCOMPARE(finished.takeFirst().at(0).toBool(), true);
+    plan->setFailDomainOnWorkerPods(rule);
+    const PlanPicture failed = pictureOf(*plan->engine());
+    QCOMPARE(failed.actions.size(), std::size_t(1));
+    const std::size_t effects = failed.changes[0].size() + failed.nodesRemoved[0].size();
+    QVERIFY2(effects > 40, qPrintable(QString::number(effects)));
+    const int failedAt = stack->index();
+
+    // The runner takes this one action's step (its threshold lowered to this small fleet), a few
+    // effects per part and one part per slice: the undo and the redo take many turns.
+    runner->setSlicedEffects(effects);
+    runner->setEffectsPerPart(4);
+    runner->setMaxChildrenPerSlice(1);
+    auto wait = [&] {
+        QElapsedTimer clock;
+        clock.start();
+        while (plan->isBusy() && clock.elapsed() < 60000)
+            QTest::qWait(5);
+        return !plan->isBusy();
+    };
+    auto compareWith = [&](const PlanPicture& want, const char* when) {
+        if (pictureOf(*plan->engine()) == want)
+            return true;
+        qWarning("%s: the plan differs", when);
+        return false;
+    };
+
+    stack->undo();
+    QVERIFY(plan->isBusy());
+    QVERIFY(plan->engine()->isPartial());
+    QVERIFY(!plan->failDomain(zone)); // refused meanwhile
+    QVERIFY(wait());
+    QVERIFY(!plan->engine()->isPartial());
+    QCOMPARE(stack->index(), failedAt - 1);
+    QVERIFY(compareWith(before, "after the undo in parts: the plan before the failure"));
+
+    stack->redo();
+    QVERIFY(plan->isBusy());
+    QVERIFY(wait());
+    QCOMPARE(stack->index(), failedAt);
+    QVERIFY(compareWith(failed, "after the redo in parts: the failure's plan"));
+
+    // Cancel half way through the undo: the failure as it was, the step still on the stack.
+    QSignalSpy ended(runner, &app::PlanStepRunner::finished);
+    stack->undo();
+    QTRY_VERIFY(plan->engine()->partialDone() > plan->engine()->partialTotal() / 2);
+    runner->cancel();
+    QVERIFY(wait());
+    QCOMPARE(ended.count(), 1);
+    QCOMPARE(ended.takeFirst().at(0).toBool(), true);
+    QCOMPARE(stack->index(), failedAt);
+    QVERIFY(compareWith(failed, "after a cancelled undo: the failure's plan"));
+
+    // Undone whole (the runner's threshold back), then a redo cancelled half way.
+    runner->setSlicedEffects(app::PlanStepRunner::kSlicedEffects);
+    stack->undo();
+    QVERIFY(!plan->isBusy());
+    QVERIFY(compareWith(before, "after the undo at once"));
+    runner->setSlicedEffects(effects);
+    stack->redo();
+    QTRY_VERIFY(plan->engine()->partialDone() > plan->engine()->partialTotal() / 2);
+    runner->cancel();
+    QVERIFY(wait());
+    QCOMPARE(stack->index(), failedAt - 1);
+    QVERIFY(compareWith(before, "after a cancelled redo: the plan before the failure"));
+    stack->redo();
+    QVERIFY(wait());
+    QVERIFY(compareWith(failed, "redone after the cancel"));
+    QVERIFY(plan->planMarks());
+
+    runner->setSlicedEffects(app::PlanStepRunner::kSlicedEffects);
+    runner->setEffectsPerPart(app::PlanStepRunner::kEffectsPerPart);
+    runner->setMaxChildrenPerSlice(0);
+    stack->undo();
+    QVERIFY(wait());
+    QVERIFY(compareWith(before, "undone at the end"));
 }
 
 FLEET_GUI_TEST_MAIN(TestPlanFailDomain, fleet::app::setDefaultSurfaceFormat)

@@ -29,9 +29,12 @@
 //   how-many        (after inspect) Plan > Add Nodes of p5.48xlarge, How Many? for the pending pods
 //                   (worker), Add placing them (worker), Undo
 //   export-report   File > Export Report of the plan to a PDF (workers; the maps: see reportexporter.h)
+//   new-after-undo  Edit > Undo of the consolidation, then Fail Node: the apply() right after it
 // Software OpenGL (llvmpipe) under xvfb-run; say whether the machine was idle.
 // Usage: xvfb-run -a -s "-screen 0 1600x1200x24" ./bench_gui [--nodes N] [--seed S] [--only FLOW,...] [--fail-domain-here]
+//   [--free-undone-here]
 //   --fail-domain-here: Fail Domain of any size on the GUI thread (PlanController's size rule off)
+//   --free-undone-here: new-after-undo frees the undone actions' records on the GUI thread first
 //   --only: the load and the flows named (compare, metric, inspect, how-many, plan: consolidate and
 //           the flows after it, export-report included; or consolidate and some of those after it
 //           by name: undo and redo run together, save-plan before open-plan)
@@ -103,8 +106,8 @@ struct StepFigure {
     double maxFrameMs = -1;
 };
 
-constexpr std::array<const char*, 12> kPlanFlows { "consolidate", "undo", "redo", "click", "drag", "fail-domain", "remove-last",
-    "plan-dock", "save-plan", "open-plan", "place-workload", "export-report" };
+constexpr std::array<const char*, 13> kPlanFlows { "consolidate", "undo", "redo", "click", "drag", "fail-domain", "remove-last",
+    "plan-dock", "save-plan", "open-plan", "place-workload", "export-report", "new-after-undo" };
 
 QString flowOf(const QString& context)
 {
@@ -574,6 +577,33 @@ int main(int argc, char** argv)
             if (exporter)
                 std::fprintf(stderr, "bench_gui: %s\n", qPrintable(exporter->lastMessage()));
             return ok;
+        });
+        endFlow();
+    }
+    if (planWanted(QStringLiteral("new-after-undo"))) {
+        // ---- a new action after the consolidation's undo ----
+        // The undo keeps a record of each undone action for Redo (PlanEngine::reapplyUndone());
+        // the next apply() drops them all. --free-undone-here frees them on this thread first, as
+        // apply() did before they went to a worker (the "before" figure), then the new action.
+        beginFlow(QStringLiteral("new-after-undo"));
+        act(QStringLiteral("new-after-undo"), QStringLiteral("Edit > Undo back to the empty plan"), [&] {
+            while (stack->canUndo()) { // the consolidation, and the flows' steps after it
+                stack->undo();
+                settle();
+            }
+            return plan->engine()->applied().empty();
+        });
+        if (args.contains(QStringLiteral("--free-undone-here")))
+            act(QStringLiteral("new-after-undo"), QStringLiteral("the undone actions' records freed here"), [&] {
+                // Bench only: the window's engine is const to all but its commands.
+                QElapsedTimer clock;
+                clock.start();
+                std::const_pointer_cast<model::PlanEngine>(plan->engine())->takeUndone().reset();
+                std::fprintf(stderr, "bench_gui: the undone records freed in %.1f ms\n", static_cast<double>(clock.nsecsElapsed()) / 1e6);
+                return true;
+            });
+        act(QStringLiteral("new-after-undo"), QStringLiteral("Fail Node (a new action)"), [&] {
+            return plan->failNode(nodeAt(3)) && plan->engine()->applied().size() == 1;
         });
         endFlow();
     }

@@ -4,7 +4,10 @@
 // cluster; Plan > Consolidate from the keyboard (Alt+P, C) makes a plan; Ctrl+Q asks Save /
 // Discard / Cancel in a window titled "Unsaved Plan". Escape (Cancel) keeps it running; Alt+D
 // (Discard) quits with exit code 0; Alt+S (Save) asks for a file, typed into the file dialog,
-// then quits with the plan written there.
+// then quits with the plan written there. Undone steps that Redo could bring back and that were
+// never saved: after a drain and its undo the plan is at its saved state (the title without its
+// '*'), yet Ctrl+Q asks Discard / Cancel in a window titled "Unsaved Undone Steps"; Escape (Cancel)
+// keeps the window, and Redo (Ctrl+Shift+Z) still brings the drain back; Alt+D (Discard) quits.
 
 #include "e2e/desktopsession.h"
 
@@ -15,6 +18,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QtTest>
 
@@ -56,6 +61,51 @@ bool startWithPlan(DesktopSession& s)
     return s.startDesktop(1400, 1000) && s.startApp(kSource, kWindow) && consolidate(s);
 }
 
+/// The name of a node of kSource, from `fleetscope summary`.
+QString aNodeName()
+{
+    QProcess p;
+    p.start(DesktopSession::executable(), QStringList { QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"),
+                                              QStringLiteral("--only"), QStringLiteral("nodes") } + kSource);
+    if (!p.waitForFinished(120000))
+        return {};
+    const QJsonArray nodes = QJsonDocument::fromJson(p.readAllStandardOutput()).object().value(QStringLiteral("nodes")).toArray();
+    return nodes.size() > 7 ? nodes.at(7).toObject().value(QStringLiteral("name")).toString() : QString();
+}
+
+/// Whether the window's title marks the document modified ("simulated ...* — Fleetscope").
+bool titleModified(DesktopSession& s)
+{
+    return s.windowTitle().contains(QStringLiteral("* \u2014 Fleetscope"));
+}
+
+/// Finds `node` (Ctrl+F, its name, Return) and drains it (Plan > Drain Selected Node by its
+/// mnemonics), until the title says the plan changed: before the what-if is ready (built on a
+/// worker after the window shows) the drain does nothing.
+bool drain(DesktopSession& s, const QString& node)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < 60000) {
+        if (!s.key(QStringLiteral("ctrl+f")) || !s.key(QStringLiteral("ctrl+a")) || !s.type(node) || !s.key(QStringLiteral("Return")) || !s.waitForStillScreen())
+            return false;
+        if (!s.key(QStringLiteral("alt+p")) || !s.key(QStringLiteral("d")) || !s.key(QStringLiteral("Return")))
+            return false;
+        if (waitUntil([&] { return titleModified(s); }, 5000))
+            return true;
+    }
+    return false;
+}
+
+/// The desktop, the program on kSource, a drain of one node, then Edit > Undo of it (by its
+/// mnemonics: the focus is in the search field, whose own Ctrl+Z undoes typing): the plan empty
+/// and at its clean state, the drain on the undo stack for Redo.
+bool startWithAnUndoneDrain(DesktopSession& s, const QString& node)
+{
+    return s.startDesktop(1400, 1000) && s.startApp(kSource, kWindow) && drain(s, node) && s.key(QStringLiteral("alt+e"))
+        && s.key(QStringLiteral("u")) && waitUntil([&] { return !titleModified(s); }, 10000);
+}
+
 } // namespace
 
 class TestE2eQuit : public QObject {
@@ -66,6 +116,8 @@ private slots:
     void simulatedClusterWithAPlanFile();
     void aMaximizedLayoutIsRestored();
     void aLayoutThatEndedAStartIsDropped();
+    void undoneStepsAskThenCancelKeepsRedo();
+    void undoneStepsDiscardQuits();
 };
 
 void TestE2eQuit::cancelKeepsRunningDiscardQuits()
@@ -103,6 +155,45 @@ void TestE2eQuit::saveWritesThePlanThenQuits()
     const importers::PlanDocument plan = importers::readPlanFile(path.toStdString());
     QVERIFY(!plan.actions.empty());
     QCOMPARE(plan.source.simulated, std::string("nodes=200 seed=3 regions=1"));
+}
+
+void TestE2eQuit::undoneStepsAskThenCancelKeepsRedo()
+{
+    DesktopSession s;
+    const QString node = aNodeName();
+    QVERIFY(!node.isEmpty());
+    QVERIFY2(startWithAnUndoneDrain(s, node), qPrintable(s.error() + QLatin1Char('\n') + s.windowTitle()));
+
+    QVERIFY2(s.key(QStringLiteral("ctrl+q")), qPrintable(s.error()));
+    QVERIFY2(answer(s, QStringLiteral("^Unsaved Undone Steps$"), QStringLiteral("Escape")),
+        qPrintable(QStringLiteral("Ctrl+Q with an undone drain never saved asks: %1").arg(s.error())));
+    QVERIFY2(s.waitForNoWindow(QStringLiteral("^Unsaved Undone Steps$")), qPrintable(s.error()));
+    QVERIFY2(s.appRunning(), qPrintable(s.appExitText()));
+
+    // Redo brings the drain back: the title marks it, and the plan saved holds it. Cancel gave
+    // the map the focus back, where Ctrl+Shift+Z is the plan's Redo.
+    QVERIFY2(s.xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(s.window()) }), qPrintable(s.error()));
+    QVERIFY2(s.key(QStringLiteral("ctrl+shift+z")), qPrintable(s.error()));
+    QVERIFY2(waitUntil([&] { return titleModified(s); }, 10000), qPrintable(s.windowTitle()));
+    const QString path = s.path(QStringLiteral("redone.json"));
+    QVERIFY2(s.savePlanAs(path), qPrintable(s.error()));
+    const QJsonArray actions = DesktopSession::planActions(path);
+    QCOMPARE(actions.size(), 1);
+    QCOMPARE(actions.at(0).toObject().value(QStringLiteral("type")).toString(), QStringLiteral("drain-node"));
+    QCOMPARE(actions.at(0).toObject().value(QStringLiteral("node")).toString(), node);
+    // Saved: nothing is left to ask about.
+    QVERIFY2(s.quitApp(), qPrintable(s.error()));
+}
+
+void TestE2eQuit::undoneStepsDiscardQuits()
+{
+    DesktopSession s;
+    const QString node = aNodeName();
+    QVERIFY(!node.isEmpty());
+    QVERIFY2(startWithAnUndoneDrain(s, node), qPrintable(s.error() + QLatin1Char('\n') + s.windowTitle()));
+    QVERIFY2(s.key(QStringLiteral("ctrl+q")), qPrintable(s.error()));
+    QVERIFY2(answer(s, QStringLiteral("^Unsaved Undone Steps$"), QStringLiteral("alt+d")), qPrintable(s.error()));
+    QVERIFY2(s.waitForAppExit(30000), qPrintable(QStringLiteral("Discard quits: %1").arg(s.appExitText())));
 }
 
 // `fleetscope --simulate N plan.json`: a plan saved on a simulated cluster is opened on it from

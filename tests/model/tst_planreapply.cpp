@@ -4,11 +4,14 @@
 // fleet, drains and moves undone then put back from what undo recorded give the ledger, the GPUs' shares and the records that apply() gave, and the
 // next action plans the same as on an engine that applied everything directly (disruption
 // budgets and cordons included). Another order, an apply() since, or an action that added nodes
-// is not replayed (null: apply() it again).
+// is not replayed (null: apply() it again). The same undo and reapply in parts (beginUndo(),
+// beginReapply(), continuePartial()) leave what the whole ones leave, and a part cancelled leaves
+// the engine as before it began.
 
 #include "planfixture.h"
 
 #include "importers/clusterloader.h"
+#include "model/domainpath.h"
 
 #include <QtTest>
 
@@ -114,6 +117,8 @@ private slots:
     void reappliedEqualsApplied();
     void notReplayedOutOfOrderOrAfterApply();
     void addedNodesAreAppliedAgain();
+    void inPartsEqualsWhole();
+    void partsCancelledPutItBack();
 };
 
 void TestPlanReapply::reappliedEqualsApplied()
@@ -201,6 +206,151 @@ void TestPlanReapply::addedNodesAreAppliedAgain()
     QVERIFY(engine.applied().empty());
     engine.apply(add);
     QVERIFY(ledgerOf(engine.state()) == withNodes);
+}
+
+namespace {
+
+/// A few drains, then the failure of the zone with the most nodes (the last action).
+std::vector<PlanAction> drainsThenZoneFailure(const ClusterStore& store, const Topology& topology)
+{
+    std::vector<PlanAction> actions = someActions(store, topology, 5);
+    actions.pop_back(); // the move
+    DomainId zone;
+    for (const DomainId region : topology.domainChildren(topology.root()))
+        for (const DomainId z : topology.domainChildren(region))
+            if (!zone.isValid() || topology.domainNodes(z).size() > topology.domainNodes(zone).size())
+                zone = z;
+    actions.push_back(inDomain(ActionType::FailDomain, domainPathText(topology, zone)));
+    return actions;
+}
+
+/// Runs the engine's partial undo or reapply to its end, `part` effects at a time; the parts run.
+int runParts(PlanEngine& engine, std::size_t part)
+{
+    int parts = 1;
+    while (!engine.continuePartial(part))
+        ++parts;
+    return parts;
+}
+
+} // namespace
+
+void TestPlanReapply::inPartsEqualsWhole()
+{
+    const auto c = fleet::importers::loadSimulatedCluster({ 600, 5 });
+    const std::vector<PlanAction> actions = drainsThenZoneFailure(*c.store, *c.topology);
+    PlanEngine whole(*c.store, *c.topology);
+    PlanEngine parts(*c.store, *c.topology);
+    for (const PlanAction& a : actions) {
+        whole.apply(a);
+        parts.apply(a);
+    }
+    QCOMPARE(parts.applied().size(), actions.size());
+    const AppliedAction failed = parts.applied().back();
+    QCOMPARE(failed.action.type, ActionType::FailDomain);
+    QVERIFY2(failed.changes.size() > 100, qPrintable(QString::number(failed.changes.size())));
+    const FullLedger applied = fullLedgerOf(parts.state());
+
+    QVERIFY(whole.undo());
+    QVERIFY(parts.beginUndo());
+    QVERIFY(parts.isPartial());
+    QVERIFY(parts.partialTotal() > failed.changes.size()); // the moves, the nodes gone, ...
+    QVERIFY(!parts.continuePartial(7));
+    QCOMPARE(parts.partialDone(), std::size_t(7));
+    QCOMPARE(parts.applied().size(), actions.size()); // listed until the undo completes
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, parts.apply(actions.front()));
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, parts.undo());
+    QVERIFY(runParts(parts, 7) > 10);
+    QVERIFY(!parts.isPartial());
+    QCOMPARE(parts.applied().size(), actions.size() - 1);
+    const FullLedger undone = fullLedgerOf(parts.state());
+    QVERIFY2(undone == fullLedgerOf(whole.state()), qPrintable(whatDiffers(undone, fullLedgerOf(whole.state()))));
+
+    QVERIFY(whole.reapplyUndone(failed.action));
+    QVERIFY(parts.beginReapply(failed.action));
+    QCOMPARE(parts.applied().size(), actions.size() - 1); // listed once the reapply completes
+    QVERIFY(runParts(parts, 11) > 10);
+    QCOMPARE(parts.applied().size(), actions.size());
+    QVERIFY(sameRecord(parts.applied().back(), failed));
+    QVERIFY2(fullLedgerOf(parts.state()) == applied, qPrintable(whatDiffers(fullLedgerOf(parts.state()), applied)));
+
+    // Undone again in parts, an undo of the drain before it whole, and the next action: each
+    // plans as on the engine that did it whole (its capacity index and budgets the same).
+    QVERIFY(whole.undo());
+    QVERIFY(parts.beginUndo());
+    runParts(parts, 13);
+    QVERIFY(whole.undo());
+    QVERIFY(parts.undo());
+    QVERIFY(fullLedgerOf(parts.state()) == fullLedgerOf(whole.state()));
+    PlanAction next;
+    for (std::uint32_t i = c.store->nodeCount(); i > 0; --i)
+        if (parts.state().nodePresent(NodeId(i - 1)) && !parts.state().nodePods(NodeId(i - 1)).empty()) {
+            next = onNode(ActionType::DrainNode, std::string(c.store->nodeName(NodeId(i - 1))));
+            break;
+        }
+    QVERIFY(!next.node.empty());
+    QVERIFY(sameRecord(parts.apply(next), whole.apply(next)));
+    QVERIFY(fullLedgerOf(parts.state()) == fullLedgerOf(whole.state()));
+}
+
+void TestPlanReapply::partsCancelledPutItBack()
+{
+    const auto c = fleet::importers::loadSimulatedCluster({ 600, 5 });
+    const std::vector<PlanAction> actions = drainsThenZoneFailure(*c.store, *c.topology);
+    PlanEngine engine(*c.store, *c.topology);
+    PlanEngine direct(*c.store, *c.topology);
+    for (const PlanAction& a : actions) {
+        engine.apply(a);
+        direct.apply(a);
+    }
+    const AppliedAction failed = engine.applied().back();
+    const FullLedger applied = fullLedgerOf(engine.state());
+
+    // An undo cancelled half way: the failure applied as before, and undone and replayed as before.
+    QVERIFY(engine.beginUndo());
+    QVERIFY(!engine.continuePartial(engine.partialTotal() / 2));
+    QVERIFY(!(fullLedgerOf(engine.state()) == applied));
+    const std::size_t done = engine.partialDone();
+    QVERIFY(!engine.cancelPartial(5)); // in parts too, last first
+    QCOMPARE(engine.partialDone(), done - 5);
+    QVERIFY(!engine.continuePartial(5)); // goes on cancelling
+    QCOMPARE(engine.partialDone(), done - 10);
+    int parts = 0;
+    while (!engine.cancelPartial(9))
+        ++parts;
+    QVERIFY(parts > 10);
+    QVERIFY(!engine.isPartial());
+    QCOMPARE(engine.applied().size(), actions.size());
+    QVERIFY(sameRecord(engine.applied().back(), failed));
+    QVERIFY2(fullLedgerOf(engine.state()) == applied, qPrintable(whatDiffers(fullLedgerOf(engine.state()), applied)));
+    QVERIFY(engine.undo());
+    QVERIFY(direct.undo());
+    const FullLedger undone = fullLedgerOf(engine.state());
+    QVERIFY(undone == fullLedgerOf(direct.state()));
+
+    // A reapply cancelled half way: undone as before, and the reapply still there to run.
+    QVERIFY(engine.beginReapply(failed.action));
+    QVERIFY(!engine.continuePartial(engine.partialTotal() / 3));
+    QVERIFY(engine.cancelPartial()); // at once
+    QCOMPARE(engine.applied().size(), actions.size() - 1);
+    QVERIFY2(fullLedgerOf(engine.state()) == undone, qPrintable(whatDiffers(fullLedgerOf(engine.state()), undone)));
+    QVERIFY(engine.reapplyUndone(failed.action));
+    QVERIFY(fullLedgerOf(engine.state()) == applied);
+
+    // An action that added nodes is undone whole (no partial begins), and what undo() kept can be
+    // taken out, after which nothing is replayed.
+    PlanAction add;
+    add.type = ActionType::AddNode;
+    add.instanceType = std::string(c.store->nodeInstanceType(NodeId(0)));
+    QVERIFY(engine.apply(add).holds);
+    QVERIFY(!engine.beginUndo());
+    QVERIFY(!engine.isPartial());
+    QVERIFY(engine.undo());
+    QVERIFY(engine.undo()); // the failure
+    QVERIFY(engine.takeUndone());
+    QVERIFY(!engine.takeUndone());
+    QVERIFY(!engine.beginReapply(failed.action));
+    QVERIFY(!engine.reapplyUndone(failed.action));
 }
 
 QTEST_GUILESS_MAIN(TestPlanReapply)
