@@ -411,10 +411,16 @@ private slots:
         QVERIFY(!store.podIsDeleted(pod)); // a batch let in applies at once (LiveController::setHeld())
         QCOMPARE(window->liveController()->batchesWaiting(), std::size_t(1));
         QVERIFY(window->undoStack()->canRedo());
+        // The Connection dock and the message once they apply count the same batches, in words
+        // a person writes ("1 batch", never "1 batch(es)").
+        const QString waiting = window->connectionPanel()->fieldText(QStringLiteral("waiting"));
+        QVERIFY2(waiting.startsWith(QStringLiteral("1 batch: ")), qPrintable(waiting));
         // Cleared plan (nothing to redo): the batch applies.
         window->undoStack()->clear();
         QTRY_VERIFY_WITH_TIMEOUT(store.podIsDeleted(pod), 10000);
         QCOMPARE(window->liveController()->batchesWaiting(), std::size_t(0));
+        QTRY_VERIFY2_WITH_TIMEOUT(window->planStatusText().startsWith(QStringLiteral("The plan is empty")), qPrintable(window->planStatusText()), 10000);
+        QCOMPARE(window->planStatusText(), QStringLiteral("The plan is empty: live updates apply again (1 batch of changes waited)."));
         window->stopLiveFeed();
     }
 };
