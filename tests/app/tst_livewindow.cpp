@@ -9,6 +9,7 @@
 
 #include "app/window/connectionpanel.h"
 #include "app/window/explorepanels.h"
+#include "app/window/statusfield.h"
 #include "model/figures.h"
 #include "model/nodeproblems.h"
 #include "views/heatmaps/domainheatmap.h"
@@ -293,6 +294,17 @@ private slots:
         QCOMPARE(live->batchesApplied(), appliedAtPause);
         QTRY_VERIFY2_WITH_TIMEOUT(live->waitingReason().contains(QStringLiteral("a plan is open")), qPrintable(live->waitingReason()), 10000);
         QVERIFY2(window->planStatusText().contains(QStringLiteral("still wait while the plan has actions")), qPrintable(window->planStatusText()));
+        // Too long for a narrow window's status bar: cut at its end, read from its start.
+        {
+            const auto* field = window->findChild<app::StatusField*>(QStringLiteral("planStatus"));
+            QVERIFY(field);
+            const QSize size = window->size();
+            window->resize(640, size.height());
+            QTRY_VERIFY_WITH_TIMEOUT(field->displayedText() != field->text(), 10000);
+            const QString shown = field->displayedText();
+            QVERIFY2(shown.endsWith(QChar(0x2026)) && field->text().startsWith(shown.chopped(1)), qPrintable(shown));
+            window->resize(size);
+        }
 
         // The plan undone: Redo can bring the drain back, so the batches still wait (applying one
         // drops the engine the stack acts on, and with it the stack: the user's work).
