@@ -8,9 +8,10 @@
 //
 // The fleet is small enough to start in seconds and large enough that a zone's failure takes
 // its worker well over the dialog's 300 ms (a zone of the simulated 50,000-node fleet holds over
-// 10,000 nodes: its dialog shows for about 1.7 s on an idle 2-core machine). Cancel is a race against the worker by nature: pressed after the
-// worker finished, it finds no dialog and the failure is in the plan; that attempt is undone
-// and tried again, and a test that never cancels in time fails.
+// 10,000 nodes: its dialog shows for about 1.7 s on an idle 2-core machine). Cancel is a race
+// against the worker by nature: pressed after the worker finished, it finds no dialog and the
+// failure is in the plan; that attempt is undone and tried again, and a test that never cancels
+// in time fails.
 
 #include "e2e/desktopsession.h"
 
