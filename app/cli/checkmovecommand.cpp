@@ -9,6 +9,7 @@
 #include "app/shared/importfailure.h"
 
 #include "importers/export/checkmoveformat.h"
+#include "model/plan/evictionrules.h"
 #include "model/scheduling/filters.h"
 
 #include "importers/terminaltext.h"
@@ -38,8 +39,9 @@ int runCheckMove(const QStringList& arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Says whether a pod could move to a node, as the kube-scheduler's filters decide it (the pod taken off its node "
-        "first; fits without preempting anyone), with every failing filter's reason. Exits 0 whether or not the move is "
-        "feasible."));
+        "first; fits without preempting anyone), with every failing filter's reason, and whether the eviction rules let "
+        "the pod move alone (gang-member: one pod of a gang moves with its gang or not at all; no-controller; "
+        "do-not-disrupt). Exits 0 whether or not the move is feasible."));
     parser.addHelpOption();
     parser.addOption(QCommandLineOption(QStringLiteral("pod"), QStringLiteral("The pod to move, as NAMESPACE/NAME."), QStringLiteral("NAMESPACE/NAME")));
     parser.addOption(QCommandLineOption(QStringLiteral("to"), QStringLiteral("The destination node's name."), QStringLiteral("NODE")));
@@ -102,8 +104,12 @@ int runCheckMove(const QStringList& arguments)
     }
     const model::PlanLedger state(store);
     const model::Verdict verdict = model::checkMove(state, pod, target);
-    const std::string out = format == QLatin1String("json") ? importers::checkMoveJson(ns + "/" + name, node, verdict)
-                                                            : importers::checkMoveText(ns + "/" + name, node, verdict);
+    // The eviction rules that refuse a bound pod whatever the node (one member of a gang, no
+    // controller, do-not-disrupt), beside the filters' verdict: the window's drop and the
+    // plan's move-pod refuse the move for them too.
+    const std::vector<model::Reason> blockers = store.podNode(pod).isValid() ? model::checkEviction(store, pod).blockers : std::vector<model::Reason> {};
+    const std::string out = format == QLatin1String("json") ? importers::checkMoveJson(ns + "/" + name, node, verdict, blockers)
+                                                            : importers::checkMoveText(ns + "/" + name, node, verdict, blockers);
     std::cout << out;
     std::cout.flush();
     if (!std::cout) {

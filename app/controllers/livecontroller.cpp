@@ -6,6 +6,7 @@
 #include "app/controllers/storereaders.h"
 
 #include <QElapsedTimer>
+#include <QLocale>
 #include <QMetaObject>
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
@@ -97,6 +98,12 @@ void LiveController::stop()
         emit liveStatusChanged();
     }
     m_store.reset();
+}
+
+QString LiveController::batchesText(std::size_t batches)
+{
+    const QString n = QLocale().toString(static_cast<qulonglong>(batches));
+    return batches == 1 ? tr("%1 batch").arg(n) : tr("%1 batches").arg(n);
 }
 
 std::size_t LiveController::batchesWaiting() const

@@ -55,6 +55,9 @@ public:
     [[nodiscard]] std::uint64_t batchesApplied() const noexcept { return m_batchesApplied; }
     [[nodiscard]] std::uint64_t eventsApplied() const noexcept { return m_eventsApplied; }
     [[nodiscard]] std::size_t batchesWaiting() const;
+    /// "1 batch", "125 batches": a count of batches as the Connection dock and the messages
+    /// about waiting batches say it (the locale's digit grouping). Thread: any.
+    [[nodiscard]] static QString batchesText(std::size_t batches);
     [[nodiscard]] double lastApplyMs() const noexcept { return m_lastApplyMs; }
     /// Why batches wait ("a worker reads the cluster", the setHeld() reason), or "".
     [[nodiscard]] QString waitingReason() const { return m_waitingReason; }

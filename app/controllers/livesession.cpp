@@ -131,7 +131,7 @@ void LiveSession::setPaused(bool paused)
         emit message(tr("Live updates resumed; they still wait while Redo can bring back what you undid (Plan > Apply "
                         "Waiting Live Updates drops it and applies them)."));
     } else {
-        emit message(tr("Live updates resumed: %n batch(es) of changes that waited apply now.", nullptr, static_cast<int>(waiting)));
+        emit message(tr("Live updates resumed: %1 of changes that waited apply now.").arg(LiveController::batchesText(waiting)));
     }
 }
 
@@ -185,13 +185,15 @@ void LiveSession::releaseHold()
         return;
     }
     m_heldByPlan = false;
+    // Counted before the hold ends: setHeld() applies the first of them at once (a turn's
+    // budget), so the count after it was what was left, not what the Connection dock said waited.
+    const std::size_t waited = m_live->batchesWaiting();
     m_live->setHeld(m_paused, tr("updates are paused while you plan (Plan > Pause Live Updates)"));
     updateApplyAction();
     // The plan that held them emptied (undone, cleared): they apply now, unless paused. Say so in
     // place of an earlier message that they wait for the plan.
     if (!m_paused)
-        emit message(tr("The plan is empty: live updates apply again (%n batch(es) of changes waited).", nullptr,
-            static_cast<int>(m_live->batchesWaiting())));
+        emit message(tr("The plan is empty: live updates apply again (%1 of changes waited).").arg(LiveController::batchesText(waited)));
 }
 
 void LiveSession::applyWaitingUpdates()

@@ -108,7 +108,7 @@ void ConnectionPanel::refresh()
                                locale.toString(m_live->lastApplyMs(), 'f', 1)));
     const std::size_t waiting = m_live->batchesWaiting();
     m_waiting->setText(waiting == 0 ? tr("none")
-                                    : tr("%1 batches: %2").arg(locale.toString(static_cast<qulonglong>(waiting)), m_live->waitingReason()));
+                                    : tr("%1: %2").arg(LiveController::batchesText(waiting), m_live->waitingReason()));
     // Each value whole in its tooltip, where the dock is too small for it.
     for (QLabel* l : { m_state, m_server, m_rate, m_age, m_events, m_errors, m_request, m_retries, m_applied, m_waiting, m_view })
         l->setToolTip(l->text());

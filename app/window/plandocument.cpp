@@ -117,7 +117,7 @@ bool PlanDocument::open(const QString& path)
 
 QString PlanDocument::writtenText(const QString& sentence, const QString& path, std::size_t actions)
 {
-    // The whole path: the status bar elides it in the middle and shows it whole in its tooltip.
+    // The whole path: the status bar cuts a long message at its end and shows it whole in its tooltip.
     const QString count = actions == 1 ? tr("1 action") : tr("%1 actions").arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(actions))));
     return sentence.arg(QFileInfo(path).absoluteFilePath(), count);
 }

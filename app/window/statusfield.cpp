@@ -27,18 +27,25 @@ void StatusField::setVariants(const QStringList& variants)
     update();
 }
 
-QString StatusField::fitText(const QStringList& variants, const QFontMetrics& metrics, int widthPx)
+void StatusField::setElideMode(Qt::TextElideMode mode)
+{
+    if (mode == m_elideMode)
+        return;
+    m_elideMode = mode;
+    update();
+}
+
+QString StatusField::fitText(const QStringList& variants, const QFontMetrics& metrics, int widthPx, Qt::TextElideMode mode)
 {
     for (const QString& v : variants)
         if (metrics.horizontalAdvance(v) <= widthPx)
             return v;
-    // In the middle: both ends of a line of figures (the first figure and the last) stay.
-    return variants.isEmpty() ? QString() : metrics.elidedText(variants.back(), Qt::ElideMiddle, widthPx);
+    return variants.isEmpty() ? QString() : metrics.elidedText(variants.back(), mode, widthPx);
 }
 
 QString StatusField::displayedText() const
 {
-    return fitText(m_variants, fontMetrics(), contentsRect().width());
+    return fitText(m_variants, fontMetrics(), contentsRect().width(), m_elideMode);
 }
 
 QSize StatusField::sizeHint() const

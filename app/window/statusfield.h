@@ -11,7 +11,9 @@ namespace fleet::app {
 
 /// One line of text in the status bar, given as variants from the longest (the full text)
 /// to the shortest. It shows the longest variant that fits its width; when none fits, the
-/// shortest one elided in the middle ("…"). Its size hint is the full text, its minimum a few
+/// shortest one elided: in the middle ("…") by default, which keeps both ends of a line of
+/// figures, or at the end (setElideMode(Qt::ElideRight)), which keeps a sentence readable from
+/// its start, as a desktop's status bar cuts a message. Its size hint is the full text, its minimum a few
 /// characters, so it never widens the window. The tooltip is the full text, followed by the
 /// tooltip set on the field when the text shows shortened (toolTipText()). Thread: GUI thread.
 class StatusField : public QWidget {
@@ -30,9 +32,14 @@ public:
     /// The tooltip shown over the field: the tooltip set on it, with the full text first when
     /// the field shows it shortened; the full text when none is set.
     [[nodiscard]] QString toolTipText() const;
+    /// How the shortest variant is elided when none fits: Qt::ElideMiddle (the default) or
+    /// Qt::ElideRight.
+    void setElideMode(Qt::TextElideMode mode);
+    [[nodiscard]] Qt::TextElideMode elideMode() const noexcept { return m_elideMode; }
     /// The variant of `variants` (longest first) that fits in `widthPx` with `metrics`, or the
-    /// last one elided in the middle. Thread: any.
-    [[nodiscard]] static QString fitText(const QStringList& variants, const QFontMetrics& metrics, int widthPx);
+    /// last one elided by `mode`. Thread: any.
+    [[nodiscard]] static QString fitText(
+        const QStringList& variants, const QFontMetrics& metrics, int widthPx, Qt::TextElideMode mode = Qt::ElideMiddle);
 
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override;
@@ -43,6 +50,7 @@ protected:
 
 private:
     QStringList m_variants;
+    Qt::TextElideMode m_elideMode = Qt::ElideMiddle;
 };
 
 } // namespace fleet::app

@@ -44,6 +44,7 @@ WindowStatusBar::WindowStatusBar(QMainWindow* window, ImportController* imports)
     // in place of the totals (QStatusBar::showMessage() would hide them).
     m_importStatus = new StatusField(window);
     m_importStatus->setObjectName(QStringLiteral("importStatus"));
+    m_importStatus->setElideMode(Qt::ElideRight); // a sentence: read from its start
     bar->addPermanentWidget(m_importStatus);
     m_messageTimer = new QTimer(this);
     m_messageTimer->setSingleShot(true);
@@ -55,6 +56,9 @@ WindowStatusBar::WindowStatusBar(QMainWindow* window, ImportController* imports)
     // The what-if's messages (a refused drop's reasons), apart from the import's.
     m_planStatus = new StatusField(window);
     m_planStatus->setObjectName(QStringLiteral("planStatus"));
+    // Sentences, cut at their end where the bar is short (their codes lead a refusal's shorter
+    // variants); the tooltip gives the whole message.
+    m_planStatus->setElideMode(Qt::ElideRight);
     bar->addPermanentWidget(m_planStatus);
     m_planStatus->hide(); // only while it has a message: the totals never give way to it
     m_planMessageTimer = new QTimer(this);

@@ -50,6 +50,7 @@ class TestCliPlan : public QObject {
 private slots:
     void checkMoveOnTheEksFixture();
     void checkMoveTextAndSimulated();
+    void checkMoveSaysAGangMemberCannotMoveAlone();
     void checkMoveErrors_data();
     void checkMoveErrors();
     void planCheckHolds();
@@ -122,6 +123,58 @@ void TestCliPlan::checkMoveTextAndSimulated()
         QStringLiteral("3"), QStringLiteral("--pod"), QStringLiteral("nowhere/nothing"), QStringLiteral("--to"), QStringLiteral("x") });
     QCOMPARE(sim.exitCode, 1);
     QVERIFY2(sim.err.contains("pod nowhere/nothing is not in simulated cluster (50 nodes, seed 3)"), sim.err.constData());
+}
+
+void TestCliPlan::checkMoveSaysAGangMemberCannotMoveAlone()
+{
+    // A worker of a simulated JobSet (a gang: "NAME-workers-I-J-HASH" in ml-training), checked
+    // against the node it is on: the scheduler's filters take it (it is taken off first), but the
+    // window refuses to drop it alone, gang-member first, and check-move says so too, beside the
+    // scheduler's verdict.
+    const QStringList source { QStringLiteral("--simulate"), QStringLiteral("50"), QStringLiteral("--seed"), QStringLiteral("3") };
+    const Run pods = fleetscope(QStringList { QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"),
+                                    QStringLiteral("--only"), QStringLiteral("pods") }
+        + source);
+    QCOMPARE(pods.exitCode, 0);
+    QString pod, node;
+    for (const QJsonValue& v : QJsonDocument::fromJson(pods.out).object().value(QStringLiteral("pods")).toArray()) {
+        const QJsonObject o = v.toObject();
+        if (o.value(QStringLiteral("namespace")).toString() == QLatin1String("ml-training")
+            && o.value(QStringLiteral("name")).toString().contains(QStringLiteral("-workers-"))
+            && !o.value(QStringLiteral("node")).toString().isEmpty()) {
+            pod = QStringLiteral("ml-training/") + o.value(QStringLiteral("name")).toString();
+            node = o.value(QStringLiteral("node")).toString();
+            break;
+        }
+    }
+    QVERIFY2(!pod.isEmpty(), "the simulated fleet has no bound JobSet worker");
+    const QStringList args = QStringList { QStringLiteral("check-move") } + source
+        + QStringList { QStringLiteral("--pod"), pod, QStringLiteral("--to"), node };
+
+    const Run json = fleetscope(args + QStringList { QStringLiteral("--format"), QStringLiteral("json") });
+    QCOMPARE(json.exitCode, 0);
+    const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+    QCOMPARE(o.value(QStringLiteral("feasible")).toBool(false), true); // the scheduler's verdict
+    QVERIFY(o.value(QStringLiteral("reasons")).toArray().isEmpty());
+    QCOMPARE(o.value(QStringLiteral("movesAlone")).toBool(true), false);
+    const QJsonArray blockers = o.value(QStringLiteral("evictionBlockers")).toArray();
+    QCOMPARE(blockers.size(), 1);
+    QCOMPARE(blockers.at(0).toObject().value(QStringLiteral("code")).toString(), QStringLiteral("gang-member"));
+    QVERIFY2(blockers.at(0).toObject().value(QStringLiteral("message")).toString().contains(QStringLiteral("one member of the gang JobSet")),
+        json.out.constData());
+
+    const Run text = fleetscope(args);
+    QCOMPARE(text.exitCode, 0);
+    const QByteArray head = (pod + QStringLiteral(" -> ") + node).toUtf8();
+    QVERIFY2(text.out.startsWith(head + ": feasible for the scheduler, but the pod cannot move alone (gang-member)\n"), text.out.constData());
+    QVERIFY2(text.out.contains("\n  gang-member: " + pod.toUtf8() + " is one member of the gang JobSet"), text.out.constData());
+
+    // A pod that moves alone: the verdict and the JSON as before, nothing of gangs.
+    const Run plain = fleetscope({ QStringLiteral("check-move"), kPlanData + QStringLiteral("/cluster.json"), QStringLiteral("--pod"),
+        QStringLiteral("default/api-0"), QStringLiteral("--to"), QStringLiteral("cpu-b1"), QStringLiteral("--format"), QStringLiteral("json") });
+    const QJsonObject p = QJsonDocument::fromJson(plain.out).object();
+    QCOMPARE(p.value(QStringLiteral("movesAlone")).toBool(false), true);
+    QVERIFY(p.value(QStringLiteral("evictionBlockers")).toArray().isEmpty());
 }
 
 void TestCliPlan::checkMoveErrors_data()

@@ -299,6 +299,36 @@ private slots:
         QTRY_VERIFY2(plan->width() >= 0.4 * (plan->width() + heatmap->width()),
             qPrintable(QStringLiteral("Plan dock %1 px, Heatmap %2 px").arg(plan->width()).arg(heatmap->width())));
         QVERIFY(std::abs(plan->y() - heatmap->y()) <= 4); // side by side
+        // Each column's header in view is readable whole in the dock at this size: drawn in the
+        // part of its column inside the scroll area's viewport (a title centred on a column that
+        // the dock's edge cut was cut with it: "Unallocated GP"), wrapped to fit that part.
+        auto* table = heatmap->findChild<views::DomainHeatmap*>();
+        QVERIFY(table);
+        auto* viewport = table->parentWidget();
+        QVERIFY(viewport);
+        QTRY_VERIFY(table->columnCount() >= views::DomainHeatmap::kColumnCount + 3);
+        QFont bold = table->font();
+        bold.setBold(true);
+        const QFontMetrics fm(bold);
+        int cut = 0;
+        for (int c = -1; c < table->columnCount(); ++c) {
+            const QRect cell(table->mapTo(viewport, table->headerRect(c).topLeft()), table->headerRect(c).size());
+            if (cell.left() >= viewport->width() - 80)
+                continue; // out of view, or too little of it in view for a word: scrolled to
+            cut += cell.right() >= viewport->width() ? 1 : 0;
+            const QRect text = table->headerTextRect(c);
+            const QRect shown(table->mapTo(viewport, text.topLeft()), text.size());
+            const QString title = c < 0 ? QStringLiteral("Domain") : table->columnTitle(c);
+            QVERIFY2(viewport->rect().contains(shown),
+                qPrintable(QStringLiteral("\"%1\" drawn at %2..%3 px, the dock shows 0..%4").arg(title).arg(shown.left()).arg(shown.right()).arg(viewport->width())));
+            const QStringList lines = table->headerLines(c);
+            QVERIFY2(lines.size() <= 2 && 2 * fm.height() <= text.height(), qPrintable(lines.join(QLatin1Char('|'))));
+            for (const QString& line : lines)
+                QVERIFY2(fm.horizontalAdvance(line) <= text.width(), qPrintable(line));
+            // Whole (the sort arrow aside) wherever as much as its longest word is in view.
+            QVERIFY2(lines.join(QLatin1Char(' ')).startsWith(title), qPrintable(lines.join(QLatin1Char('|'))));
+        }
+        QVERIFY(cut <= 1);
     }
 
     void docksFollowTheMap()

@@ -9,6 +9,7 @@
 
 #include "app/window/connectionpanel.h"
 #include "app/window/explorepanels.h"
+#include "app/window/statusfield.h"
 #include "model/figures.h"
 #include "model/nodeproblems.h"
 #include "views/heatmaps/domainheatmap.h"
@@ -293,6 +294,17 @@ private slots:
         QCOMPARE(live->batchesApplied(), appliedAtPause);
         QTRY_VERIFY2_WITH_TIMEOUT(live->waitingReason().contains(QStringLiteral("a plan is open")), qPrintable(live->waitingReason()), 10000);
         QVERIFY2(window->planStatusText().contains(QStringLiteral("still wait while the plan has actions")), qPrintable(window->planStatusText()));
+        // Too long for a narrow window's status bar: cut at its end, read from its start.
+        {
+            const auto* field = window->findChild<app::StatusField*>(QStringLiteral("planStatus"));
+            QVERIFY(field);
+            const QSize size = window->size();
+            window->resize(640, size.height());
+            QTRY_VERIFY_WITH_TIMEOUT(field->displayedText() != field->text(), 10000);
+            const QString shown = field->displayedText();
+            QVERIFY2(shown.endsWith(QChar(0x2026)) && field->text().startsWith(shown.chopped(1)), qPrintable(shown));
+            window->resize(size);
+        }
 
         // The plan undone: Redo can bring the drain back, so the batches still wait (applying one
         // drops the engine the stack acts on, and with it the stack: the user's work).
@@ -411,10 +423,16 @@ private slots:
         QVERIFY(!store.podIsDeleted(pod)); // a batch let in applies at once (LiveController::setHeld())
         QCOMPARE(window->liveController()->batchesWaiting(), std::size_t(1));
         QVERIFY(window->undoStack()->canRedo());
+        // The Connection dock and the message once they apply count the same batches, in words
+        // a person writes ("1 batch", never "1 batch(es)").
+        const QString waiting = window->connectionPanel()->fieldText(QStringLiteral("waiting"));
+        QVERIFY2(waiting.startsWith(QStringLiteral("1 batch: ")), qPrintable(waiting));
         // Cleared plan (nothing to redo): the batch applies.
         window->undoStack()->clear();
         QTRY_VERIFY_WITH_TIMEOUT(store.podIsDeleted(pod), 10000);
         QCOMPARE(window->liveController()->batchesWaiting(), std::size_t(0));
+        QTRY_VERIFY2_WITH_TIMEOUT(window->planStatusText().startsWith(QStringLiteral("The plan is empty")), qPrintable(window->planStatusText()), 10000);
+        QCOMPARE(window->planStatusText(), QStringLiteral("The plan is empty: live updates apply again (1 batch of changes waited)."));
         window->stopLiveFeed();
     }
 };

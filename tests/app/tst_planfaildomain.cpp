@@ -25,6 +25,7 @@
 #include <QElapsedTimer>
 #include <QMenu>
 #include <QSignalSpy>
+#include <QStyle>
 #include <QTableView>
 #include <QUndoStack>
 
@@ -150,6 +151,7 @@ void TestPlanFailDomain::failDomainStrandsAGang()
     model::WorkloadId gang;
     const model::DomainId d = gangDomain(gang);
     QVERIFY2(d.isValid(), "no domain of the simulated fleet strands a gang");
+    const model::Topology& topology = *m_window->cluster()->topology;
 
     // Right-click the domain's label, where the map draws it once zoomed to the domain.
     QVERIFY(triggerLabelMenuAction(map(), d, QStringLiteral("actionFailDomain")));
@@ -160,7 +162,6 @@ void TestPlanFailDomain::failDomainStrandsAGang()
     QCOMPARE(m_window->undoStack()->count(), 1);
     QVERIFY(!applied.holds);
     // Every node of the domain is gone; every pod of the gang is without a node.
-    const model::Topology& topology = *m_window->cluster()->topology;
     std::int64_t gpusLost = 0;
     for (model::NodeId n : topology.domainNodes(d)) {
         QVERIFY(!engine->state().nodePresent(n));
@@ -186,7 +187,18 @@ void TestPlanFailDomain::failDomainStrandsAGang()
     QVERIFY2(costText.startsWith(QStringLiteral("%1 pods stranded, %2 GPUs lost").arg(cost.podsStranded).arg(gpusLost)), qPrintable(costText));
     views::PlanPanel* panel = m_window->planController()->panel();
     const QString row = panel->model()->index(0, views::PlanActionsModel::ActionColumn).data().toString();
-    QVERIFY2(row.contains(QStringLiteral("Fail domain ")) && row.endsWith(costText), qPrintable(row));
+    QVERIFY2(row.endsWith(costText), qPrintable(row));
+    // The row names the domain by its value ("us-west-2a", "nn-6bfb5fbcd3cb4c16f"), readable at
+    // the dock's default width where the Action column elides the sentence in its middle; its
+    // tooltip gives the whole path.
+    const QString value = QString::fromStdString(topology.domainName(d));
+    QVERIFY2(row.startsWith(QStringLiteral("1. Fail %1 (").arg(value)), qPrintable(row));
+    QTableView* table = panel->table();
+    const QString shown = table->fontMetrics().elidedText(row, table->textElideMode(),
+        table->columnWidth(views::PlanActionsModel::ActionColumn) - 2 * table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) - 8);
+    QVERIFY2(shown.contains(value), qPrintable(shown));
+    const QString tip = panel->model()->index(0, views::PlanActionsModel::ActionColumn).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QString::fromStdString(model::domainPathText(topology, d))), qPrintable(tip));
     QVERIFY2(panel->summaryText().contains(QStringLiteral("failures cost ") + costText), qPrintable(panel->summaryText()));
     QVERIFY2(panel->summaryText().startsWith(QStringLiteral("1 action. ")), qPrintable(panel->summaryText()));
     // The GPU total behind the share is named and given (plan check's allocatable

@@ -16,6 +16,7 @@ private slots:
     void fitText_data();
     void fitText();
     void widget();
+    void sentenceElidedAtItsEnd();
 };
 
 namespace {
@@ -55,6 +56,27 @@ void TestStatusField::fitText()
         QVERIFY2(kVariants.back().startsWith(shown.left(cut)), qPrintable(shown));
         QVERIFY2(kVariants.back().endsWith(shown.mid(cut + 1)), qPrintable(shown));
     }
+}
+
+void TestStatusField::sentenceElidedAtItsEnd()
+{
+    // A sentence reads from its start: cut at its end, never in its middle; whole in the tooltip.
+    const QString sentence = QStringLiteral("Live updates resumed; they still wait while the plan has actions, and the actions they make stale are marked.");
+    StatusField field;
+    field.setElideMode(Qt::ElideRight);
+    field.setText(sentence);
+    const QFontMetrics fm(field.font());
+    field.resize(fm.horizontalAdvance(sentence) / 2, field.sizeHint().height());
+    const QString shown = field.displayedText();
+    QVERIFY2(shown.size() > 10 && shown.endsWith(QChar(0x2026)), qPrintable(shown));
+    QVERIFY2(sentence.startsWith(shown.chopped(1)), qPrintable(shown));
+    QVERIFY(fm.horizontalAdvance(shown) <= field.contentsRect().width());
+    QCOMPARE(field.toolTipText(), sentence);
+    // Variants still come first: the shortest that fits is shown whole.
+    field.setVariants({ sentence, QStringLiteral("Live updates resumed.") });
+    QCOMPARE(field.displayedText(), QStringLiteral("Live updates resumed."));
+    QCOMPARE(StatusField::fitText({ sentence }, fm, fm.horizontalAdvance(sentence) / 3, Qt::ElideRight).chopped(1),
+        sentence.left(StatusField::fitText({ sentence }, fm, fm.horizontalAdvance(sentence) / 3, Qt::ElideRight).size() - 1));
 }
 
 void TestStatusField::widget()

@@ -229,9 +229,13 @@ void DomainHeatmap::rebuildColumns()
 
 int DomainHeatmap::cellWidth(int column, const QFontMetrics& fm, const QFontMetrics& bold) const
 {
-    // The header or the widest value, whichever is wider.
-    int w = std::max(bold.horizontalAdvance(m_columns[static_cast<std::size_t>(column)].title + QStringLiteral(" \u25bc")),
-        fm.horizontalAdvance(QStringLiteral("100.0%")));
+    // The header's widest word (a title wraps at its spaces, headerLines()) or the widest value,
+    // whichever is wider.
+    const QStringList words = (m_columns[static_cast<std::size_t>(column)].title + QStringLiteral(" \u25bc")).split(QLatin1Char(' '));
+    int header = 0;
+    for (qsizetype i = 0; i < words.size(); ++i)
+        header = std::max(header, bold.horizontalAdvance(i + 2 == words.size() ? words[i] + QStringLiteral(" \u25bc") : words[i]));
+    int w = std::max(header, fm.horizontalAdvance(QStringLiteral("100.0%")));
     for (int r = 0; r < rowCount(); ++r)
         w = std::max(w, fm.horizontalAdvance(valueText(r, column)));
     return w + 16;
@@ -349,7 +353,44 @@ int DomainHeatmap::rowHeight() const
 }
 int DomainHeatmap::headerHeight() const
 {
-    return QFontMetrics(font()).height() + 8;
+    return 2 * QFontMetrics(font()).height() + 8; // a title wraps to two lines
+}
+
+QRect DomainHeatmap::headerTextRect(int column) const
+{
+    // The part in view: a table wider than its dock scrolls, and a title centred on the whole
+    // cell was cut by the dock's edge ("Unallocated GP").
+    const QRect cell = headerRect(column);
+    const QRect visible = visibleRegion().boundingRect();
+    const QRect shown = visible.isEmpty() ? cell : cell.intersected(QRect(visible.left(), cell.top(), visible.width(), cell.height()));
+    return shown.isEmpty() ? cell : shown.adjusted(column < 0 ? 4 : 2, 0, -2, 0);
+}
+
+QStringList DomainHeatmap::headerLines(int column) const
+{
+    const QString arrow = m_sortColumn == column ? (m_sortOrder == Qt::AscendingOrder ? QStringLiteral(" \u25b2") : QStringLiteral(" \u25bc")) : QString();
+    const QString title = (column < 0 ? tr("Domain") : columnTitle(column)) + arrow;
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetrics fm(bold);
+    const int width = headerTextRect(column).width();
+    if (fm.horizontalAdvance(title) <= width)
+        return { title };
+    // The longest first line that fits, broken at a space; the rest on the second line.
+    const QStringList words = title.split(QLatin1Char(' '));
+    QString first = words.front();
+    int used = 1;
+    for (; used < words.size(); ++used) {
+        const QString longer = first + QLatin1Char(' ') + words[used];
+        if (fm.horizontalAdvance(longer) > width)
+            break;
+        first = longer;
+    }
+    const QString second = words.mid(used).join(QLatin1Char(' '));
+    QStringList lines { fm.elidedText(first, Qt::ElideRight, width) };
+    if (!second.isEmpty())
+        lines << fm.elidedText(second, Qt::ElideRight, width);
+    return lines;
 }
 
 QRect DomainHeatmap::headerRect(int column) const
@@ -403,16 +444,13 @@ void DomainHeatmap::paintEvent(QPaintEvent* event)
     p.setPen(text);
     QFont bold = font();
     bold.setBold(true);
-    auto arrow = [this](int column) {
-        return m_sortColumn == column ? (m_sortOrder == Qt::AscendingOrder ? QStringLiteral(" \u25b2") : QStringLiteral(" \u25bc")) : QString();
-    };
     p.setFont(bold);
-    p.drawText(headerRect(-1).adjusted(4, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, tr("Domain") + arrow(-1));
+    p.drawText(headerTextRect(-1), Qt::AlignLeft | Qt::AlignVCenter, headerLines(-1).join(QLatin1Char('\n')));
     for (int c = 0; c < columnCount(); ++c) {
         QFont f = bold;
         f.setUnderline(c == m_chosen);
         p.setFont(f);
-        p.drawText(headerRect(c), Qt::AlignCenter, m_columns[static_cast<std::size_t>(c)].title + arrow(c));
+        p.drawText(headerTextRect(c), Qt::AlignCenter, headerLines(c).join(QLatin1Char('\n')));
     }
     p.setFont(font());
     if (m_rows.empty()) {
@@ -477,9 +515,17 @@ QString DomainHeatmap::rowToolTip(int row) const
 
 void DomainHeatmap::mouseMoveEvent(QMouseEvent* event)
 {
-    const int row = rowAt(event->position().toPoint());
+    const QPoint pos = event->position().toPoint();
+    const int row = rowAt(pos);
+    int header = -2;
+    for (int c = -1; c < columnCount() && header == -2; ++c)
+        if (headerRect(c).contains(pos))
+            header = c;
     if (row >= 0)
         QToolTip::showText(event->globalPosition().toPoint(), rowToolTip(row), this);
+    else if (header >= -1) // the whole title, however the header is cut
+        QToolTip::showText(event->globalPosition().toPoint(),
+            (header < 0 ? tr("Domain") : columnTitle(header)) + QLatin1Char('\n') + tr("Click to sort by it"), this);
     else
         QToolTip::hideText();
     QWidget::mouseMoveEvent(event);

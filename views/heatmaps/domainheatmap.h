@@ -90,8 +90,15 @@ public:
     [[nodiscard]] Qt::SortOrder sortOrder() const noexcept { return m_sortOrder; }
     /// A cell's rectangle in widget coordinates; column -1 is the name column.
     [[nodiscard]] QRect cellRect(int row, int column) const;
-    /// A header cell's rectangle; column -1 is the name column's header.
+    /// A header cell's rectangle; column -1 is the name column's header. Two lines high.
     [[nodiscard]] QRect headerRect(int column) const;
+    /// The part of a header cell the header's text is drawn in: the cell's part in view (its
+    /// scroll area's viewport), so that a column cut by the dock's edge still shows its title.
+    [[nodiscard]] QRect headerTextRect(int column) const;
+    /// A header's text as drawn: its title (with the sort arrow) broken at spaces into at most
+    /// two lines that fit headerTextRect()'s width, the second elided at its end when even that
+    /// is too narrow. The whole title is in the header's tooltip.
+    [[nodiscard]] QStringList headerLines(int column) const;
     /// The row at a widget position, or -1.
     [[nodiscard]] int rowAt(const QPoint& pos) const;
 

@@ -13,6 +13,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -50,6 +51,11 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     m_scroll = new QScrollArea(this);
     m_scroll->setWidget(m_heatmap);
     m_scroll->setWidgetResizable(false);
+    // The header's titles are drawn in the part of each column in view (headerTextRect()): a
+    // scroll moves them, which the scroll's copy of the pixels does not.
+    connect(m_scroll->horizontalScrollBar(), &QScrollBar::valueChanged, m_heatmap, [this] {
+        m_heatmap->update(0, 0, m_heatmap->width(), m_heatmap->headerRect(-1).bottom() + 1);
+    });
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     left->addWidget(m_scroll, 1);
     row->addLayout(left, 0);

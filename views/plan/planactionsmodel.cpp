@@ -33,6 +33,25 @@ QString gpuText(const model::PlanTotals& t)
     return s(model::formatGpus(t.gpuMilliAllocated)) + QStringLiteral(" (") + s(model::formatShare(share)) + QLatin1Char(')');
 }
 
+/// A domain path's innermost domain for a sentence: "us-west-2a (zone)" for
+/// "topology.kubernetes.io/region=us-west-2/topology.kubernetes.io/zone=us-west-2a". The value
+/// leads, since a narrow cell keeps only the sentence's start; the key is shortened to its name
+/// (the part after its prefix). A label value holds no '/' or '='
+/// (https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#syntax-and-character-set),
+/// so the last '=' starts the value and the '/' after the one before it starts the key.
+QString innermostDomainText(const std::string& path)
+{
+    const QString text = s(path);
+    const qsizetype eq = text.lastIndexOf(QLatin1Char('='));
+    if (eq < 0)
+        return text;
+    const qsizetype previous = eq > 0 ? text.lastIndexOf(QLatin1Char('='), eq - 1) : -1;
+    const qsizetype keyStart = previous < 0 ? 0 : text.indexOf(QLatin1Char('/'), previous) + 1;
+    const QString key = text.mid(keyStart, eq - keyStart);
+    const QString name = key.mid(key.lastIndexOf(QLatin1Char('/')) + 1);
+    return name.isEmpty() ? text.mid(eq + 1) : QStringLiteral("%1 (%2)").arg(text.mid(eq + 1), name);
+}
+
 } // namespace
 
 QString beforeAfterText(std::int64_t before, std::int64_t after)
@@ -116,8 +135,8 @@ QString planActionText(const model::ClusterStore& store, const model::AppliedAct
     case model::ActionType::FailNode:
         return QObject::tr("Fail %1: %2 pods re-placed; costs %3").arg(node, count(moved), failureCostText(failureCost(store, applied)));
     case model::ActionType::FailDomain:
-        return QObject::tr("Fail domain %1: %2 nodes gone, %3 pods re-placed; costs %4")
-            .arg(s(a.domain), count(static_cast<std::int64_t>(applied.nodesRemoved.size())), count(moved),
+        return QObject::tr("Fail %1: %2 nodes gone, %3 pods re-placed; costs %4")
+            .arg(innermostDomainText(a.domain), count(static_cast<std::int64_t>(applied.nodesRemoved.size())), count(moved),
                 failureCostText(failureCost(store, applied)));
     case model::ActionType::AddNode:
         // No domain: each copy goes where its template node is.
@@ -233,7 +252,13 @@ QVariant PlanActionsModel::data(const QModelIndex& index, int role) const
             const std::size_t fileIndex = m_notApplied[static_cast<std::size_t>(index.row() - m_rows)].first;
             return sort ? QVariant(index.row()) : QVariant(tr("File #%1. ").arg(fileIndex + 1) + planActionText(*m_store, *a));
         }
-        return sort ? QVariant(index.row()) : QVariant(QStringLiteral("%1. ").arg(index.row() + 1) + planActionText(*m_store, *a));
+        if (sort)
+            return QVariant(index.row());
+        // A failed domain's row names its innermost domain; the tooltip gives the whole path.
+        if (role == Qt::ToolTipRole && a->action.type == model::ActionType::FailDomain)
+            return QStringLiteral("%1. ").arg(index.row() + 1) + planActionText(*m_store, *a) + QLatin1Char('\n')
+                + tr("Domain: %1").arg(s(a->action.domain));
+        return QVariant(QStringLiteral("%1. ").arg(index.row() + 1) + planActionText(*m_store, *a));
     case HoldsColumn:
         if (notApplied)
             return tr("no (not applied)");

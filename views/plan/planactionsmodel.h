@@ -15,7 +15,7 @@ namespace fleet::views {
 
 /// One sentence for an applied action: "Move default/web-1 from node-a to node-b",
 /// "Drain node-a: 12 pods moved, 2 stay", "Fail node-a: 3 pods re-placed; costs 1 pods stranded,
-/// 8 GPUs lost" (failureCostText), "Fail domain zone us-east-1a: ...", "Place Deployment ns/name in us-east-1a: 8 pods".
+/// 8 GPUs lost" (failureCostText), "Fail us-east-1a (zone): 40 nodes gone, ..." (a failed domain named by its innermost value and key name), "Place Deployment ns/name in us-east-1a: 8 pods".
 /// Thread: any reader of the store.
 [[nodiscard]] QString planActionText(const model::ClusterStore& store, const model::AppliedAction& action);
 /// What a failure (FailNode, FailDomain) costs, as the plan panel says it: the pods it
