@@ -113,6 +113,7 @@ private slots:
     void groupedActionsNameTheTopologyLevel();
     void groupedActionsSumToThePlansTypes();
     void changeIsAfterMinusBeforeAsPrinted();
+    void nodesKeptBeyondASearchAreSaidPlainly();
 
 private:
     QTemporaryDir m_dir;
@@ -658,6 +659,37 @@ void TstCliReport::changeIsAfterMinusBeforeAsPrinted()
         if (report == pdf)
             QVERIFY2(checked.contains(QStringLiteral("Fragmented GPUs (FGD)")), qPrintable(text.left(4000)));
     }
+}
+
+// Where no consolidation search's reasons fit the plan (its drains are not those a search gives
+// on this state), the section says so plainly, without claiming that no search wrote it (a
+// plan made on other files was); a node that only receives pending pods the plan places is said
+// to receive placed pods, not moved ones, in the section and in the maps' key.
+void TstCliReport::nodesKeptBeyondASearchAreSaidPlainly()
+{
+    // big-0 (pending) placed on cpu-b1, and a drain of gpu-b2, which a search would not make.
+    const QString plan = m_dir.filePath(QStringLiteral("place-and-drain.json"));
+    QVERIFY(writeFile(plan, R"({"fleetscopePlan": 1, "actions": [
+        {"type": "move-pod", "pod": {"namespace": "default", "name": "big-0", "uid": "uid-big-0"}, "node": "cpu-b1"},
+        {"type": "drain-node", "node": "gpu-b2"}]})"));
+    const QString pdf = m_dir.filePath(QStringLiteral("place-and-drain.pdf"));
+    const Run r = runFleetscope({ QStringLiteral("report"), kPlanData + QStringLiteral("/cluster-pending.json"), QStringLiteral("--plan"), plan,
+        QStringLiteral("-o"), pdf });
+    QVERIFY2(r.exitCode == 0 || r.exitCode == 1, r.err.constData());
+    const QString text = oneLine(pdfText(pdf));
+    const qsizetype from = text.indexOf(QStringLiteral("What holds the nodes the plan keeps"));
+    const qsizetype to = text.indexOf(QStringLiteral("What the plan risks"), from);
+    QVERIFY2(from >= 0 && to > from, qPrintable(text.left(6000)));
+    const QString section = text.mid(from, to - from);
+    QVERIFY2(!section.contains(QStringLiteral("No consolidation search wrote")), qPrintable(section));
+    QVERIFY2(section.contains(QStringLiteral("These are not the reasons of a consolidation search")), qPrintable(section));
+    QVERIFY2(section.contains(QStringLiteral("cpu-b1: receives pending pods the plan places")), qPrintable(section));
+    QVERIFY2(!section.contains(QStringLiteral("cpu-b1: receives pods the plan moves")), qPrintable(section));
+    // Nor does a node the plan leaves alone claim a search that kept it.
+    QVERIFY2(!section.contains(QStringLiteral("does not record why its search kept")), qPrintable(section));
+    // The maps' key names the outline for what it marks here.
+    QVERIFY2(!text.contains(QStringLiteral("moved in or out")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Nodes with pods moved or placed: 1")), qPrintable(text));
 }
 
 QTEST_GUILESS_MAIN(TstCliReport)

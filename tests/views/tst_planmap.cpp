@@ -210,7 +210,7 @@ void TestPlanMap::planMarksKeepTheCellsColour()
     const QStringList entries = legend->entries();
     const qsizetype plan = entries.indexOf(QStringLiteral("Plan"));
     QVERIFY2(plan > 0, qPrintable(entries.join(" | ")));
-    QCOMPARE(entries.mid(plan + 1), (QStringList { QStringLiteral("Removed: 1"), QStringLiteral("Emptied: 1"), QStringLiteral("Nodes with pods moved in or out: 1") }));
+    QCOMPARE(entries.mid(plan + 1), (QStringList { QStringLiteral("Removed: 1"), QStringLiteral("Emptied: 1"), QStringLiteral("Nodes with pods moved or placed: 1") }));
     m_view->setPlanMarks(nullptr);
     QVERIFY(!legend->entries().contains(QStringLiteral("Plan")));
 }

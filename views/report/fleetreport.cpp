@@ -345,14 +345,17 @@ void staySection(const FleetReportInput& in, ReportPages& pages)
         pages.addTable(t);
         return;
     }
-    // No search wrote this plan as it stands (edited, a failure what-if, a search stopped by a
-    // limit): not the search's figure, so not under its name.
+    // Neither the plan file's record nor the search run again on this state gives the plan's
+    // drains (written by hand, edited, made on another state, or a search stopped by a limit):
+    // there are no search's reasons to give, so the section says what it shows instead.
     pages.addHeading(QStringLiteral("What holds the nodes the plan keeps"), 2);
     const std::vector<model::StayReason> reasons = model::whyNodesStay(in.engine->state(), applied, *in.context, 3);
-    pages.addParagraph(QStringLiteral("No consolidation search wrote this plan as it stands, so these are not a search's reasons (as `plan "
-                                      "consolidate` gives them): every node the plan keeps, by the first reason found under the plan: an "
-                                      "action on it that does not hold, a pod whose eviction is refused, prepaid capacity, a node that "
-                                      "receives moved pods; else not-in-plan."),
+    pages.addParagraph(QStringLiteral("These are not the reasons of a consolidation search (as `plan consolidate` gives them): the "
+                                      "plan's drains are not those a search makes on this state (a plan written by hand or edited, made "
+                                      "on another state, or a search stopped by a limit). Instead, every node the plan keeps, by the "
+                                      "first reason found under the plan: an action on it that does not hold, a pod whose eviction is "
+                                      "refused, prepaid capacity, a node that receives pods the plan moves or pending pods it places; "
+                                      "else not-in-plan."),
         8.5);
     for (const model::StayReason& r : reasons) {
         QStringList examples;
@@ -553,7 +556,7 @@ void mapsSection(const FleetReportInput& in, ReportPages& pages)
         pages.addParagraph(QStringLiteral("The plan's marks on the maps under it, inside the cells so that their colours stay readable: ")
                 + in.maps.planKey.join(QStringLiteral(", "))
                 + QStringLiteral(". Removed (drained or failed) nodes have a black cross, emptied ones a white cross; the nodes pods "
-                                 "move to or from an amber outline and moves applied although they do not fit (overrides) a red one, "
+                                 "move to or from, or pending pods are placed on, an amber outline and moves applied although they do not fit (overrides) a red one, "
                                  "where the cells are large enough to keep their colour inside (the zoomed maps)."),
             8);
     if (!in.maps.difference.isNull())
