@@ -66,7 +66,7 @@ int runPlanConsolidate(const QStringList& arguments)
                        "LeastAllocated or MostAllocated (kube-scheduler NodeResourcesFit scoring), BestFit, GpuPacking, GpuClustering or "
                        "DotProduct (the FGD paper's); each drain-node action of the plan carries it. The baseline uses it too."),
         QStringLiteral("P"), QStringLiteral("default")));
-    parser.addOption(QCommandLineOption(QStringLiteral("max-moves"), QStringLiteral("At most N pods moved in all."), QStringLiteral("N")));
+    parser.addOption(QCommandLineOption(QStringLiteral("max-moves"), QStringLiteral("At most N pods moved off the nodes the plan drains, in all (the JSON's evictions: a pod moved twice counts twice). The pending pods the plan places first do not count, nor do DaemonSet, mirror and terminating pods, which go with their node."), QStringLiteral("N")));
     parser.addOption(QCommandLineOption(QStringLiteral("time-limit"),
         QStringLiteral("Stop after S seconds with the best plan found so far (default: no limit)."), QStringLiteral("S")));
     parser.addOption(QCommandLineOption(QStringLiteral("lp-time-limit"),

@@ -278,6 +278,7 @@ void PlanAutosave::offerRecovery()
     const QDir dir(folder());
     const QString ownPid = QString::number(QCoreApplication::applicationPid());
     const QFileInfoList files = dir.entryInfoList({ QStringLiteral("plan-*.json") }, QDir::Files, QDir::Time);
+    bool shownOne = false;
     for (const QFileInfo& file : files) {
         const QString pid = pidOf(file);
         if (pid == ownPid)
@@ -361,13 +362,15 @@ void PlanAutosave::offerRecovery()
                 owner.unlock();
                 continue;
             }
-            // The first plan recovered is shown; one recovered while it is being opened (a
-            // window's other plans) joins the list, to be shown from there.
+            // The first plan recovered is shown (once any plan being opened is); the later ones
+            // join the list, to be shown from there. Which one is shown never depends on how
+            // fast the questions are answered against how fast a plan opens.
             const QString name = about.plan.isEmpty() ? tr("Recovered %1").arg(when) : tr("%1 (recovered %2)").arg(about.plan, when);
-            if (recover) {
-                const std::size_t plansBefore = m_document->plans().size();
-                if (!m_document->addPlan(name, json) && m_document->plans().size() == plansBefore)
-                    m_document->keepPlan(name, std::move(json));
+            if (recover && !shownOne) {
+                m_document->addPlanToShow(name, std::move(json));
+                shownOne = true;
+            } else if (recover) {
+                m_document->keepPlan(name, std::move(json));
             }
         }
         QFile::remove(file.filePath());

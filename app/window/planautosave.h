@@ -39,9 +39,10 @@ class WindowDocument;
 /// taken (its process is gone: QLockFile's stale check by PID, with no age limit, so another
 /// running window's file is never taken) is offered back in a question titled "Recover Plan"
 /// ("Recover the plan from 14:02 (12 actions)?"), which says the cluster it was made on (the
-/// plan's source): Recover adds it to the document's plans and shows it
-/// (WindowDocument::addPlan(), the document modified; while another recovered plan is being
-/// opened, WindowDocument::keepPlan(): listed, not shown), Discard removes it; either way the
+/// plan's source): Recover adds it to the document's plans, the document modified; the first
+/// one recovered in a run of questions is shown (WindowDocument::addPlanToShow(): once a plan
+/// being opened is), the later ones listed, not shown (WindowDocument::keepPlan()), however
+/// fast the questions are answered; Discard removes it; either way the
 /// leftover files are removed. When the cluster shown is known not to be that one
 /// (importers::clusterDifference() of the plan's source and the shown one), the question says
 /// so and offers Keep for Later too, which leaves the files for when that cluster (or

@@ -142,6 +142,17 @@ WindowDocument::WindowDocument(MainWindow* window, PlanController* plan, PlanDoc
         m_previous = -1;
         emit plansChanged();
     });
+    // A plan added to be shown while another was being opened: shown now that it is, from the
+    // event loop (the opener may still count as running while it says it finished).
+    connect(m_planDocument->opener(), &PlanOpener::finished, this, [this] {
+        if (m_showWhenOpened.empty())
+            return;
+        QMetaObject::invokeMethod(this, [this, name = std::exchange(m_showWhenOpened, {})] {
+            const auto it = std::find_if(m_plans.begin(), m_plans.end(), [&](const importers::DocumentPlan& p) { return p.name == name; });
+            if (it != m_plans.end() && static_cast<int>(it - m_plans.begin()) != m_current)
+                switchToPlan(static_cast<int>(it - m_plans.begin()));
+        }, Qt::QueuedConnection);
+    });
 }
 
 WindowDocument::~WindowDocument() = default;
@@ -200,6 +211,7 @@ void WindowDocument::setCluster(std::shared_ptr<const ImportedCluster> cluster, 
     m_pending = -1;
     m_previous = -1;
     m_pendingModifies = false;
+    m_showWhenOpened.clear();
     m_plans.clear();
     m_path.clear();
     m_source = {};
@@ -650,6 +662,17 @@ bool WindowDocument::showAddedPlan(const QString& name, std::string json, bool m
     }
     m_pendingModifies = modifies;
     return true;
+}
+
+void WindowDocument::addPlanToShow(const QString& name, std::string json)
+{
+    if (canOpenPlan()) {
+        showAddedPlan(name, std::move(json), true);
+        return;
+    }
+    keepPlan(name, std::move(json));
+    if (m_planDocument->opener()->isRunning())
+        m_showWhenOpened = m_plans.back().name;
 }
 
 void WindowDocument::keepPlan(const QString& name, std::string json)

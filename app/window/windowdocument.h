@@ -134,8 +134,14 @@ public:
     /// stays in the list).
     bool addPlan(const QString& name, std::string json);
     /// Adds plan JSON `json` named `name` (made unique) to the list without showing it (a plan
-    /// recovered while another is being opened); the document counts as changed.
+    /// recovered after the one to show); the document counts as changed.
     void keepPlan(const QString& name, std::string json);
+    /// Adds plan JSON `json` named `name` (made unique), the document changed, and shows it: at
+    /// once, or, while another plan is being opened (a document's own first plan as a
+    /// recovery starts), as soon as that one is shown, so that what is shown does not depend on
+    /// how long the other took. Stays listed, not shown, when no plan can be opened (a save or a
+    /// step undone in slices under way) or when the open fails.
+    void addPlanToShow(const QString& name, std::string json);
     /// Writes plan `index` as a plan file to `path`. Returns "" or the error for people.
     QString exportPlan(int index, const QString& path);
 
@@ -204,6 +210,7 @@ private:
     int m_previous = -1;       // the plan shown before it, shown again when the open fails
     bool m_openFirst = false;  // the document's first plan opens once the what-if is ready
     bool m_pendingModifies = false; // the plan being opened makes the document modified (added, recovered)
+    std::string m_showWhenOpened; // addPlanToShow(): the plan (by name) to show once the one being opened is
     bool m_listModified = false;
     bool m_remembersRecent = true;
     bool m_saving = false;

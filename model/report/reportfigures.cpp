@@ -181,11 +181,13 @@ std::vector<StayReason> whyNodesStay(
     // The reason of an action on a node that did not hold (a drain refused, a move there
     // refused), by node.
     std::unordered_map<std::uint32_t, const Reason*> refused;
+    // Per node: bit 1 when it receives a pod moved from another node, bit 2 a pending pod placed
+    // (it had no node to move from: "placed", never "moved").
     std::vector<std::uint8_t> destination(store.nodeCount(), 0);
     for (const AppliedAction& a : applied) {
         for (const AppliedAction::PodChange& c : a.changes)
             if (c.to.isValid() && c.to.index() < destination.size())
-                destination[c.to.index()] = 1;
+                destination[c.to.index()] |= c.from.isValid() ? 1 : 2;
         if (a.holds || a.reasons.empty() || a.action.node.empty() || a.action.type == ActionType::MovePod)
             continue;
         const NodeId n = store.findNode(a.action.node);
@@ -227,10 +229,14 @@ std::vector<StayReason> whyNodesStay(
             add("prepaid", n, "prepaid capacity (reserved or a capacity block) saves nothing when emptied");
             continue;
         }
-        if (destination[i])
+        if (destination[i] == 1)
             add("destination", n, "receives pods the plan moves");
+        else if (destination[i] == 2)
+            add("destination", n, "receives pending pods the plan places");
+        else if (destination[i] == 3)
+            add("destination", n, "receives pods the plan moves and pending pods it places");
         else
-            add("not-in-plan", n, "the plan does not drain it; a plan file does not record why its search kept a node");
+            add("not-in-plan", n, "the plan does not drain it");
     }
     std::vector<StayReason> out;
     out.reserve(groups.size());

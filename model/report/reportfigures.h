@@ -112,10 +112,11 @@ struct PlanRisks {
 /// What holds the nodes the plan does not remove, by reason code: the reason of an action on the
 /// node that did not hold, the first pod whose eviction is refused (evictionrules.h), "prepaid"
 /// capacity (saves nothing when emptied), "destination" for a node that receives pods the plan
-/// moved, else "not-in-plan". Codes grouped by keptGroupCode() (model/search/keptgroups.h).
-/// This is not the consolidation search's kept list (a plan file does not record why its search
-/// kept a node: model/search/keptreplay.h replays the search for that); a report shows it, under
-/// another name, for a plan no search wrote as it stands.
+/// moves or pending pods it places (the message says which: a pending pod is placed, not
+/// moved), else "not-in-plan". Codes grouped by keptGroupCode() (model/search/keptgroups.h).
+/// This is not the consolidation search's kept list (model/search/keptreplay.h replays the
+/// search for that); a report shows it, under another name, for a plan whose drains no search
+/// gives on the state.
 struct StayReason {
     std::string code;
     std::int64_t nodes = 0;

@@ -428,6 +428,52 @@ private slots:
         QCOMPARE(ours.value(QStringLiteral("nodesFreed")).toInt(), 1); // cpu-b1, empty
     }
 
+    // --max-moves counts the pods the drains move off their nodes (the JSON's evictions), not the
+    // pending pods placed first (a trial read "at most N pods moved in all" and found 55
+    // placements beside 20 moves); the help says so, and docs/cli.md's copy of the help too.
+    void maxMovesCountsTheDrainsMovesOnly()
+    {
+        QTemporaryDir dir;
+        const QString plan = dir.filePath(QStringLiteral("plan.json"));
+        const Run r = fleetscope(consolidateArgs(plan, { QStringLiteral("--max-moves"), QStringLiteral("0"), QStringLiteral("--format"), QStringLiteral("json") },
+            QStringLiteral("/cluster-pending.json")));
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject ours = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("ours")).toObject();
+        QVERIFY2(ours.value(QStringLiteral("pendingPlaced")).toInt() > 0, r.out.constData());
+        QCOMPARE(ours.value(QStringLiteral("evictions")).toInt(), 0);
+        QCOMPARE(ours.value(QStringLiteral("podsMoved")).toInt(), 0);
+
+        const Run help = fleetscope({ QStringLiteral("plan"), QStringLiteral("consolidate"), QStringLiteral("--help") });
+        QCOMPARE(help.exitCode, 0);
+        // The option's description, its wrapped lines made one.
+        auto described = [](const QString& text) {
+            const QStringList lines = text.split(QLatin1Char('\n'));
+            QString out;
+            bool in = false;
+            for (const QString& line : lines) {
+                if (line.trimmed().startsWith(QStringLiteral("--max-moves <N>"))) {
+                    in = true;
+                    out = line.trimmed().mid(QStringLiteral("--max-moves <N>").size());
+                } else if (in && (line.trimmed().startsWith(QStringLiteral("--")) || line.trimmed().isEmpty() || line.startsWith(QStringLiteral("```")))) {
+                    break;
+                } else if (in) {
+                    out += QLatin1Char(' ') + line;
+                }
+            }
+            return out.simplified();
+        };
+        const QString option = described(QString::fromUtf8(help.out));
+        QVERIFY2(option.contains(QStringLiteral("evictions")), qPrintable(option));
+        QVERIFY2(option.contains(QStringLiteral("The pending pods the plan places first do not count")), qPrintable(option));
+        QFile cli(QStringLiteral(FLEET_TEST_DATA_DIR "/../../docs/cli.md"));
+        QVERIFY(cli.open(QIODevice::ReadOnly));
+        QCOMPARE(described(QString::fromUtf8(cli.readAll())), option);
+        QFile whatIf(QStringLiteral(FLEET_TEST_DATA_DIR "/../../docs/what-if.md"));
+        QVERIFY(whatIf.open(QIODevice::ReadOnly));
+        const QString guide = QString::fromUtf8(whatIf.readAll()).simplified();
+        QVERIFY2(guide.contains(QStringLiteral("`--max-moves N` caps the pods the drains move off their nodes")), "docs/what-if.md");
+    }
+
     void nodeGroupMinimum()
     {
         // Every CPU node in one group of minimum 3: none of them may go.

@@ -129,7 +129,7 @@ void TstCliReportMaps::legendCountsNodesAndTheZoomedDomain()
     text.remove(QRegularExpression(QStringLiteral("\\s+")));
     // Both crosses are keyed where either is drawn: "Emptied" with its count, 0 here.
     static const QRegularExpression wholeKey(QStringLiteral("themapsunderit,insidethecellssothattheircoloursstayreadable:Removed:(\\d+),"
-                                                            "Emptied:0,Nodeswithpodsmovedinorout:(\\d+)\\."));
+                                                            "Emptied:0,Nodeswithpodsmovedorplaced:(\\d+)\\."));
     const auto whole = wholeKey.match(text);
     QVERIFY2(whole.hasMatch(), qPrintable(text.left(4000)));
     const qint64 removed = whole.captured(1).toLongLong();

@@ -59,6 +59,26 @@ bool openAndWait(MainWindow& window, const QStringList& files)
     return shown.wait(kWaitMs) || shown.count() > 0;
 }
 
+// The totals' figures (then, now, difference) that the Changes tree does not show whole: a cell
+// narrower than its text (and the margins QTreeView keeps), or partly out of the view; each
+// with its width and place.
+QStringList totalsFiguresCut(QTreeView* view, ChangesModel* model)
+{
+    const int margin = 2 * (view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view) + 1);
+    const QModelIndex totals = model->groupIndex(ChangesModel::Totals);
+    QStringList out;
+    for (int row = 0; row < model->rowCount(totals); ++row)
+        for (const int c : { int(ChangesModel::ThenColumn), int(ChangesModel::NowColumn), int(ChangesModel::DifferenceColumn) }) {
+            const QModelIndex i = model->index(row, c, totals);
+            const int needed = view->fontMetrics().horizontalAdvance(i.data().toString()) + margin;
+            const QRect cell = view->visualRect(i);
+            const QRect shown = cell.intersected(view->viewport()->rect());
+            if (shown.width() < needed || shown != cell)
+                out << QStringLiteral("%1 (%2 of %3 px, at x %4 to %5)").arg(i.data().toString()).arg(shown.width()).arg(needed).arg(cell.left()).arg(cell.right());
+        }
+    return out;
+}
+
 } // namespace
 
 class TestCompareWindow : public QObject {
@@ -73,6 +93,7 @@ private slots:
     void outcomeCopiesThePlanInSlices();
     void unreadableLiveClusterIsSaid();
     void changesCellsAreWholeAtTheDefaultWidth();
+    void largeFleetsTotalsStayWholeWithWorkloadsOpen();
 };
 
 void TestCompareWindow::compareSelectAndClear()
@@ -478,6 +499,18 @@ void TestCompareWindow::changesCellsAreWholeAtTheDefaultWidth()
         return out;
     };
     QTRY_VERIFY2(cut().isEmpty(), qPrintable(QStringLiteral("cut at a view of %1 px: ").arg(view->viewport()->width()) + cut().join(QStringLiteral(", "))));
+    // With the workloads open at that width, the totals' figures are still whole: the Change
+    // column, grown to the workloads' long names, gives its width back to them (kept at a third
+    // of the view, it cut the right-aligned figures' last characters).
+    const QModelIndex workloads = model->groupIndex(ChangesModel::Workloads);
+    QVERIFY(model->rowCount(workloads) > 0);
+    view->expand(workloads);
+    QTRY_VERIFY(view->isExpanded(workloads));
+    QCoreApplication::processEvents();
+    QVERIFY2(totalsFiguresCut(view, model).isEmpty(),
+        qPrintable(QStringLiteral("workloads open, a view of %1 px: ").arg(view->viewport()->width()) + totalsFiguresCut(view, model).join(QStringLiteral(", "))));
+    view->collapse(workloads);
+    QCoreApplication::processEvents();
     // Opening the workloads (their "N moved, N created, N deleted" texts in the difference
     // column) does not widen the last column: sized to those texts, it pushed the totals'
     // right-aligned figures out of the view (a trial saw an empty difference column).
@@ -506,6 +539,44 @@ void TestCompareWindow::changesCellsAreWholeAtTheDefaultWidth()
     };
     QTRY_VERIFY2(figuresOutOfSight().isEmpty(),
         qPrintable(QStringLiteral("a view of %1 px: ").arg(view->viewport()->width()) + figuresOutOfSight().join(QStringLiteral(", "))));
+}
+
+// Two simulated fleets (2,000 and 2,010 nodes: their figures are long, "$80,399.96/h", and so
+// are their workloads' names and pod counts): at the dock's default width, with the workloads
+// open, the totals' figures are whole. The Change column, grown to the workloads' names, kept a
+// third of the view and cut the right-aligned figures' last characters.
+void TestCompareWindow::largeFleetsTotalsStayWholeWithWorkloadsOpen()
+{
+    QTemporaryDir dir;
+    const QString before = dir.filePath(QStringLiteral("sim.fleet")), after = dir.filePath(QStringLiteral("sim2010.fleet"));
+    for (const auto& [nodes, path] : { std::pair { QStringLiteral("2000"), before }, std::pair { QStringLiteral("2010"), after } }) {
+        const fleet::tests::FleetscopeRun r = fleet::tests::runFleetscope({ QStringLiteral("save"), QStringLiteral("--simulate"), nodes, QStringLiteral("-o"), path });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+    }
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openAndWait(window, { before }));
+    auto* compare = window.findChild<CompareController*>();
+    QVERIFY(compare);
+    QSignalSpy finished(compare, &CompareController::compareFinished);
+    QVERIFY(compare->compareWithFiles({ after }));
+    QVERIFY(finished.wait(kWaitMs));
+    QVERIFY(compare->dock()->isVisible());
+    QTreeView* view = compare->panel()->view();
+    ChangesModel* model = compare->panel()->model();
+    QTRY_VERIFY(view->isExpanded(model->groupIndex(ChangesModel::Totals)));
+    QTRY_VERIFY2(totalsFiguresCut(view, model).isEmpty(),
+        qPrintable(QStringLiteral("a view of %1 px: ").arg(view->viewport()->width()) + totalsFiguresCut(view, model).join(QStringLiteral(", "))));
+    const QModelIndex workloads = model->groupIndex(ChangesModel::Workloads);
+    QVERIFY(model->rowCount(workloads) > 0);
+    view->expand(workloads);
+    QTRY_VERIFY(view->isExpanded(workloads));
+    QCoreApplication::processEvents();
+    QVERIFY2(totalsFiguresCut(view, model).isEmpty(),
+        qPrintable(QStringLiteral("workloads open, a view of %1 px (Change column %2 px): ").arg(view->viewport()->width())
+                       .arg(view->header()->sectionSize(ChangesModel::ChangeColumn))
+            + totalsFiguresCut(view, model).join(QStringLiteral(", "))));
 }
 
 FLEET_GUI_TEST_MAIN(TestCompareWindow, fleet::app::setDefaultSurfaceFormat)

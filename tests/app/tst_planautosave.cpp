@@ -22,6 +22,7 @@
 
 #include "common/guitestmain.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -36,6 +37,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <tuple>
 
 using namespace fleet;
 using namespace planwindow;
@@ -96,6 +98,8 @@ private slots:
     void aSavedDocumentLeavesNoAutosave();
     void everyPlanWithUnsavedWorkIsAutosavedAndOffered();
     void anUndoBackToTheSavedStateRemovesTheAutosave();
+    void theFirstPlanRecoveredIsShown_data();
+    void theFirstPlanRecoveredIsShown();
 };
 
 void TestPlanAutosave::initTestCase()
@@ -505,6 +509,97 @@ void TestPlanAutosave::anUndoBackToTheSavedStateRemovesTheAutosave()
     QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(autosave->filePath()) == 3, 5000);
     autosave->closedCleanly();
     window->undoStack()->setClean();
+}
+
+// After a crash with several plans left, the plan shown afterwards is the first one the user
+// recovered, whenever the later questions are answered: at once, while the first is still being
+// opened, or after it is shown (then the second was shown instead, and which one a user saw
+// depended on how fast they answered).
+void TestPlanAutosave::theFirstPlanRecoveredIsShown_data()
+{
+    QTest::addColumn<bool>("waitForTheFirst");
+    QTest::addColumn<bool>("document");
+    QTest::newRow("second answered at once") << false << false;
+    QTest::newRow("second answered once the first is shown") << true << false;
+    // A document's own plan is being opened as the questions start.
+    QTest::newRow("a document's plan opening") << false << true;
+}
+
+void TestPlanAutosave::theFirstPlanRecoveredIsShown()
+{
+    QFETCH(bool, waitForTheFirst);
+    QFETCH(bool, document);
+    QTemporaryDir dir;
+    const QString saved = dir.filePath(QStringLiteral("one-plan.fleet"));
+    if (document) {
+        // The fleet with one plan of its own (one drain), saved as a document.
+        auto maker = openWindow(240, 3);
+        QVERIFY(maker);
+        QCOMPARE(drainSome(maker->planController(), 1), 1);
+        QCOMPARE(maker->document()->saveAndWait(saved), QString());
+    }
+    const QDir folder(app::PlanAutosave::folder());
+    QVERIFY(folder.mkpath(QStringLiteral(".")));
+    // Two leftovers of a process that is gone: "Alpha" (2 drains) newer, so asked first, and
+    // "Beta" (1 drain).
+    const std::string alpha = planMadeOnTheFleet(2);
+    const std::string beta = planMadeOnTheFleet(1);
+    QVERIFY(!alpha.empty() && !beta.empty());
+    const QDateTime now = QDateTime::currentDateTime();
+    for (const auto& [file, name, text, age] : { std::tuple { QStringLiteral("plan-999971"), QStringLiteral("Alpha"), alpha, 60 },
+             std::tuple { QStringLiteral("plan-999971-1"), QStringLiteral("Beta"), beta, 120 } }) {
+        const QString json = folder.filePath(file + QStringLiteral(".json"));
+        importers::writeOutputFile(json.toStdString(), text);
+        importers::writeOutputFile(folder.filePath(file + QStringLiteral(".about")).toStdString(),
+            QStringLiteral(R"({"plan": "%1", "document": ""})").arg(name).toStdString());
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QVERIFY(f.setFileTime(now.addSecs(-age), QFileDevice::FileModificationTime));
+    }
+
+    auto window = std::make_unique<app::MainWindow>();
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    app::MainWindow* w = window.get();
+    auto* autosave = new app::PlanAutosave(w, w->planController(), w->document());
+    autosave->start(60000);
+    auto questions = std::make_shared<QStringList>();
+    auto answer = std::make_shared<std::function<void()>>();
+    *answer = [questions, w, waitForTheFirst, weak = std::weak_ptr<std::function<void()>>(answer)] {
+        whenShown([questions, w, waitForTheFirst, weak](QWidget* widget) {
+            auto* box = qobject_cast<QMessageBox*>(widget);
+            if (!box || box->objectName() != QStringLiteral("recoverPlanBox"))
+                return;
+            *questions << box->text();
+            // The second question waits, if asked, until the first plan recovered is shown.
+            if (questions->size() == 2 && waitForTheFirst)
+                QVERIFY(QTest::qWaitFor([w] { return w->document()->currentPlan() == 1 && !w->planController()->isOpeningPlan(); }, 30000));
+            box->button(QMessageBox::Yes)->click();
+            if (auto again = weak.lock(); again && questions->size() < 2)
+                (*again)();
+        });
+    };
+    (*answer)();
+    QSignalSpy shown(w, &app::MainWindow::clusterShown);
+    if (document)
+        w->openFiles({ saved });
+    else
+        w->openSimulated(240, 3);
+    QVERIFY(shown.wait(30000));
+    app::WindowDocument* doc = w->document();
+    QTRY_COMPARE_WITH_TIMEOUT(questions->size(), 2, 30000);
+    QVERIFY2(questions->at(0).contains(QStringLiteral("\u201cAlpha\u201d")), qPrintable(questions->join(QLatin1Char('\n'))));
+    QTRY_COMPARE_WITH_TIMEOUT(doc->plans().size(), std::size_t(3), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(doc->currentPlan() >= 1 && !w->planController()->isOpeningPlan(), 30000);
+    QCOMPARE(doc->currentPlan(), 1);
+    QVERIFY2(QString::fromStdString(doc->plans()[1].name).startsWith(QStringLiteral("Alpha (recovered ")), doc->plans()[1].name.c_str());
+    QCOMPARE(w->planController()->engine()->applied().size(), std::size_t(2));
+    QVERIFY2(QString::fromStdString(doc->plans()[2].name).startsWith(QStringLiteral("Beta (recovered ")), doc->plans()[2].name.c_str());
+    QCOMPARE(importers::parsePlanText(doc->plans()[2].planJson, "recovered").actions.size(), std::size_t(1));
+    QVERIFY(doc->isModified());
+    QCOMPARE(folder.entryList({ QStringLiteral("plan-999971*") }, QDir::Files), QStringList());
+    autosave->closedCleanly();
+    w->undoStack()->setClean();
 }
 
 int main(int argc, char** argv)

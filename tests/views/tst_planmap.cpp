@@ -11,6 +11,7 @@
 #include "views/map/colormap.h"
 #include "views/map/fleetmapview.h"
 #include "views/map/maplegend.h"
+#include "views/map/layers/nodedetaillayer.h"
 #include "views/map/layers/planlayer.h"
 #include "views/map/planmarks.h"
 #include "views/vtk/vtkopenglwidget.h"
@@ -66,6 +67,7 @@ private slots:
     void podStripQueryNamesThePod();
     void pressMoveReleaseOnAPodDragsIt();
     void droppedPodMimeDataIsAPodDrag();
+    void detailedCellsKeyTheirGpuBoxes();
 
 private:
     [[nodiscard]] model::NodeId node(const char* name) const { return m_cluster.store->findNode(name); }
@@ -210,7 +212,7 @@ void TestPlanMap::planMarksKeepTheCellsColour()
     const QStringList entries = legend->entries();
     const qsizetype plan = entries.indexOf(QStringLiteral("Plan"));
     QVERIFY2(plan > 0, qPrintable(entries.join(" | ")));
-    QCOMPARE(entries.mid(plan + 1), (QStringList { QStringLiteral("Removed: 1"), QStringLiteral("Emptied: 1"), QStringLiteral("Nodes with pods moved in or out: 1") }));
+    QCOMPARE(entries.mid(plan + 1), (QStringList { QStringLiteral("Removed: 1"), QStringLiteral("Emptied: 1"), QStringLiteral("Nodes with pods moved or placed: 1") }));
     m_view->setPlanMarks(nullptr);
     QVERIFY(!legend->entries().contains(QStringLiteral("Plan")));
 }
@@ -418,6 +420,44 @@ void TestPlanMap::droppedPodMimeDataIsAPodDrag()
     other.setAccepted(false);
     QApplication::sendEvent(g, &other);
     QCOMPARE(started.count(), 2);
+}
+
+// Zoomed in far enough for each cell to show one box per GPU (NodeDetailLayer), the legend keys
+// those boxes, with a box drawn as the map draws it (filled as allocated); at the fitted zoom,
+// where no box is drawn, it does not.
+void TestPlanMap::detailedCellsKeyTheirGpuBoxes()
+{
+    show();
+    const QString boxes = QStringLiteral("Box: one GPU, filled as allocated");
+    auto* legend = m_view->findChild<views::MapLegend*>();
+    QVERIFY(legend);
+    const model::NodeId gpuNode = node("node-0000007");
+    // A map this small fits the fleet in cells too small for boxes.
+    m_view->resize(300, 300);
+    m_view->resetView();
+    QTRY_VERIFY2(m_view->cellRect(gpuNode).width() < views::NodeDetailLayer::kDetailMinPx, qPrintable(QString::number(m_view->cellRect(gpuNode).width())));
+    QTRY_VERIFY2(!legend->entries().contains(boxes), qPrintable(legend->entries().join(" | ")));
+    m_view->resize(900, 600); // room for the legend's marker key
+    m_view->zoomToNode(gpuNode);
+    QTRY_VERIFY(m_view->cellRect(gpuNode).width() >= views::NodeDetailLayer::kDetailMinPx);
+    QTRY_VERIFY2(legend->entries().contains(boxes), qPrintable(legend->entries().join(" | ")));
+    // The key row is painted with a box: a pixel of a full GPU's colour left of its text.
+    const QImage image = legend->grab().toImage();
+    const qreal dpr = image.devicePixelRatio();
+    const QColor full = QColor::fromRgb(views::shareRgb(1.0));
+    bool rowFound = false, boxFound = false;
+    for (int y = 0; y < legend->height() && !boxFound; ++y) {
+        if (legend->rowTextAt(QPoint(legend->width() / 2, y)) != boxes)
+            continue;
+        rowFound = true;
+        for (int x = 0; x < 30 && !boxFound; ++x)
+            boxFound = near(image.pixelColor(qRound(x * dpr), qRound(y * dpr)), full, 12);
+    }
+    QVERIFY(rowFound);
+    QVERIFY(boxFound);
+    m_view->resize(300, 300);
+    m_view->resetView();
+    QTRY_VERIFY2(!legend->entries().contains(boxes), qPrintable(legend->entries().join(" | ")));
 }
 
 FLEET_GUI_TEST_MAIN(TestPlanMap, fleet::testing::setVtkSurfaceFormat)

@@ -392,6 +392,8 @@ void FleetMapView::Private::applyCamera()
     const MapCamera c = camera();
     for (auto& layer : layers)
         layer->cameraChanged(scene, c);
+    // The key names the detailed cells' device boxes while the cells are large enough to show them.
+    legend->setDetailKeyShown(scene.hasMap() && c.pxPerCell() >= NodeDetailLayer::kDetailMinPx);
 }
 
 void FleetMapView::Private::zoomBy(double factor, const QPointF& anchorGl)

@@ -4,6 +4,7 @@
 #include "model/figures.h"
 #include "views/map/colormap.h"
 #include "views/map/layers/markerlayer.h"
+#include "views/map/layers/nodedetaillayer.h"
 #include "views/map/layers/planlayer.h"
 
 #include <QCoreApplication>
@@ -341,7 +342,23 @@ QStringList MapLegend::markerKeyTexts() const
     // The plan layer's green square: only while a pod is dragged, so without a count.
     if (m_dragKeyShown)
         out << QStringLiteral("Fits dragged pod"); // markerMeaning(Feasible) is too wide for the key
+    if (detailKeyShown())
+        out << QStringLiteral("Box: one GPU, filled as allocated");
     return out;
+}
+
+bool MapLegend::detailKeyShown() const
+{
+    return m_detailKeyShown && fleetHasAccelerators();
+}
+
+void MapLegend::setDetailKeyShown(bool shown)
+{
+    if (shown == m_detailKeyShown)
+        return;
+    m_detailKeyShown = shown;
+    setMinimumHeightPx(layoutFor(width(), height()).minimumHeight);
+    update();
 }
 
 void MapLegend::setHiddenMarkerKinds(unsigned kinds)
@@ -584,10 +601,15 @@ void MapLegend::paintEvent(QPaintEvent*)
         painter.setFont(font());
         const NodeMarkerKind kinds[] = { NodeMarkerKind::NotReady, NodeMarkerKind::Cordoned, NodeMarkerKind::Problem, NodeMarkerKind::Feasible };
         for (int i = 0; i < key.size(); ++i) {
+            // The detailed cells' device box, last: drawn half allocated, as the map draws one.
+            const bool box = detailKeyShown() && i == key.size() - 1;
             // A kind the map does not draw now: its row greyed.
-            const bool hidden = (m_hiddenMarkerKinds & (1u << static_cast<unsigned>(kinds[i]))) != 0;
+            const bool hidden = !box && (m_hiddenMarkerKinds & (1u << static_cast<unsigned>(kinds[i]))) != 0;
             painter.setOpacity(hidden ? 0.45 : 1.0);
-            MarkerLayer::drawMarker(painter, kinds[i], QPointF(kMargin + kSwatch / 2.0, y + kSwatch / 2.0));
+            if (box)
+                NodeDetailLayer::drawDeviceTile(painter, QRectF(kMargin + 1, y + 1, kSwatch - 2, kSwatch - 2), 0.5);
+            else
+                MarkerLayer::drawMarker(painter, kinds[i], QPointF(kMargin + kSwatch / 2.0, y + kSwatch / 2.0));
             painter.setPen(hidden ? palette().color(QPalette::Disabled, QPalette::WindowText) : text);
             const QString shown = fm.elidedText(key[i], Qt::ElideMiddle, width() - kSwatch - 2 * kMargin - 6);
             painter.drawText(QRect(kMargin + kSwatch + 6, y - 2, width() - kSwatch - 2 * kMargin - 6, kSwatch + 4),

@@ -58,6 +58,12 @@ public:
     /// mark that cannot appear (a screenshot, a report's maps, the window at rest) misleads.
     /// Default false.
     void setDragKeyShown(bool shown);
+    /// Whether the key lists the boxes a detailed cell draws, one per GPU (or MIG slice, or
+    /// Neuron device) filled as it is allocated ("Box: one GPU, filled as allocated", drawn by
+    /// NodeDetailLayer::drawDeviceTile()): only while the map's cells are large enough for them
+    /// (NodeDetailLayer::kDetailMinPx; FleetMapView sets it as the camera moves) and the fleet
+    /// has accelerators. Default false.
+    void setDetailKeyShown(bool shown);
     /// The plan's marks by kind, in PlanMarkKind order (changed, override, emptied, drained or
     /// failed; PlanLayer draws them): below the marker key, the key "Plan" shows each kind that
     /// marks a node with the mark drawn over a cell and its count. All zero (the default, and
@@ -75,7 +81,8 @@ public:
     /// Every text line below the title, top to bottom: tick labels (highest first), swatch
     /// entries ("p5.48xlarge: 1,234"), the not-applicable and mark entries, the totals,
     /// then the marker key ("Markers", "NotReady: 501", "Cordoned: 701", "Other problem: 12",
-    /// and, during a drag only, "Fits dragged pod": the plan layer's feasible-node square),
+    /// during a drag only, "Fits dragged pod": the plan layer's feasible-node square, and on
+    /// detailed cells "Box: one GPU, filled as allocated"),
     /// then under a plan the plan key ("Plan", "Removed: 22,944", ...).
     /// For tests and accessibility.
     [[nodiscard]] QStringList entries() const;
@@ -140,12 +147,15 @@ private:
     [[nodiscard]] QStringList markerKeyTexts() const; // NotReady, Cordoned, Other problem (MarkerLayer order reversed), Feasible
     /// The plan key's rows and the kind of each (PlanMarkKind as an int), kinds with a count only.
     [[nodiscard]] std::vector<std::pair<int, QString>> planKeyRows() const;
+    /// Whether the marker key ends with the detailed cells' device box (setDetailKeyShown()).
+    [[nodiscard]] bool detailKeyShown() const;
 
     MapMetricModel* m_model; // the metric, its fleet and column (mapmetricmodel.h)
     std::size_t m_notReady = 0;
     std::size_t m_cordoned = 0;
     bool m_markerCountsKnown = false;
     bool m_dragKeyShown = false;
+    bool m_detailKeyShown = false;
     unsigned m_hiddenMarkerKinds = 0; // bit 1 << NodeMarkerKind
     std::size_t m_markerCounts[3] = { 0, 0, 0 }; // by NodeMarkerKind
     std::array<std::size_t, 4> m_planMarkCounts {}; // by PlanMarkKind

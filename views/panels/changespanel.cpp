@@ -134,11 +134,13 @@ bool ChangesPanel::eventFilter(QObject* watched, QEvent* event)
 
 void ChangesPanel::keepFiguresInSight()
 {
-    // The figures (then, now and their difference) are what a comparison is read for: when the
-    // dock is narrow the Change column, whose names the tooltip gives whole, gives up its width
-    // first, down to a third of the view; it never grows here.
+    // The figures (then, now and their difference) are what a comparison is read for, whole:
+    // when the dock is narrow the Change column, whose names the tooltip gives whole, gives up
+    // its width first, down to what its group and totals names need or a third of the view,
+    // whichever is less, and further where the figures still need it; it never grows here.
     QHeaderView* header = m_view->header();
     const int viewWidth = m_view->viewport()->width();
+    const int margin = 2 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 8;
     int figures = header->sectionSize(ChangesModel::ThenColumn) + header->sectionSize(ChangesModel::NowColumn);
     // The difference column's widest figure among the totals and the groups' rows (a few rows).
     int difference = header->sectionSizeHint(ChangesModel::DifferenceColumn);
@@ -149,27 +151,32 @@ void ChangesPanel::keepFiguresInSight()
         for (int row = 0; row < m_model->rowCount(parent) && row < 64; ++row)
             if (parent.isValid() || row != workloads)
                 difference = std::max(difference,
-                metrics.horizontalAdvance(m_model->index(row, ChangesModel::DifferenceColumn, parent).data().toString())
-                    + 2 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 8);
-    // The last section stretches, but never below the header's default section size.
-    figures += std::max(difference, header->defaultSectionSize());
-    const int room = std::max(viewWidth / 3, viewWidth - figures);
-    if (header->sectionSize(ChangesModel::ChangeColumn) > room) {
-        header->resizeSection(ChangesModel::ChangeColumn, room);
-        return;
+                    metrics.horizontalAdvance(m_model->index(row, ChangesModel::DifferenceColumn, parent).data().toString()) + margin);
+    // The last section stretches, but never below the size it was last given (QHeaderView keeps
+    // it as the stretched section's least; the default section size at first, wider than a
+    // figure): given its figures' width, it leaves the rest to the other columns.
+    if (difference != m_differenceWidth) {
+        header->resizeSection(ChangesModel::DifferenceColumn, difference);
+        m_differenceWidth = difference;
     }
-    // Sized while the dock was hidden (a viewport of a few pixels), the column kept about 30
-    // px once shown: it grows back to its names (the groups and the open Totals: a few rows)
-    // as far as the room allows; a width the user gave it in between stays.
-    if (!m_view->isVisible())
-        return;
-    const int margin = 2 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 8;
+    figures += difference;
+    // The names of the groups and the open Totals (a few rows), indented as the tree draws them.
     int names = header->sectionSizeHint(ChangesModel::ChangeColumn);
     for (const QModelIndex& parent : { QModelIndex(), totals }) {
         const int indent = m_view->indentation() * (parent.isValid() ? 2 : 1);
         for (int row = 0; row < m_model->rowCount(parent) && row < 64; ++row)
             names = std::max(names, indent + margin + metrics.horizontalAdvance(m_model->index(row, ChangesModel::ChangeColumn, parent).data().toString()));
     }
+    const int room = std::max(std::min(viewWidth / 3, names), viewWidth - figures);
+    if (header->sectionSize(ChangesModel::ChangeColumn) > room) {
+        header->resizeSection(ChangesModel::ChangeColumn, room);
+        return;
+    }
+    // Sized while the dock was hidden (a viewport of a few pixels), the column kept about 30
+    // px once shown: it grows back to its names as far as the room allows; a width the user
+    // gave it in between stays.
+    if (!m_view->isVisible())
+        return;
     if (const int wanted = std::min(names, room); header->sectionSize(ChangesModel::ChangeColumn) < wanted)
         header->resizeSection(ChangesModel::ChangeColumn, wanted);
 }

@@ -73,6 +73,7 @@ private:
     PlanOutcomeModel* m_outcomeModel = nullptr;
     QTableView* m_outcomeView = nullptr;
     QLabel* m_outcomeSummary = nullptr;
+    int m_differenceWidth = -1; // the width last given to the difference column (its figures')
 };
 
 } // namespace fleet::views

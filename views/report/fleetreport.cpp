@@ -54,11 +54,6 @@ QString gpusWithShare(std::int64_t milli, double s)
     return gpus(milli) + QStringLiteral(" (") + share(s) + QLatin1Char(')');
 }
 
-QString signedGpus(std::int64_t d)
-{
-    return d == 0 ? QStringLiteral("0") : (d > 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) + gpus(std::abs(d));
-}
-
 // FGD's fragmented GPUs are an expectation, never a count: always two decimals ("31.29", "0.00",
 // "1,525.62"), rounded half up from the milli-GPU `plan check --format json` and `summary
 // --format json` give, so that a column of them reads alike.
@@ -90,6 +85,48 @@ QString signedDollars(double d)
 {
     return std::abs(d) < 0.005 ? QStringLiteral("$0.00")
                                : (d > 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) + reportDollars(std::abs(d));
+}
+
+// A Change column's figure is the After minus the Before as the table prints them, so that a
+// reader who checks the sums finds them exact: each side rounded as it is printed first (a
+// difference of unrounded values was a cent or 0.01 off the printed ones).
+std::int64_t printedCents(double dollars)
+{
+    return std::llround(dollars * 100.0);
+}
+
+QString dollarsChange(double before, double after)
+{
+    return signedDollars(static_cast<double>(printedCents(after) - printedCents(before)) / 100.0);
+}
+
+// fixedGpus()'s hundredths of a GPU (half up), of the milli-GPU fragmented() prints.
+std::int64_t printedHundredths(double gpus)
+{
+    const std::int64_t milli = std::llround(gpus * 1000.0);
+    const std::int64_t hundredths = (std::abs(milli) + 5) / 10;
+    return milli < 0 ? -hundredths : hundredths;
+}
+
+QString fragmentedChange(double before, double after)
+{
+    return signedFragmented(static_cast<double>(printedHundredths(after) - printedHundredths(before)) / 100.0);
+}
+
+// GPUs allocated as gpus() prints them (model::formatGpus(): three significant digits below
+// 1,000, whole from there), back in milli-GPU; their difference is written with every digit it
+// has (12.3 - 1.23 is 11.07, where formatGpus() would write 11.1).
+std::int64_t printedGpuMilli(std::int64_t milli)
+{
+    const QString text = gpus(std::abs(milli)).remove(QLatin1Char(','));
+    const std::int64_t printed = std::llround(text.toDouble() * 1000.0);
+    return milli < 0 ? -printed : printed;
+}
+
+QString gpusChange(std::int64_t beforeMilli, std::int64_t afterMilli)
+{
+    const std::int64_t d = printedGpuMilli(afterMilli) - printedGpuMilli(beforeMilli);
+    return d == 0 ? QStringLiteral("0") : (d > 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) + reportMilli(std::abs(d));
 }
 
 
@@ -146,7 +183,7 @@ void figuresSection(const FleetReportInput& in, const ReportSectionFigures& figu
     // Without any price, a cost would read $0.00: unknown, and why.
     const QString unknown = QStringLiteral("unknown: no prices known for these nodes");
     auto dollars = [&](double v) { return in.hasPrices ? reportDollars(v) : unknown; };
-    auto dollarChange = [&](double v) { return in.hasPrices ? signedDollars(v) : QString(); };
+    auto dollarChange = [&](double before, double after) { return in.hasPrices ? dollarsChange(before, after) : QString(); };
     if (!plan) {
         t.header = { QStringLiteral("Figure"), QStringLiteral("Value") };
         t.columnShares = { 0.45, 0.55 };
@@ -168,25 +205,24 @@ void figuresSection(const FleetReportInput& in, const ReportSectionFigures& figu
     const model::FleetFigures& a = figures.after;
     const PlanKind kind = planKind(in);
     // A failure loses capacity, it saves nothing: its cost change says so.
-    auto costChange = [&](double v) {
-        const QString d = dollarChange(v);
-        return kind.failureOnly() && !d.isEmpty() && v < 0 ? d + QStringLiteral(" (capacity lost)") : d;
+    auto costChange = [&](double before, double after) {
+        const QString d = dollarChange(before, after);
+        return kind.failureOnly() && !d.isEmpty() && printedCents(after) < printedCents(before) ? d + QStringLiteral(" (capacity lost)") : d;
     };
     t.header = { QStringLiteral("Figure"), QStringLiteral("Before"), QStringLiteral("After"), QStringLiteral("Change") };
     // The first column holds its longest label ("Terminating pods removed with their nodes") on one line.
     t.columnShares = { 0.4, 0.19, 0.19, 0.22 };
-    const double fragChange = std::isnan(a.fragmentedGpus) || std::isnan(b.fragmentedGpus) ? std::nan("") : a.fragmentedGpus - b.fragmentedGpus;
     t.rows = {
         { QStringLiteral("Nodes"), reportCount(b.nodes), reportCount(a.nodes), signedCount(a.nodes - b.nodes) },
         { QStringLiteral("Nodes ") + kind.removed(), QString(), reportCount(std::max<std::int64_t>(0, b.nodes - a.nodes)), QString() },
         { QStringLiteral("Nodes in use"), reportCount(b.nodesInUse), reportCount(a.nodesInUse), signedCount(a.nodesInUse - b.nodesInUse) },
         { QStringLiteral("GPUs"), reportCount(b.gpus), reportCount(a.gpus), signedCount(a.gpus - b.gpus) },
         { QStringLiteral("GPUs allocated"), gpusWithShare(b.gpuMilliAllocated, b.gpuAllocatedShare),
-            gpusWithShare(a.gpuMilliAllocated, a.gpuAllocatedShare), signedGpus(a.gpuMilliAllocated - b.gpuMilliAllocated) },
+            gpusWithShare(a.gpuMilliAllocated, a.gpuAllocatedShare), gpusChange(b.gpuMilliAllocated, a.gpuMilliAllocated) },
         { QStringLiteral("Idle allocated GPUs"), idleBefore, b.idleAllocatedGpus < 0 ? QString() : QStringLiteral("(measured, not planned)"),
             QString() },
         { QStringLiteral("Fragmented GPUs (FGD)"), fragmented(b.fragmentedGpus), fragmented(a.fragmentedGpus),
-            std::isnan(fragChange) ? QString() : signedFragmented(fragChange) },
+            std::isnan(a.fragmentedGpus) || std::isnan(b.fragmentedGpus) ? QString() : fragmentedChange(b.fragmentedGpus, a.fragmentedGpus) },
         { QStringLiteral("Pending pods"), reportCount(b.pendingPods), reportCount(a.pendingPods), signedCount(a.pendingPods - b.pendingPods) },
         { QStringLiteral("Pods without a node"), reportCount(b.podsWithoutNode), reportCount(a.podsWithoutNode),
             signedCount(a.podsWithoutNode - b.podsWithoutNode) },
@@ -198,9 +234,9 @@ void figuresSection(const FleetReportInput& in, const ReportSectionFigures& figu
             reportCount(a.podsRemovedWithNodes - a.terminatingRemovedWithNodes),
             signedCount((a.podsRemovedWithNodes - a.terminatingRemovedWithNodes) - (b.podsRemovedWithNodes - b.terminatingRemovedWithNodes)) },
         { QStringLiteral("Cost per hour"), dollars(b.costPerHour), in.hasPrices ? dollars(a.costPerHour) : QString(),
-            costChange(a.costPerHour - b.costPerHour) },
+            costChange(b.costPerHour, a.costPerHour) },
         { QStringLiteral("Cost per month (730 h)"), dollars(b.costPerMonth()), in.hasPrices ? dollars(a.costPerMonth()) : QString(),
-            costChange(a.costPerMonth() - b.costPerMonth()) },
+            costChange(b.costPerMonth(), a.costPerMonth()) },
     };
     if (a.terminatingRemovedWithNodes > 0 || b.terminatingRemovedWithNodes > 0)
         t.rows.insert(t.rows.end() - 2,
@@ -233,7 +269,9 @@ void figuresSection(const FleetReportInput& in, const ReportSectionFigures& figu
         QStringLiteral("Nodes / bound") };
     c.columnShares = { 0.36, 0.16, 0.16, 0.16, 0.16 };
     c.rows.push_back({ QStringLiteral("This plan"), reportCount(a.nodes), reportCount(std::max<std::int64_t>(0, b.nodes - a.nodes)),
-        in.hasPrices ? reportDollars(b.costPerHour - a.costPerHour) : QStringLiteral("unknown"), ratio(a.nodes) });
+        // Saved: the Before minus the After as the figures table prints them.
+        in.hasPrices ? reportDollars(static_cast<double>(printedCents(b.costPerHour) - printedCents(a.costPerHour)) / 100.0) : QStringLiteral("unknown"),
+        ratio(a.nodes) });
     if (in.baseline)
         c.rows.push_back({ QStringLiteral("Karpenter multi-node baseline"), reportCount(in.baseline->after.nodes),
             reportCount(in.baseline->nodesFreed), in.hasPrices ? reportDollars(in.baseline->savedPerHour) : QStringLiteral("unknown"),
@@ -307,14 +345,17 @@ void staySection(const FleetReportInput& in, ReportPages& pages)
         pages.addTable(t);
         return;
     }
-    // No search wrote this plan as it stands (edited, a failure what-if, a search stopped by a
-    // limit): not the search's figure, so not under its name.
+    // Neither the plan file's record nor the search run again on this state gives the plan's
+    // drains (written by hand, edited, made on another state, or a search stopped by a limit):
+    // there are no search's reasons to give, so the section says what it shows instead.
     pages.addHeading(QStringLiteral("What holds the nodes the plan keeps"), 2);
     const std::vector<model::StayReason> reasons = model::whyNodesStay(in.engine->state(), applied, *in.context, 3);
-    pages.addParagraph(QStringLiteral("No consolidation search wrote this plan as it stands, so these are not a search's reasons (as `plan "
-                                      "consolidate` gives them): every node the plan keeps, by the first reason found under the plan: an "
-                                      "action on it that does not hold, a pod whose eviction is refused, prepaid capacity, a node that "
-                                      "receives moved pods; else not-in-plan."),
+    pages.addParagraph(QStringLiteral("These are not the reasons of a consolidation search (as `plan consolidate` gives them): the "
+                                      "plan's drains are not those a search makes on this state (a plan written by hand or edited, made "
+                                      "on another state, or a search stopped by a limit). Instead, every node the plan keeps, by the "
+                                      "first reason found under the plan: an action on it that does not hold, a pod whose eviction is "
+                                      "refused, prepaid capacity, a node that receives pods the plan moves or pending pods it places; "
+                                      "else not-in-plan."),
         8.5);
     for (const model::StayReason& r : reasons) {
         QStringList examples;
@@ -515,7 +556,7 @@ void mapsSection(const FleetReportInput& in, ReportPages& pages)
         pages.addParagraph(QStringLiteral("The plan's marks on the maps under it, inside the cells so that their colours stay readable: ")
                 + in.maps.planKey.join(QStringLiteral(", "))
                 + QStringLiteral(". Removed (drained or failed) nodes have a black cross, emptied ones a white cross; the nodes pods "
-                                 "move to or from an amber outline and moves applied although they do not fit (overrides) a red one, "
+                                 "move to or from, or pending pods are placed on, an amber outline and moves applied although they do not fit (overrides) a red one, "
                                  "where the cells are large enough to keep their colour inside (the zoomed maps)."),
             8);
     if (!in.maps.difference.isNull())

@@ -117,6 +117,16 @@ QRectF NodeDetailLayer::tileRect(const QRectF& cell, const DeviceTiles& tiles, i
     return QRectF(area.left() + (i % cols) * w, area.top() + (i / cols) * h, w, h);
 }
 
+void NodeDetailLayer::drawDeviceTile(QPainter& painter, const QRectF& tile, double share)
+{
+    painter.fillRect(tile, QColor(48, 52, 66)); // a free device
+    if (share > 0) {
+        // Filled from the bottom by its allocation, in the share colour of a full device.
+        const double h = tile.height() * std::min(share, 1.0);
+        painter.fillRect(QRectF(tile.left(), tile.bottom() - h, tile.width(), h), QColor::fromRgb(shareRgb(1.0)));
+    }
+}
+
 void NodeDetailLayer::paintNode(QPainter& painter, const MapScene& scene, NodeId n, const QRectF& cell, bool name)
 {
     const model::ClusterStore& store = *scene.store;
@@ -158,13 +168,7 @@ void NodeDetailLayer::paintNode(QPainter& painter, const MapScene& scene, NodeId
                 painter.drawLine(t.topLeft(), t.bottomRight());
                 continue;
             }
-            const double share = tiles.tileShare(i);
-            painter.fillRect(t, QColor(48, 52, 66)); // a free device
-            if (share > 0) {
-                // Filled from the bottom by its allocation, in the share colour of a full device.
-                const QRectF fill(t.left(), t.bottom() - t.height() * share, t.width(), t.height() * share);
-                painter.fillRect(fill, QColor::fromRgb(shareRgb(1.0)));
-            }
+            drawDeviceTile(painter, t, tiles.tileShare(i));
         }
     }
     // Pods: the strips laid out by forEachPodStripPiece (podstrips.h), which picking reads too;

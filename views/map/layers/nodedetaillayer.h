@@ -93,6 +93,10 @@ public:
     [[nodiscard]] static QString fitNodeName(const QString& name, const QFontMetrics& fm, int room);
     /// Where tile i of node n is drawn, given the node's cell on screen (for tests).
     [[nodiscard]] static QRectF tileRect(const QRectF& cell, const DeviceTiles& tiles, int i) noexcept;
+    /// Draws one device tile in `tile` (logical px) as a detailed cell shows it: a free device's
+    /// dark box filled from the bottom by `share` (0..1) of it allocated, in the full share
+    /// colour. The legend's key uses it, so the key cannot drift from the map. Thread: GUI thread.
+    static void drawDeviceTile(QPainter& painter, const QRectF& tile, double share);
     /// Colour of a workload's pods: a categorical palette indexed by WorkloadId.
     [[nodiscard]] static QColor workloadColor(model::WorkloadId w) noexcept;
     /// Width of the metric-coloured frame inside a detailed cell of `cellPx` px.

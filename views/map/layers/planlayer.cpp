@@ -355,7 +355,9 @@ QString PlanLayer::markMeaning(PlanMarkKind kind)
 {
     switch (kind) {
     case PlanMarkKind::Changed:
-        return QStringLiteral("Nodes with pods moved in or out"); // the outline is on nodes; a count of pods it is not
+        // The outline is on nodes (a count of pods it is not), and on a node given a pending pod
+        // too, which is placed, not moved.
+        return QStringLiteral("Nodes with pods moved or placed");
     case PlanMarkKind::Violation:
         return QStringLiteral("Override");
     case PlanMarkKind::Emptied:

@@ -88,9 +88,9 @@ public:
     /// map. Thread: GUI thread.
     static void drawMark(QPainter& painter, PlanMarkKind kind, const QRectF& cell);
     /// What a mark of `kind` means, for the legend's key (its label wraps there): "Nodes with
-    /// pods moved in or out" (the outline marks nodes, so the key's count is of nodes, not of the
-    /// pods moved), "Override" (a move applied although infeasible), "Emptied", "Removed"
-    /// (drained or failed).
+    /// pods moved or placed" (the outline marks nodes, so the key's count is of nodes, not of
+    /// pods; a node a pending pod is placed on has one too), "Override" (a move applied although
+    /// infeasible), "Emptied", "Removed" (drained or failed).
     [[nodiscard]] static QString markMeaning(PlanMarkKind kind);
     [[nodiscard]] static QColor feasibleTargetColor() { return QColor(60, 230, 90); }
     [[nodiscard]] static QColor infeasibleTargetColor() { return QColor(255, 50, 50); }
