@@ -21,6 +21,7 @@
 #include "importers/plan/planfile.h"
 
 #include "common/guitestmain.h"
+#include "common/privateuserfolders.h"
 
 #include <QDir>
 #include <QFile>
@@ -30,7 +31,6 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
-#include <QStandardPaths>
 #include <QUndoStack>
 
 #include <algorithm>
@@ -96,12 +96,17 @@ private slots:
     void aSavedDocumentLeavesNoAutosave();
     void everyPlanWithUnsavedWorkIsAutosavedAndOffered();
     void anUndoBackToTheSavedStateRemovesTheAutosave();
+
+private:
+    fleet::testing::PrivateUserFolders m_folders;
 };
 
 void TestPlanAutosave::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QDir(app::PlanAutosave::folder()).removeRecursively();
+    // A data folder of this run's own: the autosave folder of another run of this test beside
+    // it (another checkout's ctest) had its files removed here, and its leftovers offered.
+    QVERIFY(m_folders.activate());
+    QVERIFY(app::PlanAutosave::folder().startsWith(m_folders.path()));
 }
 
 void TestPlanAutosave::writesTheChangedPlanAndRemovesItOnCleanClose()
