@@ -187,6 +187,11 @@ QProcessEnvironment DesktopSession::environment() const
     env.insert(QStringLiteral("HOME"), m_dir.filePath(QStringLiteral("home")));
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("home/.config")));
     env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("home/.cache")));
+    // The data folder too (autosaves, read back by the tests under home/.local/share): an
+    // XDG_DATA_HOME set on the machine put them in the user's own folder, shared with every
+    // other run.
+    env.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("home/.local/share")));
+    env.insert(QStringLiteral("XDG_STATE_HOME"), m_dir.filePath(QStringLiteral("home/.local/state")));
     env.remove(QStringLiteral("XAUTHORITY"));
     env.remove(QStringLiteral("QT_LOGGING_RULES"));
     for (auto it = m_extraEnvironment.begin(); it != m_extraEnvironment.end(); ++it)
