@@ -289,7 +289,8 @@ void DesktopSession::stopDesktop()
     m_xserver.stop();
 }
 
-bool DesktopSession::startApp(const QStringList& arguments, const QSize& windowSize, int timeoutMs, const std::function<bool()>& beforePlacing)
+bool DesktopSession::startApp(
+    const QStringList& arguments, const QSize& windowSize, int timeoutMs, const std::function<bool()>& beforePlacing, int stillTimeoutMs)
 {
     m_appOutput.clear();
     m_app.setProcessEnvironment(environment());
@@ -345,7 +346,7 @@ bool DesktopSession::startApp(const QStringList& arguments, const QSize& windowS
     if (!xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), wid }))
         return false;
     // Painted at its new size: what the screen shows has settled.
-    return waitForStillScreen();
+    return waitForStillScreen(stillTimeoutMs);
 }
 
 bool DesktopSession::waitForStillScreen(int timeoutMs, const QRect& region)
@@ -576,14 +577,87 @@ bool DesktopSession::savePlanAs(const QString& path, int timeoutMs)
         m_error = QStringLiteral("File > Save Plan (Ctrl+Alt+S) opened no dialog (is the plan empty?)");
         return false;
     }
-    // The file name field has the focus with "plan.json" selected: type over it.
-    if (!key(QStringLiteral("ctrl+a")) || !type(path) || !key(QStringLiteral("Return")))
+    // The dialog is mapped before the window manager gives it the focus: activated first, or
+    // the keys below went to the main window on a loaded machine. The file name field has the
+    // focus with "plan.json" selected: type over it.
+    const QString dialog = ids.trimmed().split(QLatin1Char('\n')).first();
+    if (!xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), dialog }) || !key(QStringLiteral("ctrl+a"))
+        || !type(path) || !key(QStringLiteral("Return")))
         return false;
     if (!waitUntil([&] { return QFileInfo::exists(path); }, timeoutMs)) {
         m_error = QStringLiteral("the plan was not written to %1").arg(path);
         return false;
     }
     return true;
+}
+
+bool DesktopSession::waitForInputHandled(int timeoutMs)
+{
+    int screenNumber = 0;
+    auto* c = xcb_connect(display().toLocal8Bit().constData(), &screenNumber);
+    if (!c || xcb_connection_has_error(c)) {
+        m_error = QStringLiteral("cannot open X display %1 to ping the program").arg(display());
+        if (c)
+            xcb_disconnect(c);
+        return false;
+    }
+    xcb_screen_iterator_t it = xcb_setup_roots_iterator(xcb_get_setup(c));
+    for (int i = 0; i < screenNumber && it.rem; ++i)
+        xcb_screen_next(&it);
+    const xcb_window_t root = it.data->root;
+    const quint32 protocols = internAtom(c, "WM_PROTOCOLS");
+    const quint32 ping = internAtom(c, "_NET_WM_PING");
+    // The answer goes to the root window (GuiStallProbe says with which masks).
+    const uint32_t mask = XCB_EVENT_MASK_STRUCTURE_NOTIFY | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
+    xcb_change_window_attributes(c, root, XCB_CW_EVENT_MASK, &mask);
+    QElapsedTimer clock;
+    clock.start();
+    bool answered = true;
+    for (quint32 round = 1; round <= 3 && answered; ++round) {
+        const quint32 stamp = 0x7e000000u + round; // matched in the answer
+        xcb_client_message_event_t message {};
+        message.response_type = XCB_CLIENT_MESSAGE;
+        message.format = 32;
+        message.window = m_window;
+        message.type = protocols;
+        message.data.data32[0] = ping;
+        message.data.data32[1] = stamp;
+        message.data.data32[2] = m_window;
+        xcb_send_event(c, 0, m_window, XCB_EVENT_MASK_NO_EVENT, reinterpret_cast<const char*>(&message));
+        xcb_flush(c);
+        answered = false;
+        while (!answered && clock.elapsed() < timeoutMs && !xcb_connection_has_error(c)) {
+            xcb_generic_event_t* e = xcb_poll_for_event(c);
+            if (!e) {
+                QThread::msleep(2);
+                continue;
+            }
+            if ((e->response_type & 0x7f) == XCB_CLIENT_MESSAGE) {
+                const auto* m = reinterpret_cast<const xcb_client_message_event_t*>(e);
+                answered = m->type == protocols && m->data.data32[0] == ping && m->data.data32[1] == stamp;
+            }
+            std::free(e);
+        }
+    }
+    xcb_disconnect(c);
+    if (!answered)
+        m_error = QStringLiteral("fleetscope did not answer a ping within %1 ms (%2)").arg(timeoutMs).arg(appExitText());
+    return answered;
+}
+
+bool DesktopSession::planIsEmpty(int timeoutMs)
+{
+    if (!appRunning() || !key(QStringLiteral("ctrl+alt+s")) || !waitForInputHandled(timeoutMs))
+        return false;
+    // Created (not only shown: the window manager maps it later) whenever the key opened it.
+    QString ids;
+    if (!xdotool({ QStringLiteral("search"), QStringLiteral("--name"), QStringLiteral("^Save Plan$") }, &ids) || ids.trimmed().isEmpty())
+        return true;
+    const quint32 dialog = waitForWindow(QStringLiteral("^Save Plan$"), timeoutMs);
+    if (dialog)
+        (void)(xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(dialog) }) && key(QStringLiteral("Escape"))
+            && waitForNoWindow(QStringLiteral("^Save Plan$"), timeoutMs));
+    return false;
 }
 
 QJsonArray DesktopSession::planActions(const QString& path)
