@@ -127,7 +127,7 @@ void TestPlanAutosave::writesTheChangedPlanAndRemovesItOnCleanClose()
     QVERIFY(!QFile::exists(autosave->filePath()));
 
     QCOMPARE(drainSome(window->planController(), 2), 2);
-    QVERIFY(written.wait(5000));
+    QVERIFY(written.wait(30000));
     QCOMPARE(written.takeLast().at(0).toInt(), 2);
     QCOMPARE(actionsInFile(autosave->filePath()), std::size_t(2));
     // Beside it, which plan of which document (none here) it is.
@@ -143,12 +143,13 @@ void TestPlanAutosave::writesTheChangedPlanAndRemovesItOnCleanClose()
     window->undoStack()->setIndex(0); // every drain undone (a drain that did not hold was removed by a command of its own)
     QCOMPARE(window->planController()->engine()->applied().size(), std::size_t(0));
     // A write of the two actions may still be on its way: the last one written is the empty plan.
-    QTRY_VERIFY_WITH_TIMEOUT(!written.isEmpty() && written.last().at(0).toInt() == 0, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!written.isEmpty() && written.last().at(0).toInt() == 0, 30000);
     QVERIFY(!QFile::exists(autosave->filePath()));
 
     QCOMPARE(drainSome(window->planController(), 1), 1);
-    QVERIFY(written.wait(5000));
-    QVERIFY(QFile::exists(autosave->filePath()));
+    // Not the next write reported: a second removal, asked by the undo back to the clean state
+    // while the first ran, may report after the drain, its file already gone.
+    QTRY_COMPARE_WITH_TIMEOUT(actionsInFile(autosave->filePath()), std::size_t(1), 30000);
     autosave->closedCleanly();
     QVERIFY(!QFile::exists(autosave->filePath()));
     QCOMPARE(QDir(app::PlanAutosave::folder()).entryList(QDir::Files), QStringList());
@@ -230,7 +231,7 @@ void TestPlanAutosave::offersALeftoverWhoseOwnerIsGone()
     next->openSimulated(240, 3);
     QVERIFY(nextShown.wait(30000));
     QTRY_VERIFY_WITH_TIMEOUT(declined, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(running), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(running), 30000);
     QVERIFY(!QFile::exists(runningAbout));
     QCOMPARE(next->document()->plans().size(), std::size_t(1));
     QVERIFY(!next->document()->isModified());
@@ -253,7 +254,7 @@ void TestPlanAutosave::waitsForASlicedStep()
     const std::size_t actions = plan->engine()->applied().size();
     QVERIFY(actions >= std::size_t(app::PlanStepCommand::kSlicedChildren));
     autosave->saveIfChanged();
-    QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, 30000);
     QCOMPARE(written.takeFirst().at(0).toInt(), static_cast<int>(actions));
 
     plan->stepRunner()->setMaxChildrenPerSlice(1); // a slice per turn of the loop: the step spans many
@@ -264,7 +265,7 @@ void TestPlanAutosave::waitsForASlicedStep()
     QTRY_VERIFY_WITH_TIMEOUT(!plan->isBusy(), 30000);
     // After the step, the plan it leaves (asked again while a write started above still runs:
     // saveIfChanged() waits for it); every write reported before it was of a whole plan.
-    QTRY_VERIFY_WITH_TIMEOUT((autosave->saveIfChanged(), !written.isEmpty() && written.last().at(0).toInt() == 0), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT((autosave->saveIfChanged(), !written.isEmpty() && written.last().at(0).toInt() == 0), 30000);
     for (const QList<QVariant>& w : written)
         QVERIFY2(w.at(0).toInt() == 0, qPrintable(QStringLiteral("an autosave of %1 of the step's %2 actions").arg(w.at(0).toInt()).arg(actions)));
     autosave->closedCleanly();
@@ -386,15 +387,15 @@ void TestPlanAutosave::aSavedDocumentLeavesNoAutosave()
     QSignalSpy written(autosave, &app::PlanAutosave::autosaved);
     autosave->start(100);
     QCOMPARE(drainSome(window->planController(), 2), 2);
-    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(autosave->filePath()), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(autosave->filePath()), 30000);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("saved.fleet"));
     QCOMPARE(window->document()->saveAndWait(path), QString());
     QVERIFY(!window->document()->isModified());
     // The worker removes the plan file, then its about file: wait for both.
-    QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(autosave->filePath()) && !QFile::exists(autosave->aboutPath()), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(autosave->filePath()) && !QFile::exists(autosave->aboutPath()), 30000);
     QCOMPARE(drainSome(window->planController(), 1), 1);
-    QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(autosave->filePath()) == 3, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(autosave->filePath()) == 3, 30000);
     {
         QFile about(autosave->aboutPath());
         QVERIFY(about.open(QIODevice::ReadOnly));
@@ -431,9 +432,9 @@ void TestPlanAutosave::everyPlanWithUnsavedWorkIsAutosavedAndOffered()
         // .about file at a later interval than the switch (a write of the plan as "Plan 1" may
         // come first): wait for all three.
         const QString otherAbout = folder.filePath(QStringLiteral("plan-%1-1.about").arg(pid));
-        QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(other) == 2 && !QFile::exists(autosave->filePath()) && aboutPlan(otherAbout) == QStringLiteral("Drain two"), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(other) == 2 && !QFile::exists(autosave->filePath()) && aboutPlan(otherAbout) == QStringLiteral("Drain two"), 30000);
         QCOMPARE(drainSome(window->planController(), 1), 1);
-        QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(autosave->filePath()) == 1, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(autosave->filePath()) == 1, 30000);
         QCOMPARE(actionsInFile(other), std::size_t(2));
 
         // As a crash leaves them: the files of a process that is gone.
@@ -443,7 +444,7 @@ void TestPlanAutosave::everyPlanWithUnsavedWorkIsAutosavedAndOffered()
         // A saved document has no unsaved work: every file goes.
         QTemporaryDir dir;
         QCOMPARE(doc->saveAndWait(dir.filePath(QStringLiteral("both.fleet"))), QString());
-        QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(autosave->filePath()) && !QFile::exists(other), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(autosave->filePath()) && !QFile::exists(other), 30000);
         autosave->closedCleanly();
     }
 
@@ -504,16 +505,16 @@ void TestPlanAutosave::anUndoBackToTheSavedStateRemovesTheAutosave()
     QCOMPARE(drainSome(window->planController(), 1), 1);
     QVERIFY(window->document()->isModified());
     autosave->saveIfChanged(); // the interval's write
-    QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(autosave->filePath()) == 3, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(autosave->filePath()) == 3, 30000);
     window->undoStack()->setIndex(savedIndex);
     QVERIFY(!window->document()->isModified());
     // The worker removes the plan file, then its about file: wait for both.
-    QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(autosave->filePath()) && !QFile::exists(autosave->aboutPath()), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(autosave->filePath()) && !QFile::exists(autosave->aboutPath()), 30000);
     // Redone, it is unsaved work again: the next write has it.
     window->undoStack()->setIndex(window->undoStack()->count());
     QVERIFY(window->document()->isModified());
     autosave->saveIfChanged();
-    QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(autosave->filePath()) == 3, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(actionsInFile(autosave->filePath()) == 3, 30000);
     autosave->closedCleanly();
     window->undoStack()->setClean();
 }
