@@ -427,10 +427,11 @@ bool DesktopSession::xdotool(const QStringList& args, QString* output)
         m_error = QStringLiteral("cannot run xdotool (apt-get install xdotool): %1").arg(p.errorString());
         return false;
     }
-    if (!p.waitForFinished(10000)) {
+    // `--sync` steps wait for the window manager, which a loaded machine starves for seconds.
+    if (!p.waitForFinished(kAnswerTimeoutMs)) {
         p.kill();
         p.waitForFinished(2000);
-        m_error = QStringLiteral("xdotool %1: no answer in 10 s").arg(args.join(QLatin1Char(' ')));
+        m_error = QStringLiteral("xdotool %1: no answer in %2 ms").arg(args.join(QLatin1Char(' '))).arg(kAnswerTimeoutMs);
         return false;
     }
     if (output)
@@ -564,7 +565,9 @@ bool DesktopSession::savePlanAs(const QString& path, int timeoutMs)
 {
     QFile::remove(path);
     // File > Save Plan… by its shortcut, as a keyboard user opens it (Ctrl+S saves the document).
-    if (!key(QStringLiteral("ctrl+alt+s")))
+    // The main window active first: when a dialog just closed, the window manager may not have
+    // given the focus back yet, and the key went nowhere.
+    if (!activateMainWindow() || !key(QStringLiteral("ctrl+alt+s")))
         return false;
     QString ids;
     if (!waitUntil(
@@ -589,6 +592,11 @@ bool DesktopSession::savePlanAs(const QString& path, int timeoutMs)
         return false;
     }
     return true;
+}
+
+bool DesktopSession::activateMainWindow()
+{
+    return xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(m_window) });
 }
 
 bool DesktopSession::waitForInputHandled(int timeoutMs)
@@ -647,7 +655,7 @@ bool DesktopSession::waitForInputHandled(int timeoutMs)
 
 bool DesktopSession::planIsEmpty(int timeoutMs)
 {
-    if (!appRunning() || !key(QStringLiteral("ctrl+alt+s")) || !waitForInputHandled(timeoutMs))
+    if (!appRunning() || !activateMainWindow() || !key(QStringLiteral("ctrl+alt+s")) || !waitForInputHandled(timeoutMs))
         return false;
     // Created (not only shown: the window manager maps it later) whenever the key opened it.
     QString ids;

@@ -155,6 +155,8 @@ public:
     quint32 waitForWindow(const QString& title, int timeoutMs = kAnswerTimeoutMs);
     /// Waits until no visible window's title matches `title`; false after `timeoutMs`.
     bool waitForNoWindow(const QString& title, int timeoutMs = kAnswerTimeoutMs);
+    /// Gives the main window the focus (xdotool windowactivate --sync); false when it did not take it.
+    bool activateMainWindow();
     /// Waits (at most `timeoutMs`) until the program has handled every input sent to it so far:
     /// three _NET_WM_PING round trips to its main window in a row. X delivers the program's
     /// events in order and Qt answers a ping from the GUI thread's event dispatch, after the
@@ -177,7 +179,8 @@ public:
     /// asked: a resize, a new layout), or only their `region` when given; false after `timeoutMs`.
     bool waitForStillScreen(int timeoutMs = kAnswerTimeoutMs, const QRect& region = {});
 
-    /// File > Save Plan (Ctrl+Alt+S) and the window's own file dialog, activated before the
+    /// File > Save Plan (Ctrl+Alt+S, the main window activated first: no dialog may be open)
+    /// and the window's own file dialog, activated before the
     /// path is typed into it; waits for the file to appear. False (error() says why) when the
     /// dialog or file never did.
     bool savePlanAs(const QString& path, int timeoutMs = kAnswerTimeoutMs);

@@ -95,10 +95,11 @@ private slots:
 
 private:
     /// The plan as saved now through File > Save Plan (Ctrl+Alt+S); empty when no plan was saved.
-    QJsonArray savedPlan(int timeoutMs = fleet::e2e::kAnswerTimeoutMs);
+    QJsonArray savedPlan(int timeoutMs = 20000);
     /// Saves until the plan has `count` actions (an undo or a worker's result lands on the
-    /// event loop a moment after the keys); the last saved plan.
-    QJsonArray planOf(int count, int timeoutMs = fleet::e2e::kAnswerTimeoutMs);
+    /// event loop a moment after the keys); the last saved plan. Each try waits 20 s: a try
+    /// that saw no plan presses the keys again.
+    QJsonArray planOf(int count, int timeoutMs = 2 * fleet::e2e::kAnswerTimeoutMs);
     /// Whether the plan is empty (DesktopSession::planIsEmpty()).
     bool planIsEmpty();
     /// Edit > Undo (Ctrl+Z) until the plan has `count` actions, checked by saving.
