@@ -85,10 +85,12 @@ int TestE2eDocument::consolidate(DesktopSession& s, bool count)
     QElapsedTimer clock;
     clock.start();
     quint32 dialog = 0;
-    while (!dialog && clock.elapsed() < 40000) {
+    // Each try waits long enough for a loaded machine: a result dialog that shows after the next
+    // try's keys takes them.
+    while (!dialog && clock.elapsed() < 120000) {
         if (!s.key(QStringLiteral("alt+p")) || !s.key(QStringLiteral("c")))
             return -1;
-        dialog = s.waitForWindow(QStringLiteral("^Consolidation$"), 6000);
+        dialog = s.waitForWindow(QStringLiteral("^Consolidation$"), 20000);
     }
     if (!dialog || !answer(s, QStringLiteral("^Consolidation$"), QStringLiteral("Escape"))
         || !s.waitForNoWindow(QStringLiteral("^Consolidation$")))
@@ -191,7 +193,7 @@ void TestE2eDocument::killThenRestartOffersRecovery()
                      actions = files.size() == 1 ? static_cast<int>(DesktopSession::planActions(files.front()).size()) : 0;
                      return actions > 0;
                  },
-                 20000),
+                 fleet::e2e::kAnswerTimeoutMs),
         "the plan is autosaved");
     const QString crashed = autosaves(s).front();
     QVERIFY(s.killApp());
@@ -231,7 +233,7 @@ void TestE2eDocument::plansMenuRenameNewSwitch()
     QElapsedTimer clock;
     clock.start();
     int placed = 0;
-    while (placed != 1 && clock.elapsed() < 40000) {
+    while (placed != 1 && clock.elapsed() < 120000) {
         QVERIFY(s.key(QStringLiteral("alt+p")) && s.key(QStringLiteral("p")));
         QVERIFY2(answer(s, QStringLiteral("^Place Workload$"), QStringLiteral("Return")), qPrintable(s.error()));
         QVERIFY(s.waitForStillScreen());
