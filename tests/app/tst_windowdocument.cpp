@@ -31,6 +31,7 @@
 #include "views/panels/searchfield.h"
 
 #include "common/guitestmain.h"
+#include "common/privateuserfolders.h"
 
 #include <QLineEdit>
 #include <QListWidget>
@@ -41,7 +42,6 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QUndoStack>
 
@@ -113,11 +113,16 @@ private slots:
     void undoKeyWhileAPlanOpensIsSaidAndStaysSaid();
     void importFailedNamesTheDocumentAsSaved();
     void saveRefusesAWriteProtectedDocument();
+
+private:
+    fleet::testing::PrivateUserFolders m_folders;
 };
 
 void TestWindowDocument::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true); // Open Recent writes to a test-only settings folder
+    // Open Recent writes to a settings folder of this run's own (another run of this test beside
+    // it, in another checkout, read and wrote the same list under test mode's shared folder).
+    QVERIFY(m_folders.activate());
 }
 
 void TestWindowDocument::saveWritesTheClusterAndPlanAndReopens()

@@ -187,6 +187,11 @@ QProcessEnvironment DesktopSession::environment() const
     env.insert(QStringLiteral("HOME"), m_dir.filePath(QStringLiteral("home")));
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("home/.config")));
     env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("home/.cache")));
+    // The data folder too (autosaves, read back by the tests under home/.local/share): an
+    // XDG_DATA_HOME set on the machine put them in the user's own folder, shared with every
+    // other run.
+    env.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("home/.local/share")));
+    env.insert(QStringLiteral("XDG_STATE_HOME"), m_dir.filePath(QStringLiteral("home/.local/state")));
     env.remove(QStringLiteral("XAUTHORITY"));
     env.remove(QStringLiteral("QT_LOGGING_RULES"));
     for (auto it = m_extraEnvironment.begin(); it != m_extraEnvironment.end(); ++it)
@@ -284,7 +289,8 @@ void DesktopSession::stopDesktop()
     m_xserver.stop();
 }
 
-bool DesktopSession::startApp(const QStringList& arguments, const QSize& windowSize, int timeoutMs, const std::function<bool()>& beforePlacing)
+bool DesktopSession::startApp(
+    const QStringList& arguments, const QSize& windowSize, int timeoutMs, const std::function<bool()>& beforePlacing, int stillTimeoutMs)
 {
     m_appOutput.clear();
     m_app.setProcessEnvironment(environment());
@@ -342,7 +348,7 @@ bool DesktopSession::startApp(const QStringList& arguments, const QSize& windowS
     if (!xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), wid }))
         return false;
     // Painted at its new size: what the screen shows has settled.
-    return waitForStillScreen();
+    return waitForStillScreen(stillTimeoutMs);
 }
 
 bool DesktopSession::waitForStillScreen(int timeoutMs, const QRect& region)
@@ -423,10 +429,11 @@ bool DesktopSession::xdotool(const QStringList& args, QString* output)
         m_error = QStringLiteral("cannot run xdotool (apt-get install xdotool): %1").arg(p.errorString());
         return false;
     }
-    if (!p.waitForFinished(10000)) {
+    // `--sync` steps wait for the window manager, which a loaded machine starves for seconds.
+    if (!p.waitForFinished(kAnswerTimeoutMs)) {
         p.kill();
         p.waitForFinished(2000);
-        m_error = QStringLiteral("xdotool %1: no answer in 10 s").arg(args.join(QLatin1Char(' ')));
+        m_error = QStringLiteral("xdotool %1: no answer in %2 ms").arg(args.join(QLatin1Char(' '))).arg(kAnswerTimeoutMs);
         return false;
     }
     if (output)
@@ -560,7 +567,9 @@ bool DesktopSession::savePlanAs(const QString& path, int timeoutMs)
 {
     QFile::remove(path);
     // File > Save Plan… by its shortcut, as a keyboard user opens it (Ctrl+S saves the document).
-    if (!key(QStringLiteral("ctrl+alt+s")))
+    // The main window active first: when a dialog just closed, the window manager may not have
+    // given the focus back yet, and the key went nowhere.
+    if (!activateMainWindow() || !key(QStringLiteral("ctrl+alt+s")))
         return false;
     QString ids;
     if (!waitUntil(
@@ -573,14 +582,92 @@ bool DesktopSession::savePlanAs(const QString& path, int timeoutMs)
         m_error = QStringLiteral("File > Save Plan (Ctrl+Alt+S) opened no dialog (is the plan empty?)");
         return false;
     }
-    // The file name field has the focus with "plan.json" selected: type over it.
-    if (!key(QStringLiteral("ctrl+a")) || !type(path) || !key(QStringLiteral("Return")))
+    // The dialog is mapped before the window manager gives it the focus: activated first, or
+    // the keys below went to the main window on a loaded machine. The file name field has the
+    // focus with "plan.json" selected: type over it.
+    const QString dialog = ids.trimmed().split(QLatin1Char('\n')).first();
+    if (!xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), dialog }) || !key(QStringLiteral("ctrl+a"))
+        || !type(path) || !key(QStringLiteral("Return")))
         return false;
     if (!waitUntil([&] { return QFileInfo::exists(path); }, timeoutMs)) {
         m_error = QStringLiteral("the plan was not written to %1").arg(path);
         return false;
     }
     return true;
+}
+
+bool DesktopSession::activateMainWindow()
+{
+    return xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(m_window) });
+}
+
+bool DesktopSession::waitForInputHandled(int timeoutMs)
+{
+    int screenNumber = 0;
+    auto* c = xcb_connect(display().toLocal8Bit().constData(), &screenNumber);
+    if (!c || xcb_connection_has_error(c)) {
+        m_error = QStringLiteral("cannot open X display %1 to ping the program").arg(display());
+        if (c)
+            xcb_disconnect(c);
+        return false;
+    }
+    xcb_screen_iterator_t it = xcb_setup_roots_iterator(xcb_get_setup(c));
+    for (int i = 0; i < screenNumber && it.rem; ++i)
+        xcb_screen_next(&it);
+    const xcb_window_t root = it.data->root;
+    const quint32 protocols = internAtom(c, "WM_PROTOCOLS");
+    const quint32 ping = internAtom(c, "_NET_WM_PING");
+    // The answer goes to the root window (GuiStallProbe says with which masks).
+    const uint32_t mask = XCB_EVENT_MASK_STRUCTURE_NOTIFY | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
+    xcb_change_window_attributes(c, root, XCB_CW_EVENT_MASK, &mask);
+    QElapsedTimer clock;
+    clock.start();
+    bool answered = true;
+    for (quint32 round = 1; round <= 3 && answered; ++round) {
+        const quint32 stamp = 0x7e000000u + round; // matched in the answer
+        xcb_client_message_event_t message {};
+        message.response_type = XCB_CLIENT_MESSAGE;
+        message.format = 32;
+        message.window = m_window;
+        message.type = protocols;
+        message.data.data32[0] = ping;
+        message.data.data32[1] = stamp;
+        message.data.data32[2] = m_window;
+        xcb_send_event(c, 0, m_window, XCB_EVENT_MASK_NO_EVENT, reinterpret_cast<const char*>(&message));
+        xcb_flush(c);
+        answered = false;
+        while (!answered && clock.elapsed() < timeoutMs && !xcb_connection_has_error(c)) {
+            xcb_generic_event_t* e = xcb_poll_for_event(c);
+            if (!e) {
+                QThread::msleep(2);
+                continue;
+            }
+            if ((e->response_type & 0x7f) == XCB_CLIENT_MESSAGE) {
+                const auto* m = reinterpret_cast<const xcb_client_message_event_t*>(e);
+                answered = m->type == protocols && m->data.data32[0] == ping && m->data.data32[1] == stamp;
+            }
+            std::free(e);
+        }
+    }
+    xcb_disconnect(c);
+    if (!answered)
+        m_error = QStringLiteral("fleetscope did not answer a ping within %1 ms (%2)").arg(timeoutMs).arg(appExitText());
+    return answered;
+}
+
+bool DesktopSession::planIsEmpty(int timeoutMs)
+{
+    if (!appRunning() || !activateMainWindow() || !key(QStringLiteral("ctrl+alt+s")) || !waitForInputHandled(timeoutMs))
+        return false;
+    // Created (not only shown: the window manager maps it later) whenever the key opened it.
+    QString ids;
+    if (!xdotool({ QStringLiteral("search"), QStringLiteral("--name"), QStringLiteral("^Save Plan$") }, &ids) || ids.trimmed().isEmpty())
+        return true;
+    const quint32 dialog = waitForWindow(QStringLiteral("^Save Plan$"), timeoutMs);
+    if (dialog)
+        (void)(xdotool({ QStringLiteral("windowactivate"), QStringLiteral("--sync"), QString::number(dialog) }) && key(QStringLiteral("Escape"))
+            && waitForNoWindow(QStringLiteral("^Save Plan$"), timeoutMs));
+    return false;
 }
 
 QJsonArray DesktopSession::planActions(const QString& path)

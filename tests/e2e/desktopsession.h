@@ -40,6 +40,12 @@ namespace fleet::e2e {
 /// passes; returns whether it held.
 bool waitUntil(const std::function<bool()>& condition, int timeoutMs);
 
+/// How long a wait for the program's answer to an input (a dialog to open or close, a file to
+/// be written, the screen to settle) lasts by default. On a loaded 2-core machine (ctest -j2
+/// beside other builds) a dialog that opens in under a second idle took over 15 s; a wait ends
+/// as soon as its condition holds, so only a failure waits this long.
+inline constexpr int kAnswerTimeoutMs = 60000;
+
 /// Measures how long the program's GUI thread takes to answer: sends the EWMH _NET_WM_PING
 /// client message to its window every `intervalMs` from a thread of its own (its own X
 /// connection) and records the reply's delay. Qt's xcb plugin answers the ping from the GUI
@@ -93,8 +99,9 @@ public:
     /// where the program and the window manager put it) and gives it the focus.
     /// `beforePlacing`, when given, runs once the window shows a cluster and before it is moved
     /// and activated (answering a question the program asks at its start); false fails the start.
+    /// Last it waits (at most `stillTimeoutMs`) for the screen to settle (waitForStillScreen()).
     bool startApp(const QStringList& arguments, const QSize& windowSize, int timeoutMs = 60000,
-        const std::function<bool()>& beforePlacing = {});
+        const std::function<bool()>& beforePlacing = {}, int stillTimeoutMs = kAnswerTimeoutMs);
 
     /// The path of the program under test: $FLEETSCOPE_E2E_EXECUTABLE when set (to run the
     /// same tests against another build, e.g. to see them fail before a fix), else the one
@@ -107,6 +114,8 @@ public:
     [[nodiscard]] QRect windowRect();
     /// A private folder for this session's files (plans, screenshots).
     [[nodiscard]] QString path(const QString& name) const { return m_dir.filePath(name); }
+    /// Keeps that folder after the session (a failure's images), as FLEET_E2E_KEEP=1 does.
+    void keepFiles() { m_dir.setAutoRemove(false); }
 
     /// An environment variable for the programs started from now on (FLEET_AUTOSAVE_MS=500).
     void setAppEnvironment(const QString& name, const QString& value) { m_extraEnvironment.insert(name, value); }
@@ -144,9 +153,23 @@ public:
     /// Waits (at most `timeoutMs`) for a visible window whose title matches the regular
     /// expression `title` (xdotool search --name: a dialog the program opened); its X id, 0
     /// when none showed (error() says so).
-    quint32 waitForWindow(const QString& title, int timeoutMs = 15000);
+    quint32 waitForWindow(const QString& title, int timeoutMs = kAnswerTimeoutMs);
     /// Waits until no visible window's title matches `title`; false after `timeoutMs`.
-    bool waitForNoWindow(const QString& title, int timeoutMs = 15000);
+    bool waitForNoWindow(const QString& title, int timeoutMs = kAnswerTimeoutMs);
+    /// Gives the main window the focus (xdotool windowactivate --sync); false when it did not take it.
+    bool activateMainWindow();
+    /// Waits (at most `timeoutMs`) until the program has handled every input sent to it so far:
+    /// three _NET_WM_PING round trips to its main window in a row. X delivers the program's
+    /// events in order and Qt answers a ping from the GUI thread's event dispatch, after the
+    /// events read before it; the second and third pings arrive once the dispatch that read a
+    /// key has gone on to deliver it (a dialog the key opens is created, named and mapped before
+    /// its own event loop answers). False with error() set when no answer came.
+    bool waitForInputHandled(int timeoutMs = kAnswerTimeoutMs);
+    /// Whether the plan is empty: File > Save Plan (Ctrl+Alt+S) is disabled then and opens no
+    /// dialog. Known once the program handled the key (waitForInputHandled()), not from a dialog
+    /// that did not show within some time (a slow one then took the keys typed next); a dialog
+    /// that opened is closed again (Escape). False also when the program does not answer.
+    bool planIsEmpty(int timeoutMs = kAnswerTimeoutMs);
     /// The titles of every visible window on the display (the main window, dialogs, menus,
     /// floating docks), one per window, for a failure report; empty when none or on failure.
     [[nodiscard]] QStringList visibleWindowTitles();
@@ -155,11 +178,13 @@ public:
     QImage grabScreen();
     /// Waits until two screenshots in a row are the same (the program painted what it was
     /// asked: a resize, a new layout), or only their `region` when given; false after `timeoutMs`.
-    bool waitForStillScreen(int timeoutMs = 15000, const QRect& region = {});
+    bool waitForStillScreen(int timeoutMs = kAnswerTimeoutMs, const QRect& region = {});
 
-    /// File > Save Plan (Ctrl+Alt+S) and the window's own file dialog, typing `path`; waits
-    /// for the file to appear. False (error() says why) when the dialog or file never did.
-    bool savePlanAs(const QString& path, int timeoutMs = 15000);
+    /// File > Save Plan (Ctrl+Alt+S, the main window activated first: no dialog may be open)
+    /// and the window's own file dialog, activated before the
+    /// path is typed into it; waits for the file to appear. False (error() says why) when the
+    /// dialog or file never did.
+    bool savePlanAs(const QString& path, int timeoutMs = kAnswerTimeoutMs);
     /// Reads a saved plan's actions (the "actions" array of plan-v1). Empty when unreadable.
     [[nodiscard]] static QJsonArray planActions(const QString& path);
 

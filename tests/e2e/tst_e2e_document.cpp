@@ -85,10 +85,12 @@ int TestE2eDocument::consolidate(DesktopSession& s, bool count)
     QElapsedTimer clock;
     clock.start();
     quint32 dialog = 0;
-    while (!dialog && clock.elapsed() < 40000) {
+    // Each try waits long enough for a loaded machine: a result dialog that shows after the next
+    // try's keys takes them.
+    while (!dialog && clock.elapsed() < 120000) {
         if (!s.key(QStringLiteral("alt+p")) || !s.key(QStringLiteral("c")))
             return -1;
-        dialog = s.waitForWindow(QStringLiteral("^Consolidation$"), 6000);
+        dialog = s.waitForWindow(QStringLiteral("^Consolidation$"), 20000);
     }
     if (!dialog || !answer(s, QStringLiteral("^Consolidation$"), QStringLiteral("Escape"))
         || !s.waitForNoWindow(QStringLiteral("^Consolidation$")))
@@ -106,7 +108,7 @@ int TestE2eDocument::planActionsOnceThere(DesktopSession& s, int count, int time
     int seen = -1;
     do {
         const QString path = s.path(QStringLiteral("plan-%1.json").arg(++m_saves));
-        if (s.savePlanAs(path, 3000))
+        if (!s.planIsEmpty() && s.savePlanAs(path))
             seen = static_cast<int>(DesktopSession::planActions(path).size());
     } while (seen != count && s.appRunning() && clock.elapsed() < timeoutMs);
     return seen;
@@ -134,13 +136,13 @@ void TestE2eDocument::saveReopenAndQuitAsks()
     QVERIFY2(s.startApp(kSource, kWindow), qPrintable(s.error()));
     QVERIFY2(!s.windowTitle().contains(QLatin1Char('*')), qPrintable(s.windowTitle()));
     QVERIFY2(consolidate(s, false) > 0, qPrintable(s.error()));
-    QVERIFY2(waitUntil([&] { return s.windowTitle().endsWith(QStringLiteral("* \u2014 Fleetscope")); }, 5000),
+    QVERIFY2(waitUntil([&] { return s.windowTitle().endsWith(QStringLiteral("* \u2014 Fleetscope")); }, fleet::e2e::kAnswerTimeoutMs),
         qPrintable(QStringLiteral("a changed plan marks the title: %1").arg(s.windowTitle())));
 
     // Ctrl+S: no document yet, so Save asks where; the title then names the file, unmarked.
     const QString path = s.path(QStringLiteral("state.fleet"));
     QVERIFY2(saveDocument(s, path), qPrintable(s.error()));
-    QVERIFY2(waitUntil([&] { return s.windowTitle() == QStringLiteral("state.fleet \u2014 Fleetscope"); }, 10000), qPrintable(s.windowTitle()));
+    QVERIFY2(waitUntil([&] { return s.windowTitle() == QStringLiteral("state.fleet \u2014 Fleetscope"); }, fleet::e2e::kAnswerTimeoutMs), qPrintable(s.windowTitle()));
     const QByteArray saved = runFleetscope({ QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json"), path });
     const QByteArray source = runFleetscope(QStringList { QStringLiteral("summary"), QStringLiteral("--format"), QStringLiteral("json") } + kSource);
     QVERIFY(!source.isEmpty());
@@ -162,7 +164,7 @@ void TestE2eDocument::saveReopenAndQuitAsks()
     QCOMPARE(planActionsOnceThere(s, actions), actions);
     // Plans > Duplicate Plan (Alt+N, D) changes the document.
     QVERIFY(s.key(QStringLiteral("alt+n")) && s.key(QStringLiteral("d")));
-    QVERIFY2(waitUntil([&] { return s.windowTitle() == QStringLiteral("state.fleet* \u2014 Fleetscope"); }, 10000), qPrintable(s.windowTitle()));
+    QVERIFY2(waitUntil([&] { return s.windowTitle() == QStringLiteral("state.fleet* \u2014 Fleetscope"); }, fleet::e2e::kAnswerTimeoutMs), qPrintable(s.windowTitle()));
     QVERIFY(s.key(QStringLiteral("ctrl+q")));
     QVERIFY2(answer(s, QStringLiteral("^Unsaved Changes$"), QStringLiteral("Escape")), qPrintable(s.error()));
     QVERIFY(s.waitForNoWindow(QStringLiteral("^Unsaved Changes$")));
@@ -191,7 +193,7 @@ void TestE2eDocument::killThenRestartOffersRecovery()
                      actions = files.size() == 1 ? static_cast<int>(DesktopSession::planActions(files.front()).size()) : 0;
                      return actions > 0;
                  },
-                 20000),
+                 fleet::e2e::kAnswerTimeoutMs),
         "the plan is autosaved");
     const QString crashed = autosaves(s).front();
     QVERIFY(s.killApp());
@@ -231,14 +233,14 @@ void TestE2eDocument::plansMenuRenameNewSwitch()
     QElapsedTimer clock;
     clock.start();
     int placed = 0;
-    while (placed != 1 && clock.elapsed() < 40000) {
+    while (placed != 1 && clock.elapsed() < 120000) {
         QVERIFY(s.key(QStringLiteral("alt+p")) && s.key(QStringLiteral("p")));
         QVERIFY2(answer(s, QStringLiteral("^Place Workload$"), QStringLiteral("Return")), qPrintable(s.error()));
         QVERIFY(s.waitForStillScreen());
         QVERIFY(s.key(QStringLiteral("Escape")));
         QVERIFY(s.waitForNoWindow(QStringLiteral("^Place Workload$")));
         const QString path = s.path(QStringLiteral("placed-%1.json").arg(++m_saves));
-        placed = s.savePlanAs(path, 3000) ? static_cast<int>(DesktopSession::planActions(path).size()) : 0;
+        placed = !s.planIsEmpty() && s.savePlanAs(path) ? static_cast<int>(DesktopSession::planActions(path).size()) : 0;
     }
     QCOMPARE(placed, 1);
 
@@ -254,7 +256,7 @@ void TestE2eDocument::plansMenuRenameNewSwitch()
     QCOMPARE(actionsIn(doc.plans[0]), std::size_t(actions));
     QCOMPARE(doc.plans[1].name, std::string("Plan 2"));
     QCOMPARE(actionsIn(doc.plans[1]), std::size_t(1));
-    QVERIFY2(waitUntil([&] { return s.windowTitle() == QStringLiteral("plans.fleet \u2014 Fleetscope"); }, 10000), qPrintable(s.windowTitle()));
+    QVERIFY2(waitUntil([&] { return s.windowTitle() == QStringLiteral("plans.fleet \u2014 Fleetscope"); }, fleet::e2e::kAnswerTimeoutMs), qPrintable(s.windowTitle()));
 
     // Plans > New Plan on the saved document: an empty plan is not kept in the file, so the
     // title gets no modified mark and Ctrl+Q quits without asking.

@@ -205,7 +205,7 @@ void TestE2eReport::exportReportOfConsolidation()
             return s.xdotool({ QStringLiteral("search"), QStringLiteral("--onlyvisible"), QStringLiteral("--name"), QStringLiteral("^Export Report$") }, &ids)
                 && ids.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size() >= 2;
         },
-        15000));
+        fleet::e2e::kAnswerTimeoutMs));
     QVERIFY(s.key(QStringLiteral("alt+y")));
     QVERIFY2(answer(s, QStringLiteral("^Cannot Export Report$"), QStringLiteral("Escape")), qPrintable(s.error()));
     QVERIFY(s.waitForNoWindow(QStringLiteral("^Cannot Export Report$")));
