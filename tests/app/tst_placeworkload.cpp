@@ -24,9 +24,13 @@
 
 #include <QAbstractItemModelTester>
 #include <QContextMenuEvent>
+#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSpinBox>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -64,6 +68,7 @@ private slots:
     void copiesThePlanInSlices();
     void placeWorkloadHereOnADomainLabel();
     void placeStaysTheDefaultButton();
+    void buttonsStayPutWhenTheResultShows();
 
 private:
     bool runPlace();
@@ -459,6 +464,46 @@ void TestPlaceWorkload::placeStaysTheDefaultButton()
     m_window->undoStack()->undo();
     m_window->undoStack()->undo();
     QCOMPARE(plan->engine()->applied().size(), before);
+    dialog()->close();
+}
+
+// The buttons stay where they are when the result and the progress show: they moved down
+// under the text that appeared, so a click meant for Close landed on Place (a second placement).
+void TestPlaceWorkload::buttonsStayPutWhenTheResultShows()
+{
+    dialog()->openFor();
+    dialog()->setPods(4000);
+    dialog()->setShape(QStringLiteral("4"), QStringLiteral("16Gi"));
+    dialog()->setName({});
+    QVERIFY(dialog()->setPreferredLevel({}));
+    QVERIFY(dialog()->setRequiredLevel(kL1));
+    QVERIFY(testing::deliverPostedEvents());
+    QVERIFY(dialog()->messageText().isEmpty());
+    auto* place = dialog()->findChild<QPushButton*>(QStringLiteral("placePlace"));
+    auto* box = dialog()->findChild<QDialogButtonBox*>();
+    QVERIFY(place && box && box->button(QDialogButtonBox::Close));
+    QPushButton* close = box->button(QDialogButtonBox::Close);
+    const QPoint placeAt = place->mapTo(dialog(), QPoint(0, 0));
+    const QPoint closeAt = close->mapTo(dialog(), QPoint(0, 0));
+    const QSize size = dialog()->size();
+    QVERIFY(runPlace()); // a refusal that explains itself per level, over several lines
+    const QString text = dialog()->messageText();
+    QVERIFY2(text.size() > 200, qPrintable(text));
+    QVERIFY(testing::deliverPostedEvents()); // the layout's request
+    const auto where = [&] {
+        return QStringLiteral("Place at (%1,%2), was (%3,%4); Close at (%5,%6), was (%7,%8); dialog %9x%10, was %11x%12")
+            .arg(place->mapTo(dialog(), QPoint(0, 0)).x()).arg(place->mapTo(dialog(), QPoint(0, 0)).y())
+            .arg(placeAt.x()).arg(placeAt.y())
+            .arg(close->mapTo(dialog(), QPoint(0, 0)).x()).arg(close->mapTo(dialog(), QPoint(0, 0)).y())
+            .arg(closeAt.x()).arg(closeAt.y())
+            .arg(dialog()->width()).arg(dialog()->height()).arg(size.width()).arg(size.height());
+    };
+    QVERIFY2(place->mapTo(dialog(), QPoint(0, 0)) == placeAt && close->mapTo(dialog(), QPoint(0, 0)) == closeAt, qPrintable(where()));
+    QVERIFY2(dialog()->size() == size, qPrintable(where()));
+    // The whole text is there to read: the label is as tall as its wrapped lines (it scrolls).
+    auto* message = dialog()->findChild<QLabel*>(QStringLiteral("placeMessage"));
+    QVERIFY(message);
+    QVERIFY(message->height() >= message->heightForWidth(message->width()));
     dialog()->close();
 }
 
