@@ -76,6 +76,11 @@ PlaceWorkloadDialog::PlaceWorkloadDialog(QMainWindow* window, PlanController* pl
 {
     setObjectName(QStringLiteral("placeWorkloadDialog"));
     setWindowTitle(tr("Place Workload"));
+    // Non-modal, it stays open while the user works the map: a tool window, as a palette is, so
+    // the main window's shortcuts (the Plan menu's, Ctrl+Alt+R) act while it has the keyboard
+    // (Qt gives a tool window's key presses to its parent window's shortcuts). As a plain dialog
+    // they did nothing until a click on the map; its own fields still take their editing keys.
+    setWindowFlag(Qt::Tool);
     auto* column = new QVBoxLayout(this);
     auto* form = new QFormLayout;
     m_pods = new QSpinBox(this);

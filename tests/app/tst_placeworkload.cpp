@@ -69,6 +69,7 @@ private slots:
     void placeWorkloadHereOnADomainLabel();
     void placeStaysTheDefaultButton();
     void buttonsStayPutWhenTheResultShows();
+    void windowShortcutsActWhileItHasTheKeyboard();
 
 private:
     bool runPlace();
@@ -504,6 +505,43 @@ void TestPlaceWorkload::buttonsStayPutWhenTheResultShows()
     auto* message = dialog()->findChild<QLabel*>(QStringLiteral("placeMessage"));
     QVERIFY(message);
     QVERIFY(message->height() >= message->heightForWidth(message->width()));
+    dialog()->close();
+}
+
+// Place Workload is non-modal and keeps the keyboard while open: the main window's shortcuts
+// still act (they did nothing until a click on the map).
+void TestPlaceWorkload::windowShortcutsActWhileItHasTheKeyboard()
+{
+    map()->setSelectedNode({}); // Ctrl+D then says there is no node to drain
+    dialog()->openFor();
+    dialog()->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(dialog()));
+    auto* pods = dialog()->findChild<QSpinBox*>(QStringLiteral("placePods"));
+    QVERIFY(pods);
+    pods->setFocus();
+    QTRY_COMPARE(QApplication::focusWidget() ? QApplication::focusWidget()->window() : nullptr, static_cast<QWidget*>(dialog()));
+    for (const char* name : { "actionFind", "actionDrainSelectedNode" }) {
+        QAction* action = m_window->findChild<QAction*>(QLatin1String(name));
+        QVERIFY2(action, name);
+        QSignalSpy triggered(action, &QAction::triggered);
+        const QKeyCombination keys = action->shortcut()[0];
+        QTest::keyClick(QApplication::focusWidget(), keys.key(), keys.keyboardModifiers());
+        QVERIFY2(triggered.count() == 1, name);
+        dialog()->activateWindow(); // Find took the keyboard to the main window's field
+        QVERIFY(QTest::qWaitForWindowActive(dialog()));
+        pods->setFocus();
+    }
+    // Its own fields still take their editing keys: Ctrl+Z in a field undoes the field's edit,
+    // not the plan.
+    const int commands = m_window->undoStack()->index();
+    auto* name = dialog()->findChild<QLineEdit*>(QStringLiteral("placeName"));
+    QVERIFY(name);
+    name->setFocus();
+    name->clear();
+    QTest::keyClicks(name, QStringLiteral("abc"));
+    QTest::keyClick(name, Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY(name->text() != QStringLiteral("abc"));
+    QCOMPARE(m_window->undoStack()->index(), commands);
     dialog()->close();
 }
 
