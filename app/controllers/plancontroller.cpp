@@ -24,10 +24,12 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
+#include <QTimer>
 #include <QToolTip>
 #include <QUndoStack>
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 #include <utility>
 
@@ -55,6 +57,52 @@ QString countText(std::size_t n)
 QString countOf(std::size_t n, const char* one, const char* many)
 {
     return countText(n) + QLatin1Char(' ') + QLatin1String(n == 1 ? one : many);
+}
+
+// The Plan dock's height when it first opens: its buttons, its summary and about five action
+// rows (logical px), at most kPlanDockMaxHeightShare of the window's height.
+constexpr int kPlanDockHeightPx = 300;
+constexpr double kPlanDockMaxHeightShare = 0.4;
+
+/// Gives the Plan dock a usable size once the window's layout has placed it: beside another
+/// dock of the top or bottom area (Problems, Pending, Heatmap) it had the width that dock left
+/// over (a trial saw 195 px, its summary cut and one action row), so it takes half the row when
+/// it has less than a third of it (a narrower split than that is not the user's), and at least
+/// kPlanDockHeightPx of height. A floating dock, or one on a side, keeps its size.
+void giveDockRoom(QDockWidget* dock)
+{
+    auto* window = qobject_cast<QMainWindow*>(dock->parentWidget());
+    if (!window || !dock->isVisible() || dock->isFloating())
+        return;
+    const Qt::DockWidgetArea area = window->dockWidgetArea(dock);
+    if (area != Qt::BottomDockWidgetArea && area != Qt::TopDockWidgetArea)
+        return;
+    const QList<QDockWidget*> stacked = window->tabifiedDockWidgets(dock);
+    for (QDockWidget* other : window->findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
+        if (other == dock || !other->isVisible() || other->isFloating() || window->dockWidgetArea(other) != area
+            || stacked.contains(other))
+            continue;
+        const QRect a = dock->geometry(), b = other->geometry();
+        if (std::abs(a.top() - b.top()) > 4 || a.intersects(b))
+            continue; // one above the other, not side by side
+        const int total = a.width() + b.width();
+        if (a.width() < total / 3)
+            window->resizeDocks({ dock, other }, { total / 2, total - total / 2 }, Qt::Horizontal);
+        break;
+    }
+    const int height = std::min(kPlanDockHeightPx, static_cast<int>(window->height() * kPlanDockMaxHeightShare));
+    if (dock->height() < height)
+        window->resizeDocks({ dock }, { height }, Qt::Vertical);
+}
+
+/// Shows the Plan dock; when it was hidden, gives it room (giveDockRoom()) in the next turn,
+/// once the layout has placed it.
+void showPlanDock(QDockWidget* dock)
+{
+    if (dock->isVisible())
+        return;
+    dock->show();
+    QTimer::singleShot(0, dock, [dock] { giveDockRoom(dock); });
 }
 
 /// The pods a failure's action moved that ended on another node under the plan, each once:
@@ -755,7 +803,7 @@ void PlanController::afterChange()
         m_panel->model()->setStale(m_host->staleReasons());
     m_panel->refresh(unchangedBefore); // the panel made every row again when its engine changed (setPlan())
     if (hasPlan())
-        m_dock->show();
+        showPlanDock(m_dock);
     emit planChanged();
 }
 
@@ -869,7 +917,7 @@ void PlanController::adoptOpenedPlan(std::shared_ptr<const model::ClusterStore> 
     }
     m_host->undoStack()->setClean(); // the plan is the file's: nothing to save
     releaseOffGuiThread(std::move(replaced)); // a ledger is O(nodes + pods) to free
-    m_dock->show();
+    showPlanDock(m_dock);
     // A refusal shown while the plan opened stays said: the message that the plan opened,
     // which may follow within a frame, carries it.
     const QString refused = std::exchange(m_refusedWhileOpening, QString());

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "addnodesdialog.h"
+#include "app/dialogs/fixedtextarea.h"
 
 #include "app/controllers/longjob.h"
 #include "app/controllers/plancontroller.h"
@@ -25,6 +26,7 @@
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -35,6 +37,12 @@
 namespace fleet::app {
 
 namespace {
+
+// The lines the template's note and the answer have without scrolling: the note names the
+// node copied and its domain path, and says when it lies outside the domain (three lines); an
+// answer gives the count, the pods placed and why the rest were not.
+constexpr int kTemplateNoteLines = 3;
+constexpr int kAnswerLines = 4;
 
 QString qs(std::string_view v)
 {
@@ -127,7 +135,9 @@ AddNodesDialog::AddNodesDialog(QMainWindow* window, PlanController* plan, views:
     m_templateNote->setObjectName(QStringLiteral("addNodesTemplate"));
     m_templateNote->setWordWrap(true);
     m_templateNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    column->addWidget(m_templateNote);
+    // The template's note and the answer in places of a fixed height: a note that grew with
+    // another instance type moved How Many? down, under a click that then chose a radio button.
+    column->addWidget(fixedTextArea(m_templateNote, kTemplateNoteLines, this));
     m_pending = new QRadioButton(tr("The pending pods"), this);
     m_workloadButton = new QRadioButton(tr("A workload"), this);
     m_pending->setChecked(true);
@@ -141,7 +151,7 @@ AddNodesDialog::AddNodesDialog(QMainWindow* window, PlanController* plan, views:
     m_answerLabel->setObjectName(QStringLiteral("addNodesAnswer"));
     m_answerLabel->setWordWrap(true);
     m_answerLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    column->addWidget(m_answerLabel, 1);
+    column->addWidget(fixedTextArea(m_answerLabel, kAnswerLines, this));
     m_place = new QCheckBox(tr("Place the pods on them (as How Many? counts them)"), this);
     m_place->setObjectName(QStringLiteral("addNodesPlacePods"));
     m_place->setToolTip(tr("Adds a move-pod for each pending pod that fits (or places the workload), as a scheduler would "

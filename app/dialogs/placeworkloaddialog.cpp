@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "placeworkloaddialog.h"
+#include "app/dialogs/fixedtextarea.h"
 
 #include "app/controllers/offthreadrelease.h"
 #include "app/controllers/plancontroller.h"
@@ -24,6 +25,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QThreadPool>
 #include <QTimer>
@@ -37,6 +39,10 @@
 namespace fleet::app {
 
 namespace {
+
+// The result's lines shown without scrolling: a refusal names the closest domain and why its
+// nodes refused (three to four lines at the dialog's width).
+constexpr int kMessageLines = 5;
 
 /// The placement's own worker thread. Not QThreadPool::globalInstance(): Qt's raster paint
 /// engine splits fills and image draws over that pool and waits for them on the GUI thread, so
@@ -70,6 +76,11 @@ PlaceWorkloadDialog::PlaceWorkloadDialog(QMainWindow* window, PlanController* pl
 {
     setObjectName(QStringLiteral("placeWorkloadDialog"));
     setWindowTitle(tr("Place Workload"));
+    // Non-modal, it stays open while the user works the map: a tool window, as a palette is, so
+    // the main window's shortcuts (the Plan menu's, Ctrl+Alt+R) act while it has the keyboard
+    // (Qt gives a tool window's key presses to its parent window's shortcuts). As a plain dialog
+    // they did nothing until a click on the map; its own fields still take their editing keys.
+    setWindowFlag(Qt::Tool);
     auto* column = new QVBoxLayout(this);
     auto* form = new QFormLayout;
     m_pods = new QSpinBox(this);
@@ -149,11 +160,16 @@ PlaceWorkloadDialog::PlaceWorkloadDialog(QMainWindow* window, PlanController* pl
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->setMinimumWidth(560);
-    column->addWidget(m_message, 1);
+    // A fixed place for the result, and the progress bar's kept while hidden: the buttons
+    // under them never move (a click on Close that landed on Place placed the workload again).
+    column->addWidget(fixedTextArea(m_message, kMessageLines, this));
     m_progress = new QProgressBar(this);
     m_progress->setObjectName(QStringLiteral("placeProgress"));
     m_progress->setRange(0, static_cast<int>(PlaceStage::Count));
     m_progress->setTextVisible(true);
+    QSizePolicy progressPolicy = m_progress->sizePolicy();
+    progressPolicy.setRetainSizeWhenHidden(true);
+    m_progress->setSizePolicy(progressPolicy);
     m_progress->hide();
     column->addWidget(m_progress);
     m_progressTimer = new QTimer(this);

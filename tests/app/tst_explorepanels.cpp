@@ -21,6 +21,7 @@
 #include "views/itemmodels/problemsmodel.h"
 #include "views/panels/searchfield.h"
 #include "views/plan/planpanel.h"
+#include "views/vtk/vtkopenglwidget.h"
 
 #include "common/guitestmain.h"
 
@@ -329,6 +330,48 @@ private slots:
             QVERIFY2(lines.join(QLatin1Char(' ')).startsWith(title), qPrintable(lines.join(QLatin1Char('|'))));
         }
         QVERIFY(cut <= 1);
+    }
+
+    // A heatmap row's click zooms to its domain and opens the Domain dock, which narrows the
+    // map when the Node dock is closed: the domain ends framed in the narrower map (it was
+    // framed for the wider one, and a trial saw the zone beside it, part of it off the map).
+    void heatmapRowFramesItsDomainInTheNarrowedMap()
+    {
+        QMainWindow window;
+        auto* map = new views::FleetMapView(&window);
+        window.setCentralWidget(map);
+        app::ExplorePanels panels(&window, map, std::make_shared<app::StoreReaders>());
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        importers::SimulationSpec spec;
+        spec.nodeCount = 2000;
+        const auto cluster = importers::loadSimulatedCluster(spec);
+        map->setCluster(cluster.store, cluster.topology);
+        panels.setCluster(cluster.store, cluster.topology);
+        panels.nodeDock()->close(); // the Domain dock opens alone beside the map
+        QTRY_VERIFY(!panels.nodeDock()->isVisible());
+        QWidget* gl = map->findChild<views::VtkOpenGLWidget*>();
+        const int mapWidth = map->width();
+        const model::Topology& topology = *cluster.topology;
+        const auto zones = topology.domainChildren(topology.domainChildren(topology.root()).front());
+        QVERIFY(zones.size() >= 2);
+        for (const model::DomainId zone : { zones.back(), zones.front() }) {
+            emit panels.heatmapPanel()->domainActivated(zone);
+            QTRY_VERIFY(window.findChild<QDockWidget*>(QStringLiteral("domainInspectorDock"))->isVisible());
+            QTRY_VERIFY(map->width() < mapWidth - 100);
+            QVERIFY(gl);
+            QRectF box;
+            for (const model::NodeId n : topology.domainNodes(zone))
+                box = box.united(map->cellRect(n));
+            const QRectF view = QRectF(gl->geometry());
+            QVERIFY2(view.contains(box),
+                qPrintable(QStringLiteral("%1: its cells span x %2..%3, y %4..%5; the map x %6..%7, y %8..%9")
+                               .arg(QString::fromStdString(topology.domainName(zone)))
+                               .arg(box.left()).arg(box.right()).arg(box.top()).arg(box.bottom())
+                               .arg(view.left()).arg(view.right()).arg(view.top()).arg(view.bottom())));
+            QVERIFY(box.width() >= 0.5 * view.width() || box.height() >= 0.5 * view.height()); // framed
+        }
     }
 
     void docksFollowTheMap()

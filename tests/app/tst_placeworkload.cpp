@@ -24,9 +24,13 @@
 
 #include <QAbstractItemModelTester>
 #include <QContextMenuEvent>
+#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSpinBox>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -64,6 +68,8 @@ private slots:
     void copiesThePlanInSlices();
     void placeWorkloadHereOnADomainLabel();
     void placeStaysTheDefaultButton();
+    void buttonsStayPutWhenTheResultShows();
+    void windowShortcutsActWhileItHasTheKeyboard();
 
 private:
     bool runPlace();
@@ -459,6 +465,83 @@ void TestPlaceWorkload::placeStaysTheDefaultButton()
     m_window->undoStack()->undo();
     m_window->undoStack()->undo();
     QCOMPARE(plan->engine()->applied().size(), before);
+    dialog()->close();
+}
+
+// The buttons stay where they are when the result and the progress show: they moved down
+// under the text that appeared, so a click meant for Close landed on Place (a second placement).
+void TestPlaceWorkload::buttonsStayPutWhenTheResultShows()
+{
+    dialog()->openFor();
+    dialog()->setPods(4000);
+    dialog()->setShape(QStringLiteral("4"), QStringLiteral("16Gi"));
+    dialog()->setName({});
+    QVERIFY(dialog()->setPreferredLevel({}));
+    QVERIFY(dialog()->setRequiredLevel(kL1));
+    QVERIFY(testing::deliverPostedEvents());
+    QVERIFY(dialog()->messageText().isEmpty());
+    auto* place = dialog()->findChild<QPushButton*>(QStringLiteral("placePlace"));
+    auto* box = dialog()->findChild<QDialogButtonBox*>();
+    QVERIFY(place && box && box->button(QDialogButtonBox::Close));
+    QPushButton* close = box->button(QDialogButtonBox::Close);
+    const QPoint placeAt = place->mapTo(dialog(), QPoint(0, 0));
+    const QPoint closeAt = close->mapTo(dialog(), QPoint(0, 0));
+    const QSize size = dialog()->size();
+    QVERIFY(runPlace()); // a refusal that explains itself per level, over several lines
+    const QString text = dialog()->messageText();
+    QVERIFY2(text.size() > 200, qPrintable(text));
+    QVERIFY(testing::deliverPostedEvents()); // the layout's request
+    const auto where = [&] {
+        return QStringLiteral("Place at (%1,%2), was (%3,%4); Close at (%5,%6), was (%7,%8); dialog %9x%10, was %11x%12")
+            .arg(place->mapTo(dialog(), QPoint(0, 0)).x()).arg(place->mapTo(dialog(), QPoint(0, 0)).y())
+            .arg(placeAt.x()).arg(placeAt.y())
+            .arg(close->mapTo(dialog(), QPoint(0, 0)).x()).arg(close->mapTo(dialog(), QPoint(0, 0)).y())
+            .arg(closeAt.x()).arg(closeAt.y())
+            .arg(dialog()->width()).arg(dialog()->height()).arg(size.width()).arg(size.height());
+    };
+    QVERIFY2(place->mapTo(dialog(), QPoint(0, 0)) == placeAt && close->mapTo(dialog(), QPoint(0, 0)) == closeAt, qPrintable(where()));
+    QVERIFY2(dialog()->size() == size, qPrintable(where()));
+    // The whole text is there to read: the label is as tall as its wrapped lines (it scrolls).
+    auto* message = dialog()->findChild<QLabel*>(QStringLiteral("placeMessage"));
+    QVERIFY(message);
+    QVERIFY(message->height() >= message->heightForWidth(message->width()));
+    dialog()->close();
+}
+
+// Place Workload is non-modal and keeps the keyboard while open: the main window's shortcuts
+// still act (they did nothing until a click on the map).
+void TestPlaceWorkload::windowShortcutsActWhileItHasTheKeyboard()
+{
+    map()->setSelectedNode({}); // Ctrl+D then says there is no node to drain
+    dialog()->openFor();
+    dialog()->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(dialog()));
+    auto* pods = dialog()->findChild<QSpinBox*>(QStringLiteral("placePods"));
+    QVERIFY(pods);
+    pods->setFocus();
+    QTRY_COMPARE(QApplication::focusWidget() ? QApplication::focusWidget()->window() : nullptr, static_cast<QWidget*>(dialog()));
+    for (const char* name : { "actionFind", "actionDrainSelectedNode" }) {
+        QAction* action = m_window->findChild<QAction*>(QLatin1String(name));
+        QVERIFY2(action, name);
+        QSignalSpy triggered(action, &QAction::triggered);
+        const QKeyCombination keys = action->shortcut()[0];
+        QTest::keyClick(QApplication::focusWidget(), keys.key(), keys.keyboardModifiers());
+        QVERIFY2(triggered.count() == 1, name);
+        dialog()->activateWindow(); // Find took the keyboard to the main window's field
+        QVERIFY(QTest::qWaitForWindowActive(dialog()));
+        pods->setFocus();
+    }
+    // Its own fields still take their editing keys: Ctrl+Z in a field undoes the field's edit,
+    // not the plan.
+    const int commands = m_window->undoStack()->index();
+    auto* name = dialog()->findChild<QLineEdit*>(QStringLiteral("placeName"));
+    QVERIFY(name);
+    name->setFocus();
+    name->clear();
+    QTest::keyClicks(name, QStringLiteral("abc"));
+    QTest::keyClick(name, Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY(name->text() != QStringLiteral("abc"));
+    QCOMPARE(m_window->undoStack()->index(), commands);
     dialog()->close();
 }
 

@@ -15,6 +15,7 @@
 #include "views/panels/searchfield.h"
 #include "model/search/nodesneeded.h"
 
+#include "common/eventloop.h"
 #include "common/guitestmain.h"
 
 #include <algorithm>
@@ -28,6 +29,8 @@
 #include <QLineEdit>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QRadioButton>
+#include <QDialogButtonBox>
 #include <QSemaphore>
 #include <QThreadPool>
 #include <QSignalSpy>
@@ -51,6 +54,7 @@ private slots:
     void namesATemplateOfEachNodeGroup();
     void capacityRowShowsThePriceOfTheCopiedNode();
     void closingTheDialogGivesTheMapTheFocus();
+    void controlsStayPutWhateverTheNotesSay();
 
 private:
     /// The first node with 8 GPUs: the largest GPU node type of the simulated fleet, which its
@@ -465,6 +469,66 @@ void TestPlanAddNodes::howManyAndAddShowProgressAndCancel()
     QVERIFY(m_window->planController()->engine()->applied().empty());
     QCOMPARE(m_window->undoStack()->count(), stackCount);
     QCOMPARE(m_window->undoStack()->index(), stackIndex);
+    dialog->reject();
+}
+
+// How Many?, the radio buttons above it and the dialog's buttons stay where they are whatever
+// the template's note and the answer say: a note that grew with another instance type moved How
+// Many? down, and a click meant for it chose the Workload radio button.
+void TestPlanAddNodes::controlsStayPutWhateverTheNotesSay()
+{
+    const auto engine = m_window->planController()->engine();
+    const model::ClusterStore& store = engine->state().store();
+    const model::Topology& topology = *m_window->planController()->topology();
+    const model::NodeId gpuNode = firstEightGpuNode(store);
+    QVERIFY(gpuNode.isValid());
+    app::AddNodesDialog* dialog = openDialog(gpuNode);
+    QVERIFY(dialog);
+    auto* types = dialog->findChild<QComboBox*>(QStringLiteral("addNodesType"));
+    auto* compute = dialog->findChild<QPushButton*>(QStringLiteral("addNodesCompute"));
+    auto* box = dialog->findChild<QDialogButtonBox*>();
+    QVERIFY(types && compute && box);
+    const QList<QRadioButton*> radios = dialog->findChildren<QRadioButton*>();
+    QVERIFY(radios.size() >= 2);
+    const auto positions = [&] {
+        QList<QRect> at { compute->geometry().translated(compute->parentWidget()->mapTo(dialog, QPoint(0, 0))),
+            box->geometry().translated(box->parentWidget()->mapTo(dialog, QPoint(0, 0))) };
+        for (QRadioButton* r : radios)
+            at << r->geometry().translated(r->parentWidget()->mapTo(dialog, QPoint(0, 0)));
+        return at;
+    };
+    // A zone: some instance types have no node there, whose note says so at length.
+    const model::DomainId zone = topology.domainChildren(topology.domainChildren(topology.root()).front()).front();
+    const QString zonePath = QString::fromStdString(model::domainPathText(topology, zone));
+    dialog->setDomainPath({});
+    dialog->setInstanceType(types->itemData(0).toString());
+    QVERIFY(testing::deliverPostedEvents());
+    const QList<QRect> first = positions();
+    const QSize size = dialog->size();
+    int notes = 0;
+    for (const QString& domain : { QString(), zonePath })
+        for (int t = 0; t < types->count(); ++t) {
+            dialog->setDomainPath(domain);
+            QVERIFY(dialog->setInstanceType(types->itemData(t).toString()));
+            const QString note = dialog->findChild<QLabel*>(QStringLiteral("addNodesTemplate"))->text();
+            notes = std::max(notes, static_cast<int>(note.size()));
+            if (t < 2) { // an answer too (a worker's: two types are enough)
+                QSignalSpy computed(dialog, &app::AddNodesDialog::countComputed);
+                QVERIFY(dialog->computeCount());
+                QVERIFY(computed.wait(60000));
+                QVERIFY(!dialog->findChild<QLabel*>(QStringLiteral("addNodesAnswer"))->text().isEmpty());
+            }
+            QVERIFY(testing::deliverPostedEvents());
+            QVERIFY2(positions() == first && dialog->size() == size,
+                qPrintable(QStringLiteral("%1 in \"%2\": How Many? at y %3, was %4; dialog %5 px high, was %6; note: %7")
+                               .arg(types->itemText(t), domain)
+                               .arg(positions().front().y())
+                               .arg(first.front().y())
+                               .arg(dialog->height())
+                               .arg(size.height())
+                               .arg(note)));
+        }
+    QVERIFY2(notes > 120, "no long template note was seen"); // the case that moved the buttons
     dialog->reject();
 }
 

@@ -39,6 +39,7 @@
 #include "common/eventloop.h"
 
 #include <QAbstractItemModelTester>
+#include <QAbstractItemView>
 #include <QAction>
 #include <QDialog>
 #include <QDockWidget>
@@ -120,6 +121,7 @@ private slots:
     void openPlanFromFileOpenAndBrokenFile();
     void openPlanOfManyActionsShowsEachAsMade();
     void marksFollowEveryGesture();
+    void planDockOpensWithRoomBesideProblems();
 };
 
 void TestPlanWindowState::consolidationUndoRefreshesOnceWithRightMarks()
@@ -685,6 +687,44 @@ void TestPlanWindowState::marksFollowEveryGesture()
     }
     QVERIFY(plan->hasPlan());
     stack->setClean();
+}
+
+// The Plan dock opens in the bottom area beside the Problems dock (the toolbar's toggle opened
+// it first): it takes half the row and the height of its summary and a few action rows. It had
+// the width Problems left over (a trial saw 195 px, its summary cut and one action row shown).
+void TestPlanWindowState::planDockOpensWithRoomBesideProblems()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    auto* problems = window->findChild<QDockWidget*>(QStringLiteral("problemsDock"));
+    QVERIFY(problems);
+    problems->toggleViewAction()->trigger();
+    QTRY_VERIFY(problems->isVisible() && problems->width() > 1000);
+    app::PlanController* plan = window->planController();
+    QVERIFY(!plan->dock()->isVisible());
+    const auto engine = plan->engine();
+    const model::ClusterStore& store = engine->state().store();
+    model::NodeId node;
+    for (std::uint32_t i = 0; i < store.nodeCount() && !node.isValid(); ++i)
+        if (!store.nodePods(model::NodeId(i)).empty())
+            node = model::NodeId(i);
+    QVERIFY(node.isValid());
+    QVERIFY(plan->drainNodes({ node }));
+    QDockWidget* dock = plan->dock();
+    QTRY_VERIFY(dock->isVisible());
+    QVERIFY(testing::deliverPostedEvents());
+    const auto sizes = [&] {
+        return QStringLiteral("Plan dock %1x%2 at (%3,%4), Problems %5x%6 at (%7,%8)")
+            .arg(dock->width()).arg(dock->height()).arg(dock->x()).arg(dock->y())
+            .arg(problems->width()).arg(problems->height()).arg(problems->x()).arg(problems->y());
+    };
+    QTRY_VERIFY2(dock->width() >= 0.4 * (dock->width() + problems->width()), qPrintable(sizes()));
+    QVERIFY2(std::abs(dock->y() - problems->y()) <= 4, qPrintable(sizes())); // side by side
+    QTRY_VERIFY2(dock->height() >= std::min(300, static_cast<int>(window->height() * 0.4)), qPrintable(sizes()));
+    // Its summary and at least three action rows' worth of table show.
+    auto* table = dock->findChild<QAbstractItemView*>(QStringLiteral("planActions"));
+    QVERIFY(table);
+    QVERIFY2(table->viewport()->height() >= 3 * table->fontMetrics().height(), qPrintable(sizes()));
 }
 
 int main(int argc, char** argv)

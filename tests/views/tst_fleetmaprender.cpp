@@ -81,6 +81,7 @@ private slots:
     void gutterPixelPicksTheNearestCell_data();
     void gutterPixelPicksTheNearestCell();
     void legendTitleFollowsTheFleet();
+    void zoomedDomainStaysFramedWhenTheViewNarrows();
 
 private:
     [[nodiscard]] model::NodeId node(const char* name) const { return m_cluster.store->findNode(name); }
@@ -659,6 +660,61 @@ void TestFleetMapRender::legendTitleFollowsTheFleet()
     m_view->setCluster(m_cluster.store, m_cluster.topology);
     m_view->setMetric(MapMetric::GpuRequested);
     QCOMPARE(legend->title(), QStringLiteral("GPU requested"));
+}
+
+// A heatmap row's click zooms to its domain and then opens the Domain dock beside the map,
+// which narrows it: the domain is framed again in the new size, every cell of it in the view
+// and filling it, until the view is moved by hand (then a resize leaves the view alone).
+void TestFleetMapRender::zoomedDomainStaysFramedWhenTheViewNarrows()
+{
+    showAndWaitForFrame();
+    const model::Topology& topology = *m_cluster.topology;
+    const auto regions = topology.domainChildren(topology.root());
+    QVERIFY(regions.size() >= 2);
+    const auto zones = topology.domainChildren(regions.back());
+    QVERIFY(zones.size() >= 2);
+    const model::DomainId zone = zones.back(); // the right-most: what a narrower view cuts off
+    QWidget* gl = glWidget();
+    // The bounding box of the zone's cells, and how much of it is in the GL widget.
+    const auto zoneBox = [&] {
+        QRectF box;
+        for (const model::NodeId n : topology.domainNodes(zone))
+            box = box.united(m_view->cellRect(n));
+        return box;
+    };
+    const auto check = [&](const char* when) {
+        const QRectF box = zoneBox();
+        const QRectF view = QRectF(gl->geometry());
+        QVERIFY2(view.contains(box),
+            qPrintable(QStringLiteral("%1: the zone's cells span (%2,%3 %4x%5), the view (%6,%7 %8x%9)")
+                           .arg(QLatin1String(when))
+                           .arg(box.x()).arg(box.y()).arg(box.width()).arg(box.height())
+                           .arg(view.x()).arg(view.y()).arg(view.width()).arg(view.height())));
+        // Framed, not merely inside: it fills most of the view's width or height.
+        QVERIFY2(box.width() >= 0.6 * view.width() || box.height() >= 0.6 * view.height(), when);
+    };
+    m_view->zoomToDomain(zone);
+    check("zoomed");
+    if (QTest::currentTestFailed())
+        return;
+    const int wide = gl->width();
+    m_view->resize(m_view->width() - wide / 2, m_view->height());
+    QTRY_VERIFY(gl->width() < wide * 0.6);
+    check("narrowed");
+    if (QTest::currentTestFailed())
+        return;
+
+    // Moved by hand, then resized: the view is not framed again on the zone.
+    m_view->resize(m_view->width() + wide / 2, m_view->height());
+    QTRY_COMPARE(gl->width(), wide);
+    m_view->zoomToDomain(zone);
+    const QPointF inZone = zoneBox().center() - QPointF(gl->pos());
+    wheel(inZone, -120 * 3);
+    const model::NodeId first = topology.domainNodes(zone).front();
+    const double cellBefore = m_view->cellRect(first).width();
+    m_view->resize(m_view->width() - wide / 2, m_view->height());
+    QTRY_VERIFY(gl->width() < wide * 0.6);
+    QCOMPARE(m_view->cellRect(first).width(), cellBefore); // the same scale: not zoomed to the zone again
 }
 
 FLEET_GUI_TEST_MAIN(TestFleetMapRender, fleet::testing::setVtkSurfaceFormat)

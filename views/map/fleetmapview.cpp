@@ -169,6 +169,7 @@ void FleetMapView::setCluster(std::shared_ptr<const model::ClusterStore> store, 
     d->scene.planState.reset();
     d->input.endPodDrag();
     d->userMovedView = false;
+    d->zoomedDomain = {};
     d->updateMetricContext();
     d->relayout();
     d->fitView();
@@ -296,9 +297,11 @@ void FleetMapView::Private::viewResized(const QSize& oldSize)
 {
     // Zoomed in, the selected node stays where it was on the screen (a dock opened beside
     // the map after a click on it must not move it from under the pointer); the fitted map
-    // is fitted again.
+    // is fitted again; a domain zoomToDomain() framed is framed again in the new size (the
+    // zoom came before the dock that narrows the map opened).
+    const model::DomainId reframe = zoomedDomain;
     std::optional<QPointF> keepAt;
-    if (userMovedView && scene.selected.isValid() && oldSize.isValid()) {
+    if (!reframe.isValid() && userMovedView && scene.selected.isValid() && oldSize.isValid()) {
         if (const CellPos c = scene.layout.nodeCell(scene.selected); c.isValid()) {
             const double wx = c.x + 0.5, wy = scene.layout.height() - c.y - 0.5;
             const QPointF at((wx - centerX) / unitsPerPixel + oldSize.width() / 2.0, (centerY - wy) / unitsPerPixel + oldSize.height() / 2.0);
@@ -320,6 +323,8 @@ void FleetMapView::Private::viewResized(const QSize& oldSize)
     }
     if (!userMovedView)
         fitView();
+    else if (reframe.isValid() && scene.topology && reframe.index() < scene.topology->domainCount())
+        q->zoomToDomain(reframe);
     if (const CellPos c = scene.layout.nodeCell(scene.selected); keepAt && c.isValid()) {
         const double wx = c.x + 0.5, wy = scene.layout.height() - c.y - 0.5;
         centerX = wx - (keepAt->x() - gl->width() / 2.0) * unitsPerPixel;
@@ -594,6 +599,7 @@ void FleetMapView::resetView()
         && std::abs(d->viewAspect() / d->scene.layout.viewAspect() - 1.0) > 0.01)
         d->relayout();
     d->userMovedView = false;
+    d->zoomedDomain = {};
     // The whole fleet is what the view shows now: no domain frameDomain() framed is named.
     d->scene.framedDomain = {};
     d->fitView();
@@ -680,6 +686,7 @@ void FleetMapView::zoomToDomain(DomainId dom)
     const int gap = d->scene.layout.labelGapRows(dom);
     // The block and its label above it, with a little room around.
     d->zoomToCells(r.x - 1, r.y - gap - 1, r.width + 2, r.height + gap + 2, 1.05);
+    d->zoomedDomain = dom; // framed again for the view's next size (viewResized())
 }
 
 void FleetMapView::frameDomain(DomainId dom)

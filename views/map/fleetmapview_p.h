@@ -73,6 +73,10 @@ struct FleetMapView::Private {
     /// The device pixel ratio a view that is never shown is drawn at (grabImage()); 0: the screen's.
     double hiddenRatio = 0;
     bool userMovedView = false;
+    /// The domain zoomToDomain() framed, framed again at every resize until the view moves
+    /// otherwise: a dock that opens beside the map after the zoom (the Domain inspector, which
+    /// a heatmap row's click opens) narrows it, and the domain must stay whole in the view.
+    model::DomainId zoomedDomain;
 
     // The mouse, keyboard, drag-and-drop and context-menu gestures (fleetmapinput.h).
     FleetMapInput input { *this };
@@ -211,6 +215,7 @@ struct FleetMapView::Private {
     {
         userMovedView = true;
         scene.framedDomain = {}; // the view moved off the domain FleetMapView::frameDomain() framed
+        zoomedDomain = {}; // and off the one zoomToDomain() framed (it sets it again after)
         refreshHover(false);
         requestRender();
     }
