@@ -9,9 +9,12 @@
 #include "planwindowfixture.h"
 
 #include "app/dialogs/placeworkloaddialog.h"
+#include "app/window/explorepanels.h"
+#include "views/panels/pendingpanel.h"
 #include "app/controllers/storereaders.h"
 #include "app/startup/surfaceformat.h"
 #include "model/domainpath.h"
+#include "model/figures.h"
 #include "model/topology.h"
 #include "views/plan/placedpodsmodel.h"
 #include "views/plan/planpanel.h"
@@ -64,6 +67,7 @@ private slots:
     void copiesThePlanInSlices();
     void placeWorkloadHereOnADomainLabel();
     void placeStaysTheDefaultButton();
+    void pendingDockFollowsAPlanOverThePlacementsCopy();
 
 private:
     bool runPlace();
@@ -460,6 +464,67 @@ void TestPlaceWorkload::placeStaysTheDefaultButton()
     m_window->undoStack()->undo();
     QCOMPARE(plan->engine()->applied().size(), before);
     dialog()->close();
+}
+
+// After a placement the plan's engine reads a copy of the store (the same ids, the template pod
+// added): the Pending dock still counts the listed pods the plan places, through every later
+// step, its undo and its redo.
+void TestPlaceWorkload::pendingDockFollowsAPlanOverThePlacementsCopy()
+{
+    app::PlanController* plan = m_window->planController();
+    app::ExplorePanels* explore = m_window->explorePanels();
+    views::PendingPanel* pending = explore->pendingPanel();
+    QDockWidget* dock = explore->pendingDock();
+    QTRY_VERIFY_WITH_TIMEOUT(pending->pendingPodCount() > 0, 30000); // the analysis lists them
+    const std::size_t listed = pending->pendingPodCount();
+    const QString listedText = QString::fromStdString(model::formatCount(static_cast<std::int64_t>(listed)));
+    while (!plan->engine()->applied().empty())
+        m_window->undoStack()->undo();
+
+    dialog()->openFor();
+    dialog()->setPods(2);
+    dialog()->setShape(QStringLiteral("1"), QStringLiteral("1Gi"));
+    dialog()->setName(QStringLiteral("beside-pending"));
+    QVERIFY(dialog()->setPreferredLevel({}));
+    QVERIFY(dialog()->setRequiredLevel({}));
+    QVERIFY(runPlace());
+    QVERIFY2(dialog()->lastOutcome().placed, qPrintable(dialog()->messageText()));
+    dialog()->close();
+    QVERIFY(&plan->engine()->state().store() != m_window->cluster()->store.get()); // the copy
+    QCOMPARE(pending->placedByPlan(), std::size_t(0));
+    QCOMPARE(dock->windowTitle(), QStringLiteral("Pending (%1 pods, %1 left by the plan)").arg(listedText));
+
+    // A listed pending pod the plan places next.
+    const model::ClusterStore& store = *m_window->cluster()->store;
+    model::PodId pod;
+    model::NodeId to;
+    for (std::uint32_t i = 0; i < store.podCount() && !pod.isValid(); ++i) {
+        if (!store.podIsPending(model::PodId(i)))
+            continue;
+        const model::PodFeasibility f(plan->engine()->state(), model::PodId(i));
+        for (std::uint32_t j = 0; j < store.nodeCount(); ++j)
+            if (f.feasible(model::NodeId(j))) {
+                pod = model::PodId(i);
+                to = model::NodeId(j);
+                break;
+            }
+    }
+    QVERIFY(pod.isValid());
+    QVERIFY2(plan->movePod(pod, to, false), qPrintable(plan->lastMessage()));
+    const QString oneLeft = QStringLiteral("Pending (%1 pods, %2 left by the plan)")
+                                .arg(listedText, QString::fromStdString(model::formatCount(static_cast<std::int64_t>(listed - 1))));
+    QCOMPARE(pending->placedByPlan(), std::size_t(1));
+    QCOMPARE(dock->windowTitle(), oneLeft);
+    m_window->undoStack()->undo();
+    QCOMPARE(pending->placedByPlan(), std::size_t(0));
+    QCOMPARE(dock->windowTitle(), QStringLiteral("Pending (%1 pods, %1 left by the plan)").arg(listedText));
+    m_window->undoStack()->redo();
+    QCOMPARE(pending->placedByPlan(), std::size_t(1));
+    QCOMPARE(dock->windowTitle(), oneLeft);
+    m_window->undoStack()->undo();
+    m_window->undoStack()->undo();
+    QVERIFY(plan->engine()->applied().empty());
+    QCOMPARE(dock->windowTitle(), QStringLiteral("Pending (%1 pods)").arg(listedText));
 }
 
 FLEET_GUI_TEST_MAIN(TestPlaceWorkload, fleet::app::setDefaultSurfaceFormat)
