@@ -68,6 +68,7 @@ private slots:
     void placeWorkloadHereOnADomainLabel();
     void placeStaysTheDefaultButton();
     void pendingDockFollowsAPlanOverThePlacementsCopy();
+    void placeHereThatFitsNowhereNamesTheDomain();
 
 private:
     bool runPlace();
@@ -525,6 +526,39 @@ void TestPlaceWorkload::pendingDockFollowsAPlanOverThePlacementsCopy()
     m_window->undoStack()->undo();
     QVERIFY(plan->engine()->applied().empty());
     QCOMPARE(dock->windowTitle(), QStringLiteral("Pending (%1 pods)").arg(listedText));
+}
+
+// Place Workload Here… with a shape no node takes: the failure names the chosen domain (its
+// label is the template's nodeSelector), with why its own nodes take none, not another
+// domain whose nodes the selector rules out.
+void TestPlaceWorkload::placeHereThatFitsNowhereNamesTheDomain()
+{
+    const model::Topology& topology = *m_window->cluster()->topology;
+    model::DomainId domain; // the last domain of layer 3: not the first of any order
+    const int levels = static_cast<int>(topology.levelKeys().size());
+    for (std::uint32_t i = 0; i < topology.domainCount(); ++i)
+        if (const int level = topology.domainLevel(model::DomainId(i)); level >= 1 && level <= levels
+            && model::levelUserKey(topology, level) == kL3.toStdString() && topology.domainNodes(model::DomainId(i)).size() >= 2)
+            domain = model::DomainId(i);
+    QVERIFY(domain.isValid());
+    const int commands = m_window->undoStack()->count();
+    dialog()->hide();
+    QVERIFY(triggerLabelMenuAction(map(), domain, QStringLiteral("actionPlaceWorkloadHere")));
+    const std::string path = model::domainPathText(topology, domain);
+    QCOMPARE(dialog()->domainPath(), QString::fromStdString(path));
+    dialog()->setPods(1);
+    dialog()->setShape(QStringLiteral("100000"), QStringLiteral("1Gi")); // more cpu than any node has
+    dialog()->setName(QStringLiteral("too-big"));
+    QVERIFY(runPlace());
+    const app::PlaceWorkloadOutcome& o = dialog()->lastOutcome();
+    QVERIFY(!o.placed);
+    QVERIFY(o.error.isEmpty());
+    const QString text = dialog()->messageText();
+    QVERIFY2(text.contains(QStringLiteral("the closest, ") + QString::fromStdString(path) + QLatin1Char(',')), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("insufficient-cpu")), qPrintable(text));
+    QVERIFY2(!text.contains(QStringLiteral("node-selector-mismatch")), qPrintable(text));
+    QCOMPARE(m_window->undoStack()->count(), commands);
+    dialog()->close();
 }
 
 FLEET_GUI_TEST_MAIN(TestPlaceWorkload, fleet::app::setDefaultSurfaceFormat)
