@@ -12,6 +12,8 @@
 #include "app/commands/planstepcommand.h"
 #include "model/figures.h"
 #include "views/plan/planpanel.h"
+#include "views/panels/pendingpanel.h"
+#include "app/window/explorepanels.h"
 #include "views/map/fleetmapview.h"
 #include "model/search/keptgroups.h"
 #include "model/search/consolidationbound.h"
@@ -287,6 +289,13 @@ private slots:
         const std::vector<std::uint32_t> placement = nodesOf();
         const model::PlanTotals totals = engine->state().totals();
         const QString summary = plan->panel()->summaryText();
+        // The Pending dock follows the step through its sliced undo and redo (the pending pods
+        // it placed first).
+        views::PendingPanel* pending = window->explorePanels()->pendingPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(pending->pendingPodCount() > 0, 30000);
+        const std::size_t placedPending = pending->placedByPlan();
+        QCOMPARE(placedPending, controller->lastResult().pendingPlaced.size());
+        QVERIFY(placedPending > 0);
         const QString countText = QStringLiteral("%1 actions. ").arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(count))));
         QVERIFY2(summary.startsWith(countText), qPrintable(summary));
 
@@ -301,6 +310,7 @@ private slots:
             QVERIFY(runner->isBusy());
             QVERIFY(done.wait(60000));
             QVERIFY(plan->engine()->applied().empty());
+            QCOMPARE(pending->placedByPlan(), std::size_t(0));
             seen.clear();
             stack->redo();
             QVERIFY(runner->isBusy());
@@ -312,6 +322,7 @@ private slots:
             QVERIFY(nodesOf() == placement);
             QVERIFY(plan->engine()->state().totals() == totals);
             QCOMPARE(plan->panel()->summaryText(), summary);
+            QCOMPARE(pending->placedByPlan(), placedPending);
             QVERIFY(seen.size() > 2);
             for (const QString& text : seen)
                 QVERIFY2(text == summary || text.contains(QStringLiteral("Redoing")) || !text.contains(QStringLiteral(" actions. ")),
