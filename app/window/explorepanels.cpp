@@ -458,7 +458,7 @@ void ExplorePanels::applyAnalysis(std::shared_ptr<const Analysis> analysis, int 
 
 void ExplorePanels::setPlanState(std::shared_ptr<const model::PlanLedger> plan, std::shared_ptr<const model::ClusterStore> copiedFrom)
 {
-    m_domainInspector->setPlanState(plan);
+    m_domainInspector->setPlanState(plan, copiedFrom);
     m_pending->setPlanState(std::move(plan), std::move(copiedFrom));
     updatePendingTitle();
 }

@@ -11,6 +11,8 @@
 #include "app/dialogs/placeworkloaddialog.h"
 #include "app/window/explorepanels.h"
 #include "views/panels/pendingpanel.h"
+#include "views/inspectors/domaininspector.h"
+#include "views/heatmaps/domainaggregates.h"
 #include "app/controllers/storereaders.h"
 #include "app/startup/surfaceformat.h"
 #include "model/domainpath.h"
@@ -494,6 +496,16 @@ void TestPlaceWorkload::pendingDockFollowsAPlanOverThePlacementsCopy()
     QVERIFY(&plan->engine()->state().store() != m_window->cluster()->store.get()); // the copy
     QCOMPARE(pending->placedByPlan(), std::size_t(0));
     QCOMPARE(dock->windowTitle(), QStringLiteral("Pending (%1 pods, %1 left by the plan)").arg(listedText));
+    // The Domain inspector shows a domain under that plan too.
+    const model::AppliedAction& placed = plan->engine()->applied().back();
+    const model::DomainId where = m_window->cluster()->topology->nodeDomain(plan->engine()->state().podNode(placed.podsAdded.front()));
+    explore->domainInspector()->setDomain(m_window->cluster()->store, m_window->cluster()->topology, where);
+    std::size_t inside = 0;
+    for (const model::PodId p : placed.podsAdded)
+        inside += m_window->cluster()->topology->nodeDomain(plan->engine()->state().podNode(p)) == where ? 1 : 0;
+    const views::DomainAggregates loaded
+        = views::DomainAggregates::compute(*m_window->cluster()->store, *m_window->cluster()->topology, where, nullptr, nullptr);
+    QCOMPARE(explore->domainInspector()->aggregates().pods, loaded.pods + inside);
 
     // A listed pending pod the plan places next.
     const model::ClusterStore& store = *m_window->cluster()->store;
