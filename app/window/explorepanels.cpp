@@ -456,10 +456,10 @@ void ExplorePanels::applyAnalysis(std::shared_ptr<const Analysis> analysis, int 
         [this, analysis = std::move(analysis), stage]() mutable { applyAnalysis(std::move(analysis), stage + 1); });
 }
 
-void ExplorePanels::setPlanState(std::shared_ptr<const model::PlanLedger> plan)
+void ExplorePanels::setPlanState(std::shared_ptr<const model::PlanLedger> plan, std::shared_ptr<const model::ClusterStore> copiedFrom)
 {
-    m_domainInspector->setPlanState(plan);
-    m_pending->setPlanState(std::move(plan));
+    m_domainInspector->setPlanState(plan, copiedFrom);
+    m_pending->setPlanState(std::move(plan), std::move(copiedFrom));
     updatePendingTitle();
 }
 

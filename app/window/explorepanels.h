@@ -129,7 +129,9 @@ public:
     void setTotalsFunction(std::function<ClusterTotals(const model::ClusterStore&)> totals);
     /// The plan's state (PlanController::planState(); null: no plan), for the Pending panel's
     /// "under the plan" line and its dock's title ("Pending (344 pods, 222 left by the plan)").
-    void setPlanState(std::shared_ptr<const model::PlanLedger> plan);
+    /// `copiedFrom`: the store the plan's store copies (PlanController::shownStore() while the
+    /// engine reads a placement's copy of it), or null (PendingPanel::setPlanState()).
+    void setPlanState(std::shared_ptr<const model::PlanLedger> plan, std::shared_ptr<const model::ClusterStore> copiedFrom = nullptr);
     /// The totals of the last analysis applied (null without a totals function).
     [[nodiscard]] std::shared_ptr<const ClusterTotals> analysedTotals() const { return m_analysedTotals; }
 

@@ -118,7 +118,9 @@ MainWindow::MainWindow(QWidget* parent)
         m_metrics->applyMetric();
         m_explore->nodeInspector()->setPlanState(m_plan->planState());
         m_explore->searchField()->setPlanState(m_plan->planState());
-        m_explore->setPlanState(m_plan->planState());
+        // After a placement the engine reads a copy of the shown store (the same ids): the
+        // Pending panel counts the listed pods under it as under the shown store.
+        m_explore->setPlanState(m_plan->planState(), m_plan->shownStore());
         m_planDocument->setActionsEnabled(m_plan->hasPlan());
         m_liveSession->updateHold();
     });

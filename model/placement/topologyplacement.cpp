@@ -280,8 +280,32 @@ std::string counted(std::int64_t n, const char* noun)
     return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
+/// Whether pod `podSpec`'s nodeSelector rules out every node of domain `d`: it names the label
+/// of a level on d's path (a node label, not a pseudo level) with another value. O(levels x
+/// selector entries).
+bool selectorRulesOut(const PlanLedger& state, const Tree& t, PodId podSpec, std::uint32_t d)
+{
+    const ClusterStore& store = state.store();
+    const auto selector = store.podNodeSelector(podSpec);
+    if (selector.empty())
+        return false;
+    for (; d != 0; d = t.domains[d].parent) {
+        const Tree::Domain& x = t.domains[d];
+        if (x.value == kPassThrough)
+            continue;
+        const std::string& key = t.keys[static_cast<std::size_t>(x.depth - 1)];
+        if (key == "gpu-model" || key == "instance-type")
+            continue;
+        const StringId keyId = store.strings().find(key);
+        for (const Label& l : selector)
+            if (l.key == keyId && l.value.value != x.value)
+                return true;
+    }
+    return false;
+}
+
 LevelShortfall shortfall(const PlanLedger& state, const PodFeasibility& feasibility, const Tree& t, int depth,
-    const std::vector<std::uint32_t>& sorted, std::int64_t count)
+    const std::vector<std::uint32_t>& sorted, std::int64_t count, PodId podSpec)
 {
     LevelShortfall s;
     s.levelKey = t.keys[static_cast<std::size_t>(depth - 1)];
@@ -291,13 +315,22 @@ LevelShortfall shortfall(const PlanLedger& state, const PodFeasibility& feasibil
         s.reason = makeReason(ReasonKind::TopologyDomain, s.levelKey, "no node of the topology has " + s.levelKey);
         return s;
     }
-    // The most capacity in the level's unit, then (slices being equal) the most pods.
+    // The most capacity in the level's unit, then (slices being equal) the most pods. Among
+    // domains that hold none, one whose nodes the pod's nodeSelector allows: a selector that
+    // names a domain (Place Workload Here…) rules out every other, and the closest must be the
+    // one asked for, with why its own nodes take no pod.
     std::uint32_t closest = sorted.front();
+    bool closestRuledOut = t.domains[closest].pods == 0 && selectorRulesOut(state, t, podSpec, closest);
     for (const std::uint32_t d : sorted) {
         if (t.unit(t.domains[d]) < t.unit(t.domains[closest]))
             break;
-        if (t.domains[d].pods > t.domains[closest].pods)
+        if (t.domains[d].pods > t.domains[closest].pods) {
             closest = d;
+            closestRuledOut = false; // it holds a pod: its nodes are allowed
+        } else if (closestRuledOut && t.domains[d].pods == t.domains[closest].pods && !selectorRulesOut(state, t, podSpec, d)) {
+            closest = d;
+            closestRuledOut = false;
+        }
     }
     const Tree::Domain& d = t.domains[closest];
     s.closestDomain = t.path(closest);
@@ -383,7 +416,7 @@ TopologyPlacement findTopologyPlacement(const PlanLedger& state, const Topology&
             chosen.emplace_back(d, count);
             break;
         }
-        out.shortfalls.push_back(shortfall(state, feasibility, t, depth, sorted, count));
+        out.shortfalls.push_back(shortfall(state, feasibility, t, depth, sorted, count, podSpec));
         // The keep-within level is as far as a preferred level climbs, and one of its domains
         // must hold the pods, as at a required level.
         const bool whole = required || depth == t.keepDepth;

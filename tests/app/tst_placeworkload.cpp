@@ -9,9 +9,14 @@
 #include "planwindowfixture.h"
 
 #include "app/dialogs/placeworkloaddialog.h"
+#include "app/window/explorepanels.h"
+#include "views/panels/pendingpanel.h"
+#include "views/inspectors/domaininspector.h"
+#include "views/heatmaps/domainaggregates.h"
 #include "app/controllers/storereaders.h"
 #include "app/startup/surfaceformat.h"
 #include "model/domainpath.h"
+#include "model/figures.h"
 #include "model/topology.h"
 #include "views/plan/placedpodsmodel.h"
 #include "views/plan/planpanel.h"
@@ -70,6 +75,8 @@ private slots:
     void placeStaysTheDefaultButton();
     void buttonsStayPutWhenTheResultShows();
     void windowShortcutsActWhileItHasTheKeyboard();
+    void pendingDockFollowsAPlanOverThePlacementsCopy();
+    void placeHereThatFitsNowhereNamesTheDomain();
 
 private:
     bool runPlace();
@@ -542,6 +549,110 @@ void TestPlaceWorkload::windowShortcutsActWhileItHasTheKeyboard()
     QTest::keyClick(name, Qt::Key_Z, Qt::ControlModifier);
     QVERIFY(name->text() != QStringLiteral("abc"));
     QCOMPARE(m_window->undoStack()->index(), commands);
+    dialog()->close();
+}
+
+// After a placement the plan's engine reads a copy of the store (the same ids, the template pod
+// added): the Pending dock still counts the listed pods the plan places, through every later
+// step, its undo and its redo.
+void TestPlaceWorkload::pendingDockFollowsAPlanOverThePlacementsCopy()
+{
+    app::PlanController* plan = m_window->planController();
+    app::ExplorePanels* explore = m_window->explorePanels();
+    views::PendingPanel* pending = explore->pendingPanel();
+    QDockWidget* dock = explore->pendingDock();
+    QTRY_VERIFY_WITH_TIMEOUT(pending->pendingPodCount() > 0, 30000); // the analysis lists them
+    const std::size_t listed = pending->pendingPodCount();
+    const QString listedText = QString::fromStdString(model::formatCount(static_cast<std::int64_t>(listed)));
+    while (!plan->engine()->applied().empty())
+        m_window->undoStack()->undo();
+
+    dialog()->openFor();
+    dialog()->setPods(2);
+    dialog()->setShape(QStringLiteral("1"), QStringLiteral("1Gi"));
+    dialog()->setName(QStringLiteral("beside-pending"));
+    QVERIFY(dialog()->setPreferredLevel({}));
+    QVERIFY(dialog()->setRequiredLevel({}));
+    QVERIFY(runPlace());
+    QVERIFY2(dialog()->lastOutcome().placed, qPrintable(dialog()->messageText()));
+    dialog()->close();
+    QVERIFY(&plan->engine()->state().store() != m_window->cluster()->store.get()); // the copy
+    QCOMPARE(pending->placedByPlan(), std::size_t(0));
+    QCOMPARE(dock->windowTitle(), QStringLiteral("Pending (%1 pods, %1 left by the plan)").arg(listedText));
+    // The Domain inspector shows a domain under that plan too.
+    const model::AppliedAction& placed = plan->engine()->applied().back();
+    const model::DomainId where = m_window->cluster()->topology->nodeDomain(plan->engine()->state().podNode(placed.podsAdded.front()));
+    explore->domainInspector()->setDomain(m_window->cluster()->store, m_window->cluster()->topology, where);
+    std::size_t inside = 0;
+    for (const model::PodId p : placed.podsAdded)
+        inside += m_window->cluster()->topology->nodeDomain(plan->engine()->state().podNode(p)) == where ? 1 : 0;
+    const views::DomainAggregates loaded
+        = views::DomainAggregates::compute(*m_window->cluster()->store, *m_window->cluster()->topology, where, nullptr, nullptr);
+    QCOMPARE(explore->domainInspector()->aggregates().pods, loaded.pods + inside);
+
+    // A listed pending pod the plan places next.
+    const model::ClusterStore& store = *m_window->cluster()->store;
+    model::PodId pod;
+    model::NodeId to;
+    for (std::uint32_t i = 0; i < store.podCount() && !pod.isValid(); ++i) {
+        if (!store.podIsPending(model::PodId(i)))
+            continue;
+        const model::PodFeasibility f(plan->engine()->state(), model::PodId(i));
+        for (std::uint32_t j = 0; j < store.nodeCount(); ++j)
+            if (f.feasible(model::NodeId(j))) {
+                pod = model::PodId(i);
+                to = model::NodeId(j);
+                break;
+            }
+    }
+    QVERIFY(pod.isValid());
+    QVERIFY2(plan->movePod(pod, to, false), qPrintable(plan->lastMessage()));
+    const QString oneLeft = QStringLiteral("Pending (%1 pods, %2 left by the plan)")
+                                .arg(listedText, QString::fromStdString(model::formatCount(static_cast<std::int64_t>(listed - 1))));
+    QCOMPARE(pending->placedByPlan(), std::size_t(1));
+    QCOMPARE(dock->windowTitle(), oneLeft);
+    m_window->undoStack()->undo();
+    QCOMPARE(pending->placedByPlan(), std::size_t(0));
+    QCOMPARE(dock->windowTitle(), QStringLiteral("Pending (%1 pods, %1 left by the plan)").arg(listedText));
+    m_window->undoStack()->redo();
+    QCOMPARE(pending->placedByPlan(), std::size_t(1));
+    QCOMPARE(dock->windowTitle(), oneLeft);
+    m_window->undoStack()->undo();
+    m_window->undoStack()->undo();
+    QVERIFY(plan->engine()->applied().empty());
+    QCOMPARE(dock->windowTitle(), QStringLiteral("Pending (%1 pods)").arg(listedText));
+}
+
+// Place Workload Here… with a shape no node takes: the failure names the chosen domain (its
+// label is the template's nodeSelector), with why its own nodes take none, not another
+// domain whose nodes the selector rules out.
+void TestPlaceWorkload::placeHereThatFitsNowhereNamesTheDomain()
+{
+    const model::Topology& topology = *m_window->cluster()->topology;
+    model::DomainId domain; // the last domain of layer 3: not the first of any order
+    const int levels = static_cast<int>(topology.levelKeys().size());
+    for (std::uint32_t i = 0; i < topology.domainCount(); ++i)
+        if (const int level = topology.domainLevel(model::DomainId(i)); level >= 1 && level <= levels
+            && model::levelUserKey(topology, level) == kL3.toStdString() && topology.domainNodes(model::DomainId(i)).size() >= 2)
+            domain = model::DomainId(i);
+    QVERIFY(domain.isValid());
+    const int commands = m_window->undoStack()->count();
+    dialog()->hide();
+    QVERIFY(triggerLabelMenuAction(map(), domain, QStringLiteral("actionPlaceWorkloadHere")));
+    const std::string path = model::domainPathText(topology, domain);
+    QCOMPARE(dialog()->domainPath(), QString::fromStdString(path));
+    dialog()->setPods(1);
+    dialog()->setShape(QStringLiteral("100000"), QStringLiteral("1Gi")); // more cpu than any node has
+    dialog()->setName(QStringLiteral("too-big"));
+    QVERIFY(runPlace());
+    const app::PlaceWorkloadOutcome& o = dialog()->lastOutcome();
+    QVERIFY(!o.placed);
+    QVERIFY(o.error.isEmpty());
+    const QString text = dialog()->messageText();
+    QVERIFY2(text.contains(QStringLiteral("the closest, ") + QString::fromStdString(path) + QLatin1Char(',')), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("insufficient-cpu")), qPrintable(text));
+    QVERIFY2(!text.contains(QStringLiteral("node-selector-mismatch")), qPrintable(text));
+    QCOMPARE(m_window->undoStack()->count(), commands);
     dialog()->close();
 }
 

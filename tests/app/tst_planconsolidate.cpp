@@ -8,6 +8,12 @@
 #include "app/controllers/consolidatecontroller.h"
 #include "app/window/mainwindow.h"
 #include "app/controllers/plancontroller.h"
+#include "app/controllers/plansteprunner.h"
+#include "app/commands/planstepcommand.h"
+#include "model/figures.h"
+#include "views/plan/planpanel.h"
+#include "views/panels/pendingpanel.h"
+#include "app/window/explorepanels.h"
 #include "views/map/fleetmapview.h"
 #include "model/search/keptgroups.h"
 #include "model/search/consolidationbound.h"
@@ -233,6 +239,97 @@ private slots:
     // Cancel leaves the plan as it was, as How Many? and an undo's Cancel do: applying the plan
     // found so far took seconds after Cancel at 100,000 nodes and opened its dialog over what
     // the user did meanwhile.
+    // A consolidation of more than PlanStepCommand::kSlicedChildren actions is undone and
+    // redone in slices (PlanStepRunner): each redo brings back exactly the actions the step
+    // applied, with the same effects and the same totals, however often it is undone and redone;
+    // the Plan dock's summary never shows a count that the step has not reached.
+    void slicedUndoRedoRestoresTheSameActions()
+    {
+        auto window = planwindow::openWindow(600, 3);
+        QVERIFY(window);
+        auto* controller = window->findChild<app::ConsolidateController*>();
+        QSignalSpy finished(controller, &app::ConsolidateController::finished);
+        QVERIFY(controller->start());
+        QVERIFY(finished.wait(120000));
+        app::PlanController* plan = window->planController();
+        const auto engine = plan->engine();
+        const std::size_t count = engine->applied().size();
+        QVERIFY2(count >= static_cast<std::size_t>(app::PlanStepCommand::kSlicedChildren), "enough actions to go in slices");
+        struct Effects {
+            model::PlanAction action;
+            bool holds;
+            std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> changes;
+            std::vector<std::uint32_t> removed;
+            std::vector<std::uint32_t> unplaced;
+            model::PlanTotals before, after;
+            bool operator==(const Effects&) const = default;
+        };
+        auto effects = [&] {
+            std::vector<Effects> out;
+            for (const model::AppliedAction& a : plan->engine()->applied()) {
+                Effects e { a.action, a.holds, {}, {}, {}, a.before, a.after };
+                for (const auto& c : a.changes)
+                    e.changes.emplace_back(c.pod.value, c.from.value, c.to.value);
+                for (const model::NodeId n : a.nodesRemoved)
+                    e.removed.push_back(n.value);
+                for (const auto& [p, reasons] : a.unplaced)
+                    e.unplaced.push_back(p.value);
+                out.push_back(std::move(e));
+            }
+            return out;
+        };
+        auto nodesOf = [&] {
+            std::vector<std::uint32_t> out;
+            const model::PlanLedger& state = plan->engine()->state();
+            for (std::uint32_t i = 0; i < state.podCount(); ++i)
+                out.push_back(state.podNode(model::PodId(i)).value);
+            return out;
+        };
+        const std::vector<Effects> applied = effects();
+        const std::vector<std::uint32_t> placement = nodesOf();
+        const model::PlanTotals totals = engine->state().totals();
+        const QString summary = plan->panel()->summaryText();
+        // The Pending dock follows the step through its sliced undo and redo (the pending pods
+        // it placed first).
+        views::PendingPanel* pending = window->explorePanels()->pendingPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(pending->pendingPodCount() > 0, 30000);
+        const std::size_t placedPending = pending->placedByPlan();
+        QCOMPARE(placedPending, controller->lastResult().pendingPlaced.size());
+        QVERIFY(placedPending > 0);
+        const QString countText = QStringLiteral("%1 actions. ").arg(QString::fromStdString(model::formatCount(static_cast<std::int64_t>(count))));
+        QVERIFY2(summary.startsWith(countText), qPrintable(summary));
+
+        app::PlanStepRunner* runner = plan->stepRunner();
+        runner->setMaxChildrenPerSlice(7); // many slices, as a 100,000-node step has
+        QUndoStack* stack = window->undoStack();
+        QStringList seen; // the summary at each slice of the redo
+        connect(runner, &app::PlanStepRunner::progressed, this, [&] { seen << plan->panel()->summaryText(); });
+        for (int round = 0; round < 3; ++round) {
+            QSignalSpy done(runner, &app::PlanStepRunner::finished);
+            stack->undo();
+            QVERIFY(runner->isBusy());
+            QVERIFY(done.wait(60000));
+            QVERIFY(plan->engine()->applied().empty());
+            QCOMPARE(pending->placedByPlan(), std::size_t(0));
+            seen.clear();
+            stack->redo();
+            QVERIFY(runner->isBusy());
+            QVERIFY(done.wait(60000));
+            QCOMPARE(done.count(), 2);
+            QCOMPARE(done.at(1).at(0).toBool(), false);
+            QCOMPARE(plan->engine()->applied().size(), count);
+            QVERIFY2(effects() == applied, qPrintable(QStringLiteral("round %1: other effects").arg(round)));
+            QVERIFY(nodesOf() == placement);
+            QVERIFY(plan->engine()->state().totals() == totals);
+            QCOMPARE(plan->panel()->summaryText(), summary);
+            QCOMPARE(pending->placedByPlan(), placedPending);
+            QVERIFY(seen.size() > 2);
+            for (const QString& text : seen)
+                QVERIFY2(text == summary || text.contains(QStringLiteral("Redoing")) || !text.contains(QStringLiteral(" actions. ")),
+                    qPrintable(QStringLiteral("mid-step summary: ") + text));
+        }
+    }
+
     void cancelLeavesThePlanAsItWas()
     {
         auto window = planwindow::openWindow(240, 3);

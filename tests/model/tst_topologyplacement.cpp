@@ -104,6 +104,7 @@ private slots:
     void largestGangWithSlicesOfWholeBlocks();
     void withoutGangPlacesWhatFits();
     void untoleratedTaintExplained();
+    void closestIsADomainTheSelectorAllows();
     void layer4IsTheBottomWhereNodesHaveIt();
     void badRequests();
     void planActionAppliedUndoneReapplied();
@@ -322,6 +323,43 @@ void TestTopologyPlacement::untoleratedTaintExplained()
     QCOMPARE(p.shortfalls[0].nodesFull, 6); // A, the closest (ties by name), all 6 tainted
     QCOMPARE(p.shortfalls[0].nodeReasons.front().first, "untolerated-taint:nvidia.com/gpu=true:NoSchedule");
     QCOMPARE(p.shortfalls[0].nodeReasons.front().second, 6);
+}
+
+// A template whose nodeSelector names one domain's label (Place Workload Here… on a domain
+// label): when no domain holds a pod, the closest named is the one the selector allows, with
+// why its own nodes take none, not a domain whose nodes the selector rules out.
+void TestTopologyPlacement::closestIsADomainTheSelectorAllows()
+{
+    Net n;
+    n.gpuNode("a1", "A", "A1", "A1a");
+    n.gpuNode("a2", "A", "A1", "A1a");
+    n.gpuNode("b1", "B", "B1", "B1a");
+    n.c.pod("ml", "old-0", "b1", 1000, "old", PodFlagReady, 4); // b1 has 4 GPUs left
+    PodRecord r;
+    r.namespaceName = "ml";
+    r.name = "train";
+    r.phase = PodPhase::Pending;
+    r.request.setCore(CoreResource::Cpu, 1000);
+    r.request.setCore(CoreResource::Memory, kGi);
+    r.request.setCore(CoreResource::Gpu, 8000);
+    r.tolerations.emplace_back("nvidia.com/gpu", TolerationOperator::Exists, "", TaintEffect::NoSchedule);
+    r.nodeSelector = { { kL1, "B" } };
+    n.c.store->addPod(r);
+    n.c.finish();
+    const PlanLedger state(*n.c.store);
+    TopologyRequest req;
+    req.pods = 1;
+    req.requiredLevel = kL1;
+    const TopologyPlacement p = findTopologyPlacement(state, *n.c.topology, n.c.podNamed("train"), req);
+    QVERIFY(!p.fits);
+    QCOMPARE(p.shortfalls.size(), std::size_t(1));
+    const LevelShortfall& s = p.shortfalls[0];
+    QVERIFY2(s.closestDomain.ends_with(kL1 + "=B"), s.closestDomain.c_str());
+    QCOMPARE(s.nodes, 1);
+    QCOMPARE(s.nodesFull, 1);
+    QCOMPARE(s.nodeReasons.size(), std::size_t(1));
+    QCOMPARE(s.nodeReasons.front().first, "insufficient-nvidia.com/gpu");
+    QVERIFY2(s.reason.message.find(kL1 + "=B") != std::string::npos, s.reason.message.c_str());
 }
 
 void TestTopologyPlacement::layer4IsTheBottomWhereNodesHaveIt()

@@ -115,17 +115,22 @@ void DomainInspector::setDomain(
         m_view->resizeColumnsToContents();
 }
 
-void DomainInspector::setPlanState(std::shared_ptr<const model::PlanLedger> plan)
+void DomainInspector::setPlanState(std::shared_ptr<const model::PlanLedger> plan, std::shared_ptr<const model::ClusterStore> copiedFrom)
 {
     m_plan = std::move(plan);
+    m_planCopiedFrom = copiedFrom;
     if (m_domain.isValid())
         showAggregates();
 }
 
 void DomainInspector::showAggregates()
 {
-    const model::PlanLedger* plan = m_plan && &m_plan->store() == m_store.get() ? m_plan.get() : nullptr;
-    m_aggregates = DomainAggregates::compute(*m_store, *m_topology, m_domain, nullptr, plan);
+    // A plan over a copy of the shown store (a placement's: the same nodes, more pods) is read
+    // with that copy, where the pods it added are.
+    const bool overCopy = m_plan && &m_plan->store() != m_store.get() && m_planCopiedFrom.lock() == m_store
+        && m_plan->store().nodeCount() == m_store->nodeCount();
+    const model::PlanLedger* plan = m_plan && (&m_plan->store() == m_store.get() || overCopy) ? m_plan.get() : nullptr;
+    m_aggregates = DomainAggregates::compute(overCopy ? m_plan->store() : *m_store, *m_topology, m_domain, nullptr, plan);
     m_figures->setText(plan ? tr("Under the plan:\n%1").arg(aggregatesText()) : aggregatesText());
 }
 

@@ -37,8 +37,10 @@ public:
     /// The open plan's ledger (null: the loaded state): the aggregates show the domain under it
     /// (DomainAggregates::compute()), as the node inspector shows a node under it. Refreshes the
     /// domain shown; call again after the plan changed. A ledger over another store than the
-    /// domain's is not used.
-    void setPlanState(std::shared_ptr<const model::PlanLedger> plan);
+    /// domain's is not used, unless that store is a copy of the domain's (`copiedFrom`, as
+    /// PendingPanel::setPlanState(): a placement's copy, the same node ids): then the aggregates
+    /// are those of the copy under the plan.
+    void setPlanState(std::shared_ptr<const model::PlanLedger> plan, std::shared_ptr<const model::ClusterStore> copiedFrom = nullptr);
     [[nodiscard]] model::DomainId domain() const noexcept { return m_domain; }
     [[nodiscard]] const DomainAggregates& aggregates() const noexcept { return m_aggregates; }
     [[nodiscard]] NodeTableModel* nodesModel() const noexcept { return m_nodes; }
@@ -57,6 +59,7 @@ private:
     std::shared_ptr<const model::ClusterStore> m_store;
     std::shared_ptr<const model::Topology> m_topology;
     std::shared_ptr<const model::PlanLedger> m_plan;
+    std::weak_ptr<const model::ClusterStore> m_planCopiedFrom; // only compared: a freed store matches none
     model::DomainId m_domain;
     DomainAggregates m_aggregates;
     void showAggregates();

@@ -90,17 +90,21 @@ void PendingPanel::setShapes(std::shared_ptr<const model::ClusterStore> store, s
     updatePlanLine();
 }
 
-void PendingPanel::setPlanState(std::shared_ptr<const model::PlanLedger> plan)
+void PendingPanel::setPlanState(std::shared_ptr<const model::PlanLedger> plan, std::shared_ptr<const model::ClusterStore> copiedFrom)
 {
     m_plan = std::move(plan);
+    m_planCopiedFrom = copiedFrom;
     updatePlanLine();
 }
 
 void PendingPanel::updatePlanLine()
 {
     m_placedByPlan = 0;
-    // A plan made on another state (a live cluster that moved on) numbers other pods.
-    const bool sameState = m_plan && m_store && &m_plan->store() == m_store.get();
+    // A plan made on another state (a live cluster that moved on) numbers other pods. A plan
+    // over a copy of the listed store (a placement's, with its template pods) numbers them as
+    // the listed store does.
+    const bool sameState = m_plan && m_store
+        && (&m_plan->store() == m_store.get() || (m_planCopiedFrom.lock() == m_store && m_plan->store().podCount() >= m_store->podCount()));
     const std::size_t listed = m_model->pendingPodCount();
     if (!sameState || listed == 0) {
         m_planLine->hide();

@@ -47,10 +47,12 @@ public:
     /// That line ("" while no filter is set).
     [[nodiscard]] QString scopeText() const;
     /// The plan's state (PlanController::planState(); null: no plan). The table always lists
-    /// the loaded cluster's pending pods; while a plan over the same store places some of
+    /// the loaded cluster's pending pods; while a plan over the listed store places some of
     /// them, a line above it says how many it places and how many stay pending (planText()).
-    /// O(pending pods).
-    void setPlanState(std::shared_ptr<const model::PlanLedger> plan);
+    /// `copiedFrom`: the store the plan's store is a copy of (ClusterStore::clone(): the same
+    /// ids and more pods, as Plan > Place Workload makes; PlanController::shownStore()), or
+    /// null; a plan over a copy of the listed store counts as over it. O(pending pods).
+    void setPlanState(std::shared_ptr<const model::PlanLedger> plan, std::shared_ptr<const model::ClusterStore> copiedFrom = nullptr);
     /// That line ("" while no plan places or keeps a listed pod).
     [[nodiscard]] QString planText() const;
     /// Listed pods the plan places (0 without a plan over the listed store).
@@ -61,6 +63,7 @@ private:
 
     std::shared_ptr<const model::ClusterStore> m_store;
     std::shared_ptr<const model::PlanLedger> m_plan;
+    std::weak_ptr<const model::ClusterStore> m_planCopiedFrom; // only compared: a freed store matches none
     std::size_t m_placedByPlan = 0;
     QLabel* m_planLine = nullptr;
     QLabel* m_scope = nullptr;
