@@ -372,17 +372,23 @@ void WindowDocument::startSaveWorker(std::uint64_t generation, const QString& pa
     const int current = m_current;
     const bool currentChanged = !m_plan->undoStack()->isClean();
     // The shown plan's JSON is made again on the worker from `actions`: its entry's text (tens
-    // of MB after a first save of a large plan) is not copied, nor its evaluation when the worker
-    // would clear it.
+    // of MB after a first save of a large plan) is not copied. Its evaluation (as large) is
+    // moved out, copied on the worker, and moved back when the save ends (onSaveFinished()).
+    auto shownEvaluation = std::make_shared<std::string>();
     doc->plans.reserve(m_plans.size());
     for (std::size_t i = 0; i < m_plans.size(); ++i) {
         if (static_cast<int>(i) != current) {
             doc->plans.push_back(m_plans[i]);
             continue;
         }
-        const importers::DocumentPlan& shown = m_plans[i];
-        doc->plans.push_back(importers::DocumentPlan { shown.name, {}, currentChanged ? std::string() : shown.evaluationJson, shown.notes, shown.savedAt });
+        importers::DocumentPlan& shown = m_plans[i];
+        if (!currentChanged)
+            *shownEvaluation = std::move(shown.evaluationJson);
+        shown.evaluationJson.clear();
+        doc->plans.push_back(importers::DocumentPlan { shown.name, {}, {}, shown.notes, shown.savedAt });
     }
+    m_saveShownEvaluation = shownEvaluation;
+    m_saveShownIndex = current;
 
     importers::OutputFileOptions options; // a document never replaces a file its cluster was read from
     if (!opened)
@@ -399,12 +405,14 @@ void WindowDocument::startSaveWorker(std::uint64_t generation, const QString& pa
         source = m_window->planSourceOnWorker();
     QPointer<WindowDocument> self(this);
     (void)QtConcurrent::run(longWorkPool(), [self, generation, path, doc, current, actions = std::move(actions), currentChanged, source,
-                                provenance = m_source, options, reading, prices = m_plan->nodePrices()]() mutable {
+                                provenance = m_source, options, reading, prices = m_plan->nodePrices(), shownEvaluation]() mutable {
         QString error;
         bool cancelled = false;
         std::string currentJson;
         std::vector<SavedPlanState> kept; // per plan of the list: its evaluation and saved time as written
         try {
+            if (current >= 0 && static_cast<std::size_t>(current) < doc->plans.size())
+                doc->plans[static_cast<std::size_t>(current)].evaluationJson = *shownEvaluation;
             doc->provenance = source ? source() : provenance;
             const std::string now = importers::utcNowIso();
             if (current >= 0 && static_cast<std::size_t>(current) < doc->plans.size()) {
@@ -457,6 +465,13 @@ void WindowDocument::onSaveFinished(
         return;
     m_saving = false;
     m_cancelSave.reset();
+    // The shown plan's evaluation taken for the worker goes back to its entry, unless the list
+    // or the plan changed meanwhile (then the next save evaluates it again).
+    if (const std::shared_ptr<std::string> evaluation = std::exchange(m_saveShownEvaluation, nullptr);
+        evaluation && m_saveShownIndex == m_current && m_listGeneration == m_saveListGeneration
+        && m_plan->undoStack()->index() == m_saveUndoIndex && m_current >= 0 && static_cast<std::size_t>(m_current) < m_plans.size()
+        && m_plans[static_cast<std::size_t>(m_current)].evaluationJson.empty())
+        m_plans[static_cast<std::size_t>(m_current)].evaluationJson = std::move(*evaluation);
     if (m_progress) {
         m_progress->reset();
         m_progress->hide();

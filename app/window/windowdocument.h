@@ -238,6 +238,8 @@ private:
     bool m_saving = false;
     std::unique_ptr<SaveCopy> m_saveCopy;               // while the actions are copied
     std::shared_ptr<std::atomic<bool>> m_cancelSave;    // the running save's Cancel
+    std::shared_ptr<std::string> m_saveShownEvaluation; // the shown plan's evaluation, lent to the running save
+    int m_saveShownIndex = -1;                          // the plan it was taken from
     std::uint64_t m_saveGeneration = 0;
     int m_saveUndoIndex = -1; // the undo stack's index when the running save started
     std::uint64_t m_listGeneration = 0; // +1 per change of the list
