@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "comparecontroller.h"
+#include "app/dialogs/filedialogs.h"
 
 #include "app/cli/clustersource.h"
 #include "app/cli/commandlinepath.h"
@@ -689,7 +690,7 @@ void CompareController::showExportDialog()
         QMessageBox::information(m_window, tr("Nothing to Export"), tr("Compare the shown state with another first: File > Compare With\u2026"));
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export Changes"), QStringLiteral("changes.json"),
+    const QString path = askSaveFileName(m_window, tr("Export Changes"), QStringLiteral("changes.json"),
         tr("JSON, as fleetscope diff --format json (*.json);;CSV, the Changes panel's rows (*.csv);;Text, as fleetscope diff (*.txt)"));
     m_window->restoreMapFocus();
     if (!path.isEmpty())
@@ -703,7 +704,7 @@ void CompareController::showExportOutcomeDialog()
             tr("Open or make a plan on the shown state, then compare it with a later one: File > Compare With\u2026"));
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export Plan Outcome"), QStringLiteral("plan-outcome.json"),
+    const QString path = askSaveFileName(m_window, tr("Export Plan Outcome"), QStringLiteral("plan-outcome.json"),
         tr("JSON, as fleetscope diff --plan --format json (*.json);;Text, as fleetscope diff --plan (*.txt)"));
     m_window->restoreMapFocus();
     if (!path.isEmpty())

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "reportexporter.h"
+#include "app/dialogs/filedialogs.h"
 
 #include "app/controllers/importcontroller.h"
 #include "app/controllers/longjob.h"
@@ -8,11 +9,11 @@
 #include "app/controllers/storereaders.h"
 #include "app/shared/reportbuilder.h"
 #include "app/window/mainwindow.h"
+#include "app/window/windowdocument.h"
 #include "importers/output/outputfile.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QLoggingCategory>
@@ -68,7 +69,7 @@ void ReportExporter::showDialog()
         QMessageBox::information(m_window, tr("Export Report"), tr("Open a cluster first: the report is of the cluster shown."));
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export Report"), m_path.isEmpty() ? QStringLiteral("report.pdf") : m_path,
+    const QString path = askSaveFileName(m_window, tr("Export Report"), m_path.isEmpty() ? QStringLiteral("report.pdf") : m_path,
         tr("PDF documents (*.pdf);;PNG images, the first page (*.png)"));
     m_window->restoreMapFocus();
     if (!path.isEmpty())
@@ -114,8 +115,9 @@ bool ReportExporter::exportTo(const QString& path)
     for (const model::AppliedAction& a : engine->applied())
         subject.plan.actions.push_back(a.action);
     if (!subject.plan.actions.empty()) {
-        const QString planPath = m_window->planPath();
-        subject.planName = planPath.isEmpty() ? std::string("the window's plan") : planPath.toStdString();
+        // As the Plans list and `fleetscope report --plan` name it ("doc.fleet:Plan 2").
+        const QString label = m_window->document()->shownPlanLabel(m_window->planPath());
+        subject.planName = label.isEmpty() ? std::string("the window's plan") : label.toStdString();
     }
     subject.metric = m_window->metricId().toStdString();
     const QString sourceLabel = cluster->sourceLabel;

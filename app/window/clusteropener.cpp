@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clusteropener.h"
+#include "app/dialogs/filedialogs.h"
 
 #include "app/cli/clustersource.h"
 #include "app/cli/commandlinepath.h"
@@ -12,7 +13,6 @@
 
 #include "importers/plan/plansource.h"
 
-#include <QFileDialog>
 
 #include <algorithm>
 
@@ -68,7 +68,7 @@ void ClusterOpener::openSource(const ClusterSource& source)
 
 void ClusterOpener::showOpenDialog()
 {
-    const QStringList paths = QFileDialog::getOpenFileNames(m_window, tr("Open Cluster Files"), QString(),
+    const QStringList paths = askOpenFileNames(m_window, tr("Open Cluster Files"),
         tr("Cluster files, a document or a plan (*.json *.csv *.fleet);;Fleetscope documents (*.fleet);;kubectl JSON (*.json);;"
            "Alibaba GPU trace CSV (*.csv);;Plan files (*.json);;All files (*)"));
     m_window->restoreMapFocus();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plandocument.h"
+#include "app/dialogs/filedialogs.h"
 
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/planopener.h"
@@ -11,7 +12,6 @@
 
 #include <QAction>
 #include <QEventLoop>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
@@ -96,7 +96,7 @@ QStringList PlanDocument::takePlanFiles(const QStringList& paths)
 
 void PlanDocument::showOpenDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(m_window, tr("Open Plan"), QString(), tr("Plan files (*.json);;All files (*)"));
+    const QString path = askOpenFileName(m_window, tr("Open Plan"), tr("Plan files (*.json);;All files (*)"));
     m_window->restoreMapFocus();
     if (!path.isEmpty())
         open(path);
@@ -189,7 +189,7 @@ QString PlanDocument::saveTo(const QString& path)
 
 bool PlanDocument::saveAs()
 {
-    const QString path = QFileDialog::getSaveFileName(
+    const QString path = askSaveFileName(
         m_window, tr("Save Plan"), m_path.isEmpty() ? QStringLiteral("plan.json") : m_path, tr("Plan files (*.json)"));
     m_window->restoreMapFocus();
     if (path.isEmpty())
@@ -203,8 +203,8 @@ bool PlanDocument::saveAs()
 void PlanDocument::exportPlan(bool kubectlScript)
 {
     const QString path = kubectlScript
-        ? QFileDialog::getSaveFileName(m_window, tr("Export Plan as kubectl Script"), QStringLiteral("plan.sh"), tr("Shell scripts (*.sh)"))
-        : QFileDialog::getSaveFileName(m_window, tr("Export Plan as CSV"), QStringLiteral("plan.csv"), tr("CSV files (*.csv)"));
+        ? askSaveFileName(m_window, tr("Export Plan as kubectl Script"), QStringLiteral("plan.sh"), tr("Shell scripts (*.sh)"))
+        : askSaveFileName(m_window, tr("Export Plan as CSV"), QStringLiteral("plan.csv"), tr("CSV files (*.csv)"));
     m_window->restoreMapFocus();
     if (path.isEmpty())
         return;

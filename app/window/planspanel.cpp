@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "planspanel.h"
+#include "app/dialogs/filedialogs.h"
 
 #include "app/window/mainwindow.h"
 #include "app/window/windowdocument.h"
@@ -8,7 +9,6 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QFont>
 #include <QGuiApplication>
 #include <QInputDialog>
@@ -203,7 +203,7 @@ void PlansPanel::deleteTarget()
 
 void PlansPanel::importPlan()
 {
-    const QString path = QFileDialog::getOpenFileName(m_window, tr("Import Plan"), QString(), tr("Plan files (*.json);;All files (*)"));
+    const QString path = askOpenFileName(m_window, tr("Import Plan"), tr("Plan files (*.json);;All files (*)"));
     m_window->restoreMapFocus();
     if (path.isEmpty())
         return;
@@ -217,7 +217,7 @@ void PlansPanel::exportTarget()
     if (index < 0)
         return;
     const QString name = QString::fromStdString(m_document->plans()[static_cast<std::size_t>(index)].name);
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export Plan"), name + QStringLiteral(".json"), tr("Plan files (*.json)"));
+    const QString path = askSaveFileName(m_window, tr("Export Plan"), name + QStringLiteral(".json"), tr("Plan files (*.json)"));
     m_window->restoreMapFocus();
     if (path.isEmpty())
         return;

@@ -4,6 +4,7 @@
 
 #include "app/controllers/importcontroller.h"
 #include "app/dialogs/unsavedchangesbox.h"
+#include "app/dialogs/filedialogs.h"
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/planopener.h"
 #include "app/controllers/plansteprunner.h"
@@ -17,6 +18,7 @@
 #include "importers/pricing/pricetableloader.h"
 
 #include <QAction>
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
 #include <QFileDialog>
@@ -27,10 +29,12 @@
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QSettings>
+#include <QTimer>
 #include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <utility>
 
@@ -275,6 +279,94 @@ bool WindowDocument::saveTo(const QString& path)
         });
         return true;
     }
+    m_saving = true;
+    m_cancelSave = std::make_shared<std::atomic<bool>>(false);
+    const std::uint64_t generation = ++m_saveGeneration;
+    if (!m_progress) {
+        m_progress = new QProgressDialog(m_window);
+        m_progress->setObjectName(QStringLiteral("saveDocumentProgress"));
+        m_progress->setWindowTitle(tr("Save"));
+        // Cancel stops before the rename: the file saved before is left as it was.
+        m_progress->setCancelButtonText(tr("Cancel"));
+        m_progress->setWindowModality(Qt::WindowModal);
+        m_progress->setMinimumDuration(kProgressAfterMs);
+        m_progress->setAutoReset(false);
+        m_progress->setAutoClose(false);
+        connect(m_progress, &QProgressDialog::canceled, this, &WindowDocument::cancelSave);
+    }
+    m_progress->setLabelText(tr("Saving %1\u2026").arg(QFileInfo(path).fileName()));
+    m_progress->setRange(0, 0);
+    m_progress->reset();
+    m_progress->setValue(0);
+    // The shown plan's actions are copied in slices of the event loop: a consolidation's
+    // 200,000 actions at once held the GUI thread for a second or more.
+    m_saveCopy = std::make_unique<SaveCopy>();
+    m_saveCopy->path = path;
+    m_saveCopy->cluster = m_cluster;
+    QTimer::singleShot(0, this, [this, generation] { copySaveSlice(generation); });
+    return true;
+}
+
+void WindowDocument::cancelSave()
+{
+    if (!m_saving || !m_cancelSave)
+        return;
+    m_cancelSave->store(true); // the next slice of the copy, or the worker at its next poll, stops
+    if (m_progress)
+        m_progress->setLabelText(tr("Cancelling the save\u2026"));
+}
+
+void WindowDocument::copySaveSlice(std::uint64_t generation)
+{
+    if (generation != m_saveGeneration || !m_saveCopy)
+        return;
+    if (m_cancelSave && m_cancelSave->load()) {
+        const QString path = m_saveCopy->path;
+        m_saveCopy.reset();
+        onSaveFinished(generation, path, tr("%1: cancelled; the previous file is unchanged").arg(path), true, {}, {});
+        return;
+    }
+    if (m_saveCopy->cluster != m_cluster) { // another cluster shown meanwhile: not the document asked for
+        const QString path = m_saveCopy->path;
+        m_saveCopy.reset();
+        onSaveFinished(generation, path, tr("%1: another cluster was opened while it was saved; nothing was written").arg(path), false, {}, {});
+        return;
+    }
+    if (m_plan->isBusy()) { // a step undone or redone in slices: the copy is of the plan after it
+        QTimer::singleShot(kSaveSliceMs, this, [this, generation] { copySaveSlice(generation); });
+        return;
+    }
+    SaveCopy& copy = *m_saveCopy;
+    const std::shared_ptr<const model::PlanEngine> engine = m_current >= 0 ? m_plan->engine() : nullptr;
+    const std::size_t total = engine ? engine->applied().size() : 0;
+    const int undoIndex = m_plan->undoStack()->index();
+    if (engine != copy.engine || undoIndex != copy.undoIndex || total != copy.total) {
+        // The plan changed between slices (an edit while the dialog was not yet shown): the
+        // file holds the plan as it is when the copy ends, so the copy starts again.
+        copy.engine = engine;
+        copy.undoIndex = undoIndex;
+        copy.total = total;
+        copy.actions.clear();
+        copy.actions.reserve(total);
+    }
+    QElapsedTimer clock;
+    clock.start();
+    constexpr std::size_t kStride = 512; // actions between looks at the clock
+    while (copy.actions.size() < total && clock.elapsed() < kSaveSliceMs) {
+        const std::size_t end = std::min(total, copy.actions.size() + kStride);
+        for (std::size_t i = copy.actions.size(); i < end; ++i)
+            copy.actions.push_back(engine->applied()[i].action);
+    }
+    if (copy.actions.size() < total) {
+        QTimer::singleShot(0, this, [this, generation] { copySaveSlice(generation); });
+        return;
+    }
+    std::unique_ptr<SaveCopy> done = std::move(m_saveCopy);
+    startSaveWorker(generation, done->path, std::move(done->actions));
+}
+
+void WindowDocument::startSaveWorker(std::uint64_t generation, const QString& path, std::vector<model::PlanAction> actions)
+{
     const OpenedDocument* opened = m_cluster->document.get();
     auto doc = std::make_shared<importers::FleetDocument>();
     // The shown cluster is immutable while no live batch is applied, and a batch waits for the
@@ -289,34 +381,35 @@ bool WindowDocument::saveTo(const QString& path)
     doc->takenAt = opened ? opened->takenAt : m_takenAt;
     doc->topologyKeys = opened && !opened->topologyKeys.empty() ? opened->topologyKeys : model::TopologySpec::defaults().levelKeys;
     doc->priceTableCsv = opened ? opened->priceTableCsv : std::string(importers::shippedPriceTableText());
-    doc->plans = m_plans;
     const int current = m_current;
-    std::vector<model::PlanAction> actions = current >= 0 ? actionsOf(m_plan->engine().get()) : std::vector<model::PlanAction> {};
     const bool currentChanged = !m_plan->undoStack()->isClean();
+    // The shown plan's JSON is made again on the worker from `actions`: its entry's text (tens
+    // of MB after a first save of a large plan) is not copied. Its evaluation (as large) is
+    // moved out, copied on the worker, and moved back when the save ends (onSaveFinished()).
+    auto shownEvaluation = std::make_shared<std::string>();
+    doc->plans.reserve(m_plans.size());
+    for (std::size_t i = 0; i < m_plans.size(); ++i) {
+        if (static_cast<int>(i) != current) {
+            doc->plans.push_back(m_plans[i]);
+            continue;
+        }
+        importers::DocumentPlan& shown = m_plans[i];
+        if (!currentChanged)
+            *shownEvaluation = std::move(shown.evaluationJson);
+        shown.evaluationJson.clear();
+        doc->plans.push_back(importers::DocumentPlan { shown.name, {}, {}, shown.notes, shown.savedAt });
+    }
+    m_saveShownEvaluation = shownEvaluation;
+    m_saveShownIndex = current;
 
     importers::OutputFileOptions options; // a document never replaces a file its cluster was read from
     if (!opened)
         for (const QString& f : m_window->shownFiles())
             options.inputs.push_back(f.toStdString());
+    options.cancelled = [cancel = m_cancelSave] { return cancel->load(); };
 
-    m_saving = true;
-    const std::uint64_t generation = ++m_saveGeneration;
     m_saveUndoIndex = m_plan->undoStack()->index();
     m_saveListGeneration = m_listGeneration;
-    if (!m_progress) {
-        m_progress = new QProgressDialog(m_window);
-        m_progress->setObjectName(QStringLiteral("saveDocumentProgress"));
-        m_progress->setWindowTitle(tr("Save"));
-        m_progress->setCancelButton(nullptr); // the write is whole or nothing; it cannot stop halfway
-        m_progress->setWindowModality(Qt::WindowModal);
-        m_progress->setMinimumDuration(kProgressAfterMs);
-        m_progress->setAutoReset(false);
-        m_progress->setAutoClose(false);
-    }
-    m_progress->setLabelText(tr("Saving %1\u2026").arg(QFileInfo(path).fileName()));
-    m_progress->setRange(0, 0);
-    m_progress->reset();
-    m_progress->setValue(0);
 
     auto reading = std::make_shared<StoreReadGuard>(m_plan->storeReaders(), m_cluster->store); // a live batch waits for this worker
     std::function<importers::PlanSource()> source;
@@ -324,11 +417,14 @@ bool WindowDocument::saveTo(const QString& path)
         source = m_window->planSourceOnWorker();
     QPointer<WindowDocument> self(this);
     (void)QtConcurrent::run(longWorkPool(), [self, generation, path, doc, current, actions = std::move(actions), currentChanged, source,
-                                provenance = m_source, options, reading, prices = m_plan->nodePrices()]() mutable {
+                                provenance = m_source, options, reading, prices = m_plan->nodePrices(), shownEvaluation]() mutable {
         QString error;
+        bool cancelled = false;
         std::string currentJson;
         std::vector<SavedPlanState> kept; // per plan of the list: its evaluation and saved time as written
         try {
+            if (current >= 0 && static_cast<std::size_t>(current) < doc->plans.size())
+                doc->plans[static_cast<std::size_t>(current)].evaluationJson = *shownEvaluation;
             doc->provenance = source ? source() : provenance;
             const std::string now = importers::utcNowIso();
             if (current >= 0 && static_cast<std::size_t>(current) < doc->plans.size()) {
@@ -341,9 +437,12 @@ bool WindowDocument::saveTo(const QString& path)
             }
             // Each plan keeps the evaluation it had when saved, as `save --plan` stores it: one
             // without (changed, renamed, copied, imported) is evaluated on the saved state now.
-            for (importers::DocumentPlan& p : doc->plans)
+            for (importers::DocumentPlan& p : doc->plans) {
+                if (options.cancelled())
+                    throw importers::OutputCancelled(path.toStdString() + ": cancelled before it was written");
                 if (!p.planJson.empty() && p.evaluationJson.empty())
                     p.evaluationJson = evaluationOf(p, *doc, prices);
+            }
             kept.reserve(doc->plans.size());
             for (const importers::DocumentPlan& p : doc->plans)
                 kept.push_back({ p.evaluationJson, p.savedAt.empty() && !p.planJson.empty() ? now : p.savedAt });
@@ -354,30 +453,46 @@ bool WindowDocument::saveTo(const QString& path)
                 if (p.savedAt.empty())
                     p.savedAt = now;
             importers::saveFleetDocument(*doc, path.toStdString(), options);
+        } catch (const importers::OutputCancelled& e) {
+            error = QString::fromStdString(e.what());
+            cancelled = true;
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());
         }
         doc.reset();
         QMetaObject::invokeMethod(
             self,
-            [self, generation, path, error, currentJson = std::move(currentJson), kept = std::move(kept)]() mutable {
+            [self, generation, path, error, cancelled, currentJson = std::move(currentJson), kept = std::move(kept)]() mutable {
                 if (self)
-                    self->onSaveFinished(generation, path, error, std::move(currentJson), std::move(kept));
+                    self->onSaveFinished(generation, path, error, cancelled, std::move(currentJson), std::move(kept));
             },
             Qt::QueuedConnection);
     });
-    return true;
 }
 
 void WindowDocument::onSaveFinished(
-    std::uint64_t generation, const QString& path, const QString& error, std::string currentJson, std::vector<SavedPlanState> kept)
+    std::uint64_t generation, const QString& path, const QString& error, bool cancelled, std::string currentJson, std::vector<SavedPlanState> kept)
 {
     if (generation != m_saveGeneration)
         return;
     m_saving = false;
+    m_cancelSave.reset();
+    // The shown plan's evaluation taken for the worker goes back to its entry, unless the list
+    // or the plan changed meanwhile (then the next save evaluates it again).
+    if (const std::shared_ptr<std::string> evaluation = std::exchange(m_saveShownEvaluation, nullptr);
+        evaluation && m_saveShownIndex == m_current && m_listGeneration == m_saveListGeneration
+        && m_plan->undoStack()->index() == m_saveUndoIndex && m_current >= 0 && static_cast<std::size_t>(m_current) < m_plans.size()
+        && m_plans[static_cast<std::size_t>(m_current)].evaluationJson.empty())
+        m_plans[static_cast<std::size_t>(m_current)].evaluationJson = std::move(*evaluation);
     if (m_progress) {
         m_progress->reset();
         m_progress->hide();
+    }
+    if (cancelled) {
+        // Nothing was renamed: the file is as it was, and so is the document's modified state.
+        m_plan->showMessage(tr("The save was cancelled: %1 was not written.").arg(QFileInfo(path).fileName()));
+        emit saveFailed(error);
+        return;
     }
     if (!error.isEmpty()) {
         auto* box = new QMessageBox(QMessageBox::Warning, tr("Save"), tr("The document was not saved: %1").arg(withFullStop(error)),
@@ -448,7 +563,7 @@ bool WindowDocument::saveAs(bool wait)
         const QStringList files = m_window->shownFiles();
         suggested = files.isEmpty() ? QStringLiteral("cluster.fleet") : QFileInfo(files.front()).completeBaseName() + kFleetSuffix;
     }
-    QString path = QFileDialog::getSaveFileName(m_window, tr("Save Document"), suggested, tr("Fleetscope documents (*.fleet)"));
+    QString path = askSaveFileName(m_window, tr("Save Document"), suggested, tr("Fleetscope documents (*.fleet)"));
     m_window->restoreMapFocus();
     if (path.isEmpty())
         return false;
@@ -554,6 +669,16 @@ void WindowDocument::rebuildRecentMenu()
 }
 
 // ---- the plans ---------------------------------------------------------------------------
+
+QString WindowDocument::shownPlanLabel(const QString& planPath) const
+{
+    if (m_current < 0 || static_cast<std::size_t>(m_current) >= m_plans.size())
+        return planPath;
+    const QString name = QString::fromStdString(m_plans[static_cast<std::size_t>(m_current)].name);
+    if (!m_path.isEmpty())
+        return QFileInfo(m_path).absoluteFilePath() + QLatin1Char(':') + name;
+    return planPath.isEmpty() ? name : planPath;
+}
 
 std::string WindowDocument::currentPlanJson() const
 {

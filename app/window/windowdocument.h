@@ -12,6 +12,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <memory>
@@ -50,10 +51,14 @@ struct ImportedCluster;
 /// plan is no change: the file keeps no plan without actions. The title shows it
 /// with QWidget::setWindowModified() ("doc.fleet* — Fleetscope").
 ///
-/// Saving: the document is assembled on the GUI thread from shared, immutable parts (the shown
-/// store and topology, the plans' JSON, a copy of the shown plan's actions: O(actions)), then
-/// serialized and written on a worker through importers::saveFleetDocument() (the atomic
-/// output writer: temporary file, fsync, rename), with a progress dialog after half a second.
+/// Saving: the shown plan's actions are copied on the GUI thread in slices of the event loop
+/// (at most kSaveSliceMs each; an edit between slices starts the copy again), then the document
+/// is assembled from shared, immutable parts (the shown store and topology, the other plans'
+/// JSON; the shown plan's JSON is made on the worker from the copy), serialized and written on a
+/// worker through importers::saveFleetDocument() (the atomic output writer: temporary file,
+/// fsync, rename), with a progress dialog after half a second. Its Cancel (cancelSave()) stops
+/// the save before the rename: the file saved before is left byte for byte as it was, no
+/// temporary file is left, and the document stays as modified as it was.
 /// Each plan written keeps the evaluation it had when saved (`plan check --format json` on the
 /// saved state, with the window's prices), as `fleetscope save --plan` keeps it: a plan changed,
 /// renamed, copied or imported since is evaluated on the worker, O(nodes + pods) per plan.
@@ -64,6 +69,8 @@ class WindowDocument : public QObject {
     Q_OBJECT
 public:
     static constexpr int kProgressAfterMs = 500;
+    /// The longest slice of the GUI thread's copy of the shown plan's actions for a save.
+    static constexpr int kSaveSliceMs = 15;
     /// Entries kept in File > Open Recent.
     static constexpr int kRecentFiles = 10;
 
@@ -90,6 +97,9 @@ public:
     /// saveTo() and waits for its end, the event loop running (the GUI is never blocked).
     /// Returns "" or the error for people.
     QString saveAndWait(const QString& path);
+    /// The progress dialog's Cancel: the running save stops before it renames its temporary
+    /// file (saveFailed() follows, with "cancelled"); nothing when no save runs.
+    void cancelSave();
     /// File > Save: to path(), else as saveAs(). True when the document was written.
     bool save();
     /// File > Save As…: asks for a .fleet file ("Save Document") and saves there. `wait`: until
@@ -106,6 +116,11 @@ public:
     /// The shown cluster's source as a plan names it (MainWindow::planSource(), computed once
     /// per cluster on a worker; empty until then).
     [[nodiscard]] const importers::PlanSource& shownSource() const noexcept { return m_source; }
+    /// The shown plan as a report names it: "DOC.fleet:NAME" (the document's absolute path, as
+    /// `fleetscope report DOC.fleet --plan NAME` names the plan) when the document has a file;
+    /// else `planPath` (the plan file last opened or saved, MainWindow::planPath()) when given;
+    /// else the plan's name in the Plans list ("Plan 2"); "" while no plan is shown.
+    [[nodiscard]] QString shownPlanLabel(const QString& planPath) const;
     /// The index of the plan shown in plans(), -1 while none (a plan being opened).
     [[nodiscard]] int currentPlan() const noexcept { return m_current; }
     /// Shows plan `index` (see the class comment). False when nothing started: the index is
@@ -160,7 +175,8 @@ public:
 signals:
     /// A save ended: written to `path`.
     void saved(const QString& path);
-    /// A save failed: `error` names the file and the reason; the previous file is as it was.
+    /// A save failed or was cancelled: `error` names the file and the reason; the previous
+    /// file is as it was.
     void saveFailed(const QString& error);
     /// The list of plans, or which one is shown, changed.
     void plansChanged();
@@ -174,8 +190,21 @@ private:
         std::string evaluationJson;
         std::string savedAt;
     };
-    void onSaveFinished(std::uint64_t generation, const QString& path, const QString& error, std::string currentJson,
+    void onSaveFinished(std::uint64_t generation, const QString& path, const QString& error, bool cancelled, std::string currentJson,
         std::vector<SavedPlanState> kept);
+    /// The save's copy of the shown plan's actions, made in slices (copySaveSlice()).
+    struct SaveCopy {
+        QString path;
+        std::shared_ptr<const ImportedCluster> cluster;  // the cluster shown when the save was asked for
+        std::shared_ptr<const model::PlanEngine> engine; // the engine copied from
+        int undoIndex = -1;                              // its undo stack's index then
+        std::size_t total = 0;                           // its actions then
+        std::vector<model::PlanAction> actions;
+    };
+    /// Copies the next slice of the shown plan's actions for save `generation`; once all are
+    /// copied, startSaveWorker().
+    void copySaveSlice(std::uint64_t generation);
+    void startSaveWorker(std::uint64_t generation, const QString& path, std::vector<model::PlanAction> actions);
     void rememberRecent(const QStringList& files);
     void rebuildRecentMenu();
     /// Stores the shown plan's actions in its entry (its JSON); marks the list modified when the
@@ -214,6 +243,10 @@ private:
     bool m_listModified = false;
     bool m_remembersRecent = true;
     bool m_saving = false;
+    std::unique_ptr<SaveCopy> m_saveCopy;               // while the actions are copied
+    std::shared_ptr<std::atomic<bool>> m_cancelSave;    // the running save's Cancel
+    std::shared_ptr<std::string> m_saveShownEvaluation; // the shown plan's evaluation, lent to the running save
+    int m_saveShownIndex = -1;                          // the plan it was taken from
     std::uint64_t m_saveGeneration = 0;
     int m_saveUndoIndex = -1; // the undo stack's index when the running save started
     std::uint64_t m_listGeneration = 0; // +1 per change of the list

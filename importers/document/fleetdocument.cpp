@@ -430,8 +430,12 @@ std::string utcNowIso()
     return b;
 }
 
-std::string serializeFleetDocument(const FleetDocument& doc, const std::string& fileName)
+std::string serializeFleetDocument(const FleetDocument& doc, const std::string& fileName, const std::function<bool()>& cancelled)
 {
+    auto stopIfCancelled = [&] {
+        if (cancelled && cancelled())
+            throw OutputCancelled(fileName + ": cancelled before it was written");
+    };
     std::set<std::string> planNames;
     for (const DocumentPlan& p : doc.plans) {
         if (p.name.empty())
@@ -456,6 +460,7 @@ std::string serializeFleetDocument(const FleetDocument& doc, const std::string& 
         }));
     });
     timer.mark("encode the columns");
+    stopIfCancelled(); // the compressions running finish as the futures go
 
     // The plans' evaluations (tens of MB of JSON for a large plan) compress beside the columns.
     std::vector<std::shared_future<std::string>> planTexts;
@@ -534,6 +539,7 @@ std::string serializeFleetDocument(const FleetDocument& doc, const std::string& 
         }
         Statement column(db, "INSERT INTO columns(name, compression, raw_size, data) VALUES (?1, ?2, ?3, ?4)");
         for (std::size_t i = 0; i < raw.size(); ++i) {
+            stopIfCancelled();
             const std::string data = compressed[i].get();
             column.bindText(1, raw[i].first);
             column.bindText(2, "zlib"); // "none" (a column as it is) is still read: files saved before checksummed every column
@@ -548,6 +554,7 @@ std::string serializeFleetDocument(const FleetDocument& doc, const std::string& 
         timer.mark("insert the rows (zlib beside)");
         db.run("COMMIT");
         timer.mark("commit");
+        stopIfCancelled();
         std::string image = db.serialize();
         timer.mark("serialize");
         return image;
@@ -574,7 +581,7 @@ void saveFleetDocument(const FleetDocument& doc, const std::string& path, const 
     OutputFileOptions documentOutput = options;
     documentOutput.replacesDocument = true;
     checkOutputTarget(path, documentOutput);
-    const std::string bytes = serializeFleetDocument(doc, path);
+    const std::string bytes = serializeFleetDocument(doc, path, options.cancelled);
     document::PhaseTimer timer("save");
     writeOutputFile(path, bytes, documentOutput);
     timer.mark("write, fsync, rename");

@@ -26,6 +26,7 @@
 #include "importers/plan/planfile.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -77,11 +78,16 @@ struct FleetDocument {
 
 /// The document's database as bytes (what saveFleetDocument() writes). Throws
 /// FleetDocumentError naming `fileName` when SQLite refuses (out of memory), or for a plan
-/// without a name or with a name used twice.
-[[nodiscard]] std::string serializeFleetDocument(const FleetDocument& document, const std::string& fileName);
+/// without a name or with a name used twice. `cancelled` (may be empty) is polled between the
+/// phases and between the columns inserted; returning true stops with OutputCancelled naming
+/// `fileName` (nothing was written anywhere).
+[[nodiscard]] std::string serializeFleetDocument(const FleetDocument& document, const std::string& fileName,
+                                                 const std::function<bool()>& cancelled = {});
 
 /// Writes the document to `path` atomically through writeOutputFile(). Throws OutputFileError
-/// (disk full, read-only folder, ...: the previous file unchanged) or FleetDocumentError.
+/// (disk full, read-only folder, ...: the previous file unchanged) or FleetDocumentError; with
+/// options.cancelled, OutputCancelled when it returns true before the rename (serializing
+/// included): the previous file is then byte for byte as it was and no temporary file is left.
 void saveFleetDocument(const FleetDocument& document, const std::string& path, const OutputFileOptions& options = {});
 
 /// Opens a document read-only (the file is read once and never written). `topologySpec` null:

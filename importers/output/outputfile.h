@@ -40,6 +40,7 @@
 //
 // Thread: any (no shared state); Linux and other POSIX systems.
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -56,6 +57,14 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// A write stopped because OutputFileOptions::cancelled asked it to: the temporary file was
+/// removed and nothing was renamed, so the previous file (if any) is byte for byte as it was.
+/// what() names the path: "out/doc.fleet: cancelled; the previous file is unchanged".
+class OutputCancelled : public OutputFileError {
+public:
+    using OutputFileError::OutputFileError;
+};
+
 /// How one output is written.
 struct OutputFileOptions {
     /// The files the command reads (cluster files, --plan, --prices, ...): the output may not be
@@ -70,6 +79,11 @@ struct OutputFileOptions {
     /// The output is itself a .fleet document (saveFleetDocument() sets it): it may replace an
     /// existing document. Every other output refuses one.
     bool replacesDocument = false;
+    /// Polled from the writing thread between writes of at most 8 MiB, after the fsync and last
+    /// just before the rename (and by saveFleetDocument() between its phases); returning true
+    /// stops the write with OutputCancelled: the temporary file removed, no rename. Empty: the
+    /// write cannot be cancelled. Must be safe to call from the writing thread (an atomic flag).
+    std::function<bool()> cancelled;
 };
 
 /// True for the path "-" when `options` allow standard output.
@@ -85,7 +99,8 @@ void checkOutputTarget(const std::string& path, const OutputFileOptions& options
 /// the same folder, every write, fsync and close checked, rename, folder fsync). Throws
 /// OutputFileError naming the path and the reason ("disk full (No space left on device)",
 /// "disk quota exceeded (...)", "permission denied (...)"); then the previous file, if any, is
-/// unchanged and no temporary file is left.
+/// unchanged and no temporary file is left. Throws OutputCancelled when options.cancelled
+/// returns true before the rename (the same guarantee).
 void writeOutputFile(const std::string& path, std::string_view bytes, const OutputFileOptions& options = {});
 
 /// Checks that two or more outputs of one command name different files (after following links;

@@ -13,12 +13,18 @@
 //   before or after the step, never part of it, and the slices go on meanwhile;
 // - a click or an arrow key in the Plans list shows the plan; a switch is no undo step; Ctrl+Z
 //   while a plan opens is refused in a sentence the status bar shows whole, and the opened
-//   plan's message says it was not done.
+//   plan's message says it was not done;
+// - the save's Cancel (the progress dialog's button) leaves the file saved before byte for byte
+//   as it was (its inode and modification time too), no temporary file, the document modified;
+// - Save As and Export Report start in the folder a file was last chosen in;
+// - an exported report (pdftotext) names the plan as the Plans list does ("doc.fleet:Plan 2").
 
 #include "planwindowfixture.h"
 
 #include "app/commands/planstepcommand.h"
 #include "app/controllers/planopener.h"
+#include "app/controllers/reportexporter.h"
+#include "app/dialogs/filedialogs.h"
 #include "app/controllers/plansteprunner.h"
 #include "app/startup/surfaceformat.h"
 #include "app/window/planautosave.h"
@@ -32,10 +38,16 @@
 
 #include "common/guitestmain.h"
 #include "common/privateuserfolders.h"
+#include "common/pdftext.h"
 
 #include <QLineEdit>
 #include <QListWidget>
+#include <QAction>
+#include <QApplication>
 #include <QDockWidget>
+#include <QFileDialog>
+#include <QProgressDialog>
+#include <QTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -46,6 +58,7 @@
 #include <QUndoStack>
 
 #include <sys/stat.h>
+#include <sys/time.h>
 
 using namespace fleet;
 using namespace planwindow;
@@ -113,6 +126,9 @@ private slots:
     void undoKeyWhileAPlanOpensIsSaidAndStaysSaid();
     void importFailedNamesTheDocumentAsSaved();
     void saveRefusesAWriteProtectedDocument();
+    void cancelledSaveKeepsThePreviousFile();
+    void fileDialogsStartInTheFolderLastUsed();
+    void reportNamesThePlanAsThePlansListDoes();
 
 private:
     fleet::testing::PrivateUserFolders m_folders;
@@ -123,6 +139,7 @@ void TestWindowDocument::initTestCase()
     // Open Recent writes to a settings folder of this run's own (another run of this test beside
     // it, in another checkout, read and wrote the same list under test mode's shared folder).
     QVERIFY(m_folders.activate());
+    QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs); // Qt's own file dialog, found and read below
 }
 
 void TestWindowDocument::saveWritesTheClusterAndPlanAndReopens()
@@ -874,6 +891,157 @@ void TestWindowDocument::saveRefusesAWriteProtectedDocument()
     QVERIFY(after.open(QIODevice::ReadOnly));
     QCOMPARE(after.readAll(), previous);
     window->undoStack()->setClean();
+}
+
+void TestWindowDocument::cancelledSaveKeepsThePreviousFile()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::WindowDocument* doc = window->document();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("kept.fleet"));
+    QCOMPARE(drainSome(window->planController(), 2), 2);
+    QCOMPARE(doc->saveAndWait(path), QString());
+    const QByteArray previous = [&] {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }();
+    QVERIFY(!previous.isEmpty());
+    const timeval past[2] { { 1000000000, 0 }, { 1000000000, 0 } };
+    QVERIFY(::utimes(QFile::encodeName(path).constData(), past) == 0);
+    struct stat before { };
+    QVERIFY(::stat(QFile::encodeName(path).constData(), &before) == 0);
+
+    QCOMPARE(drainSome(window->planController(), 1, 60), 1);
+    QVERIFY(doc->isModified());
+    auto cancelWith = [&](const QString& target) {
+        QSignalSpy saved(doc, &app::WindowDocument::saved);
+        QSignalSpy failed(doc, &app::WindowDocument::saveFailed);
+        if (!doc->saveTo(target))
+            return QStringLiteral("not started");
+        // The progress dialog's own Cancel button, as the user presses it.
+        auto* progress = window->findChild<QProgressDialog*>(QStringLiteral("saveDocumentProgress"));
+        QPushButton* cancel = progress ? progress->findChild<QPushButton*>() : nullptr;
+        if (!cancel || cancel->text() != QStringLiteral("Cancel"))
+            return QStringLiteral("no Cancel button");
+        cancel->click();
+        if (!failed.wait(60000) || !saved.isEmpty())
+            return QStringLiteral("not cancelled");
+        return failed.first().first().toString();
+    };
+    const QString error = cancelWith(path);
+    QVERIFY2(error.contains(QStringLiteral("cancelled")), qPrintable(error));
+    QVERIFY(!doc->isSaving());
+    QVERIFY(doc->isModified());
+    QVERIFY(window->isWindowModified());
+    QCOMPARE(doc->path(), path);
+    QFile after(path);
+    QVERIFY(after.open(QIODevice::ReadOnly));
+    QCOMPARE(after.readAll(), previous);
+    struct stat now { };
+    QVERIFY(::stat(QFile::encodeName(path).constData(), &now) == 0);
+    QCOMPARE(now.st_ino, before.st_ino);
+    QCOMPARE(now.st_mtim.tv_sec, before.st_mtim.tv_sec);
+    QCOMPARE(now.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
+    // Save As to a new file, cancelled: no file, and the document is still the first one.
+    const QString other = dir.filePath(QStringLiteral("other.fleet"));
+    QVERIFY(cancelWith(other).contains(QStringLiteral("cancelled")));
+    QCOMPARE(doc->path(), path);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList { QStringLiteral("kept.fleet") });
+    // The next save goes through.
+    QCOMPARE(doc->saveAndWait(path), QString());
+    QVERIFY(!doc->isModified());
+    QCOMPARE(actionsIn(importers::openFleetDocument(path.toStdString()).plans.at(0)), std::size_t(3));
+}
+
+void TestWindowDocument::fileDialogsStartInTheFolderLastUsed()
+{
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    QTemporaryDir dir;
+    const QString folder = QFileInfo(dir.path()).canonicalFilePath();
+    QSettings().remove(QLatin1String(app::kLastFileFolderKey));
+    QCOMPARE(app::lastFileFolder(), QString());
+    // Whatever dialog opens next: its folder and file name, then `path` chosen ("" to cancel).
+    QString shownFolder, shownFile;
+    auto answerDialog = [&](const QString& path) {
+        QTimer::singleShot(0, this, [&shownFolder, &shownFile, path] {
+            auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+            if (!dialog) {
+                shownFolder = QStringLiteral("no file dialog");
+                return;
+            }
+            shownFolder = QFileInfo(dialog->directory().absolutePath()).canonicalFilePath();
+            shownFile = dialog->selectedFiles().value(0);
+            if (path.isEmpty()) {
+                dialog->reject();
+                return;
+            }
+            dialog->selectFile(path);
+            static_cast<QDialog*>(dialog)->accept();
+        });
+    };
+    // Save Document: the first choice, from the working folder, remembers the folder chosen.
+    QCOMPARE(drainSome(window->planController(), 1), 1);
+    const QString document = QDir(folder).filePath(QStringLiteral("first.fleet"));
+    answerDialog(document);
+    QVERIFY(window->document()->saveAs(true));
+    QCOMPARE(window->document()->path(), document);
+    QCOMPARE(QFileInfo(app::lastFileFolder()).canonicalFilePath(), folder);
+    // Export Report starts there, with its own file name.
+    answerDialog({});
+    window->findChild<QAction*>(QStringLiteral("actionExportReport"))->trigger();
+    QCOMPARE(shownFolder, folder);
+    QCOMPARE(QFileInfo(shownFile).fileName(), QStringLiteral("report.pdf"));
+    // A new cluster (no document): Save As starts in the folder last used, not the working one.
+    auto second = openWindow(240, 4);
+    QVERIFY(second);
+    QCOMPARE(drainSome(second->planController(), 1), 1);
+    shownFolder.clear();
+    answerDialog({});
+    QVERIFY(!second->document()->saveAs(true));
+    QCOMPARE(shownFolder, folder);
+    QCOMPARE(QFileInfo(shownFile).fileName(), QStringLiteral("cluster.fleet"));
+    // A folder removed since: the dialog starts where Qt's does.
+    QSettings().setValue(QLatin1String(app::kLastFileFolderKey), QDir(folder).filePath(QStringLiteral("gone")));
+    QCOMPARE(app::lastFileFolder(), QString());
+    QCOMPARE(app::fileDialogStart(QStringLiteral("plan.json")), QStringLiteral("plan.json"));
+    QSettings().remove(QLatin1String(app::kLastFileFolderKey));
+    window->undoStack()->setClean();
+    second->undoStack()->setClean();
+}
+
+void TestWindowDocument::reportNamesThePlanAsThePlansListDoes()
+{
+    const QString missing = fleet::tests::missingPopplerTools({ "pdftotext" });
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
+    auto window = openWindow(240, 3);
+    QVERIFY(window);
+    app::WindowDocument* doc = window->document();
+    QSignalSpy opened(window->planOpener(), &app::PlanOpener::finished);
+    QVERIFY(doc->newPlan());
+    QVERIFY(opened.wait(30000));
+    QCOMPARE(doc->plans().at(static_cast<std::size_t>(doc->currentPlan())).name, std::string("Plan 2"));
+    QCOMPARE(drainSome(window->planController(), 2), 2);
+    auto* exporter = window->findChild<app::ReportExporter*>();
+    QTemporaryDir dir;
+    auto reportText = [&](const QString& name) {
+        const QString pdf = dir.filePath(name);
+        QSignalSpy finished(exporter, &app::ReportExporter::finished);
+        if (!exporter->exportTo(pdf) || !finished.wait(120000) || !finished.first().first().toBool())
+            return QStringLiteral("not exported: ") + exporter->lastMessage();
+        return fleet::tests::pdfText(pdf);
+    };
+    // No document file: the plan's name in the Plans list.
+    QString text = reportText(QStringLiteral("unsaved.pdf"));
+    QVERIFY2(text.contains(QStringLiteral("Plan review: Plan 2")), qPrintable(text.left(1500)));
+    QVERIFY2(!text.contains(QStringLiteral("the window's plan")), qPrintable(text.left(1500)));
+    // Saved as a document: as `fleetscope report doc.fleet --plan "Plan 2"` names it.
+    const QString path = dir.filePath(QStringLiteral("doc.fleet"));
+    QCOMPARE(doc->saveAndWait(path), QString());
+    text = reportText(QStringLiteral("saved.pdf"));
+    QVERIFY2(text.contains(QStringLiteral("Plan review: doc.fleet:Plan 2")), qPrintable(text.left(1500)));
+    QVERIFY(!text.contains(QStringLiteral("the window's plan")));
 }
 
 int main(int argc, char** argv)

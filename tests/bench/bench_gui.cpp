@@ -25,6 +25,8 @@
 //                   dock's Remove Last button, then Undo
 //   save-plan       File > Save Plan to a file
 //   open-plan       File > Open Plan of that file (worker), one undo step
+//   save-document   File > Save As of the .fleet document with the plan (worker), then File > Save
+//                   again (the shown plan's JSON kept from the first save)
 //   place-workload  Plan > Place Workload of 8 pods (worker)
 //   how-many        (after inspect) Plan > Add Nodes of p5.48xlarge, How Many? for the pending pods
 //                   (worker), Add placing them (worker), Undo
@@ -56,6 +58,7 @@
 #include "app/controllers/plancontroller.h"
 #include "app/controllers/planopener.h"
 #include "app/window/stallwatchdog.h"
+#include "app/window/windowdocument.h"
 #include "app/controllers/reportexporter.h"
 #include "app/startup/surfaceformat.h"
 #include "views/inspectors/nodeinspector.h"
@@ -106,8 +109,8 @@ struct StepFigure {
     double maxFrameMs = -1;
 };
 
-constexpr std::array<const char*, 13> kPlanFlows { "consolidate", "undo", "redo", "click", "drag", "fail-domain", "remove-last",
-    "plan-dock", "save-plan", "open-plan", "place-workload", "export-report", "new-after-undo" };
+constexpr std::array<const char*, 14> kPlanFlows { "consolidate", "undo", "redo", "click", "drag", "fail-domain", "remove-last",
+    "plan-dock", "save-plan", "open-plan", "save-document", "place-workload", "export-report", "new-after-undo" };
 
 QString flowOf(const QString& context)
 {
@@ -540,6 +543,27 @@ int main(int argc, char** argv)
             QSignalSpy opened(window.planOpener(), &app::PlanOpener::finished);
             return window.openPlanFile(path) && waitFor(opened) && plan->engine()->applied().size() == actions;
         });
+        endFlow();
+    }
+    if (planWanted(QStringLiteral("save-document"))) {
+        // ---- File > Save As, then File > Save, of the document ----
+        beginFlow(QStringLiteral("save-document"));
+        const QString document = dir.filePath(QStringLiteral("bench.fleet"));
+        auto saveOnce = [&] {
+            QSignalSpy saved(window.document(), &app::WindowDocument::saved);
+            QSignalSpy failed(window.document(), &app::WindowDocument::saveFailed);
+            if (!window.document()->saveTo(document))
+                return false;
+            QElapsedTimer clock;
+            clock.start();
+            while (saved.isEmpty() && failed.isEmpty() && clock.elapsed() < 600000)
+                QTest::qWait(20);
+            if (!failed.isEmpty())
+                std::fprintf(stderr, "bench_gui: save failed: %s\n", qPrintable(failed.first().first().toString()));
+            return !saved.isEmpty();
+        };
+        act(QStringLiteral("save-document"), QStringLiteral("File > Save As (a new document)"), saveOnce);
+        act(QStringLiteral("save-document"), QStringLiteral("File > Save (over it)"), saveOnce);
         endFlow();
     }
     if (planWanted(QStringLiteral("place-workload"))) {

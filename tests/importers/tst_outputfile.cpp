@@ -85,6 +85,8 @@ private slots:
     void standardOutput();
     void standardOutputFull();
     void removesTemporariesOfDeadWriters();
+    void cancelledWriteKeepsThePreviousFile_data();
+    void cancelledWriteKeepsThePreviousFile();
 };
 
 void TestOutputFile::writesNewFileWithUmaskMode()
@@ -475,5 +477,74 @@ void TestOutputFile::removesTemporariesOfDeadWriters()
     holder.waitForFinished();
 }
 
+// OutputFileOptions::cancelled asked at each of its polls (before each 8 MiB write, after the
+// fsync, before the rename): the previous file keeps its bytes and its modification time, no
+// temporary file is left, and OutputCancelled says the file is unchanged. Never asked: written.
+void TestOutputFile::cancelledWriteKeepsThePreviousFile_data()
+{
+    QTest::addColumn<int>("cancelAtPoll"); // 0: never
+    QTest::addColumn<bool>("existed");
+    QTest::newRow("before the first write") << 1 << true;
+    QTest::newRow("between writes") << 3 << true;
+    QTest::newRow("after the fsync") << 4 << true;
+    QTest::newRow("before the rename") << 5 << true;
+    QTest::newRow("before the rename, no previous file") << 5 << false;
+    QTest::newRow("never") << 0 << true;
+}
+
+void TestOutputFile::cancelledWriteKeepsThePreviousFile()
+{
+    QFETCH(int, cancelAtPoll);
+    QFETCH(bool, existed);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("doc.fleet"));
+    struct stat before { };
+    if (existed) {
+        QVERIFY(writeBytes(path, "the document saved before"));
+        const timeval past[2] { { 1000000000, 0 }, { 1000000000, 0 } }; // an mtime a rewrite could not keep by chance
+        QVERIFY(::utimes(QFile::encodeName(path).constData(), past) == 0);
+        QVERIFY(::stat(QFile::encodeName(path).constData(), &before) == 0);
+    }
+    const QByteArray bytes = bigText(20 << 20); // three writes of at most 8 MiB
+    int polls = 0;
+    OutputFileOptions options;
+    options.replacesDocument = true;
+    options.cancelled = [&] { return ++polls == cancelAtPoll; };
+    bool cancelled = false;
+    QString error;
+    try {
+        importers::writeOutputFile(path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), options);
+    } catch (const importers::OutputCancelled& e) {
+        cancelled = true;
+        error = QString::fromStdString(e.what());
+    }
+    const QStringList left = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
+    if (cancelAtPoll == 0) {
+        QVERIFY(!cancelled);
+        QCOMPARE(polls, 5);
+        QCOMPARE(readAll(path), bytes);
+        QCOMPARE(left, QStringList { QStringLiteral("doc.fleet") });
+        return;
+    }
+    QVERIFY(cancelled);
+    QCOMPARE(polls, cancelAtPoll); // nothing more done once cancelled
+    QVERIFY2(error.startsWith(path + QStringLiteral(": cancelled")), qPrintable(error));
+    if (!existed) {
+        QVERIFY2(error.contains(QStringLiteral("no file was written")), qPrintable(error));
+        QCOMPARE(left, QStringList());
+        return;
+    }
+    QVERIFY2(error.contains(QStringLiteral("the previous file is unchanged")), qPrintable(error));
+    QCOMPARE(left, QStringList { QStringLiteral("doc.fleet") }); // no temporary file
+    QCOMPARE(readAll(path), QByteArray("the document saved before"));
+    struct stat after { };
+    QVERIFY(::stat(QFile::encodeName(path).constData(), &after) == 0);
+    QCOMPARE(after.st_ino, before.st_ino); // the same file, never replaced
+    QCOMPARE(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
+    QCOMPARE(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
+}
+
 QTEST_GUILESS_MAIN(TestOutputFile)
+
 #include "tst_outputfile.moc"
