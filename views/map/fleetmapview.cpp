@@ -515,6 +515,8 @@ std::function<QImage()> FleetMapView::grabImageLater()
     // a widget (GUI thread): rendered here; the layers' pixels, the part that grows with the
     // fleet and the ratio, are painted by the function, on any thread.
     layOutHidden();
+    // The key's row for the detailed cells' device boxes, as applyCamera() sets it for a shown view.
+    d->legend->setDetailKeyShown(d->scene.hasMap() && d->camera().pxPerCell() >= NodeDetailLayer::kDetailMinPx);
     const qreal dpr = d->ratio();
     QImage legend;
     QPoint legendPos;
