@@ -94,6 +94,9 @@ void TestPlanWindow::cleanupTestCase()
 
 bool TestPlanWindow::findMove(model::PodId& pod, model::NodeId& from, model::NodeId& to, QPoint& press, bool feasible)
 {
+    // The window settles first: the Plan dock an earlier test's drop opened takes its room in
+    // the next turn of the event loop, which narrows the map under positions read before it.
+    QCoreApplication::processEvents();
     const auto engine = m_window->planController()->engine();
     const model::ClusterStore& store = engine->state().store();
     for (std::uint32_t i = 0; i < store.nodeCount(); ++i) {
