@@ -199,8 +199,9 @@ public:
     /// (error() says how far they differ when not). Empty on failure; a node off screen is missing.
     QMap<QString, QPoint> mapCells(const QStringList& sourceArguments, const QStringList& nodes);
 
-    /// Asks the program to quit (File > Quit, Ctrl+Q) and waits for it to exit; true when it
-    /// exited by itself with code 0 within `timeoutMs`.
+    /// Asks the program to quit (File > Quit, Ctrl+Q) and waits for it to exit, answering
+    /// Discard when it asks about undone steps Redo could bring back; true when it exited by
+    /// itself with code 0 within `timeoutMs`.
     bool quitApp(int timeoutMs = 20000);
 
 private:
